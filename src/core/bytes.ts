@@ -1,0 +1,68 @@
+// Small byte helpers shared by every core module. Pure, no dependencies.
+
+export type Bytes = Uint8Array;
+
+const HEX_CHARS = '0123456789abcdef';
+const HEX_VALUES: Record<string, number> = {};
+for (let i = 0; i < 16; i++) {
+  HEX_VALUES[HEX_CHARS[i]!] = i;
+  HEX_VALUES[HEX_CHARS[i]!.toUpperCase()] = i;
+}
+
+/** Lowercase hex without a prefix. */
+export function toHex(bytes: Bytes): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    out += HEX_CHARS[b >> 4]! + HEX_CHARS[b & 15]!;
+  }
+  return out;
+}
+
+/** Parses hex with or without a 0x prefix; throws a plain Error on malformed input. */
+export function fromHex(hex: string): Bytes {
+  const body = hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
+  if (body.length % 2 !== 0) throw new Error('hex string has an odd length');
+  const out = new Uint8Array(body.length / 2);
+  for (let i = 0; i < out.length; i++) {
+    const hi = HEX_VALUES[body[2 * i]!];
+    const lo = HEX_VALUES[body[2 * i + 1]!];
+    if (hi === undefined || lo === undefined) throw new Error(`invalid hex character at ${2 * i}`);
+    out[i] = (hi << 4) | lo;
+  }
+  return out;
+}
+
+export function concatBytes(...parts: Bytes[]): Bytes {
+  let total = 0;
+  for (const p of parts) total += p.length;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+/** Lexicographic byte comparison (shorter prefix first), as Go's bytes.Compare. */
+export function compareBytes(a: Bytes, b: Bytes): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+export function equalBytes(a: Bytes, b: Bytes): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export const utf8 = {
+  encode: (s: string): Bytes => new TextEncoder().encode(s),
+  /** Strict: invalid UTF-8 throws instead of turning into replacement characters. */
+  decode: (b: Bytes): string => new TextDecoder('utf-8', { fatal: true }).decode(b),
+};

@@ -1,0 +1,114 @@
+// Every error the core raises is one of these classes, so callers can branch on type, and the
+// background can turn them into typed messages for the UI and for pages.
+
+/** Base class: `code` is a stable machine-readable name. */
+export class WalletError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Malformed bytes: the only error a decoder ever throws. `offset` is where decoding stopped. */
+export class CodecError extends WalletError {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super('codec', `${message} (at byte ${offset})`);
+  }
+}
+
+/** A malformed string form: address, CB58, hex, private key, amount, mnemonic. */
+export class FormatError extends WalletError {
+  constructor(message: string) {
+    super('format', message);
+  }
+}
+
+/** An intent the wallet refuses before signing (bad owners, payload too big, wrong chain, …). */
+export class ValidationError extends WalletError {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super('validation', message);
+  }
+}
+
+/** Not enough spendable funds: names the asset, what is needed and what can be spent. */
+export class InsufficientFundsError extends WalletError {
+  constructor(
+    readonly assetID: string,
+    readonly needed: bigint,
+    readonly spendable: bigint,
+    readonly assetLabel: string = assetID,
+  ) {
+    super('insufficient-funds', `insufficient funds of ${assetLabel}: need ${needed}, spendable ${spendable}`);
+  }
+}
+
+/** A transaction too large for the chain's mempool that cannot be split. */
+export class TxTooLargeError extends WalletError {
+  constructor(message: string) {
+    super('tx-too-large', message);
+  }
+}
+
+/** A signature or signer set that does not match the spent outputs' owners. */
+export class SigningError extends WalletError {
+  constructor(message: string) {
+    super('signing', message);
+  }
+}
+
+/** The node answered with a JSON-RPC error object. */
+export class RpcError extends WalletError {
+  constructor(
+    readonly method: string,
+    readonly rpcCode: number,
+    readonly rpcMessage: string,
+    readonly data?: unknown,
+  ) {
+    super('rpc', `${method}: ${rpcMessage} (code ${rpcCode})`);
+  }
+}
+
+/** The node could not be reached (network error, refused connection, non-JSON answer). */
+export class NodeUnreachableError extends WalletError {
+  constructor(
+    readonly url: string,
+    cause: string,
+  ) {
+    super('node-unreachable', `node at ${url} is unreachable: ${cause}`);
+  }
+}
+
+/** The node answered something the protocol does not allow (wrong shape, bad checksum, lies). */
+export class NodeResponseError extends WalletError {
+  constructor(message: string) {
+    super('node-response', message);
+  }
+}
+
+export class TimeoutError extends WalletError {
+  constructor(message: string) {
+    super('timeout', message);
+  }
+}
+
+export class AbortedError extends WalletError {
+  constructor(message = 'request was cancelled') {
+    super('aborted', message);
+  }
+}
+
+/** The node's network identity does not match the configured preset. */
+export class NetworkMismatchError extends WalletError {
+  constructor(message: string) {
+    super('network-mismatch', message);
+  }
+}
