@@ -1,0 +1,124 @@
+// Consensus sorting rules (wire-format.md §4.7, §6.3) and small structural helpers.
+import { compareBytes, type Bytes } from '../bytes.js';
+import { ByteWriter } from './io.js';
+import { encodeOutput, writeOperation } from './codec.js';
+import type {
+  EvmInput,
+  EvmOutput,
+  Operation,
+  Output,
+  OutputOwners,
+  TransferableInput,
+  TransferableOutput,
+  UnsignedTx,
+  Utxo,
+  UtxoRef,
+  Vm,
+} from './types.js';
+
+export function compareUtxoRefs(a: UtxoRef, b: UtxoRef): number {
+  return compareBytes(a.txID, b.txID) || a.outputIndex - b.outputIndex;
+}
+
+export function sortAddresses(addresses: Bytes[]): Bytes[] {
+  return [...addresses].sort(compareBytes);
+}
+
+/** Outputs: by asset ID, then by the codec bytes of the output. */
+export function sortTransferableOutputs(outputs: TransferableOutput[], vm: Vm): TransferableOutput[] {
+  const keyed = outputs.map((o) => ({ o, key: encodeOutput(o.output, vm) }));
+  keyed.sort((a, b) => compareBytes(a.o.assetID, b.o.assetID) || compareBytes(a.key, b.key));
+  return keyed.map((k) => k.o);
+}
+
+/** Outputs inside one initial state: by codec bytes. */
+export function sortOutputs(outputs: Output[], vm: Vm): Output[] {
+  const keyed = outputs.map((o) => ({ o, key: encodeOutput(o, vm) }));
+  keyed.sort((a, b) => compareBytes(a.key, b.key));
+  return keyed.map((k) => k.o);
+}
+
+export function sortTransferableInputs(inputs: TransferableInput[]): TransferableInput[] {
+  return [...inputs].sort(compareUtxoRefs);
+}
+
+export function sortOperations(ops: Operation[]): Operation[] {
+  const keyed = ops.map((op) => {
+    const sorted = { ...op, utxoIDs: [...op.utxoIDs].sort(compareUtxoRefs) };
+    const w = new ByteWriter(128);
+    writeOperation(w, sorted);
+    return { op: sorted, key: w.finish() };
+  });
+  keyed.sort((a, b) => compareBytes(a.key, b.key));
+  return keyed.map((k) => k.op);
+}
+
+export function sortEvmOutputs(outs: EvmOutput[]): EvmOutput[] {
+  return [...outs].sort((a, b) => compareBytes(a.address, b.address) || compareBytes(a.assetID, b.assetID));
+}
+
+export function sortEvmInputs(ins: EvmInput[]): EvmInput[] {
+  return [...ins].sort((a, b) => compareBytes(a.address, b.address) || compareBytes(a.assetID, b.assetID));
+}
+
+/** The owners that must sign to spend an output. */
+export function ownersOf(output: Output): OutputOwners {
+  return output.kind === 'StakeableLockOut' ? output.output.owners : output.owners;
+}
+
+/** Amount of a fungible output (0 for mint/NFT/property outputs). */
+export function amountOf(output: Output): bigint {
+  if (output.kind === 'TransferOutput') return output.amount;
+  if (output.kind === 'StakeableLockOut') return output.output.amount;
+  return 0n;
+}
+
+/**
+ * The UTXOs a tx creates on its own chain, with their output indices (wire-format.md §4.5):
+ * outputs first, then CreateAssetTx initial states (asset = the new tx ID) or operation outputs.
+ */
+export function producedUtxos(tx: UnsignedTx, txID: Bytes): Utxo[] {
+  if (tx.vm === 'evm') return [];
+  const out: Utxo[] = tx.outputs.map((o, i) => ({ txID, outputIndex: i, assetID: o.assetID, output: o.output }));
+  if (tx.kind === 'CreateAssetTx') {
+    for (const state of tx.initialStates) {
+      for (const output of state.outputs) out.push({ txID, outputIndex: out.length, assetID: txID, output });
+    }
+  } else if (tx.kind === 'OperationTx') {
+    for (const { assetID, op } of tx.operations) {
+      for (const output of operationOutputs(op)) out.push({ txID, outputIndex: out.length, assetID, output });
+    }
+  }
+  return out;
+}
+
+function operationOutputs(op: Operation['op']): Output[] {
+  switch (op.kind) {
+    case 'SecpMintOperation':
+      return [
+        { kind: 'MintOutput', owners: op.mintOutput },
+        { kind: 'TransferOutput', amount: op.transferOutput.amount, owners: op.transferOutput.owners },
+      ];
+    case 'NftMintOperation':
+      return op.outputs.map((owners) => ({ kind: 'NftTransferOutput', groupID: op.groupID, payload: op.payload, owners }));
+    case 'NftTransferOperation':
+      return [{ kind: 'NftTransferOutput', ...op.output }];
+    case 'PropertyMintOperation':
+      return [
+        { kind: 'PropertyMintOutput', owners: op.mintOutput },
+        { kind: 'PropertyOwnedOutput', owners: op.ownedOutput },
+      ];
+    case 'PropertyBurnOperation':
+      return [];
+  }
+}
+
+/**
+ * The UTXOs an export puts into atomic memory for the destination chain: X and P exports index
+ * them after the tx's own outputs; C exports index them from 0.
+ */
+export function exportedUtxos(tx: UnsignedTx, txID: Bytes): Utxo[] {
+  if (tx.kind !== 'ExportTx') return [];
+  const offset = tx.vm === 'evm' ? 0 : tx.outputs.length;
+  return tx.exportedOutputs.map((o, i) => ({ txID, outputIndex: offset + i, assetID: o.assetID, output: o.output }));
+}
