@@ -1,0 +1,163 @@
+// C-Chain builders: atomic export to X or P, atomic import from X or P (wire-format.md §6), and
+// EIP-1559 EVM transactions, encoded and signed with micro-eth-signer.
+import { Transaction } from 'micro-eth-signer';
+import { type Bytes, toHex } from '../bytes.js';
+import { encodeUnsignedTx } from '../codec/codec.js';
+import { sortTransferableInputs } from '../codec/rules.js';
+import type { CExportTx, CImportTx, OutputOwners, TransferableInput } from '../codec/types.js';
+import { InsufficientFundsError, TxTooLargeError, ValidationError } from '../errors.js';
+import { cb58Encode } from '../encoding.js';
+import { ATOMIC_TX_MAX_GAS, atomicTxFee, atomicTxGas } from '../fees.js';
+import { built, type BuiltTx } from './built.js';
+import { type ChainContext, MAX_ATOMIC_TX_SIZE } from './context.js';
+import { type SpendableUtxo, toTransferableInput } from './utxos.js';
+
+export const WEI_PER_NAVAX = 1_000_000_000n;
+
+export interface CExportParams {
+  ctx: ChainContext;
+  /** The EVM account that pays: its address, current nonce and balance in wei. */
+  from: Bytes;
+  nonce: bigint;
+  balanceWei: bigint;
+  destination: 'X' | 'P';
+  /** nAVAX to arrive in atomic memory. */
+  amount: bigint;
+  to: OutputOwners;
+  /** Base fee in wei to pay for, headroom included. */
+  baseFeeWei: bigint;
+}
+
+export function buildCExport(p: CExportParams): BuiltTx<CExportTx> {
+  if (p.amount <= 0n) throw new ValidationError('an amount must be greater than zero', 'amount');
+  const make = (fee: bigint): CExportTx => ({
+    vm: 'evm',
+    kind: 'ExportTx',
+    networkID: p.ctx.networkID,
+    blockchainID: p.ctx.cChainID,
+    destinationChain: p.destination === 'X' ? p.ctx.xChainID : p.ctx.pChainID,
+    ins: [{ address: p.from, amount: p.amount + fee, assetID: p.ctx.avaxAssetID, nonce: p.nonce }],
+    exportedOutputs: [{ assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.to } }],
+  });
+  // Amounts are fixed-width, so the size (and gas) does not change with the fee.
+  const fee = atomicTxFee(atomicTxGas(make(0n)), p.baseFeeWei);
+  const needed = (p.amount + fee) * WEI_PER_NAVAX;
+  if (needed > p.balanceWei) {
+    throw new InsufficientFundsError(cb58Encode(p.ctx.avaxAssetID), p.amount + fee, p.balanceWei / WEI_PER_NAVAX, 'AVAX (C-Chain)');
+  }
+  return built(make(fee), [], fee, MAX_ATOMIC_TX_SIZE);
+}
+
+const IMPORT_FIXED_GAS = 10_000n + 2n + 4n + 4n + 32n + 32n + 4n + 4n + 60n;
+
+function importInputGas(s: SpendableUtxo): bigint {
+  return 84n + 4n * BigInt(s.sigIndices.length) + 1000n * BigInt(s.sigIndices.length);
+}
+
+/** Groups atomic UTXOs so that each import stays under the atomic gas cap. */
+export function packAtomicImports(utxos: readonly SpendableUtxo[]): SpendableUtxo[][] {
+  const sorted = [...utxos].sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+  const groups: SpendableUtxo[][] = [];
+  let current: SpendableUtxo[] = [];
+  let gas = IMPORT_FIXED_GAS;
+  for (const s of sorted) {
+    const add = importInputGas(s);
+    if (current.length > 0 && gas + add > ATOMIC_TX_MAX_GAS) {
+      groups.push(current);
+      current = [];
+      gas = IMPORT_FIXED_GAS;
+    }
+    current.push(s);
+    gas += add;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+/**
+ * Imports AVAX exported from X or P into the EVM account `to`, paying the fee from the imported
+ * value. Several txs when the UTXOs exceed one tx's gas cap.
+ */
+export function buildCImport(p: {
+  ctx: ChainContext;
+  source: 'X' | 'P';
+  atomicUtxos: readonly SpendableUtxo[];
+  to: Bytes;
+  baseFeeWei: bigint;
+}): BuiltTx<CImportTx>[] {
+  if (p.atomicUtxos.length === 0) throw new ValidationError('nothing to import', 'atomicUtxos');
+  const avax = toHex(p.ctx.avaxAssetID);
+  if (p.atomicUtxos.some((s) => toHex(s.utxo.assetID) !== avax)) {
+    throw new ValidationError('only AVAX can be imported into the C-Chain', 'atomicUtxos');
+  }
+  return packAtomicImports(p.atomicUtxos).map((group) => {
+    const importedInputs: TransferableInput[] = sortTransferableInputs(group.map(toTransferableInput));
+    const total = group.reduce((sum, s) => sum + s.amount, 0n);
+    const make = (amount: bigint): CImportTx => ({
+      vm: 'evm',
+      kind: 'ImportTx',
+      networkID: p.ctx.networkID,
+      blockchainID: p.ctx.cChainID,
+      sourceChain: p.source === 'X' ? p.ctx.xChainID : p.ctx.pChainID,
+      importedInputs,
+      outs: [{ address: p.to, amount, assetID: p.ctx.avaxAssetID }],
+    });
+    const draft = make(total);
+    const gas = atomicTxGas(draft, encodeUnsignedTx(draft).length);
+    if (gas > ATOMIC_TX_MAX_GAS) throw new TxTooLargeError(`an import needs ${gas} gas; the C-Chain accepts at most ${ATOMIC_TX_MAX_GAS}`);
+    const fee = atomicTxFee(gas, p.baseFeeWei);
+    if (total <= fee) {
+      throw new InsufficientFundsError(avax, fee + 1n, total, 'AVAX waiting to be imported (less than the import fee)');
+    }
+    return built(make(total - fee), group.map((s) => s.utxo), fee, MAX_ATOMIC_TX_SIZE);
+  });
+}
+
+// ---- EVM ----
+
+export interface EvmTxRequest {
+  chainId: bigint;
+  nonce: bigint;
+  to: string;
+  value: bigint;
+  data?: string;
+  gasLimit: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+export interface SignedEvmTx {
+  rawTx: string;
+  hash: string;
+  /** The most this tx can cost in fees, in wei. */
+  maxFeeWei: bigint;
+}
+
+export const PLAIN_TRANSFER_GAS = 21_000n;
+
+export function signEvmTx(req: EvmTxRequest, secret: Bytes): SignedEvmTx {
+  if (req.maxPriorityFeePerGas > req.maxFeePerGas) {
+    throw new ValidationError('the priority fee cannot exceed the max fee', 'maxPriorityFeePerGas');
+  }
+  const tx = Transaction.prepare({
+    type: 'eip1559',
+    chainId: req.chainId,
+    nonce: req.nonce,
+    to: req.to,
+    value: req.value,
+    data: req.data ?? '',
+    gasLimit: req.gasLimit,
+    maxFeePerGas: req.maxFeePerGas,
+    maxPriorityFeePerGas: req.maxPriorityFeePerGas,
+  });
+  const signed = tx.signBy(secret);
+  return { rawTx: signed.toHex({ includeSignature: true }), hash: signed.hash, maxFeeWei: req.gasLimit * req.maxFeePerGas };
+}
+
+/**
+ * EIP-1559 fees from the node's base fee and tip: maxFee = 2 × baseFee + tip, so the tx stays
+ * valid through several blocks of rising base fee; only baseFee + tip is actually paid.
+ */
+export function eip1559Fees(baseFeeWei: bigint, tipWei: bigint): { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } {
+  return { maxFeePerGas: 2n * baseFeeWei + tipWei, maxPriorityFeePerGas: tipWei };
+}

@@ -1,0 +1,72 @@
+// Funding an X or P transaction: pick inputs for every asset produced plus the AVAX fee, and
+// return change to the wallet. The fee may depend on the inputs and outputs (P-Chain), so the
+// selection is repeated until the fee it implies is covered.
+import { type Bytes, fromHex, toHex } from '../bytes.js';
+import { sortTransferableInputs } from '../codec/rules.js';
+import type { OutputOwners, TransferableInput, TransferableOutput, Utxo } from '../codec/types.js';
+import { WalletError } from '../errors.js';
+import { selectUtxos, type SpendableUtxo, toTransferableInput } from './utxos.js';
+
+export interface FundingRequest {
+  pool: readonly SpendableUtxo[];
+  /** Amount each asset (hex ID) must provide, before the fee. */
+  needs: ReadonlyMap<string, bigint>;
+  /** Value already provided per asset by imported inputs (hex ID). */
+  credit?: ReadonlyMap<string, bigint>;
+  avaxAssetID: Bytes;
+  changeOwners: OutputOwners;
+  /** The fee for a tx with these inputs and change outputs. */
+  fee: (inputs: TransferableInput[], change: TransferableOutput[]) => bigint;
+  /** UTXOs that must not be used (e.g. consumed by an operation of the same tx). */
+  exclude?: ReadonlySet<string>;
+  assetLabel?: (assetHex: string) => string;
+}
+
+export interface Funding {
+  inputs: TransferableInput[];
+  change: TransferableOutput[];
+  fee: bigint;
+  spent: Utxo[];
+}
+
+const MAX_ROUNDS = 16;
+
+export function fund(req: FundingRequest): Funding {
+  const avaxHex = toHex(req.avaxAssetID);
+  let fee = req.fee([], []);
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const totalNeeds = new Map(req.needs);
+    totalNeeds.set(avaxHex, (totalNeeds.get(avaxHex) ?? 0n) + fee);
+    const chosen: SpendableUtxo[] = [];
+    const change: TransferableOutput[] = [];
+    for (const [assetHex, need] of totalNeeds) {
+      const credit = req.credit?.get(assetHex) ?? 0n;
+      const assetID = fromHex(assetHex);
+      let surplus = credit - need;
+      if (need > credit) {
+        const label = req.assetLabel?.(assetHex);
+        const picked = selectUtxos(req.pool, assetID, need - credit, { exclude: req.exclude, ...(label ? { assetLabel: label } : {}) });
+        chosen.push(...picked.chosen);
+        surplus = picked.total + credit - need;
+      }
+      if (surplus > 0n) {
+        change.push({ assetID, output: { kind: 'TransferOutput', amount: surplus, owners: req.changeOwners } });
+      }
+    }
+    // Credit for assets not needed at all (e.g. imported non-AVAX) also returns as change.
+    for (const [assetHex, credit] of req.credit ?? []) {
+      if (!totalNeeds.has(assetHex) && credit > 0n) {
+        change.push({ assetID: fromHex(assetHex), output: { kind: 'TransferOutput', amount: credit, owners: req.changeOwners } });
+      }
+    }
+    const inputs = sortTransferableInputs(chosen.map(toTransferableInput));
+    const actual = req.fee(inputs, change);
+    // Settled; or, after a few rounds, a fee slightly above what the tx needs (surplus is burned)
+    // rather than oscillating between two input sets.
+    if (actual === fee || (actual < fee && round >= 3)) {
+      return { inputs, change, fee, spent: chosen.map((c) => c.utxo) };
+    }
+    fee = actual;
+  }
+  throw new WalletError('fee-unstable', 'could not settle on a fee for this transaction');
+}

@@ -1,0 +1,130 @@
+// P-Chain builders: send within P, export to X or C, import from X or C. The fee is the dynamic
+// fee of the tx's complexity at the given gas price (wire-format.md §7.2). Memos must be empty.
+import { toHex } from '../bytes.js';
+import { sortTransferableInputs, sortTransferableOutputs } from '../codec/rules.js';
+import type { OutputOwners, PBaseTx, PExportTx, PImportTx, PTx, TransferableInput, TransferableOutput } from '../codec/types.js';
+import { ValidationError } from '../errors.js';
+import { type PFeeContext, pTxFee } from '../fees.js';
+import { built, type BuiltTx } from './built.js';
+import { type ChainContext, MAX_XP_TX_SIZE } from './context.js';
+import { fund } from './fund.js';
+import { type SpendableUtxo, sumByAsset, toTransferableInput } from './utxos.js';
+import { packInputs } from './x.js';
+
+export interface PSpendParams {
+  ctx: ChainContext;
+  fee: PFeeContext;
+  /** Spendable P-Chain UTXOs at the current chain time (locked value already excluded). */
+  pool: readonly SpendableUtxo[];
+  changeOwners: OutputOwners;
+}
+
+type Shape = { kind: 'BaseTx' } | { kind: 'ImportTx'; importedInputs: TransferableInput[] } | { kind: 'ExportTx'; exportedOutputs: TransferableOutput[] };
+
+/** Fee of the tx that these inputs and outputs would make, for the funding loop. */
+function feeOf(p: PSpendParams, shape: Shape, fixedOutputs: TransferableOutput[]) {
+  return (inputs: TransferableInput[], change: TransferableOutput[]): bigint => {
+    const base = {
+      vm: 'pvm' as const,
+      networkID: p.ctx.networkID,
+      blockchainID: p.ctx.pChainID,
+      outputs: [...fixedOutputs, ...change],
+      inputs,
+      memo: new Uint8Array(),
+    };
+    // Chain IDs are fixed-size, so any ID gives the same complexity.
+    const draft: PTx =
+      shape.kind === 'BaseTx'
+        ? { ...base, kind: 'BaseTx' }
+        : shape.kind === 'ImportTx'
+          ? { ...base, kind: 'ImportTx', sourceChain: p.ctx.xChainID, importedInputs: shape.importedInputs }
+          : { ...base, kind: 'ExportTx', destinationChain: p.ctx.xChainID, exportedOutputs: shape.exportedOutputs };
+    return pTxFee(draft, p.fee);
+  };
+}
+
+function positive(amount: bigint): void {
+  if (amount <= 0n) throw new ValidationError('an amount must be greater than zero', 'amount');
+}
+
+export function buildPSend(p: PSpendParams & { amount: bigint; to: OutputOwners }): BuiltTx<PBaseTx> {
+  positive(p.amount);
+  const payment: TransferableOutput = { assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.to } };
+  const funding = fund({
+    pool: p.pool,
+    needs: new Map([[toHex(p.ctx.avaxAssetID), p.amount]]),
+    avaxAssetID: p.ctx.avaxAssetID,
+    changeOwners: p.changeOwners,
+    fee: feeOf(p, { kind: 'BaseTx' }, [payment]),
+  });
+  const tx: PBaseTx = {
+    vm: 'pvm',
+    kind: 'BaseTx',
+    networkID: p.ctx.networkID,
+    blockchainID: p.ctx.pChainID,
+    outputs: sortTransferableOutputs([payment, ...funding.change], 'pvm'),
+    inputs: funding.inputs,
+    memo: new Uint8Array(),
+  };
+  return built(tx, funding.spent, funding.fee, MAX_XP_TX_SIZE);
+}
+
+export function buildPExport(p: PSpendParams & { destination: 'X' | 'C'; amount: bigint; to: OutputOwners }): BuiltTx<PExportTx> {
+  positive(p.amount);
+  const exportedOutputs: TransferableOutput[] = [
+    { assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.to } },
+  ];
+  const funding = fund({
+    pool: p.pool,
+    needs: new Map([[toHex(p.ctx.avaxAssetID), p.amount]]),
+    avaxAssetID: p.ctx.avaxAssetID,
+    changeOwners: p.changeOwners,
+    fee: feeOf(p, { kind: 'ExportTx', exportedOutputs }, []),
+  });
+  const tx: PExportTx = {
+    vm: 'pvm',
+    kind: 'ExportTx',
+    networkID: p.ctx.networkID,
+    blockchainID: p.ctx.pChainID,
+    outputs: sortTransferableOutputs(funding.change, 'pvm'),
+    inputs: funding.inputs,
+    memo: new Uint8Array(),
+    destinationChain: p.destination === 'X' ? p.ctx.xChainID : p.ctx.cChainID,
+    exportedOutputs,
+  };
+  return built(tx, funding.spent, funding.fee, MAX_XP_TX_SIZE);
+}
+
+/** Imports atomic UTXOs from X or C into `to`; several txs when they do not fit one. */
+export function buildPImport(
+  p: PSpendParams & { source: 'X' | 'C'; atomicUtxos: readonly SpendableUtxo[]; to: OutputOwners },
+): BuiltTx<PImportTx>[] {
+  if (p.atomicUtxos.length === 0) throw new ValidationError('nothing to import', 'atomicUtxos');
+  const avax = toHex(p.ctx.avaxAssetID);
+  if (p.atomicUtxos.some((s) => toHex(s.utxo.assetID) !== avax)) {
+    throw new ValidationError('only AVAX can be imported into the P-Chain', 'atomicUtxos');
+  }
+  return packInputs(p.atomicUtxos, MAX_XP_TX_SIZE).map((group) => {
+    const importedInputs = sortTransferableInputs(group.map(toTransferableInput));
+    const funding = fund({
+      pool: p.pool,
+      needs: new Map(),
+      credit: sumByAsset(group.map((s) => ({ assetID: s.utxo.assetID, amount: s.amount }))),
+      avaxAssetID: p.ctx.avaxAssetID,
+      changeOwners: p.to,
+      fee: feeOf(p, { kind: 'ImportTx', importedInputs }, []),
+    });
+    const tx: PImportTx = {
+      vm: 'pvm',
+      kind: 'ImportTx',
+      networkID: p.ctx.networkID,
+      blockchainID: p.ctx.pChainID,
+      outputs: sortTransferableOutputs(funding.change, 'pvm'),
+      inputs: funding.inputs,
+      memo: new Uint8Array(),
+      sourceChain: p.source === 'X' ? p.ctx.xChainID : p.ctx.cChainID,
+      importedInputs,
+    };
+    return built(tx, [...funding.spent, ...group.map((s) => s.utxo)], funding.fee, MAX_XP_TX_SIZE);
+  });
+}

@@ -1,0 +1,191 @@
+// Signing a built or dApp-supplied transaction: work out which address must sign each credential
+// (from the spent UTXOs' owners), sign each distinct key once, and check every signature by
+// recovering its signer before anything leaves the wallet.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { type Bytes, equalBytes, toHex } from '../bytes.js';
+import { appendCredentials, encodeUnsignedTx } from '../codec/codec.js';
+import { utxoId } from '../codec/ids.js';
+import { ownersOf } from '../codec/rules.js';
+import type {
+  Credential,
+  CredentialFx,
+  FxOperation,
+  Input,
+  TransferableInput,
+  UnsignedTx,
+  Utxo,
+  UtxoRef,
+} from '../codec/types.js';
+import { cb58Encode } from '../encoding.js';
+import { SigningError, ValidationError } from '../errors.js';
+import { evmAddressFromPublicKey, type KeyPair, recoverSigner, signDigest } from '../keys.js';
+
+export const EMPTY_SIGNATURE = new Uint8Array(65);
+
+export interface Keychain {
+  byShortId(shortId: Bytes): KeyPair | undefined;
+  byEvmAddress(address: Bytes): KeyPair | undefined;
+}
+
+export function keychainOf(keys: Iterable<KeyPair>): Keychain {
+  const byShort = new Map<string, KeyPair>();
+  const byEvm = new Map<string, KeyPair>();
+  for (const k of keys) {
+    byShort.set(toHex(k.shortId), k);
+    byEvm.set(toHex(k.evmAddress), k);
+  }
+  return {
+    byShortId: (id) => byShort.get(toHex(id)),
+    byEvmAddress: (a) => byEvm.get(toHex(a)),
+  };
+}
+
+/** Who must sign one credential: 20-byte short IDs, or EVM addresses for C-Chain export inputs. */
+export interface RequiredCredential {
+  fx: CredentialFx;
+  signers: Bytes[];
+  evm: boolean;
+}
+
+export type UtxoLookup = (ref: UtxoRef) => Utxo | undefined;
+
+export function utxoLookupOf(utxos: Iterable<Utxo>): UtxoLookup {
+  const map = new Map<string, Utxo>();
+  for (const u of utxos) map.set(utxoId(u), u);
+  return (ref) => map.get(utxoId(ref));
+}
+
+function sigIndicesOf(input: Input): number[] {
+  return input.kind === 'StakeableLockIn' ? input.input.sigIndices : input.sigIndices;
+}
+
+function signersFor(utxo: Utxo, sigIndices: number[], ref: UtxoRef): Bytes[] {
+  const owners = ownersOf(utxo.output);
+  return sigIndices.map((i) => {
+    const address = owners.addresses[i];
+    if (!address) throw new ValidationError(`signature index ${i} is out of range for UTXO ${utxoId(ref)}`);
+    return address;
+  });
+}
+
+function inputCredential(input: TransferableInput, lookup: UtxoLookup): RequiredCredential {
+  const utxo = lookup(input);
+  if (!utxo) throw new ValidationError(`the UTXO ${utxoId(input)} spent by this transaction is unknown`);
+  if (!equalBytes(utxo.assetID, input.assetID)) {
+    throw new ValidationError(`input ${utxoId(input)} names another asset than its UTXO`);
+  }
+  return { fx: 'secp', signers: signersFor(utxo, sigIndicesOf(input.input), input), evm: false };
+}
+
+function operationFx(op: FxOperation): CredentialFx {
+  if (op.kind === 'SecpMintOperation') return 'secp';
+  if (op.kind === 'NftMintOperation' || op.kind === 'NftTransferOperation') return 'nft';
+  return 'property';
+}
+
+function operationSigIndices(op: FxOperation): number[] {
+  return 'mintInput' in op ? op.mintInput : op.input;
+}
+
+/** The credentials a tx needs, in the node's order: inputs, imported inputs, operations. */
+export function requiredCredentials(tx: UnsignedTx, lookup: UtxoLookup): RequiredCredential[] {
+  if (tx.vm === 'evm') {
+    if (tx.kind === 'ExportTx') return tx.ins.map((i) => ({ fx: 'secp', signers: [i.address], evm: true }));
+    return tx.importedInputs.map((i) => inputCredential(i, lookup));
+  }
+  const creds = tx.inputs.map((i) => inputCredential(i, lookup));
+  if (tx.kind === 'ImportTx') for (const i of tx.importedInputs) creds.push(inputCredential(i, lookup));
+  if (tx.kind === 'OperationTx') {
+    for (const op of tx.operations) {
+      if (op.utxoIDs.length !== 1) throw new ValidationError('an operation must consume exactly one UTXO');
+      const ref = op.utxoIDs[0]!;
+      const utxo = lookup(ref);
+      if (!utxo) throw new ValidationError(`the UTXO ${utxoId(ref)} used by an operation is unknown`);
+      creds.push({ fx: operationFx(op.op), signers: signersFor(utxo, operationSigIndices(op.op), ref), evm: false });
+    }
+  }
+  return creds;
+}
+
+export interface SignedResult {
+  unsignedBytes: Bytes;
+  signedBytes: Bytes;
+  credentials: Credential[];
+  txID: string;
+  /** False when some signer's key is not in the keychain (its slots hold empty signatures). */
+  complete: boolean;
+}
+
+function keyFor(keychain: Keychain, signer: Bytes, evm: boolean): KeyPair | undefined {
+  return evm ? keychain.byEvmAddress(signer) : keychain.byShortId(signer);
+}
+
+/**
+ * Signs every credential slot the keychain can sign; each distinct key signs the digest once.
+ * With `allowPartial`, unknown signers get empty signatures (for multisig hand-offs); otherwise
+ * a missing key is an error. Signatures already present in `existing` are kept.
+ */
+export function signTx(
+  tx: UnsignedTx,
+  required: RequiredCredential[],
+  keychain: Keychain,
+  options: { allowPartial?: boolean; existing?: Credential[]; unsignedBytes?: Bytes } = {},
+): SignedResult {
+  const unsignedBytes = options.unsignedBytes ?? encodeUnsignedTx(tx);
+  const digest = sha256(unsignedBytes);
+  const cache = new Map<string, Bytes>();
+  let complete = true;
+  const credentials = required.map((cred, c): Credential => {
+    const signatures = cred.signers.map((signer, s) => {
+      const prior = options.existing?.[c]?.signatures[s];
+      if (prior && !equalBytes(prior, EMPTY_SIGNATURE)) return prior;
+      const key = keyFor(keychain, signer, cred.evm);
+      if (!key) {
+        if (!options.allowPartial) throw new SigningError(`no key in this wallet for signer ${toHex(signer)}`);
+        complete = false;
+        return EMPTY_SIGNATURE;
+      }
+      const cacheKey = toHex(key.shortId);
+      let sig = cache.get(cacheKey);
+      if (!sig) {
+        sig = signDigest(key.secret, digest);
+        cache.set(cacheKey, sig);
+      }
+      return sig;
+    });
+    return { fx: cred.fx, signatures };
+  });
+  verifyCredentials(digest, required, credentials, { allowEmpty: !complete });
+  const signedBytes = appendCredentials(unsignedBytes, tx.vm, credentials);
+  return { unsignedBytes, signedBytes, credentials, txID: cb58Encode(sha256(signedBytes)), complete };
+}
+
+/**
+ * Recovers every signature and checks it against the address that must sign that slot. Throws
+ * SigningError naming the first mismatch.
+ */
+export function verifyCredentials(
+  digest: Bytes,
+  required: RequiredCredential[],
+  credentials: Credential[],
+  options: { allowEmpty?: boolean } = {},
+): void {
+  if (credentials.length !== required.length) {
+    throw new SigningError(`expected ${required.length} credentials, found ${credentials.length}`);
+  }
+  required.forEach((cred, c) => {
+    const got = credentials[c]!;
+    if (got.fx !== cred.fx) throw new SigningError(`credential ${c} has the wrong type`);
+    if (got.signatures.length !== cred.signers.length) {
+      throw new SigningError(`credential ${c} needs ${cred.signers.length} signatures, has ${got.signatures.length}`);
+    }
+    got.signatures.forEach((sig, s) => {
+      if (options.allowEmpty && equalBytes(sig, EMPTY_SIGNATURE)) return;
+      const { publicKey, shortId } = recoverSigner(digest, sig);
+      const signer = cred.evm ? evmAddressFromPublicKey(publicKey) : shortId;
+      if (!equalBytes(signer, cred.signers[s]!)) {
+        throw new SigningError(`signature ${s} of credential ${c} is not from the required signer`);
+      }
+    });
+  });
+}

@@ -1,0 +1,111 @@
+// Which UTXOs the wallet may spend now, and how it picks them. Locked value (a future locktime,
+// or a StakeableLockOut before its locktime) is never offered as spendable.
+import { type Bytes, toHex } from '../bytes.js';
+import { utxoId } from '../codec/ids.js';
+import type { OutputOwners, TransferableInput, Utxo } from '../codec/types.js';
+import { InsufficientFundsError } from '../errors.js';
+import { cb58Encode } from '../encoding.js';
+
+/** Hex of the 20-byte short IDs the wallet holds keys for. */
+export type OwnedAddresses = ReadonlySet<string>;
+
+export function ownedAddressSet(shortIds: Iterable<Bytes>): Set<string> {
+  const set = new Set<string>();
+  for (const id of shortIds) set.add(toHex(id));
+  return set;
+}
+
+export interface SpendableUtxo {
+  utxo: Utxo;
+  amount: bigint;
+  /** The owned addresses' indices that satisfy the threshold, ascending. */
+  sigIndices: number[];
+}
+
+/** The first `threshold` owned address indices, or undefined when our keys cannot meet it. */
+export function signingIndices(owners: OutputOwners, owned: OwnedAddresses): number[] | undefined {
+  const indices: number[] = [];
+  for (let i = 0; i < owners.addresses.length && indices.length < owners.threshold; i++) {
+    if (owned.has(toHex(owners.addresses[i]!))) indices.push(i);
+  }
+  return indices.length === owners.threshold ? indices : undefined;
+}
+
+export type UtxoState =
+  | { state: 'spendable'; spendable: SpendableUtxo }
+  | { state: 'locked'; until: bigint; amount: bigint }
+  | { state: 'stakeable-locked'; until: bigint; amount: bigint }
+  | { state: 'not-spendable' };
+
+/**
+ * Classifies a fungible UTXO at chain time `now` (seconds): spendable by our keys, locked until a
+ * time, stakeable-locked (P-Chain vesting), or not ours to spend (threshold unmet, not fungible).
+ */
+export function classifyUtxo(utxo: Utxo, owned: OwnedAddresses, now: bigint): UtxoState {
+  let output = utxo.output;
+  if (output.kind === 'StakeableLockOut') {
+    if (output.locktime > now) return { state: 'stakeable-locked', until: output.locktime, amount: output.output.amount };
+    output = output.output;
+  }
+  if (output.kind !== 'TransferOutput') return { state: 'not-spendable' };
+  const sigIndices = signingIndices(output.owners, owned);
+  if (!sigIndices) return { state: 'not-spendable' };
+  if (output.owners.locktime > now) return { state: 'locked', until: output.owners.locktime, amount: output.amount };
+  return { state: 'spendable', spendable: { utxo, amount: output.amount, sigIndices } };
+}
+
+export function spendableUtxos(utxos: Iterable<Utxo>, owned: OwnedAddresses, now: bigint): SpendableUtxo[] {
+  const out: SpendableUtxo[] = [];
+  for (const u of utxos) {
+    const c = classifyUtxo(u, owned, now);
+    if (c.state === 'spendable') out.push(c.spendable);
+  }
+  return out;
+}
+
+export function toTransferableInput(s: SpendableUtxo): TransferableInput {
+  return {
+    txID: s.utxo.txID,
+    outputIndex: s.utxo.outputIndex,
+    assetID: s.utxo.assetID,
+    input: { kind: 'TransferInput', amount: s.amount, sigIndices: s.sigIndices },
+  };
+}
+
+/**
+ * Picks UTXOs of one asset, largest first (fewest inputs, so the smallest and cheapest tx),
+ * until `target` is covered. Throws InsufficientFundsError naming what is missing.
+ */
+export function selectUtxos(
+  pool: readonly SpendableUtxo[],
+  assetID: Bytes,
+  target: bigint,
+  options: { exclude?: ReadonlySet<string>; assetLabel?: string } = {},
+): { chosen: SpendableUtxo[]; total: bigint } {
+  const assetHex = toHex(assetID);
+  const candidates = pool
+    .filter((s) => toHex(s.utxo.assetID) === assetHex && !options.exclude?.has(utxoId(s.utxo)))
+    .sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+  const chosen: SpendableUtxo[] = [];
+  let total = 0n;
+  for (const c of candidates) {
+    if (total >= target) break;
+    chosen.push(c);
+    total += c.amount;
+  }
+  if (total < target) {
+    const assetName = cb58Encode(assetID);
+    throw new InsufficientFundsError(assetName, target, total, options.assetLabel ?? assetName);
+  }
+  return { chosen, total };
+}
+
+/** Sum of spendable amounts per asset (hex asset ID). */
+export function sumByAsset(items: Iterable<{ assetID: Bytes; amount: bigint }>): Map<string, bigint> {
+  const sums = new Map<string, bigint>();
+  for (const { assetID, amount } of items) {
+    const key = toHex(assetID);
+    sums.set(key, (sums.get(key) ?? 0n) + amount);
+  }
+  return sums;
+}

@@ -1,0 +1,360 @@
+// X-Chain transaction builders: sends, asset creation, mints, NFTs, and cross-chain moves.
+import { type Bytes, toHex } from '../bytes.js';
+import { utxoId } from '../codec/ids.js';
+import { sortOperations, sortOutputs, sortTransferableInputs, sortTransferableOutputs } from '../codec/rules.js';
+import type {
+  InitialState,
+  Operation,
+  Output,
+  OutputOwners,
+  TransferableInput,
+  TransferableOutput,
+  Utxo,
+  XBaseTx,
+  XCreateAssetTx,
+  XExportTx,
+  XImportTx,
+  XOperationTx,
+} from '../codec/types.js';
+import { TxTooLargeError, ValidationError } from '../errors.js';
+import { built, type BuiltTx } from './built.js';
+import { type ChainContext, MAX_MEMO_SIZE, MAX_NFT_PAYLOAD, MAX_XP_TX_SIZE } from './context.js';
+import { fund } from './fund.js';
+import { type OwnedAddresses, signingIndices, type SpendableUtxo, sumByAsset, toTransferableInput } from './utxos.js';
+
+export interface XSpendParams {
+  ctx: ChainContext;
+  /** Spendable UTXOs on the X-Chain (from spendableUtxos). */
+  pool: readonly SpendableUtxo[];
+  /** Where change goes: a fresh change address of the wallet. */
+  changeOwners: OutputOwners;
+  memo?: Bytes;
+}
+
+export interface Payment {
+  assetID: Bytes;
+  amount: bigint;
+  owners: OutputOwners;
+}
+
+function checkMemo(memo: Bytes): Bytes {
+  if (memo.length > MAX_MEMO_SIZE) throw new ValidationError(`a memo holds at most ${MAX_MEMO_SIZE} bytes`, 'memo');
+  return memo;
+}
+
+function checkPayments(payments: Payment[]): void {
+  if (payments.length === 0) throw new ValidationError('nothing to send', 'outputs');
+  for (const p of payments) if (p.amount <= 0n) throw new ValidationError('an amount must be greater than zero', 'amount');
+}
+
+function baseFields(p: XSpendParams) {
+  return { networkID: p.ctx.networkID, blockchainID: p.ctx.xChainID, memo: checkMemo(p.memo ?? new Uint8Array()) };
+}
+
+function paymentOutputs(payments: Payment[]): TransferableOutput[] {
+  return payments.map((pay) => ({
+    assetID: pay.assetID,
+    output: { kind: 'TransferOutput', amount: pay.amount, owners: pay.owners },
+  }));
+}
+
+function assetNeeds(payments: Payment[]): Map<string, bigint> {
+  return sumByAsset(payments.map((p) => ({ assetID: p.assetID, amount: p.amount })));
+}
+
+/** Sends any assets, to any owner sets, in one BaseTx. */
+export function buildXSend(p: XSpendParams & { payments: Payment[] }): BuiltTx<XBaseTx> {
+  checkPayments(p.payments);
+  const funding = fund({
+    pool: p.pool,
+    needs: assetNeeds(p.payments),
+    avaxAssetID: p.ctx.avaxAssetID,
+    changeOwners: p.changeOwners,
+    fee: () => p.ctx.xTxFee,
+  });
+  const tx: XBaseTx = {
+    vm: 'avm',
+    kind: 'BaseTx',
+    ...baseFields(p),
+    outputs: sortTransferableOutputs([...paymentOutputs(p.payments), ...funding.change], 'avm'),
+    inputs: funding.inputs,
+  };
+  return built(tx, funding.spent, funding.fee, MAX_XP_TX_SIZE);
+}
+
+/** Bytes one spent input adds to a signed tx: input, credential and one signature per sigIndex. */
+function inputFootprint(s: SpendableUtxo): number {
+  return 84 + 4 * s.sigIndices.length + 8 + 65 * s.sigIndices.length;
+}
+
+/** Room for the fixed part of a tx and a few outputs, kept free when packing inputs. */
+const TX_OVERHEAD_RESERVE = 1024;
+
+/** Splits UTXOs into groups whose inputs fit one tx each, largest first. */
+export function packInputs(utxos: readonly SpendableUtxo[], maxSize: number): SpendableUtxo[][] {
+  const sorted = [...utxos].sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+  const groups: SpendableUtxo[][] = [];
+  let current: SpendableUtxo[] = [];
+  let size = TX_OVERHEAD_RESERVE;
+  for (const s of sorted) {
+    const add = inputFootprint(s);
+    if (current.length > 0 && size + add > maxSize) {
+      groups.push(current);
+      current = [];
+      size = TX_OVERHEAD_RESERVE;
+    }
+    current.push(s);
+    size += add;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+/**
+ * Sends `amount` of AVAX even when the inputs it needs exceed one tx: several BaseTxs, each with
+ * its own disjoint inputs, each paying its own fee. Independent txs, so they can be issued at once.
+ */
+export function buildXSendSplit(p: XSpendParams & { amount: bigint; owners: OutputOwners }): BuiltTx<XBaseTx>[] {
+  if (p.amount <= 0n) throw new ValidationError('an amount must be greater than zero', 'amount');
+  const avax = toHex(p.ctx.avaxAssetID);
+  const avaxPool = p.pool.filter((s) => toHex(s.utxo.assetID) === avax);
+  try {
+    return [buildXSend({ ...p, payments: [{ assetID: p.ctx.avaxAssetID, amount: p.amount, owners: p.owners }] })];
+  } catch (e) {
+    if (!(e instanceof TxTooLargeError)) throw e;
+  }
+  const txs: BuiltTx<XBaseTx>[] = [];
+  let remaining = p.amount;
+  for (const group of packInputs(avaxPool, MAX_XP_TX_SIZE)) {
+    if (remaining === 0n) break;
+    const total = group.reduce((sum, s) => sum + s.amount, 0n);
+    if (total <= p.ctx.xTxFee) continue;
+    const send = remaining < total - p.ctx.xTxFee ? remaining : total - p.ctx.xTxFee;
+    txs.push(buildXSend({ ...p, pool: group, payments: [{ assetID: p.ctx.avaxAssetID, amount: send, owners: p.owners }] }));
+    remaining -= send;
+  }
+  if (remaining > 0n) {
+    const spendable = avaxPool.reduce((s, u) => s + u.amount, 0n);
+    throw new ValidationError(
+      `cannot send that much: after one fee per transaction (${txs.length + 1} needed), ${spendable - (p.amount - remaining) - p.ctx.xTxFee * BigInt(txs.length)} nAVAX short of the amount`,
+      'amount',
+    );
+  }
+  return txs;
+}
+
+// ---- assets ----
+
+const NAME_PATTERN = /^[A-Za-z0-9 ]+$/;
+const SYMBOL_PATTERN = /^[A-Z]+$/;
+export const MAX_ASSET_NAME = 128;
+export const MAX_ASSET_SYMBOL = 4;
+export const MAX_ASSET_DENOMINATION = 32;
+
+/** The node's rules for a new asset's name, symbol and denomination, as readable errors. */
+export function validateAssetDescription(name: string, symbol: string, denomination: number): void {
+  if (name.length < 1 || name.length > MAX_ASSET_NAME) throw new ValidationError(`a name has 1 to ${MAX_ASSET_NAME} characters`, 'name');
+  if (!NAME_PATTERN.test(name)) throw new ValidationError('a name uses only letters, digits and spaces', 'name');
+  if (name.trim() !== name) throw new ValidationError('a name cannot start or end with a space', 'name');
+  if (symbol.length < 1 || symbol.length > MAX_ASSET_SYMBOL) throw new ValidationError(`a symbol has 1 to ${MAX_ASSET_SYMBOL} letters`, 'symbol');
+  if (!SYMBOL_PATTERN.test(symbol)) throw new ValidationError('a symbol uses only capital letters A–Z', 'symbol');
+  if (!Number.isInteger(denomination) || denomination < 0 || denomination > MAX_ASSET_DENOMINATION) {
+    throw new ValidationError(`denomination is a whole number from 0 to ${MAX_ASSET_DENOMINATION}`, 'denomination');
+  }
+}
+
+/** Fixed-cap asset: the whole supply goes to the initial holders; nobody can mint more. */
+export function fixedCapState(holders: { owners: OutputOwners; amount: bigint }[]): InitialState {
+  if (holders.length === 0) throw new ValidationError('a fixed-cap asset needs at least one holder', 'holders');
+  const outputs: Output[] = holders.map((h) => {
+    if (h.amount <= 0n) throw new ValidationError('each holder receives more than zero', 'holders');
+    return { kind: 'TransferOutput', amount: h.amount, owners: h.owners };
+  });
+  return { fxIndex: 0, outputs: sortOutputs(outputs, 'avm') };
+}
+
+/** Variable-cap asset: each minter set (owners + threshold) may mint more later. */
+export function variableCapState(minterSets: OutputOwners[], holders: { owners: OutputOwners; amount: bigint }[] = []): InitialState {
+  if (minterSets.length === 0) throw new ValidationError('a variable-cap asset needs at least one minter set', 'minters');
+  const outputs: Output[] = [
+    ...minterSets.map((owners): Output => ({ kind: 'MintOutput', owners })),
+    ...holders.map((h): Output => ({ kind: 'TransferOutput', amount: h.amount, owners: h.owners })),
+  ];
+  return { fxIndex: 0, outputs: sortOutputs(outputs, 'avm') };
+}
+
+/** NFT family: one mint right per group; group i is minted by minterSets[i]. */
+export function nftFamilyState(minterSets: OutputOwners[]): InitialState {
+  if (minterSets.length === 0) throw new ValidationError('an NFT family needs at least one group', 'groups');
+  const outputs: Output[] = minterSets.map((owners, groupID) => ({ kind: 'NftMintOutput', groupID, owners }));
+  return { fxIndex: 1, outputs: sortOutputs(outputs, 'avm') };
+}
+
+export function buildXCreateAsset(
+  p: XSpendParams & { name: string; symbol: string; denomination: number; initialStates: InitialState[] },
+): BuiltTx<XCreateAssetTx> {
+  validateAssetDescription(p.name, p.symbol, p.denomination);
+  if (p.initialStates.length === 0) throw new ValidationError('an asset needs an initial state', 'initialStates');
+  const states = [...p.initialStates].sort((a, b) => a.fxIndex - b.fxIndex);
+  for (let i = 1; i < states.length; i++) {
+    if (states[i]!.fxIndex === states[i - 1]!.fxIndex) throw new ValidationError('one initial state per feature extension', 'initialStates');
+  }
+  const funding = fund({
+    pool: p.pool,
+    needs: new Map(),
+    avaxAssetID: p.ctx.avaxAssetID,
+    changeOwners: p.changeOwners,
+    fee: () => p.ctx.xCreateAssetTxFee,
+  });
+  const tx: XCreateAssetTx = {
+    vm: 'avm',
+    kind: 'CreateAssetTx',
+    ...baseFields(p),
+    outputs: sortTransferableOutputs(funding.change, 'avm'),
+    inputs: funding.inputs,
+    name: p.name,
+    symbol: p.symbol,
+    denomination: p.denomination,
+    initialStates: states.map((s) => ({ fxIndex: s.fxIndex, outputs: sortOutputs(s.outputs, 'avm') })),
+  };
+  return built(tx, funding.spent, funding.fee, MAX_XP_TX_SIZE);
+}
+
+function operationTx(p: XSpendParams, operation: Operation, opUtxo: Utxo): BuiltTx<XOperationTx> {
+  const funding = fund({
+    pool: p.pool,
+    needs: new Map(),
+    avaxAssetID: p.ctx.avaxAssetID,
+    changeOwners: p.changeOwners,
+    fee: () => p.ctx.xTxFee,
+    exclude: new Set([utxoId(opUtxo)]),
+  });
+  const tx: XOperationTx = {
+    vm: 'avm',
+    kind: 'OperationTx',
+    ...baseFields(p),
+    outputs: sortTransferableOutputs(funding.change, 'avm'),
+    inputs: funding.inputs,
+    operations: sortOperations([operation]),
+  };
+  return built(tx, [...funding.spent, opUtxo], funding.fee, MAX_XP_TX_SIZE);
+}
+
+function minterIndices(utxo: Utxo, owners: OutputOwners, owned: OwnedAddresses, what: string): number[] {
+  const indices = signingIndices(owners, owned);
+  if (!indices) throw new ValidationError(`this wallet does not hold enough keys of the ${what} to sign (threshold ${owners.threshold})`, 'minter');
+  if (owners.locktime > 0n) throw new ValidationError(`this ${what} is time-locked`, 'minter');
+  return indices;
+}
+
+/** Mints more of a variable-cap asset; the mint right stays with the same minter set. */
+export function buildXMint(
+  p: XSpendParams & { mintUtxo: Utxo; owned: OwnedAddresses; amount: bigint; to: OutputOwners },
+): BuiltTx<XOperationTx> {
+  const out = p.mintUtxo.output;
+  if (out.kind !== 'MintOutput') throw new ValidationError('this UTXO is not a mint right of a variable-cap asset', 'mintUtxo');
+  if (p.amount <= 0n) throw new ValidationError('mint more than zero', 'amount');
+  const mintInput = minterIndices(p.mintUtxo, out.owners, p.owned, 'minter set');
+  const operation: Operation = {
+    assetID: p.mintUtxo.assetID,
+    utxoIDs: [{ txID: p.mintUtxo.txID, outputIndex: p.mintUtxo.outputIndex }],
+    op: { kind: 'SecpMintOperation', mintInput, mintOutput: out.owners, transferOutput: { amount: p.amount, owners: p.to } },
+  };
+  return operationTx(p, operation, p.mintUtxo);
+}
+
+export function validateNftPayload(payload: Bytes): void {
+  if (payload.length > MAX_NFT_PAYLOAD) {
+    throw new ValidationError(`an NFT payload holds at most ${MAX_NFT_PAYLOAD} bytes; this one has ${payload.length}`, 'payload');
+  }
+}
+
+/** Mints an NFT group: one NFT per owner set, all with the same payload (consumes the group's mint right). */
+export function buildXNftMint(
+  p: XSpendParams & { mintUtxo: Utxo; owned: OwnedAddresses; payload: Bytes; to: OutputOwners[] },
+): BuiltTx<XOperationTx> {
+  const out = p.mintUtxo.output;
+  if (out.kind !== 'NftMintOutput') throw new ValidationError('this UTXO is not an NFT mint right', 'mintUtxo');
+  validateNftPayload(p.payload);
+  if (p.to.length === 0) throw new ValidationError('mint to at least one owner', 'to');
+  const mintInput = minterIndices(p.mintUtxo, out.owners, p.owned, 'NFT minter set');
+  const operation: Operation = {
+    assetID: p.mintUtxo.assetID,
+    utxoIDs: [{ txID: p.mintUtxo.txID, outputIndex: p.mintUtxo.outputIndex }],
+    op: { kind: 'NftMintOperation', mintInput, groupID: out.groupID, payload: p.payload, outputs: p.to },
+  };
+  return operationTx(p, operation, p.mintUtxo);
+}
+
+export function buildXNftTransfer(
+  p: XSpendParams & { nftUtxo: Utxo; owned: OwnedAddresses; to: OutputOwners },
+): BuiltTx<XOperationTx> {
+  const out = p.nftUtxo.output;
+  if (out.kind !== 'NftTransferOutput') throw new ValidationError('this UTXO is not an NFT', 'nftUtxo');
+  const input = minterIndices(p.nftUtxo, out.owners, p.owned, 'NFT owner set');
+  const operation: Operation = {
+    assetID: p.nftUtxo.assetID,
+    utxoIDs: [{ txID: p.nftUtxo.txID, outputIndex: p.nftUtxo.outputIndex }],
+    op: { kind: 'NftTransferOperation', input, output: { groupID: out.groupID, payload: out.payload, owners: p.to } },
+  };
+  return operationTx(p, operation, p.nftUtxo);
+}
+
+// ---- cross-chain ----
+
+/** Exports AVAX to the P- or C-Chain's atomic memory, owned by `to` (for C: the C-bech32 owner). */
+export function buildXExport(
+  p: XSpendParams & { destination: 'P' | 'C'; amount: bigint; to: OutputOwners },
+): BuiltTx<XExportTx> {
+  if (p.amount <= 0n) throw new ValidationError('an amount must be greater than zero', 'amount');
+  const funding = fund({
+    pool: p.pool,
+    needs: new Map([[toHex(p.ctx.avaxAssetID), p.amount]]),
+    avaxAssetID: p.ctx.avaxAssetID,
+    changeOwners: p.changeOwners,
+    fee: () => p.ctx.xTxFee,
+  });
+  const tx: XExportTx = {
+    vm: 'avm',
+    kind: 'ExportTx',
+    ...baseFields(p),
+    outputs: sortTransferableOutputs(funding.change, 'avm'),
+    inputs: funding.inputs,
+    destinationChain: p.destination === 'P' ? p.ctx.pChainID : p.ctx.cChainID,
+    exportedOutputs: [{ assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.to } }],
+  };
+  return built(tx, funding.spent, funding.fee, MAX_XP_TX_SIZE);
+}
+
+/**
+ * Imports atomic UTXOs exported from P or C into `to`, paying the fee from the imported AVAX
+ * (or, if that is too little, from the wallet's X balance). Several txs when the UTXOs do not fit
+ * one; each is independent.
+ */
+export function buildXImport(
+  p: XSpendParams & { source: 'P' | 'C'; atomicUtxos: readonly SpendableUtxo[]; to: OutputOwners },
+): BuiltTx<XImportTx>[] {
+  if (p.atomicUtxos.length === 0) throw new ValidationError('nothing to import', 'atomicUtxos');
+  return packInputs(p.atomicUtxos, MAX_XP_TX_SIZE).map((group) => {
+    const importedInputs: TransferableInput[] = sortTransferableInputs(group.map(toTransferableInput));
+    const funding = fund({
+      pool: p.pool,
+      needs: new Map(),
+      credit: sumByAsset(group.map((s) => ({ assetID: s.utxo.assetID, amount: s.amount }))),
+      avaxAssetID: p.ctx.avaxAssetID,
+      changeOwners: p.to,
+      fee: () => p.ctx.xTxFee,
+    });
+    const tx: XImportTx = {
+      vm: 'avm',
+      kind: 'ImportTx',
+      ...baseFields(p),
+      outputs: sortTransferableOutputs(funding.change, 'avm'),
+      inputs: funding.inputs,
+      sourceChain: p.source === 'P' ? p.ctx.pChainID : p.ctx.cChainID,
+      importedInputs,
+    };
+    return built(tx, [...funding.spent, ...group.map((s) => s.utxo)], funding.fee, MAX_XP_TX_SIZE);
+  });
+}
+
