@@ -1,0 +1,284 @@
+import { describe, expect, it } from 'vitest';
+import { toHex } from '../../src/core/bytes.js';
+import {
+  decodeUnsignedTx,
+  encodeUnsignedTx,
+  type OutputOwners,
+  type PTx,
+  type Utxo,
+} from '../../src/core/codec/index.js';
+import { InsufficientFundsError, TxTooLargeError, ValidationError } from '../../src/core/errors.js';
+import { pTxComplexity, pTxFee, pGas, atomicTxGas, atomicTxFee } from '../../src/core/fees.js';
+import { type ChainContext, makeOwners, MAX_XP_TX_SIZE } from '../../src/core/tx/context.js';
+import { expectedSignedSize } from '../../src/core/tx/built.js';
+import {
+  buildXCreateAsset,
+  buildXExport,
+  buildXImport,
+  buildXMint,
+  buildXNftMint,
+  buildXSend,
+  buildXSendSplit,
+  fixedCapState,
+  nftFamilyState,
+  variableCapState,
+} from '../../src/core/tx/x.js';
+import { buildPExport, buildPImport, buildPSend } from '../../src/core/tx/p.js';
+import { buildCExport, buildCImport } from '../../src/core/tx/c.js';
+import { classifyUtxo, ownedAddressSet, spendableUtxos } from '../../src/core/tx/utxos.js';
+
+const id = (n: number): Uint8Array => Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? n >> 8 : i === 1 ? n & 0xff : i));
+const addr = (n: number): Uint8Array => new Uint8Array(20).fill(n);
+
+const ctx: ChainContext = {
+  networkID: 12345,
+  hrp: 'local',
+  xChainID: id(1),
+  pChainID: new Uint8Array(32),
+  cChainID: id(3),
+  avaxAssetID: id(9),
+  xTxFee: 1_000_000n,
+  xCreateAssetTxFee: 10_000_000n,
+};
+const me = addr(0x11);
+const other = addr(0x22);
+const owned = ownedAddressSet([me]);
+const mine: OutputOwners = makeOwners([me]);
+const theirs: OutputOwners = makeOwners([other]);
+
+let nextTx = 100;
+function utxo(amount: bigint, opts: { asset?: Uint8Array; owners?: OutputOwners; stakeableUntil?: bigint } = {}): Utxo {
+  const transfer = { kind: 'TransferOutput' as const, amount, owners: opts.owners ?? mine };
+  return {
+    txID: id(nextTx++),
+    outputIndex: 0,
+    assetID: opts.asset ?? ctx.avaxAssetID,
+    output: opts.stakeableUntil ? { kind: 'StakeableLockOut', locktime: opts.stakeableUntil, output: transfer } : transfer,
+  };
+}
+
+function burned(tx: { inputs: { assetID: Uint8Array; input: { kind: string } }[]; outputs: { assetID: Uint8Array; output: { kind: string } }[] }, asset: Uint8Array, extraIn = 0n, extraOut = 0n): bigint {
+  const sum = (xs: { assetID: Uint8Array; input?: unknown; output?: unknown }[]) =>
+    xs.filter((x) => toHex(x.assetID) === toHex(asset)).reduce((s, x) => s + ((x as { input?: { amount: bigint } }).input?.amount ?? (x as { output?: { amount: bigint } }).output?.amount ?? 0n), 0n);
+  return sum(tx.inputs) + extraIn - sum(tx.outputs) - extraOut;
+}
+
+describe('UTXO classification', () => {
+  it('separates spendable, time-locked, stakeable-locked and foreign UTXOs', () => {
+    const now = 1_000n;
+    expect(classifyUtxo(utxo(5n), owned, now).state).toBe('spendable');
+    expect(classifyUtxo(utxo(5n, { owners: makeOwners([me], 1, 2_000n) }), owned, now)).toMatchObject({ state: 'locked', until: 2_000n });
+    expect(classifyUtxo(utxo(5n, { stakeableUntil: 2_000n }), owned, now)).toMatchObject({ state: 'stakeable-locked', amount: 5n });
+    expect(classifyUtxo(utxo(5n, { stakeableUntil: 500n }), owned, now).state).toBe('spendable');
+    expect(classifyUtxo(utxo(5n, { owners: theirs }), owned, now).state).toBe('not-spendable');
+    // A 2-of-2 with only one of our keys cannot be spent; 1-of-2 can, with our index.
+    expect(classifyUtxo(utxo(5n, { owners: makeOwners([me, other], 2) }), owned, now).state).toBe('not-spendable');
+    const oneOfTwo = classifyUtxo(utxo(5n, { owners: makeOwners([other, me], 1) }), owned, now);
+    expect(oneOfTwo.state === 'spendable' && oneOfTwo.spendable.sigIndices).toEqual([0]);
+  });
+});
+
+describe('X-Chain send', () => {
+  it('pays exactly the static fee, returns change to the change owners and sorts everything', () => {
+    const pool = spendableUtxos([utxo(3_000_000n), utxo(10_000_000n), utxo(500n, { asset: id(7) })], owned, 0n);
+    const { tx, fee, spent } = buildXSend({
+      ctx,
+      pool,
+      changeOwners: makeOwners([addr(0x33)]),
+      payments: [
+        { assetID: ctx.avaxAssetID, amount: 4_000_000n, owners: theirs },
+        { assetID: id(7), amount: 200n, owners: theirs },
+      ],
+      memo: new TextEncoder().encode('hello'),
+    });
+    expect(fee).toBe(ctx.xTxFee);
+    expect(burned(tx, ctx.avaxAssetID)).toBe(ctx.xTxFee);
+    expect(burned(tx, id(7))).toBe(0n);
+    // Largest first: the 10 AVAX-ish UTXO alone covers 4 + fee.
+    expect(spent.map((u) => u.output.kind === 'TransferOutput' && u.output.amount)).toContain(10_000_000n);
+    const change = tx.outputs.filter((o) => o.output.kind === 'TransferOutput' && toHex(o.output.owners.addresses[0]!) === toHex(addr(0x33)));
+    expect(change.map((c) => (c.output.kind === 'TransferOutput' ? c.output.amount : 0n)).sort()).toEqual([300n, 5_000_000n]);
+    expect(decodeUnsignedTx(encodeUnsignedTx(tx), 'avm')).toEqual(tx);
+    const sortedAssets = tx.outputs.map((o) => toHex(o.assetID));
+    expect([...sortedAssets].sort()).toEqual(sortedAssets);
+  });
+
+  it('names the asset, the amount needed and the amount spendable when funds are short', () => {
+    const pool = spendableUtxos([utxo(2_000_000n), utxo(9n, { stakeableUntil: 99n })], owned, 0n);
+    try {
+      buildXSend({ ctx, pool, changeOwners: mine, payments: [{ assetID: ctx.avaxAssetID, amount: 1_500_000n, owners: theirs }] });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(InsufficientFundsError);
+      expect(e).toMatchObject({ needed: 2_500_000n, spendable: 2_000_000n });
+    }
+  });
+
+  it('refuses memos over 256 bytes and zero amounts', () => {
+    const pool = spendableUtxos([utxo(9_000_000n)], owned, 0n);
+    const send = (memo: Uint8Array, amount = 1n) =>
+      buildXSend({ ctx, pool, changeOwners: mine, memo, payments: [{ assetID: ctx.avaxAssetID, amount, owners: theirs }] });
+    expect(send(new Uint8Array(256)).tx.memo.length).toBe(256);
+    expect(() => send(new Uint8Array(257))).toThrow(ValidationError);
+    expect(() => send(new Uint8Array(), 0n)).toThrow(ValidationError);
+  });
+
+  it('refuses one tx over 64 KiB and splits a large send into several fitting txs', () => {
+    const many = Array.from({ length: 1000 }, () => utxo(2_000_000n));
+    const pool = spendableUtxos(many, owned, 0n);
+    const amount = 1_500_000_000n; // needs ~750 inputs
+    expect(() =>
+      buildXSend({ ctx, pool, changeOwners: mine, payments: [{ assetID: ctx.avaxAssetID, amount, owners: theirs }] }),
+    ).toThrow(TxTooLargeError);
+    const txs = buildXSendSplit({ ctx, pool, changeOwners: mine, amount, owners: theirs });
+    expect(txs.length).toBeGreaterThan(1);
+    const sent = txs.reduce(
+      (s, b) => s + b.tx.outputs.filter((o) => o.output.kind === 'TransferOutput' && toHex(o.output.owners.addresses[0]!) === toHex(other)).reduce((t, o) => t + (o.output.kind === 'TransferOutput' ? o.output.amount : 0n), 0n),
+      0n,
+    );
+    expect(sent).toBe(amount);
+    const seen = new Set<string>();
+    for (const b of txs) {
+      expect(expectedSignedSize(b.tx, b.spent)).toBeLessThanOrEqual(MAX_XP_TX_SIZE);
+      expect(b.fee).toBe(ctx.xTxFee);
+      for (const u of b.spent) {
+        const key = toHex(u.txID);
+        expect(seen.has(key)).toBe(false);
+        seen.add(key);
+      }
+    }
+  });
+});
+
+describe('X-Chain assets', () => {
+  const pool = spendableUtxos([utxo(50_000_000n)], owned, 0n);
+
+  it('creates fixed-cap, variable-cap and NFT assets paying the creation fee', () => {
+    const fixed = buildXCreateAsset({
+      ctx, pool, changeOwners: mine, name: 'Gold Coin', symbol: 'GLD', denomination: 2,
+      initialStates: [fixedCapState([{ owners: theirs, amount: 100n }, { owners: mine, amount: 50n }])],
+    });
+    expect(fixed.fee).toBe(ctx.xCreateAssetTxFee);
+    expect(burned(fixed.tx, ctx.avaxAssetID)).toBe(ctx.xCreateAssetTxFee);
+    const variable = buildXCreateAsset({
+      ctx, pool, changeOwners: mine, name: 'Var', symbol: 'VAR', denomination: 0,
+      initialStates: [variableCapState([makeOwners([me, other], 1)])],
+    });
+    expect(variable.tx.initialStates[0]!.outputs[0]!.kind).toBe('MintOutput');
+    const nft = buildXCreateAsset({
+      ctx, pool, changeOwners: mine, name: 'Art', symbol: 'ART', denomination: 0,
+      initialStates: [nftFamilyState([mine, mine])],
+    });
+    expect(nft.tx.initialStates[0]).toMatchObject({ fxIndex: 1 });
+    expect(nft.tx.initialStates[0]!.outputs.map((o) => (o.kind === 'NftMintOutput' ? o.groupID : -1)).sort()).toEqual([0, 1]);
+  });
+
+  it('applies the node rules for names, symbols and denominations', () => {
+    const make = (name: string, symbol: string, denomination = 0) =>
+      buildXCreateAsset({ ctx, pool, changeOwners: mine, name, symbol, denomination, initialStates: [fixedCapState([{ owners: mine, amount: 1n }])] });
+    expect(() => make('', 'A')).toThrow(/name/);
+    expect(() => make(' lead', 'A')).toThrow(/space/);
+    expect(() => make('x'.repeat(129), 'A')).toThrow(/name/);
+    expect(() => make('Émile', 'A')).toThrow(/letters/);
+    expect(() => make('Ok', '')).toThrow(/symbol/);
+    expect(() => make('Ok', 'abc')).toThrow(/capital/);
+    expect(() => make('Ok', 'ABCDE')).toThrow(/symbol/);
+    expect(() => make('Ok', 'OK', 33)).toThrow(/denomination/);
+    expect(make('x'.repeat(128), 'ABCD', 32).tx.name.length).toBe(128);
+  });
+
+  it('mints with the minter key, keeps the mint right, and refuses without it', () => {
+    const mintUtxo: Utxo = { txID: id(60), outputIndex: 1, assetID: id(61), output: { kind: 'MintOutput', owners: mine } };
+    const minted = buildXMint({ ctx, pool, changeOwners: mine, mintUtxo, owned, amount: 77n, to: theirs });
+    const op = minted.tx.operations[0]!;
+    expect(op.op).toMatchObject({ kind: 'SecpMintOperation', mintInput: [0], transferOutput: { amount: 77n } });
+    expect(minted.spent).toContain(mintUtxo);
+    const foreign: Utxo = { ...mintUtxo, output: { kind: 'MintOutput', owners: theirs } };
+    expect(() => buildXMint({ ctx, pool, changeOwners: mine, mintUtxo: foreign, owned, amount: 1n, to: mine })).toThrow(/keys of the minter/);
+  });
+
+  it('mints NFTs with payloads up to 1024 bytes and refuses 1025', () => {
+    const mintUtxo: Utxo = { txID: id(70), outputIndex: 0, assetID: id(71), output: { kind: 'NftMintOutput', groupID: 3, owners: mine } };
+    const ok = buildXNftMint({ ctx, pool, changeOwners: mine, mintUtxo, owned, payload: new Uint8Array(1024), to: [theirs, mine] });
+    expect(ok.tx.operations[0]!.op).toMatchObject({ kind: 'NftMintOperation', groupID: 3 });
+    expect(() => buildXNftMint({ ctx, pool, changeOwners: mine, mintUtxo, owned, payload: new Uint8Array(1025), to: [theirs] })).toThrow(/1024/);
+  });
+});
+
+describe('P-Chain dynamic fee', () => {
+  it('reproduces the worked complexity (1 input, 2 one-address outputs → gas 5179)', () => {
+    const tx: PTx = {
+      vm: 'pvm', kind: 'BaseTx', networkID: 1, blockchainID: ctx.pChainID, memo: new Uint8Array(),
+      outputs: [
+        { assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: 1n, owners: mine } },
+        { assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: 2n, owners: theirs } },
+      ],
+      inputs: [{ txID: id(5), outputIndex: 0, assetID: ctx.avaxAssetID, input: { kind: 'TransferInput', amount: 4n, sigIndices: [0] } }],
+    };
+    const c = pTxComplexity(tx);
+    expect(c).toEqual([379n, 1n, 3n, 200n]);
+    expect(pGas(c, [1n, 1000n, 1000n, 4n])).toBe(5179n);
+    // Bandwidth is the real signed size.
+    const utxos: Utxo[] = [{ txID: id(5), outputIndex: 0, assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: 4n, owners: mine } }];
+    expect(expectedSignedSize(tx, utxos)).toBe(379);
+  });
+
+  it('funds sends, exports and imports with exactly the fee of the final tx', () => {
+    const fee = { weights: [1n, 1000n, 1000n, 4n] as const, price: 3n };
+    const pool = spendableUtxos([utxo(9_000_000n), utxo(1_000n, { stakeableUntil: 10n ** 12n })], owned, 0n);
+    const send = buildPSend({ ctx, fee, pool, changeOwners: mine, amount: 1_000_000n, to: theirs });
+    expect(send.fee).toBe(pTxFee(send.tx, fee));
+    expect(burned(send.tx, ctx.avaxAssetID)).toBe(send.fee);
+    const exp = buildPExport({ ctx, fee, pool, changeOwners: mine, destination: 'C', amount: 2_000_000n, to: mine });
+    expect(exp.fee).toBe(pTxFee(exp.tx, fee));
+    expect(burned(exp.tx, ctx.avaxAssetID, 0n, 2_000_000n)).toBe(exp.fee);
+    expect(exp.tx.destinationChain).toEqual(ctx.cChainID);
+    const atomic = spendableUtxos([utxo(5_000_000n)], owned, 0n);
+    const [imp] = buildPImport({ ctx, fee, pool: [], changeOwners: mine, source: 'X', atomicUtxos: atomic, to: mine });
+    expect(imp!.fee).toBe(pTxFee(imp!.tx, fee));
+    expect(imp!.tx.outputs[0]!.output).toMatchObject({ amount: 5_000_000n - imp!.fee });
+  });
+});
+
+describe('C-Chain atomic', () => {
+  it('computes the export fee from gas and base fee, debiting amount + fee with the nonce', () => {
+    const built = buildCExport({
+      ctx, from: addr(0x44), nonce: 7n, balanceWei: 10n ** 18n, destination: 'X', amount: 1_000_000n, to: mine, baseFeeWei: 25_000_000_000n,
+    });
+    const gas = atomicTxGas(built.tx);
+    expect(gas).toBe(BigInt(encodeUnsignedTx(built.tx).length) + 1000n + 10_000n);
+    expect(built.fee).toBe(atomicTxFee(gas, 25_000_000_000n));
+    expect(built.tx.ins[0]).toMatchObject({ amount: 1_000_000n + built.fee, nonce: 7n });
+    expect(() =>
+      buildCExport({ ctx, from: addr(0x44), nonce: 0n, balanceWei: 1_000_000n * 10n ** 9n, destination: 'P', amount: 1_000_000n, to: mine, baseFeeWei: 1n }),
+    ).toThrow(InsufficientFundsError);
+  });
+
+  it('matches the known 1-in/1-out gas of 11 230 and splits imports under 100 000 gas', () => {
+    const [one] = buildCImport({ ctx, source: 'X', atomicUtxos: spendableUtxos([utxo(10_000_000n)], owned, 0n), to: addr(0x44), baseFeeWei: 25_000_000_000n });
+    expect(atomicTxGas(one!.tx)).toBe(11_230n);
+    expect(one!.fee).toBe(280_750n);
+    const many = spendableUtxos(Array.from({ length: 200 }, () => utxo(10_000_000n)), owned, 0n);
+    const txs = buildCImport({ ctx, source: 'P', atomicUtxos: many, to: addr(0x44), baseFeeWei: 1n });
+    expect(txs.length).toBeGreaterThan(2);
+    expect(txs.reduce((n, t) => n + t.tx.importedInputs.length, 0)).toBe(200);
+    for (const t of txs) expect(atomicTxGas(t.tx)).toBeLessThanOrEqual(100_000n);
+  });
+
+  it('refuses non-AVAX imports', () => {
+    const odd = spendableUtxos([utxo(10n, { asset: id(8) })], owned, 0n);
+    expect(() => buildCImport({ ctx, source: 'X', atomicUtxos: odd, to: addr(1), baseFeeWei: 1n })).toThrow(/only AVAX/);
+  });
+});
+
+describe('cross-chain from X', () => {
+  it('exports AVAX to P with the exported output after the change, and imports paying the fee from the import', () => {
+    const pool = spendableUtxos([utxo(20_000_000n)], owned, 0n);
+    const exp = buildXExport({ ctx, pool, changeOwners: mine, destination: 'P', amount: 5_000_000n, to: mine });
+    expect(exp.tx.destinationChain).toEqual(ctx.pChainID);
+    expect(burned(exp.tx, ctx.avaxAssetID, 0n, 5_000_000n)).toBe(ctx.xTxFee);
+    const [imp] = buildXImport({ ctx, pool: [], changeOwners: mine, source: 'C', atomicUtxos: spendableUtxos([utxo(3_000_000n)], owned, 0n), to: mine });
+    expect(imp!.tx.outputs[0]!.output).toMatchObject({ amount: 2_000_000n });
+    expect(imp!.tx.sourceChain).toEqual(ctx.cChainID);
+  });
+});
