@@ -1,0 +1,342 @@
+// Keys, mnemonics, HD derivation, signing and the two address hashes of a secp256k1 key.
+// Pure: no browser APIs, so it runs unchanged in Node tests and in the service worker.
+import * as secp from '@noble/secp256k1';
+import { hmac } from '@noble/hashes/hmac.js';
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { HARDENED_OFFSET, HDKey } from '@scure/bip32';
+import * as bip39 from '@scure/bip39';
+import { wordlist as english } from '@scure/bip39/wordlists/english.js';
+import { addr } from 'micro-eth-signer';
+import { type Bytes, toHex } from './bytes.js';
+import { parsePrivateKey } from './encoding.js';
+import { FormatError, SigningError, ValidationError } from './errors.js';
+
+// noble's synchronous sign/recover need these two hashes supplied; RFC 6979 nonces use the HMAC.
+secp.hashes.sha256 = (msg) => sha256(msg);
+secp.hashes.hmacSha256 = (key, msg) => hmac(sha256, key, msg);
+
+const CURVE_ORDER = secp.Point.CURVE().n;
+const HALF_ORDER = CURVE_ORDER >> 1n;
+
+export const SECRET_LENGTH = 32;
+export const SIGNATURE_LENGTH = 65;
+export const DIGEST_LENGTH = 32;
+
+/** Overwrites secrets the caller is about to drop. JS gives no stronger guarantee than this. */
+export function wipe(...buffers: (Bytes | null | undefined)[]): void {
+  for (const b of buffers) b?.fill(0);
+}
+
+// ---- key pairs and addresses ----
+
+export interface KeyPair {
+  /** 32-byte secret scalar. */
+  readonly secret: Bytes;
+  /** 33-byte compressed public key. */
+  readonly publicKey: Bytes;
+  /** 20-byte ripemd160(sha256(publicKey)): the X/P/C bech32 address body. */
+  readonly shortId: Bytes;
+  /** 20-byte EVM address (keccak of the uncompressed key). */
+  readonly evmAddress: Bytes;
+}
+
+function bytesToBigint(bytes: Bytes): bigint {
+  return bytes.length === 0 ? 0n : BigInt('0x' + toHex(bytes));
+}
+
+function isValidSecret(secret: Bytes): boolean {
+  if (secret.length !== SECRET_LENGTH) return false;
+  const d = bytesToBigint(secret);
+  return d > 0n && d < CURVE_ORDER;
+}
+
+/** 65-byte uncompressed key → 33-byte compressed (prefix 02/03 by the parity of y). */
+function compress(uncompressed: Bytes): Bytes {
+  const out = new Uint8Array(33);
+  out[0] = (uncompressed[64]! & 1) === 1 ? 0x03 : 0x02;
+  out.set(uncompressed.subarray(1, 33), 1);
+  return out;
+}
+
+/** Accepts a 33- or 65-byte SEC1 key (validated on the curve) and returns the requested form. */
+function publicKeyForm(publicKey: Bytes, compressed: boolean): Bytes {
+  try {
+    return secp.Point.fromBytes(publicKey).toBytes(compressed);
+  } catch {
+    throw new FormatError(`not a valid secp256k1 public key (${publicKey.length} bytes)`);
+  }
+}
+
+export function shortIdFromPublicKey(publicKey: Bytes): Bytes {
+  // The node hashes the compressed form; hashing a 65-byte key would give a different address.
+  const pub33 = publicKey.length === 33 ? publicKey : publicKeyForm(publicKey, true);
+  return ripemd160(sha256(pub33));
+}
+
+function evmAddressOfUncompressed(uncompressed: Bytes): Bytes {
+  return keccak_256(uncompressed.subarray(1)).slice(12);
+}
+
+/** EVM address of a 33- or 65-byte public key. */
+export function evmAddressFromPublicKey(publicKey: Bytes): Bytes {
+  return evmAddressOfUncompressed(publicKeyForm(publicKey, false));
+}
+
+/** Builds the key pair; copies `secret`, so the caller may wipe its own buffer afterwards. */
+export function keyPairFromSecret(secret: Bytes): KeyPair {
+  if (secret.length !== SECRET_LENGTH) {
+    throw new FormatError(`a private key holds ${SECRET_LENGTH} bytes, this one ${secret.length}`);
+  }
+  if (!isValidSecret(secret)) throw new FormatError('private key is zero or not below the curve order');
+  const own = secret.slice();
+  const uncompressed = secp.getPublicKey(own, false);
+  const publicKey = compress(uncompressed);
+  return {
+    secret: own,
+    publicKey,
+    shortId: ripemd160(sha256(publicKey)),
+    evmAddress: evmAddressOfUncompressed(uncompressed),
+  };
+}
+
+/**
+ * Parses a pasted private key: `PrivateKey-<cb58>` (the node's format) or 64 hex digits with or
+ * without 0x (the EVM wallets' format). Returns the 32 validated secret bytes.
+ */
+export function parseSecretKey(text: string): Bytes {
+  const trimmed = text.trim();
+  let secret: Bytes;
+  if (trimmed.startsWith('PrivateKey-')) {
+    secret = parsePrivateKey(trimmed);
+  } else {
+    const body = /^0x/i.test(trimmed) ? trimmed.slice(2) : trimmed;
+    if (!/^[0-9a-fA-F]*$/.test(body)) {
+      throw new FormatError('a private key is PrivateKey-… or 64 hex digits; this contains other characters');
+    }
+    if (body.length !== 64) {
+      throw new FormatError(`a hex private key has 64 hex digits, this one ${body.length}`);
+    }
+    secret = Uint8Array.from(body.match(/../g)!, (h) => parseInt(h, 16));
+  }
+  if (!isValidSecret(secret)) {
+    wipe(secret);
+    throw new FormatError('private key is zero or not below the curve order');
+  }
+  return secret;
+}
+
+/** EIP-55 mixed-case checksum form of a 20-byte address. */
+export function formatEvmAddress(address: Bytes): string {
+  if (address.length !== 20) throw new FormatError(`an EVM address holds 20 bytes, this one ${address.length}`);
+  return addr.addChecksum(toHex(address));
+}
+
+/**
+ * Parses `0x` + 40 hex digits. All-lower or all-upper case carries no checksum and is accepted;
+ * mixed case is an EIP-55 checksum and must verify (it catches typos).
+ */
+export function parseEvmAddress(text: string): Bytes {
+  const trimmed = text.trim();
+  const match = /^0x([0-9a-fA-F]{40})$/.exec(trimmed);
+  if (!match) throw new FormatError('an EVM address is 0x followed by 40 hex digits');
+  const body = match[1]!;
+  const lower = body.toLowerCase();
+  if (body !== lower && body !== body.toUpperCase() && addr.addChecksum(lower) !== '0x' + body) {
+    throw new FormatError('EVM address checksum (upper/lower case) does not match: check for a typo');
+  }
+  return Uint8Array.from(lower.match(/../g)!, (h) => parseInt(h, 16));
+}
+
+// ---- mnemonics ----
+
+/** A fresh BIP-39 English mnemonic from the platform CSPRNG. */
+export function generateMnemonic(words: 12 | 24 = 24): string {
+  if (words !== 12 && words !== 24) throw new ValidationError('a new mnemonic has 12 or 24 words', 'words');
+  return bip39.generateMnemonic(english, words === 12 ? 128 : 256);
+}
+
+const VALID_WORD_COUNTS = [12, 15, 18, 21, 24];
+const ENGLISH_WORDS = new Set(english);
+
+/**
+ * Canonical form of a typed or pasted mnemonic (trimmed, lowercase, single spaces), checked
+ * against the English list and the BIP-39 checksum. The error says which of these is wrong.
+ */
+export function normalizeMnemonic(text: string): string {
+  const words = text.normalize('NFKD').trim().toLowerCase().split(/\s+/).filter((w) => w !== '');
+  if (!VALID_WORD_COUNTS.includes(words.length)) {
+    throw new FormatError(`a recovery phrase has 12, 15, 18, 21 or 24 words; this one has ${words.length}`);
+  }
+  const unknown = words.findIndex((w) => !ENGLISH_WORDS.has(w));
+  if (unknown >= 0) {
+    throw new FormatError(`word ${unknown + 1} "${words[unknown]}" is not in the BIP-39 English word list`);
+  }
+  const phrase = words.join(' ');
+  if (!bip39.validateMnemonic(phrase, english)) {
+    throw new FormatError('the recovery phrase checksum does not match: a word is wrong or out of order');
+  }
+  return phrase;
+}
+
+/** 64-byte BIP-39 seed (PBKDF2, 2048 rounds). Validates the mnemonic first (a bad one rejects). */
+export async function mnemonicToSeed(mnemonic: string, passphrase = ''): Promise<Bytes> {
+  return bip39.mnemonicToSeed(normalizeMnemonic(mnemonic), passphrase);
+}
+
+// ---- HD derivation ----
+
+export const XP_COIN_TYPE = 9000;
+export const EVM_COIN_TYPE = 60;
+const MAX_INDEX = 0x7fffffff;
+
+function checkIndex(value: number, field: string): void {
+  if (!Number.isInteger(value) || value < 0 || value > MAX_INDEX) {
+    throw new ValidationError(`${field} must be an integer from 0 to ${MAX_INDEX}`, field);
+  }
+}
+
+/** Account-level node of the X/P keys, m/44'/9000'/{account}' (its xpub covers both chains). */
+export function xpAccountPath(account: number): string {
+  checkIndex(account, 'account');
+  return `m/44'/${XP_COIN_TYPE}'/${account}'`;
+}
+
+/** X/P key path (Core's current BIP-44 layout; account 0 is also the legacy web wallet's). */
+export function xpPath(account: number, change: 0 | 1, index: number): string {
+  if (change !== 0 && change !== 1) throw new ValidationError('change must be 0 (external) or 1 (change)', 'change');
+  checkIndex(index, 'index');
+  return `${xpAccountPath(account)}/${change}/${index}`;
+}
+
+/** EVM key path: the account number is the last (address) index, as in Core and MetaMask. */
+export function evmPath(account: number): string {
+  checkIndex(account, 'account');
+  return `m/44'/${EVM_COIN_TYPE}'/0'/0/${account}`;
+}
+
+const PATH_RE = /^m(\/\d+'?)*$/;
+
+/**
+ * The BIP-32 master node of one seed. Parent nodes are cached by path, so deriving many
+ * siblings (address scans) costs one child step each instead of a walk from the root.
+ */
+export class HdRoot {
+  readonly #master: HDKey;
+  readonly #parents = new Map<string, HDKey>();
+
+  private constructor(master: HDKey) {
+    this.#master = master;
+  }
+
+  static fromSeed(seed: Bytes): HdRoot {
+    if (seed.length < 16 || seed.length > 64) {
+      throw new FormatError(`a BIP-32 seed holds 16 to 64 bytes, this one ${seed.length}`);
+    }
+    return new HdRoot(HDKey.fromMasterSeed(seed));
+  }
+
+  /** The key pair at an absolute path such as m/44'/9000'/0'/0/5 (hardened steps marked '). */
+  keyAt(path: string): KeyPair {
+    if (!PATH_RE.test(path)) throw new FormatError(`not a BIP-32 path: ${path}`);
+    const steps = path.split('/').slice(1);
+    if (steps.some((step) => Number.parseInt(step, 10) > MAX_INDEX)) {
+      throw new FormatError(`BIP-32 index out of range in ${path}`);
+    }
+    const slash = path.lastIndexOf('/');
+    if (slash < 0) return this.#pairOf(this.#master);
+    const last = path.slice(slash + 1);
+    const hardened = last.endsWith("'");
+    const index = Number(hardened ? last.slice(0, -1) : last);
+    const child = this.#parent(path.slice(0, slash)).deriveChild(index + (hardened ? HARDENED_OFFSET : 0));
+    try {
+      return this.#pairOf(child);
+    } finally {
+      child.wipePrivateData();
+    }
+  }
+
+  /** Drops every private key this root holds; the root is unusable afterwards. */
+  wipe(): void {
+    for (const node of this.#parents.values()) node.wipePrivateData();
+    this.#parents.clear();
+    this.#master.wipePrivateData();
+  }
+
+  #parent(path: string): HDKey {
+    if (path === 'm') return this.#master;
+    let node = this.#parents.get(path);
+    if (!node) {
+      node = this.#master.derive(path);
+      this.#parents.set(path, node);
+    }
+    return node;
+  }
+
+  #pairOf(node: HDKey): KeyPair {
+    const secret = node.privateKey;
+    if (!secret) throw new SigningError('this HD root has been wiped');
+    return keyPairFromSecret(secret);
+  }
+}
+
+/** X/P key m/44'/9000'/{account}'/{change}/{index}. */
+export function deriveXpKey(root: HdRoot, account: number, change: 0 | 1, index: number): KeyPair {
+  return root.keyAt(xpPath(account, change, index));
+}
+
+/** C-Chain EVM key m/44'/60'/0'/0/{account}. */
+export function deriveEvmKey(root: HdRoot, account: number): KeyPair {
+  return root.keyAt(evmPath(account));
+}
+
+// ---- signing ----
+
+/** The digest an X/P/C-atomic signature covers: sha256 of the unsigned tx bytes. */
+export function hashForSigning(unsignedBytes: Bytes): Bytes {
+  return sha256(unsignedBytes);
+}
+
+/**
+ * Signs a 32-byte digest as the node expects: r ‖ s ‖ v (65 bytes), v = 0 or 1, low-S,
+ * RFC 6979 deterministic nonce, and no further hashing of the digest.
+ */
+export function signDigest(secret: Bytes, digest: Bytes): Bytes {
+  if (digest.length !== DIGEST_LENGTH) throw new SigningError(`a digest holds 32 bytes, got ${digest.length}`);
+  if (!isValidSecret(secret)) throw new SigningError('cannot sign with an invalid private key');
+  // noble's recovered format is v ‖ r ‖ s; the node's is r ‖ s ‖ v.
+  const recovered = secp.sign(digest, secret, { prehash: false, format: 'recovered', lowS: true, extraEntropy: false });
+  const v = recovered[0]!;
+  // v is 2 or 3 only when R.x ≥ n (probability ~2^-128); the node prefers 0/1, so refuse it.
+  if (v > 1) throw new SigningError('signature has recovery id above 1');
+  const out = new Uint8Array(SIGNATURE_LENGTH);
+  out.set(recovered.subarray(1), 0);
+  out[64] = v;
+  return out;
+}
+
+/**
+ * Recovers the signer of an r ‖ s ‖ v signature with the node's rules: 65 bytes, v < 4, low-S.
+ * Returns the compressed public key and its short ID; throws SigningError otherwise.
+ */
+export function recoverSigner(digest: Bytes, signature: Bytes): { publicKey: Bytes; shortId: Bytes } {
+  if (digest.length !== DIGEST_LENGTH) throw new SigningError(`a digest holds 32 bytes, got ${digest.length}`);
+  if (signature.length !== SIGNATURE_LENGTH) {
+    throw new SigningError(`a signature holds ${SIGNATURE_LENGTH} bytes, got ${signature.length}`);
+  }
+  const v = signature[64]!;
+  if (v >= 4) throw new SigningError(`signature recovery id ${v} is not below 4`);
+  // The node rejects high-S as a malleated copy of a valid signature.
+  if (bytesToBigint(signature.subarray(32, 64)) > HALF_ORDER) throw new SigningError('signature has a high S value');
+  const recovered = new Uint8Array(SIGNATURE_LENGTH);
+  recovered[0] = v;
+  recovered.set(signature.subarray(0, 64), 1);
+  let publicKey: Bytes;
+  try {
+    publicKey = secp.recoverPublicKey(recovered, digest, { prehash: false });
+  } catch {
+    throw new SigningError('no public key can be recovered from this signature');
+  }
+  return { publicKey, shortId: ripemd160(sha256(publicKey)) };
+}
