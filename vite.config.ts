@@ -1,0 +1,92 @@
+// Extension build. One manifest (./manifest.json, written for Chrome) and one config; the target
+// browser comes from XPC_TARGET=chrome|firefox and each target gets its own output folder.
+// Tests do not use this file (see vitest.config.ts).
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { crx, type ManifestV3Export } from '@crxjs/vite-plugin';
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'vite';
+
+type Manifest = Exclude<ManifestV3Export, Promise<unknown> | ((...args: never[]) => unknown)>;
+type Target = 'chrome' | 'firefox';
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
+
+/** Content scripts built as self-contained IIFEs: no loader, no web-accessible resources. */
+const STANDALONE_CONTENT_SCRIPTS = ['src/inpage/index.ts', 'src/content/index.ts'];
+
+export const GECKO_ID = 'wallet@xpcwallet.dev';
+/** 140 is the first Firefox that knows data_collection_permissions (MAIN world needs 128). */
+export const FIREFOX_MIN_VERSION = '140.0';
+
+function readJson(file: string): unknown {
+  return JSON.parse(readFileSync(resolve(ROOT, file), 'utf8'));
+}
+
+function targetFromEnv(): Target {
+  const value = process.env.XPC_TARGET ?? 'chrome';
+  if (value !== 'chrome' && value !== 'firefox') {
+    throw new Error(`XPC_TARGET must be "chrome" or "firefox", got "${value}"`);
+  }
+  return value;
+}
+
+/** The manifest for one target, derived from manifest.json. */
+export function manifestFor(target: Target): Manifest {
+  const manifest = readJson('manifest.json') as Manifest;
+  const pkg = readJson('package.json') as { version: string };
+  if (manifest.version !== pkg.version) {
+    throw new Error(
+      `manifest.json version ${manifest.version} differs from package.json version ${pkg.version}`,
+    );
+  }
+  if (target === 'chrome') return manifest;
+
+  const background = manifest.background;
+  if (!background || !('service_worker' in background)) {
+    throw new Error('manifest.json must declare background.service_worker');
+  }
+  const firefox: Manifest = {
+    ...manifest,
+    // Firefox runs MV3 backgrounds as event pages; same entry, still an ES module.
+    background: { scripts: [background.service_worker], type: 'module' } as Manifest['background'],
+    browser_specific_settings: {
+      gecko: {
+        id: GECKO_ID,
+        strict_min_version: FIREFOX_MIN_VERSION,
+        data_collection_permissions: { required: ['none'] },
+      },
+    },
+  };
+  delete firefox.minimum_chrome_version;
+  return firefox;
+}
+
+export default defineConfig(() => {
+  const target = targetFromEnv();
+  return {
+    root: ROOT,
+    plugins: [
+      preact(),
+      crx({
+        manifest: manifestFor(target),
+        browser: target,
+        contentScripts: { standaloneFiles: STANDALONE_CONTENT_SCRIPTS },
+      }),
+    ],
+    build: {
+      outDir: resolve(ROOT, 'dist', target),
+      emptyOutDir: true,
+      sourcemap: false,
+      minify: true,
+      target: 'es2022',
+      // Every target browser supports <link rel=modulepreload>; skip the polyfill.
+      modulePreload: { polyfill: false },
+      rolldownOptions: {
+        // The popup comes from the manifest; the approval window is opened by the background.
+        input: { approval: resolve(ROOT, 'src/popup/approval.html') },
+      },
+    },
+  };
+});
