@@ -1,0 +1,247 @@
+// Network presets and discovery: what the wallet expects of a network, and how it checks that the
+// node it talks to really is that network before trusting it with a single transaction.
+import { parseId } from './encoding.js';
+import { NetworkMismatchError, NodeResponseError } from './errors.js';
+import type { AtomicApiConfig, CallOptions, ChainAlias, NodeClient } from './node.js';
+import type { ChainContext } from './tx/context.js';
+
+export type NetworkKind = 'mainnet' | 'fuji' | 'local' | 'custom';
+
+/** IDs fixed by a network's genesis; a node serving anything else is not that network. */
+export interface KnownIds {
+  xChainID: string;
+  cChainID: string;
+  avaxAssetID: string;
+}
+
+export interface NetworkPreset {
+  kind: NetworkKind;
+  name: string;
+  url: string;
+  /** Expected network ID; undefined for custom networks (taken from the node). */
+  networkID?: number;
+  /** Expected hrp; for custom networks optional (if given it must match the node's network ID). */
+  hrp?: string;
+  /** Expected C-Chain EVM chain ID; undefined for custom networks. */
+  evmChainID?: number;
+  /** Checked against the node for mainnet and fuji. */
+  known?: KnownIds;
+  atomicApi: AtomicApiConfig;
+  /** Block explorer base URL, where one exists. */
+  explorerUrl?: string;
+}
+
+/** The P-Chain ID is 32 zero bytes on every network. */
+export const P_CHAIN_ID = '11111111111111111111111111111111LpoYY';
+/** AVAX has 9 decimals (1 AVAX = 10^9 nAVAX) on X, P and the atomic side of C. */
+export const AVAX_DENOMINATION = 9;
+
+export const DEFAULT_ATOMIC_API: AtomicApiConfig = { namespace: 'avax', path: '/ext/bc/C/avax' };
+
+export const MAINNET: NetworkPreset = {
+  kind: 'mainnet',
+  name: 'Mainnet',
+  url: 'https://api.avax.network',
+  networkID: 1,
+  hrp: 'avax',
+  evmChainID: 43114,
+  known: {
+    xChainID: '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM',
+    cChainID: '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5',
+    avaxAssetID: 'FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z',
+  },
+  atomicApi: DEFAULT_ATOMIC_API,
+  explorerUrl: 'https://subnets.avax.network',
+};
+
+export const FUJI: NetworkPreset = {
+  kind: 'fuji',
+  name: 'Fuji testnet',
+  url: 'https://api.avax-test.network',
+  networkID: 5,
+  hrp: 'fuji',
+  evmChainID: 43113,
+  known: {
+    xChainID: '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm',
+    cChainID: 'yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp',
+    avaxAssetID: 'U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK',
+  },
+  atomicApi: DEFAULT_ATOMIC_API,
+  explorerUrl: 'https://subnets-test.avax.network',
+};
+
+/** Local network: its chain/asset IDs depend on the genesis file, so they are asked, not fixed. */
+export const LOCAL: NetworkPreset = {
+  kind: 'local',
+  name: 'Local network',
+  url: 'http://127.0.0.1:9650',
+  networkID: 12345,
+  hrp: 'local',
+  evmChainID: 43112,
+  atomicApi: DEFAULT_ATOMIC_API,
+};
+
+export const PRESETS: Readonly<Record<Exclude<NetworkKind, 'custom'>, NetworkPreset>> = {
+  mainnet: MAINNET,
+  fuji: FUJI,
+  local: LOCAL,
+};
+
+/** A user-supplied node: identity is taken from the node (hrp checked if given). */
+export function customPreset(
+  url: string,
+  options: { name?: string; hrp?: string; atomicApi?: AtomicApiConfig; explorerUrl?: string } = {},
+): NetworkPreset {
+  const preset: NetworkPreset = {
+    kind: 'custom',
+    name: options.name ?? 'Custom network',
+    url,
+    atomicApi: options.atomicApi ?? DEFAULT_ATOMIC_API,
+  };
+  if (options.hrp !== undefined) preset.hrp = options.hrp;
+  if (options.explorerUrl !== undefined) preset.explorerUrl = options.explorerUrl;
+  return preset;
+}
+
+/** The bech32 hrp a network ID uses (constants.GetHRP; wire-format.md §2). */
+export function hrpForNetworkId(networkID: number): string {
+  switch (networkID) {
+    case 1:
+      return 'avax';
+    case 2:
+      return 'cascade';
+    case 3:
+      return 'denali';
+    case 4:
+      return 'everest';
+    case 5:
+      return 'fuji';
+    case 10:
+      return 'testing';
+    case 12345:
+      return 'local';
+    default:
+      return 'custom';
+  }
+}
+
+/** Explorer link for a tx, when the preset has an explorer. */
+export function explorerTxUrl(preset: NetworkPreset, chain: ChainAlias, txID: string): string | undefined {
+  if (!preset.explorerUrl) return undefined;
+  const segment = chain === 'X' ? 'x-chain' : chain === 'P' ? 'p-chain' : 'c-chain';
+  return `${preset.explorerUrl.replace(/\/+$/, '')}/${segment}/tx/${encodeURIComponent(txID)}`;
+}
+
+/** Everything the wallet learned (and checked) about the network behind a node. */
+export interface NetworkIdentity {
+  kind: NetworkKind;
+  url: string;
+  networkID: number;
+  hrp: string;
+  xChainID: string;
+  pChainID: string;
+  cChainID: string;
+  avaxAssetID: string;
+  avaxSymbol: string;
+  avaxName: string;
+  avaxDenomination: number;
+  stakingAssetID: string;
+  /** X-Chain static fees, nAVAX. */
+  xTxFee: bigint;
+  xCreateAssetTxFee: bigint;
+  evmChainID: number;
+}
+
+function mismatch(preset: NetworkPreset, what: string, expected: string | number, got: string | number): NetworkMismatchError {
+  return new NetworkMismatchError(
+    `the node at ${preset.url} is not ${preset.name}: its ${what} is ${got}, expected ${expected}`,
+  );
+}
+
+/**
+ * Asks the node who it is and checks the answer against the preset. Throws NetworkMismatchError
+ * when the node contradicts the preset (network ID, EVM chain ID, known chain/asset IDs, hrp) or
+ * itself (staking asset ≠ AVAX).
+ */
+export async function discoverNetwork(
+  client: NodeClient,
+  preset: NetworkPreset,
+  opts: CallOptions = {},
+): Promise<NetworkIdentity> {
+  const [networkID, xChainID, pChainID, cChainID, avax, stakingAssetID, fees, evmChainIdBig] = await Promise.all([
+    client.info.getNetworkID(opts),
+    client.info.getBlockchainID('X', opts),
+    client.info.getBlockchainID('P', opts),
+    client.info.getBlockchainID('C', opts),
+    client.avm.getAssetDescription('AVAX', opts),
+    client.platform.getStakingAssetID(opts),
+    client.avm.getTxFee(opts),
+    client.eth.chainId(opts),
+  ]);
+  if (evmChainIdBig > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new NodeResponseError(`eth_chainId: ${evmChainIdBig} is not a usable chain ID`);
+  }
+  const evmChainID = Number(evmChainIdBig);
+
+  if (preset.networkID !== undefined && networkID !== preset.networkID) {
+    throw mismatch(preset, 'network ID', preset.networkID, networkID);
+  }
+  const hrp = hrpForNetworkId(networkID);
+  if (preset.hrp !== undefined && preset.hrp !== hrp) {
+    throw mismatch(preset, 'address prefix (hrp, from network ID ' + networkID + ')', preset.hrp, hrp);
+  }
+  if (preset.evmChainID !== undefined && evmChainID !== preset.evmChainID) {
+    throw mismatch(preset, 'C-Chain EVM chain ID', preset.evmChainID, evmChainID);
+  }
+  if (pChainID !== P_CHAIN_ID) throw mismatch(preset, 'P-Chain ID', P_CHAIN_ID, pChainID);
+  if (preset.known) {
+    if (xChainID !== preset.known.xChainID) throw mismatch(preset, 'X-Chain ID', preset.known.xChainID, xChainID);
+    if (cChainID !== preset.known.cChainID) throw mismatch(preset, 'C-Chain ID', preset.known.cChainID, cChainID);
+    if (avax.assetID !== preset.known.avaxAssetID) {
+      throw mismatch(preset, 'AVAX asset ID', preset.known.avaxAssetID, avax.assetID);
+    }
+  }
+  if (stakingAssetID !== avax.assetID) {
+    throw new NetworkMismatchError(
+      `the node at ${preset.url} contradicts itself: staking asset ${stakingAssetID} is not its AVAX asset ${avax.assetID}`,
+    );
+  }
+  if (preset.kind !== 'custom' && avax.denomination !== AVAX_DENOMINATION) {
+    throw mismatch(preset, 'AVAX denomination', AVAX_DENOMINATION, avax.denomination);
+  }
+  if (xChainID === cChainID || xChainID === pChainID || cChainID === pChainID) {
+    throw new NetworkMismatchError(`the node at ${preset.url} reports the same ID for two chains`);
+  }
+
+  return {
+    kind: preset.kind,
+    url: client.url,
+    networkID,
+    hrp,
+    xChainID,
+    pChainID,
+    cChainID,
+    avaxAssetID: avax.assetID,
+    avaxSymbol: avax.symbol,
+    avaxName: avax.name,
+    avaxDenomination: avax.denomination,
+    stakingAssetID,
+    xTxFee: fees.txFee,
+    xCreateAssetTxFee: fees.createAssetTxFee,
+    evmChainID,
+  };
+}
+
+/** The byte form the transaction builders take. */
+export function chainContextOf(identity: NetworkIdentity): ChainContext {
+  return {
+    networkID: identity.networkID,
+    hrp: identity.hrp,
+    xChainID: parseId(identity.xChainID),
+    pChainID: parseId(identity.pChainID),
+    cChainID: parseId(identity.cChainID),
+    avaxAssetID: parseId(identity.avaxAssetID),
+    xTxFee: identity.xTxFee,
+    xCreateAssetTxFee: identity.xCreateAssetTxFee,
+  };
+}

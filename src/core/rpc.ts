@@ -1,0 +1,364 @@
+// JSON-RPC 2.0 over fetch, plus the small shape guards every node answer goes through.
+// Pure: only fetch, AbortController and timers, so it runs in Node and in a service worker.
+//
+// Failure mapping:
+//   fetch throws / non-JSON body / non-2xx without a JSON-RPC body  → NodeUnreachableError
+//   a JSON-RPC `error` object (whatever the HTTP status)            → RpcError
+//   2xx JSON that is not a valid response (wrong id, no result, bad
+//   shape of the result)                                            → NodeResponseError
+//   the per-call deadline passes                                    → TimeoutError
+//   the caller's AbortSignal fires                                  → AbortedError
+import { AbortedError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError } from './errors.js';
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface CallOptions {
+  /** Cancels the call; the promise then rejects with AbortedError. */
+  signal?: AbortSignal;
+  /** Per-call deadline; defaults to the transport's (15 s unless configured). */
+  timeoutMs?: number;
+}
+
+export interface TransportOptions {
+  timeoutMs?: number;
+  /** Injected fetch (tests, or a wrapper that adds headers). Defaults to the global fetch. */
+  fetch?: FetchLike;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shape guards. A guard takes an unknown value and the path used in error messages, and either
+// returns the typed value or throws NodeResponseError.
+
+export type Guard<T> = (value: unknown, path: string) => T;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+export function shapeError(path: string, expected: string, value: unknown): NodeResponseError {
+  return new NodeResponseError(`node answered ${describe(value)} for ${path}, expected ${expected}`);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export const g = {
+  unknown: ((value: unknown) => value) as Guard<unknown>,
+
+  string: ((value, path) => {
+    if (typeof value !== 'string') throw shapeError(path, 'a string', value);
+    return value;
+  }) as Guard<string>,
+
+  boolean: ((value, path) => {
+    if (typeof value !== 'boolean') throw shapeError(path, 'a boolean', value);
+    return value;
+  }) as Guard<boolean>,
+
+  /** One of a fixed set of strings. */
+  oneOf<T extends string>(...allowed: T[]): Guard<T> {
+    return (value, path) => {
+      if (typeof value !== 'string' || !(allowed as string[]).includes(value)) {
+        throw shapeError(path, `one of ${allowed.join(', ')}`, value);
+      }
+      return value as T;
+    };
+  },
+
+  /**
+   * A non-negative integer sent either as a JSON number (exact, ≤ 2^53−1) or as a decimal string
+   * (the node's avajson.Uint64 form). Returned as bigint, so nothing is ever rounded.
+   */
+  uint: ((value, path) => {
+    if (typeof value === 'number') {
+      if (!Number.isSafeInteger(value) || value < 0) throw shapeError(path, 'a non-negative safe integer', value);
+      return BigInt(value);
+    }
+    if (typeof value === 'string' && /^(0|[1-9][0-9]*)$/.test(value) && value.length <= 20) {
+      const n = BigInt(value);
+      if (n <= 0xffff_ffff_ffff_ffffn) return n;
+    }
+    throw shapeError(path, 'a non-negative integer (decimal string or number)', value);
+  }) as Guard<bigint>,
+
+  /** As `uint`, but must fit a JS number exactly. */
+  uintNumber: ((value, path) => {
+    const n = g.uint(value, path);
+    if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw shapeError(path, 'an integer below 2^53', value);
+    return Number(n);
+  }) as Guard<number>,
+
+  /** An Ethereum QUANTITY: 0x-prefixed hex without leading zeros ("0x0" for zero). */
+  quantity: ((value, path) => {
+    if (typeof value !== 'string' || !/^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/.test(value) || value.length > 66) {
+      throw shapeError(path, 'a 0x-prefixed hex quantity', value);
+    }
+    return BigInt(value);
+  }) as Guard<bigint>,
+
+  /** Ethereum DATA: 0x-prefixed even-length hex, optionally of a fixed byte length. */
+  data(bytes?: number): Guard<string> {
+    return (value, path) => {
+      const ok = typeof value === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(value);
+      if (!ok || (bytes !== undefined && (value as string).length !== 2 + 2 * bytes)) {
+        throw shapeError(path, bytes === undefined ? '0x-prefixed hex data' : `${bytes} bytes of 0x-prefixed hex`, value);
+      }
+      return value as string;
+    };
+  },
+
+  array<T>(item: Guard<T>): Guard<T[]> {
+    return (value, path) => {
+      if (!Array.isArray(value)) throw shapeError(path, 'an array', value);
+      return value.map((v, i) => item(v, `${path}[${i}]`));
+    };
+  },
+
+  nullable<T>(inner: Guard<T>): Guard<T | null> {
+    return (value, path) => (value === null ? null : inner(value, path));
+  },
+
+  /** Absent or null → undefined. */
+  optional<T>(inner: Guard<T>): Guard<T | undefined> {
+    return (value, path) => (value === undefined || value === null ? undefined : inner(value, path));
+  },
+
+  record: ((value, path) => {
+    if (!isRecord(value)) throw shapeError(path, 'an object', value);
+    return value;
+  }) as Guard<Record<string, unknown>>,
+
+  /** An object with the given fields (extra fields are ignored). */
+  object<S extends Record<string, Guard<unknown>>>(shape: S): Guard<{ [K in keyof S]: ReturnType<S[K]> }> {
+    return (value, path) => {
+      if (!isRecord(value)) throw shapeError(path, 'an object', value);
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(shape)) {
+        out[key] = shape[key]!(value[key], `${path}.${key}`);
+      }
+      return out as { [K in keyof S]: ReturnType<S[K]> };
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Transport
+
+let nextId = 1;
+
+interface Deadline {
+  signal: AbortSignal;
+  /** Rejection for the current state (aborted by the caller or timed out). */
+  failure(): AbortedError | TimeoutError | undefined;
+  dispose(): void;
+}
+
+/** One AbortSignal that fires on the caller's signal or at the deadline, remembering which. */
+function makeDeadline(what: string, timeoutMs: number, outer?: AbortSignal): Deadline {
+  const controller = new AbortController();
+  let reason: 'aborted' | 'timeout' | undefined;
+  const onOuter = (): void => {
+    reason ??= 'aborted';
+    controller.abort();
+  };
+  if (outer?.aborted) onOuter();
+  else outer?.addEventListener('abort', onOuter, { once: true });
+  const timer = setTimeout(() => {
+    reason ??= 'timeout';
+    controller.abort();
+  }, timeoutMs);
+  return {
+    signal: controller.signal,
+    failure: () =>
+      reason === 'aborted'
+        ? new AbortedError(`${what} was cancelled`)
+        : reason === 'timeout'
+          ? new TimeoutError(`${what} got no answer within ${timeoutMs} ms`)
+          : undefined,
+    dispose: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuter);
+    },
+  };
+}
+
+function causeText(e: unknown): string {
+  if (e instanceof Error) {
+    const cause = (e as Error & { cause?: unknown }).cause;
+    const inner = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : '';
+    const code = isRecord(cause) && typeof cause['code'] === 'string' ? cause['code'] : '';
+    return [e.message, inner && inner !== e.message ? inner : '', code && !inner.includes(code) ? code : '']
+      .filter(Boolean)
+      .join(': ');
+  }
+  return String(e);
+}
+
+function snippet(text: string): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > 120 ? t.slice(0, 120) + '…' : t;
+}
+
+interface RawResponse {
+  status: number;
+  ok: boolean;
+  text: string;
+}
+
+/** fetch + read the whole body under one deadline. */
+async function fetchText(
+  fetchFn: FetchLike,
+  url: string,
+  init: RequestInit,
+  what: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<RawResponse> {
+  if (signal?.aborted) throw new AbortedError(`${what} was cancelled`);
+  const deadline = makeDeadline(what, timeoutMs, signal);
+  try {
+    const response = await fetchFn(url, { ...init, signal: deadline.signal });
+    const text = await response.text();
+    return { status: response.status, ok: response.ok, text };
+  } catch (e) {
+    const failure = deadline.failure();
+    if (failure) throw failure;
+    throw new NodeUnreachableError(url, causeText(e));
+  } finally {
+    deadline.dispose();
+  }
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** A JSON-RPC endpoint: one URL (e.g. http://127.0.0.1:9650/ext/bc/X). */
+export class JsonRpcEndpoint {
+  private readonly fetchFn: FetchLike;
+  private readonly timeoutMs: number;
+  /** Round trips made through this endpoint (successful or not). */
+  requests = 0;
+
+  constructor(
+    readonly url: string,
+    options: TransportOptions = {},
+  ) {
+    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** Calls `method` and returns its `result` checked by `guard`. */
+  async call<T>(method: string, params: unknown, guard: Guard<T>, options: CallOptions = {}): Promise<T> {
+    const result = await this.callRaw(method, params, options);
+    return guard(result, `${method} result`);
+  }
+
+  /** Calls `method` and returns its `result` unchecked (but present). */
+  async callRaw(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
+    const id = nextId++;
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    this.requests++;
+    const raw = await fetchText(
+      this.fetchFn,
+      this.url,
+      { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body },
+      `${method} at ${this.url}`,
+      options.timeoutMs ?? this.timeoutMs,
+      options.signal,
+    );
+    return interpretResponse(this.url, method, id, raw);
+  }
+}
+
+function interpretResponse(url: string, method: string, id: number, raw: RawResponse): unknown {
+  const parsed = parseJson(raw.text);
+  if (!parsed.ok) {
+    throw new NodeUnreachableError(
+      url,
+      `HTTP ${raw.status} with a body that is not JSON${raw.text ? ` (${JSON.stringify(snippet(raw.text))})` : ''}`,
+    );
+  }
+  const msg = parsed.value;
+  const looksLikeRpc = isRecord(msg) && (msg['jsonrpc'] === '2.0' || 'result' in msg || 'error' in msg);
+  if (!looksLikeRpc) {
+    if (!raw.ok) throw new NodeUnreachableError(url, `HTTP ${raw.status} without a JSON-RPC answer`);
+    throw new NodeResponseError(`${method}: the node's answer is not a JSON-RPC response`);
+  }
+
+  // An error object wins over everything else, whatever the HTTP status.
+  if ('error' in msg && msg['error'] !== undefined && msg['error'] !== null) {
+    const err = msg['error'];
+    if (!isRecord(err) || !Number.isInteger(err['code']) || typeof err['message'] !== 'string') {
+      throw new NodeResponseError(`${method}: the node sent a malformed JSON-RPC error object`);
+    }
+    // A parse error may carry id null; any other id must be ours.
+    if (msg['id'] !== id && msg['id'] !== null) {
+      throw new NodeResponseError(`${method}: error response carries id ${JSON.stringify(msg['id'])}, expected ${id}`);
+    }
+    throw new RpcError(method, err['code'] as number, err['message'], err['data'] ?? undefined);
+  }
+  if (!raw.ok) throw new NodeUnreachableError(url, `HTTP ${raw.status} without a JSON-RPC error`);
+  if (msg['jsonrpc'] !== '2.0') {
+    throw new NodeResponseError(`${method}: the response's jsonrpc field is ${JSON.stringify(msg['jsonrpc'])}, expected "2.0"`);
+  }
+  if (msg['id'] !== id) {
+    throw new NodeResponseError(`${method}: the response carries id ${JSON.stringify(msg['id'])}, expected ${id}`);
+  }
+  if (!('result' in msg) || msg['result'] === undefined) {
+    throw new NodeResponseError(`${method}: the response has neither result nor error`);
+  }
+  return msg['result'];
+}
+
+export interface HttpJsonResponse {
+  status: number;
+  body: unknown;
+}
+
+/** GET a JSON document (the health API). Any status is returned; a non-JSON body is an error. */
+export async function getJson(url: string, options: CallOptions & TransportOptions = {}): Promise<HttpJsonResponse> {
+  const fetchFn = options.fetch ?? ((input: string, init: RequestInit) => fetch(input, init));
+  const raw = await fetchText(
+    fetchFn,
+    url,
+    { method: 'GET', headers: { accept: 'application/json' } },
+    `GET ${url}`,
+    options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    options.signal,
+  );
+  const parsed = parseJson(raw.text);
+  if (!parsed.ok) {
+    throw new NodeUnreachableError(url, `HTTP ${raw.status} with a body that is not JSON`);
+  }
+  return { status: raw.status, body: parsed.value };
+}
+
+/** Resolves after `ms`, or rejects with AbortedError when `signal` fires first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new AbortedError());
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new AbortedError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
