@@ -172,7 +172,7 @@ export class ByteReader {
     const n = this.u16(`${what} length`);
     const b = this.fixed(n, what);
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(b);
+      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(b);
     } catch {
       return this.fail(`${what} is not valid UTF-8`, at);
     }
