@@ -1,7 +1,8 @@
 // Fee rules (wire-format.md §6.4, §7). X: static; P: dynamic by complexity; C atomic: gas × base fee.
-import type { PTx, TransferableInput, TransferableOutput, CTx } from './codec/types.js';
+import { type Bytes, toHex } from './bytes.js';
+import type { CTx, PTx, TransferableInput, TransferableOutput, UnsignedTx } from './codec/types.js';
 import { encodeUnsignedTx } from './codec/codec.js';
-import { ownersOf } from './codec/rules.js';
+import { amountOf, ownersOf } from './codec/rules.js';
 
 /** Per-dimension weights and price for the P-Chain dynamic fee. */
 export interface PFeeContext {
@@ -85,4 +86,24 @@ export function atomicTxFee(gas: bigint, baseFeeWei: bigint): bigint {
 /** Scales a price by a percentage, rounding up (headroom against a rising fee). */
 export function withHeadroom(value: bigint, percent: bigint): bigint {
   return (value * percent + 99n) / 100n;
+}
+
+/**
+ * AVAX a tx actually burns: what it consumes minus what it creates (on its chain and exported).
+ * This is the fee paid, shown after acceptance next to the estimate shown before.
+ */
+export function avaxBurned(tx: UnsignedTx, avaxAssetID: Bytes): bigint {
+  const avax = toHex(avaxAssetID);
+  const isAvax = (assetID: Bytes) => toHex(assetID) === avax;
+  const inSum = (ins: TransferableInput[]) =>
+    ins.filter((i) => isAvax(i.assetID)).reduce((s, i) => s + (i.input.kind === 'StakeableLockIn' ? i.input.input.amount : i.input.amount), 0n);
+  const outSum = (outs: TransferableOutput[]) => outs.filter((o) => isAvax(o.assetID)).reduce((s, o) => s + amountOf(o.output), 0n);
+  if (tx.vm === 'evm') {
+    if (tx.kind === 'ImportTx') return inSum(tx.importedInputs) - tx.outs.filter((o) => isAvax(o.assetID)).reduce((s, o) => s + o.amount, 0n);
+    return tx.ins.filter((i) => isAvax(i.assetID)).reduce((s, i) => s + i.amount, 0n) - outSum(tx.exportedOutputs);
+  }
+  let burned = inSum(tx.inputs) - outSum(tx.outputs);
+  if (tx.kind === 'ImportTx') burned += inSum(tx.importedInputs);
+  if (tx.kind === 'ExportTx') burned -= outSum(tx.exportedOutputs);
+  return burned;
 }

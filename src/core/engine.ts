@@ -1,0 +1,279 @@
+// The wallet's chain operations over a node: read UTXOs and balances, then build, sign, check and
+// issue transactions, and follow them to acceptance. Pure (no browser APIs): the background's
+// services and the integration tests both drive the chains through this one place.
+import { type Bytes, toHex } from './bytes.js';
+import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
+import { formatAddress } from './encoding.js';
+import { WalletError } from './errors.js';
+import { type PFeeContext, withHeadroom } from './fees.js';
+import type { KeyPair } from './keys.js';
+import { formatEvmAddress } from './keys.js';
+import type { ChainAlias, NodeClient, TxOutcome, WaitOptions } from './node.js';
+import type { BuiltTx } from './tx/built.js';
+import { buildCExport, buildCImport, eip1559Fees, PLAIN_TRANSFER_GAS, signEvmTx } from './tx/c.js';
+import { type ChainContext, makeOwners } from './tx/context.js';
+import { buildPExport, buildPImport, buildPSend } from './tx/p.js';
+import { keychainOf, requiredCredentials, signTx, utxoLookupOf } from './tx/sign.js';
+import { classifyUtxo, ownedAddressSet, spendableUtxos, type SpendableUtxo } from './tx/utxos.js';
+import * as x from './tx/x.js';
+
+export interface EngineKeys {
+  /** Every X/P key of the account (receive and change addresses scanned so far). */
+  xp: KeyPair[];
+  /** The account's EVM key; its short ID also owns atomic UTXOs sent to the C-Chain. */
+  evm: KeyPair;
+  /** Short ID that receives change (a fresh change address). */
+  change: Bytes;
+}
+
+export interface EngineOptions {
+  /** EVM chain ID of the C-Chain (43112 on local). */
+  evmChainId: bigint;
+  /** Percent of the C-Chain base fee paid for atomic txs (default 125: a rise of a quarter before inclusion is absorbed). */
+  atomicBaseFeeHeadroom?: bigint;
+  /** Percent of the P-Chain gas price paid (default 100: the exact current price). */
+  pPriceHeadroom?: bigint;
+  wait?: WaitOptions;
+}
+
+export interface Issued<T extends UnsignedTx = UnsignedTx> {
+  chain: ChainAlias;
+  txID: string;
+  tx: T;
+  /** nAVAX this tx burns. */
+  fee: bigint;
+  signedBytes: Bytes;
+}
+
+/** A tx the node did not accept (dropped, aborted, rejected), with the node's reason. */
+export class TxFailedError extends WalletError {
+  constructor(readonly outcome: TxOutcome) {
+    super('tx-failed', `${outcome.chain}-Chain transaction ${outcome.txID} was not accepted: ${outcome.status}${outcome.reason ? ` (${outcome.reason})` : ''}`);
+  }
+}
+
+export interface AssetBalance {
+  assetID: Bytes;
+  spendable: bigint;
+  /** Held but time-locked (OutputOwners locktime in the future). */
+  locked: bigint;
+  /** P-Chain only: stakeable-locked (vesting), usable for staking only. */
+  lockedStakeable: bigint;
+}
+
+export class WalletEngine {
+  readonly ctx: ChainContext;
+  private readonly owned: ReadonlySet<string>;
+  private readonly options: Required<Omit<EngineOptions, 'wait'>> & { wait: WaitOptions };
+
+  constructor(
+    readonly node: NodeClient,
+    ctx: ChainContext,
+    private readonly keys: EngineKeys,
+    options: EngineOptions,
+  ) {
+    this.ctx = ctx;
+    this.owned = ownedAddressSet([...keys.xp.map((k) => k.shortId), keys.evm.shortId]);
+    this.options = {
+      evmChainId: options.evmChainId,
+      atomicBaseFeeHeadroom: options.atomicBaseFeeHeadroom ?? 125n,
+      pPriceHeadroom: options.pPriceHeadroom ?? 100n,
+      wait: options.wait ?? { timeoutMs: 60_000 },
+    };
+  }
+
+  get evmAddress(): string {
+    return formatEvmAddress(this.keys.evm.evmAddress);
+  }
+
+  get changeOwners(): OutputOwners {
+    return makeOwners([this.keys.change]);
+  }
+
+  /** Bech32 addresses the wallet asks the node about on `chain` (C: atomic owners). */
+  addresses(chain: ChainAlias): string[] {
+    const ids = chain === 'C' ? [this.keys.evm.shortId, ...this.keys.xp.map((k) => k.shortId)] : this.keys.xp.map((k) => k.shortId);
+    return ids.map((id) => formatAddress(chain, this.ctx.hrp, id));
+  }
+
+  // ---- reading ----
+
+  async utxos(chain: ChainAlias, sourceChain?: ChainAlias): Promise<Utxo[]> {
+    const result = await this.node.getAllUtxos(chain, this.addresses(chain), sourceChain ? { sourceChain } : {});
+    return result.utxos;
+  }
+
+  /** Chain time in seconds: P from the node; X and C follow wall-clock time closely enough for locktimes. */
+  private async now(chain: ChainAlias): Promise<bigint> {
+    if (chain === 'P') return BigInt(Math.floor(Date.parse(await this.node.platform.getTimestamp()) / 1000));
+    return BigInt(Math.floor(Date.now() / 1000));
+  }
+
+  async spendable(chain: 'X' | 'P'): Promise<SpendableUtxo[]> {
+    const [utxos, now] = await Promise.all([this.utxos(chain), this.now(chain)]);
+    return spendableUtxos(utxos, this.owned, now);
+  }
+
+  /** Atomic UTXOs waiting on `chain` that were exported from `source` and that the wallet can spend. */
+  async atomicSpendable(chain: ChainAlias, source: ChainAlias): Promise<SpendableUtxo[]> {
+    const [utxos, now] = await Promise.all([this.utxos(chain, source), this.now(chain)]);
+    return spendableUtxos(utxos, this.owned, now);
+  }
+
+  /** Exact balances per asset from every UTXO (no deprecated balance APIs). */
+  async balances(chain: 'X' | 'P'): Promise<AssetBalance[]> {
+    const [utxos, now] = await Promise.all([this.utxos(chain), this.now(chain)]);
+    const byAsset = new Map<string, AssetBalance>();
+    for (const u of utxos) {
+      const key = toHex(u.assetID);
+      let b = byAsset.get(key);
+      if (!b) byAsset.set(key, (b = { assetID: u.assetID, spendable: 0n, locked: 0n, lockedStakeable: 0n }));
+      const c = classifyUtxo(u, this.owned, now);
+      if (c.state === 'spendable') b.spendable += c.spendable.amount;
+      else if (c.state === 'locked') b.locked += c.amount;
+      else if (c.state === 'stakeable-locked') b.lockedStakeable += c.amount;
+    }
+    return [...byAsset.values()];
+  }
+
+  async cBalanceWei(): Promise<bigint> {
+    return this.node.eth.getBalance(this.evmAddress);
+  }
+
+  /** The P-Chain fee inputs: weights from the config, price from the state (with headroom). */
+  async pFeeContext(): Promise<PFeeContext> {
+    const [config, state] = await Promise.all([this.node.platform.getFeeConfig(), this.node.platform.getFeeState()]);
+    const w = config.weights;
+    return { weights: [w[0], w[1], w[2], w[3]], price: withHeadroom(state.price, this.options.pPriceHeadroom) };
+  }
+
+  private async atomicBaseFee(): Promise<bigint> {
+    return withHeadroom(await this.node.eth.baseFee(), this.options.atomicBaseFeeHeadroom);
+  }
+
+  // ---- signing and issuing ----
+
+  /** Signs with the account's keys, checks every signature locally, and issues to the chain's API. */
+  async issue<T extends UnsignedTx>(built: BuiltTx<T>): Promise<Issued<T>> {
+    const chain: ChainAlias = built.tx.vm === 'avm' ? 'X' : built.tx.vm === 'pvm' ? 'P' : 'C';
+    const required = requiredCredentials(built.tx, utxoLookupOf(built.spent));
+    const signed = signTx(built.tx, required, keychainOf([...this.keys.xp, this.keys.evm]));
+    const api = chain === 'X' ? this.node.avm : chain === 'P' ? this.node.platform : this.node.atomic;
+    const txID = await api.issueTx(signed.signedBytes);
+    if (txID !== signed.txID) {
+      throw new WalletError('node-response', `the node reports tx ID ${txID} for a tx whose ID is ${signed.txID}`);
+    }
+    return { chain, txID, tx: built.tx, fee: built.fee, signedBytes: signed.signedBytes };
+  }
+
+  /** Waits until the tx is final; throws TxFailedError when the node will never accept it. */
+  async waitAccepted(chain: ChainAlias, txID: string): Promise<TxOutcome> {
+    const outcome = await this.node.waitForTx(chain, txID, this.options.wait);
+    if (!outcome.accepted) throw new TxFailedError(outcome);
+    return outcome;
+  }
+
+  async issueAndWait<T extends UnsignedTx>(built: BuiltTx<T>): Promise<Issued<T>> {
+    const issued = await this.issue(built);
+    await this.waitAccepted(issued.chain, issued.txID);
+    return issued;
+  }
+
+  // ---- X-Chain ----
+
+  private async xParams(memo?: Bytes): Promise<x.XSpendParams> {
+    return { ctx: this.ctx, pool: await this.spendable('X'), changeOwners: this.changeOwners, ...(memo ? { memo } : {}) };
+  }
+
+  async buildXSend(payments: x.Payment[], memo?: Bytes) {
+    return x.buildXSend({ ...(await this.xParams(memo)), payments });
+  }
+
+  async buildXSendSplit(amount: bigint, owners: OutputOwners) {
+    return x.buildXSendSplit({ ...(await this.xParams()), amount, owners });
+  }
+
+  async buildXCreateAsset(p: { name: string; symbol: string; denomination: number; initialStates: Parameters<typeof x.buildXCreateAsset>[0]['initialStates'] }) {
+    return x.buildXCreateAsset({ ...(await this.xParams()), ...p });
+  }
+
+  /** UTXOs of `assetID` on X that are mint rights or NFTs (every output kind, not just fungible). */
+  async assetUtxos(assetID: Bytes): Promise<Utxo[]> {
+    const key = toHex(assetID);
+    return (await this.utxos('X')).filter((u) => toHex(u.assetID) === key);
+  }
+
+  async buildXMint(mintUtxo: Utxo, amount: bigint, to: OutputOwners) {
+    return x.buildXMint({ ...(await this.xParams()), mintUtxo, owned: this.owned, amount, to });
+  }
+
+  async buildXNftMint(mintUtxo: Utxo, payload: Bytes, to: OutputOwners[]) {
+    return x.buildXNftMint({ ...(await this.xParams()), mintUtxo, owned: this.owned, payload, to });
+  }
+
+  async buildXNftTransfer(nftUtxo: Utxo, to: OutputOwners) {
+    return x.buildXNftTransfer({ ...(await this.xParams()), nftUtxo, owned: this.owned, to });
+  }
+
+  // ---- P-Chain ----
+
+  private async pParams() {
+    const [pool, fee] = await Promise.all([this.spendable('P'), this.pFeeContext()]);
+    return { ctx: this.ctx, fee, pool, changeOwners: this.changeOwners };
+  }
+
+  async buildPSend(amount: bigint, to: OutputOwners) {
+    return buildPSend({ ...(await this.pParams()), amount, to });
+  }
+
+  // ---- C-Chain ----
+
+  /** Sends native AVAX on the C-Chain (EIP-1559); returns the tx hash once accepted. */
+  async sendC(to: string, valueWei: bigint, data?: string): Promise<{ hash: string; outcome: TxOutcome }> {
+    const [nonce, baseFee, tip] = await Promise.all([
+      this.node.eth.getTransactionCount(this.evmAddress, 'pending'),
+      this.node.eth.baseFee(),
+      this.node.eth.maxPriorityFeePerGas(),
+    ]);
+    const gasLimit = data ? await this.node.eth.estimateGas({ from: this.evmAddress, to, value: '0x' + valueWei.toString(16), data }) : PLAIN_TRANSFER_GAS;
+    const signed = signEvmTx({ chainId: this.options.evmChainId, nonce, to, value: valueWei, gasLimit, ...eip1559Fees(baseFee, tip), ...(data ? { data } : {}) }, this.keys.evm.secret);
+    const hash = await this.node.eth.sendRawTransaction(signed.rawTx);
+    const outcome = await this.waitAccepted('C', hash);
+    return { hash, outcome };
+  }
+
+  // ---- cross-chain ----
+
+  /** Builds the export half of a move of `amount` nAVAX from `from` to `to`, owned on arrival by this wallet. */
+  async buildExport(from: ChainAlias, to: ChainAlias, amount: bigint): Promise<BuiltTx> {
+    if (from === to) throw new WalletError('validation', 'source and destination chains must differ');
+    // Atomic UTXOs for the C-Chain are owned by the EVM key's short ID (C-bech32 address).
+    const owner = makeOwners([to === 'C' ? this.keys.evm.shortId : this.keys.change]);
+    if (from === 'X') return x.buildXExport({ ...(await this.xParams()), destination: to as 'P' | 'C', amount, to: owner });
+    if (from === 'P') return buildPExport({ ...(await this.pParams()), destination: to as 'X' | 'C', amount, to: owner });
+    const [nonce, balanceWei, baseFeeWei] = await Promise.all([
+      this.node.eth.getTransactionCount(this.evmAddress, 'pending'),
+      this.cBalanceWei(),
+      this.atomicBaseFee(),
+    ]);
+    return buildCExport({ ctx: this.ctx, from: this.keys.evm.evmAddress, nonce, balanceWei, destination: to as 'X' | 'P', amount, to: owner, baseFeeWei });
+  }
+
+  /** Builds the imports of every atomic UTXO waiting on `to` from `from` (several txs when needed). */
+  async buildImports(to: ChainAlias, from: ChainAlias): Promise<BuiltTx[]> {
+    const atomicUtxos = await this.atomicSpendable(to, from);
+    if (atomicUtxos.length === 0) return [];
+    if (to === 'X') return x.buildXImport({ ...(await this.xParams()), source: from as 'P' | 'C', atomicUtxos, to: this.changeOwners });
+    if (to === 'P') return buildPImport({ ...(await this.pParams()), source: from as 'X' | 'C', atomicUtxos, to: this.changeOwners });
+    return buildCImport({ ctx: this.ctx, source: from as 'X' | 'P', atomicUtxos, to: this.keys.evm.evmAddress, baseFeeWei: await this.atomicBaseFee() });
+  }
+
+  /** Export, wait for acceptance, then import everything waiting; returns both halves. */
+  async move(from: ChainAlias, to: ChainAlias, amount: bigint): Promise<{ exported: Issued; imported: Issued[] }> {
+    const exported = await this.issueAndWait(await this.buildExport(from, to, amount));
+    const imported: Issued[] = [];
+    for (const b of await this.buildImports(to, from)) imported.push(await this.issueAndWait(b));
+    return { exported, imported };
+  }
+}
+

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { toHex } from '../../src/core/bytes.js';
+import { parseId } from '../../src/core/encoding.js';
+import { ValidationError } from '../../src/core/errors.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import { fixedCapState, nftFamilyState, variableCapState } from '../../src/core/tx/x.js';
+import { AVAX, avaxOf, freshWallet, localNetwork, spendableOf } from './fixture.js';
+
+describe('the X-Chain asset studio against the real node', () => {
+  it('creates a fixed-cap asset with several holders and the node describes it', async () => {
+    const { ctx, client } = await localNetwork();
+    const alice = await freshWallet({ x: 5n * AVAX });
+    const bob = await freshWallet();
+    const issued = await alice.engine.issueAndWait(
+      await alice.engine.buildXCreateAsset({
+        name: 'Fixed Supply', symbol: 'FIX', denomination: 6,
+        initialStates: [fixedCapState([{ owners: alice.me, amount: 600n }, { owners: bob.me, amount: 400n }])],
+      }),
+    );
+    const asset = parseId(issued.txID);
+    expect(await client.avm.getAssetDescription(issued.txID)).toMatchObject({ name: 'Fixed Supply', symbol: 'FIX', denomination: 6 });
+    expect(await spendableOf(alice.engine, 'X', asset)).toBe(600n);
+    expect(await spendableOf(bob.engine, 'X', asset)).toBe(400n);
+    expect(await avaxOf(alice.engine, 'X')).toBe(5n * AVAX - ctx.xCreateAssetTxFee);
+  });
+
+  it('creates a variable-cap asset, mints to another address, keeps the mint right, and refuses a mint without the minter key', async () => {
+    const { ctx } = await localNetwork();
+    const alice = await freshWallet({ x: 5n * AVAX });
+    const bob = await freshWallet({ x: 1n * AVAX });
+    const created = await alice.engine.issueAndWait(
+      await alice.engine.buildXCreateAsset({ name: 'Points', symbol: 'PTS', denomination: 0, initialStates: [variableCapState([alice.me])] }),
+    );
+    const asset = parseId(created.txID);
+    const mintRight = () => alice.engine.assetUtxos(asset).then((us) => us.find((u) => u.output.kind === 'MintOutput')!);
+
+    await alice.engine.issueAndWait(await alice.engine.buildXMint(await mintRight(), 5_000n, bob.me));
+    await alice.engine.issueAndWait(await alice.engine.buildXMint(await mintRight(), 7n, bob.me));
+    expect(await spendableOf(bob.engine, 'X', asset)).toBe(5_007n);
+    expect(await avaxOf(alice.engine, 'X')).toBe(5n * AVAX - ctx.xCreateAssetTxFee - 2n * ctx.xTxFee);
+
+    // Bob holds tokens but not the mint right: refused before anything is signed.
+    await expect(bob.engine.buildXMint(await mintRight(), 1n, bob.me)).rejects.toThrow(ValidationError);
+  });
+
+  it('creates an NFT family, mints with a 1024-byte payload, refuses 1025, and transfers the NFT', async () => {
+    const alice = await freshWallet({ x: 5n * AVAX });
+    const bob = await freshWallet();
+    const created = await alice.engine.issueAndWait(
+      await alice.engine.buildXCreateAsset({ name: 'Pictures', symbol: 'PIC', denomination: 0, initialStates: [nftFamilyState([alice.me, alice.me])] }),
+    );
+    const family = parseId(created.txID);
+    const mintRights = (await alice.engine.assetUtxos(family)).filter((u) => u.output.kind === 'NftMintOutput');
+    expect(mintRights).toHaveLength(2);
+
+    const payload = Uint8Array.from({ length: 1024 }, (_, i) => i % 251);
+    await expect(alice.engine.buildXNftMint(mintRights[0]!, new Uint8Array(1025), [alice.me])).rejects.toThrow(/1024/);
+    await alice.engine.issueAndWait(await alice.engine.buildXNftMint(mintRights[0]!, payload, [alice.me]));
+
+    const nft = (await alice.engine.assetUtxos(family)).find((u) => u.output.kind === 'NftTransferOutput')!;
+    expect(nft.output.kind === 'NftTransferOutput' && toHex(nft.output.payload)).toBe(toHex(payload));
+    await expect(bob.engine.buildXNftTransfer(nft, bob.me)).rejects.toThrow(ValidationError);
+    await alice.engine.issueAndWait(await alice.engine.buildXNftTransfer(nft, makeOwners([bob.receive[0]!.shortId])));
+
+    const bobs = (await bob.engine.assetUtxos(family)).filter((u) => u.output.kind === 'NftTransferOutput');
+    expect(bobs).toHaveLength(1);
+    expect(bobs[0]!.output.kind === 'NftTransferOutput' && toHex(bobs[0]!.output.payload)).toBe(toHex(payload));
+    expect((await alice.engine.assetUtxos(family)).filter((u) => u.output.kind === 'NftTransferOutput')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { WalletEngine } from '../../src/core/engine.js';
+import { AVAX, avaxOf, freshWallet, localNetwork, WEI_PER_NAVAX } from './fixture.js';
+
+type Chain = 'X' | 'P' | 'C';
+
+async function balanceOf(engine: WalletEngine, chain: Chain): Promise<bigint> {
+  // C is compared in nAVAX: the wallet's C balance only changes by whole nAVAX here.
+  return chain === 'C' ? (await engine.cBalanceWei()) / WEI_PER_NAVAX : avaxOf(engine, chain);
+}
+
+/** Moves `amount` and checks both balances to the unit: source −(amount + export fee), destination +(amount − import fee). */
+async function moveExactly(engine: WalletEngine, from: Chain, to: Chain, amount: bigint) {
+  const { client } = await localNetwork();
+  const [fromBefore, toBefore] = [await balanceOf(engine, from), await balanceOf(engine, to)];
+  const { exported, imported } = await engine.move(from, to, amount);
+  expect(imported).toHaveLength(1);
+  const importFee = imported[0]!.fee;
+  expect(await balanceOf(engine, from)).toBe(fromBefore - amount - exported.fee);
+  expect(await balanceOf(engine, to)).toBe(toBefore + amount - importFee);
+  // Both halves are final on their chains' status APIs.
+  for (const tx of [exported, ...imported]) {
+    if (tx.chain === 'X') expect(await client.avm.getTxStatus(tx.txID)).toBe('Accepted');
+    if (tx.chain === 'P') expect((await client.platform.getTxStatus(tx.txID)).status).toBe('Committed');
+    if (tx.chain === 'C') expect((await client.atomic.getAtomicTxStatus(tx.txID)).status).toBe('Accepted');
+  }
+  // Nothing is left waiting in atomic memory.
+  expect(await engine.atomicSpendable(to, from)).toHaveLength(0);
+  return { exportFee: exported.fee, importFee };
+}
+
+describe('all six cross-chain moves against the real node', () => {
+  it('X → P and P → X', async () => {
+    const { ctx } = await localNetwork();
+    const w = await freshWallet({ x: 10n * AVAX });
+    const there = await moveExactly(w.engine, 'X', 'P', 4n * AVAX);
+    expect(there.exportFee).toBe(ctx.xTxFee);
+    const back = await moveExactly(w.engine, 'P', 'X', 1n * AVAX);
+    expect(back.importFee).toBe(ctx.xTxFee);
+  });
+
+  it('X → C and C → X', async () => {
+    const w = await freshWallet({ x: 10n * AVAX });
+    await moveExactly(w.engine, 'X', 'C', 3n * AVAX);
+    await moveExactly(w.engine, 'C', 'X', 1n * AVAX);
+  });
+
+  it('P → C and C → P', async () => {
+    const w = await freshWallet({ p: 10n * AVAX });
+    await moveExactly(w.engine, 'P', 'C', 3n * AVAX);
+    await moveExactly(w.engine, 'C', 'P', 1n * AVAX);
+  });
+});
