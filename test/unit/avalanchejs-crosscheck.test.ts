@@ -1,0 +1,765 @@
+// Cross-checks against @avalabs/avalanchejs, an independent implementation of the same formats:
+// (a) what we encode, avalanchejs parses to the same structure and re-serializes to the same bytes;
+// (b) our UTXO hex parses there with the same amounts, owners and IDs;
+// (c) txs built and signed by our builders carry the same signatures avalanchejs produces, and
+//     txs built by avalanchejs' builders decode here to the amounts, owners and fee intended.
+// avalanchejs has no propertyfx, so property outputs, operations and credentials are left out.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { sha256 } from '@noble/hashes/sha2.js';
+import {
+  addTxSignatures,
+  avaxSerial,
+  avm,
+  Common,
+  type Context,
+  evm,
+  EVMUnsignedTx,
+  pvm,
+  secp256k1,
+  TransferableInput as AjsTransferableInput,
+  TransferableOutput as AjsTransferableOutput,
+  UnsignedTx as AjsUnsignedTx,
+  utils,
+  Utxo as AjsUtxo,
+  Address as AjsAddress,
+} from '@avalabs/avalanchejs';
+import { type Bytes, concatBytes, fromHex, toHex, utf8 } from '../../src/core/bytes.js';
+import {
+  decodeSignedTx,
+  decodeUnsignedTx,
+  encodeSignedTx,
+  encodeUnsignedTx,
+  encodeUtxo,
+  inputId,
+  ownersOf,
+  type CExportTx,
+  type CImportTx,
+  type Credential,
+  type FxOperation,
+  type Input,
+  type Output,
+  type OutputOwners,
+  type PTx,
+  type SignedTx,
+  type TransferableInput,
+  type TransferableOutput,
+  type UnsignedTx,
+  type Utxo,
+  type Vm,
+} from '../../src/core/codec/index.js';
+import { cb58Encode, toApiHex } from '../../src/core/encoding.js';
+import { atomicTxFee, atomicTxGas, pTxFee, type PFeeContext } from '../../src/core/fees.js';
+import { keyPairFromSecret, parseSecretKey, type KeyPair } from '../../src/core/keys.js';
+import { buildCExport, buildCImport } from '../../src/core/tx/c.js';
+import { type ChainContext, makeOwners } from '../../src/core/tx/context.js';
+import { buildPExport, buildPImport, buildPSend } from '../../src/core/tx/p.js';
+import { keychainOf, requiredCredentials, type SignedResult, signTx, utxoLookupOf } from '../../src/core/tx/sign.js';
+import { ownedAddressSet, spendableUtxos } from '../../src/core/tx/utxos.js';
+import { buildXExport, buildXImport, buildXSend } from '../../src/core/tx/x.js';
+import {
+  arbCExportTx,
+  arbCImportTx,
+  arbCredentialsFor,
+  arbPBaseTx,
+  arbPExportTx,
+  arbPImportTx,
+  arbUtxo,
+  arbXBaseTx,
+  arbXCreateAssetTx,
+  arbXExportTx,
+  arbXImportTx,
+  arbXOperationTx,
+} from './codec-generators.js';
+
+type AjsVm = 'AVM' | 'PVM' | 'EVM';
+const AJS_VM: Record<Vm, AjsVm> = { avm: 'AVM', pvm: 'PVM', evm: 'EVM' };
+type AjsTx = ReturnType<typeof utils.unpackWithManager>;
+type AjsAvaxOrEvmTx = Parameters<typeof utils.getTransferableOutputsByTx>[0];
+
+// ---- avalanchejs objects → our structures (through their serialized field names) ----
+
+/** A node of avalanchejs' object graph: `_type` names its class, fields are its members. */
+interface Node {
+  _type: string;
+  [field: string]: unknown;
+}
+const node = (o: unknown, field: string): Node => {
+  const v = (o as Record<string, unknown>)[field];
+  if (v === undefined) throw new Error(`avalanchejs object ${(o as Node)._type} has no field ${field}`);
+  return v as Node;
+};
+const nodes = (o: unknown, field: string): Node[] => node(o, field) as unknown as Node[];
+const num = (o: Node): number => (o as unknown as { value(): number }).value();
+const big = (o: Node): bigint => (o as unknown as { value(): bigint }).value();
+const raw = (o: Node): Bytes => (o as unknown as { toBytes(): Bytes }).toBytes();
+const byteArray = (o: Node): Bytes => (o as unknown as { bytes: Bytes }).bytes;
+const indices = (o: Node): number[] => (o as unknown as { values(): number[] }).values();
+
+function ownersFrom(o: Node): OutputOwners {
+  return { locktime: big(node(o, 'locktime')), threshold: num(node(o, 'threshold')), addresses: nodes(o, 'addrs').map(raw) };
+}
+
+function outputFrom(o: Node): Output {
+  switch (o._type) {
+    case 'secp256k1fx.TransferOutput':
+      return { kind: 'TransferOutput', amount: big(node(o, 'amt')), owners: ownersFrom(node(o, 'outputOwners')) };
+    case 'secp256k1fx.MintOutput':
+      return { kind: 'MintOutput', owners: ownersFrom(node(o, 'outputOwners')) };
+    case 'nftfx.MintOutput':
+      return { kind: 'NftMintOutput', groupID: num(node(o, 'groupId')), owners: ownersFrom(node(o, 'outputOwners')) };
+    case 'nftfx.TransferOutput':
+      return {
+        kind: 'NftTransferOutput',
+        groupID: num(node(o, 'groupId')),
+        payload: byteArray(node(o, 'payload')),
+        owners: ownersFrom(node(o, 'outputOwners')),
+      };
+    case 'pvm.StakeableLockOut': {
+      const inner = outputFrom(node(o, 'transferOut'));
+      if (inner.kind !== 'TransferOutput') throw new Error('stakeable lock around a non-transfer output');
+      return { kind: 'StakeableLockOut', locktime: big(node(o, 'lockTime')), output: inner };
+    }
+    default:
+      throw new Error(`unexpected avalanchejs output ${o._type}`);
+  }
+}
+
+function inputFrom(o: Node): Input {
+  switch (o._type) {
+    case 'secp256k1fx.TransferInput':
+      return { kind: 'TransferInput', amount: big(node(o, 'amt')), sigIndices: indices(node(o, 'input')) };
+    case 'pvm.StakeableLockIn': {
+      const inner = inputFrom(node(o, 'transferableInput'));
+      if (inner.kind !== 'TransferInput') throw new Error('stakeable lock around a non-transfer input');
+      return { kind: 'StakeableLockIn', locktime: big(node(o, 'lockTime')), input: inner };
+    }
+    default:
+      throw new Error(`unexpected avalanchejs input ${o._type}`);
+  }
+}
+
+const transferableOutputFrom = (o: Node): TransferableOutput => ({ assetID: raw(node(o, 'assetId')), output: outputFrom(node(o, 'output')) });
+
+function transferableInputFrom(o: Node): TransferableInput {
+  const ref = node(o, 'utxoID');
+  return { txID: raw(node(ref, 'txID')), outputIndex: num(node(ref, 'outputIdx')), assetID: raw(node(o, 'assetId')), input: inputFrom(node(o, 'input')) };
+}
+
+function fxOperationFrom(o: Node): FxOperation {
+  switch (o._type) {
+    case 'secp256k1fx.MintOperation': {
+      const transfer = node(o, 'transferOutput');
+      return {
+        kind: 'SecpMintOperation',
+        mintInput: indices(node(o, 'input')),
+        mintOutput: ownersFrom(node(node(o, 'mintOutput'), 'outputOwners')),
+        transferOutput: { amount: big(node(transfer, 'amt')), owners: ownersFrom(node(transfer, 'outputOwners')) },
+      };
+    }
+    case 'nftfx.MintOperation':
+      return {
+        kind: 'NftMintOperation',
+        mintInput: indices(node(o, 'input')),
+        groupID: num(node(o, 'groupId')),
+        payload: byteArray(node(o, 'payload')),
+        outputs: nodes(node(o, 'outputOwnerList'), 'outputOwners').map(ownersFrom),
+      };
+    case 'nftfx.TransferOperation': {
+      const out = node(o, 'output');
+      return {
+        kind: 'NftTransferOperation',
+        input: indices(node(o, 'input')),
+        output: { groupID: num(node(out, 'groupId')), payload: byteArray(node(out, 'payload')), owners: ownersFrom(node(out, 'outputOwners')) },
+      };
+    }
+    default:
+      throw new Error(`unexpected avalanchejs operation ${o._type}`);
+  }
+}
+
+function baseFieldsFrom(b: Node) {
+  return {
+    networkID: num(node(b, 'NetworkId')),
+    blockchainID: raw(node(b, 'BlockchainId')),
+    outputs: nodes(b, 'outputs').map(transferableOutputFrom),
+    inputs: nodes(b, 'inputs').map(transferableInputFrom),
+    memo: byteArray(node(b, 'memo')),
+  };
+}
+
+function txFrom(tx: unknown): UnsignedTx {
+  const o = tx as Node;
+  switch (o._type) {
+    case 'avm.BaseTx':
+      return { vm: 'avm', kind: 'BaseTx', ...baseFieldsFrom(node(o, 'baseTx')) };
+    case 'avm.CreateAssetTx':
+      return {
+        vm: 'avm',
+        kind: 'CreateAssetTx',
+        ...baseFieldsFrom(node(o, 'baseTx')),
+        name: (node(o, 'name') as unknown as { value(): string }).value(),
+        symbol: (node(o, 'symbol') as unknown as { value(): string }).value(),
+        denomination: raw(node(o, 'denomination'))[0]!,
+        initialStates: nodes(o, 'initialStates').map((s) => ({ fxIndex: num(node(s, 'fxId')), outputs: nodes(s, 'outputs').map(outputFrom) })),
+      };
+    case 'avm.OperationTx':
+      return {
+        vm: 'avm',
+        kind: 'OperationTx',
+        ...baseFieldsFrom(node(o, 'baseTx')),
+        operations: nodes(o, 'ops').map((op) => ({
+          assetID: raw(node(op, 'assetId')),
+          utxoIDs: nodes(op, 'UTXOId').map((r) => ({ txID: raw(node(r, 'txID')), outputIndex: num(node(r, 'outputIdx')) })),
+          op: fxOperationFrom(node(op, 'transferOp')),
+        })),
+      };
+    case 'avm.ImportTx':
+    case 'pvm.ImportTx':
+      return {
+        vm: o._type === 'avm.ImportTx' ? 'avm' : 'pvm',
+        kind: 'ImportTx',
+        ...baseFieldsFrom(node(o, 'baseTx')),
+        sourceChain: raw(node(o, 'sourceChain')),
+        importedInputs: nodes(o, 'ins').map(transferableInputFrom),
+      };
+    case 'avm.ExportTx':
+    case 'pvm.ExportTx':
+      return {
+        vm: o._type === 'avm.ExportTx' ? 'avm' : 'pvm',
+        kind: 'ExportTx',
+        ...baseFieldsFrom(node(o, 'baseTx')),
+        destinationChain: raw(node(o, 'destination')),
+        exportedOutputs: nodes(o, 'outs').map(transferableOutputFrom),
+      };
+    case 'pvm.BaseTx':
+      return { vm: 'pvm', kind: 'BaseTx', ...baseFieldsFrom(node(o, 'baseTx')) };
+    case 'evm.ImportTx':
+      return {
+        vm: 'evm',
+        kind: 'ImportTx',
+        networkID: num(node(o, 'networkId')),
+        blockchainID: raw(node(o, 'blockchainId')),
+        sourceChain: raw(node(o, 'sourceChain')),
+        importedInputs: nodes(o, 'importedInputs').map(transferableInputFrom),
+        outs: nodes(o, 'Outs').map((x) => ({ address: raw(node(x, 'address')), amount: big(node(x, 'amount')), assetID: raw(node(x, 'assetId')) })),
+      };
+    case 'evm.ExportTx':
+      return {
+        vm: 'evm',
+        kind: 'ExportTx',
+        networkID: num(node(o, 'networkId')),
+        blockchainID: raw(node(o, 'blockchainId')),
+        destinationChain: raw(node(o, 'destinationChain')),
+        ins: nodes(o, 'ins').map((x) => ({
+          address: raw(node(x, 'address')),
+          amount: big(node(x, 'amount')),
+          assetID: raw(node(x, 'assetId')),
+          nonce: big(node(x, 'nonce')),
+        })),
+        exportedOutputs: nodes(o, 'exportedOutputs').map(transferableOutputFrom),
+      };
+    default:
+      throw new Error(`unexpected avalanchejs tx ${o._type}`);
+  }
+}
+
+function credentialFrom(c: unknown): Credential {
+  const o = c as Node;
+  const fx = o._type === 'secp256k1fx.Credential' ? 'secp' : o._type === 'nftfx.Credential' ? 'nft' : undefined;
+  if (!fx) throw new Error(`unexpected avalanchejs credential ${o._type}`);
+  return { fx, signatures: nodes(o, 'signatures').map(raw) };
+}
+
+// ---- key fields, read with avalanchejs' own accessors ----
+
+interface KeyFields {
+  networkID: number;
+  blockchainID: string;
+  outputs: string[];
+  inputs: string[];
+  inputAmounts: [string, bigint][];
+  outputAmounts: [string, bigint][];
+}
+
+const sortedEntries = (m: Map<string, bigint>): [string, bigint][] => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+const describeOut = (asset: string, amount: bigint, owners: Bytes[]): string => `${asset}|${amount}|${owners.map(toHex).join(',')}`;
+
+function ajsKeyFields(tx: AjsTx): KeyFields {
+  const t = tx as unknown as AjsAvaxOrEvmTx;
+  // avalanchejs' CreateAssetTx and OperationTx do not extend its AVMTx: they have no vm,
+  // getBlockchainId or getInputs, so their base fields are read directly.
+  const hasTxApi = typeof (tx as { getBlockchainId?: unknown }).getBlockchainId === 'function';
+  const base = hasTxApi ? undefined : node(tx, 'baseTx');
+  const outs = (base ? nodes(base, 'outputs') : utils.getTransferableOutputsByTx(t)) as AjsTransferableOutput[];
+  const ins = (base ? nodes(base, 'inputs') : utils.getTransferableInputsByTx(t)) as AjsTransferableInput[];
+  const sum = (items: { getAssetId(): string; amount(): bigint }[]): Map<string, bigint> => {
+    const m = new Map<string, bigint>();
+    for (const x of items) m.set(x.getAssetId(), (m.get(x.getAssetId()) ?? 0n) + x.amount());
+    return m;
+  };
+  const isEvm = tx.vm === 'EVM';
+  return {
+    networkID: num(isEvm ? node(tx, 'networkId') : node(node(tx, 'baseTx'), 'NetworkId')),
+    blockchainID: base ? node(base, 'BlockchainId').toString() : tx.getBlockchainId(),
+    outputs: outs.map((o) => describeOut(o.getAssetId(), o.amount(), (o.output as unknown as { getOwners(): Bytes[] }).getOwners())),
+    inputs: ins.map((i) => `${i.utxoID.ID()}|${i.getAssetId()}|${i.amount()}`),
+    inputAmounts: sortedEntries(base ? sum(ins) : utils.getInputAmounts(t)),
+    outputAmounts: sortedEntries(base ? sum(outs) : utils.getOutputAmounts(t)),
+  };
+}
+
+/** avalanchejs' serialization of a parsed tx, signed or not, through its codec manager. */
+function ajsBytes(vm: Vm, unsignedTx: AjsTx, credentials?: unknown[]): Bytes {
+  const manager = utils.getManagerForVM(AJS_VM[vm]);
+  const codec = manager.getDefaultCodec();
+  const unsigned = manager.packCodec(unsignedTx);
+  if (!credentials) return unsigned;
+  return concatBytes(unsigned, codec.PackPrefixList(credentials as Parameters<typeof codec.PackPrefixList>[0]));
+}
+
+function ourKeyFields(tx: UnsignedTx): KeyFields {
+  const outs: TransferableOutput[] = tx.vm === 'evm' ? (tx.kind === 'ExportTx' ? tx.exportedOutputs : []) : [...tx.outputs, ...(tx.kind === 'ExportTx' ? tx.exportedOutputs : [])];
+  const ins: TransferableInput[] = tx.vm === 'evm' ? (tx.kind === 'ImportTx' ? tx.importedInputs : []) : [...tx.inputs, ...(tx.kind === 'ImportTx' ? tx.importedInputs : [])];
+  const amountOf = (x: { input: Input } | { output: Output }): bigint => {
+    if ('input' in x) return x.input.kind === 'StakeableLockIn' ? x.input.input.amount : x.input.amount;
+    return x.output.kind === 'StakeableLockOut' ? x.output.output.amount : x.output.kind === 'TransferOutput' ? x.output.amount : 0n;
+  };
+  const sum = (items: { assetID: Bytes; amount: bigint }[]): Map<string, bigint> => {
+    const m = new Map<string, bigint>();
+    for (const { assetID, amount } of items) m.set(cb58Encode(assetID), (m.get(cb58Encode(assetID)) ?? 0n) + amount);
+    return m;
+  };
+  const inItems = tx.vm === 'evm' && tx.kind === 'ExportTx' ? tx.ins : ins.map((i) => ({ assetID: i.assetID, amount: amountOf(i) }));
+  const outItems = tx.vm === 'evm' && tx.kind === 'ImportTx' ? tx.outs : outs.map((o) => ({ assetID: o.assetID, amount: amountOf(o) }));
+  return {
+    networkID: tx.networkID,
+    blockchainID: cb58Encode(tx.blockchainID),
+    outputs: outs.map((o) => describeOut(cb58Encode(o.assetID), amountOf(o), ownersOf(o.output).addresses)),
+    inputs: ins.map((i) => `${cb58Encode(inputId(i))}|${cb58Encode(i.assetID)}|${amountOf(i)}`),
+    inputAmounts: sortedEntries(sum(inItems)),
+    outputAmounts: sortedEntries(sum(outItems)),
+  };
+}
+
+const withCredentials = (arb: fc.Arbitrary<UnsignedTx>): fc.Arbitrary<SignedTx> =>
+  arb.chain((unsigned) => arbCredentialsFor(unsigned).map((credentials) => ({ unsigned, credentials })));
+
+// ---- (a) our encodings, parsed by avalanchejs ----
+
+const NO_PROPERTY_FX = { propertyFx: false };
+const GENERATED: [string, Vm, fc.Arbitrary<UnsignedTx>][] = [
+  ['X BaseTx', 'avm', arbXBaseTx],
+  ['X CreateAssetTx', 'avm', arbXCreateAssetTx(NO_PROPERTY_FX)],
+  ['X OperationTx', 'avm', arbXOperationTx(NO_PROPERTY_FX)],
+  ['X ImportTx', 'avm', arbXImportTx],
+  ['X ExportTx', 'avm', arbXExportTx],
+  ['P BaseTx', 'pvm', arbPBaseTx],
+  ['P ImportTx', 'pvm', arbPImportTx],
+  ['P ExportTx', 'pvm', arbPExportTx],
+  ['C ImportTx', 'evm', arbCImportTx],
+  ['C ExportTx', 'evm', arbCExportTx],
+];
+
+describe('(a) generated txs encoded by us, parsed and re-serialized by avalanchejs', () => {
+  it.each(GENERATED)('%s', (_name, vm, arb) => {
+    const manager = utils.getManagerForVM(AJS_VM[vm]);
+    fc.assert(
+      fc.property(withCredentials(arb), (signed) => {
+        const unsignedBytes = encodeUnsignedTx(signed.unsigned);
+        const parsed = utils.unpackWithManager(AJS_VM[vm], unsignedBytes);
+        expect(txFrom(parsed)).toStrictEqual(signed.unsigned);
+        expect(toHex(ajsBytes(vm, parsed))).toBe(toHex(unsignedBytes));
+        // utils.packTx needs tx.vm, which avalanchejs' CreateAssetTx and OperationTx lack.
+        if ('vm' in parsed) expect(toHex(utils.packTx(parsed))).toBe(toHex(unsignedBytes));
+        expect(ajsKeyFields(parsed)).toStrictEqual(ourKeyFields(signed.unsigned));
+
+        const signedBytes = encodeSignedTx(signed);
+        const parsedSigned = manager.unpack(signedBytes, avaxSerial.SignedTx);
+        expect(txFrom(parsedSigned.unsignedTx)).toStrictEqual(signed.unsigned);
+        // avalanchejs reads an nftfx credential (type 14) back as a secp256k1fx one (its nft Credential
+        // inherits a fromBytes that builds the parent class), so it writes it back as type 9: for
+        // those, only the signatures can be compared.
+        const hasNftCredential = signed.credentials.some((c) => c.fx === 'nft');
+        const asSecp = (cs: Credential[]): Credential[] => cs.map((c) => ({ ...c, fx: c.fx === 'nft' ? 'secp' : c.fx }));
+        const theirCredentials = parsedSigned.getCredentials().map(credentialFrom);
+        expect(hasNftCredential ? asSecp(theirCredentials) : theirCredentials).toStrictEqual(hasNftCredential ? asSecp(signed.credentials) : signed.credentials);
+        if (!hasNftCredential) {
+          expect(toHex(ajsBytes(vm, parsedSigned.unsignedTx, parsedSigned.credentials))).toBe(toHex(signedBytes));
+          if ('vm' in parsedSigned.unsignedTx) expect(toHex(parsedSigned.toBytes())).toBe(toHex(signedBytes));
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+// ---- (b) UTXOs ----
+
+describe('(b) UTXO hex from our encoder, parsed by avalanchejs', () => {
+  it.each(['avm', 'pvm', 'evm'] as const)('%s', (vm) => {
+    const manager = utils.getManagerForVM(AJS_VM[vm]);
+    fc.assert(
+      fc.property(arbUtxo(vm, NO_PROPERTY_FX), (utxo) => {
+        const bytes = encodeUtxo(utxo, vm);
+        // What getUTXOs returns: "hex" with a 4-byte checksum (avalanchejs ignores what follows).
+        const hex = toApiHex(bytes);
+        const parsed = manager.unpack(utils.hexToBuffer(hex), AjsUtxo);
+        expect(outputFrom(parsed.output as unknown as Node)).toStrictEqual(utxo.output);
+        expect(parsed.getAssetId()).toBe(cb58Encode(utxo.assetID));
+        expect(toHex(parsed.utxoId.txID.toBytes())).toBe(toHex(utxo.txID));
+        expect(parsed.utxoId.outputIdx.value()).toBe(utxo.outputIndex);
+        expect(parsed.ID()).toBe(cb58Encode(inputId(utxo)));
+        const owners = parsed.getOutputOwners();
+        expect(owners.addrs.map((a) => toHex(a.toBytes()))).toStrictEqual(ownersOf(utxo.output).addresses.map(toHex));
+        expect(owners.threshold.value()).toBe(ownersOf(utxo.output).threshold);
+        expect(owners.locktime.value()).toBe(ownersOf(utxo.output).locktime);
+        if (utxo.output.kind === 'TransferOutput' || utxo.output.kind === 'StakeableLockOut') {
+          const amount = utxo.output.kind === 'TransferOutput' ? utxo.output.amount : utxo.output.output.amount;
+          expect((parsed.output as unknown as { amount(): bigint }).amount()).toBe(amount);
+        }
+        expect(toHex(concatBytes(fromHex('0000'), parsed.toBytes(manager.getDefaultCodec())))).toBe(toHex(bytes));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// ---- (c) builders and signatures, both ways ----
+
+const ewoq = keyPairFromSecret(parseSecretKey('PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN'));
+const second = keyPairFromSecret(sha256(utf8.encode('xpc-wallet avalanchejs cross-check, second key')));
+const keys: KeyPair[] = [ewoq, second];
+const keychain = keychainOf(keys);
+const owned = ownedAddressSet(keys.map((k) => k.shortId));
+const recipient = sha256(utf8.encode('recipient')).slice(0, 20);
+
+const ctx: ChainContext = {
+  networkID: 12345,
+  hrp: 'local',
+  xChainID: sha256(utf8.encode('x chain')),
+  // avalanchejs' P-Chain builders always use the primary network's all-zero chain ID.
+  pChainID: new Uint8Array(32),
+  cChainID: sha256(utf8.encode('c chain')),
+  avaxAssetID: sha256(utf8.encode('avax')),
+  xTxFee: 1_000_000n,
+  xCreateAssetTxFee: 10_000_000n,
+};
+const otherAsset = sha256(utf8.encode('another asset'));
+const pFee: PFeeContext = { weights: [1n, 1000n, 1000n, 4n], price: 3n };
+
+const ajsContext: Context.Context = {
+  networkID: ctx.networkID,
+  hrp: ctx.hrp,
+  xBlockchainID: cb58Encode(ctx.xChainID),
+  pBlockchainID: cb58Encode(ctx.pChainID),
+  cBlockchainID: cb58Encode(ctx.cChainID),
+  avaxAssetID: cb58Encode(ctx.avaxAssetID),
+  baseTxFee: ctx.xTxFee,
+  createAssetTxFee: ctx.xCreateAssetTxFee,
+  platformFeeConfig: {
+    weights: Common.createDimensions({ bandwidth: 1, dbRead: 1000, dbWrite: 1000, compute: 4 }),
+    maxCapacity: 1_000_000n,
+    maxPerSecond: 100_000n,
+    targetPerSecond: 50_000n,
+    minPrice: 1n,
+    excessConversionConstant: 2_164_043n,
+  },
+};
+const feeState = { capacity: 1_000_000n, excess: 0n, price: pFee.price, timestamp: new Date(0).toISOString() };
+const NOW = 1_700_000_000n;
+
+let nextTx = 1;
+function utxo(amount: bigint, owners: OutputOwners, assetID = ctx.avaxAssetID, outputIndex = 0): Utxo {
+  return { txID: sha256(Uint8Array.of(nextTx++)), outputIndex, assetID, output: { kind: 'TransferOutput', amount, owners } };
+}
+
+/** The same UTXO as avalanchejs sees it, parsed from our encoding. */
+function ajsUtxo(u: Utxo, vm: Vm): AjsUtxo {
+  return utils.getManagerForVM(AJS_VM[vm]).unpack(encodeUtxo(u, vm), AjsUtxo);
+}
+
+/**
+ * Every credential slot holds exactly the signature avalanchejs' own secp256k1.sign makes over the
+ * same unsigned bytes with the key that slot needs.
+ */
+async function expectSignaturesLikeAvalanchejs(tx: UnsignedTx, result: SignedResult, spent: Utxo[]): Promise<void> {
+  const theirs = new Map<string, Bytes>();
+  for (const k of keys) theirs.set(toHex(k.shortId), await secp256k1.sign(result.unsignedBytes, k.secret));
+  const required = requiredCredentials(tx, utxoLookupOf(spent));
+  expect(result.credentials).toHaveLength(required.length);
+  required.forEach((cred, c) =>
+    cred.signers.forEach((signer, s) => {
+      const key = cred.evm ? keychain.byEvmAddress(signer) : keychain.byShortId(signer);
+      expect(key).toBeDefined();
+      const expected = theirs.get(toHex(key!.shortId))!;
+      expect(expected).toHaveLength(65);
+      expect(toHex(result.credentials[c]!.signatures[s]!)).toBe(toHex(expected));
+    }),
+  );
+}
+
+/** avalanchejs signs the tx (parsed from our unsigned bytes) with both keys; returns its signed bytes. */
+async function signWithAvalanchejs(unsignedBytes: Bytes, vm: Vm, spent: Utxo[], evmSigner?: Bytes): Promise<{ signed: Bytes; complete: boolean }> {
+  const tx = utils.unpackWithManager(AJS_VM[vm], unsignedBytes);
+  const inputUtxos = spent.map((u) => ajsUtxo(u, vm));
+  let unsigned: AjsUnsignedTx;
+  if (evmSigner) {
+    unsigned = new EVMUnsignedTx(tx, [], new utils.AddressMaps([new utils.AddressMap([[new AjsAddress(evmSigner), 0]])]));
+  } else {
+    const inputs = utils.getTransferableInputsByTx(tx as unknown as AjsAvaxOrEvmTx);
+    const maps = utils.AddressMaps.fromTransferableInputs(inputs, inputUtxos, NOW, keys.map((k) => k.shortId));
+    unsigned = vm === 'evm' ? new EVMUnsignedTx(tx, inputUtxos, maps) : new AjsUnsignedTx(tx, inputUtxos, maps);
+  }
+  await addTxSignatures({ unsignedTx: unsigned, privateKeys: keys.map((k) => k.secret) });
+  return { signed: unsigned.getSignedTx().toBytes(), complete: unsigned.hasAllSignatures() };
+}
+
+function signWithUs(tx: UnsignedTx, spent: Utxo[]): SignedResult {
+  return signTx(tx, requiredCredentials(tx, utxoLookupOf(spent)), keychain);
+}
+
+describe('(c) our builders and signer vs avalanchejs', () => {
+  const mine = makeOwners([ewoq.shortId]);
+  const both = makeOwners([ewoq.shortId, second.shortId], 2);
+  const secondOnly = makeOwners([second.shortId]);
+
+  it('an X send (two assets, a 2-of-2 UTXO, two keys): same signatures, same signed bytes', async () => {
+    const utxos = [
+      utxo(3_000_000n, mine),
+      utxo(50_000_000n, both),
+      utxo(7_000_000n, secondOnly, ctx.avaxAssetID, 4),
+      utxo(900n, mine, otherAsset, 2),
+      utxo(100n, both, otherAsset),
+    ];
+    const built = buildXSend({
+      ctx,
+      pool: spendableUtxos(utxos, owned, NOW),
+      changeOwners: mine,
+      memo: utf8.encode('cross-check'),
+      payments: [
+        { assetID: ctx.avaxAssetID, amount: 55_000_000n, owners: makeOwners([recipient]) },
+        { assetID: otherAsset, amount: 950n, owners: makeOwners([recipient]) },
+      ],
+    });
+    // The send needs the 2-of-2 and the second key's UTXO: both keys sign, one credential has 2 signatures.
+    expect(built.tx.inputs.length).toBeGreaterThanOrEqual(4);
+    const ours = signWithUs(built.tx, built.spent);
+    expect(ours.credentials.some((c) => c.signatures.length === 2)).toBe(true);
+    const theirs = await signWithAvalanchejs(ours.unsignedBytes, 'avm', built.spent);
+    expect(theirs.complete).toBe(true);
+    expect(toHex(theirs.signed)).toBe(toHex(ours.signedBytes));
+    await expectSignaturesLikeAvalanchejs(built.tx, ours, built.spent);
+    // And the avalanchejs-signed bytes decode here to the same tx and credentials.
+    const decoded = decodeSignedTx(theirs.signed, 'avm');
+    expect(decoded.unsigned).toStrictEqual(built.tx);
+    expect(decoded.credentials).toStrictEqual(ours.credentials);
+  });
+
+  it('X export and import, P send/export/import: avalanchejs signs to the same bytes and agrees on the P fee', async () => {
+    const xUtxos = [utxo(20_000_000n, mine), utxo(5_000_000n, both)];
+    const xPool = spendableUtxos(xUtxos, owned, NOW);
+    const atomic = [utxo(4_000_000n, mine, ctx.avaxAssetID, 1), utxo(6_000_000n, both, ctx.avaxAssetID, 3)];
+    const atomicPool = spendableUtxos(atomic, owned, NOW);
+    const pUtxos = [utxo(30_000_000n, mine), utxo(2_000_000n, both), utxo(1_000_000n, secondOnly)];
+    const pPool = spendableUtxos(pUtxos, owned, NOW);
+
+    const cases: { vm: Vm; built: { tx: UnsignedTx; spent: Utxo[]; fee: bigint } }[] = [
+      { vm: 'avm', built: buildXExport({ ctx, pool: xPool, changeOwners: mine, destination: 'P', amount: 22_000_000n, to: mine }) },
+      ...buildXImport({ ctx, pool: xPool, changeOwners: mine, source: 'C', atomicUtxos: atomicPool, to: secondOnly }).map((built) => ({ vm: 'avm' as Vm, built })),
+      { vm: 'pvm', built: buildPSend({ ctx, fee: pFee, pool: pPool, changeOwners: mine, amount: 31_000_000n, to: makeOwners([recipient]) }) },
+      { vm: 'pvm', built: buildPExport({ ctx, fee: pFee, pool: pPool, changeOwners: mine, destination: 'C', amount: 1_500_000n, to: both }) },
+      ...buildPImport({ ctx, fee: pFee, pool: pPool, changeOwners: mine, source: 'X', atomicUtxos: atomicPool, to: mine }).map((built) => ({ vm: 'pvm' as Vm, built })),
+    ];
+    for (const { vm, built } of cases) {
+      const ours = signWithUs(built.tx, built.spent);
+      const theirs = await signWithAvalanchejs(ours.unsignedBytes, vm, built.spent);
+      expect(theirs.complete, `${vm} ${built.tx.kind}`).toBe(true);
+      expect(toHex(theirs.signed), `${vm} ${built.tx.kind}`).toBe(toHex(ours.signedBytes));
+      await expectSignaturesLikeAvalanchejs(built.tx, ours, built.spent);
+      const parsed = utils.unpackWithManager(AJS_VM[vm], ours.unsignedBytes);
+      // The fee the tx burns, as avalanchejs computes it from the tx.
+      const burned = utils.getBurnedAmountByTx(parsed as unknown as AjsAvaxOrEvmTx, ajsContext).get(ajsContext.avaxAssetID) ?? 0n;
+      expect(burned, `${vm} ${built.tx.kind} burns its fee`).toBe(built.fee);
+      if (vm === 'pvm') {
+        const weights = ajsContext.platformFeeConfig.weights;
+        expect(pvm.calculateFee(parsed, weights, pFee.price), `P ${built.tx.kind} fee`).toBe(built.fee);
+      } else {
+        expect(built.fee).toBe(ctx.xTxFee);
+      }
+    }
+  });
+
+  it('a C export: both builders make the same bytes, and both signers the same signature', async () => {
+    const baseFeeNavax = 25n; // avalanchejs takes the base fee in nAVAX per gas; we take wei
+    const built = buildCExport({
+      ctx,
+      from: ewoq.evmAddress,
+      nonce: 7n,
+      balanceWei: 10n ** 18n,
+      destination: 'X',
+      amount: 123_456_789n,
+      to: makeOwners([ewoq.shortId]),
+      baseFeeWei: baseFeeNavax * 1_000_000_000n,
+    });
+    const fromAjs = evm.newExportTxFromBaseFee(ajsContext, baseFeeNavax, 123_456_789n, ajsContext.xBlockchainID, ewoq.evmAddress, [ewoq.shortId], 7n);
+    expect(toHex(fromAjs.toBytes())).toBe(toHex(encodeUnsignedTx(built.tx)));
+
+    const ours = signWithUs(built.tx, []);
+    const theirs = await signWithAvalanchejs(ours.unsignedBytes, 'evm', [], ewoq.evmAddress);
+    expect(theirs.complete).toBe(true);
+    expect(toHex(theirs.signed)).toBe(toHex(ours.signedBytes));
+    await expectSignaturesLikeAvalanchejs(built.tx, ours, []);
+  });
+});
+
+describe('(c) txs built by avalanchejs, decoded here', () => {
+  const mine = makeOwners([ewoq.shortId]);
+  const both = makeOwners([ewoq.shortId, second.shortId], 2);
+  const fromAddresses = keys.map((k) => k.shortId);
+  const sum = (xs: bigint[]): bigint => xs.reduce((a, b) => a + b, 0n);
+  const inAmount = (i: TransferableInput): bigint => (i.input.kind === 'StakeableLockIn' ? i.input.input.amount : i.input.amount);
+  const outAmount = (o: TransferableOutput): bigint =>
+    o.output.kind === 'StakeableLockOut' ? o.output.output.amount : o.output.kind === 'TransferOutput' ? o.output.amount : 0n;
+  const burnedAvax = (ins: TransferableInput[], outs: TransferableOutput[]): bigint =>
+    sum(ins.filter((i) => toHex(i.assetID) === toHex(ctx.avaxAssetID)).map(inAmount)) -
+    sum(outs.filter((o) => toHex(o.assetID) === toHex(ctx.avaxAssetID)).map(outAmount));
+
+  /** Checks every input spends one of `utxos` with its exact amount, and our signer matches theirs. */
+  async function checkSpendAndSign(unsigned: AjsUnsignedTx, decoded: UnsignedTx, utxos: Utxo[], vm: Vm): Promise<void> {
+    const lookup = utxoLookupOf(utxos);
+    const ins = decoded.vm === 'evm' ? (decoded.kind === 'ImportTx' ? decoded.importedInputs : []) : [...decoded.inputs, ...(decoded.kind === 'ImportTx' ? decoded.importedInputs : [])];
+    for (const i of ins) {
+      const u = lookup(i);
+      expect(u, 'input spends a known UTXO').toBeDefined();
+      expect(inAmount(i)).toBe(u!.output.kind === 'TransferOutput' ? u!.output.amount : -1n);
+    }
+    const spent = ins.map((i) => lookup(i)!);
+    const ours = signWithUs(decoded, spent);
+    await addTxSignatures({ unsignedTx: unsigned, privateKeys: keys.map((k) => k.secret) });
+    expect(unsigned.hasAllSignatures()).toBe(true);
+    const theirs = unsigned.getSignedTx().toBytes();
+    expect(toHex(ours.signedBytes)).toBe(toHex(theirs));
+    expect(decodeSignedTx(theirs, vm).credentials).toStrictEqual(ours.credentials);
+  }
+
+  it('avm.newBaseTx: the payment, the change and the X fee', async () => {
+    const utxos = [utxo(8_000_000n, mine), utxo(9_000_000n, both)];
+    const unsigned = avm.newBaseTx(
+      ajsContext,
+      fromAddresses,
+      utxos.map((u) => ajsUtxo(u, 'avm')),
+      [AjsTransferableOutput.fromNative(ajsContext.avaxAssetID, 12_000_000n, [recipient])],
+      { changeAddresses: [ewoq.shortId], minIssuanceTime: NOW },
+    );
+    const tx = decodeUnsignedTx(unsigned.toBytes(), 'avm');
+    if (tx.vm !== 'avm' || tx.kind !== 'BaseTx') throw new Error(`decoded ${tx.vm} ${tx.kind}`);
+    expect(tx.networkID).toBe(12345);
+    expect(tx.blockchainID).toStrictEqual(ctx.xChainID);
+    const payment = tx.outputs.find((o) => ownersOf(o.output).addresses.some((a) => toHex(a) === toHex(recipient)));
+    expect(payment).toStrictEqual({ assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: 12_000_000n, owners: makeOwners([recipient]) } });
+    const change = tx.outputs.filter((o) => o !== payment);
+    expect(change.every((o) => toHex(ownersOf(o.output).addresses[0]!) === toHex(ewoq.shortId))).toBe(true);
+    expect(burnedAvax(tx.inputs, tx.outputs)).toBe(ctx.xTxFee);
+    await checkSpendAndSign(unsigned, tx, utxos, 'avm');
+  });
+
+  it('avm.newImportTx and avm.newExportTx', async () => {
+    const atomic = [utxo(5_000_000n, mine, ctx.avaxAssetID, 2), utxo(1_000n, both, otherAsset, 1)];
+    const imp = avm.newImportTx(ajsContext, ajsContext.cBlockchainID, atomic.map((u) => ajsUtxo(u, 'avm')), [recipient], fromAddresses, { minIssuanceTime: NOW });
+    const itx = decodeUnsignedTx(imp.toBytes(), 'avm');
+    if (itx.vm !== 'avm' || itx.kind !== 'ImportTx') throw new Error(`decoded ${itx.vm} ${itx.kind}`);
+    expect(itx.sourceChain).toStrictEqual(ctx.cChainID);
+    expect(itx.importedInputs.map(inAmount).sort()).toStrictEqual([1_000n, 5_000_000n].sort());
+    expect(burnedAvax(itx.importedInputs, itx.outputs)).toBe(ctx.xTxFee);
+    const other = itx.outputs.find((o) => toHex(o.assetID) === toHex(otherAsset));
+    expect(other?.output).toStrictEqual({ kind: 'TransferOutput', amount: 1_000n, owners: makeOwners([recipient]) });
+    await checkSpendAndSign(imp, itx, atomic, 'avm');
+
+    const utxos = [utxo(4_000_000n, both)];
+    const exp = avm.newExportTx(
+      ajsContext,
+      ajsContext.pBlockchainID,
+      fromAddresses,
+      utxos.map((u) => ajsUtxo(u, 'avm')),
+      [AjsTransferableOutput.fromNative(ajsContext.avaxAssetID, 2_500_000n, [recipient, ewoq.shortId], 0n, 2)],
+      { changeAddresses: [second.shortId], minIssuanceTime: NOW },
+    );
+    const et = decodeUnsignedTx(exp.toBytes(), 'avm');
+    if (et.vm !== 'avm' || et.kind !== 'ExportTx') throw new Error(`decoded ${et.vm} ${et.kind}`);
+    expect(et.destinationChain).toStrictEqual(ctx.pChainID);
+    expect(et.exportedOutputs).toStrictEqual([
+      { assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: 2_500_000n, owners: makeOwners([recipient, ewoq.shortId], 2) } },
+    ]);
+    expect(burnedAvax(et.inputs, [...et.outputs, ...et.exportedOutputs])).toBe(ctx.xTxFee);
+    await checkSpendAndSign(exp, et, utxos, 'avm');
+  });
+
+  it('pvm.newBaseTx / newExportTx / newImportTx: the fee they burn is our dynamic fee of the same tx', async () => {
+    const utxos = [utxo(10_000_000n, mine), utxo(3_000_000n, both)];
+    const ajsUtxos = utxos.map((u) => ajsUtxo(u, 'pvm'));
+    const base = pvm.newBaseTx(
+      { feeState, fromAddressesBytes: fromAddresses, changeAddressesBytes: [ewoq.shortId], utxos: ajsUtxos, minIssuanceTime: NOW, outputs: [AjsTransferableOutput.fromNative(ajsContext.avaxAssetID, 11_000_000n, [recipient])] },
+      ajsContext,
+    );
+    const exp = pvm.newExportTx(
+      { feeState, fromAddressesBytes: fromAddresses, changeAddressesBytes: [ewoq.shortId], utxos: ajsUtxos, minIssuanceTime: NOW, destinationChainId: ajsContext.cBlockchainID, outputs: [AjsTransferableOutput.fromNative(ajsContext.avaxAssetID, 4_000_000n, [ewoq.shortId])] },
+      ajsContext,
+    );
+    const atomic = [utxo(6_000_000n, mine, ctx.avaxAssetID, 5), utxo(2_000_000n, both, ctx.avaxAssetID, 6)];
+    const imp = pvm.newImportTx(
+      { feeState, fromAddressesBytes: fromAddresses, utxos: atomic.map((u) => ajsUtxo(u, 'pvm')), minIssuanceTime: NOW, sourceChainId: ajsContext.xBlockchainID, toAddressesBytes: [second.shortId] },
+      ajsContext,
+    );
+    // avalanchejs' pvm.newImportTx maps signers to credentials before it sorts the imported inputs,
+    // so its own signing fails when sorting reorders them; map them again from the final order.
+    const impIns = utils.getTransferableInputsByTx(imp.getTx() as unknown as AjsAvaxOrEvmTx);
+    const impFixed = new AjsUnsignedTx(imp.getTx(), imp.utxos, utils.AddressMaps.fromTransferableInputs(impIns, imp.utxos, NOW, fromAddresses));
+    for (const [unsigned, spendable] of [
+      [base, utxos],
+      [exp, utxos],
+      [impFixed, atomic],
+    ] as const) {
+      const tx = decodeUnsignedTx(unsigned.toBytes(), 'pvm') as PTx;
+      const outs = [...tx.outputs, ...(tx.kind === 'ExportTx' ? tx.exportedOutputs : [])];
+      const ins = [...tx.inputs, ...(tx.kind === 'ImportTx' ? tx.importedInputs : [])];
+      expect(burnedAvax(ins, outs), `P ${tx.kind}`).toBe(pTxFee(tx, pFee));
+      expect(tx.blockchainID).toStrictEqual(ctx.pChainID);
+      await checkSpendAndSign(unsigned, tx, [...spendable], 'pvm');
+    }
+  });
+
+  it('evm.newExportTxFromBaseFee and evm.newImportTxFromBaseFee: amounts, owners and the atomic fee', async () => {
+    const baseFeeNavax = 30n;
+    const baseFeeWei = baseFeeNavax * 1_000_000_000n;
+    const exp = evm.newExportTxFromBaseFee(ajsContext, baseFeeNavax, 5_000_000n, ajsContext.pBlockchainID, second.evmAddress, [ewoq.shortId, second.shortId], 3n, undefined, { threshold: 2 });
+    const et = decodeUnsignedTx(exp.toBytes(), 'evm') as CExportTx;
+    expect(et.kind).toBe('ExportTx');
+    expect(et.destinationChain).toStrictEqual(ctx.pChainID);
+    expect(et.exportedOutputs).toStrictEqual([{ assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: 5_000_000n, owners: both } }]);
+    expect(et.ins).toHaveLength(1);
+    expect(et.ins[0]!.address).toStrictEqual(second.evmAddress);
+    expect(et.ins[0]!.nonce).toBe(3n);
+    expect(et.ins[0]!.amount - 5_000_000n).toBe(atomicTxFee(atomicTxGas(et), baseFeeWei));
+    const ours = signWithUs(et, []);
+    const theirs = await signWithAvalanchejs(exp.toBytes(), 'evm', [], second.evmAddress);
+    expect(toHex(theirs.signed)).toBe(toHex(ours.signedBytes));
+
+    const atomic = [utxo(40_000_000n, mine, ctx.avaxAssetID, 1), utxo(2_000_000n, both, ctx.avaxAssetID, 9)];
+    const imp = evm.newImportTxFromBaseFee(ajsContext, second.evmAddress, fromAddresses, atomic.map((u) => ajsUtxo(u, 'evm')), ajsContext.xBlockchainID, baseFeeNavax);
+    const itx = decodeUnsignedTx(imp.toBytes(), 'evm') as CImportTx;
+    expect(itx.kind).toBe('ImportTx');
+    expect(itx.sourceChain).toStrictEqual(ctx.xChainID);
+    expect(itx.importedInputs.map(inAmount).sort()).toStrictEqual([2_000_000n, 40_000_000n].sort());
+    expect(itx.outs).toHaveLength(1);
+    expect(itx.outs[0]!.address).toStrictEqual(second.evmAddress);
+    const fee = 42_000_000n - itx.outs[0]!.amount;
+    expect(fee).toBe(atomicTxFee(atomicTxGas(itx), baseFeeWei));
+    await checkSpendAndSign(imp, itx, atomic, 'evm');
+
+    // Our import builder, given the same UTXOs and base fee, makes the same bytes.
+    const [ourImport] = buildCImport({ ctx, source: 'X', atomicUtxos: spendableUtxos(atomic, owned, NOW), to: second.evmAddress, baseFeeWei });
+    expect(toHex(encodeUnsignedTx(ourImport!.tx))).toBe(toHex(imp.toBytes()));
+    expect(ourImport!.fee).toBe(fee);
+  });
+});
