@@ -64,5 +64,5 @@ export function equalBytes(a: Bytes, b: Bytes): boolean {
 export const utf8 = {
   encode: (s: string): Bytes => new TextEncoder().encode(s),
   /** Strict: invalid UTF-8 throws instead of turning into replacement characters. */
-  decode: (b: Bytes): string => new TextDecoder('utf-8', { fatal: true }).decode(b),
+  decode: (b: Bytes): string => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(b),
 };

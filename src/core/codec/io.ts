@@ -76,6 +76,8 @@ export class ByteWriter {
 
   /** A string: u16 byte length, then UTF-8. */
   str(s: string): void {
+    // A lone surrogate would silently become U+FFFD: refuse instead of signing other text.
+    if (!s.isWellFormed()) throw new ValidationError('string is not well-formed Unicode');
     const b = new TextEncoder().encode(s);
     if (b.length > 0xffff) throw new ValidationError('string longer than 65535 bytes');
     this.u16(b.length);
