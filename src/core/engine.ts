@@ -52,6 +52,18 @@ export class TxFailedError extends WalletError {
   }
 }
 
+export interface WaitingFunds {
+  to: ChainAlias;
+  from: ChainAlias;
+  utxoCount: number;
+  /** nAVAX waiting (before the import fee). */
+  amount: bigint;
+}
+
+const CHAIN_PAIRS: readonly (readonly [ChainAlias, ChainAlias])[] = [
+  ['X', 'P'], ['X', 'C'], ['P', 'X'], ['P', 'C'], ['C', 'X'], ['C', 'P'],
+];
+
 export interface AssetBalance {
   assetID: Bytes;
   spendable: bigint;
@@ -153,17 +165,38 @@ export class WalletEngine {
 
   // ---- signing and issuing ----
 
-  /** Signs with the account's keys, checks every signature locally, and issues to the chain's API. */
-  async issue<T extends UnsignedTx>(built: BuiltTx<T>): Promise<Issued<T>> {
+  /** Signs with the account's keys and checks every signature locally; nothing is sent. */
+  sign<T extends UnsignedTx>(built: BuiltTx<T>): Issued<T> {
     const chain: ChainAlias = built.tx.vm === 'avm' ? 'X' : built.tx.vm === 'pvm' ? 'P' : 'C';
     const required = requiredCredentials(built.tx, utxoLookupOf(built.spent));
     const signed = signTx(built.tx, required, keychainOf([...this.keys.xp, this.keys.evm]));
+    return { chain, txID: signed.txID, tx: built.tx, fee: built.fee, signedBytes: signed.signedBytes };
+  }
+
+  /** Sends signed bytes to the chain's API; the node must answer with the tx's own ID. */
+  async submit(chain: ChainAlias, signedBytes: Bytes, expectedTxID: string): Promise<void> {
     const api = chain === 'X' ? this.node.avm : chain === 'P' ? this.node.platform : this.node.atomic;
-    const txID = await api.issueTx(signed.signedBytes);
-    if (txID !== signed.txID) {
-      throw new WalletError('node-response', `the node reports tx ID ${txID} for a tx whose ID is ${signed.txID}`);
+    const txID = await api.issueTx(signedBytes);
+    if (txID !== expectedTxID) {
+      throw new WalletError('node-response', `the node reports tx ID ${txID} for a tx whose ID is ${expectedTxID}`);
     }
-    return { chain, txID, tx: built.tx, fee: built.fee, signedBytes: signed.signedBytes };
+  }
+
+  async issue<T extends UnsignedTx>(built: BuiltTx<T>): Promise<Issued<T>> {
+    const signed = this.sign(built);
+    await this.submit(signed.chain, signed.signedBytes, signed.txID);
+    return signed;
+  }
+
+  /** The node's current word on a tx, without waiting: accepted, failed for good, or neither yet. */
+  async txState(chain: ChainAlias, txID: string): Promise<'accepted' | 'failed' | 'unknown'> {
+    if (chain === 'X') return (await this.node.avm.getTxStatus(txID)) === 'Accepted' ? 'accepted' : 'unknown';
+    if (chain === 'P') {
+      const { status } = await this.node.platform.getTxStatus(txID);
+      return status === 'Committed' ? 'accepted' : status === 'Aborted' || status === 'Dropped' ? 'failed' : 'unknown';
+    }
+    const { status } = await this.node.atomic.getAtomicTxStatus(txID);
+    return status === 'Accepted' ? 'accepted' : status === 'Dropped' ? 'failed' : 'unknown';
   }
 
   /** Waits until the tx is final; throws TxFailedError when the node will never accept it. */
@@ -266,6 +299,29 @@ export class WalletEngine {
     if (to === 'X') return x.buildXImport({ ...(await this.xParams()), source: from as 'P' | 'C', atomicUtxos, to: this.changeOwners });
     if (to === 'P') return buildPImport({ ...(await this.pParams()), source: from as 'X' | 'C', atomicUtxos, to: this.changeOwners });
     return buildCImport({ ctx: this.ctx, source: from as 'X' | 'P', atomicUtxos, to: this.keys.evm.evmAddress, baseFeeWei: await this.atomicBaseFee() });
+  }
+
+  /**
+   * Funds waiting in atomic memory for this wallet (owned by its X/P keys or its EVM key's
+   * C-bech32 address), per destination and source chain: what a one-click import would bring in.
+   */
+  async waitingFunds(): Promise<WaitingFunds[]> {
+    const found = await Promise.all(
+      CHAIN_PAIRS.map(async ([to, from]) => {
+        const utxos = await this.atomicSpendable(to, from);
+        return { to, from, utxoCount: utxos.length, amount: utxos.reduce((s, u) => s + u.amount, 0n) };
+      }),
+    );
+    return found.filter((f) => f.utxoCount > 0);
+  }
+
+  /** Imports everything waiting in atomic memory, on every chain; returns the accepted imports. */
+  async importAllWaiting(): Promise<Issued[]> {
+    const imported: Issued[] = [];
+    for (const { to, from } of await this.waitingFunds()) {
+      for (const b of await this.buildImports(to, from)) imported.push(await this.issueAndWait(b));
+    }
+    return imported;
   }
 
   /** Export, wait for acceptance, then import everything waiting; returns both halves. */

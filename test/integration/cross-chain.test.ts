@@ -51,3 +51,27 @@ describe('all six cross-chain moves against the real node', () => {
     await moveExactly(w.engine, 'C', 'P', 1n * AVAX);
   });
 });
+
+describe('funds waiting in atomic memory', () => {
+  it('are found on every chain and imported in one go, exactly', async () => {
+    const { ctx } = await localNetwork();
+    const w = await freshWallet({ x: 10n * AVAX, p: 10n * AVAX });
+    // Three exports that nobody imports (a crash, another wallet, a manual export).
+    const toP = await w.engine.issueAndWait(await w.engine.buildExport('X', 'P', 1n * AVAX));
+    const toC = await w.engine.issueAndWait(await w.engine.buildExport('X', 'C', 2n * AVAX));
+    const toX = await w.engine.issueAndWait(await w.engine.buildExport('P', 'X', 3n * AVAX));
+    const waiting = await w.engine.waitingFunds();
+    expect(waiting.map((f) => `${f.from}→${f.to}:${f.amount}`).sort()).toEqual([`P→X:${3n * AVAX}`, `X→C:${2n * AVAX}`, `X→P:${1n * AVAX}`]);
+
+    const beforeX = await avaxOf(w.engine, 'X');
+    const imported = await w.engine.importAllWaiting();
+    expect(imported).toHaveLength(3);
+    const feeOn = (chain: Chain) => imported.filter((i) => i.chain === chain).reduce((s, i) => s + i.fee, 0n);
+    expect(await w.engine.waitingFunds()).toEqual([]);
+    expect(await avaxOf(w.engine, 'X')).toBe(beforeX + 3n * AVAX - feeOn('X'));
+    expect(await avaxOf(w.engine, 'P')).toBe(10n * AVAX - 3n * AVAX - toX.fee + 1n * AVAX - feeOn('P'));
+    expect((await w.engine.cBalanceWei()) / WEI_PER_NAVAX).toBe(2n * AVAX - feeOn('C'));
+    expect(beforeX).toBe(10n * AVAX - 3n * AVAX - toP.fee - toC.fee);
+    expect(feeOn('X')).toBe(ctx.xTxFee);
+  });
+});
