@@ -1,0 +1,338 @@
+// The unlocked session, kept across service-worker (Chrome) and event-page (Firefox) restarts.
+//
+// While unlocked, storage.session holds exactly two entries:
+//   SESSION_STORAGE_KEY  → { v: 1, key: <the vault's AES-256-GCM key, raw, base64>, unlockedAt }
+//   ACTIVITY_STORAGE_KEY → lastActivity (ms since the epoch)
+// Never the password, the recovery phrase or any other plaintext: after a worker restart `resume`
+// re-imports the key and decrypts the vault from storage.local again. storage.session is
+// restricted to trusted extension contexts (see storage.ts) and lives only in browser memory.
+//
+// Locking:
+//  - `lock()` on user action;
+//  - `checkIdle()` after the idle timeout (default 15 minutes, 'never' allowed with a warning),
+//    called by the background from the IDLE_ALARM_NAME alarm (and, cheaply, on incoming messages);
+//  - browser restart: the browser clears storage.session by itself (so does an extension reload
+//    or update), so `resume` then finds nothing and reports locked. Nothing else is needed.
+// Locked means: the vault has dropped its CryptoKey, this object has dropped the decrypted secrets,
+// the session entries are removed, and raw key bytes were zeroed right after each use.
+//
+// Writes to storage.session are best effort and fail toward locked: if one fails, the wallet
+// stays unlocked in memory and will be locked after the next worker restart.
+import { ValidationError, WalletError } from '../core/errors.js';
+import { wipe } from '../core/keys.js';
+import type { StorageArea, Stores } from './storage.js';
+import {
+  decodeBase64,
+  encodeBase64,
+  type NewVaultSecrets,
+  type Vault,
+  VaultLockedError,
+  type VaultSecrets,
+} from './vault.js';
+
+export const SESSION_STORAGE_KEY = 'xpc.session';
+export const ACTIVITY_STORAGE_KEY = 'xpc.session.lastActivity';
+/** In storage.local: the idle timeout in minutes, or 'never'. Not a secret. */
+export const IDLE_SETTING_KEY = 'xpc.settings.idleLock';
+export const DEFAULT_IDLE_MINUTES = 15;
+export const MAX_IDLE_MINUTES = 24 * 60;
+export const IDLE_ALARM_NAME = 'xpc-idle-lock';
+export const IDLE_ALARM_PERIOD_MINUTES = 1;
+export const NEVER_LOCK_WARNING =
+  'The wallet will stay unlocked until you lock it or restart the browser. Anyone who can use this browser profile meanwhile can spend your funds.';
+
+export type IdleTimeout = number | 'never';
+
+export interface IdleTimeoutSetting {
+  timeout: IdleTimeout;
+  /** Present when the UI must show it (for 'never'). */
+  warning?: string;
+}
+
+// ---- the idle alarm ----
+
+/** The part of `browser.alarms` the idle lock needs. */
+export interface AlarmsApi {
+  get(name: string): Promise<unknown>;
+  create(name: string, info: { delayInMinutes?: number; periodInMinutes?: number }): Promise<void> | void;
+}
+
+/**
+ * Makes sure the periodic idle-check alarm exists; call on every background start. An existing
+ * alarm is kept rather than re-created, since re-creating it on each wake-up would postpone it
+ * forever while the worker keeps waking more often than once a minute.
+ */
+export async function scheduleIdleAlarm(alarms: AlarmsApi): Promise<void> {
+  if ((await alarms.get(IDLE_ALARM_NAME)) !== undefined) return;
+  await alarms.create(IDLE_ALARM_NAME, {
+    delayInMinutes: IDLE_ALARM_PERIOD_MINUTES,
+    periodInMinutes: IDLE_ALARM_PERIOD_MINUTES,
+  });
+}
+
+function validIdleTimeout(value: unknown): value is IdleTimeout {
+  return value === 'never' || (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_IDLE_MINUTES);
+}
+
+interface SessionEntry {
+  v: 1;
+  key: string;
+  unlockedAt: number;
+}
+
+function parseEntry(value: unknown): SessionEntry | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { v, key, unlockedAt } = value as Record<string, unknown>;
+  if (v !== 1 || typeof key !== 'string' || typeof unlockedAt !== 'number' || !Number.isFinite(unlockedAt)) return null;
+  return { v, key, unlockedAt };
+}
+
+export interface SessionOptions {
+  /** Clock; defaults to Date.now. */
+  now?: () => number;
+}
+
+function copySecrets(s: VaultSecrets): VaultSecrets {
+  const out: VaultSecrets = { importedKeys: s.importedKeys.map((k) => ({ ...k })), createdAt: s.createdAt };
+  if (s.mnemonic !== undefined) out.mnemonic = s.mnemonic;
+  return out;
+}
+
+export class Session {
+  readonly #vault: Vault;
+  readonly #local: StorageArea;
+  readonly #session: StorageArea;
+  readonly #now: () => number;
+  #secrets: VaultSecrets | null = null;
+  #unlockedAt = 0;
+  #lastActivity = 0;
+  readonly #lockListeners = new Set<() => void>();
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(vault: Vault, stores: Stores, options: SessionOptions = {}) {
+    this.#vault = vault;
+    this.#local = stores.local;
+    this.#session = stores.session;
+    this.#now = options.now ?? Date.now;
+  }
+
+  #serial<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(op, op);
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  isUnlocked(): boolean {
+    return this.#secrets !== null && this.#vault.isUnlocked();
+  }
+
+  /** A copy of the decrypted secrets; VaultLockedError when locked. */
+  secrets(): VaultSecrets {
+    if (this.#secrets === null || !this.#vault.isUnlocked()) throw new VaultLockedError();
+    return copySecrets(this.#secrets);
+  }
+
+  /** Called (synchronously) on every lock, so holders of derived keys can wipe them. */
+  onLock(listener: () => void): () => void {
+    this.#lockListeners.add(listener);
+    return () => this.#lockListeners.delete(listener);
+  }
+
+  // ---- becoming unlocked ----
+
+  /** Creates the vault (or, with `replace`, restores over it) and starts a session. */
+  create(password: string, secrets: NewVaultSecrets, options: { replace?: boolean } = {}): Promise<VaultSecrets> {
+    return this.#serial(async () => {
+      const created = await this.#vault.create(password, secrets, options);
+      // A restore replaced what was unlocked: whoever derived keys from it must drop them.
+      if (this.#secrets !== null) this.#forget();
+      return this.#begin(created);
+    });
+  }
+
+  /** Unlocks with the password. WrongPasswordError leaves the current state as it was. */
+  unlock(password: string): Promise<VaultSecrets> {
+    return this.#serial(async () => this.#begin(await this.#vault.unlock(password)));
+  }
+
+  /**
+   * On background start: picks the session up from storage.session without the password, or
+   * returns null (locked) when there is none, it has idled out, or its key no longer opens the
+   * vault. Storage read failures reject.
+   */
+  resume(): Promise<VaultSecrets | null> {
+    return this.#serial(async () => {
+      if (this.isUnlocked()) return this.secrets();
+      const found = await this.#session.get([SESSION_STORAGE_KEY, ACTIVITY_STORAGE_KEY]);
+      if (found[SESSION_STORAGE_KEY] === undefined) return null;
+      const entry = parseEntry(found[SESSION_STORAGE_KEY]);
+      const raw = entry === null ? null : decodeBase64(entry.key);
+      if (entry === null || raw === null) {
+        await this.#lockNow();
+        return null;
+      }
+      try {
+        const activity = found[ACTIVITY_STORAGE_KEY];
+        const last = typeof activity === 'number' && Number.isFinite(activity) ? activity : entry.unlockedAt;
+        if (await this.#idleExpired(last, this.#now())) {
+          await this.#lockNow();
+          return null;
+        }
+        let secrets: VaultSecrets;
+        try {
+          secrets = await this.#vault.unlockWithKey(raw);
+        } catch (e) {
+          // Wrong key (the vault was replaced or its password changed), no vault, damaged vault:
+          // locked. Unlocking with the password then reports the real state.
+          if (!(e instanceof WalletError)) throw e;
+          await this.#lockNow();
+          return null;
+        }
+        this.#secrets = secrets;
+        this.#unlockedAt = entry.unlockedAt;
+        this.#lastActivity = last;
+        return copySecrets(secrets);
+      } finally {
+        wipe(raw);
+      }
+    });
+  }
+
+  async #begin(secrets: VaultSecrets): Promise<VaultSecrets> {
+    const now = this.#now();
+    this.#secrets = secrets;
+    this.#unlockedAt = now;
+    this.#lastActivity = now;
+    await this.#persistKey();
+    return copySecrets(secrets);
+  }
+
+  /** Writes the current key and activity to storage.session (best effort, see the header). */
+  async #persistKey(): Promise<void> {
+    let raw: Uint8Array | null = null;
+    try {
+      raw = await this.#vault.exportKey();
+      const entry: SessionEntry = { v: 1, key: encodeBase64(raw), unlockedAt: this.#unlockedAt };
+      await this.#session.set({ [SESSION_STORAGE_KEY]: entry, [ACTIVITY_STORAGE_KEY]: this.#lastActivity });
+    } catch {
+      // A stale key left behind would not open the vault, but remove it anyway.
+      await this.#session.remove([SESSION_STORAGE_KEY, ACTIVITY_STORAGE_KEY]).catch(() => undefined);
+    } finally {
+      wipe(raw);
+    }
+  }
+
+  // ---- while unlocked ----
+
+  /** Replaces the stored secrets (e.g. a key was imported). VaultLockedError when locked. */
+  update(secrets: VaultSecrets): Promise<VaultSecrets> {
+    return this.#serial(async () => {
+      if (!this.isUnlocked()) throw new VaultLockedError();
+      let updated: VaultSecrets;
+      try {
+        updated = await this.#vault.update(secrets);
+      } finally {
+        // The vault locks itself when the stored record changed under it; follow it.
+        if (!this.#vault.isUnlocked()) await this.#lockNow();
+      }
+      this.#secrets = updated;
+      return copySecrets(updated);
+    });
+  }
+
+  /** Re-entry of the password before revealing or exporting a secret; changes no state. */
+  verifyPassword(password: string): Promise<void> {
+    return this.#serial(() => this.#vault.verifyPassword(password));
+  }
+
+  /** Atomic in storage.local (see Vault.changePassword); an open session moves to the new key. */
+  changePassword(oldPassword: string, newPassword: string): Promise<void> {
+    return this.#serial(async () => {
+      await this.#vault.changePassword(oldPassword, newPassword);
+      if (this.isUnlocked()) await this.#persistKey();
+    });
+  }
+
+  /** Records user activity, postponing the idle lock. Does nothing while locked. */
+  touch(now: number = this.#now()): Promise<void> {
+    return this.#serial(async () => {
+      if (!this.isUnlocked() || now <= this.#lastActivity) return;
+      this.#lastActivity = now;
+      await this.#session.set({ [ACTIVITY_STORAGE_KEY]: now }).catch(() => undefined);
+    });
+  }
+
+  // ---- locking ----
+
+  lock(): Promise<void> {
+    return this.#serial(() => this.#lockNow());
+  }
+
+  /**
+   * Locks when the idle timeout has passed since the last activity; true when it locked. Also
+   * clears an idled-out session entry left by a worker that stopped before `resume` ran.
+   */
+  checkIdle(now: number = this.#now()): Promise<boolean> {
+    return this.#serial(async () => {
+      if (this.isUnlocked()) {
+        if (!(await this.#idleExpired(this.#lastActivity, now))) return false;
+        await this.#lockNow();
+        return true;
+      }
+      const found = await this.#session.get([SESSION_STORAGE_KEY, ACTIVITY_STORAGE_KEY]);
+      if (found[SESSION_STORAGE_KEY] === undefined) return false;
+      const entry = parseEntry(found[SESSION_STORAGE_KEY]);
+      const activity = found[ACTIVITY_STORAGE_KEY];
+      const last = typeof activity === 'number' && Number.isFinite(activity) ? activity : (entry?.unlockedAt ?? 0);
+      if (entry !== null && !(await this.#idleExpired(last, now))) return false;
+      await this.#lockNow();
+      return true;
+    });
+  }
+
+  async #idleExpired(lastActivity: number, now: number): Promise<boolean> {
+    const timeout = await this.getIdleTimeout();
+    return timeout !== 'never' && now - lastActivity >= timeout * 60_000;
+  }
+
+  /** Memory first (it cannot fail), then storage; a failing remove rejects after memory is clear. */
+  async #lockNow(): Promise<void> {
+    this.#vault.lock();
+    this.#forget();
+    await this.#session.remove([SESSION_STORAGE_KEY, ACTIVITY_STORAGE_KEY]);
+  }
+
+  /** Drops the decrypted secrets and tells the lock listeners. */
+  #forget(): void {
+    this.#secrets = null;
+    this.#unlockedAt = 0;
+    this.#lastActivity = 0;
+    for (const listener of this.#lockListeners) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure must not keep the session entry alive.
+      }
+    }
+  }
+
+  // ---- the idle setting ----
+
+  /** The configured idle timeout; the default when unset or unreadable. */
+  async getIdleTimeout(): Promise<IdleTimeout> {
+    const value = (await this.#local.get([IDLE_SETTING_KEY]))[IDLE_SETTING_KEY];
+    return validIdleTimeout(value) ? value : DEFAULT_IDLE_MINUTES;
+  }
+
+  /**
+   * Sets the idle timeout: whole minutes from 1 to MAX_IDLE_MINUTES, or 'never'. For 'never' the
+   * result carries a `warning` the UI must show. Bad input throws ValidationError and changes nothing.
+   */
+  async setIdleTimeout(timeout: IdleTimeout): Promise<IdleTimeoutSetting> {
+    if (!validIdleTimeout(timeout)) {
+      throw new ValidationError(`the idle timeout is whole minutes from 1 to ${MAX_IDLE_MINUTES}, or "never"`, 'idleTimeout');
+    }
+    await this.#local.set({ [IDLE_SETTING_KEY]: timeout });
+    return timeout === 'never' ? { timeout, warning: NEVER_LOCK_WARNING } : { timeout };
+  }
+}

@@ -1,0 +1,538 @@
+import { describe, expect, it } from 'vitest';
+import { FormatError, ValidationError, WalletError } from '../../src/core/errors.js';
+import { fromHex } from '../../src/core/bytes.js';
+import { generateMnemonic } from '../../src/core/keys.js';
+import { memoryStores, type MemoryStores } from '../../src/background/storage.js';
+import {
+  DEFAULT_PBKDF2_ITERATIONS,
+  decodeBase64,
+  encodeBase64,
+  migrate,
+  Vault,
+  VAULT_STORAGE_KEY,
+  VaultCorruptError,
+  VaultExistsError,
+  VaultLockedError,
+  VaultMissingError,
+  type VaultRecord,
+  type VaultSecrets,
+  WrongPasswordError,
+} from '../../src/background/vault.js';
+
+// Low cost so the suite runs fast; the production default is asserted separately below.
+const ITER = 1000;
+const PASSWORD = 'correct horse battery';
+const OTHER_PASSWORD = 'another long password';
+const KEY_A = 'aa'.repeat(31) + '01';
+const KEY_B = '0x' + 'BB'.repeat(31) + '02';
+
+function setup(): { stores: MemoryStores; vault: Vault; mnemonic: string } {
+  const stores = memoryStores();
+  return { stores, vault: new Vault(stores, { kdfIterationsForTesting: ITER }), mnemonic: generateMnemonic(24) };
+}
+
+function freshVault(stores: MemoryStores, iterations = ITER): Vault {
+  return new Vault(stores, { kdfIterationsForTesting: iterations });
+}
+
+async function storedRecord(stores: MemoryStores): Promise<VaultRecord> {
+  const value = (await stores.local.get([VAULT_STORAGE_KEY]))[VAULT_STORAGE_KEY];
+  expect(typeof value).toBe('string');
+  return JSON.parse(value as string) as VaultRecord;
+}
+
+async function writeRecord(stores: MemoryStores, record: unknown): Promise<void> {
+  await stores.local.set({ [VAULT_STORAGE_KEY]: typeof record === 'string' ? record : JSON.stringify(record) });
+}
+
+function flipLastByte(b64: string): string {
+  const bytes = decodeBase64(b64)!;
+  bytes[bytes.length - 1]! ^= 0x01;
+  return encodeBase64(bytes);
+}
+
+/** Runs `op`, expects it to reject with `type`, and checks that storage.local did not change. */
+async function rejectsUnchanged<E extends Error>(
+  stores: MemoryStores,
+  op: () => Promise<unknown>,
+  type: new (...args: never[]) => E,
+): Promise<E> {
+  const before = stores.local.dump();
+  const error = await op().then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(type);
+  expect(stores.local.dump()).toBe(before);
+  return error as E;
+}
+
+/** Every form in which a mnemonic or key could leak in clear (words are long enough not to occur in base64 by chance). */
+function leakNeedles(secrets: { mnemonic?: string; keysHex: string[] }): string[] {
+  const needles: string[] = [];
+  if (secrets.mnemonic !== undefined) {
+    const words = secrets.mnemonic.split(' ');
+    needles.push(secrets.mnemonic, encodeBase64(new TextEncoder().encode(secrets.mnemonic)));
+    for (let i = 0; i + 1 < words.length; i++) needles.push(`${words[i]} ${words[i + 1]}`);
+    needles.push(...words.filter((w) => w.length >= 6));
+  }
+  for (const hex of secrets.keysHex) {
+    const body = hex.replace(/^0x/i, '').toLowerCase();
+    needles.push(body, body.toUpperCase(), body.slice(0, 32), body.slice(32), encodeBase64(fromHex(body)));
+  }
+  return needles;
+}
+
+function expectNoLeak(dump: string, needles: string[]): void {
+  for (const needle of needles) expect(dump.includes(needle), `storage contains "${needle.slice(0, 12)}…"`).toBe(false);
+}
+
+describe('vault: defaults', () => {
+  it('uses PBKDF2-SHA256 with 600,000 iterations unless a test lowers it', async () => {
+    expect(DEFAULT_PBKDF2_ITERATIONS).toBe(600_000);
+    const stores = memoryStores();
+    const vault = new Vault(stores);
+    expect(vault.kdfIterations).toBe(600_000);
+    await vault.create(PASSWORD, { mnemonic: generateMnemonic(12) });
+    const record = await storedRecord(stores);
+    expect(record.version).toBe(1);
+    expect(record.kdf.name).toBe('PBKDF2-SHA256');
+    expect(record.kdf.iterations).toBe(600_000);
+    expect(record.cipher.name).toBe('AES-GCM');
+    expect(decodeBase64(record.kdf.salt)).toHaveLength(16);
+    expect(decodeBase64(record.cipher.iv)).toHaveLength(12);
+  });
+
+  it('refuses out-of-range iteration counts in the constructor', () => {
+    expect(() => new Vault(memoryStores(), { kdfIterationsForTesting: 0 })).toThrow(ValidationError);
+    expect(() => new Vault(memoryStores(), { kdfIterationsForTesting: 1.5 })).toThrow(ValidationError);
+  });
+});
+
+describe('vault: create and unlock', () => {
+  it('round-trips the mnemonic and imported keys through a fresh Vault object', async () => {
+    const { stores, vault, mnemonic } = setup();
+    expect(await vault.exists()).toBe(false);
+    const created = await vault.create(PASSWORD, {
+      mnemonic: `  ${mnemonic.toUpperCase()} `,
+      importedKeys: [
+        { id: 'k1', name: 'Cold', secretHex: KEY_A },
+        { id: 'k2', name: 'Hot', secretHex: KEY_B },
+      ],
+    });
+    expect(vault.isUnlocked()).toBe(true);
+    expect(await vault.exists()).toBe(true);
+    // Canonical forms: normalized phrase, lowercase hex without 0x.
+    expect(created.mnemonic).toBe(mnemonic);
+    expect(created.importedKeys.map((k) => k.secretHex)).toEqual([KEY_A, KEY_B.slice(2).toLowerCase()]);
+    expect(typeof created.createdAt).toBe('number');
+
+    const other = freshVault(stores);
+    expect(other.isUnlocked()).toBe(false);
+    const opened = await other.unlock(PASSWORD);
+    expect(opened).toEqual(created);
+    expect(other.isUnlocked()).toBe(true);
+  });
+
+  it('accepts a vault of imported keys only, and treats the password after NFC normalization', async () => {
+    const { stores, vault } = setup();
+    const decomposed = 'pa\u0073\u0073word-cafe\u0301';
+    const composed = decomposed.normalize('NFC');
+    await vault.create(decomposed, { importedKeys: [{ id: 'k', name: '', secretHex: KEY_A }] });
+    const secrets = await freshVault(stores).unlock(composed);
+    expect(secrets.mnemonic).toBeUndefined();
+    expect(secrets.importedKeys).toHaveLength(1);
+  });
+
+  it('refuses a second create without replace, and changes nothing', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    const error = await rejectsUnchanged(stores, () => vault.create(OTHER_PASSWORD, { mnemonic: generateMnemonic() }), VaultExistsError);
+    expect(error.code).toBe('vault-exists');
+    expect((await freshVault(stores).unlock(PASSWORD)).mnemonic).toBe(mnemonic);
+  });
+
+  it('restore with replace: true replaces the vault (forgotten password)', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic, importedKeys: [{ id: 'k1', name: 'x', secretHex: KEY_A }] });
+    const restored = generateMnemonic(12);
+    const fresh = freshVault(stores); // a worker that never knew the old password
+    const secrets = await fresh.create(OTHER_PASSWORD, { mnemonic: restored }, { replace: true });
+    expect(secrets.mnemonic).toBe(restored);
+    expect(secrets.importedKeys).toEqual([]);
+    await expect(freshVault(stores).unlock(PASSWORD)).rejects.toBeInstanceOf(WrongPasswordError);
+    expect((await freshVault(stores).unlock(OTHER_PASSWORD)).mnemonic).toBe(restored);
+  });
+
+  it('unlocking without a vault says so', async () => {
+    const { stores, vault } = setup();
+    await rejectsUnchanged(stores, () => vault.unlock(PASSWORD), VaultMissingError);
+  });
+
+  it('lock() forgets the key; an unlock in flight when lock() is called ends locked', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    vault.lock();
+    expect(vault.isUnlocked()).toBe(false);
+    await expect(vault.exportKey()).rejects.toBeInstanceOf(VaultLockedError);
+    await expect(vault.update({ mnemonic, importedKeys: [], createdAt: 1 })).rejects.toBeInstanceOf(VaultLockedError);
+
+    const pending = vault.unlock(PASSWORD);
+    vault.lock();
+    await expect(pending).rejects.toBeInstanceOf(VaultLockedError);
+    expect(vault.isUnlocked()).toBe(false);
+    expect(stores.local.keys()).toEqual([VAULT_STORAGE_KEY]);
+  });
+});
+
+describe('vault: bad input changes nothing', () => {
+  it('password rules: at least 8 characters, text only', async () => {
+    const { stores, vault, mnemonic } = setup();
+    for (const bad of ['', 'short12', '\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9'] as const) {
+      const error = await rejectsUnchanged(stores, () => vault.create(bad, { mnemonic }), ValidationError);
+      expect(error.field).toBe('password');
+    }
+    await rejectsUnchanged(stores, () => vault.create(12345678 as unknown as string, { mnemonic }), ValidationError);
+    expect(await vault.exists()).toBe(false);
+    await vault.create('exactly8', { mnemonic });
+    expect(await vault.exists()).toBe(true);
+  });
+
+  it('secrets are validated before anything is written', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await rejectsUnchanged(stores, () => vault.create(PASSWORD, { mnemonic: mnemonic + ' abandon' }), FormatError);
+    await rejectsUnchanged(stores, () => vault.create(PASSWORD, { mnemonic: 42 as unknown as string }), ValidationError);
+    await rejectsUnchanged(stores, () => vault.create(PASSWORD, {}), ValidationError);
+    await rejectsUnchanged(stores, () => vault.create(PASSWORD, { importedKeys: [{ id: 'a', name: 'a', secretHex: 'xyz' }] }), ValidationError);
+    await rejectsUnchanged(
+      stores,
+      () => vault.create(PASSWORD, { importedKeys: [{ id: 'a', name: 'a', secretHex: '00'.repeat(32) }] }),
+      FormatError,
+    );
+    await rejectsUnchanged(
+      stores,
+      () =>
+        vault.create(PASSWORD, {
+          importedKeys: [
+            { id: 'a', name: 'a', secretHex: KEY_A },
+            { id: 'a', name: 'b', secretHex: KEY_B },
+          ],
+        }),
+      ValidationError,
+    );
+    expect(await vault.exists()).toBe(false);
+  });
+
+  it('a key validation error does not echo the key', async () => {
+    const { stores, vault } = setup();
+    const almost = 'cd'.repeat(31) + 'zz';
+    const error = await rejectsUnchanged(
+      stores,
+      () => vault.create(PASSWORD, { importedKeys: [{ id: 'a', name: 'a', secretHex: almost }] }),
+      ValidationError,
+    );
+    expect(error.message).not.toContain('cdcd');
+  });
+
+  it('wrong password: WrongPasswordError, storage byte-identical, lock state unchanged', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+
+    const error = await rejectsUnchanged(stores, () => vault.unlock('not the password'), WrongPasswordError);
+    expect(error).toBeInstanceOf(WalletError);
+    expect(error.code).toBe('wrong-password');
+    expect(vault.isUnlocked()).toBe(true); // it was unlocked and stays so
+
+    const locked = freshVault(stores);
+    await rejectsUnchanged(stores, () => locked.unlock(PASSWORD + ' '), WrongPasswordError);
+    await rejectsUnchanged(stores, () => locked.unlock(''), WrongPasswordError);
+    expect(locked.isUnlocked()).toBe(false);
+  });
+});
+
+describe('vault: damaged records', () => {
+  async function damaged(mutate: (r: VaultRecord) => unknown): Promise<{ stores: MemoryStores; vault: Vault }> {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic, importedKeys: [{ id: 'k', name: 'k', secretHex: KEY_A }] });
+    await writeRecord(stores, mutate(await storedRecord(stores)));
+    return { stores, vault };
+  }
+
+  /** Every operation that reads the record refuses it with the given reason and writes nothing. */
+  async function expectCorrupt(stores: MemoryStores, vault: Vault, reason: string): Promise<void> {
+    const fresh = freshVault(stores);
+    const e1 = await rejectsUnchanged(stores, () => fresh.unlock(PASSWORD), VaultCorruptError);
+    expect(e1.reason).toBe(reason);
+    expect(e1.code).toBe('vault-corrupt');
+    expect(fresh.isUnlocked()).toBe(false);
+    await rejectsUnchanged(stores, () => fresh.verifyPassword(PASSWORD), VaultCorruptError);
+    await rejectsUnchanged(stores, () => fresh.changePassword(PASSWORD, OTHER_PASSWORD), VaultCorruptError);
+    // The vault that was unlocked before the damage does not overwrite it either.
+    await rejectsUnchanged(stores, () => vault.update({ importedKeys: [{ id: 'n', name: 'n', secretHex: KEY_B }], createdAt: 1 }), VaultCorruptError);
+    // It still exists: only an explicit restore may replace it.
+    await rejectsUnchanged(stores, () => fresh.create(PASSWORD, { mnemonic: generateMnemonic() }), VaultExistsError);
+  }
+
+  it('truncated ciphertext (right password) → VaultCorruptError auth', async () => {
+    const { stores, vault } = await damaged((r) => ({ ...r, ciphertext: r.ciphertext.slice(0, -8) }));
+    await expectCorrupt(stores, vault, 'auth');
+  });
+
+  it('flipped GCM tag bit (right password) → VaultCorruptError auth; a wrong password still says wrong password', async () => {
+    const { stores, vault } = await damaged((r) => ({ ...r, ciphertext: flipLastByte(r.ciphertext) }));
+    await expectCorrupt(stores, vault, 'auth');
+    await rejectsUnchanged(stores, () => freshVault(stores).unlock('not the password'), WrongPasswordError);
+  });
+
+  it('ciphertext shorter than a tag, bad base64, wrong salt or IV length → VaultCorruptError shape', async () => {
+    const cases: ((r: VaultRecord) => unknown)[] = [
+      (r) => ({ ...r, ciphertext: r.ciphertext.slice(0, 8) }),
+      (r) => ({ ...r, ciphertext: r.ciphertext.slice(0, -1) }),
+      (r) => ({ ...r, kdf: { ...r.kdf, salt: encodeBase64(new Uint8Array(8)) } }),
+      (r) => ({ ...r, cipher: { ...r.cipher, iv: encodeBase64(new Uint8Array(16)) } }),
+      (r) => ({ ...r, kdf: { ...r.kdf, iterations: 1e9 } }),
+      (r) => ({ ...r, kdf: { ...r.kdf, name: 'scrypt' } }),
+      (r) => ({ ...r, cipher: undefined }),
+      (r) => ({ ...r, version: '1' }),
+      () => [],
+    ];
+    for (const mutate of cases) {
+      const { stores, vault } = await damaged(mutate);
+      await expectCorrupt(stores, vault, 'shape');
+    }
+  });
+
+  it('bad JSON → VaultCorruptError json; a non-string value → shape', async () => {
+    const bad = await damaged((r) => JSON.stringify(r).slice(0, 40));
+    await expectCorrupt(bad.stores, bad.vault, 'json');
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    await stores.local.set({ [VAULT_STORAGE_KEY]: { version: 1 } });
+    await expectCorrupt(stores, vault, 'shape');
+  });
+
+  it('an unknown (future) version is refused with a clear error and never overwritten', async () => {
+    const { stores, vault } = await damaged((r) => ({ ...r, version: 2, kdf: { ...r.kdf, name: 'Argon2id' } }));
+    await expectCorrupt(stores, vault, 'version');
+    const error = await rejectsUnchanged(stores, () => freshVault(stores).unlock(PASSWORD), VaultCorruptError);
+    expect(error.message).toMatch(/version 2.*newer/);
+  });
+});
+
+describe('vault: migration', () => {
+  it('migrate() passes a current record through unchanged', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    const record = await storedRecord(stores);
+    expect(migrate(record)).toEqual(record);
+  });
+
+  it('runs a step table: a synthetic flat v0 layout becomes a v1 record that opens', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    const v1 = await storedRecord(stores);
+    const v0 = { version: 0, rounds: v1.kdf.iterations, salt: v1.kdf.salt, check: v1.kdf.check, iv: v1.cipher.iv, data: v1.ciphertext };
+    const steps = {
+      0: (r: Record<string, unknown>) => ({
+        version: 1,
+        kdf: { name: 'PBKDF2-SHA256', iterations: r.rounds, salt: r.salt, check: r.check },
+        cipher: { name: 'AES-GCM', iv: r.iv },
+        ciphertext: r.data,
+      }),
+    };
+    const original = structuredClone(v0);
+    const migrated = migrate(v0, steps);
+    expect(migrated).toEqual(v1);
+    expect(v0).toEqual(original); // input untouched
+    await writeRecord(stores, migrated);
+    expect((await freshVault(stores).unlock(PASSWORD)).mnemonic).toBe(mnemonic);
+
+    // Without a step for it (the production table has none), v0 is refused.
+    expect(() => migrate(v0)).toThrow(VaultCorruptError);
+    // A step that does not produce the next version is refused, as is one that throws.
+    expect(() => migrate(v0, { 0: (r) => ({ ...r, version: 3 }) })).toThrow(VaultCorruptError);
+    expect(() =>
+      migrate(v0, {
+        0: () => {
+          throw new Error('boom');
+        },
+      }),
+    ).toThrow(VaultCorruptError);
+  });
+
+  it('re-encrypts a record with a cheaper KDF at the next unlock; a failed upgrade write keeps the old record', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    const old = await storedRecord(stores);
+
+    const stronger = freshVault(stores, ITER * 2);
+    stores.local.failNextWrites(1);
+    await stronger.unlock(PASSWORD); // the upgrade write fails; unlock still succeeds
+    expect(await storedRecord(stores)).toEqual(old);
+    expect(stronger.isUnlocked()).toBe(true);
+    await stronger.update({ mnemonic, importedKeys: [], createdAt: 5 }); // the key in memory still matches
+
+    await freshVault(stores, ITER * 2).unlock(PASSWORD);
+    const upgraded = await storedRecord(stores);
+    expect(upgraded.kdf.iterations).toBe(ITER * 2);
+    expect(upgraded.kdf.salt).not.toBe(old.kdf.salt);
+    expect((await freshVault(stores).unlock(PASSWORD)).createdAt).toBe(5);
+
+    // Never downgraded.
+    await freshVault(stores, ITER).unlock(PASSWORD);
+    expect((await storedRecord(stores)).kdf.iterations).toBe(ITER * 2);
+  });
+});
+
+describe('vault: password change', () => {
+  it('re-encrypts under the new password; the unlocked vault follows', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    await vault.changePassword(PASSWORD, OTHER_PASSWORD);
+    expect(vault.isUnlocked()).toBe(true);
+    await expect(freshVault(stores).unlock(PASSWORD)).rejects.toBeInstanceOf(WrongPasswordError);
+    expect((await freshVault(stores).unlock(OTHER_PASSWORD)).mnemonic).toBe(mnemonic);
+    // Updates after the change are under the new key.
+    await vault.update({ mnemonic, importedKeys: [{ id: 'k', name: 'k', secretHex: KEY_A }], createdAt: 2 });
+    expect((await freshVault(stores).unlock(OTHER_PASSWORD)).importedKeys).toHaveLength(1);
+  });
+
+  it('is atomic: a failing write leaves the old record, the old password and the unlocked key working', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    const keyBefore = await vault.exportKey();
+    stores.local.failNextWrites(1, new Error('disk full'));
+    await expect(
+      rejectsUnchanged(stores, () => vault.changePassword(PASSWORD, OTHER_PASSWORD), Error),
+    ).resolves.toHaveProperty('message', 'disk full');
+    expect(await vault.exportKey()).toEqual(keyBefore);
+    expect(vault.isUnlocked()).toBe(true);
+    await expect(freshVault(stores).unlock(OTHER_PASSWORD)).rejects.toBeInstanceOf(WrongPasswordError);
+    expect((await freshVault(stores).unlock(PASSWORD)).mnemonic).toBe(mnemonic);
+    await vault.update({ mnemonic, importedKeys: [], createdAt: 3 }); // old key still opens the record
+  });
+
+  it('a wrong old password or a short new one changes nothing; a locked vault stays locked', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    vault.lock();
+    await rejectsUnchanged(stores, () => vault.changePassword('wrong password!', OTHER_PASSWORD), WrongPasswordError);
+    await rejectsUnchanged(stores, () => vault.changePassword(PASSWORD, 'short'), ValidationError);
+    await vault.changePassword(PASSWORD, OTHER_PASSWORD);
+    expect(vault.isUnlocked()).toBe(false);
+  });
+});
+
+describe('vault: writes', () => {
+  it('uses a fresh salt and IV on every password write, and a fresh IV on every update', async () => {
+    const { stores, vault, mnemonic } = setup();
+    const salts: string[] = [];
+    const ivs: string[] = [];
+    const note = async (): Promise<VaultRecord> => {
+      const r = await storedRecord(stores);
+      salts.push(r.kdf.salt);
+      ivs.push(r.cipher.iv);
+      return r;
+    };
+    await vault.create(PASSWORD, { mnemonic });
+    await note();
+    await vault.changePassword(PASSWORD, OTHER_PASSWORD);
+    await note();
+    await vault.changePassword(OTHER_PASSWORD, PASSWORD);
+    await note();
+    await vault.create(PASSWORD, { mnemonic }, { replace: true });
+    const last = await note();
+    expect(new Set(salts).size).toBe(salts.length);
+
+    // Same plaintext twice under the session key: new IV, new ciphertext; the salt belongs to the key.
+    const secrets: VaultSecrets = { mnemonic, importedKeys: [], createdAt: 9 };
+    await vault.update(secrets);
+    const u1 = await note();
+    await vault.update(secrets);
+    const u2 = await note();
+    expect(new Set(ivs).size).toBe(ivs.length);
+    expect(u1.kdf.salt).toBe(last.kdf.salt);
+    expect(u2.ciphertext).not.toBe(u1.ciphertext);
+  });
+
+  it('update requires the unlocked vault and validates before writing', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    await rejectsUnchanged(
+      stores,
+      () => vault.update({ mnemonic, importedKeys: [{ id: 'x', name: 'x', secretHex: 'nope' }], createdAt: 1 }),
+      ValidationError,
+    );
+    const updated = await vault.update({ mnemonic, importedKeys: [{ id: 'x', name: 'Imported', secretHex: KEY_B }], createdAt: 1 });
+    expect(updated.importedKeys[0]!.secretHex).toBe(KEY_B.slice(2).toLowerCase());
+    await rejectsUnchanged(stores, () => freshVault(stores).update(updated), VaultLockedError);
+  });
+
+  it('update refuses and locks when the stored vault was replaced under it', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    await freshVault(stores).create(OTHER_PASSWORD, { mnemonic: generateMnemonic() }, { replace: true });
+    await rejectsUnchanged(stores, () => vault.update({ mnemonic, importedKeys: [], createdAt: 1 }), VaultLockedError);
+    expect(vault.isUnlocked()).toBe(false);
+  });
+
+  it('verifyPassword checks without changing the lock state or storage', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    const locked = freshVault(stores);
+    const before = stores.local.dump();
+    await locked.verifyPassword(PASSWORD);
+    expect(locked.isUnlocked()).toBe(false);
+    await rejectsUnchanged(stores, () => locked.verifyPassword('wrong password'), WrongPasswordError);
+    await rejectsUnchanged(stores, () => vault.verifyPassword('wrong password'), WrongPasswordError);
+    expect(vault.isUnlocked()).toBe(true);
+    expect(stores.local.dump()).toBe(before);
+  });
+
+  it('unlockWithKey opens with the exported key and refuses another key', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    const raw = await vault.exportKey();
+    expect(raw).toHaveLength(32);
+    expect((await freshVault(stores).unlockWithKey(raw)).mnemonic).toBe(mnemonic);
+    const wrong = raw.slice();
+    wrong[0]! ^= 1;
+    const error = await rejectsUnchanged(stores, () => freshVault(stores).unlockWithKey(wrong), VaultCorruptError);
+    expect(error.reason).toBe('auth');
+    await rejectsUnchanged(stores, () => freshVault(stores).unlockWithKey(raw.subarray(1)), ValidationError);
+  });
+
+  it('storage.local never holds the mnemonic, a key or the password in clear', async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic, importedKeys: [{ id: 'k1', name: 'n', secretHex: KEY_A }] });
+    await vault.update({ mnemonic, importedKeys: [{ id: 'k1', name: 'n', secretHex: KEY_A }, { id: 'k2', name: 'm', secretHex: KEY_B }], createdAt: 1 });
+    await vault.changePassword(PASSWORD, OTHER_PASSWORD);
+    const dump = stores.local.dump();
+    expectNoLeak(dump, [...leakNeedles({ mnemonic, keysHex: [KEY_A, KEY_B] }), PASSWORD, OTHER_PASSWORD]);
+    // The needles do work: the plaintext itself would be caught.
+    expect(JSON.stringify(await freshVault(stores).unlock(OTHER_PASSWORD)).includes(mnemonic)).toBe(true);
+  });
+});
+
+describe('memoryStores', () => {
+  it('round-trips through JSON like the real API and writes all or nothing', async () => {
+    const { local } = memoryStores();
+    await local.set({ a: { n: 1 }, b: new Uint8Array([1, 2]) });
+    const got = await local.get(['a', 'b', 'missing']);
+    expect(got).toEqual({ a: { n: 1 }, b: { 0: 1, 1: 2 } });
+    expect('missing' in got).toBe(false);
+    await expect(local.set({ c: 1, d: 1n })).rejects.toBeInstanceOf(TypeError);
+    expect(local.keys().sort()).toEqual(['a', 'b']);
+    local.failNextWrites(2);
+    await expect(local.set({ c: 1 })).rejects.toThrow(/simulated/);
+    await expect(local.remove(['a'])).rejects.toThrow(/simulated/);
+    await local.remove(['a']);
+    expect(local.keys()).toEqual(['b']);
+    // Returned values are copies.
+    const copy = (await local.get(['b'])).b as Record<string, number>;
+    copy[0] = 99;
+    expect(((await local.get(['b'])).b as Record<string, number>)[0]).toBe(1);
+  });
+});
