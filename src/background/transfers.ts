@@ -1,0 +1,238 @@
+// Cross-chain transfers that never strand funds. A move is an export on one chain and an import on
+// the other; between the two the funds sit in atomic memory. Every step is written to a journal
+// in storage.local BEFORE the step's effect can happen (signed bytes are stored before they are
+// sent), so a worker killed at any point resumes from the journal: it re-sends the same bytes
+// (same tx ID, so never a second export), asks the node what became of them, and finishes the
+// import exactly once.
+import { toHex, fromHex } from '../core/bytes.js';
+import type { WalletEngine } from '../core/engine.js';
+import { TimeoutError, WalletError } from '../core/errors.js';
+import type { ChainAlias } from '../core/node.js';
+import type { StorageArea } from './storage.js';
+
+export type TransferState =
+  /** Journaled; the export is not signed yet. */
+  | 'pending'
+  /** The export's signed bytes are journaled; it may or may not have reached the node. */
+  | 'export-signed'
+  /** The export is accepted: the funds wait in the destination chain's atomic memory. */
+  | 'export-accepted'
+  /** The imports' signed bytes are journaled. */
+  | 'import-signed'
+  | 'completed'
+  /** The export never happened (refused by the node): nothing moved. */
+  | 'failed';
+
+export interface JournaledTx {
+  chain: ChainAlias;
+  txID: string;
+  signedHex: string;
+  /** nAVAX, decimal: the estimate before acceptance is the exact amount this tx burns. */
+  fee: string;
+  accepted: boolean;
+}
+
+export interface TransferRecord {
+  id: string;
+  from: ChainAlias;
+  to: ChainAlias;
+  /** nAVAX, decimal (storage is JSON). */
+  amount: string;
+  state: TransferState;
+  export?: JournaledTx;
+  imports: JournaledTx[];
+  /** How many times the import was rebuilt after being dropped (C-Chain base fee rose, …). */
+  importAttempts: number;
+  error?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const MAX_IMPORT_ATTEMPTS = 5;
+/** After the node refuses a send, how long it may still turn out accepted (a resend racing the first). */
+const REFUSED_GRACE_MS = 10_000;
+
+/** The transfers of one account on one network, in one storage key. */
+export class TransferJournal {
+  constructor(
+    private readonly area: StorageArea,
+    readonly key: string,
+  ) {}
+
+  async list(): Promise<TransferRecord[]> {
+    const value = (await this.area.get([this.key]))[this.key];
+    if (value === undefined) return [];
+    if (!Array.isArray(value)) throw new WalletError('storage-corrupt', `the transfer journal ${this.key} is not a list`);
+    return value as TransferRecord[];
+  }
+
+  async get(id: string): Promise<TransferRecord | undefined> {
+    return (await this.list()).find((r) => r.id === id);
+  }
+
+  /** Writes one record (replacing the one with its ID) in a single storage write. */
+  async put(record: TransferRecord): Promise<void> {
+    const others = (await this.list()).filter((r) => r.id !== record.id);
+    await this.area.set({ [this.key]: [...others, record] });
+  }
+
+  async unfinished(): Promise<TransferRecord[]> {
+    return (await this.list()).filter((r) => r.state !== 'completed' && r.state !== 'failed');
+  }
+}
+
+export interface RunnerHooks {
+  /** Called after every journal write and after every send; a test may throw here to play a crash. */
+  checkpoint?(point: string, record: TransferRecord): void | Promise<void>;
+}
+
+export class TransferRunner {
+  constructor(
+    private readonly engine: WalletEngine,
+    private readonly journal: TransferJournal,
+    private readonly hooks: RunnerHooks = {},
+  ) {}
+
+  /** Journals a new move, then runs it to the end. */
+  async start(from: ChainAlias, to: ChainAlias, amount: bigint): Promise<TransferRecord> {
+    return this.run(await this.begin(from, to, amount));
+  }
+
+  /** Journals a new move without running it (the caller runs it, e.g. without waiting). */
+  async begin(from: ChainAlias, to: ChainAlias, amount: bigint): Promise<TransferRecord> {
+    if (from === to) throw new WalletError('validation', 'source and destination chains must differ');
+    if (amount <= 0n) throw new WalletError('validation', 'an amount must be greater than zero');
+    const now = Date.now();
+    const record: TransferRecord = {
+      id: toHex(crypto.getRandomValues(new Uint8Array(12))),
+      from,
+      to,
+      amount: amount.toString(),
+      state: 'pending',
+      imports: [],
+      importAttempts: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.save(record, 'journaled');
+    return record;
+  }
+
+  /** Finishes every transfer the journal holds unfinished (on worker start, unlock, or a timer). */
+  async resumeAll(): Promise<TransferRecord[]> {
+    const out: TransferRecord[] = [];
+    for (const r of await this.journal.unfinished()) out.push(await this.run(r));
+    return out;
+  }
+
+  private async save(record: TransferRecord, point: string): Promise<void> {
+    record.updatedAt = Date.now();
+    await this.journal.put(record);
+    await this.hooks.checkpoint?.(point, record);
+  }
+
+  /** Advances a journaled transfer until it is completed or failed. */
+  async run(record: TransferRecord): Promise<TransferRecord> {
+    for (;;) {
+      switch (record.state) {
+        case 'pending':
+          await this.signExport(record);
+          break;
+        case 'export-signed':
+          await this.sendExport(record);
+          break;
+        case 'export-accepted':
+          await this.signImports(record);
+          break;
+        case 'import-signed':
+          await this.sendImports(record);
+          break;
+        case 'completed':
+        case 'failed':
+          return record;
+      }
+    }
+  }
+
+  private async signExport(record: TransferRecord): Promise<void> {
+    const signed = this.engine.sign(await this.engine.buildExport(record.from, record.to, BigInt(record.amount)));
+    record.export = { chain: signed.chain, txID: signed.txID, signedHex: toHex(signed.signedBytes), fee: signed.fee.toString(), accepted: false };
+    record.state = 'export-signed';
+    await this.save(record, 'export-signed');
+  }
+
+  /** Sends (or re-sends) the journaled bytes and waits; the same bytes always mean the same tx. */
+  private async sendTx(tx: JournaledTx, record: TransferRecord, point: string): Promise<'accepted' | 'failed'> {
+    if ((await this.engine.txState(tx.chain, tx.txID)) === 'accepted') return 'accepted';
+    let refusal: string | undefined;
+    try {
+      await this.engine.submit(tx.chain, fromHex(tx.signedHex), tx.txID);
+    } catch (e) {
+      // Refused: a resend of a tx that is already processing or accepted is refused too, so only
+      // the node's final word on this tx ID decides.
+      refusal = (e as Error).message;
+    }
+    if (refusal === undefined) await this.hooks.checkpoint?.(point, record);
+    const outcome = await this.engine.node
+      .waitForTx(tx.chain, tx.txID, refusal ? { timeoutMs: REFUSED_GRACE_MS } : {})
+      .catch((e: unknown) => {
+        if (refusal && e instanceof TimeoutError) return undefined;
+        throw e;
+      });
+    if (outcome?.accepted) return 'accepted';
+    record.error = refusal ?? `${outcome?.status}${outcome?.reason ? `: ${outcome.reason}` : ''}`;
+    return 'failed';
+  }
+
+  private async sendExport(record: TransferRecord): Promise<void> {
+    const tx = record.export!;
+    if ((await this.sendTx(tx, record, 'export-sent')) === 'failed') {
+      record.state = 'failed';
+      await this.save(record, 'export-failed');
+      return;
+    }
+    tx.accepted = true;
+    delete record.error;
+    record.state = 'export-accepted';
+    await this.save(record, 'export-accepted');
+  }
+
+  private async signImports(record: TransferRecord): Promise<void> {
+    const built = await this.engine.buildImports(record.to, record.from);
+    if (built.length === 0) {
+      // Nothing waits in atomic memory: an earlier import of this transfer (or a manual one) took it.
+      record.state = 'completed';
+      await this.save(record, 'completed');
+      return;
+    }
+    record.imports = built.map((b) => {
+      const s = this.engine.sign(b);
+      return { chain: s.chain, txID: s.txID, signedHex: toHex(s.signedBytes), fee: s.fee.toString(), accepted: false };
+    });
+    record.importAttempts += 1;
+    record.state = 'import-signed';
+    await this.save(record, 'import-signed');
+  }
+
+  private async sendImports(record: TransferRecord): Promise<void> {
+    for (const tx of record.imports) {
+      if (tx.accepted) continue;
+      if ((await this.sendTx(tx, record, 'import-sent')) === 'accepted') {
+        tx.accepted = true;
+        await this.save(record, 'import-accepted');
+        continue;
+      }
+      // Dropped or refused (fee rose, or the UTXOs were imported elsewhere): look at atomic memory
+      // again and rebuild from what is still waiting there.
+      if (record.importAttempts >= MAX_IMPORT_ATTEMPTS) {
+        throw new WalletError('import-stuck', `the import of transfer ${record.id} failed ${record.importAttempts} times: ${record.error ?? 'unknown'}; the funds wait in atomic memory`);
+      }
+      record.state = 'export-accepted';
+      await this.save(record, 'import-retry');
+      return;
+    }
+    delete record.error;
+    record.state = 'completed';
+    await this.save(record, 'completed');
+  }
+}

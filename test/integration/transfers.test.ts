@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { TransferJournal, TransferRunner, type TransferRecord } from '../../src/background/transfers.js';
+import { memoryStores } from '../../src/background/storage.js';
+import type { WalletEngine } from '../../src/core/engine.js';
+import { AVAX, avaxOf, engineOf, freshWallet, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';
+
+type Chain = 'X' | 'P' | 'C';
+
+class Crash extends Error {}
+
+async function balanceOf(engine: WalletEngine, chain: Chain): Promise<bigint> {
+  return chain === 'C' ? (await engine.cBalanceWei()) / WEI_PER_NAVAX : avaxOf(engine, chain);
+}
+
+/** A new engine object over the same keys: what a restarted service worker would build. */
+async function restartedEngine(w: TestWallet): Promise<WalletEngine> {
+  return engineOf(await localNetwork(), { xp: [...w.receive, ...w.change], evm: w.evm, change: w.change[0]!.shortId });
+}
+
+const CRASH_POINTS = ['journaled', 'export-signed', 'export-sent', 'export-accepted', 'import-signed', 'import-sent', 'import-accepted'];
+
+async function crashAndResume(w: TestWallet, from: Chain, to: Chain, amount: bigint, point: string): Promise<TransferRecord> {
+  const stores = memoryStores();
+  const key = 'transfers:local:0';
+  const before = { from: await balanceOf(w.engine, from), to: await balanceOf(w.engine, to) };
+
+  const crashing = new TransferRunner(w.engine, new TransferJournal(stores.local, key), {
+    checkpoint(p) {
+      if (p === point) throw new Crash(`worker killed at ${p}`);
+    },
+  });
+  await expect(crashing.start(from, to, amount)).rejects.toBeInstanceOf(Crash);
+
+  // Everything in memory is gone; only storage survives.
+  const resumed = await new TransferRunner(await restartedEngine(w), new TransferJournal(stores.local, key)).resumeAll();
+  expect(resumed).toHaveLength(1);
+  const record = resumed[0]!;
+  expect(record.state).toBe('completed');
+  expect(record.export?.accepted).toBe(true);
+  expect(record.imports.filter((i) => i.accepted)).toHaveLength(1);
+
+  // Exactly once: the source paid amount + one export fee, the destination got amount − one import fee.
+  const importFee = BigInt(record.imports[0]!.fee);
+  expect(await balanceOf(w.engine, from)).toBe(before.from - amount - BigInt(record.export!.fee));
+  expect(await balanceOf(w.engine, to)).toBe(before.to + amount - importFee);
+  expect(await w.engine.atomicSpendable(to, from)).toHaveLength(0);
+  // Running the journal again changes nothing.
+  expect(await new TransferRunner(w.engine, new TransferJournal(stores.local, key)).resumeAll()).toHaveLength(0);
+  return record;
+}
+
+describe('a cross-chain transfer killed at every step completes exactly once', () => {
+  for (const point of CRASH_POINTS) {
+    it(`P → X, worker killed at "${point}"`, async () => {
+      const w = await freshWallet({ p: 5n * AVAX });
+      await crashAndResume(w, 'P', 'X', 2n * AVAX, point);
+    });
+  }
+
+  for (const point of CRASH_POINTS) {
+    it(`X → C, worker killed at "${point}"`, async () => {
+      const w = await freshWallet({ x: 5n * AVAX });
+      await crashAndResume(w, 'X', 'C', 2n * AVAX, point);
+    });
+  }
+
+  it('an export the node refuses leaves the funds where they were and marks the transfer failed', async () => {
+    const w = await freshWallet({ x: 3n * AVAX });
+    const stores = memoryStores();
+    const journal = new TransferJournal(stores.local, 'transfers:local:0');
+    // Sign the export, then spend its inputs elsewhere before it is sent.
+    const runner = new TransferRunner(w.engine, journal, {
+      async checkpoint(p) {
+        if (p === 'export-signed') {
+          const { ctx } = await localNetwork();
+          await w.engine.issueAndWait(await w.engine.buildXSend([{ assetID: ctx.avaxAssetID, amount: 1n * AVAX, owners: w.me }]));
+        }
+      },
+    });
+    const record = await runner.start('X', 'P', 1n * AVAX);
+    expect(record.state).toBe('failed');
+    expect(record.error).toBeTruthy();
+    expect(await avaxOf(w.engine, 'P')).toBe(0n);
+  });
+});
