@@ -1,0 +1,743 @@
+// The wallet service: accounts, networks, balances, sends, assets, cross-chain transfers and
+// activity, over the session (keys), the core engine (chains) and storage. One method per request
+// of src/shared/messages.ts; inputs arrive validated. Keys exist only while the session is unlocked
+// and are dropped on lock.
+import { formatAmount } from '../core/amount.js';
+import { type Bytes, fromHex, toHex } from '../core/bytes.js';
+import { parseUtxoId, utxoId } from '../core/codec/ids.js';
+import type { OutputOwners, Utxo } from '../core/codec/types.js';
+import { cb58Encode, formatAddress, formatPrivateKey, parseAddressFor, parseId } from '../core/encoding.js';
+import { WalletEngine, type Issued } from '../core/engine.js';
+import { ValidationError, WalletError } from '../core/errors.js';
+import {
+  deriveEvmKey,
+  deriveXpKey,
+  formatEvmAddress,
+  generateMnemonic,
+  HdRoot,
+  keyPairFromSecret,
+  mnemonicToSeed,
+  normalizeMnemonic,
+  parseSecretKey,
+  type KeyPair,
+} from '../core/keys.js';
+import { chainContextOf, customPreset, discoverNetwork, PRESETS, type NetworkIdentity, type NetworkPreset } from '../core/network.js';
+import { NodeClient, type ChainAlias } from '../core/node.js';
+import { scanBranch } from '../core/scan.js';
+import type { BuiltTx } from '../core/tx/built.js';
+import { makeOwners } from '../core/tx/context.js';
+import { fixedCapState, nftFamilyState, variableCapState } from '../core/tx/x.js';
+import type {
+  AccountView,
+  ActivityItem,
+  AssetBalanceView,
+  BalancesView,
+  ChainName,
+  NetworkView,
+  OwnerSet,
+  RequestParams as P,
+  TransferView,
+  WalletStatus,
+} from '../shared/messages.js';
+import type { Session } from './session.js';
+import type { StorageArea } from './storage.js';
+import { TransferJournal, type TransferRecord, TransferRunner } from './transfers.js';
+
+const STATE_KEY = 'xpc.state';
+const STATE_VERSION = 1;
+const AVAX_EVM_DENOMINATION = 18;
+const MAX_ACTIVITY = 500;
+
+type AccountRecord =
+  | { id: string; name: string; kind: 'hd'; index: number }
+  | { id: string; name: string; kind: 'imported'; keyId: string };
+
+interface CustomNetwork {
+  id: string;
+  name: string;
+  url: string;
+  atomicNamespace: string;
+}
+
+/** Non-secret settings, in storage.local. */
+interface PersistedState {
+  version: number;
+  accounts: AccountRecord[];
+  selectedAccountId: string | null;
+  nextHdIndex: number;
+  customNetworks: CustomNetwork[];
+  selectedNetworkId: string;
+}
+
+/** What the wallet remembers per network and account, so the popup can show it at once. */
+interface AccountCache {
+  /** Detects a local network that was restarted: its P-Chain height went back. */
+  pHeight: string;
+  receiveNext: number;
+  changeNext: number;
+  balances: BalancesView;
+  activity: ActivityItem[];
+  /** UTXO IDs seen at the last refresh, to tell incoming funds apart. */
+  knownUtxos: string[];
+}
+
+function newId(): string {
+  return toHex(crypto.getRandomValues(new Uint8Array(8)));
+}
+
+function emptyState(): PersistedState {
+  return { version: STATE_VERSION, accounts: [], selectedAccountId: null, nextHdIndex: 0, customNetworks: [], selectedNetworkId: 'local' };
+}
+
+function emptyCache(): AccountCache {
+  return {
+    pHeight: '0',
+    receiveNext: 1,
+    changeNext: 0,
+    balances: { updatedAt: 0, refreshing: false, balances: [], waiting: [] },
+    activity: [],
+    knownUtxos: [],
+  };
+}
+
+export class WalletService {
+  #root: HdRoot | null = null;
+  #identities = new Map<string, NetworkIdentity>();
+  #assetNames = new Map<string, { name: string; symbol: string; denomination: number }>();
+  #refreshing: Promise<BalancesView> | null = null;
+
+  constructor(
+    private readonly session: Session,
+    private readonly local: StorageArea,
+    private readonly options: { fetch?: typeof fetch; log?: (line: string) => void } = {},
+  ) {
+    session.onLock(() => {
+      this.#root?.wipe();
+      this.#root = null;
+    });
+  }
+
+  // ---- persistence ----
+
+  private async state(): Promise<PersistedState> {
+    const raw = (await this.local.get([STATE_KEY]))[STATE_KEY];
+    if (raw === undefined) return emptyState();
+    const s = raw as PersistedState;
+    if (typeof s !== 'object' || s === null || s.version !== STATE_VERSION || !Array.isArray(s.accounts)) {
+      throw new WalletError('storage-corrupt', 'the wallet settings in storage are unreadable');
+    }
+    return s;
+  }
+
+  private async saveState(s: PersistedState): Promise<void> {
+    await this.local.set({ [STATE_KEY]: s });
+  }
+
+  private cacheKey(networkId: string, accountId: string): string {
+    return `xpc.cache.${networkId}.${accountId}`;
+  }
+
+  private journalKey(networkId: string, accountId: string): string {
+    return `xpc.transfers.${networkId}.${accountId}`;
+  }
+
+  private async cache(networkId: string, accountId: string): Promise<AccountCache> {
+    const key = this.cacheKey(networkId, accountId);
+    return ((await this.local.get([key]))[key] as AccountCache | undefined) ?? emptyCache();
+  }
+
+  private async saveCache(networkId: string, accountId: string, c: AccountCache): Promise<void> {
+    await this.local.set({ [this.cacheKey(networkId, accountId)]: c });
+  }
+
+  // ---- networks ----
+
+  private presetOf(s: PersistedState, id: string): NetworkPreset & { id: string } {
+    const builtIn = (PRESETS as Record<string, NetworkPreset>)[id];
+    if (builtIn) return { ...builtIn, id };
+    const custom = s.customNetworks.find((n) => n.id === id);
+    if (!custom) throw new ValidationError(`no network ${id}`, 'id');
+    return { ...customPreset(custom.url, { name: custom.name }), atomicApi: { namespace: custom.atomicNamespace, path: `/ext/bc/C/${custom.atomicNamespace}` }, id };
+  }
+
+  private networkView(preset: NetworkPreset & { id: string }): NetworkView {
+    return { id: preset.id, kind: preset.kind, name: preset.name, url: preset.url, atomicNamespace: preset.atomicApi.namespace };
+  }
+
+  private client(preset: NetworkPreset): NodeClient {
+    return new NodeClient({ url: preset.url, atomicApi: preset.atomicApi, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) });
+  }
+
+  /** The node's identity, checked against the preset once per worker life. */
+  private async identity(preset: NetworkPreset & { id: string }): Promise<NetworkIdentity> {
+    let id = this.#identities.get(preset.id);
+    if (!id) {
+      id = await discoverNetwork(this.client(preset), preset);
+      this.#identities.set(preset.id, id);
+    }
+    return id;
+  }
+
+  // ---- keys and accounts ----
+
+  private async root(): Promise<HdRoot> {
+    if (this.#root) return this.#root;
+    const { mnemonic } = this.session.secrets();
+    if (!mnemonic) throw new WalletError('no-mnemonic', 'this wallet has no recovery phrase (it was created from a private key)');
+    this.#root = HdRoot.fromSeed(await mnemonicToSeed(mnemonic));
+    return this.#root;
+  }
+
+  private importedKey(keyId: string): KeyPair {
+    const k = this.session.secrets().importedKeys.find((i) => i.id === keyId);
+    if (!k) throw new WalletError('storage-corrupt', 'an imported account has no key in the vault');
+    return keyPairFromSecret(fromHex(k.secretHex));
+  }
+
+  /** The account's first receive key and its EVM key: what addresses are shown from. */
+  private async primaryKeys(a: AccountRecord): Promise<{ xp: KeyPair; evm: KeyPair }> {
+    if (a.kind === 'imported') {
+      const k = this.importedKey(a.keyId);
+      return { xp: k, evm: k };
+    }
+    const root = await this.root();
+    return { xp: deriveXpKey(root, a.index, 0, 0), evm: deriveEvmKey(root, a.index) };
+  }
+
+  private async accountView(a: AccountRecord, hrp: string): Promise<AccountView> {
+    const { xp, evm } = await this.primaryKeys(a);
+    return {
+      id: a.id,
+      name: a.name,
+      kind: a.kind,
+      ...(a.kind === 'hd' ? { index: a.index } : {}),
+      xAddress: formatAddress('X', hrp, xp.shortId),
+      pAddress: formatAddress('P', hrp, xp.shortId),
+      cAddress: formatEvmAddress(evm.evmAddress),
+      cBech32Address: formatAddress('C', hrp, evm.shortId),
+    };
+  }
+
+  private async selected(): Promise<{ s: PersistedState; account: AccountRecord; preset: NetworkPreset & { id: string } }> {
+    const s = await this.state();
+    const account = s.accounts.find((a) => a.id === s.selectedAccountId);
+    if (!account) throw new WalletError('no-account', 'no account is selected');
+    return { s, account, preset: this.presetOf(s, s.selectedNetworkId) };
+  }
+
+  /**
+   * An engine for the selected account on the selected network: its scanned keys, a fresh change
+   * address, and the network's identity. Scanning runs when the cache has never scanned.
+   */
+  private async engine(): Promise<{ engine: WalletEngine; preset: NetworkPreset & { id: string }; account: AccountRecord; cache: AccountCache }> {
+    const { account, preset } = await this.selected();
+    const identity = await this.identity(preset);
+    const client = this.client(preset);
+    const cache = await this.cache(preset.id, account.id);
+    let keys: { xp: KeyPair[]; evm: KeyPair; change: Bytes };
+    if (account.kind === 'imported') {
+      const k = this.importedKey(account.keyId);
+      keys = { xp: [k], evm: k, change: k.shortId };
+    } else {
+      const root = await this.root();
+      const receive = (i: number) => deriveXpKey(root, account.index, 0, i);
+      const change = (i: number) => deriveXpKey(root, account.index, 1, i);
+      if (cache.balances.updatedAt === 0) {
+        const [r, c] = await Promise.all([scanBranch(client, identity.hrp, receive), scanBranch(client, identity.hrp, change)]);
+        cache.receiveNext = Math.max(1, r.nextIndex);
+        cache.changeNext = c.nextIndex;
+      }
+      const xp = [
+        ...Array.from({ length: cache.receiveNext }, (_, i) => receive(i)),
+        ...Array.from({ length: cache.changeNext + 1 }, (_, i) => change(i)),
+      ];
+      keys = { xp, evm: deriveEvmKey(root, account.index), change: change(cache.changeNext).shortId };
+    }
+    const engine = new WalletEngine(client, chainContextOf(identity), keys, { evmChainId: BigInt(identity.evmChainID) });
+    return { engine, preset, account, cache };
+  }
+
+  private ownersFrom(set: OwnerSet, chain: 'X' | 'P', hrp: string): OutputOwners {
+    const addresses = set.addresses.map((a, i) => {
+      try {
+        return parseAddressFor(a, chain, hrp);
+      } catch (e) {
+        throw new ValidationError((e as Error).message, `to.addresses[${i}]`);
+      }
+    });
+    return makeOwners(addresses, set.threshold, BigInt(set.locktime ?? '0'));
+  }
+
+  // ---- status and the vault ----
+
+  async walletStatus(): Promise<WalletStatus> {
+    const s = await this.state();
+    const preset = this.presetOf(s, s.selectedNetworkId);
+    const exists = (await this.local.get(['xpc.vault']))['xpc.vault'] !== undefined;
+    const unlocked = this.session.isUnlocked();
+    const account = s.accounts.find((a) => a.id === s.selectedAccountId);
+    return {
+      vault: !exists ? 'none' : unlocked ? 'unlocked' : 'locked',
+      network: this.networkView(preset),
+      account: unlocked && account ? await this.accountView(account, (await this.identityOrPresetHrp(preset))) : null,
+      idleLockMinutes: await this.session.getIdleTimeout(),
+    };
+  }
+
+  /** The hrp, without a network round trip when the preset already fixes it. */
+  private async identityOrPresetHrp(preset: NetworkPreset & { id: string }): Promise<string> {
+    return this.#identities.get(preset.id)?.hrp ?? preset.hrp ?? (await this.identity(preset)).hrp;
+  }
+
+  async walletGenerateMnemonic(p: P<'wallet.generateMnemonic'>) {
+    return { mnemonic: generateMnemonic(p.words) };
+  }
+
+  private async startFresh(accounts: AccountRecord[], nextHdIndex: number): Promise<WalletStatus> {
+    // A new or restored vault starts with no accounts' caches, transfer journals or history.
+    const prior = await this.state().catch(() => emptyState());
+    const networkIds = [...Object.keys(PRESETS), ...prior.customNetworks.map((n) => n.id)];
+    const stale = prior.accounts.flatMap((a) => networkIds.flatMap((n) => [this.cacheKey(n, a.id), this.journalKey(n, a.id)]));
+    if (stale.length) await this.local.remove(stale);
+    await this.saveState({ ...prior, version: STATE_VERSION, accounts, selectedAccountId: accounts[0]!.id, nextHdIndex });
+    return this.walletStatus();
+  }
+
+  async walletCreate(p: P<'wallet.create'>) {
+    const mnemonic = normalizeMnemonic(p.mnemonic);
+    if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists; restore it from its recovery phrase to replace it');
+    await this.session.create(p.password, { mnemonic });
+    return this.startFresh([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1);
+  }
+
+  async walletRestore(p: P<'wallet.restore'>) {
+    const mnemonic = normalizeMnemonic(p.mnemonic);
+    this.#root?.wipe();
+    this.#root = null;
+    await this.session.create(p.password, { mnemonic }, { replace: true });
+    return this.startFresh([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1);
+  }
+
+  async walletCreateFromKey(p: P<'wallet.createFromKey'>) {
+    const secret = parseSecretKey(p.privateKey);
+    if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists');
+    const keyId = newId();
+    await this.session.create(p.password, { importedKeys: [{ id: keyId, name: p.name, secretHex: toHex(secret) }] });
+    return this.startFresh([{ id: newId(), name: p.name, kind: 'imported', keyId }], 0);
+  }
+
+  private async vaultExists(): Promise<boolean> {
+    return (await this.local.get(['xpc.vault']))['xpc.vault'] !== undefined;
+  }
+
+  async walletUnlock(p: P<'wallet.unlock'>) {
+    await this.session.unlock(p.password);
+    return this.walletStatus();
+  }
+
+  async walletLock() {
+    await this.session.lock();
+    return this.walletStatus();
+  }
+
+  async walletChangePassword(p: P<'wallet.changePassword'>) {
+    await this.session.changePassword(p.oldPassword, p.newPassword);
+    return { ok: true as const };
+  }
+
+  async walletRevealMnemonic(p: P<'wallet.revealMnemonic'>) {
+    await this.session.verifyPassword(p.password);
+    const { mnemonic } = this.session.secrets();
+    if (!mnemonic) throw new WalletError('no-mnemonic', 'this wallet has no recovery phrase (it was created from a private key)');
+    return { mnemonic };
+  }
+
+  async walletExportPrivateKey(p: P<'wallet.exportPrivateKey'>) {
+    await this.session.verifyPassword(p.password);
+    const a = (await this.state()).accounts.find((x) => x.id === p.accountId);
+    if (!a) throw new ValidationError('no such account', 'accountId');
+    if (a.kind === 'hd') throw new WalletError('hd-account', 'an HD account is backed up by the recovery phrase; reveal the phrase instead');
+    return { privateKey: formatPrivateKey(this.importedKey(a.keyId).secret) };
+  }
+
+  async walletSetIdleLock(p: P<'wallet.setIdleLock'>) {
+    const setting = await this.session.setIdleTimeout(p.minutes);
+    return { minutes: setting.timeout, ...(setting.warning ? { warning: setting.warning } : {}) };
+  }
+
+  // ---- accounts ----
+
+  async accountsList() {
+    const s = await this.state();
+    const hrp = await this.identityOrPresetHrp(this.presetOf(s, s.selectedNetworkId));
+    return { accounts: await Promise.all(s.accounts.map((a) => this.accountView(a, hrp))), selectedId: s.selectedAccountId };
+  }
+
+  private async hrpNow(s: PersistedState): Promise<string> {
+    return this.identityOrPresetHrp(this.presetOf(s, s.selectedNetworkId));
+  }
+
+  async accountsAdd(p: P<'accounts.add'>) {
+    await this.root();
+    const s = await this.state();
+    const record: AccountRecord = { id: newId(), name: p.name, kind: 'hd', index: s.nextHdIndex };
+    await this.saveState({ ...s, accounts: [...s.accounts, record], nextHdIndex: s.nextHdIndex + 1 });
+    return this.accountView(record, await this.hrpNow(s));
+  }
+
+  async accountsImportKey(p: P<'accounts.importKey'>) {
+    const secret = parseSecretKey(p.privateKey);
+    const secrets = this.session.secrets();
+    const pair = keyPairFromSecret(secret);
+    if (secrets.importedKeys.some((k) => toHex(keyPairFromSecret(fromHex(k.secretHex)).shortId) === toHex(pair.shortId))) {
+      throw new ValidationError('this key is already in the wallet', 'privateKey');
+    }
+    const keyId = newId();
+    await this.session.update({ ...secrets, importedKeys: [...secrets.importedKeys, { id: keyId, name: p.name, secretHex: toHex(secret) }] });
+    const s = await this.state();
+    const record: AccountRecord = { id: newId(), name: p.name, kind: 'imported', keyId };
+    await this.saveState({ ...s, accounts: [...s.accounts, record] });
+    return this.accountView(record, await this.hrpNow(s));
+  }
+
+  async accountsRename(p: P<'accounts.rename'>) {
+    const s = await this.state();
+    const a = s.accounts.find((x) => x.id === p.id);
+    if (!a) throw new ValidationError('no such account', 'id');
+    const renamed = { ...a, name: p.name };
+    await this.saveState({ ...s, accounts: s.accounts.map((x) => (x.id === p.id ? renamed : x)) });
+    return this.accountView(renamed, await this.hrpNow(s));
+  }
+
+  async accountsRemove(p: P<'accounts.remove'>) {
+    const s = await this.state();
+    const a = s.accounts.find((x) => x.id === p.id);
+    if (!a) throw new ValidationError('no such account', 'id');
+    if (s.accounts.length === 1) throw new ValidationError('the last account cannot be removed', 'id');
+    if (a.kind === 'imported') {
+      const secrets = this.session.secrets();
+      await this.session.update({ ...secrets, importedKeys: secrets.importedKeys.filter((k) => k.id !== a.keyId) });
+    }
+    const accounts = s.accounts.filter((x) => x.id !== p.id);
+    await this.saveState({ ...s, accounts, selectedAccountId: s.selectedAccountId === p.id ? accounts[0]!.id : s.selectedAccountId });
+    return { ok: true as const };
+  }
+
+  async accountsSelect(p: P<'accounts.select'>) {
+    const s = await this.state();
+    if (!s.accounts.some((a) => a.id === p.id)) throw new ValidationError('no such account', 'id');
+    await this.saveState({ ...s, selectedAccountId: p.id });
+    return this.walletStatus();
+  }
+
+  // ---- networks ----
+
+  async networksList() {
+    const s = await this.state();
+    const ids = [...Object.keys(PRESETS), ...s.customNetworks.map((n) => n.id)];
+    return { networks: ids.map((id) => this.networkView(this.presetOf(s, id))), selectedId: s.selectedNetworkId };
+  }
+
+  async networksSelect(p: P<'networks.select'>) {
+    const s = await this.state();
+    const preset = this.presetOf(s, p.id);
+    // Check the node is what it claims before switching: a mismatch leaves the selection as it was.
+    this.#identities.delete(preset.id);
+    await this.identity(preset);
+    await this.saveState({ ...s, selectedNetworkId: p.id });
+    return this.walletStatus();
+  }
+
+  async networksAddCustom(p: P<'networks.addCustom'>) {
+    const s = await this.state();
+    const record: CustomNetwork = { id: `custom-${newId()}`, name: p.name, url: p.url, atomicNamespace: p.atomicNamespace ?? 'avax' };
+    await this.identity(this.presetOfCustom(record));
+    await this.saveState({ ...s, customNetworks: [...s.customNetworks, record] });
+    return this.networkView(this.presetOfCustom(record));
+  }
+
+  private presetOfCustom(n: CustomNetwork): NetworkPreset & { id: string } {
+    return { ...customPreset(n.url, { name: n.name }), atomicApi: { namespace: n.atomicNamespace, path: `/ext/bc/C/${n.atomicNamespace}` }, id: n.id };
+  }
+
+  async networksRemove(p: P<'networks.remove'>) {
+    const s = await this.state();
+    if (!s.customNetworks.some((n) => n.id === p.id)) throw new ValidationError('only custom networks can be removed', 'id');
+    if (s.selectedNetworkId === p.id) throw new ValidationError('switch to another network before removing this one', 'id');
+    await this.local.remove(s.accounts.map((a) => this.cacheKey(p.id, a.id)));
+    await this.saveState({ ...s, customNetworks: s.customNetworks.filter((n) => n.id !== p.id) });
+    return { ok: true as const };
+  }
+
+  async networksHealth(p: P<'networks.health'>) {
+    const s = await this.state();
+    try {
+      const report = await this.client(this.presetOf(s, p.id)).health.health();
+      return { healthy: report.healthy, checks: Object.keys(report.checks) };
+    } catch (e) {
+      return { healthy: false, checks: [], error: (e as Error).message };
+    }
+  }
+
+  // ---- balances ----
+
+  /** The last known snapshot, at once; optionally starts a refresh without waiting for it. */
+  async balancesGet(p: P<'balances.get'>): Promise<BalancesView> {
+    const { account, preset } = await this.selected();
+    const cache = await this.cache(preset.id, account.id);
+    if (p.refresh) {
+      void this.balancesRefresh().catch(() => undefined);
+      return { ...cache.balances, refreshing: true };
+    }
+    return { ...cache.balances, refreshing: this.#refreshing !== null };
+  }
+
+  /** Refreshes from the node (one refresh at a time); on failure keeps the old snapshot with the error. */
+  balancesRefresh(): Promise<BalancesView> {
+    this.#refreshing ??= this.refreshNow().finally(() => {
+      this.#refreshing = null;
+    });
+    return this.#refreshing;
+  }
+
+  private async assetInfo(engine: WalletEngine, presetId: string, assetID: string) {
+    const key = `${presetId}:${assetID}`;
+    let info = this.#assetNames.get(key);
+    if (!info) {
+      const d = await engine.node.avm.getAssetDescription(assetID);
+      info = { name: d.name, symbol: d.symbol, denomination: d.denomination };
+      this.#assetNames.set(key, info);
+    }
+    return info;
+  }
+
+  private async refreshNow(): Promise<BalancesView> {
+    const { account, preset } = await this.selected();
+    let ctx: Awaited<ReturnType<WalletService['engine']>>;
+    try {
+      ctx = await this.engine();
+    } catch (e) {
+      const cache = await this.cache(preset.id, account.id);
+      const failed = { ...cache.balances, refreshing: false, error: (e as Error).message };
+      cache.balances = failed;
+      await this.saveCache(preset.id, account.id, cache);
+      return failed;
+    }
+    const { engine } = ctx;
+    let { cache } = ctx;
+    const height = (await engine.node.platform.getHeight()).toString();
+    if (BigInt(height) < BigInt(cache.pHeight)) {
+      // The chain went back: a restarted local network. Nothing cached for it is true any more.
+      this.options.log?.(`network ${preset.id} restarted (height ${cache.pHeight} → ${height}); cache dropped`);
+      cache = emptyCache();
+    }
+    cache.pHeight = height;
+    await this.settleActivity(engine, cache);
+
+    const avax = cb58Encode(engine.ctx.avaxAssetID);
+    const [x, pBal, cWei, waiting, xUtxos] = await Promise.all([
+      engine.balances('X'),
+      engine.balances('P'),
+      engine.cBalanceWei(),
+      engine.waitingFunds(),
+      engine.utxos('X'),
+    ]);
+    const balances: AssetBalanceView[] = [];
+    for (const b of x) {
+      const id = cb58Encode(b.assetID);
+      const info = await this.assetInfo(engine, preset.id, id);
+      balances.push({ chain: 'X', assetID: id, ...info, verified: id === avax, spendable: b.spendable.toString(), locked: b.locked.toString(), lockedStakeable: b.lockedStakeable.toString() });
+    }
+    const avaxInfo = await this.assetInfo(engine, preset.id, avax);
+    const pAvax = pBal.find((b) => cb58Encode(b.assetID) === avax);
+    balances.push({ chain: 'P', assetID: avax, ...avaxInfo, verified: true, spendable: (pAvax?.spendable ?? 0n).toString(), locked: (pAvax?.locked ?? 0n).toString(), lockedStakeable: (pAvax?.lockedStakeable ?? 0n).toString() });
+    balances.push({ chain: 'C', assetID: avax, ...avaxInfo, denomination: AVAX_EVM_DENOMINATION, verified: true, spendable: cWei.toString(), locked: '0', lockedStakeable: '0' });
+
+    this.noteIncoming(cache, xUtxos, 'X');
+    cache.balances = {
+      updatedAt: Date.now(),
+      refreshing: false,
+      balances,
+      waiting: waiting.map((w) => ({ from: w.from as ChainName, to: w.to as ChainName, amount: w.amount.toString(), utxoCount: w.utxoCount })),
+    };
+    await this.saveCache(preset.id, account.id, cache);
+    return cache.balances;
+  }
+
+  /** New X UTXOs from a tx the wallet did not issue are incoming funds. */
+  private noteIncoming(cache: AccountCache, utxos: Utxo[], chain: ChainName): void {
+    const known = new Set(cache.knownUtxos);
+    const ours = new Set(cache.activity.map((a) => a.txID));
+    const firstRefresh = cache.knownUtxos.length === 0 && cache.balances.updatedAt === 0;
+    for (const u of utxos) {
+      const id = utxoId(u);
+      const txID = cb58Encode(u.txID);
+      if (known.has(id) || ours.has(txID) || firstRefresh) continue;
+      const amount = u.output.kind === 'TransferOutput' ? u.output.amount.toString() : undefined;
+      cache.activity.unshift({ txID, chain, kind: 'receive', status: 'accepted', assetID: cb58Encode(u.assetID), ...(amount ? { amount } : {}), createdAt: Date.now() });
+      ours.add(txID);
+    }
+    cache.knownUtxos = utxos.map(utxoId);
+    cache.activity = cache.activity.slice(0, MAX_ACTIVITY);
+  }
+
+  /** Asks the node about every pending tx of the activity list. */
+  private async settleActivity(engine: WalletEngine, cache: AccountCache): Promise<void> {
+    for (const item of cache.activity) {
+      if (item.status !== 'pending' || item.txID.startsWith('0x')) continue;
+      const state = await engine.txState(item.chain, item.txID);
+      if (state !== 'unknown') item.status = state;
+    }
+  }
+
+  // ---- issuing ----
+
+  /** Signs, issues, waits, and records the tx in the activity list; bumps the change address. */
+  private async issue(kind: ActivityItem['kind'], built: BuiltTx, extra: Partial<ActivityItem> = {}): Promise<Issued> {
+    const { engine, preset, account, cache } = await this.engine();
+    const issued = await engine.issue(built);
+    const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra };
+    cache.activity.unshift(item);
+    if (account.kind === 'hd' && this.usesChange(built, engine)) cache.changeNext += 1;
+    await this.saveCache(preset.id, account.id, cache);
+    const outcome = await engine.node.waitForTx(issued.chain, issued.txID).catch(() => null);
+    item.status = outcome === null ? 'pending' : outcome.accepted ? 'accepted' : 'failed';
+    await this.saveCache(preset.id, account.id, cache);
+    if (item.status === 'failed') throw new WalletError('tx-failed', `the ${issued.chain}-Chain did not accept the transaction: ${outcome?.reason ?? outcome?.status}`);
+    return issued;
+  }
+
+  private usesChange(built: BuiltTx, engine: WalletEngine): boolean {
+    if (built.tx.vm === 'evm') return false;
+    const change = toHex(engine.changeOwners.addresses[0]!);
+    return built.tx.outputs.some((o) => o.output.kind === 'TransferOutput' && o.output.owners.addresses.some((a) => toHex(a) === change));
+  }
+
+  async sendX(p: P<'send.x'>) {
+    const { engine } = await this.engine();
+    const to = this.ownersFrom(p.to, 'X', engine.ctx.hrp);
+    const built = await engine.buildXSend([{ assetID: parseId(p.assetID), amount: BigInt(p.amount), owners: to }], p.memo ? new TextEncoder().encode(p.memo) : undefined);
+    const issued = await this.issue('send', built, { assetID: p.assetID, amount: p.amount, ...(p.memo ? { memo: p.memo } : {}) });
+    return { txID: issued.txID, fee: issued.fee.toString() };
+  }
+
+  async sendP(p: P<'send.p'>) {
+    const { engine } = await this.engine();
+    const built = await engine.buildPSend(BigInt(p.amount), this.ownersFrom(p.to, 'P', engine.ctx.hrp));
+    const issued = await this.issue('send', built, { assetID: cb58Encode(engine.ctx.avaxAssetID), amount: p.amount });
+    return { txID: issued.txID, fee: issued.fee.toString() };
+  }
+
+  async sendC(p: P<'send.c'>) {
+    const { engine, preset, account, cache } = await this.engine();
+    const { hash } = await engine.sendC(p.to, BigInt(p.amountWei));
+    cache.activity.unshift({ txID: hash, chain: 'C', kind: 'send', status: 'accepted', amount: p.amountWei, createdAt: Date.now() });
+    await this.saveCache(preset.id, account.id, cache);
+    return { txHash: hash };
+  }
+
+  async assetsCreate(p: P<'assets.create'>) {
+    const { engine } = await this.engine();
+    const hrp = engine.ctx.hrp;
+    const states =
+      p.kind === 'fixed'
+        ? [fixedCapState((p.holders ?? []).map((h) => ({ owners: this.ownersFrom(h.owners, 'X', hrp), amount: BigInt(h.amount) })))]
+        : p.kind === 'variable'
+          ? [variableCapState((p.minters ?? []).map((m) => this.ownersFrom(m, 'X', hrp)), (p.holders ?? []).map((h) => ({ owners: this.ownersFrom(h.owners, 'X', hrp), amount: BigInt(h.amount) })))]
+          : [nftFamilyState((p.minters ?? []).map((m) => this.ownersFrom(m, 'X', hrp)))];
+    const built = await engine.buildXCreateAsset({ name: p.name, symbol: p.symbol, denomination: p.denomination, initialStates: states });
+    const issued = await this.issue('create-asset', built);
+    return { txID: issued.txID, assetID: issued.txID, fee: issued.fee.toString() };
+  }
+
+  private async assetUtxo(engine: WalletEngine, assetID: string, match: (u: Utxo) => boolean, what: string): Promise<Utxo> {
+    const found = (await engine.assetUtxos(parseId(assetID))).find(match);
+    if (!found) throw new ValidationError(`this wallet holds no ${what} of asset ${assetID}`, 'assetID');
+    return found;
+  }
+
+  async assetsMint(p: P<'assets.mint'>) {
+    const { engine } = await this.engine();
+    const mintUtxo = await this.assetUtxo(engine, p.assetID, (u) => u.output.kind === 'MintOutput', 'mint right');
+    const issued = await this.issue('mint', await engine.buildXMint(mintUtxo, BigInt(p.amount), this.ownersFrom(p.to, 'X', engine.ctx.hrp)), { assetID: p.assetID, amount: p.amount });
+    return { txID: issued.txID, fee: issued.fee.toString() };
+  }
+
+  async assetsMintNft(p: P<'assets.mintNft'>) {
+    const { engine } = await this.engine();
+    const mintUtxo = await this.assetUtxo(engine, p.assetID, (u) => u.output.kind === 'NftMintOutput' && u.output.groupID === p.groupID, `NFT mint right for group ${p.groupID}`);
+    const to = p.to.map((o) => this.ownersFrom(o, 'X', engine.ctx.hrp));
+    const issued = await this.issue('nft-mint', await engine.buildXNftMint(mintUtxo, fromHex(p.payloadHex), to), { assetID: p.assetID });
+    return { txID: issued.txID, fee: issued.fee.toString() };
+  }
+
+  async assetsTransferNft(p: P<'assets.transferNft'>) {
+    const { engine } = await this.engine();
+    const ref = parseUtxoId(p.utxoID);
+    const nft = (await engine.utxos('X')).find((u) => utxoId(u) === utxoId(ref));
+    if (!nft) throw new ValidationError('this wallet does not hold that NFT', 'utxoID');
+    const issued = await this.issue('nft-transfer', await engine.buildXNftTransfer(nft, this.ownersFrom(p.to, 'X', engine.ctx.hrp)), { assetID: cb58Encode(nft.assetID) });
+    return { txID: issued.txID, fee: issued.fee.toString() };
+  }
+
+  // ---- cross-chain ----
+
+  private async runner(): Promise<{ runner: TransferRunner; journal: TransferJournal }> {
+    const { engine, preset, account } = await this.engine();
+    const journal = new TransferJournal(this.local, this.journalKey(preset.id, account.id));
+    return { runner: new TransferRunner(engine, journal), journal };
+  }
+
+  private transferView(r: TransferRecord): TransferView {
+    const importFee = r.imports.reduce((s, i) => s + BigInt(i.fee), 0n);
+    return {
+      id: r.id,
+      from: r.from,
+      to: r.to,
+      amount: r.amount,
+      state: r.state,
+      importTxIDs: r.imports.map((i) => i.txID),
+      ...(r.export ? { exportTxID: r.export.txID, exportFee: r.export.fee } : {}),
+      ...(r.imports.length ? { importFee: importFee.toString() } : {}),
+      ...(r.error ? { error: r.error } : {}),
+    };
+  }
+
+  /** Journals the move and returns at once; the export and import run on (and resume after a restart). */
+  async transfersStart(p: P<'transfers.start'>) {
+    const { runner } = await this.runner();
+    const record = await runner.begin(p.from as ChainAlias, p.to as ChainAlias, BigInt(p.amount));
+    void runner.run(record).catch((e: unknown) => this.options.log?.(`transfer ${record.id} paused: ${(e as Error).message}`));
+    return this.transferView(record);
+  }
+
+  async transfersList() {
+    const { journal } = await this.runner();
+    return { transfers: (await journal.list()).map((r) => this.transferView(r)).reverse() };
+  }
+
+  /** Finishes every journaled transfer (worker start, unlock, alarm). */
+  async resumeTransfers(): Promise<void> {
+    if (!this.session.isUnlocked()) return;
+    const { runner } = await this.runner();
+    await runner.resumeAll();
+  }
+
+  async transfersImportWaiting() {
+    const { engine, preset, account, cache } = await this.engine();
+    const imported = await engine.importAllWaiting();
+    for (const i of imported) cache.activity.unshift({ txID: i.txID, chain: i.chain, kind: 'import', status: 'accepted', fee: i.fee.toString(), createdAt: Date.now() });
+    await this.saveCache(preset.id, account.id, cache);
+    return { txIDs: imported.map((i) => i.txID) };
+  }
+
+  async activityList() {
+    const { account, preset } = await this.selected();
+    return { items: (await this.cache(preset.id, account.id)).activity };
+  }
+}
+
+/** For log lines and notes: an amount with its denomination. */
+export function describeAmount(units: bigint, denomination: number, symbol: string): string {
+  return `${formatAmount(units, denomination)} ${symbol}`;
+}

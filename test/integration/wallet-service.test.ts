@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { Session } from '../../src/background/session.js';
+import { memoryStores, type MemoryStores } from '../../src/background/storage.js';
+import { Vault, VaultLockedError, WrongPasswordError } from '../../src/background/vault.js';
+import { WalletService } from '../../src/background/wallet.js';
+import { parseAddress } from '../../src/core/encoding.js';
+import { generateMnemonic } from '../../src/core/keys.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import type { BalancesView } from '../../src/shared/messages.js';
+import { AVAX, freshWallet, genesisEngine, localNetwork } from './fixture.js';
+
+const PASSWORD = 'correct horse battery';
+
+/** A background as a service worker would build it on start, over storage that survives. */
+async function startBackground(stores: MemoryStores) {
+  const vault = new Vault(stores, { kdfIterationsForTesting: 1_000 });
+  const session = new Session(vault, stores);
+  await session.resume();
+  return { session, wallet: new WalletService(session, stores.local) };
+}
+
+function spendable(view: BalancesView, chain: 'X' | 'P' | 'C', assetID: string): bigint {
+  return BigInt(view.balances.find((b) => b.chain === chain && b.assetID === assetID)?.spendable ?? '0');
+}
+
+async function waitForTransfer(wallet: WalletService, id: string) {
+  for (let i = 0; i < 200; i++) {
+    const t = (await wallet.transfersList()).transfers.find((x) => x.id === id)!;
+    if (t.state === 'completed' || t.state === 'failed') return t;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('transfer did not finish');
+}
+
+describe('the wallet service against the real node', () => {
+  it('creates a wallet, shows exact balances, sends, moves funds, survives a worker restart and locks', async () => {
+    const { ctx, identity } = await localNetwork();
+    const avax = identity.avaxAssetID;
+    const stores = memoryStores();
+    let { wallet, session } = await startBackground(stores);
+    expect((await wallet.walletStatus()).vault).toBe('none');
+
+    const created = await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(24) });
+    expect(created.vault).toBe('unlocked');
+    const network = await wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    const status = await wallet.networksSelect({ id: network.id });
+    const account = status.account!;
+    expect(account.xAddress).toMatch(/^X-local1/);
+    expect(account.cAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+
+    // Fund it from the genesis key, as anyone paying this wallet would.
+    const genesis = await genesisEngine();
+    const me = makeOwners([parseAddress(account.xAddress).bytes]);
+    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 10n * AVAX, owners: me }]));
+    await genesis.issueAndWait(await genesis.buildPSend(4n * AVAX, me));
+
+    const first = await wallet.balancesRefresh();
+    expect(spendable(first, 'X', avax)).toBe(10n * AVAX);
+    expect(spendable(first, 'P', avax)).toBe(4n * AVAX);
+    expect(first.balances.find((b) => b.chain === 'X')).toMatchObject({ symbol: 'AVAX', denomination: 9, verified: true });
+
+    // Send on X: exact to the fee; the activity list has it, accepted, with its fee.
+    const bob = await freshWallet();
+    const bobX = bob.engine.addresses('X')[0]!;
+    const sent = await wallet.sendX({ assetID: avax, amount: (3n * AVAX).toString(), to: { addresses: [bobX], threshold: 1 }, memo: 'thanks' });
+    expect(BigInt(sent.fee)).toBe(ctx.xTxFee);
+    const afterSend = await wallet.balancesRefresh();
+    expect(spendable(afterSend, 'X', avax)).toBe(7n * AVAX - ctx.xTxFee);
+    const activity = (await wallet.activityList()).items;
+    expect(activity[0]).toMatchObject({ txID: sent.txID, kind: 'send', status: 'accepted', memo: 'thanks', fee: ctx.xTxFee.toString() });
+
+    // A wrong-chain address is named before anything is built.
+    await expect(wallet.sendX({ assetID: avax, amount: '1', to: { addresses: [account.pAddress], threshold: 1 } })).rejects.toThrow(/P-Chain address/);
+
+    // Incoming funds the wallet did not create show up in the activity.
+    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 1n * AVAX, owners: me }]));
+    await wallet.balancesRefresh();
+    expect((await wallet.activityList()).items[0]).toMatchObject({ kind: 'receive', amount: (1n * AVAX).toString(), status: 'accepted' });
+
+    // A move X → P through the journal.
+    const move = await wallet.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
+    const done = await waitForTransfer(wallet, move.id);
+    expect(done.state).toBe('completed');
+    const afterMove = await wallet.balancesRefresh();
+    expect(spendable(afterMove, 'X', avax)).toBe(8n * AVAX - ctx.xTxFee - 2n * AVAX - BigInt(done.exportFee!));
+    expect(spendable(afterMove, 'P', avax)).toBe(4n * AVAX + 2n * AVAX - BigInt(done.importFee!));
+
+    // The worker is stopped: everything in memory goes. The new one is still unlocked and shows
+    // the last snapshot at once, without asking the node.
+    ({ wallet, session } = await startBackground(stores));
+    expect((await wallet.walletStatus()).vault).toBe('unlocked');
+    const cached = await wallet.balancesGet({});
+    expect(cached.updatedAt).toBe(afterMove.updatedAt);
+    expect(spendable(cached, 'P', avax)).toBe(spendable(afterMove, 'P', avax));
+
+    // Locked means locked: no signing, and the next worker starts locked too.
+    await wallet.walletLock();
+    expect((await wallet.walletStatus()).vault).toBe('locked');
+    await expect(wallet.sendP({ amount: '1', to: { addresses: [account.pAddress], threshold: 1 } })).rejects.toBeInstanceOf(VaultLockedError);
+    ({ wallet, session } = await startBackground(stores));
+    expect(session.isUnlocked()).toBe(false);
+    await expect(wallet.walletUnlock({ password: 'wrong password' })).rejects.toBeInstanceOf(WrongPasswordError);
+    expect((await wallet.walletUnlock({ password: PASSWORD })).vault).toBe('unlocked');
+  });
+
+  it('drops a network’s cached state when the chain went back (a restarted local network)', async () => {
+    const stores = memoryStores();
+    const { wallet } = await startBackground(stores);
+    await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const network = await wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    const { account } = await wallet.networksSelect({ id: network.id });
+    await wallet.balancesRefresh();
+    // Pretend this cache was written when the chain was far higher than it is now.
+    const key = `xpc.cache.${network.id}.${account!.id}`;
+    const cache = (await stores.local.get([key]))[key] as { pHeight: string; activity: unknown[] };
+    await stores.local.set({ [key]: { ...cache, pHeight: '999999999', activity: [{ txID: 'ghost', chain: 'X', kind: 'send', status: 'accepted', createdAt: 0 }] } });
+    await wallet.balancesRefresh();
+    expect((await wallet.activityList()).items).toEqual([]);
+  });
+});
