@@ -38,7 +38,7 @@ describe('the wallet service against the real node', () => {
     const { ctx, identity } = await localNetwork();
     const avax = identity.avaxAssetID;
     const stores = memoryStores();
-    let { wallet, session } = await startBackground(stores);
+    let { wallet } = await startBackground(stores);
     expect((await wallet.walletStatus()).vault).toBe('none');
 
     const created = await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(24) });
@@ -88,7 +88,7 @@ describe('the wallet service against the real node', () => {
 
     // The worker is stopped: everything in memory goes. The new one is still unlocked and shows
     // the last snapshot at once, without asking the node.
-    ({ wallet, session } = await startBackground(stores));
+    ({ wallet } = await startBackground(stores));
     expect((await wallet.walletStatus()).vault).toBe('unlocked');
     const cached = await wallet.balancesGet({});
     expect(cached.updatedAt).toBe(afterMove.updatedAt);
@@ -98,8 +98,9 @@ describe('the wallet service against the real node', () => {
     await wallet.walletLock();
     expect((await wallet.walletStatus()).vault).toBe('locked');
     await expect(wallet.sendP({ amount: '1', to: { addresses: [account.pAddress], threshold: 1 } })).rejects.toBeInstanceOf(VaultLockedError);
-    ({ wallet, session } = await startBackground(stores));
-    expect(session.isUnlocked()).toBe(false);
+    const restarted = await startBackground(stores);
+    wallet = restarted.wallet;
+    expect(restarted.session.isUnlocked()).toBe(false);
     await expect(wallet.walletUnlock({ password: 'wrong password' })).rejects.toBeInstanceOf(WrongPasswordError);
     expect((await wallet.walletUnlock({ password: PASSWORD })).vault).toBe('unlocked');
   });
