@@ -1,0 +1,183 @@
+// The one typed protocol between extension pages (popup, approval window) and the background.
+// Extension messaging is JSON: amounts cross as decimal strings (`Amount`), bytes as hex, IDs as
+// CB58. Every request is validated in the background before it reaches the wallet service.
+
+/** A non-negative integer in base units, as a decimal string. */
+export type Amount = string;
+export type ChainName = 'X' | 'P' | 'C';
+
+export interface OwnerSet {
+  /** Bech32 addresses of the chain the output is on (X-… or P-…). */
+  addresses: string[];
+  threshold: number;
+  /** Unix seconds; '0' for none. */
+  locktime?: Amount;
+}
+
+export interface WalletStatus {
+  vault: 'none' | 'locked' | 'unlocked';
+  network: NetworkView;
+  account: AccountView | null;
+  idleLockMinutes: number | 'never';
+}
+
+export interface AccountView {
+  id: string;
+  name: string;
+  kind: 'hd' | 'imported';
+  /** HD account index (m/44'/9000'/index'); absent for imported keys. */
+  index?: number;
+  xAddress: string;
+  pAddress: string;
+  /** EVM address (EIP-55). */
+  cAddress: string;
+  /** C-bech32 address owning atomic UTXOs sent to this account's C-Chain account. */
+  cBech32Address: string;
+}
+
+export interface NetworkView {
+  id: string;
+  kind: 'mainnet' | 'fuji' | 'local' | 'custom';
+  name: string;
+  url: string;
+  atomicNamespace: string;
+}
+
+export interface AssetBalanceView {
+  chain: ChainName;
+  assetID: string;
+  name: string;
+  symbol: string;
+  denomination: number;
+  /** True only for the network's own AVAX asset ID. */
+  verified: boolean;
+  spendable: Amount;
+  locked: Amount;
+  lockedStakeable: Amount;
+}
+
+export interface WaitingFundsView {
+  from: ChainName;
+  to: ChainName;
+  amount: Amount;
+  utxoCount: number;
+}
+
+export interface BalancesView {
+  /** Milliseconds since epoch of the snapshot; 0 when never fetched. */
+  updatedAt: number;
+  refreshing: boolean;
+  /** The last refresh's failure (node unreachable, …), if the snapshot is older than it. */
+  error?: string;
+  balances: AssetBalanceView[];
+  waiting: WaitingFundsView[];
+}
+
+export interface ActivityItem {
+  txID: string;
+  chain: ChainName;
+  kind: 'send' | 'receive' | 'create-asset' | 'mint' | 'nft-mint' | 'nft-transfer' | 'export' | 'import';
+  status: 'pending' | 'accepted' | 'failed';
+  assetID?: string;
+  amount?: Amount;
+  /** nAVAX burned (estimate until accepted). */
+  fee?: Amount;
+  memo?: string;
+  createdAt: number;
+}
+
+export interface TransferView {
+  id: string;
+  from: ChainName;
+  to: ChainName;
+  amount: Amount;
+  state: 'pending' | 'export-signed' | 'export-accepted' | 'import-signed' | 'completed' | 'failed';
+  exportTxID?: string;
+  importTxIDs: string[];
+  exportFee?: Amount;
+  importFee?: Amount;
+  error?: string;
+}
+
+/** Every request: its params and its result. */
+export interface WalletRequests {
+  'wallet.status': { params: Record<string, never>; result: WalletStatus };
+  'wallet.generateMnemonic': { params: { words: 12 | 24 }; result: { mnemonic: string } };
+  'wallet.create': { params: { password: string; mnemonic: string }; result: WalletStatus };
+  /** Restore from a mnemonic: replaces any existing vault (the forgotten-password path). */
+  'wallet.restore': { params: { password: string; mnemonic: string }; result: WalletStatus };
+  'wallet.createFromKey': { params: { password: string; privateKey: string; name: string }; result: WalletStatus };
+  'wallet.unlock': { params: { password: string }; result: WalletStatus };
+  'wallet.lock': { params: Record<string, never>; result: WalletStatus };
+  'wallet.changePassword': { params: { oldPassword: string; newPassword: string }; result: { ok: true } };
+  'wallet.revealMnemonic': { params: { password: string }; result: { mnemonic: string } };
+  'wallet.exportPrivateKey': { params: { password: string; accountId: string }; result: { privateKey: string } };
+  'wallet.setIdleLock': { params: { minutes: number | 'never' }; result: { minutes: number | 'never'; warning?: string } };
+
+  'accounts.list': { params: Record<string, never>; result: { accounts: AccountView[]; selectedId: string | null } };
+  'accounts.add': { params: { name: string }; result: AccountView };
+  'accounts.importKey': { params: { name: string; privateKey: string }; result: AccountView };
+  'accounts.rename': { params: { id: string; name: string }; result: AccountView };
+  'accounts.remove': { params: { id: string }; result: { ok: true } };
+  'accounts.select': { params: { id: string }; result: WalletStatus };
+
+  'networks.list': { params: Record<string, never>; result: { networks: NetworkView[]; selectedId: string } };
+  'networks.select': { params: { id: string }; result: WalletStatus };
+  'networks.addCustom': { params: { name: string; url: string; atomicNamespace?: string }; result: NetworkView };
+  'networks.remove': { params: { id: string }; result: { ok: true } };
+  'networks.health': { params: { id: string }; result: { healthy: boolean; checks: string[]; error?: string } };
+
+  /** The last known snapshot at once (no network wait); `refresh` starts a refresh in the background. */
+  'balances.get': { params: { refresh?: boolean }; result: BalancesView };
+  'balances.refresh': { params: Record<string, never>; result: BalancesView };
+
+  'send.x': { params: { assetID: string; amount: Amount; to: OwnerSet; memo?: string }; result: { txID: string; fee: Amount } };
+  'send.p': { params: { amount: Amount; to: OwnerSet }; result: { txID: string; fee: Amount } };
+  /** Native AVAX on the C-Chain, in wei. */
+  'send.c': { params: { to: string; amountWei: Amount }; result: { txHash: string } };
+
+  'assets.create': {
+    params: {
+      name: string;
+      symbol: string;
+      denomination: number;
+      kind: 'fixed' | 'variable' | 'nft';
+      holders?: { owners: OwnerSet; amount: Amount }[];
+      minters?: OwnerSet[];
+    };
+    result: { txID: string; assetID: string; fee: Amount };
+  };
+  'assets.mint': { params: { assetID: string; amount: Amount; to: OwnerSet }; result: { txID: string; fee: Amount } };
+  /** payload as hex (the UI turns text/JSON/URL into bytes). */
+  'assets.mintNft': { params: { assetID: string; groupID: number; payloadHex: string; to: OwnerSet[] }; result: { txID: string; fee: Amount } };
+  'assets.transferNft': { params: { utxoID: string; to: OwnerSet }; result: { txID: string; fee: Amount } };
+
+  'transfers.start': { params: { from: ChainName; to: ChainName; amount: Amount }; result: TransferView };
+  'transfers.list': { params: Record<string, never>; result: { transfers: TransferView[] } };
+  'transfers.importWaiting': { params: Record<string, never>; result: { txIDs: string[] } };
+
+  'activity.list': { params: Record<string, never>; result: { items: ActivityItem[] } };
+}
+
+export type RequestType = keyof WalletRequests;
+export type RequestParams<T extends RequestType> = WalletRequests[T]['params'];
+export type RequestResult<T extends RequestType> = WalletRequests[T]['result'];
+
+export interface RequestMessage<T extends RequestType = RequestType> {
+  /** Marks our messages apart from anything else on the runtime channel. */
+  channel: 'xpc-wallet';
+  type: T;
+  params: RequestParams<T>;
+}
+
+export interface ErrorInfo {
+  /** Stable machine-readable code: 'validation', 'wrong-password', 'locked', 'insufficient-funds', … */
+  code: string;
+  message: string;
+  /** The offending field, for form errors. */
+  field?: string;
+}
+
+export type ResponseMessage<T extends RequestType = RequestType> =
+  | { ok: true; result: RequestResult<T> }
+  | { ok: false; error: ErrorInfo };
