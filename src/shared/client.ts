@@ -1,0 +1,69 @@
+// The UI side of the protocol: extension pages call the background through `callBackground`,
+// which resolves with the typed result or throws BackgroundError.
+import { WalletError } from '../core/errors.js';
+import type { RequestMessage, RequestParams, RequestResult, RequestType } from './messages.js';
+
+/** How a message reaches the background; defaults to `browser.runtime.sendMessage`. */
+export type SendToBackground = (message: RequestMessage) => Promise<unknown>;
+
+/**
+ * An error answer from the background (`code` as in ErrorInfo), or the client's own:
+ *  - 'unreachable': the message could not be delivered (no background, extension reloaded, …);
+ *  - 'bad-response': the answer is not a ResponseMessage.
+ */
+export class BackgroundError extends WalletError {
+  constructor(
+    code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(code, message);
+  }
+}
+
+async function sendWithRuntime(message: RequestMessage): Promise<unknown> {
+  // Loaded on first use: the polyfill refuses to load outside an extension (e.g. in unit tests).
+  const { default: browser } = await import('webextension-polyfill');
+  return browser.runtime.sendMessage(message);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function malformed(): BackgroundError {
+  return new BackgroundError('bad-response', 'the wallet background sent an answer this page does not understand');
+}
+
+/** The result of an `{ok: true}` answer; throws BackgroundError for anything else. */
+export function readResponse<T extends RequestType>(answer: unknown): RequestResult<T> {
+  if (!isRecord(answer)) throw malformed();
+  if (answer.ok === true) {
+    if (!Object.hasOwn(answer, 'result') || answer.result === undefined) throw malformed();
+    return answer.result as RequestResult<T>;
+  }
+  if (answer.ok === false) {
+    const error = answer.error;
+    if (!isRecord(error) || typeof error.code !== 'string' || typeof error.message !== 'string') throw malformed();
+    const field = typeof error.field === 'string' ? error.field : undefined;
+    if (error.field !== undefined && field === undefined) throw malformed();
+    throw new BackgroundError(error.code, error.message, field);
+  }
+  throw malformed();
+}
+
+export async function callBackground<T extends RequestType>(
+  type: T,
+  params: RequestParams<T>,
+  send: SendToBackground = sendWithRuntime,
+): Promise<RequestResult<T>> {
+  const message: RequestMessage<T> = { channel: 'xpc-wallet', type, params };
+  let answer: unknown;
+  try {
+    answer = await send(message);
+  } catch (e) {
+    const detail = e instanceof Error ? e.message : 'unknown failure';
+    throw new BackgroundError('unreachable', `could not reach the wallet background: ${detail}`);
+  }
+  return readResponse<T>(answer);
+}
