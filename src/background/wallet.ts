@@ -105,6 +105,7 @@ export class WalletService {
   #identities = new Map<string, NetworkIdentity>();
   #assetNames = new Map<string, { name: string; symbol: string; denomination: number }>();
   #refreshing: Promise<BalancesView> | null = null;
+  #resuming: Promise<void> | null = null;
 
   constructor(
     private readonly session: Session,
@@ -716,11 +717,19 @@ export class WalletService {
     return { transfers: (await journal.list()).map((r) => this.transferView(r)).reverse() };
   }
 
-  /** Finishes every journaled transfer (worker start, unlock, alarm). */
-  async resumeTransfers(): Promise<void> {
-    if (!this.session.isUnlocked()) return;
-    const { runner } = await this.runner();
-    await runner.resumeAll();
+  /**
+   * Finishes every journaled transfer (worker start, alarm). One pass at a time: two passes over
+   * one journal would build two imports of the same atomic UTXOs.
+   */
+  resumeTransfers(): Promise<void> {
+    if (!this.session.isUnlocked()) return Promise.resolve();
+    this.#resuming ??= this.runner()
+      .then(({ runner }) => runner.resumeAll())
+      .then(() => undefined)
+      .finally(() => {
+        this.#resuming = null;
+      });
+    return this.#resuming;
   }
 
   async transfersImportWaiting() {
