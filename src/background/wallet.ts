@@ -8,7 +8,7 @@ import { parseUtxoId, utxoId } from '../core/codec/ids.js';
 import type { OutputOwners, Utxo } from '../core/codec/types.js';
 import { cb58Encode, formatAddress, formatPrivateKey, parseAddressFor, parseId } from '../core/encoding.js';
 import { WalletEngine, type Issued } from '../core/engine.js';
-import { ValidationError, WalletError } from '../core/errors.js';
+import { FormatError, ValidationError, WalletError } from '../core/errors.js';
 import {
   deriveEvmKey,
   deriveXpKey,
@@ -79,6 +79,16 @@ interface AccountCache {
   activity: ActivityItem[];
   /** UTXO IDs seen at the last refresh, to tell incoming funds apart. */
   knownUtxos: string[];
+}
+
+/** Re-labels a validation failure with the request field the user typed into. */
+async function asField<T>(field: string, run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof ValidationError || e instanceof FormatError) throw new ValidationError(e.message, field);
+    throw e;
+  }
 }
 
 function newId(): string {
@@ -305,14 +315,14 @@ export class WalletService {
   }
 
   async walletCreate(p: P<'wallet.create'>) {
-    const mnemonic = normalizeMnemonic(p.mnemonic);
+    const mnemonic = await asField('mnemonic', () => normalizeMnemonic(p.mnemonic));
     if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists; restore it from its recovery phrase to replace it');
     await this.session.create(p.password, { mnemonic });
     return this.startFresh([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1);
   }
 
   async walletRestore(p: P<'wallet.restore'>) {
-    const mnemonic = normalizeMnemonic(p.mnemonic);
+    const mnemonic = await asField('mnemonic', () => normalizeMnemonic(p.mnemonic));
     this.#root?.wipe();
     this.#root = null;
     await this.session.create(p.password, { mnemonic }, { replace: true });
@@ -320,7 +330,7 @@ export class WalletService {
   }
 
   async walletCreateFromKey(p: P<'wallet.createFromKey'>) {
-    const secret = parseSecretKey(p.privateKey);
+    const secret = await asField('privateKey', () => parseSecretKey(p.privateKey));
     if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists');
     const keyId = newId();
     await this.session.create(p.password, { importedKeys: [{ id: keyId, name: p.name, secretHex: toHex(secret) }] });
@@ -342,7 +352,7 @@ export class WalletService {
   }
 
   async walletChangePassword(p: P<'wallet.changePassword'>) {
-    await this.session.changePassword(p.oldPassword, p.newPassword);
+    await asField('newPassword', () => this.session.changePassword(p.oldPassword, p.newPassword));
     return { ok: true as const };
   }
 
@@ -362,7 +372,7 @@ export class WalletService {
   }
 
   async walletSetIdleLock(p: P<'wallet.setIdleLock'>) {
-    const setting = await this.session.setIdleTimeout(p.minutes);
+    const setting = await asField('minutes', () => this.session.setIdleTimeout(p.minutes));
     return { minutes: setting.timeout, ...(setting.warning ? { warning: setting.warning } : {}) };
   }
 
@@ -387,7 +397,7 @@ export class WalletService {
   }
 
   async accountsImportKey(p: P<'accounts.importKey'>) {
-    const secret = parseSecretKey(p.privateKey);
+    const secret = await asField('privateKey', () => parseSecretKey(p.privateKey));
     const secrets = this.session.secrets();
     const pair = keyPairFromSecret(secret);
     if (secrets.importedKeys.some((k) => toHex(keyPairFromSecret(fromHex(k.secretHex)).shortId) === toHex(pair.shortId))) {
