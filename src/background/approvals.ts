@@ -1,0 +1,134 @@
+// The queue of requests waiting for the user's decision (connect, sign, send). It lives in
+// storage.session: it survives the service worker being stopped, and is gone with the browser
+// session, as are the pages that asked. A page cannot flood the user: one pending request per
+// origin and method, and a cap on the whole queue.
+import { toHex } from '../core/bytes.js';
+import { WalletError } from '../core/errors.js';
+import type { StorageArea } from './storage.js';
+
+export const APPROVALS_STORAGE_KEY = 'xpc.approvals';
+export const MAX_PENDING_APPROVALS = 20;
+
+export interface PendingApproval {
+  id: string;
+  /** The top-level page's origin. */
+  origin: string;
+  /** The requesting frame's origin, when it is not the top-level page. */
+  frameOrigin?: string;
+  method: string;
+  /** The validated request, kept so a decision can be acted on after a worker restart. */
+  params: unknown;
+  /** What the approval window shows: decoded from the exact bytes that would be signed. */
+  summary: unknown;
+  createdAt: number;
+}
+
+export interface Decision {
+  id: string;
+  approved: boolean;
+  decidedAt: number;
+}
+
+interface Stored {
+  pending: PendingApproval[];
+  /** Recent decisions, for a restarted worker to answer the request it was handling. */
+  decided: Decision[];
+}
+
+/** A second request of the same kind from the same page while one waits. */
+export class ApprovalPendingError extends WalletError {
+  constructor(origin: string, method: string) {
+    super('request-pending', `${origin} already has a ${method} request waiting for your decision`);
+  }
+}
+
+export class ApprovalQueueFullError extends WalletError {
+  constructor() {
+    super('too-many-requests', 'too many requests are waiting for a decision; answer or reject some first');
+  }
+}
+
+export class UnknownApprovalError extends WalletError {
+  constructor(id: string) {
+    super('unknown-approval', `no request ${id} is waiting for a decision`);
+  }
+}
+
+const MAX_REMEMBERED_DECISIONS = 50;
+
+export class ApprovalQueue {
+  readonly #waiters = new Map<string, ((approved: boolean) => void)[]>();
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly area: StorageArea,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Storage reads and writes one at a time, so two decisions never overwrite each other. */
+  #serial<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(op, op);
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  async #load(): Promise<Stored> {
+    const raw = (await this.area.get([APPROVALS_STORAGE_KEY]))[APPROVALS_STORAGE_KEY] as Stored | undefined;
+    if (!raw || !Array.isArray(raw.pending) || !Array.isArray(raw.decided)) return { pending: [], decided: [] };
+    return raw;
+  }
+
+  async #save(s: Stored): Promise<void> {
+    await this.area.set({ [APPROVALS_STORAGE_KEY]: s });
+  }
+
+  add(request: Omit<PendingApproval, 'id' | 'createdAt'>): Promise<PendingApproval> {
+    return this.#serial(async () => {
+      const s = await this.#load();
+      if (s.pending.some((p) => p.origin === request.origin && p.method === request.method)) {
+        throw new ApprovalPendingError(request.origin, request.method);
+      }
+      if (s.pending.length >= MAX_PENDING_APPROVALS) throw new ApprovalQueueFullError();
+      const entry: PendingApproval = { ...request, id: toHex(crypto.getRandomValues(new Uint8Array(12))), createdAt: this.now() };
+      await this.#save({ ...s, pending: [...s.pending, entry] });
+      return entry;
+    });
+  }
+
+  async list(): Promise<PendingApproval[]> {
+    return (await this.#load()).pending;
+  }
+
+  /** Records the user's answer and wakes whoever waits for it in this worker. */
+  decide(id: string, approved: boolean): Promise<PendingApproval> {
+    return this.#serial(async () => {
+      const s = await this.#load();
+      const entry = s.pending.find((p) => p.id === id);
+      if (!entry) throw new UnknownApprovalError(id);
+      const decided = [...s.decided, { id, approved, decidedAt: this.now() }].slice(-MAX_REMEMBERED_DECISIONS);
+      await this.#save({ pending: s.pending.filter((p) => p.id !== id), decided });
+      for (const wake of this.#waiters.get(id) ?? []) wake(approved);
+      this.#waiters.delete(id);
+      return entry;
+    });
+  }
+
+  /** Rejects everything waiting (the approval window was closed, the wallet was reset). */
+  async rejectAll(): Promise<void> {
+    for (const p of await this.list()) await this.decide(p.id, false).catch(() => undefined);
+  }
+
+  /**
+   * Resolves with the decision: at once if it was already made (also by a previous worker),
+   * otherwise when `decide` is called in this worker.
+   */
+  async waitFor(id: string): Promise<boolean> {
+    const s = await this.#load();
+    const done = s.decided.find((d) => d.id === id);
+    if (done) return done.approved;
+    if (!s.pending.some((p) => p.id === id)) throw new UnknownApprovalError(id);
+    return new Promise((resolve) => {
+      this.#waiters.set(id, [...(this.#waiters.get(id) ?? []), resolve]);
+    });
+  }
+}
