@@ -105,6 +105,39 @@ describe('the wallet service against the real node', () => {
     expect((await wallet.walletUnlock({ password: PASSWORD })).vault).toBe('unlocked');
   });
 
+  it('keeps each network’s state apart: switching shows the other network’s own snapshot', async () => {
+    const { identity, ctx } = await localNetwork();
+    const stores = memoryStores();
+    const { wallet } = await startBackground(stores);
+    await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const a = await wallet.networksAddCustom({ name: 'Node A', url: inject('nodeUrl') });
+    const { account } = await wallet.networksSelect({ id: a.id });
+    const genesis = await genesisEngine();
+    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 2n * AVAX, owners: makeOwners([parseAddress(account!.xAddress).bytes]) }]));
+    const onA = await wallet.balancesRefresh();
+    expect(spendable(onA, 'X', identity.avaxAssetID)).toBe(2n * AVAX);
+
+    const b = await wallet.networksAddCustom({ name: 'Node B', url: inject('nodeUrl') });
+    await wallet.networksSelect({ id: b.id });
+    expect(await wallet.balancesGet({})).toMatchObject({ updatedAt: 0, balances: [] });
+    expect((await wallet.activityList()).items).toEqual([]);
+    await wallet.networksSelect({ id: a.id });
+    expect((await wallet.balancesGet({})).updatedAt).toBe(onA.updatedAt);
+  });
+
+  it('refuses a node it cannot reach, and stays where it was', async () => {
+    const stores = memoryStores();
+    const { wallet } = await startBackground(stores);
+    await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const a = await wallet.networksAddCustom({ name: 'Node A', url: inject('nodeUrl') });
+    await wallet.networksSelect({ id: a.id });
+    const before = await wallet.networksList();
+    // Port 9 on loopback (discard): nothing answers JSON-RPC there.
+    await expect(wallet.networksAddCustom({ name: 'Nowhere', url: 'http://127.0.0.1:9' })).rejects.toMatchObject({ code: 'node-unreachable' });
+    expect(await wallet.networksList()).toEqual(before);
+    expect((await wallet.walletStatus()).network.id).toBe(a.id);
+  });
+
   it('drops a network’s cached state when the chain went back (a restarted local network)', async () => {
     const stores = memoryStores();
     const { wallet } = await startBackground(stores);
