@@ -3,10 +3,11 @@
 export type Bytes = Uint8Array;
 
 const HEX_CHARS = '0123456789abcdef';
-const HEX_VALUES: Record<string, number> = {};
+/** Digit value by char code; 255 for anything that is not a hex digit. */
+const HEX_VALUES = new Uint8Array(256).fill(255);
 for (let i = 0; i < 16; i++) {
-  HEX_VALUES[HEX_CHARS[i]!] = i;
-  HEX_VALUES[HEX_CHARS[i]!.toUpperCase()] = i;
+  HEX_VALUES[HEX_CHARS.charCodeAt(i)] = i;
+  HEX_VALUES[HEX_CHARS.toUpperCase().charCodeAt(i)] = i;
 }
 
 /** Lowercase hex without a prefix. */
@@ -21,13 +22,14 @@ export function toHex(bytes: Bytes): string {
 
 /** Parses hex with or without a 0x prefix; throws a plain Error on malformed input. */
 export function fromHex(hex: string): Bytes {
-  const body = hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
-  if (body.length % 2 !== 0) throw new Error('hex string has an odd length');
-  const out = new Uint8Array(body.length / 2);
-  for (let i = 0; i < out.length; i++) {
-    const hi = HEX_VALUES[body[2 * i]!];
-    const lo = HEX_VALUES[body[2 * i + 1]!];
-    if (hi === undefined || lo === undefined) throw new Error(`invalid hex character at ${2 * i}`);
+  const start = hex.startsWith('0x') || hex.startsWith('0X') ? 2 : 0;
+  if ((hex.length - start) % 2 !== 0) throw new Error('hex string has an odd length');
+  const out = new Uint8Array((hex.length - start) / 2);
+  for (let i = 0, j = start; i < out.length; i++, j += 2) {
+    // Char codes above 255 read past the table (undefined) and fail the same check.
+    const hi = HEX_VALUES[hex.charCodeAt(j)] ?? 255;
+    const lo = HEX_VALUES[hex.charCodeAt(j + 1)] ?? 255;
+    if (hi === 255 || lo === 255) throw new Error(`invalid hex character at ${j - start}`);
     out[i] = (hi << 4) | lo;
   }
   return out;

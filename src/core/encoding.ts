@@ -52,7 +52,8 @@ export function fromApiHex(text: string): Bytes {
   if (!equalBytes(checksum(payload), raw.subarray(raw.length - CHECKSUM_LENGTH))) {
     throw new FormatError('hex checksum mismatch');
   }
-  return payload.slice();
+  // `raw` is fresh from parseHexnc and shared with nobody: a view drops the checksum without a copy.
+  return payload;
 }
 
 /** `"hexnc"` encoding: plain 0x-prefixed hex. */
@@ -61,8 +62,13 @@ export function toHexnc(bytes: Bytes): string {
 }
 
 export function parseHexnc(text: string): Bytes {
-  if (!/^0x([0-9a-fA-F]{2})*$/.test(text)) throw new FormatError('expected 0x-prefixed hex with an even length');
-  return fromHex(text);
+  // fromHex checks every digit itself: no separate regex pass over the text.
+  if (!text.startsWith('0x')) throw new FormatError('expected 0x-prefixed hex with an even length');
+  try {
+    return fromHex(text);
+  } catch {
+    throw new FormatError('expected 0x-prefixed hex with an even length');
+  }
 }
 
 // ---- bech32 chain addresses ----

@@ -773,9 +773,10 @@ export class NodeClient {
         dropped.push({ reason: `undecodable UTXO: ${(e as Error).message}` });
         return;
       }
-      const id = utxoId(utxo);
+      // Hex key: utxoId's CB58 (sha256 + base58) only where a UTXO is reported as dropped.
+      const id = `${toHex(utxo.txID)}:${utxo.outputIndex}`;
       if (!ownersOf(utxo.output).addresses.some((addr) => wanted.has(toHex(addr)))) {
-        dropped.push({ id, reason: 'owned by none of the requested addresses' });
+        dropped.push({ id: utxoId(utxo), reason: 'owned by none of the requested addresses' });
         return;
       }
       if (conflicted.has(id)) return;
@@ -786,7 +787,7 @@ export class NodeClient {
         // Two different bodies under one ID: the node is lying about at least one. Trust neither.
         kept.delete(id);
         conflicted.add(id);
-        dropped.push({ id, reason: 'the node sent two different UTXOs with this ID' });
+        dropped.push({ id: utxoId(utxo), reason: 'the node sent two different UTXOs with this ID' });
       }
     };
 

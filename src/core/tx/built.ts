@@ -1,9 +1,8 @@
 // The result every builder returns, and the size guard shared by X, P and C.
 import { encodeUnsignedTx } from '../codec/codec.js';
-import type { UnsignedTx, Utxo } from '../codec/types.js';
+import type { TransferableInput, UnsignedTx, Utxo } from '../codec/types.js';
 import { TxTooLargeError } from '../errors.js';
 import { signedSize } from './context.js';
-import { requiredCredentials, utxoLookupOf } from './sign.js';
 
 export interface BuiltTx<T extends UnsignedTx = UnsignedTx> {
   tx: T;
@@ -14,7 +13,7 @@ export interface BuiltTx<T extends UnsignedTx = UnsignedTx> {
 }
 
 export function built<T extends UnsignedTx>(tx: T, spent: Utxo[], fee: bigint, maxSize: number): BuiltTx<T> {
-  const size = expectedSignedSize(tx, spent);
+  const size = expectedSignedSize(tx);
   if (size > maxSize) {
     throw new TxTooLargeError(
       `this transaction would be ${size} bytes signed; the chain accepts at most ${maxSize}. Send a smaller amount, or split it`,
@@ -23,7 +22,17 @@ export function built<T extends UnsignedTx>(tx: T, spent: Utxo[], fee: bigint, m
   return { tx, spent, fee };
 }
 
-export function expectedSignedSize(tx: UnsignedTx, spent: Utxo[]): number {
-  const creds = requiredCredentials(tx, utxoLookupOf(spent));
-  return signedSize(encodeUnsignedTx(tx).length, creds.map((c) => c.signers.length));
+/** Signatures each credential will hold: one per sigIndex, read off the tx itself. */
+function signatureCounts(tx: UnsignedTx): number[] {
+  const count = (i: TransferableInput): number => (i.input.kind === 'StakeableLockIn' ? i.input.input : i.input).sigIndices.length;
+  if (tx.vm === 'evm') return tx.kind === 'ExportTx' ? tx.ins.map(() => 1) : tx.importedInputs.map(count);
+  const counts = tx.inputs.map(count);
+  if (tx.kind === 'ImportTx') counts.push(...tx.importedInputs.map(count));
+  if (tx.kind === 'OperationTx') for (const op of tx.operations) counts.push(('mintInput' in op.op ? op.op.mintInput : op.op.input).length);
+  return counts;
+}
+
+/** Size once signed: the tx itself says how many signatures each credential holds. */
+export function expectedSignedSize(tx: UnsignedTx): number {
+  return signedSize(encodeUnsignedTx(tx).length, signatureCounts(tx));
 }

@@ -49,10 +49,15 @@ export interface RequiredCredential {
 
 export type UtxoLookup = (ref: UtxoRef) => Utxo | undefined;
 
+/** Map key of a UTXO reference: hex, not utxoId's CB58 (a sha256 and a base58 pass per call). */
+function refKey(ref: UtxoRef): string {
+  return `${toHex(ref.txID)}:${ref.outputIndex}`;
+}
+
 export function utxoLookupOf(utxos: Iterable<Utxo>): UtxoLookup {
   const map = new Map<string, Utxo>();
-  for (const u of utxos) map.set(utxoId(u), u);
-  return (ref) => map.get(utxoId(ref));
+  for (const u of utxos) map.set(refKey(u), u);
+  return (ref) => map.get(refKey(ref));
 }
 
 function sigIndicesOf(input: Input): number[] {
@@ -133,7 +138,8 @@ export function signTx(
 ): SignedResult {
   const unsignedBytes = options.unsignedBytes ?? encodeUnsignedTx(tx);
   const digest = sha256(unsignedBytes);
-  const cache = new Map<string, Bytes>();
+  // One signature per distinct key, looked up by the keychain's KeyPair object (no hex per slot).
+  const cache = new Map<KeyPair, Bytes>();
   let complete = true;
   const credentials = required.map((cred, c): Credential => {
     const signatures = cred.signers.map((signer, s) => {
@@ -145,11 +151,10 @@ export function signTx(
         complete = false;
         return EMPTY_SIGNATURE;
       }
-      const cacheKey = toHex(key.shortId);
-      let sig = cache.get(cacheKey);
+      let sig = cache.get(key);
       if (!sig) {
         sig = signDigest(key.secret, digest);
-        cache.set(cacheKey, sig);
+        cache.set(key, sig);
       }
       return sig;
     });
@@ -173,6 +178,9 @@ export function verifyCredentials(
   if (credentials.length !== required.length) {
     throw new SigningError(`expected ${required.length} credentials, found ${credentials.length}`);
   }
+  // One key's signature fills every slot that key signs: recover each distinct signature once (a
+  // recovery costs about five signings) and check every slot against it.
+  const recovered = new Map<string, { publicKey: Bytes; shortId: Bytes }>();
   required.forEach((cred, c) => {
     const got = credentials[c]!;
     if (got.fx !== cred.fx) throw new SigningError(`credential ${c} has the wrong type`);
@@ -181,9 +189,12 @@ export function verifyCredentials(
     }
     got.signatures.forEach((sig, s) => {
       if (options.allowEmpty && equalBytes(sig, EMPTY_SIGNATURE)) return;
-      const { publicKey, shortId } = recoverSigner(digest, sig);
-      const signer = cred.evm ? evmAddressFromPublicKey(publicKey) : shortId;
-      if (!equalBytes(signer, cred.signers[s]!)) {
+      const key = toHex(sig);
+      let signer = recovered.get(key);
+      if (!signer) recovered.set(key, (signer = recoverSigner(digest, sig)));
+      const { publicKey, shortId } = signer;
+      const address = cred.evm ? evmAddressFromPublicKey(publicKey) : shortId;
+      if (!equalBytes(address, cred.signers[s]!)) {
         throw new SigningError(`signature ${s} of credential ${c} is not from the required signer`);
       }
     });
