@@ -8,11 +8,11 @@ import { parseUtxoId, utxoId } from '../core/codec/ids.js';
 import type { OutputOwners, Utxo } from '../core/codec/types.js';
 import { cb58Encode, formatAddress, formatPrivateKey, parseAddressFor, parseId } from '../core/encoding.js';
 import { WalletEngine, type Issued } from '../core/engine.js';
+import { formatEvmAddress } from '../core/evm-address.js';
 import { FormatError, ValidationError, WalletError } from '../core/errors.js';
 import {
   deriveEvmKey,
   deriveXpKey,
-  formatEvmAddress,
   generateMnemonic,
   HdRoot,
   keyPairFromSecret,

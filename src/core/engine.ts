@@ -7,7 +7,7 @@ import { formatAddress } from './encoding.js';
 import { WalletError } from './errors.js';
 import { type PFeeContext, withHeadroom } from './fees.js';
 import type { KeyPair } from './keys.js';
-import { formatEvmAddress } from './keys.js';
+import { formatEvmAddress } from './evm-address.js';
 import type { ChainAlias, NodeClient, TxOutcome, WaitOptions } from './node.js';
 import type { BuiltTx } from './tx/built.js';
 import { buildCExport, buildCImport, eip1559Fees, PLAIN_TRANSFER_GAS, signEvmTx } from './tx/c.js';

@@ -8,7 +8,6 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { HARDENED_OFFSET, HDKey } from '@scure/bip32';
 import * as bip39 from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english.js';
-import { addr } from 'micro-eth-signer';
 import { type Bytes, toHex } from './bytes.js';
 import { parsePrivateKey } from './encoding.js';
 import { FormatError, SigningError, ValidationError } from './errors.js';
@@ -125,28 +124,6 @@ export function parseSecretKey(text: string): Bytes {
     throw new FormatError('private key is zero or not below the curve order');
   }
   return secret;
-}
-
-/** EIP-55 mixed-case checksum form of a 20-byte address. */
-export function formatEvmAddress(address: Bytes): string {
-  if (address.length !== 20) throw new FormatError(`an EVM address holds 20 bytes, this one ${address.length}`);
-  return addr.addChecksum(toHex(address));
-}
-
-/**
- * Parses `0x` + 40 hex digits. All-lower or all-upper case carries no checksum and is accepted;
- * mixed case is an EIP-55 checksum and must verify (it catches typos).
- */
-export function parseEvmAddress(text: string): Bytes {
-  const trimmed = text.trim();
-  const match = /^0x([0-9a-fA-F]{40})$/.exec(trimmed);
-  if (!match) throw new FormatError('an EVM address is 0x followed by 40 hex digits');
-  const body = match[1]!;
-  const lower = body.toLowerCase();
-  if (body !== lower && body !== body.toUpperCase() && addr.addChecksum(lower) !== '0x' + body) {
-    throw new FormatError('EVM address checksum (upper/lower case) does not match: check for a typo');
-  }
-  return Uint8Array.from(lower.match(/../g)!, (h) => parseInt(h, 16));
 }
 
 // ---- mnemonics ----

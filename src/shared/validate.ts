@@ -14,7 +14,7 @@ import { toHex } from '../core/bytes.js';
 import { parseUtxoId } from '../core/codec/ids.js';
 import { parseAddress, parseId } from '../core/encoding.js';
 import { ValidationError, WalletError } from '../core/errors.js';
-import { parseEvmAddress } from '../core/keys.js';
+import { parseEvmAddress } from '../core/evm-address.js';
 import { MAX_MEMO_SIZE, MAX_NFT_PAYLOAD } from '../core/tx/context.js';
 import { MAX_ASSET_NAME, MAX_ASSET_SYMBOL, validateAssetDescription } from '../core/tx/x.js';
 import type {

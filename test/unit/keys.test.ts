@@ -5,19 +5,18 @@ import { HDKey } from '@scure/bip32';
 import { concatBytes, fromHex, toHex } from '../../src/core/bytes.js';
 import { cb58Encode, formatAddress, formatPrivateKey } from '../../src/core/encoding.js';
 import { FormatError, SigningError, ValidationError } from '../../src/core/errors.js';
+import { formatEvmAddress, parseEvmAddress } from '../../src/core/evm-address.js';
 import {
   deriveEvmKey,
   deriveXpKey,
   evmAddressFromPublicKey,
   evmPath,
-  formatEvmAddress,
   generateMnemonic,
   hashForSigning,
   HdRoot,
   keyPairFromSecret,
   mnemonicToSeed,
   normalizeMnemonic,
-  parseEvmAddress,
   parseSecretKey,
   recoverSigner,
   shortIdFromPublicKey,
@@ -391,5 +390,16 @@ describe('wipe', () => {
     const b = new Uint8Array([4]);
     wipe(a, undefined, b, null);
     expect([...a, ...b]).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe('EVM address text (EIP-55)', () => {
+  it('formats and accepts the EIP-55 examples, and catches a case typo', () => {
+    for (const text of ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb']) {
+      expect(formatEvmAddress(parseEvmAddress(text.toLowerCase()))).toBe(text);
+      expect(formatEvmAddress(parseEvmAddress(text))).toBe(text);
+      const flipped = text.slice(0, 2) + (text[2] === text[2]!.toLowerCase() ? text[2]!.toUpperCase() : text[2]!.toLowerCase()) + text.slice(3);
+      if (/[a-f]/i.test(text[2]!)) expect(() => parseEvmAddress(flipped)).toThrow(FormatError);
+    }
   });
 });

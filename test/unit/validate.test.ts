@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { bech32 } from 'bech32';
 import { cb58Encode, formatAddress, formatPrivateKey } from '../../src/core/encoding.js';
 import { ValidationError, WalletError } from '../../src/core/errors.js';
-import { formatEvmAddress, generateMnemonic } from '../../src/core/keys.js';
+import { formatEvmAddress } from '../../src/core/evm-address.js';
+import { generateMnemonic } from '../../src/core/keys.js';
 import type { OwnerSet, RequestParams, RequestType } from '../../src/shared/messages.js';
 import {
   REQUEST_TYPES,
