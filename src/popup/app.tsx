@@ -1,0 +1,255 @@
+// The popup's top level: which state the vault is in decides the screen (onboarding, unlock, the
+// wallet); inside the wallet a tab bar picks the screen. Plain state, no router library.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { bech32Decode } from '../core/encoding.js';
+import { BackgroundError, type SendToBackground } from '../shared/client.js';
+import type { BalancesView, WalletStatus } from '../shared/messages.js';
+import { ApiContext, type Call, errorText, makeCall, useAction, useCall, useRequest } from './api.js';
+import { NetworkBadge } from './components/NetworkBadge.js';
+import { Activity } from './screens/Activity.js';
+import { Assets } from './screens/Assets.js';
+import { Home } from './screens/Home.js';
+import { Move } from './screens/Move.js';
+import { Onboarding } from './screens/Onboarding.js';
+import { Receive } from './screens/Receive.js';
+import { Send } from './screens/Send.js';
+import { Settings } from './screens/Settings.js';
+import { Unlock } from './screens/Unlock.js';
+
+export type Route = 'home' | 'send' | 'receive' | 'move' | 'assets' | 'activity' | 'settings';
+
+const TABS: { route: Route; label: string }[] = [
+  { route: 'home', label: 'Home' },
+  { route: 'send', label: 'Send' },
+  { route: 'receive', label: 'Receive' },
+  { route: 'move', label: 'Move' },
+  { route: 'assets', label: 'Assets' },
+  { route: 'activity', label: 'Activity' },
+  { route: 'settings', label: 'Settings' },
+];
+
+/** The bech32 hrp of the wallet's own addresses: what typed addresses must match. */
+export function hrpOf(status: WalletStatus): string {
+  const x = status.account?.xAddress;
+  if (!x) return '';
+  try {
+    return bech32Decode(x.slice(x.indexOf('-') + 1)).hrp;
+  } catch {
+    return '';
+  }
+}
+
+export interface AppProps {
+  /** The transport to the background; the extension runtime when absent. */
+  send?: SendToBackground;
+}
+
+export function App({ send }: AppProps) {
+  const base = useMemo(() => makeCall(send), [send]);
+  const [status, setStatus] = useState<WalletStatus | null>(null);
+  const [fatal, setFatal] = useState<string | undefined>(undefined);
+  const [restoring, setRestoring] = useState(false);
+
+  // Any request that finds the wallet locked (idle lock while the popup is open) shows the unlock screen.
+  const call = useMemo<Call>(
+    () =>
+      (async (type, params) => {
+        try {
+          return await base(type, params);
+        } catch (e) {
+          if (e instanceof BackgroundError && e.code === 'vault-locked') {
+            setStatus((s) => (s && s.vault === 'unlocked' ? { ...s, vault: 'locked', account: null } : s));
+          }
+          throw e;
+        }
+      }) as Call,
+    [base],
+  );
+
+  const load = useCallback(() => {
+    call('wallet.status', {}).then(
+      (s) => {
+        setStatus(s);
+        setFatal(undefined);
+      },
+      (e: unknown) => setFatal(errorText(e)),
+    );
+  }, [call]);
+  useEffect(load, [load]);
+
+  let body;
+  if (!status) {
+    body = (
+      <main class="screen center">
+        <h1>XPC Wallet</h1>
+        {fatal ? (
+          <>
+            <p class="form-error" role="alert">
+              {fatal}
+            </p>
+            <button onClick={load}>Try again</button>
+          </>
+        ) : (
+          <p class="muted">Opening…</p>
+        )}
+      </main>
+    );
+  } else if (status.vault === 'none' || restoring) {
+    body = (
+      <Onboarding
+        network={status.network}
+        restoreOnly={restoring}
+        onCancel={() => setRestoring(false)}
+        onDone={(s) => {
+          setRestoring(false);
+          setStatus(s);
+        }}
+      />
+    );
+  } else if (status.vault === 'locked' || !status.account) {
+    body = <Unlock network={status.network} onUnlocked={setStatus} onRestore={() => setRestoring(true)} />;
+  } else {
+    body = <Wallet status={status} onStatus={setStatus} />;
+  }
+  return <ApiContext.Provider value={call}>{body}</ApiContext.Provider>;
+}
+
+const POLL_MS = 1000;
+
+/** The balances snapshot: shown at once, refreshed in the background, polled while refreshing. */
+function useBalances(key: string): { view: BalancesView | null; error: string | undefined; refresh: () => void } {
+  const call = useCall();
+  const [view, setView] = useState<BalancesView | null>(null);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const alive = useRef(true);
+
+  const fetchView = useCallback(
+    async (refresh: boolean) => {
+      clearTimeout(timer.current);
+      try {
+        const v = await call('balances.get', refresh ? { refresh: true } : {});
+        if (!alive.current) return;
+        setView(v);
+        setError(undefined);
+        if (v.refreshing) timer.current = setTimeout(() => void fetchView(false), POLL_MS);
+      } catch (e) {
+        if (alive.current) setError(errorText(e));
+      }
+    },
+    [call],
+  );
+
+  useEffect(() => {
+    alive.current = true;
+    setView(null);
+    void fetchView(true);
+    return () => {
+      alive.current = false;
+      clearTimeout(timer.current);
+    };
+  }, [fetchView, key]);
+
+  const refresh = useCallback(() => void fetchView(true), [fetchView]);
+  return { view, error, refresh };
+}
+
+function AccountSwitcher({ status, onStatus }: { status: WalletStatus; onStatus: (s: WalletStatus) => void }) {
+  const call = useCall();
+  const action = useAction();
+  const list = useRequest('accounts.list', {}, `${status.account?.id}:${status.account?.name}:${status.network.id}`);
+  const accounts = list.data?.accounts ?? (status.account ? [status.account] : []);
+  const select = async (id: string) => {
+    const s = await action.run(() => call('accounts.select', { id }));
+    if (s) onStatus(s);
+  };
+  return (
+    <select
+      class="account-switcher"
+      aria-label="Account"
+      title={action.error}
+      value={status.account?.id}
+      disabled={action.busy}
+      // Accounts added in Settings appear the next time the list is opened.
+      onFocus={() => void list.reload()}
+      onChange={(e) => void select(e.currentTarget.value)}
+    >
+      {accounts.map((a) => (
+        <option key={a.id} value={a.id}>
+          {a.name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: WalletStatus) => void }) {
+  const call = useCall();
+  const [route, setRoute] = useState<Route>('home');
+  // Hidden asset IDs: kept for the popup's life only (no persistence request yet).
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const key = `${status.network.id}:${status.account?.id}`;
+  const balances = useBalances(key);
+  const hrp = hrpOf(status);
+  const lock = async () => {
+    try {
+      onStatus(await call('wallet.lock', {}));
+    } catch {
+      // The background is gone or already locked: either way, show the lock screen.
+      onStatus({ ...status, vault: 'locked', account: null });
+    }
+  };
+  const toggleHidden = (id: string) =>
+    setHidden((h) => {
+      const next = new Set(h);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  let screen;
+  switch (route) {
+    case 'home':
+      screen = <Home view={balances.view} loadError={balances.error} hidden={hidden} onToggleHidden={toggleHidden} onRefresh={balances.refresh} />;
+      break;
+    case 'send':
+      screen = <Send status={status} hrp={hrp} balances={balances.view} onSent={balances.refresh} />;
+      break;
+    case 'receive':
+      screen = <Receive account={status.account!} />;
+      break;
+    case 'move':
+      screen = <Move balances={balances.view} onChanged={balances.refresh} />;
+      break;
+    case 'assets':
+      screen = <Assets status={status} hrp={hrp} balances={balances.view} onChanged={balances.refresh} />;
+      break;
+    case 'activity':
+      screen = <Activity balances={balances.view} />;
+      break;
+    case 'settings':
+      screen = <Settings status={status} onStatus={onStatus} />;
+      break;
+  }
+  return (
+    <div class="wallet">
+      <header class="topbar">
+        <NetworkBadge network={status.network} />
+        <AccountSwitcher status={status} onStatus={onStatus} />
+        <button type="button" class="small lock" onClick={() => void lock()}>
+          Lock
+        </button>
+      </header>
+      <main class="screen" id="screen">
+        {screen}
+      </main>
+      <nav class="tabs" aria-label="Wallet sections">
+        {TABS.map((t) => (
+          <button key={t.route} type="button" aria-current={route === t.route ? 'page' : undefined} onClick={() => setRoute(t.route)}>
+            {t.label}
+          </button>
+        ))}
+      </nav>
+    </div>
+  );
+}

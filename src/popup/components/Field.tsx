@@ -1,0 +1,75 @@
+// A labelled text input or text area with its hint and its error, wired for assistive technology:
+// the error sets aria-invalid and both hint and error are announced through aria-describedby.
+import type { ComponentChildren } from 'preact';
+import { useId } from 'preact/hooks';
+
+export interface TextFieldProps {
+  label: ComponentChildren;
+  value: string;
+  onInput: (value: string) => void;
+  error?: string | undefined;
+  hint?: ComponentChildren;
+  type?: 'text' | 'password' | 'url';
+  multiline?: boolean;
+  rows?: number;
+  placeholder?: string;
+  autoComplete?: string;
+  autoFocus?: boolean;
+  mono?: boolean;
+  inputMode?: 'text' | 'decimal' | 'numeric';
+  /** Beside the input (e.g. a Max button). */
+  trailing?: ComponentChildren;
+  name?: string;
+}
+
+export function TextField(p: TextFieldProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [p.hint ? hintId : '', p.error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const common = {
+    id,
+    name: p.name,
+    value: p.value,
+    placeholder: p.placeholder,
+    autoFocus: p.autoFocus,
+    spellcheck: false,
+    autoComplete: p.autoComplete ?? 'off',
+    'aria-invalid': p.error ? ('true' as const) : undefined,
+    'aria-describedby': describedBy,
+    class: p.mono ? 'mono' : undefined,
+    onInput: (e: Event) => p.onInput((e.currentTarget as HTMLInputElement | HTMLTextAreaElement).value),
+  };
+  return (
+    <div class="field">
+      <label for={id}>{p.label}</label>
+      <div class="field-row">
+        {p.multiline ? (
+          <textarea rows={p.rows ?? 3} {...common} />
+        ) : p.type === 'password' ? (
+          <input type="password" {...common} />
+        ) : (
+          <input type={(p.type ?? 'text') as 'text'} inputMode={p.inputMode} {...common} />
+        )}
+        {p.trailing}
+      </div>
+      {p.hint && (
+        <p id={hintId} class="field-hint">
+          {p.hint}
+        </p>
+      )}
+      <p id={errorId} class="field-error">
+        {p.error ?? ''}
+      </p>
+    </div>
+  );
+}
+
+/** A form-level failure (the background's answer), announced at once. */
+export function FormError({ error }: { error: string | undefined }) {
+  return error ? (
+    <p class="form-error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}

@@ -1,0 +1,76 @@
+// What happened to a transaction the wallet just issued: pending until the chain accepts it, read
+// from the activity list (the background settles pending items on each balances refresh).
+import { useEffect, useState } from 'preact/hooks';
+import { useCall } from '../api.js';
+import { AVAX_DECIMALS, chainLabel, formatValue } from '../format.js';
+import type { ActivityItem, Amount, ChainName } from '../../shared/messages.js';
+import { CopyButton } from './CopyButton.js';
+
+const POLL_MS = 2000;
+const MAX_POLLS = 90;
+
+export interface TxStatusProps {
+  chain: ChainName;
+  txID: string;
+  /** nAVAX burned, as the send result reports it. */
+  fee?: Amount | undefined;
+  /** Test hook: poll interval. */
+  pollMs?: number;
+}
+
+export function TxStatus({ chain, txID, fee, pollMs = POLL_MS }: TxStatusProps) {
+  const call = useCall();
+  const [state, setState] = useState<ActivityItem['status'] | 'unknown'>('unknown');
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async (round: number) => {
+      try {
+        const { items } = await call('activity.list', {});
+        if (stopped) return;
+        const item = items.find((i) => i.txID === txID);
+        const now = item?.status ?? 'pending';
+        setState(now);
+        if (now !== 'pending' || round >= MAX_POLLS) return;
+        // A balances refresh is what asks the node about pending transactions.
+        if (round % 3 === 1) void call('balances.get', { refresh: true }).catch(() => undefined);
+      } catch {
+        if (stopped) return;
+      }
+      timer = setTimeout(() => void poll(round + 1), pollMs);
+    };
+    void poll(0);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [call, txID, pollMs]);
+
+  const label =
+    state === 'accepted'
+      ? `Accepted by the ${chainLabel(chain)}`
+      : state === 'failed'
+        ? `The ${chainLabel(chain)} refused it`
+        : `Issued; waiting for the ${chainLabel(chain)} to accept it…`;
+  return (
+    <div class={`tx-status ${state}`}>
+      <p role="status" aria-live="polite" data-testid="tx-status">
+        {state === 'pending' || state === 'unknown' ? <span class="spinner" aria-hidden="true" /> : null}
+        {label}
+      </p>
+      <dl class="facts">
+        <dt>{chain === 'C' ? 'Transaction hash' : 'Transaction ID'}</dt>
+        <dd class="id-line">
+          <span class="mono break">{txID}</span>
+          <CopyButton text={txID} what="transaction ID" />
+        </dd>
+        {fee !== undefined && (
+          <>
+            <dt>Fee paid</dt>
+            <dd>{formatValue(fee, AVAX_DECIMALS, 'AVAX')}</dd>
+          </>
+        )}
+      </dl>
+    </div>
+  );
+}

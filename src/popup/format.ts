@@ -1,0 +1,77 @@
+// Display helpers: amounts (bigint base units → grouped decimal text with the asset's symbol,
+// never through floating point), chain names, IDs and times.
+import { formatAmount } from '../core/amount.js';
+import type { Amount, AssetBalanceView, ChainName } from '../shared/messages.js';
+
+/** nAVAX: AVAX on the X-Chain, the P-Chain and in atomic memory. */
+export const AVAX_DECIMALS = 9;
+/** wei: native AVAX on the C-Chain's EVM side. */
+export const WEI_DECIMALS = 18;
+/** 10^9 wei per nAVAX. */
+export const WEI_PER_NAVAX = 1_000_000_000n;
+
+export function units(amount: Amount | bigint | undefined): bigint {
+  if (amount === undefined) return 0n;
+  return typeof amount === 'bigint' ? amount : BigInt(amount);
+}
+
+/** "1,234.5": grouped whole part, the fraction as far as it is non-zero (no rounding). */
+export function formatUnits(amount: Amount | bigint, denomination: number): string {
+  return formatAmount(units(amount), denomination, { groupThousands: true });
+}
+
+/** "1,234.5 AVAX". */
+export function formatValue(amount: Amount | bigint, denomination: number, symbol: string): string {
+  return `${formatUnits(amount, denomination)} ${symbol}`;
+}
+
+/** The plain text an amount field takes back (no grouping). */
+export function amountInputText(amount: bigint, denomination: number): string {
+  return formatAmount(amount, denomination);
+}
+
+export function chainLabel(chain: ChainName): string {
+  return `${chain}-Chain`;
+}
+
+/** "an X-Chain", "a P-Chain". */
+export function withArticle(chain: string): string {
+  return `${chain === 'X' ? 'an' : 'a'} ${chain}-Chain`;
+}
+
+/** Start and end of a long ID: enough characters that no look-alike can be ground out. */
+export function shortenId(id: string, head = 10, tail = 6): string {
+  return id.length <= head + tail + 1 ? id : `${id.slice(0, head)}…${id.slice(-tail)}`;
+}
+
+export function totalOf(b: AssetBalanceView): bigint {
+  return units(b.spendable) + units(b.locked) + units(b.lockedStakeable);
+}
+
+function pad(n: number): string {
+  return n.toString().padStart(2, '0');
+}
+
+/** "14:03:09", local time. */
+export function formatClock(ms: number): string {
+  const d = new Date(ms);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** "2026-11-22 14:03", local time. */
+export function formatDateTime(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** "just now", "40 s ago", "3 min ago", "2 h ago", then the date. */
+export function formatAgo(ms: number, now: number): string {
+  const seconds = Math.max(0, Math.floor((now - ms) / 1000));
+  if (seconds < 5) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  return formatDateTime(ms);
+}

@@ -1,0 +1,526 @@
+// X-Chain assets: what the wallet holds (with details), creating fixed-cap, variable-cap and NFT
+// families, minting units and NFTs, and sending an NFT. An NFT payload is shown as text; a link
+// in it is only a link: nothing is fetched unless the user opens it.
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { parseUtxoId } from '../../core/codec/ids.js';
+import { parseId } from '../../core/encoding.js';
+import { errorText, sentence, useCall, useRequest } from '../api.js';
+import {
+  type Check,
+  checkAddress,
+  checkAmount,
+  checkAssetName,
+  checkDenomination,
+  checkSymbol,
+  checkWholeNumber,
+  encodePayload,
+  type PayloadKind,
+} from '../checks.js';
+import { AddressInput } from '../components/AddressInput.js';
+import { AmountInput } from '../components/AmountInput.js';
+import { AssetLabel } from '../components/AssetLabel.js';
+import { CopyButton } from '../components/CopyButton.js';
+import { FormError, TextField } from '../components/Field.js';
+import { Segmented } from '../components/Segmented.js';
+import { TxStatus } from '../components/TxStatus.js';
+import { feeText, recentFee } from '../fees.js';
+import { formatValue, totalOf } from '../format.js';
+import type { Amount, AssetBalanceView, BalancesView, OwnerSet, WalletStatus } from '../../shared/messages.js';
+
+type View = 'held' | 'create' | 'mint' | 'nft';
+
+export interface AssetsProps {
+  status: WalletStatus;
+  hrp: string;
+  balances: BalancesView | null;
+  onChanged: () => void;
+}
+
+function checkAssetId(text: string): Check<string> {
+  const t = text.trim();
+  if (t === '') return { ok: false, error: 'Enter the asset ID' };
+  try {
+    parseId(t);
+  } catch (e) {
+    return { ok: false, error: `Not an asset ID: ${(e as Error).message}` };
+  }
+  return { ok: true, value: t };
+}
+
+function xAssets(view: BalancesView | null): AssetBalanceView[] {
+  return view?.balances.filter((b) => b.chain === 'X') ?? [];
+}
+
+/** What a finished issue looks like on every form of this screen. */
+function Issued({ txID, fee, extra, onAgain }: { txID: string; fee?: Amount; extra?: ComponentChildren; onAgain: () => void }) {
+  return (
+    <div>
+      {extra}
+      <TxStatus chain="X" txID={txID} fee={fee} />
+      <button type="button" onClick={onAgain}>
+        Done
+      </button>
+    </div>
+  );
+}
+
+// ---- held assets and details ----
+
+function Details({ asset, onMint }: { asset: AssetBalanceView; onMint: () => void }) {
+  return (
+    <div class="asset-details">
+      <AssetLabel asset={asset} />
+      <dl class="facts">
+        <dt>Asset ID</dt>
+        <dd class="id-line">
+          <span class="mono break">{asset.assetID}</span>
+          <CopyButton text={asset.assetID} what="asset ID" />
+        </dd>
+        <dt>Name</dt>
+        <dd>{asset.name}</dd>
+        <dt>Symbol</dt>
+        <dd>{asset.symbol}</dd>
+        <dt>Denomination</dt>
+        <dd>
+          {asset.denomination} decimal place{asset.denomination === 1 ? '' : 's'}
+        </dd>
+        <dt>You hold</dt>
+        <dd class="amount">{formatValue(totalOf(asset), asset.denomination, asset.symbol)}</dd>
+        <dt>Spendable</dt>
+        <dd class="amount">{formatValue(asset.spendable, asset.denomination, asset.symbol)}</dd>
+        <dt>Supply</dt>
+        <dd class="muted">Not known: the wallet cannot ask the node for it yet.</dd>
+      </dl>
+      {!asset.verified && (
+        <button type="button" onClick={onMint}>
+          Mint more (needs a mint right)
+        </button>
+      )}
+    </div>
+  );
+}
+
+function Held({ balances, onMint }: { balances: BalancesView | null; onMint: (assetID: string) => void }) {
+  const [open, setOpen] = useState<string | null>(null);
+  const rows = xAssets(balances);
+  const current = rows.find((b) => b.assetID === open);
+  if (current) {
+    return (
+      <div>
+        <button type="button" class="link" onClick={() => setOpen(null)}>
+          ← All assets
+        </button>
+        <Details asset={current} onMint={() => onMint(current.assetID)} />
+      </div>
+    );
+  }
+  if (!balances) return <p class="muted">Loading balances…</p>;
+  if (rows.length === 0) return <p class="muted">No X-Chain assets yet.</p>;
+  return (
+    <ul class="plain-list">
+      {rows.map((b) => (
+        <li key={b.assetID}>
+          <button type="button" class="asset-button" onClick={() => setOpen(b.assetID)} aria-label={`Details of ${b.symbol} ${b.verified ? '(verified AVAX)' : b.assetID}`}>
+            <AssetLabel asset={b} />
+            <span class="amount">{formatValue(b.spendable, b.denomination, b.symbol)}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+// ---- owner sets ----
+
+interface OwnerDraft {
+  addresses: string;
+  threshold: string;
+}
+
+function ownerSetOf(draft: OwnerDraft, hrp: string): Check<OwnerSet> {
+  const lines = draft.addresses.split(/[\s,]+/).filter((l) => l !== '');
+  if (lines.length === 0) return { ok: false, error: 'Enter at least one X-Chain address' };
+  for (const [i, line] of lines.entries()) {
+    const c = checkAddress(line, 'X', hrp);
+    if (!c.ok) return { ok: false, error: `Address ${i + 1}: ${c.error}` };
+  }
+  if (new Set(lines).size !== lines.length) return { ok: false, error: 'An address is listed twice' };
+  const t = checkWholeNumber(draft.threshold, 1, lines.length, 'signatures needed');
+  if (!t.ok) return t;
+  return { ok: true, value: { addresses: lines, threshold: t.value } };
+}
+
+function OwnerEditor({ label, draft, onChange, hrp }: { label: string; draft: OwnerDraft; onChange: (d: OwnerDraft) => void; hrp: string }) {
+  const check = ownerSetOf(draft, hrp);
+  return (
+    <fieldset class="owner-set">
+      <legend>{label}</legend>
+      <TextField label="Addresses (one per line)" multiline rows={2} mono value={draft.addresses} onInput={(v) => onChange({ ...draft, addresses: v })} />
+      <TextField label="Signatures needed" inputMode="numeric" value={draft.threshold} onInput={(v) => onChange({ ...draft, threshold: v })} error={check.ok ? undefined : check.error} />
+    </fieldset>
+  );
+}
+
+// ---- create ----
+
+type CreateKind = 'fixed' | 'variable' | 'nft';
+
+function Create({ status, hrp, onChanged, feeHintText }: AssetsProps & { feeHintText: string }) {
+  const call = useCall();
+  const own = status.account?.xAddress ?? '';
+  const [kind, setKind] = useState<CreateKind>('fixed');
+  const [name, setName] = useState('');
+  const [symbol, setSymbol] = useState('');
+  const [denomination, setDenomination] = useState('9');
+  const [holders, setHolders] = useState<{ address: string; amount: string }[]>([{ address: own, amount: '' }]);
+  const [minters, setMinters] = useState<OwnerDraft[]>([{ addresses: own, threshold: '1' }]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [done, setDone] = useState<{ txID: string; assetID: string; fee: Amount } | null>(null);
+
+  const nameCheck = checkAssetName(name);
+  const symbolCheck = checkSymbol(symbol);
+  const denomCheck = kind === 'nft' ? ({ ok: true, value: 0 } as const) : checkDenomination(denomination);
+  const decimals = denomCheck.ok ? denomCheck.value : 0;
+  const holderChecks = holders.map((h) => ({ to: checkAddress(h.address, 'X', hrp), amount: checkAmount(h.amount, { denomination: decimals, symbol }) }));
+  const minterChecks = minters.map((m) => ownerSetOf(m, hrp));
+  const holdersOk = kind !== 'fixed' || holderChecks.every((h) => h.to.ok && h.amount.ok);
+  const mintersOk = kind === 'fixed' || minterChecks.every((m) => m.ok);
+  const ready = nameCheck.ok && symbolCheck.ok && denomCheck.ok && holdersOk && mintersOk;
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!ready) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const base = { name, symbol, denomination: decimals, kind };
+      const params =
+        kind === 'fixed'
+          ? {
+              ...base,
+              holders: holders.map((h, i) => ({
+                owners: { addresses: [h.address.trim()], threshold: 1 },
+                amount: (holderChecks[i]!.amount as { value: bigint }).value.toString(),
+              })),
+            }
+          : { ...base, minters: minterChecks.map((m) => (m as { value: OwnerSet }).value) };
+      setDone(await call('assets.create', params));
+      onChanged();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (done) {
+    return (
+      <Issued
+        txID={done.txID}
+        fee={done.fee}
+        onAgain={() => setDone(null)}
+        extra={
+          <dl class="facts">
+            <dt>New asset ID</dt>
+            <dd class="id-line">
+              <span class="mono break">{done.assetID}</span>
+              <CopyButton text={done.assetID} what="asset ID" />
+            </dd>
+          </dl>
+        }
+      />
+    );
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <Segmented
+        legend="Kind of asset"
+        value={kind}
+        options={[
+          { value: 'fixed', label: 'Fixed cap' },
+          { value: 'variable', label: 'Variable cap' },
+          { value: 'nft', label: 'NFT family' },
+        ]}
+        onChange={setKind}
+      />
+      <TextField label="Name" value={name} onInput={setName} error={name !== '' && !nameCheck.ok ? nameCheck.error : undefined} />
+      <TextField label="Symbol" value={symbol} onInput={(v) => setSymbol(v.toUpperCase())} error={symbol !== '' && !symbolCheck.ok ? symbolCheck.error : undefined} />
+      {kind !== 'nft' && <TextField label="Decimal places (denomination)" inputMode="numeric" value={denomination} onInput={setDenomination} error={denomCheck.ok ? undefined : denomCheck.error} />}
+      {kind === 'fixed' && (
+        <fieldset class="owner-set">
+          <legend>Initial holders (the whole supply)</legend>
+          {holders.map((h, i) => (
+            <div key={i} class="holder">
+              <AddressInput label={`Holder ${i + 1}`} kind="X" hrp={hrp} value={h.address} onInput={(v) => setHolders(holders.map((x, j) => (j === i ? { ...x, address: v } : x)))} />
+              <TextField
+                label={`Amount for holder ${i + 1}${symbol ? ` (${symbol})` : ''}`}
+                inputMode="decimal"
+                mono
+                value={h.amount}
+                onInput={(v) => setHolders(holders.map((x, j) => (j === i ? { ...x, amount: v } : x)))}
+                error={h.amount !== '' && !holderChecks[i]!.amount.ok ? (holderChecks[i]!.amount as { error: string }).error : undefined}
+              />
+              {holders.length > 1 && (
+                <button type="button" class="small" onClick={() => setHolders(holders.filter((_, j) => j !== i))}>
+                  Remove holder {i + 1}
+                </button>
+              )}
+            </div>
+          ))}
+          <button type="button" class="small" disabled={holders.length >= 64} onClick={() => setHolders([...holders, { address: '', amount: '' }])}>
+            Add holder
+          </button>
+        </fieldset>
+      )}
+      {kind !== 'fixed' &&
+        minters.map((m, i) => (
+          <div key={i}>
+            <OwnerEditor label={kind === 'nft' ? `Group ${i} minters` : `Minter set ${i + 1}`} draft={m} hrp={hrp} onChange={(d) => setMinters(minters.map((x, j) => (j === i ? d : x)))} />
+            {minters.length > 1 && (
+              <button type="button" class="small" onClick={() => setMinters(minters.filter((_, j) => j !== i))}>
+                Remove {kind === 'nft' ? `group ${i}` : `minter set ${i + 1}`}
+              </button>
+            )}
+          </div>
+        ))}
+      {kind !== 'fixed' && (
+        <button type="button" class="small" disabled={minters.length >= 64} onClick={() => setMinters([...minters, { addresses: own, threshold: '1' }])}>
+          {kind === 'nft' ? 'Add group' : 'Add minter set'}
+        </button>
+      )}
+      <p class="fee-line">
+        <strong>Network fee: </strong>
+        {feeHintText}
+      </p>
+      <FormError error={error} />
+      <button class="primary wide" type="submit" disabled={!ready || busy}>
+        {busy ? 'Creating…' : 'Create asset'}
+      </button>
+    </form>
+  );
+}
+
+// ---- mint ----
+
+function Mint({ status, hrp, balances, onChanged, initialAsset }: AssetsProps & { initialAsset: string }) {
+  const call = useCall();
+  const [assetID, setAssetID] = useState(initialAsset);
+  const [amount, setAmount] = useState('');
+  const [to, setTo] = useState(status.account?.xAddress ?? '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
+  const idCheck = checkAssetId(assetID);
+  const known = xAssets(balances).find((b) => b.assetID === assetID.trim());
+  const denomination = known?.denomination ?? 0;
+  const amountCheck = checkAmount(amount, { denomination, symbol: known?.symbol ?? 'base units' });
+  const toCheck = checkAddress(to, 'X', hrp);
+  const ready = idCheck.ok && amountCheck.ok && toCheck.ok;
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!ready) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      setDone(await call('assets.mint', { assetID: assetID.trim(), amount: (amountCheck as { value: bigint }).value.toString(), to: { addresses: [toCheck.value], threshold: 1 } }));
+      onChanged();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <p class="muted">Mint more of a variable-cap asset this wallet holds a mint right for.</p>
+      <TextField label="Asset ID" mono value={assetID} onInput={setAssetID} error={assetID !== '' && !idCheck.ok ? idCheck.error : undefined} hint={known ? <AssetLabel asset={known} /> : undefined} />
+      <AmountInput
+        value={amount}
+        onInput={setAmount}
+        denomination={denomination}
+        symbol={known?.symbol ?? 'base units'}
+        {...(known ? {} : { maxNote: 'Asset not in your balances: amount in base units' })}
+      />
+      <AddressInput label="Mint to (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
+      <FormError error={error} />
+      <button class="primary wide" type="submit" disabled={!ready || busy}>
+        {busy ? 'Minting…' : 'Mint'}
+      </button>
+    </form>
+  );
+}
+
+// ---- NFTs ----
+
+/** A payload preview: a link stays a link (opened only on click); text and JSON are shown as text. */
+export function PayloadPreview({ kind, text }: { kind: PayloadKind; text: string }) {
+  const encoded = encodePayload(kind, text);
+  if (!encoded.ok) return null;
+  if (kind === 'url') {
+    const href = new URL(text.trim()).href;
+    return (
+      <p class="payload-preview">
+        Link (not loaded):{' '}
+        <a href={href} target="_blank" rel="noreferrer noopener">
+          {href}
+        </a>
+      </p>
+    );
+  }
+  return <pre class="payload-preview">{kind === 'json' ? JSON.stringify(JSON.parse(text), null, 2) : text}</pre>;
+}
+
+function MintNft({ status, hrp, onChanged }: AssetsProps) {
+  const call = useCall();
+  const [assetID, setAssetID] = useState('');
+  const [group, setGroup] = useState('0');
+  const [kind, setKind] = useState<PayloadKind>('text');
+  const [payload, setPayload] = useState('');
+  const [to, setTo] = useState(status.account?.xAddress ?? '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
+  const idCheck = checkAssetId(assetID);
+  const groupCheck = checkWholeNumber(group, 0, 0xffffffff, 'group');
+  const encoded = encodePayload(kind, payload);
+  const toCheck = checkAddress(to, 'X', hrp);
+  const ready = idCheck.ok && groupCheck.ok && encoded.ok && toCheck.ok;
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!ready) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      setDone(await call('assets.mintNft', { assetID: idCheck.value, groupID: groupCheck.value, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }] }));
+      onChanged();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <h3>Mint an NFT</h3>
+      <TextField label="NFT family asset ID" mono value={assetID} onInput={setAssetID} error={assetID !== '' && !idCheck.ok ? idCheck.error : undefined} />
+      <TextField label="Group" inputMode="numeric" value={group} onInput={setGroup} error={groupCheck.ok ? undefined : groupCheck.error} />
+      <Segmented
+        legend="Payload kind"
+        value={kind}
+        options={[
+          { value: 'text', label: 'Text' },
+          { value: 'json', label: 'JSON' },
+          { value: 'url', label: 'Image URL' },
+        ]}
+        onChange={setKind}
+      />
+      <TextField
+        label="Payload"
+        multiline
+        rows={3}
+        mono={kind !== 'text'}
+        value={payload}
+        onInput={setPayload}
+        error={payload !== '' && !encoded.ok ? encoded.error : undefined}
+        hint={encoded.ok ? `${encoded.value.length / 2} / 1024 bytes` : undefined}
+      />
+      <PayloadPreview kind={kind} text={payload} />
+      <AddressInput label="Owner (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
+      <FormError error={error} />
+      <button class="primary wide" type="submit" disabled={!ready || busy}>
+        {busy ? 'Minting…' : 'Mint NFT'}
+      </button>
+    </form>
+  );
+}
+
+function TransferNft({ hrp, onChanged }: AssetsProps) {
+  const call = useCall();
+  const [utxo, setUtxo] = useState('');
+  const [to, setTo] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
+  let utxoError: string | undefined;
+  try {
+    parseUtxoId(utxo.trim());
+  } catch (e) {
+    utxoError = sentence((e as Error).message);
+  }
+  const toCheck = checkAddress(to, 'X', hrp);
+  const ready = utxoError === undefined && toCheck.ok;
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!ready) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      setDone(await call('assets.transferNft', { utxoID: utxo.trim(), to: { addresses: [toCheck.value], threshold: 1 } }));
+      onChanged();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <h3>Send an NFT</h3>
+      <p class="muted">The wallet cannot list your NFTs yet: enter the NFT's UTXO ID (transaction ID:output index), as shown by the minting transaction.</p>
+      <TextField label="NFT UTXO ID" mono value={utxo} onInput={setUtxo} error={utxo !== '' ? utxoError : undefined} placeholder="txID:0" />
+      <AddressInput kind="X" hrp={hrp} value={to} onInput={setTo} />
+      <FormError error={error} />
+      <button class="primary wide" type="submit" disabled={!ready || busy}>
+        {busy ? 'Sending…' : 'Send NFT'}
+      </button>
+    </form>
+  );
+}
+
+export function Assets(p: AssetsProps) {
+  const [view, setView] = useState<View>('held');
+  const [mintAsset, setMintAsset] = useState('');
+  const activity = useRequest('activity.list', {});
+  const createFee = recentFee(activity.data?.items, 'X', ['create-asset']);
+  const createFeeText = createFee ? feeText('X', createFee).replace('your last X-Chain transaction paid this', 'your last asset creation paid this') : 'The X-Chain asset creation fee is shown once the transaction is issued.';
+  return (
+    <div class="assets-screen">
+      <h1>Assets</h1>
+      <Segmented
+        legend="Assets section"
+        value={view}
+        options={[
+          { value: 'held', label: 'Held' },
+          { value: 'create', label: 'Create' },
+          { value: 'mint', label: 'Mint' },
+          { value: 'nft', label: 'NFTs' },
+        ]}
+        onChange={setView}
+      />
+      {view === 'held' && (
+        <Held
+          balances={p.balances}
+          onMint={(id) => {
+            setMintAsset(id);
+            setView('mint');
+          }}
+        />
+      )}
+      {view === 'create' && <Create {...p} feeHintText={createFeeText} />}
+      {view === 'mint' && <Mint {...p} initialAsset={mintAsset} />}
+      {view === 'nft' && (
+        <>
+          <MintNft {...p} />
+          <hr />
+          <TransferNft {...p} />
+        </>
+      )}
+    </div>
+  );
+}

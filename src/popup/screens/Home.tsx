@@ -1,0 +1,215 @@
+// Balances: a total and one section per chain, each asset with its denomination and symbol. The
+// network's AVAX is marked verified; every other asset shows its ID. Refresh state always shown.
+import { useEffect, useState } from 'preact/hooks';
+import { useAction, useCall } from '../api.js';
+import { AssetLabel } from '../components/AssetLabel.js';
+import { FormError } from '../components/Field.js';
+import {
+  AVAX_DECIMALS,
+  chainLabel,
+  formatAgo,
+  formatClock,
+  formatUnits,
+  formatValue,
+  totalOf,
+  units,
+  WEI_DECIMALS,
+  WEI_PER_NAVAX,
+} from '../format.js';
+import type { AssetBalanceView, BalancesView, ChainName } from '../../shared/messages.js';
+
+const CHAINS: ChainName[] = ['X', 'P', 'C'];
+
+export interface HomeProps {
+  view: BalancesView | null;
+  /** The balances request itself failed (not the node: the background). */
+  loadError?: string | undefined;
+  hidden: ReadonlySet<string>;
+  onToggleHidden: (assetID: string) => void;
+  onRefresh: () => void;
+  /** Fixed clock for tests; otherwise the time, ticking. */
+  now?: number;
+}
+
+/** Ticks every few seconds so "2 min ago" stays true. */
+function useNow(fixed: number | undefined): number {
+  const [now, setNow] = useState(() => fixed ?? Date.now());
+  useEffect(() => {
+    if (fixed !== undefined) return;
+    const timer = setInterval(() => setNow(Date.now()), 5000);
+    return () => clearInterval(timer);
+  }, [fixed]);
+  return fixed ?? now;
+}
+
+export function RefreshState({ view, loadError, now, onRefresh }: { view: BalancesView | null; loadError?: string | undefined; now: number; onRefresh: () => void }) {
+  let text: string;
+  let tone = '';
+  if (loadError) {
+    text = loadError;
+    tone = 'error';
+  } else if (!view || (view.updatedAt === 0 && view.refreshing)) {
+    text = 'Loading balances…';
+  } else if (view.refreshing) {
+    text = `Refreshing… (last updated ${formatClock(view.updatedAt)})`;
+  } else if (view.error) {
+    text = `Node unreachable: ${view.error}.` + (view.updatedAt ? ` Showing balances from ${formatClock(view.updatedAt)}.` : '');
+    tone = 'error';
+  } else if (view.updatedAt === 0) {
+    text = 'Not updated yet';
+  } else {
+    text = `Updated ${formatClock(view.updatedAt)} · ${formatAgo(view.updatedAt, now)}`;
+  }
+  const busy = view?.refreshing === true;
+  return (
+    <div class={`refresh-state ${tone}`}>
+      <span data-testid="refresh-state" role="status" aria-live="polite">
+        {busy && <span class="spinner" aria-hidden="true" />}
+        {text}
+      </span>
+      <button type="button" class="small" onClick={onRefresh} disabled={busy} aria-label="Refresh balances">
+        Refresh
+      </button>
+    </div>
+  );
+}
+
+/** One line on the locked part: what it is and that it cannot be sent yet. */
+export function lockedLine(b: AssetBalanceView): string | null {
+  const locked = units(b.locked);
+  const stakeable = units(b.lockedStakeable);
+  if (locked === 0n && stakeable === 0n) return null;
+  const show = (v: bigint) => formatValue(v, b.denomination, b.symbol);
+  if (stakeable === 0n) return `+ ${show(locked)} time-locked: spendable once its lock time passes`;
+  if (locked === 0n) return `+ ${show(stakeable)} stakeable-locked: can be staked, not sent, until it unlocks`;
+  return `+ ${show(locked + stakeable)} locked (${formatUnits(locked, b.denomination)} time-locked, ${formatUnits(stakeable, b.denomination)} stakeable only): not spendable yet`;
+}
+
+function AssetRow({ b, hidden, onToggleHidden }: { b: AssetBalanceView; hidden: boolean; onToggleHidden: (id: string) => void }) {
+  const line = lockedLine(b);
+  return (
+    <li class="asset-row" data-testid={`asset-${b.chain}-${b.assetID}`}>
+      <div class="asset-main">
+        <AssetLabel asset={b} />
+        <span class="amount" aria-label={`${formatValue(b.spendable, b.denomination, b.symbol)} spendable`}>
+          {formatUnits(b.spendable, b.denomination)} <span class="unit">{b.symbol}</span>
+        </span>
+      </div>
+      {line && <p class="locked-line">{line}</p>}
+      <div class="asset-meta">
+        <span class="muted">
+          {b.denomination} decimal{b.denomination === 1 ? '' : 's'}
+        </span>
+        {!b.verified && (
+          <button type="button" class="link" onClick={() => onToggleHidden(b.assetID)}>
+            {hidden ? 'Unhide' : 'Hide'}
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function ChainSection({ chain, rows, hidden, showHidden, onToggleHidden }: { chain: ChainName; rows: AssetBalanceView[] | null; hidden: ReadonlySet<string>; showHidden: boolean; onToggleHidden: (id: string) => void }) {
+  const avax = rows?.find((b) => b.verified);
+  const visible = rows?.filter((b) => b.verified || showHidden || !hidden.has(b.assetID)) ?? [];
+  const heading = chain === 'P' ? 'Spendable now' : 'AVAX';
+  return (
+    <section class="chain" aria-labelledby={`chain-${chain}`}>
+      <header class="chain-head">
+        <h2 id={`chain-${chain}`}>{chainLabel(chain)}</h2>
+        <span class="chain-total" data-testid={`total-${chain}`}>
+          <span class="muted">{heading} </span>
+          {avax ? formatValue(chain === 'P' ? avax.spendable : totalOf(avax), avax.denomination, avax.symbol) : rows ? '0 AVAX' : '—'}
+        </span>
+      </header>
+      {rows === null ? (
+        <ul class="assets">
+          <li class="asset-row placeholder" aria-hidden="true">
+            <div class="asset-main">
+              <span>AVAX</span>
+              <span class="amount">—</span>
+            </div>
+          </li>
+        </ul>
+      ) : visible.length === 0 ? (
+        <p class="muted empty">Nothing on the {chainLabel(chain)} yet.</p>
+      ) : (
+        <ul class="assets">
+          {visible.map((b) => (
+            <AssetRow key={b.assetID} b={b} hidden={hidden.has(b.assetID)} onToggleHidden={onToggleHidden} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** AVAX on all chains in wei (X/P nAVAX scaled up), so nothing is rounded. */
+export function totalAvaxWei(view: BalancesView): bigint {
+  let sum = 0n;
+  for (const b of view.balances) {
+    if (!b.verified) continue;
+    sum += b.denomination === WEI_DECIMALS ? totalOf(b) : totalOf(b) * WEI_PER_NAVAX;
+  }
+  return sum;
+}
+
+export function WaitingFunds({ view, onRefresh }: { view: BalancesView; onRefresh: () => void }) {
+  const call = useCall();
+  const action = useAction();
+  const [done, setDone] = useState<number | null>(null);
+  if (view.waiting.length === 0) return null;
+  const importAll = async () => {
+    const r = await action.run(() => call('transfers.importWaiting', {}));
+    if (r) {
+      setDone(r.txIDs.length);
+      onRefresh();
+    }
+  };
+  return (
+    <section class="waiting" aria-label="Funds waiting to be imported">
+      {view.waiting.map((w) => (
+        <p key={`${w.from}-${w.to}`}>
+          {formatValue(w.amount, AVAX_DECIMALS, 'AVAX')} waiting in atomic memory: exported from the {chainLabel(w.from)}, not yet imported to the {chainLabel(w.to)}.
+        </p>
+      ))}
+      <button type="button" class="primary" disabled={action.busy} onClick={() => void importAll()}>
+        {action.busy ? 'Importing…' : 'Import now'}
+      </button>
+      {done !== null && <p role="status">Imported in {done} transaction{done === 1 ? '' : 's'}.</p>}
+      <FormError error={action.error} />
+    </section>
+  );
+}
+
+export function Home(p: HomeProps) {
+  const now = useNow(p.now);
+  const [showHidden, setShowHidden] = useState(false);
+  const view = p.view;
+  const byChain = (c: ChainName) => (view && view.updatedAt > 0 ? view.balances.filter((b) => b.chain === c) : null);
+  const hiddenHere = view ? view.balances.filter((b) => !b.verified && p.hidden.has(b.assetID)).length : 0;
+  return (
+    <div class="home">
+      <RefreshState view={view} loadError={p.loadError} now={now} onRefresh={p.onRefresh} />
+      <div class="grand-total">
+        <span class="muted">Total AVAX, all chains</span>
+        <span class="amount big" data-testid="total-all">
+          {view && view.updatedAt > 0 ? formatValue(totalAvaxWei(view), WEI_DECIMALS, 'AVAX') : '—'}
+        </span>
+      </div>
+      {view && <WaitingFunds view={view} onRefresh={p.onRefresh} />}
+      {CHAINS.map((c) => (
+        <ChainSection key={c} chain={c} rows={byChain(c)} hidden={p.hidden} showHidden={showHidden} onToggleHidden={p.onToggleHidden} />
+      ))}
+      {hiddenHere > 0 && (
+        <p class="muted">
+          {hiddenHere} hidden asset{hiddenHere === 1 ? '' : 's'} ·{' '}
+          <button type="button" class="link" onClick={() => setShowHidden((s) => !s)}>
+            {showHidden ? 'Hide them again' : 'Show'}
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,201 @@
+// Move AVAX between the X-, P- and C-Chains: export then import. The background journals every
+// move and finishes it after a popup or browser restart; this screen shows where each one is.
+import { Fragment } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { errorText, useCall, useRequest } from '../api.js';
+import { checkAmount, maxAmount } from '../checks.js';
+import { AmountInput } from '../components/AmountInput.js';
+import { CopyButton } from '../components/CopyButton.js';
+import { FormError } from '../components/Field.js';
+import { Segmented } from '../components/Segmented.js';
+import { recentFee } from '../fees.js';
+import { AVAX_DECIMALS, chainLabel, formatValue, shortenId, units, WEI_PER_NAVAX } from '../format.js';
+import type { BalancesView, ChainName, TransferView } from '../../shared/messages.js';
+import { WaitingFunds } from './Home.js';
+
+const CHAINS: ChainName[] = ['X', 'P', 'C'];
+const POLL_MS = 2000;
+
+// Milestones, in order; a transfer's state is the last one reached.
+const STEPS: { state: TransferView['state']; label: string }[] = [
+  { state: 'pending', label: 'Started' },
+  { state: 'export-signed', label: 'Export issued' },
+  { state: 'export-accepted', label: 'Export accepted' },
+  { state: 'import-signed', label: 'Import issued' },
+  { state: 'completed', label: 'Imported' },
+];
+
+/** AVAX that can leave `chain`, in nAVAX (C-Chain wei rounded down to whole nAVAX). */
+export function movableNavax(view: BalancesView | null, chain: ChainName): bigint | undefined {
+  const row = view && view.updatedAt > 0 ? view.balances.find((b) => b.chain === chain && b.verified) : undefined;
+  if (!row) return view && view.updatedAt > 0 ? 0n : undefined;
+  return chain === 'C' ? units(row.spendable) / WEI_PER_NAVAX : units(row.spendable);
+}
+
+function isActive(t: TransferView): boolean {
+  return t.state !== 'completed' && t.state !== 'failed';
+}
+
+export function TransferProgress({ t }: { t: TransferView }) {
+  const at = STEPS.findIndex((s) => s.state === t.state);
+  return (
+    <li class="transfer" data-testid="transfer">
+      <div class="tx-top">
+        <strong>
+          {chainLabel(t.from)} → {chainLabel(t.to)}
+        </strong>
+        <span class="amount">{formatValue(t.amount, AVAX_DECIMALS, 'AVAX')}</span>
+      </div>
+      {t.state === 'failed' ? (
+        <p class="form-error">Failed: {t.error ?? 'unknown reason'}</p>
+      ) : (
+        <ol class="steps">
+          {STEPS.map((s, i) => (
+            <li key={s.state} class={i <= at ? 'done' : i === at + 1 ? 'now' : ''} aria-current={i === at + 1 ? 'step' : undefined}>
+              {s.label}
+            </li>
+          ))}
+        </ol>
+      )}
+      {t.error && t.state !== 'failed' && <p class="muted">Paused: {t.error}. It is retried in the background.</p>}
+      <dl class="facts compact">
+        {t.exportTxID && (
+          <>
+            <dt>Export</dt>
+            <dd class="id-line">
+              <span class="mono">{shortenId(t.exportTxID)}</span>
+              <CopyButton text={t.exportTxID} what="export transaction ID" />
+              {t.exportFee !== undefined && <span class="muted">fee {formatValue(t.exportFee, AVAX_DECIMALS, 'AVAX')}</span>}
+            </dd>
+          </>
+        )}
+        {t.importTxIDs.map((id) => (
+          <Fragment key={id}>
+            <dt>Import</dt>
+            <dd class="id-line">
+              <span class="mono">{shortenId(id)}</span>
+              <CopyButton text={id} what="import transaction ID" />
+            </dd>
+          </Fragment>
+        ))}
+        {t.importFee !== undefined && (
+          <>
+            <dt>Import fee</dt>
+            <dd>{formatValue(t.importFee, AVAX_DECIMALS, 'AVAX')}</dd>
+          </>
+        )}
+      </dl>
+    </li>
+  );
+}
+
+export function Move({ balances, onChanged, pollMs = POLL_MS }: { balances: BalancesView | null; onChanged: () => void; pollMs?: number }) {
+  const call = useCall();
+  const activity = useRequest('activity.list', {});
+  const [transfers, setTransfers] = useState<TransferView[] | null>(null);
+  const [listError, setListError] = useState<string | undefined>(undefined);
+  const [from, setFrom] = useState<ChainName>('X');
+  const [to, setTo] = useState<ChainName>('P');
+  const [amount, setAmount] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [tick, setTick] = useState(0);
+  const hadActive = useRef(false);
+  const changed = useRef(onChanged);
+  changed.current = onChanged;
+
+  // The list, polled while a move is under way.
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = async () => {
+      try {
+        const r = await call('transfers.list', {});
+        if (stopped) return;
+        setTransfers(r.transfers);
+        setListError(undefined);
+        const active = r.transfers.some(isActive);
+        // A move just finished: balances changed on both chains.
+        if (hadActive.current && !active) changed.current();
+        hadActive.current = active;
+        if (active) timer = setTimeout(() => void load(), pollMs);
+      } catch (e) {
+        if (!stopped) setListError(errorText(e));
+      }
+    };
+    void load();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [call, tick, pollMs]);
+
+  const spendable = movableNavax(balances, from);
+  const exportHint = from === 'C' ? undefined : recentFee(activity.data?.items, from, ['export']);
+  const importHint = to === 'C' ? undefined : recentFee(activity.data?.items, to, ['import']);
+  const rules = { denomination: AVAX_DECIMALS, symbol: 'AVAX', ...(spendable !== undefined ? { spendable } : {}), ...(exportHint ? { fee: exportHint.amount } : {}) };
+  const check = checkAmount(amount, rules);
+  const maxValue = spendable === undefined || from === 'C' ? null : maxAmount(spendable, exportHint?.amount, true);
+
+  const pickFrom = (c: ChainName) => {
+    setFrom(c);
+    if (to === c) setTo(CHAINS.find((x) => x !== c)!);
+    setAmount('');
+  };
+
+  const start = async (e: Event) => {
+    e.preventDefault();
+    if (!check.ok) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await call('transfers.start', { from, to, amount: check.value.toString() });
+      setAmount('');
+      setTick((t) => t + 1);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div class="move">
+      <h1>Move between chains</h1>
+      {balances && <WaitingFunds view={balances} onRefresh={onChanged} />}
+      <form onSubmit={(e) => void start(e)} noValidate>
+        <Segmented legend="From" value={from} options={CHAINS.map((c) => ({ value: c, label: `From ${c}` }))} onChange={pickFrom} />
+        <Segmented legend="To" value={to} options={CHAINS.map((c) => ({ value: c, label: `To ${c}`, disabled: c === from }))} onChange={setTo} />
+        <AmountInput
+          value={amount}
+          onInput={setAmount}
+          denomination={AVAX_DECIMALS}
+          symbol="AVAX"
+          {...(spendable !== undefined ? { spendable } : {})}
+          {...(exportHint ? { fee: exportHint.amount } : {})}
+          maxValue={maxValue}
+          maxNote={from === 'C' ? 'Max needs a C-Chain fee estimate, not available yet' : maxValue === null ? 'Max needs a fee estimate: none yet' : 'Max leaves room for the export fee'}
+        />
+        <dl class="facts compact" data-testid="move-fees">
+          <dt>Export fee ({chainLabel(from)})</dt>
+          <dd>{exportHint ? `about ${formatValue(exportHint.amount, AVAX_DECIMALS, 'AVAX')} (your last export)` : 'shown once the export is signed'}</dd>
+          <dt>Import fee ({chainLabel(to)})</dt>
+          <dd>{importHint ? `about ${formatValue(importHint.amount, AVAX_DECIMALS, 'AVAX')} (your last import), taken from the amount` : 'shown once the import is signed; taken from the amount'}</dd>
+        </dl>
+        <FormError error={error} />
+        <button class="primary wide" type="submit" disabled={!check.ok || busy}>
+          {busy ? 'Starting…' : `Move to the ${chainLabel(to)}`}
+        </button>
+        <p class="muted">A move continues in the background, even if you close this popup or the browser.</p>
+      </form>
+      <h2>Moves</h2>
+      {listError && <p class="form-error">{listError}</p>}
+      {transfers && transfers.length === 0 && <p class="muted">No moves yet.</p>}
+      <ul class="transfers">
+        {transfers?.map((t) => (
+          <TransferProgress key={t.id} t={t} />
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,329 @@
+// First run (and "restore" from the unlock screen): create a wallet (24 words, then a few of them
+// typed back), restore one from 12/24 words, or import a private key; then a password; the
+// network can be chosen on the first page.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { useAction, useCall, useRequest } from '../api.js';
+import { checkName, checkNewPassword, checkPhrase, checkPrivateKey, phraseWords } from '../checks.js';
+import { FormError, TextField } from '../components/Field.js';
+import { PasswordFields } from '../components/PasswordFields.js';
+import type { NetworkView, WalletStatus } from '../../shared/messages.js';
+
+type Secret = { mode: 'create' | 'restore'; mnemonic: string } | { mode: 'key'; privateKey: string; name: string };
+
+type Step =
+  | { k: 'welcome' }
+  | { k: 'words'; mnemonic: string }
+  | { k: 'confirm'; mnemonic: string; positions: number[] }
+  | { k: 'restore' }
+  | { k: 'import' }
+  | { k: 'password'; secret: Secret };
+
+export interface OnboardingProps {
+  network: NetworkView;
+  onDone: (status: WalletStatus) => void;
+  /** Open on the restore form (from the unlock screen); a vault already exists. */
+  restoreOnly?: boolean;
+  onCancel?: () => void;
+  /** Which words to ask back (tests pass fixed ones). */
+  pickPositions?: (count: number) => number[];
+}
+
+/** Three distinct word positions (0-based, sorted) from the platform's random source. */
+export function randomPositions(count: number, ask = 3): number[] {
+  const picked = new Set<number>();
+  const buffer = new Uint32Array(1);
+  while (picked.size < Math.min(ask, count)) {
+    crypto.getRandomValues(buffer);
+    picked.add(buffer[0]! % count);
+  }
+  return [...picked].sort((a, b) => a - b);
+}
+
+export function Onboarding(p: OnboardingProps) {
+  const [step, setStep] = useState<Step>(p.restoreOnly ? { k: 'restore' } : { k: 'welcome' });
+  const back = p.restoreOnly ? p.onCancel : () => setStep({ k: 'welcome' });
+  switch (step.k) {
+    case 'welcome':
+      return <Welcome network={p.network} onPick={setStep} />;
+    case 'words':
+      return <ShowWords mnemonic={step.mnemonic} onNext={() => setStep({ k: 'confirm', mnemonic: step.mnemonic, positions: (p.pickPositions ?? randomPositions)(24) })} onBack={back} />;
+    case 'confirm':
+      return (
+        <Screen title="Confirm your recovery phrase">
+          <MnemonicConfirm
+            words={step.mnemonic.split(' ')}
+            positions={step.positions}
+            onConfirmed={() => setStep({ k: 'password', secret: { mode: 'create', mnemonic: step.mnemonic } })}
+            onBack={() => setStep({ k: 'words', mnemonic: step.mnemonic })}
+          />
+        </Screen>
+      );
+    case 'restore':
+      return <RestoreForm replacing={p.restoreOnly === true} onNext={(mnemonic) => setStep({ k: 'password', secret: { mode: 'restore', mnemonic } })} onBack={back} />;
+    case 'import':
+      return <ImportForm onNext={(privateKey, name) => setStep({ k: 'password', secret: { mode: 'key', privateKey, name } })} onBack={back} />;
+    case 'password':
+      return <PasswordStep secret={step.secret} onDone={p.onDone} onBack={() => setStep(step.secret.mode === 'create' ? { k: 'welcome' } : { k: step.secret.mode === 'key' ? 'import' : 'restore' })} />;
+  }
+}
+
+function Screen({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <main class="screen onboarding">
+      <h1>{title}</h1>
+      {children}
+    </main>
+  );
+}
+
+function Welcome({ network, onPick }: { network: NetworkView; onPick: (s: Step) => void }) {
+  const call = useCall();
+  const action = useAction();
+  const create = async () => {
+    const r = await action.run(() => call('wallet.generateMnemonic', { words: 24 }));
+    if (r) onPick({ k: 'words', mnemonic: r.mnemonic });
+  };
+  return (
+    <Screen title="Welcome to XPC Wallet">
+      <p>A wallet for the X-, P- and C-Chains that signs everything itself and talks only to your node.</p>
+      <NetworkChooser current={network} />
+      <div class="stack">
+        <button class="primary" disabled={action.busy} onClick={() => void create()}>
+          Create a new wallet
+        </button>
+        <button onClick={() => onPick({ k: 'restore' })}>Restore from a recovery phrase</button>
+        <button onClick={() => onPick({ k: 'import' })}>Import a private key</button>
+      </div>
+      <FormError error={action.error} />
+    </Screen>
+  );
+}
+
+/** Picks the network before the wallet exists (networks.select checks the node first). */
+function NetworkChooser({ current }: { current: NetworkView }) {
+  const call = useCall();
+  const list = useRequest('networks.list', {});
+  const action = useAction();
+  const [selected, setSelected] = useState(current.id);
+  const choose = async (id: string) => {
+    const before = selected;
+    setSelected(id);
+    const r = await action.run(() => call('networks.select', { id }));
+    if (!r) setSelected(before);
+  };
+  const networks = list.data?.networks ?? [current];
+  return (
+    <div class="field">
+      <label for="onboarding-network">Network</label>
+      <select id="onboarding-network" value={selected} disabled={action.busy} onChange={(e) => void choose(e.currentTarget.value)}>
+        {networks.map((n) => (
+          <option key={n.id} value={n.id}>
+            {n.name} ({n.url})
+          </option>
+        ))}
+      </select>
+      <p class="field-hint" aria-live="polite">
+        {action.busy ? 'Checking the node…' : ''}
+      </p>
+      <FormError error={action.error} />
+    </div>
+  );
+}
+
+function ShowWords({ mnemonic, onNext, onBack }: { mnemonic: string; onNext: () => void; onBack: (() => void) | undefined }) {
+  const words = mnemonic.split(' ');
+  return (
+    <Screen title="Your recovery phrase">
+      <p class="warn-box">
+        Write these {words.length} words down, in order, and keep them offline. Anyone with them controls your funds; without them a
+        forgotten password cannot be recovered.
+      </p>
+      <ol class="words" aria-label="Recovery phrase">
+        {words.map((w, i) => (
+          <li key={i}>
+            <span class="muted">{i + 1}.</span> <span class="mono">{w}</span>
+          </li>
+        ))}
+      </ol>
+      <div class="actions">
+        {onBack && <button onClick={onBack}>Back</button>}
+        <button class="primary" onClick={onNext}>
+          I wrote them down
+        </button>
+      </div>
+    </Screen>
+  );
+}
+
+export interface MnemonicConfirmProps {
+  words: string[];
+  /** 0-based positions to ask for. */
+  positions: number[];
+  onConfirmed: () => void;
+  onBack?: () => void;
+}
+
+/** Asks a few words of the phrase back, by number; wrong ones are named. */
+export function MnemonicConfirm(p: MnemonicConfirmProps) {
+  const positions = p.positions;
+  const [typed, setTyped] = useState<string[]>(() => positions.map(() => ''));
+  const [errors, setErrors] = useState<(string | undefined)[]>([]);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const found = positions.map((pos, i) =>
+      (typed[i] ?? '').trim().toLowerCase() === p.words[pos] ? undefined : `Word #${pos + 1} does not match your phrase`,
+    );
+    setErrors(found);
+    if (found.every((x) => x === undefined)) p.onConfirmed();
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <p>Type these words from your phrase to show it is written down correctly.</p>
+      {positions.map((pos, i) => (
+        <TextField
+          key={pos}
+          label={`Word #${pos + 1}`}
+          value={typed[i] ?? ''}
+          mono
+          autoFocus={i === 0}
+          onInput={(v) => setTyped((t) => t.map((x, j) => (j === i ? v : x)))}
+          error={errors[i]}
+        />
+      ))}
+      <div class="actions">
+        {p.onBack && (
+          <button type="button" onClick={p.onBack}>
+            Show the words again
+          </button>
+        )}
+        <button class="primary" type="submit">
+          Confirm
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function RestoreForm({ replacing, onNext, onBack }: { replacing: boolean; onNext: (mnemonic: string) => void; onBack: (() => void) | undefined }) {
+  const [text, setText] = useState('');
+  const [tried, setTried] = useState(false);
+  const check = checkPhrase(text);
+  const count = phraseWords(text).length;
+  const submit = (e: Event) => {
+    e.preventDefault();
+    setTried(true);
+    if (check.ok) onNext(check.value);
+  };
+  return (
+    <Screen title="Restore from a recovery phrase">
+      {replacing && <p class="warn-box">Restoring replaces the wallet stored in this browser, and you choose a new password.</p>}
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label="Recovery phrase (12 or 24 words)"
+          multiline
+          rows={4}
+          mono
+          value={text}
+          onInput={setText}
+          hint={`${count} word${count === 1 ? '' : 's'}`}
+          error={tried && !check.ok ? check.error : undefined}
+        />
+        <div class="actions">
+          {onBack && (
+            <button type="button" onClick={onBack}>
+              Back
+            </button>
+          )}
+          <button class="primary" type="submit">
+            Next
+          </button>
+        </div>
+      </form>
+    </Screen>
+  );
+}
+
+function ImportForm({ onNext, onBack }: { onNext: (key: string, name: string) => void; onBack: (() => void) | undefined }) {
+  const [key, setKey] = useState('');
+  const [name, setName] = useState('Imported account');
+  const [tried, setTried] = useState(false);
+  const keyCheck = checkPrivateKey(key);
+  const nameCheck = checkName(name, 'an account name');
+  const submit = (e: Event) => {
+    e.preventDefault();
+    setTried(true);
+    if (keyCheck.ok && nameCheck.ok) onNext(keyCheck.value, nameCheck.value);
+  };
+  return (
+    <Screen title="Import a private key">
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label="Private key"
+          type="password"
+          mono
+          value={key}
+          onInput={setKey}
+          hint="PrivateKey-… or 64 hex digits. The wallet will have no recovery phrase: back the key up."
+          error={tried && !keyCheck.ok ? keyCheck.error : undefined}
+        />
+        <TextField label="Account name" value={name} onInput={setName} error={!nameCheck.ok ? nameCheck.error : undefined} />
+        <div class="actions">
+          {onBack && (
+            <button type="button" onClick={onBack}>
+              Back
+            </button>
+          )}
+          <button class="primary" type="submit">
+            Next
+          </button>
+        </div>
+      </form>
+    </Screen>
+  );
+}
+
+function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: WalletStatus) => void; onBack: () => void }) {
+  const call = useCall();
+  const action = useAction();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [tried, setTried] = useState(false);
+  const check = checkNewPassword(password, confirm);
+  const { clear } = action;
+  useEffect(() => clear(), [clear, password, confirm]);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setTried(true);
+    if (!check.ok) return;
+    const status = await action.run(() =>
+      secret.mode === 'key'
+        ? call('wallet.createFromKey', { password, privateKey: secret.privateKey, name: secret.name })
+        : call(secret.mode === 'create' ? 'wallet.create' : 'wallet.restore', { password, mnemonic: secret.mnemonic }),
+    );
+    if (status) onDone(status);
+  };
+  return (
+    <Screen title="Choose a password">
+      <p>It unlocks this wallet in this browser. It cannot be recovered; your {secret.mode === 'key' ? 'private key' : 'recovery phrase'} can.</p>
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <PasswordFields
+          password={password}
+          confirm={confirm}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
+          error={tried && !check.ok && check.error !== 'The two passwords do not match' ? check.error : undefined}
+        />
+        <FormError error={action.error} />
+        <div class="actions">
+          <button type="button" onClick={onBack} disabled={action.busy}>
+            Back
+          </button>
+          <button class="primary" type="submit" disabled={action.busy}>
+            {action.busy ? 'Encrypting…' : secret.mode === 'create' ? 'Create wallet' : secret.mode === 'restore' ? 'Restore wallet' : 'Import key'}
+          </button>
+        </div>
+      </form>
+    </Screen>
+  );
+}

@@ -1,0 +1,42 @@
+// The account's addresses, each with copy and a QR code: X, P, C (0x), and C-bech32 (which only
+// receives cross-chain moves into the C-Chain).
+import { useState } from 'preact/hooks';
+import { CopyButton } from '../components/CopyButton.js';
+import { QrCode } from '../components/QrCode.js';
+import { Segmented } from '../components/Segmented.js';
+import type { AccountView } from '../../shared/messages.js';
+
+type Which = 'X' | 'P' | 'C' | 'C-bech32';
+
+const OPTIONS: { which: Which; label: string; note: string }[] = [
+  { which: 'X', label: 'X-Chain', note: 'For AVAX and any X-Chain asset or NFT.' },
+  { which: 'P', label: 'P-Chain', note: 'For AVAX on the P-Chain (staking).' },
+  { which: 'C', label: 'C-Chain', note: 'For AVAX on the C-Chain (EVM). Tokens are not shown by this wallet.' },
+  { which: 'C-bech32', label: 'C-bech32', note: 'Only for cross-chain moves into the C-Chain (atomic imports), not for ordinary C-Chain sends.' },
+];
+
+export function addressOf(account: AccountView, which: Which): string {
+  return which === 'X' ? account.xAddress : which === 'P' ? account.pAddress : which === 'C' ? account.cAddress : account.cBech32Address;
+}
+
+export function Receive({ account }: { account: AccountView }) {
+  const [which, setWhich] = useState<Which>('X');
+  const option = OPTIONS.find((o) => o.which === which)!;
+  const address = addressOf(account, which);
+  return (
+    <div class="receive">
+      <h1>Receive</h1>
+      <Segmented legend="Address" value={which} options={OPTIONS.map((o) => ({ value: o.which, label: o.label }))} onChange={setWhich} />
+      <div class="qr-box">
+        <QrCode text={address} label={`QR code of your ${option.label} address`} />
+      </div>
+      <p class="address mono" data-testid="receive-address">
+        {address}
+      </p>
+      <div class="actions center">
+        <CopyButton text={address} what={`${option.label} address`} />
+      </div>
+      <p class="muted">{option.note}</p>
+    </div>
+  );
+}

@@ -1,0 +1,471 @@
+// Settings: networks (presets, custom URL, node health), auto-lock, accounts, secrets behind the
+// password, password change, about. Each section is a native <details> (keyboard friendly).
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { PRESETS } from '../../core/network.js';
+import { useAction, useCall, useRequest } from '../api.js';
+import { checkName, checkNewPassword, checkPrivateKey } from '../checks.js';
+import { CopyButton } from '../components/CopyButton.js';
+import { FormError, TextField } from '../components/Field.js';
+import { PasswordFields } from '../components/PasswordFields.js';
+import type { AccountView, NetworkView, WalletStatus } from '../../shared/messages.js';
+
+export interface SettingsProps {
+  status: WalletStatus;
+  onStatus: (s: WalletStatus) => void;
+}
+
+function Section({ title, children, open }: { title: string; children: ComponentChildren; open?: boolean }) {
+  return (
+    <details class="section" open={open}>
+      <summary>{title}</summary>
+      <div class="section-body">{children}</div>
+    </details>
+  );
+}
+
+// ---- networks ----
+
+type Health = { healthy: boolean; checks: string[]; error?: string } | 'checking' | { failed: string };
+
+function HealthLine({ health }: { health: Health | undefined }) {
+  if (!health) return null;
+  if (health === 'checking') return <span class="muted">Checking /ext/health…</span>;
+  if ('failed' in health) return <span class="error-text">{health.failed}</span>;
+  if (health.healthy) return <span class="ok-text">Healthy ({health.checks.length} checks pass)</span>;
+  return (
+    <span class="error-text">
+      Unhealthy{health.error ? `: ${health.error}` : ''}
+      {health.checks.length ? ` (checks: ${health.checks.join(', ')})` : ''}
+    </span>
+  );
+}
+
+function Networks({ status, onStatus }: SettingsProps) {
+  const call = useCall();
+  const list = useRequest('networks.list', {}, status.network.id);
+  const action = useAction();
+  const [health, setHealth] = useState<Record<string, Health>>({});
+  const [name, setName] = useState('');
+  const [url, setUrl] = useState('');
+  const [namespace, setNamespace] = useState('');
+  const check = async (n: NetworkView) => {
+    setHealth((h) => ({ ...h, [n.id]: 'checking' }));
+    try {
+      const r = await call('networks.health', { id: n.id });
+      setHealth((h) => ({ ...h, [n.id]: r }));
+    } catch (e) {
+      setHealth((h) => ({ ...h, [n.id]: { failed: (e as Error).message } }));
+    }
+  };
+  const select = async (id: string) => {
+    const s = await action.run(() => call('networks.select', { id }));
+    if (s) onStatus(s);
+  };
+  const remove = async (id: string) => {
+    if (await action.run(() => call('networks.remove', { id }))) await list.reload();
+  };
+  const add = async (e: Event) => {
+    e.preventDefault();
+    const r = await action.run(() => call('networks.addCustom', { name: name.trim(), url: url.trim(), ...(namespace.trim() ? { atomicNamespace: namespace.trim() } : {}) }));
+    if (r) {
+      setName('');
+      setUrl('');
+      setNamespace('');
+      await list.reload();
+    }
+  };
+  const nameCheck = checkName(name, 'a network name');
+  return (
+    <>
+      <ul class="plain-list">
+        {(list.data?.networks ?? [status.network]).map((n) => (
+          <li key={n.id} class="network-row">
+            <label>
+              <input type="radio" name="network" checked={n.id === status.network.id} disabled={action.busy} onChange={() => void select(n.id)} /> <strong>{n.name}</strong>
+            </label>
+            <div class="mono small-text break">{n.url}</div>
+            <div class="row">
+              <button type="button" class="small" onClick={() => void check(n)}>
+                Check health
+              </button>
+              {n.kind === 'custom' && n.id !== status.network.id && (
+                <button type="button" class="small" onClick={() => void remove(n.id)}>
+                  Remove
+                </button>
+              )}
+              <span aria-live="polite">
+                <HealthLine health={health[n.id]} />
+              </span>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {action.busy && <p class="muted">Checking the node before switching…</p>}
+      <FormError error={action.error} />
+      <form onSubmit={(e) => void add(e)} noValidate>
+        <h3>Add a custom node</h3>
+        <TextField label="Name" value={name} onInput={setName} error={name !== '' && !nameCheck.ok ? nameCheck.error : undefined} />
+        <TextField label="Node URL" type="url" value={url} onInput={setUrl} placeholder="https://node.example.org" mono />
+        <TextField label="C-Chain atomic API namespace (optional)" value={namespace} onInput={setNamespace} placeholder="avax" mono />
+        <button type="submit" disabled={!nameCheck.ok || url.trim() === '' || action.busy}>
+          Add network
+        </button>
+      </form>
+    </>
+  );
+}
+
+// ---- auto-lock ----
+
+const IDLE_CHOICES: (number | 'never')[] = [1, 5, 15, 30, 60, 240, 1440, 'never'];
+
+function idleLabel(v: number | 'never'): string {
+  if (v === 'never') return 'Never (not recommended)';
+  if (v < 60) return `${v} minute${v === 1 ? '' : 's'}`;
+  return `${v / 60} hour${v === 60 ? '' : 's'}`;
+}
+
+function AutoLock({ status, onStatus }: SettingsProps) {
+  const call = useCall();
+  const action = useAction();
+  const [warning, setWarning] = useState<string | undefined>(undefined);
+  const current = status.idleLockMinutes;
+  const choices = IDLE_CHOICES.includes(current) ? IDLE_CHOICES : [...IDLE_CHOICES, current];
+  const set = async (text: string) => {
+    const minutes = text === 'never' ? 'never' : Number(text);
+    const r = await action.run(() => call('wallet.setIdleLock', { minutes }));
+    if (r) {
+      setWarning(r.warning);
+      onStatus({ ...status, idleLockMinutes: r.minutes });
+    }
+  };
+  return (
+    <div class="field">
+      <label for="idle-lock">Lock after this long without use</label>
+      <select id="idle-lock" value={String(current)} disabled={action.busy} onChange={(e) => void set(e.currentTarget.value)}>
+        {choices.map((c) => (
+          <option key={c} value={String(c)}>
+            {idleLabel(c)}
+          </option>
+        ))}
+      </select>
+      {warning && <p class="warn-box">{warning}</p>}
+      <FormError error={action.error} />
+    </div>
+  );
+}
+
+// ---- accounts ----
+
+function AccountRow({ a, onRenamed }: { a: AccountView; onRenamed: () => void }) {
+  const call = useCall();
+  const action = useAction();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(a.name);
+  const check = checkName(name, 'an account name');
+  const save = async (e: Event) => {
+    e.preventDefault();
+    if (!check.ok) return;
+    if (await action.run(() => call('accounts.rename', { id: a.id, name: check.value }))) {
+      setEditing(false);
+      onRenamed();
+    }
+  };
+  return (
+    <li class="account-row">
+      {editing ? (
+        <form onSubmit={(e) => void save(e)} noValidate>
+          <TextField label="Account name" value={name} onInput={setName} autoFocus error={check.ok ? action.error : check.error} />
+          <div class="row">
+            <button type="button" class="small" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+            <button type="submit" class="small primary" disabled={!check.ok || action.busy}>
+              Save
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div class="row spread">
+          <span>
+            <strong>{a.name}</strong> <span class="muted">{a.kind === 'hd' ? `HD #${a.index ?? 0}` : 'imported key'}</span>
+          </span>
+          <button type="button" class="small" aria-label={`Rename ${a.name}`} onClick={() => setEditing(true)}>
+            Rename
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+function Accounts({ status, onStatus }: SettingsProps) {
+  const call = useCall();
+  const list = useRequest('accounts.list', {});
+  const action = useAction();
+  const [mode, setMode] = useState<'none' | 'add' | 'import'>('none');
+  const [name, setName] = useState('');
+  const [key, setKey] = useState('');
+  const nameCheck = checkName(name, 'an account name');
+  const keyCheck = checkPrivateKey(key);
+  const afterChange = async () => {
+    await list.reload();
+    // The header's switcher follows the status (name of the selected account).
+    onStatus(await call('wallet.status', {}));
+  };
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!nameCheck.ok) return;
+    const accountName = nameCheck.value;
+    let r;
+    if (mode === 'import') {
+      if (!keyCheck.ok) return;
+      const privateKey = keyCheck.value;
+      r = await action.run(() => call('accounts.importKey', { name: accountName, privateKey }));
+    } else {
+      r = await action.run(() => call('accounts.add', { name: accountName }));
+    }
+    if (r) {
+      setMode('none');
+      setName('');
+      setKey('');
+      await afterChange();
+    }
+  };
+  const hasHd = list.data?.accounts.some((a) => a.kind === 'hd') ?? status.account?.kind === 'hd';
+  return (
+    <>
+      <ul class="plain-list">
+        {list.data?.accounts.map((a) => (
+          <AccountRow key={a.id} a={a} onRenamed={() => void afterChange()} />
+        ))}
+      </ul>
+      {mode === 'none' ? (
+        <div class="row">
+          {hasHd && (
+            <button type="button" onClick={() => setMode('add')}>
+              Add account
+            </button>
+          )}
+          <button type="button" onClick={() => setMode('import')}>
+            Import a key
+          </button>
+        </div>
+      ) : (
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          <TextField label="New account name" value={name} onInput={setName} autoFocus error={name !== '' && !nameCheck.ok ? nameCheck.error : undefined} />
+          {mode === 'import' && <TextField label="Private key" type="password" mono value={key} onInput={setKey} error={key !== '' && !keyCheck.ok ? keyCheck.error : undefined} />}
+          <FormError error={action.error} />
+          <div class="row">
+            <button type="button" onClick={() => setMode('none')}>
+              Cancel
+            </button>
+            <button type="submit" class="primary" disabled={action.busy || !nameCheck.ok || (mode === 'import' && !keyCheck.ok)}>
+              {mode === 'import' ? 'Import' : 'Add'}
+            </button>
+          </div>
+        </form>
+      )}
+    </>
+  );
+}
+
+// ---- secrets ----
+
+function RevealPhrase() {
+  const call = useCall();
+  const action = useAction();
+  const [password, setPassword] = useState('');
+  const [words, setWords] = useState<string[] | null>(null);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const r = await action.run(() => call('wallet.revealMnemonic', { password }));
+    setPassword('');
+    if (r) setWords(r.mnemonic.split(' '));
+  };
+  if (words) {
+    return (
+      <div>
+        <p class="warn-box">Anyone who sees these words controls your funds.</p>
+        <ol class="words" aria-label="Recovery phrase">
+          {words.map((w, i) => (
+            <li key={i}>
+              <span class="muted">{i + 1}.</span> <span class="mono">{w}</span>
+            </li>
+          ))}
+        </ol>
+        <button type="button" onClick={() => setWords(null)}>
+          Hide
+        </button>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <TextField label="Password" type="password" autoComplete="current-password" value={password} onInput={setPassword} />
+      <FormError error={action.error} />
+      <button type="submit" disabled={password === '' || action.busy}>
+        Show recovery phrase
+      </button>
+    </form>
+  );
+}
+
+function ExportKey({ account }: { account: AccountView }) {
+  const call = useCall();
+  const action = useAction();
+  const [password, setPassword] = useState('');
+  const [key, setKey] = useState<string | null>(null);
+  if (account.kind === 'hd') return <p class="muted">“{account.name}” comes from the recovery phrase: back up the phrase instead.</p>;
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const r = await action.run(() => call('wallet.exportPrivateKey', { password, accountId: account.id }));
+    setPassword('');
+    if (r) setKey(r.privateKey);
+  };
+  if (key) {
+    return (
+      <div>
+        <p class="warn-box">Anyone with this key controls the account “{account.name}”.</p>
+        <p class="mono break">{key}</p>
+        <div class="row">
+          <CopyButton text={key} what="private key" />
+          <button type="button" onClick={() => setKey(null)}>
+            Hide
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <TextField label="Password" type="password" autoComplete="current-password" value={password} onInput={setPassword} />
+      <FormError error={action.error} />
+      <button type="submit" disabled={password === '' || action.busy}>
+        Show private key of “{account.name}”
+      </button>
+    </form>
+  );
+}
+
+export function ChangePassword() {
+  const call = useCall();
+  const action = useAction();
+  const [old, setOld] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [done, setDone] = useState(false);
+  const check = checkNewPassword(password, confirm);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!check.ok || old === '') return;
+    if (await action.run(() => call('wallet.changePassword', { oldPassword: old, newPassword: password }))) {
+      setOld('');
+      setPassword('');
+      setConfirm('');
+      setDone(true);
+    }
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <TextField label="Current password" type="password" autoComplete="current-password" value={old} onInput={setOld} error={action.field === 'oldPassword' ? action.error : undefined} />
+      <PasswordFields
+        label="New password"
+        password={password}
+        confirm={confirm}
+        onPassword={(v) => {
+          setPassword(v);
+          setDone(false);
+        }}
+        onConfirm={setConfirm}
+        error={action.field === 'newPassword' ? action.error : undefined}
+      />
+      <FormError error={action.field === 'oldPassword' || action.field === 'newPassword' ? undefined : action.error} />
+      {done && <p role="status">Password changed.</p>}
+      <button type="submit" disabled={!check.ok || old === '' || action.busy}>
+        Change password
+      </button>
+    </form>
+  );
+}
+
+// ---- about ----
+
+interface ManifestInfo {
+  version?: string;
+  homepage_url?: string;
+}
+
+function manifest(): ManifestInfo {
+  const g = globalThis as { chrome?: { runtime?: { getManifest?: () => ManifestInfo } } };
+  try {
+    return g.chrome?.runtime?.getManifest?.() ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function About({ network }: { network: NetworkView }) {
+  const m = manifest();
+  const explorer = network.kind === 'mainnet' || network.kind === 'fuji' ? PRESETS[network.kind].explorerUrl : undefined;
+  return (
+    <dl class="facts">
+      <dt>Version</dt>
+      <dd>{m.version ?? 'unknown'}</dd>
+      <dt>Source</dt>
+      <dd>
+        {m.homepage_url ? (
+          <a href={m.homepage_url} target="_blank" rel="noreferrer noopener">
+            {m.homepage_url}
+          </a>
+        ) : (
+          'no source address in this build'
+        )}
+      </dd>
+      <dt>Explorer ({network.name})</dt>
+      <dd>
+        {explorer ? (
+          <a href={explorer} target="_blank" rel="noreferrer noopener">
+            {explorer}
+          </a>
+        ) : (
+          'none for this network'
+        )}
+      </dd>
+      <dt>Node</dt>
+      <dd class="mono break">{network.url}</dd>
+    </dl>
+  );
+}
+
+export function Settings({ status, onStatus }: SettingsProps) {
+  return (
+    <div class="settings">
+      <h1>Settings</h1>
+      <Section title="Network">
+        <Networks status={status} onStatus={onStatus} />
+      </Section>
+      <Section title="Auto-lock">
+        <AutoLock status={status} onStatus={onStatus} />
+      </Section>
+      <Section title="Accounts">
+        <Accounts status={status} onStatus={onStatus} />
+      </Section>
+      <Section title="Recovery phrase">
+        <RevealPhrase />
+      </Section>
+      {status.account && (
+        <Section title="Export private key">
+          <ExportKey account={status.account} />
+        </Section>
+      )}
+      <Section title="Change password">
+        <ChangePassword />
+      </Section>
+      <Section title="About">
+        <About network={status.network} />
+      </Section>
+    </div>
+  );
+}

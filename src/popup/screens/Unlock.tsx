@@ -1,0 +1,41 @@
+// The locked wallet: the password opens it; a forgotten password leads to restoring from the phrase.
+import { useState } from 'preact/hooks';
+import { useAction, useCall } from '../api.js';
+import { FormError, TextField } from '../components/Field.js';
+import type { NetworkView, WalletStatus } from '../../shared/messages.js';
+import { NetworkBadge } from '../components/NetworkBadge.js';
+
+export function Unlock({ network, onUnlocked, onRestore }: { network: NetworkView; onUnlocked: (s: WalletStatus) => void; onRestore: () => void }) {
+  const call = useCall();
+  const action = useAction();
+  const [password, setPassword] = useState('');
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (password === '') return;
+    const status = await action.run(() => call('wallet.unlock', { password }));
+    if (status) onUnlocked(status);
+    else setPassword('');
+  };
+  return (
+    <main class="screen unlock">
+      <div class="unlock-head">
+        <h1>XPC Wallet</h1>
+        <NetworkBadge network={network} />
+      </div>
+      <p>The wallet is locked.</p>
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <TextField label="Password" type="password" autoComplete="current-password" autoFocus value={password} onInput={setPassword} />
+        <FormError error={action.error} />
+        <button class="primary wide" type="submit" disabled={action.busy || password === ''}>
+          {action.busy ? 'Unlocking…' : 'Unlock'}
+        </button>
+      </form>
+      <p class="muted small-text">
+        Forgot the password?{' '}
+        <button type="button" class="link" onClick={onRestore}>
+          Restore from your recovery phrase
+        </button>
+      </p>
+    </main>
+  );
+}

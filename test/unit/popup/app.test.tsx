@@ -1,0 +1,117 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { App, hrpOf } from '../../../src/popup/app.js';
+import type { WalletStatus } from '../../../src/shared/messages.js';
+import { fakeBackground, type Handlers, Refuse } from './fake-background.js';
+import { ACCOUNT, balances, C_ADDR, C_BECH32, NETWORK, UNLOCKED, X_ADDR } from './fixtures.js';
+
+afterEach(cleanup);
+
+const LOCKED: WalletStatus = { vault: 'locked', network: NETWORK, account: null, idleLockMinutes: 15 };
+
+function start(handlers: Handlers) {
+  const bg = fakeBackground({
+    'balances.get': () => balances(),
+    'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
+    'activity.list': () => ({ items: [] }),
+    'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
+    ...handlers,
+  });
+  render(<App send={bg.send} />);
+  return bg;
+}
+
+describe('App', () => {
+  it('reads the hrp from the account addresses', () => {
+    expect(hrpOf(UNLOCKED)).toBe('local');
+    expect(hrpOf(LOCKED)).toBe('');
+  });
+
+  it('starts onboarding when there is no wallet', async () => {
+    start({ 'wallet.status': () => ({ ...LOCKED, vault: 'none' }) });
+    expect(await screen.findByRole('heading', { name: 'Welcome to XPC Wallet' })).toBeTruthy();
+  });
+
+  it('unlocks with the password, shows balances, and locks again', async () => {
+    const bg = start({
+      'wallet.status': () => LOCKED,
+      'wallet.unlock': ({ password }) => {
+        if (password !== 'right password') throw new Refuse({ code: 'wrong-password', message: 'the password is not correct' });
+        return UNLOCKED;
+      },
+      'wallet.lock': () => LOCKED,
+    });
+    const field = await screen.findByLabelText('Password');
+    fireEvent.input(field, { target: { value: 'wrong' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The password is not correct');
+    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'right password' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect(await screen.findByTestId('total-all')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('total-all').textContent).toBe('18.5 AVAX'));
+    expect(bg.callsOf('balances.get')[0]).toEqual({ refresh: true });
+    expect(screen.getByText('Local network')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Lock' }));
+    expect(await screen.findByText('The wallet is locked.')).toBeTruthy();
+    expect(bg.callsOf('wallet.lock')).toEqual([{}]);
+  });
+
+  it('goes to the unlock screen when a request finds the wallet locked (idle lock)', async () => {
+    start({
+      'wallet.status': () => UNLOCKED,
+      'balances.get': () => {
+        throw new Refuse({ code: 'vault-locked', message: 'the wallet is locked' });
+      },
+    });
+    expect(await screen.findByText('The wallet is locked.')).toBeTruthy();
+  });
+
+  it('polls while the background refreshes, then shows the time of the snapshot', async () => {
+    let calls = 0;
+    start({
+      'wallet.status': () => UNLOCKED,
+      'balances.get': () => (++calls === 1 ? { ...balances(), refreshing: true } : balances()),
+    });
+    await waitFor(() => expect(screen.getByTestId('refresh-state').textContent).toMatch(/^Refreshing…/));
+    await waitFor(() => expect(screen.getByTestId('refresh-state').textContent).toMatch(/^Updated /), { timeout: 3000 });
+  });
+
+  it('shows every receive address with a QR code', async () => {
+    start({ 'wallet.status': () => UNLOCKED });
+    fireEvent.click(await screen.findByRole('button', { name: 'Receive' }));
+    expect(screen.getByTestId('receive-address').textContent).toBe(X_ADDR);
+    expect(screen.getByRole('img', { name: 'QR code of your X-Chain address' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
+    expect(screen.getByTestId('receive-address').textContent).toBe(C_ADDR);
+    fireEvent.click(screen.getByRole('radio', { name: 'C-bech32' }));
+    expect(screen.getByTestId('receive-address').textContent).toBe(C_BECH32);
+    expect(screen.getByRole('button', { name: 'Copy C-bech32 address' })).toBeTruthy();
+  });
+
+  it('switches accounts from the header', async () => {
+    const second = { ...ACCOUNT, id: 'acc2', name: 'Savings' };
+    const bg = start({
+      'wallet.status': () => UNLOCKED,
+      'accounts.list': () => ({ accounts: [ACCOUNT, second], selectedId: ACCOUNT.id }),
+      'accounts.select': () => ({ ...UNLOCKED, account: second }),
+    });
+    await screen.findByRole('option', { name: 'Savings' });
+    fireEvent.change(screen.getByLabelText('Account'), { target: { value: 'acc2' } });
+    await waitFor(() => expect(bg.callsOf('accounts.select')).toEqual([{ id: 'acc2' }]));
+    await waitFor(() => expect((screen.getByLabelText('Account') as HTMLSelectElement).value).toBe('acc2'));
+  });
+
+  it('says so when the background cannot be reached', async () => {
+    render(
+      <App
+        send={() => {
+          throw new Error('Could not establish connection');
+        }}
+      />,
+    );
+    expect((await screen.findByRole('alert')).textContent).toContain('not answering');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+});

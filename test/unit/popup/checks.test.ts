@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkAddress,
+  checkAmount,
+  checkNewPassword,
+  checkPhrase,
+  encodePayload,
+  looksLikeAvax,
+  maxAmount,
+  passwordStrength,
+} from '../../../src/popup/checks.js';
+import { formatAgo, formatUnits, formatValue, shortenId } from '../../../src/popup/format.js';
+import { C_ADDR, C_BECH32, HRP, P_ADDR, X_ADDR, X_FUJI } from './fixtures.js';
+
+describe('amount checks', () => {
+  const avax = { denomination: 9, symbol: 'AVAX' };
+  it('parses decimal text to base units without floating point', () => {
+    expect(checkAmount('0.1', avax)).toEqual({ ok: true, value: 100_000_000n });
+    expect(checkAmount('18446744073.709551615', avax)).toEqual({ ok: true, value: (1n << 64n) - 1n });
+  });
+  it('names too many decimals, zero, and bad text', () => {
+    expect(checkAmount('1.0000000001', avax)).toEqual({ ok: false, error: 'At most 9 decimal places for this asset' });
+    expect(checkAmount('0', avax)).toEqual({ ok: false, error: 'Enter an amount above zero' });
+    expect(checkAmount('1,5', avax).ok).toBe(false);
+    expect(checkAmount('', avax)).toEqual({ ok: false, error: 'Enter an amount' });
+  });
+  it('checks the balance and the fee on top', () => {
+    expect(checkAmount('2', { ...avax, spendable: 1_000_000_000n })).toEqual({ ok: false, error: 'More than you can spend: 1 AVAX' });
+    const r = checkAmount('1', { ...avax, spendable: 1_000_000_000n, fee: 1_000_000n });
+    expect(r).toEqual({ ok: false, error: 'With the fee of 0.001 AVAX this is more than you can spend; at most 0.999 AVAX' });
+    expect(checkAmount('0.999', { ...avax, spendable: 1_000_000_000n, fee: 1_000_000n }).ok).toBe(true);
+  });
+  it('takes u256 wei on the C-Chain when told', () => {
+    expect(checkAmount('100', { denomination: 18, symbol: 'AVAX' }).ok).toBe(false);
+    expect(checkAmount('100', { denomination: 18, symbol: 'AVAX', max: (1n << 256n) - 1n })).toEqual({ ok: true, value: 100n * 10n ** 18n });
+  });
+  it('computes max with room for the fee', () => {
+    expect(maxAmount(10n, 3n, true)).toBe(7n);
+    expect(maxAmount(10n, undefined, true)).toBeNull();
+    expect(maxAmount(3n, 3n, true)).toBeNull();
+    expect(maxAmount(10n, undefined, false)).toBe(10n);
+  });
+});
+
+describe('address checks', () => {
+  it('accepts valid addresses of each kind', () => {
+    expect(checkAddress(X_ADDR, 'X', HRP)).toEqual({ ok: true, value: X_ADDR });
+    expect(checkAddress(` ${P_ADDR} `, 'P', HRP)).toEqual({ ok: true, value: P_ADDR });
+    expect(checkAddress(C_BECH32, 'C-bech32', HRP).ok).toBe(true);
+    expect(checkAddress(C_ADDR.toLowerCase(), 'C-evm', HRP)).toEqual({ ok: true, value: C_ADDR });
+  });
+  it('names the wrong chain', () => {
+    expect(checkAddress(P_ADDR, 'X', HRP)).toEqual({ ok: false, error: 'This is a P-Chain address; an X-Chain address is needed here' });
+    expect(checkAddress(X_ADDR, 'P', HRP)).toEqual({ ok: false, error: 'This is an X-Chain address; a P-Chain address is needed here' });
+    expect(checkAddress(C_ADDR, 'X', HRP)).toEqual({ ok: false, error: 'This is a C-Chain 0x address; an X-Chain address is needed here' });
+    expect(checkAddress(X_ADDR, 'C-evm', HRP)).toEqual({ ok: false, error: 'This is an X-Chain address; a C-Chain 0x address is needed here' });
+    expect(checkAddress(C_BECH32, 'C-evm', HRP).ok).toBe(false);
+  });
+  it('names the wrong network', () => {
+    expect(checkAddress(X_FUJI, 'X', HRP)).toEqual({ ok: false, error: 'This address is for the "fuji" network; this wallet is on "local"' });
+  });
+  it('catches a typo in a bech32 checksum and in an EIP-55 checksum', () => {
+    const typo = X_ADDR.slice(0, -1) + (X_ADDR.endsWith('q') ? 'p' : 'q');
+    expect(checkAddress(typo, 'X', HRP).ok).toBe(false);
+    const letter = C_ADDR.search(/[a-f]/i);
+    const flipped = C_ADDR.slice(0, letter) + (C_ADDR[letter] === C_ADDR[letter]!.toLowerCase() ? C_ADDR[letter]!.toUpperCase() : C_ADDR[letter]!.toLowerCase()) + C_ADDR.slice(letter + 1);
+    expect(checkAddress(flipped, 'C-evm', HRP)).toEqual({ ok: false, error: 'The address checksum (upper/lower case) does not match: check for a typo' });
+  });
+  it('returns the EIP-55 form of a valid 0x address (the examples of EIP-55)', () => {
+    for (const expected of ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb']) {
+      expect(checkAddress(expected.toLowerCase(), 'C-evm', HRP)).toEqual({ ok: true, value: expected });
+      expect(checkAddress(expected, 'C-evm', HRP)).toEqual({ ok: true, value: expected });
+    }
+  });
+});
+
+describe('passwords', () => {
+  it('rates by length, kinds of characters and obvious patterns', () => {
+    expect(passwordStrength('short').score).toBe(0);
+    expect(passwordStrength('password1').label).toBe('Weak');
+    expect(passwordStrength('abcdefgh').label).toBe('Weak');
+    expect(passwordStrength('aaaaaaaaaaaa').label).toBe('Weak');
+    expect(passwordStrength('hunter42').label).toBe('Weak');
+    expect(passwordStrength('kj8Lm2qz').label).toBe('Fair');
+    expect(passwordStrength('Tr0ub4dor&3x').score).toBeGreaterThanOrEqual(3);
+    expect(passwordStrength('correct horse battery staple').label).toBe('Strong');
+  });
+  it('needs fair strength and a matching confirmation', () => {
+    expect(checkNewPassword('short', 'short')).toEqual({ ok: false, error: 'Use at least 8 characters' });
+    expect(checkNewPassword('password', 'password').ok).toBe(false);
+    expect(checkNewPassword('kj8Lm2qz', 'kj8Lm2qZ')).toEqual({ ok: false, error: 'The two passwords do not match' });
+    expect(checkNewPassword('kj8Lm2qz', 'kj8Lm2qz')).toEqual({ ok: true, value: 'kj8Lm2qz' });
+  });
+});
+
+describe('recovery phrase shape', () => {
+  it('takes 12 or 24 words, normalized', () => {
+    const twelve = Array.from({ length: 12 }, () => 'abandon').join('  ');
+    expect(checkPhrase(` ${twelve.toUpperCase()} `)).toEqual({ ok: true, value: Array(12).fill('abandon').join(' ') });
+    expect(checkPhrase('one two three')).toEqual({ ok: false, error: 'A recovery phrase has 12 or 24 words; this one has 3' });
+    expect(checkPhrase('abandon ab4ndon')).toEqual({ ok: false, error: 'Word 2 has characters other than letters' });
+  });
+});
+
+describe('NFT payloads', () => {
+  it('encodes text, compact JSON and links as UTF-8 hex', () => {
+    expect(encodePayload('text', 'hé')).toEqual({ ok: true, value: '68c3a9' });
+    expect(encodePayload('json', '{ "a": 1 }')).toEqual({ ok: true, value: '7b2261223a317d' });
+    expect(encodePayload('json', '{a:1}')).toEqual({ ok: false, error: 'This is not valid JSON' });
+    expect(encodePayload('url', ['javascript', 'alert(1)'].join(':'))).toEqual({ ok: false, error: 'Only http:// and https:// links' });
+    expect(encodePayload('url', 'https://example.org/a.png').ok).toBe(true);
+    expect(encodePayload('text', 'x'.repeat(1025)).ok).toBe(false);
+  });
+});
+
+describe('formatting', () => {
+  it('groups thousands and keeps every decimal', () => {
+    expect(formatUnits('1234567000000001', 9)).toBe('1,234,567.000000001');
+    expect(formatValue(1500000000000000000n, 18, 'AVAX')).toBe('1.5 AVAX');
+    expect(formatUnits('0', 9)).toBe('0');
+  });
+  it('says how long ago', () => {
+    const now = 1_000_000_000;
+    expect(formatAgo(now - 2000, now)).toBe('just now');
+    expect(formatAgo(now - 42_000, now)).toBe('42 s ago');
+    expect(formatAgo(now - 3 * 60_000, now)).toBe('3 min ago');
+    expect(formatAgo(now - 2 * 3_600_000, now)).toBe('2 h ago');
+  });
+  it('shortens IDs keeping both ends', () => {
+    expect(shortenId('2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe')).toBe('2fombhL7aG…JyFDbe');
+  });
+  it('spots look-alike AVAX names', () => {
+    expect(looksLikeAvax('AVAX')).toBe(true);
+    expect(looksLikeAvax('Ava x')).toBe(true);
+    expect(looksLikeAvax('АVAХ')).toBe(true);
+    expect(looksLikeAvax('GOLD')).toBe(false);
+  });
+});

@@ -1,0 +1,153 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { useState } from 'preact/hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AddressInput } from '../../../src/popup/components/AddressInput.js';
+import { AmountInput, type AmountInputProps } from '../../../src/popup/components/AmountInput.js';
+import { AssetLabel } from '../../../src/popup/components/AssetLabel.js';
+import { PasswordFields } from '../../../src/popup/components/PasswordFields.js';
+import { QrCode } from '../../../src/popup/components/QrCode.js';
+import type { AddressKind } from '../../../src/popup/checks.js';
+import { C_ADDR, C_BECH32, FAKE_ID, HRP, P_ADDR, X_ADDR, X_FUJI } from './fixtures.js';
+
+afterEach(cleanup);
+
+function Amount(props: Omit<AmountInputProps, 'value' | 'onInput'>) {
+  const [value, setValue] = useState('');
+  return <AmountInput {...props} value={value} onInput={setValue} />;
+}
+
+function type(label: RegExp | string, value: string) {
+  fireEvent.input(screen.getByLabelText(label), { target: { value } });
+}
+
+function errorOf(label: RegExp | string): string {
+  const input = screen.getByLabelText(label);
+  const ids = input.getAttribute('aria-describedby')?.split(' ') ?? [];
+  const error = ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains('field-error'));
+  return error?.textContent ?? '';
+}
+
+describe('AmountInput', () => {
+  it('names too many decimals for the asset', () => {
+    render(<Amount denomination={2} symbol="GOLD" spendable={10_000n} />);
+    type('Amount (GOLD)', '1.234');
+    expect(errorOf('Amount (GOLD)')).toBe('At most 2 decimal places for this asset');
+    expect(screen.getByLabelText('Amount (GOLD)').getAttribute('aria-invalid')).toBe('true');
+    type('Amount (GOLD)', '1.23');
+    expect(errorOf('Amount (GOLD)')).toBe('');
+  });
+
+  it('refuses more than spendable, and more than spendable once the fee is added', () => {
+    render(<Amount denomination={9} symbol="AVAX" spendable={2_000_000_000n} fee={1_000_000n} />);
+    expect(screen.getByText(/Spendable: 2 AVAX/)).toBeTruthy();
+    type('Amount (AVAX)', '2.5');
+    expect(errorOf('Amount (AVAX)')).toBe('More than you can spend: 2 AVAX');
+    type('Amount (AVAX)', '2');
+    expect(errorOf('Amount (AVAX)')).toBe('With the fee of 0.001 AVAX this is more than you can spend; at most 1.999 AVAX');
+  });
+
+  it('fills Max with the spendable amount minus the fee, as plain decimal text', () => {
+    render(<Amount denomination={9} symbol="AVAX" spendable={1_234_500_000_000n} fee={1_000_000n} maxValue={1_234_499_000_000n} maxNote="Max leaves room for the fee" />);
+    fireEvent.click(screen.getByRole('button', { name: /^Max/ }));
+    expect((screen.getByLabelText('Amount (AVAX)') as HTMLInputElement).value).toBe('1234.499');
+    expect(errorOf('Amount (AVAX)')).toBe('');
+  });
+
+  it('disables Max and says why when the fee is not known', () => {
+    render(<Amount denomination={18} symbol="AVAX" spendable={10n ** 18n} maxValue={null} maxNote="Max needs a C-Chain fee estimate, which is not available yet" />);
+    const max = screen.getByRole('button', { name: /^Max/ }) as HTMLButtonElement;
+    expect(max.disabled).toBe(true);
+    expect(max.getAttribute('aria-label')).toContain('fee estimate');
+  });
+});
+
+describe('AddressInput', () => {
+  function Address({ kind }: { kind: AddressKind }) {
+    const [value, setValue] = useState('');
+    return <AddressInput kind={kind} hrp={HRP} value={value} onInput={setValue} label="To" />;
+  }
+
+  it('names the wrong chain as the user types', () => {
+    render(<Address kind="X" />);
+    type('To', P_ADDR);
+    expect(errorOf('To')).toBe('This is a P-Chain address; an X-Chain address is needed here');
+    type('To', C_ADDR);
+    expect(errorOf('To')).toBe('This is a C-Chain 0x address; an X-Chain address is needed here');
+  });
+
+  it('names the wrong network', () => {
+    render(<Address kind="X" />);
+    type('To', X_FUJI);
+    expect(errorOf('To')).toBe('This address is for the "fuji" network; this wallet is on "local"');
+  });
+
+  it('names a bech32 address typed where a 0x address is needed', () => {
+    render(<Address kind="C-evm" />);
+    type('To', X_ADDR);
+    expect(errorOf('To')).toBe('This is an X-Chain address; a C-Chain 0x address is needed here');
+    type('To', C_BECH32);
+    expect(errorOf('To')).toContain('C-Chain bech32 address');
+  });
+
+  it.each([
+    ['X', X_ADDR],
+    ['P', P_ADDR],
+    ['C-bech32', C_BECH32],
+    ['C-evm', C_ADDR],
+  ] as const)('accepts a valid %s address', (kind, address) => {
+    render(<Address kind={kind} />);
+    type('To', address);
+    expect(errorOf('To')).toBe('');
+    expect(screen.getByText(/^✓/).textContent).toContain(`on "${HRP}"`);
+  });
+});
+
+describe('PasswordFields', () => {
+  function Passwords() {
+    const [password, setPassword] = useState('');
+    const [confirm, setConfirm] = useState('');
+    return <PasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} />;
+  }
+
+  it('shows the strength as the user types', () => {
+    render(<Passwords />);
+    type('Password', 'abc');
+    expect(screen.getByText('Too short')).toBeTruthy();
+    type('Password', 'password1');
+    expect(screen.getByText('Weak')).toBeTruthy();
+    expect(screen.getByText(/most common passwords/)).toBeTruthy();
+    type('Password', 'correct horse battery staple');
+    expect(screen.getByText('Strong')).toBeTruthy();
+  });
+
+  it('says when the confirmation does not match', () => {
+    render(<Passwords />);
+    type('Password', 'correct horse battery staple');
+    type('Confirm password', 'correct horse battery stapler');
+    expect(errorOf('Confirm password')).toBe('The two passwords do not match');
+    type('Confirm password', 'correct horse battery staple');
+    expect(errorOf('Confirm password')).toBe('');
+  });
+});
+
+describe('AssetLabel and QrCode', () => {
+  it('marks the real AVAX verified and shows any other asset with its ID and a look-alike warning', () => {
+    render(
+      <>
+        <AssetLabel asset={{ assetID: 'x', name: 'Avalanche', symbol: 'AVAX', verified: true }} />
+        <AssetLabel asset={{ assetID: FAKE_ID, name: 'Avalanche', symbol: 'AVAX', verified: false }} />
+      </>,
+    );
+    expect(screen.getAllByText('✓ Verified')).toHaveLength(1);
+    expect(screen.getByText(/^ID 2fombhL7aG…JyFDbe$/)).toBeTruthy();
+    expect(screen.getByRole('note').textContent).toContain('Not AVAX');
+  });
+
+  it('draws a QR code as SVG elements', () => {
+    render(<QrCode text={X_ADDR} label="QR of the X address" />);
+    const svg = screen.getByRole('img', { name: 'QR of the X address' });
+    expect(svg.tagName.toLowerCase()).toBe('svg');
+    expect(svg.querySelector('path')?.getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/);
+  });
+});

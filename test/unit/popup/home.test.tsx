@@ -1,0 +1,106 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Home } from '../../../src/popup/screens/Home.js';
+import { formatClock } from '../../../src/popup/format.js';
+import type { BalancesView } from '../../../src/shared/messages.js';
+import { fakeBackground, renderWith } from './fake-background.js';
+import { avax, AVAX_ID, balances, FAKE_ID } from './fixtures.js';
+
+afterEach(cleanup);
+
+const NOW = Date.UTC(2026, 0, 2, 3, 6, 5); // two minutes after the fixture's snapshot
+
+function show(view: BalancesView | null, extra: { loadError?: string; hidden?: Set<string>; onToggleHidden?: (id: string) => void; onRefresh?: () => void } = {}) {
+  const bg = fakeBackground({ 'transfers.importWaiting': () => ({ txIDs: ['tx1'] }) });
+  renderWith(
+    bg,
+    <Home view={view} loadError={extra.loadError} hidden={extra.hidden ?? new Set()} onToggleHidden={extra.onToggleHidden ?? vi.fn()} onRefresh={extra.onRefresh ?? vi.fn()} now={NOW} />,
+  );
+  return bg;
+}
+
+const LOOKALIKE = { ...avax('X', '5000000000000'), assetID: FAKE_ID, verified: false };
+
+describe('Home', () => {
+  it('shows totals per chain with denomination and symbol, never rounded', () => {
+    const view = balances({
+      balances: [avax('X', '12000000001'), avax('P', '5000000000'), avax('C', '1500000000000000007')],
+    });
+    show(view);
+    expect(screen.getByTestId('total-X').textContent).toBe('AVAX 12.000000001 AVAX');
+    expect(screen.getByTestId('total-P').textContent).toBe('Spendable now 5 AVAX');
+    expect(screen.getByTestId('total-C').textContent).toBe('AVAX 1.500000000000000007 AVAX');
+    // 12.000000001 + 5 + 1.500000000000000007, in wei.
+    expect(screen.getByTestId('total-all').textContent).toBe('18.500000001000000007 AVAX');
+    expect(screen.getAllByText('9 decimals')).toHaveLength(2);
+    expect(screen.getByText('18 decimals')).toBeTruthy();
+  });
+
+  it('marks the real AVAX verified, and shows a look-alike "AVAX" with its ID and a warning', () => {
+    show(balances({ balances: [avax('X', '1000000000'), LOOKALIKE, avax('P', '0'), avax('C', '0')] }));
+    const real = screen.getByTestId(`asset-X-${AVAX_ID}`);
+    expect(within(real).getByText('✓ Verified')).toBeTruthy();
+    expect(within(real).queryByText(/^ID /)).toBeNull();
+    const fake = screen.getByTestId(`asset-X-${FAKE_ID}`);
+    expect(within(fake).queryByText('✓ Verified')).toBeNull();
+    expect(within(fake).getByText('ID 2fombhL7aG…JyFDbe').getAttribute('title')).toBe(FAKE_ID);
+    expect(within(fake).getByRole('note').textContent).toContain('Not AVAX');
+    // The look-alike is not counted as AVAX.
+    expect(screen.getByTestId('total-X').textContent).toBe('AVAX 1 AVAX');
+  });
+
+  it('explains locked P-Chain amounts in one line, apart from what is spendable now', () => {
+    show(balances({ balances: [avax('P', '1000000000', { locked: '2000000000', lockedStakeable: '500000000' }), avax('C', '0')] }));
+    expect(screen.getByTestId('total-P').textContent).toBe('Spendable now 1 AVAX');
+    expect(screen.getByText('+ 2.5 AVAX locked (2 time-locked, 0.5 stakeable only): not spendable yet')).toBeTruthy();
+  });
+
+  it('shows last updated, refreshing, and node unreachable', () => {
+    const view = balances();
+    show(view);
+    expect(screen.getByTestId('refresh-state').textContent).toBe(`Updated ${formatClock(view.updatedAt)} · 2 min ago`);
+    cleanup();
+    show({ ...view, refreshing: true });
+    expect(screen.getByTestId('refresh-state').textContent).toBe(`Refreshing… (last updated ${formatClock(view.updatedAt)})`);
+    expect((screen.getByRole('button', { name: 'Refresh balances' }) as HTMLButtonElement).disabled).toBe(true);
+    cleanup();
+    show({ ...view, error: 'could not reach http://127.0.0.1:9650' });
+    expect(screen.getByTestId('refresh-state').textContent).toBe(
+      `Node unreachable: could not reach http://127.0.0.1:9650. Showing balances from ${formatClock(view.updatedAt)}.`,
+    );
+    cleanup();
+    show({ updatedAt: 0, refreshing: true, balances: [], waiting: [] });
+    expect(screen.getByTestId('refresh-state').textContent).toBe('Loading balances…');
+    expect(screen.getByTestId('total-all').textContent).toBe('—');
+  });
+
+  it('keeps the same sections while loading (no layout jump)', () => {
+    show(null);
+    for (const c of ['X', 'P', 'C']) expect(screen.getByRole('heading', { name: `${c}-Chain` })).toBeTruthy();
+    expect(screen.getByTestId('total-X').textContent).toContain('—');
+  });
+
+  it('hides an asset and can show hidden ones again', () => {
+    const onToggleHidden = vi.fn();
+    const view = balances({ balances: [avax('X', '1'), LOOKALIKE, avax('P', '0'), avax('C', '0')] });
+    show(view, { onToggleHidden });
+    fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: 'Hide' }));
+    expect(onToggleHidden).toHaveBeenCalledWith(FAKE_ID);
+    cleanup();
+    show(view, { hidden: new Set([FAKE_ID]) });
+    expect(screen.queryByTestId(`asset-X-${FAKE_ID}`)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    expect(screen.getByTestId(`asset-X-${FAKE_ID}`)).toBeTruthy();
+  });
+
+  it('shows funds waiting in atomic memory with a one-click import', async () => {
+    const onRefresh = vi.fn();
+    const bg = show(balances({ waiting: [{ from: 'X', to: 'P', amount: '1500000000', utxoCount: 2 }] }), { onRefresh });
+    expect(screen.getByText(/1\.5 AVAX waiting in atomic memory: exported from the X-Chain, not yet imported to the P-Chain/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Import now' }));
+    await waitFor(() => expect(onRefresh).toHaveBeenCalled());
+    expect(bg.callsOf('transfers.importWaiting')).toEqual([{}]);
+    expect(screen.getByText('Imported in 1 transaction.')).toBeTruthy();
+  });
+});

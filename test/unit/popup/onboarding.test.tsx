@@ -1,0 +1,132 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MnemonicConfirm, Onboarding } from '../../../src/popup/screens/Onboarding.js';
+import { fakeBackground, Refuse, renderWith } from './fake-background.js';
+import { NETWORK, UNLOCKED } from './fixtures.js';
+
+afterEach(cleanup);
+
+const WORDS = Array.from({ length: 24 }, (_, i) => 'word' + String.fromCharCode(97 + i));
+const MNEMONIC = WORDS.join(' ');
+
+function type(label: string | RegExp, value: string) {
+  fireEvent.input(screen.getByLabelText(label), { target: { value } });
+}
+
+describe('MnemonicConfirm', () => {
+  it('names each word that does not match and confirms only when all do', () => {
+    const onConfirmed = vi.fn();
+    render(<MnemonicConfirm words={WORDS} positions={[2, 10, 20]} onConfirmed={onConfirmed} />);
+    expect(screen.getByLabelText('Word #3')).toBeTruthy();
+    type('Word #3', WORDS[2]!);
+    type('Word #11', 'nope');
+    type('Word #21', ` ${WORDS[20]!.toUpperCase()} `);
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(onConfirmed).not.toHaveBeenCalled();
+    expect(screen.getByText('Word #11 does not match your phrase')).toBeTruthy();
+    expect(screen.queryByText('Word #3 does not match your phrase')).toBeNull();
+    type('Word #11', WORDS[10]!);
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(onConfirmed).toHaveBeenCalledOnce();
+  });
+});
+
+describe('Onboarding', () => {
+  const networks = { networks: [NETWORK], selectedId: NETWORK.id };
+
+  it('creates a wallet: 24 words, three typed back, then a confirmed password', async () => {
+    const bg = fakeBackground({
+      'networks.list': () => networks,
+      'wallet.generateMnemonic': () => ({ mnemonic: MNEMONIC }),
+      'wallet.create': () => UNLOCKED,
+    });
+    const onDone = vi.fn();
+    renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} pickPositions={() => [0, 11, 23]} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Create a new wallet' }));
+    const list = await screen.findByRole('list', { name: 'Recovery phrase' });
+    expect(list.querySelectorAll('li')).toHaveLength(24);
+    expect(bg.callsOf('wallet.generateMnemonic')).toEqual([{ words: 24 }]);
+    fireEvent.click(screen.getByRole('button', { name: 'I wrote them down' }));
+    type('Word #1', WORDS[0]!);
+    type('Word #12', WORDS[11]!);
+    type('Word #24', WORDS[23]!);
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+
+    await screen.findByRole('heading', { name: 'Choose a password' });
+    type('Password', 'password');
+    type('Confirm password', 'password');
+    fireEvent.click(screen.getByRole('button', { name: 'Create wallet' }));
+    expect(await screen.findByText(/Choose a stronger password/)).toBeTruthy();
+    expect(bg.callsOf('wallet.create')).toEqual([]);
+
+    type('Password', 'correct horse battery staple');
+    type('Confirm password', 'correct horse battery');
+    fireEvent.click(screen.getByRole('button', { name: 'Create wallet' }));
+    expect(screen.getByText('The two passwords do not match')).toBeTruthy();
+    expect(bg.callsOf('wallet.create')).toEqual([]);
+
+    type('Confirm password', 'correct horse battery staple');
+    fireEvent.click(screen.getByRole('button', { name: 'Create wallet' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith(UNLOCKED));
+    expect(bg.callsOf('wallet.create')).toEqual([{ password: 'correct horse battery staple', mnemonic: MNEMONIC }]);
+  });
+
+  it('restores from 12 words and shows the wallet refusing a bad checksum', async () => {
+    const bg = fakeBackground({
+      'networks.list': () => networks,
+      'wallet.restore': () => {
+        throw new Refuse({ code: 'validation', message: 'the recovery phrase checksum does not match: a word is wrong or out of order', field: 'mnemonic' });
+      },
+    });
+    renderWith(bg, <Onboarding network={NETWORK} onDone={vi.fn()} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Restore from a recovery phrase' }));
+    type(/Recovery phrase/, 'one two three');
+    expect(screen.getByText('3 words')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText('A recovery phrase has 12 or 24 words; this one has 3')).toBeTruthy();
+    const twelve = 'abandon '.repeat(11) + 'about';
+    type(/Recovery phrase/, twelve);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    type('Password', 'kj8Lm2qz!x');
+    type('Confirm password', 'kj8Lm2qz!x');
+    fireEvent.click(screen.getByRole('button', { name: 'Restore wallet' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The recovery phrase checksum does not match: a word is wrong or out of order');
+    expect(bg.callsOf('wallet.restore')).toEqual([{ password: 'kj8Lm2qz!x', mnemonic: twelve }]);
+  });
+
+  it('imports a private key with an account name', async () => {
+    const bg = fakeBackground({ 'networks.list': () => networks, 'wallet.createFromKey': () => UNLOCKED });
+    const onDone = vi.fn();
+    renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Import a private key' }));
+    type('Private key', 'not a key');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText('A private key is PrivateKey-… or 64 hex digits')).toBeTruthy();
+    const key = '0x' + '1'.repeat(64);
+    type('Private key', key);
+    type('Account name', 'Cold');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    type('Password', 'kj8Lm2qz!x');
+    type('Confirm password', 'kj8Lm2qz!x');
+    fireEvent.click(screen.getByRole('button', { name: 'Import key' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(bg.callsOf('wallet.createFromKey')).toEqual([{ password: 'kj8Lm2qz!x', privateKey: key, name: 'Cold' }]);
+  });
+
+  it('switches the network before creating, and keeps the old one when the node is unreachable', async () => {
+    const fuji = { ...NETWORK, id: 'fuji', kind: 'fuji' as const, name: 'Fuji testnet', url: 'https://api.avax-test.network' };
+    const bg = fakeBackground({
+      'networks.list': () => ({ networks: [NETWORK, fuji], selectedId: 'local' }),
+      'networks.select': () => {
+        throw new Refuse({ code: 'node-unreachable', message: 'could not reach https://api.avax-test.network' });
+      },
+    });
+    renderWith(bg, <Onboarding network={NETWORK} onDone={vi.fn()} />);
+    await screen.findByRole('option', { name: /Fuji testnet/ });
+    fireEvent.change(screen.getByLabelText('Network'), { target: { value: 'fuji' } });
+    expect((await screen.findByRole('alert')).textContent).toBe('Could not reach https://api.avax-test.network');
+    expect(bg.callsOf('networks.select')).toEqual([{ id: 'fuji' }]);
+    expect((screen.getByLabelText('Network') as HTMLSelectElement).value).toBe('local');
+  });
+});
