@@ -1,0 +1,237 @@
+// The built Chrome extension (dist/chrome) in Debian's Chromium, headless, with a fresh profile,
+// against the run's local node. The test drives the background the way the popup does: runtime
+// messages from a page of the extension. Halfway it stops the service worker (DevTools protocol,
+// ServiceWorker.stopAllWorkers) to check that the unlocked session comes back from
+// storage.session in the restarted worker.
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import type { AccountView, BalancesView } from '../../src/shared/messages.js';
+import { addAndSelectNode, createWallet, expectFunded, expectSessionResumed, fundAndRefresh, lockAndUnlock, settledBalances } from './flow.js';
+import {
+  artifactPath,
+  browserExecutable,
+  builtExtension,
+  chromiumPidFor,
+  clearArtifacts,
+  ConsoleLog,
+  domQuiet,
+  firstPing,
+  flowSteps,
+  killPids,
+  POPUP_VIEWPORT,
+  processTree,
+  removeDir,
+  slug,
+  startRpcProxy,
+  startWebPage,
+  tempDir,
+  Timings,
+  walletCaller,
+  within,
+  type BuiltExtension,
+  type Call,
+  type RpcProxy,
+  type WebPage,
+} from './harness.js';
+
+// The binary itself first: the /usr/bin/chromium wrapper execs it, but adds Debian's own flags
+// (among them its own --load-extension list) and prints a shell warning.
+const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+
+type ExtensionPageGlobals = { chrome: { runtime: { sendMessage(message: unknown): Promise<unknown> } } };
+
+function isOurWorker(worker: Worker): boolean {
+  return worker.url().startsWith('chrome-extension://');
+}
+
+describe('Chromium: the built extension against the local node', () => {
+  const timings = new Timings();
+  const log = new ConsoleLog();
+  let ext: BuiltExtension;
+  let profileDir: string | undefined;
+  let context: BrowserContext | undefined;
+  let browserPid: number | undefined;
+  let proxy: RpcProxy | undefined;
+  let web: WebPage | undefined;
+  let popup: Page | undefined;
+  let extensionId = '';
+  let call: Call;
+  let account: AccountView;
+  let snapshot: BalancesView;
+
+  /** Reloads the popup (it renders the state it finds on load), lets it settle, saves a screenshot. */
+  const screenshot = async (name: string, options: { balances?: boolean } = {}): Promise<void> => {
+    await popup!.reload({ waitUntil: 'load' });
+    await popup!.evaluate(domQuiet, { quietMs: 500, maxMs: 5_000 });
+    if (options.balances) {
+      // The popup refreshes the balances on load and polls while that runs (every second).
+      await settledBalances(call);
+      await popup!.evaluate(domQuiet, { quietMs: 1_200, maxMs: 5_000 });
+    }
+    await popup!.screenshot({ path: artifactPath(`chromium-${name}.png`), fullPage: true });
+  };
+
+  const step = flowSteps(timings, async (failed) => {
+    const name = `chromium-FAILED-${slug(failed)}`;
+    if (popup && !popup.isClosed()) await popup.screenshot({ path: artifactPath(`${name}.png`), fullPage: true }).catch(() => undefined);
+    const path = log.save(`${name}.console.log`);
+    console.error(`[e2e chromium] step "${failed}" failed; screenshot and console log: ${path.replace(/\.console\.log$/, '.*')}`);
+  });
+
+  /** Starts the browser with the extension; on failure the console log so far is saved. */
+  const launch = async (): Promise<void> => {
+    clearArtifacts('chromium-');
+    ext = builtExtension('chrome');
+    const executablePath = browserExecutable('Chromium', CHROMIUM);
+    proxy = await startRpcProxy(inject('nodeUrl'));
+    profileDir = tempDir('xpc-e2e-chromium-');
+    const started = Date.now();
+    context = await chromium.launchPersistentContext(profileDir, {
+      executablePath,
+      headless: true,
+      viewport: POPUP_VIEWPORT,
+      ignoreDefaultArgs: ['--disable-extensions'],
+      args: [
+        `--disable-extensions-except=${ext.dir}`,
+        `--load-extension=${ext.dir}`,
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-default-apps',
+        '--disable-sync',
+        '--no-first-run',
+        '--no-default-browser-check',
+        // Loopback only: no host name resolves (the node and the web page are IP literals).
+        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+      ],
+      timeout: 30_000,
+    });
+    browserPid = chromiumPidFor(profileDir);
+    log.add('test', `chromium pid ${browserPid ?? 'not found'}, launched in ${Date.now() - started} ms`);
+    // Pages' and the service worker's console (the worker's also after a restart).
+    context.on('console', (m) => {
+      const page = m.page();
+      log.add(page ? `page ${m.type()}` : `worker ${m.type()}`, page ? `${m.text()} (${page.url()})` : m.text());
+    });
+    context.on('weberror', (e) => log.add('page error', e.error().stack ?? e.error().message));
+    const worker =
+      context.serviceWorkers().find(isOurWorker) ??
+      (await context.waitForEvent('serviceworker', { predicate: isOurWorker, timeout: 15_000 }));
+    extensionId = new URL(worker.url()).host;
+    log.add('test', `extension ${extensionId}, service worker up ${Date.now() - started} ms after launch`);
+    timings.add('launch', Date.now() - started);
+  };
+
+  beforeAll(async () => {
+    try {
+      await launch();
+    } catch (e) {
+      const path = log.save('chromium-FAILED-launch.console.log');
+      console.error(`[e2e chromium] launch failed; console log: ${path}`);
+      throw e;
+    }
+  });
+
+  afterAll(async () => {
+    // The driver's own close first; then whatever is left of the browser's process tree, by PID.
+    const tree = browserPid !== undefined ? processTree(browserPid) : [];
+    if (context) await within(context.close(), 15_000, 'closing Chromium').catch((e: unknown) => log.add('test', String(e)));
+    const killed = await killPids(tree);
+    if (killed.length > 0) console.warn(`[e2e chromium] killed leftover processes ${killed.join(', ')}`);
+    removeDir(profileDir);
+    await proxy?.close();
+    await web?.close();
+    log.save('chromium-console.log'); // every run's, for reading next to the screenshots
+    console.log(timings.summary('chromium'));
+  });
+
+  step('the service worker answers a ping from the popup page', async () => {
+    expect(extensionId).toMatch(/^[a-p]{32}$/);
+    expect(browserPid, 'the browser PID (for clean-up)').toBeTypeOf('number');
+    popup = await context!.newPage();
+    await popup.goto(`chrome-extension://${extensionId}/${ext.popupPath}`, { waitUntil: 'load' });
+    const send = (message: unknown): Promise<unknown> =>
+      popup!.evaluate((m) => (globalThis as unknown as ExtensionPageGlobals).chrome.runtime.sendMessage(m), message);
+    call = walletCaller(send, log);
+    expect(await firstPing(send, log)).toEqual({ ok: true, version: ext.manifest.version });
+    await screenshot('popup-first-run');
+  });
+
+  step('creates a wallet from a generated 24-word recovery phrase', async () => {
+    await createWallet(call);
+  });
+
+  step('adds the local node as a custom network and selects it', async () => {
+    ({ account } = await addAndSelectNode(call, proxy!.url));
+  });
+
+  step('shows the exact X balance after funding from the genesis key', async () => {
+    await fundAndRefresh(call, account);
+    await screenshot('popup-funded', { balances: true });
+    // The reloaded popup started a refresh of its own: compare later with the settled snapshot.
+    snapshot = await settledBalances(call);
+    await expectFunded(snapshot);
+  });
+
+  step('keeps the session across a stopped service worker (CDP ServiceWorker.stopAllWorkers)', async () => {
+    const identityCalls = proxy!.count('info.getNetworkID');
+    // Playwright's Worker object does not see a stop and restart of the same registration; the
+    // DevTools ServiceWorker domain reports the worker's running status.
+    const statuses: string[] = [];
+    const cdp = await context!.newCDPSession(popup!);
+    try {
+      cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+        for (const v of versions) {
+          if (!v.scriptURL.startsWith(`chrome-extension://${extensionId}/`)) continue;
+          if (statuses.at(-1) !== v.runningStatus) statuses.push(v.runningStatus);
+          log.add('worker', `${v.runningStatus} (version ${v.versionId}, ${v.status})`);
+        }
+      });
+      await cdp.send('ServiceWorker.enable');
+      await expect.poll(() => statuses.at(-1), { message: 'the worker runs before the stop', timeout: 5_000 }).toBe('running');
+      await cdp.send('ServiceWorker.stopAllWorkers');
+      await expect.poll(() => statuses.at(-1), { message: 'the worker stopped', timeout: 10_000 }).toBe('stopped');
+
+      // The next message starts the worker again; it must pick the session up from storage.session.
+      await expectSessionResumed(call, account, snapshot);
+      expect(statuses.slice(statuses.lastIndexOf('stopped'))).toContain('running');
+      // The node's identity is kept in memory only: asking for it again shows a fresh worker.
+      expect(proxy!.count('info.getNetworkID'), 'the restarted worker asked the node who it is').toBeGreaterThan(identityCalls);
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
+  });
+
+  step('locks, refuses a wrong password and unlocks with the right one', async () => {
+    await lockAndUnlock(call, account, () => screenshot('popup-locked'));
+  });
+
+  step('a web page on loopback gets no channel to the background', async () => {
+    web = await startWebPage();
+    const page = await context!.newPage();
+    try {
+      await page.goto(web.url, { waitUntil: 'load' });
+      const seen = await page.evaluate(async (id) => {
+        const g = globalThis as unknown as { chrome?: { runtime?: { sendMessage?: unknown } }; xpcWallet?: { isXpcWallet?: boolean } };
+        let sendError = '';
+        try {
+          const send = g.chrome?.runtime?.sendMessage as ((id: string, m: unknown) => Promise<unknown>) | undefined;
+          if (typeof send !== 'function') throw new Error('chrome.runtime.sendMessage is not available');
+          await send(id, { channel: 'xpc-wallet', type: 'wallet.status', params: {} });
+        } catch (e) {
+          sendError = e instanceof Error ? e.message : String(e);
+        }
+        return { inpage: g.xpcWallet?.isXpcWallet === true, hasRuntime: g.chrome?.runtime !== undefined, sendError };
+      }, extensionId);
+      // The MAIN-world content script ran in the page, so the extension is active there …
+      expect(seen.inpage).toBe(true);
+      // … but with no externally_connectable the page has no runtime to message the extension with.
+      expect(seen.hasRuntime).toBe(false);
+      expect(seen.sendError).toBe('chrome.runtime.sendMessage is not available');
+    } finally {
+      await page.close();
+    }
+  });
+});
