@@ -82,13 +82,25 @@ function resumeTransfers(): void {
 
 listenForMessages(handlersFrom(wallet), beforeRequest);
 
-// The periodic alarm wakes the worker to lock an idle wallet and to finish journaled transfers.
+/** How stale the balance snapshot may get before the alarm refreshes it (and so looks for funds
+ * waiting in atomic memory): often enough to notice, rare enough to spare the user's node. */
+const BACKGROUND_REFRESH_MS = 5 * 60_000;
+
+async function refreshIfStale(): Promise<void> {
+  const snapshot = await wallet.balancesGet({});
+  if (Date.now() - snapshot.updatedAt >= BACKGROUND_REFRESH_MS) await wallet.balancesRefresh();
+}
+
+// The periodic alarm wakes the worker to lock an idle wallet, finish journaled transfers and
+// keep the balances (and the funds waiting in atomic memory) from going stale.
 browser.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name !== IDLE_ALARM_NAME) return;
   void resumeOnce()
     .then(() => session.checkIdle())
     .then((locked) => {
-      if (!locked) resumeTransfers();
+      if (locked || !session.isUnlocked()) return;
+      resumeTransfers();
+      refreshIfStale().catch((e: unknown) => log(`background refresh failed: ${e instanceof Error ? e.message : 'unknown error'}`));
     });
 });
 void scheduleIdleAlarm(browser.alarms);
