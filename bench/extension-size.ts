@@ -106,8 +106,6 @@ export function sizeSection(log: (msg: string) => void): SizeSectionResult {
     });
     rows.push(info(`${T} background JS (${m.backgroundJs.files.length} files)`, `${fmtBytes(m.backgroundJs.raw)} raw, ${m.backgroundJs.gzip} B (${kb(m.backgroundJs.gzip)}) gzip`));
   }
-  rows.push(info('popup first paint', 'not measured yet: popup/vault not built'));
-  rows.push(info('vault unlock', 'not measured yet: popup/vault not built'));
 
   const over = json.rows.filter((x) => !x.ok);
   const worst = json.rows

@@ -21,7 +21,7 @@ const UNIT = 1_000_000n; // 0.001 AVAX per UTXO
 const RUNS = 7;
 
 /** The local network's pre-funded key: public knowledge, used only to fund the bench account. */
-const GENESIS_KEY = keyPairFromSecret(parsePrivateKey('PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN'));
+export const GENESIS_KEY = keyPairFromSecret(parsePrivateKey('PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN'));
 
 export interface NodeResult {
   startupMs: number;

@@ -6,7 +6,7 @@ import { cpus, totalmem } from 'node:os';
 export type Met = 'yes' | 'no' | '—';
 
 export interface Row {
-  /** Issue section: 1 tx building, 2 decoding, 3 node, 4 extension, 5 CI size check. */
+  /** Issue section: 1 tx building, 2 decoding, 3 node, 4 extension (sizes, popup timing, unlock), 5 CI size check. */
   section: string;
   case: string;
   ours: string;
@@ -26,6 +26,8 @@ export interface Report {
   details: string[];
   /** Gaps and their causes, one markdown paragraph each. */
   notes: string[];
+  /** More lines for the header's list (e.g. the browser a section ran in), without the "- ". */
+  environment?: string[];
 }
 
 function git(args: string[]): string {
@@ -70,6 +72,7 @@ export function renderReport(r: Report, avalanchejsVersion: string): string {
     `- Date: ${r.startedAt.toISOString()}`,
     `- Machine: ${machineLine()}`,
     `- Code: ${commit || 'unknown commit'}${dirty ? ' plus uncommitted changes in the working tree' : ''}; reference @avalabs/avalanchejs ${avalanchejsVersion}`,
+    ...(r.environment ?? []).map((line) => `- ${line}`),
     `- Whole bench: ${(r.runtimeMs / 1000).toFixed(0)} s; ${r.rows.filter((x) => x.met !== '—').length} rows with a target, ${missed} missed`,
     '',
     'Every comparison is measured side by side in one process, contenders interleaved round by round;',
