@@ -1,0 +1,152 @@
+// What a transaction does, in the terms a person checks before approving it: every input it
+// spends and every output it creates, with owners as addresses, amounts in base units, the AVAX it
+// burns and its memo. Built from the exact unsigned tx that would be signed (and the UTXOs it
+// spends, for the inputs' owners), so the approval window shows what is signed, not a claim.
+import { type Bytes, toHex, utf8 } from './bytes.js';
+import { utxoId } from './codec/ids.js';
+import { amountOf, ownersOf } from './codec/rules.js';
+import type { Output, OutputOwners, TransferableInput, TransferableOutput, UnsignedTx, Utxo } from './codec/types.js';
+import { cb58Encode, formatAddress } from './encoding.js';
+import { formatEvmAddress } from './evm-address.js';
+import { avaxBurned } from './fees.js';
+import type { ChainContext } from './tx/context.js';
+
+export type ChainLetter = 'X' | 'P' | 'C';
+
+export interface OwnersView {
+  addresses: string[];
+  threshold: number;
+  /** Unix seconds, decimal; '0' when not locked. */
+  locktime: string;
+}
+
+export interface LegView {
+  /** Where the value is: this chain, or the other chain of an import/export. */
+  chain: ChainLetter;
+  assetID: string;
+  /** Decimal base units; absent for mint rights and NFTs. */
+  amount?: string;
+  kind: Output['kind'] | 'EvmAccount';
+  owners?: OwnersView;
+  /** 0x address for C-Chain EVM legs. */
+  evmAddress?: string;
+  utxoID?: string;
+  /** StakeableLockOut: locked for staking until this time (seconds). */
+  stakeableUntil?: string;
+  /** NFT payload, hex. */
+  payloadHex?: string;
+  /** True when the wallet cannot find the UTXO an input spends (it then shows no owner). */
+  unknownUtxo?: boolean;
+}
+
+export interface TxView {
+  chain: ChainLetter;
+  kind: UnsignedTx['kind'];
+  networkID: number;
+  inputs: LegView[];
+  outputs: LegView[];
+  /** nAVAX burned: consumed minus created, on this chain and exported. */
+  burned: string;
+  memoText?: string;
+  memoHex?: string;
+  /** CreateAssetTx: the new asset. */
+  asset?: { name: string; symbol: string; denomination: number };
+  /** Operation summaries (mints, NFT transfers). */
+  operations: { assetID: string; kind: string; outputs: LegView[] }[];
+}
+
+const CHAIN_OF_VM: Record<UnsignedTx['vm'], ChainLetter> = { avm: 'X', pvm: 'P', evm: 'C' };
+
+function chainOf(id: Bytes, ctx: ChainContext): ChainLetter {
+  const hex = toHex(id);
+  if (hex === toHex(ctx.xChainID)) return 'X';
+  if (hex === toHex(ctx.pChainID)) return 'P';
+  return 'C';
+}
+
+function ownersView(o: OutputOwners, chain: ChainLetter, hrp: string): OwnersView {
+  return { addresses: o.addresses.map((a) => formatAddress(chain, hrp, a)), threshold: o.threshold, locktime: o.locktime.toString() };
+}
+
+function outputLeg(chain: ChainLetter, assetID: Bytes, output: Output, hrp: string): LegView {
+  const leg: LegView = { chain, assetID: cb58Encode(assetID), kind: output.kind, owners: ownersView(ownersOf(output), chain, hrp) };
+  if (output.kind === 'TransferOutput' || output.kind === 'StakeableLockOut') leg.amount = amountOf(output).toString();
+  if (output.kind === 'StakeableLockOut') leg.stakeableUntil = output.locktime.toString();
+  if (output.kind === 'NftTransferOutput') leg.payloadHex = toHex(output.payload);
+  return leg;
+}
+
+function transferableLeg(chain: ChainLetter, o: TransferableOutput, hrp: string): LegView {
+  return outputLeg(chain, o.assetID, o.output, hrp);
+}
+
+function inputLeg(chain: ChainLetter, i: TransferableInput, lookup: (i: TransferableInput) => Utxo | undefined, hrp: string): LegView {
+  const amount = (i.input.kind === 'StakeableLockIn' ? i.input.input : i.input).amount.toString();
+  const utxo = lookup(i);
+  const leg: LegView = { chain, assetID: cb58Encode(i.assetID), amount, kind: utxo?.output.kind ?? 'TransferOutput', utxoID: utxoId(i) };
+  if (utxo) leg.owners = ownersView(ownersOf(utxo.output), chain, hrp);
+  else leg.unknownUtxo = true;
+  return leg;
+}
+
+export function describeTx(tx: UnsignedTx, ctx: ChainContext, spent: readonly Utxo[]): TxView {
+  const byId = new Map(spent.map((u) => [utxoId(u), u]));
+  const lookup = (i: TransferableInput) => byId.get(utxoId(i));
+  const chain = CHAIN_OF_VM[tx.vm];
+  const hrp = ctx.hrp;
+  const view: TxView = {
+    chain,
+    kind: tx.kind,
+    networkID: tx.networkID,
+    inputs: [],
+    outputs: [],
+    burned: avaxBurned(tx, ctx.avaxAssetID).toString(),
+    operations: [],
+  };
+  if (tx.vm === 'evm') {
+    if (tx.kind === 'ImportTx') {
+      const from = chainOf(tx.sourceChain, ctx);
+      view.inputs = tx.importedInputs.map((i) => inputLeg(from, i, lookup, hrp));
+      view.outputs = tx.outs.map((o) => ({ chain: 'C', assetID: cb58Encode(o.assetID), amount: o.amount.toString(), kind: 'EvmAccount', evmAddress: formatEvmAddress(o.address) }));
+    } else {
+      view.inputs = tx.ins.map((i) => ({ chain: 'C', assetID: cb58Encode(i.assetID), amount: i.amount.toString(), kind: 'EvmAccount', evmAddress: formatEvmAddress(i.address) }));
+      const to = chainOf(tx.destinationChain, ctx);
+      view.outputs = tx.exportedOutputs.map((o) => transferableLeg(to, o, hrp));
+    }
+    return view;
+  }
+  view.inputs = tx.inputs.map((i) => inputLeg(chain, i, lookup, hrp));
+  view.outputs = tx.outputs.map((o) => transferableLeg(chain, o, hrp));
+  if (tx.memo.length > 0) {
+    view.memoHex = toHex(tx.memo);
+    try {
+      view.memoText = utf8.decode(tx.memo);
+    } catch {
+      // Not text: the hex is all there is to show.
+    }
+  }
+  if (tx.kind === 'ImportTx') view.inputs.push(...tx.importedInputs.map((i) => inputLeg(chainOf(tx.sourceChain, ctx), i, lookup, hrp)));
+  if (tx.kind === 'ExportTx') view.outputs.push(...tx.exportedOutputs.map((o) => transferableLeg(chainOf(tx.destinationChain, ctx), o, hrp)));
+  if (tx.kind === 'CreateAssetTx') {
+    view.asset = { name: tx.name, symbol: tx.symbol, denomination: tx.denomination };
+    for (const s of tx.initialStates) for (const o of s.outputs) view.outputs.push({ ...outputLeg(chain, new Uint8Array(32), o, hrp), assetID: 'new asset' });
+  }
+  if (tx.kind === 'OperationTx') {
+    for (const op of tx.operations) {
+      const assetID = cb58Encode(op.assetID);
+      const o = op.op;
+      const outputs: LegView[] =
+        o.kind === 'SecpMintOperation'
+          ? [outputLeg(chain, op.assetID, { kind: 'MintOutput', owners: o.mintOutput }, hrp), outputLeg(chain, op.assetID, { kind: 'TransferOutput', amount: o.transferOutput.amount, owners: o.transferOutput.owners }, hrp)]
+          : o.kind === 'NftMintOperation'
+            ? o.outputs.map((owners) => outputLeg(chain, op.assetID, { kind: 'NftTransferOutput', groupID: o.groupID, payload: o.payload, owners }, hrp))
+            : o.kind === 'NftTransferOperation'
+              ? [outputLeg(chain, op.assetID, { kind: 'NftTransferOutput', ...o.output }, hrp)]
+              : o.kind === 'PropertyMintOperation'
+                ? [outputLeg(chain, op.assetID, { kind: 'PropertyMintOutput', owners: o.mintOutput }, hrp), outputLeg(chain, op.assetID, { kind: 'PropertyOwnedOutput', owners: o.ownedOutput }, hrp)]
+                : [];
+      view.operations.push({ assetID, kind: o.kind, outputs });
+    }
+  }
+  return view;
+}

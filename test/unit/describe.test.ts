@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { describeTx } from '../../src/core/describe.js';
+import { formatAddress } from '../../src/core/encoding.js';
+import { formatEvmAddress } from '../../src/core/evm-address.js';
+import type { Utxo } from '../../src/core/codec/index.js';
+import { makeOwners, type ChainContext } from '../../src/core/tx/context.js';
+import { buildCExport } from '../../src/core/tx/c.js';
+import { buildXImport, buildXSend } from '../../src/core/tx/x.js';
+import { ownedAddressSet, spendableUtxos } from '../../src/core/tx/utxos.js';
+
+const id = (n: number) => Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? n : 7));
+const ctx: ChainContext = {
+  networkID: 12345, hrp: 'local', xChainID: id(1), pChainID: new Uint8Array(32), cChainID: id(3), avaxAssetID: id(9), xTxFee: 1_000_000n, xCreateAssetTxFee: 1_000_000n,
+};
+const me = new Uint8Array(20).fill(1);
+const bob = new Uint8Array(20).fill(2);
+const utxo = (n: number, amount: bigint): Utxo => ({ txID: id(100 + n), outputIndex: n, assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount, owners: makeOwners([me]) } });
+
+describe('describing the exact tx for an approval', () => {
+  it('an X send: inputs with their owners, outputs with addresses, burned fee and memo text', () => {
+    const spent = [utxo(1, 5_000_000n)];
+    const built = buildXSend({
+      ctx, pool: spendableUtxos(spent, ownedAddressSet([me]), 0n), changeOwners: makeOwners([me]),
+      payments: [{ assetID: ctx.avaxAssetID, amount: 2_000_000n, owners: makeOwners([bob]) }], memo: new TextEncoder().encode('invoice 7'),
+    });
+    const view = describeTx(built.tx, ctx, built.spent);
+    expect(view).toMatchObject({ chain: 'X', kind: 'BaseTx', burned: '1000000', memoText: 'invoice 7', networkID: 12345 });
+    expect(view.inputs).toEqual([
+      expect.objectContaining({ amount: '5000000', owners: { addresses: [formatAddress('X', 'local', me)], threshold: 1, locktime: '0' } }),
+    ]);
+    expect(view.outputs.map((o) => [o.owners!.addresses[0], o.amount]).sort()).toEqual(
+      [[formatAddress('X', 'local', bob), '2000000'], [formatAddress('X', 'local', me), '2000000']].sort(),
+    );
+  });
+
+  it('an input whose UTXO is unknown is flagged, not hidden', () => {
+    const built = buildXSend({
+      ctx, pool: spendableUtxos([utxo(1, 5_000_000n)], ownedAddressSet([me]), 0n), changeOwners: makeOwners([me]),
+      payments: [{ assetID: ctx.avaxAssetID, amount: 1n, owners: makeOwners([bob]) }],
+    });
+    expect(describeTx(built.tx, ctx, []).inputs[0]).toMatchObject({ unknownUtxo: true });
+  });
+
+  it('cross-chain legs name the other chain: a C export and an X import from C', () => {
+    const exp = buildCExport({ ctx, from: bob, nonce: 0n, balanceWei: 10n ** 18n, destination: 'X', amount: 3n, to: makeOwners([me]), baseFeeWei: 1n });
+    const ev = describeTx(exp.tx, ctx, []);
+    expect(ev.inputs[0]).toMatchObject({ chain: 'C', kind: 'EvmAccount', evmAddress: formatEvmAddress(bob), amount: (3n + exp.fee).toString() });
+    expect(ev.outputs[0]).toMatchObject({ chain: 'X', amount: '3' });
+    expect(ev.burned).toBe(exp.fee.toString());
+    const atomic = [utxo(2, 4_000_000n)];
+    const [imp] = buildXImport({ ctx, pool: [], changeOwners: makeOwners([me]), source: 'C', atomicUtxos: spendableUtxos(atomic, ownedAddressSet([me]), 0n), to: makeOwners([me]) });
+    const iv = describeTx(imp!.tx, ctx, imp!.spent);
+    expect(iv.inputs[0]).toMatchObject({ chain: 'C', amount: '4000000' });
+    expect(iv.outputs[0]).toMatchObject({ chain: 'X', amount: '3000000' });
+  });
+});
