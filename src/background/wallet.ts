@@ -5,11 +5,12 @@
 import { formatAmount } from '../core/amount.js';
 import { type Bytes, fromHex, toHex } from '../core/bytes.js';
 import { parseUtxoId, utxoId } from '../core/codec/ids.js';
-import type { OutputOwners, Utxo } from '../core/codec/types.js';
-import { cb58Encode, formatAddress, formatPrivateKey, parseAddressFor, parseId } from '../core/encoding.js';
+import type { OutputOwners, PTx, TransferableOutput, Utxo } from '../core/codec/types.js';
+import { cb58Encode, formatAddress, formatPrivateKey, parseAddress, parseAddressFor, parseId } from '../core/encoding.js';
 import { WalletEngine, type Issued } from '../core/engine.js';
 import { formatEvmAddress } from '../core/evm-address.js';
-import { FormatError, ValidationError, WalletError } from '../core/errors.js';
+import { FormatError, InsufficientFundsError, TxTooLargeError, ValidationError, WalletError } from '../core/errors.js';
+import { type PFeeContext, pTxFee } from '../core/fees.js';
 import {
   deriveEvmKey,
   deriveXpKey,
@@ -22,18 +23,23 @@ import {
   type KeyPair,
 } from '../core/keys.js';
 import { chainContextOf, customPreset, discoverNetwork, PRESETS, type NetworkIdentity, type NetworkPreset } from '../core/network.js';
-import { NodeClient, type ChainAlias } from '../core/node.js';
+import { NodeClient, type ChainAlias, type EthReceipt } from '../core/node.js';
 import { scanBranch } from '../core/scan.js';
 import type { BuiltTx } from '../core/tx/built.js';
-import { makeOwners } from '../core/tx/context.js';
-import { fixedCapState, nftFamilyState, variableCapState } from '../core/tx/x.js';
+import { eip1559Fees, PLAIN_TRANSFER_GAS, WEI_PER_NAVAX } from '../core/tx/c.js';
+import { type ChainContext, makeOwners, MAX_XP_TX_SIZE } from '../core/tx/context.js';
+import { buildPExport, buildPSend } from '../core/tx/p.js';
+import { ownedAddressSet, type OwnedAddresses, signingIndices, type SpendableUtxo, toTransferableInput } from '../core/tx/utxos.js';
+import { buildXExport, buildXSend, fixedCapState, nftFamilyState, packInputs, variableCapState } from '../core/tx/x.js';
 import type {
   AccountView,
   ActivityItem,
   AssetBalanceView,
   BalancesView,
   ChainName,
+  MintRightView,
   NetworkView,
+  NftView,
   OwnerSet,
   RequestParams as P,
   TransferView,
@@ -47,6 +53,8 @@ const STATE_KEY = 'xpc.state';
 const STATE_VERSION = 1;
 const AVAX_EVM_DENOMINATION = 18;
 const MAX_ACTIVITY = 500;
+/** How many candidate amounts `largestAmount` builds before giving up. */
+const MAX_AMOUNT_ATTEMPTS = 32;
 
 type AccountRecord =
   | { id: string; name: string; kind: 'hd'; index: number }
@@ -57,7 +65,12 @@ interface CustomNetwork {
   name: string;
   url: string;
   atomicNamespace: string;
+  /** The address prefix the node reported when the network was added (absent in older records). */
+  hrp?: string;
 }
+
+/** A network preset with its wallet ID; custom ones carry the hrp saved when they were added. */
+type Preset = NetworkPreset & { id: string; savedHrp?: string };
 
 /** Non-secret settings, in storage.local. */
 interface PersistedState {
@@ -152,6 +165,10 @@ export class WalletService {
     return `xpc.transfers.${networkId}.${accountId}`;
   }
 
+  private hiddenKey(networkId: string): string {
+    return `xpc.hidden.${networkId}`;
+  }
+
   private async cache(networkId: string, accountId: string): Promise<AccountCache> {
     const key = this.cacheKey(networkId, accountId);
     return ((await this.local.get([key]))[key] as AccountCache | undefined) ?? emptyCache();
@@ -163,16 +180,25 @@ export class WalletService {
 
   // ---- networks ----
 
-  private presetOf(s: PersistedState, id: string): NetworkPreset & { id: string } {
+  private presetOf(s: PersistedState, id: string): Preset {
     const builtIn = (PRESETS as Record<string, NetworkPreset>)[id];
     if (builtIn) return { ...builtIn, id };
     const custom = s.customNetworks.find((n) => n.id === id);
     if (!custom) throw new ValidationError(`no network ${id}`, 'id');
-    return { ...customPreset(custom.url, { name: custom.name }), atomicApi: { namespace: custom.atomicNamespace, path: `/ext/bc/C/${custom.atomicNamespace}` }, id };
+    return this.presetOfCustom(custom);
   }
 
-  private networkView(preset: NetworkPreset & { id: string }): NetworkView {
-    return { id: preset.id, kind: preset.kind, name: preset.name, url: preset.url, atomicNamespace: preset.atomicApi.namespace };
+  /** `hrp` when the caller already knows it; else from the node's identity, the preset, or what was saved. */
+  private networkView(preset: Preset, hrp?: string): NetworkView {
+    return {
+      id: preset.id,
+      kind: preset.kind,
+      name: preset.name,
+      url: preset.url,
+      atomicNamespace: preset.atomicApi.namespace,
+      hrp: hrp ?? this.#identities.get(preset.id)?.hrp ?? preset.hrp ?? preset.savedHrp ?? '',
+      ...(preset.explorerUrl ? { explorerUrl: preset.explorerUrl } : {}),
+    };
   }
 
   private client(preset: NetworkPreset): NodeClient {
@@ -180,7 +206,7 @@ export class WalletService {
   }
 
   /** The node's identity, checked against the preset once per worker life. */
-  private async identity(preset: NetworkPreset & { id: string }): Promise<NetworkIdentity> {
+  private async identity(preset: Preset): Promise<NetworkIdentity> {
     let id = this.#identities.get(preset.id);
     if (!id) {
       id = await discoverNetwork(this.client(preset), preset);
@@ -229,7 +255,7 @@ export class WalletService {
     };
   }
 
-  private async selected(): Promise<{ s: PersistedState; account: AccountRecord; preset: NetworkPreset & { id: string } }> {
+  private async selected(): Promise<{ s: PersistedState; account: AccountRecord; preset: Preset }> {
     const s = await this.state();
     const account = s.accounts.find((a) => a.id === s.selectedAccountId);
     if (!account) throw new WalletError('no-account', 'no account is selected');
@@ -240,7 +266,7 @@ export class WalletService {
    * An engine for the selected account on the selected network: its scanned keys, a fresh change
    * address, and the network's identity. Scanning runs when the cache has never scanned.
    */
-  private async engine(): Promise<{ engine: WalletEngine; preset: NetworkPreset & { id: string }; account: AccountRecord; cache: AccountCache }> {
+  private async engine(): Promise<{ engine: WalletEngine; preset: Preset; account: AccountRecord; cache: AccountCache }> {
     const { account, preset } = await this.selected();
     const identity = await this.identity(preset);
     const client = this.client(preset);
@@ -287,16 +313,17 @@ export class WalletService {
     const exists = (await this.local.get(['xpc.vault']))['xpc.vault'] !== undefined;
     const unlocked = this.session.isUnlocked();
     const account = s.accounts.find((a) => a.id === s.selectedAccountId);
+    const hrp = unlocked && account ? await this.identityOrPresetHrp(preset) : undefined;
     return {
       vault: !exists ? 'none' : unlocked ? 'unlocked' : 'locked',
-      network: this.networkView(preset),
-      account: unlocked && account ? await this.accountView(account, (await this.identityOrPresetHrp(preset))) : null,
+      network: this.networkView(preset, hrp),
+      account: account && hrp !== undefined ? await this.accountView(account, hrp) : null,
       idleLockMinutes: await this.session.getIdleTimeout(),
     };
   }
 
   /** The hrp, without a network round trip when the preset already fixes it. */
-  private async identityOrPresetHrp(preset: NetworkPreset & { id: string }): Promise<string> {
+  private async identityOrPresetHrp(preset: Preset): Promise<string> {
     return this.#identities.get(preset.id)?.hrp ?? preset.hrp ?? (await this.identity(preset)).hrp;
   }
 
@@ -308,7 +335,10 @@ export class WalletService {
     // A new or restored vault starts with no accounts' caches, transfer journals or history.
     const prior = await this.state().catch(() => emptyState());
     const networkIds = [...Object.keys(PRESETS), ...prior.customNetworks.map((n) => n.id)];
-    const stale = prior.accounts.flatMap((a) => networkIds.flatMap((n) => [this.cacheKey(n, a.id), this.journalKey(n, a.id)]));
+    const stale = [
+      ...prior.accounts.flatMap((a) => networkIds.flatMap((n) => [this.cacheKey(n, a.id), this.journalKey(n, a.id)])),
+      ...networkIds.map((n) => this.hiddenKey(n)),
+    ];
     if (stale.length) await this.local.remove(stale);
     await this.saveState({ ...prior, version: STATE_VERSION, accounts, selectedAccountId: accounts[0]!.id, nextHdIndex });
     return this.walletStatus();
@@ -462,20 +492,25 @@ export class WalletService {
   async networksAddCustom(p: P<'networks.addCustom'>) {
     const s = await this.state();
     const record: CustomNetwork = { id: `custom-${newId()}`, name: p.name, url: p.url, atomicNamespace: p.atomicNamespace ?? 'avax' };
-    await this.identity(this.presetOfCustom(record));
+    record.hrp = (await this.identity(this.presetOfCustom(record))).hrp;
     await this.saveState({ ...s, customNetworks: [...s.customNetworks, record] });
     return this.networkView(this.presetOfCustom(record));
   }
 
-  private presetOfCustom(n: CustomNetwork): NetworkPreset & { id: string } {
-    return { ...customPreset(n.url, { name: n.name }), atomicApi: { namespace: n.atomicNamespace, path: `/ext/bc/C/${n.atomicNamespace}` }, id: n.id };
+  private presetOfCustom(n: CustomNetwork): Preset {
+    return {
+      ...customPreset(n.url, { name: n.name }),
+      atomicApi: { namespace: n.atomicNamespace, path: `/ext/bc/C/${n.atomicNamespace}` },
+      id: n.id,
+      ...(n.hrp ? { savedHrp: n.hrp } : {}),
+    };
   }
 
   async networksRemove(p: P<'networks.remove'>) {
     const s = await this.state();
     if (!s.customNetworks.some((n) => n.id === p.id)) throw new ValidationError('only custom networks can be removed', 'id');
     if (s.selectedNetworkId === p.id) throw new ValidationError('switch to another network before removing this one', 'id');
-    await this.local.remove(s.accounts.map((a) => this.cacheKey(p.id, a.id)));
+    await this.local.remove([...s.accounts.map((a) => this.cacheKey(p.id, a.id)), this.hiddenKey(p.id)]);
     await this.saveState({ ...s, customNetworks: s.customNetworks.filter((n) => n.id !== p.id) });
     return { ok: true as const };
   }
@@ -641,10 +676,46 @@ export class WalletService {
 
   async sendC(p: P<'send.c'>) {
     const { engine, preset, account, cache } = await this.engine();
-    const { hash } = await engine.sendC(p.to, BigInt(p.amountWei));
-    cache.activity.unshift({ txID: hash, chain: 'C', kind: 'send', status: 'accepted', amount: p.amountWei, createdAt: Date.now() });
+    const { hash, outcome } = await engine.sendC(p.to, BigInt(p.amountWei));
+    const fee = (await evmFeePaid(engine, hash, outcome.receipt)).toString();
+    cache.activity.unshift({ txID: hash, chain: 'C', kind: 'send', status: 'accepted', amount: p.amountWei, fee, createdAt: Date.now() });
     await this.saveCache(preset.id, account.id, cache);
-    return { txHash: hash };
+    return { txHash: hash, fee };
+  }
+
+  /**
+   * The fee the send would pay and the most it could send, from the same UTXOs and builder the
+   * send uses; nothing is signed. Not enough funds: the send's own InsufficientFundsError.
+   */
+  async sendEstimate(p: P<'send.estimate'>) {
+    const { engine } = await this.engine();
+    if (p.chain === 'C') {
+      const [balance, baseFee, tip] = await Promise.all([engine.cBalanceWei(), engine.node.eth.baseFee(), engine.node.eth.maxPriorityFeePerGas()]);
+      const fee = PLAIN_TRANSFER_GAS * eip1559Fees(baseFee, tip).maxFeePerGas;
+      const amount = BigInt(p.amountWei);
+      if (amount + fee > balance) throw new InsufficientFundsError(cb58Encode(engine.ctx.avaxAssetID), amount + fee, balance, 'AVAX on the C-Chain (wei)');
+      return { fee: fee.toString(), maxAmount: (balance - fee).toString() };
+    }
+    const ctx = engine.ctx;
+    const changeOwners = engine.changeOwners;
+    if (p.chain === 'X') {
+      const to = this.ownersFrom(p.to, 'X', ctx.hrp);
+      const assetID = parseId(p.assetID);
+      const memo = p.memo ? new TextEncoder().encode(p.memo) : undefined;
+      const pool = await engine.spendable('X');
+      const build = (amount: bigint) => buildXSend({ ctx, pool, changeOwners, ...(memo ? { memo } : {}), payments: [{ assetID, amount, owners: to }] });
+      const fee = build(BigInt(p.amount)).fee;
+      const isAvax = toHex(assetID) === toHex(ctx.avaxAssetID);
+      const maxAmount = largestAmount({ pool, assetID, feesFor: () => [isAvax ? ctx.xTxFee : 0n], build });
+      return { fee: fee.toString(), maxAmount: maxAmount.toString() };
+    }
+    const to = this.ownersFrom(p.to, 'P', ctx.hrp);
+    const [pool, feeCtx] = await Promise.all([engine.spendable('P'), engine.pFeeContext()]);
+    const build = (amount: bigint) => buildPSend({ ctx, fee: feeCtx, pool, changeOwners, amount, to });
+    const fee = build(BigInt(p.amount)).fee;
+    const payment = avaxOutput(ctx, to);
+    const maxAmount = largestAmount({ pool, assetID: ctx.avaxAssetID, feesFor: (inputs) => pSpendFees(ctx, feeCtx, 'BaseTx', inputs, payment, changeOwners), build });
+    return { fee: fee.toString(), maxAmount: maxAmount.toString() };
   }
 
   async assetsCreate(p: P<'assets.create'>) {
@@ -662,7 +733,8 @@ export class WalletService {
   }
 
   private async assetUtxo(engine: WalletEngine, assetID: string, match: (u: Utxo) => boolean, what: string): Promise<Utxo> {
-    const found = (await engine.assetUtxos(parseId(assetID))).find(match);
+    const owned = ownedOf(engine);
+    const found = (await engine.assetUtxos(parseId(assetID))).find((u) => match(u) && canSign(u, owned));
     if (!found) throw new ValidationError(`this wallet holds no ${what} of asset ${assetID}`, 'assetID');
     return found;
   }
@@ -689,6 +761,42 @@ export class WalletService {
     if (!nft) throw new ValidationError('this wallet does not hold that NFT', 'utxoID');
     const issued = await this.issue('nft-transfer', await engine.buildXNftTransfer(nft, this.ownersFrom(p.to, 'X', engine.ctx.hrp)), { assetID: cb58Encode(nft.assetID) });
     return { txID: issued.txID, fee: issued.fee.toString() };
+  }
+
+  /** NFTs on X this wallet can send: its keys meet the owners' threshold and nothing is time-locked. */
+  async assetsListNfts() {
+    const { engine, preset } = await this.engine();
+    const owned = ownedOf(engine);
+    const nfts: NftView[] = [];
+    for (const u of await engine.utxos('X')) {
+      if (u.output.kind !== 'NftTransferOutput' || !canSign(u, owned)) continue;
+      const assetID = cb58Encode(u.assetID);
+      const { name, symbol } = await this.assetInfo(engine, preset.id, assetID);
+      nfts.push({ utxoID: utxoId(u), assetID, groupID: u.output.groupID, payloadHex: toHex(u.output.payload), name, symbol });
+    }
+    return { nfts };
+  }
+
+  /** Mint rights on X (variable-cap assets and NFT groups) this wallet can sign for. */
+  async assetsMintRights() {
+    const { engine, preset } = await this.engine();
+    const owned = ownedOf(engine);
+    const rights: MintRightView[] = [];
+    for (const u of await engine.utxos('X')) {
+      const out = u.output;
+      if ((out.kind !== 'MintOutput' && out.kind !== 'NftMintOutput') || !canSign(u, owned)) continue;
+      const assetID = cb58Encode(u.assetID);
+      const info = await this.assetInfo(engine, preset.id, assetID);
+      rights.push({
+        assetID,
+        ...info,
+        kind: out.kind === 'MintOutput' ? 'variable' : 'nft',
+        ...(out.kind === 'NftMintOutput' ? { groupID: out.groupID } : {}),
+        threshold: out.owners.threshold,
+        addresses: out.owners.addresses.map((a) => formatAddress('X', engine.ctx.hrp, a)),
+      });
+    }
+    return { rights };
   }
 
   // ---- cross-chain ----
@@ -720,6 +828,51 @@ export class WalletService {
     const record = await runner.begin(p.from as ChainAlias, p.to as ChainAlias, BigInt(p.amount));
     void runner.run(record).catch((e: unknown) => this.options.log?.(`transfer ${record.id} paused: ${(e as Error).message}`));
     return this.transferView(record);
+  }
+
+  /**
+   * The export's fee (built exactly as the transfer builds it, not signed), the import's fee for one
+   * UTXO of `amount` on the destination chain, and the largest amount the export can carry.
+   */
+  async transfersEstimate(p: P<'transfers.estimate'>) {
+    const { engine } = await this.engine();
+    const from = p.from as ChainAlias;
+    const to = p.to as ChainAlias;
+    const amount = BigInt(p.amount);
+    const exported = await engine.buildExport(from, to, amount);
+    const [importFee, maxAmount] = await Promise.all([engine.estimateImportFee(to, from, amount), this.largestExport(engine, from, to, exported.fee)]);
+    return { exportFee: exported.fee.toString(), importFee: importFee.toString(), maxAmount: maxAmount.toString() };
+  }
+
+  /** The largest amount an export from `from` can carry after its fee (`cExportFee`: the C export's, which no amount changes). */
+  private async largestExport(engine: WalletEngine, from: ChainAlias, to: ChainAlias, cExportFee: bigint): Promise<bigint> {
+    const ctx = engine.ctx;
+    const changeOwners = engine.changeOwners;
+    // One owner address, as buildExport's; which one does not change the size or the fee.
+    const owner = changeOwners;
+    if (from === 'C') {
+      const navax = (await engine.cBalanceWei()) / WEI_PER_NAVAX;
+      return navax > cExportFee ? navax - cExportFee : 0n;
+    }
+    if (from === 'X') {
+      const pool = await engine.spendable('X');
+      const destination = to as 'P' | 'C';
+      return largestAmount({
+        pool,
+        assetID: ctx.avaxAssetID,
+        feesFor: () => [ctx.xTxFee],
+        build: (amount) => buildXExport({ ctx, pool, changeOwners, destination, amount, to: owner }),
+      });
+    }
+    const [pool, feeCtx] = await Promise.all([engine.spendable('P'), engine.pFeeContext()]);
+    const destination = to as 'X' | 'C';
+    const exportedOutput = avaxOutput(ctx, owner);
+    return largestAmount({
+      pool,
+      assetID: ctx.avaxAssetID,
+      feesFor: (inputs) => pSpendFees(ctx, feeCtx, 'ExportTx', inputs, exportedOutput, changeOwners),
+      build: (amount) => buildPExport({ ctx, fee: feeCtx, pool, changeOwners, destination, amount, to: owner }),
+    });
   }
 
   async transfersList() {
@@ -754,6 +907,118 @@ export class WalletService {
     const { account, preset } = await this.selected();
     return { items: (await this.cache(preset.id, account.id)).activity };
   }
+
+  // ---- settings ----
+
+  /** Hidden asset IDs of the selected network (not per account: an asset is hidden wherever it shows). */
+  async 'settingsHiddenAssets.get'() {
+    const s = await this.state();
+    const key = this.hiddenKey(s.selectedNetworkId);
+    const stored = (await this.local.get([key]))[key];
+    const assetIDs = Array.isArray(stored) ? stored.filter((id): id is string => typeof id === 'string') : [];
+    return { assetIDs };
+  }
+
+  async 'settingsHiddenAssets.set'(p: P<'settings.hiddenAssets.set'>) {
+    const s = await this.state();
+    await this.local.set({ [this.hiddenKey(s.selectedNetworkId)]: p.assetIDs });
+    return { ok: true as const };
+  }
+}
+
+// ---- helpers for estimates and listings ----
+
+/** Short IDs (hex) of the account's X/P keys, as read off the engine's addresses. */
+function ownedOf(engine: WalletEngine): OwnedAddresses {
+  return ownedAddressSet(engine.addresses('X').map((a) => parseAddress(a).bytes));
+}
+
+/**
+ * An X UTXO the wallet's builders will spend: its keys meet the owners' threshold and the owners
+ * carry no locktime (the mint and NFT builders refuse any).
+ */
+function canSign(u: Utxo, owned: OwnedAddresses): boolean {
+  const out = u.output;
+  if (out.kind === 'StakeableLockOut') return false;
+  return out.owners.locktime === 0n && signingIndices(out.owners, owned) !== undefined;
+}
+
+function avaxOutput(ctx: ChainContext, owners: OutputOwners): TransferableOutput {
+  return { assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: 0n, owners } };
+}
+
+/**
+ * P-Chain fees of a tx spending `inputs` to `payment` (a BaseTx output or the exported output):
+ * without change, then with one change output. Amounts do not change a P fee, only the shape does.
+ */
+function pSpendFees(
+  ctx: ChainContext,
+  fee: PFeeContext,
+  kind: 'BaseTx' | 'ExportTx',
+  inputs: readonly SpendableUtxo[],
+  payment: TransferableOutput,
+  changeOwners: OutputOwners,
+): bigint[] {
+  const change = avaxOutput(ctx, changeOwners);
+  const base = { vm: 'pvm' as const, networkID: ctx.networkID, blockchainID: ctx.pChainID, inputs: inputs.map(toTransferableInput), memo: new Uint8Array() };
+  const draft = (withChange: boolean): PTx => {
+    const changeOuts = withChange ? [change] : [];
+    return kind === 'BaseTx'
+      ? { ...base, kind, outputs: [payment, ...changeOuts] }
+      : { ...base, kind, outputs: changeOuts, destinationChain: ctx.xChainID, exportedOutputs: [payment] };
+  };
+  return [pTxFee(draft(false), fee), pTxFee(draft(true), fee)];
+}
+
+/**
+ * The largest amount of `assetID` one tx can carry from `pool`. Candidates: the asset's UTXOs
+ * largest first (the order the builders pick them in), as many as fit one tx, less each fee the
+ * tx could settle on for those inputs (`feesFor`, in this asset; 0 when the fee is paid in another
+ * asset). Each candidate, largest first, is built for real with `build`; the first that builds is
+ * the answer. A candidate too large for one tx rules out every candidate with as many inputs.
+ */
+function largestAmount(p: {
+  pool: readonly SpendableUtxo[];
+  assetID: Bytes;
+  feesFor: (inputs: readonly SpendableUtxo[]) => bigint[];
+  build: (amount: bigint) => BuiltTx;
+}): bigint {
+  const hex = toHex(p.assetID);
+  const own = p.pool.filter((s) => toHex(s.utxo.assetID) === hex).sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+  const total = own.reduce((sum, s) => sum + s.amount, 0n);
+  const fit = packInputs(own, MAX_XP_TX_SIZE)[0]?.length ?? 0;
+  const candidates: { amount: bigint; inputs: number }[] = [];
+  let sum = 0n;
+  for (let k = 1; k <= fit; k++) {
+    sum += own[k - 1]!.amount;
+    for (const fee of p.feesFor(own.slice(0, k))) if (sum > fee) candidates.push({ amount: sum - fee, inputs: k });
+  }
+  candidates.sort((a, b) => (a.amount === b.amount ? a.inputs - b.inputs : a.amount > b.amount ? -1 : 1));
+  let tooLargeAt = Number.POSITIVE_INFINITY;
+  let attempts = 0;
+  let last: unknown = new InsufficientFundsError(cb58Encode(p.assetID), (p.feesFor(own.slice(0, 1))[0] ?? 0n) + 1n, total);
+  for (const c of candidates) {
+    if (c.inputs >= tooLargeAt) continue;
+    if (++attempts > MAX_AMOUNT_ATTEMPTS) break;
+    try {
+      p.build(c.amount);
+      return c.amount;
+    } catch (e) {
+      if (e instanceof TxTooLargeError) tooLargeAt = c.inputs;
+      else if (!(e instanceof InsufficientFundsError)) throw e;
+      last = e;
+    }
+  }
+  throw last;
+}
+
+/** Wei a C-Chain tx paid: gas used × effective gas price, from its receipt. */
+async function evmFeePaid(engine: WalletEngine, hash: string, known: EthReceipt | undefined): Promise<bigint> {
+  const receipt = known ?? (await engine.node.eth.getTransactionReceipt(hash));
+  if (!receipt) throw new WalletError('node-response', `the node has no receipt for the accepted C-Chain transaction ${hash}`);
+  // A node that leaves effectiveGasPrice out (pre-London receipts): the block's base fee is what was burned.
+  const price = receipt.effectiveGasPrice ?? (await engine.node.eth.getBlockByNumber(receipt.blockNumber))?.baseFeePerGas ?? 0n;
+  return receipt.gasUsed * price;
 }
 
 /** For log lines and notes: an amount with its denomination. */

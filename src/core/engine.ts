@@ -296,9 +296,26 @@ export class WalletEngine {
   async buildImports(to: ChainAlias, from: ChainAlias): Promise<BuiltTx[]> {
     const atomicUtxos = await this.atomicSpendable(to, from);
     if (atomicUtxos.length === 0) return [];
+    return this.importsOf(to, from, atomicUtxos);
+  }
+
+  private async importsOf(to: ChainAlias, from: ChainAlias, atomicUtxos: readonly SpendableUtxo[]): Promise<BuiltTx[]> {
     if (to === 'X') return x.buildXImport({ ...(await this.xParams()), source: from as 'P' | 'C', atomicUtxos, to: this.changeOwners });
     if (to === 'P') return buildPImport({ ...(await this.pParams()), source: from as 'X' | 'C', atomicUtxos, to: this.changeOwners });
     return buildCImport({ ctx: this.ctx, source: from as 'X' | 'P', atomicUtxos, to: this.keys.evm.evmAddress, baseFeeWei: await this.atomicBaseFee() });
+  }
+
+  /**
+   * nAVAX the import of one atomic UTXO of `amount` (exported from `from`, owned as buildExport
+   * owns it) into `to` would burn, from the destination chain's own builder. The UTXO is made up
+   * here: nothing is read from atomic memory, nothing is signed.
+   */
+  async estimateImportFee(to: ChainAlias, from: ChainAlias, amount: bigint): Promise<bigint> {
+    if (from === to) throw new WalletError('validation', 'source and destination chains must differ');
+    const owners = makeOwners([to === 'C' ? this.keys.evm.shortId : this.keys.change]);
+    const utxo: Utxo = { txID: new Uint8Array(32), outputIndex: 0, assetID: this.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount, owners } };
+    const [first] = await this.importsOf(to, from, [{ utxo, amount, sigIndices: [0] }]);
+    return first!.fee;
   }
 
   /**

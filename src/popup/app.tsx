@@ -5,6 +5,7 @@ import { bech32Decode } from '../core/encoding.js';
 import { BackgroundError, type SendToBackground } from '../shared/client.js';
 import type { BalancesView, WalletStatus } from '../shared/messages.js';
 import { ApiContext, type Call, errorText, makeCall, useAction, useCall, useRequest } from './api.js';
+import { FormError } from './components/Field.js';
 import { NetworkBadge } from './components/NetworkBadge.js';
 import { Activity } from './screens/Activity.js';
 import { Assets } from './screens/Assets.js';
@@ -28,8 +29,9 @@ const TABS: { route: Route; label: string }[] = [
   { route: 'settings', label: 'Settings' },
 ];
 
-/** The bech32 hrp of the wallet's own addresses: what typed addresses must match. */
+/** The bech32 hrp typed addresses must match: the network's, else the one of the wallet's own addresses. */
 export function hrpOf(status: WalletStatus): string {
+  if (status.network.hrp) return status.network.hrp;
   const x = status.account?.xAddress;
   if (!x) return '';
   try {
@@ -183,11 +185,52 @@ function AccountSwitcher({ status, onStatus }: { status: WalletStatus; onStatus:
   );
 }
 
+/**
+ * Asset IDs hidden from the balances on this network, kept by the background (storage.local). A
+ * failure to load or save leaves the list as it is on screen: hiding is a view setting, not funds.
+ */
+function useHiddenAssets(networkId: string): { hidden: ReadonlySet<string>; toggle: (id: string) => void; error: string | undefined } {
+  const call = useCall();
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const [error, setError] = useState<string | undefined>(undefined);
+  const latest = useRef(hidden);
+  latest.current = hidden;
+  useEffect(() => {
+    let stale = false;
+    setHidden(new Set());
+    call('settings.hiddenAssets.get', {}).then(
+      (r) => {
+        if (!stale) setHidden(new Set(r.assetIDs));
+      },
+      (e: unknown) => {
+        if (!stale) setError(errorText(e));
+      },
+    );
+    return () => {
+      stale = true;
+    };
+  }, [call, networkId]);
+  const toggle = useCallback(
+    (id: string) => {
+      const next = new Set(latest.current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      latest.current = next;
+      setHidden(next);
+      call('settings.hiddenAssets.set', { assetIDs: [...next] }).then(
+        () => setError(undefined),
+        (e: unknown) => setError(`Not saved: ${errorText(e)}`),
+      );
+    },
+    [call],
+  );
+  return { hidden, toggle, error };
+}
+
 function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: WalletStatus) => void }) {
   const call = useCall();
   const [route, setRoute] = useState<Route>('home');
-  // Hidden asset IDs: kept for the popup's life only (no persistence request yet).
-  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const { hidden, toggle: toggleHidden, error: hiddenError } = useHiddenAssets(status.network.id);
   const key = `${status.network.id}:${status.account?.id}`;
   const balances = useBalances(key);
   const hrp = hrpOf(status);
@@ -199,18 +242,15 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
       onStatus({ ...status, vault: 'locked', account: null });
     }
   };
-  const toggleHidden = (id: string) =>
-    setHidden((h) => {
-      const next = new Set(h);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-
   let screen;
   switch (route) {
     case 'home':
-      screen = <Home view={balances.view} loadError={balances.error} hidden={hidden} onToggleHidden={toggleHidden} onRefresh={balances.refresh} />;
+      screen = (
+        <>
+          <Home view={balances.view} loadError={balances.error} hidden={hidden} onToggleHidden={toggleHidden} onRefresh={balances.refresh} />
+          <FormError error={hiddenError} />
+        </>
+      );
       break;
     case 'send':
       screen = <Send status={status} hrp={hrp} balances={balances.view} onSent={balances.refresh} />;

@@ -49,13 +49,6 @@ export function checkAmount(text: string, rules: AmountRules): Check<bigint> {
   return { ok: true, value };
 }
 
-/** The largest amount that leaves room for the fee; null when the fee is not known or too big. */
-export function maxAmount(spendable: bigint, fee: bigint | undefined, feeInSameAsset: boolean): bigint | null {
-  if (!feeInSameAsset) return spendable > 0n ? spendable : null;
-  if (fee === undefined || spendable <= fee) return null;
-  return spendable - fee;
-}
-
 // ---- addresses ----
 
 /** What an address field takes: a bech32 address of X or P, C-bech32, or a C-Chain 0x address. */
@@ -273,6 +266,23 @@ export function encodePayload(kind: PayloadKind, text: string): Check<string> {
   const bytes = new TextEncoder().encode(body);
   if (bytes.length > MAX_NFT_PAYLOAD_BYTES) return fail(`A payload holds at most ${MAX_NFT_PAYLOAD_BYTES} bytes; this one is ${bytes.length}`);
   return { ok: true, value: hexOf(bytes) };
+}
+
+/** What a stored payload holds, for display: a link, JSON, text, or (anything else) its hex bytes. */
+export function decodePayload(hex: string): { kind: PayloadKind | 'bytes'; text: string } {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { kind: 'bytes', text: hex };
+  }
+  // Control characters (other than line breaks and tabs) would hide what the payload says.
+  if (text === '' || [...text].some((c) => (c < ' ' && c !== '\n' && c !== '\r' && c !== '\t') || c === '\u007f')) return { kind: 'bytes', text: hex };
+  if (/^https?:\/\/\S+$/.test(text) && encodePayload('url', text).ok) return { kind: 'url', text };
+  if (/^[[{]/.test(text) && encodePayload('json', text).ok) return { kind: 'json', text };
+  return { kind: 'text', text };
 }
 
 // ---- look-alikes ----

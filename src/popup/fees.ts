@@ -1,26 +1,93 @@
-// Fees before signing. The protocol has no fee estimate request yet, so the popup only knows what a
-// recent transaction of the same kind burned (from the activity list), and says so.
-import type { ActivityItem, ChainName } from '../shared/messages.js';
-import { AVAX_DECIMALS, chainLabel, formatValue } from './format.js';
+// Fees before signing. Sends and moves ask the background (send.estimate, transfers.estimate),
+// which builds the very transaction it would sign and reports its fee and the largest amount that
+// still pays it. Asset creation has no estimate request: the last creation's fee stands in for it.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { BackgroundError } from '../shared/client.js';
+import type { ActivityItem, RequestParams, RequestResult } from '../shared/messages.js';
+import { errorText, useCall } from './api.js';
 
-export interface FeeHint {
-  /** nAVAX. */
-  amount: bigint;
-  /** Where the figure comes from, for the user. */
-  source: string;
+/** How long typing must pause before an estimate is asked for. */
+export const ESTIMATE_DELAY_MS = 250;
+
+export type EstimateType = 'send.estimate' | 'transfers.estimate';
+
+export interface Estimate<T extends EstimateType> {
+  /** The answer for exactly the params asked now; undefined while it is on its way or failed. */
+  exact: RequestResult<T> | undefined;
+  /** The latest answer for the same `group` (same chain and asset), possibly for other params. */
+  latest: RequestResult<T> | undefined;
+  /** Why the estimate for the params asked now failed. */
+  error: { code: string; message: string } | undefined;
+  pending: boolean;
 }
 
-/** The fee of the newest accepted transaction of `kinds` on `chain`, if any. */
-export function recentFee(items: readonly ActivityItem[] | undefined, chain: ChainName, kinds: readonly ActivityItem['kind'][]): FeeHint | undefined {
-  const item = items?.find((i) => i.chain === chain && i.status === 'accepted' && i.fee !== undefined && kinds.includes(i.kind));
-  if (!item?.fee) return undefined;
-  const how = chain === 'X' ? 'the X-Chain fee is fixed' : 'the P-Chain fee varies with load and size';
-  return { amount: BigInt(item.fee), source: `your last ${chainLabel(chain)} ${item.kind === 'send' ? 'send' : 'transaction'} paid this; ${how}` };
+interface Answer<T extends EstimateType> {
+  key: string;
+  group: string;
+  result?: RequestResult<T>;
+  error?: { code: string; message: string };
 }
 
-/** "about 0.001 AVAX (…)" or what is known instead. */
-export function feeText(chain: ChainName, hint: FeeHint | undefined): string {
-  if (chain === 'C') return 'Set at sending from the C-Chain base fee (EIP-1559); not estimated before sending yet.';
-  if (!hint) return `The ${chainLabel(chain)} fee is shown once the transaction is issued (no estimate available before).`;
-  return `About ${formatValue(hint.amount, AVAX_DECIMALS, 'AVAX')}: ${hint.source}. The exact fee is shown after sending.`;
+/**
+ * Asks for an estimate whenever `params` or `group` change (after a short pause in typing); `null`
+ * asks nothing. Answers to params no longer current are dropped. `group` names what the max amount
+ * depends on (chain, asset, balances snapshot), so an older answer's max stays usable while only
+ * the amount or the address changes.
+ */
+export function useEstimate<T extends EstimateType>(type: T, params: RequestParams<T> | null, group: string, delayMs = ESTIMATE_DELAY_MS): Estimate<T> {
+  const call = useCall();
+  const key = params ? JSON.stringify(params) : '';
+  const paramsRef = useRef(params);
+  paramsRef.current = params;
+  const [answer, setAnswer] = useState<Answer<T> | null>(null);
+  const [latest, setLatest] = useState<{ group: string; result: RequestResult<T> } | null>(null);
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    const asked = paramsRef.current;
+    if (!asked) {
+      setPending(false);
+      return;
+    }
+    let stale = false;
+    setPending(true);
+    const timer = setTimeout(() => {
+      call(type, asked).then(
+        (result) => {
+          if (stale) return;
+          setAnswer({ key, group, result });
+          setLatest({ group, result });
+        },
+        (e: unknown) => {
+          if (!stale) setAnswer({ key, group, error: { code: e instanceof BackgroundError ? e.code : 'internal', message: errorText(e) } });
+        },
+      ).finally(() => {
+        if (!stale) setPending(false);
+      });
+    }, delayMs);
+    return () => {
+      stale = true;
+      clearTimeout(timer);
+    };
+  }, [call, type, key, group, delayMs]);
+
+  const current = answer !== null && answer.key === key && answer.group === group && key !== '';
+  return {
+    exact: current ? answer.result : undefined,
+    latest: latest && latest.group === group && key !== '' ? latest.result : undefined,
+    error: current ? answer.error : undefined,
+    pending,
+  };
+}
+
+/** The largest amount an estimate allows, or null when there is none to offer (unknown, or nothing). */
+export function maxOf(estimate: { maxAmount: string } | undefined): bigint | null {
+  const max = estimate ? BigInt(estimate.maxAmount) : 0n;
+  return max > 0n ? max : null;
+}
+
+/** nAVAX the newest accepted asset creation burned: the X-Chain creation fee is fixed by the network. */
+export function lastCreateFee(items: readonly ActivityItem[] | undefined): bigint | undefined {
+  const item = items?.find((i) => i.chain === 'X' && i.kind === 'create-asset' && i.status === 'accepted' && i.fee !== undefined);
+  return item?.fee === undefined ? undefined : BigInt(item.fee);
 }

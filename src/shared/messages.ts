@@ -41,6 +41,10 @@ export interface NetworkView {
   name: string;
   url: string;
   atomicNamespace: string;
+  /** Bech32 prefix of the network's addresses ('avax', 'fuji', 'local', …); '' while not yet known. */
+  hrp: string;
+  /** Block explorer base URL, where the network has one. */
+  explorerUrl?: string;
 }
 
 export interface AssetBalanceView {
@@ -80,10 +84,52 @@ export interface ActivityItem {
   status: 'pending' | 'accepted' | 'failed';
   assetID?: string;
   amount?: Amount;
-  /** nAVAX burned (estimate until accepted). */
+  /**
+   * What the tx cost: nAVAX burned for X, P and atomic txs; wei actually paid (gas used × effective
+   * gas price) for a C-Chain EVM send (chain 'C', a 0x hash).
+   */
   fee?: Amount;
   memo?: string;
   createdAt: number;
+}
+
+/** What `send.estimate` is asked about: the same params as send.x / send.p / send.c, with the chain. */
+export type SendEstimateParams =
+  | { chain: 'X'; assetID: string; amount: Amount; to: OwnerSet; memo?: string }
+  | { chain: 'P'; amount: Amount; to: OwnerSet }
+  | { chain: 'C'; to: string; amountWei: Amount };
+
+export interface SendEstimate {
+  /**
+   * X/P: nAVAX the send would burn (built exactly as the send builds it, not signed). C: wei, the
+   * most the send can cost (21000 gas × max fee per gas); usually less is paid.
+   */
+  fee: Amount;
+  /** The largest amount of the asset a send can carry after its fee (base units; wei on C). */
+  maxAmount: Amount;
+}
+
+export interface NftView {
+  /** `<txID>:<outputIndex>`, what assets.transferNft takes. */
+  utxoID: string;
+  assetID: string;
+  groupID: number;
+  payloadHex: string;
+  name: string;
+  symbol: string;
+}
+
+export interface MintRightView {
+  assetID: string;
+  name: string;
+  symbol: string;
+  denomination: number;
+  kind: 'variable' | 'nft';
+  /** The NFT group this right mints (kind 'nft' only). */
+  groupID?: number;
+  /** Signatures the minter set needs, and its X-Chain addresses. */
+  threshold: number;
+  addresses: string[];
 }
 
 export interface TransferView {
@@ -134,7 +180,10 @@ export interface WalletRequests {
   'send.x': { params: { assetID: string; amount: Amount; to: OwnerSet; memo?: string }; result: { txID: string; fee: Amount } };
   'send.p': { params: { amount: Amount; to: OwnerSet }; result: { txID: string; fee: Amount } };
   /** Native AVAX on the C-Chain, in wei. */
-  'send.c': { params: { to: string; amountWei: Amount }; result: { txHash: string } };
+  /** `fee` is the wei actually paid (gas used × effective gas price, from the receipt). */
+  'send.c': { params: { to: string; amountWei: Amount }; result: { txHash: string; fee: Amount } };
+  /** The exact fee and the largest sendable amount, without signing or issuing anything. */
+  'send.estimate': { params: SendEstimateParams; result: SendEstimate };
 
   'assets.create': {
     params: {
@@ -151,12 +200,28 @@ export interface WalletRequests {
   /** payload as hex (the UI turns text/JSON/URL into bytes). */
   'assets.mintNft': { params: { assetID: string; groupID: number; payloadHex: string; to: OwnerSet[] }; result: { txID: string; fee: Amount } };
   'assets.transferNft': { params: { utxoID: string; to: OwnerSet }; result: { txID: string; fee: Amount } };
+  /** The NFTs on the X-Chain this wallet can send. */
+  'assets.listNfts': { params: Record<string, never>; result: { nfts: NftView[] } };
+  /** The mint rights (variable-cap and NFT groups) on the X-Chain this wallet can sign for. */
+  'assets.mintRights': { params: Record<string, never>; result: { rights: MintRightView[] } };
 
   'transfers.start': { params: { from: ChainName; to: ChainName; amount: Amount }; result: TransferView };
+  /**
+   * nAVAX: the export's exact fee, the import's fee for one UTXO of `amount`, and the largest amount
+   * the export can carry after its fee. Nothing is signed or issued.
+   */
+  'transfers.estimate': {
+    params: { from: ChainName; to: ChainName; amount: Amount };
+    result: { exportFee: Amount; importFee: Amount; maxAmount: Amount };
+  };
   'transfers.list': { params: Record<string, never>; result: { transfers: TransferView[] } };
   'transfers.importWaiting': { params: Record<string, never>; result: { txIDs: string[] } };
 
   'activity.list': { params: Record<string, never>; result: { items: ActivityItem[] } };
+
+  /** Asset IDs the user hid from the balances, per network (storage.local). */
+  'settings.hiddenAssets.get': { params: Record<string, never>; result: { assetIDs: string[] } };
+  'settings.hiddenAssets.set': { params: { assetIDs: string[] }; result: { ok: true } };
 }
 
 export type RequestType = keyof WalletRequests;

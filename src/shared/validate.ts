@@ -41,6 +41,8 @@ export const MAX_MINTERS = 64;
 export const MAX_NFT_RECIPIENTS = 64;
 export const MAX_IDLE_LOCK_MINUTES = 24 * 60;
 export const MAX_DENOMINATION = 32;
+/** Hidden asset IDs kept per network. */
+export const MAX_HIDDEN_ASSETS = 200;
 export const U64_MAX = (1n << 64n) - 1n;
 export const U256_MAX = (1n << 256n) - 1n;
 const U32_MAX = 0xffff_ffff;
@@ -344,6 +346,56 @@ function idOnly(params: unknown): { id: string } {
   return { id: localId(f.id, 'id') };
 }
 
+function sendX(f: Fields): RequestParams<'send.x'> {
+  const out: RequestParams<'send.x'> = {
+    assetID: cb58Id(f.assetID, 'assetID'),
+    amount: amount(f.amount, 'amount', U64_MAX, true),
+    to: ownerSet(f.to, 'to'),
+  };
+  if (present(f, 'memo')) out.memo = memo(f.memo, 'memo');
+  return out;
+}
+
+function sendP(f: Fields): RequestParams<'send.p'> {
+  return { amount: amount(f.amount, 'amount', U64_MAX, true), to: ownerSet(f.to, 'to') };
+}
+
+function sendC(f: Fields): RequestParams<'send.c'> {
+  return { to: evmAddress(f.to, 'to'), amountWei: amount(f.amountWei, 'amountWei', U256_MAX, true) };
+}
+
+/** The params of send.x, send.p or send.c, chosen by `chain`; each chain allows only its own fields. */
+function sendEstimate(params: unknown): RequestParams<'send.estimate'> {
+  const loose = record(params, '', ['chain'], ['assetID', 'amount', 'amountWei', 'to', 'memo']);
+  const chain = chainName(loose.chain, 'chain');
+  switch (chain) {
+    case 'X':
+      return { chain, ...sendX(record(params, '', ['chain', 'assetID', 'amount', 'to'], ['memo'])) };
+    case 'P':
+      return { chain, ...sendP(record(params, '', ['chain', 'amount', 'to'])) };
+    case 'C':
+      return { chain, ...sendC(record(params, '', ['chain', 'to', 'amountWei'])) };
+  }
+}
+
+function transferParams(params: unknown): RequestParams<'transfers.start'> {
+  const f = record(params, '', ['from', 'to', 'amount']);
+  const from = chainName(f.from, 'from');
+  const to = chainName(f.to, 'to');
+  if (from === to) fail('to', 'must be a different chain from "from"');
+  return { from, to, amount: amount(f.amount, 'amount', U64_MAX, true) };
+}
+
+function assetIdList(value: unknown, field: string): string[] {
+  const seen = new Set<string>();
+  return array(value, field, 0, MAX_HIDDEN_ASSETS).map((v, i) => {
+    const id = cb58Id(v, item(field, i));
+    if (seen.has(id)) fail(item(field, i), 'this asset ID is listed twice');
+    seen.add(id);
+    return id;
+  });
+}
+
 type Holder = { owners: OwnerSet; amount: Amount };
 
 function holders(value: unknown, field: string): Holder[] {
@@ -452,24 +504,10 @@ export const REQUEST_VALIDATORS: Validators = {
   },
   'balances.refresh': none,
 
-  'send.x': (params) => {
-    const f = record(params, '', ['assetID', 'amount', 'to'], ['memo']);
-    const out: RequestParams<'send.x'> = {
-      assetID: cb58Id(f.assetID, 'assetID'),
-      amount: amount(f.amount, 'amount', U64_MAX, true),
-      to: ownerSet(f.to, 'to'),
-    };
-    if (present(f, 'memo')) out.memo = memo(f.memo, 'memo');
-    return out;
-  },
-  'send.p': (params) => {
-    const f = record(params, '', ['amount', 'to']);
-    return { amount: amount(f.amount, 'amount', U64_MAX, true), to: ownerSet(f.to, 'to') };
-  },
-  'send.c': (params) => {
-    const f = record(params, '', ['to', 'amountWei']);
-    return { to: evmAddress(f.to, 'to'), amountWei: amount(f.amountWei, 'amountWei', U256_MAX, true) };
-  },
+  'send.x': (params) => sendX(record(params, '', ['assetID', 'amount', 'to'], ['memo'])),
+  'send.p': (params) => sendP(record(params, '', ['amount', 'to'])),
+  'send.c': (params) => sendC(record(params, '', ['to', 'amountWei'])),
+  'send.estimate': sendEstimate,
 
   'assets.create': createAsset,
   'assets.mint': (params) => {
@@ -493,18 +531,21 @@ export const REQUEST_VALIDATORS: Validators = {
     const f = record(params, '', ['utxoID', 'to']);
     return { utxoID: utxoIdString(f.utxoID, 'utxoID'), to: ownerSet(f.to, 'to') };
   },
+  'assets.listNfts': none,
+  'assets.mintRights': none,
 
-  'transfers.start': (params) => {
-    const f = record(params, '', ['from', 'to', 'amount']);
-    const from = chainName(f.from, 'from');
-    const to = chainName(f.to, 'to');
-    if (from === to) fail('to', 'must be a different chain from "from"');
-    return { from, to, amount: amount(f.amount, 'amount', U64_MAX, true) };
-  },
+  'transfers.start': transferParams,
+  'transfers.estimate': transferParams,
   'transfers.list': none,
   'transfers.importWaiting': none,
 
   'activity.list': none,
+
+  'settings.hiddenAssets.get': none,
+  'settings.hiddenAssets.set': (params) => {
+    const f = record(params, '', ['assetIDs']);
+    return { assetIDs: assetIdList(f.assetIDs, 'assetIDs') };
+  },
 };
 
 /** Every request type, in protocol order. */

@@ -8,7 +8,7 @@ import { parseAddress } from '../../src/core/encoding.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import type { BalancesView } from '../../src/shared/messages.js';
-import { AVAX, freshWallet, genesisEngine, localNetwork } from './fixture.js';
+import { AVAX, freshWallet, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -151,5 +151,130 @@ describe('the wallet service against the real node', () => {
     await stores.local.set({ [key]: { ...cache, pHeight: '999999999', activity: [{ txID: 'ghost', chain: 'X', kind: 'send', status: 'accepted', createdAt: 0 }] } });
     await wallet.balancesRefresh();
     expect((await wallet.activityList()).items).toEqual([]);
+  });
+});
+
+/** A wallet on the test node, funded from the genesis key with `x` and `p` nAVAX. */
+async function fundedWallet(funding: { x?: bigint; p?: bigint }) {
+  const { ctx, identity } = await localNetwork();
+  const stores = memoryStores();
+  const { wallet } = await startBackground(stores);
+  await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+  const network = await wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+  const { account } = await wallet.networksSelect({ id: network.id });
+  const genesis = await genesisEngine();
+  const me = makeOwners([parseAddress(account!.xAddress).bytes]);
+  if (funding.x) await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: funding.x, owners: me }]));
+  if (funding.p) await genesis.issueAndWait(await genesis.buildPSend(funding.p, me));
+  // The first refresh scans the account's addresses once.
+  await wallet.balancesRefresh();
+  return { wallet, account: account!, ctx, avax: identity.avaxAssetID, genesis };
+}
+
+describe('estimates against the real node', () => {
+  it('send.estimate gives the fee the send burns, and a send of exactly maxAmount empties X and P', async () => {
+    const { wallet, ctx, avax, account, genesis } = await fundedWallet({ x: 10n * AVAX, p: 4n * AVAX });
+    const bob = await freshWallet();
+    const bobX = { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 };
+    const bobP = { addresses: [bob.engine.addresses('P')[0]!], threshold: 1 };
+
+    // X: a send with change, then a send of everything that is left.
+    const est = await wallet.sendEstimate({ chain: 'X', assetID: avax, amount: (3n * AVAX).toString(), to: bobX, memo: 'rent' });
+    expect(est).toEqual({ fee: ctx.xTxFee.toString(), maxAmount: (10n * AVAX - ctx.xTxFee).toString() });
+    const sent = await wallet.sendX({ assetID: avax, amount: (3n * AVAX).toString(), to: bobX, memo: 'rent' });
+    expect(sent.fee).toBe(est.fee);
+    expect(spendable(await wallet.balancesRefresh(), 'X', avax)).toBe(7n * AVAX - BigInt(est.fee));
+    const all = await wallet.sendEstimate({ chain: 'X', assetID: avax, amount: '1', to: bobX });
+    expect(BigInt(all.maxAmount)).toBe(7n * AVAX - 2n * ctx.xTxFee);
+    const emptied = await wallet.sendX({ assetID: avax, amount: all.maxAmount, to: bobX });
+    expect(emptied.fee).toBe(all.fee);
+    expect(spendable(await wallet.balancesRefresh(), 'X', avax)).toBe(0n);
+    await expect(wallet.sendEstimate({ chain: 'X', assetID: avax, amount: '1', to: bobX })).rejects.toMatchObject({ code: 'insufficient-funds' });
+
+    // P: the dynamic fee, estimated exactly before each send.
+    const pEst = await wallet.sendEstimate({ chain: 'P', amount: AVAX.toString(), to: bobP });
+    expect(BigInt(pEst.fee)).toBeGreaterThan(0n);
+    expect(BigInt(pEst.maxAmount)).toBeLessThan(4n * AVAX);
+    const pSent = await wallet.sendP({ amount: AVAX.toString(), to: bobP });
+    expect(pSent.fee).toBe(pEst.fee);
+    const pLeft = spendable(await wallet.balancesRefresh(), 'P', avax);
+    expect(pLeft).toBe(3n * AVAX - BigInt(pEst.fee));
+    const pAll = await wallet.sendEstimate({ chain: 'P', amount: '1', to: bobP });
+    expect(BigInt(pAll.maxAmount)).toBeLessThan(pLeft);
+    const pMaxEst = await wallet.sendEstimate({ chain: 'P', amount: pAll.maxAmount, to: bobP });
+    expect(BigInt(pMaxEst.maxAmount) + BigInt(pMaxEst.fee)).toBe(pLeft);
+    const pEmptied = await wallet.sendP({ amount: pAll.maxAmount, to: bobP });
+    expect(pEmptied.fee).toBe(pMaxEst.fee);
+    expect(spendable(await wallet.balancesRefresh(), 'P', avax)).toBe(0n);
+    await expect(wallet.sendEstimate({ chain: 'P', amount: '1', to: bobP })).rejects.toMatchObject({ code: 'insufficient-funds' });
+
+    // C: the most the send can cost, and the wei it actually paid.
+    await expect(wallet.sendEstimate({ chain: 'C', to: bob.engine.evmAddress, amountWei: '1' })).rejects.toMatchObject({ code: 'insufficient-funds' });
+    await genesis.sendC(account.cAddress, 2n * AVAX * WEI_PER_NAVAX);
+    const cEst = await wallet.sendEstimate({ chain: 'C', to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString() });
+    expect(BigInt(cEst.fee)).toBeGreaterThan(0n);
+    expect(BigInt(cEst.fee) % 21_000n).toBe(0n);
+    expect(BigInt(cEst.maxAmount)).toBe(2n * AVAX * WEI_PER_NAVAX - BigInt(cEst.fee));
+    const cSent = await wallet.sendC({ to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString() });
+    expect(BigInt(cSent.fee)).toBeGreaterThan(0n);
+    expect(BigInt(cSent.fee)).toBeLessThanOrEqual(BigInt(cEst.fee));
+    expect(BigInt(cSent.fee) % 21_000n).toBe(0n);
+    const cView = await wallet.balancesRefresh();
+    expect(spendable(cView, 'C', avax)).toBe(AVAX * WEI_PER_NAVAX - BigInt(cSent.fee));
+    expect((await wallet.activityList()).items[0]).toMatchObject({ txID: cSent.txHash, chain: 'C', fee: cSent.fee });
+  });
+
+  it('transfers.estimate gives the fees of the move that follows (X → P, X → C) and its maxAmount moves everything', async () => {
+    const { wallet, ctx } = await fundedWallet({ x: 10n * AVAX });
+    const est = await wallet.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
+    expect(est.exportFee).toBe(ctx.xTxFee.toString());
+    expect(est.maxAmount).toBe((10n * AVAX - ctx.xTxFee).toString());
+    const toP = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString() })).id);
+    expect(toP).toMatchObject({ state: 'completed', exportFee: est.exportFee, importFee: est.importFee });
+
+    const estC = await wallet.transfersEstimate({ from: 'X', to: 'C', amount: (3n * AVAX).toString() });
+    expect(estC.exportFee).toBe(ctx.xTxFee.toString());
+    const toC = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'X', to: 'C', amount: (3n * AVAX).toString() })).id);
+    expect(toC).toMatchObject({ state: 'completed', exportFee: estC.exportFee, importFee: estC.importFee });
+
+    // Everything on P goes back to X: the export of maxAmount leaves nothing behind.
+    const back = await wallet.transfersEstimate({ from: 'P', to: 'X', amount: '1' });
+    const backAll = await wallet.transfersEstimate({ from: 'P', to: 'X', amount: back.maxAmount });
+    const moved = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'P', to: 'X', amount: back.maxAmount })).id);
+    expect(moved).toMatchObject({ state: 'completed', exportFee: backAll.exportFee, importFee: backAll.importFee });
+    expect(spendable(await wallet.balancesRefresh(), 'P', (await localNetwork()).identity.avaxAssetID)).toBe(0n);
+    await expect(wallet.transfersEstimate({ from: 'P', to: 'X', amount: '1' })).rejects.toMatchObject({ code: 'insufficient-funds' });
+  });
+
+  it('lists the NFTs and the mint rights the wallet holds', async () => {
+    const { wallet, account } = await fundedWallet({ x: 5n * AVAX });
+    const me = { addresses: [account.xAddress], threshold: 1 };
+    expect(await wallet.assetsListNfts()).toEqual({ nfts: [] });
+    expect(await wallet.assetsMintRights()).toEqual({ rights: [] });
+
+    const family = await wallet.assetsCreate({ name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', minters: [me, me] });
+    const points = await wallet.assetsCreate({ name: 'Points', symbol: 'PTS', denomination: 2, kind: 'variable', minters: [me] });
+    const byKey = (r: { assetID: string; groupID?: number }) => `${r.assetID}/${r.groupID ?? '-'}`;
+    const rights = (await wallet.assetsMintRights()).rights.sort((a, b) => byKey(a).localeCompare(byKey(b)));
+    expect(rights).toEqual(
+      [
+        { assetID: family.assetID, name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', groupID: 0, threshold: 1, addresses: [account.xAddress] },
+        { assetID: family.assetID, name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', groupID: 1, threshold: 1, addresses: [account.xAddress] },
+        { assetID: points.assetID, name: 'Points', symbol: 'PTS', denomination: 2, kind: 'variable', threshold: 1, addresses: [account.xAddress] },
+      ].sort((a, b) => byKey(a).localeCompare(byKey(b))),
+    );
+
+    const payloadHex = Array.from(new TextEncoder().encode('a cat'), (b) => b.toString(16).padStart(2, '0')).join('');
+    await wallet.assetsMintNft({ assetID: family.assetID, groupID: 1, payloadHex, to: [me] });
+    await wallet.assetsMint({ assetID: points.assetID, amount: '500', to: me });
+    const { nfts } = await wallet.assetsListNfts();
+    expect(nfts).toEqual([{ utxoID: expect.stringMatching(/:\d+$/), assetID: family.assetID, groupID: 1, payloadHex, name: 'Pictures', symbol: 'PIC' }]);
+    // Minting a variable-cap asset keeps its right; an NFT group's right is spent by its mint.
+    const after = (await wallet.assetsMintRights()).rights;
+    expect(after.map(byKey).sort()).toEqual([`${family.assetID}/0`, `${points.assetID}/-`].sort());
+
+    const bob = await freshWallet();
+    await wallet.assetsTransferNft({ utxoID: nfts[0]!.utxoID, to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 } });
+    expect(await wallet.assetsListNfts()).toEqual({ nfts: [] });
   });
 });

@@ -59,6 +59,7 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'send.x': { assetID: ASSET, amount: '1000', to: { addresses: [addr(1)], threshold: 1, locktime: '0' }, memo: 'thanks' },
   'send.p': { amount: U64, to: owners(2, 2, 'P') },
   'send.c': { to: EVM, amountWei: U256 },
+  'send.estimate': { chain: 'X', assetID: ASSET, amount: '1000', to: owners(2, 1), memo: 'for rent' },
   'assets.create': {
     name: 'Gold Coin',
     symbol: 'GLD',
@@ -70,10 +71,15 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'assets.mint': { assetID: ASSET, amount: '1', to: owners(1) },
   'assets.mintNft': { assetID: ASSET, groupID: 0, payloadHex: '0x' + 'ab'.repeat(1024), to: [owners(1), owners(3, 2)] },
   'assets.transferNft': { utxoID: UTXO, to: owners(1) },
+  'assets.listNfts': {},
+  'assets.mintRights': {},
   'transfers.start': { from: 'X', to: 'C', amount: '1000000000' },
+  'transfers.estimate': { from: 'C', to: 'P', amount: '1' },
   'transfers.list': {},
   'transfers.importWaiting': {},
   'activity.list': {},
+  'settings.hiddenAssets.get': {},
+  'settings.hiddenAssets.set': { assetIDs: [ASSET, cb58Encode(new Uint8Array(32).fill(8))] },
 };
 
 function errorOf(run: () => unknown): unknown {
@@ -137,7 +143,7 @@ describe('every request type', () => {
       const required = Object.keys(VALID[type]);
       for (const key of required) {
         const optional =
-          (type === 'send.x' && key === 'memo') ||
+          ((type === 'send.x' || type === 'send.estimate') && key === 'memo') ||
           (type === 'networks.addCustom' && key === 'atomicNamespace') ||
           (type === 'balances.get' && key === 'refresh') ||
           (type === 'assets.create' && key === 'holders');
@@ -455,6 +461,69 @@ describe('integers and enums', () => {
     rejects('transfers.start', { from: 'Y', to: 'X', amount: '1' }, 'from');
     rejects('transfers.start', { from: 'X', to: 'x', amount: '1' }, 'to');
     rejects('transfers.start', { from: 'X', to: 'X', amount: '1' }, 'to');
+  });
+});
+
+describe('send.estimate', () => {
+  it('takes the params of send.x, send.p or send.c, chosen by chain', () => {
+    expect(accepts('send.estimate', { chain: 'P', amount: '5', to: owners(1, 1, 'P') })).toEqual({ chain: 'P', amount: '5', to: owners(1, 1, 'P') });
+    expect(accepts('send.estimate', { chain: 'C', to: ` ${EVM} `, amountWei: U256 })).toEqual({ chain: 'C', to: EVM, amountWei: U256 });
+    const x = accepts('send.estimate', { chain: 'X', assetID: ` ${ASSET}`, amount: '1', to: owners(1) });
+    expect(x).toEqual({ chain: 'X', assetID: ASSET, amount: '1', to: owners(1) });
+    expect(x).not.toHaveProperty('memo');
+  });
+
+  it("refuses a field of another chain's send", () => {
+    rejects('send.estimate', { chain: 'P', amount: '5', to: owners(1, 1, 'P'), memo: 'hi' }, 'memo');
+    rejects('send.estimate', { chain: 'P', amount: '5', to: owners(1, 1, 'P'), assetID: ASSET }, 'assetID');
+    rejects('send.estimate', { chain: 'C', to: EVM, amount: '5' }, 'amount');
+    rejects('send.estimate', { chain: 'C', to: EVM }, 'amountWei');
+    rejects('send.estimate', { chain: 'X', amount: '5', to: owners(1) }, 'assetID');
+    rejects('send.estimate', { chain: 'X', assetID: ASSET, amountWei: '5', to: owners(1) }, 'amountWei');
+  });
+
+  it('checks each field as the send itself does', () => {
+    rejects('send.estimate', { chain: 'Y', amount: '5', to: owners(1) }, 'chain');
+    rejects('send.estimate', { chain: 'x', amount: '5', to: owners(1) }, 'chain');
+    rejects('send.estimate', { chain: 'P', amount: '0', to: owners(1, 1, 'P') }, 'amount');
+    rejects('send.estimate', { chain: 'P', amount: (U64_MAX + 1n).toString(), to: owners(1, 1, 'P') }, 'amount');
+    rejects('send.estimate', { chain: 'C', to: 'X-local1xyz', amountWei: '1' }, 'to');
+    rejects('send.estimate', { chain: 'C', to: EVM, amountWei: (U256_MAX + 1n).toString() }, 'amountWei');
+    rejects('send.estimate', { chain: 'X', assetID: 'nope', amount: '1', to: owners(1) }, 'assetID');
+    rejects('send.estimate', { chain: 'X', assetID: ASSET, amount: '1', to: owners(1), memo: 'é'.repeat(129) }, 'memo');
+    rejects('send.estimate', { chain: 'X', assetID: ASSET, amount: '1', to: { addresses: [addr(1), addr(1)], threshold: 1 } }, 'to.addresses[1]');
+  });
+});
+
+describe('transfers.estimate', () => {
+  it('is checked like transfers.start: two different chains and an amount above zero', () => {
+    expect(accepts('transfers.estimate', { from: 'P', to: 'X', amount: '7' })).toEqual({ from: 'P', to: 'X', amount: '7' });
+    rejects('transfers.estimate', { from: 'P', to: 'P', amount: '7' }, 'to');
+    rejects('transfers.estimate', { from: 'Q', to: 'P', amount: '7' }, 'from');
+    rejects('transfers.estimate', { from: 'X', to: 'P', amount: '0' }, 'amount');
+    rejects('transfers.estimate', { from: 'X', to: 'P', amount: '01' }, 'amount');
+  });
+});
+
+describe('settings.hiddenAssets.set', () => {
+  const id = (i: number) => cb58Encode(new Uint8Array(32).fill(i));
+
+  it('takes 0 to 200 asset IDs, trimmed', () => {
+    expect(accepts('settings.hiddenAssets.set', { assetIDs: [] })).toEqual({ assetIDs: [] });
+    expect(accepts('settings.hiddenAssets.set', { assetIDs: [` ${id(1)} `] })).toEqual({ assetIDs: [id(1)] });
+    const many = Array.from({ length: 200 }, (_, i) => id(i + 1));
+    expect(accepts('settings.hiddenAssets.set', { assetIDs: many }).assetIDs).toHaveLength(200);
+    rejects('settings.hiddenAssets.set', { assetIDs: [...many, id(0)] }, 'assetIDs');
+  });
+
+  it('names a bad or repeated ID by index', () => {
+    rejects('settings.hiddenAssets.set', { assetIDs: [id(1), 'not-an-id'] }, 'assetIDs[1]');
+    rejects('settings.hiddenAssets.set', { assetIDs: [id(1), 7] }, 'assetIDs[1]');
+    // A corrupted checksum, and a 20-byte ID (an address's size, not an asset's).
+    rejects('settings.hiddenAssets.set', { assetIDs: [id(1).slice(0, -1) + (id(1).endsWith('1') ? '2' : '1')] }, 'assetIDs[0]');
+    rejects('settings.hiddenAssets.set', { assetIDs: [cb58Encode(new Uint8Array(20).fill(1))] }, 'assetIDs[0]');
+    rejects('settings.hiddenAssets.set', { assetIDs: [id(1), id(2), id(1)] }, 'assetIDs[2]');
+    rejects('settings.hiddenAssets.set', { assetIDs: id(1) }, 'assetIDs');
   });
 });
 

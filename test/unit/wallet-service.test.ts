@@ -3,6 +3,7 @@ import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
 import { WalletService } from '../../src/background/wallet.js';
+import { cb58Encode } from '../../src/core/encoding.js';
 import { ValidationError } from '../../src/core/errors.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 
@@ -42,5 +43,54 @@ describe('wallet service form errors name the field the user typed into', () => 
     const added = await wallet.accountsAdd({ name: 'Savings' });
     expect(added).toMatchObject({ name: 'Savings', index: 1 });
     expect(added.xAddress).not.toBe(status.account!.xAddress);
+  });
+});
+
+describe('network views', () => {
+  it('carry the address prefix and, where the network has one, the explorer', async () => {
+    const { wallet } = service();
+    const { networks } = await wallet.networksList();
+    expect(networks.find((n) => n.id === 'mainnet')).toMatchObject({ hrp: 'avax', explorerUrl: 'https://subnets.avax.network' });
+    expect(networks.find((n) => n.id === 'fuji')).toMatchObject({ hrp: 'fuji', explorerUrl: 'https://subnets-test.avax.network' });
+    const local = networks.find((n) => n.id === 'local')!;
+    expect(local.hrp).toBe('local');
+    expect(local).not.toHaveProperty('explorerUrl');
+    const status = await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    expect(status.network.hrp).toBe('local');
+  });
+});
+
+describe('hidden assets', () => {
+  const ID_A = cb58Encode(new Uint8Array(32).fill(1));
+  const ID_B = cb58Encode(new Uint8Array(32).fill(2));
+
+  it('are kept per network in storage.local, and survive a new service over the same storage', async () => {
+    const { wallet, stores } = service();
+    await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    expect(await wallet['settingsHiddenAssets.get']()).toEqual({ assetIDs: [] });
+    expect(await wallet['settingsHiddenAssets.set']({ assetIDs: [ID_A, ID_B] })).toEqual({ ok: true });
+    expect(await stores.local.get(['xpc.hidden.local'])).toEqual({ 'xpc.hidden.local': [ID_A, ID_B] });
+
+    const again = new WalletService(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local);
+    expect(await again['settingsHiddenAssets.get']()).toEqual({ assetIDs: [ID_A, ID_B] });
+
+    // Another network has its own list (switched in storage: no node to check here).
+    const state = (await stores.local.get(['xpc.state']))['xpc.state'] as Record<string, unknown>;
+    await stores.local.set({ 'xpc.state': { ...state, selectedNetworkId: 'fuji' } });
+    expect(await again['settingsHiddenAssets.get']()).toEqual({ assetIDs: [] });
+    await again['settingsHiddenAssets.set']({ assetIDs: [ID_B] });
+    await stores.local.set({ 'xpc.state': state });
+    expect(await again['settingsHiddenAssets.get']()).toEqual({ assetIDs: [ID_A, ID_B] });
+    await again['settingsHiddenAssets.set']({ assetIDs: [] });
+    expect(await again['settingsHiddenAssets.get']()).toEqual({ assetIDs: [] });
+  });
+
+  it('are dropped with the wallet when it is restored from a recovery phrase', async () => {
+    const { wallet, stores } = service();
+    await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    await wallet['settingsHiddenAssets.set']({ assetIDs: [ID_A] });
+    await wallet.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    expect(await wallet['settingsHiddenAssets.get']()).toEqual({ assetIDs: [] });
+    expect(stores.local.keys()).not.toContain('xpc.hidden.local');
   });
 });

@@ -12,13 +12,15 @@ const MAX_POLLS = 90;
 export interface TxStatusProps {
   chain: ChainName;
   txID: string;
-  /** nAVAX burned, as the send result reports it. */
+  /** What the tx cost, as the send result reports it: nAVAX, or wei for a C-Chain EVM send. */
   fee?: Amount | undefined;
+  /** Decimals of `fee` (9, nAVAX, unless given). */
+  feeDenomination?: number;
   /** Test hook: poll interval. */
   pollMs?: number;
 }
 
-export function TxStatus({ chain, txID, fee, pollMs = POLL_MS }: TxStatusProps) {
+export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, pollMs = POLL_MS }: TxStatusProps) {
   const call = useCall();
   const [state, setState] = useState<ActivityItem['status'] | 'unknown'>('unknown');
   useEffect(() => {
@@ -67,7 +69,7 @@ export function TxStatus({ chain, txID, fee, pollMs = POLL_MS }: TxStatusProps) 
         {fee !== undefined && (
           <>
             <dt>Fee paid</dt>
-            <dd>{formatValue(fee, AVAX_DECIMALS, 'AVAX')}</dd>
+            <dd>{formatValue(fee, feeDenomination, 'AVAX')}</dd>
           </>
         )}
       </dl>

@@ -27,6 +27,11 @@ export function activityAmount(item: ActivityItem, view: BalancesView | null): s
   return `${formatUnits(item.amount, 0)} base units of asset ${item.assetID ? shortenId(item.assetID) : '?'}`;
 }
 
+/** A native C-Chain send: amounts and fee in wei. */
+function isEvmTx(item: ActivityItem): boolean {
+  return item.chain === 'C' && item.txID.startsWith('0x');
+}
+
 export function Activity({ balances }: { balances: BalancesView | null }) {
   const list = useRequest('activity.list', {});
   const items = list.data?.items;
@@ -57,7 +62,7 @@ export function Activity({ balances }: { balances: BalancesView | null }) {
                 <span>{chainLabel(item.chain)}</span>
                 {amount && <span class="amount">{amount}</span>}
               </div>
-              {item.fee !== undefined && <div class="muted">Fee {formatValue(item.fee, AVAX_DECIMALS, 'AVAX')}</div>}
+              {item.fee !== undefined && <div class="muted">Fee {formatValue(item.fee, isEvmTx(item) ? WEI_DECIMALS : AVAX_DECIMALS, 'AVAX')}</div>}
               {item.memo && <div class="muted break">Memo: {item.memo}</div>}
               <div class="tx-bottom">
                 <span class="mono" title={item.txID}>

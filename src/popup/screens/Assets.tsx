@@ -1,11 +1,10 @@
-// X-Chain assets: what the wallet holds (with details), creating fixed-cap, variable-cap and NFT
-// families, minting units and NFTs, and sending an NFT. An NFT payload is shown as text; a link
-// in it is only a link: nothing is fetched unless the user opens it.
+// X-Chain assets: what the wallet holds (with details), its NFTs (each with a Send button), creating
+// fixed-cap, variable-cap and NFT families, and minting from the mint rights the wallet holds (the
+// background lists them: nothing to paste). An NFT payload is shown as text; a link in it is only
+// a link: nothing is fetched unless the user opens it.
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { parseUtxoId } from '../../core/codec/ids.js';
-import { parseId } from '../../core/encoding.js';
-import { errorText, sentence, useCall, useRequest } from '../api.js';
+import { errorText, type RequestState, useCall, useRequest } from '../api.js';
 import {
   type Check,
   checkAddress,
@@ -14,6 +13,7 @@ import {
   checkDenomination,
   checkSymbol,
   checkWholeNumber,
+  decodePayload,
   encodePayload,
   type PayloadKind,
 } from '../checks.js';
@@ -24,9 +24,9 @@ import { CopyButton } from '../components/CopyButton.js';
 import { FormError, TextField } from '../components/Field.js';
 import { Segmented } from '../components/Segmented.js';
 import { TxStatus } from '../components/TxStatus.js';
-import { feeText, recentFee } from '../fees.js';
-import { formatValue, totalOf } from '../format.js';
-import type { Amount, AssetBalanceView, BalancesView, OwnerSet, WalletStatus } from '../../shared/messages.js';
+import { lastCreateFee } from '../fees.js';
+import { AVAX_DECIMALS, formatValue, shortenId, totalOf } from '../format.js';
+import type { Amount, AssetBalanceView, BalancesView, MintRightView, NftView, OwnerSet, RequestResult, WalletStatus } from '../../shared/messages.js';
 
 type View = 'held' | 'create' | 'mint' | 'nft';
 
@@ -37,15 +37,10 @@ export interface AssetsProps {
   onChanged: () => void;
 }
 
-function checkAssetId(text: string): Check<string> {
-  const t = text.trim();
-  if (t === '') return { ok: false, error: 'Enter the asset ID' };
-  try {
-    parseId(t);
-  } catch (e) {
-    return { ok: false, error: `Not an asset ID: ${(e as Error).message}` };
-  }
-  return { ok: true, value: t };
+/** The wallet's mint rights and NFTs, loaded once for the screen and reloaded after each change. */
+interface Holdings {
+  rights: RequestState<RequestResult<'assets.mintRights'>>;
+  nfts: RequestState<RequestResult<'assets.listNfts'>>;
 }
 
 function xAssets(view: BalancesView | null): AssetBalanceView[] {
@@ -67,7 +62,7 @@ function Issued({ txID, fee, extra, onAgain }: { txID: string; fee?: Amount; ext
 
 // ---- held assets and details ----
 
-function Details({ asset, onMint }: { asset: AssetBalanceView; onMint: () => void }) {
+function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint: boolean; onMint: () => void }) {
   return (
     <div class="asset-details">
       <AssetLabel asset={asset} />
@@ -92,16 +87,16 @@ function Details({ asset, onMint }: { asset: AssetBalanceView; onMint: () => voi
         <dt>Supply</dt>
         <dd class="muted">Not known: the wallet cannot ask the node for it yet.</dd>
       </dl>
-      {!asset.verified && (
+      {canMint && (
         <button type="button" onClick={onMint}>
-          Mint more (needs a mint right)
+          Mint more
         </button>
       )}
     </div>
   );
 }
 
-function Held({ balances, onMint }: { balances: BalancesView | null; onMint: (assetID: string) => void }) {
+function Held({ balances, rights, onMint }: { balances: BalancesView | null; rights: MintRightView[]; onMint: (assetID: string) => void }) {
   const [open, setOpen] = useState<string | null>(null);
   const rows = xAssets(balances);
   const current = rows.find((b) => b.assetID === open);
@@ -111,7 +106,7 @@ function Held({ balances, onMint }: { balances: BalancesView | null; onMint: (as
         <button type="button" class="link" onClick={() => setOpen(null)}>
           ← All assets
         </button>
-        <Details asset={current} onMint={() => onMint(current.assetID)} />
+        <Details asset={current} canMint={rights.some((r) => r.kind === 'variable' && r.assetID === current.assetID)} onMint={() => onMint(current.assetID)} />
       </div>
     );
   }
@@ -305,27 +300,38 @@ function Create({ status, hrp, onChanged, feeHintText }: AssetsProps & { feeHint
 
 // ---- mint ----
 
-function Mint({ status, hrp, balances, onChanged, initialAsset }: AssetsProps & { initialAsset: string }) {
+function rightLabel(r: MintRightView): string {
+  const who = r.threshold > 1 ? ` · ${r.threshold} of ${r.addresses.length} signatures` : '';
+  return `${r.symbol} · ${r.name}${r.kind === 'nft' ? ` · group ${r.groupID ?? 0}` : ''} · ID ${shortenId(r.assetID)}${who}`;
+}
+
+function NoRights({ what, h }: { what: string; h: Holdings }) {
+  if (h.rights.error) return <FormError error={h.rights.error} />;
+  if (!h.rights.data) return <p class="muted">Loading your mint rights…</p>;
+  return <p class="muted">This wallet holds no mint right {what}. Create one under Create.</p>;
+}
+
+function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps & { initialAsset: string; h: Holdings }) {
   const call = useCall();
-  const [assetID, setAssetID] = useState(initialAsset);
+  const rights = h.rights.data?.rights.filter((r) => r.kind === 'variable') ?? [];
+  const [picked, setPicked] = useState(initialAsset);
   const [amount, setAmount] = useState('');
   const [to, setTo] = useState(status.account?.xAddress ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
-  const idCheck = checkAssetId(assetID);
-  const known = xAssets(balances).find((b) => b.assetID === assetID.trim());
-  const denomination = known?.denomination ?? 0;
-  const amountCheck = checkAmount(amount, { denomination, symbol: known?.symbol ?? 'base units' });
+  const right = rights.find((r) => r.assetID === picked) ?? rights[0];
+  const held = xAssets(balances).find((b) => b.assetID === right?.assetID);
+  const amountCheck = checkAmount(amount, { denomination: right?.denomination ?? 0, symbol: right?.symbol ?? '' });
   const toCheck = checkAddress(to, 'X', hrp);
-  const ready = idCheck.ok && amountCheck.ok && toCheck.ok;
+  const ready = right !== undefined && amountCheck.ok && toCheck.ok;
   const submit = async (e: Event) => {
     e.preventDefault();
     if (!ready) return;
     setBusy(true);
     setError(undefined);
     try {
-      setDone(await call('assets.mint', { assetID: assetID.trim(), amount: (amountCheck as { value: bigint }).value.toString(), to: { addresses: [toCheck.value], threshold: 1 } }));
+      setDone(await call('assets.mint', { assetID: right.assetID, amount: amountCheck.value.toString(), to: { addresses: [toCheck.value], threshold: 1 } }));
       onChanged();
     } catch (err) {
       setError(errorText(err));
@@ -334,17 +340,25 @@ function Mint({ status, hrp, balances, onChanged, initialAsset }: AssetsProps & 
     }
   };
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
+  if (!right) return <NoRights what="of a variable-cap asset" h={h} />;
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <p class="muted">Mint more of a variable-cap asset this wallet holds a mint right for.</p>
-      <TextField label="Asset ID" mono value={assetID} onInput={setAssetID} error={assetID !== '' && !idCheck.ok ? idCheck.error : undefined} hint={known ? <AssetLabel asset={known} /> : undefined} />
-      <AmountInput
-        value={amount}
-        onInput={setAmount}
-        denomination={denomination}
-        symbol={known?.symbol ?? 'base units'}
-        {...(known ? {} : { maxNote: 'Asset not in your balances: amount in base units' })}
-      />
+      <div class="field">
+        <label for="mint-asset">Asset</label>
+        <select id="mint-asset" value={right.assetID} onChange={(e) => setPicked(e.currentTarget.value)}>
+          {rights.map((r) => (
+            <option key={r.assetID} value={r.assetID}>
+              {rightLabel(r)}
+            </option>
+          ))}
+        </select>
+        <p class="field-hint">
+          <AssetLabel asset={{ ...right, verified: false }} />
+          {held && <span> · you hold {formatValue(totalOf(held), held.denomination, held.symbol)}</span>}
+        </p>
+      </div>
+      <AmountInput value={amount} onInput={setAmount} denomination={right.denomination} symbol={right.symbol} />
       <AddressInput label="Mint to (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
       <FormError error={error} />
       <button class="primary wide" type="submit" disabled={!ready || busy}>
@@ -357,7 +371,8 @@ function Mint({ status, hrp, balances, onChanged, initialAsset }: AssetsProps & 
 // ---- NFTs ----
 
 /** A payload preview: a link stays a link (opened only on click); text and JSON are shown as text. */
-export function PayloadPreview({ kind, text }: { kind: PayloadKind; text: string }) {
+export function PayloadPreview({ kind, text }: { kind: PayloadKind | 'bytes'; text: string }) {
+  if (kind === 'bytes') return <pre class="payload-preview mono break">{text === '' ? '(empty)' : `hex ${text}`}</pre>;
   const encoded = encodePayload(kind, text);
   if (!encoded.ok) return null;
   if (kind === 'url') {
@@ -374,28 +389,29 @@ export function PayloadPreview({ kind, text }: { kind: PayloadKind; text: string
   return <pre class="payload-preview">{kind === 'json' ? JSON.stringify(JSON.parse(text), null, 2) : text}</pre>;
 }
 
-function MintNft({ status, hrp, onChanged }: AssetsProps) {
+const rightKey = (r: MintRightView) => `${r.assetID}:${r.groupID ?? 0}`;
+
+function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   const call = useCall();
-  const [assetID, setAssetID] = useState('');
-  const [group, setGroup] = useState('0');
+  const rights = h.rights.data?.rights.filter((r) => r.kind === 'nft') ?? [];
+  const [picked, setPicked] = useState('');
   const [kind, setKind] = useState<PayloadKind>('text');
   const [payload, setPayload] = useState('');
   const [to, setTo] = useState(status.account?.xAddress ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
-  const idCheck = checkAssetId(assetID);
-  const groupCheck = checkWholeNumber(group, 0, 0xffffffff, 'group');
+  const right = rights.find((r) => rightKey(r) === picked) ?? rights[0];
   const encoded = encodePayload(kind, payload);
   const toCheck = checkAddress(to, 'X', hrp);
-  const ready = idCheck.ok && groupCheck.ok && encoded.ok && toCheck.ok;
+  const ready = right !== undefined && encoded.ok && toCheck.ok;
   const submit = async (e: Event) => {
     e.preventDefault();
     if (!ready) return;
     setBusy(true);
     setError(undefined);
     try {
-      setDone(await call('assets.mintNft', { assetID: idCheck.value, groupID: groupCheck.value, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }] }));
+      setDone(await call('assets.mintNft', { assetID: right.assetID, groupID: right.groupID ?? 0, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }] }));
       onChanged();
     } catch (err) {
       setError(errorText(err));
@@ -404,11 +420,21 @@ function MintNft({ status, hrp, onChanged }: AssetsProps) {
     }
   };
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
+  if (!right) return <NoRights what="of an NFT group" h={h} />;
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <h3>Mint an NFT</h3>
-      <TextField label="NFT family asset ID" mono value={assetID} onInput={setAssetID} error={assetID !== '' && !idCheck.ok ? idCheck.error : undefined} />
-      <TextField label="Group" inputMode="numeric" value={group} onInput={setGroup} error={groupCheck.ok ? undefined : groupCheck.error} />
+      <div class="field">
+        <label for="nft-group">NFT family and group</label>
+        <select id="nft-group" value={rightKey(right)} onChange={(e) => setPicked(e.currentTarget.value)}>
+          {rights.map((r) => (
+            <option key={rightKey(r)} value={rightKey(r)}>
+              {rightLabel(r)}
+            </option>
+          ))}
+        </select>
+        <p class="field-hint">Minting uses up this group's mint right.</p>
+      </div>
       <Segmented
         legend="Payload kind"
         value={kind}
@@ -439,47 +465,80 @@ function MintNft({ status, hrp, onChanged }: AssetsProps) {
   );
 }
 
-function TransferNft({ hrp, onChanged }: AssetsProps) {
+function SendNft({ nft, hrp, onSent, onCancel }: { nft: NftView; hrp: string; onSent: () => void; onCancel: () => void }) {
   const call = useCall();
-  const [utxo, setUtxo] = useState('');
   const [to, setTo] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
-  let utxoError: string | undefined;
-  try {
-    parseUtxoId(utxo.trim());
-  } catch (e) {
-    utxoError = sentence((e as Error).message);
-  }
   const toCheck = checkAddress(to, 'X', hrp);
-  const ready = utxoError === undefined && toCheck.ok;
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (!ready) return;
+    if (!toCheck.ok) return;
     setBusy(true);
     setError(undefined);
     try {
-      setDone(await call('assets.transferNft', { utxoID: utxo.trim(), to: { addresses: [toCheck.value], threshold: 1 } }));
-      onChanged();
+      setDone(await call('assets.transferNft', { utxoID: nft.utxoID, to: { addresses: [toCheck.value], threshold: 1 } }));
     } catch (err) {
       setError(errorText(err));
     } finally {
       setBusy(false);
     }
   };
-  if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
+  if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={onSent} />;
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
-      <h3>Send an NFT</h3>
-      <p class="muted">The wallet cannot list your NFTs yet: enter the NFT's UTXO ID (transaction ID:output index), as shown by the minting transaction.</p>
-      <TextField label="NFT UTXO ID" mono value={utxo} onInput={setUtxo} error={utxo !== '' ? utxoError : undefined} placeholder="txID:0" />
       <AddressInput kind="X" hrp={hrp} value={to} onInput={setTo} />
       <FormError error={error} />
-      <button class="primary wide" type="submit" disabled={!ready || busy}>
-        {busy ? 'Sending…' : 'Send NFT'}
-      </button>
+      <div class="row">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button class="primary" type="submit" disabled={!toCheck.ok || busy}>
+          {busy ? 'Sending…' : 'Send NFT'}
+        </button>
+      </div>
     </form>
+  );
+}
+
+function NftList({ hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
+  const [sending, setSending] = useState<string | null>(null);
+  const nfts = h.nfts.data?.nfts;
+  return (
+    <section aria-labelledby="my-nfts">
+      <h3 id="my-nfts">Your NFTs</h3>
+      {h.nfts.error && <FormError error={h.nfts.error} />}
+      {!nfts && !h.nfts.error && <p class="muted">Loading your NFTs…</p>}
+      {nfts?.length === 0 && <p class="muted">No NFTs on the X-Chain yet.</p>}
+      <ul class="plain-list">
+        {nfts?.map((n) => {
+          const shown = decodePayload(n.payloadHex);
+          return (
+            <li key={n.utxoID} class="nft" data-testid="nft">
+              <AssetLabel asset={{ assetID: n.assetID, name: n.name, symbol: n.symbol, verified: false }} />
+              <span class="muted"> · group {n.groupID}</span>
+              <PayloadPreview kind={shown.kind} text={shown.text} />
+              {sending === n.utxoID ? (
+                <SendNft
+                  nft={n}
+                  hrp={hrp}
+                  onCancel={() => setSending(null)}
+                  onSent={() => {
+                    setSending(null);
+                    onChanged();
+                  }}
+                />
+              ) : (
+                <button type="button" class="small" aria-label={`Send ${n.symbol} NFT ${n.utxoID}`} onClick={() => setSending(n.utxoID)}>
+                  Send
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 
@@ -487,8 +546,19 @@ export function Assets(p: AssetsProps) {
   const [view, setView] = useState<View>('held');
   const [mintAsset, setMintAsset] = useState('');
   const activity = useRequest('activity.list', {});
-  const createFee = recentFee(activity.data?.items, 'X', ['create-asset']);
-  const createFeeText = createFee ? feeText('X', createFee).replace('your last X-Chain transaction paid this', 'your last asset creation paid this') : 'The X-Chain asset creation fee is shown once the transaction is issued.';
+  const h: Holdings = { rights: useRequest('assets.mintRights', {}), nfts: useRequest('assets.listNfts', {}) };
+  // Whatever an issue changed: balances, and the rights and NFTs it used up or made.
+  const changed = () => {
+    p.onChanged();
+    void h.rights.reload();
+    void h.nfts.reload();
+  };
+  const q = { ...p, onChanged: changed, h };
+  const createFee = lastCreateFee(activity.data?.items);
+  const createFeeText =
+    createFee !== undefined
+      ? `About ${formatValue(createFee, AVAX_DECIMALS, 'AVAX')}: your last asset creation paid this; the X-Chain creation fee is fixed by the network.`
+      : 'The X-Chain asset creation fee is shown once the transaction is issued.';
   return (
     <div class="assets-screen">
       <h1>Assets</h1>
@@ -506,19 +576,20 @@ export function Assets(p: AssetsProps) {
       {view === 'held' && (
         <Held
           balances={p.balances}
+          rights={h.rights.data?.rights ?? []}
           onMint={(id) => {
             setMintAsset(id);
             setView('mint');
           }}
         />
       )}
-      {view === 'create' && <Create {...p} feeHintText={createFeeText} />}
-      {view === 'mint' && <Mint {...p} initialAsset={mintAsset} />}
+      {view === 'create' && <Create {...q} feeHintText={createFeeText} />}
+      {view === 'mint' && <Mint {...q} initialAsset={mintAsset} />}
       {view === 'nft' && (
         <>
-          <MintNft {...p} />
+          <NftList {...q} />
           <hr />
-          <TransferNft {...p} />
+          <MintNft {...q} />
         </>
       )}
     </div>

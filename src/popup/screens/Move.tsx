@@ -1,14 +1,15 @@
-// Move AVAX between the X-, P- and C-Chains: export then import. The background journals every
-// move and finishes it after a popup or browser restart; this screen shows where each one is.
+// Move AVAX between the X-, P- and C-Chains: export then import. Before it starts, the background
+// estimates both fees and the most that can move (transfers.estimate). It journals every move and
+// finishes it after a popup or browser restart; this screen shows where each one is.
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { errorText, useCall, useRequest } from '../api.js';
-import { checkAmount, maxAmount } from '../checks.js';
+import { errorText, useCall } from '../api.js';
+import { checkAmount } from '../checks.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError } from '../components/Field.js';
 import { Segmented } from '../components/Segmented.js';
-import { recentFee } from '../fees.js';
+import { maxOf, useEstimate } from '../fees.js';
 import { AVAX_DECIMALS, chainLabel, formatValue, shortenId, units, WEI_PER_NAVAX } from '../format.js';
 import type { BalancesView, ChainName, TransferView } from '../../shared/messages.js';
 import { WaitingFunds } from './Home.js';
@@ -89,9 +90,8 @@ export function TransferProgress({ t }: { t: TransferView }) {
   );
 }
 
-export function Move({ balances, onChanged, pollMs = POLL_MS }: { balances: BalancesView | null; onChanged: () => void; pollMs?: number }) {
+export function Move({ balances, onChanged, pollMs = POLL_MS, estimateDelayMs }: { balances: BalancesView | null; onChanged: () => void; pollMs?: number; estimateDelayMs?: number }) {
   const call = useCall();
-  const activity = useRequest('activity.list', {});
   const [transfers, setTransfers] = useState<TransferView[] | null>(null);
   const [listError, setListError] = useState<string | undefined>(undefined);
   const [from, setFrom] = useState<ChainName>('X');
@@ -131,11 +131,19 @@ export function Move({ balances, onChanged, pollMs = POLL_MS }: { balances: Bala
   }, [call, tick, pollMs]);
 
   const spendable = movableNavax(balances, from);
-  const exportHint = from === 'C' ? undefined : recentFee(activity.data?.items, from, ['export']);
-  const importHint = to === 'C' ? undefined : recentFee(activity.data?.items, to, ['import']);
-  const rules = { denomination: AVAX_DECIMALS, symbol: 'AVAX', ...(spendable !== undefined ? { spendable } : {}), ...(exportHint ? { fee: exportHint.amount } : {}) };
-  const check = checkAmount(amount, rules);
-  const maxValue = spendable === undefined || from === 'C' ? null : maxAmount(spendable, exportHint?.amount, true);
+  const rules = { denomination: AVAX_DECIMALS, symbol: 'AVAX', ...(spendable !== undefined ? { spendable } : {}) };
+  // The estimate is asked without the fee check, so what is asked never depends on its answer.
+  // Until an amount is typed: half of what can move, so that both fees show and Max is known.
+  const plain = checkAmount(amount, rules);
+  const asked = plain.ok ? plain.value : spendable !== undefined && spendable > 1n ? spendable / 2n : null;
+  const estimate = useEstimate('transfers.estimate', asked === null ? null : { from, to, amount: asked.toString() }, `${from}:${to}:${balances?.updatedAt ?? 0}`, estimateDelayMs);
+  const shown = estimate.exact ?? estimate.latest;
+  const exportFee = shown ? units(shown.exportFee) : undefined;
+  const check = checkAmount(amount, { ...rules, ...(exportFee !== undefined ? { fee: exportFee } : {}) });
+  const refused = plain.ok ? estimate.error : undefined;
+  const maxValue = maxOf(estimate.latest);
+  const about = estimate.exact && plain.ok ? '' : 'about ';
+  const fees = !shown ? null : { exportFee: units(shown.exportFee), importFee: units(shown.importFee) };
 
   const pickFrom = (c: ChainName) => {
     setFrom(c);
@@ -172,18 +180,27 @@ export function Move({ balances, onChanged, pollMs = POLL_MS }: { balances: Bala
           denomination={AVAX_DECIMALS}
           symbol="AVAX"
           {...(spendable !== undefined ? { spendable } : {})}
-          {...(exportHint ? { fee: exportHint.amount } : {})}
+          {...(exportFee !== undefined ? { fee: exportFee } : {})}
           maxValue={maxValue}
-          maxNote={from === 'C' ? 'Max needs a C-Chain fee estimate, not available yet' : maxValue === null ? 'Max needs a fee estimate: none yet' : 'Max leaves room for the export fee'}
+          maxNote={maxValue !== null ? 'Max leaves room for the export fee' : estimate.pending ? 'Estimating the fees…' : 'Max needs a fee estimate, and none is available now'}
+          error={refused?.message}
         />
         <dl class="facts compact" data-testid="move-fees">
           <dt>Export fee ({chainLabel(from)})</dt>
-          <dd>{exportHint ? `about ${formatValue(exportHint.amount, AVAX_DECIMALS, 'AVAX')} (your last export)` : 'shown once the export is signed'}</dd>
+          <dd>{fees ? `${about}${formatValue(fees.exportFee, AVAX_DECIMALS, 'AVAX')}` : estimate.pending ? 'estimating…' : 'not known yet'}</dd>
           <dt>Import fee ({chainLabel(to)})</dt>
-          <dd>{importHint ? `about ${formatValue(importHint.amount, AVAX_DECIMALS, 'AVAX')} (your last import), taken from the amount` : 'shown once the import is signed; taken from the amount'}</dd>
+          <dd>{fees ? `${about}${formatValue(fees.importFee, AVAX_DECIMALS, 'AVAX')}, taken from the amount` : estimate.pending ? 'estimating…' : 'not known yet'}</dd>
+          {fees && check.ok && (
+            <>
+              <dt>Arrives on the {chainLabel(to)}</dt>
+              <dd data-testid="move-arrives">
+                {check.value > fees.importFee ? `${about}${formatValue(check.value - fees.importFee, AVAX_DECIMALS, 'AVAX')}` : 'nothing: the amount does not cover the import fee'}
+              </dd>
+            </>
+          )}
         </dl>
-        <FormError error={error} />
-        <button class="primary wide" type="submit" disabled={!check.ok || busy}>
+        <FormError error={error ?? (!plain.ok && estimate.error && !shown ? estimate.error.message : undefined)} />
+        <button class="primary wide" type="submit" disabled={!check.ok || refused !== undefined || busy}>
           {busy ? 'Starting…' : `Move to the ${chainLabel(to)}`}
         </button>
         <p class="muted">A move continues in the background, even if you close this popup or the browser.</p>

@@ -1,26 +1,34 @@
 // Send: X (any asset, optional memo), P (AVAX), C (native AVAX in wei). The form checks as the user
-// types; a review screen shows exactly what will be signed; then the status until accepted.
+// types and asks the background for the exact fee and the largest sendable amount (send.estimate);
+// a review screen shows exactly what will be signed, with its fee; then the status until accepted.
 import { useEffect, useState } from 'preact/hooks';
-import { errorField, errorText, useCall, useRequest } from '../api.js';
-import { type AddressKind, checkAddress, checkAmount, checkMemo, MAX_MEMO_BYTES, maxAmount, U256_MAX, utf8Length } from '../checks.js';
+import { BackgroundError } from '../../shared/client.js';
+import { errorField, errorText, useCall } from '../api.js';
+import { type AddressKind, checkAddress, checkAmount, checkMemo, MAX_MEMO_BYTES, U256_MAX, utf8Length } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { FormError, TextField } from '../components/Field.js';
 import { Segmented } from '../components/Segmented.js';
 import { TxStatus } from '../components/TxStatus.js';
-import { feeText, recentFee } from '../fees.js';
-import { chainLabel, formatValue, shortenId, units } from '../format.js';
-import type { Amount, AssetBalanceView, BalancesView, ChainName, WalletStatus } from '../../shared/messages.js';
+import { maxOf, useEstimate } from '../fees.js';
+import { AVAX_DECIMALS, chainLabel, formatValue, shortenId, units, WEI_DECIMALS } from '../format.js';
+import type { Amount, AssetBalanceView, BalancesView, ChainName, SendEstimate, SendEstimateParams, WalletStatus } from '../../shared/messages.js';
 
 export interface SendProps {
   status: WalletStatus;
   hrp: string;
   balances: BalancesView | null;
   onSent: () => void;
+  /** Test hook: the pause in typing before an estimate is asked for. */
+  estimateDelayMs?: number;
 }
 
-type Stage = { k: 'form' } | { k: 'review' } | { k: 'sending' } | { k: 'done'; chain: ChainName; txID: string; fee?: Amount };
+type Stage =
+  | { k: 'form' }
+  | { k: 'estimating' }
+  | { k: 'review' | 'sending'; estimate: SendEstimate }
+  | { k: 'done'; chain: ChainName; txID: string; fee: Amount };
 
 const ADDRESS_KIND: Record<ChainName, AddressKind> = { X: 'X', P: 'P', C: 'C-evm' };
 
@@ -43,9 +51,19 @@ function assetOption(b: AssetBalanceView): string {
   return b.verified ? `${b.symbol} (verified)` : `${b.symbol} · ${b.name} · ID ${shortenId(b.assetID)}`;
 }
 
+/** The fee in words: X/P nAVAX burned; C wei, the most it can cost. */
+export function sendFeeText(chain: ChainName, fee: Amount): string {
+  if (chain === 'C') return `at most ${formatValue(fee, WEI_DECIMALS, 'AVAX')} (21,000 gas at the current max fee per gas; usually less is paid)`;
+  return formatValue(fee, AVAX_DECIMALS, 'AVAX');
+}
+
+/** A failure the amount field should show (the background names no field for missing funds). */
+function fieldOf(e: unknown): string | undefined {
+  return errorField(e) ?? (e instanceof BackgroundError && e.code === 'insufficient-funds' ? 'amount' : undefined);
+}
+
 export function Send(p: SendProps) {
   const call = useCall();
-  const activity = useRequest('activity.list', {});
   const [chain, setChain] = useState<ChainName>('X');
   const [assetID, setAssetID] = useState('');
   const [to, setTo] = useState('');
@@ -59,29 +77,60 @@ export function Send(p: SendProps) {
   const assets = sendableAssets(p.balances, chain);
   const asset = assets.find((b) => b.assetID === assetID) ?? assets[0];
   const kind = ADDRESS_KIND[chain];
-  const hint = chain === 'C' ? undefined : recentFee(activity.data?.items, chain, ['send']);
   const feeInAsset = chain !== 'X' || asset?.verified === true;
-  const fee = feeInAsset ? hint?.amount : undefined;
   const spendable = asset ? units(asset.spendable) : undefined;
-  const amountRules = asset
-    ? { denomination: asset.denomination, symbol: asset.symbol, ...(spendable !== undefined ? { spendable } : {}), ...(fee !== undefined ? { fee } : {}), ...(chain === 'C' ? { max: U256_MAX } : {}) }
-    : null;
-  const amountCheck = amountRules ? checkAmount(amount, amountRules) : null;
+  const max = chain === 'C' ? { max: U256_MAX } : {};
+  // Without the fee: what to ask the background about does not depend on its answer.
+  const plain = asset ? checkAmount(amount, { denomination: asset.denomination, symbol: asset.symbol, ...(spendable !== undefined ? { spendable } : {}), ...max }) : null;
   const toCheck = checkAddress(to, kind, p.hrp);
   const memoCheck = checkMemo(memo);
-  const ready = asset !== undefined && toCheck.ok && amountCheck?.ok === true && memoCheck.ok;
-  const maxValue = chain === 'C' || spendable === undefined ? null : maxAmount(spendable, hint?.amount, feeInAsset);
+
+  // The estimate: for the typed amount and address once they are valid; until then for the
+  // smallest amount to the wallet's own address (same shape, so the same fee on X and C).
+  const own = chain === 'X' ? p.status.account?.xAddress : chain === 'P' ? p.status.account?.pAddress : p.status.account?.cAddress;
+  const typed = plain?.ok === true && toCheck.ok;
+  const value = plain?.ok ? plain.value.toString() : '1';
+  const dest = toCheck.ok ? toCheck.value : own;
+  let params: SendEstimateParams | null = null;
+  if (asset && dest && spendable !== undefined && spendable > 0n && memoCheck.ok) {
+    const owners = { addresses: [dest], threshold: 1 };
+    params =
+      chain === 'X'
+        ? { chain, assetID: asset.assetID, amount: value, to: owners, ...(memo !== '' ? { memo } : {}) }
+        : chain === 'P'
+          ? { chain, amount: value, to: owners }
+          : { chain, to: dest, amountWei: value };
+  }
+  // A new balances snapshot (after a send, say) is asked about again.
+  const estimate = useEstimate('send.estimate', params, `${chain}:${asset?.assetID ?? ''}:${p.balances?.updatedAt ?? 0}`, p.estimateDelayMs);
+  const shown = estimate.exact ?? estimate.latest;
+  const fee = feeInAsset && shown ? units(shown.fee) : undefined;
+  // The field's own check (with the fee) speaks first; the background's refusal when it passes.
+  const withFee = asset && fee !== undefined ? checkAmount(amount, { denomination: asset.denomination, symbol: asset.symbol, ...(spendable !== undefined ? { spendable } : {}), fee, ...max }) : plain;
+  const estimateError = typed && estimate.error ? estimate.error.message : undefined;
+  const amountError = serverError('amount') ?? (estimate.error?.code === 'insufficient-funds' && withFee?.ok ? estimate.error.message : undefined);
+  const ready = asset !== undefined && toCheck.ok && plain?.ok === true && withFee?.ok === true && memoCheck.ok && estimate.error?.code !== 'insufficient-funds';
+  const maxValue = maxOf(estimate.latest);
   const maxNote =
-    chain === 'C'
-      ? 'Max needs a C-Chain fee estimate, which is not available yet'
-      : maxValue !== null
-        ? feeInAsset
-          ? 'Max leaves room for the fee'
-          : 'The fee is paid in AVAX'
-        : spendable === 0n
-          ? undefined
-          : 'Max needs a fee estimate: none yet on this chain';
-  const serverError = (f: 'to' | 'amount' | 'memo') => (server && server.field && FIELD_OF[server.field] === f ? server.message : undefined);
+    maxValue !== null
+      ? feeInAsset
+        ? 'Max leaves room for the fee'
+        : 'The fee is paid in AVAX'
+      : spendable === 0n
+        ? undefined
+        : estimate.pending
+          ? 'Estimating the fee…'
+          : 'Max needs a fee estimate, and none is available now';
+  function serverError(f: 'to' | 'amount' | 'memo') {
+    return server && server.field && FIELD_OF[server.field] === f ? server.message : undefined;
+  }
+
+  let feeLine: string;
+  if (!shown) feeLine = estimate.pending ? 'Estimating…' : (estimate.error?.message ?? 'Fill in the amount and address to see the fee.');
+  // The C-Chain's is a ceiling that no amount changes; X's is fixed by the network.
+  else if (chain === 'C') feeLine = sendFeeText(chain, shown.fee);
+  else if (estimate.exact && typed) feeLine = `${sendFeeText(chain, shown.fee)}, exactly (this transaction, built but not signed)`;
+  else feeLine = chain === 'X' ? `${sendFeeText(chain, shown.fee)} (fixed on the X-Chain)` : `about ${sendFeeText(chain, shown.fee)}; exact once the amount and address are filled in`;
 
   const reset = () => {
     setTo('');
@@ -90,28 +139,40 @@ export function Send(p: SendProps) {
     setStage({ k: 'form' });
   };
 
-  const confirm = async () => {
-    if (!ready || !asset) return;
-    setStage({ k: 'sending' });
+  /** The exact fee for what was typed, just before the review: the review shows nothing older. */
+  const review = async () => {
+    if (!ready || !params || !typed) return;
+    setStage({ k: 'estimating' });
     try {
-      const value = amountCheck.value.toString();
+      setStage({ k: 'review', estimate: await call('send.estimate', params) });
+    } catch (e) {
+      setServer({ field: fieldOf(e), message: errorText(e) });
+      setStage({ k: 'form' });
+    }
+  };
+
+  const confirm = async (estimated: SendEstimate) => {
+    if (!ready || !asset || !plain.ok) return;
+    setStage({ k: 'sending', estimate: estimated });
+    try {
+      const v = plain.value.toString();
       let done: Stage;
       if (chain === 'X') {
-        const r = await call('send.x', { assetID: asset.assetID, amount: value, to: { addresses: [toCheck.value], threshold: 1 }, ...(memo !== '' ? { memo } : {}) });
+        const r = await call('send.x', { assetID: asset.assetID, amount: v, to: { addresses: [toCheck.value], threshold: 1 }, ...(memo !== '' ? { memo } : {}) });
         done = { k: 'done', chain, txID: r.txID, fee: r.fee };
       } else if (chain === 'P') {
-        const r = await call('send.p', { amount: value, to: { addresses: [toCheck.value], threshold: 1 } });
+        const r = await call('send.p', { amount: v, to: { addresses: [toCheck.value], threshold: 1 } });
         done = { k: 'done', chain, txID: r.txID, fee: r.fee };
       } else {
-        const r = await call('send.c', { to: toCheck.value, amountWei: value });
-        done = { k: 'done', chain, txID: r.txHash };
+        const r = await call('send.c', { to: toCheck.value, amountWei: v });
+        done = { k: 'done', chain, txID: r.txHash, fee: r.fee };
       }
       setStage(done);
       p.onSent();
     } catch (e) {
-      const field = errorField(e);
+      const field = fieldOf(e);
       setServer({ field, message: errorText(e) });
-      setStage(field && FIELD_OF[field] ? { k: 'form' } : { k: 'review' });
+      setStage(field && FIELD_OF[field] ? { k: 'form' } : { k: 'review', estimate: estimated });
     }
   };
 
@@ -119,7 +180,7 @@ export function Send(p: SendProps) {
     return (
       <div class="send">
         <h1>Sent</h1>
-        <TxStatus chain={stage.chain} txID={stage.txID} fee={stage.fee} />
+        <TxStatus chain={stage.chain} txID={stage.txID} fee={stage.fee} {...(stage.chain === 'C' ? { feeDenomination: WEI_DECIMALS } : {})} />
         <div class="actions">
           <button class="primary" onClick={reset}>
             Send another
@@ -131,7 +192,8 @@ export function Send(p: SendProps) {
 
   if ((stage.k === 'review' || stage.k === 'sending') && ready && asset) {
     const sending = stage.k === 'sending';
-    const total = fee !== undefined ? amountCheck.value + fee : undefined;
+    const exactFee = units(stage.estimate.fee);
+    const total = feeInAsset ? plain.value + exactFee : undefined;
     return (
       <div class="send">
         <h1>Review</h1>
@@ -144,7 +206,7 @@ export function Send(p: SendProps) {
           </dd>
           <dt>Amount</dt>
           <dd class="amount" data-testid="review-amount">
-            {formatValue(amountCheck.value, asset.denomination, asset.symbol)}
+            {formatValue(plain.value, asset.denomination, asset.symbol)}
           </dd>
           <dt>To</dt>
           <dd class="mono break" data-testid="review-to">
@@ -157,11 +219,14 @@ export function Send(p: SendProps) {
             </>
           )}
           <dt>Network fee</dt>
-          <dd data-testid="review-fee">{feeText(chain, hint)}</dd>
+          <dd data-testid="review-fee">{sendFeeText(chain, stage.estimate.fee)}</dd>
           {total !== undefined && (
             <>
               <dt>Amount + fee</dt>
-              <dd class="amount">about {formatValue(total, asset.denomination, asset.symbol)}</dd>
+              <dd class="amount" data-testid="review-total">
+                {chain === 'C' ? 'at most ' : ''}
+                {formatValue(total, asset.denomination, asset.symbol)}
+              </dd>
             </>
           )}
         </dl>
@@ -174,7 +239,7 @@ export function Send(p: SendProps) {
           <button type="button" disabled={sending} onClick={() => setStage({ k: 'form' })}>
             Edit
           </button>
-          <button type="button" class="primary" disabled={sending} onClick={() => void confirm()}>
+          <button type="button" class="primary" disabled={sending} onClick={() => void confirm(stage.estimate)}>
             Confirm and send
           </button>
         </div>
@@ -188,7 +253,7 @@ export function Send(p: SendProps) {
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        if (ready) setStage({ k: 'review' });
+        void review();
       }}
     >
       <h1>Send</h1>
@@ -230,10 +295,10 @@ export function Send(p: SendProps) {
             symbol={asset.symbol}
             spendable={spendable}
             {...(fee !== undefined ? { fee } : {})}
-            {...(chain === 'C' ? { max: U256_MAX } : {})}
+            {...max}
             maxValue={maxValue}
             {...(maxNote ? { maxNote } : {})}
-            error={serverError('amount')}
+            error={amountError}
           />
           {chain === 'X' && (
             <TextField
@@ -246,11 +311,11 @@ export function Send(p: SendProps) {
           )}
           <p class="fee-line">
             <strong>Network fee: </strong>
-            <span data-testid="fee-line">{feeText(chain, hint)}</span>
+            <span data-testid="fee-line">{feeLine}</span>
           </p>
-          <FormError error={server && !(server.field && FIELD_OF[server.field]) ? server.message : undefined} />
-          <button class="primary wide" type="submit" disabled={!ready}>
-            Review
+          <FormError error={server && !(server.field && FIELD_OF[server.field]) ? server.message : (estimateError !== amountError ? estimateError : undefined)} />
+          <button class="primary wide" type="submit" disabled={!ready || stage.k === 'estimating'}>
+            {stage.k === 'estimating' ? 'Estimating the fee…' : 'Review'}
           </button>
         </>
       )}

@@ -2,7 +2,6 @@
 // password, password change, about. Each section is a native <details> (keyboard friendly).
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { PRESETS } from '../../core/network.js';
 import { useAction, useCall, useRequest } from '../api.js';
 import { checkName, checkNewPassword, checkPrivateKey } from '../checks.js';
 import { CopyButton } from '../components/CopyButton.js';
@@ -408,7 +407,7 @@ function manifest(): ManifestInfo {
 
 function About({ network }: { network: NetworkView }) {
   const m = manifest();
-  const explorer = network.kind === 'mainnet' || network.kind === 'fuji' ? PRESETS[network.kind].explorerUrl : undefined;
+  const explorer = network.explorerUrl;
   return (
     <dl class="facts">
       <dt>Version</dt>

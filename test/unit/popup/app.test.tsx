@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App, hrpOf } from '../../../src/popup/app.js';
 import type { WalletStatus } from '../../../src/shared/messages.js';
 import { fakeBackground, type Handlers, Refuse } from './fake-background.js';
-import { ACCOUNT, balances, C_ADDR, C_BECH32, NETWORK, UNLOCKED, X_ADDR } from './fixtures.js';
+import { ACCOUNT, avax, balances, C_ADDR, C_BECH32, FAKE_ID, NETWORK, UNLOCKED, X_ADDR } from './fixtures.js';
 
 afterEach(cleanup);
 
@@ -16,6 +16,7 @@ function start(handlers: Handlers) {
     'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
     'activity.list': () => ({ items: [] }),
     'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
+    'settings.hiddenAssets.get': () => ({ assetIDs: [] }),
     ...handlers,
   });
   render(<App send={bg.send} />);
@@ -23,9 +24,50 @@ function start(handlers: Handlers) {
 }
 
 describe('App', () => {
-  it('reads the hrp from the account addresses', () => {
+  it("takes the hrp from the network, else from the account's addresses", () => {
     expect(hrpOf(UNLOCKED)).toBe('local');
-    expect(hrpOf(LOCKED)).toBe('');
+    expect(hrpOf({ ...UNLOCKED, network: { ...NETWORK, hrp: 'fuji' } })).toBe('fuji');
+    expect(hrpOf({ ...UNLOCKED, network: { ...NETWORK, hrp: '' } })).toBe('local');
+    expect(hrpOf({ ...LOCKED, network: { ...NETWORK, hrp: '' } })).toBe('');
+  });
+
+  it('keeps hidden assets through the background, so they stay hidden in the next popup', async () => {
+    let stored = [FAKE_ID];
+    const view = balances({ balances: [avax('X', '1'), { ...avax('X', '5'), assetID: FAKE_ID, symbol: 'GLD', name: 'Gold', verified: false }, avax('P', '0'), avax('C', '0')] });
+    const bg = start({
+      'wallet.status': () => UNLOCKED,
+      'balances.get': () => view,
+      'settings.hiddenAssets.get': () => ({ assetIDs: stored }),
+      'settings.hiddenAssets.set': ({ assetIDs }) => {
+        stored = assetIDs;
+        return { ok: true as const };
+      },
+    });
+    expect(await screen.findByText('1 hidden asset ·')).toBeTruthy();
+    expect(screen.queryByTestId(`asset-X-${FAKE_ID}`)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: 'Unhide' }));
+    await waitFor(() => expect(bg.callsOf('settings.hiddenAssets.set')).toEqual([{ assetIDs: [] }]));
+    fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: 'Hide' }));
+    await waitFor(() => expect(stored).toEqual([FAKE_ID]));
+
+    cleanup();
+    start({ 'wallet.status': () => UNLOCKED, 'balances.get': () => view, 'settings.hiddenAssets.get': () => ({ assetIDs: stored }) });
+    expect(await screen.findByText('1 hidden asset ·')).toBeTruthy();
+  });
+
+  it('says when a hidden asset could not be saved, and keeps it hidden on screen', async () => {
+    const view = balances({ balances: [avax('X', '1'), { ...avax('X', '5'), assetID: FAKE_ID, verified: false }, avax('P', '0'), avax('C', '0')] });
+    start({
+      'wallet.status': () => UNLOCKED,
+      'balances.get': () => view,
+      'settings.hiddenAssets.set': () => {
+        throw new Refuse({ code: 'internal', message: 'something went wrong in the wallet background; nothing was signed or sent' });
+      },
+    });
+    fireEvent.click(within(await screen.findByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: 'Hide' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Not saved: Something went wrong in the wallet background; nothing was signed or sent');
+    expect(screen.queryByTestId(`asset-X-${FAKE_ID}`)).toBeNull();
   });
 
   it('starts onboarding when there is no wallet', async () => {

@@ -4,9 +4,9 @@ import {
   checkAmount,
   checkNewPassword,
   checkPhrase,
+  decodePayload,
   encodePayload,
   looksLikeAvax,
-  maxAmount,
   passwordStrength,
 } from '../../../src/popup/checks.js';
 import { formatAgo, formatUnits, formatValue, shortenId } from '../../../src/popup/format.js';
@@ -33,12 +33,6 @@ describe('amount checks', () => {
   it('takes u256 wei on the C-Chain when told', () => {
     expect(checkAmount('100', { denomination: 18, symbol: 'AVAX' }).ok).toBe(false);
     expect(checkAmount('100', { denomination: 18, symbol: 'AVAX', max: (1n << 256n) - 1n })).toEqual({ ok: true, value: 100n * 10n ** 18n });
-  });
-  it('computes max with room for the fee', () => {
-    expect(maxAmount(10n, 3n, true)).toBe(7n);
-    expect(maxAmount(10n, undefined, true)).toBeNull();
-    expect(maxAmount(3n, 3n, true)).toBeNull();
-    expect(maxAmount(10n, undefined, false)).toBe(10n);
   });
 });
 
@@ -110,6 +104,21 @@ describe('NFT payloads', () => {
     expect(encodePayload('url', ['javascript', 'alert(1)'].join(':'))).toEqual({ ok: false, error: 'Only http:// and https:// links' });
     expect(encodePayload('url', 'https://example.org/a.png').ok).toBe(true);
     expect(encodePayload('text', 'x'.repeat(1025)).ok).toBe(false);
+  });
+
+  it('decodes a stored payload for display: link, JSON, text, or else its hex', () => {
+    const hex = (text: string) => encodePayload('text', text);
+    const of = (text: string) => decodePayload((hex(text) as { value: string }).value);
+    expect(of('https://example.org/a.png')).toEqual({ kind: 'url', text: 'https://example.org/a.png' });
+    expect(of('{"a":1}')).toEqual({ kind: 'json', text: '{"a":1}' });
+    expect(of('[1,2')).toEqual({ kind: 'text', text: '[1,2' });
+    expect(of('hé\nthere')).toEqual({ kind: 'text', text: 'hé\nthere' });
+    expect(of(['javascript', 'alert(1)'].join(':'))).toEqual({ kind: 'text', text: ['javascript', 'alert(1)'].join(':') });
+    // Not UTF-8, control characters, nothing at all: shown as bytes.
+    expect(decodePayload('c328')).toEqual({ kind: 'bytes', text: 'c328' });
+    expect(decodePayload('6100')).toEqual({ kind: 'bytes', text: '6100' });
+    expect(decodePayload('1b5b')).toEqual({ kind: 'bytes', text: '1b5b' });
+    expect(decodePayload('')).toEqual({ kind: 'bytes', text: '' });
   });
 });
 

@@ -18,7 +18,7 @@ export const C_OTHER = formatEvmAddress(bytes(5));
 export const AVAX_ID = 'U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK';
 export const FAKE_ID = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe';
 
-export const NETWORK: NetworkView = { id: 'local', kind: 'local', name: 'Local network', url: 'http://127.0.0.1:9650', atomicNamespace: 'avax' };
+export const NETWORK: NetworkView = { id: 'local', kind: 'local', name: 'Local network', url: 'http://127.0.0.1:9650', atomicNamespace: 'avax', hrp: HRP };
 
 export const ACCOUNT: AccountView = {
   id: 'acc1',

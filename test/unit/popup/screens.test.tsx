@@ -5,7 +5,7 @@ import { Activity } from '../../../src/popup/screens/Activity.js';
 import { Assets } from '../../../src/popup/screens/Assets.js';
 import { Move } from '../../../src/popup/screens/Move.js';
 import { Settings } from '../../../src/popup/screens/Settings.js';
-import type { ActivityItem, TransferView } from '../../../src/shared/messages.js';
+import type { RequestParams, TransferView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
 import { ACCOUNT, avax, AVAX_ID, balances, FAKE_ID, HRP, NETWORK, UNLOCKED, X_ADDR, X_OTHER } from './fixtures.js';
 
@@ -15,47 +15,86 @@ function type(label: string | RegExp, value: string) {
   fireEvent.input(screen.getByLabelText(label), { target: { value } });
 }
 
+/** Fees like the real background's: per source (export) and destination (import), in nAVAX. */
+const EXPORT_FEE = { X: 1_000_000n, P: 280_000n, C: 500_000n };
+const IMPORT_FEE = { X: 1_000_000n, P: 300_000n, C: 350_000n };
+
+function transferEstimator(spendable: bigint) {
+  return (p: RequestParams<'transfers.estimate'>) => {
+    const amount = BigInt(p.amount);
+    if (amount + EXPORT_FEE[p.from] > spendable) {
+      throw new Refuse({ code: 'insufficient-funds', message: `insufficient funds of AVAX: need ${amount + EXPORT_FEE[p.from]}, spendable ${spendable}` });
+    }
+    if (p.to === 'C' && amount <= IMPORT_FEE.C) {
+      throw new Refuse({ code: 'insufficient-funds', message: 'insufficient funds of AVAX waiting to be imported (less than the import fee)' });
+    }
+    return { exportFee: EXPORT_FEE[p.from].toString(), importFee: IMPORT_FEE[p.to].toString(), maxAmount: (spendable - EXPORT_FEE[p.from]).toString() };
+  };
+}
+
 describe('Move', () => {
-  it('starts a move in nAVAX, shows both fees and the progress of each move', async () => {
+  it('starts a move in nAVAX, shows both estimated fees, what arrives, and the progress of each move', async () => {
     const transfers: TransferView[] = [
       { id: 'm1', from: 'P', to: 'C', amount: '2000000000', state: 'export-accepted', exportTxID: 'exp1', exportFee: '280000', importTxIDs: [] },
     ];
-    const items: ActivityItem[] = [
-      { txID: 'e', chain: 'X', kind: 'export', status: 'accepted', fee: '1000000', createdAt: 1 },
-      { txID: 'i', chain: 'P', kind: 'import', status: 'accepted', fee: '300000', createdAt: 1 },
-    ];
     const bg = fakeBackground({
       'transfers.list': () => ({ transfers }),
-      'activity.list': () => ({ items }),
+      'transfers.estimate': transferEstimator(12_000_000_000n),
       'transfers.start': (p) => {
         const t: TransferView = { id: 'm2', ...p, state: 'pending', importTxIDs: [] };
         transfers.unshift(t);
         return t;
       },
     });
-    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} pollMs={20} />);
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} pollMs={20} estimateDelayMs={0} />);
     expect(await screen.findByText('P-Chain → C-Chain')).toBeTruthy();
     const transfer = screen.getByTestId('transfer');
     expect([...transfer.querySelectorAll('.steps .done')].map((li) => li.textContent)).toEqual(['Started', 'Export issued', 'Export accepted']);
     expect(transfer.querySelector('[aria-current="step"]')?.textContent).toBe('Import issued');
-    await waitFor(() => expect(screen.getByTestId('move-fees').textContent).toContain('about 0.001 AVAX (your last export)'));
-    expect(screen.getByTestId('move-fees').textContent).toContain('about 0.0003 AVAX (your last import), taken from the amount');
+
+    // Before an amount is typed: the fees of a move of half the balance, marked as approximate.
+    await waitFor(() => expect(screen.getByTestId('move-fees').textContent).toContain('about 0.001 AVAX'));
+    expect(bg.callsOf('transfers.estimate')[0]).toEqual({ from: 'X', to: 'P', amount: '6000000000' });
+    expect(screen.getByTestId('move-fees').textContent).toContain('about 0.0003 AVAX, taken from the amount');
 
     type('Amount (AVAX)', '12');
     expect(screen.getByText('With the fee of 0.001 AVAX this is more than you can spend; at most 11.999 AVAX')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /^Max/ }));
+    expect((screen.getByLabelText('Amount (AVAX)') as HTMLInputElement).value).toBe('11.999');
     type('Amount (AVAX)', '2.5');
+    await waitFor(() => expect(screen.getByTestId('move-arrives').textContent).toBe('2.4997 AVAX'));
+    expect(screen.getByTestId('move-fees').textContent).toBe('Export fee (X-Chain)0.001 AVAXImport fee (P-Chain)0.0003 AVAX, taken from the amountArrives on the P-Chain2.4997 AVAX');
+    expect(bg.callsOf('transfers.estimate')).toContainEqual({ from: 'X', to: 'P', amount: '2500000000' });
     fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
     await waitFor(() => expect(bg.callsOf('transfers.start')).toEqual([{ from: 'X', to: 'P', amount: '2500000000' }]));
     expect(await screen.findByText('X-Chain → P-Chain')).toBeTruthy();
   });
 
+  it('shows the refusal of an amount that cannot pay the import fee, and does not start it', async () => {
+    const bg = fakeBackground({ 'transfers.list': () => ({ transfers: [] }), 'transfers.estimate': transferEstimator(12_000_000_000n) });
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
+    fireEvent.click(screen.getByRole('radio', { name: 'To C' }));
+    await waitFor(() => expect(screen.getByTestId('move-fees').textContent).toContain('about 0.00035 AVAX'));
+    type('Amount (AVAX)', '0.0003');
+    expect(await screen.findByText('Insufficient funds of AVAX waiting to be imported (less than the import fee)')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Move to the C-Chain' }) as HTMLButtonElement).disabled).toBe(true);
+    // Max still comes from the last estimate that worked.
+    fireEvent.click(screen.getByRole('button', { name: /^Max/ }));
+    expect((screen.getByLabelText('Amount (AVAX)') as HTMLInputElement).value).toBe('11.999');
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Move to the C-Chain' }) as HTMLButtonElement).disabled).toBe(false));
+  });
+
   it('counts C-Chain AVAX in whole nAVAX and never offers the source as destination', async () => {
-    const bg = fakeBackground({ 'transfers.list': () => ({ transfers: [] }), 'activity.list': () => ({ items: [] }) });
-    renderWith(bg, <Move balances={balances({ balances: [avax('C', '1500000000123456789')] })} onChanged={vi.fn()} />);
+    const bg = fakeBackground({ 'transfers.list': () => ({ transfers: [] }), 'transfers.estimate': transferEstimator(1_500_000_000n) });
+    renderWith(bg, <Move balances={balances({ balances: [avax('C', '1500000000123456789')] })} onChanged={vi.fn()} estimateDelayMs={0} />);
     fireEvent.click(screen.getByRole('radio', { name: 'From C' }));
     expect((screen.getByRole('radio', { name: 'To C' }) as HTMLInputElement).disabled).toBe(true);
     expect(screen.getByText('Spendable: 1.5 AVAX')).toBeTruthy();
     expect(await screen.findByText('No moves yet.')).toBeTruthy();
+    await waitFor(() => expect(bg.callsOf('transfers.estimate')).toEqual([{ from: 'C', to: 'P', amount: '750000000' }]));
+    await waitFor(() => expect((screen.getByRole('button', { name: /^Max/ }) as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: /^Max/ }));
+    expect((screen.getByLabelText('Amount (AVAX)') as HTMLInputElement).value).toBe('1.4995');
   });
 });
 
@@ -67,13 +106,15 @@ describe('Activity', () => {
           { txID: '0x' + 'ab'.repeat(32), chain: 'C', kind: 'send', status: 'accepted', amount: '250000000000000000', createdAt: 1 },
           { txID: 'TxAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', chain: 'X', kind: 'receive', status: 'pending', assetID: AVAX_ID, amount: '1500000000', createdAt: 2 },
           { txID: 'TxBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', chain: 'X', kind: 'send', status: 'failed', assetID: FAKE_ID, amount: '7', fee: '1000000', createdAt: 3 },
+          { txID: '0x' + 'cd'.repeat(32), chain: 'C', kind: 'send', status: 'accepted', amount: '1', fee: '525000000000000', createdAt: 4 },
+          { txID: 'TxCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC', chain: 'C', kind: 'import', status: 'accepted', fee: '350000', createdAt: 5 },
         ],
       }),
     });
     const gold = { ...avax('X', '250'), assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
     renderWith(bg, <Activity balances={balances({ balances: [avax('X', '1'), gold] })} />);
     const rows = await screen.findAllByTestId('activity-item');
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(5);
     expect(rows[0]!.textContent).toContain('Sent');
     expect(rows[0]!.textContent).toContain('0.25 AVAX');
     expect(rows[0]!.textContent).toContain('C-Chain');
@@ -84,6 +125,9 @@ describe('Activity', () => {
     expect(rows[2]!.textContent).toContain('Fee 0.001 AVAX');
     expect(within(rows[2]!).getByText('Failed')).toBeTruthy();
     expect(within(rows[2]!).getByRole('button', { name: 'Copy transaction ID' })).toBeTruthy();
+    // A C-Chain EVM send paid its fee in wei; an atomic import burned nAVAX.
+    expect(rows[3]!.textContent).toContain('Fee 0.000525 AVAX');
+    expect(rows[4]!.textContent).toContain('Fee 0.00035 AVAX');
   });
 });
 
@@ -117,6 +161,21 @@ describe('Settings', () => {
     fireEvent.click(submit);
     expect(await screen.findByText('Password changed.')).toBeTruthy();
     expect(bg.callsOf('wallet.changePassword')[1]).toEqual({ oldPassword: 'old one!', newPassword: 'correct horse battery staple' });
+  });
+
+  it("links the network's explorer when it has one", () => {
+    const bg = fakeBackground({
+      'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
+      'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
+    });
+    const fuji = { ...NETWORK, id: 'fuji', kind: 'fuji' as const, name: 'Fuji testnet', hrp: 'fuji', explorerUrl: 'https://subnets-test.avax.network' };
+    renderWith(bg, <Settings status={{ ...UNLOCKED, network: fuji }} onStatus={vi.fn()} />);
+    open('About');
+    expect(screen.getByRole('link', { name: 'https://subnets-test.avax.network' }).getAttribute('rel')).toContain('noopener');
+    cleanup();
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
+    open('About');
+    expect(screen.getByText('none for this network')).toBeTruthy();
   });
 
   it("shows a node's health from /ext/health", async () => {
@@ -156,9 +215,13 @@ describe('Settings', () => {
   });
 });
 
+const PIC = { assetID: FAKE_ID, name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft' as const, threshold: 1, addresses: [X_ADDR] };
+const GOLD_RIGHT = { assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, kind: 'variable' as const, threshold: 2, addresses: [X_ADDR, X_OTHER] };
+const hexOf = (text: string) => Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('');
+
 describe('Assets', () => {
   function renderAssets(handlers: Parameters<typeof fakeBackground>[0] = {}) {
-    const bg = fakeBackground({ 'activity.list': () => ({ items: [] }), ...handlers });
+    const bg = fakeBackground({ 'activity.list': () => ({ items: [] }), 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts: [] }), ...handlers });
     const gold = { ...avax('X', '250'), assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
     renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1'), gold] })} onChanged={vi.fn()} />);
     return bg;
@@ -216,10 +279,40 @@ describe('Assets', () => {
     expect(bg.callsOf('assets.create')[0]).toEqual({ name: 'Points', symbol: 'PTS', denomination: 9, kind: 'variable', minters: [{ addresses: [X_ADDR, X_OTHER], threshold: 2 }] });
   });
 
-  it('mints an NFT whose payload is a link: shown, not fetched, sent as UTF-8 hex', async () => {
-    const bg = renderAssets({ 'assets.mintNft': () => ({ txID: 'n', fee: '1000000' }) });
+  it('mints more from a mint right the wallet holds, reached from the asset details: no ID to paste', async () => {
+    const bg = renderAssets({ 'assets.mintRights': () => ({ rights: [GOLD_RIGHT] }), 'assets.mint': () => ({ txID: 'm', fee: '1000000' }) });
+    fireEvent.click(screen.getByRole('button', { name: `Details of GOLD ${FAKE_ID}` }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Mint more' }));
+    expect((screen.getByLabelText('Asset') as HTMLSelectElement).value).toBe(FAKE_ID);
+    expect(screen.getByRole('option').textContent).toBe('GOLD · Gold · ID 2fombhL7aG…JyFDbe · 2 of 2 signatures');
+    type('Amount (GOLD)', '1.5');
+    fireEvent.click(screen.getByRole('button', { name: 'Mint' }));
+    await waitFor(() => expect(bg.callsOf('assets.mint')).toEqual([{ assetID: FAKE_ID, amount: '150', to: { addresses: [X_ADDR], threshold: 1 } }]));
+    // What the mint changed is asked for again.
+    await waitFor(() => expect(bg.callsOf('assets.mintRights')).toHaveLength(2));
+  });
+
+  it('says when there is no mint right, and offers no Mint more without one', async () => {
+    const bg = renderAssets();
+    fireEvent.click(screen.getByRole('button', { name: `Details of GOLD ${FAKE_ID}` }));
+    await waitFor(() => expect(bg.callsOf('assets.mintRights')).toHaveLength(1));
+    expect(screen.queryByRole('button', { name: 'Mint more' })).toBeNull();
+    fireEvent.click(screen.getByRole('radio', { name: 'Mint' }));
+    expect(await screen.findByText('This wallet holds no mint right of a variable-cap asset. Create one under Create.')).toBeTruthy();
     fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
-    type('NFT family asset ID', FAKE_ID);
+    expect(await screen.findByText('This wallet holds no mint right of an NFT group. Create one under Create.')).toBeTruthy();
+    expect(screen.getByText('No NFTs on the X-Chain yet.')).toBeTruthy();
+  });
+
+  it('mints an NFT of a chosen group whose payload is a link: shown, not fetched, sent as UTF-8 hex', async () => {
+    const bg = renderAssets({
+      'assets.mintRights': () => ({ rights: [{ ...PIC, groupID: 0 }, { ...PIC, groupID: 1 }] }),
+      'assets.mintNft': () => ({ txID: 'n', fee: '1000000' }),
+    });
+    fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
+    const group = (await screen.findByLabelText('NFT family and group')) as HTMLSelectElement;
+    expect([...group.options].map((o) => o.textContent)).toEqual(['PIC · Pictures · group 0 · ID 2fombhL7aG…JyFDbe', 'PIC · Pictures · group 1 · ID 2fombhL7aG…JyFDbe']);
+    fireEvent.change(group, { target: { value: `${FAKE_ID}:1` } });
     fireEvent.click(screen.getByRole('radio', { name: 'Image URL' }));
     type('Payload', 'https://example.org/cat.png');
     const link = screen.getByRole('link', { name: 'https://example.org/cat.png' });
@@ -227,18 +320,38 @@ describe('Assets', () => {
     expect(document.querySelector('img')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Mint NFT' }));
     await waitFor(() => expect(bg.callsOf('assets.mintNft')).toHaveLength(1));
-    const hex = Array.from(new TextEncoder().encode('https://example.org/cat.png'), (b) => b.toString(16).padStart(2, '0')).join('');
-    expect(bg.callsOf('assets.mintNft')[0]).toEqual({ assetID: FAKE_ID, groupID: 0, payloadHex: hex, to: [{ addresses: [X_ADDR], threshold: 1 }] });
+    expect(bg.callsOf('assets.mintNft')[0]).toEqual({ assetID: FAKE_ID, groupID: 1, payloadHex: hexOf('https://example.org/cat.png'), to: [{ addresses: [X_ADDR], threshold: 1 }] });
+    await waitFor(() => expect(bg.callsOf('assets.listNfts')).toHaveLength(2));
   });
 
-  it('checks an NFT UTXO ID before sending it', async () => {
-    const bg = renderAssets({ 'assets.transferNft': () => ({ txID: 't', fee: '1000000' }) });
+  it('lists the NFTs the wallet holds, payloads shown safely, and sends one with its Send button', async () => {
+    const nfts = [
+      { utxoID: `${FAKE_ID}:1`, assetID: FAKE_ID, groupID: 0, payloadHex: hexOf('https://example.org/cat.png'), name: 'Pictures', symbol: 'PIC' },
+      { utxoID: `${FAKE_ID}:2`, assetID: FAKE_ID, groupID: 3, payloadHex: '00ff10', name: 'Pictures', symbol: 'PIC' },
+      { utxoID: `${FAKE_ID}:3`, assetID: FAKE_ID, groupID: 4, payloadHex: hexOf('{"name":"Tom"}'), name: 'Pictures', symbol: 'PIC' },
+    ];
+    const bg = renderAssets({
+      'assets.listNfts': () => ({ nfts }),
+      'assets.transferNft': (p) => {
+        nfts.splice(nfts.findIndex((n) => n.utxoID === p.utxoID), 1);
+        return { txID: 't', fee: '1000000' };
+      },
+    });
     fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
-    type('NFT UTXO ID', 'nonsense');
-    expect(screen.getByText('A UTXO ID looks like <txID>:<outputIndex>')).toBeTruthy();
-    type('NFT UTXO ID', `${FAKE_ID}:1`);
-    type(/^To/, X_OTHER);
-    fireEvent.click(screen.getByRole('button', { name: 'Send NFT' }));
-    await waitFor(() => expect(bg.callsOf('assets.transferNft')).toEqual([{ utxoID: `${FAKE_ID}:1`, to: { addresses: [X_OTHER], threshold: 1 } }]));
+    const items = await screen.findAllByTestId('nft');
+    expect(items).toHaveLength(3);
+    expect(within(items[0]!).getByRole('link').textContent).toBe('https://example.org/cat.png');
+    expect(items[1]!.textContent).toContain('group 3');
+    expect(items[1]!.textContent).toContain('hex 00ff10');
+    expect(items[2]!.querySelector('pre')?.textContent).toBe('{\n  "name": "Tom"\n}');
+    expect(document.querySelector('img')).toBeNull();
+
+    fireEvent.click(within(items[1]!).getByRole('button', { name: `Send PIC NFT ${FAKE_ID}:2` }));
+    const send = within(screen.getAllByTestId('nft')[1]!);
+    fireEvent.input(send.getByLabelText(/^To/), { target: { value: X_OTHER } });
+    fireEvent.click(send.getByRole('button', { name: 'Send NFT' }));
+    await waitFor(() => expect(bg.callsOf('assets.transferNft')).toEqual([{ utxoID: `${FAKE_ID}:2`, to: { addresses: [X_OTHER], threshold: 1 } }]));
+    fireEvent.click(await screen.findByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.getAllByTestId('nft')).toHaveLength(2));
   });
 });

@@ -2,9 +2,9 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Send } from '../../../src/popup/screens/Send.js';
-import type { ActivityItem, BalancesView } from '../../../src/shared/messages.js';
+import type { ActivityItem, BalancesView, RequestParams } from '../../../src/shared/messages.js';
 import { fakeBackground, type Handlers, Refuse, renderWith } from './fake-background.js';
-import { avax, AVAX_ID, balances, C_OTHER, FAKE_ID, HRP, P_ADDR, P_OTHER, UNLOCKED, X_OTHER } from './fixtures.js';
+import { ACCOUNT, avax, AVAX_ID, balances, C_OTHER, FAKE_ID, HRP, P_ADDR, P_OTHER, UNLOCKED, X_OTHER } from './fixtures.js';
 
 afterEach(cleanup);
 
@@ -17,46 +17,89 @@ function errorOf(label: RegExp | string): string {
   return ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains('field-error'))?.textContent ?? '';
 }
 
-const LAST_X_SEND: ActivityItem = { txID: 'oldtx', chain: 'X', kind: 'send', status: 'accepted', fee: '1000000', createdAt: 1 };
+function maxButton(): HTMLButtonElement {
+  return screen.getByRole('button', { name: /^Max/ }) as HTMLButtonElement;
+}
 
-function setup(handlers: Handlers, view: BalancesView = balances(), items: ActivityItem[] = [LAST_X_SEND]) {
+const X_FEE = 1_000_000n;
+const C_MAX_FEE = 21_000n * 50_000_000_000n; // 21000 gas × 50 gwei
+
+/**
+ * A background that estimates like the real one: X 0.001 AVAX fixed; P 0.00025 AVAX, or 0.0003
+ * when the amount needs a second input (above 4 AVAX); C 21000 × 50 gwei at most. Not enough
+ * funds: refused as the real one refuses.
+ */
+function estimator(view: BalancesView) {
+  const spendableOf = (chain: string, assetID = AVAX_ID) => BigInt(view.balances.find((b) => b.chain === chain && b.assetID === assetID)?.spendable ?? '0');
+  const refuse = (need: bigint, have: bigint) => {
+    throw new Refuse({ code: 'insufficient-funds', message: `insufficient funds of AVAX: need ${need}, spendable ${have}` });
+  };
+  return (p: RequestParams<'send.estimate'>) => {
+    if (p.chain === 'C') {
+      const have = spendableOf('C');
+      if (BigInt(p.amountWei) + C_MAX_FEE > have) refuse(BigInt(p.amountWei) + C_MAX_FEE, have);
+      return { fee: C_MAX_FEE.toString(), maxAmount: (have - C_MAX_FEE).toString() };
+    }
+    if (p.chain === 'P') {
+      const have = spendableOf('P');
+      const fee = BigInt(p.amount) > 4_000_000_000n ? 300_000n : 250_000n;
+      if (BigInt(p.amount) + fee > have) refuse(BigInt(p.amount) + fee, have);
+      return { fee: fee.toString(), maxAmount: (have - 300_000n).toString() };
+    }
+    const have = spendableOf('X', p.assetID);
+    const isAvax = p.assetID === AVAX_ID;
+    if (BigInt(p.amount) + (isAvax ? X_FEE : 0n) > have) refuse(BigInt(p.amount), have);
+    return { fee: X_FEE.toString(), maxAmount: (isAvax ? have - X_FEE : have).toString() };
+  };
+}
+
+function setup(handlers: Handlers, view: BalancesView = balances(), items: ActivityItem[] = []) {
   const activity = [...items];
   const bg = fakeBackground({
     'activity.list': () => ({ items: activity }),
     'balances.get': () => view,
+    'send.estimate': estimator(view),
     ...handlers,
   });
   const onSent = vi.fn();
-  renderWith(bg, <Send status={UNLOCKED} hrp={HRP} balances={view} onSent={onSent} />);
+  renderWith(bg, <Send status={UNLOCKED} hrp={HRP} balances={view} onSent={onSent} estimateDelayMs={0} />);
   return { bg, onSent, activity };
 }
 
 describe('Send', () => {
-  it('sends X-Chain AVAX with a memo: form, review with the fee, confirm, status until accepted', async () => {
+  it('sends X-Chain AVAX with a memo: the exact fee before the review, Max from the estimate, status until accepted', async () => {
     const { bg, onSent, activity } = setup({
       'send.x': () => {
         activity.unshift({ txID: 'newtx', chain: 'X', kind: 'send', status: 'accepted', fee: '1000000', createdAt: 2 });
         return { txID: 'newtx', fee: '1000000' };
       },
     });
-    await waitFor(() => expect(screen.getByTestId('fee-line').textContent).toContain('About 0.001 AVAX'));
+    // Before anything is typed: the fee of a send to the wallet's own address, and Max.
+    await waitFor(() => expect(screen.getByTestId('fee-line').textContent).toBe('0.001 AVAX (fixed on the X-Chain)'));
+    expect(bg.callsOf('send.estimate')[0]).toEqual({ chain: 'X', assetID: AVAX_ID, amount: '1', to: { addresses: [ACCOUNT.xAddress], threshold: 1 } });
     type(/^To/, P_ADDR);
     expect(errorOf(/^To/)).toBe('This is a P-Chain address; an X-Chain address is needed here');
     expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(true);
     type(/^To/, X_OTHER);
     type('Amount (AVAX)', '12');
     expect(errorOf('Amount (AVAX)')).toBe('With the fee of 0.001 AVAX this is more than you can spend; at most 11.999 AVAX');
-    fireEvent.click(screen.getByRole('button', { name: /^Max/ }));
+    fireEvent.click(maxButton());
     expect((screen.getByLabelText('Amount (AVAX)') as HTMLInputElement).value).toBe('11.999');
     type('Amount (AVAX)', '1.5');
     type(/^Memo/, 'rent');
-    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+    const exact = { chain: 'X', assetID: AVAX_ID, amount: '1500000000', to: { addresses: [X_OTHER], threshold: 1 }, memo: 'rent' };
+    await waitFor(() => expect(screen.getByTestId('fee-line').textContent).toBe('0.001 AVAX, exactly (this transaction, built but not signed)'));
+    expect(bg.callsOf('send.estimate')).toContainEqual(exact);
 
+    const before = bg.callsOf('send.estimate').length;
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
     await screen.findByRole('heading', { name: 'Review' });
+    // The review asked once more, for exactly what it shows.
+    expect(bg.callsOf('send.estimate').slice(before)).toEqual([exact]);
     expect(screen.getByTestId('review-amount').textContent).toBe('1.5 AVAX');
     expect(screen.getByTestId('review-to').textContent).toBe(X_OTHER);
-    expect(screen.getByTestId('review-fee').textContent).toContain('About 0.001 AVAX');
-    expect(screen.getByText('about 1.501 AVAX')).toBeTruthy();
+    expect(screen.getByTestId('review-fee').textContent).toBe('0.001 AVAX');
+    expect(screen.getByTestId('review-total').textContent).toBe('1.501 AVAX');
     expect(bg.callsOf('send.x')).toEqual([]);
 
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
@@ -67,43 +110,89 @@ describe('Send', () => {
     expect(onSent).toHaveBeenCalled();
   });
 
-  it('sends another X asset: its ID is shown, and Max is the whole balance since the fee is paid in AVAX', async () => {
+  it('sends another X asset: its ID is shown, Max is its whole balance, and the fee (in AVAX) is not added to it', async () => {
     const gold = { ...avax('X', '250'), assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
     const { bg } = setup({ 'send.x': () => ({ txID: 't', fee: '1000000' }) }, balances({ balances: [avax('X', '5000000000'), gold, avax('P', '0'), avax('C', '0')] }));
     fireEvent.change(screen.getByLabelText('Asset'), { target: { value: FAKE_ID } });
     expect(screen.getByText('ID 2fombhL7aG…JyFDbe')).toBeTruthy();
     type(/^To/, X_OTHER);
-    fireEvent.click(screen.getByRole('button', { name: /^Max/ }));
+    await waitFor(() => expect(maxButton().disabled).toBe(false));
+    expect(maxButton().getAttribute('aria-label')).toBe('Max: The fee is paid in AVAX');
+    fireEvent.click(maxButton());
     expect((screen.getByLabelText('Amount (GOLD)') as HTMLInputElement).value).toBe('2.5');
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
+    expect(screen.getByTestId('review-fee').textContent).toBe('0.001 AVAX');
+    expect(screen.queryByTestId('review-total')).toBeNull();
     await waitFor(() => expect(bg.callsOf('send.x')).toHaveLength(1));
     expect(bg.callsOf('send.x')[0]).toEqual({ assetID: FAKE_ID, amount: '250', to: { addresses: [X_OTHER], threshold: 1 } });
   });
 
-  it('sends P-Chain AVAX; without a fee estimate it says the fee comes after issuing and Max waits', async () => {
-    const { bg } = setup({ 'send.p': () => ({ txID: 'ptx', fee: '250000' }) }, balances(), []);
+  it('sends P-Chain AVAX: an approximate fee until the amount is known, then the exact one', async () => {
+    const { bg } = setup({ 'send.p': () => ({ txID: 'ptx', fee: '300000' }) });
     fireEvent.click(screen.getByRole('radio', { name: 'P-Chain' }));
-    expect(screen.getByTestId('fee-line').textContent).toBe('The P-Chain fee is shown once the transaction is issued (no estimate available before).');
-    expect((screen.getByRole('button', { name: /^Max/ }) as HTMLButtonElement).disabled).toBe(true);
+    await waitFor(() => expect(screen.getByTestId('fee-line').textContent).toBe('about 0.00025 AVAX; exact once the amount and address are filled in'));
+    expect(bg.callsOf('send.estimate').at(-1)).toEqual({ chain: 'P', amount: '1', to: { addresses: [ACCOUNT.pAddress], threshold: 1 } });
+    fireEvent.click(maxButton());
+    expect((screen.getByLabelText('Amount (AVAX)') as HTMLInputElement).value).toBe('4.9997');
     type(/^To/, P_OTHER);
-    type('Amount (AVAX)', '0.000000001');
+    type('Amount (AVAX)', '4.5');
+    await waitFor(() => expect(screen.getByTestId('fee-line').textContent).toBe('0.0003 AVAX, exactly (this transaction, built but not signed)'));
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
-    await waitFor(() => expect(bg.callsOf('send.p')).toEqual([{ amount: '1', to: { addresses: [P_OTHER], threshold: 1 } }]));
-    expect(await screen.findByText('0.00025 AVAX')).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Review' });
+    expect(screen.getByTestId('review-fee').textContent).toBe('0.0003 AVAX');
+    expect(screen.getByTestId('review-total').textContent).toBe('4.5003 AVAX');
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await waitFor(() => expect(bg.callsOf('send.p')).toEqual([{ amount: '4500000000', to: { addresses: [P_OTHER], threshold: 1 } }]));
+    expect(await screen.findByText('0.0003 AVAX')).toBeTruthy();
   });
 
-  it('sends C-Chain AVAX in wei to a checksummed 0x address', async () => {
-    const { bg } = setup({ 'send.c': () => ({ txHash: '0xabc' }) });
+  it('keeps Max disabled and says why when no estimate can be had, and asks nothing with nothing to send', async () => {
+    const { bg } = setup(
+      {
+        'send.estimate': () => {
+          throw new Refuse({ code: 'node-unreachable', message: 'node at http://127.0.0.1:9650 is unreachable: connection refused' });
+        },
+      },
+      balances({ balances: [avax('X', '12000000000'), avax('P', '0'), avax('C', '0')] }),
+    );
+    await waitFor(() => expect(screen.getByTestId('fee-line').textContent).toBe('Node at http://127.0.0.1:9650 is unreachable: connection refused'));
+    expect(maxButton().disabled).toBe(true);
+    expect(maxButton().getAttribute('aria-label')).toBe('Max: Max needs a fee estimate, and none is available now');
+    const asked = bg.callsOf('send.estimate').length;
+    fireEvent.click(screen.getByRole('radio', { name: 'P-Chain' }));
+    expect(maxButton().disabled).toBe(true);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(bg.callsOf('send.estimate')).toHaveLength(asked);
+  });
+
+  it('sends C-Chain AVAX in wei to a checksummed 0x address: the most the fee can be, then what was paid', async () => {
+    const { bg } = setup({ 'send.c': () => ({ txHash: '0xabc', fee: '525000000000000' }) });
     fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
+    await waitFor(() => expect(screen.getByTestId('fee-line').textContent).toBe('at most 0.00105 AVAX (21,000 gas at the current max fee per gas; usually less is paid)'));
     type(/^To/, C_OTHER.toLowerCase());
-    type('Amount (AVAX)', '0.25');
-    expect(screen.getByTestId('fee-line').textContent).toContain('EIP-1559');
+    fireEvent.click(maxButton());
+    expect((screen.getByLabelText('Amount (AVAX)') as HTMLInputElement).value).toBe('1.49895');
+    await waitFor(() => expect(bg.callsOf('send.estimate')).toContainEqual({ chain: 'C', to: C_OTHER, amountWei: '1498950000000000000' }));
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
-    await waitFor(() => expect(bg.callsOf('send.c')).toEqual([{ to: C_OTHER, amountWei: '250000000000000000' }]));
+    await screen.findByRole('heading', { name: 'Review' });
+    expect(screen.getByTestId('review-total').textContent).toBe('at most 1.5 AVAX');
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await waitFor(() => expect(bg.callsOf('send.c')).toEqual([{ to: C_OTHER, amountWei: '1498950000000000000' }]));
     expect(await screen.findByText('0xabc')).toBeTruthy();
+    // Paid: 21000 gas × 25 gwei, in wei.
+    expect(screen.getByText('0.000525 AVAX')).toBeTruthy();
+  });
+
+  it('shows a refusal for lack of funds on the amount, and does not review it', async () => {
+    setup({}, balances({ balances: [avax('X', '0'), avax('P', '4000300000'), avax('C', '0')] }));
+    fireEvent.click(screen.getByRole('radio', { name: 'P-Chain' }));
+    type(/^To/, P_OTHER);
+    await waitFor(() => expect(screen.getByTestId('fee-line').textContent).toContain('about 0.00025 AVAX'));
+    // Enough with the fee of a small send; not with the fee this amount needs (a second input).
+    type('Amount (AVAX)', '4.00004');
+    await waitFor(() => expect(errorOf('Amount (AVAX)')).toBe('Insufficient funds of AVAX: need 4000340000, spendable 4000300000'));
+    expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it("puts the background's field error back on the form field", async () => {
@@ -120,18 +209,27 @@ describe('Send', () => {
     expect(errorOf(/^To/)).toBe('This address is for the "fuji" network');
   });
 
-  it('keeps a failure without a field on the review screen', async () => {
+  it('takes a send refused for lack of funds back to the amount, and keeps any other failure on the review screen', async () => {
+    let refusal = { code: 'insufficient-funds', message: 'insufficient funds of AVAX: need 2001000000, spendable 12000000000' };
     setup({
       'send.x': () => {
-        throw new Refuse({ code: 'insufficient-funds', message: 'insufficient funds of AVAX: need 2001000000, spendable 12000000000' });
+        throw new Refuse(refusal);
       },
     });
     type(/^To/, X_OTHER);
     type('Amount (AVAX)', '1');
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
+    await screen.findByRole('heading', { name: 'Send' });
+    expect(errorOf('Amount (AVAX)')).toBe('Insufficient funds of AVAX: need 2001000000, spendable 12000000000');
+
+    refusal = { code: 'tx-failed', message: 'the X-Chain did not accept the transaction: rejected' };
+    type('Amount (AVAX)', '1.1');
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Insufficient funds of AVAX');
+    expect(alert.textContent).toBe('The X-Chain did not accept the transaction: rejected');
     expect(within(document.body).getByRole('heading', { name: 'Review' })).toBeTruthy();
   });
 });
