@@ -281,3 +281,22 @@ describe('cross-chain from X', () => {
     expect(imp!.tx.sourceChain).toEqual(ctx.cChainID);
   });
 });
+
+describe('a change output worth less than its own fee', () => {
+  it('is dropped and the leftover burned, so a P send of everything after the no-change fee builds', () => {
+    const fee = { weights: [1n, 1000n, 1000n, 4n] as const, price: 1n };
+    const pool = spendableUtxos([utxo(10_000_000n)], owned, 0n);
+    const noChange = buildPSend({ ctx, fee, pool, changeOwners: mine, amount: 1n, to: theirs });
+    // The largest send: everything minus the fee of a tx with no change output.
+    const feeWithoutChange = noChange.fee - 1_080n; // one 1-address output: 80 bytes + 1000 DBWrite gas at price 1
+    const max = buildPSend({ ctx, fee, pool, changeOwners: mine, amount: 10_000_000n - feeWithoutChange, to: theirs });
+    expect(max.tx.outputs).toHaveLength(1);
+    expect(max.fee).toBe(feeWithoutChange);
+    expect(max.fee).toBe(pTxFee(max.tx, fee));
+    // A few nAVAX less leaves a leftover too small to pay for its change output: it is burned.
+    const almost = buildPSend({ ctx, fee, pool, changeOwners: mine, amount: 10_000_000n - feeWithoutChange - 5n, to: theirs });
+    expect(almost.tx.outputs).toHaveLength(1);
+    expect(almost.fee).toBe(feeWithoutChange + 5n);
+    expect(burned(almost.tx, ctx.avaxAssetID)).toBe(almost.fee);
+  });
+});

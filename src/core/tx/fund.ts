@@ -2,7 +2,7 @@
 // return change to the wallet. The fee may depend on the inputs and outputs (P-Chain), so the
 // selection is repeated until the fee it implies is covered.
 import { type Bytes, fromHex, toHex } from '../bytes.js';
-import { sortTransferableInputs } from '../codec/rules.js';
+import { amountOf, sortTransferableInputs } from '../codec/rules.js';
 import type { OutputOwners, TransferableInput, TransferableOutput, Utxo } from '../codec/types.js';
 import { WalletError } from '../errors.js';
 import { selectUtxos, type SpendableUtxo, toTransferableInput } from './utxos.js';
@@ -61,6 +61,17 @@ export function fund(req: FundingRequest): Funding {
     }
     const inputs = sortTransferableInputs(chosen.map(toTransferableInput));
     const actual = req.fee(inputs, change);
+    // Where the fee depends on the outputs (P-Chain), a change output can cost more than the
+    // leftover it would carry. Then burning the leftover is cheaper than any other input set
+    // (another input costs more than an output), so settle on no AVAX change.
+    const avaxChange = change.find((c) => toHex(c.assetID) === avaxHex);
+    if (avaxChange && actual > fee) {
+      const leftover = amountOf(avaxChange.output) + fee;
+      const rest = change.filter((c) => c !== avaxChange);
+      if (leftover < actual && leftover >= req.fee(inputs, rest)) {
+        return { inputs, change: rest, fee: leftover, spent: chosen.map((c) => c.utxo) };
+      }
+    }
     // Settled; or, after a few rounds, a fee slightly above what the tx needs (surplus is burned)
     // rather than oscillating between two input sets.
     if (actual === fee || (actual < fee && round >= 3)) {
