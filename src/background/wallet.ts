@@ -911,7 +911,7 @@ export class WalletService {
   // ---- settings ----
 
   /** Hidden asset IDs of the selected network (not per account: an asset is hidden wherever it shows). */
-  async 'settingsHiddenAssets.get'() {
+  async settingsGetHiddenAssets() {
     const s = await this.state();
     const key = this.hiddenKey(s.selectedNetworkId);
     const stored = (await this.local.get([key]))[key];
@@ -919,7 +919,7 @@ export class WalletService {
     return { assetIDs };
   }
 
-  async 'settingsHiddenAssets.set'(p: P<'settings.hiddenAssets.set'>) {
+  async settingsSetHiddenAssets(p: P<'settings.setHiddenAssets'>) {
     const s = await this.state();
     await this.local.set({ [this.hiddenKey(s.selectedNetworkId)]: p.assetIDs });
     return { ok: true as const };

@@ -198,7 +198,7 @@ function useHiddenAssets(networkId: string): { hidden: ReadonlySet<string>; togg
   useEffect(() => {
     let stale = false;
     setHidden(new Set());
-    call('settings.hiddenAssets.get', {}).then(
+    call('settings.getHiddenAssets', {}).then(
       (r) => {
         if (!stale) setHidden(new Set(r.assetIDs));
       },
@@ -217,7 +217,7 @@ function useHiddenAssets(networkId: string): { hidden: ReadonlySet<string>; togg
       else next.add(id);
       latest.current = next;
       setHidden(next);
-      call('settings.hiddenAssets.set', { assetIDs: [...next] }).then(
+      call('settings.setHiddenAssets', { assetIDs: [...next] }).then(
         () => setError(undefined),
         (e: unknown) => setError(`Not saved: ${errorText(e)}`),
       );

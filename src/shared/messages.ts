@@ -220,8 +220,8 @@ export interface WalletRequests {
   'activity.list': { params: Record<string, never>; result: { items: ActivityItem[] } };
 
   /** Asset IDs the user hid from the balances, per network (storage.local). */
-  'settings.hiddenAssets.get': { params: Record<string, never>; result: { assetIDs: string[] } };
-  'settings.hiddenAssets.set': { params: { assetIDs: string[] }; result: { ok: true } };
+  'settings.getHiddenAssets': { params: Record<string, never>; result: { assetIDs: string[] } };
+  'settings.setHiddenAssets': { params: { assetIDs: string[] }; result: { ok: true } };
 }
 
 export type RequestType = keyof WalletRequests;

@@ -541,8 +541,8 @@ export const REQUEST_VALIDATORS: Validators = {
 
   'activity.list': none,
 
-  'settings.hiddenAssets.get': none,
-  'settings.hiddenAssets.set': (params) => {
+  'settings.getHiddenAssets': none,
+  'settings.setHiddenAssets': (params) => {
     const f = record(params, '', ['assetIDs']);
     return { assetIDs: assetIdList(f.assetIDs, 'assetIDs') };
   },

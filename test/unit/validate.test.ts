@@ -78,8 +78,8 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'transfers.list': {},
   'transfers.importWaiting': {},
   'activity.list': {},
-  'settings.hiddenAssets.get': {},
-  'settings.hiddenAssets.set': { assetIDs: [ASSET, cb58Encode(new Uint8Array(32).fill(8))] },
+  'settings.getHiddenAssets': {},
+  'settings.setHiddenAssets': { assetIDs: [ASSET, cb58Encode(new Uint8Array(32).fill(8))] },
 };
 
 function errorOf(run: () => unknown): unknown {
@@ -505,25 +505,25 @@ describe('transfers.estimate', () => {
   });
 });
 
-describe('settings.hiddenAssets.set', () => {
+describe('settings.setHiddenAssets', () => {
   const id = (i: number) => cb58Encode(new Uint8Array(32).fill(i));
 
   it('takes 0 to 200 asset IDs, trimmed', () => {
-    expect(accepts('settings.hiddenAssets.set', { assetIDs: [] })).toEqual({ assetIDs: [] });
-    expect(accepts('settings.hiddenAssets.set', { assetIDs: [` ${id(1)} `] })).toEqual({ assetIDs: [id(1)] });
+    expect(accepts('settings.setHiddenAssets', { assetIDs: [] })).toEqual({ assetIDs: [] });
+    expect(accepts('settings.setHiddenAssets', { assetIDs: [` ${id(1)} `] })).toEqual({ assetIDs: [id(1)] });
     const many = Array.from({ length: 200 }, (_, i) => id(i + 1));
-    expect(accepts('settings.hiddenAssets.set', { assetIDs: many }).assetIDs).toHaveLength(200);
-    rejects('settings.hiddenAssets.set', { assetIDs: [...many, id(0)] }, 'assetIDs');
+    expect(accepts('settings.setHiddenAssets', { assetIDs: many }).assetIDs).toHaveLength(200);
+    rejects('settings.setHiddenAssets', { assetIDs: [...many, id(0)] }, 'assetIDs');
   });
 
   it('names a bad or repeated ID by index', () => {
-    rejects('settings.hiddenAssets.set', { assetIDs: [id(1), 'not-an-id'] }, 'assetIDs[1]');
-    rejects('settings.hiddenAssets.set', { assetIDs: [id(1), 7] }, 'assetIDs[1]');
+    rejects('settings.setHiddenAssets', { assetIDs: [id(1), 'not-an-id'] }, 'assetIDs[1]');
+    rejects('settings.setHiddenAssets', { assetIDs: [id(1), 7] }, 'assetIDs[1]');
     // A corrupted checksum, and a 20-byte ID (an address's size, not an asset's).
-    rejects('settings.hiddenAssets.set', { assetIDs: [id(1).slice(0, -1) + (id(1).endsWith('1') ? '2' : '1')] }, 'assetIDs[0]');
-    rejects('settings.hiddenAssets.set', { assetIDs: [cb58Encode(new Uint8Array(20).fill(1))] }, 'assetIDs[0]');
-    rejects('settings.hiddenAssets.set', { assetIDs: [id(1), id(2), id(1)] }, 'assetIDs[2]');
-    rejects('settings.hiddenAssets.set', { assetIDs: id(1) }, 'assetIDs');
+    rejects('settings.setHiddenAssets', { assetIDs: [id(1).slice(0, -1) + (id(1).endsWith('1') ? '2' : '1')] }, 'assetIDs[0]');
+    rejects('settings.setHiddenAssets', { assetIDs: [cb58Encode(new Uint8Array(20).fill(1))] }, 'assetIDs[0]');
+    rejects('settings.setHiddenAssets', { assetIDs: [id(1), id(2), id(1)] }, 'assetIDs[2]');
+    rejects('settings.setHiddenAssets', { assetIDs: id(1) }, 'assetIDs');
   });
 });
 

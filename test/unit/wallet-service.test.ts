@@ -67,30 +67,30 @@ describe('hidden assets', () => {
   it('are kept per network in storage.local, and survive a new service over the same storage', async () => {
     const { wallet, stores } = service();
     await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    expect(await wallet['settingsHiddenAssets.get']()).toEqual({ assetIDs: [] });
-    expect(await wallet['settingsHiddenAssets.set']({ assetIDs: [ID_A, ID_B] })).toEqual({ ok: true });
+    expect(await wallet.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
+    expect(await wallet.settingsSetHiddenAssets({ assetIDs: [ID_A, ID_B] })).toEqual({ ok: true });
     expect(await stores.local.get(['xpc.hidden.local'])).toEqual({ 'xpc.hidden.local': [ID_A, ID_B] });
 
     const again = new WalletService(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local);
-    expect(await again['settingsHiddenAssets.get']()).toEqual({ assetIDs: [ID_A, ID_B] });
+    expect(await again.settingsGetHiddenAssets()).toEqual({ assetIDs: [ID_A, ID_B] });
 
     // Another network has its own list (switched in storage: no node to check here).
     const state = (await stores.local.get(['xpc.state']))['xpc.state'] as Record<string, unknown>;
     await stores.local.set({ 'xpc.state': { ...state, selectedNetworkId: 'fuji' } });
-    expect(await again['settingsHiddenAssets.get']()).toEqual({ assetIDs: [] });
-    await again['settingsHiddenAssets.set']({ assetIDs: [ID_B] });
+    expect(await again.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
+    await again.settingsSetHiddenAssets({ assetIDs: [ID_B] });
     await stores.local.set({ 'xpc.state': state });
-    expect(await again['settingsHiddenAssets.get']()).toEqual({ assetIDs: [ID_A, ID_B] });
-    await again['settingsHiddenAssets.set']({ assetIDs: [] });
-    expect(await again['settingsHiddenAssets.get']()).toEqual({ assetIDs: [] });
+    expect(await again.settingsGetHiddenAssets()).toEqual({ assetIDs: [ID_A, ID_B] });
+    await again.settingsSetHiddenAssets({ assetIDs: [] });
+    expect(await again.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
   });
 
   it('are dropped with the wallet when it is restored from a recovery phrase', async () => {
     const { wallet, stores } = service();
     await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    await wallet['settingsHiddenAssets.set']({ assetIDs: [ID_A] });
+    await wallet.settingsSetHiddenAssets({ assetIDs: [ID_A] });
     await wallet.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    expect(await wallet['settingsHiddenAssets.get']()).toEqual({ assetIDs: [] });
+    expect(await wallet.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
     expect(stores.local.keys()).not.toContain('xpc.hidden.local');
   });
 });

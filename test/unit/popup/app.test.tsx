@@ -16,7 +16,7 @@ function start(handlers: Handlers) {
     'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
     'activity.list': () => ({ items: [] }),
     'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
-    'settings.hiddenAssets.get': () => ({ assetIDs: [] }),
+    'settings.getHiddenAssets': () => ({ assetIDs: [] }),
     ...handlers,
   });
   render(<App send={bg.send} />);
@@ -37,8 +37,8 @@ describe('App', () => {
     const bg = start({
       'wallet.status': () => UNLOCKED,
       'balances.get': () => view,
-      'settings.hiddenAssets.get': () => ({ assetIDs: stored }),
-      'settings.hiddenAssets.set': ({ assetIDs }) => {
+      'settings.getHiddenAssets': () => ({ assetIDs: stored }),
+      'settings.setHiddenAssets': ({ assetIDs }) => {
         stored = assetIDs;
         return { ok: true as const };
       },
@@ -47,12 +47,12 @@ describe('App', () => {
     expect(screen.queryByTestId(`asset-X-${FAKE_ID}`)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Show' }));
     fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: 'Unhide' }));
-    await waitFor(() => expect(bg.callsOf('settings.hiddenAssets.set')).toEqual([{ assetIDs: [] }]));
+    await waitFor(() => expect(bg.callsOf('settings.setHiddenAssets')).toEqual([{ assetIDs: [] }]));
     fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: 'Hide' }));
     await waitFor(() => expect(stored).toEqual([FAKE_ID]));
 
     cleanup();
-    start({ 'wallet.status': () => UNLOCKED, 'balances.get': () => view, 'settings.hiddenAssets.get': () => ({ assetIDs: stored }) });
+    start({ 'wallet.status': () => UNLOCKED, 'balances.get': () => view, 'settings.getHiddenAssets': () => ({ assetIDs: stored }) });
     expect(await screen.findByText('1 hidden asset ·')).toBeTruthy();
   });
 
@@ -61,7 +61,7 @@ describe('App', () => {
     start({
       'wallet.status': () => UNLOCKED,
       'balances.get': () => view,
-      'settings.hiddenAssets.set': () => {
+      'settings.setHiddenAssets': () => {
         throw new Refuse({ code: 'internal', message: 'something went wrong in the wallet background; nothing was signed or sent' });
       },
     });
