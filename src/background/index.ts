@@ -4,6 +4,7 @@
 // so the message that woke the worker is not missed.
 import browser from 'webextension-polyfill';
 import type { Runtime } from 'webextension-polyfill';
+import { ApprovalQueue } from './approvals.js';
 import { createRouter, handlersFrom, type RequestHandlers } from './router.js';
 import { IDLE_ALARM_NAME, scheduleIdleAlarm, Session } from './session.js';
 import { browserStores } from './storage.js';
@@ -53,7 +54,8 @@ export function listenForMessages(handlers: RequestHandlers, beforeRequest: () =
 
 const stores = browserStores(browser.storage);
 const session = new Session(new Vault(stores), stores);
-const wallet = new WalletService(session, stores.local, { log });
+const approvals = new ApprovalQueue(stores.session);
+const wallet = new WalletService(session, stores.local, { log, approvals });
 
 // A restarted worker picks the unlocked session up from storage.session before its first request.
 let resumed: Promise<void> | null = null;

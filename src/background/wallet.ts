@@ -5,7 +5,9 @@
 import { formatAmount } from '../core/amount.js';
 import { type Bytes, fromHex, toHex } from '../core/bytes.js';
 import { parseUtxoId, utxoId } from '../core/codec/ids.js';
-import type { OutputOwners, PTx, TransferableOutput, Utxo } from '../core/codec/types.js';
+import { encodeUnsignedTx } from '../core/codec/codec.js';
+import type { OutputOwners, PTx, TransferableOutput, UnsignedTx, Utxo } from '../core/codec/types.js';
+import { describeTx, type TxView } from '../core/describe.js';
 import { cb58Encode, formatAddress, formatPrivateKey, parseAddress, parseAddressFor, parseId } from '../core/encoding.js';
 import { WalletEngine, type Issued } from '../core/engine.js';
 import { formatEvmAddress } from '../core/evm-address.js';
@@ -34,6 +36,9 @@ import { buildXExport, buildXSend, fixedCapState, nftFamilyState, packInputs, va
 import type {
   AccountView,
   ActivityItem,
+  ApprovalAssetInfo,
+  ApprovalSummary,
+  ApprovalView,
   AssetBalanceView,
   BalancesView,
   ChainName,
@@ -45,6 +50,7 @@ import type {
   TransferView,
   WalletStatus,
 } from '../shared/messages.js';
+import { type ApprovalQueue, UnknownApprovalError } from './approvals.js';
 import type { Session } from './session.js';
 import type { StorageArea } from './storage.js';
 import { TransferJournal, type TransferRecord, TransferRunner } from './transfers.js';
@@ -133,7 +139,12 @@ export class WalletService {
   constructor(
     private readonly session: Session,
     private readonly local: StorageArea,
-    private readonly options: { fetch?: typeof fetch; log?: (line: string) => void } = {},
+    private readonly options: {
+      fetch?: typeof fetch;
+      log?: (line: string) => void;
+      /** Site requests waiting for the user (storage.session); without it, nothing ever waits. */
+      approvals?: ApprovalQueue;
+    } = {},
   ) {
     session.onLock(() => {
       this.#root?.wipe();
@@ -546,15 +557,8 @@ export class WalletService {
     return this.#refreshing;
   }
 
-  private async assetInfo(engine: WalletEngine, presetId: string, assetID: string) {
-    const key = `${presetId}:${assetID}`;
-    let info = this.#assetNames.get(key);
-    if (!info) {
-      const d = await engine.node.avm.getAssetDescription(assetID);
-      info = { name: d.name, symbol: d.symbol, denomination: d.denomination };
-      this.#assetNames.set(key, info);
-    }
-    return info;
+  private assetInfo(engine: WalletEngine, presetId: string, assetID: string) {
+    return this.assetDescription(engine.node, presetId, assetID);
   }
 
   private async refreshNow(): Promise<BalancesView> {
@@ -924,6 +928,86 @@ export class WalletService {
     await this.local.set({ [this.hiddenKey(s.selectedNetworkId)]: p.assetIDs });
     return { ok: true as const };
   }
+
+  // ---- approvals (site requests waiting for the user) ----
+
+  /** What the approval window shows; the validated params stay in the background. */
+  async approvalsList(): Promise<{ approvals: ApprovalView[] }> {
+    const pending = (await this.options.approvals?.list()) ?? [];
+    return {
+      approvals: pending.map((p) => ({
+        id: p.id,
+        origin: p.origin,
+        ...(p.frameOrigin !== undefined ? { frameOrigin: p.frameOrigin } : {}),
+        method: p.method,
+        createdAt: p.createdAt,
+        summary: p.summary as ApprovalSummary,
+      })),
+    };
+  }
+
+  async approvalsDecide(p: P<'approvals.decide'>) {
+    if (!this.options.approvals) throw new UnknownApprovalError(p.id);
+    await this.options.approvals.decide(p.id, p.approved);
+    return { ok: true as const };
+  }
+
+  /**
+   * The approval window's view of an X/P/C-atomic tx: decoded from the exact bytes that would be
+   * signed, on the selected network, with every asset it moves named. For the provider to enqueue.
+   */
+  async approvalSummaryForTx(tx: UnsignedTx, spent: readonly Utxo[]): Promise<Extract<ApprovalSummary, { kind: 'tx' }>> {
+    const { preset } = await this.selected();
+    const identity = await this.identity(preset);
+    const ctx = chainContextOf(identity);
+    const view = describeTx(tx, ctx, spent);
+    const avax = cb58Encode(ctx.avaxAssetID);
+    const assets: Record<string, ApprovalAssetInfo> = {};
+    const client = this.client(preset);
+    for (const assetID of assetIdsOf(view)) {
+      if (assetID === avax) {
+        assets[assetID] = { symbol: identity.avaxSymbol, denomination: identity.avaxDenomination, verified: true };
+        continue;
+      }
+      try {
+        parseId(assetID);
+      } catch {
+        continue;
+      }
+      const info = await this.assetDescription(client, preset.id, assetID).catch(() => undefined);
+      // An asset the node cannot describe is shown by its ID alone.
+      if (info) assets[assetID] = { symbol: info.symbol, denomination: info.denomination, verified: false };
+    }
+    if (view.asset) assets[NEW_ASSET] = { symbol: view.asset.symbol, denomination: view.asset.denomination, verified: false };
+    return { kind: 'tx', chain: view.chain, unsignedHex: `0x${toHex(encodeUnsignedTx(tx))}`, view, assets };
+  }
+
+  /** An asset's name, symbol and denomination, asked of the node once per network and worker. */
+  private async assetDescription(client: NodeClient, presetId: string, assetID: string) {
+    const key = `${presetId}:${assetID}`;
+    let info = this.#assetNames.get(key);
+    if (!info) {
+      const d = await client.avm.getAssetDescription(assetID);
+      info = { name: d.name, symbol: d.symbol, denomination: d.denomination };
+      this.#assetNames.set(key, info);
+    }
+    return info;
+  }
+}
+
+/** What describeTx names the asset a CreateAssetTx creates. */
+const NEW_ASSET = 'new asset';
+
+/** Every asset ID a tx view mentions, once each. */
+function assetIdsOf(view: TxView): string[] {
+  const ids = new Set<string>();
+  for (const leg of [...view.inputs, ...view.outputs]) ids.add(leg.assetID);
+  for (const op of view.operations) {
+    ids.add(op.assetID);
+    for (const leg of op.outputs) ids.add(leg.assetID);
+  }
+  ids.delete(NEW_ASSET);
+  return [...ids];
 }
 
 // ---- helpers for estimates and listings ----

@@ -1,15 +1,8 @@
+// The approval window's page: the background opens it when a site asks for a connection or a
+// signature (see approval-window.tsx for what it shows).
 import { render } from 'preact';
-
-// Approval window: the background opens it when a site asks for a connection or a signature.
-// Until the request queue exists there is never anything to approve.
-function Approval() {
-  return (
-    <main>
-      <h1>XPC Wallet</h1>
-      <p data-testid="approval-empty">No pending request</p>
-    </main>
-  );
-}
+import { ApprovalWindow } from './approval-window.js';
+import './styles.css';
 
 const root = document.getElementById('app');
-if (root) render(<Approval />, root);
+if (root) render(<ApprovalWindow />, root);

@@ -1,6 +1,7 @@
 // The one typed protocol between extension pages (popup, approval window) and the background.
 // Extension messaging is JSON: amounts cross as decimal strings (`Amount`), bytes as hex, IDs as
 // CB58. Every request is validated in the background before it reaches the wallet service.
+import type { TxView } from '../core/describe.js';
 
 /** A non-negative integer in base units, as a decimal string. */
 export type Amount = string;
@@ -145,6 +146,49 @@ export interface TransferView {
   error?: string;
 }
 
+/** How the approval window names an asset: verified is true only for the network's own AVAX. */
+export interface ApprovalAssetInfo {
+  symbol: string;
+  denomination: number;
+  verified: boolean;
+}
+
+/** What a site asks for, as the approval window shows it. */
+export type ApprovalSummary =
+  | { kind: 'connect'; accounts: string[] }
+  | { kind: 'sign-message'; encoding: 'text' | 'hex'; message: string; signer: string }
+  | {
+      kind: 'tx';
+      chain: ChainName;
+      /** The exact unsigned bytes that would be signed. */
+      unsignedHex: string;
+      /** Decoded from those bytes (src/core/describe.ts). */
+      view: TxView;
+      /** Every asset ID in the view; an ID missing here is shown by ID only. */
+      assets: Record<string, ApprovalAssetInfo>;
+    }
+  | {
+      kind: 'evm-tx';
+      to: string;
+      valueWei: Amount;
+      /** Call data, 0x hex. */
+      data: string;
+      gasLimit: Amount;
+      maxFeePerGas: Amount;
+      maxPriorityFeePerGas: Amount;
+      chainId: string;
+    };
+
+/** A request waiting for the user's decision. */
+export interface ApprovalView {
+  id: string;
+  origin: string;
+  frameOrigin?: string;
+  method: string;
+  createdAt: number;
+  summary: ApprovalSummary;
+}
+
 /** Every request: its params and its result. */
 export interface WalletRequests {
   'wallet.status': { params: Record<string, never>; result: WalletStatus };
@@ -222,6 +266,10 @@ export interface WalletRequests {
   /** Asset IDs the user hid from the balances, per network (storage.local). */
   'settings.getHiddenAssets': { params: Record<string, never>; result: { assetIDs: string[] } };
   'settings.setHiddenAssets': { params: { assetIDs: string[] }; result: { ok: true } };
+
+  /** Site requests waiting for a decision, oldest first. */
+  'approvals.list': { params: Record<string, never>; result: { approvals: ApprovalView[] } };
+  'approvals.decide': { params: { id: string; approved: boolean }; result: { ok: true } };
 }
 
 export type RequestType = keyof WalletRequests;

@@ -341,6 +341,15 @@ function passwordAndMnemonic(params: unknown): { password: string; mnemonic: str
   return { password: password(f.password, 'password'), mnemonic: mnemonic(f.mnemonic, 'mnemonic') };
 }
 
+const APPROVAL_ID = /^[0-9a-f]{24}$/;
+
+/** An approval's ID: 12 random bytes, lowercase hex (src/background/approvals.ts). */
+function approvalId(value: unknown, field: string): string {
+  const text = str(value, field, { min: 1, max: 24 });
+  if (!APPROVAL_ID.test(text)) fail(field, 'must be 24 hexadecimal characters');
+  return text;
+}
+
 function idOnly(params: unknown): { id: string } {
   const f = record(params, '', ['id']);
   return { id: localId(f.id, 'id') };
@@ -545,6 +554,12 @@ export const REQUEST_VALIDATORS: Validators = {
   'settings.setHiddenAssets': (params) => {
     const f = record(params, '', ['assetIDs']);
     return { assetIDs: assetIdList(f.assetIDs, 'assetIDs') };
+  },
+
+  'approvals.list': none,
+  'approvals.decide': (params) => {
+    const f = record(params, '', ['id', 'approved']);
+    return { id: approvalId(f.id, 'id'), approved: bool(f.approved, 'approved') };
   },
 };
 

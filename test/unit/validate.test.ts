@@ -80,6 +80,8 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'activity.list': {},
   'settings.getHiddenAssets': {},
   'settings.setHiddenAssets': { assetIDs: [ASSET, cb58Encode(new Uint8Array(32).fill(8))] },
+  'approvals.list': {},
+  'approvals.decide': { id: '0123456789abcdef01234567', approved: false },
 };
 
 function errorOf(run: () => unknown): unknown {
@@ -524,6 +526,29 @@ describe('settings.setHiddenAssets', () => {
     rejects('settings.setHiddenAssets', { assetIDs: [cb58Encode(new Uint8Array(20).fill(1))] }, 'assetIDs[0]');
     rejects('settings.setHiddenAssets', { assetIDs: [id(1), id(2), id(1)] }, 'assetIDs[2]');
     rejects('settings.setHiddenAssets', { assetIDs: id(1) }, 'assetIDs');
+  });
+});
+
+describe('approvals.decide', () => {
+  const ID = '00ff00ff00ff00ff00ff00ff';
+
+  it('takes a 24-character lowercase hex ID and a boolean', () => {
+    expect(accepts('approvals.decide', { id: ID, approved: true })).toEqual({ id: ID, approved: true });
+  });
+
+  it('refuses any other ID', () => {
+    for (const id of ['', '00ff', ID + '0', ID.slice(1), ID.toUpperCase(), `0x${ID.slice(2)}`, ' '.repeat(24), 'g'.repeat(24), 'ab'.repeat(500)]) {
+      rejects('approvals.decide', { id, approved: false }, 'id');
+    }
+  });
+
+  it('refuses an approval that is not a boolean', () => {
+    for (const approved of ['true', 1, 0, null, {}]) rejects('approvals.decide', { id: ID, approved }, 'approved');
+  });
+
+  it('approvals.list takes nothing', () => {
+    expect(accepts('approvals.list', {})).toEqual({});
+    rejects('approvals.list', { id: ID }, 'id');
   });
 });
 

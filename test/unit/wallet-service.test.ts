@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApprovalQueue } from '../../src/background/approvals.js';
 import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
@@ -92,5 +93,49 @@ describe('hidden assets', () => {
     await wallet.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
     expect(await wallet.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
     expect(stores.local.keys()).not.toContain('xpc.hidden.local');
+  });
+});
+
+describe('approvals through the wallet service', () => {
+  function withQueue() {
+    const stores = memoryStores();
+    const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
+    const queue = new ApprovalQueue(stores.session, () => 1_700_000_000_000);
+    return { queue, wallet: new WalletService(session, stores.local, { approvals: queue }) };
+  }
+
+  it('lists what the provider enqueued, without the request params, and decides it', async () => {
+    const { queue, wallet } = withQueue();
+    expect(await wallet.approvalsList()).toEqual({ approvals: [] });
+    const summary = { kind: 'connect', accounts: ['X-local1abc'] };
+    const a = await queue.add({ origin: 'https://dapp.example', method: 'avax_requestAccounts', params: { secret: 'kept back' }, summary });
+    const b = await queue.add({ origin: 'https://top.example', frameOrigin: 'https://frame.example', method: 'avax_signMessage', params: {}, summary: { kind: 'sign-message', encoding: 'text', message: 'hi', signer: 'X-local1abc' } });
+
+    const { approvals } = await wallet.approvalsList();
+    expect(approvals).toEqual([
+      { id: a.id, origin: 'https://dapp.example', method: 'avax_requestAccounts', createdAt: 1_700_000_000_000, summary },
+      { id: b.id, origin: 'https://top.example', frameOrigin: 'https://frame.example', method: 'avax_signMessage', createdAt: 1_700_000_000_000, summary: expect.objectContaining({ kind: 'sign-message' }) },
+    ]);
+    expect(JSON.stringify(approvals)).not.toContain('kept back');
+    expect(a.id).toMatch(/^[0-9a-f]{24}$/);
+
+    const waiting = queue.waitFor(a.id);
+    expect(await wallet.approvalsDecide({ id: a.id, approved: true })).toEqual({ ok: true });
+    expect(await waiting).toBe(true);
+    await wallet.approvalsDecide({ id: b.id, approved: false });
+    expect(await queue.waitFor(b.id)).toBe(false);
+    expect(await wallet.approvalsList()).toEqual({ approvals: [] });
+  });
+
+  it('a decision on an unknown or already decided request is refused with unknown-approval', async () => {
+    const { queue, wallet } = withQueue();
+    await expect(wallet.approvalsDecide({ id: '0'.repeat(24), approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
+    const a = await queue.add({ origin: 'https://dapp.example', method: 'm', params: {}, summary: { kind: 'connect', accounts: [] } });
+    await wallet.approvalsDecide({ id: a.id, approved: false });
+    await expect(wallet.approvalsDecide({ id: a.id, approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
+    // Without a queue nothing waits, and nothing can be decided.
+    const { wallet: bare } = service();
+    expect(await bare.approvalsList()).toEqual({ approvals: [] });
+    await expect(bare.approvalsDecide({ id: a.id, approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
   });
 });
