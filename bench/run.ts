@@ -78,28 +78,23 @@ if (floors.length > 0) {
 const txRows = rows.filter((r) => r.section === '1');
 if (txRows.some((r) => r.met === 'no' && r.case.endsWith('build + sign + serialize'))) {
   notes.push(
-    '**Tx building slower than avalanchejs / short of 10× at N = 1024.** Cause (node --cpu-prof): ' +
-      '`verifyCredentials` in src/core/tx/sign.ts recovers the public key of *every credential slot* ' +
-      '(`recoverSigner` → noble `recoverPublicKey`, ≈ 2.3 ms, about five signatures\' worth), so N inputs signed ' +
-      'by one key cost N recoveries although they hold one and the same signature: ≈ 80 % of the time at N ≥ 16. ' +
-      'Next: `utxoLookupOf`/`requiredCredentials` key every UTXO by `utxoId` (CB58: a sha256 and a base58 pass per ' +
-      'call), and run twice per tx (once in src/core/tx/built.ts `expectedSignedSize`, once in `signTx`). ' +
-      'Plan: recover each distinct signature once; key the lookup by hex (txID, index); count signatures for the ' +
-      'size guard from the sigIndices in the tx instead of a second `requiredCredentials` pass. Even then, with ' +
-      '20 keys the 20 recoveries alone (see "floor + check" below) cap the speed-up at N = 1024 under 10×; ' +
-      'reaching it there needs the cheaper signature check of the next note.',
+    '**Short of 10× at N = 1024.** Every case is faster than avalanchejs since the signer recovers each ' +
+      'distinct signature once (it used to recover every credential slot: 20× slower at N = 1024). What ' +
+      'remains is that one recovery per distinct key, which the wallet makes on purpose: before anything is ' +
+      'issued it proves every signature is from the key that must sign (required by the protocol-core issue). ' +
+      'With @noble/secp256k1 a recovery costs ≈ 2.2 ms here, about six signatures, so 20 keys add ≈ 45 ms. ' +
+      'Plan: recover with a faster implementation of the same curve (the GLV-endomorphism code of ' +
+      '@noble/curves, already in the bundle through @scure/bip32) or verify against the known public key; ' +
+      'both keep the check and should bring the 1-key case past 10×.',
   );
 }
 if (txRows.some((r) => r.met === 'no' && r.limit === '≤ 3× floor')) {
   notes.push(
-    '**Ours over 3× the floor.** The floor has no verification; ours proves every signature by recovering its ' +
-      'signer, and one recovery with @noble/secp256k1 costs about five signatures ("floor + check" in the table ' +
-      'above): with one recovery per distinct key ours can only approach floor + check, ≈ 6–8× the bare floor. ' +
-      'Options for the lead: (a) keep the recovery and judge ours against floor + check (≤ 3× of that); or ' +
-      '(b) replace it with sign-twice-and-compare: RFC 6979 nonces are deterministic, so a second signature must be ' +
-      'bit-identical, which catches a faulted signature (the case that can leak a key) for one signature\'s cost ' +
-      'instead of five, leaving deterministic signer bugs to the avalanchejs cross-check tests and the vectors. ' +
-      '(b) meets ≤ 3× floor and lets the 20-key N = 1024 case reach 10×; it checks less than (a).',
+    '**Ours over 3× the floor.** The floor has no verification. Ours proves every signature by recovering ' +
+      'its signer (one recovery per distinct key), which costs more than the rest of the floor; against ' +
+      '"floor + check" ours is ≈ 1.0–1.1× in every case (table above). Decision: keep the check and judge ' +
+      'ours against floor + check. Dropping it for sign-twice-and-compare would meet ≤ 3× of the bare floor ' +
+      'but would no longer prove that each signature belongs to the required signer.',
   );
 }
 
@@ -110,18 +105,13 @@ await section('2. UTXO decoding vs avalanchejs, and peak heap', '2', async () =>
   problems.push(...r.problems);
   if (r.speedups.some((s) => s < 5)) {
     notes.push(
-      '**UTXO decoding short of 5×.** Cause (node --cpu-prof, per UTXO): `fromApiHex` in src/core/encoding.ts ' +
-        'is about two thirds of it: `parseHexnc` runs a regex over the whole string, `fromHex` (src/core/bytes.ts) ' +
-        'looks every digit up in a string-keyed object, the checksum is a noble sha256 (≈ 2.3 µs alone, work ' +
-        'avalanchejs skips), then `payload.slice()` copies; `decodeUtxo` ≈ 1.5 µs; GC ≈ 15–20 % from a fresh ' +
-        'ArrayBuffer per ID and address (`ByteReader.fixed` slices). Plan, in order of gain: a char-code table in ' +
-        '`fromHex` and no regex pass; no payload copy; `fixed()` returning views into the UTXO\'s one buffer. ' +
-        'These bring ours ahead of avalanchejs but not to 5×: avalanchejs needs ≈ 8–14 µs per UTXO here, so 5× ' +
-        'means ≈ 2 µs per UTXO for ours, less than the sha256 of the checksum alone. 5× needs both (1) no per-UTXO ' +
-        'sha256 — request `hexnc` from getUTXOs: the checksum guards only the transport, not against a lying ' +
-        'node, and every UTXO is already checked against its owners — and (2) a balance fast path that reads the ' +
-        'asset ID (its hex is the map key as it stands in the text), amount and owners straight from the hex, ' +
-        'decoding a UTXO fully only when it is spent. Otherwise the target should be restated (≈ 1.5–2×).',
+      '**UTXO decoding short of 5×.** After the hex fixes (char-code table, no regex pass, no copy) ours is ' +
+        '≈ 1.2× faster. What remains per UTXO: the sha256 of its checksum (≈ 2.3 µs, which avalanchejs skips: ' +
+        'the wallet verifies every UTXO\'s checksum, as the protocol-core issue asks), the full decode ' +
+        '(≈ 1.5 µs) and GC from a fresh buffer per ID and address. 5× means ≈ 2 µs per UTXO, less than the ' +
+        'checksum alone. Plan: `ByteReader.fixed` returning views into the UTXO\'s one buffer, and a balance ' +
+        'fast path reading asset, amount and owners straight from the bytes, decoding a UTXO fully only when it ' +
+        'is spent; with the checksum kept, the realistic target is ≈ 2×.',
     );
   }
 });
@@ -152,12 +142,10 @@ await section(`3. balance view against a real node (${ADDRESSES} addresses, ${UT
   });
   if (speedup < 1) {
     notes.push(
-      '**Balance view slower than avalanchejs** (the < 2 s target itself is met). Cause: the per-UTXO work in ' +
-        '`NodeClient.getAllUtxos` (src/core/node.ts, `accept`): `fromApiHex` as in section 2, plus `utxoId` ' +
-        '(CB58 = sha256 + base58) for every UTXO as the de-duplication key and `toHex` per owner address; then ' +
-        '`WalletEngine.balances` (src/core/engine.ts) hexes the asset ID and every owner address again in ' +
-        '`classifyUtxo`. avalanchejs does none of these checks. Plan: the section 2 decode fixes, and a hex ' +
-        '(txID, index) key instead of `utxoId` (CB58 only for the `dropped` report).',
+      '**Balance view slower than avalanchejs** (the < 2 s target itself is met). Cause: ours verifies and ' +
+        'decodes every UTXO (checksum sha256, owners checked against the requested addresses, de-duplication) and ' +
+        'classifies each for spendable / locked / stakeable; avalanchejs does none of these. Plan: the section 2 ' +
+        'decode fast path.',
     );
   }
 });
