@@ -21,7 +21,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { DEFAULT_PBKDF2_ITERATIONS, Vault } from '../src/background/vault.js';
 import { memoryStores } from '../src/background/storage.js';
 import { WalletEngine } from '../src/core/engine.js';
@@ -37,7 +37,7 @@ import {
   builtExtension,
   chromiumPidFor,
   killPids,
-  POPUP_VIEWPORT,
+  launchChromiumWithExtension,
   processTree,
   removeDir,
   REPO_ROOT,
@@ -272,27 +272,7 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
     });
 
     profileDir = tempDir('xpc-bench-chromium-');
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath,
-      headless: true,
-      viewport: POPUP_VIEWPORT,
-      ignoreDefaultArgs: ['--disable-extensions'],
-      args: [
-        `--disable-extensions-except=${ext.dir}`,
-        `--load-extension=${ext.dir}`,
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-default-apps',
-        '--disable-sync',
-        '--no-first-run',
-        '--no-default-browser-check',
-        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-      ],
-      timeout: 30_000,
-    });
+    context = await launchChromiumWithExtension(executablePath, profileDir, ext.dir);
     browserPid = chromiumPidFor(profileDir);
     if (browserPid === undefined) throw new Error('could not find the Chromium process (needed for clean-up)');
     const worker =

@@ -4,11 +4,12 @@
 // scripts are classic scripts, HTML pages load only packaged scripts, no eval / new Function in
 // any emitted JS, no source maps. Prints sizes. Exits non-zero when a build or a check fails.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { gzipSync } from 'node:zlib';
+import { walk } from './lib/files.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const VITE_BIN = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
@@ -21,16 +22,6 @@ const FORBIDDEN_JS = [
   { name: 'Function("…")', re: /(?<!new\s+)(?<![\w$.])Function\s*\(\s*["'`]/g },
   { name: 'setTimeout/setInterval with a string', re: /\bset(?:Timeout|Interval)\s*\(\s*["'`]/g },
 ];
-
-function walk(dir) {
-  const out = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...walk(path));
-    else out.push(path);
-  }
-  return out.sort();
-}
 
 function kb(bytes) {
   return `${(bytes / 1024).toFixed(2)} KB`;

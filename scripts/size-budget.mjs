@@ -13,11 +13,12 @@
 //
 // Plain Node, no dependencies, so CI can run it right after the build.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync, gzipSync } from 'node:zlib';
+import { walk } from './lib/files.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BUDGET_FILE = join(ROOT, 'bench', 'size-budget.json');
@@ -29,16 +30,6 @@ export const GROWTH_ALLOWED = 0.1;
 export const LIMITS = { unpacked: 500 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
-
-function walk(dir) {
-  const out = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...walk(path));
-    else out.push(path);
-  }
-  return out.sort();
-}
 
 function isRemote(url) {
   return /^[a-z][a-z0-9+.-]*:|^\/\//i.test(url);

@@ -3,7 +3,7 @@
 // messages from a page of the extension. Halfway it stops the service worker (DevTools protocol,
 // ServiceWorker.stopAllWorkers) to check that the unlocked session comes back from
 // storage.session in the restarted worker.
-import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import type { AccountView, BalancesView } from '../../src/shared/messages.js';
 import { addAndSelectNode, createWallet, expectFunded, expectSessionResumed, fundAndRefresh, lockAndUnlock, settledBalances } from './flow.js';
@@ -18,7 +18,7 @@ import {
   firstPing,
   flowSteps,
   killPids,
-  POPUP_VIEWPORT,
+  launchChromiumWithExtension,
   processTree,
   removeDir,
   slug,
@@ -86,28 +86,7 @@ describe('Chromium: the built extension against the local node', () => {
     proxy = await startRpcProxy(inject('nodeUrl'));
     profileDir = tempDir('xpc-e2e-chromium-');
     const started = Date.now();
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath,
-      headless: true,
-      viewport: POPUP_VIEWPORT,
-      ignoreDefaultArgs: ['--disable-extensions'],
-      args: [
-        `--disable-extensions-except=${ext.dir}`,
-        `--load-extension=${ext.dir}`,
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-default-apps',
-        '--disable-sync',
-        '--no-first-run',
-        '--no-default-browser-check',
-        // Loopback only: no host name resolves (the node and the web page are IP literals).
-        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-      ],
-      timeout: 30_000,
-    });
+    context = await launchChromiumWithExtension(executablePath, profileDir, ext.dir);
     browserPid = chromiumPidFor(profileDir);
     log.add('test', `chromium pid ${browserPid ?? 'not found'}, launched in ${Date.now() - started} ms`);
     // Pages' and the service worker's console (the worker's also after a restart).

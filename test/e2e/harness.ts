@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext } from 'playwright-core';
 import { it, type TestContext } from 'vitest';
 import { cb58Encode, parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
@@ -55,6 +56,34 @@ export function browserExecutable(name: string, candidates: string[]): string {
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error(`${name} is not installed (looked for ${candidates.join(', ')}): run \`bash scripts/browsers.sh\``);
   return found;
+}
+
+/**
+ * Debian's Chromium, headless, with a fresh profile and the built extension loaded, reaching
+ * nothing but loopback (no host name resolves; the node and test pages are IP literals).
+ */
+export function launchChromiumWithExtension(executablePath: string, profileDir: string, extensionDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath,
+    headless: true,
+    viewport: POPUP_VIEWPORT,
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: [
+      `--disable-extensions-except=${extensionDir}`,
+      `--load-extension=${extensionDir}`,
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-default-apps',
+      '--disable-sync',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    ],
+    timeout: 30_000,
+  });
 }
 
 export function tempDir(prefix: string): string {
