@@ -292,8 +292,9 @@ export class WalletService {
       const change = (i: number) => deriveXpKey(root, account.index, 1, i);
       if (cache.balances.updatedAt === 0) {
         const [r, c] = await Promise.all([scanBranch(client, identity.hrp, receive), scanBranch(client, identity.hrp, change)]);
-        cache.receiveNext = Math.max(1, r.nextIndex);
-        cache.changeNext = c.nextIndex;
+        // Addresses the wallet already handed out stay in use even when their UTXOs are all spent.
+        cache.receiveNext = Math.max(1, cache.receiveNext, r.nextIndex);
+        cache.changeNext = Math.max(cache.changeNext, c.nextIndex);
       }
       const xp = [
         ...Array.from({ length: cache.receiveNext }, (_, i) => receive(i)),
