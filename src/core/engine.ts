@@ -5,6 +5,7 @@ import { type Bytes, toHex } from './bytes.js';
 import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { formatAddress } from './encoding.js';
 import { WalletError } from './errors.js';
+import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE } from './fee-limits.js';
 import { type PFeeContext, withHeadroom } from './fees.js';
 import type { KeyPair } from './keys.js';
 import { formatEvmAddress } from './evm-address.js';
@@ -156,11 +157,13 @@ export class WalletEngine {
   async pFeeContext(): Promise<PFeeContext> {
     const [config, state] = await Promise.all([this.node.platform.getFeeConfig(), this.node.platform.getFeeState()]);
     const w = config.weights;
-    return { weights: [w[0], w[1], w[2], w[3]], price: withHeadroom(state.price, this.options.pPriceHeadroom) };
+    const price = checkFeeInput('a P-Chain gas price of', state.price, MAX_P_GAS_PRICE);
+    return { weights: [w[0], w[1], w[2], w[3]], price: withHeadroom(price, this.options.pPriceHeadroom) };
   }
 
   private async atomicBaseFee(): Promise<bigint> {
-    return withHeadroom(await this.node.eth.baseFee(), this.options.atomicBaseFeeHeadroom);
+    const baseFee = checkFeeInput('a C-Chain base fee (wei) of', await this.node.eth.baseFee(), MAX_C_BASE_FEE_WEI);
+    return withHeadroom(baseFee, this.options.atomicBaseFeeHeadroom);
   }
 
   // ---- signing and issuing ----
@@ -269,6 +272,8 @@ export class WalletEngine {
       this.node.eth.maxPriorityFeePerGas(),
     ]);
     const gasLimit = data ? await this.node.eth.estimateGas({ from: this.evmAddress, to, value: '0x' + valueWei.toString(16), data }) : PLAIN_TRANSFER_GAS;
+    checkFeeInput('a C-Chain base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);
+    checkFeeInput('a C-Chain priority fee (wei) of', tip, MAX_C_TIP_WEI);
     const signed = signEvmTx({ chainId: this.options.evmChainId, nonce, to, value: valueWei, gasLimit, ...eip1559Fees(baseFee, tip), ...(data ? { data } : {}) }, this.keys.evm.secret);
     const hash = await this.node.eth.sendRawTransaction(signed.rawTx);
     const outcome = await this.waitAccepted('C', hash);

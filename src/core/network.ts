@@ -4,6 +4,7 @@ import { parseId } from './encoding.js';
 import { NetworkMismatchError, NodeResponseError } from './errors.js';
 import type { AtomicApiConfig, CallOptions, ChainAlias, NodeClient } from './node.js';
 import type { ChainContext } from './tx/context.js';
+import { checkFeeInput, MAX_X_CREATE_ASSET_FEE, MAX_X_TX_FEE } from './fee-limits.js';
 
 export type NetworkKind = 'mainnet' | 'fuji' | 'local' | 'custom';
 
@@ -226,8 +227,8 @@ export async function discoverNetwork(
     avaxName: avax.name,
     avaxDenomination: avax.denomination,
     stakingAssetID,
-    xTxFee: fees.txFee,
-    xCreateAssetTxFee: fees.createAssetTxFee,
+    xTxFee: checkFeeInput('an X-Chain tx fee of', fees.txFee, MAX_X_TX_FEE),
+    xCreateAssetTxFee: checkFeeInput('an X-Chain asset-creation fee of', fees.createAssetTxFee, MAX_X_CREATE_ASSET_FEE),
     evmChainID,
   };
 }

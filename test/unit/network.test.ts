@@ -17,6 +17,7 @@ import {
   type NetworkPreset,
 } from '../../src/core/network.js';
 import { NodeClient } from '../../src/core/node.js';
+import { FeeLimitError } from '../../src/core/fee-limits.js';
 
 interface Identity {
   networkID: string;
@@ -193,6 +194,13 @@ describe('discoverNetwork', () => {
       expect((err as Error).message).toMatch(message);
     });
   }
+
+  it('refuses X-Chain fees above the wallet limits (a lying node cannot inflate what is burned)', async () => {
+    const { client } = await nodeClaiming({ ...LOCAL_NODE, txFee: '10000001' });
+    await expect(discoverNetwork(client, at(LOCAL, client))).rejects.toBeInstanceOf(FeeLimitError);
+    const creation = await nodeClaiming({ ...LOCAL_NODE, createAssetTxFee: '100000001' });
+    await expect(discoverNetwork(creation.client, at(LOCAL, creation.client))).rejects.toMatchObject({ code: 'fee-limit' });
+  });
 
   it('custom presets take what the node says', async () => {
     const { client } = await nodeClaiming({ ...LOCAL_NODE, networkID: '4242', chainId: '0x1234' });

@@ -1,0 +1,25 @@
+// Ceilings on the fee inputs a node supplies. The wallet builds every output itself, so a lying
+// node cannot redirect funds; its one lever is the fee (surplus is burned). These caps sit well
+// above anything the real networks charge, and far below "most of the balance".
+import { WalletError } from './errors.js';
+
+/** X-Chain static fees (mainnet: 1,000,000 and 10,000,000 nAVAX): 10× headroom. */
+export const MAX_X_TX_FEE = 10_000_000n;
+export const MAX_X_CREATE_ASSET_FEE = 100_000_000n;
+/** P-Chain gas price in nAVAX per gas (minimum 1): a simple tx then costs at most ≈ 0.05 AVAX. */
+export const MAX_P_GAS_PRICE = 10_000n;
+/** C-Chain base fee and tip in wei: 1,000 gwei and 100 gwei. */
+export const MAX_C_BASE_FEE_WEI = 1_000_000_000_000n;
+export const MAX_C_TIP_WEI = 100_000_000_000n;
+
+/** The node asked for a fee above what any real network charges: refused before signing. */
+export class FeeLimitError extends WalletError {
+  constructor(what: string, value: bigint, limit: bigint) {
+    super('fee-limit', `the node reports ${what} ${value}, above the wallet's limit of ${limit}: refusing to sign with it`);
+  }
+}
+
+export function checkFeeInput(what: string, value: bigint, limit: bigint): bigint {
+  if (value > limit) throw new FeeLimitError(what, value, limit);
+  return value;
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { WalletEngine } from '../../src/core/engine.js';
+import { FeeLimitError, MAX_P_GAS_PRICE } from '../../src/core/fee-limits.js';
+import { keyPairFromSecret } from '../../src/core/keys.js';
+import { NodeClient } from '../../src/core/node.js';
+import type { ChainContext } from '../../src/core/tx/context.js';
+
+/** A node that answers P fee look-ups with the given price (nothing else is asked here). */
+function nodeWithPPrice(price: bigint): NodeClient {
+  const fetch = async (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
+    const result =
+      method === 'platform.getFeeConfig'
+        ? { weights: [1, 1000, 1000, 4], maxCapacity: 1_000_000, maxPerSecond: 100_000, targetPerSecond: 50_000, minPrice: 1, excessConversionConstant: 2_164_043 }
+        : { capacity: 0, excess: 0, price: Number(price), timestamp: '2026-01-01T00:00:00Z' };
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  return new NodeClient({ url: 'http://127.0.0.1:9', atomicApi: { namespace: 'avax', path: '/ext/bc/C/avax' }, fetch });
+}
+
+const key = keyPairFromSecret(new Uint8Array(32).fill(7));
+const ctx: ChainContext = {
+  networkID: 12345, hrp: 'local', xChainID: new Uint8Array(32).fill(1), pChainID: new Uint8Array(32), cChainID: new Uint8Array(32).fill(3),
+  avaxAssetID: new Uint8Array(32).fill(9), xTxFee: 1_000_000n, xCreateAssetTxFee: 1_000_000n,
+};
+const engine = (node: NodeClient) => new WalletEngine(node, ctx, { xp: [key], evm: key, change: key.shortId }, { evmChainId: 43112n });
+
+describe('fee inputs from the node are capped', () => {
+  it('a P-Chain price at the cap is used; above it, the fee context (and so every P build) is refused', async () => {
+    expect((await engine(nodeWithPPrice(MAX_P_GAS_PRICE)).pFeeContext()).price).toBe(MAX_P_GAS_PRICE);
+    await expect(engine(nodeWithPPrice(MAX_P_GAS_PRICE + 1n)).pFeeContext()).rejects.toBeInstanceOf(FeeLimitError);
+  });
+});
