@@ -576,13 +576,16 @@ export class WalletService {
     }
     const { engine } = ctx;
     let { cache } = ctx;
-    const height = (await engine.node.platform.getHeight()).toString();
-    if (BigInt(height) < BigInt(cache.pHeight)) {
-      // The chain went back: a restarted local network. Nothing cached for it is true any more.
+    const height = await engine.node.platform.getHeight();
+    const restartable = preset.kind === 'local' || preset.kind === 'custom';
+    if (height < BigInt(cache.pHeight) && restartable) {
+      // The chain went back: a restarted local network. Its history, balances and UTXOs are not
+      // true any more; the address indices stay (they are the wallet's own, never handed back).
       this.options.log?.(`network ${preset.id} restarted (height ${cache.pHeight} → ${height}); cache dropped`);
-      cache = emptyCache();
+      cache = { ...emptyCache(), receiveNext: cache.receiveNext, changeNext: cache.changeNext };
     }
-    cache.pHeight = height;
+    // A public node behind a load balancer may answer from a lagging backend: never go back there.
+    if (height > BigInt(cache.pHeight) || restartable) cache.pHeight = height.toString();
     await this.settleActivity(engine, cache);
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);

@@ -147,10 +147,16 @@ describe('the wallet service against the real node', () => {
     await wallet.balancesRefresh();
     // Pretend this cache was written when the chain was far higher than it is now.
     const key = `xpc.cache.${network.id}.${account!.id}`;
-    const cache = (await stores.local.get([key]))[key] as { pHeight: string; activity: unknown[] };
-    await stores.local.set({ [key]: { ...cache, pHeight: '999999999', activity: [{ txID: 'ghost', chain: 'X', kind: 'send', status: 'accepted', createdAt: 0 }] } });
+    const cache = (await stores.local.get([key]))[key] as { pHeight: string; activity: unknown[]; receiveNext: number; changeNext: number };
+    await stores.local.set({
+      [key]: { ...cache, pHeight: '999999999', receiveNext: 4, changeNext: 3, activity: [{ txID: 'ghost', chain: 'X', kind: 'send', status: 'accepted', createdAt: 0 }] },
+    });
     await wallet.balancesRefresh();
     expect((await wallet.activityList()).items).toEqual([]);
+    // The wallet's own address indices are not part of what went stale.
+    const after = (await stores.local.get([key]))[key] as { pHeight: string; receiveNext: number; changeNext: number };
+    expect(after).toMatchObject({ receiveNext: 4, changeNext: 3 });
+    expect(BigInt(after.pHeight)).toBeLessThan(999999999n);
   });
 });
 
