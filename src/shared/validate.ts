@@ -294,6 +294,7 @@ function hexBytes(value: unknown, field: string, maxBytes: number): string {
 }
 
 const HTTP_PROTOCOLS = ['http:', 'https:'];
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** A node's base URL: http(s), no credentials, no query or fragment. */
 function nodeUrl(value: unknown, field: string): string {
@@ -305,6 +306,8 @@ function nodeUrl(value: unknown, field: string): string {
     fail(field, 'is not a valid URL');
   }
   if (!HTTP_PROTOCOLS.includes(url.protocol)) fail(field, 'must start with http:// or https://');
+  // Plain http only to this machine: anywhere else, whoever sits on the path would be the node.
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) fail(field, 'must use https:// unless the node is on this machine (127.0.0.1, localhost, [::1])');
   if (url.username !== '' || url.password !== '') fail(field, 'must not contain a user name or password');
   if (url.search !== '' || url.hash !== '') fail(field, 'must not contain a query (?…) or fragment (#…)');
   return s;

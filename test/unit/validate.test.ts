@@ -168,6 +168,11 @@ describe('optional fields', () => {
     expect(accepts('send.x', { ...VALID['send.x'], memo: undefined })).not.toHaveProperty('memo');
     expect(accepts('balances.get', {})).toEqual({});
     expect(accepts('networks.addCustom', { name: 'n', url: 'http://127.0.0.1:9650' })).toEqual({ name: 'n', url: 'http://127.0.0.1:9650' });
+    // Plain http only on this machine; anywhere else whoever is on the path would play the node.
+    accepts('networks.addCustom', { name: 'n', url: 'http://localhost:9650' });
+    accepts('networks.addCustom', { name: 'n', url: 'http://[::1]:9650' });
+    rejects('networks.addCustom', { name: 'n', url: 'http://node.example.org:9650' }, 'url');
+    rejects('networks.addCustom', { name: 'n', url: 'http://192.168.1.10:9650' }, 'url');
     const set = accepts('send.p', { amount: '5', to: { addresses: [addr(1, 'P')], threshold: 1 } }).to;
     expect(set).not.toHaveProperty('locktime');
   });
@@ -175,7 +180,7 @@ describe('optional fields', () => {
   it('are still type-checked when present', () => {
     rejects('balances.get', { refresh: 'yes' }, 'refresh');
     rejects('send.x', { ...VALID['send.x'], memo: 5 }, 'memo');
-    rejects('networks.addCustom', { name: 'n', url: 'http://a', atomicNamespace: '' }, 'atomicNamespace');
+    rejects('networks.addCustom', { name: 'n', url: 'https://a', atomicNamespace: '' }, 'atomicNamespace');
   });
 });
 
@@ -195,7 +200,7 @@ describe('string sizes', () => {
     rejects('accounts.add', { name: '   ' }, 'name');
     rejects('accounts.add', { name: 'line\nbreak' }, 'name');
     rejects('accounts.add', { name: 'lone \ud800 surrogate' }, 'name');
-    rejects('networks.addCustom', { name: 'x'.repeat(65), url: 'http://a' }, 'name');
+    rejects('networks.addCustom', { name: 'x'.repeat(65), url: 'https://a' }, 'name');
     rejects('wallet.createFromKey', { ...VALID['wallet.createFromKey'], name: 'x'.repeat(65) }, 'name');
   });
 
@@ -246,9 +251,9 @@ describe('string sizes', () => {
   });
 
   it('atomic namespace: letters, digits, - and _ only', () => {
-    accepts('networks.addCustom', { name: 'n', url: 'http://a', atomicNamespace: 'my_chain-1' });
-    rejects('networks.addCustom', { name: 'n', url: 'http://a', atomicNamespace: '../info' }, 'atomicNamespace');
-    rejects('networks.addCustom', { name: 'n', url: 'http://a', atomicNamespace: 'a'.repeat(65) }, 'atomicNamespace');
+    accepts('networks.addCustom', { name: 'n', url: 'https://a', atomicNamespace: 'my_chain-1' });
+    rejects('networks.addCustom', { name: 'n', url: 'https://a', atomicNamespace: '../info' }, 'atomicNamespace');
+    rejects('networks.addCustom', { name: 'n', url: 'https://a', atomicNamespace: 'a'.repeat(65) }, 'atomicNamespace');
   });
 
   it('NFT payload: even-length hex of at most 1024 bytes, 0x optional', () => {
