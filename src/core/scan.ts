@@ -3,11 +3,14 @@
 import { type Bytes, toHex } from './bytes.js';
 import { ownersOf } from './codec/rules.js';
 import { formatAddress } from './encoding.js';
+import { WalletError } from './errors.js';
 import type { KeyPair } from './keys.js';
 import type { ChainAlias, NodeClient } from './node.js';
 
 /** BIP-44's gap limit: scanning stops after this many unused addresses in a row. */
 export const GAP_LIMIT = 20;
+/** A node claiming every address is used would keep a scan going forever: stop here. */
+export const MAX_SCANNED_ADDRESSES = 1_000;
 
 /** Where a UTXO can be found for an X/P address: on X, on P, or in atomic memory of X or P. */
 const SOURCES: readonly { chain: ChainAlias; sourceChain?: ChainAlias }[] = [
@@ -57,6 +60,9 @@ export async function scanBranch(
   // Batches of `gap` addresses cost one round of look-ups; within a batch the results are walked
   // in order, so an address past a full gap of unused ones is not counted even if it was fetched.
   for (let done = false; !done; ) {
+    if (keys.length >= MAX_SCANNED_ADDRESSES) {
+      throw new WalletError('scan-limit', `more than ${MAX_SCANNED_ADDRESSES} addresses of this branch look used; the node's answers are not plausible`);
+    }
     const batch = Array.from({ length: gap }, (_, i) => derive(keys.length + i));
     const used = await usedShortIds(node, hrp, batch.map((k) => k.shortId));
     for (const k of batch) {
