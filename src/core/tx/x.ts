@@ -3,6 +3,7 @@ import { type Bytes, toHex } from '../bytes.js';
 import { utxoId } from '../codec/ids.js';
 import { sortOperations, sortOutputs, sortTransferableInputs, sortTransferableOutputs } from '../codec/rules.js';
 import type {
+  FxOperation,
   InitialState,
   Operation,
   Output,
@@ -220,7 +221,9 @@ export function buildXCreateAsset(
   return built(tx, funding.spent, funding.fee, MAX_XP_TX_SIZE);
 }
 
-function operationTx(p: XSpendParams, operation: Operation, opUtxo: Utxo): BuiltTx<XOperationTx> {
+/** An OperationTx applying `op` to the one UTXO `opUtxo`, its fee paid from the pool. */
+function operationTx(p: XSpendParams, opUtxo: Utxo, op: FxOperation): BuiltTx<XOperationTx> {
+  const operation: Operation = { assetID: opUtxo.assetID, utxoIDs: [{ txID: opUtxo.txID, outputIndex: opUtxo.outputIndex }], op };
   const funding = fund({
     pool: p.pool,
     needs: new Map(),
@@ -255,12 +258,12 @@ export function buildXMint(
   if (out.kind !== 'MintOutput') throw new ValidationError('this UTXO is not a mint right of a variable-cap asset', 'mintUtxo');
   if (p.amount <= 0n) throw new ValidationError('mint more than zero', 'amount');
   const mintInput = minterIndices(p.mintUtxo, out.owners, p.owned, 'minter set');
-  const operation: Operation = {
-    assetID: p.mintUtxo.assetID,
-    utxoIDs: [{ txID: p.mintUtxo.txID, outputIndex: p.mintUtxo.outputIndex }],
-    op: { kind: 'SecpMintOperation', mintInput, mintOutput: out.owners, transferOutput: { amount: p.amount, owners: p.to } },
-  };
-  return operationTx(p, operation, p.mintUtxo);
+  return operationTx(p, p.mintUtxo, {
+    kind: 'SecpMintOperation',
+    mintInput,
+    mintOutput: out.owners,
+    transferOutput: { amount: p.amount, owners: p.to },
+  });
 }
 
 export function validateNftPayload(payload: Bytes): void {
@@ -278,12 +281,7 @@ export function buildXNftMint(
   validateNftPayload(p.payload);
   if (p.to.length === 0) throw new ValidationError('mint to at least one owner', 'to');
   const mintInput = minterIndices(p.mintUtxo, out.owners, p.owned, 'NFT minter set');
-  const operation: Operation = {
-    assetID: p.mintUtxo.assetID,
-    utxoIDs: [{ txID: p.mintUtxo.txID, outputIndex: p.mintUtxo.outputIndex }],
-    op: { kind: 'NftMintOperation', mintInput, groupID: out.groupID, payload: p.payload, outputs: p.to },
-  };
-  return operationTx(p, operation, p.mintUtxo);
+  return operationTx(p, p.mintUtxo, { kind: 'NftMintOperation', mintInput, groupID: out.groupID, payload: p.payload, outputs: p.to });
 }
 
 export function buildXNftTransfer(
@@ -292,12 +290,7 @@ export function buildXNftTransfer(
   const out = p.nftUtxo.output;
   if (out.kind !== 'NftTransferOutput') throw new ValidationError('this UTXO is not an NFT', 'nftUtxo');
   const input = minterIndices(p.nftUtxo, out.owners, p.owned, 'NFT owner set');
-  const operation: Operation = {
-    assetID: p.nftUtxo.assetID,
-    utxoIDs: [{ txID: p.nftUtxo.txID, outputIndex: p.nftUtxo.outputIndex }],
-    op: { kind: 'NftTransferOperation', input, output: { groupID: out.groupID, payload: out.payload, owners: p.to } },
-  };
-  return operationTx(p, operation, p.nftUtxo);
+  return operationTx(p, p.nftUtxo, { kind: 'NftTransferOperation', input, output: { groupID: out.groupID, payload: out.payload, owners: p.to } });
 }
 
 // ---- cross-chain ----
