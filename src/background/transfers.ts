@@ -43,6 +43,11 @@ export interface TransferRecord {
   imports: JournaledTx[];
   /** How many times the import was rebuilt after being dropped (C-Chain base fee rose, …). */
   importAttempts: number;
+  /**
+   * nAVAX, decimal: the most the user approved paying for the export and the imports together.
+   * Records journaled before this bound existed have none and run unbounded, as they did.
+   */
+  maxFee?: string;
   error?: string;
   createdAt: number;
   updatedAt: number;
@@ -93,15 +98,19 @@ export class TransferRunner {
     private readonly hooks: RunnerHooks = {},
   ) {}
 
-  /** Journals a new move, then runs it to the end. */
-  async start(from: ChainAlias, to: ChainAlias, amount: bigint): Promise<TransferRecord> {
-    return this.run(await this.begin(from, to, amount));
+  /** Journals a new move, then runs it to the end. `maxFee`: see {@link begin}. */
+  async start(from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint): Promise<TransferRecord> {
+    return this.run(await this.begin(from, to, amount, maxFee));
   }
 
-  /** Journals a new move without running it (the caller runs it, e.g. without waiting). */
-  async begin(from: ChainAlias, to: ChainAlias, amount: bigint): Promise<TransferRecord> {
+  /**
+   * Journals a new move without running it (the caller runs it, e.g. without waiting). `maxFee`
+   * (nAVAX) bounds the export and import fees together: nothing costlier is ever signed.
+   */
+  async begin(from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint): Promise<TransferRecord> {
     if (from === to) throw new WalletError('validation', 'source and destination chains must differ');
     if (amount <= 0n) throw new WalletError('validation', 'an amount must be greater than zero');
+    if (maxFee !== undefined && maxFee < 0n) throw new WalletError('validation', 'a maximum fee cannot be negative');
     const now = Date.now();
     const record: TransferRecord = {
       id: toHex(crypto.getRandomValues(new Uint8Array(12))),
@@ -111,6 +120,7 @@ export class TransferRunner {
       state: 'pending',
       imports: [],
       importAttempts: 0,
+      ...(maxFee !== undefined ? { maxFee: maxFee.toString() } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -121,7 +131,15 @@ export class TransferRunner {
   /** Finishes every transfer the journal holds unfinished (on worker start, unlock, or a timer). */
   async resumeAll(): Promise<TransferRecord[]> {
     const out: TransferRecord[] = [];
-    for (const r of await this.journal.unfinished()) out.push(await this.run(r));
+    for (const r of await this.journal.unfinished()) {
+      try {
+        out.push(await this.run(r));
+      } catch (e) {
+        // An import refused for its fee waits (unsigned) in atomic memory; do not let it hold up the others.
+        if (!(e instanceof WalletError && e.code === 'fee-above-approved')) throw e;
+        out.push(r);
+      }
+    }
     return out;
   }
 
@@ -155,7 +173,15 @@ export class TransferRunner {
   }
 
   private async signExport(record: TransferRecord): Promise<void> {
-    const signed = this.engine.sign(await this.engine.buildExport(record.from, record.to, BigInt(record.amount)));
+    const built = await this.engine.buildExport(record.from, record.to, BigInt(record.amount));
+    if (record.maxFee !== undefined && built.fee > BigInt(record.maxFee)) {
+      // Nothing is signed, so nothing moved: the move simply fails.
+      record.error = `the export's fee of ${built.fee} nAVAX is above the approved maximum of ${record.maxFee} nAVAX`;
+      record.state = 'failed';
+      await this.save(record, 'export-fee-refused');
+      return;
+    }
+    const signed = this.engine.sign(built);
     record.export = { chain: signed.chain, txID: signed.txID, signedHex: toHex(signed.signedBytes), fee: signed.fee.toString(), accepted: false };
     record.state = 'export-signed';
     await this.save(record, 'export-signed');
@@ -204,6 +230,17 @@ export class TransferRunner {
       record.state = 'completed';
       await this.save(record, 'completed');
       return;
+    }
+    if (record.maxFee !== undefined) {
+      const exportFee = BigInt(record.export?.fee ?? '0');
+      const importFees = built.reduce((sum, b) => sum + b.fee, 0n);
+      if (exportFee + importFees > BigInt(record.maxFee)) {
+        // Left at 'export-accepted': the funds wait in atomic memory for a later (one-click) import.
+        throw new WalletError(
+          'fee-above-approved',
+          `transfer ${record.id}: the export fee of ${exportFee} nAVAX plus import fees of ${importFees} nAVAX (${exportFee + importFees} nAVAX) are above the approved maximum of ${record.maxFee} nAVAX; the funds wait in atomic memory`,
+        );
+      }
     }
     record.imports = built.map((b) => {
       const s = this.engine.sign(b);

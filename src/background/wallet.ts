@@ -671,6 +671,7 @@ export class WalletService {
     const { engine } = await this.engine();
     const to = this.ownersFrom(p.to, 'X', engine.ctx.hrp);
     const built = await engine.buildXSend([{ assetID: parseId(p.assetID), amount: BigInt(p.amount), owners: to }], p.memo ? new TextEncoder().encode(p.memo) : undefined);
+    checkApprovedFee(built.fee, p.maxFee, 'nAVAX');
     const issued = await this.issue('send', built, { assetID: p.assetID, amount: p.amount, ...(p.memo ? { memo: p.memo } : {}) });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
@@ -678,13 +679,14 @@ export class WalletService {
   async sendP(p: P<'send.p'>) {
     const { engine } = await this.engine();
     const built = await engine.buildPSend(BigInt(p.amount), this.ownersFrom(p.to, 'P', engine.ctx.hrp));
+    checkApprovedFee(built.fee, p.maxFee, 'nAVAX');
     const issued = await this.issue('send', built, { assetID: cb58Encode(engine.ctx.avaxAssetID), amount: p.amount });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
   async sendC(p: P<'send.c'>) {
     const { engine, preset, account, cache } = await this.engine();
-    const { hash, outcome } = await engine.sendC(p.to, BigInt(p.amountWei));
+    const { hash, outcome } = await engine.sendC(p.to, BigInt(p.amountWei), undefined, { maxFeeWei: BigInt(p.maxFeeWei) });
     const fee = (await evmFeePaid(engine, hash, outcome.receipt)).toString();
     cache.activity.unshift({ txID: hash, chain: 'C', kind: 'send', status: 'accepted', amount: p.amountWei, fee, createdAt: Date.now() });
     await this.saveCache(preset.id, account.id, cache);
@@ -833,7 +835,7 @@ export class WalletService {
   /** Journals the move and returns at once; the export and import run on (and resume after a restart). */
   async transfersStart(p: P<'transfers.start'>) {
     const { runner } = await this.runner();
-    const record = await runner.begin(p.from as ChainAlias, p.to as ChainAlias, BigInt(p.amount));
+    const record = await runner.begin(p.from as ChainAlias, p.to as ChainAlias, BigInt(p.amount), BigInt(p.maxFee));
     void runner.run(record).catch((e: unknown) => this.options.log?.(`transfer ${record.id} paused: ${(e as Error).message}`));
     return this.transferView(record);
   }
@@ -1015,6 +1017,11 @@ function assetIdsOf(view: TxView): string[] {
 }
 
 // ---- helpers for estimates and listings ----
+
+/** Refuses, before anything is signed, a transaction whose fee is above the one the user approved. */
+function checkApprovedFee(fee: bigint, maxFee: string, unit: string): void {
+  if (fee > BigInt(maxFee)) throw new WalletError('fee-above-approved', `the fee of ${fee} ${unit} is above the approved maximum of ${maxFee} ${unit}`);
+}
 
 /** Short IDs (hex) of the account's X/P keys, as read off the engine's addresses. */
 function ownedOf(engine: WalletEngine): OwnedAddresses {

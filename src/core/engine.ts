@@ -264,8 +264,11 @@ export class WalletEngine {
 
   // ---- C-Chain ----
 
-  /** Sends native AVAX on the C-Chain (EIP-1559); returns the tx hash once accepted. */
-  async sendC(to: string, valueWei: bigint, data?: string): Promise<{ hash: string; outcome: TxOutcome }> {
+  /**
+   * Sends native AVAX on the C-Chain (EIP-1559); returns the tx hash once accepted. `maxFeeWei`:
+   * the most the tx may cost in fees (gasLimit × maxFeePerGas); a costlier one is refused unsigned.
+   */
+  async sendC(to: string, valueWei: bigint, data?: string, options: { maxFeeWei?: bigint } = {}): Promise<{ hash: string; outcome: TxOutcome }> {
     const [nonce, baseFee, tip] = await Promise.all([
       this.node.eth.getTransactionCount(this.evmAddress, 'pending'),
       this.node.eth.baseFee(),
@@ -274,7 +277,11 @@ export class WalletEngine {
     const gasLimit = data ? await this.node.eth.estimateGas({ from: this.evmAddress, to, value: '0x' + valueWei.toString(16), data }) : PLAIN_TRANSFER_GAS;
     checkFeeInput('a C-Chain base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);
     checkFeeInput('a C-Chain priority fee (wei) of', tip, MAX_C_TIP_WEI);
-    const signed = signEvmTx({ chainId: this.options.evmChainId, nonce, to, value: valueWei, gasLimit, ...eip1559Fees(baseFee, tip), ...(data ? { data } : {}) }, this.keys.evm.secret);
+    const fees = eip1559Fees(baseFee, tip);
+    if (options.maxFeeWei !== undefined && gasLimit * fees.maxFeePerGas > options.maxFeeWei) {
+      throw new WalletError('fee-above-approved', `the fee of up to ${gasLimit * fees.maxFeePerGas} wei is above the approved maximum of ${options.maxFeeWei} wei`);
+    }
+    const signed = signEvmTx({ chainId: this.options.evmChainId, nonce, to, value: valueWei, gasLimit, ...fees, ...(data ? { data } : {}) }, this.keys.evm.secret);
     const hash = await this.node.eth.sendRawTransaction(signed.rawTx);
     const outcome = await this.waitAccepted('C', hash);
     return { hash, outcome };

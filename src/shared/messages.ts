@@ -221,11 +221,16 @@ export interface WalletRequests {
   'balances.get': { params: { refresh?: boolean }; result: BalancesView };
   'balances.refresh': { params: Record<string, never>; result: BalancesView };
 
-  'send.x': { params: { assetID: string; amount: Amount; to: OwnerSet; memo?: string }; result: { txID: string; fee: Amount } };
-  'send.p': { params: { amount: Amount; to: OwnerSet }; result: { txID: string; fee: Amount } };
+  /** `maxFee` (nAVAX) is the most the user approved paying in fees: a costlier transaction is refused unsigned. */
+  'send.x': {
+    params: { assetID: string; amount: Amount; to: OwnerSet; memo?: string; maxFee: Amount };
+    result: { txID: string; fee: Amount };
+  };
+  'send.p': { params: { amount: Amount; to: OwnerSet; maxFee: Amount }; result: { txID: string; fee: Amount } };
   /** Native AVAX on the C-Chain, in wei. */
   /** `fee` is the wei actually paid (gas used × effective gas price, from the receipt). */
-  'send.c': { params: { to: string; amountWei: Amount }; result: { txHash: string; fee: Amount } };
+  /** `maxFeeWei` is the most the transaction may cost in fees (gasLimit × maxFeePerGas), as approved. */
+  'send.c': { params: { to: string; amountWei: Amount; maxFeeWei: Amount }; result: { txHash: string; fee: Amount } };
   /** The exact fee and the largest sendable amount, without signing or issuing anything. */
   'send.estimate': { params: SendEstimateParams; result: SendEstimate };
 
@@ -249,7 +254,8 @@ export interface WalletRequests {
   /** The mint rights (variable-cap and NFT groups) on the X-Chain this wallet can sign for. */
   'assets.mintRights': { params: Record<string, never>; result: { rights: MintRightView[] } };
 
-  'transfers.start': { params: { from: ChainName; to: ChainName; amount: Amount }; result: TransferView };
+  /** `maxFee` (nAVAX): the most the export and import fees together may cost, as the user approved. */
+  'transfers.start': { params: { from: ChainName; to: ChainName; amount: Amount; maxFee: Amount }; result: TransferView };
   /**
    * nAVAX: the export's exact fee, the import's fee for one UTXO of `amount`, and the largest amount
    * the export can carry after its fee. Nothing is signed or issued.

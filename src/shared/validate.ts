@@ -358,8 +358,10 @@ function idOnly(params: unknown): { id: string } {
   return { id: localId(f.id, 'id') };
 }
 
-function sendX(f: Fields): RequestParams<'send.x'> {
-  const out: RequestParams<'send.x'> = {
+type SendXBase = Omit<RequestParams<'send.x'>, 'maxFee'>;
+
+function sendX(f: Fields): SendXBase {
+  const out: SendXBase = {
     assetID: cb58Id(f.assetID, 'assetID'),
     amount: amount(f.amount, 'amount', U64_MAX, true),
     to: ownerSet(f.to, 'to'),
@@ -368,11 +370,11 @@ function sendX(f: Fields): RequestParams<'send.x'> {
   return out;
 }
 
-function sendP(f: Fields): RequestParams<'send.p'> {
+function sendP(f: Fields): Omit<RequestParams<'send.p'>, 'maxFee'> {
   return { amount: amount(f.amount, 'amount', U64_MAX, true), to: ownerSet(f.to, 'to') };
 }
 
-function sendC(f: Fields): RequestParams<'send.c'> {
+function sendC(f: Fields): Omit<RequestParams<'send.c'>, 'maxFeeWei'> {
   return { to: evmAddress(f.to, 'to'), amountWei: amount(f.amountWei, 'amountWei', U256_MAX, true) };
 }
 
@@ -390,12 +392,21 @@ function sendEstimate(params: unknown): RequestParams<'send.estimate'> {
   }
 }
 
-function transferParams(params: unknown): RequestParams<'transfers.start'> {
-  const f = record(params, '', ['from', 'to', 'amount']);
+function transferRoute(f: Fields): RequestParams<'transfers.estimate'> {
   const from = chainName(f.from, 'from');
   const to = chainName(f.to, 'to');
   if (from === to) fail('to', 'must be a different chain from "from"');
   return { from, to, amount: amount(f.amount, 'amount', U64_MAX, true) };
+}
+
+function transferEstimateParams(params: unknown): RequestParams<'transfers.estimate'> {
+  return transferRoute(record(params, '', ['from', 'to', 'amount']));
+}
+
+/** transfers.start: the route plus `maxFee`, the export and import fees together as approved. */
+function transferParams(params: unknown): RequestParams<'transfers.start'> {
+  const f = record(params, '', ['from', 'to', 'amount', 'maxFee']);
+  return { ...transferRoute(f), maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
 }
 
 function assetIdList(value: unknown, field: string): string[] {
@@ -516,9 +527,18 @@ export const REQUEST_VALIDATORS: Validators = {
   },
   'balances.refresh': none,
 
-  'send.x': (params) => sendX(record(params, '', ['assetID', 'amount', 'to'], ['memo'])),
-  'send.p': (params) => sendP(record(params, '', ['amount', 'to'])),
-  'send.c': (params) => sendC(record(params, '', ['to', 'amountWei'])),
+  'send.x': (params) => {
+    const f = record(params, '', ['assetID', 'amount', 'to', 'maxFee'], ['memo']);
+    return { ...sendX(f), maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
+  },
+  'send.p': (params) => {
+    const f = record(params, '', ['amount', 'to', 'maxFee']);
+    return { ...sendP(f), maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
+  },
+  'send.c': (params) => {
+    const f = record(params, '', ['to', 'amountWei', 'maxFeeWei']);
+    return { ...sendC(f), maxFeeWei: amount(f.maxFeeWei, 'maxFeeWei', U256_MAX, false) };
+  },
   'send.estimate': sendEstimate,
 
   'assets.create': createAsset,
@@ -547,7 +567,7 @@ export const REQUEST_VALIDATORS: Validators = {
   'assets.mintRights': none,
 
   'transfers.start': transferParams,
-  'transfers.estimate': transferParams,
+  'transfers.estimate': transferEstimateParams,
   'transfers.list': none,
   'transfers.importWaiting': none,
 

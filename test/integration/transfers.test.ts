@@ -82,4 +82,32 @@ describe('a cross-chain transfer killed at every step completes exactly once', (
     expect(record.error).toBeTruthy();
     expect(await avaxOf(w.engine, 'P')).toBe(0n);
   });
+
+  it('an import whose fee would take the move above the approved fees is not signed: the funds wait in atomic memory', async () => {
+    const w = await freshWallet({ x: 3n * AVAX });
+    const { ctx } = await localNetwork();
+    const journal = new TransferJournal(memoryStores().local, 'transfers:local:0');
+    const runner = new TransferRunner(w.engine, journal);
+    // Exactly the export's fee: the export goes, the import (which costs more) does not.
+    const refusal = await runner.start('X', 'P', 1n * AVAX, ctx.xTxFee).catch((e: unknown) => e);
+    expect(refusal).toMatchObject({ code: 'fee-above-approved' });
+    expect((refusal as Error).message).toContain(ctx.xTxFee.toString());
+    const [record] = await journal.list();
+    expect(record).toMatchObject({ state: 'export-accepted', imports: [], maxFee: ctx.xTxFee.toString() });
+    expect(await avaxOf(w.engine, 'P')).toBe(0n);
+    expect(await w.engine.buildImports('P', 'X')).toHaveLength(1);
+    // A resume leaves it waiting rather than failing the others.
+    expect(await runner.resumeAll()).toMatchObject([{ state: 'export-accepted' }]);
+  });
+
+  it('an export above the approved fee is refused unsigned: the move fails and nothing moves', async () => {
+    const w = await freshWallet({ x: 3n * AVAX });
+    const { ctx } = await localNetwork();
+    const runner = new TransferRunner(w.engine, new TransferJournal(memoryStores().local, 'transfers:local:0'));
+    const record = await runner.start('X', 'P', 1n * AVAX, ctx.xTxFee - 1n);
+    expect(record.state).toBe('failed');
+    expect(record.export).toBeUndefined();
+    expect(record.error).toContain(`${ctx.xTxFee} nAVAX`);
+    expect(await avaxOf(w.engine, 'X')).toBe(3n * AVAX);
+  });
 });

@@ -24,6 +24,11 @@ function spendable(view: BalancesView, chain: 'X' | 'P' | 'C', assetID: string):
   return BigInt(view.balances.find((b) => b.chain === chain && b.assetID === assetID)?.spendable ?? '0');
 }
 
+/** What the user approves for a move: both estimated fees. */
+function approved(est: { exportFee: string; importFee: string }): string {
+  return (BigInt(est.exportFee) + BigInt(est.importFee)).toString();
+}
+
 async function waitForTransfer(wallet: WalletService, id: string) {
   for (let i = 0; i < 200; i++) {
     const t = (await wallet.transfersList()).transfers.find((x) => x.id === id)!;
@@ -63,7 +68,7 @@ describe('the wallet service against the real node', () => {
     // Send on X: exact to the fee; the activity list has it, accepted, with its fee.
     const bob = await freshWallet();
     const bobX = bob.engine.addresses('X')[0]!;
-    const sent = await wallet.sendX({ assetID: avax, amount: (3n * AVAX).toString(), to: { addresses: [bobX], threshold: 1 }, memo: 'thanks' });
+    const sent = await wallet.sendX({ assetID: avax, amount: (3n * AVAX).toString(), to: { addresses: [bobX], threshold: 1 }, memo: 'thanks', maxFee: ctx.xTxFee.toString() });
     expect(BigInt(sent.fee)).toBe(ctx.xTxFee);
     const afterSend = await wallet.balancesRefresh();
     expect(spendable(afterSend, 'X', avax)).toBe(7n * AVAX - ctx.xTxFee);
@@ -71,7 +76,7 @@ describe('the wallet service against the real node', () => {
     expect(activity[0]).toMatchObject({ txID: sent.txID, kind: 'send', status: 'accepted', memo: 'thanks', fee: ctx.xTxFee.toString() });
 
     // A wrong-chain address is named before anything is built.
-    await expect(wallet.sendX({ assetID: avax, amount: '1', to: { addresses: [account.pAddress], threshold: 1 } })).rejects.toThrow(/P-Chain address/);
+    await expect(wallet.sendX({ assetID: avax, amount: '1', to: { addresses: [account.pAddress], threshold: 1 }, maxFee: ctx.xTxFee.toString() })).rejects.toThrow(/P-Chain address/);
 
     // Incoming funds the wallet did not create show up in the activity.
     await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 1n * AVAX, owners: me }]));
@@ -79,7 +84,8 @@ describe('the wallet service against the real node', () => {
     expect((await wallet.activityList()).items[0]).toMatchObject({ kind: 'receive', amount: (1n * AVAX).toString(), status: 'accepted' });
 
     // A move X → P through the journal.
-    const move = await wallet.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
+    const moveEst = await wallet.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
+    const move = await wallet.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString(), maxFee: (BigInt(moveEst.exportFee) + BigInt(moveEst.importFee)).toString() });
     const done = await waitForTransfer(wallet, move.id);
     expect(done.state).toBe('completed');
     const afterMove = await wallet.balancesRefresh();
@@ -97,7 +103,7 @@ describe('the wallet service against the real node', () => {
     // Locked means locked: no signing, and the next worker starts locked too.
     await wallet.walletLock();
     expect((await wallet.walletStatus()).vault).toBe('locked');
-    await expect(wallet.sendP({ amount: '1', to: { addresses: [account.pAddress], threshold: 1 } })).rejects.toBeInstanceOf(VaultLockedError);
+    await expect(wallet.sendP({ amount: '1', to: { addresses: [account.pAddress], threshold: 1 }, maxFee: '1000000' })).rejects.toBeInstanceOf(VaultLockedError);
     const restarted = await startBackground(stores);
     wallet = restarted.wallet;
     expect(restarted.session.isUnlocked()).toBe(false);
@@ -187,12 +193,12 @@ describe('estimates against the real node', () => {
     // X: a send with change, then a send of everything that is left.
     const est = await wallet.sendEstimate({ chain: 'X', assetID: avax, amount: (3n * AVAX).toString(), to: bobX, memo: 'rent' });
     expect(est).toEqual({ fee: ctx.xTxFee.toString(), maxAmount: (10n * AVAX - ctx.xTxFee).toString() });
-    const sent = await wallet.sendX({ assetID: avax, amount: (3n * AVAX).toString(), to: bobX, memo: 'rent' });
+    const sent = await wallet.sendX({ assetID: avax, amount: (3n * AVAX).toString(), to: bobX, memo: 'rent', maxFee: est.fee });
     expect(sent.fee).toBe(est.fee);
     expect(spendable(await wallet.balancesRefresh(), 'X', avax)).toBe(7n * AVAX - BigInt(est.fee));
     const all = await wallet.sendEstimate({ chain: 'X', assetID: avax, amount: '1', to: bobX });
     expect(BigInt(all.maxAmount)).toBe(7n * AVAX - 2n * ctx.xTxFee);
-    const emptied = await wallet.sendX({ assetID: avax, amount: all.maxAmount, to: bobX });
+    const emptied = await wallet.sendX({ assetID: avax, amount: all.maxAmount, to: bobX, maxFee: all.fee });
     expect(emptied.fee).toBe(all.fee);
     expect(spendable(await wallet.balancesRefresh(), 'X', avax)).toBe(0n);
     await expect(wallet.sendEstimate({ chain: 'X', assetID: avax, amount: '1', to: bobX })).rejects.toMatchObject({ code: 'insufficient-funds' });
@@ -201,7 +207,7 @@ describe('estimates against the real node', () => {
     const pEst = await wallet.sendEstimate({ chain: 'P', amount: AVAX.toString(), to: bobP });
     expect(BigInt(pEst.fee)).toBeGreaterThan(0n);
     expect(BigInt(pEst.maxAmount)).toBeLessThan(4n * AVAX);
-    const pSent = await wallet.sendP({ amount: AVAX.toString(), to: bobP });
+    const pSent = await wallet.sendP({ amount: AVAX.toString(), to: bobP, maxFee: pEst.fee });
     expect(pSent.fee).toBe(pEst.fee);
     const pLeft = spendable(await wallet.balancesRefresh(), 'P', avax);
     expect(pLeft).toBe(3n * AVAX - BigInt(pEst.fee));
@@ -209,7 +215,7 @@ describe('estimates against the real node', () => {
     expect(BigInt(pAll.maxAmount)).toBeLessThan(pLeft);
     const pMaxEst = await wallet.sendEstimate({ chain: 'P', amount: pAll.maxAmount, to: bobP });
     expect(BigInt(pMaxEst.maxAmount) + BigInt(pMaxEst.fee)).toBe(pLeft);
-    const pEmptied = await wallet.sendP({ amount: pAll.maxAmount, to: bobP });
+    const pEmptied = await wallet.sendP({ amount: pAll.maxAmount, to: bobP, maxFee: pMaxEst.fee });
     expect(pEmptied.fee).toBe(pMaxEst.fee);
     expect(spendable(await wallet.balancesRefresh(), 'P', avax)).toBe(0n);
     await expect(wallet.sendEstimate({ chain: 'P', amount: '1', to: bobP })).rejects.toMatchObject({ code: 'insufficient-funds' });
@@ -221,7 +227,7 @@ describe('estimates against the real node', () => {
     expect(BigInt(cEst.fee)).toBeGreaterThan(0n);
     expect(BigInt(cEst.fee) % 21_000n).toBe(0n);
     expect(BigInt(cEst.maxAmount)).toBe(2n * AVAX * WEI_PER_NAVAX - BigInt(cEst.fee));
-    const cSent = await wallet.sendC({ to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString() });
+    const cSent = await wallet.sendC({ to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString(), maxFeeWei: cEst.fee });
     expect(BigInt(cSent.fee)).toBeGreaterThan(0n);
     expect(BigInt(cSent.fee)).toBeLessThanOrEqual(BigInt(cEst.fee));
     expect(BigInt(cSent.fee) % 21_000n).toBe(0n);
@@ -235,21 +241,70 @@ describe('estimates against the real node', () => {
     const est = await wallet.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
     expect(est.exportFee).toBe(ctx.xTxFee.toString());
     expect(est.maxAmount).toBe((10n * AVAX - ctx.xTxFee).toString());
-    const toP = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString() })).id);
+    const toP = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString(), maxFee: approved(est) })).id);
     expect(toP).toMatchObject({ state: 'completed', exportFee: est.exportFee, importFee: est.importFee });
 
     const estC = await wallet.transfersEstimate({ from: 'X', to: 'C', amount: (3n * AVAX).toString() });
     expect(estC.exportFee).toBe(ctx.xTxFee.toString());
-    const toC = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'X', to: 'C', amount: (3n * AVAX).toString() })).id);
+    const toC = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'X', to: 'C', amount: (3n * AVAX).toString(), maxFee: approved(estC) })).id);
     expect(toC).toMatchObject({ state: 'completed', exportFee: estC.exportFee, importFee: estC.importFee });
 
     // Everything on P goes back to X: the export of maxAmount leaves nothing behind.
     const back = await wallet.transfersEstimate({ from: 'P', to: 'X', amount: '1' });
     const backAll = await wallet.transfersEstimate({ from: 'P', to: 'X', amount: back.maxAmount });
-    const moved = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'P', to: 'X', amount: back.maxAmount })).id);
+    const moved = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'P', to: 'X', amount: back.maxAmount, maxFee: approved(backAll) })).id);
     expect(moved).toMatchObject({ state: 'completed', exportFee: backAll.exportFee, importFee: backAll.importFee });
     expect(spendable(await wallet.balancesRefresh(), 'P', (await localNetwork()).identity.avaxAssetID)).toBe(0n);
     await expect(wallet.transfersEstimate({ from: 'P', to: 'X', amount: '1' })).rejects.toMatchObject({ code: 'insufficient-funds' });
+  });
+
+  it('never pays more than the approved fee: one nAVAX below is refused with nothing sent, the exact fee goes through', async () => {
+    const { wallet, avax, account, genesis } = await fundedWallet({ x: 10n * AVAX, p: 4n * AVAX });
+    const bob = await freshWallet();
+    const bobX = { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 };
+    const bobP = { addresses: [bob.engine.addresses('P')[0]!], threshold: 1 };
+    const before = await wallet.balancesRefresh();
+    const activityBefore = (await wallet.activityList()).items.length;
+
+    const xEst = await wallet.sendEstimate({ chain: 'X', assetID: avax, amount: AVAX.toString(), to: bobX });
+    const xBelow = (BigInt(xEst.fee) - 1n).toString();
+    const xRefusal = await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: bobX, maxFee: xBelow }).catch((e: unknown) => e);
+    expect(xRefusal).toMatchObject({ code: 'fee-above-approved' });
+    expect((xRefusal as Error).message).toContain(xEst.fee);
+    expect((xRefusal as Error).message).toContain(xBelow);
+
+    const pEst = await wallet.sendEstimate({ chain: 'P', amount: AVAX.toString(), to: bobP });
+    const pBelow = (BigInt(pEst.fee) - 1n).toString();
+    const pRefusal = await wallet.sendP({ amount: AVAX.toString(), to: bobP, maxFee: pBelow }).catch((e: unknown) => e);
+    expect(pRefusal).toMatchObject({ code: 'fee-above-approved' });
+    expect((pRefusal as Error).message).toContain(pEst.fee);
+
+    // A move whose export alone costs more than approved fails before anything is signed.
+    const tEst = await wallet.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    const refusedMove = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: (BigInt(tEst.exportFee) - 1n).toString() })).id);
+    expect(refusedMove.state).toBe('failed');
+    expect(refusedMove.exportTxID).toBeUndefined();
+    expect(refusedMove.error).toContain(tEst.exportFee);
+
+    // Nothing was sent: the balances and the activity are as they were.
+    const unchanged = await wallet.balancesRefresh();
+    expect(spendable(unchanged, 'X', avax)).toBe(spendable(before, 'X', avax));
+    expect(spendable(unchanged, 'P', avax)).toBe(spendable(before, 'P', avax));
+    expect((await wallet.activityList()).items).toHaveLength(activityBefore);
+
+    // At exactly the estimated fee, both go through and pay it.
+    expect((await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: bobX, maxFee: xEst.fee })).fee).toBe(xEst.fee);
+    expect((await wallet.sendP({ amount: AVAX.toString(), to: bobP, maxFee: pEst.fee })).fee).toBe(pEst.fee);
+    const after = await wallet.balancesRefresh();
+    expect(spendable(after, 'X', avax)).toBe(spendable(before, 'X', avax) - AVAX - BigInt(xEst.fee));
+    expect(spendable(after, 'P', avax)).toBe(spendable(before, 'P', avax) - AVAX - BigInt(pEst.fee));
+
+    // C: gas limit × max fee per gas one wei above what was approved is refused unsigned.
+    await genesis.sendC(account.cAddress, 2n * AVAX * WEI_PER_NAVAX);
+    const cBefore = spendable(await wallet.balancesRefresh(), 'C', avax);
+    const cEst = await wallet.sendEstimate({ chain: 'C', to: bob.engine.evmAddress, amountWei: '1' });
+    await expect(wallet.sendC({ to: bob.engine.evmAddress, amountWei: '1', maxFeeWei: (BigInt(cEst.fee) - 1n).toString() })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    expect(spendable(await wallet.balancesRefresh(), 'C', avax)).toBe(cBefore);
   });
 
   it('lists the NFTs and the mint rights the wallet holds', async () => {

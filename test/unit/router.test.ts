@@ -133,7 +133,7 @@ describe('sender policy', () => {
 describe('malformed and unknown messages', () => {
   it('answers a validation error with its field and calls nothing', async () => {
     const { router, calls } = setup();
-    const bad = errorOf(await router.handle(msg('send.p', { amount: '18446744073709551616', to: { addresses: [], threshold: 1 } }), POPUP));
+    const bad = errorOf(await router.handle(msg('send.p', { amount: '18446744073709551616', to: { addresses: [], threshold: 1 }, maxFee: '0' }), POPUP));
     expect(bad.code).toBe('validation');
     expect(bad.field).toBe('amount');
     expect(bad.message).toMatch(/at most/);
@@ -311,8 +311,8 @@ describe('handlersFrom', () => {
     const handlers = handlersFrom(service as unknown as WalletServiceMethods);
     expect(Object.keys(handlers).sort()).toEqual([...REQUEST_TYPES].sort());
     const router = createRouter(handlers, { extensionId: EXT_ID, extensionOrigin: ORIGIN });
-    const r = await router.handle(msg('send.c', { to: '0x' + '12'.repeat(20), amountWei: '7' }), POPUP);
-    expect(r).toEqual({ ok: true, result: { type: 'send.c', params: { to: '0x' + '12'.repeat(20), amountWei: '7' } } });
+    const r = await router.handle(msg('send.c', { to: '0x' + '12'.repeat(20), amountWei: '7', maxFeeWei: '1' }), POPUP);
+    expect(r).toEqual({ ok: true, result: { type: 'send.c', params: { to: '0x' + '12'.repeat(20), amountWei: '7', maxFeeWei: '1' } } });
     expect(service.calls).toEqual(['send.c']);
   });
 
@@ -336,7 +336,7 @@ describe('callBackground', () => {
 
   it('turns {ok:false} into a BackgroundError with code, message and field', async () => {
     const answer = { ok: false, error: { code: 'validation', message: 'to.threshold: must be from 1 to 2', field: 'to.threshold' } };
-    const e = await callBackground('send.p', { amount: '1', to: { addresses: [], threshold: 1 } }, async () => answer).catch((x: unknown) => x);
+    const e = await callBackground('send.p', { amount: '1', to: { addresses: [], threshold: 1 }, maxFee: '1' }, async () => answer).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(BackgroundError);
     expect(e).toBeInstanceOf(WalletError);
     expect(e).toMatchObject({ code: 'validation', message: 'to.threshold: must be from 1 to 2', field: 'to.threshold' });

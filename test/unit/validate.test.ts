@@ -56,9 +56,9 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'networks.health': { id: 'local' },
   'balances.get': { refresh: true },
   'balances.refresh': {},
-  'send.x': { assetID: ASSET, amount: '1000', to: { addresses: [addr(1)], threshold: 1, locktime: '0' }, memo: 'thanks' },
-  'send.p': { amount: U64, to: owners(2, 2, 'P') },
-  'send.c': { to: EVM, amountWei: U256 },
+  'send.x': { assetID: ASSET, amount: '1000', to: { addresses: [addr(1)], threshold: 1, locktime: '0' }, memo: 'thanks', maxFee: '1000000' },
+  'send.p': { amount: U64, to: owners(2, 2, 'P'), maxFee: '0' },
+  'send.c': { to: EVM, amountWei: U256, maxFeeWei: U256 },
   'send.estimate': { chain: 'X', assetID: ASSET, amount: '1000', to: owners(2, 1), memo: 'for rent' },
   'assets.create': {
     name: 'Gold Coin',
@@ -73,7 +73,7 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'assets.transferNft': { utxoID: UTXO, to: owners(1) },
   'assets.listNfts': {},
   'assets.mintRights': {},
-  'transfers.start': { from: 'X', to: 'C', amount: '1000000000' },
+  'transfers.start': { from: 'X', to: 'C', amount: '1000000000', maxFee: '2000000' },
   'transfers.estimate': { from: 'C', to: 'P', amount: '1' },
   'transfers.list': {},
   'transfers.importWaiting': {},
@@ -173,7 +173,7 @@ describe('optional fields', () => {
     accepts('networks.addCustom', { name: 'n', url: 'http://[::1]:9650' });
     rejects('networks.addCustom', { name: 'n', url: 'http://node.example.org:9650' }, 'url');
     rejects('networks.addCustom', { name: 'n', url: 'http://192.168.1.10:9650' }, 'url');
-    const set = accepts('send.p', { amount: '5', to: { addresses: [addr(1, 'P')], threshold: 1 } }).to;
+    const set = accepts('send.p', { amount: '5', to: { addresses: [addr(1, 'P')], threshold: 1 }, maxFee: '1' }).to;
     expect(set).not.toHaveProperty('locktime');
   });
 
@@ -292,10 +292,30 @@ describe('amounts', () => {
   });
 
   it('wei amounts: up to 2^256 − 1', () => {
-    accepts('send.c', { to: EVM, amountWei: U256 });
-    accepts('send.c', { to: EVM, amountWei: (U64_MAX + 1n).toString() });
-    rejects('send.c', { to: EVM, amountWei: (U256_MAX + 1n).toString() }, 'amountWei');
-    rejects('send.c', { to: EVM, amountWei: '0' }, 'amountWei');
+    accepts('send.c', { to: EVM, amountWei: U256, maxFeeWei: '1' });
+    accepts('send.c', { to: EVM, amountWei: (U64_MAX + 1n).toString(), maxFeeWei: '1' });
+    rejects('send.c', { to: EVM, amountWei: (U256_MAX + 1n).toString(), maxFeeWei: '1' }, 'amountWei');
+    rejects('send.c', { to: EVM, amountWei: '0', maxFeeWei: '1' }, 'amountWei');
+  });
+
+  it('approved fee ceilings: required, decimal, u64 in nAVAX (u256 in wei), zero allowed', () => {
+    for (const type of ['send.x', 'send.p', 'transfers.start'] as const) {
+      const base = VALID[type];
+      expect(accepts(type, { ...base, maxFee: U64 }).maxFee).toBe(U64);
+      expect(accepts(type, { ...base, maxFee: '0' }).maxFee).toBe('0');
+      expect(rejects(type, { ...base, maxFee: (U64_MAX + 1n).toString() }, 'maxFee').message).toContain(U64);
+      for (const bad of ['01', '-1', '1.5', '', '0x10', 1000, null]) rejects(type, { ...base, maxFee: bad }, 'maxFee');
+      rejects(type, withFields(base, { maxFee: undefined }), 'maxFee');
+    }
+    const c = VALID['send.c'];
+    expect(accepts('send.c', { ...c, maxFeeWei: (U64_MAX + 1n).toString() }).maxFeeWei).toBe((U64_MAX + 1n).toString());
+    accepts('send.c', { ...c, maxFeeWei: '0' });
+    rejects('send.c', { ...c, maxFeeWei: (U256_MAX + 1n).toString() }, 'maxFeeWei');
+    for (const bad of ['01', '-1', '1.5', '', 5]) rejects('send.c', { ...c, maxFeeWei: bad }, 'maxFeeWei');
+    rejects('send.c', withFields(c, { maxFeeWei: undefined }), 'maxFeeWei');
+    // The estimates take no ceiling: they are what the user reviews.
+    rejects('transfers.estimate', { from: 'X', to: 'P', amount: '1', maxFee: '1' }, 'maxFee');
+    rejects('send.estimate', { chain: 'P', amount: '1', to: owners(1, 1, 'P'), maxFee: '1' }, 'maxFee');
   });
 
   it('locktime: a u64 that may be zero', () => {
@@ -429,16 +449,16 @@ describe('IDs and addresses', () => {
   });
 
   it('send.c: a 0x EVM address; a mixed-case one must match its checksum', () => {
-    accepts('send.c', { to: EVM.toLowerCase(), amountWei: '1' });
-    accepts('send.c', { to: '0x' + EVM.slice(2).toUpperCase(), amountWei: '1' });
+    accepts('send.c', { to: EVM.toLowerCase(), amountWei: '1', maxFeeWei: '1' });
+    accepts('send.c', { to: '0x' + EVM.slice(2).toUpperCase(), amountWei: '1', maxFeeWei: '1' });
     const body = EVM.slice(2);
     const i = body.search(/[a-fA-F]/);
     const c = body[i]!;
     const wrongCase = '0x' + body.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + body.slice(i + 1);
     expect(wrongCase).not.toBe(wrongCase.toLowerCase());
-    rejects('send.c', { to: wrongCase, amountWei: '1' }, 'to');
+    rejects('send.c', { to: wrongCase, amountWei: '1', maxFeeWei: '1' }, 'to');
     for (const bad of ['0x1234', EVM.slice(2), addr(1, 'C'), '0x' + 'g'.repeat(40)]) {
-      rejects('send.c', { to: bad, amountWei: '1' }, 'to');
+      rejects('send.c', { to: bad, amountWei: '1', maxFeeWei: '1' }, 'to');
     }
   });
 });
@@ -464,10 +484,10 @@ describe('integers and enums', () => {
   });
 
   it('chain names, and a transfer between two different chains', () => {
-    accepts('transfers.start', { from: 'P', to: 'X', amount: '1' });
-    rejects('transfers.start', { from: 'Y', to: 'X', amount: '1' }, 'from');
-    rejects('transfers.start', { from: 'X', to: 'x', amount: '1' }, 'to');
-    rejects('transfers.start', { from: 'X', to: 'X', amount: '1' }, 'to');
+    accepts('transfers.start', { from: 'P', to: 'X', amount: '1', maxFee: '1' });
+    rejects('transfers.start', { from: 'Y', to: 'X', amount: '1', maxFee: '1' }, 'from');
+    rejects('transfers.start', { from: 'X', to: 'x', amount: '1', maxFee: '1' }, 'to');
+    rejects('transfers.start', { from: 'X', to: 'X', amount: '1', maxFee: '1' }, 'to');
   });
 });
 

@@ -3,6 +3,7 @@
 // finishes it after a popup or browser restart; this screen shows where each one is.
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { BackgroundError } from '../../shared/client.js';
 import { errorText, useCall } from '../api.js';
 import { checkAmount } from '../checks.js';
 import { AmountInput } from '../components/AmountInput.js';
@@ -13,6 +14,7 @@ import { maxOf, useEstimate } from '../fees.js';
 import { AVAX_DECIMALS, chainLabel, formatValue, shortenId, units, WEI_PER_NAVAX } from '../format.js';
 import type { BalancesView, ChainName, TransferView } from '../../shared/messages.js';
 import { WaitingFunds } from './Home.js';
+import { FEE_WENT_UP } from './Send.js';
 
 const CHAINS: ChainName[] = ['X', 'P', 'C'];
 const POLL_MS = 2000;
@@ -154,14 +156,19 @@ export function Move({ balances, onChanged, pollMs = POLL_MS, estimateDelayMs }:
   const start = async (e: Event) => {
     e.preventDefault();
     if (!check.ok) return;
+    // The fees shown are the most the move may pay: the background signs nothing costlier.
+    if (!fees) {
+      setError('The fees are not known yet: wait for the estimate, then try again.');
+      return;
+    }
     setBusy(true);
     setError(undefined);
     try {
-      await call('transfers.start', { from, to, amount: check.value.toString() });
+      await call('transfers.start', { from, to, amount: check.value.toString(), maxFee: (fees.exportFee + fees.importFee).toString() });
       setAmount('');
       setTick((t) => t + 1);
     } catch (err) {
-      setError(errorText(err));
+      setError(err instanceof BackgroundError && err.code === 'fee-above-approved' ? FEE_WENT_UP : errorText(err));
     } finally {
       setBusy(false);
     }

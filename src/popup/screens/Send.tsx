@@ -57,6 +57,9 @@ export function sendFeeText(chain: ChainName, fee: Amount): string {
   return formatValue(fee, AVAX_DECIMALS, 'AVAX');
 }
 
+/** What the user sees when the background refuses a fee above the one they reviewed. */
+export const FEE_WENT_UP = 'The fee went up since you reviewed it: review again';
+
 /** A failure the amount field should show (the background names no field for missing funds). */
 function fieldOf(e: unknown): string | undefined {
   return errorField(e) ?? (e instanceof BackgroundError && e.code === 'insufficient-funds' ? 'amount' : undefined);
@@ -156,23 +159,46 @@ export function Send(p: SendProps) {
     setStage({ k: 'sending', estimate: estimated });
     try {
       const v = plain.value.toString();
+      // The reviewed fee is the most the background may sign for (C: wei, gas limit × max fee per gas).
+      const maxFee = estimated.fee;
       let done: Stage;
       if (chain === 'X') {
-        const r = await call('send.x', { assetID: asset.assetID, amount: v, to: { addresses: [toCheck.value], threshold: 1 }, ...(memo !== '' ? { memo } : {}) });
+        const r = await call('send.x', { assetID: asset.assetID, amount: v, to: { addresses: [toCheck.value], threshold: 1 }, ...(memo !== '' ? { memo } : {}), maxFee });
         done = { k: 'done', chain, txID: r.txID, fee: r.fee };
       } else if (chain === 'P') {
-        const r = await call('send.p', { amount: v, to: { addresses: [toCheck.value], threshold: 1 } });
+        const r = await call('send.p', { amount: v, to: { addresses: [toCheck.value], threshold: 1 }, maxFee });
         done = { k: 'done', chain, txID: r.txID, fee: r.fee };
       } else {
-        const r = await call('send.c', { to: toCheck.value, amountWei: v });
+        const r = await call('send.c', { to: toCheck.value, amountWei: v, maxFeeWei: maxFee });
         done = { k: 'done', chain, txID: r.txHash, fee: r.fee };
       }
       setStage(done);
       p.onSent();
     } catch (e) {
+      if (e instanceof BackgroundError && e.code === 'fee-above-approved') {
+        await reviewAgain();
+        return;
+      }
       const field = fieldOf(e);
       setServer({ field, message: errorText(e) });
       setStage(field && FIELD_OF[field] ? { k: 'form' } : { k: 'review', estimate: estimated });
+    }
+  };
+
+  /** The fee rose between the review and the send (nothing was signed): a fresh review, with the reason. */
+  const reviewAgain = async () => {
+    if (!params) {
+      setServer({ field: undefined, message: FEE_WENT_UP });
+      setStage({ k: 'form' });
+      return;
+    }
+    try {
+      const fresh = await call('send.estimate', params);
+      setServer({ field: undefined, message: FEE_WENT_UP });
+      setStage({ k: 'review', estimate: fresh });
+    } catch (e) {
+      setServer({ field: fieldOf(e), message: `${FEE_WENT_UP}. ${errorText(e)}` });
+      setStage({ k: 'form' });
     }
   };
 

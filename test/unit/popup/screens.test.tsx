@@ -66,7 +66,7 @@ describe('Move', () => {
     expect(screen.getByTestId('move-fees').textContent).toBe('Export fee (X-Chain)0.001 AVAXImport fee (P-Chain)0.0003 AVAX, taken from the amountArrives on the P-Chain2.4997 AVAX');
     expect(bg.callsOf('transfers.estimate')).toContainEqual({ from: 'X', to: 'P', amount: '2500000000' });
     fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
-    await waitFor(() => expect(bg.callsOf('transfers.start')).toEqual([{ from: 'X', to: 'P', amount: '2500000000' }]));
+    await waitFor(() => expect(bg.callsOf('transfers.start')).toEqual([{ from: 'X', to: 'P', amount: '2500000000', maxFee: '1300000' }]));
     expect(await screen.findByText('X-Chain → P-Chain')).toBeTruthy();
   });
 

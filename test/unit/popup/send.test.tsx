@@ -104,7 +104,8 @@ describe('Send', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
     await waitFor(() => expect(screen.getByTestId('tx-status').textContent).toBe('Accepted by the X-Chain'));
-    expect(bg.callsOf('send.x')).toEqual([{ assetID: AVAX_ID, amount: '1500000000', to: { addresses: [X_OTHER], threshold: 1 }, memo: 'rent' }]);
+    // The reviewed fee is the most the background may sign for.
+    expect(bg.callsOf('send.x')).toEqual([{ assetID: AVAX_ID, amount: '1500000000', to: { addresses: [X_OTHER], threshold: 1 }, memo: 'rent', maxFee: '1000000' }]);
     expect(screen.getByText('newtx')).toBeTruthy();
     expect(screen.getByText('0.001 AVAX')).toBeTruthy();
     expect(onSent).toHaveBeenCalled();
@@ -125,7 +126,7 @@ describe('Send', () => {
     expect(screen.getByTestId('review-fee').textContent).toBe('0.001 AVAX');
     expect(screen.queryByTestId('review-total')).toBeNull();
     await waitFor(() => expect(bg.callsOf('send.x')).toHaveLength(1));
-    expect(bg.callsOf('send.x')[0]).toEqual({ assetID: FAKE_ID, amount: '250', to: { addresses: [X_OTHER], threshold: 1 } });
+    expect(bg.callsOf('send.x')[0]).toEqual({ assetID: FAKE_ID, amount: '250', to: { addresses: [X_OTHER], threshold: 1 }, maxFee: '1000000' });
   });
 
   it('sends P-Chain AVAX: an approximate fee until the amount is known, then the exact one', async () => {
@@ -143,7 +144,7 @@ describe('Send', () => {
     expect(screen.getByTestId('review-fee').textContent).toBe('0.0003 AVAX');
     expect(screen.getByTestId('review-total').textContent).toBe('4.5003 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
-    await waitFor(() => expect(bg.callsOf('send.p')).toEqual([{ amount: '4500000000', to: { addresses: [P_OTHER], threshold: 1 } }]));
+    await waitFor(() => expect(bg.callsOf('send.p')).toEqual([{ amount: '4500000000', to: { addresses: [P_OTHER], threshold: 1 }, maxFee: '300000' }]));
     expect(await screen.findByText('0.0003 AVAX')).toBeTruthy();
   });
 
@@ -178,7 +179,7 @@ describe('Send', () => {
     await screen.findByRole('heading', { name: 'Review' });
     expect(screen.getByTestId('review-total').textContent).toBe('at most 1.5 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
-    await waitFor(() => expect(bg.callsOf('send.c')).toEqual([{ to: C_OTHER, amountWei: '1498950000000000000' }]));
+    await waitFor(() => expect(bg.callsOf('send.c')).toEqual([{ to: C_OTHER, amountWei: '1498950000000000000', maxFeeWei: C_MAX_FEE.toString() }]));
     expect(await screen.findByText('0xabc')).toBeTruthy();
     // Paid: 21000 gas × 25 gwei, in wei.
     expect(screen.getByText('0.000525 AVAX')).toBeTruthy();
@@ -231,5 +232,35 @@ describe('Send', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('The X-Chain did not accept the transaction: rejected');
     expect(within(document.body).getByRole('heading', { name: 'Review' })).toBeTruthy();
+  });
+
+  it('goes back to a fresh review, saying why, when the fee rose after the review; the new fee is the new ceiling', async () => {
+    const view = balances();
+    const estimate = estimator(view);
+    let xFee = X_FEE;
+    const { bg } = setup(
+      {
+        'send.estimate': (p) => ({ ...estimate(p), fee: xFee.toString() }),
+        'send.x': (p) => {
+          if (BigInt(p.maxFee) < xFee) throw new Refuse({ code: 'fee-above-approved', message: `the fee of ${xFee} nAVAX is above the approved maximum of ${p.maxFee} nAVAX` });
+          return { txID: 'tx2', fee: xFee.toString() };
+        },
+      },
+      view,
+    );
+    type(/^To/, X_OTHER);
+    type('Amount (AVAX)', '1');
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+    await screen.findByRole('heading', { name: 'Review' });
+    expect(screen.getByTestId('review-fee').textContent).toBe('0.001 AVAX');
+    // Meanwhile the node raised the fee: the send is refused unsigned.
+    xFee = 2_000_000n;
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The fee went up since you reviewed it: review again');
+    await waitFor(() => expect(screen.getByTestId('review-fee').textContent).toBe('0.002 AVAX'));
+    expect(screen.getByRole('heading', { name: 'Review' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await waitFor(() => expect(screen.getByTestId('tx-status')).toBeTruthy());
+    expect(bg.callsOf('send.x').map((c) => c.maxFee)).toEqual(['1000000', '2000000']);
   });
 });
