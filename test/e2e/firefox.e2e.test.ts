@@ -122,16 +122,34 @@ describe('Firefox ESR: the built extension against the local node', () => {
    * not awaited: the page counts as loaded when the document at that URL is complete.
    */
   const open = async (page: Page, url: string): Promise<void> => {
+    // Polled by hand: while a document is being set up or replaced, Firefox's remote agent can
+    // fail an evaluation with its own internal error, which puppeteer's waitForFunction does not
+    // retry.
+    const deadline = Date.now() + 15_000;
     // Marks the current document, so that a reload of the same URL is not mistaken for done.
-    await page.evaluate(() => {
-      (globalThis as { xpcE2eOldDocument?: boolean }).xpcE2eOldDocument = true;
-    });
+    for (;;) {
+      const marked = await page
+        .evaluate(() => {
+          (globalThis as { xpcE2eOldDocument?: boolean }).xpcE2eOldDocument = true;
+          return true;
+        })
+        .catch(() => false);
+      if (marked) break;
+      if (Date.now() > deadline) throw new Error('could not reach the page to open ' + url);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     page.goto(url).catch(() => undefined);
-    await page.waitForFunction(
-      (u: string) => location.href === u && document.readyState === 'complete' && !(globalThis as { xpcE2eOldDocument?: boolean }).xpcE2eOldDocument,
-      { timeout: 15_000 },
-      url,
-    );
+    for (;;) {
+      const loaded = await page
+        .evaluate(
+          (u: string) => location.href === u && document.readyState === 'complete' && !(globalThis as { xpcE2eOldDocument?: boolean }).xpcE2eOldDocument,
+          url,
+        )
+        .catch(() => false);
+      if (loaded) return;
+      if (Date.now() > deadline) throw new Error(`the page did not finish opening ${url} within 15 s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   };
 
   /** When the background page was created (ms since epoch): a new value is a new background. */
