@@ -85,8 +85,31 @@ function leakNeedles(secrets: { mnemonic?: string; keysHex: string[] }): string[
   return needles;
 }
 
+/** Every object key in stored data, also inside values that are JSON text (the vault record). */
+function structureNames(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string' && value.startsWith('{')) {
+    try {
+      structureNames(JSON.parse(value), out);
+    } catch {
+      // Not JSON: plain text, nothing structural in it.
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k.toLowerCase());
+      structureNames(v, out);
+    }
+  }
+  return out;
+}
+
 function expectNoLeak(dump: string, needles: string[]): void {
-  for (const needle of needles) expect(dump.includes(needle), `storage contains "${needle.slice(0, 12)}…"`).toBe(false);
+  // A single mnemonic word that is also a name in the stored structure (BIP-39 has "version")
+  // says nothing about a leak; the phrase itself and every pair of its words are still searched.
+  const names = structureNames(JSON.parse(dump)).join(' ');
+  for (const needle of needles) {
+    if (/^[a-z]+$/.test(needle) && names.includes(needle)) continue;
+    expect(dump.includes(needle), `storage contains "${needle.slice(0, 12)}…"`).toBe(false);
+  }
 }
 
 describe('vault: defaults', () => {
