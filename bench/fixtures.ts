@@ -2,13 +2,13 @@
 // and UTXO sets built once in our structures and handed to avalanchejs as the bytes it would get
 // from the node (so both sides see exactly the same UTXOs).
 import { sha256 } from '@noble/hashes/sha2.js';
-import { Common, type Context, utils, Utxo as AjsUtxo } from '@avalabs/avalanchejs';
+import { type Context, utils, Utxo as AjsUtxo } from '@avalabs/avalanchejs';
 import { utf8 } from '../src/core/bytes.js';
 import { encodeUtxo, type OutputOwners, type Utxo, type Vm } from '../src/core/codec/index.js';
-import { cb58Encode } from '../src/core/encoding.js';
 import type { PFeeContext } from '../src/core/fees.js';
 import { keyPairFromSecret, parseSecretKey, type KeyPair } from '../src/core/keys.js';
 import { type ChainContext, makeOwners } from '../src/core/tx/context.js';
+import { avalanchejsContextOf } from '../test/unit/avalanchejs-context.js';
 
 const label = (text: string): Uint8Array => sha256(utf8.encode(`xpc-wallet bench: ${text}`));
 
@@ -27,24 +27,7 @@ export const ctx: ChainContext = {
 /** P-Chain dynamic fee inputs; the avalanchejs fee state and config below describe the same fee. */
 export const pFee: PFeeContext = { weights: [1n, 1000n, 1000n, 4n], price: 3n };
 
-export const ajsContext: Context.Context = {
-  networkID: ctx.networkID,
-  hrp: ctx.hrp,
-  xBlockchainID: cb58Encode(ctx.xChainID),
-  pBlockchainID: cb58Encode(ctx.pChainID),
-  cBlockchainID: cb58Encode(ctx.cChainID),
-  avaxAssetID: cb58Encode(ctx.avaxAssetID),
-  baseTxFee: ctx.xTxFee,
-  createAssetTxFee: ctx.xCreateAssetTxFee,
-  platformFeeConfig: {
-    weights: Common.createDimensions({ bandwidth: 1, dbRead: 1000, dbWrite: 1000, compute: 4 }),
-    maxCapacity: 1_000_000n,
-    maxPerSecond: 100_000n,
-    targetPerSecond: 50_000n,
-    minPrice: 1n,
-    excessConversionConstant: 2_164_043n,
-  },
-};
+export const ajsContext: Context.Context = avalanchejsContextOf(ctx);
 export const ajsFeeState = { capacity: 1_000_000n, excess: 0n, price: pFee.price, timestamp: new Date(0).toISOString() };
 
 /** Chain time handed to both libraries' spendability checks (no UTXO here is time-locked). */

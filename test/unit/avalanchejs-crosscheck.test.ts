@@ -11,7 +11,6 @@ import {
   addTxSignatures,
   avaxSerial,
   avm,
-  Common,
   type Context,
   evm,
   EVMUnsignedTx,
@@ -57,6 +56,7 @@ import { buildPExport, buildPImport, buildPSend } from '../../src/core/tx/p.js';
 import { keychainOf, requiredCredentials, type SignedResult, signTx, utxoLookupOf } from '../../src/core/tx/sign.js';
 import { ownedAddressSet, spendableUtxos } from '../../src/core/tx/utxos.js';
 import { buildXExport, buildXImport, buildXSend } from '../../src/core/tx/x.js';
+import { avalanchejsContextOf } from './avalanchejs-context.js';
 import {
   arbCExportTx,
   arbCImportTx,
@@ -448,24 +448,7 @@ const ctx: ChainContext = {
 const otherAsset = sha256(utf8.encode('another asset'));
 const pFee: PFeeContext = { weights: [1n, 1000n, 1000n, 4n], price: 3n };
 
-const ajsContext: Context.Context = {
-  networkID: ctx.networkID,
-  hrp: ctx.hrp,
-  xBlockchainID: cb58Encode(ctx.xChainID),
-  pBlockchainID: cb58Encode(ctx.pChainID),
-  cBlockchainID: cb58Encode(ctx.cChainID),
-  avaxAssetID: cb58Encode(ctx.avaxAssetID),
-  baseTxFee: ctx.xTxFee,
-  createAssetTxFee: ctx.xCreateAssetTxFee,
-  platformFeeConfig: {
-    weights: Common.createDimensions({ bandwidth: 1, dbRead: 1000, dbWrite: 1000, compute: 4 }),
-    maxCapacity: 1_000_000n,
-    maxPerSecond: 100_000n,
-    targetPerSecond: 50_000n,
-    minPrice: 1n,
-    excessConversionConstant: 2_164_043n,
-  },
-};
+const ajsContext: Context.Context = avalanchejsContextOf(ctx);
 const feeState = { capacity: 1_000_000n, excess: 0n, price: pFee.price, timestamp: new Date(0).toISOString() };
 const NOW = 1_700_000_000n;
 
