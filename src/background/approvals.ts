@@ -20,6 +20,8 @@ export interface PendingApproval {
   params: unknown;
   /** What the approval window shows: decoded from the exact bytes that would be signed. */
   summary: unknown;
+  /** The content script's ID for the site request: a retry after a worker restart finds it. */
+  requestId?: string;
   createdAt: number;
 }
 
@@ -27,6 +29,8 @@ export interface Decision {
   id: string;
   approved: boolean;
   decidedAt: number;
+  /** The request as it was approved, for a restarted worker to act on. */
+  entry?: PendingApproval;
 }
 
 interface Stored {
@@ -105,7 +109,7 @@ export class ApprovalQueue {
       const s = await this.#load();
       const entry = s.pending.find((p) => p.id === id);
       if (!entry) throw new UnknownApprovalError(id);
-      const decided = [...s.decided, { id, approved, decidedAt: this.now() }].slice(-MAX_REMEMBERED_DECISIONS);
+      const decided = [...s.decided, { id, approved, decidedAt: this.now(), entry }].slice(-MAX_REMEMBERED_DECISIONS);
       await this.#save({ pending: s.pending.filter((p) => p.id !== id), decided });
       for (const wake of this.#waiters.get(id) ?? []) wake(approved);
       this.#waiters.delete(id);
@@ -116,6 +120,15 @@ export class ApprovalQueue {
   /** Rejects everything waiting (the approval window was closed, the wallet was reset). */
   async rejectAll(): Promise<void> {
     for (const p of await this.list()) await this.decide(p.id, false).catch(() => undefined);
+  }
+
+  /** The approval made for a site request, waiting or already decided (the decision with it). */
+  async findByRequest(requestId: string): Promise<{ entry: PendingApproval; decision?: Decision } | undefined> {
+    const s = await this.#load();
+    const pending = s.pending.find((p) => p.requestId === requestId);
+    if (pending) return { entry: pending };
+    const decision = s.decided.find((d) => d.entry?.requestId === requestId);
+    return decision?.entry ? { entry: decision.entry, decision } : undefined;
   }
 
   /**

@@ -5,12 +5,17 @@
 import browser from 'webextension-polyfill';
 import type { Runtime } from 'webextension-polyfill';
 import { ApprovalQueue } from './approvals.js';
+import { ApprovalWindow } from './approval-window.js';
+import { ProviderService } from './provider.js';
+import { siteOfSender } from './site-sender.js';
+import { SiteStore } from './sites.js';
 import { createRouter, handlersFrom, type RequestHandlers } from './router.js';
 import { IDLE_ALARM_NAME, scheduleIdleAlarm, Session } from './session.js';
 import { browserStores } from './storage.js';
 import { Vault } from './vault.js';
 import { WalletService } from './wallet.js';
 import { CHANNEL } from '../shared/validate.js';
+import { PROVIDER_CHANNEL, PROVIDER_EVENT_CHANNEL, ProviderErrorCode, type ProviderEventMessage, type ProviderResponse } from '../shared/provider-protocol.js';
 
 type PingResponse = { ok: true; version: string };
 type ErrorResponse = { ok: false; error: { code: 'unknown-message'; message: string } };
@@ -35,18 +40,51 @@ function describe(message: unknown): string {
   return 'message has no string "type" field';
 }
 
+function isProviderRequest(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && (message as { channel?: unknown }).channel === PROVIDER_CHANNEL;
+}
+
+/** Wallet requests after which pages may see other accounts, another chain or a lock change. */
+const CHANGES_WHAT_SITES_SEE = new Set([
+  'wallet.unlock',
+  'wallet.lock',
+  'wallet.create',
+  'wallet.restore',
+  'wallet.createFromKey',
+  'accounts.select',
+  'accounts.remove',
+  'networks.select',
+  'sites.revoke',
+  'sites.removeChain',
+]);
+
 /**
- * Registers the runtime message listener: `{type: 'ping'}` → version; channel 'xpc-wallet' → the
- * router (after `beforeRequest`, e.g. resuming the session); anything else → 'unknown-message'.
+ * Registers the runtime message listener: `{type: 'ping'}` → version; channel 'xpc-wallet' (the
+ * wallet's own pages) → the router, after `beforeRequest`; channel 'xpc-provider' (content
+ * scripts, for sites) → `onSiteRequest`; anything else → 'unknown-message'.
  */
-export function listenForMessages(handlers: RequestHandlers, beforeRequest: () => Promise<void> = async () => {}): void {
+export function listenForMessages(
+  handlers: RequestHandlers,
+  beforeRequest: () => Promise<void> = async () => {},
+  onSiteRequest?: (message: unknown, sender: Runtime.MessageSender) => Promise<ProviderResponse>,
+  afterRequest?: (type: string) => Promise<void>,
+): void {
   const router = createRouter(handlers, {
     extensionId: browser.runtime.id,
     extensionOrigin: browser.runtime.getURL('/'),
     log,
   });
   browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender): Promise<unknown> => {
-    if (isWalletRequest(message)) return beforeRequest().then(() => router.handle(message, sender));
+    if (isWalletRequest(message)) {
+      return beforeRequest()
+        .then(() => router.handle(message, sender))
+        .then(async (response) => {
+          const type = (message as { type?: unknown }).type;
+          if (response.ok && typeof type === 'string') await afterRequest?.(type).catch(() => undefined);
+          return response;
+        });
+    }
+    if (isProviderRequest(message) && onSiteRequest) return onSiteRequest(message, sender);
     if (hasType(message, 'ping')) return Promise.resolve<PingResponse>({ ok: true, version: browser.runtime.getManifest().version });
     return Promise.resolve<ErrorResponse>({ ok: false, error: { code: 'unknown-message', message: describe(message) } });
   });
@@ -55,7 +93,85 @@ export function listenForMessages(handlers: RequestHandlers, beforeRequest: () =
 const stores = browserStores(browser.storage);
 const session = new Session(new Vault(stores), stores);
 const approvals = new ApprovalQueue(stores.session);
-const wallet = new WalletService(session, stores.local, { log, approvals });
+const sites = new SiteStore(stores.local);
+const wallet = new WalletService(session, stores.local, { log, approvals, sites });
+const approvalWindow = new ApprovalWindow(browser.windows, stores.session, browser.runtime.getURL('src/popup/approval.html'));
+
+// ---- pages with our provider, told when what they see changes ----
+
+const FRAMES_KEY = 'xpc.providerFrames';
+const MAX_FRAMES = 500;
+let frames: Promise<{ tabId: number; frameId: number }[]> | null = null;
+
+function knownFrames(): Promise<{ tabId: number; frameId: number }[]> {
+  frames ??= stores.session.get([FRAMES_KEY]).then((r) => (Array.isArray(r[FRAMES_KEY]) ? (r[FRAMES_KEY] as { tabId: number; frameId: number }[]) : []));
+  return frames;
+}
+
+async function rememberFrame(tabId: number, frameId: number): Promise<void> {
+  const list = await knownFrames();
+  if (list.some((f) => f.tabId === tabId && f.frameId === frameId)) return;
+  list.push({ tabId, frameId });
+  if (list.length > MAX_FRAMES) list.splice(0, list.length - MAX_FRAMES);
+  await stores.session.set({ [FRAMES_KEY]: list });
+}
+
+function notifyPages(): void {
+  const event: ProviderEventMessage = { channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged' };
+  void knownFrames().then((list) => {
+    for (const f of [...list]) {
+      browser.tabs.sendMessage(f.tabId, event, { frameId: f.frameId }).catch(async () => {
+        // The page is gone or navigated away: forget the frame.
+        const i = list.findIndex((x) => x.tabId === f.tabId && x.frameId === f.frameId);
+        if (i >= 0) list.splice(i, 1);
+        await stores.session.set({ [FRAMES_KEY]: list });
+      });
+    }
+  });
+}
+
+const provider = new ProviderService({
+  wallet,
+  session,
+  approvals,
+  sites,
+  sessionArea: stores.session,
+  openApprovalWindow: () => approvalWindow.open(),
+  notifyPages,
+  log,
+});
+
+async function onSiteRequest(message: unknown, sender: Runtime.MessageSender): Promise<ProviderResponse> {
+  const site = siteOfSender(sender, browser.runtime.id);
+  if (!site) {
+    return { ok: false, error: { code: ProviderErrorCode.unauthorized, message: 'XPC Wallet answers only secure pages (https, or http on localhost)' } };
+  }
+  await resumeOnce();
+  await rememberFrame(site.tabId, site.frameId).catch(() => undefined);
+  return provider.handle(message, { origin: site.origin, ...(site.frameOrigin ? { frameOrigin: site.frameOrigin } : {}) });
+}
+
+async function afterRequest(type: string): Promise<void> {
+  if (!CHANGES_WHAT_SITES_SEE.has(type)) return;
+  if (type === 'wallet.create' || type === 'wallet.restore' || type === 'wallet.createFromKey') {
+    await approvals.rejectAll();
+    await sites.forgetAllSites();
+  }
+  // A network picked in the wallet is what sites see from now on, not a chain a site added.
+  if (type === 'networks.select') await sites.setActiveChain(null);
+  notifyPages();
+}
+
+session.onLock(() => notifyPages());
+
+// Closing the approval window answers every waiting request: no.
+browser.windows.onRemoved.addListener((windowId) => {
+  void approvalWindow.closed(windowId).then(async (was) => {
+    if (!was) return;
+    provider.cancelWaits();
+    await approvals.rejectAll();
+  });
+});
 
 // A restarted worker picks the unlocked session up from storage.session before its first request.
 let resumed: Promise<void> | null = null;
@@ -82,7 +198,7 @@ function resumeTransfers(): void {
   wallet.resumeTransfers().catch((e: unknown) => log(`transfers paused: ${e instanceof Error ? e.message : 'unknown error'}`));
 }
 
-listenForMessages(handlersFrom(wallet), beforeRequest);
+listenForMessages(handlersFrom(wallet), beforeRequest, onSiteRequest, afterRequest);
 
 /** How stale the balance snapshot may get before the alarm refreshes it (and so looks for funds
  * waiting in atomic memory): often enough to notice, rare enough to spare the user's node. */

@@ -39,6 +39,7 @@ import type {
   ApprovalAssetInfo,
   ApprovalSummary,
   ApprovalView,
+  AddedChainView,
   AssetBalanceView,
   BalancesView,
   ChainName,
@@ -47,10 +48,12 @@ import type {
   NftView,
   OwnerSet,
   RequestParams as P,
+  SiteView,
   TransferView,
   WalletStatus,
 } from '../shared/messages.js';
 import { type ApprovalQueue, UnknownApprovalError } from './approvals.js';
+import type { SiteStore } from './sites.js';
 import type { Session } from './session.js';
 import type { StorageArea } from './storage.js';
 import { TransferJournal, type TransferRecord, TransferRunner } from './transfers.js';
@@ -144,6 +147,8 @@ export class WalletService {
       log?: (line: string) => void;
       /** Site requests waiting for the user (storage.session); without it, nothing ever waits. */
       approvals?: ApprovalQueue;
+      /** Connected sites and chains sites added (storage.local). */
+      sites?: SiteStore;
     } = {},
   ) {
     session.onLock(() => {
@@ -266,10 +271,11 @@ export class WalletService {
     };
   }
 
-  private async selected(): Promise<{ s: PersistedState; account: AccountRecord; preset: Preset }> {
+  /** The selected account (or the one named) on the selected network. */
+  private async selected(accountId?: string): Promise<{ s: PersistedState; account: AccountRecord; preset: Preset }> {
     const s = await this.state();
-    const account = s.accounts.find((a) => a.id === s.selectedAccountId);
-    if (!account) throw new WalletError('no-account', 'no account is selected');
+    const account = s.accounts.find((a) => a.id === (accountId ?? s.selectedAccountId));
+    if (!account) throw new WalletError('no-account', accountId === undefined ? 'no account is selected' : 'that account no longer exists');
     return { s, account, preset: this.presetOf(s, s.selectedNetworkId) };
   }
 
@@ -277,8 +283,8 @@ export class WalletService {
    * An engine for the selected account on the selected network: its scanned keys, a fresh change
    * address, and the network's identity. Scanning runs when the cache has never scanned.
    */
-  private async engine(): Promise<{ engine: WalletEngine; preset: Preset; account: AccountRecord; cache: AccountCache }> {
-    const { account, preset } = await this.selected();
+  private async engine(accountId?: string): Promise<{ engine: WalletEngine; preset: Preset; account: AccountRecord; cache: AccountCache }> {
+    const { account, preset } = await this.selected(accountId);
     const identity = await this.identity(preset);
     const client = this.client(preset);
     const cache = await this.cache(preset.id, account.id);
@@ -473,6 +479,7 @@ export class WalletService {
     }
     const accounts = s.accounts.filter((x) => x.id !== p.id);
     await this.saveState({ ...s, accounts, selectedAccountId: s.selectedAccountId === p.id ? accounts[0]!.id : s.selectedAccountId });
+    await this.options.sites?.forgetAccount(p.id);
     return { ok: true as const };
   }
 
@@ -935,6 +942,91 @@ export class WalletService {
     return { ok: true as const };
   }
 
+  // ---- for site requests (src/background/provider.ts) ----
+
+  /** The selected network, and its C-Chain's EVM chain ID (from the preset while locked or offline). */
+  async siteNetwork(): Promise<{ network: NetworkView; evmChainId: bigint }> {
+    const s = await this.state();
+    const preset = this.presetOf(s, s.selectedNetworkId);
+    const known = preset.evmChainID ?? this.#identities.get(preset.id)?.evmChainID;
+    const evmChainId = BigInt(known ?? (await this.identity(preset)).evmChainID);
+    return { network: this.networkView(preset), evmChainId };
+  }
+
+  /** The Avalanche networks the wallet knows, with their EVM chain IDs where known without a call. */
+  async siteNetworks(): Promise<{ id: string; name: string; evmChainId?: bigint }[]> {
+    const s = await this.state();
+    const ids = [...Object.keys(PRESETS), ...s.customNetworks.map((n) => n.id)];
+    return ids.map((id) => {
+      const preset = this.presetOf(s, id);
+      const chainId = preset.evmChainID ?? this.#identities.get(id)?.evmChainID;
+      return { id, name: preset.name, ...(chainId !== undefined ? { evmChainId: BigInt(chainId) } : {}) };
+    });
+  }
+
+  /** An engine for one account on the selected network; its keys stay inside it. */
+  async siteEngine(accountId: string): Promise<WalletEngine> {
+    return (await this.engine(accountId)).engine;
+  }
+
+  /** Runs `use` with the account's EVM secret key; the key does not outlive the call. */
+  async withEvmSecret<T>(accountId: string, use: (secret: Bytes) => T): Promise<T> {
+    const { account } = await this.selected(accountId);
+    return use((await this.primaryKeys(account)).evm.secret);
+  }
+
+  /** Runs `use` with the account's first X/P key (the address its X and P views show). */
+  async withXpKey<T>(accountId: string, use: (key: KeyPair) => T): Promise<T> {
+    const { account } = await this.selected(accountId);
+    return use((await this.primaryKeys(account)).xp);
+  }
+
+  /** A tx a site had signed and issued, in the account's activity list. */
+  async recordSiteActivity(accountId: string, item: ActivityItem): Promise<void> {
+    const { preset, account } = await this.selected(accountId);
+    const cache = await this.cache(preset.id, account.id);
+    cache.activity.unshift(item);
+    cache.activity.length = Math.min(cache.activity.length, MAX_ACTIVITY);
+    await this.saveCache(preset.id, account.id, cache);
+  }
+
+  // ---- connected sites ----
+
+  private sitesStore(): SiteStore {
+    if (!this.options.sites) throw new WalletError('unavailable', 'connected sites are not available here');
+    return this.options.sites;
+  }
+
+  async sitesList(): Promise<{ sites: SiteView[]; chains: AddedChainView[] }> {
+    const store = this.sitesStore();
+    const s = await this.state();
+    const hrp = await this.hrpNow(s);
+    const views = new Map<string, AccountView>();
+    for (const a of s.accounts) views.set(a.id, await this.accountView(a, hrp));
+    const sites = Object.entries(await store.all())
+      .map(([origin, p]) => ({
+        origin,
+        connectedAt: p.connectedAt,
+        accounts: p.accountIds.flatMap((id) => {
+          const v = views.get(id);
+          return v ? [{ id, name: v.name, cAddress: v.cAddress }] : [];
+        }),
+      }))
+      .sort((a, b) => b.connectedAt - a.connectedAt);
+    const { chains, activeChainId } = await store.chains();
+    return { sites, chains: chains.map((c) => ({ ...c, active: c.chainId === activeChainId })) };
+  }
+
+  async sitesRevoke(p: P<'sites.revoke'>) {
+    if (!(await this.sitesStore().revoke(p.origin))) throw new ValidationError('that site is not connected', 'origin');
+    return { ok: true as const };
+  }
+
+  async sitesRemoveChain(p: P<'sites.removeChain'>) {
+    if (!(await this.sitesStore().removeChain(p.chainId))) throw new ValidationError('no chain with that ID was added', 'chainId');
+    return { ok: true as const };
+  }
+
   // ---- approvals (site requests waiting for the user) ----
 
   /** What the approval window shows; the validated params stay in the background. */
@@ -962,7 +1054,11 @@ export class WalletService {
    * The approval window's view of an X/P/C-atomic tx: decoded from the exact bytes that would be
    * signed, on the selected network, with every asset it moves named. For the provider to enqueue.
    */
-  async approvalSummaryForTx(tx: UnsignedTx, spent: readonly Utxo[]): Promise<Extract<ApprovalSummary, { kind: 'tx' }>> {
+  async approvalSummaryForTx(
+    tx: UnsignedTx,
+    spent: readonly Utxo[],
+    unsignedBytes: Bytes = encodeUnsignedTx(tx),
+  ): Promise<Omit<Extract<ApprovalSummary, { kind: 'tx' }>, 'action' | 'complete'>> {
     const { preset } = await this.selected();
     const identity = await this.identity(preset);
     const ctx = chainContextOf(identity);
@@ -985,7 +1081,7 @@ export class WalletService {
       if (info) assets[assetID] = { symbol: info.symbol, denomination: info.denomination, verified: false };
     }
     if (view.asset) assets[NEW_ASSET] = { symbol: view.asset.symbol, denomination: view.asset.denomination, verified: false };
-    return { kind: 'tx', chain: view.chain, unsignedHex: `0x${toHex(encodeUnsignedTx(tx))}`, view, assets };
+    return { kind: 'tx', chain: view.chain, unsignedHex: `0x${toHex(unsignedBytes)}`, view, assets };
   }
 
   /** An asset's name, symbol and denomination, asked of the node once per network and worker. */

@@ -1,9 +1,10 @@
 // The wallet's chain operations over a node: read UTXOs and balances, then build, sign, check and
 // issue transactions, and follow them to acceptance. Pure (no browser APIs): the background's
 // services and the integration tests both drive the chains through this one place.
-import { type Bytes, toHex } from './bytes.js';
+import { type Bytes, equalBytes, toHex } from './bytes.js';
 import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { formatAddress } from './encoding.js';
+import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signExternalTx } from './external-tx.js';
 import { WalletError } from './errors.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE } from './fee-limits.js';
 import { type PFeeContext, withHeadroom } from './fees.js';
@@ -174,6 +175,30 @@ export class WalletEngine {
     const required = requiredCredentials(built.tx, utxoLookupOf(built.spent));
     const signed = signTx(built.tx, required, keychainOf([...this.keys.xp, this.keys.evm]));
     return { chain, txID: signed.txID, tx: built.tx, fee: built.fee, signedBytes: signed.signedBytes };
+  }
+
+  /**
+   * A tx built elsewhere (a site): decoded, checked to be for this network and chain, with every
+   * UTXO it spends (this wallet's, atomic ones included, else read from the tx that made them).
+   */
+  async resolveExternal(chain: ChainAlias, bytes: Bytes): Promise<ExternalTx> {
+    const decoded = decodeExternalTx(chain, bytes);
+    checkTxBelongs(decoded.tx, chain, this.ctx);
+    const tx = decoded.tx;
+    const source = 'sourceChain' in tx ? ([['X', this.ctx.xChainID], ['P', this.ctx.pChainID], ['C', this.ctx.cChainID]] as const).find(([, id]) => equalBytes(id, tx.sourceChain))?.[0] : undefined;
+    const known = [...(chain === 'C' ? [] : await this.utxos(chain)), ...(source ? await this.utxos(chain, source) : [])];
+    const spent = await resolveSpent(tx, chain, this.ctx, this.node, known);
+    return { chain, ...decoded, spent };
+  }
+
+  /** True when one of this wallet's keys signs some input of the tx. */
+  signsAnyOf(ext: ExternalTx): boolean {
+    return keychainSignsAny(ext, keychainOf([...this.keys.xp, this.keys.evm]));
+  }
+
+  /** Signs every credential slot this wallet's keys can sign; the rest stay empty. */
+  signExternal(ext: ExternalTx): ExternalSigned {
+    return signExternalTx(ext, keychainOf([...this.keys.xp, this.keys.evm]));
   }
 
   /** Sends signed bytes to the chain's API; the node must answer with the tx's own ID. */

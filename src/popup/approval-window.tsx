@@ -1,14 +1,16 @@
 // The approval window: what a site asks for, shown from the background's decoded view of the
 // exact request (for transactions: the unsigned bytes themselves), with Approve / Reject. One
-// request at a time, oldest first; closing the window rejects the one on screen.
+// request at a time, oldest first; closing the window rejects the one on screen. A locked wallet
+// asks for the password first: the requests wait in the background meanwhile.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { LegView, OwnersView, TxView } from '../core/describe.js';
-import type { ApprovalAssetInfo, ApprovalSummary, ApprovalView } from '../shared/messages.js';
+import { BackgroundError } from '../shared/client.js';
+import type { ApprovalAssetInfo, ApprovalSummary, ApprovalView, NetworkView, WalletStatus } from '../shared/messages.js';
 import { errorText, useCall } from './api.js';
 import { AVAX_DECIMALS, formatClock, formatDateTime, formatUnits, formatValue, units, WEI_DECIMALS } from './format.js';
+import { Unlock } from './screens/Unlock.js';
 
-type TxSummary = Extract<ApprovalSummary, { kind: 'tx' }>;
-type EvmSummary = Extract<ApprovalSummary, { kind: 'evm-tx' }>;
+type Summary<K extends ApprovalSummary['kind']> = Extract<ApprovalSummary, { kind: K }>;
 type Assets = Record<string, ApprovalAssetInfo>;
 
 const TX_KINDS: Record<string, string> = {
@@ -142,10 +144,25 @@ function hexLength(hex: string): number {
   return Math.floor(hex.replace(/^0x/, '').length / 2);
 }
 
-function TxDetails({ summary }: { summary: TxSummary }) {
+function TxAction({ summary }: { summary: Summary<'tx'> }) {
+  // What happens after Approve matters as much as what is signed: say it before anything else.
+  const text = !summary.complete
+    ? 'Partly signed: the site gets it back to collect the other signatures'
+    : summary.action === 'send'
+      ? 'Your signatures complete this transaction: the wallet sends it'
+      : 'Signed and handed back to the site (not sent by the wallet)';
+  return (
+    <p class={`action-line${summary.action === 'send' && summary.complete ? ' sends' : ''}`} data-testid="tx-action">
+      {text}
+    </p>
+  );
+}
+
+function TxDetails({ summary }: { summary: Summary<'tx'> }) {
   const view: TxView = summary.view;
   return (
     <div class="stack" data-testid="tx-summary">
+      <TxAction summary={summary} />
       <dl class="facts compact">
         <dt>Chain</dt>
         <dd>{chainText(summary.chain)}</dd>
@@ -189,29 +206,42 @@ function TxDetails({ summary }: { summary: TxSummary }) {
   );
 }
 
-function EvmDetails({ summary }: { summary: EvmSummary }) {
+function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
   const feeCap = units(summary.gasLimit) * units(summary.maxFeePerGas);
   const hasData = summary.data !== '' && summary.data !== '0x';
+  // Gas prices in the chain's own small unit: nAVAX on Avalanche, gwei elsewhere (both 10^-9).
+  const gwei = summary.symbol === 'AVAX' ? 'nAVAX' : 'gwei';
   return (
     <div class="stack" data-testid="evm-summary">
       <dl class="facts compact">
         <dt>Chain</dt>
-        <dd>C-Chain (chain ID {summary.chainId})</dd>
+        <dd data-testid="evm-chain">
+          {summary.chainName} (chain ID {summary.chainId})
+        </dd>
+        <dt>From</dt>
+        <dd class="mono break">{summary.from}</dd>
         <dt>To</dt>
-        <dd class="mono break">{summary.to}</dd>
+        <dd class="mono break">{summary.to === '' ? <span class="badge warn">Creates a contract</span> : summary.to}</dd>
         <dt>Value</dt>
-        <dd class="amount">{formatValue(summary.valueWei, WEI_DECIMALS, 'AVAX')}</dd>
+        <dd class="amount" data-testid="evm-value">
+          {formatValue(summary.valueWei, WEI_DECIMALS, summary.symbol)}
+        </dd>
+        <dt>Nonce</dt>
+        <dd data-testid="evm-nonce">{summary.nonce}</dd>
         <dt>Fee at most</dt>
         <dd data-testid="fee">
-          {formatValue(feeCap, WEI_DECIMALS, 'AVAX')}
+          {formatValue(feeCap, WEI_DECIMALS, summary.symbol)}
           <div class="small-text muted">
-            {formatUnits(summary.gasLimit, 0)} gas × {formatUnits(summary.maxFeePerGas, 9)} nAVAX; tip up to {formatUnits(summary.maxPriorityFeePerGas, 9)} nAVAX per gas
+            {formatUnits(summary.gasLimit, 0)} gas × {formatUnits(summary.maxFeePerGas, 9)} {gwei}; tip up to {formatUnits(summary.maxPriorityFeePerGas, 9)} {gwei} per gas
           </div>
         </dd>
       </dl>
       {hasData ? (
-        <details class="section">
-          <summary>Data ({hexLength(summary.data)} bytes)</summary>
+        <details class="section" data-testid="evm-data">
+          {/* The first 4 bytes select the contract function: shown without opening the details. */}
+          <summary>
+            Call data ({hexLength(summary.data)} bytes, function <span class="mono">{summary.data.slice(0, 10)}</span>)
+          </summary>
           <div class="section-body mono break small-text">{summary.data}</div>
         </details>
       ) : (
@@ -221,12 +251,85 @@ function EvmDetails({ summary }: { summary: EvmSummary }) {
   );
 }
 
+function MessageDetails({ summary }: { summary: Summary<'sign-message'> }) {
+  return (
+    <div class="stack" data-testid="message-summary">
+      <p>Sign this message{summary.encoding === 'hex' ? ' (binary, shown as hex)' : ''}:</p>
+      <pre class="message mono break">{summary.encoding === 'hex' ? `0x${summary.message.replace(/^0x/, '')}` : summary.message}</pre>
+      <dl class="facts compact">
+        <dt>Format</dt>
+        <dd data-testid="message-format">{summary.format === 'personal' ? 'Ethereum personal message (EIP-191)' : 'Avalanche signed message'}</dd>
+        <dt>Signed by</dt>
+        <dd class="mono break">{summary.signer}</dd>
+      </dl>
+    </div>
+  );
+}
+
+function TypedDataDetails({ summary }: { summary: Summary<'sign-typed-data'> }) {
+  return (
+    <div class="stack" data-testid="typed-data-summary">
+      <p>Sign this structured data (EIP-712):</p>
+      <dl class="facts compact">
+        <dt>Type</dt>
+        <dd class="mono break">{summary.primaryType}</dd>
+        <dt>Signed by</dt>
+        <dd class="mono break">{summary.signer}</dd>
+        {summary.chainId !== undefined && (
+          <>
+            <dt>Chain ID</dt>
+            <dd>{summary.chainId}</dd>
+          </>
+        )}
+      </dl>
+      <h3>Domain</h3>
+      <pre class="message mono break" data-testid="typed-domain">
+        {summary.domainJson}
+      </pre>
+      <h3>Message</h3>
+      <pre class="message mono break" data-testid="typed-message">
+        {summary.messageJson}
+      </pre>
+    </div>
+  );
+}
+
+function AddChainDetails({ summary }: { summary: Summary<'add-chain'> }) {
+  return (
+    <div class="stack" data-testid="add-chain-summary">
+      <p>Add this EVM chain to the wallet:</p>
+      <dl class="facts compact">
+        <dt>Name</dt>
+        <dd class="break">{summary.chainName}</dd>
+        <dt>Chain ID</dt>
+        <dd>{summary.chainId}</dd>
+        <dt>RPC URL</dt>
+        <dd class="mono break" data-testid="add-chain-rpc">
+          {summary.rpcUrl}
+        </dd>
+        <dt>Symbol</dt>
+        <dd>
+          {summary.symbol} <span class="muted">({summary.decimals} decimals)</span>
+        </dd>
+        <dt>Explorer</dt>
+        <dd class="mono break">{summary.explorerUrl ?? <span class="muted">None</span>}</dd>
+      </dl>
+      <p class="warn-box" role="note">
+        The RPC URL&apos;s operator sees your addresses and what you do on this chain, and could answer with false data: add only chains you trust. An
+        added chain is EVM-only: the X-Chain and P-Chain are not on it.
+      </p>
+    </div>
+  );
+}
+
 function SummaryDetails({ summary }: { summary: ApprovalSummary }) {
   switch (summary.kind) {
     case 'connect':
       return (
         <div class="stack" data-testid="connect-summary">
-          <p>Connect to this wallet and see these addresses:</p>
+          <p>
+            Connect to this wallet with the account <strong data-testid="connect-account">{summary.accountName}</strong>. The site will see these addresses:
+          </p>
           <ul class="plain-list">
             {summary.accounts.map((a) => (
               <li key={a} class="mono break">
@@ -234,23 +337,28 @@ function SummaryDetails({ summary }: { summary: ApprovalSummary }) {
               </li>
             ))}
           </ul>
+          <p class="muted small-text">Every signature it asks for later still needs your approval.</p>
         </div>
       );
     case 'sign-message':
-      return (
-        <div class="stack" data-testid="message-summary">
-          <p>Sign this message{summary.encoding === 'hex' ? ' (binary, shown as hex)' : ''}:</p>
-          <pre class="message mono break">{summary.encoding === 'hex' ? `0x${summary.message.replace(/^0x/, '')}` : summary.message}</pre>
-          <dl class="facts compact">
-            <dt>Signed by</dt>
-            <dd class="mono break">{summary.signer}</dd>
-          </dl>
-        </div>
-      );
+      return <MessageDetails summary={summary} />;
+    case 'sign-typed-data':
+      return <TypedDataDetails summary={summary} />;
     case 'tx':
       return <TxDetails summary={summary} />;
     case 'evm-tx':
       return <EvmDetails summary={summary} />;
+    case 'switch-chain':
+      return (
+        <div class="stack" data-testid="switch-summary">
+          <p>
+            Switch from <strong>{summary.fromName}</strong> to <strong>{summary.toName}</strong> (chain ID {summary.chainId})
+          </p>
+          <p class="muted small-text">Sites then see this chain for their EVM requests.</p>
+        </div>
+      );
+    case 'add-chain':
+      return <AddChainDetails summary={summary} />;
     default:
       return <p class="error-text">This request cannot be shown; reject it.</p>;
   }
@@ -258,37 +366,102 @@ function SummaryDetails({ summary }: { summary: ApprovalSummary }) {
 
 const TITLES: Record<ApprovalSummary['kind'], string> = {
   connect: 'Connection request',
-  'sign-message': 'Signature request',
+  'sign-message': 'Message to sign',
+  'sign-typed-data': 'Typed data to sign (EIP-712)',
   tx: 'Transaction to sign',
-  'evm-tx': 'C-Chain transaction to sign',
+  'evm-tx': 'EVM transaction to sign',
+  'switch-chain': 'Switch chain',
+  'add-chain': 'Add a chain',
 };
 
-export function ApprovalWindow({ close = () => window.close() }: { close?: () => void }) {
+function isLockedError(e: unknown): boolean {
+  return e instanceof BackgroundError && e.code === 'vault-locked';
+}
+
+export interface ApprovalWindowProps {
+  close?: () => void;
+  /** How often the list of requests is asked for again (ms): requests arrive while the window is open. */
+  pollMs?: number;
+  /**
+   * How long after opening (or unlocking) an empty list means "still on its way" rather than
+   * "nothing waiting": the background opens the window while it still prepares the request.
+   */
+  graceMs?: number;
+}
+
+type Phase = { state: 'checking' } | { state: 'locked'; network: NetworkView } | { state: 'open' };
+
+export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, graceMs = 3000 }: ApprovalWindowProps) {
   const call = useCall();
+  const [phase, setPhase] = useState<Phase>({ state: 'checking' });
   const [approvals, setApprovals] = useState<ApprovalView[] | undefined>(undefined);
+  const [settled, setSettled] = useState(false);
+  const [listError, setListError] = useState<string | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  /** `busy` for the poll, which runs outside renders. */
+  const busyRef = useRef(false);
+  busyRef.current = busy;
   const rejectRef = useRef<HTMLButtonElement>(null);
-  const shown = approvals?.[0];
-  const shownId = useRef<string | undefined>(undefined);
-  shownId.current = shown?.id;
   /** Requests this window already answered: closing it must not answer them again. */
   const answered = useRef(new Set<string>());
+  /** Only the newest list request may set the list: a slow poll must not bring back an old one. */
+  const loadSeq = useRef(0);
+  const network = useRef<NetworkView | undefined>(undefined);
+  const open = phase.state === 'open';
+  const shown = open ? approvals?.[0] : undefined;
+  const shownId = useRef<string | undefined>(undefined);
+  shownId.current = shown?.id;
 
-  const load = useCallback(async (): Promise<ApprovalView[] | undefined> => {
+  const relock = useCallback(() => {
+    if (network.current) setPhase({ state: 'locked', network: network.current });
+  }, []);
+
+  const load = useCallback(async (fromPoll = false): Promise<ApprovalView[] | undefined> => {
+    const seq = ++loadSeq.current;
     try {
       const { approvals: list } = await call('approvals.list', {});
+      // While a decision is on its way the request on screen stays until the decision's own reload.
+      if (seq !== loadSeq.current || (fromPoll && busyRef.current)) return list;
       setApprovals(list);
+      setListError(undefined);
       return list;
     } catch (e) {
-      setError(errorText(e));
+      if (seq === loadSeq.current) setListError(errorText(e));
       return undefined;
     }
   }, [call]);
 
+  // The requests are shown only to whoever can unlock the wallet.
   useEffect(() => {
-    void load();
-  }, [load]);
+    call('wallet.status', {}).then(
+      (s) => {
+        network.current = s.network;
+        setPhase(s.vault === 'locked' ? { state: 'locked', network: s.network } : { state: 'open' });
+      },
+      (e: unknown) => setListError(errorText(e)),
+    );
+  }, [call]);
+
+  // While open: ask for the list now and every `pollMs` (one request at a time), and give a
+  // request still on its way `graceMs` before saying nothing is waiting.
+  useEffect(() => {
+    if (!open) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    setSettled(false);
+    const grace = setTimeout(() => setSettled(true), graceMs);
+    const poll = async () => {
+      if (!busyRef.current) await load(true);
+      if (!stopped) timer = setTimeout(() => void poll(), pollMs);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(grace);
+      clearTimeout(timer);
+    };
+  }, [open, load, pollMs, graceMs]);
 
   // Closing the window answers the request on screen: no.
   useEffect(() => {
@@ -307,29 +480,42 @@ export function ApprovalWindow({ close = () => window.close() }: { close?: () =>
     if (!busy) rejectRef.current?.focus();
   }, [shown?.id, busy]);
 
+  const onUnlocked = (s: WalletStatus) => {
+    network.current = s.network;
+    setError(undefined);
+    setPhase({ state: 'open' });
+  };
+
   const decide = async (approved: boolean) => {
     if (!shown || busy) return;
     setBusy(true);
+    busyRef.current = true;
     setError(undefined);
     answered.current.add(shown.id);
     try {
       await call('approvals.decide', { id: shown.id, approved });
     } catch (e) {
       // Already answered elsewhere or gone: the list says what is left. If it is still there,
-      // closing the window rejects it.
+      // it shows again, and closing the window rejects it.
       answered.current.delete(shown.id);
+      if (isLockedError(e)) relock();
       setError(errorText(e));
     }
     const list = await load();
+    busyRef.current = false;
     setBusy(false);
     if (list && list.length === 0) close();
   };
 
-  if (!approvals) {
+  if (phase.state === 'locked') {
+    return <Unlock network={phase.network} onUnlocked={onUnlocked} note="A site is waiting for your answer. Unlock the wallet to see its request." />;
+  }
+  if (!approvals || (approvals.length === 0 && !settled)) {
+    const failed = listError !== undefined && (phase.state === 'checking' || !approvals);
     return (
       <main class="approval">
-        <p class={error ? 'error-text' : 'muted'} role={error ? 'alert' : 'status'}>
-          {error ?? 'Loading…'}
+        <p class={failed ? 'error-text' : 'muted'} role={failed ? 'alert' : 'status'}>
+          {failed ? listError : 'Loading the request…'}
         </p>
       </main>
     );
@@ -343,10 +529,11 @@ export function ApprovalWindow({ close = () => window.close() }: { close?: () =>
     );
   }
   const waiting = approvals.length - 1;
+  const known = shown.summary.kind in TITLES;
   return (
     <main class="approval" onKeyDown={(e) => e.key === 'Escape' && void decide(false)}>
       <header class="approval-head">
-        <div class="small-text muted">{TITLES[shown.summary.kind] ?? 'Request'}</div>
+        <div class="small-text muted">{known ? TITLES[shown.summary.kind] : 'Request'}</div>
         <h1 class="origin break" data-testid="origin">
           {shown.origin}
         </h1>
@@ -364,16 +551,17 @@ export function ApprovalWindow({ close = () => window.close() }: { close?: () =>
         <SummaryDetails summary={shown.summary} />
       </div>
       <footer class="approval-actions">
-        {error && (
+        {(error ?? listError) !== undefined && (
           <p class="form-error" role="alert">
-            {error}
+            {error ?? listError}
           </p>
         )}
         <div class="actions">
           <button type="button" ref={rejectRef} class="wide" disabled={busy} onClick={() => void decide(false)}>
             Reject
           </button>
-          <button type="button" class="primary wide" disabled={busy} onClick={() => void decide(true)}>
+          {/* A request this window cannot show cannot be approved knowingly. */}
+          <button type="button" class="primary wide" disabled={busy || !known} onClick={() => void decide(true)}>
             Approve
           </button>
         </div>

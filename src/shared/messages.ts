@@ -155,11 +155,37 @@ export interface ApprovalAssetInfo {
 
 /** What a site asks for, as the approval window shows it. */
 export type ApprovalSummary =
-  | { kind: 'connect'; accounts: string[] }
-  | { kind: 'sign-message'; encoding: 'text' | 'hex'; message: string; signer: string }
+  | {
+      kind: 'connect';
+      /** The account the site will see, and its addresses. */
+      accountName: string;
+      accounts: string[];
+    }
+  | {
+      kind: 'sign-message';
+      /** 'personal': EIP-191 with the EVM key; 'avalanche': the Avalanche signed-message format with an X/P key. */
+      format: 'personal' | 'avalanche';
+      encoding: 'text' | 'hex';
+      message: string;
+      signer: string;
+    }
+  | {
+      kind: 'sign-typed-data';
+      signer: string;
+      primaryType: string;
+      /** JSON of the EIP-712 domain and message, as the site sent them (pretty-printed). */
+      domainJson: string;
+      messageJson: string;
+      /** The domain's chain ID, when it names one. */
+      chainId?: string;
+    }
   | {
       kind: 'tx';
       chain: ChainName;
+      /** 'send': issued when the wallet's signatures complete it; 'sign': handed back signed. */
+      action: 'sign' | 'send';
+      /** True when the wallet's signatures complete the tx (else it goes back partially signed). */
+      complete: boolean;
       /** The exact unsigned bytes that would be signed. */
       unsignedHex: string;
       /** Decoded from those bytes (src/core/describe.ts). */
@@ -169,15 +195,50 @@ export type ApprovalSummary =
     }
   | {
       kind: 'evm-tx';
+      /** The chain's name and EVM chain ID (decimal). */
+      chainName: string;
+      chainId: string;
+      symbol: string;
+      from: string;
+      /** '' for a contract creation. */
       to: string;
       valueWei: Amount;
       /** Call data, 0x hex. */
       data: string;
+      nonce: Amount;
       gasLimit: Amount;
       maxFeePerGas: Amount;
       maxPriorityFeePerGas: Amount;
+    }
+  | { kind: 'switch-chain'; fromName: string; toName: string; chainId: string }
+  | {
+      kind: 'add-chain';
+      chainName: string;
       chainId: string;
+      rpcUrl: string;
+      symbol: string;
+      decimals: number;
+      explorerUrl?: string;
     };
+
+/** A site the user connected, and the accounts it may see. */
+export interface SiteView {
+  origin: string;
+  accounts: { id: string; name: string; cAddress: string }[];
+  connectedAt: number;
+}
+
+/** An EVM-only chain a site added (EVM features only: no X/P). */
+export interface AddedChainView {
+  chainId: string;
+  name: string;
+  rpcUrl: string;
+  symbol: string;
+  decimals: number;
+  explorerUrl?: string;
+  /** True while sites see this chain instead of the selected network's C-Chain. */
+  active: boolean;
+}
 
 /** A request waiting for the user's decision. */
 export interface ApprovalView {
@@ -272,6 +333,11 @@ export interface WalletRequests {
   /** Asset IDs the user hid from the balances, per network (storage.local). */
   'settings.getHiddenAssets': { params: Record<string, never>; result: { assetIDs: string[] } };
   'settings.setHiddenAssets': { params: { assetIDs: string[] }; result: { ok: true } };
+
+  /** Sites connected to the wallet, and EVM chains sites added. */
+  'sites.list': { params: Record<string, never>; result: { sites: SiteView[]; chains: AddedChainView[] } };
+  'sites.revoke': { params: { origin: string }; result: { ok: true } };
+  'sites.removeChain': { params: { chainId: string }; result: { ok: true } };
 
   /** Site requests waiting for a decision, oldest first. */
   'approvals.list': { params: Record<string, never>; result: { approvals: ApprovalView[] } };

@@ -353,6 +353,21 @@ function approvalId(value: unknown, field: string): string {
   return text;
 }
 
+const MAX_ORIGIN_LENGTH = 300;
+
+/** A web origin as the wallet records it: scheme://host[:port], nothing else. */
+function siteOrigin(value: unknown, field: string): string {
+  const text = str(value, field, { min: 1, max: MAX_ORIGIN_LENGTH });
+  let origin: string;
+  try {
+    origin = new URL(text).origin;
+  } catch {
+    fail(field, 'must be a site origin such as https://example.com');
+  }
+  if (origin !== text) fail(field, 'must be a site origin such as https://example.com');
+  return text;
+}
+
 function idOnly(params: unknown): { id: string } {
   const f = record(params, '', ['id']);
   return { id: localId(f.id, 'id') };
@@ -577,6 +592,18 @@ export const REQUEST_VALIDATORS: Validators = {
   'settings.setHiddenAssets': (params) => {
     const f = record(params, '', ['assetIDs']);
     return { assetIDs: assetIdList(f.assetIDs, 'assetIDs') };
+  },
+
+  'sites.list': none,
+  'sites.revoke': (params) => {
+    const f = record(params, '', ['origin']);
+    return { origin: siteOrigin(f.origin, 'origin') };
+  },
+  'sites.removeChain': (params) => {
+    const f = record(params, '', ['chainId']);
+    const text = str(f.chainId, 'chainId', { min: 1, max: 20 });
+    if (!AMOUNT.test(text)) fail('chainId', 'must be a decimal chain ID');
+    return { chainId: text };
   },
 
   'approvals.list': none,

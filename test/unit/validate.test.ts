@@ -81,6 +81,9 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'settings.getHiddenAssets': {},
   'settings.setHiddenAssets': { assetIDs: [ASSET, cb58Encode(new Uint8Array(32).fill(8))] },
   'approvals.list': {},
+  'sites.list': {},
+  'sites.revoke': { origin: 'https://app.example' },
+  'sites.removeChain': { chainId: '43114' },
   'approvals.decide': { id: '0123456789abcdef01234567', approved: false },
 };
 
@@ -551,6 +554,17 @@ describe('settings.setHiddenAssets', () => {
     rejects('settings.setHiddenAssets', { assetIDs: [cb58Encode(new Uint8Array(20).fill(1))] }, 'assetIDs[0]');
     rejects('settings.setHiddenAssets', { assetIDs: [id(1), id(2), id(1)] }, 'assetIDs[2]');
     rejects('settings.setHiddenAssets', { assetIDs: id(1) }, 'assetIDs');
+  });
+});
+
+describe('sites.revoke and sites.removeChain', () => {
+  it('takes a bare origin and a decimal chain ID', () => {
+    expect(accepts('sites.revoke', { origin: 'http://localhost:5173' })).toEqual({ origin: 'http://localhost:5173' });
+    expect(accepts('sites.removeChain', { chainId: '1' })).toEqual({ chainId: '1' });
+  });
+  it('refuses URLs that are not exactly an origin, and non-decimal chain IDs', () => {
+    for (const origin of ['https://app.example/', 'https://app.example/path', 'app.example', '', 42]) rejects('sites.revoke', { origin }, 'origin');
+    for (const chainId of ['0x1', '-1', '1.5', '', 1]) rejects('sites.removeChain', { chainId }, 'chainId');
   });
 });
 

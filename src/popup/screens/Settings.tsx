@@ -1,5 +1,5 @@
-// Settings: networks (presets, custom URL, node health), auto-lock, accounts, secrets behind the
-// password, password change, about. Each section is a native <details> (keyboard friendly).
+// Settings: networks (presets, custom URL, node health), auto-lock, accounts, connected sites and
+// the chains they added, secrets behind the password, password change, about. Each section is a native <details> (keyboard friendly).
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
@@ -7,7 +7,8 @@ import { checkName, checkNewPassword, checkPrivateKey } from '../checks.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError, TextField } from '../components/Field.js';
 import { PasswordFields } from '../components/PasswordFields.js';
-import type { AccountView, NetworkView, WalletStatus } from '../../shared/messages.js';
+import { formatDateTime } from '../format.js';
+import type { AccountView, AddedChainView, NetworkView, SiteView, WalletStatus } from '../../shared/messages.js';
 
 export interface SettingsProps {
   status: WalletStatus;
@@ -270,6 +271,96 @@ function Accounts({ status, onStatus }: SettingsProps) {
   );
 }
 
+// ---- connected sites ----
+
+function SiteRow({ site, busy, onRevoke }: { site: SiteView; busy: boolean; onRevoke: () => void }) {
+  return (
+    <li class="site-row" data-testid="site">
+      <div class="row spread">
+        <strong class="break">{site.origin}</strong>
+        <button type="button" class="small" aria-label={`Disconnect ${site.origin}`} disabled={busy} onClick={onRevoke}>
+          Disconnect
+        </button>
+      </div>
+      <div class="small-text muted">Connected {formatDateTime(site.connectedAt)}</div>
+      <ul class="plain-list small-text">
+        {site.accounts.map((a) => (
+          <li key={a.id}>
+            {a.name} <span class="mono break">{a.cAddress}</span>
+          </li>
+        ))}
+      </ul>
+    </li>
+  );
+}
+
+function ChainRow({ chain, busy, onRemove }: { chain: AddedChainView; busy: boolean; onRemove: () => void }) {
+  return (
+    <li class="site-row" data-testid="added-chain">
+      <div class="row spread">
+        <span>
+          <strong>{chain.name}</strong> {chain.active && <span class="badge verified">in use by sites</span>}
+        </span>
+        <button type="button" class="small" aria-label={`Remove ${chain.name}`} disabled={busy} onClick={onRemove}>
+          Remove
+        </button>
+      </div>
+      <dl class="facts compact">
+        <dt>Chain ID</dt>
+        <dd>{chain.chainId}</dd>
+        <dt>RPC URL</dt>
+        <dd class="mono break">{chain.rpcUrl}</dd>
+        <dt>Symbol</dt>
+        <dd>{chain.symbol}</dd>
+        {chain.explorerUrl !== undefined && (
+          <>
+            <dt>Explorer</dt>
+            <dd class="mono break">{chain.explorerUrl}</dd>
+          </>
+        )}
+      </dl>
+    </li>
+  );
+}
+
+function Sites() {
+  const call = useCall();
+  const list = useRequest('sites.list', {});
+  const action = useAction();
+  const revoke = async (origin: string) => {
+    if (await action.run(() => call('sites.revoke', { origin }))) await list.reload();
+  };
+  const removeChain = async (chainId: string) => {
+    if (await action.run(() => call('sites.removeChain', { chainId }))) await list.reload();
+  };
+  if (!list.data) return <p class={list.error ? 'error-text' : 'muted'}>{list.error ?? 'Loading…'}</p>;
+  const { sites, chains } = list.data;
+  return (
+    <>
+      {sites.length === 0 ? (
+        <p class="muted">No site is connected</p>
+      ) : (
+        <ul class="plain-list">
+          {sites.map((site) => (
+            <SiteRow key={site.origin} site={site} busy={action.busy} onRevoke={() => void revoke(site.origin)} />
+          ))}
+        </ul>
+      )}
+      <h3>Chains added by sites</h3>
+      {chains.length === 0 ? (
+        <p class="muted">None</p>
+      ) : (
+        <ul class="plain-list">
+          {chains.map((chain) => (
+            <ChainRow key={chain.chainId} chain={chain} busy={action.busy} onRemove={() => void removeChain(chain.chainId)} />
+          ))}
+        </ul>
+      )}
+      <FormError error={action.error} />
+    </>
+  );
+}
+
 // ---- secrets ----
 
 function RevealPhrase() {
@@ -450,6 +541,9 @@ export function Settings({ status, onStatus }: SettingsProps) {
       </Section>
       <Section title="Accounts">
         <Accounts status={status} onStatus={onStatus} />
+      </Section>
+      <Section title="Connected sites">
+        <Sites />
       </Section>
       <Section title="Recovery phrase">
         <RevealPhrase />

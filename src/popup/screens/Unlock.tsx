@@ -1,11 +1,20 @@
-// The locked wallet: the password opens it; a forgotten password leads to restoring from the phrase.
+// The locked wallet: the password opens it; a forgotten password leads to restoring from the phrase
+// (offered only where restoring can happen: the popup, not the approval window).
 import { useState } from 'preact/hooks';
 import { useAction, useCall } from '../api.js';
 import { FormError, TextField } from '../components/Field.js';
 import type { NetworkView, WalletStatus } from '../../shared/messages.js';
 import { NetworkBadge } from '../components/NetworkBadge.js';
 
-export function Unlock({ network, onUnlocked, onRestore }: { network: NetworkView; onUnlocked: (s: WalletStatus) => void; onRestore: () => void }) {
+export interface UnlockProps {
+  network: NetworkView;
+  onUnlocked: (s: WalletStatus) => void;
+  onRestore?: () => void;
+  /** Why the password is asked for here, under "The wallet is locked." */
+  note?: string;
+}
+
+export function Unlock({ network, onUnlocked, onRestore, note }: UnlockProps) {
   const call = useCall();
   const action = useAction();
   const [password, setPassword] = useState('');
@@ -23,6 +32,7 @@ export function Unlock({ network, onUnlocked, onRestore }: { network: NetworkVie
         <NetworkBadge network={network} />
       </div>
       <p>The wallet is locked.</p>
+      {note !== undefined && <p class="muted">{note}</p>}
       <form onSubmit={(e) => void submit(e)} noValidate>
         <TextField label="Password" type="password" autoComplete="current-password" autoFocus value={password} onInput={setPassword} />
         <FormError error={action.error} />
@@ -30,12 +40,14 @@ export function Unlock({ network, onUnlocked, onRestore }: { network: NetworkVie
           {action.busy ? 'Unlocking…' : 'Unlock'}
         </button>
       </form>
-      <p class="muted small-text">
-        Forgot the password?{' '}
-        <button type="button" class="link" onClick={onRestore}>
-          Restore from your recovery phrase
-        </button>
-      </p>
+      {onRestore && (
+        <p class="muted small-text">
+          Forgot the password?{' '}
+          <button type="button" class="link" onClick={onRestore}>
+            Restore from your recovery phrase
+          </button>
+        </p>
+      )}
     </main>
   );
 }

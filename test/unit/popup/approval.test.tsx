@@ -10,9 +10,11 @@ import { type ChainContext, makeOwners } from '../../../src/core/tx/context.js';
 import { ownedAddressSet, spendableUtxos } from '../../../src/core/tx/utxos.js';
 import { buildXSend } from '../../../src/core/tx/x.js';
 import { ApprovalWindow } from '../../../src/popup/approval-window.js';
-import type { ApprovalSummary, ApprovalView } from '../../../src/shared/messages.js';
-import { fakeBackground, renderWith } from './fake-background.js';
-import { C_ADDR, HRP, X_ADDR } from './fixtures.js';
+import type { ApprovalSummary, ApprovalView, WalletStatus } from '../../../src/shared/messages.js';
+import { fakeBackground, Refuse, renderWith } from './fake-background.js';
+import { C_ADDR, C_OTHER, HRP, P_ADDR, UNLOCKED, X_ADDR } from './fixtures.js';
+
+const LOCKED_STATUS: WalletStatus = { ...UNLOCKED, vault: 'locked', account: null };
 
 afterEach(cleanup);
 
@@ -46,11 +48,17 @@ function txSummary(): Extract<ApprovalSummary, { kind: 'tx' }> {
   return {
     kind: 'tx',
     chain: 'X',
+    action: 'send',
+    complete: true,
     unsignedHex: `0x${toHex(encodeUnsignedTx(built.tx))}`,
     view: describeTx(built.tx, ctx, built.spent),
     // The unknown asset is deliberately missing: the window must show it by ID.
     assets: { [AVAX]: { symbol: 'AVAX', denomination: 9, verified: true } },
   };
+}
+
+function connect(accounts: string[] = [C_ADDR, X_ADDR, P_ADDR]): ApprovalSummary {
+  return { kind: 'connect', accountName: 'Account 1', accounts };
 }
 
 function approval(n: number, summary: ApprovalSummary, extra: Partial<ApprovalView> = {}): ApprovalView {
@@ -60,7 +68,8 @@ function approval(n: number, summary: ApprovalSummary, extra: Partial<ApprovalVi
 /** A background holding `list`; a decision removes the request from it. */
 function queue(list: ApprovalView[]) {
   const pending = [...list];
-  return fakeBackground({
+  const bg = fakeBackground({
+    'wallet.status': () => UNLOCKED,
     'approvals.list': () => ({ approvals: [...pending] }),
     'approvals.decide': (p) => {
       const i = pending.findIndex((a) => a.id === p.id);
@@ -68,6 +77,7 @@ function queue(list: ApprovalView[]) {
       return { ok: true };
     },
   });
+  return { ...bg, pending };
 }
 
 describe('approval window: a transaction', () => {
@@ -120,47 +130,118 @@ describe('approval window: a transaction', () => {
     expect((await screen.findAllByText(/Unknown UTXO/)).length).toBe(2);
   });
 
-  it('an EVM tx: value in AVAX from wei, fee cap = gas limit × max fee per gas, data collapsed', async () => {
+  it('says what happens to the signed tx: sent by the wallet, handed back, or partly signed', async () => {
+    const cases: [Partial<Extract<ApprovalSummary, { kind: 'tx' }>>, string][] = [
+      [{ action: 'send', complete: true }, 'Your signatures complete this transaction: the wallet sends it'],
+      [{ action: 'send', complete: false }, 'Partly signed: the site gets it back to collect the other signatures'],
+      [{ action: 'sign', complete: true }, 'Signed and handed back to the site (not sent by the wallet)'],
+    ];
+    for (const [extra, text] of cases) {
+      renderWith(queue([approval(1, { ...txSummary(), ...extra })]), <ApprovalWindow close={() => undefined} />);
+      expect((await screen.findByTestId('tx-action')).textContent).toBe(text);
+      cleanup();
+    }
+  });
+
+  it('an EVM tx: chain, from, to, value in the chain symbol from wei, nonce, fee cap = gas limit × max fee per gas, data', async () => {
     const summary: ApprovalSummary = {
-      kind: 'evm-tx', to: C_ADDR, valueWei: '1500000000000000000', data: '0xa9059cbb', gasLimit: '21000', maxFeePerGas: '50000000000', maxPriorityFeePerGas: '1000000000', chainId: '43112',
+      kind: 'evm-tx',
+      chainName: 'Dexalot',
+      chainId: '432204',
+      symbol: 'ALOT',
+      from: C_ADDR,
+      to: C_OTHER,
+      valueWei: '1500000000000000000',
+      data: '0xa9059cbb0000',
+      nonce: '17',
+      gasLimit: '21000',
+      maxFeePerGas: '50000000000',
+      maxPriorityFeePerGas: '1000000000',
     };
-    renderWith(queue([approval(1, summary)]), <ApprovalWindow close={() => undefined} />);
+    renderWith(queue([approval(1, summary, { method: 'eth_sendTransaction' })]), <ApprovalWindow close={() => undefined} />);
     const view = await screen.findByTestId('evm-summary');
+    expect(screen.getByText('EVM transaction to sign')).toBeTruthy();
+    expect(screen.getByTestId('evm-chain').textContent).toBe('Dexalot (chain ID 432204)');
     expect(view.textContent).toContain(C_ADDR);
-    expect(view.textContent).toContain('1.5 AVAX');
-    expect(screen.getByTestId('fee').textContent).toContain('0.00105 AVAX');
-    expect(view.textContent).toContain('0xa9059cbb');
+    expect(view.textContent).toContain(C_OTHER);
+    expect(screen.getByTestId('evm-value').textContent).toBe('1.5 ALOT');
+    expect(screen.getByTestId('evm-nonce').textContent).toBe('17');
+    expect(screen.getByTestId('fee').textContent).toContain('0.00105 ALOT');
+    expect(view.textContent).not.toContain('AVAX');
+    expect(screen.getByTestId('evm-data').textContent).toContain('0xa9059cbb0000');
+    expect(screen.getByTestId('evm-data').querySelector('summary')!.textContent).toBe('Call data (6 bytes, function 0xa9059cbb)');
   });
 });
 
-describe('approval window: connect and sign-message', () => {
-  it('connect shows the accounts the site would see', async () => {
-    renderWith(queue([approval(1, { kind: 'connect', accounts: [X_ADDR, C_ADDR] }, { method: 'avax_requestAccounts' })]), <ApprovalWindow close={() => undefined} />);
+describe('approval window: connect, messages and chains', () => {
+  it('connect shows the account and the addresses the site would see', async () => {
+    renderWith(queue([approval(1, connect([C_ADDR, X_ADDR, P_ADDR]), { method: 'eth_requestAccounts' })]), <ApprovalWindow close={() => undefined} />);
     const view = await screen.findByTestId('connect-summary');
-    expect(view.textContent).toContain(X_ADDR);
-    expect(view.textContent).toContain(C_ADDR);
+    expect(screen.getByTestId('connect-account').textContent).toBe('Account 1');
+    expect(within(view).getAllByRole('listitem').map((li) => li.textContent)).toEqual([C_ADDR, X_ADDR, P_ADDR]);
+    expect(screen.getByText('Connection request')).toBeTruthy();
     expect(screen.queryByTestId('frame-origin')).toBeNull();
   });
 
-  it('sign-message shows the text, or the hex of a binary message, and the signer', async () => {
-    const text = approval(1, { kind: 'sign-message', encoding: 'text', message: 'Log in to <b>site</b>\nnonce 42', signer: X_ADDR });
-    const bin = approval(2, { kind: 'sign-message', encoding: 'hex', message: '00ff10', signer: X_ADDR });
+  it('sign-message shows the text, or the hex of a binary message, its format and the signer', async () => {
+    const text = approval(1, { kind: 'sign-message', format: 'avalanche', encoding: 'text', message: 'Log in to <b>site</b>\nnonce 42', signer: X_ADDR });
+    const bin = approval(2, { kind: 'sign-message', format: 'personal', encoding: 'hex', message: '00ff10', signer: C_ADDR });
     renderWith(queue([text, bin]), <ApprovalWindow close={() => undefined} />);
     const view = await screen.findByTestId('message-summary');
     expect(view.querySelector('pre')!.textContent).toBe('Log in to <b>site</b>\nnonce 42');
     expect(view.querySelector('b')).toBeNull();
     expect(view.textContent).toContain(X_ADDR);
+    expect(screen.getByTestId('message-format').textContent).toBe('Avalanche signed message');
     expect(screen.getByTestId('more-waiting').textContent).toContain('1 more waiting');
     fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(screen.getByTestId('message-summary').querySelector('pre')!.textContent).toBe('0x00ff10'));
     expect(screen.getByText(/binary, shown as hex/)).toBeTruthy();
+    expect(screen.getByTestId('message-format').textContent).toContain('Ethereum personal message');
+    expect(screen.getByTestId('message-summary').textContent).toContain(C_ADDR);
+  });
+
+  it('typed data shows its type, signer, chain ID, and the domain and message JSON as text', async () => {
+    const domainJson = JSON.stringify({ name: 'Permit2', chainId: 43114, verifyingContract: C_OTHER }, null, 2);
+    const messageJson = JSON.stringify({ spender: C_OTHER, amount: '1000', note: '<img src=x>' }, null, 2);
+    const summary: ApprovalSummary = { kind: 'sign-typed-data', signer: C_ADDR, primaryType: 'PermitSingle', domainJson, messageJson, chainId: '43114' };
+    renderWith(queue([approval(1, summary, { method: 'eth_signTypedData_v4' })]), <ApprovalWindow close={() => undefined} />);
+    const view = await screen.findByTestId('typed-data-summary');
+    expect(screen.getByText('Typed data to sign (EIP-712)')).toBeTruthy();
+    expect(view.textContent).toContain('PermitSingle');
+    expect(view.textContent).toContain(C_ADDR);
+    expect(view.textContent).toContain('43114');
+    expect(screen.getByTestId('typed-domain').tagName).toBe('PRE');
+    expect(screen.getByTestId('typed-domain').textContent).toBe(domainJson);
+    expect(screen.getByTestId('typed-message').textContent).toBe(messageJson);
+    expect(document.querySelector('img')).toBeNull();
+  });
+
+  it('switch-chain names both chains and the chain ID', async () => {
+    renderWith(queue([approval(1, { kind: 'switch-chain', fromName: 'Avalanche C-Chain', toName: 'Dexalot', chainId: '432204' })]), <ApprovalWindow close={() => undefined} />);
+    expect((await screen.findByTestId('switch-summary')).textContent).toContain('Switch from Avalanche C-Chain to Dexalot (chain ID 432204)');
+  });
+
+  it('add-chain shows name, chain ID, RPC URL, symbol and explorer, and warns about the RPC and EVM-only', async () => {
+    const summary: ApprovalSummary = {
+      kind: 'add-chain', chainName: 'Dexalot', chainId: '432204', rpcUrl: 'https://rpc.dexalot.example/ext/bc/C/rpc', symbol: 'ALOT', decimals: 18, explorerUrl: 'https://explorer.example',
+    };
+    renderWith(queue([approval(1, summary, { method: 'wallet_addEthereumChain' })]), <ApprovalWindow close={() => undefined} />);
+    const view = await screen.findByTestId('add-chain-summary');
+    expect(screen.getByTestId('add-chain-rpc').textContent).toBe('https://rpc.dexalot.example/ext/bc/C/rpc');
+    expect(view.textContent).toContain('Dexalot');
+    expect(view.textContent).toContain('432204');
+    expect(view.textContent).toContain('ALOT');
+    expect(view.textContent).toContain('https://explorer.example');
+    const note = within(view).getByRole('note');
+    expect(note.textContent).toContain('sees your addresses');
+    expect(note.textContent).toContain('EVM-only');
   });
 });
 
 describe('approval window: decisions', () => {
   it('Reject is focused; Approve and Reject send the right decision, the next request shows, then the window closes', async () => {
-    const a = approval(1, { kind: 'connect', accounts: [X_ADDR] });
-    const b = approval(2, { kind: 'connect', accounts: [X_ADDR] });
+    const a = approval(1, connect());
+    const b = approval(2, connect());
     const bg = queue([a, b]);
     const close = vi.fn();
     renderWith(bg, <ApprovalWindow close={close} />);
@@ -180,8 +261,8 @@ describe('approval window: decisions', () => {
   });
 
   it('closing the window rejects the request on screen', async () => {
-    const a = approval(1, { kind: 'connect', accounts: [X_ADDR] });
-    const bg = queue([a, approval(2, { kind: 'connect', accounts: [] })]);
+    const a = approval(1, connect());
+    const bg = queue([a, approval(2, connect([]))]);
     renderWith(bg, <ApprovalWindow close={() => undefined} />);
     await screen.findByText('https://site1.example');
     window.dispatchEvent(new Event('pagehide'));
@@ -189,22 +270,120 @@ describe('approval window: decisions', () => {
   });
 
   it('a failed decision is shown and the list reloaded', async () => {
-    const a = approval(1, { kind: 'connect', accounts: [X_ADDR] });
+    const a = approval(1, connect());
     const bg = fakeBackground({
+      'wallet.status': () => UNLOCKED,
       'approvals.list': () => ({ approvals: [a] }),
       'approvals.decide': () => {
-        throw new Error('boom');
+        throw new Refuse({ code: 'unknown-approval', message: 'boom' });
       },
     });
     renderWith(bg, <ApprovalWindow close={() => undefined} />);
     await screen.findByText('https://site1.example');
+    const before = bg.callsOf('approvals.list').length;
     fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
-    expect(await screen.findByRole('alert')).toBeTruthy();
-    expect(bg.callsOf('approvals.list').length).toBe(2);
+    expect((await screen.findByRole('alert')).textContent).toBe('Boom');
+    expect(bg.callsOf('approvals.list').length).toBeGreaterThan(before);
+    // Still there: it shows again and can be answered.
+    expect(screen.getByTestId('origin').textContent).toBe('https://site1.example');
   });
 
-  it('with nothing waiting it says so', async () => {
-    renderWith(queue([]), <ApprovalWindow close={() => undefined} />);
+  it('Escape rejects the request on screen', async () => {
+    const a = approval(1, connect());
+    const bg = queue([a]);
+    const close = vi.fn();
+    renderWith(bg, <ApprovalWindow close={close} />);
+    await screen.findByText('https://site1.example');
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Reject' }), { key: 'Escape' });
+    await waitFor(() => expect(bg.callsOf('approvals.decide')).toEqual([{ id: a.id, approved: false }]));
+    await waitFor(() => expect(close).toHaveBeenCalledTimes(1));
+  });
+
+  it('with nothing waiting it says so, but only after the grace time, and does not close itself', async () => {
+    const close = vi.fn();
+    renderWith(queue([]), <ApprovalWindow close={close} graceMs={150} pollMs={20} />);
+    expect(await screen.findByText('Loading the request…')).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 60));
+    expect(screen.queryByTestId('approval-empty')).toBeNull();
     expect(await screen.findByTestId('approval-empty')).toBeTruthy();
+    expect(close).not.toHaveBeenCalled();
+  });
+});
+
+describe('approval window: polling and unlock', () => {
+  it('shows a request that arrives after the window opened (within the grace time and after it)', async () => {
+    const bg = queue([]);
+    renderWith(bg, <ApprovalWindow close={() => undefined} graceMs={100} pollMs={20} />);
+    await waitFor(() => expect(bg.callsOf('approvals.list').length).toBeGreaterThan(1));
+    bg.pending.push(approval(1, connect()));
+    expect(await screen.findByText('https://site1.example')).toBeTruthy();
+    expect(screen.queryByTestId('approval-empty')).toBeNull();
+
+    // Answered: the empty list is not the end while the window is open and polling.
+    fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    await screen.findByTestId('approval-empty');
+    bg.pending.push(approval(2, connect()));
+    expect(await screen.findByText('https://site2.example')).toBeTruthy();
+  });
+
+  it('polls every second by default', async () => {
+    vi.useFakeTimers();
+    try {
+      const bg = queue([]);
+      renderWith(bg, <ApprovalWindow close={() => undefined} />);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(bg.callsOf('approvals.list')).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(bg.callsOf('approvals.list')).toHaveLength(3);
+      // Within the first 3 s an empty list is a request still on its way.
+      expect(screen.queryByTestId('approval-empty')).toBeNull();
+      bg.pending.push(approval(1, connect()));
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(screen.getByTestId('origin').textContent).toBe('https://site1.example');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a locked wallet asks for the password first, shows a wrong one, then shows the requests', async () => {
+    let unlocked = false;
+    const a = approval(1, connect());
+    const bg = fakeBackground({
+      'wallet.status': () => (unlocked ? UNLOCKED : LOCKED_STATUS),
+      'wallet.unlock': ({ password }) => {
+        if (password !== 'right password') throw new Refuse({ code: 'wrong-password', message: 'the password is not correct' });
+        unlocked = true;
+        return UNLOCKED;
+      },
+      // The request only appears once the wallet is unlocked (the site asked again, or it was prepared meanwhile).
+      'approvals.list': () => ({ approvals: unlocked ? [a] : [] }),
+      'approvals.decide': () => ({ ok: true }),
+    });
+    renderWith(bg, <ApprovalWindow close={() => undefined} graceMs={100} pollMs={20} />);
+    const field = await screen.findByLabelText('Password');
+    expect(screen.getByText('The wallet is locked.')).toBeTruthy();
+    expect(screen.queryByText(/Restore from your recovery phrase/)).toBeNull();
+    expect(screen.queryByTestId('origin')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+
+    fireEvent.input(field, { target: { value: 'wrong' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The password is not correct');
+    expect(screen.queryByTestId('origin')).toBeNull();
+
+    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'right password' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect(await screen.findByText('https://site1.example')).toBeTruthy();
+    expect(bg.callsOf('wallet.unlock')).toEqual([{ password: 'wrong' }, { password: 'right password' }]);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Reject' }));
+  });
+
+  it('while locked, closing the window answers nothing itself (the background rejects them all)', async () => {
+    const bg = fakeBackground({ 'wallet.status': () => LOCKED_STATUS, 'approvals.list': () => ({ approvals: [approval(1, connect())] }) });
+    renderWith(bg, <ApprovalWindow close={() => undefined} />);
+    await screen.findByLabelText('Password');
+    window.dispatchEvent(new Event('pagehide'));
+    expect(bg.callsOf('approvals.decide')).toEqual([]);
+    expect(bg.callsOf('approvals.list')).toEqual([]);
   });
 });

@@ -5,9 +5,9 @@ import { Activity } from '../../../src/popup/screens/Activity.js';
 import { Assets } from '../../../src/popup/screens/Assets.js';
 import { Move } from '../../../src/popup/screens/Move.js';
 import { Settings } from '../../../src/popup/screens/Settings.js';
-import type { RequestParams, TransferView } from '../../../src/shared/messages.js';
+import type { AddedChainView, RequestParams, SiteView, TransferView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
-import { ACCOUNT, avax, AVAX_ID, balances, FAKE_ID, HRP, NETWORK, UNLOCKED, X_ADDR, X_OTHER } from './fixtures.js';
+import { ACCOUNT, avax, AVAX_ID, balances, C_ADDR, C_OTHER, FAKE_ID, HRP, NETWORK, UNLOCKED, X_ADDR, X_OTHER } from './fixtures.js';
 
 afterEach(cleanup);
 
@@ -212,6 +212,90 @@ describe('Settings', () => {
     expect(await screen.findByText('the wallet stays unlocked until the browser closes')).toBeTruthy();
     expect(bg.callsOf('wallet.setIdleLock')).toEqual([{ minutes: 'never' }]);
     expect(onStatus).toHaveBeenCalledWith({ ...UNLOCKED, idleLockMinutes: 'never' });
+  });
+});
+
+describe('Settings: connected sites', () => {
+  function open(name: string) {
+    const summary = screen.getByText(name, { selector: 'summary' });
+    (summary.parentElement as HTMLDetailsElement).open = true;
+  }
+  const base = {
+    'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
+    'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
+  };
+  const DEX: AddedChainView = { chainId: '432204', name: 'Dexalot', rpcUrl: 'https://rpc.dexalot.example/ext/bc/C/rpc', symbol: 'ALOT', decimals: 18, active: true };
+
+  it('lists connected sites with their accounts, and disconnects one', async () => {
+    const sites: SiteView[] = [
+      { origin: 'https://app.example', accounts: [{ id: ACCOUNT.id, name: 'Account 1', cAddress: C_ADDR }], connectedAt: Date.UTC(2026, 0, 2, 3, 4, 5) },
+      { origin: 'https://other.example', accounts: [{ id: 'acc2', name: 'Savings', cAddress: C_OTHER }], connectedAt: Date.UTC(2026, 0, 3) },
+    ];
+    const bg = fakeBackground({
+      ...base,
+      'sites.list': () => ({ sites: [...sites], chains: [] }),
+      'sites.revoke': ({ origin }) => {
+        sites.splice(sites.findIndex((s) => s.origin === origin), 1);
+        return { ok: true as const };
+      },
+    });
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
+    open('Connected sites');
+    const rows = await screen.findAllByTestId('site');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.textContent).toContain('https://app.example');
+    expect(rows[0]!.textContent).toContain('Account 1');
+    expect(rows[0]!.textContent).toContain(C_ADDR);
+    expect(rows[0]!.textContent).toMatch(/Connected 2026-01-0\d \d\d:\d\d/);
+    expect(rows[1]!.textContent).toContain('Savings');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Disconnect https://app.example' }));
+    await waitFor(() => expect(screen.getAllByTestId('site')).toHaveLength(1));
+    expect(bg.callsOf('sites.revoke')).toEqual([{ origin: 'https://app.example' }]);
+    expect(screen.getByTestId('site').textContent).toContain('https://other.example');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Disconnect https://other.example' }));
+    expect(await screen.findByText('No site is connected')).toBeTruthy();
+  });
+
+  it('lists chains sites added, marks the one in use, and removes one', async () => {
+    const chains: AddedChainView[] = [DEX, { ...DEX, chainId: '1234', name: 'Test EVM', symbol: 'TST', active: false, explorerUrl: 'https://scan.example' }];
+    const bg = fakeBackground({
+      ...base,
+      'sites.list': () => ({ sites: [], chains: [...chains] }),
+      'sites.removeChain': ({ chainId }) => {
+        chains.splice(chains.findIndex((c) => c.chainId === chainId), 1);
+        return { ok: true as const };
+      },
+    });
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
+    open('Connected sites');
+    const rows = await screen.findAllByTestId('added-chain');
+    expect(screen.getByText('No site is connected')).toBeTruthy();
+    expect(rows[0]!.textContent).toContain('432204');
+    expect(rows[0]!.textContent).toContain('https://rpc.dexalot.example/ext/bc/C/rpc');
+    expect(rows[0]!.textContent).toContain('ALOT');
+    expect(within(rows[0]!).getByText('in use by sites')).toBeTruthy();
+    expect(within(rows[1]!).queryByText('in use by sites')).toBeNull();
+    expect(rows[1]!.textContent).toContain('https://scan.example');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Dexalot' }));
+    await waitFor(() => expect(screen.getAllByTestId('added-chain')).toHaveLength(1));
+    expect(bg.callsOf('sites.removeChain')).toEqual([{ chainId: '432204' }]);
+  });
+
+  it('shows a refused disconnect', async () => {
+    const bg = fakeBackground({
+      ...base,
+      'sites.list': () => ({ sites: [{ origin: 'https://app.example', accounts: [], connectedAt: 1 }], chains: [] }),
+      'sites.revoke': () => {
+        throw new Refuse({ code: 'validation', message: 'that site is not connected', field: 'origin' });
+      },
+    });
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
+    open('Connected sites');
+    fireEvent.click(await screen.findByRole('button', { name: 'Disconnect https://app.example' }));
+    expect(await screen.findByText('That site is not connected')).toBeTruthy();
   });
 });
 

@@ -1,0 +1,178 @@
+// Checks of what a page sends with a provider request. Each failure is an InvalidParamsError
+// naming the field (answered as -32602); nothing a check refuses reaches a handler.
+import { fromHex } from '../core/bytes.js';
+import { ValidationError } from '../core/errors.js';
+import { formatEvmAddress, parseEvmAddress } from '../core/evm-address.js';
+import type { TypedDataInput } from '../core/message.js';
+
+export class InvalidParamsError extends ValidationError {}
+
+function fail(field: string, message: string): never {
+  throw new InvalidParamsError(`${field} ${message}`, field);
+}
+
+/** Positional params: an array of `min`…`max` items (absent params count as []). */
+export function positional(params: unknown, min: number, max: number): unknown[] {
+  const list = params === undefined ? [] : params;
+  if (!Array.isArray(list)) fail('params', 'must be an array');
+  if (list.length < min || list.length > max) {
+    fail('params', min === max ? `must hold ${min} item${min === 1 ? '' : 's'}` : `must hold ${min} to ${max} items`);
+  }
+  return list;
+}
+
+export function objectParam(value: unknown, field: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be an object');
+  return value as Record<string, unknown>;
+}
+
+/** Only these keys may appear: a typo in a signing request must not be silently ignored. */
+export function onlyKeys(o: Record<string, unknown>, field: string, allowed: readonly string[]): void {
+  for (const k of Object.keys(o)) if (!allowed.includes(k)) fail(`${field}.${k}`, 'is not a known field');
+}
+
+export function stringParam(value: unknown, field: string, max: number): string {
+  if (typeof value !== 'string') fail(field, 'must be a string');
+  if (value.length === 0) fail(field, 'must not be empty');
+  if (value.length > max) fail(field, `must be at most ${max} characters`);
+  if (!value.isWellFormed()) fail(field, 'contains malformed text');
+  return value;
+}
+
+/** A 0x EVM address, returned EIP-55 checksummed; a mixed-case address must carry a valid checksum. */
+export function evmAddressParam(value: unknown, field: string): string {
+  const text = stringParam(value, field, 42);
+  try {
+    return formatEvmAddress(parseEvmAddress(text));
+  } catch (e) {
+    fail(field, `is not an EVM address (${(e as Error).message})`);
+  }
+}
+
+const QUANTITY = /^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/;
+const UINT256_MAX = (1n << 256n) - 1n;
+
+/** A JSON-RPC quantity: 0x hex without leading zeros, at most `max`. */
+export function quantityParam(value: unknown, field: string, max: bigint = UINT256_MAX): bigint {
+  const text = stringParam(value, field, 66);
+  if (!QUANTITY.test(text)) fail(field, 'must be a 0x hexadecimal quantity without leading zeros');
+  const n = BigInt(text);
+  if (n > max) fail(field, `must be at most 0x${max.toString(16)}`);
+  return n;
+}
+
+const HEX_DATA = /^0x([0-9a-fA-F]{2})*$/;
+
+/** 0x-prefixed bytes of at most `maxBytes`, returned lower-case. */
+export function hexDataParam(value: unknown, field: string, maxBytes: number): string {
+  if (typeof value !== 'string') fail(field, 'must be a 0x hexadecimal string');
+  if (value.length > 2 + 2 * maxBytes) fail(field, `must be at most ${maxBytes} bytes`);
+  if (!HEX_DATA.test(value)) fail(field, 'must be 0x followed by an even number of hexadecimal digits');
+  return value.toLowerCase();
+}
+
+export function hexBytesParam(value: unknown, field: string, maxBytes: number): Uint8Array {
+  return fromHex(hexDataParam(value, field, maxBytes).slice(2));
+}
+
+/** EIP-155 chain IDs fit in 2^53 for every tool that handles them as JSON numbers. */
+export const MAX_CHAIN_ID = BigInt(Number.MAX_SAFE_INTEGER);
+
+export function chainIdParam(value: unknown, field: string): bigint {
+  const id = quantityParam(value, field, MAX_CHAIN_ID);
+  if (id === 0n) fail(field, 'must not be 0');
+  return id;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** An RPC or explorer URL: https, or http only on this machine. */
+export function urlParam(value: unknown, field: string): string {
+  const text = stringParam(value, field, 2000);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    fail(field, 'is not a URL');
+  }
+  const ok = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+  if (!ok) fail(field, 'must use https (plain http only on localhost)');
+  if (url.username !== '' || url.password !== '') fail(field, 'must not carry a user name or password');
+  return url.href;
+}
+
+/** A message for personal_sign: 0x hex is bytes, anything else is UTF-8 text. */
+export function messageParam(value: unknown, field: string, maxBytes: number): { bytes: Uint8Array; encoding: 'text' | 'hex'; shown: string } {
+  if (typeof value !== 'string') fail(field, 'must be a string');
+  if (HEX_DATA.test(value) && value.length > 2) {
+    const bytes = hexBytesParam(value, field, maxBytes);
+    // Hex that decodes to readable UTF-8 is shown as that text; the bytes signed stay the same.
+    const text = readableText(bytes);
+    return text === undefined ? { bytes, encoding: 'hex', shown: value.toLowerCase() } : { bytes, encoding: 'text', shown: text };
+  }
+  if (!value.isWellFormed()) fail(field, 'contains malformed text');
+  const bytes = new TextEncoder().encode(value);
+  if (bytes.length > maxBytes) fail(field, `must be at most ${maxBytes} bytes`);
+  return { bytes, encoding: 'text', shown: value };
+}
+
+function readableText(bytes: Uint8Array): string | undefined {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+  // Control characters (other than line breaks and tabs) would hide what is signed.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/u.test(text) ? undefined : text;
+}
+
+const MAX_TYPED_DATA_JSON = 256 * 1024;
+const SOLIDITY_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const FIELD_TYPE = /^[A-Za-z_$][A-Za-z0-9_$]*(\[[0-9]*\])*$/;
+
+/** EIP-712 typed data, as a JSON string (v4) or an object; the structure is checked here. */
+export function typedDataParam(value: unknown, field: string): TypedDataInput {
+  let data: unknown = value;
+  if (typeof value === 'string') {
+    if (value.length > MAX_TYPED_DATA_JSON) fail(field, `must be at most ${MAX_TYPED_DATA_JSON} characters of JSON`);
+    try {
+      data = JSON.parse(value);
+    } catch {
+      fail(field, 'is not valid JSON');
+    }
+  } else if (JSON.stringify(value ?? null).length > MAX_TYPED_DATA_JSON) {
+    fail(field, `must be at most ${MAX_TYPED_DATA_JSON} characters of JSON`);
+  }
+  const o = objectParam(data, field);
+  const types = objectParam(o.types, `${field}.types`);
+  for (const [name, fields] of Object.entries(types)) {
+    if (!SOLIDITY_NAME.test(name)) fail(`${field}.types`, `has an invalid type name ${JSON.stringify(name.slice(0, 40))}`);
+    if (!Array.isArray(fields)) fail(`${field}.types.${name}`, 'must be an array');
+    fields.forEach((f: unknown, i) => {
+      const entry = objectParam(f, `${field}.types.${name}[${i}]`);
+      if (typeof entry.name !== 'string' || !SOLIDITY_NAME.test(entry.name)) fail(`${field}.types.${name}[${i}].name`, 'must be a field name');
+      if (typeof entry.type !== 'string' || !FIELD_TYPE.test(entry.type)) fail(`${field}.types.${name}[${i}].type`, 'must be a type name');
+    });
+  }
+  const primaryType = stringParam(o.primaryType, `${field}.primaryType`, 100);
+  if (!Object.hasOwn(types, primaryType) || primaryType === 'EIP712Domain') fail(`${field}.primaryType`, 'must name a type in types (not EIP712Domain)');
+  const domain = objectParam(o.domain, `${field}.domain`);
+  const message = objectParam(o.message, `${field}.message`);
+  return { types: types as TypedDataInput['types'], primaryType, domain, message };
+}
+
+/** A chain alias for the X/P site methods. */
+export function chainAliasParam(value: unknown, field: string, allowed: readonly ('X' | 'P' | 'C')[]): 'X' | 'P' | 'C' {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) fail(field, `must be one of ${allowed.map((a) => `"${a}"`).join(', ')}`);
+  return value as 'X' | 'P' | 'C';
+}
+
+/** An unsigned (or partly signed) X/P/atomic tx as 0x hex (Core and avalanchejs send it so). */
+export const MAX_SITE_TX_BYTES = 256 * 1024;
+
+export function txHexParam(value: unknown, field: string): Uint8Array {
+  if (typeof value === 'string' && !value.startsWith('0x') && /^[0-9a-fA-F]*$/.test(value)) return hexBytesParam(`0x${value}`, field, MAX_SITE_TX_BYTES);
+  return hexBytesParam(value, field, MAX_SITE_TX_BYTES);
+}

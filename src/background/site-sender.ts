@@ -1,0 +1,43 @@
+// Who sent a provider request, from the browser's MessageSender (never from the page's words):
+// the requesting frame's origin, and the top-level page's origin shown next to it.
+import type { Site } from './provider.js';
+
+export interface ContentSender {
+  id?: string;
+  url?: string;
+  origin?: string;
+  frameId?: number;
+  tab?: { id?: number; url?: string };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** https anywhere, http only on this machine: a plain-http page could be anyone's on the way. */
+export function isSecureOrigin(origin: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+}
+
+function originOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const o = new URL(url).origin;
+    return o === 'null' ? undefined : o;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The site behind a content script's message, or undefined when it cannot be told or is not secure. */
+export function siteOfSender(sender: ContentSender, extensionId: string): (Site & { tabId: number; frameId: number }) | undefined {
+  if (sender.id !== extensionId || !sender.tab || typeof sender.tab.id !== 'number' || typeof sender.frameId !== 'number') return undefined;
+  const frame = sender.origin && sender.origin !== 'null' ? sender.origin : originOf(sender.url);
+  const top = sender.frameId === 0 ? frame : originOf(sender.tab.url);
+  if (!frame || !top || !isSecureOrigin(frame) || !isSecureOrigin(top)) return undefined;
+  return { origin: top, ...(frame !== top ? { frameOrigin: frame } : {}), tabId: sender.tab.id, frameId: sender.frameId };
+}

@@ -1,0 +1,172 @@
+// Transactions built elsewhere (a site hands the wallet unsigned, or partly signed, bytes): decode
+// them strictly, check they belong to this network and chain, find every UTXO they spend (so the
+// approval shows owners and amounts, and the credentials can be derived), and sign what this
+// wallet's keys can sign. Nothing here issues: the caller decides after the user approved.
+import { type Bytes, equalBytes, toHex } from './bytes.js';
+import { decodeSignedTx, decodeUnsignedTx } from './codec/codec.js';
+import { utxoId } from './codec/ids.js';
+import { exportedUtxos, producedUtxos } from './codec/rules.js';
+import type { Credential, TransferableInput, UnsignedTx, Utxo, UtxoRef, Vm } from './codec/types.js';
+import { cb58Encode } from './encoding.js';
+import { CodecError, NetworkMismatchError, ValidationError } from './errors.js';
+import type { ChainAlias, NodeClient } from './node.js';
+import type { ChainContext } from './tx/context.js';
+import { type Keychain, requiredCredentials, signTx, utxoLookupOf } from './tx/sign.js';
+
+const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
+
+export interface ExternalTx {
+  chain: ChainAlias;
+  tx: UnsignedTx;
+  /** The exact bytes that are hashed and signed. */
+  unsignedBytes: Bytes;
+  /** Signatures the tx already carried (a multisig hand-off), in credential order. */
+  existing?: Credential[];
+  /** Every UTXO the tx spends (inputs, imported inputs, operation UTXOs). */
+  spent: Utxo[];
+}
+
+export interface ExternalSigned {
+  signedBytes: Bytes;
+  txID: string;
+  /** True when every credential slot holds a signature: the tx can be issued. */
+  complete: boolean;
+}
+
+/** Unsigned bytes, or a signed tx whose credentials are kept. Both are decoded strictly. */
+export function decodeExternalTx(chain: ChainAlias, bytes: Bytes): { tx: UnsignedTx; unsignedBytes: Bytes; existing?: Credential[] } {
+  const vm = VM_OF[chain];
+  try {
+    const tx = decodeUnsignedTx(bytes, vm);
+    return { tx, unsignedBytes: bytes };
+  } catch (unsignedError) {
+    let signed;
+    try {
+      signed = decodeSignedTx(bytes, vm);
+    } catch {
+      throw unsignedError;
+    }
+    return { tx: signed.unsigned, unsignedBytes: bytes.slice(0, signed.unsignedLength), existing: signed.credentials };
+  }
+}
+
+function chainIdOf(ctx: ChainContext, chain: ChainAlias): Bytes {
+  return chain === 'X' ? ctx.xChainID : chain === 'P' ? ctx.pChainID : ctx.cChainID;
+}
+
+function aliasOfChainId(ctx: ChainContext, id: Bytes): ChainAlias | undefined {
+  if (equalBytes(id, ctx.xChainID)) return 'X';
+  if (equalBytes(id, ctx.pChainID)) return 'P';
+  if (equalBytes(id, ctx.cChainID)) return 'C';
+  return undefined;
+}
+
+/** Refuses a tx for another network, another chain, or moving funds to or from an unknown chain. */
+export function checkTxBelongs(tx: UnsignedTx, chain: ChainAlias, ctx: ChainContext): void {
+  if (tx.networkID !== ctx.networkID) {
+    throw new NetworkMismatchError(`the transaction is for network ID ${tx.networkID}; this wallet is on network ID ${ctx.networkID}`);
+  }
+  if (!equalBytes(tx.blockchainID, chainIdOf(ctx, chain))) {
+    throw new NetworkMismatchError(`the transaction is for blockchain ${cb58Encode(tx.blockchainID)}, not this network's ${chain}-Chain`);
+  }
+  const other = 'sourceChain' in tx ? tx.sourceChain : 'destinationChain' in tx ? tx.destinationChain : undefined;
+  if (other !== undefined) {
+    const alias = aliasOfChainId(ctx, other);
+    if (alias === undefined || alias === chain) {
+      throw new NetworkMismatchError(`the transaction moves funds to or from blockchain ${cb58Encode(other)}, which is not another chain of this network`);
+    }
+  }
+}
+
+/** Every UTXO reference the tx spends, with the chain whose state holds it. */
+function spentRefs(tx: UnsignedTx, chain: ChainAlias, ctx: ChainContext): { ref: UtxoRef; on: ChainAlias; from?: ChainAlias }[] {
+  const refs: { ref: UtxoRef; on: ChainAlias; from?: ChainAlias }[] = [];
+  const add = (inputs: readonly TransferableInput[], from?: ChainAlias) => {
+    for (const i of inputs) refs.push({ ref: i, on: chain, ...(from ? { from } : {}) });
+  };
+  if (tx.vm === 'evm') {
+    if (tx.kind === 'ImportTx') add(tx.importedInputs, aliasOfChainId(ctx, tx.sourceChain));
+    return refs;
+  }
+  add(tx.inputs);
+  if (tx.kind === 'ImportTx') add(tx.importedInputs, aliasOfChainId(ctx, tx.sourceChain));
+  if (tx.kind === 'OperationTx') for (const op of tx.operations) for (const ref of op.utxoIDs) refs.push({ ref, on: chain });
+  return refs;
+}
+
+function key(ref: UtxoRef): string {
+  return `${toHex(ref.txID)}:${ref.outputIndex}`;
+}
+
+/**
+ * The UTXOs a tx spends. First from the wallet's own UTXO sets (`known`, which the caller reads
+ * with getUTXOs, atomic ones with sourceChain); any other one from the tx that created it, read
+ * from the node by ID (the client checks the bytes hash to that ID) and decoded here.
+ */
+export async function resolveSpent(
+  tx: UnsignedTx,
+  chain: ChainAlias,
+  ctx: ChainContext,
+  node: NodeClient,
+  known: readonly Utxo[],
+): Promise<Utxo[]> {
+  const byKey = new Map(known.map((u) => [key(u), u]));
+  const fetched = new Map<string, Utxo[]>();
+  const out: Utxo[] = [];
+  for (const { ref, on, from } of spentRefs(tx, chain, ctx)) {
+    const hit = byKey.get(key(ref));
+    if (hit) {
+      out.push(hit);
+      continue;
+    }
+    // An atomic input was created by an export on the source chain; any other by a tx on this one.
+    const creator: ChainAlias = from ?? on;
+    const txKey = `${creator}:${toHex(ref.txID)}`;
+    let produced = fetched.get(txKey);
+    if (!produced) {
+      produced = await producedBy(node, creator, ref.txID, from !== undefined);
+      fetched.set(txKey, produced);
+    }
+    const utxo = produced.find((u) => u.outputIndex === ref.outputIndex);
+    if (!utxo) throw new ValidationError(`the transaction spends ${utxoId(ref)}, which its transaction never created`);
+    out.push(utxo);
+  }
+  return out;
+}
+
+async function producedBy(node: NodeClient, chain: ChainAlias, txID: Bytes, atomic: boolean): Promise<Utxo[]> {
+  if (chain === 'C') {
+    throw new ValidationError(`the transaction spends an output of C-Chain transaction ${cb58Encode(txID)} that is not in this wallet's atomic UTXOs`);
+  }
+  const id = cb58Encode(txID);
+  // getTx checks that the bytes hash to the ID asked for.
+  const bytes = chain === 'X' ? await node.avm.getTx(id) : await node.platform.getTx(id);
+  let unsigned: UnsignedTx;
+  try {
+    unsigned = decodeSignedTx(bytes, VM_OF[chain]).unsigned;
+  } catch (e) {
+    if (e instanceof CodecError) throw new ValidationError(`the transaction spends an output of ${id}, which this wallet cannot decode`);
+    throw e;
+  }
+  return atomic ? exportedUtxos(unsigned, txID) : producedUtxos(unsigned, txID);
+}
+
+/** Signs every slot this keychain can; existing signatures are kept, missing ones left empty. */
+export function signExternalTx(ext: ExternalTx, keychain: Keychain): ExternalSigned {
+  const required = requiredCredentials(ext.tx, utxoLookupOf(ext.spent));
+  if (ext.existing && ext.existing.length !== required.length) {
+    throw new ValidationError(`the transaction carries ${ext.existing.length} credentials; it needs ${required.length}`);
+  }
+  const signed = signTx(ext.tx, required, keychain, {
+    allowPartial: true,
+    unsignedBytes: ext.unsignedBytes,
+    ...(ext.existing ? { existing: ext.existing } : {}),
+  });
+  return { signedBytes: signed.signedBytes, txID: signed.txID, complete: signed.complete };
+}
+
+/** True when at least one credential slot is for a key in the keychain (else signing is pointless). */
+export function keychainSignsAny(ext: ExternalTx, keychain: Keychain): boolean {
+  const required = requiredCredentials(ext.tx, utxoLookupOf(ext.spent));
+  return required.some((c) => c.signers.some((s) => (c.evm ? keychain.byEvmAddress(s) : keychain.byShortId(s)) !== undefined));
+}

@@ -1,0 +1,72 @@
+// The wire format of site requests: page (src/inpage, MAIN world) ⇄ content script (src/content,
+// isolated world) ⇄ background (src/background/provider.ts). Pure data, no browser API.
+//
+// page → content:  window.postMessage({ target: CONTENT_TARGET, id, method, params }, '*')
+// content → page:  window.postMessage({ target: INPAGE_TARGET, id, response }, '*')
+//                  window.postMessage({ target: INPAGE_TARGET, event: 'stateChanged' | 'disconnect' }, '*')
+// content → background: runtime.sendMessage(ProviderRequestMessage) → ProviderResponse
+// background → content: tabs.sendMessage(tabId, ProviderEventMessage, { frameId })
+//
+// The content script, not the page, picks `requestId`: a page cannot collide with another page's
+// request. When the background is stopped while a request waits (an approval can take minutes),
+// the content script sends the same message again and the background picks the request up where
+// it was (see src/background/provider.ts).
+
+export const CONTENT_TARGET = 'xpc-wallet-content';
+export const INPAGE_TARGET = 'xpc-wallet-inpage';
+export const PROVIDER_CHANNEL = 'xpc-provider';
+export const PROVIDER_EVENT_CHANNEL = 'xpc-provider-event';
+
+/** Internal method the page's provider calls to learn its state after load or a 'stateChanged' event. */
+export const STATE_METHOD = 'xpc_providerState';
+
+export interface ProviderState {
+  /** 0x-hex EVM chain ID of the selected network. */
+  chainId: string;
+  /** Decimal chain ID (net_version). */
+  networkVersion: string;
+  /** Connected EVM accounts for this origin; [] when not connected or locked. */
+  accounts: string[];
+  isUnlocked: boolean;
+}
+
+export interface ProviderRequestMessage {
+  channel: typeof PROVIDER_CHANNEL;
+  requestId: string;
+  method: string;
+  params?: unknown;
+}
+
+/** EIP-1193 ProviderRpcError as data (messaging carries no Error objects). */
+export interface ProviderErrorInfo {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export type ProviderResponse = { ok: true; result: unknown } | { ok: false; error: ProviderErrorInfo };
+
+export interface ProviderEventMessage {
+  channel: typeof PROVIDER_EVENT_CHANNEL;
+  /** Chain, accounts or lock state changed: the page's provider re-reads its state. */
+  event: 'stateChanged';
+}
+
+/** EIP-1193 and JSON-RPC error codes the provider answers with. */
+export const ProviderErrorCode = {
+  userRejected: 4001,
+  unauthorized: 4100,
+  unsupportedMethod: 4200,
+  disconnected: 4900,
+  chainDisconnected: 4901,
+  unrecognizedChain: 4902,
+  invalidParams: -32602,
+  internal: -32603,
+  /** EIP-1474 "resource unavailable": a request of this kind is already waiting for the user. */
+  resourceUnavailable: -32002,
+} as const;
+
+/** Method, params and request id limits the content script checks before anything crosses. */
+export const MAX_METHOD_LENGTH = 100;
+/** JSON size of params a page may send (a large EVM call data or unsigned tx fits easily). */
+export const MAX_PARAMS_JSON_BYTES = 1024 * 1024;

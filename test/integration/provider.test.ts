@@ -1,0 +1,370 @@
+// The provider's background handlers against the real local network: a site connects, signs and
+// sends (EVM, X, and a cross-chain export through the X/P methods), with the user's approvals
+// answered programmatically, and every rejection path answered with its EIP-1193 code.
+import { avm, TransferableOutput as AjsTransferableOutput, utils, Utxo as AjsUtxo } from '@avalabs/avalanchejs';
+import { eip191Signer, recoverAddressTyped } from 'micro-eth-signer';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { ApprovalQueue, type PendingApproval } from '../../src/background/approvals.js';
+import { ProviderService, type Site } from '../../src/background/provider.js';
+import { Session } from '../../src/background/session.js';
+import { SiteStore } from '../../src/background/sites.js';
+import { memoryStores, type MemoryStores } from '../../src/background/storage.js';
+import { Vault } from '../../src/background/vault.js';
+import { WalletService } from '../../src/background/wallet.js';
+import { fromHex, toHex } from '../../src/core/bytes.js';
+import { decodeSignedTx, encodeUtxo } from '../../src/core/codec/codec.js';
+import { cb58Decode, cb58Encode, formatAddress, parseAddress } from '../../src/core/encoding.js';
+import { signExternalTx } from '../../src/core/external-tx.js';
+import { generateMnemonic, keyPairFromSecret } from '../../src/core/keys.js';
+import { avalancheMessageSigner } from '../../src/core/message.js';
+import { keychainOf } from '../../src/core/tx/sign.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import type { AccountView, ApprovalSummary } from '../../src/shared/messages.js';
+import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
+import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
+import { AVAX, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
+
+const PASSWORD = 'provider test password';
+const SITE: Site = { origin: 'https://dapp.example' };
+
+/** The approval window, played by the test: it answers each request as `answer` says. */
+interface User {
+  answer: (p: PendingApproval) => boolean | 'wait';
+  seen: PendingApproval[];
+  windowOpened: number;
+  /** Called when the window opens while locked. */
+  onLockedOpen?: () => Promise<void>;
+}
+
+interface Background {
+  stores: MemoryStores;
+  session: Session;
+  wallet: WalletService;
+  approvals: ApprovalQueue;
+  provider: ProviderService;
+  user: User;
+  notified: number;
+}
+
+/** The background as a (re)started worker builds it, over storage that survives. */
+async function startBackground(stores: MemoryStores, user: User): Promise<Background> {
+  const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
+  await session.resume();
+  const approvals = new ApprovalQueue(stores.session);
+  const sites = new SiteStore(stores.local);
+  const wallet = new WalletService(session, stores.local, { approvals, sites });
+  const bg: Background = { stores, session, wallet, approvals, provider: undefined as unknown as ProviderService, user, notified: 0 };
+  const answerPending = async () => {
+    for (const p of await approvals.list()) {
+      if (user.seen.some((s) => s.id === p.id)) continue;
+      const a = user.answer(p);
+      if (a === 'wait') continue;
+      user.seen.push(p);
+      await approvals.decide(p.id, a);
+    }
+  };
+  bg.provider = new ProviderService({
+    wallet,
+    session,
+    approvals,
+    sites,
+    sessionArea: stores.session,
+    openApprovalWindow: async () => {
+      user.windowOpened++;
+      if (!session.isUnlocked()) {
+        setTimeout(() => void user.onLockedOpen?.(), 20);
+        return;
+      }
+      setTimeout(() => void answerPending(), 10);
+    },
+    notifyPages: () => {
+      bg.notified++;
+    },
+  });
+  return bg;
+}
+
+let nextId = 0;
+function call(bg: Background, method: string, params?: unknown, site: Site = SITE, requestId = `req-${++nextId}`): Promise<ProviderResponse> {
+  return bg.provider.handle({ channel: PROVIDER_CHANNEL, requestId, method, ...(params !== undefined ? { params } : {}) }, site);
+}
+
+async function ok(bg: Background, method: string, params?: unknown, site?: Site): Promise<unknown> {
+  const r = await call(bg, method, params, site);
+  if (!r.ok) throw new Error(`${method} failed: ${r.error.code} ${r.error.message}`);
+  return r.result;
+}
+
+async function fails(bg: Background, method: string, params: unknown, code: number, site?: Site): Promise<{ message: string; data?: unknown }> {
+  const r = await call(bg, method, params, site);
+  expect(r.ok, `${method} should fail with ${code}`).toBe(false);
+  if (r.ok) throw new Error('unreachable');
+  expect(r.error.code, r.error.message).toBe(code);
+  return r.error;
+}
+
+const approveAll = (): User => ({ answer: () => true, seen: [], windowOpened: 0 });
+
+function lastSummary(bg: Background): ApprovalSummary {
+  return bg.user.seen.at(-1)!.summary as ApprovalSummary;
+}
+
+describe('the provider against the real node', () => {
+  let bg: Background;
+  let account: AccountView;
+  const net = localNetwork();
+
+  beforeAll(async () => {
+    bg = await startBackground(memoryStores(), approveAll());
+    await bg.wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(24) });
+    const network = await bg.wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    account = (await bg.wallet.networksSelect({ id: network.id })).account!;
+    const { ctx } = await net;
+    const genesis = await genesisEngine();
+    const me = makeOwners([parseAddress(account.xAddress).bytes]);
+    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 20n * AVAX, owners: me }]));
+    await genesis.sendC(account.cAddress, 5n * AVAX * WEI_PER_NAVAX);
+  });
+
+  it('answers the chain, hides accounts until the user connects, and connects on approval', async () => {
+    const { identity } = await net;
+    expect(await ok(bg, 'eth_chainId')).toBe(`0x${identity.evmChainID.toString(16)}`);
+    expect(await ok(bg, 'net_version')).toBe(String(identity.evmChainID));
+    expect(await ok(bg, 'eth_accounts')).toEqual([]);
+    expect(await ok(bg, 'wallet_getPermissions')).toEqual([]);
+    await fails(bg, 'personal_sign', ['0x68656c6c6f', account.cAddress], 4100);
+    await fails(bg, 'xpc_getAddresses', [], 4100);
+
+    bg.user.answer = () => false;
+    await fails(bg, 'eth_requestAccounts', [], 4001);
+    expect(await ok(bg, 'eth_accounts')).toEqual([]);
+
+    bg.user.answer = () => true;
+    expect(await ok(bg, 'eth_requestAccounts')).toEqual([account.cAddress]);
+    expect(lastSummary(bg)).toEqual({ kind: 'connect', accountName: account.name, accounts: [account.cAddress, account.xAddress, account.pAddress] });
+    expect(bg.notified).toBeGreaterThan(0);
+    expect(await ok(bg, 'eth_accounts')).toEqual([account.cAddress]);
+    const [permission] = (await ok(bg, 'wallet_getPermissions')) as { parentCapability: string; invoker: string; caveats: unknown[] }[];
+    expect(permission).toMatchObject({ parentCapability: 'eth_accounts', invoker: SITE.origin, caveats: [{ type: 'restrictReturnedAccounts', value: [account.cAddress] }] });
+    // Already connected: no second approval.
+    const asked = bg.user.seen.length;
+    expect(await ok(bg, 'eth_requestAccounts')).toEqual([account.cAddress]);
+    expect(bg.user.seen.length).toBe(asked);
+    // Another origin, and a frame of another origin inside this one, are not connected.
+    expect(await ok(bg, 'eth_accounts', [], { origin: 'https://other.example' })).toEqual([]);
+    expect(await ok(bg, 'eth_accounts', [], { origin: SITE.origin, frameOrigin: 'https://ads.example' })).toEqual([]);
+    expect(await ok(bg, 'xpc_getAddresses')).toEqual({ X: account.xAddress, P: account.pAddress, C: account.cAddress, CBech32: account.cBech32Address });
+  });
+
+  it('signs personal messages and EIP-712 typed data the user approved, with the connected key', async () => {
+    const signature = (await ok(bg, 'personal_sign', ['0x48656c6c6f2c20646170700a', account.cAddress])) as string;
+    expect(eip191Signer.recoverAddress(signature, new TextEncoder().encode('Hello, dapp\n'))).toBe(account.cAddress);
+    expect(lastSummary(bg)).toMatchObject({ kind: 'sign-message', format: 'personal', encoding: 'text', message: 'Hello, dapp\n', signer: account.cAddress });
+
+    const { identity } = await net;
+    const typed = {
+      types: {
+        EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'chainId', type: 'uint256' }],
+        Order: [{ name: 'maker', type: 'address' }, { name: 'amount', type: 'uint256' }],
+      },
+      primaryType: 'Order',
+      domain: { name: 'Test Exchange', chainId: identity.evmChainID },
+      message: { maker: account.cAddress, amount: '1000' },
+    };
+    const typedSig = (await ok(bg, 'eth_signTypedData_v4', [account.cAddress, JSON.stringify(typed)])) as string;
+    expect(recoverAddressTyped(typedSig, typed as unknown as Parameters<typeof recoverAddressTyped>[1])).toBe(account.cAddress);
+    expect(lastSummary(bg)).toMatchObject({ kind: 'sign-typed-data', primaryType: 'Order', signer: account.cAddress, chainId: String(identity.evmChainID) });
+
+    // A domain for another chain, an address the site is not connected to, a rejection.
+    const e = await fails(bg, 'eth_signTypedData_v4', [account.cAddress, JSON.stringify({ ...typed, domain: { name: 'x', chainId: 1 } })], -32602);
+    expect(e.message).toMatch(/domain\.chainId/);
+    await fails(bg, 'personal_sign', ['0x00', '0x000000000000000000000000000000000000dEaD'], 4100);
+    bg.user.answer = () => false;
+    await fails(bg, 'personal_sign', ['0x01', account.cAddress], 4001);
+    bg.user.answer = () => true;
+  });
+
+  it('sends an EVM transaction exactly as approved, and nothing when rejected', async () => {
+    const to = '0x00000000000000000000000000000000000A11cE';
+    const before = BigInt((await ok(bg, 'eth_getBalance', [to, 'latest'])) as string);
+    const nonceBefore = (await ok(bg, 'eth_getTransactionCount', [account.cAddress, 'pending'])) as string;
+    bg.user.answer = () => false;
+    await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, value: '0x1' }], 4001);
+    expect(await ok(bg, 'eth_getTransactionCount', [account.cAddress, 'pending'])).toBe(nonceBefore);
+
+    bg.user.answer = () => true;
+    const value = 123_456_789_000_000_000n;
+    const hash = (await ok(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, value: `0x${value.toString(16)}` }])) as string;
+    const summary = lastSummary(bg);
+    expect(summary).toMatchObject({ kind: 'evm-tx', from: account.cAddress, to, valueWei: value.toString(), data: '0x', gasLimit: '21000', nonce: BigInt(nonceBefore).toString() });
+    let receipt: { status: string } | null = null;
+    for (let i = 0; i < 100 && !receipt; i++) {
+      receipt = (await ok(bg, 'eth_getTransactionReceipt', [hash])) as { status: string } | null;
+      if (!receipt) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(receipt?.status).toBe('0x1');
+    expect(BigInt((await ok(bg, 'eth_getBalance', [to, 'latest'])) as string) - before).toBe(value);
+    expect((await bg.wallet.activityList()).items[0]).toMatchObject({ txID: hash, chain: 'C', kind: 'send', amount: value.toString() });
+
+    // Bad params name their field; unknown methods are 4200; a tx for another chain is refused.
+    const bad = await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to: '0x1234', value: '0x1' }], -32602);
+    expect(bad.message).toMatch(/params\[0\]\.to/);
+    expect((await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, value: '0x01' }], -32602)).message).toMatch(/params\[0\]\.value/);
+    await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, chainId: '0x1' }], 4901);
+    await fails(bg, 'eth_sign', [account.cAddress, '0x00'], 4200);
+    await fails(bg, 'eth_chainId', ['extra'], -32602);
+  });
+
+  it('signs and sends an X-Chain tx a site built with avalanchejs, and refuses one for another network', async () => {
+    const { ctx, client } = await net;
+    const ajs = avalanchejsContextOf(ctx);
+    const mine = parseAddress(account.xAddress).bytes;
+    const bob = keyPairFromSecret(new Uint8Array(32).fill(9));
+    const { utxos } = await client.getAllUtxos('X', [account.xAddress]);
+    const siteUtxos = utxos.map((u) => utils.getManagerForVM('AVM').unpack(encodeUtxo(u, 'avm'), AjsUtxo));
+    const unsigned = avm.newBaseTx(ajs, [mine], siteUtxos, [AjsTransferableOutput.fromNative(ajs.avaxAssetID, 2n * AVAX, [bob.shortId])], { changeAddresses: [mine] });
+    const transactionHex = `0x${toHex(unsigned.toBytes())}`;
+
+    const sent = (await ok(bg, 'xpc_sendTransaction', [{ transactionHex, chainAlias: 'X' }])) as { txID: string };
+    const summary = lastSummary(bg);
+    if (summary.kind !== 'tx') throw new Error(summary.kind);
+    expect(summary).toMatchObject({ chain: 'X', action: 'send', complete: true, unsignedHex: transactionHex });
+    const bobX = formatAddress('X', ctx.hrp, bob.shortId);
+    expect(summary.view.outputs.some((o) => o.amount === (2n * AVAX).toString() && o.owners?.addresses.includes(bobX))).toBe(true);
+    expect(BigInt(summary.view.burned)).toBe(ctx.xTxFee);
+    const outcome = await client.waitForTx('X', sent.txID, { timeoutMs: 30_000, pollMs: 100 });
+    expect(outcome.accepted).toBe(true);
+    const bobUtxos = await client.getAllUtxos('X', [bobX]);
+    expect(bobUtxos.utxos.some((u) => cb58Encode(u.txID) === sent.txID)).toBe(true);
+
+    // The same builder on network 1 (mainnet): refused before the user is asked.
+    const asked = bg.user.seen.length;
+    const foreign = avm.newBaseTx({ ...ajs, networkID: 1 }, [mine], siteUtxos, [AjsTransferableOutput.fromNative(ajs.avaxAssetID, 1n, [bob.shortId])], { changeAddresses: [mine] });
+    const e = await fails(bg, 'xpc_sendTransaction', [{ transactionHex: `0x${toHex(foreign.toBytes())}`, chainAlias: 'X' }], 4901);
+    expect(e.message).toMatch(/network ID 1/);
+    expect(bg.user.seen.length).toBe(asked);
+    // Malformed bytes and a wrong alias name their field.
+    expect((await fails(bg, 'xpc_sendTransaction', [{ transactionHex: '0x0000dead', chainAlias: 'X' }], -32602)).message).toMatch(/./);
+    expect((await fails(bg, 'xpc_sendTransaction', [{ transactionHex, chainAlias: 'Q' }], -32602)).message).toMatch(/chainAlias/);
+  });
+
+  it('returns a multisig tx partly signed, and the other signer completes it', async () => {
+    const { ctx, client } = await net;
+    const ajs = avalanchejsContextOf(ctx);
+    const mine = parseAddress(account.xAddress).bytes;
+    const cosigner = keyPairFromSecret(new Uint8Array(32).fill(11));
+    const genesis = await genesisEngine();
+    const shared = makeOwners([mine, cosigner.shortId], 2);
+    const funded = await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 3n * AVAX, owners: shared }]));
+    const { utxos } = await client.getAllUtxos('X', [account.xAddress]);
+    const sharedUtxo = utxos.filter((u) => cb58Encode(u.txID) === funded.txID && u.output.kind === 'TransferOutput' && u.output.owners.threshold === 2);
+    expect(sharedUtxo).toHaveLength(1);
+    const unsigned = avm.newBaseTx(
+      ajs,
+      [mine, cosigner.shortId],
+      sharedUtxo.map((u) => utils.getManagerForVM('AVM').unpack(encodeUtxo(u, 'avm'), AjsUtxo)),
+      [AjsTransferableOutput.fromNative(ajs.avaxAssetID, 1n * AVAX, [cosigner.shortId])],
+      { changeAddresses: [mine] },
+    );
+    const partial = (await ok(bg, 'xpc_sendTransaction', [{ transactionHex: `0x${toHex(unsigned.toBytes())}`, chainAlias: 'X' }])) as { signedTransactionHex: string; complete: boolean };
+    expect(partial.complete).toBe(false);
+    expect(lastSummary(bg)).toMatchObject({ kind: 'tx', action: 'send', complete: false });
+    // The cosigner adds its signature to the wallet's and issues.
+    const bytes = fromHex(partial.signedTransactionHex.slice(2));
+    const decoded = decodeSignedTx(bytes, 'avm');
+    const done = signExternalTx(
+      { chain: 'X', tx: decoded.unsigned, unsignedBytes: bytes.slice(0, decoded.unsignedLength), existing: decoded.credentials, spent: sharedUtxo },
+      keychainOf([cosigner]),
+    );
+    expect(done.complete).toBe(true);
+    const txID = await client.avm.issueTx(done.signedBytes);
+    expect((await client.waitForTx('X', txID, { timeoutMs: 30_000, pollMs: 100 })).accepted).toBe(true);
+  });
+
+  it('exports X → P through the site methods; the wallet imports what arrives', async () => {
+    const { ctx, client } = await net;
+    const ajs = avalanchejsContextOf(ctx);
+    const mine = parseAddress(account.xAddress).bytes;
+    const { utxos } = await client.getAllUtxos('X', [account.xAddress]);
+    const spendable = utxos.filter((u) => u.output.kind === 'TransferOutput' && u.output.owners.threshold === 1 && cb58Encode(u.assetID) === cb58Encode(ctx.avaxAssetID));
+    const exp = avm.newExportTx(
+      ajs,
+      ajs.pBlockchainID,
+      [mine],
+      spendable.map((u) => utils.getManagerForVM('AVM').unpack(encodeUtxo(u, 'avm'), AjsUtxo)),
+      [AjsTransferableOutput.fromNative(ajs.avaxAssetID, 1n * AVAX, [mine])],
+      { changeAddresses: [mine] },
+    );
+    const sent = (await ok(bg, 'xpc_sendTransaction', [{ transactionHex: `0x${toHex(exp.toBytes())}`, chainAlias: 'X' }])) as { txID: string };
+    expect(lastSummary(bg)).toMatchObject({ kind: 'tx', chain: 'X', view: { kind: 'ExportTx' } });
+    expect((await client.waitForTx('X', sent.txID, { timeoutMs: 30_000, pollMs: 100 })).accepted).toBe(true);
+    const atomic = await client.getAllUtxos('P', [account.pAddress], { sourceChain: 'X' });
+    expect(atomic.utxos.some((u) => cb58Encode(u.txID) === sent.txID)).toBe(true);
+    const imported = await bg.wallet.transfersImportWaiting();
+    expect(imported.txIDs.length).toBeGreaterThan(0);
+  });
+
+  it('signs a message in the Avalanche format with the X key', async () => {
+    const r = (await ok(bg, 'xpc_signMessage', [{ message: 'I own this address', chainAlias: 'X' }])) as { signature: string; address: string };
+    expect(r.address).toBe(account.xAddress);
+    const signer = avalancheMessageSigner(new TextEncoder().encode('I own this address'), cb58Decode(r.signature));
+    expect(toHex(signer)).toBe(toHex(parseAddress(account.xAddress).bytes));
+    expect(lastSummary(bg)).toMatchObject({ kind: 'sign-message', format: 'avalanche', signer: account.xAddress });
+    // Core's name for the same request.
+    const core = (await ok(bg, 'avalanche_signMessage', ['I own this address'])) as string;
+    expect(toHex(avalancheMessageSigner(new TextEncoder().encode('I own this address'), cb58Decode(core)))).toBe(toHex(signer));
+  });
+
+  it('one pending request per method and origin; a locked wallet asks for unlock first; closing the window rejects', async () => {
+    bg.user.answer = () => 'wait';
+    const first = call(bg, 'personal_sign', ['0x02', account.cAddress]);
+    await new Promise((r) => setTimeout(r, 100));
+    const second = await fails(bg, 'personal_sign', ['0x03', account.cAddress], -32002);
+    expect(second.message).toMatch(/already has a personal_sign request/);
+    const pending = await bg.approvals.list();
+    await bg.approvals.decide(pending[0]!.id, false);
+    expect(((await first) as { ok: false; error: { code: number } }).error.code).toBe(4001);
+
+    // Locked: eth_accounts is empty; a request opens the window and goes on once unlocked.
+    bg.user.answer = () => true;
+    await bg.wallet.walletLock();
+    expect(await ok(bg, 'eth_accounts')).toEqual([]);
+    bg.user.onLockedOpen = async () => {
+      await bg.wallet.walletUnlock({ password: PASSWORD });
+    };
+    expect(await ok(bg, 'eth_requestAccounts')).toEqual([account.cAddress]);
+
+    // Locked again, and the user closes the window instead of unlocking: 4001.
+    await bg.wallet.walletLock();
+    bg.user.onLockedOpen = async () => bg.provider.cancelWaits();
+    await fails(bg, 'personal_sign', ['0x04', account.cAddress], 4001);
+    await bg.wallet.walletUnlock({ password: PASSWORD });
+  });
+
+  it('a request survives a worker restart: the retry finds its approval, and a done request is not run twice', async () => {
+    bg.user.answer = () => 'wait';
+    const requestId = 'restart-1';
+    const firstWorker = call(bg, 'personal_sign', ['0x05', account.cAddress], SITE, requestId);
+    await new Promise((r) => setTimeout(r, 100));
+    void firstWorker; // the old worker is gone; its answer never arrives
+    const restarted = await startBackground(bg.stores, approveAll());
+    await restarted.session.resume();
+    const [pending] = await restarted.approvals.list();
+    expect(pending?.requestId).toBe(requestId);
+    const retry = call(restarted, 'personal_sign', ['0x05', account.cAddress], SITE, requestId);
+    await new Promise((r) => setTimeout(r, 50));
+    await restarted.approvals.decide(pending!.id, true);
+    const answered = await retry;
+    expect(answered.ok).toBe(true);
+    const again = await call(restarted, 'personal_sign', ['0x05', account.cAddress], SITE, requestId);
+    expect(again).toEqual(answered);
+    expect(await restarted.approvals.list()).toEqual([]);
+    bg.user.answer = () => true;
+  });
+
+  it('revoking disconnects the site', async () => {
+    expect(await ok(bg, 'wallet_revokePermissions', [{ eth_accounts: {} }])).toBeNull();
+    expect(await ok(bg, 'eth_accounts')).toEqual([]);
+    expect((await bg.wallet.sitesList()).sites.map((s) => s.origin)).not.toContain(SITE.origin);
+  });
+});
