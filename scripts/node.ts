@@ -9,10 +9,18 @@ const FUNDED_KEY = {
   evm: '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC',
 };
 
+/** The wallet's "Local network" preset talks to 127.0.0.1:9650; XPC_NODE_PORT=0 lets the OS pick. */
+function httpPort(): number {
+  const raw = process.env['XPC_NODE_PORT'] ?? '9650';
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`XPC_NODE_PORT must be a port number, got "${raw}"`);
+  return port;
+}
+
 async function main(): Promise<void> {
   console.error('checking/building avalanchego (the first build takes ~10 min)…');
   const binary = await resolveNodeBinary();
-  const node = await startLocalNode({ binary, logDir: process.env['XPC_NODE_LOG_DIR'] });
+  const node = await startLocalNode({ binary, logDir: process.env['XPC_NODE_LOG_DIR'], httpPort: httpPort() });
   console.log(`avalanchego ready in ${node.startupMs} ms (pid ${node.pid})`);
   console.log(`  URL          ${node.url}`);
   console.log(`  data dir     ${node.dataDir}`);

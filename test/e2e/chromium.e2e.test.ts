@@ -6,6 +6,7 @@
 import { type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import type { AccountView, BalancesView } from '../../src/shared/messages.js';
+import { unpackedExtensionId } from '../../scripts/extension-id.mjs';
 import { addAndSelectNode, createWallet, expectFunded, expectSessionResumed, fundAndRefresh, lockAndUnlock, settledBalances } from './flow.js';
 import {
   artifactPath,
@@ -128,6 +129,8 @@ describe('Chromium: the built extension against the local node', () => {
 
   step('the service worker answers a ping from the popup page', async () => {
     expect(extensionId).toMatch(/^[a-p]{32}$/);
+    // `npm start` opens the wallet's page by the ID it computes from the folder: the same one.
+    expect(extensionId).toBe(unpackedExtensionId(ext.dir));
     expect(browserPid, 'the browser PID (for clean-up)').toBeTypeOf('number');
     popup = await context!.newPage();
     await popup.goto(`chrome-extension://${extensionId}/${ext.popupPath}`, { waitUntil: 'load' });

@@ -21,6 +21,8 @@ export interface StartOptions {
   stopGraceMs?: number;
   /** Keep the data dir after stop (for post-mortems). */
   keepDataDir?: boolean;
+  /** HTTP API port; 0 (the default) lets the OS choose. `npm run node` uses 9650, the wallet's local preset. */
+  httpPort?: number;
 }
 
 export interface LocalNode {
@@ -72,7 +74,7 @@ function fdLimitFlag(): string[] {
   return [];
 }
 
-function nodeArgs(dataDir: string, logDir: string): string[] {
+function nodeArgs(dataDir: string, logDir: string, httpPort: number): string[] {
   return [
     '--network-id=local',
     '--sybil-protection-enabled=false',
@@ -83,7 +85,7 @@ function nodeArgs(dataDir: string, logDir: string): string[] {
     `--log-dir=${logDir}`,
     '--public-ip=127.0.0.1',
     '--http-host=127.0.0.1',
-    '--http-port=0',
+    `--http-port=${httpPort}`,
     '--staking-host=127.0.0.1',
     '--staking-port=0',
     '--index-enabled=true',
@@ -200,7 +202,7 @@ export async function startLocalNode(options: StartOptions = {}): Promise<LocalN
 
   installExitHooks();
   const started = Date.now();
-  const child = spawn(binary, nodeArgs(dataDir, logDir), { stdio: ['ignore', out, out] });
+  const child = spawn(binary, nodeArgs(dataDir, logDir, options.httpPort ?? 0), { stdio: ['ignore', out, out] });
   closeSync(out);
   let spawnError: Error | undefined;
   child.on('error', (e) => (spawnError = e));
