@@ -1,24 +1,25 @@
-// Isolated-world content script: the relay between the page's provider (src/inpage, MAIN world)
-// and the background. It only accepts window messages that the page's own window posted with
-// `target: 'xpc-wallet-content'`; everything else on the window message bus is ignored.
-// The provider issue fills in the relay (forwarding to the background and posting replies back
-// with a distinct target); until then accepted messages are dropped.
+// Isolated-world content script: wires the relay (./relay.ts) between the page's provider
+// (src/inpage, MAIN world) and the background to the real extension APIs.
+import browser from 'webextension-polyfill';
+import { startRelay } from './relay.js';
 
-const CONTENT_TARGET = 'xpc-wallet-content';
-
-type ContentBound = { target: typeof CONTENT_TARGET };
-
-function isForContent(event: MessageEvent<unknown>): event is MessageEvent<ContentBound> {
-  if (event.source !== window || event.origin !== window.location.origin) return false;
-  const data = event.data;
-  return (
-    typeof data === 'object' &&
-    data !== null &&
-    (data as { target?: unknown }).target === CONTENT_TARGET
-  );
+function isContextValid(): boolean {
+  // After the extension is reloaded or removed this script keeps running, orphaned: runtime.id
+  // is gone (and some browsers throw on access).
+  try {
+    return browser.runtime.id !== undefined;
+  } catch (_e) {
+    return false;
+  }
 }
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  if (!isForContent(event)) return;
-  // Relay goes here (provider issue).
+const relay = startRelay({
+  win: window,
+  sendMessage: (message) => browser.runtime.sendMessage(message),
+  isContextValid,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  now: () => Date.now(),
+  randomId: () => crypto.randomUUID(),
 });
+
+browser.runtime.onMessage.addListener((message: unknown) => relay.onRuntimeMessage(message));

@@ -1,0 +1,193 @@
+// The relay between the page's provider (src/inpage, MAIN world) and the background, run by the
+// isolated-world content script. Browser APIs come in as dependencies so tests can drive it.
+//
+// Page → relay: only messages the page's own window posted with `target: CONTENT_TARGET`. The
+// relay checks their size and shape, picks its own requestId (a page cannot choose or collide with
+// another page's ids) and forwards. Relay → page: `target: INPAGE_TARGET`. A page script can post
+// INPAGE_TARGET look-alikes to itself; that only fools the page's own provider, so the relay does
+// nothing about it.
+import {
+  CONTENT_TARGET,
+  INPAGE_TARGET,
+  MAX_METHOD_LENGTH,
+  MAX_PARAMS_JSON_BYTES,
+  PROVIDER_CHANNEL,
+  PROVIDER_EVENT_CHANNEL,
+  ProviderErrorCode,
+  type ProviderRequestMessage,
+  type ProviderResponse,
+} from '../shared/provider-protocol.js';
+
+/** Longest page-chosen request id the relay answers to. */
+export const MAX_PAGE_ID_LENGTH = 100;
+/** A failed attempt that took longer than this had a live worker: it does not count as quick. */
+export const QUICK_FAILURE_MS = 2_000;
+/** Consecutive quick failures after which the request is answered "disconnected". */
+export const MAX_QUICK_FAILURES = 5;
+/** First retry delay; doubled after each further quick failure. */
+export const RETRY_BASE_MS = 200;
+
+export interface RelayDeps {
+  win: Window;
+  /** runtime.sendMessage: the background's answer, or a rejection when it could not answer. */
+  sendMessage(message: ProviderRequestMessage): Promise<unknown>;
+  /** False once the extension was reloaded, updated or removed (runtime.id is gone). */
+  isContextValid(): boolean;
+  sleep(ms: number): Promise<void>;
+  now(): number;
+  randomId(): string;
+}
+
+export interface Relay {
+  /**
+   * runtime.onMessage handler. Acknowledges our event (so the background's tabs.sendMessage
+   * settles as delivered in every browser) and returns undefined for anything else, so that
+   * other listeners may answer it.
+   */
+  onRuntimeMessage(message: unknown): Promise<true> | undefined;
+  /** Stops listening to the page (tests; a real content script lives as long as the page). */
+  stop(): void;
+}
+
+const Code = ProviderErrorCode;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function failure(code: number, message: string): ProviderResponse {
+  return { ok: false, error: { code, message } };
+}
+
+/** A fresh ProviderResponse holding only the known fields, or undefined when `value` is none. */
+function asProviderResponse(value: unknown): ProviderResponse | undefined {
+  if (!isRecord(value)) return undefined;
+  if (value.ok === true) return { ok: true, result: value.result };
+  if (value.ok !== false || !isRecord(value.error)) return undefined;
+  const { code, message, data } = value.error;
+  if (typeof code !== 'number' || !Number.isInteger(code) || typeof message !== 'string') return undefined;
+  return { ok: false, error: { code, message, ...(data !== undefined ? { data } : {}) } };
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : typeof e === 'string' ? e : '';
+}
+
+/** `params` as the background will see it, or why it cannot be sent. */
+function checkParams(params: unknown): { ok: true; params: unknown } | { ok: false; reason: string } {
+  if (params === undefined) return { ok: true, params: undefined };
+  if (!isRecord(params)) return { ok: false, reason: 'params must be an array or an object when given' };
+  let json: string;
+  try {
+    json = JSON.stringify(params);
+  } catch (_e) {
+    return { ok: false, reason: 'params must be JSON data (no BigInt, no cycles)' };
+  }
+  // Code units never outnumber UTF-8 bytes, so the cheap check can only reject what is too big.
+  if (json.length > MAX_PARAMS_JSON_BYTES || new TextEncoder().encode(json).byteLength > MAX_PARAMS_JSON_BYTES) {
+    return { ok: false, reason: `params must be at most ${MAX_PARAMS_JSON_BYTES} bytes of JSON` };
+  }
+  // What Chrome's messaging would deliver anyway (it sends JSON); Firefox clones, so normalise
+  // here and both browsers' backgrounds see the same data.
+  return { ok: true, params: JSON.parse(json) };
+}
+
+export function startRelay(deps: RelayDeps): Relay {
+  const { win } = deps;
+  let disconnected = false;
+
+  const post = (message: object) => win.postMessage(message, '*');
+  const answer = (id: string, response: ProviderResponse) => post({ target: INPAGE_TARGET, id, response });
+
+  function contextGone(e: unknown): boolean {
+    return !deps.isContextValid() || /Extension context invalidated/i.test(errorMessage(e));
+  }
+
+  function markDisconnected(): void {
+    if (disconnected) return;
+    disconnected = true;
+    post({ target: INPAGE_TARGET, event: 'disconnect' });
+  }
+
+  /**
+   * Sends until the background answers. A rejection with a live extension means the worker was
+   * stopped while the request waited (Chrome: "message channel closed before a response was
+   * received"; Firefox: "Could not establish connection. Receiving end does not exist."): the same
+   * message, same requestId, goes again and the background resumes it (it is idempotent per
+   * requestId). Only quick failures in a row count towards giving up: a long approval that failed
+   * after minutes had a worker, and is simply resumed.
+   */
+  async function forward(message: ProviderRequestMessage): Promise<ProviderResponse> {
+    let quickFailures = 0;
+    for (;;) {
+      if (disconnected) return failure(Code.disconnected, 'the wallet was reloaded or removed; reload the page');
+      const started = deps.now();
+      let reply: unknown;
+      try {
+        // A sync throw (an orphaned script's sendMessage may throw) becomes a rejection here.
+        reply = await Promise.resolve().then(() => deps.sendMessage(message));
+        // The background always answers a provider request. No answer at all is what
+        // webextension-polyfill makes of Chrome's "message port closed before a response was
+        // received": the worker stopped while the request waited. Sent again, like a rejection.
+        if (reply === undefined) throw new Error('no answer: the background stopped');
+      } catch (e) {
+        if (contextGone(e)) {
+          markDisconnected();
+          return failure(Code.disconnected, 'the wallet was reloaded or removed; reload the page');
+        }
+        quickFailures = deps.now() - started > QUICK_FAILURE_MS ? 0 : quickFailures + 1;
+        if (quickFailures >= MAX_QUICK_FAILURES) {
+          return failure(Code.disconnected, 'the wallet is not answering; try again');
+        }
+        await deps.sleep(RETRY_BASE_MS * 2 ** Math.max(0, quickFailures - 1));
+        continue;
+      }
+      return asProviderResponse(reply) ?? failure(Code.internal, 'the wallet sent an unexpected answer');
+    }
+  }
+
+  async function handle(id: string, method: unknown, rawParams: unknown): Promise<void> {
+    if (typeof method !== 'string' || method.length === 0 || method.length > MAX_METHOD_LENGTH) {
+      answer(id, failure(Code.invalidParams, `method must be a non-empty string of at most ${MAX_METHOD_LENGTH} characters`));
+      return;
+    }
+    const checked = checkParams(rawParams);
+    if (!checked.ok) {
+      answer(id, failure(Code.invalidParams, checked.reason));
+      return;
+    }
+    const message: ProviderRequestMessage = {
+      channel: PROVIDER_CHANNEL,
+      requestId: deps.randomId(),
+      method,
+      ...(checked.params !== undefined ? { params: checked.params } : {}),
+    };
+    answer(id, await forward(message));
+  }
+
+  function onWindowMessage(event: MessageEvent<unknown>): void {
+    // source === window: posted by a script running in this very window (the page or us), not by
+    // another frame or window.
+    if (event.source !== win) return;
+    const data = event.data;
+    if (!isRecord(data) || data.target !== CONTENT_TARGET) return;
+    // Without a usable id there is nothing to address an answer to.
+    if (typeof data.id !== 'string' || data.id.length === 0 || data.id.length > MAX_PAGE_ID_LENGTH) return;
+    const id = data.id;
+    // handle() answers every outcome itself; this is for a bug, so the page does not wait forever.
+    handle(id, data.method, data.params).catch(() => answer(id, failure(Code.internal, 'the wallet could not relay this request')));
+  }
+
+  win.addEventListener('message', onWindowMessage);
+
+  return {
+    onRuntimeMessage(message: unknown): Promise<true> | undefined {
+      if (!isRecord(message) || message.channel !== PROVIDER_EVENT_CHANNEL || message.event !== 'stateChanged') return undefined;
+      post({ target: INPAGE_TARGET, event: 'stateChanged' });
+      return Promise.resolve(true);
+    },
+    stop() {
+      win.removeEventListener('message', onWindowMessage);
+    },
+  };
+}

@@ -1,0 +1,313 @@
+// The EIP-1193 provider a page sees (window.xpcWallet, window.ethereum when free, EIP-6963).
+// Pure page code: it only talks to the content script (src/content) through window.postMessage,
+// in the wire format of src/shared/provider-protocol.ts. No extension API is reachable from here.
+//
+// Loaded at document_start, before any page script: the browser functions it needs are taken
+// here, once, so that a page script replacing them later cannot read or alter our traffic. A page
+// script can of course still do anything the page itself can; this only guards our own plumbing.
+import {
+  CONTENT_TARGET,
+  INPAGE_TARGET,
+  MAX_METHOD_LENGTH,
+  ProviderErrorCode,
+  STATE_METHOD,
+  type ProviderErrorInfo,
+  type ProviderResponse,
+  type ProviderState,
+} from '../shared/provider-protocol.js';
+
+/** EIP-1193 ProviderRpcError: an Error with a numeric `code` (and `data` when the wallet sent some). */
+export class ProviderRpcError extends Error {
+  readonly code: number;
+  declare readonly data?: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'ProviderRpcError';
+    this.code = code;
+    if (data !== undefined) Object.defineProperty(this, 'data', { value: data, enumerable: true });
+  }
+}
+
+export interface RequestArguments {
+  readonly method: string;
+  readonly params?: readonly unknown[] | object;
+}
+
+export interface ProviderConnectInfo {
+  readonly chainId: string;
+}
+
+/** The events a dApp can listen to and what each listener receives. */
+export interface XpcProviderEvents {
+  connect: [ProviderConnectInfo];
+  disconnect: [ProviderRpcError];
+  chainChanged: [string];
+  accountsChanged: [string[]];
+  /** EIP-1193 subscription messages. Never emitted: the wallet offers no eth_subscribe. */
+  message: [{ type: string; data: unknown }];
+}
+
+export type ProviderEventName = keyof XpcProviderEvents;
+type Listener = (...args: unknown[]) => void;
+
+export interface XpcProvider {
+  readonly isXpcWallet: true;
+  /** 0x chain ID last learnt from the wallet; null before the first state read. */
+  readonly chainId: string | null;
+  request(args: RequestArguments): Promise<unknown>;
+  isConnected(): boolean;
+  /** Legacy EIP-1102 connect: same as eth_requestAccounts. */
+  enable(): Promise<unknown>;
+  on<E extends ProviderEventName>(event: E, listener: (...args: XpcProviderEvents[E]) => void): XpcProvider;
+  once<E extends ProviderEventName>(event: E, listener: (...args: XpcProviderEvents[E]) => void): XpcProvider;
+  addListener<E extends ProviderEventName>(event: E, listener: (...args: XpcProviderEvents[E]) => void): XpcProvider;
+  removeListener<E extends ProviderEventName>(event: E, listener: (...args: XpcProviderEvents[E]) => void): XpcProvider;
+  off<E extends ProviderEventName>(event: E, listener: (...args: XpcProviderEvents[E]) => void): XpcProvider;
+  removeAllListeners(event?: ProviderEventName): XpcProvider;
+  listenerCount(event: ProviderEventName): number;
+}
+
+interface Pending {
+  method: string;
+  resolve(value: unknown): void;
+  reject(error: ProviderRpcError): void;
+}
+
+interface Registered {
+  listener: Listener;
+  once: boolean;
+}
+
+const Code = ProviderErrorCode;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** The state answer, or undefined when it is not the expected shape. */
+function parseState(value: unknown): Pick<ProviderState, 'chainId' | 'accounts' | 'isUnlocked'> | undefined {
+  if (!isRecord(value)) return undefined;
+  const { chainId, accounts, isUnlocked } = value;
+  if (typeof chainId !== 'string' || !/^0x[0-9a-f]+$/i.test(chainId) || !isStringArray(accounts)) return undefined;
+  return { chainId, accounts: [...accounts], isUnlocked: isUnlocked === true };
+}
+
+function toRpcError(info: unknown): ProviderRpcError {
+  // The answer comes from our content script, but a page can post look-alikes to itself: stay total.
+  if (!isRecord(info)) return new ProviderRpcError(Code.internal, 'the wallet sent a malformed error');
+  const { code, message, data } = info as Partial<ProviderErrorInfo>;
+  return new ProviderRpcError(
+    typeof code === 'number' && Number.isInteger(code) ? code : Code.internal,
+    typeof message === 'string' ? message : 'unknown wallet error',
+    data,
+  );
+}
+
+/** Why `args` is not a valid EIP-1193 request, or undefined when it is. */
+function invalidArgs(args: unknown): string | undefined {
+  if (!isRecord(args) || Array.isArray(args)) return 'request() expects an object { method, params }';
+  const { method, params } = args;
+  if (typeof method !== 'string' || method.length === 0) return 'method must be a non-empty string';
+  if (method.length > MAX_METHOD_LENGTH) return `method must be at most ${MAX_METHOD_LENGTH} characters`;
+  if (params !== undefined && !isRecord(params)) return 'params must be an array or an object when given';
+  return undefined;
+}
+
+function disconnectedError(): ProviderRpcError {
+  // Final: the extension was reloaded, updated or removed, and its new copy does not reach this page.
+  return new ProviderRpcError(Code.disconnected, 'the wallet is disconnected from this page; reload the page');
+}
+
+const ACCOUNT_METHODS = new Set(['eth_accounts', 'eth_requestAccounts']);
+
+/** Creates the page's provider, talking to the content script of `win`. Call once per page load. */
+export function createXpcProvider(win: Window): XpcProvider {
+  // Taken now, before page scripts run (see the file comment).
+  const post = win.postMessage.bind(win);
+  const cryptoObj = win.crypto;
+  const randomId = cryptoObj.randomUUID.bind(cryptoObj);
+  const clone = structuredClone;
+  const reportListenerError = console.error.bind(console);
+
+  const pending = new Map<string, Pending>();
+  const listeners = new Map<string, Registered[]>();
+  let chainId: string | null = null;
+  let accounts: string[] = [];
+  let connected = false;
+  let disconnected = false;
+  /** Numbers state reads so that a late answer to an older read cannot undo a newer one. */
+  let stateReadSeq = 0;
+
+  function emit<E extends ProviderEventName>(event: E, ...args: XpcProviderEvents[E]): void {
+    const registered = listeners.get(event);
+    if (!registered || registered.length === 0) return;
+    // A copy: listeners may add or remove listeners while we call them.
+    const snapshot = [...registered];
+    listeners.set(event, registered.filter((r) => !r.once));
+    for (const { listener } of snapshot) {
+      try {
+        listener(...args);
+      } catch (e) {
+        // One dApp's broken listener must not keep the event from the others.
+        reportListenerError('XPC Wallet: a provider event listener threw', e);
+      }
+    }
+  }
+
+  function addListener(event: unknown, listener: unknown, once: boolean): void {
+    if (typeof event !== 'string') throw new TypeError('event name must be a string');
+    if (typeof listener !== 'function') throw new TypeError('listener must be a function');
+    const list = listeners.get(event) ?? [];
+    list.push({ listener: listener as Listener, once });
+    listeners.set(event, list);
+  }
+
+  function removeListener(event: unknown, listener: unknown): void {
+    if (typeof event !== 'string') return;
+    const list = listeners.get(event);
+    if (!list) return;
+    // Like Node's EventEmitter: the most recently added registration goes first.
+    for (let i = list.length - 1; i >= 0; i--) {
+      if (list[i]?.listener === listener) {
+        list.splice(i, 1);
+        return;
+      }
+    }
+  }
+
+  function setAccounts(next: string[]): void {
+    if (sameList(accounts, next)) return;
+    accounts = [...next];
+    emit('accountsChanged', [...next]);
+  }
+
+  function disconnect(): void {
+    if (disconnected) return;
+    disconnected = true;
+    connected = false;
+    for (const [id, p] of pending) {
+      pending.delete(id);
+      p.reject(disconnectedError());
+    }
+    emit('disconnect', disconnectedError());
+  }
+
+  /** Sends one request to the content script; params must already be a clone. */
+  function send(method: string, params: unknown): Promise<unknown> {
+    if (disconnected) return Promise.reject(disconnectedError());
+    return new Promise((resolve, reject) => {
+      const id = randomId();
+      pending.set(id, { method, resolve, reject });
+      try {
+        post({ target: CONTENT_TARGET, id, method, ...(params !== undefined ? { params } : {}) }, '*');
+      } catch (_e) {
+        // Cloned already, so this is rare (e.g. a value postMessage cannot carry after all).
+        pending.delete(id);
+        reject(new ProviderRpcError(Code.invalidParams, 'params cannot be sent to the wallet'));
+      }
+    });
+  }
+
+  async function readState(): Promise<void> {
+    const seq = ++stateReadSeq;
+    let state: ReturnType<typeof parseState>;
+    try {
+      state = parseState(await send(STATE_METHOD, undefined));
+    } catch (_e) {
+      // No state now (e.g. the worker could not answer): the next stateChanged reads it again.
+      return;
+    }
+    if (!state || seq !== stateReadSeq || disconnected) return;
+    const previousChain = chainId;
+    chainId = state.chainId;
+    if (!connected) {
+      connected = true;
+      // connect is the first event a dApp sees; accountsChanged for the first list follows it.
+      emit('connect', { chainId: state.chainId });
+    } else if (previousChain !== state.chainId) {
+      emit('chainChanged', state.chainId);
+    }
+    setAccounts(state.accounts);
+  }
+
+  function onMessage(event: MessageEvent<unknown>): void {
+    // Only our own window's messages. A page can post INPAGE_TARGET look-alikes to itself, but
+    // that only fools its own provider: nothing reaches the wallet that way.
+    if (event.source !== win) return;
+    const data = event.data;
+    if (!isRecord(data) || data.target !== INPAGE_TARGET) return;
+
+    if (typeof data.id === 'string') {
+      const p = pending.get(data.id);
+      if (!p) return;
+      pending.delete(data.id);
+      const response = data.response as ProviderResponse | undefined;
+      if (!isRecord(response)) {
+        p.reject(new ProviderRpcError(Code.internal, 'the wallet sent a malformed answer'));
+      } else if (response.ok === true) {
+        if (ACCOUNT_METHODS.has(p.method) && isStringArray(response.result)) setAccounts(response.result);
+        p.resolve(response.result);
+      } else {
+        p.reject(toRpcError(response.error));
+      }
+      return;
+    }
+
+    if (data.event === 'disconnect') disconnect();
+    else if (data.event === 'stateChanged' && !disconnected) void readState();
+  }
+
+  win.addEventListener('message', onMessage);
+
+  function request(args: RequestArguments): Promise<unknown> {
+    const problem = invalidArgs(args);
+    if (problem) return Promise.reject(new ProviderRpcError(Code.invalidParams, problem));
+    let params: unknown;
+    try {
+      // A snapshot: what the page changes after calling request() is not what gets signed, and
+      // functions, DOM nodes and the like fail here rather than somewhere on the way.
+      params = args.params === undefined ? undefined : clone(args.params);
+    } catch (_e) {
+      return Promise.reject(new ProviderRpcError(Code.invalidParams, 'params must be plain data (no functions, DOM nodes or symbols)'));
+    }
+    return send(args.method, params);
+  }
+
+  const provider = {} as XpcProvider;
+  const method = (value: unknown): PropertyDescriptor => ({ value, writable: false, enumerable: true, configurable: false });
+  const on = (event: ProviderEventName, listener: Listener) => (addListener(event, listener, false), provider);
+  const off = (event: ProviderEventName, listener: Listener) => (removeListener(event, listener), provider);
+  // Methods cannot be replaced, so another script cannot slip its own `request` under the dApps.
+  // The object stays extensible: old dApps set ad-hoc flags on window.ethereum and would throw
+  // in strict mode on a frozen object.
+  Object.defineProperties(provider, {
+    isXpcWallet: { value: true, writable: false, enumerable: true, configurable: false },
+    chainId: { get: () => chainId, enumerable: true, configurable: false },
+    request: method(request),
+    isConnected: method(() => connected),
+    enable: method(() => request({ method: 'eth_requestAccounts' })),
+    on: method(on),
+    addListener: method(on),
+    once: method((event: ProviderEventName, listener: Listener) => (addListener(event, listener, true), provider)),
+    removeListener: method(off),
+    off: method(off),
+    removeAllListeners: method((event?: ProviderEventName) => {
+      if (event === undefined) listeners.clear();
+      else listeners.delete(event);
+      return provider;
+    }),
+    listenerCount: method((event: ProviderEventName) => listeners.get(event)?.length ?? 0),
+  });
+
+  void readState();
+  return provider;
+}
