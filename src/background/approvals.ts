@@ -7,7 +7,9 @@ import { WalletError } from '../core/errors.js';
 import type { StorageArea } from './storage.js';
 
 export const APPROVALS_STORAGE_KEY = 'xpc.approvals';
-export const MAX_PENDING_APPROVALS = 20;
+export const MAX_PENDING_APPROVALS = 10;
+/** Requests one site may have waiting at once (of different methods). */
+export const MAX_PENDING_PER_ORIGIN = 3;
 
 export interface PendingApproval {
   id: string;
@@ -59,6 +61,7 @@ export class UnknownApprovalError extends WalletError {
 }
 
 const MAX_REMEMBERED_DECISIONS = 50;
+const MAX_DECISIONS_WITH_REQUEST = 10;
 
 export class ApprovalQueue {
   readonly #waiters = new Map<string, ((approved: boolean) => void)[]>();
@@ -93,6 +96,7 @@ export class ApprovalQueue {
         throw new ApprovalPendingError(request.origin, request.method);
       }
       if (s.pending.length >= MAX_PENDING_APPROVALS) throw new ApprovalQueueFullError();
+      if (s.pending.filter((p) => p.origin === request.origin).length >= MAX_PENDING_PER_ORIGIN) throw new ApprovalQueueFullError();
       const entry: PendingApproval = { ...request, id: toHex(crypto.getRandomValues(new Uint8Array(12))), createdAt: this.now() };
       await this.#save({ ...s, pending: [...s.pending, entry] });
       return entry;
@@ -109,7 +113,9 @@ export class ApprovalQueue {
       const s = await this.#load();
       const entry = s.pending.find((p) => p.id === id);
       if (!entry) throw new UnknownApprovalError(id);
-      const decided = [...s.decided, { id, approved, decidedAt: this.now(), entry }].slice(-MAX_REMEMBERED_DECISIONS);
+      // Only the newest decisions keep their request (a restarted worker acts on those at once);
+      // older ones keep the answer alone, so storage.session stays small.
+      const decided = [...s.decided.map((d, i, all) => (i < all.length - MAX_DECISIONS_WITH_REQUEST + 1 ? { id: d.id, approved: d.approved, decidedAt: d.decidedAt } : d)), { id, approved, decidedAt: this.now(), entry }].slice(-MAX_REMEMBERED_DECISIONS);
       await this.#save({ pending: s.pending.filter((p) => p.id !== id), decided });
       for (const wake of this.#waiters.get(id) ?? []) wake(approved);
       this.#waiters.delete(id);

@@ -168,7 +168,8 @@ session.onLock(() => notifyPages());
 browser.windows.onRemoved.addListener((windowId) => {
   void approvalWindow.closed(windowId).then(async (was) => {
     if (!was) return;
-    provider.cancelWaits();
+    const origins = [...new Set((await approvals.list()).map((p) => p.origin))];
+    provider.cancelWaits(origins);
     await approvals.rejectAll();
   });
 });

@@ -1,6 +1,6 @@
 // Checks of what a page sends with a provider request. Each failure is an InvalidParamsError
 // naming the field (answered as -32602); nothing a check refuses reaches a handler.
-import { fromHex } from '../core/bytes.js';
+import { fromHex, toHex as toHexString } from '../core/bytes.js';
 import { ValidationError } from '../core/errors.js';
 import { formatEvmAddress, parseEvmAddress } from '../core/evm-address.js';
 import type { TypedDataInput } from '../core/message.js';
@@ -113,7 +113,8 @@ export function messageParam(value: unknown, field: string, maxBytes: number): {
   if (!value.isWellFormed()) fail(field, 'contains malformed text');
   const bytes = new TextEncoder().encode(value);
   if (bytes.length > maxBytes) fail(field, `must be at most ${maxBytes} bytes`);
-  return { bytes, encoding: 'text', shown: value };
+  // Text with invisible or direction-changing characters is shown as its bytes, in hex.
+  return readableText(bytes) === undefined ? { bytes, encoding: 'hex', shown: `0x${toHexString(bytes)}` } : { bytes, encoding: 'text', shown: value };
 }
 
 function readableText(bytes: Uint8Array): string | undefined {
@@ -170,7 +171,8 @@ export function chainAliasParam(value: unknown, field: string, allowed: readonly
 }
 
 /** An unsigned (or partly signed) X/P/atomic tx as 0x hex (Core and avalanchejs send it so). */
-export const MAX_SITE_TX_BYTES = 256 * 1024;
+/** The X/P mempools take at most 64 KiB per signed tx, so a larger unsigned one is never valid. */
+export const MAX_SITE_TX_BYTES = 64 * 1024;
 
 export function txHexParam(value: unknown, field: string): Uint8Array {
   if (typeof value === 'string' && !value.startsWith('0x') && /^[0-9a-fA-F]*$/.test(value)) return hexBytesParam(`0x${value}`, field, MAX_SITE_TX_BYTES);

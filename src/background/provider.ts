@@ -73,7 +73,8 @@ export class ProviderError extends Error {
 const MAX_MESSAGE_BYTES = 64 * 1024;
 const MAX_CALL_DATA_BYTES = 128 * 1024;
 const REQUEST_LOG_KEY = 'xpc.siteRequests';
-const MAX_LOGGED_REQUESTS = 100;
+/** Answers kept for re-sent requests; bounded so storage.session (10 MB in Chrome) never fills. */
+const MAX_LOGGED_REQUESTS = 20;
 const UNLOCK_POLL_MS = 300;
 /** A page may wait this long for the user to unlock; then the request is refused. */
 const UNLOCK_WAIT_MS = 10 * 60_000;
@@ -152,9 +153,18 @@ interface Call {
   site: Site;
 }
 
+/** Requests that may wait for an unlock at once; more are refused (a page cannot pile them up). */
+const MAX_UNLOCK_WAITERS = 20;
+/** After the user closed the approval window, sites that had requests in it wait this long. */
+const CLOSED_COOLDOWN_MS = 30_000;
+
 export class ProviderService {
-  #unlockWaits = new Set<(reason: ProviderError) => void>();
+  #unlockWait: { promise: Promise<void>; reject: (e: ProviderError) => void; waiters: number } | null = null;
   #logTail: Promise<unknown> = Promise.resolve();
+  /** Requests running in this worker, by requestId: a duplicate joins the first. */
+  #inflight = new Map<string, Promise<ProviderResponse>>();
+  /** Origin → time until which its approval requests are refused (the user closed the window on them). */
+  #cooldown = new Map<string, number>();
 
   constructor(private readonly deps: ProviderDeps) {}
 
@@ -171,17 +181,30 @@ export class ProviderService {
       return { ok: false, error: { code: Code.invalidParams, message: 'method must be a non-empty string' } };
     }
     const call: Call = { requestId: m.requestId, method: m.method, params: m.params, site };
+    const running = this.#inflight.get(call.requestId);
+    if (running) return running;
+    const answer = this.run(call).then(
+      (result): ProviderResponse => ({ ok: true, result }),
+      (e: unknown): ProviderResponse => ({ ok: false, error: this.errorInfo(e, call.method) }),
+    );
+    this.#inflight.set(call.requestId, answer);
     try {
-      return { ok: true, result: await this.run(call) };
-    } catch (e) {
-      return { ok: false, error: this.errorInfo(e, call.method) };
+      return await answer;
+    } finally {
+      this.#inflight.delete(call.requestId);
     }
   }
 
-  /** The approval window was closed: whoever waits for an unlock gets "rejected by the user". */
-  cancelWaits(): void {
-    for (const reject of this.#unlockWaits) reject(new ProviderError(Code.userRejected, 'the user closed the wallet window'));
-    this.#unlockWaits.clear();
+  /**
+   * The approval window was closed: whoever waits for an unlock gets "rejected by the user", and
+   * the sites that had requests waiting (`origins`) are refused for a while, so a page cannot
+   * reopen the window in a loop.
+   */
+  cancelWaits(origins: readonly string[] = []): void {
+    this.#unlockWait?.reject(new ProviderError(Code.userRejected, 'the user closed the wallet window'));
+    this.#unlockWait = null;
+    const until = (this.deps.now ?? Date.now)() + CLOSED_COOLDOWN_MS;
+    for (const origin of origins) this.#cooldown.set(origin, until);
   }
 
   private errorInfo(e: unknown, method: string): ProviderErrorInfo {
@@ -194,7 +217,8 @@ export class ProviderService {
     if (e instanceof ApprovalPendingError || e instanceof ApprovalQueueFullError) return { code: Code.resourceUnavailable, message: e.message };
     if (e instanceof NetworkMismatchError) return { code: Code.chainDisconnected, message: e.message };
     if (e instanceof RpcError) return { code: e.rpcCode, message: e.rpcMessage, ...(e.data !== undefined ? { data: e.data } : {}) };
-    if (e instanceof NodeUnreachableError || e instanceof TimeoutError) return { code: Code.chainDisconnected, message: `the wallet cannot reach its node: ${e.message}` };
+    // Fixed text: the node's URL (which may hold an API key) and its answers stay in the wallet.
+    if (e instanceof NodeUnreachableError || e instanceof TimeoutError) return { code: Code.chainDisconnected, message: 'the wallet cannot reach its node' };
     if (e instanceof InsufficientFundsError || e instanceof WalletError) return { code: Code.internal, message: e.message, data: { reason: e.code } };
     this.deps.log?.(`site request ${method} failed: ${e instanceof Error ? e.name : typeof e}`);
     return { code: Code.internal, message: 'the wallet could not handle this request; nothing was signed or sent' };
@@ -313,34 +337,69 @@ export class ProviderService {
     return match;
   }
 
-  /** Resolves once the wallet is unlocked, asking the user to unlock in the approval window. */
+  /**
+   * Resolves once the wallet is unlocked, asking the user to unlock in the approval window. All
+   * waiting requests share one wait (one timer, one window).
+   */
   private async unlocked(): Promise<void> {
     if (this.deps.session.isUnlocked()) return;
-    await this.deps.openApprovalWindow();
-    const now = this.deps.now ?? Date.now;
-    const deadline = now() + UNLOCK_WAIT_MS;
-    await new Promise<void>((resolve, reject) => {
-      const stop = (e: ProviderError) => {
-        clearInterval(timer);
-        this.#unlockWaits.delete(stop);
-        reject(e);
-      };
-      const timer = setInterval(() => {
-        if (this.deps.session.isUnlocked()) {
+    if (!this.#unlockWait) {
+      const now = this.deps.now ?? Date.now;
+      const deadline = now() + UNLOCK_WAIT_MS;
+      let reject!: (e: ProviderError) => void;
+      const promise = new Promise<void>((resolve, rej) => {
+        const timer = setInterval(() => {
+          if (this.deps.session.isUnlocked()) {
+            clearInterval(timer);
+            this.#unlockWait = null;
+            resolve();
+          } else if (now() > deadline) {
+            reject(new ProviderError(Code.userRejected, 'the wallet stayed locked'));
+          }
+        }, UNLOCK_POLL_MS);
+        reject = (e) => {
           clearInterval(timer);
-          this.#unlockWaits.delete(stop);
-          resolve();
-        } else if (now() > deadline) {
-          stop(new ProviderError(Code.userRejected, 'the wallet stayed locked'));
-        }
-      }, UNLOCK_POLL_MS);
-      this.#unlockWaits.add(stop);
-    });
+          if (this.#unlockWait?.promise === promise) this.#unlockWait = null;
+          rej(e);
+        };
+      });
+      promise.catch(() => undefined);
+      this.#unlockWait = { promise, reject, waiters: 0 };
+      await this.openWindow();
+    }
+    const wait = this.#unlockWait;
+    if (!wait) return;
+    if (wait.waiters >= MAX_UNLOCK_WAITERS) throw new ProviderError(Code.resourceUnavailable, 'too many requests are waiting for the wallet to be unlocked');
+    wait.waiters++;
+    try {
+      await wait.promise;
+    } finally {
+      wait.waiters--;
+    }
+  }
+
+  private async openWindow(): Promise<void> {
+    try {
+      await this.deps.openApprovalWindow();
+    } catch (e) {
+      this.deps.log?.(`could not open the approval window: ${(e as Error).message}`);
+      throw new ProviderError(Code.internal, 'the wallet could not open its window');
+    }
+  }
+
+  private checkCooldown(site: Site): void {
+    const until = this.#cooldown.get(site.origin);
+    if (until === undefined) return;
+    if ((this.deps.now ?? Date.now)() < until) throw new ProviderError(Code.userRejected, 'the user closed the wallet window; try again in a little while');
+    this.#cooldown.delete(site.origin);
   }
 
   private async connect(call: Call): Promise<AccountView[]> {
     const logged = await this.logged(call.requestId);
-    if (logged) return this.replay(logged) as AccountView[];
+    if (logged) {
+      this.replay(logged);
+      return this.connectedAccounts(call.site);
+    }
     if (!(await this.deps.approvals.findByRequest(call.requestId))) {
       await this.unlocked();
       const existing = await this.connectedAccounts(call.site);
@@ -451,22 +510,20 @@ export class ProviderService {
       }
       if (o.blockExplorerUrls.length > 0) explorerUrl = urlParam(o.blockExplorerUrls[0], 'params[0].blockExplorerUrls[0]');
     }
-    const logged = await this.logged(call.requestId);
-    if (!logged && !(await this.deps.approvals.findByRequest(call.requestId))) {
-      // The RPC must serve the chain the site claims, before the user is even asked.
-      const served = await this.eth(rpcUrl).chainId().catch((e: unknown) => {
-        throw new InvalidParamsError(`params[0].rpcUrls[0] did not answer eth_chainId: ${(e as Error).message}`, 'params[0].rpcUrls[0]');
-      });
-      if (served !== chainId) {
-        throw new InvalidParamsError(`params[0].rpcUrls[0] serves chain ${served}, not ${chainId}`, 'params[0].rpcUrls[0]');
-      }
-    }
     const chain: AddedChain = { chainId: chainId.toString(), name, rpcUrl, symbol, decimals: 18, ...(explorerUrl ? { explorerUrl } : {}) };
     await this.approved(call, async () => ({
       summary: { kind: 'add-chain', chainName: name, chainId: chain.chainId, rpcUrl, symbol, decimals: 18, ...(explorerUrl ? { explorerUrl } : {}) },
       payload: { kind: 'add-chain', chain },
     }), async (payload) => {
       if (payload.kind !== 'add-chain') throw new Error('payload mismatch');
+      // The RPC must serve the chain the site claims. Asked only after the user approved the URL:
+      // a page must not make the wallet call arbitrary addresses; its answers stay here.
+      const served = await this.eth(payload.chain.rpcUrl)
+        .chainId()
+        .catch(() => undefined);
+      if (served !== BigInt(payload.chain.chainId)) {
+        throw new InvalidParamsError(`params[0].rpcUrls[0] does not serve chain ${payload.chain.chainId}; nothing was added`, 'params[0].rpcUrls[0]');
+      }
       await this.deps.sites.addChain(payload.chain);
       await this.deps.sites.setActiveChain(payload.chain.chainId);
       this.deps.notifyPages();
@@ -764,8 +821,15 @@ export class ProviderService {
     let approved: boolean;
     if (found) {
       entry = found.entry;
-      approved = found.decision ? found.decision.approved : await this.deps.approvals.waitFor(entry.id);
+      if (found.decision) {
+        approved = found.decision.approved;
+      } else {
+        // Resumed after a worker restart: the window may have gone with it.
+        await this.openWindow().catch(() => undefined);
+        approved = await this.deps.approvals.waitFor(entry.id);
+      }
     } else {
+      this.checkCooldown(call.site);
       await this.unlocked();
       const { summary, payload } = await prepare();
       entry = await this.deps.approvals.add({
@@ -776,7 +840,13 @@ export class ProviderService {
         summary,
         requestId: call.requestId,
       });
-      await this.deps.openApprovalWindow();
+      try {
+        await this.openWindow();
+      } catch (e) {
+        // Nobody can answer a request whose window did not open: it must not block the site.
+        await this.deps.approvals.decide(entry.id, false).catch(() => undefined);
+        throw e;
+      }
       approved = await this.deps.approvals.waitFor(entry.id);
     }
     if (!approved) throw new ProviderError(Code.userRejected, 'the user rejected the request');
@@ -788,7 +858,10 @@ export class ProviderService {
     } catch (e) {
       response = { ok: false, error: this.errorInfo(e, call.method) };
     }
-    await this.log(call.requestId, { state: 'done', response, at: Date.now() });
+    // What was done is answered even when recording it fails (a full storage.session).
+    await this.log(call.requestId, { state: 'done', response, at: Date.now() }).catch((e: unknown) => {
+      this.deps.log?.(`could not record a site request's outcome: ${(e as Error).message}`);
+    });
     return this.replay({ state: 'done', response, at: 0 });
   }
 

@@ -36,7 +36,9 @@ function originOf(url: string | undefined): string | undefined {
 /** The site behind a content script's message, or undefined when it cannot be told or is not secure. */
 export function siteOfSender(sender: ContentSender, extensionId: string): (Site & { tabId: number; frameId: number }) | undefined {
   if (sender.id !== extensionId || !sender.tab || typeof sender.tab.id !== 'number' || typeof sender.frameId !== 'number') return undefined;
-  const frame = sender.origin && sender.origin !== 'null' ? sender.origin : originOf(sender.url);
+  // An opaque origin ("null": a sandboxed frame) must not borrow its URL's origin.
+  if (sender.origin === 'null') return undefined;
+  const frame = sender.origin !== undefined ? sender.origin : originOf(sender.url);
   const top = sender.frameId === 0 ? frame : originOf(sender.tab.url);
   if (!frame || !top || !isSecureOrigin(frame) || !isSecureOrigin(top)) return undefined;
   return { origin: top, ...(frame !== top ? { frameOrigin: frame } : {}), tabId: sender.tab.id, frameId: sender.frameId };

@@ -171,6 +171,14 @@ export function startRelay(deps: RelayDeps): Relay {
     if (event.source !== win) return;
     const data = event.data;
     if (!isRecord(data) || data.target !== CONTENT_TARGET) return;
+    // A sandboxed frame has an opaque origin ("null") but its URL's origin: relaying its requests
+    // would let it act as the site that serves it. Its messages carry origin "null"; refused.
+    if (event.origin !== win.location.origin || event.origin === 'null') {
+      if (typeof data.id === 'string' && data.id.length > 0 && data.id.length <= MAX_PAGE_ID_LENGTH) {
+        answer(data.id, failure(Code.unauthorized, 'XPC Wallet does not answer sandboxed frames'));
+      }
+      return;
+    }
     // Without a usable id there is nothing to address an answer to.
     if (typeof data.id !== 'string' || data.id.length === 0 || data.id.length > MAX_PAGE_ID_LENGTH) return;
     const id = data.id;

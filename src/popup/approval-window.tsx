@@ -387,11 +387,16 @@ export interface ApprovalWindowProps {
    * "nothing waiting": the background opens the window while it still prepares the request.
    */
   graceMs?: number;
+  /**
+   * How long Approve stays disabled after a request appears: a second click meant for the
+   * previous request must not approve the next one, which the user has not read.
+   */
+  armMs?: number;
 }
 
 type Phase = { state: 'checking' } | { state: 'locked'; network: NetworkView } | { state: 'open' };
 
-export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, graceMs = 3000 }: ApprovalWindowProps) {
+export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, graceMs = 3000, armMs = 1000 }: ApprovalWindowProps) {
   const call = useCall();
   const [phase, setPhase] = useState<Phase>({ state: 'checking' });
   const [approvals, setApprovals] = useState<ApprovalView[] | undefined>(undefined);
@@ -412,6 +417,14 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
   const shown = open ? approvals?.[0] : undefined;
   const shownId = useRef<string | undefined>(undefined);
   shownId.current = shown?.id;
+  const [armedId, setArmedId] = useState<string | undefined>(undefined);
+
+  useEffect(() => {
+    const id = shown?.id;
+    if (id === undefined) return;
+    const timer = setTimeout(() => setArmedId(id), armMs);
+    return () => clearTimeout(timer);
+  }, [shown?.id, armMs]);
 
   const relock = useCallback(() => {
     if (network.current) setPhase({ state: 'locked', network: network.current });
@@ -534,12 +547,14 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
     <main class="approval" onKeyDown={(e) => e.key === 'Escape' && void decide(false)}>
       <header class="approval-head">
         <div class="small-text muted">{known ? TITLES[shown.summary.kind] : 'Request'}</div>
+        {/* The frame that asks is the site that gets the answer: it heads the window; the page
+            around it is context only. */}
         <h1 class="origin break" data-testid="origin">
-          {shown.origin}
+          {shown.frameOrigin ?? shown.origin}
         </h1>
         {shown.frameOrigin !== undefined && (
           <div class="badge warn" data-testid="frame-origin">
-            via frame {shown.frameOrigin}
+            a frame inside {shown.origin}
           </div>
         )}
         <div class="small-text muted">
@@ -561,7 +576,7 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
             Reject
           </button>
           {/* A request this window cannot show cannot be approved knowingly. */}
-          <button type="button" class="primary wide" disabled={busy || !known} onClick={() => void decide(true)}>
+          <button type="button" class="primary wide" disabled={busy || !known || (armMs > 0 && armedId !== shown.id)} onClick={() => void decide(true)}>
             Approve
           </button>
         </div>

@@ -59,8 +59,9 @@ function setup(send: (message: ProviderRequestMessage) => Promise<unknown>) {
   const relay = startRelay(deps);
   relays.push(relay);
 
-  const fromPage = (data: unknown, source: unknown = win) =>
-    win.dispatchEvent(new MessageEvent('message', { data, source: source as Window | null }));
+  // A browser sets origin to the posting document's origin ("null" for a sandboxed frame).
+  const fromPage = (data: unknown, source: unknown = win, origin: string = win.location.origin) =>
+    win.dispatchEvent(new MessageEvent('message', { data, source: source as Window | null, origin }));
   const request = (id: string, method: unknown, params?: unknown) =>
     fromPage({ target: CONTENT_TARGET, id, method, ...(params !== undefined ? { params } : {}) });
   const answerTo = async (id: string) => {
@@ -92,6 +93,13 @@ describe('page → background', () => {
     const t = setup(async () => ({ ok: false, error }));
     t.request('p', 'personal_sign', ['0x00', '0xabc']);
     expect(await t.answerTo('p')).toEqual({ ok: false, error });
+  });
+
+  it('refuses a sandboxed frame (opaque origin "null") with 4100, without forwarding', async () => {
+    const t = setup(ok(['0xabc']));
+    t.fromPage({ target: CONTENT_TARGET, id: 'sb', method: 'eth_requestAccounts' }, t.win, 'null');
+    expect((await t.answerTo('sb')).error?.code).toBe(4100);
+    expect(t.sendMessage).not.toHaveBeenCalled();
   });
 
   it('drops messages from other windows, with other targets, or without a usable id', async () => {

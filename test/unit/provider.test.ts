@@ -35,7 +35,7 @@ const ACCOUNT: AccountView = {
 };
 const SITE: Site = { origin: 'https://dapp.example' };
 
-function setup(options: { unlocked?: boolean } = {}) {
+function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?: boolean } = {}) {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
@@ -56,14 +56,16 @@ function setup(options: { unlocked?: boolean } = {}) {
     sessionArea: stores.session,
     openApprovalWindow: async () => {
       windows++;
+      if (options.windowFails) throw new Error('no window');
     },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     notifyPages: () => {
       notified++;
     },
   });
   let n = 0;
-  const call = (method: string, params?: unknown, site: Site = SITE): Promise<ProviderResponse> =>
-    provider.handle({ channel: PROVIDER_CHANNEL, requestId: `r${++n}`, method, params }, site);
+  const call = (method: string, params?: unknown, site: Site = SITE, requestId = `r${++n}`): Promise<ProviderResponse> =>
+    provider.handle({ channel: PROVIDER_CHANNEL, requestId, method, params }, site);
   return {
     stores,
     approvals,
@@ -194,6 +196,75 @@ describe('provider routing', () => {
     const e = await errorOf(t.call('eth_accounts'));
     expect(e.code).toBe(-32603);
     expect(e.message).toMatch(/unreadable/);
+  });
+});
+
+describe('what the review found', () => {
+  it('a duplicate of a running request joins it: one approval, one answer', async () => {
+    const t = setup();
+    const first = t.call('eth_requestAccounts', [], SITE, 'same');
+    const second = t.call('eth_requestAccounts', [], SITE, 'same');
+    await new Promise((r) => setTimeout(r, 20));
+    const pending = await t.approvals.list();
+    expect(pending).toHaveLength(1);
+    await t.approvals.decide(pending[0]!.id, true);
+    expect(await first).toEqual({ ok: true, result: [ACCOUNT.cAddress] });
+    expect(await second).toEqual(await first);
+    // Re-sent after it finished: the accounts again, not an error.
+    expect(await t.call('eth_requestAccounts', [], SITE, 'same')).toEqual({ ok: true, result: [ACCOUNT.cAddress] });
+  });
+
+  it('after the user closed the window on a site, its new requests are refused for a while', async () => {
+    const t = setup();
+    t.provider.cancelWaits([SITE.origin]);
+    expect((await errorOf(t.call('eth_requestAccounts'))).code).toBe(4001);
+    expect(t.windows()).toBe(0);
+    // Another site is not affected.
+    const other = t.call('eth_requestAccounts', [], { origin: 'https://other.example' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await t.approvals.list()).toHaveLength(1);
+    await t.approvals.decide((await t.approvals.list())[0]!.id, false);
+    expect((await errorOf(other)).code).toBe(4001);
+  });
+
+  it('a window that cannot open leaves no request pending', async () => {
+    const t = setup({ windowFails: true });
+    expect((await errorOf(t.call('eth_requestAccounts'))).code).toBe(-32603);
+    expect(await t.approvals.list()).toEqual([]);
+  });
+
+  it('wallet_addEthereumChain contacts the RPC only after the user approved it, and adds nothing it does not serve', async () => {
+    const urls: string[] = [];
+    const fetchStub = (async (url: string) => {
+      urls.push(url);
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' }), { status: 200 });
+    }) as unknown as typeof fetch;
+    const t = setup({ fetch: fetchStub });
+    const adding = t.call('wallet_addEthereumChain', [{ chainId: '0x2a', chainName: 'Test chain', rpcUrls: ['https://rpc.test.example'], nativeCurrency: { name: 'T', symbol: 'TST', decimals: 18 } }]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(urls).toEqual([]);
+    const [pending] = await t.approvals.list();
+    expect(pending?.summary).toMatchObject({ kind: 'add-chain', chainId: '42', rpcUrl: 'https://rpc.test.example/' });
+    await t.approvals.decide(pending!.id, true);
+    const e = await errorOf(adding);
+    expect(e.code).toBe(-32602);
+    expect(e.message).toMatch(/does not serve chain 42/);
+    expect(urls).toEqual(['https://rpc.test.example/']);
+    expect((await t.sites.chains()).chains).toEqual([]);
+  });
+
+  it('an unreachable node is reported without its URL', async () => {
+    const t = setup();
+    const e = await errorOf(t.call('eth_blockNumber', []));
+    expect(e).toEqual({ code: 4901, message: 'the wallet cannot reach its node' });
+  });
+
+  it('a sandboxed frame (opaque origin) is not taken for the site that serves it', () => {
+    expect(siteOfSender({ id: 'ext', url: 'https://victim.example/user-content', origin: 'null', frameId: 4, tab: { id: 1, url: 'https://victim.example/' } }, 'ext')).toBeUndefined();
+  });
+
+  it('text with direction overrides is shown as its bytes', () => {
+    expect(messageParam('pay \u202e01', 'm', 100).encoding).toBe('hex');
   });
 });
 

@@ -84,10 +84,11 @@ describe('approval window: a transaction', () => {
   it('shows the decoded tx: owners, amounts with denominations, verified AVAX vs an unknown asset by ID, fee, memo, exact bytes', async () => {
     const summary = txSummary();
     const bg = queue([approval(1, summary, { frameOrigin: 'https://ads.example' })]);
-    renderWith(bg, <ApprovalWindow close={() => undefined} />);
+    renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} />);
 
-    expect(await screen.findByTestId('origin')).toHaveProperty('textContent', 'https://site1.example');
-    expect(screen.getByTestId('frame-origin').textContent).toBe('via frame https://ads.example');
+    // The frame that asks (and would get the answer) heads the window; the page is context.
+    expect(await screen.findByTestId('origin')).toHaveProperty('textContent', 'https://ads.example');
+    expect(screen.getByTestId('frame-origin').textContent).toBe('a frame inside https://site1.example');
     expect(screen.getByText('avax_sendTransaction')).toBeTruthy();
     const tx = screen.getByTestId('tx-summary');
     expect(tx.textContent).toContain('X-Chain');
@@ -126,7 +127,7 @@ describe('approval window: a transaction', () => {
   it('warns about an input whose UTXO the wallet cannot see', async () => {
     const summary = txSummary();
     summary.view = { ...summary.view, inputs: summary.view.inputs.map((leg) => ({ ...leg, owners: undefined, unknownUtxo: true })) };
-    renderWith(queue([approval(1, summary)]), <ApprovalWindow close={() => undefined} />);
+    renderWith(queue([approval(1, summary)]), <ApprovalWindow armMs={0} close={() => undefined} />);
     expect((await screen.findAllByText(/Unknown UTXO/)).length).toBe(2);
   });
 
@@ -137,7 +138,7 @@ describe('approval window: a transaction', () => {
       [{ action: 'sign', complete: true }, 'Signed and handed back to the site (not sent by the wallet)'],
     ];
     for (const [extra, text] of cases) {
-      renderWith(queue([approval(1, { ...txSummary(), ...extra })]), <ApprovalWindow close={() => undefined} />);
+      renderWith(queue([approval(1, { ...txSummary(), ...extra })]), <ApprovalWindow armMs={0} close={() => undefined} />);
       expect((await screen.findByTestId('tx-action')).textContent).toBe(text);
       cleanup();
     }
@@ -158,7 +159,7 @@ describe('approval window: a transaction', () => {
       maxFeePerGas: '50000000000',
       maxPriorityFeePerGas: '1000000000',
     };
-    renderWith(queue([approval(1, summary, { method: 'eth_sendTransaction' })]), <ApprovalWindow close={() => undefined} />);
+    renderWith(queue([approval(1, summary, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
     const view = await screen.findByTestId('evm-summary');
     expect(screen.getByText('EVM transaction to sign')).toBeTruthy();
     expect(screen.getByTestId('evm-chain').textContent).toBe('Dexalot (chain ID 432204)');
@@ -175,7 +176,7 @@ describe('approval window: a transaction', () => {
 
 describe('approval window: connect, messages and chains', () => {
   it('connect shows the account and the addresses the site would see', async () => {
-    renderWith(queue([approval(1, connect([C_ADDR, X_ADDR, P_ADDR]), { method: 'eth_requestAccounts' })]), <ApprovalWindow close={() => undefined} />);
+    renderWith(queue([approval(1, connect([C_ADDR, X_ADDR, P_ADDR]), { method: 'eth_requestAccounts' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
     const view = await screen.findByTestId('connect-summary');
     expect(screen.getByTestId('connect-account').textContent).toBe('Account 1');
     expect(within(view).getAllByRole('listitem').map((li) => li.textContent)).toEqual([C_ADDR, X_ADDR, P_ADDR]);
@@ -186,7 +187,7 @@ describe('approval window: connect, messages and chains', () => {
   it('sign-message shows the text, or the hex of a binary message, its format and the signer', async () => {
     const text = approval(1, { kind: 'sign-message', format: 'avalanche', encoding: 'text', message: 'Log in to <b>site</b>\nnonce 42', signer: X_ADDR });
     const bin = approval(2, { kind: 'sign-message', format: 'personal', encoding: 'hex', message: '00ff10', signer: C_ADDR });
-    renderWith(queue([text, bin]), <ApprovalWindow close={() => undefined} />);
+    renderWith(queue([text, bin]), <ApprovalWindow armMs={0} close={() => undefined} />);
     const view = await screen.findByTestId('message-summary');
     expect(view.querySelector('pre')!.textContent).toBe('Log in to <b>site</b>\nnonce 42');
     expect(view.querySelector('b')).toBeNull();
@@ -204,7 +205,7 @@ describe('approval window: connect, messages and chains', () => {
     const domainJson = JSON.stringify({ name: 'Permit2', chainId: 43114, verifyingContract: C_OTHER }, null, 2);
     const messageJson = JSON.stringify({ spender: C_OTHER, amount: '1000', note: '<img src=x>' }, null, 2);
     const summary: ApprovalSummary = { kind: 'sign-typed-data', signer: C_ADDR, primaryType: 'PermitSingle', domainJson, messageJson, chainId: '43114' };
-    renderWith(queue([approval(1, summary, { method: 'eth_signTypedData_v4' })]), <ApprovalWindow close={() => undefined} />);
+    renderWith(queue([approval(1, summary, { method: 'eth_signTypedData_v4' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
     const view = await screen.findByTestId('typed-data-summary');
     expect(screen.getByText('Typed data to sign (EIP-712)')).toBeTruthy();
     expect(view.textContent).toContain('PermitSingle');
@@ -217,7 +218,7 @@ describe('approval window: connect, messages and chains', () => {
   });
 
   it('switch-chain names both chains and the chain ID', async () => {
-    renderWith(queue([approval(1, { kind: 'switch-chain', fromName: 'Avalanche C-Chain', toName: 'Dexalot', chainId: '432204' })]), <ApprovalWindow close={() => undefined} />);
+    renderWith(queue([approval(1, { kind: 'switch-chain', fromName: 'Avalanche C-Chain', toName: 'Dexalot', chainId: '432204' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
     expect((await screen.findByTestId('switch-summary')).textContent).toContain('Switch from Avalanche C-Chain to Dexalot (chain ID 432204)');
   });
 
@@ -225,7 +226,7 @@ describe('approval window: connect, messages and chains', () => {
     const summary: ApprovalSummary = {
       kind: 'add-chain', chainName: 'Dexalot', chainId: '432204', rpcUrl: 'https://rpc.dexalot.example/ext/bc/C/rpc', symbol: 'ALOT', decimals: 18, explorerUrl: 'https://explorer.example',
     };
-    renderWith(queue([approval(1, summary, { method: 'wallet_addEthereumChain' })]), <ApprovalWindow close={() => undefined} />);
+    renderWith(queue([approval(1, summary, { method: 'wallet_addEthereumChain' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
     const view = await screen.findByTestId('add-chain-summary');
     expect(screen.getByTestId('add-chain-rpc').textContent).toBe('https://rpc.dexalot.example/ext/bc/C/rpc');
     expect(view.textContent).toContain('Dexalot');
@@ -244,7 +245,7 @@ describe('approval window: decisions', () => {
     const b = approval(2, connect());
     const bg = queue([a, b]);
     const close = vi.fn();
-    renderWith(bg, <ApprovalWindow close={close} />);
+    renderWith(bg, <ApprovalWindow armMs={0} close={close} />);
     await screen.findByText('https://site1.example');
     const reject = screen.getByRole('button', { name: 'Reject' });
     expect(document.activeElement).toBe(reject);
@@ -260,10 +261,28 @@ describe('approval window: decisions', () => {
     expect(bg.callsOf('approvals.decide')).toEqual([{ id: a.id, approved: true }, { id: b.id, approved: false }]);
   });
 
+  it('Approve is disabled for a moment whenever a new request shows: a double click cannot approve the next one', async () => {
+    const a = approval(1, connect());
+    const b = approval(2, connect());
+    const bg = queue([a, b]);
+    renderWith(bg, <ApprovalWindow armMs={300} close={() => undefined} />);
+    await screen.findByText('https://site1.example');
+    const approve = () => screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement;
+    expect(approve().disabled).toBe(true);
+    await waitFor(() => expect(approve().disabled).toBe(false));
+    fireEvent.click(approve());
+    await screen.findByText('https://site2.example');
+    // The second click of a double click lands on the next request's disabled button.
+    expect(approve().disabled).toBe(true);
+    fireEvent.click(approve());
+    expect(bg.callsOf('approvals.decide')).toEqual([{ id: a.id, approved: true }]);
+    await waitFor(() => expect(approve().disabled).toBe(false));
+  });
+
   it('closing the window rejects the request on screen', async () => {
     const a = approval(1, connect());
     const bg = queue([a, approval(2, connect([]))]);
-    renderWith(bg, <ApprovalWindow close={() => undefined} />);
+    renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} />);
     await screen.findByText('https://site1.example');
     window.dispatchEvent(new Event('pagehide'));
     await waitFor(() => expect(bg.callsOf('approvals.decide')).toEqual([{ id: a.id, approved: false }]));
@@ -278,7 +297,7 @@ describe('approval window: decisions', () => {
         throw new Refuse({ code: 'unknown-approval', message: 'boom' });
       },
     });
-    renderWith(bg, <ApprovalWindow close={() => undefined} />);
+    renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} />);
     await screen.findByText('https://site1.example');
     const before = bg.callsOf('approvals.list').length;
     fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
@@ -292,7 +311,7 @@ describe('approval window: decisions', () => {
     const a = approval(1, connect());
     const bg = queue([a]);
     const close = vi.fn();
-    renderWith(bg, <ApprovalWindow close={close} />);
+    renderWith(bg, <ApprovalWindow armMs={0} close={close} />);
     await screen.findByText('https://site1.example');
     fireEvent.keyDown(screen.getByRole('button', { name: 'Reject' }), { key: 'Escape' });
     await waitFor(() => expect(bg.callsOf('approvals.decide')).toEqual([{ id: a.id, approved: false }]));
@@ -301,7 +320,7 @@ describe('approval window: decisions', () => {
 
   it('with nothing waiting it says so, but only after the grace time, and does not close itself', async () => {
     const close = vi.fn();
-    renderWith(queue([]), <ApprovalWindow close={close} graceMs={150} pollMs={20} />);
+    renderWith(queue([]), <ApprovalWindow armMs={0} close={close} graceMs={150} pollMs={20} />);
     expect(await screen.findByText('Loading the request…')).toBeTruthy();
     await new Promise((r) => setTimeout(r, 60));
     expect(screen.queryByTestId('approval-empty')).toBeNull();
@@ -313,7 +332,7 @@ describe('approval window: decisions', () => {
 describe('approval window: polling and unlock', () => {
   it('shows a request that arrives after the window opened (within the grace time and after it)', async () => {
     const bg = queue([]);
-    renderWith(bg, <ApprovalWindow close={() => undefined} graceMs={100} pollMs={20} />);
+    renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} graceMs={100} pollMs={20} />);
     await waitFor(() => expect(bg.callsOf('approvals.list').length).toBeGreaterThan(1));
     bg.pending.push(approval(1, connect()));
     expect(await screen.findByText('https://site1.example')).toBeTruthy();
@@ -330,7 +349,7 @@ describe('approval window: polling and unlock', () => {
     vi.useFakeTimers();
     try {
       const bg = queue([]);
-      renderWith(bg, <ApprovalWindow close={() => undefined} />);
+      renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} />);
       await vi.advanceTimersByTimeAsync(10);
       expect(bg.callsOf('approvals.list')).toHaveLength(1);
       await vi.advanceTimersByTimeAsync(2000);
@@ -359,7 +378,7 @@ describe('approval window: polling and unlock', () => {
       'approvals.list': () => ({ approvals: unlocked ? [a] : [] }),
       'approvals.decide': () => ({ ok: true }),
     });
-    renderWith(bg, <ApprovalWindow close={() => undefined} graceMs={100} pollMs={20} />);
+    renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} graceMs={100} pollMs={20} />);
     const field = await screen.findByLabelText('Password');
     expect(screen.getByText('The wallet is locked.')).toBeTruthy();
     expect(screen.queryByText(/Restore from your recovery phrase/)).toBeNull();
@@ -380,7 +399,7 @@ describe('approval window: polling and unlock', () => {
 
   it('while locked, closing the window answers nothing itself (the background rejects them all)', async () => {
     const bg = fakeBackground({ 'wallet.status': () => LOCKED_STATUS, 'approvals.list': () => ({ approvals: [approval(1, connect())] }) });
-    renderWith(bg, <ApprovalWindow close={() => undefined} />);
+    renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} />);
     await screen.findByLabelText('Password');
     window.dispatchEvent(new Event('pagehide'));
     expect(bg.callsOf('approvals.decide')).toEqual([]);
