@@ -347,12 +347,14 @@ describe('the provider against the real node', () => {
     const firstWorker = call(bg, 'personal_sign', ['0x05', account.cAddress], SITE, requestId);
     await new Promise((r) => setTimeout(r, 100));
     void firstWorker; // the old worker is gone; its answer never arrives
-    const restarted = await startBackground(bg.stores, approveAll());
+    const restarted = await startBackground(bg.stores, { answer: () => 'wait', seen: [], windowOpened: 0 });
     await restarted.session.resume();
     const [pending] = await restarted.approvals.list();
     expect(pending?.requestId).toBe(requestId);
     const retry = call(restarted, 'personal_sign', ['0x05', account.cAddress], SITE, requestId);
     await new Promise((r) => setTimeout(r, 50));
+    // The retried request brings the approval window back (it may have gone with the old worker).
+    expect(restarted.user.windowOpened).toBe(1);
     await restarted.approvals.decide(pending!.id, true);
     const answered = await retry;
     expect(answered.ok).toBe(true);
