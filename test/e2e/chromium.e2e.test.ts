@@ -15,6 +15,7 @@ import {
   chromiumPidFor,
   clearArtifacts,
   ConsoleLog,
+  ExtensionWorkerWatch,
   domQuiet,
   firstPing,
   flowSteps,
@@ -81,7 +82,8 @@ describe('Chromium: the built extension against the local node', () => {
 
   /** Starts the browser with the extension; on failure the console log so far is saved. */
   const launch = async (): Promise<void> => {
-    clearArtifacts('chromium-');
+    // Its own artifacts only: chromium-ui-* are the popup-UI test's (chromium-ui.e2e.test.ts).
+    for (const prefix of ['chromium-popup-', 'chromium-FAILED-', 'chromium-console']) clearArtifacts(prefix);
     ext = builtExtension('chrome');
     const executablePath = browserExecutable('Chromium', CHROMIUM);
     proxy = await startRpcProxy(inject('nodeUrl'));
@@ -159,30 +161,16 @@ describe('Chromium: the built extension against the local node', () => {
 
   step('keeps the session across a stopped service worker (CDP ServiceWorker.stopAllWorkers)', async () => {
     const identityCalls = proxy!.count('info.getNetworkID');
-    // Playwright's Worker object does not see a stop and restart of the same registration; the
-    // DevTools ServiceWorker domain reports the worker's running status.
-    const statuses: string[] = [];
-    const cdp = await context!.newCDPSession(popup!);
+    const worker = await ExtensionWorkerWatch.attach(context!, popup!, extensionId, log);
     try {
-      cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-        for (const v of versions) {
-          if (!v.scriptURL.startsWith(`chrome-extension://${extensionId}/`)) continue;
-          if (statuses.at(-1) !== v.runningStatus) statuses.push(v.runningStatus);
-          log.add('worker', `${v.runningStatus} (version ${v.versionId}, ${v.status})`);
-        }
-      });
-      await cdp.send('ServiceWorker.enable');
-      await expect.poll(() => statuses.at(-1), { message: 'the worker runs before the stop', timeout: 5_000 }).toBe('running');
-      await cdp.send('ServiceWorker.stopAllWorkers');
-      await expect.poll(() => statuses.at(-1), { message: 'the worker stopped', timeout: 10_000 }).toBe('stopped');
-
+      await worker.stop();
       // The next message starts the worker again; it must pick the session up from storage.session.
       await expectSessionResumed(call, account, snapshot);
-      expect(statuses.slice(statuses.lastIndexOf('stopped'))).toContain('running');
+      expect(worker.ranAgain(), 'the worker ran again after the stop').toBe(true);
       // The node's identity is kept in memory only: asking for it again shows a fresh worker.
       expect(proxy!.count('info.getNetworkID'), 'the restarted worker asked the node who it is').toBeGreaterThan(identityCalls);
     } finally {
-      await cdp.detach().catch(() => undefined);
+      await worker.detach();
     }
   });
 

@@ -5,13 +5,13 @@
 //
 // Everything listens on 127.0.0.1 only; the browsers are started with their network chatter off.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { it, type TestContext } from 'vitest';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { expect, it, type TestContext } from 'vitest';
 import { cb58Encode, parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { callBackground, type SendToBackground } from '../../src/shared/client.js';
@@ -84,6 +84,47 @@ export function launchChromiumWithExtension(executablePath: string, profileDir: 
     ],
     timeout: 30_000,
   });
+}
+
+/**
+ * The extension's service worker as the DevTools ServiceWorker domain reports it. Playwright's
+ * Worker object does not see a stop and restart of the same registration; this does.
+ */
+export class ExtensionWorkerWatch {
+  /** Running statuses in the order seen ('starting', 'running', 'stopping', 'stopped'). */
+  readonly statuses: string[] = [];
+
+  private constructor(private readonly cdp: CDPSession) {}
+
+  /** Starts watching through a DevTools session of `page` (any page of the context). */
+  static async attach(context: BrowserContext, page: Page, extensionId: string, log: ConsoleLog): Promise<ExtensionWorkerWatch> {
+    const watch = new ExtensionWorkerWatch(await context.newCDPSession(page));
+    watch.cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+      for (const v of versions) {
+        if (!v.scriptURL.startsWith(`chrome-extension://${extensionId}/`)) continue;
+        if (watch.statuses.at(-1) !== v.runningStatus) watch.statuses.push(v.runningStatus);
+        log.add('worker', `${v.runningStatus} (version ${v.versionId}, ${v.status})`);
+      }
+    });
+    await watch.cdp.send('ServiceWorker.enable');
+    return watch;
+  }
+
+  /** Stops the running worker (ServiceWorker.stopAllWorkers) and waits until it reports stopped. */
+  async stop(): Promise<void> {
+    await expect.poll(() => this.statuses.at(-1), { message: 'the worker runs before the stop', timeout: 10_000 }).toBe('running');
+    await this.cdp.send('ServiceWorker.stopAllWorkers');
+    await expect.poll(() => this.statuses.at(-1), { message: 'the worker stopped', timeout: 10_000 }).toBe('stopped');
+  }
+
+  /** Whether the worker ran again after its last stop. */
+  ranAgain(): boolean {
+    return this.statuses.slice(this.statuses.lastIndexOf('stopped')).includes('running');
+  }
+
+  async detach(): Promise<void> {
+    await this.cdp.detach().catch(() => undefined);
+  }
 }
 
 export function tempDir(prefix: string): string {
@@ -231,6 +272,13 @@ export interface RpcProxy {
   url: string;
   /** How many JSON-RPC calls of `method` went through so far. */
   count(method: string): number;
+  /**
+   * Catches the next call of `method` to `path` (e.g. '/ext/bc/C/avax', 'avax.issueTx'): it never
+   * reaches the node and gets no answer, as if the node hung. Resolves with its JSON-RPC params
+   * once it arrives; `dropHeld()` then closes its connection without an answer.
+   */
+  holdNext(path: string, method: string): Promise<unknown>;
+  dropHeld(): void;
   close(): Promise<void>;
 }
 
@@ -242,21 +290,32 @@ export interface RpcProxy {
 export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
   const target = new URL(targetUrl);
   const counts = new Map<string, number>();
-  const note = (body: Buffer): void => {
+  /** What each call is, for counting and catching: one entry per call of a batch. */
+  const callsIn = (body: Buffer): { method: string; params: unknown }[] => {
     try {
       const parsed = JSON.parse(body.toString('utf8')) as unknown;
-      for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
-        const method = (call as { method?: unknown } | null)?.method;
-        if (typeof method === 'string') counts.set(method, (counts.get(method) ?? 0) + 1);
-      }
+      return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((call) => {
+        const { method, params } = (call ?? {}) as { method?: unknown; params?: unknown };
+        return typeof method === 'string' ? [{ method, params }] : [];
+      });
     } catch {
-      /* not JSON: nothing to count */
+      return []; // not JSON: nothing to count
     }
   };
+  let wanted: { path: string; method: string; caught: (params: unknown) => void } | undefined;
+  const held: ServerResponse[] = [];
   const server = createServer((req, res) => {
     readBody(req).then(
       (body) => {
-        note(body);
+        const calls = callsIn(body);
+        for (const { method } of calls) counts.set(method, (counts.get(method) ?? 0) + 1);
+        const catching = wanted && req.url === wanted.path ? calls.find((c) => c.method === wanted!.method) : undefined;
+        if (wanted && catching) {
+          held.push(res);
+          wanted.caught(catching.params);
+          wanted = undefined;
+          return;
+        }
         const upstream = httpRequest(
           { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
           (answer) => {
@@ -274,7 +333,18 @@ export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
     );
   });
   const url = await listen(server);
-  return { url, count: (method) => counts.get(method) ?? 0, close: () => closeServer(server) };
+  return {
+    url,
+    count: (method) => counts.get(method) ?? 0,
+    holdNext: (path, method) => {
+      if (wanted) throw new Error(`the proxy already waits for ${wanted.method} on ${wanted.path}`);
+      return new Promise((caught) => (wanted = { path, method, caught }));
+    },
+    dropHeld: () => {
+      for (const res of held.splice(0)) res.destroy();
+    },
+    close: () => closeServer(server),
+  };
 }
 
 export interface WebPage {
