@@ -1,0 +1,357 @@
+// A real dApp page (test/e2e/dapp/app.ts: EIP-6963 discovery, viem over `custom(provider)`) on
+// http://127.0.0.1:<port>, against the built Chrome extension (dist/chrome) in Debian's Chromium
+// and the run's local node. Each signing request opens the wallet's approval window (a new
+// window, so a new Page in the browser context); the test reads what it shows and clicks
+// Approve or Reject there, as the user would. Every answer is checked against the chain or by
+// viem's own verification, in Node.
+import { type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import type { AccountView } from '../../src/shared/messages.js';
+import { AVAX, genesisEngine, WEI_PER_NAVAX } from '../integration/fixture.js';
+import {
+  CHAIN_ID,
+  CHAIN_ID_HEX,
+  eventsInPage,
+  evmAddressOf,
+  expectConnectApproval,
+  expectDecisionButtons,
+  expectDiscovered,
+  expectOk,
+  expectPersonalSignApproval,
+  expectPersonalSignature,
+  expectTypedSignature,
+  expectUserRejected,
+  expectXpSignature,
+  readApproval,
+  runInPage,
+  startDapp,
+  type ApprovalSnapshot,
+  type DappServer,
+} from './dapp.js';
+import type { DappApi, DappCall, DappResult } from './dapp/app.js';
+import { PAYEE, PAYMENT_WEI, XP_MESSAGE, type Outcome, type RecordedEvent } from './dapp/shared.js';
+import { addAndSelectNode, createWallet, fundAndRefresh } from './flow.js';
+import {
+  artifactPath,
+  browserExecutable,
+  builtExtension,
+  chromiumPidFor,
+  clearArtifacts,
+  ConsoleLog,
+  domQuiet,
+  firstPing,
+  flowSteps,
+  killPids,
+  launchChromiumWithExtension,
+  processTree,
+  removeDir,
+  slug,
+  startRpcProxy,
+  tempDir,
+  Timings,
+  walletCaller,
+  within,
+  type BuiltExtension,
+  type Call,
+  type RpcProxy,
+} from './harness.js';
+
+const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+/**
+ * This file's artifacts. Not "chromium-…": chromium.e2e.test.ts clears every file with that prefix
+ * when it starts, and may run after this file.
+ */
+const PREFIX = 'dapp-chromium-';
+/** What the genesis key sends to the account's C-Chain address: 2 AVAX, in wei. */
+const C_FUNDING_WEI = 2n * AVAX * WEI_PER_NAVAX;
+
+type ExtensionPageGlobals = { chrome: { runtime: { sendMessage(message: unknown): Promise<unknown> } } };
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function isOurWorker(worker: Worker): boolean {
+  return worker.url().startsWith('chrome-extension://');
+}
+
+describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks through the approval window', () => {
+  const timings = new Timings();
+  const log = new ConsoleLog();
+  let ext: BuiltExtension;
+  let profileDir: string | undefined;
+  let context: BrowserContext | undefined;
+  let browserPid: number | undefined;
+  let proxy: RpcProxy | undefined;
+  let server: DappServer | undefined;
+  let popup: Page | undefined;
+  let page: Page | undefined;
+  let extensionId = '';
+  let call: Call;
+  let account: AccountView;
+  /** Approval windows seen so far (each a Page of the context). */
+  const approvalPages = new Set<Page>();
+
+  /** `window.dapp.run(name, args)` in the dApp page; started at once, answered when the wallet answers. */
+  const dapp = <K extends DappCall>(name: K, ...args: Parameters<DappApi[K]>): Promise<Outcome<DappResult<K>>> =>
+    page!.evaluate(runInPage, [name, args] as [string, unknown[]]) as Promise<Outcome<DappResult<K>>>;
+
+  const events = (): Promise<RecordedEvent[]> => page!.evaluate(eventsInPage);
+
+  /**
+   * The approval window showing a `method` request: a page of the extension's approval.html (a
+   * new window, or the open one when it is still there). Fails early with the dApp's answer when
+   * the request ended without asking.
+   */
+  const approvalWindow = async (method: string, pending: Promise<Outcome<unknown>>): Promise<{ window: Page; shown: ApprovalSnapshot }> => {
+    let settled: Outcome<unknown> | string | undefined;
+    pending.then(
+      (o) => (settled = o),
+      (e: unknown) => (settled = `the page call failed: ${String(e)}`),
+    );
+    const deadline = Date.now() + 20_000;
+    let last = 'no approval window';
+    for (;;) {
+      for (const p of context!.pages()) {
+        if (p.isClosed() || !p.url().startsWith(`chrome-extension://${extensionId}/src/popup/approval.html`)) continue;
+        const shown = await p.evaluate(readApproval).catch(() => null);
+        if (shown) last = `an approval window showing ${shown.method}`;
+        if (shown) approvalPages.add(p);
+        // Approve is disabled for a moment after a request appears (a click meant for the previous
+        // one must not approve it): the user reads, then decides.
+        if (shown?.method === method && shown.buttons.every((b) => !b.disabled)) return { window: p, shown };
+      }
+      if (settled) throw new Error(`the dApp's ${method} ended without an approval window: ${JSON.stringify(settled)}`);
+      if (Date.now() > deadline) throw new Error(`no approval window showed a ${method} request within 20 s (last seen: ${last})`);
+      await sleep(100);
+    }
+  };
+
+  /** Screenshot of the approval window once its DOM is quiet. */
+  const screenshotApproval = async (window: Page, name: string): Promise<void> => {
+    await window.evaluate(domQuiet, { quietMs: 300, maxMs: 3_000 });
+    await window.screenshot({ path: artifactPath(`${PREFIX}approval-${name}.png`), fullPage: true });
+  };
+
+  /** Clicks Approve or Reject; nothing else waits, so the window then closes itself. */
+  const decide = async (window: Page, button: 'Approve' | 'Reject'): Promise<void> => {
+    await window.getByRole('button', { name: button, exact: true }).click();
+    await expect.poll(() => window.isClosed(), { message: `the approval window closes after ${button}`, timeout: 10_000 }).toBe(true);
+  };
+
+  const step = flowSteps(timings, async (failed) => {
+    const name = `${PREFIX}FAILED-${slug(failed)}`;
+    if (page && !page.isClosed()) await page.screenshot({ path: artifactPath(`${name}-dapp.png`), fullPage: true }).catch(() => undefined);
+    for (const [i, p] of [...approvalPages].entries()) {
+      if (!p.isClosed()) await p.screenshot({ path: artifactPath(`${name}-approval-${i}.png`), fullPage: true }).catch(() => undefined);
+    }
+    const path = log.save(`${name}.console.log`);
+    console.error(`[e2e chromium dapp] step "${failed}" failed; screenshots and console log: ${path.replace(/\.console\.log$/, '*')}`);
+  });
+
+  const launch = async (): Promise<void> => {
+    clearArtifacts(PREFIX);
+    ext = builtExtension('chrome');
+    const executablePath = browserExecutable('Chromium', CHROMIUM);
+    proxy = await startRpcProxy(inject('nodeUrl'));
+    const bundled = Date.now();
+    server = await startDapp();
+    log.add('test', `dApp bundled and served at ${server.url} in ${Date.now() - bundled} ms`);
+    profileDir = tempDir('xpc-e2e-chromium-dapp-');
+    const started = Date.now();
+    context = await launchChromiumWithExtension(executablePath, profileDir, ext.dir);
+    browserPid = chromiumPidFor(profileDir);
+    log.add('test', `chromium pid ${browserPid ?? 'not found'}, launched in ${Date.now() - started} ms`);
+    context.on('console', (m) => {
+      const p = m.page();
+      log.add(p ? `page ${m.type()}` : `worker ${m.type()}`, p ? `${m.text()} (${p.url()})` : m.text());
+    });
+    context.on('weberror', (e) => log.add('page error', e.error().stack ?? e.error().message));
+    context.on('page', (p) => log.add('test', `new page ${p.url() || '(blank)'}`));
+    const worker =
+      context.serviceWorkers().find(isOurWorker) ??
+      (await context.waitForEvent('serviceworker', { predicate: isOurWorker, timeout: 15_000 }));
+    extensionId = new URL(worker.url()).host;
+    log.add('test', `extension ${extensionId}, service worker up ${Date.now() - started} ms after launch`);
+    timings.add('launch', Date.now() - started);
+  };
+
+  beforeAll(async () => {
+    try {
+      await launch();
+    } catch (e) {
+      const path = log.save(`${PREFIX}FAILED-launch.console.log`);
+      console.error(`[e2e chromium dapp] launch failed; console log: ${path}`);
+      throw e;
+    }
+  });
+
+  afterAll(async () => {
+    const tree = browserPid !== undefined ? processTree(browserPid) : [];
+    if (context) await within(context.close(), 15_000, 'closing Chromium').catch((e: unknown) => log.add('test', String(e)));
+    const killed = await killPids(tree);
+    if (killed.length > 0) console.warn(`[e2e chromium dapp] killed leftover processes ${killed.join(', ')}`);
+    removeDir(profileDir);
+    await proxy?.close();
+    await server?.close();
+    log.save(`${PREFIX}console.log`);
+    console.log(timings.summary('chromium dapp'));
+  });
+
+  step('sets up a wallet on the local node through the background protocol', async () => {
+    expect(browserPid, 'the browser PID (for clean-up)').toBeTypeOf('number');
+    popup = await context!.newPage();
+    await popup.goto(`chrome-extension://${extensionId}/${ext.popupPath}`, { waitUntil: 'load' });
+    const send = (message: unknown): Promise<unknown> =>
+      popup!.evaluate((m) => (globalThis as unknown as ExtensionPageGlobals).chrome.runtime.sendMessage(m), message);
+    call = walletCaller(send, log);
+    expect(await firstPing(send, log)).toEqual({ ok: true, version: ext.manifest.version });
+    await createWallet(call);
+    ({ account } = await addAndSelectNode(call, proxy!.url));
+  });
+
+  step('funds the account on X (exact balance) and on the C-Chain from the genesis key', async () => {
+    await fundAndRefresh(call, account);
+    const genesis = await genesisEngine();
+    const { outcome } = await genesis.sendC(account.cAddress, C_FUNDING_WEI);
+    expect(outcome).toMatchObject({ accepted: true, status: 'Success' });
+  });
+
+  step('the dApp finds the wallet through EIP-6963 and sees it connected to the chain, with no account', async () => {
+    page = await context!.newPage();
+    page.on('close', () => log.add('test', 'the dApp page closed'));
+    await page.goto(server!.url, { waitUntil: 'load' });
+    await page.waitForFunction(() => document.documentElement.dataset['dapp'] === 'ready');
+    expectDiscovered(expectOk(await dapp('discovery'), 'discovery'));
+    // The provider's first event: connected to the chain (EIP-1193 "connect"), before any account.
+    await expect.poll(events, { timeout: 10_000 }).toEqual([{ event: 'connect', data: { chainId: CHAIN_ID_HEX } }]);
+    expect(expectOk(await dapp('accounts'), 'eth_accounts')).toEqual([]);
+    // The chain is readable before connecting: the account's C funding, through the wallet's node.
+    expect(expectOk(await dapp('balance', evmAddressOf(account)), 'eth_getBalance')).toBe(C_FUNDING_WEI.toString());
+    await page.screenshot({ path: artifactPath(`${PREFIX}page.png`) });
+  });
+
+  step('connect → Reject in the approval window → viem rejects with 4001, nothing connected', async () => {
+    const pending = dapp('connect');
+    const { window, shown } = await approvalWindow('eth_requestAccounts', pending);
+    expectConnectApproval(shown, server!.origin, account);
+    await decide(window, 'Reject');
+    expectUserRejected(await pending, 'connect');
+    expect(expectOk(await dapp('accounts'), 'eth_accounts')).toEqual([]);
+    expect((await events()).map((e) => e.event)).toEqual(['connect']);
+  });
+
+  step('connect again → Approve → the account’s C address, and accountsChanged', async () => {
+    const pending = dapp('connect');
+    const { window, shown } = await approvalWindow('eth_requestAccounts', pending);
+    expectConnectApproval(shown, server!.origin, account);
+    await screenshotApproval(window, 'connect');
+    await decide(window, 'Approve');
+    expect(expectOk(await pending, 'connect')).toEqual([evmAddressOf(account)]);
+    expect(expectOk(await dapp('accounts'), 'eth_accounts')).toEqual([evmAddressOf(account)]);
+    await expect
+      .poll(events, { timeout: 5_000 })
+      .toEqual([
+        { event: 'connect', data: { chainId: CHAIN_ID_HEX } },
+        { event: 'accountsChanged', data: [account.cAddress] },
+      ]);
+  });
+
+  step('the chain ID is the local network’s C-Chain (0xa868)', async () => {
+    expect(expectOk(await dapp('chainId'), 'chainId')).toEqual({ viem: CHAIN_ID, provider: CHAIN_ID_HEX });
+    expect(CHAIN_ID_HEX).toBe('0xa868');
+  });
+
+  step('signMessage (personal_sign) → Approve → viem verifyMessage is true', async () => {
+    const pending = dapp('signMessage');
+    const { window, shown } = await approvalWindow('personal_sign', pending);
+    expectPersonalSignApproval(shown, server!.origin, account);
+    await screenshotApproval(window, 'sign-message');
+    await decide(window, 'Approve');
+    await expectPersonalSignature(expectOk(await pending, 'signMessage'), account);
+  });
+
+  step('signTypedData (EIP-712, domain on the wallet’s chain) → Approve → viem verifyTypedData is true', async () => {
+    const pending = dapp('signTypedData');
+    const { window, shown } = await approvalWindow('eth_signTypedData_v4', pending);
+    expect(shown).toMatchObject({ title: 'Typed data to sign (EIP-712)', origin: server!.origin });
+    expect(shown.testids['typed-data-summary']).toContain('Mail');
+    expect(shown.testids['typed-data-summary']).toContain(account.cAddress);
+    expect(shown.testids['typed-data-summary']).toContain(String(CHAIN_ID));
+    expect(JSON.parse(shown.testids['typed-domain']!)).toMatchObject({ name: 'XPC dApp test', version: '1', chainId: CHAIN_ID });
+    expect(JSON.parse(shown.testids['typed-message']!)).toMatchObject({ contents: 'Hello, Bob!', to: { name: 'Bob' } });
+    expectDecisionButtons(shown);
+    await screenshotApproval(window, 'typed-data');
+    await decide(window, 'Approve');
+    await expectTypedSignature(expectOk(await pending, 'signTypedData'), account);
+  });
+
+  /** The EVM transaction's approval: the dApp's origin, value, payee, the chain, the wallet's own gas and nonce. */
+  const expectTxApproval = (shown: ApprovalSnapshot, nonce: number): void => {
+    expect(shown).toMatchObject({ title: 'EVM transaction to sign', origin: server!.origin, method: 'eth_sendTransaction' });
+    expect(shown.testids['evm-value']).toBe('0.012345 AVAX');
+    expect(shown.testids['evm-chain']).toContain(`chain ID ${CHAIN_ID}`);
+    expect(shown.testids['evm-nonce']).toBe(String(nonce));
+    expect(shown.body.toLowerCase()).toContain(PAYEE.toLowerCase());
+    expect(shown.body).toContain(account.cAddress);
+    // A plain payment: the wallet's estimate is 21,000 gas, and it says what the fee can be at most.
+    expect(shown.testids['fee']).toMatch(/AVAX/);
+    expect(shown.testids['fee']).toContain('21,000 gas');
+    expectDecisionButtons(shown);
+  };
+
+  step('sendTransaction → Reject → 4001, and nothing was sent', async () => {
+    const nonce = expectOk(await dapp('nonce', evmAddressOf(account)), 'nonce');
+    const pending = dapp('sendTransaction');
+    const { window, shown } = await approvalWindow('eth_sendTransaction', pending);
+    expectTxApproval(shown, nonce);
+    await decide(window, 'Reject');
+    expectUserRejected(await pending, 'sendTransaction');
+    expect(expectOk(await dapp('nonce', evmAddressOf(account)), 'nonce')).toBe(nonce);
+  });
+
+  step('sendTransaction → Approve → a hash whose receipt succeeds, paying exactly the value', async () => {
+    const nonce = expectOk(await dapp('nonce', evmAddressOf(account)), 'nonce');
+    const payeeBefore = BigInt(expectOk(await dapp('balance', PAYEE), 'balance'));
+    const pending = dapp('sendTransaction');
+    const { window, shown } = await approvalWindow('eth_sendTransaction', pending);
+    expectTxApproval(shown, nonce);
+    await screenshotApproval(window, 'tx');
+    await decide(window, 'Approve');
+    const hash = expectOk(await pending, 'sendTransaction');
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+    const receipt = expectOk(await dapp('waitForReceipt', hash), 'waitForTransactionReceipt');
+    expect(receipt).toMatchObject({ status: 'success', transactionHash: hash, gasUsed: '21000' });
+    expect(receipt.from.toLowerCase()).toBe(account.cAddress.toLowerCase());
+    expect(receipt.to?.toLowerCase()).toBe(PAYEE.toLowerCase());
+    expect(BigInt(expectOk(await dapp('balance', PAYEE), 'balance')) - payeeBefore).toBe(PAYMENT_WEI);
+    expect(expectOk(await dapp('nonce', evmAddressOf(account)), 'nonce')).toBe(nonce + 1);
+  });
+
+  step('xpc_getAddresses answers the account’s X, P and C addresses', async () => {
+    expect(expectOk(await dapp('xpcGetAddresses'), 'xpc_getAddresses')).toEqual({
+      X: account.xAddress,
+      P: account.pAddress,
+      C: account.cAddress,
+      CBech32: account.cBech32Address,
+    });
+  });
+
+  step('xpc_signMessage → Approve → { signature, address } signed by the account’s X key', async () => {
+    const pending = dapp('xpcSignMessage', XP_MESSAGE, 'X');
+    const { window, shown } = await approvalWindow('xpc_signMessage', pending);
+    expect(shown).toMatchObject({ title: 'Message to sign', origin: server!.origin });
+    expect(shown.pre).toEqual([XP_MESSAGE]);
+    expect(shown.testids['message-format']).toBe('Avalanche signed message');
+    expect(shown.testids['message-summary']).toContain(account.xAddress);
+    expectDecisionButtons(shown);
+    await screenshotApproval(window, 'xpc-sign-message');
+    await decide(window, 'Approve');
+    expectXpSignature(expectOk(await pending, 'xpc_signMessage'), account);
+  });
+
+  step('the dApp saw no other provider event (no chain change, no disconnect)', async () => {
+    expect((await events()).map((e) => e.event)).toEqual(['connect', 'accountsChanged']);
+    // Each of the 7 requests opened its own window (the previous one had closed after its decision).
+    expect(approvalPages.size).toBe(7);
+    expect([...approvalPages].every((p) => p.isClosed())).toBe(true);
+  });
+});

@@ -1,0 +1,224 @@
+// The test dApp's web server and what both browsers' dApp tests share. The dApp (dapp/app.ts) is
+// bundled here with esbuild's JS API at test time (IIFE, viem inside) and inlined into the <head>
+// of one HTML page, served from a node http server on http://127.0.0.1:<port>/ (the wallet's
+// content scripts run on https://*, http://localhost/* and http://127.0.0.1/*).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { getAddress, verifyMessage, verifyTypedData, type Hex } from 'viem';
+import { expect } from 'vitest';
+import { cb58Decode, parseAddress } from '../../src/core/encoding.js';
+import { toHex } from '../../src/core/bytes.js';
+import { avalancheMessageSigner } from '../../src/core/message.js';
+import type { AccountView } from '../../src/shared/messages.js';
+import type { DappCall, DappGlobal, DappResult } from './dapp/app.js';
+import { LOCAL_C_CHAIN, MESSAGE, typedDataFor, XP_MESSAGE, type Outcome, type RecordedEvent } from './dapp/shared.js';
+import { REPO_ROOT } from './harness.js';
+
+export const DAPP_TITLE = 'XPC dApp test';
+
+/** The dApp's script: dapp/app.ts and viem in one IIFE. */
+export async function bundleDapp(): Promise<string> {
+  const result = await build({
+    entryPoints: [join(REPO_ROOT, 'test/e2e/dapp/app.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    legalComments: 'none',
+  });
+  const file = result.outputFiles[0];
+  if (!file) throw new Error('esbuild produced no output for test/e2e/dapp/app.ts');
+  return file.text;
+}
+
+/** The page: the bundle inline in <head>, so it runs before the provider's first state answer. */
+export function dappHtml(script: string): string {
+  // esbuild escapes "</script" inside strings; anything left would end the inline script early.
+  if (/<\/script/i.test(script)) throw new Error('the dApp bundle contains "</script": it cannot be inlined');
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<title>${DAPP_TITLE}</title>`,
+    `<script>${script}</script>`,
+    '</head><body><h1>XPC dApp test</h1><p id="dapp">A dApp that finds its wallet through EIP-6963 and talks to it with viem.</p></body></html>',
+  ].join('\n');
+}
+
+export interface DappServer {
+  /** http://127.0.0.1:<port>/ */
+  url: string;
+  /** http://127.0.0.1:<port>: what the wallet must show as the requesting site. */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Bundles the dApp and serves it at / on 127.0.0.1 (no favicon, 404 for anything else). */
+export async function startDapp(): Promise<DappServer> {
+  const html = dappHtml(await bundleDapp());
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET' && (req.url === '/' || req.url === '/index.html')) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(html);
+    } else if (req.url === '/favicon.ico') {
+      res.writeHead(204);
+      res.end();
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  const origin = await new Promise<string>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  });
+  return {
+    url: `${origin}/`,
+    origin,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+// ---- calling the dApp in a page ----
+
+/**
+ * Runs IN THE dAPP PAGE (pass it to page.evaluate with [name, args]): `window.dapp.run`, whose
+ * answer is plain data. Each test wraps it with its driver's page and the types of dapp/app.ts.
+ */
+export function runInPage([name, args]: [string, unknown[]]): Promise<unknown> {
+  return (globalThis as unknown as { dapp: DappGlobal }).dapp.run(name as DappCall, args as never);
+}
+
+/** Runs IN THE dAPP PAGE: a copy of the provider events the dApp recorded so far. */
+export function eventsInPage(): RecordedEvent[] {
+  return (globalThis as unknown as { dapp: DappGlobal }).dapp.events.map((e) => ({ ...e }));
+}
+
+/** The value of a call that must succeed; the error's names and code in the failure otherwise. */
+export function expectOk<T>(outcome: Outcome<T>, what: string): T {
+  if (!outcome.ok) throw new Error(`${what} failed: ${outcome.error.names.join(' ← ')} (code ${String(outcome.error.code)}): ${outcome.error.message}`);
+  return outcome.value;
+}
+
+/** A call the user rejected: viem's UserRejectedRequestError somewhere in the chain, code 4001. */
+export function expectUserRejected(outcome: Outcome<unknown>, what: string): void {
+  if (outcome.ok) throw new Error(`${what} succeeded with ${JSON.stringify(outcome.value)}; expected a rejection`);
+  expect(outcome.error.code, `${what}: ${outcome.error.message}`).toBe(4001);
+  expect(outcome.error.names).toContain('UserRejectedRequestError');
+}
+
+// ---- what both browsers check ----
+
+/** The local network's EVM chain ID (43112 = 0xa868). */
+export const CHAIN_ID = LOCAL_C_CHAIN.id;
+export const CHAIN_ID_HEX = `0x${CHAIN_ID.toString(16)}`;
+
+/** Discovery found exactly our wallet (one uuid), with its EIP-6963 info, and it is the page's provider. */
+export function expectDiscovered(discovery: DappResult<'discovery'>): void {
+  expect(discovery.picked).toMatchObject({ name: 'XPC Wallet', rdns: 'dev.xpcwallet' });
+  const picked = discovery.picked!;
+  expect(picked.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  expect(picked.icon).toMatch(/^data:image\/svg\+xml,/);
+  // Every announcement the dApp heard is the same wallet (EIP-6963: one uuid per page load).
+  expect(discovery.announced.length).toBeGreaterThan(0);
+  expect(new Set(discovery.announced.map((a) => a.uuid))).toEqual(new Set([picked.uuid]));
+  expect(discovery.isXpcWalletGlobal, 'the announced provider is window.xpcWallet').toBe(true);
+  expect(discovery.isEthereumGlobal, 'with no other wallet, it is window.ethereum too').toBe(true);
+}
+
+/** viem's checksummed form of the account's C-Chain address (what requestAddresses answers). */
+export function evmAddressOf(account: AccountView): Hex {
+  return getAddress(account.cAddress);
+}
+
+/** personal_sign's signature verifies for the account (viem verifyMessage). */
+export async function expectPersonalSignature(signature: Hex, account: AccountView): Promise<void> {
+  expect(signature).toMatch(/^0x[0-9a-f]{130}$/);
+  expect(await verifyMessage({ address: evmAddressOf(account), message: MESSAGE, signature })).toBe(true);
+  // And not for any other message.
+  expect(await verifyMessage({ address: evmAddressOf(account), message: `${MESSAGE}!`, signature })).toBe(false);
+}
+
+/** eth_signTypedData_v4's signature verifies for the account (viem verifyTypedData). */
+export async function expectTypedSignature(signature: Hex, account: AccountView): Promise<void> {
+  expect(signature).toMatch(/^0x[0-9a-f]{130}$/);
+  const typed = typedDataFor(CHAIN_ID);
+  expect(await verifyTypedData({ address: evmAddressOf(account), ...typed, signature })).toBe(true);
+  expect(await verifyTypedData({ address: evmAddressOf(account), ...typed, message: { ...typed.message, contents: 'Hello, Eve!' }, signature })).toBe(false);
+}
+
+/** xpc_signMessage's answer: signed with the account's X key, in the Avalanche message format. */
+export function expectXpSignature(answer: unknown, account: AccountView): void {
+  expect(answer).toEqual({ signature: expect.any(String), address: account.xAddress });
+  const { signature } = answer as { signature: string };
+  const signer = avalancheMessageSigner(new TextEncoder().encode(XP_MESSAGE), cb58Decode(signature));
+  expect(toHex(signer)).toBe(toHex(parseAddress(account.xAddress).bytes));
+}
+
+// ---- the approval window ----
+
+/** What the approval window shows for the request on screen, read from its DOM. */
+export interface ApprovalSnapshot {
+  /** "Connection request", "Message to sign", … */
+  title: string;
+  /** data-testid="origin": the requesting site as the wallet tells it. */
+  origin: string;
+  /** The site's method, from the header. */
+  method: string;
+  /** Text of every element with a data-testid, by that id. */
+  testids: Record<string, string>;
+  /** Text of the <pre class="message"> blocks (message, typed domain and message). */
+  pre: string[];
+  /** The whole body's text (addresses, amounts, …). */
+  body: string;
+  buttons: { text: string; disabled: boolean }[];
+}
+
+/** Runs IN THE APPROVAL PAGE (pass it to page.evaluate): null until a request is on screen. */
+export function readApproval(): ApprovalSnapshot | null {
+  const head = document.querySelector('header.approval-head');
+  const origin = document.querySelector('[data-testid="origin"]');
+  if (!head || !origin) return null;
+  const testids: Record<string, string> = {};
+  for (const el of Array.from(document.querySelectorAll('[data-testid]'))) testids[el.getAttribute('data-testid') ?? ''] = (el.textContent ?? '').trim();
+  return {
+    title: (head.querySelector('.small-text.muted')?.textContent ?? '').trim(),
+    origin: (origin.textContent ?? '').trim(),
+    method: (head.querySelector('span.mono')?.textContent ?? '').trim(),
+    testids,
+    pre: Array.from(document.querySelectorAll('pre.message')).map((el) => el.textContent ?? ''),
+    body: document.querySelector('.approval-body')?.textContent ?? '',
+    buttons: Array.from(document.querySelectorAll('footer button')).map((b) => ({ text: (b.textContent ?? '').trim(), disabled: (b as HTMLButtonElement).disabled })),
+  };
+}
+
+/** Both buttons there and enabled, Reject first (it has the focus: Enter never approves). */
+export function expectDecisionButtons(shown: ApprovalSnapshot): void {
+  expect(shown.buttons).toEqual([
+    { text: 'Reject', disabled: false },
+    { text: 'Approve', disabled: false },
+  ]);
+}
+
+/** The connect request: the dApp's origin and the three addresses the site will see. */
+export function expectConnectApproval(shown: ApprovalSnapshot, origin: string, account: AccountView): void {
+  expect(shown).toMatchObject({ title: 'Connection request', origin, method: 'eth_requestAccounts' });
+  expect(shown.testids['connect-account']).toBe(account.name);
+  for (const address of [account.cAddress, account.xAddress, account.pAddress]) expect(shown.testids['connect-summary']).toContain(address);
+  expectDecisionButtons(shown);
+}
+
+/** personal_sign: the message as text, EIP-191, signed by the connected C address. */
+export function expectPersonalSignApproval(shown: ApprovalSnapshot, origin: string, account: AccountView): void {
+  expect(shown).toMatchObject({ title: 'Message to sign', origin, method: 'personal_sign' });
+  expect(shown.pre).toEqual([MESSAGE]);
+  expect(shown.testids['message-format']).toBe('Ethereum personal message (EIP-191)');
+  expect(shown.testids['message-summary']).toContain(account.cAddress);
+  expectDecisionButtons(shown);
+}
