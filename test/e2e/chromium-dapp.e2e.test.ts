@@ -4,10 +4,17 @@
 // window, so a new Page in the browser context); the test reads what it shows and clicks
 // Approve or Reject there, as the user would. Every answer is checked against the chain or by
 // viem's own verification, in Node.
+import { randomBytes } from 'node:crypto';
+import { avm, TransferableOutput as AjsTransferableOutput, utils, Utxo as AjsUtxo } from '@avalabs/avalanchejs';
 import { type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import { toHex } from '../../src/core/bytes.js';
+import { encodeUtxo } from '../../src/core/codec/codec.js';
+import { cb58Encode, formatAddress, parseAddress } from '../../src/core/encoding.js';
+import { keyPairFromSecret, type KeyPair } from '../../src/core/keys.js';
 import type { AccountView } from '../../src/shared/messages.js';
-import { AVAX, genesisEngine, WEI_PER_NAVAX } from '../integration/fixture.js';
+import { AVAX, genesisEngine, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
+import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
 import {
   CHAIN_ID,
   CHAIN_ID_HEX,
@@ -55,6 +62,7 @@ import {
   type Call,
   type RpcProxy,
 } from './harness.js';
+import { amountText } from './ui.js';
 
 const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 /**
@@ -64,6 +72,8 @@ const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 const PREFIX = 'dapp-chromium-';
 /** What the genesis key sends to the account's C-Chain address: 2 AVAX, in wei. */
 const C_FUNDING_WEI = 2n * AVAX * WEI_PER_NAVAX;
+/** What the site's own X-Chain send pays a fresh recipient, nAVAX (odd, so only this amount matches). */
+const SITE_X_SEND = 321_654_987n;
 
 type ExtensionPageGlobals = { chrome: { runtime: { sendMessage(message: unknown): Promise<unknown> } } };
 
@@ -348,10 +358,59 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     expectXpSignature(expectOk(await pending, 'xpc_signMessage'), account);
   });
 
+  /** An X-Chain send of `amount` nAVAX to `to`, built by the site with avalanchejs from the account's UTXOs: unsigned, as hex. */
+  const siteBuiltXSend = async (to: KeyPair, amount: bigint): Promise<string> => {
+    const { ctx, client } = await localNetwork();
+    const ajs = avalanchejsContextOf(ctx);
+    const mine = parseAddress(account.xAddress).bytes;
+    const { utxos } = await client.getAllUtxos('X', [account.xAddress]);
+    const siteUtxos = utxos.map((u) => utils.getManagerForVM('AVM').unpack(encodeUtxo(u, 'avm'), AjsUtxo));
+    const unsigned = avm.newBaseTx(ajs, [mine], siteUtxos, [AjsTransferableOutput.fromNative(ajs.avaxAssetID, amount, [to.shortId])], { changeAddresses: [mine] });
+    return `0x${toHex(unsigned.toBytes())}`;
+  };
+
+  step('xpc_sendTransaction of an X send the site built → Reject → 4001, nothing sent; → Approve → accepted, the recipient paid', async () => {
+    const recipient = keyPairFromSecret(new Uint8Array(randomBytes(32)));
+    const recipientX = formatAddress('X', 'local', recipient.shortId);
+    const transactionHex = await siteBuiltXSend(recipient, SITE_X_SEND);
+    const xFee = (await localNetwork()).ctx.xTxFee;
+
+    const rejected = dapp('xpcSendTransaction', transactionHex, 'X');
+    const first = await approvalWindow('xpc_sendTransaction', rejected);
+    await decide(first.window, 'Reject');
+    const refusal = await rejected;
+    expect(refusal.ok).toBe(false);
+    if (!refusal.ok) expect(refusal.error.code).toBe(4001);
+    expect((await (await localNetwork()).client.getAllUtxos('X', [recipientX])).utxos, 'nothing reached the recipient').toEqual([]);
+
+    const pending = dapp('xpcSendTransaction', transactionHex, 'X');
+    const { window, shown } = await approvalWindow('xpc_sendTransaction', pending);
+    expect(shown).toMatchObject({ origin: server!.origin, method: 'xpc_sendTransaction' });
+    // What is signed, decoded: it completes the tx and the wallet sends it; the recipient, the
+    // amount and the fee burned; and the exact unsigned bytes the site handed over.
+    expect(shown.testids['tx-action']).toBe('Your signatures complete this transaction: the wallet sends it');
+    expect(shown.testids['outputs']).toContain(recipientX);
+    expect(shown.testids['outputs']).toContain(`${amountText(SITE_X_SEND, 9)} AVAX`);
+    expect(shown.testids['fee']).toBe(`${amountText(xFee, 9)} AVAX burned`);
+    expect(shown.testids['exact-bytes']).toBe(transactionHex);
+    expectDecisionButtons(shown);
+    await screenshotApproval(window, 'xpc-send-transaction');
+    await decide(window, 'Approve');
+    const { txID } = expectOk(await pending, 'xpc_sendTransaction') as { txID: string };
+    expect(txID).toMatch(/^[1-9A-HJ-NP-Za-km-z]{49,50}$/);
+
+    const { client } = await localNetwork();
+    expect((await client.waitForTx('X', txID, { timeoutMs: 30_000, pollMs: 100 })).accepted).toBe(true);
+    // The signed tx on the node is the site's unsigned bytes plus the wallet's credentials.
+    expect(toHex(await client.avm.getTx(txID))).toMatch(new RegExp(`^${transactionHex.slice(2)}`));
+    const theirs = await client.getAllUtxos('X', [recipientX]);
+    expect(theirs.utxos.map((u) => ({ tx: cb58Encode(u.txID), amount: u.output.kind === 'TransferOutput' ? u.output.amount : undefined }))).toEqual([{ tx: txID, amount: SITE_X_SEND }]);
+  });
+
   step('the dApp saw no other provider event (no chain change, no disconnect)', async () => {
     expect((await events()).map((e) => e.event)).toEqual(['connect', 'accountsChanged']);
-    // Each of the 7 requests opened its own window (the previous one had closed after its decision).
-    expect(approvalPages.size).toBe(7);
+    // Each of the 9 requests opened its own window (the previous one had closed after its decision).
+    expect(approvalPages.size).toBe(9);
     expect([...approvalPages].every((p) => p.isClosed())).toBe(true);
   });
 });

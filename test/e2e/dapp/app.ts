@@ -96,6 +96,7 @@ const api = {
   // The wallet's X/P site methods have no viem action: raw requests.
   xpcGetAddresses: (): Promise<unknown> => rawRequest('xpc_getAddresses'),
   xpcSignMessage: (message: string, chainAlias: 'X' | 'P' = 'X'): Promise<unknown> => rawRequest('xpc_signMessage', [{ message, chainAlias }]),
+  xpcSendTransaction: (transactionHex: string, chainAlias: 'X' | 'P' | 'C'): Promise<unknown> => rawRequest('xpc_sendTransaction', [{ transactionHex, chainAlias }]),
 };
 
 export type DappApi = typeof api;
