@@ -135,8 +135,9 @@ export class TransferRunner {
       try {
         out.push(await this.run(r));
       } catch (e) {
-        // An import refused for its fee waits (unsigned) in atomic memory; do not let it hold up the others.
-        if (!(e instanceof WalletError && e.code === 'fee-above-approved')) throw e;
+        // An import refused for its fee waits (unsigned) in atomic memory, and a tx the node still
+        // processes is looked at again later: neither may hold up the others.
+        if (!(e instanceof WalletError && (e.code === 'fee-above-approved' || e.code === 'tx-processing'))) throw e;
         out.push(r);
       }
     }
@@ -206,6 +207,18 @@ export class TransferRunner {
         throw e;
       });
     if (outcome?.accepted) return 'accepted';
+    if (outcome === undefined) {
+      // Refused, and not final within the grace period. A refusal can be the node turning away a
+      // resend of a tx it still processes (a first send that reached it before the worker
+      // died): only a tx the node does not have, or has failed, is really not happening.
+      const state = await this.engine.txState(tx.chain, tx.txID);
+      if (state === 'accepted') return 'accepted';
+      if (state === 'processing') {
+        record.error = `the ${tx.chain}-Chain is still processing ${tx.txID}`;
+        await this.save(record, `${point}-processing`);
+        throw new WalletError('tx-processing', `transfer ${record.id}: ${record.error}; it is looked at again later`);
+      }
+    }
     record.error = refusal ?? `${outcome?.status}${outcome?.reason ? `: ${outcome.reason}` : ''}`;
     return 'failed';
   }

@@ -647,7 +647,7 @@ export class WalletService {
     for (const item of cache.activity) {
       if (item.status !== 'pending' || item.txID.startsWith('0x')) continue;
       const state = await engine.txState(item.chain, item.txID);
-      if (state !== 'unknown') item.status = state;
+      if (state === 'accepted' || state === 'failed') item.status = state;
     }
   }
 

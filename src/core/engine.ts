@@ -54,6 +54,9 @@ export class TxFailedError extends WalletError {
   }
 }
 
+/** A tx's fate as far as the node knows it. */
+export type TxState = 'accepted' | 'failed' | 'processing' | 'unknown';
+
 export interface WaitingFunds {
   to: ChainAlias;
   from: ChainAlias;
@@ -217,14 +220,21 @@ export class WalletEngine {
   }
 
   /** The node's current word on a tx, without waiting: accepted, failed for good, or neither yet. */
-  async txState(chain: ChainAlias, txID: string): Promise<'accepted' | 'failed' | 'unknown'> {
-    if (chain === 'X') return (await this.node.avm.getTxStatus(txID)) === 'Accepted' ? 'accepted' : 'unknown';
+  /**
+   * What the node says of an X, P or atomic tx: final ('accepted', 'failed'), still 'processing',
+   * or 'unknown' (never seen, or no longer known).
+   */
+  async txState(chain: ChainAlias, txID: string): Promise<TxState> {
+    if (chain === 'X') {
+      const status = await this.node.avm.getTxStatus(txID);
+      return status === 'Accepted' ? 'accepted' : status === 'Rejected' ? 'failed' : status === 'Processing' ? 'processing' : 'unknown';
+    }
     if (chain === 'P') {
       const { status } = await this.node.platform.getTxStatus(txID);
-      return status === 'Committed' ? 'accepted' : status === 'Aborted' || status === 'Dropped' ? 'failed' : 'unknown';
+      return status === 'Committed' ? 'accepted' : status === 'Aborted' || status === 'Dropped' ? 'failed' : status === 'Processing' ? 'processing' : 'unknown';
     }
     const { status } = await this.node.atomic.getAtomicTxStatus(txID);
-    return status === 'Accepted' ? 'accepted' : status === 'Dropped' ? 'failed' : 'unknown';
+    return status === 'Accepted' ? 'accepted' : status === 'Dropped' ? 'failed' : status === 'Processing' ? 'processing' : 'unknown';
   }
 
   /** Waits until the tx is final; throws TxFailedError when the node will never accept it. */

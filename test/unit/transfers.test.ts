@@ -1,0 +1,115 @@
+// The transfer runner's decisions when the node's answers are ambiguous. The runner is driven
+// against a scripted stand-in for the engine, because the case here needs a node that keeps a
+// tx "Processing" longer than the runner's grace period, which a local node does not do on cue.
+// The flows against the real node are in test/integration/transfers.test.ts.
+import { describe, expect, it } from 'vitest';
+import { memoryStores } from '../../src/background/storage.js';
+import { TransferJournal, TransferRunner } from '../../src/background/transfers.js';
+import type { TxState, WalletEngine } from '../../src/core/engine.js';
+import { TimeoutError, WalletError } from '../../src/core/errors.js';
+import type { ChainAlias } from '../../src/core/node.js';
+
+class Crash extends Error {}
+
+/**
+ * A node as the runner sees it: each tx ID has a state; a send of a tx the node already has is
+ * refused, as avalanchego refuses a duplicate; waiting times out unless the tx is final (the
+ * engine's own wait would poll on: here the runner's patience is simply over).
+ */
+class ScriptedChains {
+  readonly states = new Map<string, TxState>();
+  readonly sent: string[] = [];
+  /** What a tx the node did not have becomes when it is sent. */
+  stateOnSend: TxState = 'accepted';
+  private next = 0;
+
+  engine(): WalletEngine {
+    const built = (chain: ChainAlias, fee: bigint) => ({ chain, fee, id: `tx-${++this.next}` });
+    const engine = {
+      buildExport: async (from: ChainAlias) => built(from, 1_000n),
+      buildImports: async (to: ChainAlias) => [built(to, 10n)],
+      sign: (b: { chain: ChainAlias; fee: bigint; id: string }) => ({ chain: b.chain, txID: b.id, signedBytes: new TextEncoder().encode(b.id), fee: b.fee }),
+      txState: async (_chain: ChainAlias, txID: string) => this.states.get(txID) ?? 'unknown',
+      submit: async (_chain: ChainAlias, _bytes: Uint8Array, txID: string) => {
+        this.sent.push(txID);
+        if (this.states.has(txID)) throw new WalletError('rpc', `tx ${txID} is already known`);
+        this.states.set(txID, this.stateOnSend);
+      },
+      node: {
+        waitForTx: async (chain: ChainAlias, txID: string) => {
+          const state = this.states.get(txID);
+          if (state === 'accepted' || state === 'failed') return { chain, txID, accepted: state === 'accepted', status: state };
+          throw new TimeoutError(`${txID} not final`);
+        },
+      },
+    };
+    return engine as unknown as WalletEngine;
+  }
+}
+
+describe('an export the node refuses while it still processes the first send', () => {
+  it('stays journaled as signed (not failed) and completes once the node accepts it', async () => {
+    const chains = new ScriptedChains();
+    chains.stateOnSend = 'processing';
+    const journal = new TransferJournal(memoryStores().local, 'transfers:test');
+    // The first send reaches the node; the worker dies before it hears the outcome.
+    const dying = new TransferRunner(chains.engine(), journal, {
+      checkpoint(point) {
+        if (point === 'export-sent') throw new Crash(point);
+      },
+    });
+    await expect(dying.start('X', 'P', 5_000n)).rejects.toBeInstanceOf(Crash);
+    const exportID = (await journal.list())[0]!.export!.txID;
+    expect(chains.states.get(exportID)).toBe('processing');
+
+    // A new worker re-sends the same bytes: refused as a duplicate, still processing after the
+    // grace period. Before, this marked the move "failed: nothing moved" while the export went on
+    // to be accepted.
+    const [paused] = await new TransferRunner(chains.engine(), journal).resumeAll();
+    expect(paused).toMatchObject({ state: 'export-signed', error: `the X-Chain is still processing ${exportID}` });
+    expect(chains.sent).toEqual([exportID, exportID]);
+
+    chains.states.set(exportID, 'accepted');
+    chains.stateOnSend = 'accepted';
+    const [done] = await new TransferRunner(chains.engine(), journal).resumeAll();
+    expect(done).toMatchObject({ state: 'completed', export: { txID: exportID, accepted: true } });
+    expect(done!.error).toBeUndefined();
+    // One export, sent twice as the same bytes; one import.
+    expect(new Set(chains.sent.filter((id) => id === exportID)).size).toBe(1);
+    expect(done!.imports).toHaveLength(1);
+  });
+
+  it('a refused export the node does not have is a failed move, with the refusal as the reason', async () => {
+    const chains = new ScriptedChains();
+    const journal = new TransferJournal(memoryStores().local, 'transfers:test');
+    const engine = chains.engine();
+    // The node refuses the export outright (e.g. its inputs were spent elsewhere) and never has it.
+    (engine as unknown as { submit: () => Promise<void> }).submit = async () => {
+      throw new WalletError('rpc', 'missing UTXO');
+    };
+    const record = await new TransferRunner(engine, journal).start('X', 'C', 5_000n);
+    expect(record).toMatchObject({ state: 'failed', error: 'missing UTXO' });
+  });
+
+  it('an import refused while the node still processes it is sent again, not rebuilt', async () => {
+    const chains = new ScriptedChains();
+    chains.stateOnSend = 'processing';
+    const journal = new TransferJournal(memoryStores().local, 'transfers:test');
+    const dying = new TransferRunner(chains.engine(), journal, {
+      checkpoint(point, record) {
+        if (point === 'export-sent') chains.states.set(record.export!.txID, 'accepted');
+        if (point === 'import-sent') throw new Crash(point);
+      },
+    });
+    await expect(dying.start('P', 'X', 5_000n)).rejects.toBeInstanceOf(Crash);
+    const importID = (await journal.list())[0]!.imports[0]!.txID;
+
+    const [paused] = await new TransferRunner(chains.engine(), journal).resumeAll();
+    expect(paused).toMatchObject({ state: 'import-signed', importAttempts: 1 });
+    chains.states.set(importID, 'accepted');
+    const [done] = await new TransferRunner(chains.engine(), journal).resumeAll();
+    // The same import, never a second one built over the same atomic UTXOs.
+    expect(done).toMatchObject({ state: 'completed', importAttempts: 1 });
+    expect(done!.imports.map((i) => i.txID)).toEqual([importID]);
+  });
+});
