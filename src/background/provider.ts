@@ -15,7 +15,7 @@ import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI } from '../core/fee-li
 import { signAvalancheMessage, signPersonalMessage, signTypedData, type TypedDataInput } from '../core/message.js';
 import { EthApi } from '../core/node.js';
 import { JsonRpcEndpoint } from '../core/rpc.js';
-import { eip1559Fees, signEvmTx, type EvmTxRequest } from '../core/tx/c.js';
+import { eip1559Fees, signEvmTx, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
 import type { AccountView, ActivityItem, ApprovalSummary, ChainName } from '../shared/messages.js';
 import {
   type ProviderErrorInfo,
@@ -157,6 +157,20 @@ interface Call {
 const MAX_UNLOCK_WAITERS = 20;
 /** After the user closed the approval window, sites that had requests in it wait this long. */
 const CLOSED_COOLDOWN_MS = 30_000;
+
+/** The EVM tx an approval holds (as JSON-safe strings), back as the request that is shown and signed. */
+function evmRequestOf(t: Record<keyof EvmTxRequest, string>): EvmTxRequest {
+  return {
+    chainId: BigInt(t.chainId),
+    nonce: BigInt(t.nonce),
+    to: t.to,
+    value: BigInt(t.value),
+    gasLimit: BigInt(t.gasLimit),
+    maxFeePerGas: BigInt(t.maxFeePerGas),
+    maxPriorityFeePerGas: BigInt(t.maxPriorityFeePerGas),
+    ...(t.data && t.data !== '0x' ? { data: t.data } : {}),
+  };
+}
 
 export class ProviderService {
   #unlockWait: { promise: Promise<void>; reject: (e: ProviderError) => void; waiters: number } | null = null;
@@ -631,6 +645,7 @@ export class ProviderService {
       else if (gasPrice !== undefined) fees = { maxFeePerGas: gasPrice, maxPriorityFeePerGas: tip < gasPrice ? tip : gasPrice };
       if (fees.maxPriorityFeePerGas > fees.maxFeePerGas) throw new InvalidParamsError('params[0].maxPriorityFeePerGas is above maxFeePerGas', 'params[0].maxPriorityFeePerGas');
       const tx = { chainId: chain.chainId, nonce, to, value, data, gasLimit: estimated, ...fees };
+      const approvedTx = Object.fromEntries(Object.entries(tx).map(([k, v]) => [k, String(v)])) as Record<keyof EvmTxRequest, string>;
       return {
         summary: {
           kind: 'evm-tx',
@@ -645,29 +660,15 @@ export class ProviderService {
           gasLimit: estimated.toString(),
           maxFeePerGas: fees.maxFeePerGas.toString(),
           maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+          unsignedHex: unsignedEvmTxHex(evmRequestOf(approvedTx)),
         },
-        payload: {
-          kind: 'evm-tx',
-          accountId: account.id,
-          rpcUrl: chain.rpcUrl,
-          activity: chain.kind === 'avalanche',
-          tx: Object.fromEntries(Object.entries(tx).map(([k, v]) => [k, String(v)])) as Record<keyof EvmTxRequest, string>,
-        },
+        payload: { kind: 'evm-tx', accountId: account.id, rpcUrl: chain.rpcUrl, activity: chain.kind === 'avalanche', tx: approvedTx },
       };
     }, async (payload) => {
       if (payload.kind !== 'evm-tx') throw new Error('payload mismatch');
       const t = payload.tx;
-      // Exactly the approved fields: nothing is re-estimated after the user said yes.
-      const request: EvmTxRequest = {
-        chainId: BigInt(t.chainId),
-        nonce: BigInt(t.nonce),
-        to: t.to,
-        value: BigInt(t.value),
-        gasLimit: BigInt(t.gasLimit),
-        maxFeePerGas: BigInt(t.maxFeePerGas),
-        maxPriorityFeePerGas: BigInt(t.maxPriorityFeePerGas),
-        ...(t.data && t.data !== '0x' ? { data: t.data } : {}),
-      };
+      // Exactly the approved fields (the bytes the user was shown): nothing is re-estimated after the user said yes.
+      const request = evmRequestOf(t);
       const signed = await this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signEvmTx(request, secret));
       const hash = await this.eth(payload.rpcUrl).sendRawTransaction(signed.rawTx);
       if (hash.toLowerCase() !== signed.hash.toLowerCase()) throw new WalletError('node-response', `the node reports hash ${hash} for transaction ${signed.hash}`);

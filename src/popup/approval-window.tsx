@@ -158,6 +158,21 @@ function TxAction({ summary }: { summary: Summary<'tx'> }) {
   );
 }
 
+/** The bytes a signature covers, folded: what a careful user (or another tool) can check. */
+function ExactBytes({ hex, what }: { hex: string; what?: string }) {
+  return (
+    <details class="section">
+      <summary>Exact bytes ({hexLength(hex)} bytes)</summary>
+      <div class="section-body small-text">
+        {what && <p class="muted">{what}</p>}
+        <div class="mono break" data-testid="exact-bytes">
+          {hex}
+        </div>
+      </div>
+    </details>
+  );
+}
+
 function TxDetails({ summary }: { summary: Summary<'tx'> }) {
   const view: TxView = summary.view;
   return (
@@ -196,12 +211,7 @@ function TxDetails({ summary }: { summary: Summary<'tx'> }) {
           {view.memoText !== undefined ? view.memoText : view.memoHex !== undefined ? <span class="mono">0x{view.memoHex} (hex)</span> : <span class="muted">None</span>}
         </dd>
       </dl>
-      <details class="section">
-        <summary>Exact bytes ({hexLength(summary.unsignedHex)} bytes)</summary>
-        <div class="section-body mono break small-text" data-testid="exact-bytes">
-          {summary.unsignedHex}
-        </div>
-      </details>
+      <ExactBytes hex={summary.unsignedHex} />
     </div>
   );
 }
@@ -247,6 +257,7 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
       ) : (
         <p class="muted">No call data</p>
       )}
+      <ExactBytes hex={summary.unsignedHex} what="EIP-1559 transaction, unsigned: its keccak-256 is what is signed" />
     </div>
   );
 }

@@ -209,6 +209,8 @@ export type ApprovalSummary =
       gasLimit: Amount;
       maxFeePerGas: Amount;
       maxPriorityFeePerGas: Amount;
+      /** The tx without its signature (EIP-1559: 0x02 ‖ RLP), 0x hex: its keccak-256 is what is signed. */
+      unsignedHex: string;
     }
   | { kind: 'switch-chain'; fromName: string; toName: string; chainId: string }
   | {

@@ -6,6 +6,7 @@
 // viem's own verification, in Node.
 import { randomBytes } from 'node:crypto';
 import { avm, TransferableOutput as AjsTransferableOutput, utils, Utxo as AjsUtxo } from '@avalabs/avalanchejs';
+import { Transaction } from 'micro-eth-signer';
 import { type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { toHex } from '../../src/core/bytes.js';
@@ -334,6 +335,9 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     expect(receipt.to?.toLowerCase()).toBe(PAYEE.toLowerCase());
     expect(BigInt(expectOk(await dapp('balance', PAYEE), 'balance')) - payeeBefore).toBe(PAYMENT_WEI);
     expect(expectOk(await dapp('nonce', evmAddressOf(account)), 'nonce')).toBe(nonce + 1);
+    // The exact bytes the window showed are the tx on chain without its signature.
+    const raw = (await (await localNetwork()).client.eth.ethCall('eth_getRawTransactionByHash', [hash])) as string;
+    expect(Transaction.fromHex(raw).toHex({ includeSignature: false })).toBe(shown.testids['exact-bytes']);
   });
 
   step('xpc_getAddresses answers the account’s X, P and C addresses', async () => {

@@ -2,7 +2,7 @@
 // sends (EVM, X, and a cross-chain export through the X/P methods), with the user's approvals
 // answered programmatically, and every rejection path answered with its EIP-1193 code.
 import { avm, TransferableOutput as AjsTransferableOutput, utils, Utxo as AjsUtxo } from '@avalabs/avalanchejs';
-import { eip191Signer, recoverAddressTyped } from 'micro-eth-signer';
+import { eip191Signer, recoverAddressTyped, Transaction } from 'micro-eth-signer';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApprovalQueue, type PendingApproval } from '../../src/background/approvals.js';
 import { ProviderService, type Site } from '../../src/background/provider.js';
@@ -205,6 +205,13 @@ describe('the provider against the real node', () => {
     expect(receipt?.status).toBe('0x1');
     expect(BigInt((await ok(bg, 'eth_getBalance', [to, 'latest'])) as string) - before).toBe(value);
     expect((await bg.wallet.activityList()).items[0]).toMatchObject({ txID: hash, chain: 'C', kind: 'send', amount: value.toString() });
+    // The bytes the approval showed are the signed tx on chain, less its signature.
+    if (summary.kind !== 'evm-tx') throw new Error(summary.kind);
+    const { client } = await net;
+    const onChain = Transaction.fromHex((await client.eth.ethCall('eth_getRawTransactionByHash', [hash])) as string);
+    expect(onChain.hash).toBe(hash);
+    expect(onChain.toHex({ includeSignature: false })).toBe(summary.unsignedHex);
+    expect(onChain.recoverSender().address.toLowerCase()).toBe(account.cAddress.toLowerCase());
 
     // Bad params name their field; unknown methods are 4200; a tx for another chain is refused.
     const bad = await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to: '0x1234', value: '0x1' }], -32602);

@@ -135,11 +135,11 @@ export interface SignedEvmTx {
 
 export const PLAIN_TRANSFER_GAS = 21_000n;
 
-export function signEvmTx(req: EvmTxRequest, secret: Bytes): SignedEvmTx {
+function prepareEvmTx(req: EvmTxRequest): ReturnType<typeof Transaction.prepare<'eip1559'>> {
   if (req.maxPriorityFeePerGas > req.maxFeePerGas) {
     throw new ValidationError('the priority fee cannot exceed the max fee', 'maxPriorityFeePerGas');
   }
-  const tx = Transaction.prepare({
+  return Transaction.prepare({
     type: 'eip1559',
     chainId: req.chainId,
     nonce: req.nonce,
@@ -150,7 +150,15 @@ export function signEvmTx(req: EvmTxRequest, secret: Bytes): SignedEvmTx {
     maxFeePerGas: req.maxFeePerGas,
     maxPriorityFeePerGas: req.maxPriorityFeePerGas,
   });
-  const signed = tx.signBy(secret);
+}
+
+/** The EIP-1559 tx without its signature (0x02 ‖ RLP), as 0x hex: keccak-256 of these bytes is what is signed. */
+export function unsignedEvmTxHex(req: EvmTxRequest): string {
+  return prepareEvmTx(req).toHex({ includeSignature: false });
+}
+
+export function signEvmTx(req: EvmTxRequest, secret: Bytes): SignedEvmTx {
+  const signed = prepareEvmTx(req).signBy(secret);
   return { rawTx: signed.toHex({ includeSignature: true }), hash: signed.hash, maxFeeWei: req.gasLimit * req.maxFeePerGas };
 }
 

@@ -158,6 +158,7 @@ describe('approval window: a transaction', () => {
       gasLimit: '21000',
       maxFeePerGas: '50000000000',
       maxPriorityFeePerGas: '1000000000',
+      unsignedHex: '0x02e88306984b11843b9aca00850ba43b740082520894',
     };
     renderWith(queue([approval(1, summary, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
     const view = await screen.findByTestId('evm-summary');
@@ -171,6 +172,9 @@ describe('approval window: a transaction', () => {
     expect(view.textContent).not.toContain('AVAX');
     expect(screen.getByTestId('evm-data').textContent).toContain('0xa9059cbb0000');
     expect(screen.getByTestId('evm-data').querySelector('summary')!.textContent).toBe('Call data (6 bytes, function 0xa9059cbb)');
+    // The bytes the signature covers, as given.
+    expect(screen.getByTestId('exact-bytes').textContent).toBe(summary.unsignedHex);
+    expect(screen.getByText('Exact bytes (22 bytes)')).toBeTruthy();
   });
 });
 
