@@ -224,20 +224,39 @@ export class Session {
 
   // ---- while unlocked ----
 
-  /** Replaces the stored secrets (e.g. a key was imported). VaultLockedError when locked. */
-  update(secrets: VaultSecrets): Promise<VaultSecrets> {
+  /**
+   * A read-modify-write of the vault's secrets (importing or removing a key), run in the queue every
+   * vault change of this session goes through: `change` gets the current secrets and stores new
+   * ones with `write`, so no other change lands between its read and its write. `write` works only
+   * while `change` runs. VaultLockedError when locked.
+   */
+  modify<T>(change: (secrets: VaultSecrets, write: (next: VaultSecrets) => Promise<VaultSecrets>) => Promise<T>): Promise<T> {
     return this.#serial(async () => {
-      if (!this.isUnlocked()) throw new VaultLockedError();
-      let updated: VaultSecrets;
+      if (this.#secrets === null || !this.isUnlocked()) throw new VaultLockedError();
+      let open = true;
+      const write = (next: VaultSecrets): Promise<VaultSecrets> => {
+        if (!open) return Promise.reject(new WalletError('internal', 'a vault change was written after it ended'));
+        return this.#writeSecrets(next);
+      };
       try {
-        updated = await this.#vault.update(secrets);
+        return await change(copySecrets(this.#secrets), write);
       } finally {
-        // The vault locks itself when the stored record changed under it; follow it.
-        if (!this.#vault.isUnlocked()) await this.#lockNow();
+        open = false;
       }
-      this.#secrets = updated;
-      return copySecrets(updated);
     });
+  }
+
+  async #writeSecrets(secrets: VaultSecrets): Promise<VaultSecrets> {
+    if (!this.isUnlocked()) throw new VaultLockedError();
+    let updated: VaultSecrets;
+    try {
+      updated = await this.#vault.update(secrets);
+    } finally {
+      // The vault locks itself when the stored record changed under it; follow it.
+      if (!this.#vault.isUnlocked()) await this.#lockNow();
+    }
+    this.#secrets = updated;
+    return copySecrets(updated);
   }
 
   /** Re-entry of the password before revealing or exporting a secret; changes no state. */

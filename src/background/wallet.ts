@@ -138,6 +138,8 @@ export class WalletService {
   #assetNames = new Map<string, { name: string; symbol: string; denomination: number }>();
   #refreshing: Promise<BalancesView> | null = null;
   #resuming: Promise<void> | null = null;
+  /** Every read-modify-write of the settings waits here for the one before it. */
+  #stateTail: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly session: Session,
@@ -169,8 +171,19 @@ export class WalletService {
     return s;
   }
 
-  private async saveState(s: PersistedState): Promise<void> {
-    await this.local.set({ [STATE_KEY]: s });
+  /**
+   * Reads the settings, applies `change` and saves the result, one change at a time, so that two
+   * overlapping requests never save over each other. Inside a `session.modify` when the vault
+   * changes too (that queue is always taken first, never from inside this one).
+   */
+  private updateState(change: (s: PersistedState) => PersistedState | Promise<PersistedState>): Promise<PersistedState> {
+    const run = this.#stateTail.then(async () => {
+      const next = await change(await this.state());
+      await this.local.set({ [STATE_KEY]: next });
+      return next;
+    });
+    this.#stateTail = run.catch(() => undefined);
+    return run;
   }
 
   private cacheKey(networkId: string, accountId: string): string {
@@ -358,7 +371,7 @@ export class WalletService {
       ...networkIds.map((n) => this.hiddenKey(n)),
     ];
     if (stale.length) await this.local.remove(stale);
-    await this.saveState({ ...prior, version: STATE_VERSION, accounts, selectedAccountId: accounts[0]!.id, nextHdIndex });
+    await this.updateState((s) => ({ ...s, version: STATE_VERSION, accounts, selectedAccountId: accounts[0]!.id, nextHdIndex }));
     return this.walletStatus();
   }
 
@@ -438,55 +451,60 @@ export class WalletService {
 
   async accountsAdd(p: P<'accounts.add'>) {
     await this.root();
-    const s = await this.state();
-    const record: AccountRecord = { id: newId(), name: p.name, kind: 'hd', index: s.nextHdIndex };
-    await this.saveState({ ...s, accounts: [...s.accounts, record], nextHdIndex: s.nextHdIndex + 1 });
-    return this.accountView(record, await this.hrpNow(s));
+    let record: AccountRecord | undefined;
+    const s = await this.updateState((s) => {
+      record = { id: newId(), name: p.name, kind: 'hd', index: s.nextHdIndex };
+      return { ...s, accounts: [...s.accounts, record], nextHdIndex: s.nextHdIndex + 1 };
+    });
+    return this.accountView(record!, await this.hrpNow(s));
   }
 
   async accountsImportKey(p: P<'accounts.importKey'>) {
     const secret = await asField('privateKey', () => parseSecretKey(p.privateKey));
-    const secrets = this.session.secrets();
-    const pair = keyPairFromSecret(secret);
-    if (secrets.importedKeys.some((k) => toHex(keyPairFromSecret(fromHex(k.secretHex)).shortId) === toHex(pair.shortId))) {
-      throw new ValidationError('this key is already in the wallet', 'privateKey');
-    }
-    const keyId = newId();
-    await this.session.update({ ...secrets, importedKeys: [...secrets.importedKeys, { id: keyId, name: p.name, secretHex: toHex(secret) }] });
-    const s = await this.state();
-    const record: AccountRecord = { id: newId(), name: p.name, kind: 'imported', keyId };
-    await this.saveState({ ...s, accounts: [...s.accounts, record] });
+    const shortId = toHex(keyPairFromSecret(secret).shortId);
+    const record: AccountRecord = { id: newId(), name: p.name, kind: 'imported', keyId: newId() };
+    // The key and its account are added together, checked against the vault as it is then.
+    const s = await this.session.modify(async (secrets, write) => {
+      if (secrets.importedKeys.some((k) => toHex(keyPairFromSecret(fromHex(k.secretHex)).shortId) === shortId)) {
+        throw new ValidationError('this key is already in the wallet', 'privateKey');
+      }
+      await write({ ...secrets, importedKeys: [...secrets.importedKeys, { id: record.keyId, name: p.name, secretHex: toHex(secret) }] });
+      return this.updateState((s) => ({ ...s, accounts: [...s.accounts, record] }));
+    });
     return this.accountView(record, await this.hrpNow(s));
   }
 
   async accountsRename(p: P<'accounts.rename'>) {
-    const s = await this.state();
-    const a = s.accounts.find((x) => x.id === p.id);
-    if (!a) throw new ValidationError('no such account', 'id');
-    const renamed = { ...a, name: p.name };
-    await this.saveState({ ...s, accounts: s.accounts.map((x) => (x.id === p.id ? renamed : x)) });
-    return this.accountView(renamed, await this.hrpNow(s));
+    let renamed: AccountRecord | undefined;
+    const s = await this.updateState((s) => {
+      const a = s.accounts.find((x) => x.id === p.id);
+      if (!a) throw new ValidationError('no such account', 'id');
+      renamed = { ...a, name: p.name };
+      return { ...s, accounts: s.accounts.map((x) => (x.id === p.id ? renamed! : x)) };
+    });
+    return this.accountView(renamed!, await this.hrpNow(s));
   }
 
   async accountsRemove(p: P<'accounts.remove'>) {
-    const s = await this.state();
-    const a = s.accounts.find((x) => x.id === p.id);
-    if (!a) throw new ValidationError('no such account', 'id');
-    if (s.accounts.length === 1) throw new ValidationError('the last account cannot be removed', 'id');
-    if (a.kind === 'imported') {
-      const secrets = this.session.secrets();
-      await this.session.update({ ...secrets, importedKeys: secrets.importedKeys.filter((k) => k.id !== a.keyId) });
-    }
-    const accounts = s.accounts.filter((x) => x.id !== p.id);
-    await this.saveState({ ...s, accounts, selectedAccountId: s.selectedAccountId === p.id ? accounts[0]!.id : s.selectedAccountId });
+    await this.session.modify((secrets, write) =>
+      this.updateState(async (s) => {
+        const a = s.accounts.find((x) => x.id === p.id);
+        if (!a) throw new ValidationError('no such account', 'id');
+        if (s.accounts.length === 1) throw new ValidationError('the last account cannot be removed', 'id');
+        if (a.kind === 'imported') await write({ ...secrets, importedKeys: secrets.importedKeys.filter((k) => k.id !== a.keyId) });
+        const accounts = s.accounts.filter((x) => x.id !== p.id);
+        return { ...s, accounts, selectedAccountId: s.selectedAccountId === p.id ? accounts[0]!.id : s.selectedAccountId };
+      }),
+    );
     await this.options.sites?.forgetAccount(p.id);
     return { ok: true as const };
   }
 
   async accountsSelect(p: P<'accounts.select'>) {
-    const s = await this.state();
-    if (!s.accounts.some((a) => a.id === p.id)) throw new ValidationError('no such account', 'id');
-    await this.saveState({ ...s, selectedAccountId: p.id });
+    await this.updateState((s) => {
+      if (!s.accounts.some((a) => a.id === p.id)) throw new ValidationError('no such account', 'id');
+      return { ...s, selectedAccountId: p.id };
+    });
     return this.walletStatus();
   }
 
@@ -504,15 +522,17 @@ export class WalletService {
     // Check the node is what it claims before switching: a mismatch leaves the selection as it was.
     this.#identities.delete(preset.id);
     await this.identity(preset);
-    await this.saveState({ ...s, selectedNetworkId: p.id });
+    await this.updateState((now) => {
+      this.presetOf(now, p.id); // still there: it may have been removed while the node was asked
+      return { ...now, selectedNetworkId: p.id };
+    });
     return this.walletStatus();
   }
 
   async networksAddCustom(p: P<'networks.addCustom'>) {
-    const s = await this.state();
     const record: CustomNetwork = { id: `custom-${newId()}`, name: p.name, url: p.url, atomicNamespace: p.atomicNamespace ?? 'avax' };
     record.hrp = (await this.identity(this.presetOfCustom(record))).hrp;
-    await this.saveState({ ...s, customNetworks: [...s.customNetworks, record] });
+    await this.updateState((s) => ({ ...s, customNetworks: [...s.customNetworks, record] }));
     return this.networkView(this.presetOfCustom(record));
   }
 
@@ -526,11 +546,12 @@ export class WalletService {
   }
 
   async networksRemove(p: P<'networks.remove'>) {
-    const s = await this.state();
-    if (!s.customNetworks.some((n) => n.id === p.id)) throw new ValidationError('only custom networks can be removed', 'id');
-    if (s.selectedNetworkId === p.id) throw new ValidationError('switch to another network before removing this one', 'id');
+    const s = await this.updateState((s) => {
+      if (!s.customNetworks.some((n) => n.id === p.id)) throw new ValidationError('only custom networks can be removed', 'id');
+      if (s.selectedNetworkId === p.id) throw new ValidationError('switch to another network before removing this one', 'id');
+      return { ...s, customNetworks: s.customNetworks.filter((n) => n.id !== p.id) };
+    });
     await this.local.remove([...s.accounts.map((a) => this.cacheKey(p.id, a.id)), this.hiddenKey(p.id)]);
-    await this.saveState({ ...s, customNetworks: s.customNetworks.filter((n) => n.id !== p.id) });
     return { ok: true as const };
   }
 

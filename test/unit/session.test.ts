@@ -94,7 +94,7 @@ describe('session: what storage.session holds', () => {
     const { stores, session, mnemonic, clock } = await unlockedWorld();
     clock.t += MINUTE;
     await session.touch();
-    await session.update({ ...session.secrets(), importedKeys: [] });
+    await session.modify((secrets, write) => write({ ...secrets, importedKeys: [] }));
     await session.verifyPassword(PASSWORD);
     await session.changePassword(PASSWORD, NEW_PASSWORD);
     expectSessionClean(stores, mnemonic);
@@ -200,7 +200,7 @@ describe('session: locking', () => {
     expect(stores.session.keys()).toEqual([]);
     expect(await worker().session.resume()).toBeNull();
     // Operations that need the unlocked wallet refuse.
-    await expect(session.update({ importedKeys: [], createdAt: 0 })).rejects.toBeInstanceOf(VaultLockedError);
+    await expect(session.modify((secrets, write) => write(secrets))).rejects.toBeInstanceOf(VaultLockedError);
     // Unlocking again works.
     expect((await session.unlock(PASSWORD)).importedKeys).toHaveLength(1);
   });

@@ -139,3 +139,31 @@ describe('approvals through the wallet service', () => {
     await expect(bare.approvalsDecide({ id: a.id, approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
   });
 });
+
+describe('vault and account changes that overlap', () => {
+  // Two well-known throwaway keys (never funded anywhere that matters).
+  const KEY_A = '0x' + '11'.repeat(32);
+  const KEY_B = '0x' + '22'.repeat(32);
+
+  async function keysInVault(stores: ReturnType<typeof memoryStores>) {
+    const fresh = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
+    return (await fresh.unlock('long enough')).importedKeys.map((k) => k.name).sort();
+  }
+
+  it('two imports at once both land, in the vault and in the account list', async () => {
+    const { wallet, stores } = service();
+    await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    await Promise.all([wallet.accountsImportKey({ name: 'A', privateKey: KEY_A }), wallet.accountsImportKey({ name: 'B', privateKey: KEY_B })]);
+    expect((await wallet.accountsList()).accounts.map((a) => a.name).sort()).toEqual(['A', 'Account 1', 'B']);
+    expect(await keysInVault(stores)).toEqual(['A', 'B']);
+  });
+
+  it('an import and a removal at once both take effect', async () => {
+    const { wallet, stores } = service();
+    await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const a = await wallet.accountsImportKey({ name: 'A', privateKey: KEY_A });
+    await Promise.all([wallet.accountsRemove({ id: a.id }), wallet.accountsImportKey({ name: 'B', privateKey: KEY_B }), wallet.accountsAdd({ name: 'Savings' })]);
+    expect((await wallet.accountsList()).accounts.map((x) => x.name).sort()).toEqual(['Account 1', 'B', 'Savings']);
+    expect(await keysInVault(stores)).toEqual(['B']);
+  });
+});
