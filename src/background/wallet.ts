@@ -140,6 +140,8 @@ export class WalletService {
   #resuming: Promise<void> | null = null;
   /** Every read-modify-write of the settings waits here for the one before it. */
   #stateTail: Promise<unknown> = Promise.resolve();
+  /** Likewise for the per-account caches, as changed by sends (a refresh saves its own snapshot). */
+  #cacheTail: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly session: Session,
@@ -205,6 +207,20 @@ export class WalletService {
 
   private async saveCache(networkId: string, accountId: string, c: AccountCache): Promise<void> {
     await this.local.set({ [this.cacheKey(networkId, accountId)]: c });
+  }
+
+  /**
+   * Applies `change` to the cache as stored right now and saves it: for a request that read the
+   * cache before a long wait, so it adds only its own changes and keeps a refresh that ran meanwhile.
+   */
+  private updateCache(networkId: string, accountId: string, change: (c: AccountCache) => void): Promise<void> {
+    const run = this.#cacheTail.then(async () => {
+      const c = await this.cache(networkId, accountId);
+      change(c);
+      await this.saveCache(networkId, accountId, c);
+    });
+    this.#cacheTail = run.catch(() => undefined);
+    return run;
   }
 
   // ---- networks ----
@@ -679,12 +695,21 @@ export class WalletService {
     const { engine, preset, account, cache } = await this.engine();
     const issued = await engine.issue(built);
     const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra };
-    cache.activity.unshift(item);
-    if (account.kind === 'hd' && this.usesChange(built, engine)) cache.changeNext += 1;
-    await this.saveCache(preset.id, account.id, cache);
+    // The address indices this engine used (scanned, and the change address if it got funds).
+    const receiveNext = cache.receiveNext;
+    const changeNext = cache.changeNext + (account.kind === 'hd' && this.usesChange(built, engine) ? 1 : 0);
+    const record = (c: AccountCache): void => {
+      const known = c.activity.find((a) => a.txID === item.txID);
+      // A refresh meanwhile may already know the outcome; a timed-out wait must not undo it.
+      if (known) known.status = item.status === 'pending' ? known.status : item.status;
+      else addActivity(c, { ...item });
+      c.receiveNext = Math.max(c.receiveNext, receiveNext);
+      c.changeNext = Math.max(c.changeNext, changeNext);
+    };
+    await this.updateCache(preset.id, account.id, record);
     const outcome = await engine.node.waitForTx(issued.chain, issued.txID).catch(() => null);
     item.status = outcome === null ? 'pending' : outcome.accepted ? 'accepted' : 'failed';
-    await this.saveCache(preset.id, account.id, cache);
+    await this.updateCache(preset.id, account.id, record);
     if (item.status === 'failed') throw new WalletError('tx-failed', `the ${issued.chain}-Chain did not accept the transaction: ${outcome?.reason ?? outcome?.status}`);
     return issued;
   }
@@ -713,11 +738,10 @@ export class WalletService {
   }
 
   async sendC(p: P<'send.c'>) {
-    const { engine, preset, account, cache } = await this.engine();
+    const { engine, preset, account } = await this.engine();
     const { hash, outcome } = await engine.sendC(p.to, BigInt(p.amountWei), undefined, { maxFeeWei: BigInt(p.maxFeeWei) });
     const fee = (await evmFeePaid(engine, hash, outcome.receipt)).toString();
-    cache.activity.unshift({ txID: hash, chain: 'C', kind: 'send', status: 'accepted', amount: p.amountWei, fee, createdAt: Date.now() });
-    await this.saveCache(preset.id, account.id, cache);
+    await this.updateCache(preset.id, account.id, (c) => addActivity(c, { txID: hash, chain: 'C', kind: 'send', status: 'accepted', amount: p.amountWei, fee, createdAt: Date.now() }));
     return { txHash: hash, fee };
   }
 
@@ -934,10 +958,11 @@ export class WalletService {
   }
 
   async transfersImportWaiting() {
-    const { engine, preset, account, cache } = await this.engine();
+    const { engine, preset, account } = await this.engine();
     const imported = await engine.importAllWaiting();
-    for (const i of imported) cache.activity.unshift({ txID: i.txID, chain: i.chain, kind: 'import', status: 'accepted', fee: i.fee.toString(), createdAt: Date.now() });
-    await this.saveCache(preset.id, account.id, cache);
+    await this.updateCache(preset.id, account.id, (c) => {
+      for (const i of imported) addActivity(c, { txID: i.txID, chain: i.chain, kind: 'import', status: 'accepted', fee: i.fee.toString(), createdAt: Date.now() });
+    });
     return { txIDs: imported.map((i) => i.txID) };
   }
 
@@ -1005,10 +1030,7 @@ export class WalletService {
   /** A tx a site had signed and issued, in the account's activity list. */
   async recordSiteActivity(accountId: string, item: ActivityItem): Promise<void> {
     const { preset, account } = await this.selected(accountId);
-    const cache = await this.cache(preset.id, account.id);
-    cache.activity.unshift(item);
-    cache.activity.length = Math.min(cache.activity.length, MAX_ACTIVITY);
-    await this.saveCache(preset.id, account.id, cache);
+    await this.updateCache(preset.id, account.id, (c) => addActivity(c, item));
   }
 
   // ---- connected sites ----
@@ -1116,6 +1138,12 @@ export class WalletService {
     }
     return info;
   }
+}
+
+/** Puts `item` first in the activity list, which keeps at most MAX_ACTIVITY items. */
+function addActivity(c: AccountCache, item: ActivityItem): void {
+  c.activity.unshift(item);
+  c.activity.length = Math.min(c.activity.length, MAX_ACTIVITY);
 }
 
 /** What describeTx names the asset a CreateAssetTx creates. */

@@ -13,11 +13,11 @@ import { AVAX, freshWallet, genesisEngine, localNetwork, WEI_PER_NAVAX } from '.
 const PASSWORD = 'correct horse battery';
 
 /** A background as a service worker would build it on start, over storage that survives. */
-async function startBackground(stores: MemoryStores) {
+async function startBackground(stores: MemoryStores, options: { fetch?: typeof fetch } = {}) {
   const vault = new Vault(stores, { kdfIterationsForTesting: 1_000 });
   const session = new Session(vault, stores);
   await session.resume();
-  return { session, wallet: new WalletService(session, stores.local) };
+  return { session, wallet: new WalletService(session, stores.local, options) };
 }
 
 function spendable(view: BalancesView, chain: 'X' | 'P' | 'C', assetID: string): bigint {
@@ -167,10 +167,10 @@ describe('the wallet service against the real node', () => {
 });
 
 /** A wallet on the test node, funded from the genesis key with `x` and `p` nAVAX. */
-async function fundedWallet(funding: { x?: bigint; p?: bigint }) {
+async function fundedWallet(funding: { x?: bigint; p?: bigint }, options: { fetch?: typeof fetch } = {}) {
   const { ctx, identity } = await localNetwork();
   const stores = memoryStores();
-  const { wallet } = await startBackground(stores);
+  const { wallet } = await startBackground(stores, options);
   await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
   const network = await wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
   const { account } = await wallet.networksSelect({ id: network.id });
@@ -182,6 +182,32 @@ async function fundedWallet(funding: { x?: bigint; p?: bigint }) {
   await wallet.balancesRefresh();
   return { wallet, account: account!, ctx, avax: identity.avaxAssetID, genesis };
 }
+
+describe('a send and a balance refresh that overlap', () => {
+  it('the send keeps what a refresh saved while it waited for its tx', async () => {
+    // Runs `whileWaiting` once, when the wallet first asks the node for the X tx's status.
+    let whileWaiting: (() => Promise<unknown>) | undefined;
+    const hooked: typeof fetch = async (input, init) => {
+      if (whileWaiting && typeof init?.body === 'string' && init.body.includes('"avm.getTxStatus"')) {
+        const run = whileWaiting;
+        whileWaiting = undefined;
+        await run();
+      }
+      return fetch(input, init);
+    };
+    const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: hooked });
+    const before = await wallet.balancesGet({});
+    let refreshed: BalancesView | undefined;
+    whileWaiting = async () => {
+      refreshed = await wallet.balancesRefresh();
+    };
+    const bob = await freshWallet();
+    const sent = await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    expect(refreshed!.updatedAt).toBeGreaterThan(before.updatedAt);
+    expect((await wallet.balancesGet({})).updatedAt).toBe(refreshed!.updatedAt);
+    expect((await wallet.activityList()).items.filter((i) => i.txID === sent.txID)).toEqual([expect.objectContaining({ kind: 'send', status: 'accepted' })]);
+  });
+});
 
 describe('estimates against the real node', () => {
   it('send.estimate gives the fee the send burns, and a send of exactly maxAmount empties X and P', async () => {
