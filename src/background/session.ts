@@ -18,6 +18,12 @@
 //
 // Writes to storage.session are best effort and fail toward locked: if one fails, the wallet
 // stays unlocked in memory and will be locked after the next worker restart.
+//
+// A lock never leaves a session a new worker could resume: the key entry is first overwritten by a
+// tombstone (any entry that is not a complete session record resumes locked), then both entries
+// are removed, each tried a few times. If storage.session refuses every write, LOCKED_AT_KEY in
+// storage.local voids every session entry from before it, and the removal is tried again on the
+// next resume or idle check.
 import { ValidationError, WalletError } from '../core/errors.js';
 import { wipe } from '../core/keys.js';
 import type { StorageArea, Stores } from './storage.js';
@@ -34,6 +40,11 @@ export const SESSION_STORAGE_KEY = 'xpc.session';
 export const ACTIVITY_STORAGE_KEY = 'xpc.session.lastActivity';
 /** In storage.local: the idle timeout in minutes, or 'never'. Not a secret. */
 export const IDLE_SETTING_KEY = 'xpc.settings.idleLock';
+/** In storage.local: when a lock could not clear storage.session; older session entries are void. */
+export const LOCKED_AT_KEY = 'xpc.session.lockedAt';
+/** What a lock writes over the key entry before removing it. */
+const LOCKED_TOMBSTONE = { v: 1, locked: true };
+const LOCK_WRITE_ATTEMPTS = 3;
 export const DEFAULT_IDLE_MINUTES = 15;
 export const MAX_IDLE_MINUTES = 24 * 60;
 export const IDLE_ALARM_NAME = 'xpc-idle-lock';
@@ -106,6 +117,8 @@ export class Session {
   #secrets: VaultSecrets | null = null;
   #unlockedAt = 0;
   #lastActivity = 0;
+  /** A lock could not remove the session entries yet. */
+  #clearPending = false;
   readonly #lockListeners = new Set<() => void>();
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -163,11 +176,15 @@ export class Session {
   resume(): Promise<VaultSecrets | null> {
     return this.#serial(async () => {
       if (this.isUnlocked()) return this.secrets();
+      if (this.#clearPending) {
+        await this.#clearStored();
+        return null;
+      }
       const found = await this.#session.get([SESSION_STORAGE_KEY, ACTIVITY_STORAGE_KEY]);
       if (found[SESSION_STORAGE_KEY] === undefined) return null;
       const entry = parseEntry(found[SESSION_STORAGE_KEY]);
       const raw = entry === null ? null : decodeBase64(entry.key);
-      if (entry === null || raw === null) {
+      if (entry === null || raw === null || (await this.#voidedByLock(entry))) {
         await this.#lockNow();
         return null;
       }
@@ -214,6 +231,7 @@ export class Session {
       raw = await this.#vault.exportKey();
       const entry: SessionEntry = { v: 1, key: encodeBase64(raw), unlockedAt: this.#unlockedAt };
       await this.#session.set({ [SESSION_STORAGE_KEY]: entry, [ACTIVITY_STORAGE_KEY]: this.#lastActivity });
+      this.#clearPending = false;
     } catch {
       // A stale key left behind would not open the vault, but remove it anyway.
       await this.#session.remove([SESSION_STORAGE_KEY, ACTIVITY_STORAGE_KEY]).catch(() => undefined);
@@ -298,6 +316,7 @@ export class Session {
         await this.#lockNow();
         return true;
       }
+      if (this.#clearPending) await this.#clearStored().catch(() => undefined);
       const found = await this.#session.get([SESSION_STORAGE_KEY, ACTIVITY_STORAGE_KEY]);
       if (found[SESSION_STORAGE_KEY] === undefined) return false;
       const entry = parseEntry(found[SESSION_STORAGE_KEY]);
@@ -314,11 +333,41 @@ export class Session {
     return timeout !== 'never' && now - lastActivity >= timeout * 60_000;
   }
 
-  /** Memory first (it cannot fail), then storage; a failing remove rejects after memory is clear. */
+  /** Memory first (it cannot fail), then storage (see the header). */
   async #lockNow(): Promise<void> {
     this.#vault.lock();
     this.#forget();
-    await this.#session.remove([SESSION_STORAGE_KEY, ACTIVITY_STORAGE_KEY]);
+    this.#clearPending = true;
+    await this.#clearStored();
+  }
+
+  /**
+   * Tombstone, then remove. Resolves once no session entry can be resumed any more; rejects only
+   * when neither storage.session nor the storage.local marker took a write.
+   */
+  async #clearStored(): Promise<void> {
+    let tombstoned = false;
+    for (let attempt = 0; attempt < LOCK_WRITE_ATTEMPTS; attempt++) {
+      tombstoned ||= await this.#session.set({ [SESSION_STORAGE_KEY]: LOCKED_TOMBSTONE }).then(
+        () => true,
+        () => false,
+      );
+      const removed = await this.#session.remove([SESSION_STORAGE_KEY, ACTIVITY_STORAGE_KEY]).then(
+        () => true,
+        () => false,
+      );
+      if (removed) {
+        this.#clearPending = false;
+        return;
+      }
+    }
+    if (!tombstoned) await this.#local.set({ [LOCKED_AT_KEY]: this.#now() });
+  }
+
+  /** A session entry from before a lock that could not remove it. */
+  async #voidedByLock(entry: SessionEntry): Promise<boolean> {
+    const lockedAt = (await this.#local.get([LOCKED_AT_KEY]))[LOCKED_AT_KEY];
+    return typeof lockedAt === 'number' && entry.unlockedAt <= lockedAt;
   }
 
   /** Drops the decrypted secrets and tells the lock listeners. */

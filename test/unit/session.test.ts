@@ -205,6 +205,45 @@ describe('session: locking', () => {
     expect((await session.unlock(PASSWORD)).importedKeys).toHaveLength(1);
   });
 
+  it('a lock whose first storage.session writes fail still leaves nothing a new worker could resume', async () => {
+    const { stores, session, worker } = await unlockedWorld();
+    stores.session.failNextWrites(1);
+    await session.lock();
+    expect(session.isUnlocked()).toBe(false);
+    expect(stores.session.keys()).toEqual([]);
+    expect(await worker().session.resume()).toBeNull();
+  });
+
+  it('a lock while storage.session refuses every write leaves a worker-proof lock, cleared later', async () => {
+    const { stores, session, worker, clock } = await unlockedWorld();
+    stores.session.failNextWrites(1_000);
+    await session.lock();
+    expect(session.isUnlocked()).toBe(false);
+    // The stale entry is still there, and neither this worker nor a new one resumes from it.
+    expect(stores.session.keys()).toContain(SESSION_STORAGE_KEY);
+    expect(await session.resume()).toBeNull();
+    expect(await worker().session.resume()).toBeNull();
+    // Once storage.session takes writes again, the next look removes the entry.
+    stores.session.failNextWrites(0);
+    expect(await worker().session.resume()).toBeNull();
+    expect(stores.session.keys()).toEqual([]);
+    // Unlocking with the password starts a session that a new worker resumes as usual.
+    clock.t += 1;
+    await session.unlock(PASSWORD);
+    expect(await worker().session.resume()).not.toBeNull();
+  });
+
+  it('a tombstone, or any session entry that is not complete, resumes locked and is removed', async () => {
+    const { stores, worker } = await unlockedWorld();
+    const entry = (await stores.session.get([SESSION_STORAGE_KEY]))[SESSION_STORAGE_KEY] as Record<string, unknown>;
+    for (const broken of [{ v: 1, locked: true }, { ...entry, key: undefined }, { ...entry, unlockedAt: undefined }, { ...entry, key: 'not base64!' }]) {
+      await stores.session.set({ [SESSION_STORAGE_KEY]: broken });
+      expect(await worker().session.resume()).toBeNull();
+      expect(stores.session.keys()).toEqual([]);
+      await stores.session.set({ [SESSION_STORAGE_KEY]: entry });
+    }
+  });
+
   it('restore over an unlocked wallet tells lock listeners and switches to the new secrets', async () => {
     const { session, worker } = await unlockedWorld();
     const onLock = vi.fn();
