@@ -20,6 +20,7 @@ import type {
   ResponseMessage,
 } from '../shared/messages.js';
 import { REQUEST_TYPES, validateRequestMessage } from '../shared/validate.js';
+import { RestoreWouldDropError } from './wallet.js';
 
 export type RequestHandlers = {
   [T in RequestType]: (params: RequestParams<T>) => Promise<RequestResult<T>>;
@@ -129,6 +130,7 @@ function walletErrorInfo(e: WalletError): ErrorInfo {
   const info: ErrorInfo = { code: String(e.code), message: String(e.message) };
   const field = (e as { field?: unknown }).field;
   if (typeof field === 'string') info.field = field;
+  if (e instanceof RestoreWouldDropError) info.restoreLoss = { ...e.restoreLoss };
   return info;
 }
 

@@ -48,10 +48,12 @@ import type {
   NftView,
   OwnerSet,
   RequestParams as P,
+  RestoreLoss,
   SiteView,
   TransferView,
   WalletStatus,
 } from '../shared/messages.js';
+import { RESTORE_WOULD_DROP } from '../shared/messages.js';
 import { type ApprovalQueue, UnknownApprovalError } from './approvals.js';
 import type { SiteStore } from './sites.js';
 import type { Session } from './session.js';
@@ -121,6 +123,24 @@ function emptyState(): PersistedState {
   return { version: STATE_VERSION, accounts: [], selectedAccountId: null, nextHdIndex: 0, customNetworks: [], selectedNetworkId: 'local' };
 }
 
+/** Every network the wallet knows: the presets and the user's own. */
+function networkIdsOf(s: PersistedState): string[] {
+  return [...Object.keys(PRESETS), ...s.customNetworks.map((n) => n.id)];
+}
+
+/**
+ * A restore from a recovery phrase refused because it would drop imported keys or unfinished
+ * transfers; the request may repeat with `confirmLoss`.
+ */
+export class RestoreWouldDropError extends WalletError {
+  constructor(readonly restoreLoss: RestoreLoss) {
+    super(
+      RESTORE_WOULD_DROP,
+      `restoring replaces this wallet and would drop ${restoreLoss.importedKeys} imported private key account(s) and ${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s); confirm to restore anyway`,
+    );
+  }
+}
+
 function emptyCache(): AccountCache {
   return {
     pHeight: '0',
@@ -138,6 +158,9 @@ export class WalletService {
   #assetNames = new Map<string, { name: string; symbol: string; denomination: number }>();
   #refreshing: Promise<BalancesView> | null = null;
   #resuming: Promise<void> | null = null;
+  /** Transfer runs under way (started moves, resumed journals): a restore stops them and waits. */
+  readonly #transferRuns = new Set<Promise<unknown>>();
+  #transfersStopped = false;
   /** Every read-modify-write of the settings waits here for the one before it. */
   #stateTail: Promise<unknown> = Promise.resolve();
   /** Likewise for the per-account caches, as changed by sends (a refresh saves its own snapshot). */
@@ -381,7 +404,7 @@ export class WalletService {
   private async startFresh(accounts: AccountRecord[], nextHdIndex: number): Promise<WalletStatus> {
     // A new or restored vault starts with no accounts' caches, transfer journals or history.
     const prior = await this.state().catch(() => emptyState());
-    const networkIds = [...Object.keys(PRESETS), ...prior.customNetworks.map((n) => n.id)];
+    const networkIds = networkIdsOf(prior);
     const stale = [
       ...prior.accounts.flatMap((a) => networkIds.flatMap((n) => [this.cacheKey(n, a.id), this.journalKey(n, a.id)])),
       ...networkIds.map((n) => this.hiddenKey(n)),
@@ -400,10 +423,35 @@ export class WalletService {
 
   async walletRestore(p: P<'wallet.restore'>) {
     const mnemonic = await asField('mnemonic', () => normalizeMnemonic(p.mnemonic));
-    this.#root?.wipe();
-    this.#root = null;
-    await this.session.create(p.password, { mnemonic }, { replace: true });
-    return this.startFresh([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1);
+    const loss = await this.restoreLoss();
+    if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.unfinishedTransfers > 0)) throw new RestoreWouldDropError(loss);
+    // No transfer may write its journal (of an account about to go) after the vault is replaced.
+    this.#transfersStopped = true;
+    try {
+      await Promise.allSettled([...this.#transferRuns]);
+      this.#root?.wipe();
+      this.#root = null;
+      await this.session.create(p.password, { mnemonic }, { replace: true });
+      return await this.startFresh([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1);
+    } finally {
+      this.#transfersStopped = false;
+    }
+  }
+
+  /** What replacing the vault would drop that the recovery phrase cannot bring back. */
+  private async restoreLoss(): Promise<RestoreLoss> {
+    // Unreadable settings name no accounts: the restore is the way out of that state.
+    const s = await this.state().catch(() => emptyState());
+    const importedAccounts = s.accounts.filter((a) => a.kind === 'imported').length;
+    const importedKeys = this.session.isUnlocked() ? Math.max(importedAccounts, this.session.secrets().importedKeys.length) : importedAccounts;
+    let unfinishedTransfers = 0;
+    for (const networkId of networkIdsOf(s)) {
+      for (const a of s.accounts) {
+        const journal = new TransferJournal(this.local, this.journalKey(networkId, a.id));
+        unfinishedTransfers += (await journal.unfinished().catch(() => [])).length;
+      }
+    }
+    return { importedKeys, unfinishedTransfers };
   }
 
   async walletCreateFromKey(p: P<'wallet.createFromKey'>) {
@@ -528,7 +576,7 @@ export class WalletService {
 
   async networksList() {
     const s = await this.state();
-    const ids = [...Object.keys(PRESETS), ...s.customNetworks.map((n) => n.id)];
+    const ids = networkIdsOf(s);
     return { networks: ids.map((id) => this.networkView(this.presetOf(s, id))), selectedId: s.selectedNetworkId };
   }
 
@@ -866,7 +914,18 @@ export class WalletService {
   private async runner(): Promise<{ runner: TransferRunner; journal: TransferJournal }> {
     const { engine, preset, account } = await this.engine();
     const journal = new TransferJournal(this.local, this.journalKey(preset.id, account.id));
-    return { runner: new TransferRunner(engine, journal), journal };
+    const checkpoint = (): void => {
+      if (this.#transfersStopped) throw new WalletError('transfers-stopped', 'cross-chain transfers are stopped while the wallet is being replaced');
+    };
+    return { runner: new TransferRunner(engine, journal, { checkpoint }), journal };
+  }
+
+  /** Keeps `run` among the runs a restore waits for until it settles. */
+  private trackTransferRun<T>(run: Promise<T>): Promise<T> {
+    this.#transferRuns.add(run);
+    const done = (): void => void this.#transferRuns.delete(run);
+    run.then(done, done);
+    return run;
   }
 
   private transferView(r: TransferRecord): TransferView {
@@ -888,7 +947,7 @@ export class WalletService {
   async transfersStart(p: P<'transfers.start'>) {
     const { runner } = await this.runner();
     const record = await runner.begin(p.from as ChainAlias, p.to as ChainAlias, BigInt(p.amount), BigInt(p.maxFee));
-    void runner.run(record).catch((e: unknown) => this.options.log?.(`transfer ${record.id} paused: ${(e as Error).message}`));
+    void this.trackTransferRun(runner.run(record)).catch((e: unknown) => this.options.log?.(`transfer ${record.id} paused: ${(e as Error).message}`));
     return this.transferView(record);
   }
 
@@ -948,8 +1007,7 @@ export class WalletService {
    */
   resumeTransfers(): Promise<void> {
     if (!this.session.isUnlocked()) return Promise.resolve();
-    this.#resuming ??= this.runner()
-      .then(({ runner }) => runner.resumeAll())
+    this.#resuming ??= this.trackTransferRun(this.runner().then(({ runner }) => runner.resumeAll()))
       .then(() => undefined)
       .finally(() => {
         this.#resuming = null;
@@ -1002,7 +1060,7 @@ export class WalletService {
   /** The Avalanche networks the wallet knows, with their EVM chain IDs where known without a call. */
   async siteNetworks(): Promise<{ id: string; name: string; evmChainId?: bigint }[]> {
     const s = await this.state();
-    const ids = [...Object.keys(PRESETS), ...s.customNetworks.map((n) => n.id)];
+    const ids = networkIdsOf(s);
     return ids.map((id) => {
       const preset = this.presetOf(s, id);
       const chainId = preset.evmChainID ?? this.#identities.get(id)?.evmChainID;

@@ -1,7 +1,7 @@
 // The UI side of the protocol: extension pages call the background through `callBackground`,
 // which resolves with the typed result or throws BackgroundError.
 import { WalletError } from '../core/errors.js';
-import type { RequestMessage, RequestParams, RequestResult, RequestType } from './messages.js';
+import type { RequestMessage, RequestParams, RequestResult, RequestType, RestoreLoss } from './messages.js';
 
 /** How a message reaches the background; defaults to `browser.runtime.sendMessage`. */
 export type SendToBackground = (message: RequestMessage) => Promise<unknown>;
@@ -16,6 +16,8 @@ export class BackgroundError extends WalletError {
     code: string,
     message: string,
     readonly field?: string,
+    /** With RESTORE_WOULD_DROP: what the refused restore would have dropped. */
+    readonly restoreLoss?: RestoreLoss,
   ) {
     super(code, message);
   }
@@ -35,6 +37,16 @@ function malformed(): BackgroundError {
   return new BackgroundError('bad-response', 'the wallet background sent an answer this page does not understand');
 }
 
+function count(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw malformed();
+  return value;
+}
+
+function readRestoreLoss(value: unknown): RestoreLoss {
+  if (!isRecord(value)) throw malformed();
+  return { importedKeys: count(value.importedKeys), unfinishedTransfers: count(value.unfinishedTransfers) };
+}
+
 /** The result of an `{ok: true}` answer; throws BackgroundError for anything else. */
 export function readResponse<T extends RequestType>(answer: unknown): RequestResult<T> {
   if (!isRecord(answer)) throw malformed();
@@ -47,7 +59,8 @@ export function readResponse<T extends RequestType>(answer: unknown): RequestRes
     if (!isRecord(error) || typeof error.code !== 'string' || typeof error.message !== 'string') throw malformed();
     const field = typeof error.field === 'string' ? error.field : undefined;
     if (error.field !== undefined && field === undefined) throw malformed();
-    throw new BackgroundError(error.code, error.message, field);
+    const restoreLoss = error.restoreLoss === undefined ? undefined : readRestoreLoss(error.restoreLoss);
+    throw new BackgroundError(error.code, error.message, field, restoreLoss);
   }
   throw malformed();
 }

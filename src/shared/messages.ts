@@ -257,8 +257,12 @@ export interface WalletRequests {
   'wallet.status': { params: Record<string, never>; result: WalletStatus };
   'wallet.generateMnemonic': { params: { words: 12 | 24 }; result: { mnemonic: string } };
   'wallet.create': { params: { password: string; mnemonic: string }; result: WalletStatus };
-  /** Restore from a mnemonic: replaces any existing vault (the forgotten-password path). */
-  'wallet.restore': { params: { password: string; mnemonic: string }; result: WalletStatus };
+  /**
+   * Restore from a mnemonic: replaces any existing vault (the forgotten-password path). Refused with
+   * RESTORE_WOULD_DROP (and `restoreLoss`) when that drops imported keys or unfinished transfers,
+   * unless `confirmLoss` is true.
+   */
+  'wallet.restore': { params: { password: string; mnemonic: string; confirmLoss?: boolean }; result: WalletStatus };
   'wallet.createFromKey': { params: { password: string; privateKey: string; name: string }; result: WalletStatus };
   'wallet.unlock': { params: { password: string }; result: WalletStatus };
   'wallet.lock': { params: Record<string, never>; result: WalletStatus };
@@ -363,6 +367,19 @@ export interface ErrorInfo {
   message: string;
   /** The offending field, for form errors. */
   field?: string;
+  /** With RESTORE_WOULD_DROP: what the restore would have dropped. */
+  restoreLoss?: RestoreLoss;
+}
+
+/** The error code of a restore refused because it would drop what the recovery phrase cannot bring back. */
+export const RESTORE_WOULD_DROP = 'restore-would-drop';
+
+/** What replacing the vault from a recovery phrase drops. */
+export interface RestoreLoss {
+  /** Accounts from imported private keys: the phrase does not hold them. */
+  importedKeys: number;
+  /** Cross-chain transfers neither completed nor failed (their journals go with the vault). */
+  unfinishedTransfers: number;
 }
 
 export type ResponseMessage<T extends RequestType = RequestType> =

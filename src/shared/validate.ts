@@ -484,7 +484,14 @@ export const REQUEST_VALIDATORS: Validators = {
     return { words: oneOf(f.words, 'words', [12, 24] as const) };
   },
   'wallet.create': passwordAndMnemonic,
-  'wallet.restore': passwordAndMnemonic,
+  'wallet.restore': (params) => {
+    const f = record(params, '', ['password', 'mnemonic'], ['confirmLoss']);
+    return {
+      password: password(f.password, 'password'),
+      mnemonic: mnemonic(f.mnemonic, 'mnemonic'),
+      ...(present(f, 'confirmLoss') ? { confirmLoss: bool(f.confirmLoss, 'confirmLoss') } : {}),
+    };
+  },
   'wallet.createFromKey': (params) => {
     const f = record(params, '', ['password', 'privateKey', 'name']);
     return {

@@ -180,7 +180,7 @@ async function fundedWallet(funding: { x?: bigint; p?: bigint }, options: { fetc
   if (funding.p) await genesis.issueAndWait(await genesis.buildPSend(funding.p, me));
   // The first refresh scans the account's addresses once.
   await wallet.balancesRefresh();
-  return { wallet, account: account!, ctx, avax: identity.avaxAssetID, genesis };
+  return { wallet, stores, account: account!, ctx, avax: identity.avaxAssetID, genesis };
 }
 
 describe('a send and a balance refresh that overlap', () => {
@@ -206,6 +206,22 @@ describe('a send and a balance refresh that overlap', () => {
     expect(refreshed!.updatedAt).toBeGreaterThan(before.updatedAt);
     expect((await wallet.balancesGet({})).updatedAt).toBe(refreshed!.updatedAt);
     expect((await wallet.activityList()).items.filter((i) => i.txID === sent.txID)).toEqual([expect.objectContaining({ kind: 'send', status: 'accepted' })]);
+  });
+});
+
+describe('restore over a wallet with a move under way', () => {
+  it('stops the move before replacing the vault: nothing of the old account is journaled afterwards', async () => {
+    const { wallet, stores } = await fundedWallet({ x: 10n * AVAX });
+    const est = await wallet.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    await wallet.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) });
+    const journals = () => stores.local.keys().filter((k) => k.startsWith('xpc.transfers.'));
+    expect(journals()).toHaveLength(1);
+    const restore = { password: PASSWORD, mnemonic: generateMnemonic(12) };
+    await expect(wallet.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 1 } });
+    await wallet.walletRestore({ ...restore, confirmLoss: true });
+    // Long enough for the move to have finished had it kept running.
+    await new Promise((r) => setTimeout(r, 4_000));
+    expect(journals()).toEqual([]);
   });
 });
 

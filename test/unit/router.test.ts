@@ -12,7 +12,7 @@ import {
   type WalletServiceMethods,
 } from '../../src/background/router.js';
 import { WrongPasswordError } from '../../src/background/vault.js';
-import type { WalletService } from '../../src/background/wallet.js';
+import { RestoreWouldDropError, type WalletService } from '../../src/background/wallet.js';
 import { BackgroundError, callBackground, readResponse } from '../../src/shared/client.js';
 import type { RequestMessage, RequestType, ResponseMessage } from '../../src/shared/messages.js';
 import { REQUEST_TYPES } from '../../src/shared/validate.js';
@@ -199,6 +199,20 @@ describe('handler outcomes', () => {
     });
     const error = errorOf(await router.handle(msg('accounts.remove', { id: 'abc' }), POPUP));
     expect(error).toEqual({ code: 'validation', message: 'the last account cannot be removed', field: 'id' });
+  });
+
+  it('carries what a refused restore would drop, and the client reads it back', async () => {
+    const { router } = setup({
+      'wallet.restore': async () => {
+        throw new RestoreWouldDropError({ importedKeys: 2, unfinishedTransfers: 1 });
+      },
+    });
+    const answer = await router.handle(msg('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC }), POPUP);
+    expect(errorOf(answer)).toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 2, unfinishedTransfers: 1 } });
+    expect(() => readResponse(answer)).toThrow(expect.objectContaining({ code: 'restore-would-drop', restoreLoss: { importedKeys: 2, unfinishedTransfers: 1 } }));
+    for (const restoreLoss of [null, { importedKeys: -1, unfinishedTransfers: 0 }, { importedKeys: 1 }]) {
+      expect(() => readResponse({ ok: false, error: { code: 'restore-would-drop', message: 'm', restoreLoss } })).toThrow(expect.objectContaining({ code: 'bad-response' }));
+    }
   });
 
   it('answers any other error with a generic internal error, and logs its class', async () => {

@@ -223,6 +223,8 @@ describe('string sizes', () => {
     accepts('wallet.restore', { password: PASSWORD, mnemonic: `  ${MNEMONIC}\n` });
     rejects('wallet.restore', { password: PASSWORD, mnemonic: [...words, ...words, 'one'].join(' ') }, 'mnemonic');
     rejects('wallet.restore', { password: PASSWORD, mnemonic: 'a'.repeat(301) }, 'mnemonic');
+    accepts('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC, confirmLoss: true });
+    rejects('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC, confirmLoss: 'yes' }, 'confirmLoss');
     rejects('wallet.create', { password: PASSWORD, mnemonic: '' }, 'mnemonic');
     rejects('wallet.create', { password: PASSWORD, mnemonic: ' \t ' }, 'mnemonic');
   });

@@ -167,3 +167,40 @@ describe('vault and account changes that overlap', () => {
     expect(await keysInVault(stores)).toEqual(['B']);
   });
 });
+
+describe('restore from a recovery phrase over an existing wallet', () => {
+  const KEY = '0x' + '33'.repeat(32);
+
+  it('is refused while it would drop imported keys or unfinished transfers, and goes through once confirmed', async () => {
+    const { wallet, stores } = service();
+    await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const imported = await wallet.accountsImportKey({ name: 'Imported', privateKey: KEY });
+    const { accounts } = await wallet.accountsList();
+    const journalKey = `xpc.transfers.local.${accounts[0]!.id}`;
+    const transfer = (id: string, state: string) => ({ id, from: 'X', to: 'P', amount: '1', state, imports: [], importAttempts: 0, createdAt: 1, updatedAt: 1 });
+    await stores.local.set({ [journalKey]: [transfer('a', 'export-accepted'), transfer('b', 'completed'), transfer('c', 'failed')] });
+    await wallet.walletLock();
+    const vaultBefore = (await stores.local.get(['xpc.vault']))['xpc.vault'];
+
+    const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
+    await expect(wallet.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1, unfinishedTransfers: 1 } });
+    await expect(wallet.walletRestore({ ...restore, confirmLoss: false })).rejects.toMatchObject({ code: 'restore-would-drop' });
+    // Nothing changed: the old vault, the imported account and the journal are all still there.
+    expect((await stores.local.get(['xpc.vault']))['xpc.vault']).toBe(vaultBefore);
+    await wallet.walletUnlock({ password: 'long enough' });
+    expect((await wallet.accountsList()).accounts.map((a) => a.id)).toContain(imported.id);
+    expect(stores.local.keys()).toContain(journalKey);
+
+    const status = await wallet.walletRestore({ ...restore, confirmLoss: true });
+    expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1', kind: 'hd' } });
+    expect(stores.local.keys()).not.toContain(journalKey);
+  });
+
+  it('goes through without a confirmation when nothing would be lost', async () => {
+    const { wallet } = service();
+    await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    await wallet.accountsAdd({ name: 'Savings' });
+    const finished = await wallet.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    expect(finished.vault).toBe('unlocked');
+  });
+});

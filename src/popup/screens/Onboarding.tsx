@@ -7,7 +7,8 @@ import { useAction, useCall, useRequest } from '../api.js';
 import { checkName, checkNewPassword, checkPhrase, checkPrivateKey, phraseWords } from '../checks.js';
 import { FormError, TextField } from '../components/Field.js';
 import { PasswordFields } from '../components/PasswordFields.js';
-import type { NetworkView, WalletStatus } from '../../shared/messages.js';
+import { BackgroundError } from '../../shared/client.js';
+import { type NetworkView, RESTORE_WOULD_DROP, type RestoreLoss, type WalletStatus } from '../../shared/messages.js';
 
 type Secret = { mode: 'create' | 'restore'; mnemonic: string } | { mode: 'key'; privateKey: string; name: string };
 
@@ -289,20 +290,40 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [tried, setTried] = useState(false);
+  /** Set when the background refused a restore that would drop something: it waits for the user's word. */
+  const [loss, setLoss] = useState<RestoreLoss | undefined>(undefined);
   const check = checkNewPassword(password, confirm);
   const { clear } = action;
-  useEffect(() => clear(), [clear, password, confirm]);
+  useEffect(() => {
+    clear();
+    setLoss(undefined);
+  }, [clear, password, confirm]);
+  const send = (confirmLoss: boolean): Promise<WalletStatus> => {
+    if (secret.mode === 'key') return call('wallet.createFromKey', { password, privateKey: secret.privateKey, name: secret.name });
+    if (secret.mode === 'create') return call('wallet.create', { password, mnemonic: secret.mnemonic });
+    return call('wallet.restore', { password, mnemonic: secret.mnemonic, ...(confirmLoss ? { confirmLoss: true } : {}) });
+  };
+  const finish = async (confirmLoss: boolean) => {
+    const status = await action.run(async () => {
+      try {
+        return await send(confirmLoss);
+      } catch (e) {
+        if (e instanceof BackgroundError && e.code === RESTORE_WOULD_DROP && e.restoreLoss) {
+          setLoss(e.restoreLoss);
+          return undefined;
+        }
+        throw e;
+      }
+    });
+    if (status) onDone(status);
+  };
   const submit = async (e: Event) => {
     e.preventDefault();
     setTried(true);
     if (!check.ok) return;
-    const status = await action.run(() =>
-      secret.mode === 'key'
-        ? call('wallet.createFromKey', { password, privateKey: secret.privateKey, name: secret.name })
-        : call(secret.mode === 'create' ? 'wallet.create' : 'wallet.restore', { password, mnemonic: secret.mnemonic }),
-    );
-    if (status) onDone(status);
+    await finish(false);
   };
+  if (loss) return <RestoreLossWarning loss={loss} busy={action.busy} error={action.error} onConfirm={() => void finish(true)} onCancel={() => setLoss(undefined)} />;
   return (
     <Screen title="Choose a password">
       <p>It unlocks this wallet in this browser. It cannot be recovered; your {secret.mode === 'key' ? 'private key' : 'recovery phrase'} can.</p>
@@ -324,6 +345,45 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
           </button>
         </div>
       </form>
+    </Screen>
+  );
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** What a restore over this wallet would drop, before the user confirms it. */
+function RestoreLossWarning(p: { loss: RestoreLoss; busy: boolean; error: string | undefined; onConfirm: () => void; onCancel: () => void }) {
+  const { importedKeys, unfinishedTransfers } = p.loss;
+  return (
+    <Screen title="This restore loses data">
+      <div class="warn-box" role="alert">
+        <p>Restoring replaces the wallet in this browser. The recovery phrase does not bring these back:</p>
+        <ul>
+          {importedKeys > 0 && (
+            <li>
+              {plural(importedKeys, 'account', 'accounts')} from an imported private key. Its funds stay reachable only with that key: make sure you have it
+              written down.
+            </li>
+          )}
+          {unfinishedTransfers > 0 && (
+            <li>
+              {plural(unfinishedTransfers, 'unfinished cross-chain transfer', 'unfinished cross-chain transfers')}. Their progress is forgotten; funds already
+              exported wait on the destination chain and can be imported again with the key that sent them.
+            </li>
+          )}
+        </ul>
+      </div>
+      <FormError error={p.error} />
+      <div class="actions">
+        <button type="button" onClick={p.onCancel} disabled={p.busy}>
+          Cancel
+        </button>
+        <button class="primary" type="button" onClick={p.onConfirm} disabled={p.busy}>
+          {p.busy ? 'Encrypting…' : 'Restore anyway'}
+        </button>
+      </div>
     </Screen>
   );
 }

@@ -95,6 +95,40 @@ describe('Onboarding', () => {
     expect(bg.callsOf('wallet.restore')).toEqual([{ password: 'kj8Lm2qz!x', mnemonic: twelve }]);
   });
 
+  it('restoring over a wallet: lists what would be lost, and restores only once the user confirms', async () => {
+    const twelve = 'abandon '.repeat(11) + 'about';
+    const bg = fakeBackground({
+      'wallet.restore': (p) => {
+        if (p.confirmLoss) return UNLOCKED;
+        throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 2, unfinishedTransfers: 1 } });
+      },
+    });
+    const onDone = vi.fn();
+    renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} restoreOnly onCancel={vi.fn()} />);
+    type(/Recovery phrase/, twelve);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    type('Password', 'kj8Lm2qz!x');
+    type('Confirm password', 'kj8Lm2qz!x');
+    fireEvent.click(screen.getByRole('button', { name: 'Restore wallet' }));
+
+    const warning = await screen.findByRole('alert');
+    expect(screen.getByRole('heading', { name: 'This restore loses data' })).toBeTruthy();
+    expect(warning.textContent).toContain('2 accounts from an imported private key');
+    expect(warning.textContent).toContain('1 unfinished cross-chain transfer.');
+    expect(onDone).not.toHaveBeenCalled();
+
+    // Cancel goes back to the password form; nothing was restored.
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Restore wallet' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Restore anyway' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith(UNLOCKED));
+    expect(bg.callsOf('wallet.restore')).toEqual([
+      { password: 'kj8Lm2qz!x', mnemonic: twelve },
+      { password: 'kj8Lm2qz!x', mnemonic: twelve },
+      { password: 'kj8Lm2qz!x', mnemonic: twelve, confirmLoss: true },
+    ]);
+  });
+
   it('imports a private key with an account name', async () => {
     const bg = fakeBackground({ 'networks.list': () => networks, 'wallet.createFromKey': () => UNLOCKED });
     const onDone = vi.fn();
