@@ -4,7 +4,6 @@
 // window, so a new Page in the browser context); the test reads what it shows and clicks
 // Approve or Reject there, as the user would. Every answer is checked against the chain or by
 // viem's own verification, in Node.
-import { randomBytes } from 'node:crypto';
 import { avm, TransferableOutput as AjsTransferableOutput, utils, Utxo as AjsUtxo } from '@avalabs/avalanchejs';
 import { Transaction } from 'micro-eth-signer';
 import { type BrowserContext, type Page, type Worker } from 'playwright-core';
@@ -12,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { toHex } from '../../src/core/bytes.js';
 import { encodeUtxo } from '../../src/core/codec/codec.js';
 import { cb58Encode, formatAddress, parseAddress } from '../../src/core/encoding.js';
-import { keyPairFromSecret, type KeyPair } from '../../src/core/keys.js';
+import type { KeyPair } from '../../src/core/keys.js';
 import type { AccountView } from '../../src/shared/messages.js';
-import { AVAX, genesisEngine, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
+import { AVAX, freshKey, genesisEngine, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
 import {
   CHAIN_ID,
@@ -374,7 +373,7 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
   };
 
   step('xpc_sendTransaction of an X send the site built → Reject → 4001, nothing sent; → Approve → accepted, the recipient paid', async () => {
-    const recipient = keyPairFromSecret(new Uint8Array(randomBytes(32)));
+    const recipient = freshKey();
     const recipientX = formatAddress('X', 'local', recipient.shortId);
     const transactionHex = await siteBuiltXSend(recipient, SITE_X_SEND);
     const xFee = (await localNetwork()).ctx.xTxFee;

@@ -6,151 +6,41 @@
 // Firefox's MV3 background is an event page. The pref extensions.background.idle.timeout is set
 // short, so the test can let the background go idle, see Firefox unload it, and check that the
 // next request finds the unlocked session again (from storage.session).
-import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import type { AccountView, BalancesView } from '../../src/shared/messages.js';
+import { FirefoxWithExtension, openExtensionPage, sendFrom, type ExtensionPageGlobals } from './firefox.js';
 import { addAndSelectNode, createWallet, expectFunded, expectSessionResumed, fundAndRefresh, lockAndUnlock, settledBalances } from './flow.js';
 import {
   artifactPath,
-  browserExecutable,
-  builtExtension,
   clearArtifacts,
   ConsoleLog,
   domQuiet,
   firstPing,
   flowSteps,
-  killPids,
-  POPUP_VIEWPORT,
-  processTree,
-  removeDir,
   slug,
   startRpcProxy,
   startWebPage,
-  tempDir,
   Timings,
   walletCaller,
-  within,
-  type BuiltExtension,
   type Call,
   type RpcProxy,
   type WebPage,
 } from './harness.js';
 
-const FIREFOX = ['/usr/bin/firefox-esr'];
 /** Idle time after which Firefox unloads the event page (its default is 30 s). */
 const IDLE_UNLOAD_MS = 2_000;
-
-type ExtensionPageGlobals = {
-  browser: {
-    runtime: {
-      sendMessage(message: unknown): Promise<unknown>;
-      getBackgroundPage(): Promise<{ performance: { timeOrigin: number } } | null>;
-    };
-  };
-};
-
-/** Prefs for a quiet, loopback-only browser on top of puppeteer's own test prefs. */
-function firefoxPrefs(addonId: string, uuid: string): Record<string, unknown> {
-  return {
-    'extensions.webextensions.uuids': JSON.stringify({ [addonId]: uuid }),
-    'extensions.background.idle.timeout': IDLE_UNLOAD_MS,
-    // Console messages of all pages (the background's too) on stdout, kept in a file (see launch).
-    'devtools.console.stdout.content': true,
-    // Loopback only: every other HTTP(S) request goes to a proxy that is not there. Firefox never
-    // sends 127.0.0.1 or localhost through a proxy.
-    'network.proxy.type': 1,
-    'network.proxy.http': '127.0.0.1',
-    'network.proxy.http_port': 9,
-    'network.proxy.ssl': '127.0.0.1',
-    'network.proxy.ssl_port': 9,
-    'network.proxy.share_proxy_settings': true,
-    'network.dns.disablePrefetch': true,
-    'network.trr.mode': 5,
-    'network.connectivity-service.enabled': false,
-    'network.captive-portal-service.enabled': false,
-    'app.normandy.enabled': false,
-    'browser.region.update.enabled': false,
-    'toolkit.telemetry.enabled': false,
-  };
-}
-
-/**
- * A launcher that runs Firefox in its own place (exec: same PID) with stdout appended to
- * `stdoutFile`. Puppeteer reads the browser's stderr itself, but would either drop stdout or copy
- * it, start-up noise included, into the test output.
- */
-function writeLauncher(dir: string, executable: string, stdoutFile: string): string {
-  const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
-  const path = join(dir, 'firefox.sh');
-  writeFileSync(path, `#!/bin/sh\nexec ${quote(executable)} "$@" >>${quote(stdoutFile)}\n`, { mode: 0o755 });
-  return path;
-}
-
-function collectLines(stream: Readable | null | undefined, source: string, log: ConsoleLog): void {
-  if (!stream) return;
-  let pending = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    const lines = (pending + chunk).split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) if (line.trim() !== '') log.add(source, line);
-  });
-}
 
 describe('Firefox ESR: the built extension against the local node', () => {
   const timings = new Timings();
   const log = new ConsoleLog();
-  let ext: BuiltExtension;
-  let runDir: string | undefined;
-  let stdoutFile = '';
-  let browser: Browser | undefined;
-  let browserPid: number | undefined;
+  const firefox = new FirefoxWithExtension('firefox', log);
   let proxy: RpcProxy | undefined;
   let web: WebPage | undefined;
   let popup: Page | undefined;
-  let popupUrl = '';
   let call: Call;
   let account: AccountView;
   let snapshot: BalancesView;
-
-  /**
-   * Opens `url` in `page`. A goto to a moz-extension:// URL never resolves over BiDi, so it is
-   * not awaited: the page counts as loaded when the document at that URL is complete.
-   */
-  const open = async (page: Page, url: string): Promise<void> => {
-    // Polled by hand: while a document is being set up or replaced, Firefox's remote agent can
-    // fail an evaluation with its own internal error, which puppeteer's waitForFunction does not
-    // retry.
-    const deadline = Date.now() + 15_000;
-    // Marks the current document, so that a reload of the same URL is not mistaken for done.
-    for (;;) {
-      const marked = await page
-        .evaluate(() => {
-          (globalThis as { xpcE2eOldDocument?: boolean }).xpcE2eOldDocument = true;
-          return true;
-        })
-        .catch(() => false);
-      if (marked) break;
-      if (Date.now() > deadline) throw new Error('could not reach the page to open ' + url);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    page.goto(url).catch(() => undefined);
-    for (;;) {
-      const loaded = await page
-        .evaluate(
-          (u: string) => location.href === u && document.readyState === 'complete' && !(globalThis as { xpcE2eOldDocument?: boolean }).xpcE2eOldDocument,
-          url,
-        )
-        .catch(() => false);
-      if (loaded) return;
-      if (Date.now() > deadline) throw new Error(`the page did not finish opening ${url} within 15 s`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
 
   /** When the background page was created (ms since epoch): a new value is a new background. */
   const backgroundStartedAt = (): Promise<number | null> =>
@@ -161,7 +51,7 @@ describe('Firefox ESR: the built extension against the local node', () => {
 
   /** Reloads the popup (it renders the state it finds on load), lets it settle, saves a screenshot. */
   const screenshot = async (name: string, options: { balances?: boolean } = {}): Promise<void> => {
-    await open(popup!, popupUrl);
+    await openExtensionPage(popup!, firefox.popupUrl);
     await popup!.evaluate(domQuiet, { quietMs: 500, maxMs: 5_000 });
     if (options.balances) {
       // The popup refreshes the balances on load and polls while that runs (every second).
@@ -175,45 +65,16 @@ describe('Firefox ESR: the built extension against the local node', () => {
     const name = `firefox-FAILED-${slug(failed)}`;
     if (popup && !popup.isClosed()) await popup.screenshot({ path: artifactPath(`${name}.png`) }).catch(() => undefined);
     const path = log.save(`${name}.console.log`);
-    if (existsSync(stdoutFile)) copyFileSync(stdoutFile, artifactPath(`${name}.stdout.log`));
+    firefox.saveStdout(`${name}.stdout.log`);
     console.error(`[e2e firefox] step "${failed}" failed; screenshot and console log: ${path.replace(/\.console\.log$/, '.*')}`);
   });
 
   /** Starts the browser with the extension; on failure the console log so far is saved. */
   const launch = async (): Promise<void> => {
-    clearArtifacts('firefox-');
-    ext = builtExtension('firefox');
-    const executablePath = browserExecutable('Firefox ESR', FIREFOX);
-    const addonId = ext.manifest.browser_specific_settings?.gecko?.id;
-    if (!addonId) throw new Error('dist/firefox/manifest.json has no browser_specific_settings.gecko.id');
+    // Only this file's own artifacts: the other Firefox files write firefox-ui-…, dapp-firefox-….
+    for (const prefix of ['firefox-popup-', 'firefox-FAILED-', 'firefox-console', 'firefox-stdout']) clearArtifacts(prefix);
     proxy = await startRpcProxy(inject('nodeUrl'));
-    runDir = tempDir('xpc-e2e-firefox-');
-    const profileDir = join(runDir, 'profile');
-    mkdirSync(profileDir);
-    stdoutFile = join(runDir, 'stdout.log');
-    const uuid = randomUUID();
-    const started = Date.now();
-    browser = await puppeteer.launch({
-      browser: 'firefox',
-      executablePath: writeLauncher(runDir, executablePath, stdoutFile),
-      headless: true,
-      userDataDir: profileDir,
-      // Needed to open moz-extension:// pages over BiDi.
-      args: ['--remote-allow-system-access'],
-      extraPrefsFirefox: firefoxPrefs(addonId, uuid),
-      defaultViewport: POPUP_VIEWPORT,
-      timeout: 30_000,
-    });
-    const child = browser.process();
-    browserPid = child?.pid;
-    collectLines(child?.stderr, 'firefox stderr', log);
-    log.add('test', `firefox pid ${browserPid ?? 'unknown'}, launched in ${Date.now() - started} ms`);
-
-    const installed = await browser.installExtension(ext.dir);
-    expect(installed).toBe(addonId);
-    popupUrl = `moz-extension://${uuid}/${ext.popupPath}`;
-    log.add('test', `add-on ${installed} installed at moz-extension://${uuid}/, ${Date.now() - started} ms after launch`);
-    timings.add('launch', Date.now() - started);
+    timings.add('launch', await firefox.launch({ 'extensions.background.idle.timeout': IDLE_UNLOAD_MS }));
   };
 
   beforeAll(async () => {
@@ -227,29 +88,19 @@ describe('Firefox ESR: the built extension against the local node', () => {
   });
 
   afterAll(async () => {
-    // The driver's own close first; then whatever is left of the browser's process tree, by PID.
-    const tree = browserPid !== undefined ? processTree(browserPid) : [];
-    if (browser) await within(browser.close(), 15_000, 'closing Firefox').catch((e: unknown) => log.add('test', String(e)));
-    const killed = await killPids(tree);
-    if (killed.length > 0) console.warn(`[e2e firefox] killed leftover processes ${killed.join(', ')}`);
+    await firefox.close('firefox-stdout.log');
     await proxy?.close();
     await web?.close();
     log.save('firefox-console.log'); // every run's, for reading next to the screenshots
-    if (stdoutFile && existsSync(stdoutFile)) copyFileSync(stdoutFile, artifactPath('firefox-stdout.log'));
-    removeDir(runDir);
     console.log(timings.summary('firefox'));
   });
 
   step('the background answers a ping from the popup page', async () => {
-    expect(browserPid, 'the browser PID (for clean-up)').toBeTypeOf('number');
-    popup = await browser!.newPage();
-    popup.on('console', (m) => log.add(`popup ${m.type()}`, m.text()));
-    popup.on('pageerror', (e) => log.add('popup error', e instanceof Error ? (e.stack ?? e.message) : String(e)));
-    await open(popup, popupUrl);
-    const send = (message: unknown): Promise<unknown> =>
-      popup!.evaluate((m) => (globalThis as unknown as ExtensionPageGlobals).browser.runtime.sendMessage(m), message);
+    expect(firefox.pid, 'the browser PID (for clean-up)').toBeTypeOf('number');
+    popup = await firefox.openPopup();
+    const send = sendFrom(popup);
     call = walletCaller(send, log);
-    expect(await firstPing(send, log)).toEqual({ ok: true, version: ext.manifest.version });
+    expect(await firstPing(send, log)).toEqual({ ok: true, version: firefox.extension.manifest.version });
     await screenshot('popup-first-run');
   });
 
@@ -290,7 +141,7 @@ describe('Firefox ESR: the built extension against the local node', () => {
 
   step('a web page on loopback gets no channel to the background', async () => {
     web = await startWebPage();
-    const page = await browser!.newPage();
+    const page = await firefox.browser!.newPage();
     try {
       await page.goto(web.url, { waitUntil: 'load' });
       const seen = await page.evaluate(() => {

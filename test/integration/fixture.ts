@@ -1,6 +1,7 @@
 // Shared pieces of the real-node suite: a client for the node started by global-setup.ts, the
 // public genesis test key, and fresh HD wallets funded from it (so each test acts as a wallet
 // with its own derivation, change addresses and scanning, never as the genesis key).
+import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { toHex, type Bytes } from '../../src/core/bytes.js';
 import { parsePrivateKey } from '../../src/core/encoding.js';
@@ -20,6 +21,11 @@ import { makeOwners, type ChainContext } from '../../src/core/tx/context.js';
 
 /** The local network's pre-funded key: public knowledge, for tests only. */
 export const GENESIS_KEY = keyPairFromSecret(parsePrivateKey('PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN'));
+/** A new key nobody else uses: a fresh recipient. */
+export function freshKey(): KeyPair {
+  return keyPairFromSecret(new Uint8Array(randomBytes(32)));
+}
+
 export const AVAX = 1_000_000_000n;
 export const WEI_PER_NAVAX = 1_000_000_000n;
 

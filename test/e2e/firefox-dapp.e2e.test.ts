@@ -1,0 +1,221 @@
+// The test dApp (test/e2e/dapp/app.ts: EIP-6963 discovery, viem over `custom(provider)`) on
+// http://127.0.0.1:<port>, against the built Firefox extension (dist/firefox) in Debian's Firefox
+// ESR, driven by puppeteer-core over WebDriver BiDi, with the run's local node. Launch and set-up
+// are firefox.ts's (temporary add-on, UUID pinned by pref, loopback only); Firefox's
+// own idle unload of the event page keeps its default here. The approval window is a new
+// top-level window: the test finds it among the browser's pages by its URL.
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import type { AccountView } from '../../src/shared/messages.js';
+import {
+  CHAIN_ID,
+  CHAIN_ID_HEX,
+  eventsInPage,
+  evmAddressOf,
+  expectConnectApproval,
+  expectDiscovered,
+  expectOk,
+  expectPersonalSignApproval,
+  expectPersonalSignature,
+  expectUserRejected,
+  readApproval,
+  runInPage,
+  startDapp,
+  type ApprovalSnapshot,
+  type DappServer,
+} from './dapp.js';
+import type { DappApi, DappCall, DappResult } from './dapp/app.js';
+import type { Outcome, RecordedEvent } from './dapp/shared.js';
+import { FirefoxWithExtension, sendFrom } from './firefox.js';
+import { addAndSelectNode, createWallet } from './flow.js';
+import { artifactPath, clearArtifacts, ConsoleLog, domQuiet, firstPing, flowSteps, slug, startRpcProxy, Timings, walletCaller, type Call, type RpcProxy } from './harness.js';
+
+/**
+ * This file's artifacts. Not "firefox-…": firefox.e2e.test.ts clears every file with that prefix
+ * when it starts, and may run after this file.
+ */
+const PREFIX = 'dapp-firefox-';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks through the approval window', () => {
+  const timings = new Timings();
+  const log = new ConsoleLog();
+  const firefox = new FirefoxWithExtension('firefox-dapp', log);
+  let proxy: RpcProxy | undefined;
+  let server: DappServer | undefined;
+  let popup: Page | undefined;
+  let page: Page | undefined;
+  let call: Call;
+  let account: AccountView;
+  const approvalPages = new Set<Page>();
+
+  const dapp = <K extends DappCall>(name: K, ...args: Parameters<DappApi[K]>): Promise<Outcome<DappResult<K>>> =>
+    page!.evaluate(runInPage, [name, args] as [string, unknown[]]) as Promise<Outcome<DappResult<K>>>;
+
+  const events = (): Promise<RecordedEvent[]> => page!.evaluate(eventsInPage);
+
+  /** The document's own URL. Puppeteer's page.url() stays about:blank for a window the extension opened. */
+  const urlOf = async (p: Page): Promise<string> => (p.url() !== 'about:blank' ? p.url() : await p.evaluate(() => location.href).catch(() => ''));
+
+  /**
+   * The approval window (a new top-level window) showing a `method` request, found by its URL.
+   * Fails early with the dApp's answer when the request ended without asking.
+   */
+  const approvalWindow = async (method: string, pending: Promise<Outcome<unknown>>): Promise<{ window: Page; shown: ApprovalSnapshot }> => {
+    let settled: Outcome<unknown> | string | undefined;
+    pending.then(
+      (o) => (settled = o),
+      (e: unknown) => (settled = `the page call failed: ${String(e)}`),
+    );
+    const deadline = Date.now() + 20_000;
+    let last = 'no approval window';
+    for (;;) {
+      for (const p of await firefox.browser!.pages()) {
+        if (p.isClosed() || p === page || p === popup || !(await urlOf(p)).startsWith(`${firefox.base}src/popup/approval.html`)) continue;
+        const shown = await p.evaluate(readApproval).catch(() => null);
+        if (!shown) continue;
+        if (!approvalPages.has(p)) {
+          approvalPages.add(p);
+          p.on('console', (m) => log.add(`approval ${m.type()}`, m.text()));
+        }
+        last = `an approval window showing ${shown.method}`;
+        // Approve is disabled for a moment after a request appears (a click meant for the previous
+        // one must not approve it): the user reads, then decides.
+        if (shown.method === method && shown.buttons.every((b) => !b.disabled)) return { window: p, shown };
+      }
+      if (settled) throw new Error(`the dApp's ${method} ended without an approval window: ${JSON.stringify(settled)}`);
+      if (Date.now() > deadline) throw new Error(`no approval window showed a ${method} request within 20 s (last seen: ${last})`);
+      await sleep(100);
+    }
+  };
+
+  const screenshotApproval = async (window: Page, name: string): Promise<void> => {
+    await window.evaluate(domQuiet, { quietMs: 300, maxMs: 3_000 });
+    await window.screenshot({ path: artifactPath(`${PREFIX}approval-${name}.png`) });
+  };
+
+  /** Clicks Approve or Reject (a real click on the button); nothing else waits, so the window closes. */
+  const decide = async (window: Page, button: 'Approve' | 'Reject'): Promise<void> => {
+    const handles = await window.$$('footer button');
+    let clicked = false;
+    for (const h of handles) {
+      if ((await h.evaluate((b) => (b.textContent ?? '').trim())) === button) {
+        await h.click();
+        clicked = true;
+        break;
+      }
+    }
+    expect(clicked, `the approval window has a ${button} button`).toBe(true);
+    await expect.poll(() => isGone(window), { message: `the approval window closes after ${button}`, timeout: 10_000 }).toBe(true);
+  };
+
+  /**
+   * Whether the window is closed. Puppeteer never marks a window the extension opened as closed
+   * (it never saw it navigate); Firefox then answers that its browsing context does not exist.
+   */
+  const isGone = async (p: Page): Promise<boolean> => {
+    if (p.isClosed()) return true;
+    try {
+      await p.evaluate(() => true);
+      return false;
+    } catch (e) {
+      return /no such frame|Browsing Context with id .* not found/i.test(String(e));
+    }
+  };
+
+  const step = flowSteps(timings, async (failed) => {
+    const name = `${PREFIX}FAILED-${slug(failed)}`;
+    if (page && !page.isClosed()) await page.screenshot({ path: artifactPath(`${name}-dapp.png`) }).catch(() => undefined);
+    for (const [i, p] of [...approvalPages].entries()) {
+      if (!p.isClosed()) await p.screenshot({ path: artifactPath(`${name}-approval-${i}.png`) }).catch(() => undefined);
+    }
+    const path = log.save(`${name}.console.log`);
+    firefox.saveStdout(`${name}.stdout.log`);
+    console.error(`[e2e firefox dapp] step "${failed}" failed; screenshots and console log: ${path.replace(/\.console\.log$/, '*')}`);
+  });
+
+  const launch = async (): Promise<void> => {
+    clearArtifacts(PREFIX);
+    proxy = await startRpcProxy(inject('nodeUrl'));
+    const bundled = Date.now();
+    server = await startDapp();
+    log.add('test', `dApp bundled and served at ${server.url} in ${Date.now() - bundled} ms`);
+    timings.add('launch', await firefox.launch());
+  };
+
+  beforeAll(async () => {
+    try {
+      await launch();
+    } catch (e) {
+      const path = log.save(`${PREFIX}FAILED-launch.console.log`);
+      console.error(`[e2e firefox dapp] launch failed; console log: ${path}`);
+      throw e;
+    }
+  });
+
+  afterAll(async () => {
+    await firefox.close(`${PREFIX}stdout.log`);
+    await proxy?.close();
+    await server?.close();
+    log.save(`${PREFIX}console.log`);
+    console.log(timings.summary('firefox dapp'));
+  });
+
+  step('sets up a wallet on the local node through the background protocol', async () => {
+    expect(firefox.pid, 'the browser PID (for clean-up)').toBeTypeOf('number');
+    popup = await firefox.openPopup();
+    const send = sendFrom(popup);
+    call = walletCaller(send, log);
+    expect(await firstPing(send, log)).toEqual({ ok: true, version: firefox.extension.manifest.version });
+    await createWallet(call);
+    ({ account } = await addAndSelectNode(call, proxy!.url));
+  });
+
+  step('the dApp finds the wallet through EIP-6963 and sees it connected to the chain, with no account', async () => {
+    page = await firefox.browser!.newPage();
+    page.on('console', (m) => log.add(`dapp ${m.type()}`, m.text()));
+    page.on('pageerror', (e) => log.add('dapp error', e instanceof Error ? (e.stack ?? e.message) : String(e)));
+    await page.goto(server!.url, { waitUntil: 'load' });
+    await page.waitForFunction(() => document.documentElement.dataset['dapp'] === 'ready');
+    expectDiscovered(expectOk(await dapp('discovery'), 'discovery'));
+    await expect.poll(events, { timeout: 10_000 }).toEqual([{ event: 'connect', data: { chainId: CHAIN_ID_HEX } }]);
+    expect(expectOk(await dapp('accounts'), 'eth_accounts')).toEqual([]);
+    expect(expectOk(await dapp('chainId'), 'chainId')).toEqual({ viem: CHAIN_ID, provider: CHAIN_ID_HEX });
+  });
+
+  step('connect → Reject → viem rejects with 4001', async () => {
+    const pending = dapp('connect');
+    const { window, shown } = await approvalWindow('eth_requestAccounts', pending);
+    expectConnectApproval(shown, server!.origin, account);
+    await decide(window, 'Reject');
+    expectUserRejected(await pending, 'connect');
+    expect(expectOk(await dapp('accounts'), 'eth_accounts')).toEqual([]);
+  });
+
+  step('connect → Approve → the account’s C address, and accountsChanged', async () => {
+    const pending = dapp('connect');
+    const { window, shown } = await approvalWindow('eth_requestAccounts', pending);
+    expectConnectApproval(shown, server!.origin, account);
+    await screenshotApproval(window, 'connect');
+    await decide(window, 'Approve');
+    expect(expectOk(await pending, 'connect')).toEqual([evmAddressOf(account)]);
+    await expect
+      .poll(events, { timeout: 5_000 })
+      .toEqual([
+        { event: 'connect', data: { chainId: CHAIN_ID_HEX } },
+        { event: 'accountsChanged', data: [account.cAddress] },
+      ]);
+  });
+
+  step('signMessage (personal_sign) → Approve → viem verifyMessage is true', async () => {
+    const pending = dapp('signMessage');
+    const { window, shown } = await approvalWindow('personal_sign', pending);
+    expectPersonalSignApproval(shown, server!.origin, account);
+    await screenshotApproval(window, 'sign-message');
+    await decide(window, 'Approve');
+    await expectPersonalSignature(expectOk(await pending, 'signMessage'), account);
+    expect(approvalPages.size, 'each request had its own window').toBe(3);
+    for (const p of approvalPages) expect(await isGone(p)).toBe(true);
+  });
+});
