@@ -8,6 +8,7 @@ import { toHex, fromHex } from '../core/bytes.js';
 import type { WalletEngine } from '../core/engine.js';
 import { TimeoutError, WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
+import type { ActivityItem } from '../shared/messages.js';
 import type { StorageArea } from './storage.js';
 
 export type TransferState =
@@ -285,4 +286,22 @@ export class TransferRunner {
     record.state = 'completed';
     await this.save(record, 'completed');
   }
+}
+
+/**
+ * A journaled move's txs as activity items: its export (carrying the amount) and its imports. An
+ * import that never landed on a completed move was dropped and replaced: it shows as failed.
+ */
+export function transferActivity(r: TransferRecord, avaxAssetID: string): ActivityItem[] {
+  const items: ActivityItem[] = [];
+  if (r.export) {
+    const status = r.export.accepted ? 'accepted' : r.state === 'failed' ? 'failed' : 'pending';
+    items.push({ txID: r.export.txID, chain: r.from, kind: 'export', status, assetID: avaxAssetID, amount: r.amount, fee: r.export.fee, createdAt: r.createdAt });
+  }
+  for (const tx of r.imports) {
+    const status = tx.accepted ? 'accepted' : r.state === 'completed' ? 'failed' : 'pending';
+    // After the export: a move's import is newer than its export even when both are journaled at once.
+    items.push({ txID: tx.txID, chain: r.to, kind: 'import', status, assetID: avaxAssetID, fee: tx.fee, createdAt: Math.max(r.updatedAt, r.createdAt + 1) });
+  }
+  return items;
 }

@@ -58,7 +58,7 @@ import { type ApprovalQueue, UnknownApprovalError } from './approvals.js';
 import type { SiteStore } from './sites.js';
 import type { Session } from './session.js';
 import type { StorageArea } from './storage.js';
-import { TransferJournal, type TransferRecord, TransferRunner } from './transfers.js';
+import { TransferJournal, type TransferRecord, TransferRunner, transferActivity } from './transfers.js';
 
 const STATE_KEY = 'xpc.state';
 const STATE_VERSION = 1;
@@ -699,7 +699,10 @@ export class WalletService {
     balances.push({ chain: 'P', assetID: avax, ...avaxInfo, verified: true, spendable: (pAvax?.spendable ?? 0n).toString(), locked: (pAvax?.locked ?? 0n).toString(), lockedStakeable: (pAvax?.lockedStakeable ?? 0n).toString() });
     balances.push({ chain: 'C', assetID: avax, ...avaxInfo, denomination: AVAX_EVM_DENOMINATION, verified: true, spendable: cWei.toString(), locked: '0', lockedStakeable: '0' });
 
-    this.noteIncoming(cache, xUtxos, 'X');
+    // Read after the UTXOs: a move's tx is journaled before it is sent, so its outputs (an export's
+    // change, an import) are always found here and never taken for incoming funds.
+    const moveTxIDs = new Set((await this.journalActivity(preset, account.id)).map((m) => m.txID));
+    this.noteIncoming(cache, xUtxos, 'X', moveTxIDs);
     cache.balances = {
       updatedAt: Date.now(),
       refreshing: false,
@@ -710,10 +713,10 @@ export class WalletService {
     return cache.balances;
   }
 
-  /** New X UTXOs from a tx the wallet did not issue are incoming funds. */
-  private noteIncoming(cache: AccountCache, utxos: Utxo[], chain: ChainName): void {
+  /** New X UTXOs from a tx the wallet did not issue (`moveTxIDs`: its moves' txs) are incoming funds. */
+  private noteIncoming(cache: AccountCache, utxos: Utxo[], chain: ChainName, moveTxIDs: ReadonlySet<string>): void {
     const known = new Set(cache.knownUtxos);
-    const ours = new Set(cache.activity.map((a) => a.txID));
+    const ours = new Set([...cache.activity.map((a) => a.txID), ...moveTxIDs]);
     const firstRefresh = cache.knownUtxos.length === 0 && cache.balances.updatedAt === 0;
     for (const u of utxos) {
       const id = utxoId(u);
@@ -828,6 +831,13 @@ export class WalletService {
     return { fee: fee.toString(), maxAmount: maxAmount.toString() };
   }
 
+  /** The network's fixed X-Chain fees, the same the builders charge (they read the same context). */
+  async assetsFees() {
+    const { preset } = await this.selected();
+    const ctx = chainContextOf(await this.identity(preset));
+    return { createAsset: ctx.xCreateAssetTxFee.toString(), operation: ctx.xTxFee.toString() };
+  }
+
   async assetsCreate(p: P<'assets.create'>) {
     const { engine } = await this.engine();
     const hrp = engine.ctx.hrp;
@@ -838,6 +848,7 @@ export class WalletService {
           ? [variableCapState((p.minters ?? []).map((m) => this.ownersFrom(m, 'X', hrp)), (p.holders ?? []).map((h) => ({ owners: this.ownersFrom(h.owners, 'X', hrp), amount: BigInt(h.amount) })))]
           : [nftFamilyState((p.minters ?? []).map((m) => this.ownersFrom(m, 'X', hrp)))];
     const built = await engine.buildXCreateAsset({ name: p.name, symbol: p.symbol, denomination: p.denomination, initialStates: states });
+    checkApprovedFee(built.fee, p.maxFee, 'nAVAX');
     const issued = await this.issue('create-asset', built);
     return { txID: issued.txID, assetID: issued.txID, fee: issued.fee.toString() };
   }
@@ -852,7 +863,9 @@ export class WalletService {
   async assetsMint(p: P<'assets.mint'>) {
     const { engine } = await this.engine();
     const mintUtxo = await this.assetUtxo(engine, p.assetID, (u) => u.output.kind === 'MintOutput', 'mint right');
-    const issued = await this.issue('mint', await engine.buildXMint(mintUtxo, BigInt(p.amount), this.ownersFrom(p.to, 'X', engine.ctx.hrp)), { assetID: p.assetID, amount: p.amount });
+    const built = await engine.buildXMint(mintUtxo, BigInt(p.amount), this.ownersFrom(p.to, 'X', engine.ctx.hrp));
+    checkApprovedFee(built.fee, p.maxFee, 'nAVAX');
+    const issued = await this.issue('mint', built, { assetID: p.assetID, amount: p.amount });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
@@ -860,7 +873,9 @@ export class WalletService {
     const { engine } = await this.engine();
     const mintUtxo = await this.assetUtxo(engine, p.assetID, (u) => u.output.kind === 'NftMintOutput' && u.output.groupID === p.groupID, `NFT mint right for group ${p.groupID}`);
     const to = p.to.map((o) => this.ownersFrom(o, 'X', engine.ctx.hrp));
-    const issued = await this.issue('nft-mint', await engine.buildXNftMint(mintUtxo, fromHex(p.payloadHex), to), { assetID: p.assetID });
+    const built = await engine.buildXNftMint(mintUtxo, fromHex(p.payloadHex), to);
+    checkApprovedFee(built.fee, p.maxFee, 'nAVAX');
+    const issued = await this.issue('nft-mint', built, { assetID: p.assetID });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
@@ -869,7 +884,9 @@ export class WalletService {
     const ref = parseUtxoId(p.utxoID);
     const nft = (await engine.utxos('X')).find((u) => utxoId(u) === utxoId(ref));
     if (!nft) throw new ValidationError('this wallet does not hold that NFT', 'utxoID');
-    const issued = await this.issue('nft-transfer', await engine.buildXNftTransfer(nft, this.ownersFrom(p.to, 'X', engine.ctx.hrp)), { assetID: cb58Encode(nft.assetID) });
+    const built = await engine.buildXNftTransfer(nft, this.ownersFrom(p.to, 'X', engine.ctx.hrp));
+    checkApprovedFee(built.fee, p.maxFee, 'nAVAX');
+    const issued = await this.issue('nft-transfer', built, { assetID: cb58Encode(nft.assetID) });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
@@ -1024,9 +1041,27 @@ export class WalletService {
     return { txIDs: imported.map((i) => i.txID) };
   }
 
+  /**
+   * The account's transactions, newest first: the cached list, with the export and imports of every
+   * journaled move (the journal is their record; the cache never holds them).
+   */
   async activityList() {
     const { account, preset } = await this.selected();
-    return { items: (await this.cache(preset.id, account.id)).activity };
+    const cache = await this.cache(preset.id, account.id);
+    const moves = await this.journalActivity(preset, account.id);
+    const inJournal = new Set(moves.map((m) => m.txID));
+    const items = [...moves, ...cache.activity.filter((a) => !inJournal.has(a.txID))];
+    // Stable: items created in the same millisecond keep the cache's newest-first order.
+    items.sort((a, b) => b.createdAt - a.createdAt);
+    return { items: items.slice(0, MAX_ACTIVITY) };
+  }
+
+  /** The move txs of the account's journal as activity items; none while the journal is unreadable (Move shows why). */
+  private async journalActivity(preset: Preset, accountId: string): Promise<ActivityItem[]> {
+    const records = await new TransferJournal(this.local, this.journalKey(preset.id, accountId)).list().catch(() => []);
+    if (records.length === 0) return [];
+    const avax = (await this.identity(preset)).avaxAssetID;
+    return records.flatMap((r) => transferActivity(r, avax));
   }
 
   // ---- settings ----

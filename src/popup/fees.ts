@@ -3,7 +3,7 @@
 // still pays it. Asset creation has no estimate request: the last creation's fee stands in for it.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { BackgroundError } from '../shared/client.js';
-import type { ActivityItem, RequestParams, RequestResult } from '../shared/messages.js';
+import type { RequestParams, RequestResult } from '../shared/messages.js';
 import { errorText, useCall } from './api.js';
 
 /** How long typing must pause before an estimate is asked for. */
@@ -84,10 +84,4 @@ export function useEstimate<T extends EstimateType>(type: T, params: RequestPara
 export function maxOf(estimate: { maxAmount: string } | undefined): bigint | null {
   const max = estimate ? BigInt(estimate.maxAmount) : 0n;
   return max > 0n ? max : null;
-}
-
-/** nAVAX the newest accepted asset creation burned: the X-Chain creation fee is fixed by the network. */
-export function lastCreateFee(items: readonly ActivityItem[] | undefined): bigint | undefined {
-  const item = items?.find((i) => i.chain === 'X' && i.kind === 'create-asset' && i.status === 'accepted' && i.fee !== undefined);
-  return item?.fee === undefined ? undefined : BigInt(item.fee);
 }

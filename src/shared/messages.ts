@@ -301,6 +301,12 @@ export interface WalletRequests {
   /** The exact fee and the largest sendable amount, without signing or issuing anything. */
   'send.estimate': { params: SendEstimateParams; result: SendEstimate };
 
+  /**
+   * The X-Chain's fees (nAVAX), fixed per kind of tx by the network: an asset creation, and an
+   * operation (a mint, an NFT mint or an NFT transfer). Exactly what the asset requests burn.
+   */
+  'assets.fees': { params: Record<string, never>; result: { createAsset: Amount; operation: Amount } };
+  /** In every asset request, `maxFee` (nAVAX) is the most the user approved paying: a costlier tx is refused unsigned. */
   'assets.create': {
     params: {
       name: string;
@@ -309,13 +315,14 @@ export interface WalletRequests {
       kind: 'fixed' | 'variable' | 'nft';
       holders?: { owners: OwnerSet; amount: Amount }[];
       minters?: OwnerSet[];
+      maxFee: Amount;
     };
     result: { txID: string; assetID: string; fee: Amount };
   };
-  'assets.mint': { params: { assetID: string; amount: Amount; to: OwnerSet }; result: { txID: string; fee: Amount } };
+  'assets.mint': { params: { assetID: string; amount: Amount; to: OwnerSet; maxFee: Amount }; result: { txID: string; fee: Amount } };
   /** payload as hex (the UI turns text/JSON/URL into bytes). */
-  'assets.mintNft': { params: { assetID: string; groupID: number; payloadHex: string; to: OwnerSet[] }; result: { txID: string; fee: Amount } };
-  'assets.transferNft': { params: { utxoID: string; to: OwnerSet }; result: { txID: string; fee: Amount } };
+  'assets.mintNft': { params: { assetID: string; groupID: number; payloadHex: string; to: OwnerSet[]; maxFee: Amount }; result: { txID: string; fee: Amount } };
+  'assets.transferNft': { params: { utxoID: string; to: OwnerSet; maxFee: Amount }; result: { txID: string; fee: Amount } };
   /** The NFTs on the X-Chain this wallet can send. */
   'assets.listNfts': { params: Record<string, never>; result: { nfts: NftView[] } };
   /** The mint rights (variable-cap and NFT groups) on the X-Chain this wallet can sign for. */

@@ -445,7 +445,7 @@ function holders(value: unknown, field: string): Holder[] {
 }
 
 function createAsset(params: unknown): RequestParams<'assets.create'> {
-  const f = record(params, '', ['name', 'symbol', 'denomination', 'kind'], ['holders', 'minters']);
+  const f = record(params, '', ['name', 'symbol', 'denomination', 'kind', 'maxFee'], ['holders', 'minters']);
   const assetName = str(f.name, 'name', { min: 1, max: MAX_ASSET_NAME });
   const symbol = str(f.symbol, 'symbol', { min: 1, max: MAX_ASSET_SYMBOL });
   const denomination = int(f.denomination, 'denomination', 0, MAX_DENOMINATION);
@@ -456,7 +456,7 @@ function createAsset(params: unknown): RequestParams<'assets.create'> {
     throw e;
   }
   const kind = oneOf(f.kind, 'kind', ['fixed', 'variable', 'nft'] as const);
-  const out: RequestParams<'assets.create'> = { name: assetName, symbol, denomination, kind };
+  const out: RequestParams<'assets.create'> = { name: assetName, symbol, denomination, kind, maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
   switch (kind) {
     case 'fixed':
       if (!present(f, 'holders')) fail('holders', 'a fixed-cap asset needs at least one holder');
@@ -563,27 +563,30 @@ export const REQUEST_VALIDATORS: Validators = {
   },
   'send.estimate': sendEstimate,
 
+  'assets.fees': none,
   'assets.create': createAsset,
   'assets.mint': (params) => {
-    const f = record(params, '', ['assetID', 'amount', 'to']);
+    const f = record(params, '', ['assetID', 'amount', 'to', 'maxFee']);
     return {
       assetID: cb58Id(f.assetID, 'assetID'),
       amount: amount(f.amount, 'amount', U64_MAX, true),
       to: ownerSet(f.to, 'to'),
+      maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false),
     };
   },
   'assets.mintNft': (params) => {
-    const f = record(params, '', ['assetID', 'groupID', 'payloadHex', 'to']);
+    const f = record(params, '', ['assetID', 'groupID', 'payloadHex', 'to', 'maxFee']);
     return {
       assetID: cb58Id(f.assetID, 'assetID'),
       groupID: int(f.groupID, 'groupID', 0, U32_MAX),
       payloadHex: hexBytes(f.payloadHex, 'payloadHex', MAX_NFT_PAYLOAD),
       to: ownerSets(f.to, 'to', 1, MAX_NFT_RECIPIENTS),
+      maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false),
     };
   },
   'assets.transferNft': (params) => {
-    const f = record(params, '', ['utxoID', 'to']);
-    return { utxoID: utxoIdString(f.utxoID, 'utxoID'), to: ownerSet(f.to, 'to') };
+    const f = record(params, '', ['utxoID', 'to', 'maxFee']);
+    return { utxoID: utxoIdString(f.utxoID, 'utxoID'), to: ownerSet(f.to, 'to'), maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
   },
   'assets.listNfts': none,
   'assets.mintRights': none,

@@ -8,14 +8,13 @@
 // Expected balances are tracked in exact base units from the amounts typed and the fees the
 // screens show; the fixed X-Chain fees are checked against the node's own (avm.getTxFee), and the
 // receiving side of every send is checked on the node itself.
-import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { txId } from '../../src/core/codec/ids.js';
 import { cb58Encode, formatAddress, fromApiHex } from '../../src/core/encoding.js';
 import { formatEvmAddress } from '../../src/core/evm-address.js';
-import { deriveEvmKey, deriveXpKey, HdRoot, keyPairFromSecret, mnemonicToSeed, type KeyPair } from '../../src/core/keys.js';
-import { engineOf, localNetwork } from '../integration/fixture.js';
+import { deriveEvmKey, deriveXpKey, HdRoot, mnemonicToSeed, type KeyPair } from '../../src/core/keys.js';
+import { engineOf, freshKey, localNetwork } from '../integration/fixture.js';
 import { shortenId } from '../../src/popup/format.js';
 import {
   artifactPath,
@@ -34,7 +33,7 @@ import {
   Timings,
   within,
 } from './harness.js';
-import { amountText, expectHomeTotals, fact, openTab, readAmount, screenshot, settingsSection, typedAmount, UiBrowser, waitAccepted, type Totals } from './ui.js';
+import { amountText, expectHomeTotals, fact, openTab, parseAmount, readAmount, screenshot, settingsSection, typedAmount, UiBrowser, waitAccepted, type Totals } from './ui.js';
 
 const NODE_NAME = 'E2E local node';
 /** Funding of the new wallet's X address, nAVAX: odd on purpose, so that only the exact amount matches. */
@@ -50,9 +49,10 @@ const WEI_PER_NAVAX = 1_000_000_000n;
 const GOLD = { name: 'E2E Gold', symbol: 'EGLD', decimals: 2, mint: 123_456n };
 const ART = { name: 'E2E Art', symbol: 'EART', payload: 'e2e NFT #1: hello from the popup' };
 
-/** A new key nobody else uses: a fresh recipient. */
-function freshKey(): KeyPair {
-  return keyPairFromSecret(new Uint8Array(randomBytes(32)));
+/** The network fee an asset form shows before signing, in nAVAX (null while it loads). */
+async function feeShown(scope: Page | Locator): Promise<bigint | null> {
+  const text = await scope.getByTestId('asset-fee').first().textContent();
+  return text?.includes('AVAX') ? parseAmount(text, 9) : null;
 }
 
 /** A node-side view of one key's funds (its X UTXOs, its C balance), for the receiving side of a send. */
@@ -243,6 +243,8 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     await popup.getByLabel('Decimal places (denomination)').fill(String(GOLD.decimals));
     expect((await popup.getByLabel('Addresses (one per line)').inputValue()).trim()).toBe(xAddress);
     expect(await popup.getByLabel('Signatures needed').inputValue()).toBe('1');
+    // The fee is known before anything is signed: the network's creation fee, then paid exactly.
+    await expect.poll(() => feeShown(popup)).toBe(createAssetFee);
     await popup.getByRole('button', { name: 'Create asset' }).click();
     await waitAccepted(popup, 'X');
     const goldID = (await fact(popup, 'New asset ID').locator('.mono').textContent())!.trim();
@@ -256,6 +258,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     await mintAsset.selectOption(goldID);
     await popup.getByLabel(`Amount (${GOLD.symbol})`).fill(typedAmount(GOLD.mint, GOLD.decimals));
     expect((await popup.getByLabel('Mint to (X-Chain address)').inputValue()).trim()).toBe(xAddress);
+    await expect.poll(() => feeShown(popup)).toBe(xTxFee);
     await popup.getByRole('button', { name: 'Mint', exact: true }).click();
     await waitAccepted(popup, 'X');
     expect(await readAmount(fact(popup, 'Fee paid'), 9)).toBe(xTxFee);
@@ -295,6 +298,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     await group.selectOption(`${artID}:0`);
     await popup.getByLabel('Payload', { exact: true }).fill(ART.payload);
     expect((await popup.getByLabel('Owner (X-Chain address)').inputValue()).trim()).toBe(xAddress);
+    await expect.poll(() => feeShown(popup.locator('form').filter({ hasText: 'Mint an NFT' }))).toBe(xTxFee);
     await popup.getByRole('button', { name: 'Mint NFT' }).click();
     await waitAccepted(popup, 'X');
     expect(await readAmount(fact(popup, 'Fee paid'), 9)).toBe(xTxFee);
@@ -306,6 +310,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     const nftRecipient = freshKey();
     await nft.getByRole('button', { name: new RegExp(`^Send ${ART.symbol} NFT `) }).click();
     await nft.getByLabel('To (X-Chain address)').fill(formatAddress('X', 'local', nftRecipient.shortId));
+    expect(await feeShown(nft)).toBe(xTxFee);
     await nft.getByRole('button', { name: 'Send NFT' }).click();
     await waitAccepted(nft, 'X');
     expect(await readAmount(fact(nft, 'Fee paid'), 9)).toBe(xTxFee);
@@ -433,11 +438,16 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     expect(await item.locator('.badge').textContent()).toBe('Accepted');
     expect(await item.locator('.tx-mid').textContent()).toBe(`C-Chain${amountText(SEND_C_WEI, 18)} AVAX`);
     expect(await item.locator('.tx-bottom .mono').getAttribute('title')).toBe(hash);
-    // The whole list, for the console log. Moves are not checked here: the wallet records none of
-    // their transactions in the activity list (no "Exported/Imported (cross-chain)" items), and the
-    // X-Chain outputs of its own moves turn up as "Received" (the change of the X→C export, the
-    // P→X import), found as incoming by the balances refresh (src/background/wallet.ts, noteIncoming).
-    for (const text of await popup.getByTestId('activity-item').allInnerTexts()) log.add('activity', text.replace(/\s+/g, ' '));
+    // The three moves are there, export and import each, accepted. Their own X outputs (the X→C
+    // export's change, the P→X import) are not taken for receipts: only the genesis funding is one.
+    const rows = (await popup.getByTestId('activity-item').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+    for (const row of rows) log.add('activity', row);
+    const titled = (title: string) => rows.filter((row) => row.startsWith(`${title} `));
+    for (const title of ['Exported (cross-chain)', 'Imported (cross-chain)']) {
+      expect(titled(title)).toHaveLength(3);
+      for (const row of titled(title)) expect(row).toContain('Accepted');
+    }
+    expect(titled('Received').length).toBeLessThanOrEqual(1);
     await screenshot(popup, 'activity');
   });
 

@@ -91,6 +91,15 @@ describe('the wallet service against the real node', () => {
     const afterMove = await wallet.balancesRefresh();
     expect(spendable(afterMove, 'X', avax)).toBe(8n * AVAX - ctx.xTxFee - 2n * AVAX - BigInt(done.exportFee!));
     expect(spendable(afterMove, 'P', avax)).toBe(4n * AVAX + 2n * AVAX - BigInt(done.importFee!));
+    // The move is in the activity: its import newest, then its export with the amount. The export's
+    // X change came from the wallet's own tx: the refresh does not take it for a receipt.
+    const afterMoveActivity = (await wallet.activityList()).items;
+    expect(afterMoveActivity.slice(0, 3)).toEqual([
+      expect.objectContaining({ txID: done.importTxIDs[0], chain: 'P', kind: 'import', status: 'accepted', fee: done.importFee }),
+      expect.objectContaining({ txID: done.exportTxID, chain: 'X', kind: 'export', status: 'accepted', amount: (2n * AVAX).toString(), assetID: avax, fee: done.exportFee }),
+      expect.objectContaining({ kind: 'receive', amount: (1n * AVAX).toString() }),
+    ]);
+    expect(afterMoveActivity.filter((i) => i.txID === done.exportTxID)).toHaveLength(1);
 
     // The worker is stopped: everything in memory goes. The new one is still unlocked and shows
     // the last snapshot at once, without asking the node.
@@ -349,14 +358,25 @@ describe('estimates against the real node', () => {
     expect(spendable(await wallet.balancesRefresh(), 'C', avax)).toBe(cBefore);
   });
 
-  it('lists the NFTs and the mint rights the wallet holds', async () => {
-    const { wallet, account } = await fundedWallet({ x: 5n * AVAX });
+  it('lists the NFTs and the mint rights the wallet holds; each asset tx burns the fee assets.fees gave, and one nAVAX less approved signs nothing', async () => {
+    const { wallet, account, avax } = await fundedWallet({ x: 5n * AVAX });
     const me = { addresses: [account.xAddress], threshold: 1 };
     expect(await wallet.assetsListNfts()).toEqual({ nfts: [] });
     expect(await wallet.assetsMintRights()).toEqual({ rights: [] });
+    const fees = await wallet.assetsFees();
+    const { ctx } = await localNetwork();
+    expect(fees).toEqual({ createAsset: ctx.xCreateAssetTxFee.toString(), operation: ctx.xTxFee.toString() });
+    const below = (fee: string) => (BigInt(fee) - 1n).toString();
+    const xBefore = spendable(await wallet.balancesRefresh(), 'X', avax);
 
-    const family = await wallet.assetsCreate({ name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', minters: [me, me] });
-    const points = await wallet.assetsCreate({ name: 'Points', symbol: 'PTS', denomination: 2, kind: 'variable', minters: [me] });
+    const refusedCreate = await wallet.assetsCreate({ name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', minters: [me], maxFee: below(fees.createAsset) }).catch((e: unknown) => e);
+    expect(refusedCreate).toMatchObject({ code: 'fee-above-approved' });
+    expect(await wallet.assetsMintRights()).toEqual({ rights: [] });
+    expect(spendable(await wallet.balancesRefresh(), 'X', avax)).toBe(xBefore);
+
+    const family = await wallet.assetsCreate({ name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', minters: [me, me], maxFee: fees.createAsset });
+    const points = await wallet.assetsCreate({ name: 'Points', symbol: 'PTS', denomination: 2, kind: 'variable', minters: [me], maxFee: fees.createAsset });
+    expect([family.fee, points.fee]).toEqual([fees.createAsset, fees.createAsset]);
     const byKey = (r: { assetID: string; groupID?: number }) => `${r.assetID}/${r.groupID ?? '-'}`;
     const rights = (await wallet.assetsMintRights()).rights.sort((a, b) => byKey(a).localeCompare(byKey(b)));
     expect(rights).toEqual(
@@ -368,8 +388,11 @@ describe('estimates against the real node', () => {
     );
 
     const payloadHex = Array.from(new TextEncoder().encode('a cat'), (b) => b.toString(16).padStart(2, '0')).join('');
-    await wallet.assetsMintNft({ assetID: family.assetID, groupID: 1, payloadHex, to: [me] });
-    await wallet.assetsMint({ assetID: points.assetID, amount: '500', to: me });
+    await expect(wallet.assetsMintNft({ assetID: family.assetID, groupID: 1, payloadHex, to: [me], maxFee: below(fees.operation) })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    await expect(wallet.assetsMint({ assetID: points.assetID, amount: '500', to: me, maxFee: below(fees.operation) })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    expect((await wallet.assetsMintRights()).rights).toHaveLength(3);
+    expect((await wallet.assetsMintNft({ assetID: family.assetID, groupID: 1, payloadHex, to: [me], maxFee: fees.operation })).fee).toBe(fees.operation);
+    expect((await wallet.assetsMint({ assetID: points.assetID, amount: '500', to: me, maxFee: fees.operation })).fee).toBe(fees.operation);
     const { nfts } = await wallet.assetsListNfts();
     expect(nfts).toEqual([{ utxoID: expect.stringMatching(/:\d+$/), assetID: family.assetID, groupID: 1, payloadHex, name: 'Pictures', symbol: 'PIC' }]);
     // Minting a variable-cap asset keeps its right; an NFT group's right is spent by its mint.
@@ -377,7 +400,12 @@ describe('estimates against the real node', () => {
     expect(after.map(byKey).sort()).toEqual([`${family.assetID}/0`, `${points.assetID}/-`].sort());
 
     const bob = await freshWallet();
-    await wallet.assetsTransferNft({ utxoID: nfts[0]!.utxoID, to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 } });
+    const toBob = { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 };
+    await expect(wallet.assetsTransferNft({ utxoID: nfts[0]!.utxoID, to: toBob, maxFee: below(fees.operation) })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    expect((await wallet.assetsListNfts()).nfts).toHaveLength(1);
+    expect((await wallet.assetsTransferNft({ utxoID: nfts[0]!.utxoID, to: toBob, maxFee: fees.operation })).fee).toBe(fees.operation);
     expect(await wallet.assetsListNfts()).toEqual({ nfts: [] });
+    // Two creations and three operations, nothing for the refused ones.
+    expect(spendable(await wallet.balancesRefresh(), 'X', avax)).toBe(xBefore - 2n * BigInt(fees.createAsset) - 3n * BigInt(fees.operation));
   });
 });

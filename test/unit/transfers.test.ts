@@ -4,7 +4,7 @@
 // The flows against the real node are in test/integration/transfers.test.ts.
 import { describe, expect, it } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
-import { TransferJournal, TransferRunner } from '../../src/background/transfers.js';
+import { TransferJournal, TransferRunner, transferActivity } from '../../src/background/transfers.js';
 import type { TxState, WalletEngine } from '../../src/core/engine.js';
 import { TimeoutError, WalletError } from '../../src/core/errors.js';
 import type { ChainAlias } from '../../src/core/node.js';
@@ -111,5 +111,46 @@ describe('an export the node refuses while it still processes the first send', (
     // The same import, never a second one built over the same atomic UTXOs.
     expect(done).toMatchObject({ state: 'completed', importAttempts: 1 });
     expect(done!.imports.map((i) => i.txID)).toEqual([importID]);
+  });
+});
+
+describe('a move in the activity list', () => {
+  const AVAX_ID = 'avax-asset-id';
+  const activityOf = async (chains: ScriptedChains, stop?: string) => {
+    const journal = new TransferJournal(memoryStores().local, 'transfers:test');
+    const runner = new TransferRunner(chains.engine(), journal, {
+      checkpoint(point) {
+        if (point === stop) throw new Crash(point);
+      },
+    });
+    await runner.start('X', 'P', 5_000n).catch((e: unknown) => {
+      if (!(e instanceof Crash)) throw e;
+    });
+    return transferActivity((await journal.list())[0]!, AVAX_ID);
+  };
+
+  it('a completed move is its export (with the amount) and its import, both accepted, the import newer', async () => {
+    const [exported, imported, ...rest] = await activityOf(new ScriptedChains());
+    expect(rest).toEqual([]);
+    expect(exported).toMatchObject({ kind: 'export', chain: 'X', status: 'accepted', amount: '5000', fee: '1000', assetID: AVAX_ID });
+    expect(imported).toMatchObject({ kind: 'import', chain: 'P', status: 'accepted', fee: '10', assetID: AVAX_ID });
+    expect(imported!.amount).toBeUndefined();
+    expect(imported!.createdAt).toBeGreaterThan(exported!.createdAt);
+  });
+
+  it('a move stopped after its export was signed shows the export pending and no import', async () => {
+    const items = await activityOf(new ScriptedChains(), 'export-signed');
+    expect(items).toEqual([expect.objectContaining({ kind: 'export', status: 'pending' })]);
+  });
+
+  it('an export the node refused shows as failed', async () => {
+    const chains = new ScriptedChains();
+    chains.stateOnSend = 'failed';
+    const items = await activityOf(chains);
+    expect(items).toEqual([expect.objectContaining({ kind: 'export', status: 'failed' })]);
+  });
+
+  it('a move not journaled past pending (nothing signed) has no activity', async () => {
+    expect(await activityOf(new ScriptedChains(), 'journaled')).toEqual([]);
   });
 });

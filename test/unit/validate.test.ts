@@ -67,10 +67,12 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
     kind: 'variable',
     minters: [owners(2, 1)],
     holders: [{ owners: owners(1), amount: '500' }],
+    maxFee: '10000000',
   },
-  'assets.mint': { assetID: ASSET, amount: '1', to: owners(1) },
-  'assets.mintNft': { assetID: ASSET, groupID: 0, payloadHex: '0x' + 'ab'.repeat(1024), to: [owners(1), owners(3, 2)] },
-  'assets.transferNft': { utxoID: UTXO, to: owners(1) },
+  'assets.fees': {},
+  'assets.mint': { assetID: ASSET, amount: '1', to: owners(1), maxFee: '1000000' },
+  'assets.mintNft': { assetID: ASSET, groupID: 0, payloadHex: '0x' + 'ab'.repeat(1024), to: [owners(1), owners(3, 2)], maxFee: '0' },
+  'assets.transferNft': { utxoID: UTXO, to: owners(1), maxFee: U64 },
   'assets.listNfts': {},
   'assets.mintRights': {},
   'transfers.start': { from: 'X', to: 'C', amount: '1000000000', maxFee: '2000000' },
@@ -318,6 +320,12 @@ describe('amounts', () => {
     rejects('send.c', { ...c, maxFeeWei: (U256_MAX + 1n).toString() }, 'maxFeeWei');
     for (const bad of ['01', '-1', '1.5', '', 5]) rejects('send.c', { ...c, maxFeeWei: bad }, 'maxFeeWei');
     rejects('send.c', withFields(c, { maxFeeWei: undefined }), 'maxFeeWei');
+    // Every asset tx carries the approved ceiling too.
+    for (const type of ['assets.create', 'assets.mint', 'assets.mintNft', 'assets.transferNft'] as const) {
+      rejects(type, withFields(VALID[type], { maxFee: undefined }), 'maxFee');
+      for (const bad of ['-1', '1.5', '', 5, (U64_MAX + 1n).toString()]) rejects(type, { ...VALID[type], maxFee: bad }, 'maxFee');
+    }
+    rejects('assets.fees', { maxFee: '1' }, 'maxFee');
     // The estimates take no ceiling: they are what the user reviews.
     rejects('transfers.estimate', { from: 'X', to: 'P', amount: '1', maxFee: '1' }, 'maxFee');
     rejects('send.estimate', { chain: 'P', amount: '1', to: owners(1, 1, 'P'), maxFee: '1' }, 'maxFee');
@@ -331,7 +339,7 @@ describe('amounts', () => {
   });
 
   it('holder amounts, with the path to the holder', () => {
-    const base = { name: 'Fixed', symbol: 'FX', denomination: 0, kind: 'fixed', holders: [{ owners: owners(1), amount: '5' }, { owners: owners(1), amount: '0' }] };
+    const base = { name: 'Fixed', symbol: 'FX', denomination: 0, kind: 'fixed', maxFee: '1', holders: [{ owners: owners(1), amount: '5' }, { owners: owners(1), amount: '0' }] };
     rejects('assets.create', base, 'holders[1].amount');
   });
 });
@@ -384,7 +392,7 @@ describe('owner sets', () => {
   });
 
   it('reports nested paths in assets and NFT mints', () => {
-    const create = { name: 'Var', symbol: 'V', denomination: 0, kind: 'variable', minters: [owners(1), { addresses: [addr(1)], threshold: 2 }] };
+    const create = { name: 'Var', symbol: 'V', denomination: 0, kind: 'variable', maxFee: '1', minters: [owners(1), { addresses: [addr(1)], threshold: 2 }] };
     rejects('assets.create', create, 'minters[1].threshold');
     const holders = { ...create, minters: [owners(1)], holders: [{ owners: { addresses: [addr(1), 'bad'], threshold: 1 }, amount: '1' }] };
     rejects('assets.create', holders, 'holders[0].owners.addresses[1]');
@@ -395,11 +403,11 @@ describe('owner sets', () => {
 describe('array sizes', () => {
   it('holders, minters and NFT recipients: at most 64', () => {
     const holder = { owners: owners(1), amount: '1' };
-    const fixed = { name: 'F', symbol: 'F', denomination: 0, kind: 'fixed' };
+    const fixed = { name: 'F', symbol: 'F', denomination: 0, kind: 'fixed', maxFee: '1' };
     accepts('assets.create', { ...fixed, holders: Array(64).fill(holder) });
     rejects('assets.create', { ...fixed, holders: Array(65).fill(holder) }, 'holders');
     rejects('assets.create', { ...fixed, holders: [] }, 'holders');
-    const nft = { name: 'N', symbol: 'N', denomination: 0, kind: 'nft' };
+    const nft = { name: 'N', symbol: 'N', denomination: 0, kind: 'nft', maxFee: '1' };
     accepts('assets.create', { ...nft, minters: Array(64).fill(owners(1)) });
     rejects('assets.create', { ...nft, minters: Array(65).fill(owners(1)) }, 'minters');
     accepts('assets.mintNft', { ...VALID['assets.mintNft'], to: Array(64).fill(owners(1)) });
@@ -409,7 +417,7 @@ describe('array sizes', () => {
 });
 
 describe('assets.create', () => {
-  const base = { name: 'Gold Coin', symbol: 'GLD', denomination: 9 };
+  const base = { name: 'Gold Coin', symbol: 'GLD', denomination: 9, maxFee: '10000000' };
 
   it('applies the node’s name, symbol and denomination rules', () => {
     const holders = [{ owners: owners(1), amount: '1' }];

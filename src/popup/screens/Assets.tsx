@@ -24,7 +24,6 @@ import { CopyButton } from '../components/CopyButton.js';
 import { FormError, TextField } from '../components/Field.js';
 import { Segmented } from '../components/Segmented.js';
 import { TxStatus } from '../components/TxStatus.js';
-import { lastCreateFee } from '../fees.js';
 import { AVAX_DECIMALS, formatValue, shortenId, totalOf } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, MintRightView, NftView, OwnerSet, RequestResult, WalletStatus } from '../../shared/messages.js';
 
@@ -37,10 +36,27 @@ export interface AssetsProps {
   onChanged: () => void;
 }
 
-/** The wallet's mint rights and NFTs, loaded once for the screen and reloaded after each change. */
+/** The wallet's mint rights and NFTs, loaded once for the screen and reloaded after each change; the X-Chain's fees. */
 interface Holdings {
   rights: RequestState<RequestResult<'assets.mintRights'>>;
   nfts: RequestState<RequestResult<'assets.listNfts'>>;
+  fees: RequestState<RequestResult<'assets.fees'>>;
+}
+
+type FeeKind = keyof RequestResult<'assets.fees'>;
+
+/**
+ * The fee the transaction will burn, shown before it is signed; the same figure goes to the
+ * background as the most the user accepts paying. X-Chain fees are fixed per kind of tx.
+ */
+function FeeLine({ fees, kind }: { fees: Holdings['fees']; kind: FeeKind }) {
+  const fee = fees.data?.[kind];
+  return (
+    <p class="fee-line" data-testid="asset-fee">
+      <strong>Network fee: </strong>
+      {fee !== undefined ? formatValue(fee, AVAX_DECIMALS, 'AVAX') : fees.error ? `unknown. ${fees.error}` : 'loading…'}
+    </p>
+  );
 }
 
 function xAssets(view: BalancesView | null): AssetBalanceView[] {
@@ -161,7 +177,7 @@ function OwnerEditor({ label, draft, onChange, hrp }: { label: string; draft: Ow
 
 type CreateKind = 'fixed' | 'variable' | 'nft';
 
-function Create({ status, hrp, onChanged, feeHintText }: AssetsProps & { feeHintText: string }) {
+function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   const call = useCall();
   const own = status.account?.xAddress ?? '';
   const [kind, setKind] = useState<CreateKind>('fixed');
@@ -182,7 +198,8 @@ function Create({ status, hrp, onChanged, feeHintText }: AssetsProps & { feeHint
   const minterChecks = minters.map((m) => ownerSetOf(m, hrp));
   const holdersOk = kind !== 'fixed' || holderChecks.every((h) => h.to.ok && h.amount.ok);
   const mintersOk = kind === 'fixed' || minterChecks.every((m) => m.ok);
-  const ready = nameCheck.ok && symbolCheck.ok && denomCheck.ok && holdersOk && mintersOk;
+  const maxFee = h.fees.data?.createAsset;
+  const ready = nameCheck.ok && symbolCheck.ok && denomCheck.ok && holdersOk && mintersOk && maxFee !== undefined;
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -190,7 +207,7 @@ function Create({ status, hrp, onChanged, feeHintText }: AssetsProps & { feeHint
     setBusy(true);
     setError(undefined);
     try {
-      const base = { name, symbol, denomination: decimals, kind };
+      const base = { name, symbol, denomination: decimals, kind, maxFee };
       const params =
         kind === 'fixed'
           ? {
@@ -286,10 +303,7 @@ function Create({ status, hrp, onChanged, feeHintText }: AssetsProps & { feeHint
           {kind === 'nft' ? 'Add group' : 'Add minter set'}
         </button>
       )}
-      <p class="fee-line">
-        <strong>Network fee: </strong>
-        {feeHintText}
-      </p>
+      <FeeLine fees={h.fees} kind="createAsset" />
       <FormError error={error} />
       <button class="primary wide" type="submit" disabled={!ready || busy}>
         {busy ? 'Creating…' : 'Create asset'}
@@ -324,14 +338,15 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
   const held = xAssets(balances).find((b) => b.assetID === right?.assetID);
   const amountCheck = checkAmount(amount, { denomination: right?.denomination ?? 0, symbol: right?.symbol ?? '' });
   const toCheck = checkAddress(to, 'X', hrp);
-  const ready = right !== undefined && amountCheck.ok && toCheck.ok;
+  const maxFee = h.fees.data?.operation;
+  const ready = right !== undefined && amountCheck.ok && toCheck.ok && maxFee !== undefined;
   const submit = async (e: Event) => {
     e.preventDefault();
     if (!ready) return;
     setBusy(true);
     setError(undefined);
     try {
-      setDone(await call('assets.mint', { assetID: right.assetID, amount: amountCheck.value.toString(), to: { addresses: [toCheck.value], threshold: 1 } }));
+      setDone(await call('assets.mint', { assetID: right.assetID, amount: amountCheck.value.toString(), to: { addresses: [toCheck.value], threshold: 1 }, maxFee }));
       onChanged();
     } catch (err) {
       setError(errorText(err));
@@ -360,6 +375,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
       </div>
       <AmountInput value={amount} onInput={setAmount} denomination={right.denomination} symbol={right.symbol} />
       <AddressInput label="Mint to (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
+      <FeeLine fees={h.fees} kind="operation" />
       <FormError error={error} />
       <button class="primary wide" type="submit" disabled={!ready || busy}>
         {busy ? 'Minting…' : 'Mint'}
@@ -404,14 +420,15 @@ function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   const right = rights.find((r) => rightKey(r) === picked) ?? rights[0];
   const encoded = encodePayload(kind, payload);
   const toCheck = checkAddress(to, 'X', hrp);
-  const ready = right !== undefined && encoded.ok && toCheck.ok;
+  const maxFee = h.fees.data?.operation;
+  const ready = right !== undefined && encoded.ok && toCheck.ok && maxFee !== undefined;
   const submit = async (e: Event) => {
     e.preventDefault();
     if (!ready) return;
     setBusy(true);
     setError(undefined);
     try {
-      setDone(await call('assets.mintNft', { assetID: right.assetID, groupID: right.groupID ?? 0, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }] }));
+      setDone(await call('assets.mintNft', { assetID: right.assetID, groupID: right.groupID ?? 0, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }], maxFee }));
       onChanged();
     } catch (err) {
       setError(errorText(err));
@@ -457,6 +474,7 @@ function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
       />
       <PayloadPreview kind={kind} text={payload} />
       <AddressInput label="Owner (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
+      <FeeLine fees={h.fees} kind="operation" />
       <FormError error={error} />
       <button class="primary wide" type="submit" disabled={!ready || busy}>
         {busy ? 'Minting…' : 'Mint NFT'}
@@ -465,20 +483,22 @@ function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   );
 }
 
-function SendNft({ nft, hrp, onSent, onCancel }: { nft: NftView; hrp: string; onSent: () => void; onCancel: () => void }) {
+function SendNft({ nft, hrp, fees, onSent, onCancel }: { nft: NftView; hrp: string; fees: Holdings['fees']; onSent: () => void; onCancel: () => void }) {
   const call = useCall();
   const [to, setTo] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
   const toCheck = checkAddress(to, 'X', hrp);
+  const maxFee = fees.data?.operation;
+  const ready = toCheck.ok && maxFee !== undefined;
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (!toCheck.ok) return;
+    if (!ready) return;
     setBusy(true);
     setError(undefined);
     try {
-      setDone(await call('assets.transferNft', { utxoID: nft.utxoID, to: { addresses: [toCheck.value], threshold: 1 } }));
+      setDone(await call('assets.transferNft', { utxoID: nft.utxoID, to: { addresses: [toCheck.value], threshold: 1 }, maxFee }));
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -489,12 +509,13 @@ function SendNft({ nft, hrp, onSent, onCancel }: { nft: NftView; hrp: string; on
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <AddressInput kind="X" hrp={hrp} value={to} onInput={setTo} />
+      <FeeLine fees={fees} kind="operation" />
       <FormError error={error} />
       <div class="row">
         <button type="button" onClick={onCancel}>
           Cancel
         </button>
-        <button class="primary" type="submit" disabled={!toCheck.ok || busy}>
+        <button class="primary" type="submit" disabled={!ready || busy}>
           {busy ? 'Sending…' : 'Send NFT'}
         </button>
       </div>
@@ -523,6 +544,7 @@ function NftList({ hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
                 <SendNft
                   nft={n}
                   hrp={hrp}
+                  fees={h.fees}
                   onCancel={() => setSending(null)}
                   onSent={() => {
                     setSending(null);
@@ -545,8 +567,7 @@ function NftList({ hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
 export function Assets(p: AssetsProps) {
   const [view, setView] = useState<View>('held');
   const [mintAsset, setMintAsset] = useState('');
-  const activity = useRequest('activity.list', {});
-  const h: Holdings = { rights: useRequest('assets.mintRights', {}), nfts: useRequest('assets.listNfts', {}) };
+  const h: Holdings = { rights: useRequest('assets.mintRights', {}), nfts: useRequest('assets.listNfts', {}), fees: useRequest('assets.fees', {}) };
   // Whatever an issue changed: balances, and the rights and NFTs it used up or made.
   const changed = () => {
     p.onChanged();
@@ -554,11 +575,6 @@ export function Assets(p: AssetsProps) {
     void h.nfts.reload();
   };
   const q = { ...p, onChanged: changed, h };
-  const createFee = lastCreateFee(activity.data?.items);
-  const createFeeText =
-    createFee !== undefined
-      ? `About ${formatValue(createFee, AVAX_DECIMALS, 'AVAX')}: your last asset creation paid this; the X-Chain creation fee is fixed by the network.`
-      : 'The X-Chain asset creation fee is shown once the transaction is issued.';
   return (
     <div class="assets-screen">
       <h1>Assets</h1>
@@ -583,7 +599,7 @@ export function Assets(p: AssetsProps) {
           }}
         />
       )}
-      {view === 'create' && <Create {...q} feeHintText={createFeeText} />}
+      {view === 'create' && <Create {...q} />}
       {view === 'mint' && <Mint {...q} initialAsset={mintAsset} />}
       {view === 'nft' && (
         <>

@@ -304,8 +304,13 @@ const GOLD_RIGHT = { assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denominatio
 const hexOf = (text: string) => Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('');
 
 describe('Assets', () => {
+  /** The X-Chain's fixed fees, as assets.fees gives them (nAVAX). */
+  const FEES = { createAsset: '10000000', operation: '1000000' };
+  /** The fee line of the form on screen, once the fees are loaded. */
+  const feeLine = async (text: string) => expect((await screen.findByTestId('asset-fee')).textContent).toBe(`Network fee: ${text}`);
+
   function renderAssets(handlers: Parameters<typeof fakeBackground>[0] = {}) {
-    const bg = fakeBackground({ 'activity.list': () => ({ items: [] }), 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts: [] }), ...handlers });
+    const bg = fakeBackground({ 'assets.fees': () => FEES, 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts: [] }), ...handlers });
     const gold = { ...avax('X', '250'), assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
     renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1'), gold] })} onChanged={vi.fn()} />);
     return bg;
@@ -333,6 +338,7 @@ describe('Assets', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add holder' }));
     type('Holder 2', X_OTHER);
     type(/^Amount for holder 2/, '5');
+    await feeLine('0.01 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Create asset' }));
     await waitFor(() => expect(bg.callsOf('assets.create')).toHaveLength(1));
     expect(bg.callsOf('assets.create')[0]).toEqual({
@@ -344,6 +350,7 @@ describe('Assets', () => {
         { owners: { addresses: [X_ADDR], threshold: 1 }, amount: '100025' },
         { owners: { addresses: [X_OTHER], threshold: 1 }, amount: '500' },
       ],
+      maxFee: FEES.createAsset,
     });
     expect(await screen.findByText('New asset ID')).toBeTruthy();
   });
@@ -358,9 +365,10 @@ describe('Assets', () => {
     type('Signatures needed', '3');
     expect(screen.getByText('Signatures needed: a whole number from 1 to 2')).toBeTruthy();
     type('Signatures needed', '2');
+    await feeLine('0.01 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Create asset' }));
     await waitFor(() => expect(bg.callsOf('assets.create')).toHaveLength(1));
-    expect(bg.callsOf('assets.create')[0]).toEqual({ name: 'Points', symbol: 'PTS', denomination: 9, kind: 'variable', minters: [{ addresses: [X_ADDR, X_OTHER], threshold: 2 }] });
+    expect(bg.callsOf('assets.create')[0]).toEqual({ name: 'Points', symbol: 'PTS', denomination: 9, kind: 'variable', minters: [{ addresses: [X_ADDR, X_OTHER], threshold: 2 }], maxFee: FEES.createAsset });
   });
 
   it('mints more from a mint right the wallet holds, reached from the asset details: no ID to paste', async () => {
@@ -370,10 +378,28 @@ describe('Assets', () => {
     expect((screen.getByLabelText('Asset') as HTMLSelectElement).value).toBe(FAKE_ID);
     expect(screen.getByRole('option').textContent).toBe('GOLD · Gold · ID 2fombhL7aG…JyFDbe · 2 of 2 signatures');
     type('Amount (GOLD)', '1.5');
+    await feeLine('0.001 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Mint' }));
-    await waitFor(() => expect(bg.callsOf('assets.mint')).toEqual([{ assetID: FAKE_ID, amount: '150', to: { addresses: [X_ADDR], threshold: 1 } }]));
+    await waitFor(() => expect(bg.callsOf('assets.mint')).toEqual([{ assetID: FAKE_ID, amount: '150', to: { addresses: [X_ADDR], threshold: 1 }, maxFee: FEES.operation }]));
     // What the mint changed is asked for again.
     await waitFor(() => expect(bg.callsOf('assets.mintRights')).toHaveLength(2));
+  });
+
+  it('without the network fee nothing is signed: the fee line says why and Create stays disabled', async () => {
+    const bg = renderAssets({
+      'assets.fees': () => {
+        throw new Refuse({ code: 'node-unreachable', message: 'could not reach http://127.0.0.1:9650' });
+      },
+    });
+    fireEvent.click(screen.getByRole('radio', { name: 'Create' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Variable cap' }));
+    type('Name', 'Points');
+    type('Symbol', 'PTS');
+    await feeLine('unknown. Could not reach http://127.0.0.1:9650');
+    const create = screen.getByRole('button', { name: 'Create asset' }) as HTMLButtonElement;
+    expect(create.disabled).toBe(true);
+    fireEvent.click(create);
+    expect(bg.callsOf('assets.create')).toEqual([]);
   });
 
   it('says when there is no mint right, and offers no Mint more without one', async () => {
@@ -402,9 +428,10 @@ describe('Assets', () => {
     const link = screen.getByRole('link', { name: 'https://example.org/cat.png' });
     expect(link.getAttribute('rel')).toContain('noreferrer');
     expect(document.querySelector('img')).toBeNull();
+    await feeLine('0.001 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Mint NFT' }));
     await waitFor(() => expect(bg.callsOf('assets.mintNft')).toHaveLength(1));
-    expect(bg.callsOf('assets.mintNft')[0]).toEqual({ assetID: FAKE_ID, groupID: 1, payloadHex: hexOf('https://example.org/cat.png'), to: [{ addresses: [X_ADDR], threshold: 1 }] });
+    expect(bg.callsOf('assets.mintNft')[0]).toEqual({ assetID: FAKE_ID, groupID: 1, payloadHex: hexOf('https://example.org/cat.png'), to: [{ addresses: [X_ADDR], threshold: 1 }], maxFee: FEES.operation });
     await waitFor(() => expect(bg.callsOf('assets.listNfts')).toHaveLength(2));
   });
 
@@ -433,8 +460,9 @@ describe('Assets', () => {
     fireEvent.click(within(items[1]!).getByRole('button', { name: `Send PIC NFT ${FAKE_ID}:2` }));
     const send = within(screen.getAllByTestId('nft')[1]!);
     fireEvent.input(send.getByLabelText(/^To/), { target: { value: X_OTHER } });
+    expect(send.getByTestId('asset-fee').textContent).toBe('Network fee: 0.001 AVAX');
     fireEvent.click(send.getByRole('button', { name: 'Send NFT' }));
-    await waitFor(() => expect(bg.callsOf('assets.transferNft')).toEqual([{ utxoID: `${FAKE_ID}:2`, to: { addresses: [X_OTHER], threshold: 1 } }]));
+    await waitFor(() => expect(bg.callsOf('assets.transferNft')).toEqual([{ utxoID: `${FAKE_ID}:2`, to: { addresses: [X_OTHER], threshold: 1 }, maxFee: FEES.operation }]));
     fireEvent.click(await screen.findByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.getAllByTestId('nft')).toHaveLength(2));
   });
