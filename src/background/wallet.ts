@@ -94,7 +94,7 @@ interface PersistedState {
 }
 
 /** What the wallet remembers per network and account, so the popup can show it at once. */
-interface AccountCache {
+export interface AccountCache {
   /** Detects a local network that was restarted: its P-Chain height went back. */
   pHeight: string;
   receiveNext: number;
@@ -660,14 +660,15 @@ export class WalletService {
     try {
       ctx = await this.engine();
     } catch (e) {
-      const cache = await this.cache(preset.id, account.id);
-      const failed = { ...cache.balances, refreshing: false, error: (e as Error).message };
-      cache.balances = failed;
-      await this.saveCache(preset.id, account.id, cache);
-      return failed;
+      let failed: BalancesView | undefined;
+      await this.updateCache(preset.id, account.id, (c) => {
+        failed = c.balances = { ...c.balances, refreshing: false, error: (e as Error).message };
+      });
+      return failed!;
     }
     const { engine } = ctx;
     let { cache } = ctx;
+    const startedWith = new Set(cache.activity.map((a) => a.txID));
     const height = await engine.node.platform.getHeight();
     const restartable = preset.kind === 'local' || preset.kind === 'custom';
     if (height < BigInt(cache.pHeight) && restartable) {
@@ -709,8 +710,9 @@ export class WalletService {
       balances,
       waiting: waiting.map((w) => ({ from: w.from as ChainName, to: w.to as ChainName, amount: w.amount.toString(), utxoCount: w.utxoCount })),
     };
-    await this.saveCache(preset.id, account.id, cache);
-    return cache.balances;
+    const refreshed = cache;
+    await this.updateCache(preset.id, account.id, (stored) => mergeRefresh(stored, refreshed, startedWith));
+    return refreshed.balances;
   }
 
   /** New X UTXOs from a tx the wallet did not issue (`moveTxIDs`: its moves' txs) are incoming funds. */
@@ -1231,6 +1233,31 @@ export class WalletService {
     }
     return info;
   }
+}
+
+/**
+ * Saves a refresh over the cache as stored now: a send may have finished while the refresh waited
+ * on the node. Items written meanwhile stay, and such a record of a tx wins over the "Received"
+ * the refresh inferred from that tx's outputs; a status settled by either side is kept.
+ * `startedWith`: the tx IDs of the activity the refresh read.
+ */
+export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, startedWith: ReadonlySet<string>): void {
+  const storedById = new Map(stored.activity.map((a) => [a.txID, a]));
+  const writtenMeanwhile = (a: ActivityItem): boolean => !startedWith.has(a.txID);
+  const activity = refreshed.activity.map((mine) => {
+    const theirs = storedById.get(mine.txID);
+    if (!theirs) return mine;
+    if (writtenMeanwhile(theirs)) return theirs;
+    return mine.status === 'pending' && theirs.status !== 'pending' ? theirs : mine;
+  });
+  const listed = new Set(activity.map((a) => a.txID));
+  const added = stored.activity.filter((a) => writtenMeanwhile(a) && !listed.has(a.txID));
+  stored.activity = [...added, ...activity].slice(0, MAX_ACTIVITY);
+  stored.pHeight = refreshed.pHeight;
+  stored.balances = refreshed.balances;
+  stored.knownUtxos = refreshed.knownUtxos;
+  stored.receiveNext = Math.max(stored.receiveNext, refreshed.receiveNext);
+  stored.changeNext = Math.max(stored.changeNext, refreshed.changeNext);
 }
 
 /** Puts `item` first in the activity list, which keeps at most MAX_ACTIVITY items. */

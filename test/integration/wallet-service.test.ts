@@ -218,6 +218,33 @@ describe('a send and a balance refresh that overlap', () => {
   });
 });
 
+describe('a refresh and a send that overlap', () => {
+  it('a refresh that started before a send finished keeps the send, not a "Received" for its change', async () => {
+    // Runs `whileRefreshing` once, when a refresh first asks the node for the P-Chain height.
+    let whileRefreshing: (() => Promise<unknown>) | undefined;
+    const hooked: typeof fetch = async (input, init) => {
+      if (whileRefreshing && typeof init?.body === 'string' && init.body.includes('"platform.getHeight"')) {
+        const run = whileRefreshing;
+        whileRefreshing = undefined;
+        await run();
+      }
+      return fetch(input, init);
+    };
+    const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: hooked });
+    const bob = await freshWallet();
+    let sent: { txID: string } | undefined;
+    whileRefreshing = async () => {
+      sent = await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    };
+    const refreshed = await wallet.balancesRefresh();
+    expect(sent).toBeDefined();
+    // The refresh saw the node after the send: its balance, and the send as the send, once.
+    expect(spendable(refreshed, 'X', avax)).toBe(10n * AVAX - AVAX - ctx.xTxFee);
+    expect((await wallet.activityList()).items.filter((i) => i.txID === sent!.txID)).toEqual([expect.objectContaining({ kind: 'send', status: 'accepted', amount: AVAX.toString() })]);
+    expect((await wallet.balancesGet({})).updatedAt).toBe(refreshed.updatedAt);
+  });
+});
+
 describe('restore over a wallet with a move under way', () => {
   it('stops the move before replacing the vault: nothing of the old account is journaled afterwards', async () => {
     const { wallet, stores } = await fundedWallet({ x: 10n * AVAX });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { ActivityItem } from '../../src/shared/messages.js';
 import { ApprovalQueue } from '../../src/background/approvals.js';
 import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
-import { WalletService } from '../../src/background/wallet.js';
+import { type AccountCache, mergeRefresh, WalletService } from '../../src/background/wallet.js';
 import { cb58Encode } from '../../src/core/encoding.js';
 import { ValidationError } from '../../src/core/errors.js';
 import { generateMnemonic } from '../../src/core/keys.js';
@@ -202,5 +203,40 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     await wallet.accountsAdd({ name: 'Savings' });
     const finished = await wallet.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
     expect(finished.vault).toBe('unlocked');
+  });
+});
+
+describe('a refresh saved over what other requests wrote meanwhile', () => {
+  const item = (txID: string, kind: ActivityItem['kind'], status: ActivityItem['status']): ActivityItem => ({ txID, chain: 'X', kind, status, createdAt: 1 });
+  const cacheWith = (activity: ActivityItem[], extra: Partial<AccountCache> = {}): AccountCache => ({
+    pHeight: '10',
+    receiveNext: 1,
+    changeNext: 0,
+    balances: { updatedAt: 1, refreshing: false, balances: [], waiting: [] },
+    activity,
+    knownUtxos: [],
+    ...extra,
+  });
+
+  it('keeps a send written meanwhile over the "Received" the refresh inferred for its tx, and adds what it did not see', () => {
+    const stored = cacheWith([item('late', 'send', 'pending'), item('sent', 'send', 'accepted'), item('old', 'send', 'pending')]);
+    const refreshed = cacheWith([item('sent', 'receive', 'accepted'), item('old', 'send', 'pending')], { pHeight: '12', knownUtxos: ['u1'], receiveNext: 3 });
+    mergeRefresh(stored, refreshed, new Set(['old']));
+    expect(stored.activity.map((a) => `${a.txID}:${a.kind}`)).toEqual(['late:send', 'sent:send', 'old:send']);
+    expect(stored).toMatchObject({ pHeight: '12', knownUtxos: ['u1'], receiveNext: 3 });
+  });
+
+  it('a status settled by either side wins over pending', () => {
+    const stored = cacheWith([item('a', 'send', 'accepted'), item('b', 'mint', 'pending')]);
+    const refreshed = cacheWith([item('a', 'send', 'pending'), item('b', 'mint', 'failed')]);
+    mergeRefresh(stored, refreshed, new Set(['a', 'b']));
+    expect(stored.activity.map((a) => `${a.txID}:${a.status}`)).toEqual(['a:accepted', 'b:failed']);
+  });
+
+  it('items the refresh dropped (a restarted local network) stay dropped; address indices never go back', () => {
+    const stored = cacheWith([item('ghost', 'send', 'accepted')], { receiveNext: 5, changeNext: 4 });
+    const refreshed = cacheWith([], { receiveNext: 2, changeNext: 1, pHeight: '3' });
+    mergeRefresh(stored, refreshed, new Set(['ghost']));
+    expect(stored).toMatchObject({ activity: [], receiveNext: 5, changeNext: 4, pHeight: '3' });
   });
 });
