@@ -296,12 +296,12 @@ export function transferActivity(r: TransferRecord, avaxAssetID: string): Activi
   const items: ActivityItem[] = [];
   if (r.export) {
     const status = r.export.accepted ? 'accepted' : r.state === 'failed' ? 'failed' : 'pending';
-    items.push({ txID: r.export.txID, chain: r.from, kind: 'export', status, assetID: avaxAssetID, amount: r.amount, fee: r.export.fee, createdAt: r.createdAt });
+    items.push({ txID: r.export.txID, chain: r.from, otherChain: r.to, kind: 'export', status, assetID: avaxAssetID, amount: r.amount, fee: r.export.fee, createdAt: r.createdAt });
   }
   for (const tx of r.imports) {
     const status = tx.accepted ? 'accepted' : r.state === 'completed' ? 'failed' : 'pending';
     // After the export: a move's import is newer than its export even when both are journaled at once.
-    items.push({ txID: tx.txID, chain: r.to, kind: 'import', status, assetID: avaxAssetID, fee: tx.fee, createdAt: Math.max(r.updatedAt, r.createdAt + 1) });
+    items.push({ txID: tx.txID, chain: r.to, otherChain: r.from, kind: 'import', status, assetID: avaxAssetID, fee: tx.fee, createdAt: Math.max(r.updatedAt, r.createdAt + 1) });
   }
   return items;
 }

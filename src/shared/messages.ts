@@ -91,6 +91,8 @@ export interface ActivityItem {
    */
   fee?: Amount;
   memo?: string;
+  /** A cross-chain export's destination, an import's source. */
+  otherChain?: ChainName;
   createdAt: number;
 }
 

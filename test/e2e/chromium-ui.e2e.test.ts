@@ -443,9 +443,12 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     const rows = (await popup.getByTestId('activity-item').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
     for (const row of rows) log.add('activity', row);
     const titled = (title: string) => rows.filter((row) => row.startsWith(`${title} `));
-    for (const title of ['Exported (cross-chain)', 'Imported (cross-chain)']) {
-      expect(titled(title)).toHaveLength(3);
-      for (const row of titled(title)) expect(row).toContain('Accepted');
+    // X→C, C→P, P→X: one export from and one import into each chain.
+    for (const chain of ['X', 'C', 'P']) {
+      for (const title of [`Exported to ${chain}-Chain`, `Imported from ${chain}-Chain`]) {
+        expect(titled(title)).toHaveLength(1);
+        expect(titled(title)[0]).toContain('Accepted');
+      }
     }
     expect(titled('Received').length).toBeLessThanOrEqual(1);
     await screenshot(popup, 'activity');

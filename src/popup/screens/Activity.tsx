@@ -15,6 +15,13 @@ const KIND_LABEL: Record<ActivityItem['kind'], string> = {
   import: 'Imported (cross-chain)',
 };
 
+/** "Exported to C-Chain", "Imported from X-Chain" when the other chain is known. */
+export function activityTitle(item: ActivityItem): string {
+  if (item.otherChain && item.kind === 'export') return `Exported to ${chainLabel(item.otherChain)}`;
+  if (item.otherChain && item.kind === 'import') return `Imported from ${chainLabel(item.otherChain)}`;
+  return KIND_LABEL[item.kind];
+}
+
 const STATUS_LABEL: Record<ActivityItem['status'], string> = { pending: 'Pending', accepted: 'Accepted', failed: 'Failed' };
 
 /** The amount of an item with its asset's symbol when the wallet knows the asset. */
@@ -55,7 +62,7 @@ export function Activity({ balances }: { balances: BalancesView | null }) {
           return (
             <li key={item.txID + item.kind} class="tx-row" data-testid="activity-item">
               <div class="tx-top">
-                <strong>{KIND_LABEL[item.kind]}</strong>
+                <strong>{activityTitle(item)}</strong>
                 <span class={`badge status-${item.status}`}>{STATUS_LABEL[item.status]}</span>
               </div>
               <div class="tx-mid">

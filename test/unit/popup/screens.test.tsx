@@ -108,13 +108,15 @@ describe('Activity', () => {
           { txID: 'TxBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', chain: 'X', kind: 'send', status: 'failed', assetID: FAKE_ID, amount: '7', fee: '1000000', createdAt: 3 },
           { txID: '0x' + 'cd'.repeat(32), chain: 'C', kind: 'send', status: 'accepted', amount: '1', fee: '525000000000000', createdAt: 4 },
           { txID: 'TxCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC', chain: 'C', kind: 'import', status: 'accepted', fee: '350000', createdAt: 5 },
+          { txID: 'TxDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD', chain: 'P', otherChain: 'X', kind: 'export', status: 'pending', assetID: AVAX_ID, amount: '250000000', fee: '5215', createdAt: 6 },
+          { txID: 'TxEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE', chain: 'X', otherChain: 'P', kind: 'import', status: 'accepted', assetID: AVAX_ID, fee: '1000000', createdAt: 7 },
         ],
       }),
     });
     const gold = { ...avax('X', '250'), assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
     renderWith(bg, <Activity balances={balances({ balances: [avax('X', '1'), gold] })} />);
     const rows = await screen.findAllByTestId('activity-item');
-    expect(rows).toHaveLength(5);
+    expect(rows).toHaveLength(7);
     expect(rows[0]!.textContent).toContain('Sent');
     expect(rows[0]!.textContent).toContain('0.25 AVAX');
     expect(rows[0]!.textContent).toContain('C-Chain');
@@ -128,6 +130,11 @@ describe('Activity', () => {
     // A C-Chain EVM send paid its fee in wei; an atomic import burned nAVAX.
     expect(rows[3]!.textContent).toContain('Fee 0.000525 AVAX');
     expect(rows[4]!.textContent).toContain('Fee 0.00035 AVAX');
+    expect(rows[4]!.textContent).toContain('Imported (cross-chain)');
+    // A move's txs name the other chain; the export carries the amount moved.
+    expect(rows[5]!.querySelector('strong')?.textContent).toBe('Exported to X-Chain');
+    expect(rows[5]!.textContent).toContain('P-Chain0.25 AVAX');
+    expect(rows[6]!.querySelector('strong')?.textContent).toBe('Imported from P-Chain');
   });
 });
 
