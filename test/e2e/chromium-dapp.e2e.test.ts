@@ -6,7 +6,7 @@
 // viem's own verification, in Node.
 import { avm, TransferableOutput as AjsTransferableOutput, utils, Utxo as AjsUtxo } from '@avalabs/avalanchejs';
 import { Transaction } from 'micro-eth-signer';
-import { type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { toHex } from '../../src/core/bytes.js';
 import { encodeUtxo } from '../../src/core/codec/codec.js';
@@ -42,25 +42,26 @@ import {
   artifactPath,
   browserExecutable,
   builtExtension,
+  type BuiltExtension,
+  type Call,
   chromiumPidFor,
   clearArtifacts,
   ConsoleLog,
   domQuiet,
+  extensionIdOf,
   firstPing,
   flowSteps,
   killPids,
   launchChromiumWithExtension,
   processTree,
   removeDir,
+  type RpcProxy,
   slug,
   startRpcProxy,
   tempDir,
   Timings,
   walletCaller,
   within,
-  type BuiltExtension,
-  type Call,
-  type RpcProxy,
 } from './harness.js';
 import { amountText } from './ui.js';
 
@@ -78,10 +79,6 @@ const SITE_X_SEND = 321_654_987n;
 type ExtensionPageGlobals = { chrome: { runtime: { sendMessage(message: unknown): Promise<unknown> } } };
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-function isOurWorker(worker: Worker): boolean {
-  return worker.url().startsWith('chrome-extension://');
-}
 
 describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks through the approval window', () => {
   const timings = new Timings();
@@ -176,10 +173,7 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     });
     context.on('weberror', (e) => log.add('page error', e.error().stack ?? e.error().message));
     context.on('page', (p) => log.add('test', `new page ${p.url() || '(blank)'}`));
-    const worker =
-      context.serviceWorkers().find(isOurWorker) ??
-      (await context.waitForEvent('serviceworker', { predicate: isOurWorker, timeout: 15_000 }));
-    extensionId = new URL(worker.url()).host;
+    extensionId = await extensionIdOf(context);
     log.add('test', `extension ${extensionId}, service worker up ${Date.now() - started} ms after launch`);
     timings.add('launch', Date.now() - started);
   };

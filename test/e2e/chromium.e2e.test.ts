@@ -3,7 +3,7 @@
 // messages from a page of the extension. Halfway it stops the service worker (DevTools protocol,
 // ServiceWorker.stopAllWorkers) to check that the unlocked session comes back from
 // storage.session in the restarted worker.
-import { type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import type { AccountView, BalancesView } from '../../src/shared/messages.js';
 import { unpackedExtensionId } from '../../scripts/extension-id.mjs';
@@ -12,28 +12,29 @@ import {
   artifactPath,
   browserExecutable,
   builtExtension,
+  type BuiltExtension,
+  type Call,
   chromiumPidFor,
   clearArtifacts,
   ConsoleLog,
-  ExtensionWorkerWatch,
   domQuiet,
+  extensionIdOf,
+  ExtensionWorkerWatch,
   firstPing,
   flowSteps,
   killPids,
   launchChromiumWithExtension,
   processTree,
   removeDir,
+  type RpcProxy,
   slug,
   startRpcProxy,
   startWebPage,
   tempDir,
   Timings,
   walletCaller,
-  within,
-  type BuiltExtension,
-  type Call,
-  type RpcProxy,
   type WebPage,
+  within,
 } from './harness.js';
 
 // The binary itself first: the /usr/bin/chromium wrapper execs it, but adds Debian's own flags
@@ -41,10 +42,6 @@ import {
 const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 
 type ExtensionPageGlobals = { chrome: { runtime: { sendMessage(message: unknown): Promise<unknown> } } };
-
-function isOurWorker(worker: Worker): boolean {
-  return worker.url().startsWith('chrome-extension://');
-}
 
 describe('Chromium: the built extension against the local node', () => {
   const timings = new Timings();
@@ -98,10 +95,7 @@ describe('Chromium: the built extension against the local node', () => {
       log.add(page ? `page ${m.type()}` : `worker ${m.type()}`, page ? `${m.text()} (${page.url()})` : m.text());
     });
     context.on('weberror', (e) => log.add('page error', e.error().stack ?? e.error().message));
-    const worker =
-      context.serviceWorkers().find(isOurWorker) ??
-      (await context.waitForEvent('serviceworker', { predicate: isOurWorker, timeout: 15_000 }));
-    extensionId = new URL(worker.url()).host;
+    extensionId = await extensionIdOf(context);
     log.add('test', `extension ${extensionId}, service worker up ${Date.now() - started} ms after launch`);
     timings.add('launch', Date.now() - started);
   };

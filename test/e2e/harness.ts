@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
 import { expect, it, type TestContext } from 'vitest';
 import { cb58Encode, parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
@@ -84,6 +84,13 @@ export function launchChromiumWithExtension(executablePath: string, profileDir: 
     ],
     timeout: 30_000,
   });
+}
+
+/** The extension's ID, read off its service worker once that runs (at most 15 s after launch). */
+export async function extensionIdOf(context: BrowserContext): Promise<string> {
+  const ours = (worker: Worker): boolean => worker.url().startsWith('chrome-extension://');
+  const worker = context.serviceWorkers().find(ours) ?? (await context.waitForEvent('serviceworker', { predicate: ours, timeout: 15_000 }));
+  return new URL(worker.url()).host;
 }
 
 /**

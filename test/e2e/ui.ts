@@ -2,7 +2,7 @@
 // extension and its popup page open as a tab (start, clean-up by PID), and small readers of what
 // the popup shows (amounts as exact base units, the label/value pairs of its <dl> facts, the
 // totals of the home screen). The test itself only clicks, types and reads, like a user.
-import type { BrowserContext, Locator, Page, Worker } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import {
   artifactPath,
@@ -11,6 +11,7 @@ import {
   chromiumPidFor,
   type ConsoleLog,
   domQuiet,
+  extensionIdOf,
   killPids,
   launchChromiumWithExtension,
   POPUP_VIEWPORT,
@@ -22,10 +23,6 @@ import {
 
 // The binary itself first, as in chromium.e2e.test.ts (the /usr/bin wrapper adds Debian's flags).
 const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
-
-function isOurWorker(worker: Worker): boolean {
-  return worker.url().startsWith('chrome-extension://');
-}
 
 /**
  * One Chromium with a fresh profile and the built extension, its popup page open in a tab of the
@@ -57,10 +54,7 @@ export class UiBrowser {
       this.log.add(`${this.label} ${page ? 'page' : 'worker'} ${m.type()}`, page ? `${m.text()} (${page.url()})` : m.text());
     });
     this.context.on('weberror', (e) => this.log.add(`${this.label} page error`, e.error().stack ?? e.error().message));
-    const worker =
-      this.context.serviceWorkers().find(isOurWorker) ??
-      (await this.context.waitForEvent('serviceworker', { predicate: isOurWorker, timeout: 15_000 }));
-    this.extensionId = new URL(worker.url()).host;
+    this.extensionId = await extensionIdOf(this.context);
     this.log.add(this.label, `extension ${this.extensionId}, service worker up ${Date.now() - started} ms after launch`);
     return Date.now() - started;
   }

@@ -192,22 +192,28 @@ async function fundedWallet(funding: { x?: bigint; p?: bigint }, options: { fetc
   return { wallet, stores, account: account!, ctx, avax: identity.avaxAssetID, genesis };
 }
 
-describe('a send and a balance refresh that overlap', () => {
-  it('the send keeps what a refresh saved while it waited for its tx', async () => {
-    // Runs `whileWaiting` once, when the wallet first asks the node for the X tx's status.
-    let whileWaiting: (() => Promise<unknown>) | undefined;
-    const hooked: typeof fetch = async (input, init) => {
-      if (whileWaiting && typeof init?.body === 'string' && init.body.includes('"avm.getTxStatus"')) {
-        const run = whileWaiting;
-        whileWaiting = undefined;
+/** A fetch for the wallet that runs `hook.run` once, before the first call of `method` goes to the node. */
+function onceBefore(method: string): { run?: () => Promise<unknown>; fetch: typeof fetch } {
+  const hook: { run?: () => Promise<unknown>; fetch: typeof fetch } = {
+    fetch: async (input, init) => {
+      const run = hook.run;
+      if (run && typeof init?.body === 'string' && init.body.includes(`"${method}"`)) {
+        hook.run = undefined;
         await run();
       }
       return fetch(input, init);
-    };
-    const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: hooked });
+    },
+  };
+  return hook;
+}
+
+describe('a send and a balance refresh that overlap', () => {
+  it('the send keeps what a refresh saved while it waited for its tx', async () => {
+    const whileWaiting = onceBefore('avm.getTxStatus');
+    const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: whileWaiting.fetch });
     const before = await wallet.balancesGet({});
     let refreshed: BalancesView | undefined;
-    whileWaiting = async () => {
+    whileWaiting.run = async () => {
       refreshed = await wallet.balancesRefresh();
     };
     const bob = await freshWallet();
@@ -220,20 +226,12 @@ describe('a send and a balance refresh that overlap', () => {
 
 describe('a refresh and a send that overlap', () => {
   it('a refresh that started before a send finished keeps the send, not a "Received" for its change', async () => {
-    // Runs `whileRefreshing` once, when a refresh first asks the node for the P-Chain height.
-    let whileRefreshing: (() => Promise<unknown>) | undefined;
-    const hooked: typeof fetch = async (input, init) => {
-      if (whileRefreshing && typeof init?.body === 'string' && init.body.includes('"platform.getHeight"')) {
-        const run = whileRefreshing;
-        whileRefreshing = undefined;
-        await run();
-      }
-      return fetch(input, init);
-    };
-    const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: hooked });
+    // The refresh's first question to the node (the P-Chain height) waits until the send is done.
+    const whileRefreshing = onceBefore('platform.getHeight');
+    const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: whileRefreshing.fetch });
     const bob = await freshWallet();
     let sent: { txID: string } | undefined;
-    whileRefreshing = async () => {
+    whileRefreshing.run = async () => {
       sent = await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
     };
     const refreshed = await wallet.balancesRefresh();
