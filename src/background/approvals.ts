@@ -1,15 +1,15 @@
 // The queue of requests waiting for the user's decision (connect, sign, send). It lives in
 // storage.session: it survives the service worker being stopped, and is gone with the browser
 // session, as are the pages that asked. A page cannot flood the user: one pending request per
-// origin and method, and a cap on the whole queue.
+// requester (the frame that asked) and method, and a cap on the whole queue.
 import { toHex } from '../core/bytes.js';
 import { WalletError } from '../core/errors.js';
 import type { StorageArea } from './storage.js';
 
 export const APPROVALS_STORAGE_KEY = 'xpc.approvals';
 export const MAX_PENDING_APPROVALS = 10;
-/** Requests one site may have waiting at once (of different methods). */
-export const MAX_PENDING_PER_ORIGIN = 3;
+/** Requests one requester may have waiting at once (of different methods). */
+export const MAX_PENDING_PER_REQUESTER = 3;
 
 export interface PendingApproval {
   id: string;
@@ -27,6 +27,15 @@ export interface PendingApproval {
   createdAt: number;
 }
 
+/**
+ * The origin that asked: it holds the connection (MetaMask's rule too), and a request's limits and
+ * cooldown count for it. A frame of another origin inside a page must not use up, or block, the
+ * page's own requests.
+ */
+export function requesterOf(asker: { origin: string; frameOrigin?: string }): string {
+  return asker.frameOrigin ?? asker.origin;
+}
+
 export interface Decision {
   id: string;
   approved: boolean;
@@ -41,10 +50,10 @@ interface Stored {
   decided: Decision[];
 }
 
-/** A second request of the same kind from the same page while one waits. */
+/** A second request of the same kind from the same requester while one waits. */
 export class ApprovalPendingError extends WalletError {
-  constructor(origin: string, method: string) {
-    super('request-pending', `${origin} already has a ${method} request waiting for your decision`);
+  constructor(requester: string, method: string) {
+    super('request-pending', `${requester} already has a ${method} request waiting for your decision`);
   }
 }
 
@@ -92,11 +101,11 @@ export class ApprovalQueue {
   add(request: Omit<PendingApproval, 'id' | 'createdAt'>): Promise<PendingApproval> {
     return this.#serial(async () => {
       const s = await this.#load();
-      if (s.pending.some((p) => p.origin === request.origin && p.method === request.method)) {
-        throw new ApprovalPendingError(request.origin, request.method);
-      }
+      const requester = requesterOf(request);
+      const fromRequester = s.pending.filter((p) => requesterOf(p) === requester);
+      if (fromRequester.some((p) => p.method === request.method)) throw new ApprovalPendingError(requester, request.method);
       if (s.pending.length >= MAX_PENDING_APPROVALS) throw new ApprovalQueueFullError();
-      if (s.pending.filter((p) => p.origin === request.origin).length >= MAX_PENDING_PER_ORIGIN) throw new ApprovalQueueFullError();
+      if (fromRequester.length >= MAX_PENDING_PER_REQUESTER) throw new ApprovalQueueFullError();
       const entry: PendingApproval = { ...request, id: toHex(crypto.getRandomValues(new Uint8Array(12))), createdAt: this.now() };
       await this.#save({ ...s, pending: [...s.pending, entry] });
       return entry;

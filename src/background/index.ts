@@ -4,8 +4,9 @@
 // so the message that woke the worker is not missed.
 import browser from 'webextension-polyfill';
 import type { Runtime } from 'webextension-polyfill';
-import { ApprovalQueue } from './approvals.js';
+import { ApprovalQueue, requesterOf } from './approvals.js';
 import { ApprovalWindow } from './approval-window.js';
+import { ProviderPages } from './pages.js';
 import { ProviderService } from './provider.js';
 import { siteOfSender } from './site-sender.js';
 import { SiteStore } from './sites.js';
@@ -94,43 +95,26 @@ const stores = browserStores(browser.storage);
 const session = new Session(new Vault(stores), stores);
 const approvals = new ApprovalQueue(stores.session);
 const sites = new SiteStore(stores.local);
-const wallet = new WalletService(session, stores.local, { log, approvals, sites });
+// The provider is made below; the wallet asks it only when the approval window asks.
+const wallet: WalletService = new WalletService(session, stores.local, { log, approvals, sites, sitesWaitingForUnlock: (): string[] => provider.sitesWaitingForUnlock() });
 const approvalWindow = new ApprovalWindow(browser.windows, stores.session, browser.runtime.getURL('src/popup/approval.html'));
 
 // ---- pages with our provider, told when what they see changes ----
 
-const FRAMES_KEY = 'xpc.providerFrames';
-const MAX_FRAMES = 500;
-let frames: Promise<{ tabId: number; frameId: number }[]> | null = null;
-
-function knownFrames(): Promise<{ tabId: number; frameId: number }[]> {
-  frames ??= stores.session.get([FRAMES_KEY]).then((r) => (Array.isArray(r[FRAMES_KEY]) ? (r[FRAMES_KEY] as { tabId: number; frameId: number }[]) : []));
-  return frames;
-}
-
-async function rememberFrame(tabId: number, frameId: number): Promise<void> {
-  const list = await knownFrames();
-  if (list.some((f) => f.tabId === tabId && f.frameId === frameId)) return;
-  list.push({ tabId, frameId });
-  if (list.length > MAX_FRAMES) list.splice(0, list.length - MAX_FRAMES);
-  await stores.session.set({ [FRAMES_KEY]: list });
-}
+const pages = new ProviderPages({
+  area: stores.session,
+  viewOf: async (site) => JSON.stringify(await provider.siteState(site)),
+  send: (tabId, frameId) => {
+    const event: ProviderEventMessage = { channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged' };
+    return browser.tabs.sendMessage(tabId, event, { frameId });
+  },
+});
 
 function notifyPages(): void {
-  const event: ProviderEventMessage = { channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged' };
-  void knownFrames().then((list) => {
-    for (const f of [...list]) {
-      browser.tabs.sendMessage(f.tabId, event, { frameId: f.frameId }).catch(async () => {
-        // The page is gone or navigated away: forget the frame.
-        const i = list.findIndex((x) => x.tabId === f.tabId && x.frameId === f.frameId);
-        if (i >= 0) list.splice(i, 1);
-        await stores.session.set({ [FRAMES_KEY]: list });
-      });
-    }
-  });
+  pages.notify().catch((e: unknown) => log(`could not tell pages of a change: ${e instanceof Error ? e.message : 'unknown error'}`));
 }
 
-const provider = new ProviderService({
+const provider: ProviderService = new ProviderService({
   wallet,
   session,
   approvals,
@@ -144,11 +128,12 @@ const provider = new ProviderService({
 async function onSiteRequest(message: unknown, sender: Runtime.MessageSender): Promise<ProviderResponse> {
   const site = siteOfSender(sender, browser.runtime.id);
   if (!site) {
-    return { ok: false, error: { code: ProviderErrorCode.unauthorized, message: 'XPC Wallet answers only secure pages (https, or http on localhost)' } };
+    return { ok: false, error: { code: ProviderErrorCode.unauthorized, message: 'XPC Wallet answers only secure pages (https, or http on localhost) that are on screen' } };
   }
   await resumeOnce();
-  await rememberFrame(site.tabId, site.frameId).catch(() => undefined);
-  return provider.handle(message, { origin: site.origin, ...(site.frameOrigin ? { frameOrigin: site.frameOrigin } : {}) });
+  const asker = { origin: site.origin, ...(site.frameOrigin ? { frameOrigin: site.frameOrigin } : {}) };
+  await pages.remember(site.tabId, site.frameId, asker).catch(() => undefined);
+  return provider.handle(message, asker);
 }
 
 async function afterRequest(type: string): Promise<void> {
@@ -168,8 +153,7 @@ session.onLock(() => notifyPages());
 browser.windows.onRemoved.addListener((windowId) => {
   void approvalWindow.closed(windowId).then(async (was) => {
     if (!was) return;
-    const origins = [...new Set((await approvals.list()).map((p) => p.origin))];
-    provider.cancelWaits(origins);
+    provider.cancelWaits([...new Set((await approvals.list()).map(requesterOf))]);
     await approvals.rejectAll();
   });
 });

@@ -104,8 +104,10 @@ export function urlParam(value: unknown, field: string): string {
 /** A message for personal_sign: 0x hex is bytes, anything else is UTF-8 text. */
 export function messageParam(value: unknown, field: string, maxBytes: number): { bytes: Uint8Array; encoding: 'text' | 'hex'; shown: string } {
   if (typeof value !== 'string') fail(field, 'must be a string');
-  if (HEX_DATA.test(value) && value.length > 2) {
+  if (HEX_DATA.test(value)) {
     const bytes = hexBytesParam(value, field, maxBytes);
+    // '0x' is the empty message (viem sends it for ''), not the two characters.
+    if (bytes.length === 0) return { bytes, encoding: 'hex', shown: '0x' };
     // Hex that decodes to readable UTF-8 is shown as that text; the bytes signed stay the same.
     const text = readableText(bytes);
     return text === undefined ? { bytes, encoding: 'hex', shown: value.toLowerCase() } : { bytes, encoding: 'text', shown: text };
@@ -120,13 +122,14 @@ export function messageParam(value: unknown, field: string, maxBytes: number): {
 function readableText(bytes: Uint8Array): string | undefined {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    // ignoreBOM: a leading byte-order mark is part of what is signed and must not vanish.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return undefined;
   }
-  // Control characters (other than line breaks and tabs) would hide what is signed.
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/u.test(text) ? undefined : text;
+  // Control, format (zero-width, direction, tag), private-use and unassigned characters and line
+  // or paragraph separators would hide what is signed; tabs and line breaks are fine.
+  return /[\p{C}\p{Zl}\p{Zp}]/u.test(text.replace(/[\t\n\r]/g, '')) ? undefined : text;
 }
 
 const MAX_TYPED_DATA_JSON = 256 * 1024;

@@ -9,10 +9,10 @@
 // that already ran answers from the log instead of running twice.
 import { fromHex, toHex } from '../core/bytes.js';
 import { formatAddress } from '../core/encoding.js';
-import { CodecError, FormatError, InsufficientFundsError, NetworkMismatchError, NodeUnreachableError, RpcError, TimeoutError, ValidationError, WalletError } from '../core/errors.js';
+import { CodecError, FormatError, InsufficientFundsError, NetworkMismatchError, NodeIdentityError, NodeUnreachableError, RpcError, TimeoutError, ValidationError, WalletError } from '../core/errors.js';
 import { type ExternalTx } from '../core/external-tx.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI } from '../core/fee-limits.js';
-import { signAvalancheMessage, signPersonalMessage, signTypedData, type TypedDataInput } from '../core/message.js';
+import { avalancheMessageDigest, personalMessageDigest, signAvalancheMessage, signPersonalMessage, signTypedData, type TypedDataInput } from '../core/message.js';
 import { EthApi } from '../core/node.js';
 import { JsonRpcEndpoint } from '../core/rpc.js';
 import { eip1559Fees, signEvmTx, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
@@ -25,7 +25,7 @@ import {
   PROVIDER_CHANNEL,
   STATE_METHOD,
 } from '../shared/provider-protocol.js';
-import { ApprovalPendingError, ApprovalQueueFullError, type ApprovalQueue, type PendingApproval } from './approvals.js';
+import { ApprovalPendingError, ApprovalQueueFullError, type ApprovalQueue, type PendingApproval, requesterOf } from './approvals.js';
 import {
   chainAliasParam,
   chainIdParam,
@@ -53,10 +53,6 @@ export interface Site {
   frameOrigin?: string;
 }
 
-/** The origin that holds a connection: the frame that runs the code asking (MetaMask's rule too). */
-function requesterOf(site: Site): string {
-  return site.frameOrigin ?? site.origin;
-}
 
 /** An EIP-1193 error: a code from ProviderErrorCode and a message a developer can act on. */
 export class ProviderError extends Error {
@@ -105,6 +101,12 @@ const READ_METHODS = new Set([
   'eth_baseFee',
   'eth_syncing',
   'web3_clientVersion',
+  // Node-side filters: ethers' BrowserProvider listens for contract events through these.
+  'eth_newFilter',
+  'eth_newBlockFilter',
+  'eth_getFilterChanges',
+  'eth_getFilterLogs',
+  'eth_uninstallFilter',
 ]);
 const MAX_READ_PARAMS = 4;
 
@@ -157,6 +159,8 @@ interface Call {
 const MAX_UNLOCK_WAITERS = 20;
 /** After the user closed the approval window, sites that had requests in it wait this long. */
 const CLOSED_COOLDOWN_MS = 30_000;
+/** Approval requests a site may make before it is connected; every other one needs a connection. */
+const CONNECTION_FREE_METHODS = new Set(['eth_requestAccounts', 'wallet_requestPermissions', 'wallet_switchEthereumChain', 'wallet_addEthereumChain']);
 
 /** The EVM tx an approval holds (as JSON-safe strings), back as the request that is shown and signed. */
 function evmRequestOf(t: Record<keyof EvmTxRequest, string>): EvmTxRequest {
@@ -177,8 +181,10 @@ export class ProviderService {
   #logTail: Promise<unknown> = Promise.resolve();
   /** Requests running in this worker, by requestId: a duplicate joins the first. */
   #inflight = new Map<string, Promise<ProviderResponse>>();
-  /** Origin → time until which its approval requests are refused (the user closed the window on them). */
+  /** Requester → time until which its approval requests are refused (the user closed the window on them). */
   #cooldown = new Map<string, number>();
+  /** Requester → how many of its requests wait for the wallet to be unlocked. */
+  #unlockWaiters = new Map<string, number>();
 
   constructor(private readonly deps: ProviderDeps) {}
 
@@ -211,14 +217,19 @@ export class ProviderService {
 
   /**
    * The approval window was closed: whoever waits for an unlock gets "rejected by the user", and
-   * the sites that had requests waiting (`origins`) are refused for a while, so a page cannot
-   * reopen the window in a loop.
+   * the sites that had requests waiting (`requesters`, and those waiting for the unlock) are
+   * refused for a while, so a page cannot reopen the window in a loop.
    */
-  cancelWaits(origins: readonly string[] = []): void {
+  cancelWaits(requesters: readonly string[] = []): void {
+    const until = (this.deps.now ?? Date.now)() + CLOSED_COOLDOWN_MS;
+    for (const requester of [...requesters, ...this.#unlockWaiters.keys()]) this.#cooldown.set(requester, until);
     this.#unlockWait?.reject(new ProviderError(Code.userRejected, 'the user closed the wallet window'));
     this.#unlockWait = null;
-    const until = (this.deps.now ?? Date.now)() + CLOSED_COOLDOWN_MS;
-    for (const origin of origins) this.#cooldown.set(origin, until);
+  }
+
+  /** The sites whose requests wait for the wallet to be unlocked (the unlock form names them). */
+  sitesWaitingForUnlock(): string[] {
+    return [...this.#unlockWaiters.keys()];
   }
 
   private errorInfo(e: unknown, method: string): ProviderErrorInfo {
@@ -229,6 +240,8 @@ export class ProviderService {
     }
     if (e instanceof CodecError || e instanceof FormatError) return { code: Code.invalidParams, message: `the transaction bytes cannot be decoded: ${e.message}` };
     if (e instanceof ApprovalPendingError || e instanceof ApprovalQueueFullError) return { code: Code.resourceUnavailable, message: e.message };
+    // Fixed text: the node's URL stays in the wallet (see below).
+    if (e instanceof NodeIdentityError) return { code: Code.chainDisconnected, message: "the wallet's node is not the network the wallet is set to" };
     if (e instanceof NetworkMismatchError) return { code: Code.chainDisconnected, message: e.message };
     if (e instanceof RpcError) return { code: e.rpcCode, message: e.rpcMessage, ...(e.data !== undefined ? { data: e.data } : {}) };
     // Fixed text: the node's URL (which may hold an API key) and its answers stay in the wallet.
@@ -244,7 +257,7 @@ export class ProviderService {
     const { method } = call;
     switch (method) {
       case STATE_METHOD:
-        return this.state(call.site);
+        return this.siteState(call.site);
       case 'eth_chainId':
         positional(call.params, 0, 0);
         return `0x${(await this.activeChain()).chainId.toString(16)}`;
@@ -296,9 +309,14 @@ export class ProviderService {
         return this.coreSendTransaction(call, 'sign');
       case 'avalanche_signMessage':
         return this.coreSignMessage(call);
+      case 'wallet_sendTransaction':
+        // viem retries a failed eth_sendTransaction under this name and reports the first error
+        // only when this one is "method not found"; 4200 here would hide the real reason.
+        throw new ProviderError(Code.methodNotFound, 'The method "wallet_sendTransaction" does not exist / is not available; use eth_sendTransaction');
       default:
         if (READ_METHODS.has(method)) return this.read(method, call.params);
-        throw new ProviderError(Code.unsupportedMethod, `the method ${method.slice(0, 100)} is not supported by XPC Wallet`);
+        // Worded as MetaMask words it: ethers recognises "does not exist" as an unsupported operation.
+        throw new ProviderError(Code.unsupportedMethod, `The method "${method.slice(0, 100)}" does not exist / is not available in XPC Wallet`);
     }
   }
 
@@ -316,14 +334,16 @@ export class ProviderService {
     return new EthApi(new JsonRpcEndpoint(rpcUrl, this.deps.fetch ? { fetch: this.deps.fetch } : {}));
   }
 
-  private async state(site: Site): Promise<ProviderState> {
+  /** What a site sees of the wallet; the lock state only once it is connected. */
+  async siteState(site: Site): Promise<ProviderState> {
     const chain = await this.activeChain();
     const accounts = await this.connectedAccounts(site);
+    const connected = (await this.deps.sites.permission(requesterOf(site))) !== undefined;
     return {
       chainId: `0x${chain.chainId.toString(16)}`,
       networkVersion: chain.chainId.toString(),
       accounts: accounts.map((a) => a.cAddress),
-      isUnlocked: this.deps.session.isUnlocked(),
+      isUnlocked: connected && this.deps.session.isUnlocked(),
     };
   }
 
@@ -337,12 +357,16 @@ export class ProviderService {
     return connected.sort((a, b) => Number(b.id === selectedId) - Number(a.id === selectedId));
   }
 
-  /** The connected account a request acts for: the one named by `address`, else the first. */
-  private async actingAccount(site: Site, address?: string): Promise<AccountView> {
+  private async requireConnection(site: Site): Promise<void> {
     if (!(await this.deps.sites.permission(requesterOf(site)))) {
       throw new ProviderError(Code.unauthorized, 'this site is not connected to XPC Wallet; call eth_requestAccounts first');
     }
-    await this.unlocked();
+  }
+
+  /** The connected account a request acts for: the one named by `address`, else the first. */
+  private async actingAccount(site: Site, address?: string): Promise<AccountView> {
+    await this.requireConnection(site);
+    await this.unlocked(site);
     const accounts = await this.connectedAccounts(site);
     if (accounts.length === 0) throw new ProviderError(Code.unauthorized, 'this site is not connected to any account of XPC Wallet');
     if (address === undefined) return accounts[0]!;
@@ -353,10 +377,23 @@ export class ProviderService {
 
   /**
    * Resolves once the wallet is unlocked, asking the user to unlock in the approval window. All
-   * waiting requests share one wait (one timer, one window).
+   * waiting requests share one wait (one timer, one window); the window names the sites waiting.
    */
-  private async unlocked(): Promise<void> {
+  private async unlocked(site: Site): Promise<void> {
     if (this.deps.session.isUnlocked()) return;
+    this.checkCooldown(site);
+    const requester = requesterOf(site);
+    this.#unlockWaiters.set(requester, (this.#unlockWaiters.get(requester) ?? 0) + 1);
+    try {
+      await this.waitForUnlock();
+    } finally {
+      const left = (this.#unlockWaiters.get(requester) ?? 1) - 1;
+      if (left > 0) this.#unlockWaiters.set(requester, left);
+      else this.#unlockWaiters.delete(requester);
+    }
+  }
+
+  private async waitForUnlock(): Promise<void> {
     if (!this.#unlockWait) {
       const now = this.deps.now ?? Date.now;
       const deadline = now() + UNLOCK_WAIT_MS;
@@ -402,10 +439,11 @@ export class ProviderService {
   }
 
   private checkCooldown(site: Site): void {
-    const until = this.#cooldown.get(site.origin);
+    const requester = requesterOf(site);
+    const until = this.#cooldown.get(requester);
     if (until === undefined) return;
     if ((this.deps.now ?? Date.now)() < until) throw new ProviderError(Code.userRejected, 'the user closed the wallet window; try again in a little while');
-    this.#cooldown.delete(site.origin);
+    this.#cooldown.delete(requester);
   }
 
   private async connect(call: Call): Promise<AccountView[]> {
@@ -415,7 +453,8 @@ export class ProviderService {
       return this.connectedAccounts(call.site);
     }
     if (!(await this.deps.approvals.findByRequest(call.requestId))) {
-      await this.unlocked();
+      this.checkCooldown(call.site);
+      await this.unlocked(call.site);
       const existing = await this.connectedAccounts(call.site);
       if (existing.length > 0) return existing;
     }
@@ -555,7 +594,7 @@ export class ProviderService {
     return (await this.approved(call, async () => {
       const account = await this.actingAccount(call.site, address);
       return {
-        summary: { kind: 'sign-message', format: 'personal', encoding: message.encoding, message: message.shown, signer: account.cAddress },
+        summary: { kind: 'sign-message', format: 'personal', ...messageShown(message), digestHex: `0x${toHex(personalMessageDigest(message.bytes))}`, signer: account.cAddress },
         payload: { kind: 'personal-sign', accountId: account.id, messageHex: toHex(message.bytes) },
       };
     }, async (payload) => {
@@ -592,6 +631,7 @@ export class ProviderService {
           primaryType: typed.primaryType,
           domainJson: JSON.stringify(typed.domain, null, 2),
           messageJson: JSON.stringify(typed.message, null, 2),
+          typesJson: JSON.stringify(typed.types, null, 2),
           ...(chainId !== undefined ? { chainId: chainId.toString() } : {}),
         },
         payload: { kind: 'typed-data', accountId: account.id, typed },
@@ -754,7 +794,13 @@ export class ProviderService {
     return (await this.approved(call, async () => {
       const account = await this.actingAccount(call.site);
       return {
-        summary: { kind: 'sign-message', format: 'avalanche', encoding: p.message.encoding, message: p.message.shown, signer: p.chain === 'X' ? account.xAddress : account.pAddress },
+        summary: {
+          kind: 'sign-message',
+          format: 'avalanche',
+          ...messageShown(p.message),
+          digestHex: `0x${toHex(avalancheMessageDigest(p.message.bytes))}`,
+          signer: p.chain === 'X' ? account.xAddress : account.pAddress,
+        },
         payload: { kind: 'avalanche-message', accountId: account.id, messageHex: toHex(p.message.bytes) },
       };
     }, async (payload) => {
@@ -831,7 +877,9 @@ export class ProviderService {
       }
     } else {
       this.checkCooldown(call.site);
-      await this.unlocked();
+      // A site that is not connected cannot make the wallet ask for the password to sign for it.
+      if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
+      await this.unlocked(call.site);
       const { summary, payload } = await prepare();
       entry = await this.deps.approvals.add({
         origin: call.site.origin,
@@ -851,7 +899,7 @@ export class ProviderService {
       approved = await this.deps.approvals.waitFor(entry.id);
     }
     if (!approved) throw new ProviderError(Code.userRejected, 'the user rejected the request');
-    if (!this.deps.session.isUnlocked()) await this.unlocked();
+    if (!this.deps.session.isUnlocked()) await this.unlocked(call.site);
     await this.log(call.requestId, { state: 'running', at: Date.now() });
     let response: ProviderResponse;
     try {
@@ -896,6 +944,11 @@ export class ProviderService {
       this.deps.log?.(`could not record a site transaction in the activity list: ${(e as Error).message}`);
     });
   }
+}
+
+/** How a message to sign is shown: as text or hex, and always as its exact bytes. */
+function messageShown(message: { bytes: Uint8Array; encoding: 'text' | 'hex'; shown: string }) {
+  return { encoding: message.encoding, message: message.shown, bytesHex: `0x${toHex(message.bytes)}` };
 }
 
 function activityKind(ext: ExternalTx): ActivityItem['kind'] {

@@ -8,6 +8,10 @@ export interface ContentSender {
   origin?: string;
   frameId?: number;
   tab?: { id?: number; url?: string };
+  /** Chrome: 'active', or 'prerender' / 'cached' / 'pending_deletion' for a page not on screen. */
+  documentLifecycle?: string;
+  /** Chrome: 'outermost_frame', 'sub_frame' or 'fenced_frame'. */
+  frameType?: string;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -38,8 +42,15 @@ export function siteOfSender(sender: ContentSender, extensionId: string): (Site 
   if (sender.id !== extensionId || !sender.tab || typeof sender.tab.id !== 'number' || typeof sender.frameId !== 'number') return undefined;
   // An opaque origin ("null": a sandboxed frame) must not borrow its URL's origin.
   if (sender.origin === 'null') return undefined;
+  // A page the browser prerenders (or keeps in its back/forward cache) is not what the user sees:
+  // it must not open the wallet's window, least of all in the name of the page on screen. A fenced
+  // frame (an ad) has no business with the wallet either.
+  if (sender.documentLifecycle !== undefined && sender.documentLifecycle !== 'active') return undefined;
+  if (sender.frameType === 'fenced_frame') return undefined;
   const frame = sender.origin !== undefined ? sender.origin : originOf(sender.url);
-  const top = sender.frameId === 0 ? frame : originOf(sender.tab.url);
+  // A prerendered page's main frame has a frameId other than 0: the frame type says it is on top.
+  const outermost = sender.frameId === 0 || sender.frameType === 'outermost_frame';
+  const top = outermost ? frame : originOf(sender.tab.url);
   if (!frame || !top || !isSecureOrigin(frame) || !isSecureOrigin(top)) return undefined;
   return { origin: top, ...(frame !== top ? { frameOrigin: frame } : {}), tabId: sender.tab.id, frameId: sender.frameId };
 }

@@ -54,10 +54,11 @@ import type {
   WalletStatus,
 } from '../shared/messages.js';
 import { RESTORE_WOULD_DROP } from '../shared/messages.js';
-import { type ApprovalQueue, UnknownApprovalError } from './approvals.js';
+import { type ApprovalQueue, requesterOf, UnknownApprovalError } from './approvals.js';
 import type { SiteStore } from './sites.js';
 import type { Session } from './session.js';
 import type { StorageArea } from './storage.js';
+import { VaultLockedError } from './vault.js';
 import { TransferJournal, type TransferRecord, TransferRunner, transferActivity } from './transfers.js';
 
 const STATE_KEY = 'xpc.state';
@@ -174,6 +175,8 @@ export class WalletService {
       log?: (line: string) => void;
       /** Site requests waiting for the user (storage.session); without it, nothing ever waits. */
       approvals?: ApprovalQueue;
+      /** Sites whose requests wait for the wallet to be unlocked (the provider knows them). */
+      sitesWaitingForUnlock?: () => string[];
       /** Connected sites and chains sites added (storage.local). */
       sites?: SiteStore;
     } = {},
@@ -1167,8 +1170,12 @@ export class WalletService {
 
   // ---- approvals (site requests waiting for the user) ----
 
-  /** What the approval window shows; the validated params stay in the background. */
+  /**
+   * What the approval window shows; the validated params stay in the background. Only while
+   * unlocked: whoever sees and approves a site's request is whoever could unlock the wallet.
+   */
   async approvalsList(): Promise<{ approvals: ApprovalView[] }> {
+    if (!this.session.isUnlocked()) throw new VaultLockedError();
     const pending = (await this.options.approvals?.list()) ?? [];
     return {
       approvals: pending.map((p) => ({
@@ -1182,7 +1189,14 @@ export class WalletService {
     };
   }
 
+  /** Approving needs the wallet unlocked; rejecting never does (closing a locked window rejects). */
+  async approvalsWaiting(): Promise<{ sites: string[] }> {
+    const pending = (await this.options.approvals?.list()) ?? [];
+    return { sites: [...new Set([...pending.map(requesterOf), ...(this.options.sitesWaitingForUnlock?.() ?? [])])] };
+  }
+
   async approvalsDecide(p: P<'approvals.decide'>) {
+    if (p.approved && !this.session.isUnlocked()) throw new VaultLockedError();
     if (!this.options.approvals) throw new UnknownApprovalError(p.id);
     await this.options.approvals.decide(p.id, p.approved);
     return { ok: true as const };

@@ -26,6 +26,8 @@ export const QUICK_FAILURE_MS = 2_000;
 export const MAX_QUICK_FAILURES = 5;
 /** First retry delay; doubled after each further quick failure. */
 export const RETRY_BASE_MS = 200;
+/** Requests one frame may have on their way at once: a page cannot keep the worker and the node busy without end. */
+export const MAX_IN_FLIGHT = 32;
 
 export interface RelayDeps {
   win: Window;
@@ -95,6 +97,7 @@ function checkParams(params: unknown): { ok: true; params: unknown } | { ok: fal
 export function startRelay(deps: RelayDeps): Relay {
   const { win } = deps;
   let disconnected = false;
+  let inFlight = 0;
 
   const post = (message: object) => win.postMessage(message, '*');
   const answer = (id: string, response: ProviderResponse) => post({ target: INPAGE_TARGET, id, response });
@@ -156,13 +159,22 @@ export function startRelay(deps: RelayDeps): Relay {
       answer(id, failure(Code.invalidParams, checked.reason));
       return;
     }
+    if (inFlight >= MAX_IN_FLIGHT) {
+      answer(id, failure(Code.limitExceeded, `at most ${MAX_IN_FLIGHT} requests may wait for an answer at once`));
+      return;
+    }
     const message: ProviderRequestMessage = {
       channel: PROVIDER_CHANNEL,
       requestId: deps.randomId(),
       method,
       ...(checked.params !== undefined ? { params: checked.params } : {}),
     };
-    answer(id, await forward(message));
+    inFlight++;
+    try {
+      answer(id, await forward(message));
+    } finally {
+      inFlight--;
+    }
   }
 
   function onWindowMessage(event: MessageEvent<unknown>): void {

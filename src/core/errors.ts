@@ -112,3 +112,6 @@ export class NetworkMismatchError extends WalletError {
     super('network-mismatch', message);
   }
 }
+
+/** The node is not the network the wallet is set to, or contradicts itself. Its text names the node's URL. */
+export class NodeIdentityError extends NetworkMismatchError {}

@@ -2,7 +2,7 @@
 // EVM key (micro-eth-signer does the Ethereum encodings; we do not hand-roll them).
 import { sha256 } from '@noble/hashes/sha2.js';
 import { eip191Signer, signTyped } from 'micro-eth-signer';
-import { type Bytes, concatBytes } from './bytes.js';
+import { type Bytes, concatBytes, fromHex } from './bytes.js';
 import { cb58Encode } from './encoding.js';
 import { ValidationError } from './errors.js';
 import { recoverSigner, signDigest } from './keys.js';
@@ -28,6 +28,11 @@ export function signAvalancheMessage(secret: Bytes, message: Bytes): string {
 /** The 20-byte short ID (X/P address body) that signed `message`. */
 export function avalancheMessageSigner(message: Bytes, signature: Bytes): Bytes {
   return recoverSigner(avalancheMessageDigest(message), signature).shortId;
+}
+
+/** keccak256("\x19Ethereum Signed Message:\n" ‖ length ‖ message): what the EVM key signs for personal_sign. */
+export function personalMessageDigest(message: Bytes): Bytes {
+  return fromHex(eip191Signer.getHash(message).replace(/^0x/, ''));
 }
 
 /** EIP-191 version 0x45 ("personal_sign"): a 0x-hex signature r ‖ s ‖ v with v 27/28. */

@@ -1,7 +1,7 @@
 // Network presets and discovery: what the wallet expects of a network, and how it checks that the
 // node it talks to really is that network before trusting it with a single transaction.
 import { parseId } from './encoding.js';
-import { NetworkMismatchError, NodeResponseError } from './errors.js';
+import { NodeIdentityError, NodeResponseError } from './errors.js';
 import type { AtomicApiConfig, CallOptions, ChainAlias, NodeClient } from './node.js';
 import type { ChainContext } from './tx/context.js';
 import { checkFeeInput, MAX_X_CREATE_ASSET_FEE, MAX_X_TX_FEE } from './fee-limits.js';
@@ -153,14 +153,14 @@ export interface NetworkIdentity {
   evmChainID: number;
 }
 
-function mismatch(preset: NetworkPreset, what: string, expected: string | number, got: string | number): NetworkMismatchError {
-  return new NetworkMismatchError(
+function mismatch(preset: NetworkPreset, what: string, expected: string | number, got: string | number): NodeIdentityError {
+  return new NodeIdentityError(
     `the node at ${preset.url} is not ${preset.name}: its ${what} is ${got}, expected ${expected}`,
   );
 }
 
 /**
- * Asks the node who it is and checks the answer against the preset. Throws NetworkMismatchError
+ * Asks the node who it is and checks the answer against the preset. Throws NodeIdentityError
  * when the node contradicts the preset (network ID, EVM chain ID, known chain/asset IDs, hrp) or
  * itself (staking asset ≠ AVAX).
  */
@@ -203,7 +203,7 @@ export async function discoverNetwork(
     }
   }
   if (stakingAssetID !== avax.assetID) {
-    throw new NetworkMismatchError(
+    throw new NodeIdentityError(
       `the node at ${preset.url} contradicts itself: staking asset ${stakingAssetID} is not its AVAX asset ${avax.assetID}`,
     );
   }
@@ -211,7 +211,7 @@ export async function discoverNetwork(
     throw mismatch(preset, 'AVAX denomination', AVAX_DENOMINATION, avax.denomination);
   }
   if (xChainID === cChainID || xChainID === pChainID || cChainID === pChainID) {
-    throw new NetworkMismatchError(`the node at ${preset.url} reports the same ID for two chains`);
+    throw new NodeIdentityError(`the node at ${preset.url} reports the same ID for two chains`);
   }
 
   return {

@@ -283,12 +283,13 @@ export function createXpcProvider(win: Window): XpcProvider {
   }
 
   const provider = {} as XpcProvider;
-  const method = (value: unknown): PropertyDescriptor => ({ value, writable: false, enumerable: true, configurable: false });
+  const method = (value: unknown): PropertyDescriptor => ({ value, writable: true, enumerable: true, configurable: false });
   const on = (event: ProviderEventName, listener: Listener) => (addListener(event, listener, false), provider);
   const off = (event: ProviderEventName, listener: Listener) => (removeListener(event, listener), provider);
-  // Methods cannot be replaced, so another script cannot slip its own `request` under the dApps.
-  // The object stays extensible: old dApps set ad-hoc flags on window.ethereum and would throw
-  // in strict mode on a frozen object.
+  // Methods stay assignable: connector libraries (web3-onboard's) wrap `request` in place and throw
+  // in strict mode on a read-only one. Locking them would protect nothing, since any page script
+  // can wrap the dApp itself; what guards the user is the approval window, which shows what the
+  // background will sign. The object stays extensible for old dApps that set ad-hoc flags on it.
   Object.defineProperties(provider, {
     isXpcWallet: { value: true, writable: false, enumerable: true, configurable: false },
     chainId: { get: () => chainId, enumerable: true, configurable: false },

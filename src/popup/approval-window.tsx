@@ -159,7 +159,7 @@ function TxAction({ summary }: { summary: Summary<'tx'> }) {
 }
 
 /** The bytes a signature covers, folded: what a careful user (or another tool) can check. */
-function ExactBytes({ hex, what }: { hex: string; what?: string }) {
+function ExactBytes({ hex, what, digest }: { hex: string; what?: string; digest?: string }) {
   return (
     <details class="section">
       <summary>Exact bytes ({hexLength(hex)} bytes)</summary>
@@ -168,6 +168,11 @@ function ExactBytes({ hex, what }: { hex: string; what?: string }) {
         <div class="mono break" data-testid="exact-bytes">
           {hex}
         </div>
+        {digest !== undefined && (
+          <p>
+            Hash the key signs: <span class="mono break" data-testid="signed-digest">{digest}</span>
+          </p>
+        )}
       </div>
     </details>
   );
@@ -273,6 +278,15 @@ function MessageDetails({ summary }: { summary: Summary<'sign-message'> }) {
         <dt>Signed by</dt>
         <dd class="mono break">{summary.signer}</dd>
       </dl>
+      <ExactBytes
+        hex={summary.bytesHex}
+        digest={summary.digestHex}
+        what={
+          summary.format === 'personal'
+            ? 'The message bytes. The key signs their EIP-191 hash: keccak-256 of "\\x19Ethereum Signed Message:\\n", the length and the bytes.'
+            : 'The message bytes. The key signs sha256 of "\\x1AAvalanche Signed Message:\\n", the length (4 bytes) and the bytes.'
+        }
+      />
     </div>
   );
 }
@@ -301,6 +315,12 @@ function TypedDataDetails({ summary }: { summary: Summary<'sign-typed-data'> }) 
       <pre class="message mono break" data-testid="typed-message">
         {summary.messageJson}
       </pre>
+      <details class="section">
+        <summary>Type definitions</summary>
+        <pre class="section-body message mono break small-text" data-testid="typed-types">
+          {summary.typesJson}
+        </pre>
+      </details>
     </div>
   );
 }
@@ -405,6 +425,12 @@ export interface ApprovalWindowProps {
   armMs?: number;
 }
 
+function waitingNote(sites: readonly string[]): string {
+  if (sites.length === 0) return 'A site is waiting for your answer. Unlock the wallet to see its request.';
+  const who = sites.length === 1 ? `${sites[0]} is` : `${sites.slice(0, -1).join(', ')} and ${sites[sites.length - 1]} are`;
+  return `${who} waiting for your answer. Unlock the wallet to see the request.`;
+}
+
 type Phase = { state: 'checking' } | { state: 'locked'; network: NetworkView } | { state: 'open' };
 
 export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, graceMs = 3000, armMs = 1000 }: ApprovalWindowProps) {
@@ -415,6 +441,8 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
   const [listError, setListError] = useState<string | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  /** While locked: the sites waiting, so the user knows who asks before typing the password. */
+  const [waitingSites, setWaitingSites] = useState<string[]>([]);
   /** `busy` for the poll, which runs outside renders. */
   const busyRef = useRef(false);
   busyRef.current = busy;
@@ -451,10 +479,12 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
       setListError(undefined);
       return list;
     } catch (e) {
-      if (seq === loadSeq.current) setListError(errorText(e));
+      // The wallet locked itself (idle) while requests were on screen: back to the unlock form.
+      if (isLockedError(e)) relock();
+      else if (seq === loadSeq.current) setListError(errorText(e));
       return undefined;
     }
-  }, [call]);
+  }, [call, relock]);
 
   // The requests are shown only to whoever can unlock the wallet.
   useEffect(() => {
@@ -504,6 +534,14 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
     if (!busy) rejectRef.current?.focus();
   }, [shown?.id, busy]);
 
+  useEffect(() => {
+    if (phase.state !== 'locked') return;
+    call('approvals.waiting', {}).then(
+      ({ sites }) => setWaitingSites(sites),
+      () => setWaitingSites([]),
+    );
+  }, [phase.state, call]);
+
   const onUnlocked = (s: WalletStatus) => {
     network.current = s.network;
     setError(undefined);
@@ -532,7 +570,7 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
   };
 
   if (phase.state === 'locked') {
-    return <Unlock network={phase.network} onUnlocked={onUnlocked} note="A site is waiting for your answer. Unlock the wallet to see its request." />;
+    return <Unlock network={phase.network} onUnlocked={onUnlocked} note={waitingNote(waitingSites)} />;
   }
   if (!approvals || (approvals.length === 0 && !settled)) {
     const failed = listError !== undefined && (phase.state === 'checking' || !approvals);

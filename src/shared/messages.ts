@@ -169,6 +169,10 @@ export type ApprovalSummary =
       format: 'personal' | 'avalanche';
       encoding: 'text' | 'hex';
       message: string;
+      /** The message's exact bytes (0x hex), whatever `message` shows. */
+      bytesHex: string;
+      /** The 32-byte hash the key signs (0x hex): EIP-191 or the Avalanche format over the bytes. */
+      digestHex: string;
       signer: string;
     }
   | {
@@ -178,6 +182,8 @@ export type ApprovalSummary =
       /** JSON of the EIP-712 domain and message, as the site sent them (pretty-printed). */
       domainJson: string;
       messageJson: string;
+      /** JSON of the type definitions: with the domain and message, all that the signature covers. */
+      typesJson: string;
       /** The domain's chain ID, when it names one. */
       chainId?: string;
     }
@@ -357,6 +363,8 @@ export interface WalletRequests {
   /** Site requests waiting for a decision, oldest first. */
   'approvals.list': { params: Record<string, never>; result: { approvals: ApprovalView[] } };
   'approvals.decide': { params: { id: string; approved: boolean }; result: { ok: true } };
+  /** The sites waiting for an answer, also while locked: the unlock form names who is asking. */
+  'approvals.waiting': { params: Record<string, never>; result: { sites: string[] } };
 }
 
 export type RequestType = keyof WalletRequests;

@@ -27,6 +27,7 @@ export interface ProviderState {
   networkVersion: string;
   /** Connected EVM accounts for this origin; [] when not connected or locked. */
   accounts: string[];
+  /** Whether the wallet is unlocked, told only to connected sites (false for the others). */
   isUnlocked: boolean;
 }
 
@@ -60,10 +61,14 @@ export const ProviderErrorCode = {
   disconnected: 4900,
   chainDisconnected: 4901,
   unrecognizedChain: 4902,
+  /** JSON-RPC "method not found": only for wallet_sendTransaction, see the provider. */
+  methodNotFound: -32601,
   invalidParams: -32602,
   internal: -32603,
   /** EIP-1474 "resource unavailable": a request of this kind is already waiting for the user. */
   resourceUnavailable: -32002,
+  /** EIP-1474 "limit exceeded": a frame has too many requests on their way at once. */
+  limitExceeded: -32005,
 } as const;
 
 /** Method, params and request id limits the content script checks before anything crosses. */

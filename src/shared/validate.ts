@@ -621,6 +621,7 @@ export const REQUEST_VALIDATORS: Validators = {
     const f = record(params, '', ['id', 'approved']);
     return { id: approvalId(f.id, 'id'), approved: bool(f.approved, 'approved') };
   },
+  'approvals.waiting': none,
 };
 
 /** Every request type, in protocol order. */

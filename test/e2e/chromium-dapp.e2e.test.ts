@@ -53,6 +53,7 @@ import {
   flowSteps,
   killPids,
   launchChromiumWithExtension,
+  PASSWORD,
   processTree,
   removeDir,
   type RpcProxy,
@@ -409,5 +410,39 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     // Each of the 9 requests opened its own window (the previous one had closed after its decision).
     expect(approvalPages.size).toBe(9);
     expect([...approvalPages].every((p) => p.isClosed())).toBe(true);
+  });
+
+  step('lock and unlock reach the connected dApp (accountsChanged) and not a page of another origin that is not connected', async () => {
+    const otherServer = await startDapp();
+    const other = await context!.newPage();
+    try {
+      await other.goto(otherServer.url, { waitUntil: 'load' });
+      await other.waitForFunction(() => document.documentElement.dataset['dapp'] === 'ready');
+      const connectOnly = [{ event: 'connect', data: { chainId: CHAIN_ID_HEX } }];
+      await expect.poll(() => other.evaluate(eventsInPage), { timeout: 10_000 }).toEqual(connectOnly);
+      // Any page script sees what the relay posts to its window: count the wallet's event posts.
+      const countEventPosts = () => {
+        const w = window as unknown as { walletEventPosts: number };
+        w.walletEventPosts = 0;
+        window.addEventListener('message', (e: MessageEvent<unknown>) => {
+          if (typeof e.data === 'object' && e.data !== null && 'event' in e.data) w.walletEventPosts++;
+        });
+      };
+      const eventPosts = (p: Page) => p.evaluate(() => (window as unknown as { walletEventPosts: number }).walletEventPosts);
+      await other.evaluate(countEventPosts);
+      await page!.evaluate(countEventPosts);
+
+      await call('wallet.lock', {});
+      await expect.poll(async () => (await events()).at(-1), { timeout: 10_000 }).toEqual({ event: 'accountsChanged', data: [] });
+      await call('wallet.unlock', { password: PASSWORD });
+      await expect.poll(async () => (await events()).at(-1), { timeout: 10_000 }).toEqual({ event: 'accountsChanged', data: [account.cAddress] });
+      // Both changes went out in the batches that reached the dApp: the other page got neither.
+      expect(await eventPosts(page!)).toBe(2);
+      expect(await eventPosts(other)).toBe(0);
+      expect(await other.evaluate(eventsInPage)).toEqual(connectOnly);
+    } finally {
+      await other.close();
+      await otherServer.close();
+    }
   });
 });

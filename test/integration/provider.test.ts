@@ -3,6 +3,7 @@
 // answered programmatically, and every rejection path answered with its EIP-1193 code.
 import { avm, TransferableOutput as AjsTransferableOutput, utils, Utxo as AjsUtxo } from '@avalabs/avalanchejs';
 import { eip191Signer, recoverAddressTyped, Transaction } from 'micro-eth-signer';
+import { recoverAddress } from 'viem';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApprovalQueue, type PendingApproval } from '../../src/background/approvals.js';
 import { ProviderService, type Site } from '../../src/background/provider.js';
@@ -15,7 +16,7 @@ import { fromHex, toHex } from '../../src/core/bytes.js';
 import { decodeSignedTx, encodeUtxo } from '../../src/core/codec/codec.js';
 import { cb58Decode, cb58Encode, formatAddress, parseAddress } from '../../src/core/encoding.js';
 import { signExternalTx } from '../../src/core/external-tx.js';
-import { generateMnemonic, keyPairFromSecret } from '../../src/core/keys.js';
+import { generateMnemonic, keyPairFromSecret, recoverSigner } from '../../src/core/keys.js';
 import { avalancheMessageSigner } from '../../src/core/message.js';
 import { keychainOf } from '../../src/core/tx/sign.js';
 import { makeOwners } from '../../src/core/tx/context.js';
@@ -45,6 +46,9 @@ interface Background {
   user: User;
   notified: number;
 }
+
+/** Added to the provider's clock: a test can let the cooldown after a closed window pass. */
+let clockSkewMs = 0;
 
 /** The background as a (re)started worker builds it, over storage that survives. */
 async function startBackground(stores: MemoryStores, user: User): Promise<Background> {
@@ -80,6 +84,7 @@ async function startBackground(stores: MemoryStores, user: User): Promise<Backgr
     notifyPages: () => {
       bg.notified++;
     },
+    now: () => Date.now() + clockSkewMs,
   });
   return bg;
 }
@@ -159,7 +164,11 @@ describe('the provider against the real node', () => {
   it('signs personal messages and EIP-712 typed data the user approved, with the connected key', async () => {
     const signature = (await ok(bg, 'personal_sign', ['0x48656c6c6f2c20646170700a', account.cAddress])) as string;
     expect(eip191Signer.recoverAddress(signature, new TextEncoder().encode('Hello, dapp\n'))).toBe(account.cAddress);
-    expect(lastSummary(bg)).toMatchObject({ kind: 'sign-message', format: 'personal', encoding: 'text', message: 'Hello, dapp\n', signer: account.cAddress });
+    const personal = lastSummary(bg);
+    expect(personal).toMatchObject({ kind: 'sign-message', format: 'personal', encoding: 'text', message: 'Hello, dapp\n', bytesHex: '0x48656c6c6f2c20646170700a', signer: account.cAddress });
+    // The hash the window showed is the one the signature covers (viem recovers the signer from it).
+    if (personal.kind !== 'sign-message') throw new Error(personal.kind);
+    expect(await recoverAddress({ hash: personal.digestHex as `0x${string}`, signature: signature as `0x${string}` })).toBe(account.cAddress);
 
     const { identity } = await net;
     const typed = {
@@ -173,7 +182,7 @@ describe('the provider against the real node', () => {
     };
     const typedSig = (await ok(bg, 'eth_signTypedData_v4', [account.cAddress, JSON.stringify(typed)])) as string;
     expect(recoverAddressTyped(typedSig, typed as unknown as Parameters<typeof recoverAddressTyped>[1])).toBe(account.cAddress);
-    expect(lastSummary(bg)).toMatchObject({ kind: 'sign-typed-data', primaryType: 'Order', signer: account.cAddress, chainId: String(identity.evmChainID) });
+    expect(lastSummary(bg)).toMatchObject({ kind: 'sign-typed-data', primaryType: 'Order', signer: account.cAddress, chainId: String(identity.evmChainID), typesJson: JSON.stringify(typed.types, null, 2) });
 
     // A domain for another chain, an address the site is not connected to, a rejection.
     const e = await fails(bg, 'eth_signTypedData_v4', [account.cAddress, JSON.stringify({ ...typed, domain: { name: 'x', chainId: 1 } })], -32602);
@@ -193,16 +202,20 @@ describe('the provider against the real node', () => {
     expect(await ok(bg, 'eth_getTransactionCount', [account.cAddress, 'pending'])).toBe(nonceBefore);
 
     bg.user.answer = () => true;
+    // A node-side block filter, as ethers' BrowserProvider makes for its event listeners.
+    const filter = (await ok(bg, 'eth_newBlockFilter', [])) as string;
     const value = 123_456_789_000_000_000n;
     const hash = (await ok(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, value: `0x${value.toString(16)}` }])) as string;
     const summary = lastSummary(bg);
     expect(summary).toMatchObject({ kind: 'evm-tx', from: account.cAddress, to, valueWei: value.toString(), data: '0x', gasLimit: '21000', nonce: BigInt(nonceBefore).toString() });
-    let receipt: { status: string } | null = null;
+    let receipt: { status: string; blockHash: string } | null = null;
     for (let i = 0; i < 100 && !receipt; i++) {
-      receipt = (await ok(bg, 'eth_getTransactionReceipt', [hash])) as { status: string } | null;
+      receipt = (await ok(bg, 'eth_getTransactionReceipt', [hash])) as { status: string; blockHash: string } | null;
       if (!receipt) await new Promise((r) => setTimeout(r, 100));
     }
     expect(receipt?.status).toBe('0x1');
+    expect((await ok(bg, 'eth_getFilterChanges', [filter])) as string[]).toContain(receipt?.blockHash);
+    expect(await ok(bg, 'eth_uninstallFilter', [filter])).toBe(true);
     expect(BigInt((await ok(bg, 'eth_getBalance', [to, 'latest'])) as string) - before).toBe(value);
     expect((await bg.wallet.activityList()).items[0]).toMatchObject({ txID: hash, chain: 'C', kind: 'send', amount: value.toString() });
     // The bytes the approval showed are the signed tx on chain, less its signature.
@@ -316,7 +329,11 @@ describe('the provider against the real node', () => {
     expect(r.address).toBe(account.xAddress);
     const signer = avalancheMessageSigner(new TextEncoder().encode('I own this address'), cb58Decode(r.signature));
     expect(toHex(signer)).toBe(toHex(parseAddress(account.xAddress).bytes));
-    expect(lastSummary(bg)).toMatchObject({ kind: 'sign-message', format: 'avalanche', signer: account.xAddress });
+    const shown = lastSummary(bg);
+    expect(shown).toMatchObject({ kind: 'sign-message', format: 'avalanche', signer: account.xAddress, bytesHex: `0x${toHex(new TextEncoder().encode('I own this address'))}` });
+    if (shown.kind !== 'sign-message') throw new Error(shown.kind);
+    // The hash the window showed is the one the signature covers.
+    expect(toHex(recoverSigner(fromHex(shown.digestHex.slice(2)), cb58Decode(r.signature)).shortId)).toBe(toHex(signer));
     // Core's name for the same request.
     const core = (await ok(bg, 'avalanche_signMessage', ['I own this address'])) as string;
     expect(toHex(avalancheMessageSigner(new TextEncoder().encode('I own this address'), cb58Decode(core)))).toBe(toHex(signer));
@@ -341,11 +358,16 @@ describe('the provider against the real node', () => {
     };
     expect(await ok(bg, 'eth_requestAccounts')).toEqual([account.cAddress]);
 
-    // Locked again, and the user closes the window instead of unlocking: 4001.
+    // Locked again, and the user closes the window instead of unlocking: 4001. The site's next
+    // request is refused at once, without a window, until the cooldown has passed.
     await bg.wallet.walletLock();
     bg.user.onLockedOpen = async () => bg.provider.cancelWaits();
     await fails(bg, 'personal_sign', ['0x04', account.cAddress], 4001);
+    const windows = bg.user.windowOpened;
+    await fails(bg, 'personal_sign', ['0x04', account.cAddress], 4001);
+    expect(bg.user.windowOpened).toBe(windows);
     await bg.wallet.walletUnlock({ password: PASSWORD });
+    clockSkewMs += 31_000;
   });
 
   it('a request survives a worker restart: the retry finds its approval, and a done request is not run twice', async () => {

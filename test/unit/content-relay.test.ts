@@ -5,7 +5,7 @@
 // would also refuse BigInt params, which a browser's structured clone carries).
 import { Window as HappyWindow } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_QUICK_FAILURES, QUICK_FAILURE_MS, startRelay, type RelayDeps } from '../../src/content/relay.js';
+import { MAX_IN_FLIGHT, MAX_QUICK_FAILURES, QUICK_FAILURE_MS, startRelay, type RelayDeps } from '../../src/content/relay.js';
 import { createXpcProvider } from '../../src/inpage/provider.js';
 import {
   CONTENT_TARGET,
@@ -93,6 +93,22 @@ describe('page → background', () => {
     const t = setup(async () => ({ ok: false, error }));
     t.request('p', 'personal_sign', ['0x00', '0xabc']);
     expect(await t.answerTo('p')).toEqual({ ok: false, error });
+  });
+
+  it('answers -32005 beyond MAX_IN_FLIGHT requests on their way, and takes requests again once answers come', async () => {
+    const held: (() => void)[] = [];
+    const t = setup(() => new Promise((resolve) => held.push(() => resolve({ ok: true, result: '0x1' }))));
+    for (let i = 0; i < MAX_IN_FLIGHT; i++) t.request(`p${i}`, 'eth_blockNumber');
+    await vi.waitFor(() => expect(held).toHaveLength(MAX_IN_FLIGHT));
+    t.request('one-too-many', 'eth_blockNumber');
+    expect(await t.answerTo('one-too-many')).toMatchObject({ ok: false, error: { code: -32005 } });
+    expect(t.sendMessage).toHaveBeenCalledTimes(MAX_IN_FLIGHT);
+    held.shift()!();
+    expect(await t.answerTo('p0')).toEqual({ ok: true, result: '0x1' });
+    t.request('after', 'eth_blockNumber');
+    await vi.waitFor(() => expect(t.sendMessage).toHaveBeenCalledTimes(MAX_IN_FLIGHT + 1));
+    for (const release of held) release();
+    expect(await t.answerTo('after')).toEqual({ ok: true, result: '0x1' });
   });
 
   it('refuses a sandboxed frame (opaque origin "null") with 4100, without forwarding', async () => {

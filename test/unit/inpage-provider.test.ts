@@ -380,14 +380,16 @@ describe('event emitter', () => {
     expect(() => provider.on('connect', 'not a function' as never)).toThrow(TypeError);
   });
 
-  it('cannot have its methods replaced, and is not MetaMask', async () => {
+  it('lets a connector wrap request in place (web3-onboard does), keeps its methods defined, and is not MetaMask', async () => {
     const { provider } = await connected();
-    const request = provider.request;
-    expect(() => {
-      (provider as { request: unknown }).request = () => Promise.resolve('stolen');
-    }).toThrow(TypeError);
-    expect(() => Object.defineProperty(provider, 'on', { value: () => {} })).toThrow(TypeError);
-    expect(provider.request).toBe(request);
+    const original = provider.request;
+    const seen: string[] = [];
+    // Test modules run in strict mode: a read-only method would throw here, as it did for web3-onboard.
+    (provider as { request: typeof original }).request = (args) => (seen.push(args.method), original(args));
+    await expect(provider.request({ method: 'eth_chainId' })).resolves.toBe('0xa86a');
+    expect(seen).toEqual(['eth_chainId']);
+    expect(() => Object.defineProperty(provider, 'on', { get: () => undefined })).toThrow(TypeError);
+    expect(() => delete (provider as { off?: unknown }).off).toThrow(TypeError);
     expect(provider.isXpcWallet).toBe(true);
     expect('isMetaMask' in provider).toBe(false);
     expect('send' in provider || 'sendAsync' in provider).toBe(false);

@@ -3,6 +3,7 @@
 // test/integration/provider.test.ts).
 import { describe, expect, it } from 'vitest';
 import { ApprovalQueue } from '../../src/background/approvals.js';
+import { NodeIdentityError } from '../../src/core/errors.js';
 import {
   chainIdParam,
   evmAddressParam,
@@ -35,7 +36,7 @@ const ACCOUNT: AccountView = {
 };
 const SITE: Site = { origin: 'https://dapp.example' };
 
-function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?: boolean } = {}) {
+function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?: boolean; siteNetwork?: () => Promise<never> } = {}) {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
@@ -43,7 +44,7 @@ function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?
   let windows = 0;
   let notified = 0;
   const wallet = {
-    siteNetwork: async () => ({ network: { id: 'local', name: 'Local network', url: 'http://127.0.0.1:1', hrp: 'local' }, evmChainId: 43112n }),
+    siteNetwork: options.siteNetwork ?? (async () => ({ network: { id: 'local', name: 'Local network', url: 'http://127.0.0.1:1', hrp: 'local' }, evmChainId: 43112n })),
     siteNetworks: async () => [{ id: 'local', name: 'Local network', evmChainId: 43112n }, { id: 'mainnet', name: 'Avalanche Mainnet', evmChainId: 43114n }],
     accountsList: async () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
     networksSelect: async () => ({}),
@@ -73,6 +74,7 @@ function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?
     provider,
     call,
     lock: () => (unlocked = false),
+    unlock: () => (unlocked = true),
     windows: () => windows,
     notified: () => notified,
   };
@@ -90,9 +92,11 @@ describe('provider routing', () => {
     expect(await t.call('eth_chainId')).toEqual({ ok: true, result: '0xa868' });
     expect(await t.call('net_version', [])).toEqual({ ok: true, result: '43112' });
     expect(await t.call('eth_accounts')).toEqual({ ok: true, result: [] });
-    expect(await t.call(STATE_METHOD)).toEqual({ ok: true, result: { chainId: '0xa868', networkVersion: '43112', accounts: [], isUnlocked: true } });
+    // The lock state is told only to connected sites.
+    expect(await t.call(STATE_METHOD)).toEqual({ ok: true, result: { chainId: '0xa868', networkVersion: '43112', accounts: [], isUnlocked: false } });
     await t.sites.grant(SITE.origin, [ACCOUNT.id]);
     expect(await t.call('eth_accounts')).toEqual({ ok: true, result: [ACCOUNT.cAddress] });
+    expect(await t.call(STATE_METHOD)).toEqual({ ok: true, result: { chainId: '0xa868', networkVersion: '43112', accounts: [ACCOUNT.cAddress], isUnlocked: true } });
     // A frame of another origin inside the connected page is not connected.
     expect(await t.call('eth_accounts', [], { origin: SITE.origin, frameOrigin: 'https://ads.example' })).toEqual({ ok: true, result: [] });
   });
@@ -227,6 +231,51 @@ describe('what the review found', () => {
     expect((await errorOf(other)).code).toBe(4001);
   });
 
+  it('a site that is not connected cannot make a locked wallet ask for the password to sign for it', async () => {
+    const t = setup({ unlocked: false });
+    expect((await errorOf(t.call('personal_sign', ['0x00', ACCOUNT.cAddress]))).code).toBe(4100);
+    expect((await errorOf(t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress }]))).code).toBe(4100);
+    expect(t.windows()).toBe(0);
+    expect(t.provider.sitesWaitingForUnlock()).toEqual([]);
+  });
+
+  it('sites waiting for an unlock are named, and after the window closed on them they wait before asking again', async () => {
+    const t = setup({ unlocked: false });
+    const framed: Site = { origin: 'https://news.example', frameOrigin: 'https://widget.example' };
+    const connecting = t.call('eth_requestAccounts', [], framed);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.windows()).toBe(1);
+    expect(t.provider.sitesWaitingForUnlock()).toEqual(['https://widget.example']);
+    t.provider.cancelWaits();
+    expect((await errorOf(connecting)).code).toBe(4001);
+    expect(t.provider.sitesWaitingForUnlock()).toEqual([]);
+    // The same frame again: refused without a window. The page around it is not held back.
+    expect((await errorOf(t.call('eth_requestAccounts', [], framed))).code).toBe(4001);
+    expect(t.windows()).toBe(1);
+    t.unlock();
+    const page = t.call('eth_requestAccounts', [], { origin: 'https://news.example' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await t.approvals.list()).toHaveLength(1);
+    await t.approvals.decide((await t.approvals.list())[0]!.id, true);
+    expect(await page).toEqual({ ok: true, result: [ACCOUNT.cAddress] });
+  });
+
+  it("a frame's waiting request does not block the page's own request of the same kind", async () => {
+    const t = setup();
+    const fromFrame = t.call('eth_requestAccounts', [], { origin: 'https://news.example', frameOrigin: 'https://ads.example' });
+    await new Promise((r) => setTimeout(r, 20));
+    const fromPage = t.call('eth_requestAccounts', [], { origin: 'https://news.example' });
+    await new Promise((r) => setTimeout(r, 20));
+    const pending = await t.approvals.list();
+    expect(pending.map((p) => p.frameOrigin ?? p.origin)).toEqual(['https://ads.example', 'https://news.example']);
+    // A second request from the frame is the one refused.
+    const again = await errorOf(t.call('eth_requestAccounts', [], { origin: 'https://news.example', frameOrigin: 'https://ads.example' }));
+    expect(again).toMatchObject({ code: -32002, message: expect.stringContaining('https://ads.example') });
+    for (const p of pending) await t.approvals.decide(p.id, false);
+    expect((await errorOf(fromFrame)).code).toBe(4001);
+    expect((await errorOf(fromPage)).code).toBe(4001);
+  });
+
   it('a window that cannot open leaves no request pending', async () => {
     const t = setup({ windowFails: true });
     expect((await errorOf(t.call('eth_requestAccounts'))).code).toBe(-32603);
@@ -259,12 +308,42 @@ describe('what the review found', () => {
     expect(e).toEqual({ code: 4901, message: 'the wallet cannot reach its node' });
   });
 
+  it('a node that is not the network the wallet is set to is reported without its URL', async () => {
+    const t = setup({
+      siteNetwork: async () => {
+        throw new NodeIdentityError('the node at https://rpc.example/key-123 is not Avalanche Mainnet: its network ID is 5, expected 1');
+      },
+    });
+    expect(await errorOf(t.call('eth_chainId'))).toEqual({ code: 4901, message: "the wallet's node is not the network the wallet is set to" });
+  });
+
   it('a sandboxed frame (opaque origin) is not taken for the site that serves it', () => {
     expect(siteOfSender({ id: 'ext', url: 'https://victim.example/user-content', origin: 'null', frameId: 4, tab: { id: 1, url: 'https://victim.example/' } }, 'ext')).toBeUndefined();
   });
 
   it('text with direction overrides is shown as its bytes', () => {
     expect(messageParam('pay \u202e01', 'm', 100).encoding).toBe('hex');
+  });
+
+  it('unknown methods are worded as ethers recognises them; wallet_sendTransaction is "method not found" for viem', async () => {
+    const t = setup();
+    expect(await errorOf(t.call('eth_newPendingTransactionFilter', []))).toEqual({ code: 4200, message: 'The method "eth_newPendingTransactionFilter" does not exist / is not available in XPC Wallet' });
+    expect((await errorOf(t.call('wallet_sendTransaction', [{}]))).code).toBe(-32601);
+  });
+
+  it('text that hides characters (a byte-order mark, tag or zero-width characters, separators) is shown as its bytes', () => {
+    expect(messageParam('0xefbbbf48656c6c6f', 'm', 100)).toMatchObject({ encoding: 'hex', shown: '0xefbbbf48656c6c6f' });
+    const tags = [...'evil'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    for (const hidden of [`Login to good.example${tags}`, 'pay\u2060 10', 'a\u00adb', 'line\u2028break', '\ufeffHello']) {
+      expect(messageParam(hidden, 'm', 200).encoding).toBe('hex');
+    }
+    expect(messageParam('Sign in\r\n\tnonce: 42 ✓', 'm', 100)).toMatchObject({ encoding: 'text', shown: 'Sign in\r\n\tnonce: 42 ✓' });
+  });
+
+  it("personal_sign of '0x' signs the empty message, not the two characters", () => {
+    const empty = messageParam('0x', 'm', 10);
+    expect(empty).toMatchObject({ encoding: 'hex', shown: '0x' });
+    expect(empty.bytes).toHaveLength(0);
   });
 });
 
@@ -347,5 +426,12 @@ describe('who is asking', () => {
     expect(siteOfSender({ id: 'ext', url: 'https://top.example/', frameId: 0 }, 'ext')).toBeUndefined();
     // A sub frame whose top page the browser does not tell: refused rather than guessed.
     expect(siteOfSender({ id: 'ext', url: 'https://frame.example/', frameId: 2, tab: { id: 3 } }, 'ext')).toBeUndefined();
+    // A prerendered page: not on screen, and its main frame's id is not 0; refused while it is not
+    // active, and once active it speaks for itself, not for the tab's current page.
+    const prerendered = { id: 'ext', url: 'https://next.example/', origin: 'https://next.example', frameId: 9, frameType: 'outermost_frame', tab };
+    expect(siteOfSender({ ...prerendered, documentLifecycle: 'prerender' }, 'ext')).toBeUndefined();
+    expect(siteOfSender({ ...prerendered, documentLifecycle: 'active' }, 'ext')).toEqual({ origin: 'https://next.example', tabId: 3, frameId: 9 });
+    expect(siteOfSender({ id: 'ext', url: 'https://top.example/page', frameId: 0, tab, documentLifecycle: 'cached' }, 'ext')).toBeUndefined();
+    expect(siteOfSender({ id: 'ext', url: 'https://ad.example/', origin: 'https://ad.example', frameId: 4, frameType: 'fenced_frame', documentLifecycle: 'active', tab }, 'ext')).toBeUndefined();
   });
 });

@@ -87,6 +87,7 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'sites.revoke': { origin: 'https://app.example' },
   'sites.removeChain': { chainId: '43114' },
   'approvals.decide': { id: '0123456789abcdef01234567', approved: false },
+  'approvals.waiting': {},
 };
 
 function errorOf(run: () => unknown): unknown {
@@ -595,9 +596,11 @@ describe('approvals.decide', () => {
     for (const approved of ['true', 1, 0, null, {}]) rejects('approvals.decide', { id: ID, approved }, 'approved');
   });
 
-  it('approvals.list takes nothing', () => {
-    expect(accepts('approvals.list', {})).toEqual({});
-    rejects('approvals.list', { id: ID }, 'id');
+  it('approvals.list and approvals.waiting take nothing', () => {
+    for (const type of ['approvals.list', 'approvals.waiting'] as const) {
+      expect(accepts(type, {})).toEqual({});
+      rejects(type, { id: ID }, 'id');
+    }
   });
 });
 

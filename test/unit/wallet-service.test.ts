@@ -104,9 +104,14 @@ describe('approvals through the wallet service', () => {
     const queue = new ApprovalQueue(stores.session, () => 1_700_000_000_000);
     return { queue, wallet: new WalletService(session, stores.local, { approvals: queue }) };
   }
+  async function unlockedWithQueue() {
+    const t = withQueue();
+    await t.wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    return t;
+  }
 
   it('lists what the provider enqueued, without the request params, and decides it', async () => {
-    const { queue, wallet } = withQueue();
+    const { queue, wallet } = await unlockedWithQueue();
     expect(await wallet.approvalsList()).toEqual({ approvals: [] });
     const summary = { kind: 'connect', accounts: ['X-local1abc'] };
     const a = await queue.add({ origin: 'https://dapp.example', method: 'avax_requestAccounts', params: { secret: 'kept back' }, summary });
@@ -129,15 +134,29 @@ describe('approvals through the wallet service', () => {
   });
 
   it('a decision on an unknown or already decided request is refused with unknown-approval', async () => {
-    const { queue, wallet } = withQueue();
+    const { queue, wallet } = await unlockedWithQueue();
     await expect(wallet.approvalsDecide({ id: '0'.repeat(24), approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
     const a = await queue.add({ origin: 'https://dapp.example', method: 'm', params: {}, summary: { kind: 'connect', accounts: [] } });
     await wallet.approvalsDecide({ id: a.id, approved: false });
     await expect(wallet.approvalsDecide({ id: a.id, approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
     // Without a queue nothing waits, and nothing can be decided.
     const { wallet: bare } = service();
+    await bare.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
     expect(await bare.approvalsList()).toEqual({ approvals: [] });
     await expect(bare.approvalsDecide({ id: a.id, approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
+  });
+
+  it('while locked, requests are neither shown nor approved, and can still be rejected', async () => {
+    const { queue, wallet } = await unlockedWithQueue();
+    const a = await queue.add({ origin: 'https://dapp.example', method: 'personal_sign', params: {}, summary: { kind: 'connect', accounts: [] } });
+    const b = await queue.add({ origin: 'https://dapp.example', method: 'eth_sendTransaction', params: {}, summary: { kind: 'connect', accounts: [] } });
+    await wallet.walletLock();
+    await expect(wallet.approvalsList()).rejects.toMatchObject({ code: 'vault-locked' });
+    await expect(wallet.approvalsDecide({ id: a.id, approved: true })).rejects.toMatchObject({ code: 'vault-locked' });
+    expect((await queue.list()).map((p) => p.id)).toEqual([a.id, b.id]);
+    await wallet.approvalsDecide({ id: b.id, approved: false });
+    expect(await queue.waitFor(b.id)).toBe(false);
+    expect((await queue.list()).map((p) => p.id)).toEqual([a.id]);
   });
 });
 

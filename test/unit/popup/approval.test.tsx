@@ -188,15 +188,18 @@ describe('approval window: connect, messages and chains', () => {
     expect(screen.queryByTestId('frame-origin')).toBeNull();
   });
 
-  it('sign-message shows the text, or the hex of a binary message, its format and the signer', async () => {
-    const text = approval(1, { kind: 'sign-message', format: 'avalanche', encoding: 'text', message: 'Log in to <b>site</b>\nnonce 42', signer: X_ADDR });
-    const bin = approval(2, { kind: 'sign-message', format: 'personal', encoding: 'hex', message: '00ff10', signer: C_ADDR });
+  it('sign-message shows the text, or the hex of a binary message, its format, the signer, the exact bytes and the hash signed', async () => {
+    const digest = `0x${'ab'.repeat(32)}`;
+    const text = approval(1, { kind: 'sign-message', format: 'avalanche', encoding: 'text', message: 'Log in to <b>site</b>\nnonce 42', bytesHex: '0x4c6f6720696e', digestHex: digest, signer: X_ADDR });
+    const bin = approval(2, { kind: 'sign-message', format: 'personal', encoding: 'hex', message: '00ff10', bytesHex: '0x00ff10', digestHex: digest, signer: C_ADDR });
     renderWith(queue([text, bin]), <ApprovalWindow armMs={0} close={() => undefined} />);
     const view = await screen.findByTestId('message-summary');
     expect(view.querySelector('pre')!.textContent).toBe('Log in to <b>site</b>\nnonce 42');
     expect(view.querySelector('b')).toBeNull();
     expect(view.textContent).toContain(X_ADDR);
     expect(screen.getByTestId('message-format').textContent).toBe('Avalanche signed message');
+    expect(screen.getByTestId('exact-bytes').textContent).toBe('0x4c6f6720696e');
+    expect(screen.getByTestId('signed-digest').textContent).toBe(digest);
     expect(screen.getByTestId('more-waiting').textContent).toContain('1 more waiting');
     fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(screen.getByTestId('message-summary').querySelector('pre')!.textContent).toBe('0x00ff10'));
@@ -208,7 +211,8 @@ describe('approval window: connect, messages and chains', () => {
   it('typed data shows its type, signer, chain ID, and the domain and message JSON as text', async () => {
     const domainJson = JSON.stringify({ name: 'Permit2', chainId: 43114, verifyingContract: C_OTHER }, null, 2);
     const messageJson = JSON.stringify({ spender: C_OTHER, amount: '1000', note: '<img src=x>' }, null, 2);
-    const summary: ApprovalSummary = { kind: 'sign-typed-data', signer: C_ADDR, primaryType: 'PermitSingle', domainJson, messageJson, chainId: '43114' };
+    const typesJson = JSON.stringify({ PermitSingle: [{ name: 'spender', type: 'address' }] }, null, 2);
+    const summary: ApprovalSummary = { kind: 'sign-typed-data', signer: C_ADDR, primaryType: 'PermitSingle', domainJson, messageJson, typesJson, chainId: '43114' };
     renderWith(queue([approval(1, summary, { method: 'eth_signTypedData_v4' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
     const view = await screen.findByTestId('typed-data-summary');
     expect(screen.getByText('Typed data to sign (EIP-712)')).toBeTruthy();
@@ -218,6 +222,7 @@ describe('approval window: connect, messages and chains', () => {
     expect(screen.getByTestId('typed-domain').tagName).toBe('PRE');
     expect(screen.getByTestId('typed-domain').textContent).toBe(domainJson);
     expect(screen.getByTestId('typed-message').textContent).toBe(messageJson);
+    expect(screen.getByTestId('typed-types').textContent).toBe(typesJson);
     expect(document.querySelector('img')).toBeNull();
   });
 
@@ -380,11 +385,14 @@ describe('approval window: polling and unlock', () => {
       },
       // The request only appears once the wallet is unlocked (the site asked again, or it was prepared meanwhile).
       'approvals.list': () => ({ approvals: unlocked ? [a] : [] }),
+      'approvals.waiting': () => ({ sites: ['https://site1.example'] }),
       'approvals.decide': () => ({ ok: true }),
     });
     renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} graceMs={100} pollMs={20} />);
     const field = await screen.findByLabelText('Password');
     expect(screen.getByText('The wallet is locked.')).toBeTruthy();
+    // Who is asking, before the password is typed.
+    expect(await screen.findByText('https://site1.example is waiting for your answer. Unlock the wallet to see the request.')).toBeTruthy();
     expect(screen.queryByText(/Restore from your recovery phrase/)).toBeNull();
     expect(screen.queryByTestId('origin')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
@@ -399,6 +407,25 @@ describe('approval window: polling and unlock', () => {
     expect(await screen.findByText('https://site1.example')).toBeTruthy();
     expect(bg.callsOf('wallet.unlock')).toEqual([{ password: 'wrong' }, { password: 'right password' }]);
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Reject' }));
+  });
+
+  it('when the wallet locks itself while a request is on screen, the window goes back to the unlock form', async () => {
+    let locked = false;
+    const refuseLocked = () => {
+      if (locked) throw new Refuse({ code: 'vault-locked', message: 'the wallet is locked' });
+    };
+    const bg = fakeBackground({
+      'wallet.status': () => (locked ? LOCKED_STATUS : UNLOCKED),
+      'approvals.list': () => (refuseLocked(), { approvals: [approval(1, connect())] }),
+      'approvals.decide': () => (refuseLocked(), { ok: true }),
+    });
+    renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} graceMs={100} pollMs={20} />);
+    expect(await screen.findByText('https://site1.example')).toBeTruthy();
+    locked = true;
+    await screen.findByLabelText('Password');
+    expect(screen.queryByTestId('origin')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(bg.callsOf('approvals.decide')).toEqual([]);
   });
 
   it('while locked, closing the window answers nothing itself (the background rejects them all)', async () => {

@@ -1,0 +1,102 @@
+// The frames running our provider, and telling them when what they see changes. A frame is told
+// only when its own view (chain, its accounts, lock state as shown to it) changed: an unconnected
+// page learns nothing of the wallet being locked or of other sites connecting, and a tracker
+// cannot line tabs up by our events. The list lives in storage.session so a restarted worker
+// still knows the pages.
+import type { Site } from './provider.js';
+import type { StorageArea } from './storage.js';
+
+export const PROVIDER_FRAMES_KEY = 'xpc.providerFrames';
+export const MAX_PROVIDER_FRAMES = 500;
+
+export interface ProviderFrame {
+  tabId: number;
+  frameId: number;
+  site: Site;
+  /** The view this frame last had (JSON), to tell whether a change concerns it. */
+  seen: string;
+}
+
+export interface ProviderPagesDeps {
+  area: StorageArea;
+  /** The view a site has now, as JSON (the provider's state for it). */
+  viewOf(site: Site): Promise<string>;
+  /** Delivers the 'stateChanged' event; rejects when the frame is gone. */
+  send(tabId: number, frameId: number): Promise<unknown>;
+}
+
+function isFrame(value: unknown): value is ProviderFrame {
+  const f = value as ProviderFrame | null;
+  return (
+    typeof f === 'object' && f !== null && Number.isInteger(f.tabId) && Number.isInteger(f.frameId) &&
+    typeof f.seen === 'string' && typeof f.site === 'object' && f.site !== null && typeof f.site.origin === 'string' &&
+    (f.site.frameOrigin === undefined || typeof f.site.frameOrigin === 'string')
+  );
+}
+
+const sameSite = (a: Site, b: Site) => a.origin === b.origin && a.frameOrigin === b.frameOrigin;
+
+export class ProviderPages {
+  #frames: Promise<ProviderFrame[]> | null = null;
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: ProviderPagesDeps) {}
+
+  /** One change of the list at a time: a notification and a new page never overwrite each other. */
+  #serial(op: (frames: ProviderFrame[]) => Promise<boolean>): Promise<void> {
+    const run = this.#tail.then(async () => {
+      const frames = await this.#load();
+      if (await op(frames)) await this.deps.area.set({ [PROVIDER_FRAMES_KEY]: frames });
+    });
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  #load(): Promise<ProviderFrame[]> {
+    this.#frames ??= this.deps.area.get([PROVIDER_FRAMES_KEY]).then(
+      (r) => {
+        const stored = r[PROVIDER_FRAMES_KEY];
+        // Entries of another shape (an older version, damage) are dropped: those pages re-register on their next request.
+        return Array.isArray(stored) ? stored.filter(isFrame) : [];
+      },
+      () => [],
+    );
+    return this.#frames;
+  }
+
+  /** A frame made a request: remember it with the view it gets now (also after it navigated). */
+  remember(tabId: number, frameId: number, site: Site): Promise<void> {
+    return this.#serial(async (frames) => {
+      const i = frames.findIndex((f) => f.tabId === tabId && f.frameId === frameId);
+      if (i >= 0 && sameSite(frames[i]!.site, site)) return false;
+      const frame: ProviderFrame = { tabId, frameId, site, seen: await this.deps.viewOf(site) };
+      if (i >= 0) frames.splice(i, 1);
+      frames.push(frame);
+      if (frames.length > MAX_PROVIDER_FRAMES) frames.splice(0, frames.length - MAX_PROVIDER_FRAMES);
+      return true;
+    });
+  }
+
+  /** Something changed: tells each frame whose view changed; forgets frames that are gone. */
+  notify(): Promise<void> {
+    return this.#serial(async (frames) => {
+      const views = new Map<string, Promise<string | undefined>>();
+      const viewOf = (site: Site) => {
+        const key = `${site.origin} ${site.frameOrigin ?? ''}`;
+        if (!views.has(key)) views.set(key, this.deps.viewOf(site).catch(() => undefined));
+        return views.get(key)!;
+      };
+      const told: ProviderFrame[] = [];
+      for (const frame of frames) {
+        const view = await viewOf(frame.site);
+        if (view === undefined || view === frame.seen) continue;
+        frame.seen = view;
+        told.push(frame);
+      }
+      const gone = new Set<ProviderFrame>();
+      await Promise.all(told.map((f) => this.deps.send(f.tabId, f.frameId).catch(() => gone.add(f))));
+      if (gone.size > 0) frames.splice(0, frames.length, ...frames.filter((f) => !gone.has(f)));
+      return told.length > 0;
+    });
+  }
+}

@@ -1,0 +1,96 @@
+// Which pages are told of a change: only those whose own view changed.
+import { describe, expect, it } from 'vitest';
+import { PROVIDER_FRAMES_KEY, ProviderPages } from '../../src/background/pages.js';
+import type { Site } from '../../src/background/provider.js';
+import { memoryStores } from '../../src/background/storage.js';
+
+const SHOP: Site = { origin: 'https://shop.example' };
+const NEWS: Site = { origin: 'https://news.example' };
+const WIDGET: Site = { origin: 'https://news.example', frameOrigin: 'https://widget.example' };
+
+function setup() {
+  const stores = memoryStores();
+  const views = new Map<string, string>();
+  const viewKey = (s: Site) => s.frameOrigin ?? s.origin;
+  const sent: string[] = [];
+  const gone = new Set<string>();
+  const deps = {
+    area: stores.session,
+    viewOf: async (s: Site) => views.get(viewKey(s)) ?? 'locked-out',
+    send: async (tabId: number, frameId: number) => {
+      if (gone.has(`${tabId}/${frameId}`)) throw new Error('Could not establish connection. Receiving end does not exist.');
+      sent.push(`${tabId}/${frameId}`);
+    },
+  };
+  return { stores, views, sent, gone, pages: new ProviderPages(deps), fresh: () => new ProviderPages(deps) };
+}
+
+describe('provider pages', () => {
+  it('tells only the frames whose view changed, and nothing when nothing they see changed', async () => {
+    const t = setup();
+    t.views.set('https://shop.example', 'chain 1, no accounts');
+    t.views.set('https://news.example', 'chain 1, no accounts');
+    await t.pages.remember(1, 0, SHOP);
+    await t.pages.remember(2, 0, NEWS);
+    await t.pages.remember(2, 5, WIDGET);
+
+    // The wallet locked: no site is connected, so no view changed and no page hears of it.
+    await t.pages.notify();
+    expect(t.sent).toEqual([]);
+
+    // The shop got connected: only its page is told.
+    t.views.set('https://shop.example', 'chain 1, account A');
+    await t.pages.notify();
+    expect(t.sent).toEqual(['1/0']);
+
+    // The chain changed: everybody sees that.
+    for (const origin of ['https://shop.example', 'https://news.example', 'https://widget.example']) t.views.set(origin, `chain 2 for ${origin}`);
+    await t.pages.notify();
+    expect(t.sent.slice(1).sort()).toEqual(['1/0', '2/0', '2/5']);
+  });
+
+  it('forgets frames that are gone, and a restarted worker knows the others and what they saw', async () => {
+    const t = setup();
+    t.views.set('https://shop.example', 'v1');
+    t.views.set('https://news.example', 'v1');
+    await t.pages.remember(1, 0, SHOP);
+    await t.pages.remember(2, 0, NEWS);
+    t.gone.add('1/0');
+    t.views.set('https://shop.example', 'v2');
+    t.views.set('https://news.example', 'v2');
+    await t.pages.notify();
+    expect(t.sent).toEqual(['2/0']);
+    const stored = (await t.stores.session.get([PROVIDER_FRAMES_KEY]))[PROVIDER_FRAMES_KEY];
+    expect(stored).toEqual([{ tabId: 2, frameId: 0, site: NEWS, seen: 'v2' }]);
+
+    const restarted = t.fresh();
+    await restarted.notify();
+    expect(t.sent).toEqual(['2/0']);
+    t.views.set('https://news.example', 'v3');
+    await restarted.notify();
+    expect(t.sent).toEqual(['2/0', '2/0']);
+  });
+
+  it('a frame that navigated to another site is that site now', async () => {
+    const t = setup();
+    t.views.set('https://shop.example', 'shop view');
+    t.views.set('https://news.example', 'news view');
+    await t.pages.remember(1, 0, SHOP);
+    await t.pages.remember(1, 0, NEWS);
+    t.views.set('https://shop.example', 'shop changed');
+    await t.pages.notify();
+    expect(t.sent).toEqual([]);
+    t.views.set('https://news.example', 'news changed');
+    await t.pages.notify();
+    expect(t.sent).toEqual(['1/0']);
+  });
+
+  it('stored entries of another shape are dropped, not trusted', async () => {
+    const t = setup();
+    await t.stores.session.set({ [PROVIDER_FRAMES_KEY]: [{ tabId: 1, frameId: 0 }, 'x', { tabId: 2, frameId: 0, site: NEWS, seen: 'old' }] });
+    t.views.set('https://news.example', 'new');
+    await t.pages.notify();
+    expect(t.sent).toEqual(['2/0']);
+    expect((await t.stores.session.get([PROVIDER_FRAMES_KEY]))[PROVIDER_FRAMES_KEY]).toEqual([{ tabId: 2, frameId: 0, site: NEWS, seen: 'new' }]);
+  });
+});
