@@ -69,7 +69,8 @@ export class ProviderPages {
     return this.#serial(async (frames) => {
       const i = frames.findIndex((f) => f.tabId === tabId && f.frameId === frameId);
       if (i >= 0 && sameSite(frames[i]!.site, site)) return false;
-      const frame: ProviderFrame = { tabId, frameId, site, seen: await this.deps.viewOf(site) };
+      // A view that cannot be read now (the node is away) is unknown: the next change tells the frame.
+      const frame: ProviderFrame = { tabId, frameId, site, seen: await this.deps.viewOf(site).catch(() => '') };
       if (i >= 0) frames.splice(i, 1);
       frames.push(frame);
       if (frames.length > MAX_PROVIDER_FRAMES) frames.splice(0, frames.length - MAX_PROVIDER_FRAMES);
@@ -77,26 +78,36 @@ export class ProviderPages {
     });
   }
 
-  /** Something changed: tells each frame whose view changed; forgets frames that are gone. */
-  notify(): Promise<void> {
-    return this.#serial(async (frames) => {
+  /**
+   * Something changed: tells each frame whose view changed, and forgets frames that are gone. The
+   * events go out after the list is saved, so a frame slow to take one holds up no page's request.
+   */
+  async notify(): Promise<void> {
+    const told: ProviderFrame[] = [];
+    await this.#serial(async (frames) => {
       const views = new Map<string, Promise<string | undefined>>();
       const viewOf = (site: Site) => {
         const key = `${site.origin} ${site.frameOrigin ?? ''}`;
         if (!views.has(key)) views.set(key, this.deps.viewOf(site).catch(() => undefined));
         return views.get(key)!;
       };
-      const told: ProviderFrame[] = [];
       for (const frame of frames) {
         const view = await viewOf(frame.site);
         if (view === undefined || view === frame.seen) continue;
         frame.seen = view;
-        told.push(frame);
+        told.push({ ...frame });
       }
-      const gone = new Set<ProviderFrame>();
-      await Promise.all(told.map((f) => this.deps.send(f.tabId, f.frameId).catch(() => gone.add(f))));
-      if (gone.size > 0) frames.splice(0, frames.length, ...frames.filter((f) => !gone.has(f)));
       return told.length > 0;
+    });
+    const gone: ProviderFrame[] = [];
+    await Promise.all(told.map((f) => this.deps.send(f.tabId, f.frameId).catch(() => gone.push(f))));
+    if (gone.length === 0) return;
+    await this.#serial(async (frames) => {
+      // Only the page that was told: the frame may have loaded another site since.
+      const left = frames.filter((f) => !gone.some((g) => g.tabId === f.tabId && g.frameId === f.frameId && sameSite(g.site, f.site)));
+      if (left.length === frames.length) return false;
+      frames.splice(0, frames.length, ...left);
+      return true;
     });
   }
 }

@@ -119,6 +119,13 @@ export function messageParam(value: unknown, field: string, maxBytes: number): {
   return readableText(bytes) === undefined ? { bytes, encoding: 'hex', shown: `0x${toHexString(bytes)}` } : { bytes, encoding: 'text', shown: value };
 }
 
+/**
+ * Characters that would hide what is signed: control, format (zero-width, direction, tag),
+ * private-use and unassigned ones, line and paragraph separators, whatever Unicode says to render
+ * as nothing (fillers, variation selectors) and the blank braille pattern.
+ */
+const INVISIBLE_TEXT = /[\p{C}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;
+
 function readableText(bytes: Uint8Array): string | undefined {
   let text: string;
   try {
@@ -127,9 +134,12 @@ function readableText(bytes: Uint8Array): string | undefined {
   } catch {
     return undefined;
   }
-  // Control, format (zero-width, direction, tag), private-use and unassigned characters and line
-  // or paragraph separators would hide what is signed; tabs and line breaks are fine.
-  return /[\p{C}\p{Zl}\p{Zp}]/u.test(text.replace(/[\t\n\r]/g, '')) ? undefined : text;
+  // Tabs and line breaks are ordinary, and so are the joiners and variation selector inside emoji.
+  const plain = text
+    .replace(/[\t\n\r]/g, '')
+    .replace(/(\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}]?)\uFE0F/gu, '$1')
+    .replace(/(\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})/gu, '$1');
+  return INVISIBLE_TEXT.test(plain) ? undefined : text;
 }
 
 const MAX_TYPED_DATA_JSON = 256 * 1024;

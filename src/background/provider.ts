@@ -453,7 +453,6 @@ export class ProviderService {
       return this.connectedAccounts(call.site);
     }
     if (!(await this.deps.approvals.findByRequest(call.requestId))) {
-      this.checkCooldown(call.site);
       await this.unlocked(call.site);
       const existing = await this.connectedAccounts(call.site);
       if (existing.length > 0) return existing;

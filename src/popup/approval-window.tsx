@@ -534,13 +534,26 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
     if (!busy) rejectRef.current?.focus();
   }, [shown?.id, busy]);
 
+  // While locked: who waits, asked again every `pollMs` (a site may start waiting meanwhile).
   useEffect(() => {
     if (phase.state !== 'locked') return;
-    call('approvals.waiting', {}).then(
-      ({ sites }) => setWaitingSites(sites),
-      () => setWaitingSites([]),
-    );
-  }, [phase.state, call]);
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      const sites = await call('approvals.waiting', {}).then(
+        (r) => r.sites,
+        () => undefined,
+      );
+      if (stopped) return;
+      if (sites !== undefined) setWaitingSites(sites);
+      timer = setTimeout(() => void poll(), pollMs);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [phase.state, call, pollMs]);
 
   const onUnlocked = (s: WalletStatus) => {
     network.current = s.network;

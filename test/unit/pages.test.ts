@@ -85,6 +85,36 @@ describe('provider pages', () => {
     expect(t.sent).toEqual(['1/0']);
   });
 
+  it('a frame slow to take an event holds up no other page, and a frame whose view cannot be read is still remembered', async () => {
+    const t = setup();
+    t.views.set('https://shop.example', 'v1');
+    await t.pages.remember(1, 0, SHOP);
+    let release!: () => void;
+    const slow = new ProviderPages({
+      area: t.stores.session,
+      viewOf: async (s: Site) => t.views.get(s.origin) ?? 'none',
+      send: () => new Promise<void>((resolve) => (release = resolve)),
+    });
+    t.views.set('https://shop.example', 'v2');
+    const notifying = slow.notify();
+    await new Promise((r) => setTimeout(r, 10));
+    // A new page registers while the event to the shop has not been taken.
+    await slow.remember(2, 0, NEWS);
+    release();
+    await notifying;
+
+    const area = memoryStores().session;
+    const failing = new ProviderPages({
+      area,
+      viewOf: async () => {
+        throw new Error('node away');
+      },
+      send: async () => undefined,
+    });
+    await failing.remember(3, 0, NEWS);
+    expect((await area.get([PROVIDER_FRAMES_KEY]))[PROVIDER_FRAMES_KEY]).toEqual([{ tabId: 3, frameId: 0, site: NEWS, seen: '' }]);
+  });
+
   it('stored entries of another shape are dropped, not trusted', async () => {
     const t = setup();
     await t.stores.session.set({ [PROVIDER_FRAMES_KEY]: [{ tabId: 1, frameId: 0 }, 'x', { tabId: 2, frameId: 0, site: NEWS, seen: 'old' }] });

@@ -260,6 +260,15 @@ describe('what the review found', () => {
     expect(await page).toEqual({ ok: true, result: [ACCOUNT.cAddress] });
   });
 
+  it('a connected site still gets its accounts from eth_requestAccounts during the cooldown (no window needed)', async () => {
+    const t = setup();
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    t.provider.cancelWaits([SITE.origin]);
+    expect(await t.call('eth_requestAccounts')).toEqual({ ok: true, result: [ACCOUNT.cAddress] });
+    expect((await errorOf(t.call('personal_sign', ['0x00', ACCOUNT.cAddress]))).code).toBe(4001);
+    expect(t.windows()).toBe(0);
+  });
+
   it("a frame's waiting request does not block the page's own request of the same kind", async () => {
     const t = setup();
     const fromFrame = t.call('eth_requestAccounts', [], { origin: 'https://news.example', frameOrigin: 'https://ads.example' });
@@ -337,7 +346,15 @@ describe('what the review found', () => {
     for (const hidden of [`Login to good.example${tags}`, 'pay\u2060 10', 'a\u00adb', 'line\u2028break', '\ufeffHello']) {
       expect(messageParam(hidden, 'm', 200).encoding).toBe('hex');
     }
+    // Fillers, variation selectors and the blank braille pattern render as nothing too.
+    for (const hidden of ['a\u3164b', 'a\u115fb', 'x\ufe00', 'x\u{e0100}', 'a\u2800b', 'a\u034fb']) {
+      expect(messageParam(hidden, 'm', 200).encoding, JSON.stringify(hidden)).toBe('hex');
+    }
     expect(messageParam('Sign in\r\n\tnonce: 42 ✓', 'm', 100)).toMatchObject({ encoding: 'text', shown: 'Sign in\r\n\tnonce: 42 ✓' });
+    // Ordinary text of any script, and emoji (joined, with skin tones, with VS16), stays text.
+    for (const text of ['Grüße, José', '登录 确认', 'تسجيل الدخول', 'नमस्ते', 'ยืนยัน', 'I ❤️ it 👩‍💻 👍🏽 🏳️‍🌈']) {
+      expect(messageParam(text, 'm', 200), text).toMatchObject({ encoding: 'text', shown: text });
+    }
   });
 
   it("personal_sign of '0x' signs the empty message, not the two characters", () => {

@@ -146,6 +146,17 @@ describe('approvals through the wallet service', () => {
     await expect(bare.approvalsDecide({ id: a.id, approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
   });
 
+  it('names the sites waiting, also while locked: the frames with requests and those waiting for the unlock', async () => {
+    const stores = memoryStores();
+    const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
+    const queue = new ApprovalQueue(stores.session);
+    const wallet = new WalletService(session, stores.local, { approvals: queue, sitesWaitingForUnlock: () => ['https://later.example', 'https://frame.example'] });
+    await queue.add({ origin: 'https://top.example', frameOrigin: 'https://frame.example', method: 'personal_sign', params: {}, summary: { kind: 'connect', accounts: [] } });
+    await queue.add({ origin: 'https://dapp.example', method: 'personal_sign', params: {}, summary: { kind: 'connect', accounts: [] } });
+    expect(session.isUnlocked()).toBe(false);
+    expect(await wallet.approvalsWaiting()).toEqual({ sites: ['https://frame.example', 'https://dapp.example', 'https://later.example'] });
+  });
+
   it('while locked, requests are neither shown nor approved, and can still be rejected', async () => {
     const { queue, wallet } = await unlockedWithQueue();
     const a = await queue.add({ origin: 'https://dapp.example', method: 'personal_sign', params: {}, summary: { kind: 'connect', accounts: [] } });

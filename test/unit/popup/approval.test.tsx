@@ -375,6 +375,7 @@ describe('approval window: polling and unlock', () => {
 
   it('a locked wallet asks for the password first, shows a wrong one, then shows the requests', async () => {
     let unlocked = false;
+    let waiting: string[] = [];
     const a = approval(1, connect());
     const bg = fakeBackground({
       'wallet.status': () => (unlocked ? UNLOCKED : LOCKED_STATUS),
@@ -385,14 +386,18 @@ describe('approval window: polling and unlock', () => {
       },
       // The request only appears once the wallet is unlocked (the site asked again, or it was prepared meanwhile).
       'approvals.list': () => ({ approvals: unlocked ? [a] : [] }),
-      'approvals.waiting': () => ({ sites: ['https://site1.example'] }),
+      'approvals.waiting': () => ({ sites: waiting }),
       'approvals.decide': () => ({ ok: true }),
     });
     renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} graceMs={100} pollMs={20} />);
     const field = await screen.findByLabelText('Password');
     expect(screen.getByText('The wallet is locked.')).toBeTruthy();
-    // Who is asking, before the password is typed.
+    // Who is asking, before the password is typed, also when a site starts waiting after the form showed.
+    expect(await screen.findByText('A site is waiting for your answer. Unlock the wallet to see its request.')).toBeTruthy();
+    waiting = ['https://site1.example'];
     expect(await screen.findByText('https://site1.example is waiting for your answer. Unlock the wallet to see the request.')).toBeTruthy();
+    waiting = ['https://site1.example', 'https://frame.example'];
+    expect(await screen.findByText('https://site1.example and https://frame.example are waiting for your answer. Unlock the wallet to see the request.')).toBeTruthy();
     expect(screen.queryByText(/Restore from your recovery phrase/)).toBeNull();
     expect(screen.queryByTestId('origin')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
