@@ -746,8 +746,12 @@ export class WalletService {
 
   // ---- issuing ----
 
-  /** Signs, issues, waits, and records the tx in the activity list; bumps the change address. */
-  private async issue(kind: ActivityItem['kind'], built: BuiltTx, extra: Partial<ActivityItem> = {}): Promise<Issued> {
+  /**
+   * Signs, issues, waits, and records the tx in the activity list; bumps the change address. A tx
+   * whose fee is above `maxFee` (nAVAX, what the user approved) is refused before it is signed.
+   */
+  private async issue(kind: ActivityItem['kind'], built: BuiltTx, maxFee: string, extra: Partial<ActivityItem> = {}): Promise<Issued> {
+    if (built.fee > BigInt(maxFee)) throw new WalletError('fee-above-approved', `the fee of ${built.fee} nAVAX is above the approved maximum of ${maxFee} nAVAX`);
     const { engine, preset, account, cache } = await this.engine();
     const issued = await engine.issue(built);
     const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra };
@@ -780,16 +784,14 @@ export class WalletService {
     const { engine } = await this.engine();
     const to = this.ownersFrom(p.to, 'X', engine.ctx.hrp);
     const built = await engine.buildXSend([{ assetID: parseId(p.assetID), amount: BigInt(p.amount), owners: to }], p.memo ? new TextEncoder().encode(p.memo) : undefined);
-    checkApprovedFee(built.fee, p.maxFee, 'nAVAX');
-    const issued = await this.issue('send', built, { assetID: p.assetID, amount: p.amount, ...(p.memo ? { memo: p.memo } : {}) });
+    const issued = await this.issue('send', built, p.maxFee, { assetID: p.assetID, amount: p.amount, ...(p.memo ? { memo: p.memo } : {}) });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
   async sendP(p: P<'send.p'>) {
     const { engine } = await this.engine();
     const built = await engine.buildPSend(BigInt(p.amount), this.ownersFrom(p.to, 'P', engine.ctx.hrp));
-    checkApprovedFee(built.fee, p.maxFee, 'nAVAX');
-    const issued = await this.issue('send', built, { assetID: cb58Encode(engine.ctx.avaxAssetID), amount: p.amount });
+    const issued = await this.issue('send', built, p.maxFee, { assetID: cb58Encode(engine.ctx.avaxAssetID), amount: p.amount });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
@@ -853,8 +855,7 @@ export class WalletService {
           ? [variableCapState((p.minters ?? []).map((m) => this.ownersFrom(m, 'X', hrp)), (p.holders ?? []).map((h) => ({ owners: this.ownersFrom(h.owners, 'X', hrp), amount: BigInt(h.amount) })))]
           : [nftFamilyState((p.minters ?? []).map((m) => this.ownersFrom(m, 'X', hrp)))];
     const built = await engine.buildXCreateAsset({ name: p.name, symbol: p.symbol, denomination: p.denomination, initialStates: states });
-    checkApprovedFee(built.fee, p.maxFee, 'nAVAX');
-    const issued = await this.issue('create-asset', built);
+    const issued = await this.issue('create-asset', built, p.maxFee);
     return { txID: issued.txID, assetID: issued.txID, fee: issued.fee.toString() };
   }
 
@@ -869,8 +870,7 @@ export class WalletService {
     const { engine } = await this.engine();
     const mintUtxo = await this.assetUtxo(engine, p.assetID, (u) => u.output.kind === 'MintOutput', 'mint right');
     const built = await engine.buildXMint(mintUtxo, BigInt(p.amount), this.ownersFrom(p.to, 'X', engine.ctx.hrp));
-    checkApprovedFee(built.fee, p.maxFee, 'nAVAX');
-    const issued = await this.issue('mint', built, { assetID: p.assetID, amount: p.amount });
+    const issued = await this.issue('mint', built, p.maxFee, { assetID: p.assetID, amount: p.amount });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
@@ -879,8 +879,7 @@ export class WalletService {
     const mintUtxo = await this.assetUtxo(engine, p.assetID, (u) => u.output.kind === 'NftMintOutput' && u.output.groupID === p.groupID, `NFT mint right for group ${p.groupID}`);
     const to = p.to.map((o) => this.ownersFrom(o, 'X', engine.ctx.hrp));
     const built = await engine.buildXNftMint(mintUtxo, fromHex(p.payloadHex), to);
-    checkApprovedFee(built.fee, p.maxFee, 'nAVAX');
-    const issued = await this.issue('nft-mint', built, { assetID: p.assetID });
+    const issued = await this.issue('nft-mint', built, p.maxFee, { assetID: p.assetID });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
@@ -890,8 +889,7 @@ export class WalletService {
     const nft = (await engine.utxos('X')).find((u) => utxoId(u) === utxoId(ref));
     if (!nft) throw new ValidationError('this wallet does not hold that NFT', 'utxoID');
     const built = await engine.buildXNftTransfer(nft, this.ownersFrom(p.to, 'X', engine.ctx.hrp));
-    checkApprovedFee(built.fee, p.maxFee, 'nAVAX');
-    const issued = await this.issue('nft-transfer', built, { assetID: cb58Encode(nft.assetID) });
+    const issued = await this.issue('nft-transfer', built, p.maxFee, { assetID: cb58Encode(nft.assetID) });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
@@ -1189,12 +1187,13 @@ export class WalletService {
     };
   }
 
-  /** Approving needs the wallet unlocked; rejecting never does (closing a locked window rejects). */
+  /** The sites waiting for an answer; also while locked, so the unlock form can name them. */
   async approvalsWaiting(): Promise<{ sites: string[] }> {
     const pending = (await this.options.approvals?.list()) ?? [];
     return { sites: [...new Set([...pending.map(requesterOf), ...(this.options.sitesWaitingForUnlock?.() ?? [])])] };
   }
 
+  /** Approving needs the wallet unlocked; rejecting never does (closing a locked window rejects). */
   async approvalsDecide(p: P<'approvals.decide'>) {
     if (p.approved && !this.session.isUnlocked()) throw new VaultLockedError();
     if (!this.options.approvals) throw new UnknownApprovalError(p.id);
@@ -1296,11 +1295,6 @@ function assetIdsOf(view: TxView): string[] {
 }
 
 // ---- helpers for estimates and listings ----
-
-/** Refuses, before anything is signed, a transaction whose fee is above the one the user approved. */
-function checkApprovedFee(fee: bigint, maxFee: string, unit: string): void {
-  if (fee > BigInt(maxFee)) throw new WalletError('fee-above-approved', `the fee of ${fee} ${unit} is above the approved maximum of ${maxFee} ${unit}`);
-}
 
 /** Short IDs (hex) of the account's X/P keys, as read off the engine's addresses. */
 function ownedOf(engine: WalletEngine): OwnedAddresses {

@@ -1,6 +1,6 @@
 // Fees before signing. Sends and moves ask the background (send.estimate, transfers.estimate),
 // which builds the very transaction it would sign and reports its fee and the largest amount that
-// still pays it. Asset creation has no estimate request: the last creation's fee stands in for it.
+// still pays it. The asset studio's fees are fixed per kind of X-Chain tx (assets.fees).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { BackgroundError } from '../shared/client.js';
 import type { RequestParams, RequestResult } from '../shared/messages.js';
