@@ -43,7 +43,7 @@ import {
   urlParam,
 } from './provider-params.js';
 import type { Session } from './session.js';
-import type { AddedChain, SiteStore } from './sites.js';
+import type { AddedChain, SitePermission, SiteStore } from './sites.js';
 import type { StorageArea } from './storage.js';
 import type { WalletService } from './wallet.js';
 
@@ -337,21 +337,26 @@ export class ProviderService {
   /** What a site sees of the wallet; the lock state only once it is connected. */
   async siteState(site: Site): Promise<ProviderState> {
     const chain = await this.activeChain();
-    const accounts = await this.connectedAccounts(site);
-    const connected = (await this.deps.sites.permission(requesterOf(site))) !== undefined;
+    const permission = await this.deps.sites.permission(requesterOf(site));
+    const accounts = await this.accountsOf(permission);
     return {
       chainId: `0x${chain.chainId.toString(16)}`,
       networkVersion: chain.chainId.toString(),
       accounts: accounts.map((a) => a.cAddress),
-      isUnlocked: connected && this.deps.session.isUnlocked(),
+      isUnlocked: permission !== undefined && this.deps.session.isUnlocked(),
     };
   }
 
   /** The site's connected accounts that still exist, the selected one first; [] while locked. */
   private async connectedAccounts(site: Site): Promise<AccountView[]> {
     if (!this.deps.session.isUnlocked()) return [];
-    const permission = await this.deps.sites.permission(requesterOf(site));
-    if (!permission) return [];
+    return this.accountsOf(await this.deps.sites.permission(requesterOf(site)));
+  }
+
+  /** The accounts a permission names that still exist, the selected one first; [] while locked. */
+
+  private async accountsOf(permission: SitePermission | undefined): Promise<AccountView[]> {
+    if (!this.deps.session.isUnlocked() || !permission) return [];
     const { accounts, selectedId } = await this.deps.wallet.accountsList();
     const connected = accounts.filter((a) => permission.accountIds.includes(a.id));
     return connected.sort((a, b) => Number(b.id === selectedId) - Number(a.id === selectedId));
