@@ -425,6 +425,24 @@ export interface ApprovalWindowProps {
   armMs?: number;
 }
 
+/** Runs `step` now and `ms` after each run ends (one at a time), while `active`. */
+function usePoll(active: boolean, ms: number, step: () => Promise<void>): void {
+  useEffect(() => {
+    if (!active) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      await step();
+      if (!stopped) timer = setTimeout(() => void poll(), ms);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [active, ms, step]);
+}
+
 function waitingNote(sites: readonly string[]): string {
   if (sites.length === 0) return 'A site is waiting for your answer. Unlock the wallet to see its request.';
   const who = sites.length === 1 ? `${sites[0]} is` : `${sites.slice(0, -1).join(', ')} and ${sites[sites.length - 1]} are`;
@@ -497,25 +515,21 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
     );
   }, [call]);
 
-  // While open: ask for the list now and every `pollMs` (one request at a time), and give a
-  // request still on its way `graceMs` before saying nothing is waiting.
+  // While open: ask for the list now and every `pollMs`, and give a request still on its way
+  // `graceMs` before saying nothing is waiting.
+  usePoll(
+    open,
+    pollMs,
+    useCallback(async () => {
+      if (!busyRef.current) await load(true);
+    }, [load]),
+  );
   useEffect(() => {
     if (!open) return;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     setSettled(false);
     const grace = setTimeout(() => setSettled(true), graceMs);
-    const poll = async () => {
-      if (!busyRef.current) await load(true);
-      if (!stopped) timer = setTimeout(() => void poll(), pollMs);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(grace);
-      clearTimeout(timer);
-    };
-  }, [open, load, pollMs, graceMs]);
+    return () => clearTimeout(grace);
+  }, [open, graceMs]);
 
   // Closing the window answers the request on screen: no.
   useEffect(() => {
@@ -535,25 +549,16 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
   }, [shown?.id, busy]);
 
   // While locked: who waits, asked again every `pollMs` (a site may start waiting meanwhile).
-  useEffect(() => {
-    if (phase.state !== 'locked') return;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      const sites = await call('approvals.waiting', {}).then(
-        (r) => r.sites,
+  usePoll(
+    phase.state === 'locked',
+    pollMs,
+    useCallback(async () => {
+      await call('approvals.waiting', {}).then(
+        (r) => setWaitingSites(r.sites),
         () => undefined,
       );
-      if (stopped) return;
-      if (sites !== undefined) setWaitingSites(sites);
-      timer = setTimeout(() => void poll(), pollMs);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [phase.state, call, pollMs]);
+    }, [call]),
+  );
 
   const onUnlocked = (s: WalletStatus) => {
     network.current = s.network;
