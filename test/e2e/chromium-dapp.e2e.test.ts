@@ -52,6 +52,7 @@ import {
   firstPing,
   flowSteps,
   killPids,
+  launchOrSaveLog,
   launchChromiumWithExtension,
   PASSWORD,
   processTree,
@@ -179,15 +180,7 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     timings.add('launch', Date.now() - started);
   };
 
-  beforeAll(async () => {
-    try {
-      await launch();
-    } catch (e) {
-      const path = log.save(`${PREFIX}FAILED-launch.console.log`);
-      console.error(`[e2e chromium dapp] launch failed; console log: ${path}`);
-      throw e;
-    }
-  });
+  beforeAll(() => launchOrSaveLog(log, PREFIX, 'chromium dapp', launch));
 
   afterAll(async () => {
     const tree = browserPid !== undefined ? processTree(browserPid) : [];

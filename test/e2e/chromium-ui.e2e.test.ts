@@ -32,6 +32,7 @@ import {
   startRpcProxy,
   Timings,
   within,
+  launchOrSaveLog,
 } from './harness.js';
 import { amountText, expectHomeTotals, fact, openTab, parseAmount, readAmount, screenshot, settingsSection, typedAmount, UiBrowser, waitAccepted, type Totals } from './ui.js';
 
@@ -89,8 +90,8 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     console.error(`[e2e chromium-ui] step "${failed}" failed; screenshots and console log: ${path.replace(/\.console\.log$/, '*')}`);
   });
 
-  beforeAll(async () => {
-    try {
+  beforeAll(() =>
+    launchOrSaveLog(log, 'chromium-ui-', 'chromium-ui', async () => {
       clearArtifacts('chromium-ui-');
       ext = builtExtension('chrome');
       proxy = await startRpcProxy(inject('nodeUrl'));
@@ -100,12 +101,8 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
       createAssetFee = net.ctx.xCreateAssetTxFee;
       timings.add('launch', await main.launch(ext));
       popup = await main.openPopup(ext);
-    } catch (e) {
-      const path = log.save('chromium-ui-FAILED-launch.console.log');
-      console.error(`[e2e chromium-ui] launch failed; console log: ${path}`);
-      throw e;
-    }
-  });
+    }),
+  );
 
   afterAll(async () => {
     await main.close();

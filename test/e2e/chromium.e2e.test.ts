@@ -35,6 +35,7 @@ import {
   walletCaller,
   type WebPage,
   within,
+  launchOrSaveLog,
 } from './harness.js';
 
 // The binary itself first: the /usr/bin/chromium wrapper execs it, but adds Debian's own flags
@@ -100,15 +101,7 @@ describe('Chromium: the built extension against the local node', () => {
     timings.add('launch', Date.now() - started);
   };
 
-  beforeAll(async () => {
-    try {
-      await launch();
-    } catch (e) {
-      const path = log.save('chromium-FAILED-launch.console.log');
-      console.error(`[e2e chromium] launch failed; console log: ${path}`);
-      throw e;
-    }
-  });
+  beforeAll(() => launchOrSaveLog(log, 'chromium-', 'chromium', launch));
 
   afterAll(async () => {
     // The driver's own close first; then whatever is left of the browser's process tree, by PID.

@@ -28,7 +28,7 @@ import type { DappApi, DappCall, DappResult } from './dapp/app.js';
 import type { Outcome, RecordedEvent } from './dapp/shared.js';
 import { FirefoxWithExtension, sendFrom } from './firefox.js';
 import { addAndSelectNode, createWallet } from './flow.js';
-import { artifactPath, clearArtifacts, ConsoleLog, domQuiet, firstPing, flowSteps, slug, startRpcProxy, Timings, walletCaller, type Call, type RpcProxy } from './harness.js';
+import { artifactPath, clearArtifacts, ConsoleLog, domQuiet, firstPing, flowSteps, slug, startRpcProxy, Timings, walletCaller, type Call, type RpcProxy , launchOrSaveLog } from './harness.js';
 
 /**
  * This file's artifacts. Not "firefox-…": firefox.e2e.test.ts clears every file with that prefix
@@ -144,15 +144,7 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
     timings.add('launch', await firefox.launch());
   };
 
-  beforeAll(async () => {
-    try {
-      await launch();
-    } catch (e) {
-      const path = log.save(`${PREFIX}FAILED-launch.console.log`);
-      console.error(`[e2e firefox dapp] launch failed; console log: ${path}`);
-      throw e;
-    }
-  });
+  beforeAll(() => launchOrSaveLog(log, PREFIX, 'firefox dapp', launch));
 
   afterAll(async () => {
     await firefox.close(`${PREFIX}stdout.log`);

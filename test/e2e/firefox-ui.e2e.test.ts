@@ -17,7 +17,7 @@ import { formatEvmAddress } from '../../src/core/evm-address.js';
 import { deriveEvmKey, deriveXpKey, HdRoot, mnemonicToSeed, type KeyPair } from '../../src/core/keys.js';
 import { avaxOf, engineOf, freshKey, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
 import { FirefoxWithExtension } from './firefox.js';
-import { artifactPath, avaxAssetId, clearArtifacts, ConsoleLog, domQuiet, flowSteps, fundX, PASSWORD, slug, startRpcProxy, Timings, type RpcProxy } from './harness.js';
+import { artifactPath, avaxAssetId, clearArtifacts, ConsoleLog, domQuiet, flowSteps, fundX, PASSWORD, slug, startRpcProxy, Timings, type RpcProxy , launchOrSaveLog } from './harness.js';
 import { amountText, parseAmount, typedAmount, type Totals } from './ui.js';
 
 const PREFIX = 'firefox-ui-';
@@ -242,8 +242,8 @@ describe('Firefox ESR: the popup UI, clicked through, against the local node', (
     console.error(`[e2e firefox-ui] step "${failed}" failed; screenshot and console log: ${path.replace(/\.console\.log$/, '.*')}`);
   });
 
-  beforeAll(async () => {
-    try {
+  beforeAll(() =>
+    launchOrSaveLog(log, PREFIX, 'firefox-ui', async () => {
       clearArtifacts(PREFIX);
       proxy = await startRpcProxy(inject('nodeUrl'));
       const net = await localNetwork();
@@ -251,12 +251,8 @@ describe('Firefox ESR: the popup UI, clicked through, against the local node', (
       xTxFee = net.ctx.xTxFee;
       timings.add('launch', await firefox.launch());
       popup = await firefox.openPopup();
-    } catch (e) {
-      const path = log.save(`${PREFIX}FAILED-launch.console.log`);
-      console.error(`[e2e firefox-ui] launch failed; console log: ${path}`);
-      throw e;
-    }
-  });
+    }),
+  );
 
   afterAll(async () => {
     await firefox.close(`${PREFIX}stdout.log`);

@@ -26,6 +26,7 @@ import {
   type Call,
   type RpcProxy,
   type WebPage,
+  launchOrSaveLog,
 } from './harness.js';
 
 /** Idle time after which Firefox unloads the event page (its default is 30 s). */
@@ -77,15 +78,7 @@ describe('Firefox ESR: the built extension against the local node', () => {
     timings.add('launch', await firefox.launch({ 'extensions.background.idle.timeout': IDLE_UNLOAD_MS }));
   };
 
-  beforeAll(async () => {
-    try {
-      await launch();
-    } catch (e) {
-      const path = log.save('firefox-FAILED-launch.console.log');
-      console.error(`[e2e firefox] launch failed; console log: ${path}`);
-      throw e;
-    }
-  });
+  beforeAll(() => launchOrSaveLog(log, 'firefox-', 'firefox', launch));
 
   afterAll(async () => {
     await firefox.close('firefox-stdout.log');

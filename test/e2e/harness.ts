@@ -488,6 +488,20 @@ export class ConsoleLog {
   }
 }
 
+/**
+ * Runs a suite's launch; when it fails, saves the console log as `<prefix>FAILED-launch.console.log`
+ * and says where before failing the suite.
+ */
+export async function launchOrSaveLog(log: ConsoleLog, prefix: string, suite: string, launch: () => Promise<void>): Promise<void> {
+  try {
+    await launch();
+  } catch (e) {
+    const path = log.save(`${prefix}FAILED-launch.console.log`);
+    console.error(`[e2e ${suite}] launch failed; console log: ${path}`);
+    throw e;
+  }
+}
+
 /** Wall-clock durations of the steps of one browser's flow, for the summary line. */
 export class Timings {
   readonly #entries: [string, number][] = [];
