@@ -1,11 +1,12 @@
-// `npm run node`: builds the pinned avalanchego if needed, starts a local single-node network on
-// loopback, prints its URL and the funded test key's addresses, and stays up until Ctrl-C.
+// `npm run node`: builds the pinned avalanchego (v1.15, Helicon) if needed, starts a single-node
+// test network with Helicon active on loopback, prints its URL and the funded test key's addresses, and stays up until Ctrl-C.
 import { resolveNodeBinary, startLocalNode } from '../test/integration/node-harness.js';
 
-// The local network's pre-funded key (local-network.md). Public knowledge: never use it elsewhere.
+// The local genesis's pre-funded key, on the test network's custom ID (hrp `custom`). Public
+// knowledge: never use it elsewhere.
 const FUNDED_KEY = {
   privateKey: 'PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN',
-  bech32Body: 'local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u',
+  bech32Body: 'custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p',
   evm: '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC',
 };
 
@@ -18,7 +19,7 @@ function httpPort(): number {
 }
 
 async function main(): Promise<void> {
-  console.error('checking/building avalanchego (the first build takes ~10 min)…');
+  console.error('checking/building avalanchego (the first build takes ~3 min)…');
   const binary = await resolveNodeBinary();
   const node = await startLocalNode({ binary, logDir: process.env['XPC_NODE_LOG_DIR'], httpPort: httpPort() });
   console.log(`avalanchego ready in ${node.startupMs} ms (pid ${node.pid})`);

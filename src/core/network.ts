@@ -71,16 +71,29 @@ export const FUJI: NetworkPreset = {
   explorerUrl: 'https://subnets-test.avax.network',
 };
 
-/** Local network: its chain/asset IDs depend on the genesis file, so they are asked, not fixed. */
+/**
+ * The network ID of a local Helicon network (`npm run node`). `--network-id=local` (12345) runs
+ * pre-Helicon rules and takes no upgrade file, so Helicon runs locally under a custom ID, whose
+ * addresses use the hrp `custom` (docs/test-network.md). A 12345 node can be added as a custom network.
+ */
+export const LOCAL_NETWORK_ID = 1337;
+
+/** A local Helicon network: its chain and asset IDs depend on the genesis, so they are asked, not fixed. */
 export const LOCAL: NetworkPreset = {
   kind: 'local',
   name: 'Local network',
   url: 'http://127.0.0.1:9650',
-  networkID: 12345,
-  hrp: 'local',
+  networkID: LOCAL_NETWORK_ID,
+  hrp: 'custom',
   evmChainID: 43112,
   atomicApi: DEFAULT_ATOMIC_API,
 };
+
+/** EVM chain IDs that belong to one public network: a signature with one is valid there. */
+const PUBLIC_EVM_CHAIN_IDS: ReadonlyMap<number, NetworkPreset> = new Map([
+  [MAINNET.evmChainID!, MAINNET],
+  [FUJI.evmChainID!, FUJI],
+]);
 
 export const PRESETS: Readonly<Record<Exclude<NetworkKind, 'custom'>, NetworkPreset>> = {
   mainnet: MAINNET,
@@ -201,6 +214,18 @@ export async function discoverNetwork(
     if (avax.assetID !== preset.known.avaxAssetID) {
       throw mismatch(preset, 'AVAX asset ID', preset.known.avaxAssetID, avax.assetID);
     }
+  }
+  // A C-Chain tx signed with mainnet's (or Fuji's) chain ID is valid there, whoever asked for it.
+  // Such a chain ID is taken only from a node that is that network through and through (a user's
+  // own mainnet node added as a custom network is fine; a custom network borrowing it is not).
+  const owner = PUBLIC_EVM_CHAIN_IDS.get(evmChainID);
+  if (
+    owner !== undefined &&
+    (networkID !== owner.networkID || xChainID !== owner.known!.xChainID || cChainID !== owner.known!.cChainID || avax.assetID !== owner.known!.avaxAssetID)
+  ) {
+    throw new NodeIdentityError(
+      `the node at ${preset.url} claims the C-Chain EVM chain ID ${evmChainID} of ${owner.name} but is not ${owner.name}: refusing to sign anything ${owner.name} would accept`,
+    );
   }
   if (stakingAssetID !== avax.assetID) {
     throw new NodeIdentityError(

@@ -362,7 +362,7 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
 
   step('xpc_sendTransaction of an X send the site built → Reject → 4001, nothing sent; → Approve → accepted, the recipient paid', async () => {
     const recipient = freshKey();
-    const recipientX = formatAddress('X', 'local', recipient.shortId);
+    const recipientX = formatAddress('X', 'custom', recipient.shortId);
     const transactionHex = await siteBuiltXSend(recipient, SITE_X_SEND);
     const xFee = (await localNetwork()).ctx.xTxFee;
 

@@ -165,14 +165,14 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     cAddress = formatEvmAddress(deriveEvmKey(root, 0).evmAddress);
   });
 
-  step('adds the test node in Settings, selects it; Receive shows the X-local1… address of the phrase', async () => {
+  step('adds the test node in Settings, selects it; Receive shows the X-custom1… address of the phrase', async () => {
     await addAndSelectNode(popup);
     await screenshot(popup, 'settings');
 
     await openTab(popup, 'Receive');
     const shown = popup.getByTestId('receive-address');
     xAddress = (await shown.textContent())!.trim();
-    expect(xAddress).toMatch(/^X-local1[02-9ac-hj-np-z]{38}$/);
+    expect(xAddress).toMatch(/^X-custom1[02-9ac-hj-np-z]{38}$/);
     expect(xAddress).toBe(formatAddress('X', 'local', receiveKey.shortId));
     await popup.getByRole('radio', { name: 'C-Chain', exact: true }).check();
     await expect.poll(async () => (await shown.textContent())?.trim()).toBe(cAddress);

@@ -301,7 +301,7 @@ describe('Firefox ESR: the popup UI, clicked through, against the local node', (
     cAddress = formatEvmAddress(deriveEvmKey(root, 0).evmAddress);
   });
 
-  step('adds the test node in Settings, selects it; Receive shows the X-local1… address of the phrase', async () => {
+  step('adds the test node in Settings, selects it; Receive shows the X-custom1… address of the phrase', async () => {
     await openTab('Settings');
     if ((await read({ summary: 'Network' }, (e) => (e.parentElement as HTMLDetailsElement).open)) !== true) await click({ summary: 'Network' });
     await fill('Name', NODE_NAME);
@@ -316,7 +316,7 @@ describe('Firefox ESR: the popup UI, clicked through, against the local node', (
     await screenshot('settings');
 
     await openTab('Receive');
-    xAddress = await waitText({ testid: 'receive-address' }, /^X-local1[02-9ac-hj-np-z]{38}$/);
+    xAddress = await waitText({ testid: 'receive-address' }, /^X-custom1[02-9ac-hj-np-z]{38}$/);
     expect(xAddress).toBe(formatAddress('X', 'local', receiveKey.shortId));
     await check('C-Chain');
     await waitText({ testid: 'receive-address' }, cAddress);

@@ -28,7 +28,7 @@ export async function addAndSelectNode(call: Call, url: string): Promise<{ netwo
   expect(status.network.id).toBe(network.id);
   expect(status.vault).toBe('unlocked');
   // The local network's addresses use the hrp "local".
-  expect(status.account?.xAddress).toMatch(/^X-local1/);
+  expect(status.account?.xAddress).toMatch(/^X-custom1/);
   return { network, account: status.account! };
 }
 

@@ -6,23 +6,24 @@ import { NetworkMismatchError, RpcError, ValidationError } from '../../src/core/
 import { amountOf, decodeSignedTx, ownersOf, utxoId } from '../../src/core/codec/index.js';
 import { FUJI, LOCAL, MAINNET, P_CHAIN_ID, customPreset, discoverNetwork } from '../../src/core/network.js';
 import { NodeClient } from '../../src/core/node.js';
+import { TEST_NETWORK_ID } from './node-harness.js';
 
 const url = inject('nodeUrl');
 const client = (): NodeClient => new NodeClient({ url, atomicApi: LOCAL.atomicApi });
 
-// The funded key of the local genesis (local-network.md).
-const BODY = 'local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
+// The funded key of the local genesis, on the test network's custom ID (hrp `custom`).
+const BODY = 'custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p';
 const SHORT_ID = '3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c';
 const EVM = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
 const NAVAX_PER_AVAX = 1_000_000_000n;
 
 const EXPECTED = {
-  networkID: 12345,
-  hrp: 'local',
-  xChainID: '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed',
-  cChainID: '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC',
+  networkID: TEST_NETWORK_ID,
+  hrp: 'custom',
+  xChainID: '2huFztbeB4LijVCoLrxP8NwFbRCdtLfUyvx4VXwD5VnVxzxkMX',
+  cChainID: 't7JQ8kk2KaX7YhWWHv2fnWNztt81hJ13i2FXDq2ZG1CFyWghx',
   pChainID: '11111111111111111111111111111111LpoYY',
-  avaxAssetID: '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe',
+  avaxAssetID: '28N55gFiYRrHWTopC4mybgvTw92x4EmWiZBLCRBgjXFyBgx9UN',
   evmChainID: 43112,
 };
 
@@ -45,13 +46,13 @@ describe('a real local node', () => {
     await expect(discoverNetwork(client(), { ...FUJI, url })).rejects.toBeInstanceOf(NetworkMismatchError);
     await expect(discoverNetwork(client(), { ...MAINNET, url })).rejects.toBeInstanceOf(NetworkMismatchError);
     await expect(discoverNetwork(client(), customPreset(url, { hrp: 'avax' }))).rejects.toBeInstanceOf(NetworkMismatchError);
-    await expect(discoverNetwork(client(), customPreset(url))).resolves.toMatchObject({ networkID: 12345, hrp: 'local' });
+    await expect(discoverNetwork(client(), customPreset(url))).resolves.toMatchObject({ networkID: TEST_NETWORK_ID, hrp: 'custom' });
   });
 
   it('info: version and bootstrap state', async () => {
     const n = client();
     const v = await n.info.getNodeVersion();
-    expect(v.version).toBe('avalanchego/1.14.2');
+    expect(v.version).toBe('avalanchego/1.15.0');
     for (const chain of ['X', 'P', 'C']) expect(await n.info.isBootstrapped(chain)).toBe(true);
   });
 
@@ -78,7 +79,7 @@ describe('a real local node', () => {
       expect(r.requests).toBe(1);
       const total = r.utxos.reduce((s, u) => s + amountOf(u.output), 0n);
       expect(total).toBe(300_000_000n * NAVAX_PER_AVAX);
-      // Observed on v1.14.2: one TransferOutput at index 1 of the genesis tx.
+      // Observed on v1.14.2 and v1.15: one TransferOutput at index 1 of the genesis tx.
       expect(r.utxos.map((u) => [u.output.kind, utxoId(u)])).toEqual([['TransferOutput', genesisUtxoId]]);
       expect(cb58Encode(r.utxos[0]!.assetID)).toBe(EXPECTED.avaxAssetID);
     }
@@ -91,7 +92,7 @@ describe('a real local node', () => {
     if ((await n.platform.getHeight()) === 0n) {
       const total = r.utxos.reduce((s, u) => s + amountOf(u.output), 0n);
       expect(total).toBe(30_000_000n * NAVAX_PER_AVAX);
-      // Observed on v1.14.2: two TransferOutputs (10M and 20M AVAX) under the zero tx ID; none locked.
+      // Observed on v1.14.2 and v1.15: two TransferOutputs (10M and 20M AVAX) under the zero tx ID; none locked.
       expect(r.utxos.map((u) => u.output.kind)).toEqual(['TransferOutput', 'TransferOutput']);
       expect(r.utxos.map((u) => amountOf(u.output)).sort()).toEqual([10_000_000n * NAVAX_PER_AVAX, 20_000_000n * NAVAX_PER_AVAX]);
       expect(r.utxos.every((u) => cb58Encode(u.txID) === P_CHAIN_ID)).toBe(true);
@@ -114,7 +115,7 @@ describe('a real local node', () => {
       expect(r).toEqual({ utxos: [], dropped: [], requests: 1 });
     }
     const unknown = cb58Encode(new Uint8Array(32).fill(7));
-    expect(await n.atomic.getAtomicTxStatus(unknown)).toEqual({ status: 'Unknown' });
+    expect(await n.atomic.findExecutedAtomicTx(unknown)).toBeUndefined();
     await expect(n.getAllUtxos('C', [`C-${BODY}`])).rejects.toBeInstanceOf(ValidationError);
   });
 

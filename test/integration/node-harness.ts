@@ -1,11 +1,18 @@
-// Starts and stops a real single-node local network (avalanchego) for the integration suite and
-// for `npm run node`. The node runs on loopback with OS-chosen ports and an in-memory database in a
-// fresh temp dir; it is stopped by its own PID (SIGTERM, then SIGKILL after a grace period).
+// Starts and stops a real single-node local network (avalanchego v1.15, Helicon) for the
+// integration suite and for `npm run node`. The node runs on loopback with OS-chosen ports and an
+// in-memory database in a fresh temp dir; it is stopped by its own PID (SIGTERM, then SIGKILL after
+// a grace period).
+//
+// Helicon is unscheduled on `--network-id=local`, and that network takes no upgrade file, so the
+// node runs a custom network ID with the local genesis (start time moved to now, so the genesis
+// validators' one-year stakes are current) and an upgrade file that activates every upgrade,
+// Helicon included, from genesis. docs/test-network.md says why and what follows.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOCAL_NETWORK_ID } from '../../src/core/network.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const INSTALL_SCRIPT = join(REPO_ROOT, 'scripts', 'install-node.sh');
@@ -74,9 +81,55 @@ function fdLimitFlag(): string[] {
   return [];
 }
 
-function nodeArgs(dataDir: string, logDir: string, httpPort: number): string[] {
+/** The wallet's Local preset's network ID (any ID but mainnet's, Fuji's and local's takes an upgrade file). */
+export const TEST_NETWORK_ID = LOCAL_NETWORK_ID;
+/** Staking minimums short enough for a test to run a whole staking period (delegators; validators). */
+export const TEST_MIN_STAKE_DURATION = '20s';
+export const TEST_HELICON_MIN_STAKE_DURATION = '20s';
+/** Every upgrade active from this time on, the C-Chain genesis timestamp (so SAE runs from block 0). */
+const INITIALLY_ACTIVE = '2020-12-05T05:00:00Z';
+const UPGRADE_TIMES = [
+  'apricotPhase1Time', 'apricotPhase2Time', 'apricotPhase3Time', 'apricotPhase4Time', 'apricotPhase5Time',
+  'apricotPhasePre6Time', 'apricotPhase6Time', 'apricotPhasePost6Time', 'banffTime', 'cortinaTime',
+  'durangoTime', 'etnaTime', 'fortunaTime', 'graniteTime', 'heliconTime',
+];
+
+/** The upgrade file: every upgrade, Helicon last, active from genesis. */
+export function heliconUpgradeConfig(): Record<string, string | number> {
+  const config: Record<string, string | number> = Object.fromEntries(UPGRADE_TIMES.map((k) => [k, INITIALLY_ACTIVE]));
+  config['apricotPhase4MinPChainHeight'] = 0;
+  config['cortinaXChainStopVertexID'] = '11111111111111111111111111111111LpoYY';
+  config['graniteEpochDuration'] = 30_000_000_000; // 30 s, in nanoseconds
+  return config;
+}
+
+/**
+ * The local genesis (installed beside the binary by install-node.sh) for TEST_NETWORK_ID, starting
+ * now: with the file's own 2024 start time its validators' one-year stakes would have ended.
+ */
+export function testGenesis(binary: string, nowSeconds = Math.floor(Date.now() / 1000)): Record<string, unknown> {
+  const file = join(dirname(binary), 'genesis_local.json');
+  if (!existsSync(file)) throw new Error(`no ${file}: run bash scripts/install-node.sh again (it installs the genesis beside the binary)`);
+  const genesis = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  return { ...genesis, networkID: TEST_NETWORK_ID, startTime: nowSeconds - 60 };
+}
+
+function writeNetworkFiles(binary: string, dataDir: string): { genesisFile: string; upgradeFile: string } {
+  const genesisFile = join(dataDir, 'genesis.json');
+  const upgradeFile = join(dataDir, 'upgrade.json');
+  writeFileSync(genesisFile, JSON.stringify(testGenesis(binary)));
+  writeFileSync(upgradeFile, JSON.stringify(heliconUpgradeConfig()));
+  return { genesisFile, upgradeFile };
+}
+
+function nodeArgs(binary: string, dataDir: string, logDir: string, httpPort: number): string[] {
+  const { genesisFile, upgradeFile } = writeNetworkFiles(binary, dataDir);
   return [
-    '--network-id=local',
+    `--network-id=${TEST_NETWORK_ID}`,
+    `--genesis-file=${genesisFile}`,
+    `--upgrade-file=${upgradeFile}`,
+    `--min-stake-duration=${TEST_MIN_STAKE_DURATION}`,
+    `--helicon-min-stake-duration=${TEST_HELICON_MIN_STAKE_DURATION}`,
     '--sybil-protection-enabled=false',
     '--staking-ephemeral-cert-enabled=true',
     '--staking-ephemeral-signer-enabled=true',
@@ -202,7 +255,7 @@ export async function startLocalNode(options: StartOptions = {}): Promise<LocalN
 
   installExitHooks();
   const started = Date.now();
-  const child = spawn(binary, nodeArgs(dataDir, logDir, options.httpPort ?? 0), { stdio: ['ignore', out, out] });
+  const child = spawn(binary, nodeArgs(binary, dataDir, logDir, options.httpPort ?? 0), { stdio: ['ignore', out, out] });
   closeSync(out);
   let spawnError: Error | undefined;
   child.on('error', (e) => (spawnError = e));

@@ -51,7 +51,7 @@ describe('the wallet service against the real node', () => {
     const network = await wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
     const status = await wallet.networksSelect({ id: network.id });
     const account = status.account!;
-    expect(account.xAddress).toMatch(/^X-local1/);
+    expect(account.xAddress).toMatch(/^X-custom1/);
     expect(account.cAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
 
     // Fund it from the genesis key, as anyone paying this wallet would.

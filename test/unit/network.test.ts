@@ -32,13 +32,14 @@ interface Identity {
   createAssetTxFee: string;
 }
 
+// The local Helicon test network (`npm run node`): network ID 1337, IDs as its node reports them.
 const LOCAL_NODE: Identity = {
-  networkID: '12345',
-  x: '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed',
-  c: '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC',
+  networkID: '1337',
+  x: '2huFztbeB4LijVCoLrxP8NwFbRCdtLfUyvx4VXwD5VnVxzxkMX',
+  c: 't7JQ8kk2KaX7YhWWHv2fnWNztt81hJ13i2FXDq2ZG1CFyWghx',
   p: P_CHAIN_ID,
-  avax: '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe',
-  staking: '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe',
+  avax: '28N55gFiYRrHWTopC4mybgvTw92x4EmWiZBLCRBgjXFyBgx9UN',
+  staking: '28N55gFiYRrHWTopC4mybgvTw92x4EmWiZBLCRBgjXFyBgx9UN',
   denomination: '9',
   chainId: '0xa868',
   txFee: '1000000',
@@ -108,7 +109,7 @@ describe('presets', () => {
   it('have the documented identities', () => {
     expect(MAINNET).toMatchObject({ url: 'https://api.avax.network', networkID: 1, hrp: 'avax', evmChainID: 43114 });
     expect(FUJI).toMatchObject({ url: 'https://api.avax-test.network', networkID: 5, hrp: 'fuji', evmChainID: 43113 });
-    expect(LOCAL).toMatchObject({ url: 'http://127.0.0.1:9650', networkID: 12345, hrp: 'local', evmChainID: 43112 });
+    expect(LOCAL).toMatchObject({ url: 'http://127.0.0.1:9650', networkID: 1337, hrp: 'custom', evmChainID: 43112 });
     for (const p of [MAINNET, FUJI, LOCAL, customPreset('http://example.test:9650')]) {
       expect(p.atomicApi).toEqual({ namespace: 'avax', path: '/ext/bc/C/avax' });
     }
@@ -146,8 +147,8 @@ describe('discoverNetwork', () => {
     expect(id).toEqual({
       kind: 'local',
       url: client.url,
-      networkID: 12345,
-      hrp: 'local',
+      networkID: 1337,
+      hrp: 'custom',
       xChainID: LOCAL_NODE.x,
       pChainID: P_CHAIN_ID,
       cChainID: LOCAL_NODE.c,
@@ -163,7 +164,7 @@ describe('discoverNetwork', () => {
     expect(methods).toContain('/ext/bc/C/rpc eth_chainId');
     expect(methods).toContain('/ext/bc/P platform.getStakingAssetID');
     const ctx = chainContextOf(id);
-    expect(ctx.networkID).toBe(12345);
+    expect(ctx.networkID).toBe(1337);
     expect(toHex(ctx.pChainID)).toBe('00'.repeat(32));
     expect(ctx.avaxAssetID).toHaveLength(32);
   });
@@ -172,12 +173,19 @@ describe('discoverNetwork', () => {
     const { client } = await nodeClaiming(MAINNET_NODE);
     const id = await discoverNetwork(client, at(MAINNET, client));
     expect(id).toMatchObject({ networkID: 1, hrp: 'avax', evmChainID: 43114, xCreateAssetTxFee: 10_000_000n });
+    // The user's own mainnet node, added as a custom network, is mainnet through and through.
+    await expect(discoverNetwork(client, customPreset(client.url))).resolves.toMatchObject({ kind: 'custom', networkID: 1, evmChainID: 43114 });
   });
 
   const lies: Array<[string, NetworkPreset, Identity, RegExp]> = [
-    ['a wrong network ID', LOCAL, { ...LOCAL_NODE, networkID: '5' }, /network ID is 5, expected 12345/],
+    ['a wrong network ID', LOCAL, { ...LOCAL_NODE, networkID: '5' }, /network ID is 5, expected 1337/],
     ['a wrong EVM chain ID', LOCAL, { ...LOCAL_NODE, chainId: '0xa869' }, /EVM chain ID is 43113, expected 43112/],
-    ['a local node posing as fuji', FUJI, LOCAL_NODE, /network ID is 12345, expected 5/],
+    ['a local node posing as fuji', FUJI, LOCAL_NODE, /network ID is 1337, expected 5/],
+    ['a pre-Helicon local node (12345) as the Local preset', LOCAL, { ...LOCAL_NODE, networkID: '12345' }, /network ID is 12345, expected 1337/],
+    // A C-Chain signature with a public network's chain ID is valid there, whoever asked for it.
+    ['a custom network claiming mainnet\'s EVM chain ID', customPreset('http://x'), { ...LOCAL_NODE, chainId: '0xa86a' }, /43114 of Mainnet but is not Mainnet/],
+    ['a custom network claiming Fuji\'s EVM chain ID', customPreset('http://x'), { ...LOCAL_NODE, chainId: '0xa869' }, /43113 of Fuji testnet but is not/],
+    ['a node with mainnet\'s network ID and chain ID but a foreign X-Chain, as a custom network', customPreset('http://x'), { ...MAINNET_NODE, x: LOCAL_NODE.x }, /of Mainnet but is not Mainnet/],
     ['a mainnet node with a foreign X-Chain', MAINNET, { ...MAINNET_NODE, x: FUJI.known!.xChainID }, /X-Chain ID/],
     ['a mainnet node with a foreign C-Chain', MAINNET, { ...MAINNET_NODE, c: FUJI.known!.cChainID }, /C-Chain ID/],
     ['a mainnet node with another AVAX', MAINNET, { ...MAINNET_NODE, avax: FUJI.known!.avaxAssetID, staking: FUJI.known!.avaxAssetID }, /AVAX asset ID/],
@@ -209,7 +217,7 @@ describe('discoverNetwork', () => {
   });
 
   it('custom presets still check the hrp against the network ID', async () => {
-    const { client } = await nodeClaiming(LOCAL_NODE);
+    const { client } = await nodeClaiming({ ...LOCAL_NODE, networkID: '12345' });
     await expect(discoverNetwork(client, customPreset(client.url, { hrp: 'local' }))).resolves.toMatchObject({ hrp: 'local' });
     const err = await discoverNetwork(client, customPreset(client.url, { hrp: 'avax' })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkMismatchError);
