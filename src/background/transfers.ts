@@ -55,6 +55,8 @@ export interface TransferRecord {
 }
 
 const MAX_IMPORT_ATTEMPTS = 5;
+/** Errors that leave a transfer journaled as it was, to be run again later. */
+const WAITS_ITS_TURN: ReadonlySet<string> = new Set(['fee-above-approved', 'tx-processing', 'evm-tx-in-flight']);
 /** After the node refuses a send, how long it may still turn out accepted (a resend racing the first). */
 const REFUSED_GRACE_MS = 10_000;
 
@@ -136,9 +138,10 @@ export class TransferRunner {
       try {
         out.push(await this.run(r));
       } catch (e) {
-        // An import refused for its fee waits (unsigned) in atomic memory, and a tx the node still
-        // processes is looked at again later: neither may hold up the others.
-        if (!(e instanceof WalletError && (e.code === 'fee-above-approved' || e.code === 'tx-processing'))) throw e;
+        // An import refused for its fee waits (unsigned) in atomic memory, a tx the node still
+        // processes and an export waiting for an EVM tx of the account to execute are looked at
+        // again later: none may hold up the others.
+        if (!(e instanceof WalletError && WAITS_ITS_TURN.has(e.code))) throw e;
         out.push(r);
       }
     }
@@ -191,33 +194,43 @@ export class TransferRunner {
 
   /** Sends (or re-sends) the journaled bytes and waits; the same bytes always mean the same tx. */
   private async sendTx(tx: JournaledTx, record: TransferRecord, point: string): Promise<'accepted' | 'failed'> {
+    const signedBytes = fromHex(tx.signedHex);
     if ((await this.engine.txState(tx.chain, tx.txID)) === 'accepted') return 'accepted';
     let refusal: string | undefined;
     try {
-      await this.engine.submit(tx.chain, fromHex(tx.signedHex), tx.txID);
+      await this.engine.submit(tx.chain, signedBytes, tx.txID);
     } catch (e) {
       // Refused: a resend of a tx that is already processing or accepted is refused too, so only
       // the node's final word on this tx ID decides.
       refusal = (e as Error).message;
     }
     if (refusal === undefined) await this.hooks.checkpoint?.(point, record);
+    // An atomic C-Chain tx is never refused for good by the node's word (Helicon: "not found"
+    // until executed), so its wait ends in a judgement of its inputs, not in a timeout.
+    const judgedByInputs = tx.chain === 'C';
     const outcome = await this.engine.node
       .waitForTx(tx.chain, tx.txID, refusal ? { timeoutMs: REFUSED_GRACE_MS } : {})
       .catch((e: unknown) => {
-        if (refusal && e instanceof TimeoutError) return undefined;
+        if ((refusal || judgedByInputs) && e instanceof TimeoutError) return undefined;
         throw e;
       });
     if (outcome?.accepted) return 'accepted';
     if (outcome === undefined) {
-      // Refused, and not final within the grace period. A refusal can be the node turning away a
-      // resend of a tx it still processes (a first send that reached it before the worker
-      // died): only a tx the node does not have, or has failed, is really not happening.
-      const state = await this.engine.txState(tx.chain, tx.txID);
+      // Not final in time. A refusal can be the node turning away a resend of a tx it still
+      // processes (a first send that reached it before the worker died): only a tx the node does
+      // not have, or has failed, is really not happening.
+      const state = await this.engine.txState(tx.chain, tx.txID, judgedByInputs ? signedBytes : undefined);
       if (state === 'accepted') return 'accepted';
       if (state === 'processing') {
-        record.error = `the ${tx.chain}-Chain is still processing ${tx.txID}`;
+        record.error = judgedByInputs
+          ? `the C-Chain has not executed ${tx.txID} yet; what it spends is still unspent, so it may still go through (it can wait for the base fee to fall to what it pays)`
+          : `the ${tx.chain}-Chain is still processing ${tx.txID}`;
         await this.save(record, `${point}-processing`);
         throw new WalletError('tx-processing', `transfer ${record.id}: ${record.error}; it is looked at again later`);
+      }
+      if (state === 'failed' && judgedByInputs) {
+        record.error = `${tx.txID} can never be accepted: what it spends was spent by another transaction`;
+        return 'failed';
       }
     }
     record.error = refusal ?? `${outcome?.status}${outcome?.reason ? `: ${outcome.reason}` : ''}`;

@@ -2,6 +2,8 @@
 // issue transactions, and follow them to acceptance. Pure (no browser APIs): the background's
 // services and the integration tests both drive the chains through this one place.
 import { type Bytes, equalBytes, toHex } from './bytes.js';
+import { atomicFate, exportNonce } from './c-atomic.js';
+import { utxoId } from './codec/ids.js';
 import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { formatAddress } from './encoding.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signExternalTx } from './external-tx.js';
@@ -219,12 +221,13 @@ export class WalletEngine {
     return signed;
   }
 
-  /** The node's current word on a tx, without waiting: accepted, failed for good, or neither yet. */
   /**
-   * What the node says of an X, P or atomic tx: final ('accepted', 'failed'), still 'processing',
-   * or 'unknown' (never seen, or no longer known).
+   * What the node says of an X, P or atomic tx, without waiting: final ('accepted', 'failed'),
+   * still 'processing', or 'unknown' (never seen, or no longer known). A C-Chain atomic tx is only
+   * ever 'accepted' or 'unknown' by the node's word; given its signed bytes, an unexecuted one is
+   * judged by its inputs instead: 'processing' while they are unspent, 'failed' once they are gone.
    */
-  async txState(chain: ChainAlias, txID: string): Promise<TxState> {
+  async txState(chain: ChainAlias, txID: string, signedBytes?: Bytes): Promise<TxState> {
     if (chain === 'X') {
       const status = await this.node.avm.getTxStatus(txID);
       return status === 'Accepted' ? 'accepted' : status === 'Rejected' ? 'failed' : status === 'Processing' ? 'processing' : 'unknown';
@@ -233,8 +236,12 @@ export class WalletEngine {
       const { status } = await this.node.platform.getTxStatus(txID);
       return status === 'Committed' ? 'accepted' : status === 'Aborted' || status === 'Dropped' ? 'failed' : status === 'Processing' ? 'processing' : 'unknown';
     }
-    const { status } = await this.node.atomic.getAtomicTxStatus(txID);
-    return status === 'Accepted' ? 'accepted' : status === 'Dropped' ? 'failed' : status === 'Processing' ? 'processing' : 'unknown';
+    if (!signedBytes) return (await this.node.atomic.findExecutedAtomicTx(txID)) ? 'accepted' : 'unknown';
+    const fate = await atomicFate(this.node, txID, signedBytes, async (sourceChain) => {
+      const source = equalBytes(sourceChain, this.ctx.xChainID) ? 'X' : equalBytes(sourceChain, this.ctx.pChainID) ? 'P' : undefined;
+      return new Set(source ? (await this.utxos('C', source)).map(utxoId) : []);
+    });
+    return fate === 'executed' ? 'accepted' : fate === 'waiting' ? 'processing' : 'failed';
   }
 
   /** Waits until the tx is final; throws TxFailedError when the node will never accept it. */
@@ -332,7 +339,7 @@ export class WalletEngine {
     if (from === 'X') return x.buildXExport({ ...(await this.xParams()), destination: to as 'P' | 'C', amount, to: owner });
     if (from === 'P') return buildPExport({ ...(await this.pParams()), destination: to as 'X' | 'C', amount, to: owner });
     const [nonce, balanceWei, baseFeeWei] = await Promise.all([
-      this.node.eth.getTransactionCount(this.evmAddress, 'pending'),
+      exportNonce(this.node, this.evmAddress),
       this.cBalanceWei(),
       this.atomicBaseFee(),
     ]);

@@ -4,7 +4,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { type Bytes, equalBytes, toHex } from './bytes.js';
 import { cb58Encode, formatAddress, fromApiHex, parseAddress, parseId, toApiHex, toHexnc } from './encoding.js';
-import { FormatError, NodeResponseError, NodeUnreachableError, TimeoutError, ValidationError } from './errors.js';
+import { FormatError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError, ValidationError } from './errors.js';
 import { decodeUtxo, ownersOf, utxoId } from './codec/index.js';
 import type { Utxo, Vm } from './codec/types.js';
 import {
@@ -55,7 +55,6 @@ export interface NodeVersion {
 
 export type XTxStatus = 'Accepted' | 'Processing' | 'Rejected' | 'Unknown';
 export type PTxStatus = 'Committed' | 'Aborted' | 'Processing' | 'Dropped' | 'Unknown';
-export type AtomicTxStatus = 'Accepted' | 'Processing' | 'Dropped' | 'Unknown';
 
 export interface XTxFees {
   txFee: bigint;
@@ -527,24 +526,27 @@ export class AtomicApi extends UtxoChainApi {
     return this.ns;
   }
 
-  async getAtomicTxStatus(txID: string, opts?: CallOptions): Promise<{ status: AtomicTxStatus; blockHeight?: bigint }> {
-    const r = await this.rpc.call(
-      `${this.ns}.getAtomicTxStatus`,
-      { txID },
-      g.object({
-        status: g.oneOf<AtomicTxStatus>('Accepted', 'Processing', 'Dropped', 'Unknown'),
-        blockHeight: g.optional(g.uint),
-      }),
-      opts,
-    );
-    return r.blockHeight === undefined ? { status: r.status } : { status: r.status, blockHeight: r.blockHeight };
-  }
-
   async getAtomicTx(txID: string, opts?: CallOptions): Promise<AtomicTx> {
     const method = `${this.ns}.getAtomicTx`;
     const r = await this.rpc.call(method, { txID, encoding: 'hex' }, g.object({ tx: apiHex, blockHeight: g.optional(g.uint) }), opts);
     checkFetchedTx(method, txID, r.tx);
     return r.blockHeight === undefined ? { tx: r.tx } : { tx: r.tx, blockHeight: r.blockHeight };
+  }
+
+  /**
+   * The atomic tx, hash-checked, once the C-Chain has executed it (its height known); undefined
+   * while it has not. Under Helicon (async execution) the node finds an atomic tx only after the
+   * block holding it executed, and `getAtomicTxStatus` (deprecated) can only say Accepted or
+   * Unknown: "not found" means "not executed yet", never "failed" (docs/helicon.md).
+   */
+  async findExecutedAtomicTx(txID: string, opts?: CallOptions): Promise<Required<AtomicTx> | undefined> {
+    try {
+      const r = await this.getAtomicTx(txID, opts);
+      return r.blockHeight === undefined ? undefined : { tx: r.tx, blockHeight: r.blockHeight };
+    } catch (e) {
+      if (e instanceof RpcError && /\bnot found\b/i.test(e.rpcMessage)) return undefined;
+      throw e;
+    }
   }
 }
 
@@ -822,7 +824,7 @@ export class NodeClient {
   /**
    * Polls until `txID` is final or the deadline passes (TimeoutError naming the last status).
    * X: avm.getTxStatus; P: platform.getTxStatus; C: an `0x…` hash is an EVM tx (receipt), a CB58
-   * ID an atomic tx (getAtomicTxStatus).
+   * ID an atomic tx (getAtomicTx: found once executed).
    */
   async waitForTx(chain: ChainAlias, txID: string, opts: WaitOptions = {}): Promise<TxOutcome> {
     const timeoutMs = opts.timeoutMs ?? 60_000;
@@ -899,13 +901,10 @@ export class NodeClient {
       if (!ok) result.reason = 'execution reverted';
       return { final: true, result };
     }
-    const r = await this.atomic.getAtomicTxStatus(txID, opts);
-    if (r.status === 'Accepted' || r.status === 'Dropped') {
-      const result: TxOutcome = { chain, txID, accepted: r.status === 'Accepted', status: r.status };
-      if (r.blockHeight !== undefined) result.blockHeight = r.blockHeight;
-      if (r.status === 'Dropped') result.reason = 'dropped by the node (invalid, or it underpaid the base fee)';
-      return { final: true, result };
-    }
-    return { final: false, describe: r.status };
+    // An atomic tx is never final-failed by the node's word: it waits in the mempool (underpaid)
+    // or conflicts; the engine tells those apart from its inputs (WalletEngine.atomicFate).
+    const executed = await this.atomic.findExecutedAtomicTx(txID, opts);
+    if (executed) return { final: true, result: { chain, txID, accepted: true, status: 'Accepted', blockHeight: executed.blockHeight } };
+    return { final: false, describe: 'not executed yet' };
   }
 }

@@ -321,17 +321,17 @@ describe('atomic API namespace', () => {
     const id = cb58Encode(sha256(tx));
     const { url, calls } = await fakeNode((c) => {
       if (c.method === 'avax.issueTx') return { result: { txID: id } };
-      if (c.method === 'avax.getAtomicTxStatus') return { result: { status: 'Accepted', blockHeight: '7' } };
+      if (c.method === 'avax.getAtomicTx') return { result: { tx: toApiHex(tx), encoding: 'hex', blockHeight: '7' } };
       return pagingRoute([], { prefix: 'avax.' })(c);
     });
     const n = client(url, AVAX_API);
     await n.getAllUtxos('C', [ME_X], { sourceChain: 'P' });
     await n.atomic.issueTx(tx);
-    expect(await n.atomic.getAtomicTxStatus(id)).toEqual({ status: 'Accepted', blockHeight: 7n });
+    expect(await n.atomic.findExecutedAtomicTx(id)).toEqual({ tx, blockHeight: 7n });
     expect(calls.map((c) => `${c.path} ${c.method}`)).toEqual([
       '/ext/bc/C/avax avax.getUTXOs',
       '/ext/bc/C/avax avax.issueTx',
-      '/ext/bc/C/avax avax.getAtomicTxStatus',
+      '/ext/bc/C/avax avax.getAtomicTx',
     ]);
   });
 
@@ -535,13 +535,28 @@ describe('waitForTx', () => {
     await expect(client(broken.url).waitForTx('X', ID, { pollMs: 5 })).rejects.toBeInstanceOf(RpcError);
   });
 
-  it('C atomic: Accepted with block height; Dropped is final', async () => {
-    const acc = await fakeNode(() => ({ result: { status: 'Accepted', blockHeight: '12' } }));
+  it('C atomic (Helicon): accepted only when getAtomicTx returns the hash-checked tx with its height; "not found" is never failure', async () => {
+    let polls = 0;
+    // Under async execution the node says "not found" until the block holding the tx executed.
+    const acc = await fakeNode(() =>
+      ++polls < 3 ? { error: { code: -32000, message: 'fetching tx: reading tx: not found' } } : { result: { tx: toApiHex(fromHex('01')), encoding: 'hex', blockHeight: '12' } },
+    );
     const r = await client(acc.url).waitForTx('C', ID, { pollMs: 5 });
     expect(r).toMatchObject({ accepted: true, status: 'Accepted', blockHeight: 12n });
-    expect(acc.calls[0]!.method).toBe('avax.getAtomicTxStatus');
-    const drop = await fakeNode(() => ({ result: { status: 'Dropped' } }));
-    expect(await client(drop.url).waitForTx('C', ID, { pollMs: 5 })).toMatchObject({ accepted: false, status: 'Dropped' });
+    expect(acc.calls.map((c) => c.method)).toEqual(['avax.getAtomicTx', 'avax.getAtomicTx', 'avax.getAtomicTx']);
+
+    // Found but without a height (pre-Helicon: accepted, not yet in state) is not final either.
+    const noHeight = await fakeNode(() => ({ result: { tx: toApiHex(fromHex('01')), encoding: 'hex' } }));
+    await expect(client(noHeight.url).waitForTx('C', ID, { pollMs: 5, timeoutMs: 50 })).rejects.toThrow(/not final.*not executed yet/);
+    // Never found: a timeout naming what the node said, never a failure.
+    const never = await fakeNode(() => ({ error: { code: -32000, message: 'fetching tx: reading tx: not found' } }));
+    await expect(client(never.url).waitForTx('C', ID, { pollMs: 5, timeoutMs: 50 })).rejects.toBeInstanceOf(TimeoutError);
+    // Bytes that do not hash to the ID are a lie, not an acceptance.
+    const lie = await fakeNode(() => ({ result: { tx: toApiHex(fromHex('02')), encoding: 'hex', blockHeight: '12' } }));
+    await expect(client(lie.url).waitForTx('C', ID, { pollMs: 5 })).rejects.toThrow(/do not hash/);
+    // Any other RPC error is not "not found".
+    const broken = await fakeNode(() => ({ error: { code: -32000, message: 'database closed' } }));
+    await expect(client(broken.url).waitForTx('C', ID, { pollMs: 5 })).rejects.toBeInstanceOf(RpcError);
   });
 
   it('C EVM (0x hash): waits for a receipt and reads its status', async () => {
