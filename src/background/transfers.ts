@@ -209,7 +209,7 @@ export class TransferRunner {
     // until executed), so its wait ends in a judgement of its inputs, not in a timeout.
     const judgedByInputs = tx.chain === 'C';
     const outcome = await this.engine.node
-      .waitForTx(tx.chain, tx.txID, refusal ? { timeoutMs: REFUSED_GRACE_MS } : {})
+      .waitForTx(tx.chain, tx.txID, refusal ? { timeoutMs: REFUSED_GRACE_MS } : this.engine.waitOptions)
       .catch((e: unknown) => {
         if ((refusal || judgedByInputs) && e instanceof TimeoutError) return undefined;
         throw e;

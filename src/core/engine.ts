@@ -101,6 +101,11 @@ export class WalletEngine {
     };
   }
 
+  /** How long (and how often) this engine waits for a tx to become final. */
+  get waitOptions(): WaitOptions {
+    return this.options.wait;
+  }
+
   get evmAddress(): string {
     return formatEvmAddress(this.keys.evm.evmAddress);
   }
