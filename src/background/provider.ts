@@ -15,7 +15,7 @@ import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI } from '../core/fee-li
 import { avalancheMessageDigest, personalMessageDigest, signAvalancheMessage, signPersonalMessage, signTypedData, type TypedDataInput } from '../core/message.js';
 import { EthApi } from '../core/node.js';
 import { JsonRpcEndpoint } from '../core/rpc.js';
-import { eip1559Fees, signEvmTx, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
+import { chargedGas, eip1559Fees, signEvmTx, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
 import type { AccountView, ActivityItem, ApprovalSummary, ChainName } from '../shared/messages.js';
 import {
   type ProviderErrorInfo,
@@ -674,12 +674,15 @@ export class ProviderService {
     return (await this.approved(call, async () => {
       const account = await this.actingAccount(call.site, from);
       const eth = this.eth(chain.rpcUrl);
-      const [nonce, block, tip, estimated] = await Promise.all([
+      const estimateUse = (): Promise<bigint> => eth.estimateGas({ from: account.cAddress, to, value: `0x${value.toString(16)}`, data });
+      const [nonce, block, tip, use] = await Promise.all([
         siteNonce ?? eth.getTransactionCount(account.cAddress, 'pending'),
         eth.getBlockByNumber('latest'),
         siteTip ?? eth.maxPriorityFeePerGas(),
-        gasLimit ?? eth.estimateGas({ from: account.cAddress, to, value: `0x${value.toString(16)}`, data }),
+        // With the site's own limit, the estimate only informs the approval (what is likely charged).
+        gasLimit === undefined ? estimateUse() : estimateUse().catch(() => undefined),
       ]);
+      const estimated = gasLimit ?? use!;
       const baseFee = block?.baseFeePerGas;
       if (baseFee === undefined) throw new WalletError('unsupported-chain', 'the chain has no EIP-1559 base fee; XPC Wallet signs only EIP-1559 transactions');
       checkFeeInput('a base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);
@@ -704,6 +707,9 @@ export class ProviderService {
           gasLimit: estimated.toString(),
           maxFeePerGas: fees.maxFeePerGas.toString(),
           maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+          ...(use !== undefined ? { estimatedGasUse: use.toString() } : {}),
+          expectedGas: chargedGas(use ?? 0n, estimated).toString(),
+          baseFeePerGas: baseFee.toString(),
           unsignedHex: unsignedEvmTxHex(evmRequestOf(approvedTx)),
         },
         payload: { kind: 'evm-tx', accountId: account.id, rpcUrl: chain.rpcUrl, activity: chain.kind === 'avalanche', tx: approvedTx },

@@ -223,6 +223,12 @@ function TxDetails({ summary }: { summary: Summary<'tx'> }) {
 
 function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
   const feeCap = units(summary.gasLimit) * units(summary.maxFeePerGas);
+  // What a unit of gas likely costs: the base fee bound plus the tip, never above the cap.
+  const likelyPrice = units(summary.baseFeePerGas) + units(summary.maxPriorityFeePerGas);
+  const likelyFee = units(summary.expectedGas) * (likelyPrice < units(summary.maxFeePerGas) ? likelyPrice : units(summary.maxFeePerGas));
+  // Helicon charges at least half the gas limit: a limit far above what the call uses costs real money.
+  const use = summary.estimatedGasUse === undefined ? undefined : units(summary.estimatedGasUse);
+  const oversized = use !== undefined && units(summary.expectedGas) > use;
   const hasData = summary.data !== '' && summary.data !== '0x';
   // Gas prices in the chain's own small unit: nAVAX on Avalanche, gwei elsewhere (both 10^-9).
   const gwei = summary.symbol === 'AVAX' ? 'nAVAX' : 'gwei';
@@ -243,6 +249,18 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
         </dd>
         <dt>Nonce</dt>
         <dd data-testid="evm-nonce">{summary.nonce}</dd>
+        <dt>Likely fee</dt>
+        <dd data-testid="fee-likely">
+          about {formatValue(likelyFee, WEI_DECIMALS, summary.symbol)}
+          <div class="small-text muted">
+            {formatUnits(summary.expectedGas, 0)} gas charged (at least half the gas limit is always charged)
+          </div>
+          {oversized ? (
+            <div class="badge warn" data-testid="gas-limit-oversized">
+              The gas limit is {formatUnits(summary.gasLimit, 0)}, but this call uses about {formatUnits(use, 0)}: half the limit is charged anyway.
+            </div>
+          ) : null}
+        </dd>
         <dt>Fee at most</dt>
         <dd data-testid="fee">
           {formatValue(feeCap, WEI_DECIMALS, summary.symbol)}

@@ -217,6 +217,12 @@ export type ApprovalSummary =
       gasLimit: Amount;
       maxFeePerGas: Amount;
       maxPriorityFeePerGas: Amount;
+      /** Gas the call is estimated to use (eth_estimateGas); absent when the node could not estimate it. */
+      estimatedGasUse?: Amount;
+      /** Gas the tx is expected to be charged: at least half the limit under Helicon (chargedGas). */
+      expectedGas: Amount;
+      /** The node's base fee bound now (wei per gas): with the tip, what a unit of gas is likely to cost. */
+      baseFeePerGas: Amount;
       /** The tx without its signature (EIP-1559: 0x02 ‖ RLP), 0x hex: its keccak-256 is what is signed. */
       unsignedHex: string;
     }

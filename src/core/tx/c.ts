@@ -163,6 +163,16 @@ export function signEvmTx(req: EvmTxRequest, secret: Bytes): SignedEvmTx {
 }
 
 /**
+ * Gas an EVM tx is charged under Helicon (ACP-194): at least half its limit, whatever it uses,
+ * never more than the limit. The receipt's gasUsed is this number.
+ */
+export function chargedGas(gasUsed: bigint, gasLimit: bigint): bigint {
+  const floor = (gasLimit + 1n) / 2n;
+  const charged = gasUsed > floor ? gasUsed : floor;
+  return charged < gasLimit ? charged : gasLimit;
+}
+
+/**
  * EIP-1559 fees from the node's base fee and tip: maxFee = 2 × baseFee + tip, so the tx stays
  * valid through several blocks of rising base fee; only baseFee + tip is actually paid.
  */

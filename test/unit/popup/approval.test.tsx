@@ -158,6 +158,9 @@ describe('approval window: a transaction', () => {
       gasLimit: '21000',
       maxFeePerGas: '50000000000',
       maxPriorityFeePerGas: '1000000000',
+      estimatedGasUse: '21000',
+      expectedGas: '21000',
+      baseFeePerGas: '20000000000',
       unsignedHex: '0x02e88306984b11843b9aca00850ba43b740082520894',
     };
     renderWith(queue([approval(1, summary, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
@@ -175,6 +178,36 @@ describe('approval window: a transaction', () => {
     // The bytes the signature covers, as given.
     expect(screen.getByTestId('exact-bytes').textContent).toBe(summary.unsignedHex);
     expect(screen.getByText('Exact bytes (22 bytes)')).toBeTruthy();
+    // Likely: 21,000 gas × (20 + 1) gwei; the limit fits the call, so no warning.
+    expect(screen.getByTestId('fee-likely').textContent).toContain('about 0.000441 ALOT');
+    expect(screen.queryByTestId('gas-limit-oversized')).toBeNull();
+  });
+
+  it('an EVM tx whose site-set gas limit is far above what the call uses: half the limit is the likely charge, and that is flagged', async () => {
+    const summary: ApprovalSummary = {
+      kind: 'evm-tx',
+      chainName: 'Avalanche C-Chain',
+      chainId: '43112',
+      symbol: 'AVAX',
+      from: C_ADDR,
+      to: C_OTHER,
+      valueWei: '1',
+      data: '0x',
+      nonce: '0',
+      gasLimit: '1000000',
+      maxFeePerGas: '3',
+      maxPriorityFeePerGas: '1',
+      estimatedGasUse: '21000',
+      expectedGas: '500000',
+      baseFeePerGas: '1',
+      unsignedHex: '0x02',
+    };
+    renderWith(queue([approval(1, summary, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    await screen.findByTestId('evm-summary');
+    expect(screen.getByTestId('fee-likely').textContent).toContain('500,000 gas charged');
+    expect(screen.getByTestId('fee-likely').textContent).toContain('about 0.000000000001 AVAX');
+    expect(screen.getByTestId('gas-limit-oversized').textContent).toContain('this call uses about 21,000');
+    expect(screen.getByTestId('fee').textContent).toContain('0.000000000003 AVAX');
   });
 });
 

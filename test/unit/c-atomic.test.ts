@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { exportNonce } from '../../src/core/c-atomic.js';
+import type { NodeClient } from '../../src/core/node.js';
+import { chargedGas } from '../../src/core/tx/c.js';
+
+/** A node whose account has `executed` txs executed and `pending()` known to its mempool. */
+function nodeWith(executed: () => bigint, pending: () => bigint): NodeClient {
+  const eth = { getTransactionCount: (_: string, tag: string) => Promise.resolve(tag === 'latest' ? executed() : pending()) };
+  return { eth } as unknown as NodeClient;
+}
+
+describe('chargedGas (Helicon gas floor)', () => {
+  it('is the larger of the gas used and half the limit (rounded up), never above the limit', () => {
+    expect(chargedGas(21_000n, 21_000n)).toBe(21_000n);
+    expect(chargedGas(21_000n, 100_000n)).toBe(50_000n);
+    expect(chargedGas(21_000n, 1_000_001n)).toBe(500_001n);
+    expect(chargedGas(80_000n, 100_000n)).toBe(80_000n);
+    expect(chargedGas(0n, 7n)).toBe(4n);
+    expect(chargedGas(200_000n, 100_000n)).toBe(100_000n);
+  });
+});
+
+describe('exportNonce', () => {
+  it('is the executed nonce when nothing of the account is in flight', async () => {
+    expect(await exportNonce(nodeWith(() => 4n, () => 4n), '0xa')).toBe(4n);
+  });
+
+  it('waits for an EVM tx in flight to execute, then takes the executed nonce', async () => {
+    let executed = 4n;
+    let polls = 0;
+    const node = nodeWith(() => (++polls >= 3 ? (executed = 5n) : executed), () => 5n);
+    expect(await exportNonce(node, '0xa', { pollMs: 1 })).toBe(5n);
+  });
+
+  it('gives up with evm-tx-in-flight, having signed nothing, when the tx does not execute in time', async () => {
+    await expect(exportNonce(nodeWith(() => 4n, () => 6n), '0xa', { waitMs: 20, pollMs: 5 })).rejects.toMatchObject({ code: 'evm-tx-in-flight' });
+  });
+});
