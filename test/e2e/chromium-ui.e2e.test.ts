@@ -173,7 +173,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     const shown = popup.getByTestId('receive-address');
     xAddress = (await shown.textContent())!.trim();
     expect(xAddress).toMatch(/^X-custom1[02-9ac-hj-np-z]{38}$/);
-    expect(xAddress).toBe(formatAddress('X', 'local', receiveKey.shortId));
+    expect(xAddress).toBe(formatAddress('X', 'custom', receiveKey.shortId));
     await popup.getByRole('radio', { name: 'C-Chain', exact: true }).check();
     await expect.poll(async () => (await shown.textContent())?.trim()).toBe(cAddress);
     await screenshot(popup, 'receive');
@@ -191,7 +191,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
 
   step('sends AVAX on the X-Chain through Send → Review → Confirm; accepted, balance down by amount + fee', async () => {
     const recipient = freshKey();
-    const to = formatAddress('X', 'local', recipient.shortId);
+    const to = formatAddress('X', 'custom', recipient.shortId);
     await openTab(popup, 'Send');
     expect(await popup.getByRole('radio', { name: 'X-Chain', exact: true }).isChecked()).toBe(true);
     await popup.getByLabel('To (X-Chain address)').fill(to);
@@ -306,7 +306,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     expect(await nft.locator('.asset-symbol').textContent()).toBe(ART.symbol);
     const nftRecipient = freshKey();
     await nft.getByRole('button', { name: new RegExp(`^Send ${ART.symbol} NFT `) }).click();
-    await nft.getByLabel('To (X-Chain address)').fill(formatAddress('X', 'local', nftRecipient.shortId));
+    await nft.getByLabel('To (X-Chain address)').fill(formatAddress('X', 'custom', nftRecipient.shortId));
     expect(await feeShown(nft)).toBe(xTxFee);
     await nft.getByRole('button', { name: 'Send NFT' }).click();
     await waitAccepted(nft, 'X');

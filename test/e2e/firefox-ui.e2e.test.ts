@@ -317,7 +317,7 @@ describe('Firefox ESR: the popup UI, clicked through, against the local node', (
 
     await openTab('Receive');
     xAddress = await waitText({ testid: 'receive-address' }, /^X-custom1[02-9ac-hj-np-z]{38}$/);
-    expect(xAddress).toBe(formatAddress('X', 'local', receiveKey.shortId));
+    expect(xAddress).toBe(formatAddress('X', 'custom', receiveKey.shortId));
     await check('C-Chain');
     await waitText({ testid: 'receive-address' }, cAddress);
     await screenshot('receive');
@@ -334,7 +334,7 @@ describe('Firefox ESR: the popup UI, clicked through, against the local node', (
 
   step('sends AVAX on the X-Chain through Send → Review → Confirm; accepted, balance down by amount + fee', async () => {
     const recipient = freshKey();
-    const to = formatAddress('X', 'local', recipient.shortId);
+    const to = formatAddress('X', 'custom', recipient.shortId);
     await openTab('Send');
     expect(await isChecked('X-Chain')).toBe(true);
     await fill('To (X-Chain address)', to);

@@ -226,6 +226,12 @@ describe('the provider against the real node', () => {
     expect(onChain.toHex({ includeSignature: false })).toBe(summary.unsignedHex);
     expect(onChain.recoverSender().address.toLowerCase()).toBe(account.cAddress.toLowerCase());
 
+    // Helicon charges at least half the gas limit: a site's oversized limit shows as the likely charge.
+    const padded = (await ok(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, value: '0x1', gas: '0x186a0' }])) as string;
+    expect(lastSummary(bg)).toMatchObject({ kind: 'evm-tx', gasLimit: '100000', estimatedGasUse: '21000', expectedGas: '50000' });
+    const { receipt: paddedReceipt } = await client.waitForTx('C', padded);
+    expect(paddedReceipt?.gasUsed).toBe(50_000n);
+
     // Bad params name their field; unknown methods are 4200; a tx for another chain is refused.
     const bad = await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to: '0x1234', value: '0x1' }], -32602);
     expect(bad.message).toMatch(/params\[0\]\.to/);
