@@ -219,16 +219,16 @@ export class TransferRunner {
       // Not final in time. A refusal can be the node turning away a resend of a tx it still
       // processes (a first send that reached it before the worker died): only a tx the node does
       // not have, or has failed, is really not happening.
-      const state = await this.engine.txState(tx.chain, tx.txID, judgedByInputs ? signedBytes : undefined);
-      if (state === 'accepted') return 'accepted';
-      if (state === 'processing') {
+      const fate = judgedByInputs ? await this.engine.txFate(tx.chain, tx.txID, signedBytes) : await this.engine.txState(tx.chain, tx.txID);
+      if (fate === 'accepted') return 'accepted';
+      if (fate === 'processing' || fate === 'not-seen') {
         record.error = judgedByInputs
           ? `the C-Chain has not executed ${tx.txID} yet; what it spends is still unspent, so it may still go through (it can wait for the base fee to fall to what it pays)`
           : `the ${tx.chain}-Chain is still processing ${tx.txID}`;
         await this.save(record, `${point}-processing`);
         throw new WalletError('tx-processing', `transfer ${record.id}: ${record.error}; it is looked at again later`);
       }
-      if (state === 'failed' && judgedByInputs) {
+      if (fate === 'inputs-spent') {
         record.error = `${tx.txID} can never be accepted: what it spends was spent by another transaction`;
         return 'failed';
       }

@@ -2,12 +2,13 @@
 // issue transactions, and follow them to acceptance. Pure (no browser APIs): the background's
 // services and the integration tests both drive the chains through this one place.
 import { type Bytes, equalBytes, toHex } from './bytes.js';
-import { atomicFate, exportNonce } from './c-atomic.js';
+import { exportNonce } from './c-atomic.js';
 import { utxoId } from './codec/ids.js';
 import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { formatAddress } from './encoding.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signExternalTx } from './external-tx.js';
 import { WalletError } from './errors.js';
+import { inputsUnspent } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE } from './fee-limits.js';
 import { type PFeeContext, withHeadroom } from './fees.js';
 import type { KeyPair } from './keys.js';
@@ -58,6 +59,8 @@ export class TxFailedError extends WalletError {
 
 /** A tx's fate as far as the node knows it. */
 export type TxState = 'accepted' | 'failed' | 'processing' | 'unknown';
+/** A signed tx's fate: the node's word, or, where it has none, what its inputs say (txFate). */
+export type TxFate = Exclude<TxState, 'unknown'> | 'not-seen' | 'inputs-spent';
 
 export interface WaitingFunds {
   to: ChainAlias;
@@ -229,10 +232,9 @@ export class WalletEngine {
   /**
    * What the node says of an X, P or atomic tx, without waiting: final ('accepted', 'failed'),
    * still 'processing', or 'unknown' (never seen, or no longer known). A C-Chain atomic tx is only
-   * ever 'accepted' or 'unknown' by the node's word; given its signed bytes, an unexecuted one is
-   * judged by its inputs instead: 'processing' while they are unspent, 'failed' once they are gone.
+   * ever 'accepted' (executed, bytes hash-checked) or 'unknown': see {@link txFate}.
    */
-  async txState(chain: ChainAlias, txID: string, signedBytes?: Bytes): Promise<TxState> {
+  async txState(chain: ChainAlias, txID: string): Promise<TxState> {
     if (chain === 'X') {
       const status = await this.node.avm.getTxStatus(txID);
       return status === 'Accepted' ? 'accepted' : status === 'Rejected' ? 'failed' : status === 'Processing' ? 'processing' : 'unknown';
@@ -241,12 +243,27 @@ export class WalletEngine {
       const { status } = await this.node.platform.getTxStatus(txID);
       return status === 'Committed' ? 'accepted' : status === 'Aborted' || status === 'Dropped' ? 'failed' : status === 'Processing' ? 'processing' : 'unknown';
     }
-    if (!signedBytes) return (await this.node.atomic.findExecutedAtomicTx(txID)) ? 'accepted' : 'unknown';
-    const fate = await atomicFate(this.node, txID, signedBytes, async (sourceChain) => {
-      const source = equalBytes(sourceChain, this.ctx.xChainID) ? 'X' : equalBytes(sourceChain, this.ctx.pChainID) ? 'P' : undefined;
-      return new Set(source ? (await this.utxos('C', source)).map(utxoId) : []);
-    });
-    return fate === 'executed' ? 'accepted' : fate === 'waiting' ? 'processing' : 'failed';
+    return (await this.node.atomic.findExecutedAtomicTx(txID)) ? 'accepted' : 'unknown';
+  }
+
+  /**
+   * What became of a signed tx: the node's word where it has one; where it has none, what the tx
+   * spends decides: 'not-seen' while its inputs are unspent (it can still be accepted, and sending
+   * the same bytes again is safe), 'inputs-spent' once they are gone (it never can be, unless it
+   * already was). Inputs are read before the node is asked, so a tx accepted in between is seen
+   * as accepted.
+   */
+  async txFate(chain: ChainAlias, txID: string, signedBytes: Bytes): Promise<TxFate> {
+    const live = await inputsUnspent(this.node, chain, signedBytes, (source) => this.ownUtxoIds(chain, source));
+    const state = await this.txState(chain, txID);
+    if (state !== 'unknown') return state;
+    return live ? 'not-seen' : 'inputs-spent';
+  }
+
+  private async ownUtxoIds(chain: ChainAlias, sourceChain?: Bytes): Promise<ReadonlySet<string>> {
+    if (sourceChain === undefined) return new Set((await this.utxos(chain)).map(utxoId));
+    const source = (['X', 'P', 'C'] as const).find((c) => equalBytes(sourceChain, c === 'X' ? this.ctx.xChainID : c === 'P' ? this.ctx.pChainID : this.ctx.cChainID));
+    return new Set(source && source !== chain ? (await this.utxos(chain, source)).map(utxoId) : []);
   }
 
   /** Waits until the tx is final; throws TxFailedError when the node will never accept it. */

@@ -902,7 +902,7 @@ export class NodeClient {
       return { final: true, result };
     }
     // An atomic tx is never final-failed by the node's word: it waits in the mempool (underpaid)
-    // or conflicts; the engine tells those apart from its inputs (WalletEngine.atomicFate).
+    // or conflicts; the engine tells those apart from its inputs (WalletEngine.txFate).
     const executed = await this.atomic.findExecutedAtomicTx(txID, opts);
     if (executed) return { final: true, result: { chain, txID, accepted: true, status: 'Accepted', blockHeight: executed.blockHeight } };
     return { final: false, describe: 'not executed yet' };

@@ -5,7 +5,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { TransferJournal, TransferRunner } from '../../src/background/transfers.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { decodeSignedTx } from '../../src/core/codec/index.js';
-import type { CExportTx } from '../../src/core/codec/types.js';
+import type { CExportTx, CImportTx } from '../../src/core/codec/types.js';
 import { WalletEngine } from '../../src/core/engine.js';
 import { eip1559Fees, signEvmTx } from '../../src/core/tx/c.js';
 import { AVAX, freshWallet, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';
@@ -20,13 +20,12 @@ async function rpc(path: string, method: string, params: unknown): Promise<unkno
   return ((await res.json()) as { result: unknown }).result;
 }
 
-/** The same keys with other engine options (a different atomic fee, a shorter wait). */
-async function variant(w: TestWallet, options: { atomicBaseFeeHeadroom?: bigint; timeoutMs?: number }): Promise<WalletEngine> {
+/** The same keys with a wait of `timeoutMs`. */
+async function impatientEngine(w: TestWallet, timeoutMs: number): Promise<WalletEngine> {
   const net = await localNetwork();
   return new WalletEngine(net.client, net.ctx, { xp: [...w.receive, ...w.change], evm: w.evm, change: w.change[0]!.shortId }, {
     evmChainId: BigInt(net.identity.evmChainID),
-    ...(options.atomicBaseFeeHeadroom !== undefined ? { atomicBaseFeeHeadroom: options.atomicBaseFeeHeadroom } : {}),
-    wait: { timeoutMs: options.timeoutMs ?? 60_000, pollMs: 100 },
+    wait: { timeoutMs, pollMs: 100 },
   });
 }
 
@@ -56,24 +55,24 @@ describe('atomic C-Chain txs under async execution', () => {
     const first = w.engine.sign(unsent!);
     // Not found by the node, and its inputs are still in atomic memory: it may yet go through.
     expect(await w.engine.txState('C', first.txID)).toBe('unknown');
-    expect(await w.engine.txState('C', first.txID, first.signedBytes)).toBe('processing');
+    expect(await w.engine.txFate('C', first.txID, first.signedBytes)).toBe('not-seen');
 
-    // Another import of the same UTXOs (another burn, so another ID) goes through.
-    const other = await variant(w, { atomicBaseFeeHeadroom: 150n });
-    const [rebuilt] = await other.buildImports('C', 'X');
-    const second = await other.issueAndWait(rebuilt!);
+    // Another import of the same UTXOs (1 nAVAX more burned, so another ID) goes through.
+    const tx = unsent!.tx as CImportTx;
+    const rebuilt = { ...unsent!, tx: { ...tx, outs: [{ ...tx.outs[0]!, amount: tx.outs[0]!.amount - 1n }] }, fee: unsent!.fee + 1n };
+    const second = await w.engine.issueAndWait(rebuilt);
     expect(second.txID).not.toBe(first.txID);
     expect(await w.engine.txState('C', second.txID)).toBe('accepted');
     // The first can never be accepted now, and that is said, not waited for forever.
-    expect(await w.engine.txState('C', first.txID, first.signedBytes)).toBe('failed');
+    expect(await w.engine.txFate('C', first.txID, first.signedBytes)).toBe('inputs-spent');
   });
 
   it('an export signed on a nonce that another tx then took is told apart as never to be accepted', async () => {
     const w = await freshWallet({ cWei: 3n * AVAX * WEI_PER_NAVAX });
     const exported = w.engine.sign(await w.engine.buildExport('C', 'X', 1n * AVAX));
-    expect(await w.engine.txState('C', exported.txID, exported.signedBytes)).toBe('processing');
+    expect(await w.engine.txFate('C', exported.txID, exported.signedBytes)).toBe('not-seen');
     await w.engine.sendC(w.engine.evmAddress, 1n); // takes the export's nonce
-    expect(await w.engine.txState('C', exported.txID, exported.signedBytes)).toBe('failed');
+    expect(await w.engine.txFate('C', exported.txID, exported.signedBytes)).toBe('inputs-spent');
   });
 
   it('an export right after an EVM send carries the last executed nonce: it waits for the send to execute, then goes through', async () => {
@@ -91,7 +90,7 @@ describe('atomic C-Chain txs under async execution', () => {
     const w = await freshWallet({ x: 5n * AVAX });
     const stores = memoryStores();
     const journal = new TransferJournal(stores.local, 'transfers:helicon');
-    const impatient = new TransferRunner(await variant(w, { timeoutMs: 1 }), journal);
+    const impatient = new TransferRunner(await impatientEngine(w, 1), journal);
     const record = await impatient.begin('X', 'C', 2n * AVAX);
     // The export is X-Chain; the import is the atomic C-Chain tx that the 1 ms wait cannot see executed.
     const first = await impatient.run(record).catch((e: unknown) => e);
