@@ -24,8 +24,8 @@ import {
   parseSecretKey,
   type KeyPair,
 } from '../core/keys.js';
-import { chainContextOf, customPreset, discoverNetwork, PRESETS, type NetworkIdentity, type NetworkPreset } from '../core/network.js';
-import { NodeClient, type ChainAlias, type EthReceipt } from '../core/node.js';
+import { chainContextOf, customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkIdentity, type NetworkPreset } from '../core/network.js';
+import { NodeClient, type ChainAlias, type EthReceipt, type WaitOptions } from '../core/node.js';
 import { scanBranch } from '../core/scan.js';
 import type { BuiltTx } from '../core/tx/built.js';
 import { eip1559Fees, PLAIN_TRANSFER_GAS, WEI_PER_NAVAX } from '../core/tx/c.js';
@@ -60,6 +60,7 @@ import type { Session } from './session.js';
 import type { StorageArea } from './storage.js';
 import { VaultLockedError } from './vault.js';
 import { TransferJournal, type TransferRecord, TransferRunner, transferActivity } from './transfers.js';
+import { Outbox, outboxEntry, sendOnce, settleOutbox } from './outbox.js';
 
 const STATE_KEY = 'xpc.state';
 const STATE_VERSION = 1;
@@ -79,6 +80,23 @@ interface CustomNetwork {
   atomicNamespace: string;
   /** The address prefix the node reported when the network was added (absent in older records). */
   hrp?: string;
+  /**
+   * Who the network is, fixed when it was added (or, for older records, first used): every later
+   * contact must match it, so a node that changes its story is refused instead of believed.
+   */
+  pinned?: PinnedIdentity;
+}
+
+interface PinnedIdentity {
+  networkID: number;
+  evmChainID: number;
+  xChainID: string;
+  cChainID: string;
+  avaxAssetID: string;
+}
+
+function pinOf(id: NetworkIdentity): PinnedIdentity {
+  return { networkID: id.networkID, evmChainID: id.evmChainID, xChainID: id.xChainID, cChainID: id.cChainID, avaxAssetID: id.avaxAssetID };
 }
 
 /** A network preset with its wallet ID; custom ones carry the hrp saved when they were added. */
@@ -179,6 +197,8 @@ export class WalletService {
       sitesWaitingForUnlock?: () => string[];
       /** Connected sites and chains sites added (storage.local). */
       sites?: SiteStore;
+      /** How long a send waits for its tx to become final (default: the engine's, 60 s). */
+      wait?: WaitOptions;
     } = {},
   ) {
     session.onLock(() => {
@@ -220,6 +240,10 @@ export class WalletService {
 
   private journalKey(networkId: string, accountId: string): string {
     return `xpc.transfers.${networkId}.${accountId}`;
+  }
+
+  private outbox(networkId: string, accountId: string): Outbox {
+    return new Outbox(this.local, `xpc.outbox.${networkId}.${accountId}`);
   }
 
   private hiddenKey(networkId: string): string {
@@ -282,8 +306,17 @@ export class WalletService {
     if (!id) {
       id = await discoverNetwork(this.client(preset), preset);
       this.#identities.set(preset.id, id);
+      if (preset.kind === 'custom' && !preset.known) await this.pinOnFirstUse(preset.id, id);
     }
     return id;
+  }
+
+  /** A custom network added before identities were pinned is pinned by its first checked answer. */
+  private async pinOnFirstUse(networkId: string, id: NetworkIdentity): Promise<void> {
+    await this.updateState((s) => ({
+      ...s,
+      customNetworks: s.customNetworks.map((n) => (n.id === networkId && !n.pinned ? { ...n, pinned: pinOf(id) } : n)),
+    }));
   }
 
   // ---- keys and accounts ----
@@ -363,7 +396,7 @@ export class WalletService {
       ];
       keys = { xp, evm: deriveEvmKey(root, account.index), change: change(cache.changeNext).shortId };
     }
-    const engine = new WalletEngine(client, chainContextOf(identity), keys, { evmChainId: BigInt(identity.evmChainID) });
+    const engine = new WalletEngine(client, chainContextOf(identity), keys, { evmChainId: BigInt(identity.evmChainID), ...(this.options.wait ? { wait: this.options.wait } : {}) });
     return { engine, preset, account, cache };
   }
 
@@ -409,7 +442,7 @@ export class WalletService {
     const prior = await this.state().catch(() => emptyState());
     const networkIds = networkIdsOf(prior);
     const stale = [
-      ...prior.accounts.flatMap((a) => networkIds.flatMap((n) => [this.cacheKey(n, a.id), this.journalKey(n, a.id)])),
+      ...prior.accounts.flatMap((a) => networkIds.flatMap((n) => [this.cacheKey(n, a.id), this.journalKey(n, a.id), this.outbox(n, a.id).key])),
       ...networkIds.map((n) => this.hiddenKey(n)),
     ];
     if (stale.length) await this.local.remove(stale);
@@ -598,7 +631,10 @@ export class WalletService {
 
   async networksAddCustom(p: P<'networks.addCustom'>) {
     const record: CustomNetwork = { id: `custom-${newId()}`, name: p.name, url: p.url, atomicNamespace: p.atomicNamespace ?? 'avax' };
-    record.hrp = (await this.identity(this.presetOfCustom(record))).hrp;
+    // Saved only once discoverNetwork checked it (a public network's EVM chain ID, self-consistency).
+    const identity = await this.identity(this.presetOfCustom(record));
+    record.hrp = identity.hrp;
+    record.pinned = pinOf(identity);
     await this.updateState((s) => ({ ...s, customNetworks: [...s.customNetworks, record] }));
     return this.networkView(this.presetOfCustom(record));
   }
@@ -609,6 +645,14 @@ export class WalletService {
       atomicApi: { namespace: n.atomicNamespace, path: `/ext/bc/C/${n.atomicNamespace}` },
       id: n.id,
       ...(n.hrp ? { savedHrp: n.hrp } : {}),
+      ...(n.pinned
+        ? {
+            networkID: n.pinned.networkID,
+            hrp: hrpForNetworkId(n.pinned.networkID),
+            evmChainID: n.pinned.evmChainID,
+            known: { xChainID: n.pinned.xChainID, cChainID: n.pinned.cChainID, avaxAssetID: n.pinned.avaxAssetID },
+          }
+        : {}),
     };
   }
 
@@ -682,7 +726,7 @@ export class WalletService {
     }
     // A public node behind a load balancer may answer from a lagging backend: never go back there.
     if (height > BigInt(cache.pHeight) || restartable) cache.pHeight = height.toString();
-    await this.settleActivity(engine, cache);
+    await this.settleActivity(engine, cache, this.outbox(preset.id, account.id));
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
     const [x, pBal, cWei, waiting, xUtxos] = await Promise.all([
@@ -735,12 +779,20 @@ export class WalletService {
     cache.activity = cache.activity.slice(0, MAX_ACTIVITY);
   }
 
-  /** Asks the node about every pending tx of the activity list. */
-  private async settleActivity(engine: WalletEngine, cache: AccountCache): Promise<void> {
+  /**
+   * Asks the node about every pending tx of the activity list: those with signed bytes in the
+   * outbox by their fate (a swallowed one is sent again, as the same bytes), the others by status.
+   */
+  private async settleActivity(engine: WalletEngine, cache: AccountCache, outbox: Outbox): Promise<void> {
+    const undecided = new Set((await outbox.list()).map((e) => e.txID));
+    const settled = await settleOutbox(engine, outbox);
     for (const item of cache.activity) {
       if (item.status !== 'pending' || item.txID.startsWith('0x')) continue;
-      const state = await engine.txState(item.chain, item.txID);
-      if (state === 'accepted' || state === 'failed') item.status = state;
+      const state = undecided.has(item.txID) ? settled.get(item.txID) : await engine.txState(item.chain, item.txID);
+      if (state === 'accepted' || state === 'failed') {
+        item.status = state;
+        delete item.checking;
+      }
     }
   }
 
@@ -753,22 +805,31 @@ export class WalletService {
   private async issue(kind: ActivityItem['kind'], built: BuiltTx, maxFee: string, extra: Partial<ActivityItem> = {}): Promise<Issued> {
     if (built.fee > BigInt(maxFee)) throw new WalletError('fee-above-approved', `the fee of ${built.fee} nAVAX is above the approved maximum of ${maxFee} nAVAX`);
     const { engine, preset, account, cache } = await this.engine();
-    const issued = await engine.issue(built);
-    const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra };
+    // The signed bytes are kept until the node decides: an unclear answer never leads to a new tx.
+    const issued = engine.sign(built);
+    const outbox = this.outbox(preset.id, account.id);
+    const entry = outboxEntry(issued.chain, issued.txID, issued.signedBytes);
+    await outbox.put(entry);
+    const sent = await sendOnce(engine, outbox, entry);
+    const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra, ...(sent === 'checking' ? { checking: true } : {}) };
     // The address indices this engine used (scanned, and the change address if it got funds).
     const receiveNext = cache.receiveNext;
     const changeNext = cache.changeNext + (account.kind === 'hd' && this.usesChange(built, engine) ? 1 : 0);
     const record = (c: AccountCache): void => {
       const known = c.activity.find((a) => a.txID === item.txID);
       // A refresh meanwhile may already know the outcome; a timed-out wait must not undo it.
-      if (known) known.status = item.status === 'pending' ? known.status : item.status;
-      else addActivity(c, { ...item });
+      if (known) {
+        known.status = item.status === 'pending' ? known.status : item.status;
+        if (known.status !== 'pending' || !item.checking) delete known.checking;
+      } else addActivity(c, { ...item });
       c.receiveNext = Math.max(c.receiveNext, receiveNext);
       c.changeNext = Math.max(c.changeNext, changeNext);
     };
     await this.updateCache(preset.id, account.id, record);
-    const outcome = await engine.node.waitForTx(issued.chain, issued.txID).catch(() => null);
+    if (sent === 'checking') return issued;
+    const outcome = await engine.node.waitForTx(issued.chain, issued.txID, engine.waitOptions).catch(() => null);
     item.status = outcome === null ? 'pending' : outcome.accepted ? 'accepted' : 'failed';
+    if (outcome !== null) await outbox.remove(issued.txID);
     await this.updateCache(preset.id, account.id, record);
     if (item.status === 'failed') throw new WalletError('tx-failed', `the ${issued.chain}-Chain did not accept the transaction: ${outcome?.reason ?? outcome?.status}`);
     return issued;

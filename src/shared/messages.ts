@@ -93,6 +93,11 @@ export interface ActivityItem {
   memo?: string;
   /** A cross-chain export's destination, an import's source. */
   otherChain?: ChainName;
+  /**
+   * Pending, and the node's answer to the send was lost or unclear: the wallet is asking it
+   * whether the tx went through (and re-sends the same tx, never a new one).
+   */
+  checking?: boolean;
   createdAt: number;
 }
 

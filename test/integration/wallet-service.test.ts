@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { Session } from '../../src/background/session.js';
-import { memoryStores, type MemoryStores } from '../../src/background/storage.js';
-import { Vault, VaultLockedError, WrongPasswordError } from '../../src/background/vault.js';
+import { memoryStores } from '../../src/background/storage.js';
+import { VaultLockedError, WrongPasswordError } from '../../src/background/vault.js';
 import { WalletService } from '../../src/background/wallet.js';
 import { parseAddress } from '../../src/core/encoding.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import type { BalancesView } from '../../src/shared/messages.js';
 import { AVAX, freshWallet, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
-
-const PASSWORD = 'correct horse battery';
-
-/** A background as a service worker would build it on start, over storage that survives. */
-async function startBackground(stores: MemoryStores, options: { fetch?: typeof fetch } = {}) {
-  const vault = new Vault(stores, { kdfIterationsForTesting: 1_000 });
-  const session = new Session(vault, stores);
-  await session.resume();
-  return { session, wallet: new WalletService(session, stores.local, options) };
-}
+import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
 function spendable(view: BalancesView, chain: 'X' | 'P' | 'C', assetID: string): bigint {
   return BigInt(view.balances.find((b) => b.chain === chain && b.assetID === assetID)?.spendable ?? '0');
@@ -174,23 +164,6 @@ describe('the wallet service against the real node', () => {
     expect(BigInt(after.pHeight)).toBeLessThan(999999999n);
   });
 });
-
-/** A wallet on the test node, funded from the genesis key with `x` and `p` nAVAX. */
-async function fundedWallet(funding: { x?: bigint; p?: bigint }, options: { fetch?: typeof fetch } = {}) {
-  const { ctx, identity } = await localNetwork();
-  const stores = memoryStores();
-  const { wallet } = await startBackground(stores, options);
-  await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
-  const network = await wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-  const { account } = await wallet.networksSelect({ id: network.id });
-  const genesis = await genesisEngine();
-  const me = makeOwners([parseAddress(account!.xAddress).bytes]);
-  if (funding.x) await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: funding.x, owners: me }]));
-  if (funding.p) await genesis.issueAndWait(await genesis.buildPSend(funding.p, me));
-  // The first refresh scans the account's addresses once.
-  await wallet.balancesRefresh();
-  return { wallet, stores, account: account!, ctx, avax: identity.avaxAssetID, genesis };
-}
 
 /** A fetch for the wallet that runs `hook.run` once, before the first call of `method` goes to the node. */
 function onceBefore(method: string): { run?: () => Promise<unknown>; fetch: typeof fetch } {

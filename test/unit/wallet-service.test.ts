@@ -40,7 +40,7 @@ describe('wallet service form errors name the field the user typed into', () => 
     const { wallet } = service();
     const status = await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(24) });
     expect(status).toMatchObject({ vault: 'unlocked', network: { id: 'local' }, account: { name: 'Account 1', kind: 'hd', index: 0 } });
-    expect(status.account!.xAddress).toMatch(/^X-local1/);
+    expect(status.account!.xAddress).toMatch(/^X-custom1/);
     await expect(wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(24) })).rejects.toMatchObject({ code: 'vault-exists' });
     const added = await wallet.accountsAdd({ name: 'Savings' });
     expect(added).toMatchObject({ name: 'Savings', index: 1 });
@@ -55,10 +55,10 @@ describe('network views', () => {
     expect(networks.find((n) => n.id === 'mainnet')).toMatchObject({ hrp: 'avax', explorerUrl: 'https://subnets.avax.network' });
     expect(networks.find((n) => n.id === 'fuji')).toMatchObject({ hrp: 'fuji', explorerUrl: 'https://subnets-test.avax.network' });
     const local = networks.find((n) => n.id === 'local')!;
-    expect(local.hrp).toBe('local');
+    expect(local.hrp).toBe('custom');
     expect(local).not.toHaveProperty('explorerUrl');
     const status = await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    expect(status.network.hrp).toBe('local');
+    expect(status.network.hrp).toBe('custom');
   });
 });
 

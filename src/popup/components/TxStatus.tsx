@@ -23,6 +23,7 @@ export interface TxStatusProps {
 export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, pollMs = POLL_MS }: TxStatusProps) {
   const call = useCall();
   const [state, setState] = useState<ActivityItem['status'] | 'unknown'>('unknown');
+  const [checking, setChecking] = useState(false);
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -33,6 +34,7 @@ export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, po
         const item = items.find((i) => i.txID === txID);
         const now = item?.status ?? 'pending';
         setState(now);
+        setChecking(item?.checking === true);
         if (now !== 'pending' || round >= MAX_POLLS) return;
         // A balances refresh is what asks the node about pending transactions.
         if (round % 3 === 1) void call('balances.get', { refresh: true }).catch(() => undefined);
@@ -53,7 +55,9 @@ export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, po
       ? `Accepted by the ${chainLabel(chain)}`
       : state === 'failed'
         ? `The ${chainLabel(chain)} refused it`
-        : `Issued; waiting for the ${chainLabel(chain)} to accept it…`;
+        : checking
+          ? `Checking whether it went through: the node's answer was lost. Don't send it again; if the ${chainLabel(chain)} never got it, the wallet sends this same transaction again.`
+          : `Issued; waiting for the ${chainLabel(chain)} to accept it…`;
   return (
     <div class={`tx-status ${state}`}>
       <p role="status" aria-live="polite" data-testid="tx-status">

@@ -1,0 +1,113 @@
+// The wallet service behind a node that lies (test/integration/lying-node.ts), checked against the
+// real node afterwards: nothing paid twice, nothing signed on a lie, the user told in words.
+import { describe, expect, inject, it } from 'vitest';
+import { memoryStores } from '../../src/background/storage.js';
+import { generateMnemonic } from '../../src/core/keys.js';
+import { AVAX, avaxOf, freshWallet } from './fixture.js';
+import { type Lie, lyingNode, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
+import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
+
+/** The lie a timing-out load balancer tells: the tx goes on to the node, the wallet gets an error. */
+const errorAfterForward: Lie = async (_call, forward) => {
+  await forward();
+  return rpcError('upstream timed out');
+};
+
+/** A node that answers the right tx ID but never passes the tx on. */
+const swallow: Lie = (call) => Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }));
+
+async function payOnce(chain: 'X' | 'P', issueMethod: string, lie: Lie) {
+  const node = lyingNode();
+  const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX, p: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 3_000, pollMs: 100 } });
+  const bob = await freshWallet();
+  const to = { addresses: [bob.engine.addresses(chain)[0]!], threshold: 1 };
+  node.lies.set(issueMethod, lie);
+  const fee = chain === 'X' ? ctx.xTxFee.toString() : (await wallet.sendEstimate({ chain: 'P', amount: AVAX.toString(), to })).fee;
+  const sent = chain === 'X' ? await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to, maxFee: fee }) : await wallet.sendP({ amount: AVAX.toString(), to, maxFee: fee });
+  return { node, wallet, bob, sent };
+}
+
+describe('a node that lies about issuing', () => {
+  for (const [chain, method] of [['X', 'avm.issueTx'], ['P', 'platform.issueTx']] as const) {
+    it(`${chain}: issueTx answers an error but the tx went through — the send is not reported failed, and the recipient is paid once`, async () => {
+      const { wallet, bob, sent } = await payOnce(chain, method, errorAfterForward);
+      const item = (await wallet.activityList()).items.find((i) => i.txID === sent.txID);
+      expect(item).toMatchObject({ kind: 'send', status: 'accepted' });
+      expect(await avaxOf(bob.engine, chain)).toBe(AVAX);
+    });
+  }
+
+  it('X: a swallowed send stays pending, then the refresh sends the same bytes again — paid exactly once', async () => {
+    const { node, wallet, bob, sent } = await payOnce('X', 'avm.issueTx', swallow);
+    expect((await wallet.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'pending' });
+    expect(await avaxOf(bob.engine, 'X')).toBe(0n);
+    // The node is honest again: a refresh finds the tx unknown with its inputs unspent, and re-sends it.
+    node.lies.clear();
+    await wallet.balancesRefresh();
+    const deadline = Date.now() + 20_000;
+    while ((await wallet.activityList()).items.find((i) => i.txID === sent.txID)?.status === 'pending' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 300));
+      await wallet.balancesRefresh();
+    }
+    expect((await wallet.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'accepted' });
+    expect(node.calls.filter((m) => m === 'avm.issueTx')).toHaveLength(2);
+    expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
+    // Nothing more is sent once it is decided.
+    await wallet.balancesRefresh();
+    expect(node.calls.filter((m) => m === 'avm.issueTx')).toHaveLength(2);
+  });
+
+  it('X: a refusal with no trace of the tx is a refusal — told in words, nothing paid, nothing left pending', async () => {
+    const node = lyingNode();
+    const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
+    const bob = await freshWallet();
+    node.lies.set('avm.issueTx', () => Promise.resolve(rpcError('mempool full')));
+    const error = await wallet
+      .sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/refused the transaction and has no trace of it: .*mempool full/) });
+    expect((await wallet.activityList()).items.filter((i) => i.kind === 'send')).toEqual([]);
+    expect(await avaxOf(bob.engine, 'X')).toBe(0n);
+  });
+});
+
+describe('a node that lies about who it is', () => {
+  it("a custom network whose node claims mainnet's EVM chain ID is refused before anything is signed", async () => {
+    const node = lyingNode();
+    node.lies.set('eth_chainId', () => Promise.resolve(rpcResult('0xa86a')));
+    const { wallet } = await startBackground(memoryStores(), { fetch: node.fetch });
+    await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const error = await wallet.networksAddCustom({ name: 'Not mainnet', url: inject('nodeUrl') }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ message: expect.stringMatching(/43114 of Mainnet but is not Mainnet/) });
+    expect(node.calls.some((m) => m.endsWith('issueTx') || m === 'eth_sendRawTransaction')).toBe(false);
+  });
+
+  it('a custom network is pinned when added: a node that later tells another identity is refused, and an honest one is taken again', async () => {
+    const node = lyingNode();
+    const stores = memoryStores();
+    const first = await startBackground(stores, { fetch: node.fetch });
+    await first.wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const network = await first.wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    await first.wallet.networksSelect({ id: network.id });
+
+    const lies: Array<[string, Lie]> = [
+      ['info.getNetworkID', () => Promise.resolve(rpcResult({ networkID: '4242' }))],
+      ['eth_chainId', () => Promise.resolve(rpcResult('0xa869'))],
+      ['info.getBlockchainID', async (call, forward) => ((call.params as { alias: string }).alias === 'X' ? rpcResult({ blockchainID: 't7JQ8kk2KaX7YhWWHv2fnWNztt81hJ13i2FXDq2ZG1CFyWghx' }) : forward())],
+    ];
+    for (const [method, lie] of lies) {
+      node.lies.set(method, lie);
+      // A restarted worker asks the node again and must match what was pinned.
+      const restarted = await startBackground(stores, { fetch: node.fetch });
+      await restarted.session.unlock(PASSWORD);
+      const view = await restarted.wallet.balancesRefresh();
+      expect(view.error, method).toMatch(/is not Test node|is not Fuji/);
+      node.lies.delete(method);
+    }
+    const honest = await startBackground(stores, { fetch: node.fetch });
+    await honest.session.unlock(PASSWORD);
+    const view = await honest.wallet.balancesRefresh();
+    expect(view.error).toBeUndefined();
+    expect((await honest.wallet.walletStatus()).network.hrp).toBe('custom');
+  });
+});

@@ -1,0 +1,54 @@
+// A node that lies: a fetch for the wallet that forwards to the real test node and tampers with
+// chosen JSON-RPC methods, as a proxy, a load balancer or a compromised host in front of it could.
+// Each lie decides per call what the wallet gets; `forward()` sends the call on to the real node.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { fromHex } from '../../src/core/bytes.js';
+import { cb58Encode } from '../../src/core/encoding.js';
+
+export interface RpcCall {
+  method: string;
+  params: unknown;
+}
+
+/** A JSON-RPC response body: what the real node answered, or a made-up one. */
+export type RpcBody = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: { code: number; message: string } };
+
+export type Lie = (call: RpcCall, forward: () => Promise<RpcBody>) => Promise<RpcBody>;
+
+export interface LyingNode {
+  fetch: typeof fetch;
+  /** Lies by JSON-RPC method; set, replace or delete them between steps. */
+  lies: Map<string, Lie>;
+  /** Every method the wallet called, in order. */
+  calls: string[];
+}
+
+export function lyingNode(): LyingNode {
+  const lies = new Map<string, Lie>();
+  const calls: string[] = [];
+  const lying: typeof fetch = async (input, init) => {
+    if (typeof init?.body !== 'string') return fetch(input, init);
+    const request = JSON.parse(init.body) as { id: unknown; method: string; params: unknown };
+    calls.push(request.method);
+    const lie = lies.get(request.method);
+    if (!lie) return fetch(input, init);
+    const forward = async (): Promise<RpcBody> => (await (await fetch(input, init)).json()) as RpcBody;
+    const body = await lie({ method: request.method, params: request.params }, forward);
+    return new Response(JSON.stringify({ ...body, id: request.id }), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  return { fetch: lying, lies, calls };
+}
+
+/** The ID of the tx an issueTx call carries (hex with a 4-byte checksum, as the wallet sends it). */
+export function txIdOfIssue(call: RpcCall): string {
+  const hex = (call.params as { tx: string }).tx.replace(/^0x/, '');
+  return cb58Encode(sha256(fromHex(hex.slice(0, -8))));
+}
+
+export function rpcError(message: string): RpcBody {
+  return { jsonrpc: '2.0', id: null, error: { code: -32000, message } };
+}
+
+export function rpcResult(result: unknown): RpcBody {
+  return { jsonrpc: '2.0', id: null, result };
+}

@@ -1,0 +1,44 @@
+// The wallet service as a service worker builds it, over memory storage, on the test node: for the
+// suites that drive the background the way the popup does.
+import { inject } from 'vitest';
+import { Session } from '../../src/background/session.js';
+import { memoryStores, type MemoryStores } from '../../src/background/storage.js';
+import { Vault } from '../../src/background/vault.js';
+import { WalletService } from '../../src/background/wallet.js';
+import { parseAddress } from '../../src/core/encoding.js';
+import { generateMnemonic } from '../../src/core/keys.js';
+import type { WaitOptions } from '../../src/core/node.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import { genesisEngine, localNetwork } from './fixture.js';
+
+export const PASSWORD = 'correct horse battery';
+
+export interface BackgroundOptions {
+  fetch?: typeof fetch;
+  wait?: WaitOptions;
+}
+
+/** A background as a service worker would build it on start, over storage that survives. */
+export async function startBackground(stores: MemoryStores, options: BackgroundOptions = {}) {
+  const vault = new Vault(stores, { kdfIterationsForTesting: 1_000 });
+  const session = new Session(vault, stores);
+  await session.resume();
+  return { session, wallet: new WalletService(session, stores.local, options) };
+}
+
+/** A wallet on the test node, funded from the genesis key with `x` and `p` nAVAX. */
+export async function fundedWallet(funding: { x?: bigint; p?: bigint }, options: BackgroundOptions = {}) {
+  const { ctx, identity } = await localNetwork();
+  const stores = memoryStores();
+  const { wallet } = await startBackground(stores, options);
+  await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+  const network = await wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+  const { account } = await wallet.networksSelect({ id: network.id });
+  const genesis = await genesisEngine();
+  const me = makeOwners([parseAddress(account!.xAddress).bytes]);
+  if (funding.x) await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: funding.x, owners: me }]));
+  if (funding.p) await genesis.issueAndWait(await genesis.buildPSend(funding.p, me));
+  // The first refresh scans the account's addresses once.
+  await wallet.balancesRefresh();
+  return { wallet, stores, account: account!, ctx, avax: identity.avaxAssetID, genesis };
+}
