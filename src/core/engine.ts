@@ -235,13 +235,17 @@ export class WalletEngine {
    * ever 'accepted' (executed, bytes hash-checked) or 'unknown': see {@link txFate}.
    */
   async txState(chain: ChainAlias, txID: string): Promise<TxState> {
+    // An acceptance is believed with the tx's bytes only (NodeClient.provesAccepted); a claim
+    // without them is no more than 'processing'.
     if (chain === 'X') {
       const status = await this.node.avm.getTxStatus(txID);
-      return status === 'Accepted' ? 'accepted' : status === 'Rejected' ? 'failed' : status === 'Processing' ? 'processing' : 'unknown';
+      if (status === 'Accepted') return (await this.node.provesAccepted('X', txID)) ? 'accepted' : 'processing';
+      return status === 'Rejected' ? 'failed' : status === 'Processing' ? 'processing' : 'unknown';
     }
     if (chain === 'P') {
       const { status } = await this.node.platform.getTxStatus(txID);
-      return status === 'Committed' ? 'accepted' : status === 'Aborted' || status === 'Dropped' ? 'failed' : status === 'Processing' ? 'processing' : 'unknown';
+      if (status === 'Committed') return (await this.node.provesAccepted('P', txID)) ? 'accepted' : 'processing';
+      return status === 'Aborted' || status === 'Dropped' ? 'failed' : status === 'Processing' ? 'processing' : 'unknown';
     }
     return (await this.node.atomic.findExecutedAtomicTx(txID)) ? 'accepted' : 'unknown';
   }

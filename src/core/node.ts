@@ -822,6 +822,22 @@ export class NodeClient {
   }
 
   /**
+   * An X or P status of Accepted/Committed is believed only with the tx itself: the node must
+   * return bytes that hash to the ID. A node cannot make those up for a tx it was never sent, so a
+   * fake "accepted" for a tx this wallet has not sent yet is caught. False when the node has no
+   * bytes for it; NodeResponseError when its bytes are not that tx's.
+   */
+  async provesAccepted(chain: 'X' | 'P', txID: string, opts?: CallOptions): Promise<boolean> {
+    try {
+      await (chain === 'X' ? this.avm.getTx(txID, opts) : this.platform.getTx(txID, opts));
+      return true;
+    } catch (e) {
+      if (e instanceof RpcError) return false;
+      throw e;
+    }
+  }
+
+  /**
    * Polls until `txID` is final or the deadline passes (TimeoutError naming the last status).
    * X: avm.getTxStatus; P: platform.getTxStatus; C: an `0x…` hash is an EVM tx (receipt), a CB58
    * ID an atomic tx (getAtomicTx: found once executed).
@@ -875,14 +891,20 @@ export class NodeClient {
   ): Promise<{ final: true; result: TxOutcome } | { final: false; describe: string }> {
     if (chain === 'X') {
       const status = await this.avm.getTxStatus(txID, opts);
-      if (status === 'Accepted') return { final: true, result: { chain, txID, accepted: true, status } };
+      if (status === 'Accepted') {
+        if (!(await this.provesAccepted('X', txID, opts))) return { final: false, describe: 'Accepted, but the node returns no bytes for it' };
+        return { final: true, result: { chain, txID, accepted: true, status } };
+      }
       if (status === 'Rejected') return { final: true, result: { chain, txID, accepted: false, status } };
       return { final: false, describe: status };
     }
     if (chain === 'P') {
       const r = await this.platform.getTxStatus(txID, opts);
       const base = { chain, txID, status: r.status, ...(r.reason !== undefined ? { reason: r.reason } : {}) };
-      if (r.status === 'Committed') return { final: true, result: { ...base, accepted: true } };
+      if (r.status === 'Committed') {
+        if (!(await this.provesAccepted('P', txID, opts))) return { final: false, describe: 'Committed, but the node returns no bytes for it' };
+        return { final: true, result: { ...base, accepted: true } };
+      }
       if (r.status === 'Aborted' || r.status === 'Dropped') return { final: true, result: { ...base, accepted: false } };
       return { final: false, describe: r.reason ? `${r.status} (${r.reason})` : r.status };
     }

@@ -498,17 +498,31 @@ describe('getAllUtxos', () => {
 describe('waitForTx', () => {
   const ID = cb58Encode(sha256(fromHex('01')));
 
-  it('X: keeps polling through Unknown until Accepted', async () => {
+  /** The tx itself, as a node that has it returns it: bytes that hash to ID. */
+  const withTx =
+    (status: Route): Route =>
+    (c) =>
+      c.method.endsWith('.getTx') ? { result: { tx: toApiHex(fromHex('01')), encoding: 'hex' } } : status(c);
+
+  it('X: keeps polling through Unknown until Accepted, proven by the tx bytes', async () => {
     let n = 0;
-    const { url, calls } = await fakeNode(() => ({ result: { status: ++n < 3 ? 'Unknown' : 'Accepted' } }));
+    const { url, calls } = await fakeNode(withTx(() => ({ result: { status: ++n < 3 ? 'Unknown' : 'Accepted' } })));
     const r = await client(url).waitForTx('X', ID, { pollMs: 5, timeoutMs: 5000 });
     expect(r).toEqual({ chain: 'X', txID: ID, accepted: true, status: 'Accepted' });
-    expect(calls).toHaveLength(3);
-    expect(calls[0]!.method).toBe('avm.getTxStatus');
+    expect(calls.map((c) => c.method)).toEqual(['avm.getTxStatus', 'avm.getTxStatus', 'avm.getTxStatus', 'avm.getTx']);
+  });
+
+  it('X and P: an "accepted" without the tx bytes is not final; bytes of another tx are a lie', async () => {
+    for (const [chain, status] of [['X', 'Accepted'], ['P', 'Committed']] as const) {
+      const claim = await fakeNode((c) => (c.method.endsWith('.getTx') ? { error: { code: -32000, message: 'not found' } } : { result: { status } }));
+      await expect(client(claim.url).waitForTx(chain, ID, { pollMs: 5, timeoutMs: 60 })).rejects.toThrow(/returns no bytes for it/);
+      const lie = await fakeNode((c) => (c.method.endsWith('.getTx') ? { result: { tx: toApiHex(fromHex('02')), encoding: 'hex' } } : { result: { status } }));
+      await expect(client(lie.url).waitForTx(chain, ID, { pollMs: 5 })).rejects.toThrow(/do not hash/);
+    }
   });
 
   it('P: Committed is success; Dropped is a final failure with its reason', async () => {
-    const ok = await fakeNode(() => ({ result: { status: 'Committed' } }));
+    const ok = await fakeNode(withTx(() => ({ result: { status: 'Committed' } })));
     expect((await client(ok.url).waitForTx('P', ID, { pollMs: 5 })).accepted).toBe(true);
     const dropped = await fakeNode(() => ({ result: { status: 'Dropped', reason: 'insufficient funds' } }));
     expect(await client(dropped.url).waitForTx('P', ID, { pollMs: 5 })).toEqual({
@@ -529,7 +543,7 @@ describe('waitForTx', () => {
 
   it('rides out an unreachable poll, but not an RPC error', async () => {
     let n = 0;
-    const flaky = await fakeNode(() => (++n === 1 ? { raw: 'garbage' } : { result: { status: 'Accepted' } }));
+    const flaky = await fakeNode(withTx(() => (++n === 1 ? { raw: 'garbage' } : { result: { status: 'Accepted' } })));
     expect((await client(flaky.url).waitForTx('X', ID, { pollMs: 5 })).accepted).toBe(true);
     const broken = await fakeNode(() => ({ error: { code: -32000, message: 'bad txID' } }));
     await expect(client(broken.url).waitForTx('X', ID, { pollMs: 5 })).rejects.toBeInstanceOf(RpcError);
