@@ -1,15 +1,24 @@
 // What a transaction does, in the terms a person checks before approving it: every input it
 // spends and every output it creates, with owners as addresses, amounts in base units, the AVAX it
-// burns and its memo. Built from the exact unsigned tx that would be signed (and the UTXOs it
-// spends, for the inputs' owners), so the approval window shows what is signed, not a claim.
+// burns and its memo; for P-Chain staking, subnet and L1 txs also a one-line action, the details
+// that matter (node, end, rewards owners, fee share, cycle…), the stake (as outputs marked
+// `staked`) and whose authorization it carries. Built from the exact unsigned tx that would be
+// signed (and the UTXOs it spends, for the inputs' owners), so the approval window shows what is
+// signed, not a claim.
 import { type Bytes, toHex, utf8 } from './bytes.js';
 import { utxoId } from './codec/ids.js';
+import { isPBlockTx } from './codec/pvm.js';
+import { stakeOf } from './codec/pvm-rules.js';
 import { amountOf, ownersOf } from './codec/rules.js';
-import type { Output, OutputOwners, TransferableInput, TransferableOutput, UnsignedTx, Utxo } from './codec/types.js';
+import type { ChainTx, Output, OutputOwners, TransferableInput, TransferableOutput, Utxo } from './codec/types.js';
+import { type AuthorizationView, type DetailLine, describePBlockTx, describePTx } from './describe-pvm.js';
 import { cb58Encode, formatAddress } from './encoding.js';
 import { formatEvmAddress } from './evm-address.js';
 import { avaxBurned } from './fees.js';
 import type { ChainContext } from './tx/context.js';
+import { authorityOwnerOf, utxoLookupOf } from './tx/sign.js';
+
+export type { AuthorizationView, DetailLine } from './describe-pvm.js';
 
 export type ChainLetter = 'X' | 'P' | 'C';
 
@@ -37,11 +46,14 @@ export interface LegView {
   payloadHex?: string;
   /** True when the wallet cannot find the UTXO an input spends (it then shows no owner). */
   unknownUtxo?: boolean;
+  /** A staking tx's stake: locked while staking, then returned to `owners`. */
+  staked?: true;
 }
 
 export interface TxView {
   chain: ChainLetter;
-  kind: UnsignedTx['kind'];
+  kind: ChainTx['kind'];
+  /** The tx's network ID (block-builder txs carry none: the wallet's network is shown). */
   networkID: number;
   inputs: LegView[];
   outputs: LegView[];
@@ -53,9 +65,15 @@ export interface TxView {
   asset?: { name: string; symbol: string; denomination: number };
   /** Operation summaries (mints, NFT transfers). */
   operations: { assetID: string; kind: string; outputs: LegView[] }[];
+  /** P-Chain staking, subnet and L1 txs: what the tx does, in one sentence. */
+  action?: string;
+  /** …and the facts behind it, in order (node, until, stake, rewards owners, fee share, …). */
+  details?: DetailLine[];
+  /** A P-Chain authorization the tx carries (subnet owner, deactivation owner, validator authority). */
+  authorization?: AuthorizationView;
 }
 
-const CHAIN_OF_VM: Record<UnsignedTx['vm'], ChainLetter> = { avm: 'X', pvm: 'P', evm: 'C' };
+const CHAIN_OF_VM: Record<ChainTx['vm'], ChainLetter> = { avm: 'X', pvm: 'P', evm: 'C' };
 
 function chainOf(id: Bytes, ctx: ChainContext): ChainLetter {
   const hex = toHex(id);
@@ -89,10 +107,18 @@ function inputLeg(chain: ChainLetter, i: TransferableInput, lookup: (i: Transfer
   return leg;
 }
 
-export function describeTx(tx: UnsignedTx, ctx: ChainContext, spent: readonly Utxo[]): TxView {
+/**
+ * `spent`: the UTXOs the tx spends, and for a P-Chain authorization the record of its owner
+ * (see authorityRecord). Block-builder txs (history only) get an action and no legs.
+ */
+export function describeTx(tx: ChainTx, ctx: ChainContext, spent: readonly Utxo[]): TxView {
+  const chain = CHAIN_OF_VM[tx.vm];
+  if (tx.vm === 'pvm' && isPBlockTx(tx)) {
+    const { action, details } = describePBlockTx(tx);
+    return { chain, kind: tx.kind, networkID: ctx.networkID, inputs: [], outputs: [], burned: '0', operations: [], action, details };
+  }
   const byId = new Map(spent.map((u) => [utxoId(u), u]));
   const lookup = (i: TransferableInput) => byId.get(utxoId(i));
-  const chain = CHAIN_OF_VM[tx.vm];
   const hrp = ctx.hrp;
   const view: TxView = {
     chain,
@@ -124,6 +150,11 @@ export function describeTx(tx: UnsignedTx, ctx: ChainContext, spent: readonly Ut
     } catch {
       // Not text: the hex is all there is to show.
     }
+  }
+  if (tx.vm === 'pvm') {
+    view.outputs.push(...stakeOf(tx).map((o): LegView => ({ ...transferableLeg(chain, o, hrp), staked: true })));
+    const described = describePTx(tx, ctx, authorityOwnerOf(tx, utxoLookupOf(spent)));
+    if (described) Object.assign(view, described);
   }
   if (tx.kind === 'ImportTx') view.inputs.push(...tx.importedInputs.map((i) => inputLeg(chainOf(tx.sourceChain, ctx), i, lookup, hrp)));
   if (tx.kind === 'ExportTx') view.outputs.push(...tx.exportedOutputs.map((o) => transferableLeg(chainOf(tx.destinationChain, ctx), o, hrp)));

@@ -1,17 +1,20 @@
 // Transactions built elsewhere (a site hands the wallet unsigned, or partly signed, bytes): decode
-// them strictly, check they belong to this network and chain, find every UTXO they spend (so the
-// approval shows owners and amounts, and the credentials can be derived), and sign what this
-// wallet's keys can sign. Nothing here issues: the caller decides after the user approved.
+// them strictly (P-Chain txs also against the chain's syntactic rules), check they belong to this
+// network and chain, find every UTXO they spend and the owner any P-Chain authorization answers to
+// (so the approval shows owners and amounts, and the credentials can be derived), and sign what
+// this wallet's keys can sign. Nothing here issues: the caller decides after the user approved.
 import { type Bytes, equalBytes, toHex } from './bytes.js';
-import { decodeSignedTx, decodeUnsignedTx } from './codec/codec.js';
+import { decodeChainTx, decodeSignedTx, decodeUnsignedTx } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
+import { isPBlockTx } from './codec/pvm.js';
+import { authorizationOf, PRIMARY_NETWORK_ID, stakeOf, verifyPTx } from './codec/pvm-rules.js';
 import { exportedUtxos, producedUtxos } from './codec/rules.js';
-import type { Credential, TransferableInput, UnsignedTx, Utxo, UtxoRef, Vm } from './codec/types.js';
+import type { ChainTx, Credential, OutputOwners, TransferableInput, UnsignedTx, Utxo, UtxoRef, Vm } from './codec/types.js';
 import { cb58Encode } from './encoding.js';
 import { CodecError, NetworkMismatchError, ValidationError } from './errors.js';
 import type { ChainAlias, NodeClient } from './node.js';
 import type { ChainContext } from './tx/context.js';
-import { type Keychain, requiredCredentials, signTx, utxoLookupOf } from './tx/sign.js';
+import { authorityRecord, type Keychain, requiredCredentials, signTx, utxoLookupOf } from './tx/sign.js';
 
 const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
 
@@ -22,7 +25,10 @@ export interface ExternalTx {
   unsignedBytes: Bytes;
   /** Signatures the tx already carried (a multisig hand-off), in credential order. */
   existing?: Credential[];
-  /** Every UTXO the tx spends (inputs, imported inputs, operation UTXOs). */
+  /**
+   * Every UTXO the tx spends (inputs, imported inputs, operation UTXOs), and for a P-Chain tx with
+   * an authorization the record of the owner it answers to, when found (see authorityRecord).
+   */
   spent: Utxo[];
 }
 
@@ -33,9 +39,17 @@ export interface ExternalSigned {
   complete: boolean;
 }
 
-/** Unsigned bytes, or a signed tx whose credentials are kept. Both are decoded strictly. */
+/**
+ * Unsigned bytes, or a signed tx whose credentials are kept. Both are decoded strictly; a P-Chain
+ * tx must also pass the chain's syntactic rules (ValidationError otherwise).
+ */
 export function decodeExternalTx(chain: ChainAlias, bytes: Bytes): { tx: UnsignedTx; unsignedBytes: Bytes; existing?: Credential[] } {
-  const vm = VM_OF[chain];
+  const decoded = decodeEither(VM_OF[chain], bytes);
+  if (decoded.tx.vm === 'pvm') verifyPTx(decoded.tx);
+  return decoded;
+}
+
+function decodeEither(vm: Vm, bytes: Bytes): { tx: UnsignedTx; unsignedBytes: Bytes; existing?: Credential[] } {
   try {
     const tx = decodeUnsignedTx(bytes, vm);
     return { tx, unsignedBytes: bytes };
@@ -74,6 +88,12 @@ export function checkTxBelongs(tx: UnsignedTx, chain: ChainAlias, ctx: ChainCont
     const alias = aliasOfChainId(ctx, other);
     if (alias === undefined || alias === chain) {
       throw new NetworkMismatchError(`the transaction moves funds to or from blockchain ${cb58Encode(other)}, which is not another chain of this network`);
+    }
+  }
+  // Primary Network stake is this network's AVAX.
+  if (tx.vm === 'pvm' && (!('subnetID' in tx) || equalBytes(tx.subnetID, PRIMARY_NETWORK_ID))) {
+    if (stakeOf(tx).some((o) => !equalBytes(o.assetID, ctx.avaxAssetID))) {
+      throw new NetworkMismatchError(`the transaction stakes an asset other than this network's AVAX`);
     }
   }
 }
@@ -128,27 +148,61 @@ export async function resolveSpent(
       fetched.set(txKey, produced);
     }
     const utxo = produced.find((u) => u.outputIndex === ref.outputIndex);
-    if (!utxo) throw new ValidationError(`the transaction spends ${utxoId(ref)}, which its transaction never created`);
+    if (!utxo) {
+      throw new ValidationError(
+        chain === 'P' && from === undefined
+          ? `the transaction spends ${utxoId(ref)}, which is not in this wallet's UTXOs and not an output of its transaction (a staking reward or a refund only the chain's state holds)`
+          : `the transaction spends ${utxoId(ref)}, which its transaction never created`,
+      );
+    }
     out.push(utxo);
   }
+  if (tx.vm === 'pvm') {
+    const auth = authorizationOf(tx);
+    const owner = auth && (await authorizingOwner(node, auth.kind, auth.id));
+    if (auth && owner) out.push(authorityRecord(auth.id, owner));
+  }
   return out;
+}
+
+/** The tx a node stores under `txID`, decoded (getTx checks that the bytes hash to that ID). */
+async function chainTx(node: NodeClient, chain: 'X' | 'P', txID: Bytes, what: string): Promise<ChainTx> {
+  const id = cb58Encode(txID);
+  const bytes = chain === 'X' ? await node.avm.getTx(id) : await node.platform.getTx(id);
+  try {
+    return decodeChainTx(bytes, VM_OF[chain]).unsigned;
+  } catch (e) {
+    if (e instanceof CodecError) throw new ValidationError(`the transaction ${what} ${id}, which this wallet cannot decode`);
+    throw e;
+  }
+}
+
+/**
+ * The owner an authorization answers to, read from the tx that set it: a subnet's owner from its
+ * CreateSubnetTx (a later TransferSubnetOwnershipTx is not seen: the signers shown are the
+ * creation-time owners), an auto-renewed validator's authority from its AddAutoRenewedValidatorTx.
+ * An L1 validator's deactivation owner is in no tx the node can find by its validation ID:
+ * undefined, and that credential stays for others to sign.
+ */
+async function authorizingOwner(node: NodeClient, kind: 'subnet-owner' | 'deactivation-owner' | 'validator-authority', id: Bytes): Promise<OutputOwners | undefined> {
+  if (kind === 'deactivation-owner') return undefined;
+  const tx = await chainTx(node, 'P', id, kind === 'subnet-owner' ? 'names subnet' : 'names validator');
+  if (kind === 'subnet-owner') {
+    if (tx.kind !== 'CreateSubnetTx') throw new ValidationError(`the transaction names subnet ${cb58Encode(id)}, which is not a subnet`);
+    return tx.owner;
+  }
+  if (tx.kind !== 'AddAutoRenewedValidatorTx') throw new ValidationError(`the transaction names validator ${cb58Encode(id)}, which is not an auto-renewed validator`);
+  return tx.validatorAuthority;
 }
 
 async function producedBy(node: NodeClient, chain: ChainAlias, txID: Bytes, atomic: boolean): Promise<Utxo[]> {
   if (chain === 'C') {
     throw new ValidationError(`the transaction spends an output of C-Chain transaction ${cb58Encode(txID)} that is not in this wallet's atomic UTXOs`);
   }
-  const id = cb58Encode(txID);
-  // getTx checks that the bytes hash to the ID asked for.
-  const bytes = chain === 'X' ? await node.avm.getTx(id) : await node.platform.getTx(id);
-  let unsigned: UnsignedTx;
-  try {
-    unsigned = decodeSignedTx(bytes, VM_OF[chain]).unsigned;
-  } catch (e) {
-    if (e instanceof CodecError) throw new ValidationError(`the transaction spends an output of ${id}, which this wallet cannot decode`);
-    throw e;
-  }
-  return atomic ? exportedUtxos(unsigned, txID) : producedUtxos(unsigned, txID);
+  const tx = await chainTx(node, chain, txID, 'spends an output of');
+  // Block-builder txs (rewards) create UTXOs only the chain's state knows.
+  if (tx.vm === 'pvm' && isPBlockTx(tx)) return [];
+  return atomic ? exportedUtxos(tx, txID) : producedUtxos(tx, txID);
 }
 
 /** Signs every slot this keychain can; existing signatures are kept, missing ones left empty. */

@@ -1,8 +1,12 @@
-// Fee rules (wire-format.md §6.4, §7). X: static; P: dynamic by complexity; C atomic: gas × base fee.
+// Fee rules (docs/protocol.md §Fees). X: static; P: dynamic by complexity (ACP-103), every tx type
+// the P-Chain accepts; C atomic: gas × base fee.
 import { type Bytes, toHex } from './bytes.js';
-import type { CTx, PTx, TransferableInput, TransferableOutput, UnsignedTx } from './codec/types.js';
+import type { CTx, OutputOwners, PChainOwner, PTx, Signer, TransferableInput, TransferableOutput, UnsignedTx } from './codec/types.js';
 import { encodeUnsignedTx } from './codec/codec.js';
 import { amountOf, ownersOf } from './codec/rules.js';
+import { isRetiredPTx, l1BalanceOf, stakeOf } from './codec/pvm-rules.js';
+import { parseWarpMessage } from './codec/warp.js';
+import { CodecError, ValidationError } from './errors.js';
 
 /** Per-dimension weights and price for the P-Chain dynamic fee. */
 export interface PFeeContext {
@@ -15,13 +19,48 @@ export interface PFeeContext {
 export type Complexity = [bigint, bigint, bigint, bigint];
 
 const P_TX_INTRINSIC_BANDWIDTH = 58n; // version, type, network, chain, #outs, #ins, memo length, #creds
-const P_CROSS_CHAIN_EXTRA = 36n; // source/destination chain + count of imported/exported items
 const P_OUTPUT_BANDWIDTH = 60n;
 const P_ADDRESS_BANDWIDTH = 20n;
 const P_INPUT_BANDWIDTH = 92n;
 const P_SIGNATURE_BANDWIDTH = 69n;
 const P_STAKEABLE_EXTRA = 12n;
 const P_SIGNATURE_COMPUTE = 200n;
+const P_OWNER_BANDWIDTH = 16n; // locktime, threshold, #addresses (the owner's type ID is intrinsic)
+const P_AUTH_BANDWIDTH = 8n; // #sigIndices, #signatures (both type IDs are intrinsic)
+const P_POP_BANDWIDTH = 144n; // BLS public key 48 + proof of possession 96
+const P_POP_COMPUTE = 1_050n; // public key check 50 + BLS verification 1 000
+const P_L1_VALIDATOR_BANDWIDTH = 36n; // nodeID length, weight, balance, 2 × (threshold, #addresses)
+const P_L1_VALIDATOR_DB_WRITE = 4n;
+const P_WARP_DB_READ = 23n;
+const P_WARP_COMPUTE = 1_000n;
+const P_WARP_SIGNER_COMPUTE = 5n;
+
+const B = P_TX_INTRINSIC_BANDWIDTH;
+
+/** Intrinsic complexity of each P-Chain tx type, BaseTx fields included; the parts are added. */
+const INTRINSIC: Record<PTx['kind'], Complexity | undefined> = {
+  BaseTx: [B, 0n, 0n, 0n],
+  ImportTx: [B + 36n, 0n, 0n, 0n],
+  ExportTx: [B + 36n, 0n, 0n, 0n],
+  AddSubnetValidatorTx: [B + 76n + 8n, 3n, 3n, 0n],
+  CreateChainTx: [B + 32n + 2n + 32n + 4n + 4n + 8n, 3n, 1n, 0n],
+  CreateSubnetTx: [B + 4n, 0n, 1n, 0n],
+  RemoveSubnetValidatorTx: [B + 20n + 32n + 8n, 1n, 3n, 0n],
+  AddPermissionlessValidatorTx: [B + 44n + 32n + 20n, 1n, 3n, 0n],
+  AddPermissionlessDelegatorTx: [B + 44n + 32n + 8n, 1n, 2n, 0n],
+  TransferSubnetOwnershipTx: [B + 32n + 12n, 1n, 1n, 0n],
+  ConvertSubnetToL1Tx: [B + 64n + 16n, 3n, 2n, 0n],
+  RegisterL1ValidatorTx: [B + 8n + 96n + 4n, 5n, 6n, 1_050n],
+  SetL1ValidatorWeightTx: [B + 4n, 3n, 5n, 0n],
+  IncreaseL1ValidatorBalanceTx: [B + 32n + 8n, 1n, 5n, 0n],
+  DisableL1ValidatorTx: [B + 32n + 8n, 1n, 6n, 0n],
+  AddAutoRenewedValidatorTx: [B + 4n + 20n + 28n + 8n, 0n, 3n, 0n],
+  SetAutoRenewedValidatorConfigTx: [B + 32n + 12n + 8n, 1n, 1n, 0n],
+  // Refused by the node today: no fee rule.
+  AddValidatorTx: undefined,
+  AddDelegatorTx: undefined,
+  TransformSubnetTx: undefined,
+};
 
 function outputComplexity(o: TransferableOutput): Complexity {
   const stakeable = o.output.kind === 'StakeableLockOut' ? P_STAKEABLE_EXTRA : 0n;
@@ -36,18 +75,97 @@ function inputComplexity(i: TransferableInput): Complexity {
   return [P_INPUT_BANDWIDTH + P_SIGNATURE_BANDWIDTH * sigs + stakeable, 1n, 1n, P_SIGNATURE_COMPUTE * sigs];
 }
 
+function ownerComplexity(o: OutputOwners | PChainOwner): Complexity {
+  return [P_OWNER_BANDWIDTH + P_ADDRESS_BANDWIDTH * BigInt(o.addresses.length), 0n, 0n, 0n];
+}
+
+function authComplexity(sigIndices: readonly number[]): Complexity {
+  const sigs = BigInt(sigIndices.length);
+  return [P_AUTH_BANDWIDTH + P_SIGNATURE_BANDWIDTH * sigs, 0n, 0n, P_SIGNATURE_COMPUTE * sigs];
+}
+
+function signerComplexity(s: Signer): Complexity {
+  return s.kind === 'ProofOfPossession' ? [P_POP_BANDWIDTH, 0n, 0n, P_POP_COMPUTE] : [0n, 0n, 0n, 0n];
+}
+
+function warpComplexity(message: Bytes): Complexity {
+  let signers: number;
+  try {
+    signers = parseWarpMessage(message).signerCount;
+  } catch (e) {
+    if (e instanceof CodecError) throw new ValidationError(`the Warp message cannot be read: ${e.message}`, 'message');
+    throw e;
+  }
+  return [BigInt(message.length), P_WARP_DB_READ, 0n, P_WARP_COMPUTE + P_WARP_SIGNER_COMPUTE * BigInt(signers)];
+}
+
 function add(a: Complexity, b: Complexity): Complexity {
   return [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]];
 }
 
-/** Complexity of a P-Chain BaseTx, ImportTx or ExportTx; its bandwidth is the signed size. */
+function typeComplexity(tx: PTx): Complexity[] {
+  switch (tx.kind) {
+    case 'ImportTx':
+      return tx.importedInputs.map(inputComplexity);
+    case 'ExportTx':
+      return tx.exportedOutputs.map(outputComplexity);
+    case 'AddPermissionlessValidatorTx':
+      return [signerComplexity(tx.signer), ...tx.stake.map(outputComplexity), ownerComplexity(tx.validationRewardsOwner), ownerComplexity(tx.delegationRewardsOwner)];
+    case 'AddPermissionlessDelegatorTx':
+      return [...tx.stake.map(outputComplexity), ownerComplexity(tx.rewardsOwner)];
+    case 'AddAutoRenewedValidatorTx':
+      return [
+        signerComplexity(tx.signer),
+        ...tx.stake.map(outputComplexity),
+        ownerComplexity(tx.validationRewardsOwner),
+        ownerComplexity(tx.delegationRewardsOwner),
+        ownerComplexity(tx.validatorAuthority),
+      ];
+    case 'SetAutoRenewedValidatorConfigTx':
+      return [authComplexity(tx.auth)];
+    case 'AddSubnetValidatorTx':
+    case 'RemoveSubnetValidatorTx':
+      return [authComplexity(tx.subnetAuth)];
+    case 'CreateChainTx': {
+      const dynamic = 32n * BigInt(tx.fxIDs.length) + BigInt(new TextEncoder().encode(tx.chainName).length) + BigInt(tx.genesisData.length);
+      return [[dynamic, 0n, 0n, 0n], authComplexity(tx.subnetAuth)];
+    }
+    case 'CreateSubnetTx':
+      return [ownerComplexity(tx.owner)];
+    case 'TransferSubnetOwnershipTx':
+      return [authComplexity(tx.subnetAuth), ownerComplexity(tx.owner)];
+    case 'ConvertSubnetToL1Tx':
+      return [
+        [BigInt(tx.address.length), 0n, 0n, 0n],
+        authComplexity(tx.subnetAuth),
+        ...tx.validators.map((v): Complexity => [
+          P_L1_VALIDATOR_BANDWIDTH + BigInt(v.nodeID.length) + P_POP_BANDWIDTH + P_ADDRESS_BANDWIDTH * BigInt(v.remainingBalanceOwner.addresses.length + v.deactivationOwner.addresses.length),
+          0n,
+          P_L1_VALIDATOR_DB_WRITE,
+          P_POP_COMPUTE,
+        ]),
+      ];
+    case 'RegisterL1ValidatorTx':
+    case 'SetL1ValidatorWeightTx':
+      return [warpComplexity(tx.message)];
+    case 'DisableL1ValidatorTx':
+      return [authComplexity(tx.disableAuth)];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Complexity of a P-Chain tx, as the node meters it; its bandwidth is the signed size. Throws
+ * ValidationError for the types the node no longer accepts (they have no fee rule).
+ */
 export function pTxComplexity(tx: PTx): Complexity {
-  let c: Complexity = [P_TX_INTRINSIC_BANDWIDTH + BigInt(tx.memo.length), 0n, 0n, 0n];
-  if (tx.kind !== 'BaseTx') c[0] += P_CROSS_CHAIN_EXTRA;
+  const intrinsic = INTRINSIC[tx.kind];
+  if (!intrinsic || isRetiredPTx(tx)) throw new ValidationError(`the P-Chain no longer accepts ${tx.kind}, so it has no fee`);
+  let c: Complexity = [intrinsic[0] + BigInt(tx.memo.length), intrinsic[1], intrinsic[2], intrinsic[3]];
   for (const o of tx.outputs) c = add(c, outputComplexity(o));
   for (const i of tx.inputs) c = add(c, inputComplexity(i));
-  if (tx.kind === 'ImportTx') for (const i of tx.importedInputs) c = add(c, inputComplexity(i));
-  if (tx.kind === 'ExportTx') for (const o of tx.exportedOutputs) c = add(c, outputComplexity(o));
+  for (const part of typeComplexity(tx)) c = add(c, part);
   return c;
 }
 
@@ -89,8 +207,9 @@ export function withHeadroom(value: bigint, percent: bigint): bigint {
 }
 
 /**
- * AVAX a tx actually burns: what it consumes minus what it creates (on its chain and exported).
- * This is the fee paid, shown after acceptance next to the estimate shown before.
+ * AVAX a tx actually burns: what it consumes minus what it creates (on its chain and exported),
+ * less the stake it locks and what it moves into L1 validator balances. This is the fee paid,
+ * shown after acceptance next to the estimate shown before.
  */
 export function avaxBurned(tx: UnsignedTx, avaxAssetID: Bytes): bigint {
   const avax = toHex(avaxAssetID);
@@ -105,5 +224,7 @@ export function avaxBurned(tx: UnsignedTx, avaxAssetID: Bytes): bigint {
   let burned = inSum(tx.inputs) - outSum(tx.outputs);
   if (tx.kind === 'ImportTx') burned += inSum(tx.importedInputs);
   if (tx.kind === 'ExportTx') burned -= outSum(tx.exportedOutputs);
+  // Stake comes back when the staking ends; an L1 validator's balance pays its continuous fee.
+  if (tx.vm === 'pvm') burned -= outSum(stakeOf(tx)) + l1BalanceOf(tx);
   return burned;
 }

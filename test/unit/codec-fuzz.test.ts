@@ -22,7 +22,11 @@ type DecoderName = 'decodeUnsignedTx' | 'decodeSignedTx' | 'decodeUtxo';
 const DECODERS: DecoderName[] = ['decodeUnsignedTx', 'decodeSignedTx', 'decodeUtxo'];
 
 /** Type IDs that get random bytes past the version and type checks. */
-const TX_TYPE_IDS: Record<Vm, number[]> = { avm: [0, 1, 2, 3, 4], pvm: [17, 18, 34], evm: [0, 1] };
+const TX_TYPE_IDS: Record<Vm, number[]> = {
+  avm: [0, 1, 2, 3, 4],
+  pvm: [12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 24, 25, 26, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42],
+  evm: [0, 1],
+};
 
 /** Decodes; on success, checks the value re-encodes to the input. Returns whether it decoded. */
 function decodeAndCheck(name: DecoderName, vm: Vm, bytes: Bytes): boolean {

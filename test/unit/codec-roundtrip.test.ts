@@ -3,9 +3,10 @@
 // malformed input is refused with a CodecError that says where.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { type Bytes, compareBytes, concatBytes, fromHex, toHex } from '../../src/core/bytes.js';
+import { type Bytes, compareBytes, concatBytes, toHex } from '../../src/core/bytes.js';
 import {
   appendCredentials,
+  decodeChainTx,
   decodeSignedTx,
   decodeUnsignedTx,
   decodeUtxo,
@@ -317,15 +318,20 @@ describe('refusals', () => {
     }
   });
 
-  it('P-Chain transaction types the wallet does not handle are named as unsupported', () => {
-    for (const typeId of [12, 14, 25, 26, 35]) {
-      const bytes = concatBytes(new Uint8Array(2), u32(typeId), new Uint8Array(300));
-      const e = expectCodecError(() => decodeUnsignedTx(bytes, 'pvm'), bytes.length);
-      expect(e.message).toContain(`unsupported P-Chain transaction type ${typeId}`);
+  it('P-Chain block-builder transaction types are named and refused by the wallet decoders (decodeChainTx reads them)', () => {
+    for (const [typeId, name, body] of [
+      [19, 'AdvanceTimeTx', 8],
+      [20, 'RewardValidatorTx', 32],
+      [42, 'RewardAutoRenewedValidatorTx', 40],
+    ] as const) {
+      const unsigned = concatBytes(new Uint8Array(2), u32(typeId), new Uint8Array(body));
+      const e = expectCodecError(() => decodeUnsignedTx(unsigned, 'pvm'), unsigned.length);
+      expect(e.message).toContain(`P-Chain transaction type ${typeId} (${name}) is issued by the block builder`);
       expect(e.offset).toBe(2);
+      const signed = concatBytes(unsigned, u32(0));
+      expect(expectCodecError(() => decodeSignedTx(signed, 'pvm'), signed.length).offset).toBe(2);
+      expect(decodeChainTx(signed, 'pvm').unsigned.kind).toBe(name);
     }
-    const e25 = expectCodecError(() => decodeSignedTx(concatBytes(fromHex('000000000019'), new Uint8Array(64)), 'pvm'), 70);
-    expect(e25.message).toContain('unsupported P-Chain transaction type 25');
   });
 
   const lockedUtxo: Utxo = {

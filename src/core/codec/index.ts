@@ -12,7 +12,10 @@ export {
   decodeUnsignedTx,
   decodeSignedTx,
   decodeUtxo,
+  decodeChainTx,
   type DecodedSignedTx,
 } from './codec.js';
+export { isPBlockTx, PVM_TX_TYPE_IDS } from './pvm.js';
+export * from './pvm-rules.js';
 export * from './ids.js';
 export * from './rules.js';

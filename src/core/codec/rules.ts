@@ -1,7 +1,8 @@
-// Consensus sorting rules (wire-format.md §4.7, §6.3) and small structural helpers.
+// Consensus sorting rules (docs/protocol.md §Sorting) and small structural helpers.
 import { compareBytes, type Bytes } from '../bytes.js';
 import { ByteWriter } from './io.js';
 import { encodeOutput, writeOperation } from './codec.js';
+import { stakeOf } from './pvm-rules.js';
 import type {
   EvmInput,
   EvmOutput,
@@ -74,12 +75,18 @@ export function amountOf(output: Output): bigint {
 }
 
 /**
- * The UTXOs a tx creates on its own chain, with their output indices (wire-format.md §4.5):
- * outputs first, then CreateAssetTx initial states (asset = the new tx ID) or operation outputs.
+ * The UTXOs a tx creates on its own chain, with their output indices (docs/protocol.md §IDs):
+ * outputs first, then CreateAssetTx initial states (asset = the new tx ID) or operation outputs;
+ * a staking tx's stake comes back as UTXOs of its own ID after the outputs when the staking ends.
+ * (Rewards and L1 validator refunds are not in the tx: only the chain's state knows them.)
  */
 export function producedUtxos(tx: UnsignedTx, txID: Bytes): Utxo[] {
   if (tx.vm === 'evm') return [];
   const out: Utxo[] = tx.outputs.map((o, i) => ({ txID, outputIndex: i, assetID: o.assetID, output: o.output }));
+  if (tx.vm === 'pvm') {
+    for (const o of stakeOf(tx)) out.push({ txID, outputIndex: out.length, assetID: o.assetID, output: o.output });
+    return out;
+  }
   if (tx.kind === 'CreateAssetTx') {
     for (const state of tx.initialStates) {
       for (const output of state.outputs) out.push({ txID, outputIndex: out.length, assetID: txID, output });

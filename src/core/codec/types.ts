@@ -1,6 +1,24 @@
 // The decoded shape of every X-Chain, P-Chain and C-Chain atomic structure the wallet meets.
 // Field names follow the node's; IDs and addresses stay raw bytes (32 and 20 bytes).
 import type { Bytes } from '../bytes.js';
+import type {
+  PAddSubnetValidatorTx,
+  PBlockTx,
+  PConvertSubnetToL1Tx,
+  PCreateChainTx,
+  PCreateSubnetTx,
+  PDisableL1ValidatorTx,
+  PIncreaseL1ValidatorBalanceTx,
+  PRegisterL1ValidatorTx,
+  PRemoveSubnetValidatorTx,
+  PSetAutoRenewedValidatorConfigTx,
+  PSetL1ValidatorWeightTx,
+  PStakingTx,
+  PTransferSubnetOwnershipTx,
+  PTransformSubnetTx,
+} from './pvm-types.js';
+
+export type * from './pvm-types.js';
 
 /** Which VM's type-ID table applies: X-Chain avm, P-Chain platformvm, C-Chain atomic (coreth). */
 export type Vm = 'avm' | 'pvm' | 'evm';
@@ -240,11 +258,31 @@ export interface CExportTx {
 }
 
 export type XTx = XBaseTx | XCreateAssetTx | XOperationTx | XImportTx | XExportTx;
-export type PTx = PBaseTx | PImportTx | PExportTx;
+/** Every P-Chain tx that has a BaseTx (so inputs, outputs and a fee). */
+export type PTx =
+  | PBaseTx
+  | PImportTx
+  | PExportTx
+  | PStakingTx
+  | PAddSubnetValidatorTx
+  | PCreateChainTx
+  | PCreateSubnetTx
+  | PRemoveSubnetValidatorTx
+  | PTransformSubnetTx
+  | PTransferSubnetOwnershipTx
+  | PConvertSubnetToL1Tx
+  | PRegisterL1ValidatorTx
+  | PSetL1ValidatorWeightTx
+  | PIncreaseL1ValidatorBalanceTx
+  | PDisableL1ValidatorTx
+  | PSetAutoRenewedValidatorConfigTx;
 export type CTx = CImportTx | CExportTx;
+/** A tx a wallet signs: it has a BaseTx (or the C-Chain atomic equivalent). */
 export type UnsignedTx = XTx | PTx | CTx;
+/** Any tx a chain stores: wallet txs and the P-Chain's block-builder txs. */
+export type ChainTx = UnsignedTx | PBlockTx;
 
-export interface SignedTx<T extends UnsignedTx = UnsignedTx> {
+export interface SignedTx<T extends ChainTx = UnsignedTx> {
   unsigned: T;
   credentials: Credential[];
 }

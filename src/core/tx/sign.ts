@@ -1,16 +1,19 @@
 // Signing a built or dApp-supplied transaction: work out which address must sign each credential
-// (from the spent UTXOs' owners), sign each distinct key once, and check every signature by
-// recovering its signer before anything leaves the wallet.
+// (from the spent UTXOs' owners, and for a P-Chain authorization from the owner it answers to),
+// sign each distinct key once, and check every signature by recovering its signer before
+// anything leaves the wallet.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { type Bytes, equalBytes, toHex } from '../bytes.js';
 import { appendCredentials, encodeUnsignedTx } from '../codec/codec.js';
 import { utxoId } from '../codec/ids.js';
+import { authorizationOf } from '../codec/pvm-rules.js';
 import { ownersOf } from '../codec/rules.js';
 import type {
   Credential,
   CredentialFx,
   FxOperation,
   Input,
+  OutputOwners,
   TransferableInput,
   UnsignedTx,
   Utxo,
@@ -45,6 +48,30 @@ export interface RequiredCredential {
   fx: CredentialFx;
   signers: Bytes[];
   evm: boolean;
+  /**
+   * Slots after `signers` whose signer the wallet cannot tell: an authorization whose owner it
+   * could not look up. They keep a signature the tx already carries, else stay empty.
+   */
+  unknownSigners?: number;
+}
+
+/**
+ * The output index under which a list of spent UTXOs carries the owner an authorization answers
+ * to (subnet owner, validator authority), keyed by the ID that names that owner. No tx can have
+ * that many outputs, so no real UTXO has it; an input that names it is refused.
+ */
+export const AUTHORITY_OUTPUT_INDEX = 0xffffffff;
+
+/** The record of an authorizing owner, to carry among spent UTXOs. */
+export function authorityRecord(id: Bytes, owners: OutputOwners): Utxo {
+  return { txID: id, outputIndex: AUTHORITY_OUTPUT_INDEX, assetID: new Uint8Array(32), output: { kind: 'TransferOutput', amount: 0n, owners } };
+}
+
+/** The owner a tx's authorization answers to, when `lookup` carries its record. */
+export function authorityOwnerOf(tx: UnsignedTx, lookup: UtxoLookup): OutputOwners | undefined {
+  const auth = tx.vm === 'pvm' ? authorizationOf(tx) : undefined;
+  const record = auth && lookup({ txID: auth.id, outputIndex: AUTHORITY_OUTPUT_INDEX });
+  return record ? ownersOf(record.output) : undefined;
 }
 
 export type UtxoLookup = (ref: UtxoRef) => Utxo | undefined;
@@ -74,6 +101,7 @@ function signersFor(utxo: Utxo, sigIndices: number[], ref: UtxoRef): Bytes[] {
 }
 
 function inputCredential(input: TransferableInput, lookup: UtxoLookup): RequiredCredential {
+  if (input.outputIndex === AUTHORITY_OUTPUT_INDEX) throw new ValidationError(`input ${utxoId(input)} names an output index no transaction has`);
   const utxo = lookup(input);
   if (!utxo) throw new ValidationError(`the UTXO ${utxoId(input)} spent by this transaction is unknown`);
   if (!equalBytes(utxo.assetID, input.assetID)) {
@@ -92,7 +120,10 @@ function operationSigIndices(op: FxOperation): number[] {
   return 'mintInput' in op ? op.mintInput : op.input;
 }
 
-/** The credentials a tx needs, in the node's order: inputs, imported inputs, operations. */
+/**
+ * The credentials a tx needs, in the node's order: inputs, imported inputs, operations, then a
+ * P-Chain authorization (its owner read from `lookup`, see authorityRecord).
+ */
 export function requiredCredentials(tx: UnsignedTx, lookup: UtxoLookup): RequiredCredential[] {
   if (tx.vm === 'evm') {
     if (tx.kind === 'ExportTx') return tx.ins.map((i) => ({ fx: 'secp', signers: [i.address], evm: true }));
@@ -100,6 +131,21 @@ export function requiredCredentials(tx: UnsignedTx, lookup: UtxoLookup): Require
   }
   const creds = tx.inputs.map((i) => inputCredential(i, lookup));
   if (tx.kind === 'ImportTx') for (const i of tx.importedInputs) creds.push(inputCredential(i, lookup));
+  const auth = tx.vm === 'pvm' ? authorizationOf(tx) : undefined;
+  if (auth) {
+    // The authorization's credential comes last: its sigIndices index the authorizing owner.
+    const owner = authorityOwnerOf(tx, lookup);
+    if (!owner) {
+      creds.push({ fx: 'secp', signers: [], evm: false, unknownSigners: auth.sigIndices.length });
+    } else {
+      const signers = auth.sigIndices.map((i) => {
+        const address = owner.addresses[i];
+        if (!address) throw new ValidationError(`authorization signature index ${i} is out of range for its ${owner.addresses.length} owner addresses`);
+        return address;
+      });
+      creds.push({ fx: 'secp', signers, evm: false });
+    }
+  }
   if (tx.kind === 'OperationTx') {
     for (const op of tx.operations) {
       if (op.utxoIDs.length !== 1) throw new ValidationError('an operation must consume exactly one UTXO');
@@ -142,6 +188,13 @@ export function signTx(
   const cache = new Map<KeyPair, Bytes>();
   let complete = true;
   const credentials = required.map((cred, c): Credential => {
+    const unknown = Array.from({ length: cred.unknownSigners ?? 0 }, (_, k) => {
+      const prior = options.existing?.[c]?.signatures[cred.signers.length + k];
+      if (prior && !equalBytes(prior, EMPTY_SIGNATURE)) return prior;
+      if (!options.allowPartial) throw new SigningError(`the wallet cannot tell who signs credential ${c}`);
+      complete = false;
+      return EMPTY_SIGNATURE;
+    });
     const signatures = cred.signers.map((signer, s) => {
       const prior = options.existing?.[c]?.signatures[s];
       if (prior && !equalBytes(prior, EMPTY_SIGNATURE)) return prior;
@@ -158,7 +211,7 @@ export function signTx(
       }
       return sig;
     });
-    return { fx: cred.fx, signatures };
+    return { fx: cred.fx, signatures: [...signatures, ...unknown] };
   });
   verifyCredentials(digest, required, credentials, { allowEmpty: !complete });
   const signedBytes = appendCredentials(unsignedBytes, tx.vm, credentials);
@@ -184,10 +237,13 @@ export function verifyCredentials(
   required.forEach((cred, c) => {
     const got = credentials[c]!;
     if (got.fx !== cred.fx) throw new SigningError(`credential ${c} has the wrong type`);
-    if (got.signatures.length !== cred.signers.length) {
-      throw new SigningError(`credential ${c} needs ${cred.signers.length} signatures, has ${got.signatures.length}`);
+    const needed = cred.signers.length + (cred.unknownSigners ?? 0);
+    if (got.signatures.length !== needed) {
+      throw new SigningError(`credential ${c} needs ${needed} signatures, has ${got.signatures.length}`);
     }
     got.signatures.forEach((sig, s) => {
+      // A slot whose signer is unknown holds what the tx came with: nothing to check it against.
+      if (s >= cred.signers.length) return;
       if (options.allowEmpty && equalBytes(sig, EMPTY_SIGNATURE)) return;
       const key = toHex(sig);
       let signer = recovered.get(key);

@@ -1,0 +1,166 @@
+// A site hands the wallet a P-Chain tx with an authorization (subnet owner, validator authority,
+// deactivation owner): the wallet decodes and checks it, finds the authorizing owner from the tx
+// that set it, describes it for the approval, and signs every input and authorization slot its
+// keys own — each signature checked by recovery — leaving the others for the site to collect.
+import { describe, expect, it } from 'vitest';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { type Bytes, equalBytes, utf8 } from '../../src/core/bytes.js';
+import {
+  authorizationOf,
+  decodeSignedTx,
+  encodeSignedTx,
+  encodeUnsignedTx,
+  txIdBytes,
+  type PAddAutoRenewedValidatorTx,
+  type PCreateSubnetTx,
+  type PTx,
+  type Utxo,
+} from '../../src/core/codec/index.js';
+import { describeTx } from '../../src/core/describe.js';
+import { cb58Encode, formatAddress } from '../../src/core/encoding.js';
+import { NetworkMismatchError, ValidationError } from '../../src/core/errors.js';
+import { checkTxBelongs, decodeExternalTx, type ExternalTx, keychainSignsAny, resolveSpent, signExternalTx } from '../../src/core/external-tx.js';
+import { recoverSigner } from '../../src/core/keys.js';
+import type { NodeClient } from '../../src/core/node.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import { EMPTY_SIGNATURE, keychainOf } from '../../src/core/tx/sign.js';
+import { ctx, ewoq, mine, outsider, second, utxo } from './pvm-test-kit.js';
+
+const keychain = keychainOf([ewoq, second]);
+const base = (spent: Utxo[]) => ({
+  vm: 'pvm' as const,
+  networkID: ctx.networkID,
+  blockchainID: ctx.pChainID,
+  outputs: [],
+  inputs: spent.map((u) => ({ txID: u.txID, outputIndex: u.outputIndex, assetID: u.assetID, input: { kind: 'TransferInput' as const, amount: 1_000_000n, sigIndices: [0] } })),
+  memo: new Uint8Array(),
+});
+
+/** The txs the node would return by ID (unchecked: the real client checks the hash). */
+function fakeNode(txs: PTx[]): { node: NodeClient; ids: Bytes[] } {
+  const byId = new Map<string, Bytes>();
+  const ids = txs.map((tx) => {
+    const signed = encodeSignedTx({ unsigned: tx, credentials: [] });
+    const id = txIdBytes(signed);
+    byId.set(cb58Encode(id), signed);
+    return id;
+  });
+  const getTx = async (id: string) => {
+    const bytes = byId.get(id);
+    if (!bytes) throw new Error(`no tx ${id}`);
+    return bytes;
+  };
+  return { node: { platform: { getTx } } as unknown as NodeClient, ids };
+}
+
+async function external(tx: PTx, known: Utxo[], node: NodeClient): Promise<ExternalTx> {
+  const bytes = encodeUnsignedTx(tx);
+  const decoded = decodeExternalTx('P', bytes);
+  checkTxBelongs(decoded.tx, 'P', ctx);
+  const spent = await resolveSpent(decoded.tx, 'P', ctx, node, known);
+  return { chain: 'P', ...decoded, spent };
+}
+
+/** Each non-empty signature recovers to the address that must sign that slot. */
+function signerOf(ext: ExternalTx, signed: Bytes, c: number, s: number): Bytes | undefined {
+  const cred = decodeSignedTx(signed, 'pvm').credentials[c]!;
+  const sig = cred.signatures[s]!;
+  return equalBytes(sig, EMPTY_SIGNATURE) ? undefined : recoverSigner(sha256(ext.unsignedBytes), sig).shortId;
+}
+
+describe('P-Chain authorizations in site txs', () => {
+  const subnet: PCreateSubnetTx = { ...base([]), kind: 'CreateSubnetTx', owner: makeOwners([second.shortId, outsider], 1) };
+
+  it('AddSubnetValidatorTx: the subnet owner comes from its CreateSubnetTx; the input and the authorization are signed', async () => {
+    const { node, ids } = fakeNode([subnet]);
+    const funds = utxo(5_000_000n);
+    const secondAt = subnet.owner.addresses.findIndex((a) => equalBytes(a, second.shortId));
+    const tx: PTx = {
+      ...base([funds]),
+      kind: 'AddSubnetValidatorTx',
+      validator: { nodeID: sha256(utf8.encode('n')).slice(0, 20), start: 0n, end: 100n, weight: 10n },
+      subnetID: ids[0]!,
+      subnetAuth: [secondAt],
+    };
+    const ext = await external(tx, [funds], node);
+    expect(ext.spent).toHaveLength(2);
+    const signed = signExternalTx(ext, keychain);
+    expect(signed.complete).toBe(true);
+    expect(signerOf(ext, signed.signedBytes, 0, 0)).toStrictEqual(ewoq.shortId);
+    expect(signerOf(ext, signed.signedBytes, 1, 0)).toStrictEqual(second.shortId);
+
+    const view = describeTx(ext.tx, ctx, ext.spent);
+    expect(view.action).toContain(`subnet ${cb58Encode(ids[0]!)}`);
+    expect(view.authorization).toMatchObject({ by: 'subnet owner', of: cb58Encode(ids[0]!), sigIndices: [secondAt], signers: [formatAddress('P', ctx.hrp, second.shortId)] });
+    expect(view.authorization!.note).toContain('when the subnet was created');
+  });
+
+  it('an authorization whose only signer is an address the wallet has no key for: partly signed, the slot left empty', async () => {
+    const { node, ids } = fakeNode([subnet]);
+    const funds = utxo(5_000_000n);
+    const outsiderAt = subnet.owner.addresses.findIndex((a) => equalBytes(a, outsider));
+    const tx: PTx = { ...base([funds]), kind: 'RemoveSubnetValidatorTx', nodeID: sha256(utf8.encode('n')).slice(0, 20), subnetID: ids[0]!, subnetAuth: [outsiderAt] };
+    const ext = await external(tx, [funds], node);
+    const signed = signExternalTx(ext, keychain);
+    expect(signed.complete).toBe(false);
+    expect(signerOf(ext, signed.signedBytes, 0, 0)).toStrictEqual(ewoq.shortId);
+    expect(signerOf(ext, signed.signedBytes, 1, 0)).toBeUndefined();
+  });
+
+  it('SetAutoRenewedValidatorConfigTx: the validator authority comes from its AddAutoRenewedValidatorTx; a wallet holding only that key signs', async () => {
+    const validator: PAddAutoRenewedValidatorTx = {
+      ...base([]), kind: 'AddAutoRenewedValidatorTx', nodeID: sha256(utf8.encode('v')).slice(0, 20),
+      signer: { kind: 'ProofOfPossession', publicKey: new Uint8Array(48), signature: new Uint8Array(96) }, stake: [],
+      validationRewardsOwner: mine, delegationRewardsOwner: mine, validatorAuthority: makeOwners([second.shortId]),
+      delegationShares: 20_000, autoCompoundRewardShares: 1_000_000, period: 86_400n,
+    };
+    const { node, ids } = fakeNode([validator]);
+    const theirs = utxo(9_000_000n, makeOwners([outsider]));
+    const tx: PTx = { ...base([theirs]), kind: 'SetAutoRenewedValidatorConfigTx', txID: ids[0]!, auth: [0], autoCompoundRewardShares: 0, period: 0n };
+    const ext = await external(tx, [theirs], node);
+    const secondOnly = keychainOf([second]);
+    expect(keychainSignsAny(ext, secondOnly)).toBe(true);
+    const signed = signExternalTx(ext, secondOnly);
+    expect(signed.complete).toBe(false);
+    expect(signerOf(ext, signed.signedBytes, 0, 0)).toBeUndefined();
+    expect(signerOf(ext, signed.signedBytes, 1, 0)).toStrictEqual(second.shortId);
+    const view = describeTx(ext.tx, ctx, ext.spent);
+    expect(view.action).toBe(`Stop the auto-renewed validator added by ${cb58Encode(ids[0]!)} at the end of its current cycle`);
+    expect(view.authorization).toMatchObject({ by: 'validator authority', signers: [formatAddress('P', ctx.hrp, second.shortId)] });
+  });
+
+  it("DisableL1ValidatorTx: the deactivation owner cannot be looked up — inputs signed, the authorization kept as the site sent it", async () => {
+    const { node } = fakeNode([]);
+    const funds = utxo(5_000_000n);
+    const tx: PTx = { ...base([funds]), kind: 'DisableL1ValidatorTx', validationID: sha256(utf8.encode('validation')), disableAuth: [0, 2] };
+    const ext = await external(tx, [funds], node);
+    expect(ext.spent).toHaveLength(1);
+    const signed = signExternalTx(ext, keychain);
+    expect(signed.complete).toBe(false);
+    const creds = decodeSignedTx(signed.signedBytes, 'pvm').credentials;
+    expect(creds[1]!.signatures).toStrictEqual([EMPTY_SIGNATURE, EMPTY_SIGNATURE]);
+    // A site that already collected the deactivation owner's signatures gets them back untouched.
+    const theirSig = new Uint8Array(65).fill(5);
+    const withTheirs = signExternalTx({ ...ext, existing: [{ fx: 'secp', signatures: [EMPTY_SIGNATURE] }, { fx: 'secp', signatures: [theirSig, theirSig] }] }, keychain);
+    expect(withTheirs.complete).toBe(true);
+    expect(decodeSignedTx(withTheirs.signedBytes, 'pvm').credentials[1]!.signatures).toStrictEqual([theirSig, theirSig]);
+    expect(describeTx(ext.tx, ctx, ext.spent).authorization).toMatchObject({ by: 'L1 validator deactivation owner', sigIndices: [0, 2] });
+    expect(authorizationOf(tx)?.kind).toBe('deactivation-owner');
+  });
+
+  it('refused before anything is signed: a rule broken, a subnet ID that names no subnet, stake in another asset', async () => {
+    const funds = utxo(5_000_000n);
+    const unsorted: PTx = { ...base([funds]), kind: 'CreateSubnetTx', owner: { locktime: 0n, threshold: 1, addresses: [new Uint8Array(20).fill(2), new Uint8Array(20).fill(1)] } };
+    expect(() => decodeExternalTx('P', encodeUnsignedTx(unsorted))).toThrow(ValidationError);
+    const { node, ids } = fakeNode([{ ...base([]), kind: 'BaseTx' }]);
+    const tx: PTx = { ...base([funds]), kind: 'RemoveSubnetValidatorTx', nodeID: new Uint8Array(20).fill(1), subnetID: ids[0]!, subnetAuth: [0] };
+    await expect(external(tx, [funds], node)).rejects.toThrow(ValidationError);
+
+    const otherAsset = sha256(utf8.encode('not avax'));
+    const delegation: PTx = {
+      ...base([funds]), kind: 'AddPermissionlessDelegatorTx', validator: { nodeID: new Uint8Array(20).fill(1), start: 0n, end: 1n, weight: 5n }, subnetID: ctx.pChainID,
+      stake: [{ assetID: otherAsset, output: { kind: 'TransferOutput', amount: 5n, owners: mine } }], rewardsOwner: mine,
+    };
+    expect(() => checkTxBelongs(delegation, 'P', ctx)).toThrow(NetworkMismatchError);
+  });
+});
