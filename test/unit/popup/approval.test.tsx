@@ -183,6 +183,47 @@ describe('approval window: a transaction', () => {
     expect(screen.queryByTestId('gas-limit-oversized')).toBeNull();
   });
 
+  it('a P-Chain staking tx: its kind in words, what it does, the facts behind it, the stake marked as staked, and an authorization it carries', async () => {
+    const stakeOwner = { addresses: [P_ADDR], threshold: 1, locktime: '0' };
+    const summary: ApprovalSummary = {
+      kind: 'tx',
+      chain: 'P',
+      action: 'send',
+      complete: true,
+      unsignedHex: '0x0000',
+      view: {
+        chain: 'P',
+        kind: 'AddPermissionlessDelegatorTx',
+        networkID: 1337,
+        inputs: [],
+        outputs: [{ chain: 'P', assetID: AVAX, amount: '25000000000', kind: 'TransferOutput', owners: stakeOwner, staked: true }],
+        burned: '8299',
+        operations: [],
+        action: 'Delegate 25 AVAX to NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5 until 2026-11-25 12:00 UTC',
+        details: [
+          { label: 'Node', value: 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5' },
+          { label: 'Rewards to', value: P_ADDR },
+        ],
+        authorization: { by: 'subnet owner', of: 'subnet-id', sigIndices: [0], owners: { addresses: [P_ADDR], threshold: 1 }, signers: [P_ADDR], note: 'as the subnet was created' },
+      },
+      assets: { [AVAX]: { symbol: 'AVAX', denomination: 9, verified: true } },
+    };
+    renderWith(queue([approval(1, summary)]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    await screen.findByTestId('tx-summary');
+    expect(screen.getByText('Delegate stake')).toBeTruthy();
+    expect(screen.getByTestId('tx-what').textContent).toBe('Delegate 25 AVAX to NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5 until 2026-11-25 12:00 UTC');
+    const details = screen.getByTestId('tx-details');
+    expect(within(details).getByText('Node').nextElementSibling!.textContent).toBe('NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5');
+    expect(within(details).getByText('Rewards to').nextElementSibling!.textContent).toBe(P_ADDR);
+    const outputs = screen.getByTestId('outputs');
+    expect(within(outputs).getByTestId('staked').textContent).toContain('Staked');
+    expect(outputs.textContent).toContain('25 AVAX');
+    const auth = screen.getByTestId('tx-authorization');
+    expect(auth.textContent).toContain('As the subnet owner of subnet-id');
+    expect(auth.textContent).toContain(`Signed by: ${P_ADDR}`);
+    expect(screen.getByTestId('fee').textContent).toBe('0.000008299 AVAX burned');
+  });
+
   it('an EVM tx whose site-set gas limit is far above what the call uses: half the limit is the likely charge, and that is flagged', async () => {
     const summary: ApprovalSummary = {
       kind: 'evm-tx',

@@ -1,0 +1,198 @@
+// What an approval shows of each kind of request: a transaction (decoded from its exact unsigned
+// bytes), an EVM transaction, a message, typed data, a chain to add or switch to. Pure views over
+// the summary the background built; the approval window (approval-window.tsx) places them.
+import type { ApprovalSummary } from '../shared/messages.js';
+import { ExactBytes, hexLength, type Summary, TxDetails } from './approval-tx.js';
+import { formatUnits, formatValue, units, WEI_DECIMALS } from './format.js';
+
+function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
+  const feeCap = units(summary.gasLimit) * units(summary.maxFeePerGas);
+  // What a unit of gas likely costs: the base fee bound plus the tip, never above the cap.
+  const likelyPrice = units(summary.baseFeePerGas) + units(summary.maxPriorityFeePerGas);
+  const likelyFee = units(summary.expectedGas) * (likelyPrice < units(summary.maxFeePerGas) ? likelyPrice : units(summary.maxFeePerGas));
+  // Helicon charges at least half the gas limit: a limit far above what the call uses costs real money.
+  const use = summary.estimatedGasUse === undefined ? undefined : units(summary.estimatedGasUse);
+  const oversized = use !== undefined && units(summary.expectedGas) > use;
+  const hasData = summary.data !== '' && summary.data !== '0x';
+  // Gas prices in the chain's own small unit: nAVAX on Avalanche, gwei elsewhere (both 10^-9).
+  const gwei = summary.symbol === 'AVAX' ? 'nAVAX' : 'gwei';
+  return (
+    <div class="stack" data-testid="evm-summary">
+      <dl class="facts compact">
+        <dt>Chain</dt>
+        <dd data-testid="evm-chain">
+          {summary.chainName} (chain ID {summary.chainId})
+        </dd>
+        <dt>From</dt>
+        <dd class="mono break">{summary.from}</dd>
+        <dt>To</dt>
+        <dd class="mono break">{summary.to === '' ? <span class="badge warn">Creates a contract</span> : summary.to}</dd>
+        <dt>Value</dt>
+        <dd class="amount" data-testid="evm-value">
+          {formatValue(summary.valueWei, WEI_DECIMALS, summary.symbol)}
+        </dd>
+        <dt>Nonce</dt>
+        <dd data-testid="evm-nonce">{summary.nonce}</dd>
+        <dt>Likely fee</dt>
+        <dd data-testid="fee-likely">
+          about {formatValue(likelyFee, WEI_DECIMALS, summary.symbol)}
+          <div class="small-text muted">
+            {formatUnits(summary.expectedGas, 0)} gas charged (at least half the gas limit is always charged)
+          </div>
+          {oversized ? (
+            <div class="badge warn" data-testid="gas-limit-oversized">
+              The gas limit is {formatUnits(summary.gasLimit, 0)}, but this call uses about {formatUnits(use, 0)}: half the limit is charged anyway.
+            </div>
+          ) : null}
+        </dd>
+        <dt>Fee at most</dt>
+        <dd data-testid="fee">
+          {formatValue(feeCap, WEI_DECIMALS, summary.symbol)}
+          <div class="small-text muted">
+            {formatUnits(summary.gasLimit, 0)} gas × {formatUnits(summary.maxFeePerGas, 9)} {gwei}; tip up to {formatUnits(summary.maxPriorityFeePerGas, 9)} {gwei} per gas
+          </div>
+        </dd>
+      </dl>
+      {hasData ? (
+        <details class="section" data-testid="evm-data">
+          {/* The first 4 bytes select the contract function: shown without opening the details. */}
+          <summary>
+            Call data ({hexLength(summary.data)} bytes, function <span class="mono">{summary.data.slice(0, 10)}</span>)
+          </summary>
+          <div class="section-body mono break small-text">{summary.data}</div>
+        </details>
+      ) : (
+        <p class="muted">No call data</p>
+      )}
+      <ExactBytes hex={summary.unsignedHex} what="EIP-1559 transaction, unsigned: its keccak-256 is what is signed" />
+    </div>
+  );
+}
+
+function MessageDetails({ summary }: { summary: Summary<'sign-message'> }) {
+  return (
+    <div class="stack" data-testid="message-summary">
+      <p>Sign this message{summary.encoding === 'hex' ? ' (binary, shown as hex)' : ''}:</p>
+      <pre class="message mono break">{summary.encoding === 'hex' ? `0x${summary.message.replace(/^0x/, '')}` : summary.message}</pre>
+      <dl class="facts compact">
+        <dt>Format</dt>
+        <dd data-testid="message-format">{summary.format === 'personal' ? 'Ethereum personal message (EIP-191)' : 'Avalanche signed message'}</dd>
+        <dt>Signed by</dt>
+        <dd class="mono break">{summary.signer}</dd>
+      </dl>
+      <ExactBytes
+        hex={summary.bytesHex}
+        digest={summary.digestHex}
+        what={
+          summary.format === 'personal'
+            ? 'The message bytes. The key signs their EIP-191 hash: keccak-256 of "\\x19Ethereum Signed Message:\\n", the length and the bytes.'
+            : 'The message bytes. The key signs sha256 of "\\x1AAvalanche Signed Message:\\n", the length (4 bytes) and the bytes.'
+        }
+      />
+    </div>
+  );
+}
+
+function TypedDataDetails({ summary }: { summary: Summary<'sign-typed-data'> }) {
+  return (
+    <div class="stack" data-testid="typed-data-summary">
+      <p>Sign this structured data (EIP-712):</p>
+      <dl class="facts compact">
+        <dt>Type</dt>
+        <dd class="mono break">{summary.primaryType}</dd>
+        <dt>Signed by</dt>
+        <dd class="mono break">{summary.signer}</dd>
+        {summary.chainId !== undefined && (
+          <>
+            <dt>Chain ID</dt>
+            <dd>{summary.chainId}</dd>
+          </>
+        )}
+      </dl>
+      <h3>Domain</h3>
+      <pre class="message mono break" data-testid="typed-domain">
+        {summary.domainJson}
+      </pre>
+      <h3>Message</h3>
+      <pre class="message mono break" data-testid="typed-message">
+        {summary.messageJson}
+      </pre>
+      <details class="section">
+        <summary>Type definitions</summary>
+        <pre class="section-body message mono break small-text" data-testid="typed-types">
+          {summary.typesJson}
+        </pre>
+      </details>
+    </div>
+  );
+}
+
+function AddChainDetails({ summary }: { summary: Summary<'add-chain'> }) {
+  return (
+    <div class="stack" data-testid="add-chain-summary">
+      <p>Add this EVM chain to the wallet:</p>
+      <dl class="facts compact">
+        <dt>Name</dt>
+        <dd class="break">{summary.chainName}</dd>
+        <dt>Chain ID</dt>
+        <dd>{summary.chainId}</dd>
+        <dt>RPC URL</dt>
+        <dd class="mono break" data-testid="add-chain-rpc">
+          {summary.rpcUrl}
+        </dd>
+        <dt>Symbol</dt>
+        <dd>
+          {summary.symbol} <span class="muted">({summary.decimals} decimals)</span>
+        </dd>
+        <dt>Explorer</dt>
+        <dd class="mono break">{summary.explorerUrl ?? <span class="muted">None</span>}</dd>
+      </dl>
+      <p class="warn-box" role="note">
+        The RPC URL&apos;s operator sees your addresses and what you do on this chain, and could answer with false data: add only chains you trust. An
+        added chain is EVM-only: the X-Chain and P-Chain are not on it.
+      </p>
+    </div>
+  );
+}
+
+export function SummaryDetails({ summary }: { summary: ApprovalSummary }) {
+  switch (summary.kind) {
+    case 'connect':
+      return (
+        <div class="stack" data-testid="connect-summary">
+          <p>
+            Connect to this wallet with the account <strong data-testid="connect-account">{summary.accountName}</strong>. The site will see these addresses:
+          </p>
+          <ul class="plain-list">
+            {summary.accounts.map((a) => (
+              <li key={a} class="mono break">
+                {a}
+              </li>
+            ))}
+          </ul>
+          <p class="muted small-text">Every signature it asks for later still needs your approval.</p>
+        </div>
+      );
+    case 'sign-message':
+      return <MessageDetails summary={summary} />;
+    case 'sign-typed-data':
+      return <TypedDataDetails summary={summary} />;
+    case 'tx':
+      return <TxDetails summary={summary} />;
+    case 'evm-tx':
+      return <EvmDetails summary={summary} />;
+    case 'switch-chain':
+      return (
+        <div class="stack" data-testid="switch-summary">
+          <p>
+            Switch from <strong>{summary.fromName}</strong> to <strong>{summary.toName}</strong> (chain ID {summary.chainId})
+          </p>
+          <p class="muted small-text">Sites then see this chain for their EVM requests.</p>
+        </div>
+      );
+    case 'add-chain':
+      return <AddChainDetails summary={summary} />;
+    default:
+      return <p class="error-text">This request cannot be shown; reject it.</p>;
+  }
+}
