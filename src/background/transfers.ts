@@ -131,20 +131,26 @@ export class TransferRunner {
     return record;
   }
 
-  /** Finishes every transfer the journal holds unfinished (on worker start, unlock, or a timer). */
+  /**
+   * Finishes every transfer the journal holds unfinished (on worker start, unlock, or a timer).
+   * Each runs on its own: one that is stuck (a node error, an import refused five times) does not
+   * hold up the others; the first such error is thrown once all have had their turn.
+   */
   async resumeAll(): Promise<TransferRecord[]> {
     const out: TransferRecord[] = [];
+    let stuck: unknown;
     for (const r of await this.journal.unfinished()) {
       try {
         out.push(await this.run(r));
       } catch (e) {
         // An import refused for its fee waits (unsigned) in atomic memory, a tx the node still
         // processes and an export waiting for an EVM tx of the account to execute are looked at
-        // again later: none may hold up the others.
-        if (!(e instanceof WalletError && WAITS_ITS_TURN.has(e.code))) throw e;
+        // again later: none of them is an error.
+        if (!(e instanceof WalletError && WAITS_ITS_TURN.has(e.code))) stuck ??= e;
         out.push(r);
       }
     }
+    if (stuck !== undefined) throw stuck;
     return out;
   }
 

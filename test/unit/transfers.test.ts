@@ -114,6 +114,27 @@ describe('an export the node refuses while it still processes the first send', (
   });
 });
 
+describe('resuming several transfers', () => {
+  it('one that is stuck does not hold up the others: all run, then the first error is thrown', async () => {
+    const chains = new ScriptedChains();
+    const journal = new TransferJournal(memoryStores().local, 'transfers:test');
+    const runner = new TransferRunner(chains.engine(), journal);
+    const stuck = await runner.begin('P', 'X', 5_000n);
+    const fine = await runner.begin('X', 'P', 7_000n);
+    const engine = chains.engine();
+    const build = engine.buildExport.bind(engine);
+    // The node errors on every attempt to build the first move's export (its chain is P).
+    (engine as unknown as { buildExport: WalletEngine['buildExport'] }).buildExport = async (from, to, amount) => {
+      if (from === 'P') throw new WalletError('node-response', 'the node answered nonsense');
+      return build(from, to, amount);
+    };
+    await expect(new TransferRunner(engine, journal).resumeAll()).rejects.toThrow('the node answered nonsense');
+    const after = await journal.list();
+    expect(after.find((r) => r.id === fine.id)).toMatchObject({ state: 'completed' });
+    expect(after.find((r) => r.id === stuck.id)).toMatchObject({ state: 'pending' });
+  });
+});
+
 describe('a move in the activity list', () => {
   const AVAX_ID = 'avax-asset-id';
   const activityOf = async (chains: ScriptedChains, stop?: string) => {
