@@ -257,12 +257,14 @@ export class TransferRunner {
   }
 
   private async signImports(record: TransferRecord): Promise<void> {
-    const built = await this.engine.buildImports(record.to, record.from);
+    // Only this export's own UTXOs: what else waits in atomic memory is not this move's.
+    const built = await this.engine.buildImports(record.to, record.from, record.export!.txID);
     if (built.length === 0) {
-      // Nothing waits in atomic memory: an earlier import of this transfer (or a manual one) took it.
-      record.state = 'completed';
-      await this.save(record, 'completed');
-      return;
+      // Nothing of the export shows in atomic memory (not yet, or a node hiding it): a move is
+      // done only when its import is accepted, so it waits and is looked at again later.
+      record.error = `the exported funds do not show in the ${record.to}-Chain's atomic memory yet`;
+      await this.save(record, 'import-waiting');
+      throw new WalletError('tx-processing', `transfer ${record.id}: ${record.error}; it is looked at again later`);
     }
     if (record.maxFee !== undefined) {
       const exportFee = BigInt(record.export?.fee ?? '0');

@@ -1098,7 +1098,9 @@ export class WalletService {
 
   async transfersImportWaiting() {
     const { engine, preset, account } = await this.engine();
-    const imported = await engine.importAllWaiting();
+    // A running move imports its own export's funds; this imports everything else.
+    const running = await new TransferJournal(this.local, this.journalKey(preset.id, account.id)).unfinished();
+    const imported = await engine.importAllWaiting(new Set(running.flatMap((r) => (r.export ? [r.export.txID] : []))));
     await this.updateCache(preset.id, account.id, (c) => {
       for (const i of imported) addActivity(c, { txID: i.txID, chain: i.chain, kind: 'import', status: 'accepted', fee: i.fee.toString(), createdAt: Date.now() });
     });

@@ -5,7 +5,7 @@ import { type Bytes, equalBytes, toHex } from './bytes.js';
 import { exportNonce } from './c-atomic.js';
 import { utxoId } from './codec/ids.js';
 import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
-import { formatAddress } from './encoding.js';
+import { cb58Encode, formatAddress } from './encoding.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signExternalTx } from './external-tx.js';
 import { WalletError } from './errors.js';
 import { inputsUnspent } from './tx-fate.js';
@@ -372,9 +372,12 @@ export class WalletEngine {
     return buildCExport({ ctx: this.ctx, from: this.keys.evm.evmAddress, nonce, balanceWei, destination: to as 'X' | 'P', amount, to: owner, baseFeeWei });
   }
 
-  /** Builds the imports of every atomic UTXO waiting on `to` from `from` (several txs when needed). */
-  async buildImports(to: ChainAlias, from: ChainAlias): Promise<BuiltTx[]> {
-    const atomicUtxos = await this.atomicSpendable(to, from);
+  /**
+   * Builds the imports of the atomic UTXOs waiting on `to` from `from` (several txs when needed):
+   * those `fromTx` created when given (a move imports its own export's funds), else every one.
+   */
+  async buildImports(to: ChainAlias, from: ChainAlias, fromTx?: string): Promise<BuiltTx[]> {
+    const atomicUtxos = (await this.atomicSpendable(to, from)).filter((u) => fromTx === undefined || cb58Encode(u.utxo.txID) === fromTx);
     if (atomicUtxos.length === 0) return [];
     return this.importsOf(to, from, atomicUtxos);
   }
@@ -412,11 +415,16 @@ export class WalletEngine {
     return found.filter((f) => f.utxoCount > 0);
   }
 
-  /** Imports everything waiting in atomic memory, on every chain; returns the accepted imports. */
-  async importAllWaiting(): Promise<Issued[]> {
+  /**
+   * Imports everything waiting in atomic memory, on every chain, but what the txs in `leave`
+   * exported (a running move imports its own); returns the accepted imports.
+   */
+  async importAllWaiting(leave: ReadonlySet<string> = new Set()): Promise<Issued[]> {
     const imported: Issued[] = [];
     for (const { to, from } of await this.waitingFunds()) {
-      for (const b of await this.buildImports(to, from)) imported.push(await this.issueAndWait(b));
+      const utxos = (await this.atomicSpendable(to, from)).filter((u) => !leave.has(cb58Encode(u.utxo.txID)));
+      if (utxos.length === 0) continue;
+      for (const b of await this.importsOf(to, from, utxos)) imported.push(await this.issueAndWait(b));
     }
     return imported;
   }

@@ -71,6 +71,32 @@ describe('a node that lies about issuing', () => {
   });
 });
 
+describe('a node that lies about atomic memory', () => {
+  it('an empty atomic-memory read leaves a move waiting, not done; once the node is honest it imports once', async () => {
+    const node = lyingNode();
+    const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
+    // Every read of atomic memory (getUTXOs with a source chain) answers "nothing there".
+    node.lies.set('platform.getUTXOs', async (call, forward) =>
+      (call.params as { sourceChain?: string }).sourceChain ? rpcResult({ numFetched: '0', utxos: [], endIndex: { address: '', utxo: '' }, encoding: 'hex' }) : forward(),
+    );
+    const est = await wallet.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
+    const move = await wallet.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
+    let view = move;
+    for (let i = 0; i < 100 && !view.error; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      view = (await wallet.transfersList()).transfers.find((t) => t.id === move.id)!;
+    }
+    expect(view).toMatchObject({ state: 'export-accepted', error: expect.stringMatching(/do not show in the P-Chain's atomic memory yet/) });
+
+    node.lies.clear();
+    await wallet.resumeTransfers();
+    view = (await wallet.transfersList()).transfers.find((t) => t.id === move.id)!;
+    expect(view.state).toBe('completed');
+    const p = (await wallet.balancesRefresh()).balances.find((b) => b.chain === 'P' && b.assetID === avax);
+    expect(BigInt(p!.spendable)).toBe(2n * AVAX - BigInt(est.importFee));
+  });
+});
+
 describe('a node that lies about who it is', () => {
   it("a custom network whose node claims mainnet's EVM chain ID is refused before anything is signed", async () => {
     const node = lyingNode();
