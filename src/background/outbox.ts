@@ -1,27 +1,36 @@
-// Signed sends the node has not yet decided on. A send's signed bytes are kept here from before
-// they are sent until the node accepts or rejects them, so an answer lost on the way (an error
-// from a load balancer that forwarded the tx anyway, a timeout, a node that swallowed it) never
-// turns into a second payment: the wallet asks about the tx ID it signed, and what it sends again
-// is the same bytes — the same tx, which can be accepted at most once.
+// Signed sends the node has not yet decided on. A send's signed bytes (and the activity item it
+// shows as) are kept here from before they are sent until the node accepts or rejects them, so an
+// answer lost on the way (an error from a load balancer that forwarded the tx anyway, a timeout, a
+// node that swallowed it) never turns into a second payment: the wallet asks about the tx ID it
+// signed, and what it sends again is the same bytes — the same tx, accepted at most once.
 import { fromHex, toHex } from '../core/bytes.js';
-import type { WalletEngine } from '../core/engine.js';
-import { NodeUnreachableError, TimeoutError, WalletError } from '../core/errors.js';
+import type { TxFate, WalletEngine } from '../core/engine.js';
+import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
+import type { ActivityItem } from '../shared/messages.js';
 import type { StorageArea } from './storage.js';
 
 export interface OutboxEntry {
   chain: ChainAlias;
   txID: string;
   signedHex: string;
+  /** What the send shows as in Activity (recreated from here if the worker died before writing it). */
+  item: ActivityItem;
   createdAt: number;
   /** How often the same bytes were sent again after the node did not know them. */
   resends: number;
 }
 
-/** At most this many resends of a tx the node keeps forgetting; it then stays "checking". */
+/** At most this many resends of a tx the node keeps forgetting. */
 const MAX_RESENDS = 20;
+/** An undecided entry is given up after a week: its activity item stays, marked as unclear. */
+const EXPIRY_MS = 7 * 24 * 3600_000;
 /** After an error from issueTx, how long the node gets to show it has the tx after all. */
 export const ISSUE_ERROR_GRACE_MS = 10_000;
+
+// One change at a time per outbox (storage key): a refresh settling entries and a send giving one
+// up must not write over each other.
+const tails = new Map<string, Promise<unknown>>();
 
 /** The undecided sends of one account on one network, in one storage key. */
 export class Outbox {
@@ -37,28 +46,49 @@ export class Outbox {
     return value as OutboxEntry[];
   }
 
-  async put(entry: OutboxEntry): Promise<void> {
-    const others = (await this.list()).filter((e) => e.txID !== entry.txID);
-    await this.area.set({ [this.key]: [...others, entry] });
+  put(entry: OutboxEntry): Promise<void> {
+    return this.change((all) => [...all.filter((e) => e.txID !== entry.txID), entry]);
   }
 
-  async remove(txID: string): Promise<void> {
-    const all = await this.list();
-    const rest = all.filter((e) => e.txID !== txID);
-    if (rest.length !== all.length) await this.area.set({ [this.key]: rest });
+  remove(txID: string): Promise<void> {
+    return this.change((all) => all.filter((e) => e.txID !== txID));
+  }
+
+  /** Counts a resend of the entry if it is still here and may be sent again; false otherwise. */
+  async countResend(txID: string): Promise<boolean> {
+    let counted = false;
+    await this.change((all) =>
+      all.map((e) => {
+        if (e.txID !== txID || e.resends >= MAX_RESENDS) return e;
+        counted = true;
+        return { ...e, resends: e.resends + 1 };
+      }),
+    );
+    return counted;
+  }
+
+  private change(f: (all: OutboxEntry[]) => OutboxEntry[]): Promise<void> {
+    const run = (tails.get(this.key) ?? Promise.resolve()).then(async () => {
+      const all = await this.list();
+      const next = f(all);
+      if (next.length !== all.length || next.some((e, i) => e !== all[i])) await this.area.set({ [this.key]: next });
+    });
+    tails.set(this.key, run.catch(() => undefined));
+    return run;
   }
 }
 
-export function outboxEntry(chain: ChainAlias, txID: string, signedBytes: Uint8Array): OutboxEntry {
-  return { chain, txID, signedHex: toHex(signedBytes), createdAt: Date.now(), resends: 0 };
+export function outboxEntry(chain: ChainAlias, txID: string, signedBytes: Uint8Array, item: ActivityItem): OutboxEntry {
+  return { chain, txID, signedHex: toHex(signedBytes), item, createdAt: Date.now(), resends: 0 };
 }
 
 /**
- * Sends an outbox entry. An error from the node is not taken at its word: the node is asked about
- * the tx for `graceMs`. 'sent': the node has it (or what it spends is gone: something took it, so
- * it is followed, never replaced). 'checking': the node could not be asked; the entry stays and a
- * later refresh looks again. A refusal with nothing of the tx anywhere and its inputs unspent is
- * a real refusal: the entry is removed and WalletError 'tx-refused' thrown (nothing was paid).
+ * Sends an outbox entry. An error from the node is not taken at its word: the tx's fate is asked
+ * for `graceMs`. 'sent': the node has it, or what it spends is gone (it may have gone through, so
+ * it is followed, never replaced). 'checking': no clear answer (the node unreachable, or answers
+ * that do not hold up); the entry stays and a later refresh looks again. Only a tx the node does
+ * not know, or calls failed, while everything it spends is still unspent is a refusal: the entry is
+ * removed and WalletError 'tx-refused' thrown (nothing was paid).
  */
 export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: OutboxEntry, graceMs = ISSUE_ERROR_GRACE_MS): Promise<'sent' | 'checking'> {
   const bytes = fromHex(entry.signedHex);
@@ -70,52 +100,52 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
     refusal = e;
   }
   const deadline = Date.now() + graceMs;
+  let fate: TxFate | undefined;
   for (;;) {
-    let fate: Awaited<ReturnType<WalletEngine['txFate']>> | undefined;
-    try {
-      fate = await engine.txFate(entry.chain, entry.txID, bytes);
-    } catch (e) {
-      if (!(e instanceof NodeUnreachableError || e instanceof TimeoutError)) throw e;
-    }
+    fate = await engine.txFate(entry.chain, entry.txID, bytes).catch(() => undefined);
     if (fate === 'failed') break;
     if (fate !== undefined && fate !== 'not-seen') return 'sent';
     // A C-Chain atomic tx is "not found" until executed, and the node takes a resend of one it
     // already holds without error: a resend that goes through is the proof it was not refused.
     if (fate === 'not-seen' && entry.chain === 'C' && (await engine.submit(entry.chain, bytes, entry.txID).then(() => true, () => false))) return 'sent';
-    if (Date.now() >= deadline) {
-      if (fate === undefined) return 'checking';
-      break;
-    }
+    if (Date.now() >= deadline) break;
     await new Promise((r) => setTimeout(r, Math.min(500, Math.max(1, deadline - Date.now()))));
   }
+  if (fate === undefined) return 'checking';
   await outbox.remove(entry.txID);
   const why = refusal instanceof Error ? refusal.message : String(refusal);
-  throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction and has no trace of it: ${why}`);
+  throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction, and nothing it spends was spent: ${why}`);
 }
 
-export type Settled = 'accepted' | 'failed';
+/** accepted / failed: decided, out of the outbox; unclear: what it spends is gone, but not proven how. */
+export type Settled = 'accepted' | 'failed' | 'unclear';
 
 /**
- * Asks the node about every undecided send: decided ones leave the outbox and are returned; a tx
- * the node does not know while what it spends is still unspent (a swallowed send) is sent again,
- * as the same bytes. Each entry is looked at on its own: one the node cannot answer for does not
- * hold up the others.
+ * Asks the node about every undecided send: decided ones leave the outbox; a tx the node does not
+ * know while what it spends is still unspent (a swallowed send) is sent again, as the same bytes;
+ * one whose inputs are gone without proof of acceptance is 'unclear' (never "failed": it may have
+ * gone through). Each entry is looked at on its own: one the node cannot answer for does not hold
+ * up the others. Entries older than a week are given up (their activity items stay).
  */
 export async function settleOutbox(engine: WalletEngine, outbox: Outbox): Promise<Map<string, Settled>> {
   const settled = new Map<string, Settled>();
   for (const entry of await outbox.list()) {
     try {
       const fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex));
-      if (fate === 'accepted' || fate === 'failed' || fate === 'inputs-spent') {
-        settled.set(entry.txID, fate === 'accepted' ? 'accepted' : 'failed');
+      if (fate === 'accepted' || fate === 'failed') {
+        settled.set(entry.txID, fate);
         await outbox.remove(entry.txID);
-      } else if (fate === 'not-seen' && entry.resends < MAX_RESENDS) {
-        await outbox.put({ ...entry, resends: entry.resends + 1 });
+        continue;
+      }
+      if (fate === 'inputs-spent') settled.set(entry.txID, 'unclear');
+      // Counted under the outbox's lock: an entry a send has just given up is not sent again.
+      if (fate === 'not-seen' && (await outbox.countResend(entry.txID))) {
         await engine.submit(entry.chain, fromHex(entry.signedHex), entry.txID).catch(() => undefined);
       }
     } catch {
       // The node could not answer for this one now: the next refresh asks again.
     }
+    if (Date.now() - entry.createdAt > EXPIRY_MS) await outbox.remove(entry.txID);
   }
   return settled;
 }

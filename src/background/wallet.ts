@@ -662,7 +662,7 @@ export class WalletService {
       if (s.selectedNetworkId === p.id) throw new ValidationError('switch to another network before removing this one', 'id');
       return { ...s, customNetworks: s.customNetworks.filter((n) => n.id !== p.id) };
     });
-    await this.local.remove([...s.accounts.map((a) => this.cacheKey(p.id, a.id)), this.hiddenKey(p.id)]);
+    await this.local.remove([...s.accounts.flatMap((a) => [this.cacheKey(p.id, a.id), this.outbox(p.id, a.id).key]), this.hiddenKey(p.id)]);
     return { ok: true as const };
   }
 
@@ -781,10 +781,15 @@ export class WalletService {
 
   /**
    * Asks the node about every pending tx of the activity list: those with signed bytes in the
-   * outbox by their fate (a swallowed one is sent again, as the same bytes), the others by status.
+   * outbox by their fate (a swallowed one is sent again, as the same bytes; one whose inputs are
+   * gone unproven stays pending, marked as being checked), the others by status. A send whose
+   * worker died before it was listed is listed from its outbox entry.
    */
   private async settleActivity(engine: WalletEngine, cache: AccountCache, outbox: Outbox): Promise<void> {
-    const undecided = new Set((await outbox.list()).map((e) => e.txID));
+    const entries = await outbox.list();
+    const listed = new Set(cache.activity.map((a) => a.txID));
+    for (const e of entries) if (!listed.has(e.txID)) addActivity(cache, { ...e.item, checking: true });
+    const undecided = new Set(entries.map((e) => e.txID));
     const settled = await settleOutbox(engine, outbox);
     for (const item of cache.activity) {
       if (item.status !== 'pending' || item.txID.startsWith('0x')) continue;
@@ -792,7 +797,7 @@ export class WalletService {
       if (state === 'accepted' || state === 'failed') {
         item.status = state;
         delete item.checking;
-      }
+      } else if (state === 'unclear') item.checking = true;
     }
   }
 
@@ -805,13 +810,8 @@ export class WalletService {
   private async issue(kind: ActivityItem['kind'], built: BuiltTx, maxFee: string, extra: Partial<ActivityItem> = {}): Promise<Issued> {
     if (built.fee > BigInt(maxFee)) throw new WalletError('fee-above-approved', `the fee of ${built.fee} nAVAX is above the approved maximum of ${maxFee} nAVAX`);
     const { engine, preset, account, cache } = await this.engine();
-    // The signed bytes are kept until the node decides: an unclear answer never leads to a new tx.
     const issued = engine.sign(built);
-    const outbox = this.outbox(preset.id, account.id);
-    const entry = outboxEntry(issued.chain, issued.txID, issued.signedBytes);
-    await outbox.put(entry);
-    const sent = await sendOnce(engine, outbox, entry);
-    const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra, ...(sent === 'checking' ? { checking: true } : {}) };
+    const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra };
     // The address indices this engine used (scanned, and the change address if it got funds).
     const receiveNext = cache.receiveNext;
     const changeNext = cache.changeNext + (account.kind === 'hd' && this.usesChange(built, engine) ? 1 : 0);
@@ -821,15 +821,37 @@ export class WalletService {
       if (known) {
         known.status = item.status === 'pending' ? known.status : item.status;
         if (known.status !== 'pending' || !item.checking) delete known.checking;
+        else known.checking = true;
       } else addActivity(c, { ...item });
       c.receiveNext = Math.max(c.receiveNext, receiveNext);
       c.changeNext = Math.max(c.changeNext, changeNext);
     };
+    // Before anything can reach the node: the signed bytes (kept until the node decides, so an
+    // unclear answer never leads to a new tx), then the pending item and the change index.
+    const outbox = this.outbox(preset.id, account.id);
+    const entry = outboxEntry(issued.chain, issued.txID, issued.signedBytes, item);
+    await outbox.put(entry);
     await this.updateCache(preset.id, account.id, record);
-    if (sent === 'checking') return issued;
+    let sent: 'sent' | 'checking';
+    try {
+      sent = await sendOnce(engine, outbox, entry);
+    } catch (e) {
+      // A refusal with everything it spends unspent: nothing happened, so nothing is listed.
+      if (e instanceof WalletError && e.code === 'tx-refused') await this.updateCache(preset.id, account.id, (c) => void (c.activity = c.activity.filter((a) => a.txID !== item.txID)));
+      throw e;
+    }
+    if (sent === 'checking') {
+      item.checking = true;
+      await this.updateCache(preset.id, account.id, record);
+      return issued;
+    }
     const outcome = await engine.node.waitForTx(issued.chain, issued.txID, engine.waitOptions).catch(() => null);
-    item.status = outcome === null ? 'pending' : outcome.accepted ? 'accepted' : 'failed';
-    if (outcome !== null) await outbox.remove(issued.txID);
+    // The node's word of failure stands only while everything the tx spends is still unspent.
+    const fate = outcome === null ? undefined : outcome.accepted ? 'accepted' : await engine.txFate(issued.chain, issued.txID, issued.signedBytes).catch(() => undefined);
+    if (fate === 'accepted' || fate === 'failed') {
+      item.status = fate;
+      await outbox.remove(issued.txID);
+    } else if (fate === 'inputs-spent') item.checking = true;
     await this.updateCache(preset.id, account.id, record);
     if (item.status === 'failed') throw new WalletError('tx-failed', `the ${issued.chain}-Chain did not accept the transaction: ${outcome?.reason ?? outcome?.status}`);
     return issued;

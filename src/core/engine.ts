@@ -8,7 +8,7 @@ import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { cb58Encode, formatAddress } from './encoding.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signExternalTx } from './external-tx.js';
 import { WalletError } from './errors.js';
-import { inputsUnspent } from './tx-fate.js';
+import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE } from './fee-limits.js';
 import { type PFeeContext, withHeadroom } from './fees.js';
 import type { KeyPair } from './keys.js';
@@ -59,7 +59,7 @@ export class TxFailedError extends WalletError {
 
 /** A tx's fate as far as the node knows it. */
 export type TxState = 'accepted' | 'failed' | 'processing' | 'unknown';
-/** A signed tx's fate: the node's word, or, where it has none, what its inputs say (txFate). */
+/** A signed tx's fate: the node's word checked against what the tx spends and creates (txFate). */
 export type TxFate = Exclude<TxState, 'unknown'> | 'not-seen' | 'inputs-spent';
 
 export interface WaitingFunds {
@@ -251,23 +251,30 @@ export class WalletEngine {
   }
 
   /**
-   * What became of a signed tx: the node's word where it has one; where it has none, what the tx
-   * spends decides: 'not-seen' while its inputs are unspent (it can still be accepted, and sending
-   * the same bytes again is safe), 'inputs-spent' once they are gone (it never can be, unless it
-   * already was). Inputs are read before the node is asked, so a tx accepted in between is seen
-   * as accepted.
+   * What became of a signed tx, the node's word checked against what the tx spends and creates:
+   * - inputs unspent: the node's word stands ('failed' only then: a tx whose inputs are spent may
+   *   have gone through), except that a claim of acceptance is only 'processing'; no word at all is
+   *   'not-seen' (it can still be accepted, and sending the same bytes again is safe);
+   * - inputs gone: 'accepted' by the node's proven word or by what the tx created being there;
+   *   otherwise 'inputs-spent': it went through or something else spent them — unclear, never
+   *   "failed".
+   * Inputs are read before the node is asked, so a tx accepted in between is not missed.
    */
   async txFate(chain: ChainAlias, txID: string, signedBytes: Bytes): Promise<TxFate> {
-    const live = await inputsUnspent(this.node, chain, signedBytes, (source) => this.ownUtxoIds(chain, source));
+    const tx = decodeChainTx(chain, signedBytes);
+    const utxos = this.walletUtxos();
+    const live = await inputsUnspent(this.node, chain, tx, utxos);
     const state = await this.txState(chain, txID);
-    if (state !== 'unknown') return state;
-    return live ? 'not-seen' : 'inputs-spent';
+    if (live) return state === 'unknown' ? 'not-seen' : state === 'accepted' ? 'processing' : state;
+    if (state === 'accepted' || (await outputsPresent(chain, tx, txID, utxos))) return 'accepted';
+    return 'inputs-spent';
   }
 
-  private async ownUtxoIds(chain: ChainAlias, sourceChain?: Bytes): Promise<ReadonlySet<string>> {
-    if (sourceChain === undefined) return new Set((await this.utxos(chain)).map(utxoId));
-    const source = (['X', 'P', 'C'] as const).find((c) => equalBytes(sourceChain, c === 'X' ? this.ctx.xChainID : c === 'P' ? this.ctx.pChainID : this.ctx.cChainID));
-    return new Set(source && source !== chain ? (await this.utxos(chain, source)).map(utxoId) : []);
+  private walletUtxos(): WalletUtxos {
+    return {
+      ids: async (chain, source) => new Set((await this.utxos(chain, source)).map(utxoId)),
+      aliasOf: (id) => (equalBytes(id, this.ctx.xChainID) ? 'X' : equalBytes(id, this.ctx.pChainID) ? 'P' : equalBytes(id, this.ctx.cChainID) ? 'C' : undefined),
+    };
   }
 
   /** Waits until the tx is final; throws TxFailedError when the node will never accept it. */

@@ -1,7 +1,7 @@
-// What became of a signed tx the node does not (or not yet) call accepted, read from evidence the
-// node cannot fake by answering "not found": whether what the tx spends is still unspent. Used
-// after a send's answer was lost or refused, and for C-Chain atomic txs, which under Helicon the
-// node finds only once executed (docs/helicon.md).
+// What became of a signed tx, from evidence a node cannot fake by answering "not found" or by
+// claiming a failure: whether what the tx spends is still unspent, and whether what it created is
+// there. Used after a send's answer was lost, refused or unclear, and for C-Chain atomic txs, which
+// under Helicon the node finds only once executed (docs/helicon.md).
 import type { Bytes } from './bytes.js';
 import { decodeSignedTx } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
@@ -11,19 +11,23 @@ import type { ChainAlias, NodeClient } from './node.js';
 
 const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
 
-/**
- * UTXO IDs this wallet holds on its chain (`sourceChain` undefined) or waiting for it in atomic
- * memory from `sourceChain`.
- */
-export type OwnUtxoIds = (sourceChain?: Bytes) => Promise<ReadonlySet<string>>;
+/** The wallet's view of UTXOs: those it holds on `chain`, or that wait for it there from `source`. */
+export interface WalletUtxos {
+  ids(chain: ChainAlias, source?: ChainAlias): Promise<ReadonlySet<string>>;
+  /** The alias of a chain ID of this network, if it is one. */
+  aliasOf(chainID: Bytes): ChainAlias | undefined;
+}
+
+export function decodeChainTx(chain: ChainAlias, signedBytes: Bytes): UnsignedTx {
+  return decodeSignedTx(signedBytes, VM_OF[chain]).unsigned as UnsignedTx;
+}
 
 /**
- * True while everything the signed tx spends is still there: each UTXO it spends is still among
- * the wallet's (in atomic memory for imports), and a C-Chain export's nonce is not yet passed. Once
- * false, this tx can never be accepted unless it already was.
+ * True while everything the tx spends is still there: each UTXO it spends is still among the
+ * wallet's (in atomic memory for imports), and a C-Chain export's nonce is not yet passed. Once
+ * false, the tx can never be accepted unless it already was.
  */
-export async function inputsUnspent(node: NodeClient, chain: ChainAlias, signedBytes: Bytes, ownUtxoIds: OwnUtxoIds): Promise<boolean> {
-  const tx = decodeSignedTx(signedBytes, VM_OF[chain]).unsigned as UnsignedTx;
+export async function inputsUnspent(node: NodeClient, chain: ChainAlias, tx: UnsignedTx, utxos: WalletUtxos): Promise<boolean> {
   if (tx.vm === 'evm' && tx.kind === 'ExportTx') {
     for (const input of tx.ins) {
       if ((await node.eth.getTransactionCount(formatEvmAddress(input.address), 'latest')) > input.nonce) return false;
@@ -31,12 +35,28 @@ export async function inputsUnspent(node: NodeClient, chain: ChainAlias, signedB
     return true;
   }
   if ('inputs' in tx && tx.inputs.length > 0) {
-    const own = await ownUtxoIds();
+    const own = await utxos.ids(chain);
     if (!tx.inputs.every((i) => own.has(utxoId(i)))) return false;
   }
   if ('importedInputs' in tx && tx.importedInputs.length > 0) {
-    const waiting = await ownUtxoIds(tx.sourceChain);
+    const source = utxos.aliasOf(tx.sourceChain);
+    const waiting = source && source !== chain ? await utxos.ids(chain, source) : new Set<string>();
     if (!tx.importedInputs.every((i) => waiting.has(utxoId(i)))) return false;
   }
   return true;
+}
+
+/**
+ * True when something the tx created for this wallet is there: an output of it among the wallet's
+ * UTXOs (its change, say), or what it exported waiting in the destination's atomic memory. Only a
+ * tx that was accepted can have created them. False says nothing (a tx may create nothing of ours
+ * that is still unspent).
+ */
+export async function outputsPresent(chain: ChainAlias, tx: UnsignedTx, txID: string, utxos: WalletUtxos): Promise<boolean> {
+  const mine = (ids: ReadonlySet<string>): boolean => [...ids].some((id) => id.startsWith(`${txID}:`));
+  if (tx.kind === 'ExportTx') {
+    const destination = utxos.aliasOf(tx.destinationChain);
+    if (destination && destination !== chain && mine(await utxos.ids(destination, chain))) return true;
+  }
+  return tx.vm !== 'evm' && mine(await utxos.ids(chain));
 }

@@ -57,7 +57,7 @@ describe('a node that lies about issuing', () => {
     expect(node.calls.filter((m) => m === 'avm.issueTx')).toHaveLength(2);
   });
 
-  it('X: a refusal with no trace of the tx is a refusal — told in words, nothing paid, nothing left pending', async () => {
+  it('X: a refusal while the node knows nothing of the tx and what it spends is unspent is a refusal — told in words, nothing paid, nothing listed', async () => {
     const node = lyingNode();
     const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
     const bob = await freshWallet();
@@ -65,7 +65,7 @@ describe('a node that lies about issuing', () => {
     const error = await wallet
       .sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() })
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/refused the transaction and has no trace of it: .*mempool full/) });
+    expect(error).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/refused the transaction, and nothing it spends was spent: .*mempool full/) });
     expect((await wallet.activityList()).items.filter((i) => i.kind === 'send')).toEqual([]);
     expect(await avaxOf(bob.engine, 'X')).toBe(0n);
   });
