@@ -89,10 +89,27 @@ export const LOCAL: NetworkPreset = {
   atomicApi: DEFAULT_ATOMIC_API,
 };
 
-/** EVM chain IDs that belong to one public network: a signature with one is valid there. */
-const PUBLIC_EVM_CHAIN_IDS: ReadonlyMap<number, NetworkPreset> = new Map([
-  [MAINNET.evmChainID!, MAINNET],
-  [FUJI.evmChainID!, FUJI],
+/** The public Avalanche networks: a node that shares any identity of one must be all of it. */
+const PUBLIC_NETWORKS: readonly NetworkPreset[] = [MAINNET, FUJI];
+
+/**
+ * EVM chain IDs of other well-known chains. The wallet's EVM key is the one other wallets derive
+ * for the same phrase (m/44'/60'/0'/0/n), so a C-Chain tx signed with one of these IDs would be a
+ * valid tx on that chain.
+ */
+const OTHER_CHAINS: ReadonlyMap<number, string> = new Map([
+  [1, 'Ethereum'],
+  [10, 'OP Mainnet'],
+  [56, 'BNB Smart Chain'],
+  [100, 'Gnosis'],
+  [137, 'Polygon'],
+  [250, 'Fantom'],
+  [324, 'zkSync Era'],
+  [8453, 'Base'],
+  [17000, 'Holesky'],
+  [42161, 'Arbitrum One'],
+  [59144, 'Linea'],
+  [11155111, 'Sepolia'],
 ]);
 
 export const PRESETS: Readonly<Record<Exclude<NetworkKind, 'custom'>, NetworkPreset>> = {
@@ -215,17 +232,20 @@ export async function discoverNetwork(
       throw mismatch(preset, 'AVAX asset ID', preset.known.avaxAssetID, avax.assetID);
     }
   }
-  // A C-Chain tx signed with mainnet's (or Fuji's) chain ID is valid there, whoever asked for it.
-  // Such a chain ID is taken only from a node that is that network through and through (a user's
-  // own mainnet node added as a custom network is fine; a custom network borrowing it is not).
-  const owner = PUBLIC_EVM_CHAIN_IDS.get(evmChainID);
-  if (
-    owner !== undefined &&
-    (networkID !== owner.networkID || xChainID !== owner.known!.xChainID || cChainID !== owner.known!.cChainID || avax.assetID !== owner.known!.avaxAssetID)
-  ) {
-    throw new NodeIdentityError(
-      `the node at ${preset.url} claims the C-Chain EVM chain ID ${evmChainID} of ${owner.name} but is not ${owner.name}: refusing to sign anything ${owner.name} would accept`,
-    );
+  // A tx signed for a public network's IDs is valid there, whoever asked for it: a node that shares
+  // any of mainnet's (or Fuji's) network ID, EVM chain ID, chain or asset IDs must be that network
+  // through and through (a user's own mainnet node added as a custom network is fine).
+  for (const pub of PUBLIC_NETWORKS) {
+    const k = pub.known!;
+    const shares = networkID === pub.networkID || evmChainID === pub.evmChainID || xChainID === k.xChainID || cChainID === k.cChainID || avax.assetID === k.avaxAssetID;
+    const is = networkID === pub.networkID && evmChainID === pub.evmChainID && xChainID === k.xChainID && cChainID === k.cChainID && avax.assetID === k.avaxAssetID;
+    if (shares && !is) {
+      throw new NodeIdentityError(`the node at ${preset.url} claims part of ${pub.name}'s identity but is not ${pub.name}: refusing to sign anything ${pub.name} would accept`);
+    }
+  }
+  const other = OTHER_CHAINS.get(evmChainID);
+  if (other !== undefined) {
+    throw new NodeIdentityError(`the node at ${preset.url} claims the C-Chain EVM chain ID ${evmChainID}, which is ${other}'s: a tx signed for it would be valid on ${other}`);
   }
   if (stakingAssetID !== avax.assetID) {
     throw new NodeIdentityError(

@@ -104,7 +104,7 @@ describe('a node that lies about who it is', () => {
     const { wallet } = await startBackground(memoryStores(), { fetch: node.fetch });
     await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
     const error = await wallet.networksAddCustom({ name: 'Not mainnet', url: inject('nodeUrl') }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ message: expect.stringMatching(/43114 of Mainnet but is not Mainnet/) });
+    expect(error).toMatchObject({ message: expect.stringMatching(/part of Mainnet's identity but is not Mainnet/) });
     expect(node.calls.some((m) => m.endsWith('issueTx') || m === 'eth_sendRawTransaction')).toBe(false);
   });
 
