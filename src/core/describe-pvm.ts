@@ -135,7 +135,7 @@ function authorizationView(tx: PTx, owner: OutputOwners | undefined, d: Describe
   if (owner) {
     view.owners = { addresses: d.addresses(owner.addresses), threshold: owner.threshold };
     view.signers = d.addresses(auth.sigIndices.flatMap((i) => (owner.addresses[i] ? [owner.addresses[i]] : [])));
-    if (auth.kind === 'subnet-owner') view.note = 'the owner set when the subnet was created; a later ownership transfer is not shown';
+    if (auth.kind !== 'validator-authority') view.note = "the owner as the node reports it from the chain's state";
   } else {
     view.note = 'the wallet cannot look up this owner: it cannot tell who signs this authorization';
   }

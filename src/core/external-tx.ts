@@ -11,7 +11,7 @@ import { authorizationOf, PRIMARY_NETWORK_ID, stakeOf, verifyPTx } from './codec
 import { exportedUtxos, producedUtxos } from './codec/rules.js';
 import type { ChainTx, Credential, OutputOwners, TransferableInput, UnsignedTx, Utxo, UtxoRef, Vm } from './codec/types.js';
 import { cb58Encode } from './encoding.js';
-import { CodecError, NetworkMismatchError, ValidationError } from './errors.js';
+import { CodecError, NetworkMismatchError, RpcError, ValidationError } from './errors.js';
 import type { ChainAlias, NodeClient } from './node.js';
 import type { ChainContext } from './tx/context.js';
 import { authorityRecord, type Keychain, requiredCredentials, signTx, utxoLookupOf } from './tx/sign.js';
@@ -178,18 +178,25 @@ async function chainTx(node: NodeClient, chain: 'X' | 'P', txID: Bytes, what: st
 }
 
 /**
- * The owner an authorization answers to, read from the tx that set it: a subnet's owner from its
- * CreateSubnetTx (a later TransferSubnetOwnershipTx is not seen: the signers shown are the
- * creation-time owners), an auto-renewed validator's authority from its AddAutoRenewedValidatorTx.
- * An L1 validator's deactivation owner is in no tx the node can find by its validation ID:
- * undefined, and that credential stays for others to sign.
+ * The owner an authorization answers to now: a subnet's from the chain's state (after any
+ * ownership transfer or conversion; the subnet itself is checked to exist by its CreateSubnetTx),
+ * an L1 validator's deactivation owner from the chain's state, an auto-renewed validator's
+ * authority from its AddAutoRenewedValidatorTx (it cannot change). Owners read from state are the
+ * node's word: a wrong one makes the wallet sign a slot the chain then refuses, or leave one empty;
+ * whatever it says, the approval warns that the user's signature serves any slot of theirs.
  */
 async function authorizingOwner(node: NodeClient, kind: 'subnet-owner' | 'deactivation-owner' | 'validator-authority', id: Bytes): Promise<OutputOwners | undefined> {
-  if (kind === 'deactivation-owner') return undefined;
+  if (kind === 'deactivation-owner') {
+    // A validation the node does not know: no owner to sign for; the slot stays as the site sent it.
+    return node.platform.getL1ValidatorDeactivationOwner(cb58Encode(id)).catch((e: unknown) => {
+      if (e instanceof RpcError) return undefined;
+      throw e;
+    });
+  }
   const tx = await chainTx(node, 'P', id, kind === 'subnet-owner' ? 'names subnet' : 'names validator');
   if (kind === 'subnet-owner') {
     if (tx.kind !== 'CreateSubnetTx') throw new ValidationError(`the transaction names subnet ${cb58Encode(id)}, which is not a subnet`);
-    return tx.owner;
+    return node.platform.getSubnetOwner(cb58Encode(id));
   }
   if (tx.kind !== 'AddAutoRenewedValidatorTx') throw new ValidationError(`the transaction names validator ${cb58Encode(id)}, which is not an auto-renewed validator`);
   return tx.validatorAuthority;

@@ -2,11 +2,11 @@
 // Every answer is shape-checked; everything that can be checked against bytes the wallet holds
 // (tx IDs, UTXO checksums and owners) is checked, so a lying node is caught here.
 import { sha256 } from '@noble/hashes/sha2.js';
-import { type Bytes, equalBytes, toHex } from './bytes.js';
+import { type Bytes, compareBytes, equalBytes, toHex } from './bytes.js';
 import { cb58Encode, formatAddress, fromApiHex, parseAddress, parseId, toApiHex, toHexnc } from './encoding.js';
 import { FormatError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError, ValidationError } from './errors.js';
 import { decodeUtxo, ownersOf, utxoId } from './codec/index.js';
-import type { Utxo, Vm } from './codec/types.js';
+import type { OutputOwners, Utxo, Vm } from './codec/types.js';
 import {
   type CallOptions,
   type FetchLike,
@@ -316,6 +316,19 @@ function checkTxId(method: string, bytes: Bytes, returned: string): string {
   return returned;
 }
 
+/** Owners as the P-Chain API gives them (P- addresses), checked to be a valid owner set. */
+function ownersFromApi(method: string, addresses: string[], threshold: bigint, locktime: bigint): OutputOwners {
+  let shortIds: Bytes[];
+  try {
+    shortIds = addresses.map((a) => parseAddress(a).bytes).sort(compareBytes);
+  } catch {
+    throw shapeError(`${method} owner addresses`, 'P-Chain addresses', addresses);
+  }
+  if (threshold > BigInt(shortIds.length) || (threshold === 0n && shortIds.length > 0)) throw shapeError(`${method} owner threshold`, `1 to ${shortIds.length}`, threshold);
+  if (shortIds.some((a, i) => i > 0 && compareBytes(shortIds[i - 1]!, a) === 0)) throw shapeError(`${method} owner addresses`, 'distinct addresses', addresses);
+  return { locktime, threshold: Number(threshold), addresses: shortIds };
+}
+
 function checkFetchedTx(method: string, txID: string, bytes: Bytes): Bytes {
   if (cb58Encode(sha256(bytes)) !== txID) {
     throw new NodeResponseError(`${method}: the bytes the node returned do not hash to ${txID}`);
@@ -455,6 +468,19 @@ export class PlatformApi extends UtxoChainApi {
   async getTx(txID: string, opts?: CallOptions): Promise<Bytes> {
     const r = await this.rpc.call('platform.getTx', { txID, encoding: 'hex' }, g.object({ tx: apiHex }), opts);
     return checkFetchedTx('platform.getTx', txID, r.tx);
+  }
+
+  /** A subnet's current owner (after any ownership transfer), from the chain's state. */
+  async getSubnetOwner(subnetID: string, opts?: CallOptions): Promise<OutputOwners> {
+    const r = await this.rpc.call('platform.getSubnet', { subnetID }, g.object({ controlKeys: g.array(g.string), threshold: g.uint, locktime: g.uint }), opts);
+    return ownersFromApi('platform.getSubnet', r.controlKeys, r.threshold, r.locktime);
+  }
+
+  /** An L1 validator's deactivation owner, from the chain's state (no tx names it by validation ID). */
+  async getL1ValidatorDeactivationOwner(validationID: string, opts?: CallOptions): Promise<OutputOwners> {
+    const owner = g.object({ addresses: g.array(g.string), threshold: g.uint, locktime: g.uint });
+    const r = await this.rpc.call('platform.getL1Validator', { validationID }, g.object({ deactivationOwner: owner }), opts);
+    return ownersFromApi('platform.getL1Validator', r.deactivationOwner.addresses, r.deactivationOwner.threshold, r.deactivationOwner.locktime);
   }
 
   async getTxStatus(txID: string, opts?: CallOptions): Promise<{ status: PTxStatus; reason?: string }> {

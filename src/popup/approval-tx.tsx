@@ -220,6 +220,10 @@ function Authorization({ auth }: { auth: NonNullable<TxView['authorization']> })
         </p>
       )}
       {auth.note !== undefined && <p class="muted">{auth.note}</p>}
+      {/* One signature covers the whole tx, so any signature of a key that is this owner serves here. */}
+      <p class="badge warn" role="note" data-testid="authorization-warning">
+        Your signature covers the whole transaction: if any of your addresses is this owner, it authorizes this too. Approve only if you mean to.
+      </p>
     </section>
   );
 }

@@ -355,8 +355,9 @@ describe('every P-Chain tx type a single node accepts, through the wallet’s si
     expect(topped - BigInt(l1.balance)).toBeGreaterThan(2n * AVAX - 1_000_000n);
     expect(topped - BigInt(l1.balance)).toBeLessThanOrEqual(2n * AVAX);
 
-    // Disabling needs the deactivation owner, whom the wallet cannot look up: it signs the fee
-    // inputs, leaves that slot empty and says the tx is not complete; the site signs it and issues.
+    // Disabling needs the deactivation owner (the site's key, read from the chain's state): the
+    // wallet signs the fee inputs, leaves that slot empty and says the tx is not complete; the site
+    // signs it and issues.
     const disable = pvm.newDisableL1ValidatorTx({ ...(await common()), validationId: validationID, disableAuth: [0] }, ajs);
     const unsignedBytes = disable.toBytes();
     const before = w.shown.length;
@@ -364,7 +365,7 @@ describe('every P-Chain tx type a single node accepts, through the wallet’s si
     expect(partial.complete).toBe(false);
     const summary = approvalFor(unsignedBytes, before, 'DisableL1ValidatorTx', 'sign', false);
     expect(summary.view.action).toBe(`Disable L1 validator ${validationID}; its remaining fee balance goes to its remaining balance owner`);
-    expect(summary.view.authorization).toMatchObject({ by: 'L1 validator deactivation owner', of: validationID, sigIndices: [0], note: expect.stringContaining('cannot look up') });
+    expect(summary.view.authorization).toMatchObject({ by: 'L1 validator deactivation owner', of: validationID, sigIndices: [0], owners: { addresses: [pAddr(siteKey.shortId)], threshold: 1 }, signers: [pAddr(siteKey.shortId)] });
     const walletSigned = decodeSignedTx(fromHex(partial.signedTransactionHex.slice(2)), 'pvm');
     expect(txId(fromHex(partial.signedTransactionHex.slice(2)))).toBe(partial.txID);
     expect(walletSigned.credentials.at(-1)!.signatures).toEqual([EMPTY_SIGNATURE]);
@@ -386,6 +387,16 @@ describe('every P-Chain tx type a single node accepts, through the wallet’s si
     expect(transferred.summary.view.action).toBe(`Transfer ownership of subnet ${subnetID} to ${pAddr(siteKey.shortId)}`);
     expect(transferred.summary.view.authorization).toMatchObject({ by: 'subnet owner', of: subnetID, signers: [pAddress] });
     expect(await pRpc('platform.getSubnet', { subnetID })).toMatchObject({ controlKeys: [pAddr(siteKey.shortId)], threshold: '1' });
+
+    // After the transfer the owner shown and signed for is the current one (the site's key): the
+    // wallet's key, the creation-time owner, no longer signs that slot.
+    const again = pvm.newTransferSubnetOwnershipTx({ ...(await common()), subnetId: subnetID, subnetAuth: [0], subnetOwners: [me], threshold: 1 }, ajs);
+    const shownBefore = w.shown.length;
+    const back = (await w.request('xpc_signTransaction', [{ transactionHex: hex0x(again.toBytes()), chainAlias: 'P' }])) as { signedTransactionHex: string; complete: boolean };
+    expect(back.complete).toBe(false);
+    const shownAgain = approvalFor(again.toBytes(), shownBefore, 'TransferSubnetOwnershipTx', 'sign', false);
+    expect(shownAgain.view.authorization).toMatchObject({ by: 'subnet owner', signers: [pAddr(siteKey.shortId)] });
+    expect(decodeSignedTx(fromHex(back.signedTransactionHex.slice(2)), 'pvm').credentials.at(-1)!.signatures).toEqual([EMPTY_SIGNATURE]);
   });
 
   it('26 AddPermissionlessDelegatorTx to a genesis validator, 25 AddPermissionlessValidatorTx for a fresh NodeID with its BLS key', async () => {

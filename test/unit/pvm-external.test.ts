@@ -13,12 +13,13 @@ import {
   txIdBytes,
   type PAddAutoRenewedValidatorTx,
   type PCreateSubnetTx,
+  type OutputOwners,
   type PTx,
   type Utxo,
 } from '../../src/core/codec/index.js';
 import { describeTx } from '../../src/core/describe.js';
 import { cb58Encode, formatAddress } from '../../src/core/encoding.js';
-import { NetworkMismatchError, ValidationError } from '../../src/core/errors.js';
+import { NetworkMismatchError, RpcError, ValidationError } from '../../src/core/errors.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalTx, keychainSignsAny, resolveSpent, signExternalTx } from '../../src/core/external-tx.js';
 import { recoverSigner } from '../../src/core/keys.js';
 import type { NodeClient } from '../../src/core/node.js';
@@ -36,8 +37,12 @@ const base = (spent: Utxo[]) => ({
   memo: new Uint8Array(),
 });
 
-/** The txs the node would return by ID (unchecked: the real client checks the hash). */
-function fakeNode(txs: PTx[]): { node: NodeClient; ids: Bytes[] } {
+/**
+ * The txs the node would return by ID (unchecked: the real client checks the hash), and the
+ * chain's state: a subnet's current owner (its CreateSubnetTx's, unless `subnetOwners` says it was
+ * transferred) and L1 validators' deactivation owners.
+ */
+function fakeNode(txs: PTx[], state: { subnetOwners?: Map<string, OutputOwners>; deactivationOwners?: Map<string, OutputOwners> } = {}): { node: NodeClient; ids: Bytes[] } {
   const byId = new Map<string, Bytes>();
   const ids = txs.map((tx) => {
     const signed = encodeSignedTx({ unsigned: tx, credentials: [] });
@@ -50,7 +55,18 @@ function fakeNode(txs: PTx[]): { node: NodeClient; ids: Bytes[] } {
     if (!bytes) throw new Error(`no tx ${id}`);
     return bytes;
   };
-  return { node: { platform: { getTx } } as unknown as NodeClient, ids };
+  const getSubnetOwner = async (id: string) => {
+    const created = txs.find((_, i) => cb58Encode(ids[i]!) === id);
+    const owner = state.subnetOwners?.get(id) ?? (created?.kind === 'CreateSubnetTx' ? created.owner : undefined);
+    if (!owner) throw new Error(`no subnet ${id}`);
+    return owner;
+  };
+  const getL1ValidatorDeactivationOwner = async (id: string) => {
+    const owner = state.deactivationOwners?.get(id);
+    if (!owner) throw new RpcError('platform.getL1Validator', -32000, 'not found');
+    return owner;
+  };
+  return { node: { platform: { getTx, getSubnetOwner, getL1ValidatorDeactivationOwner } } as unknown as NodeClient, ids };
 }
 
 async function external(tx: PTx, known: Utxo[], node: NodeClient): Promise<ExternalTx> {
@@ -71,7 +87,7 @@ function signerOf(ext: ExternalTx, signed: Bytes, c: number, s: number): Bytes |
 describe('P-Chain authorizations in site txs', () => {
   const subnet: PCreateSubnetTx = { ...base([]), kind: 'CreateSubnetTx', owner: makeOwners([second.shortId, outsider], 1) };
 
-  it('AddSubnetValidatorTx: the subnet owner comes from its CreateSubnetTx; the input and the authorization are signed', async () => {
+  it('AddSubnetValidatorTx: the subnet (checked by its CreateSubnetTx) and its current owner; the input and the authorization are signed', async () => {
     const { node, ids } = fakeNode([subnet]);
     const funds = utxo(5_000_000n);
     const secondAt = subnet.owner.addresses.findIndex((a) => equalBytes(a, second.shortId));
@@ -92,7 +108,19 @@ describe('P-Chain authorizations in site txs', () => {
     const view = describeTx(ext.tx, ctx, ext.spent);
     expect(view.action).toContain(`subnet ${cb58Encode(ids[0]!)}`);
     expect(view.authorization).toMatchObject({ by: 'subnet owner', of: cb58Encode(ids[0]!), sigIndices: [secondAt], signers: [formatAddress('P', ctx.hrp, second.shortId)] });
-    expect(view.authorization!.note).toContain('when the subnet was created');
+    expect(view.authorization!.note).toContain("from the chain's state");
+  });
+
+  it('after an ownership transfer the current owner is the one shown and signed for: the old owner\'s key leaves the slot empty', async () => {
+    const subnetId = cb58Encode(txIdBytes(encodeSignedTx({ unsigned: subnet, credentials: [] })));
+    const { node, ids } = fakeNode([subnet], { subnetOwners: new Map([[subnetId, makeOwners([outsider])]]) });
+    const funds = utxo(5_000_000n);
+    const tx: PTx = { ...base([funds]), kind: 'TransferSubnetOwnershipTx', subnetID: ids[0]!, subnetAuth: [0], owner: mine };
+    const ext = await external(tx, [funds], node);
+    const signed = signExternalTx(ext, keychain);
+    expect(signed.complete).toBe(false);
+    expect(signerOf(ext, signed.signedBytes, 1, 0)).toBeUndefined();
+    expect(describeTx(ext.tx, ctx, ext.spent).authorization).toMatchObject({ owners: { addresses: [formatAddress('P', ctx.hrp, outsider)], threshold: 1 } });
   });
 
   it('an authorization whose only signer is an address the wallet has no key for: partly signed, the slot left empty', async () => {
@@ -129,7 +157,18 @@ describe('P-Chain authorizations in site txs', () => {
     expect(view.authorization).toMatchObject({ by: 'validator authority', signers: [formatAddress('P', ctx.hrp, second.shortId)] });
   });
 
-  it("DisableL1ValidatorTx: the deactivation owner cannot be looked up — inputs signed, the authorization kept as the site sent it", async () => {
+  it('DisableL1ValidatorTx: the deactivation owner from the chain\'s state; the wallet signs the slot its key owns', async () => {
+    const validationID = sha256(utf8.encode('validation'));
+    const { node } = fakeNode([], { deactivationOwners: new Map([[cb58Encode(validationID), makeOwners([second.shortId])]]) });
+    const funds = utxo(5_000_000n);
+    const tx: PTx = { ...base([funds]), kind: 'DisableL1ValidatorTx', validationID, disableAuth: [0] };
+    const ext = await external(tx, [funds], node);
+    const signed = signExternalTx(ext, keychain);
+    expect(signed.complete).toBe(true);
+    expect(signerOf(ext, signed.signedBytes, 1, 0)).toStrictEqual(second.shortId);
+  });
+
+  it("DisableL1ValidatorTx whose deactivation owner the node cannot find — inputs signed, the authorization kept as the site sent it", async () => {
     const { node } = fakeNode([]);
     const funds = utxo(5_000_000n);
     const tx: PTx = { ...base([funds]), kind: 'DisableL1ValidatorTx', validationID: sha256(utf8.encode('validation')), disableAuth: [0, 2] };

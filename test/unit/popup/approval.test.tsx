@@ -221,6 +221,7 @@ describe('approval window: a transaction', () => {
     const auth = screen.getByTestId('tx-authorization');
     expect(auth.textContent).toContain('As the subnet owner of subnet-id');
     expect(auth.textContent).toContain(`Signed by: ${P_ADDR}`);
+    expect(within(auth).getByTestId('authorization-warning').textContent).toContain('if any of your addresses is this owner, it authorizes this too');
     expect(screen.getByTestId('fee').textContent).toBe('0.000008299 AVAX burned');
   });
 
