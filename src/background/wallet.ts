@@ -846,8 +846,9 @@ export class WalletService {
       return issued;
     }
     const outcome = await engine.node.waitForTx(issued.chain, issued.txID, engine.waitOptions).catch(() => null);
-    // The node's word of failure stands only while everything the tx spends is still unspent.
-    const fate = outcome === null ? undefined : outcome.accepted ? 'accepted' : await engine.txFate(issued.chain, issued.txID, issued.signedBytes).catch(() => undefined);
+    // The node's word is checked against what the tx spends: a failure stands only while that is
+    // unspent, an acceptance only once it is spent.
+    const fate = outcome === null ? undefined : await engine.txFate(issued.chain, issued.txID, issued.signedBytes).catch(() => undefined);
     if (fate === 'accepted' || fate === 'failed') {
       item.status = fate;
       await outbox.remove(issued.txID);

@@ -291,21 +291,25 @@ describe('every P-Chain tx type a single node accepts, through the wallet’s si
     expect(chain.summary.view.authorization).toMatchObject(subnetOwner);
     expect(await pRpc('platform.validatedBy', { blockchainID: chainID })).toEqual({ subnetID });
 
-    // The node validates the Primary Network (test 40) until cycleEnd: the subnet validation fits inside.
+    // The node validates the Primary Network (test 40) until cycleEnd: the subnet validation fits
+    // inside. A second subnet, with no chain: a node that validates a subnet tries to run its
+    // chains, and the test chain's VM does not exist (the node would report itself unhealthy).
+    const validated = (await siteSends(pvm.newCreateSubnetTx({ ...(await common()), subnetOwners: [me], threshold: 1 }, ajs), 'CreateSubnetTx')).txID;
+    const validatedOwner = { ...subnetOwner, of: validated };
     const start = await nowOnP();
     expect(cycleEnd - start, 'time left in the cycle for a 20 s subnet validation').toBeGreaterThanOrEqual(21n);
     const added = await siteSends(
-      pvm.newAddSubnetValidatorTx({ ...(await common()), nodeId: ownNodeID, start, end: cycleEnd, weight: 7n, subnetId: subnetID, subnetAuth: [0] }, ajs),
+      pvm.newAddSubnetValidatorTx({ ...(await common()), nodeId: ownNodeID, start, end: cycleEnd, weight: 7n, subnetId: validated, subnetAuth: [0] }, ajs),
       'AddSubnetValidatorTx',
     );
-    expect(added.summary.view.action).toBe(`Add ${ownNodeID} as a validator of subnet ${subnetID} with weight 7 until ${timeText(cycleEnd)}`);
-    expect(added.summary.view.authorization).toMatchObject(subnetOwner);
-    expect(await currentValidators([ownNodeID], subnetID)).toEqual([expect.objectContaining({ txID: added.txID, nodeID: ownNodeID, weight: '7', endTime: cycleEnd.toString() })]);
+    expect(added.summary.view.action).toBe(`Add ${ownNodeID} as a validator of subnet ${validated} with weight 7 until ${timeText(cycleEnd)}`);
+    expect(added.summary.view.authorization).toMatchObject(validatedOwner);
+    expect(await currentValidators([ownNodeID], validated)).toEqual([expect.objectContaining({ txID: added.txID, nodeID: ownNodeID, weight: '7', endTime: cycleEnd.toString() })]);
 
-    const removed = await siteSends(pvm.newRemoveSubnetValidatorTx({ ...(await common()), nodeId: ownNodeID, subnetId: subnetID, subnetAuth: [0] }, ajs), 'RemoveSubnetValidatorTx');
-    expect(removed.summary.view.action).toBe(`Remove ${ownNodeID} from the validators of subnet ${subnetID}`);
-    expect(removed.summary.view.authorization).toMatchObject(subnetOwner);
-    expect(await currentValidators([ownNodeID], subnetID)).toEqual([]);
+    const removed = await siteSends(pvm.newRemoveSubnetValidatorTx({ ...(await common()), nodeId: ownNodeID, subnetId: validated, subnetAuth: [0] }, ajs), 'RemoveSubnetValidatorTx');
+    expect(removed.summary.view.action).toBe(`Remove ${ownNodeID} from the validators of subnet ${validated}`);
+    expect(removed.summary.view.authorization).toMatchObject(validatedOwner);
+    expect(await currentValidators([ownNodeID], validated)).toEqual([]);
   });
 
   it('35 ConvertSubnetToL1Tx, 38 IncreaseL1ValidatorBalanceTx, 39 DisableL1ValidatorTx (the site adds the deactivation owner’s signature), 33 TransferSubnetOwnershipTx', async () => {
