@@ -184,8 +184,11 @@ describe('a real local node', () => {
     expect(ready.healthy).toBe(true);
     expect(Object.keys(ready.checks)).toContain('bootstrapped');
     const health = await n.health.health();
-    expect(health.healthy, JSON.stringify(health.checks).slice(0, 2000)).toBe(true);
     expect(Object.keys(health.checks)).toEqual(expect.arrayContaining(['X', 'P', 'C', 'bootstrapped', 'network']));
+    // The Primary Network's checks. (The whole node may report a test chain whose VM does not exist:
+    // pvm-types.test.ts creates one, and with sybil protection off the node tries to run it.)
+    const primary = Object.fromEntries(['X', 'P', 'C', 'network', 'database', 'bls'].map((k) => [k, (health.checks[k] as { error?: unknown } | undefined)?.error]));
+    expect(primary).toEqual({ X: undefined, P: undefined, C: undefined, network: undefined, database: undefined, bls: undefined });
   });
 
   it('the index API is enabled (empty or not, it answers)', async () => {
