@@ -429,7 +429,7 @@ export class AvmApi extends UtxoChainApi {
     return checkFetchedTx('avm.getTx', txID, r.tx);
   }
 
-  /** On v1.14 this only answers Accepted or Unknown. */
+  /** Since v1.14 this only answers Accepted or Unknown. */
   async getTxStatus(txID: string, opts?: CallOptions): Promise<XTxStatus> {
     const r = await this.rpc.call(
       'avm.getTxStatus',

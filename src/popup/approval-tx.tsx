@@ -244,7 +244,7 @@ export function TxDetails({ summary }: { summary: Summary<'tx'> }) {
         <dd>{view.networkID}</dd>
       </dl>
       {view.action !== undefined && (
-        <p class="action-line" data-testid="tx-what">
+        <p class="action-line break" data-testid="tx-what">
           {view.action}
         </p>
       )}

@@ -15,6 +15,7 @@ import type { KeyPair } from '../../src/core/keys.js';
 import type { AccountView } from '../../src/shared/messages.js';
 import { AVAX, freshKey, genesisEngine, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
+import { GENESIS_VALIDATOR, siteBuiltDelegation } from './staking.js';
 import {
   CHAIN_ID,
   CHAIN_ID_HEX,
@@ -398,10 +399,26 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     expect(theirs.utxos.map((u) => ({ tx: cb58Encode(u.txID), amount: u.output.kind === 'TransferOutput' ? u.output.amount : undefined }))).toEqual([{ tx: txID, amount: SITE_X_SEND }]);
   });
 
+  step('xpc_sendTransaction of a P-Chain delegation the site built: the window says what is staked, for which node, until when → Approve → committed', async () => {
+    const { client } = await localNetwork();
+    const transactionHex = await siteBuiltDelegation(account, 25n * AVAX);
+    const pending = dapp('xpcSendTransaction', transactionHex, 'P');
+    const { window, shown } = await approvalWindow('xpc_sendTransaction', pending);
+    expect(shown.testids['tx-what']).toMatch(new RegExp(`^Delegate 25 AVAX to ${GENESIS_VALIDATOR} on the Primary Network until `));
+    expect(shown.testids['tx-details']).toContain(account.pAddress);
+    expect(shown.testids['outputs']).toContain('Staked');
+    expect(shown.testids['exact-bytes']).toBe(transactionHex);
+    expectDecisionButtons(shown);
+    await screenshotApproval(window, 'xpc-send-delegation');
+    await decide(window, 'Approve');
+    const { txID } = expectOk(await pending, 'xpc_sendTransaction') as { txID: string };
+    expect((await client.waitForTx('P', txID, { timeoutMs: 30_000, pollMs: 100 })).accepted).toBe(true);
+  });
+
   step('the dApp saw no other provider event (no chain change, no disconnect)', async () => {
     expect((await events()).map((e) => e.event)).toEqual(['connect', 'accountsChanged']);
-    // Each of the 9 requests opened its own window (the previous one had closed after its decision).
-    expect(approvalPages.size).toBe(9);
+    // Each of the 10 requests opened its own window (the previous one had closed after its decision).
+    expect(approvalPages.size).toBe(10);
     expect([...approvalPages].every((p) => p.isClosed())).toBe(true);
   });
 

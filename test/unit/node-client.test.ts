@@ -173,7 +173,7 @@ describe('info', () => {
         case 'info.getBlockchainID':
           return { result: { blockchainID: '11111111111111111111111111111111LpoYY' } };
         case 'info.getNodeVersion':
-          return { result: { version: 'avalanchego/1.14.2', databaseVersion: 'v1.4.5', rpcProtocolVersion: '45', gitCommit: '', vmVersions: { avm: 'x' } } };
+          return { result: { version: 'avalanchego/1.15.0', databaseVersion: 'v1.4.5', rpcProtocolVersion: '46', gitCommit: '', vmVersions: { avm: 'x' } } };
         case 'info.isBootstrapped':
           return { result: { isBootstrapped: true } };
       }
@@ -182,7 +182,7 @@ describe('info', () => {
     const n = client(url);
     expect(await n.info.getNetworkID()).toBe(12345);
     expect(await n.info.getBlockchainID('P')).toBe('11111111111111111111111111111111LpoYY');
-    expect((await n.info.getNodeVersion()).version).toBe('avalanchego/1.14.2');
+    expect((await n.info.getNodeVersion()).version).toBe('avalanchego/1.15.0');
     expect(await n.info.isBootstrapped('X')).toBe(true);
     expect(calls.map((c) => c.path)).toEqual(['/ext/info', '/ext/info', '/ext/info', '/ext/info']);
     expect(calls[1]!.params).toEqual({ alias: 'P' });

@@ -1,0 +1,40 @@
+// A staking tx as a staking site builds it: funded from the genesis key on the account's P address,
+// built with avalanchejs from the account's UTXOs, unsigned, as hex.
+import { pvm, utils, Utxo as AjsUtxo } from '@avalabs/avalanchejs';
+import { toHex } from '../../src/core/bytes.js';
+import { encodeUtxo } from '../../src/core/codec/codec.js';
+import { cb58Encode, parseAddress } from '../../src/core/encoding.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import type { AccountView } from '../../src/shared/messages.js';
+import { AVAX, genesisEngine, localNetwork } from '../integration/fixture.js';
+import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
+
+/** A genesis validator with a 6.25% fee (another charges 100%: its delegators get nothing). */
+export const GENESIS_VALIDATOR = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
+
+/** A delegation of `weight` nAVAX to GENESIS_VALIDATOR for a minute, rewards to the account. */
+export async function siteBuiltDelegation(account: AccountView, weight: bigint): Promise<string> {
+  const { ctx, client } = await localNetwork();
+  const me = parseAddress(account.pAddress).bytes;
+  const genesis = await genesisEngine();
+  await genesis.issueAndWait(await genesis.buildPSend(weight + AVAX, makeOwners([me])));
+  const { utxos } = await client.getAllUtxos('P', [account.pAddress]);
+  const siteUtxos = utxos.map((u) => utils.getManagerForVM('PVM').unpack(encodeUtxo(u, 'pvm'), AjsUtxo));
+  const start = BigInt(Math.floor(Date.parse(await client.platform.getTimestamp()) / 1000));
+  const unsigned = pvm.newAddPermissionlessDelegatorTx(
+    {
+      feeState: await client.platform.getFeeState(),
+      fromAddressesBytes: [me],
+      changeAddressesBytes: [me],
+      utxos: siteUtxos,
+      nodeId: GENESIS_VALIDATOR,
+      start,
+      end: start + 60n,
+      weight,
+      subnetId: cb58Encode(new Uint8Array(32)),
+      rewardAddresses: [me],
+    },
+    avalanchejsContextOf(ctx),
+  );
+  return `0x${toHex(unsigned.toBytes())}`;
+}
