@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { useState } from 'preact/hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AddressInput } from '../../../src/popup/components/AddressInput.js';
@@ -7,6 +7,9 @@ import { AmountInput, type AmountInputProps } from '../../../src/popup/component
 import { AssetLabel } from '../../../src/popup/components/AssetLabel.js';
 import { PasswordFields } from '../../../src/popup/components/PasswordFields.js';
 import { QrCode } from '../../../src/popup/components/QrCode.js';
+import { TxStatus } from '../../../src/popup/components/TxStatus.js';
+import type { ActivityItem } from '../../../src/shared/messages.js';
+import { fakeBackground, renderWith } from './fake-background.js';
 import type { AddressKind } from '../../../src/popup/checks.js';
 import { C_ADDR, C_BECH32, FAKE_ID, HRP, P_ADDR, X_ADDR, X_FUJI } from './fixtures.js';
 
@@ -149,5 +152,28 @@ describe('AssetLabel and QrCode', () => {
     const svg = screen.getByRole('img', { name: 'QR of the X address' });
     expect(svg.tagName.toLowerCase()).toBe('svg');
     expect(svg.querySelector('path')?.getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/);
+  });
+});
+
+describe('TxStatus', () => {
+  const item = (extra: Partial<ActivityItem>): ActivityItem => ({ txID: FAKE_ID, chain: 'X', kind: 'send', status: 'pending', createdAt: 1, ...extra });
+  const statusWith = async (extra: Partial<ActivityItem>) => {
+    const bg = fakeBackground({ 'activity.list': () => ({ items: [item(extra)] }), 'balances.get': () => ({}) as never });
+    renderWith(bg, <TxStatus chain="X" txID={FAKE_ID} pollMs={5} />);
+    return screen.findByTestId('tx-status');
+  };
+
+  it('a send whose answer from the node was lost says it is checking whether it went through, not that it failed', async () => {
+    const status = await statusWith({ checking: true });
+    await waitFor(() => expect(status.textContent).toContain('Checking whether it went through'));
+    expect(status.textContent).toContain("Don't send it again");
+    expect(status.textContent).not.toMatch(/refused|failed/i);
+  });
+
+  it('pending without doubt waits for the chain; accepted and refused say so', async () => {
+    expect((await statusWith({})).textContent).toContain('waiting for the X-Chain to accept it');
+    cleanup();
+    const accepted = await statusWith({ status: 'accepted' });
+    await waitFor(() => expect(accepted.textContent).toBe('Accepted by the X-Chain'));
   });
 });
