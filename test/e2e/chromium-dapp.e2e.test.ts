@@ -15,7 +15,7 @@ import type { KeyPair } from '../../src/core/keys.js';
 import type { AccountView } from '../../src/shared/messages.js';
 import { AVAX, freshKey, genesisEngine, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
-import { GENESIS_VALIDATOR, siteBuiltDelegation } from './staking.js';
+import { expectDelegationApproval, siteBuiltDelegation } from './staking.js';
 import {
   CHAIN_ID,
   CHAIN_ID_HEX,
@@ -404,10 +404,7 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     const transactionHex = await siteBuiltDelegation(account, 25n * AVAX);
     const pending = dapp('xpcSendTransaction', transactionHex, 'P');
     const { window, shown } = await approvalWindow('xpc_sendTransaction', pending);
-    expect(shown.testids['tx-what']).toMatch(new RegExp(`^Delegate 25 AVAX to ${GENESIS_VALIDATOR} on the Primary Network until `));
-    expect(shown.testids['tx-details']).toContain(account.pAddress);
-    expect(shown.testids['outputs']).toContain('Staked');
-    expect(shown.testids['exact-bytes']).toBe(transactionHex);
+    expectDelegationApproval(shown, account, transactionHex);
     expectDecisionButtons(shown);
     await screenshotApproval(window, 'xpc-send-delegation');
     await decide(window, 'Approve');

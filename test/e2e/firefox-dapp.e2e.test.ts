@@ -28,7 +28,7 @@ import type { DappApi, DappCall, DappResult } from './dapp/app.js';
 import type { Outcome, RecordedEvent } from './dapp/shared.js';
 import { FirefoxWithExtension, sendFrom } from './firefox.js';
 import { addAndSelectNode, createWallet } from './flow.js';
-import { GENESIS_VALIDATOR, siteBuiltDelegation } from './staking.js';
+import { expectDelegationApproval, siteBuiltDelegation } from './staking.js';
 import { AVAX, localNetwork } from '../integration/fixture.js';
 import { artifactPath, clearArtifacts, ConsoleLog, domQuiet, firstPing, flowSteps, slug, startRpcProxy, Timings, walletCaller, type Call, type RpcProxy , launchOrSaveLog } from './harness.js';
 
@@ -217,10 +217,7 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
     const transactionHex = await siteBuiltDelegation(account, 25n * AVAX);
     const pending = dapp('xpcSendTransaction', transactionHex, 'P');
     const { window, shown } = await approvalWindow('xpc_sendTransaction', pending);
-    expect(shown.testids['tx-what']).toMatch(new RegExp(`^Delegate 25 AVAX to ${GENESIS_VALIDATOR} on the Primary Network until `));
-    expect(shown.testids['tx-details']).toContain(account.pAddress);
-    expect(shown.testids['outputs']).toContain('Staked');
-    expect(shown.testids['exact-bytes']).toBe(transactionHex);
+    expectDelegationApproval(shown, account, transactionHex);
     await screenshotApproval(window, 'xpc-send-delegation');
     await decide(window, 'Approve');
     const { txID } = expectOk(await pending, 'xpc_sendTransaction') as { txID: string };

@@ -1,6 +1,7 @@
-// A staking tx as a staking site builds it: funded from the genesis key on the account's P address,
-// built with avalanchejs from the account's UTXOs, unsigned, as hex.
+// A staking tx as a staking site builds it (funded from the genesis key on the account's P address,
+// built with avalanchejs from the account's UTXOs, unsigned, as hex), and what its approval must say.
 import { pvm, utils, Utxo as AjsUtxo } from '@avalabs/avalanchejs';
+import { expect } from 'vitest';
 import { toHex } from '../../src/core/bytes.js';
 import { encodeUtxo } from '../../src/core/codec/codec.js';
 import { cb58Encode, parseAddress } from '../../src/core/encoding.js';
@@ -8,6 +9,7 @@ import { makeOwners } from '../../src/core/tx/context.js';
 import type { AccountView } from '../../src/shared/messages.js';
 import { AVAX, genesisEngine, localNetwork } from '../integration/fixture.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
+import type { ApprovalSnapshot } from './dapp.js';
 
 /** A genesis validator with a 6.25% fee (another charges 100%: its delegators get nothing). */
 export const GENESIS_VALIDATOR = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
@@ -37,4 +39,12 @@ export async function siteBuiltDelegation(account: AccountView, weight: bigint):
     avalanchejsContextOf(ctx),
   );
   return `0x${toHex(unsigned.toBytes())}`;
+}
+
+/** The approval of that delegation says what is staked, for which node, until when, rewards to whom, and shows the exact bytes. */
+export function expectDelegationApproval(shown: ApprovalSnapshot, account: AccountView, transactionHex: string): void {
+  expect(shown.testids['tx-what']).toMatch(new RegExp(`^Delegate 25 AVAX to ${GENESIS_VALIDATOR} on the Primary Network until `));
+  expect(shown.testids['tx-details']).toContain(account.pAddress);
+  expect(shown.testids['outputs']).toContain('Staked');
+  expect(shown.testids['exact-bytes']).toBe(transactionHex);
 }
