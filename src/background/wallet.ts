@@ -756,6 +756,7 @@ export class WalletService {
       refreshing: false,
       balances,
       waiting: waiting.map((w) => ({ from: w.from as ChainName, to: w.to as ChainName, amount: w.amount.toString(), utxoCount: w.utxoCount })),
+      ...(engine.droppedUtxos.length > 0 ? { warnings: droppedWarnings(engine.droppedUtxos) } : {}),
     };
     const refreshed = cache;
     await this.updateCache(preset.id, account.id, (stored) => mergeRefresh(stored, refreshed, startedWith));
@@ -1357,6 +1358,32 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
   stored.knownUtxos = refreshed.knownUtxos;
   stored.receiveNext = Math.max(stored.receiveNext, refreshed.receiveNext);
   stored.changeNext = Math.max(stored.changeNext, refreshed.changeNext);
+}
+
+/**
+ * The UTXOs a refresh left out, in words: per chain, how many, and why (a node's bad checksum is
+ * not a zero balance: the user is told that something was not counted).
+ */
+const DROP_REASONS: readonly (readonly [string, string])[] = [
+  ['bad hex', 'its checksum or encoding is wrong'],
+  ['undecodable', 'it is not a valid UTXO'],
+  ['owned by none', "it belongs to none of this account's addresses"],
+  ['the node sent two different', 'two different ones came under one ID'],
+];
+
+function droppedWarnings(dropped: WalletEngine['droppedUtxos']): string[] {
+  const byChain = new Map<string, Set<string>>();
+  const reasons = new Map<string, Set<string>>();
+  for (const d of dropped) {
+    const where = d.sourceChain ? `${d.chain}-Chain's atomic memory (from the ${d.sourceChain}-Chain)` : `${d.chain}-Chain`;
+    const ids = byChain.get(where) ?? new Set<string>();
+    ids.add(d.id ?? d.reason);
+    byChain.set(where, ids);
+    const why = reasons.get(where) ?? new Set<string>();
+    why.add(DROP_REASONS.find(([start]) => d.reason.startsWith(start))?.[1] ?? 'it does not hold up');
+    reasons.set(where, why);
+  }
+  return [...byChain].map(([where, ids]) => `The node sent ${ids.size} ${ids.size === 1 ? 'entry' : 'entries'} for the ${where} that the wallet could not check (${[...reasons.get(where)!].join('; ')}): not counted in these balances.`);
 }
 
 /** Puts `item` first in the activity list, which keeps at most MAX_ACTIVITY items. */

@@ -76,6 +76,8 @@ export interface BalancesView {
   error?: string;
   balances: AssetBalanceView[];
   waiting: WaitingFundsView[];
+  /** What the node sent that the wallet could not check and left out of these balances, in words. */
+  warnings?: string[];
 }
 
 export interface ActivityItem {

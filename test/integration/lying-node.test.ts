@@ -71,6 +71,28 @@ describe('a node that lies about issuing', () => {
   });
 });
 
+describe('a node that corrupts UTXOs', () => {
+  it('a UTXO with a bad checksum is not counted, and the user is told so in words (not a silent zero)', async () => {
+    const node = lyingNode();
+    const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
+    const xAvax = (view: { balances: { chain: string; assetID: string; spendable: string }[] }) => view.balances.find((b) => b.chain === 'X' && b.assetID === avax)?.spendable ?? '0';
+    expect(xAvax(await wallet.balancesRefresh())).toBe((10n * AVAX).toString());
+    // Every X UTXO the node sends has its last checksum byte flipped.
+    node.lies.set('avm.getUTXOs', async (_call, forward) => {
+      const body = await forward();
+      const result = body.result as { utxos: string[] };
+      return { ...body, result: { ...result, utxos: result.utxos.map((u) => u.slice(0, -2) + (u.endsWith('00') ? '01' : '00')) } };
+    });
+    const view = await wallet.balancesRefresh();
+    expect(xAvax(view)).toBe('0');
+    expect(view.warnings).toEqual([expect.stringMatching(/^The node sent 1 entry for the X-Chain that the wallet could not check \(its checksum or encoding is wrong\): not counted in these balances\.$/)]);
+    node.lies.clear();
+    const honest = await wallet.balancesRefresh();
+    expect(xAvax(honest)).toBe((10n * AVAX).toString());
+    expect(honest.warnings).toBeUndefined();
+  });
+});
+
 describe('a node that lies about atomic memory', () => {
   it('an empty atomic-memory read leaves a move waiting, not done; once the node is honest it imports once', async () => {
     const node = lyingNode();

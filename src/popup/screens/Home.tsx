@@ -198,6 +198,15 @@ export function Home(p: HomeProps) {
           {view && view.updatedAt > 0 ? formatValue(totalAvaxWei(view), WEI_DECIMALS, 'AVAX') : '—'}
         </span>
       </div>
+      {view?.warnings && view.warnings.length > 0 && (
+        <ul class="warnings" aria-label="What the node sent that was not counted" data-testid="balance-warnings">
+          {view.warnings.map((w) => (
+            <li key={w} class="badge warn" role="note">
+              {w}
+            </li>
+          ))}
+        </ul>
+      )}
       {view && <WaitingFunds view={view} onRefresh={p.onRefresh} />}
       {CHAINS.map((c) => (
         <ChainSection key={c} chain={c} rows={byChain(c)} hidden={p.hidden} showHidden={showHidden} onToggleHidden={p.onToggleHidden} />

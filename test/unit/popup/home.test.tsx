@@ -56,6 +56,15 @@ describe('Home', () => {
     expect(screen.getByText('+ 2.5 AVAX locked (2 time-locked, 0.5 stakeable only): not spendable yet')).toBeTruthy();
   });
 
+  it('says in words what the node sent that was not counted, and shows none when there is none', () => {
+    const warning = 'The node sent 2 entries for the X-Chain that the wallet could not check (its checksum or encoding is wrong): not counted in these balances.';
+    show(balances({ warnings: [warning] }));
+    expect(within(screen.getByTestId('balance-warnings')).getByRole('note').textContent).toBe(warning);
+    cleanup();
+    show(balances());
+    expect(screen.queryByTestId('balance-warnings')).toBeNull();
+  });
+
   it('shows last updated, refreshing, and node unreachable', () => {
     const view = balances();
     show(view);
