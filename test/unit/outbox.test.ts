@@ -40,7 +40,7 @@ function engineOn(s: Script): WalletEngine {
     platform: { getTxStatus: async () => ({ status: s.status() }), issueTx: async () => s.issue() },
     getAllUtxos: async () => {
       await s.beforeUtxos?.();
-      return { utxos: s.utxos() };
+      return { utxos: s.utxos(), dropped: [] };
     },
     provesAccepted: async () => (s.proves ? s.proves() : true),
   };
