@@ -221,25 +221,25 @@ export class TransferRunner {
         throw e;
       });
     if (outcome?.accepted) return 'accepted';
-    if (outcome === undefined) {
-      // Not final in time. A refusal can be the node turning away a resend of a tx it still
-      // processes (a first send that reached it before the worker died): only a tx the node does
-      // not have, or has failed, is really not happening.
-      const fate = judgedByInputs ? await this.engine.txFate(tx.chain, tx.txID, signedBytes) : await this.engine.txState(tx.chain, tx.txID);
-      if (fate === 'accepted') return 'accepted';
-      if (fate === 'processing' || fate === 'not-seen') {
-        record.error = judgedByInputs
-          ? `the C-Chain has not executed ${tx.txID} yet; what it spends is still unspent, so it may still go through (it can wait for the base fee to fall to what it pays)`
-          : `the ${tx.chain}-Chain is still processing ${tx.txID}`;
-        await this.save(record, `${point}-processing`);
-        throw new WalletError('tx-processing', `transfer ${record.id}: ${record.error}; it is looked at again later`);
-      }
-      if (fate === 'inputs-spent') {
-        record.error = `${tx.txID} can never be accepted: what it spends was spent by another transaction`;
-        return 'failed';
-      }
+    // Not accepted in time, refused, or called failed by the node: none of it is believed before
+    // it is checked against what the tx spends and creates (WalletEngine.txFate). A refusal can be
+    // the node turning away a resend of a tx it still processes (a first send that reached it
+    // before the worker died); a "failed" can come from a node that forwarded it all the same.
+    const fate = await this.engine.txFate(tx.chain, tx.txID, signedBytes);
+    if (fate === 'accepted') return 'accepted';
+    if (fate === 'processing' || (fate === 'not-seen' && judgedByInputs)) {
+      record.error = judgedByInputs
+        ? `the C-Chain has not executed ${tx.txID} yet; what it spends is still unspent, so it may still go through (it can wait for the base fee to fall to what it pays)`
+        : `the ${tx.chain}-Chain is still processing ${tx.txID}`;
+      await this.save(record, `${point}-processing`);
+      throw new WalletError('tx-processing', `transfer ${record.id}: ${record.error}; it is looked at again later`);
     }
-    record.error = refusal ?? `${outcome?.status}${outcome?.reason ? `: ${outcome.reason}` : ''}`;
+    // Spent by something else: a move's export and import are the only spenders of what they
+    // spend, and what an accepted one created would be there (its UTXOs, its exported funds).
+    record.error =
+      fate === 'inputs-spent'
+        ? `${tx.txID} can never be accepted: what it spends was spent by another transaction`
+        : (refusal ?? `${outcome?.status}${outcome?.reason ? `: ${outcome.reason}` : ''}`);
     return 'failed';
   }
 

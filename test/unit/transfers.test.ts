@@ -30,6 +30,8 @@ class ScriptedChains {
       buildImports: async (to: ChainAlias) => [built(to, 10n)],
       sign: (b: { chain: ChainAlias; fee: bigint; id: string }) => ({ chain: b.chain, txID: b.id, signedBytes: new TextEncoder().encode(b.id), fee: b.fee }),
       txState: async (_chain: ChainAlias, txID: string) => this.states.get(txID) ?? 'unknown',
+      // What its inputs say is not scripted here: a tx the node does not know is one it never got.
+      txFate: async (_chain: ChainAlias, txID: string) => this.states.get(txID) ?? 'not-seen',
       submit: async (_chain: ChainAlias, _bytes: Uint8Array, txID: string) => {
         this.sent.push(txID);
         if (this.states.has(txID)) throw new WalletError('rpc', `tx ${txID} is already known`);
@@ -89,6 +91,16 @@ describe('an export the node refuses while it still processes the first send', (
     };
     const record = await new TransferRunner(engine, journal).start('X', 'C', 5_000n);
     expect(record).toMatchObject({ state: 'failed', error: 'missing UTXO' });
+  });
+
+  it('an export the node calls failed while what it created is there is accepted, not a failed move', async () => {
+    const chains = new ScriptedChains();
+    chains.stateOnSend = 'failed';
+    const engine = chains.engine();
+    // What the export spends is gone and its exported UTXOs wait in atomic memory: it went through.
+    (engine as unknown as { txFate: () => Promise<string> }).txFate = async () => 'accepted';
+    const record = await new TransferRunner(engine, new TransferJournal(memoryStores().local, 'transfers:test')).start('X', 'P', 5_000n);
+    expect(record).toMatchObject({ state: 'completed', export: { accepted: true } });
   });
 
   it('an import refused while the node still processes it is sent again, not rebuilt', async () => {
