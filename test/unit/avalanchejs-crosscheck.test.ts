@@ -51,12 +51,13 @@ import { cb58Encode, toApiHex } from '../../src/core/encoding.js';
 import { atomicTxFee, atomicTxGas, pTxFee, type PFeeContext } from '../../src/core/fees.js';
 import { keyPairFromSecret, parseSecretKey, type KeyPair } from '../../src/core/keys.js';
 import { buildCExport, buildCImport } from '../../src/core/tx/c.js';
-import { type ChainContext, makeOwners } from '../../src/core/tx/context.js';
+import { makeOwners } from '../../src/core/tx/context.js';
 import { buildPExport, buildPImport, buildPSend } from '../../src/core/tx/p.js';
 import { keychainOf, requiredCredentials, type SignedResult, signTx, utxoLookupOf } from '../../src/core/tx/sign.js';
 import { ownedAddressSet, spendableUtxos } from '../../src/core/tx/utxos.js';
 import { buildXExport, buildXImport, buildXSend } from '../../src/core/tx/x.js';
 import { avalanchejsContextOf } from './avalanchejs-context.js';
+import { ctx } from './pvm-test-kit.js';
 import {
   arbCExportTx,
   arbCImportTx,
@@ -434,17 +435,6 @@ const keychain = keychainOf(keys);
 const owned = ownedAddressSet(keys.map((k) => k.shortId));
 const recipient = sha256(utf8.encode('recipient')).slice(0, 20);
 
-const ctx: ChainContext = {
-  networkID: 12345,
-  hrp: 'local',
-  xChainID: sha256(utf8.encode('x chain')),
-  // avalanchejs' P-Chain builders always use the primary network's all-zero chain ID.
-  pChainID: new Uint8Array(32),
-  cChainID: sha256(utf8.encode('c chain')),
-  avaxAssetID: sha256(utf8.encode('avax')),
-  xTxFee: 1_000_000n,
-  xCreateAssetTxFee: 10_000_000n,
-};
 const otherAsset = sha256(utf8.encode('another asset'));
 const pFee: PFeeContext = { weights: [1n, 1000n, 1000n, 4n], price: 3n };
 

@@ -3,6 +3,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { type Bytes, concatBytes, utf8 } from '../../src/core/bytes.js';
 import type { OutputOwners, PChainOwner, Utxo } from '../../src/core/codec/index.js';
+import type { L1ManagerMessage } from '../../src/core/codec/warp.js';
 import { keyPairFromSecret, parseSecretKey } from '../../src/core/keys.js';
 import { type ChainContext, makeOwners } from '../../src/core/tx/context.js';
 
@@ -10,6 +11,7 @@ export const ewoq = keyPairFromSecret(parseSecretKey('PrivateKey-ewoqjP7PxY4yr3i
 export const second = keyPairFromSecret(sha256(utf8.encode('xpc-wallet P-Chain staking tests, second key')));
 export const outsider = sha256(utf8.encode('an address this wallet has no key for')).slice(0, 20);
 
+/** A test network (avalanchejs' P-Chain builders always use the primary network's all-zero chain ID). */
 export const ctx: ChainContext = {
   networkID: 12345,
   hrp: 'local',
@@ -56,15 +58,7 @@ export function addressedCall(message: Bytes, source: Bytes = new Uint8Array(20)
   return concatBytes(VERSION, u32(1), varBytes(source), varBytes(message));
 }
 
-export interface RegisterMessage {
-  subnetID: Bytes;
-  nodeID: Bytes;
-  blsPublicKey: Bytes;
-  expiry: bigint;
-  remainingBalanceOwner: PChainOwner;
-  disableOwner: PChainOwner;
-  weight: bigint;
-}
+export type RegisterMessage = Omit<Extract<L1ManagerMessage, { kind: 'RegisterL1Validator' }>, 'kind' | 'validationID'>;
 
 /** The manager's RegisterL1Validator message (type 1). */
 export function registerL1ValidatorMessage(m: RegisterMessage): Bytes {
