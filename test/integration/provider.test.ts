@@ -5,13 +5,11 @@ import { avm, TransferableOutput as AjsTransferableOutput, utils, Utxo as AjsUtx
 import { eip191Signer, recoverAddressTyped, Transaction } from 'micro-eth-signer';
 import { recoverAddress } from 'viem';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { ApprovalQueue, type PendingApproval } from '../../src/background/approvals.js';
-import { ProviderService, type Site } from '../../src/background/provider.js';
-import { Session } from '../../src/background/session.js';
-import { SiteStore } from '../../src/background/sites.js';
+import type { ApprovalQueue, PendingApproval } from '../../src/background/approvals.js';
+import type { ProviderService, Site } from '../../src/background/provider.js';
+import type { Session } from '../../src/background/session.js';
 import { memoryStores, type MemoryStores } from '../../src/background/storage.js';
-import { Vault } from '../../src/background/vault.js';
-import { WalletService } from '../../src/background/wallet.js';
+import type { WalletService } from '../../src/background/wallet.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';
 import { decodeSignedTx, encodeUtxo } from '../../src/core/codec/codec.js';
 import { cb58Decode, cb58Encode, formatAddress, parseAddress } from '../../src/core/encoding.js';
@@ -24,6 +22,7 @@ import type { AccountView, ApprovalSummary } from '../../src/shared/messages.js'
 import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
 import { AVAX, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
+import { providerBackground } from './wallet-fixture.js';
 
 const PASSWORD = 'provider test password';
 const SITE: Site = { origin: 'https://dapp.example' };
@@ -52,28 +51,18 @@ let clockSkewMs = 0;
 
 /** The background as a (re)started worker builds it, over storage that survives. */
 async function startBackground(stores: MemoryStores, user: User): Promise<Background> {
-  const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
-  await session.resume();
-  const approvals = new ApprovalQueue(stores.session);
-  const sites = new SiteStore(stores.local);
-  const wallet = new WalletService(session, stores.local, { approvals, sites });
-  const bg: Background = { stores, session, wallet, approvals, provider: undefined as unknown as ProviderService, user, notified: 0 };
+  // The hooks run only once the background exists (they are called from its requests).
   const answerPending = async () => {
-    for (const p of await approvals.list()) {
+    for (const p of await bg.approvals.list()) {
       if (user.seen.some((s) => s.id === p.id)) continue;
       const a = user.answer(p);
       if (a === 'wait') continue;
       user.seen.push(p);
-      await approvals.decide(p.id, a);
+      await bg.approvals.decide(p.id, a);
     }
   };
-  bg.provider = new ProviderService({
-    wallet,
-    session,
-    approvals,
-    sites,
-    sessionArea: stores.session,
-    openApprovalWindow: async () => {
+  const bg: Background = Object.assign(await providerBackground(stores, {
+    openApprovalWindow: ({ session }) => {
       user.windowOpened++;
       if (!session.isUnlocked()) {
         setTimeout(() => void user.onLockedOpen?.(), 20);
@@ -85,7 +74,7 @@ async function startBackground(stores: MemoryStores, user: User): Promise<Backgr
       bg.notified++;
     },
     now: () => Date.now() + clockSkewMs,
-  });
+  }), { user, notified: 0 });
   return bg;
 }
 

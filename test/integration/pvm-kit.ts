@@ -5,19 +5,16 @@
 import { randomBytes } from 'node:crypto';
 import { bls, Utxo as AjsUtxo, utils } from '@avalabs/avalanchejs';
 import { inject } from 'vitest';
-import { ApprovalQueue } from '../../src/background/approvals.js';
-import { ProviderService, type Site } from '../../src/background/provider.js';
-import { Session } from '../../src/background/session.js';
-import { SiteStore } from '../../src/background/sites.js';
+import type { Site } from '../../src/background/provider.js';
 import { memoryStores } from '../../src/background/storage.js';
-import { Vault } from '../../src/background/vault.js';
-import { WalletService } from '../../src/background/wallet.js';
+import type { WalletService } from '../../src/background/wallet.js';
 import { type Bytes, fromHex, toHex } from '../../src/core/bytes.js';
 import { encodeUtxo } from '../../src/core/codec/codec.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import type { NodeClient } from '../../src/core/node.js';
 import type { AccountView, ApprovalSummary } from '../../src/shared/messages.js';
 import { PROVIDER_CHANNEL } from '../../src/shared/provider-protocol.js';
+import { providerBackground } from './wallet-fixture.js';
 
 export const SITE: Site = { origin: 'https://staking.example' };
 export type TxSummary = Extract<ApprovalSummary, { kind: 'tx' }>;
@@ -36,20 +33,10 @@ export interface SiteWallet {
  * every request after looking at it.
  */
 export async function siteWallet(): Promise<SiteWallet> {
-  const stores = memoryStores();
-  const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
-  const approvals = new ApprovalQueue(stores.session);
-  const sites = new SiteStore(stores.local);
-  const wallet = new WalletService(session, stores.local, { approvals, sites });
   const shown: ApprovalSummary[] = [];
   const answered = new Set<string>();
-  const provider = new ProviderService({
-    wallet,
-    session,
-    approvals,
-    sites,
-    sessionArea: stores.session,
-    openApprovalWindow: async () => {
+  const { wallet, provider } = await providerBackground(memoryStores(), {
+    openApprovalWindow: ({ approvals }) => {
       setTimeout(() => {
         void (async () => {
           for (const p of await approvals.list()) {
@@ -61,7 +48,6 @@ export async function siteWallet(): Promise<SiteWallet> {
         })();
       }, 5);
     },
-    notifyPages: () => undefined,
   });
   await wallet.walletCreate({ password: 'pvm types password', mnemonic: generateMnemonic(24) });
   const network = await wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });

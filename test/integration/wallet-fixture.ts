@@ -1,7 +1,10 @@
 // The wallet service as a service worker builds it, over memory storage, on the test node: for the
 // suites that drive the background the way the popup does.
 import { inject } from 'vitest';
+import { ApprovalQueue } from '../../src/background/approvals.js';
+import { ProviderService } from '../../src/background/provider.js';
 import { Session } from '../../src/background/session.js';
+import { SiteStore } from '../../src/background/sites.js';
 import { memoryStores, type MemoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
 import { WalletService } from '../../src/background/wallet.js';
@@ -41,4 +44,39 @@ export async function fundedWallet(funding: { x?: bigint; p?: bigint }, options:
   // The first refresh scans the account's addresses once.
   await wallet.balancesRefresh();
   return { wallet, stores, account: account!, ctx, avax: identity.avaxAssetID, genesis };
+}
+
+export interface ProviderBackground {
+  stores: MemoryStores;
+  session: Session;
+  wallet: WalletService;
+  approvals: ApprovalQueue;
+  provider: ProviderService;
+}
+
+/**
+ * The background with the site provider, as a (re)started worker builds it over storage that
+ * survives. `openApprovalWindow` stands in for the window (a test answers the queue from there).
+ */
+export async function providerBackground(
+  stores: MemoryStores,
+  hooks: { openApprovalWindow: (bg: ProviderBackground) => void; notifyPages?: () => void; now?: () => number },
+): Promise<ProviderBackground> {
+  const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
+  await session.resume();
+  const approvals = new ApprovalQueue(stores.session);
+  const sites = new SiteStore(stores.local);
+  const wallet = new WalletService(session, stores.local, { approvals, sites });
+  const bg = { stores, session, wallet, approvals } as ProviderBackground;
+  bg.provider = new ProviderService({
+    wallet,
+    session,
+    approvals,
+    sites,
+    sessionArea: stores.session,
+    openApprovalWindow: async () => hooks.openApprovalWindow(bg),
+    notifyPages: hooks.notifyPages ?? (() => undefined),
+    ...(hooks.now ? { now: hooks.now } : {}),
+  });
+  return bg;
 }
