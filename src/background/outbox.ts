@@ -8,7 +8,7 @@ import type { TxFate, WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
-import type { StorageArea } from './storage.js';
+import { type StorageArea, storedList } from './storage.js';
 
 export interface OutboxEntry {
   chain: ChainAlias;
@@ -39,11 +39,8 @@ export class Outbox {
     readonly key: string,
   ) {}
 
-  async list(): Promise<OutboxEntry[]> {
-    const value = (await this.area.get([this.key]))[this.key];
-    if (value === undefined) return [];
-    if (!Array.isArray(value)) throw new WalletError('storage-corrupt', `the outbox ${this.key} is not a list`);
-    return value as OutboxEntry[];
+  list(): Promise<OutboxEntry[]> {
+    return storedList<OutboxEntry>(this.area, this.key, 'the outbox');
   }
 
   put(entry: OutboxEntry): Promise<void> {

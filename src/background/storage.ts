@@ -8,6 +8,7 @@
 //
 // This module never imports webextension-polyfill itself (that package refuses to load outside an
 // extension, which would break the Node tests): the background passes `browser.storage` in.
+import { WalletError } from '../core/errors.js';
 
 export interface StorageArea {
   /** The stored values of those of `keys` that exist; missing keys are absent from the result. */
@@ -15,6 +16,14 @@ export interface StorageArea {
   /** Writes all of `items` or, when it rejects, none of them. */
   set(items: Record<string, unknown>): Promise<void>;
   remove(keys: string[]): Promise<void>;
+}
+
+/** A list kept under one key: [] when absent, `storage-corrupt` (nothing changed) when not a list. */
+export async function storedList<T>(area: StorageArea, key: string, what: string): Promise<T[]> {
+  const value = (await area.get([key]))[key];
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new WalletError('storage-corrupt', `${what} ${key} is not a list`);
+  return value as T[];
 }
 
 export interface Stores {

@@ -9,7 +9,7 @@ import type { WalletEngine } from '../core/engine.js';
 import { TimeoutError, WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
-import type { StorageArea } from './storage.js';
+import { type StorageArea, storedList } from './storage.js';
 
 export type TransferState =
   /** Journaled; the export is not signed yet. */
@@ -67,11 +67,8 @@ export class TransferJournal {
     readonly key: string,
   ) {}
 
-  async list(): Promise<TransferRecord[]> {
-    const value = (await this.area.get([this.key]))[this.key];
-    if (value === undefined) return [];
-    if (!Array.isArray(value)) throw new WalletError('storage-corrupt', `the transfer journal ${this.key} is not a list`);
-    return value as TransferRecord[];
+  list(): Promise<TransferRecord[]> {
+    return storedList<TransferRecord>(this.area, this.key, 'the transfer journal');
   }
 
   async get(id: string): Promise<TransferRecord | undefined> {
