@@ -9,7 +9,7 @@ import { encodeUnsignedTx } from '../core/codec/codec.js';
 import type { OutputOwners, PTx, TransferableOutput, UnsignedTx, Utxo } from '../core/codec/types.js';
 import { describeTx, type TxView } from '../core/describe.js';
 import { cb58Encode, formatAddress, formatPrivateKey, parseAddress, parseAddressFor, parseId } from '../core/encoding.js';
-import { WalletEngine, type Issued } from '../core/engine.js';
+import { type AssetBalance, WalletEngine, type Issued } from '../core/engine.js';
 import { formatEvmAddress } from '../core/evm-address.js';
 import { FormatError, InsufficientFundsError, TxTooLargeError, ValidationError, WalletError } from '../core/errors.js';
 import { type PFeeContext, pTxFee } from '../core/fees.js';
@@ -26,6 +26,7 @@ import {
 } from '../core/keys.js';
 import { chainContextOf, customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkIdentity, type NetworkPreset } from '../core/network.js';
 import { NodeClient, type ChainAlias, type EthReceipt, type WaitOptions } from '../core/node.js';
+import { provenAsset, type ProvenAsset } from '../core/proof.js';
 import { scanBranch } from '../core/scan.js';
 import type { BuiltTx } from '../core/tx/built.js';
 import { eip1559Fees, PLAIN_TRANSFER_GAS, WEI_PER_NAVAX } from '../core/tx/c.js';
@@ -61,6 +62,7 @@ import type { StorageArea } from './storage.js';
 import { VaultLockedError } from './vault.js';
 import { TransferJournal, type TransferRecord, TransferRunner, transferActivity } from './transfers.js';
 import { Outbox, outboxEntry, sendOnce, settleOutbox } from './outbox.js';
+import { ProofStore } from './proofs.js';
 
 const STATE_KEY = 'xpc.state';
 const STATE_VERSION = 1;
@@ -174,7 +176,8 @@ function emptyCache(): AccountCache {
 export class WalletService {
   #root: HdRoot | null = null;
   #identities = new Map<string, NetworkIdentity>();
-  #assetNames = new Map<string, { name: string; symbol: string; denomination: number }>();
+  #assetNames = new Map<string, ProvenAsset>();
+  readonly #proofs: ProofStore;
   #refreshing: Promise<BalancesView> | null = null;
   #resuming: Promise<void> | null = null;
   /** Transfer runs under way (started moves, resumed journals): a restore stops them and waits. */
@@ -201,6 +204,7 @@ export class WalletService {
       wait?: WaitOptions;
     } = {},
   ) {
+    this.#proofs = new ProofStore(local);
     session.onLock(() => {
       this.#root?.wipe();
       this.#root = null;
@@ -396,7 +400,11 @@ export class WalletService {
       ];
       keys = { xp, evm: deriveEvmKey(root, account.index), change: change(cache.changeNext).shortId };
     }
-    const engine = new WalletEngine(client, chainContextOf(identity), keys, { evmChainId: BigInt(identity.evmChainID), ...(this.options.wait ? { wait: this.options.wait } : {}) });
+    const engine = new WalletEngine(client, chainContextOf(identity), keys, {
+      evmChainId: BigInt(identity.evmChainID),
+      proofs: await this.#proofs.cache(),
+      ...(this.options.wait ? { wait: this.options.wait } : {}),
+    });
     return { engine, preset, account, cache };
   }
 
@@ -740,12 +748,13 @@ export class WalletService {
     for (const b of x) {
       const id = cb58Encode(b.assetID);
       const info = await this.assetInfo(engine, preset.id, id);
-      balances.push({ chain: 'X', assetID: id, ...info, verified: id === avax, spendable: b.spendable.toString(), locked: b.locked.toString(), lockedStakeable: b.lockedStakeable.toString() });
+      balances.push({ chain: 'X', assetID: id, ...info, verified: id === avax, ...amountsOf(b) });
     }
     const avaxInfo = await this.assetInfo(engine, preset.id, avax);
     const pAvax = pBal.find((b) => cb58Encode(b.assetID) === avax);
-    balances.push({ chain: 'P', assetID: avax, ...avaxInfo, verified: true, spendable: (pAvax?.spendable ?? 0n).toString(), locked: (pAvax?.locked ?? 0n).toString(), lockedStakeable: (pAvax?.lockedStakeable ?? 0n).toString() });
-    balances.push({ chain: 'C', assetID: avax, ...avaxInfo, denomination: AVAX_EVM_DENOMINATION, verified: true, spendable: cWei.toString(), locked: '0', lockedStakeable: '0' });
+    balances.push({ chain: 'P', assetID: avax, ...avaxInfo, verified: true, ...amountsOf(pAvax) });
+    balances.push({ chain: 'C', assetID: avax, ...avaxInfo, denomination: AVAX_EVM_DENOMINATION, verified: true, spendable: cWei.toString(), locked: '0', lockedStakeable: '0', unproven: '0' });
+    await this.#proofs.save().catch((e: unknown) => this.options.log?.(`UTXO proofs not saved: ${(e as Error).message}`));
 
     // Read after the UTXOs: a move's tx is journaled before it is sent, so its outputs (an export's
     // change, an import) are always found here and never taken for incoming funds.
@@ -1322,13 +1331,12 @@ export class WalletService {
     return { kind: 'tx', chain: view.chain, unsignedHex: `0x${toHex(unsignedBytes)}`, view, assets };
   }
 
-  /** An asset's name, symbol and denomination, asked of the node once per network and worker. */
-  private async assetDescription(client: NodeClient, presetId: string, assetID: string) {
+  /** An asset's name, symbol and decimals, read from its CreateAssetTx once per network and worker. */
+  private async assetDescription(client: NodeClient, presetId: string, assetID: string): Promise<ProvenAsset> {
     const key = `${presetId}:${assetID}`;
     let info = this.#assetNames.get(key);
     if (!info) {
-      const d = await client.avm.getAssetDescription(assetID);
-      info = { name: d.name, symbol: d.symbol, denomination: d.denomination };
+      info = await provenAsset(client, assetID);
       this.#assetNames.set(key, info);
     }
     return info;
@@ -1369,6 +1377,7 @@ const DROP_REASONS: readonly (readonly [string, string])[] = [
   ['undecodable', 'it is not a valid UTXO'],
   ['owned by none', "it belongs to none of this account's addresses"],
   ['the node sent two different', 'two different ones came under one ID'],
+  ['disproven', 'the transaction that would have created it says otherwise'],
 ];
 
 function droppedWarnings(dropped: WalletEngine['droppedUtxos']): string[] {
@@ -1384,6 +1393,11 @@ function droppedWarnings(dropped: WalletEngine['droppedUtxos']): string[] {
     reasons.set(where, why);
   }
   return [...byChain].map(([where, ids]) => `The node sent ${ids.size} ${ids.size === 1 ? 'entry' : 'entries'} for the ${where} that the wallet could not check (${[...reasons.get(where)!].join('; ')}): not counted in these balances.`);
+}
+
+/** A balance's amounts as the popup gets them (zero when the chain holds none of the asset). */
+function amountsOf(b: AssetBalance | undefined): Pick<AssetBalanceView, 'spendable' | 'locked' | 'lockedStakeable' | 'unproven'> {
+  return { spendable: (b?.spendable ?? 0n).toString(), locked: (b?.locked ?? 0n).toString(), lockedStakeable: (b?.lockedStakeable ?? 0n).toString(), unproven: (b?.unproven ?? 0n).toString() };
 }
 
 /** Puts `item` first in the activity list, which keeps at most MAX_ACTIVITY items. */

@@ -8,6 +8,7 @@ import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { cb58Encode, formatAddress } from './encoding.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signExternalTx } from './external-tx.js';
 import { WalletError } from './errors.js';
+import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
 import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE } from './fee-limits.js';
 import { type PFeeContext, withHeadroom } from './fees.js';
@@ -39,6 +40,8 @@ export interface EngineOptions {
   /** Percent of the P-Chain gas price paid (default 100: the exact current price). */
   pPriceHeadroom?: bigint;
   wait?: WaitOptions;
+  /** Proofs of UTXOs already checked against their txs (default: this engine's own, in memory). */
+  proofs?: ProofCache;
 }
 
 export interface Issued<T extends UnsignedTx = UnsignedTx> {
@@ -81,13 +84,22 @@ export interface AssetBalance {
   locked: bigint;
   /** P-Chain only: stakeable-locked (vesting), usable for staking only. */
   lockedStakeable: bigint;
+  /** The part of the three above that no tx proves (genesis funds, staking rewards, or a lie). */
+  unproven: bigint;
+}
+
+function refKey(u: Utxo): string {
+  return `${toHex(u.txID)}:${u.outputIndex}`;
 }
 
 export class WalletEngine {
   readonly ctx: ChainContext;
   readonly #dropped: (DroppedUtxo & { chain: ChainAlias; sourceChain?: ChainAlias })[] = [];
+  /** UTXOs read so far that no tx proves, by `txID:index` (hex). */
+  readonly #unproven = new Set<string>();
+  readonly #proofs: ProofCache;
   private readonly owned: ReadonlySet<string>;
-  private readonly options: Required<Omit<EngineOptions, 'wait'>> & { wait: WaitOptions };
+  private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs'>> & { wait: WaitOptions };
 
   constructor(
     readonly node: NodeClient,
@@ -97,6 +109,7 @@ export class WalletEngine {
   ) {
     this.ctx = ctx;
     this.owned = ownedAddressSet([...keys.xp.map((k) => k.shortId), keys.evm.shortId]);
+    this.#proofs = options.proofs ?? memoryProofCache();
     this.options = {
       evmChainId: options.evmChainId,
       atomicBaseFeeHeadroom: options.atomicBaseFeeHeadroom ?? 125n,
@@ -126,15 +139,31 @@ export class WalletEngine {
 
   // ---- reading ----
 
+  /**
+   * The UTXOs the node says this wallet holds on `chain` (atomic ones exported from `sourceChain`),
+   * each checked against the tx that created it (see proveUtxos): disproven ones are dropped,
+   * unproven ones kept and remembered ({@link isUnproven}).
+   */
   async utxos(chain: ChainAlias, sourceChain?: ChainAlias): Promise<Utxo[]> {
     const result = await this.node.getAllUtxos(chain, this.addresses(chain), sourceChain ? { sourceChain } : {});
-    for (const d of result.dropped) this.#dropped.push({ chain, ...(sourceChain ? { sourceChain } : {}), ...d });
-    return result.utxos;
+    const where = { chain, ...(sourceChain ? { sourceChain } : {}) };
+    for (const d of result.dropped) this.#dropped.push({ ...where, ...d });
+    const read = result.utxos.map((utxo, i) => ({ utxo, bytes: result.encoded[i]! }));
+    const checked = await proveUtxos(this.node, chain, read, { cache: this.#proofs, ...(sourceChain ? { sourceChain } : {}) });
+    for (const d of checked.disproven) this.#dropped.push({ ...where, ...d });
+    for (const u of checked.unproven) this.#unproven.add(refKey(u));
+    return checked.utxos;
+  }
+
+  /** True when no tx proves this UTXO (it was read by this engine and kept all the same). */
+  isUnproven(utxo: Utxo): boolean {
+    return this.#unproven.has(refKey(utxo));
   }
 
   /**
    * UTXOs the node sent that this engine's reads left out (bad checksum, not decodable, not owned
-   * by the addresses asked about, two bodies under one ID): never counted, and to be told.
+   * by the addresses asked about, two bodies under one ID, contradicted by their own tx): never
+   * counted, and to be told.
    */
   get droppedUtxos(): readonly (DroppedUtxo & { chain: ChainAlias; sourceChain?: ChainAlias })[] {
     return this.#dropped;
@@ -148,13 +177,18 @@ export class WalletEngine {
 
   async spendable(chain: 'X' | 'P'): Promise<SpendableUtxo[]> {
     const [utxos, now] = await Promise.all([this.utxos(chain), this.now(chain)]);
-    return spendableUtxos(utxos, this.owned, now);
+    return this.marked(spendableUtxos(utxos, this.owned, now));
   }
 
   /** Atomic UTXOs waiting on `chain` that were exported from `source` and that the wallet can spend. */
   async atomicSpendable(chain: ChainAlias, source: ChainAlias): Promise<SpendableUtxo[]> {
     const [utxos, now] = await Promise.all([this.utxos(chain, source), this.now(chain)]);
-    return spendableUtxos(utxos, this.owned, now);
+    return this.marked(spendableUtxos(utxos, this.owned, now));
+  }
+
+  private marked(spendable: SpendableUtxo[]): SpendableUtxo[] {
+    for (const s of spendable) if (this.isUnproven(s.utxo)) s.unproven = true;
+    return spendable;
   }
 
   /** Exact balances per asset from every UTXO (no deprecated balance APIs). */
@@ -164,11 +198,13 @@ export class WalletEngine {
     for (const u of utxos) {
       const key = toHex(u.assetID);
       let b = byAsset.get(key);
-      if (!b) byAsset.set(key, (b = { assetID: u.assetID, spendable: 0n, locked: 0n, lockedStakeable: 0n }));
+      if (!b) byAsset.set(key, (b = { assetID: u.assetID, spendable: 0n, locked: 0n, lockedStakeable: 0n, unproven: 0n }));
       const c = classifyUtxo(u, this.owned, now);
-      if (c.state === 'spendable') b.spendable += c.spendable.amount;
-      else if (c.state === 'locked') b.locked += c.amount;
-      else if (c.state === 'stakeable-locked') b.lockedStakeable += c.amount;
+      const amount = c.state === 'spendable' ? c.spendable.amount : c.state === 'locked' || c.state === 'stakeable-locked' ? c.amount : 0n;
+      if (c.state === 'spendable') b.spendable += amount;
+      else if (c.state === 'locked') b.locked += amount;
+      else if (c.state === 'stakeable-locked') b.lockedStakeable += amount;
+      if (this.isUnproven(u)) b.unproven += amount;
     }
     return [...byAsset.values()];
   }

@@ -1,7 +1,8 @@
 // Network presets and discovery: what the wallet expects of a network, and how it checks that the
 // node it talks to really is that network before trusting it with a single transaction.
 import { parseId } from './encoding.js';
-import { NodeIdentityError, NodeResponseError } from './errors.js';
+import { NodeIdentityError, NodeResponseError, ValidationError } from './errors.js';
+import { provenAsset } from './proof.js';
 import type { AtomicApiConfig, CallOptions, ChainAlias, NodeClient } from './node.js';
 import type { ChainContext } from './tx/context.js';
 import { checkFeeInput, MAX_X_CREATE_ASSET_FEE, MAX_X_TX_FEE } from './fee-limits.js';
@@ -251,6 +252,17 @@ export async function discoverNetwork(
     throw new NodeIdentityError(
       `the node at ${preset.url} contradicts itself: staking asset ${stakingAssetID} is not its AVAX asset ${avax.assetID}`,
     );
+  }
+  // Another network's AVAX is described by its CreateAssetTx (the description is only a node's
+  // word): a node that describes it otherwise contradicts the chain. Public networks' are known.
+  if (!PUBLIC_NETWORKS.some((pub) => pub.known!.avaxAssetID === avax.assetID)) {
+    const created = await provenAsset(client, avax.assetID, opts).catch((e: unknown) => {
+      if (e instanceof ValidationError) throw new NodeIdentityError(`the node at ${preset.url} cannot show the transaction that created its AVAX asset ${avax.assetID}`);
+      throw e;
+    });
+    if (created.symbol !== avax.symbol || created.denomination !== avax.denomination || created.name !== avax.name) {
+      throw new NodeIdentityError(`the node at ${preset.url} describes its AVAX asset otherwise than the transaction that created it`);
+    }
   }
   if (preset.kind !== 'custom' && avax.denomination !== AVAX_DENOMINATION) {
     throw mismatch(preset, 'AVAX denomination', AVAX_DENOMINATION, avax.denomination);

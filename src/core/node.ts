@@ -113,6 +113,8 @@ export interface DroppedUtxo {
 
 export interface AllUtxosResult {
   utxos: Utxo[];
+  /** The exact bytes each of `utxos` was decoded from, in the same order (for proving them). */
+  encoded: Bytes[];
   dropped: DroppedUtxo[];
   /** Round trips made. */
   requests: number;
@@ -844,7 +846,8 @@ export class NodeClient {
       }
     }
 
-    return { utxos: [...kept.values()].map((k) => k.utxo), dropped, requests };
+    const entries = [...kept.values()];
+    return { utxos: entries.map((k) => k.utxo), encoded: entries.map((k) => k.bytes), dropped, requests };
   }
 
   /**

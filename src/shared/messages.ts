@@ -59,6 +59,11 @@ export interface AssetBalanceView {
   spendable: Amount;
   locked: Amount;
   lockedStakeable: Amount;
+  /**
+   * The part of the three above that no transaction proves (the network's genesis funds, staking
+   * rewards, or what a node made up): counted, never called verified.
+   */
+  unproven: Amount;
 }
 
 export interface WaitingFundsView {

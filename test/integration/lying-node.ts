@@ -3,7 +3,8 @@
 // Each lie decides per call what the wallet gets; `forward()` sends the call on to the real node.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fromHex } from '../../src/core/bytes.js';
-import { cb58Encode } from '../../src/core/encoding.js';
+import { decodeUtxo, encodeUtxo, type Utxo, type Vm } from '../../src/core/codec/index.js';
+import { cb58Encode, fromApiHex, toApiHex } from '../../src/core/encoding.js';
 
 export interface RpcCall {
   method: string;
@@ -51,4 +52,19 @@ export function rpcError(message: string): RpcBody {
 
 export function rpcResult(result: unknown): RpcBody {
   return { jsonrpc: '2.0', id: null, result };
+}
+
+/**
+ * A lie about a chain's UTXOs that stays consistent: each page's UTXOs are decoded, passed to
+ * `rewrite` (which returns the UTXOs to send instead) and re-encoded with valid checksums; the
+ * page's count follows. Atomic reads (with a source chain) pass through untouched.
+ */
+export function rewriteUtxos(vm: Vm, rewrite: (utxos: Utxo[]) => Utxo[]): Lie {
+  return async (call, forward) => {
+    const body = await forward();
+    if ((call.params as { sourceChain?: string }).sourceChain || !body.result) return body;
+    const result = body.result as { utxos: string[]; numFetched: string };
+    const utxos = rewrite(result.utxos.map((hex) => decodeUtxo(fromApiHex(hex), vm))).map((u) => toApiHex(encodeUtxo(u, vm)));
+    return { ...body, result: { ...result, utxos, numFetched: String(utxos.length) } };
+  };
 }

@@ -103,6 +103,17 @@ describe('X-Chain send', () => {
     expect([...sortedAssets].sort()).toEqual(sortedAssets);
   });
 
+  it('spends proven UTXOs before a larger unproven one, and the unproven one only when needed', () => {
+    const [big, small, other] = spendableUtxos([utxo(50_000_000n), utxo(3_000_000n), utxo(4_000_000n)], owned, 0n);
+    const pool = [{ ...big!, unproven: true }, small!, other!];
+    const spentAmounts = (amount: bigint) =>
+      buildXSend({ ctx, pool, changeOwners: makeOwners([addr(0x33)]), payments: [{ assetID: ctx.avaxAssetID, amount, owners: theirs }] }).spent.map((u) =>
+        u.output.kind === 'TransferOutput' ? u.output.amount : 0n,
+      );
+    expect(spentAmounts(5_000_000n).sort()).toEqual([3_000_000n, 4_000_000n]);
+    expect(spentAmounts(10_000_000n)).toContain(50_000_000n);
+  });
+
   it('names the asset, the amount needed and the amount spendable when funds are short', () => {
     const pool = spendableUtxos([utxo(2_000_000n), utxo(9n, { stakeableUntil: 99n })], owned, 0n);
     try {

@@ -59,6 +59,9 @@ const MAINNET_NODE: Identity = {
   createAssetTxFee: '10000000',
 };
 
+/** The test network's AVAX CreateAssetTx as its node returns it (recorded): it hashes to LOCAL_NODE.avax. */
+const LOCAL_AVAX_TX = '0x000000000001000005390000000000000000000000000000000000000000000000000000000000000000000000000000000000000028b3d82b1367d362de99ab59a658165aff520cbd4db3d82b1367d362de99ab59a658165aff520cbd4d00094176616c616e6368650004415641580900000001000000000000000200000007002386f26fc1000000000000000000000000000100000001e0cfe8cae22827d032805ded484e393ce51cbedb000000070429d069189e0000000000000000000000000001000000013cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c00000000868343ce';
+
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (closers.length) await closers.pop()!();
@@ -78,6 +81,7 @@ async function nodeClaiming(id: Identity): Promise<{ client: NodeClient; methods
         'avm.getAssetDescription': { assetID: id.avax, name: 'Avalanche', symbol: 'AVAX', denomination: id.denomination },
         'platform.getStakingAssetID': { assetID: id.staking },
         'avm.getTxFee': { txFee: id.txFee, createAssetTxFee: id.createAssetTxFee },
+        ...(body.params['txID'] === LOCAL_NODE.avax ? { 'avm.getTx': { tx: LOCAL_AVAX_TX, encoding: 'hex' } } : {}),
         eth_chainId: id.chainId,
       };
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -195,7 +199,9 @@ describe('discoverNetwork', () => {
     ['a mainnet node with another AVAX', MAINNET, { ...MAINNET_NODE, avax: FUJI.known!.avaxAssetID, staking: FUJI.known!.avaxAssetID }, /AVAX asset ID/],
     ['a staking asset that is not AVAX', LOCAL, { ...LOCAL_NODE, staking: MAINNET.known!.avaxAssetID }, /staking asset/],
     ['a non-zero P-Chain ID', LOCAL, { ...LOCAL_NODE, p: LOCAL_NODE.x }, /P-Chain ID/],
-    ['AVAX with 18 decimals', LOCAL, { ...LOCAL_NODE, denomination: '18' }, /denomination/],
+    ['AVAX with 18 decimals', LOCAL, { ...LOCAL_NODE, denomination: '18' }, /describes its AVAX asset otherwise than the transaction that created it/],
+    ['a custom network whose AVAX description is not its CreateAssetTx', customPreset('http://127.0.0.1:1'), { ...LOCAL_NODE, denomination: '6' }, /otherwise than the transaction/],
+    ['a custom network whose AVAX has no transaction the node can show', customPreset('http://127.0.0.1:1'), { ...LOCAL_NODE, avax: LOCAL_NODE.x, staking: LOCAL_NODE.x }, /cannot show the transaction that created its AVAX/],
     ['the same ID for X and C', LOCAL, { ...LOCAL_NODE, c: LOCAL_NODE.x }, /same ID/],
   ];
   for (const [what, preset, claimed, message] of lies) {

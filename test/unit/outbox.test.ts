@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Outbox, outboxEntry, sendOnce, settleOutbox } from '../../src/background/outbox.js';
 import { memoryStores } from '../../src/background/storage.js';
-import { encodeSignedTx, txIdBytes, type Utxo } from '../../src/core/codec/index.js';
+import { encodeSignedTx, encodeUtxo, txIdBytes, type Utxo } from '../../src/core/codec/index.js';
 import { cb58Encode } from '../../src/core/encoding.js';
 import { WalletEngine } from '../../src/core/engine.js';
 import { NodeResponseError, RpcError } from '../../src/core/errors.js';
@@ -37,10 +37,12 @@ interface Script {
 
 function engineOn(s: Script): WalletEngine {
   const node = {
-    platform: { getTxStatus: async () => ({ status: s.status() }), issueTx: async () => s.issue() },
+    // No tx behind these made-up UTXOs: they stay unproven, and are kept.
+    platform: { getTxStatus: async () => ({ status: s.status() }), issueTx: async () => s.issue(), getTx: () => Promise.reject(new RpcError('platform.getTx', -32000, 'not found')) },
     getAllUtxos: async () => {
       await s.beforeUtxos?.();
-      return { utxos: s.utxos(), dropped: [] };
+      const utxos = s.utxos();
+      return { utxos, encoded: utxos.map((u) => encodeUtxo(u, 'pvm')), dropped: [] };
     },
     provesAccepted: async () => (s.proves ? s.proves() : true),
   };

@@ -20,6 +20,8 @@ export interface SpendableUtxo {
   amount: bigint;
   /** The owned addresses' indices that satisfy the threshold, ascending. */
   sigIndices: number[];
+  /** No tx proves it (src/core/proof.ts): spent only when the proven ones do not cover a payment. */
+  unproven?: boolean;
 }
 
 /** The first `threshold` owned address indices, or undefined when our keys cannot meet it. */
@@ -73,8 +75,8 @@ export function toTransferableInput(s: SpendableUtxo): TransferableInput {
 }
 
 /**
- * Picks UTXOs of one asset, largest first (fewest inputs, so the smallest and cheapest tx),
- * until `target` is covered. Throws InsufficientFundsError naming what is missing.
+ * Picks UTXOs of one asset, largest first (fewest inputs, so the smallest and cheapest tx), proven
+ * ones before unproven ones (which the chain may not hold), until `target` is covered. Throws InsufficientFundsError naming what is missing.
  */
 export function selectUtxos(
   pool: readonly SpendableUtxo[],
@@ -85,7 +87,7 @@ export function selectUtxos(
   const assetHex = toHex(assetID);
   const candidates = pool
     .filter((s) => toHex(s.utxo.assetID) === assetHex && !options.exclude?.has(utxoId(s.utxo)))
-    .sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+    .sort((a, b) => Number(a.unproven ?? false) - Number(b.unproven ?? false) || (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
   const chosen: SpendableUtxo[] = [];
   let total = 0n;
   for (const c of candidates) {

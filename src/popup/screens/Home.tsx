@@ -85,8 +85,17 @@ export function lockedLine(b: AssetBalanceView): string | null {
   return `+ ${show(locked + stakeable)} locked (${formatUnits(locked, b.denomination)} time-locked, ${formatUnits(stakeable, b.denomination)} stakeable only): not spendable yet`;
 }
 
+/** One line on the part no transaction proves, in words; null when all of it is proven. */
+export function unprovenLine(b: AssetBalanceView): string | null {
+  // Snapshots saved before proofs existed have no such field.
+  const unproven = b.unproven === undefined ? 0n : units(b.unproven);
+  if (unproven === 0n) return null;
+  return `${formatValue(unproven, b.denomination, b.symbol)} of this is unproven: your node showed no transaction that created it. Funds from the network's start and staking rewards look like this; anything else may not be there.`;
+}
+
 function AssetRow({ b, hidden, onToggleHidden }: { b: AssetBalanceView; hidden: boolean; onToggleHidden: (id: string) => void }) {
   const line = lockedLine(b);
+  const unproven = unprovenLine(b);
   return (
     <li class="asset-row" data-testid={`asset-${b.chain}-${b.assetID}`}>
       <div class="asset-main">
@@ -96,6 +105,11 @@ function AssetRow({ b, hidden, onToggleHidden }: { b: AssetBalanceView; hidden: 
         </span>
       </div>
       {line && <p class="locked-line">{line}</p>}
+      {unproven && (
+        <p class="unproven-line" data-testid={`unproven-${b.chain}-${b.assetID}`}>
+          {unproven}
+        </p>
+      )}
       <div class="asset-meta">
         <span class="muted">
           {b.denomination} decimal{b.denomination === 1 ? '' : 's'}

@@ -42,7 +42,7 @@ export function sendableAssets(view: BalancesView | null, chain: ChainName): Ass
   if (chain === 'X' && !rows.some((b) => b.verified)) {
     // No X UTXO yet: AVAX is still the asset to pick (its ID is the P-Chain's AVAX).
     const avax = view.balances.find((b) => b.chain === 'P' && b.verified);
-    if (avax) rows.unshift({ ...avax, chain: 'X', spendable: '0', locked: '0', lockedStakeable: '0' });
+    if (avax) rows.unshift({ ...avax, chain: 'X', spendable: '0', locked: '0', lockedStakeable: '0', unproven: '0' });
   }
   return rows.sort((a, b) => Number(b.verified) - Number(a.verified));
 }

@@ -44,6 +44,7 @@ export function avax(chain: 'X' | 'P' | 'C', spendable: string, extra: Partial<A
     spendable,
     locked: '0',
     lockedStakeable: '0',
+    unproven: '0',
     ...extra,
   };
 }

@@ -1,0 +1,202 @@
+// What a node says the wallet holds is checked against the transactions that made it. A UTXO is
+// immutable and so is the tx that created it (its ID is the hash of its bytes, which the client
+// checks), so a UTXO whose exact bytes are an output of that tx is proven for good: the proof is
+// kept as a fingerprint and never asked for again. An asset's name, symbol and decimals are read
+// from its CreateAssetTx the same way, never from the node's word. See docs/proofs.md.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { type Bytes, equalBytes, toHex, utf8 } from './bytes.js';
+import { decodeChainTx, encodeUtxo } from './codec/codec.js';
+import { utxoId } from './codec/ids.js';
+import { isPBlockTx } from './codec/pvm.js';
+import { exportedUtxos, producedUtxos } from './codec/rules.js';
+import type { ChainTx, Utxo, Vm } from './codec/types.js';
+import { cb58Encode } from './encoding.js';
+import { CodecError, NodeResponseError, RpcError, ValidationError } from './errors.js';
+import type { CallOptions, ChainAlias, DroppedUtxo, NodeClient } from './node.js';
+
+const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
+
+/** Fingerprints of UTXOs already proven. Proofs never expire: what they prove cannot change. */
+export interface ProofCache {
+  has(fingerprint: string): boolean;
+  add(fingerprint: string): void;
+}
+
+export function memoryProofCache(): ProofCache & { readonly size: number } {
+  const set = new Set<string>();
+  return {
+    has: (f) => set.has(f),
+    add: (f) => void set.add(f),
+    get size() {
+      return set.size;
+    },
+  };
+}
+
+/** A UTXO as the node sent it: decoded, and the exact bytes it was decoded from. */
+export interface ReadUtxo {
+  utxo: Utxo;
+  bytes: Bytes;
+}
+
+export interface CheckedUtxos {
+  /** Every UTXO not disproven, proven or not, in the order read. */
+  utxos: Utxo[];
+  /** The ones no tx could prove: shown, counted apart, never called verified. */
+  unproven: Utxo[];
+  /** The ones their own tx contradicts: left out, and to be told. */
+  disproven: DroppedUtxo[];
+  /** Creating txs read from the node for this check (0 when everything was proven before). */
+  txsRead: number;
+}
+
+export interface ProveOptions {
+  /** Atomic UTXOs: the chain that exported them (their creating tx lives there). */
+  sourceChain?: ChainAlias;
+  cache: ProofCache;
+  /** Creating txs read at once (default 8). */
+  concurrency?: number;
+}
+
+/** Same bytes on the same chain (and atomic memory) ⇒ same fingerprint. 128 bits of sha256. */
+export function utxoFingerprint(chain: ChainAlias, sourceChain: ChainAlias | undefined, bytes: Bytes): string {
+  const tag = utf8.encode(`${chain}${sourceChain ?? ''}:`);
+  const buf = new Uint8Array(tag.length + bytes.length);
+  buf.set(tag);
+  buf.set(bytes, tag.length);
+  return toHex(sha256(buf).subarray(0, 16));
+}
+
+const ZERO_ID = new Uint8Array(32);
+
+/**
+ * What a tx created. `stateOutputs`: the chain's state may add outputs under the tx's ID that the
+ * tx does not spell out (P-Chain staking rewards, L1 validator balance refunds).
+ */
+type Creation = { found: false } | { found: true; produced: Utxo[]; stateOutputs: boolean };
+
+/**
+ * Splits what the node sent into proven, unproven and disproven UTXOs. Unproven: the creating tx is
+ * unknown to the node (or not the tx its ID names), the UTXO dates from the P-Chain's genesis (no
+ * tx), or the P-Chain's state made it under a tx's ID (a staking reward, an L1 validator's balance
+ * refund: amounts the chain computes). Disproven: the creating tx has a different output at that
+ * index, or (off the P-Chain) none. Errors reaching the node propagate.
+ */
+export async function proveUtxos(node: NodeClient, chain: ChainAlias, read: readonly ReadUtxo[], opts: ProveOptions): Promise<CheckedUtxos> {
+  const { cache, sourceChain } = opts;
+  const pending = new Map<string, { txID: Bytes; entries: { r: ReadUtxo; fingerprint: string }[] }>();
+  // Absent: proven. 'unproven', or why the UTXO is disproven.
+  const verdict = new Map<ReadUtxo, string>();
+  for (const r of read) {
+    const fingerprint = utxoFingerprint(chain, sourceChain, r.bytes);
+    if (cache.has(fingerprint)) continue;
+    if (chain === 'P' && sourceChain === undefined && equalBytes(r.utxo.txID, ZERO_ID)) {
+      verdict.set(r, 'unproven');
+      continue;
+    }
+    const key = toHex(r.utxo.txID);
+    const group = pending.get(key) ?? { txID: r.utxo.txID, entries: [] };
+    group.entries.push({ r, fingerprint });
+    pending.set(key, group);
+  }
+
+  const groups = [...pending.values()];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < groups.length) {
+      const group = groups[next++]!;
+      const creation = await creationOf(node, sourceChain ?? chain, group.txID, sourceChain !== undefined);
+      for (const { r, fingerprint } of group.entries) {
+        if (!creation.found) {
+          verdict.set(r, 'unproven');
+          continue;
+        }
+        const expected = creation.produced.find((u) => u.outputIndex === r.utxo.outputIndex);
+        if (expected && equalBytes(encodeUtxo(expected, VM_OF[chain]), r.bytes)) {
+          cache.add(fingerprint);
+        } else if (!expected && creation.stateOutputs) {
+          verdict.set(r, 'unproven');
+        } else {
+          verdict.set(r, expected ? 'its transaction created a different output at this index' : 'its transaction created no such output');
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 8, groups.length) }, worker));
+
+  const result: CheckedUtxos = { utxos: [], unproven: [], disproven: [], txsRead: groups.length };
+  for (const r of read) {
+    const v = verdict.get(r);
+    if (v === undefined || v === 'unproven') {
+      result.utxos.push(r.utxo);
+      if (v === 'unproven') result.unproven.push(r.utxo);
+    } else {
+      result.disproven.push({ id: utxoId(r.utxo), reason: `disproven: ${v}` });
+    }
+  }
+  return result;
+}
+
+/**
+ * What the tx `txID` on `chain` created (its outputs, or what it exported when `atomic`). Not found
+ * when the node has no such tx or sends bytes that are not it.
+ */
+async function creationOf(node: NodeClient, chain: ChainAlias, txID: Bytes, atomic: boolean): Promise<Creation> {
+  const tx = await fetchTx(node, chain, txID);
+  if (!tx) return { found: false };
+  const stateOutputs = chain === 'P' && !atomic;
+  if (tx.vm === 'pvm' && isPBlockTx(tx)) return { found: true, produced: [], stateOutputs };
+  return { found: true, produced: atomic ? exportedUtxos(tx, txID) : producedUtxos(tx, txID), stateOutputs };
+}
+
+/** The tx (hash-checked by the client), or undefined when the node does not have it or lies about it. */
+async function fetchTx(node: NodeClient, chain: ChainAlias, txID: Bytes): Promise<ChainTx | undefined> {
+  const id = cb58Encode(txID);
+  let bytes: Bytes;
+  try {
+    if (chain === 'C') {
+      bytes = (await node.atomic.getAtomicTx(id)).tx;
+    } else {
+      bytes = chain === 'X' ? await node.avm.getTx(id) : await node.platform.getTx(id);
+    }
+  } catch (e) {
+    if (e instanceof RpcError || e instanceof NodeResponseError) return undefined;
+    throw e;
+  }
+  try {
+    return decodeChainTx(bytes, VM_OF[chain]).unsigned;
+  } catch (e) {
+    if (e instanceof CodecError) return undefined;
+    throw e;
+  }
+}
+
+export interface ProvenAsset {
+  name: string;
+  symbol: string;
+  denomination: number;
+}
+
+/**
+ * An X-Chain asset's name, symbol and decimals from the CreateAssetTx its ID names (a node's
+ * getAssetDescription is not asked: it could say anything). ValidationError when the ID names no
+ * asset the node can show; errors reaching the node propagate.
+ */
+export async function provenAsset(node: NodeClient, assetID: string, opts?: CallOptions): Promise<ProvenAsset> {
+  let bytes: Bytes;
+  try {
+    bytes = await node.avm.getTx(assetID, opts);
+  } catch (e) {
+    if (e instanceof RpcError || e instanceof NodeResponseError) throw new ValidationError(`the node cannot show the transaction that created asset ${assetID}`, 'assetID');
+    throw e;
+  }
+  let tx: ChainTx;
+  try {
+    tx = decodeChainTx(bytes, 'avm').unsigned;
+  } catch (e) {
+    if (e instanceof CodecError) throw new ValidationError(`the transaction behind asset ${assetID} cannot be decoded`, 'assetID');
+    throw e;
+  }
+  if (tx.kind !== 'CreateAssetTx') throw new ValidationError(`${assetID} is not an asset`, 'assetID');
+  return { name: tx.name, symbol: tx.symbol, denomination: tx.denomination };
+}
