@@ -711,17 +711,20 @@ export class WalletService {
 
   private async refreshNow(): Promise<BalancesView> {
     const { account, preset } = await this.selected();
-    let ctx: Awaited<ReturnType<WalletService['engine']>>;
     try {
-      ctx = await this.engine();
+      return await this.refreshFrom(await this.engine());
     } catch (e) {
+      // Whatever went wrong (the node unreachable, slow, lying): the last snapshot stays, with why.
       let failed: BalancesView | undefined;
       await this.updateCache(preset.id, account.id, (c) => {
         failed = c.balances = { ...c.balances, refreshing: false, error: (e as Error).message };
       });
       return failed!;
     }
-    const { engine } = ctx;
+  }
+
+  private async refreshFrom(ctx: Awaited<ReturnType<WalletService['engine']>>): Promise<BalancesView> {
+    const { engine, preset, account } = ctx;
     let { cache } = ctx;
     const startedWith = new Set(cache.activity.map((a) => a.txID));
     const height = await engine.node.platform.getHeight();

@@ -14,7 +14,11 @@ export interface RpcCall {
 /** A JSON-RPC response body: what the real node answered, or a made-up one. */
 export type RpcBody = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: { code: number; message: string } };
 
-export type Lie = (call: RpcCall, forward: () => Promise<RpcBody>) => Promise<RpcBody>;
+export type Lie = (call: RpcCall, forward: () => Promise<RpcBody>, signal?: AbortSignal) => Promise<RpcBody>;
+
+/** A node that takes the request and never answers: only the wallet's own deadline ends the wait. */
+export const hang: Lie = (_call, _forward, signal) =>
+  new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason as Error)));
 
 export interface LyingNode {
   fetch: typeof fetch;
@@ -34,7 +38,7 @@ export function lyingNode(): LyingNode {
     const lie = lies.get(request.method);
     if (!lie) return fetch(input, init);
     const forward = async (): Promise<RpcBody> => (await (await fetch(input, init)).json()) as RpcBody;
-    const body = await lie({ method: request.method, params: request.params }, forward);
+    const body = await lie({ method: request.method, params: request.params }, forward, init.signal ?? undefined);
     return new Response(JSON.stringify({ ...body, id: request.id }), { status: 200, headers: { 'content-type': 'application/json' } });
   };
   return { fetch: lying, lies, calls };

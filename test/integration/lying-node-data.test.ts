@@ -1,0 +1,102 @@
+// The wallet service behind a node that tells consistent lies about what the wallet holds and what
+// happened (valid checksums, counts that add up), checked against the real node afterwards:
+// balances right or marked unproven, nothing paid twice, the user told in words.
+import { describe, expect, it } from 'vitest';
+import { type Utxo } from '../../src/core/codec/index.js';
+import { fixedCapState } from '../../src/core/tx/x.js';
+import { parseAddress } from '../../src/core/encoding.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import type { AssetBalanceView, BalancesView } from '../../src/shared/messages.js';
+import { AVAX, avaxOf, freshWallet, spendableOf } from './fixture.js';
+import { hang, lyingNode, rewriteUtxos, rpcResult, txIdOfIssue } from './lying-node.js';
+import { fundedWallet } from './wallet-fixture.js';
+
+const row = (view: BalancesView, chain: string, assetID: string): AssetBalanceView | undefined => view.balances.find((b) => b.chain === chain && b.assetID === assetID);
+
+const inflate = (u: Utxo): Utxo => (u.output.kind === 'TransferOutput' ? { ...u, output: { ...u.output, amount: u.output.amount * 100n } } : u);
+
+/** Sends 1 AVAX on X to a fresh wallet through the service; returns what the real node says it got. */
+async function payOneAvax(wallet: Awaited<ReturnType<typeof fundedWallet>>['wallet'], avax: string, fee: bigint) {
+  const bob = await freshWallet();
+  await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: fee.toString() });
+  return avaxOf(bob.engine, 'X');
+}
+
+describe('a node that rewrites UTXOs consistently', () => {
+  it('an inflated amount (checksum valid) is disproven by its tx: the balance stays right, the user is told, a send pays exactly', async () => {
+    const node = lyingNode();
+    const { wallet, avax, ctx } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
+    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => utxos.map(inflate)));
+    const view = await wallet.balancesRefresh();
+    expect(row(view, 'X', avax)?.spendable ?? '0').toBe('0');
+    expect(view.warnings).toEqual([expect.stringMatching(/X-Chain .*the transaction that would have created it says otherwise\): not counted/)]);
+    // Duplicates of the real UTXO (same ID) are one UTXO; a copy under a made-up index is disproven.
+    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => [...utxos, ...utxos, ...utxos.map((u) => ({ ...u, outputIndex: u.outputIndex + 5 }))]));
+    const dup = await wallet.balancesRefresh();
+    expect(row(dup, 'X', avax)).toMatchObject({ spendable: (10n * AVAX).toString(), unproven: '0' });
+    expect(dup.warnings).toEqual([expect.stringMatching(/^The node sent 1 entry for the X-Chain .*says otherwise/)]);
+    expect(await payOneAvax(wallet, avax, ctx.xTxFee)).toBe(AVAX);
+  });
+
+  it('a UTXO under a made-up tx is shown as unproven, apart, and a send spends the proven funds', async () => {
+    const node = lyingNode();
+    const { wallet, avax, ctx } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
+    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => [...utxos, ...utxos.slice(0, 1).map((u) => ({ ...inflate(u), txID: new Uint8Array(32).fill(7), outputIndex: 0 }))]));
+    const view = await wallet.balancesRefresh();
+    expect(row(view, 'X', avax)).toMatchObject({ spendable: (1010n * AVAX).toString(), unproven: (1000n * AVAX).toString() });
+    expect(await payOneAvax(wallet, avax, ctx.xTxFee)).toBe(AVAX);
+    node.lies.clear();
+    expect(row(await wallet.balancesRefresh(), 'X', avax)).toMatchObject({ spendable: (9n * AVAX - ctx.xTxFee).toString(), unproven: '0' });
+  });
+});
+
+describe('a node that lies about an asset', () => {
+  it("a token's description claiming to be AVAX with 9 decimals is not believed: name, symbol and decimals come from its CreateAssetTx", async () => {
+    const node = lyingNode();
+    const { wallet, account, genesis } = await fundedWallet({}, { fetch: node.fetch });
+    const me = makeOwners([parseAddress(account.xAddress).bytes]);
+    const token = await genesis.issueAndWait(await genesis.buildXCreateAsset({ name: 'Real Token', symbol: 'RTK', denomination: 2, initialStates: [fixedCapState([{ owners: me, amount: 1_234n }])] }));
+    node.lies.set('avm.getAssetDescription', () => Promise.resolve(rpcResult({ assetID: token.txID, name: 'Avalanche', symbol: 'AVAX', denomination: '9' })));
+    const view = await wallet.balancesRefresh();
+    expect(row(view, 'X', token.txID)).toMatchObject({ name: 'Real Token', symbol: 'RTK', denomination: 2, verified: false, spendable: '1234' });
+    expect(view.waiting).toEqual([]);
+  });
+});
+
+describe('a node that fakes an acceptance', () => {
+  it('X: a swallowed send the node then calls "Accepted" is not believed without the tx; once honest, the same tx is sent and paid once', async () => {
+    const node = lyingNode();
+    const { wallet, avax, ctx } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
+    const bob = await freshWallet();
+    node.lies.set('avm.issueTx', (call) => Promise.resolve(rpcResult({ txID: txIdOfIssue(call) })));
+    node.lies.set('avm.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Accepted' })));
+    const sent = await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    const item = async () => (await wallet.activityList()).items.find((i) => i.txID === sent.txID);
+    expect(await item()).toMatchObject({ status: 'pending' });
+    await wallet.balancesRefresh();
+    expect(await item()).toMatchObject({ status: 'pending' });
+    expect(await avaxOf(bob.engine, 'X')).toBe(0n);
+    node.lies.clear();
+    const deadline = Date.now() + 20_000;
+    while ((await item())?.status === 'pending' && Date.now() < deadline) {
+      await wallet.balancesRefresh();
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(await item()).toMatchObject({ status: 'accepted' });
+    expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
+    expect(await spendableOf(bob.engine, 'X', ctx.avaxAssetID)).toBe(AVAX);
+  });
+});
+
+describe('a node that hangs', () => {
+  it('a UTXO read that never answers ends the refresh in words, keeps the last balances and their age', async () => {
+    const node = lyingNode();
+    const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
+    const before = await wallet.balancesRefresh();
+    node.lies.set('avm.getUTXOs', hang);
+    const view = await wallet.balancesRefresh();
+    expect(view.error).toMatch(/no answer within/);
+    expect(view.updatedAt).toBe(before.updatedAt);
+    expect(row(view, 'X', avax)?.spendable).toBe((10n * AVAX).toString());
+  }, 40_000);
+});
