@@ -1,9 +1,9 @@
 // `npm run bench`: every benchmark of the issue in one process, in order: (1) tx building vs
 // avalanchejs and vs the floor, (2) UTXO decoding and peak heap, (3) a balance view against a real
-// local node (started and stopped here), (4) extension sizes (after a fresh `npm run build`), the
-// vault's unlock in Node, the popup's opening and the unlock in headless Chromium (against a second
-// local node, started and stopped there), (5) the CI size check. Prints progress, then writes
-// bench/results.md.
+// local node (started and stopped here), then what proving UTXOs against their txs costs (against a
+// local node of its own), (4) extension sizes (after a fresh `npm run build`), the vault's unlock
+// in Node, the popup's opening and the unlock in headless Chromium (against another local node,
+// started and stopped there), (5) the CI size check. Prints progress, then writes bench/results.md.
 // Targets are reported, not enforced: the exit code is non-zero only when a section could not run.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,6 +15,7 @@ import { OPENINGS, popupRows, popupTiming, vaultNodeRows, vaultTimingNode } from
 import { markdownTable, machineLine, renderReport, type Row } from './report.js';
 import { txSection, type FloorDetail } from './tx-cases.js';
 import { decodeSection } from './utxo-decode.js';
+import { proofSection, PROOF_UTXOS } from './utxo-proof.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS = join(HERE, 'results.md');
@@ -146,6 +147,20 @@ await section(`3. balance view against a real node (${ADDRESSES} addresses, ${UT
         'decodes every UTXO (checksum sha256, owners checked against the requested addresses, de-duplication) and ' +
         'classifies each for spendable / locked / stakeable; avalanchejs does none of these. Plan: the section 2 ' +
         'decode fast path.',
+    );
+  }
+});
+
+await section(`3. proving UTXOs against their txs (${PROOF_UTXOS} UTXOs from 8 txs and from ${PROOF_UTXOS} txs)`, '3', async () => {
+  const r = await proofSection(log);
+  rows.push(...r.rows);
+  problems.push(...r.problems);
+  if (r.rows.some((x) => x.met === 'no' && x.case.endsWith('cached refresh (same cache)'))) {
+    notes.push(
+      '**Cached refresh over 1.2× the refresh without proofs.** With every proof cached no getTx is made; what ' +
+        'is left per UTXO is its fingerprint (16 bytes of the sha256 the client already made for the checksum, ' +
+        'as hex) and a set lookup, ≈ 30 ms for 5,000 UTXOs on this machine, within the run-to-run noise of the ' +
+        'reference. Plan if it matters: key the in-memory cache by the digest bytes instead of hex strings.',
     );
   }
 });

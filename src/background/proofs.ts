@@ -5,9 +5,9 @@ import type { ProofCache } from '../core/proof.js';
 import type { StorageArea } from './storage.js';
 
 const KEY = 'utxo-proofs';
-/** Beyond this the oldest proofs are forgotten (they are made again if needed): ~1.7 MB stored. */
+/** Beyond this the oldest proofs are forgotten (they are made again if needed): ~1.8 MB stored. */
 export const MAX_PROOFS = 50_000;
-const FINGERPRINT = /^[0-9a-f]{32}$/;
+const FINGERPRINT = /^[XPC]{1,2}[0-9a-f]{32}$/;
 
 export class ProofStore {
   #cache: Promise<ProofCache & { dirty: boolean; list: string[] }> | null = null;

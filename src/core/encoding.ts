@@ -46,14 +46,20 @@ export function toApiHex(bytes: Bytes): string {
 
 /** Parses `"hex"` API encoding and verifies its checksum. */
 export function fromApiHex(text: string): Bytes {
+  return fromApiHexWithDigest(text).bytes;
+}
+
+/** fromApiHex, with the payload's sha256 (made for the checksum anyway: callers that key by it reuse it). */
+export function fromApiHexWithDigest(text: string): { bytes: Bytes; digest: Bytes } {
   const raw = parseHexnc(text);
   if (raw.length < CHECKSUM_LENGTH) throw new FormatError('hex string too short for its checksum');
   const payload = raw.subarray(0, raw.length - CHECKSUM_LENGTH);
-  if (!equalBytes(checksum(payload), raw.subarray(raw.length - CHECKSUM_LENGTH))) {
+  const digest = sha256(payload);
+  if (!equalBytes(digest.subarray(32 - CHECKSUM_LENGTH), raw.subarray(raw.length - CHECKSUM_LENGTH))) {
     throw new FormatError('hex checksum mismatch');
   }
   // `raw` is fresh from parseHexnc and shared with nobody: a view drops the checksum without a copy.
-  return payload;
+  return { bytes: payload, digest };
 }
 
 /** `"hexnc"` encoding: plain 0x-prefixed hex. */

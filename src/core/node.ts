@@ -3,7 +3,7 @@
 // (tx IDs, UTXO checksums and owners) is checked, so a lying node is caught here.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { type Bytes, compareBytes, equalBytes, toHex } from './bytes.js';
-import { cb58Encode, formatAddress, fromApiHex, parseAddress, parseId, toApiHex, toHexnc } from './encoding.js';
+import { cb58Encode, formatAddress, fromApiHex, fromApiHexWithDigest, parseAddress, parseId, toApiHex, toHexnc } from './encoding.js';
 import { FormatError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError, ValidationError } from './errors.js';
 import { decodeUtxo, ownersOf, utxoId } from './codec/index.js';
 import type { OutputOwners, Utxo, Vm } from './codec/types.js';
@@ -115,6 +115,8 @@ export interface AllUtxosResult {
   utxos: Utxo[];
   /** The exact bytes each of `utxos` was decoded from, in the same order (for proving them). */
   encoded: Bytes[];
+  /** The sha256 of each of `encoded` (made for its checksum), in the same order. */
+  digests: Bytes[];
   dropped: DroppedUtxo[];
   /** Round trips made. */
   requests: number;
@@ -783,15 +785,16 @@ export class NodeClient {
       normalized.push(formatAddress(chain, parsed.hrp, parsed.bytes));
     }
 
-    const kept = new Map<string, { utxo: Utxo; bytes: Bytes }>();
+    const kept = new Map<string, { utxo: Utxo; bytes: Bytes; digest: Bytes }>();
     const conflicted = new Set<string>();
     const dropped: DroppedUtxo[] = [];
     let requests = 0;
 
     const accept = (hex: string): void => {
       let bytes: Bytes;
+      let digest: Bytes;
       try {
-        bytes = fromApiHex(hex);
+        ({ bytes, digest } = fromApiHexWithDigest(hex));
       } catch (e) {
         dropped.push({ reason: `bad hex: ${(e as Error).message}` });
         return;
@@ -812,8 +815,8 @@ export class NodeClient {
       if (conflicted.has(id)) return;
       const prior = kept.get(id);
       if (!prior) {
-        kept.set(id, { utxo, bytes });
-      } else if (!equalBytes(prior.bytes, bytes)) {
+        kept.set(id, { utxo, bytes, digest });
+      } else if (!equalBytes(prior.digest, digest)) {
         // Two different bodies under one ID: the node is lying about at least one. Trust neither.
         kept.delete(id);
         conflicted.add(id);
@@ -847,7 +850,7 @@ export class NodeClient {
     }
 
     const entries = [...kept.values()];
-    return { utxos: entries.map((k) => k.utxo), encoded: entries.map((k) => k.bytes), dropped, requests };
+    return { utxos: entries.map((k) => k.utxo), encoded: entries.map((k) => k.bytes), digests: entries.map((k) => k.digest), dropped, requests };
   }
 
   /**

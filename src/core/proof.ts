@@ -4,7 +4,7 @@
 // kept as a fingerprint and never asked for again. An asset's name, symbol and decimals are read
 // from its CreateAssetTx the same way, never from the node's word. See docs/proofs.md.
 import { sha256 } from '@noble/hashes/sha2.js';
-import { type Bytes, equalBytes, toHex, utf8 } from './bytes.js';
+import { type Bytes, equalBytes, toHex } from './bytes.js';
 import { decodeChainTx, encodeUtxo } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
 import { isPBlockTx } from './codec/pvm.js';
@@ -33,10 +33,11 @@ export function memoryProofCache(): ProofCache & { readonly size: number } {
   };
 }
 
-/** A UTXO as the node sent it: decoded, and the exact bytes it was decoded from. */
+/** A UTXO as the node sent it: decoded, the exact bytes it was decoded from, and their sha256 if known. */
 export interface ReadUtxo {
   utxo: Utxo;
   bytes: Bytes;
+  digest?: Bytes;
 }
 
 export interface CheckedUtxos {
@@ -58,13 +59,12 @@ export interface ProveOptions {
   concurrency?: number;
 }
 
-/** Same bytes on the same chain (and atomic memory) ⇒ same fingerprint. 128 bits of sha256. */
-export function utxoFingerprint(chain: ChainAlias, sourceChain: ChainAlias | undefined, bytes: Bytes): string {
-  const tag = utf8.encode(`${chain}${sourceChain ?? ''}:`);
-  const buf = new Uint8Array(tag.length + bytes.length);
-  buf.set(tag);
-  buf.set(bytes, tag.length);
-  return toHex(sha256(buf).subarray(0, 16));
+/**
+ * Same bytes on the same chain (or the same atomic memory) ⇒ same fingerprint: the chain letters,
+ * then 128 bits of the bytes' sha256 (`digest`, when the caller has it already).
+ */
+export function utxoFingerprint(chain: ChainAlias, sourceChain: ChainAlias | undefined, bytes: Bytes, digest: Bytes = sha256(bytes)): string {
+  return `${chain}${sourceChain ?? ''}${toHex(digest.subarray(0, 16))}`;
 }
 
 const ZERO_ID = new Uint8Array(32);
@@ -88,7 +88,7 @@ export async function proveUtxos(node: NodeClient, chain: ChainAlias, read: read
   // Absent: proven. 'unproven', or why the UTXO is disproven.
   const verdict = new Map<ReadUtxo, string>();
   for (const r of read) {
-    const fingerprint = utxoFingerprint(chain, sourceChain, r.bytes);
+    const fingerprint = utxoFingerprint(chain, sourceChain, r.bytes, r.digest);
     if (cache.has(fingerprint)) continue;
     if (chain === 'P' && sourceChain === undefined && equalBytes(r.utxo.txID, ZERO_ID)) {
       verdict.set(r, 'unproven');

@@ -112,7 +112,7 @@ describe('a real local node', () => {
     const n = client();
     for (const sourceChain of ['X', 'P']) {
       const r = await n.getAllUtxos('C', [`C-${BODY}`], { sourceChain });
-      expect(r).toEqual({ utxos: [], encoded: [], dropped: [], requests: 1 });
+      expect(r).toEqual({ utxos: [], encoded: [], digests: [], dropped: [], requests: 1 });
     }
     const unknown = cb58Encode(new Uint8Array(32).fill(7));
     expect(await n.atomic.findExecutedAtomicTx(unknown)).toBeUndefined();

@@ -10,7 +10,7 @@ import { AVAX, freshWallet, genesisEngine, localNetwork } from './fixture.js';
 async function readUtxos(chain: ChainAlias, addresses: string[], sourceChain?: ChainAlias): Promise<ReadUtxo[]> {
   const { client } = await localNetwork();
   const r = await client.getAllUtxos(chain, addresses, sourceChain ? { sourceChain } : {});
-  return r.utxos.map((utxo, i) => ({ utxo, bytes: r.encoded[i]! }));
+  return r.utxos.map((utxo, i) => ({ utxo, bytes: r.encoded[i]!, digest: r.digests[i]! }));
 }
 
 /** A UTXO as a lying node could send it: changed, re-encoded, its checksum valid. */

@@ -453,7 +453,7 @@ describe('getAllUtxos', () => {
 
   it('sends no request for no addresses', async () => {
     const { url, calls } = await fakeNode(pagingRoute([]));
-    expect(await client(url).getAllUtxos('X', [])).toEqual({ utxos: [], encoded: [], dropped: [], requests: 0 });
+    expect(await client(url).getAllUtxos('X', [])).toEqual({ utxos: [], encoded: [], digests: [], dropped: [], requests: 0 });
     expect(calls).toHaveLength(0);
   });
 

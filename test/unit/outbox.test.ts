@@ -1,3 +1,4 @@
+import { sha256 } from '@noble/hashes/sha2.js';
 // The outbox's decisions when the node's answers are lies or half-truths, against a scripted node
 // (the same flows against the real node behind a lying proxy: test/integration/lying-node.test.ts).
 import { describe, expect, it } from 'vitest';
@@ -42,7 +43,8 @@ function engineOn(s: Script): WalletEngine {
     getAllUtxos: async () => {
       await s.beforeUtxos?.();
       const utxos = s.utxos();
-      return { utxos, encoded: utxos.map((u) => encodeUtxo(u, 'pvm')), dropped: [] };
+      const encoded = utxos.map((u) => encodeUtxo(u, 'pvm'));
+      return { utxos, encoded, digests: encoded.map((b) => sha256(b)), dropped: [] };
     },
     provesAccepted: async () => (s.proves ? s.proves() : true),
   };
