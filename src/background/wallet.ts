@@ -805,7 +805,8 @@ export class WalletService {
     const undecided = new Set(entries.map((e) => e.txID));
     const settled = await settleOutbox(engine, outbox);
     for (const item of cache.activity) {
-      if (item.status !== 'pending' || item.txID.startsWith('0x')) continue;
+      // An EVM tx is followed through the outbox only (txState knows X, P and atomic txs).
+      if (item.status !== 'pending' || (item.txID.startsWith('0x') && !undecided.has(item.txID))) continue;
       const state = undecided.has(item.txID) ? settled.get(item.txID) : await engine.txState(item.chain, item.txID);
       if (state === 'accepted' || state === 'failed') {
         item.status = state;
@@ -826,23 +827,39 @@ export class WalletService {
     const issued = engine.sign(built);
     const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra };
     // The address indices this engine used (scanned, and the change address if it got funds).
-    const receiveNext = cache.receiveNext;
-    const changeNext = cache.changeNext + (account.kind === 'hd' && this.usesChange(built, engine) ? 1 : 0);
+    const indices = { receiveNext: cache.receiveNext, changeNext: cache.changeNext + (account.kind === 'hd' && this.usesChange(built, engine) ? 1 : 0) };
+    await this.deliver({ engine, preset, account }, issued, item, indices);
+    return issued;
+  }
+
+  /**
+   * Sends a signed tx so that no answer, lost answer or lie ever turns into a second payment: the
+   * signed bytes go to the outbox and the pending item to Activity before anything reaches the
+   * node; then it is sent once (sendOnce) and followed to a decision its inputs (or, on the
+   * C-Chain, its nonce) confirm. Throws 'tx-refused' (nothing listed) or 'tx-failed'.
+   */
+  private async deliver(
+    { engine, preset, account }: { engine: WalletEngine; preset: Preset; account: AccountRecord },
+    signed: { chain: ChainAlias; txID: string; signedBytes: Bytes },
+    item: ActivityItem,
+    indices: { receiveNext: number; changeNext: number } = { receiveNext: 0, changeNext: 0 },
+  ): Promise<ActivityItem> {
     const record = (c: AccountCache): void => {
       const known = c.activity.find((a) => a.txID === item.txID);
       // A refresh meanwhile may already know the outcome; a timed-out wait must not undo it.
       if (known) {
         known.status = item.status === 'pending' ? known.status : item.status;
+        if (item.fee !== undefined) known.fee = item.fee;
         if (known.status !== 'pending' || !item.checking) delete known.checking;
         else known.checking = true;
       } else addActivity(c, { ...item });
-      c.receiveNext = Math.max(c.receiveNext, receiveNext);
-      c.changeNext = Math.max(c.changeNext, changeNext);
+      c.receiveNext = Math.max(c.receiveNext, indices.receiveNext);
+      c.changeNext = Math.max(c.changeNext, indices.changeNext);
     };
     // Before anything can reach the node: the signed bytes (kept until the node decides, so an
     // unclear answer never leads to a new tx), then the pending item and the change index.
     const outbox = this.outbox(preset.id, account.id);
-    const entry = outboxEntry(issued.chain, issued.txID, issued.signedBytes, item);
+    const entry = outboxEntry(signed.chain, signed.txID, signed.signedBytes, item);
     await outbox.put(entry);
     await this.updateCache(preset.id, account.id, record);
     let sent: 'sent' | 'checking';
@@ -856,19 +873,21 @@ export class WalletService {
     if (sent === 'checking') {
       item.checking = true;
       await this.updateCache(preset.id, account.id, record);
-      return issued;
+      return item;
     }
-    const outcome = await engine.node.waitForTx(issued.chain, issued.txID, engine.waitOptions).catch(() => null);
+    const outcome = await engine.node.waitForTx(signed.chain, signed.txID, engine.waitOptions).catch(() => null);
     // The node's word is checked against what the tx spends: a failure stands only while that is
     // unspent, an acceptance only once it is spent.
-    const fate = outcome === null ? undefined : await engine.txFate(issued.chain, issued.txID, issued.signedBytes).catch(() => undefined);
+    const fate = outcome === null ? undefined : await engine.txFate(signed.chain, signed.txID, signed.signedBytes).catch(() => undefined);
     if (fate === 'accepted' || fate === 'failed') {
       item.status = fate;
-      await outbox.remove(issued.txID);
+      await outbox.remove(signed.txID);
+      // An EVM tx's fee is what its receipt charged, not the most it could have.
+      if (outcome?.receipt) item.fee = (await evmFeePaid(engine, signed.txID, outcome.receipt).catch(() => BigInt(item.fee ?? '0'))).toString();
     } else if (fate === 'inputs-spent') item.checking = true;
     await this.updateCache(preset.id, account.id, record);
-    if (item.status === 'failed') throw new WalletError('tx-failed', `the ${issued.chain}-Chain did not accept the transaction: ${outcome?.reason ?? outcome?.status}`);
-    return issued;
+    if (item.status === 'failed') throw new WalletError('tx-failed', `the ${signed.chain}-Chain did not accept the transaction: ${outcome?.reason ?? outcome?.status}`);
+    return item;
   }
 
   private usesChange(built: BuiltTx, engine: WalletEngine): boolean {
@@ -893,11 +912,12 @@ export class WalletService {
   }
 
   async sendC(p: P<'send.c'>) {
-    const { engine, preset, account } = await this.engine();
-    const { hash, outcome } = await engine.sendC(p.to, BigInt(p.amountWei), undefined, { maxFeeWei: BigInt(p.maxFeeWei) });
-    const fee = (await evmFeePaid(engine, hash, outcome.receipt)).toString();
-    await this.updateCache(preset.id, account.id, (c) => addActivity(c, { txID: hash, chain: 'C', kind: 'send', status: 'accepted', amount: p.amountWei, fee, createdAt: Date.now() }));
-    return { txHash: hash, fee };
+    const ctx = await this.engine();
+    const signed = await ctx.engine.signC(p.to, BigInt(p.amountWei), undefined, { maxFeeWei: BigInt(p.maxFeeWei) });
+    // Listed with the most it can cost until its receipt says what it did.
+    const item: ActivityItem = { txID: signed.txID, chain: 'C', kind: 'send', status: 'pending', amount: p.amountWei, fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
+    const done = await this.deliver(ctx, { chain: 'C', ...signed }, item);
+    return { txHash: signed.txID, fee: done.fee! };
   }
 
   /**

@@ -1,13 +1,13 @@
 // The wallet's chain operations over a node: read UTXOs and balances, then build, sign, check and
 // issue transactions, and follow them to acceptance. Pure (no browser APIs): the background's
 // services and the integration tests both drive the chains through this one place.
-import { type Bytes, equalBytes, toHex } from './bytes.js';
+import { type Bytes, equalBytes, fromHex, toHex } from './bytes.js';
 import { exportNonce } from './c-atomic.js';
 import { utxoId } from './codec/ids.js';
 import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { cb58Encode, formatAddress } from './encoding.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signExternalTx } from './external-tx.js';
-import { WalletError } from './errors.js';
+import { NodeResponseError, WalletError } from './errors.js';
 import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
 import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE } from './fee-limits.js';
@@ -16,7 +16,7 @@ import type { KeyPair } from './keys.js';
 import { formatEvmAddress } from './evm-address.js';
 import type { ChainAlias, DroppedUtxo, NodeClient, TxOutcome, WaitOptions } from './node.js';
 import type { BuiltTx } from './tx/built.js';
-import { buildCExport, buildCImport, eip1559Fees, PLAIN_TRANSFER_GAS, signEvmTx } from './tx/c.js';
+import { buildCExport, buildCImport, eip1559Fees, evmTxNonce, PLAIN_TRANSFER_GAS, signEvmTx } from './tx/c.js';
 import { type ChainContext, makeOwners } from './tx/context.js';
 import { buildPExport, buildPImport, buildPSend } from './tx/p.js';
 import { keychainOf, requiredCredentials, signTx, utxoLookupOf } from './tx/sign.js';
@@ -88,6 +88,16 @@ export interface AssetBalance {
   unproven: bigint;
 }
 
+/** A C-Chain EVM tx, signed: its 0x hash is its ID. */
+export interface SignedEvm {
+  txID: string;
+  signedBytes: Bytes;
+  /** The most it can cost: gasLimit × maxFeePerGas, in wei. */
+  maxFeeWei: bigint;
+}
+
+const isEvmHash = (txID: string): boolean => /^0x[0-9a-fA-F]{64}$/.test(txID);
+
 function refKey(u: Utxo): string {
   return `${toHex(u.txID)}:${u.outputIndex}`;
 }
@@ -148,7 +158,7 @@ export class WalletEngine {
     const result = await this.node.getAllUtxos(chain, this.addresses(chain), sourceChain ? { sourceChain } : {});
     const where = { chain, ...(sourceChain ? { sourceChain } : {}) };
     for (const d of result.dropped) this.#dropped.push({ ...where, ...d });
-    const read = result.utxos.map((utxo, i) => ({ utxo, bytes: result.encoded[i]! }));
+    const read = result.utxos.map((utxo, i) => ({ utxo, bytes: result.encoded[i]!, digest: result.digests[i]! }));
     const checked = await proveUtxos(this.node, chain, read, { cache: this.#proofs, ...(sourceChain ? { sourceChain } : {}) });
     for (const d of checked.disproven) this.#dropped.push({ ...where, ...d });
     for (const u of checked.unproven) this.#unproven.add(refKey(u));
@@ -260,8 +270,13 @@ export class WalletEngine {
     return signExternalTx(ext, keychainOf([...this.keys.xp, this.keys.evm]));
   }
 
-  /** Sends signed bytes to the chain's API; the node must answer with the tx's own ID. */
+  /** Sends signed bytes to the chain's API (an EVM tx by its 0x hash); the node must answer with the tx's own ID. */
   async submit(chain: ChainAlias, signedBytes: Bytes, expectedTxID: string): Promise<void> {
+    if (chain === 'C' && isEvmHash(expectedTxID)) {
+      const hash = await this.node.eth.sendRawTransaction(signedBytes);
+      if (hash.toLowerCase() !== expectedTxID.toLowerCase()) throw new WalletError('node-response', `the node reports tx hash ${hash} for a tx whose hash is ${expectedTxID}`);
+      return;
+    }
     const api = chain === 'X' ? this.node.avm : chain === 'P' ? this.node.platform : this.node.atomic;
     const txID = await api.issueTx(signedBytes);
     if (txID !== expectedTxID) {
@@ -307,6 +322,7 @@ export class WalletEngine {
    * Inputs are read before the node is asked, so a tx accepted in between is not missed.
    */
   async txFate(chain: ChainAlias, txID: string, signedBytes: Bytes): Promise<TxFate> {
+    if (chain === 'C' && isEvmHash(txID)) return this.evmFate(txID, signedBytes);
     const tx = decodeChainTx(chain, signedBytes);
     const utxos = this.walletUtxos();
     const live = await inputsUnspent(this.node, chain, tx, utxos);
@@ -386,15 +402,20 @@ export class WalletEngine {
   // ---- C-Chain ----
 
   /**
-   * Sends native AVAX on the C-Chain (EIP-1559); returns the tx hash once accepted. `maxFeeWei`:
-   * the most the tx may cost in fees (gasLimit × maxFeePerGas); a costlier one is refused unsigned.
+   * Signs a C-Chain EVM tx (EIP-1559) of `valueWei` to `to` (with `data`, a call) at the node's
+   * pending nonce; nothing is sent. `maxFeeWei`: the most the tx may cost in fees (gasLimit ×
+   * maxFeePerGas); a costlier one is refused unsigned.
    */
-  async sendC(to: string, valueWei: bigint, data?: string, options: { maxFeeWei?: bigint } = {}): Promise<{ hash: string; outcome: TxOutcome }> {
-    const [nonce, baseFee, tip] = await Promise.all([
+  async signC(to: string, valueWei: bigint, data?: string, options: { maxFeeWei?: bigint } = {}): Promise<SignedEvm> {
+    const [nonce, used, baseFee, tip] = await Promise.all([
       this.node.eth.getTransactionCount(this.evmAddress, 'pending'),
+      this.node.eth.getTransactionCount(this.evmAddress, 'latest'),
       this.node.eth.baseFee(),
       this.node.eth.maxPriorityFeePerGas(),
     ]);
+    // A pending nonce below the ones already used is a lie (or a lagging backend): a tx signed on it
+    // could never run, and would only leave the user unsure whether it did.
+    if (nonce < used) throw new NodeResponseError(`the node offers nonce ${nonce} for an account that has already used ${used} nonces`);
     const gasLimit = data ? await this.node.eth.estimateGas({ from: this.evmAddress, to, value: '0x' + valueWei.toString(16), data }) : PLAIN_TRANSFER_GAS;
     checkFeeInput('a C-Chain base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);
     checkFeeInput('a C-Chain priority fee (wei) of', tip, MAX_C_TIP_WEI);
@@ -403,9 +424,30 @@ export class WalletEngine {
       throw new WalletError('fee-above-approved', `the fee of up to ${gasLimit * fees.maxFeePerGas} wei is above the approved maximum of ${options.maxFeeWei} wei`);
     }
     const signed = signEvmTx({ chainId: this.options.evmChainId, nonce, to, value: valueWei, gasLimit, ...fees, ...(data ? { data } : {}) }, this.keys.evm.secret);
-    const hash = await this.node.eth.sendRawTransaction(signed.rawTx);
-    const outcome = await this.waitAccepted('C', hash);
-    return { hash, outcome };
+    return { txID: signed.hash, signedBytes: fromHex(signed.rawTx.slice(2)), maxFeeWei: signed.maxFeeWei };
+  }
+
+  /** signC, then sent and followed until accepted (TxFailedError otherwise). */
+  async sendC(to: string, valueWei: bigint, data?: string, options: { maxFeeWei?: bigint } = {}): Promise<{ hash: string; outcome: TxOutcome }> {
+    const signed = await this.signC(to, valueWei, data, options);
+    await this.submit('C', signed.signedBytes, signed.txID);
+    return { hash: signed.txID, outcome: await this.waitAccepted('C', signed.txID) };
+  }
+
+  /**
+   * An EVM tx's fate. Its receipt decides (the node's word: an EVM receipt cannot be proven here);
+   * without one, a nonce the account has already used means another tx took it ('inputs-spent':
+   * this one can never run, whether or not it was ours); else the node holds it or has never seen it.
+   */
+  private async evmFate(hash: string, rawTx: Bytes): Promise<TxFate> {
+    const nonce = evmTxNonce(rawTx);
+    // The used nonce is read before the receipt: a receipt missing after it is missing for good.
+    const used = await this.node.eth.getTransactionCount(this.evmAddress, 'latest');
+    const receipt = await this.node.eth.getTransactionReceipt(hash);
+    if (receipt) return receipt.status === 1n ? 'accepted' : 'failed';
+    if (used > nonce) return 'inputs-spent';
+    const held = await this.node.eth.ethCall('eth_getTransactionByHash', [hash]);
+    return held ? 'processing' : 'not-seen';
   }
 
   // ---- cross-chain ----

@@ -3,7 +3,10 @@
 import { describe, expect, inject, it } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
 import { generateMnemonic } from '../../src/core/keys.js';
-import { AVAX, avaxOf, freshWallet } from './fixture.js';
+import { AVAX, avaxOf, freshWallet, WEI_PER_NAVAX } from './fixture.js';
+import { PLAIN_TRANSFER_GAS } from '../../src/core/tx/c.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { fromHex, toHex } from '../../src/core/bytes.js';
 import { type Lie, lyingNode, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
 import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
@@ -12,6 +15,9 @@ const errorAfterForward: Lie = async (_call, forward) => {
   await forward();
   return rpcError('upstream timed out');
 };
+
+/** The hash an eth_sendRawTransaction call's tx has (what an honest node would answer). */
+const keccakOfRaw = (call: { params: unknown }): string => `0x${toHex(keccak_256(fromHex((call.params as string[])[0]!.slice(2))))}`;
 
 /** A node that answers the right tx ID but never passes the tx on. */
 const swallow: Lie = (call) => Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }));
@@ -68,6 +74,61 @@ describe('a node that lies about issuing', () => {
     expect(error).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/refused the transaction, and nothing it spends was spent: .*mempool full/) });
     expect((await wallet.activityList()).items.filter((i) => i.kind === 'send')).toEqual([]);
     expect(await avaxOf(bob.engine, 'X')).toBe(0n);
+  });
+});
+
+describe('a node that lies about a C-Chain send', () => {
+  async function cWallet(options: Parameters<typeof fundedWallet>[1]) {
+    const f = await fundedWallet({}, options);
+    await f.genesis.sendC(f.account.cAddress, 5n * AVAX * WEI_PER_NAVAX);
+    const bob = await freshWallet();
+    const est = await f.wallet.sendEstimate({ chain: 'C', to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString() });
+    const send = () => f.wallet.sendC({ to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString(), maxFeeWei: est.fee });
+    return { ...f, bob, send };
+  }
+
+  it('eth_sendRawTransaction answers an error but the tx went through: not reported failed, the recipient paid once', async () => {
+    const node = lyingNode();
+    const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 5_000, pollMs: 100 } });
+    node.lies.set('eth_sendRawTransaction', errorAfterForward);
+    const sent = await send();
+    expect((await wallet.activityList()).items.find((i) => i.txID === sent.txHash)).toMatchObject({ kind: 'send', chain: 'C', status: 'accepted' });
+    // The fee listed is what the receipt charged, not the most it could have cost.
+    expect(BigInt(sent.fee)).toBeLessThan(PLAIN_TRANSFER_GAS * 2n * (await bob.engine.node.eth.baseFee()) + 1n);
+    expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
+  });
+
+  it('a swallowed C-Chain send stays pending, then a refresh sends the same tx again: paid exactly once', async () => {
+    const node = lyingNode();
+    const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
+    node.lies.set('eth_sendRawTransaction', (call) => Promise.resolve(rpcResult(keccakOfRaw(call))));
+    const sent = await send();
+    const item = async () => (await wallet.activityList()).items.find((i) => i.txID === sent.txHash);
+    expect(await item()).toMatchObject({ status: 'pending' });
+    node.lies.clear();
+    const deadline = Date.now() + 20_000;
+    while ((await item())?.status === 'pending' && Date.now() < deadline) {
+      await wallet.balancesRefresh();
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(await item()).toMatchObject({ status: 'accepted' });
+    expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
+  });
+
+  it('a pending nonce below the ones the account has used: nothing is signed, nothing paid, the user is told', async () => {
+    const node = lyingNode();
+    const { bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 10_000, pollMs: 100 } });
+    await send();
+    expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
+    node.lies.set('eth_getTransactionCount', async (call, forward) => {
+      const body = await forward();
+      return (call.params as string[])[1] === 'pending' ? rpcResult(`0x${(BigInt(body.result as string) - 1n).toString(16)}`) : body;
+    });
+    const sentBefore = node.calls.filter((m) => m === 'eth_sendRawTransaction').length;
+    const error = await send().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'node-response', message: expect.stringMatching(/offers nonce \d+ for an account that has already used \d+ nonces/) });
+    expect(node.calls.filter((m) => m === 'eth_sendRawTransaction')).toHaveLength(sentBefore);
+    expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
   });
 });
 

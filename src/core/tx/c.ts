@@ -162,6 +162,11 @@ export function signEvmTx(req: EvmTxRequest, secret: Bytes): SignedEvmTx {
   return { rawTx: signed.toHex({ includeSignature: true }), hash: signed.hash, maxFeeWei: req.gasLimit * req.maxFeePerGas };
 }
 
+/** The nonce a signed EVM tx (its raw bytes) spends. */
+export function evmTxNonce(rawTx: Bytes): bigint {
+  return Transaction.fromHex(`0x${toHex(rawTx)}`).raw.nonce;
+}
+
 /**
  * Gas an EVM tx is charged under Helicon (ACP-194): at least half its limit, whatever it uses,
  * never more than the limit. The receipt's gasUsed is this number.
