@@ -56,6 +56,16 @@ describe('Home', () => {
     expect(screen.getByText('+ 2.5 AVAX locked (2 time-locked, 0.5 stakeable only): not spendable yet')).toBeTruthy();
   });
 
+  it('says under a balance how much of it no transaction proves, and nothing when all of it is proven', () => {
+    show(balances({ balances: [avax('X', '3000000000'), avax('P', '1500000000', { unproven: '1000000000' }), avax('C', '0')] }));
+    expect(screen.getByTestId(`unproven-P-${AVAX_ID}`).textContent).toBe(
+      "1 AVAX of this is unproven: your node showed no transaction that created it. Funds from the network's start and staking rewards look like this; anything else may not be there.",
+    );
+    expect(screen.queryByTestId(`unproven-X-${AVAX_ID}`)).toBeNull();
+    // Still counted: the total is what the node says, the line says how much of it is unproven.
+    expect(screen.getByTestId('total-P').textContent).toBe('Spendable now 1.5 AVAX');
+  });
+
   it('says in words what the node sent that was not counted, and shows none when there is none', () => {
     const warning = 'The node sent 2 entries for the X-Chain that the wallet could not check (its checksum or encoding is wrong): not counted in these balances.';
     show(balances({ warnings: [warning] }));
