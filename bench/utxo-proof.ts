@@ -76,7 +76,7 @@ async function untilCount(client: NodeClient, addresses: string[], count: number
 }
 
 /** The three contenders of one case, interleaved round by round; every refresh is checked. */
-async function measureCase(url: string, label: string, txs: number, addresses: string[]): Promise<CaseResult> {
+async function measureCase(url: string, ctx: ChainContext, label: string, txs: number, addresses: string[]): Promise<CaseResult> {
   const client = new NodeClient({ url, atomicApi: LOCAL.atomicApi, timeoutMs: 30_000 });
   const problems = new Set<string>();
   let cache: ProofCache = memoryProofCache();
@@ -91,7 +91,7 @@ async function measureCase(url: string, label: string, txs: number, addresses: s
   };
   const refresh = async (c: ProofCache) => {
     const result = await read();
-    const checked = await proveUtxos(client, 'X', result.utxos.map((utxo, i) => ({ utxo, bytes: result.encoded[i]!, digest: result.digests[i]! })), { cache: c });
+    const checked = await proveUtxos(client, 'X', result.utxos.map((utxo, i) => ({ utxo, bytes: result.encoded[i]!, digest: result.digests[i]! })), { network: ctx, cache: c });
     if (checked.utxos.length !== PROOF_UTXOS || checked.unproven.length > 0 || checked.disproven.length > 0) {
       problems.add(`${label}: proveUtxos kept ${checked.utxos.length} UTXOs, ${checked.unproven.length} unproven, ${checked.disproven.length} disproven (expected ${PROOF_UTXOS}, 0, 0)`);
     }
@@ -213,10 +213,10 @@ export async function proofSection(log: Log): Promise<ProofResult> {
     log(`(b) ${PROOF_UTXOS} txs issued in ${fmtMs(issueMs)}, all accepted after ${fmtMs(fundingB)}`);
 
     log(`(a) timing refreshes: ${PROOF_UTXOS} UTXOs from ${Math.ceil(PROOF_UTXOS / PER_TX)} txs`);
-    const a = await measureCase(node.url, '(a)', Math.ceil(PROOF_UTXOS / PER_TX), addressesOf(keysA));
+    const a = await measureCase(node.url, ctx, '(a)', Math.ceil(PROOF_UTXOS / PER_TX), addressesOf(keysA));
     log(`  first ${fmtMs(a.first.median)} (${a.firstTxsRead} getTx), cached ${fmtMs(a.cached.median)}, no proof ${fmtMs(a.ref.median)}`);
     log(`(b) timing refreshes: ${PROOF_UTXOS} UTXOs from ${PROOF_UTXOS} txs`);
-    const b = await measureCase(node.url, '(b)', PROOF_UTXOS, addressesOf(keysB));
+    const b = await measureCase(node.url, ctx, '(b)', PROOF_UTXOS, addressesOf(keysB));
     log(`  first ${fmtMs(b.first.median)} (${b.firstTxsRead} getTx), cached ${fmtMs(b.cached.median)}, no proof ${fmtMs(b.ref.median)}`);
 
     const common =

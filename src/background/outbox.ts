@@ -122,16 +122,17 @@ export type Settled = 'accepted' | 'failed' | 'unclear';
  * know while what it spends is still unspent (a swallowed send) is sent again, as the same bytes;
  * one whose inputs are gone without proof of acceptance is 'unclear' (never "failed": it may have
  * gone through). Each entry is looked at on its own: one the node cannot answer for does not hold
- * up the others. Entries older than a week are given up (their activity items stay).
+ * up the others. `record` saves the decisions before decided entries leave the outbox. Entries
+ * older than a week are given up (their activity items stay).
  */
-export async function settleOutbox(engine: WalletEngine, outbox: Outbox): Promise<Map<string, Settled>> {
+export async function settleOutbox(engine: WalletEngine, outbox: Outbox, record: (settled: ReadonlyMap<string, Settled>) => Promise<void>): Promise<void> {
   const settled = new Map<string, Settled>();
+  const expired: string[] = [];
   for (const entry of await outbox.list()) {
     try {
       const fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex));
       if (fate === 'accepted' || fate === 'failed') {
         settled.set(entry.txID, fate);
-        await outbox.remove(entry.txID);
         continue;
       }
       if (fate === 'inputs-spent') settled.set(entry.txID, 'unclear');
@@ -142,7 +143,10 @@ export async function settleOutbox(engine: WalletEngine, outbox: Outbox): Promis
     } catch {
       // The node could not answer for this one now: the next refresh asks again.
     }
-    if (Date.now() - entry.createdAt > EXPIRY_MS) await outbox.remove(entry.txID);
+    if (Date.now() - entry.createdAt > EXPIRY_MS) expired.push(entry.txID);
   }
-  return settled;
+  // What was decided is recorded before the entries go: a worker that dies in between asks again.
+  await record(settled);
+  for (const [txID, s] of settled) if (s !== 'unclear') await outbox.remove(txID);
+  for (const txID of expired) await outbox.remove(txID);
 }

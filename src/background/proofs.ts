@@ -16,7 +16,11 @@ export class ProofStore {
 
   /** The proofs made so far, read from storage once per worker. */
   cache(): Promise<ProofCache> {
-    this.#cache ??= this.load();
+    // A read that failed (storage busy) is tried again next time, not remembered.
+    this.#cache ??= this.load().catch((e: unknown) => {
+      this.#cache = null;
+      throw e;
+    });
     return this.#cache;
   }
 

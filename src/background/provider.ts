@@ -676,7 +676,8 @@ export class ProviderService {
       const eth = this.eth(chain.rpcUrl);
       const estimateUse = (): Promise<bigint> => eth.estimateGas({ from: account.cAddress, to, value: `0x${value.toString(16)}`, data });
       const [nonce, block, tip, use] = await Promise.all([
-        siteNonce ?? eth.getTransactionCount(account.cAddress, 'pending'),
+        // The Avalanche C-Chain's nonce comes from the wallet (never past a gap: WalletEngine.evmNonce).
+        siteNonce ?? (chain.kind === 'avalanche' ? this.deps.wallet.evmNonceFor(account.id) : eth.getTransactionCount(account.cAddress, 'pending')),
         eth.getBlockByNumber('latest'),
         siteTip ?? eth.maxPriorityFeePerGas(),
         // With the site's own limit, the estimate only informs the approval (what is likely charged).
@@ -720,11 +721,14 @@ export class ProviderService {
       // Exactly the approved fields (the bytes the user was shown): nothing is re-estimated after the user said yes.
       const request = evmRequestOf(t);
       const signed = await this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signEvmTx(request, secret));
+      if (payload.activity) {
+        // The Avalanche C-Chain: kept in the outbox, so a lost answer never becomes a second payment.
+        const item: ActivityItem = { txID: signed.hash, chain: 'C', kind: 'send', status: 'pending', amount: t.value, createdAt: Date.now() };
+        await this.deps.wallet.sendSiteTx(payload.accountId, { chain: 'C', txID: signed.hash, signedBytes: fromHex(signed.rawTx.slice(2)) }, item);
+        return signed.hash;
+      }
       const hash = await this.eth(payload.rpcUrl).sendRawTransaction(signed.rawTx);
       if (hash.toLowerCase() !== signed.hash.toLowerCase()) throw new WalletError('node-response', `the node reports hash ${hash} for transaction ${signed.hash}`);
-      if (payload.activity) {
-        await this.recordActivity(payload.accountId, { txID: signed.hash, chain: 'C', kind: 'send', status: 'pending', amount: t.value, createdAt: Date.now() });
-      }
       return signed.hash;
     })) as string;
   }
@@ -782,8 +786,7 @@ export class ProviderService {
       const signed = engine.signExternal(ext);
       const hex = `0x${toHex(signed.signedBytes)}`;
       if (payload.action === 'sign' || !signed.complete) return { signedTransactionHex: hex, txID: signed.txID, complete: signed.complete };
-      await engine.submit(payload.chain, signed.signedBytes, signed.txID);
-      await this.recordActivity(payload.accountId, { txID: signed.txID, chain: payload.chain, kind: activityKind(ext), status: 'pending', createdAt: Date.now() });
+      await this.deps.wallet.sendSiteTx(payload.accountId, { chain: payload.chain, txID: signed.txID, signedBytes: signed.signedBytes }, { txID: signed.txID, chain: payload.chain, kind: activityKind(ext), status: 'pending', createdAt: Date.now() });
       return { txID: signed.txID };
     });
   }
@@ -947,12 +950,6 @@ export class ProviderService {
     });
     this.#logTail = run.catch(() => undefined);
     return run;
-  }
-
-  private async recordActivity(accountId: string, item: ActivityItem): Promise<void> {
-    await this.deps.wallet.recordSiteActivity(accountId, item).catch((e: unknown) => {
-      this.deps.log?.(`could not record a site transaction in the activity list: ${(e as Error).message}`);
-    });
   }
 }
 

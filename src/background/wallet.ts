@@ -29,7 +29,7 @@ import { NodeClient, type ChainAlias, type EthReceipt, type WaitOptions } from '
 import { provenAsset, type ProvenAsset } from '../core/proof.js';
 import { scanBranch } from '../core/scan.js';
 import type { BuiltTx } from '../core/tx/built.js';
-import { eip1559Fees, PLAIN_TRANSFER_GAS, WEI_PER_NAVAX } from '../core/tx/c.js';
+import { eip1559Fees, evmTxNonce, PLAIN_TRANSFER_GAS, WEI_PER_NAVAX } from '../core/tx/c.js';
 import { type ChainContext, makeOwners, MAX_XP_TX_SIZE } from '../core/tx/context.js';
 import { buildPExport, buildPSend } from '../core/tx/p.js';
 import { ownedAddressSet, type OwnedAddresses, signingIndices, type SpendableUtxo, toTransferableInput } from '../core/tx/utxos.js';
@@ -737,7 +737,8 @@ export class WalletService {
     }
     // A public node behind a load balancer may answer from a lagging backend: never go back there.
     if (height > BigInt(cache.pHeight) || restartable) cache.pHeight = height.toString();
-    await this.settleActivity(engine, cache, this.outbox(preset.id, account.id));
+    const settledCache = cache;
+    await this.settleActivity(engine, cache, this.outbox(preset.id, account.id), () => this.updateCache(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith)));
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
     const [x, pBal, cWei, waiting, xUtxos] = await Promise.all([
@@ -750,7 +751,11 @@ export class WalletService {
     const balances: AssetBalanceView[] = [];
     for (const b of x) {
       const id = cb58Encode(b.assetID);
-      const info = await this.assetInfo(engine, preset.id, id);
+      // An asset whose CreateAssetTx the node will not show is listed, not allowed to stop the refresh.
+      const info = await this.assetInfo(engine, preset.id, id).catch((e: unknown) => {
+        if (e instanceof ValidationError) return UNKNOWN_ASSET;
+        throw e;
+      });
       balances.push({ chain: 'X', assetID: id, ...info, verified: id === avax, ...amountsOf(b) });
     }
     const avaxInfo = await this.assetInfo(engine, preset.id, avax);
@@ -762,7 +767,8 @@ export class WalletService {
     // Read after the UTXOs: a move's tx is journaled before it is sent, so its outputs (an export's
     // change, an import) are always found here and never taken for incoming funds.
     const moveTxIDs = new Set((await this.journalActivity(preset, account.id)).map((m) => m.txID));
-    this.noteIncoming(cache, xUtxos, 'X', moveTxIDs);
+    // Only what a tx proves is listed as received: a made-up UTXO is not history.
+    this.noteIncoming(cache, xUtxos.filter((u) => !engine.isUnproven(u)), 'X', moveTxIDs);
     cache.balances = {
       updatedAt: Date.now(),
       refreshing: false,
@@ -798,21 +804,27 @@ export class WalletService {
    * gone unproven stays pending, marked as being checked), the others by status. A send whose
    * worker died before it was listed is listed from its outbox entry.
    */
-  private async settleActivity(engine: WalletEngine, cache: AccountCache, outbox: Outbox): Promise<void> {
+  /**
+   * Settles the activity's pending items (the outbox's by their fate, the others by the node's
+   * state) and saves them with `save` before any decided entry leaves the outbox.
+   */
+  private async settleActivity(engine: WalletEngine, cache: AccountCache, outbox: Outbox, save: () => Promise<void>): Promise<void> {
     const entries = await outbox.list();
     const listed = new Set(cache.activity.map((a) => a.txID));
     for (const e of entries) if (!listed.has(e.txID)) addActivity(cache, { ...e.item, checking: true });
     const undecided = new Set(entries.map((e) => e.txID));
-    const settled = await settleOutbox(engine, outbox);
-    for (const item of cache.activity) {
-      // An EVM tx is followed through the outbox only (txState knows X, P and atomic txs).
-      if (item.status !== 'pending' || (item.txID.startsWith('0x') && !undecided.has(item.txID))) continue;
-      const state = undecided.has(item.txID) ? settled.get(item.txID) : await engine.txState(item.chain, item.txID);
-      if (state === 'accepted' || state === 'failed') {
-        item.status = state;
-        delete item.checking;
-      } else if (state === 'unclear') item.checking = true;
-    }
+    await settleOutbox(engine, outbox, async (settled) => {
+      for (const item of cache.activity) {
+        // An EVM tx is followed through the outbox only (txState knows X, P and atomic txs).
+        if (item.status !== 'pending' || (item.txID.startsWith('0x') && !undecided.has(item.txID))) continue;
+        const state = undecided.has(item.txID) ? settled.get(item.txID) : await engine.txState(item.chain, item.txID);
+        if (state === 'accepted' || state === 'failed') {
+          item.status = state;
+          delete item.checking;
+        } else if (state === 'unclear') item.checking = true;
+      }
+      await save();
+    });
   }
 
   // ---- issuing ----
@@ -843,6 +855,7 @@ export class WalletService {
     signed: { chain: ChainAlias; txID: string; signedBytes: Bytes },
     item: ActivityItem,
     indices: { receiveNext: number; changeNext: number } = { receiveNext: 0, changeNext: 0 },
+    follow = true,
   ): Promise<ActivityItem> {
     const record = (c: AccountCache): void => {
       const known = c.activity.find((a) => a.txID === item.txID);
@@ -875,6 +888,8 @@ export class WalletService {
       await this.updateCache(preset.id, account.id, record);
       return item;
     }
+    // Not followed here: the refreshes settle it from the outbox.
+    if (!follow) return item;
     const outcome = await engine.node.waitForTx(signed.chain, signed.txID, engine.waitOptions).catch(() => null);
     // The node's word is checked against what the tx spends: a failure stands only while that is
     // unspent, an acceptance only once it is spent.
@@ -883,7 +898,12 @@ export class WalletService {
       item.status = fate;
       await outbox.remove(signed.txID);
       // An EVM tx's fee is what its receipt charged, not the most it could have.
-      if (outcome?.receipt) item.fee = (await evmFeePaid(engine, signed.txID, outcome.receipt).catch(() => BigInt(item.fee ?? '0'))).toString();
+      if (outcome?.receipt && item.fee !== undefined) {
+        const most = BigInt(item.fee);
+        const paid = await evmFeePaid(engine, signed.txID, outcome.receipt).catch(() => most);
+        // The receipt is the node's word: never shown above what the tx could cost.
+        item.fee = (paid < most ? paid : most).toString();
+      }
     } else if (fate === 'inputs-spent') item.checking = true;
     await this.updateCache(preset.id, account.id, record);
     if (item.status === 'failed') throw new WalletError('tx-failed', `the ${signed.chain}-Chain did not accept the transaction: ${outcome?.reason ?? outcome?.status}`);
@@ -913,7 +933,8 @@ export class WalletService {
 
   async sendC(p: P<'send.c'>) {
     const ctx = await this.engine();
-    const signed = await ctx.engine.signC(p.to, BigInt(p.amountWei), undefined, { maxFeeWei: BigInt(p.maxFeeWei) });
+    const undecidedNonces = await this.undecidedEvmNonces(ctx.preset, ctx.account);
+    const signed = await ctx.engine.signC(p.to, BigInt(p.amountWei), undefined, { maxFeeWei: BigInt(p.maxFeeWei), undecidedNonces });
     // Listed with the most it can cost until its receipt says what it did.
     const item: ActivityItem = { txID: signed.txID, chain: 'C', kind: 'send', status: 'pending', amount: p.amountWei, fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
     const done = await this.deliver(ctx, { chain: 'C', ...signed }, item);
@@ -1243,9 +1264,24 @@ export class WalletService {
   }
 
   /** A tx a site had signed and issued, in the account's activity list. */
-  async recordSiteActivity(accountId: string, item: ActivityItem): Promise<void> {
-    const { preset, account } = await this.selected(accountId);
-    await this.updateCache(preset.id, account.id, (c) => addActivity(c, item));
+  /** The nonces of this account's C-Chain EVM txs the node has not decided on (in the outbox). */
+  private async undecidedEvmNonces(preset: Preset, account: AccountRecord): Promise<bigint[]> {
+    const entries = await this.outbox(preset.id, account.id).list();
+    return entries.filter((e) => e.chain === 'C' && e.txID.startsWith('0x')).map((e) => evmTxNonce(fromHex(e.signedHex)));
+  }
+
+  /** The nonce the account's next C-Chain EVM tx takes (WalletEngine.evmNonce, with the outbox). */
+  async evmNonceFor(accountId: string): Promise<bigint> {
+    const { engine, preset, account } = await this.engine(accountId);
+    return engine.evmNonce(await this.undecidedEvmNonces(preset, account));
+  }
+
+  /**
+   * Sends a tx a site had approved exactly as the wallet sends its own (outbox first, the node's
+   * answer checked, never a second tx for one approval); returns once sent, not once accepted.
+   */
+  async sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes }, item: ActivityItem): Promise<void> {
+    await this.deliver(await this.engine(accountId), signed, item, undefined, false);
   }
 
   // ---- connected sites ----
@@ -1417,6 +1453,9 @@ function droppedWarnings(dropped: WalletEngine['droppedUtxos']): string[] {
   }
   return [...byChain].map(([where, ids]) => `The node sent ${ids.size} ${ids.size === 1 ? 'entry' : 'entries'} for the ${where} that the wallet could not check (${[...reasons.get(where)!].join('; ')}): not counted in these balances.`);
 }
+
+/** How an asset with no CreateAssetTx to read is shown: its raw units, by its ID. */
+const UNKNOWN_ASSET: ProvenAsset = { name: 'Unknown asset (no creating transaction)', symbol: '?', denomination: 0 };
 
 /** A balance's amounts as the popup gets them (zero when the chain holds none of the asset). */
 function amountsOf(b: AssetBalance | undefined): Pick<AssetBalanceView, 'spendable' | 'locked' | 'lockedStakeable' | 'unproven'> {

@@ -159,7 +159,7 @@ export class WalletEngine {
     const where = { chain, ...(sourceChain ? { sourceChain } : {}) };
     for (const d of result.dropped) this.#dropped.push({ ...where, ...d });
     const read = result.utxos.map((utxo, i) => ({ utxo, bytes: result.encoded[i]!, digest: result.digests[i]! }));
-    const checked = await proveUtxos(this.node, chain, read, { cache: this.#proofs, ...(sourceChain ? { sourceChain } : {}) });
+    const checked = await proveUtxos(this.node, chain, read, { network: this.ctx, cache: this.#proofs, ...(sourceChain ? { sourceChain } : {}) });
     for (const d of checked.disproven) this.#dropped.push({ ...where, ...d });
     for (const u of checked.unproven) this.#unproven.add(refKey(u));
     return checked.utxos;
@@ -406,16 +406,8 @@ export class WalletEngine {
    * pending nonce; nothing is sent. `maxFeeWei`: the most the tx may cost in fees (gasLimit ×
    * maxFeePerGas); a costlier one is refused unsigned.
    */
-  async signC(to: string, valueWei: bigint, data?: string, options: { maxFeeWei?: bigint } = {}): Promise<SignedEvm> {
-    const [nonce, used, baseFee, tip] = await Promise.all([
-      this.node.eth.getTransactionCount(this.evmAddress, 'pending'),
-      this.node.eth.getTransactionCount(this.evmAddress, 'latest'),
-      this.node.eth.baseFee(),
-      this.node.eth.maxPriorityFeePerGas(),
-    ]);
-    // A pending nonce below the ones already used is a lie (or a lagging backend): a tx signed on it
-    // could never run, and would only leave the user unsure whether it did.
-    if (nonce < used) throw new NodeResponseError(`the node offers nonce ${nonce} for an account that has already used ${used} nonces`);
+  async signC(to: string, valueWei: bigint, data?: string, options: { maxFeeWei?: bigint; undecidedNonces?: readonly bigint[] } = {}): Promise<SignedEvm> {
+    const [nonce, baseFee, tip] = await Promise.all([this.evmNonce(options.undecidedNonces ?? []), this.node.eth.baseFee(), this.node.eth.maxPriorityFeePerGas()]);
     const gasLimit = data ? await this.node.eth.estimateGas({ from: this.evmAddress, to, value: '0x' + valueWei.toString(16), data }) : PLAIN_TRANSFER_GAS;
     checkFeeInput('a C-Chain base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);
     checkFeeInput('a C-Chain priority fee (wei) of', tip, MAX_C_TIP_WEI);
@@ -427,6 +419,23 @@ export class WalletEngine {
     return { txID: signed.hash, signedBytes: fromHex(signed.rawTx.slice(2)), maxFeeWei: signed.maxFeeWei };
   }
 
+  /**
+   * The nonce this account's next EVM tx takes: the next unused one, or the one after this wallet's
+   * own undecided txs (`undecided`: their nonces). Never a nonce the node merely says is free: a tx
+   * signed past a gap waits unseen until the gap is filled, and would then run as a second payment
+   * beside the retry that filled it. So a node that counts pending txs this wallet did not send,
+   * or fewer than the nonces already used, is refused in words.
+   */
+  async evmNonce(undecided: readonly bigint[]): Promise<bigint> {
+    const [pending, used] = await Promise.all([this.node.eth.getTransactionCount(this.evmAddress, 'pending'), this.node.eth.getTransactionCount(this.evmAddress, 'latest')]);
+    if (pending < used) throw new NodeResponseError(`the node offers nonce ${pending} for an account that has already used ${used} nonces`);
+    const next = undecided.reduce((n, u) => (u + 1n > n ? u + 1n : n), used);
+    if (pending > next) {
+      throw new WalletError('evm-nonce-gap', `the node counts ${pending - next} C-Chain transaction(s) of this account waiting that this wallet did not send; wait until they go through or are dropped`);
+    }
+    return next;
+  }
+
   /** signC, then sent and followed until accepted (TxFailedError otherwise). */
   async sendC(to: string, valueWei: bigint, data?: string, options: { maxFeeWei?: bigint } = {}): Promise<{ hash: string; outcome: TxOutcome }> {
     const signed = await this.signC(to, valueWei, data, options);
@@ -435,16 +444,20 @@ export class WalletEngine {
   }
 
   /**
-   * An EVM tx's fate. Its receipt decides (the node's word: an EVM receipt cannot be proven here);
-   * without one, a nonce the account has already used means another tx took it ('inputs-spent':
-   * this one can never run, whether or not it was ours); else the node holds it or has never seen it.
+   * An EVM tx's fate. Its receipt decides (the node's word: an EVM receipt cannot be proven here),
+   * never as 'failed'; without one, a nonce the account has already used means another tx took it
+   * ('inputs-spent': this one can never run); else the node holds it or has never seen it.
    */
   private async evmFate(hash: string, rawTx: Bytes): Promise<TxFate> {
     const nonce = evmTxNonce(rawTx);
     // The used nonce is read before the receipt: a receipt missing after it is missing for good.
     const used = await this.node.eth.getTransactionCount(this.evmAddress, 'latest');
     const receipt = await this.node.eth.getTransactionReceipt(hash);
-    if (receipt) return receipt.status === 1n ? 'accepted' : 'failed';
+    // A receipt counts only with the nonce used and from this account. Even then a reverted one is
+    // not "failed": the nonce is spent either way, and a faked revert must never invite a retry
+    // that pays a second time. It stays unclear.
+    if (receipt && used > nonce && receipt.from.toLowerCase() === this.evmAddress.toLowerCase()) return receipt.status === 1n ? 'accepted' : 'inputs-spent';
+    if (receipt) return 'processing';
     if (used > nonce) return 'inputs-spent';
     const held = await this.node.eth.ethCall('eth_getTransactionByHash', [hash]);
     return held ? 'processing' : 'not-seen';
@@ -474,7 +487,10 @@ export class WalletEngine {
   async buildImports(to: ChainAlias, from: ChainAlias, fromTx?: string): Promise<BuiltTx[]> {
     const atomicUtxos = (await this.atomicSpendable(to, from)).filter((u) => fromTx === undefined || cb58Encode(u.utxo.txID) === fromTx);
     if (atomicUtxos.length === 0) return [];
-    return this.importsOf(to, from, atomicUtxos);
+    // One UTXO the chain does not hold makes it refuse the whole import: unproven ones wait until
+    // they are all that is left, so they never hold up funds that are proven.
+    const proven = atomicUtxos.filter((u) => !u.unproven);
+    return this.importsOf(to, from, proven.length > 0 ? proven : atomicUtxos);
   }
 
   private async importsOf(to: ChainAlias, from: ChainAlias, atomicUtxos: readonly SpendableUtxo[]): Promise<BuiltTx[]> {

@@ -11,7 +11,7 @@ import { isPBlockTx } from './codec/pvm.js';
 import { exportedUtxos, producedUtxos } from './codec/rules.js';
 import type { ChainTx, Utxo, Vm } from './codec/types.js';
 import { cb58Encode } from './encoding.js';
-import { CodecError, NodeResponseError, RpcError, ValidationError } from './errors.js';
+import { CodecError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError, ValidationError, WalletError } from './errors.js';
 import type { CallOptions, ChainAlias, DroppedUtxo, NodeClient } from './node.js';
 
 const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
@@ -51,12 +51,27 @@ export interface CheckedUtxos {
   txsRead: number;
 }
 
+/** The network the UTXOs are on: a creating tx must be for it, and for the chain it is read from. */
+export interface ProofNetwork {
+  networkID: number;
+  xChainID: Bytes;
+  pChainID: Bytes;
+  cChainID: Bytes;
+}
+
 export interface ProveOptions {
+  network: ProofNetwork;
   /** Atomic UTXOs: the chain that exported them (their creating tx lives there). */
   sourceChain?: ChainAlias;
   cache: ProofCache;
   /** Creating txs read at once (default 8). */
   concurrency?: number;
+  /**
+   * No creating tx is read after this long (default 30 s): the UTXOs left are unproven this time and
+   * the next check goes on from there (what was proven is cached), so a slow node cannot hold a
+   * refresh for hours.
+   */
+  budgetMs?: number;
 }
 
 /**
@@ -73,7 +88,7 @@ const ZERO_ID = new Uint8Array(32);
  * What a tx created. `stateOutputs`: the chain's state may add outputs under the tx's ID that the
  * tx does not spell out (P-Chain staking rewards, L1 validator balance refunds).
  */
-type Creation = { found: false } | { found: true; produced: Utxo[]; stateOutputs: boolean };
+type Creation = { found: false } | { found: true; produced: Utxo[]; stateOutputs: boolean } | { found: 'elsewhere' };
 
 /**
  * Splits what the node sent into proven, unproven and disproven UTXOs. Unproven: the creating tx is
@@ -85,7 +100,7 @@ type Creation = { found: false } | { found: true; produced: Utxo[]; stateOutputs
 export async function proveUtxos(node: NodeClient, chain: ChainAlias, read: readonly ReadUtxo[], opts: ProveOptions): Promise<CheckedUtxos> {
   const { cache, sourceChain } = opts;
   const pending = new Map<string, { txID: Bytes; entries: { r: ReadUtxo; fingerprint: string }[] }>();
-  // Absent: proven. 'unproven', or why the UTXO is disproven.
+  // Absent: proven before. 'proven', 'unproven', or why the UTXO is disproven.
   const verdict = new Map<ReadUtxo, string>();
   for (const r of read) {
     const fingerprint = utxoFingerprint(chain, sourceChain, r.bytes, r.digest);
@@ -101,33 +116,25 @@ export async function proveUtxos(node: NodeClient, chain: ChainAlias, read: read
   }
 
   const groups = [...pending.values()];
+  const deadline = Date.now() + (opts.budgetMs ?? 30_000);
   let next = 0;
+  let read_ = 0;
   const worker = async (): Promise<void> => {
-    while (next < groups.length) {
+    while (next < groups.length && Date.now() < deadline) {
       const group = groups[next++]!;
-      const creation = await creationOf(node, sourceChain ?? chain, group.txID, sourceChain !== undefined);
-      for (const { r, fingerprint } of group.entries) {
-        if (!creation.found) {
-          verdict.set(r, 'unproven');
-          continue;
-        }
-        const expected = creation.produced.find((u) => u.outputIndex === r.utxo.outputIndex);
-        if (expected && equalBytes(encodeUtxo(expected, VM_OF[chain]), r.bytes)) {
-          cache.add(fingerprint);
-        } else if (!expected && creation.stateOutputs) {
-          verdict.set(r, 'unproven');
-        } else {
-          verdict.set(r, expected ? 'its transaction created a different output at this index' : 'its transaction created no such output');
-        }
-      }
+      read_++;
+      const creation = await creationOf(node, opts.network, chain, sourceChain, group.txID);
+      for (const { r, fingerprint } of group.entries) verdict.set(r, judge(creation, chain, r, () => cache.add(fingerprint)));
     }
   };
   await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 8, groups.length) }, worker));
+  // Past the budget: not read this time.
+  for (const group of groups.slice(next)) for (const { r } of group.entries) verdict.set(r, 'unproven');
 
-  const result: CheckedUtxos = { utxos: [], unproven: [], disproven: [], txsRead: groups.length };
+  const result: CheckedUtxos = { utxos: [], unproven: [], disproven: [], txsRead: read_ };
   for (const r of read) {
     const v = verdict.get(r);
-    if (v === undefined || v === 'unproven') {
+    if (v === undefined || v === 'proven' || v === 'unproven') {
       result.utxos.push(r.utxo);
       if (v === 'unproven') result.unproven.push(r.utxo);
     } else {
@@ -137,19 +144,51 @@ export async function proveUtxos(node: NodeClient, chain: ChainAlias, read: read
   return result;
 }
 
-/**
- * What the tx `txID` on `chain` created (its outputs, or what it exported when `atomic`). Not found
- * when the node has no such tx or sends bytes that are not it.
- */
-async function creationOf(node: NodeClient, chain: ChainAlias, txID: Bytes, atomic: boolean): Promise<Creation> {
-  const tx = await fetchTx(node, chain, txID);
-  if (!tx) return { found: false };
-  const stateOutputs = chain === 'P' && !atomic;
-  if (tx.vm === 'pvm' && isPBlockTx(tx)) return { found: true, produced: [], stateOutputs };
-  return { found: true, produced: atomic ? exportedUtxos(tx, txID) : producedUtxos(tx, txID), stateOutputs };
+/** 'proven' (and `prove` called), 'unproven', or why the UTXO is disproven. */
+function judge(creation: Creation, chain: ChainAlias, r: ReadUtxo, prove: () => void): string {
+  if (creation.found === false) return 'unproven';
+  if (creation.found === 'elsewhere') return 'its transaction is for another network or chain';
+  const expected = creation.produced.find((u) => u.outputIndex === r.utxo.outputIndex);
+  if (!expected) return creation.stateOutputs ? 'unproven' : 'its transaction created no such output';
+  let encoded: Bytes;
+  try {
+    encoded = encodeUtxo(expected, VM_OF[chain]);
+  } catch (e) {
+    if (e instanceof WalletError) return 'its transaction created an output this chain cannot hold';
+    throw e;
+  }
+  if (!equalBytes(encoded, r.bytes)) return 'its transaction created a different output at this index';
+  prove();
+  return 'proven';
 }
 
-/** The tx (hash-checked by the client), or undefined when the node does not have it or lies about it. */
+/**
+ * What the tx `txID` created: on the chain holding the UTXO, its outputs; for atomic UTXOs (held on
+ * `chain`, exported from `sourceChain`), what its export sent to `chain`. Not found when the node
+ * has no such tx, sends bytes that are not it, or cannot answer now; 'elsewhere' when the tx is for
+ * another network or chain, or exports to another chain.
+ */
+async function creationOf(node: NodeClient, network: ProofNetwork, chain: ChainAlias, sourceChain: ChainAlias | undefined, txID: Bytes): Promise<Creation> {
+  const creator = sourceChain ?? chain;
+  const tx = await fetchTx(node, creator, txID);
+  if (!tx) return { found: false };
+  // Block-builder txs (rewards) carry no network or chain; only the P-Chain's state says what they made.
+  if (tx.vm === 'pvm' && isPBlockTx(tx)) return sourceChain === undefined ? { found: true, produced: [], stateOutputs: true } : { found: 'elsewhere' };
+  const chainID = (c: ChainAlias): Bytes => (c === 'X' ? network.xChainID : c === 'P' ? network.pChainID : network.cChainID);
+  // The X-Chain's genesis txs (the AVAX asset's among them) carry an empty chain ID.
+  const onChain = equalBytes(tx.blockchainID, chainID(creator)) || (creator === 'X' && equalBytes(tx.blockchainID, ZERO_ID));
+  if (tx.networkID !== network.networkID || !onChain) return { found: 'elsewhere' };
+  if (sourceChain !== undefined) {
+    if (tx.kind !== 'ExportTx' || !equalBytes(tx.destinationChain, chainID(chain))) return { found: 'elsewhere' };
+    return { found: true, produced: exportedUtxos(tx, txID), stateOutputs: false };
+  }
+  return { found: true, produced: producedUtxos(tx, txID), stateOutputs: chain === 'P' };
+}
+
+/**
+ * The tx (hash-checked by the client), or undefined when the node does not have it, lies about it
+ * or cannot answer now (the UTXO stays unproven; the next check asks again).
+ */
 async function fetchTx(node: NodeClient, chain: ChainAlias, txID: Bytes): Promise<ChainTx | undefined> {
   const id = cb58Encode(txID);
   let bytes: Bytes;
@@ -160,7 +199,7 @@ async function fetchTx(node: NodeClient, chain: ChainAlias, txID: Bytes): Promis
       bytes = chain === 'X' ? await node.avm.getTx(id) : await node.platform.getTx(id);
     }
   } catch (e) {
-    if (e instanceof RpcError || e instanceof NodeResponseError) return undefined;
+    if (e instanceof RpcError || e instanceof NodeResponseError || e instanceof TimeoutError || e instanceof NodeUnreachableError) return undefined;
     throw e;
   }
   try {

@@ -33,6 +33,7 @@ import {
   Timings,
   within,
   launchOrSaveLog,
+  madeUpUtxo,
 } from './harness.js';
 import { amountText, expectHomeTotals, fact, openTab, parseAmount, readAmount, screenshot, settingsSection, typedAmount, UiBrowser, waitAccepted, type Totals } from './ui.js';
 
@@ -40,6 +41,8 @@ const NODE_NAME = 'E2E local node';
 /** Funding of the new wallet's X address, nAVAX: odd on purpose, so that only the exact amount matches. */
 const FUNDING = 5_432_109_876n;
 const SEND_X = 123_456_789n; // nAVAX
+/** What the lying proxy adds under a made-up tx, nAVAX. */
+const MADE_UP = 7_000_000_000n;
 const SEND_C_WEI = 12_345_678_900_000_000n; // 0.0123456789 AVAX
 const MOVE_X_TO_C = 1_500_000_000n; // nAVAX
 const MOVE_C_TO_P = 600_000_000n;
@@ -187,6 +190,16 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     expect(await row.locator('.amount').getAttribute('aria-label')).toBe(`${amountText(FUNDING, 9)} AVAX spendable`);
     expect(await popup.getByTestId('total-all').textContent()).toBe(`${amountText(FUNDING, 9)} AVAX`);
     await screenshot(popup, 'home');
+  });
+
+  step('a UTXO no transaction backs is counted apart and said to be unproven; gone once the node stops making it up', async () => {
+    proxy!.rewrite('avm.getUTXOs', madeUpUtxo(xAddress, avax, MADE_UP));
+    await expectHomeTotals(popup, { ...expected, X: expected.X + MADE_UP });
+    expect(await popup.getByTestId(`unproven-X-${avax}`).textContent()).toMatch(/^7 AVAX of this is unproven: your node showed no transaction that created it\./);
+    await screenshot(popup, 'home-unproven');
+    proxy!.rewrite('avm.getUTXOs', undefined);
+    await expectHomeTotals(popup, expected);
+    expect(await popup.getByTestId(`unproven-X-${avax}`).count()).toBe(0);
   });
 
   step('sends AVAX on the X-Chain through Send → Review → Confirm; accepted, balance down by amount + fee', async () => {

@@ -17,7 +17,7 @@ import { formatEvmAddress } from '../../src/core/evm-address.js';
 import { deriveEvmKey, deriveXpKey, HdRoot, mnemonicToSeed, type KeyPair } from '../../src/core/keys.js';
 import { avaxOf, engineOf, freshKey, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
 import { FirefoxWithExtension } from './firefox.js';
-import { artifactPath, avaxAssetId, clearArtifacts, ConsoleLog, domQuiet, flowSteps, fundX, PASSWORD, slug, startRpcProxy, Timings, type RpcProxy , launchOrSaveLog } from './harness.js';
+import { artifactPath, avaxAssetId, clearArtifacts, ConsoleLog, domQuiet, flowSteps, fundX, madeUpUtxo, PASSWORD, slug, startRpcProxy, Timings, type RpcProxy , launchOrSaveLog } from './harness.js';
 import { amountText, parseAmount, typedAmount, type Totals } from './ui.js';
 
 const PREFIX = 'firefox-ui-';
@@ -25,6 +25,8 @@ const NODE_NAME = 'E2E local node';
 /** Funding of the new wallet's X address, nAVAX: odd on purpose, so that only the exact amount matches. */
 const FUNDING = 4_321_098_765n;
 const SEND_X = 234_567_891n; // nAVAX
+/** What the lying proxy adds under a made-up tx, nAVAX. */
+const MADE_UP = 7_000_000_000n;
 const MOVE_X_TO_C = 1_234_567_890n; // nAVAX
 
 type Tab = 'Home' | 'Send' | 'Receive' | 'Move' | 'Assets' | 'Activity' | 'Settings';
@@ -330,6 +332,16 @@ describe('Firefox ESR: the popup UI, clicked through, against the local node', (
     expect(await read({ testid: `asset-X-${avax}` }, (e) => e.querySelector('.amount')?.getAttribute('aria-label') ?? null)).toBe(`${amountText(FUNDING, 9)} AVAX spendable`);
     expect(await textOf({ testid: 'total-all' })).toBe(`${amountText(FUNDING, 9)} AVAX`);
     await screenshot('home');
+  });
+
+  step('a UTXO no transaction backs is counted apart and said to be unproven; gone once the node stops making it up', async () => {
+    proxy!.rewrite('avm.getUTXOs', madeUpUtxo(xAddress, avax, MADE_UP));
+    await expectHomeTotals({ ...expected, X: expected.X + MADE_UP });
+    expect(await textOf({ testid: `unproven-X-${avax}` })).toMatch(/^7 AVAX of this is unproven: your node showed no transaction that created it\./);
+    await screenshot('home-unproven');
+    proxy!.rewrite('avm.getUTXOs', undefined);
+    await expectHomeTotals(expected);
+    expect(await textOf({ testid: `unproven-X-${avax}` })).toBeNull();
   });
 
   step('sends AVAX on the X-Chain through Send → Review → Confirm; accepted, balance down by amount + fee', async () => {

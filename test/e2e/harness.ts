@@ -12,7 +12,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
 import { expect, it, type TestContext } from 'vitest';
-import { cb58Encode, parseAddress } from '../../src/core/encoding.js';
+import { encodeUtxo } from '../../src/core/codec/index.js';
+import { cb58Encode, parseAddress, parseId, toApiHex } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { callBackground, type SendToBackground } from '../../src/shared/client.js';
 import type { RequestMessage, RequestParams, RequestResult, RequestType } from '../../src/shared/messages.js';
@@ -286,6 +287,11 @@ export interface RpcProxy {
    */
   holdNext(path: string, method: string): Promise<unknown>;
   dropHeld(): void;
+  /**
+   * Rewrites the node's result of every later call of `method` with `change` (params: the call's),
+   * as a lying node would; `undefined` stops it.
+   */
+  rewrite(method: string, change: ((result: unknown, params: unknown) => unknown) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -311,6 +317,7 @@ export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
   };
   let wanted: { path: string; method: string; caught: (params: unknown) => void } | undefined;
   const held: ServerResponse[] = [];
+  const rewrites = new Map<string, (result: unknown, params: unknown) => unknown>();
   const server = createServer((req, res) => {
     readBody(req).then(
       (body) => {
@@ -326,8 +333,18 @@ export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
         const upstream = httpRequest(
           { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
           (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
+            const change = calls.length === 1 ? rewrites.get(calls[0]!.method) : undefined;
+            if (!change) {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              answer.pipe(res);
+              return;
+            }
+            readBody(answer).then((raw) => {
+              const parsed = JSON.parse(raw.toString('utf8')) as { result?: unknown };
+              const out = Buffer.from(JSON.stringify(parsed.result === undefined ? parsed : { ...parsed, result: change(parsed.result, calls[0]!.params) }));
+              res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json', 'content-length': String(out.length) });
+              res.end(out);
+            }, () => res.destroy());
           },
         );
         upstream.on('error', (e) => {
@@ -350,7 +367,25 @@ export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
     dropHeld: () => {
       for (const res of held.splice(0)) res.destroy();
     },
+    rewrite: (method, change) => {
+      if (change) rewrites.set(method, change);
+      else rewrites.delete(method);
+    },
     close: () => closeServer(server),
+  };
+}
+
+/**
+ * A lie for `RpcProxy.rewrite('avm.getUTXOs', …)`: the X-Chain UTXOs, plus one of `amount` of
+ * `assetID` to `ownerX` under a tx that does not exist (valid bytes and checksum, count kept).
+ */
+export function madeUpUtxo(ownerX: string, assetID: string, amount: bigint): (result: unknown, params: unknown) => unknown {
+  const utxo = { txID: new Uint8Array(32).fill(7), outputIndex: 0, assetID: parseId(assetID), output: { kind: 'TransferOutput' as const, amount, owners: makeOwners([parseAddress(ownerX).bytes]) } };
+  const hex = toApiHex(encodeUtxo(utxo, 'avm'));
+  return (result, params) => {
+    const page = result as { utxos: string[]; numFetched: string };
+    if ((params as { sourceChain?: string }).sourceChain) return page;
+    return { ...page, utxos: [...page.utxos, hex], numFetched: String(page.utxos.length + 1) };
   };
 }
 

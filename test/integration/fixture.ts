@@ -82,7 +82,11 @@ export async function freshWallet(funding: { x?: bigint; p?: bigint; cWei?: bigi
   const genesis = await genesisEngine();
   if (funding.x) await genesis.issueAndWait(await genesis.buildXSend([{ assetID: net.ctx.avaxAssetID, amount: funding.x, owners: me }]));
   if (funding.p) await genesis.issueAndWait(await genesis.buildPSend(funding.p, me));
-  if (funding.cWei) await genesis.sendC(engine.evmAddress, funding.cWei);
+  if (funding.cWei) {
+    await genesis.sendC(engine.evmAddress, funding.cWei);
+    // Seen under Helicon: the receipt is out a moment before 'latest' state shows what the block did.
+    for (let i = 0; i < 100 && (await engine.cBalanceWei()) < funding.cWei; i++) await new Promise((r) => setTimeout(r, 50));
+  }
   return { engine, receive, change, evm, me };
 }
 

@@ -51,6 +51,19 @@ describe('a node that rewrites UTXOs consistently', () => {
 });
 
 describe('a node that lies about an asset', () => {
+  it('an asset whose creating tx the node will not show is listed as unknown, in raw units, and does not stop the refresh', async () => {
+    const node = lyingNode();
+    const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
+    const ghost = new Uint8Array(32).fill(5);
+    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => [...utxos, ...utxos.slice(0, 1).map((u) => ({ ...u, txID: new Uint8Array(32).fill(6), outputIndex: 0, assetID: ghost }))]));
+    const view = await wallet.balancesRefresh();
+    expect(view.error).toBeUndefined();
+    expect(row(view, 'X', avax)).toMatchObject({ spendable: (10n * AVAX).toString(), unproven: '0' });
+    expect(view.balances.find((b) => b.chain === 'X' && b.assetID !== avax)).toMatchObject({ symbol: '?', denomination: 0, verified: false, unproven: (10n * AVAX).toString() });
+    // Not history: a made-up UTXO is never listed as received.
+    expect((await wallet.activityList()).items.filter((i) => i.kind === 'receive' && i.assetID !== avax)).toEqual([]);
+  });
+
   it("a token's description claiming to be AVAX with 9 decimals is not believed: name, symbol and decimals come from its CreateAssetTx", async () => {
     const node = lyingNode();
     const { wallet, account, genesis } = await fundedWallet({}, { fetch: node.fetch });

@@ -130,6 +130,34 @@ describe('a node that lies about a C-Chain send', () => {
     expect(node.calls.filter((m) => m === 'eth_sendRawTransaction')).toHaveLength(sentBefore);
     expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
   });
+  it('a pending nonce past the ones used (a gap only a held tx could fill): nothing is signed, the user is told', async () => {
+    const node = lyingNode();
+    const { bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 10_000, pollMs: 100 } });
+    node.lies.set('eth_getTransactionCount', async (call, forward) => {
+      const body = await forward();
+      return (call.params as string[])[1] === 'pending' ? rpcResult(`0x${(BigInt(body.result as string) + 1n).toString(16)}`) : body;
+    });
+    const error = await send().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'evm-nonce-gap', message: expect.stringMatching(/waiting that this wallet did not send/) });
+    expect(node.calls).not.toContain('eth_sendRawTransaction');
+    expect(await bob.engine.cBalanceWei()).toBe(0n);
+  });
+
+  it('a receipt faked as reverted does not make the send "failed" (a retry could pay twice): it stays unclear, and is accepted once the node is honest', async () => {
+    const node = lyingNode();
+    const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 10_000, pollMs: 100 } });
+    node.lies.set('eth_getTransactionReceipt', async (_call, forward) => {
+      const body = await forward();
+      return body.result ? { ...body, result: { ...(body.result as object), status: '0x0' } } : body;
+    });
+    const sent = await send();
+    const item = async () => (await wallet.activityList()).items.find((i) => i.txID === sent.txHash);
+    expect(await item()).toMatchObject({ status: 'pending' });
+    expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
+    node.lies.clear();
+    await wallet.balancesRefresh();
+    expect(await item()).toMatchObject({ status: 'accepted' });
+  });
 });
 
 describe('a node that corrupts UTXOs', () => {

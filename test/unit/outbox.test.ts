@@ -63,6 +63,24 @@ async function outboxWith(txID: string, bytes: Uint8Array) {
 const refused = () => Promise.reject(new RpcError('platform.issueTx', -32000, 'upstream timed out'));
 
 describe('the outbox under a lying node', () => {
+  it('records what was decided before a decided entry leaves the outbox', async () => {
+    const u = utxo(2_000_000n);
+    const { bytes, txID } = pTx([u]);
+    const engine = engineOn({ status: () => 'Committed', utxos: () => [], issue: async () => txID });
+    const { outbox } = await outboxWith(txID, bytes);
+    const seenAtRecord: string[][] = [];
+    await settleOutbox(engine, outbox, async (s) => {
+      expect(s.get(txID)).toBe('accepted');
+      seenAtRecord.push((await outbox.list()).map((e) => e.txID));
+    });
+    expect(seenAtRecord).toEqual([[txID]]);
+    expect(await outbox.list()).toEqual([]);
+    // A record that fails leaves the entry for the next refresh.
+    const again = await outboxWith(txID, bytes);
+    await expect(settleOutbox(engine, again.outbox, () => Promise.reject(new Error('storage full')))).rejects.toThrow('storage full');
+    expect((await again.outbox.list()).map((e) => e.txID)).toEqual([txID]);
+  });
+
   it('an error from issueTx, then "Dropped", while what the tx spends is gone: followed as sent, never told as refused', async () => {
     const u = utxo(2_000_000n);
     const { bytes, txID } = pTx([u]);
@@ -88,7 +106,9 @@ describe('the outbox under a lying node', () => {
     const { bytes, txID } = pTx([u]);
     const engine = engineOn({ status: () => 'Unknown', utxos: () => [], issue: async () => txID });
     const { outbox } = await outboxWith(txID, bytes);
-    expect((await settleOutbox(engine, outbox)).get(txID)).toBe('unclear');
+    let settled: ReadonlyMap<string, string> = new Map();
+    await settleOutbox(engine, outbox, async (s) => void (settled = s));
+    expect(settled.get(txID)).toBe('unclear');
     expect((await outbox.list()).map((e) => e.txID)).toEqual([txID]);
   });
 
@@ -122,7 +142,7 @@ describe('the outbox under a lying node', () => {
     const engine = engineOn({ status: () => 'Unknown', utxos: () => [u], issue: () => (issues++, refused()), beforeUtxos: () => hold ?? Promise.resolve() });
     const { outbox, entry } = await outboxWith(txID, bytes);
     hold = new Promise<void>((r) => (release = r));
-    const refresh = settleOutbox(engine, outbox); // reads the list, then waits on the node
+    const refresh = settleOutbox(engine, outbox, async () => undefined); // reads the list, then waits on the node
     await new Promise((r) => setTimeout(r, 10));
     hold = undefined;
     await expect(sendOnce(engine, outbox, entry, 50)).rejects.toMatchObject({ code: 'tx-refused' });
