@@ -8,7 +8,7 @@ import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import type { AssetBalanceView, BalancesView } from '../../src/shared/messages.js';
 import { AVAX, avaxOf, freshWallet, spendableOf } from './fixture.js';
-import { hang, lyingNode, rewriteUtxos, rpcResult, txIdOfIssue } from './lying-node.js';
+import { hang, type Lie, lyingNode, rewriteUtxos, rpcResult, txIdOfIssue } from './lying-node.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 const row = (view: BalancesView, chain: string, assetID: string): AssetBalanceView | undefined => view.balances.find((b) => b.chain === chain && b.assetID === assetID);
@@ -112,4 +112,27 @@ describe('a node that hangs', () => {
     expect(view.updatedAt).toBe(before.updatedAt);
     expect(row(view, 'X', avax)?.spendable).toBe((10n * AVAX).toString());
   }, 40_000);
+});
+
+describe('a node that inflates fees under the caps', () => {
+  it('P: a gas price 50× the real one is what the estimate shows and exactly what is burned: nothing hidden, nothing paid twice', async () => {
+    const node = lyingNode();
+    const { wallet, avax } = await fundedWallet({ p: 10n * AVAX }, { fetch: node.fetch });
+    const inflated: Lie = async (_call, forward) => {
+      const body = await forward();
+      const state = body.result as { price: string };
+      return { ...body, result: { ...state, price: String(BigInt(state.price) * 50n) } };
+    };
+    const bob = await freshWallet();
+    const to = { addresses: [bob.engine.addresses('P')[0]!], threshold: 1 };
+    const honestFee = BigInt((await wallet.sendEstimate({ chain: 'P', amount: AVAX.toString(), to })).fee);
+    node.lies.set('platform.getFeeState', inflated);
+    const { fee } = await wallet.sendEstimate({ chain: 'P', amount: AVAX.toString(), to });
+    expect(BigInt(fee)).toBeGreaterThan(honestFee * 10n);
+    await wallet.sendP({ amount: AVAX.toString(), to, maxFee: fee });
+    node.lies.clear();
+    const p = row(await wallet.balancesRefresh(), 'P', avax);
+    expect(BigInt(p!.spendable)).toBe(9n * AVAX - BigInt(fee));
+    expect(await avaxOf(bob.engine, 'P')).toBe(AVAX);
+  });
 });
