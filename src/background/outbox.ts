@@ -4,7 +4,7 @@
 // node that swallowed it) never turns into a second payment: the wallet asks about the tx ID it
 // signed, and what it sends again is the same bytes — the same tx, accepted at most once.
 import { fromHex, toHex } from '../core/bytes.js';
-import type { TxFate, WalletEngine } from '../core/engine.js';
+import { isEvmHash, type TxFate, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
@@ -19,6 +19,12 @@ export interface OutboxEntry {
   createdAt: number;
   /** How often the same bytes were sent again after the node did not know them. */
   resends: number;
+  /**
+   * A C-Chain EVM tx the node refused. Kept, never sent again, so that its nonce is the one the
+   * next C-Chain send takes (WalletEngine.evmNonce): a node that held it can then let at most one
+   * of the two run. Listed in Activity only if it runs after all.
+   */
+  voided?: boolean;
 }
 
 /** At most this many resends of a tx the node keeps forgetting. */
@@ -109,13 +115,20 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
     await new Promise((r) => setTimeout(r, Math.min(500, Math.max(1, deadline - Date.now()))));
   }
   if (fate === undefined) return 'checking';
-  await outbox.remove(entry.txID);
   const why = refusal instanceof Error ? refusal.message : String(refusal);
+  if (isEvmHash(entry.txID)) {
+    await outbox.put({ ...entry, voided: true });
+    throw new WalletError('tx-refused', `the C-Chain node refused the transaction (${why}); nothing was paid, and your next C-Chain send takes its place, so the two can never both go through`);
+  }
+  await outbox.remove(entry.txID);
   throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction, and nothing it spends was spent: ${why}`);
 }
 
-/** accepted / failed: decided, out of the outbox; unclear: what it spends is gone, but not proven how. */
-export type Settled = 'accepted' | 'failed' | 'unclear';
+/**
+ * accepted / failed: decided, out of the outbox; unclear: what it spends is gone, but not proven
+ * how; replaced: a refused EVM tx whose nonce another tx took, out of the outbox, never listed.
+ */
+export type Settled = 'accepted' | 'failed' | 'unclear' | 'replaced';
 
 /**
  * Asks the node about every undecided send: decided ones leave the outbox; a tx the node does not
@@ -133,6 +146,11 @@ export async function settleOutbox(engine: WalletEngine, outbox: Outbox, record:
       const fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex));
       if (fate === 'accepted' || fate === 'failed') {
         settled.set(entry.txID, fate);
+        continue;
+      }
+      if (entry.voided) {
+        // Its nonce went to another tx (the send that took its place): it can never run.
+        if (fate === 'inputs-spent') settled.set(entry.txID, 'replaced');
         continue;
       }
       if (fate === 'inputs-spent') settled.set(entry.txID, 'unclear');

@@ -676,8 +676,9 @@ export class ProviderService {
       const eth = this.eth(chain.rpcUrl);
       const estimateUse = (): Promise<bigint> => eth.estimateGas({ from: account.cAddress, to, value: `0x${value.toString(16)}`, data });
       const [nonce, block, tip, use] = await Promise.all([
-        // The Avalanche C-Chain's nonce comes from the wallet (never past a gap: WalletEngine.evmNonce).
-        siteNonce ?? (chain.kind === 'avalanche' ? this.deps.wallet.evmNonceFor(account.id) : eth.getTransactionCount(account.cAddress, 'pending')),
+        // On the Avalanche C-Chain the wallet chooses the nonce, whatever the site asked
+        // (WalletEngine.evmNonce: never past a gap, a refused tx's nonce taken again).
+        chain.kind === 'avalanche' ? this.deps.wallet.evmNonceFor(account.id) : (siteNonce ?? eth.getTransactionCount(account.cAddress, 'pending')),
         eth.getBlockByNumber('latest'),
         siteTip ?? eth.maxPriorityFeePerGas(),
         // With the site's own limit, the estimate only informs the approval (what is likely charged).

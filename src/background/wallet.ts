@@ -9,7 +9,7 @@ import { encodeUnsignedTx } from '../core/codec/codec.js';
 import type { OutputOwners, PTx, TransferableOutput, UnsignedTx, Utxo } from '../core/codec/types.js';
 import { describeTx, type TxView } from '../core/describe.js';
 import { cb58Encode, formatAddress, formatPrivateKey, parseAddress, parseAddressFor, parseId } from '../core/encoding.js';
-import { type AssetBalance, WalletEngine, type Issued } from '../core/engine.js';
+import { type AssetBalance, type EvmNonces, isEvmHash, WalletEngine, type Issued } from '../core/engine.js';
 import { formatEvmAddress } from '../core/evm-address.js';
 import { FormatError, InsufficientFundsError, TxTooLargeError, ValidationError, WalletError } from '../core/errors.js';
 import { type PFeeContext, pTxFee } from '../core/fees.js';
@@ -61,7 +61,7 @@ import type { Session } from './session.js';
 import type { StorageArea } from './storage.js';
 import { VaultLockedError } from './vault.js';
 import { TransferJournal, type TransferRecord, TransferRunner, transferActivity } from './transfers.js';
-import { Outbox, outboxEntry, sendOnce, settleOutbox } from './outbox.js';
+import { Outbox, type OutboxEntry, outboxEntry, sendOnce, settleOutbox } from './outbox.js';
 import { ProofStore } from './proofs.js';
 
 const STATE_KEY = 'xpc.state';
@@ -178,6 +178,7 @@ export class WalletService {
   #identities = new Map<string, NetworkIdentity>();
   #assetNames = new Map<string, ProvenAsset>();
   readonly #proofs: ProofStore;
+  readonly #evmLocks = new Map<string, Promise<unknown>>();
   #refreshing: Promise<BalancesView> | null = null;
   #resuming: Promise<void> | null = null;
   /** Transfer runs under way (started moves, resumed journals): a restore stops them and waits. */
@@ -811,9 +812,13 @@ export class WalletService {
   private async settleActivity(engine: WalletEngine, cache: AccountCache, outbox: Outbox, save: () => Promise<void>): Promise<void> {
     const entries = await outbox.list();
     const listed = new Set(cache.activity.map((a) => a.txID));
-    for (const e of entries) if (!listed.has(e.txID)) addActivity(cache, { ...e.item, checking: true });
+    // A refused EVM tx kept for its nonce is listed only if it runs after all.
+    for (const e of entries) if (!listed.has(e.txID) && !e.voided) addActivity(cache, { ...e.item, checking: true });
     const undecided = new Set(entries.map((e) => e.txID));
     await settleOutbox(engine, outbox, async (settled) => {
+      for (const e of entries) {
+        if (e.voided && settled.get(e.txID) === 'accepted' && !cache.activity.some((a) => a.txID === e.txID)) addActivity(cache, { ...e.item });
+      }
       for (const item of cache.activity) {
         // An EVM tx is followed through the outbox only (txState knows X, P and atomic txs).
         if (item.status !== 'pending' || (item.txID.startsWith('0x') && !undecided.has(item.txID))) continue;
@@ -933,12 +938,15 @@ export class WalletService {
 
   async sendC(p: P<'send.c'>) {
     const ctx = await this.engine();
-    const undecidedNonces = await this.undecidedEvmNonces(ctx.preset, ctx.account);
-    const signed = await ctx.engine.signC(p.to, BigInt(p.amountWei), undefined, { maxFeeWei: BigInt(p.maxFeeWei), undecidedNonces });
-    // Listed with the most it can cost until its receipt says what it did.
-    const item: ActivityItem = { txID: signed.txID, chain: 'C', kind: 'send', status: 'pending', amount: p.amountWei, fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
-    const done = await this.deliver(ctx, { chain: 'C', ...signed }, item);
-    return { txHash: signed.txID, fee: done.fee! };
+    return this.withEvmLock(ctx.account.id, async () => {
+      await this.settleRefusedEvm(ctx);
+      const own = await this.ownEvmNonces(ctx.preset, ctx.account);
+      const signed = await ctx.engine.signC(p.to, BigInt(p.amountWei), undefined, { maxFeeWei: BigInt(p.maxFeeWei), own });
+      // Listed with the most it can cost until its receipt says what it did.
+      const item: ActivityItem = { txID: signed.txID, chain: 'C', kind: 'send', status: 'pending', amount: p.amountWei, fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
+      const done = await this.deliver(ctx, { chain: 'C', ...signed }, item);
+      return { txHash: signed.txID, fee: done.fee! };
+    });
   }
 
   /**
@@ -1264,16 +1272,53 @@ export class WalletService {
   }
 
   /** A tx a site had signed and issued, in the account's activity list. */
-  /** The nonces of this account's C-Chain EVM txs the node has not decided on (in the outbox). */
-  private async undecidedEvmNonces(preset: Preset, account: AccountRecord): Promise<bigint[]> {
-    const entries = await this.outbox(preset.id, account.id).list();
-    return entries.filter((e) => e.chain === 'C' && e.txID.startsWith('0x')).map((e) => evmTxNonce(fromHex(e.signedHex)));
+  /** The nonces of this account's C-Chain EVM txs the node has not decided on, or refused (the outbox). */
+  private async ownEvmNonces(preset: Preset, account: AccountRecord): Promise<EvmNonces> {
+    const entries = (await this.outbox(preset.id, account.id).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID));
+    const nonceOf = (e: OutboxEntry) => evmTxNonce(fromHex(e.signedHex));
+    return { live: entries.filter((e) => !e.voided).map(nonceOf), voided: entries.filter((e) => e.voided).map(nonceOf) };
   }
 
   /** The nonce the account's next C-Chain EVM tx takes (WalletEngine.evmNonce, with the outbox). */
   async evmNonceFor(accountId: string): Promise<bigint> {
     const { engine, preset, account } = await this.engine(accountId);
-    return engine.evmNonce(await this.undecidedEvmNonces(preset, account));
+    return engine.evmNonce(await this.ownEvmNonces(preset, account));
+  }
+
+  /**
+   * Before a new C-Chain send: what became of the sends the node refused (kept for their nonce). One
+   * that went through after all (a node that held it) is listed as accepted and stops the new send
+   * with that news, since the user may be sending it again; one whose nonce another tx took is
+   * dropped.
+   */
+  private async settleRefusedEvm({ engine, preset, account }: { engine: WalletEngine; preset: Preset; account: AccountRecord }): Promise<void> {
+    const outbox = this.outbox(preset.id, account.id);
+    const ran: ActivityItem[] = [];
+    for (const e of await outbox.list()) {
+      if (!e.voided) continue;
+      const fate = await engine.txFate(e.chain, e.txID, fromHex(e.signedHex));
+      if (fate === 'accepted') {
+        const item: ActivityItem = { ...e.item, status: 'accepted' };
+        ran.push(item);
+        await this.updateCache(preset.id, account.id, (c) => {
+          if (!c.activity.some((a) => a.txID === e.txID)) addActivity(c, item);
+        });
+      }
+      if (fate === 'accepted' || fate === 'inputs-spent') await outbox.remove(e.txID);
+    }
+    if (ran.length > 0) {
+      throw new WalletError('earlier-send-went-through', `a C-Chain send the node had refused went through after all (${ran.map((i) => i.txID).join(', ')}): nothing new was sent; look at Activity, then send again if you still mean to`);
+    }
+  }
+
+  /**
+   * One C-Chain EVM send per account at a time, from choosing its nonce until it is in the outbox
+   * (and, for the wallet's own sends, followed): two sends never take the same nonce.
+   */
+  private withEvmLock<T>(accountId: string, run: () => Promise<T>): Promise<T> {
+    const next = (this.#evmLocks.get(accountId) ?? Promise.resolve()).then(run, run);
+    this.#evmLocks.set(accountId, next.catch(() => undefined));
+    return next;
   }
 
   /**
@@ -1281,7 +1326,19 @@ export class WalletService {
    * answer checked, never a second tx for one approval); returns once sent, not once accepted.
    */
   async sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes }, item: ActivityItem): Promise<void> {
-    await this.deliver(await this.engine(accountId), signed, item, undefined, false);
+    const ctx = await this.engine(accountId);
+    if (!isEvmHash(signed.txID)) {
+      await this.deliver(ctx, signed, item, undefined, false);
+      return;
+    }
+    await this.withEvmLock(accountId, async () => {
+      await this.settleRefusedEvm(ctx);
+      // The nonce was chosen when the site asked; a send since then took it (or refused one freed another).
+      const nonce = evmTxNonce(signed.signedBytes);
+      const now = await ctx.engine.evmNonce(await this.ownEvmNonces(ctx.preset, ctx.account));
+      if (nonce !== now) throw new WalletError('stale-approval', `another C-Chain transaction of this account went out since this one was approved (nonce ${nonce}, now ${now}); nothing was sent: ask again`);
+      await this.deliver(ctx, signed, item, undefined, false);
+    });
   }
 
   // ---- connected sites ----
@@ -1411,9 +1468,16 @@ export class WalletService {
 export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, startedWith: ReadonlySet<string>): void {
   const storedById = new Map(stored.activity.map((a) => [a.txID, a]));
   const writtenMeanwhile = (a: ActivityItem): boolean => !startedWith.has(a.txID);
-  const activity = refreshed.activity.map((mine) => {
+  // An item the refresh read that is gone from storage was taken back meanwhile (a send refused).
+  const activity = refreshed.activity.filter((mine) => storedById.has(mine.txID) || !startedWith.has(mine.txID)).map((mine) => {
     const theirs = storedById.get(mine.txID);
     if (!theirs) return mine;
+    // A decision wins over "pending", whichever side made it (a send written meanwhile may be one
+    // this refresh has just seen decided).
+    if (theirs.status === 'pending' && mine.status !== 'pending') {
+      const { checking: _wasChecking, ...rest } = theirs;
+      return { ...rest, status: mine.status, ...(mine.fee !== undefined ? { fee: mine.fee } : {}) };
+    }
     if (writtenMeanwhile(theirs)) return theirs;
     return mine.status === 'pending' && theirs.status !== 'pending' ? theirs : mine;
   });

@@ -96,7 +96,22 @@ export interface SignedEvm {
   maxFeeWei: bigint;
 }
 
-const isEvmHash = (txID: string): boolean => /^0x[0-9a-fA-F]{64}$/.test(txID);
+/** Nonces of this wallet's own EVM txs the node has not decided on: sent, and refused (see evmNonce). */
+export interface EvmNonces {
+  live: readonly bigint[];
+  voided: readonly bigint[];
+}
+
+export const isEvmHash = (txID: string): boolean => /^0x[0-9a-fA-F]{64}$/.test(txID);
+
+/**
+ * The atomic UTXOs an import takes now. One UTXO the chain does not hold makes it refuse the whole
+ * import: unproven ones wait until they are all that is left, so they never hold up proven funds.
+ */
+function provenFirst(utxos: SpendableUtxo[]): SpendableUtxo[] {
+  const proven = utxos.filter((u) => !u.unproven);
+  return proven.length > 0 ? proven : utxos;
+}
 
 function refKey(u: Utxo): string {
   return `${toHex(u.txID)}:${u.outputIndex}`;
@@ -406,8 +421,8 @@ export class WalletEngine {
    * pending nonce; nothing is sent. `maxFeeWei`: the most the tx may cost in fees (gasLimit ×
    * maxFeePerGas); a costlier one is refused unsigned.
    */
-  async signC(to: string, valueWei: bigint, data?: string, options: { maxFeeWei?: bigint; undecidedNonces?: readonly bigint[] } = {}): Promise<SignedEvm> {
-    const [nonce, baseFee, tip] = await Promise.all([this.evmNonce(options.undecidedNonces ?? []), this.node.eth.baseFee(), this.node.eth.maxPriorityFeePerGas()]);
+  async signC(to: string, valueWei: bigint, data?: string, options: { maxFeeWei?: bigint; own?: EvmNonces } = {}): Promise<SignedEvm> {
+    const [nonce, baseFee, tip] = await Promise.all([this.evmNonce(options.own), this.node.eth.baseFee(), this.node.eth.maxPriorityFeePerGas()]);
     const gasLimit = data ? await this.node.eth.estimateGas({ from: this.evmAddress, to, value: '0x' + valueWei.toString(16), data }) : PLAIN_TRANSFER_GAS;
     checkFeeInput('a C-Chain base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);
     checkFeeInput('a C-Chain priority fee (wei) of', tip, MAX_C_TIP_WEI);
@@ -420,20 +435,22 @@ export class WalletEngine {
   }
 
   /**
-   * The nonce this account's next EVM tx takes: the next unused one, or the one after this wallet's
-   * own undecided txs (`undecided`: their nonces). Never a nonce the node merely says is free: a tx
-   * signed past a gap waits unseen until the gap is filled, and would then run as a second payment
-   * beside the retry that filled it. So a node that counts pending txs this wallet did not send,
-   * or fewer than the nonces already used, is refused in words.
+   * The nonce this account's next EVM tx takes. A nonce the node refused a tx of this wallet's at
+   * (`own.voided`, kept for this) is taken again first: the two can never both run, however long
+   * the node held the refused one. Else the next unused one, or the one after this wallet's own
+   * undecided txs (`own.live`). Never a nonce the node merely calls free: a tx signed past a gap
+   * waits unseen until the gap is filled, then runs beside the retry that filled it. So a node
+   * that counts pending txs this wallet did not send, or fewer than the nonces used, is refused.
    */
-  async evmNonce(undecided: readonly bigint[]): Promise<bigint> {
+  async evmNonce(own: EvmNonces = { live: [], voided: [] }): Promise<bigint> {
     const [pending, used] = await Promise.all([this.node.eth.getTransactionCount(this.evmAddress, 'pending'), this.node.eth.getTransactionCount(this.evmAddress, 'latest')]);
     if (pending < used) throw new NodeResponseError(`the node offers nonce ${pending} for an account that has already used ${used} nonces`);
-    const next = undecided.reduce((n, u) => (u + 1n > n ? u + 1n : n), used);
-    if (pending > next) {
-      throw new WalletError('evm-nonce-gap', `the node counts ${pending - next} C-Chain transaction(s) of this account waiting that this wallet did not send; wait until they go through or are dropped`);
+    const after = (nonces: readonly bigint[]) => nonces.reduce((n, u) => (u + 1n > n ? u + 1n : n), used);
+    if (pending > after([...own.live, ...own.voided])) {
+      throw new WalletError('evm-nonce-gap', `the node counts ${pending - after([...own.live, ...own.voided])} C-Chain transaction(s) of this account waiting that this wallet did not send; wait until they go through or are dropped`);
     }
-    return next;
+    const reusable = own.voided.filter((n) => n >= used && !own.live.includes(n)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return reusable[0] ?? after(own.live);
   }
 
   /** signC, then sent and followed until accepted (TxFailedError otherwise). */
@@ -457,8 +474,8 @@ export class WalletEngine {
     // not "failed": the nonce is spent either way, and a faked revert must never invite a retry
     // that pays a second time. It stays unclear.
     if (receipt && used > nonce && receipt.from.toLowerCase() === this.evmAddress.toLowerCase()) return receipt.status === 1n ? 'accepted' : 'inputs-spent';
-    if (receipt) return 'processing';
     if (used > nonce) return 'inputs-spent';
+    if (receipt) return 'processing';
     const held = await this.node.eth.ethCall('eth_getTransactionByHash', [hash]);
     return held ? 'processing' : 'not-seen';
   }
@@ -487,10 +504,7 @@ export class WalletEngine {
   async buildImports(to: ChainAlias, from: ChainAlias, fromTx?: string): Promise<BuiltTx[]> {
     const atomicUtxos = (await this.atomicSpendable(to, from)).filter((u) => fromTx === undefined || cb58Encode(u.utxo.txID) === fromTx);
     if (atomicUtxos.length === 0) return [];
-    // One UTXO the chain does not hold makes it refuse the whole import: unproven ones wait until
-    // they are all that is left, so they never hold up funds that are proven.
-    const proven = atomicUtxos.filter((u) => !u.unproven);
-    return this.importsOf(to, from, proven.length > 0 ? proven : atomicUtxos);
+    return this.importsOf(to, from, provenFirst(atomicUtxos));
   }
 
   private async importsOf(to: ChainAlias, from: ChainAlias, atomicUtxos: readonly SpendableUtxo[]): Promise<BuiltTx[]> {
@@ -537,7 +551,7 @@ export class WalletEngine {
     for (const { to, from } of await this.waitingFunds()) {
       const utxos = (await this.atomicSpendable(to, from)).filter((u) => !leave.has(cb58Encode(u.utxo.txID)));
       if (utxos.length === 0) continue;
-      for (const b of await this.importsOf(to, from, utxos)) imported.push(await this.issueAndWait(b));
+      for (const b of await this.importsOf(to, from, provenFirst(utxos))) imported.push(await this.issueAndWait(b));
     }
     return imported;
   }

@@ -8,7 +8,7 @@ import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import type { AssetBalanceView, BalancesView } from '../../src/shared/messages.js';
 import { AVAX, avaxOf, freshWallet, spendableOf } from './fixture.js';
-import { hang, type Lie, lyingNode, rewriteUtxos, rpcResult, txIdOfIssue } from './lying-node.js';
+import { hang, type Lie, lyingNode, refreshUntilDecided, rewriteUtxos, rpcResult, txIdOfIssue } from './lying-node.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 const row = (view: BalancesView, chain: string, assetID: string): AssetBalanceView | undefined => view.balances.find((b) => b.chain === chain && b.assetID === assetID);
@@ -90,12 +90,7 @@ describe('a node that fakes an acceptance', () => {
     expect(await item()).toMatchObject({ status: 'pending' });
     expect(await avaxOf(bob.engine, 'X')).toBe(0n);
     node.lies.clear();
-    const deadline = Date.now() + 20_000;
-    while ((await item())?.status === 'pending' && Date.now() < deadline) {
-      await wallet.balancesRefresh();
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    expect(await item()).toMatchObject({ status: 'accepted' });
+    expect(await refreshUntilDecided(wallet, sent.txID)).toBe('accepted');
     expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
     expect(await spendableOf(bob.engine, 'X', ctx.avaxAssetID)).toBe(AVAX);
   });

@@ -7,7 +7,7 @@ import { AVAX, avaxOf, freshWallet, WEI_PER_NAVAX } from './fixture.js';
 import { PLAIN_TRANSFER_GAS } from '../../src/core/tx/c.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';
-import { type Lie, lyingNode, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
+import { type Lie, lyingNode, refreshUntilDecided, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
 import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
 /** The lie a timing-out load balancer tells: the tx goes on to the node, the wallet gets an error. */
@@ -49,13 +49,7 @@ describe('a node that lies about issuing', () => {
     expect(await avaxOf(bob.engine, 'X')).toBe(0n);
     // The node is honest again: a refresh finds the tx unknown with its inputs unspent, and re-sends it.
     node.lies.clear();
-    await wallet.balancesRefresh();
-    const deadline = Date.now() + 20_000;
-    while ((await wallet.activityList()).items.find((i) => i.txID === sent.txID)?.status === 'pending' && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 300));
-      await wallet.balancesRefresh();
-    }
-    expect((await wallet.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'accepted' });
+    expect(await refreshUntilDecided(wallet, sent.txID)).toBe('accepted');
     expect(node.calls.filter((m) => m === 'avm.issueTx')).toHaveLength(2);
     expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
     // Nothing more is sent once it is decided.
@@ -106,13 +100,54 @@ describe('a node that lies about a C-Chain send', () => {
     const item = async () => (await wallet.activityList()).items.find((i) => i.txID === sent.txHash);
     expect(await item()).toMatchObject({ status: 'pending' });
     node.lies.clear();
-    const deadline = Date.now() + 20_000;
-    while ((await item())?.status === 'pending' && Date.now() < deadline) {
-      await wallet.balancesRefresh();
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    expect(await item()).toMatchObject({ status: 'accepted' });
+    expect(await refreshUntilDecided(wallet, sent.txHash)).toBe('accepted');
     expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
+  });
+
+  /** A node that keeps the raw tx and answers an error (as if refused), then can let it go later. */
+  function holdingNode(node: ReturnType<typeof lyingNode>) {
+    let held: string | undefined;
+    node.lies.set('eth_sendRawTransaction', (call) => {
+      held ??= (call.params as string[])[0];
+      return Promise.resolve(rpcError('txpool is full'));
+    });
+    return {
+      release: async () => {
+        const r = await fetch(`${inject('nodeUrl')}/ext/bc/C/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [held] }) });
+        return (await r.json()) as { result?: string; error?: { message: string } };
+      },
+    };
+  }
+
+  it('a send the node "refused" but held: the retry takes its nonce, so when the node lets it go only one of the two runs', async () => {
+    const node = lyingNode();
+    const { bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 10_000, pollMs: 100 } });
+    const holder = holdingNode(node);
+    const refused = await send().catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/your next C-Chain send takes its place/) });
+    node.lies.clear();
+    await send();
+    expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
+    // The held tx, let go now, carries a nonce the retry already used.
+    expect((await holder.release()).error?.message).toMatch(/nonce too low/i);
+    expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
+  });
+
+  it('a "refused" send the node lets go before the retry: the retry is stopped with that news, and it is listed as accepted', async () => {
+    const node = lyingNode();
+    const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 10_000, pollMs: 100 } });
+    const holder = holdingNode(node);
+    await expect(send()).rejects.toMatchObject({ code: 'tx-refused' });
+    node.lies.clear();
+    const hash = (await holder.release()).result!;
+    for (let i = 0; i < 100 && (await bob.engine.cBalanceWei()) === 0n; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
+    await expect(send()).rejects.toMatchObject({ code: 'earlier-send-went-through' });
+    expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
+    expect((await wallet.activityList()).items.find((i) => i.txID === hash)).toMatchObject({ status: 'accepted', kind: 'send' });
+    // Said once: the next send goes out.
+    await send();
+    expect(await bob.engine.cBalanceWei()).toBe(2n * AVAX * WEI_PER_NAVAX);
   });
 
   it('a pending nonce below the ones the account has used: nothing is signed, nothing paid, the user is told', async () => {

@@ -72,3 +72,14 @@ export function rewriteUtxos(vm: Vm, rewrite: (utxos: Utxo[]) => Utxo[]): Lie {
     return { ...body, result: { ...result, utxos, numFetched: String(utxos.length) } };
   };
 }
+
+/** The activity status of `txID` after refreshing until it is no longer pending (or 20 s passed). */
+export async function refreshUntilDecided(wallet: { balancesRefresh(): Promise<unknown>; activityList(): Promise<{ items: { txID: string; status: string }[] }> }, txID: string): Promise<string | undefined> {
+  const status = async () => (await wallet.activityList()).items.find((i) => i.txID === txID)?.status;
+  const deadline = Date.now() + 20_000;
+  while ((await status()) === 'pending' && Date.now() < deadline) {
+    await wallet.balancesRefresh();
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return status();
+}

@@ -263,6 +263,20 @@ describe('a refresh saved over what other requests wrote meanwhile', () => {
     expect(stored.activity.map((a) => `${a.txID}:${a.status}`)).toEqual(['a:accepted', 'b:failed']);
   });
 
+  it('a decision the refresh made wins over a pending send written meanwhile (its outbox entry is gone: it would stay pending forever)', () => {
+    const stored = cacheWith([{ ...item('late', 'send', 'pending'), checking: true, fee: '99' }]);
+    const refreshed = cacheWith([{ ...item('late', 'send', 'accepted'), fee: '42' }]);
+    mergeRefresh(stored, refreshed, new Set());
+    expect(stored.activity).toEqual([{ ...item('late', 'send', 'accepted'), fee: '42' }]);
+  });
+
+  it('an item the refresh read that storage no longer has (a refused send taken back) does not come back', () => {
+    const stored = cacheWith([item('kept', 'send', 'pending')]);
+    const refreshed = cacheWith([item('refused', 'send', 'pending'), item('kept', 'send', 'pending'), item('new', 'receive', 'accepted')]);
+    mergeRefresh(stored, refreshed, new Set(['refused', 'kept']));
+    expect(stored.activity.map((a) => a.txID)).toEqual(['kept', 'new']);
+  });
+
   it('items the refresh dropped (a restarted local network) stay dropped; address indices never go back', () => {
     const stored = cacheWith([item('ghost', 'send', 'accepted')], { receiveNext: 5, changeNext: 4 });
     const refreshed = cacheWith([], { receiveNext: 2, changeNext: 1, pHeight: '3' });
