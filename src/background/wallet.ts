@@ -2,7 +2,7 @@
 // activity, over the session (keys), the core engine (chains) and storage. One method per request
 // of src/shared/messages.ts; inputs arrive validated. Keys exist only while the session is unlocked
 // and are dropped on lock.
-import { formatAmount } from '../core/amount.js';
+import { formatAmount, WEI_PER_NAVAX } from '../core/amount.js';
 import { type Bytes, fromHex, toHex } from '../core/bytes.js';
 import { parseUtxoId, utxoId } from '../core/codec/ids.js';
 import { encodeUnsignedTx } from '../core/codec/codec.js';
@@ -29,7 +29,7 @@ import { NodeClient, type ChainAlias, type EthReceipt, type WaitOptions } from '
 import { provenAsset, type ProvenAsset } from '../core/proof.js';
 import { scanBranch } from '../core/scan.js';
 import type { BuiltTx } from '../core/tx/built.js';
-import { eip1559Fees, evmTxNonce, PLAIN_TRANSFER_GAS, WEI_PER_NAVAX } from '../core/tx/c.js';
+import { eip1559Fees, evmTxNonce, PLAIN_TRANSFER_GAS } from '../core/tx/c.js';
 import { type ChainContext, makeOwners, MAX_XP_TX_SIZE } from '../core/tx/context.js';
 import { buildPExport, buildPSend } from '../core/tx/p.js';
 import { ownedAddressSet, type OwnedAddresses, signingIndices, type SpendableUtxo, toTransferableInput } from '../core/tx/utxos.js';

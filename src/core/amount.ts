@@ -2,6 +2,9 @@
 // denomination (number of decimal places). No floating point anywhere.
 import { FormatError } from './errors.js';
 
+/** wei per nAVAX: the C-Chain counts AVAX in 18 decimals, X and P in 9. */
+export const WEI_PER_NAVAX = 1_000_000_000n;
+
 export const MAX_DENOMINATION = 32;
 export const UINT64_MAX = (1n << 64n) - 1n;
 

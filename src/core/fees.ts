@@ -1,5 +1,6 @@
 // Fee rules (docs/protocol.md §Fees). X: static; P: dynamic by complexity (ACP-103), every tx type
 // the P-Chain accepts; C atomic: gas × base fee.
+import { WEI_PER_NAVAX } from './amount.js';
 import { type Bytes, toHex } from './bytes.js';
 import type { CTx, OutputOwners, PChainOwner, PTx, Signer, TransferableInput, TransferableOutput, UnsignedTx } from './codec/types.js';
 import { encodeUnsignedTx } from './codec/codec.js';
@@ -181,7 +182,6 @@ export function pTxFee(tx: PTx, ctx: PFeeContext): bigint {
 
 const ATOMIC_INTRINSIC_GAS = 10_000n;
 const ATOMIC_GAS_PER_SIGNATURE = 1_000n;
-const WEI_PER_NAVAX = 1_000_000_000n;
 /** The C-Chain mempool refuses an atomic tx above this gas. */
 export const ATOMIC_TX_MAX_GAS = 100_000n;
 

@@ -9,6 +9,7 @@ import { HARDENED_OFFSET, HDKey } from '@scure/bip32';
 import * as bip39 from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english.js';
 import { type Bytes, toHex } from './bytes.js';
+import { SIGNATURE_LENGTH } from './codec/parts.js';
 import { parsePrivateKey } from './encoding.js';
 import { FormatError, SigningError, ValidationError } from './errors.js';
 
@@ -20,7 +21,6 @@ const CURVE_ORDER = secp.Point.CURVE().n;
 const HALF_ORDER = CURVE_ORDER >> 1n;
 
 export const SECRET_LENGTH = 32;
-export const SIGNATURE_LENGTH = 65;
 export const DIGEST_LENGTH = 32;
 
 /** Overwrites secrets the caller is about to drop. JS gives no stronger guarantee than this. */

@@ -7,8 +7,6 @@ import type { Amount, AssetBalanceView, ChainName } from '../shared/messages.js'
 export const AVAX_DECIMALS = 9;
 /** wei: native AVAX on the C-Chain's EVM side. */
 export const WEI_DECIMALS = 18;
-/** 10^9 wei per nAVAX. */
-export const WEI_PER_NAVAX = 1_000_000_000n;
 
 export function units(amount: Amount | bigint | undefined): bigint {
   if (amount === undefined) return 0n;

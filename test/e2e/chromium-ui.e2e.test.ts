@@ -16,6 +16,7 @@ import { formatEvmAddress } from '../../src/core/evm-address.js';
 import { deriveEvmKey, deriveXpKey, HdRoot, mnemonicToSeed, type KeyPair } from '../../src/core/keys.js';
 import { engineOf, freshKey, localNetwork } from '../integration/fixture.js';
 import { shortenId } from '../../src/popup/format.js';
+import { WEI_PER_NAVAX } from '../../src/core/amount.js';
 import {
   artifactPath,
   avaxAssetId,
@@ -48,7 +49,6 @@ const MOVE_X_TO_C = 1_500_000_000n; // nAVAX
 const MOVE_C_TO_P = 600_000_000n;
 const MOVE_P_TO_X = 250_000_000n;
 const MOVE_X_TO_P = 400_000_000n;
-const WEI_PER_NAVAX = 1_000_000_000n;
 /** The variable-cap asset: 2 decimals, 1,234.56 minted. */
 const GOLD = { name: 'E2E Gold', symbol: 'EGLD', decimals: 2, mint: 123_456n };
 const ART = { name: 'E2E Art', symbol: 'EART', payload: 'e2e NFT #1: hello from the popup' };

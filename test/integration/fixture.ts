@@ -27,7 +27,7 @@ export function freshKey(): KeyPair {
 }
 
 export const AVAX = 1_000_000_000n;
-export const WEI_PER_NAVAX = 1_000_000_000n;
+export { WEI_PER_NAVAX } from '../../src/core/amount.js';
 
 export interface LocalNetwork {
   client: NodeClient;

@@ -1,6 +1,7 @@
 // C-Chain builders: atomic export to X or P, atomic import from X or P (wire-format.md §6), and
 // EIP-1559 EVM transactions, encoded and signed with micro-eth-signer.
 import { Transaction } from 'micro-eth-signer';
+import { WEI_PER_NAVAX } from '../amount.js';
 import { type Bytes, toHex } from '../bytes.js';
 import { encodeUnsignedTx } from '../codec/codec.js';
 import { sortTransferableInputs } from '../codec/rules.js';
@@ -12,7 +13,6 @@ import { built, type BuiltTx } from './built.js';
 import { type ChainContext, MAX_ATOMIC_TX_SIZE } from './context.js';
 import { type SpendableUtxo, toTransferableInput } from './utxos.js';
 
-export const WEI_PER_NAVAX = 1_000_000_000n;
 
 export interface CExportParams {
   ctx: ChainContext;

@@ -14,8 +14,8 @@ import {
   totalOf,
   units,
   WEI_DECIMALS,
-  WEI_PER_NAVAX,
 } from '../format.js';
+import { WEI_PER_NAVAX } from '../../core/amount.js';
 import type { AssetBalanceView, BalancesView, ChainName } from '../../shared/messages.js';
 
 const CHAINS: ChainName[] = ['X', 'P', 'C'];
