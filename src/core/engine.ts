@@ -19,7 +19,7 @@ import type { BuiltTx } from './tx/built.js';
 import { buildCExport, buildCImport, eip1559Fees, evmTxNonce, PLAIN_TRANSFER_GAS, signEvmTx } from './tx/c.js';
 import { type ChainContext, makeOwners } from './tx/context.js';
 import { buildPExport, buildPImport, buildPSend } from './tx/p.js';
-import { keychainOf, requiredCredentials, signTx, utxoLookupOf } from './tx/sign.js';
+import { keychainOf, signBuilt } from './tx/sign.js';
 import { classifyUtxo, ownedAddressSet, spendableUtxos, type SpendableUtxo } from './tx/utxos.js';
 import * as x from './tx/x.js';
 
@@ -256,8 +256,7 @@ export class WalletEngine {
   /** Signs with the account's keys and checks every signature locally; nothing is sent. */
   sign<T extends UnsignedTx>(built: BuiltTx<T>): Issued<T> {
     const chain: ChainAlias = built.tx.vm === 'avm' ? 'X' : built.tx.vm === 'pvm' ? 'P' : 'C';
-    const required = requiredCredentials(built.tx, utxoLookupOf(built.spent));
-    const signed = signTx(built.tx, required, keychainOf([...this.keys.xp, this.keys.evm]));
+    const signed = signBuilt(built, [...this.keys.xp, this.keys.evm]);
     return { chain, txID: signed.txID, tx: built.tx, fee: built.fee, signedBytes: signed.signedBytes };
   }
 

@@ -4,7 +4,7 @@
 // anything leaves the wallet.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { type Bytes, equalBytes, toHex } from '../bytes.js';
-import { appendCredentials, encodeUnsignedTx } from '../codec/codec.js';
+import { appendCredentials, decodeSignedTx, encodeUnsignedTx } from '../codec/codec.js';
 import { utxoId } from '../codec/ids.js';
 import { authorizationOf } from '../codec/pvm-rules.js';
 import { ownersOf } from '../codec/rules.js';
@@ -18,10 +18,12 @@ import type {
   UnsignedTx,
   Utxo,
   UtxoRef,
+  Vm,
 } from '../codec/types.js';
 import { cb58Encode } from '../encoding.js';
 import { SigningError, ValidationError } from '../errors.js';
 import { evmAddressFromPublicKey, type KeyPair, recoverSigner, signDigest } from '../keys.js';
+import type { BuiltTx } from './built.js';
 
 export const EMPTY_SIGNATURE = new Uint8Array(65);
 
@@ -255,4 +257,23 @@ export function verifyCredentials(
       }
     });
   });
+}
+
+/**
+ * A built tx, signed by `keys` in one call: every credential slot its spent UTXOs (and, on the
+ * P-Chain, its authorization) require, each signature checked before the bytes are returned.
+ * SigningError when a required key is not among `keys`.
+ */
+export function signBuilt(built: BuiltTx, keys: Iterable<KeyPair>): SignedResult {
+  return signTx(built.tx, requiredCredentials(built.tx, utxoLookupOf(built.spent)), keychainOf(keys));
+}
+
+/**
+ * Checks a signed X, P or C-atomic tx: it decodes strictly, and every signature is by the address
+ * that must sign its slot, given the UTXOs it spends (`spent`). SigningError or CodecError if not.
+ */
+export function verifySignedTx(signedBytes: Bytes, vm: Vm, spent: Iterable<Utxo>): void {
+  const decoded = decodeSignedTx(signedBytes, vm);
+  const digest = sha256(signedBytes.subarray(0, decoded.unsignedLength));
+  verifyCredentials(digest, requiredCredentials(decoded.unsigned, utxoLookupOf(spent)), decoded.credentials);
 }
