@@ -25,6 +25,12 @@ export interface OutboxEntry {
    * of the two run. Listed in Activity only if it runs after all.
    */
   voided?: boolean;
+  /** A voided tx's successor: the later send that spends one of its inputs (takes its nonce). */
+  replacedBy?: string;
+  /** A voided tx listed again as "may have gone through" (its funds gone unexplained): still never sent. */
+  surfaced?: boolean;
+  /** A voided tx a refresh found accepted: the next send on its chain is stopped once with the news. */
+  ran?: boolean;
 }
 
 /** At most this many resends of a tx the node keeps forgetting. */
@@ -49,8 +55,14 @@ export class Outbox {
     return storedList<OutboxEntry>(this.area, this.key, 'the outbox');
   }
 
-  put(entry: OutboxEntry): Promise<void> {
-    return this.change((all) => [...all.filter((e) => e.txID !== entry.txID), entry]);
+  /** Writes `entry`, and in the same write marks the refused entries it `replaces` (those still here). */
+  put(entry: OutboxEntry, replaces: readonly string[] = []): Promise<void> {
+    return this.change((all) => [...all.filter((e) => e.txID !== entry.txID).map((e) => (replaces.includes(e.txID) ? { ...e, replacedBy: entry.txID } : e)), entry]);
+  }
+
+  /** Changes the entry `txID` as stored now, if it is still here (never brings one back). */
+  update(txID: string, f: (e: OutboxEntry) => OutboxEntry): Promise<void> {
+    return this.change((all) => all.map((e) => (e.txID === txID ? f(e) : e)));
   }
 
   remove(txID: string): Promise<void> {
@@ -62,7 +74,8 @@ export class Outbox {
     let counted = false;
     await this.change((all) =>
       all.map((e) => {
-        if (e.txID !== txID || e.resends >= MAX_RESENDS) return e;
+        // A refused (voided) tx is never sent again: the next send takes its place.
+        if (e.txID !== txID || e.resends >= MAX_RESENDS || e.voided) return e;
         counted = true;
         return { ...e, resends: e.resends + 1 };
       }),
@@ -116,17 +129,20 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
   }
   if (fate === undefined) return 'checking';
   const why = refusal instanceof Error ? refusal.message : String(refusal);
-  if (isEvmHash(entry.txID)) {
+  if (isEvmHash(entry.txID) || entry.chain !== 'C') {
+    // Kept (src/background/refused.ts): the next send on this chain conflicts with it.
     await outbox.put({ ...entry, voided: true });
-    throw new WalletError('tx-refused', `the C-Chain node refused the transaction (${why}); nothing was paid, and your next C-Chain send takes its place, so the two can never both go through`);
+    throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction (${why}); nothing was paid, and your next ${entry.chain}-Chain send takes its place, so the two can never both go through`);
   }
   await outbox.remove(entry.txID);
   throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction, and nothing it spends was spent: ${why}`);
 }
 
 /**
- * accepted / failed: decided, out of the outbox; unclear: what it spends is gone, but not proven
- * how; replaced: a refused EVM tx whose nonce another tx took, out of the outbox, never listed.
+ * accepted / failed: decided, out of the outbox (a refused tx that ran stays, marked, until the
+ * next send is told); unclear: what it spends is gone, but not proven how (a refused one is listed
+ * as such); replaced: a refused tx whose inputs (nonce) its successor spent, that successor
+ * accepted: out of the outbox, never listed.
  */
 export type Settled = 'accepted' | 'failed' | 'unclear' | 'replaced';
 
@@ -136,21 +152,38 @@ export type Settled = 'accepted' | 'failed' | 'unclear' | 'replaced';
  * one whose inputs are gone without proof of acceptance is 'unclear' (never "failed": it may have
  * gone through). Each entry is looked at on its own: one the node cannot answer for does not hold
  * up the others. `record` saves the decisions before decided entries leave the outbox. Entries
- * older than a week are given up (their activity items stay).
+ * older than a week are given up (their activity items stay), but not refused ones (voided, see
+ * src/background/refused.ts): those stay until they ran or a successor that `isAccepted` spent
+ * what they spend.
  */
-export async function settleOutbox(engine: WalletEngine, outbox: Outbox, record: (settled: ReadonlyMap<string, Settled>) => Promise<void>): Promise<void> {
+export async function settleOutbox(
+  engine: WalletEngine,
+  outbox: Outbox,
+  record: (settled: ReadonlyMap<string, Settled>) => Promise<void>,
+  isAccepted: (txID: string) => boolean,
+): Promise<void> {
   const settled = new Map<string, Settled>();
   const expired: string[] = [];
+  const ran: string[] = [];
+  const surfaced: string[] = [];
   for (const entry of await outbox.list()) {
     try {
       const fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex));
-      if (fate === 'accepted' || fate === 'failed') {
-        settled.set(entry.txID, fate);
+      if (entry.voided) {
+        // Kept until it ran or its successor did; never sent again, never given up by age.
+        if (fate === 'accepted') {
+          settled.set(entry.txID, 'accepted');
+          if (!entry.ran) ran.push(entry.txID);
+        } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && isAccepted(entry.replacedBy)) {
+          settled.set(entry.txID, 'replaced');
+        } else if (fate === 'inputs-spent' || fate === 'processing') {
+          settled.set(entry.txID, 'unclear');
+          if (!entry.surfaced) surfaced.push(entry.txID);
+        }
         continue;
       }
-      if (entry.voided) {
-        // Its nonce went to another tx (the send that took its place): it can never run.
-        if (fate === 'inputs-spent') settled.set(entry.txID, 'replaced');
+      if (fate === 'accepted' || fate === 'failed') {
+        settled.set(entry.txID, fate);
         continue;
       }
       if (fate === 'inputs-spent') settled.set(entry.txID, 'unclear');
@@ -161,10 +194,12 @@ export async function settleOutbox(engine: WalletEngine, outbox: Outbox, record:
     } catch {
       // The node could not answer for this one now: the next refresh asks again.
     }
-    if (Date.now() - entry.createdAt > EXPIRY_MS) expired.push(entry.txID);
+    if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS) expired.push(entry.txID);
   }
   // What was decided is recorded before the entries go: a worker that dies in between asks again.
   await record(settled);
-  for (const [txID, s] of settled) if (s !== 'unclear') await outbox.remove(txID);
+  for (const txID of ran) await outbox.update(txID, (e) => ({ ...e, ran: true }));
+  for (const txID of surfaced) await outbox.update(txID, (e) => ({ ...e, surfaced: true }));
+  for (const [txID, s] of settled) if (s === 'accepted' || s === 'failed' || s === 'replaced') if (!ran.includes(txID)) await outbox.remove(txID);
   for (const txID of expired) await outbox.remove(txID);
 }

@@ -786,7 +786,10 @@ export class ProviderService {
       const ext: ExternalTx = await engine.resolveExternal(payload.chain, fromHex(payload.txHex));
       const signed = engine.signExternal(ext);
       const hex = `0x${toHex(signed.signedBytes)}`;
-      if (payload.action === 'sign' || !signed.complete) return { signedTransactionHex: hex, txID: signed.txID, complete: signed.complete };
+      if (payload.action === 'sign' || !signed.complete) {
+        await this.deps.wallet.checkSiteSigning(payload.accountId, payload.chain, signed.signedBytes);
+        return { signedTransactionHex: hex, txID: signed.txID, complete: signed.complete };
+      }
       await this.deps.wallet.sendSiteTx(payload.accountId, { chain: payload.chain, txID: signed.txID, signedBytes: signed.signedBytes }, { txID: signed.txID, chain: payload.chain, kind: activityKind(ext), status: 'pending', createdAt: Date.now() });
       return { txID: signed.txID };
     });

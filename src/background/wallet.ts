@@ -28,6 +28,7 @@ import { chainContextOf, customPreset, discoverNetwork, hrpForNetworkId, PRESETS
 import { NodeClient, type ChainAlias, type EthReceipt, type WaitOptions } from '../core/node.js';
 import { provenAsset, type ProvenAsset } from '../core/proof.js';
 import { scanBranch } from '../core/scan.js';
+import { decodeChainTx } from '../core/tx-fate.js';
 import type { BuiltTx } from '../core/tx/built.js';
 import { eip1559Fees, evmTxNonce, PLAIN_TRANSFER_GAS } from '../core/tx/c.js';
 import { type ChainContext, makeOwners, MAX_XP_TX_SIZE } from '../core/tx/context.js';
@@ -63,6 +64,7 @@ import { VaultLockedError } from './vault.js';
 import { TransferJournal, type TransferRecord, TransferRunner, transferActivity } from './transfers.js';
 import { Outbox, type OutboxEntry, outboxEntry, sendOnce, settleOutbox } from './outbox.js';
 import { ProofStore } from './proofs.js';
+import { conflictsOf, inputIds, refusedInputs, settleRefused } from './refused.js';
 
 const STATE_KEY = 'xpc.state';
 const STATE_VERSION = 1;
@@ -401,9 +403,11 @@ export class WalletService {
       ];
       keys = { xp, evm: deriveEvmKey(root, account.index), change: change(cache.changeNext).shortId };
     }
+    const entries = await this.outbox(preset.id, account.id).list();
     const engine = new WalletEngine(client, chainContextOf(identity), keys, {
       evmChainId: BigInt(identity.evmChainID),
       proofs: await this.#proofs.cache(),
+      spendFirst: refusedInputs(entries, (e, error) => this.options.log?.(`a refused send in the outbox cannot be read (${e.txID}): ${(error as Error).message}`)),
       ...(this.options.wait ? { wait: this.options.wait } : {}),
     });
     return { engine, preset, account, cache };
@@ -815,9 +819,14 @@ export class WalletService {
     // A refused EVM tx kept for its nonce is listed only if it runs after all.
     for (const e of entries) if (!listed.has(e.txID) && !e.voided) addActivity(cache, { ...e.item, checking: true });
     const undecided = new Set(entries.map((e) => e.txID));
+    const isAccepted = (txID: string) => cache.activity.some((a) => a.txID === txID && a.status === 'accepted');
     await settleOutbox(engine, outbox, async (settled) => {
       for (const e of entries) {
-        if (e.voided && settled.get(e.txID) === 'accepted' && !cache.activity.some((a) => a.txID === e.txID)) addActivity(cache, { ...e.item });
+        // A refused tx listed again: it ran after all, or may have (followed as unclear).
+        const fate = e.voided ? settled.get(e.txID) : undefined;
+        if ((fate === 'accepted' || fate === 'unclear') && !cache.activity.some((a) => a.txID === e.txID)) {
+          addActivity(cache, { ...e.item, ...(fate === 'accepted' ? { status: 'accepted' as const } : { checking: true }) });
+        }
       }
       for (const item of cache.activity) {
         // An EVM tx is followed through the outbox only (txState knows X, P and atomic txs).
@@ -829,7 +838,7 @@ export class WalletService {
         } else if (state === 'unclear') item.checking = true;
       }
       await save();
-    });
+    }, isAccepted);
   }
 
   // ---- issuing ----
@@ -840,12 +849,15 @@ export class WalletService {
    */
   private async issue(kind: ActivityItem['kind'], built: BuiltTx, maxFee: string, extra: Partial<ActivityItem> = {}): Promise<Issued> {
     if (built.fee > BigInt(maxFee)) throw new WalletError('fee-above-approved', `the fee of ${built.fee} nAVAX is above the approved maximum of ${maxFee} nAVAX`);
-    const { engine, preset, account, cache } = await this.engine();
+    const ctx = await this.engine();
+    const { engine, account, cache } = ctx;
+    const chain: ChainAlias = built.tx.vm === 'avm' ? 'X' : built.tx.vm === 'pvm' ? 'P' : 'C';
+    const replaced = await this.beforeSending(ctx, chain, { inputs: inputIds(built.tx) });
     const issued = engine.sign(built);
     const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra };
     // The address indices this engine used (scanned, and the change address if it got funds).
     const indices = { receiveNext: cache.receiveNext, changeNext: cache.changeNext + (account.kind === 'hd' && this.usesChange(built, engine) ? 1 : 0) };
-    await this.deliver({ engine, preset, account }, issued, item, indices);
+    await this.deliver(ctx, issued, item, indices, true, replaced);
     return issued;
   }
 
@@ -861,6 +873,7 @@ export class WalletService {
     item: ActivityItem,
     indices: { receiveNext: number; changeNext: number } = { receiveNext: 0, changeNext: 0 },
     follow = true,
+    replaces: readonly string[] = [],
   ): Promise<ActivityItem> {
     const record = (c: AccountCache): void => {
       const known = c.activity.find((a) => a.txID === item.txID);
@@ -878,7 +891,8 @@ export class WalletService {
     // unclear answer never leads to a new tx), then the pending item and the change index.
     const outbox = this.outbox(preset.id, account.id);
     const entry = outboxEntry(signed.chain, signed.txID, signed.signedBytes, item);
-    await outbox.put(entry);
+    // With it, the refused sends it takes the place of are marked, in the same write.
+    await outbox.put(entry, replaces);
     await this.updateCache(preset.id, account.id, record);
     let sent: 'sent' | 'checking';
     try {
@@ -939,12 +953,13 @@ export class WalletService {
   async sendC(p: P<'send.c'>) {
     const ctx = await this.engine();
     return this.withEvmLock(ctx.account.id, async () => {
-      await this.settleRefusedEvm(ctx);
+      const live = await this.settleRefusedHere(ctx, 'C', true);
       const own = await this.ownEvmNonces(ctx.preset, ctx.account);
       const signed = await ctx.engine.signC(p.to, BigInt(p.amountWei), undefined, { maxFeeWei: BigInt(p.maxFeeWei), own });
+      const replaced = conflictsOf(live, 'C', { nonce: evmTxNonce(signed.signedBytes) });
       // Listed with the most it can cost until its receipt says what it did.
       const item: ActivityItem = { txID: signed.txID, chain: 'C', kind: 'send', status: 'pending', amount: p.amountWei, fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
-      const done = await this.deliver(ctx, { chain: 'C', ...signed }, item);
+      const done = await this.deliver(ctx, { chain: 'C', ...signed }, item, undefined, true, replaced);
       return { txHash: signed.txID, fee: done.fee! };
     });
   }
@@ -1285,30 +1300,25 @@ export class WalletService {
     return engine.evmNonce(await this.ownEvmNonces(preset, account));
   }
 
+  /** settleRefused (src/background/refused.ts) for this account, listing what it finds. */
+  private async settleRefusedHere({ engine, preset, account }: { engine: WalletEngine; preset: Preset; account: AccountRecord }, chain: ChainAlias, evm: boolean): Promise<OutboxEntry[]> {
+    const { activity } = await this.cache(preset.id, account.id);
+    const list = (item: ActivityItem) =>
+      this.updateCache(preset.id, account.id, (c) => {
+        const known = c.activity.find((a) => a.txID === item.txID);
+        if (!known) addActivity(c, item);
+        else Object.assign(known, { status: item.status, ...(item.checking ? { checking: true } : {}) });
+      });
+    return settleRefused(engine, this.outbox(preset.id, account.id), chain, evm, list, (txID) => activity.some((a) => a.txID === txID && a.status === 'accepted'));
+  }
+
   /**
-   * Before a new C-Chain send: what became of the sends the node refused (kept for their nonce). One
-   * that went through after all (a node that held it) is listed as accepted and stops the new send
-   * with that news, since the user may be sending it again; one whose nonce another tx took is
-   * dropped.
+   * Before an X/P (or C-atomic) tx spending `inputs` is signed: what became of refused sends on
+   * its chain (one that ran stops this one), and which of them it replaces (conflictsOf).
    */
-  private async settleRefusedEvm({ engine, preset, account }: { engine: WalletEngine; preset: Preset; account: AccountRecord }): Promise<void> {
-    const outbox = this.outbox(preset.id, account.id);
-    const ran: ActivityItem[] = [];
-    for (const e of await outbox.list()) {
-      if (!e.voided) continue;
-      const fate = await engine.txFate(e.chain, e.txID, fromHex(e.signedHex));
-      if (fate === 'accepted') {
-        const item: ActivityItem = { ...e.item, status: 'accepted' };
-        ran.push(item);
-        await this.updateCache(preset.id, account.id, (c) => {
-          if (!c.activity.some((a) => a.txID === e.txID)) addActivity(c, item);
-        });
-      }
-      if (fate === 'accepted' || fate === 'inputs-spent') await outbox.remove(e.txID);
-    }
-    if (ran.length > 0) {
-      throw new WalletError('earlier-send-went-through', `a C-Chain send the node had refused went through after all (${ran.map((i) => i.txID).join(', ')}): nothing new was sent; look at Activity, then send again if you still mean to`);
-    }
+  private async beforeSending(ctx: { engine: WalletEngine; preset: Preset; account: AccountRecord }, chain: ChainAlias, tx: { inputs: string[] }): Promise<string[]> {
+    if (chain === 'C') return [];
+    return conflictsOf(await this.settleRefusedHere(ctx, chain, false), chain, tx);
   }
 
   /**
@@ -1322,22 +1332,34 @@ export class WalletService {
   }
 
   /**
+   * Before the signed bytes of a site's X/P tx go back to the site (which may send them itself):
+   * the checks a send of the wallet's own gets (a refused send that ran stops it; one that could
+   * still run must be replaced by it).
+   */
+  async checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes): Promise<void> {
+    if (chain === 'C') return;
+    await this.beforeSending(await this.engine(accountId), chain, { inputs: inputIds(decodeChainTx(chain, signedBytes)) });
+  }
+
+  /**
    * Sends a tx a site had approved exactly as the wallet sends its own (outbox first, the node's
    * answer checked, never a second tx for one approval); returns once sent, not once accepted.
    */
   async sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes }, item: ActivityItem): Promise<void> {
     const ctx = await this.engine(accountId);
     if (!isEvmHash(signed.txID)) {
-      await this.deliver(ctx, signed, item, undefined, false);
+      const replaced = await this.beforeSending(ctx, signed.chain, { inputs: inputIds(decodeChainTx(signed.chain, signed.signedBytes)) });
+      await this.deliver(ctx, signed, item, undefined, false, replaced);
       return;
     }
     await this.withEvmLock(accountId, async () => {
-      await this.settleRefusedEvm(ctx);
+      const live = await this.settleRefusedHere(ctx, 'C', true);
       // The nonce was chosen when the site asked; a send since then took it (or refused one freed another).
       const nonce = evmTxNonce(signed.signedBytes);
       const now = await ctx.engine.evmNonce(await this.ownEvmNonces(ctx.preset, ctx.account));
       if (nonce !== now) throw new WalletError('stale-approval', `another C-Chain transaction of this account went out since this one was approved (nonce ${nonce}, now ${now}); nothing was sent: ask again`);
-      await this.deliver(ctx, signed, item, undefined, false);
+      const replaced = conflictsOf(live, 'C', { nonce });
+      await this.deliver(ctx, signed, item, undefined, false, replaced);
     });
   }
 

@@ -42,6 +42,12 @@ export interface EngineOptions {
   wait?: WaitOptions;
   /** Proofs of UTXOs already checked against their txs (default: this engine's own, in memory). */
   proofs?: ProofCache;
+  /**
+   * UTXOs (by ID) every selection of their asset takes: the inputs of sends the node refused, so
+   * that the next send conflicts with them and at most one of the two can run
+   * (src/background/refused.ts).
+   */
+  spendFirst?: ReadonlySet<string>;
 }
 
 export interface Issued<T extends UnsignedTx = UnsignedTx> {
@@ -124,7 +130,8 @@ export class WalletEngine {
   readonly #unproven = new Set<string>();
   readonly #proofs: ProofCache;
   private readonly owned: ReadonlySet<string>;
-  private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs'>> & { wait: WaitOptions };
+  private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst'>> & { wait: WaitOptions };
+  readonly #spendFirst: ReadonlySet<string>;
 
   constructor(
     readonly node: NodeClient,
@@ -135,6 +142,7 @@ export class WalletEngine {
     this.ctx = ctx;
     this.owned = ownedAddressSet([...keys.xp.map((k) => k.shortId), keys.evm.shortId]);
     this.#proofs = options.proofs ?? memoryProofCache();
+    this.#spendFirst = options.spendFirst ?? new Set();
     this.options = {
       evmChainId: options.evmChainId,
       atomicBaseFeeHeadroom: options.atomicBaseFeeHeadroom ?? 125n,
@@ -212,7 +220,10 @@ export class WalletEngine {
   }
 
   private marked(spendable: SpendableUtxo[]): SpendableUtxo[] {
-    for (const s of spendable) if (this.isUnproven(s.utxo)) s.unproven = true;
+    for (const s of spendable) {
+      if (this.isUnproven(s.utxo)) s.unproven = true;
+      if (this.#spendFirst.size > 0 && this.#spendFirst.has(utxoId(s.utxo))) s.first = true;
+    }
     return spendable;
   }
 

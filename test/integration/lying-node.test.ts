@@ -3,11 +3,13 @@
 import { describe, expect, inject, it } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
 import { generateMnemonic } from '../../src/core/keys.js';
+import { parseAddress } from '../../src/core/encoding.js';
+import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, avaxOf, freshWallet, WEI_PER_NAVAX } from './fixture.js';
 import { PLAIN_TRANSFER_GAS } from '../../src/core/tx/c.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';
-import { type Lie, lyingNode, refreshUntilDecided, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
+import { type Lie, lyingNode, refreshUntilDecided, rewriteUtxos, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
 import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
 /** The lie a timing-out load balancer tells: the tx goes on to the node, the wallet gets an error. */
@@ -65,9 +67,76 @@ describe('a node that lies about issuing', () => {
     const error = await wallet
       .sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() })
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/refused the transaction, and nothing it spends was spent: .*mempool full/) });
+    expect(error).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/refused the transaction \(.*mempool full.*\); nothing was paid, and your next X-Chain send takes its place/) });
     expect((await wallet.activityList()).items.filter((i) => i.kind === 'send')).toEqual([]);
     expect(await avaxOf(bob.engine, 'X')).toBe(0n);
+  });
+});
+
+describe('a node that keeps an X send it says it refused', () => {
+  /** The node keeps the tx it is sent, answers an error, and can let it go later. */
+  function holdingX(node: ReturnType<typeof lyingNode>) {
+    let held: string | undefined;
+    node.lies.set('avm.issueTx', (call) => {
+      held ??= (call.params as { tx: string }).tx;
+      return Promise.resolve(rpcError('mempool full'));
+    });
+    return async () => {
+      const r = await fetch(`${inject('nodeUrl')}/ext/bc/X`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.issueTx', params: { tx: held, encoding: 'hex' } }) });
+      return (await r.json()) as { result?: { txID: string }; error?: { message: string } };
+    };
+  }
+
+  async function setUp() {
+    const node = lyingNode();
+    const { wallet, ctx, avax, account, genesis } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 5_000, pollMs: 100 } });
+    // A second, smaller UTXO: funds a send could be built on instead of the refused one's.
+    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 5n * AVAX, owners: makeOwners([parseAddress(account.xAddress).bytes]) }]));
+    const bob = await freshWallet();
+    const send = () => wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    return { node, wallet, bob, send };
+  }
+
+  it('the retry spends what the refused one spent, so when the node lets it go only one of the two runs', async () => {
+    const { node, bob, send } = await setUp();
+    const release = holdingX(node);
+    await expect(send()).rejects.toMatchObject({ code: 'tx-refused' });
+    node.lies.clear();
+    await send();
+    expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
+    expect((await release()).error?.message).toBeDefined();
+    expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
+  });
+
+  it('let go before the retry: the retry is stopped with that news, the first is listed as accepted, the next send goes out', async () => {
+    const { node, wallet, bob, send } = await setUp();
+    const release = holdingX(node);
+    await expect(send()).rejects.toMatchObject({ code: 'tx-refused' });
+    node.lies.clear();
+    const { result } = await release();
+    for (let i = 0; i < 100 && (await avaxOf(bob.engine, 'X')) === 0n; i++) await new Promise((r) => setTimeout(r, 100));
+    await expect(send()).rejects.toMatchObject({ code: 'earlier-send-went-through' });
+    expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
+    expect((await wallet.activityList()).items.find((i) => i.txID === result!.txID)).toMatchObject({ status: 'accepted' });
+    await send();
+    expect(await avaxOf(bob.engine, 'X')).toBe(2n * AVAX);
+  });
+
+  it('its inputs hidden from the retry (to make it spend others): the retry is stopped, told it may have gone through', async () => {
+    const { node, wallet, bob, send } = await setUp();
+    const release = holdingX(node);
+    await expect(send()).rejects.toMatchObject({ code: 'tx-refused' });
+    node.lies.clear();
+    // The node now leaves out the UTXO the refused tx spent (the 10 AVAX one: largest first).
+    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => utxos.filter((u) => !(u.output.kind === 'TransferOutput' && u.output.amount === 10n * AVAX))));
+    await expect(send()).rejects.toMatchObject({ code: 'earlier-send-unclear', message: expect.stringMatching(/may have gone through/) });
+    expect(await avaxOf(bob.engine, 'X')).toBe(0n);
+    const listed = (await wallet.activityList()).items.filter((i) => i.kind === 'send');
+    expect(listed).toEqual([expect.objectContaining({ status: 'pending', checking: true })]);
+    node.lies.clear();
+    await release();
+    expect(await refreshUntilDecided(wallet, listed[0]!.txID)).toBe('accepted');
+    expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
   });
 });
 

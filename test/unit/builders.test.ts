@@ -114,6 +114,15 @@ describe('X-Chain send', () => {
     expect(spentAmounts(10_000_000n)).toContain(50_000_000n);
   });
 
+  it('always spends the UTXOs marked first (a refused send\'s inputs), even when others would cover the payment', () => {
+    const [big, small, refusedOne] = spendableUtxos([utxo(50_000_000n), utxo(3_000_000n), utxo(2_000_000n)], owned, 0n);
+    const pool = [big!, small!, { ...refusedOne!, first: true }];
+    const { spent } = buildXSend({ ctx, pool, changeOwners: makeOwners([addr(0x33)]), payments: [{ assetID: ctx.avaxAssetID, amount: 1_000n, owners: theirs }] });
+    expect(spent.map((u) => (u.output.kind === 'TransferOutput' ? u.output.amount : 0n)).sort()).toEqual([2_000_000n]);
+    const more = buildXSend({ ctx, pool, changeOwners: makeOwners([addr(0x33)]), payments: [{ assetID: ctx.avaxAssetID, amount: 10_000_000n, owners: theirs }] });
+    expect(more.spent.map((u) => (u.output.kind === 'TransferOutput' ? u.output.amount : 0n)).sort()).toEqual([2_000_000n, 50_000_000n]);
+  });
+
   it('names the asset, the amount needed and the amount spendable when funds are short', () => {
     const pool = spendableUtxos([utxo(2_000_000n), utxo(9n, { stakeableUntil: 99n })], owned, 0n);
     try {

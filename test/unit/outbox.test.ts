@@ -2,7 +2,9 @@ import { sha256 } from '@noble/hashes/sha2.js';
 // The outbox's decisions when the node's answers are lies or half-truths, against a scripted node
 // (the same flows against the real node behind a lying proxy: test/integration/lying-node.test.ts).
 import { describe, expect, it } from 'vitest';
-import { Outbox, outboxEntry, sendOnce, settleOutbox } from '../../src/background/outbox.js';
+import { Outbox, type OutboxEntry, outboxEntry, sendOnce, settleOutbox } from '../../src/background/outbox.js';
+import { conflictsOf, settleRefused } from '../../src/background/refused.js';
+import { utxoId } from '../../src/core/codec/ids.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { encodeSignedTx, encodeUtxo, txIdBytes, type Utxo } from '../../src/core/codec/index.js';
 import { cb58Encode } from '../../src/core/encoding.js';
@@ -69,15 +71,20 @@ describe('the outbox under a lying node', () => {
     const engine = engineOn({ status: () => 'Committed', utxos: () => [], issue: async () => txID });
     const { outbox } = await outboxWith(txID, bytes);
     const seenAtRecord: string[][] = [];
-    await settleOutbox(engine, outbox, async (s) => {
-      expect(s.get(txID)).toBe('accepted');
-      seenAtRecord.push((await outbox.list()).map((e) => e.txID));
-    });
+    await settleOutbox(
+      engine,
+      outbox,
+      async (s) => {
+        expect(s.get(txID)).toBe('accepted');
+        seenAtRecord.push((await outbox.list()).map((e) => e.txID));
+      },
+      () => false,
+    );
     expect(seenAtRecord).toEqual([[txID]]);
     expect(await outbox.list()).toEqual([]);
     // A record that fails leaves the entry for the next refresh.
     const again = await outboxWith(txID, bytes);
-    await expect(settleOutbox(engine, again.outbox, () => Promise.reject(new Error('storage full')))).rejects.toThrow('storage full');
+    await expect(settleOutbox(engine, again.outbox, () => Promise.reject(new Error('storage full')), () => false)).rejects.toThrow('storage full');
     expect((await again.outbox.list()).map((e) => e.txID)).toEqual([txID]);
   });
 
@@ -97,8 +104,9 @@ describe('the outbox under a lying node', () => {
     const { bytes, txID } = pTx([u]);
     const engine = engineOn({ status: () => 'Unknown', utxos: () => [u], issue: refused });
     const { outbox, entry } = await outboxWith(txID, bytes);
-    await expect(sendOnce(engine, outbox, entry, 50)).rejects.toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/nothing it spends was spent: .*upstream timed out/) });
-    expect(await outbox.list()).toEqual([]);
+    await expect(sendOnce(engine, outbox, entry, 50)).rejects.toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/upstream timed out.*nothing was paid, and your next P-Chain send takes its place/) });
+    // Kept, voided: never sent again, and the next send conflicts with it.
+    expect(await outbox.list()).toEqual([{ ...entry, voided: true }]);
   });
 
   it('"Unknown" from a lagging backend while the UTXOs show as spent: unclear, kept — never "failed"', async () => {
@@ -107,7 +115,7 @@ describe('the outbox under a lying node', () => {
     const engine = engineOn({ status: () => 'Unknown', utxos: () => [], issue: async () => txID });
     const { outbox } = await outboxWith(txID, bytes);
     let settled: ReadonlyMap<string, string> = new Map();
-    await settleOutbox(engine, outbox, async (s) => void (settled = s));
+    await settleOutbox(engine, outbox, async (s) => void (settled = s), () => false);
     expect(settled.get(txID)).toBe('unclear');
     expect((await outbox.list()).map((e) => e.txID)).toEqual([txID]);
   });
@@ -133,7 +141,7 @@ describe('the outbox under a lying node', () => {
     expect((await outbox.list()).map((e) => e.txID)).toEqual([txID]);
   });
 
-  it('a refresh that read the outbox before a send gave the entry up does not bring it back or send it again', async () => {
+  it('a refresh that read the outbox before a send gave the entry up does not send it again', async () => {
     const u = utxo(2_000_000n);
     const { bytes, txID } = pTx([u]);
     let issues = 0;
@@ -142,13 +150,13 @@ describe('the outbox under a lying node', () => {
     const engine = engineOn({ status: () => 'Unknown', utxos: () => [u], issue: () => (issues++, refused()), beforeUtxos: () => hold ?? Promise.resolve() });
     const { outbox, entry } = await outboxWith(txID, bytes);
     hold = new Promise<void>((r) => (release = r));
-    const refresh = settleOutbox(engine, outbox, async () => undefined); // reads the list, then waits on the node
+    const refresh = settleOutbox(engine, outbox, async () => undefined, () => false); // reads the list, then waits on the node
     await new Promise((r) => setTimeout(r, 10));
     hold = undefined;
     await expect(sendOnce(engine, outbox, entry, 50)).rejects.toMatchObject({ code: 'tx-refused' });
     release();
     await refresh;
-    expect(await outbox.list()).toEqual([]);
+    expect((await outbox.list()).map((e) => [e.txID, e.voided])).toEqual([[txID, true]]);
     expect(issues).toBe(1);
   });
 
@@ -157,5 +165,61 @@ describe('the outbox under a lying node', () => {
     const ids = ['a', 'b', 'c', 'd'];
     await Promise.all(ids.map((id) => outbox.put(outboxEntry('P', id, new Uint8Array([1]), item(id)))));
     expect((await outbox.list()).map((e) => e.txID).sort()).toEqual(ids);
+  });
+});
+
+describe('refused sends (voided): kept until they ran or an accepted successor took their place', () => {
+  const listed: ActivityItem[] = [];
+  const list = async (i: ActivityItem) => void listed.push(i);
+
+  async function voided(fate: { status: string; utxos: Utxo[] }, extra: Partial<OutboxEntry> = {}) {
+    const u = utxo(2_000_000n);
+    const { bytes, txID } = pTx([u]);
+    const engine = engineOn({ status: () => fate.status, utxos: () => (fate.utxos.length === 0 ? [] : [u]), issue: async () => txID });
+    const { outbox, entry } = await outboxWith(txID, bytes);
+    await outbox.put({ ...entry, voided: true, ...extra });
+    return { engine, outbox, txID, u };
+  }
+
+  it('one that ran stops the next send with that news, is listed accepted and leaves', async () => {
+    const { engine, outbox, txID } = await voided({ status: 'Committed', utxos: [] });
+    await expect(settleRefused(engine, outbox, 'P', false, list, () => false)).rejects.toMatchObject({ code: 'earlier-send-went-through' });
+    expect(listed.at(-1)).toMatchObject({ txID, status: 'accepted' });
+    expect(await outbox.list()).toEqual([]);
+  });
+
+  it('one whose funds are gone unexplained stops the next send once ("may have gone through"), and stays', async () => {
+    const { engine, outbox, txID } = await voided({ status: 'Unknown', utxos: [] }, { replacedBy: 'a successor not (yet) accepted' });
+    await expect(settleRefused(engine, outbox, 'P', false, list, () => false)).rejects.toMatchObject({ code: 'earlier-send-unclear' });
+    expect(listed.at(-1)).toMatchObject({ txID, checking: true });
+    await expect(settleRefused(engine, outbox, 'P', false, list, () => false)).resolves.toEqual([]);
+    expect((await outbox.list()).map((e) => [e.txID, e.voided, e.surfaced])).toEqual([[txID, true, true]]);
+  });
+
+  it('one whose funds an accepted successor spent leaves quietly', async () => {
+    const { engine, outbox } = await voided({ status: 'Unknown', utxos: [] }, { replacedBy: 'next' });
+    await expect(settleRefused(engine, outbox, 'P', false, list, (id) => id === 'next')).resolves.toEqual([]);
+    expect(await outbox.list()).toEqual([]);
+  });
+
+  it('one that could still run must be replaced: a new tx sharing none of its inputs is not signed', async () => {
+    const { engine, outbox, txID, u } = await voided({ status: 'Unknown', utxos: [utxo(1n)] });
+    const live = await settleRefused(engine, outbox, 'P', false, list, () => false);
+    expect(live.map((e) => e.txID)).toEqual([txID]);
+    expect(() => conflictsOf(live, 'P', { inputs: ['someone else'] })).toThrow(expect.objectContaining({ code: 'refused-send-in-the-way' }));
+    expect(conflictsOf(live, 'P', { inputs: [utxoId(u)] })).toEqual([txID]);
+  });
+
+  it('a refresh never drops one on a node\'s "failed", by age, or on a successor not accepted', async () => {
+    for (const [status, extra] of [['Dropped', {}], ['Unknown', { createdAt: 0 }]] as const) {
+      const { engine, outbox, txID } = await voided({ status, utxos: [utxo(1n)] }, extra);
+      await settleOutbox(engine, outbox, async () => undefined, () => false);
+      expect((await outbox.list()).map((e) => e.txID)).toEqual([txID]);
+    }
+    const { engine, outbox, txID } = await voided({ status: 'Unknown', utxos: [] }, { replacedBy: 'next' });
+    await settleOutbox(engine, outbox, async () => undefined, () => false);
+    expect((await outbox.list()).map((e) => [e.txID, e.surfaced])).toEqual([[txID, true]]);
+    await settleOutbox(engine, outbox, async () => undefined, (id) => id === 'next');
+    expect(await outbox.list()).toEqual([]);
   });
 });

@@ -22,6 +22,8 @@ export interface SpendableUtxo {
   sigIndices: number[];
   /** No tx proves it (src/core/proof.ts): spent only when the proven ones do not cover a payment. */
   unproven?: boolean;
+  /** Always taken when its asset is selected (EngineOptions.spendFirst). */
+  first?: boolean;
 }
 
 /** The first `threshold` owned address indices, or undefined when our keys cannot meet it. */
@@ -75,8 +77,9 @@ export function toTransferableInput(s: SpendableUtxo): TransferableInput {
 }
 
 /**
- * Picks UTXOs of one asset, largest first (fewest inputs, so the smallest and cheapest tx), proven
- * ones before unproven ones (which the chain may not hold), until `target` is covered. Throws InsufficientFundsError naming what is missing.
+ * Picks UTXOs of one asset until `target` is covered: every one marked `first`, then largest first
+ * (fewest inputs, so the smallest and cheapest tx), proven ones before unproven ones (which the
+ * chain may not hold). Throws InsufficientFundsError naming what is missing.
  */
 export function selectUtxos(
   pool: readonly SpendableUtxo[],
@@ -87,11 +90,12 @@ export function selectUtxos(
   const assetHex = toHex(assetID);
   const candidates = pool
     .filter((s) => toHex(s.utxo.assetID) === assetHex && !options.exclude?.has(utxoId(s.utxo)))
-    .sort((a, b) => Number(a.unproven ?? false) - Number(b.unproven ?? false) || (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+    .sort((a, b) => Number(b.first ?? false) - Number(a.first ?? false) || Number(a.unproven ?? false) - Number(b.unproven ?? false) || (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
   const chosen: SpendableUtxo[] = [];
   let total = 0n;
   for (const c of candidates) {
-    if (total >= target) break;
+    // `first` ones are always taken: a refused send's inputs, which the new tx must share.
+    if (total >= target && !c.first) break;
     chosen.push(c);
     total += c.amount;
   }
