@@ -4,7 +4,7 @@
 import type { ProofCache } from '../core/proof.js';
 import type { StorageArea } from './storage.js';
 
-const KEY = 'utxo-proofs';
+const KEY = 'xpc.utxoProofs';
 /** Beyond this the oldest proofs are forgotten (they are made again if needed): ~1.8 MB stored. */
 export const MAX_PROOFS = 50_000;
 const FINGERPRINT = /^[XPC]{1,2}[0-9a-f]{32}$/;

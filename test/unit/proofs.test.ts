@@ -34,12 +34,12 @@ describe('the UTXO proof store', () => {
   it('a damaged list is a lost cache, not an error: proofs are made again and the list rewritten', async () => {
     for (const damaged of ['not a list', [1, 2], ['zz'], [fp(1), 'short']]) {
       const { local } = memoryStores();
-      await local.set({ 'utxo-proofs': damaged });
+      await local.set({ 'xpc.utxoProofs': damaged });
       const store = new ProofStore(local);
       const cache = await store.cache();
       expect(cache.has(fp(1))).toBe(false);
       await store.save();
-      expect((await local.get(['utxo-proofs']))['utxo-proofs']).toEqual([]);
+      expect((await local.get(['xpc.utxoProofs']))['xpc.utxoProofs']).toEqual([]);
     }
   });
 
