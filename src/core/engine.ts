@@ -119,6 +119,9 @@ function provenFirst(utxos: SpendableUtxo[]): SpendableUtxo[] {
   return proven.length > 0 ? proven : utxos;
 }
 
+/** How long one engine (one refresh, one send) may spend reading the txs that prove its UTXOs. */
+const PROOF_BUDGET_MS = 30_000;
+
 function refKey(u: Utxo): string {
   return `${toHex(u.txID)}:${u.outputIndex}`;
 }
@@ -132,6 +135,7 @@ export class WalletEngine {
   private readonly owned: ReadonlySet<string>;
   private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst'>> & { wait: WaitOptions };
   readonly #spendFirst: ReadonlySet<string>;
+  #proofDeadline: number | undefined;
 
   constructor(
     readonly node: NodeClient,
@@ -182,7 +186,12 @@ export class WalletEngine {
     const where = { chain, ...(sourceChain ? { sourceChain } : {}) };
     for (const d of result.dropped) this.#dropped.push({ ...where, ...d });
     const read = result.utxos.map((utxo, i) => ({ utxo, bytes: result.encoded[i]!, digest: result.digests[i]! }));
-    const checked = await proveUtxos(this.node, chain, read, { network: this.ctx, cache: this.#proofs, ...(sourceChain ? { sourceChain } : {}) });
+    // One budget for a burst of reads (a refresh reads several chains): a stalling node holds a
+    // refresh up for at most that long, then what is left is unproven this time. A long-lived
+    // engine (a move) gets a new budget for a later burst.
+    if (this.#proofDeadline === undefined || Date.now() > this.#proofDeadline + PROOF_BUDGET_MS) this.#proofDeadline = Date.now() + PROOF_BUDGET_MS;
+    const budgetMs = Math.max(0, this.#proofDeadline - Date.now());
+    const checked = await proveUtxos(this.node, chain, read, { network: this.ctx, cache: this.#proofs, budgetMs, ...(sourceChain ? { sourceChain } : {}) });
     for (const d of checked.disproven) this.#dropped.push({ ...where, ...d });
     for (const u of checked.unproven) this.#unproven.add(refKey(u));
     return checked.utxos;
