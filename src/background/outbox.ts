@@ -103,8 +103,9 @@ export function outboxEntry(chain: ChainAlias, txID: string, signedBytes: Uint8A
  * for `graceMs`. 'sent': the node has it, or what it spends is gone (it may have gone through, so
  * it is followed, never replaced). 'checking': no clear answer (the node unreachable, or answers
  * that do not hold up); the entry stays and a later refresh looks again. Only a tx the node does
- * not know, or calls failed, while everything it spends is still unspent is a refusal: the entry is
- * removed and WalletError 'tx-refused' thrown (nothing was paid).
+ * not know, or calls failed, while everything it spends is still unspent is a refusal: WalletError
+ * 'tx-refused' (nothing was paid). The entry is then kept, voided, so that the next send takes its
+ * place (X, P, EVM: src/background/refused.ts); a refused C-Chain atomic tx is removed.
  */
 export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: OutboxEntry, graceMs = ISSUE_ERROR_GRACE_MS): Promise<'sent' | 'checking'> {
   const bytes = fromHex(entry.signedHex);

@@ -816,7 +816,7 @@ export class WalletService {
   private async settleActivity(engine: WalletEngine, cache: AccountCache, outbox: Outbox, save: () => Promise<void>): Promise<void> {
     const entries = await outbox.list();
     const listed = new Set(cache.activity.map((a) => a.txID));
-    // A refused EVM tx kept for its nonce is listed only if it runs after all.
+    // A refused tx (voided: src/background/refused.ts) is listed only once it ran, or may have.
     for (const e of entries) if (!listed.has(e.txID) && !e.voided) addActivity(cache, { ...e.item, checking: true });
     const undecided = new Set(entries.map((e) => e.txID));
     const isAccepted = (txID: string) => cache.activity.some((a) => a.txID === txID && a.status === 'accepted');
