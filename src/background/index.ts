@@ -1,7 +1,7 @@
 // Background service worker (Chrome) / background script (Firefox): the only context that holds
-// keys. It answers a liveness ping and routes the wallet protocol (src/shared/messages.ts) from
-// the wallet's own pages to the wallet service. Listeners are registered synchronously at start,
-// so the message that woke the worker is not missed.
+// keys. It answers a liveness ping and routes the wallet protocol (src/shared/messages.ts) from the
+// wallet's own pages to the wallet's services (src/background/services/). Listeners are registered
+// synchronously at start, so the message that woke the worker is not missed.
 import browser from 'webextension-polyfill';
 import type { Runtime } from 'webextension-polyfill';
 import { ApprovalQueue, requesterOf } from './approvals.js';
@@ -10,11 +10,11 @@ import { ProviderPages } from './pages.js';
 import { ProviderService } from './provider.js';
 import { siteOfSender } from './site-sender.js';
 import { SiteStore } from './sites.js';
-import { createRouter, handlersFrom, type RequestHandlers } from './router.js';
+import { createRouter, type RequestHandlers } from './router.js';
 import { IDLE_ALARM_NAME, scheduleIdleAlarm, Session } from './session.js';
 import { browserStores } from './storage.js';
 import { Vault } from './vault.js';
-import { WalletService } from './wallet.js';
+import { createWallet, type Wallet, walletHandlers } from './services/index.js';
 import { CHANNEL } from '../shared/validate.js';
 import { PROVIDER_CHANNEL, PROVIDER_EVENT_CHANNEL, ProviderErrorCode, type ProviderEventMessage, type ProviderResponse } from '../shared/provider-protocol.js';
 
@@ -96,7 +96,7 @@ const session = new Session(new Vault(stores), stores);
 const approvals = new ApprovalQueue(stores.session);
 const sites = new SiteStore(stores.local);
 // The provider is made below; the wallet asks it only when the approval window asks.
-const wallet: WalletService = new WalletService(session, stores.local, { log, approvals, sites, sitesWaitingForUnlock: (): string[] => provider.sitesWaitingForUnlock() });
+const wallet: Wallet = createWallet(session, stores.local, { log, approvals, sites, sitesWaitingForUnlock: (): string[] => provider.sitesWaitingForUnlock() });
 const approvalWindow = new ApprovalWindow(browser.windows, stores.session, browser.runtime.getURL('src/popup/approval.html'));
 
 // ---- pages with our provider, told when what they see changes ----
@@ -115,7 +115,7 @@ function notifyPages(): void {
 }
 
 const provider: ProviderService = new ProviderService({
-  wallet,
+  wallet: wallet.site,
   session,
   approvals,
   sites,
@@ -180,18 +180,18 @@ async function beforeRequest(): Promise<void> {
 
 /** Unfinished cross-chain transfers run to the end whenever the worker is up and unlocked. */
 function resumeTransfers(): void {
-  wallet.resumeTransfers().catch((e: unknown) => log(`transfers paused: ${e instanceof Error ? e.message : 'unknown error'}`));
+  wallet.transfers.resumeTransfers().catch((e: unknown) => log(`transfers paused: ${e instanceof Error ? e.message : 'unknown error'}`));
 }
 
-listenForMessages(handlersFrom(wallet), beforeRequest, onSiteRequest, afterRequest);
+listenForMessages(walletHandlers(wallet), beforeRequest, onSiteRequest, afterRequest);
 
 /** How stale the balance snapshot may get before the alarm refreshes it (and so looks for funds
  * waiting in atomic memory): often enough to notice, rare enough to spare the user's node. */
 const BACKGROUND_REFRESH_MS = 5 * 60_000;
 
 async function refreshIfStale(): Promise<void> {
-  const snapshot = await wallet.balancesGet({});
-  if (Date.now() - snapshot.updatedAt >= BACKGROUND_REFRESH_MS) await wallet.balancesRefresh();
+  const snapshot = await wallet.balances.balancesGet({});
+  if (Date.now() - snapshot.updatedAt >= BACKGROUND_REFRESH_MS) await wallet.balances.balancesRefresh();
 }
 
 // The periodic alarm wakes the worker to lock an idle wallet, finish journaled transfers and

@@ -20,7 +20,7 @@ import type {
   ResponseMessage,
 } from '../shared/messages.js';
 import { REQUEST_TYPES, validateRequestMessage } from '../shared/validate.js';
-import { RestoreWouldDropError } from './wallet.js';
+import { RestoreWouldDropError } from './services/accounts.js';
 
 export type RequestHandlers = {
   [T in RequestType]: (params: RequestParams<T>) => Promise<RequestResult<T>>;
@@ -197,15 +197,22 @@ export function createRouter(handlers: RequestHandlers, options: RouterOptions):
   return { handle };
 }
 
-// ---- the wallet service's naming rule ----
+// ---- which service answers a request ----
 
 /** 'wallet.generateMnemonic' → 'walletGenerateMnemonic', 'send.x' → 'sendX'. */
 export type MethodName<T extends string> = T extends `${infer Group}.${infer Action}` ? `${Group}${Capitalize<Action>}` : never;
 
-/** What `handlersFrom` needs: one method per request type, named by `MethodName`. */
-export type WalletServiceMethods = {
-  [T in RequestType as MethodName<T>]: (params: RequestParams<T>) => Promise<RequestResult<T>>;
+/** 'send.x' → 'send'. */
+type GroupOf<T extends string> = T extends `${infer Group}.${string}` ? Group : never;
+export type RequestGroup = GroupOf<RequestType>;
+
+/** A service for one group of requests: one method per request of the group, named by MethodName. */
+export type GroupService<G extends RequestGroup> = {
+  [T in Extract<RequestType, `${G}.${string}`> as MethodName<T>]: (params: RequestParams<T>) => Promise<RequestResult<T>>;
 };
+
+/** The service of every group (one service may answer several groups). */
+export type ServicesByGroup = { [G in RequestGroup]: GroupService<G> };
 
 export function methodNameOf<T extends RequestType>(type: T): MethodName<T> {
   const dot = type.indexOf('.');
@@ -213,16 +220,17 @@ export function methodNameOf<T extends RequestType>(type: T): MethodName<T> {
 }
 
 /**
- * The handler table from a service with one method per request (see MethodName). The parameter
- * type is the compile-time check against WalletRequests; the loop re-checks at start-up.
+ * The handler table: each request goes to its group's service, to the method named by MethodName.
+ * The parameter type is the compile-time check against WalletRequests; the loop re-checks at start-up.
  */
-export function handlersFrom(service: WalletServiceMethods): RequestHandlers {
-  const methods = service as unknown as Record<string, unknown>;
+export function handlersFrom(services: ServicesByGroup): RequestHandlers {
   const table: Partial<Record<RequestType, (params: unknown) => Promise<unknown>>> = {};
   for (const type of REQUEST_TYPES) {
+    const group = type.slice(0, type.indexOf('.')) as RequestGroup;
+    const service = (services as unknown as Record<string, Record<string, unknown> | undefined>)[group];
     const name = methodNameOf(type);
-    const method = methods[name];
-    if (typeof method !== 'function') throw new Error(`the wallet service has no method ${name} for "${type}"`);
+    const method = service?.[name];
+    if (typeof method !== 'function') throw new Error(`no service method ${name} for "${type}"`);
     table[type] = (params) => Promise.resolve(method.call(service, params));
   }
   return table as RequestHandlers;

@@ -18,7 +18,7 @@ const inflate = (u: Utxo): Utxo => (u.output.kind === 'TransferOutput' ? { ...u,
 /** Sends 1 AVAX on X to a fresh wallet through the service; returns what the real node says it got. */
 async function payOneAvax(wallet: Awaited<ReturnType<typeof fundedWallet>>['wallet'], avax: string, fee: bigint) {
   const bob = await freshWallet();
-  await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: fee.toString() });
+  await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: fee.toString() });
   return avaxOf(bob.engine, 'X');
 }
 
@@ -27,12 +27,12 @@ describe('a node that rewrites UTXOs consistently', () => {
     const node = lyingNode();
     const { wallet, avax, ctx } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
     node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => utxos.map(inflate)));
-    const view = await wallet.balancesRefresh();
+    const view = await wallet.balances.balancesRefresh();
     expect(row(view, 'X', avax)?.spendable ?? '0').toBe('0');
     expect(view.warnings).toEqual([expect.stringMatching(/X-Chain .*the transaction that would have created it says otherwise\): not counted/)]);
     // Duplicates of the real UTXO (same ID) are one UTXO; a copy under a made-up index is disproven.
     node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => [...utxos, ...utxos, ...utxos.map((u) => ({ ...u, outputIndex: u.outputIndex + 5 }))]));
-    const dup = await wallet.balancesRefresh();
+    const dup = await wallet.balances.balancesRefresh();
     expect(row(dup, 'X', avax)).toMatchObject({ spendable: (10n * AVAX).toString(), unproven: '0' });
     expect(dup.warnings).toEqual([expect.stringMatching(/^The node sent 1 entry for the X-Chain .*says otherwise/)]);
     expect(await payOneAvax(wallet, avax, ctx.xTxFee)).toBe(AVAX);
@@ -42,11 +42,11 @@ describe('a node that rewrites UTXOs consistently', () => {
     const node = lyingNode();
     const { wallet, avax, ctx } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
     node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => [...utxos, ...utxos.slice(0, 1).map((u) => ({ ...inflate(u), txID: new Uint8Array(32).fill(7), outputIndex: 0 }))]));
-    const view = await wallet.balancesRefresh();
+    const view = await wallet.balances.balancesRefresh();
     expect(row(view, 'X', avax)).toMatchObject({ spendable: (1010n * AVAX).toString(), unproven: (1000n * AVAX).toString() });
     expect(await payOneAvax(wallet, avax, ctx.xTxFee)).toBe(AVAX);
     node.lies.clear();
-    expect(row(await wallet.balancesRefresh(), 'X', avax)).toMatchObject({ spendable: (9n * AVAX - ctx.xTxFee).toString(), unproven: '0' });
+    expect(row(await wallet.balances.balancesRefresh(), 'X', avax)).toMatchObject({ spendable: (9n * AVAX - ctx.xTxFee).toString(), unproven: '0' });
   });
 });
 
@@ -56,12 +56,12 @@ describe('a node that lies about an asset', () => {
     const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
     const ghost = new Uint8Array(32).fill(5);
     node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => [...utxos, ...utxos.slice(0, 1).map((u) => ({ ...u, txID: new Uint8Array(32).fill(6), outputIndex: 0, assetID: ghost }))]));
-    const view = await wallet.balancesRefresh();
+    const view = await wallet.balances.balancesRefresh();
     expect(view.error).toBeUndefined();
     expect(row(view, 'X', avax)).toMatchObject({ spendable: (10n * AVAX).toString(), unproven: '0' });
     expect(view.balances.find((b) => b.chain === 'X' && b.assetID !== avax)).toMatchObject({ symbol: '?', denomination: 0, verified: false, unproven: (10n * AVAX).toString() });
     // Not history: a made-up UTXO is never listed as received.
-    expect((await wallet.activityList()).items.filter((i) => i.kind === 'receive' && i.assetID !== avax)).toEqual([]);
+    expect((await wallet.balances.activityList()).items.filter((i) => i.kind === 'receive' && i.assetID !== avax)).toEqual([]);
   });
 
   it("a token's description claiming to be AVAX with 9 decimals is not believed: name, symbol and decimals come from its CreateAssetTx", async () => {
@@ -70,7 +70,7 @@ describe('a node that lies about an asset', () => {
     const me = makeOwners([parseAddress(account.xAddress).bytes]);
     const token = await genesis.issueAndWait(await genesis.buildXCreateAsset({ name: 'Real Token', symbol: 'RTK', denomination: 2, initialStates: [fixedCapState([{ owners: me, amount: 1_234n }])] }));
     node.lies.set('avm.getAssetDescription', () => Promise.resolve(rpcResult({ assetID: token.txID, name: 'Avalanche', symbol: 'AVAX', denomination: '9' })));
-    const view = await wallet.balancesRefresh();
+    const view = await wallet.balances.balancesRefresh();
     expect(row(view, 'X', token.txID)).toMatchObject({ name: 'Real Token', symbol: 'RTK', denomination: 2, verified: false, spendable: '1234' });
     expect(view.waiting).toEqual([]);
   });
@@ -83,10 +83,10 @@ describe('a node that fakes an acceptance', () => {
     const bob = await freshWallet();
     node.lies.set('avm.issueTx', (call) => Promise.resolve(rpcResult({ txID: txIdOfIssue(call) })));
     node.lies.set('avm.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Accepted' })));
-    const sent = await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
-    const item = async () => (await wallet.activityList()).items.find((i) => i.txID === sent.txID);
+    const sent = await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    const item = async () => (await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID);
     expect(await item()).toMatchObject({ status: 'pending' });
-    await wallet.balancesRefresh();
+    await wallet.balances.balancesRefresh();
     expect(await item()).toMatchObject({ status: 'pending' });
     expect(await avaxOf(bob.engine, 'X')).toBe(0n);
     node.lies.clear();
@@ -100,9 +100,9 @@ describe('a node that hangs', () => {
   it('a UTXO read that never answers ends the refresh in words, keeps the last balances and their age', async () => {
     const node = lyingNode();
     const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
-    const before = await wallet.balancesRefresh();
+    const before = await wallet.balances.balancesRefresh();
     node.lies.set('avm.getUTXOs', hang);
-    const view = await wallet.balancesRefresh();
+    const view = await wallet.balances.balancesRefresh();
     expect(view.error).toMatch(/no answer within/);
     expect(view.updatedAt).toBe(before.updatedAt);
     expect(row(view, 'X', avax)?.spendable).toBe((10n * AVAX).toString());
@@ -120,13 +120,13 @@ describe('a node that inflates fees under the caps', () => {
     };
     const bob = await freshWallet();
     const to = { addresses: [bob.engine.addresses('P')[0]!], threshold: 1 };
-    const honestFee = BigInt((await wallet.sendEstimate({ chain: 'P', amount: AVAX.toString(), to })).fee);
+    const honestFee = BigInt((await wallet.sends.sendEstimate({ chain: 'P', amount: AVAX.toString(), to })).fee);
     node.lies.set('platform.getFeeState', inflated);
-    const { fee } = await wallet.sendEstimate({ chain: 'P', amount: AVAX.toString(), to });
+    const { fee } = await wallet.sends.sendEstimate({ chain: 'P', amount: AVAX.toString(), to });
     expect(BigInt(fee)).toBeGreaterThan(honestFee * 10n);
-    await wallet.sendP({ amount: AVAX.toString(), to, maxFee: fee });
+    await wallet.sends.sendP({ amount: AVAX.toString(), to, maxFee: fee });
     node.lies.clear();
-    const p = row(await wallet.balancesRefresh(), 'P', avax);
+    const p = row(await wallet.balances.balancesRefresh(), 'P', avax);
     expect(BigInt(p!.spendable)).toBe(9n * AVAX - BigInt(fee));
     expect(await avaxOf(bob.engine, 'P')).toBe(AVAX);
   });

@@ -30,8 +30,8 @@ async function payOnce(chain: 'X' | 'P', issueMethod: string, lie: Lie) {
   const bob = await freshWallet();
   const to = { addresses: [bob.engine.addresses(chain)[0]!], threshold: 1 };
   node.lies.set(issueMethod, lie);
-  const fee = chain === 'X' ? ctx.xTxFee.toString() : (await wallet.sendEstimate({ chain: 'P', amount: AVAX.toString(), to })).fee;
-  const sent = chain === 'X' ? await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to, maxFee: fee }) : await wallet.sendP({ amount: AVAX.toString(), to, maxFee: fee });
+  const fee = chain === 'X' ? ctx.xTxFee.toString() : (await wallet.sends.sendEstimate({ chain: 'P', amount: AVAX.toString(), to })).fee;
+  const sent = chain === 'X' ? await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to, maxFee: fee }) : await wallet.sends.sendP({ amount: AVAX.toString(), to, maxFee: fee });
   return { node, wallet, bob, sent };
 }
 
@@ -39,7 +39,7 @@ describe('a node that lies about issuing', () => {
   for (const [chain, method] of [['X', 'avm.issueTx'], ['P', 'platform.issueTx']] as const) {
     it(`${chain}: issueTx answers an error but the tx went through — the send is not reported failed, and the recipient is paid once`, async () => {
       const { wallet, bob, sent } = await payOnce(chain, method, errorAfterForward);
-      const item = (await wallet.activityList()).items.find((i) => i.txID === sent.txID);
+      const item = (await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID);
       expect(item).toMatchObject({ kind: 'send', status: 'accepted' });
       expect(await avaxOf(bob.engine, chain)).toBe(AVAX);
     });
@@ -47,7 +47,7 @@ describe('a node that lies about issuing', () => {
 
   it('X: a swallowed send stays pending, then the refresh sends the same bytes again — paid exactly once', async () => {
     const { node, wallet, bob, sent } = await payOnce('X', 'avm.issueTx', swallow);
-    expect((await wallet.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'pending' });
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'pending' });
     expect(await avaxOf(bob.engine, 'X')).toBe(0n);
     // The node is honest again: a refresh finds the tx unknown with its inputs unspent, and re-sends it.
     node.lies.clear();
@@ -55,7 +55,7 @@ describe('a node that lies about issuing', () => {
     expect(node.calls.filter((m) => m === 'avm.issueTx')).toHaveLength(2);
     expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
     // Nothing more is sent once it is decided.
-    await wallet.balancesRefresh();
+    await wallet.balances.balancesRefresh();
     expect(node.calls.filter((m) => m === 'avm.issueTx')).toHaveLength(2);
   });
 
@@ -65,10 +65,10 @@ describe('a node that lies about issuing', () => {
     const bob = await freshWallet();
     node.lies.set('avm.issueTx', () => Promise.resolve(rpcError('mempool full')));
     const error = await wallet
-      .sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() })
+      .sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/refused the transaction \(.*mempool full.*\); nothing was paid, and your next X-Chain send takes its place/) });
-    expect((await wallet.activityList()).items.filter((i) => i.kind === 'send')).toEqual([]);
+    expect((await wallet.balances.activityList()).items.filter((i) => i.kind === 'send')).toEqual([]);
     expect(await avaxOf(bob.engine, 'X')).toBe(0n);
   });
 });
@@ -93,7 +93,7 @@ describe('a node that keeps an X send it says it refused', () => {
     // A second, smaller UTXO: funds a send could be built on instead of the refused one's.
     await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 5n * AVAX, owners: makeOwners([parseAddress(account.xAddress).bytes]) }]));
     const bob = await freshWallet();
-    const send = () => wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    const send = () => wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
     return { node, wallet, bob, send };
   }
 
@@ -117,7 +117,7 @@ describe('a node that keeps an X send it says it refused', () => {
     for (let i = 0; i < 100 && (await avaxOf(bob.engine, 'X')) === 0n; i++) await new Promise((r) => setTimeout(r, 100));
     await expect(send()).rejects.toMatchObject({ code: 'earlier-send-went-through' });
     expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
-    expect((await wallet.activityList()).items.find((i) => i.txID === result!.txID)).toMatchObject({ status: 'accepted' });
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === result!.txID)).toMatchObject({ status: 'accepted' });
     await send();
     expect(await avaxOf(bob.engine, 'X')).toBe(2n * AVAX);
   });
@@ -131,7 +131,7 @@ describe('a node that keeps an X send it says it refused', () => {
     node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => utxos.filter((u) => !(u.output.kind === 'TransferOutput' && u.output.amount === 10n * AVAX))));
     await expect(send()).rejects.toMatchObject({ code: 'earlier-send-unclear', message: expect.stringMatching(/may have gone through/) });
     expect(await avaxOf(bob.engine, 'X')).toBe(0n);
-    const listed = (await wallet.activityList()).items.filter((i) => i.kind === 'send');
+    const listed = (await wallet.balances.activityList()).items.filter((i) => i.kind === 'send');
     expect(listed).toEqual([expect.objectContaining({ status: 'pending', checking: true })]);
     node.lies.clear();
     await release();
@@ -145,8 +145,8 @@ describe('a node that lies about a C-Chain send', () => {
     const f = await fundedWallet({}, options);
     await f.genesis.sendC(f.account.cAddress, 5n * AVAX * WEI_PER_NAVAX);
     const bob = await freshWallet();
-    const est = await f.wallet.sendEstimate({ chain: 'C', to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString() });
-    const send = () => f.wallet.sendC({ to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString(), maxFeeWei: est.fee });
+    const est = await f.wallet.sends.sendEstimate({ chain: 'C', to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString() });
+    const send = () => f.wallet.sends.sendC({ to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString(), maxFeeWei: est.fee });
     return { ...f, bob, send };
   }
 
@@ -155,7 +155,7 @@ describe('a node that lies about a C-Chain send', () => {
     const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 5_000, pollMs: 100 } });
     node.lies.set('eth_sendRawTransaction', errorAfterForward);
     const sent = await send();
-    expect((await wallet.activityList()).items.find((i) => i.txID === sent.txHash)).toMatchObject({ kind: 'send', chain: 'C', status: 'accepted' });
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txHash)).toMatchObject({ kind: 'send', chain: 'C', status: 'accepted' });
     // The fee listed is what the receipt charged, not the most it could have cost.
     expect(BigInt(sent.fee)).toBeLessThan(PLAIN_TRANSFER_GAS * 2n * (await bob.engine.node.eth.baseFee()) + 1n);
     expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
@@ -166,7 +166,7 @@ describe('a node that lies about a C-Chain send', () => {
     const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
     node.lies.set('eth_sendRawTransaction', (call) => Promise.resolve(rpcResult(keccakOfRaw(call))));
     const sent = await send();
-    const item = async () => (await wallet.activityList()).items.find((i) => i.txID === sent.txHash);
+    const item = async () => (await wallet.balances.activityList()).items.find((i) => i.txID === sent.txHash);
     expect(await item()).toMatchObject({ status: 'pending' });
     node.lies.clear();
     expect(await refreshUntilDecided(wallet, sent.txHash)).toBe('accepted');
@@ -213,7 +213,7 @@ describe('a node that lies about a C-Chain send', () => {
     expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
     await expect(send()).rejects.toMatchObject({ code: 'earlier-send-went-through' });
     expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
-    expect((await wallet.activityList()).items.find((i) => i.txID === hash)).toMatchObject({ status: 'accepted', kind: 'send' });
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === hash)).toMatchObject({ status: 'accepted', kind: 'send' });
     // Said once: the next send goes out.
     await send();
     expect(await bob.engine.cBalanceWei()).toBe(2n * AVAX * WEI_PER_NAVAX);
@@ -255,11 +255,11 @@ describe('a node that lies about a C-Chain send', () => {
       return body.result ? { ...body, result: { ...(body.result as object), status: '0x0' } } : body;
     });
     const sent = await send();
-    const item = async () => (await wallet.activityList()).items.find((i) => i.txID === sent.txHash);
+    const item = async () => (await wallet.balances.activityList()).items.find((i) => i.txID === sent.txHash);
     expect(await item()).toMatchObject({ status: 'pending' });
     expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
     node.lies.clear();
-    await wallet.balancesRefresh();
+    await wallet.balances.balancesRefresh();
     expect(await item()).toMatchObject({ status: 'accepted' });
   });
 });
@@ -269,18 +269,18 @@ describe('a node that corrupts UTXOs', () => {
     const node = lyingNode();
     const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
     const xAvax = (view: { balances: { chain: string; assetID: string; spendable: string }[] }) => view.balances.find((b) => b.chain === 'X' && b.assetID === avax)?.spendable ?? '0';
-    expect(xAvax(await wallet.balancesRefresh())).toBe((10n * AVAX).toString());
+    expect(xAvax(await wallet.balances.balancesRefresh())).toBe((10n * AVAX).toString());
     // Every X UTXO the node sends has its last checksum byte flipped.
     node.lies.set('avm.getUTXOs', async (_call, forward) => {
       const body = await forward();
       const result = body.result as { utxos: string[] };
       return { ...body, result: { ...result, utxos: result.utxos.map((u) => u.slice(0, -2) + (u.endsWith('00') ? '01' : '00')) } };
     });
-    const view = await wallet.balancesRefresh();
+    const view = await wallet.balances.balancesRefresh();
     expect(xAvax(view)).toBe('0');
     expect(view.warnings).toEqual([expect.stringMatching(/^The node sent 1 entry for the X-Chain that the wallet could not check \(its checksum or encoding is wrong\): not counted in these balances\.$/)]);
     node.lies.clear();
-    const honest = await wallet.balancesRefresh();
+    const honest = await wallet.balances.balancesRefresh();
     expect(xAvax(honest)).toBe((10n * AVAX).toString());
     expect(honest.warnings).toBeUndefined();
   });
@@ -294,20 +294,20 @@ describe('a node that lies about atomic memory', () => {
     node.lies.set('platform.getUTXOs', async (call, forward) =>
       (call.params as { sourceChain?: string }).sourceChain ? rpcResult({ numFetched: '0', utxos: [], endIndex: { address: '', utxo: '' }, encoding: 'hex' }) : forward(),
     );
-    const est = await wallet.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
-    const move = await wallet.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
+    const move = await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
     let view = move;
     for (let i = 0; i < 100 && !view.error; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      view = (await wallet.transfersList()).transfers.find((t) => t.id === move.id)!;
+      view = (await wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
     }
     expect(view).toMatchObject({ state: 'export-accepted', error: expect.stringMatching(/do not show in the P-Chain's atomic memory yet/) });
 
     node.lies.clear();
-    await wallet.resumeTransfers();
-    view = (await wallet.transfersList()).transfers.find((t) => t.id === move.id)!;
+    await wallet.transfers.resumeTransfers();
+    view = (await wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
     expect(view.state).toBe('completed');
-    const p = (await wallet.balancesRefresh()).balances.find((b) => b.chain === 'P' && b.assetID === avax);
+    const p = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'P' && b.assetID === avax);
     expect(BigInt(p!.spendable)).toBe(2n * AVAX - BigInt(est.importFee));
   });
 });
@@ -317,8 +317,8 @@ describe('a node that lies about who it is', () => {
     const node = lyingNode();
     node.lies.set('eth_chainId', () => Promise.resolve(rpcResult('0xa86a')));
     const { wallet } = await startBackground(memoryStores(), { fetch: node.fetch });
-    await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
-    const error = await wallet.networksAddCustom({ name: 'Not mainnet', url: inject('nodeUrl') }).catch((e: unknown) => e);
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const error = await wallet.networks.networksAddCustom({ name: 'Not mainnet', url: inject('nodeUrl') }).catch((e: unknown) => e);
     expect(error).toMatchObject({ message: expect.stringMatching(/part of Mainnet's identity but is not Mainnet/) });
     expect(node.calls.some((m) => m.endsWith('issueTx') || m === 'eth_sendRawTransaction')).toBe(false);
   });
@@ -327,9 +327,9 @@ describe('a node that lies about who it is', () => {
     const node = lyingNode();
     const stores = memoryStores();
     const first = await startBackground(stores, { fetch: node.fetch });
-    await first.wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
-    const network = await first.wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-    await first.wallet.networksSelect({ id: network.id });
+    await first.wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const network = await first.wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    await first.wallet.networks.networksSelect({ id: network.id });
 
     const lies: Array<[string, Lie]> = [
       ['info.getNetworkID', () => Promise.resolve(rpcResult({ networkID: '4242' }))],
@@ -341,14 +341,14 @@ describe('a node that lies about who it is', () => {
       // A restarted worker asks the node again and must match what was pinned.
       const restarted = await startBackground(stores, { fetch: node.fetch });
       await restarted.session.unlock(PASSWORD);
-      const view = await restarted.wallet.balancesRefresh();
+      const view = await restarted.wallet.balances.balancesRefresh();
       expect(view.error, method).toMatch(/is not Test node|is not Fuji/);
       node.lies.delete(method);
     }
     const honest = await startBackground(stores, { fetch: node.fetch });
     await honest.session.unlock(PASSWORD);
-    const view = await honest.wallet.balancesRefresh();
+    const view = await honest.wallet.balances.balancesRefresh();
     expect(view.error).toBeUndefined();
-    expect((await honest.wallet.walletStatus()).network.hrp).toBe('custom');
+    expect((await honest.wallet.accounts.walletStatus()).network.hrp).toBe('custom');
   });
 });

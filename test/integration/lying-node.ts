@@ -5,6 +5,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { fromHex } from '../../src/core/bytes.js';
 import { decodeUtxo, encodeUtxo, type Utxo, type Vm } from '../../src/core/codec/index.js';
 import { cb58Encode, fromApiHex, toApiHex } from '../../src/core/encoding.js';
+import type { Wallet } from '../../src/background/services/index.js';
 
 export interface RpcCall {
   method: string;
@@ -74,11 +75,11 @@ export function rewriteUtxos(vm: Vm, rewrite: (utxos: Utxo[]) => Utxo[]): Lie {
 }
 
 /** The activity status of `txID` after refreshing until it is no longer pending (or 20 s passed). */
-export async function refreshUntilDecided(wallet: { balancesRefresh(): Promise<unknown>; activityList(): Promise<{ items: { txID: string; status: string }[] }> }, txID: string): Promise<string | undefined> {
-  const status = async () => (await wallet.activityList()).items.find((i) => i.txID === txID)?.status;
+export async function refreshUntilDecided(wallet: Pick<Wallet, 'balances'>, txID: string): Promise<string | undefined> {
+  const status = async () => (await wallet.balances.activityList()).items.find((i) => i.txID === txID)?.status;
   const deadline = Date.now() + 20_000;
   while ((await status()) === 'pending' && Date.now() < deadline) {
-    await wallet.balancesRefresh();
+    await wallet.balances.balancesRefresh();
     await new Promise((r) => setTimeout(r, 300));
   }
   return status();

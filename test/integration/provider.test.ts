@@ -9,7 +9,7 @@ import type { ApprovalQueue, PendingApproval } from '../../src/background/approv
 import type { ProviderService, Site } from '../../src/background/provider.js';
 import type { Session } from '../../src/background/session.js';
 import { memoryStores, type MemoryStores } from '../../src/background/storage.js';
-import type { WalletService } from '../../src/background/wallet.js';
+import type { Wallet } from '../../src/background/services/index.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';
 import { decodeSignedTx, encodeUtxo } from '../../src/core/codec/codec.js';
 import { cb58Decode, cb58Encode, formatAddress, parseAddress } from '../../src/core/encoding.js';
@@ -39,7 +39,7 @@ interface User {
 interface Background {
   stores: MemoryStores;
   session: Session;
-  wallet: WalletService;
+  wallet: Wallet;
   approvals: ApprovalQueue;
   provider: ProviderService;
   user: User;
@@ -110,9 +110,9 @@ describe('the provider against the real node', () => {
 
   beforeAll(async () => {
     bg = await startBackground(memoryStores(), approveAll());
-    await bg.wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(24) });
-    const network = await bg.wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-    account = (await bg.wallet.networksSelect({ id: network.id })).account!;
+    await bg.wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(24) });
+    const network = await bg.wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    account = (await bg.wallet.networks.networksSelect({ id: network.id })).account!;
     const { ctx } = await net;
     const genesis = await genesisEngine();
     const me = makeOwners([parseAddress(account.xAddress).bytes]);
@@ -206,7 +206,7 @@ describe('the provider against the real node', () => {
     expect((await ok(bg, 'eth_getFilterChanges', [filter])) as string[]).toContain(receipt?.blockHash);
     expect(await ok(bg, 'eth_uninstallFilter', [filter])).toBe(true);
     expect(BigInt((await ok(bg, 'eth_getBalance', [to, 'latest'])) as string) - before).toBe(value);
-    expect((await bg.wallet.activityList()).items[0]).toMatchObject({ txID: hash, chain: 'C', kind: 'send', amount: value.toString() });
+    expect((await bg.wallet.balances.activityList()).items[0]).toMatchObject({ txID: hash, chain: 'C', kind: 'send', amount: value.toString() });
     // The bytes the approval showed are the signed tx on chain, less its signature.
     if (summary.kind !== 'evm-tx') throw new Error(summary.kind);
     const { client } = await net;
@@ -315,7 +315,7 @@ describe('the provider against the real node', () => {
     expect((await client.waitForTx('X', sent.txID, { timeoutMs: 30_000, pollMs: 100 })).accepted).toBe(true);
     const atomic = await client.getAllUtxos('P', [account.pAddress], { sourceChain: 'X' });
     expect(atomic.utxos.some((u) => cb58Encode(u.txID) === sent.txID)).toBe(true);
-    const imported = await bg.wallet.transfersImportWaiting();
+    const imported = await bg.wallet.transfers.transfersImportWaiting();
     expect(imported.txIDs.length).toBeGreaterThan(0);
   });
 
@@ -346,22 +346,22 @@ describe('the provider against the real node', () => {
 
     // Locked: eth_accounts is empty; a request opens the window and goes on once unlocked.
     bg.user.answer = () => true;
-    await bg.wallet.walletLock();
+    await bg.wallet.accounts.walletLock();
     expect(await ok(bg, 'eth_accounts')).toEqual([]);
     bg.user.onLockedOpen = async () => {
-      await bg.wallet.walletUnlock({ password: PASSWORD });
+      await bg.wallet.accounts.walletUnlock({ password: PASSWORD });
     };
     expect(await ok(bg, 'eth_requestAccounts')).toEqual([account.cAddress]);
 
     // Locked again, and the user closes the window instead of unlocking: 4001. The site's next
     // request is refused at once, without a window, until the cooldown has passed.
-    await bg.wallet.walletLock();
+    await bg.wallet.accounts.walletLock();
     bg.user.onLockedOpen = async () => bg.provider.cancelWaits();
     await fails(bg, 'personal_sign', ['0x04', account.cAddress], 4001);
     const windows = bg.user.windowOpened;
     await fails(bg, 'personal_sign', ['0x04', account.cAddress], 4001);
     expect(bg.user.windowOpened).toBe(windows);
-    await bg.wallet.walletUnlock({ password: PASSWORD });
+    await bg.wallet.accounts.walletUnlock({ password: PASSWORD });
     clockSkewMs += 31_000;
   });
 
@@ -391,6 +391,6 @@ describe('the provider against the real node', () => {
   it('revoking disconnects the site', async () => {
     expect(await ok(bg, 'wallet_revokePermissions', [{ eth_accounts: {} }])).toBeNull();
     expect(await ok(bg, 'eth_accounts')).toEqual([]);
-    expect((await bg.wallet.sitesList()).sites.map((s) => s.origin)).not.toContain(SITE.origin);
+    expect((await bg.wallet.sites.sitesList()).sites.map((s) => s.origin)).not.toContain(SITE.origin);
   });
 });

@@ -7,7 +7,7 @@ import { bls, Utxo as AjsUtxo, utils } from '@avalabs/avalanchejs';
 import { inject } from 'vitest';
 import type { Site } from '../../src/background/provider.js';
 import { memoryStores } from '../../src/background/storage.js';
-import type { WalletService } from '../../src/background/wallet.js';
+import type { Wallet } from '../../src/background/services/index.js';
 import { type Bytes, fromHex, toHex } from '../../src/core/bytes.js';
 import { encodeUtxo } from '../../src/core/codec/codec.js';
 import { generateMnemonic } from '../../src/core/keys.js';
@@ -20,7 +20,7 @@ export const SITE: Site = { origin: 'https://staking.example' };
 export type TxSummary = Extract<ApprovalSummary, { kind: 'tx' }>;
 
 export interface SiteWallet {
-  wallet: WalletService;
+  wallet: Wallet;
   account: AccountView;
   /** Every approval the user was shown, in order. */
   shown: ApprovalSummary[];
@@ -49,9 +49,9 @@ export async function siteWallet(): Promise<SiteWallet> {
       }, 5);
     },
   });
-  await wallet.walletCreate({ password: 'pvm types password', mnemonic: generateMnemonic(24) });
-  const network = await wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-  const account = (await wallet.networksSelect({ id: network.id })).account!;
+  await wallet.accounts.walletCreate({ password: 'pvm types password', mnemonic: generateMnemonic(24) });
+  const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+  const account = (await wallet.networks.networksSelect({ id: network.id })).account!;
   let n = 0;
   const request = async (method: string, params?: unknown): Promise<unknown> => {
     const r = await provider.handle({ channel: PROVIDER_CHANNEL, requestId: `pvm-${++n}`, method, ...(params !== undefined ? { params } : {}) }, SITE);

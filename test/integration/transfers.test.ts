@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TransferJournal, TransferRunner, type TransferRecord } from '../../src/background/transfers.js';
+import { TransferJournal, TransferRunner, type TransferRecord } from '../../src/background/transfer-journal.js';
 import { memoryStores } from '../../src/background/storage.js';
 import type { WalletEngine } from '../../src/core/engine.js';
 import { AVAX, avaxOf, engineOf, freshWallet, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';

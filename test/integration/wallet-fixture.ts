@@ -7,7 +7,7 @@ import { Session } from '../../src/background/session.js';
 import { SiteStore } from '../../src/background/sites.js';
 import { memoryStores, type MemoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
-import { WalletService } from '../../src/background/wallet.js';
+import { createWallet, type Wallet } from '../../src/background/services/index.js';
 import { parseAddress } from '../../src/core/encoding.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import type { WaitOptions } from '../../src/core/node.js';
@@ -26,7 +26,7 @@ export async function startBackground(stores: MemoryStores, options: BackgroundO
   const vault = new Vault(stores, { kdfIterationsForTesting: 1_000 });
   const session = new Session(vault, stores);
   await session.resume();
-  return { session, wallet: new WalletService(session, stores.local, options) };
+  return { session, wallet: createWallet(session, stores.local, options) };
 }
 
 /** A wallet on the test node, funded from the genesis key with `x` and `p` nAVAX. */
@@ -34,22 +34,22 @@ export async function fundedWallet(funding: { x?: bigint; p?: bigint }, options:
   const { ctx, identity } = await localNetwork();
   const stores = memoryStores();
   const { wallet } = await startBackground(stores, options);
-  await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
-  const network = await wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-  const { account } = await wallet.networksSelect({ id: network.id });
+  await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+  const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+  const { account } = await wallet.networks.networksSelect({ id: network.id });
   const genesis = await genesisEngine();
   const me = makeOwners([parseAddress(account!.xAddress).bytes]);
   if (funding.x) await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: funding.x, owners: me }]));
   if (funding.p) await genesis.issueAndWait(await genesis.buildPSend(funding.p, me));
   // The first refresh scans the account's addresses once.
-  await wallet.balancesRefresh();
+  await wallet.balances.balancesRefresh();
   return { wallet, stores, account: account!, ctx, avax: identity.avaxAssetID, genesis };
 }
 
 export interface ProviderBackground {
   stores: MemoryStores;
   session: Session;
-  wallet: WalletService;
+  wallet: Wallet;
   approvals: ApprovalQueue;
   provider: ProviderService;
 }
@@ -66,10 +66,10 @@ export async function providerBackground(
   await session.resume();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
-  const wallet = new WalletService(session, stores.local, { approvals, sites });
+  const wallet = createWallet(session, stores.local, { approvals, sites });
   const bg = { stores, session, wallet, approvals } as ProviderBackground;
   bg.provider = new ProviderService({
-    wallet,
+    wallet: wallet.site,
     session,
     approvals,
     sites,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
 import { VaultLockedError, WrongPasswordError } from '../../src/background/vault.js';
-import { WalletService } from '../../src/background/wallet.js';
+import type { Wallet } from '../../src/background/services/index.js';
 import { parseAddress } from '../../src/core/encoding.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
@@ -19,9 +19,9 @@ function approved(est: { exportFee: string; importFee: string }): string {
   return (BigInt(est.exportFee) + BigInt(est.importFee)).toString();
 }
 
-async function waitForTransfer(wallet: WalletService, id: string) {
+async function waitForTransfer(wallet: Wallet, id: string) {
   for (let i = 0; i < 200; i++) {
-    const t = (await wallet.transfersList()).transfers.find((x) => x.id === id)!;
+    const t = (await wallet.transfers.transfersList()).transfers.find((x) => x.id === id)!;
     if (t.state === 'completed' || t.state === 'failed') return t;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -34,12 +34,12 @@ describe('the wallet service against the real node', () => {
     const avax = identity.avaxAssetID;
     const stores = memoryStores();
     let { wallet } = await startBackground(stores);
-    expect((await wallet.walletStatus()).vault).toBe('none');
+    expect((await wallet.accounts.walletStatus()).vault).toBe('none');
 
-    const created = await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(24) });
+    const created = await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(24) });
     expect(created.vault).toBe('unlocked');
-    const network = await wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-    const status = await wallet.networksSelect({ id: network.id });
+    const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    const status = await wallet.networks.networksSelect({ id: network.id });
     const account = status.account!;
     expect(account.xAddress).toMatch(/^X-custom1/);
     expect(account.cAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
@@ -50,7 +50,7 @@ describe('the wallet service against the real node', () => {
     await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 10n * AVAX, owners: me }]));
     await genesis.issueAndWait(await genesis.buildPSend(4n * AVAX, me));
 
-    const first = await wallet.balancesRefresh();
+    const first = await wallet.balances.balancesRefresh();
     expect(spendable(first, 'X', avax)).toBe(10n * AVAX);
     expect(spendable(first, 'P', avax)).toBe(4n * AVAX);
     expect(first.balances.find((b) => b.chain === 'X')).toMatchObject({ symbol: 'AVAX', denomination: 9, verified: true });
@@ -58,32 +58,32 @@ describe('the wallet service against the real node', () => {
     // Send on X: exact to the fee; the activity list has it, accepted, with its fee.
     const bob = await freshWallet();
     const bobX = bob.engine.addresses('X')[0]!;
-    const sent = await wallet.sendX({ assetID: avax, amount: (3n * AVAX).toString(), to: { addresses: [bobX], threshold: 1 }, memo: 'thanks', maxFee: ctx.xTxFee.toString() });
+    const sent = await wallet.sends.sendX({ assetID: avax, amount: (3n * AVAX).toString(), to: { addresses: [bobX], threshold: 1 }, memo: 'thanks', maxFee: ctx.xTxFee.toString() });
     expect(BigInt(sent.fee)).toBe(ctx.xTxFee);
-    const afterSend = await wallet.balancesRefresh();
+    const afterSend = await wallet.balances.balancesRefresh();
     expect(spendable(afterSend, 'X', avax)).toBe(7n * AVAX - ctx.xTxFee);
-    const activity = (await wallet.activityList()).items;
+    const activity = (await wallet.balances.activityList()).items;
     expect(activity[0]).toMatchObject({ txID: sent.txID, kind: 'send', status: 'accepted', memo: 'thanks', fee: ctx.xTxFee.toString() });
 
     // A wrong-chain address is named before anything is built.
-    await expect(wallet.sendX({ assetID: avax, amount: '1', to: { addresses: [account.pAddress], threshold: 1 }, maxFee: ctx.xTxFee.toString() })).rejects.toThrow(/P-Chain address/);
+    await expect(wallet.sends.sendX({ assetID: avax, amount: '1', to: { addresses: [account.pAddress], threshold: 1 }, maxFee: ctx.xTxFee.toString() })).rejects.toThrow(/P-Chain address/);
 
     // Incoming funds the wallet did not create show up in the activity.
     await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 1n * AVAX, owners: me }]));
-    await wallet.balancesRefresh();
-    expect((await wallet.activityList()).items[0]).toMatchObject({ kind: 'receive', amount: (1n * AVAX).toString(), status: 'accepted' });
+    await wallet.balances.balancesRefresh();
+    expect((await wallet.balances.activityList()).items[0]).toMatchObject({ kind: 'receive', amount: (1n * AVAX).toString(), status: 'accepted' });
 
     // A move X → P through the journal.
-    const moveEst = await wallet.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
-    const move = await wallet.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString(), maxFee: (BigInt(moveEst.exportFee) + BigInt(moveEst.importFee)).toString() });
+    const moveEst = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
+    const move = await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString(), maxFee: (BigInt(moveEst.exportFee) + BigInt(moveEst.importFee)).toString() });
     const done = await waitForTransfer(wallet, move.id);
     expect(done.state).toBe('completed');
-    const afterMove = await wallet.balancesRefresh();
+    const afterMove = await wallet.balances.balancesRefresh();
     expect(spendable(afterMove, 'X', avax)).toBe(8n * AVAX - ctx.xTxFee - 2n * AVAX - BigInt(done.exportFee!));
     expect(spendable(afterMove, 'P', avax)).toBe(4n * AVAX + 2n * AVAX - BigInt(done.importFee!));
     // The move is in the activity: its import newest, then its export with the amount. The export's
     // X change came from the wallet's own tx: the refresh does not take it for a receipt.
-    const afterMoveActivity = (await wallet.activityList()).items;
+    const afterMoveActivity = (await wallet.balances.activityList()).items;
     expect(afterMoveActivity.slice(0, 3)).toEqual([
       expect.objectContaining({ txID: done.importTxIDs[0], chain: 'P', kind: 'import', status: 'accepted', fee: done.importFee }),
       expect.objectContaining({ txID: done.exportTxID, chain: 'X', kind: 'export', status: 'accepted', amount: (2n * AVAX).toString(), assetID: avax, fee: done.exportFee }),
@@ -94,70 +94,70 @@ describe('the wallet service against the real node', () => {
     // The worker is stopped: everything in memory goes. The new one is still unlocked and shows
     // the last snapshot at once, without asking the node.
     ({ wallet } = await startBackground(stores));
-    expect((await wallet.walletStatus()).vault).toBe('unlocked');
-    const cached = await wallet.balancesGet({});
+    expect((await wallet.accounts.walletStatus()).vault).toBe('unlocked');
+    const cached = await wallet.balances.balancesGet({});
     expect(cached.updatedAt).toBe(afterMove.updatedAt);
     expect(spendable(cached, 'P', avax)).toBe(spendable(afterMove, 'P', avax));
 
     // Locked means locked: no signing, and the next worker starts locked too.
-    await wallet.walletLock();
-    expect((await wallet.walletStatus()).vault).toBe('locked');
-    await expect(wallet.sendP({ amount: '1', to: { addresses: [account.pAddress], threshold: 1 }, maxFee: '1000000' })).rejects.toBeInstanceOf(VaultLockedError);
+    await wallet.accounts.walletLock();
+    expect((await wallet.accounts.walletStatus()).vault).toBe('locked');
+    await expect(wallet.sends.sendP({ amount: '1', to: { addresses: [account.pAddress], threshold: 1 }, maxFee: '1000000' })).rejects.toBeInstanceOf(VaultLockedError);
     const restarted = await startBackground(stores);
     wallet = restarted.wallet;
     expect(restarted.session.isUnlocked()).toBe(false);
-    await expect(wallet.walletUnlock({ password: 'wrong password' })).rejects.toBeInstanceOf(WrongPasswordError);
-    expect((await wallet.walletUnlock({ password: PASSWORD })).vault).toBe('unlocked');
+    await expect(wallet.accounts.walletUnlock({ password: 'wrong password' })).rejects.toBeInstanceOf(WrongPasswordError);
+    expect((await wallet.accounts.walletUnlock({ password: PASSWORD })).vault).toBe('unlocked');
   });
 
   it('keeps each network’s state apart: switching shows the other network’s own snapshot', async () => {
     const { identity, ctx } = await localNetwork();
     const stores = memoryStores();
     const { wallet } = await startBackground(stores);
-    await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
-    const a = await wallet.networksAddCustom({ name: 'Node A', url: inject('nodeUrl') });
-    const { account } = await wallet.networksSelect({ id: a.id });
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const a = await wallet.networks.networksAddCustom({ name: 'Node A', url: inject('nodeUrl') });
+    const { account } = await wallet.networks.networksSelect({ id: a.id });
     const genesis = await genesisEngine();
     await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 2n * AVAX, owners: makeOwners([parseAddress(account!.xAddress).bytes]) }]));
-    const onA = await wallet.balancesRefresh();
+    const onA = await wallet.balances.balancesRefresh();
     expect(spendable(onA, 'X', identity.avaxAssetID)).toBe(2n * AVAX);
 
-    const b = await wallet.networksAddCustom({ name: 'Node B', url: inject('nodeUrl') });
-    await wallet.networksSelect({ id: b.id });
-    expect(await wallet.balancesGet({})).toMatchObject({ updatedAt: 0, balances: [] });
-    expect((await wallet.activityList()).items).toEqual([]);
-    await wallet.networksSelect({ id: a.id });
-    expect((await wallet.balancesGet({})).updatedAt).toBe(onA.updatedAt);
+    const b = await wallet.networks.networksAddCustom({ name: 'Node B', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: b.id });
+    expect(await wallet.balances.balancesGet({})).toMatchObject({ updatedAt: 0, balances: [] });
+    expect((await wallet.balances.activityList()).items).toEqual([]);
+    await wallet.networks.networksSelect({ id: a.id });
+    expect((await wallet.balances.balancesGet({})).updatedAt).toBe(onA.updatedAt);
   });
 
   it('refuses a node it cannot reach, and stays where it was', async () => {
     const stores = memoryStores();
     const { wallet } = await startBackground(stores);
-    await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
-    const a = await wallet.networksAddCustom({ name: 'Node A', url: inject('nodeUrl') });
-    await wallet.networksSelect({ id: a.id });
-    const before = await wallet.networksList();
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const a = await wallet.networks.networksAddCustom({ name: 'Node A', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: a.id });
+    const before = await wallet.networks.networksList();
     // Port 9 on loopback (discard): nothing answers JSON-RPC there.
-    await expect(wallet.networksAddCustom({ name: 'Nowhere', url: 'http://127.0.0.1:9' })).rejects.toMatchObject({ code: 'node-unreachable' });
-    expect(await wallet.networksList()).toEqual(before);
-    expect((await wallet.walletStatus()).network.id).toBe(a.id);
+    await expect(wallet.networks.networksAddCustom({ name: 'Nowhere', url: 'http://127.0.0.1:9' })).rejects.toMatchObject({ code: 'node-unreachable' });
+    expect(await wallet.networks.networksList()).toEqual(before);
+    expect((await wallet.accounts.walletStatus()).network.id).toBe(a.id);
   });
 
   it('drops a network’s cached state when the chain went back (a restarted local network)', async () => {
     const stores = memoryStores();
     const { wallet } = await startBackground(stores);
-    await wallet.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
-    const network = await wallet.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-    const { account } = await wallet.networksSelect({ id: network.id });
-    await wallet.balancesRefresh();
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    const { account } = await wallet.networks.networksSelect({ id: network.id });
+    await wallet.balances.balancesRefresh();
     // Pretend this cache was written when the chain was far higher than it is now.
     const key = `xpc.cache.${network.id}.${account!.id}`;
     const cache = (await stores.local.get([key]))[key] as { pHeight: string; activity: unknown[]; receiveNext: number; changeNext: number };
     await stores.local.set({
       [key]: { ...cache, pHeight: '999999999', receiveNext: 4, changeNext: 3, activity: [{ txID: 'ghost', chain: 'X', kind: 'send', status: 'accepted', createdAt: 0 }] },
     });
-    await wallet.balancesRefresh();
-    expect((await wallet.activityList()).items).toEqual([]);
+    await wallet.balances.balancesRefresh();
+    expect((await wallet.balances.activityList()).items).toEqual([]);
     // The wallet's own address indices are not part of what went stale.
     const after = (await stores.local.get([key]))[key] as { pHeight: string; receiveNext: number; changeNext: number };
     expect(after).toMatchObject({ receiveNext: 4, changeNext: 3 });
@@ -184,16 +184,16 @@ describe('a send and a balance refresh that overlap', () => {
   it('the send keeps what a refresh saved while it waited for its tx', async () => {
     const whileWaiting = onceBefore('avm.getTxStatus');
     const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: whileWaiting.fetch });
-    const before = await wallet.balancesGet({});
+    const before = await wallet.balances.balancesGet({});
     let refreshed: BalancesView | undefined;
     whileWaiting.run = async () => {
-      refreshed = await wallet.balancesRefresh();
+      refreshed = await wallet.balances.balancesRefresh();
     };
     const bob = await freshWallet();
-    const sent = await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    const sent = await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
     expect(refreshed!.updatedAt).toBeGreaterThan(before.updatedAt);
-    expect((await wallet.balancesGet({})).updatedAt).toBe(refreshed!.updatedAt);
-    expect((await wallet.activityList()).items.filter((i) => i.txID === sent.txID)).toEqual([expect.objectContaining({ kind: 'send', status: 'accepted' })]);
+    expect((await wallet.balances.balancesGet({})).updatedAt).toBe(refreshed!.updatedAt);
+    expect((await wallet.balances.activityList()).items.filter((i) => i.txID === sent.txID)).toEqual([expect.objectContaining({ kind: 'send', status: 'accepted' })]);
   });
 });
 
@@ -205,27 +205,27 @@ describe('a refresh and a send that overlap', () => {
     const bob = await freshWallet();
     let sent: { txID: string } | undefined;
     whileRefreshing.run = async () => {
-      sent = await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+      sent = await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
     };
-    const refreshed = await wallet.balancesRefresh();
+    const refreshed = await wallet.balances.balancesRefresh();
     expect(sent).toBeDefined();
     // The refresh saw the node after the send: its balance, and the send as the send, once.
     expect(spendable(refreshed, 'X', avax)).toBe(10n * AVAX - AVAX - ctx.xTxFee);
-    expect((await wallet.activityList()).items.filter((i) => i.txID === sent!.txID)).toEqual([expect.objectContaining({ kind: 'send', status: 'accepted', amount: AVAX.toString() })]);
-    expect((await wallet.balancesGet({})).updatedAt).toBe(refreshed.updatedAt);
+    expect((await wallet.balances.activityList()).items.filter((i) => i.txID === sent!.txID)).toEqual([expect.objectContaining({ kind: 'send', status: 'accepted', amount: AVAX.toString() })]);
+    expect((await wallet.balances.balancesGet({})).updatedAt).toBe(refreshed.updatedAt);
   });
 });
 
 describe('restore over a wallet with a move under way', () => {
   it('stops the move before replacing the vault: nothing of the old account is journaled afterwards', async () => {
     const { wallet, stores } = await fundedWallet({ x: 10n * AVAX });
-    const est = await wallet.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
-    await wallet.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) });
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) });
     const journals = () => stores.local.keys().filter((k) => k.startsWith('xpc.transfers.'));
     expect(journals()).toHaveLength(1);
     const restore = { password: PASSWORD, mnemonic: generateMnemonic(12) };
-    await expect(wallet.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 1 } });
-    await wallet.walletRestore({ ...restore, confirmLoss: true });
+    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 1 } });
+    await wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
     // Long enough for the move to have finished had it kept running.
     await new Promise((r) => setTimeout(r, 4_000));
     expect(journals()).toEqual([]);
@@ -240,71 +240,71 @@ describe('estimates against the real node', () => {
     const bobP = { addresses: [bob.engine.addresses('P')[0]!], threshold: 1 };
 
     // X: a send with change, then a send of everything that is left.
-    const est = await wallet.sendEstimate({ chain: 'X', assetID: avax, amount: (3n * AVAX).toString(), to: bobX, memo: 'rent' });
+    const est = await wallet.sends.sendEstimate({ chain: 'X', assetID: avax, amount: (3n * AVAX).toString(), to: bobX, memo: 'rent' });
     expect(est).toEqual({ fee: ctx.xTxFee.toString(), maxAmount: (10n * AVAX - ctx.xTxFee).toString() });
-    const sent = await wallet.sendX({ assetID: avax, amount: (3n * AVAX).toString(), to: bobX, memo: 'rent', maxFee: est.fee });
+    const sent = await wallet.sends.sendX({ assetID: avax, amount: (3n * AVAX).toString(), to: bobX, memo: 'rent', maxFee: est.fee });
     expect(sent.fee).toBe(est.fee);
-    expect(spendable(await wallet.balancesRefresh(), 'X', avax)).toBe(7n * AVAX - BigInt(est.fee));
-    const all = await wallet.sendEstimate({ chain: 'X', assetID: avax, amount: '1', to: bobX });
+    expect(spendable(await wallet.balances.balancesRefresh(), 'X', avax)).toBe(7n * AVAX - BigInt(est.fee));
+    const all = await wallet.sends.sendEstimate({ chain: 'X', assetID: avax, amount: '1', to: bobX });
     expect(BigInt(all.maxAmount)).toBe(7n * AVAX - 2n * ctx.xTxFee);
-    const emptied = await wallet.sendX({ assetID: avax, amount: all.maxAmount, to: bobX, maxFee: all.fee });
+    const emptied = await wallet.sends.sendX({ assetID: avax, amount: all.maxAmount, to: bobX, maxFee: all.fee });
     expect(emptied.fee).toBe(all.fee);
-    expect(spendable(await wallet.balancesRefresh(), 'X', avax)).toBe(0n);
-    await expect(wallet.sendEstimate({ chain: 'X', assetID: avax, amount: '1', to: bobX })).rejects.toMatchObject({ code: 'insufficient-funds' });
+    expect(spendable(await wallet.balances.balancesRefresh(), 'X', avax)).toBe(0n);
+    await expect(wallet.sends.sendEstimate({ chain: 'X', assetID: avax, amount: '1', to: bobX })).rejects.toMatchObject({ code: 'insufficient-funds' });
 
     // P: the dynamic fee, estimated exactly before each send.
-    const pEst = await wallet.sendEstimate({ chain: 'P', amount: AVAX.toString(), to: bobP });
+    const pEst = await wallet.sends.sendEstimate({ chain: 'P', amount: AVAX.toString(), to: bobP });
     expect(BigInt(pEst.fee)).toBeGreaterThan(0n);
     expect(BigInt(pEst.maxAmount)).toBeLessThan(4n * AVAX);
-    const pSent = await wallet.sendP({ amount: AVAX.toString(), to: bobP, maxFee: pEst.fee });
+    const pSent = await wallet.sends.sendP({ amount: AVAX.toString(), to: bobP, maxFee: pEst.fee });
     expect(pSent.fee).toBe(pEst.fee);
-    const pLeft = spendable(await wallet.balancesRefresh(), 'P', avax);
+    const pLeft = spendable(await wallet.balances.balancesRefresh(), 'P', avax);
     expect(pLeft).toBe(3n * AVAX - BigInt(pEst.fee));
-    const pAll = await wallet.sendEstimate({ chain: 'P', amount: '1', to: bobP });
+    const pAll = await wallet.sends.sendEstimate({ chain: 'P', amount: '1', to: bobP });
     expect(BigInt(pAll.maxAmount)).toBeLessThan(pLeft);
-    const pMaxEst = await wallet.sendEstimate({ chain: 'P', amount: pAll.maxAmount, to: bobP });
+    const pMaxEst = await wallet.sends.sendEstimate({ chain: 'P', amount: pAll.maxAmount, to: bobP });
     expect(BigInt(pMaxEst.maxAmount) + BigInt(pMaxEst.fee)).toBe(pLeft);
-    const pEmptied = await wallet.sendP({ amount: pAll.maxAmount, to: bobP, maxFee: pMaxEst.fee });
+    const pEmptied = await wallet.sends.sendP({ amount: pAll.maxAmount, to: bobP, maxFee: pMaxEst.fee });
     expect(pEmptied.fee).toBe(pMaxEst.fee);
-    expect(spendable(await wallet.balancesRefresh(), 'P', avax)).toBe(0n);
-    await expect(wallet.sendEstimate({ chain: 'P', amount: '1', to: bobP })).rejects.toMatchObject({ code: 'insufficient-funds' });
+    expect(spendable(await wallet.balances.balancesRefresh(), 'P', avax)).toBe(0n);
+    await expect(wallet.sends.sendEstimate({ chain: 'P', amount: '1', to: bobP })).rejects.toMatchObject({ code: 'insufficient-funds' });
 
     // C: the most the send can cost, and the wei it actually paid.
-    await expect(wallet.sendEstimate({ chain: 'C', to: bob.engine.evmAddress, amountWei: '1' })).rejects.toMatchObject({ code: 'insufficient-funds' });
+    await expect(wallet.sends.sendEstimate({ chain: 'C', to: bob.engine.evmAddress, amountWei: '1' })).rejects.toMatchObject({ code: 'insufficient-funds' });
     await genesis.sendC(account.cAddress, 2n * AVAX * WEI_PER_NAVAX);
-    const cEst = await wallet.sendEstimate({ chain: 'C', to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString() });
+    const cEst = await wallet.sends.sendEstimate({ chain: 'C', to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString() });
     expect(BigInt(cEst.fee)).toBeGreaterThan(0n);
     expect(BigInt(cEst.fee) % 21_000n).toBe(0n);
     expect(BigInt(cEst.maxAmount)).toBe(2n * AVAX * WEI_PER_NAVAX - BigInt(cEst.fee));
-    const cSent = await wallet.sendC({ to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString(), maxFeeWei: cEst.fee });
+    const cSent = await wallet.sends.sendC({ to: bob.engine.evmAddress, amountWei: (AVAX * WEI_PER_NAVAX).toString(), maxFeeWei: cEst.fee });
     expect(BigInt(cSent.fee)).toBeGreaterThan(0n);
     expect(BigInt(cSent.fee)).toBeLessThanOrEqual(BigInt(cEst.fee));
     expect(BigInt(cSent.fee) % 21_000n).toBe(0n);
-    const cView = await wallet.balancesRefresh();
+    const cView = await wallet.balances.balancesRefresh();
     expect(spendable(cView, 'C', avax)).toBe(AVAX * WEI_PER_NAVAX - BigInt(cSent.fee));
-    expect((await wallet.activityList()).items[0]).toMatchObject({ txID: cSent.txHash, chain: 'C', fee: cSent.fee });
+    expect((await wallet.balances.activityList()).items[0]).toMatchObject({ txID: cSent.txHash, chain: 'C', fee: cSent.fee });
   });
 
   it('transfers.estimate gives the fees of the move that follows (X → P, X → C) and its maxAmount moves everything', async () => {
     const { wallet, ctx } = await fundedWallet({ x: 10n * AVAX });
-    const est = await wallet.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
     expect(est.exportFee).toBe(ctx.xTxFee.toString());
     expect(est.maxAmount).toBe((10n * AVAX - ctx.xTxFee).toString());
-    const toP = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString(), maxFee: approved(est) })).id);
+    const toP = await waitForTransfer(wallet, (await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString(), maxFee: approved(est) })).id);
     expect(toP).toMatchObject({ state: 'completed', exportFee: est.exportFee, importFee: est.importFee });
 
-    const estC = await wallet.transfersEstimate({ from: 'X', to: 'C', amount: (3n * AVAX).toString() });
+    const estC = await wallet.transfers.transfersEstimate({ from: 'X', to: 'C', amount: (3n * AVAX).toString() });
     expect(estC.exportFee).toBe(ctx.xTxFee.toString());
-    const toC = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'X', to: 'C', amount: (3n * AVAX).toString(), maxFee: approved(estC) })).id);
+    const toC = await waitForTransfer(wallet, (await wallet.transfers.transfersStart({ from: 'X', to: 'C', amount: (3n * AVAX).toString(), maxFee: approved(estC) })).id);
     expect(toC).toMatchObject({ state: 'completed', exportFee: estC.exportFee, importFee: estC.importFee });
 
     // Everything on P goes back to X: the export of maxAmount leaves nothing behind.
-    const back = await wallet.transfersEstimate({ from: 'P', to: 'X', amount: '1' });
-    const backAll = await wallet.transfersEstimate({ from: 'P', to: 'X', amount: back.maxAmount });
-    const moved = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'P', to: 'X', amount: back.maxAmount, maxFee: approved(backAll) })).id);
+    const back = await wallet.transfers.transfersEstimate({ from: 'P', to: 'X', amount: '1' });
+    const backAll = await wallet.transfers.transfersEstimate({ from: 'P', to: 'X', amount: back.maxAmount });
+    const moved = await waitForTransfer(wallet, (await wallet.transfers.transfersStart({ from: 'P', to: 'X', amount: back.maxAmount, maxFee: approved(backAll) })).id);
     expect(moved).toMatchObject({ state: 'completed', exportFee: backAll.exportFee, importFee: backAll.importFee });
-    expect(spendable(await wallet.balancesRefresh(), 'P', (await localNetwork()).identity.avaxAssetID)).toBe(0n);
-    await expect(wallet.transfersEstimate({ from: 'P', to: 'X', amount: '1' })).rejects.toMatchObject({ code: 'insufficient-funds' });
+    expect(spendable(await wallet.balances.balancesRefresh(), 'P', (await localNetwork()).identity.avaxAssetID)).toBe(0n);
+    await expect(wallet.transfers.transfersEstimate({ from: 'P', to: 'X', amount: '1' })).rejects.toMatchObject({ code: 'insufficient-funds' });
   });
 
   it('never pays more than the approved fee: one nAVAX below is refused with nothing sent, the exact fee goes through', async () => {
@@ -312,71 +312,71 @@ describe('estimates against the real node', () => {
     const bob = await freshWallet();
     const bobX = { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 };
     const bobP = { addresses: [bob.engine.addresses('P')[0]!], threshold: 1 };
-    const before = await wallet.balancesRefresh();
-    const activityBefore = (await wallet.activityList()).items.length;
+    const before = await wallet.balances.balancesRefresh();
+    const activityBefore = (await wallet.balances.activityList()).items.length;
 
-    const xEst = await wallet.sendEstimate({ chain: 'X', assetID: avax, amount: AVAX.toString(), to: bobX });
+    const xEst = await wallet.sends.sendEstimate({ chain: 'X', assetID: avax, amount: AVAX.toString(), to: bobX });
     const xBelow = (BigInt(xEst.fee) - 1n).toString();
-    const xRefusal = await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: bobX, maxFee: xBelow }).catch((e: unknown) => e);
+    const xRefusal = await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: bobX, maxFee: xBelow }).catch((e: unknown) => e);
     expect(xRefusal).toMatchObject({ code: 'fee-above-approved' });
     expect((xRefusal as Error).message).toContain(xEst.fee);
     expect((xRefusal as Error).message).toContain(xBelow);
 
-    const pEst = await wallet.sendEstimate({ chain: 'P', amount: AVAX.toString(), to: bobP });
+    const pEst = await wallet.sends.sendEstimate({ chain: 'P', amount: AVAX.toString(), to: bobP });
     const pBelow = (BigInt(pEst.fee) - 1n).toString();
-    const pRefusal = await wallet.sendP({ amount: AVAX.toString(), to: bobP, maxFee: pBelow }).catch((e: unknown) => e);
+    const pRefusal = await wallet.sends.sendP({ amount: AVAX.toString(), to: bobP, maxFee: pBelow }).catch((e: unknown) => e);
     expect(pRefusal).toMatchObject({ code: 'fee-above-approved' });
     expect((pRefusal as Error).message).toContain(pEst.fee);
 
     // A move whose export alone costs more than approved fails before anything is signed.
-    const tEst = await wallet.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
-    const refusedMove = await waitForTransfer(wallet, (await wallet.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: (BigInt(tEst.exportFee) - 1n).toString() })).id);
+    const tEst = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    const refusedMove = await waitForTransfer(wallet, (await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: (BigInt(tEst.exportFee) - 1n).toString() })).id);
     expect(refusedMove.state).toBe('failed');
     expect(refusedMove.exportTxID).toBeUndefined();
     expect(refusedMove.error).toContain(tEst.exportFee);
 
     // Nothing was sent: the balances and the activity are as they were.
-    const unchanged = await wallet.balancesRefresh();
+    const unchanged = await wallet.balances.balancesRefresh();
     expect(spendable(unchanged, 'X', avax)).toBe(spendable(before, 'X', avax));
     expect(spendable(unchanged, 'P', avax)).toBe(spendable(before, 'P', avax));
-    expect((await wallet.activityList()).items).toHaveLength(activityBefore);
+    expect((await wallet.balances.activityList()).items).toHaveLength(activityBefore);
 
     // At exactly the estimated fee, both go through and pay it.
-    expect((await wallet.sendX({ assetID: avax, amount: AVAX.toString(), to: bobX, maxFee: xEst.fee })).fee).toBe(xEst.fee);
-    expect((await wallet.sendP({ amount: AVAX.toString(), to: bobP, maxFee: pEst.fee })).fee).toBe(pEst.fee);
-    const after = await wallet.balancesRefresh();
+    expect((await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: bobX, maxFee: xEst.fee })).fee).toBe(xEst.fee);
+    expect((await wallet.sends.sendP({ amount: AVAX.toString(), to: bobP, maxFee: pEst.fee })).fee).toBe(pEst.fee);
+    const after = await wallet.balances.balancesRefresh();
     expect(spendable(after, 'X', avax)).toBe(spendable(before, 'X', avax) - AVAX - BigInt(xEst.fee));
     expect(spendable(after, 'P', avax)).toBe(spendable(before, 'P', avax) - AVAX - BigInt(pEst.fee));
 
     // C: gas limit × max fee per gas one wei above what was approved is refused unsigned.
     await genesis.sendC(account.cAddress, 2n * AVAX * WEI_PER_NAVAX);
-    const cBefore = spendable(await wallet.balancesRefresh(), 'C', avax);
-    const cEst = await wallet.sendEstimate({ chain: 'C', to: bob.engine.evmAddress, amountWei: '1' });
-    await expect(wallet.sendC({ to: bob.engine.evmAddress, amountWei: '1', maxFeeWei: (BigInt(cEst.fee) - 1n).toString() })).rejects.toMatchObject({ code: 'fee-above-approved' });
-    expect(spendable(await wallet.balancesRefresh(), 'C', avax)).toBe(cBefore);
+    const cBefore = spendable(await wallet.balances.balancesRefresh(), 'C', avax);
+    const cEst = await wallet.sends.sendEstimate({ chain: 'C', to: bob.engine.evmAddress, amountWei: '1' });
+    await expect(wallet.sends.sendC({ to: bob.engine.evmAddress, amountWei: '1', maxFeeWei: (BigInt(cEst.fee) - 1n).toString() })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    expect(spendable(await wallet.balances.balancesRefresh(), 'C', avax)).toBe(cBefore);
   });
 
   it('lists the NFTs and the mint rights the wallet holds; each asset tx burns the fee assets.fees gave, and one nAVAX less approved signs nothing', async () => {
     const { wallet, account, avax } = await fundedWallet({ x: 5n * AVAX });
     const me = { addresses: [account.xAddress], threshold: 1 };
-    expect(await wallet.assetsListNfts()).toEqual({ nfts: [] });
-    expect(await wallet.assetsMintRights()).toEqual({ rights: [] });
-    const fees = await wallet.assetsFees();
+    expect(await wallet.assets.assetsListNfts()).toEqual({ nfts: [] });
+    expect(await wallet.assets.assetsMintRights()).toEqual({ rights: [] });
+    const fees = await wallet.assets.assetsFees();
     const { ctx } = await localNetwork();
     expect(fees).toEqual({ createAsset: ctx.xCreateAssetTxFee.toString(), operation: ctx.xTxFee.toString() });
     const below = (fee: string) => (BigInt(fee) - 1n).toString();
-    const xBefore = spendable(await wallet.balancesRefresh(), 'X', avax);
+    const xBefore = spendable(await wallet.balances.balancesRefresh(), 'X', avax);
 
-    const refusedCreate = await wallet.assetsCreate({ name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', minters: [me], maxFee: below(fees.createAsset) }).catch((e: unknown) => e);
+    const refusedCreate = await wallet.assets.assetsCreate({ name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', minters: [me], maxFee: below(fees.createAsset) }).catch((e: unknown) => e);
     expect(refusedCreate).toMatchObject({ code: 'fee-above-approved' });
-    expect(await wallet.assetsMintRights()).toEqual({ rights: [] });
-    expect(spendable(await wallet.balancesRefresh(), 'X', avax)).toBe(xBefore);
+    expect(await wallet.assets.assetsMintRights()).toEqual({ rights: [] });
+    expect(spendable(await wallet.balances.balancesRefresh(), 'X', avax)).toBe(xBefore);
 
-    const family = await wallet.assetsCreate({ name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', minters: [me, me], maxFee: fees.createAsset });
-    const points = await wallet.assetsCreate({ name: 'Points', symbol: 'PTS', denomination: 2, kind: 'variable', minters: [me], maxFee: fees.createAsset });
+    const family = await wallet.assets.assetsCreate({ name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', minters: [me, me], maxFee: fees.createAsset });
+    const points = await wallet.assets.assetsCreate({ name: 'Points', symbol: 'PTS', denomination: 2, kind: 'variable', minters: [me], maxFee: fees.createAsset });
     expect([family.fee, points.fee]).toEqual([fees.createAsset, fees.createAsset]);
     const byKey = (r: { assetID: string; groupID?: number }) => `${r.assetID}/${r.groupID ?? '-'}`;
-    const rights = (await wallet.assetsMintRights()).rights.sort((a, b) => byKey(a).localeCompare(byKey(b)));
+    const rights = (await wallet.assets.assetsMintRights()).rights.sort((a, b) => byKey(a).localeCompare(byKey(b)));
     expect(rights).toEqual(
       [
         { assetID: family.assetID, name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', groupID: 0, threshold: 1, addresses: [account.xAddress] },
@@ -386,24 +386,24 @@ describe('estimates against the real node', () => {
     );
 
     const payloadHex = Array.from(new TextEncoder().encode('a cat'), (b) => b.toString(16).padStart(2, '0')).join('');
-    await expect(wallet.assetsMintNft({ assetID: family.assetID, groupID: 1, payloadHex, to: [me], maxFee: below(fees.operation) })).rejects.toMatchObject({ code: 'fee-above-approved' });
-    await expect(wallet.assetsMint({ assetID: points.assetID, amount: '500', to: me, maxFee: below(fees.operation) })).rejects.toMatchObject({ code: 'fee-above-approved' });
-    expect((await wallet.assetsMintRights()).rights).toHaveLength(3);
-    expect((await wallet.assetsMintNft({ assetID: family.assetID, groupID: 1, payloadHex, to: [me], maxFee: fees.operation })).fee).toBe(fees.operation);
-    expect((await wallet.assetsMint({ assetID: points.assetID, amount: '500', to: me, maxFee: fees.operation })).fee).toBe(fees.operation);
-    const { nfts } = await wallet.assetsListNfts();
+    await expect(wallet.assets.assetsMintNft({ assetID: family.assetID, groupID: 1, payloadHex, to: [me], maxFee: below(fees.operation) })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    await expect(wallet.assets.assetsMint({ assetID: points.assetID, amount: '500', to: me, maxFee: below(fees.operation) })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    expect((await wallet.assets.assetsMintRights()).rights).toHaveLength(3);
+    expect((await wallet.assets.assetsMintNft({ assetID: family.assetID, groupID: 1, payloadHex, to: [me], maxFee: fees.operation })).fee).toBe(fees.operation);
+    expect((await wallet.assets.assetsMint({ assetID: points.assetID, amount: '500', to: me, maxFee: fees.operation })).fee).toBe(fees.operation);
+    const { nfts } = await wallet.assets.assetsListNfts();
     expect(nfts).toEqual([{ utxoID: expect.stringMatching(/:\d+$/), assetID: family.assetID, groupID: 1, payloadHex, name: 'Pictures', symbol: 'PIC' }]);
     // Minting a variable-cap asset keeps its right; an NFT group's right is spent by its mint.
-    const after = (await wallet.assetsMintRights()).rights;
+    const after = (await wallet.assets.assetsMintRights()).rights;
     expect(after.map(byKey).sort()).toEqual([`${family.assetID}/0`, `${points.assetID}/-`].sort());
 
     const bob = await freshWallet();
     const toBob = { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 };
-    await expect(wallet.assetsTransferNft({ utxoID: nfts[0]!.utxoID, to: toBob, maxFee: below(fees.operation) })).rejects.toMatchObject({ code: 'fee-above-approved' });
-    expect((await wallet.assetsListNfts()).nfts).toHaveLength(1);
-    expect((await wallet.assetsTransferNft({ utxoID: nfts[0]!.utxoID, to: toBob, maxFee: fees.operation })).fee).toBe(fees.operation);
-    expect(await wallet.assetsListNfts()).toEqual({ nfts: [] });
+    await expect(wallet.assets.assetsTransferNft({ utxoID: nfts[0]!.utxoID, to: toBob, maxFee: below(fees.operation) })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    expect((await wallet.assets.assetsListNfts()).nfts).toHaveLength(1);
+    expect((await wallet.assets.assetsTransferNft({ utxoID: nfts[0]!.utxoID, to: toBob, maxFee: fees.operation })).fee).toBe(fees.operation);
+    expect(await wallet.assets.assetsListNfts()).toEqual({ nfts: [] });
     // Two creations and three operations, nothing for the refused ones.
-    expect(spendable(await wallet.balancesRefresh(), 'X', avax)).toBe(xBefore - 2n * BigInt(fees.createAsset) - 3n * BigInt(fees.operation));
+    expect(spendable(await wallet.balances.balancesRefresh(), 'X', avax)).toBe(xBefore - 2n * BigInt(fees.createAsset) - 3n * BigInt(fees.operation));
   });
 });

@@ -20,7 +20,7 @@ import { ProviderService, type Site } from '../../src/background/provider.js';
 import { siteOfSender } from '../../src/background/site-sender.js';
 import { SiteStore, SITES_STORAGE_KEY } from '../../src/background/sites.js';
 import { memoryStores } from '../../src/background/storage.js';
-import type { WalletService } from '../../src/background/wallet.js';
+import type { SiteWallet } from '../../src/background/provider.js';
 import type { AccountView } from '../../src/shared/messages.js';
 import { PROVIDER_CHANNEL, type ProviderResponse, STATE_METHOD } from '../../src/shared/provider-protocol.js';
 
@@ -48,7 +48,7 @@ function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?
     siteNetworks: async () => [{ id: 'local', name: 'Local network', evmChainId: 43112n }, { id: 'mainnet', name: 'Avalanche Mainnet', evmChainId: 43114n }],
     accountsList: async () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
     networksSelect: async () => ({}),
-  } as unknown as WalletService;
+  } as unknown as SiteWallet;
   const provider = new ProviderService({
     wallet,
     session: { isUnlocked: () => unlocked } as never,

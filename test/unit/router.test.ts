@@ -9,16 +9,17 @@ import {
   methodNameOf,
   type RequestHandlers,
   type RouterOptions,
-  type WalletServiceMethods,
+  type ServicesByGroup,
 } from '../../src/background/router.js';
+import { RestoreWouldDropError } from '../../src/background/services/accounts.js';
+import { type Wallet, walletHandlers } from '../../src/background/services/index.js';
 import { WrongPasswordError } from '../../src/background/vault.js';
-import { RestoreWouldDropError, type WalletService } from '../../src/background/wallet.js';
 import { BackgroundError, callBackground, readResponse } from '../../src/shared/client.js';
 import type { RequestMessage, RequestType, ResponseMessage } from '../../src/shared/messages.js';
 import { REQUEST_TYPES } from '../../src/shared/validate.js';
 
-// Compile-time check: the real wallet service fits the handler table by its naming rule.
-export const _walletServiceFits: (service: WalletService) => RequestHandlers = handlersFrom;
+// Compile-time check: the real services fit the handler table by its naming rule.
+export const _servicesFit: (wallet: Wallet) => RequestHandlers = walletHandlers;
 
 const EXT_ID = 'abcdefghijklmnopabcdefghijklmnop';
 const ORIGIN = `chrome-extension://${EXT_ID}/`;
@@ -309,31 +310,39 @@ describe('handlersFrom', () => {
     expect(methodNameOf('transfers.importWaiting')).toBe('transfersImportWaiting');
   });
 
-  function fakeService() {
-    const service: Record<string, unknown> = { calls: [] as string[] };
+  /** One fake service per group, each with its group's methods, recording which service was called. */
+  function fakeServices() {
+    const calls: string[] = [];
+    const services: Record<string, Record<string, unknown>> = {};
     for (const type of REQUEST_TYPES) {
-      service[methodNameOf(type)] = function (this: { calls: string[] }, params: unknown) {
-        this.calls.push(type);
+      const group = type.slice(0, type.indexOf('.'));
+      const service = (services[group] ??= { group });
+      service[methodNameOf(type)] = function (this: { group: string }, params: unknown) {
+        calls.push(`${this.group}:${type}`);
         return Promise.resolve({ type, params });
       };
     }
-    return service;
+    return { services, calls };
   }
 
-  it('routes each type to its method, bound to the service', async () => {
-    const service = fakeService();
-    const handlers = handlersFrom(service as unknown as WalletServiceMethods);
+  it("routes each type to its group's service, to the method of its name, bound to that service", async () => {
+    const { services, calls } = fakeServices();
+    const handlers = handlersFrom(services as unknown as ServicesByGroup);
     expect(Object.keys(handlers).sort()).toEqual([...REQUEST_TYPES].sort());
     const router = createRouter(handlers, { extensionId: EXT_ID, extensionOrigin: ORIGIN });
     const r = await router.handle(msg('send.c', { to: '0x' + '12'.repeat(20), amountWei: '7', maxFeeWei: '1' }), POPUP);
     expect(r).toEqual({ ok: true, result: { type: 'send.c', params: { to: '0x' + '12'.repeat(20), amountWei: '7', maxFeeWei: '1' } } });
-    expect(service.calls).toEqual(['send.c']);
+    await router.handle(msg('wallet.lock', {}), POPUP);
+    expect(calls).toEqual(['send:send.c', 'wallet:wallet.lock']);
   });
 
-  it('fails at start-up when a method is missing', () => {
-    const service = fakeService();
-    delete service.assetsMintNft;
-    expect(() => handlersFrom(service as unknown as WalletServiceMethods)).toThrow(/assetsMintNft/);
+  it('fails at start-up when a method or a whole service is missing', () => {
+    const { services } = fakeServices();
+    delete services.assets!.assetsMintNft;
+    expect(() => handlersFrom(services as unknown as ServicesByGroup)).toThrow(/assetsMintNft/);
+    const again = fakeServices().services;
+    delete again.sites;
+    expect(() => handlersFrom(again as unknown as ServicesByGroup)).toThrow(/sitesList/);
   });
 });
 

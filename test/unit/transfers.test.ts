@@ -4,7 +4,7 @@
 // The flows against the real node are in test/integration/transfers.test.ts.
 import { describe, expect, it } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
-import { TransferJournal, TransferRunner, transferActivity } from '../../src/background/transfers.js';
+import { TransferJournal, TransferRunner, transferActivity } from '../../src/background/transfer-journal.js';
 import type { TxState, WalletEngine } from '../../src/core/engine.js';
 import { TimeoutError, WalletError } from '../../src/core/errors.js';
 import type { ChainAlias } from '../../src/core/node.js';

@@ -4,7 +4,8 @@ import { ApprovalQueue } from '../../src/background/approvals.js';
 import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
-import { type AccountCache, mergeRefresh, WalletService } from '../../src/background/wallet.js';
+import { type AccountCache, mergeRefresh } from '../../src/background/account-cache.js';
+import { createWallet } from '../../src/background/services/index.js';
 import { cb58Encode } from '../../src/core/encoding.js';
 import { ValidationError } from '../../src/core/errors.js';
 import { generateMnemonic } from '../../src/core/keys.js';
@@ -12,7 +13,7 @@ import { generateMnemonic } from '../../src/core/keys.js';
 function service() {
   const stores = memoryStores();
   const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
-  return { stores, wallet: new WalletService(session, stores.local) };
+  return { stores, wallet: createWallet(session, stores.local) };
 }
 
 async function fieldOf(p: Promise<unknown>): Promise<string | undefined> {
@@ -24,25 +25,25 @@ async function fieldOf(p: Promise<unknown>): Promise<string | undefined> {
 describe('wallet service form errors name the field the user typed into', () => {
   it('mnemonic, private key, new password and idle minutes', async () => {
     const { wallet, stores } = service();
-    expect(await fieldOf(wallet.walletCreate({ password: 'long enough', mnemonic: 'abandon abandon' }))).toBe('mnemonic');
-    expect(await fieldOf(wallet.walletCreateFromKey({ password: 'long enough', privateKey: 'PrivateKey-nope', name: 'k' }))).toBe('privateKey');
+    expect(await fieldOf(wallet.accounts.walletCreate({ password: 'long enough', mnemonic: 'abandon abandon' }))).toBe('mnemonic');
+    expect(await fieldOf(wallet.accounts.walletCreateFromKey({ password: 'long enough', privateKey: 'PrivateKey-nope', name: 'k' }))).toBe('privateKey');
     // Nothing was written by the refused attempts.
     expect(stores.local.keys()).toEqual([]);
 
-    await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    expect(await fieldOf(wallet.walletChangePassword({ oldPassword: 'long enough', newPassword: 'short' }))).toBe('newPassword');
-    expect(await fieldOf(wallet.walletSetIdleLock({ minutes: 0 }))).toBe('minutes');
-    expect(await fieldOf(wallet.accountsImportKey({ name: 'k', privateKey: '0x1234' }))).toBe('privateKey');
-    expect(await wallet.walletSetIdleLock({ minutes: 'never' })).toMatchObject({ minutes: 'never', warning: expect.any(String) });
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    expect(await fieldOf(wallet.accounts.walletChangePassword({ oldPassword: 'long enough', newPassword: 'short' }))).toBe('newPassword');
+    expect(await fieldOf(wallet.accounts.walletSetIdleLock({ minutes: 0 }))).toBe('minutes');
+    expect(await fieldOf(wallet.accounts.accountsImportKey({ name: 'k', privateKey: '0x1234' }))).toBe('privateKey');
+    expect(await wallet.accounts.walletSetIdleLock({ minutes: 'never' })).toMatchObject({ minutes: 'never', warning: expect.any(String) });
   });
 
   it('a wallet, its first account and its addresses exist after create; a second create is refused', async () => {
     const { wallet } = service();
-    const status = await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(24) });
+    const status = await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(24) });
     expect(status).toMatchObject({ vault: 'unlocked', network: { id: 'local' }, account: { name: 'Account 1', kind: 'hd', index: 0 } });
     expect(status.account!.xAddress).toMatch(/^X-custom1/);
-    await expect(wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(24) })).rejects.toMatchObject({ code: 'vault-exists' });
-    const added = await wallet.accountsAdd({ name: 'Savings' });
+    await expect(wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(24) })).rejects.toMatchObject({ code: 'vault-exists' });
+    const added = await wallet.accounts.accountsAdd({ name: 'Savings' });
     expect(added).toMatchObject({ name: 'Savings', index: 1 });
     expect(added.xAddress).not.toBe(status.account!.xAddress);
   });
@@ -51,13 +52,13 @@ describe('wallet service form errors name the field the user typed into', () => 
 describe('network views', () => {
   it('carry the address prefix and, where the network has one, the explorer', async () => {
     const { wallet } = service();
-    const { networks } = await wallet.networksList();
+    const { networks } = await wallet.networks.networksList();
     expect(networks.find((n) => n.id === 'mainnet')).toMatchObject({ hrp: 'avax', explorerUrl: 'https://subnets.avax.network' });
     expect(networks.find((n) => n.id === 'fuji')).toMatchObject({ hrp: 'fuji', explorerUrl: 'https://subnets-test.avax.network' });
     const local = networks.find((n) => n.id === 'local')!;
     expect(local.hrp).toBe('custom');
     expect(local).not.toHaveProperty('explorerUrl');
-    const status = await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const status = await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
     expect(status.network.hrp).toBe('custom');
   });
 });
@@ -68,31 +69,31 @@ describe('hidden assets', () => {
 
   it('are kept per network in storage.local, and survive a new service over the same storage', async () => {
     const { wallet, stores } = service();
-    await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    expect(await wallet.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
-    expect(await wallet.settingsSetHiddenAssets({ assetIDs: [ID_A, ID_B] })).toEqual({ ok: true });
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    expect(await wallet.balances.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
+    expect(await wallet.balances.settingsSetHiddenAssets({ assetIDs: [ID_A, ID_B] })).toEqual({ ok: true });
     expect(await stores.local.get(['xpc.hidden.local'])).toEqual({ 'xpc.hidden.local': [ID_A, ID_B] });
 
-    const again = new WalletService(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local);
-    expect(await again.settingsGetHiddenAssets()).toEqual({ assetIDs: [ID_A, ID_B] });
+    const again = createWallet(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local);
+    expect(await again.balances.settingsGetHiddenAssets()).toEqual({ assetIDs: [ID_A, ID_B] });
 
     // Another network has its own list (switched in storage: no node to check here).
     const state = (await stores.local.get(['xpc.state']))['xpc.state'] as Record<string, unknown>;
     await stores.local.set({ 'xpc.state': { ...state, selectedNetworkId: 'fuji' } });
-    expect(await again.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
-    await again.settingsSetHiddenAssets({ assetIDs: [ID_B] });
+    expect(await again.balances.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
+    await again.balances.settingsSetHiddenAssets({ assetIDs: [ID_B] });
     await stores.local.set({ 'xpc.state': state });
-    expect(await again.settingsGetHiddenAssets()).toEqual({ assetIDs: [ID_A, ID_B] });
-    await again.settingsSetHiddenAssets({ assetIDs: [] });
-    expect(await again.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
+    expect(await again.balances.settingsGetHiddenAssets()).toEqual({ assetIDs: [ID_A, ID_B] });
+    await again.balances.settingsSetHiddenAssets({ assetIDs: [] });
+    expect(await again.balances.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
   });
 
   it('are dropped with the wallet when it is restored from a recovery phrase', async () => {
     const { wallet, stores } = service();
-    await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    await wallet.settingsSetHiddenAssets({ assetIDs: [ID_A] });
-    await wallet.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    expect(await wallet.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    await wallet.balances.settingsSetHiddenAssets({ assetIDs: [ID_A] });
+    await wallet.accounts.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    expect(await wallet.balances.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
     expect(stores.local.keys()).not.toContain('xpc.hidden.local');
   });
 });
@@ -102,22 +103,22 @@ describe('approvals through the wallet service', () => {
     const stores = memoryStores();
     const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
     const queue = new ApprovalQueue(stores.session, () => 1_700_000_000_000);
-    return { queue, wallet: new WalletService(session, stores.local, { approvals: queue }) };
+    return { queue, wallet: createWallet(session, stores.local, { approvals: queue }) };
   }
   async function unlockedWithQueue() {
     const t = withQueue();
-    await t.wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    await t.wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
     return t;
   }
 
   it('lists what the provider enqueued, without the request params, and decides it', async () => {
     const { queue, wallet } = await unlockedWithQueue();
-    expect(await wallet.approvalsList()).toEqual({ approvals: [] });
+    expect(await wallet.approvals.approvalsList()).toEqual({ approvals: [] });
     const summary = { kind: 'connect', accounts: ['X-local1abc'] };
     const a = await queue.add({ origin: 'https://dapp.example', method: 'avax_requestAccounts', params: { secret: 'kept back' }, summary });
     const b = await queue.add({ origin: 'https://top.example', frameOrigin: 'https://frame.example', method: 'avax_signMessage', params: {}, summary: { kind: 'sign-message', encoding: 'text', message: 'hi', signer: 'X-local1abc' } });
 
-    const { approvals } = await wallet.approvalsList();
+    const { approvals } = await wallet.approvals.approvalsList();
     expect(approvals).toEqual([
       { id: a.id, origin: 'https://dapp.example', method: 'avax_requestAccounts', createdAt: 1_700_000_000_000, summary },
       { id: b.id, origin: 'https://top.example', frameOrigin: 'https://frame.example', method: 'avax_signMessage', createdAt: 1_700_000_000_000, summary: expect.objectContaining({ kind: 'sign-message' }) },
@@ -126,46 +127,46 @@ describe('approvals through the wallet service', () => {
     expect(a.id).toMatch(/^[0-9a-f]{24}$/);
 
     const waiting = queue.waitFor(a.id);
-    expect(await wallet.approvalsDecide({ id: a.id, approved: true })).toEqual({ ok: true });
+    expect(await wallet.approvals.approvalsDecide({ id: a.id, approved: true })).toEqual({ ok: true });
     expect(await waiting).toBe(true);
-    await wallet.approvalsDecide({ id: b.id, approved: false });
+    await wallet.approvals.approvalsDecide({ id: b.id, approved: false });
     expect(await queue.waitFor(b.id)).toBe(false);
-    expect(await wallet.approvalsList()).toEqual({ approvals: [] });
+    expect(await wallet.approvals.approvalsList()).toEqual({ approvals: [] });
   });
 
   it('a decision on an unknown or already decided request is refused with unknown-approval', async () => {
     const { queue, wallet } = await unlockedWithQueue();
-    await expect(wallet.approvalsDecide({ id: '0'.repeat(24), approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
+    await expect(wallet.approvals.approvalsDecide({ id: '0'.repeat(24), approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
     const a = await queue.add({ origin: 'https://dapp.example', method: 'm', params: {}, summary: { kind: 'connect', accounts: [] } });
-    await wallet.approvalsDecide({ id: a.id, approved: false });
-    await expect(wallet.approvalsDecide({ id: a.id, approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
+    await wallet.approvals.approvalsDecide({ id: a.id, approved: false });
+    await expect(wallet.approvals.approvalsDecide({ id: a.id, approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
     // Without a queue nothing waits, and nothing can be decided.
     const { wallet: bare } = service();
-    await bare.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    expect(await bare.approvalsList()).toEqual({ approvals: [] });
-    await expect(bare.approvalsDecide({ id: a.id, approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
+    await bare.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    expect(await bare.approvals.approvalsList()).toEqual({ approvals: [] });
+    await expect(bare.approvals.approvalsDecide({ id: a.id, approved: true })).rejects.toMatchObject({ code: 'unknown-approval' });
   });
 
   it('names the sites waiting, also while locked: the frames with requests and those waiting for the unlock', async () => {
     const stores = memoryStores();
     const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
     const queue = new ApprovalQueue(stores.session);
-    const wallet = new WalletService(session, stores.local, { approvals: queue, sitesWaitingForUnlock: () => ['https://later.example', 'https://frame.example'] });
+    const wallet = createWallet(session, stores.local, { approvals: queue, sitesWaitingForUnlock: () => ['https://later.example', 'https://frame.example'] });
     await queue.add({ origin: 'https://top.example', frameOrigin: 'https://frame.example', method: 'personal_sign', params: {}, summary: { kind: 'connect', accounts: [] } });
     await queue.add({ origin: 'https://dapp.example', method: 'personal_sign', params: {}, summary: { kind: 'connect', accounts: [] } });
     expect(session.isUnlocked()).toBe(false);
-    expect(await wallet.approvalsWaiting()).toEqual({ sites: ['https://frame.example', 'https://dapp.example', 'https://later.example'] });
+    expect(await wallet.approvals.approvalsWaiting()).toEqual({ sites: ['https://frame.example', 'https://dapp.example', 'https://later.example'] });
   });
 
   it('while locked, requests are neither shown nor approved, and can still be rejected', async () => {
     const { queue, wallet } = await unlockedWithQueue();
     const a = await queue.add({ origin: 'https://dapp.example', method: 'personal_sign', params: {}, summary: { kind: 'connect', accounts: [] } });
     const b = await queue.add({ origin: 'https://dapp.example', method: 'eth_sendTransaction', params: {}, summary: { kind: 'connect', accounts: [] } });
-    await wallet.walletLock();
-    await expect(wallet.approvalsList()).rejects.toMatchObject({ code: 'vault-locked' });
-    await expect(wallet.approvalsDecide({ id: a.id, approved: true })).rejects.toMatchObject({ code: 'vault-locked' });
+    await wallet.accounts.walletLock();
+    await expect(wallet.approvals.approvalsList()).rejects.toMatchObject({ code: 'vault-locked' });
+    await expect(wallet.approvals.approvalsDecide({ id: a.id, approved: true })).rejects.toMatchObject({ code: 'vault-locked' });
     expect((await queue.list()).map((p) => p.id)).toEqual([a.id, b.id]);
-    await wallet.approvalsDecide({ id: b.id, approved: false });
+    await wallet.approvals.approvalsDecide({ id: b.id, approved: false });
     expect(await queue.waitFor(b.id)).toBe(false);
     expect((await queue.list()).map((p) => p.id)).toEqual([a.id]);
   });
@@ -183,18 +184,18 @@ describe('vault and account changes that overlap', () => {
 
   it('two imports at once both land, in the vault and in the account list', async () => {
     const { wallet, stores } = service();
-    await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    await Promise.all([wallet.accountsImportKey({ name: 'A', privateKey: KEY_A }), wallet.accountsImportKey({ name: 'B', privateKey: KEY_B })]);
-    expect((await wallet.accountsList()).accounts.map((a) => a.name).sort()).toEqual(['A', 'Account 1', 'B']);
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    await Promise.all([wallet.accounts.accountsImportKey({ name: 'A', privateKey: KEY_A }), wallet.accounts.accountsImportKey({ name: 'B', privateKey: KEY_B })]);
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name).sort()).toEqual(['A', 'Account 1', 'B']);
     expect(await keysInVault(stores)).toEqual(['A', 'B']);
   });
 
   it('an import and a removal at once both take effect', async () => {
     const { wallet, stores } = service();
-    await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    const a = await wallet.accountsImportKey({ name: 'A', privateKey: KEY_A });
-    await Promise.all([wallet.accountsRemove({ id: a.id }), wallet.accountsImportKey({ name: 'B', privateKey: KEY_B }), wallet.accountsAdd({ name: 'Savings' })]);
-    expect((await wallet.accountsList()).accounts.map((x) => x.name).sort()).toEqual(['Account 1', 'B', 'Savings']);
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const a = await wallet.accounts.accountsImportKey({ name: 'A', privateKey: KEY_A });
+    await Promise.all([wallet.accounts.accountsRemove({ id: a.id }), wallet.accounts.accountsImportKey({ name: 'B', privateKey: KEY_B }), wallet.accounts.accountsAdd({ name: 'Savings' })]);
+    expect((await wallet.accounts.accountsList()).accounts.map((x) => x.name).sort()).toEqual(['Account 1', 'B', 'Savings']);
     expect(await keysInVault(stores)).toEqual(['B']);
   });
 });
@@ -204,34 +205,34 @@ describe('restore from a recovery phrase over an existing wallet', () => {
 
   it('is refused while it would drop imported keys or unfinished transfers, and goes through once confirmed', async () => {
     const { wallet, stores } = service();
-    await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    const imported = await wallet.accountsImportKey({ name: 'Imported', privateKey: KEY });
-    const { accounts } = await wallet.accountsList();
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const imported = await wallet.accounts.accountsImportKey({ name: 'Imported', privateKey: KEY });
+    const { accounts } = await wallet.accounts.accountsList();
     const journalKey = `xpc.transfers.local.${accounts[0]!.id}`;
     const transfer = (id: string, state: string) => ({ id, from: 'X', to: 'P', amount: '1', state, imports: [], importAttempts: 0, createdAt: 1, updatedAt: 1 });
     await stores.local.set({ [journalKey]: [transfer('a', 'export-accepted'), transfer('b', 'completed'), transfer('c', 'failed')] });
-    await wallet.walletLock();
+    await wallet.accounts.walletLock();
     const vaultBefore = (await stores.local.get(['xpc.vault']))['xpc.vault'];
 
     const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
-    await expect(wallet.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1, unfinishedTransfers: 1 } });
-    await expect(wallet.walletRestore({ ...restore, confirmLoss: false })).rejects.toMatchObject({ code: 'restore-would-drop' });
+    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1, unfinishedTransfers: 1 } });
+    await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: false })).rejects.toMatchObject({ code: 'restore-would-drop' });
     // Nothing changed: the old vault, the imported account and the journal are all still there.
     expect((await stores.local.get(['xpc.vault']))['xpc.vault']).toBe(vaultBefore);
-    await wallet.walletUnlock({ password: 'long enough' });
-    expect((await wallet.accountsList()).accounts.map((a) => a.id)).toContain(imported.id);
+    await wallet.accounts.walletUnlock({ password: 'long enough' });
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.id)).toContain(imported.id);
     expect(stores.local.keys()).toContain(journalKey);
 
-    const status = await wallet.walletRestore({ ...restore, confirmLoss: true });
+    const status = await wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
     expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1', kind: 'hd' } });
     expect(stores.local.keys()).not.toContain(journalKey);
   });
 
   it('goes through without a confirmation when nothing would be lost', async () => {
     const { wallet } = service();
-    await wallet.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    await wallet.accountsAdd({ name: 'Savings' });
-    const finished = await wallet.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    await wallet.accounts.accountsAdd({ name: 'Savings' });
+    const finished = await wallet.accounts.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
     expect(finished.vault).toBe('unlocked');
   });
 });

@@ -1,0 +1,109 @@
+// What the wallet remembers per network and account (storage.local), so the popup shows it at
+// once: the balance snapshot, the activity list, the address indices handed out. Also the storage
+// keys of everything else kept per network and account, named here once.
+import type { ActivityItem, BalancesView } from '../shared/messages.js';
+import type { StorageArea } from './storage.js';
+
+/** The activity list keeps at most this many items. */
+export const MAX_ACTIVITY = 500;
+
+export interface AccountCache {
+  /** Detects a local network that was restarted: its P-Chain height went back. */
+  pHeight: string;
+  receiveNext: number;
+  changeNext: number;
+  balances: BalancesView;
+  activity: ActivityItem[];
+  /** UTXO IDs seen at the last refresh, to tell incoming funds apart. */
+  knownUtxos: string[];
+}
+
+export function emptyCache(): AccountCache {
+  return {
+    pHeight: '0',
+    receiveNext: 1,
+    changeNext: 0,
+    balances: { updatedAt: 0, refreshing: false, balances: [], waiting: [] },
+    activity: [],
+    knownUtxos: [],
+  };
+}
+
+// ---- storage keys per network and account ----
+
+export const cacheKey = (networkId: string, accountId: string): string => `xpc.cache.${networkId}.${accountId}`;
+/** The cross-chain moves' journal (src/background/transfer-journal.ts). */
+export const journalKey = (networkId: string, accountId: string): string => `xpc.transfers.${networkId}.${accountId}`;
+/** Signed sends the node has not decided on (src/background/outbox.ts). */
+export const outboxKey = (networkId: string, accountId: string): string => `xpc.outbox.${networkId}.${accountId}`;
+/** Assets the user hid on a network (for every account). */
+export const hiddenAssetsKey = (networkId: string): string => `xpc.hidden.${networkId}`;
+
+export class AccountCaches {
+  /** The caches' changes made by sends wait here for each other (a refresh merges its own snapshot). */
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly local: StorageArea) {}
+
+  async get(networkId: string, accountId: string): Promise<AccountCache> {
+    const key = cacheKey(networkId, accountId);
+    return ((await this.local.get([key]))[key] as AccountCache | undefined) ?? emptyCache();
+  }
+
+  /**
+   * Applies `change` to the cache as stored right now and saves it: for a request that read the
+   * cache before a long wait, so it adds only its own changes and keeps a refresh that ran meanwhile.
+   */
+  update(networkId: string, accountId: string, change: (c: AccountCache) => void): Promise<void> {
+    const run = this.#tail.then(async () => {
+      const c = await this.get(networkId, accountId);
+      change(c);
+      await this.local.set({ [cacheKey(networkId, accountId)]: c });
+    });
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** Puts `item` first in the activity list, which keeps at most MAX_ACTIVITY items. */
+export function addActivity(c: AccountCache, item: ActivityItem): void {
+  c.activity.unshift(item);
+  c.activity.length = Math.min(c.activity.length, MAX_ACTIVITY);
+}
+
+/**
+ * Saves a refresh over the cache as stored now: a send may have finished while the refresh waited
+ * on the node. Items written meanwhile stay, and such a record of a tx wins over the "Received"
+ * the refresh inferred from that tx's outputs; a status settled by either side is kept.
+ * `startedWith`: the tx IDs of the activity the refresh read.
+ */
+export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, startedWith: ReadonlySet<string>): void {
+  const storedById = new Map(stored.activity.map((a) => [a.txID, a]));
+  const writtenMeanwhile = (a: ActivityItem): boolean => !startedWith.has(a.txID);
+  // An item the refresh read that is gone from storage was taken back meanwhile (a send refused).
+  const activity = refreshed.activity.filter((mine) => storedById.has(mine.txID) || !startedWith.has(mine.txID)).map((mine) => {
+    const theirs = storedById.get(mine.txID);
+    if (!theirs) return mine;
+    // A decision wins over "pending", whichever side made it (a send written meanwhile may be one
+    // this refresh has just seen decided).
+    if (theirs.status === 'pending' && mine.status !== 'pending') {
+      const { checking: _wasChecking, ...rest } = theirs;
+      return { ...rest, status: mine.status, ...(mine.fee !== undefined ? { fee: mine.fee } : {}) };
+    }
+    if (writtenMeanwhile(theirs)) return theirs;
+    return mine.status === 'pending' && theirs.status !== 'pending' ? theirs : mine;
+  });
+  const listed = new Set(activity.map((a) => a.txID));
+  const added = stored.activity.filter((a) => writtenMeanwhile(a) && !listed.has(a.txID));
+  stored.activity = [...added, ...activity].slice(0, MAX_ACTIVITY);
+  stored.pHeight = refreshed.pHeight;
+  stored.balances = refreshed.balances;
+  stored.knownUtxos = refreshed.knownUtxos;
+  stored.receiveNext = Math.max(stored.receiveNext, refreshed.receiveNext);
+  stored.changeNext = Math.max(stored.changeNext, refreshed.changeNext);
+}
+
+/** Every key kept for one account on one network (a new vault, or a removed account, drops them). */
+export function accountStorageKeys(networkId: string, accountId: string): string[] {
+  return [cacheKey(networkId, accountId), journalKey(networkId, accountId), outboxKey(networkId, accountId)];
+}

@@ -1,0 +1,93 @@
+// The selected account on the selected network, opened for work: a core WalletEngine over its keys
+// (scanned once), the network's checked identity, its cache and its proven UTXOs. Every service
+// that reads chains or signs starts here.
+import type { Bytes } from '../core/bytes.js';
+import { WalletEngine } from '../core/engine.js';
+import { WalletError } from '../core/errors.js';
+import { deriveEvmKey, deriveXpKey, type KeyPair } from '../core/keys.js';
+import { chainContextOf } from '../core/network.js';
+import type { WaitOptions } from '../core/node.js';
+import { scanBranch } from '../core/scan.js';
+import { type AccountCache, type AccountCaches, outboxKey } from './account-cache.js';
+import type { Keyring } from './keyring.js';
+import { Outbox } from './outbox.js';
+import { ProofStore } from './proofs.js';
+import { refusedInputs } from './refused.js';
+import type { Preset, NetworksService } from './services/networks.js';
+import type { AccountRecord, PersistedState, SettingsStore } from './settings.js';
+import type { StorageArea } from './storage.js';
+
+/** An account at work: its engine, the network it is on, its record and its cache as read. */
+export interface AccountContext {
+  engine: WalletEngine;
+  preset: Preset;
+  account: AccountRecord;
+  cache: AccountCache;
+}
+
+export class AccountEngines {
+  readonly proofs: ProofStore;
+
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly networks: NetworksService,
+    private readonly keyring: Keyring,
+    readonly caches: AccountCaches,
+    private readonly local: StorageArea,
+    private readonly options: { log?: (line: string) => void; wait?: WaitOptions } = {},
+  ) {
+    this.proofs = new ProofStore(local);
+  }
+
+  /** The selected account (or the one named) on the selected network. */
+  async selected(accountId?: string): Promise<{ s: PersistedState; account: AccountRecord; preset: Preset }> {
+    const s = await this.settings.read();
+    const account = s.accounts.find((a) => a.id === (accountId ?? s.selectedAccountId));
+    if (!account) throw new WalletError('no-account', accountId === undefined ? 'no account is selected' : 'that account no longer exists');
+    return { s, account, preset: this.networks.presetOf(s, s.selectedNetworkId) };
+  }
+
+  outbox(networkId: string, accountId: string): Outbox {
+    return new Outbox(this.local, outboxKey(networkId, accountId));
+  }
+
+  /**
+   * An engine for the selected account (or the one named) on the selected network: its scanned
+   * keys, a fresh change address, and the network's identity. Scanning runs when the cache has
+   * never scanned.
+   */
+  async open(accountId?: string): Promise<AccountContext> {
+    const { account, preset } = await this.selected(accountId);
+    const identity = await this.networks.identity(preset);
+    const client = this.networks.client(preset);
+    const cache = await this.caches.get(preset.id, account.id);
+    let keys: { xp: KeyPair[]; evm: KeyPair; change: Bytes };
+    if (account.kind === 'imported') {
+      const k = this.keyring.importedKey(account.keyId);
+      keys = { xp: [k], evm: k, change: k.shortId };
+    } else {
+      const root = await this.keyring.root();
+      const receive = (i: number) => deriveXpKey(root, account.index, 0, i);
+      const change = (i: number) => deriveXpKey(root, account.index, 1, i);
+      if (cache.balances.updatedAt === 0) {
+        const [r, c] = await Promise.all([scanBranch(client, identity.hrp, receive), scanBranch(client, identity.hrp, change)]);
+        // Addresses the wallet already handed out stay in use even when their UTXOs are all spent.
+        cache.receiveNext = Math.max(1, cache.receiveNext, r.nextIndex);
+        cache.changeNext = Math.max(cache.changeNext, c.nextIndex);
+      }
+      const xp = [
+        ...Array.from({ length: cache.receiveNext }, (_, i) => receive(i)),
+        ...Array.from({ length: cache.changeNext + 1 }, (_, i) => change(i)),
+      ];
+      keys = { xp, evm: deriveEvmKey(root, account.index), change: change(cache.changeNext).shortId };
+    }
+    const entries = await this.outbox(preset.id, account.id).list();
+    const engine = new WalletEngine(client, chainContextOf(identity), keys, {
+      evmChainId: BigInt(identity.evmChainID),
+      proofs: await this.proofs.cache(),
+      spendFirst: refusedInputs(entries, (e, error) => this.options.log?.(`a refused send in the outbox cannot be read (${e.txID}): ${(error as Error).message}`)),
+      ...(this.options.wait ? { wait: this.options.wait } : {}),
+    });
+    return { engine, preset, account, cache };
+  }
+}

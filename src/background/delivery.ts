@@ -1,0 +1,213 @@
+// How every signed tx leaves the wallet, the wallet's own and the ones sites asked for: checked
+// against refused sends on its chain (src/background/refused.ts), written to the outbox and to
+// Activity before the node sees it, sent once, and followed to a decision its inputs (or, on the
+// C-Chain, its nonce) confirm. No answer, lost answer or lie from the node turns into a second payment.
+import { type Bytes, fromHex, toHex } from '../core/bytes.js';
+import { type EvmNonces, isEvmHash, type Issued, type WalletEngine } from '../core/engine.js';
+import { WalletError } from '../core/errors.js';
+import type { ChainAlias, EthReceipt } from '../core/node.js';
+import { decodeChainTx } from '../core/tx-fate.js';
+import type { BuiltTx } from '../core/tx/built.js';
+import { evmTxNonce } from '../core/tx/c.js';
+import type { ActivityItem } from '../shared/messages.js';
+import { type AccountCache, addActivity } from './account-cache.js';
+import type { AccountContext, AccountEngines } from './account-engines.js';
+import { type OutboxEntry, outboxEntry, sendOnce } from './outbox.js';
+import { conflictsOf, inputIds, settleRefused } from './refused.js';
+
+type Target = Pick<AccountContext, 'engine' | 'preset' | 'account'>;
+type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes };
+
+export class Delivery {
+  readonly #evmLocks = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly engines: AccountEngines) {}
+
+  private get caches() {
+    return this.engines.caches;
+  }
+
+  /**
+   * Signs, issues, waits, and records the tx in the activity list; bumps the change address. A tx
+   * whose fee is above `maxFee` (nAVAX, what the user approved) is refused before it is signed.
+   */
+  async issue(kind: ActivityItem['kind'], built: BuiltTx, maxFee: string, extra: Partial<ActivityItem> = {}): Promise<Issued> {
+    if (built.fee > BigInt(maxFee)) throw new WalletError('fee-above-approved', `the fee of ${built.fee} nAVAX is above the approved maximum of ${maxFee} nAVAX`);
+    const ctx = await this.engines.open();
+    const { engine, account, cache } = ctx;
+    const chain: ChainAlias = built.tx.vm === 'avm' ? 'X' : built.tx.vm === 'pvm' ? 'P' : 'C';
+    const replaced = await this.beforeSending(ctx, chain, { inputs: inputIds(built.tx) });
+    const issued = engine.sign(built);
+    const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra };
+    // The address indices this engine used (scanned, and the change address if it got funds).
+    const indices = { receiveNext: cache.receiveNext, changeNext: cache.changeNext + (account.kind === 'hd' && usesChange(built, engine) ? 1 : 0) };
+    await this.deliver(ctx, issued, item, indices, true, replaced);
+    return issued;
+  }
+
+  /**
+   * Sends a signed tx so that no answer, lost answer or lie ever turns into a second payment: the
+   * signed bytes go to the outbox and the pending item to Activity before anything reaches the
+   * node; then it is sent once (sendOnce) and followed to a decision its inputs (or, on the
+   * C-Chain, its nonce) confirm. Throws 'tx-refused' (nothing listed) or 'tx-failed'.
+   */
+  async deliver(
+    { engine, preset, account }: Target,
+    signed: Signed,
+    item: ActivityItem,
+    indices: { receiveNext: number; changeNext: number } = { receiveNext: 0, changeNext: 0 },
+    follow = true,
+    replaces: readonly string[] = [],
+  ): Promise<ActivityItem> {
+    const record = (c: AccountCache): void => {
+      const known = c.activity.find((a) => a.txID === item.txID);
+      // A refresh meanwhile may already know the outcome; a timed-out wait must not undo it.
+      if (known) {
+        known.status = item.status === 'pending' ? known.status : item.status;
+        if (item.fee !== undefined) known.fee = item.fee;
+        if (known.status !== 'pending' || !item.checking) delete known.checking;
+        else known.checking = true;
+      } else addActivity(c, { ...item });
+      c.receiveNext = Math.max(c.receiveNext, indices.receiveNext);
+      c.changeNext = Math.max(c.changeNext, indices.changeNext);
+    };
+    // Before anything can reach the node: the signed bytes (kept until the node decides, so an
+    // unclear answer never leads to a new tx), then the pending item and the change index.
+    const outbox = this.engines.outbox(preset.id, account.id);
+    const entry = outboxEntry(signed.chain, signed.txID, signed.signedBytes, item);
+    // With it, the refused sends it takes the place of are marked, in the same write.
+    await outbox.put(entry, replaces);
+    await this.caches.update(preset.id, account.id, record);
+    let sent: 'sent' | 'checking';
+    try {
+      sent = await sendOnce(engine, outbox, entry);
+    } catch (e) {
+      // A refusal with everything it spends unspent: nothing happened, so nothing is listed.
+      if (e instanceof WalletError && e.code === 'tx-refused') await this.caches.update(preset.id, account.id, (c) => void (c.activity = c.activity.filter((a) => a.txID !== item.txID)));
+      throw e;
+    }
+    if (sent === 'checking') {
+      item.checking = true;
+      await this.caches.update(preset.id, account.id, record);
+      return item;
+    }
+    // Not followed here: the refreshes settle it from the outbox.
+    if (!follow) return item;
+    const outcome = await engine.node.waitForTx(signed.chain, signed.txID, engine.waitOptions).catch(() => null);
+    // The node's word is checked against what the tx spends: a failure stands only while that is
+    // unspent, an acceptance only once it is spent.
+    const fate = outcome === null ? undefined : await engine.txFate(signed.chain, signed.txID, signed.signedBytes).catch(() => undefined);
+    if (fate === 'accepted' || fate === 'failed') {
+      item.status = fate;
+      await outbox.remove(signed.txID);
+      // An EVM tx's fee is what its receipt charged, not the most it could have.
+      if (outcome?.receipt && item.fee !== undefined) {
+        const most = BigInt(item.fee);
+        const paid = await evmFeePaid(engine, signed.txID, outcome.receipt).catch(() => most);
+        // The receipt is the node's word: never shown above what the tx could cost.
+        item.fee = (paid < most ? paid : most).toString();
+      }
+    } else if (fate === 'inputs-spent') item.checking = true;
+    await this.caches.update(preset.id, account.id, record);
+    if (item.status === 'failed') throw new WalletError('tx-failed', `the ${signed.chain}-Chain did not accept the transaction: ${outcome?.reason ?? outcome?.status}`);
+    return item;
+  }
+
+  // ---- C-Chain EVM nonces ----
+
+  /**
+   * One C-Chain EVM send per account at a time, from choosing its nonce until it is in the outbox
+   * (and, for the wallet's own sends, followed): two sends never take the same nonce.
+   */
+  withEvmLock<T>(accountId: string, run: () => Promise<T>): Promise<T> {
+    const next = (this.#evmLocks.get(accountId) ?? Promise.resolve()).then(run, run);
+    this.#evmLocks.set(accountId, next.catch(() => undefined));
+    return next;
+  }
+
+  /** The nonces of this account's C-Chain EVM txs the node has not decided on, or refused (the outbox). */
+  async ownEvmNonces({ preset, account }: Pick<AccountContext, 'preset' | 'account'>): Promise<EvmNonces> {
+    const entries = (await this.engines.outbox(preset.id, account.id).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID));
+    const nonceOf = (e: OutboxEntry) => evmTxNonce(fromHex(e.signedHex));
+    return { live: entries.filter((e) => !e.voided).map(nonceOf), voided: entries.filter((e) => e.voided).map(nonceOf) };
+  }
+
+  /** The nonce the account's next C-Chain EVM tx takes (WalletEngine.evmNonce, with the outbox). */
+  async evmNonceFor(accountId: string): Promise<bigint> {
+    const ctx = await this.engines.open(accountId);
+    return ctx.engine.evmNonce(await this.ownEvmNonces(ctx));
+  }
+
+  // ---- refused sends ----
+
+  /** settleRefused (src/background/refused.ts) for this account, listing what it finds. */
+  async settleRefusedHere({ engine, preset, account }: Target, chain: ChainAlias, evm: boolean): Promise<OutboxEntry[]> {
+    const { activity } = await this.caches.get(preset.id, account.id);
+    const list = (item: ActivityItem) =>
+      this.caches.update(preset.id, account.id, (c) => {
+        const known = c.activity.find((a) => a.txID === item.txID);
+        if (!known) addActivity(c, item);
+        else Object.assign(known, { status: item.status, ...(item.checking ? { checking: true } : {}) });
+      });
+    return settleRefused(engine, this.engines.outbox(preset.id, account.id), chain, evm, list, (txID) => activity.some((a) => a.txID === txID && a.status === 'accepted'));
+  }
+
+  /**
+   * Before an X/P (or C-atomic) tx spending `inputs` is signed: what became of refused sends on
+   * its chain (one that ran stops this one), and which of them it replaces (conflictsOf).
+   */
+  private async beforeSending(ctx: Target, chain: ChainAlias, tx: { inputs: string[] }): Promise<string[]> {
+    if (chain === 'C') return [];
+    return conflictsOf(await this.settleRefusedHere(ctx, chain, false), chain, tx);
+  }
+
+  // ---- site txs (src/background/provider.ts) ----
+
+  /**
+   * Before the signed bytes of a site's X/P tx go back to the site (which may send them itself):
+   * the checks a send of the wallet's own gets (a refused send that ran stops it; one that could
+   * still run must be replaced by it).
+   */
+  async checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes): Promise<void> {
+    if (chain === 'C') return;
+    await this.beforeSending(await this.engines.open(accountId), chain, { inputs: inputIds(decodeChainTx(chain, signedBytes)) });
+  }
+
+  /**
+   * Sends a tx a site had approved exactly as the wallet sends its own (outbox first, the node's
+   * answer checked, never a second tx for one approval); returns once sent, not once accepted.
+   */
+  async sendSiteTx(accountId: string, signed: Signed, item: ActivityItem): Promise<void> {
+    const ctx = await this.engines.open(accountId);
+    if (!isEvmHash(signed.txID)) {
+      const replaced = await this.beforeSending(ctx, signed.chain, { inputs: inputIds(decodeChainTx(signed.chain, signed.signedBytes)) });
+      await this.deliver(ctx, signed, item, undefined, false, replaced);
+      return;
+    }
+    await this.withEvmLock(accountId, async () => {
+      const live = await this.settleRefusedHere(ctx, 'C', true);
+      // The nonce was chosen when the site asked; a send since then took it (or refused one freed another).
+      const nonce = evmTxNonce(signed.signedBytes);
+      const now = await ctx.engine.evmNonce(await this.ownEvmNonces(ctx));
+      if (nonce !== now) throw new WalletError('stale-approval', `another C-Chain transaction of this account went out since this one was approved (nonce ${nonce}, now ${now}); nothing was sent: ask again`);
+      const replaced = conflictsOf(live, 'C', { nonce });
+      await this.deliver(ctx, signed, item, undefined, false, replaced);
+    });
+  }
+}
+
+/** True when the tx pays change to the engine's fresh change address (so the next send needs a new one). */
+function usesChange(built: BuiltTx, engine: WalletEngine): boolean {
+  if (built.tx.vm === 'evm') return false;
+  const change = toHex(engine.changeOwners.addresses[0]!);
+  return built.tx.outputs.some((o) => o.output.kind === 'TransferOutput' && o.output.owners.addresses.some((a) => toHex(a) === change));
+}
+
+/** Wei a C-Chain tx paid: gas used × effective gas price, from its receipt. */
+async function evmFeePaid(engine: WalletEngine, hash: string, known: EthReceipt | undefined): Promise<bigint> {
+  const receipt = known ?? (await engine.node.eth.getTransactionReceipt(hash));
+  if (!receipt) throw new WalletError('node-response', `the node has no receipt for the accepted C-Chain transaction ${hash}`);
+  // A node that leaves effectiveGasPrice out (pre-London receipts): the block's base fee is what was burned.
+  const price = receipt.effectiveGasPrice ?? (await engine.node.eth.getBlockByNumber(receipt.blockNumber))?.baseFeePerGas ?? 0n;
+  return receipt.gasUsed * price;
+}

@@ -1,0 +1,84 @@
+// The largest amount one X or P tx can carry from the wallet's UTXOs, for "send the maximum" and
+// for estimates: found by building candidate txs with the same builders a send uses.
+import { type Bytes, toHex } from '../core/bytes.js';
+import type { OutputOwners, PTx, TransferableOutput } from '../core/codec/types.js';
+import { cb58Encode } from '../core/encoding.js';
+import { InsufficientFundsError, TxTooLargeError } from '../core/errors.js';
+import { type PFeeContext, pTxFee } from '../core/fees.js';
+import type { BuiltTx } from '../core/tx/built.js';
+import { type ChainContext, MAX_XP_TX_SIZE } from '../core/tx/context.js';
+import { type SpendableUtxo, toTransferableInput } from '../core/tx/utxos.js';
+import { packInputs } from '../core/tx/x.js';
+
+/** How many candidate amounts `largestAmount` builds before giving up. */
+const MAX_AMOUNT_ATTEMPTS = 32;
+
+/** An AVAX output to `owners` (amount 0: for sizing a tx, whose fee no amount changes). */
+export function avaxOutput(ctx: ChainContext, owners: OutputOwners): TransferableOutput {
+  return { assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: 0n, owners } };
+}
+
+/**
+ * P-Chain fees of a tx spending `inputs` to `payment` (a BaseTx output or the exported output):
+ * without change, then with one change output. Amounts do not change a P fee, only the shape does.
+ */
+export function pSpendFees(
+  ctx: ChainContext,
+  fee: PFeeContext,
+  kind: 'BaseTx' | 'ExportTx',
+  inputs: readonly SpendableUtxo[],
+  payment: TransferableOutput,
+  changeOwners: OutputOwners,
+): bigint[] {
+  const change = avaxOutput(ctx, changeOwners);
+  const base = { vm: 'pvm' as const, networkID: ctx.networkID, blockchainID: ctx.pChainID, inputs: inputs.map(toTransferableInput), memo: new Uint8Array() };
+  const draft = (withChange: boolean): PTx => {
+    const changeOuts = withChange ? [change] : [];
+    return kind === 'BaseTx'
+      ? { ...base, kind, outputs: [payment, ...changeOuts] }
+      : { ...base, kind, outputs: changeOuts, destinationChain: ctx.xChainID, exportedOutputs: [payment] };
+  };
+  return [pTxFee(draft(false), fee), pTxFee(draft(true), fee)];
+}
+
+/**
+ * The largest amount of `assetID` one tx can carry from `pool`. Candidates: the asset's UTXOs
+ * largest first (the order the builders pick them in), as many as fit one tx, less each fee the
+ * tx could settle on for those inputs (`feesFor`, in this asset; 0 when the fee is paid in another
+ * asset). Each candidate, largest first, is built for real with `build`; the first that builds is
+ * the answer. A candidate too large for one tx rules out every candidate with as many inputs.
+ */
+export function largestAmount(p: {
+  pool: readonly SpendableUtxo[];
+  assetID: Bytes;
+  feesFor: (inputs: readonly SpendableUtxo[]) => bigint[];
+  build: (amount: bigint) => BuiltTx;
+}): bigint {
+  const hex = toHex(p.assetID);
+  const own = p.pool.filter((s) => toHex(s.utxo.assetID) === hex).sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+  const total = own.reduce((sum, s) => sum + s.amount, 0n);
+  const fit = packInputs(own, MAX_XP_TX_SIZE)[0]?.length ?? 0;
+  const candidates: { amount: bigint; inputs: number }[] = [];
+  let sum = 0n;
+  for (let k = 1; k <= fit; k++) {
+    sum += own[k - 1]!.amount;
+    for (const fee of p.feesFor(own.slice(0, k))) if (sum > fee) candidates.push({ amount: sum - fee, inputs: k });
+  }
+  candidates.sort((a, b) => (a.amount === b.amount ? a.inputs - b.inputs : a.amount > b.amount ? -1 : 1));
+  let tooLargeAt = Number.POSITIVE_INFINITY;
+  let attempts = 0;
+  let last: unknown = new InsufficientFundsError(cb58Encode(p.assetID), (p.feesFor(own.slice(0, 1))[0] ?? 0n) + 1n, total);
+  for (const c of candidates) {
+    if (c.inputs >= tooLargeAt) continue;
+    if (++attempts > MAX_AMOUNT_ATTEMPTS) break;
+    try {
+      p.build(c.amount);
+      return c.amount;
+    } catch (e) {
+      if (e instanceof TxTooLargeError) tooLargeAt = c.inputs;
+      else if (!(e instanceof InsufficientFundsError)) throw e;
+      last = e;
+    }
+  }
+  throw last;
+}

@@ -1,0 +1,121 @@
+// What the parts of the site provider share: the wallet view they act through, who asked, the
+// requests and the payloads approvals hold, and how an error is answered to a page.
+import { type Bytes, toHex } from '../core/bytes.js';
+import type { UnsignedTx, Utxo } from '../core/codec/types.js';
+import type { WalletEngine } from '../core/engine.js';
+import { CodecError, FormatError, InsufficientFundsError, NetworkMismatchError, NodeIdentityError, NodeUnreachableError, RpcError, TimeoutError, ValidationError, WalletError } from '../core/errors.js';
+import type { KeyPair } from '../core/keys.js';
+import type { TypedDataInput } from '../core/message.js';
+import type { ChainAlias } from '../core/node.js';
+import type { EvmTxRequest } from '../core/tx/c.js';
+import type { AccountView, ActivityItem, ApprovalSummary, ChainName, NetworkView } from '../shared/messages.js';
+import { type ProviderErrorInfo, ProviderErrorCode as Code } from '../shared/provider-protocol.js';
+import { ApprovalPendingError, ApprovalQueueFullError, type ApprovalQueue } from './approvals.js';
+import { InvalidParamsError } from './provider-params.js';
+import type { Session } from './session.js';
+import type { AddedChain, SiteStore } from './sites.js';
+import type { StorageArea } from './storage.js';
+
+/** What the provider asks of the wallet's services (wired in src/background/services/index.ts). */
+export interface SiteWallet {
+  siteNetwork(): Promise<{ network: NetworkView; evmChainId: bigint }>;
+  siteNetworks(): Promise<{ id: string; name: string; evmChainId?: bigint }[]>;
+  networksSelect(p: { id: string }): Promise<unknown>;
+  accountsList(): Promise<{ accounts: AccountView[]; selectedId: string | null }>;
+  /** Runs `use` with the account's EVM secret key; the key does not outlive the call. */
+  withEvmSecret<T>(accountId: string, use: (secret: Bytes) => T): Promise<T>;
+  /** Runs `use` with the account's first X/P key. */
+  withXpKey<T>(accountId: string, use: (key: KeyPair) => T): Promise<T>;
+  /** An engine for one account on the selected network; its keys stay inside it. */
+  siteEngine(accountId: string): Promise<WalletEngine>;
+  evmNonceFor(accountId: string): Promise<bigint>;
+  checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes): Promise<void>;
+  sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes }, item: ActivityItem): Promise<void>;
+  approvalSummaryForTx(tx: UnsignedTx, spent: readonly Utxo[], unsignedBytes?: Bytes): Promise<Omit<Extract<ApprovalSummary, { kind: 'tx' }>, 'action' | 'complete'>>;
+}
+
+/** Who asked: the top-level page's origin and, for a request from a frame, the frame's. */
+export interface Site {
+  origin: string;
+  frameOrigin?: string;
+}
+
+/** An EIP-1193 error: a code from ProviderErrorCode and a message a developer can act on. */
+export class ProviderError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+export const MAX_CALL_DATA_BYTES = 128 * 1024;
+
+/** The chain sites see: the selected Avalanche network's C-Chain, or an EVM-only chain a site added. */
+export type ActiveChain =
+  | { kind: 'avalanche'; chainId: bigint; name: string; networkId: string; rpcUrl: string; symbol: string }
+  | { kind: 'evm'; chainId: bigint; name: string; rpcUrl: string; symbol: string; added: AddedChain };
+
+/** What an approved request acts on; stored with the approval so a restarted worker can act. */
+export type Payload =
+  | { kind: 'connect'; accountId: string }
+  | { kind: 'personal-sign'; accountId: string; messageHex: string }
+  | { kind: 'typed-data'; accountId: string; typed: TypedDataInput }
+  | { kind: 'avalanche-message'; accountId: string; messageHex: string }
+  | { kind: 'evm-tx'; accountId: string; rpcUrl: string; activity: boolean; tx: Record<keyof EvmTxRequest, string> }
+  | { kind: 'site-tx'; accountId: string; chain: ChainName; txHex: string; action: 'sign' | 'send' }
+  | { kind: 'switch-chain'; networkId?: string; addedChainId?: string }
+  | { kind: 'add-chain'; chain: AddedChain };
+
+export interface ProviderDeps {
+  wallet: SiteWallet;
+  session: Session;
+  approvals: ApprovalQueue;
+  sites: SiteStore;
+  /** storage.session: the request log. */
+  sessionArea: StorageArea;
+  /** Opens (or focuses) the approval window. */
+  openApprovalWindow(): Promise<void>;
+  /** Tells every page with our provider that chain, accounts or lock state may have changed. */
+  notifyPages(): void;
+  fetch?: typeof fetch;
+  log?: (line: string) => void;
+  now?: () => number;
+}
+
+/** One request of a site, as it arrived. */
+export interface Call {
+  requestId: string;
+  method: string;
+  params: unknown;
+  site: Site;
+}
+
+/** How a message to sign is shown: as text or hex, and always as its exact bytes. */
+export function messageShown(message: { bytes: Uint8Array; encoding: 'text' | 'hex'; shown: string }) {
+  return { encoding: message.encoding, message: message.shown, bytesHex: `0x${toHex(message.bytes)}` };
+}
+
+/** A thrown error as the page gets it: an EIP-1193 code and words that give away no node URL. */
+export function providerErrorInfo(e: unknown, method: string, log?: (line: string) => void): ProviderErrorInfo {
+  if (e instanceof ProviderError) return { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) };
+  if (e instanceof InvalidParamsError || e instanceof ValidationError) {
+    const field = (e as ValidationError).field;
+    return { code: Code.invalidParams, message: e.message, ...(field ? { data: { field } } : {}) };
+  }
+  if (e instanceof CodecError || e instanceof FormatError) return { code: Code.invalidParams, message: `the transaction bytes cannot be decoded: ${e.message}` };
+  if (e instanceof ApprovalPendingError || e instanceof ApprovalQueueFullError) return { code: Code.resourceUnavailable, message: e.message };
+  // Fixed text: the node's URL stays in the wallet (see below).
+  if (e instanceof NodeIdentityError) return { code: Code.chainDisconnected, message: "the wallet's node is not the network the wallet is set to" };
+  if (e instanceof NetworkMismatchError) return { code: Code.chainDisconnected, message: e.message };
+  if (e instanceof RpcError) return { code: e.rpcCode, message: e.rpcMessage, ...(e.data !== undefined ? { data: e.data } : {}) };
+  // Fixed text: the node's URL (which may hold an API key) and its answers stay in the wallet.
+  if (e instanceof NodeUnreachableError || e instanceof TimeoutError) return { code: Code.chainDisconnected, message: 'the wallet cannot reach its node' };
+  if (e instanceof InsufficientFundsError || e instanceof WalletError) return { code: Code.internal, message: e.message, data: { reason: e.code } };
+  log?.(`site request ${method} failed: ${e instanceof Error ? e.name : typeof e}`);
+  return { code: Code.internal, message: 'the wallet could not handle this request; nothing was signed or sent' };
+}

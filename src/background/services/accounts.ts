@@ -1,0 +1,231 @@
+// The vault and the accounts (wallet.*, accounts.*): create, restore or import a wallet, lock and
+// unlock, back up, and add, import, rename, remove and select accounts. Secrets are changed only
+// inside `session.modify`, with the settings that name them, so the two never disagree.
+import { fromHex, toHex, type Bytes } from '../../core/bytes.js';
+import { formatPrivateKey } from '../../core/encoding.js';
+import { ValidationError, WalletError } from '../../core/errors.js';
+import { generateMnemonic, keyPairFromSecret, normalizeMnemonic, parseSecretKey, type KeyPair } from '../../core/keys.js';
+import { RESTORE_WOULD_DROP, type RequestParams as P, type RestoreLoss, type WalletStatus } from '../../shared/messages.js';
+import { accountStorageKeys, hiddenAssetsKey } from '../account-cache.js';
+import type { AccountEngines } from '../account-engines.js';
+import type { Keyring } from '../keyring.js';
+import { asField } from '../request-fields.js';
+import type { Session } from '../session.js';
+import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
+import type { SiteStore } from '../sites.js';
+import type { StorageArea } from '../storage.js';
+import type { NetworksService } from './networks.js';
+import type { TransfersService } from './transfers.js';
+
+const VAULT_KEY = 'xpc.vault';
+
+/**
+ * A restore from a recovery phrase refused because it would drop imported keys or unfinished
+ * transfers; the request may repeat with `confirmLoss`.
+ */
+export class RestoreWouldDropError extends WalletError {
+  constructor(readonly restoreLoss: RestoreLoss) {
+    super(
+      RESTORE_WOULD_DROP,
+      `restoring replaces this wallet and would drop ${restoreLoss.importedKeys} imported private key account(s) and ${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s); confirm to restore anyway`,
+    );
+  }
+}
+
+export class AccountsService {
+  constructor(
+    private readonly session: Session,
+    private readonly local: StorageArea,
+    private readonly settings: SettingsStore,
+    private readonly keyring: Keyring,
+    private readonly networks: NetworksService,
+    private readonly engines: AccountEngines,
+    private readonly transfers: TransfersService,
+    private readonly sites?: SiteStore,
+  ) {}
+
+  // ---- the vault ----
+
+  async walletStatus(): Promise<WalletStatus> {
+    const s = await this.settings.read();
+    const preset = this.networks.presetOf(s, s.selectedNetworkId);
+    const unlocked = this.session.isUnlocked();
+    const account = s.accounts.find((a) => a.id === s.selectedAccountId);
+    const hrp = unlocked && account ? await this.networks.hrpOf(preset) : undefined;
+    return {
+      vault: !(await this.vaultExists()) ? 'none' : unlocked ? 'unlocked' : 'locked',
+      network: this.networks.networkView(preset, hrp),
+      account: account && hrp !== undefined ? await this.keyring.accountView(account, hrp) : null,
+      idleLockMinutes: await this.session.getIdleTimeout(),
+    };
+  }
+
+  async walletGenerateMnemonic(p: P<'wallet.generateMnemonic'>) {
+    return { mnemonic: generateMnemonic(p.words) };
+  }
+
+  /** A new or restored vault starts with no accounts' caches, transfer journals or history. */
+  private async startFresh(accounts: AccountRecord[], nextHdIndex: number): Promise<WalletStatus> {
+    const prior = await this.settings.readOrEmpty();
+    const networkIds = networkIdsOf(prior);
+    const stale = [...prior.accounts.flatMap((a) => networkIds.flatMap((n) => accountStorageKeys(n, a.id))), ...networkIds.map(hiddenAssetsKey)];
+    if (stale.length) await this.local.remove(stale);
+    await this.settings.startWith(accounts, nextHdIndex);
+    return this.walletStatus();
+  }
+
+  async walletCreate(p: P<'wallet.create'>) {
+    const mnemonic = await asField('mnemonic', () => normalizeMnemonic(p.mnemonic));
+    if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists; restore it from its recovery phrase to replace it');
+    await this.session.create(p.password, { mnemonic });
+    return this.startFresh([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1);
+  }
+
+  async walletRestore(p: P<'wallet.restore'>) {
+    const mnemonic = await asField('mnemonic', () => normalizeMnemonic(p.mnemonic));
+    const loss = await this.restoreLoss();
+    if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.unfinishedTransfers > 0)) throw new RestoreWouldDropError(loss);
+    return this.transfers.stoppedWhile(async () => {
+      this.keyring.forget();
+      await this.session.create(p.password, { mnemonic }, { replace: true });
+      return this.startFresh([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1);
+    });
+  }
+
+  /** What replacing the vault would drop that the recovery phrase cannot bring back. */
+  private async restoreLoss(): Promise<RestoreLoss> {
+    // Unreadable settings name no accounts: the restore is the way out of that state.
+    const s = await this.settings.readOrEmpty();
+    const importedAccounts = s.accounts.filter((a) => a.kind === 'imported').length;
+    const importedKeys = this.session.isUnlocked() ? Math.max(importedAccounts, this.session.secrets().importedKeys.length) : importedAccounts;
+    return { importedKeys, unfinishedTransfers: await this.transfers.unfinishedCount(s, networkIdsOf(s)) };
+  }
+
+  async walletCreateFromKey(p: P<'wallet.createFromKey'>) {
+    const secret = await asField('privateKey', () => parseSecretKey(p.privateKey));
+    if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists');
+    const keyId = newId();
+    await this.session.create(p.password, { importedKeys: [{ id: keyId, name: p.name, secretHex: toHex(secret) }] });
+    return this.startFresh([{ id: newId(), name: p.name, kind: 'imported', keyId }], 0);
+  }
+
+  private async vaultExists(): Promise<boolean> {
+    return (await this.local.get([VAULT_KEY]))[VAULT_KEY] !== undefined;
+  }
+
+  async walletUnlock(p: P<'wallet.unlock'>) {
+    await this.session.unlock(p.password);
+    return this.walletStatus();
+  }
+
+  async walletLock() {
+    await this.session.lock();
+    return this.walletStatus();
+  }
+
+  async walletChangePassword(p: P<'wallet.changePassword'>) {
+    await asField('newPassword', () => this.session.changePassword(p.oldPassword, p.newPassword));
+    return { ok: true as const };
+  }
+
+  async walletRevealMnemonic(p: P<'wallet.revealMnemonic'>) {
+    await this.session.verifyPassword(p.password);
+    const { mnemonic } = this.session.secrets();
+    if (!mnemonic) throw new WalletError('no-mnemonic', 'this wallet has no recovery phrase (it was created from a private key)');
+    return { mnemonic };
+  }
+
+  async walletExportPrivateKey(p: P<'wallet.exportPrivateKey'>) {
+    await this.session.verifyPassword(p.password);
+    const a = (await this.settings.read()).accounts.find((x) => x.id === p.accountId);
+    if (!a) throw new ValidationError('no such account', 'accountId');
+    if (a.kind === 'hd') throw new WalletError('hd-account', 'an HD account is backed up by the recovery phrase; reveal the phrase instead');
+    return { privateKey: formatPrivateKey(this.keyring.importedKey(a.keyId).secret) };
+  }
+
+  async walletSetIdleLock(p: P<'wallet.setIdleLock'>) {
+    const setting = await asField('minutes', () => this.session.setIdleTimeout(p.minutes));
+    return { minutes: setting.timeout, ...(setting.warning ? { warning: setting.warning } : {}) };
+  }
+
+  // ---- accounts ----
+
+  async accountsList() {
+    const s = await this.settings.read();
+    const hrp = await this.networks.hrpNow(s);
+    return { accounts: await Promise.all(s.accounts.map((a) => this.keyring.accountView(a, hrp))), selectedId: s.selectedAccountId };
+  }
+
+  async accountsAdd(p: P<'accounts.add'>) {
+    await this.keyring.root();
+    let record: AccountRecord | undefined;
+    const s = await this.settings.update((s) => {
+      record = { id: newId(), name: p.name, kind: 'hd', index: s.nextHdIndex };
+      return { ...s, accounts: [...s.accounts, record], nextHdIndex: s.nextHdIndex + 1 };
+    });
+    return this.keyring.accountView(record!, await this.networks.hrpNow(s));
+  }
+
+  async accountsImportKey(p: P<'accounts.importKey'>) {
+    const secret = await asField('privateKey', () => parseSecretKey(p.privateKey));
+    const shortId = toHex(keyPairFromSecret(secret).shortId);
+    const record: AccountRecord = { id: newId(), name: p.name, kind: 'imported', keyId: newId() };
+    // The key and its account are added together, checked against the vault as it is then.
+    const s = await this.session.modify(async (secrets, write) => {
+      if (secrets.importedKeys.some((k) => toHex(keyPairFromSecret(fromHex(k.secretHex)).shortId) === shortId)) {
+        throw new ValidationError('this key is already in the wallet', 'privateKey');
+      }
+      await write({ ...secrets, importedKeys: [...secrets.importedKeys, { id: record.keyId, name: p.name, secretHex: toHex(secret) }] });
+      return this.settings.update((s) => ({ ...s, accounts: [...s.accounts, record] }));
+    });
+    return this.keyring.accountView(record, await this.networks.hrpNow(s));
+  }
+
+  async accountsRename(p: P<'accounts.rename'>) {
+    let renamed: AccountRecord | undefined;
+    const s = await this.settings.update((s) => {
+      const a = s.accounts.find((x) => x.id === p.id);
+      if (!a) throw new ValidationError('no such account', 'id');
+      renamed = { ...a, name: p.name };
+      return { ...s, accounts: s.accounts.map((x) => (x.id === p.id ? renamed! : x)) };
+    });
+    return this.keyring.accountView(renamed!, await this.networks.hrpNow(s));
+  }
+
+  async accountsRemove(p: P<'accounts.remove'>) {
+    await this.session.modify((secrets, write) =>
+      this.settings.update(async (s) => {
+        const a = s.accounts.find((x) => x.id === p.id);
+        if (!a) throw new ValidationError('no such account', 'id');
+        if (s.accounts.length === 1) throw new ValidationError('the last account cannot be removed', 'id');
+        if (a.kind === 'imported') await write({ ...secrets, importedKeys: secrets.importedKeys.filter((k) => k.id !== a.keyId) });
+        const accounts = s.accounts.filter((x) => x.id !== p.id);
+        return { ...s, accounts, selectedAccountId: s.selectedAccountId === p.id ? accounts[0]!.id : s.selectedAccountId };
+      }),
+    );
+    await this.sites?.forgetAccount(p.id);
+    return { ok: true as const };
+  }
+
+  async accountsSelect(p: P<'accounts.select'>) {
+    await this.settings.update((s) => {
+      if (!s.accounts.some((a) => a.id === p.id)) throw new ValidationError('no such account', 'id');
+      return { ...s, selectedAccountId: p.id };
+    });
+    return this.walletStatus();
+  }
+
+  // ---- for site requests (src/background/provider.ts) ----
+
+  /** Runs `use` with the account's EVM secret key; the key does not outlive the call. */
+  async withEvmSecret<T>(accountId: string, use: (secret: Bytes) => T): Promise<T> {
+    const { account } = await this.engines.selected(accountId);
+    return use((await this.keyring.primaryKeys(account)).evm.secret);
+  }
+
+  /** Runs `use` with the account's first X/P key (the address its X and P views show). */
+  async withXpKey<T>(accountId: string, use: (key: KeyPair) => T): Promise<T> {
+    const { account } = await this.engines.selected(accountId);
+    return use((await this.keyring.primaryKeys(account)).xp);
+  }
+}

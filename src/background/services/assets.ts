@@ -1,0 +1,127 @@
+// The X-Chain asset studio: create fixed-cap, variable-cap and NFT assets, mint, send NFTs, and
+// list what this wallet holds rights to. Built by the core engine; sent through Delivery.
+import { fromHex, toHex } from '../../core/bytes.js';
+import { parseUtxoId, utxoId } from '../../core/codec/ids.js';
+import type { Utxo } from '../../core/codec/types.js';
+import { cb58Encode, formatAddress, parseAddress, parseId } from '../../core/encoding.js';
+import type { WalletEngine } from '../../core/engine.js';
+import { ValidationError } from '../../core/errors.js';
+import { chainContextOf } from '../../core/network.js';
+import { ownedAddressSet, type OwnedAddresses, signingIndices } from '../../core/tx/utxos.js';
+import { fixedCapState, nftFamilyState, variableCapState } from '../../core/tx/x.js';
+import type { MintRightView, NftView, RequestParams as P } from '../../shared/messages.js';
+import type { AccountEngines } from '../account-engines.js';
+import type { Delivery } from '../delivery.js';
+import { ownersFrom } from '../request-fields.js';
+import type { NetworksService } from './networks.js';
+
+export class AssetsService {
+  constructor(
+    private readonly engines: AccountEngines,
+    private readonly networks: NetworksService,
+    private readonly delivery: Delivery,
+  ) {}
+
+  /** The network's fixed X-Chain fees, the same the builders charge (they read the same context). */
+  async assetsFees() {
+    const { preset } = await this.engines.selected();
+    const ctx = chainContextOf(await this.networks.identity(preset));
+    return { createAsset: ctx.xCreateAssetTxFee.toString(), operation: ctx.xTxFee.toString() };
+  }
+
+  async assetsCreate(p: P<'assets.create'>) {
+    const { engine } = await this.engines.open();
+    const hrp = engine.ctx.hrp;
+    const holders = () => (p.holders ?? []).map((h) => ({ owners: ownersFrom(h.owners, 'X', hrp), amount: BigInt(h.amount) }));
+    const minters = () => (p.minters ?? []).map((m) => ownersFrom(m, 'X', hrp));
+    const states = p.kind === 'fixed' ? [fixedCapState(holders())] : p.kind === 'variable' ? [variableCapState(minters(), holders())] : [nftFamilyState(minters())];
+    const built = await engine.buildXCreateAsset({ name: p.name, symbol: p.symbol, denomination: p.denomination, initialStates: states });
+    const issued = await this.delivery.issue('create-asset', built, p.maxFee);
+    return { txID: issued.txID, assetID: issued.txID, fee: issued.fee.toString() };
+  }
+
+  async assetsMint(p: P<'assets.mint'>) {
+    const { engine } = await this.engines.open();
+    const mintUtxo = await assetUtxo(engine, p.assetID, (u) => u.output.kind === 'MintOutput', 'mint right');
+    const built = await engine.buildXMint(mintUtxo, BigInt(p.amount), ownersFrom(p.to, 'X', engine.ctx.hrp));
+    const issued = await this.delivery.issue('mint', built, p.maxFee, { assetID: p.assetID, amount: p.amount });
+    return { txID: issued.txID, fee: issued.fee.toString() };
+  }
+
+  async assetsMintNft(p: P<'assets.mintNft'>) {
+    const { engine } = await this.engines.open();
+    const mintUtxo = await assetUtxo(engine, p.assetID, (u) => u.output.kind === 'NftMintOutput' && u.output.groupID === p.groupID, `NFT mint right for group ${p.groupID}`);
+    const to = p.to.map((o) => ownersFrom(o, 'X', engine.ctx.hrp));
+    const built = await engine.buildXNftMint(mintUtxo, fromHex(p.payloadHex), to);
+    const issued = await this.delivery.issue('nft-mint', built, p.maxFee, { assetID: p.assetID });
+    return { txID: issued.txID, fee: issued.fee.toString() };
+  }
+
+  async assetsTransferNft(p: P<'assets.transferNft'>) {
+    const { engine } = await this.engines.open();
+    const ref = parseUtxoId(p.utxoID);
+    const nft = (await engine.utxos('X')).find((u) => utxoId(u) === utxoId(ref));
+    if (!nft) throw new ValidationError('this wallet does not hold that NFT', 'utxoID');
+    const built = await engine.buildXNftTransfer(nft, ownersFrom(p.to, 'X', engine.ctx.hrp));
+    const issued = await this.delivery.issue('nft-transfer', built, p.maxFee, { assetID: cb58Encode(nft.assetID) });
+    return { txID: issued.txID, fee: issued.fee.toString() };
+  }
+
+  /** NFTs on X this wallet can send: its keys meet the owners' threshold and nothing is time-locked. */
+  async assetsListNfts() {
+    const { engine, preset } = await this.engines.open();
+    const owned = ownedOf(engine);
+    const nfts: NftView[] = [];
+    for (const u of await engine.utxos('X')) {
+      if (u.output.kind !== 'NftTransferOutput' || !canSign(u, owned)) continue;
+      const assetID = cb58Encode(u.assetID);
+      const { name, symbol } = await this.networks.assetDescription(preset, assetID);
+      nfts.push({ utxoID: utxoId(u), assetID, groupID: u.output.groupID, payloadHex: toHex(u.output.payload), name, symbol });
+    }
+    return { nfts };
+  }
+
+  /** Mint rights on X (variable-cap assets and NFT groups) this wallet can sign for. */
+  async assetsMintRights() {
+    const { engine, preset } = await this.engines.open();
+    const owned = ownedOf(engine);
+    const rights: MintRightView[] = [];
+    for (const u of await engine.utxos('X')) {
+      const out = u.output;
+      if ((out.kind !== 'MintOutput' && out.kind !== 'NftMintOutput') || !canSign(u, owned)) continue;
+      const assetID = cb58Encode(u.assetID);
+      const info = await this.networks.assetDescription(preset, assetID);
+      rights.push({
+        assetID,
+        ...info,
+        kind: out.kind === 'MintOutput' ? 'variable' : 'nft',
+        ...(out.kind === 'NftMintOutput' ? { groupID: out.groupID } : {}),
+        threshold: out.owners.threshold,
+        addresses: out.owners.addresses.map((a) => formatAddress('X', engine.ctx.hrp, a)),
+      });
+    }
+    return { rights };
+  }
+}
+
+async function assetUtxo(engine: WalletEngine, assetID: string, match: (u: Utxo) => boolean, what: string): Promise<Utxo> {
+  const owned = ownedOf(engine);
+  const found = (await engine.assetUtxos(parseId(assetID))).find((u) => match(u) && canSign(u, owned));
+  if (!found) throw new ValidationError(`this wallet holds no ${what} of asset ${assetID}`, 'assetID');
+  return found;
+}
+
+/** Short IDs (hex) of the account's X/P keys, as read off the engine's addresses. */
+function ownedOf(engine: WalletEngine): OwnedAddresses {
+  return ownedAddressSet(engine.addresses('X').map((a) => parseAddress(a).bytes));
+}
+
+/**
+ * An X UTXO the wallet's builders will spend: its keys meet the owners' threshold and the owners
+ * carry no locktime (the mint and NFT builders refuse any).
+ */
+function canSign(u: Utxo, owned: OwnedAddresses): boolean {
+  const out = u.output;
+  if (out.kind === 'StakeableLockOut') return false;
+  return out.owners.locktime === 0n && signingIndices(out.owners, owned) !== undefined;
+}

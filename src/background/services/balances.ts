@@ -1,0 +1,254 @@
+// Balances and activity (balances.*, activity.list, settings.*HiddenAssets): the snapshot the popup
+// shows at once, a refresh from the node (one at a time; a failing node leaves the last snapshot
+// with the reason), pending sends settled from the outbox, and funds received noted as activity.
+import { type Utxo } from '../../core/codec/types.js';
+import { utxoId } from '../../core/codec/ids.js';
+import { cb58Encode } from '../../core/encoding.js';
+import type { AssetBalance, WalletEngine } from '../../core/engine.js';
+import { ValidationError } from '../../core/errors.js';
+import type { ProvenAsset } from '../../core/proof.js';
+import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
+import { type AccountCache, addActivity, emptyCache, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh } from '../account-cache.js';
+import type { AccountContext, AccountEngines } from '../account-engines.js';
+import { type Outbox, settleOutbox } from '../outbox.js';
+import type { SettingsStore } from '../settings.js';
+import type { StorageArea } from '../storage.js';
+import { transferActivity } from '../transfer-journal.js';
+import type { Preset, NetworksService } from './networks.js';
+import type { TransfersService } from './transfers.js';
+
+/** AVAX on the C-Chain counts in wei: 18 decimals. */
+const AVAX_EVM_DENOMINATION = 18;
+
+/** How an asset with no CreateAssetTx to read is shown: its raw units, by its ID. */
+const UNKNOWN_ASSET: ProvenAsset = { name: 'Unknown asset (no creating transaction)', symbol: '?', denomination: 0 };
+
+export class BalancesService {
+  #refreshing: Promise<BalancesView> | null = null;
+
+  constructor(
+    private readonly engines: AccountEngines,
+    private readonly networks: NetworksService,
+    private readonly transfers: TransfersService,
+    private readonly settings: SettingsStore,
+    private readonly local: StorageArea,
+    private readonly log?: (line: string) => void,
+  ) {}
+
+  private get caches() {
+    return this.engines.caches;
+  }
+
+  /** The last known snapshot, at once; optionally starts a refresh without waiting for it. */
+  async balancesGet(p: P<'balances.get'>): Promise<BalancesView> {
+    const { account, preset } = await this.engines.selected();
+    const cache = await this.caches.get(preset.id, account.id);
+    if (p.refresh) {
+      void this.balancesRefresh().catch(() => undefined);
+      return { ...cache.balances, refreshing: true };
+    }
+    return { ...cache.balances, refreshing: this.#refreshing !== null };
+  }
+
+  /** Refreshes from the node (one refresh at a time); on failure keeps the old snapshot with the error. */
+  balancesRefresh(): Promise<BalancesView> {
+    this.#refreshing ??= this.refreshNow().finally(() => {
+      this.#refreshing = null;
+    });
+    return this.#refreshing;
+  }
+
+  private async refreshNow(): Promise<BalancesView> {
+    const { account, preset } = await this.engines.selected();
+    try {
+      return await this.refreshFrom(await this.engines.open());
+    } catch (e) {
+      // Whatever went wrong (the node unreachable, slow, lying): the last snapshot stays, with why.
+      let failed: BalancesView | undefined;
+      await this.caches.update(preset.id, account.id, (c) => {
+        failed = c.balances = { ...c.balances, refreshing: false, error: (e as Error).message };
+      });
+      return failed!;
+    }
+  }
+
+  private async refreshFrom(ctx: AccountContext): Promise<BalancesView> {
+    const { engine, preset, account } = ctx;
+    let { cache } = ctx;
+    const startedWith = new Set(cache.activity.map((a) => a.txID));
+    const height = await engine.node.platform.getHeight();
+    const restartable = preset.kind === 'local' || preset.kind === 'custom';
+    if (height < BigInt(cache.pHeight) && restartable) {
+      // The chain went back: a restarted local network. Its history, balances and UTXOs are not
+      // true any more; the address indices stay (they are the wallet's own, never handed back).
+      this.log?.(`network ${preset.id} restarted (height ${cache.pHeight} → ${height}); cache dropped`);
+      cache = { ...emptyCache(), receiveNext: cache.receiveNext, changeNext: cache.changeNext };
+    }
+    // A public node behind a load balancer may answer from a lagging backend: never go back there.
+    if (height > BigInt(cache.pHeight) || restartable) cache.pHeight = height.toString();
+    const settledCache = cache;
+    const save = () => this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith));
+    await settleActivity(engine, cache, this.engines.outbox(preset.id, account.id), save);
+
+    const avax = cb58Encode(engine.ctx.avaxAssetID);
+    const [x, pBal, cWei, waiting, xUtxos] = await Promise.all([
+      engine.balances('X'),
+      engine.balances('P'),
+      engine.cBalanceWei(),
+      engine.waitingFunds(),
+      engine.utxos('X'),
+    ]);
+    const balances: AssetBalanceView[] = [];
+    for (const b of x) {
+      const id = cb58Encode(b.assetID);
+      // An asset whose CreateAssetTx the node will not show is listed, not allowed to stop the refresh.
+      const info = await this.networks.assetDescription(preset, id).catch((e: unknown) => {
+        if (e instanceof ValidationError) return UNKNOWN_ASSET;
+        throw e;
+      });
+      balances.push({ chain: 'X', assetID: id, ...info, verified: id === avax, ...amountsOf(b) });
+    }
+    const avaxInfo = await this.networks.assetDescription(preset, avax);
+    const pAvax = pBal.find((b) => cb58Encode(b.assetID) === avax);
+    balances.push({ chain: 'P', assetID: avax, ...avaxInfo, verified: true, ...amountsOf(pAvax) });
+    balances.push({ chain: 'C', assetID: avax, ...avaxInfo, denomination: AVAX_EVM_DENOMINATION, verified: true, spendable: cWei.toString(), locked: '0', lockedStakeable: '0', unproven: '0' });
+    await this.engines.proofs.save().catch((e: unknown) => this.log?.(`UTXO proofs not saved: ${(e as Error).message}`));
+
+    // Read after the UTXOs: a move's tx is journaled before it is sent, so its outputs (an export's
+    // change, an import) are always found here and never taken for incoming funds.
+    const moveTxIDs = new Set((await this.journalActivity(preset, account.id)).map((m) => m.txID));
+    // Only what a tx proves is listed as received: a made-up UTXO is not history.
+    noteIncoming(cache, xUtxos.filter((u) => !engine.isUnproven(u)), 'X', moveTxIDs);
+    cache.balances = {
+      updatedAt: Date.now(),
+      refreshing: false,
+      balances,
+      waiting: waiting.map((w) => ({ from: w.from as ChainName, to: w.to as ChainName, amount: w.amount.toString(), utxoCount: w.utxoCount })),
+      ...(engine.droppedUtxos.length > 0 ? { warnings: droppedWarnings(engine.droppedUtxos) } : {}),
+    };
+    const refreshed = cache;
+    await this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, refreshed, startedWith));
+    return refreshed.balances;
+  }
+
+  /**
+   * The account's transactions, newest first: the cached list, with the export and imports of every
+   * journaled move (the journal is their record; the cache never holds them).
+   */
+  async activityList() {
+    const { account, preset } = await this.engines.selected();
+    const cache = await this.caches.get(preset.id, account.id);
+    const moves = await this.journalActivity(preset, account.id);
+    const inJournal = new Set(moves.map((m) => m.txID));
+    const items = [...moves, ...cache.activity.filter((a) => !inJournal.has(a.txID))];
+    // Stable: items created in the same millisecond keep the cache's newest-first order.
+    items.sort((a, b) => b.createdAt - a.createdAt);
+    return { items: items.slice(0, MAX_ACTIVITY) };
+  }
+
+  /** The move txs of the account's journal as activity items; none while the journal is unreadable (Move shows why). */
+  private async journalActivity(preset: Preset, accountId: string): Promise<ActivityItem[]> {
+    const records = await this.transfers.journal(preset.id, accountId).list().catch(() => []);
+    if (records.length === 0) return [];
+    const avax = (await this.networks.identity(preset)).avaxAssetID;
+    return records.flatMap((r) => transferActivity(r, avax));
+  }
+
+  /** Hidden asset IDs of the selected network (not per account: an asset is hidden wherever it shows). */
+  async settingsGetHiddenAssets() {
+    const s = await this.settings.read();
+    const key = hiddenAssetsKey(s.selectedNetworkId);
+    const stored = (await this.local.get([key]))[key];
+    const assetIDs = Array.isArray(stored) ? stored.filter((id): id is string => typeof id === 'string') : [];
+    return { assetIDs };
+  }
+
+  async settingsSetHiddenAssets(p: P<'settings.setHiddenAssets'>) {
+    const s = await this.settings.read();
+    await this.local.set({ [hiddenAssetsKey(s.selectedNetworkId)]: p.assetIDs });
+    return { ok: true as const };
+  }
+}
+
+/**
+ * Settles the activity's pending items (the outbox's by their fate, so a swallowed send is sent
+ * again as the same bytes; the others by the node's state) and saves them with `save` before any
+ * decided entry leaves the outbox. A send whose worker died before it was listed is listed from
+ * its outbox entry.
+ */
+async function settleActivity(engine: WalletEngine, cache: AccountCache, outbox: Outbox, save: () => Promise<void>): Promise<void> {
+  const entries = await outbox.list();
+  const listed = new Set(cache.activity.map((a) => a.txID));
+  // A refused tx (voided: src/background/refused.ts) is listed only once it ran, or may have.
+  for (const e of entries) if (!listed.has(e.txID) && !e.voided) addActivity(cache, { ...e.item, checking: true });
+  const undecided = new Set(entries.map((e) => e.txID));
+  const isAccepted = (txID: string) => cache.activity.some((a) => a.txID === txID && a.status === 'accepted');
+  await settleOutbox(engine, outbox, async (settled) => {
+    for (const e of entries) {
+      // A refused tx listed again: it ran after all, or may have (followed as unclear).
+      const fate = e.voided ? settled.get(e.txID) : undefined;
+      if ((fate === 'accepted' || fate === 'unclear') && !cache.activity.some((a) => a.txID === e.txID)) {
+        addActivity(cache, { ...e.item, ...(fate === 'accepted' ? { status: 'accepted' as const } : { checking: true }) });
+      }
+    }
+    for (const item of cache.activity) {
+      // An EVM tx is followed through the outbox only (txState knows X, P and atomic txs).
+      if (item.status !== 'pending' || (item.txID.startsWith('0x') && !undecided.has(item.txID))) continue;
+      const state = undecided.has(item.txID) ? settled.get(item.txID) : await engine.txState(item.chain, item.txID);
+      if (state === 'accepted' || state === 'failed') {
+        item.status = state;
+        delete item.checking;
+      } else if (state === 'unclear') item.checking = true;
+    }
+    await save();
+  }, isAccepted);
+}
+
+/** New X UTXOs from a tx the wallet did not issue (`moveTxIDs`: its moves' txs) are incoming funds. */
+function noteIncoming(cache: AccountCache, utxos: Utxo[], chain: ChainName, moveTxIDs: ReadonlySet<string>): void {
+  const known = new Set(cache.knownUtxos);
+  const ours = new Set([...cache.activity.map((a) => a.txID), ...moveTxIDs]);
+  const firstRefresh = cache.knownUtxos.length === 0 && cache.balances.updatedAt === 0;
+  for (const u of utxos) {
+    const id = utxoId(u);
+    const txID = cb58Encode(u.txID);
+    if (known.has(id) || ours.has(txID) || firstRefresh) continue;
+    const amount = u.output.kind === 'TransferOutput' ? u.output.amount.toString() : undefined;
+    cache.activity.unshift({ txID, chain, kind: 'receive', status: 'accepted', assetID: cb58Encode(u.assetID), ...(amount ? { amount } : {}), createdAt: Date.now() });
+    ours.add(txID);
+  }
+  cache.knownUtxos = utxos.map(utxoId);
+  cache.activity = cache.activity.slice(0, MAX_ACTIVITY);
+}
+
+/**
+ * The UTXOs a refresh left out, in words: per chain, how many, and why (a node's bad checksum is
+ * not a zero balance: the user is told that something was not counted).
+ */
+const DROP_REASONS: readonly (readonly [string, string])[] = [
+  ['bad hex', 'its checksum or encoding is wrong'],
+  ['undecodable', 'it is not a valid UTXO'],
+  ['owned by none', "it belongs to none of this account's addresses"],
+  ['the node sent two different', 'two different ones came under one ID'],
+  ['disproven', 'the transaction that would have created it says otherwise'],
+];
+
+function droppedWarnings(dropped: WalletEngine['droppedUtxos']): string[] {
+  const byChain = new Map<string, Set<string>>();
+  const reasons = new Map<string, Set<string>>();
+  for (const d of dropped) {
+    const where = d.sourceChain ? `${d.chain}-Chain's atomic memory (from the ${d.sourceChain}-Chain)` : `${d.chain}-Chain`;
+    const ids = byChain.get(where) ?? new Set<string>();
+    ids.add(d.id ?? d.reason);
+    byChain.set(where, ids);
+    const why = reasons.get(where) ?? new Set<string>();
+    why.add(DROP_REASONS.find(([start]) => d.reason.startsWith(start))?.[1] ?? 'it does not hold up');
+    reasons.set(where, why);
+  }
+  return [...byChain].map(([where, ids]) => `The node sent ${ids.size} ${ids.size === 1 ? 'entry' : 'entries'} for the ${where} that the wallet could not check (${[...reasons.get(where)!].join('; ')}): not counted in these balances.`);
+}
+
+/** A balance's amounts as the popup gets them (zero when the chain holds none of the asset). */
+function amountsOf(b: AssetBalance | undefined): Pick<AssetBalanceView, 'spendable' | 'locked' | 'lockedStakeable' | 'unproven'> {
+  return { spendable: (b?.spendable ?? 0n).toString(), locked: (b?.locked ?? 0n).toString(), lockedStakeable: (b?.lockedStakeable ?? 0n).toString(), unproven: (b?.unproven ?? 0n).toString() };
+}

@@ -1,0 +1,105 @@
+// The wallet's services, wired in one place: each owns one domain and its storage, and each group
+// of requests (src/shared/messages.ts) goes to one of them. The site provider gets the narrow
+// SiteWallet view of them.
+import type { WaitOptions } from '../../core/node.js';
+import { AccountCaches } from '../account-cache.js';
+import { AccountEngines } from '../account-engines.js';
+import type { ApprovalQueue } from '../approvals.js';
+import { Delivery } from '../delivery.js';
+import { Keyring } from '../keyring.js';
+import type { SiteWallet } from '../provider.js';
+import { handlersFrom, type RequestHandlers } from '../router.js';
+import type { Session } from '../session.js';
+import { SettingsStore } from '../settings.js';
+import type { SiteStore } from '../sites.js';
+import type { StorageArea } from '../storage.js';
+import { AccountsService } from './accounts.js';
+import { ApprovalsService } from './approvals.js';
+import { AssetsService } from './assets.js';
+import { BalancesService } from './balances.js';
+import { NetworksService } from './networks.js';
+import { SendsService } from './sends.js';
+import { SitesService } from './sites.js';
+import { TransfersService } from './transfers.js';
+
+export interface WalletOptions {
+  fetch?: typeof fetch;
+  log?: (line: string) => void;
+  /** Site requests waiting for the user (storage.session); without it, nothing ever waits. */
+  approvals?: ApprovalQueue;
+  /** Sites whose requests wait for the wallet to be unlocked (the provider knows them). */
+  sitesWaitingForUnlock?: () => string[];
+  /** Connected sites and chains sites added (storage.local). */
+  sites?: SiteStore;
+  /** How long a send waits for its tx to become final (default: the engine's, 60 s). */
+  wait?: WaitOptions;
+}
+
+export interface Wallet {
+  accounts: AccountsService;
+  networks: NetworksService;
+  balances: BalancesService;
+  sends: SendsService;
+  assets: AssetsService;
+  transfers: TransfersService;
+  sites: SitesService;
+  approvals: ApprovalsService;
+  /** What the site provider may ask of the wallet. */
+  site: SiteWallet;
+}
+
+/** The services over one session (keys) and storage.local, as a worker builds them on start. */
+export function createWallet(session: Session, local: StorageArea, options: WalletOptions = {}): Wallet {
+  const { log } = options;
+  const settings = new SettingsStore(local);
+  const keyring = new Keyring(session);
+  const networks: NetworksService = new NetworksService(settings, local, { status: () => accounts.walletStatus(), ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const engines = new AccountEngines(settings, networks, keyring, new AccountCaches(local), local, { ...(log ? { log } : {}), ...(options.wait ? { wait: options.wait } : {}) });
+  const delivery = new Delivery(engines);
+  const transfers = new TransfersService(engines, session, local, log);
+  const accounts = new AccountsService(session, local, settings, keyring, networks, engines, transfers, options.sites);
+  const approvals = new ApprovalsService(session, engines, networks, {
+    ...(options.approvals ? { queue: options.approvals } : {}),
+    ...(options.sitesWaitingForUnlock ? { sitesWaitingForUnlock: options.sitesWaitingForUnlock } : {}),
+  });
+  return {
+    accounts,
+    networks,
+    balances: new BalancesService(engines, networks, transfers, settings, local, log),
+    sends: new SendsService(engines, delivery),
+    assets: new AssetsService(engines, networks, delivery),
+    transfers,
+    sites: new SitesService(settings, networks, keyring, options.sites),
+    approvals,
+    site: {
+      siteNetwork: () => networks.siteNetwork(),
+      siteNetworks: () => networks.siteNetworks(),
+      networksSelect: (p) => networks.networksSelect(p),
+      accountsList: () => accounts.accountsList(),
+      withEvmSecret: (accountId, use) => accounts.withEvmSecret(accountId, use),
+      withXpKey: (accountId, use) => accounts.withXpKey(accountId, use),
+      siteEngine: async (accountId) => (await engines.open(accountId)).engine,
+      evmNonceFor: (accountId) => delivery.evmNonceFor(accountId),
+      checkSiteSigning: (accountId, chain, signedBytes) => delivery.checkSiteSigning(accountId, chain, signedBytes),
+      sendSiteTx: (accountId, signed, item) => delivery.sendSiteTx(accountId, signed, item),
+      approvalSummaryForTx: (tx, spent, unsignedBytes) => approvals.approvalSummaryForTx(tx, spent, unsignedBytes),
+    },
+  };
+}
+
+/** Which service answers each group of requests ('send.x' → sends.sendX). */
+export function walletHandlers(w: Wallet): RequestHandlers {
+  return handlersFrom({
+    wallet: w.accounts,
+    accounts: w.accounts,
+    networks: w.networks,
+    balances: w.balances,
+    activity: w.balances,
+    settings: w.balances,
+    send: w.sends,
+    assets: w.assets,
+    transfers: w.transfers,
+    sites: w.sites,
+    approvals: w.approvals,
+  });
+}

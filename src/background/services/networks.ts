@@ -1,0 +1,181 @@
+// Networks: the presets and the user's own, which one is selected, and who each node is. A node's
+// identity is checked (discoverNetwork) before it is used, once per worker life, and a custom
+// network's identity is pinned when it is added: a node that later tells another story is refused.
+import { ValidationError } from '../../core/errors.js';
+import { customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkIdentity, type NetworkPreset } from '../../core/network.js';
+import { NodeClient } from '../../core/node.js';
+import { provenAsset, type ProvenAsset } from '../../core/proof.js';
+import type { NetworkView, RequestParams as P, WalletStatus } from '../../shared/messages.js';
+import { cacheKey, hiddenAssetsKey, outboxKey } from '../account-cache.js';
+import { type CustomNetwork, networkIdsOf, newId, type PersistedState, pinOf, type SettingsStore } from '../settings.js';
+import type { StorageArea } from '../storage.js';
+
+/** A network preset with its wallet ID; custom ones carry the hrp saved when they were added. */
+export type Preset = NetworkPreset & { id: string; savedHrp?: string };
+
+export class NetworksService {
+  #identities = new Map<string, NetworkIdentity>();
+  #assetNames = new Map<string, ProvenAsset>();
+
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly local: StorageArea,
+    private readonly options: {
+      /** The wallet's status after a switch (the accounts service answers it). */
+      status: () => Promise<WalletStatus>;
+      fetch?: typeof fetch;
+    },
+  ) {}
+
+  presetOf(s: PersistedState, id: string): Preset {
+    const builtIn = (PRESETS as Record<string, NetworkPreset>)[id];
+    if (builtIn) return { ...builtIn, id };
+    const custom = s.customNetworks.find((n) => n.id === id);
+    if (!custom) throw new ValidationError(`no network ${id}`, 'id');
+    return presetOfCustom(custom);
+  }
+
+  /** `hrp` when the caller already knows it; else from the node's identity, the preset, or what was saved. */
+  networkView(preset: Preset, hrp?: string): NetworkView {
+    return {
+      id: preset.id,
+      kind: preset.kind,
+      name: preset.name,
+      url: preset.url,
+      atomicNamespace: preset.atomicApi.namespace,
+      hrp: hrp ?? this.#identities.get(preset.id)?.hrp ?? preset.hrp ?? preset.savedHrp ?? '',
+      ...(preset.explorerUrl ? { explorerUrl: preset.explorerUrl } : {}),
+    };
+  }
+
+  client(preset: NetworkPreset): NodeClient {
+    return new NodeClient({ url: preset.url, atomicApi: preset.atomicApi, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) });
+  }
+
+  /** The node's identity, checked against the preset once per worker life. */
+  async identity(preset: Preset): Promise<NetworkIdentity> {
+    let id = this.#identities.get(preset.id);
+    if (!id) {
+      id = await discoverNetwork(this.client(preset), preset);
+      this.#identities.set(preset.id, id);
+      if (preset.kind === 'custom' && !preset.known) await this.pinOnFirstUse(preset.id, id);
+    }
+    return id;
+  }
+
+  /** A custom network added before identities were pinned is pinned by its first checked answer. */
+  private async pinOnFirstUse(networkId: string, id: NetworkIdentity): Promise<void> {
+    await this.settings.update((s) => ({
+      ...s,
+      customNetworks: s.customNetworks.map((n) => (n.id === networkId && !n.pinned ? { ...n, pinned: pinOf(id) } : n)),
+    }));
+  }
+
+  /** The hrp, without a network round trip when the preset already fixes it. */
+  async hrpOf(preset: Preset): Promise<string> {
+    return this.#identities.get(preset.id)?.hrp ?? preset.hrp ?? (await this.identity(preset)).hrp;
+  }
+
+  /** The selected network's hrp. */
+  hrpNow(s: PersistedState): Promise<string> {
+    return this.hrpOf(this.presetOf(s, s.selectedNetworkId));
+  }
+
+  /** An asset's name, symbol and decimals, read from its CreateAssetTx once per network and worker. */
+  async assetDescription(preset: Preset, assetID: string): Promise<ProvenAsset> {
+    const key = `${preset.id}:${assetID}`;
+    let info = this.#assetNames.get(key);
+    if (!info) {
+      info = await provenAsset(this.client(preset), assetID);
+      this.#assetNames.set(key, info);
+    }
+    return info;
+  }
+
+  // ---- requests ----
+
+  async networksList() {
+    const s = await this.settings.read();
+    return { networks: networkIdsOf(s).map((id) => this.networkView(this.presetOf(s, id))), selectedId: s.selectedNetworkId };
+  }
+
+  async networksSelect(p: P<'networks.select'>): Promise<WalletStatus> {
+    const preset = this.presetOf(await this.settings.read(), p.id);
+    // Check the node is what it claims before switching: a mismatch leaves the selection as it was.
+    this.#identities.delete(preset.id);
+    await this.identity(preset);
+    await this.settings.update((now) => {
+      this.presetOf(now, p.id); // still there: it may have been removed while the node was asked
+      return { ...now, selectedNetworkId: p.id };
+    });
+    return this.options.status();
+  }
+
+  async networksAddCustom(p: P<'networks.addCustom'>) {
+    const record: CustomNetwork = { id: `custom-${newId()}`, name: p.name, url: p.url, atomicNamespace: p.atomicNamespace ?? 'avax' };
+    // Saved only once discoverNetwork checked it (a public network's EVM chain ID, self-consistency).
+    const identity = await this.identity(presetOfCustom(record));
+    record.hrp = identity.hrp;
+    record.pinned = pinOf(identity);
+    await this.settings.update((s) => ({ ...s, customNetworks: [...s.customNetworks, record] }));
+    return this.networkView(presetOfCustom(record));
+  }
+
+  async networksRemove(p: P<'networks.remove'>) {
+    const s = await this.settings.update((s) => {
+      if (!s.customNetworks.some((n) => n.id === p.id)) throw new ValidationError('only custom networks can be removed', 'id');
+      if (s.selectedNetworkId === p.id) throw new ValidationError('switch to another network before removing this one', 'id');
+      return { ...s, customNetworks: s.customNetworks.filter((n) => n.id !== p.id) };
+    });
+    await this.local.remove([...s.accounts.flatMap((a) => [cacheKey(p.id, a.id), outboxKey(p.id, a.id)]), hiddenAssetsKey(p.id)]);
+    return { ok: true as const };
+  }
+
+  async networksHealth(p: P<'networks.health'>) {
+    const s = await this.settings.read();
+    try {
+      const report = await this.client(this.presetOf(s, p.id)).health.health();
+      return { healthy: report.healthy, checks: Object.keys(report.checks) };
+    } catch (e) {
+      return { healthy: false, checks: [], error: (e as Error).message };
+    }
+  }
+
+  // ---- for site requests (src/background/provider.ts) ----
+
+  /** The selected network, and its C-Chain's EVM chain ID (from the preset while locked or offline). */
+  async siteNetwork(): Promise<{ network: NetworkView; evmChainId: bigint }> {
+    const s = await this.settings.read();
+    const preset = this.presetOf(s, s.selectedNetworkId);
+    const known = preset.evmChainID ?? this.#identities.get(preset.id)?.evmChainID;
+    const evmChainId = BigInt(known ?? (await this.identity(preset)).evmChainID);
+    return { network: this.networkView(preset), evmChainId };
+  }
+
+  /** The Avalanche networks the wallet knows, with their EVM chain IDs where known without a call. */
+  async siteNetworks(): Promise<{ id: string; name: string; evmChainId?: bigint }[]> {
+    const s = await this.settings.read();
+    return networkIdsOf(s).map((id) => {
+      const preset = this.presetOf(s, id);
+      const chainId = preset.evmChainID ?? this.#identities.get(id)?.evmChainID;
+      return { id, name: preset.name, ...(chainId !== undefined ? { evmChainId: BigInt(chainId) } : {}) };
+    });
+  }
+}
+
+function presetOfCustom(n: CustomNetwork): Preset {
+  return {
+    ...customPreset(n.url, { name: n.name }),
+    atomicApi: { namespace: n.atomicNamespace, path: `/ext/bc/C/${n.atomicNamespace}` },
+    id: n.id,
+    ...(n.hrp ? { savedHrp: n.hrp } : {}),
+    ...(n.pinned
+      ? {
+          networkID: n.pinned.networkID,
+          hrp: hrpForNetworkId(n.pinned.networkID),
+          evmChainID: n.pinned.evmChainID,
+          known: { xChainID: n.pinned.xChainID, cChainID: n.pinned.cChainID, avaxAssetID: n.pinned.avaxAssetID },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,86 @@
+// Sends on each chain (send.x, send.p, send.c) and their estimates: the fee and the most that can
+// go. Built by the core engine from the account's UTXOs; sent through Delivery.
+import { toHex } from '../../core/bytes.js';
+import { cb58Encode, parseId } from '../../core/encoding.js';
+import { InsufficientFundsError } from '../../core/errors.js';
+import { eip1559Fees, evmTxNonce, PLAIN_TRANSFER_GAS } from '../../core/tx/c.js';
+import { buildPSend } from '../../core/tx/p.js';
+import { buildXSend } from '../../core/tx/x.js';
+import type { ActivityItem, RequestParams as P } from '../../shared/messages.js';
+import type { AccountEngines } from '../account-engines.js';
+import type { Delivery } from '../delivery.js';
+import { avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
+import { conflictsOf } from '../refused.js';
+import { ownersFrom } from '../request-fields.js';
+
+export class SendsService {
+  constructor(
+    private readonly engines: AccountEngines,
+    private readonly delivery: Delivery,
+  ) {}
+
+  async sendX(p: P<'send.x'>) {
+    const { engine } = await this.engines.open();
+    const to = ownersFrom(p.to, 'X', engine.ctx.hrp);
+    const built = await engine.buildXSend([{ assetID: parseId(p.assetID), amount: BigInt(p.amount), owners: to }], p.memo ? new TextEncoder().encode(p.memo) : undefined);
+    const issued = await this.delivery.issue('send', built, p.maxFee, { assetID: p.assetID, amount: p.amount, ...(p.memo ? { memo: p.memo } : {}) });
+    return { txID: issued.txID, fee: issued.fee.toString() };
+  }
+
+  async sendP(p: P<'send.p'>) {
+    const { engine } = await this.engines.open();
+    const built = await engine.buildPSend(BigInt(p.amount), ownersFrom(p.to, 'P', engine.ctx.hrp));
+    const issued = await this.delivery.issue('send', built, p.maxFee, { assetID: cb58Encode(engine.ctx.avaxAssetID), amount: p.amount });
+    return { txID: issued.txID, fee: issued.fee.toString() };
+  }
+
+  async sendC(p: P<'send.c'>) {
+    const ctx = await this.engines.open();
+    const delivery = this.delivery;
+    return delivery.withEvmLock(ctx.account.id, async () => {
+      const live = await delivery.settleRefusedHere(ctx, 'C', true);
+      const own = await delivery.ownEvmNonces(ctx);
+      const signed = await ctx.engine.signC(p.to, BigInt(p.amountWei), undefined, { maxFeeWei: BigInt(p.maxFeeWei), own });
+      const replaced = conflictsOf(live, 'C', { nonce: evmTxNonce(signed.signedBytes) });
+      // Listed with the most it can cost until its receipt says what it did.
+      const item: ActivityItem = { txID: signed.txID, chain: 'C', kind: 'send', status: 'pending', amount: p.amountWei, fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
+      const done = await delivery.deliver(ctx, { chain: 'C', ...signed }, item, undefined, true, replaced);
+      return { txHash: signed.txID, fee: done.fee! };
+    });
+  }
+
+  /**
+   * The fee the send would pay and the most it could send, from the same UTXOs and builder the
+   * send uses; nothing is signed. Not enough funds: the send's own InsufficientFundsError.
+   */
+  async sendEstimate(p: P<'send.estimate'>) {
+    const { engine } = await this.engines.open();
+    if (p.chain === 'C') {
+      const [balance, baseFee, tip] = await Promise.all([engine.cBalanceWei(), engine.node.eth.baseFee(), engine.node.eth.maxPriorityFeePerGas()]);
+      const fee = PLAIN_TRANSFER_GAS * eip1559Fees(baseFee, tip).maxFeePerGas;
+      const amount = BigInt(p.amountWei);
+      if (amount + fee > balance) throw new InsufficientFundsError(cb58Encode(engine.ctx.avaxAssetID), amount + fee, balance, 'AVAX on the C-Chain (wei)');
+      return { fee: fee.toString(), maxAmount: (balance - fee).toString() };
+    }
+    const ctx = engine.ctx;
+    const changeOwners = engine.changeOwners;
+    if (p.chain === 'X') {
+      const to = ownersFrom(p.to, 'X', ctx.hrp);
+      const assetID = parseId(p.assetID);
+      const memo = p.memo ? new TextEncoder().encode(p.memo) : undefined;
+      const pool = await engine.spendable('X');
+      const build = (amount: bigint) => buildXSend({ ctx, pool, changeOwners, ...(memo ? { memo } : {}), payments: [{ assetID, amount, owners: to }] });
+      const fee = build(BigInt(p.amount)).fee;
+      const isAvax = toHex(assetID) === toHex(ctx.avaxAssetID);
+      const maxAmount = largestAmount({ pool, assetID, feesFor: () => [isAvax ? ctx.xTxFee : 0n], build });
+      return { fee: fee.toString(), maxAmount: maxAmount.toString() };
+    }
+    const to = ownersFrom(p.to, 'P', ctx.hrp);
+    const [pool, feeCtx] = await Promise.all([engine.spendable('P'), engine.pFeeContext()]);
+    const build = (amount: bigint) => buildPSend({ ctx, fee: feeCtx, pool, changeOwners, amount, to });
+    const fee = build(BigInt(p.amount)).fee;
+    const payment = avaxOutput(ctx, to);
+    const maxAmount = largestAmount({ pool, assetID: ctx.avaxAssetID, feesFor: (inputs) => pSpendFees(ctx, feeCtx, 'BaseTx', inputs, payment, changeOwners), build });
+    return { fee: fee.toString(), maxAmount: maxAmount.toString() };
+  }
+}

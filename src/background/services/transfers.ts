@@ -1,0 +1,173 @@
+// Cross-chain moves (transfers.*): started, estimated, listed, resumed after a restart, and the
+// import of funds waiting in atomic memory. The journal and the runner that never strand funds are
+// in src/background/transfer-journal.ts; this service opens them for the selected account.
+import { WEI_PER_NAVAX } from '../../core/amount.js';
+import type { WalletEngine } from '../../core/engine.js';
+import { WalletError } from '../../core/errors.js';
+import type { ChainAlias } from '../../core/node.js';
+import { buildPExport } from '../../core/tx/p.js';
+import { buildXExport } from '../../core/tx/x.js';
+import type { RequestParams as P, TransferView } from '../../shared/messages.js';
+import { addActivity, journalKey } from '../account-cache.js';
+import type { AccountEngines } from '../account-engines.js';
+import { avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
+import type { Session } from '../session.js';
+import type { PersistedState } from '../settings.js';
+import type { StorageArea } from '../storage.js';
+import { TransferJournal, type TransferRecord, TransferRunner } from '../transfer-journal.js';
+
+export class TransfersService {
+  #resuming: Promise<void> | null = null;
+  /** Transfer runs under way (started moves, resumed journals): a restore stops them and waits. */
+  readonly #runs = new Set<Promise<unknown>>();
+  #stopped = false;
+
+  constructor(
+    private readonly engines: AccountEngines,
+    private readonly session: Session,
+    private readonly local: StorageArea,
+    private readonly log?: (line: string) => void,
+  ) {}
+
+  journal(networkId: string, accountId: string): TransferJournal {
+    return new TransferJournal(this.local, journalKey(networkId, accountId));
+  }
+
+  private async runner(): Promise<{ runner: TransferRunner; journal: TransferJournal }> {
+    const { engine, preset, account } = await this.engines.open();
+    const journal = this.journal(preset.id, account.id);
+    const checkpoint = (): void => {
+      if (this.#stopped) throw new WalletError('transfers-stopped', 'cross-chain transfers are stopped while the wallet is being replaced');
+    };
+    return { runner: new TransferRunner(engine, journal, { checkpoint }), journal };
+  }
+
+  /** Keeps `run` among the runs a restore waits for until it settles. */
+  private track<T>(run: Promise<T>): Promise<T> {
+    this.#runs.add(run);
+    const done = (): void => void this.#runs.delete(run);
+    run.then(done, done);
+    return run;
+  }
+
+  /**
+   * Runs `replace` (a restore replacing the vault) with every transfer stopped: the runs under way
+   * are waited for, and none may write its journal (of an account about to go) until it is done.
+   */
+  async stoppedWhile<T>(replace: () => Promise<T>): Promise<T> {
+    this.#stopped = true;
+    try {
+      await Promise.allSettled([...this.#runs]);
+      return await replace();
+    } finally {
+      this.#stopped = false;
+    }
+  }
+
+  /** How many journaled moves of these settings' accounts, on any network, are not finished. */
+  async unfinishedCount(s: PersistedState, networkIds: readonly string[]): Promise<number> {
+    let count = 0;
+    for (const networkId of networkIds) {
+      for (const a of s.accounts) count += (await this.journal(networkId, a.id).unfinished().catch(() => [])).length;
+    }
+    return count;
+  }
+
+  /** Journals the move and returns at once; the export and import run on (and resume after a restart). */
+  async transfersStart(p: P<'transfers.start'>) {
+    const { runner } = await this.runner();
+    const record = await runner.begin(p.from as ChainAlias, p.to as ChainAlias, BigInt(p.amount), BigInt(p.maxFee));
+    void this.track(runner.run(record)).catch((e: unknown) => this.log?.(`transfer ${record.id} paused: ${(e as Error).message}`));
+    return transferView(record);
+  }
+
+  /**
+   * The export's fee (built exactly as the transfer builds it, not signed), the import's fee for one
+   * UTXO of `amount` on the destination chain, and the largest amount the export can carry.
+   */
+  async transfersEstimate(p: P<'transfers.estimate'>) {
+    const { engine } = await this.engines.open();
+    const from = p.from as ChainAlias;
+    const to = p.to as ChainAlias;
+    const amount = BigInt(p.amount);
+    const exported = await engine.buildExport(from, to, amount);
+    const [importFee, maxAmount] = await Promise.all([engine.estimateImportFee(to, from, amount), largestExport(engine, from, to, exported.fee)]);
+    return { exportFee: exported.fee.toString(), importFee: importFee.toString(), maxAmount: maxAmount.toString() };
+  }
+
+  async transfersList() {
+    const { journal } = await this.runner();
+    return { transfers: (await journal.list()).map(transferView).reverse() };
+  }
+
+  /**
+   * Finishes every journaled transfer (worker start, alarm). One pass at a time: two passes over
+   * one journal would build two imports of the same atomic UTXOs.
+   */
+  resumeTransfers(): Promise<void> {
+    if (!this.session.isUnlocked()) return Promise.resolve();
+    this.#resuming ??= this.track(this.runner().then(({ runner }) => runner.resumeAll()))
+      .then(() => undefined)
+      .finally(() => {
+        this.#resuming = null;
+      });
+    return this.#resuming;
+  }
+
+  async transfersImportWaiting() {
+    const { engine, preset, account } = await this.engines.open();
+    // A running move imports its own export's funds; this imports everything else.
+    const running = await this.journal(preset.id, account.id).unfinished();
+    const imported = await engine.importAllWaiting(new Set(running.flatMap((r) => (r.export ? [r.export.txID] : []))));
+    await this.engines.caches.update(preset.id, account.id, (c) => {
+      for (const i of imported) addActivity(c, { txID: i.txID, chain: i.chain, kind: 'import', status: 'accepted', fee: i.fee.toString(), createdAt: Date.now() });
+    });
+    return { txIDs: imported.map((i) => i.txID) };
+  }
+}
+
+function transferView(r: TransferRecord): TransferView {
+  const importFee = r.imports.reduce((s, i) => s + BigInt(i.fee), 0n);
+  return {
+    id: r.id,
+    from: r.from,
+    to: r.to,
+    amount: r.amount,
+    state: r.state,
+    importTxIDs: r.imports.map((i) => i.txID),
+    ...(r.export ? { exportTxID: r.export.txID, exportFee: r.export.fee } : {}),
+    ...(r.imports.length ? { importFee: importFee.toString() } : {}),
+    ...(r.error ? { error: r.error } : {}),
+  };
+}
+
+/** The largest amount an export from `from` can carry after its fee (`cExportFee`: the C export's, which no amount changes). */
+async function largestExport(engine: WalletEngine, from: ChainAlias, to: ChainAlias, cExportFee: bigint): Promise<bigint> {
+  const ctx = engine.ctx;
+  const changeOwners = engine.changeOwners;
+  // One owner address, as buildExport's; which one does not change the size or the fee.
+  const owner = changeOwners;
+  if (from === 'C') {
+    const navax = (await engine.cBalanceWei()) / WEI_PER_NAVAX;
+    return navax > cExportFee ? navax - cExportFee : 0n;
+  }
+  if (from === 'X') {
+    const pool = await engine.spendable('X');
+    const destination = to as 'P' | 'C';
+    return largestAmount({
+      pool,
+      assetID: ctx.avaxAssetID,
+      feesFor: () => [ctx.xTxFee],
+      build: (amount) => buildXExport({ ctx, pool, changeOwners, destination, amount, to: owner }),
+    });
+  }
+  const [pool, feeCtx] = await Promise.all([engine.spendable('P'), engine.pFeeContext()]);
+  const destination = to as 'X' | 'C';
+  const exportedOutput = avaxOutput(ctx, owner);
+  return largestAmount({
+    pool,
+    assetID: ctx.avaxAssetID,
+    feesFor: (inputs) => pSpendFees(ctx, feeCtx, 'ExportTx', inputs, exportedOutput, changeOwners),
+    build: (amount) => buildPExport({ ctx, fee: feeCtx, pool, changeOwners, destination, amount, to: owner }),
+  });
+}

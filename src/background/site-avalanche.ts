@@ -1,0 +1,151 @@
+// X/P requests of sites (xpc_* and Core's avalanche_* names): addresses, signing and sending a tx
+// the site built (decoded and shown from the exact bytes signed), and Avalanche signed messages.
+import { fromHex, toHex } from '../core/bytes.js';
+import { formatAddress } from '../core/encoding.js';
+import type { ExternalTx } from '../core/external-tx.js';
+import { avalancheMessageDigest, signAvalancheMessage } from '../core/message.js';
+import type { ActivityItem, ChainName } from '../shared/messages.js';
+import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
+import { type Call, MAX_MESSAGE_BYTES, messageShown, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
+import { chainAliasParam, InvalidParamsError, messageParam, objectParam, onlyKeys, positional, txHexParam } from './provider-params.js';
+import type { SiteConnection } from './site-connection.js';
+import type { SiteGate } from './site-gate.js';
+
+export class SiteAvalanche {
+  constructor(
+    private readonly deps: ProviderDeps,
+    private readonly gate: SiteGate,
+    private readonly conn: SiteConnection,
+  ) {}
+
+  private async avalancheOnly(): Promise<void> {
+    const chain = await this.conn.activeChain();
+    if (chain.kind !== 'avalanche') {
+      throw new ProviderError(Code.chainDisconnected, `X/P methods need an Avalanche network; the wallet is on ${chain.name} (EVM only)`);
+    }
+  }
+
+  async xpAddresses(site: Site): Promise<{ X: string; P: string; C: string; CBech32: string }> {
+    await this.avalancheOnly();
+    const account = await this.conn.actingAccount(site);
+    return { X: account.xAddress, P: account.pAddress, C: account.cAddress, CBech32: account.cBech32Address };
+  }
+
+  siteTxParams(params: unknown): { chain: ChainName; bytes: Uint8Array } {
+    const [arg] = positional(params, 1, 1);
+    const o = objectParam(arg, 'params[0]');
+    onlyKeys(o, 'params[0]', ['transactionHex', 'chainAlias']);
+    return { chain: chainAliasParam(o.chainAlias, 'params[0].chainAlias', ['X', 'P', 'C']), bytes: txHexParam(o.transactionHex, 'params[0].transactionHex') };
+  }
+
+  /**
+   * Signs (and, for 'send' when the wallet's signatures complete it, issues) a tx the site built.
+   * Answer: { txID } once issued, else { signedTransactionHex, txID, complete }.
+   */
+  async siteTx(call: Call, action: 'sign' | 'send', p: { chain: ChainName; bytes: Uint8Array }): Promise<unknown> {
+    await this.avalancheOnly();
+    return this.gate.approved(call, async () => {
+      const account = await this.conn.actingAccount(call.site);
+      const engine = await this.deps.wallet.siteEngine(account.id);
+      const ext = await engine.resolveExternal(p.chain, p.bytes);
+      if (!engine.signsAnyOf(ext)) throw new InvalidParamsError('params[0].transactionHex: no key of this account signs any input of this transaction', 'params[0].transactionHex');
+      const complete = engine.signExternal(ext).complete;
+      const base = await this.deps.wallet.approvalSummaryForTx(ext.tx, ext.spent, ext.unsignedBytes);
+      return {
+        summary: { ...base, action, complete },
+        payload: { kind: 'site-tx', accountId: account.id, chain: p.chain, txHex: toHex(p.bytes), action },
+      };
+    }, async (payload) => {
+      if (payload.kind !== 'site-tx') throw new Error('payload mismatch');
+      const engine = await this.deps.wallet.siteEngine(payload.accountId);
+      const ext: ExternalTx = await engine.resolveExternal(payload.chain, fromHex(payload.txHex));
+      const signed = engine.signExternal(ext);
+      const hex = `0x${toHex(signed.signedBytes)}`;
+      if (payload.action === 'sign' || !signed.complete) {
+        await this.deps.wallet.checkSiteSigning(payload.accountId, payload.chain, signed.signedBytes);
+        return { signedTransactionHex: hex, txID: signed.txID, complete: signed.complete };
+      }
+      await this.deps.wallet.sendSiteTx(payload.accountId, { chain: payload.chain, txID: signed.txID, signedBytes: signed.signedBytes }, { txID: signed.txID, chain: payload.chain, kind: activityKind(ext), status: 'pending', createdAt: Date.now() });
+      return { txID: signed.txID };
+    });
+  }
+
+  siteMessageParams(params: unknown): { chain: 'X' | 'P'; message: ReturnType<typeof messageParam> } {
+    const [arg] = positional(params, 1, 1);
+    const o = objectParam(arg, 'params[0]');
+    onlyKeys(o, 'params[0]', ['message', 'chainAlias']);
+    return {
+      chain: chainAliasParam(o.chainAlias ?? 'X', 'params[0].chainAlias', ['X', 'P']) as 'X' | 'P',
+      message: messageParam(o.message, 'params[0].message', MAX_MESSAGE_BYTES),
+    };
+  }
+
+  /** The Avalanche signed-message format with the account's X/P key; answers { signature, address }. */
+  async avalancheMessage(call: Call, p: { chain: 'X' | 'P'; message: ReturnType<typeof messageParam> }): Promise<{ signature: string; address: string }> {
+    await this.avalancheOnly();
+    return (await this.gate.approved(call, async () => {
+      const account = await this.conn.actingAccount(call.site);
+      return {
+        summary: {
+          kind: 'sign-message',
+          format: 'avalanche',
+          ...messageShown(p.message),
+          digestHex: `0x${toHex(avalancheMessageDigest(p.message.bytes))}`,
+          signer: p.chain === 'X' ? account.xAddress : account.pAddress,
+        },
+        payload: { kind: 'avalanche-message', accountId: account.id, messageHex: toHex(p.message.bytes) },
+      };
+    }, async (payload) => {
+      if (payload.kind !== 'avalanche-message') throw new Error('payload mismatch');
+      const hrp = (await this.deps.wallet.siteNetwork()).network.hrp;
+      return this.deps.wallet.withXpKey(payload.accountId, (key) => ({
+        signature: signAvalancheMessage(key.secret, fromHex(payload.messageHex)),
+        address: formatAddress(p.chain, hrp, key.shortId),
+      }));
+    })) as { signature: string; address: string };
+  }
+
+  async coreAccounts(site: Site): Promise<unknown[]> {
+    await this.avalancheOnly();
+    const accounts = await this.conn.connectedAccounts(site);
+    return accounts.map((a, i) => ({
+      index: a.index ?? i,
+      name: a.name,
+      active: i === 0,
+      addressC: a.cAddress,
+      addressAVM: a.xAddress,
+      addressPVM: a.pAddress,
+      addressCoreEth: a.cBech32Address,
+    }));
+  }
+
+  async coreSendTransaction(call: Call, action: 'sign' | 'send'): Promise<unknown> {
+    const [arg] = positional(call.params, 1, 1);
+    const o = objectParam(arg, 'params[0]');
+    // Core's extra fields are accepted and not used: the wallet reads the UTXOs from its own node
+    // and signs with every key of the account it knows, whatever indices a site names.
+    onlyKeys(o, 'params[0]', ['transactionHex', 'chainAlias', 'externalIndices', 'internalIndices', 'utxos', 'feeTolerance']);
+    const p = { chain: chainAliasParam(o.chainAlias, 'params[0].chainAlias', ['X', 'P', 'C']), bytes: txHexParam(o.transactionHex, 'params[0].transactionHex') };
+    const result = (await this.siteTx(call, action, p)) as { txID?: string; signedTransactionHex?: string };
+    // Core answers a send with the tx ID alone and a sign with the signed hex.
+    if (action === 'send' && result.signedTransactionHex === undefined) return result.txID;
+    return action === 'send' ? result : { signedTransactionHex: result.signedTransactionHex };
+  }
+
+  async coreSignMessage(call: Call): Promise<string> {
+    const list = positional(call.params, 1, 2);
+    const message = messageParam(list[0], 'params[0]', MAX_MESSAGE_BYTES);
+    const result = await this.avalancheMessage(call, { chain: 'X', message });
+    return result.signature;
+  }
+}
+
+/** What a site tx shows as in Activity. */
+function activityKind(ext: ExternalTx): ActivityItem['kind'] {
+  if (ext.tx.kind === 'ExportTx') return 'export';
+  if (ext.tx.kind === 'ImportTx') return 'import';
+  if (ext.tx.kind === 'CreateAssetTx') return 'create-asset';
+  if (ext.tx.kind === 'OperationTx') return 'mint';
+  return 'send';
+}
+

@@ -1,0 +1,219 @@
+// EVM requests of sites: personal_sign, eth_signTypedData_v4 and eth_sendTransaction (each shown
+// to the user exactly as it will be signed), and the read-only calls passed to the chain's node.
+import { fromHex, toHex } from '../core/bytes.js';
+import { WalletError } from '../core/errors.js';
+import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI } from '../core/fee-limits.js';
+import { personalMessageDigest, signPersonalMessage, signTypedData } from '../core/message.js';
+import { chargedGas, eip1559Fees, signEvmTx, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
+import type { ActivityItem } from '../shared/messages.js';
+import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
+import { type Call, MAX_CALL_DATA_BYTES, MAX_MESSAGE_BYTES, messageShown, type ProviderDeps, ProviderError } from './provider-context.js';
+import { chainIdParam, evmAddressParam, hexDataParam, InvalidParamsError, messageParam, objectParam, onlyKeys, positional, quantityParam, typedDataParam } from './provider-params.js';
+import type { SiteConnection } from './site-connection.js';
+import type { SiteGate } from './site-gate.js';
+
+/** Read-only EVM methods answered by the chain's node, params passed through (they move no funds). */
+export const READ_METHODS = new Set([
+  'eth_blockNumber',
+  'eth_call',
+  'eth_estimateGas',
+  'eth_feeHistory',
+  'eth_gasPrice',
+  'eth_getBalance',
+  'eth_getBlockByHash',
+  'eth_getBlockByNumber',
+  'eth_getBlockTransactionCountByHash',
+  'eth_getBlockTransactionCountByNumber',
+  'eth_getCode',
+  'eth_getLogs',
+  'eth_getProof',
+  'eth_getStorageAt',
+  'eth_getTransactionByBlockHashAndIndex',
+  'eth_getTransactionByBlockNumberAndIndex',
+  'eth_getTransactionByHash',
+  'eth_getTransactionCount',
+  'eth_getTransactionReceipt',
+  'eth_maxPriorityFeePerGas',
+  'eth_baseFee',
+  'eth_syncing',
+  'web3_clientVersion',
+  // Node-side filters: ethers' BrowserProvider listens for contract events through these.
+  'eth_newFilter',
+  'eth_newBlockFilter',
+  'eth_getFilterChanges',
+  'eth_getFilterLogs',
+  'eth_uninstallFilter',
+]);
+const MAX_READ_PARAMS = 4;
+
+/** The EVM tx an approval holds (as JSON-safe strings), back as the request that is shown and signed. */
+function evmRequestOf(t: Record<keyof EvmTxRequest, string>): EvmTxRequest {
+  return {
+    chainId: BigInt(t.chainId),
+    nonce: BigInt(t.nonce),
+    to: t.to,
+    value: BigInt(t.value),
+    gasLimit: BigInt(t.gasLimit),
+    maxFeePerGas: BigInt(t.maxFeePerGas),
+    maxPriorityFeePerGas: BigInt(t.maxPriorityFeePerGas),
+    ...(t.data && t.data !== '0x' ? { data: t.data } : {}),
+  };
+}
+
+export class SiteEvm {
+  constructor(
+    private readonly deps: ProviderDeps,
+    private readonly gate: SiteGate,
+    private readonly conn: SiteConnection,
+  ) {}
+
+  async personalSign(call: Call): Promise<string> {
+    const [rawMessage, rawAddress] = positional(call.params, 2, 3);
+    const message = messageParam(rawMessage, 'params[0]', MAX_MESSAGE_BYTES);
+    const address = evmAddressParam(rawAddress, 'params[1]');
+    return (await this.gate.approved(call, async () => {
+      const account = await this.conn.actingAccount(call.site, address);
+      return {
+        summary: { kind: 'sign-message', format: 'personal', ...messageShown(message), digestHex: `0x${toHex(personalMessageDigest(message.bytes))}`, signer: account.cAddress },
+        payload: { kind: 'personal-sign', accountId: account.id, messageHex: toHex(message.bytes) },
+      };
+    }, async (payload) => {
+      if (payload.kind !== 'personal-sign') throw new Error('payload mismatch');
+      return this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signPersonalMessage(secret, fromHex(payload.messageHex)));
+    })) as string;
+  }
+
+  async signTypedData(call: Call): Promise<string> {
+    const [rawAddress, rawTyped] = positional(call.params, 2, 2);
+    const address = evmAddressParam(rawAddress, 'params[0]');
+    const typed = typedDataParam(rawTyped, 'params[1]');
+    const domainChain = typed.domain.chainId;
+    let chainId: bigint | undefined;
+    if (domainChain !== undefined) {
+      try {
+        chainId = BigInt(domainChain as string | number);
+      } catch {
+        throw new InvalidParamsError('params[1].domain.chainId is not a number', 'params[1].domain.chainId');
+      }
+      const active = await this.conn.activeChain();
+      if (chainId !== active.chainId) {
+        throw new InvalidParamsError(`params[1].domain.chainId is ${chainId}; the wallet is on chain ${active.chainId}`, 'params[1].domain.chainId');
+      }
+    }
+    return (await this.gate.approved(call, async () => {
+      const account = await this.conn.actingAccount(call.site, address);
+      // Encode once before asking: typed data the library cannot encode is refused, not shown.
+      signTypedData(new Uint8Array(32).fill(1), typed);
+      return {
+        summary: {
+          kind: 'sign-typed-data',
+          signer: account.cAddress,
+          primaryType: typed.primaryType,
+          domainJson: JSON.stringify(typed.domain, null, 2),
+          messageJson: JSON.stringify(typed.message, null, 2),
+          typesJson: JSON.stringify(typed.types, null, 2),
+          ...(chainId !== undefined ? { chainId: chainId.toString() } : {}),
+        },
+        payload: { kind: 'typed-data', accountId: account.id, typed },
+      };
+    }, async (payload) => {
+      if (payload.kind !== 'typed-data') throw new Error('payload mismatch');
+      return this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signTypedData(secret, payload.typed));
+    })) as string;
+  }
+
+  async sendEvmTransaction(call: Call): Promise<string> {
+    const [arg] = positional(call.params, 1, 1);
+    const o = objectParam(arg, 'params[0]');
+    onlyKeys(o, 'params[0]', ['from', 'to', 'value', 'data', 'input', 'gas', 'gasLimit', 'maxFeePerGas', 'maxPriorityFeePerGas', 'gasPrice', 'nonce', 'chainId', 'type', 'accessList']);
+    const from = evmAddressParam(o.from, 'params[0].from');
+    if (o.to === undefined || o.to === null) throw new InvalidParamsError('params[0].to is required: XPC Wallet does not deploy contracts', 'params[0].to');
+    const to = evmAddressParam(o.to, 'params[0].to');
+    const value = o.value === undefined ? 0n : quantityParam(o.value, 'params[0].value');
+    if (o.data !== undefined && o.input !== undefined && o.data !== o.input) throw new InvalidParamsError('params[0].data and params[0].input differ', 'params[0].data');
+    const rawData = o.data ?? o.input;
+    const data = rawData === undefined ? '0x' : hexDataParam(rawData, o.data !== undefined ? 'params[0].data' : 'params[0].input', MAX_CALL_DATA_BYTES);
+    const gas = o.gas ?? o.gasLimit;
+    const gasLimit = gas === undefined ? undefined : quantityParam(gas, 'params[0].gas', 30_000_000n);
+    const siteMaxFee = o.maxFeePerGas === undefined ? undefined : quantityParam(o.maxFeePerGas, 'params[0].maxFeePerGas', MAX_C_BASE_FEE_WEI * 2n + MAX_C_TIP_WEI);
+    const siteTip = o.maxPriorityFeePerGas === undefined ? undefined : quantityParam(o.maxPriorityFeePerGas, 'params[0].maxPriorityFeePerGas', MAX_C_TIP_WEI);
+    const gasPrice = o.gasPrice === undefined ? undefined : quantityParam(o.gasPrice, 'params[0].gasPrice', MAX_C_BASE_FEE_WEI * 2n + MAX_C_TIP_WEI);
+    const siteNonce = o.nonce === undefined ? undefined : quantityParam(o.nonce, 'params[0].nonce', (1n << 64n) - 2n);
+    if (o.type !== undefined && o.type !== '0x2' && o.type !== '0x0') throw new InvalidParamsError('params[0].type must be 0x2 (EIP-1559) or 0x0', 'params[0].type');
+    if (o.accessList !== undefined && !(Array.isArray(o.accessList) && o.accessList.length === 0)) {
+      throw new InvalidParamsError('params[0].accessList is not supported (only an empty list)', 'params[0].accessList');
+    }
+    const chain = await this.conn.activeChain();
+    if (o.chainId !== undefined && chainIdParam(o.chainId, 'params[0].chainId') !== chain.chainId) {
+      throw new ProviderError(Code.chainDisconnected, `the transaction is for chain ${BigInt(o.chainId as string)}; the wallet is on chain ${chain.chainId}`);
+    }
+    return (await this.gate.approved(call, async () => {
+      const account = await this.conn.actingAccount(call.site, from);
+      const eth = this.conn.eth(chain.rpcUrl);
+      const estimateUse = (): Promise<bigint> => eth.estimateGas({ from: account.cAddress, to, value: `0x${value.toString(16)}`, data });
+      const [nonce, block, tip, use] = await Promise.all([
+        // On the Avalanche C-Chain the wallet chooses the nonce, whatever the site asked
+        // (WalletEngine.evmNonce: never past a gap, a refused tx's nonce taken again).
+        chain.kind === 'avalanche' ? this.deps.wallet.evmNonceFor(account.id) : (siteNonce ?? eth.getTransactionCount(account.cAddress, 'pending')),
+        eth.getBlockByNumber('latest'),
+        siteTip ?? eth.maxPriorityFeePerGas(),
+        // With the site's own limit, the estimate only informs the approval (what is likely charged).
+        gasLimit === undefined ? estimateUse() : estimateUse().catch(() => undefined),
+      ]);
+      const estimated = gasLimit ?? use!;
+      const baseFee = block?.baseFeePerGas;
+      if (baseFee === undefined) throw new WalletError('unsupported-chain', 'the chain has no EIP-1559 base fee; XPC Wallet signs only EIP-1559 transactions');
+      checkFeeInput('a base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);
+      checkFeeInput('a priority fee (wei) of', tip, MAX_C_TIP_WEI);
+      let fees = eip1559Fees(baseFee, tip);
+      if (siteMaxFee !== undefined) fees = { maxFeePerGas: siteMaxFee, maxPriorityFeePerGas: siteTip ?? (tip < siteMaxFee ? tip : siteMaxFee) };
+      else if (gasPrice !== undefined) fees = { maxFeePerGas: gasPrice, maxPriorityFeePerGas: tip < gasPrice ? tip : gasPrice };
+      if (fees.maxPriorityFeePerGas > fees.maxFeePerGas) throw new InvalidParamsError('params[0].maxPriorityFeePerGas is above maxFeePerGas', 'params[0].maxPriorityFeePerGas');
+      const tx = { chainId: chain.chainId, nonce, to, value, data, gasLimit: estimated, ...fees };
+      const approvedTx = Object.fromEntries(Object.entries(tx).map(([k, v]) => [k, String(v)])) as Record<keyof EvmTxRequest, string>;
+      return {
+        summary: {
+          kind: 'evm-tx',
+          chainName: chain.name,
+          chainId: chain.chainId.toString(),
+          symbol: chain.symbol,
+          from: account.cAddress,
+          to,
+          valueWei: value.toString(),
+          data,
+          nonce: nonce.toString(),
+          gasLimit: estimated.toString(),
+          maxFeePerGas: fees.maxFeePerGas.toString(),
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+          ...(use !== undefined ? { estimatedGasUse: use.toString() } : {}),
+          expectedGas: chargedGas(use ?? 0n, estimated).toString(),
+          baseFeePerGas: baseFee.toString(),
+          unsignedHex: unsignedEvmTxHex(evmRequestOf(approvedTx)),
+        },
+        payload: { kind: 'evm-tx', accountId: account.id, rpcUrl: chain.rpcUrl, activity: chain.kind === 'avalanche', tx: approvedTx },
+      };
+    }, async (payload) => {
+      if (payload.kind !== 'evm-tx') throw new Error('payload mismatch');
+      const t = payload.tx;
+      // Exactly the approved fields (the bytes the user was shown): nothing is re-estimated after the user said yes.
+      const request = evmRequestOf(t);
+      const signed = await this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signEvmTx(request, secret));
+      if (payload.activity) {
+        // The Avalanche C-Chain: kept in the outbox, so a lost answer never becomes a second payment.
+        const item: ActivityItem = { txID: signed.hash, chain: 'C', kind: 'send', status: 'pending', amount: t.value, createdAt: Date.now() };
+        await this.deps.wallet.sendSiteTx(payload.accountId, { chain: 'C', txID: signed.hash, signedBytes: fromHex(signed.rawTx.slice(2)) }, item);
+        return signed.hash;
+      }
+      const hash = await this.conn.eth(payload.rpcUrl).sendRawTransaction(signed.rawTx);
+      if (hash.toLowerCase() !== signed.hash.toLowerCase()) throw new WalletError('node-response', `the node reports hash ${hash} for transaction ${signed.hash}`);
+      return signed.hash;
+    })) as string;
+  }
+
+  async read(method: string, params: unknown): Promise<unknown> {
+    const list = positional(params, 0, MAX_READ_PARAMS);
+    if (JSON.stringify(list).length > MAX_CALL_DATA_BYTES * 2 + 1024) throw new InvalidParamsError('params are too large', 'params');
+    const chain = await this.conn.activeChain();
+    return this.conn.eth(chain.rpcUrl).ethCall(method, list);
+  }
+}

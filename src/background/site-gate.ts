@@ -1,0 +1,221 @@
+// The gate every site request that needs the user passes: waiting for an unlock (one shared wait,
+// a bounded number of waiters), a cool-down after the user closed the window on a site, the
+// approval itself (picked up again after a worker restart), and a short log in storage.session so
+// a re-sent request answers from what was done instead of running twice.
+import { ProviderErrorCode as Code, type ProviderResponse } from '../shared/provider-protocol.js';
+import type { PendingApproval } from './approvals.js';
+import { requesterOf } from './approvals.js';
+import { type Call, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
+import type { ApprovalSummary } from '../shared/messages.js';
+
+const REQUEST_LOG_KEY = 'xpc.siteRequests';
+/** Answers kept for re-sent requests; bounded so storage.session (10 MB in Chrome) never fills. */
+const MAX_LOGGED_REQUESTS = 20;
+const UNLOCK_POLL_MS = 300;
+/** A page may wait this long for the user to unlock; then the request is refused. */
+const UNLOCK_WAIT_MS = 10 * 60_000;
+/** Requests that may wait for an unlock at once; more are refused (a page cannot pile them up). */
+const MAX_UNLOCK_WAITERS = 20;
+/** After the user closed the approval window, sites that had requests in it wait this long. */
+const CLOSED_COOLDOWN_MS = 30_000;
+/** Approval requests a site may make before it is connected; every other one needs a connection. */
+const CONNECTION_FREE_METHODS = new Set(['eth_requestAccounts', 'wallet_requestPermissions', 'wallet_switchEthereumChain', 'wallet_addEthereumChain']);
+
+export interface LoggedRequest {
+  state: 'running' | 'done';
+  response?: ProviderResponse;
+  at: number;
+}
+
+export class SiteGate {
+  #unlockWait: { promise: Promise<void>; reject: (e: ProviderError) => void; waiters: number } | null = null;
+  #logTail: Promise<unknown> = Promise.resolve();
+  /** Requester → time until which its approval requests are refused (the user closed the window on them). */
+  #cooldown = new Map<string, number>();
+  /** Requester → how many of its requests wait for the wallet to be unlocked. */
+  #unlockWaiters = new Map<string, number>();
+
+  constructor(private readonly deps: ProviderDeps) {}
+
+  /**
+   * The approval window was closed: whoever waits for an unlock gets "rejected by the user", and
+   * the sites that had requests waiting (`requesters`, and those waiting for the unlock) are
+   * refused for a while, so a page cannot reopen the window in a loop.
+   */
+  cancelWaits(requesters: readonly string[] = []): void {
+    const until = (this.deps.now ?? Date.now)() + CLOSED_COOLDOWN_MS;
+    for (const requester of [...requesters, ...this.#unlockWaiters.keys()]) this.#cooldown.set(requester, until);
+    this.#unlockWait?.reject(new ProviderError(Code.userRejected, 'the user closed the wallet window'));
+    this.#unlockWait = null;
+  }
+
+  /** The sites whose requests wait for the wallet to be unlocked (the unlock form names them). */
+  sitesWaitingForUnlock(): string[] {
+    return [...this.#unlockWaiters.keys()];
+  }
+
+  async requireConnection(site: Site): Promise<void> {
+    if (!(await this.deps.sites.permission(requesterOf(site)))) {
+      throw new ProviderError(Code.unauthorized, 'this site is not connected to XPC Wallet; call eth_requestAccounts first');
+    }
+  }
+
+  /**
+   * Resolves once the wallet is unlocked, asking the user to unlock in the approval window. All
+   * waiting requests share one wait (one timer, one window); the window names the sites waiting.
+   */
+  async unlocked(site: Site): Promise<void> {
+    if (this.deps.session.isUnlocked()) return;
+    this.checkCooldown(site);
+    const requester = requesterOf(site);
+    this.#unlockWaiters.set(requester, (this.#unlockWaiters.get(requester) ?? 0) + 1);
+    try {
+      await this.waitForUnlock();
+    } finally {
+      const left = (this.#unlockWaiters.get(requester) ?? 1) - 1;
+      if (left > 0) this.#unlockWaiters.set(requester, left);
+      else this.#unlockWaiters.delete(requester);
+    }
+  }
+
+  private async waitForUnlock(): Promise<void> {
+    if (!this.#unlockWait) {
+      const now = this.deps.now ?? Date.now;
+      const deadline = now() + UNLOCK_WAIT_MS;
+      let reject!: (e: ProviderError) => void;
+      const promise = new Promise<void>((resolve, rej) => {
+        const timer = setInterval(() => {
+          if (this.deps.session.isUnlocked()) {
+            clearInterval(timer);
+            this.#unlockWait = null;
+            resolve();
+          } else if (now() > deadline) {
+            reject(new ProviderError(Code.userRejected, 'the wallet stayed locked'));
+          }
+        }, UNLOCK_POLL_MS);
+        reject = (e) => {
+          clearInterval(timer);
+          if (this.#unlockWait?.promise === promise) this.#unlockWait = null;
+          rej(e);
+        };
+      });
+      promise.catch(() => undefined);
+      this.#unlockWait = { promise, reject, waiters: 0 };
+      await this.openWindow();
+    }
+    const wait = this.#unlockWait;
+    if (!wait) return;
+    if (wait.waiters >= MAX_UNLOCK_WAITERS) throw new ProviderError(Code.resourceUnavailable, 'too many requests are waiting for the wallet to be unlocked');
+    wait.waiters++;
+    try {
+      await wait.promise;
+    } finally {
+      wait.waiters--;
+    }
+  }
+
+  async openWindow(): Promise<void> {
+    try {
+      await this.deps.openApprovalWindow();
+    } catch (e) {
+      this.deps.log?.(`could not open the approval window: ${(e as Error).message}`);
+      throw new ProviderError(Code.internal, 'the wallet could not open its window');
+    }
+  }
+
+  private checkCooldown(site: Site): void {
+    const requester = requesterOf(site);
+    const until = this.#cooldown.get(requester);
+    if (until === undefined) return;
+    if ((this.deps.now ?? Date.now)() < until) throw new ProviderError(Code.userRejected, 'the user closed the wallet window; try again in a little while');
+    this.#cooldown.delete(requester);
+  }
+
+  /**
+   * Asks the user (or picks up the answer to an earlier ask of the same request), then runs the
+   * approved payload once. `prepare` builds what the window shows and what will be done; it runs
+   * only when no approval exists yet for this request.
+   */
+  async approved(
+    call: Call,
+    prepare: () => Promise<{ summary: ApprovalSummary; payload: Payload }>,
+    act: (payload: Payload) => Promise<unknown>,
+  ): Promise<unknown> {
+    const logged = await this.logged(call.requestId);
+    if (logged) return this.replay(logged);
+    const found = await this.deps.approvals.findByRequest(call.requestId);
+    let entry: PendingApproval;
+    let approved: boolean;
+    if (found) {
+      entry = found.entry;
+      if (found.decision) {
+        approved = found.decision.approved;
+      } else {
+        // Resumed after a worker restart: the window may have gone with it.
+        await this.openWindow().catch(() => undefined);
+        approved = await this.deps.approvals.waitFor(entry.id);
+      }
+    } else {
+      this.checkCooldown(call.site);
+      // A site that is not connected cannot make the wallet ask for the password to sign for it.
+      if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
+      await this.unlocked(call.site);
+      const { summary, payload } = await prepare();
+      entry = await this.deps.approvals.add({
+        origin: call.site.origin,
+        ...(call.site.frameOrigin ? { frameOrigin: call.site.frameOrigin } : {}),
+        method: call.method,
+        params: payload,
+        summary,
+        requestId: call.requestId,
+      });
+      try {
+        await this.openWindow();
+      } catch (e) {
+        // Nobody can answer a request whose window did not open: it must not block the site.
+        await this.deps.approvals.decide(entry.id, false).catch(() => undefined);
+        throw e;
+      }
+      approved = await this.deps.approvals.waitFor(entry.id);
+    }
+    if (!approved) throw new ProviderError(Code.userRejected, 'the user rejected the request');
+    if (!this.deps.session.isUnlocked()) await this.unlocked(call.site);
+    await this.log(call.requestId, { state: 'running', at: Date.now() });
+    let response: ProviderResponse;
+    try {
+      response = { ok: true, result: await act(entry.params as Payload) };
+    } catch (e) {
+      response = { ok: false, error: providerErrorInfo(e, call.method, this.deps.log) };
+    }
+    // What was done is answered even when recording it fails (a full storage.session).
+    await this.log(call.requestId, { state: 'done', response, at: Date.now() }).catch((e: unknown) => {
+      this.deps.log?.(`could not record a site request's outcome: ${(e as Error).message}`);
+    });
+    return this.replay({ state: 'done', response, at: 0 });
+  }
+
+  replay(logged: LoggedRequest): unknown {
+    if (logged.state === 'running') {
+      throw new ProviderError(Code.internal, 'the wallet stopped while it acted on this request; check its activity before asking again');
+    }
+    const r = logged.response!;
+    if (r.ok) return r.result;
+    throw new ProviderError(r.error.code, r.error.message, r.error.data);
+  }
+
+  async logged(requestId: string): Promise<LoggedRequest | undefined> {
+    const all = ((await this.deps.sessionArea.get([REQUEST_LOG_KEY]))[REQUEST_LOG_KEY] ?? {}) as Record<string, LoggedRequest>;
+    return Object.hasOwn(all, requestId) ? all[requestId] : undefined;
+  }
+
+  private log(requestId: string, entry: LoggedRequest): Promise<void> {
+    const run = this.#logTail.then(async () => {
+      const all = ((await this.deps.sessionArea.get([REQUEST_LOG_KEY]))[REQUEST_LOG_KEY] ?? {}) as Record<string, LoggedRequest>;
+      all[requestId] = entry;
+      const kept = Object.entries(all).sort((a, b) => b[1].at - a[1].at).slice(0, MAX_LOGGED_REQUESTS);
+      await this.deps.sessionArea.set({ [REQUEST_LOG_KEY]: Object.fromEntries(kept) });
+    });
+    this.#logTail = run.catch(() => undefined);
+    return run;
+  }
+}
