@@ -1,0 +1,294 @@
+// NodeClient: one client per node, with every API group, getAllUtxos (paged, batched, checked,
+// proven digests) and waitForTx (a tx followed to a decision).
+import { type Bytes, equalBytes, toHex } from '../bytes.js';
+import { formatAddress, fromApiHexWithDigest, parseAddress, parseId } from '../encoding.js';
+import { FormatError, NodeResponseError, RpcError, TimeoutError, ValidationError } from '../errors.js';
+import { decodeUtxo, ownersOf, utxoId } from '../codec/index.js';
+import type { Utxo, Vm } from '../codec/types.js';
+import { type CallOptions, type FetchLike, JsonRpcEndpoint, sleep } from '../rpc.js';
+import { type AllUtxosResult, type AtomicApiConfig, type ChainAlias, type DroppedUtxo, type GetAllUtxosOptions, type IndexName, MAX_UTXO_ADDRESSES, MAX_UTXO_PAGE, type NodeClientConfig, type TxOutcome, type UtxoIndex, type UtxoPageParams, type WaitOptions } from './types.js';
+import { isTransient, joinUrl } from './checks.js';
+import { UtxoChainApi } from './utxo-chain.js';
+import { InfoApi } from './info.js';
+import { AvmApi } from './avm.js';
+import { PlatformApi } from './platform.js';
+import { AtomicApi } from './atomic.js';
+import { EthApi } from './eth.js';
+import { HealthApi } from './health.js';
+import { IndexApi } from './index-api.js';
+
+const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
+
+export class NodeClient {
+  readonly url: string;
+  readonly atomicApi: AtomicApiConfig;
+  readonly info: InfoApi;
+  readonly avm: AvmApi;
+  readonly platform: PlatformApi;
+  readonly atomic: AtomicApi;
+  readonly eth: EthApi;
+  readonly health: HealthApi;
+  private readonly endpoints: JsonRpcEndpoint[] = [];
+  private readonly indexes = new Map<IndexName, IndexApi>();
+  private readonly transport: { timeoutMs?: number; fetch?: FetchLike };
+
+  constructor(config: NodeClientConfig) {
+    let parsed: URL;
+    try {
+      parsed = new URL(config.url);
+    } catch {
+      throw new ValidationError(`not a URL: ${config.url}`, 'url');
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new ValidationError('the node URL must be http:// or https://', 'url');
+    }
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(config.atomicApi.namespace)) {
+      throw new ValidationError(`bad atomic API namespace ${JSON.stringify(config.atomicApi.namespace)}`, 'atomicApi');
+    }
+    if (!config.atomicApi.path.startsWith('/')) {
+      throw new ValidationError('the atomic API path must start with /', 'atomicApi');
+    }
+    this.url = config.url.replace(/\/+$/, '');
+    this.atomicApi = { ...config.atomicApi };
+    this.transport = {};
+    if (config.timeoutMs !== undefined) this.transport.timeoutMs = config.timeoutMs;
+    if (config.fetch !== undefined) this.transport.fetch = config.fetch;
+
+    this.info = new InfoApi(this.endpoint('/ext/info'));
+    this.avm = new AvmApi(this.endpoint('/ext/bc/X'));
+    this.platform = new PlatformApi(this.endpoint('/ext/bc/P'));
+    this.atomic = new AtomicApi(this.endpoint(this.atomicApi.path), this.atomicApi.namespace);
+    this.eth = new EthApi(this.endpoint('/ext/bc/C/rpc'));
+    this.health = new HealthApi(this.url, config.timeoutMs, config.fetch);
+  }
+
+  private endpoint(path: string): JsonRpcEndpoint {
+    const e = new JsonRpcEndpoint(joinUrl(this.url, path), this.transport);
+    this.endpoints.push(e);
+    return e;
+  }
+
+  /** `/ext/index/{X|P|C}/{tx|block}` (needs a node started with --index-enabled). */
+  index(name: IndexName): IndexApi {
+    let api = this.indexes.get(name);
+    if (!api) {
+      api = new IndexApi(this.endpoint(`/ext/index/${name}`));
+      this.indexes.set(name, api);
+    }
+    return api;
+  }
+
+  /** JSON-RPC round trips made by this client so far (health GETs excluded). */
+  get requestCount(): number {
+    return this.endpoints.reduce((n, e) => n + e.requests, 0);
+  }
+
+  private utxoApi(chain: ChainAlias): UtxoChainApi {
+    return chain === 'X' ? this.avm : chain === 'P' ? this.platform : this.atomic;
+  }
+
+  /**
+   * Every UTXO owned (at least partly) by `addresses` on `chain` — or, with `sourceChain`, the
+   * atomic UTXOs exported to `chain` from there (always needed for C). Pages through the node's
+   * answers, batches the addresses, de-duplicates, verifies each UTXO's checksum, decodes it and
+   * drops (reporting in `dropped`) any UTXO that is malformed or owned by none of `addresses`.
+   */
+  async getAllUtxos(chain: ChainAlias, addresses: string[], opts: GetAllUtxosOptions = {}): Promise<AllUtxosResult> {
+    const limit = opts.limit ?? MAX_UTXO_PAGE;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_UTXO_PAGE) {
+      throw new ValidationError(`limit must be an integer from 1 to ${MAX_UTXO_PAGE}`, 'limit');
+    }
+    if (chain === 'C' && opts.sourceChain === undefined) {
+      throw new ValidationError('the C-Chain only holds atomic UTXOs: give the sourceChain (X or P)', 'sourceChain');
+    }
+    const vm = VM_OF[chain];
+    const api = this.utxoApi(chain);
+
+    // Normalise: the node insists on this chain's prefix; the bech32 body is the same on X/P/C.
+    const wanted = new Set<string>();
+    const normalized: string[] = [];
+    for (const a of addresses) {
+      const parsed = parseAddress(a.trim());
+      const key = toHex(parsed.bytes);
+      if (wanted.has(key)) continue;
+      wanted.add(key);
+      normalized.push(formatAddress(chain, parsed.hrp, parsed.bytes));
+    }
+
+    const kept = new Map<string, { utxo: Utxo; bytes: Bytes; digest: Bytes }>();
+    const conflicted = new Set<string>();
+    const dropped: DroppedUtxo[] = [];
+    let requests = 0;
+
+    const accept = (hex: string): void => {
+      let bytes: Bytes;
+      let digest: Bytes;
+      try {
+        ({ bytes, digest } = fromApiHexWithDigest(hex));
+      } catch (e) {
+        dropped.push({ reason: `bad hex: ${(e as Error).message}` });
+        return;
+      }
+      let utxo: Utxo;
+      try {
+        utxo = decodeUtxo(bytes, vm);
+      } catch (e) {
+        dropped.push({ reason: `undecodable UTXO: ${(e as Error).message}` });
+        return;
+      }
+      // Hex key: utxoId's CB58 (sha256 + base58) only where a UTXO is reported as dropped.
+      const id = `${toHex(utxo.txID)}:${utxo.outputIndex}`;
+      if (!ownersOf(utxo.output).addresses.some((addr) => wanted.has(toHex(addr)))) {
+        dropped.push({ id: utxoId(utxo), reason: 'owned by none of the requested addresses' });
+        return;
+      }
+      if (conflicted.has(id)) return;
+      const prior = kept.get(id);
+      if (!prior) {
+        kept.set(id, { utxo, bytes, digest });
+      } else if (!equalBytes(prior.digest, digest)) {
+        // Two different bodies under one ID: the node is lying about at least one. Trust neither.
+        kept.delete(id);
+        conflicted.add(id);
+        dropped.push({ id: utxoId(utxo), reason: 'the node sent two different UTXOs with this ID' });
+      }
+    };
+
+    for (let i = 0; i < normalized.length; i += MAX_UTXO_ADDRESSES) {
+      const batch = normalized.slice(i, i + MAX_UTXO_ADDRESSES);
+      const seenEnds = new Set<string>();
+      let startIndex: UtxoIndex | undefined;
+      for (;;) {
+        const params: UtxoPageParams = { addresses: batch, limit };
+        if (startIndex) params.startIndex = startIndex;
+        if (opts.sourceChain !== undefined) params.sourceChain = opts.sourceChain;
+        const callOpts: CallOptions = {};
+        if (opts.signal) callOpts.signal = opts.signal;
+        if (opts.timeoutMs !== undefined) callOpts.timeoutMs = opts.timeoutMs;
+        requests++;
+        const page = await api.getUTXOs(params, callOpts);
+        if (page.utxos.length > limit) {
+          throw new NodeResponseError(`getUTXOs returned ${page.utxos.length} UTXOs for a limit of ${limit}`);
+        }
+        for (const hex of page.utxos) accept(hex);
+        if (page.utxos.length < limit) break;
+        const endKey = `${page.endIndex.address}|${page.endIndex.utxo}`;
+        if (seenEnds.has(endKey)) throw new NodeResponseError('getUTXOs pagination went round in a circle');
+        seenEnds.add(endKey);
+        startIndex = page.endIndex;
+      }
+    }
+
+    const entries = [...kept.values()];
+    return { utxos: entries.map((k) => k.utxo), encoded: entries.map((k) => k.bytes), digests: entries.map((k) => k.digest), dropped, requests };
+  }
+
+  /**
+   * An X or P status of Accepted/Committed is believed only with the tx itself: the node must
+   * return bytes that hash to the ID. A node cannot make those up for a tx it was never sent, so a
+   * fake "accepted" for a tx this wallet has not sent yet is caught. False when the node has no
+   * bytes for it; NodeResponseError when its bytes are not that tx's.
+   */
+  async provesAccepted(chain: 'X' | 'P', txID: string, opts?: CallOptions): Promise<boolean> {
+    try {
+      await (chain === 'X' ? this.avm.getTx(txID, opts) : this.platform.getTx(txID, opts));
+      return true;
+    } catch (e) {
+      if (e instanceof RpcError) return false;
+      throw e;
+    }
+  }
+
+  /**
+   * Polls until `txID` is final or the deadline passes (TimeoutError naming the last status).
+   * X: avm.getTxStatus; P: platform.getTxStatus; C: an `0x…` hash is an EVM tx (receipt), a CB58
+   * ID an atomic tx (getAtomicTx: found once executed).
+   */
+  async waitForTx(chain: ChainAlias, txID: string, opts: WaitOptions = {}): Promise<TxOutcome> {
+    const timeoutMs = opts.timeoutMs ?? 60_000;
+    const pollMs = opts.pollMs ?? 250;
+    const deadline = Date.now() + timeoutMs;
+    const isEvm = chain === 'C' && /^0x[0-9a-fA-F]{64}$/.test(txID);
+    if (!isEvm) {
+      try {
+        parseId(txID);
+      } catch (e) {
+        if (e instanceof FormatError) throw new ValidationError(`not a transaction ID: ${txID}`, 'txID');
+        throw e;
+      }
+    }
+    let lastStatus = 'none (the node never answered)';
+    let lastError: string | undefined;
+
+    for (;;) {
+      // A poll may overrun the deadline by up to a second rather than be starved of time.
+      const remaining = deadline - Date.now();
+      const callOpts: CallOptions = { timeoutMs: Math.min(15_000, Math.max(remaining, 1_000)) };
+      if (opts.signal) callOpts.signal = opts.signal;
+      try {
+        const outcome = await this.pollOnce(chain, txID, isEvm, callOpts);
+        if (outcome.final) return outcome.result;
+        lastStatus = outcome.describe;
+        lastError = undefined;
+      } catch (e) {
+        if (!isTransient(e)) throw e;
+        lastError = (e as Error).message;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new TimeoutError(
+          `${chain}-Chain tx ${txID} not final after ${timeoutMs} ms; last status: ${lastStatus}` +
+            (lastError ? `; the last poll failed: ${lastError}` : ''),
+        );
+      }
+      await sleep(Math.min(pollMs, left), opts.signal);
+    }
+  }
+
+  private async pollOnce(
+    chain: ChainAlias,
+    txID: string,
+    isEvm: boolean,
+    opts: CallOptions,
+  ): Promise<{ final: true; result: TxOutcome } | { final: false; describe: string }> {
+    if (chain === 'X') {
+      const status = await this.avm.getTxStatus(txID, opts);
+      if (status === 'Accepted') {
+        if (!(await this.provesAccepted('X', txID, opts))) return { final: false, describe: 'Accepted, but the node returns no bytes for it' };
+        return { final: true, result: { chain, txID, accepted: true, status } };
+      }
+      if (status === 'Rejected') return { final: true, result: { chain, txID, accepted: false, status } };
+      return { final: false, describe: status };
+    }
+    if (chain === 'P') {
+      const r = await this.platform.getTxStatus(txID, opts);
+      const base = { chain, txID, status: r.status, ...(r.reason !== undefined ? { reason: r.reason } : {}) };
+      if (r.status === 'Committed') {
+        if (!(await this.provesAccepted('P', txID, opts))) return { final: false, describe: 'Committed, but the node returns no bytes for it' };
+        return { final: true, result: { ...base, accepted: true } };
+      }
+      if (r.status === 'Aborted' || r.status === 'Dropped') return { final: true, result: { ...base, accepted: false } };
+      return { final: false, describe: r.reason ? `${r.status} (${r.reason})` : r.status };
+    }
+    if (isEvm) {
+      const receipt = await this.eth.getTransactionReceipt(txID, opts);
+      if (!receipt) return { final: false, describe: 'no receipt yet' };
+      const ok = receipt.status === 1n;
+      const result: TxOutcome = {
+        chain,
+        txID,
+        accepted: ok,
+        status: ok ? 'Success' : 'Reverted',
+        blockHeight: receipt.blockNumber,
+        receipt,
+      };
+      if (!ok) result.reason = 'execution reverted';
+      return { final: true, result };
+    }
+    // An atomic tx is never final-failed by the node's word: it waits in the mempool (underpaid)
+    // or conflicts; the engine tells those apart from its inputs (WalletEngine.txFate).
+    const executed = await this.atomic.findExecutedAtomicTx(txID, opts);
+    if (executed) return { final: true, result: { chain, txID, accepted: true, status: 'Accepted', blockHeight: executed.blockHeight } };
+    return { final: false, describe: 'not executed yet' };
+  }
+}
