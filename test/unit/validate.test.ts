@@ -8,11 +8,10 @@ import type { OwnerSet, RequestParams, RequestType } from '../../src/shared/mess
 import {
   REQUEST_TYPES,
   REQUEST_VALIDATORS,
-  U256_MAX,
-  U64_MAX,
   UnknownRequestError,
   validateRequestMessage,
 } from '../../src/shared/validate.js';
+import { U256_MAX, U64_MAX } from '../../src/shared/validate-fields.js';
 
 const HRP = 'local';
 const addr = (i: number, chain = 'X'): string => formatAddress(chain, HRP, new Uint8Array(20).fill(i));

@@ -1,0 +1,190 @@
+// Assets → NFTs: the NFTs the wallet holds (each with a Send button) and minting into an NFT family
+// it holds a mint right of. A payload is shown as text; a link in it is only a link: nothing is
+// fetched unless the user opens it.
+import { useState } from 'preact/hooks';
+import { errorText, useCall } from '../api.js';
+import { checkAddress, decodePayload, encodePayload, type PayloadKind } from '../checks.js';
+import { AddressInput } from '../components/AddressInput.js';
+import { AssetLabel } from '../components/AssetLabel.js';
+import { FormError, TextField } from '../components/Field.js';
+import { Segmented } from '../components/Segmented.js';
+import type { Amount, MintRightView, NftView } from '../../shared/messages.js';
+import { type AssetsProps, type Holdings, FeeLine, Issued, rightLabel, NoRights } from './AssetsShared.js';
+
+/** A payload preview: a link stays a link (opened only on click); text and JSON are shown as text. */
+function PayloadPreview({ kind, text }: { kind: PayloadKind | 'bytes'; text: string }) {
+  if (kind === 'bytes') return <pre class="payload-preview mono break">{text === '' ? '(empty)' : `hex ${text}`}</pre>;
+  const encoded = encodePayload(kind, text);
+  if (!encoded.ok) return null;
+  if (kind === 'url') {
+    const href = new URL(text.trim()).href;
+    return (
+      <p class="payload-preview">
+        Link (not loaded):{' '}
+        <a href={href} target="_blank" rel="noreferrer noopener">
+          {href}
+        </a>
+      </p>
+    );
+  }
+  return <pre class="payload-preview">{kind === 'json' ? JSON.stringify(JSON.parse(text), null, 2) : text}</pre>;
+}
+
+const rightKey = (r: MintRightView) => `${r.assetID}:${r.groupID ?? 0}`;
+
+export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
+  const call = useCall();
+  const rights = h.rights.data?.rights.filter((r) => r.kind === 'nft') ?? [];
+  const [picked, setPicked] = useState('');
+  const [kind, setKind] = useState<PayloadKind>('text');
+  const [payload, setPayload] = useState('');
+  const [to, setTo] = useState(status.account?.xAddress ?? '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
+  const right = rights.find((r) => rightKey(r) === picked) ?? rights[0];
+  const encoded = encodePayload(kind, payload);
+  const toCheck = checkAddress(to, 'X', hrp);
+  const maxFee = h.fees.data?.operation;
+  const ready = right !== undefined && encoded.ok && toCheck.ok && maxFee !== undefined;
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!ready) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      setDone(await call('assets.mintNft', { assetID: right.assetID, groupID: right.groupID ?? 0, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }], maxFee }));
+      onChanged();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
+  if (!right) return <NoRights what="of an NFT group" h={h} />;
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <h3>Mint an NFT</h3>
+      <div class="field">
+        <label for="nft-group">NFT family and group</label>
+        <select id="nft-group" value={rightKey(right)} onChange={(e) => setPicked(e.currentTarget.value)}>
+          {rights.map((r) => (
+            <option key={rightKey(r)} value={rightKey(r)}>
+              {rightLabel(r)}
+            </option>
+          ))}
+        </select>
+        <p class="field-hint">Minting uses up this group's mint right.</p>
+      </div>
+      <Segmented
+        legend="Payload kind"
+        value={kind}
+        options={[
+          { value: 'text', label: 'Text' },
+          { value: 'json', label: 'JSON' },
+          { value: 'url', label: 'Image URL' },
+        ]}
+        onChange={setKind}
+      />
+      <TextField
+        label="Payload"
+        multiline
+        rows={3}
+        mono={kind !== 'text'}
+        value={payload}
+        onInput={setPayload}
+        error={payload !== '' && !encoded.ok ? encoded.error : undefined}
+        hint={encoded.ok ? `${encoded.value.length / 2} / 1024 bytes` : undefined}
+      />
+      <PayloadPreview kind={kind} text={payload} />
+      <AddressInput label="Owner (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
+      <FeeLine fees={h.fees} kind="operation" />
+      <FormError error={error} />
+      <button class="primary wide" type="submit" disabled={!ready || busy}>
+        {busy ? 'Minting…' : 'Mint NFT'}
+      </button>
+    </form>
+  );
+}
+
+function SendNft({ nft, hrp, fees, onSent, onCancel }: { nft: NftView; hrp: string; fees: Holdings['fees']; onSent: () => void; onCancel: () => void }) {
+  const call = useCall();
+  const [to, setTo] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
+  const toCheck = checkAddress(to, 'X', hrp);
+  const maxFee = fees.data?.operation;
+  const ready = toCheck.ok && maxFee !== undefined;
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!ready) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      setDone(await call('assets.transferNft', { utxoID: nft.utxoID, to: { addresses: [toCheck.value], threshold: 1 }, maxFee }));
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={onSent} />;
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <AddressInput kind="X" hrp={hrp} value={to} onInput={setTo} />
+      <FeeLine fees={fees} kind="operation" />
+      <FormError error={error} />
+      <div class="row">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button class="primary" type="submit" disabled={!ready || busy}>
+          {busy ? 'Sending…' : 'Send NFT'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function NftList({ hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
+  const [sending, setSending] = useState<string | null>(null);
+  const nfts = h.nfts.data?.nfts;
+  return (
+    <section aria-labelledby="my-nfts">
+      <h3 id="my-nfts">Your NFTs</h3>
+      {h.nfts.error && <FormError error={h.nfts.error} />}
+      {!nfts && !h.nfts.error && <p class="muted">Loading your NFTs…</p>}
+      {nfts?.length === 0 && <p class="muted">No NFTs on the X-Chain yet.</p>}
+      <ul class="plain-list">
+        {nfts?.map((n) => {
+          const shown = decodePayload(n.payloadHex);
+          return (
+            <li key={n.utxoID} class="nft" data-testid="nft">
+              <AssetLabel asset={{ assetID: n.assetID, name: n.name, symbol: n.symbol, verified: false }} />
+              <span class="muted"> · group {n.groupID}</span>
+              <PayloadPreview kind={shown.kind} text={shown.text} />
+              {sending === n.utxoID ? (
+                <SendNft
+                  nft={n}
+                  hrp={hrp}
+                  fees={h.fees}
+                  onCancel={() => setSending(null)}
+                  onSent={() => {
+                    setSending(null);
+                    onChanged();
+                  }}
+                />
+              ) : (
+                <button type="button" class="small" aria-label={`Send ${n.symbol} NFT ${n.utxoID}`} onClick={() => setSending(n.utxoID)}>
+                  Send
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

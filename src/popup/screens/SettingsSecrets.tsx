@@ -1,0 +1,126 @@
+// Settings → the secrets behind the password: reveal the recovery phrase, export an imported
+// account's private key, change the password.
+import { useState } from 'preact/hooks';
+import { useAction, useCall } from '../api.js';
+import { checkNewPassword } from '../checks.js';
+import { CopyButton } from '../components/CopyButton.js';
+import { FormError, TextField } from '../components/Field.js';
+import { PasswordFields } from '../components/PasswordFields.js';
+import type { AccountView } from '../../shared/messages.js';
+
+export function RevealPhrase() {
+  const call = useCall();
+  const action = useAction();
+  const [password, setPassword] = useState('');
+  const [words, setWords] = useState<string[] | null>(null);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const r = await action.run(() => call('wallet.revealMnemonic', { password }));
+    setPassword('');
+    if (r) setWords(r.mnemonic.split(' '));
+  };
+  if (words) {
+    return (
+      <div>
+        <p class="warn-box">Anyone who sees these words controls your funds.</p>
+        <ol class="words" aria-label="Recovery phrase">
+          {words.map((w, i) => (
+            <li key={i}>
+              <span class="muted">{i + 1}.</span> <span class="mono">{w}</span>
+            </li>
+          ))}
+        </ol>
+        <button type="button" onClick={() => setWords(null)}>
+          Hide
+        </button>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <TextField label="Password" type="password" autoComplete="current-password" value={password} onInput={setPassword} />
+      <FormError error={action.error} />
+      <button type="submit" disabled={password === '' || action.busy}>
+        Show recovery phrase
+      </button>
+    </form>
+  );
+}
+
+export function ExportKey({ account }: { account: AccountView }) {
+  const call = useCall();
+  const action = useAction();
+  const [password, setPassword] = useState('');
+  const [key, setKey] = useState<string | null>(null);
+  if (account.kind === 'hd') return <p class="muted">“{account.name}” comes from the recovery phrase: back up the phrase instead.</p>;
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const r = await action.run(() => call('wallet.exportPrivateKey', { password, accountId: account.id }));
+    setPassword('');
+    if (r) setKey(r.privateKey);
+  };
+  if (key) {
+    return (
+      <div>
+        <p class="warn-box">Anyone with this key controls the account “{account.name}”.</p>
+        <p class="mono break">{key}</p>
+        <div class="row">
+          <CopyButton text={key} what="private key" />
+          <button type="button" onClick={() => setKey(null)}>
+            Hide
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <TextField label="Password" type="password" autoComplete="current-password" value={password} onInput={setPassword} />
+      <FormError error={action.error} />
+      <button type="submit" disabled={password === '' || action.busy}>
+        Show private key of “{account.name}”
+      </button>
+    </form>
+  );
+}
+
+export function ChangePassword() {
+  const call = useCall();
+  const action = useAction();
+  const [old, setOld] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [done, setDone] = useState(false);
+  const check = checkNewPassword(password, confirm);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!check.ok || old === '') return;
+    if (await action.run(() => call('wallet.changePassword', { oldPassword: old, newPassword: password }))) {
+      setOld('');
+      setPassword('');
+      setConfirm('');
+      setDone(true);
+    }
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <TextField label="Current password" type="password" autoComplete="current-password" value={old} onInput={setOld} error={action.field === 'oldPassword' ? action.error : undefined} />
+      <PasswordFields
+        label="New password"
+        password={password}
+        confirm={confirm}
+        onPassword={(v) => {
+          setPassword(v);
+          setDone(false);
+        }}
+        onConfirm={setConfirm}
+        error={action.field === 'newPassword' ? action.error : undefined}
+      />
+      <FormError error={action.field === 'oldPassword' || action.field === 'newPassword' ? undefined : action.error} />
+      {done && <p role="status">Password changed.</p>}
+      <button type="submit" disabled={!check.ok || old === '' || action.busy}>
+        Change password
+      </button>
+    </form>
+  );
+}

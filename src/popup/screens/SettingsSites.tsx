@@ -1,0 +1,94 @@
+// Settings → Connected sites: the sites connected to which accounts, the chains sites added, and
+// revoking either.
+import { useAction, useCall, useRequest } from '../api.js';
+import { FormError } from '../components/Field.js';
+import { formatDateTime } from '../format.js';
+import type { AddedChainView, SiteView } from '../../shared/messages.js';
+
+function SiteRow({ site, busy, onRevoke }: { site: SiteView; busy: boolean; onRevoke: () => void }) {
+  return (
+    <li class="site-row" data-testid="site">
+      <div class="row spread">
+        <strong class="break">{site.origin}</strong>
+        <button type="button" class="small" aria-label={`Disconnect ${site.origin}`} disabled={busy} onClick={onRevoke}>
+          Disconnect
+        </button>
+      </div>
+      <div class="small-text muted">Connected {formatDateTime(site.connectedAt)}</div>
+      <ul class="plain-list small-text">
+        {site.accounts.map((a) => (
+          <li key={a.id}>
+            {a.name} <span class="mono break">{a.cAddress}</span>
+          </li>
+        ))}
+      </ul>
+    </li>
+  );
+}
+
+function ChainRow({ chain, busy, onRemove }: { chain: AddedChainView; busy: boolean; onRemove: () => void }) {
+  return (
+    <li class="site-row" data-testid="added-chain">
+      <div class="row spread">
+        <span>
+          <strong>{chain.name}</strong> {chain.active && <span class="badge verified">in use by sites</span>}
+        </span>
+        <button type="button" class="small" aria-label={`Remove ${chain.name}`} disabled={busy} onClick={onRemove}>
+          Remove
+        </button>
+      </div>
+      <dl class="facts compact">
+        <dt>Chain ID</dt>
+        <dd>{chain.chainId}</dd>
+        <dt>RPC URL</dt>
+        <dd class="mono break">{chain.rpcUrl}</dd>
+        <dt>Symbol</dt>
+        <dd>{chain.symbol}</dd>
+        {chain.explorerUrl !== undefined && (
+          <>
+            <dt>Explorer</dt>
+            <dd class="mono break">{chain.explorerUrl}</dd>
+          </>
+        )}
+      </dl>
+    </li>
+  );
+}
+
+export function Sites() {
+  const call = useCall();
+  const list = useRequest('sites.list', {});
+  const action = useAction();
+  const revoke = async (origin: string) => {
+    if (await action.run(() => call('sites.revoke', { origin }))) await list.reload();
+  };
+  const removeChain = async (chainId: string) => {
+    if (await action.run(() => call('sites.removeChain', { chainId }))) await list.reload();
+  };
+  if (!list.data) return <p class={list.error ? 'error-text' : 'muted'}>{list.error ?? 'Loading…'}</p>;
+  const { sites, chains } = list.data;
+  return (
+    <>
+      {sites.length === 0 ? (
+        <p class="muted">No site is connected</p>
+      ) : (
+        <ul class="plain-list">
+          {sites.map((site) => (
+            <SiteRow key={site.origin} site={site} busy={action.busy} onRevoke={() => void revoke(site.origin)} />
+          ))}
+        </ul>
+      )}
+      <h3>Chains added by sites</h3>
+      {chains.length === 0 ? (
+        <p class="muted">None</p>
+      ) : (
+        <ul class="plain-list">
+          {chains.map((chain) => (
+            <ChainRow key={chain.chainId} chain={chain} busy={action.busy} onRemove={() => void removeChain(chain.chainId)} />
+          ))}
+        </ul>
+      )}
+      <FormError error={action.error} />
+    </>
+  );
+}
