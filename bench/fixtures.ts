@@ -25,10 +25,10 @@ export const ctx: ChainContext = {
 };
 
 /** P-Chain dynamic fee inputs; the avalanchejs fee state and config below describe the same fee. */
-export const pFee: PFeeContext = { weights: [1n, 1000n, 1000n, 4n], price: 3n };
+export const pFee: PFeeContext = { weights: [1n, 1000n, 1000n, 4n], gasPriceNavax: 3n };
 
 export const ajsContext: Context.Context = avalanchejsContextOf(ctx);
-export const ajsFeeState = { capacity: 1_000_000n, excess: 0n, price: pFee.price, timestamp: new Date(0).toISOString() };
+export const ajsFeeState = { capacity: 1_000_000n, excess: 0n, price: pFee.gasPriceNavax, timestamp: new Date(0).toISOString() };
 
 /** Chain time handed to both libraries' spendability checks (no UTXO here is time-locked). */
 export const NOW = 1_700_000_000n;

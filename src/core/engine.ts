@@ -263,7 +263,7 @@ export class WalletEngine {
     const [config, state] = await Promise.all([this.node.platform.getFeeConfig(), this.node.platform.getFeeState()]);
     const w = config.weights;
     const price = checkFeeInput('a P-Chain gas price of', state.price, MAX_P_GAS_PRICE);
-    return { weights: [w[0], w[1], w[2], w[3]], price: withHeadroom(price, this.options.pPriceHeadroom) };
+    return { weights: [w[0], w[1], w[2], w[3]], gasPriceNavax: withHeadroom(price, this.options.pPriceHeadroom) };
   }
 
   private async atomicBaseFee(): Promise<bigint> {

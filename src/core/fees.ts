@@ -13,8 +13,8 @@ import { CodecError, ValidationError } from './errors.js';
 export interface PFeeContext {
   /** [Bandwidth, DBRead, DBWrite, Compute]. */
   weights: readonly [bigint, bigint, bigint, bigint];
-  /** nAVAX per unit of gas, as platform.getFeeState reports it. */
-  price: bigint;
+  /** nAVAX per unit of gas (platform.getFeeState's `price`). */
+  gasPriceNavax: bigint;
 }
 
 export type Complexity = [bigint, bigint, bigint, bigint];
@@ -175,7 +175,7 @@ export function pGas(c: Complexity, weights: PFeeContext['weights']): bigint {
 }
 
 export function pTxFee(tx: PTx, ctx: PFeeContext): bigint {
-  return pGas(pTxComplexity(tx), ctx.weights) * ctx.price;
+  return pGas(pTxComplexity(tx), ctx.weights) * ctx.gasPriceNavax;
 }
 
 // ---- C-Chain atomic ----

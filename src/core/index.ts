@@ -1,7 +1,8 @@
 // The protocol library's public face: everything an outside user needs to talk to Avalanche's X,
 // P and C chains from one import. Units: amounts are bigint in the chain's base unit (nAVAX on X
-// and P and in atomic txs; wei on the C-Chain's EVM side, named `…Wei`); gas prices are wei per
-// gas; P-Chain gas prices are nAVAX per gas unit, as the node states them. Pure: no browser APIs.
+// and P and in atomic txs; wei on the C-Chain's EVM side, named `…Wei`). Gas prices carry their
+// unit in their name: C-Chain ones are wei per gas (`baseFeeWei`, and EIP-1559's `maxFeePerGas`),
+// the P-Chain's is nAVAX per gas (`gasPriceNavax`). Pure: no browser APIs.
 
 // Bytes, amounts, text forms
 export { type Bytes, concatBytes, equalBytes, fromHex, toHex } from './bytes.js';

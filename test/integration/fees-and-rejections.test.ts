@@ -70,7 +70,7 @@ describe('fees are right, not just paid', () => {
     const status = await client.platform.getTxStatus(issued.txID);
     expect(status.status).toBe('Committed');
     const burned = avaxBurned(decodeSignedTx(await client.platform.getTx(issued.txID), 'pvm').unsigned, ctx.avaxAssetID);
-    console.info(`P send: estimated fee ${built.fee} nAVAX at price ${feeContext.price}, burned ${burned} nAVAX`);
+    console.info(`P send: estimated fee ${built.fee} nAVAX at price ${feeContext.gasPriceNavax}, burned ${burned} nAVAX`);
     expect(burned).toBe(built.fee);
     expect(await avaxOf(bob.engine, 'P')).toBe(1n * AVAX);
     expect(await avaxOf(w.engine, 'P')).toBe(4n * AVAX - burned);

@@ -130,14 +130,14 @@ describe('every P-Chain tx type a single node accepts, through the wallet’s si
     const genesis = await genesisEngine();
     // Two validators' stakes, a delegation, L1 balances and the fees.
     await genesis.issueAndWait(await genesis.buildPSend(4_100n * AVAX, makeOwners([me])));
-    fee = { weights: config.weights, price: 1n };
+    fee = { weights: config.weights, gasPriceNavax: 1n };
   });
 
   /** The props every avalanchejs builder takes: the wallet's P UTXOs and the node's fee state. */
   async function common() {
     const { client } = await localNetwork();
     const feeState = await client.platform.getFeeState();
-    fee = { ...fee, price: feeState.price };
+    fee = { ...fee, gasPriceNavax: feeState.price };
     return { feeState, fromAddressesBytes: [me], changeAddressesBytes: [me], utxos: await ajsUtxosOf(client, pAddress) };
   }
 
@@ -157,7 +157,7 @@ describe('every P-Chain tx type a single node accepts, through the wallet’s si
     const ours = pTxFee(tx, fee);
     expect(BigInt(summary.view.burned), 'fee shown').toBe(ours);
     expect(utils.getBurnedAmountByTx(unsigned.getTx() as Parameters<typeof utils.getBurnedAmountByTx>[0], ajs).get(ajs.avaxAssetID), 'burned (avalanchejs)').toBe(ours);
-    expect(pvm.calculateFee(unsigned.getTx(), ajs.platformFeeConfig.weights, fee.price), 'fee (avalanchejs)').toBe(ours);
+    expect(pvm.calculateFee(unsigned.getTx(), ajs.platformFeeConfig.weights, fee.gasPriceNavax), 'fee (avalanchejs)').toBe(ours);
   }
 
   /**

@@ -436,10 +436,10 @@ const owned = ownedAddressSet(keys.map((k) => k.shortId));
 const recipient = sha256(utf8.encode('recipient')).slice(0, 20);
 
 const otherAsset = sha256(utf8.encode('another asset'));
-const pFee: PFeeContext = { weights: [1n, 1000n, 1000n, 4n], price: 3n };
+const pFee: PFeeContext = { weights: [1n, 1000n, 1000n, 4n], gasPriceNavax: 3n };
 
 const ajsContext: Context.Context = avalanchejsContextOf(ctx);
-const feeState = { capacity: 1_000_000n, excess: 0n, price: pFee.price, timestamp: new Date(0).toISOString() };
+const feeState = { capacity: 1_000_000n, excess: 0n, price: pFee.gasPriceNavax, timestamp: new Date(0).toISOString() };
 const NOW = 1_700_000_000n;
 
 let nextTx = 1;
@@ -556,7 +556,7 @@ describe('(c) our builders and signer vs avalanchejs', () => {
       expect(burned, `${vm} ${built.tx.kind} burns its fee`).toBe(built.fee);
       if (vm === 'pvm') {
         const weights = ajsContext.platformFeeConfig.weights;
-        expect(pvm.calculateFee(parsed, weights, pFee.price), `P ${built.tx.kind} fee`).toBe(built.fee);
+        expect(pvm.calculateFee(parsed, weights, pFee.gasPriceNavax), `P ${built.tx.kind} fee`).toBe(built.fee);
       } else {
         expect(built.fee).toBe(ctx.xTxFee);
       }

@@ -243,7 +243,7 @@ describe('P-Chain dynamic fee', () => {
   });
 
   it('funds sends, exports and imports with exactly the fee of the final tx', () => {
-    const fee = { weights: [1n, 1000n, 1000n, 4n] as const, price: 3n };
+    const fee = { weights: [1n, 1000n, 1000n, 4n] as const, gasPriceNavax: 3n };
     const pool = spendableUtxos([utxo(9_000_000n), utxo(1_000n, { stakeableUntil: 10n ** 12n })], owned, 0n);
     const send = buildPSend({ ctx, fee, pool, changeOwners: mine, amount: 1_000_000n, to: theirs });
     expect(send.fee).toBe(pTxFee(send.tx, fee));
@@ -304,7 +304,7 @@ describe('cross-chain from X', () => {
 
 describe('a change output worth less than its own fee', () => {
   it('is dropped and the leftover burned, so a P send of everything after the no-change fee builds', () => {
-    const fee = { weights: [1n, 1000n, 1000n, 4n] as const, price: 1n };
+    const fee = { weights: [1n, 1000n, 1000n, 4n] as const, gasPriceNavax: 1n };
     const pool = spendableUtxos([utxo(10_000_000n)], owned, 0n);
     const noChange = buildPSend({ ctx, fee, pool, changeOwners: mine, amount: 1n, to: theirs });
     // The largest send: everything minus the fee of a tx with no change output.

@@ -62,7 +62,7 @@ describe('src/core/index.ts: build, sign, verify every kind of tx from one impor
   let next = 100;
   const utxo = (amount: bigint, assetID = ctx.avaxAssetID): Utxo => ({ txID: id(next++), outputIndex: 0, assetID, output: { kind: 'TransferOutput', amount, owners: me } });
   const pool = () => spendableUtxos([utxo(50_000_000n), utxo(30_000_000n)], owned, 0n);
-  const pFee = { weights: [1n, 1000n, 1000n, 4n] as const, price: 1n };
+  const pFee = { weights: [1n, 1000n, 1000n, 4n] as const, gasPriceNavax: 1n };
   const vmOf = (b: BuiltTx): Vm => b.tx.vm;
 
   /** Signs in one call, verifies from the bytes, and checks a stranger's key cannot sign it. */

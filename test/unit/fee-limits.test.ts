@@ -27,7 +27,7 @@ const engine = (node: NodeClient) => new WalletEngine(node, ctx, { xp: [key], ev
 
 describe('fee inputs from the node are capped', () => {
   it('a P-Chain price at the cap is used; above it, the fee context (and so every P build) is refused', async () => {
-    expect((await engine(nodeWithPPrice(MAX_P_GAS_PRICE)).pFeeContext()).price).toBe(MAX_P_GAS_PRICE);
+    expect((await engine(nodeWithPPrice(MAX_P_GAS_PRICE)).pFeeContext()).gasPriceNavax).toBe(MAX_P_GAS_PRICE);
     await expect(engine(nodeWithPPrice(MAX_P_GAS_PRICE + 1n)).pFeeContext()).rejects.toBeInstanceOf(FeeLimitError);
   });
 });

@@ -40,8 +40,8 @@ import { arbCredentialsFor, arbPBlockTx, arbPTxs } from './codec-generators.js';
 import { addressedCall, ctx, ewoq, l1ValidatorWeightMessage, mine, registerL1ValidatorMessage, second, utxo, warpMessage } from './pvm-test-kit.js';
 
 const ajsContext = avalanchejsContextOf(ctx);
-const pFee: PFeeContext = { weights: [1n, 1000n, 1000n, 4n], price: 3n };
-const feeState = { capacity: 1_000_000n, excess: 0n, price: pFee.price, timestamp: new Date(0).toISOString() };
+const pFee: PFeeContext = { weights: [1n, 1000n, 1000n, 4n], gasPriceNavax: 3n };
+const feeState = { capacity: 1_000_000n, excess: 0n, price: pFee.gasPriceNavax, timestamp: new Date(0).toISOString() };
 const NOW = 1_700_000_000n;
 const keys = [ewoq, second];
 const fromAddressesBytes = keys.map((k) => k.shortId);
@@ -149,7 +149,7 @@ describe('(a) txs built by avalanchejs 5.2.0, decoded, re-encoded, fee-computed 
     // The fee avalanchejs burned is our fee of the same tx, and its own formula agrees.
     const fee = pTxFee(tx, pFee);
     expect(avaxBurned(tx, ctx.avaxAssetID), 'burned').toBe(fee);
-    expect(pvm.calculateFee(unsigned.getTx(), ajsContext.platformFeeConfig.weights, pFee.price), 'avalanchejs fee').toBe(fee);
+    expect(pvm.calculateFee(unsigned.getTx(), ajsContext.platformFeeConfig.weights, pFee.gasPriceNavax), 'avalanchejs fee').toBe(fee);
 
     // Both signers: same signed bytes. The authorization's owner is both keys, sorted.
     const spent = [...utxos];

@@ -36,7 +36,7 @@ import { signDigest } from '../../src/core/keys.js';
 import { ARB_P_TXS, arbCredentialsFor, arbPBlockTx, credentialShapes, expectCodecError } from './codec-generators.js';
 import { ewoq, u32 } from './pvm-test-kit.js';
 
-const PRICE_1 = { weights: [1n, 1000n, 1000n, 4n] as const, price: 1n };
+const PRICE_1 = { weights: [1n, 1000n, 1000n, 4n] as const, gasPriceNavax: 1n };
 const LOCAL_AVAX = fromHex('dbcf890f77f49b96857648b72b77f9f82937f28a68704af05da0dc12ba53f2db');
 const ZERO_ID = new Uint8Array(32);
 const one = (address: Bytes): OutputOwners => ({ locktime: 0n, threshold: 1, addresses: [address] });
@@ -206,7 +206,7 @@ describe('P-Chain fee worked examples (price 1 nAVAX/gas)', () => {
     expect(signedSize(tx)).toBe(size);
     expect(pTxComplexity(tx)[0]).toBe(BigInt(size));
     expect(pTxFee(tx, PRICE_1)).toBe(fee);
-    expect(pGas(pTxComplexity(tx), PRICE_1.weights) * 3n).toBe(pTxFee(tx, { ...PRICE_1, price: 3n }));
+    expect(pGas(pTxComplexity(tx), PRICE_1.weights) * 3n).toBe(pTxFee(tx, { ...PRICE_1, gasPriceNavax: 3n }));
   });
 
   it('the Warp signer count and the message length price a RegisterL1ValidatorTx; an unreadable message has no fee', () => {

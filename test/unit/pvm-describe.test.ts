@@ -12,7 +12,7 @@ import { type PFeeContext, pTxFee } from '../../src/core/fees.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { addressedCall, ctx, ewoq, l1ValidatorWeightMessage, mine, registerL1ValidatorMessage, second, utxo, warpMessage } from './pvm-test-kit.js';
 
-const fee: PFeeContext = { weights: [1n, 1000n, 1000n, 4n], price: 1n };
+const fee: PFeeContext = { weights: [1n, 1000n, 1000n, 4n], gasPriceNavax: 1n };
 const node = sha256(utf8.encode('node')).slice(0, 20);
 const END = 1_800_000_000n; // 2027-01-15T08:00:00Z
 const AVAX = 1_000_000_000n;
