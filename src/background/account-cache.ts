@@ -103,7 +103,7 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
   stored.changeNext = Math.max(stored.changeNext, refreshed.changeNext);
 }
 
-/** Every key kept for one account on one network (a new vault, or a removed account, drops them). */
+/** Every key kept for one account on one network (a new or restored vault drops them all). */
 export function accountStorageKeys(networkId: string, accountId: string): string[] {
   return [cacheKey(networkId, accountId), journalKey(networkId, accountId), outboxKey(networkId, accountId)];
 }

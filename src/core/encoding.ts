@@ -1,5 +1,6 @@
 // String forms used by the node API: CB58, bech32 chain addresses, checksummed API hex,
-// PrivateKey-… and NodeID-…. Every parser throws FormatError on bad input.
+// PrivateKey-… and NodeID-… (docs/protocol.md §Encodings). Every parser throws FormatError on bad
+// input.
 import { sha256 } from '@noble/hashes/sha2.js';
 import bs58 from 'bs58';
 import { bech32 } from 'bech32';

@@ -135,7 +135,7 @@ export function customPreset(
   return preset;
 }
 
-/** The bech32 hrp a network ID uses (constants.GetHRP; wire-format.md §2). */
+/** The bech32 hrp a network ID uses (docs/protocol.md §Encodings). */
 export function hrpForNetworkId(networkID: number): string {
   switch (networkID) {
     case 1:

@@ -49,11 +49,12 @@ export class AccountsService {
   async walletStatus(): Promise<WalletStatus> {
     const s = await this.settings.read();
     const preset = this.networks.presetOf(s, s.selectedNetworkId);
+    const exists = await this.vaultExists();
     const unlocked = this.session.isUnlocked();
     const account = s.accounts.find((a) => a.id === s.selectedAccountId);
     const hrp = unlocked && account ? await this.networks.hrpOf(preset) : undefined;
     return {
-      vault: !(await this.vaultExists()) ? 'none' : unlocked ? 'unlocked' : 'locked',
+      vault: !exists ? 'none' : unlocked ? 'unlocked' : 'locked',
       network: this.networks.networkView(preset, hrp),
       account: account && hrp !== undefined ? await this.keyring.accountView(account, hrp) : null,
       idleLockMinutes: await this.session.getIdleTimeout(),

@@ -1,4 +1,4 @@
-// C-Chain builders: atomic export to X or P, atomic import from X or P (wire-format.md §6), and
+// C-Chain builders: atomic export to X or P, atomic import from X or P (docs/protocol.md §C), and
 // EIP-1559 EVM transactions, encoded and signed with micro-eth-signer.
 import { Transaction } from 'micro-eth-signer';
 import { WEI_PER_NAVAX } from '../amount.js';

@@ -1,5 +1,5 @@
 // P-Chain builders: send within P, export to X or C, import from X or C. The fee is the dynamic
-// fee of the tx's complexity at the given gas price (wire-format.md §7.2). Memos must be empty.
+// fee of the tx's complexity at the given gas price (docs/protocol.md §Fees). Memos must be empty.
 import { toHex } from '../bytes.js';
 import { sortTransferableInputs, sortTransferableOutputs } from '../codec/rules.js';
 import type { OutputOwners, PBaseTx, PExportTx, PImportTx, PTx, TransferableInput, TransferableOutput } from '../codec/types.js';

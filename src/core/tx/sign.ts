@@ -2,6 +2,7 @@
 // (from the spent UTXOs' owners, and for a P-Chain authorization from the owner it answers to),
 // sign each distinct key once, and check every signature by recovering its signer before
 // anything leaves the wallet.
+// The signing rules: docs/protocol.md §Signing.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { type Bytes, equalBytes, toHex } from '../bytes.js';
 import { appendCredentials, decodeSignedTx, encodeUnsignedTx } from '../codec/codec.js';

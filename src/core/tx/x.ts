@@ -1,4 +1,5 @@
-// X-Chain transaction builders: sends, asset creation, mints, NFTs, and cross-chain moves.
+// X-Chain transaction builders: sends, asset creation, mints, NFTs, and cross-chain moves
+// (layouts, rules and where outputs land: docs/protocol.md §X).
 import { type Bytes, toHex } from '../bytes.js';
 import { utxoId } from '../codec/ids.js';
 import { sortOperations, sortOutputs, sortTransferableInputs, sortTransferableOutputs } from '../codec/rules.js';
