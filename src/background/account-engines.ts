@@ -57,6 +57,7 @@ export class AccountEngines {
    * never scanned.
    */
   async open(accountId?: string): Promise<AccountContext> {
+    this.keyring.assertUnlocked();
     const { account, preset } = await this.selected(accountId);
     const identity = await this.networks.identity(preset);
     const client = this.networks.client(preset);

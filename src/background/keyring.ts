@@ -8,12 +8,18 @@ import { deriveEvmKey, deriveXpKey, HdRoot, keyPairFromSecret, mnemonicToSeed, t
 import type { AccountView } from '../shared/messages.js';
 import type { Session } from './session.js';
 import type { AccountRecord } from './settings.js';
+import { VaultLockedError } from './vault.js';
 
 export class Keyring {
   #root: HdRoot | null = null;
 
   constructor(private readonly session: Session) {
     session.onLock(() => this.forget());
+  }
+
+  /** Throws VaultLockedError while the wallet is locked: before any node is asked on its behalf. */
+  assertUnlocked(): void {
+    if (!this.session.isUnlocked()) throw new VaultLockedError();
   }
 
   /** Wipes the HD root (lock, or a vault about to be replaced). */

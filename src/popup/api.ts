@@ -5,6 +5,7 @@ import { createContext } from 'preact';
 import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { BackgroundError, callBackground, type SendToBackground } from '../shared/client.js';
 import type { RequestParams, RequestResult, RequestType } from '../shared/messages.js';
+import { type PlainError, plainError } from './errors.js';
 
 export type Call = <T extends RequestType>(type: T, params: RequestParams<T>) => Promise<RequestResult<T>>;
 
@@ -19,20 +20,18 @@ export function useCall(): Call {
   return useContext(ApiContext);
 }
 
-/** Sentence case: background and core messages start in lower case. */
-export function sentence(text: string): string {
-  return text.length === 0 ? text : text[0]!.toUpperCase() + text.slice(1);
+export { sentence } from './errors.js';
+
+/** A failed request in plain words, with what the background said as the detail (src/popup/errors.ts). */
+export function errorInfo(e: unknown): PlainError {
+  if (e instanceof BackgroundError) return plainError(e.code, e.message);
+  if (e instanceof Error) return plainError('', e.message);
+  return { text: 'Something went wrong.' };
 }
 
-/** What to show the user for a failed request. */
+/** What to show the user for a failed request: the sentence alone. */
 export function errorText(e: unknown): string {
-  if (e instanceof BackgroundError) {
-    if (e.code === 'unreachable') return 'The wallet background is not answering. Close and reopen the popup.';
-    // Validation messages name the field first ("to.addresses[0]: …"); the form shows it in place.
-    return sentence(e.message.replace(/^[\w.[\]]+: /, ''));
-  }
-  if (e instanceof Error) return sentence(e.message);
-  return 'Something went wrong.';
+  return errorInfo(e).text;
 }
 
 /** The request field a failure is about, reduced to its first segment ('to.addresses[0]' → 'to'). */
@@ -97,6 +96,8 @@ export function useRequest<T extends RequestType>(type: T, params: RequestParams
 export interface Action {
   busy: boolean;
   error: string | undefined;
+  /** What the background said about the last failure, when the sentence is not that already. */
+  detail: string | undefined;
   /** The request field of the last failure, if the background named one. */
   field: string | undefined;
   /** Runs `task`; returns its result, or undefined when it failed (the error is kept). */
@@ -108,7 +109,7 @@ export interface Action {
 export function useAction(): Action {
   const mounted = useMounted();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<PlainError | undefined>(undefined);
   const [field, setField] = useState<string | undefined>(undefined);
   const run = useCallback(
     async <R>(task: () => Promise<R>): Promise<R | undefined> => {
@@ -119,7 +120,7 @@ export function useAction(): Action {
         return await task();
       } catch (e) {
         if (mounted.current) {
-          setError(errorText(e));
+          setError(errorInfo(e));
           setField(errorField(e));
         }
         return undefined;
@@ -133,5 +134,5 @@ export function useAction(): Action {
     setError(undefined);
     setField(undefined);
   }, []);
-  return { busy, error, field, run, clear };
+  return { busy, error: error?.text, detail: error?.detail, field, run, clear };
 }

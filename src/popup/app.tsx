@@ -7,6 +7,7 @@ import type { BalancesView, WalletStatus } from '../shared/messages.js';
 import { ApiContext, type Call, errorText, makeCall, useAction, useCall, useRequest } from './api.js';
 import { FormError } from './components/Field.js';
 import { NetworkBadge } from './components/NetworkBadge.js';
+import { NodeBanner, nodeHealth } from './components/NodeBanner.js';
 import { Activity } from './screens/Activity.js';
 import { Assets } from './screens/Assets.js';
 import { Home } from './screens/Home.js';
@@ -227,8 +228,34 @@ function useHiddenAssets(networkId: string): { hidden: ReadonlySet<string>; togg
   return { hidden, toggle, error };
 }
 
+/** How often an open popup asks whether the wallet is still unlocked (the idle lock runs in the background). */
+const LOCK_CHECK_MS = 5000;
+
+/** Switches every open view to the unlock screen as soon as the background locks (idle lock, another window). */
+function useLockWatch(onStatus: (s: WalletStatus) => void): void {
+  const call = useCall();
+  useEffect(() => {
+    let stopped = false;
+    const check = () =>
+      void call('wallet.status', {}).then(
+        (s) => {
+          if (!stopped && s.vault !== 'unlocked') onStatus(s);
+        },
+        () => undefined,
+      );
+    const timer = setInterval(check, LOCK_CHECK_MS);
+    window.addEventListener('focus', check);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+      window.removeEventListener('focus', check);
+    };
+  }, [call, onStatus]);
+}
+
 function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: WalletStatus) => void }) {
   const call = useCall();
+  useLockWatch(onStatus);
   const [route, setRoute] = useState<Route>('home');
   const { hidden, toggle: toggleHidden, error: hiddenError } = useHiddenAssets(status.network.id);
   const key = `${status.network.id}:${status.account?.id}`;
@@ -259,7 +286,7 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
       screen = <Receive account={status.account!} />;
       break;
     case 'move':
-      screen = <Move balances={balances.view} onChanged={balances.refresh} />;
+      screen = <Move balances={balances.view} onChanged={balances.refresh} nodeDown={nodeHealth(balances.view, Date.now()).state !== 'ok'} />;
       break;
     case 'assets':
       screen = <Assets status={status} hrp={hrp} balances={balances.view} onChanged={balances.refresh} />;
@@ -280,6 +307,7 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
           Lock
         </button>
       </header>
+      <NodeBanner view={balances.view} />
       <main class="screen" id="screen">
         {screen}
       </main>

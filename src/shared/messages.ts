@@ -79,6 +79,12 @@ export interface BalancesView {
   refreshing: boolean;
   /** The last refresh's failure (node unreachable, …), if the snapshot is older than it. */
   error?: string;
+  /** Its WalletError code ('node-unreachable', 'timeout', …), for the popup's plain words. */
+  errorCode?: string;
+  /** Since when refreshes have been failing (the first failure after the last success). */
+  failingSince?: number;
+  /** While `refreshing`: when that refresh started, so a node that hangs can be called slow. */
+  refreshStartedAt?: number;
   balances: AssetBalanceView[];
   waiting: WaitingFundsView[];
   /** What the node sent that the wallet could not check and left out of these balances, in words. */
@@ -158,6 +164,11 @@ export interface TransferView {
   exportFee?: Amount;
   importFee?: Amount;
   error?: string;
+  /**
+   * The last run of this move stopped on a failure (the node unreachable, …) and it waits for the
+   * next run (the background retries every minute): why, as a WalletError code and message, and since when.
+   */
+  paused?: { code: string; message: string; since: number };
 }
 
 /** How the approval window names an asset: verified is true only for the network's own AVAX. */

@@ -36,7 +36,7 @@ import {
   launchOrSaveLog,
   madeUpUtxo,
 } from './harness.js';
-import { amountText, expectHomeTotals, fact, openTab, parseAmount, readAmount, screenshot, settingsSection, typedAmount, UiBrowser, waitAccepted, type Totals } from './ui.js';
+import { amountText, expectHomeTotals, fact, homeTotals, openTab, parseAmount, readAmount, screenshot, settingsSection, typedAmount, UiBrowser, waitAccepted, type Totals } from './ui.js';
 
 const NODE_NAME = 'E2E local node';
 /** Funding of the new wallet's X address, nAVAX: odd on purpose, so that only the exact amount matches. */
@@ -202,6 +202,48 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     expect(await popup.getByTestId(`unproven-X-${avax}`).count()).toBe(0);
   });
 
+  step('the node stops, then hangs: a banner says so in words, since when, with the age of the balances; it goes once the node answers', async () => {
+    await openTab(popup, 'Home');
+    const refresh = popup.getByRole('button', { name: 'Refresh balances' });
+    const banner = popup.getByTestId('node-banner');
+    const bannerState = () => banner.getAttribute('data-state', { timeout: 500 }).catch(() => null);
+    const updatedAt = (await popup.getByTestId('refresh-state').textContent())!.match(/^Updated (\S+)/)![1];
+
+    proxy!.setMode('down');
+    await refresh.click();
+    await expect.poll(bannerState, { message: 'the node is said unreachable', timeout: 20_000 }).toBe('unreachable');
+    const said = (await banner.locator('p').first().textContent())!;
+    expect(said).toMatch(/^The node can't be reached\. Check that it is running and that its address in Settings is right\. Since \S+\. Balances shown are from /);
+    expect(said).not.toMatch(/http|127\.0\.0\.1|ext\/bc/);
+    expect(said).toContain(`Balances shown are from ${updatedAt}.`);
+    expect(await popup.getByTestId('refresh-state').textContent()).toBe(`Not up to date: these balances are from ${updatedAt}`);
+    // The last balances stay on screen, unchanged.
+    expect(await homeTotals(popup)).toEqual(expected);
+    // On every screen, not only Home.
+    await openTab(popup, 'Send');
+    expect(await bannerState()).toBe('unreachable');
+    await screenshot(popup, 'node-down');
+    await openTab(popup, 'Home');
+
+    // Back up: the banner goes with the next refresh.
+    proxy!.setMode('up');
+    await refresh.click();
+    await expect.poll(() => banner.count(), { message: 'the banner goes', timeout: 20_000 }).toBe(0);
+
+    // Hung: no answer at all. Slow after 10 s, then "took too long" once the wallet stops waiting.
+    proxy!.setMode('hang');
+    await refresh.click();
+    await expect.poll(bannerState, { message: 'the node is said slow', timeout: 14_000, interval: 250 }).toBe('slow');
+    expect(await banner.textContent()).toMatch(/^The node is slow\. It has not answered since \S+\. Balances shown are from /);
+    await screenshot(popup, 'node-slow');
+    await expect.poll(bannerState, { message: 'the hung node is given up on', timeout: 40_000, interval: 250 }).toBe('unreachable');
+    expect(await banner.locator('p').first().textContent()).toMatch(/^The node took too long to answer\./);
+    proxy!.setMode('up');
+    await expect.poll(() => refresh.isEnabled(), { timeout: 20_000 }).toBe(true);
+    await expectHomeTotals(popup, expected);
+    expect(await banner.count()).toBe(0);
+  });
+
   step('sends AVAX on the X-Chain through Send → Review → Confirm; accepted, balance down by amount + fee', async () => {
     const recipient = freshKey();
     const to = formatAddress('X', 'custom', recipient.shortId);
@@ -256,6 +298,18 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     // The fee is known before anything is signed: the network's creation fee, then paid exactly.
     await expect.poll(() => feeShown(popup)).toBe(createAssetFee);
     await popup.getByRole('button', { name: 'Create asset' }).click();
+    // Review first: nothing is signed until Confirm; the review names the asset, its minter and the fee.
+    const goldReview = popup.getByTestId('review');
+    await goldReview.getByRole('heading', { name: 'Review the new asset' }).waitFor();
+    expect(await fact(goldReview, 'Name').textContent()).toBe(GOLD.name);
+    expect(await fact(goldReview, 'Minter set 1').textContent()).toBe(`1 of ${xAddress}`);
+    expect(await readAmount(goldReview.getByTestId('review-fee'), 9)).toBe(createAssetFee);
+    await screenshot(popup, 'asset-review');
+    // Edit goes back with everything typed kept; the second review confirms.
+    await goldReview.getByRole('button', { name: 'Edit' }).click();
+    expect(await popup.getByLabel('Name', { exact: true }).inputValue()).toBe(GOLD.name);
+    await popup.getByRole('button', { name: 'Create asset' }).click();
+    await popup.getByRole('button', { name: 'Confirm and create' }).click();
     await waitAccepted(popup, 'X');
     const goldID = (await fact(popup, 'New asset ID').locator('.mono').textContent())!.trim();
     expect(goldID).toMatch(/^[1-9A-HJ-NP-Za-km-z]{49,50}$/);
@@ -270,6 +324,11 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     expect((await popup.getByLabel('Mint to (X-Chain address)').inputValue()).trim()).toBe(xAddress);
     await expect.poll(() => feeShown(popup)).toBe(xTxFee);
     await popup.getByRole('button', { name: 'Mint', exact: true }).click();
+    const mintReview = popup.getByTestId('review');
+    expect(await mintReview.getByTestId('review-amount').textContent()).toBe(`${amountText(GOLD.mint, GOLD.decimals)} ${GOLD.symbol}`);
+    expect(await mintReview.getByTestId('review-to').textContent()).toBe(xAddress);
+    expect(await readAmount(mintReview.getByTestId('review-fee'), 9)).toBe(xTxFee);
+    await mintReview.getByRole('button', { name: 'Confirm and mint' }).click();
     await waitAccepted(popup, 'X');
     expect(await readAmount(fact(popup, 'Fee paid'), 9)).toBe(xTxFee);
     await popup.getByRole('button', { name: 'Done' }).click();
@@ -296,6 +355,8 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     await popup.getByLabel('Symbol', { exact: true }).fill(ART.symbol);
     expect((await popup.getByLabel('Addresses (one per line)').inputValue()).trim()).toBe(xAddress);
     await popup.getByRole('button', { name: 'Create asset' }).click();
+    expect(await fact(popup.getByTestId('review'), 'Group 0 minters').textContent()).toBe(`1 of ${xAddress}`);
+    await popup.getByRole('button', { name: 'Confirm and create' }).click();
     await waitAccepted(popup, 'X');
     const artID = (await fact(popup, 'New asset ID').locator('.mono').textContent())!.trim();
     expect(await readAmount(fact(popup, 'Fee paid'), 9)).toBe(createAssetFee);
@@ -310,6 +371,10 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     expect((await popup.getByLabel('Owner (X-Chain address)').inputValue()).trim()).toBe(xAddress);
     await expect.poll(() => feeShown(popup.locator('form').filter({ hasText: 'Mint an NFT' }))).toBe(xTxFee);
     await popup.getByRole('button', { name: 'Mint NFT' }).click();
+    const nftReview = popup.getByTestId('review');
+    expect(await fact(nftReview, 'Payload').textContent()).toBe(ART.payload);
+    expect(await nftReview.getByTestId('review-to').textContent()).toBe(xAddress);
+    await nftReview.getByRole('button', { name: 'Confirm and mint NFT' }).click();
     await waitAccepted(popup, 'X');
     expect(await readAmount(fact(popup, 'Fee paid'), 9)).toBe(xTxFee);
     await popup.getByRole('button', { name: 'Done' }).click();
@@ -322,6 +387,9 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     await nft.getByLabel('To (X-Chain address)').fill(formatAddress('X', 'custom', nftRecipient.shortId));
     expect(await feeShown(nft)).toBe(xTxFee);
     await nft.getByRole('button', { name: 'Send NFT' }).click();
+    expect(await nft.getByTestId('review-to').textContent()).toBe(formatAddress('X', 'custom', nftRecipient.shortId));
+    expect(await readAmount(nft.getByTestId('review-fee'), 9)).toBe(xTxFee);
+    await nft.getByRole('button', { name: 'Confirm and send NFT' }).click();
     await waitAccepted(nft, 'X');
     expect(await readAmount(fact(nft, 'Fee paid'), 9)).toBe(xTxFee);
     await nft.getByRole('button', { name: 'Done' }).click();
@@ -355,7 +423,14 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     // The fees of exactly this amount (no "about"), then the button.
     const arrives = popup.getByTestId('move-arrives');
     await expect.poll(async () => (await arrives.textContent().catch(() => null)) ?? '', { timeout: 15_000 }).toMatch(/^\d[\d,.]* AVAX$/);
+    const arrivesShown = (await arrives.textContent())!;
     await popup.getByRole('button', { name: `Move to the ${to}-Chain` }).click();
+    // The review: what leaves, what arrives (as the form said), then Confirm.
+    const review = popup.getByTestId('review');
+    await review.getByRole('heading', { name: 'Review the move' }).waitFor();
+    expect(await review.getByTestId('move-review-arrives').textContent()).toBe(arrivesShown);
+    await review.getByRole('button', { name: 'Confirm and move' }).click();
+    await popup.getByRole('heading', { name: 'Move between chains' }).waitFor();
     // Counted by the test: the list on screen may still be loading when the screen opens.
     movesStarted += 1;
     await expect.poll(() => popup.getByTestId('transfer').count(), { timeout: 15_000 }).toBe(movesStarted);
@@ -509,6 +584,15 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     } finally {
       await worker.detach();
     }
+    // Locked by someone else (the idle lock, another window): the open popup follows by itself.
+    await openTab(popup, 'Assets');
+    await popup.evaluate(() => (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage({ channel: 'xpc-wallet', type: 'wallet.lock', params: {} }));
+    await popup.getByText('The wallet is locked.').waitFor({ timeout: 15_000 });
+    expect(await popup.getByRole('navigation', { name: 'Wallet sections' }).count()).toBe(0);
+    await popup.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await popup.getByRole('button', { name: 'Unlock' }).click();
+    await popup.getByRole('navigation', { name: 'Wallet sections' }).waitFor({ timeout: 15_000 });
+
     await popup.getByRole('banner').getByRole('button', { name: 'Lock' }).click();
     await popup.getByText('The wallet is locked.').waitFor();
     await screenshot(popup, 'locked');

@@ -344,6 +344,36 @@ describe('Firefox ESR: the popup UI, clicked through, against the local node', (
     expect(await textOf({ testid: `unproven-X-${avax}` })).toBeNull();
   });
 
+  step('the node stops: a banner on every screen says so in words, since when, with the age of the balances; it goes once the node answers', async () => {
+    await openTab('Home');
+    const updatedAt = (await textOf({ testid: 'refresh-state' }))!.match(/^Updated (\S+)/)![1];
+    const bannerState = () => read({ testid: 'node-banner' }, (e) => e.getAttribute('data-state'));
+    proxy!.setMode('down');
+    await click({ button: 'Refresh balances' }, 30_000);
+    await expect.poll(bannerState, { message: 'the node is said unreachable', timeout: 20_000, interval: 200 }).toBe('unreachable');
+    const said = (await read({ testid: 'node-banner' }, (e) => e.querySelector('p')?.textContent ?? null))!;
+    expect(said).toMatch(/^The node can't be reached\. Check that it is running and that its address in Settings is right\. Since \S+\. Balances shown are from /);
+    expect(said).toContain(`Balances shown are from ${updatedAt}.`);
+    expect(said).not.toMatch(/http|127\.0\.0\.1/);
+    expect(await homeTotals()).toEqual(expected);
+    await openTab('Move');
+    expect(await bannerState()).toBe('unreachable');
+    await screenshot('node-down');
+    proxy!.setMode('up');
+    await expectHomeTotals(expected);
+    expect(await bannerState()).toBeNull();
+  });
+
+  step('locked elsewhere (the idle lock, another window): the open popup switches to the unlock screen by itself', async () => {
+    await openTab('Assets');
+    await page().evaluate(() => (globalThis as unknown as { browser: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).browser.runtime.sendMessage({ channel: 'xpc-wallet', type: 'wallet.lock', params: {} }));
+    await find({ text: 'The wallet is locked.' });
+    expect(await read({ tab: 'Home' }, () => true)).toBeNull();
+    await fill('Password', PASSWORD);
+    await click({ button: 'Unlock' });
+    await find({ tab: 'Home' }, 15_000);
+  });
+
   step('sends AVAX on the X-Chain through Send → Review → Confirm; accepted, balance down by amount + fee', async () => {
     const recipient = freshKey();
     const to = formatAddress('X', 'custom', recipient.shortId);
@@ -384,9 +414,15 @@ describe('Firefox ESR: the popup UI, clicked through, against the local node', (
     await check('To C');
     await fill('Amount (AVAX)', typedAmount(MOVE_X_TO_C, 9));
     // The fees of exactly this amount (no "about"), then the button.
-    await waitText({ testid: 'move-arrives' }, /^\d[\d,.]* AVAX$/);
+    const arrives = await waitText({ testid: 'move-arrives' }, /^\d[\d,.]* AVAX$/);
     await screenshot('move-form');
     await click({ button: 'Move to the C-Chain' });
+    // The review: nothing starts before Confirm; it shows what arrives, as the form did.
+    await find({ heading: 'Review the move' });
+    expect(await textOf({ testid: 'move-review-arrives' })).toBe(arrives);
+    await screenshot('move-review');
+    await click({ button: 'Confirm and move' });
+    await find({ heading: 'Move between chains' });
 
     // Newest first: the only move of this wallet.
     await expect.poll(() => page().evaluate(newestTransfer).catch(() => null), { timeout: 15_000 }).toMatchObject({ count: 1 });

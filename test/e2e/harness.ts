@@ -292,6 +292,12 @@ export interface RpcProxy {
    * as a lying node would; `undefined` stops it.
    */
   rewrite(method: string, change: ((result: unknown, params: unknown) => unknown) | undefined): void;
+  /**
+   * 'down': every request's connection is closed at once, as by a stopped node; 'hang': requests
+   * are taken and never answered, as by a hung one; 'up' (the start): passed on. Leaving 'hang'
+   * closes the requests it held.
+   */
+  setMode(mode: 'up' | 'down' | 'hang'): void;
   close(): Promise<void>;
 }
 
@@ -318,7 +324,17 @@ export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
   let wanted: { path: string; method: string; caught: (params: unknown) => void } | undefined;
   const held: ServerResponse[] = [];
   const rewrites = new Map<string, (result: unknown, params: unknown) => unknown>();
+  let mode: 'up' | 'down' | 'hang' = 'up';
+  const hung: ServerResponse[] = [];
   const server = createServer((req, res) => {
+    if (mode === 'down') {
+      req.socket.destroy();
+      return;
+    }
+    if (mode === 'hang') {
+      hung.push(res);
+      return;
+    }
     readBody(req).then(
       (body) => {
         const calls = callsIn(body);
@@ -370,6 +386,10 @@ export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
     rewrite: (method, change) => {
       if (change) rewrites.set(method, change);
       else rewrites.delete(method);
+    },
+    setMode: (next) => {
+      mode = next;
+      if (next !== 'hang') for (const res of hung.splice(0)) res.destroy();
     },
     close: () => closeServer(server),
   };

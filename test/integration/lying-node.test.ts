@@ -9,7 +9,7 @@ import { AVAX, avaxOf, freshWallet, WEI_PER_NAVAX } from './fixture.js';
 import { PLAIN_TRANSFER_GAS } from '../../src/core/tx/c.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';
-import { type Lie, lyingNode, refreshUntilDecided, rewriteUtxos, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
+import { hang, type Lie, lyingNode, refreshUntilDecided, rewriteUtxos, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
 import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
 /** The lie a timing-out load balancer tells: the tx goes on to the node, the wallet gets an error. */
@@ -311,6 +311,51 @@ describe('a node that lies about atomic memory', () => {
     expect(view.state).toBe('completed');
     const p = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'P' && b.assetID === avax);
     expect(BigInt(p!.spendable)).toBe(2n * AVAX - BigInt(est.importFee));
+  });
+});
+
+describe('a node that stops answering during a move', () => {
+  it('the move shows paused with the reason and since when; back up, the next run finishes it and the pause is gone', async () => {
+    const node = lyingNode();
+    const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
+    // Atomic memory unreachable: the export goes through, the import cannot be built.
+    node.lies.set('platform.getUTXOs', async (call, forward) => {
+      if ((call.params as { sourceChain?: string }).sourceChain) throw new TypeError('Failed to fetch');
+      return forward();
+    });
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
+    const move = await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
+    let view = move;
+    for (let i = 0; i < 100 && !view.paused; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      view = (await wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
+    }
+    expect(view).toMatchObject({ state: 'export-accepted', paused: { code: 'node-unreachable', since: expect.any(Number) } });
+    const since = view.paused!.since;
+    // Still down at the next run: paused since the first failure, not the latest.
+    await wallet.transfers.resumeTransfers().catch(() => undefined);
+    expect((await wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!.paused?.since).toBe(since);
+
+    node.lies.clear();
+    await wallet.transfers.resumeTransfers();
+    view = (await wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
+    expect(view.state).toBe('completed');
+    expect(view.paused).toBeUndefined();
+    const p = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'P' && b.assetID === avax);
+    expect(BigInt(p!.spendable)).toBe(2n * AVAX - BigInt(est.importFee));
+  });
+
+  it('a resume while a move is being run leaves that move to its run: one run per move, never two sending', async () => {
+    const node = lyingNode();
+    const { wallet } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 3_000, pollMs: 100 } });
+    // The export's issueTx hangs: the move's own run waits on it.
+    node.lies.set('avm.issueTx', hang);
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
+    for (let i = 0; i < 100 && !node.calls.includes('avm.issueTx'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(node.calls.filter((m) => m === 'avm.issueTx')).toHaveLength(1);
+    await wallet.transfers.resumeTransfers();
+    expect(node.calls.filter((m) => m === 'avm.issueTx')).toHaveLength(1);
   });
 });
 

@@ -285,3 +285,27 @@ describe('a refresh saved over what other requests wrote meanwhile', () => {
     expect(stored).toMatchObject({ activity: [], receiveNext: 5, changeNext: 4, pHeight: '3' });
   });
 });
+
+describe('a refresh the node cannot answer', () => {
+  it('keeps the last snapshot and says why, with the error code and since when refreshes fail; a lock is not a node failure', async () => {
+    const stores = memoryStores();
+    const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
+    const fetchFails: typeof fetch = () => Promise.reject(new TypeError('Failed to fetch'));
+    const wallet = createWallet(session, stores.local, { fetch: fetchFails });
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+
+    const first = await wallet.balances.balancesRefresh();
+    expect(first).toMatchObject({ refreshing: false, updatedAt: 0, errorCode: 'node-unreachable', error: expect.stringContaining('unreachable') });
+    const since = first.failingSince!;
+    expect(since).toBeGreaterThan(0);
+    // A second failure keeps the first one's time: "since when" does not move on each retry.
+    await new Promise((r) => setTimeout(r, 5));
+    const second = await wallet.balances.balancesRefresh();
+    expect(second.failingSince).toBe(since);
+    expect((await wallet.balances.balancesGet({})).failingSince).toBe(since);
+
+    // Locked meanwhile: the refresh fails with the lock, and the snapshot records no node failure.
+    await wallet.accounts.walletLock();
+    await expect(wallet.balances.balancesRefresh()).rejects.toMatchObject({ code: 'vault-locked' });
+  });
+});

@@ -5,7 +5,7 @@ import { type Utxo } from '../../core/codec/types.js';
 import { utxoId } from '../../core/codec/ids.js';
 import { cb58Encode } from '../../core/encoding.js';
 import type { AssetBalance, WalletEngine } from '../../core/engine.js';
-import { ValidationError } from '../../core/errors.js';
+import { ValidationError, WalletError } from '../../core/errors.js';
 import type { ProvenAsset } from '../../core/proof.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
 import { type AccountCache, addActivity, emptyCache, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh } from '../account-cache.js';
@@ -13,6 +13,7 @@ import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { type Outbox, settleOutbox } from '../outbox.js';
 import type { SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
+import { VaultLockedError } from '../vault.js';
 import { transferActivity } from '../transfer-journal.js';
 import type { Preset, NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
@@ -25,6 +26,7 @@ const UNKNOWN_ASSET: ProvenAsset = { name: 'Unknown asset (no creating transacti
 
 export class BalancesService {
   #refreshing: Promise<BalancesView> | null = null;
+  #refreshStartedAt = 0;
 
   constructor(
     private readonly engines: AccountEngines,
@@ -43,18 +45,19 @@ export class BalancesService {
   async balancesGet(p: P<'balances.get'>): Promise<BalancesView> {
     const { account, preset } = await this.engines.selected();
     const cache = await this.caches.get(preset.id, account.id);
-    if (p.refresh) {
-      void this.balancesRefresh().catch(() => undefined);
-      return { ...cache.balances, refreshing: true };
-    }
-    return { ...cache.balances, refreshing: this.#refreshing !== null };
+    if (p.refresh) void this.balancesRefresh().catch(() => undefined);
+    if (this.#refreshing === null) return { ...cache.balances, refreshing: false };
+    return { ...cache.balances, refreshing: true, refreshStartedAt: this.#refreshStartedAt };
   }
 
   /** Refreshes from the node (one refresh at a time); on failure keeps the old snapshot with the error. */
   balancesRefresh(): Promise<BalancesView> {
-    this.#refreshing ??= this.refreshNow().finally(() => {
-      this.#refreshing = null;
-    });
+    if (this.#refreshing === null) {
+      this.#refreshStartedAt = Date.now();
+      this.#refreshing = this.refreshNow().finally(() => {
+        this.#refreshing = null;
+      });
+    }
     return this.#refreshing;
   }
 
@@ -63,10 +66,14 @@ export class BalancesService {
     try {
       return await this.refreshFrom(await this.engines.open());
     } catch (e) {
+      // Locked meanwhile: not the node's failure; the popup shows the unlock screen.
+      if (e instanceof VaultLockedError) throw e;
       // Whatever went wrong (the node unreachable, slow, lying): the last snapshot stays, with why.
       let failed: BalancesView | undefined;
+      const errorCode = e instanceof WalletError ? e.code : 'internal';
       await this.caches.update(preset.id, account.id, (c) => {
-        failed = c.balances = { ...c.balances, refreshing: false, error: (e as Error).message };
+        const { refreshStartedAt: _started, ...last } = c.balances;
+        failed = c.balances = { ...last, refreshing: false, error: (e as Error).message, errorCode, failingSince: c.balances.failingSince ?? Date.now() };
       });
       return failed!;
     }

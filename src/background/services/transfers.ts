@@ -21,6 +21,10 @@ export class TransfersService {
   /** Transfer runs under way (started moves, resumed journals): a restore stops them and waits. */
   readonly #runs = new Set<Promise<unknown>>();
   #stopped = false;
+  /** Moves a run is advancing now (resumeAll leaves them to it), by ID. */
+  readonly #running = new Set<string>();
+  /** Why each move's last run stopped, until a run gets further (shown as "paused"). */
+  readonly #paused = new Map<string, { code: string; message: string; since: number }>();
 
   constructor(
     private readonly engines: AccountEngines,
@@ -39,7 +43,28 @@ export class TransfersService {
     const checkpoint = (): void => {
       if (this.#stopped) throw new WalletError('transfers-stopped', 'cross-chain transfers are stopped while the wallet is being replaced');
     };
-    return { runner: new TransferRunner(engine, journal, { checkpoint }), journal };
+    const stopped = (record: TransferRecord, error: unknown): void => this.notePaused(record.id, error);
+    return { runner: new TransferRunner(engine, journal, { checkpoint, stopped }), journal };
+  }
+
+  private notePaused(id: string, error: unknown): void {
+    const code = error instanceof WalletError ? error.code : 'internal';
+    this.#paused.set(id, { code, message: (error as Error).message, since: this.#paused.get(id)?.since ?? Date.now() });
+  }
+
+  /** Runs one move to its end (or to where it must wait), known as running meanwhile. */
+  private async runOne(runner: TransferRunner, record: TransferRecord): Promise<TransferRecord> {
+    this.#running.add(record.id);
+    try {
+      const done = await runner.run(record);
+      this.#paused.delete(record.id);
+      return done;
+    } catch (e) {
+      this.notePaused(record.id, e);
+      throw e;
+    } finally {
+      this.#running.delete(record.id);
+    }
   }
 
   /** Keeps `run` among the runs a restore waits for until it settles. */
@@ -73,12 +98,16 @@ export class TransfersService {
     return count;
   }
 
+  private view(r: TransferRecord): TransferView {
+    return transferView(r, this.#paused.get(r.id));
+  }
+
   /** Journals the move and returns at once; the export and import run on (and resume after a restart). */
   async transfersStart(p: P<'transfers.start'>) {
     const { runner } = await this.runner();
     const record = await runner.begin(p.from as ChainAlias, p.to as ChainAlias, BigInt(p.amount), BigInt(p.maxFee));
-    void this.track(runner.run(record)).catch((e: unknown) => this.log?.(`transfer ${record.id} paused: ${(e as Error).message}`));
-    return transferView(record);
+    void this.track(this.runOne(runner, record)).catch((e: unknown) => this.log?.(`transfer ${record.id} paused: ${(e as Error).message}`));
+    return this.view(record);
   }
 
   /**
@@ -97,7 +126,7 @@ export class TransfersService {
 
   async transfersList() {
     const { journal } = await this.runner();
-    return { transfers: (await journal.list()).map(transferView).reverse() };
+    return { transfers: (await journal.list()).map((r) => this.view(r)).reverse() };
   }
 
   /**
@@ -106,7 +135,14 @@ export class TransfersService {
    */
   resumeTransfers(): Promise<void> {
     if (!this.session.isUnlocked()) return Promise.resolve();
-    this.#resuming ??= this.track(this.runner().then(({ runner }) => runner.resumeAll()))
+    this.#resuming ??= this.track(
+      this.runner().then(async ({ runner }) => {
+        const done = await runner.resumeAll((id) => this.#running.has(id));
+        // Those that got through (or to a wait the journal records) are not paused any more.
+        for (const r of done) if (r.state === 'completed' || r.state === 'failed') this.#paused.delete(r.id);
+        return done;
+      }),
+    )
       .then(() => undefined)
       .finally(() => {
         this.#resuming = null;
@@ -126,7 +162,7 @@ export class TransfersService {
   }
 }
 
-function transferView(r: TransferRecord): TransferView {
+function transferView(r: TransferRecord, paused?: TransferView['paused']): TransferView {
   const importFee = r.imports.reduce((s, i) => s + BigInt(i.fee), 0n);
   return {
     id: r.id,
@@ -138,6 +174,7 @@ function transferView(r: TransferRecord): TransferView {
     ...(r.export ? { exportTxID: r.export.txID, exportFee: r.export.fee } : {}),
     ...(r.imports.length ? { importFee: importFee.toString() } : {}),
     ...(r.error ? { error: r.error } : {}),
+    ...(paused && r.state !== 'completed' && r.state !== 'failed' ? { paused } : {}),
   };
 }
 

@@ -65,11 +65,18 @@ export function TextField(p: TextFieldProps) {
   );
 }
 
-/** A form-level failure (the background's answer), announced at once. */
-export function FormError({ error }: { error: string | undefined }) {
-  return error ? (
-    <p class="form-error" role="alert">
-      {error}
-    </p>
-  ) : null;
+/** A form-level failure (the background's answer), announced at once; what it said, one click away. */
+export function FormError({ error, detail }: { error: string | undefined; detail?: string | undefined }) {
+  if (!error) return null;
+  return (
+    <div class="form-error" role="alert">
+      <p>{error}</p>
+      {detail && (
+        <details class="error-detail">
+          <summary>Details</summary>
+          <p class="mono break">{detail}</p>
+        </details>
+      )}
+    </div>
+  );
 }

@@ -7,7 +7,9 @@ import { checkAddress, decodePayload, encodePayload, type PayloadKind } from '..
 import { AddressInput } from '../components/AddressInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { FormError, TextField } from '../components/Field.js';
+import { Review } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
+import { AVAX_DECIMALS, formatValue } from '../format.js';
 import type { Amount, MintRightView, NftView } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, Issued, rightLabel, NoRights } from './AssetsShared.js';
 
@@ -41,19 +43,20 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
   const [to, setTo] = useState(status.account?.xAddress ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
+  const [reviewing, setReviewing] = useState(false);
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
   const right = rights.find((r) => rightKey(r) === picked) ?? rights[0];
   const encoded = encodePayload(kind, payload);
   const toCheck = checkAddress(to, 'X', hrp);
   const maxFee = h.fees.data?.operation;
   const ready = right !== undefined && encoded.ok && toCheck.ok && maxFee !== undefined;
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const mint = async () => {
     if (!ready) return;
     setBusy(true);
     setError(undefined);
     try {
       setDone(await call('assets.mintNft', { assetID: right.assetID, groupID: right.groupID ?? 0, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }], maxFee }));
+      setReviewing(false);
       onChanged();
     } catch (err) {
       setError(errorText(err));
@@ -63,8 +66,35 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
   };
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
   if (!right) return <NoRights what="of an NFT group" h={h} />;
+  if (reviewing && ready) {
+    return (
+      <Review
+        level={3}
+        title="Review the NFT"
+        facts={[
+          { term: 'Family and group', value: rightLabel(right) },
+          { term: 'Payload', value: <PayloadPreview kind={kind} text={payload} /> },
+          { term: 'Owner', value: toCheck.value, mono: true, testid: 'review-to' },
+          { term: 'Paid from', value: "Your X-Chain account (the group's mint right is used up)" },
+          { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
+        ]}
+        error={error}
+        busy={busy}
+        busyText="Minting; waiting for the X-Chain to accept it…"
+        confirmLabel="Confirm and mint NFT"
+        onEdit={() => setReviewing(false)}
+        onConfirm={() => void mint()}
+      />
+    );
+  }
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ready) setReviewing(true);
+      }}
+      noValidate
+    >
       <h3>Mint an NFT</h3>
       <div class="field">
         <label for="nft-group">NFT family and group</label>
@@ -100,9 +130,8 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
       <PayloadPreview kind={kind} text={payload} />
       <AddressInput label="Owner (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
       <FeeLine fees={h.fees} kind="operation" />
-      <FormError error={error} />
-      <button class="primary wide" type="submit" disabled={!ready || busy}>
-        {busy ? 'Minting…' : 'Mint NFT'}
+      <button class="primary wide" type="submit" disabled={!ready}>
+        Mint NFT
       </button>
     </form>
   );
@@ -113,12 +142,12 @@ function SendNft({ nft, hrp, fees, onSent, onCancel }: { nft: NftView; hrp: stri
   const [to, setTo] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
+  const [reviewing, setReviewing] = useState(false);
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
   const toCheck = checkAddress(to, 'X', hrp);
   const maxFee = fees.data?.operation;
   const ready = toCheck.ok && maxFee !== undefined;
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const send = async () => {
     if (!ready) return;
     setBusy(true);
     setError(undefined);
@@ -131,17 +160,44 @@ function SendNft({ nft, hrp, fees, onSent, onCancel }: { nft: NftView; hrp: stri
     }
   };
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={onSent} />;
+  if (reviewing && ready) {
+    const shown = decodePayload(nft.payloadHex);
+    return (
+      <Review
+        level={4}
+        title="Review the NFT send"
+        facts={[
+          { term: 'NFT', value: `${nft.name} (${nft.symbol}), group ${nft.groupID}` },
+          { term: 'Payload', value: <PayloadPreview kind={shown.kind} text={shown.text} /> },
+          { term: 'To', value: toCheck.value, mono: true, testid: 'review-to' },
+          { term: 'Paid from', value: 'Your X-Chain account (the NFT leaves it)' },
+          { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
+        ]}
+        error={error}
+        busy={busy}
+        busyText="Sending; waiting for the X-Chain to accept it…"
+        confirmLabel="Confirm and send NFT"
+        onEdit={() => setReviewing(false)}
+        onConfirm={() => void send()}
+      />
+    );
+  }
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ready) setReviewing(true);
+      }}
+      noValidate
+    >
       <AddressInput kind="X" hrp={hrp} value={to} onInput={setTo} />
       <FeeLine fees={fees} kind="operation" />
-      <FormError error={error} />
       <div class="row">
         <button type="button" onClick={onCancel}>
           Cancel
         </button>
-        <button class="primary" type="submit" disabled={!ready || busy}>
-          {busy ? 'Sending…' : 'Send NFT'}
+        <button class="primary" type="submit" disabled={!ready}>
+          Send NFT
         </button>
       </div>
     </form>

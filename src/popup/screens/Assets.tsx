@@ -8,9 +8,10 @@ import { AddressInput } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { FormError, TextField } from '../components/Field.js';
+import { TextField } from '../components/Field.js';
+import { type Fact, Review } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
-import { formatValue, totalOf } from '../format.js';
+import { AVAX_DECIMALS, formatValue, totalOf } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, MintRightView, OwnerSet } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, type OwnerDraft, ownerSetOf, OwnerEditor, rightLabel, NoRights } from './AssetsShared.js';
 import { MintNft, NftList } from './AssetNfts.js';
@@ -98,6 +99,7 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   const [minters, setMinters] = useState<OwnerDraft[]>([{ addresses: own, threshold: '1' }]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
+  const [reviewing, setReviewing] = useState(false);
   const [done, setDone] = useState<{ txID: string; assetID: string; fee: Amount } | null>(null);
 
   const nameCheck = checkAssetName(name);
@@ -111,8 +113,7 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   const maxFee = h.fees.data?.createAsset;
   const ready = nameCheck.ok && symbolCheck.ok && denomCheck.ok && holdersOk && mintersOk && maxFee !== undefined;
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const create = async () => {
     if (!ready) return;
     setBusy(true);
     setError(undefined);
@@ -129,6 +130,7 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
             }
           : { ...base, minters: minterChecks.map((m) => (m as { value: OwnerSet }).value) };
       setDone(await call('assets.create', params));
+      setReviewing(false);
       onChanged();
     } catch (err) {
       setError(errorText(err));
@@ -156,8 +158,45 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
     );
   }
 
+  if (reviewing && ready) {
+    const kindName = kind === 'fixed' ? 'Fixed cap: the whole supply now, no more ever' : kind === 'variable' ? 'Variable cap: minted later by its minters' : 'NFT family: minted later, one group per minter set';
+    const facts: Fact[] = [
+      { term: 'Kind', value: kindName },
+      { term: 'Name', value: name },
+      { term: 'Symbol', value: symbol },
+      ...(kind !== 'nft' ? [{ term: 'Decimal places', value: String(decimals) }] : []),
+      ...(kind === 'fixed'
+        ? holders.map((x, i) => ({ term: `Holder ${i + 1} receives`, value: `${formatValue((holderChecks[i]!.amount as { value: bigint }).value, decimals, symbol)} at ${x.address.trim()}`, mono: true }))
+        : minterChecks.map((m, i) => {
+            const set = (m as { value: OwnerSet }).value;
+            return { term: kind === 'nft' ? `Group ${i} minters` : `Minter set ${i + 1}`, value: `${set.threshold} of ${set.addresses.join(', ')}`, mono: true };
+          })),
+      { term: 'Paid from', value: 'Your X-Chain account' },
+      { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
+    ];
+    return (
+      <Review
+        title="Review the new asset"
+        facts={facts}
+        note="Name, symbol, decimals and the rules above are fixed forever once the asset is created."
+        error={error}
+        busy={busy}
+        busyText="Creating the asset; waiting for the X-Chain to accept it…"
+        confirmLabel="Confirm and create"
+        onEdit={() => setReviewing(false)}
+        onConfirm={() => void create()}
+      />
+    );
+  }
+
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ready) setReviewing(true);
+      }}
+      noValidate
+    >
       <Segmented
         legend="Kind of asset"
         value={kind}
@@ -214,9 +253,8 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
         </button>
       )}
       <FeeLine fees={h.fees} kind="createAsset" />
-      <FormError error={error} />
-      <button class="primary wide" type="submit" disabled={!ready || busy}>
-        {busy ? 'Creating…' : 'Create asset'}
+      <button class="primary wide" type="submit" disabled={!ready}>
+        Create asset
       </button>
     </form>
   );
@@ -232,6 +270,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
   const [to, setTo] = useState(status.account?.xAddress ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
+  const [reviewing, setReviewing] = useState(false);
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
   const right = rights.find((r) => r.assetID === picked) ?? rights[0];
   const held = xAssets(balances).find((b) => b.assetID === right?.assetID);
@@ -239,13 +278,13 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
   const toCheck = checkAddress(to, 'X', hrp);
   const maxFee = h.fees.data?.operation;
   const ready = right !== undefined && amountCheck.ok && toCheck.ok && maxFee !== undefined;
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const mint = async () => {
     if (!ready) return;
     setBusy(true);
     setError(undefined);
     try {
       setDone(await call('assets.mint', { assetID: right.assetID, amount: amountCheck.value.toString(), to: { addresses: [toCheck.value], threshold: 1 }, maxFee }));
+      setReviewing(false);
       onChanged();
     } catch (err) {
       setError(errorText(err));
@@ -255,8 +294,34 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
   };
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
   if (!right) return <NoRights what="of a variable-cap asset" h={h} />;
+  if (reviewing && ready) {
+    return (
+      <Review
+        title="Review the mint"
+        facts={[
+          { term: 'Asset', value: <AssetLabel asset={{ ...right, verified: false }} /> },
+          { term: 'New supply minted', value: formatValue(amountCheck.value, right.denomination, right.symbol), testid: 'review-amount' },
+          { term: 'To', value: toCheck.value, mono: true, testid: 'review-to' },
+          { term: 'Paid from', value: 'Your X-Chain account (its mint right stays with you)' },
+          { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
+        ]}
+        error={error}
+        busy={busy}
+        busyText="Minting; waiting for the X-Chain to accept it…"
+        confirmLabel="Confirm and mint"
+        onEdit={() => setReviewing(false)}
+        onConfirm={() => void mint()}
+      />
+    );
+  }
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ready) setReviewing(true);
+      }}
+      noValidate
+    >
       <p class="muted">Mint more of a variable-cap asset this wallet holds a mint right for.</p>
       <div class="field">
         <label for="mint-asset">Asset</label>
@@ -275,9 +340,8 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
       <AmountInput value={amount} onInput={setAmount} denomination={right.denomination} symbol={right.symbol} />
       <AddressInput label="Mint to (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
       <FeeLine fees={h.fees} kind="operation" />
-      <FormError error={error} />
-      <button class="primary wide" type="submit" disabled={!ready || busy}>
-        {busy ? 'Minting…' : 'Mint'}
+      <button class="primary wide" type="submit" disabled={!ready}>
+        Mint
       </button>
     </form>
   );

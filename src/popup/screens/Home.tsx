@@ -53,7 +53,8 @@ export function RefreshState({ view, loadError, now, onRefresh }: { view: Balanc
   } else if (view.refreshing) {
     text = `Refreshing… (last updated ${formatClock(view.updatedAt)})`;
   } else if (view.error) {
-    text = `Node unreachable: ${view.error}.` + (view.updatedAt ? ` Showing balances from ${formatClock(view.updatedAt)}.` : '');
+    // The banner above every screen says why, in words; here, what it means for these numbers.
+    text = view.updatedAt ? `Not up to date: these balances are from ${formatClock(view.updatedAt)}` : 'No balances yet: the node did not answer';
     tone = 'error';
   } else if (view.updatedAt === 0) {
     text = 'Not updated yet';

@@ -9,10 +9,11 @@ import { checkAmount } from '../checks.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError } from '../components/Field.js';
+import { Review } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { maxOf, useEstimate } from '../fees.js';
 import { WEI_PER_NAVAX } from '../../core/amount.js';
-import { AVAX_DECIMALS, chainLabel, formatValue, shortenId, units } from '../format.js';
+import { AVAX_DECIMALS, chainLabel, formatClock, formatValue, shortenId, units } from '../format.js';
 import type { BalancesView, ChainName, TransferView } from '../../shared/messages.js';
 import { WaitingFunds } from './Home.js';
 import { FEE_WENT_UP } from './Send.js';
@@ -40,7 +41,32 @@ function isActive(t: TransferView): boolean {
   return t.state !== 'completed' && t.state !== 'failed';
 }
 
-export function TransferProgress({ t }: { t: TransferView }) {
+/** Failures of the node itself: the move waits for it, not for anything the user can do. */
+const NODE_CODES = new Set(['node-unreachable', 'timeout', 'node-response', 'rpc', 'codec']);
+
+/** Why a move under way is not moving, in words; the background's reason one click away. */
+function MovePaused({ t, nodeDown }: { t: TransferView; nodeDown: boolean }) {
+  const waitsForNode = nodeDown || (t.paused !== undefined && NODE_CODES.has(t.paused.code));
+  const detail = [t.paused?.message, t.error].filter((x): x is string => x !== undefined).join(' · ');
+  return (
+    <div class="paused" data-testid="transfer-paused" data-reason={waitsForNode ? 'node' : 'waiting'}>
+      <p>
+        {waitsForNode
+          ? `Paused — waiting for the node to answer${t.paused ? ` (since ${formatClock(t.paused.since)})` : ''}. The move continues by itself when it does; nothing is lost meanwhile.`
+          : 'Waiting for the chain — the move continues by itself.'}
+      </p>
+      {detail && (
+        <details class="error-detail">
+          <summary>Details</summary>
+          <p class="mono break">{detail}</p>
+        </details>
+      )}
+    </div>
+  );
+}
+
+/** One move's progress. `nodeDown`: the node is not answering, so a move under way is paused. */
+export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nodeDown?: boolean }) {
   const at = STEPS.findIndex((s) => s.state === t.state);
   return (
     <li class="transfer" data-testid="transfer">
@@ -51,7 +77,7 @@ export function TransferProgress({ t }: { t: TransferView }) {
         <span class="amount">{formatValue(t.amount, AVAX_DECIMALS, 'AVAX')}</span>
       </div>
       {t.state === 'failed' ? (
-        <p class="form-error">Failed: {t.error ?? 'unknown reason'}</p>
+        <FormError error={`This move did not happen: its export was not accepted, so nothing left the ${chainLabel(t.from)}.`} detail={t.error} />
       ) : (
         <ol class="steps">
           {STEPS.map((s, i) => (
@@ -61,7 +87,7 @@ export function TransferProgress({ t }: { t: TransferView }) {
           ))}
         </ol>
       )}
-      {t.error && t.state !== 'failed' && <p class="muted">Paused: {t.error}. It is retried in the background.</p>}
+      {isActive(t) && (nodeDown || t.paused || t.error) && <MovePaused t={t} nodeDown={nodeDown} />}
       <dl class="facts compact">
         {t.exportTxID && (
           <>
@@ -93,7 +119,7 @@ export function TransferProgress({ t }: { t: TransferView }) {
   );
 }
 
-export function Move({ balances, onChanged, pollMs = POLL_MS, estimateDelayMs }: { balances: BalancesView | null; onChanged: () => void; pollMs?: number; estimateDelayMs?: number }) {
+export function Move({ balances, onChanged, nodeDown = false, pollMs = POLL_MS, estimateDelayMs }: { balances: BalancesView | null; onChanged: () => void; nodeDown?: boolean; pollMs?: number; estimateDelayMs?: number }) {
   const call = useCall();
   const [transfers, setTransfers] = useState<TransferView[] | null>(null);
   const [listError, setListError] = useState<string | undefined>(undefined);
@@ -102,6 +128,8 @@ export function Move({ balances, onChanged, pollMs = POLL_MS, estimateDelayMs }:
   const [amount, setAmount] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
+  /** The move under review: what was typed and the fees it was estimated with. */
+  const [review, setReview] = useState<{ from: ChainName; to: ChainName; amount: bigint; exportFee: bigint; importFee: bigint; exact: boolean } | null>(null);
   const [tick, setTick] = useState(0);
   const hadActive = useRef(false);
   const changed = useRef(onChanged);
@@ -154,19 +182,29 @@ export function Move({ balances, onChanged, pollMs = POLL_MS, estimateDelayMs }:
     setAmount('');
   };
 
-  const start = async (e: Event) => {
+  // Nothing would arrive: the import fee takes it all. Refused before the review, with the reason.
+  const deliversNothing = fees !== null && check.ok && check.value <= fees.importFee;
+
+  const toReview = (e: Event) => {
     e.preventDefault();
-    if (!check.ok) return;
-    // The fees shown are the most the move may pay: the background signs nothing costlier.
+    if (!check.ok || deliversNothing) return;
     if (!fees) {
       setError('The fees are not known yet: wait for the estimate, then try again.');
       return;
     }
+    setError(undefined);
+    setReview({ from, to, amount: check.value, ...fees, exact: about === '' });
+  };
+
+  const start = async () => {
+    if (!review) return;
     setBusy(true);
     setError(undefined);
     try {
-      await call('transfers.start', { from, to, amount: check.value.toString(), maxFee: (fees.exportFee + fees.importFee).toString() });
+      // The fees reviewed are the most the move may pay: the background signs nothing costlier.
+      await call('transfers.start', { from: review.from, to: review.to, amount: review.amount.toString(), maxFee: (review.exportFee + review.importFee).toString() });
       setAmount('');
+      setReview(null);
       setTick((t) => t + 1);
     } catch (err) {
       setError(err instanceof BackgroundError && err.code === 'fee-above-approved' ? FEE_WENT_UP : errorText(err));
@@ -175,11 +213,41 @@ export function Move({ balances, onChanged, pollMs = POLL_MS, estimateDelayMs }:
     }
   };
 
+  if (review) {
+    const approx = review.exact ? '' : 'about ';
+    return (
+      <div class="move">
+        <Review
+          level={1}
+          title="Review the move"
+          facts={[
+            { term: 'From', value: `Your ${chainLabel(review.from)} account` },
+            { term: 'To', value: `Your ${chainLabel(review.to)} account` },
+            { term: 'Leaves the ' + chainLabel(review.from), value: formatValue(review.amount + review.exportFee, AVAX_DECIMALS, 'AVAX'), testid: 'move-review-leaves' },
+            { term: `Export fee (${chainLabel(review.from)})`, value: `${approx}${formatValue(review.exportFee, AVAX_DECIMALS, 'AVAX')}` },
+            { term: `Import fee (${chainLabel(review.to)})`, value: `${approx}${formatValue(review.importFee, AVAX_DECIMALS, 'AVAX')}, taken from the amount` },
+            { term: `Arrives on the ${chainLabel(review.to)}`, value: `${approx}${formatValue(review.amount - review.importFee, AVAX_DECIMALS, 'AVAX')}`, testid: 'move-review-arrives' },
+          ]}
+          note="An export, then an import. Once it starts it continues in the background, even if you close this popup or the browser; the fees shown are the most it may pay."
+          error={error}
+          busy={busy}
+          busyText="Starting the move…"
+          confirmLabel="Confirm and move"
+          onEdit={() => {
+            setReview(null);
+            setError(undefined);
+          }}
+          onConfirm={() => void start()}
+        />
+      </div>
+    );
+  }
+
   return (
     <div class="move">
       <h1>Move between chains</h1>
       {balances && <WaitingFunds view={balances} onRefresh={onChanged} />}
-      <form onSubmit={(e) => void start(e)} noValidate>
+      <form onSubmit={toReview} noValidate>
         <Segmented legend="From" value={from} options={CHAINS.map((c) => ({ value: c, label: `From ${c}` }))} onChange={pickFrom} />
         <Segmented legend="To" value={to} options={CHAINS.map((c) => ({ value: c, label: `To ${c}`, disabled: c === from }))} onChange={setTo} />
         <AmountInput
@@ -208,8 +276,13 @@ export function Move({ balances, onChanged, pollMs = POLL_MS, estimateDelayMs }:
           )}
         </dl>
         <FormError error={error ?? (!plain.ok && estimate.error && !shown ? estimate.error.message : undefined)} />
-        <button class="primary wide" type="submit" disabled={!check.ok || refused !== undefined || busy}>
-          {busy ? 'Starting…' : `Move to the ${chainLabel(to)}`}
+        {deliversNothing && (
+          <p class="form-error" data-testid="move-nothing-arrives">
+            Nothing would arrive: the import fee on the {chainLabel(to)} is more than the amount. Move more.
+          </p>
+        )}
+        <button class="primary wide" type="submit" disabled={!check.ok || refused !== undefined || deliversNothing}>
+          {`Move to the ${chainLabel(to)}`}
         </button>
         <p class="muted">A move continues in the background, even if you close this popup or the browser.</p>
       </form>
@@ -218,7 +291,7 @@ export function Move({ balances, onChanged, pollMs = POLL_MS, estimateDelayMs }:
       {transfers && transfers.length === 0 && <p class="muted">No moves yet.</p>}
       <ul class="transfers">
         {transfers?.map((t) => (
-          <TransferProgress key={t.id} t={t} />
+          <TransferProgress key={t.id} t={t} nodeDown={nodeDown} />
         ))}
       </ul>
     </div>

@@ -10,6 +10,7 @@ import { AmountInput } from '../components/AmountInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { FormError, TextField } from '../components/Field.js';
 import { Segmented } from '../components/Segmented.js';
+import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { maxOf, useEstimate } from '../fees.js';
 import { AVAX_DECIMALS, chainLabel, formatValue, shortenId, units, WEI_DECIMALS } from '../format.js';
@@ -217,58 +218,30 @@ export function Send(p: SendProps) {
   }
 
   if ((stage.k === 'review' || stage.k === 'sending') && ready && asset) {
-    const sending = stage.k === 'sending';
     const exactFee = units(stage.estimate.fee);
     const total = feeInAsset ? plain.value + exactFee : undefined;
+    const facts: Fact[] = [
+      { term: 'From', value: `Your ${chainLabel(chain)} account` },
+      { term: 'Asset', value: <AssetLabel asset={asset} /> },
+      { term: 'Amount', value: formatValue(plain.value, asset.denomination, asset.symbol), testid: 'review-amount' },
+      { term: 'To', value: toCheck.value, testid: 'review-to', mono: true },
+      ...(memo !== '' ? [{ term: 'Memo (public)', value: memo }] : []),
+      { term: 'Network fee', value: sendFeeText(chain, stage.estimate.fee), testid: 'review-fee' },
+      ...(total !== undefined ? [{ term: 'Amount + fee', value: `${chain === 'C' ? 'at most ' : ''}${formatValue(total, asset.denomination, asset.symbol)}`, testid: 'review-total' }] : []),
+      { term: 'Arrives', value: `${formatValue(plain.value, asset.denomination, asset.symbol)} at the address above` },
+    ];
     return (
       <div class="send">
-        <h1>Review</h1>
-        <dl class="facts">
-          <dt>From</dt>
-          <dd>{chainLabel(chain)}</dd>
-          <dt>Asset</dt>
-          <dd>
-            <AssetLabel asset={asset} />
-          </dd>
-          <dt>Amount</dt>
-          <dd class="amount" data-testid="review-amount">
-            {formatValue(plain.value, asset.denomination, asset.symbol)}
-          </dd>
-          <dt>To</dt>
-          <dd class="mono break" data-testid="review-to">
-            {toCheck.value}
-          </dd>
-          {memo !== '' && (
-            <>
-              <dt>Memo (public)</dt>
-              <dd class="break">{memo}</dd>
-            </>
-          )}
-          <dt>Network fee</dt>
-          <dd data-testid="review-fee">{sendFeeText(chain, stage.estimate.fee)}</dd>
-          {total !== undefined && (
-            <>
-              <dt>Amount + fee</dt>
-              <dd class="amount" data-testid="review-total">
-                {chain === 'C' ? 'at most ' : ''}
-                {formatValue(total, asset.denomination, asset.symbol)}
-              </dd>
-            </>
-          )}
-        </dl>
-        <FormError error={server?.message} />
-        <p class="muted" role="status" aria-live="polite">
-          {sending ? <span class="spinner" aria-hidden="true" /> : null}
-          {sending ? 'Signing and sending; waiting for the chain to accept it…' : ''}
-        </p>
-        <div class="actions">
-          <button type="button" disabled={sending} onClick={() => setStage({ k: 'form' })}>
-            Edit
-          </button>
-          <button type="button" class="primary" disabled={sending} onClick={() => void confirm(stage.estimate)}>
-            Confirm and send
-          </button>
-        </div>
+        <Review
+          level={1}
+          facts={facts}
+          error={server?.message}
+          busy={stage.k === 'sending'}
+          busyText="Signing and sending; waiting for the chain to accept it…"
+          confirmLabel="Confirm and send"
+          onEdit={() => setStage({ k: 'form' })}
+          onConfirm={() => void confirm(stage.estimate)}
+        />
       </div>
     );
   }

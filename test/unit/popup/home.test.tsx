@@ -84,10 +84,9 @@ describe('Home', () => {
     expect(screen.getByTestId('refresh-state').textContent).toBe(`Refreshing… (last updated ${formatClock(view.updatedAt)})`);
     expect((screen.getByRole('button', { name: 'Refresh balances' }) as HTMLButtonElement).disabled).toBe(true);
     cleanup();
-    show({ ...view, error: 'could not reach http://127.0.0.1:9650' });
-    expect(screen.getByTestId('refresh-state').textContent).toBe(
-      `Node unreachable: could not reach http://127.0.0.1:9650. Showing balances from ${formatClock(view.updatedAt)}.`,
-    );
+    show({ ...view, error: 'could not reach http://127.0.0.1:9650', errorCode: 'node-unreachable' });
+    // What it means for these numbers; why is the banner's (NodeBanner), and no URL is shown.
+    expect(screen.getByTestId('refresh-state').textContent).toBe(`Not up to date: these balances are from ${formatClock(view.updatedAt)}`);
     cleanup();
     show({ updatedAt: 0, refreshing: true, balances: [], waiting: [] });
     expect(screen.getByTestId('refresh-state').textContent).toBe('Loading balances…');

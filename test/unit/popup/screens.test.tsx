@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Activity } from '../../../src/popup/screens/Activity.js';
 import { Assets } from '../../../src/popup/screens/Assets.js';
-import { Move } from '../../../src/popup/screens/Move.js';
+import { Move, TransferProgress } from '../../../src/popup/screens/Move.js';
+import { formatClock } from '../../../src/popup/format.js';
 import { Settings } from '../../../src/popup/screens/Settings.js';
 import type { AddedChainView, RequestParams, SiteView, TransferView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
@@ -33,6 +34,42 @@ function transferEstimator(spendable: bigint) {
 }
 
 describe('Move', () => {
+  it('says a move under way is paused while the node does not answer, and only waiting otherwise; a finished one is neither', () => {
+    const since = Date.UTC(2026, 10, 25, 2, 0, 0);
+    const base: TransferView = { id: 'm', from: 'X', to: 'P', amount: '1000000000', state: 'export-signed', exportTxID: 'e', importTxIDs: [] };
+    render(
+      <ul>
+        <TransferProgress t={{ ...base, paused: { code: 'node-unreachable', message: 'node at http://127.0.0.1:9650 is unreachable', since } }} />
+      </ul>,
+    );
+    const paused = screen.getByTestId('transfer-paused');
+    expect(paused.dataset.reason).toBe('node');
+    expect(paused.querySelector('p')?.textContent).toBe(`Paused — waiting for the node to answer (since ${formatClock(since)}). The move continues by itself when it does; nothing is lost meanwhile.`);
+    expect(paused.querySelector('details')?.textContent).toContain('http://127.0.0.1:9650');
+    cleanup();
+    render(
+      <ul>
+        <TransferProgress t={{ ...base, state: 'export-accepted', error: 'the exported funds do not show in the P-Chain atomic memory yet' }} />
+      </ul>,
+    );
+    expect(screen.getByTestId('transfer-paused').dataset.reason).toBe('waiting');
+    cleanup();
+    // The popup's own view of the node (the banner's) pauses it too, with no reason from the background yet.
+    render(
+      <ul>
+        <TransferProgress t={base} nodeDown />
+      </ul>,
+    );
+    expect(screen.getByTestId('transfer-paused').dataset.reason).toBe('node');
+    cleanup();
+    render(
+      <ul>
+        <TransferProgress t={{ ...base, state: 'completed', importTxIDs: ['i'], paused: { code: 'timeout', message: 'late', since } }} nodeDown />
+      </ul>,
+    );
+    expect(screen.queryByTestId('transfer-paused')).toBeNull();
+  });
+
   it('starts a move in nAVAX, shows both estimated fees, what arrives, and the progress of each move', async () => {
     const transfers: TransferView[] = [
       { id: 'm1', from: 'P', to: 'C', amount: '2000000000', state: 'export-accepted', exportTxID: 'exp1', exportFee: '280000', importTxIDs: [] },
@@ -66,6 +103,17 @@ describe('Move', () => {
     expect(screen.getByTestId('move-fees').textContent).toBe('Export fee (X-Chain)0.001 AVAXImport fee (P-Chain)0.0003 AVAX, taken from the amountArrives on the P-Chain2.4997 AVAX');
     expect(bg.callsOf('transfers.estimate')).toContainEqual({ from: 'X', to: 'P', amount: '2500000000' });
     fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
+    // The review: nothing starts before Confirm; what leaves (amount and export fee) and what arrives.
+    const review = await screen.findByTestId('review');
+    expect(review.querySelector('h1')?.textContent).toBe('Review the move');
+    expect(screen.getByTestId('move-review-leaves').textContent).toBe('2.501 AVAX');
+    expect(screen.getByTestId('move-review-arrives').textContent).toBe('2.4997 AVAX');
+    expect(bg.callsOf('transfers.start')).toEqual([]);
+    // Edit goes back with the amount kept.
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    expect((screen.getByLabelText('Amount (AVAX)') as HTMLInputElement).value).toBe('2.5');
+    fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and move' }));
     await waitFor(() => expect(bg.callsOf('transfers.start')).toEqual([{ from: 'X', to: 'P', amount: '2500000000', maxFee: '1300000' }]));
     expect(await screen.findByText('X-Chain → P-Chain')).toBeTruthy();
   });
@@ -76,7 +124,7 @@ describe('Move', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'To C' }));
     await waitFor(() => expect(screen.getByTestId('move-fees').textContent).toContain('about 0.00035 AVAX'));
     type('Amount (AVAX)', '0.0003');
-    expect(await screen.findByText('Insufficient funds of AVAX waiting to be imported (less than the import fee)')).toBeTruthy();
+    expect(await screen.findByText('The amount does not cover the import fee: nothing would arrive.')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Move to the C-Chain' }) as HTMLButtonElement).disabled).toBe(true);
     // Max still comes from the last estimate that worked.
     fireEvent.click(screen.getByRole('button', { name: /^Max/ }));
@@ -347,6 +395,12 @@ describe('Assets', () => {
     type(/^Amount for holder 2/, '5');
     await feeLine('0.01 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Create asset' }));
+    // Reviewed first: who receives what, and the fee; nothing is created before Confirm.
+    expect(screen.getByTestId('review').textContent).toContain(`Holder 1 receives1,000.25 GLD at ${X_ADDR}`);
+    expect(screen.getByTestId('review').textContent).toContain(`Holder 2 receives5 GLD at ${X_OTHER}`);
+    expect(screen.getByTestId('review-fee').textContent).toBe('0.01 AVAX');
+    expect(bg.callsOf('assets.create')).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and create' }));
     await waitFor(() => expect(bg.callsOf('assets.create')).toHaveLength(1));
     expect(bg.callsOf('assets.create')[0]).toEqual({
       name: 'Gold Coin',
@@ -374,6 +428,8 @@ describe('Assets', () => {
     type('Signatures needed', '2');
     await feeLine('0.01 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Create asset' }));
+    expect(screen.getByTestId('review').textContent).toContain(`Minter set 12 of ${X_ADDR}, ${X_OTHER}`);
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and create' }));
     await waitFor(() => expect(bg.callsOf('assets.create')).toHaveLength(1));
     expect(bg.callsOf('assets.create')[0]).toEqual({ name: 'Points', symbol: 'PTS', denomination: 9, kind: 'variable', minters: [{ addresses: [X_ADDR, X_OTHER], threshold: 2 }], maxFee: FEES.createAsset });
   });
@@ -387,6 +443,9 @@ describe('Assets', () => {
     type('Amount (GOLD)', '1.5');
     await feeLine('0.001 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Mint' }));
+    expect(screen.getByTestId('review-amount').textContent).toBe('1.5 GOLD');
+    expect(screen.getByTestId('review-to').textContent).toBe(X_ADDR);
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and mint' }));
     await waitFor(() => expect(bg.callsOf('assets.mint')).toEqual([{ assetID: FAKE_ID, amount: '150', to: { addresses: [X_ADDR], threshold: 1 }, maxFee: FEES.operation }]));
     // What the mint changed is asked for again.
     await waitFor(() => expect(bg.callsOf('assets.mintRights')).toHaveLength(2));
@@ -402,7 +461,8 @@ describe('Assets', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'Variable cap' }));
     type('Name', 'Points');
     type('Symbol', 'PTS');
-    await feeLine('unknown. Could not reach http://127.0.0.1:9650');
+    // In plain words, the URL only behind the detail.
+    await feeLine("unknown. The node can't be reached. Check that it is running and that its address in Settings is right.");
     const create = screen.getByRole('button', { name: 'Create asset' }) as HTMLButtonElement;
     expect(create.disabled).toBe(true);
     fireEvent.click(create);
@@ -437,6 +497,8 @@ describe('Assets', () => {
     expect(document.querySelector('img')).toBeNull();
     await feeLine('0.001 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Mint NFT' }));
+    expect(within(screen.getByTestId('review')).getByRole('link').textContent).toBe('https://example.org/cat.png');
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and mint NFT' }));
     await waitFor(() => expect(bg.callsOf('assets.mintNft')).toHaveLength(1));
     expect(bg.callsOf('assets.mintNft')[0]).toEqual({ assetID: FAKE_ID, groupID: 1, payloadHex: hexOf('https://example.org/cat.png'), to: [{ addresses: [X_ADDR], threshold: 1 }], maxFee: FEES.operation });
     await waitFor(() => expect(bg.callsOf('assets.listNfts')).toHaveLength(2));
@@ -469,6 +531,8 @@ describe('Assets', () => {
     fireEvent.input(send.getByLabelText(/^To/), { target: { value: X_OTHER } });
     expect(send.getByTestId('asset-fee').textContent).toBe('Network fee: 0.001 AVAX');
     fireEvent.click(send.getByRole('button', { name: 'Send NFT' }));
+    expect(send.getByTestId('review-to').textContent).toBe(X_OTHER);
+    fireEvent.click(send.getByRole('button', { name: 'Confirm and send NFT' }));
     await waitFor(() => expect(bg.callsOf('assets.transferNft')).toEqual([{ utxoID: `${FAKE_ID}:2`, to: { addresses: [X_OTHER], threshold: 1 }, maxFee: FEES.operation }]));
     fireEvent.click(await screen.findByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.getAllByTestId('nft')).toHaveLength(2));

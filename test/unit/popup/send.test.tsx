@@ -157,7 +157,8 @@ describe('Send', () => {
       },
       balances({ balances: [avax('X', '12000000000'), avax('P', '0'), avax('C', '0')] }),
     );
-    await waitFor(() => expect(screen.getByTestId('fee-line').textContent).toBe('Node at http://127.0.0.1:9650 is unreachable: connection refused'));
+    // In plain words: no URL in the sentence.
+    await waitFor(() => expect(screen.getByTestId('fee-line').textContent).toBe("The node can't be reached. Check that it is running and that its address in Settings is right."));
     expect(maxButton().disabled).toBe(true);
     expect(maxButton().getAttribute('aria-label')).toBe('Max: Max needs a fee estimate, and none is available now');
     const asked = bg.callsOf('send.estimate').length;
@@ -192,7 +193,8 @@ describe('Send', () => {
     await waitFor(() => expect(screen.getByTestId('fee-line').textContent).toContain('about 0.00025 AVAX'));
     // Enough with the fee of a small send; not with the fee this amount needs (a second input).
     type('Amount (AVAX)', '4.00004');
-    await waitFor(() => expect(errorOf('Amount (AVAX)')).toBe('Insufficient funds of AVAX: need 4000340000, spendable 4000300000'));
+    // In plain words: no base units.
+    await waitFor(() => expect(errorOf('Amount (AVAX)')).toBe('Not enough funds for this amount and its network fee.'));
     expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
@@ -222,7 +224,7 @@ describe('Send', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
     await screen.findByRole('heading', { name: 'Send' });
-    expect(errorOf('Amount (AVAX)')).toBe('Insufficient funds of AVAX: need 2001000000, spendable 12000000000');
+    expect(errorOf('Amount (AVAX)')).toBe('Not enough funds for this amount and its network fee.');
 
     refusal = { code: 'tx-failed', message: 'the X-Chain did not accept the transaction: rejected' };
     type('Amount (AVAX)', '1.1');

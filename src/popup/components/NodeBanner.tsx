@@ -1,0 +1,67 @@
+// The node's health in one place, above every screen: reachable (no banner), slow (a refresh has
+// waited too long for an answer) or unreachable (refreshes fail), each with since when and the age
+// of the balances on screen. Its text changes only when the state does, so a screen reader is told
+// once, not every few seconds.
+import { useEffect, useState } from 'preact/hooks';
+import { plainError } from '../errors.js';
+import { formatClock } from '../format.js';
+import type { BalancesView } from '../../shared/messages.js';
+
+/** A refresh waiting this long for the node is called slow. */
+export const SLOW_AFTER_MS = 10_000;
+
+export type NodeHealth = { state: 'ok' } | { state: 'slow'; since: number } | { state: 'unreachable'; since: number; text: string; detail?: string };
+
+/** What the balances snapshot says of the node at `now`. */
+export function nodeHealth(view: BalancesView | null, now: number): NodeHealth {
+  if (!view) return { state: 'ok' };
+  if (view.refreshing && view.refreshStartedAt !== undefined && now - view.refreshStartedAt >= SLOW_AFTER_MS) {
+    // Already failing: still unreachable while the retry hangs.
+    if (!view.error) return { state: 'slow', since: view.refreshStartedAt };
+  }
+  if (view.error) {
+    const plain = plainError(view.errorCode ?? '', view.error);
+    return { state: 'unreachable', since: view.failingSince ?? view.updatedAt, text: plain.text, ...(plain.detail ? { detail: plain.detail } : {}) };
+  }
+  return { state: 'ok' };
+}
+
+/** Re-renders every few seconds, so "slow" appears without a new snapshot. */
+function useTick(ms: number, fixed?: number): number {
+  const [now, setNow] = useState(() => fixed ?? Date.now());
+  useEffect(() => {
+    if (fixed !== undefined) return;
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms, fixed]);
+  return fixed ?? now;
+}
+
+export function NodeBanner({ view, now: fixedNow }: { view: BalancesView | null; now?: number }) {
+  const now = useTick(2000, fixedNow);
+  const health = nodeHealth(view, now);
+  if (health.state === 'ok' || !view) return null;
+  const age = view.updatedAt > 0 ? ` Balances shown are from ${formatClock(view.updatedAt)}.` : ' No balances could be loaded yet.';
+  if (health.state === 'slow') {
+    return (
+      <div class="node-banner warn" role="status" data-testid="node-banner" data-state="slow">
+        <p>
+          <strong>The node is slow.</strong> It has not answered since {formatClock(health.since)}.{age}
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div class="node-banner error" role="alert" data-testid="node-banner" data-state="unreachable">
+      <p>
+        <strong>{health.text}</strong> Since {formatClock(health.since)}.{age}
+      </p>
+      {health.detail && (
+        <details class="error-detail">
+          <summary>Details</summary>
+          <p class="mono break">{health.detail}</p>
+        </details>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+// The one review → confirm step every action that moves funds or creates something on chain goes
+// through: what leaves, from where, to whom, every fee and what arrives, then Edit or Confirm.
+// Nothing is signed before Confirm; a failure keeps the review on screen with the reason.
+import { type ComponentChildren, Fragment } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { FormError } from './Field.js';
+
+export interface Fact {
+  term: string;
+  value: ComponentChildren;
+  /** For tests and for the reader: a stable name of the line. */
+  testid?: string;
+  /** Long values (addresses, IDs) break anywhere instead of overflowing. */
+  mono?: boolean;
+}
+
+export interface ReviewProps {
+  /** The heading's level: 1 when the review is the whole screen, else one below its section's (default 2). */
+  level?: 1 | 2 | 3 | 4;
+  title?: string;
+  facts: Fact[];
+  /** A sentence under the facts (what happens next, what cannot be undone). */
+  note?: ComponentChildren;
+  error?: string | undefined;
+  /** What the background said about `error`, behind a Details toggle. */
+  detail?: string | undefined;
+  busy: boolean;
+  /** What is happening while busy ("Signing and sending…"). */
+  busyText: string;
+  confirmLabel: string;
+  onEdit: () => void;
+  onConfirm: () => void;
+}
+
+export function Review(p: ReviewProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Keyboard and screen-reader users land on the review, not on a button that has gone.
+  useEffect(() => heading.current?.focus(), []);
+  const title = p.title ?? 'Review';
+  const Heading = `h${p.level ?? 2}` as 'h2';
+  return (
+    <section class="review" aria-label={title} data-testid="review">
+      <Heading ref={heading} tabIndex={-1}>
+        {title}
+      </Heading>
+      <dl class="facts">
+        {p.facts.map((f) => (
+          <Fragment key={f.term}>
+            <dt>{f.term}</dt>
+            <dd class={f.mono ? 'mono break' : undefined} data-testid={f.testid}>
+              {f.value}
+            </dd>
+          </Fragment>
+        ))}
+      </dl>
+      {p.note && <p class="muted">{p.note}</p>}
+      <FormError error={p.error} detail={p.detail} />
+      <p class="muted" role="status">
+        {p.busy ? <span class="spinner" aria-hidden="true" /> : null}
+        {p.busy ? p.busyText : ''}
+      </p>
+      <div class="actions">
+        <button type="button" disabled={p.busy} onClick={p.onEdit}>
+          Edit
+        </button>
+        <button type="button" class="primary" disabled={p.busy} onClick={p.onConfirm}>
+          {p.confirmLabel}
+        </button>
+      </div>
+    </section>
+  );
+}

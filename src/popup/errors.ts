@@ -1,0 +1,60 @@
+// Every failure the popup can show, in a sentence a person understands. The background's own
+// words stay as the detail (one click away): they may hold base units, asset IDs, RPC method names
+// or the node's URL, none of which belongs in the main text.
+
+export interface PlainError {
+  /** The sentence shown. */
+  text: string;
+  /** What the background said, for whoever wants it; absent when the sentence is that already. */
+  detail?: string;
+}
+
+/** The node's failures: the wallet did not get a trustworthy answer. Nothing was signed by them. */
+const NODE: Record<string, string> = {
+  'node-unreachable': "The node can't be reached. Check that it is running and that its address in Settings is right.",
+  timeout: 'The node took too long to answer. It may be busy or stuck; try again in a moment.',
+  'node-response': 'The node sent an answer the wallet could not check, so the wallet did not believe it.',
+  codec: 'The node sent data the wallet could not read, so the wallet did not believe it.',
+  format: 'Something the wallet received was not in the form it expects, so it was not used.',
+  rpc: 'The node turned the request down.',
+  'network-mismatch': 'The node is not the network the wallet is set to, so the wallet did not use it.',
+};
+
+/** Failures whose background message carries numbers or IDs: a fixed sentence, the rest as detail. */
+const WORDED: Record<string, string> = {
+  'insufficient-funds': 'Not enough funds for this amount and its network fee.',
+  'tx-too-large': 'This needs more pieces of your balance than fit in one transaction. Send less, or move funds to yourself first to merge them.',
+  'fee-above-approved': 'The network fee went up since you reviewed it. Nothing was sent: review it again.',
+  'storage-corrupt': "The wallet's saved data could not be read. Nothing was changed.",
+  'scan-limit': 'This account has more addresses than the wallet looks through; some funds may not show.',
+};
+
+/** Sentence case: background and core messages start in lower case. */
+export function sentence(text: string): string {
+  return text.length === 0 ? text : text[0]!.toUpperCase() + text.slice(1);
+}
+
+/** Base units, long IDs, hex, URLs and RPC method names: what a sentence for people must not carry. */
+const INTERNALS = /https?:\/\/|\b[1-9A-HJ-NP-Za-km-z]{40,}\b|\b0x[0-9a-fA-F]{16,}\b|\b\d{13,}\b|\b(avm|platform|avax|eth|info|health)\.[a-zA-Z]+\b|\beth_[a-zA-Z]+\b/i;
+
+/** True when `text` holds something only the detail may show. */
+export function hasInternals(text: string): boolean {
+  return INTERNALS.test(text);
+}
+
+/**
+ * The sentence for a failure with this code and background message. Validation messages name
+ * their field first ("to.addresses[0]: …"); the form shows the field, so it is dropped here.
+ */
+export function plainError(code: string, message: string): PlainError {
+  const said = sentence(message.replace(/^[\w.[\]]+: /, ''));
+  // An import (or a move's import) whose fee is more than what waits: the fee would take it all.
+  if (code === 'insufficient-funds' && /import fee/.test(message)) return { text: 'The amount does not cover the import fee: nothing would arrive.', detail: said };
+  const fixed = NODE[code] ?? WORDED[code];
+  if (fixed) return { text: fixed, detail: said };
+  if (code === 'unreachable') return { text: 'The wallet background is not answering. Close and reopen the popup.' };
+  // The background's own sentences (refusals, validation, lock) are written for people, unless one
+  // still carries an internal: then a general sentence, with that message as the detail.
+  if (hasInternals(said)) return { text: 'The wallet could not do this.', detail: said };
+  return { text: said };
+}

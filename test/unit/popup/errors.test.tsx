@@ -1,0 +1,60 @@
+// @vitest-environment happy-dom
+// Plain words: every failure's sentence carries no URL, base units, IDs or RPC names; what the
+// background said stays one click away.
+import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FormError } from '../../../src/popup/components/Field.js';
+import { hasInternals, plainError } from '../../../src/popup/errors.js';
+
+afterEach(cleanup);
+
+/** Messages the background and core really produce (src/core/errors.ts and the node client). */
+const RAW: [code: string, message: string][] = [
+  ['node-unreachable', 'node at http://127.0.0.1:9650/ext/bc/X is unreachable: Failed to fetch'],
+  ['timeout', 'avm.getUTXOs at http://127.0.0.1:9650/ext/bc/X got no answer within 15000 ms'],
+  ['insufficient-funds', 'insufficient funds of 2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe: need 300000000001000000, spendable 12'],
+  ['codec', 'CB58 checksum mismatch (at byte 4)'],
+  ['rpc', 'platform.issueTx: failed to verify (code -32000)'],
+  ['node-response', 'eth_getTransactionReceipt: the node reports a receipt for 0xabababababababababababababababababababababababababababababababab from another account'],
+  ['fee-above-approved', 'the fee of 1000001 nAVAX is above the approved maximum of 1000000 nAVAX'],
+  ['tx-too-large', 'an X-Chain tx of 70000 bytes is above the 64 KiB limit'],
+  ['validation', 'to.addresses[0]: https://evil.example is not an address'],
+];
+
+describe('plain words', () => {
+  it.each(RAW)('%s: a sentence without internals, the message as its detail', (code, message) => {
+    const plain = plainError(code, message);
+    expect(hasInternals(plain.text)).toBe(false);
+    expect(plain.text).not.toMatch(/\d{7,}|nAVAX|https?:/);
+    expect(plain.text).toMatch(/^[A-Z].*\.$/);
+    expect(plain.detail?.toLowerCase()).toContain(message.replace(/^[\w.[\]]+: /, '').toLowerCase());
+  });
+
+  it("keeps the background's own sentences, dropping only a field prefix", () => {
+    expect(plainError('tx-refused', 'the node refused the transaction (mempool full); nothing was paid')).toEqual({ text: 'The node refused the transaction (mempool full); nothing was paid' });
+    expect(plainError('validation', 'amount: must be more than zero')).toEqual({ text: 'Must be more than zero' });
+    expect(plainError('unreachable', 'no answer')).toEqual({ text: 'The wallet background is not answering. Close and reopen the popup.' });
+  });
+
+  it('says an import that cannot pay its own fee delivers nothing', () => {
+    expect(plainError('insufficient-funds', 'insufficient funds of AVAX waiting to be imported (less than the import fee): need 280001, spendable 5').text).toBe(
+      'The amount does not cover the import fee: nothing would arrive.',
+    );
+  });
+
+  it('recognises what a sentence for people must not carry', () => {
+    for (const s of ['see https://x.example', 'asset 2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe', 'need 300000000001000000', 'avm.getUTXOs failed', 'eth_call failed', 'hash 0x1234567890abcdef12'])
+      expect(hasInternals(s), s).toBe(true);
+    for (const s of ['Not enough funds for this amount and its network fee.', 'Sent 1.5 AVAX at 12:03', 'Wait 30 s']) expect(hasInternals(s), s).toBe(false);
+  });
+
+  it('shows the detail only when asked: behind a Details toggle, as text', () => {
+    render(<FormError error="The node can't be reached." detail="node at http://127.0.0.1:9650 is unreachable" />);
+    const alert = screen.getByRole('alert');
+    expect(alert.querySelector('p')?.textContent).toBe("The node can't be reached.");
+    const details = alert.querySelector('details')!;
+    expect(details.open).toBe(false);
+    fireEvent.click(screen.getByText('Details'));
+    expect(details.textContent).toContain('http://127.0.0.1:9650');
+  });
+});

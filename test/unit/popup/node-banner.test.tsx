@@ -1,0 +1,52 @@
+// @vitest-environment happy-dom
+// The node's health above every screen: nothing while it answers; "slow" once a refresh has waited
+// SLOW_AFTER_MS; "can't be reached" with since when and the balances' age once refreshes fail.
+import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NodeBanner, nodeHealth, SLOW_AFTER_MS } from '../../../src/popup/components/NodeBanner.js';
+import { formatClock } from '../../../src/popup/format.js';
+import { balances } from './fixtures.js';
+
+afterEach(cleanup);
+
+const NOW = Date.UTC(2026, 10, 25, 3, 10, 0);
+
+describe('NodeBanner', () => {
+  it('says nothing while the node answers, or while a refresh is young', () => {
+    render(<NodeBanner view={balances()} now={NOW} />);
+    expect(screen.queryByTestId('node-banner')).toBeNull();
+    cleanup();
+    render(<NodeBanner view={{ ...balances(), refreshing: true, refreshStartedAt: NOW - SLOW_AFTER_MS + 1 }} now={NOW} />);
+    expect(screen.queryByTestId('node-banner')).toBeNull();
+  });
+
+  it('calls a node slow once a refresh has waited long enough, with since when and the age of the balances', () => {
+    const view = { ...balances(), refreshing: true, refreshStartedAt: NOW - SLOW_AFTER_MS };
+    render(<NodeBanner view={view} now={NOW} />);
+    const banner = screen.getByTestId('node-banner');
+    expect(banner.dataset.state).toBe('slow');
+    expect(banner.textContent).toBe(`The node is slow. It has not answered since ${formatClock(NOW - SLOW_AFTER_MS)}. Balances shown are from ${formatClock(view.updatedAt)}.`);
+    expect(banner.getAttribute('role')).toBe('status');
+  });
+
+  it('says in plain words that the node cannot be reached, since when, with the raw reason one click away', () => {
+    const failingSince = NOW - 60_000;
+    const view = { ...balances(), error: 'node at http://127.0.0.1:9650/ext/bc/P is unreachable: Failed to fetch', errorCode: 'node-unreachable', failingSince };
+    render(<NodeBanner view={view} now={NOW} />);
+    const banner = screen.getByTestId('node-banner');
+    expect(banner.dataset.state).toBe('unreachable');
+    expect(banner.getAttribute('role')).toBe('alert');
+    expect(banner.querySelector('p')?.textContent).toBe(
+      `The node can't be reached. Check that it is running and that its address in Settings is right. Since ${formatClock(failingSince)}. Balances shown are from ${formatClock(view.updatedAt)}.`,
+    );
+    expect(banner.querySelector('p')?.textContent).not.toContain('http');
+    fireEvent.click(screen.getByText('Details'));
+    expect(banner.querySelector('details')?.textContent).toContain('http://127.0.0.1:9650');
+  });
+
+  it('keeps calling a failing node unreachable while its next refresh hangs', () => {
+    const view = { ...balances(), error: 'timed out', errorCode: 'timeout', failingSince: NOW - 90_000, refreshing: true, refreshStartedAt: NOW - 2 * SLOW_AFTER_MS };
+    expect(nodeHealth(view, NOW).state).toBe('unreachable');
+    expect(nodeHealth(null, NOW).state).toBe('ok');
+  });
+});
