@@ -274,7 +274,7 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
     case 'home':
       screen = (
         <>
-          <Home view={balances.view} loadError={balances.error} hidden={hidden} onToggleHidden={toggleHidden} onRefresh={balances.refresh} />
+          <Home account={status.account} view={balances.view} loadError={balances.error} hidden={hidden} onToggleHidden={toggleHidden} onRefresh={balances.refresh} />
           <FormError error={hiddenError} />
         </>
       );

@@ -14,6 +14,8 @@ export interface AuditResult {
   blocking: string[];
   /** Moderate and minor ones, the same way. */
   other: string[];
+  /** How many rules ran and passed: an audit that checked nothing is no audit. */
+  passed: number;
 }
 
 /**
@@ -23,9 +25,9 @@ export interface AuditResult {
 export async function auditInPage(): Promise<AuditResult> {
   type Node = { target: string[] };
   type Violation = { id: string; impact: string | null; help: string; nodes: Node[] };
-  const axe = (globalThis as unknown as { axe: { run(context: Document, options: unknown): Promise<{ violations: Violation[] }> } }).axe;
-  const { violations } = await axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+  const axe = (globalThis as unknown as { axe: { run(context: Document, options: unknown): Promise<{ violations: Violation[]; passes: unknown[] }> } }).axe;
+  const { violations, passes } = await axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
   const lines = (v: Violation) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${v.help})`);
   const serious = (v: Violation) => v.impact === 'serious' || v.impact === 'critical';
-  return { blocking: violations.filter(serious).flatMap(lines), other: violations.filter((v) => !serious(v)).flatMap(lines) };
+  return { blocking: violations.filter(serious).flatMap(lines), other: violations.filter((v) => !serious(v)).flatMap(lines), passed: passes.length };
 }

@@ -36,6 +36,7 @@ import {
   launchOrSaveLog,
   madeUpUtxo,
 } from './harness.js';
+import { AXE_SOURCE, auditInPage } from './a11y.js';
 import { amountText, expectHomeTotals, fact, homeTotals, openTab, parseAmount, readAmount, screenshot, settingsSection, typedAmount, UiBrowser, waitAccepted, type Totals } from './ui.js';
 
 const NODE_NAME = 'E2E local node';
@@ -192,6 +193,27 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     await screenshot(popup, 'home');
   });
 
+  /** axe-core over the popup as it is now: no serious or critical violation, and one h1. */
+  const audit = async (name: string): Promise<void> => {
+    if (!(await popup.evaluate(() => 'axe' in globalThis))) await popup.evaluate(AXE_SOURCE);
+    await popup.locator('h1').first().waitFor();
+    expect(await popup.locator('h1').count(), `one h1 on ${name}`).toBe(1);
+    const result = await popup.evaluate(auditInPage);
+    if (result.other.length > 0) log.add('test', `axe (moderate/minor) on ${name}: ${result.other.join('; ')}`);
+    expect(result.blocking.map((line) => `${name}: ${line}`)).toEqual([]);
+    expect(result.passed, `rules axe checked on ${name}`).toBeGreaterThan(10);
+  };
+
+  step('every screen passes an accessibility audit (axe-core: no serious or critical violation) and has one main heading', async () => {
+    for (const name of ['Home', 'Send', 'Receive', 'Move', 'Assets', 'Activity', 'Settings'] as const) {
+      await openTab(popup, name);
+      await audit(name);
+    }
+    // Settings with every section open.
+    for (const summary of await popup.locator('details.section > summary').all()) await summary.click();
+    await audit('Settings, all sections open');
+  });
+
   step('a UTXO no transaction backs is counted apart and said to be unproven; gone once the node stops making it up', async () => {
     proxy!.rewrite('avm.getUTXOs', madeUpUtxo(xAddress, avax, MADE_UP));
     await expectHomeTotals(popup, { ...expected, X: expected.X + MADE_UP });
@@ -261,6 +283,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     expect(await readAmount(popup.getByTestId('review-fee'), 9)).toBe(xTxFee);
     expect(await readAmount(popup.getByTestId('review-total'), 9)).toBe(SEND_X + xTxFee);
     await screenshot(popup, 'send-review');
+    await audit('Send review');
     await popup.getByRole('button', { name: 'Confirm and send' }).click();
 
     await popup.getByRole('heading', { name: 'Sent' }).waitFor({ timeout: 30_000 });
@@ -335,7 +358,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
 
     // Held: the new asset with the minted amount, and its details offer minting more.
     await popup.getByRole('radio', { name: 'Held', exact: true }).check();
-    const held = popup.getByRole('button', { name: `Details of ${GOLD.symbol} ${goldID}` });
+    const held = popup.getByRole('button', { name: new RegExp(`^Details of ${GOLD.symbol} .*\\(asset ID ${goldID}\\)$`) });
     await expect.poll(async () => held.locator('.amount').textContent().catch(() => null), { timeout: 20_000 }).toBe(`${amountText(GOLD.mint, GOLD.decimals)} ${GOLD.symbol}`);
     await held.click();
     expect(await fact(popup, 'You hold').textContent()).toBe(`${amountText(GOLD.mint, GOLD.decimals)} ${GOLD.symbol}`);
@@ -429,6 +452,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     const review = popup.getByTestId('review');
     await review.getByRole('heading', { name: 'Review the move' }).waitFor();
     expect(await review.getByTestId('move-review-arrives').textContent()).toBe(arrivesShown);
+    if (movesStarted === 0) await audit('Move review');
     await review.getByRole('button', { name: 'Confirm and move' }).click();
     await popup.getByRole('heading', { name: 'Move between chains' }).waitFor();
     // Counted by the test: the list on screen may still be loading when the screen opens.
@@ -588,6 +612,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     await openTab(popup, 'Assets');
     await popup.evaluate(() => (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage({ channel: 'xpc-wallet', type: 'wallet.lock', params: {} }));
     await popup.getByText('The wallet is locked.').waitFor({ timeout: 15_000 });
+    await audit('Unlock');
     expect(await popup.getByRole('navigation', { name: 'Wallet sections' }).count()).toBe(0);
     await popup.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await popup.getByRole('button', { name: 'Unlock' }).click();

@@ -17,6 +17,7 @@ import { formatEvmAddress } from '../../src/core/evm-address.js';
 import { deriveEvmKey, deriveXpKey, HdRoot, mnemonicToSeed, type KeyPair } from '../../src/core/keys.js';
 import { avaxOf, engineOf, freshKey, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
 import { FirefoxWithExtension } from './firefox.js';
+import { AXE_SOURCE, auditInPage } from './a11y.js';
 import { artifactPath, avaxAssetId, clearArtifacts, ConsoleLog, domQuiet, flowSteps, fundX, madeUpUtxo, PASSWORD, slug, startRpcProxy, Timings, type RpcProxy , launchOrSaveLog } from './harness.js';
 import { amountText, parseAmount, typedAmount, type Totals } from './ui.js';
 
@@ -334,6 +335,24 @@ describe('Firefox ESR: the popup UI, clicked through, against the local node', (
     await screenshot('home');
   });
 
+  /** axe-core over the popup as it is now: no serious or critical violation, and one h1. */
+  const audit = async (name: string): Promise<void> => {
+    if (!(await page().evaluate(() => 'axe' in globalThis))) await page().evaluate(AXE_SOURCE);
+    expect(await page().evaluate(() => document.querySelectorAll('h1').length), `one h1 on ${name}`).toBe(1);
+    const result = await page().evaluate(auditInPage);
+    if (result.other.length > 0) log.add('test', `axe (moderate/minor) on ${name}: ${result.other.join('; ')}`);
+    expect(result.blocking.map((line) => `${name}: ${line}`)).toEqual([]);
+    expect(result.passed, `rules axe checked on ${name}`).toBeGreaterThan(10);
+  };
+
+  step('every screen passes an accessibility audit (axe-core: no serious or critical violation) and has one main heading', async () => {
+    for (const name of ['Home', 'Send', 'Receive', 'Move', 'Assets', 'Activity', 'Settings'] as const) {
+      await openTab(name);
+      await page().evaluate(domQuiet, { quietMs: 300, maxMs: 3_000 });
+      await audit(name);
+    }
+  });
+
   step('a UTXO no transaction backs is counted apart and said to be unproven; gone once the node stops making it up', async () => {
     proxy!.rewrite('avm.getUTXOs', madeUpUtxo(xAddress, avax, MADE_UP));
     await expectHomeTotals({ ...expected, X: expected.X + MADE_UP });
@@ -392,6 +411,7 @@ describe('Firefox ESR: the popup UI, clicked through, against the local node', (
     expect(parseAmount(await textOf({ testid: 'review-fee' }), 9)).toBe(xTxFee);
     expect(parseAmount(await textOf({ testid: 'review-total' }), 9)).toBe(SEND_X + xTxFee);
     await screenshot('send-review');
+    await audit('Send review');
     await click({ button: 'Confirm and send' });
 
     await find({ heading: 'Sent' }, 30_000);

@@ -74,9 +74,12 @@ function Held({ balances, rights, onMint }: { balances: BalancesView | null; rig
     <ul class="plain-list">
       {rows.map((b) => (
         <li key={b.assetID}>
-          <button type="button" class="asset-button" onClick={() => setOpen(b.assetID)} aria-label={`Details of ${b.symbol} ${b.verified ? '(verified AVAX)' : b.assetID}`}>
+          {/* Named by what it shows (so speech and sight agree), with the full asset ID for a unique name. */}
+          <button type="button" class="asset-button" onClick={() => setOpen(b.assetID)}>
+            <span class="sr-only">Details of </span>
             <AssetLabel asset={b} />
             <span class="amount">{formatValue(b.spendable, b.denomination, b.symbol)}</span>
+            {!b.verified && <span class="sr-only"> (asset ID {b.assetID})</span>}
           </button>
         </li>
       ))}

@@ -11,16 +11,20 @@ import {
   formatClock,
   formatUnits,
   formatValue,
+  shortenId,
   totalOf,
   units,
   WEI_DECIMALS,
 } from '../format.js';
 import { WEI_PER_NAVAX } from '../../core/amount.js';
-import type { AssetBalanceView, BalancesView, ChainName } from '../../shared/messages.js';
+import type { AccountView, AssetBalanceView, BalancesView, ChainName } from '../../shared/messages.js';
+import { CopyButton } from '../components/CopyButton.js';
 
 const CHAINS: ChainName[] = ['X', 'P', 'C'];
 
 export interface HomeProps {
+  /** Whose balances: the header names the account and offers its address to copy. */
+  account?: AccountView | null;
   view: BalancesView | null;
   /** The balances request itself failed (not the node: the background). */
   loadError?: string | undefined;
@@ -206,6 +210,17 @@ export function Home(p: HomeProps) {
   const hiddenHere = view ? view.balances.filter((b) => !b.verified && p.hidden.has(b.assetID)).length : 0;
   return (
     <div class="home">
+      <header class="account-head">
+        <h1>{p.account?.name ?? 'Balances'}</h1>
+        {p.account && (
+          <p class="id-line">
+            <span class="mono" title={p.account.xAddress} data-testid="home-address">
+              {shortenId(p.account.xAddress, 14, 6)}
+            </span>
+            <CopyButton text={p.account.xAddress} what="X-Chain address" />
+          </p>
+        )}
+      </header>
       <RefreshState view={view} loadError={p.loadError} now={now} onRefresh={p.onRefresh} />
       <div class="grand-total">
         <span class="muted">Total AVAX, all chains</span>

@@ -373,7 +373,7 @@ describe('Assets', () => {
 
   it('shows asset details with the full ID, denomination and an honest supply line', () => {
     renderAssets();
-    fireEvent.click(screen.getByRole('button', { name: `Details of GOLD ${FAKE_ID}` }));
+    fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Details of GOLD .*\\(asset ID ${FAKE_ID}\\)$`) }));
     expect(screen.getByText(FAKE_ID)).toBeTruthy();
     expect(screen.getByText('2 decimal places')).toBeTruthy();
     expect(screen.getAllByText('2.5 GOLD', { selector: 'dd' })).toHaveLength(2);
@@ -436,7 +436,7 @@ describe('Assets', () => {
 
   it('mints more from a mint right the wallet holds, reached from the asset details: no ID to paste', async () => {
     const bg = renderAssets({ 'assets.mintRights': () => ({ rights: [GOLD_RIGHT] }), 'assets.mint': () => ({ txID: 'm', fee: '1000000' }) });
-    fireEvent.click(screen.getByRole('button', { name: `Details of GOLD ${FAKE_ID}` }));
+    fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Details of GOLD .*\\(asset ID ${FAKE_ID}\\)$`) }));
     fireEvent.click(await screen.findByRole('button', { name: 'Mint more' }));
     expect((screen.getByLabelText('Asset') as HTMLSelectElement).value).toBe(FAKE_ID);
     expect(screen.getByRole('option').textContent).toBe('GOLD · Gold · ID 2fombhL7aG…JyFDbe · 2 of 2 signatures');
@@ -471,7 +471,7 @@ describe('Assets', () => {
 
   it('says when there is no mint right, and offers no Mint more without one', async () => {
     const bg = renderAssets();
-    fireEvent.click(screen.getByRole('button', { name: `Details of GOLD ${FAKE_ID}` }));
+    fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Details of GOLD .*\\(asset ID ${FAKE_ID}\\)$`) }));
     await waitFor(() => expect(bg.callsOf('assets.mintRights')).toHaveLength(1));
     expect(screen.queryByRole('button', { name: 'Mint more' })).toBeNull();
     fireEvent.click(screen.getByRole('radio', { name: 'Mint' }));
