@@ -14,8 +14,10 @@ export interface AccountCache {
   changeNext: number;
   balances: BalancesView;
   activity: ActivityItem[];
-  /** UTXO IDs seen at the last refresh, to tell incoming funds apart. */
+  /** X-Chain UTXO IDs seen at the last refresh, to tell incoming funds apart. */
   knownUtxos: string[];
+  /** The same for the P-Chain (absent in caches from before P-Chain receipts were noted). */
+  knownPUtxos?: string[];
 }
 
 export function emptyCache(): AccountCache {
@@ -99,6 +101,7 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
   stored.pHeight = refreshed.pHeight;
   stored.balances = refreshed.balances;
   stored.knownUtxos = refreshed.knownUtxos;
+  if (refreshed.knownPUtxos) stored.knownPUtxos = refreshed.knownPUtxos;
   stored.receiveNext = Math.max(stored.receiveNext, refreshed.receiveNext);
   stored.changeNext = Math.max(stored.changeNext, refreshed.changeNext);
 }

@@ -61,7 +61,8 @@ export interface RequestState<R> {
 
 /**
  * Runs a request when the screen mounts and whenever `key` changes; `reload` runs it again.
- * Keeps the last data while reloading, so nothing on screen jumps.
+ * Keeps the last data while reloading the same key, so nothing on screen jumps; drops it when the
+ * key changes, so nothing of another account or network is shown.
  */
 export function useRequest<T extends RequestType>(type: T, params: RequestParams<T>, key = ''): RequestState<RequestResult<T>> {
   const call = useCall();
@@ -86,7 +87,14 @@ export function useRequest<T extends RequestType>(type: T, params: RequestParams
     }
   }, [call, type, mounted]);
 
+  // Another key (another account or network): what was shown belongs to the old one, so it goes.
+  const shownKey = useRef(key);
   useEffect(() => {
+    if (shownKey.current !== key) {
+      shownKey.current = key;
+      setData(undefined);
+      setError(undefined);
+    }
     void reload();
   }, [reload, key]);
 

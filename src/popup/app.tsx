@@ -292,7 +292,7 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
       screen = <Assets status={status} hrp={hrp} balances={balances.view} onChanged={balances.refresh} />;
       break;
     case 'activity':
-      screen = <Activity balances={balances.view} />;
+      screen = <Activity balances={balances.view} listKey={key} />;
       break;
     case 'settings':
       screen = <Settings status={status} onStatus={onStatus} />;

@@ -23,6 +23,37 @@ export function formatValue(amount: Amount | bigint, denomination: number, symbo
   return `${formatUnits(amount, denomination)} ${symbol}`;
 }
 
+/** Fraction digits an amount is shown with before it is rounded (the exact value is one click away). */
+export const SHOWN_DIGITS = 6;
+
+export interface RoundedAmount {
+  /** What is shown: grouped, at most SHOWN_DIGITS fraction digits, rounded down; "< 0.000001" for dust. */
+  text: string;
+  /** The exact amount, grouped. */
+  exact: string;
+  /** True when `text` is not `exact`. */
+  rounded: boolean;
+}
+
+/**
+ * An amount for display. Rounded down, never up: a balance is never shown larger than it is, and
+ * a dust amount reads "< 0.000001" rather than 0.
+ */
+export function roundAmount(amount: Amount | bigint, denomination: number, digits = SHOWN_DIGITS): RoundedAmount {
+  const value = units(amount);
+  const exact = formatUnits(value, denomination);
+  if (denomination <= digits || value <= 0n) return { text: exact, exact, rounded: false };
+  const scale = 10n ** BigInt(denomination - digits);
+  const kept = (value / scale) * scale;
+  if (kept === 0n) return { text: `< 0.${'0'.repeat(digits - 1)}1`, exact, rounded: true };
+  return { text: formatUnits(kept, denomination), exact, rounded: kept !== value };
+}
+
+/** "1,234.567891 AVAX", rounded as roundAmount does: for running text (the exact value stays available elsewhere). */
+export function formatRounded(amount: Amount | bigint, denomination: number, symbol: string): string {
+  return `${roundAmount(amount, denomination).text} ${symbol}`;
+}
+
 /** The plain text an amount field takes back (no grouping). */
 export function amountInputText(amount: bigint, denomination: number): string {
   return formatAmount(amount, denomination);

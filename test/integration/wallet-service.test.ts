@@ -71,7 +71,13 @@ describe('the wallet service against the real node', () => {
     // Incoming funds the wallet did not create show up in the activity.
     await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 1n * AVAX, owners: me }]));
     await wallet.balances.balancesRefresh();
-    expect((await wallet.balances.activityList()).items[0]).toMatchObject({ kind: 'receive', amount: (1n * AVAX).toString(), status: 'accepted' });
+    expect((await wallet.balances.activityList()).items[0]).toMatchObject({ kind: 'receive', chain: 'X', amount: (1n * AVAX).toString(), status: 'accepted' });
+    // On the P-Chain too (the P funds the wallet started with were its past, not listed as news).
+    const pReceipt = await genesis.issueAndWait(await genesis.buildPSend(AVAX / 2n, me));
+    await wallet.balances.balancesRefresh();
+    const received = (await wallet.balances.activityList()).items.filter((i) => i.kind === 'receive');
+    expect(received[0]).toMatchObject({ kind: 'receive', chain: 'P', txID: pReceipt.txID, amount: (AVAX / 2n).toString(), status: 'accepted' });
+    expect(received.filter((i) => i.chain === 'P')).toHaveLength(1);
 
     // A move X → P through the journal.
     const moveEst = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
@@ -80,14 +86,14 @@ describe('the wallet service against the real node', () => {
     expect(done.state).toBe('completed');
     const afterMove = await wallet.balances.balancesRefresh();
     expect(spendable(afterMove, 'X', avax)).toBe(8n * AVAX - ctx.xTxFee - 2n * AVAX - BigInt(done.exportFee!));
-    expect(spendable(afterMove, 'P', avax)).toBe(4n * AVAX + 2n * AVAX - BigInt(done.importFee!));
+    expect(spendable(afterMove, 'P', avax)).toBe(4n * AVAX + AVAX / 2n + 2n * AVAX - BigInt(done.importFee!));
     // The move is in the activity: its import newest, then its export with the amount. The export's
     // X change came from the wallet's own tx: the refresh does not take it for a receipt.
     const afterMoveActivity = (await wallet.balances.activityList()).items;
     expect(afterMoveActivity.slice(0, 3)).toEqual([
       expect.objectContaining({ txID: done.importTxIDs[0], chain: 'P', kind: 'import', status: 'accepted', fee: done.importFee }),
       expect.objectContaining({ txID: done.exportTxID, chain: 'X', kind: 'export', status: 'accepted', amount: (2n * AVAX).toString(), assetID: avax, fee: done.exportFee }),
-      expect.objectContaining({ kind: 'receive', amount: (1n * AVAX).toString() }),
+      expect.objectContaining({ kind: 'receive', chain: 'P', amount: (AVAX / 2n).toString() }),
     ]);
     expect(afterMoveActivity.filter((i) => i.txID === done.exportTxID)).toHaveLength(1);
 

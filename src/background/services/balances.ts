@@ -98,12 +98,13 @@ export class BalancesService {
     await settleActivity(engine, cache, this.engines.outbox(preset.id, account.id), save);
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
-    const [x, pBal, cWei, waiting, xUtxos] = await Promise.all([
+    const [x, pBal, cWei, waiting, xUtxos, pUtxos] = await Promise.all([
       engine.balances('X'),
       engine.balances('P'),
       engine.cBalanceWei(),
       engine.waitingFunds(),
       engine.utxos('X'),
+      engine.utxos('P'),
     ]);
     const balances: AssetBalanceView[] = [];
     for (const b of x) {
@@ -125,7 +126,9 @@ export class BalancesService {
     // change, an import) are always found here and never taken for incoming funds.
     const moveTxIDs = new Set((await this.journalActivity(preset, account.id)).map((m) => m.txID));
     // Only what a tx proves is listed as received: a made-up UTXO is not history.
-    noteIncoming(cache, xUtxos.filter((u) => !engine.isUnproven(u)), 'X', moveTxIDs);
+    const proven = (utxos: Utxo[]) => utxos.filter((u) => !engine.isUnproven(u));
+    noteIncoming(cache, proven(xUtxos), 'X', moveTxIDs);
+    noteIncoming(cache, proven(pUtxos), 'P', moveTxIDs);
     cache.balances = {
       updatedAt: Date.now(),
       refreshing: false,
@@ -211,11 +214,15 @@ async function settleActivity(engine: WalletEngine, cache: AccountCache, outbox:
   }, isAccepted);
 }
 
-/** New X UTXOs from a tx the wallet did not issue (`moveTxIDs`: its moves' txs) are incoming funds. */
-function noteIncoming(cache: AccountCache, utxos: Utxo[], chain: ChainName, moveTxIDs: ReadonlySet<string>): void {
-  const known = new Set(cache.knownUtxos);
+/**
+ * New UTXOs on `chain` from a tx the wallet did not issue (`moveTxIDs`: its moves' txs) are incoming
+ * funds. The first look at a chain only records what is there: it is the wallet's past, not news.
+ */
+function noteIncoming(cache: AccountCache, utxos: Utxo[], chain: 'X' | 'P', moveTxIDs: ReadonlySet<string>): void {
+  const before = chain === 'X' ? cache.knownUtxos : cache.knownPUtxos;
+  const known = new Set(before ?? []);
   const ours = new Set([...cache.activity.map((a) => a.txID), ...moveTxIDs]);
-  const firstRefresh = cache.knownUtxos.length === 0 && cache.balances.updatedAt === 0;
+  const firstRefresh = before === undefined || (before.length === 0 && cache.balances.updatedAt === 0);
   for (const u of utxos) {
     const id = utxoId(u);
     const txID = cb58Encode(u.txID);
@@ -224,7 +231,8 @@ function noteIncoming(cache: AccountCache, utxos: Utxo[], chain: ChainName, move
     cache.activity.unshift({ txID, chain, kind: 'receive', status: 'accepted', assetID: cb58Encode(u.assetID), ...(amount ? { amount } : {}), createdAt: Date.now() });
     ours.add(txID);
   }
-  cache.knownUtxos = utxos.map(utxoId);
+  if (chain === 'X') cache.knownUtxos = utxos.map(utxoId);
+  else cache.knownPUtxos = utxos.map(utxoId);
   cache.activity = cache.activity.slice(0, MAX_ACTIVITY);
 }
 

@@ -2,8 +2,9 @@
 // from the activity list (the background settles pending items on each balances refresh).
 import { useEffect, useState } from 'preact/hooks';
 import { useCall } from '../api.js';
-import { AVAX_DECIMALS, chainLabel, formatValue } from '../format.js';
+import { AVAX_DECIMALS, chainLabel } from '../format.js';
 import type { ActivityItem, Amount, ChainName } from '../../shared/messages.js';
+import { AmountText } from './AmountText.js';
 import { CopyButton } from './CopyButton.js';
 
 const POLL_MS = 2000;
@@ -73,7 +74,9 @@ export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, po
         {fee !== undefined && (
           <>
             <dt>Fee paid</dt>
-            <dd>{formatValue(fee, feeDenomination, 'AVAX')}</dd>
+            <dd>
+              <AmountText value={fee} denomination={feeDenomination} symbol="AVAX" />
+            </dd>
           </>
         )}
       </dl>

@@ -1,6 +1,10 @@
-// The wallet's transactions, newest first: kind, amount, chain, status and a copyable ID.
-import { useRequest } from '../api.js';
+// The wallet's transactions, newest first: kind, amount, chain, status, fee and a copyable ID, each
+// with its details; followed while any is pending, and reloaded from scratch for another account.
+import { useEffect } from 'preact/hooks';
+import { useCall, useRequest } from '../api.js';
+import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
+import { FormError } from '../components/Field.js';
 import { AVAX_DECIMALS, chainLabel, formatDateTime, formatValue, formatUnits, shortenId, WEI_DECIMALS } from '../format.js';
 import type { ActivityItem, BalancesView } from '../../shared/messages.js';
 
@@ -39,9 +43,37 @@ function isEvmTx(item: ActivityItem): boolean {
   return item.chain === 'C' && item.txID.startsWith('0x');
 }
 
-export function Activity({ balances }: { balances: BalancesView | null }) {
-  const list = useRequest('activity.list', {});
+/** While something is pending, the list is read again this often (and the node asked every third time). */
+const PENDING_POLL_MS = 3000;
+
+/** Reads the list again while an item is pending; a balances refresh is what settles pending items. */
+function useFollowPending(items: ActivityItem[] | undefined, reload: () => Promise<void>): void {
+  const call = useCall();
+  const pending = items?.some((i) => i.status === 'pending') ?? false;
+  useEffect(() => {
+    if (!pending) return;
+    let round = 0;
+    const timer = setInterval(() => {
+      round += 1;
+      if (round % 3 === 1) void call('balances.get', { refresh: true }).catch(() => undefined);
+      void reload();
+    }, PENDING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [pending, call, reload]);
+}
+
+function ItemAmount({ item, view }: { item: ActivityItem; view: BalancesView | null }) {
+  if (item.amount === undefined) return null;
+  // Native C-Chain sends are recorded in wei: rounded for reading, exact one click away.
+  if (item.chain === 'C' && item.assetID === undefined) return <AmountText value={item.amount} denomination={WEI_DECIMALS} symbol="AVAX" />;
+  return <span class="amount">{activityAmount(item, view)}</span>;
+}
+
+/** `listKey`: the network and account shown; another one reloads the list from scratch. */
+export function Activity({ balances, listKey = '' }: { balances: BalancesView | null; listKey?: string }) {
+  const list = useRequest('activity.list', {}, listKey);
   const items = list.data?.items;
+  useFollowPending(items, list.reload);
   return (
     <div class="activity">
       <div class="title-row">
@@ -50,37 +82,67 @@ export function Activity({ balances }: { balances: BalancesView | null }) {
           {list.loading ? 'Loading…' : 'Reload'}
         </button>
       </div>
-      {list.error && (
-        <p class="form-error" role="alert">
-          {list.error}
-        </p>
-      )}
+      <FormError error={list.error} />
       {items && items.length === 0 && <p class="muted">No transactions yet.</p>}
+      {!items && !list.error && <p class="muted">Loading…</p>}
       <ul class="tx-list">
-        {items?.map((item) => {
-          const amount = activityAmount(item, balances);
-          return (
-            <li key={item.txID + item.kind} class="tx-row" data-testid="activity-item">
-              <div class="tx-top">
-                <strong>{activityTitle(item)}</strong>
-                <span class={`badge status-${item.status}`}>{STATUS_LABEL[item.status]}</span>
+        {items?.map((item) => (
+          <li key={item.txID + item.kind} class="tx-row" data-testid="activity-item">
+            <div class="tx-top">
+              <strong>{activityTitle(item)}</strong>
+              <span class={`badge status-${item.status}`}>{item.status === 'pending' && item.checking ? 'Checking' : STATUS_LABEL[item.status]}</span>
+            </div>
+            <div class="tx-mid">
+              <span>{chainLabel(item.chain)}</span>
+              <ItemAmount item={item} view={balances} />
+            </div>
+            {item.fee !== undefined && (
+              <div class="muted">
+                Fee <AmountText value={item.fee} denomination={isEvmTx(item) ? WEI_DECIMALS : AVAX_DECIMALS} symbol="AVAX" />
               </div>
-              <div class="tx-mid">
-                <span>{chainLabel(item.chain)}</span>
-                {amount && <span class="amount">{amount}</span>}
-              </div>
-              {item.fee !== undefined && <div class="muted">Fee {formatValue(item.fee, isEvmTx(item) ? WEI_DECIMALS : AVAX_DECIMALS, 'AVAX')}</div>}
-              {item.memo && <div class="muted break">Memo: {item.memo}</div>}
-              <div class="tx-bottom">
-                <span class="mono" title={item.txID}>
-                  {shortenId(item.txID)}
-                </span>
-                <CopyButton text={item.txID} what="transaction ID" />
-                <span class="muted">{formatDateTime(item.createdAt)}</span>
-              </div>
-            </li>
-          );
-        })}
+            )}
+            {item.memo && <div class="muted break">Memo: {item.memo}</div>}
+            <details class="tx-details">
+              <summary>
+                Details<span class="sr-only"> of the transaction {item.txID}</span>
+              </summary>
+              <dl class="facts compact">
+                <dt>Transaction ID</dt>
+                <dd class="id-line">
+                  <span class="mono break">{item.txID}</span>
+                  <CopyButton text={item.txID} what="transaction ID" />
+                </dd>
+                <dt>Chain</dt>
+                <dd>{chainLabel(item.chain)}{item.otherChain ? ` (with the ${chainLabel(item.otherChain)})` : ''}</dd>
+                {item.assetID && (
+                  <>
+                    <dt>Asset ID</dt>
+                    <dd class="mono break">{item.assetID}</dd>
+                  </>
+                )}
+                {item.amount !== undefined && (
+                  <>
+                    <dt>Amount</dt>
+                    <dd>
+                      <ItemAmount item={item} view={balances} />
+                    </dd>
+                  </>
+                )}
+                <dt>Status</dt>
+                <dd>{item.status === 'pending' && item.checking ? 'Pending: the wallet is checking with the node what became of it' : STATUS_LABEL[item.status]}</dd>
+                <dt>{item.kind === 'receive' ? 'Seen by the wallet' : 'Sent by the wallet'}</dt>
+                <dd>{formatDateTime(item.createdAt)}</dd>
+              </dl>
+            </details>
+            <div class="tx-bottom">
+              <span class="mono" title={item.txID}>
+                {shortenId(item.txID)}
+              </span>
+              <CopyButton text={item.txID} what={`transaction ID ${shortenId(item.txID)}`} />
+              <span class="muted">{formatDateTime(item.createdAt)}</span>
+            </div>
+          </li>
+        ))}
       </ul>
     </div>
   );

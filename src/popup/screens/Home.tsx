@@ -18,6 +18,7 @@ import {
 } from '../format.js';
 import { WEI_PER_NAVAX } from '../../core/amount.js';
 import type { AccountView, AssetBalanceView, BalancesView, ChainName } from '../../shared/messages.js';
+import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 
 const CHAINS: ChainName[] = ['X', 'P', 'C'];
@@ -106,7 +107,7 @@ function AssetRow({ b, hidden, onToggleHidden }: { b: AssetBalanceView; hidden: 
       <div class="asset-main">
         <AssetLabel asset={b} />
         <span class="amount" aria-label={`${formatValue(b.spendable, b.denomination, b.symbol)} spendable`}>
-          {formatUnits(b.spendable, b.denomination)} <span class="unit">{b.symbol}</span>
+          <AmountText value={b.spendable} denomination={b.denomination} symbol={b.symbol} />
         </span>
       </div>
       {line && <p class="locked-line">{line}</p>}
@@ -115,23 +116,23 @@ function AssetRow({ b, hidden, onToggleHidden }: { b: AssetBalanceView; hidden: 
           {unproven}
         </p>
       )}
-      <div class="asset-meta">
-        <span class="muted">
-          {b.denomination} decimal{b.denomination === 1 ? '' : 's'}
-        </span>
-        {!b.verified && (
+      {!b.verified && (
+        <div class="asset-meta">
           <button type="button" class="link" onClick={() => onToggleHidden(b.assetID)}>
-            {hidden ? 'Unhide' : 'Hide'}
+            {hidden ? 'Unhide' : 'Hide'} {b.symbol}
+            <span class="sr-only"> (asset ID {b.assetID})</span>
           </button>
-        )}
-      </div>
+        </div>
+      )}
     </li>
   );
 }
 
 function ChainSection({ chain, rows, hidden, showHidden, onToggleHidden }: { chain: ChainName; rows: AssetBalanceView[] | null; hidden: ReadonlySet<string>; showHidden: boolean; onToggleHidden: (id: string) => void }) {
   const avax = rows?.find((b) => b.verified);
-  const visible = rows?.filter((b) => b.verified || showHidden || !hidden.has(b.assetID)) ?? [];
+  // The chain's AVAX is its header's figure; it gets a row of its own only to explain a part of it.
+  const explained = (b: AssetBalanceView) => lockedLine(b) !== null || unprovenLine(b) !== null;
+  const visible = rows?.filter((b) => (b.verified ? explained(b) : showHidden || !hidden.has(b.assetID))) ?? [];
   const heading = chain === 'P' ? 'Spendable now' : 'AVAX';
   return (
     <section class="chain" aria-labelledby={`chain-${chain}`}>
@@ -139,7 +140,7 @@ function ChainSection({ chain, rows, hidden, showHidden, onToggleHidden }: { cha
         <h2 id={`chain-${chain}`}>{chainLabel(chain)}</h2>
         <span class="chain-total" data-testid={`total-${chain}`}>
           <span class="muted">{heading} </span>
-          {avax ? formatValue(chain === 'P' ? avax.spendable : totalOf(avax), avax.denomination, avax.symbol) : rows ? '0 AVAX' : '—'}
+          {avax ? <AmountText value={chain === 'P' ? avax.spendable : totalOf(avax)} denomination={avax.denomination} symbol={avax.symbol} /> : rows ? '0 AVAX' : '—'}
         </span>
       </header>
       {rows === null ? (
@@ -152,7 +153,7 @@ function ChainSection({ chain, rows, hidden, showHidden, onToggleHidden }: { cha
           </li>
         </ul>
       ) : visible.length === 0 ? (
-        <p class="muted empty">Nothing on the {chainLabel(chain)} yet.</p>
+        avax && totalOf(avax) > 0n ? null : <p class="muted empty">Nothing on the {chainLabel(chain)} yet.</p>
       ) : (
         <ul class="assets">
           {visible.map((b) => (
@@ -225,7 +226,7 @@ export function Home(p: HomeProps) {
       <div class="grand-total">
         <span class="muted">Total AVAX, all chains</span>
         <span class="amount big" data-testid="total-all">
-          {view && view.updatedAt > 0 ? formatValue(totalAvaxWei(view), WEI_DECIMALS, 'AVAX') : '—'}
+          {view && view.updatedAt > 0 ? <AmountText value={totalAvaxWei(view)} denomination={WEI_DECIMALS} symbol="AVAX" /> : '—'}
         </span>
       </div>
       {view?.warnings && view.warnings.length > 0 && (

@@ -1,6 +1,7 @@
 // Send: X (any asset, optional memo), P (AVAX), C (native AVAX in wei). The form checks as the user
 // types and asks the background for the exact fee and the largest sendable amount (send.estimate);
 // a review screen shows exactly what will be signed, with its fee; then the status until accepted.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { BackgroundError } from '../../shared/client.js';
 import { errorField, errorText, useCall } from '../api.js';
@@ -10,10 +11,11 @@ import { AmountInput } from '../components/AmountInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { FormError, TextField } from '../components/Field.js';
 import { Segmented } from '../components/Segmented.js';
+import { AmountText } from '../components/AmountText.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { maxOf, useEstimate } from '../fees.js';
-import { AVAX_DECIMALS, chainLabel, formatValue, shortenId, units, WEI_DECIMALS } from '../format.js';
+import { AVAX_DECIMALS, chainLabel, shortenId, units, WEI_DECIMALS } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, ChainName, SendEstimate, SendEstimateParams, WalletStatus } from '../../shared/messages.js';
 
 export interface SendProps {
@@ -53,9 +55,16 @@ function assetOption(b: AssetBalanceView): string {
 }
 
 /** The fee in words: X/P nAVAX burned; C wei, the most it can cost. */
-export function sendFeeText(chain: ChainName, fee: Amount): string {
-  if (chain === 'C') return `at most ${formatValue(fee, WEI_DECIMALS, 'AVAX')} (21,000 gas at the current max fee per gas; usually less is paid)`;
-  return formatValue(fee, AVAX_DECIMALS, 'AVAX');
+/** The fee of a send as shown: the C-Chain's a ceiling in wei (rounded, exact one click away). */
+export function SendFee({ chain, fee }: { chain: ChainName; fee: Amount }) {
+  if (chain === 'C') {
+    return (
+      <>
+        <AmountText prefix="at most " value={fee} denomination={WEI_DECIMALS} symbol="AVAX" /> (21,000 gas at the current max fee per gas; usually less is paid)
+      </>
+    );
+  }
+  return <AmountText value={fee} denomination={AVAX_DECIMALS} symbol="AVAX" />;
 }
 
 /** What the user sees when the background refuses a fee above the one they reviewed. */
@@ -129,12 +138,27 @@ export function Send(p: SendProps) {
     return server && server.field && FIELD_OF[server.field] === f ? server.message : undefined;
   }
 
-  let feeLine: string;
+  let feeLine: ComponentChildren;
   if (!shown) feeLine = estimate.pending ? 'Estimating…' : (estimate.error?.message ?? 'Fill in the amount and address to see the fee.');
   // The C-Chain's is a ceiling that no amount changes; X's is fixed by the network.
-  else if (chain === 'C') feeLine = sendFeeText(chain, shown.fee);
-  else if (estimate.exact && typed) feeLine = `${sendFeeText(chain, shown.fee)}, exactly (this transaction, built but not signed)`;
-  else feeLine = chain === 'X' ? `${sendFeeText(chain, shown.fee)} (fixed on the X-Chain)` : `about ${sendFeeText(chain, shown.fee)}; exact once the amount and address are filled in`;
+  else if (chain === 'C') feeLine = <SendFee chain={chain} fee={shown.fee} />;
+  else if (estimate.exact && typed)
+    feeLine = (
+      <>
+        <SendFee chain={chain} fee={shown.fee} />, exactly (this transaction, built but not signed)
+      </>
+    );
+  else
+    feeLine =
+      chain === 'X' ? (
+        <>
+          <SendFee chain={chain} fee={shown.fee} /> (fixed on the X-Chain)
+        </>
+      ) : (
+        <>
+          about <SendFee chain={chain} fee={shown.fee} />; exact once the amount and address are filled in
+        </>
+      );
 
   const reset = () => {
     setTo('');
@@ -223,12 +247,12 @@ export function Send(p: SendProps) {
     const facts: Fact[] = [
       { term: 'From', value: `Your ${chainLabel(chain)} account` },
       { term: 'Asset', value: <AssetLabel asset={asset} /> },
-      { term: 'Amount', value: formatValue(plain.value, asset.denomination, asset.symbol), testid: 'review-amount' },
+      { term: 'Amount', value: <AmountText value={plain.value} denomination={asset.denomination} symbol={asset.symbol} />, testid: 'review-amount' },
       { term: 'To', value: toCheck.value, testid: 'review-to', mono: true },
       ...(memo !== '' ? [{ term: 'Memo (public)', value: memo }] : []),
-      { term: 'Network fee', value: sendFeeText(chain, stage.estimate.fee), testid: 'review-fee' },
-      ...(total !== undefined ? [{ term: 'Amount + fee', value: `${chain === 'C' ? 'at most ' : ''}${formatValue(total, asset.denomination, asset.symbol)}`, testid: 'review-total' }] : []),
-      { term: 'Arrives', value: `${formatValue(plain.value, asset.denomination, asset.symbol)} at the address above` },
+      { term: 'Network fee', value: <SendFee chain={chain} fee={stage.estimate.fee} />, testid: 'review-fee' },
+      ...(total !== undefined ? [{ term: 'Amount + fee', value: <AmountText prefix={chain === 'C' ? 'at most ' : ''} value={total} denomination={asset.denomination} symbol={asset.symbol} />, testid: 'review-total' }] : []),
+      { term: 'Arrives', value: <><AmountText value={plain.value} denomination={asset.denomination} symbol={asset.symbol} /> at the address above</> },
     ];
     return (
       <div class="send">

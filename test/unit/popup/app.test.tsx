@@ -46,9 +46,9 @@ describe('App', () => {
     expect(await screen.findByText('1 hidden asset ·')).toBeTruthy();
     expect(screen.queryByTestId(`asset-X-${FAKE_ID}`)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Show' }));
-    fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: 'Unhide' }));
+    fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: /^Unhide / }));
     await waitFor(() => expect(bg.callsOf('settings.setHiddenAssets')).toEqual([{ assetIDs: [] }]));
-    fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: 'Hide' }));
+    fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: /^Hide / }));
     await waitFor(() => expect(stored).toEqual([FAKE_ID]));
 
     cleanup();
@@ -65,7 +65,7 @@ describe('App', () => {
         throw new Refuse({ code: 'internal', message: 'something went wrong in the wallet background; nothing was signed or sent' });
       },
     });
-    fireEvent.click(within(await screen.findByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: 'Hide' }));
+    fireEvent.click(within(await screen.findByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: /^Hide / }));
     expect((await screen.findByRole('alert')).textContent).toBe('Not saved: Something went wrong in the wallet background; nothing was signed or sent');
     expect(screen.queryByTestId(`asset-X-${FAKE_ID}`)).toBeNull();
   });

@@ -23,22 +23,35 @@ function show(view: BalancesView | null, extra: { loadError?: string; hidden?: S
 const LOOKALIKE = { ...avax('X', '5000000000000'), assetID: FAKE_ID, verified: false };
 
 describe('Home', () => {
-  it('shows totals per chain with denomination and symbol, never rounded', () => {
+  it('shows one balance per chain, rounded down for reading, the exact amount one click away and always in its name', () => {
     const view = balances({
       balances: [avax('X', '12000000001'), avax('P', '5000000000'), avax('C', '1500000000000000007')],
     });
     show(view);
-    expect(screen.getByTestId('total-X').textContent).toBe('AVAX 12.000000001 AVAX');
+    // Rounded down to 6 decimals (never shown larger than it is); the exact amount is in the name.
+    const x = within(screen.getByTestId('total-X')).getByRole('button');
+    expect(x.textContent).toBe('12 AVAX (exactly 12.000000001 AVAX)');
+    expect(x.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(x);
+    expect(x.textContent).toBe('12.000000001 AVAX');
+    // Nothing to round: plain text.
     expect(screen.getByTestId('total-P').textContent).toBe('Spendable now 5 AVAX');
-    expect(screen.getByTestId('total-C').textContent).toBe('AVAX 1.500000000000000007 AVAX');
+    expect(within(screen.getByTestId('total-C')).getByRole('button').textContent).toBe('1.5 AVAX (exactly 1.500000000000000007 AVAX)');
     // 12.000000001 + 5 + 1.500000000000000007, in wei.
-    expect(screen.getByTestId('total-all').textContent).toBe('18.500000001000000007 AVAX');
-    expect(screen.getAllByText('9 decimals')).toHaveLength(2);
-    expect(screen.getByText('18 decimals')).toBeTruthy();
+    expect(screen.getByTestId('total-all').textContent).toBe('18.5 AVAX (exactly 18.500000001000000007 AVAX)');
+    // Each chain's AVAX is its header's figure: no second row repeating it, no "decimals" noise.
+    expect(screen.queryByTestId(`asset-X-${AVAX_ID}`)).toBeNull();
+    expect(screen.queryByText(/decimals/)).toBeNull();
   });
 
-  it('marks the real AVAX verified, and shows a look-alike "AVAX" with its ID and a warning', () => {
-    show(balances({ balances: [avax('X', '1000000000'), LOOKALIKE, avax('P', '0'), avax('C', '0')] }));
+  it('reads dust as "< 0.000001", never as 0', () => {
+    show(balances({ balances: [avax('X', '0'), avax('P', '0'), avax('C', '63000')] }));
+    expect(within(screen.getByTestId('total-C')).getByRole('button').textContent).toBe('< 0.000001 AVAX (exactly 0.000000000000063 AVAX)');
+  });
+
+  it('shows a look-alike "AVAX" with its ID and a warning, apart from the real one', () => {
+    show(balances({ balances: [avax('X', '1000000000', { unproven: '1000000000' }), LOOKALIKE, avax('P', '0'), avax('C', '0')] }));
+    // The real AVAX gets a row only to explain part of it (here: unproven), marked as the real one.
     const real = screen.getByTestId(`asset-X-${AVAX_ID}`);
     expect(within(real).getByText('✓ Verified')).toBeTruthy();
     expect(within(real).queryByText(/^ID /)).toBeNull();
@@ -103,7 +116,7 @@ describe('Home', () => {
     const onToggleHidden = vi.fn();
     const view = balances({ balances: [avax('X', '1'), LOOKALIKE, avax('P', '0'), avax('C', '0')] });
     show(view, { onToggleHidden });
-    fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: 'Hide' }));
+    fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: `Hide AVAX (asset ID ${FAKE_ID})` }));
     expect(onToggleHidden).toHaveBeenCalledWith(FAKE_ID);
     cleanup();
     show(view, { hidden: new Set([FAKE_ID]) });

@@ -8,6 +8,7 @@ import { formatClock } from '../../../src/popup/format.js';
 import { Settings } from '../../../src/popup/screens/Settings.js';
 import type { AddedChainView, RequestParams, SiteView, TransferView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
+import { ApiContext, makeCall } from '../../../src/popup/api.js';
 import { ACCOUNT, avax, AVAX_ID, balances, C_ADDR, C_OTHER, FAKE_ID, HRP, NETWORK, UNLOCKED, X_ADDR, X_OTHER } from './fixtures.js';
 
 afterEach(cleanup);
@@ -147,6 +148,40 @@ describe('Move', () => {
 });
 
 describe('Activity', () => {
+  it("shows nothing of the previous account's list after a switch, and follows pending items until they settle", async () => {
+    let account = 'a';
+    let release: () => void = () => undefined;
+    let settled = false;
+    const bg = fakeBackground({
+      'activity.list': async () => {
+        if (account === 'b') await new Promise<void>((r) => (release = r));
+        const status = settled ? ('accepted' as const) : ('pending' as const);
+        return { items: [{ txID: `Tx${account.repeat(47)}`, chain: 'X' as const, kind: 'send' as const, status, createdAt: 1 }] };
+      },
+      'balances.get': () => {
+        settled = true;
+        return balances();
+      },
+    });
+    const view = renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
+    expect((await screen.findByTestId('activity-item')).textContent).toContain('Txaaaa');
+    // Pending: the list is read again, and the node asked (a refresh is what settles it).
+    await waitFor(() => expect(screen.getByTestId('activity-item').querySelector('.badge')?.textContent).toBe('Accepted'), { timeout: 5_000 });
+    expect(bg.callsOf('balances.get')).toContainEqual({ refresh: true });
+
+    account = 'b';
+    view.rerender(
+      <ApiContext.Provider value={makeCall(bg.send)}>
+        <Activity balances={balances()} listKey="net:b" />
+      </ApiContext.Provider>,
+    );
+    // While the other account's list loads, the old one is gone.
+    await waitFor(() => expect(screen.queryByTestId('activity-item')).toBeNull());
+    expect(screen.getByText('Loading…', { selector: 'p' })).toBeTruthy();
+    release();
+    expect((await screen.findByTestId('activity-item')).textContent).toContain('Txbbbb');
+  });
+
   it('lists kind, amount with its unit, chain, status and a copyable ID', async () => {
     const bg = fakeBackground({
       'activity.list': () => ({
@@ -170,13 +205,21 @@ describe('Activity', () => {
     expect(rows[0]!.textContent).toContain('C-Chain');
     expect(rows[1]!.textContent).toContain('Received');
     expect(rows[1]!.textContent).toContain('1.5 AVAX');
-    expect(within(rows[1]!).getByText('Pending')).toBeTruthy();
+    expect(rows[1]!.querySelector('.badge')?.textContent).toBe('Pending');
     expect(rows[2]!.textContent).toContain('0.07 GOLD (ID 2fombhL7aG…JyFDbe)');
     expect(rows[2]!.textContent).toContain('Fee 0.001 AVAX');
-    expect(within(rows[2]!).getByText('Failed')).toBeTruthy();
-    expect(within(rows[2]!).getByRole('button', { name: 'Copy transaction ID' })).toBeTruthy();
-    // A C-Chain EVM send paid its fee in wei; an atomic import burned nAVAX.
+    expect(rows[2]!.querySelector('.badge')?.textContent).toBe('Failed');
+    // Each copy button named by its transaction, so no two share a name.
+    expect(within(rows[2]!).getByRole('button', { name: 'Copy transaction ID TxBBBBBBBB…BBBBBB' })).toBeTruthy();
+    // The details: the whole ID, the asset's ID, the status in words.
+    const details = rows[2]!.querySelector('details')!;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')?.textContent).toBe('Details of the transaction TxBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB');
+    expect(details.textContent).toContain(`Asset ID${FAKE_ID}`);
+    // A C-Chain EVM send paid its fee in wei; an atomic import burned nAVAX. Wei amounts are rounded
+    // for reading: dust says so, the exact amount is in the name.
     expect(rows[3]!.textContent).toContain('Fee 0.000525 AVAX');
+    expect(rows[3]!.querySelector('.tx-mid')?.textContent).toBe('C-Chain< 0.000001 AVAX (exactly 0.000000000000000001 AVAX)');
     expect(rows[4]!.textContent).toContain('Fee 0.00035 AVAX');
     expect(rows[4]!.textContent).toContain('Imported (cross-chain)');
     // A move's txs name the other chain; the export carries the amount moved.

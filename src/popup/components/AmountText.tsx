@@ -1,0 +1,48 @@
+// An amount as people read it: rounded down to a few decimals and never broken across lines, with
+// the exact value one click away (and always in the accessible name, so nothing is lost to a
+// screen reader). Amounts that need no rounding are plain text.
+import { useState } from 'preact/hooks';
+import { roundAmount } from '../format.js';
+import type { Amount } from '../../shared/messages.js';
+
+export interface AmountTextProps {
+  value: Amount | bigint;
+  denomination: number;
+  symbol: string;
+  /** Text before the amount ("at most "). */
+  prefix?: string;
+  /** False inside another control (a button): shown rounded, exact in the title and the name. */
+  toggle?: boolean;
+  testid?: string;
+}
+
+export function AmountText({ value, denomination, symbol, prefix = '', toggle = true, testid }: AmountTextProps) {
+  const [exactShown, setExactShown] = useState(false);
+  const r = roundAmount(value, denomination);
+  if (!r.rounded) {
+    return (
+      <span class="amount-text" data-testid={testid}>
+        {prefix}
+        {r.exact} {symbol}
+      </span>
+    );
+  }
+  const exact = `${r.exact} ${symbol}`;
+  const shown = `${prefix}${exactShown ? r.exact : r.text} ${symbol}`;
+  // The exact value last, so whoever reads the text (or hears it) gets it whole.
+  const hidden = exactShown ? null : <span class="sr-only"> (exactly {exact})</span>;
+  if (!toggle) {
+    return (
+      <span class="amount-text" title={`Exactly ${exact}`} data-testid={testid}>
+        {shown}
+        {hidden}
+      </span>
+    );
+  }
+  return (
+    <button type="button" class="amount-toggle link" title={exactShown ? 'Show rounded' : `Exactly ${exact}`} aria-pressed={exactShown} onClick={() => setExactShown(!exactShown)} data-testid={testid}>
+      {shown}
+      {hidden}
+    </button>
+  );
+}
