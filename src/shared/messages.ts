@@ -104,6 +104,8 @@ export interface ActivityItem {
    */
   fee?: Amount;
   memo?: string;
+  /** Who it went to (sends, mints, NFT transfers): the address, or the addresses of a multisig owner set. */
+  to?: string;
   /** A cross-chain export's destination, an import's source. */
   otherChain?: ChainName;
   /**
@@ -294,6 +296,8 @@ export interface WalletRequests {
   'wallet.status': { params: Record<string, never>; result: WalletStatus };
   'wallet.generateMnemonic': { params: { words: 12 | 24 }; result: { mnemonic: string } };
   'wallet.create': { params: { password: string; mnemonic: string }; result: WalletStatus };
+  /** Checks a recovery phrase (word list, checksum) before the password step; nothing is stored. */
+  'wallet.checkPhrase': { params: { mnemonic: string }; result: { ok: true } };
   /**
    * Restore from a mnemonic: replaces any existing vault (the forgotten-password path). Refused with
    * RESTORE_WOULD_DROP (and `restoreLoss`) when that drops imported keys or unfinished transfers,

@@ -222,6 +222,10 @@ export const REQUEST_VALIDATORS: Validators = {
     return { words: oneOf(f.words, 'words', [12, 24] as const) };
   },
   'wallet.create': passwordAndMnemonic,
+  'wallet.checkPhrase': (params) => {
+    const f = record(params, '', ['mnemonic']);
+    return { mnemonic: mnemonic(f.mnemonic, 'mnemonic') };
+  },
   'wallet.restore': (params) => {
     const f = record(params, '', ['password', 'mnemonic'], ['confirmLoss']);
     return {

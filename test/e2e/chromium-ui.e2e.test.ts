@@ -35,6 +35,7 @@ import {
   within,
   launchOrSaveLog,
   madeUpUtxo,
+  POPUP_VIEWPORT,
 } from './harness.js';
 import { AXE_SOURCE, auditInPage } from './a11y.js';
 import { amountText, expectHomeTotals, fact, homeTotals, openTab, parseAmount, readAmount, screenshot, settingsSection, typedAmount, UiBrowser, waitAccepted, type Totals } from './ui.js';
@@ -288,6 +289,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     expect(await readAmount(popup.getByTestId('review-total'), 9)).toBe(SEND_X + xTxFee);
     await screenshot(popup, 'send-review');
     await audit('Send review');
+    await screenshot(popup, 'send-review');
     await popup.getByRole('button', { name: 'Confirm and send' }).click();
 
     await popup.getByRole('heading', { name: 'Sent' }).waitFor({ timeout: 30_000 });
@@ -520,7 +522,8 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     await popup.getByRole('button', { name: 'Review' }).click();
 
     await popup.getByRole('heading', { name: 'Review' }).waitFor();
-    expect(await popup.getByTestId('review-amount').textContent()).toBe(`${amountText(SEND_C_WEI, 18)} AVAX`);
+    // Shown to the nAVAX; the last wei digit only in the exact value (its name, one click away).
+    expect(await popup.getByTestId('review-amount').textContent()).toBe(`0.012345678 AVAX (exactly ${amountText(SEND_C_WEI, 18)} AVAX)`);
     expect((await popup.getByTestId('review-to').textContent())?.toLowerCase()).toBe(recipient.toLowerCase());
     const maxFee = await readAmount(popup.getByTestId('review-fee'), 18);
     expect(await readAmount(popup.getByTestId('review-total'), 18)).toBe(SEND_C_WEI + maxFee);
@@ -549,7 +552,8 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     await item.waitFor();
     expect(await item.locator('strong').textContent()).toBe('Sent');
     expect(await item.locator('.badge').textContent()).toBe('Accepted');
-    expect(await item.locator('.tx-mid').textContent()).toBe(`C-Chain${amountText(SEND_C_WEI, 18)} AVAX`);
+    // Rounded for reading; the exact wei amount in its name and one click away.
+    expect(await item.locator('.tx-mid').textContent()).toBe(`C-Chain0.012345 AVAX (exactly ${amountText(SEND_C_WEI, 18)} AVAX)`);
     expect(await item.locator('.tx-bottom .mono').getAttribute('title')).toBe(hash);
     // The three moves are there, export and import each, accepted. Their own X outputs (the X→C
     // export's change, the P→X import) are not taken for receipts: only the genesis funding is one.
@@ -639,6 +643,28 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     await expectHomeTotals(popup, expected);
     await openTab(popup, 'Receive');
     expect((await popup.getByTestId('receive-address').textContent())?.trim()).toBe(xAddress);
+  });
+
+  step('screenshots of every screen in light and dark, at popup size and in a tab (CI artifacts)', async () => {
+    const screens = ['Home', 'Send', 'Receive', 'Move', 'Assets', 'Activity', 'Settings'] as const;
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await popup.emulateMedia({ colorScheme });
+      for (const [size, viewport] of [['popup', POPUP_VIEWPORT], ['tab', { width: 1024, height: 768 }]] as const) {
+        await popup.setViewportSize(viewport);
+        for (const name of screens) {
+          await openTab(popup, name);
+          await screenshot(popup, `screen-${colorScheme}-${size}-${name.toLowerCase()}`);
+        }
+        // In a tab the wallet is a column in the middle, the whole height: not a strip on the left.
+        const box = await popup.locator('#app').boundingBox();
+        if (size === 'tab') {
+          expect(box!.x).toBeGreaterThan(100);
+          expect(box!.height).toBeGreaterThan(700);
+        } else expect(box!.width).toBeLessThanOrEqual(360);
+      }
+    }
+    await popup.emulateMedia({ colorScheme: 'light' });
+    await popup.setViewportSize(POPUP_VIEWPORT);
   });
 
   step('restores the wallet from the noted phrase in a second fresh profile: same X address, same balances', async () => {

@@ -63,7 +63,7 @@ describe('the wallet service against the real node', () => {
     const afterSend = await wallet.balances.balancesRefresh();
     expect(spendable(afterSend, 'X', avax)).toBe(7n * AVAX - ctx.xTxFee);
     const activity = (await wallet.balances.activityList()).items;
-    expect(activity[0]).toMatchObject({ txID: sent.txID, kind: 'send', status: 'accepted', memo: 'thanks', fee: ctx.xTxFee.toString() });
+    expect(activity[0]).toMatchObject({ txID: sent.txID, kind: 'send', status: 'accepted', memo: 'thanks', to: bobX, fee: ctx.xTxFee.toString() });
 
     // A wrong-chain address is named before anything is built.
     await expect(wallet.sends.sendX({ assetID: avax, amount: '1', to: { addresses: [account.pAddress], threshold: 1 }, maxFee: ctx.xTxFee.toString() })).rejects.toThrow(/P-Chain address/);

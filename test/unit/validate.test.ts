@@ -34,6 +34,7 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'wallet.status': {},
   'wallet.generateMnemonic': { words: 24 },
   'wallet.create': { password: PASSWORD, mnemonic: MNEMONIC },
+  'wallet.checkPhrase': { mnemonic: MNEMONIC },
   'wallet.restore': { password: PASSWORD, mnemonic: MNEMONIC },
   'wallet.createFromKey': { password: PASSWORD, privateKey: KEY_CB58, name: 'Imported' },
   'wallet.unlock': { password: PASSWORD },

@@ -75,6 +75,12 @@ export class AccountsService {
     return this.walletStatus();
   }
 
+  /** The phrase as a restore would read it: in the word list, with a matching checksum. Nothing is stored. */
+  async walletCheckPhrase(p: P<'wallet.checkPhrase'>) {
+    await asField('mnemonic', () => normalizeMnemonic(p.mnemonic));
+    return { ok: true as const };
+  }
+
   async walletCreate(p: P<'wallet.create'>) {
     const mnemonic = await asField('mnemonic', () => normalizeMnemonic(p.mnemonic));
     if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists; restore it from its recovery phrase to replace it');

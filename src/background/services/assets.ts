@@ -44,7 +44,7 @@ export class AssetsService {
     const { engine } = await this.engines.open();
     const mintUtxo = await assetUtxo(engine, p.assetID, (u) => u.output.kind === 'MintOutput', 'mint right');
     const built = await engine.buildXMint(mintUtxo, BigInt(p.amount), ownersFrom(p.to, 'X', engine.ctx.hrp));
-    const issued = await this.delivery.issue('mint', built, p.maxFee, { assetID: p.assetID, amount: p.amount });
+    const issued = await this.delivery.issue('mint', built, p.maxFee, { assetID: p.assetID, amount: p.amount, to: p.to.addresses.join(', ') });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
@@ -63,7 +63,7 @@ export class AssetsService {
     const nft = (await engine.utxos('X')).find((u) => utxoId(u) === utxoId(ref));
     if (!nft) throw new ValidationError('this wallet does not hold that NFT', 'utxoID');
     const built = await engine.buildXNftTransfer(nft, ownersFrom(p.to, 'X', engine.ctx.hrp));
-    const issued = await this.delivery.issue('nft-transfer', built, p.maxFee, { assetID: cb58Encode(nft.assetID) });
+    const issued = await this.delivery.issue('nft-transfer', built, p.maxFee, { assetID: cb58Encode(nft.assetID), to: p.to.addresses.join(', ') });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 

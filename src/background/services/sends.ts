@@ -23,14 +23,14 @@ export class SendsService {
     const { engine } = await this.engines.open();
     const to = ownersFrom(p.to, 'X', engine.ctx.hrp);
     const built = await engine.buildXSend([{ assetID: parseId(p.assetID), amount: BigInt(p.amount), owners: to }], p.memo ? new TextEncoder().encode(p.memo) : undefined);
-    const issued = await this.delivery.issue('send', built, p.maxFee, { assetID: p.assetID, amount: p.amount, ...(p.memo ? { memo: p.memo } : {}) });
+    const issued = await this.delivery.issue('send', built, p.maxFee, { assetID: p.assetID, amount: p.amount, to: p.to.addresses.join(', '), ...(p.memo ? { memo: p.memo } : {}) });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
   async sendP(p: P<'send.p'>) {
     const { engine } = await this.engines.open();
     const built = await engine.buildPSend(BigInt(p.amount), ownersFrom(p.to, 'P', engine.ctx.hrp));
-    const issued = await this.delivery.issue('send', built, p.maxFee, { assetID: cb58Encode(engine.ctx.avaxAssetID), amount: p.amount });
+    const issued = await this.delivery.issue('send', built, p.maxFee, { assetID: cb58Encode(engine.ctx.avaxAssetID), amount: p.amount, to: p.to.addresses.join(', ') });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
@@ -43,7 +43,7 @@ export class SendsService {
       const signed = await ctx.engine.signC(p.to, BigInt(p.amountWei), undefined, { maxFeeWei: BigInt(p.maxFeeWei), own });
       const replaced = conflictsOf(live, 'C', { nonce: evmTxNonce(signed.signedBytes) });
       // Listed with the most it can cost until its receipt says what it did.
-      const item: ActivityItem = { txID: signed.txID, chain: 'C', kind: 'send', status: 'pending', amount: p.amountWei, fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
+      const item: ActivityItem = { txID: signed.txID, chain: 'C', kind: 'send', status: 'pending', amount: p.amountWei, to: p.to, fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
       const done = await delivery.deliver(ctx, { chain: 'C', ...signed }, item, undefined, true, replaced);
       return { txHash: signed.txID, fee: done.fee! };
     });

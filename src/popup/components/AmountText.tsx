@@ -13,12 +13,14 @@ export interface AmountTextProps {
   prefix?: string;
   /** False inside another control (a button): shown rounded, exact in the title and the name. */
   toggle?: boolean;
+  /** Fraction digits shown before rounding (SHOWN_DIGITS; a review shows nAVAX whole: 9). */
+  digits?: number;
   testid?: string;
 }
 
-export function AmountText({ value, denomination, symbol, prefix = '', toggle = true, testid }: AmountTextProps) {
+export function AmountText({ value, denomination, symbol, prefix = '', toggle = true, digits, testid }: AmountTextProps) {
   const [exactShown, setExactShown] = useState(false);
-  const r = roundAmount(value, denomination);
+  const r = roundAmount(value, denomination, digits);
   if (!r.rounded) {
     return (
       <span class="amount-text" data-testid={testid}>
@@ -40,7 +42,7 @@ export function AmountText({ value, denomination, symbol, prefix = '', toggle = 
     );
   }
   return (
-    <button type="button" class="amount-toggle link" title={exactShown ? 'Show rounded' : `Exactly ${exact}`} aria-pressed={exactShown} onClick={() => setExactShown(!exactShown)} data-testid={testid}>
+    <button type="button" class="amount-toggle" title={exactShown ? 'Show rounded' : `Exactly ${exact}`} aria-pressed={exactShown} onClick={() => setExactShown(!exactShown)} data-testid={testid}>
       {shown}
       {hidden}
     </button>

@@ -128,6 +128,12 @@ export function Activity({ balances, listKey = '' }: { balances: BalancesView | 
                     </dd>
                   </>
                 )}
+                {item.to && (
+                  <>
+                    <dt>To</dt>
+                    <dd class="mono break">{item.to}</dd>
+                  </>
+                )}
                 <dt>Status</dt>
                 <dd>{item.status === 'pending' && item.checking ? 'Pending: the wallet is checking with the node what became of it' : STATUS_LABEL[item.status]}</dd>
                 <dt>{item.kind === 'receive' ? 'Seen by the wallet' : 'Sent by the wallet'}</dt>

@@ -16,7 +16,8 @@ type Step =
   | { k: 'welcome' }
   | { k: 'words'; mnemonic: string }
   | { k: 'confirm'; mnemonic: string; positions: number[] }
-  | { k: 'restore' }
+  /** `phrase`: what was typed, kept when the password step goes back. */
+  | { k: 'restore'; phrase?: string }
   | { k: 'import' }
   | { k: 'password'; secret: Secret };
 
@@ -61,11 +62,20 @@ export function Onboarding(p: OnboardingProps) {
         </Screen>
       );
     case 'restore':
-      return <RestoreForm replacing={p.restoreOnly === true} onNext={(mnemonic) => setStep({ k: 'password', secret: { mode: 'restore', mnemonic } })} onBack={back} />;
+      return <RestoreForm initial={step.phrase ?? ''} replacing={p.restoreOnly === true} onNext={(mnemonic) => setStep({ k: 'password', secret: { mode: 'restore', mnemonic } })} onBack={back} />;
     case 'import':
       return <ImportForm onNext={(privateKey, name) => setStep({ k: 'password', secret: { mode: 'key', privateKey, name } })} onBack={back} />;
     case 'password':
-      return <PasswordStep secret={step.secret} onDone={p.onDone} onBack={() => setStep(step.secret.mode === 'create' ? { k: 'welcome' } : { k: step.secret.mode === 'key' ? 'import' : 'restore' })} />;
+      return (
+        <PasswordStep
+          secret={step.secret}
+          onDone={p.onDone}
+          onBack={() => {
+            const s = step.secret;
+            setStep(s.mode === 'create' ? { k: 'welcome' } : s.mode === 'key' ? { k: 'import' } : { k: 'restore', phrase: s.mnemonic });
+          }}
+        />
+      );
   }
 }
 
@@ -206,20 +216,28 @@ export function MnemonicConfirm(p: MnemonicConfirmProps) {
   );
 }
 
-function RestoreForm({ replacing, onNext, onBack }: { replacing: boolean; onNext: (mnemonic: string) => void; onBack: (() => void) | undefined }) {
-  const [text, setText] = useState('');
+/**
+ * The phrase, checked word by word (the BIP-39 list and its checksum, by the background, which
+ * stores nothing) before the password step: a wrong word is named here, not after the password.
+ */
+function RestoreForm({ initial, replacing, onNext, onBack }: { initial: string; replacing: boolean; onNext: (mnemonic: string) => void; onBack: (() => void) | undefined }) {
+  const call = useCall();
+  const action = useAction();
+  const [text, setText] = useState(initial);
   const [tried, setTried] = useState(false);
   const check = checkPhrase(text);
   const count = phraseWords(text).length;
-  const submit = (e: Event) => {
+  const submit = async (e: Event) => {
     e.preventDefault();
     setTried(true);
-    if (check.ok) onNext(check.value);
+    if (!check.ok) return;
+    const checked = await action.run(() => call('wallet.checkPhrase', { mnemonic: check.value }));
+    if (checked) onNext(check.value);
   };
   return (
     <Screen title="Restore from a recovery phrase">
       {replacing && <p class="warn-box">Restoring replaces the wallet stored in this browser, and you choose a new password.</p>}
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(e) => void submit(e)} noValidate>
         <TextField
           label="Recovery phrase (12 or 24 words)"
           multiline
@@ -228,7 +246,7 @@ function RestoreForm({ replacing, onNext, onBack }: { replacing: boolean; onNext
           value={text}
           onInput={setText}
           hint={`${count} word${count === 1 ? '' : 's'}`}
-          error={tried && !check.ok ? check.error : undefined}
+          error={tried && !check.ok ? check.error : action.error}
         />
         <div class="actions">
           {onBack && (
@@ -236,8 +254,8 @@ function RestoreForm({ replacing, onNext, onBack }: { replacing: boolean; onNext
               Back
             </button>
           )}
-          <button class="primary" type="submit">
-            Next
+          <button class="primary" type="submit" disabled={action.busy}>
+            {action.busy ? 'Checking…' : 'Next'}
           </button>
         </div>
       </form>

@@ -247,12 +247,13 @@ export function Send(p: SendProps) {
     const facts: Fact[] = [
       { term: 'From', value: `Your ${chainLabel(chain)} account` },
       { term: 'Asset', value: <AssetLabel asset={asset} /> },
-      { term: 'Amount', value: <AmountText value={plain.value} denomination={asset.denomination} symbol={asset.symbol} />, testid: 'review-amount' },
+      // What leaves is shown to the nAVAX; only wei beyond that is rounded (exact one click away).
+      { term: 'Amount', value: <AmountText digits={9} value={plain.value} denomination={asset.denomination} symbol={asset.symbol} />, testid: 'review-amount' },
       { term: 'To', value: toCheck.value, testid: 'review-to', mono: true },
       ...(memo !== '' ? [{ term: 'Memo (public)', value: memo }] : []),
       { term: 'Network fee', value: <SendFee chain={chain} fee={stage.estimate.fee} />, testid: 'review-fee' },
-      ...(total !== undefined ? [{ term: 'Amount + fee', value: <AmountText prefix={chain === 'C' ? 'at most ' : ''} value={total} denomination={asset.denomination} symbol={asset.symbol} />, testid: 'review-total' }] : []),
-      { term: 'Arrives', value: <><AmountText value={plain.value} denomination={asset.denomination} symbol={asset.symbol} /> at the address above</> },
+      ...(total !== undefined ? [{ term: 'Amount + fee', value: <AmountText digits={9} prefix={chain === 'C' ? 'at most ' : ''} value={total} denomination={asset.denomination} symbol={asset.symbol} />, testid: 'review-total' }] : []),
+      { term: 'Arrives', value: <><AmountText digits={9} value={plain.value} denomination={asset.denomination} symbol={asset.symbol} /> at the address above</> },
     ];
     return (
       <div class="send">

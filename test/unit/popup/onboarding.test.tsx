@@ -72,32 +72,50 @@ describe('Onboarding', () => {
     expect(bg.callsOf('wallet.create')).toEqual([{ password: 'correct horse battery staple', mnemonic: MNEMONIC }]);
   });
 
-  it('restores from 12 words and shows the wallet refusing a bad checksum', async () => {
+  it('restores from 12 words: a bad word or checksum is named before the password step, and Back keeps the words', async () => {
+    const twelve = 'abandon '.repeat(11) + 'about';
     const bg = fakeBackground({
       'networks.list': () => networks,
-      'wallet.restore': () => {
-        throw new Refuse({ code: 'validation', message: 'the recovery phrase checksum does not match: a word is wrong or out of order', field: 'mnemonic' });
+      'wallet.checkPhrase': ({ mnemonic }) => {
+        if (mnemonic !== twelve) throw new Refuse({ code: 'validation', message: 'mnemonic: the recovery phrase checksum does not match: a word is wrong or out of order', field: 'mnemonic' });
+        return { ok: true as const };
       },
+      'wallet.restore': () => UNLOCKED,
     });
-    renderWith(bg, <Onboarding network={NETWORK} onDone={vi.fn()} />);
+    const onDone = vi.fn();
+    renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} />);
     fireEvent.click(screen.getByRole('button', { name: 'Restore from a recovery phrase' }));
     type(/Recovery phrase/, 'one two three');
     expect(screen.getByText('3 words')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getByText('A recovery phrase has 12 or 24 words; this one has 3')).toBeTruthy();
-    const twelve = 'abandon '.repeat(11) + 'about';
+    expect(bg.callsOf('wallet.checkPhrase')).toEqual([]);
+    // Twelve words, one wrong: named on this screen, before any password is asked.
+    const wrong = 'abandon '.repeat(11) + 'abandon';
+    type(/Recovery phrase/, wrong);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('The recovery phrase checksum does not match: a word is wrong or out of order')).toBeTruthy();
+    expect(screen.queryByLabelText('Password')).toBeNull();
     type(/Recovery phrase/, twelve);
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByLabelText('Password');
+    // Back from the password step: the words are still there.
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect((screen.getByLabelText(/Recovery phrase/) as HTMLTextAreaElement).value).toBe(twelve);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByLabelText('Password');
     type('Password', 'kj8Lm2qz!x');
     type('Confirm password', 'kj8Lm2qz!x');
     fireEvent.click(screen.getByRole('button', { name: 'Restore wallet' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('The recovery phrase checksum does not match: a word is wrong or out of order');
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
     expect(bg.callsOf('wallet.restore')).toEqual([{ password: 'kj8Lm2qz!x', mnemonic: twelve }]);
+    expect(bg.callsOf('wallet.checkPhrase')).toHaveLength(3);
   });
 
   it('restoring over a wallet: lists what would be lost, and restores only once the user confirms', async () => {
     const twelve = 'abandon '.repeat(11) + 'about';
     const bg = fakeBackground({
+      'wallet.checkPhrase': () => ({ ok: true as const }),
       'wallet.restore': (p) => {
         if (p.confirmLoss) return UNLOCKED;
         throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 2, unfinishedTransfers: 1 } });
@@ -107,6 +125,7 @@ describe('Onboarding', () => {
     renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} restoreOnly onCancel={vi.fn()} />);
     type(/Recovery phrase/, twelve);
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByLabelText('Password');
     type('Password', 'kj8Lm2qz!x');
     type('Confirm password', 'kj8Lm2qz!x');
     fireEvent.click(screen.getByRole('button', { name: 'Restore wallet' }));

@@ -188,7 +188,7 @@ describe('Activity', () => {
         items: [
           { txID: '0x' + 'ab'.repeat(32), chain: 'C', kind: 'send', status: 'accepted', amount: '250000000000000000', createdAt: 1 },
           { txID: 'TxAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', chain: 'X', kind: 'receive', status: 'pending', assetID: AVAX_ID, amount: '1500000000', createdAt: 2 },
-          { txID: 'TxBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', chain: 'X', kind: 'send', status: 'failed', assetID: FAKE_ID, amount: '7', fee: '1000000', createdAt: 3 },
+          { txID: 'TxBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', chain: 'X', kind: 'send', status: 'failed', assetID: FAKE_ID, amount: '7', fee: '1000000', to: X_OTHER, createdAt: 3 },
           { txID: '0x' + 'cd'.repeat(32), chain: 'C', kind: 'send', status: 'accepted', amount: '1', fee: '525000000000000', createdAt: 4 },
           { txID: 'TxCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC', chain: 'C', kind: 'import', status: 'accepted', fee: '350000', createdAt: 5 },
           { txID: 'TxDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD', chain: 'P', otherChain: 'X', kind: 'export', status: 'pending', assetID: AVAX_ID, amount: '250000000', fee: '5215', createdAt: 6 },
@@ -216,6 +216,7 @@ describe('Activity', () => {
     expect(details.open).toBe(false);
     expect(details.querySelector('summary')?.textContent).toBe('Details of the transaction TxBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB');
     expect(details.textContent).toContain(`Asset ID${FAKE_ID}`);
+    expect(details.textContent).toContain(`To${X_OTHER}`);
     // A C-Chain EVM send paid its fee in wei; an atomic import burned nAVAX. Wei amounts are rounded
     // for reading: dust says so, the exact amount is in the name.
     expect(rows[3]!.textContent).toContain('Fee 0.000525 AVAX');
