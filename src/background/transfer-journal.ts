@@ -60,6 +60,10 @@ const WAITS_ITS_TURN: ReadonlySet<string> = new Set(['fee-above-approved', 'tx-p
 /** After the node refuses a send, how long it may still turn out accepted (a resend racing the first). */
 const REFUSED_GRACE_MS = 10_000;
 
+// One write at a time per journal (storage key): two moves running at once (a new move beside a
+// resume of an older one) each rewrite the whole list, and must not put back the other's old state.
+const tails = new Map<string, Promise<unknown>>();
+
 /** The transfers of one account on one network, in one storage key. */
 export class TransferJournal {
   constructor(
@@ -75,10 +79,14 @@ export class TransferJournal {
     return (await this.list()).find((r) => r.id === id);
   }
 
-  /** Writes one record (replacing the one with its ID) in a single storage write. */
-  async put(record: TransferRecord): Promise<void> {
-    const others = (await this.list()).filter((r) => r.id !== record.id);
-    await this.area.set({ [this.key]: [...others, record] });
+  /** Writes one record (replacing the one with its ID) in a single storage write, after the writes before it. */
+  put(record: TransferRecord): Promise<void> {
+    const run = (tails.get(this.key) ?? Promise.resolve()).then(async () => {
+      const others = (await this.list()).filter((r) => r.id !== record.id);
+      await this.area.set({ [this.key]: [...others, record] });
+    });
+    tails.set(this.key, run.catch(() => undefined));
+    return run;
   }
 
   async unfinished(): Promise<TransferRecord[]> {
@@ -135,21 +143,26 @@ export class TransferRunner {
    * Each runs on its own: one that is stuck (a node error, an import refused five times) does not
    * hold up the others; the first such error is thrown once all have had their turn.
    */
-  async resumeAll(skip: (id: string) => boolean = () => false): Promise<TransferRecord[]> {
+  async resumeAll(claim: (id: string) => boolean = () => true, release: (id: string) => void = () => undefined): Promise<TransferRecord[]> {
     const out: TransferRecord[] = [];
     let stuck: unknown;
-    for (const r of await this.journal.unfinished()) {
-      // A move another run is advancing right now: two runs of one move would sign two imports.
-      if (skip(r.id)) continue;
+    for (const { id } of await this.journal.unfinished()) {
+      // A move another run is advancing right now is left to it: two runs of one move would sign
+      // two exports or two imports. Claimed, it is read again: the list above may be stale by now.
+      if (!claim(id)) continue;
+      const r = await this.journal.get(id).catch(() => undefined);
       try {
+        if (!r || r.state === 'completed' || r.state === 'failed') continue;
         out.push(await this.run(r));
       } catch (e) {
-        this.hooks.stopped?.(r, e);
+        this.hooks.stopped?.(r!, e);
         // An import refused for its fee waits (unsigned) in atomic memory, a tx the node still
         // processes and an export waiting for an EVM tx of the account to execute are looked at
         // again later: none of them is an error.
         if (!(e instanceof WalletError && WAITS_ITS_TURN.has(e.code))) stuck ??= e;
-        out.push(r);
+        out.push(r!);
+      } finally {
+        release(id);
       }
     }
     if (stuck !== undefined) throw stuck;

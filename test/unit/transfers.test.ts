@@ -187,3 +187,50 @@ describe('a move in the activity list', () => {
     expect(await activityOf(new ScriptedChains(), 'journaled')).toEqual([]);
   });
 });
+
+describe('moves running side by side', () => {
+  it('two moves journaled at once both keep every step: writes to one journal wait for each other', async () => {
+    const chains = new ScriptedChains();
+    const journal = new TransferJournal(memoryStores().local, 'transfers:side-by-side');
+    const runner = new TransferRunner(chains.engine(), journal);
+    const [a, b] = await Promise.all([runner.start('X', 'P', 1_000n), runner.start('P', 'C', 2_000n)]);
+    expect(a.state).toBe('completed');
+    expect(b.state).toBe('completed');
+    // As stored: both completed, neither put back to an earlier step by the other's write.
+    expect((await journal.list()).map((r) => r.state).sort()).toEqual(['completed', 'completed']);
+    expect(await journal.unfinished()).toEqual([]);
+  });
+
+  it('a resume runs a move as stored when its turn comes, not as listed at the start: one finished meanwhile is not signed again', async () => {
+    const chains = new ScriptedChains();
+    const journal = new TransferJournal(memoryStores().local, 'transfers:stale');
+    const other = new TransferRunner(chains.engine(), journal);
+    const a = await other.begin('X', 'P', 1_000n);
+    const b = await other.begin('X', 'C', 2_000n);
+    // While the resume works on A, another run (the move's own, started by the user) finishes B.
+    let finishedB = false;
+    const resuming = new TransferRunner(chains.engine(), journal, {
+      async checkpoint(point, record) {
+        if (record.id === a.id && point === 'completed' && !finishedB) {
+          finishedB = true;
+          await other.run((await journal.get(b.id))!);
+        }
+      },
+    });
+    const held = new Set<string>();
+    await resuming.resumeAll(
+      (id) => !held.has(id) && held.add(id) !== undefined,
+      (id) => held.delete(id),
+    );
+    expect(finishedB).toBe(true);
+    const stored = (await journal.get(b.id))!;
+    expect(stored.state).toBe('completed');
+    // B's export was signed and sent once: the resume did not run the stale "pending" B it had listed.
+    expect(chains.sent.filter((id) => id === stored.export!.txID)).toHaveLength(1);
+    expect(chains.sent).toHaveLength(4);
+    // A move claimed by another run is not touched at all.
+    const c = await other.begin('P', 'X', 3_000n);
+    expect(await resuming.resumeAll(() => false, () => undefined)).toEqual([]);
+    expect((await journal.get(c.id))!.state).toBe('pending');
+  });
+});

@@ -52,9 +52,16 @@ export class TransfersService {
     this.#paused.set(id, { code, message: (error as Error).message, since: this.#paused.get(id)?.since ?? Date.now() });
   }
 
+  /** Takes the move for one run; false when another run has it. */
+  private claim(id: string): boolean {
+    if (this.#running.has(id)) return false;
+    this.#running.add(id);
+    return true;
+  }
+
   /** Runs one move to its end (or to where it must wait), known as running meanwhile. */
   private async runOne(runner: TransferRunner, record: TransferRecord): Promise<TransferRecord> {
-    this.#running.add(record.id);
+    if (!this.claim(record.id)) return record;
     try {
       const done = await runner.run(record);
       this.#paused.delete(record.id);
@@ -137,7 +144,10 @@ export class TransfersService {
     if (!this.session.isUnlocked()) return Promise.resolve();
     this.#resuming ??= this.track(
       this.runner().then(async ({ runner }) => {
-        const done = await runner.resumeAll((id) => this.#running.has(id));
+        const done = await runner.resumeAll(
+          (id) => this.claim(id),
+          (id) => this.#running.delete(id),
+        );
         // Those that got through (or to a wait the journal records) are not paused any more.
         for (const r of done) if (r.state === 'completed' || r.state === 'failed') this.#paused.delete(r.id);
         return done;
