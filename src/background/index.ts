@@ -66,7 +66,7 @@ const CHANGES_WHAT_SITES_SEE = new Set([
  */
 export function listenForMessages(
   handlers: RequestHandlers,
-  beforeRequest: () => Promise<void> = async () => {},
+  beforeRequest: (type: unknown) => Promise<void> = async () => {},
   onSiteRequest?: (message: unknown, sender: Runtime.MessageSender) => Promise<ProviderResponse>,
   afterRequest?: (type: string) => Promise<void>,
 ): void {
@@ -77,7 +77,7 @@ export function listenForMessages(
   });
   browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender): Promise<unknown> => {
     if (isWalletRequest(message)) {
-      return beforeRequest()
+      return beforeRequest((message as { type?: unknown }).type)
         .then(() => router.handle(message, sender))
         .then(async (response) => {
           const type = (message as { type?: unknown }).type;
@@ -171,11 +171,18 @@ function resumeOnce(): Promise<void> {
   return resumed;
 }
 
+/**
+ * Requests an open popup makes on its own, on a timer (is it still unlocked? has the refresh or the
+ * move got further?): they are not the user doing something, so they never keep the wallet from
+ * locking when idle.
+ */
+const PASSIVE_REQUESTS: ReadonlySet<string> = new Set(['wallet.status', 'balances.get', 'activity.list', 'transfers.list', 'approvals.waiting']);
+
 /** Before each request from the wallet's pages: pick the session up, lock if idle, note activity. */
-async function beforeRequest(): Promise<void> {
+async function beforeRequest(type: unknown): Promise<void> {
   await resumeOnce();
   if (!session.isUnlocked()) return;
-  if (!(await session.checkIdle())) await session.touch();
+  if (!(await session.checkIdle()) && !(typeof type === 'string' && PASSIVE_REQUESTS.has(type))) await session.touch();
 }
 
 /** Unfinished cross-chain transfers run to the end whenever the worker is up and unlocked. */

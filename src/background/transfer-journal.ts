@@ -49,6 +49,8 @@ export interface TransferRecord {
    * Records journaled before this bound existed have none and run unbounded, as they did.
    */
   maxFee?: string;
+  /** nAVAX, decimal: the most the export alone may cost (what the user reviewed); absent in older records. */
+  maxExportFee?: string;
   error?: string;
   createdAt: number;
   updatedAt: number;
@@ -109,15 +111,15 @@ export class TransferRunner {
   ) {}
 
   /** Journals a new move, then runs it to the end. `maxFee`: see {@link begin}. */
-  async start(from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint): Promise<TransferRecord> {
-    return this.run(await this.begin(from, to, amount, maxFee));
+  async start(from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint, maxExportFee?: bigint): Promise<TransferRecord> {
+    return this.run(await this.begin(from, to, amount, maxFee, maxExportFee));
   }
 
   /**
    * Journals a new move without running it (the caller runs it, e.g. without waiting). `maxFee`
    * (nAVAX) bounds the export and import fees together: nothing costlier is ever signed.
    */
-  async begin(from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint): Promise<TransferRecord> {
+  async begin(from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint, maxExportFee?: bigint): Promise<TransferRecord> {
     if (from === to) throw new WalletError('validation', 'source and destination chains must differ');
     if (amount <= 0n) throw new WalletError('validation', 'an amount must be greater than zero');
     if (maxFee !== undefined && maxFee < 0n) throw new WalletError('validation', 'a maximum fee cannot be negative');
@@ -131,6 +133,7 @@ export class TransferRunner {
       imports: [],
       importAttempts: 0,
       ...(maxFee !== undefined ? { maxFee: maxFee.toString() } : {}),
+      ...(maxExportFee !== undefined ? { maxExportFee: maxExportFee.toString() } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -200,9 +203,10 @@ export class TransferRunner {
 
   private async signExport(record: TransferRecord): Promise<void> {
     const built = await this.engine.buildExport(record.from, record.to, BigInt(record.amount));
-    if (record.maxFee !== undefined && built.fee > BigInt(record.maxFee)) {
+    const approved = record.maxExportFee ?? record.maxFee;
+    if (approved !== undefined && built.fee > BigInt(approved)) {
       // Nothing is signed, so nothing moved: the move simply fails.
-      record.error = `the export's fee of ${built.fee} nAVAX is above the approved maximum of ${record.maxFee} nAVAX`;
+      record.error = `the export's fee of ${built.fee} nAVAX is above the approved maximum of ${approved} nAVAX`;
       record.state = 'failed';
       await this.save(record, 'export-fee-refused');
       return;

@@ -118,8 +118,15 @@ export function App({ send }: AppProps) {
 }
 
 const POLL_MS = 1000;
+/** The snapshot is read again this often anyway: the background refreshes on its own (alarm, sends). */
+const IDLE_POLL_MS = 15_000;
+/** While refreshes fail, one is tried this often, so the popup sees the node come back. */
+const RETRY_MS = 30_000;
 
-/** The balances snapshot: shown at once, refreshed in the background, polled while refreshing. */
+/**
+ * The balances snapshot: shown at once, refreshed in the background, polled closely while a refresh
+ * runs, now and then otherwise (so the banner follows the node), and retried while refreshes fail.
+ */
 function useBalances(key: string): { view: BalancesView | null; error: string | undefined; refresh: () => void } {
   const call = useCall();
   const [view, setView] = useState<BalancesView | null>(null);
@@ -135,9 +142,14 @@ function useBalances(key: string): { view: BalancesView | null; error: string | 
         if (!alive.current) return;
         setView(v);
         setError(undefined);
+        // Followed closely while a refresh runs; retried while refreshes fail; read now and then otherwise.
         if (v.refreshing) timer.current = setTimeout(() => void fetchView(false), POLL_MS);
+        else if (v.error) timer.current = setTimeout(() => void fetchView(true), RETRY_MS);
+        else timer.current = setTimeout(() => void fetchView(false), IDLE_POLL_MS);
       } catch (e) {
-        if (alive.current) setError(errorText(e));
+        if (!alive.current) return;
+        setError(errorText(e));
+        timer.current = setTimeout(() => void fetchView(false), IDLE_POLL_MS);
       }
     },
     [call],
@@ -280,16 +292,17 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
       );
       break;
     case 'send':
-      screen = <Send status={status} hrp={hrp} balances={balances.view} onSent={balances.refresh} />;
+      // Keyed by account and network: a switch drops any form or review of the one before.
+      screen = <Send key={key} status={status} hrp={hrp} balances={balances.view} onSent={balances.refresh} />;
       break;
     case 'receive':
       screen = <Receive account={status.account!} />;
       break;
     case 'move':
-      screen = <Move balances={balances.view} onChanged={balances.refresh} nodeDown={nodeHealth(balances.view, Date.now()).state !== 'ok'} />;
+      screen = <Move key={key} balances={balances.view} onChanged={balances.refresh} nodeDown={nodeHealth(balances.view, Date.now()).state === 'unreachable' || nodeHealth(balances.view, Date.now()).state === 'slow'} />;
       break;
     case 'assets':
-      screen = <Assets status={status} hrp={hrp} balances={balances.view} onChanged={balances.refresh} />;
+      screen = <Assets key={key} status={status} hrp={hrp} balances={balances.view} onChanged={balances.refresh} />;
       break;
     case 'activity':
       screen = <Activity balances={balances.view} listKey={key} />;

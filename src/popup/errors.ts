@@ -16,7 +16,6 @@ const NODE: Record<string, string> = {
   'node-response': 'The node sent an answer the wallet could not check, so the wallet did not believe it.',
   codec: 'The node sent data the wallet could not read, so the wallet did not believe it.',
   format: 'Something the wallet received was not in the form it expects, so it was not used.',
-  rpc: 'The node turned the request down.',
   'network-mismatch': 'The node is not the network the wallet is set to, so the wallet did not use it.',
 };
 
@@ -43,6 +42,21 @@ export function hasInternals(text: string): boolean {
 }
 
 /**
+ * The sentence with its internals taken out: a parenthesis that holds one goes whole ("(2fom…,
+ * 0xab…)"), a URL becomes "a web address", an ID standing alone goes. What is left may still hold one
+ * (a base-unit amount): the caller checks.
+ */
+export function withoutInternals(text: string): string {
+  return text
+    .replace(/\s*\([^()]*\)/g, (group) => (INTERNALS.test(group) ? '' : group))
+    .replace(/https?:\/\/\S+/gi, 'a web address')
+    .replace(/\s*\b(?:[1-9A-HJ-NP-Za-km-z]{40,}|0x[0-9a-fA-F]{16,})\b/g, '')
+    .replace(/\s+([,.;:])/g, '$1')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
+/**
  * The sentence for a failure with this code and background message. Validation messages name
  * their field first ("to.addresses[0]: …"); the form shows the field, so it is dropped here.
  */
@@ -53,8 +67,15 @@ export function plainError(code: string, message: string): PlainError {
   const fixed = NODE[code] ?? WORDED[code];
   if (fixed) return { text: fixed, detail: said };
   if (code === 'unreachable') return { text: 'The wallet background is not answering. Close and reopen the popup.' };
-  // The background's own sentences (refusals, validation, lock) are written for people, unless one
-  // still carries an internal: then a general sentence, with that message as the detail.
-  if (hasInternals(said)) return { text: 'The wallet could not do this.', detail: said };
-  return { text: said };
+  // The node's refusal: its reason, when that reads as words.
+  if (code === 'rpc') {
+    const reason = withoutInternals(said).replace(/\s*\(code -?\d+\)$/, '');
+    return { text: hasInternals(reason) || reason === '' ? 'The node turned the request down.' : `The node turned the request down: ${reason}`, detail: said };
+  }
+  // The background's own sentences (refusals, "went through after all", validation, lock) are
+  // written for people: kept, with any ID or URL in them moved to the detail. Only one that still
+  // carries an internal after that (a base-unit amount) gives way to a general sentence.
+  if (!hasInternals(said)) return { text: said };
+  const cleaned = withoutInternals(said);
+  return { text: hasInternals(cleaned) || cleaned === '' ? 'The wallet could not do this.' : sentence(cleaned), detail: said };
 }

@@ -36,22 +36,20 @@ export interface RoundedAmount {
 }
 
 /**
- * An amount for display. Rounded down, never up: a balance is never shown larger than it is, and
- * a dust amount reads "< 0.000001" rather than 0.
+ * An amount for display. Rounded down and marked "≈": a balance is never shown larger than it
+ * is, and a dust amount reads "< 0.000001" rather than 0. A ceiling (`up`) is rounded up instead.
  */
-export function roundAmount(amount: Amount | bigint, denomination: number, digits = SHOWN_DIGITS): RoundedAmount {
+export function roundAmount(amount: Amount | bigint, denomination: number, digits = SHOWN_DIGITS, up = false): RoundedAmount {
   const value = units(amount);
   const exact = formatUnits(value, denomination);
   if (denomination <= digits || value <= 0n) return { text: exact, exact, rounded: false };
   const scale = 10n ** BigInt(denomination - digits);
-  const kept = (value / scale) * scale;
+  // A ceiling ("at most") is rounded up, so the limit shown is never below the real one.
+  const kept = up ? ((value + scale - 1n) / scale) * scale : (value / scale) * scale;
   if (kept === 0n) return { text: `< 0.${'0'.repeat(digits - 1)}1`, exact, rounded: true };
-  return { text: formatUnits(kept, denomination), exact, rounded: kept !== value };
-}
-
-/** "1,234.567891 AVAX", rounded as roundAmount does: for running text (the exact value stays available elsewhere). */
-export function formatRounded(amount: Amount | bigint, denomination: number, symbol: string): string {
-  return `${roundAmount(amount, denomination).text} ${symbol}`;
+  if (kept === value) return { text: exact, exact, rounded: false };
+  // Marked as not exact; a dust amount already says "<".
+  return { text: `${up ? '' : '≈ '}${formatUnits(kept, denomination)}`, exact, rounded: true };
 }
 
 /** The plain text an amount field takes back (no grouping). */

@@ -370,7 +370,8 @@ export interface WalletRequests {
   'assets.mintRights': { params: Record<string, never>; result: { rights: MintRightView[] } };
 
   /** `maxFee` (nAVAX): the most the export and import fees together may cost, as the user approved. */
-  'transfers.start': { params: { from: ChainName; to: ChainName; amount: Amount; maxFee: Amount }; result: TransferView };
+  /** `maxFee`: the most the export and imports may cost together; `maxExportFee`: the most the export alone may (what the review showed). */
+  'transfers.start': { params: { from: ChainName; to: ChainName; amount: Amount; maxFee: Amount; maxExportFee?: Amount }; result: TransferView };
   /**
    * nAVAX: the export's exact fee, the import's fee for one UTXO of `amount`, and the largest amount
    * the export can carry after its fee. Nothing is signed or issued.

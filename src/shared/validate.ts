@@ -158,8 +158,12 @@ function transferEstimateParams(params: unknown): RequestParams<'transfers.estim
 
 /** transfers.start: the route plus `maxFee`, the export and import fees together as approved. */
 function transferParams(params: unknown): RequestParams<'transfers.start'> {
-  const f = record(params, '', ['from', 'to', 'amount', 'maxFee']);
-  return { ...transferRoute(f), maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
+  const f = record(params, '', ['from', 'to', 'amount', 'maxFee'], ['maxExportFee']);
+  return {
+    ...transferRoute(f),
+    maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false),
+    ...(present(f, 'maxExportFee') ? { maxExportFee: amount(f.maxExportFee, 'maxExportFee', U64_MAX, false) } : {}),
+  };
 }
 
 function assetIdList(value: unknown, field: string): string[] {

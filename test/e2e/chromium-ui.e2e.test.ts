@@ -191,7 +191,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     // One balance per chain (no second AVAX row), rounded for reading, the exact amount in its name and one click away.
     expect(await popup.getByTestId(`asset-X-${avax}`).count()).toBe(0);
     const total = popup.getByTestId('total-all').getByRole('button');
-    expect(await total.textContent()).toBe(`5.432109 AVAX (exactly ${amountText(FUNDING, 9)} AVAX)`);
+    expect(await total.textContent()).toBe(`≈ 5.432109 AVAX (exactly ${amountText(FUNDING, 9)} AVAX)`);
     await total.click();
     expect(await total.textContent()).toBe(`${amountText(FUNDING, 9)} AVAX`);
     await total.click();
@@ -523,7 +523,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
 
     await popup.getByRole('heading', { name: 'Review' }).waitFor();
     // Shown to the nAVAX; the last wei digit only in the exact value (its name, one click away).
-    expect(await popup.getByTestId('review-amount').textContent()).toBe(`0.012345678 AVAX (exactly ${amountText(SEND_C_WEI, 18)} AVAX)`);
+    expect(await popup.getByTestId('review-amount').textContent()).toBe(`≈ 0.012345678 AVAX (exactly ${amountText(SEND_C_WEI, 18)} AVAX)`);
     expect((await popup.getByTestId('review-to').textContent())?.toLowerCase()).toBe(recipient.toLowerCase());
     const maxFee = await readAmount(popup.getByTestId('review-fee'), 18);
     expect(await readAmount(popup.getByTestId('review-total'), 18)).toBe(SEND_C_WEI + maxFee);
@@ -553,7 +553,7 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     expect(await item.locator('strong').textContent()).toBe('Sent');
     expect(await item.locator('.badge').textContent()).toBe('Accepted');
     // Rounded for reading; the exact wei amount in its name and one click away.
-    expect(await item.locator('.tx-mid').textContent()).toBe(`C-Chain0.012345 AVAX (exactly ${amountText(SEND_C_WEI, 18)} AVAX)`);
+    expect(await item.locator('.tx-mid').textContent()).toBe(`C-Chain≈ 0.012345 AVAX (exactly ${amountText(SEND_C_WEI, 18)} AVAX)`);
     expect(await item.locator('.tx-bottom .mono').getAttribute('title')).toBe(hash);
     // The three moves are there, export and import each, accepted. Their own X outputs (the X→C
     // export's change, the P→X import) are not taken for receipts: only the genesis funding is one.
@@ -643,6 +643,19 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     await expectHomeTotals(popup, expected);
     await openTab(popup, 'Receive');
     expect((await popup.getByTestId('receive-address').textContent())?.trim()).toBe(xAddress);
+  });
+
+  step('the idle lock fires while the popup stays open and polls on its own (its polls are not activity)', async () => {
+    const send = (type: string, params: unknown) =>
+      popup.evaluate(([t, p]) => (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage({ channel: 'xpc-wallet', type: t, params: p }), [type, params] as const);
+    await send('wallet.setIdleLock', { minutes: 1 });
+    await openTab(popup, 'Home');
+    // Nothing is clicked: the popup keeps asking whether it is still unlocked, every few seconds.
+    await popup.getByText('The wallet is locked.').waitFor({ timeout: 100_000 });
+    await popup.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await popup.getByRole('button', { name: 'Unlock' }).click();
+    await popup.getByRole('navigation', { name: 'Wallet sections' }).waitFor({ timeout: 15_000 });
+    await send('wallet.setIdleLock', { minutes: 15 });
   });
 
   step('screenshots of every screen in light and dark, at popup size and in a tab (CI artifacts)', async () => {

@@ -332,7 +332,7 @@ describe('Firefox ESR: the popup UI, clicked through, against the local node', (
     await expectHomeTotals(expected);
     // One balance per chain (no second AVAX row), rounded for reading, the exact amount in its name.
     expect(await read({ testid: `asset-X-${avax}` }, () => true)).toBeNull();
-    expect(await textOf({ testid: 'total-all' })).toBe(`4.321098 AVAX (exactly ${amountText(FUNDING, 9)} AVAX)`);
+    expect(await textOf({ testid: 'total-all' })).toBe(`≈ 4.321098 AVAX (exactly ${amountText(FUNDING, 9)} AVAX)`);
     await screenshot('home');
   });
 

@@ -234,3 +234,15 @@ describe('moves running side by side', () => {
     expect((await journal.get(c.id))!.state).toBe('pending');
   });
 });
+
+describe('the fees a move may pay', () => {
+  it('an export costlier than the export fee the user reviewed is not signed, even when the total would allow it', async () => {
+    const chains = new ScriptedChains();
+    const journal = new TransferJournal(memoryStores().local, 'transfers:export-fee');
+    // The scripted export costs 1,000 nAVAX; 999 were reviewed for it, 10,000 for both txs.
+    const done = await new TransferRunner(chains.engine(), journal).start('X', 'P', 5_000n, 10_000n, 999n);
+    expect(done).toMatchObject({ state: 'failed', error: "the export's fee of 1000 nAVAX is above the approved maximum of 999 nAVAX" });
+    expect(done.export).toBeUndefined();
+    expect(chains.sent).toEqual([]);
+  });
+});

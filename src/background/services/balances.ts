@@ -73,7 +73,8 @@ export class BalancesService {
       const errorCode = e instanceof WalletError ? e.code : 'internal';
       await this.caches.update(preset.id, account.id, (c) => {
         const { refreshStartedAt: _started, ...last } = c.balances;
-        failed = c.balances = { ...last, refreshing: false, error: (e as Error).message, errorCode, failingSince: c.balances.failingSince ?? Date.now() };
+        // Failing since this refresh began (a hung node fails only once the wallet stops waiting).
+        failed = c.balances = { ...last, refreshing: false, error: (e as Error).message, errorCode, failingSince: c.balances.failingSince ?? this.#refreshStartedAt };
       });
       return failed!;
     }

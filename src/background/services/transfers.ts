@@ -112,7 +112,7 @@ export class TransfersService {
   /** Journals the move and returns at once; the export and import run on (and resume after a restart). */
   async transfersStart(p: P<'transfers.start'>) {
     const { runner } = await this.runner();
-    const record = await runner.begin(p.from as ChainAlias, p.to as ChainAlias, BigInt(p.amount), BigInt(p.maxFee));
+    const record = await runner.begin(p.from as ChainAlias, p.to as ChainAlias, BigInt(p.amount), BigInt(p.maxFee), p.maxExportFee !== undefined ? BigInt(p.maxExportFee) : undefined);
     void this.track(this.runOne(runner, record)).catch((e: unknown) => this.log?.(`transfer ${record.id} paused: ${(e as Error).message}`));
     return this.view(record);
   }
@@ -166,6 +166,9 @@ export class TransfersService {
     const running = await this.journal(preset.id, account.id).unfinished();
     const imported = await engine.importAllWaiting(new Set(running.flatMap((r) => (r.export ? [r.export.txID] : []))));
     await this.engines.caches.update(preset.id, account.id, (c) => {
+      // A refresh while the imports ran may have taken one's outputs for funds received: it is the import.
+      const ids = new Set(imported.map((i) => i.txID));
+      c.activity = c.activity.filter((a) => !(ids.has(a.txID) && a.kind === 'receive'));
       for (const i of imported) addActivity(c, { txID: i.txID, chain: i.chain, kind: 'import', status: 'accepted', fee: i.fee.toString(), createdAt: Date.now() });
     });
     return { txIDs: imported.map((i) => i.txID) };

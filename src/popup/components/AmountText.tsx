@@ -15,12 +15,14 @@ export interface AmountTextProps {
   toggle?: boolean;
   /** Fraction digits shown before rounding (SHOWN_DIGITS; a review shows nAVAX whole: 9). */
   digits?: number;
+  /** A ceiling ("at most …"): rounded up, never below the real limit. */
+  up?: boolean;
   testid?: string;
 }
 
-export function AmountText({ value, denomination, symbol, prefix = '', toggle = true, digits, testid }: AmountTextProps) {
+export function AmountText({ value, denomination, symbol, prefix = '', toggle = true, digits, up = false, testid }: AmountTextProps) {
   const [exactShown, setExactShown] = useState(false);
-  const r = roundAmount(value, denomination, digits);
+  const r = roundAmount(value, denomination, digits, up);
   if (!r.rounded) {
     return (
       <span class="amount-text" data-testid={testid}>

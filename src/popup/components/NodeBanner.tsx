@@ -10,7 +10,15 @@ import type { BalancesView } from '../../shared/messages.js';
 /** A refresh waiting this long for the node is called slow. */
 export const SLOW_AFTER_MS = 10_000;
 
-export type NodeHealth = { state: 'ok' } | { state: 'slow'; since: number } | { state: 'unreachable'; since: number; text: string; detail?: string };
+export type NodeHealth =
+  | { state: 'ok' }
+  | { state: 'slow'; since: number }
+  | { state: 'unreachable'; since: number; text: string; detail?: string }
+  /** The refresh failed for a reason of the wallet's own (unreadable storage, a bug): not the node's. */
+  | { state: 'failing'; since: number; text: string; detail?: string };
+
+/** The node itself did not answer, or not in a way that could be believed. */
+const NODE_CODES = new Set(['node-unreachable', 'timeout', 'node-response', 'codec', 'format', 'rpc', 'network-mismatch']);
 
 /** What the balances snapshot says of the node at `now`. */
 export function nodeHealth(view: BalancesView | null, now: number): NodeHealth {
@@ -21,7 +29,9 @@ export function nodeHealth(view: BalancesView | null, now: number): NodeHealth {
   }
   if (view.error) {
     const plain = plainError(view.errorCode ?? '', view.error);
-    return { state: 'unreachable', since: view.failingSince ?? view.updatedAt, text: plain.text, ...(plain.detail ? { detail: plain.detail } : {}) };
+    // Snapshots from before error codes existed carry none: their failure was the node's.
+    const state = view.errorCode === undefined || NODE_CODES.has(view.errorCode) ? 'unreachable' : 'failing';
+    return { state, since: view.failingSince ?? view.updatedAt, text: plain.text, ...(plain.detail ? { detail: plain.detail } : {}) };
   }
   return { state: 'ok' };
 }
@@ -52,9 +62,9 @@ export function NodeBanner({ view, now: fixedNow }: { view: BalancesView | null;
     );
   }
   return (
-    <div class="node-banner error" role="alert" data-testid="node-banner" data-state="unreachable">
+    <div class="node-banner error" role="alert" data-testid="node-banner" data-state={health.state}>
       <p>
-        <strong>{health.text}</strong> Since {formatClock(health.since)}.{age}
+        <strong>{health.state === 'failing' ? `The balances could not be updated: ${health.text}` : health.text}</strong> Since {formatClock(health.since)}.{age}
       </p>
       {health.detail && (
         <details class="error-detail">

@@ -62,10 +62,11 @@ function useFollowPending(items: ActivityItem[] | undefined, reload: () => Promi
   }, [pending, call, reload]);
 }
 
-function ItemAmount({ item, view }: { item: ActivityItem; view: BalancesView | null }) {
+/** `toggle`: false for the second showing (the details), so one amount is one control, not two. */
+function ItemAmount({ item, view, toggle = true }: { item: ActivityItem; view: BalancesView | null; toggle?: boolean }) {
   if (item.amount === undefined) return null;
   // Native C-Chain sends are recorded in wei: rounded for reading, exact one click away.
-  if (item.chain === 'C' && item.assetID === undefined) return <AmountText value={item.amount} denomination={WEI_DECIMALS} symbol="AVAX" />;
+  if (item.chain === 'C' && item.assetID === undefined) return <AmountText toggle={toggle} value={item.amount} denomination={WEI_DECIMALS} symbol="AVAX" />;
   return <span class="amount">{activityAmount(item, view)}</span>;
 }
 
@@ -124,7 +125,7 @@ export function Activity({ balances, listKey = '' }: { balances: BalancesView | 
                   <>
                     <dt>Amount</dt>
                     <dd>
-                      <ItemAmount item={item} view={balances} />
+                      <ItemAmount item={item} view={balances} toggle={false} />
                     </dd>
                   </>
                 )}

@@ -2,8 +2,9 @@
 // it holds a mint right of. A payload is shown as text; a link in it is only a link: nothing is
 // fetched unless the user opens it.
 import { useState } from 'preact/hooks';
-import { errorText, useCall } from '../api.js';
+import { errorInfo, useCall } from '../api.js';
 import { checkAddress, decodePayload, encodePayload, type PayloadKind } from '../checks.js';
+import type { PlainError } from '../errors.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { FormError, TextField } from '../components/Field.js';
@@ -42,7 +43,7 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
   const [payload, setPayload] = useState('');
   const [to, setTo] = useState(status.account?.xAddress ?? '');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<PlainError | undefined>(undefined);
   const [reviewing, setReviewing] = useState(false);
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
   const right = rights.find((r) => rightKey(r) === picked) ?? rights[0];
@@ -59,7 +60,7 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
       setReviewing(false);
       onChanged();
     } catch (err) {
-      setError(errorText(err));
+      setError(errorInfo(err));
     } finally {
       setBusy(false);
     }
@@ -78,11 +79,15 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
           { term: 'Paid from', value: "Your X-Chain account (the group's mint right is used up)" },
           { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
         ]}
-        error={error}
+        error={error?.text}
+        detail={error?.detail}
         busy={busy}
         busyText="Minting; waiting for the X-Chain to accept it…"
         confirmLabel="Confirm and mint NFT"
-        onEdit={() => setReviewing(false)}
+        onEdit={() => {
+          setReviewing(false);
+          setError(undefined);
+        }}
         onConfirm={() => void mint()}
       />
     );
@@ -141,7 +146,7 @@ function SendNft({ nft, hrp, fees, onSent, onCancel }: { nft: NftView; hrp: stri
   const call = useCall();
   const [to, setTo] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<PlainError | undefined>(undefined);
   const [reviewing, setReviewing] = useState(false);
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
   const toCheck = checkAddress(to, 'X', hrp);
@@ -154,7 +159,7 @@ function SendNft({ nft, hrp, fees, onSent, onCancel }: { nft: NftView; hrp: stri
     try {
       setDone(await call('assets.transferNft', { utxoID: nft.utxoID, to: { addresses: [toCheck.value], threshold: 1 }, maxFee }));
     } catch (err) {
-      setError(errorText(err));
+      setError(errorInfo(err));
     } finally {
       setBusy(false);
     }
@@ -173,11 +178,15 @@ function SendNft({ nft, hrp, fees, onSent, onCancel }: { nft: NftView; hrp: stri
           { term: 'Paid from', value: 'Your X-Chain account (the NFT leaves it)' },
           { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
         ]}
-        error={error}
+        error={error?.text}
+        detail={error?.detail}
         busy={busy}
         busyText="Sending; waiting for the X-Chain to accept it…"
         confirmLabel="Confirm and send NFT"
-        onEdit={() => setReviewing(false)}
+        onEdit={() => {
+          setReviewing(false);
+          setError(undefined);
+        }}
         onConfirm={() => void send()}
       />
     );

@@ -2,8 +2,9 @@
 // families, and minting from the mint rights the wallet holds (the background lists them: nothing
 // to paste). The NFTs view is in AssetNfts.tsx; what the views share in AssetsShared.tsx.
 import { useState } from 'preact/hooks';
-import { errorText, useCall, useRequest } from '../api.js';
+import { errorInfo, useCall, useRequest } from '../api.js';
 import { checkAddress, checkAmount, checkAssetName, checkDenomination, checkSymbol } from '../checks.js';
+import type { PlainError } from '../errors.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
@@ -101,7 +102,7 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   const [holders, setHolders] = useState<{ address: string; amount: string }[]>([{ address: own, amount: '' }]);
   const [minters, setMinters] = useState<OwnerDraft[]>([{ addresses: own, threshold: '1' }]);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<PlainError | undefined>(undefined);
   const [reviewing, setReviewing] = useState(false);
   const [done, setDone] = useState<{ txID: string; assetID: string; fee: Amount } | null>(null);
 
@@ -136,7 +137,7 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
       setReviewing(false);
       onChanged();
     } catch (err) {
-      setError(errorText(err));
+      setError(errorInfo(err));
     } finally {
       setBusy(false);
     }
@@ -182,11 +183,15 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
         title="Review the new asset"
         facts={facts}
         note="Name, symbol, decimals and the rules above are fixed forever once the asset is created."
-        error={error}
+        error={error?.text}
+        detail={error?.detail}
         busy={busy}
         busyText="Creating the asset; waiting for the X-Chain to accept it…"
         confirmLabel="Confirm and create"
-        onEdit={() => setReviewing(false)}
+        onEdit={() => {
+          setReviewing(false);
+          setError(undefined);
+        }}
         onConfirm={() => void create()}
       />
     );
@@ -272,7 +277,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
   const [amount, setAmount] = useState('');
   const [to, setTo] = useState(status.account?.xAddress ?? '');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<PlainError | undefined>(undefined);
   const [reviewing, setReviewing] = useState(false);
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
   const right = rights.find((r) => r.assetID === picked) ?? rights[0];
@@ -290,7 +295,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
       setReviewing(false);
       onChanged();
     } catch (err) {
-      setError(errorText(err));
+      setError(errorInfo(err));
     } finally {
       setBusy(false);
     }
@@ -308,11 +313,15 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
           { term: 'Paid from', value: 'Your X-Chain account (its mint right stays with you)' },
           { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
         ]}
-        error={error}
+        error={error?.text}
+        detail={error?.detail}
         busy={busy}
         busyText="Minting; waiting for the X-Chain to accept it…"
         confirmLabel="Confirm and mint"
-        onEdit={() => setReviewing(false)}
+        onEdit={() => {
+          setReviewing(false);
+          setError(undefined);
+        }}
         onConfirm={() => void mint()}
       />
     );

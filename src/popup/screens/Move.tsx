@@ -3,8 +3,8 @@
 // finishes it after a popup or browser restart; this screen shows where each one is.
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { BackgroundError } from '../../shared/client.js';
-import { errorText, useCall } from '../api.js';
+import { errorInfo, errorText, useCall } from '../api.js';
+import type { PlainError } from '../errors.js';
 import { checkAmount } from '../checks.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { CopyButton } from '../components/CopyButton.js';
@@ -16,7 +16,6 @@ import { WEI_PER_NAVAX } from '../../core/amount.js';
 import { AVAX_DECIMALS, chainLabel, formatClock, formatValue, shortenId, units } from '../format.js';
 import type { BalancesView, ChainName, TransferView } from '../../shared/messages.js';
 import { WaitingFunds } from './Home.js';
-import { FEE_WENT_UP } from './Send.js';
 
 const CHAINS: ChainName[] = ['X', 'P', 'C'];
 const POLL_MS = 2000;
@@ -127,7 +126,7 @@ export function Move({ balances, onChanged, nodeDown = false, pollMs = POLL_MS, 
   const [to, setTo] = useState<ChainName>('P');
   const [amount, setAmount] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<PlainError | undefined>(undefined);
   /** The move under review: what was typed and the fees it was estimated with. */
   const [review, setReview] = useState<{ from: ChainName; to: ChainName; amount: bigint; exportFee: bigint; importFee: bigint; exact: boolean } | null>(null);
   const [tick, setTick] = useState(0);
@@ -189,7 +188,7 @@ export function Move({ balances, onChanged, nodeDown = false, pollMs = POLL_MS, 
     e.preventDefault();
     if (!check.ok || deliversNothing) return;
     if (!fees) {
-      setError('The fees are not known yet: wait for the estimate, then try again.');
+      setError({ text: 'The fees are not known yet: wait for the estimate, then try again.' });
       return;
     }
     setError(undefined);
@@ -202,12 +201,18 @@ export function Move({ balances, onChanged, nodeDown = false, pollMs = POLL_MS, 
     setError(undefined);
     try {
       // The fees reviewed are the most the move may pay: the background signs nothing costlier.
-      await call('transfers.start', { from: review.from, to: review.to, amount: review.amount.toString(), maxFee: (review.exportFee + review.importFee).toString() });
+      await call('transfers.start', {
+        from: review.from,
+        to: review.to,
+        amount: review.amount.toString(),
+        maxFee: (review.exportFee + review.importFee).toString(),
+        maxExportFee: review.exportFee.toString(),
+      });
       setAmount('');
       setReview(null);
       setTick((t) => t + 1);
     } catch (err) {
-      setError(err instanceof BackgroundError && err.code === 'fee-above-approved' ? FEE_WENT_UP : errorText(err));
+      setError(errorInfo(err));
     } finally {
       setBusy(false);
     }
@@ -223,13 +228,14 @@ export function Move({ balances, onChanged, nodeDown = false, pollMs = POLL_MS, 
           facts={[
             { term: 'From', value: `Your ${chainLabel(review.from)} account` },
             { term: 'To', value: `Your ${chainLabel(review.to)} account` },
-            { term: 'Leaves the ' + chainLabel(review.from), value: formatValue(review.amount + review.exportFee, AVAX_DECIMALS, 'AVAX'), testid: 'move-review-leaves' },
+            { term: 'Leaves the ' + chainLabel(review.from), value: `${review.exact ? '' : 'at most '}${formatValue(review.amount + review.exportFee, AVAX_DECIMALS, 'AVAX')}`, testid: 'move-review-leaves' },
             { term: `Export fee (${chainLabel(review.from)})`, value: `${approx}${formatValue(review.exportFee, AVAX_DECIMALS, 'AVAX')}` },
             { term: `Import fee (${chainLabel(review.to)})`, value: `${approx}${formatValue(review.importFee, AVAX_DECIMALS, 'AVAX')}, taken from the amount` },
             { term: `Arrives on the ${chainLabel(review.to)}`, value: `${approx}${formatValue(review.amount - review.importFee, AVAX_DECIMALS, 'AVAX')}`, testid: 'move-review-arrives' },
           ]}
           note="An export, then an import. Once it starts it continues in the background, even if you close this popup or the browser; the fees shown are the most it may pay."
-          error={error}
+          error={error?.text}
+          detail={error?.detail}
           busy={busy}
           busyText="Starting the move…"
           confirmLabel="Confirm and move"
@@ -275,7 +281,7 @@ export function Move({ balances, onChanged, nodeDown = false, pollMs = POLL_MS, 
             </>
           )}
         </dl>
-        <FormError error={error ?? (!plain.ok && estimate.error && !shown ? estimate.error.message : undefined)} />
+        <FormError error={error?.text ?? (!plain.ok && estimate.error && !shown ? estimate.error.message : undefined)} detail={error?.detail} />
         {deliversNothing && (
           <p class="form-error" data-testid="move-nothing-arrives">
             Nothing would arrive: the import fee on the {chainLabel(to)} is more than the amount. Move more.

@@ -4,7 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { BackgroundError } from '../../shared/client.js';
-import { errorField, errorText, useCall } from '../api.js';
+import { errorField, errorInfo, errorText, useCall } from '../api.js';
 import { type AddressKind, checkAddress, checkAmount, checkMemo, MAX_MEMO_BYTES, U256_MAX, utf8Length } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
@@ -60,11 +60,12 @@ export function SendFee({ chain, fee }: { chain: ChainName; fee: Amount }) {
   if (chain === 'C') {
     return (
       <>
-        <AmountText prefix="at most " value={fee} denomination={WEI_DECIMALS} symbol="AVAX" /> (21,000 gas at the current max fee per gas; usually less is paid)
+        <AmountText up prefix="at most " value={fee} denomination={WEI_DECIMALS} symbol="AVAX" /> (21,000 gas at the current max fee per gas; usually less is paid)
       </>
     );
   }
-  return <AmountText value={fee} denomination={AVAX_DECIMALS} symbol="AVAX" />;
+  // nAVAX: shown whole, to the last digit.
+  return <AmountText digits={AVAX_DECIMALS} value={fee} denomination={AVAX_DECIMALS} symbol="AVAX" />;
 }
 
 /** What the user sees when the background refuses a fee above the one they reviewed. */
@@ -83,7 +84,7 @@ export function Send(p: SendProps) {
   const [amount, setAmount] = useState('');
   const [memo, setMemo] = useState('');
   const [stage, setStage] = useState<Stage>({ k: 'form' });
-  const [server, setServer] = useState<{ field: string | undefined; message: string } | null>(null);
+  const [server, setServer] = useState<{ field: string | undefined; message: string; detail?: string | undefined } | null>(null);
 
   useEffect(() => setServer(null), [chain, assetID, to, amount, memo]);
 
@@ -174,7 +175,7 @@ export function Send(p: SendProps) {
     try {
       setStage({ k: 'review', estimate: await call('send.estimate', params) });
     } catch (e) {
-      setServer({ field: fieldOf(e), message: errorText(e) });
+      setServer({ field: fieldOf(e), message: errorText(e), detail: errorInfo(e).detail });
       setStage({ k: 'form' });
     }
   };
@@ -205,7 +206,7 @@ export function Send(p: SendProps) {
         return;
       }
       const field = fieldOf(e);
-      setServer({ field, message: errorText(e) });
+      setServer({ field, message: errorText(e), detail: errorInfo(e).detail });
       setStage(field && FIELD_OF[field] ? { k: 'form' } : { k: 'review', estimate: estimated });
     }
   };
@@ -252,7 +253,7 @@ export function Send(p: SendProps) {
       { term: 'To', value: toCheck.value, testid: 'review-to', mono: true },
       ...(memo !== '' ? [{ term: 'Memo (public)', value: memo }] : []),
       { term: 'Network fee', value: <SendFee chain={chain} fee={stage.estimate.fee} />, testid: 'review-fee' },
-      ...(total !== undefined ? [{ term: 'Amount + fee', value: <AmountText digits={9} prefix={chain === 'C' ? 'at most ' : ''} value={total} denomination={asset.denomination} symbol={asset.symbol} />, testid: 'review-total' }] : []),
+      ...(total !== undefined ? [{ term: 'Amount + fee', value: <AmountText digits={9} up={chain === 'C'} prefix={chain === 'C' ? 'at most ' : ''} value={total} denomination={asset.denomination} symbol={asset.symbol} />, testid: 'review-total' }] : []),
       { term: 'Arrives', value: <><AmountText digits={9} value={plain.value} denomination={asset.denomination} symbol={asset.symbol} /> at the address above</> },
     ];
     return (
@@ -261,6 +262,7 @@ export function Send(p: SendProps) {
           level={1}
           facts={facts}
           error={server?.message}
+          detail={server?.detail}
           busy={stage.k === 'sending'}
           busyText="Signing and sending; waiting for the chain to accept it…"
           confirmLabel="Confirm and send"
@@ -337,7 +339,7 @@ export function Send(p: SendProps) {
             <strong>Network fee: </strong>
             <span data-testid="fee-line">{feeLine}</span>
           </p>
-          <FormError error={server && !(server.field && FIELD_OF[server.field]) ? server.message : (estimateError !== amountError ? estimateError : undefined)} />
+          <FormError error={server && !(server.field && FIELD_OF[server.field]) ? server.message : (estimateError !== amountError ? estimateError : undefined)} detail={server && !(server.field && FIELD_OF[server.field]) ? server.detail : undefined} />
           <button class="primary wide" type="submit" disabled={!ready || stage.k === 'estimating'}>
             {stage.k === 'estimating' ? 'Estimating the fee…' : 'Review'}
           </button>

@@ -9,7 +9,7 @@ import {
   looksLikeAvax,
   passwordStrength,
 } from '../../../src/popup/checks.js';
-import { formatAgo, formatUnits, formatValue, shortenId } from '../../../src/popup/format.js';
+import { formatAgo, formatUnits, formatValue, roundAmount, shortenId } from '../../../src/popup/format.js';
 import { C_ADDR, C_BECH32, HRP, P_ADDR, X_ADDR, X_FUJI } from './fixtures.js';
 
 describe('amount checks', () => {
@@ -143,5 +143,23 @@ describe('formatting', () => {
     expect(looksLikeAvax('Ava x')).toBe(true);
     expect(looksLikeAvax('АVAХ')).toBe(true);
     expect(looksLikeAvax('GOLD')).toBe(false);
+  });
+});
+
+describe('roundAmount (display only: the exact value stays one click away)', () => {
+  it('rounds down and marks it, never showing more than there is; says "<" for dust; leaves exact amounts alone', () => {
+    expect(roundAmount(12_000_000_001n, 9)).toEqual({ text: '≈ 12', exact: '12.000000001', rounded: true });
+    expect(roundAmount(1_999_999_999n, 9)).toEqual({ text: '≈ 1.999999', exact: '1.999999999', rounded: true });
+    expect(roundAmount(63_000n, 18)).toEqual({ text: '< 0.000001', exact: '0.000000000000063', rounded: true });
+    expect(roundAmount(1_500_000n, 9)).toEqual({ text: '0.0015', exact: '0.0015', rounded: false });
+    expect(roundAmount(123_456n, 2)).toEqual({ text: '1,234.56', exact: '1,234.56', rounded: false });
+    expect(roundAmount(0n, 18)).toEqual({ text: '0', exact: '0', rounded: false });
+    expect(roundAmount(123_456_789n, 9, 9)).toEqual({ text: '0.123456789', exact: '0.123456789', rounded: false });
+  });
+
+  it('rounds a ceiling up, so "at most" is never below the real limit', () => {
+    expect(roundAmount(577_500_000_000_000n, 18, 6, true)).toEqual({ text: '0.000578', exact: '0.0005775', rounded: true });
+    expect(roundAmount(63_000n, 18, 6, true)).toEqual({ text: '0.000001', exact: '0.000000000000063', rounded: true });
+    expect(roundAmount(1_000_000_000_000n, 18, 6, true)).toEqual({ text: '0.000001', exact: '0.000001', rounded: false });
   });
 });

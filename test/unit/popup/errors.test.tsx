@@ -26,14 +26,28 @@ describe('plain words', () => {
     const plain = plainError(code, message);
     expect(hasInternals(plain.text)).toBe(false);
     expect(plain.text).not.toMatch(/\d{7,}|nAVAX|https?:/);
-    expect(plain.text).toMatch(/^[A-Z].*\.$/);
+    expect(plain.text).toMatch(/^[A-Z]/);
     expect(plain.detail?.toLowerCase()).toContain(message.replace(/^[\w.[\]]+: /, '').toLowerCase());
+    expect(plain.text.toLowerCase()).not.toContain('the wallet could not do this');
   });
 
   it("keeps the background's own sentences, dropping only a field prefix", () => {
     expect(plainError('tx-refused', 'the node refused the transaction (mempool full); nothing was paid')).toEqual({ text: 'The node refused the transaction (mempool full); nothing was paid' });
     expect(plainError('validation', 'amount: must be more than zero')).toEqual({ text: 'Must be more than zero' });
     expect(plainError('unreachable', 'no answer')).toEqual({ text: 'The wallet background is not answering. Close and reopen the popup.' });
+  });
+
+  it('keeps the sentences that matter most — went through, may have gone through, refused — with their IDs moved to the detail', () => {
+    const ran = plainError('earlier-send-went-through', 'a X-Chain send the node had refused went through after all (2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe): nothing new was sent; look at Activity, then send again if you still mean to');
+    expect(ran.text).toBe('A X-Chain send the node had refused went through after all: nothing new was sent; look at Activity, then send again if you still mean to');
+    expect(ran.detail).toContain('2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe');
+    const unclear = plainError('earlier-send-unclear', `a C-Chain send the node had refused may have gone through after all (0x${'ab'.repeat(32)}, 0x${'cd'.repeat(32)}): nothing new was sent; wait until Activity shows it decided`);
+    expect(unclear.text).toBe('A C-Chain send the node had refused may have gone through after all: nothing new was sent; wait until Activity shows it decided');
+    const refused = plainError('tx-refused', 'the P-Chain node refused the transaction (failed to verify at http://127.0.0.1:9650/ext/bc/P); nothing was paid, and your next P-Chain send takes its place, so the two can never both go through');
+    expect(refused.text).toBe('The P-Chain node refused the transaction; nothing was paid, and your next P-Chain send takes its place, so the two can never both go through');
+    const failed = plainError('tx-failed', 'X-Chain transaction 2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe was not accepted: Rejected');
+    expect(failed.text).toBe('X-Chain transaction was not accepted: Rejected');
+    expect(plainError('rpc', 'avm.issueTx: failed to verify: insufficient funds (code -32000)').text).toBe('The node turned the request down: Failed to verify: insufficient funds');
   });
 
   it('says an import that cannot pay its own fee delivers nothing', () => {

@@ -30,15 +30,15 @@ describe('Home', () => {
     show(view);
     // Rounded down to 6 decimals (never shown larger than it is); the exact amount is in the name.
     const x = within(screen.getByTestId('total-X')).getByRole('button');
-    expect(x.textContent).toBe('12 AVAX (exactly 12.000000001 AVAX)');
+    expect(x.textContent).toBe('≈ 12 AVAX (exactly 12.000000001 AVAX)');
     expect(x.getAttribute('aria-pressed')).toBe('false');
     fireEvent.click(x);
     expect(x.textContent).toBe('12.000000001 AVAX');
     // Nothing to round: plain text.
     expect(screen.getByTestId('total-P').textContent).toBe('Spendable now 5 AVAX');
-    expect(within(screen.getByTestId('total-C')).getByRole('button').textContent).toBe('1.5 AVAX (exactly 1.500000000000000007 AVAX)');
+    expect(within(screen.getByTestId('total-C')).getByRole('button').textContent).toBe('≈ 1.5 AVAX (exactly 1.500000000000000007 AVAX)');
     // 12.000000001 + 5 + 1.500000000000000007, in wei.
-    expect(screen.getByTestId('total-all').textContent).toBe('18.5 AVAX (exactly 18.500000001000000007 AVAX)');
+    expect(screen.getByTestId('total-all').textContent).toBe('≈ 18.5 AVAX (exactly 18.500000001000000007 AVAX)');
     // Each chain's AVAX is its header's figure: no second row repeating it, no "decimals" noise.
     expect(screen.queryByTestId(`asset-X-${AVAX_ID}`)).toBeNull();
     expect(screen.queryByText(/decimals/)).toBeNull();

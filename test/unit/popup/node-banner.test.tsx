@@ -44,6 +44,14 @@ describe('NodeBanner', () => {
     expect(banner.querySelector('details')?.textContent).toContain('http://127.0.0.1:9650');
   });
 
+  it("says a failure of the wallet's own (unreadable storage) is not the node's", () => {
+    const view = { ...balances(), error: 'the wallet settings in storage are unreadable', errorCode: 'storage-corrupt', failingSince: NOW - 5_000 };
+    render(<NodeBanner view={view} now={NOW} />);
+    const banner = screen.getByTestId('node-banner');
+    expect(banner.dataset.state).toBe('failing');
+    expect(banner.querySelector('strong')?.textContent).toBe("The balances could not be updated: The wallet's saved data could not be read. Nothing was changed.");
+  });
+
   it('keeps calling a failing node unreachable while its next refresh hangs', () => {
     const view = { ...balances(), error: 'timed out', errorCode: 'timeout', failingSince: NOW - 90_000, refreshing: true, refreshStartedAt: NOW - 2 * SLOW_AFTER_MS };
     expect(nodeHealth(view, NOW).state).toBe('unreachable');

@@ -115,7 +115,8 @@ describe('Move', () => {
     expect((screen.getByLabelText('Amount (AVAX)') as HTMLInputElement).value).toBe('2.5');
     fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm and move' }));
-    await waitFor(() => expect(bg.callsOf('transfers.start')).toEqual([{ from: 'X', to: 'P', amount: '2500000000', maxFee: '1300000' }]));
+    // The fees reviewed are the most it may pay: the export's alone, and both together.
+    await waitFor(() => expect(bg.callsOf('transfers.start')).toEqual([{ from: 'X', to: 'P', amount: '2500000000', maxFee: '1300000', maxExportFee: '1000000' }]));
     expect(await screen.findByText('X-Chain → P-Chain')).toBeTruthy();
   });
 
