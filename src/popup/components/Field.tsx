@@ -71,12 +71,17 @@ export function FormError({ error, detail }: { error: string | undefined; detail
   return (
     <div class="form-error" role="alert">
       <p>{error}</p>
-      {detail && (
-        <details class="error-detail">
-          <summary>Details</summary>
-          <p class="mono break">{detail}</p>
-        </details>
-      )}
+      <ErrorDetail detail={detail} />
     </div>
   );
+}
+
+/** What the background said about a failure, behind a Details toggle (never in the main text). */
+export function ErrorDetail({ detail }: { detail: string | undefined }) {
+  return detail ? (
+    <details class="error-detail">
+      <summary>Details</summary>
+      <p class="mono break">{detail}</p>
+    </details>
+  ) : null;
 }

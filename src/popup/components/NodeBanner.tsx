@@ -4,6 +4,7 @@
 // once, not every few seconds.
 import { useEffect, useState } from 'preact/hooks';
 import { plainError } from '../errors.js';
+import { ErrorDetail } from './Field.js';
 import { formatClock } from '../format.js';
 import type { BalancesView } from '../../shared/messages.js';
 
@@ -66,12 +67,7 @@ export function NodeBanner({ view, now: fixedNow }: { view: BalancesView | null;
       <p>
         <strong>{health.state === 'failing' ? `The balances could not be updated: ${health.text}` : health.text}</strong> Since {formatClock(health.since)}.{age}
       </p>
-      {health.detail && (
-        <details class="error-detail">
-          <summary>Details</summary>
-          <p class="mono break">{health.detail}</p>
-        </details>
-      )}
+      <ErrorDetail detail={health.detail} />
     </div>
   );
 }

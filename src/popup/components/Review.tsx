@@ -2,7 +2,9 @@
 // through: what leaves, from where, to whom, every fee and what arrives, then Edit or Confirm.
 // Nothing is signed before Confirm; a failure keeps the review on screen with the reason.
 import { type ComponentChildren, Fragment } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { errorInfo } from '../api.js';
+import type { PlainError } from '../errors.js';
 import { FormError } from './Field.js';
 
 export interface Fact {
@@ -73,4 +75,41 @@ export function Review(p: ReviewProps) {
       </div>
     </section>
   );
+}
+
+/**
+ * The state of a form with a review step: whether the review is open, the Confirm under way and
+ * its failure. `submit(ready)` opens the review from the form; `confirm(task)` runs the request
+ * (the review stays on screen with the reason if it fails); `props` goes to <Review>.
+ */
+export function useReviewStep() {
+  const [reviewing, setReviewing] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<PlainError | undefined>(undefined);
+  const edit = (): void => {
+    setReviewing(false);
+    setError(undefined);
+  };
+  return {
+    reviewing,
+    submit:
+      (ready: boolean) =>
+      (e: Event): void => {
+        e.preventDefault();
+        if (ready) setReviewing(true);
+      },
+    confirm: async (task: () => Promise<void>): Promise<void> => {
+      setBusy(true);
+      setError(undefined);
+      try {
+        await task();
+        setReviewing(false);
+      } catch (e) {
+        setError(errorInfo(e));
+      } finally {
+        setBusy(false);
+      }
+    },
+    props: { error: error?.text, detail: error?.detail, busy, onEdit: edit },
+  };
 }

@@ -2,13 +2,12 @@
 // it holds a mint right of. A payload is shown as text; a link in it is only a link: nothing is
 // fetched unless the user opens it.
 import { useState } from 'preact/hooks';
-import { errorInfo, useCall } from '../api.js';
+import { useCall } from '../api.js';
 import { checkAddress, decodePayload, encodePayload, type PayloadKind } from '../checks.js';
-import type { PlainError } from '../errors.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { FormError, TextField } from '../components/Field.js';
-import { Review } from '../components/Review.js';
+import { Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { AVAX_DECIMALS, formatValue } from '../format.js';
 import type { Amount, MintRightView, NftView } from '../../shared/messages.js';
@@ -42,32 +41,22 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
   const [kind, setKind] = useState<PayloadKind>('text');
   const [payload, setPayload] = useState('');
   const [to, setTo] = useState(status.account?.xAddress ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<PlainError | undefined>(undefined);
-  const [reviewing, setReviewing] = useState(false);
+  const step = useReviewStep();
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
   const right = rights.find((r) => rightKey(r) === picked) ?? rights[0];
   const encoded = encodePayload(kind, payload);
   const toCheck = checkAddress(to, 'X', hrp);
   const maxFee = h.fees.data?.operation;
   const ready = right !== undefined && encoded.ok && toCheck.ok && maxFee !== undefined;
-  const mint = async () => {
-    if (!ready) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+  const mint = () =>
+    step.confirm(async () => {
+      if (!ready) return;
       setDone(await call('assets.mintNft', { assetID: right.assetID, groupID: right.groupID ?? 0, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }], maxFee }));
-      setReviewing(false);
       onChanged();
-    } catch (err) {
-      setError(errorInfo(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
   if (!right) return <NoRights what="of an NFT group" h={h} />;
-  if (reviewing && ready) {
+  if (step.reviewing && ready) {
     return (
       <Review
         level={3}
@@ -79,27 +68,15 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
           { term: 'Paid from', value: "Your X-Chain account (the group's mint right is used up)" },
           { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
         ]}
-        error={error?.text}
-        detail={error?.detail}
-        busy={busy}
+        {...step.props}
         busyText="Minting; waiting for the X-Chain to accept it…"
         confirmLabel="Confirm and mint NFT"
-        onEdit={() => {
-          setReviewing(false);
-          setError(undefined);
-        }}
         onConfirm={() => void mint()}
       />
     );
   }
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (ready) setReviewing(true);
-      }}
-      noValidate
-    >
+    <form onSubmit={step.submit(ready)} noValidate>
       <h3>Mint an NFT</h3>
       <div class="field">
         <label for="nft-group">NFT family and group</label>
@@ -145,27 +122,18 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
 function SendNft({ nft, hrp, fees, onSent, onCancel }: { nft: NftView; hrp: string; fees: Holdings['fees']; onSent: () => void; onCancel: () => void }) {
   const call = useCall();
   const [to, setTo] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<PlainError | undefined>(undefined);
-  const [reviewing, setReviewing] = useState(false);
+  const step = useReviewStep();
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
   const toCheck = checkAddress(to, 'X', hrp);
   const maxFee = fees.data?.operation;
   const ready = toCheck.ok && maxFee !== undefined;
-  const send = async () => {
-    if (!ready) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+  const send = () =>
+    step.confirm(async () => {
+      if (!ready) return;
       setDone(await call('assets.transferNft', { utxoID: nft.utxoID, to: { addresses: [toCheck.value], threshold: 1 }, maxFee }));
-    } catch (err) {
-      setError(errorInfo(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={onSent} />;
-  if (reviewing && ready) {
+  if (step.reviewing && ready) {
     const shown = decodePayload(nft.payloadHex);
     return (
       <Review
@@ -178,27 +146,15 @@ function SendNft({ nft, hrp, fees, onSent, onCancel }: { nft: NftView; hrp: stri
           { term: 'Paid from', value: 'Your X-Chain account (the NFT leaves it)' },
           { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
         ]}
-        error={error?.text}
-        detail={error?.detail}
-        busy={busy}
+        {...step.props}
         busyText="Sending; waiting for the X-Chain to accept it…"
         confirmLabel="Confirm and send NFT"
-        onEdit={() => {
-          setReviewing(false);
-          setError(undefined);
-        }}
         onConfirm={() => void send()}
       />
     );
   }
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (ready) setReviewing(true);
-      }}
-      noValidate
-    >
+    <form onSubmit={step.submit(ready)} noValidate>
       <AddressInput kind="X" hrp={hrp} value={to} onInput={setTo} />
       <FeeLine fees={fees} kind="operation" />
       <div class="row">

@@ -2,15 +2,14 @@
 // families, and minting from the mint rights the wallet holds (the background lists them: nothing
 // to paste). The NFTs view is in AssetNfts.tsx; what the views share in AssetsShared.tsx.
 import { useState } from 'preact/hooks';
-import { errorInfo, useCall, useRequest } from '../api.js';
+import { useCall, useRequest } from '../api.js';
 import { checkAddress, checkAmount, checkAssetName, checkDenomination, checkSymbol } from '../checks.js';
-import type { PlainError } from '../errors.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { TextField } from '../components/Field.js';
-import { type Fact, Review } from '../components/Review.js';
+import { type Fact, Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { AVAX_DECIMALS, formatValue, totalOf } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, MintRightView, OwnerSet } from '../../shared/messages.js';
@@ -101,9 +100,7 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   const [denomination, setDenomination] = useState('9');
   const [holders, setHolders] = useState<{ address: string; amount: string }[]>([{ address: own, amount: '' }]);
   const [minters, setMinters] = useState<OwnerDraft[]>([{ addresses: own, threshold: '1' }]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<PlainError | undefined>(undefined);
-  const [reviewing, setReviewing] = useState(false);
+  const step = useReviewStep();
   const [done, setDone] = useState<{ txID: string; assetID: string; fee: Amount } | null>(null);
 
   const nameCheck = checkAssetName(name);
@@ -117,11 +114,9 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   const maxFee = h.fees.data?.createAsset;
   const ready = nameCheck.ok && symbolCheck.ok && denomCheck.ok && holdersOk && mintersOk && maxFee !== undefined;
 
-  const create = async () => {
-    if (!ready) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+  const create = () =>
+    step.confirm(async () => {
+      if (!ready) return;
       const base = { name, symbol, denomination: decimals, kind, maxFee };
       const params =
         kind === 'fixed'
@@ -134,14 +129,8 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
             }
           : { ...base, minters: minterChecks.map((m) => (m as { value: OwnerSet }).value) };
       setDone(await call('assets.create', params));
-      setReviewing(false);
       onChanged();
-    } catch (err) {
-      setError(errorInfo(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   if (done) {
     return (
@@ -162,7 +151,7 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
     );
   }
 
-  if (reviewing && ready) {
+  if (step.reviewing && ready) {
     const kindName = kind === 'fixed' ? 'Fixed cap: the whole supply now, no more ever' : kind === 'variable' ? 'Variable cap: minted later by its minters' : 'NFT family: minted later, one group per minter set';
     const facts: Fact[] = [
       { term: 'Kind', value: kindName },
@@ -183,28 +172,16 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
         title="Review the new asset"
         facts={facts}
         note="Name, symbol, decimals and the rules above are fixed forever once the asset is created."
-        error={error?.text}
-        detail={error?.detail}
-        busy={busy}
+        {...step.props}
         busyText="Creating the asset; waiting for the X-Chain to accept it…"
         confirmLabel="Confirm and create"
-        onEdit={() => {
-          setReviewing(false);
-          setError(undefined);
-        }}
         onConfirm={() => void create()}
       />
     );
   }
 
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (ready) setReviewing(true);
-      }}
-      noValidate
-    >
+    <form onSubmit={step.submit(ready)} noValidate>
       <Segmented
         legend="Kind of asset"
         value={kind}
@@ -276,9 +253,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
   const [picked, setPicked] = useState(initialAsset);
   const [amount, setAmount] = useState('');
   const [to, setTo] = useState(status.account?.xAddress ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<PlainError | undefined>(undefined);
-  const [reviewing, setReviewing] = useState(false);
+  const step = useReviewStep();
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
   const right = rights.find((r) => r.assetID === picked) ?? rights[0];
   const held = xAssets(balances).find((b) => b.assetID === right?.assetID);
@@ -286,23 +261,15 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
   const toCheck = checkAddress(to, 'X', hrp);
   const maxFee = h.fees.data?.operation;
   const ready = right !== undefined && amountCheck.ok && toCheck.ok && maxFee !== undefined;
-  const mint = async () => {
-    if (!ready) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+  const mint = () =>
+    step.confirm(async () => {
+      if (!ready) return;
       setDone(await call('assets.mint', { assetID: right.assetID, amount: amountCheck.value.toString(), to: { addresses: [toCheck.value], threshold: 1 }, maxFee }));
-      setReviewing(false);
       onChanged();
-    } catch (err) {
-      setError(errorInfo(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
   if (!right) return <NoRights what="of a variable-cap asset" h={h} />;
-  if (reviewing && ready) {
+  if (step.reviewing && ready) {
     return (
       <Review
         title="Review the mint"
@@ -313,27 +280,15 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
           { term: 'Paid from', value: 'Your X-Chain account (its mint right stays with you)' },
           { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
         ]}
-        error={error?.text}
-        detail={error?.detail}
-        busy={busy}
+        {...step.props}
         busyText="Minting; waiting for the X-Chain to accept it…"
         confirmLabel="Confirm and mint"
-        onEdit={() => {
-          setReviewing(false);
-          setError(undefined);
-        }}
         onConfirm={() => void mint()}
       />
     );
   }
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (ready) setReviewing(true);
-      }}
-      noValidate
-    >
+    <form onSubmit={step.submit(ready)} noValidate>
       <p class="muted">Mint more of a variable-cap asset this wallet holds a mint right for.</p>
       <div class="field">
         <label for="mint-asset">Asset</label>

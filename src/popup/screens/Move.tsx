@@ -8,7 +8,7 @@ import type { PlainError } from '../errors.js';
 import { checkAmount } from '../checks.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { FormError } from '../components/Field.js';
+import { ErrorDetail, FormError } from '../components/Field.js';
 import { Review } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { maxOf, useEstimate } from '../fees.js';
@@ -54,12 +54,7 @@ function MovePaused({ t, nodeDown }: { t: TransferView; nodeDown: boolean }) {
           ? `Paused — waiting for the node to answer${t.paused ? ` (since ${formatClock(t.paused.since)})` : ''}. The move continues by itself when it does; nothing is lost meanwhile.`
           : 'Waiting for the chain — the move continues by itself.'}
       </p>
-      {detail && (
-        <details class="error-detail">
-          <summary>Details</summary>
-          <p class="mono break">{detail}</p>
-        </details>
-      )}
+      <ErrorDetail detail={detail || undefined} />
     </div>
   );
 }
