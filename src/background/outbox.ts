@@ -8,7 +8,7 @@ import { isEvmHash, type TxFate, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
-import { type StorageArea, storedList } from './storage.js';
+import { oneAtATime, type StorageArea, storedList } from './storage.js';
 
 export interface OutboxEntry {
   chain: ChainAlias;
@@ -39,10 +39,6 @@ const MAX_RESENDS = 20;
 const EXPIRY_MS = 7 * 24 * 3600_000;
 /** After an error from issueTx, how long the node gets to show it has the tx after all. */
 export const ISSUE_ERROR_GRACE_MS = 10_000;
-
-// One change at a time per outbox (storage key): a refresh settling entries and a send giving one
-// up must not write over each other.
-const tails = new Map<string, Promise<unknown>>();
 
 /** The undecided sends of one account on one network, in one storage key. */
 export class Outbox {
@@ -83,14 +79,13 @@ export class Outbox {
     return counted;
   }
 
+  /** One change at a time per outbox: a refresh settling entries and a send giving one up must not write over each other. */
   private change(f: (all: OutboxEntry[]) => OutboxEntry[]): Promise<void> {
-    const run = (tails.get(this.key) ?? Promise.resolve()).then(async () => {
+    return oneAtATime(this.key, async () => {
       const all = await this.list();
       const next = f(all);
       if (next.length !== all.length || next.some((e, i) => e !== all[i])) await this.area.set({ [this.key]: next });
     });
-    tails.set(this.key, run.catch(() => undefined));
-    return run;
   }
 }
 

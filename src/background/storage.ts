@@ -26,6 +26,18 @@ export async function storedList<T>(area: StorageArea, key: string, what: string
   return value as T[];
 }
 
+const tails = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `change` after every earlier change queued under `key`: for a read-modify-write of one
+ * storage key that two requests may make at once (each would otherwise write back the other's old value).
+ */
+export function oneAtATime<T>(key: string, change: () => Promise<T>): Promise<T> {
+  const run = (tails.get(key) ?? Promise.resolve()).then(change);
+  tails.set(key, run.catch(() => undefined));
+  return run;
+}
+
 export interface Stores {
   local: StorageArea;
   session: StorageArea;

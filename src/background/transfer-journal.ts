@@ -9,7 +9,7 @@ import type { WalletEngine } from '../core/engine.js';
 import { TimeoutError, WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
-import { type StorageArea, storedList } from './storage.js';
+import { oneAtATime, type StorageArea, storedList } from './storage.js';
 
 export type TransferState =
   /** Journaled; the export is not signed yet. */
@@ -62,10 +62,6 @@ const WAITS_ITS_TURN: ReadonlySet<string> = new Set(['fee-above-approved', 'tx-p
 /** After the node refuses a send, how long it may still turn out accepted (a resend racing the first). */
 const REFUSED_GRACE_MS = 10_000;
 
-// One write at a time per journal (storage key): two moves running at once (a new move beside a
-// resume of an older one) each rewrite the whole list, and must not put back the other's old state.
-const tails = new Map<string, Promise<unknown>>();
-
 /** The transfers of one account on one network, in one storage key. */
 export class TransferJournal {
   constructor(
@@ -81,14 +77,15 @@ export class TransferJournal {
     return (await this.list()).find((r) => r.id === id);
   }
 
-  /** Writes one record (replacing the one with its ID) in a single storage write, after the writes before it. */
+  /**
+   * Writes one record (replacing the one with its ID) in a single storage write, one write at a
+   * time: two moves running at once each rewrite the whole list, and must not put back the other's old state.
+   */
   put(record: TransferRecord): Promise<void> {
-    const run = (tails.get(this.key) ?? Promise.resolve()).then(async () => {
+    return oneAtATime(this.key, async () => {
       const others = (await this.list()).filter((r) => r.id !== record.id);
       await this.area.set({ [this.key]: [...others, record] });
     });
-    tails.set(this.key, run.catch(() => undefined));
-    return run;
   }
 
   async unfinished(): Promise<TransferRecord[]> {
