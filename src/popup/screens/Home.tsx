@@ -49,6 +49,7 @@ function useNow(fixed: number | undefined): number {
 
 export function RefreshState({ view, loadError, now, onRefresh }: { view: BalancesView | null; loadError?: string | undefined; now: number; onRefresh: () => void }) {
   let text: string;
+  let ago = '';
   let tone = '';
   if (loadError) {
     text = loadError;
@@ -64,14 +65,17 @@ export function RefreshState({ view, loadError, now, onRefresh }: { view: Balanc
   } else if (view.updatedAt === 0) {
     text = 'Not updated yet';
   } else {
-    text = `Updated ${formatClock(view.updatedAt)} · ${formatAgo(view.updatedAt, now)}`;
+    text = `Updated ${formatClock(view.updatedAt)}`;
+    ago = ` · ${formatAgo(view.updatedAt, now)}`;
   }
   const busy = view?.refreshing === true;
   return (
     <div class={`refresh-state ${tone}`}>
-      <span data-testid="refresh-state" role="status" aria-live="polite">
+      <span data-testid="refresh-state">
         {busy && <span class="spinner" aria-hidden="true" />}
-        {text}
+        {/* Announced when the state changes, not each time the age ticks on. */}
+        <span role="status">{text}</span>
+        {ago && <span aria-hidden="true">{ago}</span>}
       </span>
       <button type="button" class="small" onClick={onRefresh} disabled={busy} aria-label="Refresh balances">
         Refresh

@@ -92,6 +92,9 @@ describe('Home', () => {
     const view = balances();
     show(view);
     expect(screen.getByTestId('refresh-state').textContent).toBe(`Updated ${formatClock(view.updatedAt)} · 2 min ago`);
+    // Only the state is a live region: the age ticking on ("2 min ago") is not re-announced.
+    expect(screen.getByTestId('refresh-state').querySelector('[role="status"]')?.textContent).toBe(`Updated ${formatClock(view.updatedAt)}`);
+    expect(screen.getByTestId('refresh-state').querySelector('[aria-hidden="true"]')?.textContent).toBe(' · 2 min ago');
     cleanup();
     show({ ...view, refreshing: true });
     expect(screen.getByTestId('refresh-state').textContent).toBe(`Refreshing… (last updated ${formatClock(view.updatedAt)})`);
