@@ -20,15 +20,25 @@ import { Unlock } from './screens/Unlock.js';
 
 export type Route = 'home' | 'send' | 'receive' | 'move' | 'assets' | 'activity' | 'settings';
 
-const TABS: { route: Route; label: string }[] = [
-  { route: 'home', label: 'Home' },
-  { route: 'send', label: 'Send' },
-  { route: 'receive', label: 'Receive' },
-  { route: 'move', label: 'Move' },
-  { route: 'assets', label: 'Assets' },
-  { route: 'activity', label: 'Activity' },
-  { route: 'settings', label: 'Settings' },
+/** The sections of the bottom bar: few, so each has room for its icon and its name. */
+const TABS: { route: Route; label: string; icon: string }[] = [
+  { route: 'home', label: 'Home', icon: '⌂' },
+  { route: 'assets', label: 'Assets', icon: '◆' },
+  { route: 'activity', label: 'Activity', icon: '≡' },
+  { route: 'settings', label: 'Settings', icon: '⚙' },
 ];
+
+/** What the user does with the balances, as buttons on Home; their screens belong to Home. */
+const ACTIONS: { route: Route; label: string; icon: string }[] = [
+  { route: 'send', label: 'Send', icon: '↑' },
+  { route: 'receive', label: 'Receive', icon: '↓' },
+  { route: 'move', label: 'Move', icon: '⇄' },
+];
+
+/** The tab a route belongs to: Send, Receive and Move are Home's. */
+function tabOf(route: Route): Route {
+  return ACTIONS.some((a) => a.route === route) ? 'home' : route;
+}
 
 /** The bech32 hrp typed addresses must match: the network's, else the one of the wallet's own addresses. */
 export function hrpOf(status: WalletStatus): string {
@@ -286,7 +296,21 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
     case 'home':
       screen = (
         <>
-          <Home account={status.account} view={balances.view} loadError={balances.error} hidden={hidden} onToggleHidden={toggleHidden} onRefresh={balances.refresh} />
+          <Home
+            account={status.account}
+            actions={
+              <nav class="action-row" aria-label="Actions">
+                {ACTIONS.map((a) => (
+                  <button key={a.route} type="button" onClick={() => setRoute(a.route)}>
+                    <span class="icon" aria-hidden="true">
+                      {a.icon}
+                    </span>
+                    {a.label}
+                  </button>
+                ))}
+              </nav>
+            }
+            view={balances.view} loadError={balances.error} hidden={hidden} onToggleHidden={toggleHidden} onRefresh={balances.refresh} />
           <FormError error={hiddenError} />
         </>
       );
@@ -326,7 +350,10 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
       </main>
       <nav class="tabs" aria-label="Wallet sections">
         {TABS.map((t) => (
-          <button key={t.route} type="button" aria-current={route === t.route ? 'page' : undefined} onClick={() => setRoute(t.route)}>
+          <button key={t.route} type="button" aria-current={tabOf(route) === t.route ? 'page' : undefined} onClick={() => setRoute(t.route)}>
+            <span class="icon" aria-hidden="true">
+              {t.icon}
+            </span>
             {t.label}
           </button>
         ))}

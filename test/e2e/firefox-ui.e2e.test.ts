@@ -38,6 +38,8 @@ type Target =
   | { button: string }
   /** A button of the bottom tab bar. */
   | { tab: Tab }
+  /** A button of Home's action row (Send, Receive, Move). */
+  | { action: string }
   | { heading: string }
   /** The control a <label> with exactly this text is for. */
   | { label: string }
@@ -57,9 +59,16 @@ function findTarget(target: Target): Element | null {
   const text = (e: Element | null): string => (e?.textContent ?? '').replace(/\s+/g, ' ').trim();
   const visible = (e: Element): boolean => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
   const first = (selector: string, ok: (e: Element) => boolean): Element | null => [...document.querySelectorAll(selector)].find((e) => visible(e) && ok(e)) ?? null;
-  const enabledButton = (name: string) => (e: Element) => !(e as HTMLButtonElement).disabled && (e.getAttribute('aria-label') ?? text(e)) === name;
+  // A button's name as assistive technology reads it: without what is hidden from it (an icon).
+  const nameOf = (e: Element): string => {
+    const copy = e.cloneNode(true) as Element;
+    for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+    return text(copy);
+  };
+  const enabledButton = (name: string) => (e: Element) => !(e as HTMLButtonElement).disabled && (e.getAttribute('aria-label') ?? nameOf(e)) === name;
   if ('button' in target) return first('button', enabledButton(target.button));
   if ('tab' in target) return first('nav[aria-label="Wallet sections"] button', enabledButton(target.tab));
+  if ('action' in target) return first('nav[aria-label="Actions"] button', enabledButton(target.action));
   if ('heading' in target) return first('h1, h2, h3', (e) => text(e) === target.heading);
   if ('label' in target) {
     const label = first('label', (e) => text(e) === target.label) as HTMLLabelElement | null;
@@ -190,9 +199,15 @@ describe('Firefox ESR: the popup UI, clicked through, against the local node', (
     await expect.poll(() => isChecked(radio), { message: `the radio ${radio} is checked`, timeout: 15_000 }).toBe(true);
   };
 
-  const openTab = async (tab: Tab): Promise<void> => {
+  /** Opens a screen: a tab of the bottom bar, or (Send, Receive, Move) Home's action button. */
+  const openTab = async (name: Tab): Promise<void> => {
+    const action = name === 'Send' || name === 'Receive' || name === 'Move';
+    const tab: Tab = action ? 'Home' : name;
     await click({ tab });
     await expect.poll(() => read({ tab }, (e) => e.getAttribute('aria-current')), { message: `the ${tab} tab is current` }).toBe('page');
+    if (!action) return;
+    await click({ action: name });
+    await expect.poll(() => read({ action: name }, () => true), { message: `the ${name} screen opens` }).toBeNull();
   };
 
   const facts = async (scope: string): Promise<{ term: string; text: string; mono: string; muted: string }[]> => page().evaluate(factsIn, scope);

@@ -120,11 +120,17 @@ export function fact(scope: Page | Locator, term: string): Locator {
   return scope.locator(`xpath=.//dt[normalize-space(.)=${JSON.stringify(term)}]/following-sibling::dd[1]`);
 }
 
-/** Clicks a tab of the wallet's bottom bar. */
+/** Opens a screen: a tab of the wallet's bottom bar, or (Send, Receive, Move) Home's action button. */
 export async function openTab(page: Page, name: 'Home' | 'Send' | 'Receive' | 'Move' | 'Assets' | 'Activity' | 'Settings'): Promise<void> {
-  const tab = page.getByRole('navigation', { name: 'Wallet sections' }).getByRole('button', { name, exact: true });
+  const action = name === 'Send' || name === 'Receive' || name === 'Move';
+  const tab = page.getByRole('navigation', { name: 'Wallet sections' }).getByRole('button', { name: action ? 'Home' : name, exact: true });
   await tab.click();
-  await expect.poll(() => tab.getAttribute('aria-current'), { message: `the ${name} tab is current` }).toBe('page');
+  await expect.poll(() => tab.getAttribute('aria-current'), { message: `the ${action ? 'Home' : name} tab is current` }).toBe('page');
+  if (!action) return;
+  const actions = page.getByRole('navigation', { name: 'Actions' });
+  await actions.getByRole('button', { name, exact: true }).click();
+  // Home (and its actions) gives way to the action's screen.
+  await expect.poll(() => actions.count(), { message: `the ${name} screen opens` }).toBe(0);
 }
 
 /** Opens one <details> section of Settings (by its summary) and returns it. */

@@ -1,5 +1,6 @@
 // Balances: a total and one section per chain, each asset with its denomination and symbol. The
 // network's AVAX is marked verified; every other asset shows its ID. Refresh state always shown.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { useAction, useCall } from '../api.js';
 import { AssetLabel } from '../components/AssetLabel.js';
@@ -26,6 +27,8 @@ const CHAINS: ChainName[] = ['X', 'P', 'C'];
 export interface HomeProps {
   /** Whose balances: the header names the account and offers its address to copy. */
   account?: AccountView | null;
+  /** The actions on the balances (Send, Receive, Move), under the header. */
+  actions?: ComponentChildren;
   view: BalancesView | null;
   /** The balances request itself failed (not the node: the background). */
   loadError?: string | undefined;
@@ -226,6 +229,7 @@ export function Home(p: HomeProps) {
           </p>
         )}
       </header>
+      {p.actions}
       <RefreshState view={view} loadError={p.loadError} now={now} onRefresh={p.onRefresh} />
       <div class="grand-total">
         <span class="muted">Total AVAX, all chains</span>
