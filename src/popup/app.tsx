@@ -323,7 +323,7 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
       screen = <Receive account={status.account!} />;
       break;
     case 'move':
-      screen = <Move key={key} balances={balances.view} onChanged={balances.refresh} nodeDown={nodeHealth(balances.view, Date.now()).state === 'unreachable' || nodeHealth(balances.view, Date.now()).state === 'slow'} />;
+      screen = <Move key={key} balances={balances.view} onChanged={balances.refresh} nodeDown={['unreachable', 'slow'].includes(nodeHealth(balances.view, Date.now()).state)} />;
       break;
     case 'assets':
       screen = <Assets key={key} status={status} hrp={hrp} balances={balances.view} onChanged={balances.refresh} />;
