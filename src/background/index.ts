@@ -74,6 +74,7 @@ export function listenForMessages(
     extensionId: browser.runtime.id,
     extensionOrigin: browser.runtime.getURL('/'),
     log,
+    checkSelection: (selection) => wallet.accounts.checkSelection(selection),
   });
   browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender): Promise<unknown> => {
     if (isWalletRequest(message)) {

@@ -18,6 +18,7 @@ import type {
   RequestResult,
   RequestType,
   ResponseMessage,
+  Selection,
 } from '../shared/messages.js';
 import { REQUEST_TYPES, validateRequestMessage } from '../shared/validate.js';
 import { RestoreWouldDropError } from './services/accounts.js';
@@ -43,6 +44,11 @@ export interface RouterOptions {
   /** `runtime.getURL('')`: chrome-extension://<id>/ or moz-extension://<uuid>/. */
   extensionOrigin: string;
   log?: (line: string) => void;
+  /**
+   * For a message that names the account and network it was reviewed on (`selection`): throws a
+   * WalletError when either is no longer the selected one, before the handler runs.
+   */
+  checkSelection?: (selection: Selection) => Promise<void>;
 }
 
 export interface Router {
@@ -153,6 +159,7 @@ export function createRouter(handlers: RequestHandlers, options: RouterOptions):
     const handler = handlers[message.type] as (params: unknown) => Promise<unknown>;
     let result: unknown;
     try {
+      if (message.selection && options.checkSelection) await options.checkSelection(message.selection);
       result = await handler(message.params);
     } catch (e) {
       if (e instanceof WalletError) return errorResponse(walletErrorInfo(e));

@@ -4,14 +4,23 @@
 import { createContext } from 'preact';
 import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { BackgroundError, callBackground, type SendToBackground } from '../shared/client.js';
-import type { RequestParams, RequestResult, RequestType } from '../shared/messages.js';
+import type { RequestParams, RequestResult, RequestType, Selection, WalletStatus } from '../shared/messages.js';
 import { type PlainError, plainError } from './errors.js';
 
-export type Call = <T extends RequestType>(type: T, params: RequestParams<T>) => Promise<RequestResult<T>>;
+/**
+ * One request to the background. `selection`: the account and network the user reviewed it on;
+ * the background refuses it if either was switched since (for everything that moves funds).
+ */
+export type Call = <T extends RequestType>(type: T, params: RequestParams<T>, selection?: Selection) => Promise<RequestResult<T>>;
 
 /** A Call over `send`; without one, the extension runtime. */
 export function makeCall(send?: SendToBackground): Call {
-  return (type, params) => callBackground(type, params, send);
+  return (type, params, selection) => callBackground(type, params, send, selection);
+}
+
+/** The account and network a status shows: what a review is made on. */
+export function selectionOf(status: WalletStatus): Selection | undefined {
+  return status.account ? { accountId: status.account.id, networkId: status.network.id } : undefined;
 }
 
 export const ApiContext = createContext<Call>(makeCall());

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { bech32Decode } from '../core/encoding.js';
 import { BackgroundError, type SendToBackground } from '../shared/client.js';
 import type { BalancesView, WalletStatus } from '../shared/messages.js';
-import { ApiContext, type Call, errorText, makeCall, useAction, useCall, useRequest } from './api.js';
+import { ApiContext, type Call, errorText, makeCall, selectionOf, useAction, useCall, useRequest } from './api.js';
 import { FormError } from './components/Field.js';
 import { NetworkBadge } from './components/NetworkBadge.js';
 import { NodeBanner, nodeHealth } from './components/NodeBanner.js';
@@ -66,9 +66,9 @@ export function App({ send }: AppProps) {
   // Any request that finds the wallet locked (idle lock while the popup is open) shows the unlock screen.
   const call = useMemo<Call>(
     () =>
-      (async (type, params) => {
+      (async (type, params, selection) => {
         try {
-          return await base(type, params);
+          return await base(type, params, selection);
         } catch (e) {
           if (e instanceof BackgroundError && e.code === 'vault-locked') {
             setStatus((s) => (s && s.vault === 'unlocked' ? { ...s, vault: 'locked', account: null } : s));
@@ -323,7 +323,7 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
       screen = <Receive account={status.account!} />;
       break;
     case 'move':
-      screen = <Move key={key} balances={balances.view} onChanged={balances.refresh} nodeDown={['unreachable', 'slow'].includes(nodeHealth(balances.view, Date.now()).state)} />;
+      screen = <Move key={key} selection={selectionOf(status)} balances={balances.view} onChanged={balances.refresh} nodeDown={['unreachable', 'slow'].includes(nodeHealth(balances.view, Date.now()).state)} />;
       break;
     case 'assets':
       screen = <Assets key={key} status={status} hrp={hrp} balances={balances.view} onChanged={balances.refresh} />;

@@ -1,7 +1,7 @@
 // The UI side of the protocol: extension pages call the background through `callBackground`,
 // which resolves with the typed result or throws BackgroundError.
 import { WalletError } from '../core/errors.js';
-import type { RequestMessage, RequestParams, RequestResult, RequestType, RestoreLoss } from './messages.js';
+import type { RequestMessage, RequestParams, RequestResult, RequestType, RestoreLoss, Selection } from './messages.js';
 
 /** How a message reaches the background; defaults to `browser.runtime.sendMessage`. */
 export type SendToBackground = (message: RequestMessage) => Promise<unknown>;
@@ -69,8 +69,9 @@ export async function callBackground<T extends RequestType>(
   type: T,
   params: RequestParams<T>,
   send: SendToBackground = sendWithRuntime,
+  selection?: Selection,
 ): Promise<RequestResult<T>> {
-  const message: RequestMessage<T> = { channel: 'xpc-wallet', type, params };
+  const message: RequestMessage<T> = { channel: 'xpc-wallet', type, params, ...(selection ? { selection } : {}) };
   let answer: unknown;
   try {
     answer = await send(message);

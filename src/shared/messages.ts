@@ -410,6 +410,16 @@ export interface RequestMessage<T extends RequestType = RequestType> {
   channel: 'xpc-wallet';
   type: T;
   params: RequestParams<T>;
+  /**
+   * The account and network the user reviewed this request on: when either was switched since (in
+   * another window, say), the background refuses it with 'selection-changed' and does nothing.
+   */
+  selection?: Selection;
+}
+
+export interface Selection {
+  accountId: string;
+  networkId: string;
 }
 
 export interface ErrorInfo {

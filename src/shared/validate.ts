@@ -397,9 +397,14 @@ export function validateRequestMessage(raw: unknown): RequestMessage {
     throw new UnknownRequestError(`unknown request type ${JSON.stringify(m.type.slice(0, MAX_TYPE_ECHO))}`);
   }
   for (const key of Object.keys(m)) {
-    if (key !== 'channel' && key !== 'type' && key !== 'params') fail(key, 'unknown field in the message');
+    if (key !== 'channel' && key !== 'type' && key !== 'params' && key !== 'selection') fail(key, 'unknown field in the message');
   }
   if (!present(m, 'params')) fail('params', 'is required');
   const type = m.type;
-  return { channel: CHANNEL, type, params: validateParams(type, m.params) };
+  const message: RequestMessage = { channel: CHANNEL, type, params: validateParams(type, m.params) };
+  if (present(m, 'selection')) {
+    const f = record(m.selection, 'selection', ['accountId', 'networkId']);
+    message.selection = { accountId: localId(f.accountId, 'selection.accountId'), networkId: localId(f.networkId, 'selection.networkId') };
+  }
+  return message;
 }

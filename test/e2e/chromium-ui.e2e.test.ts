@@ -271,6 +271,29 @@ describe('Chromium: the popup UI, clicked through, against the local node', () =
     expect(await banner.count()).toBe(0);
   });
 
+  step('a review confirmed after the account was switched elsewhere is refused, and nothing is sent', async () => {
+    const send = <T,>(type: string, params: unknown) =>
+      popup.evaluate(
+        async ([t, p]) =>
+          (await (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage({ channel: 'xpc-wallet', type: t, params: p })) as { ok: boolean; result: unknown },
+        [type, params] as const,
+      ) as Promise<{ ok: boolean; result: T }>;
+    await openTab(popup, 'Send');
+    await popup.getByLabel('To (X-Chain address)').fill(formatAddress('X', 'custom', freshKey().shortId));
+    await popup.getByLabel('Amount (AVAX)').fill('0.5');
+    await popup.getByRole('button', { name: 'Review' }).click();
+    await popup.getByRole('heading', { name: 'Review' }).waitFor();
+    // Another window switches the account while this review is open.
+    const mine = (await send<{ account: { id: string } }>('wallet.status', {})).result.account.id;
+    const other = (await send<{ id: string }>('accounts.add', { name: 'Elsewhere' })).result.id;
+    expect((await send('accounts.select', { id: other })).ok).toBe(true);
+    await popup.getByRole('button', { name: 'Confirm and send' }).click();
+    await expect.poll(() => popup.getByRole('alert').locator('p').first().textContent(), { timeout: 15_000 }).toBe('The account or network was switched since this was reviewed: nothing was sent; review it again');
+    expect((await send('accounts.select', { id: mine })).ok).toBe(true);
+    await popup.getByRole('button', { name: 'Edit' }).click();
+    await expectHomeTotals(popup, expected);
+  });
+
   step('sends AVAX on the X-Chain through Send → Review → Confirm; accepted, balance down by amount + fee', async () => {
     const recipient = freshKey();
     const to = formatAddress('X', 'custom', recipient.shortId);

@@ -336,6 +336,31 @@ describe('handlersFrom', () => {
     expect(calls).toEqual(['send:send.c', 'wallet:wallet.lock']);
   });
 
+  it('refuses a request reviewed on another account or network before its handler runs', async () => {
+    const { services, calls } = fakeServices();
+    const seen: unknown[] = [];
+    const router = createRouter(handlersFrom(services as unknown as ServicesByGroup), {
+      extensionId: EXT_ID,
+      extensionOrigin: ORIGIN,
+      checkSelection: async (selection) => {
+        seen.push(selection);
+        if (selection.accountId !== 'acc1') throw new WalletError('selection-changed', 'the account or network was switched since this was reviewed: nothing was sent; review it again');
+      },
+    });
+    const params = { from: 'X', to: 'P', amount: '1', maxFee: '1' };
+    const refused = await router.handle({ ...(msg('transfers.start', params) as object), selection: { accountId: 'acc2', networkId: 'local' } }, POPUP);
+    expect(refused).toEqual({ ok: false, error: { code: 'selection-changed', message: expect.stringMatching(/switched since this was reviewed/) } });
+    expect(calls).toEqual([]);
+    expect((await router.handle({ ...(msg('transfers.start', params) as object), selection: { accountId: 'acc1', networkId: 'local' } }, POPUP)).ok).toBe(true);
+    // Without a selection nothing is checked.
+    expect((await router.handle(msg('wallet.lock', {}), POPUP)).ok).toBe(true);
+    expect(seen).toEqual([
+      { accountId: 'acc2', networkId: 'local' },
+      { accountId: 'acc1', networkId: 'local' },
+    ]);
+    expect(calls).toEqual(['transfers:transfers.start', 'wallet:wallet.lock']);
+  });
+
   it('fails at start-up when a method or a whole service is missing', () => {
     const { services } = fakeServices();
     delete services.assets!.assetsMintNft;

@@ -632,6 +632,14 @@ describe('validateRequestMessage', () => {
     expect((e as ValidationError).field).toBe('type');
   });
 
+  it('takes the account and network a request was reviewed on, checked like any other field', () => {
+    const send = { channel: 'xpc-wallet', type: 'transfers.list', params: {}, selection: { accountId: 'a1b2c3', networkId: 'custom-0011aabb' } };
+    expect(validateRequestMessage(send)).toEqual(send);
+    expect((errorOf(() => validateRequestMessage({ ...send, selection: { accountId: 'a b', networkId: 'local' } })) as ValidationError).field).toBe('selection.accountId');
+    expect((errorOf(() => validateRequestMessage({ ...send, selection: { accountId: 'a1' } })) as ValidationError).field).toBe('selection.networkId');
+    expect((errorOf(() => validateRequestMessage({ ...send, selection: 'a1' })) as ValidationError).field).toBe('selection');
+  });
+
   it('refuses extra message fields, missing params and non-objects', () => {
     expect((errorOf(() => validateRequestMessage({ ...message, id: 1 })) as ValidationError).field).toBe('id');
     expect((errorOf(() => validateRequestMessage({ channel: 'xpc-wallet', type: 'wallet.status' })) as ValidationError).field).toBe('params');

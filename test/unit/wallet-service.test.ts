@@ -309,3 +309,16 @@ describe('a refresh the node cannot answer', () => {
     await expect(wallet.balances.balancesRefresh()).rejects.toMatchObject({ code: 'vault-locked' });
   });
 });
+
+describe('the account and network a request was reviewed on', () => {
+  it('passes while they are the selected ones, and refuses with selection-changed once either was switched', async () => {
+    const { wallet } = service();
+    const status = await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const reviewed = { accountId: status.account!.id, networkId: status.network.id };
+    await expect(wallet.accounts.checkSelection(reviewed)).resolves.toBeUndefined();
+    const other = await wallet.accounts.accountsAdd({ name: 'Second' });
+    await wallet.accounts.accountsSelect({ id: other.id });
+    await expect(wallet.accounts.checkSelection(reviewed)).rejects.toMatchObject({ code: 'selection-changed' });
+    await expect(wallet.accounts.checkSelection({ accountId: other.id, networkId: 'fuji' })).rejects.toMatchObject({ code: 'selection-changed' });
+  });
+});

@@ -5,7 +5,7 @@ import { fromHex, toHex, type Bytes } from '../../core/bytes.js';
 import { formatPrivateKey } from '../../core/encoding.js';
 import { ValidationError, WalletError } from '../../core/errors.js';
 import { generateMnemonic, keyPairFromSecret, normalizeMnemonic, parseSecretKey, type KeyPair } from '../../core/keys.js';
-import { RESTORE_WOULD_DROP, type RequestParams as P, type RestoreLoss, type WalletStatus } from '../../shared/messages.js';
+import { RESTORE_WOULD_DROP, type RequestParams as P, type RestoreLoss, type Selection, type WalletStatus } from '../../shared/messages.js';
 import { accountStorageKeys, hiddenAssetsKey } from '../account-cache.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Keyring } from '../keyring.js';
@@ -220,6 +220,17 @@ export class AccountsService {
       return { ...s, selectedAccountId: p.id };
     });
     return this.walletStatus();
+  }
+
+  /**
+   * The account and network a request was reviewed on are still the selected ones (the router asks
+   * before a request that names them runs): else 'selection-changed', and nothing is done.
+   */
+  async checkSelection(selection: Selection): Promise<void> {
+    const s = await this.settings.read();
+    if (s.selectedAccountId !== selection.accountId || s.selectedNetworkId !== selection.networkId) {
+      throw new WalletError('selection-changed', 'the account or network was switched since this was reviewed: nothing was sent; review it again');
+    }
   }
 
   // ---- for site requests (src/background/provider.ts) ----

@@ -2,7 +2,7 @@
 // it holds a mint right of. A payload is shown as text; a link in it is only a link: nothing is
 // fetched unless the user opens it.
 import { useState } from 'preact/hooks';
-import { useCall } from '../api.js';
+import { selectionOf, useCall } from '../api.js';
 import { checkAddress, decodePayload, encodePayload, type PayloadKind } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
@@ -10,7 +10,7 @@ import { FormError, TextField } from '../components/Field.js';
 import { Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { AVAX_DECIMALS, formatValue } from '../format.js';
-import type { Amount, MintRightView, NftView } from '../../shared/messages.js';
+import type { Amount, MintRightView, NftView, Selection } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, Issued, rightLabel, NoRights } from './AssetsShared.js';
 
 /** A payload preview: a link stays a link (opened only on click); text and JSON are shown as text. */
@@ -51,7 +51,7 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
   const mint = () =>
     step.confirm(async () => {
       if (!ready) return;
-      setDone(await call('assets.mintNft', { assetID: right.assetID, groupID: right.groupID ?? 0, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }], maxFee }));
+      setDone(await call('assets.mintNft', { assetID: right.assetID, groupID: right.groupID ?? 0, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }], maxFee }, selectionOf(status)));
       onChanged();
     });
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
@@ -119,7 +119,7 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
   );
 }
 
-function SendNft({ nft, hrp, fees, onSent, onCancel }: { nft: NftView; hrp: string; fees: Holdings['fees']; onSent: () => void; onCancel: () => void }) {
+function SendNft({ nft, hrp, fees, selection, onSent, onCancel }: { nft: NftView; hrp: string; fees: Holdings['fees']; selection: Selection | undefined; onSent: () => void; onCancel: () => void }) {
   const call = useCall();
   const [to, setTo] = useState('');
   const step = useReviewStep();
@@ -130,7 +130,7 @@ function SendNft({ nft, hrp, fees, onSent, onCancel }: { nft: NftView; hrp: stri
   const send = () =>
     step.confirm(async () => {
       if (!ready) return;
-      setDone(await call('assets.transferNft', { utxoID: nft.utxoID, to: { addresses: [toCheck.value], threshold: 1 }, maxFee }));
+      setDone(await call('assets.transferNft', { utxoID: nft.utxoID, to: { addresses: [toCheck.value], threshold: 1 }, maxFee }, selection));
     });
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={onSent} />;
   if (step.reviewing && ready) {
@@ -169,7 +169,7 @@ function SendNft({ nft, hrp, fees, onSent, onCancel }: { nft: NftView; hrp: stri
   );
 }
 
-export function NftList({ hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
+export function NftList({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   const [sending, setSending] = useState<string | null>(null);
   const nfts = h.nfts.data?.nfts;
   return (
@@ -191,6 +191,7 @@ export function NftList({ hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
                   nft={n}
                   hrp={hrp}
                   fees={h.fees}
+                  selection={selectionOf(status)}
                   onCancel={() => setSending(null)}
                   onSent={() => {
                     setSending(null);

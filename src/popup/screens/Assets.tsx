@@ -2,7 +2,7 @@
 // families, and minting from the mint rights the wallet holds (the background lists them: nothing
 // to paste). The NFTs view is in AssetNfts.tsx; what the views share in AssetsShared.tsx.
 import { useState } from 'preact/hooks';
-import { useCall, useRequest } from '../api.js';
+import { selectionOf, useCall, useRequest } from '../api.js';
 import { checkAddress, checkAmount, checkAssetName, checkDenomination, checkSymbol } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
@@ -128,7 +128,7 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
               })),
             }
           : { ...base, minters: minterChecks.map((m) => (m as { value: OwnerSet }).value) };
-      setDone(await call('assets.create', params));
+      setDone(await call('assets.create', params, selectionOf(status)));
       onChanged();
     });
 
@@ -264,7 +264,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
   const mint = () =>
     step.confirm(async () => {
       if (!ready) return;
-      setDone(await call('assets.mint', { assetID: right.assetID, amount: amountCheck.value.toString(), to: { addresses: [toCheck.value], threshold: 1 }, maxFee }));
+      setDone(await call('assets.mint', { assetID: right.assetID, amount: amountCheck.value.toString(), to: { addresses: [toCheck.value], threshold: 1 }, maxFee }, selectionOf(status)));
       onChanged();
     });
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;

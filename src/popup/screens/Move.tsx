@@ -14,7 +14,7 @@ import { Segmented } from '../components/Segmented.js';
 import { maxOf, useEstimate } from '../fees.js';
 import { WEI_PER_NAVAX } from '../../core/amount.js';
 import { AVAX_DECIMALS, chainLabel, formatClock, formatValue, shortenId, units } from '../format.js';
-import type { BalancesView, ChainName, TransferView } from '../../shared/messages.js';
+import type { BalancesView, ChainName, Selection, TransferView } from '../../shared/messages.js';
 import { WaitingFunds } from './Home.js';
 
 const CHAINS: ChainName[] = ['X', 'P', 'C'];
@@ -113,7 +113,22 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
   );
 }
 
-export function Move({ balances, onChanged, nodeDown = false, pollMs = POLL_MS, estimateDelayMs }: { balances: BalancesView | null; onChanged: () => void; nodeDown?: boolean; pollMs?: number; estimateDelayMs?: number }) {
+/** `selection`: the account and network the move is reviewed on (the background refuses it if either changes). */
+export function Move({
+  balances,
+  onChanged,
+  selection,
+  nodeDown = false,
+  pollMs = POLL_MS,
+  estimateDelayMs,
+}: {
+  balances: BalancesView | null;
+  onChanged: () => void;
+  selection?: Selection | undefined;
+  nodeDown?: boolean;
+  pollMs?: number;
+  estimateDelayMs?: number;
+}) {
   const call = useCall();
   const [transfers, setTransfers] = useState<TransferView[] | null>(null);
   const [listError, setListError] = useState<string | undefined>(undefined);
@@ -202,7 +217,7 @@ export function Move({ balances, onChanged, nodeDown = false, pollMs = POLL_MS, 
         amount: review.amount.toString(),
         maxFee: (review.exportFee + review.importFee).toString(),
         maxExportFee: review.exportFee.toString(),
-      });
+      }, selection);
       setAmount('');
       setReview(null);
       setTick((t) => t + 1);

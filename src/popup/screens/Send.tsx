@@ -4,7 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { BackgroundError } from '../../shared/client.js';
-import { errorField, errorInfo, errorText, useCall } from '../api.js';
+import { errorField, errorInfo, errorText, selectionOf, useCall } from '../api.js';
 import { type AddressKind, checkAddress, checkAmount, checkMemo, MAX_MEMO_BYTES, U256_MAX, utf8Length } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
@@ -180,6 +180,9 @@ export function Send(p: SendProps) {
     }
   };
 
+  // The account and network this is reviewed on: the background refuses the send if either changes.
+  const selection = selectionOf(p.status);
+
   const confirm = async (estimated: SendEstimate) => {
     if (!ready || !asset || !plain.ok) return;
     setStage({ k: 'sending', estimate: estimated });
@@ -189,13 +192,13 @@ export function Send(p: SendProps) {
       const maxFee = estimated.fee;
       let done: Stage;
       if (chain === 'X') {
-        const r = await call('send.x', { assetID: asset.assetID, amount: v, to: { addresses: [toCheck.value], threshold: 1 }, ...(memo !== '' ? { memo } : {}), maxFee });
+        const r = await call('send.x', { assetID: asset.assetID, amount: v, to: { addresses: [toCheck.value], threshold: 1 }, ...(memo !== '' ? { memo } : {}), maxFee }, selection);
         done = { k: 'done', chain, txID: r.txID, fee: r.fee };
       } else if (chain === 'P') {
-        const r = await call('send.p', { amount: v, to: { addresses: [toCheck.value], threshold: 1 }, maxFee });
+        const r = await call('send.p', { amount: v, to: { addresses: [toCheck.value], threshold: 1 }, maxFee }, selection);
         done = { k: 'done', chain, txID: r.txID, fee: r.fee };
       } else {
-        const r = await call('send.c', { to: toCheck.value, amountWei: v, maxFeeWei: maxFee });
+        const r = await call('send.c', { to: toCheck.value, amountWei: v, maxFeeWei: maxFee }, selection);
         done = { k: 'done', chain, txID: r.txHash, fee: r.fee };
       }
       setStage(done);

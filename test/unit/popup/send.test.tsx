@@ -106,6 +106,8 @@ describe('Send', () => {
     await waitFor(() => expect(screen.getByTestId('tx-status').textContent).toBe('Accepted by the X-Chain'));
     // The reviewed fee is the most the background may sign for.
     expect(bg.callsOf('send.x')).toEqual([{ assetID: AVAX_ID, amount: '1500000000', to: { addresses: [X_OTHER], threshold: 1 }, memo: 'rent', maxFee: '1000000' }]);
+    // Sent with the account and network it was reviewed on: the background refuses it if either changed.
+    expect(bg.calls.find((m) => m.type === 'send.x')?.selection).toEqual({ accountId: UNLOCKED.account!.id, networkId: UNLOCKED.network.id });
     expect(screen.getByText('newtx')).toBeTruthy();
     expect(screen.getByText('0.001 AVAX')).toBeTruthy();
     expect(onSent).toHaveBeenCalled();
