@@ -66,7 +66,7 @@ const CHANGES_WHAT_SITES_SEE = new Set([
  */
 export function listenForMessages(
   handlers: RequestHandlers,
-  beforeRequest: (type: unknown) => Promise<void> = async () => {},
+  beforeRequest: () => Promise<void> = async () => {},
   onSiteRequest?: (message: unknown, sender: Runtime.MessageSender) => Promise<ProviderResponse>,
   afterRequest?: (type: string) => Promise<void>,
 ): void {
@@ -75,10 +75,11 @@ export function listenForMessages(
     extensionOrigin: browser.runtime.getURL('/'),
     log,
     checkSelection: (selection) => wallet.accounts.checkSelection(selection),
+    onValidRequest,
   });
   browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender): Promise<unknown> => {
     if (isWalletRequest(message)) {
-      return beforeRequest((message as { type?: unknown }).type)
+      return beforeRequest()
         .then(() => router.handle(message, sender))
         .then(async (response) => {
           const type = (message as { type?: unknown }).type;
@@ -177,13 +178,30 @@ function resumeOnce(): Promise<void> {
  * move got further?): they are not the user doing something, so they never keep the wallet from
  * locking when idle.
  */
-const PASSIVE_REQUESTS: ReadonlySet<string> = new Set(['wallet.status', 'balances.get', 'activity.list', 'transfers.list', 'approvals.waiting']);
+const PASSIVE_REQUESTS: ReadonlySet<string> = new Set([
+  'wallet.status',
+  'balances.get',
+  'activity.list',
+  'transfers.list',
+  'approvals.list',
+  'approvals.waiting',
+  // Re-asked whenever the balances change, typed or not.
+  'send.estimate',
+  'transfers.estimate',
+]);
 
-/** Before each request from the wallet's pages: pick the session up, lock if idle, note activity. */
-async function beforeRequest(type: unknown): Promise<void> {
+/** Before each request from the wallet's pages: pick the session up from storage.session. */
+async function beforeRequest(): Promise<void> {
   await resumeOnce();
+}
+
+/**
+ * A request from one of our pages, its sender checked and its message validated: lock if idle,
+ * else count it as the user's activity unless the popup made it on its own.
+ */
+async function onValidRequest(type: string): Promise<void> {
   if (!session.isUnlocked()) return;
-  if (!(await session.checkIdle()) && !(typeof type === 'string' && PASSIVE_REQUESTS.has(type))) await session.touch();
+  if (!(await session.checkIdle()) && !PASSIVE_REQUESTS.has(type)) await session.touch();
 }
 
 /** Unfinished cross-chain transfers run to the end whenever the worker is up and unlocked. */

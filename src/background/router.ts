@@ -49,6 +49,8 @@ export interface RouterOptions {
    * WalletError when either is no longer the selected one, before the handler runs.
    */
   checkSelection?: (selection: Selection) => Promise<void>;
+  /** A request from one of our pages passed validation: for the idle lock's activity clock. */
+  onValidRequest?: (type: RequestType) => Promise<void>;
 }
 
 export interface Router {
@@ -159,6 +161,7 @@ export function createRouter(handlers: RequestHandlers, options: RouterOptions):
     const handler = handlers[message.type] as (params: unknown) => Promise<unknown>;
     let result: unknown;
     try {
+      await options.onValidRequest?.(message.type);
       if (message.selection && options.checkSelection) await options.checkSelection(message.selection);
       result = await handler(message.params);
     } catch (e) {

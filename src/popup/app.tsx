@@ -298,6 +298,7 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
         <>
           <Home
             account={status.account}
+            selection={selectionOf(status)}
             actions={
               <nav class="action-row" aria-label="Actions">
                 {ACTIONS.map((a) => (

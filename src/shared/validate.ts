@@ -56,6 +56,19 @@ import {
 
 export const CHANNEL = 'xpc-wallet';
 
+/** Requests that move funds or create something: each must name the account and network it was reviewed on. */
+export const BOUND_TO_SELECTION: ReadonlySet<RequestType> = new Set<RequestType>([
+  'send.x',
+  'send.p',
+  'send.c',
+  'transfers.start',
+  'transfers.importWaiting',
+  'assets.create',
+  'assets.mint',
+  'assets.mintNft',
+  'assets.transferNft',
+]);
+
 /** An unknown request type: answered with code 'unknown-request' rather than 'validation'. */
 export class UnknownRequestError extends WalletError {
   constructor(message: string) {
@@ -402,6 +415,8 @@ export function validateRequestMessage(raw: unknown): RequestMessage {
   if (!present(m, 'params')) fail('params', 'is required');
   const type = m.type;
   const message: RequestMessage = { channel: CHANNEL, type, params: validateParams(type, m.params) };
+  // What moves funds or creates something is only done on the account and network it was reviewed on.
+  if (BOUND_TO_SELECTION.has(type) && !present(m, 'selection')) fail('selection', 'is required for a request that moves funds: the account and network it was reviewed on');
   if (present(m, 'selection')) {
     const f = record(m.selection, 'selection', ['accountId', 'networkId']);
     message.selection = { accountId: localId(f.accountId, 'selection.accountId'), networkId: localId(f.networkId, 'selection.networkId') };

@@ -330,7 +330,7 @@ describe('handlersFrom', () => {
     const handlers = handlersFrom(services as unknown as ServicesByGroup);
     expect(Object.keys(handlers).sort()).toEqual([...REQUEST_TYPES].sort());
     const router = createRouter(handlers, { extensionId: EXT_ID, extensionOrigin: ORIGIN });
-    const r = await router.handle(msg('send.c', { to: '0x' + '12'.repeat(20), amountWei: '7', maxFeeWei: '1' }), POPUP);
+    const r = await router.handle({ ...(msg('send.c', { to: '0x' + '12'.repeat(20), amountWei: '7', maxFeeWei: '1' }) as object), selection: { accountId: 'acc1', networkId: 'local' } }, POPUP);
     expect(r).toEqual({ ok: true, result: { type: 'send.c', params: { to: '0x' + '12'.repeat(20), amountWei: '7', maxFeeWei: '1' } } });
     await router.handle(msg('wallet.lock', {}), POPUP);
     expect(calls).toEqual(['send:send.c', 'wallet:wallet.lock']);

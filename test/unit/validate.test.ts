@@ -6,6 +6,7 @@ import { formatEvmAddress } from '../../src/core/evm-address.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import type { OwnerSet, RequestParams, RequestType } from '../../src/shared/messages.js';
 import {
+  BOUND_TO_SELECTION,
   REQUEST_TYPES,
   REQUEST_VALIDATORS,
   UnknownRequestError,
@@ -638,6 +639,15 @@ describe('validateRequestMessage', () => {
     expect((errorOf(() => validateRequestMessage({ ...send, selection: { accountId: 'a b', networkId: 'local' } })) as ValidationError).field).toBe('selection.accountId');
     expect((errorOf(() => validateRequestMessage({ ...send, selection: { accountId: 'a1' } })) as ValidationError).field).toBe('selection.networkId');
     expect((errorOf(() => validateRequestMessage({ ...send, selection: 'a1' })) as ValidationError).field).toBe('selection');
+  });
+
+  it('requires the account and network of the review on every request that moves funds or creates something', () => {
+    for (const type of BOUND_TO_SELECTION) {
+      const e = errorOf(() => validateRequestMessage({ channel: 'xpc-wallet', type, params: VALID[type] }));
+      expect((e as ValidationError).field, type).toBe('selection');
+      expect(validateRequestMessage({ channel: 'xpc-wallet', type, params: VALID[type], selection: { accountId: 'a1', networkId: 'local' } }).selection).toEqual({ accountId: 'a1', networkId: 'local' });
+    }
+    expect([...BOUND_TO_SELECTION].sort()).toEqual(['assets.create', 'assets.mint', 'assets.mintNft', 'assets.transferNft', 'send.c', 'send.p', 'send.x', 'transfers.importWaiting', 'transfers.start']);
   });
 
   it('refuses extra message fields, missing params and non-objects', () => {

@@ -18,7 +18,7 @@ import {
   WEI_DECIMALS,
 } from '../format.js';
 import { WEI_PER_NAVAX } from '../../core/amount.js';
-import type { AccountView, AssetBalanceView, BalancesView, ChainName } from '../../shared/messages.js';
+import type { AccountView, AssetBalanceView, BalancesView, ChainName, Selection } from '../../shared/messages.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 
@@ -29,6 +29,8 @@ export interface HomeProps {
   account?: AccountView | null;
   /** The actions on the balances (Send, Receive, Move), under the header. */
   actions?: ComponentChildren;
+  /** The account and network shown: what an import of waiting funds is bound to. */
+  selection?: Selection | undefined;
   view: BalancesView | null;
   /** The balances request itself failed (not the node: the background). */
   loadError?: string | undefined;
@@ -182,13 +184,14 @@ export function totalAvaxWei(view: BalancesView): bigint {
   return sum;
 }
 
-export function WaitingFunds({ view, onRefresh }: { view: BalancesView; onRefresh: () => void }) {
+/** `selection`: the account and network shown, which the import is bound to (see RequestMessage.selection). */
+export function WaitingFunds({ view, selection, onRefresh }: { view: BalancesView; selection: Selection | undefined; onRefresh: () => void }) {
   const call = useCall();
   const action = useAction();
   const [done, setDone] = useState<number | null>(null);
   if (view.waiting.length === 0) return null;
   const importAll = async () => {
-    const r = await action.run(() => call('transfers.importWaiting', {}));
+    const r = await action.run(() => call('transfers.importWaiting', {}, selection));
     if (r) {
       setDone(r.txIDs.length);
       onRefresh();
@@ -246,7 +249,7 @@ export function Home(p: HomeProps) {
           ))}
         </ul>
       )}
-      {view && <WaitingFunds view={view} onRefresh={p.onRefresh} />}
+      {view && <WaitingFunds view={view} selection={p.selection} onRefresh={p.onRefresh} />}
       {CHAINS.map((c) => (
         <ChainSection key={c} chain={c} rows={byChain(c)} hidden={p.hidden} showHidden={showHidden} onToggleHidden={p.onToggleHidden} />
       ))}

@@ -262,7 +262,7 @@ export function Move({
   return (
     <div class="move">
       <h1>Move between chains</h1>
-      {balances && <WaitingFunds view={balances} onRefresh={onChanged} />}
+      {balances && <WaitingFunds view={balances} selection={selection} onRefresh={onChanged} />}
       <form onSubmit={toReview} noValidate>
         <Segmented legend="From" value={from} options={CHAINS.map((c) => ({ value: c, label: `From ${c}` }))} onChange={pickFrom} />
         <Segmented legend="To" value={to} options={CHAINS.map((c) => ({ value: c, label: `To ${c}`, disabled: c === from }))} onChange={setTo} />
