@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run size:check`: measures the built extension (dist/chrome, dist/firefox; run `npm run build`
 // first) and fails when any measured size is more than 10% over the budget in bench/size-budget.json,
-// or over the project's hard limits (whole unpacked extension < 560 KB, popup JS < 60 KB gzip).
+// or over the project's hard limits (whole unpacked extension < 580 KB, popup JS < 60 KB gzip).
 // Growing past the budget is allowed only on purpose: raise the numbers in bench/size-budget.json,
 // with a new `reason`, in the same commit as the growth.
 //
@@ -31,10 +31,12 @@ export const GROWTH_ALLOWED = 0.1;
  * unpacked extension is 500 KB; the P-Chain v1.15 codec (every staking, subnet and L1 tx type,
  * decoded, checked and described for approvals: +31 KB) put it at 518 KB, the lying-node proofs
  * and the outbox at 532 KB, and the background split by domain with the honest popup (one review
- * step, plain-word errors, the node banner, rounded amounts: +18 KB) at 551 KB. The limit stands at
- * 560 KB until the size work (code splitting, shared curve code) brings it back under 500.
+ * step, plain-word errors, the node banner, rounded amounts: +18 KB) at 551 KB, the approval's
+ * account of what a site's tx does to the wallet (per asset, owners labelled, warnings: +9 KB) at
+ * 562 KB. The limit stands at 580 KB until the size work (code splitting, shared curve code) brings
+ * it back under 500.
  */
-export const LIMITS = { unpacked: 560 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 580 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 

@@ -12,6 +12,7 @@ import { siteOfSender } from './site-sender.js';
 import { SiteStore } from './sites.js';
 import { createRouter, type RequestHandlers } from './router.js';
 import { IDLE_ALARM_NAME, scheduleIdleAlarm, Session } from './session.js';
+import { userActivity } from './user-activity.js';
 import { browserStores } from './storage.js';
 import { Vault } from './vault.js';
 import { createWallet, type Wallet, walletHandlers } from './services/index.js';
@@ -173,36 +174,13 @@ function resumeOnce(): Promise<void> {
   return resumed;
 }
 
-/**
- * Requests an open popup makes on its own, on a timer (is it still unlocked? has the refresh or the
- * move got further?): they are not the user doing something, so they never keep the wallet from
- * locking when idle.
- */
-const PASSIVE_REQUESTS: ReadonlySet<string> = new Set([
-  'wallet.status',
-  'balances.get',
-  'activity.list',
-  'transfers.list',
-  'approvals.list',
-  'approvals.waiting',
-  // Re-asked whenever the balances change, typed or not.
-  'send.estimate',
-  'transfers.estimate',
-]);
-
 /** Before each request from the wallet's pages: pick the session up from storage.session. */
 async function beforeRequest(): Promise<void> {
   await resumeOnce();
 }
 
-/**
- * A request from one of our pages, its sender checked and its message validated: lock if idle,
- * else count it as the user's activity unless the popup made it on its own.
- */
-async function onValidRequest(type: string): Promise<void> {
-  if (!session.isUnlocked()) return;
-  if (!(await session.checkIdle()) && !PASSIVE_REQUESTS.has(type)) await session.touch();
-}
+/** A request from one of our pages, its sender checked and its message validated (src/background/user-activity.ts). */
+const onValidRequest = userActivity(session);
 
 /** Unfinished cross-chain transfers run to the end whenever the worker is up and unlocked. */
 function resumeTransfers(): void {

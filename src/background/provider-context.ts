@@ -31,7 +31,7 @@ export interface SiteWallet {
   evmNonceFor(accountId: string): Promise<bigint>;
   checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes): Promise<void>;
   sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes }, item: ActivityItem): Promise<void>;
-  approvalSummaryForTx(tx: UnsignedTx, spent: readonly Utxo[], unsignedBytes?: Bytes): Promise<Omit<Extract<ApprovalSummary, { kind: 'tx' }>, 'action' | 'complete'>>;
+  approvalSummaryForTx(accountId: string, ext: { tx: UnsignedTx; spent: readonly Utxo[]; unsignedBytes?: Bytes }): Promise<Omit<Extract<ApprovalSummary, { kind: 'tx' }>, 'action' | 'complete' | 'signsNothing'>>;
 }
 
 /** Who asked: the top-level page's origin and, for a request from a frame, the frame's. */

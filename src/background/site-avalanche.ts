@@ -48,17 +48,20 @@ export class SiteAvalanche {
       const account = await this.conn.actingAccount(call.site);
       const engine = await this.deps.wallet.siteEngine(account.id);
       const ext = await engine.resolveExternal(p.chain, p.bytes);
-      if (!engine.signsAnyOf(ext)) throw new InvalidParamsError('params[0].transactionHex: no key of this account signs any input of this transaction', 'params[0].transactionHex');
+      // Whether this wallet signs anything is told in the approval, never before it: an error here
+      // would tell a site which UTXOs and addresses are this account's without the user's leave.
+      const signsNothing = !engine.signsAnyOf(ext);
       const complete = engine.signExternal(ext).complete;
-      const base = await this.deps.wallet.approvalSummaryForTx(ext.tx, ext.spent, ext.unsignedBytes);
+      const base = await this.deps.wallet.approvalSummaryForTx(account.id, ext);
       return {
-        summary: { ...base, action, complete },
+        summary: { ...base, action, complete, ...(signsNothing ? { signsNothing: true as const } : {}) },
         payload: { kind: 'site-tx', accountId: account.id, chain: p.chain, txHex: toHex(p.bytes), action },
       };
     }, async (payload) => {
       if (payload.kind !== 'site-tx') throw new Error('payload mismatch');
       const engine = await this.deps.wallet.siteEngine(payload.accountId);
       const ext: ExternalTx = await engine.resolveExternal(payload.chain, fromHex(payload.txHex));
+      if (!engine.signsAnyOf(ext)) throw new InvalidParamsError('params[0].transactionHex: no key of this account signs any input of this transaction', 'params[0].transactionHex');
       const signed = engine.signExternal(ext);
       const hex = `0x${toHex(signed.signedBytes)}`;
       if (payload.action === 'sign' || !signed.complete) {

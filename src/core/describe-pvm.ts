@@ -143,6 +143,38 @@ function authorizationView(tx: PTx, owner: OutputOwners | undefined, d: Describe
 }
 
 /** The description of a P-Chain tx that has a BaseTx (stake legs and burned are in the TxView). */
+/**
+ * The owner sets a P-Chain tx hands something to other than its outputs: who gets the rewards, who
+ * controls a validator or a subnet, who gets an L1 validator's remaining balance. An approval warns
+ * when one of them is not the wallet's.
+ */
+export function ownersNamedBy(tx: PTx): { what: string; owners: PChainOwner }[] {
+  switch (tx.kind) {
+    case 'AddPermissionlessValidatorTx':
+      return [{ what: 'validation rewards', owners: tx.validationRewardsOwner }, { what: 'delegation fees', owners: tx.delegationRewardsOwner }];
+    case 'AddAutoRenewedValidatorTx':
+      return [
+        { what: 'validation rewards', owners: tx.validationRewardsOwner },
+        { what: 'delegation fees', owners: tx.delegationRewardsOwner },
+        { what: 'control of the validator', owners: tx.validatorAuthority },
+      ];
+    case 'AddValidatorTx':
+    case 'AddDelegatorTx':
+    case 'AddPermissionlessDelegatorTx':
+      return [{ what: 'rewards', owners: tx.rewardsOwner }];
+    case 'CreateSubnetTx':
+    case 'TransferSubnetOwnershipTx':
+      return [{ what: 'ownership of the subnet', owners: tx.owner }];
+    case 'ConvertSubnetToL1Tx':
+      return tx.validators.flatMap((v) => [
+        { what: "an L1 validator's remaining balance", owners: v.remainingBalanceOwner },
+        { what: 'the right to disable an L1 validator', owners: v.deactivationOwner },
+      ]);
+    default:
+      return [];
+  }
+}
+
 export function describePTx(tx: PTx, ctx: ChainContext, authorityOwner?: OutputOwners): PDescription | undefined {
   const d = new Describer(ctx);
   const action = actionOf(tx, d);

@@ -11,7 +11,7 @@ import { isPBlockTx } from './codec/pvm.js';
 import { stakeOf } from './codec/pvm-rules.js';
 import { amountOf, ownersOf } from './codec/rules.js';
 import type { ChainTx, Output, OutputOwners, TransferableInput, TransferableOutput, Utxo } from './codec/types.js';
-import { type AuthorizationView, type DetailLine, describePBlockTx, describePTx } from './describe-pvm.js';
+import { type AuthorizationView, type DetailLine, describePBlockTx, describePTx, ownersNamedBy } from './describe-pvm.js';
 import { cb58Encode, formatAddress } from './encoding.js';
 import { formatEvmAddress } from './evm-address.js';
 import { avaxBurned } from './fees.js';
@@ -71,6 +71,8 @@ export interface TxView {
   details?: DetailLine[];
   /** A P-Chain authorization the tx carries (subnet owner, deactivation owner, validator authority). */
   authorization?: AuthorizationView;
+  /** P-Chain: owners the tx hands something to besides its outputs (rewards, control of a validator or subnet). */
+  rewardOwners?: { what: string; owners: OwnersView }[];
 }
 
 const CHAIN_OF_VM: Record<ChainTx['vm'], ChainLetter> = { avm: 'X', pvm: 'P', evm: 'C' };
@@ -155,6 +157,8 @@ export function describeTx(tx: ChainTx, ctx: ChainContext, spent: readonly Utxo[
     view.outputs.push(...stakeOf(tx).map((o): LegView => ({ ...transferableLeg(chain, o, hrp), staked: true })));
     const described = describePTx(tx, ctx, authorityOwnerOf(tx, utxoLookupOf(spent)));
     if (described) Object.assign(view, described);
+    const named = ownersNamedBy(tx);
+    if (named.length > 0) view.rewardOwners = named.map((n) => ({ what: n.what, owners: ownersView({ ...n.owners, locktime: 0n }, chain, hrp) }));
   }
   if (tx.kind === 'ImportTx') view.inputs.push(...tx.importedInputs.map((i) => inputLeg(chainOf(tx.sourceChain, ctx), i, lookup, hrp)));
   if (tx.kind === 'ExportTx') view.outputs.push(...tx.exportedOutputs.map((o) => transferableLeg(chainOf(tx.destinationChain, ctx), o, hrp)));

@@ -11,7 +11,7 @@ import { NodeResponseError, WalletError } from './errors.js';
 import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
 import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE } from './fee-limits.js';
-import { type PFeeContext, withHeadroom } from './fees.js';
+import { atomicTxFee, atomicTxGas, type PFeeContext, pTxFee, withHeadroom } from './fees.js';
 import type { KeyPair } from './keys.js';
 import { formatEvmAddress } from './evm-address.js';
 import type { ChainAlias, DroppedUtxo, NodeClient, TxOutcome, WaitOptions } from './node.js';
@@ -266,6 +266,16 @@ export class WalletEngine {
     return { weights: [w[0], w[1], w[2], w[3]], gasPriceNavax: withHeadroom(price, this.options.pPriceHeadroom) };
   }
 
+  /**
+   * What the network charges for `tx` now (nAVAX): the X-Chain's fixed fee, the P-Chain's gas at
+   * the current price, a C-Chain atomic tx's gas at the current base fee (with their headroom).
+   */
+  async networkFeeOf(tx: UnsignedTx): Promise<bigint> {
+    if (tx.vm === 'avm') return tx.kind === 'CreateAssetTx' ? this.ctx.xCreateAssetTxFee : this.ctx.xTxFee;
+    if (tx.vm === 'pvm') return pTxFee(tx, await this.pFeeContext());
+    return atomicTxFee(atomicTxGas(tx), await this.atomicBaseFee());
+  }
+
   private async atomicBaseFee(): Promise<bigint> {
     const baseFee = checkFeeInput('a C-Chain base fee (wei) of', await this.node.eth.baseFee(), MAX_C_BASE_FEE_WEI);
     return withHeadroom(baseFee, this.options.atomicBaseFeeHeadroom);
@@ -282,15 +292,21 @@ export class WalletEngine {
 
   /**
    * A tx built elsewhere (a site): decoded, checked to be for this network and chain, with every
-   * UTXO it spends (this wallet's, atomic ones included, else read from the tx that made them).
+   * UTXO it spends as the tx that made it says (see resolveSpent; refused when the node's answers
+   * about this account's own UTXOs did not check out).
    */
   async resolveExternal(chain: ChainAlias, bytes: Bytes): Promise<ExternalTx> {
     const decoded = decodeExternalTx(chain, bytes);
     checkTxBelongs(decoded.tx, chain, this.ctx);
     const tx = decoded.tx;
     const source = 'sourceChain' in tx ? ([['X', this.ctx.xChainID], ['P', this.ctx.pChainID], ['C', this.ctx.cChainID]] as const).find(([, id]) => equalBytes(id, tx.sourceChain))?.[0] : undefined;
+    const droppedBefore = this.#dropped.length;
     const known = [...(chain === 'C' ? [] : await this.utxos(chain)), ...(source ? await this.utxos(chain, source) : [])];
-    const spent = await resolveSpent(tx, chain, this.ctx, this.node, known);
+    // A node caught lying about this account's funds is not asked what a site's tx spends.
+    if (this.#dropped.length > droppedBefore) {
+      throw new WalletError('node-response', "the node's answers about this account's funds do not check out (entries their own transactions contradict, or damaged ones): the wallet signs nothing a site built until they do");
+    }
+    const spent = await resolveSpent(tx, chain, this.ctx, this.node, known.filter((u) => !this.isUnproven(u)));
     return { chain, ...decoded, spent };
   }
 

@@ -6,13 +6,13 @@
 import { type Bytes, equalBytes, toHex } from './bytes.js';
 import { decodeChainTx, decodeSignedTx, decodeUnsignedTx } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
-import { isPBlockTx } from './codec/pvm.js';
 import { authorizationOf, PRIMARY_NETWORK_ID, stakeOf, verifyPTx } from './codec/pvm-rules.js';
-import { exportedUtxos, producedUtxos } from './codec/rules.js';
+import { amountOf } from './codec/rules.js';
 import type { ChainTx, Credential, OutputOwners, TransferableInput, UnsignedTx, Utxo, UtxoRef, Vm } from './codec/types.js';
 import { cb58Encode } from './encoding.js';
 import { CodecError, NetworkMismatchError, RpcError, ValidationError } from './errors.js';
 import type { ChainAlias, NodeClient } from './node.js';
+import { type Creation, creationOf } from './proof.js';
 import type { ChainContext } from './tx/context.js';
 import { authorityRecord, type Keychain, requiredCredentials, signTx, utxoLookupOf } from './tx/sign.js';
 
@@ -119,42 +119,40 @@ function key(ref: UtxoRef): string {
 }
 
 /**
- * The UTXOs a tx spends. First from the wallet's own UTXO sets (`known`, which the caller reads
- * with getUTXOs, atomic ones with sourceChain); any other one from the tx that created it, read
- * from the node by ID (the client checks the bytes hash to that ID) and decoded here.
+ * The UTXOs a tx spends, each taken from the hash-checked tx that created it (an export's, for an
+ * atomic input), never from the node's word: a node that reports one of the user's UTXOs as a
+ * stranger's could otherwise make an approval hide what the user's signature really spends.
+ * `proven`: UTXOs already checked against their creating tx (see proveUtxos); being identical to
+ * what that tx says, they save reading it again. A UTXO no tx can prove (a staking reward, a
+ * refund, an unknown tx) is refused with one message whoever owns it, so the refusal tells a site
+ * nothing about which UTXOs are this wallet's. An input must declare the asset and amount its UTXO
+ * holds, so what the approval counts as spent is what the chain spends.
  */
 export async function resolveSpent(
   tx: UnsignedTx,
   chain: ChainAlias,
   ctx: ChainContext,
   node: NodeClient,
-  known: readonly Utxo[],
+  proven: readonly Utxo[],
 ): Promise<Utxo[]> {
-  const byKey = new Map(known.map((u) => [key(u), u]));
-  const fetched = new Map<string, Utxo[]>();
+  const byKey = new Map(proven.map((u) => [key(u), u]));
+  const creations = new Map<string, Promise<Creation>>();
   const out: Utxo[] = [];
   for (const { ref, on, from } of spentRefs(tx, chain, ctx)) {
-    const hit = byKey.get(key(ref));
-    if (hit) {
-      out.push(hit);
-      continue;
-    }
-    // An atomic input was created by an export on the source chain; any other by a tx on this one.
-    const creator: ChainAlias = from ?? on;
-    const txKey = `${creator}:${toHex(ref.txID)}`;
-    let produced = fetched.get(txKey);
-    if (!produced) {
-      produced = await producedBy(node, creator, ref.txID, from !== undefined);
-      fetched.set(txKey, produced);
-    }
-    const utxo = produced.find((u) => u.outputIndex === ref.outputIndex);
+    let utxo = byKey.get(key(ref));
     if (!utxo) {
-      throw new ValidationError(
-        chain === 'P' && from === undefined
-          ? `the transaction spends ${utxoId(ref)}, which is not in this wallet's UTXOs and not an output of its transaction (a staking reward or a refund only the chain's state holds)`
-          : `the transaction spends ${utxoId(ref)}, which its transaction never created`,
-      );
+      const txKey = `${from ?? on}:${toHex(ref.txID)}`;
+      let creation = creations.get(txKey);
+      if (!creation) creations.set(txKey, (creation = creationOf(node, ctx, on, from, ref.txID)));
+      const made = await creation;
+      utxo = made.found === true ? made.produced.find((u) => u.outputIndex === ref.outputIndex) : undefined;
+      if (!utxo) {
+        throw new ValidationError(
+          `the transaction spends ${utxoId(ref)}, which no transaction the node shows created (staking rewards and refunds exist only in the chain's state): the wallet cannot prove who owns it or what it holds, so it signs nothing`,
+        );
+      }
     }
+    if ('input' in ref) checkDeclared(ref as TransferableInput, utxo);
     out.push(utxo);
   }
   if (tx.vm === 'pvm') {
@@ -163,6 +161,14 @@ export async function resolveSpent(
     if (auth && owner) out.push(authorityRecord(auth.id, owner));
   }
   return out;
+}
+
+/** An input's declared asset and amount must be its UTXO's: else the tx burns or spends other than it says. */
+function checkDeclared(input: TransferableInput, utxo: Utxo): void {
+  const declared = input.input.kind === 'StakeableLockIn' ? input.input.input.amount : input.input.amount;
+  if (!equalBytes(input.assetID, utxo.assetID) || declared !== amountOf(utxo.output)) {
+    throw new ValidationError(`an input of the transaction declares ${declared} units of asset ${cb58Encode(input.assetID)}, but the UTXO it spends (${utxoId(utxo)}) holds ${amountOf(utxo.output)} of asset ${cb58Encode(utxo.assetID)}`);
+  }
 }
 
 /** The tx a node stores under `txID`, decoded (getTx checks that the bytes hash to that ID). */
@@ -200,16 +206,6 @@ async function authorizingOwner(node: NodeClient, kind: 'subnet-owner' | 'deacti
   }
   if (tx.kind !== 'AddAutoRenewedValidatorTx') throw new ValidationError(`the transaction names validator ${cb58Encode(id)}, which is not an auto-renewed validator`);
   return tx.validatorAuthority;
-}
-
-async function producedBy(node: NodeClient, chain: ChainAlias, txID: Bytes, atomic: boolean): Promise<Utxo[]> {
-  if (chain === 'C') {
-    throw new ValidationError(`the transaction spends an output of C-Chain transaction ${cb58Encode(txID)} that is not in this wallet's atomic UTXOs`);
-  }
-  const tx = await chainTx(node, chain, txID, 'spends an output of');
-  // Block-builder txs (rewards) create UTXOs only the chain's state knows.
-  if (tx.vm === 'pvm' && isPBlockTx(tx)) return [];
-  return atomic ? exportedUtxos(tx, txID) : producedUtxos(tx, txID);
 }
 
 /** Signs every slot this keychain can; existing signatures are kept, missing ones left empty. */

@@ -88,7 +88,7 @@ const ZERO_ID = new Uint8Array(32);
  * What a tx created. `stateOutputs`: the chain's state may add outputs under the tx's ID that the
  * tx does not spell out (P-Chain staking rewards, L1 validator balance refunds).
  */
-type Creation = { found: false } | { found: true; produced: Utxo[]; stateOutputs: boolean } | { found: 'elsewhere' };
+export type Creation = { found: false } | { found: true; produced: Utxo[]; stateOutputs: boolean } | { found: 'elsewhere' };
 
 /**
  * Splits what the node sent into proven, unproven and disproven UTXOs. Unproven: the creating tx is
@@ -168,7 +168,7 @@ function judge(creation: Creation, chain: ChainAlias, r: ReadUtxo, prove: () => 
  * has no such tx, sends bytes that are not it, or cannot answer now; 'elsewhere' when the tx is for
  * another network or chain, or exports to another chain.
  */
-async function creationOf(node: NodeClient, network: ProofNetwork, chain: ChainAlias, sourceChain: ChainAlias | undefined, txID: Bytes): Promise<Creation> {
+export async function creationOf(node: NodeClient, network: ProofNetwork, chain: ChainAlias, sourceChain: ChainAlias | undefined, txID: Bytes): Promise<Creation> {
   const creator = sourceChain ?? chain;
   const tx = await fetchTx(node, creator, txID);
   if (!tx) return { found: false };

@@ -4,6 +4,7 @@
 import { Fragment } from 'preact';
 import type { LegView, OwnersView, TxView } from '../core/describe.js';
 import type { ApprovalAssetInfo, ApprovalSummary } from '../shared/messages.js';
+import { ImpactSummary, OwnerLabel, YoursContext } from './approval-impact.js';
 import { AVAX_DECIMALS, formatDateTime, formatUnits, formatValue } from './format.js';
 
 export type Summary<K extends ApprovalSummary['kind']> = Extract<ApprovalSummary, { kind: K }>;
@@ -60,10 +61,11 @@ function Owners({ owners }: { owners: OwnersView }) {
   return (
     <div class="owners">
       {owners.addresses.map((a) => (
-        <div key={a} class="mono break">
-          {a}
+        <div key={a}>
+          <span class="mono break">{a}</span> <OwnerLabel address={a} />
         </div>
       ))}
+      {n === 0 && <div class="small-text">No owner: anyone can spend it</div>}
       {(n !== 1 || owners.threshold !== 1) && (
         <div class="small-text" data-testid="threshold">
           {owners.threshold} of {n} signatures
@@ -141,7 +143,11 @@ function Legs({ title, legs, assets, testid }: { title: string; legs: LegView[];
                       Staked: locked while staking, then returned to
                     </div>
                   )}
-                  {leg.evmAddress !== undefined && <div class="mono break">{leg.evmAddress}</div>}
+                  {leg.evmAddress !== undefined && (
+                    <div>
+                      <span class="mono break">{leg.evmAddress}</span> <OwnerLabel address={leg.evmAddress} />
+                    </div>
+                  )}
                   {leg.owners && <Owners owners={leg.owners} />}
                   {leg.unknownUtxo && (
                     <div class="badge warn" role="note">
@@ -230,59 +236,63 @@ function Authorization({ auth }: { auth: NonNullable<TxView['authorization']> })
 
 export function TxDetails({ summary }: { summary: Summary<'tx'> }) {
   const view: TxView = summary.view;
+  const avaxAssetID = Object.entries(summary.assets).find(([, info]) => info.verified)?.[0];
   return (
-    <div class="stack" data-testid="tx-summary">
-      <TxAction summary={summary} />
-      <dl class="facts compact">
-        <dt>Chain</dt>
-        <dd>{chainText(summary.chain)}</dd>
-        <dt>Kind</dt>
-        <dd>
-          {TX_KINDS[view.kind] ?? view.kind} <span class="muted">({view.kind})</span>
-        </dd>
-        <dt>Network ID</dt>
-        <dd>{view.networkID}</dd>
-      </dl>
-      {view.action !== undefined && (
-        <p class="action-line break" data-testid="tx-what">
-          {view.action}
-        </p>
-      )}
-      {view.details !== undefined && view.details.length > 0 && (
-        <dl class="facts compact" data-testid="tx-details">
-          {view.details.map((d, i) => (
-            <Fragment key={i}>
-              <dt>{d.label}</dt>
-              <dd class="break">{d.value}</dd>
-            </Fragment>
-          ))}
+    <YoursContext.Provider value={summary.impact.yours}>
+      <div class="stack" data-testid="tx-summary">
+        <TxAction summary={summary} />
+        <ImpactSummary impact={summary.impact} assets={summary.assets} signsNothing={summary.signsNothing === true} avaxAssetID={avaxAssetID} />
+        <dl class="facts compact">
+          <dt>Chain</dt>
+          <dd>{chainText(summary.chain)}</dd>
+          <dt>Kind</dt>
+          <dd>
+            {TX_KINDS[view.kind] ?? view.kind} <span class="muted">({view.kind})</span>
+          </dd>
+          <dt>Network ID</dt>
+          <dd>{view.networkID}</dd>
         </dl>
-      )}
-      {view.authorization && <Authorization auth={view.authorization} />}
-      {view.asset && (
-        <dl class="facts compact" data-testid="new-asset">
-          <dt>New asset</dt>
-          <dd>{view.asset.name}</dd>
-          <dt>Symbol</dt>
-          <dd>{view.asset.symbol}</dd>
-          <dt>Denomination</dt>
-          <dd>{view.asset.denomination}</dd>
+        {view.action !== undefined && (
+          <p class="action-line break" data-testid="tx-what">
+            {view.action}
+          </p>
+        )}
+        {view.details !== undefined && view.details.length > 0 && (
+          <dl class="facts compact" data-testid="tx-details">
+            {view.details.map((d, i) => (
+              <Fragment key={i}>
+                <dt>{d.label}</dt>
+                <dd class="break">{d.value}</dd>
+              </Fragment>
+            ))}
+          </dl>
+        )}
+        {view.authorization && <Authorization auth={view.authorization} />}
+        {view.asset && (
+          <dl class="facts compact" data-testid="new-asset">
+            <dt>New asset</dt>
+            <dd>{view.asset.name}</dd>
+            <dt>Symbol</dt>
+            <dd>{view.asset.symbol}</dd>
+            <dt>Denomination</dt>
+            <dd>{view.asset.denomination}</dd>
+          </dl>
+        )}
+        <Legs title="Inputs" legs={view.inputs} assets={summary.assets} testid="inputs" />
+        <Legs title="Outputs" legs={view.outputs} assets={summary.assets} testid="outputs" />
+        {view.operations.map((op, i) => (
+          <Legs key={i} title={`Operation: ${op.kind}`} legs={op.outputs} assets={summary.assets} testid={`operation-${i}`} />
+        ))}
+        <dl class="facts compact">
+          <dt>Fee</dt>
+          <dd data-testid="fee">{formatValue(view.burned, AVAX_DECIMALS, 'AVAX')} burned</dd>
+          <dt>Memo</dt>
+          <dd data-testid="memo" class="break">
+            {view.memoText !== undefined ? view.memoText : view.memoHex !== undefined ? <span class="mono">0x{view.memoHex} (hex)</span> : <span class="muted">None</span>}
+          </dd>
         </dl>
-      )}
-      <Legs title="Inputs" legs={view.inputs} assets={summary.assets} testid="inputs" />
-      <Legs title="Outputs" legs={view.outputs} assets={summary.assets} testid="outputs" />
-      {view.operations.map((op, i) => (
-        <Legs key={i} title={`Operation: ${op.kind}`} legs={op.outputs} assets={summary.assets} testid={`operation-${i}`} />
-      ))}
-      <dl class="facts compact">
-        <dt>Fee</dt>
-        <dd data-testid="fee">{formatValue(view.burned, AVAX_DECIMALS, 'AVAX')} burned</dd>
-        <dt>Memo</dt>
-        <dd data-testid="memo" class="break">
-          {view.memoText !== undefined ? view.memoText : view.memoHex !== undefined ? <span class="mono">0x{view.memoHex} (hex)</span> : <span class="muted">None</span>}
-        </dd>
-      </dl>
-      <ExactBytes hex={summary.unsignedHex} />
-    </div>
+        <ExactBytes hex={summary.unsignedHex} />
+      </div>
+    </YoursContext.Provider>
   );
 }

@@ -2,6 +2,7 @@
 // Extension messaging is JSON: amounts cross as decimal strings (`Amount`), bytes as hex, IDs as
 // CB58. Every request is validated in the background before it reaches the wallet service.
 import type { TxView } from '../core/describe.js';
+import type { TxImpact } from '../core/tx-impact.js';
 
 /** A non-negative integer in base units, as a decimal string. */
 export type Amount = string;
@@ -225,6 +226,10 @@ export type ApprovalSummary =
       view: TxView;
       /** Every asset ID in the view; an ID missing here is shown by ID only. */
       assets: Record<string, ApprovalAssetInfo>;
+      /** What it does to this wallet: whose each owner is, per asset what leaves and comes back, warnings. */
+      impact: TxImpact;
+      /** True when none of the account's keys signs anything in it: approving signs nothing. */
+      signsNothing?: true;
     }
   | {
       kind: 'evm-tx';

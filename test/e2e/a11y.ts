@@ -3,6 +3,7 @@
 // fail the step; the rest are logged.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { expect } from 'vitest';
 
 const require = createRequire(import.meta.url);
 
@@ -30,4 +31,20 @@ export async function auditInPage(): Promise<AuditResult> {
   const lines = (v: Violation) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${v.help})`);
   const serious = (v: Violation) => v.impact === 'serious' || v.impact === 'critical';
   return { blocking: violations.filter(serious).flatMap(lines), other: violations.filter((v) => !serious(v)).flatMap(lines), passed: passes.length };
+}
+
+/** What both drivers' pages offer (Playwright's and Puppeteer's `evaluate`). */
+interface EvaluatingPage {
+  evaluate(script: string): Promise<unknown>;
+  evaluate<T>(fn: () => T | Promise<T>): Promise<T>;
+}
+
+/** axe-core over a page of the extension as it is now (an approval window): no serious or critical violation, one h1. */
+export async function expectAccessible(page: unknown, name: string): Promise<void> {
+  const p = page as EvaluatingPage;
+  if (!(await p.evaluate(() => 'axe' in globalThis))) await p.evaluate(AXE_SOURCE);
+  expect(await p.evaluate(() => document.querySelectorAll('h1').length), `one h1 on ${name}`).toBe(1);
+  const result = await p.evaluate(auditInPage);
+  expect(result.blocking.map((line) => `${name}: ${line}`)).toEqual([]);
+  expect(result.passed, `rules axe checked on ${name}`).toBeGreaterThan(10);
 }

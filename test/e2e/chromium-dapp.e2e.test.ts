@@ -15,6 +15,7 @@ import type { KeyPair } from '../../src/core/keys.js';
 import type { AccountView } from '../../src/shared/messages.js';
 import { AVAX, freshKey, genesisEngine, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
+import { expectAccessible } from './a11y.js';
 import { expectDelegationApproval, siteBuiltDelegation } from './staking.js';
 import {
   CHAIN_ID,
@@ -385,6 +386,11 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     expect(shown.testids['outputs']).toContain(`${amountText(SITE_X_SEND, 9)} AVAX`);
     expect(shown.testids['fee']).toBe(`${amountText(xFee, 9)} AVAX burned`);
     expect(shown.testids['exact-bytes']).toBe(transactionHex);
+    // Before the bytes: what leaves this wallet, who gets it, and a first payment named as such.
+    expect(shown.testids['tx-impact']).toContain('Leaves your wallet');
+    expect(shown.testids['tx-impact']).toContain(`Goes to ${recipientX}${amountText(SITE_X_SEND, 9)} AVAX`);
+    expect(shown.testids['impact-warnings']).toContain(`This wallet has never paid ${recipientX} before`);
+    expect(shown.testids['owner-yours']).toBe(`Yours · ${account.name}, X/P address`);
     expectDecisionButtons(shown);
     await screenshotApproval(window, 'xpc-send-transaction');
     await decide(window, 'Approve');
@@ -405,6 +411,7 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     const pending = dapp('xpcSendTransaction', transactionHex, 'P');
     const { window, shown } = await approvalWindow('xpc_sendTransaction', pending);
     expectDelegationApproval(shown, account, transactionHex);
+    await expectAccessible(window, 'the approval of a site-built delegation');
     expectDecisionButtons(shown);
     await screenshotApproval(window, 'xpc-send-delegation');
     await decide(window, 'Approve');

@@ -28,6 +28,7 @@ import type { DappApi, DappCall, DappResult } from './dapp/app.js';
 import type { Outcome, RecordedEvent } from './dapp/shared.js';
 import { FirefoxWithExtension, sendFrom } from './firefox.js';
 import { addAndSelectNode, createWallet } from './flow.js';
+import { expectAccessible } from './a11y.js';
 import { expectDelegationApproval, siteBuiltDelegation } from './staking.js';
 import { AVAX, localNetwork } from '../integration/fixture.js';
 import { artifactPath, clearArtifacts, ConsoleLog, domQuiet, firstPing, flowSteps, slug, startRpcProxy, Timings, walletCaller, type Call, type RpcProxy , launchOrSaveLog } from './harness.js';
@@ -218,6 +219,7 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
     const pending = dapp('xpcSendTransaction', transactionHex, 'P');
     const { window, shown } = await approvalWindow('xpc_sendTransaction', pending);
     expectDelegationApproval(shown, account, transactionHex);
+    await expectAccessible(window, 'the approval of a site-built delegation');
     await screenshotApproval(window, 'xpc-send-delegation');
     await decide(window, 'Approve');
     const { txID } = expectOk(await pending, 'xpc_sendTransaction') as { txID: string };

@@ -47,4 +47,11 @@ export function expectDelegationApproval(shown: ApprovalSnapshot, account: Accou
   expect(shown.testids['tx-details']).toContain(account.pAddress);
   expect(shown.testids['outputs']).toContain('Staked');
   expect(shown.testids['exact-bytes']).toBe(transactionHex);
+  // Before the bytes, what it does to this wallet: the stake is the account's and comes back, the
+  // fee is burned, and every owner shown is labelled as this account's.
+  expect(shown.testids['tx-impact']).toContain('What this does to your wallet');
+  expect(shown.testids['tx-impact']).toMatch(/Staked, back to you when it ends\s*25 AVAX/);
+  expect(shown.testids['tx-impact']).toContain('Burned');
+  expect(shown.testids['tx-impact']).not.toContain('not this wallet');
+  expect(shown.testids['owner-yours']).toBe(`Yours · ${account.name}, X/P address`);
 }

@@ -12,6 +12,7 @@ import { type Bytes, fromHex, toHex } from '../../src/core/bytes.js';
 import { encodeUtxo } from '../../src/core/codec/codec.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import type { NodeClient } from '../../src/core/node.js';
+import { memoryProofCache, type ProofNetwork, proveUtxos } from '../../src/core/proof.js';
 import type { AccountView, ApprovalSummary } from '../../src/shared/messages.js';
 import { PROVIDER_CHANNEL } from '../../src/shared/provider-protocol.js';
 import { providerBackground } from './wallet-fixture.js';
@@ -98,9 +99,15 @@ export async function nowOnP(): Promise<bigint> {
 }
 
 /** A P address's UTXOs as avalanchejs objects, read from the node. */
-export async function ajsUtxosOf(client: NodeClient, pAddress: string): Promise<AjsUtxo[]> {
-  const { utxos } = await client.getAllUtxos('P', [pAddress]);
-  return utxos.map((u) => utils.getManagerForVM('PVM').unpack(encodeUtxo(u, 'pvm'), AjsUtxo));
+/**
+ * The wallet's P UTXOs a site may build with: the ones their creating tx proves. A refund or a
+ * reward exists only in the chain's state, and the wallet signs no site tx that spends one.
+ */
+export async function ajsUtxosOf(client: NodeClient, pAddress: string, network: ProofNetwork): Promise<AjsUtxo[]> {
+  const read = await client.getAllUtxos('P', [pAddress]);
+  const checked = await proveUtxos(client, 'P', read.utxos.map((utxo, i) => ({ utxo, bytes: read.encoded[i]!, digest: read.digests[i]! })), { network, cache: memoryProofCache() });
+  const unproven = new Set(checked.unproven);
+  return checked.utxos.filter((u) => !unproven.has(u)).map((u) => utils.getManagerForVM('PVM').unpack(encodeUtxo(u, 'pvm'), AjsUtxo));
 }
 
 /** The compressed G1 generator: the BLS public key of secret key 1. */

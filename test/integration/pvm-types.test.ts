@@ -135,10 +135,10 @@ describe('every P-Chain tx type a single node accepts, through the wallet’s si
 
   /** The props every avalanchejs builder takes: the wallet's P UTXOs and the node's fee state. */
   async function common() {
-    const { client } = await localNetwork();
+    const { client, ctx } = await localNetwork();
     const feeState = await client.platform.getFeeState();
     fee = { ...fee, gasPriceNavax: feeState.price };
-    return { feeState, fromAddressesBytes: [me], changeAddressesBytes: [me], utxos: await ajsUtxosOf(client, pAddress) };
+    return { feeState, fromAddressesBytes: [me], changeAddressesBytes: [me], utxos: await ajsUtxosOf(client, pAddress, ctx) };
   }
 
   /** The approval the site's request produced: exactly one, for exactly these bytes. */

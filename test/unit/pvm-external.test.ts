@@ -17,6 +17,7 @@ import {
   type PTx,
   type Utxo,
 } from '../../src/core/codec/index.js';
+import { amountOf } from '../../src/core/codec/rules.js';
 import { describeTx } from '../../src/core/describe.js';
 import { cb58Encode, formatAddress } from '../../src/core/encoding.js';
 import { NetworkMismatchError, RpcError, ValidationError } from '../../src/core/errors.js';
@@ -33,7 +34,7 @@ const base = (spent: Utxo[]) => ({
   networkID: ctx.networkID,
   blockchainID: ctx.pChainID,
   outputs: [],
-  inputs: spent.map((u) => ({ txID: u.txID, outputIndex: u.outputIndex, assetID: u.assetID, input: { kind: 'TransferInput' as const, amount: 1_000_000n, sigIndices: [0] } })),
+  inputs: spent.map((u) => ({ txID: u.txID, outputIndex: u.outputIndex, assetID: u.assetID, input: { kind: 'TransferInput' as const, amount: amountOf(u.output), sigIndices: [0] } })),
   memo: new Uint8Array(),
 });
 
@@ -185,6 +186,25 @@ describe('P-Chain authorizations in site txs', () => {
     expect(decodeSignedTx(withTheirs.signedBytes, 'pvm').credentials[1]!.signatures).toStrictEqual([theirSig, theirSig]);
     expect(describeTx(ext.tx, ctx, ext.spent).authorization).toMatchObject({ by: 'L1 validator deactivation owner', sigIndices: [0, 2] });
     expect(authorizationOf(tx)?.kind).toBe('deactivation-owner');
+  });
+
+  it("what a tx spends comes from the tx that made it: a UTXO no tx proves is refused with one message, whoever owns it", async () => {
+    // The creating tx is a BaseTx with one output; index 3 is not in it (as a staking reward's is not).
+    const creator: PTx = { ...base([]), kind: 'BaseTx', outputs: [{ assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: 7_000_000n, owners: mine } }] };
+    const { node, ids } = fakeNode([creator]);
+    const proven = { txID: ids[0]!, outputIndex: 0, assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput' as const, amount: 7_000_000n, owners: mine } };
+    // Read from its tx: the owners are the tx's, not anyone's word.
+    const ext = await external({ ...base([proven]), kind: 'BaseTx' }, [], node);
+    expect(ext.spent).toEqual([proven]);
+    const messageFor = async (owners: OutputOwners) => {
+      const reward = { txID: ids[0]!, outputIndex: 3, assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput' as const, amount: 1_000n, owners } };
+      return (await external({ ...base([reward]), kind: 'BaseTx' }, [], node).catch((e: Error) => e)) as Error;
+    };
+    const ours = await messageFor(mine);
+    const theirs = await messageFor(makeOwners([outsider]));
+    expect(ours).toBeInstanceOf(ValidationError);
+    expect(ours.message).toMatch(/no transaction the node shows created/);
+    expect(theirs.message).toBe(ours.message);
   });
 
   it('refused before anything is signed: a rule broken, a subnet ID that names no subnet, stake in another asset', async () => {

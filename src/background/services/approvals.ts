@@ -7,7 +7,9 @@ import type { UnsignedTx, Utxo } from '../../core/codec/types.js';
 import { describeTx, type TxView } from '../../core/describe.js';
 import { cb58Encode, parseId } from '../../core/encoding.js';
 import { chainContextOf } from '../../core/network.js';
-import type { ApprovalAssetInfo, ApprovalSummary, ApprovalView, RequestParams as P } from '../../shared/messages.js';
+import type { WalletEngine } from '../../core/engine.js';
+import { addressKey, type OwnAddress, txImpact } from '../../core/tx-impact.js';
+import type { AccountView, ActivityItem, ApprovalAssetInfo, ApprovalSummary, ApprovalView, RequestParams as P } from '../../shared/messages.js';
 import type { AccountEngines } from '../account-engines.js';
 import { type ApprovalQueue, requesterOf, UnknownApprovalError } from '../approvals.js';
 import type { Session } from '../session.js';
@@ -27,6 +29,8 @@ export class ApprovalsService {
       queue?: ApprovalQueue;
       /** Sites whose requests wait for the wallet to be unlocked (the provider knows them). */
       sitesWaitingForUnlock?: () => string[];
+      /** The wallet's accounts, to tell its own addresses apart in an approval. */
+      accounts?: () => Promise<AccountView[]>;
     } = {},
   ) {}
 
@@ -65,15 +69,17 @@ export class ApprovalsService {
 
   /**
    * The approval window's view of an X/P/C-atomic tx: decoded from the exact bytes that would be
-   * signed, on the selected network, with every asset it moves named. For the provider to enqueue.
+   * signed, on the selected network, with every asset it moves named, and what it does to this
+   * wallet (src/core/tx-impact.ts): whose each owner is, per asset what leaves and what comes back,
+   * and the warnings. For the provider to enqueue.
    */
   async approvalSummaryForTx(
-    tx: UnsignedTx,
-    spent: readonly Utxo[],
-    unsignedBytes: Bytes = encodeUnsignedTx(tx),
-  ): Promise<Omit<Extract<ApprovalSummary, { kind: 'tx' }>, 'action' | 'complete'>> {
-    const { preset } = await this.engines.selected();
-    const identity = await this.networks.identity(preset);
+    accountId: string,
+    ext: { tx: UnsignedTx; spent: readonly Utxo[]; unsignedBytes?: Bytes },
+  ): Promise<Omit<Extract<ApprovalSummary, { kind: 'tx' }>, 'action' | 'complete' | 'signsNothing'>> {
+    const { tx, spent, unsignedBytes = encodeUnsignedTx(tx) } = ext;
+    const opened = await this.engines.open(accountId);
+    const identity = await this.networks.identity(opened.preset);
     const ctx = chainContextOf(identity);
     const view = describeTx(tx, ctx, spent);
     const avax = cb58Encode(ctx.avaxAssetID);
@@ -88,13 +94,50 @@ export class ApprovalsService {
       } catch {
         continue;
       }
-      const info = await this.networks.assetDescription(preset, assetID).catch(() => undefined);
+      const info = await this.networks.assetDescription(opened.preset, assetID).catch(() => undefined);
       // An asset the node cannot describe is shown by its ID alone.
       if (info) assets[assetID] = { symbol: info.symbol, denomination: info.denomination, verified: false };
     }
     if (view.asset) assets[NEW_ASSET] = { symbol: view.asset.symbol, denomination: view.asset.denomination, verified: false };
-    return { kind: 'tx', chain: view.chain, unsignedHex: `0x${toHex(unsignedBytes)}`, view, assets };
+    // A fee the node cannot price now is left unjudged rather than holding the approval up.
+    const networkFee = await opened.engine.networkFeeOf(tx).catch(() => undefined);
+    const impact = txImpact(view, {
+      own: await this.ownAddresses(opened.engine, accountId),
+      paidBefore: paidBefore(opened.cache.activity),
+      avaxAssetID: avax,
+      // X fees are fixed; P and atomic fees follow a price that may rise before the site sends.
+      ...(networkFee !== undefined ? { feeCeiling: tx.vm === 'avm' ? networkFee : 2n * networkFee } : {}),
+      nowSeconds: BigInt(Math.floor(Date.now() / 1000)),
+    });
+    return { kind: 'tx', chain: view.chain, unsignedHex: `0x${toHex(unsignedBytes)}`, view, assets, impact };
   }
+
+  /** Every address of the wallet's accounts it knows, and each X/P address the acting account has used. */
+  private async ownAddresses(engine: WalletEngine, accountId: string): Promise<Map<string, OwnAddress>> {
+    const own = new Map<string, OwnAddress>();
+    const add = (address: string, account: string, role: string) => {
+      if (!own.has(addressKey(address))) own.set(addressKey(address), { account, role, address });
+    };
+    const accounts = (await this.options.accounts?.()) ?? [];
+    for (const a of accounts) {
+      add(a.xAddress, a.name, 'X/P address');
+      add(a.cAddress, a.name, 'C-Chain address');
+      add(a.cBech32Address, a.name, "C-Chain address's atomic owner");
+    }
+    const acting = accounts.find((a) => a.id === accountId)?.name ?? 'this account';
+    for (const address of engine.addresses('X')) add(address, acting, 'another X/P address of this account');
+    return own;
+  }
+}
+
+/** Addresses the account's sends, mints and transfers paid (Activity's `to`: one, or a multisig's list). */
+function paidBefore(activity: readonly ActivityItem[]): Set<string> {
+  const paid = new Set<string>();
+  for (const item of activity) {
+    if (item.to === undefined || item.kind === 'receive') continue;
+    for (const a of item.to.split(',')) if (a.trim() !== '') paid.add(addressKey(a));
+  }
+  return paid;
 }
 
 /** Every asset ID a tx view mentions, once each. */

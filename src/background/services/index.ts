@@ -61,6 +61,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
   const approvals = new ApprovalsService(session, engines, networks, {
     ...(options.approvals ? { queue: options.approvals } : {}),
     ...(options.sitesWaitingForUnlock ? { sitesWaitingForUnlock: options.sitesWaitingForUnlock } : {}),
+    accounts: async () => (await accounts.accountsList()).accounts,
   });
   return {
     accounts,
@@ -82,7 +83,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
       evmNonceFor: (accountId) => delivery.evmNonceFor(accountId),
       checkSiteSigning: (accountId, chain, signedBytes) => delivery.checkSiteSigning(accountId, chain, signedBytes),
       sendSiteTx: (accountId, signed, item) => delivery.sendSiteTx(accountId, signed, item),
-      approvalSummaryForTx: (tx, spent, unsignedBytes) => approvals.approvalSummaryForTx(tx, spent, unsignedBytes),
+      approvalSummaryForTx: (accountId, ext) => approvals.approvalSummaryForTx(accountId, ext),
     },
   };
 }

@@ -5,6 +5,7 @@ import { toHex } from '../../../src/core/bytes.js';
 import { encodeUnsignedTx } from '../../../src/core/codec/codec.js';
 import type { Utxo } from '../../../src/core/codec/types.js';
 import { describeTx } from '../../../src/core/describe.js';
+import { addressKey, type OwnAddress, txImpact } from '../../../src/core/tx-impact.js';
 import { cb58Encode, formatAddress } from '../../../src/core/encoding.js';
 import { type ChainContext, makeOwners } from '../../../src/core/tx/context.js';
 import { ownedAddressSet, spendableUtxos } from '../../../src/core/tx/utxos.js';
@@ -45,16 +46,24 @@ function txSummary(): Extract<ApprovalSummary, { kind: 'tx' }> {
     ],
     memo: new TextEncoder().encode('invoice 7'),
   });
+  const view = describeTx(built.tx, ctx, built.spent);
   return {
     kind: 'tx',
     chain: 'X',
     action: 'send',
     complete: true,
     unsignedHex: `0x${toHex(encodeUnsignedTx(built.tx))}`,
-    view: describeTx(built.tx, ctx, built.spent),
+    view,
     // The unknown asset is deliberately missing: the window must show it by ID.
     assets: { [AVAX]: { symbol: 'AVAX', denomination: 9, verified: true } },
+    impact: txImpact(view, { own: ownMap(), paidBefore: new Set(), avaxAssetID: AVAX, feeCeiling: ctx.xTxFee, nowSeconds: 1_800_000_000n }),
   };
+}
+
+/** The wallet's own address in these tests: `me`, as Account 1's X/P address. */
+function ownMap(): Map<string, OwnAddress> {
+  const address = formatAddress('X', HRP, me);
+  return new Map([[addressKey(address), { account: 'Account 1', role: 'X/P address', address }]]);
 }
 
 function connect(accounts: string[] = [C_ADDR, X_ADDR, P_ADDR]): ApprovalSummary {
@@ -122,6 +131,52 @@ describe('approval window: a transaction', () => {
     expect(screen.getByTestId('exact-bytes').textContent).toBe(summary.unsignedHex);
     expect(screen.getByText(/^Exact bytes \(\d+ bytes\)$/)).toBeTruthy();
     expect(document.body.innerHTML).not.toContain('<script');
+  });
+
+  it('says first what the tx does to the wallet: per asset what leaves, comes back, goes to whom and is burned; warnings in words; every owner labelled', async () => {
+    const summary = txSummary();
+    renderWith(queue([approval(1, summary)]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    const impact = await screen.findByTestId('tx-impact');
+    const [avax, other] = within(impact).getAllByTestId('impact-asset');
+    expect(avax!.textContent).toContain('AVAX');
+    const fact = (el: HTMLElement, label: string) => within(el).getByText(label).nextElementSibling!.textContent;
+    expect(fact(avax!, 'Leaves your wallet')).toBe('0.005 AVAX');
+    expect(fact(avax!, 'Comes back to you')).toBe('0.002 AVAX');
+    expect(fact(avax!, `Goes to ${formatAddress('X', HRP, bob)}, ${formatAddress('X', HRP, carol)} (2 signatures)`)).toBe('0.002 AVAX');
+    expect(fact(avax!, 'Burned')).toBe('0.001 AVAX');
+    expect(fact(other!, 'Leaves your wallet')).toBe(`1,000 base units of asset ${OTHER}`);
+    expect(fact(other!, 'Comes back to you')).toBe(`600 base units of asset ${OTHER}`);
+    const warnings = within(impact).getByTestId('impact-warnings').textContent!;
+    expect(warnings).toContain('is paid locked until');
+    expect(warnings).toContain(`This wallet has never paid ${formatAddress('X', HRP, bob)} before`);
+    expect(warnings).not.toContain('Destroys');
+    // Each owner address says whose it is.
+    const inputs = screen.getByTestId('inputs');
+    expect(within(inputs).getAllByTestId('owner-yours')[0]!.textContent).toBe('Yours · Account 1, X/P address');
+    expect(within(screen.getByTestId('outputs')).getAllByTestId('owner-not-yours').length).toBeGreaterThan(0);
+  });
+
+  it('a tx that signs nothing of this account says so; a burned asset, an output anyone can take and a look-alike address are warned of', async () => {
+    const summary = txSummary();
+    const mine = formatAddress('X', HRP, me);
+    const lookAlike = `${mine.slice(0, -10)}qqqqqq${mine.slice(-4)}`;
+    summary.signsNothing = true;
+    summary.impact = {
+      ...summary.impact,
+      warnings: [
+        { kind: 'burn', assetID: AVAX, amount: '5000000000' },
+        { kind: 'anyone', assetID: AVAX, amount: '1000000000' },
+        { kind: 'look-alike', address: lookAlike, resembles: mine },
+        { kind: 'not-your-owner', what: 'validation rewards', addresses: ['P-stranger'], threshold: 1 },
+      ],
+    };
+    renderWith(queue([approval(1, summary)]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('signs-nothing')).textContent).toContain('approving signs nothing');
+    const warnings = screen.getByTestId('impact-warnings').textContent!;
+    expect(warnings).toContain('Destroys 5 AVAX: burned for good');
+    expect(warnings).toContain('1 AVAX goes to an output with no owner: anyone can take it');
+    expect(warnings).toContain(`${lookAlike} looks like your address ${mine} but is not yours`);
+    expect(warnings).toContain('The validation rewards go to P-stranger: not this wallet');
   });
 
   it('warns about an input whose UTXO the wallet cannot see', async () => {
@@ -207,6 +262,7 @@ describe('approval window: a transaction', () => {
         authorization: { by: 'subnet owner', of: 'subnet-id', sigIndices: [0], owners: { addresses: [P_ADDR], threshold: 1 }, signers: [P_ADDR], note: 'as the subnet was created' },
       },
       assets: { [AVAX]: { symbol: 'AVAX', denomination: 9, verified: true } },
+      impact: { assets: [], warnings: [], yours: {} },
     };
     renderWith(queue([approval(1, summary)]), <ApprovalWindow armMs={0} close={() => undefined} />);
     await screen.findByTestId('tx-summary');

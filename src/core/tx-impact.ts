@@ -1,0 +1,206 @@
+// What a transaction does to the wallet asked to sign it, in the terms a person judges an approval
+// by: per asset, what leaves the wallet, what comes back, what goes to whom and what is burned;
+// which owners are the wallet's (which account, which address) and which are not; and what to be
+// warned of (an asset burned beyond the fee, an output anyone or a stranger can take, a lock, a
+// first payment, an address made to look like one of the wallet's own, rewards paid elsewhere).
+// Computed from the TxView (src/core/describe.ts), so it speaks of exactly what the approval shows.
+import type { LegView, OwnersView, TxView } from './describe.js';
+
+/** One of the wallet's addresses: whose it is and which of its addresses. */
+export interface OwnAddress {
+  account: string;
+  role: string;
+  /** The address as the wallet shows it. */
+  address: string;
+}
+
+export interface ImpactContext {
+  /** The wallet's addresses, by {@link addressKey}. */
+  own: ReadonlyMap<string, OwnAddress>;
+  /** Addresses the wallet has paid before, by {@link addressKey}. */
+  paidBefore: ReadonlySet<string>;
+  avaxAssetID: string;
+  /** The most AVAX (nAVAX) this tx should burn as the network's fee now, when the wallet can tell. */
+  feeCeiling?: bigint;
+  /** Chain time (seconds): outputs locked past it are flagged. */
+  nowSeconds: bigint;
+}
+
+/**
+ * Who can spend an owner set: the wallet alone ('yours'); the wallet, and also others without it
+ * ('shared'); the wallet only with others' signatures ('needs-others'); only others; or anyone.
+ */
+export type Ownership = 'yours' | 'shared' | 'needs-others' | 'not-yours' | 'anyone';
+
+export interface Recipient {
+  /** The owner set's addresses, as shown (0x for an EVM account). */
+  addresses: string[];
+  threshold: number;
+  ownership: Exclude<Ownership, 'yours'>;
+  amount: string;
+  staked?: true;
+}
+
+export interface AssetImpact {
+  assetID: string;
+  /** Spent from inputs the wallet signs (base units, decimal). */
+  leaves: string;
+  /** Spent from inputs that are not the wallet's. */
+  fromOthers: string;
+  /** Paid to outputs the wallet alone spends. */
+  returns: string;
+  /** The wallet's stake: locked while staking, then back to it. */
+  staked: string;
+  /** Everything else paid out, by owner set. */
+  toOthers: Recipient[];
+  /** Consumed and not created again (for AVAX: the fee, as the view counts it). */
+  burned: string;
+}
+
+export type ImpactWarning =
+  | { kind: 'burn'; assetID: string; amount: string }
+  | { kind: 'fee-above-network'; amount: string; ceiling: string }
+  | { kind: 'anyone'; assetID: string; amount: string }
+  | { kind: 'shared' | 'needs-others'; assetID: string; amount: string; strangers: string[] }
+  | { kind: 'locked'; assetID: string; amount: string; until: string; yours: boolean }
+  | { kind: 'first-payment'; address: string }
+  | { kind: 'look-alike'; address: string; resembles: string }
+  | { kind: 'not-your-owner'; what: string; addresses: string[]; threshold: number }
+  | { kind: 'unknown-input' };
+
+export interface TxImpact {
+  assets: AssetImpact[];
+  warnings: ImpactWarning[];
+  /** Every address the view shows that is the wallet's: what to label it ("Account 1 · X/P address"). */
+  yours: Record<string, OwnAddress>;
+}
+
+/**
+ * The key an address is known by: its bech32 body without the chain letter (one key is one
+ * address on X, P and in atomic memory), or a lower-case 0x EVM address.
+ */
+export function addressKey(address: string): string {
+  const a = address.trim();
+  if (/^0x[0-9a-fA-F]{40}$/.test(a)) return a.toLowerCase();
+  return a.replace(/^[XPC]-/, '').toLowerCase();
+}
+
+function ownershipOf(addresses: readonly string[], threshold: number, own: ImpactContext['own']): Ownership {
+  if (threshold === 0 || addresses.length === 0) return 'anyone';
+  const mine = addresses.filter((a) => own.has(addressKey(a))).length;
+  const others = addresses.length - mine;
+  if (mine >= threshold) return others >= threshold ? 'shared' : 'yours';
+  return mine > 0 ? 'needs-others' : 'not-yours';
+}
+
+/** A leg's owner set: its owners, or its EVM account (one key, threshold 1). */
+function ownersOfLeg(leg: LegView): OwnersView | undefined {
+  if (leg.owners) return leg.owners;
+  if (leg.evmAddress !== undefined) return { addresses: [leg.evmAddress], threshold: 1, locktime: '0' };
+  return undefined;
+}
+
+/** The part of an address a person compares by eye: after the chain letter and the bech32 prefix. */
+function visibleBody(address: string): string {
+  const key = addressKey(address);
+  return key.startsWith('0x') ? key.slice(2) : key.slice(key.lastIndexOf('1') + 1);
+}
+
+/** Same first and last four characters as one of the wallet's addresses, and not it. */
+function lookAlikeOf(address: string, own: ImpactContext['own']): string | undefined {
+  const body = visibleBody(address);
+  if (body.length < 12) return undefined;
+  for (const key of own.keys()) {
+    const mine = visibleBody(key);
+    if (mine !== body && mine.length === body.length && mine.slice(0, 4) === body.slice(0, 4) && mine.slice(-4) === body.slice(-4)) return own.get(key)!.address;
+  }
+  return undefined;
+}
+
+export function txImpact(view: TxView, c: ImpactContext): TxImpact {
+  const byAsset = new Map<string, { leaves: bigint; fromOthers: bigint; returns: bigint; staked: bigint; out: bigint; toOthers: Recipient[] }>();
+  const asset = (id: string) => {
+    let a = byAsset.get(id);
+    if (!a) byAsset.set(id, (a = { leaves: 0n, fromOthers: 0n, returns: 0n, staked: 0n, out: 0n, toOthers: [] }));
+    return a;
+  };
+  const warnings: ImpactWarning[] = [];
+  const yours: Record<string, OwnAddress> = {};
+  const strangers = new Set<string>();
+  const note = (owners: OwnersView) => {
+    for (const a of owners.addresses) {
+      const mine = c.own.get(addressKey(a));
+      if (mine) yours[a] = mine;
+      else strangers.add(a);
+    }
+  };
+
+  for (const leg of view.inputs) {
+    if (leg.unknownUtxo) warnings.push({ kind: 'unknown-input' });
+    const owners = ownersOfLeg(leg);
+    if (owners) note(owners);
+    const amount = BigInt(leg.amount ?? '0');
+    const ownership = owners ? ownershipOf(owners.addresses, owners.threshold, c.own) : 'not-yours';
+    if (ownership === 'yours' || ownership === 'shared' || ownership === 'needs-others') asset(leg.assetID).leaves += amount;
+    else asset(leg.assetID).fromOthers += amount;
+  }
+
+  const pay = (leg: LegView, created: boolean) => {
+    const owners = ownersOfLeg(leg);
+    if (!owners) return;
+    note(owners);
+    const amount = BigInt(leg.amount ?? '0');
+    const a = asset(leg.assetID);
+    if (!created) a.out += amount;
+    const ownership = ownershipOf(owners.addresses, owners.threshold, c.own);
+    if (ownership === 'yours') {
+      if (leg.staked) a.staked += amount;
+      else a.returns += amount;
+    } else {
+      a.toOthers.push({ addresses: owners.addresses, threshold: owners.threshold, ownership, amount: amount.toString(), ...(leg.staked ? { staked: true as const } : {}) });
+      if (ownership === 'anyone') warnings.push({ kind: 'anyone', assetID: leg.assetID, amount: amount.toString() });
+      if (ownership === 'shared' || ownership === 'needs-others') {
+        warnings.push({ kind: ownership, assetID: leg.assetID, amount: amount.toString(), strangers: owners.addresses.filter((x) => !c.own.has(addressKey(x))) });
+      }
+    }
+    const until = BigInt(owners.locktime) > BigInt(leg.stakeableUntil ?? '0') ? owners.locktime : (leg.stakeableUntil ?? '0');
+    if (!leg.staked && BigInt(until) > c.nowSeconds) warnings.push({ kind: 'locked', assetID: leg.assetID, amount: amount.toString(), until, yours: ownership === 'yours' });
+  };
+  for (const leg of view.outputs) pay(leg, false);
+  // Operations create what they output (a mint) or move a UTXO whole (an NFT): nothing burned.
+  for (const op of view.operations) for (const leg of op.outputs) pay(leg, true);
+
+  const assets: AssetImpact[] = [];
+  for (const [assetID, a] of byAsset) {
+    const burned = assetID === c.avaxAssetID ? BigInt(view.burned) : a.leaves + a.fromOthers - a.out;
+    if (assetID !== c.avaxAssetID && burned > 0n) warnings.push({ kind: 'burn', assetID, amount: burned.toString() });
+    assets.push({
+      assetID,
+      leaves: a.leaves.toString(),
+      fromOthers: a.fromOthers.toString(),
+      returns: a.returns.toString(),
+      staked: a.staked.toString(),
+      toOthers: a.toOthers,
+      burned: (burned > 0n ? burned : 0n).toString(),
+    });
+  }
+  const avaxBurned = BigInt(view.burned);
+  if (c.feeCeiling !== undefined && avaxBurned > c.feeCeiling) warnings.push({ kind: 'fee-above-network', amount: avaxBurned.toString(), ceiling: c.feeCeiling.toString() });
+
+  for (const r of view.rewardOwners ?? []) {
+    note(r.owners);
+    if (ownershipOf(r.owners.addresses, r.owners.threshold, c.own) !== 'yours') {
+      warnings.push({ kind: 'not-your-owner', what: r.what, addresses: r.owners.addresses, threshold: r.owners.threshold });
+    }
+  }
+  for (const address of strangers) {
+    const resembles = lookAlikeOf(address, c.own);
+    if (resembles !== undefined) warnings.push({ kind: 'look-alike', address, resembles });
+  }
+  const paidTo = new Set([...view.outputs, ...view.operations.flatMap((o) => o.outputs)].flatMap((l) => ownersOfLeg(l)?.addresses ?? []));
+  for (const address of paidTo) {
+    const key = addressKey(address);
+    if (!c.own.has(key) && !c.paidBefore.has(key)) warnings.push({ kind: 'first-payment', address });
+  }
+  return { assets, warnings, yours };
+}

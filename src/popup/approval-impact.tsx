@@ -1,0 +1,122 @@
+// What a site's transaction does to this wallet, before its inputs and outputs: the warnings in
+// words, then per asset what leaves the wallet, what comes back, what goes to whom and what is
+// burned (src/core/tx-impact.ts). Owners are labelled as the wallet's (which account, which
+// address) or not, here and in the tables below.
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import type { AssetImpact, ImpactWarning, OwnAddress, TxImpact } from '../core/tx-impact.js';
+import type { ApprovalAssetInfo } from '../shared/messages.js';
+import { formatDateTime, formatUnits, formatValue } from './format.js';
+
+type Assets = Record<string, ApprovalAssetInfo>;
+
+/** The wallet's own addresses in the approval on screen: whoever shows an owner labels it. */
+export const YoursContext = createContext<Record<string, OwnAddress> | undefined>(undefined);
+
+function amountText(amount: string, assetID: string, assets: Assets): string {
+  const info = assets[assetID];
+  return info ? formatValue(amount, info.denomination, info.symbol) : `${formatUnits(amount, 0)} base units of asset ${assetID}`;
+}
+
+function listText(addresses: readonly string[]): string {
+  return addresses.length === 0 ? 'no one' : addresses.join(', ');
+}
+
+function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | undefined): string {
+  switch (w.kind) {
+    case 'burn':
+      return `Destroys ${amountText(w.amount, w.assetID, assets)}: burned for good, paid to no one and not a fee`;
+    case 'fee-above-network':
+      return `Burns ${amountText(w.amount, avaxAssetID ?? '', assets)} in fees; the network charges at most ${amountText(w.ceiling, avaxAssetID ?? '', assets)} now`;
+    case 'anyone':
+      return `${amountText(w.amount, w.assetID, assets)} goes to an output with no owner: anyone can take it`;
+    case 'shared':
+      return `${amountText(w.amount, w.assetID, assets)} goes to an output shared with ${listText(w.strangers)}, who can spend it without you`;
+    case 'needs-others':
+      return `${amountText(w.amount, w.assetID, assets)} goes to an output you can spend only with the signature of ${listText(w.strangers)}`;
+    case 'locked':
+      return `${amountText(w.amount, w.assetID, assets)} ${w.yours ? 'comes back to you' : 'is paid'} locked until ${timeText(w.until)}`;
+    case 'first-payment':
+      return `This wallet has never paid ${w.address} before`;
+    case 'look-alike':
+      return `${w.address} looks like your address ${w.resembles} but is not yours`;
+    case 'not-your-owner':
+      return `The ${w.what} go${w.what.endsWith('s') ? '' : 'es'} to ${listText(w.addresses)}${w.threshold > 1 ? ` (${w.threshold} signatures)` : ''}: not this wallet`;
+    case 'unknown-input':
+      return 'An input spends funds the wallet cannot see';
+  }
+}
+
+function timeText(seconds: string): string {
+  const n = Number(seconds);
+  return Number.isSafeInteger(n) && n * 1000 <= 8.64e15 ? formatDateTime(n * 1000) : `${seconds} (Unix time)`;
+}
+
+/** "Yours · Account 1, X/P address" or "Not yours", next to an address. */
+export function OwnerLabel({ address }: { address: string }) {
+  const yours = useContext(YoursContext);
+  if (!yours) return null;
+  const mine = yours[address];
+  return mine ? (
+    <span class="badge verified" data-testid="owner-yours">
+      Yours · {mine.account}, {mine.role}
+    </span>
+  ) : (
+    <span class="badge" data-testid="owner-not-yours">
+      Not yours
+    </span>
+  );
+}
+
+function AssetRows({ a, assets }: { a: AssetImpact; assets: Assets }) {
+  const rows: [string, string][] = [];
+  if (a.leaves !== '0') rows.push(['Leaves your wallet', amountText(a.leaves, a.assetID, assets)]);
+  if (a.fromOthers !== '0') rows.push(["Spent from others' funds", amountText(a.fromOthers, a.assetID, assets)]);
+  if (a.returns !== '0') rows.push(['Comes back to you', amountText(a.returns, a.assetID, assets)]);
+  if (a.staked !== '0') rows.push(['Staked, back to you when it ends', amountText(a.staked, a.assetID, assets)]);
+  for (const r of a.toOthers) {
+    const to = r.addresses.length === 0 ? 'anyone' : `${listText(r.addresses)}${r.threshold > 1 ? ` (${r.threshold} signatures)` : ''}`;
+    rows.push([r.staked ? `Staked, back to ${to}` : `Goes to ${to}`, amountText(r.amount, a.assetID, assets)]);
+  }
+  if (a.burned !== '0') rows.push(['Burned', amountText(a.burned, a.assetID, assets)]);
+  return (
+    <>
+      {rows.map(([label, value]) => (
+        <div class="impact-row" key={label}>
+          <dt class="break">{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </>
+  );
+}
+
+export function ImpactSummary({ impact, assets, signsNothing, avaxAssetID }: { impact: TxImpact; assets: Assets; signsNothing: boolean; avaxAssetID: string | undefined }) {
+  return (
+    <section class="section-body" data-testid="tx-impact" aria-labelledby="impact-heading">
+      <h3 id="impact-heading">What this does to your wallet</h3>
+      {signsNothing && (
+        <p class="badge warn" role="note" data-testid="signs-nothing">
+          None of this account's keys signs anything in this transaction: approving signs nothing.
+        </p>
+      )}
+      {impact.warnings.length > 0 && (
+        <ul class="warnings" data-testid="impact-warnings" aria-label="Warnings">
+          {impact.warnings.map((w, i) => (
+            <li key={i} class="badge warn" data-kind={w.kind}>
+              {warningText(w, assets, avaxAssetID)}
+            </li>
+          ))}
+        </ul>
+      )}
+      {impact.assets.map((a) => (
+        <div key={a.assetID} data-testid="impact-asset">
+          <p class="impact-asset-name break">{assets[a.assetID] ? assets[a.assetID]!.symbol : `Asset ${a.assetID}`}</p>
+          <dl class="facts compact">
+            <AssetRows a={a} assets={assets} />
+          </dl>
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,112 @@
+// What a tx does to the wallet, as the approval summarises it: ownership of every owner set, per
+// asset what leaves, comes back, goes elsewhere and is burned, and each warning a person needs.
+import { describe, expect, it } from 'vitest';
+import type { LegView, TxView } from '../../src/core/describe.js';
+import { addressKey, type ImpactContext, type OwnAddress, txImpact } from '../../src/core/tx-impact.js';
+
+const AVAX = 'avax-id';
+const TOKEN = 'token-id';
+// Bech32-shaped addresses (the checks compare the part after the prefix).
+const MINE = 'X-local1mineqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq7h4x';
+const MINE_TOO = 'X-local1secondqqqqqqqqqqqqqqqqqqqqqqqqqqqq2k9z';
+const BOB = 'X-local1bobbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb3m8w';
+const CAROL = 'X-local1carolcccccccccccccccccccccccccccccc5n7v';
+
+function context(extra: Partial<ImpactContext> = {}): ImpactContext {
+  const own = new Map<string, OwnAddress>([
+    [addressKey(MINE), { account: 'Account 1', role: 'X/P address', address: MINE }],
+    [addressKey(MINE_TOO), { account: 'Account 1', role: 'another X/P address of this account', address: MINE_TOO }],
+  ]);
+  return { own, paidBefore: new Set(), avaxAssetID: AVAX, nowSeconds: 1_800_000_000n, ...extra };
+}
+
+function leg(amount: bigint, addresses: string[], threshold = 1, extra: Partial<LegView> = {}, assetID = AVAX): LegView {
+  return { chain: 'X', assetID, amount: amount.toString(), kind: 'TransferOutput', owners: { addresses, threshold, locktime: '0' }, ...extra };
+}
+
+function view(inputs: LegView[], outputs: LegView[], burned: bigint, extra: Partial<TxView> = {}): TxView {
+  return { chain: 'X', kind: 'BaseTx', networkID: 1, inputs, outputs, burned: burned.toString(), operations: [], ...extra };
+}
+
+describe('what a tx does to the wallet', () => {
+  it('a plain send: what leaves, the change that comes back, the payment, the fee; owners labelled; a first payment flagged', () => {
+    const impact = txImpact(view([leg(10n, [MINE])], [leg(6n, [BOB]), leg(3n, [MINE_TOO])], 1n), context());
+    expect(impact.assets).toEqual([
+      { assetID: AVAX, leaves: '10', fromOthers: '0', returns: '3', staked: '0', toOthers: [{ addresses: [BOB], threshold: 1, ownership: 'not-yours', amount: '6' }], burned: '1' },
+    ]);
+    expect(impact.yours[MINE]).toMatchObject({ account: 'Account 1' });
+    expect(impact.yours[MINE_TOO]).toMatchObject({ role: 'another X/P address of this account' });
+    expect(impact.yours[BOB]).toBeUndefined();
+    expect(impact.warnings).toEqual([{ kind: 'first-payment', address: BOB }]);
+    // Paid before (on any chain: the body of the address is what counts): no warning.
+    expect(txImpact(view([leg(10n, [MINE])], [leg(9n, [BOB])], 1n), context({ paidBefore: new Set([addressKey(BOB.replace('X-', 'P-'))]) })).warnings).toEqual([]);
+  });
+
+  it('an input co-owned with a stranger still leaves this wallet: its signature spends it', () => {
+    const impact = txImpact(view([leg(1_000n, [MINE, BOB], 1), leg(5n, [CAROL])], [leg(1_004n, [BOB])], 1n), context({ paidBefore: new Set([addressKey(BOB)]) }));
+    expect(impact.assets[0]).toMatchObject({ leaves: '1000', fromOthers: '5' });
+  });
+
+  it('change to an output a stranger shares, or needs a stranger to spend, or anyone can take: not counted as coming back, and warned of', () => {
+    const outputs = [leg(4n, [MINE, BOB], 1), leg(3n, [MINE, CAROL], 2), { ...leg(2n, []), owners: { addresses: [], threshold: 0, locktime: '0' } }];
+    const impact = txImpact(view([leg(10n, [MINE])], outputs, 1n), context({ paidBefore: new Set([addressKey(BOB), addressKey(CAROL)]) }));
+    expect(impact.assets[0]!.returns).toBe('0');
+    expect(impact.assets[0]!.toOthers.map((r) => r.ownership)).toEqual(['shared', 'needs-others', 'anyone']);
+    expect(impact.warnings).toEqual([
+      { kind: 'shared', assetID: AVAX, amount: '4', strangers: [BOB] },
+      { kind: 'needs-others', assetID: AVAX, amount: '3', strangers: [CAROL] },
+      { kind: 'anyone', assetID: AVAX, amount: '2' },
+    ]);
+    // 2 of 3 where two are the wallet's: the wallet alone spends it, the stranger cannot.
+    expect(txImpact(view([leg(10n, [MINE])], [leg(9n, [MINE, MINE_TOO, BOB], 2)], 1n), context({ paidBefore: new Set([addressKey(BOB)]) })).assets[0]!.returns).toBe('9');
+  });
+
+  it('another asset consumed and not paid out is burned, in its own units; AVAX beyond the network fee is flagged', () => {
+    const inputs = [leg(10n, [MINE]), leg(1_000_000n, [MINE], 1, {}, TOKEN)];
+    const outputs = [leg(5n, [MINE]), leg(10n, [MINE], 1, {}, TOKEN)];
+    const impact = txImpact(view(inputs, outputs, 5n), context({ feeCeiling: 1n }));
+    expect(impact.assets.find((a) => a.assetID === TOKEN)).toMatchObject({ leaves: '1000000', returns: '10', burned: '999990' });
+    expect(impact.warnings).toContainEqual({ kind: 'burn', assetID: TOKEN, amount: '999990' });
+    expect(impact.warnings).toContainEqual({ kind: 'fee-above-network', amount: '5', ceiling: '1' });
+    // Within the ceiling: no fee warning.
+    expect(txImpact(view(inputs.slice(0, 1), outputs.slice(0, 1), 5n), context({ feeCeiling: 5n })).warnings).toEqual([]);
+  });
+
+  it('a lock past now is warned of, saying whether it comes back to the wallet', () => {
+    const locked = { ...leg(9n, [MINE]), owners: { addresses: [MINE], threshold: 1, locktime: '1900000000' } };
+    expect(txImpact(view([leg(10n, [MINE])], [locked], 1n), context()).warnings).toEqual([{ kind: 'locked', assetID: AVAX, amount: '9', until: '1900000000', yours: true }]);
+    const past = { ...locked, owners: { ...locked.owners, locktime: '1700000000' } };
+    expect(txImpact(view([leg(10n, [MINE])], [past], 1n), context()).warnings).toEqual([]);
+  });
+
+  it('an address made to look like one of the wallet’s (same first and last four characters) is named', () => {
+    const body = MINE.slice('X-local1'.length);
+    const fake = `X-local1${body.slice(0, 4)}${'z'.repeat(body.length - 8)}${body.slice(-4)}`;
+    const impact = txImpact(view([leg(10n, [MINE])], [leg(9n, [fake])], 1n), context());
+    expect(impact.warnings).toContainEqual({ kind: 'look-alike', address: fake, resembles: MINE });
+    expect(impact.warnings).toContainEqual({ kind: 'first-payment', address: fake });
+  });
+
+  it('stake: the wallet’s is staked and comes back; rewards owned elsewhere are warned of', () => {
+    const stake = leg(25n, [MINE], 1, { chain: 'P', staked: true });
+    const rewardsElsewhere = view([leg(26n, [MINE])], [stake], 1n, {
+      chain: 'P',
+      kind: 'AddPermissionlessDelegatorTx',
+      rewardOwners: [{ what: 'rewards', owners: { addresses: [BOB], threshold: 1, locktime: '0' } }],
+    });
+    const impact = txImpact(rewardsElsewhere, context());
+    expect(impact.assets[0]).toMatchObject({ leaves: '26', staked: '25', returns: '0', burned: '1' });
+    expect(impact.warnings).toEqual([{ kind: 'not-your-owner', what: 'rewards', addresses: [BOB], threshold: 1 }]);
+    const rewardsMine = { ...rewardsElsewhere, rewardOwners: [{ what: 'rewards', owners: { addresses: [MINE], threshold: 1, locktime: '0' } }] };
+    expect(txImpact(rewardsMine, context()).warnings).toEqual([]);
+  });
+
+  it('an EVM account is labelled by its 0x address, whatever its case', () => {
+    const evm = '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01';
+    const own = new Map([[addressKey(evm), { account: 'Account 1', role: 'C-Chain address', address: evm }]]);
+    const imported = view([leg(10n, [MINE])], [{ chain: 'C', assetID: AVAX, amount: '9', kind: 'EvmAccount', evmAddress: evm.toLowerCase() }], 1n, { kind: 'ImportTx' });
+    const impact = txImpact(imported, context({ own: new Map([...context().own, ...own]) }));
+    expect(impact.assets[0]).toMatchObject({ returns: '9' });
+    expect(impact.warnings).toEqual([]);
+  });
+});
