@@ -47,11 +47,28 @@ export interface Stores {
 
 /** The part of `browser.storage` (webextension-polyfill) that `browserStores` uses. */
 export interface BrowserStorageApi {
-  local: StorageArea;
-  session?: StorageArea & {
-    /** Chrome only (102+). Firefox does not expose its session area to content scripts at all. */
-    setAccessLevel?: (options: { accessLevel: 'TRUSTED_CONTEXTS' | 'TRUSTED_AND_UNTRUSTED_CONTEXTS' }) => Promise<void>;
-  };
+  local: StorageArea & AccessLevelSetter;
+  /** Chrome only (102+). Firefox does not expose its session area to content scripts at all. */
+  session?: StorageArea & AccessLevelSetter;
+}
+
+interface AccessLevelSetter {
+  setAccessLevel?: (options: { accessLevel: 'TRUSTED_CONTEXTS' | 'TRUSTED_AND_UNTRUSTED_CONTEXTS' }) => Promise<void>;
+}
+
+/**
+ * storage.local holds the vault's ciphertext. Content scripts run inside web pages' processes, and
+ * ours never read storage: where the browser allows it (Chrome), only the extension's own pages
+ * and worker may. Firefox offers no such setting for this area (its content scripts can read it,
+ * as everywhere); the ciphertext is then protected by the password alone. Resolves to whether the
+ * restriction is in place; never rejects.
+ */
+export function restrictLocalArea(local: AccessLevelSetter): Promise<boolean> {
+  if (typeof local.setAccessLevel !== 'function') return Promise.resolve(false);
+  return local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -64,6 +81,7 @@ export interface BrowserStorageApi {
  * in-memory stand-in: the wallet then stays unlocked only while the background is alive.
  */
 export function browserStores(storage: BrowserStorageApi): Stores {
+  void restrictLocalArea(storage.local);
   const native = storage.session;
   if (native === undefined) return { local: storage.local, session: memoryArea() };
 

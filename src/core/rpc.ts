@@ -11,6 +11,11 @@
 import { AbortedError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError } from './errors.js';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
+/**
+ * The most a node's answer may be: a page of 1,024 UTXOs, a 64 KB tx as hex or a block of logs
+ * fits many times over; a node that streams more is not read to the end (memory, time).
+ */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -224,14 +229,44 @@ async function fetchText(
   const deadline = makeDeadline(what, timeoutMs, signal);
   try {
     const response = await fetchFn(url, { ...init, signal: deadline.signal });
-    const text = await response.text();
+    const text = await readCapped(response, what);
     return { status: response.status, ok: response.ok, text };
   } catch (e) {
     const failure = deadline.failure();
     if (failure) throw failure;
+    if (e instanceof NodeResponseError) throw e;
     throw new NodeUnreachableError(url, causeText(e));
   } finally {
     deadline.dispose();
+  }
+}
+
+/** The body as text, read no further than MAX_ANSWER_BYTES (NodeResponseError past that). */
+async function readCapped(response: Response, what: string): Promise<string> {
+  const tooBig = () => new NodeResponseError(`the node's answer to ${what} is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MB; it was not read`);
+  const declared = Number(response.headers?.get('content-length') ?? NaN);
+  if (declared > MAX_ANSWER_BYTES) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooBig();
+  }
+  const reader = response.body?.getReader();
+  if (!reader) {
+    const text = await response.text();
+    if (text.length > MAX_ANSWER_BYTES) throw tooBig();
+    return text;
+  }
+  const decoder = new TextDecoder();
+  let text = '';
+  let read = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    read += value.byteLength;
+    if (read > MAX_ANSWER_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw tooBig();
+    }
+    text += decoder.decode(value, { stream: true });
   }
 }
 

@@ -127,6 +127,14 @@ describe('Chromium: the built extension against the local node', () => {
       popup!.evaluate((m) => (globalThis as unknown as ExtensionPageGlobals).chrome.runtime.sendMessage(m), message);
     call = walletCaller(send, log);
     expect(await firstPing(send, log)).toEqual({ ok: true, version: ext.manifest.version });
+    // The worker restricts storage.local (the vault ciphertext) to the extension's own contexts on
+    // start (src/background/storage.ts): this Chromium takes that setting for the local area.
+    const restricted = await popup.evaluate(() =>
+      (globalThis as unknown as { chrome: { storage: { local: { setAccessLevel(o: { accessLevel: string }): Promise<void> } } } }).chrome.storage.local
+        .setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' })
+        .then(() => 'restricted', (e: unknown) => String(e)),
+    );
+    expect(restricted).toBe('restricted');
     await screenshot('popup-first-run');
   });
 

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbortedError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError } from '../../src/core/errors.js';
-import { JsonRpcEndpoint, g, getJson, sleep } from '../../src/core/rpc.js';
+import { JsonRpcEndpoint, MAX_ANSWER_BYTES, g, getJson, sleep } from '../../src/core/rpc.js';
 
 interface Seen {
   url: string;
@@ -177,6 +177,31 @@ describe('JsonRpcEndpoint', () => {
     const err = await new JsonRpcEndpoint(url, { timeoutMs: 150 }).callRaw('m', {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('stops reading an answer past the size cap: streamed without a length, or declared too long', async () => {
+    let written = 0;
+    const { url } = await serve((_s, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"jsonrpc":"2.0","id":1,"result":"');
+      const chunk = 'a'.repeat(1024 * 1024);
+      // Streams until the client hangs up (or 64 MB, far past the cap).
+      const more = () => {
+        while (written < 64 && res.write(chunk)) written++;
+        if (written < 64 && !res.destroyed) res.once('drain', more);
+      };
+      res.on('close', () => (written = 64));
+      more();
+    });
+    const err = await new JsonRpcEndpoint(url).callRaw('m', {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NodeResponseError);
+    expect((err as Error).message).toMatch(new RegExp(`larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MB`));
+
+    const declared = await serve((_s, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(MAX_ANSWER_BYTES + 1) });
+      res.write('{');
+    });
+    await expect(new JsonRpcEndpoint(declared.url).callRaw('m', {})).rejects.toBeInstanceOf(NodeResponseError);
   });
 
   it('times out when the body stalls half-way', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Alarms, Storage } from 'webextension-polyfill';
 import { ValidationError } from '../../src/core/errors.js';
 import { generateMnemonic } from '../../src/core/keys.js';
-import { browserStores, memoryStores, type MemoryStores, type StorageArea } from '../../src/background/storage.js';
+import { browserStores, memoryStores, type MemoryStores, restrictLocalArea, type StorageArea } from '../../src/background/storage.js';
 import {
   ACTIVITY_STORAGE_KEY,
   type AlarmsApi,
@@ -375,6 +375,15 @@ describe('browserStores', () => {
     expect(await stores.session.get(['a'])).toEqual({ a: 1 });
     expect(log.slice(0, 2)).toEqual(['setAccessLevel:TRUSTED_CONTEXTS', 'session.set']);
     expect(setAccessLevel).toHaveBeenCalledTimes(1);
+  });
+
+  it('restricts storage.local (the vault ciphertext) to trusted contexts where the browser can; carries on where it cannot', async () => {
+    const levels: string[] = [];
+    browserStores({ local: { ...fakeArea([], 'local'), setAccessLevel: async (o: { accessLevel: string }) => void levels.push(o.accessLevel) } });
+    expect(levels).toEqual(['TRUSTED_CONTEXTS']);
+    expect(await restrictLocalArea({ setAccessLevel: () => Promise.reject(new Error('only storage.session')) })).toBe(false);
+    expect(await restrictLocalArea({})).toBe(false);
+    expect(await restrictLocalArea({ setAccessLevel: async () => undefined })).toBe(true);
   });
 
   it('refuses session writes when the restriction fails', async () => {
