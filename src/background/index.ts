@@ -57,6 +57,7 @@ const CHANGES_WHAT_SITES_SEE = new Set([
   'networks.select',
   'sites.revoke',
   'sites.removeChain',
+  'sites.resetChain',
 ]);
 
 /**
@@ -144,8 +145,8 @@ async function afterRequest(type: string): Promise<void> {
     await approvals.rejectAll();
     await sites.forgetAllSites();
   }
-  // A network picked in the wallet is what sites see from now on, not a chain a site added.
-  if (type === 'networks.select') await sites.setActiveChain(null);
+  // A network picked in the wallet is what the sites that follow it see; a site on a chain it
+  // switched to keeps it (Settings → Connected sites resets it).
   notifyPages();
 }
 
