@@ -152,12 +152,20 @@ async function afterRequest(type: string): Promise<void> {
 
 session.onLock(() => notifyPages());
 
-// Closing the approval window answers every waiting request: no.
+/**
+ * When the approval window last asked for the list (this worker): a request that arrived later was
+ * not on screen when the window closed. Unknown after a restart: then every request counts as seen.
+ */
+let approvalsListedAt: number | undefined;
+
+// Closing the approval window answers every request it could show: no. One that arrived as it
+// closed (a site's add-chain asks its switch question right after the add) gets a window again.
 browser.windows.onRemoved.addListener((windowId) => {
   void approvalWindow.closed(windowId).then(async (was) => {
     if (!was) return;
-    provider.cancelWaits([...new Set((await approvals.list()).map(requesterOf))]);
-    await approvals.rejectAll();
+    const rejected = await approvals.rejectAll(approvalsListedAt ?? Infinity);
+    provider.cancelWaits([...new Set(rejected.map(requesterOf))]);
+    if ((await approvals.list()).length > 0) await approvalWindow.open();
   });
 });
 
@@ -201,6 +209,7 @@ async function beforeRequest(): Promise<void> {
  * else count it as the user's activity unless the popup made it on its own.
  */
 async function onValidRequest(type: string): Promise<void> {
+  if (type === 'approvals.list') approvalsListedAt = Date.now();
   if (!session.isUnlocked()) return;
   if (!(await session.checkIdle()) && !PASSIVE_REQUESTS.has(type)) await session.touch();
 }
