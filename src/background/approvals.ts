@@ -132,9 +132,14 @@ export class ApprovalQueue {
     });
   }
 
-  /** Rejects everything waiting (the approval window was closed, the wallet was reset). */
-  async rejectAll(): Promise<void> {
-    for (const p of await this.list()) await this.decide(p.id, false).catch(() => undefined);
+  /**
+   * Rejects everything waiting (the wallet was reset), or what arrived before `before` (the
+   * approval window was closed: what came after was never on screen). Answers what it rejected.
+   */
+  async rejectAll(before = Infinity): Promise<PendingApproval[]> {
+    const rejected = (await this.list()).filter((p) => p.createdAt < before);
+    for (const p of rejected) await this.decide(p.id, false).catch(() => undefined);
+    return rejected;
   }
 
   /** The approval made for a site request, waiting or already decided (the decision with it). */

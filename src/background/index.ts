@@ -58,6 +58,7 @@ const CHANGES_WHAT_SITES_SEE = new Set([
   'networks.select',
   'sites.revoke',
   'sites.removeChain',
+  'sites.resetChain',
 ]);
 
 /**
@@ -145,19 +146,27 @@ async function afterRequest(type: string): Promise<void> {
     await approvals.rejectAll();
     await sites.forgetAllSites();
   }
-  // A network picked in the wallet is what sites see from now on, not a chain a site added.
-  if (type === 'networks.select') await sites.setActiveChain(null);
+  // A network picked in the wallet is what the sites that follow it see; a site on a chain it
+  // switched to keeps it (Settings → Connected sites resets it).
   notifyPages();
 }
 
 session.onLock(() => notifyPages());
 
-// Closing the approval window answers every waiting request: no.
+/**
+ * When the approval window last asked for the list (this worker): a request that arrived later was
+ * not on screen when the window closed. Unknown after a restart: then every request counts as seen.
+ */
+let approvalsListedAt: number | undefined;
+
+// Closing the approval window answers every request it could show: no. One that arrived as it
+// closed (a site's add-chain asks its switch question right after the add) gets a window again.
 browser.windows.onRemoved.addListener((windowId) => {
   void approvalWindow.closed(windowId).then(async (was) => {
     if (!was) return;
-    provider.cancelWaits([...new Set((await approvals.list()).map(requesterOf))]);
-    await approvals.rejectAll();
+    const rejected = await approvals.rejectAll(approvalsListedAt ?? Infinity);
+    provider.cancelWaits([...new Set(rejected.map(requesterOf))]);
+    if ((await approvals.list()).length > 0) await approvalWindow.open();
   });
 });
 
@@ -180,7 +189,11 @@ async function beforeRequest(): Promise<void> {
 }
 
 /** A request from one of our pages, its sender checked and its message validated (src/background/user-activity.ts). */
-const onValidRequest = userActivity(session);
+const countActivity = userActivity(session);
+async function onValidRequest(type: string): Promise<void> {
+  if (type === 'approvals.list') approvalsListedAt = Date.now();
+  await countActivity(type);
+}
 
 /** Unfinished cross-chain transfers run to the end whenever the worker is up and unlocked. */
 function resumeTransfers(): void {

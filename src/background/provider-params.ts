@@ -124,7 +124,7 @@ export function messageParam(value: unknown, field: string, maxBytes: number): {
  * private-use and unassigned ones, line and paragraph separators, whatever Unicode says to render
  * as nothing (fillers, variation selectors) and the blank braille pattern.
  */
-const INVISIBLE_TEXT = /[\p{C}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;
+export const INVISIBLE_TEXT = /[\p{C}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
 function readableText(bytes: Uint8Array): string | undefined {
   let text: string;

@@ -12,6 +12,7 @@ import { requesterOf } from './approvals.js';
 import { type Call, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import { positional } from './provider-params.js';
 import { SiteAvalanche } from './site-avalanche.js';
+import { SiteChains } from './site-chains.js';
 import { SiteConnection } from './site-connection.js';
 import { READ_METHODS, SiteEvm } from './site-evm.js';
 import { SiteGate } from './site-gate.js';
@@ -29,12 +30,14 @@ export class ProviderService {
   #inflight = new Map<string, Promise<ProviderResponse>>();
   readonly #gate: SiteGate;
   private readonly conn: SiteConnection;
+  private readonly chains: SiteChains;
   private readonly evm: SiteEvm;
   private readonly avalanche: SiteAvalanche;
 
   constructor(private readonly deps: ProviderDeps) {
     this.#gate = new SiteGate(deps);
     this.conn = new SiteConnection(deps, this.#gate);
+    this.chains = new SiteChains(deps, this.#gate, this.conn);
     this.evm = new SiteEvm(deps, this.#gate, this.conn);
     this.avalanche = new SiteAvalanche(deps, this.#gate, this.conn);
   }
@@ -87,10 +90,10 @@ export class ProviderService {
         return this.conn.siteState(call.site);
       case 'eth_chainId':
         positional(call.params, 0, 0);
-        return `0x${(await this.conn.activeChain()).chainId.toString(16)}`;
+        return `0x${(await this.conn.activeChain(call.site)).chainId.toString(16)}`;
       case 'net_version':
         positional(call.params, 0, 0);
-        return (await this.conn.activeChain()).chainId.toString();
+        return (await this.conn.activeChain(call.site)).chainId.toString();
       case 'eth_accounts':
         positional(call.params, 0, 0);
         return (await this.conn.connectedAccounts(call.site)).map((a) => a.cAddress);
@@ -109,9 +112,9 @@ export class ProviderService {
         if (await this.deps.sites.revoke(requesterOf(call.site))) this.deps.notifyPages();
         return null;
       case 'wallet_switchEthereumChain':
-        return this.conn.switchChain(call);
+        return this.chains.switchChain(call);
       case 'wallet_addEthereumChain':
-        return this.conn.addChain(call);
+        return this.chains.addChain(call);
       case 'personal_sign':
         return this.evm.personalSign(call);
       case 'eth_signTypedData_v4':
@@ -141,7 +144,7 @@ export class ProviderService {
         // only when this one is "method not found"; 4200 here would hide the real reason.
         throw new ProviderError(Code.methodNotFound, 'The method "wallet_sendTransaction" does not exist / is not available; use eth_sendTransaction');
       default:
-        if (READ_METHODS.has(method)) return this.evm.read(method, call.params);
+        if (READ_METHODS.has(method)) return this.evm.read(call.site, method, call.params);
         // Worded as MetaMask words it: ethers recognises "does not exist" as an unsupported operation.
         throw new ProviderError(Code.unsupportedMethod, `The method "${method.slice(0, 100)}" does not exist / is not available in XPC Wallet`);
     }

@@ -18,15 +18,15 @@ export class SiteAvalanche {
     private readonly conn: SiteConnection,
   ) {}
 
-  private async avalancheOnly(): Promise<void> {
-    const chain = await this.conn.activeChain();
+  private async avalancheOnly(site: Site): Promise<void> {
+    const chain = await this.conn.activeChain(site);
     if (chain.kind !== 'avalanche') {
-      throw new ProviderError(Code.chainDisconnected, `X/P methods need an Avalanche network; the wallet is on ${chain.name} (EVM only)`);
+      throw new ProviderError(Code.chainDisconnected, `X/P methods need an Avalanche network; this site is on ${chain.name} (EVM only)`);
     }
   }
 
   async xpAddresses(site: Site): Promise<{ X: string; P: string; C: string; CBech32: string }> {
-    await this.avalancheOnly();
+    await this.avalancheOnly(site);
     const account = await this.conn.actingAccount(site);
     return { X: account.xAddress, P: account.pAddress, C: account.cAddress, CBech32: account.cBech32Address };
   }
@@ -43,7 +43,7 @@ export class SiteAvalanche {
    * Answer: { txID } once issued, else { signedTransactionHex, txID, complete }.
    */
   async siteTx(call: Call, action: 'sign' | 'send', p: { chain: ChainName; bytes: Uint8Array }): Promise<unknown> {
-    await this.avalancheOnly();
+    await this.avalancheOnly(call.site);
     return this.gate.approved(call, async () => {
       const account = await this.conn.actingAccount(call.site);
       const engine = await this.deps.wallet.siteEngine(account.id);
@@ -85,7 +85,7 @@ export class SiteAvalanche {
 
   /** The Avalanche signed-message format with the account's X/P key; answers { signature, address }. */
   async avalancheMessage(call: Call, p: { chain: 'X' | 'P'; message: ReturnType<typeof messageParam> }): Promise<{ signature: string; address: string }> {
-    await this.avalancheOnly();
+    await this.avalancheOnly(call.site);
     return (await this.gate.approved(call, async () => {
       const account = await this.conn.actingAccount(call.site);
       return {
@@ -109,7 +109,7 @@ export class SiteAvalanche {
   }
 
   async coreAccounts(site: Site): Promise<unknown[]> {
-    await this.avalancheOnly();
+    await this.avalancheOnly(site);
     const accounts = await this.conn.connectedAccounts(site);
     return accounts.map((a, i) => ({
       index: a.index ?? i,

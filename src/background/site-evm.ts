@@ -7,7 +7,7 @@ import { personalMessageDigest, signPersonalMessage, signTypedData } from '../co
 import { chargedGas, eip1559Fees, signEvmTx, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
-import { type Call, MAX_CALL_DATA_BYTES, MAX_MESSAGE_BYTES, messageShown, type ProviderDeps, ProviderError } from './provider-context.js';
+import { type Call, MAX_CALL_DATA_BYTES, MAX_MESSAGE_BYTES, messageShown, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
 import { chainIdParam, evmAddressParam, hexDataParam, InvalidParamsError, messageParam, objectParam, onlyKeys, positional, quantityParam, typedDataParam } from './provider-params.js';
 import type { SiteConnection } from './site-connection.js';
 import type { SiteGate } from './site-gate.js';
@@ -95,7 +95,7 @@ export class SiteEvm {
       } catch {
         throw new InvalidParamsError('params[1].domain.chainId is not a number', 'params[1].domain.chainId');
       }
-      const active = await this.conn.activeChain();
+      const active = await this.conn.activeChain(call.site);
       if (chainId !== active.chainId) {
         throw new InvalidParamsError(`params[1].domain.chainId is ${chainId}; the wallet is on chain ${active.chainId}`, 'params[1].domain.chainId');
       }
@@ -143,7 +143,7 @@ export class SiteEvm {
     if (o.accessList !== undefined && !(Array.isArray(o.accessList) && o.accessList.length === 0)) {
       throw new InvalidParamsError('params[0].accessList is not supported (only an empty list)', 'params[0].accessList');
     }
-    const chain = await this.conn.activeChain();
+    const chain = await this.conn.activeChain(call.site);
     if (o.chainId !== undefined && chainIdParam(o.chainId, 'params[0].chainId') !== chain.chainId) {
       throw new ProviderError(Code.chainDisconnected, `the transaction is for chain ${BigInt(o.chainId as string)}; the wallet is on chain ${chain.chainId}`);
     }
@@ -210,10 +210,10 @@ export class SiteEvm {
     })) as string;
   }
 
-  async read(method: string, params: unknown): Promise<unknown> {
+  async read(site: Site, method: string, params: unknown): Promise<unknown> {
     const list = positional(params, 0, MAX_READ_PARAMS);
     if (JSON.stringify(list).length > MAX_CALL_DATA_BYTES * 2 + 1024) throw new InvalidParamsError('params are too large', 'params');
-    const chain = await this.conn.activeChain();
+    const chain = await this.conn.activeChain(site);
     return this.conn.eth(chain.rpcUrl).ethCall(method, list);
   }
 }

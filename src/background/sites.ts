@@ -1,11 +1,13 @@
 // What sites may do, kept in storage.local: which origins are connected to which accounts, the
-// EVM-only chains sites added, and which chain sites currently see. Writes are serialized so two
+// EVM-only chains sites added, and which chain each site sees. Writes are serialized so two
 // requests never overwrite each other's change.
 import { WalletError } from '../core/errors.js';
+import { shownName } from './chain-name.js';
 import type { StorageArea } from './storage.js';
 
 export const SITES_STORAGE_KEY = 'xpc.sites';
-const VERSION = 1;
+/** 2: each site has its own chain (`siteChains`); 1 had one `activeChainId` for every site. */
+const VERSION = 2;
 /** More connected sites than any user has; a bound on what a page's requests can make us store. */
 export const MAX_SITES = 500;
 export const MAX_ADDED_CHAINS = 50;
@@ -20,6 +22,7 @@ export interface SitePermission {
 export interface AddedChain {
   /** Decimal EVM chain ID. */
   chainId: string;
+  /** The adding site's name for it, as shown (chain-name.ts): a claim, not an identity. */
   name: string;
   rpcUrl: string;
   symbol: string;
@@ -31,12 +34,40 @@ interface Stored {
   version: number;
   sites: Record<string, SitePermission>;
   chains: AddedChain[];
-  /** Decimal chain ID of the added chain sites see, or null for the selected network's C-Chain. */
-  activeChainId: string | null;
+  /**
+   * Site (keyed as its connection is, requesterOf) → decimal chain ID of the added chain it sees.
+   * A site not listed sees the selected network's C-Chain.
+   */
+  siteChains: Record<string, string>;
 }
 
 function empty(): Stored {
-  return { version: VERSION, sites: {}, chains: [], activeChainId: null };
+  return { version: VERSION, sites: {}, chains: [], siteChains: {} };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function corrupt(): WalletError {
+  return new WalletError('storage-corrupt', 'the connected-sites settings in storage are unreadable');
+}
+
+/**
+ * The stored settings in this version's shape. Version 1's one chain for every site becomes the
+ * chain of each site connected then (what they saw stays what they see); names an older version
+ * kept as the site wrote them are cleaned as new ones are. Anything else unreadable is refused.
+ */
+function upgraded(raw: unknown): Stored {
+  if (!isRecord(raw) || !isRecord(raw.sites) || !Array.isArray(raw.chains)) throw corrupt();
+  if (raw.version === VERSION) {
+    if (!isRecord(raw.siteChains) || !Object.values(raw.siteChains).every((id) => typeof id === 'string')) throw corrupt();
+    return raw as unknown as Stored;
+  }
+  if (raw.version !== 1 || (raw.activeChainId !== null && raw.activeChainId !== undefined && typeof raw.activeChainId !== 'string')) throw corrupt();
+  const chains = (raw.chains as AddedChain[]).map((c) => (isRecord(c) && typeof c.name === 'string' ? { ...c, name: shownName(c.name).text } : c));
+  const active = raw.activeChainId as string | null | undefined;
+  const known = typeof active === 'string' && chains.some((c) => isRecord(c) && c.chainId === active);
+  const siteChains = known ? Object.fromEntries(Object.keys(raw.sites).map((origin) => [origin, active])) : {};
+  return { version: VERSION, sites: raw.sites as Record<string, SitePermission>, chains, siteChains };
 }
 
 export class SiteStore {
@@ -48,12 +79,8 @@ export class SiteStore {
   ) {}
 
   async #load(): Promise<Stored> {
-    const raw = (await this.area.get([SITES_STORAGE_KEY]))[SITES_STORAGE_KEY] as Stored | undefined;
-    if (raw === undefined) return empty();
-    if (typeof raw !== 'object' || raw === null || raw.version !== VERSION || typeof raw.sites !== 'object' || raw.sites === null || !Array.isArray(raw.chains)) {
-      throw new WalletError('storage-corrupt', 'the connected-sites settings in storage are unreadable');
-    }
-    return raw;
+    const raw: unknown = (await this.area.get([SITES_STORAGE_KEY]))[SITES_STORAGE_KEY];
+    return raw === undefined ? empty() : upgraded(raw);
   }
 
   #update<T>(change: (s: Stored) => T): Promise<T> {
@@ -108,19 +135,27 @@ export class SiteStore {
     });
   }
 
-  /** A new wallet replaced the old one: no site stays connected to accounts that are gone. */
+  /** A new wallet replaced the old one: no site stays connected to accounts that are gone, nor on a chain it picked. */
   forgetAllSites(): Promise<void> {
     return this.#update((s) => {
       s.sites = {};
+      s.siteChains = {};
     });
   }
 
-  async chains(): Promise<{ chains: AddedChain[]; activeChainId: string | null }> {
+  async chains(): Promise<{ chains: AddedChain[]; siteChains: Record<string, string> }> {
     const s = await this.#load();
-    return { chains: s.chains, activeChainId: s.activeChainId };
+    return { chains: s.chains, siteChains: s.siteChains };
   }
 
-  /** Adds (or replaces, by chain ID) an EVM-only chain. */
+  /** The added chain `site` sees, or undefined for the selected network's C-Chain. */
+  async chainOf(site: string): Promise<AddedChain | undefined> {
+    const s = await this.#load();
+    const id = Object.hasOwn(s.siteChains, site) ? s.siteChains[site] : undefined;
+    return id === undefined ? undefined : s.chains.find((c) => c.chainId === id);
+  }
+
+  /** Adds (or replaces, by chain ID) an EVM-only chain. No site sees it until it is switched to. */
   addChain(chain: AddedChain): Promise<void> {
     return this.#update((s) => {
       const others = s.chains.filter((c) => c.chainId !== chain.chainId);
@@ -129,20 +164,33 @@ export class SiteStore {
     });
   }
 
+  /** Removes an added chain; the sites that saw it see the selected network's C-Chain again. */
   removeChain(chainId: string): Promise<boolean> {
     return this.#update((s) => {
       const had = s.chains.some((c) => c.chainId === chainId);
       s.chains = s.chains.filter((c) => c.chainId !== chainId);
-      if (s.activeChainId === chainId) s.activeChainId = null;
+      for (const [site, id] of Object.entries(s.siteChains)) if (id === chainId) delete s.siteChains[site];
       return had;
     });
   }
 
-  /** Which chain sites see: an added chain's ID, or null for the selected network's C-Chain. */
-  setActiveChain(chainId: string | null): Promise<void> {
+  /**
+   * Which chain `site` sees: an added chain's ID, or null for the selected network's C-Chain.
+   * Answers whether it changed. Other sites keep theirs.
+   */
+  setSiteChain(site: string, chainId: string | null): Promise<boolean> {
     return this.#update((s) => {
-      if (chainId !== null && !s.chains.some((c) => c.chainId === chainId)) throw new WalletError('unknown-chain', `chain ${chainId} was not added`);
-      s.activeChainId = chainId;
+      const before = Object.hasOwn(s.siteChains, site) ? s.siteChains[site] : undefined;
+      if (chainId === null) {
+        delete s.siteChains[site];
+        return before !== undefined;
+      }
+      if (!s.chains.some((c) => c.chainId === chainId)) throw new WalletError('unknown-chain', `chain ${chainId} was not added`);
+      if (before === undefined && Object.keys(s.siteChains).length >= MAX_SITES) {
+        throw new WalletError('too-many-sites', `more than ${MAX_SITES} sites have their own chain; reset some in Settings first`);
+      }
+      s.siteChains[site] = chainId;
+      return before !== chainId;
     });
   }
 }

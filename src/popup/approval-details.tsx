@@ -130,12 +130,26 @@ function TypedDataDetails({ summary }: { summary: Summary<'sign-typed-data'> }) 
 function AddChainDetails({ summary }: { summary: Summary<'add-chain'> }) {
   return (
     <div class="stack" data-testid="add-chain-summary">
-      <p>Add this EVM chain to the wallet:</p>
+      {/* The chain is its ID and the node that serves it; the site's name for it is only its claim. */}
+      <p data-testid="add-chain-what">
+        Add the EVM chain with chain ID <strong>{summary.chainId}</strong>, served by <strong class="break">{summary.rpcHost}</strong>, to the wallet.
+      </p>
+      <p data-testid="add-chain-no-switch">Adding it does not switch to it: you are asked next whether this site should use it.</p>
       <dl class="facts compact">
-        <dt>Name</dt>
-        <dd class="break">{summary.chainName}</dd>
-        <dt>Chain ID</dt>
-        <dd>{summary.chainId}</dd>
+        <dt>The site calls it</dt>
+        <dd class="break">
+          <span data-testid="add-chain-name">“{summary.chainName}”</span>
+          {summary.nameAltered && (
+            <div class="badge warn" data-testid="add-chain-name-altered">
+              The site&apos;s name had hidden characters (removed here) or was too long (cut).
+            </div>
+          )}
+          {summary.looksLike && (
+            <div class="badge warn" data-testid="add-chain-lookalike">
+              This name looks like {summary.looksLike.name} (chain ID {summary.looksLike.chainId}), but this is chain ID {summary.chainId}: another chain.
+            </div>
+          )}
+        </dd>
         <dt>RPC URL</dt>
         <dd class="mono break" data-testid="add-chain-rpc">
           {summary.rpcUrl}
@@ -150,6 +164,37 @@ function AddChainDetails({ summary }: { summary: Summary<'add-chain'> }) {
       <p class="warn-box" role="note">
         The RPC URL&apos;s operator sees your addresses and what you do on this chain, and could answer with false data: add only chains you trust. An
         added chain is EVM-only: the X-Chain and P-Chain are not on it.
+      </p>
+    </div>
+  );
+}
+
+function SwitchDetails({ summary }: { summary: Summary<'switch-chain'> }) {
+  const siteOnly = summary.scope === 'site';
+  return (
+    <div class="stack" data-testid="switch-summary">
+      {summary.afterAdd && <p data-testid="switch-after-add">The chain was added. Whether this site uses it is a separate choice.</p>}
+      <p data-testid="switch-what">
+        {siteOnly ? 'Switch this site' : "Switch the wallet's network"} to chain ID <strong>{summary.chainId}</strong>
+        {summary.rpcHost !== undefined && (
+          <>
+            , served by <strong class="break">{summary.rpcHost}</strong>
+          </>
+        )}
+        ?
+      </p>
+      <dl class="facts compact">
+        <dt>From</dt>
+        <dd class="break">{summary.fromName}</dd>
+        <dt>To</dt>
+        <dd class="break" data-testid="switch-to">
+          {summary.rpcHost !== undefined ? `chain ID ${summary.chainId}, which the site that added it calls “${summary.toName}”` : summary.toName}
+        </dd>
+      </dl>
+      <p class="muted small-text" data-testid="switch-scope">
+        {siteOnly
+          ? `Only this site changes: other sites keep their chain. Reject keeps this site on ${summary.fromName}${summary.afterAdd ? '; the chain stays added' : ''}.`
+          : 'The wallet itself (X-Chain and P-Chain too) and every site that follows its network change; sites that switched to a chain of their own keep it.'}
       </p>
     </div>
   );
@@ -182,14 +227,7 @@ export function SummaryDetails({ summary }: { summary: ApprovalSummary }) {
     case 'evm-tx':
       return <EvmDetails summary={summary} />;
     case 'switch-chain':
-      return (
-        <div class="stack" data-testid="switch-summary">
-          <p>
-            Switch from <strong>{summary.fromName}</strong> to <strong>{summary.toName}</strong> (chain ID {summary.chainId})
-          </p>
-          <p class="muted small-text">Sites then see this chain for their EVM requests.</p>
-        </div>
-      );
+      return <SwitchDetails summary={summary} />;
     case 'add-chain':
       return <AddChainDetails summary={summary} />;
     default:

@@ -244,7 +244,8 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
           {waiting > 0 && <span data-testid="more-waiting"> · {waiting} more waiting</span>}
         </div>
       </header>
-      <div class="approval-body">
+      {/* Focusable: a request longer than the window scrolls, and the keyboard must reach all of it. */}
+      <div class="approval-body" tabIndex={0} role="region" aria-label="The request">
         <SummaryDetails summary={shown.summary} />
       </div>
       <footer class="approval-actions">

@@ -256,22 +256,42 @@ export type ApprovalSummary =
       /** The tx without its signature (EIP-1559: 0x02 ‖ RLP), 0x hex: its keccak-256 is what is signed. */
       unsignedHex: string;
     }
-  | { kind: 'switch-chain'; fromName: string; toName: string; chainId: string }
+  | {
+      kind: 'switch-chain';
+      /** 'site': only the asking site's chain changes; 'wallet': the wallet's network (and every site that follows it). */
+      scope: 'site' | 'wallet';
+      fromName: string;
+      toName: string;
+      chainId: string;
+      /** For a chain a site added: its RPC URL's host (its name is only a site's claim). */
+      rpcHost?: string;
+      /** Asked right after the site added the chain: adding did not switch. */
+      afterAdd?: boolean;
+    }
   | {
       kind: 'add-chain';
-      chainName: string;
       chainId: string;
       rpcUrl: string;
+      rpcHost: string;
+      /** The site's name for the chain, cleaned of hidden characters and cut short (chain-name.ts). */
+      chainName: string;
+      /** Hidden characters were removed from the site's name, or it was cut short. */
+      nameAltered: boolean;
+      /** A known chain the name reads like, though this is another chain ID. */
+      looksLike?: { name: string; chainId: string };
       symbol: string;
       decimals: number;
       explorerUrl?: string;
     };
 
-/** A site the user connected, and the accounts it may see. */
+/** A site the user connected (and the accounts it may see), or one that switched to a chain of its own. */
 export interface SiteView {
   origin: string;
   accounts: { id: string; name: string; cAddress: string }[];
-  connectedAt: number;
+  /** Absent: not connected (the site only switched chain). */
+  connectedAt?: number;
+  /** The added chain this site sees; absent: the selected network's C-Chain. */
+  chain?: { chainId: string; name: string };
 }
 
 /** An EVM-only chain a site added (EVM features only: no X/P). */
@@ -282,8 +302,8 @@ export interface AddedChainView {
   symbol: string;
   decimals: number;
   explorerUrl?: string;
-  /** True while sites see this chain instead of the selected network's C-Chain. */
-  active: boolean;
+  /** How many sites see this chain instead of the selected network's C-Chain. */
+  usedBy: number;
 }
 
 /** A request waiting for the user's decision. */
@@ -398,6 +418,8 @@ export interface WalletRequests {
   'sites.list': { params: Record<string, never>; result: { sites: SiteView[]; chains: AddedChainView[] } };
   'sites.revoke': { params: { origin: string }; result: { ok: true } };
   'sites.removeChain': { params: { chainId: string }; result: { ok: true } };
+  /** The site sees the selected network's C-Chain again instead of a chain it switched to. */
+  'sites.resetChain': { params: { origin: string }; result: { ok: true } };
 
   /** Site requests waiting for a decision, oldest first. */
   'approvals.list': { params: Record<string, never>; result: { approvals: ApprovalView[] } };

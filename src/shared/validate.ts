@@ -368,6 +368,10 @@ export const REQUEST_VALIDATORS: Validators = {
     const f = record(params, '', ['origin']);
     return { origin: siteOrigin(f.origin, 'origin') };
   },
+  'sites.resetChain': (params) => {
+    const f = record(params, '', ['origin']);
+    return { origin: siteOrigin(f.origin, 'origin') };
+  },
   'sites.removeChain': (params) => {
     const f = record(params, '', ['chainId']);
     const text = str(f.chainId, 'chainId', { min: 1, max: 20 });

@@ -24,21 +24,24 @@ import {
   evmAddressOf,
   expectConnectApproval,
   expectDecisionButtons,
+  expectAddChainApproval,
   expectDiscovered,
   expectOk,
   expectPersonalSignApproval,
   expectPersonalSignature,
+  expectSwitchQuestion,
   expectTypedSignature,
   expectUserRejected,
   expectXpSignature,
   readApproval,
   runInPage,
+  startChainRpc,
   startDapp,
   type ApprovalSnapshot,
   type DappServer,
 } from './dapp.js';
 import type { DappApi, DappCall, DappResult } from './dapp/app.js';
-import { PAYEE, PAYMENT_WEI, XP_MESSAGE, type Outcome, type RecordedEvent } from './dapp/shared.js';
+import { ADDED_CHAIN, PAYEE, PAYMENT_WEI, XP_MESSAGE, type Outcome, type RecordedEvent } from './dapp/shared.js';
 import { addAndSelectNode, createWallet, fundAndRefresh } from './flow.js';
 import {
   artifactPath,
@@ -68,6 +71,7 @@ import {
   within,
 } from './harness.js';
 import { amountText } from './ui.js';
+import { AXE_SOURCE, auditInPage } from './a11y.js';
 
 const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 /**
@@ -112,7 +116,7 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
    * new window, or the open one when it is still there). Fails early with the dApp's answer when
    * the request ended without asking.
    */
-  const approvalWindow = async (method: string, pending: Promise<Outcome<unknown>>): Promise<{ window: Page; shown: ApprovalSnapshot }> => {
+  const approvalWindow = async (method: string, pending: Promise<Outcome<unknown>>, wanted: (shown: ApprovalSnapshot) => boolean = () => true): Promise<{ window: Page; shown: ApprovalSnapshot }> => {
     let settled: Outcome<unknown> | string | undefined;
     pending.then(
       (o) => (settled = o),
@@ -128,7 +132,7 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
         if (shown) approvalPages.add(p);
         // Approve is disabled for a moment after a request appears (a click meant for the previous
         // one must not approve it): the user reads, then decides.
-        if (shown?.method === method && shown.buttons.every((b) => !b.disabled)) return { window: p, shown };
+        if (shown?.method === method && wanted(shown) && shown.buttons.every((b) => !b.disabled)) return { window: p, shown };
       }
       if (settled) throw new Error(`the dApp's ${method} ended without an approval window: ${JSON.stringify(settled)}`);
       if (Date.now() > deadline) throw new Error(`no approval window showed a ${method} request within 20 s (last seen: ${last})`);
@@ -140,6 +144,17 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
   const screenshotApproval = async (window: Page, name: string): Promise<void> => {
     await window.evaluate(domQuiet, { quietMs: 300, maxMs: 3_000 });
     await window.screenshot({ path: artifactPath(`${PREFIX}approval-${name}.png`), fullPage: true });
+  };
+
+  /** The accessibility audit (a11y.ts) of the approval window on screen: no serious or critical violation. */
+  const auditApproval = async (window: Page, what: string): Promise<void> => {
+    if (!(await window.evaluate(() => 'axe' in globalThis))) await window.evaluate(AXE_SOURCE);
+    const result = await window.evaluate(auditInPage);
+    if (result.other.length > 0) log.add('test', `axe on the ${what} approval, minor: ${result.other.join('; ')}`);
+    expect(result.blocking, `axe on the ${what} approval`).toEqual([]);
+    expect(result.passed).toBeGreaterThan(10);
+    // One heading: the site that asks.
+    expect(await window.evaluate(() => document.querySelectorAll('h1, h2, h3, h4, h5, h6').length)).toBe(1);
   };
 
   /** Clicks Approve or Reject; nothing else waits, so the window then closes itself. */
@@ -457,6 +472,61 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     } finally {
       await other.close();
       await otherServer.close();
+    }
+  });
+  step('wallet_addEthereumChain: the add (by chain ID and RPC host) and the switch are two questions; the switch changes this site only, and Settings puts it back', async () => {
+    const rpc = await startChainRpc();
+    const otherServer = await startDapp();
+    const other = await context!.newPage();
+    const addedHex = `0x${ADDED_CHAIN.id.toString(16)}`;
+    try {
+      await other.goto(otherServer.url, { waitUntil: 'load' });
+      await other.waitForFunction(() => document.documentElement.dataset['dapp'] === 'ready');
+      const connectOnly = [{ event: 'connect', data: { chainId: CHAIN_ID_HEX } }];
+      await expect.poll(() => other.evaluate(eventsInPage), { timeout: 10_000 }).toEqual(connectOnly);
+      const eventsBefore = (await events()).length;
+
+      // Add → Approve; then the switch question, on its own → Reject: added, null, still on 0xa868.
+      const adding = dapp('addChain', rpc.url);
+      const add = await approvalWindow('wallet_addEthereumChain', adding, (s) => s.title === 'Add a chain');
+      expectAddChainApproval(add.shown, server!.origin, rpc.host);
+      await auditApproval(add.window, 'add-chain');
+      await screenshotApproval(add.window, 'add-chain');
+      await add.window.getByRole('button', { name: 'Approve', exact: true }).click();
+      const question = await approvalWindow('wallet_addEthereumChain', adding, (s) => s.title === 'Switch chain');
+      expectSwitchQuestion(question.shown, server!.origin, 'wallet_addEthereumChain', rpc.host, true);
+      await auditApproval(question.window, 'switch-chain');
+      await screenshotApproval(question.window, 'add-chain-switch');
+      await decide(question.window, 'Reject');
+      expect(expectOk(await adding, 'addChain')).toBeNull();
+      expect(expectOk(await dapp('chainId'), 'chainId')).toEqual({ viem: CHAIN_ID, provider: CHAIN_ID_HEX });
+      const { chains } = await call('sites.list', {});
+      expect(chains.map((c) => ({ chainId: c.chainId, name: c.name, usedBy: c.usedBy }))).toEqual([{ chainId: String(ADDED_CHAIN.id), name: ADDED_CHAIN.shownName, usedBy: 0 }]);
+
+      // Switch → Approve: this site is on the added chain and hears chainChanged; the other page neither.
+      const switching = dapp('switchChain', ADDED_CHAIN.id);
+      const sw = await approvalWindow('wallet_switchEthereumChain', switching);
+      expectSwitchQuestion(sw.shown, server!.origin, 'wallet_switchEthereumChain', rpc.host, false);
+      await decide(sw.window, 'Approve');
+      expect(expectOk(await switching, 'switchChain')).toBeNull();
+      expect(expectOk(await dapp('chainId'), 'chainId')).toEqual({ viem: ADDED_CHAIN.id, provider: addedHex });
+      expect(expectOk(await dapp('request', 'eth_blockNumber'), 'eth_blockNumber')).toBe('0x1');
+      await expect.poll(async () => (await events()).slice(eventsBefore), { timeout: 10_000 }).toEqual([{ event: 'chainChanged', data: addedHex }]);
+      expect(expectOk((await other.evaluate(runInPage, ['chainId', []] as [string, unknown[]])) as Outcome<unknown>, 'other chainId')).toEqual({ viem: CHAIN_ID, provider: CHAIN_ID_HEX });
+      const { sites } = await call('sites.list', {});
+      expect(sites.find((x) => x.origin === server!.origin)?.chain).toEqual({ chainId: String(ADDED_CHAIN.id), name: ADDED_CHAIN.shownName });
+
+      // Settings → Connected sites → "Use the wallet's network": back on 0xa868, told so.
+      await call('sites.resetChain', { origin: server!.origin });
+      await expect.poll(async () => (await events()).slice(eventsBefore), { timeout: 10_000 }).toEqual([
+        { event: 'chainChanged', data: addedHex },
+        { event: 'chainChanged', data: CHAIN_ID_HEX },
+      ]);
+      expect(await other.evaluate(eventsInPage)).toEqual(connectOnly);
+    } finally {
+      await other.close();
+      await otherServer.close();
+      await rpc.close();
     }
   });
 });

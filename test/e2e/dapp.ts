@@ -13,7 +13,7 @@ import { toHex } from '../../src/core/bytes.js';
 import { avalancheMessageSigner } from '../../src/core/message.js';
 import type { AccountView } from '../../src/shared/messages.js';
 import type { DappCall, DappGlobal, DappResult } from './dapp/app.js';
-import { LOCAL_C_CHAIN, MESSAGE, typedDataFor, XP_MESSAGE, type Outcome, type RecordedEvent } from './dapp/shared.js';
+import { ADDED_CHAIN, LOCAL_C_CHAIN, MESSAGE, typedDataFor, XP_MESSAGE, type Outcome, type RecordedEvent } from './dapp/shared.js';
 import { REPO_ROOT } from './harness.js';
 
 export const DAPP_TITLE = 'XPC dApp test';
@@ -78,6 +78,38 @@ export async function startDapp(): Promise<DappServer> {
   return {
     url: `${origin}/`,
     origin,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** A stand-in node of ADDED_CHAIN: answers eth_chainId (what the wallet checks before adding it) and a few reads. */
+export async function startChainRpc(): Promise<{ url: string; host: string; close(): Promise<void> }> {
+  const answers: Record<string, string> = { eth_chainId: `0x${ADDED_CHAIN.id.toString(16)}`, net_version: String(ADDED_CHAIN.id), eth_blockNumber: '0x1' };
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      let reply: unknown;
+      try {
+        const { id, method } = JSON.parse(body) as { id: unknown; method: string };
+        reply = Object.hasOwn(answers, method) ? { jsonrpc: '2.0', id, result: answers[method] } : { jsonrpc: '2.0', id, error: { code: -32601, message: 'method not found' } };
+      } catch {
+        reply = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } };
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(reply));
+    });
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/rpc`,
+    host: `127.0.0.1:${port}`,
     close: () => {
       server.closeAllConnections();
       return new Promise((r) => server.close(() => r()));
@@ -220,5 +252,28 @@ export function expectPersonalSignApproval(shown: ApprovalSnapshot, origin: stri
   expect(shown.pre).toEqual([MESSAGE]);
   expect(shown.testids['message-format']).toBe('Ethereum personal message (EIP-191)');
   expect(shown.testids['message-summary']).toContain(account.cAddress);
+  expectDecisionButtons(shown);
+}
+
+/**
+ * wallet_addEthereumChain's first question: the chain by its ID and RPC host, the site's name as
+ * its claim (the zero-width space gone, the Avalanche look-alike flagged), and that it does not switch.
+ */
+export function expectAddChainApproval(shown: ApprovalSnapshot, origin: string, rpcHost: string): void {
+  expect(shown).toMatchObject({ title: 'Add a chain', origin, method: 'wallet_addEthereumChain' });
+  expect(shown.testids['add-chain-what']).toBe(`Add the EVM chain with chain ID ${ADDED_CHAIN.id}, served by ${rpcHost}, to the wallet.`);
+  expect(shown.testids['add-chain-no-switch']).toContain('does not switch');
+  expect(shown.testids['add-chain-name']).toBe(`“${ADDED_CHAIN.shownName}”`);
+  expect(shown.testids['add-chain-name-altered']).toContain('hidden characters');
+  expect(shown.testids['add-chain-lookalike']).toBe(`This name looks like Avalanche C-Chain (chain ID 43114), but this is chain ID ${ADDED_CHAIN.id}: another chain.`);
+  expectDecisionButtons(shown);
+}
+
+/** The switch question: this site only, to the chain by its ID and RPC host; after an add, said to be a separate choice. */
+export function expectSwitchQuestion(shown: ApprovalSnapshot, origin: string, method: string, rpcHost: string, afterAdd: boolean): void {
+  expect(shown).toMatchObject({ title: 'Switch chain', origin, method });
+  expect(shown.testids['switch-what']).toBe(`Switch this site to chain ID ${ADDED_CHAIN.id}, served by ${rpcHost}?`);
+  expect(shown.testids['switch-scope']).toContain('Only this site changes: other sites keep their chain.');
+  expect('switch-after-add' in shown.testids).toBe(afterAdd);
   expectDecisionButtons(shown);
 }

@@ -12,20 +12,24 @@ import {
   CHAIN_ID_HEX,
   eventsInPage,
   evmAddressOf,
+  expectAddChainApproval,
   expectConnectApproval,
   expectDiscovered,
   expectOk,
   expectPersonalSignApproval,
   expectPersonalSignature,
+  expectSwitchQuestion,
   expectUserRejected,
   readApproval,
   runInPage,
+  startChainRpc,
   startDapp,
   type ApprovalSnapshot,
   type DappServer,
 } from './dapp.js';
 import type { DappApi, DappCall, DappResult } from './dapp/app.js';
-import type { Outcome, RecordedEvent } from './dapp/shared.js';
+import { ADDED_CHAIN, type Outcome, type RecordedEvent } from './dapp/shared.js';
+import { AXE_SOURCE, auditInPage } from './a11y.js';
 import { FirefoxWithExtension, sendFrom } from './firefox.js';
 import { addAndSelectNode, createWallet } from './flow.js';
 import { expectAccessible } from './a11y.js';
@@ -65,7 +69,7 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
    * The approval window (a new top-level window) showing a `method` request, found by its URL.
    * Fails early with the dApp's answer when the request ended without asking.
    */
-  const approvalWindow = async (method: string, pending: Promise<Outcome<unknown>>): Promise<{ window: Page; shown: ApprovalSnapshot }> => {
+  const approvalWindow = async (method: string, pending: Promise<Outcome<unknown>>, wanted: (shown: ApprovalSnapshot) => boolean = () => true): Promise<{ window: Page; shown: ApprovalSnapshot }> => {
     let settled: Outcome<unknown> | string | undefined;
     pending.then(
       (o) => (settled = o),
@@ -85,7 +89,7 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
         last = `an approval window showing ${shown.method}`;
         // Approve is disabled for a moment after a request appears (a click meant for the previous
         // one must not approve it): the user reads, then decides.
-        if (shown.method === method && shown.buttons.every((b) => !b.disabled)) return { window: p, shown };
+        if (shown.method === method && wanted(shown) && shown.buttons.every((b) => !b.disabled)) return { window: p, shown };
       }
       if (settled) throw new Error(`the dApp's ${method} ended without an approval window: ${JSON.stringify(settled)}`);
       if (Date.now() > deadline) throw new Error(`no approval window showed a ${method} request within 20 s (last seen: ${last})`);
@@ -98,8 +102,8 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
     await window.screenshot({ path: artifactPath(`${PREFIX}approval-${name}.png`) });
   };
 
-  /** Clicks Approve or Reject (a real click on the button); nothing else waits, so the window closes. */
-  const decide = async (window: Page, button: 'Approve' | 'Reject'): Promise<void> => {
+  /** Clicks Approve or Reject (a real click on the button). */
+  const click = async (window: Page, button: 'Approve' | 'Reject'): Promise<void> => {
     const handles = await window.$$('footer button');
     let clicked = false;
     for (const h of handles) {
@@ -110,7 +114,22 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
       }
     }
     expect(clicked, `the approval window has a ${button} button`).toBe(true);
+  };
+
+  /** Clicks Approve or Reject; nothing else waits, so the window closes. */
+  const decide = async (window: Page, button: 'Approve' | 'Reject'): Promise<void> => {
+    await click(window, button);
     await expect.poll(() => isGone(window), { message: `the approval window closes after ${button}`, timeout: 10_000 }).toBe(true);
+  };
+
+  /** The accessibility audit (a11y.ts) of the approval window on screen: no serious or critical violation, one heading. */
+  const auditApproval = async (window: Page, what: string): Promise<void> => {
+    if (!(await window.evaluate(() => 'axe' in globalThis))) await window.evaluate(AXE_SOURCE);
+    const result = await window.evaluate(auditInPage);
+    if (result.other.length > 0) log.add('test', `axe on the ${what} approval, minor: ${result.other.join('; ')}`);
+    expect(result.blocking, `axe on the ${what} approval`).toEqual([]);
+    expect(result.passed).toBeGreaterThan(10);
+    expect(await window.evaluate(() => document.querySelectorAll('h1, h2, h3, h4, h5, h6').length)).toBe(1);
   };
 
   /**
@@ -225,5 +244,39 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
     const { txID } = expectOk(await pending, 'xpc_sendTransaction') as { txID: string };
     const { client } = await localNetwork();
     expect((await client.waitForTx('P', txID, { timeoutMs: 30_000, pollMs: 100 })).accepted).toBe(true);
+  });
+  step('wallet_addEthereumChain: the add (by chain ID and RPC host) and the switch are two questions → Approve both → this site is on the chain; Settings puts it back', async () => {
+    const rpc = await startChainRpc();
+    const addedHex = `0x${ADDED_CHAIN.id.toString(16)}`;
+    try {
+      const eventsBefore = (await events()).length;
+      const adding = dapp('addChain', rpc.url);
+      const add = await approvalWindow('wallet_addEthereumChain', adding, (s) => s.title === 'Add a chain');
+      expectAddChainApproval(add.shown, server!.origin, rpc.host);
+      await auditApproval(add.window, 'add-chain');
+      await screenshotApproval(add.window, 'add-chain');
+      await click(add.window, 'Approve');
+      // Not switched by the add: the question comes on its own, and until it is answered the site is where it was.
+      const question = await approvalWindow('wallet_addEthereumChain', adding, (s) => s.title === 'Switch chain');
+      expectSwitchQuestion(question.shown, server!.origin, 'wallet_addEthereumChain', rpc.host, true);
+      await auditApproval(question.window, 'switch-chain');
+      await screenshotApproval(question.window, 'add-chain-switch');
+      expect((await events()).slice(eventsBefore)).toEqual([]);
+      await decide(question.window, 'Approve');
+      expect(expectOk(await adding, 'addChain')).toBeNull();
+      expect(expectOk(await dapp('chainId'), 'chainId')).toEqual({ viem: ADDED_CHAIN.id, provider: addedHex });
+      await expect.poll(async () => (await events()).slice(eventsBefore), { timeout: 10_000 }).toEqual([{ event: 'chainChanged', data: addedHex }]);
+
+      // Settings → Connected sites shows the site's chain; "Use the wallet's network" puts it back.
+      const { sites } = await call('sites.list', {});
+      expect(sites.find((x) => x.origin === server!.origin)?.chain).toEqual({ chainId: String(ADDED_CHAIN.id), name: ADDED_CHAIN.shownName });
+      await call('sites.resetChain', { origin: server!.origin });
+      await expect.poll(async () => (await events()).slice(eventsBefore), { timeout: 10_000 }).toEqual([
+        { event: 'chainChanged', data: addedHex },
+        { event: 'chainChanged', data: CHAIN_ID_HEX },
+      ]);
+    } finally {
+      await rpc.close();
+    }
   });
 });

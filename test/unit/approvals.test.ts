@@ -50,4 +50,15 @@ describe('the pending-approval queue', () => {
     await queue.rejectAll();
     await expect(Promise.all(waits)).resolves.toEqual([false, false]);
   });
+
+  it('rejectAll(before) leaves a request that arrived after the window last looked, and says which it rejected', async () => {
+    let now = 100;
+    const queue = new ApprovalQueue(memoryStores().session, () => now);
+    const seen = await queue.add(request('https://a.example'));
+    now = 200;
+    const late = await queue.add(request('https://b.example'));
+    expect((await queue.rejectAll(150)).map((p) => p.id)).toEqual([seen.id]);
+    await expect(queue.waitFor(seen.id)).resolves.toBe(false);
+    expect((await queue.list()).map((p) => p.id)).toEqual([late.id]);
+  });
 });

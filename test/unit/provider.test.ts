@@ -177,7 +177,7 @@ describe('provider routing', () => {
     const switching = t.call('wallet_switchEthereumChain', [{ chainId: '0xa86a' }]);
     await new Promise((r) => setTimeout(r, 20));
     const [pending] = await t.approvals.list();
-    expect(pending?.summary).toEqual({ kind: 'switch-chain', fromName: 'Local network', toName: 'Avalanche Mainnet', chainId: '43114' });
+    expect(pending?.summary).toEqual({ kind: 'switch-chain', scope: 'wallet', fromName: 'Local network C-Chain (chain ID 43112)', toName: 'Avalanche Mainnet C-Chain', chainId: '43114' });
     await t.approvals.decide(pending!.id, false);
     expect((await errorOf(switching)).code).toBe(4001);
   });

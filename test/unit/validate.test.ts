@@ -87,6 +87,7 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'sites.list': {},
   'sites.revoke': { origin: 'https://app.example' },
   'sites.removeChain': { chainId: '43114' },
+  'sites.resetChain': { origin: 'https://app.example' },
   'approvals.decide': { id: '0123456789abcdef01234567', approved: false },
   'approvals.waiting': {},
 };
@@ -569,13 +570,17 @@ describe('settings.setHiddenAssets', () => {
   });
 });
 
-describe('sites.revoke and sites.removeChain', () => {
+describe('sites.revoke, sites.resetChain and sites.removeChain', () => {
   it('takes a bare origin and a decimal chain ID', () => {
     expect(accepts('sites.revoke', { origin: 'http://localhost:5173' })).toEqual({ origin: 'http://localhost:5173' });
+    expect(accepts('sites.resetChain', { origin: 'https://app.example' })).toEqual({ origin: 'https://app.example' });
     expect(accepts('sites.removeChain', { chainId: '1' })).toEqual({ chainId: '1' });
   });
   it('refuses URLs that are not exactly an origin, and non-decimal chain IDs', () => {
-    for (const origin of ['https://app.example/', 'https://app.example/path', 'app.example', '', 42]) rejects('sites.revoke', { origin }, 'origin');
+    for (const origin of ['https://app.example/', 'https://app.example/path', 'app.example', '', 42]) {
+      rejects('sites.revoke', { origin }, 'origin');
+      rejects('sites.resetChain', { origin }, 'origin');
+    }
     for (const chainId of ['0x1', '-1', '1.5', '', 1]) rejects('sites.removeChain', { chainId }, 'chainId');
   });
 });

@@ -1,20 +1,36 @@
-// Settings → Connected sites: the sites connected to which accounts, the chains sites added, and
-// revoking either.
+// Settings → Connected sites: the sites connected to which accounts and the chain each sees, the
+// chains sites added; disconnecting a site, putting it back on the wallet's network, removing a chain.
 import { useAction, useCall, useRequest } from '../api.js';
 import { FormError } from '../components/Field.js';
 import { formatDateTime } from '../format.js';
 import type { AddedChainView, SiteView } from '../../shared/messages.js';
 
-function SiteRow({ site, busy, onRevoke }: { site: SiteView; busy: boolean; onRevoke: () => void }) {
+function SiteRow({ site, busy, onRevoke, onResetChain }: { site: SiteView; busy: boolean; onRevoke: () => void; onResetChain: () => void }) {
   return (
     <li class="site-row" data-testid="site">
       <div class="row spread">
         <strong class="break">{site.origin}</strong>
-        <button type="button" class="small" aria-label={`Disconnect ${site.origin}`} disabled={busy} onClick={onRevoke}>
-          Disconnect
-        </button>
+        {site.connectedAt !== undefined && (
+          <button type="button" class="small" aria-label={`Disconnect ${site.origin}`} disabled={busy} onClick={onRevoke}>
+            Disconnect
+          </button>
+        )}
       </div>
-      <div class="small-text muted">Connected {formatDateTime(site.connectedAt)}</div>
+      <div class="small-text muted">{site.connectedAt !== undefined ? `Connected ${formatDateTime(site.connectedAt)}` : 'Not connected'}</div>
+      <div class="row spread small-text" data-testid="site-chain">
+        {site.chain ? (
+          <>
+            <span class="break">
+              Sees chain ID {site.chain.chainId} (“{site.chain.name}”)
+            </span>
+            <button type="button" class="small" aria-label={`Use the wallet's network on ${site.origin}`} disabled={busy} onClick={onResetChain}>
+              Use the wallet&apos;s network
+            </button>
+          </>
+        ) : (
+          <span>Sees the wallet&apos;s network</span>
+        )}
+      </div>
       <ul class="plain-list small-text">
         {site.accounts.map((a) => (
           <li key={a.id}>
@@ -31,7 +47,8 @@ function ChainRow({ chain, busy, onRemove }: { chain: AddedChainView; busy: bool
     <li class="site-row" data-testid="added-chain">
       <div class="row spread">
         <span>
-          <strong>{chain.name}</strong> {chain.active && <span class="badge verified">in use by sites</span>}
+          <strong>{chain.name}</strong>{' '}
+          {chain.usedBy > 0 && <span class="badge verified">{chain.usedBy === 1 ? 'in use by 1 site' : `in use by ${chain.usedBy} sites`}</span>}
         </span>
         <button type="button" class="small" aria-label={`Remove ${chain.name}`} disabled={busy} onClick={onRemove}>
           Remove
@@ -62,6 +79,9 @@ export function Sites() {
   const revoke = async (origin: string) => {
     if (await action.run(() => call('sites.revoke', { origin }))) await list.reload();
   };
+  const resetChain = async (origin: string) => {
+    if (await action.run(() => call('sites.resetChain', { origin }))) await list.reload();
+  };
   const removeChain = async (chainId: string) => {
     if (await action.run(() => call('sites.removeChain', { chainId }))) await list.reload();
   };
@@ -74,7 +94,7 @@ export function Sites() {
       ) : (
         <ul class="plain-list">
           {sites.map((site) => (
-            <SiteRow key={site.origin} site={site} busy={action.busy} onRevoke={() => void revoke(site.origin)} />
+            <SiteRow key={site.origin} site={site} busy={action.busy} onRevoke={() => void revoke(site.origin)} onResetChain={() => void resetChain(site.origin)} />
           ))}
         </ul>
       )}

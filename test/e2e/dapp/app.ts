@@ -9,8 +9,8 @@
 // tests call through page.evaluate: it answers with plain data (bigints as decimal strings, errors
 // as their viem name chain and EIP-1193 code), because neither Playwright nor WebDriver BiDi
 // carries viem's error objects.
-import { createPublicClient, createWalletClient, custom, type Address, type EIP1193Provider, type Hex } from 'viem';
-import { LOCAL_C_CHAIN, MESSAGE, PAYEE, PAYMENT_WEI, typedDataFor, type AnnouncedInfo, type CallError, type Outcome, type ReceiptView, type RecordedEvent } from './shared.js';
+import { createPublicClient, createWalletClient, custom, defineChain, type Address, type EIP1193Provider, type Hex } from 'viem';
+import { ADDED_CHAIN, LOCAL_C_CHAIN, MESSAGE, PAYEE, PAYMENT_WEI, typedDataFor, type AnnouncedInfo, type CallError, type Outcome, type ReceiptView, type RecordedEvent } from './shared.js';
 
 interface Announcement {
   info: AnnouncedInfo;
@@ -91,6 +91,17 @@ const api = {
   },
   balance: async (address: Address): Promise<string> => (await publicClient().getBalance({ address })).toString(),
   nonce: async (address: Address): Promise<number> => publicClient().getTransactionCount({ address, blockTag: 'pending' }),
+  /** wallet_addEthereumChain through viem: ADDED_CHAIN, served by `rpcUrl`. */
+  addChain: async (rpcUrl: string): Promise<null> => {
+    const nativeCurrency = { name: 'Test', symbol: ADDED_CHAIN.symbol, decimals: 18 };
+    await walletClient().addChain({ chain: defineChain({ id: ADDED_CHAIN.id, name: ADDED_CHAIN.name, nativeCurrency, rpcUrls: { default: { http: [rpcUrl] } } }) });
+    return null;
+  },
+  /** wallet_switchEthereumChain through viem. */
+  switchChain: async (id: number): Promise<null> => {
+    await walletClient().switchChain({ id });
+    return null;
+  },
   /** Any raw EIP-1193 request. */
   request: (method: string, params?: unknown[]): Promise<unknown> => rawRequest(method, params),
   // The wallet's X/P site methods have no viem action: raw requests.

@@ -12,6 +12,12 @@ export const LOCAL_C_CHAIN = defineChain({
   rpcUrls: { default: { http: ['http://127.0.0.1:9650/ext/bc/C/rpc'] } },
 });
 
+/**
+ * The EVM chain the dApp adds (wallet_addEthereumChain) and its name for it: a look-alike of
+ * Avalanche's with a zero-width space inside, which the wallet must clean and flag.
+ */
+export const ADDED_CHAIN = { id: 99_999, name: 'Avalanche\u200B Test', shownName: 'Avalanche Test', symbol: 'TST' } as const;
+
 /** Where sendTransaction pays to: a fixed address nobody holds a key for. */
 export const PAYEE: Address = getAddress('0x00000000000000000000000000000000000da99e');
 /** What sendTransaction pays: odd, so that only the exact amount matches. */

@@ -357,25 +357,47 @@ describe('approval window: connect, messages and chains', () => {
     expect(document.querySelector('img')).toBeNull();
   });
 
-  it('switch-chain names both chains and the chain ID', async () => {
-    renderWith(queue([approval(1, { kind: 'switch-chain', fromName: 'Avalanche C-Chain', toName: 'Dexalot', chainId: '432204' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
-    expect((await screen.findByTestId('switch-summary')).textContent).toContain('Switch from Avalanche C-Chain to Dexalot (chain ID 432204)');
+  it('switch-chain says whose chain changes: this site only, or the wallet and the sites that follow it', async () => {
+    const siteSwitch: ApprovalSummary = { kind: 'switch-chain', scope: 'site', fromName: 'Local network C-Chain (chain ID 43112)', toName: 'Dexalot', chainId: '432204', rpcHost: 'rpc.dexalot.example', afterAdd: true };
+    const { unmount } = renderWith(queue([approval(1, siteSwitch, { method: 'wallet_addEthereumChain' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('switch-what')).textContent).toBe('Switch this site to chain ID 432204, served by rpc.dexalot.example?');
+    expect(screen.getByTestId('switch-after-add').textContent).toContain('separate choice');
+    expect(screen.getByTestId('switch-to').textContent).toBe('chain ID 432204, which the site that added it calls “Dexalot”');
+    expect(screen.getByTestId('switch-scope').textContent).toBe('Only this site changes: other sites keep their chain. Reject keeps this site on Local network C-Chain (chain ID 43112); the chain stays added.');
+    expect(screen.getAllByRole('heading')).toHaveLength(1);
+    unmount();
+    renderWith(queue([approval(2, { kind: 'switch-chain', scope: 'wallet', fromName: 'Local network C-Chain (chain ID 43112)', toName: 'Mainnet C-Chain', chainId: '43114' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('switch-what')).textContent).toBe("Switch the wallet's network to chain ID 43114?");
+    expect(screen.getByTestId('switch-to').textContent).toBe('Mainnet C-Chain');
+    expect(screen.getByTestId('switch-scope').textContent).toMatch(/^The wallet itself \(X-Chain and P-Chain too\) and every site that follows its network change/);
   });
 
-  it('add-chain shows name, chain ID, RPC URL, symbol and explorer, and warns about the RPC and EVM-only', async () => {
-    const summary: ApprovalSummary = {
-      kind: 'add-chain', chainName: 'Dexalot', chainId: '432204', rpcUrl: 'https://rpc.dexalot.example/ext/bc/C/rpc', symbol: 'ALOT', decimals: 18, explorerUrl: 'https://explorer.example',
-    };
-    renderWith(queue([approval(1, summary, { method: 'wallet_addEthereumChain' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+  const addChain = (over: Partial<Extract<ApprovalSummary, { kind: 'add-chain' }>> = {}): ApprovalSummary => ({
+    kind: 'add-chain', chainName: 'Dexalot', nameAltered: false, chainId: '432204', rpcUrl: 'https://rpc.dexalot.example/ext/bc/C/rpc', rpcHost: 'rpc.dexalot.example', symbol: 'ALOT', decimals: 18, explorerUrl: 'https://explorer.example', ...over,
+  });
+
+  it('add-chain names the chain by its ID and RPC host, the site’s name only as its claim, says it does not switch, and warns about the RPC and EVM-only', async () => {
+    renderWith(queue([approval(1, addChain(), { method: 'wallet_addEthereumChain' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
     const view = await screen.findByTestId('add-chain-summary');
+    expect(screen.getByTestId('add-chain-what').textContent).toBe('Add the EVM chain with chain ID 432204, served by rpc.dexalot.example, to the wallet.');
+    expect(screen.getByTestId('add-chain-no-switch').textContent).toContain('does not switch');
+    expect(screen.getByTestId('add-chain-name').textContent).toBe('“Dexalot”');
+    expect(screen.queryByTestId('add-chain-name-altered')).toBeNull();
+    expect(screen.queryByTestId('add-chain-lookalike')).toBeNull();
     expect(screen.getByTestId('add-chain-rpc').textContent).toBe('https://rpc.dexalot.example/ext/bc/C/rpc');
-    expect(view.textContent).toContain('Dexalot');
-    expect(view.textContent).toContain('432204');
     expect(view.textContent).toContain('ALOT');
     expect(view.textContent).toContain('https://explorer.example');
     const note = within(view).getByRole('note');
     expect(note.textContent).toContain('sees your addresses');
     expect(note.textContent).toContain('EVM-only');
+    expect(screen.getAllByRole('heading')).toHaveLength(1);
+  });
+
+  it('add-chain flags a name that had hidden characters and one that looks like a known chain', async () => {
+    const summary = addChain({ chainName: 'Avalanche C-Chain', nameAltered: true, looksLike: { name: 'Avalanche C-Chain', chainId: '43114' } });
+    renderWith(queue([approval(1, summary, { method: 'wallet_addEthereumChain' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('add-chain-lookalike')).textContent).toBe('This name looks like Avalanche C-Chain (chain ID 43114), but this is chain ID 432204: another chain.');
+    expect(screen.getByTestId('add-chain-name-altered').textContent).toContain('hidden characters');
   });
 });
 

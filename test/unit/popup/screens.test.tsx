@@ -324,7 +324,7 @@ describe('Settings: connected sites', () => {
     'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
     'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
   };
-  const DEX: AddedChainView = { chainId: '432204', name: 'Dexalot', rpcUrl: 'https://rpc.dexalot.example/ext/bc/C/rpc', symbol: 'ALOT', decimals: 18, active: true };
+  const DEX: AddedChainView = { chainId: '432204', name: 'Dexalot', rpcUrl: 'https://rpc.dexalot.example/ext/bc/C/rpc', symbol: 'ALOT', decimals: 18, usedBy: 2 };
 
   it('lists connected sites with their accounts, and disconnects one', async () => {
     const sites: SiteView[] = [
@@ -358,8 +358,39 @@ describe('Settings: connected sites', () => {
     expect(await screen.findByText('No site is connected')).toBeTruthy();
   });
 
-  it('lists chains sites added, marks the one in use, and removes one', async () => {
-    const chains: AddedChainView[] = [DEX, { ...DEX, chainId: '1234', name: 'Test EVM', symbol: 'TST', active: false, explorerUrl: 'https://scan.example' }];
+  it('shows the chain each site sees, and puts a site back on the wallet’s network (also one that is not connected)', async () => {
+    const sites: SiteView[] = [
+      { origin: 'https://app.example', accounts: [{ id: ACCOUNT.id, name: 'Account 1', cAddress: C_ADDR }], connectedAt: Date.UTC(2026, 0, 2), chain: { chainId: '432204', name: 'Dexalot' } },
+      { origin: 'https://other.example', accounts: [{ id: 'acc2', name: 'Savings', cAddress: C_OTHER }], connectedAt: Date.UTC(2026, 0, 1) },
+      { origin: 'https://switched.example', accounts: [], chain: { chainId: '432204', name: 'Dexalot' } },
+    ];
+    const bg = fakeBackground({
+      ...base,
+      'sites.list': () => ({ sites: sites.map((x) => ({ ...x })), chains: [DEX] }),
+      'sites.resetChain': ({ origin }) => {
+        delete sites.find((x) => x.origin === origin)!.chain;
+        return { ok: true as const };
+      },
+    });
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
+    open('Connected sites');
+    const chains = await screen.findAllByTestId('site-chain');
+    expect(chains.map((c) => c.textContent)).toEqual([
+      'Sees chain ID 432204 (“Dexalot”)Use the wallet\'s network',
+      "Sees the wallet's network",
+      'Sees chain ID 432204 (“Dexalot”)Use the wallet\'s network',
+    ]);
+    const rows = screen.getAllByTestId('site');
+    expect(rows[2]!.textContent).toContain('Not connected');
+    expect(within(rows[2]!).queryByRole('button', { name: /Disconnect/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: "Use the wallet's network on https://app.example" }));
+    await waitFor(() => expect(screen.getAllByTestId('site-chain')[0]!.textContent).toBe("Sees the wallet's network"));
+    expect(bg.callsOf('sites.resetChain')).toEqual([{ origin: 'https://app.example' }]);
+    expect(screen.getAllByTestId('site-chain')[2]!.textContent).toContain('432204');
+  });
+
+  it('lists chains sites added, says how many sites use each, and removes one', async () => {
+    const chains: AddedChainView[] = [DEX, { ...DEX, chainId: '1234', name: 'Test EVM', symbol: 'TST', usedBy: 0, explorerUrl: 'https://scan.example' }];
     const bg = fakeBackground({
       ...base,
       'sites.list': () => ({ sites: [], chains: [...chains] }),
@@ -375,8 +406,8 @@ describe('Settings: connected sites', () => {
     expect(rows[0]!.textContent).toContain('432204');
     expect(rows[0]!.textContent).toContain('https://rpc.dexalot.example/ext/bc/C/rpc');
     expect(rows[0]!.textContent).toContain('ALOT');
-    expect(within(rows[0]!).getByText('in use by sites')).toBeTruthy();
-    expect(within(rows[1]!).queryByText('in use by sites')).toBeNull();
+    expect(within(rows[0]!).getByText('in use by 2 sites')).toBeTruthy();
+    expect(within(rows[1]!).queryByText(/in use by/)).toBeNull();
     expect(rows[1]!.textContent).toContain('https://scan.example');
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove Dexalot' }));

@@ -1,0 +1,86 @@
+// The name a site gives a chain it adds is only its claim: the wallet names a chain by its ID and
+// RPC host, and shows the site's name cleaned of what can disguise it (bidi overrides that reverse
+// text, zero-width and control characters, endless length) and flagged when it passes itself off as
+// a chain it is not (a name that reads as "Avalanche" on another chain ID).
+import { INVISIBLE_TEXT } from './provider-params.js';
+
+export const MAX_CHAIN_NAME = 40;
+export const MAX_CHAIN_SYMBOL = 10;
+
+/** Chain ID and a name it is known by; a site's name that reads like one of these, on another ID, is flagged. */
+export interface KnownChainName {
+  chainId: bigint;
+  name: string;
+}
+
+/** The names the wallet knows without asking: Avalanche's and those of well-known EVM chains. */
+const WELL_KNOWN: readonly KnownChainName[] = [
+  { chainId: 43114n, name: 'Avalanche C-Chain' },
+  { chainId: 43114n, name: 'AVAX' },
+  { chainId: 43113n, name: 'Avalanche Fuji' },
+  { chainId: 1n, name: 'Ethereum' },
+  { chainId: 56n, name: 'BNB Smart Chain' },
+  { chainId: 137n, name: 'Polygon' },
+  { chainId: 42161n, name: 'Arbitrum One' },
+  { chainId: 10n, name: 'Optimism' },
+  { chainId: 8453n, name: 'Base' },
+];
+
+/** Words too common to mark a name as another chain's. */
+const COMMON_WORDS = new Set(['chain', 'network', 'mainnet', 'testnet', 'net', 'main', 'test', 'local', 'smart', 'one', 'c', 'evm', 'subnet', 'custom', 'node']);
+
+// Letters of other scripts (and digits) drawn like Latin ones: enough to catch the usual swaps.
+const LOOKALIKE: Record<string, string> = {
+  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', х: 'x', у: 'y', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ӏ: 'l', һ: 'h', к: 'k', м: 'm', т: 't', в: 'b', н: 'h', ν: 'v',
+  α: 'a', ο: 'o', ρ: 'p', ε: 'e', ι: 'i', κ: 'k', τ: 't', υ: 'u', χ: 'x', η: 'n', β: 'b', '0': 'o', '1': 'l', '|': 'l', '3': 'e', '5': 's',
+};
+
+/** A name as the wallet shows it: the site's text made safe, and what was done to it. */
+export interface ShownName {
+  text: string;
+  /** Hidden characters (bidi, zero-width, control) were removed, or the name was cut short. */
+  altered: boolean;
+}
+
+/** Control characters and line breaks: a space. */
+const BREAKS = /[\p{Cc}\p{Zl}\p{Zp}]/gu;
+/** Everything else that renders as nothing or reorders text (as in messages to sign): removed. */
+const INVISIBLE = new RegExp(INVISIBLE_TEXT.source, 'gu');
+
+/**
+ * The site's text without the characters that hide or reorder what is shown (bidi overrides and
+ * isolates, zero-width characters, BOM, fillers; line breaks become spaces), spaces collapsed, cut
+ * to `max` characters.
+ */
+export function shownName(raw: string, max = MAX_CHAIN_NAME): ShownName {
+  const cleaned = raw.normalize('NFC').replace(BREAKS, ' ').replace(INVISIBLE, '').replace(/\s+/gu, ' ').trim();
+  const chars = [...cleaned];
+  const cut = chars.length > max;
+  const text = cut ? `${chars.slice(0, max - 1).join('')}…` : cleaned;
+  return { text: text === '' ? '(no name)' : text, altered: cut || INVISIBLE_TEXT.test(raw) };
+}
+
+/** The words a name reads as: Latin look-alikes mapped to Latin, accents dropped, lower case. */
+function wordsOf(name: string): string[] {
+  const plain = name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  const mapped = [...plain].map((c) => LOOKALIKE[c] ?? c).join('');
+  return mapped.split(/[^a-z0-9]+/).filter((w) => w !== '');
+}
+
+/**
+ * The known chain the name passes itself off as, when its chain ID is another: a distinctive word
+ * of a known name (after look-alike letters are read as Latin), or the whole name run together.
+ */
+export function lookAlikeOf(name: string, chainId: bigint, known: readonly KnownChainName[] = []): KnownChainName | undefined {
+  const words = wordsOf(name);
+  const joined = words.join('');
+  const reads = (k: KnownChainName): boolean => {
+    const theirs = wordsOf(k.name);
+    const distinctive = theirs.filter((w) => !COMMON_WORDS.has(w) && w.length >= 3);
+    // Run together counts too ("Aval anche"), for words long enough not to occur by chance.
+    return (joined !== '' && joined === theirs.join('')) || distinctive.some((w) => words.includes(w) || (w.length >= 6 && joined.includes(w)));
+  };
+  const matches = [...known, ...WELL_KNOWN].filter(reads);
+  // A name true of its own chain ID is not flagged for sharing a word with another (Avalanche's C-Chain and Fuji).
+  return matches.some((k) => k.chainId === chainId) ? undefined : matches[0];
+}

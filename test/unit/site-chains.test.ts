@@ -1,0 +1,189 @@
+// Adding and switching chains from sites: adding never switches, the switch is its own question,
+// and it changes only the site that asked (its chain ID, its reads, its events), without a node:
+// the added chain's RPC is a stub that answers eth_chainId.
+import { describe, expect, it } from 'vitest';
+import { ApprovalQueue } from '../../src/background/approvals.js';
+import { ProviderPages } from '../../src/background/pages.js';
+import { ProviderService, type Site, type SiteWallet } from '../../src/background/provider.js';
+import { SiteStore } from '../../src/background/sites.js';
+import { memoryStores } from '../../src/background/storage.js';
+import type { ApprovalSummary } from '../../src/shared/messages.js';
+import { PROVIDER_CHANNEL, type ProviderResponse, STATE_METHOD } from '../../src/shared/provider-protocol.js';
+
+const SHOP: Site = { origin: 'https://shop.example' };
+const NEWS: Site = { origin: 'https://news.example' };
+/** The chain the stub RPC serves: 42. */
+const TEST_CHAIN = { chainId: '0x2a', chainName: 'Test chain', rpcUrls: ['https://rpc.test.example/v1'], nativeCurrency: { name: 'T', symbol: 'TST', decimals: 18 } };
+
+function setup() {
+  const stores = memoryStores();
+  const approvals = new ApprovalQueue(stores.session);
+  const sites = new SiteStore(stores.local);
+  const rpcCalls: string[] = [];
+  const selected: string[] = [];
+  const fetchStub = (async (url: string, init: { body: string }) => {
+    const { id, method } = JSON.parse(init.body) as { id: number; method: string };
+    rpcCalls.push(`${url} ${method}`);
+    const result = method === 'eth_chainId' ? '0x2a' : '0x7';
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
+  }) as unknown as typeof fetch;
+  const wallet = {
+    siteNetwork: async () => ({ network: { id: 'local', name: 'Local network', url: 'http://127.0.0.1:1', hrp: 'local' }, evmChainId: 43112n }),
+    siteNetworks: async () => [{ id: 'local', name: 'Local network', evmChainId: 43112n }, { id: 'mainnet', name: 'Mainnet', evmChainId: 43114n }],
+    accountsList: async () => ({ accounts: [], selectedId: null }),
+    networksSelect: async ({ id }: { id: string }) => selected.push(id),
+  } as unknown as SiteWallet;
+  const told: string[] = [];
+  let notified: Promise<void> = Promise.resolve();
+  // The background's wiring (src/background/index.ts): a frame is told when its own view changed.
+  const pages: ProviderPages = new ProviderPages({
+    area: stores.session,
+    viewOf: async (site) => JSON.stringify(await provider.siteState(site)),
+    send: async (tabId) => told.push(tabId === 1 ? 'shop' : 'news'),
+  });
+  const provider: ProviderService = new ProviderService({
+    wallet,
+    session: { isUnlocked: () => true } as never,
+    approvals,
+    sites,
+    sessionArea: stores.session,
+    openApprovalWindow: async () => {},
+    fetch: fetchStub,
+    notifyPages: () => {
+      notified = pages.notify();
+    },
+  });
+  let n = 0;
+  const call = (method: string, params: unknown, site: Site, requestId = `r${++n}`): Promise<ProviderResponse> =>
+    provider.handle({ channel: PROVIDER_CHANNEL, requestId, method, params }, site);
+  /** Waits for the next request in the approval window, answers it, and says what it showed. */
+  const answerNext = async (approved: boolean): Promise<ApprovalSummary> => {
+    for (let i = 0; i < 200; i++) {
+      const [pending] = await approvals.list();
+      if (pending) {
+        await approvals.decide(pending.id, approved);
+        return pending.summary as ApprovalSummary;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error('no approval was asked for');
+  };
+  const chainOf = async (site: Site) => ((await call('eth_chainId', [], site)) as { result: string }).result;
+  return { stores, approvals, sites, pages, call, answerNext, chainOf, rpcCalls, selected, told, notified: () => notified };
+}
+
+describe('wallet_addEthereumChain', () => {
+  it('adds on the first approval and asks separately whether to switch; declined, the chain stays added and the site keeps its chain', async () => {
+    const t = setup();
+    const adding = t.call('wallet_addEthereumChain', [TEST_CHAIN], SHOP);
+    const add = await t.answerNext(true);
+    expect(add).toEqual({
+      kind: 'add-chain',
+      chainId: '42',
+      rpcUrl: 'https://rpc.test.example/v1',
+      rpcHost: 'rpc.test.example',
+      chainName: 'Test chain',
+      nameAltered: false,
+      symbol: 'TST',
+      decimals: 18,
+    });
+    const question = await t.answerNext(false);
+    expect(question).toEqual({ kind: 'switch-chain', scope: 'site', fromName: 'Local network C-Chain (chain ID 43112)', toName: 'Test chain', chainId: '42', rpcHost: 'rpc.test.example', afterAdd: true });
+    expect(await adding).toEqual({ ok: true, result: null });
+    expect((await t.sites.chains()).chains.map((c) => c.chainId)).toEqual(['42']);
+    expect(await t.chainOf(SHOP)).toBe('0xa868');
+    expect(await t.approvals.list()).toEqual([]);
+  });
+
+  it('add, then switch: only the asking site is on the new chain; another site still sees its own, and is not told anything', async () => {
+    const t = setup();
+    await t.pages.remember(1, 0, SHOP);
+    await t.pages.remember(2, 0, NEWS);
+    const adding = t.call('wallet_addEthereumChain', [TEST_CHAIN], SHOP);
+    await t.answerNext(true);
+    await t.answerNext(true);
+    expect(await adding).toEqual({ ok: true, result: null });
+    await t.notified();
+    expect(t.told).toEqual(['shop']);
+    expect(await t.chainOf(SHOP)).toBe('0x2a');
+    expect(await t.call('net_version', [], SHOP)).toEqual({ ok: true, result: '42' });
+    expect(await t.chainOf(NEWS)).toBe('0xa868');
+    expect(await t.call(STATE_METHOD, undefined, NEWS)).toMatchObject({ result: { chainId: '0xa868', networkVersion: '43112' } });
+    // The shop's reads go to the added chain's RPC; the other site's do not.
+    t.rpcCalls.length = 0;
+    expect(await t.call('eth_blockNumber', [], SHOP)).toEqual({ ok: true, result: '0x7' });
+    expect(t.rpcCalls).toEqual(['https://rpc.test.example/v1 eth_blockNumber']);
+  });
+
+  it('a frame of another origin inside the page keeps its own chain (keyed as its connection is)', async () => {
+    const t = setup();
+    const widget: Site = { origin: SHOP.origin, frameOrigin: 'https://widget.example' };
+    const adding = t.call('wallet_addEthereumChain', [TEST_CHAIN], widget);
+    await t.answerNext(true);
+    await t.answerNext(true);
+    await adding;
+    expect(await t.chainOf(widget)).toBe('0x2a');
+    expect(await t.chainOf(SHOP)).toBe('0xa868');
+  });
+
+  it('the add approval shows the site’s name cleaned and flags one that passes for Avalanche; the chain is stored under the cleaned name', async () => {
+    const t = setup();
+    const adding = t.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, chainName: 'Avalanche\u200B C-Chain\u202E', nativeCurrency: { name: 'A', symbol: 'AVAX\u200D', decimals: 18 } }], SHOP);
+    expect(await t.answerNext(true)).toMatchObject({
+      chainName: 'Avalanche C-Chain',
+      nameAltered: true,
+      symbol: 'AVAX',
+      looksLike: { name: 'Avalanche C-Chain', chainId: '43114' },
+    });
+    await t.answerNext(false);
+    await adding;
+    expect((await t.sites.chains()).chains[0]).toMatchObject({ name: 'Avalanche C-Chain', symbol: 'AVAX' });
+  });
+
+  it('adding a chain the wallet knows is only the switch question', async () => {
+    const t = setup();
+    const adding = t.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, chainId: '0xa86a', chainName: 'Avalanche' }], SHOP);
+    expect(await t.answerNext(false)).toMatchObject({ kind: 'switch-chain', scope: 'wallet', chainId: '43114' });
+    expect((await adding).ok).toBe(false);
+    expect((await t.sites.chains()).chains).toEqual([]);
+  });
+});
+
+describe('wallet_switchEthereumChain', () => {
+  it('switches only the requesting site to a chain another site added, and back to the wallet’s network', async () => {
+    const t = setup();
+    const adding = t.call('wallet_addEthereumChain', [TEST_CHAIN], SHOP);
+    await t.answerNext(true);
+    await t.answerNext(false);
+    await adding;
+    await t.pages.remember(1, 0, SHOP);
+    await t.pages.remember(2, 0, NEWS);
+
+    const switching = t.call('wallet_switchEthereumChain', [{ chainId: '0x2a' }], NEWS);
+    expect(await t.answerNext(true)).toMatchObject({ kind: 'switch-chain', scope: 'site', chainId: '42', rpcHost: 'rpc.test.example' });
+    expect(await switching).toEqual({ ok: true, result: null });
+    await t.notified();
+    expect(t.told).toEqual(['news']);
+    expect(await t.chainOf(NEWS)).toBe('0x2a');
+    expect(await t.chainOf(SHOP)).toBe('0xa868');
+
+    const back = t.call('wallet_switchEthereumChain', [{ chainId: '0xa868' }], NEWS);
+    expect(await t.answerNext(true)).toMatchObject({ kind: 'switch-chain', scope: 'site', fromName: '“Test chain” (chain ID 42)', toName: 'Local network C-Chain' });
+    await back;
+    expect(await t.chainOf(NEWS)).toBe('0xa868');
+    expect(t.selected).toEqual([]);
+  });
+
+  it('another Avalanche network is the wallet’s network: asked as such, selected, and the site follows the wallet again', async () => {
+    const t = setup();
+    const adding = t.call('wallet_addEthereumChain', [TEST_CHAIN], SHOP);
+    await t.answerNext(true);
+    await t.answerNext(true);
+    await adding;
+    const switching = t.call('wallet_switchEthereumChain', [{ chainId: '0xa86a' }], SHOP);
+    expect(await t.answerNext(true)).toMatchObject({ scope: 'wallet', toName: 'Mainnet C-Chain' });
+    await switching;
+    expect(t.selected).toEqual(['mainnet']);
+    expect(await t.sites.chainOf(SHOP.origin)).toBeUndefined();
+  });
+});
