@@ -1,6 +1,7 @@
 // What the parts of the site provider share: the wallet view they act through, who asked, the
 // requests and the payloads approvals hold, and how an error is answered to a page.
 import { type Bytes, toHex } from '../core/bytes.js';
+import type { ImpactWarning, OwnAddress } from '../core/tx-impact.js';
 import type { UnsignedTx, Utxo } from '../core/codec/types.js';
 import type { WalletEngine } from '../core/engine.js';
 import { CodecError, FormatError, InsufficientFundsError, NetworkMismatchError, NodeIdentityError, NodeUnreachableError, RpcError, TimeoutError, ValidationError, WalletError } from '../core/errors.js';
@@ -32,6 +33,8 @@ export interface SiteWallet {
   checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes): Promise<void>;
   sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes }, item: ActivityItem): Promise<void>;
   approvalSummaryForTx(accountId: string, ext: { tx: UnsignedTx; spent: readonly Utxo[]; unsignedBytes?: Bytes }): Promise<Omit<Extract<ApprovalSummary, { kind: 'tx' }>, 'action' | 'complete' | 'signsNothing'>>;
+  /** What an EVM tx's approval says of its recipient (the wallet's own, a first payment, a look-alike). */
+  recipientOf(accountId: string, address: string): Promise<{ yours?: OwnAddress; warnings: ImpactWarning[] }>;
 }
 
 /** Who asked: the top-level page's origin and, for a request from a frame, the frame's. */

@@ -151,7 +151,7 @@ export class SiteEvm {
       const account = await this.conn.actingAccount(call.site, from);
       const eth = this.conn.eth(chain.rpcUrl);
       const estimateUse = (): Promise<bigint> => eth.estimateGas({ from: account.cAddress, to, value: `0x${value.toString(16)}`, data });
-      const [nonce, block, tip, use] = await Promise.all([
+      const [nonce, block, tip, use, recipient] = await Promise.all([
         // On the Avalanche C-Chain the wallet chooses the nonce, whatever the site asked
         // (WalletEngine.evmNonce: never past a gap, a refused tx's nonce taken again).
         chain.kind === 'avalanche' ? this.deps.wallet.evmNonceFor(account.id) : (siteNonce ?? eth.getTransactionCount(account.cAddress, 'pending')),
@@ -159,6 +159,7 @@ export class SiteEvm {
         siteTip ?? eth.maxPriorityFeePerGas(),
         // With the site's own limit, the estimate only informs the approval (what is likely charged).
         gasLimit === undefined ? estimateUse() : estimateUse().catch(() => undefined),
+        to === undefined ? undefined : this.deps.wallet.recipientOf(account.id, to),
       ]);
       const estimated = gasLimit ?? use!;
       const baseFee = block?.baseFeePerGas;
@@ -189,6 +190,7 @@ export class SiteEvm {
           expectedGas: chargedGas(use ?? 0n, estimated).toString(),
           baseFeePerGas: baseFee.toString(),
           unsignedHex: unsignedEvmTxHex(evmRequestOf(approvedTx)),
+          ...(recipient ? { recipient } : {}),
         },
         payload: { kind: 'evm-tx', accountId: account.id, rpcUrl: chain.rpcUrl, activity: chain.kind === 'avalanche', tx: approvedTx },
       };

@@ -204,3 +204,18 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
   }
   return { assets, warnings, yours };
 }
+
+/**
+ * What to say of one recipient (an EVM call's `to`): whose it is if the wallet's, and the warnings
+ * about it (a first payment, a look-alike of one of the wallet's addresses).
+ */
+export function recipientImpact(address: string, c: Pick<ImpactContext, 'own' | 'paidBefore'>): { yours?: OwnAddress; warnings: ImpactWarning[] } {
+  const key = addressKey(address);
+  const yours = c.own.get(key);
+  if (yours) return { yours, warnings: [] };
+  const warnings: ImpactWarning[] = [];
+  const resembles = lookAlikeOf(address, c.own);
+  if (resembles !== undefined) warnings.push({ kind: 'look-alike', address, resembles });
+  if (!c.paidBefore.has(key)) warnings.push({ kind: 'first-payment', address });
+  return { warnings };
+}

@@ -2,6 +2,7 @@
 // bytes), an EVM transaction, a message, typed data, a chain to add or switch to. Pure views over
 // the summary the background built; the approval window (approval-window.tsx) places them.
 import type { ApprovalSummary } from '../shared/messages.js';
+import { ImpactWarnings } from './approval-impact.js';
 import { ExactBytes, hexLength, type Summary, TxDetails } from './approval-tx.js';
 import { formatUnits, formatValue, units, WEI_DECIMALS } from './format.js';
 
@@ -18,6 +19,7 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
   const gwei = summary.symbol === 'AVAX' ? 'nAVAX' : 'gwei';
   return (
     <div class="stack" data-testid="evm-summary">
+      {summary.recipient && <ImpactWarnings warnings={summary.recipient.warnings} />}
       <dl class="facts compact">
         <dt>Chain</dt>
         <dd data-testid="evm-chain">
@@ -26,7 +28,24 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
         <dt>From</dt>
         <dd class="mono break">{summary.from}</dd>
         <dt>To</dt>
-        <dd class="mono break">{summary.to === '' ? <span class="badge warn">Creates a contract</span> : summary.to}</dd>
+        <dd class="break">
+          {summary.to === '' ? (
+            <span class="badge warn">Creates a contract</span>
+          ) : (
+            <>
+              <span class="mono">{summary.to}</span>{' '}
+              {summary.recipient?.yours ? (
+                <span class="badge verified" data-testid="owner-yours">
+                  Yours · {summary.recipient.yours.account}, {summary.recipient.yours.role}
+                </span>
+              ) : (
+                <span class="badge" data-testid="owner-not-yours">
+                  Not yours
+                </span>
+              )}
+            </>
+          )}
+        </dd>
         <dt>Value</dt>
         <dd class="amount" data-testid="evm-value">
           {formatValue(summary.valueWei, WEI_DECIMALS, summary.symbol)}

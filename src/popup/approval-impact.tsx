@@ -37,7 +37,7 @@ function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | und
     case 'locked':
       return `${amountText(w.amount, w.assetID, assets)} ${w.yours ? 'comes back to you' : 'is paid'} locked until ${timeText(w.until)}`;
     case 'first-payment':
-      return `This wallet has never paid ${w.address} before`;
+      return `This wallet has never sent anything to ${w.address} before`;
     case 'look-alike':
       return `${w.address} looks like your address ${w.resembles} but is not yours`;
     case 'not-your-owner':
@@ -91,6 +91,20 @@ function AssetRows({ a, assets }: { a: AssetImpact; assets: Assets }) {
   );
 }
 
+/** The warnings about a tx, in words (nothing when there are none). */
+export function ImpactWarnings({ warnings, assets = {}, avaxAssetID }: { warnings: ImpactWarning[]; assets?: Assets; avaxAssetID?: string | undefined }) {
+  if (warnings.length === 0) return null;
+  return (
+    <ul class="warnings" data-testid="impact-warnings" aria-label="Warnings">
+      {warnings.map((w, i) => (
+        <li key={i} class="badge warn" data-kind={w.kind}>
+          {warningText(w, assets, avaxAssetID)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function ImpactSummary({ impact, assets, signsNothing, avaxAssetID }: { impact: TxImpact; assets: Assets; signsNothing: boolean; avaxAssetID: string | undefined }) {
   return (
     <section class="section-body" data-testid="tx-impact" aria-labelledby="impact-heading">
@@ -100,15 +114,7 @@ export function ImpactSummary({ impact, assets, signsNothing, avaxAssetID }: { i
           None of this account's keys signs anything in this transaction: approving signs nothing.
         </p>
       )}
-      {impact.warnings.length > 0 && (
-        <ul class="warnings" data-testid="impact-warnings" aria-label="Warnings">
-          {impact.warnings.map((w, i) => (
-            <li key={i} class="badge warn" data-kind={w.kind}>
-              {warningText(w, assets, avaxAssetID)}
-            </li>
-          ))}
-        </ul>
-      )}
+      <ImpactWarnings warnings={impact.warnings} assets={assets} avaxAssetID={avaxAssetID} />
       {impact.assets.map((a) => (
         <div key={a.assetID} data-testid="impact-asset">
           <p class="impact-asset-name break">{assets[a.assetID] ? assets[a.assetID]!.symbol : `Asset ${a.assetID}`}</p>

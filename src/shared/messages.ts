@@ -2,7 +2,7 @@
 // Extension messaging is JSON: amounts cross as decimal strings (`Amount`), bytes as hex, IDs as
 // CB58. Every request is validated in the background before it reaches the wallet service.
 import type { TxView } from '../core/describe.js';
-import type { TxImpact } from '../core/tx-impact.js';
+import type { ImpactWarning, OwnAddress, TxImpact } from '../core/tx-impact.js';
 
 /** A non-negative integer in base units, as a decimal string. */
 export type Amount = string;
@@ -255,6 +255,8 @@ export type ApprovalSummary =
       baseFeePerGas: Amount;
       /** The tx without its signature (EIP-1559: 0x02 ‖ RLP), 0x hex: its keccak-256 is what is signed. */
       unsignedHex: string;
+      /** Of `to`: the wallet's own address (which account), or the warnings (a first payment, a look-alike). */
+      recipient?: { yours?: OwnAddress; warnings: ImpactWarning[] };
     }
   | {
       kind: 'switch-chain';

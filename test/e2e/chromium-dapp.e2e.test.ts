@@ -404,7 +404,7 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     // Before the bytes: what leaves this wallet, who gets it, and a first payment named as such.
     expect(shown.testids['tx-impact']).toContain('Leaves your wallet');
     expect(shown.testids['tx-impact']).toContain(`Goes to ${recipientX}${amountText(SITE_X_SEND, 9)} AVAX`);
-    expect(shown.testids['impact-warnings']).toContain(`This wallet has never paid ${recipientX} before`);
+    expect(shown.testids['impact-warnings']).toContain(`This wallet has never sent anything to ${recipientX} before`);
     expect(shown.testids['owner-yours']).toBe(`Yours · ${account.name}, X/P address`);
     expectDecisionButtons(shown);
     await screenshotApproval(window, 'xpc-send-transaction');

@@ -2,7 +2,7 @@
 // asset what leaves, comes back, goes elsewhere and is burned, and each warning a person needs.
 import { describe, expect, it } from 'vitest';
 import type { LegView, TxView } from '../../src/core/describe.js';
-import { addressKey, type ImpactContext, type OwnAddress, txImpact } from '../../src/core/tx-impact.js';
+import { addressKey, type ImpactContext, type OwnAddress, recipientImpact, txImpact } from '../../src/core/tx-impact.js';
 
 const AVAX = 'avax-id';
 const TOKEN = 'token-id';
@@ -108,5 +108,17 @@ describe('what a tx does to the wallet', () => {
     const impact = txImpact(imported, context({ own: new Map([...context().own, ...own]) }));
     expect(impact.assets[0]).toMatchObject({ returns: '9' });
     expect(impact.warnings).toEqual([]);
+  });
+
+  it("one recipient (an EVM call's to): the wallet's own by any case, else a first payment, and a look-alike named", () => {
+    const mine = '0xAbCd000000000000000000000000000000001234';
+    const own = new Map([[addressKey(mine), { account: 'Account 2', role: 'C-Chain address', address: mine }]]);
+    expect(recipientImpact(mine.toLowerCase(), { own, paidBefore: new Set() })).toEqual({ yours: own.get(addressKey(mine)), warnings: [] });
+    const fake = '0xabcd999999999999999999999999999999991234';
+    expect(recipientImpact(fake, { own, paidBefore: new Set() }).warnings).toEqual([
+      { kind: 'look-alike', address: fake, resembles: mine },
+      { kind: 'first-payment', address: fake },
+    ]);
+    expect(recipientImpact(fake, { own, paidBefore: new Set([fake]) }).warnings).toEqual([{ kind: 'look-alike', address: fake, resembles: mine }]);
   });
 });

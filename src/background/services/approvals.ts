@@ -8,7 +8,7 @@ import { describeTx, type TxView } from '../../core/describe.js';
 import { cb58Encode, parseId } from '../../core/encoding.js';
 import { chainContextOf } from '../../core/network.js';
 import type { WalletEngine } from '../../core/engine.js';
-import { addressKey, type OwnAddress, txImpact } from '../../core/tx-impact.js';
+import { addressKey, type ImpactWarning, type OwnAddress, recipientImpact, txImpact } from '../../core/tx-impact.js';
 import type { AccountView, ActivityItem, ApprovalAssetInfo, ApprovalSummary, ApprovalView, RequestParams as P } from '../../shared/messages.js';
 import type { AccountEngines } from '../account-engines.js';
 import { type ApprovalQueue, requesterOf, UnknownApprovalError } from '../approvals.js';
@@ -112,8 +112,18 @@ export class ApprovalsService {
     return { kind: 'tx', chain: view.chain, unsignedHex: `0x${toHex(unsignedBytes)}`, view, assets, impact };
   }
 
-  /** Every address of the wallet's accounts it knows, and each X/P address the acting account has used. */
-  private async ownAddresses(engine: WalletEngine, accountId: string): Promise<Map<string, OwnAddress>> {
+  /**
+   * What an EVM tx's approval says of its recipient: the wallet's own (which account), or warned
+   * of as a first payment or a look-alike of one of the wallet's addresses.
+   */
+  async recipientOf(accountId: string, address: string): Promise<{ yours?: OwnAddress; warnings: ImpactWarning[] }> {
+    const { preset } = await this.engines.selected(accountId);
+    const cache = await this.engines.caches.get(preset.id, accountId);
+    return recipientImpact(address, { own: await this.ownAddresses(undefined, accountId), paidBefore: paidBefore(cache.activity) });
+  }
+
+  /** Every address of the wallet's accounts it knows, and each X/P address the acting account has used (with its engine). */
+  private async ownAddresses(engine: WalletEngine | undefined, accountId: string): Promise<Map<string, OwnAddress>> {
     const own = new Map<string, OwnAddress>();
     const add = (address: string, account: string, role: string) => {
       if (!own.has(addressKey(address))) own.set(addressKey(address), { account, role, address });
@@ -125,7 +135,7 @@ export class ApprovalsService {
       add(a.cBech32Address, a.name, "C-Chain address's atomic owner");
     }
     const acting = accounts.find((a) => a.id === accountId)?.name ?? 'this account';
-    for (const address of engine.addresses('X')) add(address, acting, 'another X/P address of this account');
+    for (const address of engine?.addresses('X') ?? []) add(address, acting, 'another X/P address of this account');
     return own;
   }
 }

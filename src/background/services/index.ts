@@ -84,6 +84,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
       checkSiteSigning: (accountId, chain, signedBytes) => delivery.checkSiteSigning(accountId, chain, signedBytes),
       sendSiteTx: (accountId, signed, item) => delivery.sendSiteTx(accountId, signed, item),
       approvalSummaryForTx: (accountId, ext) => approvals.approvalSummaryForTx(accountId, ext),
+      recipientOf: (accountId, address) => approvals.recipientOf(accountId, address),
     },
   };
 }

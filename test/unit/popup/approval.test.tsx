@@ -148,7 +148,7 @@ describe('approval window: a transaction', () => {
     expect(fact(other!, 'Comes back to you')).toBe(`600 base units of asset ${OTHER}`);
     const warnings = within(impact).getByTestId('impact-warnings').textContent!;
     expect(warnings).toContain('is paid locked until');
-    expect(warnings).toContain(`This wallet has never paid ${formatAddress('X', HRP, bob)} before`);
+    expect(warnings).toContain(`This wallet has never sent anything to ${formatAddress('X', HRP, bob)} before`);
     expect(warnings).not.toContain('Destroys');
     // Each owner address says whose it is.
     const inputs = screen.getByTestId('inputs');
@@ -236,6 +236,25 @@ describe('approval window: a transaction', () => {
     // Likely: 21,000 gas × (20 + 1) gwei; the limit fits the call, so no warning.
     expect(screen.getByTestId('fee-likely').textContent).toContain('about 0.000441 ALOT');
     expect(screen.queryByTestId('gas-limit-oversized')).toBeNull();
+  });
+
+  it('an EVM tx says whose its recipient is: the wallet\'s own (which account), or a first payment and a look-alike warned of', async () => {
+    const base: ApprovalSummary = {
+      kind: 'evm-tx', chainName: 'Avalanche C-Chain', chainId: '43112', symbol: 'AVAX', from: C_ADDR, to: C_OTHER, valueWei: '1', data: '0x', nonce: '0',
+      gasLimit: '21000', maxFeePerGas: '3', maxPriorityFeePerGas: '1', estimatedGasUse: '21000', expectedGas: '21000', baseFeePerGas: '1', unsignedHex: '0x02',
+    };
+    const stranger = { ...base, recipient: { warnings: [{ kind: 'first-payment' as const, address: C_OTHER }, { kind: 'look-alike' as const, address: C_OTHER, resembles: C_ADDR }] } };
+    renderWith(queue([approval(1, stranger, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    await screen.findByTestId('evm-summary');
+    expect(screen.getByTestId('owner-not-yours').textContent).toBe('Not yours');
+    const warnings = screen.getByTestId('impact-warnings').textContent!;
+    expect(warnings).toContain(`This wallet has never sent anything to ${C_OTHER} before`);
+    expect(warnings).toContain(`${C_OTHER} looks like your address ${C_ADDR} but is not yours`);
+    cleanup();
+    const own = { ...base, recipient: { yours: { account: 'Savings', role: 'C-Chain address', address: C_OTHER }, warnings: [] } };
+    renderWith(queue([approval(1, own, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('owner-yours')).textContent).toBe('Yours · Savings, C-Chain address');
+    expect(screen.queryByTestId('impact-warnings')).toBeNull();
   });
 
   it('a P-Chain staking tx: its kind in words, what it does, the facts behind it, the stake marked as staked, and an authorization it carries', async () => {
