@@ -1,15 +1,18 @@
 // The queue of requests waiting for the user's decision (connect, sign, send). It lives in
 // storage.session: it survives the service worker being stopped, and is gone with the browser
 // session, as are the pages that asked. A page cannot flood the user: one pending request per
-// requester (the frame that asked) and method, and a cap on the whole queue.
+// site (the registrable domain of the frame that asked) and method, and a cap on the whole queue.
+// A place is held (`reserve`) before the work an approval needs (node reads), so a refused request
+// costs nothing.
 import { toHex } from '../core/bytes.js';
 import { WalletError } from '../core/errors.js';
+import { registrableDomain } from './site-domain.js';
 import type { StorageArea } from './storage.js';
 
 export const APPROVALS_STORAGE_KEY = 'xpc.approvals';
 export const MAX_PENDING_APPROVALS = 10;
-/** Requests one requester may have waiting at once (of different methods). */
-export const MAX_PENDING_PER_REQUESTER = 3;
+/** Requests one site may have waiting at once (of different methods). */
+export const MAX_PENDING_PER_SITE = 3;
 
 export interface PendingApproval {
   id: string;
@@ -36,6 +39,24 @@ export function requesterOf(asker: { origin: string; frameOrigin?: string }): st
   return asker.frameOrigin ?? asker.origin;
 }
 
+/**
+ * What a site's limits count by: the registrable domain of the frame that asked. Subdomain frames
+ * (a.evil.com, b.evil.com) share one set of limits; the connection stays the origin's.
+ */
+export function limitKeyOf(asker: { origin: string; frameOrigin?: string }): string {
+  return registrableDomain(requesterOf(asker));
+}
+
+/** A place held in the queue while the approval's summary is prepared. */
+export interface Reservation {
+  /** Turns the place into the pending request. */
+  add(request: Omit<PendingApproval, 'id' | 'createdAt'>): Promise<PendingApproval>;
+  /** Gives the place up (the preparation failed); nothing once `add` ran. */
+  release(): void;
+}
+
+type Asking = Pick<PendingApproval, 'origin' | 'frameOrigin' | 'method'>;
+
 export interface Decision {
   id: string;
   approved: boolean;
@@ -52,8 +73,8 @@ interface Stored {
 
 /** A second request of the same kind from the same requester while one waits. */
 export class ApprovalPendingError extends WalletError {
-  constructor(requester: string, method: string) {
-    super('request-pending', `${requester} already has a ${method} request waiting for your decision`);
+  constructor(site: string, method: string) {
+    super('request-pending', `${site} already has a ${method} request waiting for your decision`);
   }
 }
 
@@ -74,6 +95,8 @@ const MAX_DECISIONS_WITH_REQUEST = 10;
 
 export class ApprovalQueue {
   readonly #waiters = new Map<string, ((approved: boolean) => void)[]>();
+  /** Places held by requests still being prepared (this worker only: a restart ends the preparing too). */
+  readonly #held = new Set<{ site: string; method: string }>();
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -98,18 +121,43 @@ export class ApprovalQueue {
     await this.area.set({ [APPROVALS_STORAGE_KEY]: s });
   }
 
-  add(request: Omit<PendingApproval, 'id' | 'createdAt'>): Promise<PendingApproval> {
+  /** Refuses `request` when its site already waits for this method, or has or makes the queue full. */
+  #admit(s: Stored, request: Asking): void {
+    const site = limitKeyOf(request);
+    const taken = [...s.pending.map((p) => ({ site: limitKeyOf(p), method: p.method })), ...this.#held];
+    const fromSite = taken.filter((t) => t.site === site);
+    if (fromSite.some((t) => t.method === request.method)) throw new ApprovalPendingError(site, request.method);
+    if (taken.length >= MAX_PENDING_APPROVALS || fromSite.length >= MAX_PENDING_PER_SITE) throw new ApprovalQueueFullError();
+  }
+
+  /** Holds a place for `request` if the limits allow it, before anything is prepared for it. */
+  reserve(request: Asking): Promise<Reservation> {
     return this.#serial(async () => {
-      const s = await this.#load();
-      const requester = requesterOf(request);
-      const fromRequester = s.pending.filter((p) => requesterOf(p) === requester);
-      if (fromRequester.some((p) => p.method === request.method)) throw new ApprovalPendingError(requester, request.method);
-      if (s.pending.length >= MAX_PENDING_APPROVALS) throw new ApprovalQueueFullError();
-      if (fromRequester.length >= MAX_PENDING_PER_REQUESTER) throw new ApprovalQueueFullError();
-      const entry: PendingApproval = { ...request, id: toHex(crypto.getRandomValues(new Uint8Array(12))), createdAt: this.now() };
-      await this.#save({ ...s, pending: [...s.pending, entry] });
-      return entry;
+      this.#admit(await this.#load(), request);
+      const place = { site: limitKeyOf(request), method: request.method };
+      this.#held.add(place);
+      return {
+        add: (full) =>
+          this.#serial(async () => {
+            this.#held.delete(place);
+            const s = await this.#load();
+            this.#admit(s, full);
+            const entry: PendingApproval = { ...full, id: toHex(crypto.getRandomValues(new Uint8Array(12))), createdAt: this.now() };
+            await this.#save({ ...s, pending: [...s.pending, entry] });
+            return entry;
+          }),
+        release: () => this.#held.delete(place),
+      };
     });
+  }
+
+  async add(request: Omit<PendingApproval, 'id' | 'createdAt'>): Promise<PendingApproval> {
+    const place = await this.reserve(request);
+    try {
+      return await place.add(request);
+    } finally {
+      place.release();
+    }
   }
 
   async list(): Promise<PendingApproval[]> {

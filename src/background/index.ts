@@ -134,10 +134,16 @@ async function onSiteRequest(message: unknown, sender: Runtime.MessageSender): P
   if (!site) {
     return { ok: false, error: { code: ProviderErrorCode.unauthorized, message: 'XPC Wallet answers only secure pages (https, or http on localhost) that are on screen' } };
   }
-  await resumeOnce();
-  const asker = { origin: site.origin, ...(site.frameOrigin ? { frameOrigin: site.frameOrigin } : {}) };
-  await pages.remember(site.tabId, site.frameId, asker).catch(() => undefined);
-  return provider.handle(message, asker);
+  try {
+    await resumeOnce();
+    const asker = { origin: site.origin, ...(site.frameOrigin ? { frameOrigin: site.frameOrigin } : {}) };
+    await pages.remember(site.tabId, site.frameId, asker).catch(() => undefined);
+    return await provider.handle(message, asker);
+  } catch (e) {
+    // An answer, not a rejection: the content script would take a rejection for a stopped worker.
+    log(`a site request failed before an answer: ${e instanceof Error ? e.message : 'unknown error'}`);
+    return { ok: false, error: { code: ProviderErrorCode.internal, message: 'the wallet could not handle this request' } };
+  }
 }
 
 async function afterRequest(type: string): Promise<void> {

@@ -8,7 +8,7 @@
 // re-sent request picks up its approval (waiting or decided) instead of asking again, and one
 // that already ran answers from the log instead of running twice.
 import { ProviderErrorCode as Code, type ProviderResponse, type ProviderState, PROVIDER_CHANNEL, STATE_METHOD } from '../shared/provider-protocol.js';
-import { requesterOf } from './approvals.js';
+import { limitKeyOf, requesterOf } from './approvals.js';
 import { type Call, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import { positional } from './provider-params.js';
 import { SiteAvalanche } from './site-avalanche.js';
@@ -20,6 +20,11 @@ import { SiteGate } from './site-gate.js';
 export { ProviderError, type ProviderDeps, type Site, type SiteWallet } from './provider-context.js';
 
 const MAX_REQUEST_ID = 100;
+/**
+ * Requests one site (registrable domain: all its subdomains, frames and tabs) may have running at
+ * once. Checked before anything runs, so a page cannot keep the node busy through many frames.
+ */
+export const MAX_RUNNING_PER_SITE = 64;
 
 /**
  * The provider's entry point: checks a request's envelope, joins a duplicate to the request
@@ -28,6 +33,8 @@ const MAX_REQUEST_ID = 100;
 export class ProviderService {
   /** Requests running in this worker, by requestId: a duplicate joins the first. */
   #inflight = new Map<string, Promise<ProviderResponse>>();
+  /** Site (limitKeyOf) → how many of its requests run now. */
+  #runningPerSite = new Map<string, number>();
   readonly #gate: SiteGate;
   private readonly conn: SiteConnection;
   private readonly chains: SiteChains;
@@ -57,6 +64,12 @@ export class ProviderService {
     const call: Call = { requestId: m.requestId, method: m.method, params: m.params, site };
     const running = this.#inflight.get(call.requestId);
     if (running) return running;
+    const key = limitKeyOf(site);
+    const runningForSite = this.#runningPerSite.get(key) ?? 0;
+    if (runningForSite >= MAX_RUNNING_PER_SITE) {
+      return { ok: false, error: { code: Code.limitExceeded, message: `at most ${MAX_RUNNING_PER_SITE} requests of one site may run at once` } };
+    }
+    this.#runningPerSite.set(key, runningForSite + 1);
     const answer = this.run(call).then(
       (result): ProviderResponse => ({ ok: true, result }),
       (e: unknown): ProviderResponse => ({ ok: false, error: providerErrorInfo(e, call.method, this.deps.log) }),
@@ -66,6 +79,9 @@ export class ProviderService {
       return await answer;
     } finally {
       this.#inflight.delete(call.requestId);
+      const left = (this.#runningPerSite.get(key) ?? 1) - 1;
+      if (left > 0) this.#runningPerSite.set(key, left);
+      else this.#runningPerSite.delete(key);
     }
   }
 

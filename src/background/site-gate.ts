@@ -4,7 +4,8 @@
 // a re-sent request answers from what was done instead of running twice.
 import { ProviderErrorCode as Code, type ProviderResponse } from '../shared/provider-protocol.js';
 import type { PendingApproval } from './approvals.js';
-import { requesterOf } from './approvals.js';
+import { limitKeyOf, requesterOf } from './approvals.js';
+import { registrableDomain } from './site-domain.js';
 import { type Call, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import type { ApprovalSummary } from '../shared/messages.js';
 
@@ -30,7 +31,7 @@ export interface LoggedRequest {
 export class SiteGate {
   #unlockWait: { promise: Promise<void>; reject: (e: ProviderError) => void; waiters: number } | null = null;
   #logTail: Promise<unknown> = Promise.resolve();
-  /** Requester → time until which its approval requests are refused (the user closed the window on them). */
+  /** Site (registrable domain) → time until which its approval requests are refused (the user closed the window on them). */
   #cooldown = new Map<string, number>();
   /** Requester → how many of its requests wait for the wallet to be unlocked. */
   #unlockWaiters = new Map<string, number>();
@@ -44,7 +45,7 @@ export class SiteGate {
    */
   cancelWaits(requesters: readonly string[] = []): void {
     const until = (this.deps.now ?? Date.now)() + CLOSED_COOLDOWN_MS;
-    for (const requester of [...requesters, ...this.#unlockWaiters.keys()]) this.#cooldown.set(requester, until);
+    for (const requester of [...requesters, ...this.#unlockWaiters.keys()]) this.#cooldown.set(registrableDomain(requester), until);
     this.#unlockWait?.reject(new ProviderError(Code.userRejected, 'the user closed the wallet window'));
     this.#unlockWait = null;
   }
@@ -124,17 +125,18 @@ export class SiteGate {
   }
 
   private checkCooldown(site: Site): void {
-    const requester = requesterOf(site);
-    const until = this.#cooldown.get(requester);
+    const key = limitKeyOf(site);
+    const until = this.#cooldown.get(key);
     if (until === undefined) return;
     if ((this.deps.now ?? Date.now)() < until) throw new ProviderError(Code.userRejected, 'the user closed the wallet window; try again in a little while');
-    this.#cooldown.delete(requester);
+    this.#cooldown.delete(key);
   }
 
   /**
    * Asks the user (or picks up the answer to an earlier ask of the same request), then runs the
    * approved payload once. `prepare` builds what the window shows and what will be done; it runs
-   * only when no approval exists yet for this request.
+   * only when no approval exists yet for this request, and only once the queue's limits have
+   * taken it (its node reads must not be a way around them).
    */
   async approved(
     call: Call,
@@ -160,15 +162,14 @@ export class SiteGate {
       // A site that is not connected cannot make the wallet ask for the password to sign for it.
       if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
       await this.unlocked(call.site);
-      const { summary, payload } = await prepare();
-      entry = await this.deps.approvals.add({
-        origin: call.site.origin,
-        ...(call.site.frameOrigin ? { frameOrigin: call.site.frameOrigin } : {}),
-        method: call.method,
-        params: payload,
-        summary,
-        requestId: call.requestId,
-      });
+      const asking = { origin: call.site.origin, ...(call.site.frameOrigin ? { frameOrigin: call.site.frameOrigin } : {}), method: call.method };
+      const place = await this.deps.approvals.reserve(asking);
+      try {
+        const { summary, payload } = await prepare();
+        entry = await place.add({ ...asking, params: payload, summary, requestId: call.requestId });
+      } finally {
+        place.release();
+      }
       try {
         await this.openWindow();
       } catch (e) {

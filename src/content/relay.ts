@@ -10,7 +10,9 @@ import {
   CONTENT_TARGET,
   INPAGE_TARGET,
   MAX_METHOD_LENGTH,
+  MAX_PARAMS_DEPTH,
   MAX_PARAMS_JSON_BYTES,
+  nestsDeeperThan,
   PROVIDER_CHANNEL,
   PROVIDER_EVENT_CHANNEL,
   ProviderErrorCode,
@@ -24,6 +26,11 @@ export const MAX_PAGE_ID_LENGTH = 100;
 export const QUICK_FAILURE_MS = 2_000;
 /** Consecutive quick failures after which the request is answered "disconnected". */
 export const MAX_QUICK_FAILURES = 5;
+/**
+ * Sends of one request, slow failures included: a background that dies on every attempt (stopped
+ * while it works on this very request) must not keep the page waiting for ever.
+ */
+export const MAX_ATTEMPTS = 20;
 /** First retry delay; doubled after each further quick failure. */
 export const RETRY_BASE_MS = 200;
 /** Requests one frame may have on their way at once: a page cannot keep the worker and the node busy without end. */
@@ -75,10 +82,20 @@ function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : typeof e === 'string' ? e : '';
 }
 
+/**
+ * A sendMessage failure that means the background stopped while the request waited: Chrome's
+ * closed message channel or port, Firefox's missing receiver, a disconnected message manager or a
+ * response promise gone with an unloaded background page. Anything else (the message could not be
+ * carried, the browser refused it) will not change by sending again.
+ */
+const WORKER_STOPPED = /message (channel|port) closed|receiving end does not exist|message manager disconnected|went out of scope|the background stopped/i;
+
 /** `params` as the background will see it, or why it cannot be sent. */
 function checkParams(params: unknown): { ok: true; params: unknown } | { ok: false; reason: string } {
   if (params === undefined) return { ok: true, params: undefined };
   if (!isRecord(params)) return { ok: false, reason: 'params must be an array or an object when given' };
+  // Before JSON.stringify, which recurses: deep enough data overflows the stack there.
+  if (nestsDeeperThan(params, MAX_PARAMS_DEPTH)) return { ok: false, reason: `params must nest at most ${MAX_PARAMS_DEPTH} levels deep` };
   let json: string;
   try {
     json = JSON.stringify(params);
@@ -118,11 +135,12 @@ export function startRelay(deps: RelayDeps): Relay {
    * received"; Firefox: "Could not establish connection. Receiving end does not exist."): the same
    * message, same requestId, goes again and the background resumes it (it is idempotent per
    * requestId). Only quick failures in a row count towards giving up: a long approval that failed
-   * after minutes had a worker, and is simply resumed.
+   * after minutes had a worker, and is simply resumed; MAX_ATTEMPTS bounds the whole. Any other
+   * failure is answered at once.
    */
   async function forward(message: ProviderRequestMessage): Promise<ProviderResponse> {
     let quickFailures = 0;
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       if (disconnected) return failure(Code.disconnected, 'the wallet was reloaded or removed; reload the page');
       const started = deps.now();
       let reply: unknown;
@@ -138,8 +156,9 @@ export function startRelay(deps: RelayDeps): Relay {
           markDisconnected();
           return failure(Code.disconnected, 'the wallet was reloaded or removed; reload the page');
         }
+        if (!WORKER_STOPPED.test(errorMessage(e))) return failure(Code.internal, 'the wallet could not take this request');
         quickFailures = deps.now() - started > QUICK_FAILURE_MS ? 0 : quickFailures + 1;
-        if (quickFailures >= MAX_QUICK_FAILURES) {
+        if (quickFailures >= MAX_QUICK_FAILURES || attempt >= MAX_ATTEMPTS) {
           return failure(Code.disconnected, 'the wallet is not answering; try again');
         }
         await deps.sleep(RETRY_BASE_MS * 2 ** Math.max(0, quickFailures - 1));
@@ -194,6 +213,8 @@ export function startRelay(deps: RelayDeps): Relay {
     // Without a usable id there is nothing to address an answer to.
     if (typeof data.id !== 'string' || data.id.length === 0 || data.id.length > MAX_PAGE_ID_LENGTH) return;
     const id = data.id;
+    // Read, so ours to answer: the page's provider stops waiting for a sign of life.
+    post({ target: INPAGE_TARGET, id, received: true });
     // handle() answers every outcome itself; this is for a bug, so the page does not wait forever.
     handle(id, data.method, data.params).catch(() => answer(id, failure(Code.internal, 'the wallet could not relay this request')));
   }

@@ -9,6 +9,8 @@ import {
   CONTENT_TARGET,
   INPAGE_TARGET,
   MAX_METHOD_LENGTH,
+  MAX_PARAMS_DEPTH,
+  nestsDeeperThan,
   ProviderErrorCode,
   STATE_METHOD,
   type ProviderErrorInfo,
@@ -68,8 +70,17 @@ export interface XpcProvider {
   listenerCount(event: ProviderEventName): number;
 }
 
+/**
+ * How long a request may go without a sign of life from the content script ({ received: true } or
+ * its answer). The content script answers within the same turn of the page's event loop; no sign
+ * means it could not read the message, or is not there: nothing will ever answer.
+ */
+export const RECEIPT_TIMEOUT_MS = 10_000;
+
 interface Pending {
   method: string;
+  /** Running until the content script shows it has the request. */
+  receiptTimer: number | undefined;
   resolve(value: unknown): void;
   reject(error: ProviderRpcError): void;
 }
@@ -112,10 +123,8 @@ function toRpcError(info: unknown): ProviderRpcError {
   );
 }
 
-/** Why `args` is not a valid EIP-1193 request, or undefined when it is. */
-function invalidArgs(args: unknown): string | undefined {
-  if (!isRecord(args) || Array.isArray(args)) return 'request() expects an object { method, params }';
-  const { method, params } = args;
+/** Why `method` and `params` are not a valid EIP-1193 request, or undefined when they are. */
+function invalidArgs(method: unknown, params: unknown): string | undefined {
   if (typeof method !== 'string' || method.length === 0) return 'method must be a non-empty string';
   if (method.length > MAX_METHOD_LENGTH) return `method must be at most ${MAX_METHOD_LENGTH} characters`;
   if (params !== undefined && !isRecord(params)) return 'params must be an array or an object when given';
@@ -136,6 +145,8 @@ export function createXpcProvider(win: Window): XpcProvider {
   const cryptoObj = win.crypto;
   const randomId = cryptoObj.randomUUID.bind(cryptoObj);
   const clone = structuredClone;
+  const setTimer = win.setTimeout.bind(win);
+  const clearTimer = win.clearTimeout.bind(win);
   const reportListenerError = console.error.bind(console);
 
   const pending = new Map<string, Pending>();
@@ -196,6 +207,7 @@ export function createXpcProvider(win: Window): XpcProvider {
     connected = false;
     for (const [id, p] of pending) {
       pending.delete(id);
+      clearTimer(p.receiptTimer);
       p.reject(disconnectedError());
     }
     emit('disconnect', disconnectedError());
@@ -206,14 +218,21 @@ export function createXpcProvider(win: Window): XpcProvider {
     if (disconnected) return Promise.reject(disconnectedError());
     return new Promise((resolve, reject) => {
       const id = randomId();
-      pending.set(id, { method, resolve, reject });
+      const entry: Pending = { method, resolve, reject, receiptTimer: undefined };
+      pending.set(id, entry);
       try {
         post({ target: CONTENT_TARGET, id, method, ...(params !== undefined ? { params } : {}) }, '*');
       } catch (_e) {
         // Cloned already, so this is rare (e.g. a value postMessage cannot carry after all).
         pending.delete(id);
         reject(new ProviderRpcError(Code.invalidParams, 'params cannot be sent to the wallet'));
+        return;
       }
+      entry.receiptTimer = setTimer(() => {
+        if (pending.get(id) !== entry) return;
+        pending.delete(id);
+        reject(new ProviderRpcError(Code.internal, 'the wallet did not receive this request: it could not be read on its way, or the wallet is not running in this page'));
+      }, RECEIPT_TIMEOUT_MS);
     });
   }
 
@@ -249,6 +268,10 @@ export function createXpcProvider(win: Window): XpcProvider {
     if (typeof data.id === 'string') {
       const p = pending.get(data.id);
       if (!p) return;
+      clearTimer(p.receiptTimer);
+      p.receiptTimer = undefined;
+      // Received: the content script answers it later (an approval can take minutes).
+      if (data.received === true && data.response === undefined) return;
       pending.delete(data.id);
       const response = data.response as ProviderResponse | undefined;
       if (!isRecord(response)) {
@@ -269,17 +292,27 @@ export function createXpcProvider(win: Window): XpcProvider {
   win.addEventListener('message', onMessage);
 
   function request(args: RequestArguments): Promise<unknown> {
-    const problem = invalidArgs(args);
-    if (problem) return Promise.reject(new ProviderRpcError(Code.invalidParams, problem));
+    if (!isRecord(args) || Array.isArray(args)) return Promise.reject(new ProviderRpcError(Code.invalidParams, 'request() expects an object { method, params }'));
+    let method: unknown;
     let params: unknown;
+    try {
+      // Each read once: a getter must not hand the checks one value and the wallet another.
+      ({ method, params } = args);
+    } catch (_e) {
+      return Promise.reject(new ProviderRpcError(Code.invalidParams, 'request() could not read method and params'));
+    }
+    const problem = invalidArgs(method, params);
+    if (problem) return Promise.reject(new ProviderRpcError(Code.invalidParams, problem));
     try {
       // A snapshot: what the page changes after calling request() is not what gets signed, and
       // functions, DOM nodes and the like fail here rather than somewhere on the way.
-      params = args.params === undefined ? undefined : clone(args.params);
+      params = params === undefined ? undefined : clone(params);
     } catch (_e) {
       return Promise.reject(new ProviderRpcError(Code.invalidParams, 'params must be plain data (no functions, DOM nodes or symbols)'));
     }
-    return send(args.method, params);
+    // Deeper data may be posted but not read on the other side, and its answer never come.
+    if (nestsDeeperThan(params, MAX_PARAMS_DEPTH)) return Promise.reject(new ProviderRpcError(Code.invalidParams, `params must nest at most ${MAX_PARAMS_DEPTH} levels deep`));
+    return send(method as string, params);
   }
 
   const provider = {} as XpcProvider;

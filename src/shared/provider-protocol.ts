@@ -2,10 +2,15 @@
 // isolated world) ⇄ background (src/background/provider.ts). Pure data, no browser API.
 //
 // page → content:  window.postMessage({ target: CONTENT_TARGET, id, method, params }, '*')
-// content → page:  window.postMessage({ target: INPAGE_TARGET, id, response }, '*')
+// content → page:  window.postMessage({ target: INPAGE_TARGET, id, received: true }, '*')  (at once)
+//                  window.postMessage({ target: INPAGE_TARGET, id, response }, '*')
 //                  window.postMessage({ target: INPAGE_TARGET, event: 'stateChanged' | 'disconnect' }, '*')
 // content → background: runtime.sendMessage(ProviderRequestMessage) → ProviderResponse
 // background → content: tabs.sendMessage(tabId, ProviderEventMessage, { frameId })
+//
+// `received` tells the page's provider the content script could read the request: from then on
+// the content script owes it an answer. A request not received in time is answered by the
+// provider itself (see src/inpage/provider.ts).
 //
 // The content script, not the page, picks `requestId`: a page cannot collide with another page's
 // request. When the background is stopped while a request waits (an approval can take minutes),
@@ -75,3 +80,29 @@ export const ProviderErrorCode = {
 export const MAX_METHOD_LENGTH = 100;
 /** JSON size of params a page may send (a large EVM call data or unsigned tx fits easily). */
 export const MAX_PARAMS_JSON_BYTES = 1024 * 1024;
+/**
+ * How deep params may nest. Real requests nest a few levels (EIP-712 types a dozen at most). Far
+ * deeper data can be posted but not always read: Chromium hands a receiving world that runs out
+ * of stack while reading a message `data: null`, so nobody learns the request's id.
+ */
+export const MAX_PARAMS_DEPTH = 100;
+
+/**
+ * Whether `value` nests arrays, objects, Maps or Sets more than `maxDepth` levels (the value itself
+ * is level 1). Iterative, so any depth is measured without using the stack; each object is
+ * entered once, so cycles end. For data from structured clone or JSON (no getters run).
+ */
+export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  const seen = new Set<object>();
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
+    if (depth > maxDepth) return true;
+    seen.add(v);
+    // Object.values, not iteration, for arrays: a sparse array of length 2^32 - 1 has no values.
+    const children = v instanceof Map ? [...v.keys(), ...v.values()] : v instanceof Set ? [...v] : Object.values(v);
+    for (const child of children) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -5,12 +5,13 @@
 // would also refuse BigInt params, which a browser's structured clone carries).
 import { Window as HappyWindow } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_IN_FLIGHT, MAX_QUICK_FAILURES, QUICK_FAILURE_MS, startRelay, type RelayDeps } from '../../src/content/relay.js';
+import { MAX_ATTEMPTS, MAX_IN_FLIGHT, MAX_QUICK_FAILURES, QUICK_FAILURE_MS, startRelay, type RelayDeps } from '../../src/content/relay.js';
 import { createXpcProvider } from '../../src/inpage/provider.js';
 import {
   CONTENT_TARGET,
   INPAGE_TARGET,
   MAX_METHOD_LENGTH,
+  MAX_PARAMS_DEPTH,
   MAX_PARAMS_JSON_BYTES,
   PROVIDER_CHANNEL,
   PROVIDER_EVENT_CHANNEL,
@@ -34,6 +35,7 @@ interface ToPage {
   target: string;
   id?: string;
   event?: string;
+  received?: boolean;
   response?: { ok: boolean; result?: unknown; error?: { code: number; message: string; data?: unknown } };
 }
 
@@ -41,9 +43,13 @@ function setup(send: (message: ProviderRequestMessage) => Promise<unknown>) {
   const win = new HappyWindow({ url: 'https://dapp.example/' }) as unknown as Window;
   windows.push(win as unknown as HappyWindow);
   const toPage: ToPage[] = [];
+  /** Ids the relay said it received ({ received: true }), apart from the answers and events. */
+  const receipts: string[] = [];
   win.addEventListener('message', (e: MessageEvent<unknown>) => {
     const data = e.data as ToPage | null;
-    if (e.source === win && data?.target === INPAGE_TARGET) toPage.push(data);
+    if (e.source !== win || data?.target !== INPAGE_TARGET) return;
+    if (data.received === true && data.id !== undefined) receipts.push(data.id);
+    else toPage.push(data);
   });
   const clock = { now: 1_000 };
   let ids = 0;
@@ -68,10 +74,17 @@ function setup(send: (message: ProviderRequestMessage) => Promise<unknown>) {
     await vi.waitFor(() => expect(toPage.find((m) => m.id === id)).toBeDefined());
     return toPage.find((m) => m.id === id)!.response!;
   };
-  return { win, deps, relay, clock, sendMessage, toPage, fromPage, request, answerTo };
+  return { win, deps, relay, clock, sendMessage, toPage, receipts, fromPage, request, answerTo };
 }
 
 const ok = (result: unknown) => async () => ({ ok: true, result });
+
+/** `levels` nested arrays (or one-key objects) around a number: `levels` counts them all. */
+function nested(levels: number, kind: 'array' | 'object' = 'array'): unknown {
+  let v: unknown = 1;
+  for (let i = 0; i < levels; i++) v = kind === 'array' ? [v] : { k: v };
+  return v;
+}
 
 describe('page → background', () => {
   it('forwards a valid request under its own requestId and posts the answer back', async () => {
@@ -168,6 +181,32 @@ describe('page → background', () => {
     expect(t.sendMessage).not.toHaveBeenCalled();
   });
 
+  it(`answers -32602 for params nested deeper than ${MAX_PARAMS_DEPTH} levels, however deep, and forwards the limit itself`, async () => {
+    const t = setup(ok('0x'));
+    // 100,000 levels: JSON.stringify would overflow the stack; the measure does not recurse.
+    const cases: Array<[string, unknown]> = [['array', nested(MAX_PARAMS_DEPTH + 1)], ['object', nested(MAX_PARAMS_DEPTH + 1, 'object')], ['very-deep', nested(100_000, 'object')]];
+    for (const [id, params] of cases) t.request(id, 'eth_call', params);
+    for (const [id] of cases) {
+      const response = await t.answerTo(id);
+      expect(response.error?.code, id).toBe(-32602);
+      expect(response.error?.message, id).toMatch(/levels deep/);
+    }
+    expect(t.sendMessage).not.toHaveBeenCalled();
+    t.request('limit', 'eth_call', nested(MAX_PARAMS_DEPTH));
+    expect((await t.answerTo('limit')).ok).toBe(true);
+  });
+
+  it('tells the page at once that it received each request it can answer, before the answer', async () => {
+    const t = setup(() => new Promise(() => {})); // the background never answers (an approval left open)
+    t.request('slow', 'eth_requestAccounts');
+    t.request('bad', '');
+    t.fromPage({ target: CONTENT_TARGET, id: 'i'.repeat(101), method: 'eth_chainId' });
+    t.fromPage({ target: CONTENT_TARGET, id: 9, method: 'eth_chainId' });
+    await t.answerTo('bad');
+    expect(t.receipts).toEqual(['slow', 'bad']);
+    expect(t.toPage.map((m) => m.id)).toEqual(['bad']);
+  });
+
   it('forwards params as the JSON data Chrome would deliver', async () => {
     const t = setup(ok('0x'));
     t.request('p', 'eth_call', [{ when: new Date(0), skip: undefined }, undefined]);
@@ -258,6 +297,26 @@ describe('a stopped background', () => {
     // 4 quick failures, a slow one (resets the count), 4 quick ones, then the answer.
     expect(await t.answerTo('p')).toEqual({ ok: true, result: '0xsigned' });
     expect(t.sendMessage).toHaveBeenCalledTimes(10);
+  });
+
+  it('answers -32603 at once, sending once, when sendMessage fails for another reason than a stopped worker', async () => {
+    for (const reason of ['Could not serialize message.', 'DataCloneError: The object could not be cloned.', 'Error: An unexpected error occurred']) {
+      const t = setup(() => Promise.reject(new Error(reason)));
+      t.request('p', 'eth_chainId');
+      expect((await t.answerTo('p')).error?.code, reason).toBe(-32603);
+      expect(t.sendMessage).toHaveBeenCalledTimes(1);
+      expect(t.toPage.some((m) => m.event === 'disconnect')).toBe(false);
+    }
+  });
+
+  it(`gives up after ${MAX_ATTEMPTS} sends even when every failure is slow (a worker that dies on this request each time)`, async () => {
+    const t = setup(async () => {
+      t.clock.now += QUICK_FAILURE_MS + 1;
+      throw new Error(CHANNEL_CLOSED);
+    });
+    t.request('p', 'eth_call', [{}]);
+    expect((await t.answerTo('p')).error?.code).toBe(4900);
+    expect(t.sendMessage).toHaveBeenCalledTimes(MAX_ATTEMPTS);
   });
 
   it('answers 4900 and tells the page it is disconnected when the extension context is gone', async () => {

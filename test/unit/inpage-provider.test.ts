@@ -6,11 +6,12 @@ import { Window as HappyWindow } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ANNOUNCE_EVENT, REQUEST_EVENT, type Eip6963ProviderDetail } from '../../src/inpage/eip6963.js';
 import { installXpcWallet } from '../../src/inpage/install.js';
-import { createXpcProvider, ProviderRpcError, type XpcProvider } from '../../src/inpage/provider.js';
+import { createXpcProvider, ProviderRpcError, RECEIPT_TIMEOUT_MS, type XpcProvider } from '../../src/inpage/provider.js';
 import {
   CONTENT_TARGET,
   INPAGE_TARGET,
   MAX_METHOD_LENGTH,
+  MAX_PARAMS_DEPTH,
   STATE_METHOD,
   type ProviderResponse,
   type ProviderState,
@@ -36,8 +37,11 @@ interface Sent {
   params?: unknown;
 }
 
-/** What the fake relay answers; 'hold' keeps the request waiting (see `answer`). */
-type Handler = (method: string, params: unknown) => ProviderResponse | 'hold';
+/**
+ * What the fake relay answers; 'hold' keeps the request waiting (see `answer`), 'receipt' also
+ * says it was received, as the real relay does, and 'drop' acts as if it never arrived.
+ */
+type Handler = (method: string, params: unknown) => ProviderResponse | 'hold' | 'receipt' | 'drop';
 
 /** A stand-in for src/content: answers CONTENT_TARGET messages the way the real relay posts. */
 function fakeRelay(win: Window, handler: Handler) {
@@ -46,9 +50,11 @@ function fakeRelay(win: Window, handler: Handler) {
   win.addEventListener('message', (event: MessageEvent<unknown>) => {
     const data = event.data as Sent | null;
     if (event.source !== win || data?.target !== CONTENT_TARGET) return;
-    sent.push(data);
     const response = handler(data.method, data.params);
-    if (response !== 'hold') answer(data.id, response);
+    if (response === 'drop') return;
+    sent.push(data);
+    if (response === 'receipt') win.postMessage({ target: INPAGE_TARGET, id: data.id, received: true }, '*');
+    else if (response !== 'hold') answer(data.id, response);
   });
   return {
     sent,
@@ -194,6 +200,117 @@ describe('request', () => {
 
     relay.answer(id, { ok: true, result: '0x5' });
     await vi.waitFor(() => expect(result).toHaveBeenCalledWith('0x5'));
+  });
+});
+
+/** `levels` nested arrays (or one-key objects, or Maps) around a number: `levels` counts them all. */
+function nested(levels: number, kind: 'array' | 'object' | 'map' = 'array'): unknown {
+  let v: unknown = 1;
+  for (let i = 0; i < levels; i++) v = kind === 'array' ? [v] : kind === 'object' ? { k: v } : new Map([['k', v]]);
+  return v;
+}
+
+/**
+ * The window's timers of `RECEIPT_TIMEOUT_MS` held for the test to fire (the provider takes the
+ * timer functions at creation); others, happy-dom's postMessage among them, run as usual.
+ */
+function manualTimers(win: Window) {
+  const timers = new Map<number, { run: () => void; ms: number }>();
+  const realSet = win.setTimeout.bind(win);
+  const realClear = win.clearTimeout.bind(win);
+  let next = -1;
+  (win as unknown as { setTimeout: unknown }).setTimeout = (run: () => void, ms: number) => {
+    if (ms !== RECEIPT_TIMEOUT_MS) return realSet(run, ms);
+    timers.set(next, { run, ms });
+    return next--;
+  };
+  (win as unknown as { clearTimeout: unknown }).clearTimeout = (id: number) => (id < 0 ? timers.delete(id) : realClear(id));
+  return {
+    /** Runs every timer set so far that waits `ms`, as if that time had passed. */
+    fire(ms: number) {
+      for (const [id, t] of [...timers]) {
+        if (t.ms !== ms) continue;
+        timers.delete(id);
+        t.run();
+      }
+    },
+    count: () => timers.size,
+  };
+}
+
+describe('every request ends', () => {
+  it(`rejects params nested deeper than ${MAX_PARAMS_DEPTH} levels with -32602, without posting, and sends the limit itself`, async () => {
+    const { provider, relay, results } = await connected();
+    results.set('eth_call', '0x');
+    const before = relay.sent.length;
+    for (const kind of ['array', 'object', 'map'] as const) {
+      // params [x]: x at the limit minus one, so the whole is exactly at the limit.
+      const e = await rejection(provider.request({ method: 'eth_call', params: [nested(MAX_PARAMS_DEPTH, kind)] }));
+      expect(e.code, kind).toBe(-32602);
+      expect(e.message).toMatch(/levels deep/);
+    }
+    // Far deeper than the stack would allow a recursive walk.
+    expect((await rejection(provider.request({ method: 'eth_call', params: [nested(100_000, 'object')] }))).code).toBe(-32602);
+    expect(relay.sent.length).toBe(before);
+    await expect(provider.request({ method: 'eth_call', params: [nested(MAX_PARAMS_DEPTH - 1)] })).resolves.toBe('0x');
+  });
+
+  it('reads method and params once, and answers a getter that throws with -32602 instead of throwing', async () => {
+    const { provider, relay, results } = await connected();
+    results.set('eth_call', '0x');
+    const throwing = Object.defineProperty({}, 'method', {
+      get() {
+        throw new Error('boom');
+      },
+    });
+    let call: Promise<unknown> | undefined;
+    expect(() => (call = provider.request(throwing as never))).not.toThrow();
+    expect((await rejection(call!)).code).toBe(-32602);
+
+    // A getter that hands the check valid params and the wallet something else gets read once.
+    let reads = 0;
+    const changing = { method: 'eth_call', get params() { return ++reads === 1 ? ['ok'] : 'changed'; } };
+    await expect(provider.request(changing as never)).resolves.toBe('0x');
+    expect(reads).toBe(1);
+    expect(relay.sent.at(-1)?.params).toEqual(['ok']);
+  });
+
+  it(`answers -32603 when nothing shows the request was received within ${RECEIPT_TIMEOUT_MS / 1000} s (the content script could not read it, or is not there)`, async () => {
+    const win = makeWindow();
+    const timers = manualTimers(win);
+    const w = wallet();
+    // A relay that never saw the request, as when Chromium hands the isolated world `data: null`.
+    fakeRelay(win, (method, params) => (method === 'eth_blockNumber' ? 'drop' : w.handler(method, params)));
+    const provider = createXpcProvider(win);
+    await vi.waitFor(() => expect(provider.isConnected()).toBe(true));
+    const lost = provider.request({ method: 'eth_blockNumber' });
+    const failed = vi.fn();
+    lost.catch(failed);
+    await settle(provider);
+    expect(failed).not.toHaveBeenCalled();
+    timers.fire(RECEIPT_TIMEOUT_MS);
+    const e = await rejection(lost);
+    expect(e).toMatchObject({ code: -32603, message: expect.stringMatching(/did not receive/) });
+    // Answered requests left no timer behind.
+    expect(timers.count()).toBe(0);
+  });
+
+  it('keeps waiting, past the receipt timeout, for a request the content script received (an approval takes minutes)', async () => {
+    const win = makeWindow();
+    const timers = manualTimers(win);
+    const w = wallet();
+    const relay = fakeRelay(win, (method, params) => (method === 'eth_requestAccounts' ? 'receipt' : w.handler(method, params)));
+    const provider = createXpcProvider(win);
+    await vi.waitFor(() => expect(provider.isConnected()).toBe(true));
+    const result = vi.fn();
+    const failed = vi.fn();
+    void provider.request({ method: 'eth_requestAccounts' }).then(result, failed);
+    await settle(provider);
+    timers.fire(RECEIPT_TIMEOUT_MS);
+    await settle(provider);
+    expect(failed).not.toHaveBeenCalled();
+    relay.answer(relay.sent.find((s) => s.method === 'eth_requestAccounts')!.id, { ok: true, result: ['0xabc'] });
+    await vi.waitFor(() => expect(result).toHaveBeenCalledWith(['0xabc']));
   });
 });
 

@@ -279,7 +279,7 @@ describe('what the review found', () => {
     expect(pending.map((p) => p.frameOrigin ?? p.origin)).toEqual(['https://ads.example', 'https://news.example']);
     // A second request from the frame is the one refused.
     const again = await errorOf(t.call('eth_requestAccounts', [], { origin: 'https://news.example', frameOrigin: 'https://ads.example' }));
-    expect(again).toMatchObject({ code: -32002, message: expect.stringContaining('https://ads.example') });
+    expect(again).toMatchObject({ code: -32002, message: expect.stringContaining('ads.example already has') });
     for (const p of pending) await t.approvals.decide(p.id, false);
     expect((await errorOf(fromFrame)).code).toBe(4001);
     expect((await errorOf(fromPage)).code).toBe(4001);

@@ -1,0 +1,83 @@
+// Every page request is answered (Firefox ESR): the same seeded hostile page as
+// chromium-fuzz.e2e.test.ts (fuzz/page.ts), through the built add-on to the run's local node.
+// Each request must end in a result or a JSON-RPC error in bounded time. The seed is printed;
+// XPC_FUZZ_SEED=<seed> replays the run.
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import { CHAIN_ID_HEX } from './dapp.js';
+import { FirefoxWithExtension, sendFrom } from './firefox.js';
+import { expectAllAnswered, fuzzSeed, fuzzSummary, rejectApprovalsWhileRunning, runFuzzInPage, startFuzzPage, type FuzzOptions, type FuzzServer } from './fuzz.js';
+import { addAndSelectNode, createWallet } from './flow.js';
+import { artifactPath, type Call, clearArtifacts, ConsoleLog, firstPing, flowSteps, launchOrSaveLog, type RpcProxy, slug, startRpcProxy, Timings, walletCaller } from './harness.js';
+
+const PREFIX = 'fuzz-firefox-';
+
+describe('Firefox ESR: every request a hostile page sends is answered', () => {
+  const timings = new Timings();
+  const log = new ConsoleLog();
+  const firefox = new FirefoxWithExtension('firefox-fuzz', log);
+  const seed = fuzzSeed();
+  let proxy: RpcProxy | undefined;
+  let server: FuzzServer | undefined;
+  let page: Page | undefined;
+  let call: Call;
+
+  const step = flowSteps(timings, async (failed) => {
+    const name = `${PREFIX}FAILED-${slug(failed)}`;
+    if (page && !page.isClosed()) await page.screenshot({ path: artifactPath(`${name}.png`) }).catch(() => undefined);
+    firefox.saveStdout(`${name}.stdout.log`);
+    console.error(`[e2e firefox fuzz] step "${failed}" failed (seed ${seed}); console log: ${log.save(`${name}.console.log`)}`);
+  });
+
+  beforeAll(() =>
+    launchOrSaveLog(log, PREFIX, 'firefox fuzz', async () => {
+      clearArtifacts(PREFIX);
+      proxy = await startRpcProxy(inject('nodeUrl'));
+      server = await startFuzzPage();
+      timings.add('launch', await firefox.launch());
+      const popup = await firefox.openPopup();
+      const send = sendFrom(popup);
+      call = walletCaller(send, log);
+      expect(await firstPing(send, log)).toEqual({ ok: true, version: firefox.extension.manifest.version });
+    }),
+  );
+
+  afterAll(async () => {
+    await firefox.close(`${PREFIX}stdout.log`);
+    await proxy?.close();
+    await server?.close();
+    log.save(`${PREFIX}console.log`);
+    console.log(timings.summary('firefox fuzz'));
+  });
+
+  step('a wallet on the local node, and the fuzz page with the provider', async () => {
+    await createWallet(call);
+    await addAndSelectNode(call, proxy!.url);
+    page = await firefox.browser!.newPage();
+    page.on('pageerror', (e) => log.add('page error', e instanceof Error ? e.message : String(e)));
+    await page.goto(server!.url, { waitUntil: 'load' });
+    await page.waitForFunction(() => document.documentElement.dataset['fuzz'] === 'ready');
+  });
+
+  step('300 seeded random requests: each gets a result or a JSON-RPC error within 20 s', async () => {
+    const options: FuzzOptions = { seed, count: 300, concurrency: 8, answerWithinMs: 20_000 };
+    console.log(`[e2e firefox fuzz] seed ${seed} (XPC_FUZZ_SEED=${seed} replays it)`);
+    const watcher = rejectApprovalsWhileRunning(call);
+    let outcomes;
+    try {
+      outcomes = await page!.evaluate(runFuzzInPage, options);
+    } finally {
+      log.add('test', `approvals rejected during the fuzz: ${await watcher.stop()}`);
+    }
+    console.log(`[e2e firefox fuzz] ${fuzzSummary(outcomes)}`);
+    expectAllAnswered(outcomes, options, 'Firefox');
+  }, 90_000);
+
+  step('the wallet still answers the page, and no request got the site connected', async () => {
+    const answer = await page!.evaluate(async () => {
+      const p = (globalThis as unknown as { xpcWallet: { request(a: unknown): Promise<unknown> } }).xpcWallet;
+      return [await p.request({ method: 'eth_chainId' }), await p.request({ method: 'eth_accounts' })];
+    });
+    expect(answer).toEqual([CHAIN_ID_HEX, []]);
+  });
+});
