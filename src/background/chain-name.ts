@@ -2,7 +2,7 @@
 // RPC host, and shows the site's name cleaned of what can disguise it (bidi overrides that reverse
 // text, zero-width and control characters, endless length) and flagged when it passes itself off as
 // a chain it is not (a name that reads as "Avalanche" on another chain ID).
-import { INVISIBLE_TEXT } from './provider-params.js';
+import { INVISIBLE_TEXT } from '../core/bytes.js';
 
 export const MAX_CHAIN_NAME = 40;
 export const MAX_CHAIN_SYMBOL = 10;
@@ -65,6 +65,11 @@ function wordsOf(name: string): string[] {
   const plain = name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
   const mapped = [...plain].map((c) => LOOKALIKE[c] ?? c).join('');
   return mapped.split(/[^a-z0-9]+/).filter((w) => w !== '');
+}
+
+/** What a person reads a name or symbol as: look-alike letters as Latin, no accents, case or separators ("АVАХ" reads "avax"). */
+export function plainReading(text: string): string {
+  return wordsOf(text).join('');
 }
 
 /**

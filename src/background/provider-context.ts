@@ -70,7 +70,11 @@ export type Payload =
   | { kind: 'typed-data'; accountId: string; typed: TypedDataInput }
   | { kind: 'avalanche-message'; accountId: string; messageHex: string }
   | { kind: 'evm-tx'; accountId: string; rpcUrl: string; activity: boolean; tx: Record<keyof EvmTxRequest, string> }
-  | { kind: 'site-tx'; accountId: string; chain: ChainName; txHex: string; action: 'sign' | 'send' }
+  /**
+   * `shown`: the fingerprint of what the approval showed as spent and authorized (spentFingerprint);
+   * `signsNothing`: the approval said approving signs nothing. Both are held to after approval.
+   */
+  | { kind: 'site-tx'; accountId: string; chain: ChainName; txHex: string; action: 'sign' | 'send'; shown: string; signsNothing: boolean }
   | { kind: 'switch-chain'; networkId?: string; addedChainId?: string }
   | { kind: 'add-chain'; chain: AddedChain };
 

@@ -1,6 +1,6 @@
 // Checks of what a page sends with a provider request. Each failure is an InvalidParamsError
 // naming the field (answered as -32602); nothing a check refuses reaches a handler.
-import { fromHex, toHex as toHexString } from '../core/bytes.js';
+import { fromHex, INVISIBLE_TEXT, toHex as toHexString } from '../core/bytes.js';
 import { ValidationError } from '../core/errors.js';
 import { formatEvmAddress, parseEvmAddress } from '../core/evm-address.js';
 import type { TypedDataInput } from '../core/message.js';
@@ -119,12 +119,6 @@ export function messageParam(value: unknown, field: string, maxBytes: number): {
   return readableText(bytes) === undefined ? { bytes, encoding: 'hex', shown: `0x${toHexString(bytes)}` } : { bytes, encoding: 'text', shown: value };
 }
 
-/**
- * Characters that would hide what is signed: control, format (zero-width, direction, tag),
- * private-use and unassigned ones, line and paragraph separators, whatever Unicode says to render
- * as nothing (fillers, variation selectors) and the blank braille pattern.
- */
-export const INVISIBLE_TEXT = /[\p{C}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
 function readableText(bytes: Uint8Array): string | undefined {
   let text: string;

@@ -68,3 +68,11 @@ export const utf8 = {
   /** Strict: invalid UTF-8 throws instead of turning into replacement characters. */
   decode: (b: Bytes): string => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(b),
 };
+
+/**
+ * Characters that would hide what is signed: control, format (zero-width, direction, tag),
+ * private-use and unassigned ones, line and paragraph separators, whatever Unicode says to render
+ * as nothing (fillers, variation selectors) and the blank braille pattern. Text holding any is
+ * shown as its bytes, in hex.
+ */
+export const INVISIBLE_TEXT = /[\p{C}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;

@@ -145,10 +145,11 @@ function authorizationView(tx: PTx, owner: OutputOwners | undefined, d: Describe
 /** The description of a P-Chain tx that has a BaseTx (stake legs and burned are in the TxView). */
 /**
  * The owner sets a P-Chain tx hands something to other than its outputs: who gets the rewards, who
- * controls a validator or a subnet, who gets an L1 validator's remaining balance. An approval warns
- * when one of them is not the wallet's.
+ * controls a validator or a subnet, who gets an L1 validator's remaining balance (also when it is
+ * named inside a RegisterL1ValidatorTx's message). An approval warns when one of them is not the
+ * wallet's. Owner sets that carry a locktime keep it.
  */
-export function ownersNamedBy(tx: PTx): { what: string; owners: PChainOwner }[] {
+export function ownersNamedBy(tx: PTx): { what: string; owners: PChainOwner & { locktime?: bigint } }[] {
   switch (tx.kind) {
     case 'AddPermissionlessValidatorTx':
       return [{ what: 'validation rewards', owners: tx.validationRewardsOwner }, { what: 'delegation fees', owners: tx.delegationRewardsOwner }];
@@ -170,9 +171,32 @@ export function ownersNamedBy(tx: PTx): { what: string; owners: PChainOwner }[] 
         { what: "an L1 validator's remaining balance", owners: v.remainingBalanceOwner },
         { what: 'the right to disable an L1 validator', owners: v.deactivationOwner },
       ]);
+    case 'RegisterL1ValidatorTx': {
+      const msg = managerMessage(tx.message);
+      if (msg?.kind !== 'RegisterL1Validator') return [];
+      return [
+        { what: "the L1 validator's remaining balance", owners: msg.remainingBalanceOwner },
+        { what: 'the right to disable the L1 validator', owners: msg.disableOwner },
+      ];
+    }
     default:
       return [];
   }
+}
+
+/**
+ * AVAX a P-Chain tx moves into L1 validators' fee balances, and who gets what is left of each when
+ * the validator is disabled, when the tx says (an IncreaseL1ValidatorBalanceTx does not: the chain's
+ * state holds that owner).
+ */
+export function feeBalancesOf(tx: PTx): { amount: bigint; refundTo?: PChainOwner }[] {
+  if (tx.kind === 'ConvertSubnetToL1Tx') return tx.validators.map((v) => ({ amount: v.balance, refundTo: v.remainingBalanceOwner }));
+  if (tx.kind === 'RegisterL1ValidatorTx') {
+    const msg = managerMessage(tx.message);
+    return [{ amount: tx.balance, ...(msg?.kind === 'RegisterL1Validator' ? { refundTo: msg.remainingBalanceOwner } : {}) }];
+  }
+  if (tx.kind === 'IncreaseL1ValidatorBalanceTx') return [{ amount: tx.balance }];
+  return [];
 }
 
 export function describePTx(tx: PTx, ctx: ChainContext, authorityOwner?: OutputOwners): PDescription | undefined {

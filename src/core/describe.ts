@@ -5,13 +5,13 @@
 // `staked`) and whose authorization it carries. Built from the exact unsigned tx that would be
 // signed (and the UTXOs it spends, for the inputs' owners), so the approval window shows what is
 // signed, not a claim.
-import { type Bytes, toHex, utf8 } from './bytes.js';
+import { type Bytes, INVISIBLE_TEXT, toHex, utf8 } from './bytes.js';
 import { utxoId } from './codec/ids.js';
 import { isPBlockTx } from './codec/pvm.js';
 import { stakeOf } from './codec/pvm-rules.js';
 import { amountOf, ownersOf } from './codec/rules.js';
-import type { ChainTx, Output, OutputOwners, TransferableInput, TransferableOutput, Utxo } from './codec/types.js';
-import { type AuthorizationView, type DetailLine, describePBlockTx, describePTx, ownersNamedBy } from './describe-pvm.js';
+import type { ChainTx, Output, OutputOwners, TransferableInput, TransferableOutput, Utxo, UtxoRef } from './codec/types.js';
+import { type AuthorizationView, type DetailLine, describePBlockTx, describePTx, feeBalancesOf, ownersNamedBy } from './describe-pvm.js';
 import { cb58Encode, formatAddress } from './encoding.js';
 import { formatEvmAddress } from './evm-address.js';
 import { avaxBurned } from './fees.js';
@@ -48,6 +48,8 @@ export interface LegView {
   unknownUtxo?: boolean;
   /** A staking tx's stake: locked while staking, then returned to `owners`. */
   staked?: true;
+  /** An input an operation spends (an NFT, a right to mint): moved or used up by the operation, never burned. */
+  operation?: true;
 }
 
 export interface TxView {
@@ -73,6 +75,8 @@ export interface TxView {
   authorization?: AuthorizationView;
   /** P-Chain: owners the tx hands something to besides its outputs (rewards, control of a validator or subnet). */
   rewardOwners?: { what: string; owners: OwnersView }[];
+  /** P-Chain L1 txs: nAVAX moved into validators' fee balances, and who gets what is left (when the tx says). */
+  feeBalances?: { amount: string; refundTo?: OwnersView }[];
 }
 
 const CHAIN_OF_VM: Record<ChainTx['vm'], ChainLetter> = { avm: 'X', pvm: 'P', evm: 'C' };
@@ -107,6 +111,11 @@ function inputLeg(chain: ChainLetter, i: TransferableInput, lookup: (i: Transfer
   if (utxo) leg.owners = ownersView(ownersOf(utxo.output), chain, hrp);
   else leg.unknownUtxo = true;
   return leg;
+}
+
+function operationInputLeg(chain: ChainLetter, assetID: Bytes, ref: UtxoRef, utxo: Utxo | undefined, hrp: string): LegView {
+  if (!utxo) return { chain, assetID: cb58Encode(assetID), kind: 'NftTransferOutput', utxoID: utxoId(ref), unknownUtxo: true, operation: true };
+  return { ...outputLeg(chain, utxo.assetID, utxo.output, hrp), utxoID: utxoId(ref), operation: true };
 }
 
 /**
@@ -148,7 +157,9 @@ export function describeTx(tx: ChainTx, ctx: ChainContext, spent: readonly Utxo[
   if (tx.memo.length > 0) {
     view.memoHex = toHex(tx.memo);
     try {
-      view.memoText = utf8.decode(tx.memo);
+      const text = utf8.decode(tx.memo);
+      // Text that could hide or reorder what it says (direction marks, zero-width, controls) is shown as hex.
+      if (!INVISIBLE_TEXT.test(text)) view.memoText = text;
     } catch {
       // Not text: the hex is all there is to show.
     }
@@ -158,7 +169,11 @@ export function describeTx(tx: ChainTx, ctx: ChainContext, spent: readonly Utxo[
     const described = describePTx(tx, ctx, authorityOwnerOf(tx, utxoLookupOf(spent)));
     if (described) Object.assign(view, described);
     const named = ownersNamedBy(tx);
-    if (named.length > 0) view.rewardOwners = named.map((n) => ({ what: n.what, owners: ownersView({ ...n.owners, locktime: 0n }, chain, hrp) }));
+    if (named.length > 0) view.rewardOwners = named.map((n) => ({ what: n.what, owners: ownersView({ ...n.owners, locktime: n.owners.locktime ?? 0n }, chain, hrp) }));
+    const balances = feeBalancesOf(tx);
+    if (balances.length > 0) {
+      view.feeBalances = balances.map((b) => ({ amount: b.amount.toString(), ...(b.refundTo ? { refundTo: ownersView({ ...b.refundTo, locktime: 0n }, chain, hrp) } : {}) }));
+    }
   }
   if (tx.kind === 'ImportTx') view.inputs.push(...tx.importedInputs.map((i) => inputLeg(chainOf(tx.sourceChain, ctx), i, lookup, hrp)));
   if (tx.kind === 'ExportTx') view.outputs.push(...tx.exportedOutputs.map((o) => transferableLeg(chainOf(tx.destinationChain, ctx), o, hrp)));
@@ -167,6 +182,8 @@ export function describeTx(tx: ChainTx, ctx: ChainContext, spent: readonly Utxo[
     for (const s of tx.initialStates) for (const o of s.outputs) view.outputs.push({ ...outputLeg(chain, new Uint8Array(32), o, hrp), assetID: 'new asset' });
   }
   if (tx.kind === 'OperationTx') {
+    // What each operation spends (an NFT, a right to mint) is an input like any other.
+    for (const op of tx.operations) for (const ref of op.utxoIDs) view.inputs.push(operationInputLeg(chain, op.assetID, ref, byId.get(utxoId(ref)), hrp));
     for (const op of tx.operations) {
       const assetID = cb58Encode(op.assetID);
       const o = op.op;

@@ -3,8 +3,9 @@
 // network and chain, find every UTXO they spend and the owner any P-Chain authorization answers to
 // (so the approval shows owners and amounts, and the credentials can be derived), and sign what
 // this wallet's keys can sign. Nothing here issues: the caller decides after the user approved.
-import { type Bytes, equalBytes, toHex } from './bytes.js';
-import { decodeChainTx, decodeSignedTx, decodeUnsignedTx } from './codec/codec.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { type Bytes, equalBytes, toHex, utf8 } from './bytes.js';
+import { decodeChainTx, decodeSignedTx, decodeUnsignedTx, encodeUtxo } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
 import { authorizationOf, PRIMARY_NETWORK_ID, stakeOf, verifyPTx } from './codec/pvm-rules.js';
 import { amountOf } from './codec/rules.js';
@@ -118,15 +119,19 @@ function key(ref: UtxoRef): string {
   return `${toHex(ref.txID)}:${ref.outputIndex}`;
 }
 
+/** Creating txs read at once while resolving a site's tx. */
+const READS_AT_ONCE = 8;
+
 /**
  * The UTXOs a tx spends, each taken from the hash-checked tx that created it (an export's, for an
  * atomic input), never from the node's word: a node that reports one of the user's UTXOs as a
  * stranger's could otherwise make an approval hide what the user's signature really spends.
- * `proven`: UTXOs already checked against their creating tx (see proveUtxos); being identical to
- * what that tx says, they save reading it again. A UTXO no tx can prove (a staking reward, a
- * refund, an unknown tx) is refused with one message whoever owns it, so the refusal tells a site
- * nothing about which UTXOs are this wallet's. An input must declare the asset and amount its UTXO
- * holds, so what the approval counts as spent is what the chain spends.
+ * Every creating tx is read, the account's own UTXOs' too (in parallel), so neither the answer nor
+ * the time it takes tells a site which UTXOs are the account's. `proven`: the account's UTXOs
+ * already checked against their creating tx (see proveUtxos); one that differs from what its tx
+ * says now is refused. A UTXO no tx proves (a staking reward, a refund, an unknown tx) is refused
+ * with one message whoever owns it. An input must declare the asset and amount its UTXO holds, so
+ * what the approval counts as spent is what the chain spends.
  */
 export async function resolveSpent(
   tx: UnsignedTx,
@@ -135,22 +140,29 @@ export async function resolveSpent(
   node: NodeClient,
   proven: readonly Utxo[],
 ): Promise<Utxo[]> {
-  const byKey = new Map(proven.map((u) => [key(u), u]));
-  const creations = new Map<string, Promise<Creation>>();
+  const refs = spentRefs(tx, chain, ctx);
+  const creators = new Map<string, { on: ChainAlias; from: ChainAlias | undefined; txID: Bytes }>();
+  for (const { ref, on, from } of refs) creators.set(`${from ?? on}:${toHex(ref.txID)}`, { on, from, txID: ref.txID });
+  const made = new Map<string, Creation>();
+  const queue = [...creators];
+  await Promise.all(
+    Array.from({ length: Math.min(READS_AT_ONCE, queue.length) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) made.set(next[0], await creationOf(node, ctx, next[1].on, next[1].from, next[1].txID));
+    }),
+  );
+  const mine = new Map(proven.map((u) => [key(u), u]));
   const out: Utxo[] = [];
-  for (const { ref, on, from } of spentRefs(tx, chain, ctx)) {
-    let utxo = byKey.get(key(ref));
+  for (const { ref, on, from } of refs) {
+    const creation = made.get(`${from ?? on}:${toHex(ref.txID)}`)!;
+    const utxo = creation.found === true ? creation.produced.find((u) => u.outputIndex === ref.outputIndex) : undefined;
     if (!utxo) {
-      const txKey = `${from ?? on}:${toHex(ref.txID)}`;
-      let creation = creations.get(txKey);
-      if (!creation) creations.set(txKey, (creation = creationOf(node, ctx, on, from, ref.txID)));
-      const made = await creation;
-      utxo = made.found === true ? made.produced.find((u) => u.outputIndex === ref.outputIndex) : undefined;
-      if (!utxo) {
-        throw new ValidationError(
-          `the transaction spends ${utxoId(ref)}, which no transaction the node shows created (staking rewards and refunds exist only in the chain's state): the wallet cannot prove who owns it or what it holds, so it signs nothing`,
-        );
-      }
+      throw new ValidationError(
+        `the transaction spends ${utxoId(ref)}, which no transaction the node shows created (staking rewards and refunds exist only in the chain's state): the wallet cannot prove who owns it or what it holds, so it signs nothing`,
+      );
+    }
+    const known = mine.get(key(ref));
+    if (known && !sameUtxo(known, utxo, VM_OF[on])) {
+      throw new ValidationError(`the node's word on ${utxoId(ref)} differs from the transaction that created it: the wallet signs nothing until they agree`);
     }
     if ('input' in ref) checkDeclared(ref as TransferableInput, utxo);
     out.push(utxo);
@@ -161,6 +173,14 @@ export async function resolveSpent(
     if (auth && owner) out.push(authorityRecord(auth.id, owner));
   }
   return out;
+}
+
+function sameUtxo(a: Utxo, b: Utxo, vm: Vm): boolean {
+  try {
+    return equalBytes(encodeUtxo(a, vm), encodeUtxo(b, vm));
+  } catch {
+    return false;
+  }
 }
 
 /** An input's declared asset and amount must be its UTXO's: else the tx burns or spends other than it says. */
@@ -206,6 +226,15 @@ async function authorizingOwner(node: NodeClient, kind: 'subnet-owner' | 'deacti
   }
   if (tx.kind !== 'AddAutoRenewedValidatorTx') throw new ValidationError(`the transaction names validator ${cb58Encode(id)}, which is not an auto-renewed validator`);
   return tx.validatorAuthority;
+}
+
+/**
+ * A fingerprint of what a tx spends and which owner its authorization answers to, as resolved:
+ * the tx signed after approval must spend and authorize exactly what the approval showed.
+ */
+export function spentFingerprint(spent: readonly Utxo[]): string {
+  const json = JSON.stringify(spent, (_k, v: unknown) => (v instanceof Uint8Array ? toHex(v) : typeof v === 'bigint' ? v.toString() : v));
+  return toHex(sha256(utf8.encode(json)));
 }
 
 /** Signs every slot this keychain can; existing signatures are kept, missing ones left empty. */

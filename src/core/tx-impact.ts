@@ -22,6 +22,8 @@ export interface ImpactContext {
   avaxAssetID: string;
   /** The most AVAX (nAVAX) this tx should burn as the network's fee now, when the wallet can tell. */
   feeCeiling?: bigint;
+  /** True when the wallet could not price the network's fee now: the fee is then said to be unchecked. */
+  feeUnpriced?: boolean;
   /** Chain time (seconds): outputs locked past it are flagged. */
   nowSeconds: bigint;
 }
@@ -33,16 +35,20 @@ export interface ImpactContext {
 export type Ownership = 'yours' | 'shared' | 'needs-others' | 'not-yours' | 'anyone';
 
 export interface Recipient {
-  /** The owner set's addresses, as shown (0x for an EVM account). */
+  /** The owner set's addresses, as shown (0x for an EVM account); empty for anyone, or an owner the tx does not name. */
   addresses: string[];
   threshold: number;
   ownership: Exclude<Ownership, 'yours'>;
   amount: string;
   staked?: true;
+  /** Moved into an L1 validator's fee balance; `addresses` get what is left (empty: the tx does not say who). */
+  feeBalance?: true;
 }
 
 export interface AssetImpact {
   assetID: string;
+  /** NFTs and rights to mint: amounts count items, one per UTXO. */
+  nonFungible?: true;
   /** Spent from inputs the wallet signs (base units, decimal). */
   leaves: string;
   /** Spent from inputs that are not the wallet's. */
@@ -60,13 +66,35 @@ export interface AssetImpact {
 export type ImpactWarning =
   | { kind: 'burn'; assetID: string; amount: string }
   | { kind: 'fee-above-network'; amount: string; ceiling: string }
+  | { kind: 'fee-unchecked' }
+  | { kind: 'imitation'; assetID: string; symbol: string }
+  | { kind: 'not-your-owner'; what: string; addresses: string[]; threshold: number }
+  | { kind: 'owner-locked'; what: string; until: string }
+  | { kind: 'fee-balance'; amount: string; refundTo?: string[] }
   | { kind: 'anyone'; assetID: string; amount: string }
   | { kind: 'shared' | 'needs-others'; assetID: string; amount: string; strangers: string[] }
+  | { kind: 'look-alike'; address: string; resembles: string }
   | { kind: 'locked'; assetID: string; amount: string; until: string; yours: boolean }
   | { kind: 'first-payment'; address: string }
-  | { kind: 'look-alike'; address: string; resembles: string }
-  | { kind: 'not-your-owner'; what: string; addresses: string[]; threshold: number }
   | { kind: 'unknown-input' };
+
+/** Warnings in the order a person should read them: what destroys or hands over value first. */
+const WARNING_ORDER: ImpactWarning['kind'][] = [
+  'burn',
+  'fee-above-network',
+  'imitation',
+  'not-your-owner',
+  'fee-balance',
+  'shared',
+  'needs-others',
+  'anyone',
+  'look-alike',
+  'owner-locked',
+  'locked',
+  'unknown-input',
+  'first-payment',
+  'fee-unchecked',
+];
 
 export interface TxImpact {
   assets: AssetImpact[];
@@ -106,24 +134,33 @@ function visibleBody(address: string): string {
   return key.startsWith('0x') ? key.slice(2) : key.slice(key.lastIndexOf('1') + 1);
 }
 
-/** Same first and last four characters as one of the wallet's addresses, and not it. */
+/** Characters a person compares by eye (the start and the end) that an address shares with one of the wallet's, and is not it. */
+const LOOK_ALIKE_MATCH = 6;
+
 function lookAlikeOf(address: string, own: ImpactContext['own']): string | undefined {
   const body = visibleBody(address);
   if (body.length < 12) return undefined;
   for (const key of own.keys()) {
     const mine = visibleBody(key);
-    if (mine !== body && mine.length === body.length && mine.slice(0, 4) === body.slice(0, 4) && mine.slice(-4) === body.slice(-4)) return own.get(key)!.address;
+    if (mine === body || mine.length !== body.length) continue;
+    let start = 0;
+    while (start < body.length && mine[start] === body[start]) start++;
+    let end = 0;
+    while (end < body.length - start && mine[mine.length - 1 - end] === body[body.length - 1 - end]) end++;
+    if (start + end >= LOOK_ALIKE_MATCH) return own.get(key)!.address;
   }
   return undefined;
 }
 
 export function txImpact(view: TxView, c: ImpactContext): TxImpact {
-  const byAsset = new Map<string, { leaves: bigint; fromOthers: bigint; returns: bigint; staked: bigint; out: bigint; toOthers: Recipient[] }>();
+  const byAsset = new Map<string, { nonFungible: boolean; leaves: bigint; fromOthers: bigint; consumed: bigint; returns: bigint; staked: bigint; out: bigint; toOthers: Recipient[] }>();
   const asset = (id: string) => {
     let a = byAsset.get(id);
-    if (!a) byAsset.set(id, (a = { leaves: 0n, fromOthers: 0n, returns: 0n, staked: 0n, out: 0n, toOthers: [] }));
+    if (!a) byAsset.set(id, (a = { nonFungible: false, leaves: 0n, fromOthers: 0n, consumed: 0n, returns: 0n, staked: 0n, out: 0n, toOthers: [] }));
     return a;
   };
+  // An NFT or a right to mint has no amount: it counts as one item.
+  const amountOfLeg = (leg: LegView) => (leg.amount === undefined ? 1n : BigInt(leg.amount));
   const warnings: ImpactWarning[] = [];
   const yours: Record<string, OwnAddress> = {};
   const strangers = new Set<string>();
@@ -139,18 +176,22 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     if (leg.unknownUtxo) warnings.push({ kind: 'unknown-input' });
     const owners = ownersOfLeg(leg);
     if (owners) note(owners);
-    const amount = BigInt(leg.amount ?? '0');
+    const amount = amountOfLeg(leg);
+    const a = asset(leg.assetID);
+    if (leg.amount === undefined) a.nonFungible = true;
+    if (!leg.operation) a.consumed += amount;
     const ownership = owners ? ownershipOf(owners.addresses, owners.threshold, c.own) : 'not-yours';
-    if (ownership === 'yours' || ownership === 'shared' || ownership === 'needs-others') asset(leg.assetID).leaves += amount;
-    else asset(leg.assetID).fromOthers += amount;
+    if (ownership === 'yours' || ownership === 'shared' || ownership === 'needs-others') a.leaves += amount;
+    else a.fromOthers += amount;
   }
 
   const pay = (leg: LegView, created: boolean) => {
     const owners = ownersOfLeg(leg);
     if (!owners) return;
     note(owners);
-    const amount = BigInt(leg.amount ?? '0');
+    const amount = amountOfLeg(leg);
     const a = asset(leg.assetID);
+    if (leg.amount === undefined) a.nonFungible = true;
     if (!created) a.out += amount;
     const ownership = ownershipOf(owners.addresses, owners.threshold, c.own);
     if (ownership === 'yours') {
@@ -163,19 +204,34 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
         warnings.push({ kind: ownership, assetID: leg.assetID, amount: amount.toString(), strangers: owners.addresses.filter((x) => !c.own.has(addressKey(x))) });
       }
     }
+    // A stake comes back as its owners say: locked on, if they carry a later lock.
     const until = BigInt(owners.locktime) > BigInt(leg.stakeableUntil ?? '0') ? owners.locktime : (leg.stakeableUntil ?? '0');
-    if (!leg.staked && BigInt(until) > c.nowSeconds) warnings.push({ kind: 'locked', assetID: leg.assetID, amount: amount.toString(), until, yours: ownership === 'yours' });
+    if (BigInt(until) > c.nowSeconds) warnings.push({ kind: 'locked', assetID: leg.assetID, amount: amount.toString(), until, yours: ownership === 'yours' });
   };
   for (const leg of view.outputs) pay(leg, false);
   // Operations create what they output (a mint) or move a UTXO whole (an NFT): nothing burned.
   for (const op of view.operations) for (const leg of op.outputs) pay(leg, true);
 
+  for (const b of view.feeBalances ?? []) {
+    if (b.refundTo) note(b.refundTo);
+    const ownership: Ownership = b.refundTo ? ownershipOf(b.refundTo.addresses, b.refundTo.threshold, c.own) : 'not-yours';
+    asset(c.avaxAssetID).toOthers.push({
+      addresses: b.refundTo?.addresses ?? [],
+      threshold: b.refundTo?.threshold ?? 0,
+      ownership: ownership === 'yours' ? 'not-yours' : ownership,
+      amount: b.amount,
+      feeBalance: true,
+    });
+    if (ownership !== 'yours') warnings.push({ kind: 'fee-balance', amount: b.amount, ...(b.refundTo ? { refundTo: b.refundTo.addresses } : {}) });
+  }
+
   const assets: AssetImpact[] = [];
   for (const [assetID, a] of byAsset) {
-    const burned = assetID === c.avaxAssetID ? BigInt(view.burned) : a.leaves + a.fromOthers - a.out;
+    const burned = assetID === c.avaxAssetID ? BigInt(view.burned) : a.nonFungible ? 0n : a.consumed - a.out;
     if (assetID !== c.avaxAssetID && burned > 0n) warnings.push({ kind: 'burn', assetID, amount: burned.toString() });
     assets.push({
       assetID,
+      ...(a.nonFungible ? { nonFungible: true as const } : {}),
       leaves: a.leaves.toString(),
       fromOthers: a.fromOthers.toString(),
       returns: a.returns.toString(),
@@ -184,14 +240,18 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
       burned: (burned > 0n ? burned : 0n).toString(),
     });
   }
+  // AVAX first: a look-alike asset listed before it cannot pass for it by position.
+  assets.sort((x, y) => Number(y.assetID === c.avaxAssetID) - Number(x.assetID === c.avaxAssetID));
   const avaxBurned = BigInt(view.burned);
   if (c.feeCeiling !== undefined && avaxBurned > c.feeCeiling) warnings.push({ kind: 'fee-above-network', amount: avaxBurned.toString(), ceiling: c.feeCeiling.toString() });
+  if (c.feeCeiling === undefined && c.feeUnpriced && avaxBurned > 0n) warnings.push({ kind: 'fee-unchecked' });
 
   for (const r of view.rewardOwners ?? []) {
     note(r.owners);
     if (ownershipOf(r.owners.addresses, r.owners.threshold, c.own) !== 'yours') {
       warnings.push({ kind: 'not-your-owner', what: r.what, addresses: r.owners.addresses, threshold: r.owners.threshold });
     }
+    if (BigInt(r.owners.locktime) > c.nowSeconds) warnings.push({ kind: 'owner-locked', what: r.what, until: r.owners.locktime });
   }
   for (const address of strangers) {
     const resembles = lookAlikeOf(address, c.own);
@@ -202,7 +262,28 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     const key = addressKey(address);
     if (!c.own.has(key) && !c.paidBefore.has(key)) warnings.push({ kind: 'first-payment', address });
   }
-  return { assets, warnings, yours };
+  return { assets, warnings: orderedWarnings(warnings), yours };
+}
+
+/**
+ * Most important first; many of a kind about one asset (dust outputs anyone can take, locked
+ * outputs) summed into one, so a flood of small ones cannot push the others out of sight.
+ */
+export function orderedWarnings(warnings: readonly ImpactWarning[]): ImpactWarning[] {
+  const merged: ImpactWarning[] = [];
+  const byKey = new Map<string, ImpactWarning & { amount: string }>();
+  for (const w of warnings) {
+    const key = w.kind === 'anyone' ? `anyone:${w.assetID}` : w.kind === 'locked' ? `locked:${w.assetID}:${w.until}:${w.yours}` : w.kind === 'unknown-input' ? 'unknown-input' : undefined;
+    const seen = key === undefined ? undefined : byKey.get(key);
+    if (seen) {
+      if ('amount' in w) seen.amount = (BigInt(seen.amount) + BigInt(w.amount)).toString();
+      continue;
+    }
+    const copy = { ...w };
+    if (key !== undefined) byKey.set(key, copy as ImpactWarning & { amount: string });
+    merged.push(copy);
+  }
+  return merged.sort((a, b) => WARNING_ORDER.indexOf(a.kind) - WARNING_ORDER.indexOf(b.kind));
 }
 
 /**

@@ -137,6 +137,8 @@ function disconnectedError(): ProviderRpcError {
 }
 
 const ACCOUNT_METHODS = new Set(['eth_accounts', 'eth_requestAccounts']);
+/** Requests after which the chain may differ: `provider.chainId` (and chainChanged) are brought up to date before they resolve. */
+const CHAIN_METHODS = new Set(['wallet_switchEthereumChain', 'wallet_addEthereumChain']);
 
 /** Creates the page's provider, talking to the content script of `win`. Call once per page load. */
 export function createXpcProvider(win: Window): XpcProvider {
@@ -278,7 +280,8 @@ export function createXpcProvider(win: Window): XpcProvider {
         p.reject(new ProviderRpcError(Code.internal, 'the wallet sent a malformed answer'));
       } else if (response.ok === true) {
         if (ACCOUNT_METHODS.has(p.method) && isStringArray(response.result)) setAccounts(response.result);
-        p.resolve(response.result);
+        if (CHAIN_METHODS.has(p.method)) void readState().finally(() => p.resolve(response.result));
+        else p.resolve(response.result);
       } else {
         p.reject(toRpcError(response.error));
       }

@@ -13,8 +13,10 @@ type Assets = Record<string, ApprovalAssetInfo>;
 /** The wallet's own addresses in the approval on screen: whoever shows an owner labels it. */
 export const YoursContext = createContext<Record<string, OwnAddress> | undefined>(undefined);
 
-function amountText(amount: string, assetID: string, assets: Assets): string {
+/** Amounts the way the summary says them; an NFT or a right to mint is counted in items. */
+function amountText(amount: string, assetID: string, assets: Assets, nonFungible = false): string {
   const info = assets[assetID];
+  if (nonFungible) return `${formatUnits(amount, 0)} ${amount === '1' ? 'item' : 'items'} (NFT or right to mint) of ${info ? info.symbol : `asset ${assetID}`}`;
   return info ? formatValue(amount, info.denomination, info.symbol) : `${formatUnits(amount, 0)} base units of asset ${assetID}`;
 }
 
@@ -44,6 +46,14 @@ function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | und
       return `The ${w.what} go${w.what.endsWith('s') ? '' : 'es'} to ${listText(w.addresses)}${w.threshold > 1 ? ` (${w.threshold} signatures)` : ''}: not this wallet`;
     case 'unknown-input':
       return 'An input spends funds the wallet cannot see';
+    case 'fee-unchecked':
+      return "The wallet could not ask the node what the network's fee is now: the fee burned below is not checked";
+    case 'imitation':
+      return `Asset ${w.assetID} calls itself ${w.symbol}, but it is not the network's ${w.symbol}`;
+    case 'owner-locked':
+      return `The ${w.what} stay${w.what.endsWith('s') ? '' : 's'} locked until ${timeText(w.until)}`;
+    case 'fee-balance':
+      return `${amountText(w.amount, avaxAssetID ?? '', assets)} goes into an L1 validator's fee balance; what is left of it goes to ${w.refundTo ? `${listText(w.refundTo)}, not this wallet` : 'an owner this transaction does not name'}`;
   }
 }
 
@@ -70,15 +80,21 @@ export function OwnerLabel({ address }: { address: string }) {
 
 function AssetRows({ a, assets }: { a: AssetImpact; assets: Assets }) {
   const rows: [string, string][] = [];
-  if (a.leaves !== '0') rows.push(['Leaves your wallet', amountText(a.leaves, a.assetID, assets)]);
-  if (a.fromOthers !== '0') rows.push(["Spent from others' funds", amountText(a.fromOthers, a.assetID, assets)]);
-  if (a.returns !== '0') rows.push(['Comes back to you', amountText(a.returns, a.assetID, assets)]);
-  if (a.staked !== '0') rows.push(['Staked, back to you when it ends', amountText(a.staked, a.assetID, assets)]);
+  const text = (amount: string) => amountText(amount, a.assetID, assets, a.nonFungible === true);
+  if (a.leaves !== '0') rows.push(['Leaves your wallet', text(a.leaves)]);
+  if (a.fromOthers !== '0') rows.push(["Spent from others' funds", text(a.fromOthers)]);
+  if (a.returns !== '0') rows.push(['Comes back to you', text(a.returns)]);
+  if (a.staked !== '0') rows.push(['Staked, back to you when it ends', text(a.staked)]);
   for (const r of a.toOthers) {
-    const to = r.addresses.length === 0 ? 'anyone' : `${listText(r.addresses)}${r.threshold > 1 ? ` (${r.threshold} signatures)` : ''}`;
-    rows.push([r.staked ? `Staked, back to ${to}` : `Goes to ${to}`, amountText(r.amount, a.assetID, assets)]);
+    const owners = `${listText(r.addresses)}${r.threshold > 1 ? ` (${r.threshold} signatures)` : ''}`;
+    const label = r.feeBalance
+      ? `Into an L1 validator's fee balance, the rest to ${r.addresses.length === 0 ? 'an owner not named here' : owners}`
+      : r.staked
+        ? `Staked, back to ${r.addresses.length === 0 ? 'anyone' : owners}`
+        : `Goes to ${r.addresses.length === 0 ? 'anyone' : owners}`;
+    rows.push([label, text(r.amount)]);
   }
-  if (a.burned !== '0') rows.push(['Burned', amountText(a.burned, a.assetID, assets)]);
+  if (a.burned !== '0') rows.push(['Burned', text(a.burned)]);
   return (
     <>
       {rows.map(([label, value]) => (
@@ -89,6 +105,13 @@ function AssetRows({ a, assets }: { a: AssetImpact; assets: Assets }) {
       ))}
     </>
   );
+}
+
+/** An asset's name in the summary: only the network's own AVAX goes by its symbol alone. */
+function assetHeading(assetID: string, assets: Assets): string {
+  const info = assets[assetID];
+  if (!info) return `Unknown asset ${assetID}`;
+  return info.verified ? info.symbol : `${info.symbol} (not the network's AVAX; asset ${assetID})`;
 }
 
 /** The warnings about a tx, in words (nothing when there are none). */
@@ -117,7 +140,7 @@ export function ImpactSummary({ impact, assets, signsNothing, avaxAssetID }: { i
       <ImpactWarnings warnings={impact.warnings} assets={assets} avaxAssetID={avaxAssetID} />
       {impact.assets.map((a) => (
         <div key={a.assetID} data-testid="impact-asset">
-          <p class="impact-asset-name break">{assets[a.assetID] ? assets[a.assetID]!.symbol : `Asset ${a.assetID}`}</p>
+          <p class="impact-asset-name break">{assetHeading(a.assetID, assets)}</p>
           <dl class="facts compact">
             <AssetRows a={a} assets={assets} />
           </dl>

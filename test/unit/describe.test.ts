@@ -5,7 +5,9 @@ import { formatEvmAddress } from '../../src/core/evm-address.js';
 import type { Utxo } from '../../src/core/codec/index.js';
 import { makeOwners, type ChainContext } from '../../src/core/tx/context.js';
 import { buildCExport } from '../../src/core/tx/c.js';
-import { buildXImport, buildXSend } from '../../src/core/tx/x.js';
+import { buildXImport, buildXNftTransfer, buildXSend } from '../../src/core/tx/x.js';
+import { txImpact } from '../../src/core/tx-impact.js';
+import { cb58Encode } from '../../src/core/encoding.js';
 import { ownedAddressSet, spendableUtxos } from '../../src/core/tx/utxos.js';
 
 const id = (n: number) => Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? n : 7));
@@ -31,6 +33,25 @@ describe('describing the exact tx for an approval', () => {
     expect(view.outputs.map((o) => [o.owners!.addresses[0], o.amount]).sort()).toEqual(
       [[formatAddress('X', 'local', bob), '2000000'], [formatAddress('X', 'local', me), '2000000']].sort(),
     );
+  });
+
+  it("an NFT transfer: the NFT the operation spends is an input with its owner, so it shows as leaving the wallet", () => {
+    const nftAsset = id(60);
+    const nft: Utxo = { txID: id(120), outputIndex: 2, assetID: nftAsset, output: { kind: 'NftTransferOutput', groupID: 0, payload: new Uint8Array([1]), owners: makeOwners([me]) } };
+    const built = buildXNftTransfer({ ctx, pool: spendableUtxos([utxo(1, 5_000_000n)], ownedAddressSet([me]), 0n), changeOwners: makeOwners([me]), nftUtxo: nft, owned: ownedAddressSet([me]), to: makeOwners([bob]) });
+    const view = describeTx(built.tx, ctx, built.spent);
+    const meX = formatAddress('X', 'local', me);
+    expect(view.inputs).toContainEqual(expect.objectContaining({ assetID: cb58Encode(nftAsset), kind: 'NftTransferOutput', operation: true, owners: { addresses: [meX], threshold: 1, locktime: '0' } }));
+    const impact = txImpact(view, { own: new Map([[meX.slice(2), { account: 'A', role: 'X/P address', address: meX }]]), paidBefore: new Set(), avaxAssetID: cb58Encode(ctx.avaxAssetID), nowSeconds: 0n });
+    expect(impact.assets.find((a) => a.assetID === cb58Encode(nftAsset))).toMatchObject({ nonFungible: true, leaves: '1', burned: '0' });
+  });
+
+  it('a memo that could hide or reorder what it says (a right-to-left override) is shown as hex, not as text', () => {
+    const memo = new TextEncoder().encode('refund \u202Efdp.exe');
+    const built = buildXSend({ ctx, pool: spendableUtxos([utxo(1, 5_000_000n)], ownedAddressSet([me]), 0n), changeOwners: makeOwners([me]), payments: [{ assetID: ctx.avaxAssetID, amount: 1n, owners: makeOwners([bob]) }], memo });
+    const view = describeTx(built.tx, ctx, built.spent);
+    expect(view.memoText).toBeUndefined();
+    expect(view.memoHex).toBe(Buffer.from(memo).toString('hex'));
   });
 
   it('an input whose UTXO is unknown is flagged, not hidden', () => {

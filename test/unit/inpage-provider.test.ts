@@ -392,6 +392,17 @@ describe('state and events', () => {
     expect(chain).toHaveBeenCalledTimes(1);
   });
 
+  it('a chain switch resolves only once provider.chainId is the new chain, chainChanged emitted first', async () => {
+    const { provider, results, state } = await connected();
+    const chain = vi.fn();
+    provider.on('chainChanged', chain);
+    results.set('wallet_switchEthereumChain', null);
+    state.chainId = '0x1869f';
+    await expect(provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x1869f' }] })).resolves.toBeNull();
+    expect(provider.chainId).toBe('0x1869f');
+    expect(chain).toHaveBeenCalledWith('0x1869f');
+  });
+
   it('emits accountsChanged when eth_accounts / eth_requestAccounts answer a different list', async () => {
     const { provider, results } = await connected();
     const accounts = vi.fn();

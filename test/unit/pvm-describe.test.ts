@@ -135,6 +135,12 @@ describe('subnet and L1 txs, described', () => {
     const reg = describeTx({ ...base, outputs: [], kind: 'RegisterL1ValidatorTx', balance: 2n * AVAX, proofOfPossession: new Uint8Array(96), message: warpMessage(addressedCall(registration)) }, ctx, []);
     expect(reg.action).toBe(`Register ${formatNodeId(node)} as a validator of subnet ${cb58Encode(subnetID)} with weight 42, funding its fee balance with 2 AVAX`);
     expect(reg.details).toContainEqual({ label: 'Validation ID', value: cb58Encode(sha256(registration)) });
+    // The owners inside the message are judged like any other (src/core/tx-impact.ts), and so is the balance moved.
+    expect(reg.rewardOwners).toEqual([
+      { what: "the L1 validator's remaining balance", owners: { addresses: [addr(ewoq.shortId)], threshold: 1, locktime: '0' } },
+      { what: 'the right to disable the L1 validator', owners: { addresses: [addr(second.shortId)], threshold: 1, locktime: '0' } },
+    ]);
+    expect(reg.feeBalances).toEqual([{ amount: (2n * AVAX).toString(), refundTo: { addresses: [addr(ewoq.shortId)], threshold: 1, locktime: '0' } }]);
 
     const weight = (w: bigint) => describeTx({ ...base, outputs: [], kind: 'SetL1ValidatorWeightTx', message: warpMessage(addressedCall(l1ValidatorWeightMessage(validationID, 4n, w))) }, ctx, []).action;
     expect(weight(7n)).toBe(`Set the weight of L1 validator ${cb58Encode(validationID)} to 7`);
@@ -143,6 +149,7 @@ describe('subnet and L1 txs, described', () => {
   });
 
   it('IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx', () => {
+    expect(describeTx({ ...base, outputs: [], kind: 'IncreaseL1ValidatorBalanceTx', validationID, balance: 1_500_000_000n }, ctx, []).feeBalances).toEqual([{ amount: '1500000000' }]);
     expect(describeTx({ ...base, outputs: [], kind: 'IncreaseL1ValidatorBalanceTx', validationID, balance: 1_500_000_000n }, ctx, []).action).toBe(
       `Add 1.5 AVAX to the fee balance of L1 validator ${cb58Encode(validationID)}`,
     );

@@ -70,11 +70,17 @@ function fakeNode(txs: PTx[], state: { subnetOwners?: Map<string, OutputOwners>;
   return { node: { platform: { getTx, getSubnetOwner, getL1ValidatorDeactivationOwner } } as unknown as NodeClient, ids };
 }
 
+/**
+ * The tx as a site hands it over, resolved on `node`. The account's `known` UTXOs are made by a tx
+ * the node also shows (a BaseTx paying each at index 0: the fake node does not hash-check IDs).
+ */
 async function external(tx: PTx, known: Utxo[], node: NodeClient): Promise<ExternalTx> {
   const bytes = encodeUnsignedTx(tx);
   const decoded = decodeExternalTx('P', bytes);
   checkTxBelongs(decoded.tx, 'P', ctx);
-  const spent = await resolveSpent(decoded.tx, 'P', ctx, node, known);
+  const creators = new Map(known.map((u) => [cb58Encode(u.txID), encodeSignedTx({ unsigned: { ...base([]), kind: 'BaseTx', outputs: [{ assetID: u.assetID, output: u.output }] } as PTx, credentials: [] })]));
+  const withFunds = { ...node, platform: { ...node.platform, getTx: async (id: string) => creators.get(id) ?? node.platform.getTx(id) } } as NodeClient;
+  const spent = await resolveSpent(decoded.tx, 'P', ctx, withFunds, known);
   return { chain: 'P', ...decoded, spent };
 }
 
@@ -205,6 +211,25 @@ describe('P-Chain authorizations in site txs', () => {
     expect(ours).toBeInstanceOf(ValidationError);
     expect(ours.message).toMatch(/no transaction the node shows created/);
     expect(theirs.message).toBe(ours.message);
+  });
+
+  it("the node calls made for a site's tx do not depend on which UTXOs are the account's (no timing oracle)", async () => {
+    const created = (owners: OutputOwners, n: number): PTx => ({ ...base([]), kind: 'BaseTx', outputs: [{ assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: BigInt(1_000 + n), owners } }] });
+    const ours = Array.from({ length: 5 }, (_, i) => created(mine, i));
+    const theirs = Array.from({ length: 5 }, (_, i) => created(makeOwners([outsider]), i));
+    const { node, ids } = fakeNode([...ours, ...theirs]);
+    let calls = 0;
+    const counting = { platform: { ...node.platform, getTx: (id: string) => (calls++, node.platform.getTx(id)) } } as unknown as NodeClient;
+    const spend = (from: number) => Array.from({ length: 5 }, (_, i): Utxo => ({ txID: ids[from + i]!, outputIndex: 0, assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: BigInt(1_000 + i), owners: from === 0 ? mine : makeOwners([outsider]) } }));
+    const callsFor = async (utxos: Utxo[], proven: Utxo[]) => {
+      calls = 0;
+      const sorted = [...utxos].sort((a, b) => Buffer.compare(Buffer.from(a.txID), Buffer.from(b.txID)));
+      const decoded = decodeExternalTx('P', encodeUnsignedTx({ ...base(sorted), kind: 'BaseTx' }));
+      await resolveSpent(decoded.tx, 'P', ctx, counting, proven);
+      return calls;
+    };
+    const mineSpent = spend(0);
+    expect(await callsFor(mineSpent, mineSpent)).toBe(await callsFor(spend(5), mineSpent));
   });
 
   it('refused before anything is signed: a rule broken, a subnet ID that names no subnet, stake in another asset', async () => {

@@ -121,4 +121,52 @@ describe('what a tx does to the wallet', () => {
     ]);
     expect(recipientImpact(fake, { own, paidBefore: new Set([fake]) }).warnings).toEqual([{ kind: 'look-alike', address: fake, resembles: mine }]);
   });
+
+  it('a stake that comes back locked past now, and rewards locked away, are warned of', () => {
+    const lockedStake = leg(25n, [MINE], 1, { chain: 'P', staked: true, owners: { addresses: [MINE], threshold: 1, locktime: (1n << 62n).toString() } });
+    const lockedRewards = { what: 'rewards', owners: { addresses: [MINE], threshold: 1, locktime: '4000000000' } };
+    const impact = txImpact(view([leg(26n, [MINE])], [lockedStake], 1n, { chain: 'P', rewardOwners: [lockedRewards] }), context());
+    expect(impact.warnings).toContainEqual({ kind: 'locked', assetID: AVAX, amount: '25', until: (1n << 62n).toString(), yours: true });
+    expect(impact.warnings).toContainEqual({ kind: 'owner-locked', what: 'rewards', until: '4000000000' });
+  });
+
+  it('an NFT or a right to mint an operation takes leaves the wallet as an item, and is not burned', () => {
+    const nft: LegView = { chain: 'X', assetID: TOKEN, kind: 'NftTransferOutput', owners: { addresses: [MINE], threshold: 1, locktime: '0' }, operation: true };
+    const toThief: LegView = { chain: 'X', assetID: TOKEN, kind: 'NftTransferOutput', owners: { addresses: [BOB], threshold: 1, locktime: '0' } };
+    const impact = txImpact(view([leg(10n, [MINE]), nft], [leg(9n, [MINE])], 1n, { kind: 'OperationTx', operations: [{ assetID: TOKEN, kind: 'NftTransferOperation', outputs: [toThief] }] }), context());
+    expect(impact.assets.find((a) => a.assetID === TOKEN)).toMatchObject({ nonFungible: true, leaves: '1', burned: '0', toOthers: [{ addresses: [BOB], amount: '1' }] });
+    expect(impact.warnings.map((w) => w.kind)).not.toContain('burn');
+  });
+
+  it("AVAX moved into an L1 validator's fee balance is said, with who gets what is left; one the tx does not name is warned of", () => {
+    const named = view([leg(1_001n, [MINE])], [], 1n, { chain: 'P', kind: 'ConvertSubnetToL1Tx', feeBalances: [{ amount: '1000', refundTo: { addresses: [BOB], threshold: 1, locktime: '0' } }] });
+    const impact = txImpact(named, context());
+    expect(impact.assets[0]!.toOthers).toEqual([{ addresses: [BOB], threshold: 1, ownership: 'not-yours', amount: '1000', feeBalance: true }]);
+    expect(impact.warnings).toContainEqual({ kind: 'fee-balance', amount: '1000', refundTo: [BOB] });
+    const unnamed = txImpact({ ...named, kind: 'IncreaseL1ValidatorBalanceTx', feeBalances: [{ amount: '1000' }] }, context());
+    expect(unnamed.warnings).toContainEqual({ kind: 'fee-balance', amount: '1000' });
+    const mineBack = txImpact({ ...named, feeBalances: [{ amount: '1000', refundTo: { addresses: [MINE], threshold: 1, locktime: '0' } }] }, context());
+    expect(mineBack.warnings.map((w) => w.kind)).not.toContain('fee-balance');
+  });
+
+  it('warnings come most important first, and a flood of dust outputs anyone can take is one warning', () => {
+    const dust = Array.from({ length: 100 }, () => ({ ...leg(1n, []), owners: { addresses: [], threshold: 0, locktime: '0' } }));
+    const impact = txImpact(view([leg(1_000n, [MINE]), leg(50n, [MINE], 1, {}, TOKEN)], [...dust, leg(10n, [MINE], 1, {}, TOKEN)], 900n), context({ feeCeiling: 1n, paidBefore: new Set([addressKey(BOB)]) }));
+    expect(impact.warnings.map((w) => w.kind)).toEqual(['burn', 'fee-above-network', 'anyone']);
+    expect(impact.warnings[2]).toEqual({ kind: 'anyone', assetID: AVAX, amount: '100' });
+  });
+
+  it("a fee the wallet could not price is said to be unchecked; AVAX is listed first", () => {
+    const impact = txImpact(view([leg(5n, [MINE], 1, {}, TOKEN), leg(10n, [MINE])], [leg(5n, [MINE], 1, {}, TOKEN), leg(9n, [MINE])], 1n), context({ feeUnpriced: true }));
+    expect(impact.warnings).toEqual([{ kind: 'fee-unchecked' }]);
+    expect(impact.assets.map((a) => a.assetID)).toEqual([AVAX, TOKEN]);
+  });
+
+  it('a look-alike is named by how much of the start and the end it shares (six characters in all), not only four and four', () => {
+    const body = MINE.slice('X-local1'.length);
+    const fiveThree = `X-local1${body.slice(0, 5)}${'z'.repeat(body.length - 8)}${body.slice(-3)}`;
+    expect(txImpact(view([leg(10n, [MINE])], [leg(9n, [fiveThree])], 1n), context()).warnings).toContainEqual({ kind: 'look-alike', address: fiveThree, resembles: MINE });
+    const threeTwo = `X-local1${body.slice(0, 3)}${'z'.repeat(body.length - 5)}${body.slice(-2)}`;
+    expect(txImpact(view([leg(10n, [MINE])], [leg(9n, [threeTwo])], 1n), context()).warnings.map((w) => w.kind)).not.toContain('look-alike');
+  });
 });

@@ -8,9 +8,10 @@ import { describeTx, type TxView } from '../../core/describe.js';
 import { cb58Encode, parseId } from '../../core/encoding.js';
 import { chainContextOf } from '../../core/network.js';
 import type { WalletEngine } from '../../core/engine.js';
-import { addressKey, type ImpactWarning, type OwnAddress, recipientImpact, txImpact } from '../../core/tx-impact.js';
+import { addressKey, type ImpactWarning, orderedWarnings, type OwnAddress, recipientImpact, txImpact } from '../../core/tx-impact.js';
 import type { AccountView, ActivityItem, ApprovalAssetInfo, ApprovalSummary, ApprovalView, RequestParams as P } from '../../shared/messages.js';
 import type { AccountEngines } from '../account-engines.js';
+import { plainReading } from '../chain-name.js';
 import { type ApprovalQueue, requesterOf, UnknownApprovalError } from '../approvals.js';
 import type { Session } from '../session.js';
 import { VaultLockedError } from '../vault.js';
@@ -106,9 +107,14 @@ export class ApprovalsService {
       paidBefore: paidBefore(opened.cache.activity),
       avaxAssetID: avax,
       // X fees are fixed; P and atomic fees follow a price that may rise before the site sends.
-      ...(networkFee !== undefined ? { feeCeiling: tx.vm === 'avm' ? networkFee : 2n * networkFee } : {}),
+      ...(networkFee !== undefined ? { feeCeiling: tx.vm === 'avm' ? networkFee : 2n * networkFee } : { feeUnpriced: true }),
       nowSeconds: BigInt(Math.floor(Date.now() / 1000)),
     });
+    // Any asset may name itself after the network's coin: said in words, not left to the symbol.
+    const imitations: ImpactWarning[] = Object.entries(assets)
+      .filter(([id, info]) => id !== avax && !info.verified && sameSymbol(info.symbol, identity.avaxSymbol))
+      .map(([id, info]) => ({ kind: 'imitation', assetID: id, symbol: info.symbol }));
+    if (imitations.length > 0) impact.warnings = orderedWarnings([...impact.warnings, ...imitations]);
     return { kind: 'tx', chain: view.chain, unsignedHex: `0x${toHex(unsignedBytes)}`, view, assets, impact };
   }
 
@@ -138,6 +144,11 @@ export class ApprovalsService {
     for (const address of engine?.addresses('X') ?? []) add(address, acting, 'another X/P address of this account');
     return own;
   }
+}
+
+/** Symbols a person would read as the same (case, separators and look-alike letters aside). */
+function sameSymbol(a: string, b: string): boolean {
+  return plainReading(a) === plainReading(b);
 }
 
 /** Addresses the account's sends, mints and transfers paid (Activity's `to`: one, or a multisig's list). */

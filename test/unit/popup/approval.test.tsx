@@ -168,8 +168,14 @@ describe('approval window: a transaction', () => {
         { kind: 'anyone', assetID: AVAX, amount: '1000000000' },
         { kind: 'look-alike', address: lookAlike, resembles: mine },
         { kind: 'not-your-owner', what: 'validation rewards', addresses: ['P-stranger'], threshold: 1 },
+        { kind: 'imitation', assetID: OTHER, symbol: 'AVAX' },
+        { kind: 'fee-balance', amount: '2000000000' },
+        { kind: 'fee-unchecked' },
+        { kind: 'owner-locked', what: 'rewards', until: '1900000000' },
       ],
+      assets: [...summary.impact.assets, { assetID: OTHER, nonFungible: true, leaves: '1', fromOthers: '0', returns: '0', staked: '0', toOthers: [], burned: '0' }],
     };
+    summary.assets = { ...summary.assets, [OTHER]: { symbol: 'AVAX', denomination: 9, verified: false } };
     renderWith(queue([approval(1, summary)]), <ApprovalWindow armMs={0} close={() => undefined} />);
     expect((await screen.findByTestId('signs-nothing')).textContent).toContain('approving signs nothing');
     const warnings = screen.getByTestId('impact-warnings').textContent!;
@@ -177,6 +183,14 @@ describe('approval window: a transaction', () => {
     expect(warnings).toContain('1 AVAX goes to an output with no owner: anyone can take it');
     expect(warnings).toContain(`${lookAlike} looks like your address ${mine} but is not yours`);
     expect(warnings).toContain('The validation rewards go to P-stranger: not this wallet');
+    expect(warnings).toContain(`Asset ${OTHER} calls itself AVAX, but it is not the network's AVAX`);
+    expect(warnings).toContain("2 AVAX goes into an L1 validator's fee balance; what is left of it goes to an owner this transaction does not name");
+    expect(warnings).toContain('the fee burned below is not checked');
+    expect(warnings).toContain('The rewards stay locked until');
+    // The look-alike asset is never headed by its symbol alone; an NFT counts in items.
+    const nft = screen.getAllByTestId('impact-asset').find((el) => el.textContent!.includes(OTHER) && el.textContent!.includes('item'))!;
+    expect(nft.textContent).toContain(`AVAX (not the network's AVAX; asset ${OTHER})`);
+    expect(nft.textContent).toContain('1 item (NFT or right to mint) of AVAX');
   });
 
   it('warns about an input whose UTXO the wallet cannot see', async () => {
