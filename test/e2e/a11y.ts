@@ -39,12 +39,16 @@ interface EvaluatingPage {
   evaluate<T>(fn: () => T | Promise<T>): Promise<T>;
 }
 
-/** axe-core over a page of the extension as it is now (an approval window): no serious or critical violation, one h1. */
-export async function expectAccessible(page: unknown, name: string): Promise<void> {
+/**
+ * axe-core over a page of the extension as it is now (an approval window): no serious or critical
+ * violation, one h1; the minor ones go to `log`.
+ */
+export async function expectAccessible(page: unknown, name: string, log?: (line: string) => void): Promise<void> {
   const p = page as EvaluatingPage;
   if (!(await p.evaluate(() => 'axe' in globalThis))) await p.evaluate(AXE_SOURCE);
   expect(await p.evaluate(() => document.querySelectorAll('h1').length), `one h1 on ${name}`).toBe(1);
   const result = await p.evaluate(auditInPage);
+  if (result.other.length > 0) log?.(`axe on ${name}, minor: ${result.other.join('; ')}`);
   expect(result.blocking.map((line) => `${name}: ${line}`)).toEqual([]);
   expect(result.passed, `rules axe checked on ${name}`).toBeGreaterThan(10);
 }

@@ -18,10 +18,10 @@ import { REPO_ROOT } from './harness.js';
 
 export const DAPP_TITLE = 'XPC dApp test';
 
-/** The dApp's script: dapp/app.ts and viem in one IIFE. */
-export async function bundleDapp(): Promise<string> {
+/** A test page's script, bundled into one IIFE (esbuild's JS API, at test time). */
+export async function bundlePageScript(entry: string): Promise<string> {
   const result = await build({
-    entryPoints: [join(REPO_ROOT, 'test/e2e/dapp/app.ts')],
+    entryPoints: [join(REPO_ROOT, entry)],
     bundle: true,
     format: 'iife',
     platform: 'browser',
@@ -31,14 +31,19 @@ export async function bundleDapp(): Promise<string> {
     legalComments: 'none',
   });
   const file = result.outputFiles[0];
-  if (!file) throw new Error('esbuild produced no output for test/e2e/dapp/app.ts');
+  if (!file || file.text === '') throw new Error(`esbuild produced no output for ${entry}`);
+  // esbuild escapes "</script" inside strings; anything left would end an inline script early.
+  if (/<\/script/i.test(file.text)) throw new Error(`the bundle of ${entry} contains "</script": it cannot be inlined`);
   return file.text;
+}
+
+/** The dApp's script: dapp/app.ts and viem in one IIFE. */
+export function bundleDapp(): Promise<string> {
+  return bundlePageScript('test/e2e/dapp/app.ts');
 }
 
 /** The page: the bundle inline in <head>, so it runs before the provider's first state answer. */
 export function dappHtml(script: string): string {
-  // esbuild escapes "</script" inside strings; anything left would end the inline script early.
-  if (/<\/script/i.test(script)) throw new Error('the dApp bundle contains "</script": it cannot be inlined');
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -56,9 +61,8 @@ export interface DappServer {
   close(): Promise<void>;
 }
 
-/** Bundles the dApp and serves it at / on 127.0.0.1 (no favicon, 404 for anything else). */
-export async function startDapp(): Promise<DappServer> {
-  const html = dappHtml(await bundleDapp());
+/** Serves `html` at / on 127.0.0.1, where the wallet's content scripts run (no favicon, 404 for anything else). */
+export async function servePage(html: string): Promise<DappServer> {
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET' && (req.url === '/' || req.url === '/index.html')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -83,6 +87,11 @@ export async function startDapp(): Promise<DappServer> {
       return new Promise((r) => server.close(() => r()));
     },
   };
+}
+
+/** Bundles the dApp and serves it. */
+export async function startDapp(): Promise<DappServer> {
+  return servePage(dappHtml(await bundleDapp()));
 }
 
 /** A stand-in node of ADDED_CHAIN: answers eth_chainId (what the wallet checks before adding it) and a few reads. */

@@ -4,9 +4,8 @@
 // XPC_FUZZ_SEED=<seed> replays the run.
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
-import { CHAIN_ID_HEX } from './dapp.js';
 import { FirefoxWithExtension, sendFrom } from './firefox.js';
-import { expectAllAnswered, fuzzSeed, fuzzSummary, rejectApprovalsWhileRunning, runFuzzInPage, startFuzzPage, type FuzzOptions, type FuzzServer } from './fuzz.js';
+import { expectPageStillAnswered, fuzzRound, fuzzSeed, startFuzzPage, type FuzzServer } from './fuzz.js';
 import { addAndSelectNode, createWallet } from './flow.js';
 import { artifactPath, type Call, clearArtifacts, ConsoleLog, firstPing, flowSteps, launchOrSaveLog, type RpcProxy, slug, startRpcProxy, Timings, walletCaller } from './harness.js';
 
@@ -60,24 +59,10 @@ describe('Firefox ESR: every request a hostile page sends is answered', () => {
   });
 
   step('300 seeded random requests: each gets a result or a JSON-RPC error within 20 s', async () => {
-    const options: FuzzOptions = { seed, count: 300, concurrency: 8, answerWithinMs: 20_000 };
-    console.log(`[e2e firefox fuzz] seed ${seed} (XPC_FUZZ_SEED=${seed} replays it)`);
-    const watcher = rejectApprovalsWhileRunning(call);
-    let outcomes;
-    try {
-      outcomes = await page!.evaluate(runFuzzInPage, options);
-    } finally {
-      log.add('test', `approvals rejected during the fuzz: ${await watcher.stop()}`);
-    }
-    console.log(`[e2e firefox fuzz] ${fuzzSummary(outcomes)}`);
-    expectAllAnswered(outcomes, options, 'Firefox');
+    await fuzzRound((fn, arg) => page!.evaluate(fn as (arg: unknown) => unknown, arg), call, log, seed, 'Firefox');
   }, 90_000);
 
   step('the wallet still answers the page, and no request got the site connected', async () => {
-    const answer = await page!.evaluate(async () => {
-      const p = (globalThis as unknown as { xpcWallet: { request(a: unknown): Promise<unknown> } }).xpcWallet;
-      return [await p.request({ method: 'eth_chainId' }), await p.request({ method: 'eth_accounts' })];
-    });
-    expect(answer).toEqual([CHAIN_ID_HEX, []]);
+    await expectPageStillAnswered((fn, arg) => page!.evaluate(fn as (arg: unknown) => unknown, arg));
   });
 });

@@ -2,13 +2,10 @@
 // inlined into one page on http://127.0.0.1:<port>/), the seed (XPC_FUZZ_SEED replays a run),
 // a watcher that rejects whatever approval the fuzz makes the wallet ask for (so every request
 // can end in bounded time), and the check of the outcomes.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { build } from 'esbuild';
 import { expect } from 'vitest';
 import type { FuzzOptions, FuzzOutcome } from './fuzz/page.js';
-import { REPO_ROOT, type Call } from './harness.js';
+import { bundlePageScript, CHAIN_ID_HEX, servePage } from './dapp.js';
+import { type ConsoleLog, type Call } from './harness.js';
 
 export type { FuzzOptions, FuzzOutcome };
 
@@ -30,38 +27,8 @@ export interface FuzzServer {
 
 /** Serves the fuzz page at / on 127.0.0.1 (where the wallet's content scripts run). */
 export async function startFuzzPage(): Promise<FuzzServer> {
-  const result = await build({
-    entryPoints: [join(REPO_ROOT, 'test/e2e/fuzz/page.ts')],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-  });
-  const script = result.outputFiles[0]?.text ?? '';
-  if (script === '' || /<\/script/i.test(script)) throw new Error('the fuzz page bundle is empty or cannot be inlined');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>XPC fuzz page</title><script>${script}</script></head><body><p>a hostile page</p></body></html>`;
-  const server = createServer((req, res) => {
-    if (req.url === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(html);
-    } else {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-  });
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(() => r()));
-    },
-  };
+  const script = await bundlePageScript('test/e2e/fuzz/page.ts');
+  return servePage(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>XPC fuzz page</title><script>${script}</script></head><body><p>a hostile page</p></body></html>`);
 }
 
 /** Runs IN THE FUZZ PAGE (pass it to page.evaluate): window.fuzz.run(options). */
@@ -115,4 +82,32 @@ export function fuzzSummary(outcomes: FuzzOutcome[]): string {
   }
   const slowest = Math.max(0, ...outcomes.map((o) => o.ms));
   return `${[...counts].map(([k, n]) => `${k}: ${n}`).join(', ')}; slowest ${slowest} ms`;
+}
+
+/** What both drivers' pages offer the fuzz steps: evaluate a function in the page with one argument. */
+export type EvaluateInPage = (fn: (arg: never) => unknown, arg: unknown) => Promise<unknown>;
+
+/** The fuzz round both browsers run: seeded requests, approvals rejected meanwhile, every one answered. */
+export async function fuzzRound(evaluate: EvaluateInPage, call: Call, log: ConsoleLog, seed: number, browser: string): Promise<void> {
+  const options: FuzzOptions = { seed, count: 300, concurrency: 8, answerWithinMs: 20_000 };
+  const tag = `[e2e ${browser.toLowerCase()} fuzz]`;
+  console.log(`${tag} seed ${seed} (XPC_FUZZ_SEED=${seed} replays it)`);
+  const watcher = rejectApprovalsWhileRunning(call);
+  let outcomes: FuzzOutcome[];
+  try {
+    outcomes = (await evaluate(runFuzzInPage, options)) as FuzzOutcome[];
+  } finally {
+    log.add('test', `approvals rejected during the fuzz: ${await watcher.stop()}`);
+  }
+  console.log(`${tag} ${fuzzSummary(outcomes)}`);
+  expectAllAnswered(outcomes, options, browser);
+}
+
+/** After the fuzz the page still gets answers, and no request got the site connected. */
+export async function expectPageStillAnswered(evaluate: EvaluateInPage): Promise<void> {
+  const answer = await evaluate(async () => {
+    const p = (globalThis as unknown as { xpcWallet: { request(a: unknown): Promise<unknown> } }).xpcWallet;
+    return [await p.request({ method: 'eth_chainId' }), await p.request({ method: 'eth_accounts' })];
+  }, undefined);
+  expect(answer).toEqual([CHAIN_ID_HEX, []]);
 }

@@ -21,19 +21,9 @@ import { siteOfSender } from '../../src/background/site-sender.js';
 import { SiteStore, SITES_STORAGE_KEY } from '../../src/background/sites.js';
 import { memoryStores } from '../../src/background/storage.js';
 import type { SiteWallet } from '../../src/background/provider.js';
-import type { AccountView } from '../../src/shared/messages.js';
 import { PROVIDER_CHANNEL, type ProviderResponse, STATE_METHOD } from '../../src/shared/provider-protocol.js';
+import { ACCOUNT } from './site-account.js';
 
-const ACCOUNT: AccountView = {
-  id: 'acc1',
-  name: 'Account 1',
-  kind: 'hd',
-  index: 0,
-  xAddress: 'X-local1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqd9ggds',
-  pAddress: 'P-local1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqd9ggds',
-  cAddress: '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC',
-  cBech32Address: 'C-local1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqd9ggds',
-};
 const SITE: Site = { origin: 'https://dapp.example' };
 
 function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?: boolean; siteNetwork?: () => Promise<never> } = {}) {

@@ -10,19 +10,9 @@ import { CATEGORY_LABELS, CATEGORY_SUFFIXES, OTHER_SUFFIX_RULES } from '../../sr
 import { registrableDomain } from '../../src/background/site-domain.js';
 import { SiteStore } from '../../src/background/sites.js';
 import { memoryStores } from '../../src/background/storage.js';
-import type { AccountView } from '../../src/shared/messages.js';
 import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
+import { ACCOUNT } from './site-account.js';
 
-const ACCOUNT: AccountView = {
-  id: 'acc1',
-  name: 'Account 1',
-  kind: 'hd',
-  index: 0,
-  xAddress: 'X-local1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqd9ggds',
-  pAddress: 'P-local1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqd9ggds',
-  cAddress: '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC',
-  cBech32Address: 'C-local1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqd9ggds',
-};
 
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 10));

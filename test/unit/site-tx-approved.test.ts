@@ -6,19 +6,9 @@ import { ProviderService, type SiteWallet } from '../../src/background/provider.
 import { SiteStore } from '../../src/background/sites.js';
 import { memoryStores } from '../../src/background/storage.js';
 import type { Utxo } from '../../src/core/codec/types.js';
-import type { AccountView } from '../../src/shared/messages.js';
 import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
+import { ACCOUNT } from './site-account.js';
 
-const ACCOUNT: AccountView = {
-  id: 'acc1',
-  name: 'Account 1',
-  kind: 'hd',
-  index: 0,
-  xAddress: 'X-local1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqd9ggds',
-  pAddress: 'P-local1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqd9ggds',
-  cAddress: '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC',
-  cBech32Address: 'C-local1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqd9ggds',
-};
 const SITE = { origin: 'https://subnets.example' };
 const owned = (byte: number): Utxo => ({ txID: new Uint8Array(32).fill(5), outputIndex: 0, assetID: new Uint8Array(32), output: { kind: 'TransferOutput', amount: 1n, owners: { locktime: 0n, threshold: 1, addresses: [new Uint8Array(20).fill(byte)] } } });
 
