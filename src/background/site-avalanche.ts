@@ -2,7 +2,7 @@
 // the site built (decoded and shown from the exact bytes signed), and Avalanche signed messages.
 import { fromHex, toHex } from '../core/bytes.js';
 import { formatAddress } from '../core/encoding.js';
-import { type ExternalTx, spentFingerprint } from '../core/external-tx.js';
+import type { ExternalTx } from '../core/external-tx.js';
 import { WalletError } from '../core/errors.js';
 import { avalancheMessageDigest, signAvalancheMessage } from '../core/message.js';
 import type { ActivityItem, ChainName } from '../shared/messages.js';
@@ -56,16 +56,17 @@ export class SiteAvalanche {
       const base = await this.deps.wallet.approvalSummaryForTx(account.id, ext);
       return {
         summary: { ...base, action, complete, ...(signsNothing ? { signsNothing: true as const } : {}) },
-        payload: { kind: 'site-tx', accountId: account.id, chain: p.chain, txHex: toHex(p.bytes), action, shown: spentFingerprint(ext.spent), signsNothing },
+        payload: { kind: 'site-tx', accountId: account.id, chain: p.chain, txHex: toHex(p.bytes), action, shown: engine.fingerprintOf(ext), signsNothing },
       };
     }, async (payload) => {
       if (payload.kind !== 'site-tx') throw new Error('payload mismatch');
       // What the user approved is what is signed: "signs nothing" stays so, and the node's word on
       // what the tx spends and who authorizes it must not have changed since the approval.
+      if (typeof payload.shown !== 'string') throw new WalletError('stale-approval', 'this request was approved in an earlier version of the wallet; nothing was signed: ask again');
       if (payload.signsNothing) throw new InvalidParamsError('params[0].transactionHex: no key of this account signs any input of this transaction', 'params[0].transactionHex');
       const engine = await this.deps.wallet.siteEngine(payload.accountId);
       const ext: ExternalTx = await engine.resolveExternal(payload.chain, fromHex(payload.txHex));
-      if (spentFingerprint(ext.spent) !== payload.shown) {
+      if (engine.fingerprintOf(ext) !== payload.shown) {
         throw new WalletError('node-response', "the node's answer on what this transaction spends or who authorizes it changed after you approved it; nothing was signed: ask again");
       }
       if (!engine.signsAnyOf(ext)) throw new InvalidParamsError('params[0].transactionHex: no key of this account signs any input of this transaction', 'params[0].transactionHex');

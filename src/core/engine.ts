@@ -6,7 +6,7 @@ import { exportNonce } from './c-atomic.js';
 import { utxoId } from './codec/ids.js';
 import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { cb58Encode, formatAddress } from './encoding.js';
-import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signExternalTx } from './external-tx.js';
+import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signedSlots, signExternalTx, spentFingerprint } from './external-tx.js';
 import { NodeResponseError, WalletError } from './errors.js';
 import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
 import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
@@ -313,6 +313,11 @@ export class WalletEngine {
   /** True when one of this wallet's keys signs some input of the tx. */
   signsAnyOf(ext: ExternalTx): boolean {
     return keychainSignsAny(ext, keychainOf([...this.keys.xp, this.keys.evm]));
+  }
+
+  /** The fingerprint of a site's tx as resolved here: what it spends, who authorizes it, which slots this wallet signs. */
+  fingerprintOf(ext: ExternalTx): string {
+    return spentFingerprint(ext.spent, signedSlots(ext, keychainOf([...this.keys.xp, this.keys.evm])));
   }
 
   /** Signs every credential slot this wallet's keys can sign; the rest stay empty. */

@@ -229,11 +229,12 @@ async function authorizingOwner(node: NodeClient, kind: 'subnet-owner' | 'deacti
 }
 
 /**
- * A fingerprint of what a tx spends and which owner its authorization answers to, as resolved:
- * the tx signed after approval must spend and authorize exactly what the approval showed.
+ * A fingerprint of what a tx spends, which owner its authorization answers to and which slots the
+ * wallet's keys sign, as resolved: the tx signed after approval must be exactly what the approval
+ * showed.
  */
-export function spentFingerprint(spent: readonly Utxo[]): string {
-  const json = JSON.stringify(spent, (_k, v: unknown) => (v instanceof Uint8Array ? toHex(v) : typeof v === 'bigint' ? v.toString() : v));
+export function spentFingerprint(spent: readonly Utxo[], slots: readonly string[]): string {
+  const json = JSON.stringify({ spent, slots }, (_k, v: unknown) => (v instanceof Uint8Array ? toHex(v) : typeof v === 'bigint' ? v.toString() : v));
   return toHex(sha256(utf8.encode(json)));
 }
 
@@ -251,8 +252,13 @@ export function signExternalTx(ext: ExternalTx, keychain: Keychain): ExternalSig
   return { signedBytes: signed.signedBytes, txID: signed.txID, complete: signed.complete };
 }
 
+/** The credential slots this keychain signs, as `credential:signature:signer` (hex). */
+export function signedSlots(ext: ExternalTx, keychain: Keychain): string[] {
+  const required = requiredCredentials(ext.tx, utxoLookupOf(ext.spent));
+  return required.flatMap((c, ci) => c.signers.flatMap((s, si) => ((c.evm ? keychain.byEvmAddress(s) : keychain.byShortId(s)) !== undefined ? [`${ci}:${si}:${toHex(s)}`] : [])));
+}
+
 /** True when at least one credential slot is for a key in the keychain (else signing is pointless). */
 export function keychainSignsAny(ext: ExternalTx, keychain: Keychain): boolean {
-  const required = requiredCredentials(ext.tx, utxoLookupOf(ext.spent));
-  return required.some((c) => c.signers.some((s) => (c.evm ? keychain.byEvmAddress(s) : keychain.byShortId(s)) !== undefined));
+  return signedSlots(ext, keychain).length > 0;
 }

@@ -38,7 +38,8 @@ export interface Recipient {
   /** The owner set's addresses, as shown (0x for an EVM account); empty for anyone, or an owner the tx does not name. */
   addresses: string[];
   threshold: number;
-  ownership: Exclude<Ownership, 'yours'>;
+  /** Never 'yours' but for a fee balance whose rest comes back to the wallet. */
+  ownership: Ownership;
   amount: string;
   staked?: true;
   /** Moved into an L1 validator's fee balance; `addresses` get what is left (empty: the tx does not say who). */
@@ -47,7 +48,7 @@ export interface Recipient {
 
 export interface AssetImpact {
   assetID: string;
-  /** NFTs and rights to mint: amounts count items, one per UTXO. */
+  /** NFTs and rights to mint of the asset, counted in items (one per UTXO); its amounts, if any, are another entry. */
   nonFungible?: true;
   /** Spent from inputs the wallet signs (base units, decimal). */
   leaves: string;
@@ -73,7 +74,8 @@ export type ImpactWarning =
   | { kind: 'fee-balance'; amount: string; refundTo?: string[] }
   | { kind: 'anyone'; assetID: string; amount: string }
   | { kind: 'shared' | 'needs-others'; assetID: string; amount: string; strangers: string[] }
-  | { kind: 'look-alike'; address: string; resembles: string }
+  /** `paid`: it resembles an address the wallet has paid before (address poisoning), not one of its own. */
+  | { kind: 'look-alike'; address: string; resembles: string; paid?: true }
   | { kind: 'locked'; assetID: string; amount: string; until: string; yours: boolean }
   | { kind: 'first-payment'; address: string }
   | { kind: 'unknown-input' };
@@ -82,18 +84,18 @@ export type ImpactWarning =
 const WARNING_ORDER: ImpactWarning['kind'][] = [
   'burn',
   'fee-above-network',
+  'fee-unchecked',
   'imitation',
   'not-your-owner',
+  'look-alike',
   'fee-balance',
   'shared',
   'needs-others',
   'anyone',
-  'look-alike',
   'owner-locked',
   'locked',
   'unknown-input',
   'first-payment',
-  'fee-unchecked',
 ];
 
 export interface TxImpact {
@@ -137,29 +139,37 @@ function visibleBody(address: string): string {
 /** Characters a person compares by eye (the start and the end) that an address shares with one of the wallet's, and is not it. */
 const LOOK_ALIKE_MATCH = 6;
 
-function lookAlikeOf(address: string, own: ImpactContext['own']): string | undefined {
+/** Shares LOOK_ALIKE_MATCH characters of its start and end with `other`, and is not it. */
+function resembles(body: string, other: string): boolean {
+  if (other === body || other.length !== body.length) return false;
+  let start = 0;
+  while (start < body.length && other[start] === body[start]) start++;
+  let end = 0;
+  while (end < body.length - start && other[other.length - 1 - end] === body[body.length - 1 - end]) end++;
+  return start + end >= LOOK_ALIKE_MATCH;
+}
+
+/** One of the wallet's addresses, or one it has paid before, that `address` is made to look like. */
+function lookAlikeOf(address: string, c: Pick<ImpactContext, 'own' | 'paidBefore'>): { resembles: string; paid?: true } | undefined {
   const body = visibleBody(address);
   if (body.length < 12) return undefined;
-  for (const key of own.keys()) {
-    const mine = visibleBody(key);
-    if (mine === body || mine.length !== body.length) continue;
-    let start = 0;
-    while (start < body.length && mine[start] === body[start]) start++;
-    let end = 0;
-    while (end < body.length - start && mine[mine.length - 1 - end] === body[body.length - 1 - end]) end++;
-    if (start + end >= LOOK_ALIKE_MATCH) return own.get(key)!.address;
-  }
+  for (const [key, mine] of c.own) if (resembles(body, visibleBody(key))) return { resembles: mine.address };
+  const prefix = address.match(/^[XPC]-/)?.[0] ?? '';
+  for (const key of c.paidBefore) if (!c.own.has(key) && resembles(body, visibleBody(key))) return { resembles: key.startsWith('0x') ? key : `${prefix}${key}`, paid: true };
   return undefined;
 }
 
 export function txImpact(view: TxView, c: ImpactContext): TxImpact {
-  const byAsset = new Map<string, { nonFungible: boolean; leaves: bigint; fromOthers: bigint; consumed: bigint; returns: bigint; staked: bigint; out: bigint; toOthers: Recipient[] }>();
-  const asset = (id: string) => {
-    let a = byAsset.get(id);
-    if (!a) byAsset.set(id, (a = { nonFungible: false, leaves: 0n, fromOthers: 0n, consumed: 0n, returns: 0n, staked: 0n, out: 0n, toOthers: [] }));
-    return a;
+  type Tally = { assetID: string; items: boolean; leaves: bigint; fromOthers: bigint; consumed: bigint; returns: bigint; staked: bigint; out: bigint; toOthers: Recipient[] };
+  const tallies = new Map<string, Tally>();
+  // NFTs and rights to mint have no amount: they are counted apart, in items, never in base units.
+  const tally = (leg: LegView): Tally => {
+    const items = leg.amount === undefined;
+    const key = `${leg.assetID}${items ? '#items' : ''}`;
+    let t = tallies.get(key);
+    if (!t) tallies.set(key, (t = { assetID: leg.assetID, items, leaves: 0n, fromOthers: 0n, consumed: 0n, returns: 0n, staked: 0n, out: 0n, toOthers: [] }));
+    return t;
   };
-  // An NFT or a right to mint has no amount: it counts as one item.
   const amountOfLeg = (leg: LegView) => (leg.amount === undefined ? 1n : BigInt(leg.amount));
   const warnings: ImpactWarning[] = [];
   const yours: Record<string, OwnAddress> = {};
@@ -177,12 +187,11 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     const owners = ownersOfLeg(leg);
     if (owners) note(owners);
     const amount = amountOfLeg(leg);
-    const a = asset(leg.assetID);
-    if (leg.amount === undefined) a.nonFungible = true;
-    if (!leg.operation) a.consumed += amount;
+    const t = tally(leg);
+    if (!leg.operation) t.consumed += amount;
     const ownership = owners ? ownershipOf(owners.addresses, owners.threshold, c.own) : 'not-yours';
-    if (ownership === 'yours' || ownership === 'shared' || ownership === 'needs-others') a.leaves += amount;
-    else a.fromOthers += amount;
+    if (ownership === 'yours' || ownership === 'shared' || ownership === 'needs-others') t.leaves += amount;
+    else t.fromOthers += amount;
   }
 
   const pay = (leg: LegView, created: boolean) => {
@@ -190,15 +199,14 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     if (!owners) return;
     note(owners);
     const amount = amountOfLeg(leg);
-    const a = asset(leg.assetID);
-    if (leg.amount === undefined) a.nonFungible = true;
-    if (!created) a.out += amount;
+    const t = tally(leg);
+    if (!created) t.out += amount;
     const ownership = ownershipOf(owners.addresses, owners.threshold, c.own);
     if (ownership === 'yours') {
-      if (leg.staked) a.staked += amount;
-      else a.returns += amount;
+      if (leg.staked) t.staked += amount;
+      else t.returns += amount;
     } else {
-      a.toOthers.push({ addresses: owners.addresses, threshold: owners.threshold, ownership, amount: amount.toString(), ...(leg.staked ? { staked: true as const } : {}) });
+      t.toOthers.push({ addresses: owners.addresses, threshold: owners.threshold, ownership, amount: amount.toString(), ...(leg.staked ? { staked: true as const } : {}) });
       if (ownership === 'anyone') warnings.push({ kind: 'anyone', assetID: leg.assetID, amount: amount.toString() });
       if (ownership === 'shared' || ownership === 'needs-others') {
         warnings.push({ kind: ownership, assetID: leg.assetID, amount: amount.toString(), strangers: owners.addresses.filter((x) => !c.own.has(addressKey(x))) });
@@ -215,10 +223,10 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
   for (const b of view.feeBalances ?? []) {
     if (b.refundTo) note(b.refundTo);
     const ownership: Ownership = b.refundTo ? ownershipOf(b.refundTo.addresses, b.refundTo.threshold, c.own) : 'not-yours';
-    asset(c.avaxAssetID).toOthers.push({
+    tally({ chain: 'P', assetID: c.avaxAssetID, amount: b.amount, kind: 'TransferOutput' }).toOthers.push({
       addresses: b.refundTo?.addresses ?? [],
       threshold: b.refundTo?.threshold ?? 0,
-      ownership: ownership === 'yours' ? 'not-yours' : ownership,
+      ownership,
       amount: b.amount,
       feeBalance: true,
     });
@@ -226,22 +234,22 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
   }
 
   const assets: AssetImpact[] = [];
-  for (const [assetID, a] of byAsset) {
-    const burned = assetID === c.avaxAssetID ? BigInt(view.burned) : a.nonFungible ? 0n : a.consumed - a.out;
-    if (assetID !== c.avaxAssetID && burned > 0n) warnings.push({ kind: 'burn', assetID, amount: burned.toString() });
+  for (const t of tallies.values()) {
+    const burned = t.items ? 0n : t.assetID === c.avaxAssetID ? BigInt(view.burned) : t.consumed - t.out;
+    if (t.assetID !== c.avaxAssetID && burned > 0n) warnings.push({ kind: 'burn', assetID: t.assetID, amount: burned.toString() });
     assets.push({
-      assetID,
-      ...(a.nonFungible ? { nonFungible: true as const } : {}),
-      leaves: a.leaves.toString(),
-      fromOthers: a.fromOthers.toString(),
-      returns: a.returns.toString(),
-      staked: a.staked.toString(),
-      toOthers: a.toOthers,
+      assetID: t.assetID,
+      ...(t.items ? { nonFungible: true as const } : {}),
+      leaves: t.leaves.toString(),
+      fromOthers: t.fromOthers.toString(),
+      returns: t.returns.toString(),
+      staked: t.staked.toString(),
+      toOthers: t.toOthers,
       burned: (burned > 0n ? burned : 0n).toString(),
     });
   }
   // AVAX first: a look-alike asset listed before it cannot pass for it by position.
-  assets.sort((x, y) => Number(y.assetID === c.avaxAssetID) - Number(x.assetID === c.avaxAssetID));
+  assets.sort((x, y) => Number(y.assetID === c.avaxAssetID && !y.nonFungible) - Number(x.assetID === c.avaxAssetID && !x.nonFungible));
   const avaxBurned = BigInt(view.burned);
   if (c.feeCeiling !== undefined && avaxBurned > c.feeCeiling) warnings.push({ kind: 'fee-above-network', amount: avaxBurned.toString(), ceiling: c.feeCeiling.toString() });
   if (c.feeCeiling === undefined && c.feeUnpriced && avaxBurned > 0n) warnings.push({ kind: 'fee-unchecked' });
@@ -254,8 +262,8 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     if (BigInt(r.owners.locktime) > c.nowSeconds) warnings.push({ kind: 'owner-locked', what: r.what, until: r.owners.locktime });
   }
   for (const address of strangers) {
-    const resembles = lookAlikeOf(address, c.own);
-    if (resembles !== undefined) warnings.push({ kind: 'look-alike', address, resembles });
+    const alike = lookAlikeOf(address, c);
+    if (alike !== undefined) warnings.push({ kind: 'look-alike', address, ...alike });
   }
   const paidTo = new Set([...view.outputs, ...view.operations.flatMap((o) => o.outputs)].flatMap((l) => ownersOfLeg(l)?.addresses ?? []));
   for (const address of paidTo) {
@@ -266,22 +274,40 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
 }
 
 /**
- * Most important first; many of a kind about one asset (dust outputs anyone can take, locked
- * outputs) summed into one, so a flood of small ones cannot push the others out of sight.
+ * Most important first; many of a kind about one asset summed into one (dust outputs anyone can
+ * take; outputs shared with strangers, with every stranger named; outputs locked alike, until the
+ * latest of their times), so a flood of small ones cannot push the others out of sight.
  */
 export function orderedWarnings(warnings: readonly ImpactWarning[]): ImpactWarning[] {
   const merged: ImpactWarning[] = [];
-  const byKey = new Map<string, ImpactWarning & { amount: string }>();
+  const byKey = new Map<string, ImpactWarning>();
+  const keyOf = (w: ImpactWarning): string | undefined => {
+    switch (w.kind) {
+      case 'anyone':
+      case 'shared':
+      case 'needs-others':
+        return `${w.kind}:${w.assetID}`;
+      case 'locked':
+        return `locked:${w.assetID}:${w.yours}`;
+      case 'unknown-input':
+      case 'fee-unchecked':
+        return w.kind;
+      default:
+        return undefined;
+    }
+  };
   for (const w of warnings) {
-    const key = w.kind === 'anyone' ? `anyone:${w.assetID}` : w.kind === 'locked' ? `locked:${w.assetID}:${w.until}:${w.yours}` : w.kind === 'unknown-input' ? 'unknown-input' : undefined;
+    const key = keyOf(w);
     const seen = key === undefined ? undefined : byKey.get(key);
-    if (seen) {
-      if ('amount' in w) seen.amount = (BigInt(seen.amount) + BigInt(w.amount)).toString();
+    if (!seen) {
+      const copy = { ...w } as ImpactWarning;
+      if (key !== undefined) byKey.set(key, copy);
+      merged.push(copy);
       continue;
     }
-    const copy = { ...w };
-    if (key !== undefined) byKey.set(key, copy as ImpactWarning & { amount: string });
-    merged.push(copy);
+    if ('amount' in seen && 'amount' in w) seen.amount = (BigInt(seen.amount) + BigInt(w.amount)).toString();
+    if ((seen.kind === 'shared' || seen.kind === 'needs-others') && (w.kind === 'shared' || w.kind === 'needs-others')) seen.strangers = [...new Set([...seen.strangers, ...w.strangers])];
+    if (seen.kind === 'locked' && w.kind === 'locked' && BigInt(w.until) > BigInt(seen.until)) seen.until = w.until;
   }
   return merged.sort((a, b) => WARNING_ORDER.indexOf(a.kind) - WARNING_ORDER.indexOf(b.kind));
 }
@@ -295,8 +321,8 @@ export function recipientImpact(address: string, c: Pick<ImpactContext, 'own' | 
   const yours = c.own.get(key);
   if (yours) return { yours, warnings: [] };
   const warnings: ImpactWarning[] = [];
-  const resembles = lookAlikeOf(address, c.own);
-  if (resembles !== undefined) warnings.push({ kind: 'look-alike', address, resembles });
+  const alike = lookAlikeOf(address, c);
+  if (alike !== undefined) warnings.push({ kind: 'look-alike', address, ...alike });
   if (!c.paidBefore.has(key)) warnings.push({ kind: 'first-payment', address });
   return { warnings };
 }

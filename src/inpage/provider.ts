@@ -238,7 +238,24 @@ export function createXpcProvider(win: Window): XpcProvider {
     });
   }
 
-  async function readState(): Promise<void> {
+  /** The newest state read started (a later one supersedes an earlier one's answer). */
+  let latestRead: Promise<void> = Promise.resolve();
+
+  function readState(): Promise<void> {
+    latestRead = readStateNow();
+    return latestRead;
+  }
+
+  /** Settles once no newer read is left in flight: the state seen is the newest the wallet gave. */
+  async function stateSettled(): Promise<void> {
+    let seen: Promise<void>;
+    do {
+      seen = latestRead;
+      await seen;
+    } while (seen !== latestRead);
+  }
+
+  async function readStateNow(): Promise<void> {
     const seq = ++stateReadSeq;
     let state: ReturnType<typeof parseState>;
     try {
@@ -280,8 +297,12 @@ export function createXpcProvider(win: Window): XpcProvider {
         p.reject(new ProviderRpcError(Code.internal, 'the wallet sent a malformed answer'));
       } else if (response.ok === true) {
         if (ACCOUNT_METHODS.has(p.method) && isStringArray(response.result)) setAccounts(response.result);
-        if (CHAIN_METHODS.has(p.method)) void readState().finally(() => p.resolve(response.result));
-        else p.resolve(response.result);
+        if (CHAIN_METHODS.has(p.method)) {
+          void readState();
+          void stateSettled().finally(() => p.resolve(response.result));
+        } else {
+          p.resolve(response.result);
+        }
       } else {
         p.reject(toRpcError(response.error));
       }

@@ -6,7 +6,7 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { AssetImpact, ImpactWarning, OwnAddress, TxImpact } from '../core/tx-impact.js';
 import type { ApprovalAssetInfo } from '../shared/messages.js';
-import { formatDateTime, formatUnits, formatValue } from './format.js';
+import { formatDateTime, formatUnits } from './format.js';
 
 type Assets = Record<string, ApprovalAssetInfo>;
 
@@ -16,8 +16,10 @@ export const YoursContext = createContext<Record<string, OwnAddress> | undefined
 /** Amounts the way the summary says them; an NFT or a right to mint is counted in items. */
 function amountText(amount: string, assetID: string, assets: Assets, nonFungible = false): string {
   const info = assets[assetID];
-  if (nonFungible) return `${formatUnits(amount, 0)} ${amount === '1' ? 'item' : 'items'} (NFT or right to mint) of ${info ? info.symbol : `asset ${assetID}`}`;
-  return info ? formatValue(amount, info.denomination, info.symbol) : `${formatUnits(amount, 0)} base units of asset ${assetID}`;
+  // Only the network's own AVAX goes by its symbol alone: any asset may call itself anything.
+  const name = info ? `${info.symbol}${info.verified ? '' : ' (unverified asset)'}` : `asset ${assetID}`;
+  if (nonFungible) return `${formatUnits(amount, 0)} ${amount === '1' ? 'item' : 'items'} (NFT or right to mint) of ${name}`;
+  return info ? `${formatUnits(amount, info.denomination)} ${name}` : `${formatUnits(amount, 0)} base units of asset ${assetID}`;
 }
 
 function listText(addresses: readonly string[]): string {
@@ -41,7 +43,7 @@ function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | und
     case 'first-payment':
       return `This wallet has never sent anything to ${w.address} before`;
     case 'look-alike':
-      return `${w.address} looks like your address ${w.resembles} but is not yours`;
+      return w.paid ? `${w.address} looks like ${w.resembles}, an address this wallet has paid before, but is not it` : `${w.address} looks like your address ${w.resembles} but is not yours`;
     case 'not-your-owner':
       return `The ${w.what} go${w.what.endsWith('s') ? '' : 'es'} to ${listText(w.addresses)}${w.threshold > 1 ? ` (${w.threshold} signatures)` : ''}: not this wallet`;
     case 'unknown-input':
@@ -117,16 +119,34 @@ function assetHeading(assetID: string, assets: Assets): string {
 /** The warnings about a tx, in words (nothing when there are none). */
 export function ImpactWarnings({ warnings, assets = {}, avaxAssetID }: { warnings: ImpactWarning[]; assets?: Assets; avaxAssetID?: string | undefined }) {
   if (warnings.length === 0) return null;
+  const item = (w: ImpactWarning, i: number) => (
+    <li key={i} class="badge warn" data-kind={w.kind}>
+      {warningText(w, assets, avaxAssetID)}
+    </li>
+  );
+  // The weightiest come first (tx-impact.ts orders them); a long tail folds under them.
+  const rest = warnings.slice(SHOWN_WARNINGS);
   return (
-    <ul class="warnings" data-testid="impact-warnings" aria-label="Warnings">
-      {warnings.map((w, i) => (
-        <li key={i} class="badge warn" data-kind={w.kind}>
-          {warningText(w, assets, avaxAssetID)}
-        </li>
-      ))}
-    </ul>
+    <div data-testid="impact-warnings">
+      <ul class="warnings" aria-label="Warnings">
+        {warnings.slice(0, SHOWN_WARNINGS).map(item)}
+      </ul>
+      {rest.length > 0 && (
+        <details class="section">
+          <summary>
+            {rest.length} more {rest.length === 1 ? 'warning' : 'warnings'}
+          </summary>
+          <ul class="warnings" aria-label="More warnings">
+            {rest.map((w, i) => item(w, i + SHOWN_WARNINGS))}
+          </ul>
+        </details>
+      )}
+    </div>
   );
 }
+
+/** Warnings shown before the rest fold away. */
+const SHOWN_WARNINGS = 6;
 
 export function ImpactSummary({ impact, assets, signsNothing, avaxAssetID }: { impact: TxImpact; assets: Assets; signsNothing: boolean; avaxAssetID: string | undefined }) {
   return (

@@ -403,6 +403,37 @@ describe('state and events', () => {
     expect(chain).toHaveBeenCalledWith('0x1869f');
   });
 
+  it('a chain switch waits for the newest state read: a stateChanged read started meanwhile is the one that counts', async () => {
+    const w = wallet();
+    let holdState = false;
+    const handler: Handler = (method, params) => {
+      if (method === STATE_METHOD && holdState) return 'hold';
+      return w.handler(method, params);
+    };
+    const win = makeWindow();
+    const relay = fakeRelay(win, handler);
+    const provider = createXpcProvider(win);
+    await vi.waitFor(() => expect(provider.isConnected()).toBe(true));
+    w.results.set('wallet_switchEthereumChain', null);
+    holdState = true;
+    const switching = provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x1869f' }] });
+    // The switch's own read and then a stateChanged read are both in flight.
+    await vi.waitFor(() => expect(relay.methods().filter((m) => m === STATE_METHOD)).toHaveLength(2));
+    relay.event('stateChanged');
+    await vi.waitFor(() => expect(relay.methods().filter((m) => m === STATE_METHOD)).toHaveLength(3));
+    const held = relay.sent.filter((x) => x.method === STATE_METHOD).slice(1).map((x) => (r: ProviderResponse) => relay.answer(x.id, r));
+    let resolved = false;
+    void switching.then(() => (resolved = true));
+    // The switch's own read answers with the old chain: not enough.
+    held[0]!({ ok: true, result: { ...w.state, accounts: [] } });
+    await settle(provider);
+    expect(resolved).toBe(false);
+    // The newest read says the new chain: now the switch resolves, chainId already the new one.
+    held[1]!({ ok: true, result: { ...w.state, chainId: '0x1869f', accounts: [] } });
+    await switching;
+    expect(provider.chainId).toBe('0x1869f');
+  });
+
   it('emits accountsChanged when eth_accounts / eth_requestAccounts answer a different list', async () => {
     const { provider, results } = await connected();
     const accounts = vi.fn();

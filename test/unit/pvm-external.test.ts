@@ -21,7 +21,7 @@ import { amountOf } from '../../src/core/codec/rules.js';
 import { describeTx } from '../../src/core/describe.js';
 import { cb58Encode, formatAddress } from '../../src/core/encoding.js';
 import { NetworkMismatchError, RpcError, ValidationError } from '../../src/core/errors.js';
-import { checkTxBelongs, decodeExternalTx, type ExternalTx, keychainSignsAny, resolveSpent, signExternalTx } from '../../src/core/external-tx.js';
+import { checkTxBelongs, decodeExternalTx, type ExternalTx, keychainSignsAny, resolveSpent, signedSlots, signExternalTx, spentFingerprint } from '../../src/core/external-tx.js';
 import { recoverSigner } from '../../src/core/keys.js';
 import type { NodeClient } from '../../src/core/node.js';
 import { makeOwners } from '../../src/core/tx/context.js';
@@ -111,6 +111,10 @@ describe('P-Chain authorizations in site txs', () => {
     expect(signed.complete).toBe(true);
     expect(signerOf(ext, signed.signedBytes, 0, 0)).toStrictEqual(ewoq.shortId);
     expect(signerOf(ext, signed.signedBytes, 1, 0)).toStrictEqual(second.shortId);
+
+    // What the approval is held to covers which of the wallet's keys sign: another key set is another fingerprint.
+    expect(spentFingerprint(ext.spent, signedSlots(ext, keychain))).not.toBe(spentFingerprint(ext.spent, signedSlots(ext, keychainOf([ewoq]))));
+    expect(spentFingerprint(ext.spent, signedSlots(ext, keychain))).toBe(spentFingerprint((await external(tx, [funds], node)).spent, signedSlots(ext, keychain)));
 
     const view = describeTx(ext.tx, ctx, ext.spent);
     expect(view.action).toContain(`subnet ${cb58Encode(ids[0]!)}`);

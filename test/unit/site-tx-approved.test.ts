@@ -6,6 +6,7 @@ import { ProviderService, type SiteWallet } from '../../src/background/provider.
 import { SiteStore } from '../../src/background/sites.js';
 import { memoryStores } from '../../src/background/storage.js';
 import type { Utxo } from '../../src/core/codec/types.js';
+import { spentFingerprint } from '../../src/core/external-tx.js';
 import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
 import { ACCOUNT } from './site-account.js';
 
@@ -27,6 +28,7 @@ async function setup(atApproval: { spent: Utxo[]; signs: boolean }, afterApprova
   const engine = {
     resolveExternal: async () => ({ chain: 'P', tx: { vm: 'pvm', kind: 'TransferSubnetOwnershipTx' }, unsignedBytes: new Uint8Array([1]), spent: now().spent }),
     signsAnyOf: () => now().signs,
+    fingerprintOf: (ext: { spent: Utxo[] }) => spentFingerprint(ext.spent, now().signs ? ['0:0:01'] : []),
     signExternal: () => {
       if (decided) signedAfterApproval();
       return { signedBytes: new Uint8Array([1, 2]), txID: 'tx', complete: false };

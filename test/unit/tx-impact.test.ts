@@ -169,4 +169,38 @@ describe('what a tx does to the wallet', () => {
     const threeTwo = `X-local1${body.slice(0, 3)}${'z'.repeat(body.length - 5)}${body.slice(-2)}`;
     expect(txImpact(view([leg(10n, [MINE])], [leg(9n, [threeTwo])], 1n), context()).warnings.map((w) => w.kind)).not.toContain('look-alike');
   });
+
+  it("an asset's items (a mint right) and its amounts are counted apart: burning the amounts is still warned of", () => {
+    const mintRight: LegView = { chain: 'X', assetID: TOKEN, kind: 'MintOutput', owners: { addresses: [MINE], threshold: 1, locktime: '0' }, operation: true };
+    const mintRightBack: LegView = { ...mintRight, operation: undefined };
+    const impact = txImpact(
+      view([leg(10n, [MINE]), leg(1_000n, [MINE], 1, {}, TOKEN), mintRight], [leg(9n, [MINE])], 1n, { kind: 'OperationTx', operations: [{ assetID: TOKEN, kind: 'SecpMintOperation', outputs: [mintRightBack, leg(1n, [MINE], 1, {}, TOKEN)] }] }),
+      context(),
+    );
+    const token = impact.assets.filter((a) => a.assetID === TOKEN);
+    expect(token.find((a) => !a.nonFungible)).toMatchObject({ leaves: '1000', returns: '1', burned: '1000' });
+    expect(token.find((a) => a.nonFungible)).toMatchObject({ leaves: '1', returns: '1', burned: '0' });
+    expect(impact.warnings).toContainEqual({ kind: 'burn', assetID: TOKEN, amount: '1000' });
+  });
+
+  it('an address made to look like one the wallet has paid before (address poisoning) is named as such', () => {
+    const body = BOB.slice('X-local1'.length);
+    const poison = `X-local1${body.slice(0, 4)}${'q'.repeat(body.length - 8)}${body.slice(-4)}`;
+    const impact = txImpact(view([leg(10n, [MINE])], [leg(9n, [poison])], 1n), context({ paidBefore: new Set([addressKey(BOB)]) }));
+    expect(impact.warnings).toContainEqual({ kind: 'look-alike', address: poison, resembles: BOB, paid: true });
+  });
+
+  it('shared outputs are one warning per asset naming every stranger; locked ones one per asset, until the latest', () => {
+    const outputs = [
+      leg(1n, [MINE, BOB], 1),
+      leg(2n, [MINE, CAROL], 1),
+      { ...leg(3n, [CAROL]), owners: { addresses: [CAROL], threshold: 1, locktime: '1900000000' } },
+      { ...leg(4n, [CAROL]), owners: { addresses: [CAROL], threshold: 1, locktime: '1900000001' } },
+    ];
+    const impact = txImpact(view([leg(11n, [MINE])], outputs, 1n), context({ paidBefore: new Set([addressKey(BOB), addressKey(CAROL)]) }));
+    expect(impact.warnings).toEqual([
+      { kind: 'shared', assetID: AVAX, amount: '3', strangers: [BOB, CAROL] },
+      { kind: 'locked', assetID: AVAX, amount: '7', until: '1900000001', yours: false },
+    ]);
+  });
 });
