@@ -60,6 +60,8 @@ describe('UTXOs proven by their creating tx (real node)', () => {
     expect(await proveUtxos(client, 'C', onC, { network: ctx, sourceChain: 'X', cache: memoryProofCache() })).toMatchObject({ unproven: [], disproven: [] });
 
     for (const tx of await w.engine.buildImports('C', 'X')) await w.engine.issueAndWait(tx);
+    // Helicon executes C-Chain blocks after accepting them: the imported balance shows a moment later.
+    await expect.poll(() => w.engine.cBalanceWei(), { timeout: 15_000 }).toBeGreaterThan(0n);
     await w.engine.issueAndWait(await w.engine.buildExport('C', 'P', AVAX));
     const onP = await readUtxos('P', w.engine.addresses('P'), 'C');
     expect(onP.length).toBeGreaterThan(0);
