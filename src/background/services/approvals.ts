@@ -100,7 +100,7 @@ export class ApprovalsService {
       if (info) assets[assetID] = { symbol: info.symbol, denomination: info.denomination, verified: false };
     }
     if (view.asset) assets[NEW_ASSET] = { symbol: view.asset.symbol, denomination: view.asset.denomination, verified: false };
-    // A fee the node cannot price now is left unjudged rather than holding the approval up.
+    // A fee the node cannot price now is said to be unchecked, rather than holding the approval up.
     const networkFee = await opened.engine.networkFeeOf(tx).catch(() => undefined);
     const impact = txImpact(view, {
       own: await this.ownAddresses(opened.engine, accountId),
