@@ -18,6 +18,11 @@ export interface AccountCache {
   knownUtxos: string[];
   /** The same for the P-Chain (absent in caches from before P-Chain receipts were noted). */
   knownPUtxos?: string[];
+  /**
+   * The X and P heights read before the last refresh fetched the UTXOs: a UTXO first seen by the
+   * next refresh was created above them (where its tx's time is looked for).
+   */
+  heightsBefore?: { X: string; P: string };
 }
 
 export function emptyCache(): AccountCache {
@@ -102,6 +107,7 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
   stored.balances = refreshed.balances;
   stored.knownUtxos = refreshed.knownUtxos;
   if (refreshed.knownPUtxos) stored.knownPUtxos = refreshed.knownPUtxos;
+  if (refreshed.heightsBefore) stored.heightsBefore = refreshed.heightsBefore;
   stored.receiveNext = Math.max(stored.receiveNext, refreshed.receiveNext);
   stored.changeNext = Math.max(stored.changeNext, refreshed.changeNext);
 }

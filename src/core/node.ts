@@ -11,4 +11,5 @@ export { AtomicApi } from './node/atomic.js';
 export { EthApi } from './node/eth.js';
 export { HealthApi } from './node/health.js';
 export { IndexApi } from './node/index-api.js';
+export { BlockApi, type BlockSummary, MAX_BLOCKS_SEARCHED } from './node/blocks.js';
 export { NodeClient } from './node/client.js';

@@ -114,7 +114,10 @@ export interface ActivityItem {
    * whether the tx went through (and re-sends the same tx, never a new one).
    */
   checking?: boolean;
+  /** When the tx happened (ms): for funds received, its block's time when the node showed it. */
   createdAt: number;
+  /** Funds received whose block was not found: `createdAt` is when the wallet first saw them. */
+  timeIsDiscovery?: boolean;
 }
 
 /** What `send.estimate` is asked about: the same params as send.x / send.p / send.c, with the chain. */

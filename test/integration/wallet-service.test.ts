@@ -15,6 +15,9 @@ function spendable(view: BalancesView, chain: 'X' | 'P' | 'C', assetID: string):
 }
 
 /** What the user approves for a move: both estimated fees. */
+/** Waits past the second a block was stamped in, so a time the wallet took itself cannot equal it. */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 function approved(est: { exportFee: string; importFee: string }): string {
   return (BigInt(est.exportFee) + BigInt(est.importFee)).toString();
 }
@@ -30,7 +33,7 @@ async function waitForTransfer(wallet: Wallet, id: string) {
 
 describe('the wallet service against the real node', () => {
   it('creates a wallet, shows exact balances, sends, moves funds, survives a worker restart and locks', async () => {
-    const { ctx, identity } = await localNetwork();
+    const { ctx, identity, client } = await localNetwork();
     const avax = identity.avaxAssetID;
     const stores = memoryStores();
     let { wallet } = await startBackground(stores);
@@ -68,15 +71,28 @@ describe('the wallet service against the real node', () => {
     // A wrong-chain address is named before anything is built.
     await expect(wallet.sends.sendX({ assetID: avax, amount: '1', to: { addresses: [account.pAddress], threshold: 1 }, maxFee: ctx.xTxFee.toString() })).rejects.toThrow(/P-Chain address/);
 
-    // Incoming funds the wallet did not create show up in the activity.
-    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 1n * AVAX, owners: me }]));
+    // Incoming funds the wallet did not create show up in the activity, at the time of their block
+    // (the newest block holds the tx: nothing else runs on this node now), not when the wallet looked.
+    const acceptedAt = async (chain: 'X' | 'P', txID: string) => {
+      const block = await client.blocks[chain].summaryAt(await client.blocks[chain].height());
+      expect(block.txIDs).toContain(txID);
+      return block.timeMs;
+    };
+    const xReceipt = await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 1n * AVAX, owners: me }]));
+    const xTime = await acceptedAt('X', xReceipt.txID);
+    await sleep(1100);
     await wallet.balances.balancesRefresh();
-    expect((await wallet.balances.activityList()).items[0]).toMatchObject({ kind: 'receive', chain: 'X', amount: (1n * AVAX).toString(), status: 'accepted' });
+    // Found by its ID: a block's time has whole seconds, so a send in the same second may list above it.
+    const xItem = (await wallet.balances.activityList()).items.find((i) => i.txID === xReceipt.txID);
+    expect(xItem).toMatchObject({ kind: 'receive', chain: 'X', txID: xReceipt.txID, amount: (1n * AVAX).toString(), status: 'accepted', createdAt: xTime });
+    expect(xItem?.timeIsDiscovery).toBeUndefined();
     // On the P-Chain too (the P funds the wallet started with were its past, not listed as news).
     const pReceipt = await genesis.issueAndWait(await genesis.buildPSend(AVAX / 2n, me));
+    const pTime = await acceptedAt('P', pReceipt.txID);
+    await sleep(1100);
     await wallet.balances.balancesRefresh();
     const received = (await wallet.balances.activityList()).items.filter((i) => i.kind === 'receive');
-    expect(received[0]).toMatchObject({ kind: 'receive', chain: 'P', txID: pReceipt.txID, amount: (AVAX / 2n).toString(), status: 'accepted' });
+    expect(received.find((i) => i.txID === pReceipt.txID)).toMatchObject({ kind: 'receive', chain: 'P', txID: pReceipt.txID, amount: (AVAX / 2n).toString(), status: 'accepted', createdAt: pTime });
     expect(received.filter((i) => i.chain === 'P')).toHaveLength(1);
 
     // A move X → P through the journal.

@@ -84,7 +84,8 @@ export class BalancesService {
     const { engine, preset, account } = ctx;
     let { cache } = ctx;
     const startedWith = new Set(cache.activity.map((a) => a.txID));
-    const height = await engine.node.platform.getHeight();
+    // Read before the UTXOs: anything new they show was accepted above these heights.
+    const [height, xHeight] = await Promise.all([engine.node.blocks.P.height(), engine.node.blocks.X.height()]);
     const restartable = preset.kind === 'local' || preset.kind === 'custom';
     if (height < BigInt(cache.pHeight) && restartable) {
       // The chain went back: a restarted local network. Its history, balances and UTXOs are not
@@ -128,8 +129,9 @@ export class BalancesService {
     const moveTxIDs = new Set((await this.journalActivity(preset, account.id)).map((m) => m.txID));
     // Only what a tx proves is listed as received: a made-up UTXO is not history.
     const proven = (utxos: Utxo[]) => utxos.filter((u) => !engine.isUnproven(u));
-    noteIncoming(cache, proven(xUtxos), 'X', moveTxIDs);
-    noteIncoming(cache, proven(pUtxos), 'P', moveTxIDs);
+    const received = [...noteIncoming(cache, proven(xUtxos), 'X', moveTxIDs), ...noteIncoming(cache, proven(pUtxos), 'P', moveTxIDs)];
+    await this.dateReceived(engine, received, cache.heightsBefore);
+    cache.heightsBefore = { X: xHeight.toString(), P: height.toString() };
     cache.balances = {
       updatedAt: Date.now(),
       refreshing: false,
@@ -140,6 +142,32 @@ export class BalancesService {
     const refreshed = cache;
     await this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, refreshed, startedWith));
     return refreshed.balances;
+  }
+
+  /**
+   * Gives funds just received their block's time, searched above the heights read before the last
+   * refresh (or in the newest blocks, on a first search). Those not found keep the time the wallet
+   * saw them, said so; a node that cannot tell leaves them so too (it costs no refresh).
+   */
+  private async dateReceived(engine: WalletEngine, received: ActivityItem[], after: AccountCache['heightsBefore']): Promise<void> {
+    const seenAt = Date.now();
+    for (const chain of ['X', 'P'] as const) {
+      const items = received.filter((r) => r.chain === chain);
+      if (items.length === 0) continue;
+      const blocks = engine.node.blocks[chain];
+      const times = await blocks
+        .height()
+        .then((top) => blocks.acceptedTimes(items.map((i) => i.txID), after ? BigInt(after[chain]) : 0n, top, seenAt))
+        .catch((e: unknown) => {
+          this.log?.(`${chain}-Chain blocks not read for received funds' times: ${(e as Error).message}`);
+          return new Map<string, number>();
+        });
+      for (const item of items) {
+        const at = times.get(item.txID);
+        if (at !== undefined) item.createdAt = at;
+        else item.timeIsDiscovery = true;
+      }
+    }
   }
 
   /**
@@ -219,22 +247,26 @@ async function settleActivity(engine: WalletEngine, cache: AccountCache, outbox:
  * New UTXOs on `chain` from a tx the wallet did not issue (`moveTxIDs`: its moves' txs) are incoming
  * funds. The first look at a chain only records what is there: it is the wallet's past, not news.
  */
-function noteIncoming(cache: AccountCache, utxos: Utxo[], chain: 'X' | 'P', moveTxIDs: ReadonlySet<string>): void {
+function noteIncoming(cache: AccountCache, utxos: Utxo[], chain: 'X' | 'P', moveTxIDs: ReadonlySet<string>): ActivityItem[] {
   const before = chain === 'X' ? cache.knownUtxos : cache.knownPUtxos;
   const known = new Set(before ?? []);
   const ours = new Set([...cache.activity.map((a) => a.txID), ...moveTxIDs]);
   const firstRefresh = before === undefined || (before.length === 0 && cache.balances.updatedAt === 0);
+  const received: ActivityItem[] = [];
   for (const u of utxos) {
     const id = utxoId(u);
     const txID = cb58Encode(u.txID);
     if (known.has(id) || ours.has(txID) || firstRefresh) continue;
     const amount = u.output.kind === 'TransferOutput' ? u.output.amount.toString() : undefined;
-    cache.activity.unshift({ txID, chain, kind: 'receive', status: 'accepted', assetID: cb58Encode(u.assetID), ...(amount ? { amount } : {}), createdAt: Date.now() });
+    const item: ActivityItem = { txID, chain, kind: 'receive', status: 'accepted', assetID: cb58Encode(u.assetID), ...(amount ? { amount } : {}), createdAt: Date.now() };
+    cache.activity.unshift(item);
+    received.push(item);
     ours.add(txID);
   }
   if (chain === 'X') cache.knownUtxos = utxos.map(utxoId);
   else cache.knownPUtxos = utxos.map(utxoId);
   cache.activity = cache.activity.slice(0, MAX_ACTIVITY);
+  return received;
 }
 
 /**

@@ -15,6 +15,7 @@ import { PlatformApi } from './platform.js';
 import { AtomicApi } from './atomic.js';
 import { EthApi } from './eth.js';
 import { HealthApi } from './health.js';
+import { BlockApi } from './blocks.js';
 import { IndexApi } from './index-api.js';
 
 const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
@@ -30,6 +31,8 @@ export class NodeClient {
   readonly health: HealthApi;
   private readonly endpoints: JsonRpcEndpoint[] = [];
   private readonly indexes = new Map<IndexName, IndexApi>();
+  /** The X and P chains' blocks (when a tx was accepted). */
+  readonly blocks: Readonly<Record<'X' | 'P', BlockApi>>;
   private readonly transport: { timeoutMs?: number; fetch?: FetchLike };
 
   constructor(config: NodeClientConfig) {
@@ -55,8 +58,11 @@ export class NodeClient {
     if (config.fetch !== undefined) this.transport.fetch = config.fetch;
 
     this.info = new InfoApi(this.endpoint('/ext/info'));
-    this.avm = new AvmApi(this.endpoint('/ext/bc/X'));
-    this.platform = new PlatformApi(this.endpoint('/ext/bc/P'));
+    const x = this.endpoint('/ext/bc/X');
+    const p = this.endpoint('/ext/bc/P');
+    this.avm = new AvmApi(x);
+    this.platform = new PlatformApi(p);
+    this.blocks = { X: new BlockApi(x, 'avm'), P: new BlockApi(p, 'platform') };
     this.atomic = new AtomicApi(this.endpoint(this.atomicApi.path), this.atomicApi.namespace);
     this.eth = new EthApi(this.endpoint('/ext/bc/C/rpc'));
     this.health = new HealthApi(this.url, config.timeoutMs, config.fetch);

@@ -137,7 +137,7 @@ export function Activity({ balances, listKey = '' }: { balances: BalancesView | 
                 )}
                 <dt>Status</dt>
                 <dd>{item.status === 'pending' && item.checking ? 'Pending: the wallet is checking with the node what became of it' : STATUS_LABEL[item.status]}</dd>
-                <dt>{item.kind === 'receive' ? 'Seen by the wallet' : 'Sent by the wallet'}</dt>
+                <dt>{timeLabel(item)}</dt>
                 <dd>{formatDateTime(item.createdAt)}</dd>
               </dl>
             </details>
@@ -146,11 +146,20 @@ export function Activity({ balances, listKey = '' }: { balances: BalancesView | 
                 {shortenId(item.txID)}
               </span>
               <CopyButton text={item.txID} what={`transaction ID ${shortenId(item.txID)}`} />
-              <span class="muted">{formatDateTime(item.createdAt)}</span>
+              <span class="muted">
+                {item.timeIsDiscovery ? 'Found ' : ''}
+                {formatDateTime(item.createdAt)}
+              </span>
             </div>
           </li>
         ))}
       </ul>
     </div>
   );
+}
+
+/** What an item's time is: its block's (funds received), the moment it was sent, or only when the wallet found it. */
+function timeLabel(item: ActivityItem): string {
+  if (item.kind !== 'receive') return 'Sent by the wallet';
+  return item.timeIsDiscovery ? 'Found by the wallet (when it arrived is not known)' : 'Accepted by the network';
 }

@@ -1,0 +1,87 @@
+// BlockApi: when a tx was accepted, from the X and P chains' blocks in their JSON encoding (shaped
+// as a v1.15 node answers; see the recorded block below), searched newest first within a limit.
+import { describe, expect, it } from 'vitest';
+import { cb58Encode } from '../../src/core/encoding.js';
+import { NodeResponseError } from '../../src/core/errors.js';
+import { LOCAL } from '../../src/core/network.js';
+import { MAX_BLOCKS_SEARCHED, NodeClient } from '../../src/core/node.js';
+
+/** A P-Chain block as a v1.15 node sent it (trimmed; its amount, past 2^53, is never read). */
+const RECORDED_P_BLOCK = {
+  time: 1795582528,
+  parentID: '2PpBvVnvWw3JGf5sUEivjPjbi1rCVfZfcE7GZwXvdVnF6oM1Y4',
+  height: 1,
+  id: 'DwbDRUErAnPqYFVi8LdfGCdx5o5meJq9RcuS7TCDYDP4QfYjK',
+  txs: [{ unsignedTx: { networkID: 1337, outputs: [{ output: { amount: 19999998999994820 } }] }, credentials: [], id: '2pwp14aRSKQXGMNY1CJqUDTEVjASmaJS5i7oSXmazt3ueVLfeD' }],
+};
+
+/** A distinct tx ID per number. */
+function idOf(n: number): string {
+  const id = new Uint8Array(32);
+  new DataView(id.buffer).setUint32(28, n);
+  return cb58Encode(id);
+}
+
+/** A chain of `top` blocks, one tx each (block h holds idOf(h)), a block every 2 s from `t0`. */
+function chainOf(top: number, t0 = 1_700_000_000, edit: (h: number, block: Record<string, unknown>) => void = () => undefined) {
+  const asked: number[] = [];
+  const fetch = async (_url: string, init: RequestInit) => {
+    const body = JSON.parse(init.body as string) as { id: number; method: string; params: { height?: string } };
+    let result: unknown;
+    if (body.method.endsWith('.getHeight')) result = { height: String(top) };
+    else {
+      const h = Number(body.params.height);
+      asked.push(h);
+      const block: Record<string, unknown> = h === 1 ? { ...RECORDED_P_BLOCK } : { height: h, time: t0 + 2 * h, txs: [{ id: idOf(h) }] };
+      edit(h, block);
+      result = { block, encoding: 'json' };
+    }
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, result }), { headers: { 'content-type': 'application/json' } });
+  };
+  const client = new NodeClient({ url: 'http://127.0.0.1:1', atomicApi: LOCAL.atomicApi, fetch });
+  return { blocks: client.blocks.P, asked };
+}
+
+describe('BlockApi', () => {
+  it("reads a recorded block's time and tx IDs", async () => {
+    const { blocks } = chainOf(1);
+    expect(await blocks.summaryAt(1n)).toEqual({ height: 1n, timeMs: 1_795_582_528_000, txIDs: ['2pwp14aRSKQXGMNY1CJqUDTEVjASmaJS5i7oSXmazt3ueVLfeD'] });
+  });
+
+  it('finds the block of each tx above the given height, newest first, and stops once all are found', async () => {
+    const { blocks, asked } = chainOf(40);
+    const times = await blocks.acceptedTimes([idOf(38), idOf(33)], 10n, 40n, Date.now());
+    expect(times).toEqual(new Map([[idOf(38), (1_700_000_000 + 76) * 1000], [idOf(33), (1_700_000_000 + 66) * 1000]]));
+    // Two rounds of 8 reads (40..33 holds both), never at or below the height given.
+    expect(asked).toEqual([40, 39, 38, 37, 36, 35, 34, 33]);
+  });
+
+  it('never reads at or below `after`, nor more than the limit: what is not found there is absent', async () => {
+    const { blocks, asked } = chainOf(1000);
+    expect(await blocks.acceptedTimes([idOf(3)], 3n, 12n, Date.now())).toEqual(new Map());
+    expect(Math.min(...asked)).toBe(4);
+    asked.length = 0;
+    expect((await blocks.acceptedTimes([idOf(5000)], 0n, 1000n, Date.now())).size).toBe(0);
+    expect(asked).toHaveLength(MAX_BLOCKS_SEARCHED);
+    expect(Math.min(...asked)).toBe(1000 - MAX_BLOCKS_SEARCHED + 1);
+  });
+
+  it('does not believe a time after the moment the wallet found the tx, nor a block without one', async () => {
+    const { blocks } = chainOf(20, 1_700_000_000, (h, b) => {
+      if (h === 19) delete b['time'];
+    });
+    const found = await blocks.acceptedTimes([idOf(20), idOf(19), idOf(18)], 0n, 20n, (1_700_000_000 + 38) * 1000);
+    expect(found).toEqual(new Map([[idOf(18), (1_700_000_000 + 36) * 1000]]));
+  });
+
+  it('refuses a block of another height than asked, and a tx without a valid ID', async () => {
+    const wrongHeight = chainOf(20, 1_700_000_000, (h, b) => {
+      if (h === 20) b['height'] = 19;
+    });
+    await expect(wrongHeight.blocks.summaryAt(20n)).rejects.toThrow(NodeResponseError);
+    const badId = chainOf(20, 1_700_000_000, (h, b) => {
+      if (h === 20) b['txs'] = [{ id: 'not an id' }];
+    });
+    await expect(badId.blocks.acceptedTimes([idOf(1)], 0n, 20n, Date.now())).rejects.toThrow(NodeResponseError);
+  });
+});
