@@ -127,6 +127,10 @@ function main() {
 
   console.log(`\npackage: release/ for ${name} at commit ${commit.slice(0, 12)} (entries dated ${mtime.toISOString()})`);
   console.log(`  made with Node ${process.version} (zlib ${process.versions.zlib})`);
+  const releaseNode = readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim();
+  if (process.version !== `v${releaseNode}`) {
+    console.warn(`  note: releases are packaged with Node v${releaseNode} (.nvmrc): another Node's zlib may deflate to other bytes, the files inside are the same`);
+  }
   for (const s of sums) {
     console.log(`  ${s.fileName.padEnd(34)} ${String(s.bytes).padStart(9)} bytes  ${String(s.files).padStart(4)} files  sha256 ${s.sha256}`);
   }
