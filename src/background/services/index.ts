@@ -20,6 +20,7 @@ import { BalancesService } from './balances.js';
 import { NetworksService } from './networks.js';
 import { SendsService } from './sends.js';
 import { SitesService } from './sites.js';
+import { StakingService } from './staking.js';
 import { TransfersService } from './transfers.js';
 
 export interface WalletOptions {
@@ -42,6 +43,7 @@ export interface Wallet {
   sends: SendsService;
   assets: AssetsService;
   transfers: TransfersService;
+  staking: StakingService;
   sites: SitesService;
   approvals: ApprovalsService;
   /** What the site provider may ask of the wallet. */
@@ -70,6 +72,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
     sends: new SendsService(engines, delivery),
     assets: new AssetsService(engines, networks, delivery),
     transfers,
+    staking: new StakingService(),
     sites: new SitesService(settings, networks, keyring, options.sites),
     approvals,
     site: {
@@ -101,6 +104,7 @@ export function walletHandlers(w: Wallet): RequestHandlers {
     send: w.sends,
     assets: w.assets,
     transfers: w.transfers,
+    staking: w.staking,
     sites: w.sites,
     approvals: w.approvals,
   });
