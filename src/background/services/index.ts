@@ -58,6 +58,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
   const networks: NetworksService = new NetworksService(settings, local, { status: () => accounts.walletStatus(), ...(options.fetch ? { fetch: options.fetch } : {}) });
   const engines = new AccountEngines(settings, networks, keyring, new AccountCaches(local), local, { ...(log ? { log } : {}), ...(options.wait ? { wait: options.wait } : {}) });
   const delivery = new Delivery(engines);
+  const staking: StakingService = new StakingService(engines, delivery, local, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(log ? { log } : {}), activity: async () => (await balances.activityList()).items });
   const transfers = new TransfersService(engines, session, local, log);
   const accounts = new AccountsService(session, local, settings, keyring, networks, engines, transfers, options.sites);
   const approvals = new ApprovalsService(session, engines, networks, {
@@ -65,14 +66,15 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
     ...(options.sitesWaitingForUnlock ? { sitesWaitingForUnlock: options.sitesWaitingForUnlock } : {}),
     accounts: async () => (await accounts.accountsList()).accounts,
   });
+  const balances: BalancesService = new BalancesService(engines, networks, transfers, settings, local, log, (ctx) => staking.followAfterRefresh(ctx));
   return {
     accounts,
     networks,
-    balances: new BalancesService(engines, networks, transfers, settings, local, log),
+    balances,
     sends: new SendsService(engines, delivery),
     assets: new AssetsService(engines, networks, delivery),
     transfers,
-    staking: new StakingService(),
+    staking,
     sites: new SitesService(settings, networks, keyring, options.sites),
     approvals,
     site: {
