@@ -10,7 +10,7 @@ import { NodeClient } from '../../src/core/node.js';
 import { type CurrentValidator, parseCurrentValidators, percentToShares } from '../../src/core/node/validators.js';
 import { minRateAt, splitReward, stakingReward } from '../../src/core/staking/reward.js';
 import { classifyRewardUtxos, rewardTxIdOf } from '../../src/core/staking/rewards.js';
-import { checkAutoRenewChange, checkDelegation, checkValidation, freeSpaceOf, StakingRuleError } from '../../src/core/staking/rules.js';
+import { checkAutoRenewChange, checkDelegation, checkDelegationTerms, checkValidation, freeSpaceOf, StakingRuleError } from '../../src/core/staking/rules.js';
 import { filterValidators, pickValidator, sortValidators, validatorModels, validatorPage } from '../../src/core/staking/validator-list.js';
 import { durationWords } from '../../src/core/staking/words.js';
 import { makeOwners } from '../../src/core/tx/context.js';
@@ -179,6 +179,9 @@ describe('staking rules, in words, before anything is signed', () => {
     expect(refused(() => checkDelegation({ ...delegation, end: now - 5n })).message).toContain('that end is not in the future');
     expect(refused(() => checkDelegation({ ...delegation, end: now + 366n * 86_400n }))).toMatchObject({ rule: 'too-long', message: 'A delegation can last at most 365 days; this one would last 366 days.' });
     expect(refused(() => checkDelegation({ ...delegation, validator: undefined }))).toMatchObject({ rule: 'not-a-validator', field: 'nodeID' });
+    // What holds whatever the validator (checked before a pick): amount and duration.
+    expect(refused(() => checkDelegationTerms({ rules, now, amount: AVAX, end: now + 60n }))).toMatchObject({ rule: 'stake-too-small' });
+    expect(refused(() => checkDelegationTerms({ rules, now, amount: 25n * AVAX, end: now + 1n }))).toMatchObject({ rule: 'too-short' });
     expect(refused(() => checkDelegation({ ...delegation, end: now + 1_001n }))).toMatchObject({ rule: 'outside-validator-period', field: 'end', message: 'A delegation must end while its validator still validates: it validates until 2027-01-15 08:16:40 UTC, so choose an end no later than that.' });
     expect(refused(() => checkDelegation({ ...delegation, end: now + 1_001n, validator: { ...validator, autoRenew: {} } })).message).toContain('its current cycle ends 2027-01-15 08:16:40 UTC');
     // 5 × 2,000 AVAX = 10,000 AVAX; 2,000 + 7,962.5 AVAX taken: 37.5 AVAX left.

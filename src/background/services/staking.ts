@@ -10,7 +10,7 @@ import { NodeClient } from '../../core/node.js';
 import { ownersFromApi } from '../../core/node/checks.js';
 import type { CurrentValidator } from '../../core/node/validators.js';
 import { splitReward, stakingReward } from '../../core/staking/reward.js';
-import { checkAutoRenewChange, checkDelegation, checkValidation, StakingRuleError } from '../../core/staking/rules.js';
+import { checkAutoRenewChange, checkDelegation, checkDelegationTerms, checkValidation, StakingRuleError } from '../../core/staking/rules.js';
 import { pickValidator, validatorModels, validatorPage } from '../../core/staking/validator-list.js';
 import { makeOwners } from '../../core/tx/context.js';
 import { buildPAutoRenewedValidation, buildPDelegation, buildPSetAutoRenewConfig, buildPValidation } from '../../core/tx/staking.js';
@@ -135,7 +135,7 @@ export class StakingService {
     const amount = BigInt(p.amount);
     const end = BigInt(p.end);
     // The rules that do not depend on the validator, first: a pick cannot mend them.
-    checkDelegation({ rules: c.rules, now: c.now, amount, end, nodeID: '', validator: { nodeID: '', start: c.now, end, weight: amount, delegatorWeight: 0n } });
+    checkDelegationTerms({ rules: c.rules, now: c.now, amount, end });
     const models = validatorModels(await this.validators(c), c.rules, c.now, c.mine);
     const { validator, reasons } = pickValidator(models, { amount, end, now: c.now, rules: c.rules });
     return { validator: validatorView(validator), reasons };

@@ -56,16 +56,21 @@ function checkDuration(rules: StakingRules, seconds: bigint, minimum: bigint, wh
   }
 }
 
+/** The rules of a delegation that hold whatever its validator: the amount, the duration. */
+export function checkDelegationTerms(p: { rules: StakingRules; now: bigint; amount: bigint; end: bigint }): void {
+  if (p.amount < p.rules.minDelegatorStake) {
+    throw new StakingRuleError('stake-too-small', `A delegation needs at least ${avaxWords(p.rules.minDelegatorStake)}; this one is ${avaxWords(p.amount)}.`, 'amount');
+  }
+  checkDuration(p.rules, p.end - p.now, p.rules.minStakeDuration, 'A delegation', 'end');
+}
+
 /**
  * A delegation of `amount` to `validator` (undefined: not a current validator) from chain time
  * `now` until `end`, checked as the node checks it. Throws StakingRuleError.
  */
 export function checkDelegation(p: { rules: StakingRules; now: bigint; amount: bigint; end: bigint; nodeID: string; validator: ValidatorState | undefined }): void {
   const { rules, now, amount, end, validator } = p;
-  if (amount < rules.minDelegatorStake) {
-    throw new StakingRuleError('stake-too-small', `A delegation needs at least ${avaxWords(rules.minDelegatorStake)}; this one is ${avaxWords(amount)}.`, 'amount');
-  }
-  checkDuration(rules, end - now, rules.minStakeDuration, 'A delegation', 'end');
+  checkDelegationTerms(p);
   if (!validator) throw new StakingRuleError('not-a-validator', 'That node is not validating the Primary Network now, so it cannot take delegations.', 'nodeID');
   if (end > validator.end || now < validator.start) {
     const until = validator.autoRenew !== undefined ? `its current cycle ends ${timeWords(validator.end)}` : `it validates until ${timeWords(validator.end)}`;
