@@ -3,7 +3,8 @@
 // allows in plain words. Pure: the caller gives the rules, the chain time and the validator.
 import { WalletError } from '../errors.js';
 import type { StakingRules } from '../network.js';
-import { avaxWords, durationWords, sharesWords, timeWords } from './words.js';
+import { sharesText } from '../describe-pvm.js';
+import { avaxWords, durationWords, timeWords } from './words.js';
 
 export type StakingRule =
   | 'stake-too-small'
@@ -107,7 +108,7 @@ export function checkValidation(p: {
     throw new StakingRuleError('stake-too-large', `A validator can stake at most ${avaxWords(rules.maxValidatorStake)}; this one is ${avaxWords(amount)}.`, 'amount');
   }
   if (p.delegationFee < rules.minDelegationFee) {
-    throw new StakingRuleError('fee-too-low', `The delegation fee must be at least ${sharesWords(rules.minDelegationFee)}; ${sharesWords(p.delegationFee)} is below the network's minimum.`, 'delegationFee');
+    throw new StakingRuleError('fee-too-low', `The delegation fee must be at least ${sharesText(rules.minDelegationFee)}; ${sharesText(p.delegationFee)} is below the network's minimum.`, 'delegationFee');
   }
   if (p.period !== undefined) checkDuration(rules, p.period, rules.minValidatorDuration, 'A cycle', 'autoRenew.period');
   else checkDuration(rules, (p.end ?? 0n) - p.now, rules.minValidatorDuration, 'A validation', 'end');

@@ -7,7 +7,8 @@ import { WalletError } from '../errors.js';
 import type { StakingRules } from '../network.js';
 import type { CurrentValidator } from '../node/validators.js';
 import { freeSpaceOf } from './rules.js';
-import { avaxWords, durationWords, sharesWords, timeWords } from './words.js';
+import { sharesText } from '../describe-pvm.js';
+import { avaxWords, durationWords, timeWords } from './words.js';
 
 export interface ValidatorModel extends CurrentValidator {
   freeSpace: bigint;
@@ -112,8 +113,8 @@ export function pickValidator(models: readonly ValidatorModel[], p: { amount: bi
   const reasons = [
     `It was up ${validator.uptime}% of the time since it started validating (rewards need ${rules.uptimeRequirement}%), and it is connected now.`,
     validator.delegationFee <= rules.minDelegationFee
-      ? `It keeps ${sharesWords(validator.delegationFee)} of your reward as its fee, the lowest the network allows.`
-      : `It keeps ${sharesWords(validator.delegationFee)} of your reward as its fee.`,
+      ? `It keeps ${sharesText(validator.delegationFee)} of your reward as its fee, the lowest the network allows.`
+      : `It keeps ${sharesText(validator.delegationFee)} of your reward as its fee.`,
     `It has room for ${avaxWords(validator.freeSpace)} more, so your ${avaxWords(p.amount)} fits.`,
     validator.end === p.end
       ? `It validates until ${timeWords(validator.end)}, the moment your delegation ends.`

@@ -1,5 +1,6 @@
 // Amounts, durations and times in the words staking messages use: AVAX with its exact decimals,
-// durations in the largest whole unit, times as UTC dates. Never base units, never IDs.
+// durations in the largest whole units, times as UTC dates (shares: describe-pvm's sharesText).
+// Never base units, never IDs.
 import { formatAmount } from '../amount.js';
 
 const NAVAX_DECIMALS = 9;
@@ -36,11 +37,4 @@ export function durationWords(seconds: bigint): string {
 export function timeWords(unixSeconds: bigint): string {
   if (unixSeconds > 8_640_000_000_000n) return `the year ${unixSeconds}`;
   return new Date(Number(unixSeconds) * 1000).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
-}
-
-/** 2%, 6.25%: millionths as a percentage, exact. */
-export function sharesWords(shares: number): string {
-  const whole = Math.floor(shares / 10_000);
-  const fraction = (shares % 10_000).toString().padStart(4, '0').replace(/0+$/, '');
-  return `${whole}${fraction ? `.${fraction}` : ''}%`;
 }
