@@ -6,7 +6,7 @@ import { cpus, totalmem } from 'node:os';
 export type Met = 'yes' | 'no' | '—';
 
 export interface Row {
-  /** Issue section: 1 tx building, 2 decoding, 3 node, 4 extension (sizes, popup timing, unlock), 5 CI size check. */
+  /** Issue section: 1 tx building, 2 decoding, 3 node, 4 extension (sizes, popup timing, unlock), 5 CI size check, 6 staking. */
   section: string;
   case: string;
   ours: string;

@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark of the issue in one process, in order: (1) tx building vs
 // avalanchejs and vs the floor, (2) UTXO decoding and peak heap, (3) a balance view against a real
 // local node (started and stopped here), then what proving UTXOs against their txs costs (against a
-// local node of its own), (4) extension sizes (after a fresh `npm run build`), the vault's unlock
+// local node of its own), (6) the staking validator list from a generated mainnet-sized answer, (4) extension sizes (after a fresh `npm run build`), the vault's unlock
 // in Node, the popup's opening and the unlock in headless Chromium (against another local node,
 // started and stopped there), (5) the CI size check. Prints progress, then writes bench/results.md.
 // Targets are reported, not enforced: the exit code is non-zero only when a section could not run.
@@ -16,6 +16,7 @@ import { markdownTable, machineLine, renderReport, type Row } from './report.js'
 import { txSection, type FloorDetail } from './tx-cases.js';
 import { decodeSection } from './utxo-decode.js';
 import { proofSection, PROOF_UTXOS } from './utxo-proof.js';
+import { validatorListSection } from './validator-list.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS = join(HERE, 'results.md');
@@ -163,6 +164,13 @@ await section(`3. proving UTXOs against their txs (${PROOF_UTXOS} UTXOs from 8 t
         'reference. Plan if it matters: key the in-memory cache by the digest bytes instead of hex strings.',
     );
   }
+});
+
+// ---- 6 ----
+await section('6. staking: the validator list (1,500 validators, 30,000 delegations)', '6', async () => {
+  const r = await validatorListSection(log);
+  rows.push(...r.rows);
+  problems.push(...r.problems);
 });
 
 // ---- 4, 5 ----

@@ -43,6 +43,8 @@ export const cacheKey = (networkId: string, accountId: string): string => `xpc.c
 export const journalKey = (networkId: string, accountId: string): string => `xpc.transfers.${networkId}.${accountId}`;
 /** Signed sends the node has not decided on (src/background/outbox.ts). */
 export const outboxKey = (networkId: string, accountId: string): string => `xpc.outbox.${networkId}.${accountId}`;
+/** The account's stakes and the rewards found for them (src/background/stake-book.ts). */
+export const stakesKey = (networkId: string, accountId: string): string => `xpc.stakes.${networkId}.${accountId}`;
 /** Assets the user hid on a network (for every account). */
 export const hiddenAssetsKey = (networkId: string): string => `xpc.hidden.${networkId}`;
 
@@ -114,5 +116,5 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
 
 /** Every key kept for one account on one network (a new or restored vault drops them all). */
 export function accountStorageKeys(networkId: string, accountId: string): string[] {
-  return [cacheKey(networkId, accountId), journalKey(networkId, accountId), outboxKey(networkId, accountId)];
+  return [cacheKey(networkId, accountId), journalKey(networkId, accountId), outboxKey(networkId, accountId), stakesKey(networkId, accountId)];
 }

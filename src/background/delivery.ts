@@ -30,8 +30,9 @@ export class Delivery {
   /**
    * Signs, issues, waits, and records the tx in the activity list; bumps the change address. A tx
    * whose fee is above `maxFee` (nAVAX, what the user approved) is refused before it is signed.
+   * Returns with the status the node's answer left it in ('accepted', or 'pending' if undecided).
    */
-  async issue(kind: ActivityItem['kind'], built: BuiltTx, maxFee: string, extra: Partial<ActivityItem> = {}): Promise<Issued> {
+  async issue(kind: ActivityItem['kind'], built: BuiltTx, maxFee: string, extra: Partial<ActivityItem> = {}): Promise<Issued & { status: ActivityItem['status'] }> {
     if (built.fee > BigInt(maxFee)) throw new WalletError('fee-above-approved', `the fee of ${built.fee} nAVAX is above the approved maximum of ${maxFee} nAVAX`);
     const ctx = await this.engines.open();
     const { engine, account, cache } = ctx;
@@ -41,8 +42,9 @@ export class Delivery {
     const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra };
     // The address indices this engine used (scanned, and the change address if it got funds).
     const indices = { receiveNext: cache.receiveNext, changeNext: cache.changeNext + (account.kind === 'hd' && usesChange(built, engine) ? 1 : 0) };
-    await this.deliver(ctx, issued, item, indices, true, replaced);
-    return issued;
+    const done = await this.deliver(ctx, issued, item, indices, true, replaced);
+    // 'pending' when the node has not decided within the wait (the refreshes follow it from the outbox).
+    return { ...issued, status: done.status };
   }
 
   /**

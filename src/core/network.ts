@@ -303,3 +303,88 @@ export function chainContextOf(identity: NetworkIdentity): ChainContext {
     xCreateAssetTxFee: identity.xCreateAssetTxFee,
   };
 }
+
+// ---- staking rules (docs/staking.md) ----
+
+/**
+ * The P-Chain's staking rules for the Primary Network. Only the minimum stakes are asked of the
+ * node (platform.getMinStake); the node reports none of the rest, so they are the values its
+ * genesis parameters (mainnet, Fuji) or its start flags (the local test network) set.
+ */
+export interface StakingRules {
+  minValidatorStake: bigint;
+  /** The most a validator may weigh, its own stake and its delegations together. */
+  maxValidatorStake: bigint;
+  minDelegatorStake: bigint;
+  /** Millionths (20 000 = 2%). */
+  minDelegationFee: number;
+  /** Seconds: the shortest delegation (and, before Helicon, validation). */
+  minStakeDuration: bigint;
+  /** Seconds: the shortest validation since Helicon (ACP-273), an auto-renewed cycle included. */
+  minValidatorDuration: bigint;
+  maxStakeDuration: bigint;
+  /** Delegations may bring a validator to this many times its own stake. */
+  maxWeightFactor: bigint;
+  /** Percent of its time a validator that started after Helicon must be up (ACP-267). */
+  uptimeRequirement: number;
+  reward: RewardConfig;
+}
+
+/** The reward formula's parameters (docs/staking.md §Rewards). */
+export interface RewardConfig {
+  /** Millionths per year at the shortest and at the longest stake (before the Helicon ramp). */
+  minConsumptionRate: bigint;
+  maxConsumptionRate: bigint;
+  /** Seconds. */
+  mintingPeriod: bigint;
+  supplyCap: bigint;
+  /** When Helicon activated (Unix seconds): the minimum rate ramps to 7.5% over 90 days from then. Absent: not scheduled. */
+  heliconTime?: bigint;
+}
+
+const DAY = 86_400n;
+const NAVAX_PER_AVAX = 1_000_000_000n;
+const AVAX_REWARDS: Omit<RewardConfig, 'heliconTime'> = { minConsumptionRate: 100_000n, maxConsumptionRate: 120_000n, mintingPeriod: 365n * DAY, supplyCap: 720_000_000n * NAVAX_PER_AVAX };
+
+/** Mainnet and Fuji's genesis staking parameters and Helicon times; local networks' defaults. */
+const MAINNET_STAKING: StakingRules = {
+  minValidatorStake: 2_000n * NAVAX_PER_AVAX,
+  maxValidatorStake: 3_000_000n * NAVAX_PER_AVAX,
+  minDelegatorStake: 25n * NAVAX_PER_AVAX,
+  minDelegationFee: 20_000,
+  minStakeDuration: 14n * DAY,
+  minValidatorDuration: 2n * DAY,
+  maxStakeDuration: 365n * DAY,
+  maxWeightFactor: 5n,
+  uptimeRequirement: 90,
+  reward: { ...AVAX_REWARDS, heliconTime: BigInt(Date.UTC(2026, 8, 22, 15) / 1000) },
+};
+const FUJI_STAKING: StakingRules = {
+  ...MAINNET_STAKING,
+  minValidatorStake: NAVAX_PER_AVAX,
+  minDelegatorStake: NAVAX_PER_AVAX,
+  minStakeDuration: DAY,
+  minValidatorDuration: DAY / 2n,
+  reward: { ...AVAX_REWARDS, heliconTime: BigInt(Date.UTC(2026, 6, 28, 15) / 1000) },
+};
+/** A node's defaults on any other network (its --min-stake-duration etc.; Helicon unscheduled). */
+const DEFAULT_STAKING: StakingRules = { ...MAINNET_STAKING, minStakeDuration: DAY, minValidatorDuration: 3_600n, reward: AVAX_REWARDS };
+/**
+ * The local Helicon test network (`npm run node`, the integration tests): its start flags shorten
+ * both minimum durations to 20 s (test/integration/node-harness.ts), and every upgrade is active
+ * from its genesis time 2020-12-05T05:00:00Z.
+ */
+const LOCAL_STAKING: StakingRules = {
+  ...DEFAULT_STAKING,
+  minStakeDuration: 20n,
+  minValidatorDuration: 20n,
+  reward: { ...AVAX_REWARDS, heliconTime: BigInt(Date.UTC(2020, 11, 5, 5) / 1000) },
+};
+
+/** The staking rules of the network with this ID; minimum stakes are then read from the node. */
+export function stakingRulesFor(networkID: number): StakingRules {
+  if (networkID === 1) return MAINNET_STAKING;
+  if (networkID === 5) return FUJI_STAKING;
+  if (networkID === LOCAL_NETWORK_ID) return LOCAL_STAKING;
+  return DEFAULT_STAKING;
+}

@@ -3,6 +3,9 @@
 // CB58. Every request is validated in the background before it reaches the wallet service.
 import type { TxView } from '../core/describe.js';
 import type { ImpactWarning, OwnAddress, TxImpact } from '../core/tx-impact.js';
+import type { StakingRequests, UnixSeconds } from './messages-staking.js';
+
+export type * from './messages-staking.js';
 
 /** A non-negative integer in base units, as a decimal string. */
 export type Amount = string;
@@ -65,6 +68,12 @@ export interface AssetBalanceView {
    * rewards, or what a node made up): counted, never called verified.
    */
   unproven: Amount;
+  /**
+   * P-Chain AVAX only: what the account's own stakes lock (not in the three above: a staked output
+   * is no UTXO until it comes back), each with when it comes back; null while an auto-renewed
+   * validation keeps renewing. From the stakes the wallet knows (staking.mine).
+   */
+  staked?: { amount: Amount; unlocksAt: UnixSeconds | null }[];
 }
 
 export interface WaitingFundsView {
@@ -95,7 +104,11 @@ export interface BalancesView {
 export interface ActivityItem {
   txID: string;
   chain: ChainName;
-  kind: 'send' | 'receive' | 'create-asset' | 'mint' | 'nft-mint' | 'nft-transfer' | 'export' | 'import';
+  /**
+   * Staking: the wallet's own delegation, validation, change of an auto-renewed validator; a reward
+   * paid to the account ('staking-reward': txID the chain's reward tx, amount as the node paid it).
+   */
+  kind: 'send' | 'receive' | 'create-asset' | 'mint' | 'nft-mint' | 'nft-transfer' | 'export' | 'import' | 'delegate' | 'validate' | 'staking-config' | 'staking-reward';
   status: 'pending' | 'accepted' | 'failed';
   assetID?: string;
   amount?: Amount;
@@ -109,6 +122,8 @@ export interface ActivityItem {
   to?: string;
   /** A cross-chain export's destination, an import's source. */
   otherChain?: ChainName;
+  /** Staking items: the validator's NodeID. */
+  nodeID?: string;
   /**
    * Pending, and the node's answer to the send was lost or unclear: the wallet is asking it
    * whether the tx went through (and re-sends the same tx, never a new one).
@@ -322,7 +337,7 @@ export interface ApprovalView {
 }
 
 /** Every request: its params and its result. */
-export interface WalletRequests {
+export interface WalletRequests extends StakingRequests {
   'wallet.status': { params: Record<string, never>; result: WalletStatus };
   'wallet.generateMnemonic': { params: { words: 12 | 24 }; result: { mnemonic: string } };
   'wallet.create': { params: { password: string; mnemonic: string }; result: WalletStatus };

@@ -53,6 +53,7 @@ import {
   U64_MAX,
   utxoIdString,
 } from './validate-fields.js';
+import { STAKING_VALIDATORS } from './validate-staking.js';
 
 export const CHANNEL = 'xpc-wallet';
 
@@ -67,6 +68,9 @@ export const BOUND_TO_SELECTION: ReadonlySet<RequestType> = new Set<RequestType>
   'assets.mint',
   'assets.mintNft',
   'assets.transferNft',
+  'staking.delegate',
+  'staking.validate',
+  'staking.setAutoRenew',
 ]);
 
 /** An unknown request type: answered with code 'unknown-request' rather than 'validation'. */
@@ -354,6 +358,8 @@ export const REQUEST_VALIDATORS: Validators = {
   'transfers.estimate': transferEstimateParams,
   'transfers.list': none,
   'transfers.importWaiting': none,
+
+  ...STAKING_VALIDATORS,
 
   'activity.list': none,
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bech32 } from 'bech32';
-import { cb58Encode, formatAddress, formatPrivateKey } from '../../src/core/encoding.js';
+import { cb58Encode, formatAddress, formatNodeId, formatPrivateKey } from '../../src/core/encoding.js';
 import { ValidationError, WalletError } from '../../src/core/errors.js';
 import { formatEvmAddress } from '../../src/core/evm-address.js';
 import { generateMnemonic } from '../../src/core/keys.js';
@@ -29,6 +29,8 @@ const MNEMONIC = generateMnemonic(12);
 const PASSWORD = 'correct horse battery staple';
 const U64 = U64_MAX.toString();
 const U256 = U256_MAX.toString();
+const NODE = formatNodeId(new Uint8Array(20).fill(3));
+const NODE_KEY = { nodeID: NODE, publicKey: '0x' + 'ab'.repeat(48), proofOfPossession: '0x' + 'cd'.repeat(96) };
 
 /** One valid example per request type; the table is typed so a new request type needs an entry. */
 const VALID: { [T in RequestType]: RequestParams<T> } = {
@@ -80,6 +82,18 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'transfers.estimate': { from: 'C', to: 'P', amount: '1' },
   'transfers.list': {},
   'transfers.importWaiting': {},
+  'staking.params': {},
+  'staking.validators': { filter: { minUptime: 90.5, maxFee: 50_000, minFreeSpace: '25000000000', minRemainingSeconds: 86_400, nodeID: 'NodeID-7' }, sort: 'free-space', offset: 20, limit: 100 },
+  'staking.pick': { amount: '25000000000', end: 1_800_000_000 },
+  'staking.estimateDelegation': { nodeID: NODE, amount: '25000000000', end: 1_800_000_000, rewardOwner: owners(1, 1, 'P') },
+  'staking.delegate': { nodeID: NODE, amount: '25000000000', end: 1_800_000_000, rewardOwner: owners(2, 2, 'P'), maxFee: '10000' },
+  'staking.nodeKey': { url: 'https://node.example.org:9650' },
+  'staking.estimateValidation': { ...NODE_KEY, amount: '2000000000000', end: 1_800_000_000, delegationFee: 20_000, rewardOwner: owners(1, 1, 'P'), delegationFeeOwner: owners(1, 1, 'P') },
+  'staking.validate': { ...NODE_KEY, amount: '2000000000000', end: 1_800_000_000, delegationFee: 1_000_000, maxFee: '20000' },
+  'staking.estimateAutoRenew': { txID: ASSET, period: 0, restakeShares: 0 },
+  'staking.setAutoRenew': { txID: ASSET, period: 172_800, restakeShares: 500_000, maxFee: '10000' },
+  'staking.mine': {},
+  'staking.rewardsCsv': { scope: 'all' },
   'activity.list': {},
   'settings.getHiddenAssets': {},
   'settings.setHiddenAssets': { assetIDs: [ASSET, cb58Encode(new Uint8Array(32).fill(8))] },
@@ -156,7 +170,8 @@ describe('every request type', () => {
           ((type === 'send.x' || type === 'send.estimate') && key === 'memo') ||
           (type === 'networks.addCustom' && key === 'atomicNamespace') ||
           (type === 'balances.get' && key === 'refresh') ||
-          (type === 'assets.create' && key === 'holders');
+          (type === 'assets.create' && key === 'holders') ||
+          (type.startsWith('staking.') && ['filter', 'sort', 'offset', 'limit', 'rewardOwner', 'delegationFeeOwner'].includes(key));
         if (optional) continue;
         it(`rejects a missing "${key}"`, () => {
           rejects(type, withFields(VALID[type], { [key]: undefined }), key);
@@ -652,7 +667,10 @@ describe('validateRequestMessage', () => {
       expect((e as ValidationError).field, type).toBe('selection');
       expect(validateRequestMessage({ channel: 'xpc-wallet', type, params: VALID[type], selection: { accountId: 'a1', networkId: 'local' } }).selection).toEqual({ accountId: 'a1', networkId: 'local' });
     }
-    expect([...BOUND_TO_SELECTION].sort()).toEqual(['assets.create', 'assets.mint', 'assets.mintNft', 'assets.transferNft', 'send.c', 'send.p', 'send.x', 'transfers.importWaiting', 'transfers.start']);
+    expect([...BOUND_TO_SELECTION].sort()).toEqual([
+      'assets.create', 'assets.mint', 'assets.mintNft', 'assets.transferNft', 'send.c', 'send.p', 'send.x',
+      'staking.delegate', 'staking.setAutoRenew', 'staking.validate', 'transfers.importWaiting', 'transfers.start',
+    ]);
   });
 
   it('refuses extra message fields, missing params and non-objects', () => {
@@ -692,5 +710,57 @@ describe('error messages', () => {
   it('start with the field they are about', () => {
     const e = rejects('send.x', { ...VALID['send.x'], to: { addresses: [addr(1), 'bad'], threshold: 1 } }, 'to.addresses[1]');
     expect(e.message.startsWith('to.addresses[1]: ')).toBe(true);
+  });
+});
+
+describe('staking requests', () => {
+  const validation = VALID['staking.estimateValidation'];
+
+  it('take a validation either with an end time or auto-renewed, never both or neither', () => {
+    const { end: _end, ...noEnd } = validation;
+    const renewed = accepts('staking.estimateValidation', { ...noEnd, autoRenew: { period: 172_800, restakeShares: 500_000 } });
+    expect(renewed.autoRenew).toEqual({ period: 172_800, restakeShares: 500_000 });
+    expect(renewed).not.toHaveProperty('end');
+    rejects('staking.estimateValidation', { ...validation, autoRenew: { period: 60, restakeShares: 0 } }, 'end');
+    rejects('staking.estimateValidation', noEnd, 'end');
+    rejects('staking.estimateValidation', { ...noEnd, autoRenew: { period: 0, restakeShares: 0 } }, 'autoRenew.period');
+    rejects('staking.estimateValidation', { ...noEnd, autoRenew: { period: 60, restakeShares: 1_000_001 } }, 'autoRenew.restakeShares');
+    rejects('staking.estimateValidation', { ...noEnd, autoRenew: { period: 60 } }, 'autoRenew.restakeShares');
+  });
+
+  it('take BLS keys of exactly their size, given with or without 0x, and return them 0x-prefixed in lower case', () => {
+    expect(accepts('staking.estimateValidation', { ...validation, publicKey: 'AB'.repeat(48) }).publicKey).toBe('0x' + 'ab'.repeat(48));
+    rejects('staking.estimateValidation', { ...validation, publicKey: '0x' + 'ab'.repeat(47) }, 'publicKey');
+    rejects('staking.estimateValidation', { ...validation, proofOfPossession: '0x' + 'cd'.repeat(97) }, 'proofOfPossession');
+    rejects('staking.estimateValidation', { ...validation, proofOfPossession: '0x' + 'zz'.repeat(96) }, 'proofOfPossession');
+  });
+
+  it('refuse a NodeID that does not parse, shares above 100% and times out of range', () => {
+    rejects('staking.estimateDelegation', { ...VALID['staking.estimateDelegation'], nodeID: 'NodeID-notcb58!' }, 'nodeID');
+    rejects('staking.estimateDelegation', { ...VALID['staking.estimateDelegation'], nodeID: ASSET }, 'nodeID');
+    rejects('staking.estimateDelegation', { ...VALID['staking.estimateDelegation'], end: 0 }, 'end');
+    rejects('staking.estimateDelegation', { ...VALID['staking.estimateDelegation'], end: 1.5 }, 'end');
+    rejects('staking.estimateDelegation', { ...VALID['staking.estimateDelegation'], amount: '0' }, 'amount');
+    rejects('staking.validate', { ...VALID['staking.validate'], delegationFee: 1_000_001 }, 'delegationFee');
+    rejects('staking.setAutoRenew', { ...VALID['staking.setAutoRenew'], period: -1 }, 'period');
+    rejects('staking.setAutoRenew', { ...VALID['staking.setAutoRenew'], period: 365 * 86_400 + 1 }, 'period');
+  });
+
+  it('check the validator list’s filter field by field, and bound the page', () => {
+    expect(accepts('staking.validators', {})).toEqual({});
+    rejects('staking.validators', { filter: { minUptime: 101 } }, 'filter.minUptime');
+    rejects('staking.validators', { filter: { minUptime: Number.NaN } }, 'filter.minUptime');
+    rejects('staking.validators', { filter: { maxFee: 2_000_000 } }, 'filter.maxFee');
+    rejects('staking.validators', { filter: { minFreeSpace: '-1' } }, 'filter.minFreeSpace');
+    rejects('staking.validators', { filter: { stake: '1' } }, 'filter.stake');
+    rejects('staking.validators', { sort: 'stake' }, 'sort');
+    rejects('staking.validators', { limit: 101 }, 'limit');
+    rejects('staking.validators', { limit: 0 }, 'limit');
+  });
+
+  it('take a node URL for its key only as a node URL: https, or http on this machine', () => {
+    accepts('staking.nodeKey', { url: 'http://127.0.0.1:9650' });
+    rejects('staking.nodeKey', { url: 'http://node.example.org:9650' }, 'url');
+    rejects('staking.nodeKey', { url: 'https://user:pw@node.example.org' }, 'url');
   });
 });

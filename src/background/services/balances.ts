@@ -8,7 +8,8 @@ import type { AssetBalance, WalletEngine } from '../../core/engine.js';
 import { ValidationError, WalletError } from '../../core/errors.js';
 import type { ProvenAsset } from '../../core/proof.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
-import { type AccountCache, addActivity, emptyCache, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh } from '../account-cache.js';
+import { type AccountCache, addActivity, emptyCache, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, stakesKey } from '../account-cache.js';
+import { StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { type Outbox, settleOutbox } from '../outbox.js';
 import type { SettingsStore } from '../settings.js';
@@ -35,6 +36,8 @@ export class BalancesService {
     private readonly settings: SettingsStore,
     private readonly local: StorageArea,
     private readonly log?: (line: string) => void,
+    /** After each refresh: the account's stakes followed (rewards into Activity; src/background/services/staking.ts). */
+    private readonly afterRefresh?: (ctx: AccountContext) => Promise<void>,
   ) {}
 
   private get caches() {
@@ -64,7 +67,10 @@ export class BalancesService {
   private async refreshNow(): Promise<BalancesView> {
     const { account, preset } = await this.engines.selected();
     try {
-      return await this.refreshFrom(await this.engines.open());
+      const ctx = await this.engines.open();
+      const view = await this.refreshFrom(ctx);
+      if (this.afterRefresh) await this.afterRefresh(ctx);
+      return view;
     } catch (e) {
       // Locked meanwhile: not the node's failure; the popup shows the unlock screen.
       if (e instanceof VaultLockedError) throw e;
@@ -120,7 +126,8 @@ export class BalancesService {
     }
     const avaxInfo = await this.networks.assetDescription(preset, avax);
     const pAvax = pBal.find((b) => cb58Encode(b.assetID) === avax);
-    balances.push({ chain: 'P', assetID: avax, ...avaxInfo, verified: true, ...amountsOf(pAvax) });
+    const staked = stakedAmounts(await new StakeBook(this.local, stakesKey(preset.id, account.id)).list().catch(() => []), Date.now() / 1000);
+    balances.push({ chain: 'P', assetID: avax, ...avaxInfo, verified: true, ...amountsOf(pAvax), ...(staked.length > 0 ? { staked } : {}) });
     balances.push({ chain: 'C', assetID: avax, ...avaxInfo, denomination: AVAX_EVM_DENOMINATION, verified: true, spendable: cWei.toString(), locked: '0', lockedStakeable: '0', unproven: '0' });
     await this.engines.proofs.save().catch((e: unknown) => this.log?.(`UTXO proofs not saved: ${(e as Error).message}`));
 

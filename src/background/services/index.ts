@@ -20,6 +20,7 @@ import { BalancesService } from './balances.js';
 import { NetworksService } from './networks.js';
 import { SendsService } from './sends.js';
 import { SitesService } from './sites.js';
+import { StakingService } from './staking.js';
 import { TransfersService } from './transfers.js';
 
 export interface WalletOptions {
@@ -42,6 +43,7 @@ export interface Wallet {
   sends: SendsService;
   assets: AssetsService;
   transfers: TransfersService;
+  staking: StakingService;
   sites: SitesService;
   approvals: ApprovalsService;
   /** What the site provider may ask of the wallet. */
@@ -56,6 +58,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
   const networks: NetworksService = new NetworksService(settings, local, { status: () => accounts.walletStatus(), ...(options.fetch ? { fetch: options.fetch } : {}) });
   const engines = new AccountEngines(settings, networks, keyring, new AccountCaches(local), local, { ...(log ? { log } : {}), ...(options.wait ? { wait: options.wait } : {}) });
   const delivery = new Delivery(engines);
+  const staking: StakingService = new StakingService(engines, delivery, local, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(log ? { log } : {}), activity: async () => (await balances.activityList()).items });
   const transfers = new TransfersService(engines, session, local, log);
   const accounts = new AccountsService(session, local, settings, keyring, networks, engines, transfers, options.sites);
   const approvals = new ApprovalsService(session, engines, networks, {
@@ -63,13 +66,15 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
     ...(options.sitesWaitingForUnlock ? { sitesWaitingForUnlock: options.sitesWaitingForUnlock } : {}),
     accounts: async () => (await accounts.accountsList()).accounts,
   });
+  const balances: BalancesService = new BalancesService(engines, networks, transfers, settings, local, log, (ctx) => staking.followAfterRefresh(ctx));
   return {
     accounts,
     networks,
-    balances: new BalancesService(engines, networks, transfers, settings, local, log),
+    balances,
     sends: new SendsService(engines, delivery),
     assets: new AssetsService(engines, networks, delivery),
     transfers,
+    staking,
     sites: new SitesService(settings, networks, keyring, options.sites),
     approvals,
     site: {
@@ -101,6 +106,7 @@ export function walletHandlers(w: Wallet): RequestHandlers {
     send: w.sends,
     assets: w.assets,
     transfers: w.transfers,
+    staking: w.staking,
     sites: w.sites,
     approvals: w.approvals,
   });

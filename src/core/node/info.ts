@@ -2,6 +2,7 @@
 import { type CallOptions, JsonRpcEndpoint, g, shapeError } from '../rpc.js';
 import { type NodeVersion } from './types.js';
 import { cb58Id, stringMap } from './checks.js';
+import { parseNodeId } from '../encoding.js';
 
 export class InfoApi {
   constructor(private readonly rpc: JsonRpcEndpoint) {}
@@ -42,5 +43,20 @@ export class InfoApi {
   async isBootstrapped(chain: string, opts?: CallOptions): Promise<boolean> {
     const r = await this.rpc.call('info.isBootstrapped', { chain }, g.object({ isBootstrapped: g.boolean }), opts);
     return r.isBootstrapped;
+  }
+
+  /**
+   * The node's NodeID and its BLS key with proof of possession (what a validator tx carries), shapes
+   * checked: 48 and 96 bytes of 0x hex. The chain verifies the proof itself when the tx arrives.
+   */
+  async getNodeID(opts?: CallOptions): Promise<{ nodeID: string; publicKey: string; proofOfPossession: string }> {
+    const hex = (bytes: number) => g.data(bytes);
+    const r = await this.rpc.call('info.getNodeID', {}, g.object({ nodeID: g.string, nodePOP: g.object({ publicKey: hex(48), proofOfPossession: hex(96) }) }), opts);
+    try {
+      parseNodeId(r.nodeID);
+    } catch {
+      throw shapeError('info.getNodeID result.nodeID', 'a NodeID', r.nodeID);
+    }
+    return { nodeID: r.nodeID, publicKey: r.nodePOP.publicKey.toLowerCase(), proofOfPossession: r.nodePOP.proofOfPossession.toLowerCase() };
   }
 }

@@ -1,10 +1,15 @@
 // platform.*: the P-Chain API.
 import { type Bytes } from '../bytes.js';
+import { decodeUtxo } from '../codec/codec.js';
+import type { Utxo } from '../codec/types.js';
+import { fromApiHex } from '../encoding.js';
+import { NodeResponseError } from '../errors.js';
 import type { OutputOwners } from '../codec/types.js';
 import { type CallOptions, JsonRpcEndpoint, g, shapeError } from '../rpc.js';
 import { type PFeeConfig, type PFeeState, type PTxStatus } from './types.js';
 import { apiHex, cb58Id, checkFetchedTx, ownersFromApi, rfc3339 } from './checks.js';
 import { UtxoChainApi } from './utxo-chain.js';
+import { type CurrentValidator, parseCurrentValidators } from './validators.js';
 
 export class PlatformApi extends UtxoChainApi {
   constructor(rpc: JsonRpcEndpoint) {
@@ -85,5 +90,45 @@ export class PlatformApi extends UtxoChainApi {
   /** Current P-Chain time, RFC 3339. */
   async getTimestamp(opts?: CallOptions): Promise<string> {
     return (await this.rpc.call('platform.getTimestamp', {}, g.object({ timestamp: rfc3339 }), opts)).timestamp;
+  }
+
+  // ---- staking ----
+
+  /**
+   * Current Primary Network validators (docs/staking.md §Reading state). With exactly one NodeID
+   * the node also lists its delegators, with their reward owners; otherwise only their totals.
+   */
+  async getCurrentValidators(nodeIDs: string[] = [], opts?: CallOptions): Promise<CurrentValidator[]> {
+    const result = await this.rpc.callRaw('platform.getCurrentValidators', nodeIDs.length > 0 ? { nodeIDs } : {}, opts);
+    const validators = parseCurrentValidators(result);
+    if (nodeIDs.length > 0 && validators.some((v) => !nodeIDs.includes(v.nodeID))) throw new NodeResponseError('platform.getCurrentValidators: the node answered about a validator it was not asked about');
+    return validators;
+  }
+
+  /** The least a validator and a delegator may stake, nAVAX. */
+  async getMinStake(opts?: CallOptions): Promise<{ minValidatorStake: bigint; minDelegatorStake: bigint }> {
+    return this.rpc.call('platform.getMinStake', {}, g.object({ minValidatorStake: g.uint, minDelegatorStake: g.uint }), opts);
+  }
+
+  /** An upper bound of the AVAX supply, nAVAX (what the reward formula takes). */
+  async getCurrentSupply(opts?: CallOptions): Promise<bigint> {
+    return (await this.rpc.call('platform.getCurrentSupply', {}, g.object({ supply: g.uint }), opts)).supply;
+  }
+
+  /**
+   * The UTXOs a staking's reward tx paid (`txID`: the staker tx, or for an auto-renewed validator
+   * the cycle's reward tx), each checksum-checked and decoded. The node's word: a reward UTXO has
+   * no tx that proves its amount.
+   */
+  async getRewardUtxos(txID: string, opts?: CallOptions): Promise<Utxo[]> {
+    const r = await this.rpc.call('platform.getRewardUTXOs', { txID, encoding: 'hex' }, g.object({ numFetched: g.uintNumber, utxos: g.array(g.string) }), opts);
+    if (r.numFetched !== r.utxos.length) throw new NodeResponseError(`platform.getRewardUTXOs: numFetched is ${r.numFetched} but ${r.utxos.length} UTXOs were sent`);
+    return r.utxos.map((hex, i) => {
+      try {
+        return decodeUtxo(fromApiHex(hex), 'pvm');
+      } catch (e) {
+        throw new NodeResponseError(`platform.getRewardUTXOs: UTXO ${i} cannot be read: ${(e as Error).message}`);
+      }
+    });
   }
 }

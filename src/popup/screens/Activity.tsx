@@ -17,6 +17,10 @@ const KIND_LABEL: Record<ActivityItem['kind'], string> = {
   'nft-transfer': 'Sent an NFT',
   export: 'Exported (cross-chain)',
   import: 'Imported (cross-chain)',
+  delegate: 'Delegated stake',
+  validate: 'Started validating',
+  'staking-config': 'Changed auto-renewal',
+  'staking-reward': 'Staking reward',
 };
 
 /** "Exported to C-Chain", "Imported from X-Chain" when the other chain is known. */

@@ -1,0 +1,363 @@
+// Staking on the P-Chain (staking.*, docs/staking.md): the validator list and a pick from it,
+// delegations, validations (fixed or auto-renewed) and changes to an auto-renewed validator, each
+// estimated for its review with the exact fee and then signed, sent through Delivery and followed
+// to the node's decision; the account's stakes and rewards, and their CSV. Every rule the network
+// would refuse a stake for is checked first, so a refused stake costs nothing and signs nothing.
+import { fromHex } from '../../core/bytes.js';
+import { cb58Encode, parseAddress, parseId, parseNodeId } from '../../core/encoding.js';
+import { DEFAULT_ATOMIC_API, stakingRulesFor, type StakingRules } from '../../core/network.js';
+import { NodeClient } from '../../core/node.js';
+import { ownersFromApi } from '../../core/node/checks.js';
+import type { CurrentValidator } from '../../core/node/validators.js';
+import { splitReward, stakingReward } from '../../core/staking/reward.js';
+import { checkAutoRenewChange, checkDelegation, checkDelegationTerms, checkValidation, StakingRuleError } from '../../core/staking/rules.js';
+import { pickValidator, validatorModels, validatorPage } from '../../core/staking/validator-list.js';
+import { makeOwners } from '../../core/tx/context.js';
+import { buildPAutoRenewedValidation, buildPDelegation, buildPSetAutoRenewConfig, buildPValidation } from '../../core/tx/staking.js';
+import { ownedAddressSet } from '../../core/tx/utxos.js';
+import type { ActivityItem, ArrivalView, OwnerSet, RequestParams as P, RequestResult as R, ValidationParams } from '../../shared/messages.js';
+import { stakesKey } from '../account-cache.js';
+import type { AccountContext, AccountEngines } from '../account-engines.js';
+import type { Delivery } from '../delivery.js';
+import { asField, ownersFrom } from '../request-fields.js';
+import { StakeBook, type StakeRecord } from '../stake-book.js';
+import type { StorageArea } from '../storage.js';
+import { hasOpenStakes } from '../stake-follow.js';
+import { stakingCsv } from '../staking-csv.js';
+import { followAccountStakes } from '../staking-follow-run.js';
+import { apiOwnerSet, myStakeView, ownerView, paramsView, rewardViews, validatorView } from '../staking-views.js';
+
+/** How long a read of the whole validator list serves the list screens (a send clears it). */
+const LIST_TTL_MS = 15_000;
+const NODE_KEY_TIMEOUT_MS = 10_000;
+
+/** The selected account at work on staking: its engine, the network's rules, chain time, its P addresses. */
+export interface StakingContext extends AccountContext {
+  rules: StakingRules;
+  /** P-Chain time, Unix seconds. */
+  now: bigint;
+  /** The account's P addresses; `pAddress` the first, where its stakes and rewards go by default. */
+  mine: ReadonlySet<string>;
+  pAddress: string;
+  book: StakeBook;
+}
+
+export interface StakingOptions {
+  fetch?: typeof fetch;
+  /** The account's activity (activity.list), for the CSV of everything. */
+  activity?: () => Promise<ActivityItem[]>;
+  log?: (line: string) => void;
+}
+
+export class StakingService {
+  readonly #lists = new Map<string, { at: number; list: CurrentValidator[] }>();
+
+  constructor(
+    private readonly engines: AccountEngines,
+    private readonly delivery: Delivery,
+    private readonly local: StorageArea,
+    private readonly options: StakingOptions = {},
+  ) {}
+
+  book(networkId: string, accountId: string): StakeBook {
+    return new StakeBook(this.local, stakesKey(networkId, accountId));
+  }
+
+  private async context(): Promise<StakingContext> {
+    const ctx = await this.engines.open();
+    const { engine, preset, account } = ctx;
+    const [timestamp, min] = await Promise.all([engine.node.platform.getTimestamp(), engine.node.platform.getMinStake()]);
+    const addresses = engine.addresses('P');
+    return {
+      ...ctx,
+      rules: { ...stakingRulesFor(engine.ctx.networkID), ...min },
+      now: BigInt(Math.floor(Date.parse(timestamp) / 1000)),
+      mine: new Set(addresses),
+      pAddress: addresses[0]!,
+      book: this.book(preset.id, account.id),
+    };
+  }
+
+  /** Every current validator, read at most every LIST_TTL_MS (or now, when `fresh`). */
+  private async validators(c: StakingContext, fresh = false): Promise<CurrentValidator[]> {
+    const cached = this.#lists.get(c.preset.id);
+    if (!fresh && cached && Date.now() - cached.at < LIST_TTL_MS) return cached.list;
+    const list = await c.engine.node.platform.getCurrentValidators();
+    this.#lists.set(c.preset.id, { at: Date.now(), list });
+    return list;
+  }
+
+  private async oneValidator(c: StakingContext, nodeID: string): Promise<CurrentValidator | undefined> {
+    return (await c.engine.node.platform.getCurrentValidators([nodeID]))[0];
+  }
+
+  private me(c: StakingContext): OwnerSet {
+    return { addresses: [c.pAddress], threshold: 1 };
+  }
+
+  private owners(c: StakingContext, set: OwnerSet, field: string) {
+    return asField(field, () => ownersFrom(set, 'P', c.engine.ctx.hrp));
+  }
+
+  private async spendParams(c: StakingContext) {
+    const [pool, fee] = await Promise.all([c.engine.spendable('P'), c.engine.pFeeContext()]);
+    return { ctx: c.engine.ctx, fee, pool, changeOwners: c.engine.changeOwners };
+  }
+
+  async stakingParams(): Promise<R<'staking.params'>> {
+    const c = await this.context();
+    return paramsView(c.rules, c.now);
+  }
+
+  async stakingValidators(p: P<'staking.validators'>): Promise<R<'staking.validators'>> {
+    const c = await this.context();
+    const list = await this.validators(c);
+    const models = validatorModels(list, c.rules, c.now, c.mine);
+    const f = p.filter ?? {};
+    const { matching, page } = validatorPage(models, {
+      now: c.now,
+      filter: {
+        ...(f.minUptime !== undefined ? { minUptime: f.minUptime } : {}),
+        ...(f.maxFee !== undefined ? { maxFee: f.maxFee } : {}),
+        ...(f.minFreeSpace !== undefined ? { minFreeSpace: BigInt(f.minFreeSpace) } : {}),
+        ...(f.minRemainingSeconds !== undefined ? { minRemainingSeconds: BigInt(f.minRemainingSeconds) } : {}),
+        ...(f.nodeID !== undefined ? { nodeID: f.nodeID } : {}),
+      },
+      ...(p.sort ? { sort: p.sort } : {}),
+      ...(p.offset !== undefined ? { offset: p.offset } : {}),
+      ...(p.limit !== undefined ? { limit: p.limit } : {}),
+    });
+    return { chainTime: Number(c.now), total: list.length, matching, validators: page.map(validatorView) };
+  }
+
+  async stakingPick(p: P<'staking.pick'>): Promise<R<'staking.pick'>> {
+    const c = await this.context();
+    const amount = BigInt(p.amount);
+    const end = BigInt(p.end);
+    // The rules that do not depend on the validator, first: a pick cannot mend them.
+    checkDelegationTerms({ rules: c.rules, now: c.now, amount, end });
+    const models = validatorModels(await this.validators(c), c.rules, c.now, c.mine);
+    const { validator, reasons } = pickValidator(models, { amount, end, now: c.now, rules: c.rules });
+    return { validator: validatorView(validator), reasons };
+  }
+
+  // ---- delegating ----
+
+  private async delegation(p: P<'staking.estimateDelegation'>) {
+    const c = await this.context();
+    const amount = BigInt(p.amount);
+    const end = BigInt(p.end);
+    const validator = await this.oneValidator(c, p.nodeID);
+    checkDelegation({ rules: c.rules, now: c.now, amount, end, nodeID: p.nodeID, validator });
+    const rewardSet = p.rewardOwner ?? this.me(c);
+    const rewardOwners = await this.owners(c, rewardSet, 'rewardOwner');
+    const stakeOwners = makeOwners([parseAddress(c.pAddress).bytes]);
+    const [spend, supply] = await Promise.all([this.spendParams(c), c.engine.node.platform.getCurrentSupply()]);
+    const built = buildPDelegation({ ...spend, nodeID: parseNodeId(p.nodeID), amount, stakeOwners, start: c.now, end, rewardOwners });
+    const split = splitReward(stakingReward(c.rules.reward, c.now, end - c.now, amount, supply), validator!.delegationFee);
+    const rewardOwner = ownerView(rewardSet, c.mine);
+    const arrives: ArrivalView[] = [
+      { what: 'stake', amount: p.amount, estimated: false, at: p.end, to: ownerView(this.me(c), c.mine) },
+      { what: 'reward', amount: split.delegator.toString(), estimated: true, at: p.end, to: rewardOwner },
+    ];
+    const review: R<'staking.estimateDelegation'> = {
+      nodeID: p.nodeID,
+      amount: p.amount,
+      from: c.pAddress,
+      start: Number(c.now),
+      end: p.end,
+      rewardOwner,
+      fee: built.fee.toString(),
+      estimatedReward: split.delegator.toString(),
+      validatorFee: split.validator.toString(),
+      validator: validatorView(validatorModels([validator!], c.rules, c.now, c.mine)[0]!),
+      arrives,
+    };
+    return { c, built, review, rewardSet };
+  }
+
+  async stakingEstimateDelegation(p: P<'staking.estimateDelegation'>): Promise<R<'staking.estimateDelegation'>> {
+    return (await this.delegation(p)).review;
+  }
+
+  async stakingDelegate(p: P<'staking.delegate'>): Promise<R<'staking.delegate'>> {
+    const { c, built, review, rewardSet } = await this.delegation(p);
+    const issued = await this.delivery.issue('delegate', built, p.maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: p.amount, nodeID: p.nodeID });
+    await this.record(c, { txID: issued.txID, kind: 'delegation', nodeID: p.nodeID, amount: p.amount, state: issued.status === 'accepted' ? 'active' : 'pending', start: review.start, end: p.end, rewardOwner: rewardSet });
+    return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
+  }
+
+  // ---- validating ----
+
+  async stakingNodeKey(p: P<'staking.nodeKey'>): Promise<R<'staking.nodeKey'>> {
+    // The node the user names, not the wallet's: its answer is only taken for what it must be.
+    const client = new NodeClient({ url: p.url, atomicApi: DEFAULT_ATOMIC_API, timeoutMs: NODE_KEY_TIMEOUT_MS, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) });
+    return client.info.getNodeID();
+  }
+
+  private async validation(p: ValidationParams) {
+    const c = await this.context();
+    const amount = BigInt(p.amount);
+    const period = p.autoRenew ? BigInt(p.autoRenew.period) : undefined;
+    const end = p.end !== undefined ? BigInt(p.end) : c.now + period!;
+    const existing = await this.oneValidator(c, p.nodeID);
+    checkValidation({ rules: c.rules, now: c.now, amount, delegationFee: p.delegationFee, ...(period !== undefined ? { period } : { end }), alreadyValidating: existing !== undefined });
+    const me = this.me(c);
+    const rewardSet = p.rewardOwner ?? me;
+    const feeSet = p.delegationFeeOwner ?? me;
+    const common = {
+      ...(await this.spendParams(c)),
+      nodeID: parseNodeId(p.nodeID),
+      amount,
+      stakeOwners: makeOwners([parseAddress(c.pAddress).bytes]),
+      signer: { publicKey: fromHex(p.publicKey.slice(2)), proofOfPossession: fromHex(p.proofOfPossession.slice(2)) },
+      rewardOwners: await this.owners(c, rewardSet, 'rewardOwner'),
+      delegationRewardOwners: await this.owners(c, feeSet, 'delegationFeeOwner'),
+      delegationShares: p.delegationFee,
+    };
+    const built = p.autoRenew
+      ? buildPAutoRenewedValidation({ ...common, authority: makeOwners([parseAddress(c.pAddress).bytes]), restakeShares: p.autoRenew.restakeShares, period: period! })
+      : buildPValidation({ ...common, start: c.now, end });
+    const reward = stakingReward(c.rules.reward, c.now, end - c.now, amount, await c.engine.node.platform.getCurrentSupply());
+    // An auto-renewed validator restakes its share of each cycle's reward; the rest is paid out.
+    const paidOut = p.autoRenew ? splitReward(reward, p.autoRenew.restakeShares).delegator : reward;
+    const rewardOwner = ownerView(rewardSet, c.mine);
+    const review: R<'staking.estimateValidation'> = {
+      nodeID: p.nodeID,
+      publicKey: p.publicKey,
+      proofOfPossession: p.proofOfPossession,
+      amount: p.amount,
+      from: c.pAddress,
+      start: Number(c.now),
+      end: Number(end),
+      ...(p.autoRenew ? { autoRenew: p.autoRenew, authority: ownerView(me, c.mine) } : {}),
+      delegationFee: p.delegationFee,
+      rewardOwner,
+      delegationFeeOwner: ownerView(feeSet, c.mine),
+      fee: built.fee.toString(),
+      estimatedReward: reward.toString(),
+      arrives: [
+        { what: 'stake', amount: p.amount, estimated: false, at: p.autoRenew ? null : Number(end), to: ownerView(me, c.mine) },
+        { what: 'reward', amount: paidOut.toString(), estimated: true, at: Number(end), to: rewardOwner },
+      ],
+    };
+    return { c, built, review, rewardSet, feeSet };
+  }
+
+  async stakingEstimateValidation(p: P<'staking.estimateValidation'>): Promise<R<'staking.estimateValidation'>> {
+    return (await this.validation(p)).review;
+  }
+
+  async stakingValidate(p: P<'staking.validate'>): Promise<R<'staking.validate'>> {
+    const { c, built, review, rewardSet, feeSet } = await this.validation(p);
+    const issued = await this.delivery.issue('validate', built, p.maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: p.amount, nodeID: p.nodeID });
+    await this.record(c, {
+      txID: issued.txID,
+      kind: p.autoRenew ? 'auto-renewed' : 'validation',
+      nodeID: p.nodeID,
+      amount: p.amount,
+      state: issued.status === 'accepted' ? 'active' : 'pending',
+      start: review.start,
+      end: review.end,
+      rewardOwner: rewardSet,
+      delegationFeeOwner: feeSet,
+      delegationFee: p.delegationFee,
+      ...(p.autoRenew ? { nextPeriod: p.autoRenew.period, restakeShares: p.autoRenew.restakeShares } : {}),
+    });
+    return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
+  }
+
+  // ---- auto-renewed validators ----
+
+  private async autoRenew(p: P<'staking.estimateAutoRenew'>) {
+    const c = await this.context();
+    const known = (await c.book.list()).find((s) => s.txID === p.txID)?.nodeID ?? (await this.validators(c, true)).find((v) => v.txID === p.txID)?.nodeID;
+    const v = known === undefined ? undefined : await this.oneValidator(c, known);
+    if (!v || v.txID !== p.txID || !v.autoRenew) {
+      throw new StakingRuleError('not-a-validator', 'That is not an auto-renewed validator validating now: it may have stopped already.', 'txID');
+    }
+    checkAutoRenewChange({ rules: c.rules, period: BigInt(p.period) });
+    const a = v.autoRenew.authority;
+    const authority = ownersFromApi('platform.getCurrentValidators', a.addresses, BigInt(a.threshold), a.locktime);
+    const owned = ownedAddressSet([...c.mine].map((x) => parseAddress(x).bytes));
+    const built = buildPSetAutoRenewConfig({ ...(await this.spendParams(c)), validatorTxID: parseId(p.txID), authority, owned, restakeShares: p.restakeShares, period: BigInt(p.period) });
+    const review: R<'staking.estimateAutoRenew'> = {
+      txID: p.txID,
+      nodeID: v.nodeID,
+      current: { period: Number(v.autoRenew.nextPeriod), restakeShares: v.autoRenew.restakeShares },
+      next: { period: p.period, restakeShares: p.restakeShares },
+      takesEffect: Number(v.end),
+      authority: ownerView(apiOwnerSet(a), c.mine),
+      fee: built.fee.toString(),
+    };
+    return { c, built, review };
+  }
+
+  async stakingEstimateAutoRenew(p: P<'staking.estimateAutoRenew'>): Promise<R<'staking.estimateAutoRenew'>> {
+    return (await this.autoRenew(p)).review;
+  }
+
+  async stakingSetAutoRenew(p: P<'staking.setAutoRenew'>): Promise<R<'staking.setAutoRenew'>> {
+    const { c, built, review } = await this.autoRenew(p);
+    const issued = await this.delivery.issue('staking-config', built, p.maxFee, { nodeID: review.nodeID });
+    if (issued.status === 'accepted') {
+      await c.book.update((stakes) => {
+        const s = stakes.find((x) => x.txID === p.txID);
+        if (s) Object.assign(s, { nextPeriod: p.period, restakeShares: p.restakeShares });
+      });
+    }
+    this.#lists.delete(c.preset.id);
+    return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
+  }
+
+  // ---- the account's stakes ----
+
+  private async record(c: StakingContext, r: Omit<StakeRecord, 'rewards' | 'byWallet' | 'createdAt'>): Promise<void> {
+    this.#lists.delete(c.preset.id);
+    await c.book.put({ ...r, rewards: [], byWallet: true, createdAt: Date.now() });
+  }
+
+  async stakingMine(): Promise<R<'staking.mine'>> {
+    const c = await this.context();
+    await followAccountStakes(c, await this.validators(c, true), this.engines.caches);
+    const stakes = await c.book.list();
+    const rewards = rewardViews(stakes);
+    const live = stakes.filter((s) => s.state === 'pending' || s.state === 'active');
+    const sum = (xs: readonly string[]) => xs.reduce((t, x) => t + BigInt(x), 0n).toString();
+    return {
+      chainTime: Number(c.now),
+      stakes: [...stakes].sort((a, b) => b.createdAt - a.createdAt).map((s) => myStakeView(s, c.mine)),
+      rewards,
+      totals: {
+        staked: sum(live.filter((s) => s.byWallet).map((s) => s.amount)),
+        potentialReward: sum(live.flatMap((s) => (s.state === 'active' && s.potentialReward !== undefined && s.rewardOwner.addresses.every((a) => c.mine.has(a)) ? [s.potentialReward] : []))),
+        rewardsPaid: sum(rewards.map((r) => r.amount)),
+      },
+    };
+  }
+
+  /**
+   * After a balance refresh: follows the account's open stakes, so a reward shows in Activity
+   * without the staking screen being opened. Costs nothing while no stake is open; never fails
+   * the refresh.
+   */
+  async followAfterRefresh(ctx: AccountContext): Promise<void> {
+    try {
+      const book = this.book(ctx.preset.id, ctx.account.id);
+      if (!hasOpenStakes(await book.list())) return;
+      const c = await this.context();
+      if (c.account.id !== ctx.account.id || c.preset.id !== ctx.preset.id) return;
+      await followAccountStakes(c, await this.validators(c), this.engines.caches);
+    } catch (e) {
+      this.options.log?.(`staking: following stakes failed: ${(e as Error).message}`);
+    }
+  }
+
+  async stakingRewardsCsv(p: P<'staking.rewardsCsv'>): Promise<R<'staking.rewardsCsv'>> {
+    const { engine, preset, account, cache } = await this.engines.open();
+    const stakes = await this.book(preset.id, account.id).list();
+    const activity = p.scope === 'all' ? ((await this.options.activity?.()) ?? cache.activity) : [];
+    return stakingCsv(stakes, activity, cache.balances.balances, cb58Encode(engine.ctx.avaxAssetID));
+  }
+}
+

@@ -1,0 +1,116 @@
+// The account's stakes, per network (storage.local `xpc.stakes.<network>.<account>`): each staking
+// tx the wallet issued, and each validator found with the account's rewards, with what the chain
+// said of it since (committed, its period or current cycle, how it ended) and the rewards found for
+// it. It outlives the validator list, which forgets a stake when it ends: the rewards of finished
+// stakes are found from here (src/background/stake-follow.ts).
+import { WalletError } from '../core/errors.js';
+import type { OwnerSet } from '../shared/messages.js';
+import type { StorageArea } from './storage.js';
+
+export type StakeKind = 'delegation' | 'validation' | 'auto-renewed';
+
+/** A reward the chain paid for a stake: one per reward UTXO. */
+export interface RewardRecord {
+  /** The chain's reward tx that paid it. */
+  txID: string;
+  kind: 'delegation' | 'validation' | 'delegation-fees';
+  /** nAVAX. */
+  amount: string;
+  /** Unix seconds: the end of the staking (or cycle) it rewards, when the chain paid it. */
+  paidAt: number;
+  /** The address it was paid to (the first of its owners). */
+  to: string;
+  /** Every owner address is the account's. */
+  yours: boolean;
+}
+
+export interface StakeRecord {
+  /** The staking tx (for an auto-renewed validator: the one that added it). */
+  txID: string;
+  kind: StakeKind;
+  nodeID: string;
+  /** nAVAX staked (an auto-renewed validator's grows with what it restakes). */
+  amount: string;
+  /** 'pending': sent, not committed yet; 'failed': refused by the chain. */
+  state: 'pending' | 'active' | 'finished' | 'failed';
+  /** Unix seconds: when it started (chain time), and its end or its current cycle's end. */
+  start?: number;
+  end?: number;
+  /** Auto-renewed: the next cycle's length (0: it stops at `end`) and the restaked part. */
+  nextPeriod?: number;
+  restakeShares?: number;
+  /** Auto-renewed: ends of past cycles whose rewards are still to be looked at. */
+  cyclesToSettle?: number[];
+  rewardOwner: OwnerSet;
+  delegationFeeOwner?: OwnerSet;
+  delegationFee?: number;
+  /** The node's expected reward for the current period or cycle, last seen. */
+  potentialReward?: string;
+  delegatorCount?: number;
+  /** Finished: the chain paid its rewards, or aborted them (uptime). */
+  settled?: 'paid' | 'not-paid';
+  rewards: RewardRecord[];
+  byWallet: boolean;
+  /** Milliseconds since epoch: when the wallet first knew of it. */
+  createdAt: number;
+}
+
+const VERSION = 1;
+
+interface Stored {
+  version: number;
+  stakes: StakeRecord[];
+}
+
+export class StakeBook {
+  static readonly #tails = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly local: StorageArea,
+    private readonly key: string,
+  ) {}
+
+  async list(): Promise<StakeRecord[]> {
+    const stored = (await this.local.get([this.key]))[this.key] as Stored | undefined;
+    if (stored === undefined) return [];
+    if (typeof stored !== 'object' || stored === null || stored.version !== VERSION || !Array.isArray(stored.stakes)) {
+      throw new WalletError('storage-corrupt', "the wallet's record of this account's stakes cannot be read");
+    }
+    return stored.stakes;
+  }
+
+  /** Applies `change` to the records as stored now, one change at a time per account and network. */
+  update<T>(change: (stakes: StakeRecord[]) => T): Promise<T> {
+    const tail = StakeBook.#tails.get(this.key) ?? Promise.resolve();
+    const run = tail.then(async () => {
+      const stakes = await this.list();
+      const out = change(stakes);
+      await this.local.set({ [this.key]: { version: VERSION, stakes } satisfies Stored });
+      return out;
+    });
+    StakeBook.#tails.set(this.key, run.catch(() => undefined));
+    return run;
+  }
+
+  /** Adds a record, or replaces the one with its tx ID. */
+  put(record: StakeRecord): Promise<void> {
+    return this.update((stakes) => {
+      const i = stakes.findIndex((s) => s.txID === record.txID);
+      if (i >= 0) stakes[i] = record;
+      else stakes.unshift(record);
+    });
+  }
+}
+
+/** Unlocks at the end; an auto-renewed validator that keeps renewing has no unlock time yet. */
+export function unlockTimeOf(s: StakeRecord): number | null {
+  if (s.kind === 'auto-renewed' && s.nextPeriod !== 0) return null;
+  return s.end ?? null;
+}
+
+/** What the account's own stakes lock now (pending and active ones it funded, whose end has not passed). */
+export function stakedAmounts(stakes: readonly StakeRecord[], nowSeconds: number): { amount: string; unlocksAt: number | null }[] {
+  return stakes
+    .filter((s) => s.byWallet && (s.state === 'pending' || (s.state === 'active' && (unlockTimeOf(s) === null || unlockTimeOf(s)! > nowSeconds))))
+    .map((s) => ({ amount: s.amount, unlocksAt: unlockTimeOf(s) }));
+}

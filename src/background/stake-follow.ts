@@ -1,0 +1,170 @@
+// Following the account's stakes on the chain (docs/staking.md §Finding rewards): a sent one until
+// it is committed, an active one through the validator list (its period, its current cycle, what
+// the node expects to pay), and a finished one until its reward tx is decided, then the reward
+// UTXOs that tx paid, told apart and recorded. An auto-renewed validator is rewarded per cycle: each
+// cycle end seen passing is settled on its own.
+import { parseAddress, formatAddress } from '../core/encoding.js';
+import type { TxState } from '../core/engine.js';
+import { ownersOf } from '../core/codec/rules.js';
+import type { OutputOwners } from '../core/codec/types.js';
+import type { NodeClient } from '../core/node.js';
+import type { CurrentValidator } from '../core/node/validators.js';
+import { classifyRewardUtxos, rewardTxIdOf } from '../core/staking/rewards.js';
+import { makeOwners } from '../core/tx/context.js';
+import type { OwnerSet } from '../shared/messages.js';
+import type { RewardRecord, StakeRecord } from './stake-book.js';
+
+/** At most this many missed cycles are looked for when an auto-renewed validator was not seen for long. */
+const MAX_MISSED_CYCLES = 50;
+
+export interface FollowInput {
+  node: NodeClient;
+  hrp: string;
+  /** The account's P addresses. */
+  mine: ReadonlySet<string>;
+  /** P-Chain time, Unix seconds. */
+  now: number;
+  /** Every current validator, and, per NodeID asked singly, that validator with its delegators. */
+  validators: readonly CurrentValidator[];
+  withDelegators: ReadonlyMap<string, CurrentValidator>;
+  txState: (txID: string) => Promise<TxState>;
+}
+
+/** A reward tx the chain decided, with what it paid: new since the last look. */
+export interface FoundReward {
+  stake: StakeRecord;
+  rewardTxID: string;
+  paidAt: number;
+  rewards: RewardRecord[];
+}
+
+const owners = (set: OwnerSet): OutputOwners => makeOwners(set.addresses.map((a) => parseAddress(a).bytes), set.threshold);
+
+/** The NodeIDs whose delegator lists following these stakes needs (their active delegations). */
+export function delegationNodes(stakes: readonly StakeRecord[]): string[] {
+  return [...new Set(stakes.filter((s) => s.kind === 'delegation' && (s.state === 'active' || s.state === 'pending')).map((s) => s.nodeID))];
+}
+
+/** True when something is left to look at (a stake not yet finished, or a reward not yet settled). */
+export function hasOpenStakes(stakes: readonly StakeRecord[]): boolean {
+  return stakes.some((s) => s.state === 'pending' || s.state === 'active' || (s.state === 'finished' && (s.settled === undefined || (s.cyclesToSettle?.length ?? 0) > 0)));
+}
+
+function see(s: StakeRecord, v: { start: bigint; end: bigint; potentialReward: bigint }): void {
+  s.start = Number(v.start);
+  s.end = Number(v.end);
+  s.potentialReward = v.potentialReward.toString();
+}
+
+/** An auto-renewed validator seen in cycle [start, end): every cycle end before `start` is past. */
+function seeCycle(s: StakeRecord, v: CurrentValidator): void {
+  const past = s.cyclesToSettle ?? [];
+  if (s.end !== undefined && s.end <= Number(v.start)) {
+    // Cycles this wallet did not see in between are found by stepping by the last known period.
+    for (let e = s.end, n = 0; e < Number(v.start) && n < MAX_MISSED_CYCLES && (s.nextPeriod ?? 0) > 0; e += s.nextPeriod!, n++) past.push(e);
+    if (!past.includes(Number(v.start))) past.push(Number(v.start));
+  }
+  s.cyclesToSettle = [...new Set(past)].sort((a, b) => a - b);
+  see(s, v);
+  s.amount = v.weight.toString();
+  s.delegatorCount = v.delegatorCount;
+  if (v.autoRenew) {
+    s.nextPeriod = Number(v.autoRenew.nextPeriod);
+    s.restakeShares = v.autoRenew.restakeShares;
+  }
+}
+
+/** It left the validator set: its last cycle ended at `end` (or later, had it renewed unseen). */
+function lastCycles(s: StakeRecord, now: number): void {
+  const past = s.cyclesToSettle ?? [];
+  if (s.end !== undefined) {
+    past.push(s.end);
+    for (let e = s.end + (s.nextPeriod ?? 0), n = 0; (s.nextPeriod ?? 0) > 0 && e <= now && n < MAX_MISSED_CYCLES; e += s.nextPeriod!, n++) past.push(e);
+  }
+  s.cyclesToSettle = [...new Set(past)].sort((a, b) => a - b);
+}
+
+/** Moves each stake on from what the chain says now. Mutates the records. */
+async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
+  if (s.state === 'pending') {
+    const state = await input.txState(s.txID);
+    if (state === 'failed') s.state = 'failed';
+    if (state !== 'accepted') return;
+    s.state = 'active';
+  }
+  if (s.state !== 'active') return;
+  if (s.kind === 'delegation') {
+    const d = input.withDelegators.get(s.nodeID)?.delegators?.find((x) => x.txID === s.txID);
+    if (d) see(s, d);
+    else if (s.end === undefined || input.now >= s.end) s.state = 'finished';
+    return;
+  }
+  const v = input.validators.find((x) => x.txID === s.txID);
+  if (v) {
+    if (s.kind === 'auto-renewed') seeCycle(s, v);
+    else {
+      see(s, v);
+      s.delegatorCount = v.delegatorCount;
+    }
+    return;
+  }
+  if (s.end !== undefined && input.now < s.end) return;
+  if (s.kind === 'auto-renewed') lastCycles(s, input.now);
+  s.state = 'finished';
+}
+
+/** The rewards one decided reward tx paid, as records. */
+async function rewardsOf(s: StakeRecord, input: FollowInput, rewardTxID: string, committed: boolean, paidAt: number): Promise<RewardRecord[]> {
+  // A delegation's or a fixed validation's UTXOs are listed under the staking tx, a cycle's under its reward tx.
+  const utxos = await input.node.platform.getRewardUtxos(s.kind === 'auto-renewed' ? rewardTxID : s.txID);
+  const classified = classifyRewardUtxos(s.kind, committed, utxos, { reward: owners(s.rewardOwner), ...(s.delegationFeeOwner ? { delegationFees: owners(s.delegationFeeOwner) } : {}) });
+  return classified.map((r) => {
+    const to = ownersOf(r.utxo.output).addresses.map((a) => formatAddress('P', input.hrp, a));
+    return { txID: rewardTxID, kind: r.kind, amount: r.amount.toString(), paidAt, to: to[0] ?? '', yours: to.length > 0 && to.every((a) => input.mine.has(a)) };
+  });
+}
+
+/** Looks at the reward txs due; returns those decided since the last look. Mutates the records. */
+async function settle(s: StakeRecord, input: FollowInput): Promise<FoundReward[]> {
+  const found: FoundReward[] = [];
+  const decide = async (rewardTxID: string, paidAt: number): Promise<boolean | undefined> => {
+    const state = await input.txState(rewardTxID);
+    // A reward tx the chain aborted is 'failed' to the engine; not yet issued or decided: undefined.
+    if (state !== 'accepted' && state !== 'failed') return undefined;
+    const committed = state === 'accepted';
+    const rewards = await rewardsOf(s, input, rewardTxID, committed, paidAt);
+    s.rewards = [...s.rewards.filter((r) => r.txID !== rewardTxID), ...rewards];
+    found.push({ stake: s, rewardTxID, paidAt, rewards });
+    return committed;
+  };
+  if (s.kind === 'auto-renewed') {
+    let last: boolean | undefined;
+    const left: number[] = [];
+    for (const end of s.cyclesToSettle ?? []) {
+      if (end > input.now) {
+        left.push(end);
+        continue;
+      }
+      const committed = await decide(rewardTxIdOf('auto-renewed', s.txID, BigInt(end)), end);
+      if (committed === undefined) left.push(end);
+      else last = committed;
+    }
+    s.cyclesToSettle = left;
+    if (s.state === 'finished' && left.length === 0 && s.settled === undefined) s.settled = last === false ? 'not-paid' : 'paid';
+    return found;
+  }
+  if (s.state !== 'finished' || s.settled !== undefined || s.end === undefined) return found;
+  const committed = await decide(rewardTxIdOf(s.kind, s.txID), s.end);
+  if (committed !== undefined) s.settled = committed ? 'paid' : 'not-paid';
+  return found;
+}
+
+/** Follows every stake once; returns the reward txs decided since the last time. */
+export async function followStakes(stakes: StakeRecord[], input: FollowInput): Promise<FoundReward[]> {
+  const found: FoundReward[] = [];
+  for (const s of stakes) {
+    await advance(s, input);
+    found.push(...(await settle(s, input)));
+  }
+  return found;
+}

@@ -1,0 +1,39 @@
+// The CSV of staking.rewardsCsv: every reward paid to the account (from the stake book), and with
+// 'all' every activity item too, oldest first; amounts in their asset's unit, fees in AVAX.
+import { type CsvRow, csvOf } from '../core/staking/csv.js';
+import type { ActivityItem, AssetBalanceView } from '../shared/messages.js';
+import type { StakeRecord } from './stake-book.js';
+import { rewardViews } from './staking-views.js';
+
+const NAVAX_DECIMALS = 9;
+const WEI_DECIMALS = 18;
+
+function activityRow(a: ActivityItem, assets: readonly AssetBalanceView[], avax: string): CsvRow {
+  const evm = a.chain === 'C' && a.txID.startsWith('0x');
+  const known = assets.find((b) => b.assetID === a.assetID && b.chain !== 'C');
+  const [denomination, asset] =
+    a.chain === 'C' && a.assetID === undefined ? [WEI_DECIMALS, 'AVAX'] : a.assetID === avax ? [NAVAX_DECIMALS, 'AVAX'] : known ? [known.denomination, known.symbol] : [0, a.assetID ?? ''];
+  return {
+    time: a.createdAt,
+    txID: a.txID,
+    kind: a.status === 'accepted' ? a.kind : `${a.kind} (${a.status})`,
+    ...(a.amount !== undefined ? { amount: BigInt(a.amount) } : {}),
+    denomination,
+    asset,
+    ...(a.fee !== undefined ? { fee: BigInt(a.fee), feeDenomination: evm ? WEI_DECIMALS : NAVAX_DECIMALS } : {}),
+  };
+}
+
+export function stakingCsv(stakes: readonly StakeRecord[], activity: readonly ActivityItem[], assets: readonly AssetBalanceView[], avax: string): { csv: string; rows: number } {
+  const rewards: CsvRow[] = rewardViews(stakes).map((r) => ({
+    time: r.paidAt * 1000,
+    txID: r.txID,
+    kind: r.kind === 'delegation-fees' ? 'staking-delegation-fees' : 'staking-reward',
+    amount: BigInt(r.amount),
+    denomination: NAVAX_DECIMALS,
+    asset: 'AVAX',
+  }));
+  // Rewards come from the book (one line per payment); Activity's reward items would repeat them.
+  const rows = [...rewards, ...activity.filter((a) => a.kind !== 'staking-reward').map((a) => activityRow(a, assets, avax))].sort((a, b) => a.time - b.time);
+  return { csv: csvOf(rows), rows: rows.length };
+}

@@ -1,0 +1,66 @@
+// One look at the account's stakes (src/background/stake-follow.ts) with what it needs from the
+// node, the result saved to the stake book, and every reward the chain paid to the account since
+// the last look listed in Activity as "Staking reward".
+import { cb58Encode } from '../core/encoding.js';
+import type { CurrentValidator } from '../core/node/validators.js';
+import { type AccountCaches, addActivity } from './account-cache.js';
+import type { StakingContext } from './services/staking.js';
+import type { StakeRecord } from './stake-book.js';
+import { delegationNodes, followStakes } from './stake-follow.js';
+import { apiOwnerSet } from './staking-views.js';
+
+/** Validators the account gets the rewards of (or may change) that the book does not know yet. */
+function discovered(stakes: readonly StakeRecord[], validators: readonly CurrentValidator[], mine: ReadonlySet<string>): StakeRecord[] {
+  const known = new Set(stakes.map((s) => s.txID));
+  const all = (addresses: readonly string[] | undefined) => addresses !== undefined && addresses.length > 0 && addresses.every((a) => mine.has(a));
+  return validators
+    .filter((v) => !known.has(v.txID) && (all(v.validationRewardOwner?.addresses) || all(v.autoRenew?.authority.addresses)))
+    .map((v) => ({
+      txID: v.txID,
+      kind: v.autoRenew ? 'auto-renewed' : 'validation',
+      nodeID: v.nodeID,
+      amount: v.weight.toString(),
+      state: 'active',
+      rewardOwner: v.validationRewardOwner ? apiOwnerSet(v.validationRewardOwner) : { addresses: [], threshold: 0 },
+      ...(v.delegationRewardOwner ? { delegationFeeOwner: apiOwnerSet(v.delegationRewardOwner) } : {}),
+      delegationFee: v.delegationFee,
+      rewards: [],
+      byWallet: false,
+      createdAt: Date.now(),
+    }));
+}
+
+export async function followAccountStakes(c: StakingContext, validators: readonly CurrentValidator[], caches: AccountCaches): Promise<void> {
+  const stakes = await c.book.list();
+  stakes.push(...discovered(stakes, validators, c.mine));
+  const node = c.engine.node;
+  const withDelegators = new Map<string, CurrentValidator>();
+  await Promise.all(
+    delegationNodes(stakes).map(async (nodeID) => {
+      const [v] = await node.platform.getCurrentValidators([nodeID]);
+      if (v) withDelegators.set(nodeID, v);
+    }),
+  );
+  const found = await followStakes(stakes, { node, hrp: c.engine.ctx.hrp, mine: c.mine, now: Number(c.now), validators, withDelegators, txState: (txID) => c.engine.txState('P', txID) });
+  const followed = new Map(stakes.map((s) => [s.txID, s]));
+  await c.book.update((stored) => {
+    // A stake recorded meanwhile (a send) stays; the ones looked at take what was found.
+    for (let i = 0; i < stored.length; i++) {
+      const mine = followed.get(stored[i]!.txID);
+      if (mine) stored[i] = mine;
+      followed.delete(stored[i]!.txID);
+    }
+    stored.push(...followed.values());
+  });
+  const avax = cb58Encode(c.engine.ctx.avaxAssetID);
+  const paid = found.map((f) => ({ f, amount: f.rewards.filter((r) => r.yours).reduce((s, r) => s + BigInt(r.amount), 0n) })).filter((x) => x.amount > 0n);
+  if (paid.length === 0) return;
+  await caches.update(c.preset.id, c.account.id, (cache) => {
+    for (const { f, amount } of paid) {
+      if (cache.activity.some((a) => a.txID === f.rewardTxID)) continue;
+      addActivity(cache, { txID: f.rewardTxID, chain: 'P', kind: 'staking-reward', status: 'accepted', assetID: avax, amount: amount.toString(), nodeID: f.stake.nodeID, createdAt: f.paidAt * 1000 });
+    }
+    // Listed by when the chain paid it, among the rest.
+    cache.activity.sort((a, b) => b.createdAt - a.createdAt);
+  });
+}

@@ -1,0 +1,122 @@
+// The P-Chain's staking rules, checked before anything is signed (docs/staking.md §Rules): each
+// one the node would refuse a tx for, in the node's order, with what was asked and what the rule
+// allows in plain words. Pure: the caller gives the rules, the chain time and the validator.
+import { WalletError } from '../errors.js';
+import type { StakingRules } from '../network.js';
+import { sharesText } from '../describe-pvm.js';
+import { avaxWords, durationWords, timeWords } from './words.js';
+
+export type StakingRule =
+  | 'stake-too-small'
+  | 'stake-too-large'
+  | 'too-short'
+  | 'too-long'
+  | 'outside-validator-period'
+  | 'over-capacity'
+  | 'fee-too-low'
+  | 'not-a-validator'
+  | 'already-validating';
+
+/** A stake the network would refuse: nothing was signed. `field` names the request's param. */
+export class StakingRuleError extends WalletError {
+  constructor(
+    readonly rule: StakingRule,
+    message: string,
+    readonly field: string,
+  ) {
+    super('staking-rule', message);
+  }
+}
+
+/** A validator as the rules see it (from platform.getCurrentValidators). */
+export interface ValidatorState {
+  nodeID: string;
+  start: bigint;
+  /** Its end, or the end of its current cycle when auto-renewed. */
+  end: bigint;
+  weight: bigint;
+  delegatorWeight: bigint;
+  autoRenew?: unknown;
+}
+
+/** How much more may be delegated to `v` now: its weight may reach min(factor × own stake, the network's maximum). */
+export function freeSpaceOf(v: Pick<ValidatorState, 'weight' | 'delegatorWeight'>, rules: StakingRules): bigint {
+  const byFactor = rules.maxWeightFactor * v.weight;
+  const most = byFactor < rules.maxValidatorStake ? byFactor : rules.maxValidatorStake;
+  const free = most - v.weight - v.delegatorWeight;
+  return free > 0n ? free : 0n;
+}
+
+function checkDuration(rules: StakingRules, seconds: bigint, minimum: bigint, what: string, field: string): void {
+  if (seconds < minimum) {
+    const asked = seconds <= 0n ? 'that end is not in the future' : `this one would last ${durationWords(seconds)}`;
+    throw new StakingRuleError('too-short', `${what} must last at least ${durationWords(minimum)}; ${asked} (staking starts when the network accepts it).`, field);
+  }
+  if (seconds > rules.maxStakeDuration) {
+    throw new StakingRuleError('too-long', `${what} can last at most ${durationWords(rules.maxStakeDuration)}; this one would last ${durationWords(seconds)}.`, field);
+  }
+}
+
+/** The rules of a delegation that hold whatever its validator: the amount, the duration. */
+export function checkDelegationTerms(p: { rules: StakingRules; now: bigint; amount: bigint; end: bigint }): void {
+  if (p.amount < p.rules.minDelegatorStake) {
+    throw new StakingRuleError('stake-too-small', `A delegation needs at least ${avaxWords(p.rules.minDelegatorStake)}; this one is ${avaxWords(p.amount)}.`, 'amount');
+  }
+  checkDuration(p.rules, p.end - p.now, p.rules.minStakeDuration, 'A delegation', 'end');
+}
+
+/**
+ * A delegation of `amount` to `validator` (undefined: not a current validator) from chain time
+ * `now` until `end`, checked as the node checks it. Throws StakingRuleError.
+ */
+export function checkDelegation(p: { rules: StakingRules; now: bigint; amount: bigint; end: bigint; nodeID: string; validator: ValidatorState | undefined }): void {
+  const { rules, now, amount, end, validator } = p;
+  checkDelegationTerms(p);
+  if (!validator) throw new StakingRuleError('not-a-validator', 'That node is not validating the Primary Network now, so it cannot take delegations.', 'nodeID');
+  if (end > validator.end || now < validator.start) {
+    const until = validator.autoRenew !== undefined ? `its current cycle ends ${timeWords(validator.end)}` : `it validates until ${timeWords(validator.end)}`;
+    throw new StakingRuleError('outside-validator-period', `A delegation must end while its validator still validates: ${until}, so choose an end no later than that.`, 'end');
+  }
+  const free = freeSpaceOf(validator, rules);
+  if (amount > free) {
+    throw new StakingRuleError(
+      'over-capacity',
+      free === 0n ? 'This validator is full: it can take no more delegations now.' : `This validator can take at most ${avaxWords(free)} more; this delegation is ${avaxWords(amount)}.`,
+      'amount',
+    );
+  }
+}
+
+/**
+ * A validation of `amount` with a delegation fee of `delegationFee` millionths, either until
+ * `end` or auto-renewed in cycles of `period` seconds, checked as the node checks it.
+ */
+export function checkValidation(p: {
+  rules: StakingRules;
+  now: bigint;
+  amount: bigint;
+  delegationFee: number;
+  end?: bigint;
+  period?: bigint;
+  alreadyValidating: boolean;
+}): void {
+  const { rules, amount } = p;
+  if (amount < rules.minValidatorStake) {
+    throw new StakingRuleError('stake-too-small', `A validator needs a stake of at least ${avaxWords(rules.minValidatorStake)}; this one is ${avaxWords(amount)}.`, 'amount');
+  }
+  if (amount > rules.maxValidatorStake) {
+    throw new StakingRuleError('stake-too-large', `A validator can stake at most ${avaxWords(rules.maxValidatorStake)}; this one is ${avaxWords(amount)}.`, 'amount');
+  }
+  if (p.delegationFee < rules.minDelegationFee) {
+    throw new StakingRuleError('fee-too-low', `The delegation fee must be at least ${sharesText(rules.minDelegationFee)}; ${sharesText(p.delegationFee)} is below the network's minimum.`, 'delegationFee');
+  }
+  if (p.period !== undefined) checkDuration(rules, p.period, rules.minValidatorDuration, 'A cycle', 'autoRenew.period');
+  else checkDuration(rules, (p.end ?? 0n) - p.now, rules.minValidatorDuration, 'A validation', 'end');
+  if (p.alreadyValidating) throw new StakingRuleError('already-validating', 'That node is already validating the Primary Network: a node can be added only once at a time.', 'nodeID');
+}
+
+/** A change to an auto-renewed validator's next cycles: 0 stops it, else a cycle's length as for a validation. */
+export function checkAutoRenewChange(p: { rules: StakingRules; period: bigint }): void {
+  if (p.period === 0n) return;
+  checkDuration(p.rules, p.period, p.rules.minValidatorDuration, 'A cycle', 'period');
+}

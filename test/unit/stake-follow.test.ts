@@ -1,0 +1,149 @@
+// Following the account's stakes (src/background/stake-follow.ts, stake-book.ts, staking-csv.ts)
+// with the chain's answers scripted from what the Helicon test node recorded: a sent stake until it
+// is committed or refused, a delegation until its reward tx is decided, every cycle of an
+// auto-renewed validator (also those the wallet did not see), what is staked in the balance, and the
+// CSV's lines for rewards and activity.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { StakeBook, stakedAmounts, type StakeRecord } from '../../src/background/stake-book.js';
+import { followStakes, hasOpenStakes, type FollowInput } from '../../src/background/stake-follow.js';
+import { stakingCsv } from '../../src/background/staking-csv.js';
+import { memoryStores } from '../../src/background/storage.js';
+import { decodeUtxo } from '../../src/core/codec/codec.js';
+import type { Utxo } from '../../src/core/codec/types.js';
+import { fromApiHex } from '../../src/core/encoding.js';
+import type { TxState } from '../../src/core/engine.js';
+import type { NodeClient } from '../../src/core/node.js';
+import type { CurrentValidator } from '../../src/core/node/validators.js';
+import { rewardTxIdOf } from '../../src/core/staking/rewards.js';
+
+const REWARDS = JSON.parse(readFileSync(new URL('./fixtures/reward-utxos.json', import.meta.url), 'utf8')) as Record<string, { stakeTxID: string; result: { utxos: string[] } }>;
+const utxosOf = (key: string): Utxo[] => REWARDS[key]!.result.utxos.map((h) => decodeUtxo(fromApiHex(h), 'pvm'));
+const ME = 'P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p';
+const NODE = 'NodeID-BqUj8Y8GtNthdgxRD3z9NKWy3ru3K338C';
+const AUTO_TX = REWARDS['autoRenewedCycle']!.stakeTxID;
+const DELEGATION_TX = REWARDS['delegation']!.stakeTxID;
+
+function record(patch: Partial<StakeRecord>): StakeRecord {
+  return { txID: 'tx', kind: 'delegation', nodeID: NODE, amount: '25000000000', state: 'active', rewardOwner: { addresses: [ME], threshold: 1 }, rewards: [], byWallet: true, createdAt: 0, ...patch };
+}
+
+/** A chain scripted per tx ID: its state, and the reward UTXOs listed under an ID. */
+function input(states: Record<string, TxState>, rewardUtxos: Record<string, Utxo[]>, patch: Partial<FollowInput> = {}): FollowInput & { asked: string[] } {
+  const asked: string[] = [];
+  const node = { platform: { getRewardUtxos: async (txID: string) => (asked.push(txID), rewardUtxos[txID] ?? []) } } as unknown as NodeClient;
+  return { node, hrp: 'custom', mine: new Set([ME]), now: 1795583200, validators: [], withDelegators: new Map(), txState: async (txID) => states[txID] ?? 'unknown', asked, ...patch };
+}
+
+const validator = (patch: Partial<CurrentValidator>): CurrentValidator => ({
+  txID: AUTO_TX, nodeID: NODE, start: 1795583192n, end: 1795583492n, weight: 2_000_000_708_961n, potentialReward: 1_417_497n, accruedDelegateeReward: 0n,
+  delegationFee: 30_000, uptime: 100, connected: true, delegatorCount: 0, delegatorWeight: 0n, ...patch,
+});
+
+describe('following stakes', () => {
+  it('moves a sent stake to active once committed, or to failed when refused; nothing is asked of a stake still pending', async () => {
+    const stakes = [record({ txID: 'a', state: 'pending', end: 1795583300 }), record({ txID: 'b', state: 'pending' }), record({ txID: 'c', state: 'pending' })];
+    const chain = input({ a: 'accepted', b: 'failed' }, {}, { withDelegators: new Map([[NODE, validator({ delegators: [{ txID: 'a', nodeID: NODE, start: 1795583100n, end: 1795583300n, weight: 25n, potentialReward: 99n }] })]]) });
+    await followStakes(stakes, chain);
+    expect(stakes.map((s) => s.state)).toEqual(['active', 'failed', 'pending']);
+    expect(stakes[0]).toMatchObject({ start: 1795583100, end: 1795583300, potentialReward: '99' });
+    expect(hasOpenStakes(stakes)).toBe(true);
+  });
+
+  it('finishes a delegation at its end and records its reward once its reward tx is committed, as much as the node paid', async () => {
+    const stakes = [record({ txID: DELEGATION_TX, end: 1795583012 })];
+    const rewardTx = rewardTxIdOf('delegation', DELEGATION_TX);
+    expect(await followStakes(stakes, input({}, {}))).toEqual([]);
+    expect(stakes[0]).toMatchObject({ state: 'finished' });
+    expect(stakes[0]!.settled).toBeUndefined();
+    const chain = input({ [rewardTx]: 'accepted' }, { [DELEGATION_TX]: utxosOf('delegation') });
+    const found = await followStakes(stakes, chain);
+    expect(chain.asked).toEqual([DELEGATION_TX]);
+    expect(found.map((f) => [f.rewardTxID, f.paidAt])).toEqual([[rewardTx, 1795583012]]);
+    expect(stakes[0]).toMatchObject({ settled: 'paid', rewards: [{ txID: rewardTx, kind: 'delegation', amount: '6874', paidAt: 1795583012, to: ME, yours: true }] });
+    expect(hasOpenStakes(stakes)).toBe(false);
+    // Settled: nothing more is asked.
+    expect(await followStakes(stakes, chain)).toEqual([]);
+  });
+
+  it('records an aborted delegation as not paid, with no reward', async () => {
+    const stakes = [record({ txID: DELEGATION_TX, state: 'finished', end: 1795583012 })];
+    await followStakes(stakes, input({ [rewardTxIdOf('delegation', DELEGATION_TX)]: 'failed' }, { [DELEGATION_TX]: utxosOf('delegation') }));
+    expect(stakes[0]).toMatchObject({ settled: 'not-paid', rewards: [] });
+  });
+
+  it('settles each cycle of an auto-renewed validator: the one it saw end, the ones it missed, the last when it left', async () => {
+    const first = rewardTxIdOf('auto-renewed', AUTO_TX, 1795583192n);
+    const stakes = [record({ txID: AUTO_TX, kind: 'auto-renewed', start: 1795582892, end: 1795583192, nextPeriod: 300, restakeShares: 500_000, delegationFeeOwner: { addresses: [ME], threshold: 1 } })];
+    // Seen in its second cycle: the first has ended, and its reward tx paid a validation reward and fees.
+    const found = await followStakes(stakes, input({ [first]: 'accepted' }, { [first]: utxosOf('autoRenewedCycle') }, { validators: [validator({})] }));
+    expect(found.map((f) => f.rewardTxID)).toEqual([first]);
+    expect(stakes[0]).toMatchObject({ state: 'active', start: 1795583192, end: 1795583492, amount: '2000000708961', cyclesToSettle: [] });
+    expect(stakes[0]!.rewards.map((r) => [r.kind, r.amount])).toEqual([['validation', '708748'], ['delegation-fees', '213']]);
+    // Not seen for two cycles, then seen in a later one: both cycles in between are looked at.
+    const later = validator({ start: 1795584092n, end: 1795584392n });
+    const chain = input({}, {}, { now: 1795584100, validators: [later] });
+    await followStakes(stakes, chain);
+    expect(stakes[0]!.cyclesToSettle).toEqual([1795583492, 1795583792, 1795584092]);
+    // Gone from the list after its end: its last cycle is settled, then it is finished.
+    const gone = input({}, {}, { now: 1795584400 });
+    await followStakes(stakes, gone);
+    expect(stakes[0]).toMatchObject({ state: 'finished', cyclesToSettle: [1795583492, 1795583792, 1795584092, 1795584392] });
+    expect(stakes[0]!.settled).toBeUndefined();
+  });
+
+  it('counts in the balance only what the account staked itself and is still locked, with when it comes back', () => {
+    const stakes = [
+      record({ txID: 'a', end: 200 }),
+      record({ txID: 'b', end: 50 }),
+      record({ txID: 'c', state: 'pending', end: 300 }),
+      record({ txID: 'd', kind: 'auto-renewed', nextPeriod: 60, end: 120 }),
+      record({ txID: 'e', kind: 'auto-renewed', nextPeriod: 0, end: 120 }),
+      record({ txID: 'f', byWallet: false, end: 500 }),
+      record({ txID: 'g', state: 'finished', end: 20 }),
+    ];
+    expect(stakedAmounts(stakes, 100)).toEqual([
+      { amount: '25000000000', unlocksAt: 200 },
+      { amount: '25000000000', unlocksAt: 300 },
+      { amount: '25000000000', unlocksAt: null },
+      { amount: '25000000000', unlocksAt: 120 },
+    ]);
+  });
+
+  it('keeps the book per account and network, and refuses one it cannot read instead of taking it for empty', async () => {
+    const { local } = memoryStores();
+    const book = new StakeBook(local, 'xpc.stakes.n.a');
+    expect(await book.list()).toEqual([]);
+    await book.put(record({ txID: 'a' }));
+    await book.put(record({ txID: 'a', amount: '1' }));
+    expect((await book.list()).map((s) => [s.txID, s.amount])).toEqual([['a', '1']]);
+    await local.set({ 'xpc.stakes.n.a': { version: 9, stakes: 'x' } });
+    await expect(book.list()).rejects.toMatchObject({ code: 'storage-corrupt' });
+  });
+});
+
+describe('the CSV of rewards and activity', () => {
+  it('writes rewards from the book and activity in its asset’s unit, oldest first, leaving Activity’s reward items to the book', () => {
+    const stakes = [record({ rewards: [{ txID: 'r1', kind: 'delegation', amount: '6874', paidAt: 1_000, to: ME, yours: true }, { txID: 'r1', kind: 'delegation-fees', amount: '5', paidAt: 1_000, to: 'P-custom1other', yours: false }] })];
+    const { csv, rows } = stakingCsv(
+      stakes,
+      [
+        { txID: '0xabc', chain: 'C', kind: 'send', status: 'accepted', amount: '1000000000000000000', fee: '21000000000000', createdAt: 500_000 },
+        { txID: 'r1', chain: 'P', kind: 'staking-reward', status: 'accepted', amount: '6874', createdAt: 1_000_000 },
+        { txID: 'm', chain: 'X', kind: 'mint', status: 'failed', assetID: 'GOLD', amount: '150', fee: '1000000', createdAt: 2_000_000 },
+        { txID: 'x', chain: 'X', kind: 'receive', status: 'accepted', assetID: 'AVAXID', amount: '5', createdAt: 3_000_000 },
+      ],
+      [{ chain: 'X', assetID: 'GOLD', name: 'Gold', symbol: 'GLD', denomination: 2, verified: false, spendable: '0', locked: '0', lockedStakeable: '0', unproven: '0' }],
+      'AVAXID',
+    );
+    expect(rows).toBe(4);
+    expect(csv.split('\r\n')).toEqual([
+      'date,txID,kind,amount,asset,fee',
+      '1970-01-01T00:08:20.000Z,0xabc,send,1,AVAX,0.000021',
+      '1970-01-01T00:16:40.000Z,r1,staking-reward,0.000006874,AVAX,',
+      '1970-01-01T00:33:20.000Z,m,mint (failed),1.5,GLD,0.001',
+      '1970-01-01T00:50:00.000Z,x,receive,0.000000005,AVAX,',
+      '',
+    ]);
+  });
+});
