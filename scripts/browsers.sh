@@ -13,6 +13,8 @@ FIREFOX_BIN=/usr/bin/firefox-esr
 missing=()
 [ -x "$CHROMIUM_BIN" ] || missing+=(chromium)
 [ -x "$FIREFOX_BIN" ] || missing+=(firefox-esr)
+# Not a browser: Info-ZIP's unzip, with which the package tests read the release zips back.
+command -v unzip >/dev/null 2>&1 || missing+=(unzip)
 
 if [ "${#missing[@]}" -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
