@@ -162,6 +162,27 @@ export function signEvmTx(req: EvmTxRequest, secret: Bytes): SignedEvmTx {
   return { rawTx: signed.toHex({ includeSignature: true }), hash: signed.hash, maxFeeWei: req.gasLimit * req.maxFeePerGas };
 }
 
+/** A signed EIP-1559 tx (its raw bytes) back as the request it was signed from. */
+export function decodeEvmTx(rawTx: Bytes): EvmTxRequest & { from: string } {
+  const tx = Transaction.fromHex(`0x${toHex(rawTx)}`);
+  const r = tx.raw as { chainId: bigint; nonce: bigint; to: string; value: bigint; data: string; gasLimit: bigint; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint };
+  if (r.maxFeePerGas === undefined || r.maxPriorityFeePerGas === undefined) throw new ValidationError('not an EIP-1559 transaction', 'rawTx');
+  const data = r.data && r.data !== '0x' ? { data: r.data } : {};
+  return { chainId: r.chainId, nonce: r.nonce, to: r.to, value: r.value, gasLimit: r.gasLimit, maxFeePerGas: r.maxFeePerGas, maxPriorityFeePerGas: r.maxPriorityFeePerGas, from: tx.sender, ...data };
+}
+
+/**
+ * Fees for a tx that takes the place of a pending one (same nonce): the node's mempool wants both
+ * the fee cap and the tip at least 10% higher (rounded up), and it must pay today's base fee bound.
+ */
+export function replacementFees(old: Pick<EvmTxRequest, 'maxFeePerGas' | 'maxPriorityFeePerGas'>, baseFeeWei: bigint, tipWei: bigint): { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } {
+  const bump = (v: bigint): bigint => (v * 110n + 99n) / 100n;
+  const tip = bump(old.maxPriorityFeePerGas) > tipWei ? bump(old.maxPriorityFeePerGas) : tipWei;
+  const now = eip1559Fees(baseFeeWei, tip).maxFeePerGas;
+  const cap = bump(old.maxFeePerGas) > now ? bump(old.maxFeePerGas) : now;
+  return { maxFeePerGas: cap, maxPriorityFeePerGas: tip };
+}
+
 /** The nonce a signed EVM tx (its raw bytes) spends. */
 export function evmTxNonce(rawTx: Bytes): bigint {
   return Transaction.fromHex(`0x${toHex(rawTx)}`).raw.nonce;
