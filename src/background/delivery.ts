@@ -125,6 +125,44 @@ export class Delivery {
     return next;
   }
 
+  /**
+   * The wallet's own C-Chain EVM tx (a send, a token send, a revoke): its nonce from the account's
+   * one nonce line (evmNonce over the outbox, under the EVM lock), its fees quoted now and refused
+   * unsigned above `maxFeeWei`, then delivered and followed as every send. `fee`: wei paid.
+   */
+  async sendEvm(tx: { to: string; valueWei: bigint; data?: string }, maxFeeWei: bigint, item: Omit<ActivityItem, 'txID' | 'chain' | 'status' | 'createdAt'>): Promise<{ txHash: string; fee: string }> {
+    const ctx = await this.engines.open();
+    return this.withEvmLock(ctx.account.id, async () => {
+      const live = await this.settleRefusedHere(ctx, 'C', true);
+      const own = await this.ownEvmNonces(ctx);
+      const signed = await ctx.engine.signC(tx.to, tx.valueWei, tx.data, { maxFeeWei, own });
+      const replaced = conflictsOf(live, 'C', { nonce: evmTxNonce(signed.signedBytes) });
+      // Listed with the most it can cost until its receipt says what it did.
+      const full: ActivityItem = { ...item, txID: signed.txID, chain: 'C', status: 'pending', fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
+      const done = await this.deliver(ctx, { chain: 'C', ...signed }, full, undefined, true, replaced);
+      return { txHash: signed.txID, fee: done.fee! };
+    });
+  }
+
+  /**
+   * Sends `signed`, which takes the place of the pending EVM tx `replaces` (same nonce, higher
+   * fees: a speed-up or a cancel), under the EVM lock. Both stay in the outbox, each marked with
+   * the other, until one runs; the other is then "replaced" (src/background/outbox.ts). Not followed here.
+   */
+  async sendReplacement(ctx: AccountContext, replaces: string, build: (old: OutboxEntry) => Promise<{ signed: Signed; item: ActivityItem }>): Promise<string> {
+    return this.withEvmLock(ctx.account.id, async () => {
+      const outbox = this.engines.outbox(ctx.preset.id, ctx.account.id);
+      const old = (await outbox.list()).find((e) => e.txID.toLowerCase() === replaces.toLowerCase() && !e.voided);
+      if (!old) throw new WalletError('not-pending', 'that transaction is no longer waiting: it went through, was replaced, or the node refused it');
+      const fate = await ctx.engine.txFate('C', old.txID, fromHex(old.signedHex));
+      if (fate === 'accepted' || fate === 'inputs-spent') throw new WalletError('not-pending', 'that transaction has already gone through (or another one took its place); nothing was sent');
+      const { signed, item } = await build(old);
+      if (evmTxNonce(signed.signedBytes) !== evmTxNonce(fromHex(old.signedHex))) throw new Error('a replacement must keep the nonce');
+      await this.deliver(ctx, signed, { ...item, replaces: old.txID }, undefined, false, [old.txID]);
+      return signed.txID;
+    });
+  }
+
   /** The nonces of this account's C-Chain EVM txs the node has not decided on, or refused (the outbox). */
   async ownEvmNonces({ preset, account }: Pick<AccountContext, 'preset' | 'account'>): Promise<EvmNonces> {
     const entries = (await this.engines.outbox(preset.id, account.id).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID));

@@ -18,6 +18,7 @@ const TITLES: Record<ApprovalSummary['kind'], string> = {
   'evm-tx': 'EVM transaction to sign',
   'switch-chain': 'Switch chain',
   'add-chain': 'Add a chain',
+  'watch-asset': 'Add a token',
 };
 
 function isLockedError(e: unknown): boolean {

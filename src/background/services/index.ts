@@ -21,6 +21,9 @@ import { NetworksService } from './networks.js';
 import { SendsService } from './sends.js';
 import { SitesService } from './sites.js';
 import { TransfersService } from './transfers.js';
+// C-Chain tokens and EVM tx replacement (#21)
+import { EvmTxService } from './evm-txs.js';
+import { TokensService } from './tokens.js';
 
 export interface WalletOptions {
   fetch?: typeof fetch;
@@ -44,6 +47,8 @@ export interface Wallet {
   transfers: TransfersService;
   sites: SitesService;
   approvals: ApprovalsService;
+  tokens: TokensService;
+  evm: EvmTxService;
   /** What the site provider may ask of the wallet. */
   site: SiteWallet;
 }
@@ -63,9 +68,12 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
     ...(options.sitesWaitingForUnlock ? { sitesWaitingForUnlock: options.sitesWaitingForUnlock } : {}),
     accounts: async () => (await accounts.accountsList()).accounts,
   });
+  const tokens = new TokensService(engines, delivery, local);
   return {
     accounts,
     networks,
+    tokens,
+    evm: new EvmTxService(engines, delivery),
     balances: new BalancesService(engines, networks, transfers, settings, local, log),
     sends: new SendsService(engines, delivery),
     assets: new AssetsService(engines, networks, delivery),
@@ -103,5 +111,7 @@ export function walletHandlers(w: Wallet): RequestHandlers {
     transfers: w.transfers,
     sites: w.sites,
     approvals: w.approvals,
+    tokens: w.tokens,
+    evm: w.evm,
   });
 }

@@ -17,6 +17,10 @@ const KIND_LABEL: Record<ActivityItem['kind'], string> = {
   'nft-transfer': 'Sent an NFT',
   export: 'Exported (cross-chain)',
   import: 'Imported (cross-chain)',
+  deploy: 'Deployed a contract',
+  call: 'Called a contract',
+  approve: 'Approved a spender',
+  revoke: 'Revoked an approval',
 };
 
 /** "Exported to C-Chain", "Imported from X-Chain" when the other chain is known. */
