@@ -4,11 +4,14 @@
 // wallet's accounts, a contract or an ordinary account, how often this site had the user call it),
 // and a simulation's balance changes labelled with the listed tokens' checked symbols. docs/tokens.md.
 import { decodeTokenCall, decodeTypedPermit } from '../core/evm-calls.js';
-import type { Simulation } from '../core/evm-simulate.js';
+import { keccakHex } from '../core/evm-abi.js';
+import { type Simulation, simulateTx } from '../core/evm-simulate.js';
+import { fromHex } from '../core/bytes.js';
+import { contractAddressOf } from '../core/tx/c.js';
 import type { EthApi } from '../core/node/eth.js';
 import { MAX_UINT256, readTokenMetadata, type TokenMetadata } from '../core/tokens.js';
 import type { ImpactWarning, OwnAddress } from '../core/tx-impact.js';
-import type { ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
+import type { ActivityItem, ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
 import { approvalTokenView, type StoredToken, tokenView } from './token-store.js';
 
 /** An allowance this large is "unlimited" (the usual max uint256, or anything near it). */
@@ -100,4 +103,43 @@ export function simulationView(sim: Simulation, listed: readonly StoredToken[], 
     };
   });
   return { method: sim.method, ...(sim.reverted !== undefined ? { reverted: sim.reverted } : {}), changes, touched: sim.touched, ...(sim.note ? { note: sim.note } : {}) };
+}
+
+type EvmTxSummary = Extract<ApprovalSummary, { kind: 'evm-tx' }>;
+
+/**
+ * What a site's EVM tx does, for its approval: the token call decoded, or the deployment (size,
+ * keccak-256 of the init code, the address it will get); the tx simulated on the node; and how it
+ * is listed in Activity once sent.
+ */
+export async function evmTxInsight(
+  c: InsightContext,
+  tx: { from: string; to?: string; value: bigint; data: string; gasLimit: bigint; nonce: bigint },
+): Promise<{ views: Pick<EvmTxSummary, 'call' | 'deploy' | 'simulation'>; item: Partial<ActivityItem> }> {
+  const views: Pick<EvmTxSummary, 'call' | 'deploy' | 'simulation'> = {};
+  let item: Partial<ActivityItem> = tx.data.length > 2 ? { kind: 'call' } : {};
+  if (tx.to === undefined) {
+    const contractAddress = contractAddressOf(tx.from, tx.nonce);
+    views.deploy = { codeBytes: (tx.data.length - 2) / 2, codeHash: keccakHex(fromHex(tx.data)), contractAddress };
+    item = { kind: 'deploy', contract: contractAddress };
+  } else {
+    const call = await tokenCallView(c, tx.to, tx.data);
+    if (call) {
+      views.call = call;
+      const token = call.token ? { address: call.token.address, symbol: call.token.symbol, decimals: call.token.decimals, standard: call.token.standard, ...(call.tokenId !== undefined ? { tokenId: call.tokenId } : {}) } : undefined;
+      const moves = call.kind === 'transfer' || call.kind === 'transferFrom' || call.kind === 'safeTransferFrom';
+      item = {
+        kind: moves ? 'send' : 'approve',
+        ...(token ? { token } : {}),
+        ...(call.amount !== undefined ? { amount: call.amount } : {}),
+        to: (call.recipient ?? call.spender)!.address,
+      };
+    }
+  }
+  try {
+    views.simulation = simulationView(await simulateTx(c.eth, { from: tx.from, ...(tx.to ? { to: tx.to } : {}), value: tx.value, data: tx.data, gasLimit: tx.gasLimit }), c.listed, c.nativeSymbol);
+  } catch {
+    views.simulation = { method: 'none', changes: [], touched: [], note: 'the node could not run the transaction before approval' };
+  }
+  return { views, item };
 }

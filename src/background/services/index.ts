@@ -24,6 +24,8 @@ import { TransfersService } from './transfers.js';
 // C-Chain tokens and EVM tx replacement (#21)
 import { EvmTxService } from './evm-txs.js';
 import { TokensService } from './tokens.js';
+import { readTokenMetadata } from '../../core/tokens.js';
+import { SiteContracts } from '../site-contracts.js';
 
 export interface WalletOptions {
   fetch?: typeof fetch;
@@ -69,6 +71,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
     accounts: async () => (await accounts.accountsList()).accounts,
   });
   const tokens = new TokensService(engines, delivery, local);
+  const siteContracts = new SiteContracts(local);
   return {
     accounts,
     networks,
@@ -93,6 +96,23 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
       sendSiteTx: (accountId, signed, item) => delivery.sendSiteTx(accountId, signed, item),
       approvalSummaryForTx: (accountId, ext) => approvals.approvalSummaryForTx(accountId, ext),
       recipientOf: (accountId, address) => approvals.recipientOf(accountId, address),
+      evmInsight: async (accountId, requester, eth, chain) => {
+        const { accounts: list } = await accounts.accountsList();
+        const { preset } = await engines.selected(accountId);
+        return {
+          eth,
+          account: list.find((a) => a.id === accountId)?.cAddress ?? '',
+          listed: chain.avalanche ? await tokens.store.list(preset.id) : [],
+          nativeSymbol: chain.symbol,
+          recipientOf: (address) => approvals.recipientOf(accountId, address),
+          siteCalls: (address) => siteContracts.calls(requester, address),
+        };
+      },
+      noteSiteCall: (requester, address) => siteContracts.note(requester, address),
+      watchToken: async (accountId, origin, address) => {
+        const ctx = await engines.open(accountId);
+        await tokens.addToken(ctx, await readTokenMetadata(ctx.engine.node.eth, address), origin);
+      },
     },
   };
 }
