@@ -16,6 +16,7 @@ import {
   TRANSFER_TOPIC,
 } from '../core/evm-simulate.js';
 import { AbiReader } from '../core/evm-abi.js';
+import { formatEvmAddress, parseEvmAddress } from '../core/evm-address.js';
 import type { EthApi, EthLog, LogFilter } from '../core/node/eth.js';
 import type { LogScanView, TokenStandard } from '../shared/messages.js';
 import { tokenScanKey } from './account-cache.js';
@@ -96,7 +97,7 @@ function approvalOf(l: EthLog, account: string): ScannedApproval | undefined {
     const owner = new AbiReader(t[1]!).address(0);
     if (owner.toLowerCase() !== account.toLowerCase()) return undefined;
     const spender = new AbiReader(t[2]!).address(0);
-    return { token: l.address, spender, kind: t[0] === APPROVAL_TOPIC ? 'allowance' : 'operator', blockNumber: l.blockNumber.toString(), logIndex: Number(l.logIndex), txHash: l.transactionHash };
+    return { token: formatEvmAddress(parseEvmAddress(l.address)), spender, kind: t[0] === APPROVAL_TOPIC ? 'allowance' : 'operator', blockNumber: l.blockNumber.toString(), logIndex: Number(l.logIndex), txHash: l.transactionHash };
   } catch {
     return undefined;
   }
