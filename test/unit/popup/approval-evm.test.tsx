@@ -5,6 +5,7 @@
 import { cleanup, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SummaryDetails } from '../../../src/popup/approval-details.js';
+import { activityAmount } from '../../../src/popup/screens/Activity.js';
 import type { ApprovalSummary, ApprovalTokenView } from '../../../src/shared/messages.js';
 import { C_ADDR, C_OTHER } from './fixtures.js';
 
@@ -83,5 +84,14 @@ describe('decoded EVM approvals', () => {
     expect(screen.getByTestId('watch-asset-site-symbol').textContent).toBe('The site called it “USDC”; the contract says TUSD.');
     expect(screen.getByTestId('watch-asset-summary').textContent).toContain('the wallet does not load it');
     expect(document.querySelector('img')).toBeNull();
+  });
+});
+
+describe('token items in Activity', () => {
+  it('a token amount is in the token units, an NFT by its ID, native sends in AVAX', () => {
+    const item = { txID: '0x01', chain: 'C' as const, kind: 'send' as const, status: 'accepted' as const, createdAt: 0, amount: '2500000' };
+    expect(activityAmount({ ...item, token: { address: TOKEN, symbol: 'TUSD', decimals: 6, standard: 'erc20' } }, null)).toBe('2.5 TUSD');
+    expect(activityAmount({ ...item, amount: '1', token: { address: TOKEN, symbol: 'TPIC', decimals: 0, standard: 'erc721', tokenId: '7' } }, null)).toBe('#7 of TPIC');
+    expect(activityAmount({ ...item, amount: '1000000000000000000' }, null)).toBe('1 AVAX');
   });
 });
