@@ -327,4 +327,26 @@ describe('C-Chain tokens on the node', () => {
     const { client } = await localNetwork();
     expect(await client.eth.getTransactionCount(account.cAddress, 'pending')).toBe(await client.eth.getTransactionCount(account.cAddress, 'latest'));
   }, 180_000);
+
+  it('one nonce line: a C-Chain export waits while an EVM tx of the account waits, and goes once it is cancelled', async () => {
+    const estimate = await bg.wallet.transfers.transfersEstimate({ from: 'C', to: 'X', amount: (1n * AVAX).toString() });
+    const stuck = await stuckTx();
+    const maxFee = (BigInt(estimate.exportFee) * 2n + BigInt(estimate.importFee) * 2n).toString();
+    const move = await bg.wallet.transfers.transfersStart({ from: 'C', to: 'X', amount: (1n * AVAX).toString(), maxFee });
+    let view = (await bg.wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
+    for (let i = 0; i < 50 && view.paused === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      view = (await bg.wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
+    }
+    // Nothing signed: the export did not take the stuck tx's nonce.
+    expect(view).toMatchObject({ state: 'pending', paused: { code: 'evm-tx-in-flight' } });
+    expect(view.exportTxID).toBeUndefined();
+    const q = await bg.wallet.evm.evmEstimateReplace({ txHash: stuck, action: 'cancel' });
+    await receiptOf((await bg.wallet.evm.evmReplace({ txHash: stuck, action: 'cancel', maxFeeWei: q.maxFee })).txHash);
+    const { client } = await localNetwork();
+    for (let i = 0; i < 100 && (await client.eth.getTransactionCount(account.cAddress, 'latest')) < (await client.eth.getTransactionCount(account.cAddress, 'pending')); i++) await new Promise((r) => setTimeout(r, 50));
+    await bg.wallet.transfers.resumeTransfers();
+    view = (await bg.wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
+    expect(view.state).toBe('completed');
+  }, 180_000);
 });

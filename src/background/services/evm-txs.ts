@@ -4,7 +4,7 @@
 import { fromHex } from '../../core/bytes.js';
 import { isEvmHash } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
-import { decodeEvmTx, type EvmTxRequest, PLAIN_TRANSFER_GAS, replacementFees } from '../../core/tx/c.js';
+import { decodeEvmTx, type EvmTxRequest, evmTxNonce, PLAIN_TRANSFER_GAS, replacementFees } from '../../core/tx/c.js';
 import type { ActivityItem, PendingEvmTxView, RequestParams as P } from '../../shared/messages.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
@@ -32,8 +32,11 @@ export class EvmTxService {
     private readonly delivery: Delivery,
   ) {}
 
+  /** Outbox EVM txs whose nonce the chain has not used yet: only those can still be replaced. */
   private async pendingEntries(ctx: AccountContext): Promise<OutboxEntry[]> {
-    return (await this.engines.outbox(ctx.preset.id, ctx.account.id).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID) && !e.voided);
+    const used = await ctx.engine.node.eth.getTransactionCount(ctx.engine.evmAddress, 'latest');
+    const entries = (await this.engines.outbox(ctx.preset.id, ctx.account.id).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID) && !e.voided);
+    return entries.filter((e) => evmTxNonce(fromHex(e.signedHex)) >= used);
   }
 
   async evmPending() {

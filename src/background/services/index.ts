@@ -62,8 +62,8 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
   const keyring = new Keyring(session);
   const networks: NetworksService = new NetworksService(settings, local, { status: () => accounts.walletStatus(), ...(options.fetch ? { fetch: options.fetch } : {}) });
   const engines = new AccountEngines(settings, networks, keyring, new AccountCaches(local), local, { ...(log ? { log } : {}), ...(options.wait ? { wait: options.wait } : {}) });
-  const delivery = new Delivery(engines);
-  const transfers = new TransfersService(engines, session, local, log);
+  const delivery = new Delivery(engines, local);
+  const transfers = new TransfersService(engines, session, local, log, delivery);
   const accounts = new AccountsService(session, local, settings, keyring, networks, engines, transfers, options.sites);
   const approvals = new ApprovalsService(session, engines, networks, {
     ...(options.approvals ? { queue: options.approvals } : {}),
