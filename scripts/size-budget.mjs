@@ -34,14 +34,16 @@ export const GROWTH_ALLOWED = 0.1;
  * step, plain-word errors, the node banner, rounded amounts: +18 KB) at 551 KB, the approval's
  * account of what a site's tx does to the wallet (per asset, owners labelled, warnings: +9 KB) at
  * 562 KB, and per-site chains, site limits by registrable domain (a 3 KB suffix table) and every
- * page request answered (+12 KB) at 581 KB, and staking in the wallet (#22: the validator list,
+ * page request answered (+12 KB) at 581 KB, staking in the wallet (#22: the validator list,
  * delegations, validations, auto-renew changes, the stake book and rewards, the rules in words:
- * +39 KB, all background) at 620 KB. Of the background's 360 KB, 100 KB are libraries
+ * +39 KB, all background) at 620 KB, and C-Chain tokens (#21: token reads, decoded calls and
+ * permits, simulation, log scans, allowances, speed up / cancel, the approval's decoded views:
+ * +46 KB, background +37, approval window +8) at 668 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
- * in twice. The limit stands at 640 KB until the size work (code splitting, one curve library)
- * brings it back under 500.
+ * in twice. The limit stands at 700 KB until the size work (one curve library, #19) takes what it can;
+ * what keeps it above 500 KB is the wallet's own code for staking, tokens and approvals.
  */
-export const LIMITS = { unpacked: 640 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 700 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 

@@ -45,6 +45,10 @@ export const journalKey = (networkId: string, accountId: string): string => `xpc
 export const outboxKey = (networkId: string, accountId: string): string => `xpc.outbox.${networkId}.${accountId}`;
 /** The account's stakes and the rewards found for them (src/background/stake-book.ts). */
 export const stakesKey = (networkId: string, accountId: string): string => `xpc.stakes.${networkId}.${accountId}`;
+/** What the account's token logs said, as read so far (src/background/token-scan.ts). */
+export const tokenScanKey = (networkId: string, accountId: string): string => `xpc.tokenscan.${networkId}.${accountId}`;
+/** The tokens listed on a network (for every account; src/background/token-store.ts). */
+export const tokensKey = (networkId: string): string => `xpc.tokens.${networkId}`;
 /** Assets the user hid on a network (for every account). */
 export const hiddenAssetsKey = (networkId: string): string => `xpc.hidden.${networkId}`;
 
@@ -116,5 +120,5 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
 
 /** Every key kept for one account on one network (a new or restored vault drops them all). */
 export function accountStorageKeys(networkId: string, accountId: string): string[] {
-  return [cacheKey(networkId, accountId), journalKey(networkId, accountId), outboxKey(networkId, accountId), stakesKey(networkId, accountId)];
+  return [cacheKey(networkId, accountId), journalKey(networkId, accountId), outboxKey(networkId, accountId), stakesKey(networkId, accountId), tokenScanKey(networkId, accountId)];
 }

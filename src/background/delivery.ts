@@ -14,6 +14,9 @@ import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
 import { type OutboxEntry, outboxEntry, sendOnce } from './outbox.js';
 import { conflictsOf, inputIds, settleRefused } from './refused.js';
+import { journalKey } from './account-cache.js';
+import { type StorageArea, storedList } from './storage.js';
+import type { TransferRecord } from './transfer-journal.js';
 
 type Target = Pick<AccountContext, 'engine' | 'preset' | 'account'>;
 type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes };
@@ -21,7 +24,11 @@ type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes };
 export class Delivery {
   readonly #evmLocks = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly engines: AccountEngines) {}
+  constructor(
+    private readonly engines: AccountEngines,
+    /** storage.local: the cross-chain journal, whose C-Chain exports take EVM nonces too. */
+    private readonly local?: StorageArea,
+  ) {}
 
   private get caches() {
     return this.engines.caches;
@@ -127,11 +134,77 @@ export class Delivery {
     return next;
   }
 
-  /** The nonces of this account's C-Chain EVM txs the node has not decided on, or refused (the outbox). */
+  /**
+   * The wallet's own C-Chain EVM tx (a send, a token send, a revoke): its nonce from the account's
+   * one nonce line (evmNonce over the outbox, under the EVM lock), its fees quoted now and refused
+   * unsigned above `maxFeeWei`, then delivered and followed as every send. `fee`: wei paid.
+   */
+  async sendEvm(tx: { to: string; valueWei: bigint; data?: string }, maxFeeWei: bigint, item: Omit<ActivityItem, 'txID' | 'chain' | 'status' | 'createdAt'>): Promise<{ txHash: string; fee: string }> {
+    const ctx = await this.engines.open();
+    return this.withEvmLock(ctx.account.id, async () => {
+      const live = await this.settleRefusedHere(ctx, 'C', true);
+      const own = await this.ownEvmNonces(ctx);
+      const signed = await ctx.engine.signC(tx.to, tx.valueWei, tx.data, { maxFeeWei, own });
+      const replaced = conflictsOf(live, 'C', { nonce: evmTxNonce(signed.signedBytes) });
+      // Listed with the most it can cost until its receipt says what it did.
+      const full: ActivityItem = { ...item, txID: signed.txID, chain: 'C', status: 'pending', fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
+      const done = await this.deliver(ctx, { chain: 'C', ...signed }, full, undefined, true, replaced);
+      return { txHash: signed.txID, fee: done.fee! };
+    });
+  }
+
+  /**
+   * Sends `signed`, which takes the place of the pending EVM tx `replaces` (same nonce, higher
+   * fees: a speed-up or a cancel), under the EVM lock. Both stay in the outbox, each marked with
+   * the other, until one runs; the other is then "replaced" (src/background/outbox.ts). Not followed here.
+   */
+  async sendReplacement(ctx: AccountContext, replaces: string, build: (old: OutboxEntry) => Promise<{ signed: Signed; item: ActivityItem }>): Promise<string> {
+    return this.withEvmLock(ctx.account.id, async () => {
+      const outbox = this.engines.outbox(ctx.preset.id, ctx.account.id);
+      const old = (await outbox.list()).find((e) => e.txID.toLowerCase() === replaces.toLowerCase() && !e.voided);
+      if (!old) throw new WalletError('not-pending', 'that transaction is no longer waiting: it went through, was replaced, or the node refused it');
+      const fate = await ctx.engine.txFate('C', old.txID, fromHex(old.signedHex));
+      if (fate === 'accepted' || fate === 'inputs-spent') throw new WalletError('not-pending', 'that transaction has already gone through (or another one took its place); nothing was sent');
+      const { signed, item } = await build(old);
+      if (evmTxNonce(signed.signedBytes) !== evmTxNonce(fromHex(old.signedHex))) throw new Error('a replacement must keep the nonce');
+      await this.deliver(ctx, signed, { ...item, replaces: old.txID }, undefined, false, [old.txID]);
+      return signed.txID;
+    });
+  }
+
+  /**
+   * The nonces of this account's C-Chain txs the node has not decided on: its EVM txs in the outbox
+   * (refused ones apart), and the C-Chain exports of its cross-chain moves signed but not yet
+   * accepted (an export spends a nonce of the same line).
+   */
   async ownEvmNonces({ preset, account }: Pick<AccountContext, 'preset' | 'account'>): Promise<EvmNonces> {
     const entries = (await this.engines.outbox(preset.id, account.id).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID));
     const nonceOf = (e: OutboxEntry) => evmTxNonce(fromHex(e.signedHex));
-    return { live: entries.filter((e) => !e.voided).map(nonceOf), voided: entries.filter((e) => e.voided).map(nonceOf) };
+    const moves = this.local ? await storedList<TransferRecord>(this.local, journalKey(preset.id, account.id), 'the transfer journal') : [];
+    const exports = moves.flatMap((r) => {
+      if (r.from !== 'C' || !r.export || r.export.accepted || r.state !== 'export-signed') return [];
+      const tx = decodeChainTx('C', fromHex(r.export.signedHex));
+      return tx.vm === 'evm' && tx.kind === 'ExportTx' ? tx.ins.map((i) => i.nonce) : [];
+    });
+    return { live: [...entries.filter((e) => !e.voided).map(nonceOf), ...exports], voided: entries.filter((e) => e.voided).map(nonceOf) };
+  }
+
+  /**
+   * Runs `run` (a C-Chain export's signing) in the account's EVM nonce line: under the EVM lock,
+   * and only while no other tx of the line waits (an export takes the last executed nonce, so one
+   * signed past a waiting tx would take that tx's nonce). Otherwise 'evm-tx-in-flight': the move
+   * waits its turn and is run again later.
+   */
+  inNonceLine<T>(accountId: string, run: () => Promise<T>): Promise<T> {
+    return this.withEvmLock(accountId, async () => {
+      const ctx = await this.engines.open(accountId);
+      // A tx whose nonce the chain has used (gone through, reverted, or replaced) no longer waits.
+      const used = await ctx.engine.node.eth.getTransactionCount(ctx.engine.evmAddress, 'latest');
+      if ((await this.ownEvmNonces(ctx)).live.some((n) => n >= used)) {
+        throw new WalletError('evm-tx-in-flight', 'another C-Chain transaction of this account is still waiting to go through; the export is signed once it has');
+      }
+      return run();
+    });
   }
 
   /** The nonce the account's next C-Chain EVM tx takes (WalletEngine.evmNonce, with the outbox). */

@@ -192,6 +192,14 @@ export async function settleOutbox(
     }
     if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS) expired.push(entry.txID);
   }
+  // A speed-up or cancel and the tx it replaces share a nonce: once one of them ran, the other
+  // (its nonce used, no receipt) is "replaced", never unclear.
+  const entries = await outbox.list();
+  for (const e of entries) {
+    if (e.voided || settled.get(e.txID) !== 'unclear') continue;
+    const rivals = [e.replacedBy, e.item.replaces, ...entries.filter((o) => o.replacedBy === e.txID || o.item.replaces === e.txID).map((o) => o.txID)];
+    if (rivals.some((r) => r !== undefined && (settled.get(r) === 'accepted' || isAccepted(r)))) settled.set(e.txID, 'replaced');
+  }
   // What was decided is recorded before the entries go: a worker that dies in between asks again.
   await record(settled);
   for (const txID of ran) await outbox.update(txID, (e) => ({ ...e, ran: true }));

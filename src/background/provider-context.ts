@@ -9,6 +9,8 @@ import type { KeyPair } from '../core/keys.js';
 import type { TypedDataInput } from '../core/message.js';
 import type { ChainAlias } from '../core/node.js';
 import type { EvmTxRequest } from '../core/tx/c.js';
+import type { EthApi } from '../core/node/eth.js';
+import type { InsightContext } from './evm-views.js';
 import type { AccountView, ActivityItem, ApprovalSummary, ChainName, NetworkView } from '../shared/messages.js';
 import { type ProviderErrorInfo, ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import { ApprovalPendingError, ApprovalQueueFullError, type ApprovalQueue } from './approvals.js';
@@ -35,6 +37,14 @@ export interface SiteWallet {
   approvalSummaryForTx(accountId: string, ext: { tx: UnsignedTx; spent: readonly Utxo[]; unsignedBytes?: Bytes }): Promise<Omit<Extract<ApprovalSummary, { kind: 'tx' }>, 'action' | 'complete' | 'signsNothing'>>;
   /** What an EVM tx's approval says of its recipient (the wallet's own, a first payment, a look-alike). */
   recipientOf(accountId: string, address: string): Promise<{ yours?: OwnAddress; warnings: ImpactWarning[] }>;
+
+  // ---- C-Chain tokens (#21; docs/tokens.md) ----
+  /** What decoded calls, permits and simulations need (background/evm-views.ts) for this account, site and chain. */
+  evmInsight(accountId: string, requester: string, eth: EthApi, chain: { avalanche: boolean; symbol: string }): Promise<InsightContext>;
+  /** Counts a call of `address` the user approved for this site (CounterpartyView.siteCalls). */
+  noteSiteCall(requester: string, address: string): Promise<void>;
+  /** Lists the token at `address` on the selected network, added by the site `origin` (approved by the user). */
+  watchToken(accountId: string, origin: string, address: string): Promise<void>;
 }
 
 /** Who asked: the top-level page's origin and, for a request from a frame, the frame's. */
@@ -69,7 +79,9 @@ export type Payload =
   | { kind: 'personal-sign'; accountId: string; messageHex: string }
   | { kind: 'typed-data'; accountId: string; typed: TypedDataInput }
   | { kind: 'avalanche-message'; accountId: string; messageHex: string }
-  | { kind: 'evm-tx'; accountId: string; rpcUrl: string; activity: boolean; tx: Record<keyof EvmTxRequest, string> }
+  /** `item`: how the tx is listed in Activity (a deployment, a token send, an approval…); `requester`: whose calls it counts. */
+  | { kind: 'evm-tx'; accountId: string; rpcUrl: string; activity: boolean; tx: Record<keyof EvmTxRequest, string>; item?: Partial<ActivityItem>; requester?: string }
+  | { kind: 'watch-asset'; accountId: string; address: string }
   /**
    * `shown`: the fingerprint of what the approval showed as spent and authorized (spentFingerprint);
    * `signsNothing`: the approval said approving signs nothing. Both are held to after approval.

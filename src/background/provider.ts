@@ -16,6 +16,7 @@ import { SiteChains } from './site-chains.js';
 import { SiteConnection } from './site-connection.js';
 import { READ_METHODS, SiteEvm } from './site-evm.js';
 import { SiteGate } from './site-gate.js';
+import { SiteTokens } from './site-tokens.js';
 
 export { ProviderError, type ProviderDeps, type Site, type SiteWallet } from './provider-context.js';
 
@@ -40,6 +41,7 @@ export class ProviderService {
   private readonly chains: SiteChains;
   private readonly evm: SiteEvm;
   private readonly avalanche: SiteAvalanche;
+  private readonly tokens: SiteTokens;
 
   constructor(private readonly deps: ProviderDeps) {
     this.#gate = new SiteGate(deps);
@@ -47,6 +49,7 @@ export class ProviderService {
     this.chains = new SiteChains(deps, this.#gate, this.conn);
     this.evm = new SiteEvm(deps, this.#gate, this.conn);
     this.avalanche = new SiteAvalanche(deps, this.#gate, this.conn);
+    this.tokens = new SiteTokens(deps, this.#gate, this.conn);
   }
 
   /** Checks the runtime message's shape, runs the request, and always answers (never throws). */
@@ -137,6 +140,8 @@ export class ProviderService {
         return this.evm.signTypedData(call);
       case 'eth_sendTransaction':
         return this.evm.sendEvmTransaction(call);
+      case 'wallet_watchAsset':
+        return this.tokens.watchAsset(call);
       case 'xpc_getAddresses':
         positional(call.params, 0, 0);
         return this.avalanche.xpAddresses(call.site);

@@ -11,6 +11,8 @@ import { type Call, MAX_CALL_DATA_BYTES, MAX_MESSAGE_BYTES, messageShown, type P
 import { chainIdParam, evmAddressParam, hexDataParam, InvalidParamsError, messageParam, objectParam, onlyKeys, positional, quantityParam, typedDataParam } from './provider-params.js';
 import type { SiteConnection } from './site-connection.js';
 import type { SiteGate } from './site-gate.js';
+import { requesterOf } from './approvals.js';
+import { evmTxInsight, permitView } from './evm-views.js';
 
 /** Read-only EVM methods answered by the chain's node, params passed through (they move no funds). */
 export const READ_METHODS = new Set([
@@ -104,6 +106,9 @@ export class SiteEvm {
       const account = await this.conn.actingAccount(call.site, address);
       // Encode once before asking: typed data the library cannot encode is refused, not shown.
       signTypedData(new Uint8Array(32).fill(1), typed);
+      const active = await this.conn.activeChain(call.site);
+      const insight = await this.deps.wallet.evmInsight(account.id, requesterOf(call.site), this.conn.eth(active.rpcUrl), { avalanche: active.kind === 'avalanche', symbol: active.symbol });
+      const permit = await permitView(insight, typed).catch(() => undefined);
       return {
         summary: {
           kind: 'sign-typed-data',
@@ -113,6 +118,7 @@ export class SiteEvm {
           messageJson: JSON.stringify(typed.message, null, 2),
           typesJson: JSON.stringify(typed.types, null, 2),
           ...(chainId !== undefined ? { chainId: chainId.toString() } : {}),
+          ...(permit ? { permit } : {}),
         },
         payload: { kind: 'typed-data', accountId: account.id, typed },
       };
@@ -127,12 +133,13 @@ export class SiteEvm {
     const o = objectParam(arg, 'params[0]');
     onlyKeys(o, 'params[0]', ['from', 'to', 'value', 'data', 'input', 'gas', 'gasLimit', 'maxFeePerGas', 'maxPriorityFeePerGas', 'gasPrice', 'nonce', 'chainId', 'type', 'accessList']);
     const from = evmAddressParam(o.from, 'params[0].from');
-    if (o.to === undefined || o.to === null) throw new InvalidParamsError('params[0].to is required: XPC Wallet does not deploy contracts', 'params[0].to');
-    const to = evmAddressParam(o.to, 'params[0].to');
+    // No `to`: a contract deployment, whose data is the contract's init code.
+    const to = o.to === undefined || o.to === null ? undefined : evmAddressParam(o.to, 'params[0].to');
     const value = o.value === undefined ? 0n : quantityParam(o.value, 'params[0].value');
     if (o.data !== undefined && o.input !== undefined && o.data !== o.input) throw new InvalidParamsError('params[0].data and params[0].input differ', 'params[0].data');
     const rawData = o.data ?? o.input;
     const data = rawData === undefined ? '0x' : hexDataParam(rawData, o.data !== undefined ? 'params[0].data' : 'params[0].input', MAX_CALL_DATA_BYTES);
+    if (to === undefined && data.length <= 2) throw new InvalidParamsError('params[0].data is required to deploy a contract (params[0].to is absent)', 'params[0].data');
     const gas = o.gas ?? o.gasLimit;
     const gasLimit = gas === undefined ? undefined : quantityParam(gas, 'params[0].gas', 30_000_000n);
     const siteMaxFee = o.maxFeePerGas === undefined ? undefined : quantityParam(o.maxFeePerGas, 'params[0].maxFeePerGas', MAX_C_BASE_FEE_WEI * 2n + MAX_C_TIP_WEI);
@@ -150,7 +157,7 @@ export class SiteEvm {
     return (await this.gate.approved(call, async () => {
       const account = await this.conn.actingAccount(call.site, from);
       const eth = this.conn.eth(chain.rpcUrl);
-      const estimateUse = (): Promise<bigint> => eth.estimateGas({ from: account.cAddress, to, value: `0x${value.toString(16)}`, data });
+      const estimateUse = (): Promise<bigint> => eth.estimateGas({ from: account.cAddress, ...(to ? { to } : {}), value: `0x${value.toString(16)}`, data });
       const [nonce, block, tip, use, recipient] = await Promise.all([
         // On the Avalanche C-Chain the wallet chooses the nonce, whatever the site asked
         // (WalletEngine.evmNonce: never past a gap, a refused tx's nonce taken again).
@@ -170,8 +177,11 @@ export class SiteEvm {
       if (siteMaxFee !== undefined) fees = { maxFeePerGas: siteMaxFee, maxPriorityFeePerGas: siteTip ?? (tip < siteMaxFee ? tip : siteMaxFee) };
       else if (gasPrice !== undefined) fees = { maxFeePerGas: gasPrice, maxPriorityFeePerGas: tip < gasPrice ? tip : gasPrice };
       if (fees.maxPriorityFeePerGas > fees.maxFeePerGas) throw new InvalidParamsError('params[0].maxPriorityFeePerGas is above maxFeePerGas', 'params[0].maxPriorityFeePerGas');
-      const tx = { chainId: chain.chainId, nonce, to, value, data, gasLimit: estimated, ...fees };
+      const tx = { chainId: chain.chainId, nonce, to: to ?? '', value, data, gasLimit: estimated, ...fees };
       const approvedTx = Object.fromEntries(Object.entries(tx).map(([k, v]) => [k, String(v)])) as Record<keyof EvmTxRequest, string>;
+      const requester = requesterOf(call.site);
+      const insight = await this.deps.wallet.evmInsight(account.id, requester, eth, { avalanche: chain.kind === 'avalanche', symbol: chain.symbol });
+      const { views, item } = await evmTxInsight(insight, { from: account.cAddress, to, value, data, gasLimit: estimated, nonce });
       return {
         summary: {
           kind: 'evm-tx',
@@ -179,7 +189,7 @@ export class SiteEvm {
           chainId: chain.chainId.toString(),
           symbol: chain.symbol,
           from: account.cAddress,
-          to,
+          to: to ?? '',
           valueWei: value.toString(),
           data,
           nonce: nonce.toString(),
@@ -191,8 +201,9 @@ export class SiteEvm {
           baseFeePerGas: baseFee.toString(),
           unsignedHex: unsignedEvmTxHex(evmRequestOf(approvedTx)),
           ...(recipient ? { recipient } : {}),
+          ...views,
         },
-        payload: { kind: 'evm-tx', accountId: account.id, rpcUrl: chain.rpcUrl, activity: chain.kind === 'avalanche', tx: approvedTx },
+        payload: { kind: 'evm-tx', accountId: account.id, rpcUrl: chain.rpcUrl, activity: chain.kind === 'avalanche', tx: approvedTx, item, requester },
       };
     }, async (payload) => {
       if (payload.kind !== 'evm-tx') throw new Error('payload mismatch');
@@ -200,9 +211,10 @@ export class SiteEvm {
       // Exactly the approved fields (the bytes the user was shown): nothing is re-estimated after the user said yes.
       const request = evmRequestOf(t);
       const signed = await this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signEvmTx(request, secret));
+      if (payload.requester && request.to !== '') await this.deps.wallet.noteSiteCall(payload.requester, request.to);
       if (payload.activity) {
         // The Avalanche C-Chain: kept in the outbox, so a lost answer never becomes a second payment.
-        const item: ActivityItem = { txID: signed.hash, chain: 'C', kind: 'send', status: 'pending', amount: t.value, createdAt: Date.now() };
+        const item: ActivityItem = { txID: signed.hash, chain: 'C', kind: 'send', status: 'pending', amount: t.value, createdAt: Date.now(), ...(request.to ? { to: request.to } : {}), ...payload.item };
         await this.deps.wallet.sendSiteTx(payload.accountId, { chain: 'C', txID: signed.hash, signedBytes: fromHex(signed.rawTx.slice(2)) }, item);
         return signed.hash;
       }

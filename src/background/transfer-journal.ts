@@ -98,6 +98,11 @@ export interface RunnerHooks {
   checkpoint?(point: string, record: TransferRecord): void | Promise<void>;
   /** A run of `record` in resumeAll stopped on `error`; it is run again later. */
   stopped?(record: TransferRecord, error: unknown): void;
+  /**
+   * Runs the signing of a C-Chain export in the account's one EVM nonce line (Delivery.inNonceLine):
+   * its nonce is one the wallet's EVM sends also take, so the two are never chosen at once.
+   */
+  evmLine?<T>(run: () => Promise<T>): Promise<T>;
 }
 
 export class TransferRunner {
@@ -199,6 +204,11 @@ export class TransferRunner {
   }
 
   private async signExport(record: TransferRecord): Promise<void> {
+    if (record.from === 'C' && this.hooks.evmLine) return this.hooks.evmLine(() => this.signExportNow(record));
+    return this.signExportNow(record);
+  }
+
+  private async signExportNow(record: TransferRecord): Promise<void> {
     const built = await this.engine.buildExport(record.from, record.to, BigInt(record.amount));
     const approved = record.maxExportFee ?? record.maxFee;
     if (approved !== undefined && built.fee > BigInt(approved)) {

@@ -16,7 +16,7 @@ import type { KeyPair } from './keys.js';
 import { formatEvmAddress } from './evm-address.js';
 import type { ChainAlias, DroppedUtxo, NodeClient, TxOutcome, WaitOptions } from './node.js';
 import type { BuiltTx } from './tx/built.js';
-import { buildCExport, buildCImport, eip1559Fees, evmTxNonce, PLAIN_TRANSFER_GAS, signEvmTx } from './tx/c.js';
+import { buildCExport, buildCImport, eip1559Fees, type EvmTxRequest, evmTxNonce, PLAIN_TRANSFER_GAS, signEvmTx } from './tx/c.js';
 import { type ChainContext, makeOwners } from './tx/context.js';
 import { buildPExport, buildPImport, buildPSend } from './tx/p.js';
 import { keychainOf, signBuilt } from './tx/sign.js';
@@ -462,15 +462,32 @@ export class WalletEngine {
    * maxFeePerGas); a costlier one is refused unsigned.
    */
   async signC(to: string, valueWei: bigint, data?: string, options: { maxFeeWei?: bigint; own?: EvmNonces } = {}): Promise<SignedEvm> {
-    const [nonce, baseFee, tip] = await Promise.all([this.evmNonce(options.own), this.node.eth.baseFee(), this.node.eth.maxPriorityFeePerGas()]);
-    const gasLimit = data ? await this.node.eth.estimateGas({ from: this.evmAddress, to, value: '0x' + valueWei.toString(16), data }) : PLAIN_TRANSFER_GAS;
+    const [nonce, q] = await Promise.all([this.evmNonce(options.own), this.quoteC(to, valueWei, data)]);
+    if (options.maxFeeWei !== undefined && q.gasLimit * q.maxFeePerGas > options.maxFeeWei) {
+      throw new WalletError('fee-above-approved', `the fee of up to ${q.gasLimit * q.maxFeePerGas} wei is above the approved maximum of ${options.maxFeeWei} wei`);
+    }
+    const signed = this.signEvm({ chainId: this.options.evmChainId, nonce, to, value: valueWei, gasLimit: q.gasLimit, maxFeePerGas: q.maxFeePerGas, maxPriorityFeePerGas: q.maxPriorityFeePerGas, ...(data ? { data } : {}) });
+    return signed;
+  }
+
+  /**
+   * The gas limit (the node's estimate for a call, 21000 for a plain transfer) and EIP-1559 fees
+   * (the node's base fee bound and tip, checked against sane limits) signC would sign with now.
+   */
+  async quoteC(to: string, valueWei: bigint, data?: string): Promise<{ gasLimit: bigint; baseFeeWei: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+    const [baseFee, tip, gasLimit] = await Promise.all([
+      this.node.eth.baseFee(),
+      this.node.eth.maxPriorityFeePerGas(),
+      data ? this.node.eth.estimateGas({ from: this.evmAddress, to, value: '0x' + valueWei.toString(16), data }) : PLAIN_TRANSFER_GAS,
+    ]);
     checkFeeInput('a C-Chain base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);
     checkFeeInput('a C-Chain priority fee (wei) of', tip, MAX_C_TIP_WEI);
-    const fees = eip1559Fees(baseFee, tip);
-    if (options.maxFeeWei !== undefined && gasLimit * fees.maxFeePerGas > options.maxFeeWei) {
-      throw new WalletError('fee-above-approved', `the fee of up to ${gasLimit * fees.maxFeePerGas} wei is above the approved maximum of ${options.maxFeeWei} wei`);
-    }
-    const signed = signEvmTx({ chainId: this.options.evmChainId, nonce, to, value: valueWei, gasLimit, ...fees, ...(data ? { data } : {}) }, this.keys.evm.secret);
+    return { gasLimit, baseFeeWei: baseFee, ...eip1559Fees(baseFee, tip) };
+  }
+
+  /** Signs an EVM tx exactly as given (a replacement keeps its nonce); nothing is sent. */
+  signEvm(req: EvmTxRequest): SignedEvm {
+    const signed = signEvmTx(req, this.keys.evm.secret);
     return { txID: signed.hash, signedBytes: fromHex(signed.rawTx.slice(2)), maxFeeWei: signed.maxFeeWei };
   }
 

@@ -3,6 +3,7 @@
 // the summary the background built; the approval window (approval-window.tsx) places them.
 import type { ApprovalSummary } from '../shared/messages.js';
 import { ImpactWarnings } from './approval-impact.js';
+import { DeployDetails, PermitDetails, SimulationDetails, TokenCallDetails, WatchAssetDetails } from './approval-evm.js';
 import { ExactBytes, hexLength, type Summary, TxDetails } from './approval-tx.js';
 import { formatUnits, formatValue, units, WEI_DECIMALS } from './format.js';
 
@@ -20,6 +21,9 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
   return (
     <div class="stack" data-testid="evm-summary">
       {summary.recipient && <ImpactWarnings warnings={summary.recipient.warnings} />}
+      {summary.deploy && <DeployDetails deploy={summary.deploy} />}
+      {summary.call && <TokenCallDetails call={summary.call} />}
+      {summary.simulation && <SimulationDetails sim={summary.simulation} />}
       <dl class="facts compact">
         <dt>Chain</dt>
         <dd data-testid="evm-chain">
@@ -115,6 +119,7 @@ function MessageDetails({ summary }: { summary: Summary<'sign-message'> }) {
 function TypedDataDetails({ summary }: { summary: Summary<'sign-typed-data'> }) {
   return (
     <div class="stack" data-testid="typed-data-summary">
+      {summary.permit && <PermitDetails permit={summary.permit} />}
       <p>Sign this structured data (EIP-712):</p>
       <dl class="facts compact">
         <dt>Type</dt>
@@ -249,6 +254,8 @@ export function SummaryDetails({ summary }: { summary: ApprovalSummary }) {
       return <SwitchDetails summary={summary} />;
     case 'add-chain':
       return <AddChainDetails summary={summary} />;
+    case 'watch-asset':
+      return <WatchAssetDetails summary={summary} />;
     default:
       return <p class="error-text">This request cannot be shown; reject it.</p>;
   }

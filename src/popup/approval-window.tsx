@@ -18,6 +18,7 @@ const TITLES: Record<ApprovalSummary['kind'], string> = {
   'evm-tx': 'EVM transaction to sign',
   'switch-chain': 'Switch chain',
   'add-chain': 'Add a chain',
+  'watch-asset': 'Add a token',
 };
 
 function isLockedError(e: unknown): boolean {
@@ -228,7 +229,7 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
   return (
     <main class="approval" onKeyDown={(e) => e.key === 'Escape' && void decide(false)}>
       <header class="approval-head">
-        <div class="small-text muted">{known ? TITLES[shown.summary.kind] : 'Request'}</div>
+        <div class="small-text muted">{known ? (shown.summary.kind === 'evm-tx' && shown.summary.deploy ? 'Deploy a contract' : TITLES[shown.summary.kind]) : 'Request'}</div>
         {/* The frame that asks is the site that gets the answer: it heads the window; the page
             around it is context only. */}
         <h1 class="origin break" data-testid="origin">

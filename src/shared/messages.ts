@@ -1,11 +1,13 @@
 // The one typed protocol between extension pages (popup, approval window) and the background.
 // Extension messaging is JSON: amounts cross as decimal strings (`Amount`), bytes as hex, IDs as
 // CB58. Every request is validated in the background before it reaches the wallet service.
-import type { TxView } from '../core/describe.js';
-import type { ImpactWarning, OwnAddress, TxImpact } from '../core/tx-impact.js';
 import type { StakingRequests, UnixSeconds } from './messages-staking.js';
+import type { ApprovalView, SiteView, AddedChainView } from './messages-approvals.js';
+import type { ActivityToken, TokenRequests } from './token-messages.js';
 
+export type * from './messages-approvals.js';
 export type * from './messages-staking.js';
+export type * from './token-messages.js';
 
 /** A non-negative integer in base units, as a decimal string. */
 export type Amount = string;
@@ -107,8 +109,25 @@ export interface ActivityItem {
   /**
    * Staking: the wallet's own delegation, validation, change of an auto-renewed validator; a reward
    * paid to the account ('staking-reward': txID the chain's reward tx, amount as the node paid it).
+   * 'deploy', 'call', 'approve', 'revoke': C-Chain EVM txs (docs/tokens.md).
    */
-  kind: 'send' | 'receive' | 'create-asset' | 'mint' | 'nft-mint' | 'nft-transfer' | 'export' | 'import' | 'delegate' | 'validate' | 'staking-config' | 'staking-reward';
+  kind:
+    | 'send'
+    | 'receive'
+    | 'create-asset'
+    | 'mint'
+    | 'nft-mint'
+    | 'nft-transfer'
+    | 'export'
+    | 'import'
+    | 'delegate'
+    | 'validate'
+    | 'staking-config'
+    | 'staking-reward'
+    | 'deploy'
+    | 'call'
+    | 'approve'
+    | 'revoke';
   status: 'pending' | 'accepted' | 'failed';
   assetID?: string;
   amount?: Amount;
@@ -133,6 +152,14 @@ export interface ActivityItem {
   createdAt: number;
   /** Funds received whose block was not found: `createdAt` is when the wallet first saw them. */
   timeIsDiscovery?: boolean;
+  /** A C-Chain token send, approval or revoke: the token (amount is then in its units). */
+  token?: ActivityToken;
+  /** A contract deployment: the address the contract is created at (from the sender and nonce). */
+  contract?: string;
+  /** A speed-up or cancel: the tx hash it takes the place of (same nonce). */
+  replaces?: string;
+  /** Never ran: another tx of the account with its nonce (a speed-up or cancel, or the tx one of those replaced) did. */
+  replaced?: true;
 }
 
 /** What `send.estimate` is asked about: the same params as send.x / send.p / send.c, with the chain. */
@@ -192,152 +219,8 @@ export interface TransferView {
   paused?: { code: string; message: string; since: number };
 }
 
-/** How the approval window names an asset: verified is true only for the network's own AVAX. */
-export interface ApprovalAssetInfo {
-  symbol: string;
-  denomination: number;
-  verified: boolean;
-}
-
-/** What a site asks for, as the approval window shows it. */
-export type ApprovalSummary =
-  | {
-      kind: 'connect';
-      /** The account the site will see, and its addresses. */
-      accountName: string;
-      accounts: string[];
-    }
-  | {
-      kind: 'sign-message';
-      /** 'personal': EIP-191 with the EVM key; 'avalanche': the Avalanche signed-message format with an X/P key. */
-      format: 'personal' | 'avalanche';
-      encoding: 'text' | 'hex';
-      message: string;
-      /** The message's exact bytes (0x hex), whatever `message` shows. */
-      bytesHex: string;
-      /** The 32-byte hash the key signs (0x hex): EIP-191 or the Avalanche format over the bytes. */
-      digestHex: string;
-      signer: string;
-    }
-  | {
-      kind: 'sign-typed-data';
-      signer: string;
-      primaryType: string;
-      /** JSON of the EIP-712 domain and message, as the site sent them (pretty-printed). */
-      domainJson: string;
-      messageJson: string;
-      /** JSON of the type definitions: with the domain and message, all that the signature covers. */
-      typesJson: string;
-      /** The domain's chain ID, when it names one. */
-      chainId?: string;
-    }
-  | {
-      kind: 'tx';
-      chain: ChainName;
-      /** 'send': issued when the wallet's signatures complete it; 'sign': handed back signed. */
-      action: 'sign' | 'send';
-      /** True when the wallet's signatures complete the tx (else it goes back partially signed). */
-      complete: boolean;
-      /** The exact unsigned bytes that would be signed. */
-      unsignedHex: string;
-      /** Decoded from those bytes (src/core/describe.ts). */
-      view: TxView;
-      /** Every asset ID in the view; an ID missing here is shown by ID only. */
-      assets: Record<string, ApprovalAssetInfo>;
-      /** What it does to this wallet: whose each owner is, per asset what leaves and comes back, warnings. */
-      impact: TxImpact;
-      /** True when none of the account's keys signs anything in it: approving signs nothing. */
-      signsNothing?: true;
-    }
-  | {
-      kind: 'evm-tx';
-      /** The chain's name and EVM chain ID (decimal). */
-      chainName: string;
-      chainId: string;
-      symbol: string;
-      from: string;
-      /** '' for a contract creation. */
-      to: string;
-      valueWei: Amount;
-      /** Call data, 0x hex. */
-      data: string;
-      nonce: Amount;
-      gasLimit: Amount;
-      maxFeePerGas: Amount;
-      maxPriorityFeePerGas: Amount;
-      /** Gas the call is estimated to use (eth_estimateGas); absent when the node could not estimate it. */
-      estimatedGasUse?: Amount;
-      /** Gas the tx is expected to be charged: at least half the limit under Helicon (chargedGas). */
-      expectedGas: Amount;
-      /** The node's base fee bound now (wei per gas): with the tip, what a unit of gas is likely to cost. */
-      baseFeePerGas: Amount;
-      /** The tx without its signature (EIP-1559: 0x02 ‖ RLP), 0x hex: its keccak-256 is what is signed. */
-      unsignedHex: string;
-      /** Of `to`: the wallet's own address (which account), or the warnings (a first payment, a look-alike). */
-      recipient?: { yours?: OwnAddress; warnings: ImpactWarning[] };
-    }
-  | {
-      kind: 'switch-chain';
-      /** 'site': only the asking site's chain changes; 'wallet': the wallet's network (and every site that follows it). */
-      scope: 'site' | 'wallet';
-      fromName: string;
-      toName: string;
-      chainId: string;
-      /** For a chain a site added: its RPC URL's host (its name is only a site's claim). */
-      rpcHost?: string;
-      /** Asked right after the site added the chain: adding did not switch. */
-      afterAdd?: boolean;
-    }
-  | {
-      kind: 'add-chain';
-      chainId: string;
-      rpcUrl: string;
-      rpcHost: string;
-      /** The site's name for the chain, cleaned of hidden characters and cut short (chain-name.ts). */
-      chainName: string;
-      /** Hidden characters were removed from the site's name, or it was cut short. */
-      nameAltered: boolean;
-      /** A known chain the name reads like, though this is another chain ID. */
-      looksLike?: { name: string; chainId: string };
-      symbol: string;
-      decimals: number;
-      explorerUrl?: string;
-    };
-
-/** A site the user connected (and the accounts it may see), or one that switched to a chain of its own. */
-export interface SiteView {
-  origin: string;
-  accounts: { id: string; name: string; cAddress: string }[];
-  /** Absent: not connected (the site only switched chain). */
-  connectedAt?: number;
-  /** The added chain this site sees; absent: the selected network's C-Chain. */
-  chain?: { chainId: string; name: string };
-}
-
-/** An EVM-only chain a site added (EVM features only: no X/P). */
-export interface AddedChainView {
-  chainId: string;
-  name: string;
-  rpcUrl: string;
-  symbol: string;
-  decimals: number;
-  explorerUrl?: string;
-  /** How many sites see this chain instead of the selected network's C-Chain. */
-  usedBy: number;
-}
-
-/** A request waiting for the user's decision. */
-export interface ApprovalView {
-  id: string;
-  origin: string;
-  frameOrigin?: string;
-  method: string;
-  createdAt: number;
-  summary: ApprovalSummary;
-}
-
-/** Every request: its params and its result. */
-export interface WalletRequests extends StakingRequests {
+/** Every request: its params and its result (staking.*: messages-staking.ts; tokens.* and evm.*: token-messages.ts). */
+export interface WalletRequests extends StakingRequests, TokenRequests {
   'wallet.status': { params: Record<string, never>; result: WalletStatus };
   'wallet.generateMnemonic': { params: { words: 12 | 24 }; result: { mnemonic: string } };
   'wallet.create': { params: { password: string; mnemonic: string }; result: WalletStatus };

@@ -296,3 +296,9 @@ export function idleMinutes(value: unknown, field: string): number | 'never' {
   if (typeof value !== 'number') fail(field, 'must be a number of minutes or "never"');
   return int(value, field, 1, MAX_IDLE_LOCK_MINUTES);
 }
+
+/** A request that takes no params (an empty object, or none). */
+export function none(params: unknown): Record<string, never> {
+  record(params, '', []);
+  return {};
+}

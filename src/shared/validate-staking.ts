@@ -12,6 +12,7 @@ import {
   hexBytes,
   int,
   nodeUrl,
+  none,
   oneOf,
   ownerSet,
   present,
@@ -124,10 +125,6 @@ function autoRenew(f: Fields): RequestParams<'staking.estimateAutoRenew'> {
   return { txID: cb58Id(f.txID, 'txID'), period: int(f.period, 'period', 0, MAX_STAKE_SECONDS), restakeShares: shares(f.restakeShares, 'restakeShares') };
 }
 
-function none(params: unknown): Record<string, never> {
-  record(params, '', []);
-  return {};
-}
 
 type StakingType = Extract<RequestType, `staking.${string}`>;
 

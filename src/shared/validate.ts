@@ -16,6 +16,7 @@ import { MAX_ASSET_NAME, MAX_ASSET_SYMBOL, validateAssetDescription } from '../c
 import type { Amount, OwnerSet, RequestMessage, RequestParams, RequestType } from './messages.js';
 import {
   AMOUNT,
+  none,
   amount,
   array,
   bool,
@@ -54,6 +55,7 @@ import {
   utxoIdString,
 } from './validate-fields.js';
 import { STAKING_VALIDATORS } from './validate-staking.js';
+import { TOKEN_VALIDATORS } from './validate-tokens.js';
 
 export const CHANNEL = 'xpc-wallet';
 
@@ -71,6 +73,9 @@ export const BOUND_TO_SELECTION: ReadonlySet<RequestType> = new Set<RequestType>
   'staking.delegate',
   'staking.validate',
   'staking.setAutoRenew',
+  'tokens.send',
+  'tokens.revoke',
+  'evm.replace',
 ]);
 
 /** An unknown request type: answered with code 'unknown-request' rather than 'validation'. */
@@ -84,10 +89,6 @@ export class UnknownRequestError extends WalletError {
 
 type Validators = { [T in RequestType]: (params: unknown) => RequestParams<T> };
 
-function none(params: unknown): Record<string, never> {
-  record(params, '', []);
-  return {};
-}
 
 function passwordOnly(params: unknown): { password: string } {
   const f = record(params, '', ['password']);
@@ -391,6 +392,8 @@ export const REQUEST_VALIDATORS: Validators = {
     return { id: approvalId(f.id, 'id'), approved: bool(f.approved, 'approved') };
   },
   'approvals.waiting': none,
+
+  ...TOKEN_VALIDATORS,
 };
 
 /** Every request type, in protocol order. */

@@ -93,9 +93,12 @@ describe('provider routing', () => {
 
   it('refuses unknown and dangerous methods with 4200, and malformed messages with -32602', async () => {
     const t = setup();
-    for (const method of ['eth_sign', 'eth_signTransaction', 'debug_traceTransaction', 'wallet_watchAsset', 'keystore.importKey']) {
+    for (const method of ['eth_sign', 'eth_signTransaction', 'debug_traceTransaction', 'debug_traceCall', 'keystore.importKey']) {
       expect((await errorOf(t.call(method, []))).code).toBe(4200);
     }
+    // wallet_watchAsset is answered (docs/tokens.md): a malformed one is refused before any approval.
+    expect(await errorOf(t.call('wallet_watchAsset', []))).toMatchObject({ code: -32602 });
+    expect(await errorOf(t.call('wallet_watchAsset', { type: 'ERC20', options: { address: 'nope' } }))).toMatchObject({ code: -32602, data: { field: 'params.options.address' } });
     const bad = [null, 'x', { channel: 'other' }, { channel: PROVIDER_CHANNEL, requestId: 7, method: 'eth_chainId' }, { channel: PROVIDER_CHANNEL, requestId: 'r', method: '' }];
     for (const raw of bad) {
       const r = await t.provider.handle(raw, SITE);

@@ -104,6 +104,21 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'sites.resetChain': { origin: 'https://app.example' },
   'approvals.decide': { id: '0123456789abcdef01234567', approved: false },
   'approvals.waiting': {},
+  'tokens.inspect': { address: EVM },
+  'tokens.add': { address: EVM },
+  'tokens.remove': { address: EVM },
+  'tokens.list': {},
+  'tokens.activity': { refresh: true },
+  'tokens.nfts': { address: EVM },
+  'tokens.nftMetadata': { address: EVM, tokenId: U256, fetch: false },
+  'tokens.estimateSend': { address: EVM, to: EVM, amount: '1' },
+  'tokens.send': { address: EVM, to: EVM, tokenId: '0', maxFeeWei: '1' },
+  'tokens.allowances': {},
+  'tokens.estimateRevoke': { address: EVM, spender: EVM, kind: 'operator' },
+  'tokens.revoke': { address: EVM, spender: EVM, kind: 'allowance', maxFeeWei: U256 },
+  'evm.pending': {},
+  'evm.estimateReplace': { txHash: '0x' + 'ab'.repeat(32), action: 'speed-up' },
+  'evm.replace': { txHash: '0x' + 'CD'.repeat(32), action: 'cancel', maxFeeWei: '0' },
 };
 
 function errorOf(run: () => unknown): unknown {
@@ -169,7 +184,8 @@ describe('every request type', () => {
         const optional =
           ((type === 'send.x' || type === 'send.estimate') && key === 'memo') ||
           (type === 'networks.addCustom' && key === 'atomicNamespace') ||
-          (type === 'balances.get' && key === 'refresh') ||
+          ((type === 'balances.get' || type === 'tokens.activity') && key === 'refresh') ||
+          ((type === 'tokens.send' || type === 'tokens.estimateSend') && (key === 'amount' || key === 'tokenId')) ||
           (type === 'assets.create' && key === 'holders') ||
           (type.startsWith('staking.') && ['filter', 'sort', 'offset', 'limit', 'rewardOwner', 'delegationFeeOwner'].includes(key));
         if (optional) continue;
@@ -184,6 +200,28 @@ describe('every request type', () => {
       }
     });
   }
+});
+
+describe('token requests', () => {
+  it('a token send names an amount or a token ID (or both, ERC-1155), each a uint256', () => {
+    rejects('tokens.send', { address: EVM, to: EVM, maxFeeWei: '1' }, 'amount');
+    rejects('tokens.estimateSend', { address: EVM, to: EVM, amount: '0' }, 'amount');
+    rejects('tokens.estimateSend', { address: EVM, to: EVM, tokenId: (U256_MAX + 1n).toString() }, 'tokenId');
+    expect(accepts('tokens.estimateSend', { address: EVM, to: EVM, amount: '5', tokenId: '0' })).toEqual({ address: EVM, to: EVM, amount: '5', tokenId: '0' });
+  });
+
+  it('addresses are checked as EVM addresses (a wrong EIP-55 checksum is a typo)', () => {
+    const wrongCase = EVM.slice(0, 2) + EVM.slice(2, 3).toLowerCase() + EVM.slice(3);
+    rejects('tokens.add', { address: wrongCase === EVM ? EVM.toLowerCase().replace('0xab', '0xAb') : wrongCase }, 'address');
+    rejects('tokens.revoke', { address: EVM, spender: 'X-local1abc', kind: 'allowance', maxFeeWei: '1' }, 'spender');
+    rejects('tokens.revoke', { address: EVM, spender: EVM, kind: 'all', maxFeeWei: '1' }, 'kind');
+  });
+
+  it('a replacement names a pending tx by its 0x hash and says what to do with it', () => {
+    rejects('evm.replace', { txHash: '0x' + 'ab'.repeat(31), action: 'cancel', maxFeeWei: '1' }, 'txHash');
+    rejects('evm.replace', { txHash: '0x' + 'zz'.repeat(32), action: 'cancel', maxFeeWei: '1' }, 'txHash');
+    rejects('evm.estimateReplace', { txHash: '0x' + 'ab'.repeat(32), action: 'drop' }, 'action');
+  });
 });
 
 describe('optional fields', () => {
@@ -668,8 +706,21 @@ describe('validateRequestMessage', () => {
       expect(validateRequestMessage({ channel: 'xpc-wallet', type, params: VALID[type], selection: { accountId: 'a1', networkId: 'local' } }).selection).toEqual({ accountId: 'a1', networkId: 'local' });
     }
     expect([...BOUND_TO_SELECTION].sort()).toEqual([
-      'assets.create', 'assets.mint', 'assets.mintNft', 'assets.transferNft', 'send.c', 'send.p', 'send.x',
-      'staking.delegate', 'staking.setAutoRenew', 'staking.validate', 'transfers.importWaiting', 'transfers.start',
+      'assets.create',
+      'assets.mint',
+      'assets.mintNft',
+      'assets.transferNft',
+      'evm.replace',
+      'send.c',
+      'send.p',
+      'send.x',
+      'staking.delegate',
+      'staking.setAutoRenew',
+      'staking.validate',
+      'tokens.revoke',
+      'tokens.send',
+      'transfers.importWaiting',
+      'transfers.start',
     ]);
   });
 

@@ -6,7 +6,8 @@ import { formatPrivateKey } from '../../core/encoding.js';
 import { ValidationError, WalletError } from '../../core/errors.js';
 import { generateMnemonic, keyPairFromSecret, normalizeMnemonic, parseSecretKey, type KeyPair } from '../../core/keys.js';
 import { RESTORE_WOULD_DROP, type RequestParams as P, type RestoreLoss, type Selection, type WalletStatus } from '../../shared/messages.js';
-import { accountStorageKeys, hiddenAssetsKey } from '../account-cache.js';
+import { accountStorageKeys, hiddenAssetsKey, tokensKey } from '../account-cache.js';
+import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Keyring } from '../keyring.js';
 import { asField } from '../request-fields.js';
@@ -69,7 +70,7 @@ export class AccountsService {
   private async startFresh(accounts: AccountRecord[], nextHdIndex: number): Promise<WalletStatus> {
     const prior = await this.settings.readOrEmpty();
     const networkIds = networkIdsOf(prior);
-    const stale = [...prior.accounts.flatMap((a) => networkIds.flatMap((n) => accountStorageKeys(n, a.id))), ...networkIds.map(hiddenAssetsKey)];
+    const stale = [...prior.accounts.flatMap((a) => networkIds.flatMap((n) => accountStorageKeys(n, a.id))), ...networkIds.map(hiddenAssetsKey), ...networkIds.map(tokensKey), SITE_CONTRACTS_KEY];
     if (stale.length) await this.local.remove(stale);
     await this.settings.startWith(accounts, nextHdIndex);
     return this.walletStatus();

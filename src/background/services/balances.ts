@@ -244,6 +244,11 @@ async function settleActivity(engine: WalletEngine, cache: AccountCache, outbox:
       if (state === 'accepted' || state === 'failed') {
         item.status = state;
         delete item.checking;
+      } else if (state === 'replaced') {
+        // Its nonce went to the speed-up or cancel that replaced it (or it to this one): it never ran.
+        item.status = 'failed';
+        item.replaced = true;
+        delete item.checking;
       } else if (state === 'unclear') item.checking = true;
     }
     await save();

@@ -22,6 +22,11 @@ import { SendsService } from './sends.js';
 import { SitesService } from './sites.js';
 import { StakingService } from './staking.js';
 import { TransfersService } from './transfers.js';
+// C-Chain tokens and EVM tx replacement (#21)
+import { EvmTxService } from './evm-txs.js';
+import { TokensService } from './tokens.js';
+import { readTokenMetadata } from '../../core/tokens.js';
+import { SiteContracts } from '../site-contracts.js';
 
 export interface WalletOptions {
   fetch?: typeof fetch;
@@ -46,6 +51,8 @@ export interface Wallet {
   staking: StakingService;
   sites: SitesService;
   approvals: ApprovalsService;
+  tokens: TokensService;
+  evm: EvmTxService;
   /** What the site provider may ask of the wallet. */
   site: SiteWallet;
 }
@@ -57,9 +64,9 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
   const keyring = new Keyring(session);
   const networks: NetworksService = new NetworksService(settings, local, { status: () => accounts.walletStatus(), ...(options.fetch ? { fetch: options.fetch } : {}) });
   const engines = new AccountEngines(settings, networks, keyring, new AccountCaches(local), local, { ...(log ? { log } : {}), ...(options.wait ? { wait: options.wait } : {}) });
-  const delivery = new Delivery(engines);
+  const delivery = new Delivery(engines, local);
   const staking: StakingService = new StakingService(engines, delivery, local, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(log ? { log } : {}), activity: async () => (await balances.activityList()).items });
-  const transfers = new TransfersService(engines, session, local, log);
+  const transfers = new TransfersService(engines, session, local, log, delivery);
   const accounts = new AccountsService(session, local, settings, keyring, networks, engines, transfers, options.sites);
   const approvals = new ApprovalsService(session, engines, networks, {
     ...(options.approvals ? { queue: options.approvals } : {}),
@@ -67,9 +74,13 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
     accounts: async () => (await accounts.accountsList()).accounts,
   });
   const balances: BalancesService = new BalancesService(engines, networks, transfers, settings, local, log, (ctx) => staking.followAfterRefresh(ctx));
+  const tokens = new TokensService(engines, delivery, local);
+  const siteContracts = new SiteContracts(local);
   return {
     accounts,
     networks,
+    tokens,
+    evm: new EvmTxService(engines, delivery),
     balances,
     sends: new SendsService(engines, delivery),
     assets: new AssetsService(engines, networks, delivery),
@@ -90,6 +101,23 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
       sendSiteTx: (accountId, signed, item) => delivery.sendSiteTx(accountId, signed, item),
       approvalSummaryForTx: (accountId, ext) => approvals.approvalSummaryForTx(accountId, ext),
       recipientOf: (accountId, address) => approvals.recipientOf(accountId, address),
+      evmInsight: async (accountId, requester, eth, chain) => {
+        const { accounts: list } = await accounts.accountsList();
+        const { preset } = await engines.selected(accountId);
+        return {
+          eth,
+          account: list.find((a) => a.id === accountId)?.cAddress ?? '',
+          listed: chain.avalanche ? await tokens.store.list(preset.id) : [],
+          nativeSymbol: chain.symbol,
+          recipientOf: (address) => approvals.recipientOf(accountId, address),
+          siteCalls: (address) => siteContracts.calls(requester, address),
+        };
+      },
+      noteSiteCall: (requester, address) => siteContracts.note(requester, address),
+      watchToken: async (accountId, origin, address) => {
+        const ctx = await engines.open(accountId);
+        await tokens.addToken(ctx, await readTokenMetadata(ctx.engine.node.eth, address), origin);
+      },
     },
   };
 }
@@ -109,5 +137,7 @@ export function walletHandlers(w: Wallet): RequestHandlers {
     staking: w.staking,
     sites: w.sites,
     approvals: w.approvals,
+    tokens: w.tokens,
+    evm: w.evm,
   });
 }

@@ -3,14 +3,13 @@
 import { toHex } from '../../core/bytes.js';
 import { cb58Encode, parseId } from '../../core/encoding.js';
 import { InsufficientFundsError } from '../../core/errors.js';
-import { eip1559Fees, evmTxNonce, PLAIN_TRANSFER_GAS } from '../../core/tx/c.js';
+import { eip1559Fees, PLAIN_TRANSFER_GAS } from '../../core/tx/c.js';
 import { buildPSend } from '../../core/tx/p.js';
 import { buildXSend } from '../../core/tx/x.js';
-import type { ActivityItem, RequestParams as P } from '../../shared/messages.js';
+import type { RequestParams as P } from '../../shared/messages.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
 import { avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
-import { conflictsOf } from '../refused.js';
 import { ownersFrom } from '../request-fields.js';
 
 export class SendsService {
@@ -35,18 +34,7 @@ export class SendsService {
   }
 
   async sendC(p: P<'send.c'>) {
-    const ctx = await this.engines.open();
-    const delivery = this.delivery;
-    return delivery.withEvmLock(ctx.account.id, async () => {
-      const live = await delivery.settleRefusedHere(ctx, 'C', true);
-      const own = await delivery.ownEvmNonces(ctx);
-      const signed = await ctx.engine.signC(p.to, BigInt(p.amountWei), undefined, { maxFeeWei: BigInt(p.maxFeeWei), own });
-      const replaced = conflictsOf(live, 'C', { nonce: evmTxNonce(signed.signedBytes) });
-      // Listed with the most it can cost until its receipt says what it did.
-      const item: ActivityItem = { txID: signed.txID, chain: 'C', kind: 'send', status: 'pending', amount: p.amountWei, to: p.to, fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
-      const done = await delivery.deliver(ctx, { chain: 'C', ...signed }, item, undefined, true, replaced);
-      return { txHash: signed.txID, fee: done.fee! };
-    });
+    return this.delivery.sendEvm({ to: p.to, valueWei: BigInt(p.amountWei) }, BigInt(p.maxFeeWei), { kind: 'send', amount: p.amountWei, to: p.to });
   }
 
   /**

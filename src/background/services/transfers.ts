@@ -10,6 +10,7 @@ import { buildXExport } from '../../core/tx/x.js';
 import type { RequestParams as P, TransferView } from '../../shared/messages.js';
 import { addActivity, journalKey } from '../account-cache.js';
 import type { AccountEngines } from '../account-engines.js';
+import type { Delivery } from '../delivery.js';
 import { avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
 import type { Session } from '../session.js';
 import type { PersistedState } from '../settings.js';
@@ -31,6 +32,7 @@ export class TransfersService {
     private readonly session: Session,
     private readonly local: StorageArea,
     private readonly log?: (line: string) => void,
+    private readonly delivery?: Delivery,
   ) {}
 
   journal(networkId: string, accountId: string): TransferJournal {
@@ -44,7 +46,9 @@ export class TransfersService {
       if (this.#stopped) throw new WalletError('transfers-stopped', 'cross-chain transfers are stopped while the wallet is being replaced');
     };
     const stopped = (record: TransferRecord, error: unknown): void => this.notePaused(record.id, error);
-    return { runner: new TransferRunner(engine, journal, { checkpoint, stopped }), journal };
+    const delivery = this.delivery;
+    const evmLine = delivery ? <T>(run: () => Promise<T>) => delivery.inNonceLine(account.id, run) : undefined;
+    return { runner: new TransferRunner(engine, journal, { checkpoint, stopped, ...(evmLine ? { evmLine } : {}) }), journal };
   }
 
   private notePaused(id: string, error: unknown): void {

@@ -4,7 +4,36 @@ import { toHexnc } from '../encoding.js';
 import { NodeResponseError } from '../errors.js';
 import { type CallOptions, JsonRpcEndpoint, g } from '../rpc.js';
 import { type BlockTag, type EthBlock, type EthReceipt } from './types.js';
-import { blockGuard, blockTag, ethHash, receiptGuard } from './checks.js';
+import { blockGuard, blockTag, ethAddress, ethHash, receiptGuard } from './checks.js';
+
+/** One event log (eth_getLogs), shape-checked. */
+export interface EthLog {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: bigint;
+  transactionHash: string;
+  logIndex: bigint;
+}
+
+const logGuard = g.object({
+  address: ethAddress,
+  topics: g.array(ethHash),
+  data: g.data(),
+  blockNumber: g.quantity,
+  transactionHash: ethHash,
+  logIndex: g.quantity,
+});
+
+/** An eth_getLogs filter over a block range (numbers, inclusive). `topics`: null matches anything. */
+export interface LogFilter {
+  fromBlock: bigint;
+  toBlock: bigint;
+  address?: string | string[];
+  topics?: (string | string[] | null)[];
+}
+
+const hexQ = (n: bigint): string => `0x${n.toString(16)}`;
 
 export class EthApi {
   constructor(private readonly rpc: JsonRpcEndpoint) {}
@@ -51,6 +80,29 @@ export class EthApi {
   async estimateGas(tx: Record<string, unknown>, tag?: BlockTag, opts?: CallOptions): Promise<bigint> {
     const params: unknown[] = tag === undefined ? [tx] : [tx, blockTag(tag)];
     return this.rpc.call('eth_estimateGas', params, g.quantity, opts);
+  }
+
+  /** eth_call: the call's answer (0x hex) in the state of `tag`. A revert is the node's RpcError. */
+  async call(tx: Record<string, unknown>, tag: BlockTag = 'latest', opts?: CallOptions): Promise<string> {
+    return this.rpc.call('eth_call', [tx, blockTag(tag)], g.data(), opts);
+  }
+
+  async getCode(address: string, tag: BlockTag = 'latest', opts?: CallOptions): Promise<string> {
+    return this.rpc.call('eth_getCode', [address, blockTag(tag)], g.data(), opts);
+  }
+
+  async getLogs(filter: LogFilter, opts?: CallOptions): Promise<EthLog[]> {
+    const params = { ...filter, fromBlock: hexQ(filter.fromBlock), toBlock: hexQ(filter.toBlock) };
+    const logs = await this.rpc.call('eth_getLogs', [params], g.array(logGuard), opts);
+    for (const l of logs) {
+      if (l.blockNumber < filter.fromBlock || l.blockNumber > filter.toBlock) throw new NodeResponseError(`eth_getLogs: a log of block ${l.blockNumber} answers a query for blocks ${filter.fromBlock}-${filter.toBlock}`);
+    }
+    return logs;
+  }
+
+  /** debug_traceCall with the call tracer (logs included): the node's trace, unchecked (core/evm-simulate.ts reads it). */
+  traceCall(tx: Record<string, unknown>, tag: BlockTag = 'latest', opts?: CallOptions): Promise<unknown> {
+    return this.rpc.callRaw('debug_traceCall', [tx, blockTag(tag), { tracer: 'callTracer', tracerConfig: { withLog: true } }], opts);
   }
 
   async blockNumber(opts?: CallOptions): Promise<bigint> {

@@ -1,6 +1,6 @@
 // C-Chain builders: atomic export to X or P, atomic import from X or P (docs/protocol.md §C), and
 // EIP-1559 EVM transactions, encoded and signed with micro-eth-signer.
-import { Transaction } from 'micro-eth-signer';
+import { addr, Transaction } from 'micro-eth-signer';
 import { WEI_PER_NAVAX } from '../amount.js';
 import { type Bytes, toHex } from '../bytes.js';
 import { encodeUnsignedTx } from '../codec/codec.js';
@@ -118,6 +118,7 @@ export function buildCImport(p: {
 export interface EvmTxRequest {
   chainId: bigint;
   nonce: bigint;
+  /** '' for a contract deployment. */
   to: string;
   value: bigint;
   data?: string;
@@ -143,7 +144,7 @@ function prepareEvmTx(req: EvmTxRequest): ReturnType<typeof Transaction.prepare<
     type: 'eip1559',
     chainId: req.chainId,
     nonce: req.nonce,
-    to: req.to,
+    to: req.to === '' ? '0x' : req.to,
     value: req.value,
     data: req.data ?? '',
     gasLimit: req.gasLimit,
@@ -160,6 +161,32 @@ export function unsignedEvmTxHex(req: EvmTxRequest): string {
 export function signEvmTx(req: EvmTxRequest, secret: Bytes): SignedEvmTx {
   const signed = prepareEvmTx(req).signBy(secret);
   return { rawTx: signed.toHex({ includeSignature: true }), hash: signed.hash, maxFeeWei: req.gasLimit * req.maxFeePerGas };
+}
+
+/** A signed EIP-1559 tx (its raw bytes) back as the request it was signed from. */
+export function decodeEvmTx(rawTx: Bytes): EvmTxRequest & { from: string } {
+  const tx = Transaction.fromHex(`0x${toHex(rawTx)}`);
+  const r = tx.raw as { chainId: bigint; nonce: bigint; to: string; value: bigint; data: string; gasLimit: bigint; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint };
+  if (r.maxFeePerGas === undefined || r.maxPriorityFeePerGas === undefined) throw new ValidationError('not an EIP-1559 transaction', 'rawTx');
+  const data = r.data && r.data !== '0x' ? { data: r.data } : {};
+  return { chainId: r.chainId, nonce: r.nonce, to: r.to === '0x' ? '' : r.to, value: r.value, gasLimit: r.gasLimit, maxFeePerGas: r.maxFeePerGas, maxPriorityFeePerGas: r.maxPriorityFeePerGas, from: tx.sender, ...data };
+}
+
+/**
+ * Fees for a tx that takes the place of a pending one (same nonce): the node's mempool wants both
+ * the fee cap and the tip at least 10% higher (rounded up), and it must pay today's base fee bound.
+ */
+export function replacementFees(old: Pick<EvmTxRequest, 'maxFeePerGas' | 'maxPriorityFeePerGas'>, baseFeeWei: bigint, tipWei: bigint): { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } {
+  const bump = (v: bigint): bigint => (v * 110n + 99n) / 100n;
+  const tip = bump(old.maxPriorityFeePerGas) > tipWei ? bump(old.maxPriorityFeePerGas) : tipWei;
+  const now = eip1559Fees(baseFeeWei, tip).maxFeePerGas;
+  const cap = bump(old.maxFeePerGas) > now ? bump(old.maxFeePerGas) : now;
+  return { maxFeePerGas: cap, maxPriorityFeePerGas: tip };
+}
+
+/** The address a contract deployed by `from` at `nonce` gets (CREATE: keccak of RLP [from, nonce]), EIP-55. */
+export function contractAddressOf(from: string, nonce: bigint): string {
+  return addr.addChecksum(addr.getCreateAddress(from, nonce));
 }
 
 /** The nonce a signed EVM tx (its raw bytes) spends. */

@@ -21,6 +21,10 @@ const KIND_LABEL: Record<ActivityItem['kind'], string> = {
   validate: 'Started validating',
   'staking-config': 'Changed auto-renewal',
   'staking-reward': 'Staking reward',
+  deploy: 'Deployed a contract',
+  call: 'Called a contract',
+  approve: 'Approved a spender',
+  revoke: 'Revoked an approval',
 };
 
 /** "Exported to C-Chain", "Imported from X-Chain" when the other chain is known. */
@@ -35,6 +39,8 @@ const STATUS_LABEL: Record<ActivityItem['status'], string> = { pending: 'Pending
 /** The amount of an item with its asset's symbol when the wallet knows the asset. */
 export function activityAmount(item: ActivityItem, view: BalancesView | null): string | null {
   if (item.amount === undefined) return null;
+  // A token's amount is in its own units (an NFT is its ID).
+  if (item.token) return item.token.tokenId !== undefined ? `#${item.token.tokenId} of ${item.token.symbol || item.token.address}` : formatValue(item.amount, item.token.decimals, item.token.symbol || `units of ${item.token.address}`);
   // Native C-Chain sends are recorded in wei, without an asset ID.
   if (item.chain === 'C' && item.assetID === undefined) return formatValue(item.amount, WEI_DECIMALS, 'AVAX');
   const known = view?.balances.find((b) => b.assetID === item.assetID && b.chain !== 'C');
@@ -70,7 +76,7 @@ function useFollowPending(items: ActivityItem[] | undefined, reload: () => Promi
 function ItemAmount({ item, view, toggle = true }: { item: ActivityItem; view: BalancesView | null; toggle?: boolean }) {
   if (item.amount === undefined) return null;
   // Native C-Chain sends are recorded in wei: rounded for reading, exact one click away.
-  if (item.chain === 'C' && item.assetID === undefined) return <AmountText toggle={toggle} value={item.amount} denomination={WEI_DECIMALS} symbol="AVAX" />;
+  if (item.chain === 'C' && item.assetID === undefined && !item.token) return <AmountText toggle={toggle} value={item.amount} denomination={WEI_DECIMALS} symbol="AVAX" />;
   return <span class="amount">{activityAmount(item, view)}</span>;
 }
 
@@ -135,8 +141,22 @@ export function Activity({ balances, listKey = '' }: { balances: BalancesView | 
                 )}
                 {item.to && (
                   <>
-                    <dt>To</dt>
+                    <dt>{item.kind === 'approve' || item.kind === 'revoke' ? 'Spender' : 'To'}</dt>
                     <dd class="mono break">{item.to}</dd>
+                  </>
+                )}
+                {item.contract && (
+                  <>
+                    <dt>Contract created</dt>
+                    <dd class="mono break" data-testid="activity-contract">
+                      {item.contract}
+                    </dd>
+                  </>
+                )}
+                {(item.replaces || item.replaced) && (
+                  <>
+                    <dt>Replacement</dt>
+                    <dd class="break">{item.replaced ? 'Never ran: a speed-up or cancel with the same nonce took its place' : `Takes the place of ${item.replaces}`}</dd>
                   </>
                 )}
                 <dt>Status</dt>

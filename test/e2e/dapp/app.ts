@@ -87,8 +87,10 @@ const api = {
   sendTransaction: async (): Promise<Hex> => walletClient().sendTransaction({ account: await account(), to: PAYEE, value: PAYMENT_WEI }),
   waitForReceipt: async (hash: Hex): Promise<ReceiptView> => {
     const r = await publicClient().waitForTransactionReceipt({ hash, timeout: 60_000 });
-    return { status: r.status, transactionHash: r.transactionHash, from: r.from, to: r.to, blockNumber: r.blockNumber.toString(), gasUsed: r.gasUsed.toString() };
+    return { status: r.status, transactionHash: r.transactionHash, from: r.from, to: r.to, blockNumber: r.blockNumber.toString(), gasUsed: r.gasUsed.toString(), contractAddress: r.contractAddress ?? null };
   },
+  /** Deploys a contract without constructor arguments (its creation bytecode as given). */
+  deployContract: async (bytecode: Hex): Promise<Hex> => walletClient().deployContract({ abi: [], bytecode, account: await account() }),
   balance: async (address: Address): Promise<string> => (await publicClient().getBalance({ address })).toString(),
   nonce: async (address: Address): Promise<number> => publicClient().getTransactionCount({ address, blockTag: 'pending' }),
   /** wallet_addEthereumChain through viem: ADDED_CHAIN, served by `rpcUrl`. */

@@ -87,4 +87,6 @@ export interface ReceiptView {
   to: string | null;
   blockNumber: string;
   gasUsed: string;
+  /** A deployment's new contract. */
+  contractAddress: string | null;
 }

@@ -1,0 +1,145 @@
+// What an EVM call, a typed-data permit or a simulation means for the account, as the approval
+// window and the token screens show it: token calls and permits decoded (core/evm-calls.ts) and
+// put in the token's own units, every address that receives tokens or rights named (one of the
+// wallet's accounts, a contract or an ordinary account, how often this site had the user call it),
+// and a simulation's balance changes labelled with the listed tokens' checked symbols. docs/tokens.md.
+import { decodeTokenCall, decodeTypedPermit } from '../core/evm-calls.js';
+import { keccakHex } from '../core/evm-abi.js';
+import { type Simulation, simulateTx } from '../core/evm-simulate.js';
+import { fromHex } from '../core/bytes.js';
+import { contractAddressOf } from '../core/tx/c.js';
+import type { EthApi } from '../core/node/eth.js';
+import { MAX_UINT256, readTokenMetadata, type TokenMetadata } from '../core/tokens.js';
+import type { ImpactWarning, OwnAddress } from '../core/tx-impact.js';
+import type { ActivityItem, ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
+import { approvalTokenView, type StoredToken, tokenView } from './token-store.js';
+
+/** An allowance this large is "unlimited" (the usual max uint256, or anything near it). */
+export const UNLIMITED = MAX_UINT256 >> 1n;
+/** Permit2 amounts are uint160: its "max" is 2^160 - 1. */
+const PERMIT2_UNLIMITED = (1n << 159n);
+
+/** What the views need to know about the account, its chain and the asking site. */
+export interface InsightContext {
+  eth: EthApi;
+  /** The acting account's EVM address. */
+  account: string;
+  /** The tokens listed on this network ([] on a chain a site added). */
+  listed: readonly StoredToken[];
+  nativeSymbol: string;
+  /** One of the wallet's addresses, or the warnings a recipient gets (a first payment, a look-alike). */
+  recipientOf(address: string): Promise<{ yours?: OwnAddress; warnings: ImpactWarning[] }>;
+  /** How many txs of the asking site that called `address` the user approved. */
+  siteCalls(address: string): Promise<number>;
+}
+
+export async function counterparty(c: InsightContext, address: string): Promise<CounterpartyView> {
+  const [who, code, siteCalls] = await Promise.all([c.recipientOf(address), c.eth.getCode(address), c.siteCalls(address)]);
+  return { address, ...(who.yours ? { yours: who.yours } : {}), isContract: code !== '0x', siteCalls, warnings: who.warnings };
+}
+
+/** The contract read as a token, or undefined when it does not answer as one. */
+export async function tokenInfo(c: InsightContext, address: string): Promise<ApprovalTokenView | undefined> {
+  let meta: TokenMetadata;
+  try {
+    meta = await readTokenMetadata(c.eth, address);
+  } catch {
+    return undefined;
+  }
+  return approvalTokenView(meta, c.listed, c.nativeSymbol);
+}
+
+/** The token operation a call to `to` with `data` asks for, in the token's units; undefined for any other call. */
+export async function tokenCallView(c: InsightContext, to: string, data: string): Promise<TokenCallView | undefined> {
+  const call = decodeTokenCall(data);
+  if (!call) return undefined;
+  const token = await tokenInfo(c, to);
+  const nft = token?.standard === 'erc721';
+  const base = { kind: call.kind, ...(token ? { token } : {}) };
+  switch (call.kind) {
+    case 'transfer':
+      return { ...base, recipient: await counterparty(c, call.to), amount: call.amount.toString() };
+    case 'transferFrom':
+      return { ...base, from: call.from, recipient: await counterparty(c, call.to), ...(nft ? { tokenId: call.amount.toString() } : { amount: call.amount.toString() }) };
+    case 'safeTransferFrom':
+      return { ...base, from: call.from, recipient: await counterparty(c, call.to), tokenId: call.tokenId.toString(), ...(call.amount !== undefined ? { amount: call.amount.toString() } : {}) };
+    case 'approve':
+      // ERC-721's approve names one token for one spender; ERC-20's an amount.
+      return { ...base, spender: await counterparty(c, call.spender), ...(nft ? { tokenId: call.amount.toString() } : { amount: call.amount.toString(), unlimited: call.amount >= UNLIMITED }) };
+    case 'increaseAllowance':
+      return { ...base, spender: await counterparty(c, call.spender), amount: call.amount.toString(), unlimited: call.amount >= UNLIMITED };
+    case 'setApprovalForAll':
+      return { ...base, spender: await counterparty(c, call.operator), approved: call.approved };
+  }
+}
+
+/** The allowance a typed-data signature grants, decoded; undefined when it grants none the wallet knows. */
+export async function permitView(c: InsightContext, typed: Parameters<typeof decodeTypedPermit>[0]): Promise<PermitView | undefined> {
+  const p = decodeTypedPermit(typed);
+  if (!p) return undefined;
+  const limit = p.kind === 'eip2612' ? UNLIMITED : PERMIT2_UNLIMITED;
+  const grants = await Promise.all(
+    p.grants.map(async (g) => {
+      const tokenView = await tokenInfo(c, g.token);
+      return { token: g.token, ...(tokenView ? { tokenView } : {}), amount: g.amount.toString(), unlimited: g.amount >= limit, ...(g.expiration !== undefined ? { expiration: g.expiration.toString() } : {}) };
+    }),
+  );
+  return { kind: p.kind, spender: await counterparty(c, p.spender), grants, deadline: p.deadline.toString(), verifier: p.verifier };
+}
+
+/** A simulation as shown: native changes in the chain's symbol, listed tokens by their checked symbol, others by address. */
+export function simulationView(sim: Simulation, listed: readonly StoredToken[], nativeSymbol: string): SimulationView {
+  const changes = sim.changes.map((ch) => {
+    if (ch.asset === 'native') return { asset: 'native', symbol: nativeSymbol, decimals: 18, delta: ch.delta.toString() };
+    const t = listed.find((l) => l.address.toLowerCase() === ch.asset.toLowerCase());
+    const view = t ? tokenView(t, listed, nativeSymbol) : undefined;
+    return {
+      asset: ch.asset,
+      ...(ch.standard ? { standard: ch.standard } : {}),
+      symbol: view?.symbol ?? '',
+      decimals: view?.decimals ?? 0,
+      delta: ch.delta.toString(),
+      ...(ch.tokenId !== undefined ? { tokenId: ch.tokenId.toString() } : {}),
+    };
+  });
+  return { method: sim.method, ...(sim.reverted !== undefined ? { reverted: sim.reverted } : {}), changes, touched: sim.touched, ...(sim.note ? { note: sim.note } : {}) };
+}
+
+type EvmTxSummary = Extract<ApprovalSummary, { kind: 'evm-tx' }>;
+
+/**
+ * What a site's EVM tx does, for its approval: the token call decoded, or the deployment (size,
+ * keccak-256 of the init code, the address it will get); the tx simulated on the node; and how it
+ * is listed in Activity once sent.
+ */
+export async function evmTxInsight(
+  c: InsightContext,
+  tx: { from: string; to?: string; value: bigint; data: string; gasLimit: bigint; nonce: bigint },
+): Promise<{ views: Pick<EvmTxSummary, 'call' | 'deploy' | 'simulation'>; item: Partial<ActivityItem> }> {
+  const views: Pick<EvmTxSummary, 'call' | 'deploy' | 'simulation'> = {};
+  let item: Partial<ActivityItem> = tx.data.length > 2 ? { kind: 'call' } : {};
+  if (tx.to === undefined) {
+    const contractAddress = contractAddressOf(tx.from, tx.nonce);
+    views.deploy = { codeBytes: (tx.data.length - 2) / 2, codeHash: keccakHex(fromHex(tx.data)), contractAddress };
+    item = { kind: 'deploy', contract: contractAddress };
+  } else {
+    const call = await tokenCallView(c, tx.to, tx.data);
+    if (call) {
+      views.call = call;
+      const token = call.token ? { address: call.token.address, symbol: call.token.symbol, decimals: call.token.decimals, standard: call.token.standard, ...(call.tokenId !== undefined ? { tokenId: call.tokenId } : {}) } : undefined;
+      const moves = call.kind === 'transfer' || call.kind === 'transferFrom' || call.kind === 'safeTransferFrom';
+      item = {
+        kind: moves ? 'send' : 'approve',
+        ...(token ? { token } : {}),
+        ...(call.amount !== undefined ? { amount: call.amount } : {}),
+        to: (call.recipient ?? call.spender)!.address,
+      };
+    }
+  }
+  try {
+    views.simulation = simulationView(await simulateTx(c.eth, { from: tx.from, ...(tx.to ? { to: tx.to } : {}), value: tx.value, data: tx.data, gasLimit: tx.gasLimit }), c.listed, c.nativeSymbol);
+  } catch {
+    views.simulation = { method: 'none', changes: [], touched: [], note: 'the node could not run the transaction before approval' };
+  }
+  return { views, item };
+}

@@ -1,0 +1,90 @@
+// evm.*: the account's C-Chain EVM txs the node has not decided on (the outbox), and their
+// replacement at the same nonce with higher fees: a speed-up (the same tx) or a cancel (nothing, to
+// the account itself). Whichever of the two the chain runs, the other can never run. docs/tokens.md.
+import { fromHex } from '../../core/bytes.js';
+import { isEvmHash } from '../../core/engine.js';
+import { WalletError } from '../../core/errors.js';
+import { decodeEvmTx, type EvmTxRequest, evmTxNonce, PLAIN_TRANSFER_GAS, replacementFees } from '../../core/tx/c.js';
+import type { ActivityItem, PendingEvmTxView, RequestParams as P } from '../../shared/messages.js';
+import type { AccountContext, AccountEngines } from '../account-engines.js';
+import type { Delivery } from '../delivery.js';
+import type { OutboxEntry } from '../outbox.js';
+import { feeQuote } from './tokens.js';
+
+function pendingView(e: OutboxEntry): PendingEvmTxView {
+  const tx = decodeEvmTx(fromHex(e.signedHex));
+  return {
+    txHash: e.txID,
+    nonce: tx.nonce.toString(),
+    to: tx.to ?? '',
+    valueWei: tx.value.toString(),
+    gasLimit: tx.gasLimit.toString(),
+    maxFeePerGas: tx.maxFeePerGas.toString(),
+    maxPriorityFeePerGas: tx.maxPriorityFeePerGas.toString(),
+    createdAt: e.createdAt,
+    kind: e.item.kind,
+  };
+}
+
+export class EvmTxService {
+  constructor(
+    private readonly engines: AccountEngines,
+    private readonly delivery: Delivery,
+  ) {}
+
+  /** Outbox EVM txs whose nonce the chain has not used yet: only those can still be replaced. */
+  private async pendingEntries(ctx: AccountContext): Promise<OutboxEntry[]> {
+    const used = await ctx.engine.node.eth.getTransactionCount(ctx.engine.evmAddress, 'latest');
+    const entries = (await this.engines.outbox(ctx.preset.id, ctx.account.id).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID) && !e.voided);
+    return entries.filter((e) => evmTxNonce(fromHex(e.signedHex)) >= used);
+  }
+
+  async evmPending() {
+    const ctx = await this.engines.open();
+    return { txs: (await this.pendingEntries(ctx)).map(pendingView) };
+  }
+
+  /** The replacement of `old` for `action`, at today's fees (each at least +10%). */
+  private async replacement(ctx: AccountContext, old: OutboxEntry, action: 'speed-up' | 'cancel'): Promise<{ req: EvmTxRequest; baseFeeWei: bigint }> {
+    const prior = decodeEvmTx(fromHex(old.signedHex));
+    const [baseFeeWei, tip] = await Promise.all([ctx.engine.node.eth.baseFee(), ctx.engine.node.eth.maxPriorityFeePerGas()]);
+    const fees = replacementFees(prior, baseFeeWei, tip);
+    const { from: _from, ...same } = prior;
+    const req: EvmTxRequest =
+      action === 'speed-up'
+        ? { ...same, ...fees }
+        : { chainId: prior.chainId, nonce: prior.nonce, to: ctx.engine.evmAddress, value: 0n, gasLimit: PLAIN_TRANSFER_GAS, ...fees };
+    return { req, baseFeeWei };
+  }
+
+  private async entry(ctx: AccountContext, txHash: string): Promise<OutboxEntry> {
+    const old = (await this.pendingEntries(ctx)).find((e) => e.txID.toLowerCase() === txHash.toLowerCase());
+    if (!old) throw new WalletError('not-pending', 'that transaction is no longer waiting: it went through, was replaced, or the node refused it');
+    return old;
+  }
+
+  async evmEstimateReplace(p: P<'evm.estimateReplace'>) {
+    const ctx = await this.engines.open();
+    const old = await this.entry(ctx, p.txHash);
+    const { req, baseFeeWei } = await this.replacement(ctx, old, p.action);
+    return { ...feeQuote({ ...req, baseFeeWei }), replaces: pendingView(old) };
+  }
+
+  async evmReplace(p: P<'evm.replace'>) {
+    const ctx = await this.engines.open();
+    const txHash = await this.delivery.sendReplacement(ctx, p.txHash, async (old) => {
+      const { req } = await this.replacement(ctx, old, p.action);
+      if (req.gasLimit * req.maxFeePerGas > BigInt(p.maxFeeWei)) {
+        throw new WalletError('fee-above-approved', `the fee of up to ${req.gasLimit * req.maxFeePerGas} wei is above the approved maximum of ${p.maxFeeWei} wei`);
+      }
+      const signed = ctx.engine.signEvm(req);
+      const item: ActivityItem =
+        p.action === 'speed-up'
+          ? { ...old.item, txID: signed.txID, status: 'pending', fee: signed.maxFeeWei.toString(), createdAt: Date.now() }
+          : { txID: signed.txID, chain: 'C', kind: 'send', status: 'pending', amount: '0', to: ctx.engine.evmAddress, fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
+      delete item.checking;
+      return { signed: { chain: 'C' as const, ...signed }, item };
+    });
+    return { txHash };
+  }
+}

@@ -1,0 +1,243 @@
+// tokens.*: the C-Chain tokens of the selected account on the selected network, all read from the
+// user's own node: listing a token (by address, or a site's wallet_watchAsset once approved),
+// balances, sends (estimate → review → confirm), the account's transfers and allowances from the
+// chain's logs, and revoking an allowance. docs/tokens.md.
+import { WalletError } from '../../core/errors.js';
+import { formatEvmAddress, parseEvmAddress } from '../../core/evm-address.js';
+import { simulateTx } from '../../core/evm-simulate.js';
+import { allowanceOf, isApprovedForAll, nftUri, ownerOf, readTokenMetadata, revokeData, tokenBalance, tokenBalanceOfId, tokenSendData, type TokenMetadata } from '../../core/tokens.js';
+import { chargedGas } from '../../core/tx/c.js';
+import type { AllowanceView, EvmFeeQuote, RequestParams as P, TokenSendParams, TokenTransferView, TokenView } from '../../shared/messages.js';
+import type { AccountContext, AccountEngines } from '../account-engines.js';
+import type { Delivery } from '../delivery.js';
+import { nftMetadataFrom } from '../nft-metadata.js';
+import type { StorageArea } from '../storage.js';
+import { type ScanState, scanView, TokenScanner } from '../token-scan.js';
+import { type StoredToken, TokenStore, tokenView } from '../token-store.js';
+import { simulationView, UNLIMITED } from '../evm-views.js';
+
+/** The chain's own coin: what a token must not pass itself off as. */
+export const NATIVE_SYMBOL = 'AVAX';
+
+const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
+function checksummed(address: string): string {
+  return formatEvmAddress(parseEvmAddress(address));
+}
+
+/** What a fee quote looks like to the popup: the most the tx can cost, and what it likely costs. */
+export function feeQuote(q: { gasLimit: bigint; baseFeeWei: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }, gasUse = q.gasLimit): EvmFeeQuote {
+  const likelyPrice = q.baseFeeWei + q.maxPriorityFeePerGas < q.maxFeePerGas ? q.baseFeeWei + q.maxPriorityFeePerGas : q.maxFeePerGas;
+  return {
+    gasLimit: q.gasLimit.toString(),
+    maxFeePerGas: q.maxFeePerGas.toString(),
+    maxPriorityFeePerGas: q.maxPriorityFeePerGas.toString(),
+    maxFee: (q.gasLimit * q.maxFeePerGas).toString(),
+    likelyFee: (chargedGas(gasUse, q.gasLimit) * likelyPrice).toString(),
+  };
+}
+
+export class TokensService {
+  readonly store: TokenStore;
+  readonly scanner: TokenScanner;
+
+  constructor(
+    private readonly engines: AccountEngines,
+    private readonly delivery: Delivery,
+    local: StorageArea,
+  ) {
+    this.store = new TokenStore(local);
+    this.scanner = new TokenScanner(local);
+  }
+
+  private async listed(ctx: AccountContext): Promise<StoredToken[]> {
+    return this.store.list(ctx.preset.id);
+  }
+
+  private async balanceOf(ctx: AccountContext, t: Pick<StoredToken, 'address' | 'standard'>): Promise<Pick<TokenView, 'balance' | 'balanceError'>> {
+    if (t.standard === 'erc1155') return {};
+    try {
+      return { balance: (await tokenBalance(ctx.engine.node.eth, t.address, ctx.engine.evmAddress)).toString() };
+    } catch (e) {
+      if (e instanceof WalletError && e.code === 'token-call-failed') return { balanceError: 'the token contract did not say what this account holds' };
+      throw e;
+    }
+  }
+
+  async tokensInspect(p: P<'tokens.inspect'>) {
+    const ctx = await this.engines.open();
+    const meta = await readTokenMetadata(ctx.engine.node.eth, checksummed(p.address));
+    const listed = await this.listed(ctx);
+    const stored: StoredToken = { ...meta, addedBy: 'wallet', addedAt: 0 };
+    return { token: { ...tokenView(stored, listed, NATIVE_SYMBOL), ...(await this.balanceOf(ctx, meta)) }, listed: listed.some((t) => same(t.address, meta.address)) };
+  }
+
+  /** Lists a token the contract describes now; `addedBy`: 'wallet' or the origin of the site the user approved. */
+  async addToken(ctx: AccountContext, meta: TokenMetadata, addedBy: string): Promise<TokenView> {
+    const stored = await this.store.add(ctx.preset.id, { ...meta, addedBy, addedAt: Date.now() });
+    return { ...tokenView(stored, await this.listed(ctx), NATIVE_SYMBOL), ...(await this.balanceOf(ctx, stored)) };
+  }
+
+  async tokensAdd(p: P<'tokens.add'>) {
+    const ctx = await this.engines.open();
+    const known = await this.store.find(ctx.preset.id, p.address);
+    const meta = known ?? (await readTokenMetadata(ctx.engine.node.eth, checksummed(p.address)));
+    return { token: await this.addToken(ctx, meta, 'wallet') };
+  }
+
+  async tokensRemove(p: P<'tokens.remove'>) {
+    const { preset } = await this.engines.selected();
+    await this.store.remove(preset.id, p.address);
+    return { ok: true as const };
+  }
+
+  async tokensList() {
+    const ctx = await this.engines.open();
+    const listed = await this.listed(ctx);
+    const tokens = await Promise.all(listed.map(async (t) => ({ ...tokenView(t, listed, NATIVE_SYMBOL), ...(await this.balanceOf(ctx, t).catch(() => ({ balanceError: 'the node did not answer for this token' }))) })));
+    return { tokens };
+  }
+
+  /** The stored scan, read further first when asked (or never read yet). */
+  private async scan(ctx: AccountContext, refresh: boolean | undefined): Promise<ScanState> {
+    const s = await this.scanner.get(ctx.preset.id, ctx.account.id);
+    return refresh || s.updatedAt === 0 ? this.scanner.refresh(ctx.preset.id, ctx.account.id, ctx.engine.node.eth, ctx.engine.evmAddress) : s;
+  }
+
+  async tokensActivity(p: P<'tokens.activity'>) {
+    const ctx = await this.engines.open();
+    const [s, listed] = await Promise.all([this.scan(ctx, p.refresh), this.listed(ctx)]);
+    const me = ctx.engine.evmAddress.toLowerCase();
+    const items: TokenTransferView[] = s.transfers.map((t) => {
+      const token = listed.find((l) => same(l.address, t.token));
+      const view = token ? tokenView(token, listed, NATIVE_SYMBOL) : undefined;
+      const out = t.from.toLowerCase() === me;
+      const inward = t.to.toLowerCase() === me;
+      return {
+        txHash: t.txHash,
+        logIndex: t.logIndex,
+        blockNumber: t.blockNumber,
+        token: t.token,
+        symbol: view?.symbol ?? '',
+        decimals: view?.decimals ?? 0,
+        standard: t.standard,
+        listed: view !== undefined,
+        direction: out && inward ? 'self' : out ? 'out' : 'in',
+        from: t.from,
+        to: t.to,
+        ...(t.standard !== 'erc721' ? { amount: t.amount } : {}),
+        ...(t.tokenId !== undefined ? { tokenId: t.tokenId } : {}),
+      };
+    });
+    return { items, scan: scanView(s) };
+  }
+
+  private async listedToken(ctx: AccountContext, address: string): Promise<StoredToken> {
+    const t = await this.store.find(ctx.preset.id, address);
+    if (!t) throw new WalletError('token-not-listed', 'that token is not in your list on this network: add it first');
+    return t;
+  }
+
+  async tokensNfts(p: P<'tokens.nfts'>) {
+    const ctx = await this.engines.open();
+    const t = await this.listedToken(ctx, p.address);
+    if (t.standard === 'erc20') throw new WalletError('validation', 'that token is not an NFT contract');
+    const s = await this.scan(ctx, true);
+    const ids = [...new Set(s.transfers.filter((x) => same(x.token, t.address) && x.tokenId !== undefined).map((x) => x.tokenId!))];
+    const eth = ctx.engine.node.eth;
+    const me = ctx.engine.evmAddress;
+    const held = await Promise.all(
+      ids.map(async (id) => {
+        if (t.standard === 'erc721') return same((await ownerOf(eth, t.address, BigInt(id))) ?? '', me) ? { tokenId: id, amount: '1' } : undefined;
+        const n = await tokenBalanceOfId(eth, t.address, me, BigInt(id));
+        return n > 0n ? { tokenId: id, amount: n.toString() } : undefined;
+      }),
+    );
+    return { items: held.filter((h) => h !== undefined) };
+  }
+
+  async tokensNftMetadata(p: P<'tokens.nftMetadata'>) {
+    const ctx = await this.engines.open();
+    const t = await this.listedToken(ctx, p.address);
+    if (t.standard === 'erc20') throw new WalletError('validation', 'that token is not an NFT contract');
+    const uri = await nftUri(ctx.engine.node.eth, t.address, t.standard, BigInt(p.tokenId));
+    if (uri === undefined) return { error: 'the contract gives no metadata for this token' };
+    return { uri, ...(p.fetch ? await nftMetadataFrom(uri) : {}) };
+  }
+
+  private async sendTarget(ctx: AccountContext, p: TokenSendParams): Promise<{ token: StoredToken; data: string }> {
+    const token = await this.listedToken(ctx, p.address);
+    if (token.standard === 'erc20' && p.tokenId !== undefined) throw new WalletError('validation', 'an ERC-20 send has an amount, not a token ID');
+    if (token.standard === 'erc721' && p.amount !== undefined) throw new WalletError('validation', 'an ERC-721 send has a token ID, not an amount');
+    const data = tokenSendData(token.standard, ctx.engine.evmAddress, checksummed(p.to), {
+      ...(p.amount !== undefined ? { amount: BigInt(p.amount) } : {}),
+      ...(p.tokenId !== undefined ? { tokenId: BigInt(p.tokenId) } : {}),
+    });
+    return { token, data };
+  }
+
+  async tokensEstimateSend(p: P<'tokens.estimateSend'>) {
+    const ctx = await this.engines.open();
+    const { token, data } = await this.sendTarget(ctx, p);
+    const q = await ctx.engine.quoteC(token.address, 0n, data);
+    const listed = await this.listed(ctx);
+    const sim = await simulateTx(ctx.engine.node.eth, { from: ctx.engine.evmAddress, to: token.address, value: 0n, data, gasLimit: q.gasLimit });
+    return { ...feeQuote(q), simulation: simulationView(sim, listed, NATIVE_SYMBOL) };
+  }
+
+  async tokensSend(p: P<'tokens.send'>) {
+    const ctx = await this.engines.open();
+    const { token, data } = await this.sendTarget(ctx, p);
+    const symbol = tokenView(token, await this.listed(ctx), NATIVE_SYMBOL).symbol;
+    return this.delivery.sendEvm({ to: token.address, valueWei: 0n, data }, BigInt(p.maxFeeWei), {
+      kind: 'send',
+      to: checksummed(p.to),
+      ...(p.amount !== undefined ? { amount: p.amount } : { amount: '1' }),
+      token: { address: token.address, symbol, decimals: token.decimals, standard: token.standard, ...(p.tokenId !== undefined ? { tokenId: p.tokenId } : {}) },
+    });
+  }
+
+  async tokensAllowances(p: P<'tokens.allowances'>) {
+    const ctx = await this.engines.open();
+    const [s, listed] = await Promise.all([this.scan(ctx, p.refresh), this.listed(ctx)]);
+    const eth = ctx.engine.node.eth;
+    const me = ctx.engine.evmAddress;
+    const found = await Promise.all(
+      s.approvals.map(async (a): Promise<AllowanceView | undefined> => {
+        const [amount, code] = await Promise.all([
+          a.kind === 'allowance' ? allowanceOf(eth, a.token, me, a.spender).catch(() => 0n) : isApprovedForAll(eth, a.token, me, a.spender).then((b) => (b ? 1n : 0n), () => 0n),
+          eth.getCode(a.spender),
+        ]);
+        if (amount === 0n) return undefined;
+        const t = listed.find((l) => same(l.address, a.token));
+        const view = t ? tokenView(t, listed, NATIVE_SYMBOL) : undefined;
+        return {
+          token: a.token,
+          symbol: view?.symbol ?? '',
+          decimals: view?.decimals ?? 0,
+          standard: t?.standard ?? (a.kind === 'operator' ? 'erc721' : 'erc20'),
+          kind: a.kind,
+          spender: a.spender,
+          ...(a.kind === 'allowance' ? { amount: amount.toString() } : {}),
+          unlimited: a.kind === 'operator' || amount >= UNLIMITED,
+          spenderIsContract: code !== '0x',
+          txHash: a.txHash,
+        };
+      }),
+    );
+    return { allowances: found.filter((a) => a !== undefined), scan: scanView(s) };
+  }
+
+  async tokensEstimateRevoke(p: P<'tokens.estimateRevoke'>) {
+    const ctx = await this.engines.open();
+    return feeQuote(await ctx.engine.quoteC(checksummed(p.address), 0n, revokeData(p.kind, checksummed(p.spender))));
+  }
+
+  async tokensRevoke(p: P<'tokens.revoke'>) {
+    const ctx = await this.engines.open();
+    const address = checksummed(p.address);
+    const t = await this.store.find(ctx.preset.id, address);
+    const token = t ? { address, symbol: tokenView(t, await this.listed(ctx), NATIVE_SYMBOL).symbol, decimals: t.decimals, standard: t.standard } : { address, symbol: '', decimals: 0, standard: p.kind === 'operator' ? ('erc721' as const) : ('erc20' as const) };
+    return this.delivery.sendEvm({ to: address, valueWei: 0n, data: revokeData(p.kind, checksummed(p.spender)) }, BigInt(p.maxFeeWei), { kind: 'revoke', to: checksummed(p.spender), token });
+  }
+}

@@ -1,0 +1,67 @@
+// wallet_watchAsset (EIP-747): a site asks the wallet to list a token. What is shown and listed is
+// what the contract says of itself, read on the user's own node and checked like any token
+// (token-store.ts); the site's own symbol and decimals are only shown when they differ, and its
+// image is never fetched. Tokens are listed on the wallet's Avalanche networks only. docs/tokens.md.
+import { readTokenMetadata } from '../core/tokens.js';
+import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
+import { requesterOf } from './approvals.js';
+import { shownName } from './chain-name.js';
+import { tokenInfo } from './evm-views.js';
+import { type Call, type ProviderDeps, ProviderError } from './provider-context.js';
+import { evmAddressParam, InvalidParamsError, objectParam, onlyKeys, stringParam } from './provider-params.js';
+import type { SiteConnection } from './site-connection.js';
+import type { SiteGate } from './site-gate.js';
+
+const STANDARDS = { ERC20: 'erc20', ERC721: 'erc721', ERC1155: 'erc1155' } as const;
+
+export class SiteTokens {
+  constructor(
+    private readonly deps: ProviderDeps,
+    private readonly gate: SiteGate,
+    private readonly conn: SiteConnection,
+  ) {}
+
+  async watchAsset(call: Call): Promise<boolean> {
+    // EIP-747 passes one object; some libraries wrap it in an array.
+    const raw = Array.isArray(call.params) && call.params.length === 1 ? call.params[0] : call.params;
+    const p = objectParam(raw, 'params');
+    onlyKeys(p, 'params', ['type', 'options']);
+    const type = stringParam(p.type, 'params.type', 10);
+    if (!(type in STANDARDS)) throw new InvalidParamsError('params.type must be ERC20, ERC721 or ERC1155', 'params.type');
+    const o = objectParam(p.options, 'params.options');
+    onlyKeys(o, 'params.options', ['address', 'symbol', 'decimals', 'image', 'tokenId']);
+    const address = evmAddressParam(o.address, 'params.options.address');
+    const siteSymbol = o.symbol === undefined ? undefined : stringParam(o.symbol, 'params.options.symbol', 64);
+    if (o.decimals !== undefined && !(typeof o.decimals === 'number' && Number.isInteger(o.decimals) && o.decimals >= 0 && o.decimals <= 255)) {
+      throw new InvalidParamsError('params.options.decimals must be a whole number from 0 to 255', 'params.options.decimals');
+    }
+    if (o.image !== undefined) stringParam(o.image, 'params.options.image', 4096);
+    const chain = await this.conn.activeChain(call.site);
+    if (chain.kind !== 'avalanche') throw new ProviderError(Code.unsupportedMethod, 'XPC Wallet lists tokens on its Avalanche networks only, not on chains sites added');
+    return (await this.gate.approved(call, async () => {
+      const account = await this.conn.actingAccount(call.site);
+      const eth = this.conn.eth(chain.rpcUrl);
+      const meta = await readTokenMetadata(eth, address);
+      if (meta.standard !== STANDARDS[type as keyof typeof STANDARDS]) {
+        throw new InvalidParamsError(`the contract at ${address} is an ${meta.standard.toUpperCase()} token, not ${type}`, 'params.type');
+      }
+      const insight = await this.deps.wallet.evmInsight(account.id, requesterOf(call.site), eth, { avalanche: true, symbol: chain.symbol });
+      const token = (await tokenInfo(insight, address))!;
+      const shownSymbol = siteSymbol === undefined ? undefined : shownName(siteSymbol, 12).text;
+      return {
+        summary: {
+          kind: 'watch-asset',
+          token,
+          ...(shownSymbol !== undefined && shownSymbol !== token.symbol ? { siteSymbol: shownSymbol } : {}),
+          ...(typeof o.decimals === 'number' && o.decimals !== token.decimals ? { siteDecimals: o.decimals } : {}),
+          imageIgnored: o.image !== undefined,
+        },
+        payload: { kind: 'watch-asset', accountId: account.id, address },
+      };
+    }, async (payload) => {
+      if (payload.kind !== 'watch-asset') throw new Error('payload mismatch');
+      await this.deps.wallet.watchToken(payload.accountId, call.site.origin, payload.address);
+      return true;
+    })) as boolean;
+  }
+}

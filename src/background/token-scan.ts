@@ -1,0 +1,211 @@
+// The account's token history from the chain's event logs on the user's own node: Transfer (ERC-20
+// and ERC-721), TransferSingle / TransferBatch (ERC-1155) to or from it, and the Approval /
+// ApprovalForAll it emitted. Read in bounded block ranges (nodes limit eth_getLogs: public ones
+// commonly to 2048 blocks), newest first, a bounded number of ranges per refresh, and remembered
+// per network and account (`xpc.tokenscan.<network>.<account>`) so each refresh reads only what it
+// has not read yet. docs/tokens.md.
+import { addressTopic } from '../core/evm-abi.js';
+import { RpcError } from '../core/errors.js';
+import {
+  APPROVAL_FOR_ALL_TOPIC,
+  APPROVAL_TOPIC,
+  type TokenMove,
+  tokenMovesOf,
+  TRANSFER_BATCH_TOPIC,
+  TRANSFER_SINGLE_TOPIC,
+  TRANSFER_TOPIC,
+} from '../core/evm-simulate.js';
+import { AbiReader } from '../core/evm-abi.js';
+import { formatEvmAddress, parseEvmAddress } from '../core/evm-address.js';
+import type { EthApi, EthLog, LogFilter } from '../core/node/eth.js';
+import type { LogScanView, TokenStandard } from '../shared/messages.js';
+import { tokenScanKey } from './account-cache.js';
+import { oneAtATime, type StorageArea } from './storage.js';
+
+/** Blocks per eth_getLogs at first; halved (down to MIN_RANGE) when the node refuses a range. */
+export const LOG_RANGE = 2048n;
+const MIN_RANGE = 16n;
+/** Ranges read per refresh: the rest of an old chain is read by later refreshes. */
+export const RANGES_PER_REFRESH = 24;
+const MAX_TRANSFERS = 500;
+const MAX_APPROVALS = 500;
+
+export interface ScannedTransfer {
+  txHash: string;
+  logIndex: number;
+  blockNumber: string;
+  token: string;
+  standard: TokenStandard;
+  from: string;
+  to: string;
+  amount: string;
+  tokenId?: string;
+}
+
+/** The latest Approval / ApprovalForAll the account emitted for one token and spender. */
+export interface ScannedApproval {
+  token: string;
+  spender: string;
+  kind: 'allowance' | 'operator';
+  blockNumber: string;
+  logIndex: number;
+  txHash: string;
+}
+
+export interface ScanState {
+  /** Blocks read, inclusive; toBlock < fromBlock: none yet. */
+  fromBlock: string;
+  toBlock: string;
+  updatedAt: number;
+  error?: string;
+  transfers: ScannedTransfer[];
+  approvals: ScannedApproval[];
+}
+
+
+const emptyState = (): ScanState => ({ fromBlock: '1', toBlock: '0', updatedAt: 0, transfers: [], approvals: [] });
+
+export function scanView(s: ScanState): LogScanView {
+  const read = BigInt(s.toBlock) >= BigInt(s.fromBlock);
+  return { fromBlock: read ? s.fromBlock : '0', toBlock: read ? s.toBlock : '0', complete: read && s.fromBlock === '0', updatedAt: s.updatedAt, ...(s.error ? { error: s.error } : {}) };
+}
+
+/** The four queries that find every log concerning `account` in a range (ERC-1155 puts from and to one topic later). */
+function filtersFor(account: string): LogFilter['topics'][] {
+  const me = addressTopic(account);
+  return [
+    [[TRANSFER_TOPIC, APPROVAL_TOPIC, APPROVAL_FOR_ALL_TOPIC], me],
+    [TRANSFER_TOPIC, null, me],
+    [[TRANSFER_SINGLE_TOPIC, TRANSFER_BATCH_TOPIC], null, me],
+    [[TRANSFER_SINGLE_TOPIC, TRANSFER_BATCH_TOPIC], null, null, me],
+  ];
+}
+
+/** All logs concerning the account in [from, to], each once. */
+async function logsIn(eth: EthApi, account: string, from: bigint, to: bigint): Promise<EthLog[]> {
+  const batches = await Promise.all(filtersFor(account).map((topics) => eth.getLogs({ fromBlock: from, toBlock: to, topics })));
+  const seen = new Map<string, EthLog>();
+  for (const l of batches.flat()) seen.set(`${l.transactionHash}:${l.logIndex}`, l);
+  return [...seen.values()];
+}
+
+function approvalOf(l: EthLog, account: string): ScannedApproval | undefined {
+  const t = l.topics.map((x) => x.toLowerCase());
+  // ERC-721's Approval names one token (a fourth topic): cleared by its next transfer, not kept.
+  if (t.length !== 3 || (t[0] !== APPROVAL_TOPIC && t[0] !== APPROVAL_FOR_ALL_TOPIC)) return undefined;
+  try {
+    const owner = new AbiReader(t[1]!).address(0);
+    if (owner.toLowerCase() !== account.toLowerCase()) return undefined;
+    const spender = new AbiReader(t[2]!).address(0);
+    return { token: formatEvmAddress(parseEvmAddress(l.address)), spender, kind: t[0] === APPROVAL_TOPIC ? 'allowance' : 'operator', blockNumber: l.blockNumber.toString(), logIndex: Number(l.logIndex), txHash: l.transactionHash };
+  } catch {
+    return undefined;
+  }
+}
+
+function transferOf(l: EthLog, m: TokenMove): ScannedTransfer {
+  return {
+    txHash: l.transactionHash,
+    logIndex: Number(l.logIndex),
+    blockNumber: l.blockNumber.toString(),
+    token: m.token,
+    standard: m.standard,
+    from: m.from,
+    to: m.to,
+    amount: m.amount.toString(),
+    ...(m.tokenId !== undefined ? { tokenId: m.tokenId.toString() } : {}),
+  };
+}
+
+const newerFirst = (a: { blockNumber: string; logIndex: number }, b: { blockNumber: string; logIndex: number }): number => {
+  const d = BigInt(b.blockNumber) - BigInt(a.blockNumber);
+  return d !== 0n ? (d > 0n ? 1 : -1) : b.logIndex - a.logIndex;
+};
+
+function absorb(s: ScanState, logs: EthLog[], account: string): void {
+  const me = account.toLowerCase();
+  const known = new Set(s.transfers.map((t) => `${t.txHash}:${t.logIndex}`));
+  for (const l of logs) {
+    const approval = approvalOf(l, account);
+    if (approval) {
+      const at = s.approvals.findIndex((a) => a.token.toLowerCase() === approval.token.toLowerCase() && a.spender === approval.spender && a.kind === approval.kind);
+      if (at < 0) s.approvals.push(approval);
+      else if (newerFirst(approval, s.approvals[at]!) < 0) s.approvals[at] = approval;
+      continue;
+    }
+    tokenMovesOf(l).forEach((m, k) => {
+      if (m.from.toLowerCase() !== me && m.to.toLowerCase() !== me) return;
+      const t = transferOf(l, m);
+      // A batch's moves share one log: told apart by their place in it.
+      const id = `${t.txHash}:${t.logIndex}${k > 0 ? `.${k}` : ''}`;
+      if (known.has(id)) return;
+      known.add(id);
+      s.transfers.push(k > 0 ? { ...t, logIndex: t.logIndex + k / 1000 } : t);
+    });
+  }
+  s.transfers = s.transfers.sort(newerFirst).slice(0, MAX_TRANSFERS);
+  s.approvals = s.approvals.sort(newerFirst).slice(0, MAX_APPROVALS);
+}
+
+export class TokenScanner {
+  constructor(private readonly local: StorageArea) {}
+
+  async get(networkId: string, accountId: string): Promise<ScanState> {
+    const key = tokenScanKey(networkId, accountId);
+    return ((await this.local.get([key]))[key] as ScanState | undefined) ?? emptyState();
+  }
+
+  /**
+   * Reads what is new since the last scan (up to the node's latest executed block), then older
+   * blocks, RANGES_PER_REFRESH ranges in all. A range the node refuses is halved; a failure ends
+   * the scan where it got to, kept with its reason. One scan per account at a time.
+   */
+  refresh(networkId: string, accountId: string, eth: EthApi, account: string): Promise<ScanState> {
+    const key = tokenScanKey(networkId, accountId);
+    return oneAtATime(key, async () => {
+      const s = await this.get(networkId, accountId);
+      const head = await eth.blockNumber();
+      let range = LOG_RANGE;
+      let budget = RANGES_PER_REFRESH;
+      delete s.error;
+      /** Reads [from, to], or a part of it at the end `keep` names when the node refuses the whole; the part read, or undefined. */
+      const read = async (from: bigint, to: bigint, keep: 'from' | 'to'): Promise<[bigint, bigint] | undefined> => {
+        for (;;) {
+          try {
+            absorb(s, await logsIn(eth, account, from, to), account);
+            return [from, to];
+          } catch (e) {
+            if (!(e instanceof RpcError) || to - from + 1n <= MIN_RANGE) {
+              s.error = e instanceof Error ? e.message.slice(0, 200) : 'the node could not read the logs';
+              return undefined;
+            }
+            range = (to - from + 1n) / 2n;
+            if (keep === 'from') to = from + range - 1n;
+            else from = to - range + 1n;
+          }
+        }
+      };
+      if (BigInt(s.toBlock) < BigInt(s.fromBlock)) {
+        s.fromBlock = (head + 1n).toString();
+        s.toBlock = head.toString();
+      }
+      // New blocks first, oldest of them first, so what is kept always joins up with what was read.
+      while (budget-- > 0 && BigInt(s.toBlock) < head) {
+        const from = BigInt(s.toBlock) + 1n;
+        const done = await read(from, from + range - 1n < head ? from + range - 1n : head, 'from');
+        if (!done) break;
+        s.toBlock = done[1].toString();
+      }
+      if (BigInt(s.fromBlock) > BigInt(s.toBlock)) s.fromBlock = (BigInt(s.toBlock) + 1n).toString();
+      while (!s.error && budget-- > 0 && BigInt(s.fromBlock) > 0n) {
+        const to = BigInt(s.fromBlock) - 1n;
+        const done = await read(to - range + 1n > 0n ? to - range + 1n : 0n, to, 'to');
+        if (!done) break;
+        s.fromBlock = done[0].toString();
+      }
+      s.updatedAt = Date.now();
+      await this.local.set({ [key]: s });
+      return s;
+    });
+  }
+}

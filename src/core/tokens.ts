@@ -1,0 +1,155 @@
+// Token contracts on the C-Chain (ERC-20, ERC-721, ERC-1155), read with eth_call on the user's own
+// node: what standard a contract follows, its name, symbol and decimals (untrusted text, cleaned
+// and checked by the background), balances, allowances and operators; and the call data of the
+// wallet's own token txs (send, revoke). docs/tokens.md.
+import { AbiReader, decodeTextResult, encodeCall } from './evm-abi.js';
+import { parseEvmAddress } from './evm-address.js';
+import { FormatError, RpcError, WalletError } from './errors.js';
+import type { EthApi } from './node/eth.js';
+import type { BlockTag } from './node/types.js';
+
+export type TokenStandard = 'erc20' | 'erc721' | 'erc1155';
+
+/** What a contract says of itself. `name` and `symbol` are its own words: never trusted as they are. */
+export interface TokenMetadata {
+  address: string;
+  standard: TokenStandard;
+  name: string;
+  symbol: string;
+  /** ERC-20's decimals; 0 for NFTs. */
+  decimals: number;
+}
+
+/** ERC-165 interface IDs. */
+export const INTERFACE_ERC721 = '0x80ac58cd';
+export const INTERFACE_ERC1155 = '0xd9b67a26';
+const INTERFACE_INVALID = '0xffffffff';
+/** uint256's largest value: what "unlimited" allowances are set to. */
+export const MAX_UINT256 = (1n << 256n) - 1n;
+/** Above this, decimals make no sense for a currency (and would make amounts unreadable). */
+export const MAX_TOKEN_DECIMALS = 36;
+
+/**
+ * eth_call of `data` on `token`; undefined when the contract reverts or answers nothing (it does
+ * not have that function). Any other failure (the node unreachable, …) is thrown.
+ */
+export async function tryCall(eth: EthApi, token: string, data: string, tag: BlockTag = 'latest'): Promise<string | undefined> {
+  try {
+    const out = await eth.call({ to: token, data }, tag);
+    return out === '0x' ? undefined : out;
+  } catch (e) {
+    if (e instanceof RpcError) return undefined;
+    throw e;
+  }
+}
+
+async function callWord(eth: EthApi, token: string, data: string, what: string): Promise<AbiReader> {
+  const out = await tryCall(eth, token, data);
+  const r = out === undefined ? undefined : new AbiReader(out);
+  if (r === undefined || r.words < 1) throw new WalletError('token-call-failed', `the token contract did not answer ${what}`);
+  return r;
+}
+
+async function supports(eth: EthApi, token: string, interfaceId: string): Promise<boolean> {
+  const out = await tryCall(eth, token, encodeCall('supportsInterface(bytes4)', BigInt(interfaceId) << 224n));
+  if (out === undefined) return false;
+  try {
+    return new AbiReader(out).bool(0);
+  } catch {
+    return false;
+  }
+}
+
+async function text(eth: EthApi, token: string, signature: string): Promise<string | undefined> {
+  const out = await tryCall(eth, token, encodeCall(signature));
+  if (out === undefined) return undefined;
+  try {
+    return decodeTextResult(out);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Which token standard the contract at `address` follows, and its metadata. ERC-721 and ERC-1155
+ * by ERC-165 (a contract that claims every interface, 0xffffffff included, claims none); ERC-20
+ * when decimals(), totalSupply() and balanceOf() all answer. No contract, or none of these:
+ * WalletError 'not-a-token'.
+ */
+export async function readTokenMetadata(eth: EthApi, address: string): Promise<TokenMetadata> {
+  parseEvmAddress(address);
+  if ((await eth.getCode(address)) === '0x') throw new WalletError('not-a-token', 'there is no contract at this address on this chain');
+  const [is721, is1155, claimsAll] = await Promise.all([supports(eth, address, INTERFACE_ERC721), supports(eth, address, INTERFACE_ERC1155), supports(eth, address, INTERFACE_INVALID)]);
+  const [name, symbol] = await Promise.all([text(eth, address, 'name()'), text(eth, address, 'symbol()')]);
+  if (!claimsAll && (is721 || is1155)) {
+    return { address, standard: is721 ? 'erc721' : 'erc1155', name: name ?? '', symbol: symbol ?? '', decimals: 0 };
+  }
+  const [decimals, supply, balance] = await Promise.all([
+    tryCall(eth, address, encodeCall('decimals()')),
+    tryCall(eth, address, encodeCall('totalSupply()')),
+    tryCall(eth, address, encodeCall('balanceOf(address)', address)),
+  ]);
+  if (decimals === undefined || supply === undefined || balance === undefined) {
+    throw new WalletError('not-a-token', 'the contract at this address is not an ERC-20, ERC-721 or ERC-1155 token');
+  }
+  const d = new AbiReader(decimals).uint(0);
+  if (d > BigInt(MAX_TOKEN_DECIMALS)) throw new WalletError('not-a-token', `the contract says its token has ${d} decimals; the wallet supports at most ${MAX_TOKEN_DECIMALS}`);
+  return { address, standard: 'erc20', name: name ?? '', symbol: symbol ?? '', decimals: Number(d) };
+}
+
+/** ERC-20 balance, or the number of ERC-721 tokens owned. */
+export async function tokenBalance(eth: EthApi, token: string, owner: string, tag: BlockTag = 'latest'): Promise<bigint> {
+  const out = await tryCall(eth, token, encodeCall('balanceOf(address)', owner), tag);
+  if (out === undefined) throw new WalletError('token-call-failed', 'the token contract did not answer balanceOf');
+  return new AbiReader(out).uint(0);
+}
+
+/** ERC-1155 balance of one token ID. */
+export async function tokenBalanceOfId(eth: EthApi, token: string, owner: string, id: bigint): Promise<bigint> {
+  return (await callWord(eth, token, encodeCall('balanceOf(address,uint256)', owner, id), 'balanceOf')).uint(0);
+}
+
+export async function allowanceOf(eth: EthApi, token: string, owner: string, spender: string): Promise<bigint> {
+  return (await callWord(eth, token, encodeCall('allowance(address,address)', owner, spender), 'allowance')).uint(0);
+}
+
+export async function isApprovedForAll(eth: EthApi, token: string, owner: string, operator: string): Promise<boolean> {
+  return (await callWord(eth, token, encodeCall('isApprovedForAll(address,address)', owner, operator), 'isApprovedForAll')).bool(0);
+}
+
+/** The owner of an ERC-721 token; undefined when it has none (burned, never minted). */
+export async function ownerOf(eth: EthApi, token: string, id: bigint): Promise<string | undefined> {
+  const out = await tryCall(eth, token, encodeCall('ownerOf(uint256)', id));
+  return out === undefined ? undefined : new AbiReader(out).address(0);
+}
+
+/** An NFT's metadata URI (ERC-721 tokenURI, ERC-1155 uri with its {id} filled in); undefined when it has none. */
+export async function nftUri(eth: EthApi, token: string, standard: TokenStandard, id: bigint): Promise<string | undefined> {
+  const out = await tryCall(eth, token, standard === 'erc1155' ? encodeCall('uri(uint256)', id) : encodeCall('tokenURI(uint256)', id));
+  if (out === undefined) return undefined;
+  try {
+    const uri = decodeTextResult(out, 8192);
+    return standard === 'erc1155' ? uri.replaceAll('{id}', id.toString(16).padStart(64, '0')) : uri;
+  } catch (e) {
+    if (e instanceof FormatError) return undefined;
+    throw e;
+  }
+}
+
+// ---- call data of the wallet's own token txs ----
+
+/** A send of `amount` (ERC-20), of token `tokenId` (ERC-721), or of `amount` of `tokenId` (ERC-1155). */
+export function tokenSendData(standard: TokenStandard, from: string, to: string, p: { amount?: bigint; tokenId?: bigint }): string {
+  if (standard === 'erc20') {
+    if (p.amount === undefined) throw new WalletError('validation', 'an ERC-20 send needs an amount');
+    return encodeCall('transfer(address,uint256)', to, p.amount);
+  }
+  if (p.tokenId === undefined) throw new WalletError('validation', 'an NFT send needs a token ID');
+  if (standard === 'erc721') return encodeCall('safeTransferFrom(address,address,uint256)', from, to, p.tokenId);
+  return encodeCall('safeTransferFrom(address,address,uint256,uint256,bytes)', from, to, p.tokenId, p.amount ?? 1n, new Uint8Array(0));
+}
+
+/** Takes back an allowance (approve to 0) or an operator's right over every NFT (setApprovalForAll false). */
+export function revokeData(kind: 'allowance' | 'operator', spender: string): string {
+  return kind === 'allowance' ? encodeCall('approve(address,uint256)', spender, 0n) : encodeCall('setApprovalForAll(address,bool)', spender, false);
+}

@@ -1,0 +1,235 @@
+// What the approval window says of an EVM call beyond its raw fields: the token operation decoded
+// (amounts in the token's units, an unlimited allowance flagged, who receives tokens or rights and
+// what the wallet knows of them), a contract deployment, the simulation on the user's node, a
+// permit to sign, and a token a site asks to list. Views over the background's summary (docs/tokens.md).
+import type { ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
+import { ImpactWarnings } from './approval-impact.js';
+import { formatDateTime, formatValue } from './format.js';
+
+type Summary<K extends ApprovalSummary['kind']> = Extract<ApprovalSummary, { kind: K }>;
+
+/** A token named by its checked symbol, with every doubt about it said in words. */
+export function TokenName({ token }: { token: ApprovalTokenView }) {
+  return (
+    <span data-testid="token-name">
+      <strong>{token.symbol || '(no symbol)'}</strong> <span class="muted small-text">{token.name}</span> <span class="mono break small-text">{token.address}</span>
+      {!token.listed && <span class="badge">Not in your token list</span>}
+      {token.checks.posesAsNative && (
+        <span class="badge warn" data-testid="token-poses-as-native">
+          Calls itself AVAX, but it is a contract&apos;s token, not AVAX
+        </span>
+      )}
+      {token.checks.looksLike && (
+        <span class="badge warn" data-testid="token-looks-like">
+          Reads like your listed token {token.checks.looksLike.symbol} ({token.checks.looksLike.address}), but it is another contract
+        </span>
+      )}
+      {token.checks.altered && <span class="badge warn">Its name had hidden characters (removed here) or was too long (cut)</span>}
+    </span>
+  );
+}
+
+function amountOf(amount: string, token: ApprovalTokenView | undefined): string {
+  return token ? formatValue(amount, token.decimals, token.symbol || 'tokens') : `${amount} base units of an unknown token`;
+}
+
+/** Who gets tokens or a right to take them, and what the wallet knows of that address. */
+export function Counterparty({ who, role }: { who: CounterpartyView; role: string }) {
+  return (
+    <div data-testid="counterparty">
+      <span class="mono break">{who.address}</span>{' '}
+      {who.yours ? (
+        <span class="badge verified">
+          Yours · {who.yours.account}, {who.yours.role}
+        </span>
+      ) : who.isContract ? (
+        <span class="badge">A contract</span>
+      ) : (
+        <span class="badge warn" data-testid="counterparty-not-contract">
+          An ordinary account, not a contract{role === 'spender' ? ': whoever holds its key can take these tokens at any time' : ''}
+        </span>
+      )}
+      <div class="small-text muted" data-testid="counterparty-site-calls">
+        {who.siteCalls === 0 ? 'This site has never had you call this address.' : `This site had you call this address ${who.siteCalls} time${who.siteCalls === 1 ? '' : 's'} before.`}
+      </div>
+      <ImpactWarnings warnings={who.warnings} />
+    </div>
+  );
+}
+
+function callSentence(c: TokenCallView): string {
+  const nft = c.token?.standard === 'erc721' || c.token?.standard === 'erc1155';
+  const what = c.tokenId !== undefined ? `token #${c.tokenId}${c.amount !== undefined ? ` (× ${c.amount})` : ''} of ${c.token?.symbol || 'this contract'}` : c.amount !== undefined ? amountOf(c.amount, c.token) : '';
+  switch (c.kind) {
+    case 'transfer':
+    case 'transferFrom':
+    case 'safeTransferFrom':
+      return `Send ${what}${c.from ? ` from ${c.from}` : ''}`;
+    case 'approve':
+      if (nft) return `Let the spender take ${what}`;
+      return c.amount === '0' ? `Take back the spender's allowance of ${c.token?.symbol || 'this token'}` : `Let the spender take ${c.unlimited ? `any amount of ${c.token?.symbol || 'this token'} (unlimited)` : `up to ${what}`}`;
+    case 'increaseAllowance':
+      return `Raise the spender's allowance by ${c.unlimited ? 'an unlimited amount' : what}`;
+    case 'setApprovalForAll':
+      return c.approved ? `Let the operator take every NFT you hold of ${c.token?.symbol || 'this contract'}, now and later` : `Take back the operator's right over your NFTs of ${c.token?.symbol || 'this contract'}`;
+  }
+}
+
+export function TokenCallDetails({ call }: { call: TokenCallView }) {
+  const grants = call.spender !== undefined && (call.kind !== 'setApprovalForAll' || call.approved === true) && call.amount !== '0';
+  return (
+    <section class="section-body stack" data-testid="token-call">
+      <h3>What this call does</h3>
+      <p data-testid="token-call-what">{callSentence(call)}</p>
+      {call.unlimited && grants && (
+        <p class="badge warn" data-testid="token-call-unlimited">
+          Unlimited: the spender can take all of this token you hold now or later, until you revoke it.
+        </p>
+      )}
+      {call.kind === 'setApprovalForAll' && call.approved && <p class="badge warn">Every NFT of this contract, including ones you receive later.</p>}
+      <dl class="facts compact">
+        <dt>Token</dt>
+        <dd>{call.token ? <TokenName token={call.token} /> : <span class="muted">The contract does not answer as a token: amounts are in base units.</span>}</dd>
+        {call.recipient && (
+          <>
+            <dt>Recipient</dt>
+            <dd>
+              <Counterparty who={call.recipient} role="recipient" />
+            </dd>
+          </>
+        )}
+        {call.spender && (
+          <>
+            <dt>{call.kind === 'setApprovalForAll' ? 'Operator' : 'Spender'}</dt>
+            <dd>
+              <Counterparty who={call.spender} role="spender" />
+            </dd>
+          </>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+function signed(delta: string, decimals: number, symbol: string): string {
+  const negative = delta.startsWith('-');
+  return `${negative ? '−' : '+'}${formatValue(negative ? delta.slice(1) : delta, decimals, symbol)}`;
+}
+
+export function SimulationDetails({ sim }: { sim: SimulationView }) {
+  return (
+    <section class="section-body stack" data-testid="simulation" data-method={sim.method}>
+      <h3>If it runs now (tried on your node)</h3>
+      {sim.reverted !== undefined && (
+        <p class="badge warn" data-testid="simulation-reverts">
+          It would fail{sim.reverted ? `: “${sim.reverted}”` : ''}. You would still pay the fee.
+        </p>
+      )}
+      {sim.method === 'trace' && sim.reverted === undefined && (
+        <ul class="plain-list" aria-label="Balance changes" data-testid="simulation-changes">
+          {sim.changes.length === 0 && <li class="muted">No change to your AVAX or tokens (besides the fee).</li>}
+          {sim.changes.map((c) => (
+            <li key={`${c.asset}:${c.tokenId ?? ''}`}>
+              {c.tokenId !== undefined
+                ? `${c.delta.startsWith('-') ? '−' : '+'}${c.delta.replace('-', '')} × token #${c.tokenId} of ${c.symbol || c.asset}`
+                : c.symbol
+                  ? signed(c.delta, c.decimals, c.symbol)
+                  : `${c.delta} base units of the unlisted token ${c.asset}`}
+            </li>
+          ))}
+        </ul>
+      )}
+      {sim.method !== 'trace' && (
+        <p class="muted" data-testid="simulation-unknown">
+          {sim.method === 'call' ? 'Your node could only check whether it fails, not what it changes.' : 'Your node could not try it: what it changes is not known.'}
+        </p>
+      )}
+      {sim.note && <p class="small-text muted">{sim.note}</p>}
+      {sim.touched.length > 0 && (
+        <details class="section">
+          <summary>Contracts it runs ({sim.touched.length})</summary>
+          <ul class="section-body plain-list mono small-text">
+            {sim.touched.map((a) => (
+              <li key={a}>{a}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
+  );
+}
+
+export function DeployDetails({ deploy }: { deploy: NonNullable<Summary<'evm-tx'>['deploy']> }) {
+  return (
+    <section class="section-body stack" data-testid="deploy">
+      <h3>Deploy a contract</h3>
+      <dl class="facts compact">
+        <dt>Code size</dt>
+        <dd data-testid="deploy-size">{deploy.codeBytes} bytes</dd>
+        <dt>Code hash (keccak-256)</dt>
+        <dd class="mono break" data-testid="deploy-hash">
+          {deploy.codeHash}
+        </dd>
+        <dt>New contract&apos;s address</dt>
+        <dd class="mono break" data-testid="deploy-address">
+          {deploy.contractAddress}
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+export function PermitDetails({ permit }: { permit: PermitView }) {
+  const kind = permit.kind === 'eip2612' ? 'a permit (EIP-2612)' : permit.kind === 'permit2-allowance' ? 'a Permit2 allowance' : 'a Permit2 transfer';
+  return (
+    <section class="section-body stack" data-testid="permit">
+      <h3>This signature hands out tokens</h3>
+      <p>Signing {kind} lets the spender take, without another approval from you:</p>
+      <ul class="plain-list" aria-label="What the spender may take">
+        {permit.grants.map((g, i) => (
+          <li key={i}>
+            {g.unlimited ? (
+              <span class="badge warn">Unlimited</span>
+            ) : g.tokenView ? (
+              formatValue(g.amount, g.tokenView.decimals, g.tokenView.symbol || 'tokens')
+            ) : (
+              `${g.amount} base units`
+            )}{' '}
+            of {g.tokenView ? <TokenName token={g.tokenView} /> : <span class="mono break">{g.token}</span>}
+            {g.expiration !== undefined && <div class="small-text muted">until {formatDateTime(Number(g.expiration) * 1000)}</div>}
+          </li>
+        ))}
+      </ul>
+      <dl class="facts compact">
+        <dt>Spender</dt>
+        <dd>
+          <Counterparty who={permit.spender} role="spender" />
+        </dd>
+        <dt>Signature good until</dt>
+        <dd>{formatDateTime(Number(permit.deadline) * 1000)}</dd>
+      </dl>
+    </section>
+  );
+}
+
+export function WatchAssetDetails({ summary }: { summary: Summary<'watch-asset'> }) {
+  return (
+    <div class="stack" data-testid="watch-asset-summary">
+      <p>Add this token to your list. Its name and symbol are what its contract says, read on your node:</p>
+      <p>
+        <TokenName token={summary.token} />
+      </p>
+      <p class="small-text muted">
+        {summary.token.standard.toUpperCase()} · {summary.token.decimals} decimals
+      </p>
+      {summary.siteSymbol !== undefined && (
+        <p class="badge warn" data-testid="watch-asset-site-symbol">
+          The site called it “{summary.siteSymbol}”; the contract says {summary.token.symbol || 'nothing'}.
+        </p>
+      )}
+      {summary.siteDecimals !== undefined && <p class="badge warn">The site said {summary.siteDecimals} decimals; the contract says {summary.token.decimals}.</p>}
+      {summary.imageIgnored && <p class="small-text muted">The site sent a picture for it: the wallet does not load it.</p>}
+      <p class="small-text muted">Listing a token sends nothing and costs nothing.</p>
+    </div>
+  );
+}

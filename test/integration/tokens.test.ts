@@ -1,0 +1,352 @@
+// C-Chain tokens on the real Helicon node, through the background as the popup and a dApp drive it:
+// a dApp (viem, through the site provider) deploys an ERC-20, an ERC-721 and a contract that spends
+// allowances; the wallet lists the tokens (look-alikes flagged), sends and receives them, sees each
+// approval decoded and simulated before it signs, finds the allowances in its logs and revokes
+// them, moves an NFT, and speeds up and cancels stuck txs. The contracts are the project's own
+// (test/fixtures/contracts/*.sol, compiled with solc 0.8.37 into test/fixtures/contracts.json).
+import { Transaction } from 'micro-eth-signer';
+import { createPublicClient, createWalletClient, custom, defineChain, encodeFunctionData, getAddress, http, keccak256, type Abi, type Hex } from 'viem';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import contracts from '../fixtures/contracts.json' with { type: 'json' };
+import type { PendingApproval } from '../../src/background/approvals.js';
+import { outboxKey } from '../../src/background/account-cache.js';
+import { Outbox, outboxEntry } from '../../src/background/outbox.js';
+import type { Site } from '../../src/background/provider.js';
+import { memoryStores } from '../../src/background/storage.js';
+import { fromHex, toHex } from '../../src/core/bytes.js';
+import { encodeCall } from '../../src/core/evm-abi.js';
+import { formatEvmAddress } from '../../src/core/evm-address.js';
+import { randomBytes } from 'node:crypto';
+import type { AccountView, ApprovalSummary } from '../../src/shared/messages.js';
+import { PROVIDER_CHANNEL } from '../../src/shared/provider-protocol.js';
+import { AVAX, GENESIS_KEY, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
+import { type ProviderBackground, providerBackground } from './wallet-fixture.js';
+
+const SITE: Site = { origin: 'https://tokens.example' };
+const SUPPLY = 1_000_000_000_000n; // 1,000,000 tokens of 6 decimals
+type Evm = Extract<ApprovalSummary, { kind: 'evm-tx' }>;
+
+const seen: PendingApproval[] = [];
+let bg: ProviderBackground;
+let account: AccountView;
+let accountKey: Uint8Array;
+let networkId: string;
+let nextId = 0;
+
+async function request(method: string, params?: unknown): Promise<unknown> {
+  const r = await bg.provider.handle({ channel: PROVIDER_CHANNEL, requestId: `t-${++nextId}`, method, ...(params !== undefined ? { params } : {}) }, SITE);
+  if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+  return r.result;
+}
+
+const last = (): ApprovalSummary => seen.at(-1)!.summary as ApprovalSummary;
+const lastEvm = (): Evm => {
+  const s = last();
+  if (s.kind !== 'evm-tx') throw new Error(`expected an EVM tx approval, got ${s.kind}`);
+  return s;
+};
+
+const chain = defineChain({ id: 43112, name: 'Test C-Chain', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [] } } });
+let dapp: ReturnType<typeof createWalletClient>;
+let reader: ReturnType<typeof createPublicClient>;
+
+/** Waits for the tx's receipt and for the node's latest executed state to hold its block (Helicon executes a moment later). */
+async function executed(hash: string): Promise<{ status: string; contractAddress?: string | null }> {
+  const receipt = await reader.waitForTransactionReceipt({ hash: hash as Hex });
+  for (let i = 0; i < 100 && (await reader.getBlockNumber({ cacheTime: 0 })) < receipt.blockNumber; i++) await new Promise((r) => setTimeout(r, 50));
+  return receipt;
+}
+
+async function deploy(name: keyof typeof contracts.contracts, args: unknown[] = []): Promise<`0x${string}`> {
+  const c = contracts.contracts[name];
+  const hash = await dapp.deployContract({ abi: c.abi as Abi, bytecode: c.bytecode as Hex, args, account: account.cAddress as Hex, chain });
+  const receipt = await executed(hash);
+  expect(receipt.status).toBe('success');
+  return getAddress(receipt.contractAddress!);
+}
+
+async function write(address: `0x${string}`, name: keyof typeof contracts.contracts, functionName: string, args: unknown[], value = 0n): Promise<Hex> {
+  const hash = await dapp.writeContract({ address, abi: contracts.contracts[name].abi as Abi, functionName, args, account: account.cAddress as Hex, chain, value });
+  expect((await executed(hash)).status).toBe('success');
+  return hash;
+}
+
+/** The genesis key's own tx (a counterparty on chain), followed until accepted. */
+async function genesisCall(to: string, data: string): Promise<void> {
+  await executed((await (await genesisEngine()).sendC(to, 0n, data)).hash);
+}
+
+async function balanceOf(token: string, owner: string): Promise<bigint> {
+  return (await reader.readContract({ address: token as Hex, abi: contracts.contracts.TestToken.abi as Abi, functionName: 'balanceOf', args: [owner] })) as bigint;
+}
+
+/** Helicon executes an accepted block a moment after its receipts are out: state reads wait for it. */
+async function eventually<T>(read: () => Promise<T>, expected: T): Promise<void> {
+  for (let i = 0; i < 100 && (await read()) !== expected; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(await read()).toBe(expected);
+}
+
+describe('C-Chain tokens on the node', () => {
+  let token: `0x${string}`;
+  let nft: `0x${string}`;
+  let puller: `0x${string}`;
+  const genesisAddress = formatEvmAddress(GENESIS_KEY.evmAddress);
+
+  beforeAll(async () => {
+    const stores = memoryStores();
+    bg = await providerBackground(stores, {
+      openApprovalWindow: (b) =>
+        void setTimeout(async () => {
+          for (const p of await b.approvals.list()) {
+            if (seen.some((s) => s.id === p.id)) continue;
+            seen.push(p);
+            await b.approvals.decide(p.id, true);
+          }
+        }, 5),
+    });
+    // An imported key, so the test can also sign as this account (the stuck txs below).
+    accountKey = new Uint8Array(randomBytes(32));
+    await bg.wallet.accounts.walletCreateFromKey({ password: 'token test password', privateKey: `0x${toHex(accountKey)}`, name: 'Tokens' });
+    const network = await bg.wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    networkId = network.id;
+    account = (await bg.wallet.networks.networksSelect({ id: network.id })).account!;
+    await (await genesisEngine()).sendC(account.cAddress, 50n * AVAX * WEI_PER_NAVAX);
+    const rpc = `${inject('nodeUrl')}/ext/bc/C/rpc`;
+    reader = createPublicClient({ chain, transport: http(rpc) });
+    dapp = createWalletClient({ chain, transport: custom({ request: ({ method, params }) => request(method, params) }) });
+    await request('eth_requestAccounts', []);
+  }, 120_000);
+
+  it('a dApp deploys contracts through viem: the approval names the deployment, its size, code hash and address, and Activity lists it', async () => {
+    token = await deploy('TestToken', ['Test Dollar', 'TUSD', SUPPLY]);
+    const s = lastEvm();
+    expect(s.to).toBe('');
+    expect(s.deploy!.contractAddress).toBe(token);
+    expect(s.data.startsWith(contracts.contracts.TestToken.bytecode)).toBe(true);
+    expect(s.deploy!.codeBytes).toBe((s.data.length - 2) / 2);
+    expect(s.deploy!.codeHash).toBe(keccak256(s.data as Hex));
+    // The node traced the deployment: the contract is the one touched, and its constructor gives the account the supply.
+    expect(s.simulation).toEqual({ method: 'trace', changes: [{ asset: token, standard: 'erc20', symbol: '', decimals: 0, delta: SUPPLY.toString() }], touched: [token] });
+    const items = (await bg.wallet.balances.activityList()).items;
+    expect(items.find((i) => i.kind === 'deploy')).toMatchObject({ contract: token, chain: 'C' });
+
+    nft = await deploy('TestNft');
+    puller = await deploy('TestPuller');
+  }, 120_000);
+
+  it('lists a token by address with what its contract says, and flags look-alikes of AVAX and of a listed token', async () => {
+    const inspected = await bg.wallet.tokens.tokensInspect({ address: token });
+    expect(inspected).toMatchObject({ listed: false, token: { standard: 'erc20', name: 'Test Dollar', symbol: 'TUSD', decimals: 6, balance: SUPPLY.toString(), checks: { altered: false, posesAsNative: false } } });
+    await bg.wallet.tokens.tokensAdd({ address: token });
+    // A token calling itself "AVAX" in Cyrillic look-alikes, and one whose symbol reads as TUSD with a hidden character.
+    const fakeAvax = await deploy('TestToken', ['Аvalanche', 'АVAХ', 1n]);
+    expect((await bg.wallet.tokens.tokensInspect({ address: fakeAvax })).token.checks).toMatchObject({ posesAsNative: true });
+    const twin = await deploy('TestToken', ['Test Dollar', 'T\u200bUSD', 1n]);
+    const twinView = (await bg.wallet.tokens.tokensInspect({ address: twin })).token;
+    expect(twinView.symbol).toBe('TUSD');
+    expect(twinView.checks).toEqual({ altered: true, posesAsNative: false, looksLike: { address: token, symbol: 'TUSD' } });
+    // Not a token: an account without code.
+    await expect(bg.wallet.tokens.tokensInspect({ address: genesisAddress })).rejects.toMatchObject({ code: 'not-a-token' });
+  }, 120_000);
+
+  it('sends tokens (estimate with a simulation, then the send at the reviewed fee) and sees both directions in its transfers', async () => {
+    const estimate = await bg.wallet.tokens.tokensEstimateSend({ address: token, to: genesisAddress, amount: '2500000' });
+    expect(estimate.simulation).toMatchObject({ method: 'trace', changes: [{ asset: token, symbol: 'TUSD', decimals: 6, delta: '-2500000' }], touched: [token] });
+    expect(BigInt(estimate.maxFee)).toBe(BigInt(estimate.gasLimit) * BigInt(estimate.maxFeePerGas));
+    await expect(bg.wallet.tokens.tokensSend({ address: token, to: genesisAddress, amount: '2500000', maxFeeWei: '1' })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    const sent = await bg.wallet.tokens.tokensSend({ address: token, to: genesisAddress, amount: '2500000', maxFeeWei: estimate.maxFee });
+    expect(BigInt(sent.fee)).toBeLessThanOrEqual(BigInt(estimate.maxFee));
+    await eventually(() => balanceOf(token, account.cAddress), SUPPLY - 2_500_000n);
+    expect(await balanceOf(token, genesisAddress)).toBe(2_500_000n);
+    expect((await bg.wallet.tokens.tokensList()).tokens.find((t) => t.address === token)).toMatchObject({ balance: (SUPPLY - 2_500_000n).toString() });
+    // The genesis key sends some back.
+    await genesisCall(token, encodeCall('transfer(address,uint256)', account.cAddress, 1_000_000n));
+    const { items, scan } = await bg.wallet.tokens.tokensActivity({ refresh: true });
+    expect(scan.complete).toBe(true);
+    const mine = items.filter((i) => i.token === token);
+    expect(mine.find((i) => i.txHash === sent.txHash)).toMatchObject({ direction: 'out', amount: '2500000', to: genesisAddress, symbol: 'TUSD', listed: true });
+    expect(mine.find((i) => i.direction === 'in' && i.from === genesisAddress)).toMatchObject({ amount: '1000000' });
+    await bg.wallet.balances.balancesRefresh();
+    const activity = (await bg.wallet.balances.activityList()).items.find((i) => i.txID === sent.txHash);
+    expect(activity).toMatchObject({ kind: 'send', status: 'accepted', amount: '2500000', token: { address: token, symbol: 'TUSD', decimals: 6 } });
+  }, 120_000);
+
+  it('an approval is decoded (unlimited flagged, spender named) and simulated; a spend of it shows what leaves', async () => {
+    const max = (1n << 256n) - 1n;
+    await write(token, 'TestToken', 'approve', [puller, max]);
+    const approve = lastEvm();
+    expect(approve.call).toMatchObject({ kind: 'approve', amount: max.toString(), unlimited: true, token: { address: token, symbol: 'TUSD', listed: true }, spender: { address: puller, isContract: true, siteCalls: 0 } });
+    expect(approve.simulation).toMatchObject({ method: 'trace', changes: [], touched: [token] });
+    // An approval to an account without code is named as such.
+    await write(token, 'TestToken', 'increaseAllowance', [genesisAddress, 5n]);
+    expect(lastEvm().call).toMatchObject({ kind: 'increaseAllowance', amount: '5', unlimited: false, spender: { address: genesisAddress, isContract: false } });
+
+    await write(puller, 'TestPuller', 'pull', [token, 700_000n], 3n * WEI_PER_NAVAX);
+    const pull = lastEvm();
+    expect(pull.call).toBeUndefined();
+    expect(pull.simulation!.method).toBe('trace');
+    expect(pull.simulation!.changes).toEqual(
+      expect.arrayContaining([
+        { asset: 'native', symbol: 'AVAX', decimals: 18, delta: (-3n * WEI_PER_NAVAX).toString() },
+        { asset: token, standard: 'erc20', symbol: 'TUSD', decimals: 6, delta: '-700000' },
+      ]),
+    );
+    expect(pull.simulation!.touched).toEqual([puller, token]);
+    // The site has now had the user call the puller: a later approval to it says so.
+    await write(token, 'TestToken', 'approve', [puller, 10n]);
+    expect(lastEvm().call!.spender).toMatchObject({ siteCalls: 1 });
+    await write(token, 'TestToken', 'approve', [puller, max]);
+    // A call that would revert is said to, with the contract's reason (the user approved it anyway here).
+    const calldata = encodeFunctionData({ abi: contracts.contracts.TestPuller.abi as Abi, functionName: 'pull', args: [token, SUPPLY * 10n] });
+    await executed((await request('eth_sendTransaction', [{ from: account.cAddress, to: puller, data: calldata, gas: '0x30000' }])) as string);
+    expect(lastEvm().simulation).toMatchObject({ method: 'trace', reverted: 'balance too low', changes: [] });
+  }, 180_000);
+
+  it('an EIP-2612 permit to sign is decoded, and the signature is one the token takes', async () => {
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600);
+    const typed = {
+      types: {
+        EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'version', type: 'string' }, { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }],
+        Permit: [{ name: 'owner', type: 'address' }, { name: 'spender', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'nonce', type: 'uint256' }, { name: 'deadline', type: 'uint256' }],
+      },
+      primaryType: 'Permit',
+      domain: { name: 'Test Dollar', version: '1', chainId: 43112, verifyingContract: token },
+      message: { owner: account.cAddress, spender: genesisAddress, value: '4000000', nonce: '0', deadline: deadline.toString() },
+    };
+    const sig = (await request('eth_signTypedData_v4', [account.cAddress, JSON.stringify(typed)])) as string;
+    const s = last();
+    if (s.kind !== 'sign-typed-data') throw new Error(s.kind);
+    expect(s.permit).toMatchObject({ kind: 'eip2612', deadline: deadline.toString(), verifier: token, spender: { address: genesisAddress, isContract: false }, grants: [{ token, amount: '4000000', unlimited: false, tokenView: { symbol: 'TUSD', decimals: 6 } }] });
+    const raw = fromHex(sig);
+    const v = BigInt(raw[64]!);
+    const data = encodeCall('permit(address,address,uint256,uint256,uint8,bytes32,bytes32)', account.cAddress, genesisAddress, 4_000_000n, deadline, v, BigInt(`0x${toHex(raw.subarray(0, 32))}`), BigInt(`0x${toHex(raw.subarray(32, 64))}`));
+    await genesisCall(token, data);
+    await eventually(() => reader.readContract({ address: token, abi: contracts.contracts.TestToken.abi as Abi, functionName: 'allowance', args: [account.cAddress, genesisAddress] }), 4_000_000n);
+  }, 120_000);
+
+  it('finds the live allowances in its logs, confirmed on chain, and revokes one (estimate, then the reviewed fee)', async () => {
+    const { allowances, scan } = await bg.wallet.tokens.tokensAllowances({ refresh: true });
+    expect(scan).toMatchObject({ complete: true });
+    expect(scan.error).toBeUndefined();
+    const toPuller = allowances.find((a) => a.spender === puller && a.token === token)!;
+    expect(toPuller).toMatchObject({ kind: 'allowance', unlimited: true, spenderIsContract: true, symbol: 'TUSD' });
+    expect(allowances.find((a) => a.spender === genesisAddress)).toMatchObject({ amount: '4000000', spenderIsContract: false });
+    const quote = await bg.wallet.tokens.tokensEstimateRevoke({ address: token, spender: puller, kind: 'allowance' });
+    const done = await bg.wallet.tokens.tokensRevoke({ address: token, spender: puller, kind: 'allowance', maxFeeWei: quote.maxFee });
+    await executed(done.txHash);
+    expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === done.txHash)).toMatchObject({ kind: 'revoke', status: 'accepted', to: puller });
+    const after = await bg.wallet.tokens.tokensAllowances({ refresh: true });
+    expect(after.allowances.some((a) => a.spender === puller)).toBe(false);
+  }, 120_000);
+
+  it('ERC-721: mint, operator approval decoded and revoked, the NFT listed, its metadata read only when asked, and sent', async () => {
+    await write(nft, 'TestNft', 'mint', [account.cAddress, 7n]);
+    await write(nft, 'TestNft', 'mint', [account.cAddress, 8n]);
+    await write(nft, 'TestNft', 'setApprovalForAll', [puller, true]);
+    expect(lastEvm().call).toMatchObject({ kind: 'setApprovalForAll', approved: true, token: { standard: 'erc721', symbol: 'TPIC' }, spender: { address: puller, isContract: true } });
+    const added = await bg.wallet.tokens.tokensAdd({ address: nft });
+    expect(added.token).toMatchObject({ standard: 'erc721', symbol: 'TPIC', decimals: 0, balance: '2' });
+    expect((await bg.wallet.tokens.tokensNfts({ address: nft })).items).toEqual(expect.arrayContaining([{ tokenId: '7', amount: '1' }, { tokenId: '8', amount: '1' }]));
+    expect(await bg.wallet.tokens.tokensNftMetadata({ address: nft, tokenId: '7', fetch: false })).toEqual({ uri: expect.stringMatching(/^data:application\/json,/) });
+    expect(await bg.wallet.tokens.tokensNftMetadata({ address: nft, tokenId: '7', fetch: true })).toMatchObject({ fetched: { name: 'Test picture', description: 'made for the tests' } });
+
+    const operator = (await bg.wallet.tokens.tokensAllowances({ refresh: true })).allowances.find((a) => a.token === nft)!;
+    expect(operator).toMatchObject({ kind: 'operator', spender: puller, unlimited: true, standard: 'erc721' });
+    const q = await bg.wallet.tokens.tokensEstimateRevoke({ address: nft, spender: puller, kind: 'operator' });
+    await executed((await bg.wallet.tokens.tokensRevoke({ address: nft, spender: puller, kind: 'operator', maxFeeWei: q.maxFee })).txHash);
+    expect((await bg.wallet.tokens.tokensAllowances({ refresh: true })).allowances.some((a) => a.token === nft)).toBe(false);
+
+    const est = await bg.wallet.tokens.tokensEstimateSend({ address: nft, to: genesisAddress, tokenId: '7' });
+    expect(est.simulation.changes).toEqual([{ asset: nft, standard: 'erc721', symbol: 'TPIC', decimals: 0, delta: '-1', tokenId: '7' }]);
+    await bg.wallet.tokens.tokensSend({ address: nft, to: genesisAddress, tokenId: '7', maxFeeWei: est.maxFee });
+    await eventually(() => reader.readContract({ address: nft, abi: contracts.contracts.TestNft.abi as Abi, functionName: 'ownerOf', args: [7n] }), genesisAddress);
+    expect((await bg.wallet.tokens.tokensNfts({ address: nft })).items).toEqual([{ tokenId: '8', amount: '1' }]);
+  }, 180_000);
+
+  it('wallet_watchAsset lists a token after approval, named by its contract, the site\'s own words shown apart', async () => {
+    const other = await deploy('TestToken', ['Other Coin', 'OTH', 5n]);
+    expect(await request('wallet_watchAsset', { type: 'ERC20', options: { address: other, symbol: 'USDC', decimals: 18, image: 'https://tracker.example/x.png' } })).toBe(true);
+    expect(last()).toMatchObject({ kind: 'watch-asset', token: { address: other, symbol: 'OTH', decimals: 6, listed: false }, siteSymbol: 'USDC', siteDecimals: 18, imageIgnored: true });
+    expect((await bg.wallet.tokens.tokensList()).tokens.find((t) => t.address === other)).toMatchObject({ addedBy: SITE.origin, symbol: 'OTH', balance: '5' });
+    await expect(request('wallet_watchAsset', { type: 'ERC721', options: { address: other } })).rejects.toMatchObject({ code: -32602 });
+  }, 120_000);
+
+  /**
+   * A tx this account sent at a fee the chain does not take (a fee cap of 0: the node's pool holds
+   * it, no block includes it), placed in the wallet's outbox as if the wallet had sent it, since the
+   * wallet itself never signs below the node's fee.
+   */
+  async function stuckTx(): Promise<string> {
+    const { client } = await localNetwork();
+    const nonce = await client.eth.getTransactionCount(account.cAddress, 'pending');
+    const tx = Transaction.prepare({ type: 'eip1559', chainId: 43112n, nonce, to: genesisAddress, value: 1n, gasLimit: 21000n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }, false).signBy(accountKey);
+    const outbox = new Outbox(bg.stores.local, outboxKey(networkId, account.id));
+    await outbox.put(outboxEntry('C', tx.hash, fromHex(tx.toHex()), { txID: tx.hash, chain: 'C', kind: 'send', status: 'pending', amount: '1', to: genesisAddress, createdAt: Date.now() }));
+    await client.eth.sendRawTransaction(tx.toHex());
+    return tx.hash;
+  }
+
+  async function receiptOf(hash: string) {
+    for (let i = 0; i < 200; i++) {
+      const r = await (await localNetwork()).client.eth.getTransactionReceipt(hash);
+      if (r) return r;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    throw new Error(`no receipt for ${hash}`);
+  }
+
+  it('speeds up a stuck tx (same nonce, fees +10% at least) and cancels another; the one replaced settles as replaced', async () => {
+    const stuck = await stuckTx();
+    const { txs } = await bg.wallet.evm.evmPending();
+    expect(txs.find((t) => t.txHash === stuck)).toMatchObject({ maxFeePerGas: '0', to: genesisAddress, valueWei: '1' });
+    // Nothing else can go while it waits: the next send would take the nonce after it.
+    const quote = await bg.wallet.evm.evmEstimateReplace({ txHash: stuck, action: 'speed-up' });
+    expect(BigInt(quote.maxPriorityFeePerGas)).toBeGreaterThan(0n);
+    await expect(bg.wallet.evm.evmReplace({ txHash: stuck, action: 'speed-up', maxFeeWei: '0' })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    const faster = await bg.wallet.evm.evmReplace({ txHash: stuck, action: 'speed-up', maxFeeWei: quote.maxFee });
+    const r = await receiptOf(faster.txHash);
+    expect(r.status).toBe(1n);
+    expect(r.to?.toLowerCase()).toBe(genesisAddress.toLowerCase());
+    await bg.wallet.balances.balancesRefresh();
+    await bg.wallet.balances.balancesRefresh();
+    let items = (await bg.wallet.balances.activityList()).items;
+    expect(items.find((i) => i.txID === faster.txHash)).toMatchObject({ status: 'accepted', replaces: stuck });
+    expect(items.find((i) => i.txID === stuck)).toMatchObject({ status: 'failed', replaced: true });
+
+    const stuck2 = await stuckTx();
+    const cancelQuote = await bg.wallet.evm.evmEstimateReplace({ txHash: stuck2, action: 'cancel' });
+    const cancel = await bg.wallet.evm.evmReplace({ txHash: stuck2, action: 'cancel', maxFeeWei: cancelQuote.maxFee });
+    const cr = await receiptOf(cancel.txHash);
+    expect(cr.to?.toLowerCase()).toBe(account.cAddress.toLowerCase());
+    await bg.wallet.balances.balancesRefresh();
+    await bg.wallet.balances.balancesRefresh();
+    items = (await bg.wallet.balances.activityList()).items;
+    expect(items.find((i) => i.txID === stuck2)).toMatchObject({ status: 'failed', replaced: true });
+    expect((await bg.wallet.evm.evmPending()).txs.filter((t) => t.txHash === stuck || t.txHash === stuck2)).toEqual([]);
+    // The nonce line goes on after them: a plain send takes the next nonce.
+    const { client } = await localNetwork();
+    expect(await client.eth.getTransactionCount(account.cAddress, 'pending')).toBe(await client.eth.getTransactionCount(account.cAddress, 'latest'));
+  }, 180_000);
+
+  it('one nonce line: a C-Chain export waits while an EVM tx of the account waits, and goes once it is cancelled', async () => {
+    const estimate = await bg.wallet.transfers.transfersEstimate({ from: 'C', to: 'X', amount: (1n * AVAX).toString() });
+    const stuck = await stuckTx();
+    const maxFee = (BigInt(estimate.exportFee) * 2n + BigInt(estimate.importFee) * 2n).toString();
+    const move = await bg.wallet.transfers.transfersStart({ from: 'C', to: 'X', amount: (1n * AVAX).toString(), maxFee });
+    let view = (await bg.wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
+    for (let i = 0; i < 50 && view.paused === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      view = (await bg.wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
+    }
+    // Nothing signed: the export did not take the stuck tx's nonce.
+    expect(view).toMatchObject({ state: 'pending', paused: { code: 'evm-tx-in-flight' } });
+    expect(view.exportTxID).toBeUndefined();
+    const q = await bg.wallet.evm.evmEstimateReplace({ txHash: stuck, action: 'cancel' });
+    await receiptOf((await bg.wallet.evm.evmReplace({ txHash: stuck, action: 'cancel', maxFeeWei: q.maxFee })).txHash);
+    const { client } = await localNetwork();
+    for (let i = 0; i < 100 && (await client.eth.getTransactionCount(account.cAddress, 'latest')) < (await client.eth.getTransactionCount(account.cAddress, 'pending')); i++) await new Promise((r) => setTimeout(r, 50));
+    await bg.wallet.transfers.resumeTransfers();
+    view = (await bg.wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
+    expect(view.state).toBe('completed');
+  }, 180_000);
+});

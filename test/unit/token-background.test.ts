@@ -1,0 +1,99 @@
+// The background's token parts that need no node: how a token's own words are checked, the log scan
+// over a node that limits eth_getLogs ranges (a stand-in that refuses wide ranges, as public nodes
+// do; the test node has no limit), and NFT metadata read only as the user asks.
+import { describe, expect, it } from 'vitest';
+import { addressTopic } from '../../src/core/evm-abi.js';
+import { RpcError } from '../../src/core/errors.js';
+import { APPROVAL_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
+import type { EthApi, EthLog, LogFilter } from '../../src/core/node/eth.js';
+import { nftMetadataFrom } from '../../src/background/nft-metadata.js';
+import { memoryStores } from '../../src/background/storage.js';
+import { RANGES_PER_REFRESH, TokenScanner } from '../../src/background/token-scan.js';
+import { checkedWords, type StoredToken } from '../../src/background/token-store.js';
+
+const ME = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+const TOKEN = '0x1CB79692389258FD0da4911A4947dF2C51DC7A47';
+const OTHER = '0x2222222222222222222222222222222222222222';
+const listed: StoredToken[] = [{ address: TOKEN, standard: 'erc20', name: 'Test Dollar', symbol: 'TUSD', decimals: 6, addedBy: 'wallet', addedAt: 0 }];
+
+describe("a token's own words", () => {
+  it('look-alikes of AVAX (other scripts, case, separators) and of a listed token are flagged; hidden characters removed and said', () => {
+    expect(checkedWords({ address: OTHER, name: 'Wrapped thing', symbol: 'А.V.А.Х' }, listed, 'AVAX').checks.posesAsNative).toBe(true);
+    expect(checkedWords({ address: OTHER, name: 'Avalanche', symbol: 'XYZ' }, listed, 'AVAX').checks.posesAsNative).toBe(true);
+    expect(checkedWords({ address: OTHER, name: 'Wrapped AVAX', symbol: 'WAVAX' }, listed, 'AVAX').checks.posesAsNative).toBe(false);
+    const twin = checkedWords({ address: OTHER, name: 'x', symbol: 'tusd\u202e' }, listed, 'AVAX');
+    expect(twin).toEqual({ name: 'x', symbol: 'tusd', checks: { altered: true, posesAsNative: false, looksLike: { address: TOKEN, symbol: 'TUSD' } } });
+    // The listed token itself is not its own look-alike.
+    expect(checkedWords(listed[0]!, listed, 'AVAX').checks).toEqual({ altered: false, posesAsNative: false });
+    expect(checkedWords({ address: OTHER, name: 'n'.repeat(100), symbol: 'S' }, listed, 'AVAX').name.length).toBeLessThanOrEqual(40);
+  });
+});
+
+/** A node whose eth_getLogs refuses ranges wider than `limit` blocks, with logs at given blocks. */
+function limitedNode(head: bigint, limit: bigint, logs: EthLog[]) {
+  const asked: [bigint, bigint][] = [];
+  const eth = {
+    blockNumber: async () => head,
+    getLogs: async (f: LogFilter) => {
+      asked.push([f.fromBlock, f.toBlock]);
+      if (f.toBlock - f.fromBlock + 1n > limit) throw new RpcError('eth_getLogs', -32000, `block range too large (max ${limit})`);
+      const wanted = f.topics!;
+      return logs.filter((l) => l.blockNumber >= f.fromBlock && l.blockNumber <= f.toBlock && wanted.every((t, i) => t === null || (Array.isArray(t) ? t.includes(l.topics[i]!) : t === l.topics[i])));
+    },
+  };
+  return { eth: eth as unknown as EthApi, asked };
+}
+
+const log = (block: bigint, topics: string[], data = `0x${'0'.repeat(63)}5`): EthLog => ({ address: TOKEN, topics, data, blockNumber: block, transactionHash: `0x${block.toString(16).padStart(64, '0')}`, logIndex: 0n });
+
+describe('the log scan', () => {
+  it('halves a range the node refuses, reads newest first within a bounded number of ranges, and finishes the rest later', async () => {
+    const head = 10_000n;
+    const incoming = log(9_990n, [TRANSFER_TOPIC, addressTopic(OTHER), addressTopic(ME)]);
+    const old = log(10n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(OTHER)], `0x${'f'.repeat(64)}`);
+    const { eth, asked } = limitedNode(head, 500n, [incoming, old]);
+    const scanner = new TokenScanner(memoryStores().local);
+    const first = await scanner.refresh('net', 'acc', eth, ME);
+    expect(first.error).toBeUndefined();
+    expect(first.transfers).toMatchObject([{ blockNumber: '9990', from: OTHER, to: ME, amount: '5', standard: 'erc20' }]);
+    expect(BigInt(first.fromBlock)).toBeGreaterThan(0n);
+    expect(asked.every(([a, b]) => b >= a)).toBe(true);
+    // Later refreshes go on from where it stopped, and join up with what was read.
+    let s = first;
+    for (let i = 0; i < 20 && s.fromBlock !== '0'; i++) s = await scanner.refresh('net', 'acc', eth, ME);
+    expect(s.fromBlock).toBe('0');
+    expect(s.toBlock).toBe(head.toString());
+    expect(s.approvals).toMatchObject([{ token: TOKEN, spender: OTHER, kind: 'allowance', blockNumber: '10' }]);
+    expect(RANGES_PER_REFRESH).toBeGreaterThan(1);
+  });
+
+  it('a node that refuses even small ranges: the scan stops with the reason, keeping what it read', async () => {
+    const eth = { blockNumber: async () => 100n, getLogs: async () => Promise.reject(new RpcError('eth_getLogs', -32005, 'query limit exceeded')) } as unknown as EthApi;
+    const s = await new TokenScanner(memoryStores().local).refresh('net', 'acc', eth, ME);
+    expect(s.error).toMatch(/query limit exceeded/);
+    expect(BigInt(s.toBlock)).toBeLessThan(BigInt(s.fromBlock));
+  });
+});
+
+describe('NFT metadata', () => {
+  it('a data: URI is read in place; only https is fetched, without cookies, at most 64 KB, text fields only', async () => {
+    let fetched = 0;
+    const never = (async () => {
+      fetched++;
+      throw new Error('no network in this test');
+    }) as typeof fetch;
+    expect(await nftMetadataFrom('data:application/json;base64,' + btoa('{"name":"Pic","image":"ipfs://x","extra":1}'), never)).toEqual({ fetched: { name: 'Pic', image: 'ipfs://x' } });
+    expect((await nftMetadataFrom('ipfs://QmSomething', never)).error).toMatch(/only https/);
+    expect((await nftMetadataFrom('http://example.org/1.json', never)).error).toMatch(/only https/);
+    expect(fetched).toBe(0);
+    let init: RequestInit | undefined;
+    const big = (async (_url: string, i?: RequestInit) => {
+      init = i;
+      return new Response('x'.repeat(70 * 1024));
+    }) as typeof fetch;
+    expect((await nftMetadataFrom('https://meta.example/1', big)).error).toMatch(/larger than 64 KB/);
+    expect(init).toMatchObject({ credentials: 'omit', redirect: 'error' });
+    const ok = (async () => new Response('{"name":"A\u202ename","description":7}')) as unknown as typeof fetch;
+    expect(await nftMetadataFrom('https://meta.example/2', ok)).toEqual({ fetched: { name: 'Aname' } });
+  });
+});
