@@ -253,15 +253,22 @@ function useHiddenAssets(networkId: string): { hidden: ReadonlySet<string>; togg
 /** How often an open popup asks whether the wallet is still unlocked (the idle lock runs in the background). */
 const LOCK_CHECK_MS = 5000;
 
-/** Switches every open view to the unlock screen as soon as the background locks (idle lock, another window). */
-function useLockWatch(onStatus: (s: WalletStatus) => void): void {
+/**
+ * Follows what another window changed: every open view goes to the unlock screen as soon as the
+ * background locks (idle lock, another window), and to the account or network selected elsewhere,
+ * so no screen shows one account's balances under another's name. An answer to a check made before
+ * this popup's own last change is dropped (the effect has been replaced by then).
+ */
+function useStatusWatch(status: WalletStatus, onStatus: (s: WalletStatus) => void): void {
   const call = useCall();
+  const accountId = status.account?.id;
+  const networkId = status.network.id;
   useEffect(() => {
     let stopped = false;
     const check = () =>
       void call('wallet.status', {}).then(
         (s) => {
-          if (!stopped && s.vault !== 'unlocked') onStatus(s);
+          if (!stopped && (s.vault !== 'unlocked' || s.account?.id !== accountId || s.network.id !== networkId)) onStatus(s);
         },
         () => undefined,
       );
@@ -272,12 +279,12 @@ function useLockWatch(onStatus: (s: WalletStatus) => void): void {
       clearInterval(timer);
       window.removeEventListener('focus', check);
     };
-  }, [call, onStatus]);
+  }, [call, onStatus, accountId, networkId]);
 }
 
 function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: WalletStatus) => void }) {
   const call = useCall();
-  useLockWatch(onStatus);
+  useStatusWatch(status, onStatus);
   const [route, setRoute] = useState<Route>('home');
   const { hidden, toggle: toggleHidden, error: hiddenError } = useHiddenAssets(status.network.id);
   const key = `${status.network.id}:${status.account?.id}`;

@@ -71,7 +71,7 @@ import {
   walletCaller,
   within,
 } from './harness.js';
-import { amountText } from './ui.js';
+import { amountText } from './popup/amounts.js';
 
 const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 /**

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { expect } from 'vitest';
 import {
   artifactPath,
@@ -22,6 +22,7 @@ import {
   tempDir,
   within,
 } from './harness.js';
+import { type PageAdapter, queryInPage, type Target } from './popup/driver.js';
 
 const FIREFOX = ['/usr/bin/firefox-esr'];
 
@@ -201,6 +202,39 @@ export class FirefoxWithExtension {
     return page;
   }
 
+  /**
+   * Evaluates `expression` in the browser's own (chrome) window, over WebDriver BiDi: what the
+   * launch's --remote-allow-system-access permits. For what no web-facing API does: prefs, the
+   * add-on's background.
+   */
+  async inBrowserChrome(expression: string): Promise<unknown> {
+    type Bidi = { send(method: string, params: unknown): Promise<{ result: unknown }> };
+    const bidi = (this.browser as unknown as { connection: Bidi }).connection;
+    const tree = (await bidi.send('browsingContext.getTree', { 'moz:scope': 'chrome' })).result as { contexts: { context: string }[] };
+    const context = tree.contexts[0]?.context;
+    if (!context) throw new Error('Firefox shows no chrome window over BiDi');
+    const answer = (await bidi.send('script.evaluate', { expression, target: { context }, awaitPromise: true })).result as { type: string; result?: { value?: unknown }; exceptionDetails?: { text?: string } };
+    if (answer.type !== 'success') throw new Error(`in Firefox's chrome window: ${answer.exceptionDetails?.text ?? 'the script failed'}`);
+    return answer.result?.value;
+  }
+
+  /** What `prefers-color-scheme` says in every page (the pref a user's theme choice sets). */
+  async setColorScheme(scheme: 'light' | 'dark'): Promise<void> {
+    await this.inBrowserChrome(`Services.prefs.setIntPref('layout.css.prefers-color-scheme.content-override', ${scheme === 'dark' ? 0 : 1})`);
+  }
+
+  /** Unloads the add-on's event page, as about:debugging's Terminate button does; resolves once it is stopped. */
+  async terminateBackground(): Promise<void> {
+    const id = JSON.stringify(this.extension.manifest.browser_specific_settings?.gecko?.id);
+    const state = await this.inBrowserChrome(`(async () => {
+      const { ExtensionParent } = ChromeUtils.importESModule('resource://gre/modules/ExtensionParent.sys.mjs');
+      const extension = ExtensionParent.GlobalManager.extensionMap.get(${id});
+      await extension.terminateBackground();
+      return String(extension.backgroundState);
+    })()`);
+    expect(state, 'the event page is stopped').toBe('stopped');
+  }
+
   /** Copies the browser's stdout so far to test-artifacts/e2e/<name>. */
   saveStdout(name: string): void {
     if (this.stdoutFile && existsSync(this.stdoutFile)) copyFileSync(this.stdoutFile, artifactPath(name));
@@ -218,4 +252,43 @@ export class FirefoxWithExtension {
     this.saveStdout(stdoutName);
     removeDir(this.runDir);
   }
+}
+
+/**
+ * What the shared popup driver (popup/driver.ts) needs of a Puppeteer page in this Firefox: elements
+ * found by queryInPage, clicked and typed into through Puppeteer (real input events); the colour
+ * scheme through the browser's pref.
+ */
+export function puppeteerAdapter(page: Page, firefox: FirefoxWithExtension): PageAdapter {
+  const withElement = async (target: Target, act: (element: ElementHandle<Element>) => Promise<void>): Promise<boolean> => {
+    const handle = await page.evaluateHandle(queryInPage, { target, read: 'element' as const });
+    const element = handle.asElement() as ElementHandle<Element> | null;
+    if (!element) {
+      await handle.dispose().catch(() => undefined);
+      return false;
+    }
+    try {
+      await act(element);
+      return true;
+    } finally {
+      await element.dispose().catch(() => undefined);
+    }
+  };
+  return {
+    raw: page,
+    evaluate: <A, R>(fn: (arg: A) => R | Promise<R>, arg?: A) => page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg) as Promise<R>,
+    click: (target) => withElement(target, (e) => e.click()),
+    fill: (target, value) =>
+      withElement(target, async (e) => {
+        await e.click();
+        await e.evaluate((field) => (field as HTMLInputElement).select());
+        await e.type(value);
+      }),
+    screenshot: async (path) => {
+      await page.screenshot({ path, fullPage: true });
+    },
+    setViewport: (size) => page.setViewport(size),
+    setColorScheme: (scheme) => firefox.setColorScheme(scheme),
+    isClosed: () => page.isClosed(),
+  };
 }

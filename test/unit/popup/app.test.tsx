@@ -145,6 +145,21 @@ describe('App', () => {
     await waitFor(() => expect((screen.getByLabelText('Account') as HTMLSelectElement).value).toBe('acc2'));
   });
 
+  it('follows an account selected in another window, so the header names the account whose data it shows', async () => {
+    const second = { ...ACCOUNT, id: 'acc2', name: 'Savings' };
+    let selected = ACCOUNT;
+    start({
+      'wallet.status': () => ({ ...UNLOCKED, account: selected }),
+      'accounts.list': () => ({ accounts: [ACCOUNT, second], selectedId: selected.id }),
+    });
+    await screen.findByRole('option', { name: 'Savings' });
+    expect((screen.getByLabelText('Account') as HTMLSelectElement).value).toBe(ACCOUNT.id);
+    // Another window switches; the popup's next look at the status (here: it regains focus) follows.
+    selected = second;
+    window.dispatchEvent(new Event('focus'));
+    await waitFor(() => expect((screen.getByLabelText('Account') as HTMLSelectElement).value).toBe('acc2'));
+  });
+
   it('says so when the background cannot be reached', async () => {
     render(
       <App

@@ -1,0 +1,207 @@
+// Sends through Send → Review → Confirm (X and C; the receiving side checked on the node), a review
+// confirmed after the account was switched elsewhere (refused, nothing sent), and Activity after an
+// account switch in the header (only that account's items).
+import { expect } from 'vitest';
+import { formatAddress } from '../../../src/core/encoding.js';
+import { formatEvmAddress } from '../../../src/core/evm-address.js';
+import { avaxOf, engineOf, freshKey, localNetwork } from '../../integration/fixture.js';
+import { fundX } from '../harness.js';
+import { amountText, parseAmount, typedAmount } from './amounts.js';
+import type { PopupDriver } from './driver.js';
+import type { UiRun } from './run.js';
+
+const SEND_X = 123_456_789n; // nAVAX
+const SEND_C_WEI = 12_345_678_900_000_000n; // 0.0123456789 AVAX
+/** What the second account receives (nAVAX): its only activity. */
+const OTHER_FUNDING = 777_777_777n;
+const OTHER_ACCOUNT = 'Elsewhere';
+
+interface ActivityRow {
+  title: string;
+  badge: string;
+  mid: string;
+  fee: string;
+  txID: string;
+  text: string;
+}
+
+/** Runs IN THE PAGE: the Activity list as shown, newest first. */
+function activityInPage(): ActivityRow[] {
+  const text = (e: Element | null | undefined): string => (e?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return [...document.querySelectorAll('[data-testid="activity-item"]')].map((item) => ({
+    title: text(item.querySelector('.tx-top strong')),
+    badge: text(item.querySelector('.tx-top .badge')),
+    mid: text(item.querySelector('.tx-mid')),
+    fee: text([...item.children].find((c) => c.classList.contains('muted') && text(c).startsWith('Fee '))),
+    txID: item.querySelector('.tx-bottom .mono')?.getAttribute('title') ?? '',
+    text: ((item as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim(),
+  }));
+}
+
+/** Activity, once its list has loaded (the empty list says so). */
+async function activity(ui: PopupDriver): Promise<ActivityRow[]> {
+  await ui.openTab('Activity');
+  await expect.poll(async () => (await ui.exists({ text: 'No transactions yet.' })) || (await ui.exists({ testid: 'activity-item' })), { message: 'the activity list loads' }).toBe(true);
+  await ui.quiet();
+  return ui.page.evaluate(activityInPage);
+}
+
+export async function reviewRefusedAfterSwitchElsewhere(run: UiRun): Promise<void> {
+  const { ui } = run;
+  await ui.openTab('Send');
+  await ui.fill('To (X-Chain address)', formatAddress('X', 'custom', freshKey().shortId));
+  await ui.fill('Amount (AVAX)', '0.5');
+  await ui.click({ button: 'Review' });
+  await ui.find({ heading: 'Review' });
+  const mine = (await ui.call('wallet.status', {})).account!;
+  const other = await ui.call('accounts.add', { name: OTHER_ACCOUNT });
+  // Another window switches the account at the moment Confirm is clicked here: in one go in the
+  // page, so that this popup (which follows a switch made elsewhere within seconds) cannot first.
+  const clicked = await ui.page.evaluate(async (id) => {
+    type Runtime = { runtime: { sendMessage(m: unknown): Promise<unknown> } };
+    const g = globalThis as unknown as { browser?: Runtime; chrome?: Runtime };
+    const confirm = [...document.querySelectorAll('button')].find((b) => (b.textContent ?? '').trim() === 'Confirm and send');
+    if (!confirm) return false;
+    await (g.browser ?? g.chrome)!.runtime.sendMessage({ channel: 'xpc-wallet', type: 'accounts.select', params: { id } });
+    if (!confirm.isConnected) return false;
+    confirm.click();
+    return true;
+  }, other.id);
+  expect(clicked, 'Confirm was clicked on the review of the first account').toBe(true);
+  await ui.waitText({ css: '[role="alert"] p' }, 'The account or network was switched since this was reviewed: nothing was sent; review it again');
+  // The open popup then follows the switch: the header names the account now selected.
+  await expect.poll(() => ui.read({ label: 'Account' }, 'value'), { message: 'the header follows the switch made elsewhere', timeout: 15_000 }).toBe(other.id);
+  await switchTo(ui, mine.id, mine.name);
+  await ui.expectHomeTotals(run.expected);
+}
+
+export async function sendX(run: UiRun): Promise<void> {
+  const { ui, xTxFee, expected } = run;
+  const recipient = freshKey();
+  const to = formatAddress('X', 'custom', recipient.shortId);
+  await ui.openTab('Send');
+  expect(await ui.isChecked('X-Chain')).toBe(true);
+  await ui.fill('To (X-Chain address)', to);
+  await ui.fill('Amount (AVAX)', typedAmount(SEND_X, 9));
+  // The exact fee of this very transaction, before the review.
+  await ui.waitText({ testid: 'fee-line' }, `${amountText(xTxFee, 9)} AVAX, exactly (this transaction, built but not signed)`);
+  await ui.screenshot('send');
+  await ui.click({ button: 'Review' });
+
+  await ui.find({ heading: 'Review' });
+  expect(await ui.textOf({ testid: 'review-amount' })).toBe(`${amountText(SEND_X, 9)} AVAX`);
+  expect(await ui.textOf({ testid: 'review-to' })).toBe(to);
+  expect(await ui.amount({ testid: 'review-fee' }, 9)).toBe(xTxFee);
+  expect(await ui.amount({ testid: 'review-total' }, 9)).toBe(SEND_X + xTxFee);
+  await ui.screenshot('send-review');
+  await ui.audit('Send review');
+  await ui.click({ button: 'Confirm and send' });
+
+  await ui.find({ heading: 'Sent' }, 30_000);
+  await ui.waitAccepted('X');
+  expect(parseAmount((await ui.fact('Fee paid')).text, 9)).toBe(xTxFee);
+  const txID = (await ui.fact('Transaction ID')).mono;
+  expect(txID).toMatch(/^[1-9A-HJ-NP-Za-km-z]{49,50}$/);
+  await ui.screenshot('sent');
+
+  await ui.openTab('Activity');
+  await ui.waitText({ css: '[data-testid="activity-item"] .badge' }, 'Accepted');
+  expect((await activity(ui))[0]).toMatchObject({ title: 'Sent', mid: `X-Chain${amountText(SEND_X, 9)} AVAX`, fee: `Fee ${amountText(xTxFee, 9)} AVAX`, txID });
+
+  expected.X -= SEND_X + xTxFee;
+  await ui.expectHomeTotals(expected);
+  // The receiving side, on the node.
+  const net = await localNetwork();
+  expect(await avaxOf(engineOf(net, { xp: [recipient], evm: recipient, change: recipient.shortId }), 'X')).toBe(SEND_X);
+}
+
+/** Switches accounts with the header's account menu, as a user does. */
+async function switchTo(ui: PopupDriver, id: string, name: string): Promise<void> {
+  await ui.select('Account', id);
+  await expect.poll(() => ui.call('wallet.status', {}).then((s) => s.account?.name)).toBe(name);
+}
+
+export async function activityAfterAccountSwitch(run: UiRun): Promise<void> {
+  const { ui } = run;
+  const mine = await activity(ui);
+  expect(mine.length).toBeGreaterThan(0);
+  expect(mine[0]!.title).toBe('Sent');
+  const { accounts } = await ui.call('accounts.list', {});
+  const first = accounts.find((a) => a.xAddress === run.xAddress)!;
+  const other = accounts.find((a) => a.name === OTHER_ACCOUNT)!;
+
+  await switchTo(ui, other.id, OTHER_ACCOUNT);
+  await ui.openTab('Receive');
+  const otherAddress = await ui.waitText({ testid: 'receive-address' }, /^X-custom1[02-9ac-hj-np-z]{38}$/);
+  expect(otherAddress).toBe(other.xAddress);
+  expect(otherAddress).not.toBe(run.xAddress);
+  // Its first look at the node finds nothing; then funds arrive, seen by the next refresh.
+  await ui.expectHomeTotals({ X: 0n, P: 0n, C: 0n });
+  await fundX(otherAddress, OTHER_FUNDING);
+  await ui.expectHomeTotals({ X: OTHER_FUNDING, P: 0n, C: 0n });
+  // Only this account's items: what it received, nothing of the first account's.
+  const theirs = await activity(ui);
+  expect(theirs).toHaveLength(1);
+  expect(theirs[0]).toMatchObject({ title: 'Received', badge: 'Accepted', mid: `X-Chain${amountText(OTHER_FUNDING, 9)} AVAX` });
+  for (const row of mine) expect(theirs.map((t) => t.txID)).not.toContain(row.txID);
+  await ui.screenshot('activity-other-account');
+
+  // Back: the first account's own list again, without the other's receipt.
+  await switchTo(ui, first.id, first.name);
+  const again = await activity(ui);
+  expect(again.map((r) => r.txID)).toEqual(mine.map((r) => r.txID));
+  await ui.expectHomeTotals(run.expected);
+}
+
+export async function sendC(run: UiRun): Promise<void> {
+  const { ui, expected } = run;
+  const recipient = formatEvmAddress(freshKey().evmAddress);
+  await ui.openTab('Send');
+  await ui.check('C-Chain');
+  await ui.fill('To (C-Chain address)', recipient);
+  await ui.fill('Amount (AVAX)', typedAmount(SEND_C_WEI, 18));
+  await ui.waitText({ testid: 'fee-line' }, /^at most /);
+  await ui.click({ button: 'Review' });
+
+  await ui.find({ heading: 'Review' });
+  // Shown to the nAVAX; the last wei digit only in the exact value (its name, one click away).
+  expect(await ui.textOf({ testid: 'review-amount' })).toBe(`≈ 0.012345678 AVAX (exactly ${amountText(SEND_C_WEI, 18)} AVAX)`);
+  expect((await ui.textOf({ testid: 'review-to' }))?.toLowerCase()).toBe(recipient.toLowerCase());
+  const maxFee = await ui.amount({ testid: 'review-fee' }, 18);
+  expect(await ui.amount({ testid: 'review-total' }, 18)).toBe(SEND_C_WEI + maxFee);
+  await ui.screenshot('send-review-c');
+  await ui.click({ button: 'Confirm and send' });
+
+  await ui.find({ heading: 'Sent' }, 30_000);
+  await ui.waitAccepted('C');
+  const feePaid = parseAmount((await ui.fact('Fee paid')).text, 18);
+  expect(feePaid).toBeGreaterThan(0n);
+  expect(feePaid).toBeLessThanOrEqual(maxFee);
+  const hash = (await ui.fact('Transaction hash')).mono;
+  expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+
+  expected.C -= SEND_C_WEI + feePaid;
+  await ui.expectHomeTotals(expected);
+  const net = await localNetwork();
+  expect(await net.client.eth.getBalance(recipient)).toBe(SEND_C_WEI);
+  // What the node says this wallet paid: gas used × effective gas price of the receipt.
+  const receipt = await net.client.eth.getTransactionReceipt(hash);
+  expect(receipt?.status).toBe(1n);
+  expect(receipt!.gasUsed * receipt!.effectiveGasPrice!).toBe(feePaid);
+
+  const rows = await activity(ui);
+  for (const row of rows) run.log.add('activity', row.text);
+  // Rounded for reading; the exact wei amount in its name and one click away.
+  expect(rows[0]).toMatchObject({ title: 'Sent', badge: 'Accepted', mid: `C-Chain≈ 0.012345 AVAX (exactly ${amountText(SEND_C_WEI, 18)} AVAX)`, txID: hash });
+  // The three moves are there, export and import each, accepted. Their own X outputs (the X→C
+  // export's change, the P→X import) are not taken for receipts: only the genesis funding is one.
+  const titled = (title: string) => rows.filter((row) => row.title === title);
+  for (const chain of ['X', 'C', 'P']) {
+    for (const title of [`Exported to ${chain}-Chain`, `Imported from ${chain}-Chain`]) {
+      expect(titled(title), title).toHaveLength(1);
+      expect(titled(title)[0]!.badge).toBe('Accepted');
+    }
+  }
+  expect(titled('Received').length).toBeLessThanOrEqual(1);
+  await ui.screenshot('activity');
+}

@@ -1,0 +1,149 @@
+// The wallet's own steps through the popup: onboarding (the phrase read from the screen, words
+// typed back, a password), the node added in Settings, Receive, funding and the exact totals, an
+// accessibility audit of every screen, a UTXO the node makes up, and the restore from the noted
+// phrase in a second fresh profile.
+import { expect } from 'vitest';
+import { formatAddress } from '../../../src/core/encoding.js';
+import { formatEvmAddress } from '../../../src/core/evm-address.js';
+import { deriveEvmKey, deriveXpKey, HdRoot, mnemonicToSeed } from '../../../src/core/keys.js';
+import { fundX, madeUpUtxo, PASSWORD } from '../harness.js';
+import { amountText } from './amounts.js';
+import { type PopupDriver, SCREENS } from './driver.js';
+import type { UiRun } from './run.js';
+
+export const NODE_NAME = 'E2E local node';
+/** Funding of the new wallet's X address, nAVAX: odd on purpose, so that only the exact amount matches. */
+export const FUNDING = 5_432_109_876n;
+/** What the lying proxy adds under a made-up tx, nAVAX. */
+const MADE_UP = 7_000_000_000n;
+
+export async function createWallet(run: UiRun): Promise<void> {
+  const { ui } = run;
+  // The background may still be starting when the popup first asks for the wallet's state.
+  await ui.find({ heading: 'Welcome to XPC Wallet' }, 30_000);
+  await ui.screenshot('onboarding');
+  await ui.click({ button: 'Create a new wallet' });
+
+  await ui.find({ heading: 'Your recovery phrase' });
+  const words = await ui.page.evaluate(() => [...document.querySelectorAll('ol[aria-label="Recovery phrase"] li .mono')].map((e) => (e.textContent ?? '').trim()));
+  expect(words).toHaveLength(24);
+  for (const w of words) expect(w).toMatch(/^[a-z]{3,8}$/);
+  await ui.click({ button: 'I wrote them down' });
+
+  await ui.find({ heading: 'Confirm your recovery phrase' });
+  const asked = await ui.page.evaluate(
+    () => [...document.querySelectorAll('label')].map((l) => /^Word #(\d+)$/.exec((l.textContent ?? '').trim())?.[1]).filter((n): n is string => n !== undefined).map(Number),
+  );
+  expect(asked).toHaveLength(3);
+  // A wrong word first: it is named and nothing goes on.
+  const first = asked[0]!;
+  await ui.fill(`Word #${first}`, words.find((w) => w !== words[first - 1])!);
+  await ui.click({ button: 'Confirm' });
+  await ui.find({ text: `Word #${first} does not match your phrase` });
+  expect(await ui.exists({ heading: 'Confirm your recovery phrase' })).toBe(true);
+  for (const n of asked) await ui.fill(`Word #${n}`, words[n - 1]!);
+  await ui.click({ button: 'Confirm' });
+
+  await ui.find({ heading: 'Choose a password' });
+  await ui.fill('Password', PASSWORD);
+  await ui.fill('Confirm password', PASSWORD);
+  await ui.click({ button: 'Create wallet' });
+  await ui.find({ tab: 'Home' }, 30_000);
+  await ui.find({ text: 'Total AVAX, all chains' });
+
+  // The keys the test expects from the phrase on screen (BIP-44, account 0, first receive key).
+  run.words = words;
+  const root = HdRoot.fromSeed(await mnemonicToSeed(words.join(' ')));
+  run.receiveKey = deriveXpKey(root, 0, 0, 0);
+  run.cAddress = formatEvmAddress(deriveEvmKey(root, 0).evmAddress);
+}
+
+/** Settings → Network: adds the node under NODE_NAME and selects it; the header then names it. */
+export async function addAndSelectNode(ui: PopupDriver, url: string): Promise<void> {
+  await ui.openTab('Settings');
+  await ui.openSection('Network');
+  await ui.fill('Name', NODE_NAME);
+  await ui.fill('Node URL', url);
+  await ui.click({ button: 'Add network' });
+  // A click on the radio: it follows the selected network, which changes only once
+  // networks.select has asked the node who it is; then the badge in the header names it.
+  await ui.click({ radio: NODE_NAME });
+  await ui.waitText({ css: 'header.topbar .badge.net' }, NODE_NAME);
+  await expect.poll(() => ui.isChecked(NODE_NAME)).toBe(true);
+  await ui.find({ text: url });
+}
+
+export async function addNodeAndReceive(run: UiRun): Promise<void> {
+  const { ui } = run;
+  await addAndSelectNode(ui, run.proxy.url);
+  await ui.screenshot('settings');
+
+  await ui.openTab('Receive');
+  run.xAddress = await ui.waitText({ testid: 'receive-address' }, /^X-custom1[02-9ac-hj-np-z]{38}$/);
+  expect(run.xAddress).toBe(formatAddress('X', 'custom', run.receiveKey.shortId));
+  await ui.check('C-Chain');
+  await ui.waitText({ testid: 'receive-address' }, run.cAddress);
+  await ui.screenshot('receive');
+}
+
+export async function funded(run: UiRun): Promise<void> {
+  const { ui } = run;
+  await fundX(run.xAddress, FUNDING);
+  run.expected.X = FUNDING;
+  await ui.expectHomeTotals(run.expected);
+  // One balance per chain (no second AVAX row), rounded for reading, the exact amount in its name and one click away.
+  expect(await ui.exists({ testid: `asset-X-${run.avax}` })).toBe(false);
+  const total = { css: '[data-testid="total-all"] button' };
+  expect(await ui.textOf(total)).toBe(`≈ 5.432109 AVAX (exactly ${amountText(FUNDING, 9)} AVAX)`);
+  await ui.click(total);
+  await ui.waitText(total, `${amountText(FUNDING, 9)} AVAX`);
+  await ui.click(total);
+  await ui.waitText(total, /^≈ /);
+  await ui.screenshot('home');
+}
+
+export async function auditEveryScreen(run: UiRun): Promise<void> {
+  const { ui } = run;
+  for (const name of SCREENS) {
+    await ui.openTab(name);
+    await ui.audit(name);
+  }
+  // Settings with every section open.
+  const sections = await ui.page.evaluate(() => [...document.querySelectorAll('details.section > summary')].map((s) => (s.textContent ?? '').replace(/\s+/g, ' ').trim()));
+  expect(sections.length).toBeGreaterThan(2);
+  for (const title of sections) await ui.openSection(title);
+  await ui.audit('Settings, all sections open');
+}
+
+export async function unprovenUtxo(run: UiRun): Promise<void> {
+  const { ui, proxy, expected } = run;
+  proxy.rewrite('avm.getUTXOs', madeUpUtxo(run.xAddress, run.avax, MADE_UP));
+  await ui.expectHomeTotals({ ...expected, X: expected.X + MADE_UP });
+  expect(await ui.textOf({ testid: `unproven-X-${run.avax}` })).toMatch(/^7 AVAX of this is unproven: your node showed no transaction that created it\./);
+  await ui.screenshot('home-unproven');
+  proxy.rewrite('avm.getUTXOs', undefined);
+  await ui.expectHomeTotals(expected);
+  expect(await ui.exists({ testid: `unproven-X-${run.avax}` })).toBe(false);
+}
+
+/** In `ui`, a second browser's fresh profile: the wallet restored from the noted phrase finds the same address and funds. */
+export async function restoreFromPhrase(run: UiRun, ui: PopupDriver): Promise<void> {
+  await ui.find({ heading: 'Welcome to XPC Wallet' }, 30_000);
+  await ui.click({ button: 'Restore from a recovery phrase' });
+  await ui.find({ heading: 'Restore from a recovery phrase' });
+  await ui.fill('Recovery phrase (12 or 24 words)', run.words.join(' '));
+  await ui.find({ text: '24 words' });
+  await ui.click({ button: 'Next' });
+  await ui.find({ heading: 'Choose a password' });
+  await ui.fill('Password', PASSWORD);
+  await ui.fill('Confirm password', PASSWORD);
+  await ui.click({ button: 'Restore wallet' });
+  await ui.find({ tab: 'Home' }, 30_000);
+
+  await addAndSelectNode(ui, run.proxy.url);
+  await ui.openTab('Receive');
+  await ui.waitText({ testid: 'receive-address' }, run.xAddress);
+  // The restored wallet finds the same funds on all three chains (change outputs included).
+  await ui.expectHomeTotals(run.expected);
+  await ui.screenshot('restored-home');
+}
