@@ -36,12 +36,13 @@ export const GROWTH_ALLOWED = 0.1;
  * 562 KB, and per-site chains, site limits by registrable domain (a 3 KB suffix table) and every
  * page request answered (+12 KB) at 581 KB, and staking in the wallet (#22: the validator list,
  * delegations, validations, auto-renew changes, the stake book and rewards, the rules in words:
- * +39 KB, all background) at 620 KB. Of the background's 360 KB, 100 KB are libraries
+ * +39 KB, all background) at 620 KB, and the staking screens (the list, delegate, validate, my stakes:
+ * +27 KB, a chunk the popup loads only when Stake is opened) at 650 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
- * in twice. The limit stands at 640 KB until the size work (code splitting, one curve library)
+ * in twice. The limit stands at 660 KB until the size work (code splitting, one curve library)
  * brings it back under 500.
  */
-export const LIMITS = { unpacked: 640 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 660 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
