@@ -16,9 +16,10 @@ import { Onboarding } from './screens/Onboarding.js';
 import { Receive } from './screens/Receive.js';
 import { Send } from './screens/Send.js';
 import { Settings } from './screens/Settings.js';
+import type { StakeProps } from './screens/Stake.js';
 import { Unlock } from './screens/Unlock.js';
 
-export type Route = 'home' | 'send' | 'receive' | 'move' | 'assets' | 'activity' | 'settings';
+export type Route = 'home' | 'send' | 'receive' | 'move' | 'stake' | 'assets' | 'activity' | 'settings';
 
 /** The sections of the bottom bar: few, so each has room for its icon and its name. */
 const TABS: { route: Route; label: string; icon: string }[] = [
@@ -33,9 +34,10 @@ const ACTIONS: { route: Route; label: string; icon: string }[] = [
   { route: 'send', label: 'Send', icon: '↑' },
   { route: 'receive', label: 'Receive', icon: '↓' },
   { route: 'move', label: 'Move', icon: '⇄' },
+  { route: 'stake', label: 'Stake', icon: '◎' },
 ];
 
-/** The tab a route belongs to: Send, Receive and Move are Home's. */
+/** The tab a route belongs to: Send, Receive, Move and Stake are Home's. */
 function tabOf(route: Route): Route {
   return ACTIONS.some((a) => a.route === route) ? 'home' : route;
 }
@@ -50,6 +52,22 @@ export function hrpOf(status: WalletStatus): string {
   } catch {
     return '';
   }
+}
+
+/** The staking screens, loaded when first opened: most popups never show them. */
+function LazyStake(props: StakeProps) {
+  const [mod, setMod] = useState<typeof import('./screens/Stake.js') | null>(null);
+  const [error, setError] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    import('./screens/Stake.js').then(setMod, (e: unknown) => setError(errorText(e)));
+  }, []);
+  if (mod) return <mod.Stake {...props} />;
+  return (
+    <>
+      <h1>Stake</h1>
+      {error ? <FormError error={error} /> : <p class="muted">Loading…</p>}
+    </>
+  );
 }
 
 export interface AppProps {
@@ -332,6 +350,9 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
       break;
     case 'move':
       screen = <Move key={key} selection={selectionOf(status)} balances={balances.view} onChanged={balances.refresh} nodeDown={['unreachable', 'slow'].includes(nodeHealth(balances.view, Date.now()).state)} />;
+      break;
+    case 'stake':
+      screen = <LazyStake key={key} status={status} hrp={hrp} balances={balances.view} onChanged={balances.refresh} />;
       break;
     case 'assets':
       screen = <Assets key={key} status={status} hrp={hrp} balances={balances.view} onChanged={balances.refresh} />;

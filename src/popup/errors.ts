@@ -28,6 +28,15 @@ const WORDED: Record<string, string> = {
   'scan-limit': 'This account has more addresses than the wallet looks through; some funds may not show.',
 };
 
+/**
+ * Staking refusals: the background's sentence is written for people (what was asked, what is
+ * allowed) and is shown as it is; these stand in only if one ever carries an internal.
+ */
+const STAKING: Record<string, string> = {
+  'staking-rule': "This stake breaks one of the network's staking rules, so nothing was signed.",
+  'no-validator': 'No validator can take this delegation now: try a smaller amount or an earlier end, or choose one from the list.',
+};
+
 /** Sentence case: background and core messages start in lower case. */
 export function sentence(text: string): string {
   return text.length === 0 ? text : text[0]!.toUpperCase() + text.slice(1);
@@ -66,6 +75,8 @@ export function plainError(code: string, message: string): PlainError {
   if (code === 'insufficient-funds' && /import fee/.test(message)) return { text: 'The amount does not cover the import fee: nothing would arrive.', detail: said };
   const fixed = NODE[code] ?? WORDED[code];
   if (fixed) return { text: fixed, detail: said };
+  const staking = STAKING[code];
+  if (staking) return hasInternals(said) ? { text: staking, detail: said } : { text: said };
   if (code === 'unreachable') return { text: 'The wallet background is not answering. Close and reopen the popup.' };
   // The node's refusal: its reason, when that reads as words.
   if (code === 'rpc') {

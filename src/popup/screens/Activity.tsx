@@ -19,7 +19,7 @@ const KIND_LABEL: Record<ActivityItem['kind'], string> = {
   import: 'Imported (cross-chain)',
   delegate: 'Delegated stake',
   validate: 'Started validating',
-  'staking-config': 'Changed auto-renewal',
+  'staking-config': 'Changed auto-renewal of a validation',
   'staking-reward': 'Staking reward',
   deploy: 'Deployed a contract',
   call: 'Called a contract',
@@ -104,7 +104,10 @@ export function Activity({ balances, listKey = '' }: { balances: BalancesView | 
               <span class={`badge status-${item.status}`}>{item.status === 'pending' && item.checking ? 'Checking' : STATUS_LABEL[item.status]}</span>
             </div>
             <div class="tx-mid">
-              <span>{chainLabel(item.chain)}</span>
+              <span>
+                {chainLabel(item.chain)}
+                {item.nodeID && <span class="muted" title={item.nodeID}> · {shortenId(item.nodeID, 11, 4)}</span>}
+              </span>
               <ItemAmount item={item} view={balances} />
             </div>
             {item.fee !== undefined && (
@@ -137,6 +140,12 @@ export function Activity({ balances, listKey = '' }: { balances: BalancesView | 
                     <dd>
                       <ItemAmount item={item} view={balances} toggle={false} />
                     </dd>
+                  </>
+                )}
+                {item.nodeID && (
+                  <>
+                    <dt>{item.kind === 'staking-reward' ? 'For the stake with' : 'Validator'}</dt>
+                    <dd class="mono break">{item.nodeID}</dd>
                   </>
                 )}
                 {item.to && (
@@ -184,6 +193,7 @@ export function Activity({ balances, listKey = '' }: { balances: BalancesView | 
 
 /** What an item's time is: its block's (funds received), the moment it was sent, or only when the wallet found it. */
 function timeLabel(item: ActivityItem): string {
+  if (item.kind === 'staking-reward') return 'Paid by the network (when the stake ended)';
   if (item.kind !== 'receive') return 'Sent by the wallet';
   return item.timeIsDiscovery ? 'Found by the wallet (when it arrived is not known)' : 'Accepted by the network';
 }

@@ -10,6 +10,7 @@ import {
   chainLabel,
   formatAgo,
   formatClock,
+  formatDateTime,
   formatUnits,
   formatValue,
   shortenId,
@@ -108,6 +109,13 @@ export function unprovenLine(b: AssetBalanceView): string | null {
   return `${formatValue(unproven, b.denomination, b.symbol)} of this is unproven: your node showed no transaction that created it. Funds from the network's start and staking rewards look like this; anything else may not be there.`;
 }
 
+/** What the account's stakes lock on the P-Chain, one line each, with when it comes back (local time). */
+export function stakedLines(b: AssetBalanceView): string[] {
+  return (b.staked ?? []).map(
+    (s) => `+ ${formatValue(s.amount, b.denomination, b.symbol)} staked: ${s.unlocksAt === null ? 'back once the validation is stopped' : `back ${formatDateTime(s.unlocksAt * 1000)}`}`,
+  );
+}
+
 function AssetRow({ b, hidden, onToggleHidden }: { b: AssetBalanceView; hidden: boolean; onToggleHidden: (id: string) => void }) {
   const line = lockedLine(b);
   const unproven = unprovenLine(b);
@@ -152,6 +160,13 @@ function ChainSection({ chain, rows, hidden, showHidden, onToggleHidden }: { cha
           {avax ? <AmountText value={chain === 'P' ? avax.spendable : totalOf(avax)} denomination={avax.denomination} symbol={avax.symbol} /> : rows ? '0 AVAX' : '—'}
         </span>
       </header>
+      {avax && stakedLines(avax).length > 0 && (
+        <ul class="plain staked-line" aria-label="Staked" data-testid={`staked-${chain}`}>
+          {stakedLines(avax).map((line, i) => (
+            <li key={i}>{line}</li>
+          ))}
+        </ul>
+      )}
       {rows === null ? (
         <ul class="assets">
           <li class="asset-row placeholder" aria-hidden="true">

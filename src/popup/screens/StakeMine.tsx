@@ -1,0 +1,264 @@
+// My stakes (staking.mine): totals, each stake with its node, amount, end and when it comes back,
+// the rewards paid, a CSV export, and the auto-renewal settings of the account's own validators.
+import { useEffect, useState } from 'preact/hooks';
+import { errorInfo, useCall, useRequest } from '../api.js';
+import { AmountText } from '../components/AmountText.js';
+import { CopyButton } from '../components/CopyButton.js';
+import { FormError, TextField } from '../components/Field.js';
+import { Review } from '../components/Review.js';
+import { TxStatus } from '../components/TxStatus.js';
+import type { PlainError } from '../errors.js';
+import { AVAX_DECIMALS } from '../format.js';
+import { csvFileName, durationText, parsePercent, periodChoices, sharesText, unixText } from '../staking.js';
+import { shortNode } from './StakeValidators.js';
+import type { Selection } from '../../shared/messages.js';
+import type { AutoRenewReview, MyStakeView, StakingParamsView, StakingSent } from '../../shared/messages-staking.js';
+
+const KIND: Record<MyStakeView['kind'], string> = { delegation: 'Delegation', validation: 'Validation', 'auto-renewed': 'Auto-renewed validation' };
+const STATE: Record<MyStakeView['state'], string> = { pending: 'Pending', active: 'Active', finished: 'Finished', failed: 'Failed' };
+const REWARD: Record<NonNullable<MyStakeView['reward']>, string> = { paid: 'paid (below)', 'not-paid': 'not paid: the validator was not up enough', waiting: 'not settled by the chain yet' };
+
+function Avax({ value, testid }: { value: string | bigint; testid?: string }) {
+  return <AmountText value={value} denomination={AVAX_DECIMALS} symbol="AVAX" {...(testid ? { testid } : {})} />;
+}
+
+/** A CSV export: asked from the background, offered as a file link (a Blob URL, no downloads permission). */
+function CsvExport() {
+  const call = useCall();
+  const [file, setFile] = useState<{ url: string; name: string; rows: number } | null>(null);
+  const [error, setError] = useState<string | undefined>(undefined);
+  useEffect(() => () => (file ? URL.revokeObjectURL(file.url) : undefined), [file]);
+  const make = async (scope: 'rewards' | 'all') => {
+    setError(undefined);
+    try {
+      const r = await call('staking.rewardsCsv', { scope });
+      const url = URL.createObjectURL(new Blob([r.csv], { type: 'text/csv' }));
+      setFile({ url, name: csvFileName(scope, Date.now()), rows: r.rows });
+    } catch (e) {
+      setError(errorInfo(e).text);
+    }
+  };
+  return (
+    <section aria-labelledby="csv-head">
+      <h2 id="csv-head">Export</h2>
+      <div class="actions">
+        <button type="button" onClick={() => void make('rewards')}>
+          Export rewards (CSV)
+        </button>
+        <button type="button" onClick={() => void make('all')}>
+          Export all activity (CSV)
+        </button>
+      </div>
+      {file && (
+        <p role="status">
+          {file.rows} row{file.rows === 1 ? '' : 's'}:{' '}
+          <a href={file.url} download={file.name} data-testid="csv-link">
+            Save {file.name}
+          </a>
+        </p>
+      )}
+      <FormError error={error} />
+    </section>
+  );
+}
+
+/** A change of an auto-renewed validator's next cycles: period (or stop) and restaked share → review → confirm. */
+function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeView; params: StakingParamsView; selection: Selection | undefined; onDone: () => void }) {
+  const call = useCall();
+  const periods = periodChoices(params.minValidationSeconds, params.maxStakeSeconds);
+  const [period, setPeriod] = useState('0');
+  const [restake, setRestake] = useState(() => sharesText(stake.autoRenew?.restakeShares ?? 0).replace('%', ''));
+  const [review, setReview] = useState<AutoRenewReview | null>(null);
+  const [sent, setSent] = useState<StakingSent | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<PlainError | null>(null);
+  const restakeCheck = parsePercent(restake);
+  const seconds = period === 'stop' ? 0 : (periods[Number(period)]?.seconds ?? 0);
+  const run = async (task: () => Promise<void>) => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await task();
+    } catch (e) {
+      setFailure(errorInfo(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (sent) return <TxStatus chain="P" txID={sent.txID} fee={sent.fee} />;
+  if (review) {
+    const cycle = (c: { period: number; restakeShares: number }) => (c.period === 0 ? 'stops at the end of the current cycle' : `cycles of ${durationText(c.period)}, ${sharesText(c.restakeShares)} of rewards restaked`);
+    return (
+      <Review
+        level={3}
+        title="Review the change"
+        facts={[
+          { term: 'Node', value: review.nodeID, mono: true },
+          { term: 'Now', value: cycle(review.current) },
+          { term: 'From the next cycle', value: cycle(review.next) },
+          { term: 'Takes effect', value: unixText(review.takesEffect) },
+          { term: 'Network fee', value: <AmountText digits={AVAX_DECIMALS} value={review.fee} denomination={AVAX_DECIMALS} symbol="AVAX" /> },
+        ]}
+        error={failure?.text}
+        detail={failure?.detail}
+        busy={busy}
+        busyText="Signing and sending; waiting for the P-Chain to accept it…"
+        confirmLabel="Confirm the change"
+        onEdit={() => setReview(null)}
+        onConfirm={() =>
+          void run(async () => {
+            setSent(await call('staking.setAutoRenew', { txID: review.txID, period: review.next.period, restakeShares: review.next.restakeShares, maxFee: review.fee }, selection));
+            onDone();
+          })
+        }
+      />
+    );
+  }
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (restakeCheck.ok) void run(async () => setReview(await call('staking.estimateAutoRenew', { txID: stake.txID, period: seconds, restakeShares: restakeCheck.value })));
+      }}
+    >
+      <div class="field">
+        <label for={`renew-${stake.txID}`}>Next cycles</label>
+        <select id={`renew-${stake.txID}`} value={period} onChange={(e) => setPeriod(e.currentTarget.value)}>
+          {periods.map((c, i) => (
+            <option key={c.seconds} value={String(i)}>
+              {c.label}
+            </option>
+          ))}
+          <option value="stop">Stop at the end of this cycle</option>
+        </select>
+      </div>
+      {period !== 'stop' && <TextField label="Rewards restaked (%)" value={restake} onInput={setRestake} inputMode="decimal" error={restake !== '' && !restakeCheck.ok ? restakeCheck.error : undefined} />}
+      <FormError error={failure?.text} detail={failure?.detail} />
+      <button type="submit" disabled={busy || !restakeCheck.ok}>
+        Review the change
+      </button>
+    </form>
+  );
+}
+
+function StakeItem({ s, params, selection, onChanged }: { s: MyStakeView; params: StakingParamsView; selection: Selection | undefined; onChanged: () => void }) {
+  const [changing, setChanging] = useState(false);
+  const canChange = s.kind === 'auto-renewed' && s.state === 'active' && s.autoRenew !== undefined && s.autoRenew.nextPeriod > 0;
+  return (
+    <li class="tx-row" data-testid="my-stake">
+      <div class="tx-top">
+        <strong>{KIND[s.kind]}</strong>
+        <span class={`badge status-${s.state === 'active' || s.state === 'finished' ? 'accepted' : s.state}`}>{STATE[s.state]}</span>
+      </div>
+      <div class="tx-mid">
+        <span class="id-line">
+          <span class="mono" title={s.nodeID}>
+            {shortNode(s.nodeID)}
+          </span>
+          <CopyButton text={s.nodeID} what={`node ID of the ${KIND[s.kind].toLowerCase()} ${shortNode(s.txID)}`} />
+        </span>
+        <Avax value={s.amount} testid="my-stake-amount" />
+      </div>
+      <dl class="facts compact">
+        {s.end !== null && (
+          <>
+            <dt>{s.kind === 'auto-renewed' ? 'Cycle ends' : 'Ends'}</dt>
+            <dd>{unixText(s.end)}</dd>
+          </>
+        )}
+        {s.state !== 'failed' && s.state !== 'finished' && (
+          <>
+            <dt>Comes back</dt>
+            <dd>{s.unlocksAt === null ? 'once the validation is stopped' : unixText(s.unlocksAt)}</dd>
+          </>
+        )}
+        {s.potentialReward !== undefined && (
+          <>
+            <dt>Expected reward</dt>
+            <dd>
+              <Avax value={s.potentialReward} />
+            </dd>
+          </>
+        )}
+        {s.reward && (
+          <>
+            <dt>Reward</dt>
+            <dd>{REWARD[s.reward]}</dd>
+          </>
+        )}
+        {s.autoRenew && (
+          <>
+            <dt>Auto-renewal</dt>
+            <dd>{s.autoRenew.nextPeriod > 0 ? `next cycle ${durationText(s.autoRenew.nextPeriod)}, ${sharesText(s.autoRenew.restakeShares)} restaked` : 'stops at the end of this cycle'}</dd>
+          </>
+        )}
+        <dt>Rewards to</dt>
+        <dd>{s.rewardOwner.yours ? 'you' : 'an address that is not yours'}</dd>
+      </dl>
+      {canChange &&
+        (changing ? (
+          <AutoRenewChange stake={s} params={params} selection={selection} onDone={onChanged} />
+        ) : (
+          <button type="button" onClick={() => setChanging(true)}>
+            Change auto-renewal of {shortNode(s.nodeID)}
+          </button>
+        ))}
+    </li>
+  );
+}
+
+export function StakeMine({ params, selection, listKey }: { params: StakingParamsView; selection: Selection | undefined; listKey: string }) {
+  const mine = useRequest('staking.mine', {}, listKey);
+  const m = mine.data;
+  return (
+    <div class="stake-mine">
+      <div class="title-row">
+        <h1>My stakes</h1>
+        <button type="button" class="small" disabled={mine.loading} onClick={() => void mine.reload()}>
+          {mine.loading ? 'Loading…' : 'Reload'}
+        </button>
+      </div>
+      <FormError error={mine.error} />
+      {m && (
+        <dl class="facts" data-testid="stake-totals">
+          <dt>Staked now</dt>
+          <dd>
+            <Avax value={m.totals.staked} testid="total-staked" />
+          </dd>
+          <dt>Expected rewards</dt>
+          <dd>
+            <Avax value={m.totals.potentialReward} />
+          </dd>
+          <dt>Rewards paid</dt>
+          <dd>
+            <Avax value={m.totals.rewardsPaid} />
+          </dd>
+        </dl>
+      )}
+      <h2>Stakes</h2>
+      {m && m.stakes.length === 0 && <p class="muted">No stakes yet.</p>}
+      <ul class="tx-list">
+        {m?.stakes.map((s) => (
+          <StakeItem key={s.txID} s={s} params={params} selection={selection} onChanged={() => void mine.reload()} />
+        ))}
+      </ul>
+      <h2>Rewards paid</h2>
+      {m && m.rewards.length === 0 && <p class="muted">No rewards paid yet.</p>}
+      <ul class="tx-list">
+        {m?.rewards.map((r) => (
+          <li key={`${r.txID}-${r.kind}`} class="tx-row" data-testid="reward">
+            <div class="tx-top">
+              <strong>{r.kind === 'delegation-fees' ? 'Delegation fees' : r.kind === 'delegation' ? 'Delegation reward' : 'Validation reward'}</strong>
+              <Avax value={r.amount} />
+            </div>
+            <div class="muted">
+              {unixText(r.paidAt)} · {shortNode(r.nodeID)}
+            </div>
+          </li>
+        ))}
+      </ul>
+      <CsvExport />
+    </div>
+  );
+}

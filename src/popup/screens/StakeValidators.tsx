@@ -1,0 +1,160 @@
+// The Primary Network's validators to delegate to: filtered, sorted and paged by the background
+// (staking.validators), each with what matters for a delegation and its own "Delegate to …".
+import { useState } from 'preact/hooks';
+import { useRequest } from '../api.js';
+import { AmountText } from '../components/AmountText.js';
+import { CopyButton } from '../components/CopyButton.js';
+import { FormError, TextField } from '../components/Field.js';
+import { AVAX_DECIMALS, shortenId } from '../format.js';
+import { durationText, type FilterText, filterOf, NO_FILTER, remainingText, sharesText, unixText } from '../staking.js';
+import type { ValidatorSort, ValidatorView } from '../../shared/messages-staking.js';
+
+export const PAGE_SIZE = 10;
+
+/** "NodeID-P7oB…DxE5": enough to tell validators apart on screen; the full ID is one click away. */
+export function shortNode(nodeID: string): string {
+  return shortenId(nodeID, 11, 4);
+}
+
+const SORTS: { value: ValidatorSort; label: string }[] = [
+  { value: 'score', label: 'Best overall (uptime, fee, room, time left)' },
+  { value: 'fee', label: 'Lowest fee' },
+  { value: 'uptime', label: 'Highest uptime' },
+  { value: 'free-space', label: 'Most room' },
+  { value: 'end', label: 'Validates longest' },
+];
+
+function Avax({ value }: { value: string }) {
+  return <AmountText toggle={false} value={value} denomination={AVAX_DECIMALS} symbol="AVAX" />;
+}
+
+/** One validator's facts: what a delegator weighs. */
+export function ValidatorFacts({ v, now }: { v: ValidatorView; now: number }) {
+  return (
+    <dl class="facts compact">
+      <dt>Stake</dt>
+      <dd>
+        <Avax value={v.stake} />
+      </dd>
+      <dt>Room for</dt>
+      <dd data-testid="validator-room">
+        <Avax value={v.freeSpace} />
+      </dd>
+      <dt>Fee</dt>
+      <dd>{sharesText(v.delegationFee)} of rewards</dd>
+      <dt>Uptime</dt>
+      <dd>
+        {v.uptime}% · {v.connected ? 'connected' : 'not connected now'}
+      </dd>
+      <dt>Validates until</dt>
+      <dd>
+        {unixText(v.end)} ({remainingText(v.end, now)})
+        {v.autoRenew && (v.autoRenew.nextPeriod > 0 ? `, then renews for ${durationText(v.autoRenew.nextPeriod)}` : ', then stops')}
+      </dd>
+      <dt>Delegators</dt>
+      <dd>{v.delegatorCount}</dd>
+    </dl>
+  );
+}
+
+export function StakeValidators({ now, onDelegate }: { now: number; onDelegate: (v: ValidatorView | null) => void }) {
+  const [typed, setTyped] = useState<FilterText>(NO_FILTER);
+  const [applied, setApplied] = useState<FilterText>(NO_FILTER);
+  const [sort, setSort] = useState<ValidatorSort>('score');
+  const [offset, setOffset] = useState(0);
+  const { filter } = filterOf(applied);
+  const typedErrors = filterOf(typed).errors;
+  const list = useRequest('staking.validators', { filter, sort, offset, limit: PAGE_SIZE }, JSON.stringify([filter, sort, offset]));
+  const page = list.data;
+  const set = (k: keyof FilterText) => (text: string) => setTyped({ ...typed, [k]: text });
+  const apply = (e: Event) => {
+    e.preventDefault();
+    if (Object.keys(typedErrors).length > 0) return;
+    setApplied(typed);
+    setOffset(0);
+  };
+  return (
+    <div class="stake-validators">
+      <h1>Validators</h1>
+      <p class="muted">Delegate AVAX to a validator to earn part of its rewards; the stake comes back when the delegation ends.</p>
+      <button type="button" class="primary wide" onClick={() => onDelegate(null)}>
+        Pick a validator for me
+      </button>
+      <details class="section">
+        <summary>Filter and sort</summary>
+        <form onSubmit={apply} noValidate>
+          <TextField label="Uptime at least (%)" value={typed.minUptime} onInput={set('minUptime')} inputMode="decimal" error={typedErrors.minUptime} />
+          <TextField label="Fee at most (%)" value={typed.maxFee} onInput={set('maxFee')} inputMode="decimal" error={typedErrors.maxFee} />
+          <TextField label="Room for at least (AVAX)" value={typed.minFree} onInput={set('minFree')} inputMode="decimal" error={typedErrors.minFree} />
+          <TextField label="Validates at least (days)" value={typed.minDays} onInput={set('minDays')} inputMode="decimal" error={typedErrors.minDays} />
+          <div class="field">
+            <label for="validator-sort">Order</label>
+            <select
+              id="validator-sort"
+              value={sort}
+              onChange={(e) => {
+                setSort(e.currentTarget.value as ValidatorSort);
+                setOffset(0);
+              }}
+            >
+              {SORTS.map((s) => (
+                <option key={s.value} value={s.value}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit">Apply filters</button>
+        </form>
+      </details>
+      <FormError error={list.error} />
+      <p class="muted" role="status" data-testid="validator-count">
+        {!page ? 'Loading validators…' : page.matching === 0 ? `None of the ${page.total} validators matches.` : `${offset + 1}–${offset + page.validators.length} of ${page.matching} matching (${page.total} validators)`}
+      </p>
+      <ul class="validators">
+        {page?.validators.map((v) => (
+          <li key={v.nodeID} class="tx-row" data-testid="validator">
+            <div class="id-line">
+              <span class="mono" title={v.nodeID}>
+                {shortNode(v.nodeID)}
+              </span>
+              <CopyButton text={v.nodeID} what={`node ID ${shortNode(v.nodeID)}`} />
+              {v.yours && <span class="badge verified">Yours</span>}
+            </div>
+            <ValidatorFacts v={v} now={page.chainTime} />
+            <details class="tx-details">
+              <summary>
+                More<span class="sr-only"> about {shortNode(v.nodeID)}</span>
+              </summary>
+              <dl class="facts compact">
+                <dt>Node ID</dt>
+                <dd class="mono break">{v.nodeID}</dd>
+                <dt>Validating since</dt>
+                <dd>{unixText(v.start)}</dd>
+                <dt>Delegated to it</dt>
+                <dd>
+                  <Avax value={v.delegated} />
+                </dd>
+                <dt>Score</dt>
+                <dd>{v.score} of 100</dd>
+              </dl>
+            </details>
+            <button type="button" onClick={() => onDelegate(v)} disabled={v.end <= now}>
+              Delegate to {shortNode(v.nodeID)}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {page && page.matching > PAGE_SIZE && (
+        <div class="actions">
+          <button type="button" disabled={offset === 0 || list.loading} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+            Previous page
+          </button>
+          <button type="button" disabled={offset + PAGE_SIZE >= page.matching || list.loading} onClick={() => setOffset(offset + PAGE_SIZE)}>
+            Next page
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
