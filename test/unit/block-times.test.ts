@@ -2,7 +2,7 @@
 // as a v1.15 node answers; see the recorded block below), searched newest first within a limit.
 import { describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../src/core/encoding.js';
-import { NodeResponseError } from '../../src/core/errors.js';
+import { AbortedError, NodeResponseError } from '../../src/core/errors.js';
 import { LOCAL } from '../../src/core/network.js';
 import { MAX_BLOCKS_SEARCHED, NodeClient } from '../../src/core/node.js';
 
@@ -83,5 +83,12 @@ describe('BlockApi', () => {
       if (h === 20) b['txs'] = [{ id: 'not an id' }];
     });
     await expect(badId.blocks.acceptedTimes([idOf(1)], 0n, 20n, Date.now())).rejects.toThrow(NodeResponseError);
+  });
+
+  it('gives up as a whole when the signal it was given ends (a node slow to answer every block)', async () => {
+    const hanging = (_url: string, init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    const client = new NodeClient({ url: 'http://127.0.0.1:1', atomicApi: LOCAL.atomicApi, fetch: hanging });
+    await expect(client.blocks.X.acceptedTimes([idOf(1)], 0n, 300n, Date.now(), { signal: AbortSignal.timeout(100) })).rejects.toThrow(AbortedError);
   });
 });

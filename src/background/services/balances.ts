@@ -22,6 +22,9 @@ import type { TransfersService } from './transfers.js';
 /** AVAX on the C-Chain counts in wei: 18 decimals. */
 const AVAX_EVM_DENOMINATION = 18;
 
+/** How long a refresh may spend finding the blocks of funds received, per chain. */
+const DATING_DEADLINE_MS = 10_000;
+
 /** How an asset with no CreateAssetTx to read is shown: its raw units, by its ID. */
 const UNKNOWN_ASSET: ProvenAsset = { name: 'Unknown asset (no creating transaction)', symbol: '?', denomination: 0 };
 
@@ -162,9 +165,11 @@ export class BalancesService {
       const items = received.filter((r) => r.chain === chain);
       if (items.length === 0) continue;
       const blocks = engine.node.blocks[chain];
+      // One deadline for the whole search: a slow node must not hold the refresh for long.
+      const opts = { signal: AbortSignal.timeout(DATING_DEADLINE_MS) };
       const times = await blocks
-        .height()
-        .then((top) => blocks.acceptedTimes(items.map((i) => i.txID), after ? BigInt(after[chain]) : 0n, top, seenAt))
+        .height(opts)
+        .then((top) => blocks.acceptedTimes(items.map((i) => i.txID), after ? BigInt(after[chain]) : 0n, top, seenAt, opts))
         .catch((e: unknown) => {
           this.log?.(`${chain}-Chain blocks not read for received funds' times: ${(e as Error).message}`);
           return new Map<string, number>();
