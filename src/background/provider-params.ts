@@ -21,6 +21,16 @@ export function positional(params: unknown, min: number, max: number): unknown[]
   return list;
 }
 
+/**
+ * The one object an X/P method takes, given either as `[object]` or, as Core's extension accepts it,
+ * as the bare object itself.
+ */
+export function soleObjectParam(params: unknown): Record<string, unknown> {
+  if (typeof params === 'object' && params !== null && !Array.isArray(params)) return params as Record<string, unknown>;
+  const [arg] = positional(params, 1, 1);
+  return objectParam(arg, 'params[0]');
+}
+
 export function objectParam(value: unknown, field: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be an object');
   return value as Record<string, unknown>;

@@ -8,7 +8,7 @@ import { avalancheMessageDigest, signAvalancheMessage } from '../core/message.js
 import type { ActivityItem, ChainName } from '../shared/messages.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import { type Call, MAX_MESSAGE_BYTES, messageShown, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
-import { chainAliasParam, InvalidParamsError, messageParam, objectParam, onlyKeys, positional, txHexParam } from './provider-params.js';
+import { chainAliasParam, InvalidParamsError, messageParam, onlyKeys, positional, soleObjectParam, txHexParam } from './provider-params.js';
 import type { SiteConnection } from './site-connection.js';
 import type { SiteGate } from './site-gate.js';
 
@@ -33,8 +33,7 @@ export class SiteAvalanche {
   }
 
   siteTxParams(params: unknown): { chain: ChainName; bytes: Uint8Array } {
-    const [arg] = positional(params, 1, 1);
-    const o = objectParam(arg, 'params[0]');
+    const o = soleObjectParam(params);
     onlyKeys(o, 'params[0]', ['transactionHex', 'chainAlias']);
     return { chain: chainAliasParam(o.chainAlias, 'params[0].chainAlias', ['X', 'P', 'C']), bytes: txHexParam(o.transactionHex, 'params[0].transactionHex') };
   }
@@ -82,8 +81,7 @@ export class SiteAvalanche {
   }
 
   siteMessageParams(params: unknown): { chain: 'X' | 'P'; message: ReturnType<typeof messageParam> } {
-    const [arg] = positional(params, 1, 1);
-    const o = objectParam(arg, 'params[0]');
+    const o = soleObjectParam(params);
     onlyKeys(o, 'params[0]', ['message', 'chainAlias']);
     return {
       chain: chainAliasParam(o.chainAlias ?? 'X', 'params[0].chainAlias', ['X', 'P']) as 'X' | 'P',
@@ -131,8 +129,7 @@ export class SiteAvalanche {
   }
 
   async coreSendTransaction(call: Call, action: 'sign' | 'send'): Promise<unknown> {
-    const [arg] = positional(call.params, 1, 1);
-    const o = objectParam(arg, 'params[0]');
+    const o = soleObjectParam(call.params);
     // Core's extra fields are accepted and not used: the wallet reads the UTXOs from its own node
     // and signs with every key of the account it knows, whatever indices a site names.
     onlyKeys(o, 'params[0]', ['transactionHex', 'chainAlias', 'externalIndices', 'internalIndices', 'utxos', 'feeTolerance']);

@@ -21,6 +21,7 @@ import { makeOwners } from '../../src/core/tx/context.js';
 import type { AccountView, ApprovalSummary } from '../../src/shared/messages.js';
 import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
+import { siteBuiltDelegation } from '../e2e/staking.js';
 import { AVAX, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
 import { providerBackground } from './wallet-fixture.js';
 
@@ -261,6 +262,22 @@ describe('the provider against the real node', () => {
     // Malformed bytes and a wrong alias name their field.
     expect((await fails(bg, 'xpc_sendTransaction', [{ transactionHex: '0x0000dead', chainAlias: 'X' }], -32602)).message).toMatch(/./);
     expect((await fails(bg, 'xpc_sendTransaction', [{ transactionHex, chainAlias: 'Q' }], -32602)).message).toMatch(/chainAlias/);
+  });
+
+  it("takes Core's calling form: params as one bare object with Core's extra fields, for a P-Chain delegation and a sign", async () => {
+    const { client } = await net;
+    const transactionHex = await siteBuiltDelegation(account, 25n * AVAX);
+    // As Core's own dApps call it: no array around the object, and fields the wallet has no use for.
+    const coreForm = { transactionHex, chainAlias: 'P', externalIndices: [0], internalIndices: [], utxos: [], feeTolerance: 50 };
+    const signed = (await ok(bg, 'avalanche_signTransaction', coreForm)) as { signedTransactionHex: string };
+    expect(signed.signedTransactionHex).toMatch(/^0x[0-9a-f]+$/);
+    expect(lastSummary(bg)).toMatchObject({ kind: 'tx', chain: 'P', action: 'sign' });
+    const txID = (await ok(bg, 'avalanche_sendTransaction', coreForm)) as string;
+    expect(lastSummary(bg)).toMatchObject({ kind: 'tx', chain: 'P', action: 'send', complete: true, unsignedHex: transactionHex });
+    expect((await client.waitForTx('P', txID, { timeoutMs: 30_000, pollMs: 100 })).accepted).toBe(true);
+    // The wallet's own form takes the bare object too; a field of neither form is still refused by name.
+    expect((await fails(bg, 'xpc_signTransaction', { transactionHex, chainAlias: 'P', extra: 1 }, -32602)).message).toMatch(/extra/);
+    expect((await fails(bg, 'avalanche_sendTransaction', 'not an object', -32602)).message).toMatch(/params/);
   });
 
   it('returns a multisig tx partly signed, and the other signer completes it', async () => {
