@@ -17,8 +17,9 @@ import { Receive } from './screens/Receive.js';
 import { Send } from './screens/Send.js';
 import { Settings } from './screens/Settings.js';
 import { Unlock } from './screens/Unlock.js';
+import { LazyTokens } from './screens/lazy.js';
 
-export type Route = 'home' | 'send' | 'receive' | 'move' | 'assets' | 'activity' | 'settings';
+export type Route = 'home' | 'send' | 'receive' | 'move' | 'tokens' | 'assets' | 'activity' | 'settings';
 
 /** The sections of the bottom bar: few, so each has room for its icon and its name. */
 const TABS: { route: Route; label: string; icon: string }[] = [
@@ -33,9 +34,10 @@ const ACTIONS: { route: Route; label: string; icon: string }[] = [
   { route: 'send', label: 'Send', icon: '↑' },
   { route: 'receive', label: 'Receive', icon: '↓' },
   { route: 'move', label: 'Move', icon: '⇄' },
+  { route: 'tokens', label: 'Tokens', icon: '◎' },
 ];
 
-/** The tab a route belongs to: Send, Receive and Move are Home's. */
+/** The tab a route belongs to: Send, Receive, Move and Tokens are Home's. */
 function tabOf(route: Route): Route {
   return ACTIONS.some((a) => a.route === route) ? 'home' : route;
 }
@@ -333,11 +335,14 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
     case 'move':
       screen = <Move key={key} selection={selectionOf(status)} balances={balances.view} onChanged={balances.refresh} nodeDown={['unreachable', 'slow'].includes(nodeHealth(balances.view, Date.now()).state)} />;
       break;
+    case 'tokens':
+      screen = <LazyTokens key={key} status={status} hrp={hrp} selection={selectionOf(status)} listKey={key} />;
+      break;
     case 'assets':
       screen = <Assets key={key} status={status} hrp={hrp} balances={balances.view} onChanged={balances.refresh} />;
       break;
     case 'activity':
-      screen = <Activity balances={balances.view} listKey={key} />;
+      screen = <Activity balances={balances.view} listKey={key} selection={selectionOf(status)} />;
       break;
     case 'settings':
       screen = <Settings status={status} onStatus={onStatus} />;
