@@ -28,7 +28,7 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
           return (
             <li key={`${t.txHash}-${t.logIndex}`} class="tx-row" data-testid="token-transfer">
               <div class="tx-top">
-                <strong>{line.title}</strong>
+                <strong data-testid={`transfer-${t.direction}`}>{line.title}</strong>
                 {!t.listed && <span class="badge warn">Not in your list</span>}
               </div>
               <div class="amount">{line.amount}</div>
