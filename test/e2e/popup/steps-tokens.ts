@@ -24,6 +24,9 @@ export const SENT = 200_250_000n;
 export interface TokenChain {
   token: Hex;
   balanceOf(owner: string): Promise<bigint>;
+  allowance(owner: string, spender: string): Promise<bigint>;
+  /** Signs approve(spender, amount) with `secret` (the wallet's own C-Chain key) straight to the node, outside the wallet. */
+  approveAs(secret: Uint8Array, spender: string, amount: bigint): Promise<void>;
 }
 
 /** Deploys "E2E Dollar" (E2ED) from the genesis key, gives `wallet` GIVEN of it and 5 AVAX on the C-Chain for fees. */
@@ -46,7 +49,12 @@ export async function deployTestToken(nodeUrl: string, wallet: string): Promise<
   await (await genesisEngine()).sendC(wallet, 5n * AVAX * WEI_PER_NAVAX);
   const balanceOf = async (owner: string) => (await reader.readContract({ address: token, abi: TOKEN.abi as Abi, functionName: 'balanceOf', args: [owner] })) as bigint;
   expect(await balanceOf(wallet)).toBe(GIVEN);
-  return { token, balanceOf };
+  const allowance = async (owner: string, spender: string) => (await reader.readContract({ address: token, abi: TOKEN.abi as Abi, functionName: 'allowance', args: [owner, spender] })) as bigint;
+  const approveAs = async (secret: Uint8Array, spender: string, amount: bigint) => {
+    const owner = createWalletClient({ chain, transport: http(), account: privateKeyToAccount(`0x${toHex(secret)}`) });
+    await executed(await owner.writeContract({ address: token, abi: TOKEN.abi as Abi, functionName: 'approve', args: [spender, amount], gas: 100_000n }));
+  };
+  return { token, balanceOf, allowance, approveAs };
 }
 
 /** Home → Tokens. */
@@ -127,4 +135,36 @@ export async function tokenActivityAndAllowances(ui: PopupDriver, recipient: str
   await ui.find({ heading: 'Allowances' });
   await ui.find({ text: 'None: no one may take tokens from this account.' }, 30_000);
   await ui.audit('Allowances');
+}
+
+/**
+ * An unlimited allowance the account gave elsewhere (the same key, signed by the test straight to
+ * the node) is found in the account's logs and listed with its spender said to be an ordinary
+ * account; Revoke → review → Confirm → accepted; the node's allowance() is then 0 and the list empty.
+ */
+export async function revokeAllowance(ui: PopupDriver, chain: TokenChain, wallet: string, walletSecret: Uint8Array): Promise<void> {
+  const spender = getAddress(`0x${randomBytes(20).toString('hex')}`);
+  await chain.approveAs(walletSecret, spender, (1n << 256n) - 1n);
+  await openTokens(ui);
+  await ui.click({ button: 'Allowances' });
+  await ui.find({ heading: 'Allowances' });
+  const row = '[data-testid="allowance"]';
+  await ui.waitText({ css: `${row} strong` }, 'Unlimited E2ED', 30_000);
+  expect(await ui.textOf({ css: `${row} .mono` })).toBe(spender);
+  expect(await ui.textOf({ css: `${row} .error-text` })).toBe('An ordinary account: whoever holds its key can take these tokens at any time');
+  await ui.audit('Allowances, one unlimited');
+  await ui.click({ buttonStarting: 'Revoke E2ED for ' });
+  await ui.find({ heading: 'Review: revoke E2ED' }, 30_000);
+  expect((await ui.fact('Spender')).text).toBe(spender);
+  expect((await ui.fact('It may take now')).text).toBe('Unlimited E2ED');
+  expect((await ui.fact('After this')).text).toBe('It may take none of these tokens');
+  expect((await ui.fact('From')).text).toBe(wallet);
+  expect((await ui.fact('Network fee')).text).toMatch(/^at most [\d.,]+ AVAX/);
+  await ui.audit('Revoke review');
+  await ui.screenshot('revoke-review');
+  await ui.click({ button: 'Confirm and revoke' });
+  await ui.waitAccepted('C', row);
+  await expect.poll(() => chain.allowance(wallet, spender), { message: 'the allowance is 0 on the node', timeout: 15_000 }).toBe(0n);
+  await ui.click({ buttonStarting: 'Reload the list' });
+  await ui.find({ text: 'None: no one may take tokens from this account.' }, 30_000);
 }

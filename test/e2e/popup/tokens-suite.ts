@@ -1,14 +1,16 @@
 // The token screens' e2e suite both browsers run (chromium-tokens.e2e.test.ts,
 // firefox-tokens.e2e.test.ts): a fresh wallet made through onboarding, the local node added in
 // Settings, a test ERC-20 deployed from the genesis key with part of its supply and some AVAX given
-// to the wallet's C-Chain address; then the token added, sent and seen in Activity (steps-tokens.ts).
+// to the wallet's C-Chain address; then the token added, sent and seen in Activity, and an allowance
+// given with the wallet's key outside the wallet revoked through the popup (steps-tokens.ts).
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { formatEvmAddress } from '../../../src/core/evm-address.js';
+import { deriveEvmKey, HdRoot, mnemonicToSeed } from '../../../src/core/keys.js';
 import { GENESIS_KEY } from '../../integration/fixture.js';
 import { artifactPath, clearArtifacts, flowSteps, launchOrSaveLog, slug, startRpcProxy, Timings } from '../harness.js';
 import { PopupDriver } from './driver.js';
 import type { BrowserUnderTest, UiRun } from './run.js';
-import { addTokenByAddress, deployTestToken, sendToken, type TokenChain, tokenActivityAndAllowances } from './steps-tokens.js';
+import { addTokenByAddress, deployTestToken, revokeAllowance, sendToken, type TokenChain, tokenActivityAndAllowances } from './steps-tokens.js';
 import { addAndSelectNode, createWallet } from './steps-wallet.js';
 
 const TITLE = { chromium: 'Chromium', firefox: 'Firefox ESR' } as const;
@@ -62,5 +64,9 @@ export function describeTokenUi(browser: TokenBrowser): void {
     step('Activity lists both token transfers in token units with their counterparties; Allowances says none; both pass axe', () =>
       tokenActivityAndAllowances(run.ui, recipient, formatEvmAddress(GENESIS_KEY.evmAddress)),
     );
+    step('an unlimited allowance to an ordinary account is listed as such and revoked through its review; the node then says 0', async () => {
+      const key = deriveEvmKey(HdRoot.fromSeed(await mnemonicToSeed(run.words.join(' '))), 0);
+      await revokeAllowance(run.ui, chain, run.cAddress, key.secret);
+    });
   });
 }
