@@ -18,8 +18,9 @@ import { Send } from './screens/Send.js';
 import { Settings } from './screens/Settings.js';
 import type { StakeProps } from './screens/Stake.js';
 import { Unlock } from './screens/Unlock.js';
+import { LazyTokens } from './screens/lazy.js';
 
-export type Route = 'home' | 'send' | 'receive' | 'move' | 'stake' | 'assets' | 'activity' | 'settings';
+export type Route = 'home' | 'send' | 'receive' | 'move' | 'stake' | 'tokens' | 'assets' | 'activity' | 'settings';
 
 /** The sections of the bottom bar: few, so each has room for its icon and its name. */
 const TABS: { route: Route; label: string; icon: string }[] = [
@@ -35,9 +36,10 @@ const ACTIONS: { route: Route; label: string; icon: string }[] = [
   { route: 'receive', label: 'Receive', icon: '↓' },
   { route: 'move', label: 'Move', icon: '⇄' },
   { route: 'stake', label: 'Stake', icon: '◎' },
+  { route: 'tokens', label: 'Tokens', icon: '◇' },
 ];
 
-/** The tab a route belongs to: Send, Receive, Move and Stake are Home's. */
+/** The tab a route belongs to: Send, Receive, Move, Stake and Tokens are Home's. */
 function tabOf(route: Route): Route {
   return ACTIONS.some((a) => a.route === route) ? 'home' : route;
 }
@@ -354,11 +356,14 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
     case 'stake':
       screen = <LazyStake key={key} status={status} hrp={hrp} balances={balances.view} onChanged={balances.refresh} />;
       break;
+    case 'tokens':
+      screen = <LazyTokens key={key} status={status} hrp={hrp} selection={selectionOf(status)} listKey={key} />;
+      break;
     case 'assets':
       screen = <Assets key={key} status={status} hrp={hrp} balances={balances.view} onChanged={balances.refresh} />;
       break;
     case 'activity':
-      screen = <Activity balances={balances.view} listKey={key} />;
+      screen = <Activity balances={balances.view} listKey={key} selection={selectionOf(status)} />;
       break;
     case 'settings':
       screen = <Settings status={status} onStatus={onStatus} />;

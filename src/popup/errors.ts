@@ -25,6 +25,7 @@ const WORDED: Record<string, string> = {
   'tx-too-large': 'This needs more pieces of your balance than fit in one transaction. Send less, or move funds to yourself first to merge them.',
   'fee-above-approved': 'The network fee went up since you reviewed it. Nothing was sent: review it again.',
   'storage-corrupt': "The wallet's saved data could not be read. Nothing was changed.",
+  'token-call-failed': "The token contract did not answer as a token does, so the wallet did not use what it said.",
   'scan-limit': 'This account has more addresses than the wallet looks through; some funds may not show.',
 };
 

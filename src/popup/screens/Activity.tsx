@@ -6,7 +6,8 @@ import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError } from '../components/Field.js';
 import { AVAX_DECIMALS, chainLabel, formatDateTime, formatValue, formatUnits, shortenId, WEI_DECIMALS } from '../format.js';
-import type { ActivityItem, BalancesView } from '../../shared/messages.js';
+import type { ActivityItem, BalancesView, Selection } from '../../shared/messages.js';
+import { LazyTokenActivity } from './lazy.js';
 
 const KIND_LABEL: Record<ActivityItem['kind'], string> = {
   send: 'Sent',
@@ -80,8 +81,8 @@ function ItemAmount({ item, view, toggle = true }: { item: ActivityItem; view: B
   return <span class="amount">{activityAmount(item, view)}</span>;
 }
 
-/** `listKey`: the network and account shown; another one reloads the list from scratch. */
-export function Activity({ balances, listKey = '' }: { balances: BalancesView | null; listKey?: string }) {
+/** `listKey`: the network and account shown; another one reloads the list from scratch. `selection`: what a speed-up or cancel is reviewed on. */
+export function Activity({ balances, listKey = '', selection }: { balances: BalancesView | null; listKey?: string; selection?: Selection | undefined }) {
   const list = useRequest('activity.list', {}, listKey);
   const items = list.data?.items;
   useFollowPending(items, list.reload);
@@ -94,6 +95,7 @@ export function Activity({ balances, listKey = '' }: { balances: BalancesView | 
         </button>
       </div>
       <FormError error={list.error} />
+      {selection && <LazyTokenActivity part="pending" selection={selection} listKey={listKey} />}
       {items && items.length === 0 && <p class="muted">No transactions yet.</p>}
       {!items && !list.error && <p class="muted">Loading…</p>}
       <ul class="tx-list">
@@ -187,6 +189,7 @@ export function Activity({ balances, listKey = '' }: { balances: BalancesView | 
           </li>
         ))}
       </ul>
+      {selection && <LazyTokenActivity part="transfers" selection={selection} listKey={listKey} />}
     </div>
   );
 }

@@ -1,0 +1,48 @@
+// The account's token transfers as the chain's Transfer logs say (tokens.activity): which way, the
+// amount in the token's units, the counterparty and the tx. Read further with Reload (a bounded
+// part of the chain at a time).
+import { useRequest } from '../api.js';
+import { transferLine } from '../tokens-format.js';
+import { shortenId } from '../format.js';
+import { CopyButton } from './CopyButton.js';
+import { FormError } from './Field.js';
+
+export function TokenTransfers({ listKey }: { listKey: string }) {
+  const list = useRequest('tokens.activity', { refresh: true }, listKey);
+  const items = list.data?.items;
+  const scan = list.data?.scan;
+  return (
+    <section class="token-transfers" aria-labelledby="token-transfers-head">
+      <div class="title-row">
+        <h2 id="token-transfers-head">Token transfers</h2>
+        <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()} aria-label="Reload token transfers">
+          {list.loading ? 'Reading…' : 'Reload'}
+        </button>
+      </div>
+      <FormError error={list.error} />
+      {scan && !scan.complete && <p class="muted">Older blocks are still to be read{scan.error ? `: ${scan.error}` : ''}; Reload reads further.</p>}
+      {items && items.length === 0 && <p class="muted">No token transfers found.</p>}
+      <ul class="tx-list">
+        {items?.map((t) => {
+          const line = transferLine(t);
+          return (
+            <li key={`${t.txHash}-${t.logIndex}`} class="tx-row" data-testid="token-transfer">
+              <div class="tx-top">
+                <strong data-testid={`transfer-${t.direction}`}>{line.title}</strong>
+                {!t.listed && <span class="badge warn">Not in your list</span>}
+              </div>
+              <div class="amount">{line.amount}</div>
+              <div class="muted mono break">{line.counterparty}</div>
+              <div class="tx-bottom">
+                <span class="mono" title={t.txHash}>
+                  {shortenId(t.txHash)}
+                </span>
+                <CopyButton text={t.txHash} what={`transaction hash ${shortenId(t.txHash)}`} />
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,107 @@
+// The rights this account gave to take its tokens (ERC-20 allowances, NFT operators), as its
+// Approval logs say and the chain confirms now, each with Revoke: approve(spender, 0) or
+// setApprovalForAll(operator, false), through the review and followed until the chain decides.
+import { useCall, useRequest } from '../api.js';
+import { EvmFee, useEvmFlow } from '../components/EvmFlow.js';
+import { FormError } from '../components/Field.js';
+import { type Fact, Review } from '../components/Review.js';
+import { TxStatus } from '../components/TxStatus.js';
+import { shortenId, WEI_DECIMALS } from '../format.js';
+import { allowanceText, spenderNote, unitName } from '../tokens-format.js';
+import type { AllowanceView, Selection } from '../../shared/messages.js';
+
+function AllowanceRow({ a, from, selection, onDone }: { a: AllowanceView; from: string; selection: Selection | undefined; onDone: () => void }) {
+  const call = useCall();
+  const target = { address: a.token, spender: a.spender, kind: a.kind };
+  const flow = useEvmFlow(
+    () => call('tokens.estimateRevoke', target),
+    (q) => call('tokens.revoke', { ...target, maxFeeWei: q.maxFee }, selection),
+  );
+  const name = unitName(a.symbol, a.token);
+  const { stage } = flow;
+  if (stage.k === 'review' || stage.k === 'sending') {
+    const facts: Fact[] = [
+      { term: 'Token', value: `${name} (${a.token})`, mono: true },
+      { term: a.kind === 'operator' ? 'Operator' : 'Spender', value: a.spender, mono: true },
+      { term: 'It may take now', value: allowanceText(a) },
+      { term: 'After this', value: a.kind === 'operator' ? 'It may take none of your NFTs of this contract' : 'It may take none of these tokens' },
+      { term: 'From', value: from, mono: true },
+      { term: 'Network fee', value: <EvmFee quote={stage.quote} />, testid: 'review-fee' },
+    ];
+    return (
+      <li class="tx-row">
+        <Review
+          level={2}
+          title={`Review: revoke ${name}`}
+          facts={facts}
+          note="Nothing leaves your account but the fee. Tokens already taken are not given back."
+          error={flow.error?.text}
+          detail={flow.error?.detail}
+          busy={stage.k === 'sending'}
+          busyText="Signing and sending; waiting for the C-Chain to accept it…"
+          confirmLabel="Confirm and revoke"
+          onEdit={flow.edit}
+          onConfirm={() => void flow.confirm()}
+        />
+      </li>
+    );
+  }
+  return (
+    <li class="tx-row" data-testid="allowance">
+      <div class="tx-top">
+        <strong>{allowanceText(a)}</strong>
+        <span class="badge">{a.kind === 'operator' ? 'Operator' : 'Allowance'}</span>
+      </div>
+      <div class="muted break">
+        {a.kind === 'operator' ? 'Operator' : 'Spender'}: <span class="mono">{a.spender}</span>
+      </div>
+      <div class={a.spenderIsContract ? 'muted' : 'error-text'}>{spenderNote(a)}</div>
+      {stage.k === 'done' ? (
+        <TxStatus chain="C" txID={stage.txHash} fee={stage.fee} feeDenomination={WEI_DECIMALS} />
+      ) : (
+        <div class="actions">
+          <button type="button" class="small" disabled={stage.k === 'estimating'} onClick={() => void flow.review()}>
+            {stage.k === 'estimating' ? 'Estimating…' : 'Revoke'}
+            <span class="sr-only">
+              {' '}
+              {name} for {shortenId(a.spender)}
+            </span>
+          </button>
+          {stage.k === 'idle' && flow.error === undefined ? null : <FormError error={flow.error?.text} detail={flow.error?.detail} />}
+        </div>
+      )}
+      {stage.k === 'done' && (
+        <button type="button" class="small" onClick={onDone}>
+          Reload the list<span class="sr-only"> after revoking {name}</span>
+        </button>
+      )}
+    </li>
+  );
+}
+
+export function Allowances({ from, selection, listKey, onBack }: { from: string; selection: Selection | undefined; listKey: string; onBack: () => void }) {
+  const list = useRequest('tokens.allowances', { refresh: true }, listKey);
+  const rows = list.data?.allowances;
+  return (
+    <div class="allowances">
+      <div class="title-row">
+        <h1>Allowances</h1>
+        <button type="button" class="small" onClick={onBack}>
+          Back
+        </button>
+      </div>
+      <p class="muted">Who may take tokens from this account without asking again: what you approved on sites, still in force on the chain.</p>
+      <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()}>
+        {list.loading ? 'Reading the chain…' : 'Reload'}
+      </button>
+      <FormError error={list.error} />
+      {list.data?.scan.error && <p class="muted">Not every block was read: {list.data.scan.error}</p>}
+      {rows && rows.length === 0 && <p class="muted">None: no one may take tokens from this account.</p>}
+      <ul class="tx-list">
+        {rows?.map((a) => (
+          <AllowanceRow key={`${a.token}-${a.spender}-${a.kind}`} a={a} from={from} selection={selection} onDone={() => void list.reload()} />
+        ))}
+      </ul>
+    </div>
+  );
+}

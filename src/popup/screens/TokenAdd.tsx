@@ -1,0 +1,97 @@
+// Adds a token by its contract address: first what the contract says of itself (tokens.inspect:
+// standard, name, symbol, decimals, the account's balance and the wallet's checks on those words),
+// then, only if the user wants it, tokens.add. Nothing is sent on chain.
+import { useState } from 'preact/hooks';
+import { useAction, useCall } from '../api.js';
+import { checkAddress } from '../checks.js';
+import { AddressInput } from '../components/AddressInput.js';
+import { FormError } from '../components/Field.js';
+import { standardLabel, tokenBalanceText, tokenFlags } from '../tokens-format.js';
+import type { TokenView } from '../../shared/messages.js';
+
+export function TokenAdd({ hrp, onAdded, onCancel }: { hrp: string; onAdded: () => void; onCancel: () => void }) {
+  const call = useCall();
+  const action = useAction();
+  const [address, setAddress] = useState('');
+  const [found, setFound] = useState<{ token: TokenView; listed: boolean } | null>(null);
+  const check = checkAddress(address, 'C-evm', hrp);
+
+  const inspect = async (e: Event) => {
+    e.preventDefault();
+    if (!check.ok) return;
+    setFound(null);
+    const r = await action.run(() => call('tokens.inspect', { address: check.value }));
+    if (r) setFound(r);
+  };
+  const add = async () => {
+    if (!found) return;
+    if (await action.run(() => call('tokens.add', { address: found.token.address }))) onAdded();
+  };
+
+  const t = found?.token;
+  const flags = t ? tokenFlags(t.checks) : [];
+  return (
+    <form class="token-add" noValidate onSubmit={(e) => void inspect(e)}>
+      <div class="title-row">
+        <h1>Add a token</h1>
+        <button type="button" class="small" onClick={onCancel}>
+          Back
+        </button>
+      </div>
+      <p class="muted">The token's contract address on the C-Chain. The wallet asks your node what the contract says; nothing is sent.</p>
+      <AddressInput
+        label="Token contract address"
+        kind="C-evm"
+        hrp={hrp}
+        value={address}
+        onInput={(v) => {
+          setAddress(v);
+          setFound(null);
+          action.clear();
+        }}
+      />
+      <button type="submit" class="wide" disabled={!check.ok || action.busy}>
+        {action.busy && !found ? 'Reading the contract…' : 'Look it up'}
+      </button>
+      {t && (
+        <section class="review" aria-labelledby="token-found" data-testid="token-found">
+          <h2 id="token-found">What the contract says</h2>
+          <dl class="facts">
+            <dt>Name</dt>
+            <dd>{t.name || '(none)'}</dd>
+            <dt>Symbol</dt>
+            <dd>{t.symbol || '(none)'}</dd>
+            <dt>Kind</dt>
+            <dd>{standardLabel(t.standard)}</dd>
+            {t.standard === 'erc20' && (
+              <>
+                <dt>Decimals</dt>
+                <dd>{t.decimals}</dd>
+              </>
+            )}
+            <dt>Your balance</dt>
+            <dd data-testid="token-found-balance">{tokenBalanceText(t)}</dd>
+            <dt>Contract</dt>
+            <dd class="mono break">{t.address}</dd>
+          </dl>
+          <p class="muted">A name and symbol are only what the contract says of itself: anyone can deploy a token called anything. The address is what identifies it.</p>
+          {flags.map((f) => (
+            <p key={f} class="badge warn" role="note">
+              {f}
+            </p>
+          ))}
+          {found.listed ? (
+            <p role="status">Already in your list.</p>
+          ) : (
+            <div class="actions">
+              <button type="button" class="primary" disabled={action.busy} onClick={() => void add()}>
+                Add {t.symbol || 'this token'} to my list
+              </button>
+            </div>
+          )}
+        </section>
+      )}
+      <FormError error={action.error} detail={action.detail} />
+    </form>
+  );
+}

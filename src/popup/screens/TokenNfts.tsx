@@ -1,0 +1,98 @@
+// The NFTs of one listed contract the account holds now (tokens.nfts). An NFT's metadata is read
+// only when asked: first the URI the contract gives (from the user's node), then, on a second
+// click that says so, its content from the web server the URI names. No image is ever loaded.
+import { useState } from 'preact/hooks';
+import { useAction, useCall, useRequest } from '../api.js';
+import { FormError } from '../components/Field.js';
+import { unitName } from '../tokens-format.js';
+import type { RequestResult, TokenView } from '../../shared/messages.js';
+
+type Metadata = RequestResult<'tokens.nftMetadata'>;
+
+function NftItem({ token, tokenId, amount, onSend }: { token: TokenView; tokenId: string; amount: string; onSend: (tokenId: string) => void }) {
+  const call = useCall();
+  const action = useAction();
+  const [meta, setMeta] = useState<Metadata | null>(null);
+  const [fetched, setFetched] = useState(false);
+  const read = async (fetch: boolean) => {
+    const r = await action.run(() => call('tokens.nftMetadata', { address: token.address, tokenId, fetch }));
+    if (r) {
+      setMeta(r);
+      setFetched(fetch);
+    }
+  };
+  const webUri = meta?.uri !== undefined && /^https:\/\//i.test(meta.uri);
+  return (
+    <li class="tx-row" data-testid="nft-item">
+      <div class="tx-top">
+        <strong>#{tokenId}</strong>
+        {amount !== '1' && <span>× {amount}</span>}
+      </div>
+      <div class="actions">
+        <button type="button" class="small" onClick={() => onSend(tokenId)}>
+          Send<span class="sr-only"> NFT #{tokenId}</span>
+        </button>
+        {!meta && (
+          <button type="button" class="small" disabled={action.busy} onClick={() => void read(false)}>
+            Details<span class="sr-only"> of NFT #{tokenId}</span>
+          </button>
+        )}
+      </div>
+      {meta && (
+        <dl class="facts compact">
+          {meta.uri !== undefined && (
+            <>
+              <dt>Metadata address</dt>
+              <dd class="mono break">{meta.uri}</dd>
+            </>
+          )}
+          {meta.fetched?.name !== undefined && (
+            <>
+              <dt>Name</dt>
+              <dd>{meta.fetched.name}</dd>
+            </>
+          )}
+          {meta.fetched?.description !== undefined && (
+            <>
+              <dt>Description</dt>
+              <dd class="break">{meta.fetched.description}</dd>
+            </>
+          )}
+          {meta.fetched?.image !== undefined && (
+            <>
+              <dt>Image address (not loaded)</dt>
+              <dd class="mono break">{meta.fetched.image}</dd>
+            </>
+          )}
+        </dl>
+      )}
+      {meta?.error && <p class="muted">{meta.error}</p>}
+      {meta && webUri && !fetched && (
+        <div>
+          <p class="muted">Its name and description are on another web server, not your node. Loading them tells that server that someone is looking at this NFT.</p>
+          <button type="button" class="small" disabled={action.busy} onClick={() => void read(true)}>
+            Load from the web<span class="sr-only"> for NFT #{tokenId}</span>
+          </button>
+        </div>
+      )}
+      <FormError error={action.error} detail={action.detail} />
+    </li>
+  );
+}
+
+export function TokenNfts({ token, listKey, onSend }: { token: TokenView; listKey: string; onSend: (tokenId: string) => void }) {
+  const list = useRequest('tokens.nfts', { address: token.address }, `${listKey}:${token.address}`);
+  const items = list.data?.items;
+  return (
+    <section class="nfts" aria-label={`NFTs of ${unitName(token.symbol, token.address)}`}>
+      <FormError error={list.error} />
+      {!items && !list.error && <p class="muted">Reading the chain…</p>}
+      {items && items.length === 0 && <p class="muted">You hold none of these now.</p>}
+      <ul class="tx-list">
+        {items?.map((n) => (
+          <NftItem key={n.tokenId} token={token} tokenId={n.tokenId} amount={n.amount} onSend={onSend} />
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,155 @@
+// @vitest-environment happy-dom
+// The token screens against a fake background: what each asks for, with which amounts in base
+// units, under which reviewed account and network, and what the user sees on the way.
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PendingEvm } from '../../../src/popup/components/PendingEvm.js';
+import { TokenAdd } from '../../../src/popup/screens/TokenAdd.js';
+import { TokenNfts } from '../../../src/popup/screens/TokenNfts.js';
+import { TokenSend } from '../../../src/popup/screens/TokenSend.js';
+import { FEE_WENT_UP } from '../../../src/popup/screens/Send.js';
+import type { EvmFeeQuote, PendingEvmTxView, TokenView } from '../../../src/shared/messages.js';
+import { fakeBackground, Refuse, renderWith } from './fake-background.js';
+import { C_ADDR, C_OTHER, HRP } from './fixtures.js';
+
+afterEach(cleanup);
+
+const TOKEN = '0x52C84043CD9c865236f11d9Fc9F56aa003c1f922';
+const SELECTION = { accountId: 'acc-1', networkId: 'local' };
+const HASH = `0x${'cd'.repeat(32)}`;
+const clean = { altered: false, posesAsNative: false };
+const erc20: TokenView = { address: TOKEN, standard: 'erc20', name: 'Test Dollar', symbol: 'TUSD', decimals: 6, checks: clean, addedBy: 'wallet', balance: '5000000' };
+const quote = (maxFee: bigint): EvmFeeQuote => ({ gasLimit: '52000', maxFeePerGas: (maxFee / 52000n).toString(), maxPriorityFeePerGas: '1', maxFee: maxFee.toString(), likelyFee: (maxFee / 4n).toString() });
+const sim = { method: 'trace' as const, changes: [{ asset: TOKEN, standard: 'erc20' as const, symbol: 'TUSD', decimals: 6, delta: '-1250000' }], touched: [TOKEN] };
+
+function type(label: string | RegExp, value: string) {
+  fireEvent.input(screen.getByLabelText(label), { target: { value } });
+}
+
+describe('TokenSend', () => {
+  it('reviews the amount in token units, then sends it in base units with the reviewed fee as ceiling, under the reviewed selection', async () => {
+    const bg = fakeBackground({
+      'tokens.estimateSend': () => ({ ...quote(52_000_000_000_000n), simulation: sim }),
+      'tokens.send': () => ({ txHash: HASH, fee: '13000000000000' }),
+      'activity.list': () => ({ items: [{ txID: HASH, chain: 'C', kind: 'send', status: 'accepted', createdAt: 1 }] }),
+    });
+    renderWith(bg, <TokenSend token={erc20} from={C_ADDR} hrp={HRP} selection={SELECTION} onBack={() => undefined} />);
+    type('To (C-Chain address)', C_OTHER);
+    type('Amount (TUSD)', '6');
+    expect(screen.getByText('More than you can spend: 5 TUSD')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(true);
+    type('Amount (TUSD)', '1.25');
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+    await screen.findByRole('heading', { name: 'Review: send TUSD' });
+    expect(bg.callsOf('tokens.estimateSend')).toEqual([{ address: TOKEN, to: C_OTHER, amount: '1250000' }]);
+    expect(screen.getByTestId('review-amount').textContent).toBe('1.25 TUSD');
+    expect(screen.getByText('Leaves you: 1.25 TUSD')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await screen.findByText('Accepted by the C-Chain');
+    expect(bg.callsOf('tokens.send')).toEqual([{ address: TOKEN, to: C_OTHER, amount: '1250000', maxFeeWei: '52000000000000' }]);
+    expect(bg.calls.find((c) => c.type === 'tokens.send')?.selection).toEqual(SELECTION);
+  });
+
+  it('a fee that rose since the review is quoted again and reviewed again, with the reason; nothing else is sent', async () => {
+    let fee = 52_000_000_000_000n;
+    const bg = fakeBackground({
+      'tokens.estimateSend': () => ({ ...quote(fee), simulation: sim }),
+      'tokens.send': () => {
+        throw new Refuse({ code: 'fee-above-approved', message: 'the fee is above the approved maximum' });
+      },
+    });
+    renderWith(bg, <TokenSend token={erc20} from={C_ADDR} hrp={HRP} selection={SELECTION} onBack={() => undefined} />);
+    type('To (C-Chain address)', C_OTHER);
+    type('Amount (TUSD)', '1');
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+    await screen.findByRole('heading', { name: 'Review: send TUSD' });
+    fee = 104_000_000_000_000n;
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await screen.findByText(FEE_WENT_UP);
+    expect(bg.callsOf('tokens.estimateSend')).toHaveLength(2);
+    expect(bg.callsOf('tokens.send')).toHaveLength(1);
+    await waitFor(() => expect(screen.getByTestId('review-fee').textContent).toMatch(/^at most 0\.000104 AVAX/));
+  });
+
+  it('an NFT is sent by its token ID, checked as typed', async () => {
+    const nft: TokenView = { ...erc20, standard: 'erc721', symbol: 'ART', decimals: 0, balance: '1' };
+    const bg = fakeBackground({ 'tokens.estimateSend': () => ({ ...quote(1_000_000n), simulation: { method: 'call', changes: [], touched: [] } }) });
+    renderWith(bg, <TokenSend token={nft} from={C_ADDR} hrp={HRP} selection={SELECTION} onBack={() => undefined} />);
+    expect(screen.queryByLabelText(/^Amount/)).toBeNull();
+    type('To (C-Chain address)', C_OTHER);
+    type('Token ID', '4x');
+    expect(screen.getByText('A token ID is a whole number (digits only)')).toBeTruthy();
+    type('Token ID', '42');
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+    await screen.findByRole('heading', { name: 'Review: send ART' });
+    expect(bg.callsOf('tokens.estimateSend')).toEqual([{ address: TOKEN, to: C_OTHER, tokenId: '42' }]);
+    expect(screen.getByTestId('review-amount').textContent).toBe('NFT #42 of ART');
+  });
+});
+
+describe('TokenAdd', () => {
+  it('shows what the contract says and the checks in words before anything is listed; lists it on request', async () => {
+    const lookalike: TokenView = { ...erc20, symbol: 'АVАХ', checks: { altered: false, posesAsNative: true } };
+    let added = false;
+    const bg = fakeBackground({ 'tokens.inspect': () => ({ token: lookalike, listed: false }), 'tokens.add': () => ({ token: lookalike }) });
+    renderWith(bg, <TokenAdd hrp={HRP} onAdded={() => (added = true)} onCancel={() => undefined} />);
+    type('Token contract address', TOKEN);
+    fireEvent.click(screen.getByRole('button', { name: 'Look it up' }));
+    await screen.findByRole('heading', { name: 'What the contract says' });
+    expect(screen.getByText(/reads as AVAX.*it is not AVAX/)).toBeTruthy();
+    expect(screen.getByTestId('token-found-balance').textContent).toBe('5 АVАХ');
+    expect(bg.callsOf('tokens.add')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Add АVАХ to my list' }));
+    await waitFor(() => expect(added).toBe(true));
+    expect(bg.callsOf('tokens.add')).toEqual([{ address: TOKEN }]);
+  });
+});
+
+describe('TokenNfts', () => {
+  it('reads an NFT\'s metadata address from the node first; fetches from the web only on the click that says so', async () => {
+    const nft: TokenView = { ...erc20, standard: 'erc721', symbol: 'ART', decimals: 0, balance: '1' };
+    const bg = fakeBackground({
+      'tokens.nfts': () => ({ items: [{ tokenId: '7', amount: '1' }] }),
+      'tokens.nftMetadata': (p) => (p.fetch ? { uri: 'https://art.example/7.json', fetched: { name: 'Seven', image: 'https://art.example/7.png' } } : { uri: 'https://art.example/7.json' }),
+    });
+    renderWith(bg, <TokenNfts token={nft} listKey="k" onSend={() => undefined} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Details of NFT #7' }));
+    await screen.findByText('https://art.example/7.json');
+    expect(bg.callsOf('tokens.nftMetadata')).toEqual([{ address: TOKEN, tokenId: '7', fetch: false }]);
+    expect(screen.getByText(/on another web server, not your node/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Load from the web for NFT #7' }));
+    await screen.findByText('Seven');
+    expect(bg.callsOf('tokens.nftMetadata').at(-1)).toEqual({ address: TOKEN, tokenId: '7', fetch: true });
+    expect(document.querySelector('img')).toBeNull();
+  });
+});
+
+describe('PendingEvm', () => {
+  const stuck: PendingEvmTxView = { txHash: HASH, nonce: '3', to: C_OTHER, valueWei: '0', gasLimit: '21000', maxFeePerGas: '0', maxPriorityFeePerGas: '0', createdAt: 1, kind: 'send' };
+
+  it('shows nothing while no C-Chain tx waits', async () => {
+    const bg = fakeBackground({ 'evm.pending': () => ({ txs: [] }) });
+    const { container } = renderWith(bg, <PendingEvm selection={SELECTION} listKey="k" />);
+    await waitFor(() => expect(bg.callsOf('evm.pending')).toHaveLength(1));
+    expect(container.textContent).toBe('');
+  });
+
+  it('Cancel: reviewed with the old and new fee and the same nonce, then replaced with the reviewed fee under the reviewed selection', async () => {
+    const bg = fakeBackground({
+      'evm.pending': () => ({ txs: [stuck] }),
+      'evm.estimateReplace': (p) => ({ ...quote(21_000n * 2_000_000_000n), replaces: stuck, ...(p.action === 'cancel' ? {} : { gasLimit: '99' }) }),
+      'evm.replace': () => ({ txHash: `0x${'ef'.repeat(32)}` }),
+      'activity.list': () => ({ items: [] }),
+    });
+    renderWith(bg, <PendingEvm selection={SELECTION} listKey="k" />);
+    fireEvent.click(await screen.findByRole('button', { name: /^Cancel the transaction/ }));
+    await screen.findByRole('heading', { name: 'Review: cancel' });
+    expect(bg.callsOf('evm.estimateReplace')).toEqual([{ txHash: HASH, action: 'cancel' }]);
+    expect(screen.getByText('3 (the same: only one of the two can run)')).toBeTruthy();
+    expect(screen.getByText(/0 AVAX to yourself/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm: cancel' }));
+    await screen.findByTestId('tx-status');
+    expect(bg.callsOf('evm.replace')).toEqual([{ txHash: HASH, action: 'cancel', maxFeeWei: '42000000000000' }]);
+    expect(bg.calls.find((c) => c.type === 'evm.replace')?.selection).toEqual(SELECTION);
+  });
+});
