@@ -3,7 +3,8 @@
 // put in the token's own units, every address that receives tokens or rights named (one of the
 // wallet's accounts, a contract or an ordinary account, how often this site had the user call it),
 // and a simulation's balance changes labelled with the listed tokens' checked symbols. docs/tokens.md.
-import { decodeTokenCall, decodeTypedPermit } from '../core/evm-calls.js';
+import { decodeTokenCall, decodeTypedPermit, isPermitType } from '../core/evm-calls.js';
+import { normaliseTypedData, type TypedDataInput } from '../core/message.js';
 import { keccakHex } from '../core/evm-abi.js';
 import { type Simulation, simulateTx } from '../core/evm-simulate.js';
 import { fromHex } from '../core/bytes.js';
@@ -12,6 +13,7 @@ import type { EthApi } from '../core/node/eth.js';
 import { MAX_UINT256, readTokenMetadata, type TokenMetadata } from '../core/tokens.js';
 import type { ImpactWarning, OwnAddress } from '../core/tx-impact.js';
 import type { ActivityItem, ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
+import { InvalidParamsError } from './provider-params.js';
 import { approvalTokenView, type StoredToken, tokenView } from './token-store.js';
 
 /** An allowance this large is "unlimited" (the usual max uint256, or anything near it). */
@@ -33,9 +35,21 @@ export interface InsightContext {
   siteCalls(address: string): Promise<number>;
 }
 
+/**
+ * What the wallet knows of an address that receives tokens or rights. A read that fails leaves only
+ * its own part unknown (whether it has code; the recipient checks), never the rest of the view.
+ */
 export async function counterparty(c: InsightContext, address: string): Promise<CounterpartyView> {
-  const [who, code, siteCalls] = await Promise.all([c.recipientOf(address), c.eth.getCode(address), c.siteCalls(address)]);
-  return { address, ...(who.yours ? { yours: who.yours } : {}), isContract: code !== '0x', siteCalls, warnings: who.warnings };
+  const [who, code, siteCalls] = await Promise.allSettled([c.recipientOf(address), c.eth.getCode(address), c.siteCalls(address)]);
+  const yours = who.status === 'fulfilled' ? who.value.yours : undefined;
+  return {
+    address,
+    ...(yours ? { yours } : {}),
+    ...(code.status === 'fulfilled' ? { isContract: code.value !== '0x' } : {}),
+    siteCalls: siteCalls.status === 'fulfilled' ? siteCalls.value : 0,
+    warnings: who.status === 'fulfilled' ? who.value.warnings : [],
+    ...(who.status === 'rejected' || siteCalls.status === 'rejected' ? { checksFailed: true } : {}),
+  };
 }
 
 /** The contract read as a token, or undefined when it does not answer as one. */
@@ -71,6 +85,23 @@ export async function tokenCallView(c: InsightContext, to: string, data: string)
     case 'setApprovalForAll':
       return { ...base, spender: await counterparty(c, call.operator), approved: call.approved };
   }
+}
+
+/**
+ * A site's typed data as it is shown and signed: normalised (core/message.ts), with the allowance
+ * it grants decoded. A Permit type the wallet cannot decode is refused: the user would see only
+ * raw JSON for what may be an unlimited allowance.
+ */
+export async function typedDataReview(c: InsightContext, typed: TypedDataInput): Promise<{ typed: TypedDataInput; permit?: PermitView }> {
+  const shown = normaliseTypedData(typed);
+  const permit = await permitView(c, shown);
+  if (!permit && isPermitType(shown.primaryType)) {
+    throw new InvalidParamsError(
+      `params[1] asks to sign a ${shown.primaryType.slice(0, 60)}, a signature that hands out tokens, in a form the wallet cannot read (its spender, amounts or deadline); XPC Wallet does not sign it`,
+      'params[1].message',
+    );
+  }
+  return { typed: shown, ...(permit ? { permit } : {}) };
 }
 
 /** The allowance a typed-data signature grants, decoded; undefined when it grants none the wallet knows. */

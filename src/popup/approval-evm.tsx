@@ -42,6 +42,10 @@ export function Counterparty({ who, role }: { who: CounterpartyView; role: strin
         <span class="badge verified">
           Yours · {who.yours.account}, {who.yours.role}
         </span>
+      ) : who.isContract === undefined ? (
+        <span class="badge warn" data-testid="counterparty-code-unknown">
+          Not known whether it is a contract: your node did not answer
+        </span>
       ) : who.isContract ? (
         <span class="badge">A contract</span>
       ) : (
@@ -53,6 +57,7 @@ export function Counterparty({ who, role }: { who: CounterpartyView; role: strin
         {who.siteCalls === 0 ? 'This site has never had you call this address.' : `This site had you call this address ${who.siteCalls} time${who.siteCalls === 1 ? '' : 's'} before.`}
       </div>
       <ImpactWarnings warnings={who.warnings} />
+      {who.checksFailed && <p class="small-text muted">Some checks of this address could not be made (whether it is one of yours, a first payment, how often this site had you call it).</p>}
     </div>
   );
 }

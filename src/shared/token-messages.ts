@@ -143,12 +143,14 @@ export interface CounterpartyView {
   address: string;
   /** One of the wallet's accounts. */
   yours?: OwnAddress;
-  /** It has code. false: an ordinary account (an allowance to one is a classic theft). */
-  isContract: boolean;
+  /** It has code. false: an ordinary account (an allowance to one is a classic theft). Absent: the node did not say. */
+  isContract?: boolean;
   /** How many txs of this site that called this address the user approved (0: none). */
   siteCalls: number;
   /** A first payment, a look-alike of one of the wallet's addresses (as for any EVM recipient). */
   warnings: ImpactWarning[];
+  /** Those checks (or the count of this site's calls) could not be made: the node or storage failed. */
+  checksFailed?: boolean;
 }
 
 /** A token as an approval names it: read from the contract on the user's node. */
