@@ -133,7 +133,28 @@ export function simulationView(sim: Simulation, listed: readonly StoredToken[], 
       ...(ch.tokenId !== undefined ? { tokenId: ch.tokenId.toString() } : {}),
     };
   });
-  return { method: sim.method, ...(sim.reverted !== undefined ? { reverted: sim.reverted } : {}), changes, touched: sim.touched, ...(sim.note ? { note: sim.note } : {}) };
+  const approvals = (sim.approvals ?? []).map((a) => {
+    const t = listed.find((l) => l.address.toLowerCase() === a.token.toLowerCase());
+    const view = t ? tokenView(t, listed, nativeSymbol) : undefined;
+    return {
+      token: a.token,
+      symbol: view?.symbol ?? '',
+      decimals: view?.decimals ?? 0,
+      spender: a.spender,
+      ...(a.amount !== undefined ? { amount: a.amount.toString(), unlimited: a.amount >= UNLIMITED } : {}),
+      ...(a.tokenId !== undefined ? { tokenId: a.tokenId.toString() } : {}),
+      ...(a.all !== undefined ? { all: a.all } : {}),
+    };
+  });
+  return {
+    method: sim.method,
+    ...(sim.reverted !== undefined ? { reverted: sim.reverted } : {}),
+    changes,
+    ...(approvals.length > 0 ? { approvals } : {}),
+    ...(sim.partial ? { partial: true } : {}),
+    touched: sim.touched,
+    ...(sim.note ? { note: sim.note } : {}),
+  };
 }
 
 type EvmTxSummary = Extract<ApprovalSummary, { kind: 'evm-tx' }>;
@@ -145,7 +166,7 @@ type EvmTxSummary = Extract<ApprovalSummary, { kind: 'evm-tx' }>;
  */
 export async function evmTxInsight(
   c: InsightContext,
-  tx: { from: string; to?: string; value: bigint; data: string; gasLimit: bigint; nonce: bigint },
+  tx: { from: string; to?: string; value: bigint; data: string; gasLimit: bigint; nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
 ): Promise<{ views: Pick<EvmTxSummary, 'call' | 'deploy' | 'simulation'>; item: Partial<ActivityItem> }> {
   const views: Pick<EvmTxSummary, 'call' | 'deploy' | 'simulation'> = {};
   let item: Partial<ActivityItem> = tx.data.length > 2 ? { kind: 'call' } : {};
@@ -168,7 +189,7 @@ export async function evmTxInsight(
     }
   }
   try {
-    views.simulation = simulationView(await simulateTx(c.eth, { from: tx.from, ...(tx.to ? { to: tx.to } : {}), value: tx.value, data: tx.data, gasLimit: tx.gasLimit }), c.listed, c.nativeSymbol);
+    views.simulation = simulationView(await simulateTx(c.eth, { from: tx.from, ...(tx.to ? { to: tx.to } : {}), value: tx.value, data: tx.data, gasLimit: tx.gasLimit, maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas }), c.listed, c.nativeSymbol);
   } catch {
     views.simulation = { method: 'none', changes: [], touched: [], note: 'the node could not run the transaction before approval' };
   }

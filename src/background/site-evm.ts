@@ -181,7 +181,7 @@ export class SiteEvm {
       const approvedTx = Object.fromEntries(Object.entries(tx).map(([k, v]) => [k, String(v)])) as Record<keyof EvmTxRequest, string>;
       const requester = requesterOf(call.site);
       const insight = await this.deps.wallet.evmInsight(account.id, requester, eth, { avalanche: chain.kind === 'avalanche', symbol: chain.symbol });
-      const { views, item } = await evmTxInsight(insight, { from: account.cAddress, to, value, data, gasLimit: estimated, nonce });
+      const { views, item } = await evmTxInsight(insight, { from: account.cAddress, to, value, data, gasLimit: estimated, nonce, ...fees });
       return {
         summary: {
           kind: 'evm-tx',

@@ -121,6 +121,19 @@ function signed(delta: string, decimals: number, symbol: string): string {
   return `${negative ? '−' : '+'}${formatValue(negative ? delta.slice(1) : delta, decimals, symbol)}`;
 }
 
+type SimAllowance = NonNullable<SimulationView['approvals']>[number];
+
+const rightGiven = (a: SimAllowance): boolean => (a.all !== undefined ? a.all : a.amount !== '0');
+
+function allowanceSentence(a: SimAllowance): string {
+  const token = a.symbol || `the unlisted token ${a.token}`;
+  if (a.all !== undefined) return a.all ? `Gives ${a.spender} the right to take all your NFTs of ${token}, now and later` : `Takes back ${a.spender}'s right over all your NFTs of ${token}`;
+  if (a.tokenId !== undefined) return `Gives ${a.spender} the right to take token #${a.tokenId} of ${token}`;
+  if (a.amount === '0') return `Takes back ${a.spender}'s allowance of ${token}`;
+  if (a.unlimited) return `Gives ${a.spender} the right to take any amount of ${token} (unlimited)`;
+  return `Gives ${a.spender} the right to take ${a.symbol ? formatValue(a.amount ?? '0', a.decimals, a.symbol) : `${a.amount} base units of ${token}`}`;
+}
+
 export function SimulationDetails({ sim }: { sim: SimulationView }) {
   return (
     <section class="section-body stack" data-testid="simulation" data-method={sim.method}>
@@ -130,9 +143,14 @@ export function SimulationDetails({ sim }: { sim: SimulationView }) {
           It would fail{sim.reverted ? `: “${sim.reverted}”` : ''}. You would still pay the fee.
         </p>
       )}
+      {sim.method === 'trace' && sim.reverted === undefined && sim.partial && (
+        <p class="badge warn" data-testid="simulation-partial">
+          Too large to follow in full: below is only what was found before the wallet stopped, not everything it changes.
+        </p>
+      )}
       {sim.method === 'trace' && sim.reverted === undefined && (
         <ul class="plain-list" aria-label="Balance changes" data-testid="simulation-changes">
-          {sim.changes.length === 0 && <li class="muted">No change to your AVAX or tokens (besides the fee).</li>}
+          {sim.changes.length === 0 && <li class="muted">{sim.partial ? 'No balance change found in the part followed.' : 'No balance change found (besides the fee).'}</li>}
           {sim.changes.map((c) => (
             <li key={`${c.asset}:${c.tokenId ?? ''}`}>
               {c.tokenId !== undefined
@@ -140,6 +158,15 @@ export function SimulationDetails({ sim }: { sim: SimulationView }) {
                 : c.symbol
                   ? signed(c.delta, c.decimals, c.symbol)
                   : `${c.delta} base units of the unlisted token ${c.asset}`}
+            </li>
+          ))}
+        </ul>
+      )}
+      {sim.method === 'trace' && sim.reverted === undefined && sim.approvals && (
+        <ul class="plain-list" aria-label="Rights over your tokens" data-testid="simulation-approvals">
+          {sim.approvals.map((a) => (
+            <li key={`${a.token}:${a.spender}:${a.tokenId ?? ''}:${a.all ?? ''}`} class={rightGiven(a) ? 'badge warn' : ''}>
+              {allowanceSentence(a)}
             </li>
           ))}
         </ul>

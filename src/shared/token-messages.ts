@@ -120,10 +120,29 @@ export interface SimulationView {
   reverted?: string;
   /** Per asset, the account's change: signed decimal in base units (wei for 'native'). */
   changes: SimulatedChange[];
+  /** Rights over the account's tokens the tx gives or takes back (Approval / ApprovalForAll events it emits). */
+  approvals?: SimulatedAllowance[];
+  /** The trace was too large to follow in full: the changes are those found so far, not all. */
+  partial?: boolean;
   /** Every contract the tx runs code of, in order of first touch. */
   touched: string[];
   /** Why the simulation is incomplete or missing, in words. */
   note?: string;
+}
+
+/** A right the tx gives `spender` over the account's tokens; symbol '' when the token is not listed. */
+export interface SimulatedAllowance {
+  token: string;
+  symbol: string;
+  decimals: number;
+  spender: string;
+  /** ERC-20: the new allowance ('0' takes it back). */
+  amount?: Amount;
+  unlimited?: boolean;
+  /** ERC-721: one token. */
+  tokenId?: Amount;
+  /** ApprovalForAll: every NFT of the contract (true), or that right taken back (false). */
+  all?: boolean;
 }
 
 export interface SimulatedChange {

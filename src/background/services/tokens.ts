@@ -181,7 +181,7 @@ export class TokensService {
     const { token, data } = await this.sendTarget(ctx, p);
     const q = await ctx.engine.quoteC(token.address, 0n, data);
     const listed = await this.listed(ctx);
-    const sim = await simulateTx(ctx.engine.node.eth, { from: ctx.engine.evmAddress, to: token.address, value: 0n, data, gasLimit: q.gasLimit });
+    const sim = await simulateTx(ctx.engine.node.eth, { from: ctx.engine.evmAddress, to: token.address, value: 0n, data, gasLimit: q.gasLimit, maxFeePerGas: q.maxFeePerGas, maxPriorityFeePerGas: q.maxPriorityFeePerGas });
     return { ...feeQuote(q), simulation: simulationView(sim, listed, NATIVE_SYMBOL) };
   }
 
