@@ -76,6 +76,8 @@ export interface LogScanView {
   updatedAt: number;
   /** Why the last scan stopped early, in words. */
   error?: string;
+  /** Some transfers or approvals found were not kept (too many from contracts not in the token list): the lists may miss some. */
+  cut?: boolean;
 }
 
 /** An allowance or operator right the account gave, as its Approval / ApprovalForAll logs say, confirmed on chain now. */

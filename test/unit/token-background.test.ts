@@ -8,7 +8,7 @@ import { APPROVAL_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
 import type { EthApi, EthLog, LogFilter } from '../../src/core/node/eth.js';
 import { nftMetadataFrom } from '../../src/background/nft-metadata.js';
 import { memoryStores } from '../../src/background/storage.js';
-import { RANGES_PER_REFRESH, TokenScanner } from '../../src/background/token-scan.js';
+import { mapLimited, PER_UNLISTED_CONTRACT, RANGES_PER_REFRESH, scanView, TokenScanner } from '../../src/background/token-scan.js';
 import { checkedWords, type StoredToken } from '../../src/background/token-store.js';
 
 const ME = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
@@ -72,6 +72,49 @@ describe('the log scan', () => {
     const s = await new TokenScanner(memoryStores().local).refresh('net', 'acc', eth, ME);
     expect(s.error).toMatch(/query limit exceeded/);
     expect(BigInt(s.toBlock)).toBeLessThan(BigInt(s.fromBlock));
+  });
+});
+
+describe('spam logs', () => {
+  const SPAM = '0x5555555555555555555555555555555555555555';
+  const NFT = '0x6666666666666666666666666666666666666666';
+  const at = (address: string, block: bigint, topics: string[], data?: string): EthLog => ({ ...log(block, topics, data), address, transactionHash: `0x${address.slice(2, 10)}${block.toString(16).padStart(56, '0')}` });
+
+  it("one contract's 600 fake Approval and Transfer logs cannot push out real allowances and NFT IDs; the cut is said", async () => {
+    const real = [
+      at(TOKEN, 10n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(OTHER)], `0x${'f'.repeat(64)}`),
+      at(NFT, 11n, [TRANSFER_TOPIC, addressTopic(OTHER), addressTopic(ME), `0x${'0'.repeat(63)}7`], '0x'),
+    ];
+    const spam = Array.from({ length: 600 }, (_, i) => [
+      at(SPAM, 100n + BigInt(i), [APPROVAL_TOPIC, addressTopic(ME), addressTopic(`0x${(i + 1).toString(16).padStart(40, '0')}`)]),
+      { ...at(SPAM, 100n + BigInt(i), [TRANSFER_TOPIC, addressTopic(OTHER), addressTopic(ME)]), logIndex: 1n },
+    ]).flat();
+    const { eth } = limitedNode(1_000n, 5_000n, [...real, ...spam]);
+    const s = await new TokenScanner(memoryStores().local).refresh('net', 'acc', eth, ME, [TOKEN]);
+    expect(s.approvals.filter((a) => a.token === TOKEN)).toMatchObject([{ spender: OTHER }]);
+    expect(s.transfers.filter((t) => t.token === NFT)).toMatchObject([{ tokenId: '7' }]);
+    expect(s.approvals.filter((a) => a.token === SPAM)).toHaveLength(PER_UNLISTED_CONTRACT);
+    expect(s.transfers.filter((t) => t.token === SPAM)).toHaveLength(PER_UNLISTED_CONTRACT);
+    expect(scanView(s).cut).toBe(true);
+  });
+
+  it('approvals the chain confirms are 0 are forgotten; the reads are bounded in flight', async () => {
+    const stores = memoryStores();
+    const scanner = new TokenScanner(stores.local);
+    const { eth } = limitedNode(100n, 5_000n, [at(TOKEN, 10n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(OTHER)]), at(NFT, 12n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(OTHER)])]);
+    await scanner.refresh('net', 'acc', eth, ME);
+    await scanner.dropApprovals('net', 'acc', [{ token: TOKEN.toLowerCase(), spender: OTHER, kind: 'allowance' }]);
+    expect((await scanner.get('net', 'acc')).approvals.map((a) => a.token)).toEqual([NFT]);
+    let inFlight = 0;
+    let most = 0;
+    const out = await mapLimited(Array.from({ length: 50 }, (_, i) => i), 8, async (i) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 1));
+      inFlight--;
+      return i * 2;
+    });
+    expect(most).toBe(8);
+    expect(out[49]).toBe(98);
   });
 });
 
