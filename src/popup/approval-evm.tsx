@@ -24,6 +24,11 @@ export function TokenName({ token }: { token: ApprovalTokenView }) {
           Reads like your listed token {token.checks.looksLike.symbol} ({token.checks.looksLike.address}), but it is another contract
         </span>
       )}
+      {token.checks.otherScripts && (
+        <span class="badge warn" data-testid="token-other-scripts">
+          Its name or symbol uses letters of other scripts, which can imitate familiar ones
+        </span>
+      )}
       {token.checks.altered && <span class="badge warn">Its name had hidden characters (removed here) or was too long (cut)</span>}
     </span>
   );

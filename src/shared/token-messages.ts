@@ -24,6 +24,8 @@ export interface TokenChecks {
   posesAsNative: boolean;
   /** The symbol reads as another listed token's (that one's address and symbol). */
   looksLike?: { address: string; symbol: string };
+  /** The name or symbol has letters outside ASCII (other scripts, small capitals, accents): said, as no list of look-alikes is complete. */
+  otherScripts?: true;
 }
 
 /** A token contract as the wallet shows it. */

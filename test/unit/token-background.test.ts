@@ -46,6 +46,16 @@ function limitedNode(head: bigint, limit: bigint, logs: EthLog[]) {
 
 const log = (block: bigint, topics: string[], data = `0x${'0'.repeat(63)}5`): EthLog => ({ address: TOKEN, topics, data, blockNumber: block, transactionHash: `0x${block.toString(16).padStart(64, '0')}`, logIndex: 0n });
 
+describe('letters of other scripts', () => {
+  const usdc: StoredToken = { address: TOKEN, standard: 'erc20', name: 'USD Coin', symbol: 'USDC', decimals: 6, addedBy: 'wallet', addedAt: 0 };
+  it('small capitals and Cherokee read as AVAX; Armenian and Georgian as a listed USDC; any letter outside ASCII is said', () => {
+    for (const symbol of ['ᴀᴠᴀx', 'ᎪᏙᎪX']) expect(checkedWords({ address: OTHER, name: 'x', symbol }, [usdc], 'AVAX').checks).toMatchObject({ posesAsNative: true, otherScripts: true });
+    for (const symbol of ['ՍSDC', 'ႽSDC']) expect(checkedWords({ address: OTHER, name: 'x', symbol }, [usdc], 'AVAX').checks).toMatchObject({ looksLike: { address: TOKEN, symbol: 'USDC' }, otherScripts: true });
+    expect(checkedWords({ address: OTHER, name: 'Ƭoken', symbol: 'TKN' }, [usdc], 'AVAX').checks.otherScripts).toBe(true);
+    expect(checkedWords({ address: OTHER, name: 'Plain Token', symbol: 'TKN' }, [usdc], 'AVAX').checks.otherScripts).toBeUndefined();
+  });
+});
+
 describe('the log scan', () => {
   it('halves a range the node refuses, reads newest first within a bounded number of ranges, and finishes the rest later', async () => {
     const head = 10_000n;
