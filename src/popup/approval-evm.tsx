@@ -4,7 +4,7 @@
 // permit to sign, and a token a site asks to list. Views over the background's summary (docs/tokens.md).
 import type { ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
 import { ImpactWarnings } from './approval-impact.js';
-import { formatDateTime, formatValue } from './format.js';
+import { formatDeadline, formatValue } from './format.js';
 
 type Summary<K extends ApprovalSummary['kind']> = Extract<ApprovalSummary, { kind: K }>;
 
@@ -233,7 +233,7 @@ export function PermitDetails({ permit }: { permit: PermitView }) {
               `${g.amount} base units`
             )}{' '}
             of {g.tokenView ? <TokenName token={g.tokenView} /> : <span class="mono break">{g.token}</span>}
-            {g.expiration !== undefined && <div class="small-text muted">until {formatDateTime(Number(g.expiration) * 1000)}</div>}
+            {g.expiration !== undefined && <div class="small-text muted">{formatDeadline(g.expiration) === 'Never expires' ? 'Never expires' : `until ${formatDeadline(g.expiration)}`}</div>}
           </li>
         ))}
       </ul>
@@ -243,7 +243,7 @@ export function PermitDetails({ permit }: { permit: PermitView }) {
           <Counterparty who={permit.spender} role="spender" />
         </dd>
         <dt>Signature good until</dt>
-        <dd>{formatDateTime(Number(permit.deadline) * 1000)}</dd>
+        <dd data-testid="permit-deadline">{formatDeadline(permit.deadline)}</dd>
       </dl>
     </section>
   );

@@ -80,6 +80,18 @@ describe('decoded EVM approvals', () => {
     ]);
   });
 
+  it('a permit that never expires says so, never NaN', () => {
+    const MAX256 = ((1n << 256n) - 1n).toString();
+    const summary: ApprovalSummary = {
+      kind: 'sign-typed-data', signer: C_ADDR, primaryType: 'PermitSingle', domainJson: '{}', messageJson: '{}', typesJson: '{}',
+      permit: { kind: 'permit2-allowance', spender: { address: SPENDER, isContract: true, siteCalls: 0, warnings: [] }, grants: [{ token: TOKEN, tokenView: tusd, amount: '5', unlimited: false, expiration: ((1n << 48n) - 1n).toString() }], deadline: MAX256, verifier: TOKEN },
+    };
+    render(<SummaryDetails summary={summary} />);
+    expect(screen.getByTestId('permit').textContent).not.toMatch(/NaN/);
+    expect(screen.getByTestId('permit-deadline').textContent).toBe('Never expires');
+    expect(screen.getByTestId('permit').textContent).toContain('Never expires');
+  });
+
   it('a deployment: its code size, keccak-256 and the address the contract gets', () => {
     render(<SummaryDetails summary={{ ...base, to: '', deploy: { codeBytes: 1234, codeHash: `0x${'ab'.repeat(32)}`, contractAddress: SPENDER } }} />);
     expect(screen.getByTestId('deploy-size').textContent).toBe('1234 bytes');
