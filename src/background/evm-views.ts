@@ -13,11 +13,14 @@ import type { EthApi } from '../core/node/eth.js';
 import { MAX_UINT256, readTokenMetadata, type TokenMetadata } from '../core/tokens.js';
 import type { ImpactWarning, OwnAddress } from '../core/tx-impact.js';
 import type { ActivityItem, ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
+import { shownName } from './chain-name.js';
 import { InvalidParamsError } from './provider-params.js';
 import { approvalTokenView, type StoredToken, tokenView } from './token-store.js';
 
 /** An allowance this large is "unlimited" (the usual max uint256, or anything near it). */
 export const UNLIMITED = MAX_UINT256 >> 1n;
+/** A revert reason is shown at most this long. */
+const MAX_REVERT_REASON = 120;
 /** Permit2 amounts are uint160: its "max" is 2^160 - 1. */
 const PERMIT2_UNLIMITED = (1n << 159n);
 
@@ -148,7 +151,8 @@ export function simulationView(sim: Simulation, listed: readonly StoredToken[], 
   });
   return {
     method: sim.method,
-    ...(sim.reverted !== undefined ? { reverted: sim.reverted } : {}),
+    // The contract's own words: cleaned as a site's names are (no bidi overrides or hidden characters, 120 at most).
+    ...(sim.reverted !== undefined ? { reverted: sim.reverted === '' ? '' : shownName(sim.reverted, MAX_REVERT_REASON).text } : {}),
     changes,
     ...(approvals.length > 0 ? { approvals } : {}),
     ...(sim.partial ? { partial: true } : {}),

@@ -1,9 +1,9 @@
 // A site's typed-data permit as the approval shows it and the wallet signs it: values the signing
 // library reads (spaces around a number, an address with a wrong checksum) are decoded as the
 // library reads them and signed as shown; a Permit type the wallet cannot decode is refused; a node
-// read that fails leaves only its own part unknown.
+// read that fails leaves only its own part unknown. And a revert's reason, the contract's own words, shown cleaned.
 import { describe, expect, it } from 'vitest';
-import { typedDataReview, type InsightContext } from '../../src/background/evm-views.js';
+import { simulationView, typedDataReview, type InsightContext } from '../../src/background/evm-views.js';
 import { normaliseTypedData, signTypedData, type TypedDataInput } from '../../src/core/message.js';
 import { PERMIT2_ADDRESS } from '../../src/core/evm-calls.js';
 import { formatEvmAddress, parseEvmAddress } from '../../src/core/evm-address.js';
@@ -84,5 +84,15 @@ describe('a permit as shown is the permit signed', () => {
     const review = await typedDataReview(deadNode(), permit({ value: '5', deadline: '1900000000' }));
     expect(review.permit).toMatchObject({ spender: { address: SPENDER, siteCalls: 0 }, deadline: '1900000000', grants: [{ amount: '5', unlimited: false }] });
     expect(review.permit!.spender.isContract).toBeUndefined();
+  });
+});
+
+describe("a revert's reason", () => {
+  it('is shown cleaned: no direction overrides or invisible characters, 120 characters at most', () => {
+    const view = simulationView({ method: 'trace', reverted: 'paid \u202etfel\u202c to\u200b you' + 'x'.repeat(200), changes: [], touched: [] }, [], 'AVAX');
+    expect(view.reverted).not.toMatch(/[\u202e\u202c\u200b]/);
+    expect(view.reverted!.startsWith('paid tfel to you')).toBe(true);
+    expect([...view.reverted!].length).toBeLessThanOrEqual(120);
+    expect(simulationView({ method: 'trace', reverted: '', changes: [], touched: [] }, [], 'AVAX').reverted).toBe('');
   });
 });
