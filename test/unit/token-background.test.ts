@@ -6,7 +6,7 @@ import { addressTopic } from '../../src/core/evm-abi.js';
 import { RpcError } from '../../src/core/errors.js';
 import { APPROVAL_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
 import type { EthApi, EthLog, LogFilter } from '../../src/core/node/eth.js';
-import { nftMetadataFrom } from '../../src/background/nft-metadata.js';
+import { isLocalHost, nftMetadataFrom } from '../../src/background/nft-metadata.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { mapLimited, PER_UNLISTED_CONTRACT, RANGES_PER_REFRESH, scanView, TokenScanner } from '../../src/background/token-scan.js';
 import { checkedWords, type StoredToken } from '../../src/background/token-store.js';
@@ -129,6 +129,25 @@ describe('spam logs', () => {
 });
 
 describe('NFT metadata', () => {
+  it('an address into the own computer or local network is refused before any fetch, in every form the URL parser reads', async () => {
+    const local = [
+      'https://localhost/a.json', 'https://api.localhost./a', 'https://127.0.0.1/a', 'https://2130706433/a', 'https://0x7f.1/a', 'https://0177.0.0.1/a',
+      'https://10.1.2.3/a', 'https://172.31.0.1/a', 'https://192.168.1.1/a', 'https://169.254.169.254/latest', 'https://0.0.0.0/a', 'https://100.64.0.1/a',
+      'https://[::1]/a', 'https://[::]/a', 'https://[fd00::1]/a', 'https://[fe80::1]/a', 'https://[::ffff:127.0.0.1]/a', 'https://[::ffff:a9fe:a9fe]/a', 'https://[64:ff9b::c0a8:101]/a', 'https://[2002:c0a8:101::1]/a',
+    ];
+    let fetched = 0;
+    const fetchFn = (async () => {
+      fetched++;
+      return new Response('{}');
+    }) as typeof fetch;
+    for (const uri of local) {
+      expect(isLocalHost(new URL(uri).hostname), uri).toBe(true);
+      expect((await nftMetadataFrom(uri, fetchFn)).error, uri).toMatch(/own computer or local network/);
+    }
+    expect(fetched).toBe(0);
+    for (const host of ['nft.example', '8.8.8.8', '[2606:4700::1111]', '[::ffff:8.8.8.8]', '172.32.0.1', 'localhost.example']) expect(isLocalHost(new URL(`https://${host}/`).hostname), host).toBe(false);
+  });
+
   it('a data: URI is read in place; only https is fetched, without cookies, at most 64 KB, text fields only', async () => {
     let fetched = 0;
     const never = (async () => {
