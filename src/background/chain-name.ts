@@ -33,7 +33,18 @@ const COMMON_WORDS = new Set(['chain', 'network', 'mainnet', 'testnet', 'net', '
 const LOOKALIKE: Record<string, string> = {
   а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', х: 'x', у: 'y', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ӏ: 'l', һ: 'h', к: 'k', м: 'm', т: 't', в: 'b', н: 'h', ν: 'v',
   α: 'a', ο: 'o', ρ: 'p', ε: 'e', ι: 'i', κ: 'k', τ: 't', υ: 'u', χ: 'x', η: 'n', β: 'b', '0': 'o', '1': 'l', '|': 'l', '3': 'e', '5': 's',
+  // Latin small capitals ("ᴀᴠᴀx").
+  ᴀ: 'a', ʙ: 'b', ᴄ: 'c', ᴅ: 'd', ᴇ: 'e', ɢ: 'g', ʜ: 'h', ɪ: 'i', ᴊ: 'j', ᴋ: 'k', ʟ: 'l', ᴍ: 'm', ɴ: 'n', ᴏ: 'o', ᴘ: 'p', ʀ: 'r', ꜱ: 's', ᴛ: 't', ᴜ: 'u', ᴠ: 'v', ᴡ: 'w', ʏ: 'y', ᴢ: 'z',
+  // Cherokee capitals ("ᎪᏙᎪX"), looked up before lower-casing (their lower case is another block).
+  Ꭺ: 'a', Ᏼ: 'b', Ꮯ: 'c', Ꭰ: 'd', Ꭼ: 'e', Ꮐ: 'g', Ꮋ: 'h', Ꭵ: 'i', Ꭻ: 'j', Ꮶ: 'k', Ꮮ: 'l', Ꮇ: 'm', Ꮲ: 'p', Ꭱ: 'r', Ꮪ: 's', Ꭲ: 't', Ꮩ: 'v', Ꮃ: 'w', Ꮓ: 'z',
+  // Armenian and Georgian ("ՍSDC", "ႽSDC").
+  Ս: 'u', ս: 'u', Օ: 'o', օ: 'o', Ո: 'n', ո: 'n', հ: 'h', զ: 'q', ց: 'g', Ⴝ: 'u',
 };
+
+/** Letters outside ASCII: a token's words in other scripts are said (the mapping above cannot know every look-alike). */
+export function usesOtherScripts(text: string): boolean {
+  return [...text].some((c) => c.codePointAt(0)! > 0x7f && /[\p{L}\p{N}\p{M}]/u.test(c));
+}
 
 /** A name as the wallet shows it: the site's text made safe, and what was done to it. */
 export interface ShownName {
@@ -62,8 +73,8 @@ export function shownName(raw: string, max = MAX_CHAIN_NAME): ShownName {
 
 /** The words a name reads as: Latin look-alikes mapped to Latin, accents dropped, lower case. */
 function wordsOf(name: string): string[] {
-  const plain = name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-  const mapped = [...plain].map((c) => LOOKALIKE[c] ?? c).join('');
+  const plain = name.normalize('NFKD').replace(/\p{M}/gu, '');
+  const mapped = [...plain].map((c) => LOOKALIKE[c] ?? LOOKALIKE[c.toLowerCase()] ?? c.toLowerCase()).join('');
   return mapped.split(/[^a-z0-9]+/).filter((w) => w !== '');
 }
 

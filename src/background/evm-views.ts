@@ -3,7 +3,8 @@
 // put in the token's own units, every address that receives tokens or rights named (one of the
 // wallet's accounts, a contract or an ordinary account, how often this site had the user call it),
 // and a simulation's balance changes labelled with the listed tokens' checked symbols. docs/tokens.md.
-import { decodeTokenCall, decodeTypedPermit } from '../core/evm-calls.js';
+import { decodeTokenCall, decodeTypedPermit, isPermitType } from '../core/evm-calls.js';
+import { normaliseTypedData, type TypedDataInput } from '../core/message.js';
 import { keccakHex } from '../core/evm-abi.js';
 import { type Simulation, simulateTx } from '../core/evm-simulate.js';
 import { fromHex } from '../core/bytes.js';
@@ -12,10 +13,14 @@ import type { EthApi } from '../core/node/eth.js';
 import { MAX_UINT256, readTokenMetadata, type TokenMetadata } from '../core/tokens.js';
 import type { ImpactWarning, OwnAddress } from '../core/tx-impact.js';
 import type { ActivityItem, ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
+import { shownName } from './chain-name.js';
+import { InvalidParamsError } from './provider-params.js';
 import { approvalTokenView, type StoredToken, tokenView } from './token-store.js';
 
 /** An allowance this large is "unlimited" (the usual max uint256, or anything near it). */
 export const UNLIMITED = MAX_UINT256 >> 1n;
+/** A revert reason is shown at most this long. */
+const MAX_REVERT_REASON = 120;
 /** Permit2 amounts are uint160: its "max" is 2^160 - 1. */
 const PERMIT2_UNLIMITED = (1n << 159n);
 
@@ -33,9 +38,21 @@ export interface InsightContext {
   siteCalls(address: string): Promise<number>;
 }
 
+/**
+ * What the wallet knows of an address that receives tokens or rights. A read that fails leaves only
+ * its own part unknown (whether it has code; the recipient checks), never the rest of the view.
+ */
 export async function counterparty(c: InsightContext, address: string): Promise<CounterpartyView> {
-  const [who, code, siteCalls] = await Promise.all([c.recipientOf(address), c.eth.getCode(address), c.siteCalls(address)]);
-  return { address, ...(who.yours ? { yours: who.yours } : {}), isContract: code !== '0x', siteCalls, warnings: who.warnings };
+  const [who, code, siteCalls] = await Promise.allSettled([c.recipientOf(address), c.eth.getCode(address), c.siteCalls(address)]);
+  const yours = who.status === 'fulfilled' ? who.value.yours : undefined;
+  return {
+    address,
+    ...(yours ? { yours } : {}),
+    ...(code.status === 'fulfilled' ? { isContract: code.value !== '0x' } : {}),
+    siteCalls: siteCalls.status === 'fulfilled' ? siteCalls.value : 0,
+    warnings: who.status === 'fulfilled' ? who.value.warnings : [],
+    ...(who.status === 'rejected' || siteCalls.status === 'rejected' ? { checksFailed: true } : {}),
+  };
 }
 
 /** The contract read as a token, or undefined when it does not answer as one. */
@@ -73,6 +90,23 @@ export async function tokenCallView(c: InsightContext, to: string, data: string)
   }
 }
 
+/**
+ * A site's typed data as it is shown and signed: normalised (core/message.ts), with the allowance
+ * it grants decoded. A Permit type the wallet cannot decode is refused: the user would see only
+ * raw JSON for what may be an unlimited allowance.
+ */
+export async function typedDataReview(c: InsightContext, typed: TypedDataInput): Promise<{ typed: TypedDataInput; permit?: PermitView }> {
+  const shown = normaliseTypedData(typed);
+  const permit = await permitView(c, shown);
+  if (!permit && isPermitType(shown.primaryType)) {
+    throw new InvalidParamsError(
+      `params[1] asks to sign a ${shown.primaryType.slice(0, 60)}, a signature that hands out tokens, in a form the wallet cannot read (its spender, amounts or deadline); XPC Wallet does not sign it`,
+      'params[1].message',
+    );
+  }
+  return { typed: shown, ...(permit ? { permit } : {}) };
+}
+
 /** The allowance a typed-data signature grants, decoded; undefined when it grants none the wallet knows. */
 export async function permitView(c: InsightContext, typed: Parameters<typeof decodeTypedPermit>[0]): Promise<PermitView | undefined> {
   const p = decodeTypedPermit(typed);
@@ -102,7 +136,29 @@ export function simulationView(sim: Simulation, listed: readonly StoredToken[], 
       ...(ch.tokenId !== undefined ? { tokenId: ch.tokenId.toString() } : {}),
     };
   });
-  return { method: sim.method, ...(sim.reverted !== undefined ? { reverted: sim.reverted } : {}), changes, touched: sim.touched, ...(sim.note ? { note: sim.note } : {}) };
+  const approvals = (sim.approvals ?? []).map((a) => {
+    const t = listed.find((l) => l.address.toLowerCase() === a.token.toLowerCase());
+    const view = t ? tokenView(t, listed, nativeSymbol) : undefined;
+    return {
+      token: a.token,
+      symbol: view?.symbol ?? '',
+      decimals: view?.decimals ?? 0,
+      spender: a.spender,
+      ...(a.amount !== undefined ? { amount: a.amount.toString(), unlimited: a.amount >= UNLIMITED } : {}),
+      ...(a.tokenId !== undefined ? { tokenId: a.tokenId.toString() } : {}),
+      ...(a.all !== undefined ? { all: a.all } : {}),
+    };
+  });
+  return {
+    method: sim.method,
+    // The contract's own words: cleaned as a site's names are (no bidi overrides or hidden characters, 120 at most).
+    ...(sim.reverted !== undefined ? { reverted: sim.reverted === '' ? '' : shownName(sim.reverted, MAX_REVERT_REASON).text } : {}),
+    changes,
+    ...(approvals.length > 0 ? { approvals } : {}),
+    ...(sim.partial ? { partial: true } : {}),
+    touched: sim.touched,
+    ...(sim.note ? { note: sim.note } : {}),
+  };
 }
 
 type EvmTxSummary = Extract<ApprovalSummary, { kind: 'evm-tx' }>;
@@ -114,7 +170,7 @@ type EvmTxSummary = Extract<ApprovalSummary, { kind: 'evm-tx' }>;
  */
 export async function evmTxInsight(
   c: InsightContext,
-  tx: { from: string; to?: string; value: bigint; data: string; gasLimit: bigint; nonce: bigint },
+  tx: { from: string; to?: string; value: bigint; data: string; gasLimit: bigint; nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
 ): Promise<{ views: Pick<EvmTxSummary, 'call' | 'deploy' | 'simulation'>; item: Partial<ActivityItem> }> {
   const views: Pick<EvmTxSummary, 'call' | 'deploy' | 'simulation'> = {};
   let item: Partial<ActivityItem> = tx.data.length > 2 ? { kind: 'call' } : {};
@@ -137,7 +193,7 @@ export async function evmTxInsight(
     }
   }
   try {
-    views.simulation = simulationView(await simulateTx(c.eth, { from: tx.from, ...(tx.to ? { to: tx.to } : {}), value: tx.value, data: tx.data, gasLimit: tx.gasLimit }), c.listed, c.nativeSymbol);
+    views.simulation = simulationView(await simulateTx(c.eth, { from: tx.from, ...(tx.to ? { to: tx.to } : {}), value: tx.value, data: tx.data, gasLimit: tx.gasLimit, maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas }), c.listed, c.nativeSymbol);
   } catch {
     views.simulation = { method: 'none', changes: [], touched: [], note: 'the node could not run the transaction before approval' };
   }

@@ -12,7 +12,7 @@ import { chainIdParam, evmAddressParam, hexDataParam, InvalidParamsError, messag
 import type { SiteConnection } from './site-connection.js';
 import type { SiteGate } from './site-gate.js';
 import { requesterOf } from './approvals.js';
-import { evmTxInsight, permitView } from './evm-views.js';
+import { evmTxInsight, typedDataReview } from './evm-views.js';
 
 /** Read-only EVM methods answered by the chain's node, params passed through (they move no funds). */
 export const READ_METHODS = new Set([
@@ -108,19 +108,19 @@ export class SiteEvm {
       signTypedData(new Uint8Array(32).fill(1), typed);
       const active = await this.conn.activeChain(call.site);
       const insight = await this.deps.wallet.evmInsight(account.id, requesterOf(call.site), this.conn.eth(active.rpcUrl), { avalanche: active.kind === 'avalanche', symbol: active.symbol });
-      const permit = await permitView(insight, typed).catch(() => undefined);
+      const { typed: shown, permit } = await typedDataReview(insight, typed);
       return {
         summary: {
           kind: 'sign-typed-data',
           signer: account.cAddress,
           primaryType: typed.primaryType,
-          domainJson: JSON.stringify(typed.domain, null, 2),
-          messageJson: JSON.stringify(typed.message, null, 2),
-          typesJson: JSON.stringify(typed.types, null, 2),
+          domainJson: JSON.stringify(shown.domain, null, 2),
+          messageJson: JSON.stringify(shown.message, null, 2),
+          typesJson: JSON.stringify(shown.types, null, 2),
           ...(chainId !== undefined ? { chainId: chainId.toString() } : {}),
           ...(permit ? { permit } : {}),
         },
-        payload: { kind: 'typed-data', accountId: account.id, typed },
+        payload: { kind: 'typed-data', accountId: account.id, typed: shown },
       };
     }, async (payload) => {
       if (payload.kind !== 'typed-data') throw new Error('payload mismatch');
@@ -181,7 +181,7 @@ export class SiteEvm {
       const approvedTx = Object.fromEntries(Object.entries(tx).map(([k, v]) => [k, String(v)])) as Record<keyof EvmTxRequest, string>;
       const requester = requesterOf(call.site);
       const insight = await this.deps.wallet.evmInsight(account.id, requester, eth, { avalanche: chain.kind === 'avalanche', symbol: chain.symbol });
-      const { views, item } = await evmTxInsight(insight, { from: account.cAddress, to, value, data, gasLimit: estimated, nonce });
+      const { views, item } = await evmTxInsight(insight, { from: account.cAddress, to, value, data, gasLimit: estimated, nonce, ...fees });
       return {
         summary: {
           kind: 'evm-tx',

@@ -1,18 +1,35 @@
 // The CSV of staking.rewardsCsv: every reward paid to the account (from the stake book), and with
-// 'all' every activity item too, oldest first; amounts in their asset's unit, fees in AVAX.
+// 'all' every activity item too, oldest first; amounts in their asset's unit (a C-Chain token's in
+// its own decimals, named by symbol and contract), fees in AVAX.
 import { type CsvRow, csvOf } from '../core/staking/csv.js';
-import type { ActivityItem, AssetBalanceView } from '../shared/messages.js';
+import type { ActivityItem, ActivityToken, AssetBalanceView } from '../shared/messages.js';
 import type { StakeRecord } from './stake-book.js';
 import { rewardViews } from './staking-views.js';
 
 const NAVAX_DECIMALS = 9;
 const WEI_DECIMALS = 18;
 
+/**
+ * A C-Chain token's amount is in the token's own unit, named by its symbol and contract (a symbol
+ * alone can imitate AVAX or another token); an NFT by its ID, counted in whole items.
+ */
+function tokenColumns(t: ActivityToken): [number, string] {
+  const name = `${t.symbol || 'token'} (${t.address})`;
+  return t.standard === 'erc20' ? [t.decimals, name] : [0, t.tokenId !== undefined ? `${name} #${t.tokenId}` : name];
+}
+
 function activityRow(a: ActivityItem, assets: readonly AssetBalanceView[], avax: string): CsvRow {
   const evm = a.chain === 'C' && a.txID.startsWith('0x');
   const known = assets.find((b) => b.assetID === a.assetID && b.chain !== 'C');
-  const [denomination, asset] =
-    a.chain === 'C' && a.assetID === undefined ? [WEI_DECIMALS, 'AVAX'] : a.assetID === avax ? [NAVAX_DECIMALS, 'AVAX'] : known ? [known.denomination, known.symbol] : [0, a.assetID ?? ''];
+  const [denomination, asset] = a.token
+    ? tokenColumns(a.token)
+    : a.chain === 'C' && a.assetID === undefined
+      ? [WEI_DECIMALS, 'AVAX']
+      : a.assetID === avax
+        ? [NAVAX_DECIMALS, 'AVAX']
+        : known
+          ? [known.denomination, known.symbol]
+          : [0, a.assetID ?? ''];
   return {
     time: a.createdAt,
     txID: a.txID,

@@ -29,6 +29,13 @@ const MIN_RANGE = 16n;
 export const RANGES_PER_REFRESH = 24;
 const MAX_TRANSFERS = 500;
 const MAX_APPROVALS = 500;
+/**
+ * Records kept per contract the account has not listed, per kind (transfers, approvals). Any
+ * contract can emit Transfer or Approval logs naming the account: one contract's spam must not push
+ * out the records of others. A listed contract's logs are its own (a log's address is the contract
+ * that emitted it), so they are kept first and not capped per contract.
+ */
+export const PER_UNLISTED_CONTRACT = 16;
 
 export interface ScannedTransfer {
   txHash: string;
@@ -60,6 +67,8 @@ export interface ScanState {
   error?: string;
   transfers: ScannedTransfer[];
   approvals: ScannedApproval[];
+  /** Some transfers or approvals read were not kept (too many from unlisted contracts, or in all). */
+  cut?: boolean;
 }
 
 
@@ -67,7 +76,7 @@ const emptyState = (): ScanState => ({ fromBlock: '1', toBlock: '0', updatedAt: 
 
 export function scanView(s: ScanState): LogScanView {
   const read = BigInt(s.toBlock) >= BigInt(s.fromBlock);
-  return { fromBlock: read ? s.fromBlock : '0', toBlock: read ? s.toBlock : '0', complete: read && s.fromBlock === '0', updatedAt: s.updatedAt, ...(s.error ? { error: s.error } : {}) };
+  return { fromBlock: read ? s.fromBlock : '0', toBlock: read ? s.toBlock : '0', complete: read && s.fromBlock === '0', updatedAt: s.updatedAt, ...(s.error ? { error: s.error } : {}), ...(s.cut ? { cut: true } : {}) };
 }
 
 /** The four queries that find every log concerning `account` in a range (ERC-1155 puts from and to one topic later). */
@@ -122,7 +131,28 @@ const newerFirst = (a: { blockNumber: string; logIndex: number }, b: { blockNumb
   return d !== 0n ? (d > 0n ? 1 : -1) : b.logIndex - a.logIndex;
 };
 
-function absorb(s: ScanState, logs: EthLog[], account: string): void {
+/**
+ * The records kept: listed contracts' first, then at most PER_UNLISTED_CONTRACT of each unlisted
+ * contract, newest first within each, `max` in all; and whether any was dropped.
+ */
+function bounded<T extends { token: string; blockNumber: string; logIndex: number }>(items: T[], listed: ReadonlySet<string>, max: number): { kept: T[]; cut: boolean } {
+  const perContract = new Map<string, number>();
+  const mine: T[] = [];
+  const others: T[] = [];
+  for (const item of [...items].sort(newerFirst)) {
+    const token = item.token.toLowerCase();
+    if (listed.has(token)) mine.push(item);
+    else {
+      const n = (perContract.get(token) ?? 0) + 1;
+      perContract.set(token, n);
+      if (n <= PER_UNLISTED_CONTRACT) others.push(item);
+    }
+  }
+  const kept = [...mine, ...others].slice(0, max).sort(newerFirst);
+  return { kept, cut: kept.length < items.length };
+}
+
+function absorb(s: ScanState, logs: EthLog[], account: string, listed: ReadonlySet<string>): void {
   const me = account.toLowerCase();
   const known = new Set(s.transfers.map((t) => `${t.txHash}:${t.logIndex}`));
   for (const l of logs) {
@@ -143,8 +173,25 @@ function absorb(s: ScanState, logs: EthLog[], account: string): void {
       s.transfers.push(k > 0 ? { ...t, logIndex: t.logIndex + k / 1000 } : t);
     });
   }
-  s.transfers = s.transfers.sort(newerFirst).slice(0, MAX_TRANSFERS);
-  s.approvals = s.approvals.sort(newerFirst).slice(0, MAX_APPROVALS);
+  const transfers = bounded(s.transfers, listed, MAX_TRANSFERS);
+  const approvals = bounded(s.approvals, listed, MAX_APPROVALS);
+  s.transfers = transfers.kept;
+  s.approvals = approvals.kept;
+  if (transfers.cut || approvals.cut) s.cut = true;
+}
+
+/** `fn` over `items`, at most `limit` at a time (a node is not asked hundreds of calls at once). */
+export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }
 
 export class TokenScanner {
@@ -160,8 +207,9 @@ export class TokenScanner {
    * blocks, RANGES_PER_REFRESH ranges in all. A range the node refuses is halved; a failure ends
    * the scan where it got to, kept with its reason. One scan per account at a time.
    */
-  refresh(networkId: string, accountId: string, eth: EthApi, account: string): Promise<ScanState> {
+  refresh(networkId: string, accountId: string, eth: EthApi, account: string, listedTokens: readonly string[] = []): Promise<ScanState> {
     const key = tokenScanKey(networkId, accountId);
+    const listed = new Set(listedTokens.map((a) => a.toLowerCase()));
     return oneAtATime(key, async () => {
       const s = await this.get(networkId, accountId);
       const head = await eth.blockNumber();
@@ -172,7 +220,7 @@ export class TokenScanner {
       const read = async (from: bigint, to: bigint, keep: 'from' | 'to'): Promise<[bigint, bigint] | undefined> => {
         for (;;) {
           try {
-            absorb(s, await logsIn(eth, account, from, to), account);
+            absorb(s, await logsIn(eth, account, from, to), account, listed);
             return [from, to];
           } catch (e) {
             if (!(e instanceof RpcError) || to - from + 1n <= MIN_RANGE) {
@@ -206,6 +254,19 @@ export class TokenScanner {
       s.updatedAt = Date.now();
       await this.local.set({ [key]: s });
       return s;
+    });
+  }
+
+  /** Forgets approvals the chain confirms are 0 now (they list nothing and would take the place of others). */
+  dropApprovals(networkId: string, accountId: string, gone: readonly Pick<ScannedApproval, 'token' | 'spender' | 'kind'>[]): Promise<void> {
+    if (gone.length === 0) return Promise.resolve();
+    const key = tokenScanKey(networkId, accountId);
+    const id = (a: Pick<ScannedApproval, 'token' | 'spender' | 'kind'>): string => `${a.token.toLowerCase()}:${a.spender.toLowerCase()}:${a.kind}`;
+    const drop = new Set(gone.map(id));
+    return oneAtATime(key, async () => {
+      const s = await this.get(networkId, accountId);
+      s.approvals = s.approvals.filter((a) => !drop.has(id(a)));
+      await this.local.set({ [key]: s });
     });
   }
 }

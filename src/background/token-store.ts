@@ -5,7 +5,7 @@
 import type { TokenMetadata } from '../core/tokens.js';
 import type { ApprovalTokenView, TokenChecks, TokenStandard, TokenView } from '../shared/messages.js';
 import { tokensKey } from './account-cache.js';
-import { plainReading, shownName } from './chain-name.js';
+import { plainReading, shownName, usesOtherScripts } from './chain-name.js';
 import { oneAtATime, type StorageArea, storedList } from './storage.js';
 
 export const MAX_TOKENS = 200;
@@ -41,6 +41,7 @@ export function checkedWords(meta: Pick<TokenMetadata, 'address' | 'name' | 'sym
   const twin = listed.find((t) => !same(t.address, meta.address) && reading !== '' && plainReading(t.symbol) === reading);
   const checks: TokenChecks = { altered: name.altered || symbol.altered, posesAsNative };
   if (twin) checks.looksLike = { address: twin.address, symbol: shownName(twin.symbol, MAX_TOKEN_SYMBOL).text };
+  if (usesOtherScripts(meta.symbol) || usesOtherScripts(meta.name)) checks.otherScripts = true;
   return { name: name.text, symbol: symbol.text, checks };
 }
 

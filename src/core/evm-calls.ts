@@ -72,6 +72,17 @@ export interface TypedPermit {
   owner?: string;
 }
 
+/** uint256's maximum: DAI's `allowed: true`, and a deadline that never comes. */
+const NEVER = (1n << 256n) - 1n;
+
+/**
+ * A signature of one of these types grants tokens (EIP-2612, DAI's permit, Permit2 and its witness
+ * variants): the wallet signs one only when it could decode what it grants.
+ */
+export function isPermitType(primaryType: string): boolean {
+  return primaryType.startsWith('Permit');
+}
+
 interface Typed {
   domain: Record<string, unknown>;
   primaryType: string;
@@ -86,6 +97,7 @@ function addr(v: unknown): string {
 function num(v: unknown): bigint {
   if (typeof v === 'bigint') return v;
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  // What normaliseTypedData (core/message.ts) writes, and the hex form.
   if (typeof v === 'string' && /^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(v)) return BigInt(v);
   throw new Error('not a number');
 }
@@ -108,6 +120,12 @@ export function decodeTypedPermit(typed: Typed): TypedPermit | undefined {
     switch (typed.primaryType) {
       case 'Permit':
         if (isPermit2) return undefined;
+        // DAI's older permit: `allowed` grants everything or takes it back; an expiry of 0 never ends.
+        if (Object.hasOwn(m, 'holder') && Object.hasOwn(m, 'allowed')) {
+          if (typeof m['allowed'] !== 'boolean') return undefined;
+          const expiry = num(m['expiry']);
+          return { kind: 'eip2612', spender: addr(m['spender']), owner: addr(m['holder']), deadline: expiry === 0n ? NEVER : expiry, verifier, grants: [{ token: verifier, amount: m['allowed'] ? NEVER : 0n }] };
+        }
         return { kind: 'eip2612', spender: addr(m['spender']), owner: addr(m['owner']), deadline: num(m['deadline']), verifier, grants: [{ token: verifier, amount: num(m['value']) }] };
       case 'PermitSingle':
       case 'PermitBatch': {
@@ -117,9 +135,12 @@ export function decodeTypedPermit(typed: Typed): TypedPermit | undefined {
         return { kind: 'permit2-allowance', spender: addr(m['spender']), deadline: num(m['sigDeadline']), verifier, grants };
       }
       case 'PermitTransferFrom':
-      case 'PermitBatchTransferFrom': {
+      case 'PermitBatchTransferFrom':
+      case 'PermitWitnessTransferFrom':
+      case 'PermitBatchWitnessTransferFrom': {
         if (!isPermit2) return undefined;
-        const permitted = typed.primaryType === 'PermitTransferFrom' ? [obj(m['permitted'])] : (m['permitted'] as unknown[]).map(obj);
+        // The witness is the spending contract's own data (an order): shown raw, it grants nothing more.
+        const permitted = !typed.primaryType.startsWith('PermitBatch') ? [obj(m['permitted'])] : (m['permitted'] as unknown[]).map(obj);
         const grants = permitted.map((p) => ({ token: addr(p['token']), amount: num(p['amount']) }));
         return { kind: 'permit2-transfer', spender: addr(m['spender']), deadline: num(m['deadline']), verifier, grants };
       }

@@ -64,6 +64,22 @@ export function tokenMovesOf(log: { address: string; topics: readonly string[]; 
   return [];
 }
 
+/** The right over `owner`'s tokens an Approval / ApprovalForAll log gives, or undefined (another log, another owner). */
+export function allowanceChangeOf(log: { address: string; topics: readonly string[]; data: string }, owner: string): AllowanceChange | undefined {
+  try {
+    const t = log.topics.map(lower);
+    if ((t[0] !== APPROVAL_TOPIC && t[0] !== APPROVAL_FOR_ALL_TOPIC) || t.length < 3 || lower(topicAddress(t[1]!)) !== lower(owner)) return undefined;
+    const token = formatEvmAddress(parseEvmAddress(log.address));
+    const spender = topicAddress(t[2]!);
+    if (t[0] === APPROVAL_FOR_ALL_TOPIC && t.length === 3) return { token, spender, all: new AbiReader(log.data).bool(0) };
+    if (t[0] === APPROVAL_TOPIC && t.length === 3) return { token, spender, amount: new AbiReader(log.data).uint(0) };
+    if (t[0] === APPROVAL_TOPIC && t.length === 4) return { token, spender, tokenId: BigInt(t[3]!) };
+  } catch {
+    // Not the standard's shape: not a right the wallet can name.
+  }
+  return undefined;
+}
+
 /** The reason a revert's data gives (Error(string)); '' when it gives none the wallet can read. */
 export function revertReason(data: unknown): string {
   if (typeof data !== 'string' || !data.toLowerCase().startsWith(ERROR_STRING)) return '';
@@ -82,11 +98,28 @@ export interface BalanceChange {
   delta: bigint;
 }
 
+/**
+ * A right over the account's tokens the tx would give (an Approval or ApprovalForAll event with the
+ * account as owner): ERC-20 `amount`, ERC-721 one `tokenId`, or every NFT of the contract (`all`).
+ * The last event per token, spender (and ID) counts; an amount of 0 or `all: false` takes a right back.
+ */
+export interface AllowanceChange {
+  token: string;
+  spender: string;
+  amount?: bigint;
+  tokenId?: bigint;
+  all?: boolean;
+}
+
 export interface Simulation {
   method: 'trace' | 'call' | 'none';
   /** Present when it would revert: the reason, or ''. */
   reverted?: string;
   changes: BalanceChange[];
+  /** Rights over the account's tokens the tx gives or takes back (absent: none). */
+  approvals?: AllowanceChange[];
+  /** The trace was too large to follow in full: `changes` and `approvals` are those found so far. */
+  partial?: boolean;
   touched: string[];
   /** Why it is incomplete, in words. */
   note?: string;
@@ -122,11 +155,16 @@ export function readTrace(trace: unknown, account: string): Simulation {
   const root = trace as Frame;
   if (typeof root !== 'object' || root === null || typeof root.from !== 'string') throw new Error('not a call trace');
   if (root.error !== undefined) return { method: 'trace', reverted: revertReason(root.output), changes: [], touched: [] };
+  const approvals = new Map<string, AllowanceChange>();
   const stack: Frame[] = [root];
   let seen = 0;
+  let partial = false;
   while (stack.length > 0) {
     const f = stack.pop()!;
-    if (++seen > MAX_FRAMES) return { method: 'trace', changes: [], touched, note: 'the call is too large to follow in full' };
+    if (++seen > MAX_FRAMES) {
+      partial = true;
+      break;
+    }
     if (f.error !== undefined) continue;
     const type = typeof f.type === 'string' ? f.type.toUpperCase() : '';
     const from = typeof f.from === 'string' ? lower(f.from) : '';
@@ -148,12 +186,20 @@ export function readTrace(trace: unknown, account: string): Simulation {
           if (lower(m.from) === me) add(key, c, -m.amount);
           if (lower(m.to) === me) add(key, c, m.amount);
         }
+        const right = allowanceChangeOf({ address: log.address, topics: log.topics as string[], data: log.data }, me);
+        if (right) approvals.set(`${lower(right.token)}:${lower(right.spender)}:${right.all !== undefined ? 'all' : (right.tokenId ?? '')}`, right);
       }
     }
     // Children in call order (the stack pops the last pushed first).
     if (Array.isArray(f.calls)) for (let i = f.calls.length - 1; i >= 0; i--) stack.push(f.calls[i] as Frame);
   }
-  return { method: 'trace', changes: [...changes.values()].filter((c) => c.delta !== 0n), touched: touched.map((a) => formatEvmAddress(parseEvmAddress(a))) };
+  return {
+    method: 'trace',
+    changes: [...changes.values()].filter((c) => c.delta !== 0n),
+    ...(approvals.size > 0 ? { approvals: [...approvals.values()] } : {}),
+    touched: touched.map((a) => formatEvmAddress(parseEvmAddress(a))),
+    ...(partial ? { partial: true, note: 'the call is too large to follow in full: what it changes beyond this is not known' } : {}),
+  };
 }
 
 export interface SimulatedTx {
@@ -162,17 +208,28 @@ export interface SimulatedTx {
   value: bigint;
   data: string;
   gasLimit: bigint;
+  /** The tx's own fees, sent so the node runs it at the price it will pay (a contract may read it). */
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
 }
 
 const hexQ = (n: bigint): string => `0x${n.toString(16)}`;
 
 /**
  * Runs the tx on the node in its latest executed state. The trace when the node serves
- * debug_traceCall; else eth_call (it says only whether the tx reverts); else 'none'. No gas price
- * is sent, so fees are not in the native change (the approval shows them apart).
+ * debug_traceCall; else eth_call (it says only whether the tx reverts); else 'none'. The tx's own
+ * fees are sent (the node checks the account can pay them); the fee itself is not in the native
+ * change (the approval shows it apart).
  */
 export async function simulateTx(eth: EthApi, tx: SimulatedTx): Promise<Simulation> {
-  const call = { from: tx.from, ...(tx.to ? { to: tx.to } : {}), value: hexQ(tx.value), data: tx.data, gas: hexQ(tx.gasLimit) };
+  const call = {
+    from: tx.from,
+    ...(tx.to ? { to: tx.to } : {}),
+    value: hexQ(tx.value),
+    data: tx.data,
+    gas: hexQ(tx.gasLimit),
+    ...(tx.maxFeePerGas !== undefined ? { maxFeePerGas: hexQ(tx.maxFeePerGas), maxPriorityFeePerGas: hexQ(tx.maxPriorityFeePerGas ?? 0n) } : {}),
+  };
   let traceFailure: string;
   try {
     return readTrace(await eth.traceCall(call), tx.from);

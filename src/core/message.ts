@@ -55,3 +55,56 @@ export function signTypedData(secret: Bytes, typed: TypedDataInput): string {
     throw new ValidationError(`the typed data cannot be encoded: ${(e as Error).message}`);
   }
 }
+
+/** The domain fields EIP-712 knows, in its order (the library derives the domain's type so). */
+const DOMAIN_FIELDS = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+  { name: 'salt', type: 'bytes32' },
+];
+
+/**
+ * One value as the signing library reads it, written the one way: an integer whose text the library
+ * reads (it takes JavaScript's BigInt: spaces and newlines around it, 0x / 0o / 0b prefixes, '' as
+ * 0) as its decimal digits, an address (0x + 40 hex digits in any case, checksum unchecked) in
+ * lower case. A value the library refuses is left as it is (the library refuses it again).
+ */
+function normalisedValue(type: string, value: unknown, types: TypedDataInput['types'], depth = 0): unknown {
+  // Deeper than any real typed data (the library refuses it while encoding).
+  if (depth > 32) return value;
+  const array = /^(.*)\[\d*\]$/.exec(type);
+  if (array) return Array.isArray(value) ? value.map((v) => normalisedValue(array[1]!, v, types, depth + 1)) : value;
+  if (/^u?int\d*$/.test(type)) {
+    try {
+      if (typeof value === 'string') return BigInt(value).toString();
+      if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value).toString();
+    } catch {
+      return value;
+    }
+    return value;
+  }
+  if (type === 'address') return typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value) ? value.toLowerCase() : value;
+  // As for the library, a name of an atomic type is never a struct's.
+  if (!Object.hasOwn(types, type) || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const field of types[type]!) if (Object.hasOwn(out, field.name)) out[field.name] = normalisedValue(field.type, out[field.name], types, depth + 1);
+  return out;
+}
+
+/**
+ * The typed data with every integer and address written the one way the wallet reads them, encoding
+ * to the same bytes as the original: what the approval decodes and shows is what is signed, and a
+ * value the wallet's decoder would not read cannot hide a permit the library would still sign.
+ */
+export function normaliseTypedData(typed: TypedDataInput): TypedDataInput {
+  const domainType = typed.types['EIP712Domain'] ?? DOMAIN_FIELDS.filter((f) => Object.hasOwn(typed.domain, f.name) && typed.domain[f.name] !== undefined);
+  const types = { ...typed.types, EIP712Domain: domainType };
+  return {
+    types: typed.types,
+    primaryType: typed.primaryType,
+    domain: normalisedValue('EIP712Domain', typed.domain, types) as Record<string, unknown>,
+    message: normalisedValue(typed.primaryType, typed.message, types) as Record<string, unknown>,
+  };
+}

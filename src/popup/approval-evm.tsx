@@ -4,7 +4,7 @@
 // permit to sign, and a token a site asks to list. Views over the background's summary (docs/tokens.md).
 import type { ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
 import { ImpactWarnings } from './approval-impact.js';
-import { formatDateTime, formatValue } from './format.js';
+import { formatDeadline, formatValue } from './format.js';
 
 type Summary<K extends ApprovalSummary['kind']> = Extract<ApprovalSummary, { kind: K }>;
 
@@ -22,6 +22,11 @@ export function TokenName({ token }: { token: ApprovalTokenView }) {
       {token.checks.looksLike && (
         <span class="badge warn" data-testid="token-looks-like">
           Reads like your listed token {token.checks.looksLike.symbol} ({token.checks.looksLike.address}), but it is another contract
+        </span>
+      )}
+      {token.checks.otherScripts && (
+        <span class="badge warn" data-testid="token-other-scripts">
+          Its name or symbol uses letters of other scripts, which can imitate familiar ones
         </span>
       )}
       {token.checks.altered && <span class="badge warn">Its name had hidden characters (removed here) or was too long (cut)</span>}
@@ -42,6 +47,10 @@ export function Counterparty({ who, role }: { who: CounterpartyView; role: strin
         <span class="badge verified">
           Yours · {who.yours.account}, {who.yours.role}
         </span>
+      ) : who.isContract === undefined ? (
+        <span class="badge warn" data-testid="counterparty-code-unknown">
+          Not known whether it is a contract: your node did not answer
+        </span>
       ) : who.isContract ? (
         <span class="badge">A contract</span>
       ) : (
@@ -53,6 +62,7 @@ export function Counterparty({ who, role }: { who: CounterpartyView; role: strin
         {who.siteCalls === 0 ? 'This site has never had you call this address.' : `This site had you call this address ${who.siteCalls} time${who.siteCalls === 1 ? '' : 's'} before.`}
       </div>
       <ImpactWarnings warnings={who.warnings} />
+      {who.checksFailed && <p class="small-text muted">Some checks of this address could not be made (whether it is one of yours, a first payment, how often this site had you call it).</p>}
     </div>
   );
 }
@@ -116,6 +126,19 @@ function signed(delta: string, decimals: number, symbol: string): string {
   return `${negative ? '−' : '+'}${formatValue(negative ? delta.slice(1) : delta, decimals, symbol)}`;
 }
 
+type SimAllowance = NonNullable<SimulationView['approvals']>[number];
+
+const rightGiven = (a: SimAllowance): boolean => (a.all !== undefined ? a.all : a.amount !== '0');
+
+function allowanceSentence(a: SimAllowance): string {
+  const token = a.symbol || `the unlisted token ${a.token}`;
+  if (a.all !== undefined) return a.all ? `Gives ${a.spender} the right to take all your NFTs of ${token}, now and later` : `Takes back ${a.spender}'s right over all your NFTs of ${token}`;
+  if (a.tokenId !== undefined) return `Gives ${a.spender} the right to take token #${a.tokenId} of ${token}`;
+  if (a.amount === '0') return `Takes back ${a.spender}'s allowance of ${token}`;
+  if (a.unlimited) return `Gives ${a.spender} the right to take any amount of ${token} (unlimited)`;
+  return `Gives ${a.spender} the right to take ${a.symbol ? formatValue(a.amount ?? '0', a.decimals, a.symbol) : `${a.amount} base units of ${token}`}`;
+}
+
 export function SimulationDetails({ sim }: { sim: SimulationView }) {
   return (
     <section class="section-body stack" data-testid="simulation" data-method={sim.method}>
@@ -125,9 +148,14 @@ export function SimulationDetails({ sim }: { sim: SimulationView }) {
           It would fail{sim.reverted ? `: “${sim.reverted}”` : ''}. You would still pay the fee.
         </p>
       )}
+      {sim.method === 'trace' && sim.reverted === undefined && sim.partial && (
+        <p class="badge warn" data-testid="simulation-partial">
+          Too large to follow in full: below is only what was found before the wallet stopped, not everything it changes.
+        </p>
+      )}
       {sim.method === 'trace' && sim.reverted === undefined && (
         <ul class="plain-list" aria-label="Balance changes" data-testid="simulation-changes">
-          {sim.changes.length === 0 && <li class="muted">No change to your AVAX or tokens (besides the fee).</li>}
+          {sim.changes.length === 0 && <li class="muted">{sim.partial ? 'No balance change found in the part followed.' : 'No balance change found (besides the fee).'}</li>}
           {sim.changes.map((c) => (
             <li key={`${c.asset}:${c.tokenId ?? ''}`}>
               {c.tokenId !== undefined
@@ -135,6 +163,15 @@ export function SimulationDetails({ sim }: { sim: SimulationView }) {
                 : c.symbol
                   ? signed(c.delta, c.decimals, c.symbol)
                   : `${c.delta} base units of the unlisted token ${c.asset}`}
+            </li>
+          ))}
+        </ul>
+      )}
+      {sim.method === 'trace' && sim.reverted === undefined && sim.approvals && (
+        <ul class="plain-list" aria-label="Rights over your tokens" data-testid="simulation-approvals">
+          {sim.approvals.map((a) => (
+            <li key={`${a.token}:${a.spender}:${a.tokenId ?? ''}:${a.all ?? ''}`} class={rightGiven(a) ? 'badge warn' : ''}>
+              {allowanceSentence(a)}
             </li>
           ))}
         </ul>
@@ -196,7 +233,7 @@ export function PermitDetails({ permit }: { permit: PermitView }) {
               `${g.amount} base units`
             )}{' '}
             of {g.tokenView ? <TokenName token={g.tokenView} /> : <span class="mono break">{g.token}</span>}
-            {g.expiration !== undefined && <div class="small-text muted">until {formatDateTime(Number(g.expiration) * 1000)}</div>}
+            {g.expiration !== undefined && <div class="small-text muted">{formatDeadline(g.expiration) === 'Never expires' ? 'Never expires' : `until ${formatDeadline(g.expiration)}`}</div>}
           </li>
         ))}
       </ul>
@@ -206,7 +243,7 @@ export function PermitDetails({ permit }: { permit: PermitView }) {
           <Counterparty who={permit.spender} role="spender" />
         </dd>
         <dt>Signature good until</dt>
-        <dd>{formatDateTime(Number(permit.deadline) * 1000)}</dd>
+        <dd data-testid="permit-deadline">{formatDeadline(permit.deadline)}</dd>
       </dl>
     </section>
   );

@@ -85,9 +85,10 @@ export function formatClock(ms: number): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-/** "2026-11-22 14:03", local time. */
+/** "2026-11-22 14:03", local time; "an unknown date" for a time no date can show (never NaN). */
 export function formatDateTime(ms: number): string {
   const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return 'an unknown date';
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
@@ -101,4 +102,18 @@ export function formatAgo(ms: number, now: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return `${hours} h ago`;
   return formatDateTime(ms);
+}
+
+/** The last Unix second a JavaScript date can show (8.64e12 s, year 275760): anything later never comes. */
+const LAST_DATE_SECONDS = 8_640_000_000_000n;
+
+/** A contract's deadline or expiry in Unix seconds (decimal text) as a date, or "Never expires" (2^256 − 1, Permit2's 2^48 − 1). */
+export function formatDeadline(seconds: string): string {
+  let s: bigint;
+  try {
+    s = BigInt(seconds);
+  } catch {
+    return 'an unknown date';
+  }
+  return s > LAST_DATE_SECONDS ? 'Never expires' : formatDateTime(Number(s) * 1000);
 }

@@ -24,6 +24,8 @@ export interface TokenChecks {
   posesAsNative: boolean;
   /** The symbol reads as another listed token's (that one's address and symbol). */
   looksLike?: { address: string; symbol: string };
+  /** The name or symbol has letters outside ASCII (other scripts, small capitals, accents): said, as no list of look-alikes is complete. */
+  otherScripts?: true;
 }
 
 /** A token contract as the wallet shows it. */
@@ -76,6 +78,8 @@ export interface LogScanView {
   updatedAt: number;
   /** Why the last scan stopped early, in words. */
   error?: string;
+  /** Some transfers or approvals found were not kept (too many from contracts not in the token list): the lists may miss some. */
+  cut?: boolean;
 }
 
 /** An allowance or operator right the account gave, as its Approval / ApprovalForAll logs say, confirmed on chain now. */
@@ -120,10 +124,29 @@ export interface SimulationView {
   reverted?: string;
   /** Per asset, the account's change: signed decimal in base units (wei for 'native'). */
   changes: SimulatedChange[];
+  /** Rights over the account's tokens the tx gives or takes back (Approval / ApprovalForAll events it emits). */
+  approvals?: SimulatedAllowance[];
+  /** The trace was too large to follow in full: the changes are those found so far, not all. */
+  partial?: boolean;
   /** Every contract the tx runs code of, in order of first touch. */
   touched: string[];
   /** Why the simulation is incomplete or missing, in words. */
   note?: string;
+}
+
+/** A right the tx gives `spender` over the account's tokens; symbol '' when the token is not listed. */
+export interface SimulatedAllowance {
+  token: string;
+  symbol: string;
+  decimals: number;
+  spender: string;
+  /** ERC-20: the new allowance ('0' takes it back). */
+  amount?: Amount;
+  unlimited?: boolean;
+  /** ERC-721: one token. */
+  tokenId?: Amount;
+  /** ApprovalForAll: every NFT of the contract (true), or that right taken back (false). */
+  all?: boolean;
 }
 
 export interface SimulatedChange {
@@ -143,12 +166,14 @@ export interface CounterpartyView {
   address: string;
   /** One of the wallet's accounts. */
   yours?: OwnAddress;
-  /** It has code. false: an ordinary account (an allowance to one is a classic theft). */
-  isContract: boolean;
+  /** It has code. false: an ordinary account (an allowance to one is a classic theft). Absent: the node did not say. */
+  isContract?: boolean;
   /** How many txs of this site that called this address the user approved (0: none). */
   siteCalls: number;
   /** A first payment, a look-alike of one of the wallet's addresses (as for any EVM recipient). */
   warnings: ImpactWarning[];
+  /** Those checks (or the count of this site's calls) could not be made: the node or storage failed. */
+  checksFailed?: boolean;
 }
 
 /** A token as an approval names it: read from the contract on the user's node. */

@@ -342,7 +342,7 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     expect(shown.testids['deploy-size']).toBe(`${(bytecode.length - 2) / 2} bytes`);
     expect(shown.testids['deploy-hash']).toMatch(/^0x[0-9a-f]{64}$/);
     // Tried on the node first: deploying changes no balance of the account (the fee aside).
-    expect(shown.testids['simulation-changes']).toBe('No change to your AVAX or tokens (besides the fee).');
+    expect(shown.testids['simulation-changes']).toBe('No balance change found (besides the fee).');
     await expectAccessible(window, 'the deployment approval', (line) => log.add('test', line));
     await screenshotApproval(window, 'deploy');
     await decide(window, 'Approve');

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import contracts from '../fixtures/contracts.json' with { type: 'json' };
 import { AbiReader, addressTopic, decodeTextResult, encodeCall, selectorOf } from '../../src/core/evm-abi.js';
 import { decodeTokenCall, decodeTypedPermit, PERMIT2_ADDRESS } from '../../src/core/evm-calls.js';
-import { readTrace, revertReason, tokenMovesOf, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
+import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, readTrace, revertReason, simulateTx, tokenMovesOf, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
+import type { EthApi } from '../../src/core/node/eth.js';
 import { replacementFees } from '../../src/core/tx/c.js';
 import { revokeData, tokenSendData } from '../../src/core/tokens.js';
 
@@ -138,6 +139,42 @@ describe('reading a trace', () => {
     expect(tokenMovesOf({ address: TOKEN, topics: [TRANSFER_TOPIC, addressTopic(A), addressTopic(B), id], data: '0x' })).toEqual([{ token: TOKEN, from: A, to: B, amount: 1n, tokenId: 7n, standard: 'erc721' }]);
     expect(tokenMovesOf({ address: TOKEN, topics: [TRANSFER_TOPIC, addressTopic(A), addressTopic(B)], data: '0x' })).toEqual([]);
     expect(tokenMovesOf({ address: TOKEN, topics: [`0x${'ab'.repeat(32)}`], data: '0x' })).toEqual([]);
+  });
+});
+
+describe('what a simulation does not drop', () => {
+  const word = (n: bigint) => n.toString(16).padStart(64, '0');
+
+  it('a trace past the frame limit keeps what it counted and says it is partial', () => {
+    const spend = { type: 'CALL', from: A, to: TOKEN, input: '0xa9059cbb', value: '0x0', logs: [{ address: TOKEN, topics: [TRANSFER_TOPIC, addressTopic(ME), addressTopic(A)], data: `0x${word(5n)}` }] };
+    const filler = Array.from({ length: 10_050 }, () => ({ type: 'STATICCALL', from: A, to: B, input: '0x', value: '0x0' }));
+    const sim = readTrace({ type: 'CALL', from: ME, to: A, input: '0x12', value: '0x0', calls: [spend, ...filler] }, ME);
+    expect(sim.partial).toBe(true);
+    expect(sim.changes).toEqual([{ asset: TOKEN, standard: 'erc20', delta: -5n }]);
+    expect(sim.note).toMatch(/too large to follow in full/);
+  });
+
+  it("Approval and ApprovalForAll events with the account as owner are the rights it gives; another owner's are not", () => {
+    const logs = [
+      { address: TOKEN, topics: [APPROVAL_TOPIC, addressTopic(ME), addressTopic(A)], data: `0x${word(MAX)}` },
+      { address: B, topics: [APPROVAL_FOR_ALL_TOPIC, addressTopic(ME), addressTopic(A)], data: `0x${word(1n)}` },
+      { address: B, topics: [APPROVAL_TOPIC, addressTopic(ME), addressTopic(A), `0x${word(7n)}`], data: '0x' },
+      { address: TOKEN, topics: [APPROVAL_TOPIC, addressTopic(B), addressTopic(A)], data: `0x${word(9n)}` },
+    ];
+    const sim = readTrace({ type: 'CALL', from: ME, to: A, input: '0x12', value: '0x0', logs }, ME);
+    expect(sim.approvals).toEqual([
+      { token: TOKEN, spender: A, amount: MAX },
+      { token: B, spender: A, all: true },
+      { token: B, spender: A, tokenId: 7n },
+    ]);
+    expect(sim.changes).toEqual([]);
+  });
+
+  it("the simulation runs at the tx's own fees", async () => {
+    const sent: Record<string, unknown>[] = [];
+    const eth = { traceCall: async (call: Record<string, unknown>) => (sent.push(call), { type: 'CALL', from: ME, to: A, input: '0x', value: '0x0' }) } as unknown as EthApi;
+    await simulateTx(eth, { from: ME, to: A, value: 0n, data: '0x', gasLimit: 21_000n, maxFeePerGas: 50n, maxPriorityFeePerGas: 2n });
+    expect(sent[0]).toMatchObject({ maxFeePerGas: '0x32', maxPriorityFeePerGas: '0x2' });
   });
 });
 

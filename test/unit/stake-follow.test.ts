@@ -123,6 +123,22 @@ describe('following stakes', () => {
 });
 
 describe('the CSV of rewards and activity', () => {
+  it('a C-Chain token item is in the token’s own unit, named by symbol and contract, never as AVAX; an NFT by its ID', () => {
+    const T = '0x1CB79692389258FD0da4911A4947dF2C51DC7A47';
+    const { csv } = stakingCsv(
+      [],
+      [
+        { txID: '0xt1', chain: 'C', kind: 'send', status: 'accepted', amount: '2500000', fee: '21000000000000', createdAt: 1_000, token: { address: T, symbol: 'TUSD', decimals: 6, standard: 'erc20' } },
+        { txID: '0xt2', chain: 'C', kind: 'send', status: 'accepted', amount: '1', createdAt: 2_000, token: { address: T, symbol: 'NFT', decimals: 0, standard: 'erc721', tokenId: '7' } },
+      ],
+      [],
+      'AVAXID',
+    );
+    const lines = csv.split('\r\n');
+    expect(lines[1]).toBe(`1970-01-01T00:00:01.000Z,0xt1,send,2.5,TUSD (${T}),0.000021`);
+    expect(lines[2]).toBe(`1970-01-01T00:00:02.000Z,0xt2,send,1,NFT (${T}) #7,`);
+  });
+
   it('writes rewards from the book and activity in its asset’s unit, oldest first, leaving Activity’s reward items to the book', () => {
     const stakes = [record({ rewards: [{ txID: 'r1', kind: 'delegation', amount: '6874', paidAt: 1_000, to: ME, yours: true }, { txID: 'r1', kind: 'delegation-fees', amount: '5', paidAt: 1_000, to: 'P-custom1other', yours: false }] })];
     const { csv, rows } = stakingCsv(

@@ -6,9 +6,9 @@ import { addressTopic } from '../../src/core/evm-abi.js';
 import { RpcError } from '../../src/core/errors.js';
 import { APPROVAL_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
 import type { EthApi, EthLog, LogFilter } from '../../src/core/node/eth.js';
-import { nftMetadataFrom } from '../../src/background/nft-metadata.js';
+import { isLocalHost, nftMetadataFrom } from '../../src/background/nft-metadata.js';
 import { memoryStores } from '../../src/background/storage.js';
-import { RANGES_PER_REFRESH, TokenScanner } from '../../src/background/token-scan.js';
+import { mapLimited, PER_UNLISTED_CONTRACT, RANGES_PER_REFRESH, scanView, TokenScanner } from '../../src/background/token-scan.js';
 import { checkedWords, type StoredToken } from '../../src/background/token-store.js';
 
 const ME = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
@@ -46,6 +46,16 @@ function limitedNode(head: bigint, limit: bigint, logs: EthLog[]) {
 
 const log = (block: bigint, topics: string[], data = `0x${'0'.repeat(63)}5`): EthLog => ({ address: TOKEN, topics, data, blockNumber: block, transactionHash: `0x${block.toString(16).padStart(64, '0')}`, logIndex: 0n });
 
+describe('letters of other scripts', () => {
+  const usdc: StoredToken = { address: TOKEN, standard: 'erc20', name: 'USD Coin', symbol: 'USDC', decimals: 6, addedBy: 'wallet', addedAt: 0 };
+  it('small capitals and Cherokee read as AVAX; Armenian and Georgian as a listed USDC; any letter outside ASCII is said', () => {
+    for (const symbol of ['ᴀᴠᴀx', 'ᎪᏙᎪX']) expect(checkedWords({ address: OTHER, name: 'x', symbol }, [usdc], 'AVAX').checks).toMatchObject({ posesAsNative: true, otherScripts: true });
+    for (const symbol of ['ՍSDC', 'ႽSDC']) expect(checkedWords({ address: OTHER, name: 'x', symbol }, [usdc], 'AVAX').checks).toMatchObject({ looksLike: { address: TOKEN, symbol: 'USDC' }, otherScripts: true });
+    expect(checkedWords({ address: OTHER, name: 'Ƭoken', symbol: 'TKN' }, [usdc], 'AVAX').checks.otherScripts).toBe(true);
+    expect(checkedWords({ address: OTHER, name: 'Plain Token', symbol: 'TKN' }, [usdc], 'AVAX').checks.otherScripts).toBeUndefined();
+  });
+});
+
 describe('the log scan', () => {
   it('halves a range the node refuses, reads newest first within a bounded number of ranges, and finishes the rest later', async () => {
     const head = 10_000n;
@@ -75,7 +85,69 @@ describe('the log scan', () => {
   });
 });
 
+describe('spam logs', () => {
+  const SPAM = '0x5555555555555555555555555555555555555555';
+  const NFT = '0x6666666666666666666666666666666666666666';
+  const at = (address: string, block: bigint, topics: string[], data?: string): EthLog => ({ ...log(block, topics, data), address, transactionHash: `0x${address.slice(2, 10)}${block.toString(16).padStart(56, '0')}` });
+
+  it("one contract's 600 fake Approval and Transfer logs cannot push out real allowances and NFT IDs; the cut is said", async () => {
+    const real = [
+      at(TOKEN, 10n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(OTHER)], `0x${'f'.repeat(64)}`),
+      at(NFT, 11n, [TRANSFER_TOPIC, addressTopic(OTHER), addressTopic(ME), `0x${'0'.repeat(63)}7`], '0x'),
+    ];
+    const spam = Array.from({ length: 600 }, (_, i) => [
+      at(SPAM, 100n + BigInt(i), [APPROVAL_TOPIC, addressTopic(ME), addressTopic(`0x${(i + 1).toString(16).padStart(40, '0')}`)]),
+      { ...at(SPAM, 100n + BigInt(i), [TRANSFER_TOPIC, addressTopic(OTHER), addressTopic(ME)]), logIndex: 1n },
+    ]).flat();
+    const { eth } = limitedNode(1_000n, 5_000n, [...real, ...spam]);
+    const s = await new TokenScanner(memoryStores().local).refresh('net', 'acc', eth, ME, [TOKEN]);
+    expect(s.approvals.filter((a) => a.token === TOKEN)).toMatchObject([{ spender: OTHER }]);
+    expect(s.transfers.filter((t) => t.token === NFT)).toMatchObject([{ tokenId: '7' }]);
+    expect(s.approvals.filter((a) => a.token === SPAM)).toHaveLength(PER_UNLISTED_CONTRACT);
+    expect(s.transfers.filter((t) => t.token === SPAM)).toHaveLength(PER_UNLISTED_CONTRACT);
+    expect(scanView(s).cut).toBe(true);
+  });
+
+  it('approvals the chain confirms are 0 are forgotten; the reads are bounded in flight', async () => {
+    const stores = memoryStores();
+    const scanner = new TokenScanner(stores.local);
+    const { eth } = limitedNode(100n, 5_000n, [at(TOKEN, 10n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(OTHER)]), at(NFT, 12n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(OTHER)])]);
+    await scanner.refresh('net', 'acc', eth, ME);
+    await scanner.dropApprovals('net', 'acc', [{ token: TOKEN.toLowerCase(), spender: OTHER, kind: 'allowance' }]);
+    expect((await scanner.get('net', 'acc')).approvals.map((a) => a.token)).toEqual([NFT]);
+    let inFlight = 0;
+    let most = 0;
+    const out = await mapLimited(Array.from({ length: 50 }, (_, i) => i), 8, async (i) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 1));
+      inFlight--;
+      return i * 2;
+    });
+    expect(most).toBe(8);
+    expect(out[49]).toBe(98);
+  });
+});
+
 describe('NFT metadata', () => {
+  it('an address into the own computer or local network is refused before any fetch, in every form the URL parser reads', async () => {
+    const local = [
+      'https://localhost/a.json', 'https://api.localhost./a', 'https://127.0.0.1/a', 'https://2130706433/a', 'https://0x7f.1/a', 'https://0177.0.0.1/a',
+      'https://10.1.2.3/a', 'https://172.31.0.1/a', 'https://192.168.1.1/a', 'https://169.254.169.254/latest', 'https://0.0.0.0/a', 'https://100.64.0.1/a',
+      'https://[::1]/a', 'https://[::]/a', 'https://[fd00::1]/a', 'https://[fe80::1]/a', 'https://[::ffff:127.0.0.1]/a', 'https://[::ffff:a9fe:a9fe]/a', 'https://[64:ff9b::c0a8:101]/a', 'https://[2002:c0a8:101::1]/a',
+    ];
+    let fetched = 0;
+    const fetchFn = (async () => {
+      fetched++;
+      return new Response('{}');
+    }) as typeof fetch;
+    for (const uri of local) {
+      expect(isLocalHost(new URL(uri).hostname), uri).toBe(true);
+      expect((await nftMetadataFrom(uri, fetchFn)).error, uri).toMatch(/own computer or local network/);
+    }
+    expect(fetched).toBe(0);
+    for (const host of ['nft.example', '8.8.8.8', '[2606:4700::1111]', '[::ffff:8.8.8.8]', '172.32.0.1', 'localhost.example']) expect(isLocalHost(new URL(`https://${host}/`).hostname), host).toBe(false);
+  });
+
   it('a data: URI is read in place; only https is fetched, without cookies, at most 64 KB, text fields only', async () => {
     let fetched = 0;
     const never = (async () => {

@@ -12,7 +12,7 @@ import type { AccountContext, AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
 import { nftMetadataFrom } from '../nft-metadata.js';
 import type { StorageArea } from '../storage.js';
-import { type ScanState, scanView, TokenScanner } from '../token-scan.js';
+import { mapLimited, type ScanState, scanView, TokenScanner } from '../token-scan.js';
 import { type StoredToken, TokenStore, tokenView } from '../token-store.js';
 import { simulationView, UNLIMITED } from '../evm-views.js';
 
@@ -20,6 +20,8 @@ import { simulationView, UNLIMITED } from '../evm-views.js';
 export const NATIVE_SYMBOL = 'AVAX';
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+/** Allowance and code reads in flight at once when the allowances are opened (a spammed log list must not flood the node). */
+const ALLOWANCE_READS_AT_ONCE = 8;
 
 function checksummed(address: string): string {
   return formatEvmAddress(parseEvmAddress(address));
@@ -101,7 +103,9 @@ export class TokensService {
   /** The stored scan, read further first when asked (or never read yet). */
   private async scan(ctx: AccountContext, refresh: boolean | undefined): Promise<ScanState> {
     const s = await this.scanner.get(ctx.preset.id, ctx.account.id);
-    return refresh || s.updatedAt === 0 ? this.scanner.refresh(ctx.preset.id, ctx.account.id, ctx.engine.node.eth, ctx.engine.evmAddress) : s;
+    if (!(refresh || s.updatedAt === 0)) return s;
+    const listed = await this.listed(ctx);
+    return this.scanner.refresh(ctx.preset.id, ctx.account.id, ctx.engine.node.eth, ctx.engine.evmAddress, listed.map((t) => t.address));
   }
 
   async tokensActivity(p: P<'tokens.activity'>) {
@@ -181,7 +185,7 @@ export class TokensService {
     const { token, data } = await this.sendTarget(ctx, p);
     const q = await ctx.engine.quoteC(token.address, 0n, data);
     const listed = await this.listed(ctx);
-    const sim = await simulateTx(ctx.engine.node.eth, { from: ctx.engine.evmAddress, to: token.address, value: 0n, data, gasLimit: q.gasLimit });
+    const sim = await simulateTx(ctx.engine.node.eth, { from: ctx.engine.evmAddress, to: token.address, value: 0n, data, gasLimit: q.gasLimit, maxFeePerGas: q.maxFeePerGas, maxPriorityFeePerGas: q.maxPriorityFeePerGas });
     return { ...feeQuote(q), simulation: simulationView(sim, listed, NATIVE_SYMBOL) };
   }
 
@@ -202,29 +206,35 @@ export class TokensService {
     const [s, listed] = await Promise.all([this.scan(ctx, p.refresh), this.listed(ctx)]);
     const eth = ctx.engine.node.eth;
     const me = ctx.engine.evmAddress;
-    const found = await Promise.all(
-      s.approvals.map(async (a): Promise<AllowanceView | undefined> => {
-        const [amount, code] = await Promise.all([
-          a.kind === 'allowance' ? allowanceOf(eth, a.token, me, a.spender).catch(() => 0n) : isApprovedForAll(eth, a.token, me, a.spender).then((b) => (b ? 1n : 0n), () => 0n),
-          eth.getCode(a.spender),
-        ]);
-        if (amount === 0n) return undefined;
-        const t = listed.find((l) => same(l.address, a.token));
-        const view = t ? tokenView(t, listed, NATIVE_SYMBOL) : undefined;
-        return {
-          token: a.token,
-          symbol: view?.symbol ?? '',
-          decimals: view?.decimals ?? 0,
-          standard: t?.standard ?? (a.kind === 'operator' ? 'erc721' : 'erc20'),
-          kind: a.kind,
-          spender: a.spender,
-          ...(a.kind === 'allowance' ? { amount: amount.toString() } : {}),
-          unlimited: a.kind === 'operator' || amount >= UNLIMITED,
-          spenderIsContract: code !== '0x',
-          txHash: a.txHash,
-        };
-      }),
-    );
+    // One code read per spender; at most 8 reads at a time however many approvals the logs hold.
+    const codes = new Map<string, Promise<string>>();
+    const codeOf = (spender: string): Promise<string> => {
+      const key = spender.toLowerCase();
+      if (!codes.has(key)) codes.set(key, eth.getCode(spender));
+      return codes.get(key)!;
+    };
+    const gone: ScanState['approvals'] = [];
+    const found = await mapLimited(s.approvals, ALLOWANCE_READS_AT_ONCE, async (a): Promise<AllowanceView | undefined> => {
+      const amount = await (a.kind === 'allowance' ? allowanceOf(eth, a.token, me, a.spender) : isApprovedForAll(eth, a.token, me, a.spender).then((b) => (b ? 1n : 0n))).catch(() => undefined);
+      if (amount === 0n) gone.push(a);
+      if (!amount) return undefined;
+      const code = await codeOf(a.spender);
+      const t = listed.find((l) => same(l.address, a.token));
+      const view = t ? tokenView(t, listed, NATIVE_SYMBOL) : undefined;
+      return {
+        token: a.token,
+        symbol: view?.symbol ?? '',
+        decimals: view?.decimals ?? 0,
+        standard: t?.standard ?? (a.kind === 'operator' ? 'erc721' : 'erc20'),
+        kind: a.kind,
+        spender: a.spender,
+        ...(a.kind === 'allowance' ? { amount: amount.toString() } : {}),
+        unlimited: a.kind === 'operator' || amount >= UNLIMITED,
+        spenderIsContract: code !== '0x',
+        txHash: a.txHash,
+      };
+    });
+    await this.scanner.dropApprovals(ctx.preset.id, ctx.account.id, gone);
     return { allowances: found.filter((a) => a !== undefined), scan: scanView(s) };
   }
 

@@ -27,7 +27,7 @@ describe('decoded EVM approvals', () => {
     expect(screen.getByTestId('token-call-unlimited')).toBeTruthy();
     expect(screen.getByTestId('counterparty').textContent).toContain(SPENDER);
     expect(screen.getByTestId('counterparty-site-calls').textContent).toBe('This site has never had you call this address.');
-    expect(screen.getByTestId('simulation-changes').textContent).toBe('No change to your AVAX or tokens (besides the fee).');
+    expect(screen.getByTestId('simulation-changes').textContent).toBe('No balance change found (besides the fee).');
   });
 
   it('an allowance to an ordinary account is warned of; a limited one is in the token units; a known contract counts its calls', () => {
@@ -59,6 +59,37 @@ describe('decoded EVM approvals', () => {
     cleanup();
     render(<SummaryDetails summary={{ ...base, simulation: { method: 'none', changes: [], touched: [], note: 'the node could not run the call (method not found)' } }} />);
     expect(screen.getByTestId('simulation-unknown').textContent).toBe('Your node could not try it: what it changes is not known.');
+  });
+
+  it('a partial simulation never says there is no change; the rights the tx gives are listed, unlimited flagged', () => {
+    render(<SummaryDetails summary={{ ...base, simulation: { method: 'trace', partial: true, changes: [], touched: [], note: 'the call is too large to follow in full' } }} />);
+    expect(screen.getByTestId('simulation-partial').textContent).toMatch(/not everything it changes/);
+    expect(screen.getByTestId('simulation-changes').textContent).not.toMatch(/besides the fee/);
+    cleanup();
+    const approvals = [
+      { token: TOKEN, symbol: 'TUSD', decimals: 6, spender: SPENDER, amount: ((1n << 256n) - 1n).toString(), unlimited: true },
+      { token: TOKEN, symbol: 'TUSD', decimals: 6, spender: C_OTHER, amount: '2500000', unlimited: false },
+      { token: SPENDER, symbol: '', decimals: 0, spender: C_OTHER, all: true },
+    ];
+    render(<SummaryDetails summary={{ ...base, simulation: { method: 'trace', changes: [], approvals, touched: [] } }} />);
+    const items = [...screen.getByTestId('simulation-approvals').querySelectorAll('li')].map((li) => li.textContent);
+    expect(items).toEqual([
+      `Gives ${SPENDER} the right to take any amount of TUSD (unlimited)`,
+      `Gives ${C_OTHER} the right to take 2.5 TUSD`,
+      `Gives ${C_OTHER} the right to take all your NFTs of the unlisted token ${SPENDER}, now and later`,
+    ]);
+  });
+
+  it('a permit that never expires says so, never NaN', () => {
+    const MAX256 = ((1n << 256n) - 1n).toString();
+    const summary: ApprovalSummary = {
+      kind: 'sign-typed-data', signer: C_ADDR, primaryType: 'PermitSingle', domainJson: '{}', messageJson: '{}', typesJson: '{}',
+      permit: { kind: 'permit2-allowance', spender: { address: SPENDER, isContract: true, siteCalls: 0, warnings: [] }, grants: [{ token: TOKEN, tokenView: tusd, amount: '5', unlimited: false, expiration: ((1n << 48n) - 1n).toString() }], deadline: MAX256, verifier: TOKEN },
+    };
+    render(<SummaryDetails summary={summary} />);
+    expect(screen.getByTestId('permit').textContent).not.toMatch(/NaN/);
+    expect(screen.getByTestId('permit-deadline').textContent).toBe('Never expires');
+    expect(screen.getByTestId('permit').textContent).toContain('Never expires');
   });
 
   it('a deployment: its code size, keccak-256 and the address the contract gets', () => {
