@@ -21,6 +21,7 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
       </div>
       <FormError error={list.error} />
       {scan && !scan.complete && <p class="muted">Older blocks are still to be read{scan.error ? `: ${scan.error}` : ''}; Reload reads further.</p>}
+      {scan?.cut && <p class="warn-box">Too many transfers came from contracts not in your token list: some were not kept, so this list may miss some.</p>}
       {items && items.length === 0 && <p class="muted">No token transfers found.</p>}
       <ul class="tx-list">
         {items?.map((t) => {

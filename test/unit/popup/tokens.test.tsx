@@ -4,6 +4,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PendingEvm } from '../../../src/popup/components/PendingEvm.js';
+import { Allowances } from '../../../src/popup/screens/Allowances.js';
 import { TokenAdd } from '../../../src/popup/screens/TokenAdd.js';
 import { TokenNfts } from '../../../src/popup/screens/TokenNfts.js';
 import { TokenSend } from '../../../src/popup/screens/TokenSend.js';
@@ -102,6 +103,24 @@ describe('TokenAdd', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add АVАХ to my list' }));
     await waitFor(() => expect(added).toBe(true));
     expect(bg.callsOf('tokens.add')).toEqual([{ address: TOKEN }]);
+  });
+});
+
+describe('Allowances', () => {
+  const scan = { fromBlock: '0', toBlock: '90', complete: true, updatedAt: 0 };
+  it('says the list may miss some when the scan could not keep every approval, and never then claims there are none', async () => {
+    const bg = fakeBackground({ 'tokens.allowances': () => ({ allowances: [], scan: { ...scan, cut: true } }) });
+    renderWith(bg, <Allowances from={C_ADDR} selection={SELECTION} listKey="k" onBack={() => undefined} />);
+    await screen.findByText(/some were not kept, so this list may miss some/);
+    expect(screen.getByText('None found among the approvals kept.')).toBeTruthy();
+    expect(screen.queryByText(/no one may take tokens/)).toBeNull();
+  });
+
+  it('with every approval kept, an empty list says no one may take tokens', async () => {
+    const bg = fakeBackground({ 'tokens.allowances': () => ({ allowances: [], scan }) });
+    renderWith(bg, <Allowances from={C_ADDR} selection={SELECTION} listKey="k" onBack={() => undefined} />);
+    await screen.findByText('None: no one may take tokens from this account.');
+    expect(screen.queryByText(/may miss some/)).toBeNull();
   });
 });
 
