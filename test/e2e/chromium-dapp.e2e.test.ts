@@ -281,7 +281,8 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     expect(shown.testids['typed-data-summary']).toContain('Mail');
     expect(shown.testids['typed-data-summary']).toContain(account.cAddress);
     expect(shown.testids['typed-data-summary']).toContain(String(CHAIN_ID));
-    expect(JSON.parse(shown.testids['typed-domain']!)).toMatchObject({ name: 'XPC dApp test', version: '1', chainId: CHAIN_ID });
+    // Shown as it is signed: every integer in decimal (the same digits the signature hashes).
+    expect(JSON.parse(shown.testids['typed-domain']!)).toMatchObject({ name: 'XPC dApp test', version: '1', chainId: String(CHAIN_ID) });
     expect(JSON.parse(shown.testids['typed-message']!)).toMatchObject({ contents: 'Hello, Bob!', to: { name: 'Bob' } });
     expectDecisionButtons(shown);
     await screenshotApproval(window, 'typed-data');
