@@ -141,7 +141,7 @@ describe('Firefox: staking through the popup, against the local node', () => {
     await find({ testid: 'pick-reasons' });
     expect(await textOf({ testid: 'delegate-validator' })).toMatch(new RegExp(`^To ${shortNode(nodeID)} \\(picked for you\\)`));
     expect(await textOf({ testid: 'pick-reasons' })).toContain('It keeps 3% of your reward as its fee.');
-    expect(await popup.evaluate(() => (document.querySelector('select option:checked')?.textContent ?? '').trim())).toMatch(/^Shortest: 1 minute 20 seconds/);
+    expect(await (await find({ label: 'Ends' })).evaluate((e) => (e as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')).toMatch(/^Shortest: 1 minute 20 seconds/);
   });
 
   step('the delegation: the review, Confirm, followed until committed', async () => {
