@@ -1,17 +1,21 @@
 // The staking screens in Chromium (dist/chrome), clicked through against the local node: a wallet
 // made through the background protocol and funded on the P-Chain straight from the genesis key;
 // then, in the popup, the validators list, a delegation below the minimum refused in words with
-// nothing sent, a delegation to the genesis validator through its review until committed, My stakes
-// and Home listing it, the CSV export's file link, and an axe audit of each staking screen.
+// nothing sent; the running node (made a validator from a second wallet) picked by "Pick a validator
+// for me" and delegated to through the review until committed, My stakes and Home listing it, the
+// CSV export's file link, an axe audit of each staking screen; then, once the period has ended, the
+// reward the node paid in My stakes, Activity, Home's P total and the CSV (staking-ui.ts).
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import type { AccountView } from '../../src/shared/messages.js';
 import { expectAccessible } from './a11y.js';
 import { addAndSelectNode, createWallet } from './flow.js';
 import { artifactPath, builtExtension, type BuiltExtension, type Call, clearArtifacts, ConsoleLog, firstPing, flowSteps, launchOrSaveLog, slug, Timings, walletCaller } from './harness.js';
-import { DELEGATE_BUTTON, DELEGATION, expectCsv, expectDelegationCommitted, expectNoStakingSent, fundP, GENESIS_VALIDATOR, TOO_LITTLE, TOO_LITTLE_SENTENCE } from './staking-ui.js';
+import { DELEGATE_BUTTON, DELEGATION, expectCsv, expectDelegationCommitted, expectNoStakingSent, expectRewardArrived, fundP, GENESIS_VALIDATOR, REWARD_TIMEOUT_MS, runningNodeValidates, TOO_LITTLE, TOO_LITTLE_SENTENCE } from './staking-ui.js';
 import { parseAmount } from './popup/amounts.js';
-import { UiBrowser } from './ui.js';
+import { PopupDriver } from './popup/driver.js';
+import { shortNode } from '../../src/popup/screens/StakeValidators.js';
+import { playwrightAdapter, UiBrowser } from './ui.js';
 
 const PREFIX = 'chromium-staking-';
 
@@ -26,6 +30,8 @@ describe('Chromium: staking through the popup, against the local node', () => {
   let call: Call;
   let account: AccountView;
   let delegationTxID = '';
+  let nodeID = '';
+  let fee = 0n;
 
   const step = flowSteps(timings, async (failed) => {
     if (popup && !popup.isClosed()) await popup.screenshot({ path: artifactPath(`${PREFIX}FAILED-${slug(failed)}.png`), fullPage: true }).catch(() => undefined);
@@ -58,7 +64,8 @@ describe('Chromium: staking through the popup, against the local node', () => {
     await popup.getByRole('radio', { name: section }).check();
   };
 
-  step('a wallet on the local node, funded on the P-Chain from the genesis key', async () => {
+  step('the running node validates; a wallet on the local node, funded on the P-Chain from the genesis key', async () => {
+    nodeID = await runningNodeValidates();
     await createWallet(call);
     ({ account } = await addAndSelectNode(call, inject('nodeUrl')));
     await fundP(account);
@@ -92,25 +99,38 @@ describe('Chromium: staking through the popup, against the local node', () => {
     await expectNoStakingSent(call);
   });
 
-  step('a delegation of 25 AVAX for the shortest period: the review says what happens, Confirm, followed until committed', async () => {
+  step('"Pick a validator for me" picks the running node for 25 AVAX for the shortest period, saying why', async () => {
+    await popup.getByRole('button', { name: 'Back', exact: true }).click();
+    await popup.getByRole('button', { name: 'Pick a validator for me' }).click();
+    await popup.getByRole('heading', { name: 'Delegate', level: 1 }).waitFor();
     await popup.getByLabel('Amount (AVAX)').fill('25');
     expect(await popup.getByLabel('Ends').locator('option:checked').textContent()).toMatch(/^Shortest: 1 minute 20 seconds/);
+    await popup.getByRole('button', { name: 'Pick for me', exact: true }).click();
+    const picked = popup.getByTestId('delegate-validator');
+    await picked.waitFor();
+    expect(await picked.locator('p').first().textContent()).toBe(`To ${shortNode(nodeID)} (picked for you)`);
+    expect(await picked.getByTestId('pick-reasons').textContent()).toContain('It keeps 3% of your reward as its fee.');
+    expect(await popup.getByLabel('Ends').locator('option:checked').textContent()).toMatch(/^Shortest: 1 minute 20 seconds/);
+    await audit('staking: delegate form, picked');
+  });
+
+  step('the delegation: the review says what happens, Confirm, followed until committed', async () => {
     await popup.getByRole('button', { name: 'Review', exact: true }).click();
     const review = popup.getByTestId('review');
     await popup.getByRole('heading', { name: 'Review the delegation', level: 1 }).waitFor();
     expect(await review.getByTestId('review-amount').textContent()).toBe('25 AVAX');
-    expect(await review.getByTestId('review-node').textContent()).toBe(GENESIS_VALIDATOR);
+    expect(await review.getByTestId('review-node').textContent()).toBe(nodeID);
     expect(await review.getByTestId('review-owner').textContent()).toBe(`${account.pAddress} — yours`);
-    const fee = await readAmount(review.getByTestId('review-fee'), 9);
+    fee = await readAmount(review.getByTestId('review-fee'), 9);
     expect(fee).toBeGreaterThan(0n);
     expect(await readAmount(review.getByTestId('review-total'), 9)).toBe(DELEGATION + fee);
-    expect(await review.getByTestId('review-reward').textContent()).toMatch(/AVAX after the validator's 6\.25% fee/);
+    expect(await review.getByTestId('review-reward').textContent()).toMatch(/AVAX after the validator's 3% fee/);
     expect(await review.getByTestId('review-arrives').textContent()).toMatch(/The stake, 25 AVAX, on .*, to you/);
     await audit('staking: delegation review');
     await popup.getByRole('button', { name: 'Confirm and delegate' }).click();
     await popup.getByRole('heading', { name: 'Delegation sent', level: 1 }).waitFor({ timeout: 60_000 });
     await waitAccepted(popup, 'P');
-    delegationTxID = await expectDelegationCommitted(call);
+    delegationTxID = await expectDelegationCommitted(call, nodeID);
     expect(await popup.getByTestId('tx-status').locator('xpath=..').textContent()).toContain(delegationTxID);
   });
 
@@ -122,7 +142,7 @@ describe('Chromium: staking through the popup, against the local node', () => {
     await stake.waitFor({ timeout: 15_000 });
     expect(await stake.locator('strong').textContent()).toBe('Delegation');
     expect(await stake.getByTestId('my-stake-amount').textContent()).toBe('25 AVAX');
-    expect(await stake.locator('.mono').first().getAttribute('title')).toBe(GENESIS_VALIDATOR);
+    expect(await stake.locator('.mono').first().getAttribute('title')).toBe(nodeID);
     expect(await fact(stake, 'Comes back').textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     expect(await popup.getByTestId('total-staked').textContent()).toBe('25 AVAX');
     await audit('staking: my stakes');
@@ -151,8 +171,17 @@ describe('Chromium: staking through the popup, against the local node', () => {
     const item = popup.getByTestId('activity-item').filter({ hasText: 'Delegated stake' });
     await item.waitFor();
     expect(await item.textContent()).toContain('25 AVAX');
-    expect(await item.locator('.tx-mid [title]').getAttribute('title')).toBe(GENESIS_VALIDATOR);
+    expect(await item.locator('.tx-mid [title]').getAttribute('title')).toBe(nodeID);
   });
+
+  step(
+    'the period ends: My stakes shows it finished with the reward the node paid; Activity, Home and the CSV have it',
+    async () => {
+      const paid = await expectRewardArrived(new PopupDriver(playwrightAdapter(popup), PREFIX, log), { account, delegationTxID, nodeID, fee });
+      log.add('test', `the node paid a reward of ${paid} nAVAX`);
+    },
+    REWARD_TIMEOUT_MS + 120_000,
+  );
 });
 
 // Playwright readers of the popup for this file (the shared UI suite drives both browsers through

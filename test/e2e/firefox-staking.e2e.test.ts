@@ -1,18 +1,21 @@
 // The staking screens in Firefox ESR (dist/firefox, puppeteer over WebDriver BiDi), clicked through
 // against the local node, as chromium-staking.e2e.test.ts does: the validators list, a delegation
-// below the minimum refused in words with nothing sent, a delegation to the genesis validator
-// through its review until committed, My stakes and Home listing it, the CSV export's Blob link
-// (no downloads permission) and an axe audit of each staking screen. Elements are found in the
+// below the minimum refused in words with nothing sent, the running node (made a validator from a
+// second wallet) picked by "Pick a validator for me" and delegated to through its review until
+// committed, My stakes and Home listing it, the CSV export's Blob link (no downloads permission), an
+// axe audit of each staking screen, and the reward once the period has ended (staking-ui.ts). Elements are found in the
 // page by role, label, text or data-testid, polled, then clicked and typed into through puppeteer.
 import type { ElementHandle, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import type { AccountView } from '../../src/shared/messages.js';
 import { expectAccessible } from './a11y.js';
-import { FirefoxWithExtension, sendFrom } from './firefox.js';
+import { FirefoxWithExtension, puppeteerAdapter, sendFrom } from './firefox.js';
 import { addAndSelectNode, createWallet } from './flow.js';
 import { artifactPath, type Call, clearArtifacts, ConsoleLog, firstPing, flowSteps, launchOrSaveLog, slug, Timings, walletCaller } from './harness.js';
-import { DELEGATE_BUTTON, DELEGATION, expectCsv, expectDelegationCommitted, expectNoStakingSent, fundP, GENESIS_VALIDATOR, TOO_LITTLE, TOO_LITTLE_SENTENCE } from './staking-ui.js';
+import { DELEGATE_BUTTON, DELEGATION, expectCsv, expectDelegationCommitted, expectNoStakingSent, expectRewardArrived, fundP, REWARD_TIMEOUT_MS, runningNodeValidates, TOO_LITTLE, TOO_LITTLE_SENTENCE } from './staking-ui.js';
 import { parseAmount } from './popup/amounts.js';
+import { PopupDriver } from './popup/driver.js';
+import { shortNode } from '../../src/popup/screens/StakeValidators.js';
 
 const PREFIX = 'firefox-staking-';
 
@@ -42,6 +45,8 @@ describe('Firefox: staking through the popup, against the local node', () => {
   let call: Call;
   let account: AccountView;
   let delegationTxID = '';
+  let nodeID = '';
+  let fee = 0n;
 
   const step = flowSteps(timings, async (failed) => {
     if (popup) await popup.screenshot({ path: artifactPath(`${PREFIX}FAILED-${slug(failed)}.png`) }).catch(() => undefined);
@@ -96,7 +101,8 @@ describe('Firefox: staking through the popup, against the local node', () => {
     console.log(timings.summary('firefox-staking'));
   });
 
-  step('a wallet on the local node, funded on the P-Chain from the genesis key', async () => {
+  step('the running node validates; a wallet on the local node, funded on the P-Chain from the genesis key', async () => {
+    nodeID = await runningNodeValidates();
     await createWallet(call);
     ({ account } = await addAndSelectNode(call, inject('nodeUrl')));
     await fundP(account);
@@ -126,14 +132,25 @@ describe('Firefox: staking through the popup, against the local node', () => {
     await expectNoStakingSent(call);
   });
 
-  step('a delegation of 25 AVAX for the shortest period: the review, Confirm, followed until committed', async () => {
+  step('"Pick a validator for me" picks the running node for 25 AVAX for the shortest period', async () => {
+    await click({ button: 'Back' });
+    await click({ button: 'Pick a validator for me' });
+    await find({ heading: 'Delegate' });
     await type('Amount (AVAX)', '25');
+    await click({ button: 'Pick for me' });
+    await find({ testid: 'pick-reasons' });
+    expect(await textOf({ testid: 'delegate-validator' })).toMatch(new RegExp(`^To ${shortNode(nodeID)} \\(picked for you\\)`));
+    expect(await textOf({ testid: 'pick-reasons' })).toContain('It keeps 3% of your reward as its fee.');
+    expect(await (await find({ label: 'Ends' })).evaluate((e) => (e as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')).toMatch(/^Shortest: 1 minute 20 seconds/);
+  });
+
+  step('the delegation: the review, Confirm, followed until committed', async () => {
     await click({ button: 'Review' });
     await find({ heading: 'Review the delegation' });
     expect(await textOf({ testid: 'review-amount' })).toBe('25 AVAX');
-    expect(await textOf({ testid: 'review-node' })).toBe(GENESIS_VALIDATOR);
+    expect(await textOf({ testid: 'review-node' })).toBe(nodeID);
     expect(await textOf({ testid: 'review-owner' })).toBe(`${account.pAddress} — yours`);
-    const fee = parseAmount(await textOf({ testid: 'review-fee' }), 9);
+    fee = parseAmount(await textOf({ testid: 'review-fee' }), 9);
     expect(fee).toBeGreaterThan(0n);
     expect(parseAmount(await textOf({ testid: 'review-total' }), 9)).toBe(DELEGATION + fee);
     expect(await textOf({ testid: 'review-arrives' })).toMatch(/The stake, 25 AVAX, on .*, to you/);
@@ -141,7 +158,7 @@ describe('Firefox: staking through the popup, against the local node', () => {
     await click({ button: 'Confirm and delegate' });
     await find({ heading: 'Delegation sent' }, 60_000);
     await expect.poll(() => textOf({ testid: 'tx-status' }), { timeout: 60_000 }).toBe('Accepted by the P-Chain');
-    delegationTxID = await expectDelegationCommitted(call);
+    delegationTxID = await expectDelegationCommitted(call, nodeID);
   });
 
   step('My stakes lists it; Home shows it staked; Export CSV gives a Blob link with the delegation', async () => {
@@ -167,4 +184,13 @@ describe('Firefox: staking through the popup, against the local node', () => {
     await find({ heading: 'Validate with your node' });
     await audit('staking: validate');
   });
+
+  step(
+    'the period ends: My stakes shows it finished with the reward the node paid; Activity, Home and the CSV have it',
+    async () => {
+      const paid = await expectRewardArrived(new PopupDriver(puppeteerAdapter(popup, firefox), PREFIX, log), { account, delegationTxID, nodeID, fee });
+      log.add('test', `the node paid a reward of ${paid} nAVAX`);
+    },
+    REWARD_TIMEOUT_MS + 120_000,
+  );
 });
