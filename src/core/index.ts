@@ -73,3 +73,4 @@ export { memoryProofCache, type ProofCache, provenAsset, proveUtxos } from './pr
 
 // What a tx does, for a person
 export { describeTx, type TxView } from './describe.js';
+export { signersOf } from './tx-senders.js';

@@ -137,6 +137,8 @@ export interface ActivityItem {
    */
   fee?: Amount;
   memo?: string;
+  /** Funds received: the addresses whose keys signed the tx that sent them (none for a reward). */
+  from?: string[];
   /** Who it went to (sends, mints, NFT transfers): the address, or the addresses of a multisig owner set. */
   to?: string;
   /** A cross-chain export's destination, an import's source. */

@@ -3,11 +3,11 @@ import { inject } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
 import { VaultLockedError, WrongPasswordError } from '../../src/background/vault.js';
 import type { Wallet } from '../../src/background/services/index.js';
-import { parseAddress } from '../../src/core/encoding.js';
+import { formatAddress, parseAddress } from '../../src/core/encoding.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import type { BalancesView } from '../../src/shared/messages.js';
-import { AVAX, freshWallet, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
+import { AVAX, freshWallet, GENESIS_KEY, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
 import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
 function spendable(view: BalancesView, chain: 'X' | 'P' | 'C', assetID: string): bigint {
@@ -86,6 +86,8 @@ describe('the wallet service against the real node', () => {
     const xItem = (await wallet.balances.activityList()).items.find((i) => i.txID === xReceipt.txID);
     expect(xItem).toMatchObject({ kind: 'receive', chain: 'X', txID: xReceipt.txID, amount: (1n * AVAX).toString(), status: 'accepted', createdAt: xTime });
     expect(xItem?.timeIsDiscovery).toBeUndefined();
+    // Its sender: the key that signed the tx, recovered from the tx itself.
+    expect(xItem?.from).toEqual([formatAddress('X', ctx.hrp, GENESIS_KEY.shortId)]);
     // On the P-Chain too (the P funds the wallet started with were its past, not listed as news).
     const pReceipt = await genesis.issueAndWait(await genesis.buildPSend(AVAX / 2n, me));
     const pTime = await acceptedAt('P', pReceipt.txID);

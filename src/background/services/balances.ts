@@ -3,7 +3,8 @@
 // with the reason), pending sends settled from the outbox, and funds received noted as activity.
 import { type Utxo } from '../../core/codec/types.js';
 import { utxoId } from '../../core/codec/ids.js';
-import { cb58Encode } from '../../core/encoding.js';
+import { cb58Encode, formatAddress } from '../../core/encoding.js';
+import { signersOf } from '../../core/tx-senders.js';
 import type { AssetBalance, WalletEngine } from '../../core/engine.js';
 import { ValidationError, WalletError } from '../../core/errors.js';
 import type { ProvenAsset } from '../../core/proof.js';
@@ -140,7 +141,7 @@ export class BalancesService {
     // Only what a tx proves is listed as received: a made-up UTXO is not history.
     const proven = (utxos: Utxo[]) => utxos.filter((u) => !engine.isUnproven(u));
     const received = [...noteIncoming(cache, proven(xUtxos), 'X', moveTxIDs), ...noteIncoming(cache, proven(pUtxos), 'P', moveTxIDs)];
-    await this.dateReceived(engine, received, cache.heightsBefore);
+    await this.detailReceived(engine, received, cache.heightsBefore);
     cache.heightsBefore = { X: xHeight.toString(), P: height.toString() };
     cache.balances = {
       updatedAt: Date.now(),
@@ -156,10 +157,11 @@ export class BalancesService {
 
   /**
    * Gives funds just received their block's time, searched above the heights read before the last
-   * refresh (or in the newest blocks, on a first search). Those not found keep the time the wallet
-   * saw them, said so; a node that cannot tell leaves them so too (it costs no refresh).
+   * refresh (or in the newest blocks, on a first search), and their sender (the tx's signers). Those
+   * not found keep the time the wallet saw them, said so; a node that cannot tell leaves them so too
+   * (it costs no refresh).
    */
-  private async dateReceived(engine: WalletEngine, received: ActivityItem[], after: AccountCache['heightsBefore']): Promise<void> {
+  private async detailReceived(engine: WalletEngine, received: ActivityItem[], after: AccountCache['heightsBefore']): Promise<void> {
     const seenAt = Date.now();
     for (const chain of ['X', 'P'] as const) {
       const items = received.filter((r) => r.chain === chain);
@@ -178,6 +180,8 @@ export class BalancesService {
         const at = times.get(item.txID);
         if (at !== undefined) item.createdAt = at;
         else item.timeIsDiscovery = true;
+        const from = await signersOf(engine.node, chain, item.txID, opts).catch(() => undefined);
+        if (from?.length) item.from = from.map((id) => formatAddress(chain, engine.ctx.hrp, id));
       }
     }
   }

@@ -117,6 +117,7 @@ export function Activity({ balances, listKey = '', selection }: { balances: Bala
                 Fee <AmountText value={item.fee} denomination={isEvmTx(item) ? WEI_DECIMALS : AVAX_DECIMALS} symbol="AVAX" />
               </div>
             )}
+            <Counterparty item={item} />
             {item.memo && <div class="muted break">Memo: {item.memo}</div>}
             <details class="tx-details">
               <summary>
@@ -148,6 +149,12 @@ export function Activity({ balances, listKey = '', selection }: { balances: Bala
                   <>
                     <dt>{item.kind === 'staking-reward' ? 'For the stake with' : 'Validator'}</dt>
                     <dd class="mono break">{item.nodeID}</dd>
+                  </>
+                )}
+                {item.from && (
+                  <>
+                    <dt>From</dt>
+                    <dd class="mono break">{item.from.join(', ')}</dd>
                   </>
                 )}
                 {item.to && (
@@ -199,4 +206,18 @@ function timeLabel(item: ActivityItem): string {
   if (item.kind === 'staking-reward') return 'Paid by the network (when the stake ended)';
   if (item.kind !== 'receive') return 'Sent by the wallet';
   return item.timeIsDiscovery ? 'Found by the wallet (when it arrived is not known)' : 'Accepted by the network';
+}
+
+/** Who was on the other side, in short (in full under Details): whom it went to, or who sent it. */
+function Counterparty({ item }: { item: ActivityItem }) {
+  const [word, addresses] = item.to ? ['To', item.to.split(', ')] : item.from ? ['From', item.from] : [undefined, []];
+  if (!word || addresses.length === 0) return null;
+  const first = addresses[0]!;
+  const more = addresses.length > 1 ? ` and ${addresses.length - 1} more` : '';
+  return (
+    <div class="muted" title={addresses.join(', ')}>
+      {word} <span class="mono">{shortenId(first, 12, 6)}</span>
+      {more}
+    </div>
+  );
 }

@@ -188,7 +188,7 @@ describe('Activity', () => {
       'activity.list': () => ({
         items: [
           { txID: '0x' + 'ab'.repeat(32), chain: 'C', kind: 'send', status: 'accepted', amount: '250000000000000000', createdAt: 1 },
-          { txID: 'TxAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', chain: 'X', kind: 'receive', status: 'pending', assetID: AVAX_ID, amount: '1500000000', createdAt: 2 },
+          { txID: 'TxAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', chain: 'X', kind: 'receive', status: 'pending', assetID: AVAX_ID, amount: '1500000000', from: [X_OTHER], timeIsDiscovery: true, createdAt: 2 },
           { txID: 'TxBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', chain: 'X', kind: 'send', status: 'failed', assetID: FAKE_ID, amount: '7', fee: '1000000', to: X_OTHER, createdAt: 3 },
           { txID: '0x' + 'cd'.repeat(32), chain: 'C', kind: 'send', status: 'accepted', amount: '1', fee: '525000000000000', createdAt: 4 },
           { txID: 'TxCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC', chain: 'C', kind: 'import', status: 'accepted', fee: '350000', createdAt: 5 },
@@ -207,6 +207,11 @@ describe('Activity', () => {
     expect(rows[1]!.textContent).toContain('Received');
     expect(rows[1]!.textContent).toContain('1.5 AVAX');
     expect(rows[1]!.querySelector('.badge')?.textContent).toBe('Pending');
+    // Who sent it, in short (in full under Details), and a time that is only when the wallet found it says so.
+    expect(rows[1]!.textContent).toContain(`From ${X_OTHER.slice(0, 12)}…${X_OTHER.slice(-6)}`);
+    expect(rows[1]!.querySelector('details')!.textContent).toContain(`From${X_OTHER}`);
+    expect(rows[1]!.querySelector('.tx-bottom')!.textContent).toContain('Found ');
+    expect(rows[1]!.querySelector('details')!.textContent).toContain('Found by the wallet (when it arrived is not known)');
     expect(rows[2]!.textContent).toContain('0.07 GOLD (ID 2fombhL7aG…JyFDbe)');
     expect(rows[2]!.textContent).toContain('Fee 0.001 AVAX');
     expect(rows[2]!.querySelector('.badge')?.textContent).toBe('Failed');
@@ -218,6 +223,7 @@ describe('Activity', () => {
     expect(details.querySelector('summary')?.textContent).toBe('Details of the transaction TxBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB');
     expect(details.textContent).toContain(`Asset ID${FAKE_ID}`);
     expect(details.textContent).toContain(`To${X_OTHER}`);
+    expect(rows[2]!.textContent).toContain(`To ${X_OTHER.slice(0, 12)}…${X_OTHER.slice(-6)}`);
     // A C-Chain EVM send paid its fee in wei; an atomic import burned nAVAX. Wei amounts are rounded
     // for reading: dust says so, the exact amount is in the name.
     expect(rows[3]!.textContent).toContain('Fee 0.000525 AVAX');

@@ -1,0 +1,24 @@
+// Who sent funds the wallet received: the addresses whose keys signed the tx that created them,
+// recovered from its credentials (an X or P tx names no sender otherwise; its inputs only point at
+// older outputs). Read from the hash-checked tx, so the node cannot name another sender. A tx the
+// chain itself made (a staking reward) has no signers.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { type Bytes, toHex } from './bytes.js';
+import { decodeChainTx } from './codec/codec.js';
+import { recoverSigner } from './keys.js';
+import type { CallOptions, NodeClient } from './node.js';
+
+/** The short IDs (20 bytes) of every key that signed `txID` on `chain`, each once, in credential order. */
+export async function signersOf(node: NodeClient, chain: 'X' | 'P', txID: string, opts?: CallOptions): Promise<Bytes[]> {
+  const bytes = chain === 'X' ? await node.avm.getTx(txID, opts) : await node.platform.getTx(txID, opts);
+  const decoded = decodeChainTx(bytes, chain === 'X' ? 'avm' : 'pvm');
+  const digest = sha256(bytes.subarray(0, decoded.unsignedLength));
+  const seen = new Map<string, Bytes>();
+  for (const credential of decoded.credentials) {
+    for (const signature of credential.signatures) {
+      const { shortId } = recoverSigner(digest, signature);
+      seen.set(toHex(shortId), shortId);
+    }
+  }
+  return [...seen.values()];
+}
