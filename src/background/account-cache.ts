@@ -22,7 +22,7 @@ export interface AccountCache {
    * The X and P heights read before the last refresh fetched the UTXOs: a UTXO first seen by the
    * next refresh was created above them (where its tx's time is looked for).
    */
-  heightsBefore?: { X: string; P: string };
+  heightsBefore?: { X: string; P: string; C?: string };
 }
 
 export function emptyCache(): AccountCache {

@@ -96,6 +96,15 @@ describe('the wallet service against the real node', () => {
     const received = (await wallet.balances.activityList()).items.filter((i) => i.kind === 'receive');
     expect(received.find((i) => i.txID === pReceipt.txID)).toMatchObject({ kind: 'receive', chain: 'P', txID: pReceipt.txID, amount: (AVAX / 2n).toString(), status: 'accepted', createdAt: pTime });
     expect(received.filter((i) => i.chain === 'P')).toHaveLength(1);
+    // On the C-Chain: AVAX another account sent, at its block's time, with its sender.
+    const cValue = AVAX * WEI_PER_NAVAX / 4n;
+    const { hash } = await genesis.sendC(account.cAddress, cValue);
+    const receipt = await client.eth.getTransactionReceipt(hash);
+    const cBlock = await client.eth.getBlockByNumber(receipt!.blockNumber);
+    await wallet.balances.balancesRefresh();
+    const cItem = (await wallet.balances.activityList()).items.find((i) => i.txID === hash);
+    expect(cItem).toMatchObject({ kind: 'receive', chain: 'C', amount: cValue.toString(), status: 'accepted', createdAt: Number(cBlock!.timestamp) * 1000 });
+    expect(cItem?.from?.map((a) => a.toLowerCase())).toEqual([genesis.evmAddress.toLowerCase()]);
 
     // A move X → P through the journal.
     const moveEst = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
@@ -111,7 +120,7 @@ describe('the wallet service against the real node', () => {
     expect(afterMoveActivity.slice(0, 3)).toEqual([
       expect.objectContaining({ txID: done.importTxIDs[0], chain: 'P', kind: 'import', status: 'accepted', fee: done.importFee }),
       expect.objectContaining({ txID: done.exportTxID, chain: 'X', kind: 'export', status: 'accepted', amount: (2n * AVAX).toString(), assetID: avax, fee: done.exportFee }),
-      expect.objectContaining({ kind: 'receive', chain: 'P', amount: (AVAX / 2n).toString() }),
+      expect.objectContaining({ kind: 'receive', chain: 'C', txID: hash }),
     ]);
     expect(afterMoveActivity.filter((i) => i.txID === done.exportTxID)).toHaveLength(1);
 

@@ -5,6 +5,7 @@ import { type Utxo } from '../../core/codec/types.js';
 import { utxoId } from '../../core/codec/ids.js';
 import { cb58Encode, formatAddress } from '../../core/encoding.js';
 import { signersOf } from '../../core/tx-senders.js';
+import { incomingEvmTransfers } from '../../core/evm-incoming.js';
 import type { AssetBalance, WalletEngine } from '../../core/engine.js';
 import { ValidationError, WalletError } from '../../core/errors.js';
 import type { ProvenAsset } from '../../core/proof.js';
@@ -95,7 +96,7 @@ export class BalancesService {
     let { cache } = ctx;
     const startedWith = new Set(cache.activity.map((a) => a.txID));
     // Read before the UTXOs: anything new they show was accepted above these heights.
-    const [height, xHeight] = await Promise.all([engine.node.blocks.P.height(), engine.node.blocks.X.height()]);
+    const [height, xHeight, cHeight] = await Promise.all([engine.node.blocks.P.height(), engine.node.blocks.X.height(), engine.node.eth.blockNumber()]);
     const restartable = preset.kind === 'local' || preset.kind === 'custom';
     if (height < BigInt(cache.pHeight) && restartable) {
       // The chain went back: a restarted local network. Its history, balances and UTXOs are not
@@ -142,7 +143,8 @@ export class BalancesService {
     const proven = (utxos: Utxo[]) => utxos.filter((u) => !engine.isUnproven(u));
     const received = [...noteIncoming(cache, proven(xUtxos), 'X', moveTxIDs), ...noteIncoming(cache, proven(pUtxos), 'P', moveTxIDs)];
     await this.detailReceived(engine, received, cache.heightsBefore);
-    cache.heightsBefore = { X: xHeight.toString(), P: height.toString() };
+    await this.noteIncomingEvm(engine, cache, cWei, cHeight);
+    cache.heightsBefore = { X: xHeight.toString(), P: height.toString(), C: cHeight.toString() };
     cache.balances = {
       updatedAt: Date.now(),
       refreshing: false,
@@ -183,6 +185,30 @@ export class BalancesService {
         const from = await signersOf(engine.node, chain, item.txID, opts).catch(() => undefined);
         if (from?.length) item.from = from.map((id) => formatAddress(chain, engine.ctx.hrp, id));
       }
+    }
+  }
+
+  /**
+   * AVAX others sent to the account on the C-Chain since the last refresh, looked for only when the
+   * balance rose (reading C-Chain blocks is heavy); listed at their block's time with their sender.
+   * Called before this refresh's snapshot replaces the last one, whose C balance it compares with.
+   */
+  private async noteIncomingEvm(engine: WalletEngine, cache: AccountCache, cWei: bigint, cHeightBefore: bigint): Promise<void> {
+    const after = cache.heightsBefore?.C;
+    const before = cache.balances.balances.find((b) => b.chain === 'C');
+    if (after === undefined || before === undefined || cWei <= BigInt(before.spendable)) return;
+    const opts = { signal: AbortSignal.timeout(DATING_DEADLINE_MS) };
+    const found = await engine.node.eth
+      .blockNumber(opts)
+      .then((top) => incomingEvmTransfers(engine.node.eth, engine.evmAddress, BigInt(after), top > cHeightBefore ? top : cHeightBefore, opts))
+      .catch((e: unknown) => {
+        this.log?.(`C-Chain blocks not read for AVAX received: ${(e as Error).message}`);
+        return [];
+      });
+    const listed = new Set(cache.activity.map((a) => a.txID.toLowerCase()));
+    for (const t of found) {
+      if (listed.has(t.hash.toLowerCase())) continue;
+      addActivity(cache, { txID: t.hash, chain: 'C', kind: 'receive', status: 'accepted', amount: t.value.toString(), from: [t.from], createdAt: t.timeMs });
     }
   }
 

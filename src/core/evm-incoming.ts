@@ -1,0 +1,49 @@
+// AVAX sent to the account on the C-Chain by others: EVM txs whose `to` is the account and that
+// carry value, found in the blocks since the last look (newest first, a bounded number) and kept
+// only when their receipt says they succeeded. Value moved to the account by a contract's internal
+// call is not a tx to it and is not found here (the balance still counts it).
+import type { CallOptions } from './rpc.js';
+import type { EthApi } from './node/eth.js';
+import { g } from './rpc.js';
+import { ethAddress, ethHash } from './node/checks.js';
+
+export interface EvmIncoming {
+  hash: string;
+  from: string;
+  /** wei */
+  value: bigint;
+  /** The block's time. */
+  timeMs: number;
+}
+
+/** At most this many C-Chain blocks are read per look: past it, older transfers are not listed. */
+export const MAX_EVM_BLOCKS_SEARCHED = 64;
+const READS_AT_ONCE = 4;
+
+const txGuard = g.object({ hash: ethHash, from: ethAddress, to: g.nullable(ethAddress), value: g.quantity });
+
+/**
+ * Transfers of AVAX to `account` in the blocks above `after` up to `upTo` (at most
+ * MAX_EVM_BLOCKS_SEARCHED of the newest), sent by others, that succeeded.
+ */
+export async function incomingEvmTransfers(eth: EthApi, account: string, after: bigint, upTo: bigint, opts?: CallOptions): Promise<EvmIncoming[]> {
+  const me = account.toLowerCase();
+  const lowest = upTo - BigInt(MAX_EVM_BLOCKS_SEARCHED) > after ? upTo - BigInt(MAX_EVM_BLOCKS_SEARCHED) : after;
+  const heights: bigint[] = [];
+  for (let h = upTo; h > lowest; h--) heights.push(h);
+  const found: EvmIncoming[] = [];
+  for (let i = 0; i < heights.length; i += READS_AT_ONCE) {
+    const blocks = await Promise.all(heights.slice(i, i + READS_AT_ONCE).map((h) => eth.getBlockByNumber(h, true, opts)));
+    for (const block of blocks) {
+      if (!block) continue;
+      block.transactions.forEach((raw, index) => {
+        const tx = txGuard(raw, `eth_getBlockByNumber result.transactions[${index}]`);
+        if (tx.to?.toLowerCase() === me && tx.from.toLowerCase() !== me && tx.value > 0n) {
+          found.push({ hash: tx.hash, from: tx.from, value: tx.value, timeMs: Number(block.timestamp) * 1000 });
+        }
+      });
+    }
+  }
+  const receipts = await Promise.all(found.map((f) => eth.getTransactionReceipt(f.hash, opts)));
+  return found.filter((_, i) => receipts[i]?.status === 1n);
+}
