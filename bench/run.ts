@@ -19,6 +19,23 @@ import { proofSection, PROOF_UTXOS } from './utxo-proof.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS = join(HERE, 'results.md');
+
+/**
+ * `npm run bench -- --only 1,3` runs only those sections (4 includes 5) and prints their table
+ * without writing results.md, which always records a whole run.
+ */
+function onlyArgument(argv: string[]): Set<string> | undefined {
+  const at = argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
+  if (at < 0) return undefined;
+  const value = argv[at]!.includes('=') ? argv[at]!.slice('--only='.length) : (argv[at + 1] ?? '');
+  const wanted = new Set(value.split(',').map((x) => x.trim()).filter(Boolean));
+  if (wanted.size === 0 || [...wanted].some((x) => !['1', '2', '3', '4'].includes(x))) {
+    throw new Error('--only takes a comma-separated list of sections 1, 2, 3, 4 (4 includes the size check, 5)');
+  }
+  return wanted;
+}
+const only = onlyArgument(process.argv.slice(2));
+const runs = (sectionNumber: string): boolean => only === undefined || only.has(sectionNumber);
 const startedAt = new Date();
 const t0 = performance.now();
 const log = (msg: string): void => console.log(`[bench ${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${msg}`);
@@ -32,6 +49,7 @@ let crashed = false;
 
 /** Runs one section; a section that throws becomes a row saying so, and the others still run. */
 async function section(title: string, rowSection: string, run: () => Promise<void> | void): Promise<void> {
+  if (!runs(rowSection)) return;
   log(`== ${title}`);
   try {
     await run();
@@ -191,7 +209,8 @@ if (problems.length > 0) notes.unshift(...problems.map((p) => `**Problem:** ${p.
 const runtimeMs = performance.now() - t0;
 const ajsVersion = (JSON.parse(readFileSync(join(HERE, '..', 'node_modules', '@avalabs', 'avalanchejs', 'package.json'), 'utf8')) as { version: string }).version;
 const markdown = renderReport({ startedAt, runtimeMs, rows, details, notes, environment }, ajsVersion);
-writeFileSync(RESULTS, markdown);
+if (only === undefined) writeFileSync(RESULTS, markdown);
 console.log('\n' + markdownTable(['case', 'ours', 'reference', 'ratio', 'limit / target', 'met?'], rows.map((r) => [`${r.section}. ${r.case}`, r.ours, r.reference, r.ratio, r.limit, r.met])));
-log(`wrote ${RESULTS} (${rows.filter((r) => r.met === 'no').length} targets missed) in ${(runtimeMs / 1000).toFixed(0)} s`);
+if (only !== undefined) console.log('\n' + [...details, ...notes].join('\n\n'));
+log(`${only === undefined ? `wrote ${RESULTS}` : `sections ${[...only].join(', ')} only, results.md left as it was`} (${rows.filter((r) => r.met === 'no').length} targets missed) in ${(runtimeMs / 1000).toFixed(0)} s`);
 process.exitCode = crashed ? 1 : 0;

@@ -3,6 +3,8 @@
 export type Bytes = Uint8Array;
 
 const HEX_CHARS = '0123456789abcdef';
+/** Two lowercase hex digits per byte value: one string join per byte instead of two. */
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => HEX_CHARS[b >> 4]! + HEX_CHARS[b & 15]!);
 /** Digit value by char code; 255 for anything that is not a hex digit. */
 const HEX_VALUES = new Uint8Array(256).fill(255);
 for (let i = 0; i < 16; i++) {
@@ -13,11 +15,16 @@ for (let i = 0; i < 16; i++) {
 /** Lowercase hex without a prefix. */
 export function toHex(bytes: Bytes): string {
   let out = '';
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    out += HEX_CHARS[b >> 4]! + HEX_CHARS[b & 15]!;
-  }
+  for (let i = 0; i < bytes.length; i++) out += HEX_PAIRS[bytes[i]!]!;
   return out;
+}
+
+/**
+ * A Map or Set key for short byte strings (IDs, addresses, signatures): one char per byte, about
+ * four times cheaper than toHex. Not for display, and only for values of a few hundred bytes.
+ */
+export function byteKey(bytes: Bytes): string {
+  return String.fromCharCode.apply(null, bytes as unknown as number[]);
 }
 
 /** Parses hex with or without a 0x prefix; throws a plain Error on malformed input. */

@@ -1,5 +1,6 @@
 // Keys, mnemonics, HD derivation, signing and the two address hashes of a secp256k1 key.
 // Pure: no browser APIs, so it runs unchanged in Node tests and in the service worker.
+import { secp256k1 as curves } from '@noble/curves/secp256k1.js';
 import * as secp from '@noble/secp256k1';
 import { hmac } from '@noble/hashes/hmac.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
@@ -295,7 +296,9 @@ export function signDigest(secret: Bytes, digest: Bytes): Bytes {
 
 /**
  * Recovers the signer of an r ‖ s ‖ v signature with the node's rules: 65 bytes, v < 4, low-S.
- * Returns the compressed public key and its short ID; throws SigningError otherwise.
+ * Returns the compressed public key and its short ID; throws SigningError otherwise. For
+ * signatures the wallet did not make (it checks its own with checkOwnSignatures): @noble/curves
+ * recovers with the GLV endomorphism, about 1.7× faster than @noble/secp256k1.
  */
 export function recoverSigner(digest: Bytes, signature: Bytes): { publicKey: Bytes; shortId: Bytes } {
   if (digest.length !== DIGEST_LENGTH) throw new SigningError(`a digest holds 32 bytes, got ${digest.length}`);
@@ -311,7 +314,7 @@ export function recoverSigner(digest: Bytes, signature: Bytes): { publicKey: Byt
   recovered.set(signature.subarray(0, 64), 1);
   let publicKey: Bytes;
   try {
-    publicKey = secp.recoverPublicKey(recovered, digest, { prehash: false });
+    publicKey = curves.recoverPublicKey(recovered, digest, { prehash: false });
   } catch {
     throw new SigningError('no public key can be recovered from this signature');
   }
