@@ -10,11 +10,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sizeSection } from './extension-size.js';
 import { fmtMs, fmtRatio, fmtStats } from './measure.js';
-import { ADDRESSES, nodeSection, UTXOS } from './node-balance.js';
+import { ADDRESSES, nodeSection, UTXO_COUNTS } from './node-balance.js';
 import { OPENINGS, popupRows, popupTiming, vaultNodeRows, vaultTimingNode } from './popup-timing.js';
 import { markdownTable, machineLine, renderReport, type Row } from './report.js';
 import { txSection, type FloorDetail } from './tx-cases.js';
-import { decodeSection } from './utxo-decode.js';
+import { decodeSection, RETAINED_TARGET, TARGET as DECODE_TARGET } from './utxo-decode.js';
 import { proofSection, PROOF_UTXOS } from './utxo-proof.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -122,49 +122,64 @@ await section('2. UTXO decoding vs avalanchejs, and peak heap', '2', async () =>
   const r = await decodeSection(log);
   rows.push(...r.rows);
   problems.push(...r.problems);
-  if (r.speedups.some((s) => s < 5)) {
+  if (r.speedups.some((s) => s < DECODE_TARGET)) {
     notes.push(
-      '**UTXO decoding short of 5×.** After the hex fixes (char-code table, no regex pass, no copy) ours is ' +
-        '≈ 1.2× faster. What remains per UTXO: the sha256 of its checksum (≈ 2.3 µs, which avalanchejs skips: ' +
-        'the wallet verifies every UTXO\'s checksum, as the protocol-core issue asks), the full decode ' +
-        '(≈ 1.5 µs) and GC from a fresh buffer per ID and address. 5× means ≈ 2 µs per UTXO, less than the ' +
-        'checksum alone. Plan: `ByteReader.fixed` returning views into the UTXO\'s one buffer, and a balance ' +
-        'fast path reading asset, amount and owners straight from the bytes, decoding a UTXO fully only when it ' +
-        'is spent; with the checksum kept, the realistic target is ≈ 2×.',
+      `**UTXO decoding short of ${DECODE_TARGET}×** (${r.speedups.map((s) => fmtRatio(s)).join(', ')}). Per UTXO ours reads the hex ` +
+        'by character pairs into a shared buffer, hashes it for the checksum (sha256 of ≈ 120 bytes: ≈ 1.5 µs with @noble/hashes ' +
+        'on this machine, the largest part, which avalanchejs skips) and decodes a TransferOutput straight from the bytes.',
+    );
+  }
+  if (r.retainedRatio > RETAINED_TARGET) {
+    notes.push(
+      `**Retained heap over ${RETAINED_TARGET}× avalanchejs'** (${fmtRatio(r.retainedRatio)}). Each decoded UTXO keeps its objects, ` +
+        'its amount and locktime bigints and views into its bytes; asset IDs and addresses are shared.',
     );
   }
 });
 
 // ---- 3 ----
-await section(`3. balance view against a real node (${ADDRESSES} addresses, ${UTXOS} UTXOs)`, '3', async () => {
+await section(`3. balance view against a real node (${ADDRESSES} addresses, ${UTXO_COUNTS.join(' and ')} UTXOs)`, '3', async () => {
   const r = await nodeSection(log);
-  const roundTripLimit = Math.ceil(UTXOS / 1024) + 2;
-  const speedup = r.ref.median / r.ours.median;
-  rows.push({
-    section: '3',
-    case: `time to a complete X balance view: ${r.detail}`,
-    ours: fmtStats(r.ours),
-    reference: `avalanchejs AVMApi.getUTXOs pages ${fmtStats(r.ref)}`,
-    ratio: speedup >= 1 ? `${fmtRatio(speedup)} faster` : `${fmtRatio(speedup)}: SLOWER`,
-    limit: '< 2 s',
-    met: r.ours.p90 < 2000 && r.totalOk ? 'yes' : 'no',
-    note: `Fresh client and engine per run, ${r.ours.samples} runs each, interleaved, after one untimed run each. Node start ${fmtMs(r.startupMs)}, funding ${fmtMs(r.fundingMs)} (not timed). Totals ${r.totalOk ? 'matched the funded amount in every run' : 'DID NOT match the funded amount'}. "Met" requires p90 < 2 s.`,
-  });
-  rows.push({
-    section: '3',
-    case: 'round trips for that balance view',
-    ours: String(r.oursRequests),
-    reference: `avalanchejs ${r.refRequests}`,
-    ratio: '—',
-    limit: `≤ ceil(${UTXOS}/1024) + 2 = ${roundTripLimit}`,
-    met: r.oursRequests <= roundTripLimit ? 'yes' : 'no',
-  });
-  if (speedup < 1) {
+  const missed: string[] = [];
+  for (const size of r.sizes) {
+    const roundTripLimit = Math.ceil(size.utxos / 1024) + 2;
+    // Not slower than avalanchejs' bare page fetch, in the median and in the p90.
+    const faster = size.ref.median >= size.ours.median && size.ref.p90 >= size.ours.p90;
+    if (!faster) missed.push(`${size.utxos.toLocaleString('en-US')} UTXOs`);
+    rows.push({
+      section: '3',
+      case: `time to a complete X balance view: ${size.detail}`,
+      ours: fmtStats(size.ours),
+      reference: `avalanchejs AVMApi.getUTXOs pages ${fmtStats(size.ref)}`,
+      ratio: size.ratio.median >= 1 ? `${fmtRatio(size.ratio)} faster` : `${fmtRatio(size.ratio)}: SLOWER`,
+      limit: '≥ 1.0× avalanchejs (median and p90), < 2 s',
+      met: faster && size.ours.p90 < 2000 && size.totalOk ? 'yes' : 'no',
+      ...(size === r.sizes[0]
+        ? {
+            note:
+              `Fresh client and engine per run, ${size.ours.samples} runs each, interleaved, after one untimed run each; node start ${fmtMs(r.startupMs)}, ` +
+              `funding (not timed) ${r.sizes.map((x) => `${fmtMs(x.fundingMs)} to ${x.utxos.toLocaleString('en-US')}`).join(', ')}. ` +
+              `The engine shares one proof cache across runs, as the wallet keeps its proofs: the untimed run proves the UTXOs (what that costs is in the proof rows below). ` +
+              `Ratio = avalanchejs ÷ ours per round. Totals ${r.sizes.every((x) => x.totalOk) ? 'matched the funded amount in every run' : 'DID NOT match the funded amount'}. "Met" also requires p90 < 2 s.`,
+          }
+        : {}),
+    });
+    rows.push({
+      section: '3',
+      case: `round trips for that balance view (${size.utxos.toLocaleString('en-US')} UTXOs)`,
+      ours: String(size.oursRequests),
+      reference: `avalanchejs ${size.refRequests}`,
+      ratio: '—',
+      limit: `≤ ceil(${size.utxos}/1024) + 2 = ${roundTripLimit}`,
+      met: size.oursRequests <= roundTripLimit ? 'yes' : 'no',
+    });
+  }
+  if (missed.length > 0) {
     notes.push(
-      '**Balance view slower than avalanchejs** (the < 2 s target itself is met). Cause: ours verifies and ' +
-        'decodes every UTXO (checksum sha256, owners checked against the requested addresses, de-duplication) and ' +
-        'classifies each for spendable / locked / stakeable; avalanchejs does none of these. Plan: the section 2 ' +
-        'decode fast path.',
+      `**Balance view slower than avalanchejs' bare page fetch** (${missed.join(', ')}). Ours reads every page as avalanchejs does, ` +
+        'and on top verifies each checksum (sha256), checks the owners against the requested addresses, drops duplicates, looks up ' +
+        'each proof and classifies every UTXO; pages are pipelined (the next on the wire while one is read). See section 2 for what ' +
+        'reading a UTXO costs.',
     );
   }
 });
