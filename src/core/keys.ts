@@ -198,11 +198,16 @@ const PATH_RE = /^m(\/\d+'?)*$/;
 
 /**
  * The BIP-32 master node of one seed. Parent nodes are cached by path, so deriving many
- * siblings (address scans) costs one child step each instead of a walk from the root.
+ * siblings (address scans) costs one child step each instead of a walk from the root. The public
+ * half of each key (public key, short ID, EVM address) is kept by path too: a key asked for again
+ * (every engine the wallet opens asks for all of an account's addresses) comes without any curve
+ * arithmetic, and its secret is derived only if something reads it (a signer), once.
  */
 export class HdRoot {
   readonly #master: HDKey;
   readonly #parents = new Map<string, HDKey>();
+  readonly #publicHalves = new Map<string, Omit<KeyPair, 'secret'>>();
+  #wiped = false;
 
   private constructor(master: HDKey) {
     this.#master = master;
@@ -222,21 +227,27 @@ export class HdRoot {
     if (steps.some((step) => Number.parseInt(step, 10) > MAX_INDEX)) {
       throw new FormatError(`BIP-32 index out of range in ${path}`);
     }
-    const slash = path.lastIndexOf('/');
-    if (slash < 0) return this.#pairOf(this.#master);
-    const last = path.slice(slash + 1);
-    const hardened = last.endsWith("'");
-    const index = Number(hardened ? last.slice(0, -1) : last);
-    const child = this.#parent(path.slice(0, slash)).deriveChild(index + (hardened ? HARDENED_OFFSET : 0));
+    if (this.#wiped) throw new SigningError('this HD root has been wiped');
+    const known = this.#publicHalves.get(path);
+    if (known) {
+      let secret: Bytes | undefined;
+      const derive = (): Bytes => (secret ??= this.#secretAt(path));
+      // The checked signer proves this secret gives this public key before any signature leaves.
+      return { ...known, get secret(): Bytes { return derive(); } };
+    }
+    const raw = this.#secretAt(path);
     try {
-      return this.#pairOf(child);
+      const pair = keyPairFromSecret(raw);
+      this.#publicHalves.set(path, { publicKey: pair.publicKey, shortId: pair.shortId, evmAddress: pair.evmAddress });
+      return pair;
     } finally {
-      child.wipePrivateData();
+      wipe(raw);
     }
   }
 
   /** Drops every private key this root holds; the root is unusable afterwards. */
   wipe(): void {
+    this.#wiped = true;
     for (const node of this.#parents.values()) node.wipePrivateData();
     this.#parents.clear();
     this.#master.wipePrivateData();
@@ -252,10 +263,26 @@ export class HdRoot {
     return node;
   }
 
-  #pairOf(node: HDKey): KeyPair {
+  /** A copy of the secret at `path` (the derived node's own copy is wiped). */
+  #secretAt(path: string): Bytes {
+    if (this.#wiped) throw new SigningError('this HD root has been wiped');
+    const slash = path.lastIndexOf('/');
+    if (slash < 0) return this.#copyOf(this.#master);
+    const last = path.slice(slash + 1);
+    const hardened = last.endsWith("'");
+    const index = Number(hardened ? last.slice(0, -1) : last);
+    const child = this.#parent(path.slice(0, slash)).deriveChild(index + (hardened ? HARDENED_OFFSET : 0));
+    try {
+      return this.#copyOf(child);
+    } finally {
+      child.wipePrivateData();
+    }
+  }
+
+  #copyOf(node: HDKey): Bytes {
     const secret = node.privateKey;
     if (!secret) throw new SigningError('this HD root has been wiped');
-    return keyPairFromSecret(secret);
+    return secret.slice();
   }
 }
 
