@@ -50,14 +50,20 @@ export interface Decoded<U> {
 export function decodeOurs(hexes: readonly string[]): Decoded<Utxo> {
   const reader = new UtxoReader('avm');
   const utxos: Utxo[] = new Array<Utxo>(hexes.length);
+  // As WalletEngine.balances: the reader shares one array per asset ID, so by that array first.
   const sums = new Map<string, { assetID: Uint8Array; total: bigint }>();
+  const byArray = new Map<Uint8Array, { assetID: Uint8Array; total: bigint }>();
   for (let i = 0; i < hexes.length; i++) {
     const u = reader.read(hexes[i]!).utxo;
     utxos[i] = u;
-    const key = byteKey(u.assetID);
-    const sum = sums.get(key);
-    if (sum) sum.total += amountOf(u.output);
-    else sums.set(key, { assetID: u.assetID, total: amountOf(u.output) });
+    let sum = byArray.get(u.assetID);
+    if (!sum) {
+      const key = byteKey(u.assetID);
+      sum = sums.get(key);
+      if (!sum) sums.set(key, (sum = { assetID: u.assetID, total: 0n }));
+      byArray.set(u.assetID, sum);
+    }
+    sum.total += amountOf(u.output);
   }
   return { utxos, balances: new Map([...sums.values()].map((s) => [toHex(s.assetID), s.total])) };
 }
