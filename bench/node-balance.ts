@@ -21,7 +21,7 @@ export const UTXO_COUNTS = [5_000, 50_000] as const;
 /** Outputs per funding tx: 625 × 80 bytes ≈ 50 KB signed, under the 64 KiB mempool limit. */
 const PER_TX = 625;
 const UNIT = 1_000_000n; // 0.001 AVAX per UTXO
-const RUNS = 7;
+const RUNS = 11;
 
 /** The local network's pre-funded key: public knowledge, used only to fund the bench account. */
 export const GENESIS_KEY = keyPairFromSecret(parsePrivateKey('PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN'));
