@@ -47,6 +47,31 @@ export function fromHex(hex: string): Bytes {
  * bytes before it are written).
  */
 export function hexInto(text: string, from: number, out: Bytes, at: number, count: number): number {
+  // The text's characters as bytes first (native, and ASCII text is one byte each), then one
+  // table lookup per pair of bytes: about three times faster than reading characters.
+  // Usually the whole text fits: encoded as it is, read from `from` on (no substring to make).
+  const whole = text.length === from + 2 * count && text.length <= HEX_SCRATCH.length;
+  for (let done = 0; done < count; ) {
+    const n = whole ? count : Math.min(count - done, HEX_SCRATCH.length >> 1);
+    const start = from + 2 * done;
+    const skip = whole ? from : 0;
+    const { read, written } = TEXT_ENCODER.encodeInto(whole ? text : text.substring(start, start + 2 * n), HEX_SCRATCH);
+    // A character beyond ASCII (or the text ending early): find and name it the slow way.
+    if (read !== skip + 2 * n || written !== skip + 2 * n) return hexIntoByChars(text, start, out, at + done, count - done);
+    for (let i = 0, j = skip; i < n; i++, j += 2) {
+      const v = HEX_PAIR_VALUES[(HEX_SCRATCH[j]! << 7) | HEX_SCRATCH[j + 1]!]!;
+      if (v < 0) return start + j - skip;
+      out[at + done + i] = v;
+    }
+    done += n;
+  }
+  return -1;
+}
+
+const TEXT_ENCODER = new TextEncoder();
+const HEX_SCRATCH = new Uint8Array(4096);
+
+function hexIntoByChars(text: string, from: number, out: Bytes, at: number, count: number): number {
   for (let i = 0, j = from; i < count; i++, j += 2) {
     const c1 = text.charCodeAt(j);
     const c2 = text.charCodeAt(j + 1);

@@ -43,6 +43,21 @@ describe('hex by character pairs', () => {
     expect(() => fromHex('abc')).toThrow(/odd length/);
   });
 
+  it('reads long texts (past its 4 KB working buffer) and parts of texts, and names a bad character anywhere', () => {
+    const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 37) & 255);
+    const hex = toHex(bytes);
+    expect(fromHex('0x' + hex)).toEqual(bytes);
+    const part = new Uint8Array(3_000);
+    expect(hexInto('zz' + hex + 'zz', 2 + 2 * 1_000, part, 0, 3_000)).toBe(-1);
+    expect(part).toEqual(bytes.subarray(1_000, 4_000));
+    for (const at of [0, 4_095, 4_096, 9_001, 19_999]) {
+      for (const bad of ['g', '\u00e9', '\ud83d']) {
+        const text = hex.slice(0, at) + bad + hex.slice(at + 1);
+        expect(() => fromHex(text), `${JSON.stringify(bad)} at ${at}`).toThrow(`invalid hex character at ${at - (at % 2)}`);
+      }
+    }
+  });
+
   it('matches the bytes of any hex text', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 80 }), (bytes) => {
