@@ -3,7 +3,7 @@
 // owner addresses) as one array for all of them (IdTable). Anything else, or anything not
 // well-formed, is left to the strict reader (codec.ts decodeUtxo), which decodes it or says what
 // is wrong; so the two accept exactly the same bytes and give equal values.
-import { equalBytes, type Bytes } from '../bytes.js';
+import type { Bytes } from '../bytes.js';
 import type { TransferOutput, Utxo } from './types.js';
 
 const TRANSFER_OUTPUT = 7;
@@ -19,18 +19,32 @@ const ADDRESS_LENGTH = 20;
 export class IdTable {
   readonly #buckets = new Map<number, Bytes[]>();
 
-  /** The shared array equal to `bytes`, or `bytes` itself (now shared) when it is new. */
-  intern(bytes: Bytes): Bytes {
-    const head = u32(bytes, 0);
-    const bucket = this.#buckets.get(head);
-    if (!bucket) {
-      this.#buckets.set(head, [bytes]);
-      return bytes;
+  /**
+   * The shared array equal to `length` bytes of `source` at `at`; a view of them (now shared) when
+   * they are new. Compared in place: a value seen before costs no allocation.
+   */
+  intern(source: Bytes, at: number, length: number): Bytes {
+    const head = u32(source, at);
+    let bucket = this.#buckets.get(head);
+    if (bucket) {
+      for (const known of bucket) if (known.length === length && sameAt(known, source, at)) return known;
+    } else {
+      this.#buckets.set(head, (bucket = []));
     }
-    for (const known of bucket) if (equalBytes(known, bytes)) return known;
-    if (bucket.length < 4) bucket.push(bytes);
-    return bytes;
+    const view = viewOf(source, at, length);
+    if (bucket.length < 4) bucket.push(view);
+    return view;
   }
+}
+
+function sameAt(known: Bytes, source: Bytes, at: number): boolean {
+  for (let i = 0; i < known.length; i++) if (known[i] !== source[at + i]) return false;
+  return true;
+}
+
+/** A view of `length` bytes of `b` at `at` (the constructor: cheaper than subarray). */
+function viewOf(b: Bytes, at: number, length: number): Bytes {
+  return new Uint8Array(b.buffer, b.byteOffset + at, length);
 }
 
 function u32(b: Bytes, at: number): number {
@@ -53,16 +67,13 @@ export function decodeTransferUtxo(bytes: Bytes, ids?: IdTable): Utxo | undefine
   if (bytes.length < ADDRESSES_AT || bytes[0] !== 0 || bytes[1] !== 0 || u32(bytes, 70) !== TRANSFER_OUTPUT) return undefined;
   const count = u32(bytes, 94);
   if (bytes.length !== ADDRESSES_AT + count * ADDRESS_LENGTH) return undefined;
+  const shared = (at: number, length: number): Bytes => (ids ? ids.intern(bytes, at, length) : viewOf(bytes, at, length));
   const addresses: Bytes[] = new Array<Bytes>(count);
-  for (let i = 0, at = ADDRESSES_AT; i < count; i++, at += ADDRESS_LENGTH) {
-    const address = bytes.subarray(at, at + ADDRESS_LENGTH);
-    addresses[i] = ids ? ids.intern(address) : address;
-  }
-  const assetID = bytes.subarray(38, 70);
+  for (let i = 0, at = ADDRESSES_AT; i < count; i++, at += ADDRESS_LENGTH) addresses[i] = shared(at, ADDRESS_LENGTH);
   const output: TransferOutput = {
     kind: 'TransferOutput',
     amount: u64(bytes, 74),
     owners: { locktime: u64(bytes, 82), threshold: u32(bytes, 90), addresses },
   };
-  return { txID: bytes.subarray(2, 34), outputIndex: u32(bytes, 34), assetID: ids ? ids.intern(assetID) : assetID, output };
+  return { txID: viewOf(bytes, 2, 32), outputIndex: u32(bytes, 34), assetID: shared(38, 32), output };
 }
