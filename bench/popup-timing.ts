@@ -64,14 +64,16 @@ type Call = <T extends RequestType>(type: T, params: RequestParams<T>) => Promis
 /**
  * The DOM condition for "interactive", from src/popup/screens/Home.tsx and src/popup/app.tsx: the
  * grand total shows an amount (not the '—' it shows until a snapshot with updatedAt > 0 arrives),
- * an X-Chain asset row is rendered (not the placeholder), and the wallet's controls are enabled:
+ * so does the X-Chain's header (its AVAX figure; '—' while its rows are not there), and the
+ * wallet's controls are enabled:
  * every tab button, the Lock button and the account switcher. The Refresh button is left out on
  * purpose: it stays disabled while the refresh the popup starts on opening runs, by design.
  */
 const READY = `
   const total = document.querySelector('[data-testid="total-all"]');
   if (!total || total.textContent.trim() === '' || total.textContent.trim() === '\\u2014') return false;
-  if (!document.querySelector('li.asset-row[data-testid^="asset-X-"]')) return false;
+  const x = document.querySelector('[data-testid="total-X"]');
+  if (!x || x.textContent.trim() === '' || x.textContent.includes('\u2014')) return false;
   const tabs = document.querySelectorAll('nav.tabs button');
   if (tabs.length === 0) return false;
   for (const b of tabs) if (b.disabled) return false;
@@ -443,8 +445,8 @@ export function popupRows(r: PopupTiming): { rows: Row[]; details: string[]; not
       limit: 'report only',
       met: '—',
       note:
-        'Interactive = a MutationObserver installed before the page\'s scripts first sees: the grand total with an amount, an X-Chain ' +
-        'asset row, every tab button, the Lock button and the account switcher enabled (src/popup/screens/Home.tsx, src/popup/app.tsx). ' +
+        'Interactive = a MutationObserver installed before the page\'s scripts first sees: the grand total with an amount, the X-Chain ' +
+        "header's AVAX figure, every tab button, the Lock button and the account switcher enabled (src/popup/screens/Home.tsx, src/popup/app.tsx). " +
         'The Refresh button is not required: it stays disabled while the refresh the popup starts on opening runs.',
     },
     {

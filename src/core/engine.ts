@@ -1,7 +1,7 @@
 // The wallet's chain operations over a node: read UTXOs and balances, then build, sign, check and
 // issue transactions, and follow them to acceptance. Pure (no browser APIs): the background's
 // services and the integration tests both drive the chains through this one place.
-import { type Bytes, equalBytes, fromHex, toHex } from './bytes.js';
+import { byteKey, type Bytes, equalBytes, fromHex, toHex } from './bytes.js';
 import { exportNonce } from './c-atomic.js';
 import { utxoId } from './codec/ids.js';
 import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
@@ -123,13 +123,13 @@ function provenFirst(utxos: SpendableUtxo[]): SpendableUtxo[] {
 const PROOF_BUDGET_MS = 30_000;
 
 function refKey(u: Utxo): string {
-  return `${toHex(u.txID)}:${u.outputIndex}`;
+  return `${u.outputIndex}:${byteKey(u.txID)}`;
 }
 
 export class WalletEngine {
   readonly ctx: ChainContext;
   readonly #dropped: (DroppedUtxo & { chain: ChainAlias; sourceChain?: ChainAlias })[] = [];
-  /** UTXOs read so far that no tx proves, by `txID:index` (hex). */
+  /** UTXOs read so far that no tx proves, by refKey. */
   readonly #unproven = new Set<string>();
   readonly #proofs: ProofCache;
   private readonly owned: ReadonlySet<string>;
@@ -199,7 +199,7 @@ export class WalletEngine {
 
   /** True when no tx proves this UTXO (it was read by this engine and kept all the same). */
   isUnproven(utxo: Utxo): boolean {
-    return this.#unproven.has(refKey(utxo));
+    return this.#unproven.size > 0 && this.#unproven.has(refKey(utxo));
   }
 
   /**
@@ -240,10 +240,16 @@ export class WalletEngine {
   async balances(chain: 'X' | 'P'): Promise<AssetBalance[]> {
     const [utxos, now] = await Promise.all([this.utxos(chain), this.now(chain)]);
     const byAsset = new Map<string, AssetBalance>();
+    // The client's reader shares one array per asset ID: by that array first, no key to make.
+    const byArray = new Map<Bytes, AssetBalance>();
     for (const u of utxos) {
-      const key = toHex(u.assetID);
-      let b = byAsset.get(key);
-      if (!b) byAsset.set(key, (b = { assetID: u.assetID, spendable: 0n, locked: 0n, lockedStakeable: 0n, unproven: 0n }));
+      let b = byArray.get(u.assetID);
+      if (!b) {
+        const key = byteKey(u.assetID);
+        b = byAsset.get(key);
+        if (!b) byAsset.set(key, (b = { assetID: u.assetID, spendable: 0n, locked: 0n, lockedStakeable: 0n, unproven: 0n }));
+        byArray.set(u.assetID, b);
+      }
       const c = classifyUtxo(u, this.owned, now);
       const amount = c.state === 'spendable' ? c.spendable.amount : c.state === 'locked' || c.state === 'stakeable-locked' ? c.amount : 0n;
       if (c.state === 'spendable') b.spendable += amount;

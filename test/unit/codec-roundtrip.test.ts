@@ -566,6 +566,26 @@ describe('sorting helpers give the consensus order (wire-format.md §4.7, §6.3)
     ]);
   });
 
+  it('transferable inputs: the same order when many txIDs share their first bytes, or are the same', () => {
+    // txIDs from a few 4-byte prefixes and few tails: ties on the prefix (and on the whole ID) are common.
+    const arbTxId = fc.tuple(fc.constantFrom(0x00000000, 0x7fffffff, 0x80000000, 0xffffffff), fc.integer({ min: 0, max: 3 })).map(([head, tail]) => {
+      const id = new Uint8Array(32);
+      new DataView(id.buffer).setUint32(0, head);
+      id[31] = tail;
+      return id;
+    });
+    const arbInput = fc.record({ txID: arbTxId, outputIndex: fc.integer({ min: 0, max: 3 }) }).map((r) => ({ ...r, assetID: ID_B, input: { kind: 'TransferInput' as const, amount: 1n, sigIndices: [] } }));
+    fc.assert(
+      fc.property(fc.array(arbInput, { maxLength: 60 }), (inputs) => {
+        const sorted = sortTransferableInputs(inputs);
+        expect(sorted).toHaveLength(inputs.length);
+        const ref = (i: { txID: Bytes; outputIndex: number }): string => `${toHex(i.txID)}:${i.outputIndex}`;
+        expect(sameMultiset(sorted.map(ref), inputs.map(ref))).toBe(true);
+        expect(isSortedBy(sorted, (a, b) => compareBytes(a.txID, b.txID) || Math.sign(a.outputIndex - b.outputIndex), false)).toBe(true);
+      }),
+    );
+  });
+
   it('operations: by their full codec bytes; UTXO IDs inside each operation by (txID, index)', () => {
     // An operation's codec bytes are what an OperationTx with only that operation adds after its count.
     const prefix = encodeUnsignedTx({ ...emptyXBase(), kind: 'OperationTx', operations: [] } as XOperationTx);

@@ -376,6 +376,30 @@ describe('HD derivation', () => {
     expect(performance.now() - start).toBeLessThan(5000);
   });
 
+  it('a key asked for again has the same public half at once, and the same secret when read', async () => {
+    const root = HdRoot.fromSeed(await mnemonicToSeed(HARDHAT));
+    const first = deriveXpKey(root, 0, 1, 4);
+    const again = deriveXpKey(root, 0, 1, 4);
+    expect([again.publicKey, again.shortId, again.evmAddress].map(toHex)).toEqual([first.publicKey, first.shortId, first.evmAddress].map(toHex));
+    expect(toHex(again.secret)).toBe(toHex(first.secret));
+    expect(toHex(again.secret)).toBe(toHex(HDKey.fromMasterSeed(await mnemonicToSeed(HARDHAT)).derive(xpPath(0, 1, 4)).privateKey!));
+    // Each pair owns its secret: wiping one leaves the other.
+    wipe(first.secret);
+    expect(toHex(deriveXpKey(root, 0, 1, 4).secret)).toBe(toHex(again.secret));
+  });
+
+  it('once wiped, gives no key, not even one asked for before, and no secret not read before', () => {
+    const root = HdRoot.fromSeed(new Uint8Array(32).fill(7));
+    deriveXpKey(root, 0, 0, 0);
+    const read = deriveXpKey(root, 0, 0, 0);
+    const secret = toHex(read.secret);
+    const unread = deriveXpKey(root, 0, 0, 0);
+    root.wipe();
+    expect(() => deriveXpKey(root, 0, 0, 0)).toThrow(SigningError);
+    expect(() => unread.secret).toThrow(/wiped/);
+    expect(toHex(read.secret)).toBe(secret);
+  });
+
   it('stops deriving once wiped', () => {
     const root = HdRoot.fromSeed(new Uint8Array(32).fill(9));
     deriveXpKey(root, 0, 0, 0);

@@ -365,6 +365,13 @@ describe('getAllUtxos', () => {
     expect(r.requests).toBe(3);
   });
 
+  it('a failure of the page asked for while the one before was read fails the whole read', async () => {
+    const pages = pagingRoute([1, 2, 3].map((tx) => utxoHex({ tx })));
+    const { url, calls } = await fakeNode((c) => ((c.params as { startIndex?: unknown }).startIndex ? { error: { code: -32000, message: 'database closed' } } : pages(c)));
+    await expect(client(url).getAllUtxos('X', [ME_X], { limit: 2 })).rejects.toThrow(/database closed/);
+    expect(calls).toHaveLength(2);
+  });
+
   it('uses the full page size of 1024 by default', async () => {
     const { url, calls } = await fakeNode(pagingRoute([]));
     await client(url).getAllUtxos('X', [ME_X]);

@@ -42,6 +42,7 @@ import {
   writeUtxoRef,
 } from './parts.js';
 import { isPBlockTx, PVM_TX_TYPE_IDS, readPvmTx, writePvmTx } from './pvm.js';
+import { decodeTransferUtxo, type IdTable } from './utxo-fast.js';
 import type {
   ChainTx,
   CExportTx,
@@ -363,7 +364,17 @@ export function decodeChainTx(bytes: Bytes, vm: Vm): DecodedSignedTx<ChainTx> {
   return { unsigned, credentials, unsignedLength };
 }
 
-export function decodeUtxo(bytes: Bytes, vm: Vm): Utxo {
+/**
+ * A UTXO from its codec bytes, strictly. A TransferOutput UTXO is read by the fast path (its IDs
+ * and addresses are views into `bytes`, shared through `ids` when given); any other is decoded
+ * field by field (decodeUtxoFields).
+ */
+export function decodeUtxo(bytes: Bytes, vm: Vm, ids?: IdTable): Utxo {
+  return decodeTransferUtxo(bytes, ids) ?? decodeUtxoFields(bytes, vm);
+}
+
+/** decodeUtxo field by field, for every kind of output; its errors say what is wrong where. */
+export function decodeUtxoFields(bytes: Bytes, vm: Vm): Utxo {
   const r = new ByteReader(bytes);
   readVersion(r);
   const ref = readUtxoRef(r);

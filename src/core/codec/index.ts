@@ -16,6 +16,7 @@ export {
   type DecodedSignedTx,
 } from './codec.js';
 export { isPBlockTx, PVM_TX_TYPE_IDS } from './pvm.js';
+export { IdTable } from './utxo-fast.js';
 export * from './pvm-rules.js';
 export * from './ids.js';
 export * from './rules.js';

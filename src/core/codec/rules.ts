@@ -40,7 +40,35 @@ export function sortOutputs(outputs: Output[], vm: Vm): Output[] {
 }
 
 export function sortTransferableInputs(inputs: TransferableInput[]): TransferableInput[] {
-  return [...inputs].sort(compareUtxoRefs);
+  const n = inputs.length;
+  if (n < 2 || n >= INDEX_SPAN) return [...inputs].sort(compareUtxoRefs);
+  // A numeric sort of (first 4 bytes of the txID, position) runs natively, with no comparator
+  // calls; only inputs whose txIDs share those 4 bytes are then ordered by the full comparison.
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = leadingU32(inputs[i]!.txID) * INDEX_SPAN + i;
+  keys.sort();
+  const out: TransferableInput[] = new Array<TransferableInput>(n);
+  const heads = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const head = Math.floor(keys[i]! / INDEX_SPAN);
+    heads[i] = head;
+    out[i] = inputs[keys[i]! - head * INDEX_SPAN]!;
+  }
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && heads[j] === heads[i]) j++;
+    if (j - i > 1) out.splice(i, j - i, ...out.slice(i, j).sort(compareUtxoRefs));
+    i = j;
+  }
+  return out;
+}
+
+/** Positions fit below this, so a 32-bit prefix and a position pack exactly into one double. */
+const INDEX_SPAN = 2 ** 20;
+
+/** The first 4 bytes as an unsigned number, missing bytes as 0: ordered as compareBytes orders. */
+function leadingU32(b: Bytes): number {
+  return (((b[0] ?? 0) << 24) | ((b[1] ?? 0) << 16) | ((b[2] ?? 0) << 8) | (b[3] ?? 0)) >>> 0;
 }
 
 export function sortOperations(ops: Operation[]): Operation[] {

@@ -42,10 +42,17 @@ export const stringMap: Guard<Record<string, string>> = (value, path) => {
 
 export const utxoIndexGuard = g.object({ address: g.string, utxo: g.string });
 
+/** An array of strings, taken as it is: no per-item path text unless an item is wrong (a page has 1,024). */
+const stringArray: Guard<string[]> = (value, path) => {
+  if (!Array.isArray(value)) throw shapeError(path, 'an array', value);
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') g.string(value[i], `${path}[${i}]`);
+  return value as string[];
+};
+
 export const utxoPageGuard: Guard<UtxoPage> = (value, path) => {
   const page = g.object({
     numFetched: g.uintNumber,
-    utxos: g.array(g.string),
+    utxos: stringArray,
     endIndex: utxoIndexGuard,
   })(value, path);
   if (page.numFetched !== page.utxos.length) {

@@ -1,14 +1,15 @@
 // NodeClient: one client per node, with every API group, getAllUtxos (paged, batched, checked,
 // proven digests) and waitForTx (a tx followed to a decision).
-import { type Bytes, equalBytes, toHex } from '../bytes.js';
-import { formatAddress, fromApiHexWithDigest, parseAddress, parseId } from '../encoding.js';
+import { byteKey, type Bytes, equalBytes } from '../bytes.js';
+import { formatAddress, parseAddress, parseId } from '../encoding.js';
 import { FormatError, NodeResponseError, RpcError, TimeoutError, ValidationError } from '../errors.js';
-import { decodeUtxo, ownersOf, utxoId } from '../codec/index.js';
-import type { Utxo, Vm } from '../codec/types.js';
+import { ownersOf, utxoId } from '../codec/index.js';
+import type { Vm } from '../codec/types.js';
 import { type CallOptions, type FetchLike, JsonRpcEndpoint, sleep } from '../rpc.js';
-import { type AllUtxosResult, type AtomicApiConfig, type ChainAlias, type DroppedUtxo, type GetAllUtxosOptions, type IndexName, MAX_UTXO_ADDRESSES, MAX_UTXO_PAGE, type NodeClientConfig, type TxOutcome, type UtxoIndex, type UtxoPageParams, type WaitOptions } from './types.js';
+import { type AllUtxosResult, type AtomicApiConfig, type ChainAlias, type DroppedUtxo, type GetAllUtxosOptions, type IndexName, MAX_UTXO_ADDRESSES, MAX_UTXO_PAGE, type NodeClientConfig, type TxOutcome, type UtxoIndex, type UtxoPage, type UtxoPageParams, type WaitOptions } from './types.js';
 import { isTransient, joinUrl } from './checks.js';
 import { UtxoChainApi } from './utxo-chain.js';
+import { type ReadUtxo, UtxoReader } from './utxo-reader.js';
 import { InfoApi } from './info.js';
 import { AvmApi } from './avm.js';
 import { PlatformApi } from './platform.js';
@@ -115,43 +116,45 @@ export class NodeClient {
     const normalized: string[] = [];
     for (const a of addresses) {
       const parsed = parseAddress(a.trim());
-      const key = toHex(parsed.bytes);
+      const key = byteKey(parsed.bytes);
       if (wanted.has(key)) continue;
       wanted.add(key);
       normalized.push(formatAddress(chain, parsed.hrp, parsed.bytes));
     }
 
-    const kept = new Map<string, { utxo: Utxo; bytes: Bytes; digest: Bytes }>();
+    const reader = new UtxoReader(vm);
+    // The reader shares equal addresses between UTXOs: whether one is wanted is asked once per array.
+    const isWanted = new Map<Bytes, boolean>();
+    const wantedAddress = (addr: Bytes): boolean => {
+      let yes = isWanted.get(addr);
+      if (yes === undefined) isWanted.set(addr, (yes = wanted.has(byteKey(addr))));
+      return yes;
+    };
+    const kept = new Map<string, ReadUtxo>();
     const conflicted = new Set<string>();
     const dropped: DroppedUtxo[] = [];
     let requests = 0;
 
     const accept = (hex: string): void => {
-      let bytes: Bytes;
-      let digest: Bytes;
+      let read: ReadUtxo;
       try {
-        ({ bytes, digest } = fromApiHexWithDigest(hex));
+        read = reader.read(hex);
       } catch (e) {
-        dropped.push({ reason: `bad hex: ${(e as Error).message}` });
+        const bad = e instanceof FormatError ? 'bad hex' : 'undecodable UTXO';
+        dropped.push({ reason: `${bad}: ${(e as Error).message}` });
         return;
       }
-      let utxo: Utxo;
-      try {
-        utxo = decodeUtxo(bytes, vm);
-      } catch (e) {
-        dropped.push({ reason: `undecodable UTXO: ${(e as Error).message}` });
-        return;
-      }
-      // Hex key: utxoId's CB58 (sha256 + base58) only where a UTXO is reported as dropped.
-      const id = `${toHex(utxo.txID)}:${utxo.outputIndex}`;
-      if (!ownersOf(utxo.output).addresses.some((addr) => wanted.has(toHex(addr)))) {
+      const { utxo, digest } = read;
+      // Not utxoId's CB58 (sha256 + base58): that only where a UTXO is reported as dropped.
+      const id = `${utxo.outputIndex}:${byteKey(utxo.txID)}`;
+      if (!ownersOf(utxo.output).addresses.some(wantedAddress)) {
         dropped.push({ id: utxoId(utxo), reason: 'owned by none of the requested addresses' });
         return;
       }
       if (conflicted.has(id)) return;
       const prior = kept.get(id);
       if (!prior) {
-        kept.set(id, { utxo, bytes, digest });
+        kept.set(id, read);
       } else if (!equalBytes(prior.digest, digest)) {
         // Two different bodies under one ID: the node is lying about at least one. Trust neither.
         kept.delete(id);
@@ -160,28 +163,37 @@ export class NodeClient {
       }
     };
 
+    const callOpts: CallOptions = {};
+    if (opts.signal) callOpts.signal = opts.signal;
+    if (opts.timeoutMs !== undefined) callOpts.timeoutMs = opts.timeoutMs;
+    const fetchPage = (batch: string[], startIndex?: UtxoIndex): Promise<UtxoPage> => {
+      const params: UtxoPageParams = { addresses: batch, limit };
+      if (startIndex) params.startIndex = startIndex;
+      if (opts.sourceChain !== undefined) params.sourceChain = opts.sourceChain;
+      requests++;
+      return api.getUTXOs(params, callOpts);
+    };
+
     for (let i = 0; i < normalized.length; i += MAX_UTXO_ADDRESSES) {
       const batch = normalized.slice(i, i + MAX_UTXO_ADDRESSES);
       const seenEnds = new Set<string>();
-      let startIndex: UtxoIndex | undefined;
-      for (;;) {
-        const params: UtxoPageParams = { addresses: batch, limit };
-        if (startIndex) params.startIndex = startIndex;
-        if (opts.sourceChain !== undefined) params.sourceChain = opts.sourceChain;
-        const callOpts: CallOptions = {};
-        if (opts.signal) callOpts.signal = opts.signal;
-        if (opts.timeoutMs !== undefined) callOpts.timeoutMs = opts.timeoutMs;
-        requests++;
-        const page = await api.getUTXOs(params, callOpts);
+      let next: Promise<UtxoPage> | undefined = fetchPage(batch);
+      while (next) {
+        const page = await next;
+        next = undefined;
         if (page.utxos.length > limit) {
           throw new NodeResponseError(`getUTXOs returned ${page.utxos.length} UTXOs for a limit of ${limit}`);
         }
+        if (page.utxos.length === limit) {
+          const endKey = `${page.endIndex.address}|${page.endIndex.utxo}`;
+          if (seenEnds.has(endKey)) throw new NodeResponseError('getUTXOs pagination went round in a circle');
+          seenEnds.add(endKey);
+          // A pipeline: the next page is on the wire while this one is checked and decoded.
+          next = fetchPage(batch, page.endIndex);
+          // Should this page turn out bad, the request already sent must not reject unobserved.
+          next.catch(() => undefined);
+        }
         for (const hex of page.utxos) accept(hex);
-        if (page.utxos.length < limit) break;
-        const endKey = `${page.endIndex.address}|${page.endIndex.utxo}`;
-        if (seenEnds.has(endKey)) throw new NodeResponseError('getUTXOs pagination went round in a circle');
-        seenEnds.add(endKey);
-        startIndex = page.endIndex;
       }
     }
 

@@ -1,10 +1,10 @@
 // Signing a built or dApp-supplied transaction: work out which address must sign each credential
 // (from the spent UTXOs' owners, and for a P-Chain authorization from the owner it answers to),
-// sign each distinct key once, and check every signature by recovering its signer before
-// anything leaves the wallet.
+// sign each distinct key once, and check every signature before anything leaves the wallet: the
+// wallet's own against their key (checkOwnSignatures), any other by recovering its signer.
 // The signing rules: docs/protocol.md §Signing.
 import { sha256 } from '@noble/hashes/sha2.js';
-import { type Bytes, equalBytes, toHex } from '../bytes.js';
+import { byteKey, type Bytes, equalBytes, toHex } from '../bytes.js';
 import { appendCredentials, decodeSignedTx, encodeUnsignedTx } from '../codec/codec.js';
 import { utxoId } from '../codec/ids.js';
 import { authorizationOf } from '../codec/pvm-rules.js';
@@ -24,6 +24,7 @@ import type {
 import { cb58Encode } from '../encoding.js';
 import { SigningError, ValidationError } from '../errors.js';
 import { evmAddressFromPublicKey, type KeyPair, recoverSigner, signDigest } from '../keys.js';
+import { checkOwnSignatures } from '../sign-check.js';
 import type { BuiltTx } from './built.js';
 
 export const EMPTY_SIGNATURE = new Uint8Array(65);
@@ -37,12 +38,12 @@ export function keychainOf(keys: Iterable<KeyPair>): Keychain {
   const byShort = new Map<string, KeyPair>();
   const byEvm = new Map<string, KeyPair>();
   for (const k of keys) {
-    byShort.set(toHex(k.shortId), k);
-    byEvm.set(toHex(k.evmAddress), k);
+    byShort.set(byteKey(k.shortId), k);
+    byEvm.set(byteKey(k.evmAddress), k);
   }
   return {
-    byShortId: (id) => byShort.get(toHex(id)),
-    byEvmAddress: (a) => byEvm.get(toHex(a)),
+    byShortId: (id) => byShort.get(byteKey(id)),
+    byEvmAddress: (a) => byEvm.get(byteKey(a)),
   };
 }
 
@@ -79,15 +80,40 @@ export function authorityOwnerOf(tx: UnsignedTx, lookup: UtxoLookup): OutputOwne
 
 export type UtxoLookup = (ref: UtxoRef) => Utxo | undefined;
 
-/** Map key of a UTXO reference: hex, not utxoId's CB58 (a sha256 and a base58 pass per call). */
+/** Map key of a UTXO reference: not utxoId's CB58 (a sha256 and a base58 pass per call). */
 function refKey(ref: UtxoRef): string {
-  return `${toHex(ref.txID)}:${ref.outputIndex}`;
+  return `${ref.outputIndex}:${byteKey(ref.txID)}`;
 }
 
+/**
+ * Finds a UTXO by reference. A builder's inputs carry their UTXO's own txID object, so the lookup
+ * tries that object first (no key to make); any other reference is found by value, through a map
+ * made on the first such lookup.
+ */
 export function utxoLookupOf(utxos: Iterable<Utxo>): UtxoLookup {
-  const map = new Map<string, Utxo>();
-  for (const u of utxos) map.set(refKey(u), u);
-  return (ref) => map.get(refKey(ref));
+  const list = [...utxos];
+  const byObject = new Map<Bytes, Utxo | Utxo[]>();
+  for (const u of list) {
+    const prior = byObject.get(u.txID);
+    byObject.set(u.txID, prior === undefined ? u : Array.isArray(prior) ? [...prior, u] : [prior, u]);
+  }
+  let byValue: Map<string, Utxo> | undefined;
+  return (ref) => {
+    const same = byObject.get(ref.txID);
+    if (same !== undefined) {
+      if (!Array.isArray(same)) {
+        if (same.outputIndex === ref.outputIndex) return same;
+      } else {
+        // The last one wins, as in the map by value.
+        for (let i = same.length - 1; i >= 0; i--) if (same[i]!.outputIndex === ref.outputIndex) return same[i];
+      }
+    }
+    if (!byValue) {
+      byValue = new Map();
+      for (const u of list) byValue.set(refKey(u), u);
+    }
+    return byValue.get(refKey(ref));
+  };
 }
 
 function sigIndicesOf(input: Input): number[] {
@@ -186,78 +212,115 @@ export function signTx(
   options: { allowPartial?: boolean; existing?: Credential[]; unsignedBytes?: Bytes } = {},
 ): SignedResult {
   const unsignedBytes = options.unsignedBytes ?? encodeUnsignedTx(tx);
-  const digest = sha256(unsignedBytes);
-  // One signature per distinct key, looked up by the keychain's KeyPair object (no hex per slot).
-  const cache = new Map<KeyPair, Bytes>();
+  // The tx ID hashes the signed bytes, which start with the unsigned ones: hash those once.
+  const hasher = sha256.create().update(unsignedBytes);
+  const digest = hasher.clone().digest();
+  // One signature per distinct key, looked up by the keychain's KeyPair object (no hex per slot);
+  // all of them checked against their keys together, before any leaves.
+  const ours = new Map<KeyPair, Bytes>();
+  const signerOf = new Map<Bytes, KeyPair>();
   let complete = true;
   const credentials = required.map((cred, c): Credential => {
-    const unknown = Array.from({ length: cred.unknownSigners ?? 0 }, (_, k) => {
-      const prior = options.existing?.[c]?.signatures[cred.signers.length + k];
-      if (prior && !equalBytes(prior, EMPTY_SIGNATURE)) return prior;
-      if (!options.allowPartial) throw new SigningError(`the wallet cannot tell who signs credential ${c}`);
-      complete = false;
-      return EMPTY_SIGNATURE;
-    });
-    const signatures = cred.signers.map((signer, s) => {
-      const prior = options.existing?.[c]?.signatures[s];
-      if (prior && !equalBytes(prior, EMPTY_SIGNATURE)) return prior;
+    const prior = options.existing?.[c]?.signatures;
+    const signatures: Bytes[] = [];
+    for (let s = 0; s < cred.signers.length; s++) {
+      const kept = prior?.[s];
+      if (kept && !equalBytes(kept, EMPTY_SIGNATURE)) {
+        signatures.push(kept);
+        continue;
+      }
+      const signer = cred.signers[s]!;
       const key = keyFor(keychain, signer, cred.evm);
       if (!key) {
         if (!options.allowPartial) throw new SigningError(`no key in this wallet for signer ${toHex(signer)}`);
         complete = false;
-        return EMPTY_SIGNATURE;
+        signatures.push(EMPTY_SIGNATURE);
+        continue;
       }
-      let sig = cache.get(key);
+      let sig = ours.get(key);
       if (!sig) {
         sig = signDigest(key.secret, digest);
-        cache.set(key, sig);
+        ours.set(key, sig);
+        signerOf.set(sig, key);
       }
-      return sig;
-    });
-    return { fx: cred.fx, signatures: [...signatures, ...unknown] };
+      signatures.push(sig);
+    }
+    for (let k = 0; k < (cred.unknownSigners ?? 0); k++) {
+      const kept = prior?.[cred.signers.length + k];
+      if (kept && !equalBytes(kept, EMPTY_SIGNATURE)) {
+        signatures.push(kept);
+        continue;
+      }
+      if (!options.allowPartial) throw new SigningError(`the wallet cannot tell who signs credential ${c}`);
+      complete = false;
+      signatures.push(EMPTY_SIGNATURE);
+    }
+    return { fx: cred.fx, signatures };
   });
-  verifyCredentials(digest, required, credentials, { allowEmpty: !complete });
+  checkOwnSignatures(digest, Array.from(ours, ([key, signature]) => ({ key, signature })));
+  verifyCredentials(digest, required, credentials, { allowEmpty: !complete, checked: signerOf });
   const signedBytes = appendCredentials(unsignedBytes, tx.vm, credentials);
-  return { unsignedBytes, signedBytes, credentials, txID: cb58Encode(sha256(signedBytes)), complete };
+  const txID = cb58Encode(hasher.update(signedBytes.subarray(unsignedBytes.length)).digest());
+  return { unsignedBytes, signedBytes, credentials, txID, complete };
 }
 
 /**
- * Recovers every signature and checks it against the address that must sign that slot. Throws
- * SigningError naming the first mismatch.
+ * Checks every signature against the address that must sign its slot. Throws SigningError naming
+ * the first mismatch. A signature in `checked` (the object itself) was made by this wallet and
+ * proven against that key (checkOwnSignatures); every other one is recovered, once per distinct
+ * signature.
  */
 export function verifyCredentials(
   digest: Bytes,
   required: RequiredCredential[],
   credentials: Credential[],
-  options: { allowEmpty?: boolean } = {},
+  options: { allowEmpty?: boolean; checked?: ReadonlyMap<Bytes, KeyPair> } = {},
 ): void {
   if (credentials.length !== required.length) {
     throw new SigningError(`expected ${required.length} credentials, found ${credentials.length}`);
   }
   // One key's signature fills every slot that key signs: recover each distinct signature once (a
-  // recovery costs about five signings) and check every slot against it.
-  const recovered = new Map<string, { publicKey: Bytes; shortId: Bytes }>();
-  required.forEach((cred, c) => {
+  // recovery costs about six signings) and check every slot against it.
+  interface Signer {
+    shortId: Bytes;
+    publicKey?: Bytes;
+    evmAddress?: Bytes;
+  }
+  const bySignature = new Map<Bytes, Signer>();
+  const recovered = new Map<string, Signer>();
+  const signerOf = (sig: Bytes): Signer => {
+    let signer = bySignature.get(sig);
+    if (signer) return signer;
+    const key = options.checked?.get(sig);
+    if (key) {
+      signer = key;
+    } else {
+      const text = byteKey(sig);
+      signer = recovered.get(text);
+      if (!signer) recovered.set(text, (signer = recoverSigner(digest, sig)));
+    }
+    bySignature.set(sig, signer);
+    return signer;
+  };
+  for (let c = 0; c < required.length; c++) {
+    const cred = required[c]!;
     const got = credentials[c]!;
     if (got.fx !== cred.fx) throw new SigningError(`credential ${c} has the wrong type`);
     const needed = cred.signers.length + (cred.unknownSigners ?? 0);
     if (got.signatures.length !== needed) {
       throw new SigningError(`credential ${c} needs ${needed} signatures, has ${got.signatures.length}`);
     }
-    got.signatures.forEach((sig, s) => {
-      // A slot whose signer is unknown holds what the tx came with: nothing to check it against.
-      if (s >= cred.signers.length) return;
-      if (options.allowEmpty && equalBytes(sig, EMPTY_SIGNATURE)) return;
-      const key = toHex(sig);
-      let signer = recovered.get(key);
-      if (!signer) recovered.set(key, (signer = recoverSigner(digest, sig)));
-      const { publicKey, shortId } = signer;
-      const address = cred.evm ? evmAddressFromPublicKey(publicKey) : shortId;
+    // Slots past `signers` have an unknown signer and hold what the tx came with: nothing to check.
+    for (let s = 0; s < cred.signers.length; s++) {
+      const sig = got.signatures[s]!;
+      if (options.allowEmpty && equalBytes(sig, EMPTY_SIGNATURE)) continue;
+      const signer = signerOf(sig);
+      const address = cred.evm ? (signer.evmAddress ??= evmAddressFromPublicKey(signer.publicKey!)) : signer.shortId;
       if (!equalBytes(address, cred.signers[s]!)) {
         throw new SigningError(`signature ${s} of credential ${c} is not from the required signer`);
       }
-    });
-  });
+    }
+  }
 }
 
 /**

@@ -1,17 +1,17 @@
 // Which UTXOs the wallet may spend now, and how it picks them. Locked value (a future locktime,
 // or a StakeableLockOut before its locktime) is never offered as spendable.
-import { type Bytes, toHex } from '../bytes.js';
+import { byteKey, type Bytes, equalBytes, toHex } from '../bytes.js';
 import { utxoId } from '../codec/ids.js';
 import type { OutputOwners, TransferableInput, Utxo } from '../codec/types.js';
 import { InsufficientFundsError } from '../errors.js';
 import { cb58Encode } from '../encoding.js';
 
-/** Hex of the 20-byte short IDs the wallet holds keys for. */
+/** The 20-byte short IDs the wallet holds keys for, as byteKey strings (made by ownedAddressSet). */
 export type OwnedAddresses = ReadonlySet<string>;
 
 export function ownedAddressSet(shortIds: Iterable<Bytes>): Set<string> {
   const set = new Set<string>();
-  for (const id of shortIds) set.add(toHex(id));
+  for (const id of shortIds) set.add(byteKey(id));
   return set;
 }
 
@@ -30,7 +30,7 @@ export interface SpendableUtxo {
 export function signingIndices(owners: OutputOwners, owned: OwnedAddresses): number[] | undefined {
   const indices: number[] = [];
   for (let i = 0; i < owners.addresses.length && indices.length < owners.threshold; i++) {
-    if (owned.has(toHex(owners.addresses[i]!))) indices.push(i);
+    if (owned.has(byteKey(owners.addresses[i]!))) indices.push(i);
   }
   return indices.length === owners.threshold ? indices : undefined;
 }
@@ -87,13 +87,17 @@ export function selectUtxos(
   target: bigint,
   options: { exclude?: ReadonlySet<string>; assetLabel?: string } = {},
 ): { chosen: SpendableUtxo[]; total: bigint } {
-  const assetHex = toHex(assetID);
-  const candidates = pool
-    .filter((s) => toHex(s.utxo.assetID) === assetHex && !options.exclude?.has(utxoId(s.utxo)))
-    .sort((a, b) => Number(b.first ?? false) - Number(a.first ?? false) || Number(a.unproven ?? false) - Number(b.unproven ?? false) || (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+  // Sort keys made once per candidate: `first` ones, then proven before unproven, then the amount
+  // as a Number (order-preserving, so only equal Numbers need the exact bigint comparison).
+  const keyed: { s: SpendableUtxo; rank: number; size: number }[] = [];
+  for (const s of pool) {
+    if (!equalBytes(s.utxo.assetID, assetID) || options.exclude?.has(utxoId(s.utxo))) continue;
+    keyed.push({ s, rank: (s.first ? 0 : 2) + (s.unproven ? 1 : 0), size: Number(s.amount) });
+  }
+  keyed.sort((a, b) => a.rank - b.rank || b.size - a.size || (a.s.amount === b.s.amount ? 0 : a.s.amount > b.s.amount ? -1 : 1));
   const chosen: SpendableUtxo[] = [];
   let total = 0n;
-  for (const c of candidates) {
+  for (const { s: c } of keyed) {
     // `first` ones are always taken: a refused send's inputs, which the new tx must share.
     if (total >= target && !c.first) break;
     chosen.push(c);
