@@ -16,15 +16,17 @@ import type { AccountView } from '../../src/shared/messages.js';
 import { AVAX, freshKey, genesisEngine, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
 import { expectAccessible } from './a11y.js';
-import contracts from '../fixtures/contracts.json' with { type: 'json' };
 import { expectDelegationApproval, siteBuiltDelegation } from './staking.js';
 import {
   CHAIN_ID,
   CHAIN_ID_HEX,
+  DEPLOYED_BYTECODE,
   eventsInPage,
   evmAddressOf,
   expectConnectApproval,
   expectDecisionButtons,
+  expectDeployApproval,
+  expectDeployed,
   expectAddChainApproval,
   expectDiscovered,
   expectOk,
@@ -336,20 +338,13 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
   });
 
   step('a dApp deploys a contract through viem: the approval says "Deploy a contract" with its size, code hash and address, and what it does (axe) → Approve → the contract is at that address', async () => {
-    const bytecode = contracts.contracts.TestNft.bytecode as `0x${string}`;
-    const pending = dapp('deployContract', bytecode);
+    const pending = dapp('deployContract', DEPLOYED_BYTECODE);
     const { window, shown } = await approvalWindow('eth_sendTransaction', pending);
-    expect(shown.title).toBe('Deploy a contract');
-    expect(shown.testids['deploy-size']).toBe(`${(bytecode.length - 2) / 2} bytes`);
-    expect(shown.testids['deploy-hash']).toMatch(/^0x[0-9a-f]{64}$/);
-    // Tried on the node first: deploying changes no balance of the account (the fee aside).
-    expect(shown.testids['simulation-changes']).toBe('No balance change found (besides the fee).');
+    expectDeployApproval(shown, server!.origin);
     await expectAccessible(window, 'the deployment approval', (line) => log.add('test', line));
     await screenshotApproval(window, 'deploy');
     await decide(window, 'Approve');
-    const receipt = expectOk(await dapp('waitForReceipt', expectOk(await pending, 'deployContract')), 'waitForTransactionReceipt');
-    expect(receipt.status).toBe('success');
-    expect(receipt.contractAddress?.toLowerCase()).toBe(shown.testids['deploy-address']!.toLowerCase());
+    await expectDeployed(expectOk(await dapp('waitForReceipt', expectOk(await pending, 'deployContract')), 'waitForTransactionReceipt'), shown, account);
   });
 
   step('xpc_getAddresses answers the account’s X, P and C addresses', async () => {

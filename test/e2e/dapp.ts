@@ -6,14 +6,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { getAddress, verifyMessage, verifyTypedData, type Hex } from 'viem';
+import { getAddress, keccak256, verifyMessage, verifyTypedData, type Hex } from 'viem';
 import { expect } from 'vitest';
 import { cb58Decode, parseAddress } from '../../src/core/encoding.js';
 import { toHex } from '../../src/core/bytes.js';
 import { avalancheMessageSigner } from '../../src/core/message.js';
 import type { AccountView } from '../../src/shared/messages.js';
 import type { DappCall, DappGlobal, DappResult } from './dapp/app.js';
-import { ADDED_CHAIN, LOCAL_C_CHAIN, MESSAGE, typedDataFor, XP_MESSAGE, type Outcome, type RecordedEvent } from './dapp/shared.js';
+import { ADDED_CHAIN, LOCAL_C_CHAIN, MESSAGE, typedDataFor, XP_MESSAGE, type Outcome, type ReceiptView, type RecordedEvent } from './dapp/shared.js';
+import contracts from '../fixtures/contracts.json' with { type: 'json' };
+import { localNetwork } from '../integration/fixture.js';
 import { REPO_ROOT } from './harness.js';
 
 export const DAPP_TITLE = 'XPC dApp test';
@@ -285,4 +287,36 @@ export function expectSwitchQuestion(shown: ApprovalSnapshot, origin: string, me
   expect(shown.testids['switch-scope']).toContain('Only this site changes: other sites keep their chain.');
   expect('switch-after-add' in shown.testids).toBe(afterAdd);
   expectDecisionButtons(shown);
+}
+
+// ---- a contract the site deploys ----
+
+/** What the site deploys (dapp/app.ts deployContract): the project's test ERC-721, no constructor arguments. */
+export const DEPLOYED_BYTECODE = contracts.contracts.TestNft.bytecode as Hex;
+
+/**
+ * The deployment's approval: "Deploy a contract", the code's exact size and hash, the address it
+ * will have, and (tried on the node first) no balance of the account changing besides the fee.
+ */
+export function expectDeployApproval(shown: ApprovalSnapshot, origin: string): void {
+  expect(shown).toMatchObject({ title: 'Deploy a contract', origin, method: 'eth_sendTransaction' });
+  expect(shown.testids['deploy-size']).toBe(`${(DEPLOYED_BYTECODE.length - 2) / 2} bytes`);
+  expect(shown.testids['deploy-hash']).toBe(keccak256(DEPLOYED_BYTECODE));
+  expect(shown.testids['deploy-address']).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  expect(shown.testids['simulation-changes']).toBe('No balance change found (besides the fee).');
+  expectDecisionButtons(shown);
+}
+
+/** The deployment succeeded from the account, at the address its approval named, and the node holds the contract's code there. */
+export async function expectDeployed(receipt: ReceiptView, shown: ApprovalSnapshot, account: AccountView): Promise<void> {
+  expect(receipt.status).toBe('success');
+  expect(receipt.from.toLowerCase()).toBe(account.cAddress.toLowerCase());
+  const address = shown.testids['deploy-address']!;
+  expect(receipt.contractAddress?.toLowerCase()).toBe(address.toLowerCase());
+  const { client } = await localNetwork();
+  // Helicon executes an accepted block a moment after its receipt: the code is polled for.
+  const code = (): Promise<string> => client.eth.ethCall('eth_getCode', [address, 'latest']) as Promise<string>;
+  await expect.poll(async () => (await code()).length > 2, { message: 'the node holds code at the approved address', timeout: 15_000 }).toBe(true);
+  // The runtime code is the part of the creation code the constructor returns.
+  expect(DEPLOYED_BYTECODE.slice(2)).toContain((await code()).slice(2));
 }

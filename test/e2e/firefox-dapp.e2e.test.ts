@@ -10,10 +10,13 @@ import type { AccountView } from '../../src/shared/messages.js';
 import {
   CHAIN_ID,
   CHAIN_ID_HEX,
+  DEPLOYED_BYTECODE,
   eventsInPage,
   evmAddressOf,
   expectAddChainApproval,
   expectConnectApproval,
+  expectDeployApproval,
+  expectDeployed,
   expectDiscovered,
   expectOk,
   expectPersonalSignApproval,
@@ -33,7 +36,7 @@ import { FirefoxWithExtension, sendFrom } from './firefox.js';
 import { addAndSelectNode, createWallet } from './flow.js';
 import { expectAccessible } from './a11y.js';
 import { expectDelegationApproval, siteBuiltDelegation } from './staking.js';
-import { AVAX, localNetwork } from '../integration/fixture.js';
+import { AVAX, genesisEngine, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
 import { artifactPath, clearArtifacts, ConsoleLog, domQuiet, firstPing, flowSteps, slug, startRpcProxy, Timings, walletCaller, type Call, type RpcProxy , launchOrSaveLog } from './harness.js';
 
 /**
@@ -221,6 +224,19 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
     await expectPersonalSignature(expectOk(await pending, 'signMessage'), account);
     expect(approvalPages.size, 'each request had its own window').toBe(3);
     for (const p of approvalPages) expect(await isGone(p)).toBe(true);
+  });
+
+  step('a dApp deploys a contract through viem: the approval says "Deploy a contract" with its size, code hash and address, and what it does (axe) → Approve → the contract is at that address', async () => {
+    // The deployment's fee is paid in AVAX on the C-Chain: 2 AVAX from the genesis key.
+    const { outcome } = await (await genesisEngine()).sendC(account.cAddress, 2n * AVAX * WEI_PER_NAVAX);
+    expect(outcome).toMatchObject({ accepted: true, status: 'Success' });
+    const pending = dapp('deployContract', DEPLOYED_BYTECODE);
+    const { window, shown } = await approvalWindow('eth_sendTransaction', pending);
+    expectDeployApproval(shown, server!.origin);
+    await expectAccessible(window, 'the deployment approval', (line) => log.add('test', line));
+    await screenshotApproval(window, 'deploy');
+    await decide(window, 'Approve');
+    await expectDeployed(expectOk(await dapp('waitForReceipt', expectOk(await pending, 'deployContract')), 'waitForTransactionReceipt'), shown, account);
   });
 
   step('xpc_sendTransaction of a P-Chain delegation the site built: the window says what is staked, for which node, until when → Approve → committed', async () => {

@@ -29,13 +29,12 @@ export interface TokenChain {
   approveAs(secret: Uint8Array, spender: string, amount: bigint): Promise<void>;
 }
 
-/** Deploys "E2E Dollar" (E2ED) from the genesis key, gives `wallet` GIVEN of it and 5 AVAX on the C-Chain for fees. */
-export async function deployTestToken(nodeUrl: string, wallet: string): Promise<TokenChain> {
+/** The node's C-Chain through viem: a reader, the genesis key's wallet client, and a wait until a tx's block is executed. */
+export async function localCChain(nodeUrl: string) {
   const chainId = Number(await (await fetch(`${nodeUrl}/ext/bc/C/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }) }).then((r) => r.json() as Promise<{ result: string }>)).result);
   const chain = defineChain({ id: chainId, name: 'Local C-Chain', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [`${nodeUrl}/ext/bc/C/rpc`] } } });
   const reader = createPublicClient({ chain, transport: http() });
   const genesis = createWalletClient({ chain, transport: http(), account: privateKeyToAccount(`0x${toHex(GENESIS_KEY.secret)}`) });
-  // Gas limits given: the node's estimate for the genesis key's deployment exceeds the block's.
   const executed = async (hash: Hex) => {
     const receipt = await reader.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
@@ -43,6 +42,13 @@ export async function deployTestToken(nodeUrl: string, wallet: string): Promise<
     for (let i = 0; i < 100 && (await reader.getBlockNumber({ cacheTime: 0 })) < receipt.blockNumber; i++) await new Promise((r) => setTimeout(r, 50));
     return receipt;
   };
+  return { chain, reader, genesis, executed };
+}
+
+/** Deploys "E2E Dollar" (E2ED) from the genesis key, gives `wallet` GIVEN of it and 5 AVAX on the C-Chain for fees. */
+export async function deployTestToken(nodeUrl: string, wallet: string): Promise<TokenChain> {
+  const { chain, reader, genesis, executed } = await localCChain(nodeUrl);
+  // Gas limits given: the node's estimate for the genesis key's deployment exceeds the block's.
   const deployed = await executed(await genesis.deployContract({ abi: TOKEN.abi as Abi, bytecode: TOKEN.bytecode as Hex, args: ['E2E Dollar', 'E2ED', 1_000_000_000_000n], gas: 3_000_000n }));
   const token = getAddress(deployed.contractAddress!);
   await executed(await genesis.writeContract({ address: token, abi: TOKEN.abi as Abi, functionName: 'transfer', args: [wallet, GIVEN], gas: 100_000n }));

@@ -2,7 +2,8 @@
 // firefox-tokens.e2e.test.ts): a fresh wallet made through onboarding, the local node added in
 // Settings, a test ERC-20 deployed from the genesis key with part of its supply and some AVAX given
 // to the wallet's C-Chain address; then the token added, sent and seen in Activity, and an allowance
-// given with the wallet's key outside the wallet revoked through the popup (steps-tokens.ts).
+// given with the wallet's key outside the wallet revoked through the popup (steps-tokens.ts); then
+// an ERC-721 minted to the wallet, added, listed and one NFT sent by its ID (steps-nfts.ts).
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { formatEvmAddress } from '../../../src/core/evm-address.js';
 import { deriveEvmKey, HdRoot, mnemonicToSeed } from '../../../src/core/keys.js';
@@ -12,6 +13,7 @@ import { PopupDriver } from './driver.js';
 import type { BrowserUnderTest, UiRun } from './run.js';
 import { addTokenByAddress, deployTestToken, revokeAllowance, sendToken, type TokenChain, tokenActivityAndAllowances } from './steps-tokens.js';
 import { addAndSelectNode, createWallet } from './steps-wallet.js';
+import { addAndSendNft } from './steps-nfts.js';
 
 const TITLE = { chromium: 'Chromium', firefox: 'Firefox ESR' } as const;
 
@@ -68,5 +70,8 @@ export function describeTokenUi(browser: TokenBrowser): void {
       const key = deriveEvmKey(HdRoot.fromSeed(await mnemonicToSeed(run.words.join(' '))), 0);
       await revokeAllowance(run.ui, chain, run.cAddress, key.secret);
     });
+    step('an ERC-721 minted to the wallet: added by its address, its NFT listed (axe), sent by token ID through Review → Confirm; accepted, and the recipient owns it on the node', () =>
+      addAndSendNft(run.ui, inject('nodeUrl'), run.cAddress),
+    );
   });
 }
