@@ -12,6 +12,10 @@ import { VaultLockedError } from './vault.js';
 
 export class Keyring {
   #root: HdRoot | null = null;
+  /** The derivation under way: callers at the same time share it (one root, wiped as one). */
+  #deriving: Promise<HdRoot> | null = null;
+  /** Bumped by every forget: a derivation that began before it must not leave its root behind. */
+  #generation = 0;
 
   constructor(private readonly session: Session) {
     session.onLock(() => this.forget());
@@ -24,16 +28,40 @@ export class Keyring {
 
   /** Wipes the HD root (lock, or a vault about to be replaced). */
   forget(): void {
+    this.#generation += 1;
+    this.#deriving = null;
     this.#root?.wipe();
     this.#root = null;
   }
 
   async root(): Promise<HdRoot> {
+    this.assertUnlocked();
     if (this.#root) return this.#root;
+    if (!this.#deriving) {
+      const deriving = this.derive().finally(() => {
+        if (this.#deriving === deriving) this.#deriving = null;
+      });
+      this.#deriving = deriving;
+    }
+    return this.#deriving;
+  }
+
+  /**
+   * The root of the phrase unlocked now. The seed takes a while (PBKDF2): a lock or a new vault in
+   * that time wipes what was derived from the old phrase; a new vault's root is derived again.
+   */
+  private async derive(): Promise<HdRoot> {
+    const generation = this.#generation;
     const { mnemonic } = this.session.secrets();
     if (!mnemonic) throw new WalletError('no-mnemonic', 'this wallet has no recovery phrase (it was created from a private key)');
-    this.#root = HdRoot.fromSeed(await mnemonicToSeed(mnemonic));
-    return this.#root;
+    const root = HdRoot.fromSeed(await mnemonicToSeed(mnemonic));
+    if (generation !== this.#generation) {
+      root.wipe();
+      if (!this.session.isUnlocked()) throw new VaultLockedError();
+      return this.root();
+    }
+    this.#root = root;
+    return root;
   }
 
   importedKey(keyId: string): KeyPair {
@@ -44,6 +72,7 @@ export class Keyring {
 
   /** The account's first receive key and its EVM key: what addresses are shown from. */
   async primaryKeys(a: AccountRecord): Promise<{ xp: KeyPair; evm: KeyPair }> {
+    this.assertUnlocked();
     if (a.kind === 'imported') {
       const k = this.importedKey(a.keyId);
       return { xp: k, evm: k };
