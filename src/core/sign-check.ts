@@ -9,13 +9,13 @@
 // signer's path is not retraced (other window digits, other table entries, one more doubling): a
 // fault in either computation, or a corrupt precomputed point, makes the two disagree. The scalar
 // is the signing nonce, so it goes through the same multiplication signing uses (fake additions
-// for zero windows), never a variable-time one. That d·G is the key's stored public key (the
-// address it signs for) is checked once per KeyPair object.
+// for zero windows), never a variable-time one. That d·G is the key's stored public key and gives
+// the address it signs for is checked on every call, once per key.
 import * as secp from '@noble/secp256k1';
 import { type Bytes, equalBytes, toHex } from './bytes.js';
 import { SIGNATURE_LENGTH } from './codec/parts.js';
 import { SigningError } from './errors.js';
-import { DIGEST_LENGTH, type KeyPair } from './keys.js';
+import { DIGEST_LENGTH, type KeyPair, shortIdFromPublicKey } from './keys.js';
 
 const { n: N, p: P } = secp.Point.CURVE();
 const HALF_N = N >> 1n;
@@ -39,6 +39,9 @@ export function checkOwnSignatures(digest: Bytes, signed: readonly OwnSignature[
   if (signed.length === 0) return;
   if (digest.length !== DIGEST_LENGTH) throw new SigningError('a signature to check is over a 32-byte digest');
   const e = mod(toBigint(digest), N);
+  // Each call checks each key again: a secret changed in memory since the last signing would
+  // otherwise sign for another public key, and the tx would leave only for the chain to refuse it.
+  const bound = new Set<KeyPair>();
   const parsed = signed.map(({ key, signature }) => {
     if (signature.length !== SIGNATURE_LENGTH) throw new SigningError('a signature to check holds 65 bytes');
     const v = signature[64]!;
@@ -48,7 +51,8 @@ export function checkOwnSignatures(digest: Bytes, signed: readonly OwnSignature[
     if (v > 1 || r === 0n || r >= N || s === 0n || s > HALF_N) {
       throw new SigningError('a signature just made is malformed; nothing was sent');
     }
-    checkKeyBinding(key);
+    if (!bound.has(key)) checkKeyBinding(key);
+    bound.add(key);
     return { key, r, s, v };
   });
   const sInverses = invertAll(parsed.map((x) => x.s), N);
@@ -92,14 +96,11 @@ function invertAll(values: readonly bigint[], m: bigint): bigint[] {
   return out;
 }
 
-/** KeyPairs whose secret was seen to give their public key (the object, not the bytes, is kept). */
-const boundKeys = new WeakSet<KeyPair>();
-
+/** The key's secret gives its public key, and that key its address (what the chain checks). */
 function checkKeyBinding(key: KeyPair): void {
-  if (boundKeys.has(key)) return;
   const d = key.secret.length === 32 ? toBigint(key.secret) : 0n;
-  if (d === 0n || d >= N || !equalBytes(secp.getPublicKey(key.secret, true), key.publicKey)) {
+  const publicKey = d === 0n || d >= N ? undefined : secp.getPublicKey(key.secret, true);
+  if (!publicKey || !equalBytes(publicKey, key.publicKey) || !equalBytes(shortIdFromPublicKey(publicKey), key.shortId)) {
     throw new SigningError("this key's secret no longer gives its public key; nothing was signed");
   }
-  boundKeys.add(key);
 }

@@ -93,4 +93,11 @@ describe('checkOwnSignature', () => {
     const wiped: KeyPair = { ...alice, secret: new Uint8Array(32) };
     expect(() => checkOwnSignature(wiped, digest, signDigest(alice.secret, digest))).toThrow(SigningError);
   });
+
+  it('checks the key again on every call: a secret changed in memory after a first signing is caught on the next', () => {
+    const key: KeyPair = { ...alice, secret: alice.secret.slice() };
+    checkOwnSignature(key, digest, signDigest(key.secret, digest));
+    key.secret[5]! ^= 0x10;
+    expect(() => checkOwnSignature(key, digest, signDigest(key.secret, digest))).toThrow(/no longer gives its public key/);
+  });
 });
