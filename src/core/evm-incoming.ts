@@ -19,12 +19,15 @@ export interface EvmIncoming {
 /** At most this many C-Chain blocks are read per look: past it, older transfers are not listed. */
 export const MAX_EVM_BLOCKS_SEARCHED = 64;
 const READS_AT_ONCE = 4;
+/** At most this many transfers are listed per look (the newest): each costs a receipt read. */
+export const MAX_EVM_TRANSFERS_FOUND = 32;
 
 const txGuard = g.object({ hash: ethHash, from: ethAddress, to: g.nullable(ethAddress), value: g.quantity });
 
 /**
  * Transfers of AVAX to `account` in the blocks above `after` up to `upTo` (at most
- * MAX_EVM_BLOCKS_SEARCHED of the newest), sent by others, that succeeded.
+ * MAX_EVM_BLOCKS_SEARCHED of the newest), sent by others, that succeeded: at most
+ * MAX_EVM_TRANSFERS_FOUND, the newest, so a flood of dust cannot make the wallet read without end.
  */
 export async function incomingEvmTransfers(eth: EthApi, account: string, after: bigint, upTo: bigint, opts?: CallOptions): Promise<EvmIncoming[]> {
   const me = account.toLowerCase();
@@ -32,7 +35,7 @@ export async function incomingEvmTransfers(eth: EthApi, account: string, after: 
   const heights: bigint[] = [];
   for (let h = upTo; h > lowest; h--) heights.push(h);
   const found: EvmIncoming[] = [];
-  for (let i = 0; i < heights.length; i += READS_AT_ONCE) {
+  for (let i = 0; i < heights.length && found.length < MAX_EVM_TRANSFERS_FOUND; i += READS_AT_ONCE) {
     const blocks = await Promise.all(heights.slice(i, i + READS_AT_ONCE).map((h) => eth.getBlockByNumber(h, true, opts)));
     for (const block of blocks) {
       if (!block) continue;
@@ -44,6 +47,7 @@ export async function incomingEvmTransfers(eth: EthApi, account: string, after: 
       });
     }
   }
-  const receipts = await Promise.all(found.map((f) => eth.getTransactionReceipt(f.hash, opts)));
-  return found.filter((_, i) => receipts[i]?.status === 1n);
+  const newest = found.slice(0, MAX_EVM_TRANSFERS_FOUND);
+  const receipts = await Promise.all(newest.map((f) => eth.getTransactionReceipt(f.hash, opts)));
+  return newest.filter((_, i) => receipts[i]?.status === 1n);
 }

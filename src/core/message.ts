@@ -1,11 +1,13 @@
 // Message signing: the Avalanche signed-message format for X/P keys, and EIP-191 / EIP-712 for the
 // EVM key (micro-eth-signer does the Ethereum encodings; we do not hand-roll them).
 import { sha256 } from '@noble/hashes/sha2.js';
-import { eip191Signer, signTyped } from 'micro-eth-signer';
+import { eip191Signer, signTyped, verifyTyped } from 'micro-eth-signer';
 import { type Bytes, concatBytes, fromHex } from './bytes.js';
 import { cb58Encode } from './encoding.js';
-import { ValidationError } from './errors.js';
-import { recoverSigner, signDigest } from './keys.js';
+import { SigningError, ValidationError } from './errors.js';
+import { formatEvmAddress } from './evm-address.js';
+import { keyPairFromSecret, recoverSigner, signDigest } from './keys.js';
+import { checkOwnSignature } from './sign-check.js';
 
 /** The node's and the Avalanche wallets' prefix: 0x1A, then the text. */
 const AVALANCHE_MESSAGE_PREFIX = new TextEncoder().encode('\x1AAvalanche Signed Message:\n');
@@ -22,7 +24,27 @@ export function avalancheMessageDigest(message: Bytes): Bytes {
 
 /** The 65-byte signature (r ‖ s ‖ v) of the message, CB58 encoded as the Avalanche wallets give it. */
 export function signAvalancheMessage(secret: Bytes, message: Bytes): string {
-  return cb58Encode(signDigest(secret, avalancheMessageDigest(message)));
+  const digest = avalancheMessageDigest(message);
+  const signature = signDigest(secret, digest);
+  // Checked before it leaves, as a tx's signatures are: a faulty deterministic signing leaks the key.
+  checkOwnSignature(keyPairFromSecret(secret), digest, signature);
+  return cb58Encode(signature);
+}
+
+/** The EVM key's address, which a message signature just made must recover to before it leaves. */
+function evmAddressOfSecret(secret: Bytes): string {
+  return formatEvmAddress(keyPairFromSecret(secret).evmAddress);
+}
+
+/** Refuses unless `verify` says yes (a malformed signature makes the library throw: refused too). */
+function mustVerify(verify: () => boolean): void {
+  let ok: boolean;
+  try {
+    ok = verify();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new SigningError('a signature just made does not verify against its key; nothing was sent');
 }
 
 /** The 20-byte short ID (X/P address body) that signed `message`. */
@@ -37,7 +59,10 @@ export function personalMessageDigest(message: Bytes): Bytes {
 
 /** EIP-191 version 0x45 ("personal_sign"): a 0x-hex signature r ‖ s ‖ v with v 27/28. */
 export function signPersonalMessage(secret: Bytes, message: Bytes): string {
-  return eip191Signer.sign(message, secret, false);
+  const signature = eip191Signer.sign(message, secret, false);
+  // Recovery is another path than signing: a faulty deterministic signing is caught before it leaves.
+  mustVerify(() => eip191Signer.verify(signature, message, evmAddressOfSecret(secret)));
+  return signature;
 }
 
 export interface TypedDataInput {
@@ -49,11 +74,14 @@ export interface TypedDataInput {
 
 /** EIP-712 v4 signature of typed data; malformed typed data is a ValidationError. */
 export function signTypedData(secret: Bytes, typed: TypedDataInput): string {
+  let signature: string;
   try {
-    return signTyped(typed as Parameters<typeof signTyped>[0], secret, false);
+    signature = signTyped(typed as Parameters<typeof signTyped>[0], secret, false);
   } catch (e) {
     throw new ValidationError(`the typed data cannot be encoded: ${(e as Error).message}`);
   }
+  mustVerify(() => verifyTyped(signature, typed as Parameters<typeof verifyTyped>[1], evmAddressOfSecret(secret)));
+  return signature;
 }
 
 /** The domain fields EIP-712 knows, in its order (the library derives the domain's type so). */
