@@ -1,4 +1,5 @@
-// Section 4, timing: the popup opening in headless Chromium, and the vault's unlock.
+// Section 4, timing: the popup opening in headless Chromium (warm, and cold: the service worker
+// stopped just before), and the vault's unlock. Firefox: popup-firefox.ts; the rows: popup-rows.ts.
 //
 // Popup: a local node of its own (started and stopped here), the built dist/chrome in Debian's
 // Chromium with a fresh profile (as test/e2e/chromium.e2e.test.ts launches it), a wallet created
@@ -45,19 +46,20 @@ import {
   within,
 } from '../test/e2e/harness.js';
 import { resolveNodeBinary, startLocalNode } from '../test/integration/node-harness.js';
-import { fmtMs, fmtStats, statsOf, type Stats } from './measure.js';
+import { statsOf, type Stats } from './measure.js';
 import { GENESIS_KEY } from './node-balance.js';
-import { markdownTable, type Row } from './report.js';
 
 export const OPENINGS = 20;
 export const UNLOCKS = 5;
+/** Openings with the background stopped just before (service worker / event page): the cold start. */
+export const COLD_OPENINGS = 10;
 /** Sent to the bench wallet on X, nAVAX: so the home screen has a real balance row to show. */
-const FUNDING = 1_234_567_891n;
-const PASSWORD = 'bench correct horse battery';
+export const FUNDING = 1_234_567_891n;
+export const PASSWORD = 'bench correct horse battery';
 const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 
-type Log = (msg: string) => void;
-type Call = <T extends RequestType>(type: T, params: RequestParams<T>) => Promise<RequestResult<T>>;
+export type Log = (msg: string) => void;
+export type Call = <T extends RequestType>(type: T, params: RequestParams<T>) => Promise<RequestResult<T>>;
 
 // ---- in the page ----
 
@@ -69,7 +71,7 @@ type Call = <T extends RequestType>(type: T, params: RequestParams<T>) => Promis
  * every tab button, the Lock button and the account switcher. The Refresh button is left out on
  * purpose: it stays disabled while the refresh the popup starts on opening runs, by design.
  */
-const READY = `
+export const READY = `
   const total = document.querySelector('[data-testid="total-all"]');
   if (!total || total.textContent.trim() === '' || total.textContent.trim() === '\\u2014') return false;
   const x = document.querySelector('[data-testid="total-X"]');
@@ -86,7 +88,7 @@ const READY = `
  * Installed before the page's own scripts (page.addInitScript). Kept as text, not a function: the
  * bench runs under tsx, whose transform may add helpers to functions that do not exist in a page.
  */
-const PROBE = `(() => {
+export const PROBE = `(() => {
   const s = { fp: null, fcp: null, shell: null, interactive: null, homePainted: null, error: null };
   Object.defineProperty(window, '__xpcBench', { value: s });
   try {
@@ -114,9 +116,9 @@ const PROBE = `(() => {
   observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['disabled'] });
 })();`;
 
-const PROBE_DONE = 'window.__xpcBench !== undefined && window.__xpcBench.homePainted !== null && window.__xpcBench.fcp !== null';
+export const PROBE_DONE = 'window.__xpcBench !== undefined && window.__xpcBench.homePainted !== null && window.__xpcBench.fcp !== null';
 
-interface Probe {
+export interface Probe {
   fp: number | null;
   fcp: number | null;
   shell: number | null;
@@ -128,7 +130,7 @@ interface Probe {
   load: number;
 }
 
-const READ_PROBE = `(() => {
+export const READ_PROBE = `(() => {
   const nav = performance.getEntriesByType('navigation')[0];
   return { ...window.__xpcBench, domContentLoaded: nav ? nav.domContentLoadedEventEnd : -1, load: nav ? nav.loadEventEnd : -1 };
 })()`;
@@ -157,7 +159,7 @@ function pageCaller(page: () => Page): Call {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function settled(call: Call): Promise<BalancesView> {
+export async function settled(call: Call): Promise<BalancesView> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const view = await call('balances.get', {});
@@ -165,6 +167,34 @@ async function settled(call: Call): Promise<BalancesView> {
     if (Date.now() > deadline) throw new Error('the balances were still refreshing after 30 s');
     await sleep(50);
   }
+}
+
+/**
+ * Through the background: a new wallet on the local node at `nodeUrl`, sent FUNDING nAVAX on X by
+ * the genesis key (the same set-up as section 3), its balances cached by one balances.refresh.
+ * Returns its X address.
+ */
+export async function fundedWallet(call: Call, nodeUrl: string): Promise<string> {
+  const client = new NodeClient({ url: nodeUrl, atomicApi: LOCAL.atomicApi, timeoutMs: 30_000 });
+  const identity = await discoverNetwork(client, { ...LOCAL, url: nodeUrl });
+  const ctx = chainContextOf(identity);
+  const genesis = new WalletEngine(client, ctx, { xp: [GENESIS_KEY], evm: GENESIS_KEY, change: GENESIS_KEY.shortId }, {
+    evmChainId: BigInt(identity.evmChainID),
+    wait: { timeoutMs: 60_000, pollMs: 50 },
+  });
+  const { mnemonic } = await within(call('wallet.generateMnemonic', { words: 24 }), 15_000, 'wallet.generateMnemonic');
+  const created = await within(call('wallet.create', { password: PASSWORD, mnemonic }), 30_000, 'wallet.create');
+  if (created.vault !== 'unlocked') throw new Error(`wallet.create left the vault ${created.vault}`);
+  const network = await call('networks.addCustom', { name: 'bench local node', url: nodeUrl });
+  const status = await within(call('networks.select', { id: network.id }), 30_000, 'networks.select');
+  const xAddress = status.account?.xAddress;
+  if (!xAddress) throw new Error('no account after selecting the node');
+  await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: FUNDING, owners: makeOwners([parseAddress(xAddress).bytes]) }]));
+  const snapshot = await within(call('balances.refresh', {}), 30_000, 'balances.refresh');
+  if (snapshot.error) throw new Error(`balances.refresh: ${snapshot.error}`);
+  const x = snapshot.balances.find((b) => b.chain === 'X' && b.verified);
+  if (x?.spendable !== FUNDING.toString()) throw new Error(`the cached X balance is ${x?.spendable ?? 'missing'}, expected ${FUNDING}`);
+  return xAddress;
 }
 
 // ---- Node: the vault ----
@@ -227,6 +257,8 @@ export interface PopupTiming {
   fp: Stats;
   interactive: Stats;
   homePainted: Stats;
+  /** Home with cached balances painted, opened with the background stopped just before. */
+  coldPainted: Stats;
   shell: Stats;
   domContentLoaded: Stats;
   /** Openings whose first contentful paint came before the wallet's shell was in the DOM ("Opening…"). */
@@ -248,6 +280,28 @@ function ensureBuilt(log: Log): void {
   if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status ?? r.signal}):\n${`${r.stdout}\n${r.stderr}`.trim().split('\n').slice(-10).join('\n')}`);
 }
 
+/**
+ * A function that stops the extension's service worker (ServiceWorker.stopAllWorkers) and resolves
+ * once DevTools reports it stopped. Written here, not test/e2e's ExtensionWorkerWatch, whose waits
+ * are vitest's expect.poll.
+ */
+async function workerStopper(context: BrowserContext, page: Page, extensionHost: string): Promise<() => Promise<void>> {
+  const cdp = await context.newCDPSession(page);
+  let status = '';
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+    for (const v of versions) if (v.scriptURL.startsWith(`chrome-extension://${extensionHost}/`)) status = v.runningStatus;
+  });
+  await cdp.send('ServiceWorker.enable');
+  return async () => {
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    const deadline = Date.now() + 10_000;
+    while (status !== 'stopped') {
+      if (Date.now() > deadline) throw new Error(`the service worker did not stop (last status: ${status || 'none seen'})`);
+      await sleep(10);
+    }
+  };
+}
+
 function isOurWorker(worker: Worker): boolean {
   return worker.url().startsWith('chrome-extension://');
 }
@@ -264,15 +318,6 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
   let browserPid: number | undefined;
   const killed: string[] = [];
   try {
-    // The genesis key funds the wallet: the same set-up as section 3.
-    const client = new NodeClient({ url: node.url, atomicApi: LOCAL.atomicApi, timeoutMs: 30_000 });
-    const identity = await discoverNetwork(client, { ...LOCAL, url: node.url });
-    const ctx = chainContextOf(identity);
-    const genesis = new WalletEngine(client, ctx, { xp: [GENESIS_KEY], evm: GENESIS_KEY, change: GENESIS_KEY.shortId }, {
-      evmChainId: BigInt(identity.evmChainID),
-      wait: { timeoutMs: 60_000, pollMs: 50 },
-    });
-
     profileDir = tempDir('xpc-bench-chromium-');
     context = await launchChromiumWithExtension(executablePath, profileDir, ext.dir);
     browserPid = chromiumPidFor(profileDir);
@@ -286,28 +331,22 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
     await page.goto(popupUrl, { waitUntil: 'load' });
     const call = pageCaller(() => page);
     const browser = (await page.evaluate('navigator.userAgent')) as string;
-    const { mnemonic } = await within(call('wallet.generateMnemonic', { words: 24 }), 15_000, 'wallet.generateMnemonic');
-    const created = await within(call('wallet.create', { password: PASSWORD, mnemonic }), 30_000, 'wallet.create');
-    if (created.vault !== 'unlocked') throw new Error(`wallet.create left the vault ${created.vault}`);
-    const network = await call('networks.addCustom', { name: 'bench local node', url: node.url });
-    const status = await within(call('networks.select', { id: network.id }), 30_000, 'networks.select');
-    const xAddress = status.account?.xAddress;
-    if (!xAddress) throw new Error('no account after selecting the node');
-    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: FUNDING, owners: makeOwners([parseAddress(xAddress).bytes]) }]));
-    const snapshot = await within(call('balances.refresh', {}), 30_000, 'balances.refresh');
-    if (snapshot.error) throw new Error(`balances.refresh: ${snapshot.error}`);
-    const x = snapshot.balances.find((b) => b.chain === 'X' && b.verified);
-    if (x?.spendable !== FUNDING.toString()) throw new Error(`the cached X balance is ${x?.spendable ?? 'missing'}, expected ${FUNDING}`);
+    const xAddress = await fundedWallet(call, node.url);
     await settled(call); // the set-up page's own refresh on load
     const setupMs = performance.now() - setupStart;
     log(`wallet created, funded and cached in ${(setupMs / 1000).toFixed(1)} s (${browser.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? browser})`);
 
     // The openings: a fresh tab each, the previous one closed.
-    const openOnce = async (): Promise<Opening> => {
+    // Cold: the service worker stopped (CDP ServiceWorker.stopAllWorkers, from a blank tab kept
+    // open for it) after the previous tab is closed, so the opening's first message starts it.
+    const control = await context.newPage();
+    const stopWorker = await workerStopper(context, control, new URL(popupUrl).host);
+    const openOnce = async (cold = false): Promise<Opening> => {
       const next = await context!.newPage();
       await next.addInitScript({ content: PROBE });
       await page.close();
       page = next;
+      if (cold) await stopWorker();
       await within(page.goto(popupUrl, { waitUntil: 'load' }), 15_000, 'opening the popup page');
       // Polled from here: page.waitForFunction would compile the text with eval, which the
       // extension page's CSP forbids; page.evaluate of an expression is not subject to it.
@@ -327,6 +366,10 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
     const fcp = statsOf(openings.map((o) => o.fcp));
     const interactive = statsOf(openings.map((o) => o.interactive));
     log(`popup, ${OPENINGS} openings: first contentful paint median ${fcp.median.toFixed(1)} ms, interactive ${interactive.median.toFixed(1)} ms`);
+    const cold: Opening[] = [];
+    for (let i = 0; i < COLD_OPENINGS; i++) cold.push(await openOnce(true));
+    const coldPainted = statsOf(cold.map((o) => o.homePainted));
+    log(`popup, ${COLD_OPENINGS} cold openings (worker stopped): home with balances painted median ${coldPainted.median.toFixed(1)} ms`);
 
     // WebCrypto PBKDF2 alone in the page, then lock + timed unlock round trips.
     const pbkdf2 = (await page.evaluate(pbkdf2Script(DEFAULT_PBKDF2_ITERATIONS, UNLOCKS))) as number[];
@@ -358,6 +401,7 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
       fp: statsOf(openings.map((o) => o.fp)),
       interactive,
       homePainted: statsOf(openings.map((o) => o.homePainted)),
+      coldPainted,
       shell: statsOf(openings.map((o) => o.shell)),
       domContentLoaded: statsOf(openings.map((o) => o.domContentLoaded)),
       fcpBeforeShell: openings.filter((o) => o.fcp < o.shell).length,
@@ -380,119 +424,4 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
     await node.stop();
     log('browser closed, node stopped');
   }
-}
-
-// ---- rows for bench/results.md ----
-
-const FIRST_PAINT_LIMIT_MS = 150;
-
-export function vaultNodeRows(v: VaultTiming): Row[] {
-  return [
-    {
-      section: '4',
-      case: `vault unlock in Node: Vault.unlock, PBKDF2-SHA256 ${v.iterations.toLocaleString('en-US')} iterations, memory storage`,
-      ours: fmtStats(v.unlock),
-      reference: `PBKDF2 alone (Node WebCrypto) ${fmtStats(v.pbkdf2)}`,
-      ratio: '—',
-      limit: 'report only',
-      met: '—',
-      note:
-        `Each round: a new Vault over memoryStores(), create (${fmtMs(v.create.median)} median, untimed for the row), lock, then the timed unlock: ` +
-        'derive (PBKDF2 + HKDF), check, AES-GCM decrypt. Node\'s WebCrypto runs on OpenSSL; browsers use their own (Chromium: BoringSSL), ' +
-        'so the cost of the same 600,000 iterations differs by browser and machine: see the Chromium row.',
-    },
-  ];
-}
-
-export function popupRows(r: PopupTiming): { rows: Row[]; details: string[]; notes: string[]; environment: string } {
-  const browser = r.browser.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? r.browser;
-  const method =
-    `Debian Chromium (${browser}) headless, dist/chrome loaded unpacked, fresh profile; a wallet with ${FUNDING} nAVAX on X, ` +
-    `its balances cached by one balances.refresh. The popup page opened ${OPENINGS} times, each in a new tab (previous one closed), ` +
-    'after one untimed opening; times in the page from its navigation start. The popup\'s own refresh on opening is let finish ' +
-    'before the next opening. A tab is not the toolbar popup: the browser\'s popup window set-up is not in these numbers.';
-  const rows: Row[] = [
-    {
-      section: '4',
-      case: `popup first paint (first-contentful-paint), unlocked wallet with cached balances, median of ${OPENINGS} openings`,
-      ours: fmtStats(r.fcp),
-      reference: '—',
-      ratio: '—',
-      limit: `< ${FIRST_PAINT_LIMIT_MS} ms (median)`,
-      met: r.fcp.median < FIRST_PAINT_LIMIT_MS ? 'yes' : 'no',
-      note: method,
-    },
-    {
-      section: '4',
-      case: 'popup home screen with the cached balances painted (end of the first frame once it is in the DOM)',
-      ours: fmtStats(r.homePainted),
-      reference: '—',
-      ratio: '—',
-      limit: `< ${FIRST_PAINT_LIMIT_MS} ms (median)`,
-      met: r.homePainted.median < FIRST_PAINT_LIMIT_MS ? 'yes' : 'no',
-      note:
-        `The first contentful paint came before the cached balances were in the DOM in ${OPENINGS - r.fcpShowedHome} of ${OPENINGS} openings ` +
-        `(and before the wallet's shell, i.e. on the "Opening…" screen, in ${r.fcpBeforeShell}): it is the first paint of the page, not of the home ` +
-        'screen with balances. This row is the latter: requestAnimationFrame when the DOM first holds the balances, then a task; ' +
-        'that task runs once the frame is handed to the compositor.',
-    },
-    {
-      section: '4',
-      case: 'popup time to interactive: cached balances in the DOM and the controls enabled',
-      ours: fmtStats(r.interactive),
-      reference: '—',
-      ratio: '—',
-      limit: 'report only',
-      met: '—',
-      note:
-        'Interactive = a MutationObserver installed before the page\'s scripts first sees: the grand total with an amount, the X-Chain ' +
-        "header's AVAX figure, every tab button, the Lock button and the account switcher enabled (src/popup/screens/Home.tsx, src/popup/app.tsx). " +
-        'The Refresh button is not required: it stays disabled while the refresh the popup starts on opening runs.',
-    },
-    {
-      section: '4',
-      case: `vault unlock in Chromium: wallet.unlock message round trip after wallet.lock, median of ${UNLOCKS}`,
-      ours: fmtStats(r.unlock),
-      reference: `PBKDF2 alone (WebCrypto in the extension page) ${fmtStats(r.pbkdf2)}`,
-      ratio: '—',
-      limit: 'report only',
-      met: '—',
-      note:
-        'Timed in the extension page around runtime.sendMessage: message delivery, the service worker\'s Vault.unlock (PBKDF2-SHA256 ' +
-        '600,000 iterations, HKDF, AES-GCM), the session start (the session key kept in storage.session) and the wallet.status ' +
-        'answer, for which the account\'s HD root is derived again from the recovery phrase (it is wiped on lock).',
-    },
-  ];
-  const row = (name: string, s: Stats): string[] => [name, fmtStats(s)];
-  const details = [
-    [
-      `## Popup openings (section 4): ${OPENINGS} openings, ms from navigation start`,
-      '',
-      markdownTable(
-        ['moment', 'median (p10–p90)'],
-        [
-          row('first-paint', r.fp),
-          row('first-contentful-paint', r.fcp),
-          row('DOMContentLoaded end', r.domContentLoaded),
-          row('wallet shell in the DOM (wallet.status answered)', r.shell),
-          row('interactive (cached balances in the DOM, controls enabled)', r.interactive),
-          row('home screen with balances painted', r.homePainted),
-        ],
-      ),
-      '',
-      `Untimed first opening: first-contentful-paint ${fmtMs(r.warmup.fcp)}, interactive ${fmtMs(r.warmup.interactive)}. ` +
-        'Chromium rounds paint timings (to a few ms), so the paint rows move in steps.',
-    ].join('\n'),
-  ];
-  const notes: string[] = [];
-  if (rows.some((x) => x.met === 'no')) {
-    notes.push(
-      `**Popup over ${FIRST_PAINT_LIMIT_MS} ms to its home screen with balances.** Where the time goes (medians, ms from navigation ` +
-        `start): the page's DOMContentLoaded ${fmtMs(r.domContentLoaded.median)}, then wallet.status answered (the shell in the DOM) at ` +
-        `${fmtMs(r.shell.median)}, then balances.get answered (balances in the DOM) at ${fmtMs(r.interactive.median)}, painted at ` +
-        `${fmtMs(r.homePainted.median)}. The two requests run one after the other (src/popup/app.tsx: Wallet, and so useBalances, ` +
-        'mounts only once the status is known); the page load before them is the largest part.',
-    );
-  }
-  return { rows, details, notes, environment: `Browser: Debian Chromium ${browser}, headless, --disable-gpu; node started for section 4 in ${fmtMs(r.nodeStartupMs)}` };
 }

@@ -2,8 +2,8 @@
 // avalanchejs and vs the floor, (2) UTXO decoding and peak heap, (3) a balance view against a real
 // local node (started and stopped here), then what proving UTXOs against their txs costs (against a
 // local node of its own), (6) the staking validator list from a generated mainnet-sized answer, (4) extension sizes (after a fresh `npm run build`), the vault's unlock
-// in Node, the popup's opening and the unlock in headless Chromium (against another local node,
-// started and stopped there), (5) the CI size check. Prints progress, then writes bench/results.md.
+// in Node, the popup's opening (warm and cold) and the unlock in headless Chromium, the opening in
+// headless Firefox ESR (each against another local node, started and stopped there), (5) the CI size check. Prints progress, then writes bench/results.md.
 // Targets are reported, not enforced: the exit code is non-zero only when a section could not run.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,12 +11,15 @@ import { fileURLToPath } from 'node:url';
 import { sizeSection } from './extension-size.js';
 import { fmtMs, fmtRatio, fmtStats } from './measure.js';
 import { ADDRESSES, nodeSection, UTXO_COUNTS } from './node-balance.js';
-import { OPENINGS, popupRows, popupTiming, vaultNodeRows, vaultTimingNode } from './popup-timing.js';
+import { OPENINGS, popupTiming, vaultTimingNode } from './popup-timing.js';
+import { popupRows, vaultNodeRows } from './popup-rows.js';
 import { markdownTable, machineLine, renderReport, type Row } from './report.js';
 import { MAX_OVER_FLOOR, txSection, type FloorDetail } from './tx-cases.js';
 import { decodeSection, RETAINED_TARGET, TARGET as DECODE_TARGET } from './utxo-decode.js';
 import { proofSection, PROOF_UTXOS } from './utxo-proof.js';
+import { firefoxPopupRows, firefoxPopupTiming } from './popup-firefox.js';
 import { validatorListSection } from './validator-list.js';
+import { screenRows, screenTiming } from './popup-screens.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS = join(HERE, 'results.md');
@@ -30,8 +33,8 @@ function onlyArgument(argv: string[]): Set<string> | undefined {
   if (at < 0) return undefined;
   const value = argv[at]!.includes('=') ? argv[at]!.slice('--only='.length) : (argv[at + 1] ?? '');
   const wanted = new Set(value.split(',').map((x) => x.trim()).filter(Boolean));
-  if (wanted.size === 0 || [...wanted].some((x) => !['1', '2', '3', '4'].includes(x))) {
-    throw new Error('--only takes a comma-separated list of sections 1, 2, 3, 4 (4 includes the size check, 5)');
+  if (wanted.size === 0 || [...wanted].some((x) => !['1', '2', '3', '4', '6'].includes(x))) {
+    throw new Error('--only takes a comma-separated list of sections 1, 2, 3, 4, 6 (4 includes the size check, 5)');
   }
   return wanted;
 }
@@ -217,6 +220,9 @@ await section('6. staking: the validator list (1,500 validators, 30,000 delegati
   rows.push(...r.rows);
   problems.push(...r.problems);
 });
+await section('6. popup screens in happy-dom: the validator list and Activity at their largest', '6', async () => {
+  rows.push(...screenRows(await screenTiming(log)));
+});
 
 // ---- 4, 5 ----
 // The size check's row (5) goes last, after the timing rows of 4.
@@ -235,6 +241,11 @@ await section(`4. popup opening (${OPENINGS} times) and unlock in headless Chrom
   rows.push(...r.rows);
   details.push(...r.details);
   notes.push(...r.notes);
+  environment.push(r.environment);
+});
+await section(`4. popup opening (${OPENINGS} times, and cold) in headless Firefox ESR`, '4', async () => {
+  const r = firefoxPopupRows(await firefoxPopupTiming(log));
+  rows.push(...r.rows);
   environment.push(r.environment);
 });
 rows.push(...sizeCheckRows);

@@ -1,0 +1,120 @@
+// Section 4, timing in Firefox ESR: the popup's opening, warm and cold, as popup-timing.ts does in
+// Chromium. The browser is the e2e suite's (test/e2e/firefox.ts): Debian's Firefox ESR, headless,
+// fresh profile, driven by puppeteer-core over WebDriver BiDi, dist/firefox installed as a
+// temporary add-on. A local node of its own (started and stopped here), a wallet created, funded and
+// its balances cached as in Chromium, then the popup page opened in a new tab each time with the
+// same in-page probe. Firefox runs no BiDi preload script (evaluateOnNewDocument) in a
+// moz-extension:// page, so the probe is installed by evaluating it over and over from the moment
+// the new document exists; the home screen needs two answers of the background after the page's
+// scripts ran, so the probe is in place well before, and an opening where it was not (the home
+// screen already complete when it was installed) is an error, not a number. Cold: the add-on's event page terminated just before the opening, as the e2e suite does.
+import type { Page } from 'puppeteer-core';
+import { callBackground } from '../src/shared/client.js';
+import type { RequestMessage } from '../src/shared/messages.js';
+import { FirefoxWithExtension, sendFrom } from '../test/e2e/firefox.js';
+import { ConsoleLog } from '../test/e2e/harness.js';
+import { resolveNodeBinary, startLocalNode } from '../test/integration/node-harness.js';
+import { fmtMs, statsOf } from './measure.js';
+import type { Row } from './report.js';
+import { openingRows, type OpeningStats } from './popup-rows.js';
+import {
+  type Call,
+  COLD_OPENINGS,
+  fundedWallet,
+  type Log,
+  OPENINGS,
+  PROBE,
+  PROBE_DONE,
+  type Probe,
+  READ_PROBE,
+  READY,
+  settled,
+} from './popup-timing.js';
+
+/** Installs the probe in the popup's new document, once; says whether that document is there yet. */
+const installProbe = (url: string): string => `(() => {
+  if (location.href !== ${JSON.stringify(url)}) return false;
+  if (window.__xpcBench !== undefined) return true;
+  const late = (() => { ${READY} })();
+  ${PROBE}
+  if (late) window.__xpcBench.error = 'the probe was installed after the home screen was complete';
+  return true;
+})()`;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export interface FirefoxTiming extends OpeningStats {
+  browser: string;
+  shell: OpeningStats['fcp'];
+  nodeStartupMs: number;
+}
+
+export async function firefoxPopupTiming(log: Log): Promise<FirefoxTiming> {
+  const node = await startLocalNode({ binary: await resolveNodeBinary() });
+  log(`node ready at ${node.url} in ${node.startupMs} ms`);
+  const consoleLog = new ConsoleLog();
+  const firefox = new FirefoxWithExtension('bench-firefox', consoleLog);
+  try {
+    await firefox.launch();
+    let page: Page = await firefox.openPopup();
+    const call: Call = (type, params) => callBackground(type, params, (m: RequestMessage) => sendFrom(page)(m));
+    const browser = (await page.evaluate('navigator.userAgent')) as string;
+    await fundedWallet(call, node.url);
+    await settled(call);
+    log(`Firefox: wallet created, funded and cached (${browser.match(/Firefox\/[\d.]+/)?.[0] ?? browser})`);
+
+    const openOnce = async (cold = false): Promise<Probe> => {
+      const next = await firefox.browser!.newPage();
+      await page.close();
+      page = next;
+      if (cold) await firefox.terminateBackground();
+      // Not awaited: a goto to a moz-extension:// URL never resolves over BiDi (test/e2e/firefox.ts).
+      page.goto(firefox.popupUrl).catch(() => undefined);
+      const install = installProbe(firefox.popupUrl);
+      const deadline = Date.now() + 15_000;
+      while (!((await page.evaluate(install).catch(() => false)) as boolean)) {
+        if (Date.now() > deadline) throw new Error('the popup page did not open within 15 s');
+      }
+      while (!((await page.evaluate(PROBE_DONE).catch(() => false)) as boolean)) {
+        if (Date.now() > deadline) throw new Error(`the popup did not reach the home screen with balances within 15 s: ${JSON.stringify(await page.evaluate(READ_PROBE))}`);
+        await sleep(25);
+      }
+      const p = (await page.evaluate(READ_PROBE)) as Probe;
+      if (p.error) throw new Error(p.error);
+      await settled(call);
+      return p;
+    };
+    await openOnce();
+    const warm: Probe[] = [];
+    for (let i = 0; i < OPENINGS; i++) warm.push(await openOnce());
+    const cold: Probe[] = [];
+    for (let i = 0; i < COLD_OPENINGS; i++) cold.push(await openOnce(true));
+    const r: FirefoxTiming = {
+      browser,
+      fcp: statsOf(warm.map((p) => p.fcp!)),
+      homePainted: statsOf(warm.map((p) => p.homePainted!)),
+      interactive: statsOf(warm.map((p) => p.interactive!)),
+      shell: statsOf(warm.flatMap((p) => (p.shell === null ? [] : [p.shell]))),
+      coldPainted: statsOf(cold.map((p) => p.homePainted!)),
+      nodeStartupMs: node.startupMs,
+    };
+    log(`Firefox popup: painted ${fmtMs(r.homePainted.median)}, interactive ${fmtMs(r.interactive.median)}, cold ${fmtMs(r.coldPainted.median)}`);
+    return r;
+  } finally {
+    await firefox.close('bench-firefox-stdout.log');
+    await node.stop();
+    log('Firefox closed, node stopped');
+  }
+}
+
+export function firefoxPopupRows(r: FirefoxTiming): { rows: Row[]; environment: string } {
+  const browser = r.browser.match(/Firefox\/[\d.]+/)?.[0] ?? r.browser;
+  const method =
+    `Debian Firefox ESR (${browser}) headless, driven by puppeteer-core over WebDriver BiDi, dist/firefox installed as a temporary add-on, fresh profile ` +
+    `(test/e2e/firefox.ts); the same wallet, probe and procedure as the Chromium rows: ${OPENINGS} openings, each in a new tab, after one untimed opening, ` +
+    'times in the page from its navigation start. A tab is not the toolbar popup.';
+  const painted =
+    'requestAnimationFrame when the DOM first holds the balances, then a task: the end of that frame. Firefox reports first-contentful-paint ' +
+    `(its own paint timing); the wallet's shell was in the DOM at ${fmtMs(r.shell.median)} (median).`;
+  return { rows: openingRows('Firefox', r, method, painted), environment: `Browser: Debian Firefox ESR ${browser}, headless; node started for it in ${fmtMs(r.nodeStartupMs)}` };
+}
