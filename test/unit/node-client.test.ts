@@ -558,13 +558,16 @@ describe('waitForTx', () => {
 
   it('C atomic (Helicon): accepted only when getAtomicTx returns the hash-checked tx with its height; "not found" is never failure', async () => {
     let polls = 0;
-    // Under async execution the node says "not found" until the block holding the tx executed.
-    const acc = await fakeNode(() =>
-      ++polls < 3 ? { error: { code: -32000, message: 'fetching tx: reading tx: not found' } } : { result: { tx: toApiHex(fromHex('01')), encoding: 'hex', blockHeight: '12' } },
-    );
+    let latest = 11;
+    // Under async execution the node says "not found" until the block holding the tx executed; and
+    // the latest state (what balances are read from) shows that block a moment later still.
+    const acc = await fakeNode((call) => {
+      if (call.method === 'eth_blockNumber') return { result: `0x${(latest++).toString(16)}` };
+      return ++polls < 3 ? { error: { code: -32000, message: 'fetching tx: reading tx: not found' } } : { result: { tx: toApiHex(fromHex('01')), encoding: 'hex', blockHeight: '12' } };
+    });
     const r = await client(acc.url).waitForTx('C', ID, { pollMs: 5 });
     expect(r).toMatchObject({ accepted: true, status: 'Accepted', blockHeight: 12n });
-    expect(acc.calls.map((c) => c.method)).toEqual(['avax.getAtomicTx', 'avax.getAtomicTx', 'avax.getAtomicTx']);
+    expect(acc.calls.map((c) => c.method)).toEqual(['avax.getAtomicTx', 'avax.getAtomicTx', 'avax.getAtomicTx', 'eth_blockNumber', 'avax.getAtomicTx', 'eth_blockNumber']);
 
     // Found but without a height (pre-Helicon: accepted, not yet in state) is not final either.
     const noHeight = await fakeNode(() => ({ result: { tx: toApiHex(fromHex('01')), encoding: 'hex' } }));
@@ -594,11 +597,12 @@ describe('waitForTx', () => {
       to: '0x' + '03'.repeat(20),
       contractAddress: null,
     };
-    const { url, calls } = await fakeNode(() => ({ result: ++n < 2 ? null : receipt }));
+    const { url, calls } = await fakeNode((call) => (call.method === 'eth_blockNumber' ? { result: '0x10' } : { result: ++n < 2 ? null : receipt }));
     const r = await client(url).waitForTx('C', hash, { pollMs: 5 });
     expect(r).toMatchObject({ accepted: false, status: 'Reverted', blockHeight: 16n });
     expect(r.receipt?.gasUsed).toBe(21000n);
-    expect(calls.map((c) => `${c.path} ${c.method}`)).toEqual(['/ext/bc/C/rpc eth_getTransactionReceipt', '/ext/bc/C/rpc eth_getTransactionReceipt']);
+    // Final once the latest state (block 16 here) holds the receipt's block.
+    expect(calls.map((c) => `${c.path} ${c.method}`)).toEqual(['/ext/bc/C/rpc eth_getTransactionReceipt', '/ext/bc/C/rpc eth_getTransactionReceipt', '/ext/bc/C/rpc eth_blockNumber']);
   });
 
   it('stops at once on abort', async () => {

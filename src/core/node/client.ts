@@ -301,12 +301,22 @@ export class NodeClient {
         receipt,
       };
       if (!ok) result.reason = 'execution reverted';
+      if (!(await this.inLatestState(receipt.blockNumber, opts))) return { final: false, describe: 'executed, not yet in the latest state' };
       return { final: true, result };
     }
     // An atomic tx is never final-failed by the node's word: it waits in the mempool (underpaid)
     // or conflicts; the engine tells those apart from its inputs (WalletEngine.txFate).
     const executed = await this.atomic.findExecutedAtomicTx(txID, opts);
-    if (executed) return { final: true, result: { chain, txID, accepted: true, status: 'Accepted', blockHeight: executed.blockHeight } };
-    return { final: false, describe: 'not executed yet' };
+    if (!executed) return { final: false, describe: 'not executed yet' };
+    if (!(await this.inLatestState(executed.blockHeight, opts))) return { final: false, describe: 'accepted, not yet in the latest state' };
+    return { final: true, result: { chain, txID, accepted: true, status: 'Accepted', blockHeight: executed.blockHeight } };
+  }
+
+  /**
+   * Whether the C-Chain's `latest` state (the last block executed whole, Helicon's async execution)
+   * includes block `height`: only then do balances and nonces read after a tx show it.
+   */
+  private async inLatestState(height: bigint, opts: CallOptions): Promise<boolean> {
+    return (await this.eth.blockNumber(opts)) >= height;
   }
 }
