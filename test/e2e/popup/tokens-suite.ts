@@ -3,7 +3,8 @@
 // Settings, a test ERC-20 deployed from the genesis key with part of its supply and some AVAX given
 // to the wallet's C-Chain address; then the token added, sent and seen in Activity, and an allowance
 // given with the wallet's key outside the wallet revoked through the popup (steps-tokens.ts); then
-// an ERC-721 minted to the wallet, added, listed and one NFT sent by its ID (steps-nfts.ts).
+// an ERC-721 minted to the wallet, added, listed and one NFT sent by its ID (steps-nfts.ts); then a
+// stuck C-Chain tx sped up and another cancelled through their reviews (steps-speedup.ts).
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { formatEvmAddress } from '../../../src/core/evm-address.js';
 import { deriveEvmKey, HdRoot, mnemonicToSeed } from '../../../src/core/keys.js';
@@ -14,6 +15,7 @@ import type { BrowserUnderTest, UiRun } from './run.js';
 import { addTokenByAddress, deployTestToken, revokeAllowance, sendToken, type TokenChain, tokenActivityAndAllowances } from './steps-tokens.js';
 import { addAndSelectNode, createWallet } from './steps-wallet.js';
 import { addAndSendNft } from './steps-nfts.js';
+import { speedUpAndCancel } from './steps-speedup.js';
 
 const TITLE = { chromium: 'Chromium', firefox: 'Firefox ESR' } as const;
 
@@ -73,5 +75,9 @@ export function describeTokenUi(browser: TokenBrowser): void {
     step('an ERC-721 minted to the wallet: added by its address, its NFT listed (axe), sent by token ID through Review → Confirm; accepted, and the recipient owns it on the node', () =>
       addAndSendNft(run.ui, inject('nodeUrl'), run.cAddress),
     );
+    step('a stuck tx (fee cap 0) sped up, another cancelled, each through its review (same nonce, old fee against new; axe); on the node each nonce mined as the replacement, and Activity shows the stuck ones replaced', async () => {
+      const key = deriveEvmKey(HdRoot.fromSeed(await mnemonicToSeed(run.words.join(' '))), 0);
+      await speedUpAndCancel(run.ui, inject('nodeUrl'), run.cAddress, key.secret);
+    });
   });
 }
