@@ -2,39 +2,13 @@
 // is fetched (no cookies, at most 64 KB, JSON only) and only its name, description and image
 // address are kept, as text. Nothing it points to (its image) is loaded. Other schemes (ipfs://,
 // ar://) need a gateway, a third party: the wallet says so instead. docs/tokens.md.
+import { readAtMost } from '../core/rpc.js';
 import { shownName } from './chain-name.js';
 
 export const MAX_METADATA_BYTES = 64 * 1024;
 const TIMEOUT_MS = 10_000;
 
 type Fetched = { fetched?: { name?: string; description?: string; image?: string }; error?: string };
-
-async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (!reader) {
-    const text = await response.text();
-    return text.length > limit ? undefined : text;
-  }
-  const chunks: Uint8Array[] = [];
-  let read = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    read += value.byteLength;
-    if (read > limit) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(read);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
-}
 
 function fieldsOf(json: unknown): Fetched {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return { error: 'the metadata is not a JSON object' };

@@ -242,19 +242,20 @@ async function fetchText(
   }
 }
 
-/** The body as text, read no further than MAX_ANSWER_BYTES (NodeResponseError past that). */
-async function readCapped(response: Response, what: string): Promise<string> {
-  const tooBig = () => new NodeResponseError(`the node's answer to ${what} is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MB; it was not read`);
+/**
+ * A response's body as text, or undefined when it is longer than `limit` bytes (by its declared
+ * length, or as it streams in: the read stops there and the rest is never fetched).
+ */
+export async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
   const declared = Number(response.headers?.get('content-length') ?? NaN);
-  if (declared > MAX_ANSWER_BYTES) {
+  if (declared > limit) {
     await response.body?.cancel().catch(() => undefined);
-    throw tooBig();
+    return undefined;
   }
   const reader = response.body?.getReader();
   if (!reader) {
     const text = await response.text();
-    if (text.length > MAX_ANSWER_BYTES) throw tooBig();
-    return text;
+    return text.length > limit ? undefined : text;
   }
   // The chunks are decoded once at the end: one flat string, which JSON.parse reads fastest.
   const chunks: Uint8Array[] = [];
@@ -263,13 +264,20 @@ async function readCapped(response: Response, what: string): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     read += value.byteLength;
-    if (read > MAX_ANSWER_BYTES) {
+    if (read > limit) {
       await reader.cancel().catch(() => undefined);
-      throw tooBig();
+      return undefined;
     }
     chunks.push(value);
   }
   return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : concatBytes(...chunks));
+}
+
+/** The body as text, read no further than MAX_ANSWER_BYTES (NodeResponseError past that). */
+async function readCapped(response: Response, what: string): Promise<string> {
+  const text = await readAtMost(response, MAX_ANSWER_BYTES);
+  if (text === undefined) throw new NodeResponseError(`the node's answer to ${what} is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MB; it was not read`);
+  return text;
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
