@@ -57,18 +57,33 @@ export async function reviewRefusedAfterSwitchElsewhere(run: UiRun): Promise<voi
   const other = await ui.call('accounts.add', { name: OTHER_ACCOUNT });
   // Another window switches the account at the moment Confirm is clicked here: in one go in the
   // page, so that this popup (which follows a switch made elsewhere within seconds) cannot first.
-  const clicked = await ui.page.evaluate(async (id) => {
+  // The refusal is read as it appears (an observer set before the click): the popup then follows
+  // the switch within seconds and closes the review, its refusal with it.
+  const refusal = await ui.page.evaluate(async (id) => {
     type Runtime = { runtime: { sendMessage(m: unknown): Promise<unknown> } };
     const g = globalThis as unknown as { browser?: Runtime; chrome?: Runtime };
     const confirm = [...document.querySelectorAll('button')].find((b) => (b.textContent ?? '').trim() === 'Confirm and send');
-    if (!confirm) return false;
+    if (!confirm) return 'no Confirm button';
     await (g.browser ?? g.chrome)!.runtime.sendMessage({ channel: 'xpc-wallet', type: 'accounts.select', params: { id } });
-    if (!confirm.isConnected) return false;
+    if (!confirm.isConnected) return 'the review closed before Confirm was clicked';
+    const shown = new Promise<string>((resolve) => {
+      const seen = () => document.querySelector('[role="alert"] p')?.textContent?.trim();
+      const observer = new MutationObserver(() => {
+        const text = seen();
+        if (!text) return;
+        observer.disconnect();
+        resolve(text);
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+      setTimeout(() => {
+        observer.disconnect();
+        resolve('no refusal shown within 20 s');
+      }, 20_000);
+    });
     confirm.click();
-    return true;
+    return shown;
   }, other.id);
-  expect(clicked, 'Confirm was clicked on the review of the first account').toBe(true);
-  await ui.waitText({ css: '[role="alert"] p' }, 'The account or network was switched since this was reviewed: nothing was sent; review it again');
+  expect(refusal).toBe('The account or network was switched since this was reviewed: nothing was sent; review it again');
   // The open popup then follows the switch: the header names the account now selected.
   await expect.poll(() => ui.read({ label: 'Account' }, 'value'), { message: 'the header follows the switch made elsewhere', timeout: 15_000 }).toBe(other.id);
   await switchTo(ui, mine.id, mine.name);
