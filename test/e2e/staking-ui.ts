@@ -138,10 +138,11 @@ export async function expectRewardArrived(ui: PopupDriver, p: { account: Account
   const rewardTxID = rewardValidatorTxId(p.delegationTxID);
   expect(csv.split('\r\n').find((l) => l.includes(rewardTxID)), 'the reward in the CSV').toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}T[^,]+,${rewardTxID},staking-reward,${typedAmount(paid, 9).replace('.', '\\.')},AVAX,$`));
 
-  // Activity: the "Staking reward" item with that amount.
+  // Activity: the "Staking reward" item with that amount (read from the amount alone: the line
+  // also names the validator, whose ID holds digits).
   await ui.openTab('Activity');
   await ui.find({ testid: 'activity-item' });
-  const items = await ui.page.evaluate(() => [...document.querySelectorAll('[data-testid="activity-item"]')].map((e) => (e.querySelector('.tx-top strong')?.textContent ?? '') + '|' + (e.querySelector('.tx-mid')?.textContent ?? '')));
+  const items = await ui.page.evaluate(() => [...document.querySelectorAll('[data-testid="activity-item"]')].map((e) => (e.querySelector('.tx-top strong')?.textContent ?? '') + '|' + (e.querySelector('.tx-mid .amount')?.textContent ?? '')));
   const reward = items.filter((t) => t.startsWith('Staking reward|'));
   expect(reward, 'one "Staking reward" in Activity').toHaveLength(1);
   expect(parseAmount(reward[0]!, 9), `Activity's reward (${amountText(paid, 9)} AVAX)`).toBe(paid);
