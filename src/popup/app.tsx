@@ -276,19 +276,23 @@ const LOCK_CHECK_MS = 5000;
 /**
  * Follows what another window changed: every open view goes to the unlock screen as soon as the
  * background locks (idle lock, another window), and to the account or network selected elsewhere,
- * so no screen shows one account's balances under another's name. An answer to a check made before
- * this popup's own last change is dropped (the effect has been replaced by then).
+ * so no screen shows one account's balances under another's name. Answers are compared with what
+ * this popup shows or has just chosen itself (`noteOwn`, called before its state re-renders), so a
+ * check in flight across the user's own switch is not taken for a switch made elsewhere.
  */
-function useStatusWatch(status: WalletStatus, onStatus: (s: WalletStatus) => void): void {
+function useStatusWatch(status: WalletStatus, onStatus: (s: WalletStatus) => void, onFollowed: (s: WalletStatus) => void): (s: WalletStatus) => void {
   const call = useCall();
-  const accountId = status.account?.id;
-  const networkId = status.network.id;
+  const shown = useRef({ account: status.account?.id, network: status.network.id });
+  shown.current = { account: status.account?.id, network: status.network.id };
   useEffect(() => {
     let stopped = false;
     const check = () =>
       void call('wallet.status', {}).then(
         (s) => {
-          if (!stopped && (s.vault !== 'unlocked' || s.account?.id !== accountId || s.network.id !== networkId)) onStatus(s);
+          if (stopped || (s.vault === 'unlocked' && s.account?.id === shown.current.account && s.network.id === shown.current.network)) return;
+          if (s.vault === 'unlocked') onFollowed(s);
+          shown.current = { account: s.account?.id, network: s.network.id };
+          onStatus(s);
         },
         () => undefined,
       );
@@ -299,13 +303,40 @@ function useStatusWatch(status: WalletStatus, onStatus: (s: WalletStatus) => voi
       clearInterval(timer);
       window.removeEventListener('focus', check);
     };
-  }, [call, onStatus, accountId, networkId]);
+  }, [call, onStatus, onFollowed]);
+  return useCallback((s: WalletStatus) => {
+    shown.current = { account: s.account?.id, network: s.network.id };
+  }, []);
+}
+
+/** The screens holding a form or review of their own, which a switch of account or network closes. */
+const FORM_ROUTES: ReadonlySet<Route> = new Set(['send', 'move', 'stake', 'tokens', 'assets']);
+
+/** Said when the popup followed a switch made in another window, so nothing changes under the user unexplained. */
+export function followedText(s: WalletStatus, closedForm: boolean): string {
+  const now = `Switched in another window to ${s.account?.name ?? 'another account'} on ${s.network.name}.`;
+  return closedForm ? `${now} What was open here was closed; nothing was sent from it.` : now;
 }
 
 function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: WalletStatus) => void }) {
   const call = useCall();
-  useStatusWatch(status, onStatus);
   const [route, setRoute] = useState<Route>('home');
+  const [followed, setFollowed] = useState<string | undefined>(undefined);
+  const routeNow = useRef(route);
+  routeNow.current = route;
+  const onFollowed = useCallback((s: WalletStatus) => setFollowed(followedText(s, FORM_ROUTES.has(routeNow.current))), []);
+  const noteOwn = useStatusWatch(status, onStatus, onFollowed);
+  // A change made here (switcher, Settings) is the user's own: any notice of one made elsewhere goes,
+  // also when a status check in flight saw this very change first.
+  const ownStatus = (s: WalletStatus) => {
+    noteOwn(s);
+    setFollowed(undefined);
+    onStatus(s);
+  };
+  const go = (r: Route) => {
+    setFollowed(undefined);
+    setRoute(r);
+  };
   const { hidden, toggle: toggleHidden, error: hiddenError } = useHiddenAssets(status.network.id);
   const key = `${status.network.id}:${status.account?.id}`;
   const balances = useBalances(key);
@@ -329,7 +360,7 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
             actions={
               <nav class="action-row" aria-label="Actions">
                 {ACTIONS.map((a) => (
-                  <button key={a.route} type="button" onClick={() => setRoute(a.route)}>
+                  <button key={a.route} type="button" onClick={() => go(a.route)}>
                     <span class="icon" aria-hidden="true">
                       {a.icon}
                     </span>
@@ -366,25 +397,33 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
       screen = <Activity balances={balances.view} listKey={key} selection={selectionOf(status)} />;
       break;
     case 'settings':
-      screen = <Settings status={status} onStatus={onStatus} />;
+      screen = <Settings status={status} onStatus={ownStatus} />;
       break;
   }
   return (
     <div class="wallet">
       <header class="topbar">
         <NetworkBadge network={status.network} />
-        <AccountSwitcher status={status} onStatus={onStatus} />
+        <AccountSwitcher status={status} onStatus={ownStatus} />
         <button type="button" class="small lock" onClick={() => void lock()}>
           Lock
         </button>
       </header>
       <NodeBanner view={balances.view} />
+      {followed && (
+        <div class="node-banner info" role="status" data-testid="followed-switch">
+          <p>{followed}</p>
+          <button type="button" class="small" onClick={() => setFollowed(undefined)}>
+            Dismiss
+          </button>
+        </div>
+      )}
       <main class="screen" id="screen">
         {screen}
       </main>
       <nav class="tabs" aria-label="Wallet sections">
         {TABS.map((t) => (
-          <button key={t.route} type="button" aria-current={tabOf(route) === t.route ? 'page' : undefined} onClick={() => setRoute(t.route)}>
+          <button key={t.route} type="button" aria-current={tabOf(route) === t.route ? 'page' : undefined} onClick={() => go(t.route)}>
             <span class="icon" aria-hidden="true">
               {t.icon}
             </span>

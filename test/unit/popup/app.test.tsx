@@ -158,6 +158,46 @@ describe('App', () => {
     selected = second;
     window.dispatchEvent(new Event('focus'));
     await waitFor(() => expect((screen.getByLabelText('Account') as HTMLSelectElement).value).toBe('acc2'));
+    expect(screen.getByTestId('followed-switch').textContent).toContain(`Switched in another window to Savings on ${NETWORK.name}.`);
+    expect(screen.getByTestId('followed-switch').textContent).not.toContain('What was open here was closed');
+  });
+
+  it('says a form open during a switch made elsewhere was closed and nothing sent from it; the notice goes on the next tab', async () => {
+    const second = { ...ACCOUNT, id: 'acc2', name: 'Savings' };
+    let selected = ACCOUNT;
+    start({
+      'wallet.status': () => ({ ...UNLOCKED, account: selected }),
+      'accounts.list': () => ({ accounts: [ACCOUNT, second], selectedId: selected.id }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Send' }));
+    await screen.findByRole('heading', { name: 'Send' });
+    selected = second;
+    window.dispatchEvent(new Event('focus'));
+    const notice = await screen.findByTestId('followed-switch');
+    expect(notice.textContent).toContain('What was open here was closed; nothing was sent from it.');
+    expect(notice.getAttribute('role')).toBe('status');
+    fireEvent.click(screen.getByRole('button', { name: 'Activity' }));
+    expect(screen.queryByTestId('followed-switch')).toBeNull();
+  });
+
+  it('shows no notice for a switch made in this popup', async () => {
+    const second = { ...ACCOUNT, id: 'acc2', name: 'Savings' };
+    let selected = ACCOUNT;
+    const bg = start({
+      'wallet.status': () => ({ ...UNLOCKED, account: selected }),
+      'accounts.list': () => ({ accounts: [ACCOUNT, second], selectedId: selected.id }),
+      'accounts.select': () => {
+        selected = second;
+        return { ...UNLOCKED, account: second };
+      },
+    });
+    await screen.findByRole('option', { name: 'Savings' });
+    fireEvent.change(screen.getByLabelText('Account'), { target: { value: 'acc2' } });
+    await waitFor(() => expect(bg.callsOf('accounts.select')).toEqual([{ id: 'acc2' }]));
+    window.dispatchEvent(new Event('focus'));
+    await waitFor(() => expect(bg.callsOf('wallet.status').length).toBeGreaterThan(1));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.queryByTestId('followed-switch')).toBeNull();
   });
 
   it('says so when the background cannot be reached', async () => {
