@@ -24,6 +24,8 @@ import { FIXTURE_NOW, validatorFixture } from './validator-list.js';
 const RUNS = 30;
 const VALIDATORS_LIMIT_MS = 150;
 const ACTIVITY_LIMIT_MS = 100;
+/** The size of list the issue asks Activity to open. */
+const ACTIVITY_ITEMS = 10_000;
 const AVAX = 1_000_000_000n;
 const rules = { ...stakingRulesFor(1), minValidatorStake: 2_000n * AVAX, minDelegatorStake: 25n * AVAX };
 
@@ -63,7 +65,7 @@ async function timeUntil(document: Window['document'], mount: (container: Elemen
   return ms;
 }
 
-/** MAX_ACTIVITY items as the activity list holds them: sends, receives, exports, delegations, rewards. */
+/** Items as the activity list holds them: sends, receives, exports, delegations, rewards. */
 function activityItems(n: number): ActivityItem[] {
   const kinds: ActivityItem['kind'][] = ['send', 'receive', 'export', 'import', 'delegate', 'staking-reward'];
   return Array.from({ length: n }, (_, i) => {
@@ -99,7 +101,7 @@ export async function screenTiming(log: (m: string) => void): Promise<ScreenTimi
   // Loaded after the DOM globals exist: the screens' modules read them.
   const { ApiContext, makeCall } = await import('../src/popup/api.js');
   const { StakeValidators, PAGE_SIZE } = await import('../src/popup/screens/StakeValidators.js');
-  const { Activity } = await import('../src/popup/screens/Activity.js');
+  const { Activity, ACTIVITY_PAGE } = await import('../src/popup/screens/Activity.js');
   const json = validatorFixture();
   const mine = new Set([formatAddress('P', 'avax', new Uint8Array(20))]);
   const validatorsBg = stubBackground({
@@ -110,7 +112,8 @@ export async function screenTiming(log: (m: string) => void): Promise<ScreenTimi
       return { chainTime: Number(FIXTURE_NOW), total: list.length, matching, validators: page.map(validatorView) };
     },
   });
-  const items = activityItems(MAX_ACTIVITY);
+  // The issue's 10,000, though the background keeps at most MAX_ACTIVITY: the screen must not care.
+  const items = activityItems(ACTIVITY_ITEMS);
   const activityBg = stubBackground({ 'activity.list': () => ({ items }), 'balances.get': () => ({ updatedAt: 1, refreshing: false, balances: [], waiting: [] }) });
   const document = window.document;
   const rows = (c: Element, testId: string): number => c.querySelectorAll(`[data-testid="${testId}"]`).length;
@@ -135,10 +138,10 @@ export async function screenTiming(log: (m: string) => void): Promise<ScreenTimi
     activity.push(a);
   }
   if (validatorRows !== PAGE_SIZE) throw new Error(`the validator list showed ${validatorRows} rows, expected ${PAGE_SIZE}`);
-  if (activityRows !== MAX_ACTIVITY) throw new Error(`Activity showed ${activityRows} items, expected ${MAX_ACTIVITY}`);
+  if (activityRows !== ACTIVITY_PAGE) throw new Error(`Activity showed ${activityRows} items, expected its first page of ${ACTIVITY_PAGE}`);
   await window.happyDOM.close();
   const r = { validators: statsOf(validators), validatorRows, validatorTotal: 1_500, activity: statsOf(activity), activityRows, environment: `happy-dom ${(await import('happy-dom/package.json', { with: { type: 'json' } })).default.version} in Node ${process.version}` };
-  log(`screens in happy-dom: validator list ${r.validators.median.toFixed(1)} ms, Activity (${MAX_ACTIVITY}) ${r.activity.median.toFixed(1)} ms`);
+  log(`screens in happy-dom: validator list ${r.validators.median.toFixed(1)} ms, Activity (${ACTIVITY_ITEMS}) ${r.activity.median.toFixed(1)} ms`);
   return r;
 }
 
@@ -163,17 +166,17 @@ export function screenRows(r: ScreenTiming): Row[] {
     },
     {
       section: '6',
-      case: `Activity opened with ${r.activityRows} items (the most the wallet keeps; the issue asks 10,000)`,
+      case: `Activity opened with ${ACTIVITY_ITEMS.toLocaleString('en')} items (first ${r.activityRows} shown)`,
       ours: fmtStats(r.activity),
       reference: '—',
       ratio: '—',
       limit: `≤ ${ACTIVITY_LIMIT_MS} ms (median)`,
       met: r.activity.median <= ACTIVITY_LIMIT_MS ? 'yes' : 'no',
       note:
-        `${where} The stand-in answers activity.list with ${MAX_ACTIVITY} items (sends, receives, exports, imports, delegations, rewards). ` +
-        `10,000 items is not a state the wallet can be in: the activity list keeps at most MAX_ACTIVITY = ${MAX_ACTIVITY} (src/background/account-cache.ts), ` +
-        'staking rewards are activity items under the same cap, token transfers are kept to 500 (src/background/token-scan.ts, shown by TokenActivity, not here) ' +
-        'and staking.mine lists only the account\'s current stakes. Activity renders every item it gets (no paging).',
+        `${where} The stand-in answers activity.list with ${ACTIVITY_ITEMS.toLocaleString('en')} items (sends, receives, exports, imports, delegations, rewards); ` +
+        `Activity renders the newest ${r.activityRows} and a "Show older" button for the next ${r.activityRows} (src/popup/screens/Activity.tsx). ` +
+        `The background itself keeps at most MAX_ACTIVITY = ${MAX_ACTIVITY} items (src/background/account-cache.ts), so the real message is smaller; ` +
+        'staking rewards are activity items under the same cap, token transfers are kept to 500 (src/background/token-scan.ts, shown by TokenActivity, not here).',
     },
   ];
 }

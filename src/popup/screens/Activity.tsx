@@ -1,6 +1,6 @@
 // The wallet's transactions, newest first: kind, amount, chain, status, fee and a copyable ID, each
 // with its details; followed while any is pending, and reloaded from scratch for another account.
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useCall, useRequest } from '../api.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
@@ -81,10 +81,16 @@ function ItemAmount({ item, view, toggle = true }: { item: ActivityItem; view: B
   return <span class="amount">{activityAmount(item, view)}</span>;
 }
 
+/** Items shown at first and added by each "Show older": the newest are what people look for, and a
+ * list of hundreds would make the screen slow to open. */
+export const ACTIVITY_PAGE = 50;
+
 /** `listKey`: the network and account shown; another one reloads the list from scratch. `selection`: what a speed-up or cancel is reviewed on. */
 export function Activity({ balances, listKey = '', selection }: { balances: BalancesView | null; listKey?: string; selection?: Selection | undefined }) {
   const list = useRequest('activity.list', {}, listKey);
   const items = list.data?.items;
+  const [shown, setShown] = useState(ACTIVITY_PAGE);
+  useEffect(() => setShown(ACTIVITY_PAGE), [listKey]);
   useFollowPending(items, list.reload);
   return (
     <div class="activity">
@@ -99,105 +105,117 @@ export function Activity({ balances, listKey = '', selection }: { balances: Bala
       {items && items.length === 0 && <p class="muted">No transactions yet.</p>}
       {!items && !list.error && <p class="muted">Loading…</p>}
       <ul class="tx-list">
-        {items?.map((item) => (
-          <li key={item.txID + item.kind} class="tx-row" data-testid="activity-item">
-            <div class="tx-top">
-              <strong>{activityTitle(item)}</strong>
-              <span class={`badge status-${item.status}`}>{item.status === 'pending' && item.checking ? 'Checking' : STATUS_LABEL[item.status]}</span>
-            </div>
-            <div class="tx-mid">
-              <span>
-                {chainLabel(item.chain)}
-                {item.nodeID && <span class="muted" title={item.nodeID}> · {shortenId(item.nodeID, 11, 4)}</span>}
-              </span>
-              <ItemAmount item={item} view={balances} />
-            </div>
-            {item.fee !== undefined && (
-              <div class="muted">
-                Fee <AmountText value={item.fee} denomination={isEvmTx(item) ? WEI_DECIMALS : AVAX_DECIMALS} symbol="AVAX" />
-              </div>
-            )}
-            <Counterparty item={item} />
-            {item.memo && <div class="muted break">Memo: {item.memo}</div>}
-            <details class="tx-details">
-              <summary>
-                Details<span class="sr-only"> of the transaction {item.txID}</span>
-              </summary>
-              <dl class="facts compact">
-                <dt>Transaction ID</dt>
-                <dd class="id-line">
-                  <span class="mono break">{item.txID}</span>
-                  <CopyButton text={item.txID} what="transaction ID" />
-                </dd>
-                <dt>Chain</dt>
-                <dd>{chainLabel(item.chain)}{item.otherChain ? ` (with the ${chainLabel(item.otherChain)})` : ''}</dd>
-                {item.assetID && (
-                  <>
-                    <dt>Asset ID</dt>
-                    <dd class="mono break">{item.assetID}</dd>
-                  </>
-                )}
-                {item.amount !== undefined && (
-                  <>
-                    <dt>Amount</dt>
-                    <dd>
-                      <ItemAmount item={item} view={balances} toggle={false} />
-                    </dd>
-                  </>
-                )}
-                {item.nodeID && (
-                  <>
-                    <dt>{item.kind === 'staking-reward' ? 'For the stake with' : 'Validator'}</dt>
-                    <dd class="mono break">{item.nodeID}</dd>
-                  </>
-                )}
-                {item.from && (
-                  <>
-                    <dt>From</dt>
-                    <dd class="mono break">{item.from.join(', ')}</dd>
-                  </>
-                )}
-                {item.to && (
-                  <>
-                    <dt>{item.kind === 'approve' || item.kind === 'revoke' ? 'Spender' : 'To'}</dt>
-                    <dd class="mono break">{item.to}</dd>
-                  </>
-                )}
-                {item.contract && (
-                  <>
-                    <dt>Contract created</dt>
-                    <dd class="mono break" data-testid="activity-contract">
-                      {item.contract}
-                    </dd>
-                  </>
-                )}
-                {(item.replaces || item.replaced) && (
-                  <>
-                    <dt>Replacement</dt>
-                    <dd class="break">{item.replaced ? 'Never ran: a speed-up or cancel with the same nonce took its place' : `Takes the place of ${item.replaces}`}</dd>
-                  </>
-                )}
-                <dt>Status</dt>
-                <dd>{item.status === 'pending' && item.checking ? 'Pending: the wallet is checking with the node what became of it' : STATUS_LABEL[item.status]}</dd>
-                <dt>{timeLabel(item)}</dt>
-                <dd>{formatDateTime(item.createdAt)}</dd>
-              </dl>
-            </details>
-            <div class="tx-bottom">
-              <span class="mono" title={item.txID}>
-                {shortenId(item.txID)}
-              </span>
-              <CopyButton text={item.txID} what={`transaction ID ${shortenId(item.txID)}`} />
-              <span class="muted">
-                {item.timeIsDiscovery ? 'Found ' : ''}
-                {formatDateTime(item.createdAt)}
-              </span>
-            </div>
-          </li>
+        {items?.slice(0, shown).map((item) => (
+          <ActivityRow key={item.txID + item.kind} item={item} balances={balances} />
         ))}
       </ul>
+      {items && items.length > shown && (
+        <button type="button" class="secondary" onClick={() => setShown(shown + ACTIVITY_PAGE)}>
+          Show {Math.min(ACTIVITY_PAGE, items.length - shown)} older ({items.length - shown} not shown)
+        </button>
+      )}
       {selection && <LazyTokenActivity part="transfers" selection={selection} listKey={listKey} />}
     </div>
+  );
+}
+
+/** One item: what, status, chain and amount, fee, counterparty and memo, with every fact under Details. */
+function ActivityRow({ item, balances }: { item: ActivityItem; balances: BalancesView | null }) {
+  return (
+    <li class="tx-row" data-testid="activity-item">
+      <div class="tx-top">
+        <strong>{activityTitle(item)}</strong>
+        <span class={`badge status-${item.status}`}>{item.status === 'pending' && item.checking ? 'Checking' : STATUS_LABEL[item.status]}</span>
+      </div>
+      <div class="tx-mid">
+        <span>
+          {chainLabel(item.chain)}
+          {item.nodeID && <span class="muted" title={item.nodeID}> · {shortenId(item.nodeID, 11, 4)}</span>}
+        </span>
+        <ItemAmount item={item} view={balances} />
+      </div>
+      {item.fee !== undefined && (
+        <div class="muted">
+          Fee <AmountText value={item.fee} denomination={isEvmTx(item) ? WEI_DECIMALS : AVAX_DECIMALS} symbol="AVAX" />
+        </div>
+      )}
+      <Counterparty item={item} />
+      {item.memo && <div class="muted break">Memo: {item.memo}</div>}
+      <details class="tx-details">
+        <summary>
+          Details<span class="sr-only"> of the transaction {item.txID}</span>
+        </summary>
+        <dl class="facts compact">
+          <dt>Transaction ID</dt>
+          <dd class="id-line">
+            <span class="mono break">{item.txID}</span>
+            <CopyButton text={item.txID} what="transaction ID" />
+          </dd>
+          <dt>Chain</dt>
+          <dd>{chainLabel(item.chain)}{item.otherChain ? ` (with the ${chainLabel(item.otherChain)})` : ''}</dd>
+          {item.assetID && (
+            <>
+              <dt>Asset ID</dt>
+              <dd class="mono break">{item.assetID}</dd>
+            </>
+          )}
+          {item.amount !== undefined && (
+            <>
+              <dt>Amount</dt>
+              <dd>
+                <ItemAmount item={item} view={balances} toggle={false} />
+              </dd>
+            </>
+          )}
+          {item.nodeID && (
+            <>
+              <dt>{item.kind === 'staking-reward' ? 'For the stake with' : 'Validator'}</dt>
+              <dd class="mono break">{item.nodeID}</dd>
+            </>
+          )}
+          {item.from && (
+            <>
+              <dt>From</dt>
+              <dd class="mono break">{item.from.join(', ')}</dd>
+            </>
+          )}
+          {item.to && (
+            <>
+              <dt>{item.kind === 'approve' || item.kind === 'revoke' ? 'Spender' : 'To'}</dt>
+              <dd class="mono break">{item.to}</dd>
+            </>
+          )}
+          {item.contract && (
+            <>
+              <dt>Contract created</dt>
+              <dd class="mono break" data-testid="activity-contract">
+                {item.contract}
+              </dd>
+            </>
+          )}
+          {(item.replaces || item.replaced) && (
+            <>
+              <dt>Replacement</dt>
+              <dd class="break">{item.replaced ? 'Never ran: a speed-up or cancel with the same nonce took its place' : `Takes the place of ${item.replaces}`}</dd>
+            </>
+          )}
+          <dt>Status</dt>
+          <dd>{item.status === 'pending' && item.checking ? 'Pending: the wallet is checking with the node what became of it' : STATUS_LABEL[item.status]}</dd>
+          <dt>{timeLabel(item)}</dt>
+          <dd>{formatDateTime(item.createdAt)}</dd>
+        </dl>
+      </details>
+      <div class="tx-bottom">
+        <span class="mono" title={item.txID}>
+          {shortenId(item.txID)}
+        </span>
+        <CopyButton text={item.txID} what={`transaction ID ${shortenId(item.txID)}`} />
+        <span class="muted">
+          {item.timeIsDiscovery ? 'Found ' : ''}
+          {formatDateTime(item.createdAt)}
+        </span>
+      </div>
+    </li>
   );
 }
 

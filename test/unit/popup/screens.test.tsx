@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Activity } from '../../../src/popup/screens/Activity.js';
+import { Activity, ACTIVITY_PAGE } from '../../../src/popup/screens/Activity.js';
 import { Assets } from '../../../src/popup/screens/Assets.js';
 import { Move, TransferProgress } from '../../../src/popup/screens/Move.js';
 import { formatClock } from '../../../src/popup/format.js';
@@ -181,6 +181,31 @@ describe('Activity', () => {
     expect(screen.getByText('Loading…', { selector: 'p' })).toBeTruthy();
     release();
     expect((await screen.findByTestId('activity-item')).textContent).toContain('Txbbbb');
+  });
+
+  it('shows the newest items first and the older ones a page at a time, from the start again for another account', async () => {
+    const items = (n: number, who: string) =>
+      Array.from({ length: n }, (_, i) => ({ txID: `Tx${who}${String(i).padStart(46, '0')}`, chain: 'X' as const, kind: 'send' as const, status: 'accepted' as const, createdAt: n - i }));
+    let account = 'a';
+    const bg = fakeBackground({ 'activity.list': () => ({ items: items(account === 'a' ? 120 : 60, account) }) });
+    const view = renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
+    expect(await screen.findAllByTestId('activity-item')).toHaveLength(ACTIVITY_PAGE);
+    expect(screen.getAllByTestId('activity-item')[0]!.textContent).toContain('Txa000');
+    fireEvent.click(screen.getByRole('button', { name: 'Show 50 older (70 not shown)' }));
+    expect(screen.getAllByTestId('activity-item')).toHaveLength(100);
+    fireEvent.click(screen.getByRole('button', { name: 'Show 20 older (20 not shown)' }));
+    expect(screen.getAllByTestId('activity-item')).toHaveLength(120);
+    expect(screen.getAllByTestId('activity-item')[119]!.textContent).toContain('000119');
+    expect(screen.queryByRole('button', { name: /^Show .* older/ })).toBeNull();
+    account = 'b';
+    view.rerender(
+      <ApiContext.Provider value={makeCall(bg.send)}>
+        <Activity balances={balances()} listKey="net:b" />
+      </ApiContext.Provider>,
+    );
+    await waitFor(() => expect(screen.getAllByTestId('activity-item')[0]!.textContent).toContain('Txb000'));
+    expect(screen.getAllByTestId('activity-item')).toHaveLength(ACTIVITY_PAGE);
+    expect(screen.getByRole('button', { name: 'Show 10 older (10 not shown)' })).toBeTruthy();
   });
 
   it('lists kind, amount with its unit, chain, status and a copyable ID', async () => {
