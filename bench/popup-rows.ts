@@ -124,7 +124,7 @@ export function popupRows(r: PopupTiming): { rows: Row[]; details: string[]; not
           row('first-paint', r.fp),
           row('first-contentful-paint', r.fcp),
           row('DOMContentLoaded end', r.domContentLoaded),
-          row('wallet shell in the DOM (wallet.status answered)', r.shell),
+          row('wallet shell in the DOM (wallet.open answered)', r.shell),
           row('interactive (cached balances in the DOM, controls enabled)', r.interactive),
           row('home screen with balances painted', r.homePainted),
         ],
@@ -138,10 +138,11 @@ export function popupRows(r: PopupTiming): { rows: Row[]; details: string[]; not
   if (r.homePainted.median > HOME_PAINTED_LIMIT_MS) {
     notes.push(
       `**Popup over ${HOME_PAINTED_LIMIT_MS} ms to its home screen with balances in Chromium.** Where the time goes (medians, ms from navigation ` +
-        `start): the page's DOMContentLoaded ${fmtMs(r.domContentLoaded.median)}, then wallet.status answered (the shell in the DOM) at ` +
-        `${fmtMs(r.shell.median)}, then balances.get answered (balances in the DOM) at ${fmtMs(r.interactive.median)}, painted at ` +
-        `${fmtMs(r.homePainted.median)}. The two requests run one after the other (src/popup/app.tsx: Wallet, and so useBalances, ` +
-        'mounts only once the status is known); the page load before them is the largest part.',
+        `start): the page's DOMContentLoaded ${fmtMs(r.domContentLoaded.median)}, then wallet.open answered (status and cached balances in one ` +
+        `request, sent as the first render commits, before DOMContentLoaded; the shell in the DOM) at ${fmtMs(r.shell.median)}, the controls ` +
+        `enabled at ${fmtMs(r.interactive.median)}, painted at ${fmtMs(r.homePainted.median)}. The page load is the largest part; the ` +
+        'answer takes 10–20 ms while the page loads against 2–3 ms on an idle page (measured with an instrumented sendMessage: the ' +
+        'browser\'s processes share 2 cores), and the first frame after it another ~12 ms.',
     );
   }
   return { rows, details, notes, environment: `Browser: Debian Chromium ${browser}, headless, --disable-gpu; node started for section 4 in ${fmtMs(r.nodeStartupMs)}` };

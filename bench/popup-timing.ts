@@ -241,7 +241,7 @@ export async function vaultTimingNode(log: Log): Promise<VaultTiming> {
 export interface Opening {
   fp: number;
   fcp: number;
-  /** The wallet's shell (top bar, tabs) first in the DOM: wallet.status has answered. */
+  /** The wallet's shell (top bar, tabs) first in the DOM: wallet.open has answered. */
   shell: number;
   interactive: number;
   homePainted: number;

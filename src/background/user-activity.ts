@@ -11,6 +11,7 @@ import type { Session } from './session.js';
  */
 export const PASSIVE_REQUESTS: ReadonlySet<string> = new Set([
   'wallet.status',
+  'wallet.open',
   'balances.get',
   'activity.list',
   'transfers.list',

@@ -1,6 +1,6 @@
 // The popup's top level: which state the vault is in decides the screen (onboarding, unlock, the
 // wallet); inside the wallet a tab bar picks the screen. Plain state, no router library.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { bech32Decode } from '../core/encoding.js';
 import { BackgroundError, type SendToBackground } from '../shared/client.js';
 import type { BalancesView, WalletStatus } from '../shared/messages.js';
@@ -99,16 +99,25 @@ export function App({ send }: AppProps) {
     [base],
   );
 
+  // The cached balances that came with the status on opening: taken once, by Wallet's first screen.
+  const opened = useRef<BalancesView | null>(null);
+  const takeOpened = useCallback(() => {
+    const view = opened.current;
+    opened.current = null;
+    return view;
+  }, []);
   const load = useCallback(() => {
-    call('wallet.status', {}).then(
-      (s) => {
-        setStatus(s);
+    call('wallet.open', {}).then(
+      (r) => {
+        opened.current = r.balances;
+        setStatus(r.status);
         setFatal(undefined);
       },
       (e: unknown) => setFatal(errorText(e)),
     );
   }, [call]);
-  useEffect(load, [load]);
+  // A layout effect: the request leaves as the first render commits, not a frame later.
+  useLayoutEffect(load, [load]);
 
   let body;
   if (!status) {
@@ -142,7 +151,7 @@ export function App({ send }: AppProps) {
   } else if (status.vault === 'locked' || !status.account) {
     body = <Unlock network={status.network} onUnlocked={setStatus} onRestore={() => setRestoring(true)} />;
   } else {
-    body = <Wallet status={status} onStatus={setStatus} />;
+    body = <Wallet status={status} onStatus={setStatus} takeOpened={takeOpened} />;
   }
   return <ApiContext.Provider value={call}>{body}</ApiContext.Provider>;
 }
@@ -157,18 +166,22 @@ const RETRY_MS = 30_000;
  * The balances snapshot: shown at once, refreshed in the background, polled closely while a refresh
  * runs, now and then otherwise (so the banner follows the node), and retried while refreshes fail.
  */
-function useBalances(key: string): { view: BalancesView | null; error: string | undefined; refresh: () => void } {
+function useBalances(key: string, takeOpened: () => BalancesView | null): { view: BalancesView | null; error: string | undefined; refresh: () => void } {
   const call = useCall();
-  const [view, setView] = useState<BalancesView | null>(null);
+  const [opened] = useState(takeOpened);
+  const [view, setView] = useState<BalancesView | null>(opened);
+  // The snapshot that came with the popup's opening (a refresh started by it) stands for the first
+  // request, once, for the account it was read for.
+  const first = useRef<{ key: string; view: BalancesView } | null>(opened ? { key, view: opened } : null);
   const [error, setError] = useState<string | undefined>(undefined);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const alive = useRef(true);
 
   const fetchView = useCallback(
-    async (refresh: boolean) => {
+    async (refresh: boolean, given?: BalancesView) => {
       clearTimeout(timer.current);
       try {
-        const v = await call('balances.get', refresh ? { refresh: true } : {});
+        const v = given ?? (await call('balances.get', refresh ? { refresh: true } : {}));
         if (!alive.current) return;
         setView(v);
         setError(undefined);
@@ -187,8 +200,10 @@ function useBalances(key: string): { view: BalancesView | null; error: string | 
 
   useEffect(() => {
     alive.current = true;
-    setView(null);
-    void fetchView(true);
+    const given = first.current?.key === key ? first.current.view : undefined;
+    first.current = null;
+    if (!given) setView(null);
+    void fetchView(true, given);
     return () => {
       alive.current = false;
       clearTimeout(timer.current);
@@ -238,23 +253,35 @@ function useHiddenAssets(networkId: string): { hidden: ReadonlySet<string>; togg
   const [error, setError] = useState<string | undefined>(undefined);
   const latest = useRef(hidden);
   latest.current = hidden;
+  // A toggle made before the stored list arrived waits for it, so it neither is undone by it nor drops it.
+  // (Pending from the first render: the rows can be on screen before the effect asks for the list.)
+  const [firstLoad] = useState(() => {
+    let done = () => undefined as void;
+    const promise = new Promise<void>((resolve) => (done = resolve));
+    return { promise, done };
+  });
+  const loaded = useRef<Promise<void>>(firstLoad.promise);
   useEffect(() => {
     let stale = false;
     setHidden(new Set());
-    call('settings.getHiddenAssets', {}).then(
+    loaded.current = call('settings.getHiddenAssets', {}).then(
       (r) => {
-        if (!stale) setHidden(new Set(r.assetIDs));
+        if (stale) return;
+        latest.current = new Set(r.assetIDs);
+        setHidden(latest.current);
       },
       (e: unknown) => {
         if (!stale) setError(errorText(e));
       },
     );
+    void loaded.current.then(firstLoad.done);
     return () => {
       stale = true;
     };
-  }, [call, networkId]);
+  }, [call, networkId, firstLoad]);
   const toggle = useCallback(
-    (id: string) => {
+    async (id: string) => {
+      await loaded.current;
       const next = new Set(latest.current);
       if (next.has(id)) next.delete(id);
       else next.add(id);
@@ -318,7 +345,7 @@ export function followedText(s: WalletStatus, closedForm: boolean): string {
   return closedForm ? `${now} What was open here was closed; nothing was sent from it.` : now;
 }
 
-function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: WalletStatus) => void }) {
+function Wallet({ status, onStatus, takeOpened = () => null }: { status: WalletStatus; onStatus: (s: WalletStatus) => void; takeOpened?: () => BalancesView | null }) {
   const call = useCall();
   const [route, setRoute] = useState<Route>('home');
   const [followed, setFollowed] = useState<string | undefined>(undefined);
@@ -339,7 +366,7 @@ function Wallet({ status, onStatus }: { status: WalletStatus; onStatus: (s: Wall
   };
   const { hidden, toggle: toggleHidden, error: hiddenError } = useHiddenAssets(status.network.id);
   const key = `${status.network.id}:${status.account?.id}`;
-  const balances = useBalances(key);
+  const balances = useBalances(key, takeOpened);
   const hrp = hrpOf(status);
   const lock = async () => {
     try {

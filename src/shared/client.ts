@@ -3,7 +3,7 @@
 import { WalletError } from '../core/errors.js';
 import type { RequestMessage, RequestParams, RequestResult, RequestType, RestoreLoss, Selection } from './messages.js';
 
-/** How a message reaches the background; defaults to `browser.runtime.sendMessage`. */
+/** How a message reaches the background; defaults to the runtime's `sendMessage`. */
 export type SendToBackground = (message: RequestMessage) => Promise<unknown>;
 
 /**
@@ -23,10 +23,17 @@ export class BackgroundError extends WalletError {
   }
 }
 
+type PromisingRuntime = { runtime?: { sendMessage?(message: unknown): Promise<unknown> } };
+
+/**
+ * The browser's own runtime: Firefox's `browser` and Chrome's MV3 `chrome` both return a promise
+ * here, so pages need no polyfill for it (loading one would delay a popup's first request by a chunk).
+ */
 async function sendWithRuntime(message: RequestMessage): Promise<unknown> {
-  // Loaded on first use: the polyfill refuses to load outside an extension (e.g. in unit tests).
-  const { default: browser } = await import('webextension-polyfill');
-  return browser.runtime.sendMessage(message);
+  const g = globalThis as { browser?: PromisingRuntime; chrome?: PromisingRuntime };
+  const runtime = g.browser?.runtime ?? g.chrome?.runtime;
+  if (!runtime?.sendMessage) throw new Error('this page is not part of the extension');
+  return runtime.sendMessage(message);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

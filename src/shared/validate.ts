@@ -239,6 +239,7 @@ function createAsset(params: unknown): RequestParams<'assets.create'> {
 
 export const REQUEST_VALIDATORS: Validators = {
   'wallet.status': none,
+  'wallet.open': none,
   'wallet.generateMnemonic': (params) => {
     const f = record(params, '', ['words']);
     return { words: oneOf(f.words, 'words', [12, 24] as const) };

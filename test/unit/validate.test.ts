@@ -35,6 +35,7 @@ const NODE_KEY = { nodeID: NODE, publicKey: '0x' + 'ab'.repeat(48), proofOfPosse
 /** One valid example per request type; the table is typed so a new request type needs an entry. */
 const VALID: { [T in RequestType]: RequestParams<T> } = {
   'wallet.status': {},
+  'wallet.open': {},
   'wallet.generateMnemonic': { words: 24 },
   'wallet.create': { password: PASSWORD, mnemonic: MNEMONIC },
   'wallet.checkPhrase': { mnemonic: MNEMONIC },

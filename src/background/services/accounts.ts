@@ -5,7 +5,7 @@ import { fromHex, toHex, type Bytes } from '../../core/bytes.js';
 import { formatPrivateKey } from '../../core/encoding.js';
 import { ValidationError, WalletError } from '../../core/errors.js';
 import { generateMnemonic, keyPairFromSecret, normalizeMnemonic, parseSecretKey, type KeyPair } from '../../core/keys.js';
-import { RESTORE_WOULD_DROP, type RequestParams as P, type RestoreLoss, type Selection, type WalletStatus } from '../../shared/messages.js';
+import { RESTORE_WOULD_DROP, type RequestParams as P, type BalancesView, type RestoreLoss, type Selection, type WalletStatus } from '../../shared/messages.js';
 import { accountStorageKeys, hiddenAssetsKey, tokensKey } from '../account-cache.js';
 import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
 import type { AccountEngines } from '../account-engines.js';
@@ -42,10 +42,30 @@ export class AccountsService {
     private readonly networks: NetworksService,
     private readonly engines: AccountEngines,
     private readonly transfers: TransfersService,
-    private readonly sites?: SiteStore,
+    private readonly more: {
+      sites?: SiteStore;
+      /** This account's cached balances on this network, a refresh started; null if no longer selected (the balances service answers it). */
+      balances?: (accountId: string, networkId: string) => Promise<BalancesView | null>;
+    } = {},
   ) {}
 
   // ---- the vault ----
+
+  /**
+   * What a popup shows first, in one round trip: the status and, when unlocked, the cached balances
+   * (a refresh started). The balances are left out when the selection changed while they were read,
+   * so they never show under another account's name.
+   */
+  async walletOpen(): Promise<{ status: WalletStatus; balances: BalancesView | null }> {
+    const status = await this.walletStatus();
+    if (status.vault !== 'unlocked' || !status.account || !this.more.balances) return { status, balances: null };
+    try {
+      return { status, balances: await this.more.balances(status.account.id, status.network.id) };
+    } catch {
+      // Locked or failing meanwhile: the popup asks for the balances itself and says what it finds.
+      return { status, balances: null };
+    }
+  }
 
   async walletStatus(): Promise<WalletStatus> {
     const s = await this.settings.read();
@@ -211,7 +231,7 @@ export class AccountsService {
         return { ...s, accounts, selectedAccountId: s.selectedAccountId === p.id ? accounts[0]!.id : s.selectedAccountId };
       }),
     );
-    await this.sites?.forgetAccount(p.id);
+    await this.more.sites?.forgetAccount(p.id);
     return { ok: true as const };
   }
 

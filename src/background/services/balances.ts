@@ -58,6 +58,16 @@ export class BalancesService {
     return { ...cache.balances, refreshing: true, refreshStartedAt: this.#refreshStartedAt };
   }
 
+  /**
+   * For a popup opening: the snapshot of the account and network the status named, a refresh
+   * started, or null when the selection is another one by now (switched in between).
+   */
+  async balancesFor(accountId: string, networkId: string): Promise<BalancesView | null> {
+    const { account, preset, s } = await this.engines.selected();
+    if (account.id !== accountId || s.selectedNetworkId !== networkId || preset.id !== networkId) return null;
+    return this.balancesGet({ refresh: true });
+  }
+
   /** Refreshes from the node (one refresh at a time); on failure keeps the old snapshot with the error. */
   balancesRefresh(): Promise<BalancesView> {
     if (this.#refreshing === null) {

@@ -67,7 +67,10 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
   const delivery = new Delivery(engines, local);
   const staking: StakingService = new StakingService(engines, delivery, local, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(log ? { log } : {}), activity: async () => (await balances.activityList()).items });
   const transfers = new TransfersService(engines, session, local, log, delivery);
-  const accounts = new AccountsService(session, local, settings, keyring, networks, engines, transfers, options.sites);
+  const accounts = new AccountsService(session, local, settings, keyring, networks, engines, transfers, {
+    ...(options.sites ? { sites: options.sites } : {}),
+    balances: (accountId, networkId) => balances.balancesFor(accountId, networkId),
+  });
   const approvals = new ApprovalsService(session, engines, networks, {
     ...(options.approvals ? { queue: options.approvals } : {}),
     ...(options.sitesWaitingForUnlock ? { sitesWaitingForUnlock: options.sitesWaitingForUnlock } : {}),

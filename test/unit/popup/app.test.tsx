@@ -100,6 +100,20 @@ describe('App', () => {
     expect(bg.callsOf('wallet.lock')).toEqual([{}]);
   });
 
+  it('opens on one request: the cached balances come with the status, and the next read is the poll', async () => {
+    const bg = start({
+      'wallet.open': () => ({ status: UNLOCKED, balances: { ...balances(), refreshing: true, refreshStartedAt: Date.now() } }),
+      'wallet.status': () => UNLOCKED,
+      'balances.get': () => balances(),
+    });
+    await waitFor(() => expect(screen.getByTestId('total-all').textContent).toBe('18.5 AVAX'));
+    expect(bg.calls[0]!.type).toBe('wallet.open');
+    expect(bg.callsOf('balances.get')).toEqual([]);
+    // The refresh the opening started is followed: the next read is the plain snapshot, not another refresh.
+    await waitFor(() => expect(bg.callsOf('balances.get')).toEqual([{}]), { timeout: 3000 });
+    await waitFor(() => expect(screen.getByTestId('refresh-state').textContent).toMatch(/^Updated /));
+  });
+
   it('goes to the unlock screen when a request finds the wallet locked (idle lock)', async () => {
     start({
       'wallet.status': () => UNLOCKED,

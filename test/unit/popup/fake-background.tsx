@@ -27,6 +27,7 @@ export function fakeBackground(handlers: Handlers): FakeBackground {
   const calls: RequestMessage[] = [];
   const send: SendToBackground = async (message) => {
     calls.push(message);
+    if (message.type === 'wallet.open' && !handlers['wallet.open']) return openFrom(message);
     const handler = handlers[message.type] as ((p: unknown) => unknown) | undefined;
     if (!handler) return { ok: false, error: { code: 'unknown-request', message: `no fake for ${message.type}` } };
     try {
@@ -35,6 +36,17 @@ export function fakeBackground(handlers: Handlers): FakeBackground {
       if (e instanceof Refuse) return { ok: false, error: e.info };
       throw e;
     }
+  };
+  // 'wallet.open' as the background answers it, from the status and balances fakes (recorded as
+  // those two requests too, so a test can follow the balances asked for however the popup asked).
+  type Answer = { ok: true; result: unknown } | { ok: false; error: ErrorInfo };
+  const openFrom = async (message: RequestMessage): Promise<Answer> => {
+    const status = (await send({ ...message, type: 'wallet.status', params: {} })) as Answer;
+    if (!status.ok) return status;
+    const s = status.result as RequestResult<'wallet.status'>;
+    if (s.vault !== 'unlocked' || !s.account || !handlers['balances.get']) return { ok: true, result: { status: s, balances: null } };
+    const view = (await send({ ...message, type: 'balances.get', params: { refresh: true } })) as Answer;
+    return { ok: true, result: { status: s, balances: view.ok ? (view.result as RequestResult<'balances.get'>) : null } };
   };
   return {
     send,
