@@ -158,9 +158,20 @@ export function normalizeMnemonic(text: string): string {
   return phrase;
 }
 
-/** 64-byte BIP-39 seed (PBKDF2, 2048 rounds). Validates the mnemonic first (a bad one rejects). */
+/**
+ * 64-byte BIP-39 seed: PBKDF2-HMAC-SHA512, 2048 rounds, salt "mnemonic" + passphrase, both NFKD.
+ * Validates the mnemonic first (a bad one rejects). The platform's WebCrypto does the rounds where
+ * there is one (workers, pages, Node): ~2.5 ms against ~38 ms for the script version, on every
+ * unlock and every background start; the BIP-39 reference seeds are checked in the unit tests.
+ */
 export async function mnemonicToSeed(mnemonic: string, passphrase = ''): Promise<Bytes> {
-  return bip39.mnemonicToSeed(normalizeMnemonic(mnemonic), passphrase);
+  const phrase = normalizeMnemonic(mnemonic).normalize('NFKD');
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return bip39.mnemonicToSeed(phrase, passphrase);
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const key = await subtle.importKey('raw', encode(phrase), 'PBKDF2', false, ['deriveBits']);
+  const salt = encode(`mnemonic${passphrase.normalize('NFKD')}`);
+  return new Uint8Array(await subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-512', salt, iterations: 2048 }, key, 512));
 }
 
 // ---- HD derivation ----

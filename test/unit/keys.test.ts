@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as secp from '@noble/secp256k1';
 import { HDKey } from '@scure/bip32';
+import * as bip39 from '@scure/bip39';
 import { concatBytes, fromHex, toHex } from '../../src/core/bytes.js';
 import { cb58Encode, formatAddress, formatPrivateKey } from '../../src/core/encoding.js';
 import { FormatError, SigningError, ValidationError } from '../../src/core/errors.js';
@@ -285,6 +286,14 @@ describe('mnemonics', () => {
     expect(toHex(await mnemonicToSeed(Array(23).fill('abandon').join(' ') + ' art', 'TREZOR'))).toBe(
       'bda85446c68413707090a52022edd26a1c9462295029f2e60cd7c4f2bbd3097170af7a4d73245cafa9c3cca8d561a7c3de6f5d4a10be8ed2a5e608d68f92fcc8',
     );
+  });
+
+  it('gives the seed of the BIP-39 script implementation for random phrases and a non-ASCII passphrase', async () => {
+    for (let i = 0; i < 5; i++) {
+      const phrase = generateMnemonic(i % 2 === 0 ? 12 : 24);
+      const passphrase = ['', 'TREZOR', 'pässphräse', 'Ａ１', 'x'][i]!;
+      expect(toHex(await mnemonicToSeed(phrase, passphrase))).toBe(toHex(await bip39.mnemonicToSeed(phrase, passphrase.normalize('NFKD'))));
+    }
   });
 
   it('seeds from the normalized phrase and refuses an invalid one', async () => {
