@@ -4,7 +4,7 @@ import { fromHex } from '../core/bytes.js';
 import { formatAddress } from '../core/encoding.js';
 import { WalletError } from '../core/errors.js';
 import { formatEvmAddress } from '../core/evm-address.js';
-import { deriveEvmKey, deriveXpKey, HdRoot, keyPairFromSecret, mnemonicToSeed, type KeyPair } from '../core/keys.js';
+import { deriveEvmKey, deriveXpKey, HdRoot, keyPairFromSecret, mnemonicToSeed, wipe, type KeyPair } from '../core/keys.js';
 import type { AccountView } from '../shared/messages.js';
 import type { Session } from './session.js';
 import type { AccountRecord } from './settings.js';
@@ -54,7 +54,9 @@ export class Keyring {
     const generation = this.#generation;
     const { mnemonic } = this.session.secrets();
     if (!mnemonic) throw new WalletError('no-mnemonic', 'this wallet has no recovery phrase (it was created from a private key)');
-    const root = HdRoot.fromSeed(await mnemonicToSeed(mnemonic));
+    const seed = await mnemonicToSeed(mnemonic);
+    const root = HdRoot.fromSeed(seed);
+    wipe(seed);
     if (generation !== this.#generation) {
       root.wipe();
       if (!this.session.isUnlocked()) throw new VaultLockedError();

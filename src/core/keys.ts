@@ -169,9 +169,14 @@ export async function mnemonicToSeed(mnemonic: string, passphrase = ''): Promise
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) return bip39.mnemonicToSeed(phrase, passphrase);
   const encode = (text: string) => new TextEncoder().encode(text);
-  const key = await subtle.importKey('raw', encode(phrase), 'PBKDF2', false, ['deriveBits']);
-  const salt = encode(`mnemonic${passphrase.normalize('NFKD')}`);
-  return new Uint8Array(await subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-512', salt, iterations: 2048 }, key, 512));
+  const phraseBytes = encode(phrase);
+  try {
+    const key = await subtle.importKey('raw', phraseBytes, 'PBKDF2', false, ['deriveBits']);
+    const salt = encode(`mnemonic${passphrase.normalize('NFKD')}`);
+    return new Uint8Array(await subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-512', salt, iterations: 2048 }, key, 512));
+  } finally {
+    wipe(phraseBytes);
+  }
 }
 
 // ---- HD derivation ----

@@ -253,25 +253,30 @@ function useHiddenAssets(networkId: string): { hidden: ReadonlySet<string>; togg
   const [error, setError] = useState<string | undefined>(undefined);
   const latest = useRef(hidden);
   latest.current = hidden;
-  // A toggle made before the stored list arrived waits for it, so it neither is undone by it nor drops it.
+  // A toggle made before the stored list arrived waits for it, so it neither is undone by it nor
+  // drops it; one made on another network, or when the list could not be read, saves nothing.
   // (Pending from the first render: the rows can be on screen before the effect asks for the list.)
   const [firstLoad] = useState(() => {
-    let done = () => undefined as void;
-    const promise = new Promise<void>((resolve) => (done = resolve));
+    let done: (read: boolean) => void = () => undefined;
+    const promise = new Promise<boolean>((resolve) => (done = resolve));
     return { promise, done };
   });
-  const loaded = useRef<Promise<void>>(firstLoad.promise);
+  const loaded = useRef<Promise<boolean>>(firstLoad.promise);
+  const network = useRef(networkId);
+  network.current = networkId;
   useEffect(() => {
     let stale = false;
     setHidden(new Set());
     loaded.current = call('settings.getHiddenAssets', {}).then(
       (r) => {
-        if (stale) return;
+        if (stale) return false;
         latest.current = new Set(r.assetIDs);
         setHidden(latest.current);
+        return true;
       },
       (e: unknown) => {
         if (!stale) setError(errorText(e));
+        return false;
       },
     );
     void loaded.current.then(firstLoad.done);
@@ -281,7 +286,13 @@ function useHiddenAssets(networkId: string): { hidden: ReadonlySet<string>; togg
   }, [call, networkId, firstLoad]);
   const toggle = useCallback(
     async (id: string) => {
-      await loaded.current;
+      const asked = network.current;
+      const read = await loaded.current;
+      if (asked !== network.current) return;
+      if (!read) {
+        setError('Not saved: the list of hidden assets could not be read, so changing it could lose what it holds');
+        return;
+      }
       const next = new Set(latest.current);
       if (next.has(id)) next.delete(id);
       else next.add(id);
@@ -311,18 +322,23 @@ function useStatusWatch(status: WalletStatus, onStatus: (s: WalletStatus) => voi
   const call = useCall();
   const shown = useRef({ account: status.account?.id, network: status.network.id });
   shown.current = { account: status.account?.id, network: status.network.id };
+  // Bumped by each change made here: a check asked before it answers from before it, and is dropped.
+  const ownChanges = useRef(0);
   useEffect(() => {
     let stopped = false;
-    const check = () =>
+    const check = () => {
+      const asked = ownChanges.current;
       void call('wallet.status', {}).then(
         (s) => {
-          if (stopped || (s.vault === 'unlocked' && s.account?.id === shown.current.account && s.network.id === shown.current.network)) return;
+          if (stopped || asked !== ownChanges.current) return;
+          if (s.vault === 'unlocked' && s.account?.id === shown.current.account && s.network.id === shown.current.network) return;
           if (s.vault === 'unlocked') onFollowed(s);
           shown.current = { account: s.account?.id, network: s.network.id };
           onStatus(s);
         },
         () => undefined,
       );
+    };
     const timer = setInterval(check, LOCK_CHECK_MS);
     window.addEventListener('focus', check);
     return () => {
@@ -332,6 +348,7 @@ function useStatusWatch(status: WalletStatus, onStatus: (s: WalletStatus) => voi
     };
   }, [call, onStatus, onFollowed]);
   return useCallback((s: WalletStatus) => {
+    ownChanges.current += 1;
     shown.current = { account: s.account?.id, network: s.network.id };
   }, []);
 }
@@ -342,7 +359,7 @@ const FORM_ROUTES: ReadonlySet<Route> = new Set(['send', 'move', 'stake', 'token
 /** Said when the popup followed a switch made in another window, so nothing changes under the user unexplained. */
 export function followedText(s: WalletStatus, closedForm: boolean): string {
   const now = `Switched in another window to ${s.account?.name ?? 'another account'} on ${s.network.name}.`;
-  return closedForm ? `${now} What was open here was closed; nothing was sent from it.` : now;
+  return closedForm ? `${now} What was open here was closed: anything not yet confirmed was not sent (Activity shows what was).` : now;
 }
 
 function Wallet({ status, onStatus, takeOpened = () => null }: { status: WalletStatus; onStatus: (s: WalletStatus) => void; takeOpened?: () => BalancesView | null }) {

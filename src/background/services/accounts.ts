@@ -60,9 +60,12 @@ export class AccountsService {
     const status = await this.walletStatus();
     if (status.vault !== 'unlocked' || !status.account || !this.more.balances) return { status, balances: null };
     try {
-      return { status, balances: await this.more.balances(status.account.id, status.network.id) };
+      const balances = await this.more.balances(status.account.id, status.network.id);
+      // Locked meanwhile: the status as it is now, and no balances.
+      if (!this.session.isUnlocked()) return { status: await this.walletStatus(), balances: null };
+      return { status, balances };
     } catch {
-      // Locked or failing meanwhile: the popup asks for the balances itself and says what it finds.
+      // Failing meanwhile (storage): the popup asks for the balances itself and says what it finds.
       return { status, balances: null };
     }
   }

@@ -52,20 +52,25 @@ export class BalancesService {
   /** The last known snapshot, at once; optionally starts a refresh without waiting for it. */
   async balancesGet(p: P<'balances.get'>): Promise<BalancesView> {
     const { account, preset } = await this.engines.selected();
-    const cache = await this.caches.get(preset.id, account.id);
-    if (p.refresh) void this.balancesRefresh().catch(() => undefined);
-    if (this.#refreshing === null) return { ...cache.balances, refreshing: false };
-    return { ...cache.balances, refreshing: true, refreshStartedAt: this.#refreshStartedAt };
+    return this.snapshotOf(preset.id, account.id, p.refresh === true);
   }
 
   /**
    * For a popup opening: the snapshot of the account and network the status named, a refresh
-   * started, or null when the selection is another one by now (switched in between).
+   * started, or null when the selection is another one by now (switched in between). One read of
+   * the selection decides both the check and the snapshot read.
    */
   async balancesFor(accountId: string, networkId: string): Promise<BalancesView | null> {
-    const { account, preset, s } = await this.engines.selected();
-    if (account.id !== accountId || s.selectedNetworkId !== networkId || preset.id !== networkId) return null;
-    return this.balancesGet({ refresh: true });
+    const { account, preset } = await this.engines.selected();
+    if (account.id !== accountId || preset.id !== networkId) return null;
+    return this.snapshotOf(preset.id, account.id, true);
+  }
+
+  private async snapshotOf(networkId: string, accountId: string, refresh: boolean): Promise<BalancesView> {
+    const cache = await this.caches.get(networkId, accountId);
+    if (refresh) void this.balancesRefresh().catch(() => undefined);
+    if (this.#refreshing === null) return { ...cache.balances, refreshing: false };
+    return { ...cache.balances, refreshing: true, refreshStartedAt: this.#refreshStartedAt };
   }
 
   /** Refreshes from the node (one refresh at a time); on failure keeps the old snapshot with the error. */

@@ -86,7 +86,7 @@ export async function reviewRefusedAfterSwitchElsewhere(run: UiRun): Promise<voi
   }, other.id);
   expect([
     'The account or network was switched since this was reviewed: nothing was sent; review it again',
-    `Switched in another window to ${OTHER_ACCOUNT} on ${(await ui.call('wallet.status', {})).network.name}. What was open here was closed; nothing was sent from it.`,
+    `Switched in another window to ${OTHER_ACCOUNT} on ${(await ui.call('wallet.status', {})).network.name}. What was open here was closed: anything not yet confirmed was not sent (Activity shows what was).`,
   ]).toContain(refusal);
   // The open popup then follows the switch: the header names the account now selected.
   await expect.poll(() => ui.read({ label: 'Account' }, 'value'), { message: 'the header follows the switch made elsewhere', timeout: 15_000 }).toBe(other.id);

@@ -176,7 +176,7 @@ describe('App', () => {
     expect(screen.getByTestId('followed-switch').textContent).not.toContain('What was open here was closed');
   });
 
-  it('says a form open during a switch made elsewhere was closed and nothing sent from it; the notice goes on the next tab', async () => {
+  it('says a form open during a switch made elsewhere was closed, and that only what was confirmed went out; the notice goes on the next tab', async () => {
     const second = { ...ACCOUNT, id: 'acc2', name: 'Savings' };
     let selected = ACCOUNT;
     start({
@@ -188,7 +188,7 @@ describe('App', () => {
     selected = second;
     window.dispatchEvent(new Event('focus'));
     const notice = await screen.findByTestId('followed-switch');
-    expect(notice.textContent).toContain('What was open here was closed; nothing was sent from it.');
+    expect(notice.textContent).toContain('What was open here was closed: anything not yet confirmed was not sent (Activity shows what was).');
     expect(notice.getAttribute('role')).toBe('status');
     fireEvent.click(screen.getByRole('button', { name: 'Activity' }));
     expect(screen.queryByTestId('followed-switch')).toBeNull();
@@ -212,6 +212,50 @@ describe('App', () => {
     await waitFor(() => expect(bg.callsOf('wallet.status').length).toBeGreaterThan(1));
     await new Promise((r) => setTimeout(r, 20));
     expect(screen.queryByTestId('followed-switch')).toBeNull();
+  });
+
+  it('drops a status check asked before the user switched here: no notice, no going back to the old account', async () => {
+    const second = { ...ACCOUNT, id: 'acc2', name: 'Savings' };
+    let selected = ACCOUNT;
+    let answerLate: (() => void) | undefined;
+    let statusReads = 0;
+    start({
+      'wallet.status': async () => {
+        const now = selected;
+        // The focus check below (the read after the opening's): read before the switch, answered after it.
+        if (++statusReads === 2) await new Promise<void>((r) => (answerLate = r));
+        return { ...UNLOCKED, account: now };
+      },
+      'accounts.list': () => ({ accounts: [ACCOUNT, second], selectedId: selected.id }),
+      'accounts.select': () => {
+        selected = second;
+        return { ...UNLOCKED, account: second };
+      },
+    });
+    await screen.findByRole('option', { name: 'Savings' });
+    window.dispatchEvent(new Event('focus'));
+    await waitFor(() => expect(answerLate).toBeDefined());
+    fireEvent.change(screen.getByLabelText('Account'), { target: { value: 'acc2' } });
+    await waitFor(() => expect((screen.getByLabelText('Account') as HTMLSelectElement).value).toBe('acc2'));
+    answerLate!();
+    await new Promise((r) => setTimeout(r, 20));
+    expect((screen.getByLabelText('Account') as HTMLSelectElement).value).toBe('acc2');
+    expect(screen.queryByTestId('followed-switch')).toBeNull();
+  });
+
+  it('saves no hide when the stored list could not be read, so it cannot drop what the list holds', async () => {
+    const view = balances({ balances: [avax('X', '1'), { ...avax('X', '5'), assetID: FAKE_ID, verified: false }, avax('P', '0'), avax('C', '0')] });
+    const bg = start({
+      'wallet.status': () => UNLOCKED,
+      'balances.get': () => view,
+      'settings.getHiddenAssets': () => {
+        throw new Refuse({ code: 'storage-corrupt', message: 'the wallet settings in storage are unreadable' });
+      },
+    });
+    fireEvent.click(within(await screen.findByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: /^Hide / }));
+    await waitFor(() => expect(screen.getAllByRole('alert').map((a) => a.textContent)).toContain('Not saved: the list of hidden assets could not be read, so changing it could lose what it holds'));
+    expect(bg.callsOf('settings.setHiddenAssets')).toEqual([]);
+    expect(screen.getByTestId(`asset-X-${FAKE_ID}`)).toBeTruthy();
   });
 
   it('says so when the background cannot be reached', async () => {
