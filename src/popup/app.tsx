@@ -170,18 +170,18 @@ function useBalances(key: string, takeOpened: () => BalancesView | null): { view
   const call = useCall();
   const [opened] = useState(takeOpened);
   const [view, setView] = useState<BalancesView | null>(opened);
-  // The snapshot that came with the popup's opening (a refresh started by it) stands for the first
-  // request, once, for the account it was read for.
+  // The snapshot that came with the popup's opening is shown at once, for the account it was read
+  // for; the refresh is asked for right after (effects run once the page has painted).
   const first = useRef<{ key: string; view: BalancesView } | null>(opened ? { key, view: opened } : null);
   const [error, setError] = useState<string | undefined>(undefined);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const alive = useRef(true);
 
   const fetchView = useCallback(
-    async (refresh: boolean, given?: BalancesView) => {
+    async (refresh: boolean) => {
       clearTimeout(timer.current);
       try {
-        const v = given ?? (await call('balances.get', refresh ? { refresh: true } : {}));
+        const v = await call('balances.get', refresh ? { refresh: true } : {});
         if (!alive.current) return;
         setView(v);
         setError(undefined);
@@ -203,7 +203,7 @@ function useBalances(key: string, takeOpened: () => BalancesView | null): { view
     const given = first.current?.key === key ? first.current.view : undefined;
     first.current = null;
     if (!given) setView(null);
-    void fetchView(true, given);
+    void fetchView(true);
     return () => {
       alive.current = false;
       clearTimeout(timer.current);

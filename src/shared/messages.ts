@@ -224,7 +224,7 @@ export interface TransferView {
 /** Every request: its params and its result (staking.*: messages-staking.ts; tokens.* and evm.*: token-messages.ts). */
 export interface WalletRequests extends StakingRequests, TokenRequests {
   'wallet.status': { params: Record<string, never>; result: WalletStatus };
-  /** A popup opening: the status and, when unlocked, the cached balances (a refresh started), in one round trip. */
+  /** A popup opening: the status and, when unlocked, the cached balances, in one round trip (no refresh started). */
   'wallet.open': { params: Record<string, never>; result: { status: WalletStatus; balances: BalancesView | null } };
   'wallet.generateMnemonic': { params: { words: 12 | 24 }; result: { mnemonic: string } };
   'wallet.create': { params: { password: string; mnemonic: string }; result: WalletStatus };

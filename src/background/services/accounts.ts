@@ -44,7 +44,7 @@ export class AccountsService {
     private readonly transfers: TransfersService,
     private readonly more: {
       sites?: SiteStore;
-      /** This account's cached balances on this network, a refresh started; null if no longer selected (the balances service answers it). */
+      /** This account's cached balances on this network; null if no longer selected (the balances service answers it). */
       balances?: (accountId: string, networkId: string) => Promise<BalancesView | null>;
     } = {},
   ) {}
@@ -53,7 +53,7 @@ export class AccountsService {
 
   /**
    * What a popup shows first, in one round trip: the status and, when unlocked, the cached balances
-   * (a refresh started). The balances are left out when the selection changed while they were read,
+   * (the popup asks for a refresh once painted). The balances are left out when the selection changed while they were read,
    * so they never show under another account's name.
    */
   async walletOpen(): Promise<{ status: WalletStatus; balances: BalancesView | null }> {

@@ -56,14 +56,15 @@ export class BalancesService {
   }
 
   /**
-   * For a popup opening: the snapshot of the account and network the status named, a refresh
-   * started, or null when the selection is another one by now (switched in between). One read of
-   * the selection decides both the check and the snapshot read.
+   * For a popup opening: the snapshot of the account and network the status named, or null when
+   * the selection is another one by now (switched in between). One read of the selection decides
+   * both the check and the snapshot read. No refresh: the popup starts it once it has painted, so
+   * the refresh's work does not compete with the page's loading.
    */
   async balancesFor(accountId: string, networkId: string): Promise<BalancesView | null> {
     const { account, preset } = await this.engines.selected();
     if (account.id !== accountId || preset.id !== networkId) return null;
-    return this.snapshotOf(preset.id, account.id, true);
+    return this.snapshotOf(preset.id, account.id, false);
   }
 
   private async snapshotOf(networkId: string, accountId: string, refresh: boolean): Promise<BalancesView> {

@@ -100,18 +100,23 @@ describe('App', () => {
     expect(bg.callsOf('wallet.lock')).toEqual([{}]);
   });
 
-  it('opens on one request: the cached balances come with the status, and the next read is the poll', async () => {
+  it('opens on one request: the cached balances come with the status, shown before the refresh it then asks for answers', async () => {
+    let answerRefresh: (() => void) | undefined;
     const bg = start({
-      'wallet.open': () => ({ status: UNLOCKED, balances: { ...balances(), refreshing: true, refreshStartedAt: Date.now() } }),
+      'wallet.open': () => ({ status: UNLOCKED, balances: balances() }),
       'wallet.status': () => UNLOCKED,
-      'balances.get': () => balances(),
+      'balances.get': async () => {
+        await new Promise<void>((r) => (answerRefresh = r));
+        return { ...balances(), refreshing: true, refreshStartedAt: Date.now() };
+      },
     });
     await waitFor(() => expect(screen.getByTestId('total-all').textContent).toBe('18.5 AVAX'));
     expect(bg.calls[0]!.type).toBe('wallet.open');
-    expect(bg.callsOf('balances.get')).toEqual([]);
-    // The refresh the opening started is followed: the next read is the plain snapshot, not another refresh.
-    await waitFor(() => expect(bg.callsOf('balances.get')).toEqual([{}]), { timeout: 3000 });
-    await waitFor(() => expect(screen.getByTestId('refresh-state').textContent).toMatch(/^Updated /));
+    // Shown from the opening's answer; the refresh is asked for after, and followed once it answers.
+    await waitFor(() => expect(bg.callsOf('balances.get')).toEqual([{ refresh: true }]));
+    expect(answerRefresh).toBeDefined();
+    answerRefresh!();
+    await waitFor(() => expect(screen.getByTestId('refresh-state').textContent).toMatch(/^Refreshing…/));
   });
 
   it('goes to the unlock screen when a request finds the wallet locked (idle lock)', async () => {
