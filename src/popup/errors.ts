@@ -9,6 +9,9 @@ export interface PlainError {
   detail?: string;
 }
 
+/** What the user sees when the background refuses a fee above the one they reviewed (every flow with a fee). */
+export const FEE_WENT_UP = 'The network fee went up since you reviewed it. Nothing was sent: review it again.';
+
 /** The node's failures: the wallet did not get a trustworthy answer. Nothing was signed by them. */
 const NODE: Record<string, string> = {
   'node-unreachable': "The node can't be reached. Check that it is running and that its address in Settings is right.",
@@ -23,7 +26,7 @@ const NODE: Record<string, string> = {
 const WORDED: Record<string, string> = {
   'insufficient-funds': 'Not enough funds for this amount and its network fee.',
   'tx-too-large': 'This needs more pieces of your balance than fit in one transaction. Send less, or move funds to yourself first to merge them.',
-  'fee-above-approved': 'The network fee went up since you reviewed it. Nothing was sent: review it again.',
+  'fee-above-approved': FEE_WENT_UP,
   'storage-corrupt': "The wallet's saved data could not be read. Nothing was changed.",
   'token-call-failed': "The token contract did not answer as a token does, so the wallet did not use what it said.",
   'scan-limit': 'This account has more addresses than the wallet looks through; some funds may not show.',

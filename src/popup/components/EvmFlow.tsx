@@ -5,11 +5,10 @@
 import { useState } from 'preact/hooks';
 import { BackgroundError } from '../../shared/client.js';
 import { errorInfo } from '../api.js';
-import type { PlainError } from '../errors.js';
+import { FEE_WENT_UP, type PlainError } from '../errors.js';
 import { WEI_DECIMALS } from '../format.js';
 import type { Amount, EvmFeeQuote } from '../../shared/messages.js';
 import { AmountText } from './AmountText.js';
-import { FEE_WENT_UP } from '../screens/Send.js';
 
 export type EvmStage<Q> = { k: 'idle' } | { k: 'estimating' } | { k: 'review' | 'sending'; quote: Q } | { k: 'done'; txHash: string; fee?: Amount };
 
@@ -53,7 +52,7 @@ export function useEvmFlow<Q extends EvmFeeQuote>(estimate: () => Promise<Q>, su
           setError({ text: FEE_WENT_UP });
           setStage({ k: 'review', quote: fresh });
         } catch (again) {
-          setError({ text: `${FEE_WENT_UP}. ${errorInfo(again).text}` });
+          setError({ text: `${FEE_WENT_UP} ${errorInfo(again).text}` });
           setStage({ k: 'idle' });
         }
         return;

@@ -15,6 +15,7 @@ import { AmountText } from '../components/AmountText.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { maxOf, useEstimate } from '../fees.js';
+import { FEE_WENT_UP } from '../errors.js';
 import { AVAX_DECIMALS, chainLabel, shortenId, units, WEI_DECIMALS } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, ChainName, SendEstimate, SendEstimateParams, WalletStatus } from '../../shared/messages.js';
 
@@ -67,9 +68,6 @@ export function SendFee({ chain, fee }: { chain: ChainName; fee: Amount }) {
   // nAVAX: shown whole, to the last digit.
   return <AmountText digits={AVAX_DECIMALS} value={fee} denomination={AVAX_DECIMALS} symbol="AVAX" />;
 }
-
-/** What the user sees when the background refuses a fee above the one they reviewed. */
-export const FEE_WENT_UP = 'The fee went up since you reviewed it: review again';
 
 /** A failure the amount field should show (the background names no field for missing funds). */
 function fieldOf(e: unknown): string | undefined {
@@ -226,7 +224,7 @@ export function Send(p: SendProps) {
       setServer({ field: undefined, message: FEE_WENT_UP });
       setStage({ k: 'review', estimate: fresh });
     } catch (e) {
-      setServer({ field: fieldOf(e), message: `${FEE_WENT_UP}. ${errorText(e)}` });
+      setServer({ field: fieldOf(e), message: `${FEE_WENT_UP} ${errorText(e)}` });
       setStage({ k: 'form' });
     }
   };

@@ -260,7 +260,7 @@ describe('Send', () => {
     // Meanwhile the node raised the fee: the send is refused unsigned.
     xFee = 2_000_000n;
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('The fee went up since you reviewed it: review again');
+    expect((await screen.findByRole('alert')).textContent).toBe('The network fee went up since you reviewed it. Nothing was sent: review it again.');
     await waitFor(() => expect(screen.getByTestId('review-fee').textContent).toBe('0.002 AVAX'));
     expect(screen.getByRole('heading', { name: 'Review' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));

@@ -8,7 +8,7 @@ import { Allowances } from '../../../src/popup/screens/Allowances.js';
 import { TokenAdd } from '../../../src/popup/screens/TokenAdd.js';
 import { TokenNfts } from '../../../src/popup/screens/TokenNfts.js';
 import { TokenSend } from '../../../src/popup/screens/TokenSend.js';
-import { FEE_WENT_UP } from '../../../src/popup/screens/Send.js';
+import { FEE_WENT_UP } from '../../../src/popup/errors.js';
 import type { EvmFeeQuote, PendingEvmTxView, TokenView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
 import { C_ADDR, C_OTHER, HRP } from './fixtures.js';
