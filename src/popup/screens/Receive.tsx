@@ -2,9 +2,12 @@
 // receives cross-chain moves into the C-Chain).
 import { useState } from 'preact/hooks';
 import { CopyButton } from '../components/CopyButton.js';
-import { QrCode } from '../components/QrCode.js';
+import { lazyComponent } from '../components/Lazy.js';
 import { Segmented } from '../components/Segmented.js';
 import type { AccountView } from '../../shared/messages.js';
+
+/** The QR code library (uqr) is loaded when Receive first shows: the popup's first load stays without it. */
+const LazyQrCode = lazyComponent(() => import('../components/QrCode.js').then((m) => m.QrCode));
 
 type Which = 'X' | 'P' | 'C' | 'C-bech32';
 
@@ -28,7 +31,7 @@ export function Receive({ account }: { account: AccountView }) {
       <h1>Receive</h1>
       <Segmented legend="Address" value={which} options={OPTIONS.map((o) => ({ value: o.which, label: o.label }))} onChange={setWhich} />
       <div class="qr-box">
-        <QrCode text={address} label={`QR code of your ${option.label} address`} />
+        <LazyQrCode text={address} label={`QR code of your ${option.label} address`} />
       </div>
       <p class="address mono" data-testid="receive-address">
         {address}

@@ -83,6 +83,8 @@ export async function addNodeAndReceive(run: UiRun): Promise<void> {
   expect(run.xAddress).toBe(formatAddress('X', 'custom', run.receiveKey.shortId));
   await ui.check('C-Chain');
   await ui.waitText({ testid: 'receive-address' }, run.cAddress);
+  // The QR code comes from its own chunk, loaded when Receive first shows (under the page's CSP).
+  await ui.find({ css: 'svg.qr[role="img"][aria-label="QR code of your C-Chain address"]' });
   await ui.screenshot('receive');
 }
 

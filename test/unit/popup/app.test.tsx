@@ -143,7 +143,7 @@ describe('App', () => {
     start({ 'wallet.status': () => UNLOCKED });
     fireEvent.click(await screen.findByRole('button', { name: 'Receive' }));
     expect(screen.getByTestId('receive-address').textContent).toBe(X_ADDR);
-    expect(screen.getByRole('img', { name: 'QR code of your X-Chain address' })).toBeTruthy();
+    expect(await screen.findByRole('img', { name: 'QR code of your X-Chain address' })).toBeTruthy();
     fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
     expect(screen.getByTestId('receive-address').textContent).toBe(C_ADDR);
     fireEvent.click(screen.getByRole('radio', { name: 'C-bech32' }));
