@@ -6,14 +6,14 @@ import { errorField, errorInfo, useCall } from '../api.js';
 import { checkAddress, checkAmount } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
-import { AmountText } from '../components/AmountText.js';
 import { EndField, endOf, OTHER_END } from '../components/EndField.js';
 import { FormError } from '../components/Field.js';
 import { Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import type { PlainError } from '../errors.js';
-import { AVAX_DECIMALS, formatValue, units } from '../format.js';
-import { arrivalText, durationText, endChoices, ownerText, sharesText, toLocalInput, unixText } from '../staking.js';
+import { AVAX_DECIMALS, formatValue } from '../format.js';
+import { durationText, endChoices, ownerText, sharesText, toLocalInput, unixText } from '../staking.js';
+import { avax, stakeFacts } from './stake-review.js';
 import { shortNode, ValidatorFacts } from './StakeValidators.js';
 import type { Selection } from '../../shared/messages.js';
 import type { DelegationReview, StakingParamsView, StakingSent, ValidatorView } from '../../shared/messages-staking.js';
@@ -129,20 +129,20 @@ export function StakeDelegate(p: StakeDelegateProps) {
 
   if (stage.k === 'review') {
     const r = stage.review;
-    const avax = (v: string | bigint) => <AmountText digits={AVAX_DECIMALS} value={v} denomination={AVAX_DECIMALS} symbol="AVAX" />;
+    const shared = stakeFacts(r);
     return (
       <Review
         level={1}
         title="Review the delegation"
         facts={[
-          { term: 'Amount staked', value: avax(r.amount), testid: 'review-amount' },
-          { term: 'From', value: `Your P-Chain account (${r.from})`, mono: true },
+          shared.amount,
+          shared.from,
           { term: 'Validator', value: r.nodeID, mono: true, testid: 'review-node' },
-          { term: 'Starts', value: `When the network accepts it (about ${unixText(r.start)})` },
+          shared.starts,
           { term: 'Ends', value: `${unixText(r.end)} (after about ${durationText(r.end - r.start)})`, testid: 'review-end' },
           { term: 'Rewards to', value: ownerText(r.rewardOwner), testid: 'review-owner' },
-          { term: 'Network fee', value: avax(r.fee), testid: 'review-fee' },
-          { term: 'Leaves now', value: avax(units(r.amount) + units(r.fee)), testid: 'review-total' },
+          shared.fee,
+          shared.leaves,
           {
             term: 'Estimated reward',
             value: (
@@ -152,7 +152,7 @@ export function StakeDelegate(p: StakeDelegateProps) {
             ),
             testid: 'review-reward',
           },
-          { term: 'Comes back', value: <ul class="plain">{r.arrives.map((a) => <li key={a.what}>{arrivalText(a)}</li>)}</ul>, testid: 'review-arrives' },
+          shared.comesBack,
         ]}
         note="The stake is locked until the end and cannot be withdrawn earlier. Nothing is signed before you confirm."
         error={failure?.text}

@@ -6,7 +6,6 @@ import { errorField, errorInfo, useCall } from '../api.js';
 import { checkAddress, checkAmount } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
-import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { EndField, endOf, OTHER_END } from '../components/EndField.js';
 import { FormError, TextField } from '../components/Field.js';
@@ -14,10 +13,11 @@ import { Review } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { TxStatus } from '../components/TxStatus.js';
 import type { PlainError } from '../errors.js';
-import { AVAX_DECIMALS, formatValue, units } from '../format.js';
-import { arrivalText, durationText, endChoices, ownerText, parsePercent, periodChoices, sharesText, toLocalInput, unixText } from '../staking.js';
+import { AVAX_DECIMALS, formatValue } from '../format.js';
+import { durationText, endChoices, ownerText, parsePercent, periodChoices, sharesText, toLocalInput, unixText } from '../staking.js';
 import type { Selection } from '../../shared/messages.js';
 import type { NodeKeyView, StakingParamsView, StakingSent, ValidationParams, ValidationReview } from '../../shared/messages-staking.js';
+import { avax, stakeFacts } from './stake-review.js';
 
 export interface StakeValidateProps {
   params: StakingParamsView;
@@ -107,16 +107,16 @@ export function StakeValidate(p: StakeValidateProps) {
 
   if (stage.k === 'review') {
     const r = stage.review;
-    const avax = (v: string | bigint) => <AmountText digits={AVAX_DECIMALS} value={v} denomination={AVAX_DECIMALS} symbol="AVAX" />;
+    const shared = stakeFacts(r);
     return (
       <Review
         level={1}
         title="Review the validation"
         facts={[
           { term: 'Node', value: r.nodeID, mono: true, testid: 'review-node' },
-          { term: 'Amount staked', value: avax(r.amount), testid: 'review-amount' },
-          { term: 'From', value: `Your P-Chain account (${r.from})`, mono: true },
-          { term: 'Starts', value: `When the network accepts it (about ${unixText(r.start)})` },
+          shared.amount,
+          shared.from,
+          shared.starts,
           r.autoRenew
             ? { term: 'Runs', value: `In cycles of ${durationText(r.autoRenew.period)}, the first until ${unixText(r.end)}, renewed until you stop it; ${sharesText(r.autoRenew.restakeShares)} of each cycle's rewards restaked` }
             : { term: 'Ends', value: `${unixText(r.end)} (after about ${durationText(r.end - r.start)})` },
@@ -124,10 +124,10 @@ export function StakeValidate(p: StakeValidateProps) {
           { term: 'Rewards to', value: ownerText(r.rewardOwner) },
           { term: 'Delegation fees to', value: ownerText(r.delegationFeeOwner) },
           ...(r.authority ? [{ term: 'May change or stop it', value: ownerText(r.authority) }] : []),
-          { term: 'Network fee', value: avax(r.fee), testid: 'review-fee' },
-          { term: 'Leaves now', value: avax(units(r.amount) + units(r.fee)) },
+          shared.fee,
+          shared.leaves,
           { term: 'Estimated reward', value: <>{avax(r.estimatedReward)}{r.autoRenew ? ' for the first cycle' : ''}, if the node stays up {p.params.uptimeRequirement}% of the time</> },
-          { term: 'Comes back', value: <ul class="plain">{r.arrives.map((a) => <li key={a.what}>{arrivalText(a)}</li>)}</ul> },
+          shared.comesBack,
         ]}
         note="The stake is locked until the end and cannot be withdrawn earlier. If the node is not up enough, no reward is paid. Nothing is signed before you confirm."
         error={failure?.text}
