@@ -9,7 +9,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { HARDENED_OFFSET, HDKey } from '@scure/bip32';
 import * as bip39 from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english.js';
-import { type Bytes, toHex } from './bytes.js';
+import { type Bytes, concatBytes, equalBytes, toHex } from './bytes.js';
 import { SIGNATURE_LENGTH } from './codec/parts.js';
 import { parsePrivateKey } from './encoding.js';
 import { FormatError, SigningError, ValidationError } from './errors.js';
@@ -84,8 +84,36 @@ export function evmAddressFromPublicKey(publicKey: Bytes): Bytes {
   return evmAddressOfUncompressed(publicKeyForm(publicKey, false));
 }
 
+// ---- key binding ----
+// A key pair's public half is computed from its secret once, when the pair is made. Signing later
+// must still use that secret (a byte changed in memory would sign for another key), so the pair's
+// bytes are bound then by a digest, kept here where nothing else can set it. Checking the binding
+// costs one short hash, where deriving the public key again costs about one signing.
+const bindings = new WeakMap<KeyPair, Bytes>();
+
+function bindingDigest(secret: Bytes, half: PublicHalf): Bytes {
+  return sha256(concatBytes(secret, half.publicKey, half.shortId, half.evmAddress));
+}
+
+/**
+ * Whether the key's bytes are still those its public half was computed from: true or false for a
+ * pair made here (keyPairFromSecret, HdRoot.keyAt), undefined for any other object (the caller
+ * then derives the public key again).
+ */
+export function keyBindingHolds(key: KeyPair): boolean | undefined {
+  const bound = bindings.get(key);
+  if (!bound) return undefined;
+  return equalBytes(bindingDigest(key.secret, key), bound);
+}
+
+type PublicHalf = Omit<KeyPair, 'secret'>;
+
 /** Builds the key pair; copies `secret`, so the caller may wipe its own buffer afterwards. */
 export function keyPairFromSecret(secret: Bytes): KeyPair {
+  return boundKeyPair(secret).pair;
+}
+
+function boundKeyPair(secret: Bytes): { pair: KeyPair; binding: Bytes } {
   if (secret.length !== SECRET_LENGTH) {
     throw new FormatError(`a private key holds ${SECRET_LENGTH} bytes, this one ${secret.length}`);
   }
@@ -93,12 +121,15 @@ export function keyPairFromSecret(secret: Bytes): KeyPair {
   const own = secret.slice();
   const uncompressed = secp.getPublicKey(own, false);
   const publicKey = compress(uncompressed);
-  return {
+  const pair: KeyPair = {
     secret: own,
     publicKey,
     shortId: ripemd160(sha256(publicKey)),
     evmAddress: evmAddressOfUncompressed(uncompressed),
   };
+  const binding = bindingDigest(own, pair);
+  bindings.set(pair, binding);
+  return { pair, binding };
 }
 
 /**
@@ -222,7 +253,7 @@ const PATH_RE = /^m(\/\d+'?)*$/;
 export class HdRoot {
   readonly #master: HDKey;
   readonly #parents = new Map<string, HDKey>();
-  readonly #publicHalves = new Map<string, Omit<KeyPair, 'secret'>>();
+  readonly #publicHalves = new Map<string, { half: PublicHalf; binding: Bytes }>();
   #wiped = false;
 
   private constructor(master: HDKey) {
@@ -248,13 +279,17 @@ export class HdRoot {
     if (known) {
       let secret: Bytes | undefined;
       const derive = (): Bytes => (secret ??= this.#secretAt(path));
-      // The checked signer proves this secret gives this public key before any signature leaves.
-      return { ...known, get secret(): Bytes { return derive(); } };
+      // The checked signer proves, through the binding, that the secret derived now is the one
+      // this public half was computed from, before any signature leaves.
+      const pair: KeyPair = { ...known.half, get secret(): Bytes { return derive(); } };
+      bindings.set(pair, known.binding);
+      return pair;
     }
     const raw = this.#secretAt(path);
     try {
-      const pair = keyPairFromSecret(raw);
-      this.#publicHalves.set(path, { publicKey: pair.publicKey, shortId: pair.shortId, evmAddress: pair.evmAddress });
+      const { pair, binding } = boundKeyPair(raw);
+      const half = { publicKey: pair.publicKey, shortId: pair.shortId, evmAddress: pair.evmAddress };
+      this.#publicHalves.set(path, { half, binding });
       return pair;
     } finally {
       wipe(raw);

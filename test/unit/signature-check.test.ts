@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, fromHex, toHex } from '../../src/core/bytes.js';
 import { SigningError } from '../../src/core/errors.js';
-import { keyPairFromSecret, type KeyPair, recoverSigner, signDigest } from '../../src/core/keys.js';
+import { HdRoot, keyPairFromSecret, type KeyPair, recoverSigner, signDigest } from '../../src/core/keys.js';
 import { checkOwnSignature, checkOwnSignatures } from '../../src/core/sign-check.js';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -99,5 +99,29 @@ describe('checkOwnSignature', () => {
     checkOwnSignature(key, digest, signDigest(key.secret, digest));
     key.secret[5]! ^= 0x10;
     expect(() => checkOwnSignature(key, digest, signDigest(key.secret, digest))).toThrow(/no longer gives its public key/);
+  });
+
+  it("refuses a pair keys.ts made once any of its bytes changed, even into another key's consistent bytes", () => {
+    for (const field of ['secret', 'publicKey', 'shortId', 'evmAddress'] as const) {
+      const key = keyOf('carol');
+      key[field][3]! ^= 0x01;
+      expect(() => checkOwnSignature(key, digest, signDigest(key.secret, digest)), field).toThrow(/no longer gives its public key/);
+    }
+    // Every byte replaced by bob's: a consistent pair, which deriving the key again would accept,
+    // but not the key the wallet computed this pair's addresses from.
+    const key = keyOf('carol');
+    for (const field of ['secret', 'publicKey', 'shortId', 'evmAddress'] as const) key[field].set(bob[field]);
+    expect(() => checkOwnSignature(key, digest, signDigest(key.secret, digest))).toThrow(/no longer gives its public key/);
+  });
+
+  it('accepts keys an HD root hands out, first derived and then from its cached public half', () => {
+    const root = HdRoot.fromSeed(sha256(Uint8Array.of(9)));
+    const first = root.keyAt("m/44'/9000'/0'/0/0");
+    const again = root.keyAt("m/44'/9000'/0'/0/0");
+    expect(again).not.toBe(first);
+    expect(() => checkOwnSignature(first, digest, signDigest(first.secret, digest))).not.toThrow();
+    expect(() => checkOwnSignature(again, digest, signDigest(again.secret, digest))).not.toThrow();
+    const copy: KeyPair = { ...again, publicKey: bob.publicKey, secret: again.secret };
+    expect(() => checkOwnSignature(copy, digest, signDigest(copy.secret, digest))).toThrow(/no longer gives its public key/);
   });
 });
