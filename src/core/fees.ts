@@ -3,7 +3,7 @@
 import { WEI_PER_NAVAX } from './amount.js';
 import { type Bytes, toHex } from './bytes.js';
 import type { CTx, OutputOwners, PChainOwner, PTx, Signer, TransferableInput, TransferableOutput, UnsignedTx } from './codec/types.js';
-import { encodeUnsignedTx } from './codec/codec.js';
+import { unsignedTxLength } from './codec/codec.js';
 import { amountOf, ownersOf } from './codec/rules.js';
 import { isRetiredPTx, l1BalanceOf, stakeOf } from './codec/pvm-rules.js';
 import { parseWarpMessage } from './codec/warp.js';
@@ -192,7 +192,7 @@ export function atomicSignatureCount(tx: CTx): number {
   return n;
 }
 
-export function atomicTxGas(tx: CTx, unsignedLength = encodeUnsignedTx(tx).length): bigint {
+export function atomicTxGas(tx: CTx, unsignedLength = unsignedTxLength(tx)): bigint {
   return BigInt(unsignedLength) + ATOMIC_GAS_PER_SIGNATURE * BigInt(atomicSignatureCount(tx)) + ATOMIC_INTRINSIC_GAS;
 }
 

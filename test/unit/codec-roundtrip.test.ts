@@ -13,6 +13,7 @@ import {
   encodeOutput,
   encodeSignedTx,
   encodeUnsignedTx,
+  unsignedTxLength,
   encodeUtxo,
   sortEvmInputs,
   sortEvmOutputs,
@@ -115,6 +116,8 @@ describe('encode → decode → encode', () => {
       fc.assert(
         fc.property(arb, (tx) => {
           const bytes = encodeUnsignedTx(tx);
+          // The size guard counts with the same encoder, writing nothing: it must agree to the byte.
+          expect(unsignedTxLength(tx)).toBe(bytes.length);
           const decoded = decodeUnsignedTx(bytes, vm);
           expect(decoded).toStrictEqual(tx);
           expect(toHex(encodeUnsignedTx(decoded))).toBe(toHex(bytes));
@@ -164,6 +167,7 @@ describe('encode → decode → encode', () => {
       fc.property(text, text, (name, symbol) => {
         const tx = createAsset(name, symbol);
         const bytes = encodeUnsignedTx(tx);
+        expect(unsignedTxLength(tx)).toBe(bytes.length);
         const decoded = decodeUnsignedTx(bytes, 'avm') as XCreateAssetTx;
         expect(decoded.name).toBe(name);
         expect(decoded.symbol).toBe(symbol);

@@ -2,7 +2,7 @@
 // transactions and UTXOs. Layouts and type IDs: docs/protocol.md. Shared parts are in parts.ts,
 // the P-Chain's tx types in pvm.ts.
 import type { Bytes } from '../bytes.js';
-import { ByteReader, ByteWriter } from './io.js';
+import { ByteCounter, ByteReader, ByteWriter } from './io.js';
 import {
   ADDRESS_LENGTH,
   CODEC_VERSION,
@@ -171,6 +171,14 @@ export function encodeUnsignedTx(tx: ChainTx): Bytes {
   w.u16(CODEC_VERSION);
   writeUnsignedBody(w, tx);
   return w.finish();
+}
+
+/** encodeUnsignedTx(tx).length, without making the bytes. */
+export function unsignedTxLength(tx: ChainTx): number {
+  const counter = new ByteCounter();
+  counter.u16(CODEC_VERSION);
+  writeUnsignedBody(counter, tx);
+  return counter.length();
 }
 
 /** Signed bytes: exactly the unsigned bytes followed by the credentials. */

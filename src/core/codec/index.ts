@@ -5,6 +5,7 @@ export {
   ADDRESS_LENGTH,
   SIGNATURE_LENGTH,
   encodeUnsignedTx,
+  unsignedTxLength,
   encodeSignedTx,
   appendCredentials,
   encodeUtxo,

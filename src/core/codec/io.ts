@@ -93,6 +93,59 @@ export class ByteWriter {
   }
 }
 
+/**
+ * A writer that only counts: the encoders run unchanged to learn how long their bytes would be
+ * (the size guard before signing), without copying anything. Values are not checked here; the
+ * encoding that is signed checks them.
+ */
+export class ByteCounter extends ByteWriter {
+  private count = 0;
+
+  constructor() {
+    super(0);
+  }
+
+  override u8(_v: number): void {
+    this.count += 1;
+  }
+
+  override u16(_v: number): void {
+    this.count += 2;
+  }
+
+  override u32(_v: number): void {
+    this.count += 4;
+  }
+
+  override u64(_v: bigint): void {
+    this.count += 8;
+  }
+
+  override raw(b: Bytes): void {
+    this.count += b.length;
+  }
+
+  override fixed(_b: Bytes, length: number, _what: string): void {
+    this.count += length;
+  }
+
+  override varBytes(b: Bytes): void {
+    this.count += 4 + b.length;
+  }
+
+  override str(s: string): void {
+    this.count += 2 + new TextEncoder().encode(s).length;
+  }
+
+  override length(): number {
+    return this.count;
+  }
+
+  override finish(): Bytes {
+    throw new Error('a ByteCounter writes no bytes');
+  }
+}
+
 export class ByteReader {
   private pos = 0;
   private readonly view: DataView;

@@ -1,5 +1,5 @@
 // The result every builder returns, and the size guard shared by X, P and C.
-import { encodeUnsignedTx } from '../codec/codec.js';
+import { unsignedTxLength } from '../codec/codec.js';
 import type { TransferableInput, UnsignedTx, Utxo } from '../codec/types.js';
 import { TxTooLargeError } from '../errors.js';
 import { signedSize } from './context.js';
@@ -34,5 +34,5 @@ function signatureCounts(tx: UnsignedTx): number[] {
 
 /** Size once signed: the tx itself says how many signatures each credential holds. */
 export function expectedSignedSize(tx: UnsignedTx): number {
-  return signedSize(encodeUnsignedTx(tx).length, signatureCounts(tx));
+  return signedSize(unsignedTxLength(tx), signatureCounts(tx));
 }

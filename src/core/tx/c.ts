@@ -3,7 +3,7 @@
 import { addr, Transaction } from 'micro-eth-signer';
 import { WEI_PER_NAVAX } from '../amount.js';
 import { type Bytes, toHex } from '../bytes.js';
-import { encodeUnsignedTx } from '../codec/codec.js';
+import { unsignedTxLength } from '../codec/codec.js';
 import { sortTransferableInputs } from '../codec/rules.js';
 import type { CExportTx, CImportTx, OutputOwners, TransferableInput } from '../codec/types.js';
 import { InsufficientFundsError, SigningError, TxTooLargeError, ValidationError } from '../errors.js';
@@ -105,7 +105,7 @@ export function buildCImport(p: {
       outs: [{ address: p.to, amount, assetID: p.ctx.avaxAssetID }],
     });
     const draft = make(total);
-    const gas = atomicTxGas(draft, encodeUnsignedTx(draft).length);
+    const gas = atomicTxGas(draft, unsignedTxLength(draft));
     if (gas > ATOMIC_TX_MAX_GAS) throw new TxTooLargeError(`an import needs ${gas} gas; the C-Chain accepts at most ${ATOMIC_TX_MAX_GAS}`);
     const fee = atomicTxFee(gas, p.baseFeeWei);
     if (total <= fee) {
