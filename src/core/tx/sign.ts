@@ -219,6 +219,15 @@ export function signTx(
   // all of them checked against their keys together, before any leaves.
   const ours = new Map<KeyPair, Bytes>();
   const signerOf = new Map<Bytes, KeyPair>();
+  // Slots of one owner share its address object: look each object up in the keychain once.
+  const looked = { xp: new Map<Bytes, KeyPair | undefined>(), evm: new Map<Bytes, KeyPair | undefined>() };
+  const lookUp = (signer: Bytes, evm: boolean): KeyPair | undefined => {
+    const seen = evm ? looked.evm : looked.xp;
+    if (seen.has(signer)) return seen.get(signer);
+    const key = keyFor(keychain, signer, evm);
+    seen.set(signer, key);
+    return key;
+  };
   let complete = true;
   const credentials = required.map((cred, c): Credential => {
     const prior = options.existing?.[c]?.signatures;
@@ -230,7 +239,7 @@ export function signTx(
         continue;
       }
       const signer = cred.signers[s]!;
-      const key = keyFor(keychain, signer, cred.evm);
+      const key = lookUp(signer, cred.evm);
       if (!key) {
         if (!options.allowPartial) throw new SigningError(`no key in this wallet for signer ${toHex(signer)}`);
         complete = false;
