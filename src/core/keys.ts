@@ -119,7 +119,10 @@ function boundKeyPair(secret: Bytes): { pair: KeyPair; binding: Bytes } {
   }
   if (!isValidSecret(secret)) throw new FormatError('private key is zero or not below the curve order');
   const own = secret.slice();
-  const uncompressed = secp.getPublicKey(own, false);
+  // @noble/curves, whose generator table @scure/bip32 builds for the first HD step anyway: a
+  // worker's first key then builds no second table (@noble/secp256k1's, ≈ 27 ms; signing builds
+  // it later). The public half also comes from another implementation than the signer's.
+  const uncompressed = curves.getPublicKey(own, false);
   const publicKey = compress(uncompressed);
   const pair: KeyPair = {
     secret: own,
