@@ -31,6 +31,7 @@ import {
   type XCreateAssetTx,
   type XOperationTx,
 } from '../../src/core/codec/index.js';
+import { ByteCounter, ByteWriter } from '../../src/core/codec/io.js';
 import { CodecError, ValidationError } from '../../src/core/errors.js';
 import {
   arbAddress,
@@ -641,5 +642,37 @@ describe('CodecError', () => {
     const e = expectCodecError(() => decodeUtxo(Uint8Array.of(0, 0, 1), 'avm'), 3);
     expect(e).toBeInstanceOf(CodecError);
     expect(e.message).toMatch(/at byte \d+/);
+  });
+});
+
+// The size guard's counting writer runs the same encoders as the real one.
+describe('ByteCounter', () => {
+  it('overrides every method ByteWriter has, so none writes into a buffer it never reads', () => {
+    const methods = Object.getOwnPropertyNames(ByteWriter.prototype).filter((m) => m !== 'constructor' && m !== 'ensure');
+    expect(methods.length).toBeGreaterThan(8);
+    for (const m of methods) expect(Object.hasOwn(ByteCounter.prototype, m), m).toBe(true);
+  });
+
+  it('refuses the values the real writer refuses, with the same error', () => {
+    const cases: [string, (w: ByteWriter) => void][] = [
+      ['u8 256', (w) => w.u8(256)],
+      ['u16 -1', (w) => w.u16(-1)],
+      ['u32 1.5', (w) => w.u32(1.5)],
+      ['u64 2^64', (w) => w.u64(1n << 64n)],
+      ['fixed 31 of 32', (w) => w.fixed(new Uint8Array(31), 32, 'an ID')],
+      ['lone surrogate', (w) => w.str('a\ud800')],
+      ['65536-byte string', (w) => w.str('x'.repeat(65_536))],
+    ];
+    for (const [name, write] of cases) {
+      expect(() => write(new ByteWriter()), name).toThrow(ValidationError);
+      const message = (() => {
+        try {
+          write(new ByteWriter());
+        } catch (e) {
+          return (e as Error).message;
+        }
+      })();
+      expect(() => write(new ByteCounter()), name).toThrow(message);
+    }
   });
 });

@@ -6,13 +6,36 @@ const MAX_U64 = (1n << 64n) - 1n;
 /** The codec refuses slices longer than this (Go's max int32). */
 export const MAX_SLICE_LENGTH = 0x7fffffff;
 
+// The value checks every writer makes, the counting one included: a bad value is refused when a tx
+// is built (its size counted), not only when it is signed.
+function checkUint(v: number, max: number, what: string): void {
+  if (!Number.isInteger(v) || v < 0 || v > max) throw new ValidationError(`not a ${what}: ${v}`);
+}
+
+function checkU64(v: bigint): void {
+  if (typeof v !== 'bigint' || v < 0n || v > MAX_U64) throw new ValidationError(`not a u64: ${String(v)}`);
+}
+
+function checkFixed(b: Bytes, length: number, what: string): void {
+  if (!(b instanceof Uint8Array) || b.length !== length) throw new ValidationError(`${what} must be ${length} bytes`, what);
+}
+
+/** A codec string's UTF-8 bytes (at most 65535). */
+function utf8Of(s: string): Bytes {
+  // A lone surrogate would silently become U+FFFD: refuse instead of signing other text.
+  if (!s.isWellFormed()) throw new ValidationError('string is not well-formed Unicode');
+  const b = new TextEncoder().encode(s);
+  if (b.length > 0xffff) throw new ValidationError('string longer than 65535 bytes');
+  return b;
+}
+
 export class ByteWriter {
   private buf: Uint8Array;
   private view: DataView;
   private pos = 0;
 
   constructor(capacity = 512) {
-    this.buf = new Uint8Array(capacity);
+    this.buf = new Uint8Array(Math.max(1, capacity));
     this.view = new DataView(this.buf.buffer);
   }
 
@@ -28,27 +51,27 @@ export class ByteWriter {
   }
 
   u8(v: number): void {
-    if (!Number.isInteger(v) || v < 0 || v > 0xff) throw new ValidationError(`not a u8: ${v}`);
+    checkUint(v, 0xff, 'u8');
     this.ensure(1);
     this.buf[this.pos++] = v;
   }
 
   u16(v: number): void {
-    if (!Number.isInteger(v) || v < 0 || v > 0xffff) throw new ValidationError(`not a u16: ${v}`);
+    checkUint(v, 0xffff, 'u16');
     this.ensure(2);
     this.view.setUint16(this.pos, v);
     this.pos += 2;
   }
 
   u32(v: number): void {
-    if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new ValidationError(`not a u32: ${v}`);
+    checkUint(v, 0xffffffff, 'u32');
     this.ensure(4);
     this.view.setUint32(this.pos, v);
     this.pos += 4;
   }
 
   u64(v: bigint): void {
-    if (typeof v !== 'bigint' || v < 0n || v > MAX_U64) throw new ValidationError(`not a u64: ${String(v)}`);
+    checkU64(v);
     this.ensure(8);
     this.view.setBigUint64(this.pos, v);
     this.pos += 8;
@@ -56,9 +79,7 @@ export class ByteWriter {
 
   /** Raw bytes of a fixed-size array (IDs, addresses, signatures): no length prefix. */
   fixed(b: Bytes, length: number, what: string): void {
-    if (!(b instanceof Uint8Array) || b.length !== length) {
-      throw new ValidationError(`${what} must be ${length} bytes`, what);
-    }
+    checkFixed(b, length, what);
     this.raw(b);
   }
 
@@ -76,10 +97,7 @@ export class ByteWriter {
 
   /** A string: u16 byte length, then UTF-8. */
   str(s: string): void {
-    // A lone surrogate would silently become U+FFFD: refuse instead of signing other text.
-    if (!s.isWellFormed()) throw new ValidationError('string is not well-formed Unicode');
-    const b = new TextEncoder().encode(s);
-    if (b.length > 0xffff) throw new ValidationError('string longer than 65535 bytes');
+    const b = utf8Of(s);
     this.u16(b.length);
     this.raw(b);
   }
@@ -95,46 +113,52 @@ export class ByteWriter {
 
 /**
  * A writer that only counts: the encoders run unchanged to learn how long their bytes would be
- * (the size guard before signing), without copying anything. Values are not checked here; the
- * encoding that is signed checks them.
+ * (the size guard and fees before signing), checking every value as ByteWriter does, copying
+ * nothing. It overrides every method ByteWriter has (a unit test holds it to that).
  */
 export class ByteCounter extends ByteWriter {
   private count = 0;
 
   constructor() {
-    super(0);
+    super(1);
   }
 
-  override u8(_v: number): void {
+  override u8(v: number): void {
+    checkUint(v, 0xff, 'u8');
     this.count += 1;
   }
 
-  override u16(_v: number): void {
+  override u16(v: number): void {
+    checkUint(v, 0xffff, 'u16');
     this.count += 2;
   }
 
-  override u32(_v: number): void {
+  override u32(v: number): void {
+    checkUint(v, 0xffffffff, 'u32');
     this.count += 4;
   }
 
-  override u64(_v: bigint): void {
+  override u64(v: bigint): void {
+    checkU64(v);
     this.count += 8;
+  }
+
+  override fixed(b: Bytes, length: number, what: string): void {
+    checkFixed(b, length, what);
+    this.count += length;
   }
 
   override raw(b: Bytes): void {
     this.count += b.length;
   }
 
-  override fixed(_b: Bytes, length: number, _what: string): void {
-    this.count += length;
-  }
-
   override varBytes(b: Bytes): void {
-    this.count += 4 + b.length;
+    this.u32(b.length);
+    this.count += b.length;
   }
 
   override str(s: string): void {
-    this.count += 2 + new TextEncoder().encode(s).length;
+    this.count += 2 + utf8Of(s).length;
   }
 
   override length(): number {
