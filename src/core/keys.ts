@@ -92,23 +92,46 @@ export function evmAddressFromPublicKey(publicKey: Bytes): Bytes {
 // ---- key binding ----
 // A key pair's public half is computed from its secret once, when the pair is made. Signing later
 // must still use that secret (a byte changed in memory would sign for another key), so the pair's
-// bytes are bound then by a digest, kept here where nothing else can set it. Checking the binding
-// costs one short hash, where deriving the public key again costs about one signing.
-const bindings = new WeakMap<KeyPair, Bytes>();
+// bytes are bound then by a digest, kept here where nothing else can set it: checking it costs one
+// short hash, where deriving the public key again costs about one signing. The half is computed
+// with @noble/curves; the first time a pair (or an HD path's pairs) signs, the signer's library
+// derives it again, so a fault in that first computation is caught before a signature leaves.
+interface Binding {
+  readonly digest: Bytes;
+  /** The signer's library has derived the same public half from the same secret. */
+  proven: boolean;
+}
+const bindings = new WeakMap<KeyPair, Binding>();
 
 function bindingDigest(secret: Bytes, half: PublicHalf): Bytes {
   return sha256(concatBytes(secret, half.publicKey, half.shortId, half.evmAddress));
 }
 
+const KEY_CHANGED = "this key's secret no longer gives its public key; nothing was signed";
+
 /**
- * Whether the key's bytes are still those its public half was computed from: true or false for a
- * pair made here (keyPairFromSecret, HdRoot.keyAt), undefined for any other object (the caller
- * then derives the public key again).
+ * Throws SigningError unless the key's secret gives its public key, short ID and EVM address (what
+ * the chain checks). A pair made here is checked against its binding (see above); any other object
+ * has its public half derived again on every call.
  */
-export function keyBindingHolds(key: KeyPair): boolean | undefined {
-  const bound = bindings.get(key);
-  if (!bound) return undefined;
-  return equalBytes(bindingDigest(key.secret, key), bound);
+export function checkKeyBinding(key: KeyPair): void {
+  const binding = bindings.get(key);
+  if (binding) {
+    if (!equalBytes(bindingDigest(key.secret, key), binding.digest)) throw new SigningError(KEY_CHANGED);
+    if (binding.proven) return;
+  }
+  const secret = key.secret;
+  if (!isValidSecret(secret)) throw new SigningError(KEY_CHANGED);
+  const uncompressed = secp.getPublicKey(secret, false);
+  const publicKey = compress(uncompressed);
+  if (
+    !equalBytes(publicKey, key.publicKey) ||
+    !equalBytes(ripemd160(sha256(publicKey)), key.shortId) ||
+    !equalBytes(evmAddressOfUncompressed(uncompressed), key.evmAddress)
+  ) {
+    throw new SigningError(KEY_CHANGED);
+  }
+  if (binding) binding.proven = true;
 }
 
 type PublicHalf = Omit<KeyPair, 'secret'>;
@@ -118,7 +141,7 @@ export function keyPairFromSecret(secret: Bytes): KeyPair {
   return boundKeyPair(secret).pair;
 }
 
-function boundKeyPair(secret: Bytes): { pair: KeyPair; binding: Bytes } {
+function boundKeyPair(secret: Bytes): { pair: KeyPair; binding: Binding } {
   if (secret.length !== SECRET_LENGTH) {
     throw new FormatError(`a private key holds ${SECRET_LENGTH} bytes, this one ${secret.length}`);
   }
@@ -135,7 +158,7 @@ function boundKeyPair(secret: Bytes): { pair: KeyPair; binding: Bytes } {
     shortId: ripemd160(sha256(publicKey)),
     evmAddress: evmAddressOfUncompressed(uncompressed),
   };
-  const binding = bindingDigest(own, pair);
+  const binding: Binding = { digest: bindingDigest(own, pair), proven: false };
   bindings.set(pair, binding);
   return { pair, binding };
 }
@@ -261,7 +284,7 @@ const PATH_RE = /^m(\/\d+'?)*$/;
 export class HdRoot {
   readonly #master: HDKey;
   readonly #parents = new Map<string, HDKey>();
-  readonly #publicHalves = new Map<string, { half: PublicHalf; binding: Bytes }>();
+  readonly #publicHalves = new Map<string, { half: PublicHalf; binding: Binding }>();
   #wiped = false;
 
   private constructor(master: HDKey) {
@@ -289,14 +312,23 @@ export class HdRoot {
       const derive = (): Bytes => (secret ??= this.#secretAt(path));
       // The checked signer proves, through the binding, that the secret derived now is the one
       // this public half was computed from, before any signature leaves.
-      const pair: KeyPair = { ...known.half, get secret(): Bytes { return derive(); } };
+      // Copies of the public half: a holder that changes its pair's bytes changes no other pair.
+      const { publicKey, shortId, evmAddress } = known.half;
+      const pair: KeyPair = {
+        publicKey: publicKey.slice(),
+        shortId: shortId.slice(),
+        evmAddress: evmAddress.slice(),
+        get secret(): Bytes {
+          return derive();
+        },
+      };
       bindings.set(pair, known.binding);
       return pair;
     }
     const raw = this.#secretAt(path);
     try {
       const { pair, binding } = boundKeyPair(raw);
-      const half = { publicKey: pair.publicKey, shortId: pair.shortId, evmAddress: pair.evmAddress };
+      const half = { publicKey: pair.publicKey.slice(), shortId: pair.shortId.slice(), evmAddress: pair.evmAddress.slice() };
       this.#publicHalves.set(path, { half, binding });
       return pair;
     } finally {

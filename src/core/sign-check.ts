@@ -10,20 +10,20 @@
 // fault in either computation, or a corrupt precomputed point, makes the two disagree. The scalar
 // is the signing nonce, so it goes through the same multiplication signing uses (fake additions
 // for zero windows), never a variable-time one. That d·G is the key's stored public key and gives
-// the address it signs for is checked on every call, once per key: for a pair keys.ts made, as the
-// binding it took when it computed the public half (a digest of the pair's bytes, see keys.ts).
+// the address it signs for is checked on every call, once per key, by keys.ts checkKeyBinding: a
+// pair it made is held to a digest of its bytes taken when its public half was computed (with
+// @noble/curves), and the first time the pair signs, this signer's library derives the half again.
 import * as secp from '@noble/secp256k1';
-import { type Bytes, equalBytes, toHex } from './bytes.js';
+import { type Bytes, toHex } from './bytes.js';
 import { SIGNATURE_LENGTH } from './codec/parts.js';
 import { SigningError } from './errors.js';
-import { DIGEST_LENGTH, type KeyPair, keyBindingHolds, shortIdFromPublicKey } from './keys.js';
+import { checkKeyBinding, DIGEST_LENGTH, type KeyPair } from './keys.js';
 
 const { n: N, p: P } = secp.Point.CURVE();
 const HALF_N = N >> 1n;
 /** 2⁻¹ mod n. */
 const INVERSE_OF_TWO = (N + 1n) >> 1n;
 const { mod, invert } = secp.etc;
-const KEY_CHANGED = "this key's secret no longer gives its public key; nothing was signed";
 
 const toBigint = (bytes: Bytes): bigint => BigInt('0x' + toHex(bytes));
 
@@ -96,20 +96,4 @@ function invertAll(values: readonly bigint[], m: bigint): bigint[] {
     inv = mod(inv * values[i]!, m);
   }
   return out;
-}
-
-/**
- * The key's secret gives its public key, and that key its address (what the chain checks). A pair
- * made by keys.ts was bound when its public half was computed: its bytes are checked against that
- * binding. Any other pair has its public key derived again.
- */
-function checkKeyBinding(key: KeyPair): void {
-  const bound = keyBindingHolds(key);
-  if (bound === true) return;
-  if (bound === false) throw new SigningError(KEY_CHANGED);
-  const d = key.secret.length === 32 ? toBigint(key.secret) : 0n;
-  const publicKey = d === 0n || d >= N ? undefined : secp.getPublicKey(key.secret, true);
-  if (!publicKey || !equalBytes(publicKey, key.publicKey) || !equalBytes(shortIdFromPublicKey(publicKey), key.shortId)) {
-    throw new SigningError(KEY_CHANGED);
-  }
 }
