@@ -12,9 +12,10 @@ import type { Page } from 'puppeteer-core';
 import { callBackground } from '../src/shared/client.js';
 import type { RequestMessage } from '../src/shared/messages.js';
 import { FirefoxWithExtension, sendFrom } from '../test/e2e/firefox.js';
-import { ConsoleLog } from '../test/e2e/harness.js';
+import { builtExtension, ConsoleLog, removeDir } from '../test/e2e/harness.js';
 import { resolveNodeBinary, startLocalNode } from '../test/integration/node-harness.js';
 import { fmtMs, statsOf } from './measure.js';
+import { extensionWithFloor, FLOOR_DONE, FLOOR_PAGE, type FloorOpening, floorOpening, type FloorStats, READ_FLOOR } from './popup-floor.js';
 import type { Row } from './report.js';
 import { openingRows, type OpeningStats } from './popup-rows.js';
 import {
@@ -46,6 +47,8 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export interface FirefoxTiming extends OpeningStats {
   browser: string;
   shell: OpeningStats['fcp'];
+  /** The same openings of the one-paragraph floor page (bench/popup-floor.ts), in turn with the popup's. */
+  floor: FloorStats;
   nodeStartupMs: number;
 }
 
@@ -54,8 +57,9 @@ export async function firefoxPopupTiming(log: Log): Promise<FirefoxTiming> {
   log(`node ready at ${node.url} in ${node.startupMs} ms`);
   const consoleLog = new ConsoleLog();
   const firefox = new FirefoxWithExtension('bench-firefox', consoleLog);
+  const extensionDir = extensionWithFloor(builtExtension('firefox').dir);
   try {
-    await firefox.launch();
+    await firefox.launch({}, extensionDir);
     let page: Page = await firefox.openPopup();
     const call: Call = (type, params) => callBackground(type, params, (m: RequestMessage) => sendFrom(page)(m));
     const browser = (await page.evaluate('navigator.userAgent')) as string;
@@ -84,11 +88,36 @@ export async function firefoxPopupTiming(log: Log): Promise<FirefoxTiming> {
       await settled(call);
       return p;
     };
+    // The floor page, opened the same way right after each popup opening; it records its own moments.
+    const floorUrl = `${firefox.base}${FLOOR_PAGE}`;
+    const floorOnce = async (cold = false): Promise<FloorOpening> => {
+      const next = await firefox.browser!.newPage();
+      await page.close();
+      page = next;
+      if (cold) await firefox.terminateBackground();
+      page.goto(floorUrl).catch(() => undefined);
+      const deadline = Date.now() + 15_000;
+      const done = `location.href === ${JSON.stringify(floorUrl)} && ${FLOOR_DONE}`;
+      while (!((await page.evaluate(done).catch(() => false)) as boolean)) {
+        if (Date.now() > deadline) throw new Error('the floor page did not paint its answer within 15 s');
+        await sleep(25);
+      }
+      return floorOpening((await page.evaluate(READ_FLOOR)) as Parameters<typeof floorOpening>[0]);
+    };
     await openOnce();
+    await floorOnce();
     const warm: Probe[] = [];
-    for (let i = 0; i < OPENINGS; i++) warm.push(await openOnce());
+    const floorWarm: FloorOpening[] = [];
+    for (let i = 0; i < OPENINGS; i++) {
+      warm.push(await openOnce());
+      floorWarm.push(await floorOnce());
+    }
     const cold: Probe[] = [];
-    for (let i = 0; i < COLD_OPENINGS; i++) cold.push(await openOnce(true));
+    const floorCold: FloorOpening[] = [];
+    for (let i = 0; i < COLD_OPENINGS; i++) {
+      cold.push(await openOnce(true));
+      floorCold.push(await floorOnce(true));
+    }
     const r: FirefoxTiming = {
       browser,
       fcp: statsOf(warm.map((p) => p.fcp!)),
@@ -96,12 +125,19 @@ export async function firefoxPopupTiming(log: Log): Promise<FirefoxTiming> {
       interactive: statsOf(warm.map((p) => p.interactive!)),
       shell: statsOf(warm.flatMap((p) => (p.shell === null ? [] : [p.shell]))),
       coldPainted: statsOf(cold.map((p) => p.homePainted!)),
+      floor: {
+        fcp: statsOf(floorWarm.map((f) => f.fcp)),
+        answered: statsOf(floorWarm.map((f) => f.answered)),
+        painted: statsOf(floorWarm.map((f) => f.painted)),
+        coldPainted: statsOf(floorCold.map((f) => f.painted)),
+      },
       nodeStartupMs: node.startupMs,
     };
     log(`Firefox popup: painted ${fmtMs(r.homePainted.median)}, interactive ${fmtMs(r.interactive.median)}, cold ${fmtMs(r.coldPainted.median)}`);
     return r;
   } finally {
     await firefox.close('bench-firefox-stdout.log');
+    removeDir(extensionDir);
     await node.stop();
     log('Firefox closed, node stopped');
   }

@@ -47,6 +47,7 @@ import {
 } from '../test/e2e/harness.js';
 import { resolveNodeBinary, startLocalNode } from '../test/integration/node-harness.js';
 import { statsOf, type Stats } from './measure.js';
+import { extensionWithFloor, FLOOR_DONE, FLOOR_PAGE, type FloorOpening, floorOpening, type FloorStats, READ_FLOOR } from './popup-floor.js';
 import { GENESIS_KEY } from './node-balance.js';
 
 export const OPENINGS = 20;
@@ -267,6 +268,8 @@ export interface PopupTiming {
   fcpShowedHome: number;
   unlock: Stats;
   pbkdf2: Stats;
+  /** The same openings of the one-paragraph floor page (bench/popup-floor.ts), in turn with the popup's. */
+  floor: FloorStats;
   nodeStartupMs: number;
   setupMs: number;
   /** Leftover browser processes that had to be killed at the end, as "pid (command)". */
@@ -308,7 +311,8 @@ function isOurWorker(worker: Worker): boolean {
 
 export async function popupTiming(log: Log): Promise<PopupTiming> {
   ensureBuilt(log);
-  const ext = builtExtension('chrome');
+  const built = builtExtension('chrome');
+  const ext = { ...built, dir: extensionWithFloor(built.dir) };
   const executablePath = browserExecutable('Chromium', CHROMIUM);
   const setupStart = performance.now();
   const node = await startLocalNode({ binary: await resolveNodeBinary() });
@@ -325,6 +329,7 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
     const worker =
       context.serviceWorkers().find(isOurWorker) ?? (await context.waitForEvent('serviceworker', { predicate: isOurWorker, timeout: 15_000 }));
     const popupUrl = `chrome-extension://${new URL(worker.url()).host}/${ext.popupPath}`;
+    const floorUrl = `chrome-extension://${new URL(worker.url()).host}/${FLOOR_PAGE}`;
 
     // Set-up through the background, from a page of the extension.
     let page = await context.newPage();
@@ -360,14 +365,37 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
       await settled(call);
       return { fp: p.fp!, fcp: p.fcp!, shell: p.shell!, interactive: p.interactive!, homePainted: p.homePainted!, domContentLoaded: p.domContentLoaded, load: p.load };
     };
+    // The floor page, opened the same way right after each popup opening.
+    const floorOnce = async (cold = false): Promise<FloorOpening> => {
+      const next = await context!.newPage();
+      await page.close();
+      page = next;
+      if (cold) await stopWorker();
+      await within(page.goto(floorUrl, { waitUntil: 'load' }), 15_000, 'opening the floor page');
+      const deadline = Date.now() + 15_000;
+      while (!((await page.evaluate(FLOOR_DONE)) as boolean)) {
+        if (Date.now() > deadline) throw new Error('the floor page did not paint its answer within 15 s');
+        await sleep(25);
+      }
+      return floorOpening((await page.evaluate(READ_FLOOR)) as Parameters<typeof floorOpening>[0]);
+    };
     const warmup = await openOnce();
+    await floorOnce();
     const openings: Opening[] = [];
-    for (let i = 0; i < OPENINGS; i++) openings.push(await openOnce());
+    const floorWarm: FloorOpening[] = [];
+    for (let i = 0; i < OPENINGS; i++) {
+      openings.push(await openOnce());
+      floorWarm.push(await floorOnce());
+    }
     const fcp = statsOf(openings.map((o) => o.fcp));
     const interactive = statsOf(openings.map((o) => o.interactive));
     log(`popup, ${OPENINGS} openings: first contentful paint median ${fcp.median.toFixed(1)} ms, interactive ${interactive.median.toFixed(1)} ms`);
     const cold: Opening[] = [];
-    for (let i = 0; i < COLD_OPENINGS; i++) cold.push(await openOnce(true));
+    const floorCold: FloorOpening[] = [];
+    for (let i = 0; i < COLD_OPENINGS; i++) {
+      cold.push(await openOnce(true));
+      floorCold.push(await floorOnce(true));
+    }
     const coldPainted = statsOf(cold.map((o) => o.homePainted));
     log(`popup, ${COLD_OPENINGS} cold openings (worker stopped): home with balances painted median ${coldPainted.median.toFixed(1)} ms`);
 
@@ -408,6 +436,12 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
       fcpShowedHome: openings.filter((o) => o.fcp >= o.interactive).length,
       unlock: statsOf(unlock),
       pbkdf2: statsOf(pbkdf2),
+      floor: {
+        fcp: statsOf(floorWarm.map((f) => f.fcp)),
+        answered: statsOf(floorWarm.map((f) => f.answered)),
+        painted: statsOf(floorWarm.map((f) => f.painted)),
+        coldPainted: statsOf(floorCold.map((f) => f.painted)),
+      },
       nodeStartupMs: node.startupMs,
       setupMs,
       killed,
@@ -421,6 +455,7 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
     killed.push(...(await killPids(tree)));
     if (killed.length > 0) log(`killed leftover browser processes ${killed.join(', ')}`);
     removeDir(profileDir);
+    removeDir(ext.dir);
     await node.stop();
     log('browser closed, node stopped');
   }

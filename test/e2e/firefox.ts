@@ -157,9 +157,12 @@ export class FirefoxWithExtension {
     return this.ext;
   }
 
-  /** Starts the browser and installs the add-on; `prefs` on top of the shared ones. Returns the launch time (ms). */
-  async launch(prefs: Record<string, unknown> = {}): Promise<number> {
-    const ext = builtExtension('firefox');
+  /**
+   * Starts the browser and installs the add-on (dist/firefox, or a copy of it in `extensionDir`);
+   * `prefs` on top of the shared ones. Returns the launch time (ms).
+   */
+  async launch(prefs: Record<string, unknown> = {}, extensionDir?: string): Promise<number> {
+    const ext = builtExtension('firefox', extensionDir);
     this.ext = ext;
     const executablePath = browserExecutable('Firefox ESR', FIREFOX);
     const addonId = ext.manifest.browser_specific_settings?.gecko?.id;

@@ -37,9 +37,8 @@ export interface BuiltExtension {
   popupPath: string;
 }
 
-/** dist/<target> as built by `npm run build`; a clear error when it is not there. */
-export function builtExtension(target: 'chrome' | 'firefox'): BuiltExtension {
-  const dir = join(REPO_ROOT, 'dist', target);
+/** dist/<target> as built by `npm run build` (or a copy of it in `dir`); a clear error when it is not there. */
+export function builtExtension(target: 'chrome' | 'firefox', dir = join(REPO_ROOT, 'dist', target)): BuiltExtension {
   const manifestPath = join(dir, 'manifest.json');
   if (!existsSync(manifestPath)) {
     throw new Error(`no built extension at ${dir} (missing manifest.json): run \`npm run build\` before \`npm run test:e2e\``);

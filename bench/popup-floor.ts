@@ -1,0 +1,81 @@
+// The floor under section 4's popup rows: a page of the extension holding one paragraph and one
+// small module script, which asks the background the popup's own first question (wallet.open: the
+// status and the cached balances) and writes one line of the answer. No popup can paint its home
+// screen before such a page could: load an extension page, run a script, one runtime message round
+// trip (the background reading the same session and cached balances), one frame. It is opened in
+// turn with the popup, in the same browser, on the same wallet, warm and cold, so every popup row
+// has its floor measured side by side. The page exists only in a copy of the built extension the
+// bench makes for itself; nothing ships it.
+import { cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../test/e2e/harness.js';
+import type { Stats } from './measure.js';
+
+export const FLOOR_PAGE = 'bench-floor.html';
+
+const FLOOR_HTML = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>Bench floor</title>
+    <script type="module" src="/bench-floor.js"></script>
+  </head>
+  <body>
+    <p>Opening…</p>
+  </body>
+</html>
+`;
+
+// Marks the same moments the popup's probe does (bench/popup-timing.ts PROBE): first contentful
+// paint, the answer in the DOM, and the end of the frame that shows it (requestAnimationFrame, then a task).
+const FLOOR_JS = `const s = { fcp: null, answered: null, painted: null, error: null };
+Object.defineProperty(window, '__xpcFloor', { value: s });
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (e.name === 'first-contentful-paint' && s.fcp === null) s.fcp = e.startTime;
+}).observe({ type: 'paint', buffered: true });
+const runtime = (globalThis.browser ?? globalThis.chrome).runtime;
+runtime.sendMessage({ channel: 'xpc-wallet', type: 'wallet.open', params: {} }).then((answer) => {
+  const balances = answer && answer.ok ? answer.result.balances : null;
+  if (!balances) s.error = 'wallet.open answered without cached balances: ' + JSON.stringify(answer).slice(0, 200);
+  document.querySelector('p').textContent = 'Balances of ' + (balances ? balances.balances.length : 0) + ' assets';
+  s.answered = performance.now();
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => { s.painted = performance.now(); };
+    channel.port2.postMessage(null);
+  });
+}, (e) => { s.error = String(e); });
+`;
+
+/** A copy of the built extension at `dir` with the floor page added; the caller removes it. */
+export function extensionWithFloor(dir: string): string {
+  const copy = tempDir('xpc-bench-ext-');
+  cpSync(dir, copy, { recursive: true });
+  writeFileSync(join(copy, FLOOR_PAGE), FLOOR_HTML);
+  writeFileSync(join(copy, 'bench-floor.js'), FLOOR_JS);
+  return copy;
+}
+
+export const FLOOR_DONE = "window.__xpcFloor !== undefined && (window.__xpcFloor.error !== null || (window.__xpcFloor.painted !== null && window.__xpcFloor.fcp !== null))";
+export const READ_FLOOR = '(() => ({ ...window.__xpcFloor }))()';
+
+export interface FloorOpening {
+  fcp: number;
+  answered: number;
+  painted: number;
+}
+
+/** Checks what the page recorded; an error in it is the bench's error, not a number. */
+export function floorOpening(read: { fcp: number | null; answered: number | null; painted: number | null; error: string | null }): FloorOpening {
+  if (read.error !== null) throw new Error(`the floor page: ${read.error}`);
+  if (read.fcp === null || read.answered === null || read.painted === null) throw new Error('the floor page recorded no paint');
+  return { fcp: read.fcp, answered: read.answered, painted: read.painted };
+}
+
+/** The floor's medians, as the popup rows use them. */
+export interface FloorStats {
+  fcp: Stats;
+  answered: Stats;
+  painted: Stats;
+  coldPainted: Stats;
+}
