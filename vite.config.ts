@@ -81,8 +81,10 @@ export default defineConfig(() => {
       sourcemap: false,
       minify: true,
       target: 'es2022',
-      // Every target browser supports <link rel=modulepreload>; skip the polyfill.
-      modulePreload: { polyfill: false },
+      // Every target browser supports <link rel=modulepreload>; skip the polyfill. A page's own
+      // modules are preloaded from its HTML; a screen loaded later (components/Lazy.tsx) fetches its
+      // few imports itself, from the extension's own files, instead of carrying a list of them.
+      modulePreload: { polyfill: false, resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []) },
       rolldownOptions: {
         // The popup comes from the manifest; the approval window is opened by the background.
         input: { approval: resolve(ROOT, 'src/popup/approval.html') },

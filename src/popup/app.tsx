@@ -8,17 +8,10 @@ import { ApiContext, type Call, errorText, makeCall, selectionOf, useAction, use
 import { FormError } from './components/Field.js';
 import { NetworkBadge } from './components/NetworkBadge.js';
 import { NodeBanner, nodeHealth } from './components/NodeBanner.js';
-import { Activity } from './screens/Activity.js';
-import { Assets } from './screens/Assets.js';
 import { Home } from './screens/Home.js';
-import { Move } from './screens/Move.js';
-import { Onboarding } from './screens/Onboarding.js';
 import { Receive } from './screens/Receive.js';
-import { Send } from './screens/Send.js';
-import { Settings } from './screens/Settings.js';
-import type { StakeProps } from './screens/Stake.js';
 import { Unlock } from './screens/Unlock.js';
-import { LazyTokens } from './screens/lazy.js';
+import { Activity, Assets, LazyStake, LazyTokens, Move, Onboarding, preloadWalletScreens, Send, Settings } from './screens/lazy.js';
 
 export type Route = 'home' | 'send' | 'receive' | 'move' | 'stake' | 'tokens' | 'assets' | 'activity' | 'settings';
 
@@ -54,22 +47,6 @@ export function hrpOf(status: WalletStatus): string {
   } catch {
     return '';
   }
-}
-
-/** The staking screens, loaded when first opened: most popups never show them. */
-function LazyStake(props: StakeProps) {
-  const [mod, setMod] = useState<typeof import('./screens/Stake.js') | null>(null);
-  const [error, setError] = useState<string | undefined>(undefined);
-  useEffect(() => {
-    import('./screens/Stake.js').then(setMod, (e: unknown) => setError(errorText(e)));
-  }, []);
-  if (mod) return <mod.Stake {...props} />;
-  return (
-    <>
-      <h1>Stake</h1>
-      {error ? <FormError error={error} /> : <p class="muted">Loading…</p>}
-    </>
-  );
 }
 
 export interface AppProps {
@@ -370,6 +347,16 @@ function Wallet({ status, onStatus, takeOpened = () => null }: { status: WalletS
   routeNow.current = route;
   const onFollowed = useCallback((s: WalletStatus) => setFollowed(followedText(s, FORM_ROUTES.has(routeNow.current))), []);
   const noteOwn = useStatusWatch(status, onStatus, onFollowed);
+  // The wallet's screens are their own chunks: fetched once the home screen is painted and the
+  // browser is idle, so the first load stays small and a tab or action still opens at once.
+  useEffect(() => {
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(() => void preloadWalletScreens(), 200);
+      return () => clearTimeout(timer);
+    }
+    const idle = requestIdleCallback(() => void preloadWalletScreens(), { timeout: 1_000 });
+    return () => cancelIdleCallback(idle);
+  }, []);
   // A change made here (switcher, Settings) is the user's own: any notice of one made elsewhere goes,
   // also when a status check in flight saw this very change first.
   const ownStatus = (s: WalletStatus) => {

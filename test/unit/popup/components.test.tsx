@@ -6,6 +6,7 @@ import { AddressInput } from '../../../src/popup/components/AddressInput.js';
 import { AmountInput, type AmountInputProps } from '../../../src/popup/components/AmountInput.js';
 import { AssetLabel } from '../../../src/popup/components/AssetLabel.js';
 import { PasswordFields } from '../../../src/popup/components/PasswordFields.js';
+import { lazyComponent } from '../../../src/popup/components/Lazy.js';
 import { QrCode } from '../../../src/popup/components/QrCode.js';
 import { TxStatus } from '../../../src/popup/components/TxStatus.js';
 import type { ActivityItem } from '../../../src/shared/messages.js';
@@ -175,5 +176,47 @@ describe('TxStatus', () => {
     cleanup();
     const accepted = await statusWith({ status: 'accepted' });
     await waitFor(() => expect(accepted.textContent).toBe('Accepted by the X-Chain'));
+  });
+});
+
+describe('lazyComponent', () => {
+  it('shows the screen’s heading while it loads, then the screen; preloaded, it shows at once', async () => {
+    let resolve: (c: (p: { name: string }) => preact.JSX.Element) => void = () => undefined;
+    let loads = 0;
+    const Screen = lazyComponent<{ name: string }>(() => {
+      loads += 1;
+      return new Promise((r) => (resolve = r));
+    }, 'Send');
+    render(<Screen name="first" />);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Send');
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    resolve(({ name }) => <h1>Send to {name}</h1>);
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Send to first'));
+    cleanup();
+    render(<Screen name="second" />);
+    // Loaded once: shown in the first render, no second load.
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Send to second');
+    expect(loads).toBe(1);
+
+    const Other = lazyComponent<object>(() => Promise.resolve(() => <h1>Other</h1>), 'Other');
+    await Other.preload();
+    cleanup();
+    render(<Other />);
+    expect(screen.queryByText('Loading…')).toBeNull();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Other');
+  });
+
+  it('says when a screen could not load, and loads it again on Try again', async () => {
+    let attempts = 0;
+    const Flaky = lazyComponent<object>(() => {
+      attempts += 1;
+      return attempts === 1 ? Promise.reject(new Error('chunk missing')) : Promise.resolve(() => <p>Loaded</p>);
+    }, 'Settings');
+    render(<Flaky />);
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/could not be loaded/));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Settings');
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.getByText('Loaded')).toBeTruthy());
+    expect(attempts).toBe(2);
   });
 });
