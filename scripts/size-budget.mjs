@@ -43,7 +43,7 @@ export const GROWTH_ALLOWED = 0.1;
  * at 718 KB, and the security review's fixes of the token code (typed data signed as shown, permits
  * refused unless decoded, approvals in the simulation, spam-proof log lists, look-alike scripts, local
  * hosts refused for NFT metadata: +8 KB) at 726 KB, and the popup split per screen (its first load
- * 48.5 → 32.2 KB gzip, the other screens fetched once Home is painted: +5 KB of chunk headers and
+ * 48.5 → 18.7 KB gzip, the other screens fetched once Home is painted: +5 KB of chunk headers and
  * imports) with the signing check's key binding (+1.5 KB) at 743 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. The limit stands at 745 KB until the size work (one curve library, #19) takes what it can;

@@ -1,7 +1,6 @@
 // The popup's top level: which state the vault is in decides the screen (onboarding, unlock, the
 // wallet); inside the wallet a tab bar picks the screen. Plain state, no router library.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { bech32Decode } from '../core/encoding.js';
 import { BackgroundError, type SendToBackground } from '../shared/client.js';
 import type { BalancesView, WalletStatus } from '../shared/messages.js';
 import { ApiContext, type Call, errorText, makeCall, selectionOf, useAction, useCall, useRequest } from './api.js';
@@ -42,11 +41,10 @@ export function hrpOf(status: WalletStatus): string {
   if (status.network.hrp) return status.network.hrp;
   const x = status.account?.xAddress;
   if (!x) return '';
-  try {
-    return bech32Decode(x.slice(x.indexOf('-') + 1)).hrp;
-  } catch {
-    return '';
-  }
+  // A bech32 hrp is what precedes the string's last '1' (the background made this address).
+  const body = x.slice(x.indexOf('-') + 1);
+  const separator = body.lastIndexOf('1');
+  return separator > 0 ? body.slice(0, separator) : '';
 }
 
 export interface AppProps {

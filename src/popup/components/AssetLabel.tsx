@@ -1,6 +1,6 @@
 // How an asset is named everywhere: the network's real AVAX carries a verified badge; any other
 // asset shows its ID next to its name, so a look-alike "AVAX" cannot pass for it.
-import { looksLikeAvax } from '../checks.js';
+import { looksLikeAvax } from '../look-alike.js';
 import { shortenId } from '../format.js';
 
 export interface AssetIdentity {

@@ -6,9 +6,9 @@ import {
   checkPhrase,
   decodePayload,
   encodePayload,
-  looksLikeAvax,
   passwordStrength,
 } from '../../../src/popup/checks.js';
+import { looksLikeAvax } from '../../../src/popup/look-alike.js';
 import { formatAgo, formatUnits, formatValue, roundAmount, shortenId } from '../../../src/popup/format.js';
 import { C_ADDR, C_BECH32, HRP, P_ADDR, X_ADDR, X_FUJI } from './fixtures.js';
 
