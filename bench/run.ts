@@ -12,7 +12,7 @@ import { sizeSection } from './extension-size.js';
 import { fmtMs, fmtRatio, fmtStats } from './measure.js';
 import { ADDRESSES, nodeSection, UTXO_COUNTS } from './node-balance.js';
 import { OPENINGS, popupTiming, vaultTimingNode } from './popup-timing.js';
-import { popupRows, vaultNodeRows } from './popup-rows.js';
+import { popupFloorNote, popupRows, vaultNodeRows } from './popup-rows.js';
 import { markdownTable, machineLine, renderReport, type Row } from './report.js';
 import { MAX_OVER_FLOOR, txSection, type FloorDetail } from './tx-cases.js';
 import { decodeSection, RETAINED_TARGET, TARGET as DECODE_TARGET } from './utxo-decode.js';
@@ -251,6 +251,8 @@ await section(`4. popup opening (${OPENINGS} times, and cold) in headless Firefo
   rows.push(...r.rows);
   environment.push(r.environment);
 });
+const floorNote = popupFloorNote(rows);
+if (floorNote) notes.push(floorNote);
 rows.push(...sizeCheckRows);
 
 if (problems.length > 0) notes.unshift(...problems.map((p) => `**Problem:** ${p.replace(/\n/g, '  \n')}`));
