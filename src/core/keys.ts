@@ -116,6 +116,8 @@ const KEY_CHANGED = "this key's secret no longer gives its public key; nothing w
  */
 export function checkKeyBinding(key: KeyPair): void {
   const binding = bindings.get(key);
+  // Field lengths first: the digest joins the fields without them.
+  if (key.publicKey.length !== 33 || key.shortId.length !== 20 || key.evmAddress.length !== 20) throw new SigningError(KEY_CHANGED);
   if (binding) {
     if (!equalBytes(bindingDigest(key.secret, key), binding.digest)) throw new SigningError(KEY_CHANGED);
     if (binding.proven) return;
@@ -135,6 +137,15 @@ export function checkKeyBinding(key: KeyPair): void {
 }
 
 type PublicHalf = Omit<KeyPair, 'secret'>;
+
+/**
+ * The EVM address of a secret, derived with @noble/secp256k1: what an EVM signature (made and
+ * recovered by micro-eth-signer, on @noble/curves) is checked against, so two libraries agree.
+ */
+export function evmAddressOfSecret(secret: Bytes): Bytes {
+  if (!isValidSecret(secret)) throw new SigningError('cannot sign with an invalid private key');
+  return evmAddressOfUncompressed(secp.getPublicKey(secret, false));
+}
 
 /** Builds the key pair; copies `secret`, so the caller may wipe its own buffer afterwards. */
 export function keyPairFromSecret(secret: Bytes): KeyPair {

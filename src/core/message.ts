@@ -6,7 +6,7 @@ import { type Bytes, concatBytes, fromHex } from './bytes.js';
 import { cb58Encode } from './encoding.js';
 import { SigningError, ValidationError } from './errors.js';
 import { formatEvmAddress } from './evm-address.js';
-import { keyPairFromSecret, recoverSigner, signDigest } from './keys.js';
+import { evmAddressOfSecret, keyPairFromSecret, recoverSigner, signDigest } from './keys.js';
 import { checkOwnSignature } from './sign-check.js';
 
 /** The node's and the Avalanche wallets' prefix: 0x1A, then the text. */
@@ -31,9 +31,9 @@ export function signAvalancheMessage(secret: Bytes, message: Bytes): string {
   return cb58Encode(signature);
 }
 
-/** The EVM key's address, which a message signature just made must recover to before it leaves. */
-function evmAddressOfSecret(secret: Bytes): string {
-  return formatEvmAddress(keyPairFromSecret(secret).evmAddress);
+/** The EVM key's address (another library than the signer's), which a message signature just made must recover to before it leaves. */
+function expectedSigner(secret: Bytes): string {
+  return formatEvmAddress(evmAddressOfSecret(secret));
 }
 
 /** Refuses unless `verify` says yes (a malformed signature makes the library throw: refused too). */
@@ -61,7 +61,7 @@ export function personalMessageDigest(message: Bytes): Bytes {
 export function signPersonalMessage(secret: Bytes, message: Bytes): string {
   const signature = eip191Signer.sign(message, secret, false);
   // Recovery is another path than signing: a faulty deterministic signing is caught before it leaves.
-  mustVerify(() => eip191Signer.verify(signature, message, evmAddressOfSecret(secret)));
+  mustVerify(() => eip191Signer.verify(signature, message, expectedSigner(secret)));
   return signature;
 }
 
@@ -80,7 +80,7 @@ export function signTypedData(secret: Bytes, typed: TypedDataInput): string {
   } catch (e) {
     throw new ValidationError(`the typed data cannot be encoded: ${(e as Error).message}`);
   }
-  mustVerify(() => verifyTyped(signature, typed as Parameters<typeof verifyTyped>[1], evmAddressOfSecret(secret)));
+  mustVerify(() => verifyTyped(signature, typed as Parameters<typeof verifyTyped>[1], expectedSigner(secret)));
   return signature;
 }
 

@@ -653,6 +653,15 @@ describe('ByteCounter', () => {
     for (const m of methods) expect(Object.hasOwn(ByteCounter.prototype, m), m).toBe(true);
   });
 
+  it('a writer given no usable capacity still grows (no endless loop)', () => {
+    for (const capacity of [0, -1, Number.NaN]) {
+      const w = new ByteWriter(capacity);
+      w.raw(new Uint8Array(700));
+      w.u8(1);
+      expect(w.finish().length).toBe(701);
+    }
+  });
+
   it('refuses the values the real writer refuses, with the same error', () => {
     const cases: [string, (w: ByteWriter) => void][] = [
       ['u8 256', (w) => w.u8(256)],

@@ -3,7 +3,7 @@
 // own library derives the half again (src/core/keys.ts, checkKeyBinding).
 import { describe, expect, it, vi } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { keyPairFromSecret, signDigest } from '../../src/core/keys.js';
+import { evmAddressOfSecret, HdRoot, keyPairFromSecret, type KeyPair, signDigest } from '../../src/core/keys.js';
 import { checkOwnSignature } from '../../src/core/sign-check.js';
 import { keychainOf, signTx } from '../../src/core/tx/sign.js';
 import type { UnsignedTx } from '../../src/core/codec/types.js';
@@ -50,5 +50,43 @@ describe('a public half computed wrongly when the pair was made', () => {
     const tx: UnsignedTx = { vm: 'avm', kind: 'BaseTx', networkID: 1, blockchainID: new Uint8Array(32), outputs: [], inputs: [], memo: new Uint8Array() };
     const required = [{ fx: 'secp' as const, signers: [faulty.shortId], evm: false }];
     expect(() => signTx(tx, required, keychainOf([faulty]))).toThrow(/no longer gives its public key/);
+  });
+
+  it('refuses every pair an HD root hands out for a path whose first derivation was faulty', () => {
+    const root = HdRoot.fromSeed(sha256(Uint8Array.of(7)));
+    const path = "m/44'/9000'/0'/0/3";
+    fault.on = true;
+    let first: KeyPair;
+    try {
+      first = root.keyAt(path);
+    } finally {
+      fault.on = false;
+    }
+    const cached = root.keyAt(path);
+    const tx: UnsignedTx = { vm: 'avm', kind: 'BaseTx', networkID: 1, blockchainID: new Uint8Array(32), outputs: [], inputs: [], memo: new Uint8Array() };
+    for (const key of [first, cached]) {
+      expect(() => signTx(tx, [{ fx: 'secp' as const, signers: [key.shortId], evm: false }], keychainOf([key]))).toThrow(/no longer gives its public key/);
+    }
+  });
+});
+
+describe('what EVM signatures are checked against', () => {
+  it('is the address @noble/secp256k1 derives, not the one the pair was made with (the EVM signer’s library)', () => {
+    const secret = secretOf('frank');
+    expect(evmAddressOfSecret(secret)).toEqual(keyPairFromSecret(secret).evmAddress);
+    const faulty = faultyPair('frank');
+    expect(evmAddressOfSecret(secret)).not.toEqual(faulty.evmAddress);
+  });
+});
+
+describe('a bound pair', () => {
+  it('is refused once its fields are swapped for others of other lengths holding the same bytes in a row', () => {
+    const key = keyPairFromSecret(secretOf('grace'));
+    checkOwnSignature(key, digest, signDigest(key.secret, digest));
+    const fields = key as { shortId: Uint8Array; evmAddress: Uint8Array };
+    const { shortId, evmAddress } = fields;
+    fields.shortId = shortId.slice(0, 19);
+    fields.evmAddress = Uint8Array.of(shortId[19]!, ...evmAddress);
+    expect(() => checkOwnSignature(key, digest, signDigest(key.secret, digest))).toThrow(/no longer gives its public key/);
   });
 });

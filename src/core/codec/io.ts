@@ -35,7 +35,7 @@ export class ByteWriter {
   private pos = 0;
 
   constructor(capacity = 512) {
-    this.buf = new Uint8Array(Math.max(1, capacity));
+    this.buf = new Uint8Array(Number.isSafeInteger(capacity) && capacity > 0 ? capacity : 512);
     this.view = new DataView(this.buf.buffer);
   }
 

@@ -8,7 +8,7 @@ import { sortTransferableInputs } from '../codec/rules.js';
 import type { CExportTx, CImportTx, OutputOwners, TransferableInput } from '../codec/types.js';
 import { InsufficientFundsError, SigningError, TxTooLargeError, ValidationError } from '../errors.js';
 import { formatEvmAddress } from '../evm-address.js';
-import { keyPairFromSecret } from '../keys.js';
+import { evmAddressOfSecret } from '../keys.js';
 import { cb58Encode } from '../encoding.js';
 import { ATOMIC_TX_MAX_GAS, atomicTxFee, atomicTxGas } from '../fees.js';
 import { built, type BuiltTx } from './built.js';
@@ -162,8 +162,9 @@ export function unsignedEvmTxHex(req: EvmTxRequest): string {
 
 export function signEvmTx(req: EvmTxRequest, secret: Bytes): SignedEvmTx {
   const signed = prepareEvmTx(req).signBy(secret);
-  // The sender recovered from the signature (another path than signing) must be the key's address.
-  if (signed.sender.toLowerCase() !== formatEvmAddress(keyPairFromSecret(secret).evmAddress).toLowerCase()) {
+  // The sender recovered from the signature (another path than signing) must be the key's address,
+  // derived by another library than the signer's.
+  if (signed.sender.toLowerCase() !== formatEvmAddress(evmAddressOfSecret(secret)).toLowerCase()) {
     throw new SigningError('a signature just made does not verify against its key; nothing was sent');
   }
   return { rawTx: signed.toHex({ includeSignature: true }), hash: signed.hash, maxFeeWei: req.gasLimit * req.maxFeePerGas };
