@@ -4,10 +4,8 @@
 // temporary add-on. A local node of its own (started and stopped here), a wallet created, funded and
 // its balances cached as in Chromium, then the popup page opened in a new tab each time with the
 // same in-page probe. Firefox runs no BiDi preload script (evaluateOnNewDocument) in a
-// moz-extension:// page, so the probe is installed by evaluating it over and over from the moment
-// the new document exists; the home screen needs two answers of the background after the page's
-// scripts ran, so the probe is in place well before, and an opening where it was not (the home
-// screen already complete when it was installed) is an error, not a number. Cold: the add-on's event page terminated just before the opening, as the e2e suite does.
+// moz-extension:// page, so the probe is the first script of the popup page in the bench's copy
+// of the add-on (bench/popup-floor.ts extensionWithFloor), as it is of the floor page. Cold: the add-on's event page terminated just before the opening, as the e2e suite does.
 import type { Page } from 'puppeteer-core';
 import { callBackground } from '../src/shared/client.js';
 import type { RequestMessage } from '../src/shared/messages.js';
@@ -28,19 +26,8 @@ import {
   PROBE_DONE,
   type Probe,
   READ_PROBE,
-  READY,
   settled,
 } from './popup-timing.js';
-
-/** Installs the probe in the popup's new document, once; says whether that document is there yet. */
-const installProbe = (url: string): string => `(() => {
-  if (location.href !== ${JSON.stringify(url)}) return false;
-  if (window.__xpcBench !== undefined) return true;
-  const late = (() => { ${READY} })();
-  ${PROBE}
-  if (late) window.__xpcBench.error = 'the probe was installed after the home screen was complete';
-  return true;
-})()`;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -57,7 +44,8 @@ export async function firefoxPopupTiming(log: Log): Promise<FirefoxTiming> {
   log(`node ready at ${node.url} in ${node.startupMs} ms`);
   const consoleLog = new ConsoleLog();
   const firefox = new FirefoxWithExtension('bench-firefox', consoleLog);
-  const extensionDir = extensionWithFloor(builtExtension('firefox').dir);
+  const built = builtExtension('firefox');
+  const extensionDir = extensionWithFloor(built.dir, { script: PROBE, popupPath: built.popupPath });
   try {
     await firefox.launch({}, extensionDir);
     let page: Page = await firefox.openPopup();
@@ -74,12 +62,9 @@ export async function firefoxPopupTiming(log: Log): Promise<FirefoxTiming> {
       if (cold) await firefox.terminateBackground();
       // Not awaited: a goto to a moz-extension:// URL never resolves over BiDi (test/e2e/firefox.ts).
       page.goto(firefox.popupUrl).catch(() => undefined);
-      const install = installProbe(firefox.popupUrl);
       const deadline = Date.now() + 15_000;
-      while (!((await page.evaluate(install).catch(() => false)) as boolean)) {
-        if (Date.now() > deadline) throw new Error('the popup page did not open within 15 s');
-      }
-      while (!((await page.evaluate(PROBE_DONE).catch(() => false)) as boolean)) {
+      const done = `location.href === ${JSON.stringify(firefox.popupUrl)} && ${PROBE_DONE}`;
+      while (!((await page.evaluate(done).catch(() => false)) as boolean)) {
         if (Date.now() > deadline) throw new Error(`the popup did not reach the home screen with balances within 15 s: ${JSON.stringify(await page.evaluate(READ_PROBE))}`);
         await sleep(25);
       }

@@ -6,7 +6,7 @@
 // turn with the popup, in the same browser, on the same wallet, warm and cold, so every popup row
 // has its floor measured side by side. The page exists only in a copy of the built extension the
 // bench makes for itself; nothing ships it.
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../test/e2e/harness.js';
 import type { Stats } from './measure.js';
@@ -47,12 +47,25 @@ runtime.sendMessage({ channel: 'xpc-wallet', type: 'wallet.open', params: {} }).
 }, (e) => { s.error = String(e); });
 `;
 
-/** A copy of the built extension at `dir` with the floor page added; the caller removes it. */
-export function extensionWithFloor(dir: string): string {
+/**
+ * A copy of the built extension at `dir` with the floor page added; the caller removes it. With
+ * `probe`, the popup page (`popupPath`) and the floor page get it as their first script, a plain
+ * one in the head, so it runs before any of the page's own (for a browser whose driver cannot
+ * install a script ahead of an extension page's: Firefox over BiDi).
+ */
+export function extensionWithFloor(dir: string, probe?: { script: string; popupPath: string }): string {
   const copy = tempDir('xpc-bench-ext-');
   cpSync(dir, copy, { recursive: true });
   writeFileSync(join(copy, FLOOR_PAGE), FLOOR_HTML);
   writeFileSync(join(copy, 'bench-floor.js'), FLOOR_JS);
+  if (probe) {
+    writeFileSync(join(copy, 'bench-probe.js'), probe.script);
+    for (const page of [probe.popupPath, FLOOR_PAGE]) {
+      const html = readFileSync(join(copy, page), 'utf8');
+      if (!html.includes('<head>')) throw new Error(`${page} has no <head> to put the probe in`);
+      writeFileSync(join(copy, page), html.replace('<head>', '<head>\n    <script src="/bench-probe.js"></script>'));
+    }
+  }
   return copy;
 }
 

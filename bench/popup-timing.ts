@@ -86,7 +86,7 @@ export const READY = `
 `;
 
 /**
- * Installed before the page's own scripts (page.addInitScript). Kept as text, not a function: the
+ * Installed before the page's own scripts (Chromium: page.addInitScript; Firefox: the first script of the page in the bench's copy of the add-on). Kept as text, not a function: the
  * bench runs under tsx, whose transform may add helpers to functions that do not exist in a page.
  */
 export const PROBE = `(() => {
