@@ -59,6 +59,11 @@ function u64(b: Bytes, at: number): bigint {
   return hi < 0x200000 ? BigInt(hi * 0x1_0000_0000 + lo) : (BigInt(hi) << 32n) | BigInt(lo);
 }
 
+/** `length` bytes of `bytes` at `at`: the array shared through `ids`, else a view (no closure per UTXO). */
+function sharedOf(ids: IdTable | undefined, bytes: Bytes, at: number, length: number): Bytes {
+  return ids ? ids.intern(bytes, at, length) : viewOf(bytes, at, length);
+}
+
 /**
  * The UTXO in `bytes` when it is a well-formed TransferOutput UTXO (on every VM its type ID is 7),
  * else undefined. `ids` shares the asset ID and the addresses with other UTXOs read with it.
@@ -67,13 +72,12 @@ export function decodeTransferUtxo(bytes: Bytes, ids?: IdTable): Utxo | undefine
   if (bytes.length < ADDRESSES_AT || bytes[0] !== 0 || bytes[1] !== 0 || u32(bytes, 70) !== TRANSFER_OUTPUT) return undefined;
   const count = u32(bytes, 94);
   if (bytes.length !== ADDRESSES_AT + count * ADDRESS_LENGTH) return undefined;
-  const shared = (at: number, length: number): Bytes => (ids ? ids.intern(bytes, at, length) : viewOf(bytes, at, length));
   const addresses: Bytes[] = new Array<Bytes>(count);
-  for (let i = 0, at = ADDRESSES_AT; i < count; i++, at += ADDRESS_LENGTH) addresses[i] = shared(at, ADDRESS_LENGTH);
+  for (let i = 0, at = ADDRESSES_AT; i < count; i++, at += ADDRESS_LENGTH) addresses[i] = sharedOf(ids, bytes, at, ADDRESS_LENGTH);
   const output: TransferOutput = {
     kind: 'TransferOutput',
     amount: u64(bytes, 74),
     owners: { locktime: u64(bytes, 82), threshold: u32(bytes, 90), addresses },
   };
-  return { txID: viewOf(bytes, 2, 32), outputIndex: u32(bytes, 34), assetID: shared(38, 32), output };
+  return { txID: viewOf(bytes, 2, 32), outputIndex: u32(bytes, 34), assetID: sharedOf(ids, bytes, 38, 32), output };
 }
