@@ -32,6 +32,19 @@ function targetFromEnv(): Target {
   return value;
 }
 
+/**
+ * Where the build goes and whether it has source maps. bench/size-parts.ts asks for a build with
+ * maps (XPC_SOURCEMAP=1) in a folder of its own (XPC_OUT_DIR) to say which source each shipped byte
+ * comes from; 'hidden' maps leave the JS byte for byte as shipped (no sourceMappingURL comment).
+ * Maps never go into dist/: the default build is unchanged and scripts/build.mjs refuses maps there.
+ */
+function outputFromEnv(target: Target): { outDir: string; sourcemap: false | 'hidden' } {
+  const outDir = process.env.XPC_OUT_DIR;
+  const maps = process.env.XPC_SOURCEMAP === '1';
+  if (maps && !outDir) throw new Error('XPC_SOURCEMAP=1 needs XPC_OUT_DIR: source maps are never written to dist/');
+  return { outDir: outDir ? resolve(ROOT, outDir) : resolve(ROOT, 'dist', target), sourcemap: maps ? 'hidden' : false };
+}
+
 /** The manifest for one target, derived from manifest.json. */
 export function manifestFor(target: Target): Manifest {
   const manifest = readJson('manifest.json') as Manifest;
@@ -65,6 +78,7 @@ export function manifestFor(target: Target): Manifest {
 
 export default defineConfig(() => {
   const target = targetFromEnv();
+  const { outDir, sourcemap } = outputFromEnv(target);
   return {
     root: ROOT,
     plugins: [
@@ -76,9 +90,9 @@ export default defineConfig(() => {
       }),
     ],
     build: {
-      outDir: resolve(ROOT, 'dist', target),
+      outDir,
       emptyOutDir: true,
-      sourcemap: false,
+      sourcemap,
       minify: true,
       target: 'es2022',
       // Every target browser supports <link rel=modulepreload>; skip the polyfill. A page's own

@@ -1,12 +1,14 @@
 // Sections 4 and 5: the built extension's sizes and the CI size check. The build always runs first
 // (about 2 s) so the numbers are those of the current sources, not of a stale dist/; set
 // BENCH_NO_BUILD=1 to measure dist/ as it is. Measuring is left to scripts/size-budget.mjs
-// (--json), so the bench and the CI check share one definition of every size.
+// (--json), so the bench and the CI check share one definition of every size. The size by part
+// (which library or feature each byte comes from) is bench/size-parts.ts's.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmtBytes } from './measure.js';
 import type { Row } from './report.js';
+import { measureChromeBuildByPart, sizePartsReport } from './size-parts.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -43,6 +45,9 @@ export interface SizeSectionResult {
   rows: Row[];
   problems: string[];
   built: boolean;
+  /** The size-by-part table and its account of the gap to the 500 KB goal. */
+  details: string[];
+  notes: string[];
 }
 
 function build(log: (msg: string) => void): string | undefined {
@@ -65,7 +70,7 @@ export function sizeSection(log: (msg: string) => void): SizeSectionResult {
   if (buildProblem) problems.push(buildProblem);
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'size-budget.mjs'), '--json'], { cwd: ROOT, encoding: 'utf8' });
   const json = JSON.parse(r.stdout) as SizeJson;
-  if (json.error) return { rows: [], problems: [...problems, `size measurement: ${json.error}`], built: !buildProblem };
+  if (json.error) return { rows: [], problems: [...problems, `size measurement: ${json.error}`], built: !buildProblem, details: [], notes: [] };
 
   const rows: Row[] = [];
   const info = (caseName: string, ours: string, note?: string): Row => ({
@@ -120,5 +125,20 @@ export function sizeSection(log: (msg: string) => void): SizeSectionResult {
     limit: '≤ budget + 10%, under the hard limits',
     met: over.length === 0 ? 'yes' : 'no',
   });
-  return { rows, problems, built: !buildProblem };
+  const { details, notes } = byPart(log, json, problems);
+  return { rows, problems, built: !buildProblem, details, notes };
+}
+
+/** The size by part of the Chrome build, checked against dist/chrome's unpacked size as measured above. */
+function byPart(log: (msg: string) => void, json: SizeJson, problems: string[]): { details: string[]; notes: string[] } {
+  const chrome = json.measured.find((m) => m.target === 'chrome');
+  try {
+    const r = sizePartsReport(measureChromeBuildByPart(log), chrome?.unpacked);
+    problems.push(...r.problems);
+    const notes = r.overGoal ? [`**Unpacked Chrome build over the 500 KB goal (#19).** ${r.overGoal} See "Size by part".`] : [];
+    return { details: [r.detail], notes };
+  } catch (e) {
+    problems.push(`size by part: ${(e as Error).message}`);
+    return { details: [], notes: [] };
+  }
 }

@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark of the issue in one process, in order: (1) tx building vs
 // avalanchejs and vs the floor, (2) UTXO decoding and peak heap, (3) a balance view against a real
 // local node (started and stopped here), then what proving UTXOs against their txs costs (against a
-// local node of its own), (6) the staking validator list from a generated mainnet-sized answer, (4) extension sizes (after a fresh `npm run build`), the vault's unlock
+// local node of its own), (6) the staking validator list from a generated mainnet-sized answer, (4) extension sizes (after a fresh `npm run build`) and where their bytes come from, the vault's unlock
 // in Node, the popup's opening (warm and cold) and the unlock in headless Chromium, the opening in
 // headless Firefox ESR (each against another local node, started and stopped there), (5) the CI size check. Prints progress, then writes bench/results.md.
 // Targets are reported, not enforced: the exit code is non-zero only when a section could not run.
@@ -235,6 +235,8 @@ await section('4–5. extension size and the CI size check', '4', () => {
   rows.push(...r.rows.filter((x) => x.section !== '5'));
   sizeCheckRows.push(...r.rows.filter((x) => x.section === '5'));
   problems.push(...r.problems);
+  details.push(...r.details);
+  notes.push(...r.notes);
 });
 await section('4. vault unlock in Node', '4', async () => {
   rows.push(...vaultNodeRows(await vaultTimingNode(log)));
