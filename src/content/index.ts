@@ -1,13 +1,14 @@
 // Isolated-world content script: wires the relay (./relay.ts) between the page's provider
-// (src/inpage, MAIN world) and the background to the real extension APIs.
-import browser from 'webextension-polyfill';
+// (src/inpage, MAIN world) and the background to the browser's own runtime (no polyfill: this
+// script runs in every frame of every page the wallet serves, so it stays small).
+import { extensionRuntime } from '../shared/runtime.js';
 import { startRelay } from './relay.js';
 
 function isContextValid(): boolean {
   // After the extension is reloaded or removed this script keeps running, orphaned: runtime.id
   // is gone (and some browsers throw on access).
   try {
-    return browser.runtime.id !== undefined;
+    return extensionRuntime()?.id !== undefined;
   } catch (_e) {
     return false;
   }
@@ -15,11 +16,17 @@ function isContextValid(): boolean {
 
 const relay = startRelay({
   win: window,
-  sendMessage: (message) => browser.runtime.sendMessage(message),
+  sendMessage: (message) => {
+    const runtime = extensionRuntime();
+    if (!runtime) throw new Error('Extension context invalidated');
+    return runtime.sendMessage(message);
+  },
   isContextValid,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   now: () => Date.now(),
   randomId: () => crypto.randomUUID(),
 });
 
-browser.runtime.onMessage.addListener((message: unknown) => relay.onRuntimeMessage(message));
+extensionRuntime()?.onMessage.addListener((message, _sender, sendResponse) => {
+  if (relay.onRuntimeMessage(message)) sendResponse(true);
+});

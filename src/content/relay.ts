@@ -49,11 +49,11 @@ export interface RelayDeps {
 
 export interface Relay {
   /**
-   * runtime.onMessage handler. Acknowledges our event (so the background's tabs.sendMessage
-   * settles as delivered in every browser) and returns undefined for anything else, so that
-   * other listeners may answer it.
+   * For runtime.onMessage: true for our event, which the listener then acknowledges (so the
+   * background's tabs.sendMessage settles as delivered in every browser); false for anything else,
+   * left for other listeners to answer.
    */
-  onRuntimeMessage(message: unknown): Promise<true> | undefined;
+  onRuntimeMessage(message: unknown): boolean;
   /** Stops listening to the page (tests; a real content script lives as long as the page). */
   stop(): void;
 }
@@ -147,9 +147,8 @@ export function startRelay(deps: RelayDeps): Relay {
       try {
         // A sync throw (an orphaned script's sendMessage may throw) becomes a rejection here.
         reply = await Promise.resolve().then(() => deps.sendMessage(message));
-        // The background always answers a provider request. No answer at all is what
-        // webextension-polyfill makes of Chrome's "message port closed before a response was
-        // received": the worker stopped while the request waited. Sent again, like a rejection.
+        // The background always answers a provider request: no answer at all means the worker
+        // stopped while the request waited. Sent again, like a rejection.
         if (reply === undefined) throw new Error('no answer: the background stopped');
       } catch (e) {
         if (contextGone(e)) {
@@ -222,10 +221,10 @@ export function startRelay(deps: RelayDeps): Relay {
   win.addEventListener('message', onWindowMessage);
 
   return {
-    onRuntimeMessage(message: unknown): Promise<true> | undefined {
-      if (!isRecord(message) || message.channel !== PROVIDER_EVENT_CHANNEL || message.event !== 'stateChanged') return undefined;
+    onRuntimeMessage(message: unknown): boolean {
+      if (!isRecord(message) || message.channel !== PROVIDER_EVENT_CHANNEL || message.event !== 'stateChanged') return false;
       post({ target: INPAGE_TARGET, event: 'stateChanged' });
-      return Promise.resolve(true);
+      return true;
     },
     stop() {
       win.removeEventListener('message', onWindowMessage);

@@ -2,6 +2,7 @@
 // which resolves with the typed result or throws BackgroundError.
 import { WalletError } from '../core/errors.js';
 import type { RequestMessage, RequestParams, RequestResult, RequestType, RestoreLoss, Selection } from './messages.js';
+import { extensionRuntime } from './runtime.js';
 
 /** How a message reaches the background; defaults to the runtime's `sendMessage`. */
 export type SendToBackground = (message: RequestMessage) => Promise<unknown>;
@@ -23,16 +24,10 @@ export class BackgroundError extends WalletError {
   }
 }
 
-type PromisingRuntime = { runtime?: { sendMessage?(message: unknown): Promise<unknown> } };
-
-/**
- * The browser's own runtime: Firefox's `browser` and Chrome's MV3 `chrome` both return a promise
- * here, so pages need no polyfill for it (loading one would delay a popup's first request by a chunk).
- */
+/** The browser's own runtime (./runtime.ts): no polyfill in front of a page's first request. */
 async function sendWithRuntime(message: RequestMessage): Promise<unknown> {
-  const g = globalThis as { browser?: PromisingRuntime; chrome?: PromisingRuntime };
-  const runtime = g.browser?.runtime ?? g.chrome?.runtime;
-  if (!runtime?.sendMessage) throw new Error('this page is not part of the extension');
+  const runtime = extensionRuntime();
+  if (!runtime) throw new Error('this page is not part of the extension');
   return runtime.sendMessage(message);
 }
 

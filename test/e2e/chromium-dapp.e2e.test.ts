@@ -57,6 +57,7 @@ import {
   ConsoleLog,
   domQuiet,
   extensionIdOf,
+  ExtensionWorkerWatch,
   firstPing,
   flowSteps,
   killPids,
@@ -530,6 +531,23 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
       await other.close();
       await otherServer.close();
       await rpc.close();
+    }
+  });
+  step('a site request waiting for its approval outlives a stopped service worker: the page script sends it again, the same approval answers it', async () => {
+    const pending = dapp('signMessage');
+    const { window, shown } = await approvalWindow('personal_sign', pending);
+    expectPersonalSignApproval(shown, server!.origin, account);
+    const worker = await ExtensionWorkerWatch.attach(context!, page!, extensionId, log);
+    try {
+      // The content script's message dies with the worker (Chrome rejects it: "message port
+      // closed"); its relay sends it again, which starts a new worker that finds the request waiting.
+      await worker.stop();
+      await expect.poll(() => worker.ranAgain(), { message: 'the relay started the worker again', timeout: 15_000 }).toBe(true);
+      await expect.poll(() => window.evaluate(readApproval).then((a) => a?.method ?? null), { timeout: 10_000 }).toBe('personal_sign');
+      await decide(window, 'Approve');
+      await expectPersonalSignature(expectOk(await pending, 'signMessage'), account);
+    } finally {
+      await worker.detach();
     }
   });
 });

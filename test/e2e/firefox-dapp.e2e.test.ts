@@ -285,4 +285,15 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
       await rpc.close();
     }
   });
+  step('a site request waiting for its approval outlives an unloaded event page: the page script sends it again, the same approval answers it', async () => {
+    const pending = dapp('signMessage');
+    const { window, shown } = await approvalWindow('personal_sign', pending);
+    expectPersonalSignApproval(shown, server!.origin, account);
+    // The content script's message dies with the event page; its relay sends it again, which
+    // wakes a new event page that finds the request waiting in storage.session.
+    await firefox.terminateBackground();
+    await expect.poll(() => window.evaluate(readApproval).then((a) => a?.method ?? null), { timeout: 10_000 }).toBe('personal_sign');
+    await decide(window, 'Approve');
+    await expectPersonalSignature(expectOk(await pending, 'signMessage'), account);
+  });
 });
