@@ -4,11 +4,14 @@
 import { extensionRuntime } from '../shared/runtime.js';
 import { startRelay } from './relay.js';
 
+// Taken now, at document_start: the page has no element yet that could be named like the API.
+const runtime = extensionRuntime();
+
 function isContextValid(): boolean {
   // After the extension is reloaded or removed this script keeps running, orphaned: runtime.id
   // is gone (and some browsers throw on access).
   try {
-    return extensionRuntime()?.id !== undefined;
+    return runtime?.id !== undefined;
   } catch (_e) {
     return false;
   }
@@ -17,7 +20,6 @@ function isContextValid(): boolean {
 const relay = startRelay({
   win: window,
   sendMessage: (message) => {
-    const runtime = extensionRuntime();
     if (!runtime) throw new Error('Extension context invalidated');
     return runtime.sendMessage(message);
   },
@@ -27,6 +29,6 @@ const relay = startRelay({
   randomId: () => crypto.randomUUID(),
 });
 
-extensionRuntime()?.onMessage.addListener((message, _sender, sendResponse) => {
+runtime?.onMessage.addListener((message, _sender, sendResponse) => {
   if (relay.onRuntimeMessage(message)) sendResponse(true);
 });

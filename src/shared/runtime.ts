@@ -14,8 +14,25 @@ export interface ExtensionRuntime {
   };
 }
 
-/** This context's runtime; undefined outside an extension (or once a content script is orphaned). */
+function isRuntime(value: unknown): value is ExtensionRuntime {
+  return typeof (value as { sendMessage?: unknown } | null | undefined)?.sendMessage === 'function';
+}
+
+/**
+ * This context's runtime; undefined outside an extension. A content script shares the page's DOM,
+ * and Chrome gives it no `browser` of its own, so there `browser` can be an element the page named
+ * so (`<iframe name="browser">`): only an object whose sendMessage is a function counts, which no
+ * element is. A content script takes it once, at document_start, before the page has any element.
+ */
 export function extensionRuntime(): ExtensionRuntime | undefined {
-  const g = globalThis as { browser?: { runtime?: ExtensionRuntime }; chrome?: { runtime?: ExtensionRuntime } };
-  return g.browser?.runtime ?? g.chrome?.runtime;
+  const g = globalThis as { browser?: { runtime?: unknown }; chrome?: { runtime?: unknown } };
+  for (const pick of [() => g.browser?.runtime, () => g.chrome?.runtime]) {
+    try {
+      const runtime = pick();
+      if (isRuntime(runtime)) return runtime;
+    } catch {
+      // A cross-origin frame named like the API, or an orphaned script's dead object.
+    }
+  }
+  return undefined;
 }
