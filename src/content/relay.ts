@@ -147,8 +147,9 @@ export function startRelay(deps: RelayDeps): Relay {
       try {
         // A sync throw (an orphaned script's sendMessage may throw) becomes a rejection here.
         reply = await Promise.resolve().then(() => deps.sendMessage(message));
-        // The background always answers a provider request: no answer at all means the worker
-        // stopped while the request waited. Sent again, like a rejection.
+        // The background always answers a provider request: no answer at all (a message no
+        // listener answered resolves empty in Chrome) means the worker stopped before it took the
+        // request. Sent again, like a rejection.
         if (reply === undefined) throw new Error('no answer: the background stopped');
       } catch (e) {
         if (contextGone(e)) {

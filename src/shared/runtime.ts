@@ -20,9 +20,10 @@ function isRuntime(value: unknown): value is ExtensionRuntime {
 
 /**
  * This context's runtime; undefined outside an extension. A content script shares the page's DOM,
- * and Chrome gives it no `browser` of its own, so there `browser` can be an element the page named
- * so (`<iframe name="browser">`): only an object whose sendMessage is a function counts, which no
- * element is. A content script takes it once, at document_start, before the page has any element.
+ * and Chrome before 148 gives it no `browser` of its own, so there `browser` can be an element the
+ * page named so (`<form id="browser">`, `<iframe name="browser">`): only an object whose sendMessage
+ * is a function counts, which no element is, and reading one that throws is passed over. A content
+ * script takes it once, at document_start, before the page has any element.
  */
 export function extensionRuntime(): ExtensionRuntime | undefined {
   const g = globalThis as { browser?: { runtime?: unknown }; chrome?: { runtime?: unknown } };

@@ -235,7 +235,7 @@ describe('page → background', () => {
 });
 
 describe('a stopped background', () => {
-  it('takes no answer at all (the polyfill\'s "port closed") as a stopped worker and sends again', async () => {
+  it('takes no answer at all (a message no listener answered) as a stopped worker and sends again', async () => {
     let calls = 0;
     const t = setup(async () => (++calls === 1 ? undefined : { ok: true, result: '0xa868' }));
     t.request('u', 'eth_chainId');

@@ -1,5 +1,5 @@
-// src/shared/runtime.ts: which runtime the wallet's pages and content script talk to. In Chrome a
-// content script has no `browser` of its own, so a page can put an element of that name in its
+// src/shared/runtime.ts: which runtime the wallet's pages and content script talk to. In Chrome
+// before 148 a content script has no `browser` of its own, so a page can put an element of that name in its
 // way; only an object with a sendMessage function counts.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { extensionRuntime } from '../../src/shared/runtime.js';
