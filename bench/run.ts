@@ -92,7 +92,7 @@ if (floors.length > 0) {
           fmtStats(f.floor),
           fmtStats(f.floorChecked),
           fmtMs(f.ours.median),
-          fmtRatio(f.ours.median / f.floor.median),
+          fmtRatio(f.oursOverFloor.median),
           fmtRatio(f.ours.median / f.floorChecked.median),
         ]),
       ),
@@ -106,10 +106,10 @@ if (txRows.some((r) => r.met === 'no' && r.case.endsWith('build + sign + seriali
       'derives every key\'s public key and signs per input. See the floor detail for where our time goes.',
   );
 }
-const overFloor = floors.filter((f) => f.ours.median / f.floor.median > MAX_OVER_FLOOR);
+const overFloor = floors.filter((f) => f.oursOverFloor.median > MAX_OVER_FLOOR);
 if (overFloor.length > 0) {
   const part = (f: FloorDetail): string =>
-    `${f.name}: ${fmtRatio(f.ours.median / f.floor.median)} = floor ${fmtMs(f.floor.median)} + check ${fmtMs(Math.max(0, f.floorChecked.median - f.floor.median))} + the rest ${fmtMs(Math.max(0, f.ours.median - f.floorChecked.median))}`;
+    `${f.name}: ${fmtRatio(f.oursOverFloor.median)} = floor ${fmtMs(f.floor.median)} + check ${fmtMs(Math.max(0, f.floorChecked.median - f.floor.median))} + the rest ${fmtMs(Math.max(0, f.ours.median - f.floorChecked.median))}`;
   notes.push(
     `**Over ${MAX_OVER_FLOOR}× the floor** in ${overFloor.length} of ${floors.length} cases (${overFloor.map(part).join('; ')}). ` +
       'Cause: the check is about 0.7–0.85 of a signing per distinct key (a signing is a fixed-base multiplication plus the ' +
