@@ -100,7 +100,7 @@ export interface PartRule {
   part: string;
   kind: PartKind;
   test: RegExp;
-  /** An own-code feature the wallet could ship without (considered for the way to the goal). */
+  /** An own-code feature the product promises but a wallet's core (keys, balances, send, receive) works without: what the way to the goal would have to drop. */
   removable?: boolean;
 }
 
@@ -335,7 +335,7 @@ export function sizePartsReport(m: PartsMeasured, distUnpacked: number | undefin
     '',
     'Every byte of the unpacked Chrome build by where it comes from: each emitted .js through its source map (a build like',
     "dist/chrome's with hidden maps, the maps not counted), other files whole. Libraries by npm package; the wallet's own code by",
-    'feature (the path rules: PART_RULES in bench/size-parts.ts). * = a feature the wallet could ship without. KB = 1024 bytes.',
+    'feature (the path rules: PART_RULES in bench/size-parts.ts). * = a feature the product promises that the core (keys, balances, send, receive) works without: what 500 KB would cost. KB = 1024 bytes.',
     '',
     markdownTable(['part', 'KB', 'share of unpacked'], rows),
     '',
@@ -344,7 +344,7 @@ export function sizePartsReport(m: PartsMeasured, distUnpacked: number | undefin
   const overGoal =
     gap > 0
       ? `${kb(m.unpacked)} KB, ${kb(gap)} KB over: libraries ${kb(libraries)} KB, the wallet's own code ${kb(ownCode)} KB, the rest ${kb(rest)} KB; ` +
-        `without the features a wallet could ship without (${removable.map((p) => p.part.split(' (')[0]).join(', ')}) the measured floor is ${kb(floor)} KB.`
+        `without the features the core works without (${removable.map((p) => p.part.split(' (')[0]).join(', ')}) the measured floor is ${kb(floor)} KB.`
       : undefined;
   return { detail, problems, ...(overGoal ? { overGoal } : {}) };
 }
