@@ -108,6 +108,7 @@ export interface ProviderDeps {
 
 /** One request of a site, as it arrived. */
 export interface Call {
+  /** The relay's request ID scoped to `site` (provider.ts requestKeyOf). */
   requestId: string;
   method: string;
   params: unknown;

@@ -21,6 +21,16 @@ import { SiteTokens } from './site-tokens.js';
 export { ProviderError, type ProviderDeps, type Site, type SiteWallet } from './provider-context.js';
 
 const MAX_REQUEST_ID = 100;
+
+/**
+ * The key a request is known by in this worker, in the request log and in the approval queue: the
+ * relay's ID, scoped to the page and frame the browser says sent it. The relay draws the ID, so no
+ * page can pick another's today; scoped, an ID that did reach the wallet from another site could
+ * still never join that site's running request, replay its answer or ride its approval.
+ */
+export function requestKeyOf(site: Site, requestId: string): string {
+  return JSON.stringify([site.origin, site.frameOrigin ?? null, requestId]);
+}
 /**
  * Requests one site (registrable domain: all its subdomains, frames and tabs) may have running at
  * once. Checked before anything runs, so a page cannot keep the node busy through many frames.
@@ -32,7 +42,7 @@ export const MAX_RUNNING_PER_SITE = 64;
  * already running, and routes each method to its part (connection and chains, EVM, X/P).
  */
 export class ProviderService {
-  /** Requests running in this worker, by requestId: a duplicate joins the first. */
+  /** Requests running in this worker, by requestKeyOf: a duplicate joins the first. */
   #inflight = new Map<string, Promise<ProviderResponse>>();
   /** Site (limitKeyOf) → how many of its requests run now. */
   #runningPerSite = new Map<string, number>();
@@ -64,7 +74,7 @@ export class ProviderService {
     if (typeof m.method !== 'string' || m.method.length === 0 || m.method.length > 100) {
       return { ok: false, error: { code: Code.invalidParams, message: 'method must be a non-empty string' } };
     }
-    const call: Call = { requestId: m.requestId, method: m.method, params: m.params, site };
+    const call: Call = { requestId: requestKeyOf(site, m.requestId), method: m.method, params: m.params, site };
     const running = this.#inflight.get(call.requestId);
     if (running) return running;
     const key = limitKeyOf(site);

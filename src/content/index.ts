@@ -4,7 +4,7 @@
 import { extensionRuntime } from '../shared/runtime.js';
 import { startRelay } from './relay.js';
 
-// Taken now, at document_start: the page has no element yet that could be named like the API.
+// Taken once, at start (see extensionRuntime for why a page element named like the API is no runtime).
 const runtime = extensionRuntime();
 
 function isContextValid(): boolean {

@@ -83,12 +83,15 @@ function errorMessage(e: unknown): string {
 }
 
 /**
- * A sendMessage failure that means the background stopped while the request waited: Chrome's
- * closed message channel or port, Firefox's missing receiver, a disconnected message manager or a
- * response promise gone with an unloaded background page. Anything else (the message could not be
- * carried, the browser refused it) will not change by sending again.
+ * A sendMessage failure that means the answer was lost on the way, not refused: the background
+ * stopped while the request waited (Chrome's closed message channel or port, Firefox's missing
+ * receiver, a disconnected message manager or a response promise gone with an unloaded background
+ * page), or Chrome closed the channel because the page went into the back/forward cache ("… so the
+ * message channel is closed"; the rejection is seen once the page is back). Sent again under the same
+ * requestId, the request is joined or resumed, never run twice. Anything else (the message could
+ * not be carried, the browser refused it) will not change by sending again.
  */
-const WORKER_STOPPED = /message (channel|port) closed|receiving end does not exist|message manager disconnected|went out of scope|the background stopped/i;
+const WORKER_STOPPED = /message (channel|port) (is )?closed|receiving end does not exist|message manager disconnected|went out of scope|the background stopped/i;
 
 /** `params` as the background will see it, or why it cannot be sent. */
 function checkParams(params: unknown): { ok: true; params: unknown } | { ok: false; reason: string } {

@@ -21,9 +21,11 @@ function isRuntime(value: unknown): value is ExtensionRuntime {
 /**
  * This context's runtime; undefined outside an extension. A content script shares the page's DOM,
  * and Chrome before 148 gives it no `browser` of its own, so there `browser` can be an element the
- * page named so (`<form id="browser">`, `<iframe name="browser">`): only an object whose sendMessage
- * is a function counts, which no element is, and reading one that throws is passed over. A content
- * script takes it once, at document_start, before the page has any element.
+ * page named so (`<html id="browser">` already at document_start, `<form id="browser">`, `<iframe
+ * name="browser">`): only an object whose sendMessage is a function counts, which no element is,
+ * and reading one that throws is passed over. That check is what keeps the page out, not timing;
+ * `chrome` is the content script's own and no element shadows it. A content script takes the
+ * runtime once, at start, so nothing the page does later changes which one it uses.
  */
 export function extensionRuntime(): ExtensionRuntime | undefined {
   const g = globalThis as { browser?: { runtime?: unknown }; chrome?: { runtime?: unknown } };

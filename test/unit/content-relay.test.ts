@@ -22,6 +22,8 @@ import {
 const CHANNEL_CLOSED =
   'A listener indicated an asynchronous response by returning true, but the message channel closed before a response was received';
 const NO_RECEIVER = 'Could not establish connection. Receiving end does not exist.';
+/** Chrome (123 on) closes a page's message channels when the page goes into the back/forward cache. */
+const BFCACHE = 'The page keeping the extension port is moved into back/forward cache, so the message channel is closed.';
 
 const windows: HappyWindow[] = [];
 const relays: Array<{ stop(): void }> = [];
@@ -243,11 +245,14 @@ describe('a stopped background', () => {
     expect(t.sendMessage).toHaveBeenCalledTimes(2);
   });
 
-  it('sends the same message again after the channel closed, and answers with the result', async () => {
+  it.each([
+    ['the worker stopped', CHANNEL_CLOSED],
+    ['the page went into the back/forward cache', BFCACHE],
+  ])('sends the same message again after the channel closed (%s), and answers with the result', async (_why, lost) => {
     let calls = 0;
     const t = setup(async () => {
       calls++;
-      if (calls === 1) throw new Error(CHANNEL_CLOSED);
+      if (calls === 1) throw new Error(lost);
       return { ok: true, result: ['0xaaa'] };
     });
     t.request('p', 'eth_requestAccounts');

@@ -211,6 +211,33 @@ describe('what the review found', () => {
     expect(await t.call('eth_requestAccounts', [], SITE, 'same')).toEqual({ ok: true, result: [ACCOUNT.cAddress] });
   });
 
+  it('a requestId that arrives from another site is another request: it neither joins, replays nor rides the first', async () => {
+    const t = setup();
+    const other: Site = { origin: 'https://other.example' };
+    const framed: Site = { origin: SITE.origin, frameOrigin: 'https://widget.example' };
+    const first = t.call('eth_requestAccounts', [], SITE, 'same');
+    await new Promise((r) => setTimeout(r, 20));
+    const second = t.call('eth_requestAccounts', [], other, 'same');
+    await new Promise((r) => setTimeout(r, 20));
+    // Running at once: the second did not join the first, it waits for its own approval.
+    const pending = await t.approvals.list();
+    expect(pending.map((p) => p.origin)).toEqual([SITE.origin, other.origin]);
+    await t.approvals.decide(pending[0]!.id, true);
+    expect(await first).toEqual({ ok: true, result: [ACCOUNT.cAddress] });
+    await t.approvals.decide(pending[1]!.id, false);
+    expect((await errorOf(second)).code).toBe(4001);
+    expect(await t.sites.permission(other.origin)).toBeUndefined();
+    // After both finished (their answers logged, their approvals decided), the same ID from a frame
+    // of another origin in the first site's page asks anew: it is given neither logged answer.
+    const third = t.call('eth_requestAccounts', [], framed, 'same');
+    await new Promise((r) => setTimeout(r, 20));
+    const [asking] = await t.approvals.list();
+    expect(asking).toMatchObject({ origin: SITE.origin, frameOrigin: framed.frameOrigin });
+    await t.approvals.decide(asking!.id, false);
+    expect((await errorOf(third)).code).toBe(4001);
+    expect(await t.sites.permission(framed.frameOrigin!)).toBeUndefined();
+  });
+
   it('after the user closed the window on a site, its new requests are refused for a while', async () => {
     const t = setup();
     t.provider.cancelWaits([SITE.origin]);
