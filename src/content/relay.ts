@@ -86,12 +86,15 @@ function errorMessage(e: unknown): string {
  * A sendMessage failure that means the answer was lost on the way, not refused: the background
  * stopped while the request waited (Chrome's closed message channel or port, Firefox's missing
  * receiver, a disconnected message manager or a response promise gone with an unloaded background
- * page), or Chrome closed the channel because the page went into the back/forward cache ("… so the
- * message channel is closed"; the rejection is seen once the page is back). Sent again under the same
+ * page), or a channel Chrome closed for a page going into its back/forward cache ("… so the
+ * message channel is closed", should a send ever reject with it). Sent again under the same
  * requestId, the request is joined or resumed, never run twice. Anything else (the message could
  * not be carried, the browser refused it) will not change by sending again.
  */
 const WORKER_STOPPED = /message (channel|port) (is )?closed|receiving end does not exist|message manager disconnected|went out of scope|the background stopped/i;
+
+/** What a send's wait ends with when the page came back from the back/forward cache meanwhile. */
+const PAGE_RESTORED = Symbol('page restored');
 
 /** `params` as the background will see it, or why it cannot be sent. */
 function checkParams(params: unknown): { ok: true; params: unknown } | { ok: false; reason: string } {
@@ -126,6 +129,22 @@ export function startRelay(deps: RelayDeps): Relay {
     return !deps.isContextValid() || /Extension context invalidated/i.test(errorMessage(e));
   }
 
+  // A request on its way when the page went into the back/forward cache never hears back in
+  // Chrome: its channel was closed, and its promise neither resolves nor rejects once the page is
+  // back (seen in Chromium 156). So every send also ends when the page comes back, and goes again.
+  let pageBack = nextPageBack();
+  function nextPageBack(): { promise: Promise<typeof PAGE_RESTORED>; fire(): void } {
+    let fire!: () => void;
+    const promise = new Promise<typeof PAGE_RESTORED>((resolve) => (fire = () => resolve(PAGE_RESTORED)));
+    return { promise, fire };
+  }
+  function onPageShow(event: Event): void {
+    if (!(event as PageTransitionEvent).persisted) return;
+    const back = pageBack;
+    pageBack = nextPageBack();
+    back.fire();
+  }
+
   function markDisconnected(): void {
     if (disconnected) return;
     disconnected = true;
@@ -137,9 +156,10 @@ export function startRelay(deps: RelayDeps): Relay {
    * stopped while the request waited (Chrome: "message channel closed before a response was
    * received"; Firefox: "Could not establish connection. Receiving end does not exist."): the same
    * message, same requestId, goes again and the background resumes it (it is idempotent per
-   * requestId). Only quick failures in a row count towards giving up: a long approval that failed
-   * after minutes had a worker, and is simply resumed; MAX_ATTEMPTS bounds the whole. Any other
-   * failure is answered at once.
+   * requestId). So does a request on its way when the page is back from the back/forward cache, at
+   * once. Only quick failures in a row count towards giving up: a long approval that failed after
+   * minutes had a worker, and is simply resumed; MAX_ATTEMPTS bounds the whole. Any other failure
+   * is answered at once.
    */
   async function forward(message: ProviderRequestMessage): Promise<ProviderResponse> {
     let quickFailures = 0;
@@ -149,7 +169,11 @@ export function startRelay(deps: RelayDeps): Relay {
       let reply: unknown;
       try {
         // A sync throw (an orphaned script's sendMessage may throw) becomes a rejection here.
-        reply = await Promise.resolve().then(() => deps.sendMessage(message));
+        reply = await Promise.race([Promise.resolve().then(() => deps.sendMessage(message)), pageBack.promise]);
+        if (reply === PAGE_RESTORED) {
+          if (attempt >= MAX_ATTEMPTS) return failure(Code.disconnected, 'the wallet is not answering; try again');
+          continue;
+        }
         // The background always answers a provider request: no answer at all (a message no
         // listener answered resolves empty in Chrome) means the worker stopped before it took the
         // request. Sent again, like a rejection.
@@ -223,6 +247,7 @@ export function startRelay(deps: RelayDeps): Relay {
   }
 
   win.addEventListener('message', onWindowMessage);
+  win.addEventListener('pageshow', onPageShow);
 
   return {
     onRuntimeMessage(message: unknown): boolean {
@@ -232,6 +257,7 @@ export function startRelay(deps: RelayDeps): Relay {
     },
     stop() {
       win.removeEventListener('message', onWindowMessage);
+      win.removeEventListener('pageshow', onPageShow);
     },
   };
 }

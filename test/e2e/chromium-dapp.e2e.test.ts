@@ -36,10 +36,15 @@ import {
   expectTypedSignature,
   expectUserRejected,
   expectXpSignature,
+  keepInPage,
+  keptInPage,
   readApproval,
+  restoredInPage,
   runInPage,
   startChainRpc,
   startDapp,
+  AWAY_PATH,
+  CACHEABLE_PATH,
   type ApprovalSnapshot,
   type DappServer,
 } from './dapp.js';
@@ -176,7 +181,8 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     log.add('test', `dApp bundled and served at ${server.url} in ${Date.now() - bundled} ms`);
     profileDir = tempDir('xpc-e2e-chromium-dapp-');
     const started = Date.now();
-    context = await launchChromiumWithExtension(executablePath, profileDir, ext.dir);
+    // The back/forward cache on, as for a user: a step leaves a page waiting for its approval there.
+    context = await launchChromiumWithExtension(executablePath, profileDir, ext.dir, { backForwardCache: true });
     browserPid = chromiumPidFor(profileDir);
     log.add('test', `chromium pid ${browserPid ?? 'not found'}, launched in ${Date.now() - started} ms`);
     context.on('console', (m) => {
@@ -552,5 +558,31 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     } finally {
       await worker.detach();
     }
+  });
+
+  step("a site request waiting for its approval outlives its page's stay in the back/forward cache: sent again once the page is back, the same approval answers it", async () => {
+    await page!.goto(`${server!.origin}${CACHEABLE_PATH}`, { waitUntil: 'load' });
+    await page!.waitForFunction(() => document.documentElement.dataset['dapp'] === 'ready');
+    // Started in the page, its outcome kept there: this test's own evaluate would die with the
+    // navigation, the page itself waits in the cache.
+    await page!.evaluate(keepInPage, ['cached', 'signMessage', []] as [string, string, unknown[]]);
+    const answered = new Promise<Outcome<unknown>>(() => undefined);
+    const { window, shown } = await approvalWindow('personal_sign', answered);
+    expectPersonalSignApproval(shown, server!.origin, account);
+    // Leaving puts the page in the cache, and Chrome closes its message channel: the request's
+    // answer can no longer come back that way.
+    await page!.goto(`${server!.origin}${AWAY_PATH}`, { waitUntil: 'load' });
+    // A page restored from the cache fires pageshow, not load.
+    await page!.goBack({ waitUntil: 'commit' });
+    await expect
+      .poll(() => page!.evaluate(restoredInPage).catch(() => 0), { message: 'the page came back from the back/forward cache (not loaded again)', timeout: 10_000 })
+      .toBe(1);
+    // Nothing answered the page while it was away: the relay sends the request again, which joins
+    // the one waiting for this window (a second approval would keep the window open: decide).
+    expect(await page!.evaluate(keptInPage, 'cached')).toBeNull();
+    await decide(window, 'Approve');
+    await expect.poll(() => page!.evaluate(keptInPage, 'cached'), { message: 'the page got its answer', timeout: 10_000 }).not.toBeNull();
+    const kept = (await page!.evaluate(keptInPage, 'cached')) as Outcome<DappResult<'signMessage'>>;
+    await expectPersonalSignature(expectOk(kept, 'signMessage'), account);
   });
 });

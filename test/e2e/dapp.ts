@@ -64,11 +64,23 @@ export interface DappServer {
 }
 
 /** Serves `html` at / on 127.0.0.1, where the wallet's content scripts run (no favicon, 404 for anything else). */
+/** The page again, as a browser may keep it in its back/forward cache (servePage). */
+export const CACHEABLE_PATH = '/cacheable';
+/** A plain page of the same site, to leave the dApp for (servePage). */
+export const AWAY_PATH = '/away';
+
 export async function servePage(html: string): Promise<DappServer> {
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET' && (req.url === '/' || req.url === '/index.html')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
+    } else if (req.method === 'GET' && req.url === CACHEABLE_PATH) {
+      // The same page without no-store, which keeps a page out of Chrome's back/forward cache.
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(html);
+    } else if (req.method === 'GET' && req.url === AWAY_PATH) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>Elsewhere</title><p>Elsewhere on the same site.</p>');
     } else if (req.url === '/favicon.ico') {
       res.writeHead(204);
       res.end();
@@ -136,6 +148,21 @@ export async function startChainRpc(): Promise<{ url: string; host: string; clos
  */
 export function runInPage([name, args]: [string, unknown[]]): Promise<unknown> {
   return (globalThis as unknown as { dapp: DappGlobal }).dapp.run(name as DappCall, args as never);
+}
+
+/** Runs IN THE dAPP PAGE: starts a call whose outcome the page keeps under `label` (keptInPage). */
+export function keepInPage([label, name, args]: [string, string, unknown[]]): void {
+  (globalThis as unknown as { dapp: DappGlobal }).dapp.keep(label, name as DappCall, args as never);
+}
+
+/** Runs IN THE dAPP PAGE: the outcome kept under `label`, once the call has answered. */
+export function keptInPage(label: string): Outcome<unknown> | null {
+  return (globalThis as unknown as { dapp: DappGlobal }).dapp.kept(label) ?? null;
+}
+
+/** Runs IN THE dAPP PAGE: how often the page came back from the back/forward cache. */
+export function restoredInPage(): number {
+  return (globalThis as unknown as { dapp: DappGlobal }).dapp.restoredFromCache();
 }
 
 /** Runs IN THE dAPP PAGE: a copy of the provider events the dApp recorded so far. */

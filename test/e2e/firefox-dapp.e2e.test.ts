@@ -23,10 +23,15 @@ import {
   expectPersonalSignature,
   expectSwitchQuestion,
   expectUserRejected,
+  keepInPage,
+  keptInPage,
   readApproval,
+  restoredInPage,
   runInPage,
   startChainRpc,
   startDapp,
+  AWAY_PATH,
+  CACHEABLE_PATH,
   type ApprovalSnapshot,
   type DappServer,
 } from './dapp.js';
@@ -295,5 +300,26 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
     await firefox.terminateBackground();
     await decide(window, 'Approve');
     await expectPersonalSignature(expectOk(await pending, 'signMessage'), account);
+  });
+
+  step("a site request waiting for its approval outlives its page's stay in the back/forward cache: the same approval answers it once the page is back", async () => {
+    await page!.goto(`${server!.origin}${CACHEABLE_PATH}`, { waitUntil: 'load' });
+    await page!.waitForFunction(() => document.documentElement.dataset['dapp'] === 'ready');
+    // Started in the page, its outcome kept there: this test's own evaluate would die with the
+    // navigation, the page itself waits in the cache.
+    await page!.evaluate(keepInPage, ['cached', 'signMessage', []] as [string, string, unknown[]]);
+    const { window, shown } = await approvalWindow('personal_sign', new Promise<Outcome<unknown>>(() => undefined));
+    expectPersonalSignApproval(shown, server!.origin, account);
+    await page!.goto(`${server!.origin}${AWAY_PATH}`, { waitUntil: 'load' });
+    // A page restored from the cache fires pageshow, not load, which puppeteer's goBack waits for.
+    await page!.evaluate(() => history.back()).catch(() => undefined);
+    await expect
+      .poll(() => page!.evaluate(restoredInPage).catch(() => 0), { message: 'the page came back from the back/forward cache (not loaded again)', timeout: 10_000 })
+      .toBe(1);
+    expect(await page!.evaluate(keptInPage, 'cached')).toBeNull();
+    await decide(window, 'Approve');
+    await expect.poll(() => page!.evaluate(keptInPage, 'cached'), { message: 'the page got its answer', timeout: 10_000 }).not.toBeNull();
+    const kept = (await page!.evaluate(keptInPage, 'cached')) as Outcome<DappResult<'signMessage'>>;
+    await expectPersonalSignature(expectOk(kept, 'signMessage'), account);
   });
 });

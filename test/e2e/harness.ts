@@ -61,13 +61,19 @@ export function browserExecutable(name: string, candidates: string[]): string {
 /**
  * Debian's Chromium, headless, with a fresh profile and the built extension loaded, reaching
  * nothing but loopback (no host name resolves; the node and test pages are IP literals).
+ * `backForwardCache` keeps the browser's back/forward cache on (Playwright turns it off).
  */
-export function launchChromiumWithExtension(executablePath: string, profileDir: string, extensionDir: string): Promise<BrowserContext> {
+export function launchChromiumWithExtension(
+  executablePath: string,
+  profileDir: string,
+  extensionDir: string,
+  options: { backForwardCache?: boolean } = {},
+): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profileDir, {
     executablePath,
     headless: true,
     viewport: POPUP_VIEWPORT,
-    ignoreDefaultArgs: ['--disable-extensions'],
+    ignoreDefaultArgs: ['--disable-extensions', ...(options.backForwardCache ? ['--disable-back-forward-cache'] : [])],
     args: [
       `--disable-extensions-except=${extensionDir}`,
       `--load-extension=${extensionDir}`,

@@ -266,6 +266,38 @@ describe('a stopped background', () => {
     expect(t.toPage.some((m) => m.event === 'disconnect')).toBe(false);
   });
 
+  it('sends a request on its way again, at once, when the page is back from the back/forward cache (the first send never settles)', async () => {
+    let calls = 0;
+    const t = setup(async () => {
+      calls++;
+      // Chrome closed the channel when the page left: that send hears nothing, ever.
+      if (calls === 1) return new Promise<never>(() => undefined);
+      return { ok: true, result: '0xsigned' };
+    });
+    t.request('p', 'personal_sign', ['0x68690a', '0xaaa']);
+    await vi.waitFor(() => expect(t.sendMessage).toHaveBeenCalledOnce());
+    // A pageshow that is not a return from the cache (the first load) sends nothing again.
+    t.win.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: false }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.sendMessage).toHaveBeenCalledOnce();
+
+    t.win.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
+    expect(await t.answerTo('p')).toEqual({ ok: true, result: '0xsigned' });
+    const [first, second] = t.sendMessage.mock.calls.map(([m]) => m);
+    expect(second).toEqual(first);
+    expect(second?.requestId).toBe('rid-1');
+    expect(t.deps.sleep).not.toHaveBeenCalled();
+    expect(t.toPage.filter((m) => m.id === 'p')).toHaveLength(1);
+  });
+
+  it('after a return from the back/forward cache, a request sent later is sent once', async () => {
+    const t = setup(ok('0xa868'));
+    t.win.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
+    t.request('later', 'eth_chainId');
+    expect(await t.answerTo('later')).toEqual({ ok: true, result: '0xa868' });
+    expect(t.sendMessage).toHaveBeenCalledOnce();
+  });
+
   it('answers 4900 after repeated quick failures, without disconnecting the page', async () => {
     let fail = true;
     const t = setup(async () => {

@@ -141,9 +141,35 @@ async function run<K extends DappCall>(name: K, args: Parameters<DappApi[K]>): P
   }
 }
 
-/** window.dapp: the functions above (they throw viem's errors), `run` for tests, and the recorded events. */
-export type DappGlobal = DappApi & { run: typeof run; readonly events: readonly RecordedEvent[] };
+/**
+ * Outcomes of calls started with `keep`, by the name the test gave: for a call that must outlive a
+ * navigation of its page (the test's own page.evaluate dies with it; the page, kept in the
+ * back/forward cache, does not).
+ */
+const kept = new Map<string, Outcome<unknown>>();
+function keep<K extends DappCall>(label: string, name: K, args: Parameters<DappApi[K]>): void {
+  void run(name, args).then((outcome) => kept.set(label, outcome));
+}
 
-const dappGlobal: DappGlobal = Object.freeze({ ...api, run, events });
+/** Times this page came back from the back/forward cache (a pageshow that says it persisted). */
+let restoredFromCache = 0;
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) restoredFromCache++;
+});
+
+/**
+ * window.dapp: the functions above (they throw viem's errors), `run` for tests, the recorded
+ * events, `keep` and `kept` (a call's outcome kept in the page), and how often it came back from
+ * the back/forward cache.
+ */
+export type DappGlobal = DappApi & {
+  run: typeof run;
+  keep: typeof keep;
+  kept(label: string): Outcome<unknown> | undefined;
+  restoredFromCache(): number;
+  readonly events: readonly RecordedEvent[];
+};
+
+const dappGlobal: DappGlobal = Object.freeze({ ...api, run, keep, kept: (label: string) => kept.get(label), restoredFromCache: () => restoredFromCache, events });
 Object.defineProperty(window, 'dapp', { value: dappGlobal, enumerable: true });
 document.documentElement.dataset['dapp'] = 'ready';
