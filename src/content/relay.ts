@@ -139,7 +139,9 @@ export function startRelay(deps: RelayDeps): Relay {
     return { promise, fire };
   }
   function onPageShow(event: Event): void {
-    if (!(event as PageTransitionEvent).persisted) return;
+    // The page can dispatch its own pageshow; only the browser's counts (a resend would be
+    // harmless, joined by the background, but uses up the request's attempts).
+    if (!event.isTrusted || !(event as PageTransitionEvent).persisted) return;
     const back = pageBack;
     pageBack = nextPageBack();
     back.fire();
