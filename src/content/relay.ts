@@ -27,12 +27,20 @@ export const QUICK_FAILURE_MS = 2_000;
 /** Consecutive quick failures after which the request is answered "disconnected". */
 export const MAX_QUICK_FAILURES = 5;
 /**
- * Sends of one request, slow failures included: a background that dies on every attempt (stopped
- * while it works on this very request) must not keep the page waiting for ever.
+ * Failed sends of one request, slow failures included: a background that dies on every attempt
+ * (stopped while it works on this very request) must not keep the page waiting for ever. A send cut
+ * short by the page's return from the back/forward cache is not a failure: that request still
+ * waits for its approval, and giving up on it would leave the page unanswered when the user approves.
  */
 export const MAX_ATTEMPTS = 20;
 /** First retry delay; doubled after each further quick failure. */
 export const RETRY_BASE_MS = 200;
+/**
+ * After the page is back from the back/forward cache, how long a send still waiting may hear back
+ * before it goes again: Firefox keeps the channel and its answer may be on the way (a read sent
+ * twice would run twice); Chrome's never comes.
+ */
+export const RESTORE_GRACE_MS = 1_000;
 /** Requests one frame may have on their way at once: a page cannot keep the worker and the node busy without end. */
 export const MAX_IN_FLIGHT = 32;
 
@@ -131,20 +139,32 @@ export function startRelay(deps: RelayDeps): Relay {
 
   // A request on its way when the page went into the back/forward cache never hears back in
   // Chrome: its channel was closed, and its promise neither resolves nor rejects once the page is
-  // back (seen in Chromium 156). So every send also ends when the page comes back, and goes again.
-  let pageBack = nextPageBack();
-  function nextPageBack(): { promise: Promise<typeof PAGE_RESTORED>; fire(): void } {
-    let fire!: () => void;
-    const promise = new Promise<typeof PAGE_RESTORED>((resolve) => (fire = () => resolve(PAGE_RESTORED)));
-    return { promise, fire };
-  }
+  // back (seen in Chromium 156). So a send waiting when the page comes back ends RESTORE_GRACE_MS
+  // later, unless it heard back meanwhile (Firefox keeps the channel), and goes again.
+  /** The sends waiting for an answer now: each one's "the page is back" trigger. */
+  const waitingSends = new Set<() => void>();
   function onPageShow(event: Event): void {
-    // The page can dispatch its own pageshow; only the browser's counts (a resend would be
-    // harmless, joined by the background, but uses up the request's attempts).
+    // The page can dispatch its own pageshow; only the browser's counts.
     if (!event.isTrusted || !(event as PageTransitionEvent).persisted) return;
-    const back = pageBack;
-    pageBack = nextPageBack();
-    back.fire();
+    for (const pageIsBack of [...waitingSends]) pageIsBack();
+  }
+
+  /** One send: the background's answer, or PAGE_RESTORED when it must go again. */
+  async function sendOnce(message: ProviderRequestMessage): Promise<unknown> {
+    let pageIsBack!: () => void;
+    const restored = new Promise<typeof PAGE_RESTORED>((resolve) => {
+      pageIsBack = () => {
+        waitingSends.delete(pageIsBack);
+        void deps.sleep(RESTORE_GRACE_MS).then(() => resolve(PAGE_RESTORED));
+      };
+    });
+    waitingSends.add(pageIsBack);
+    try {
+      // A sync throw (an orphaned script's sendMessage may throw) becomes a rejection here.
+      return await Promise.race([Promise.resolve().then(() => deps.sendMessage(message)), restored]);
+    } finally {
+      waitingSends.delete(pageIsBack);
+    }
   }
 
   function markDisconnected(): void {
@@ -158,22 +178,24 @@ export function startRelay(deps: RelayDeps): Relay {
    * stopped while the request waited (Chrome: "message channel closed before a response was
    * received"; Firefox: "Could not establish connection. Receiving end does not exist."): the same
    * message, same requestId, goes again and the background resumes it (it is idempotent per
-   * requestId). So does a request on its way when the page is back from the back/forward cache, at
-   * once. Only quick failures in a row count towards giving up: a long approval that failed after
-   * minutes had a worker, and is simply resumed; MAX_ATTEMPTS bounds the whole. Any other failure
-   * is answered at once.
+   * requestId). So does a request still on its way RESTORE_GRACE_MS after the page is back from
+   * the back/forward cache. Only quick failures in a row count towards giving up: a long approval
+   * that failed after minutes had a worker, and is simply resumed; MAX_ATTEMPTS bounds the whole.
+   * Any other failure is answered at once.
    */
   async function forward(message: ProviderRequestMessage): Promise<ProviderResponse> {
     let quickFailures = 0;
-    for (let attempt = 1; ; attempt++) {
+    // Failed sends so far; a send cut short by the page's return is no failure and does not count.
+    let attempt = 0;
+    for (;;) {
       if (disconnected) return failure(Code.disconnected, 'the wallet was reloaded or removed; reload the page');
+      attempt++;
       const started = deps.now();
       let reply: unknown;
       try {
-        // A sync throw (an orphaned script's sendMessage may throw) becomes a rejection here.
-        reply = await Promise.race([Promise.resolve().then(() => deps.sendMessage(message)), pageBack.promise]);
+        reply = await sendOnce(message);
         if (reply === PAGE_RESTORED) {
-          if (attempt >= MAX_ATTEMPTS) return failure(Code.disconnected, 'the wallet is not answering; try again');
+          attempt--;
           continue;
         }
         // The background always answers a provider request: no answer at all (a message no
@@ -249,7 +271,9 @@ export function startRelay(deps: RelayDeps): Relay {
   }
 
   win.addEventListener('message', onWindowMessage);
-  win.addEventListener('pageshow', onPageShow);
+  // Capture, added at document_start: it runs before any listener of the page's own, which could
+  // otherwise stop the event from reaching it.
+  win.addEventListener('pageshow', onPageShow, true);
 
   return {
     onRuntimeMessage(message: unknown): boolean {
@@ -259,7 +283,7 @@ export function startRelay(deps: RelayDeps): Relay {
     },
     stop() {
       win.removeEventListener('message', onWindowMessage);
-      win.removeEventListener('pageshow', onPageShow);
+      win.removeEventListener('pageshow', onPageShow, true);
     },
   };
 }

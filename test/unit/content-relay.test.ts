@@ -5,7 +5,7 @@
 // would also refuse BigInt params, which a browser's structured clone carries).
 import { Window as HappyWindow } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_ATTEMPTS, MAX_IN_FLIGHT, MAX_QUICK_FAILURES, QUICK_FAILURE_MS, startRelay, type RelayDeps } from '../../src/content/relay.js';
+import { MAX_ATTEMPTS, MAX_IN_FLIGHT, MAX_QUICK_FAILURES, QUICK_FAILURE_MS, RESTORE_GRACE_MS, startRelay, type RelayDeps } from '../../src/content/relay.js';
 import { createXpcProvider } from '../../src/inpage/provider.js';
 import {
   CONTENT_TARGET,
@@ -273,7 +273,7 @@ describe('a stopped background', () => {
     expect(t.toPage.some((m) => m.event === 'disconnect')).toBe(false);
   });
 
-  it('sends a request on its way again, at once, when the page is back from the back/forward cache (the first send never settles)', async () => {
+  it('sends a request still on its way again, shortly after the page is back from the back/forward cache (Chrome: the first send never settles)', async () => {
     let calls = 0;
     const t = setup(async () => {
       calls++;
@@ -289,22 +289,63 @@ describe('a stopped background', () => {
     t.win.dispatchEvent(pageShow({ persisted: true, trusted: false }));
     await new Promise((r) => setTimeout(r, 20));
     expect(t.sendMessage).toHaveBeenCalledOnce();
+    expect(t.deps.sleep).not.toHaveBeenCalled();
 
     t.win.dispatchEvent(pageShow({ persisted: true, trusted: true }));
     expect(await t.answerTo('p')).toEqual({ ok: true, result: '0xsigned' });
     const [first, second] = t.sendMessage.mock.calls.map(([m]) => m);
     expect(second).toEqual(first);
     expect(second?.requestId).toBe('rid-1');
-    expect(t.deps.sleep).not.toHaveBeenCalled();
+    // The grace for an answer still on its way, and no back-off: nothing failed.
+    expect(t.deps.sleep.mock.calls).toEqual([[RESTORE_GRACE_MS]]);
     expect(t.toPage.filter((m) => m.id === 'p')).toHaveLength(1);
   });
 
-  it('after a return from the back/forward cache, a request sent later is sent once', async () => {
-    const t = setup(ok('0xa868'));
+  it('takes an answer that arrives within the grace after the return, and sends nothing again (Firefox keeps the channel)', async () => {
+    let answer!: (reply: unknown) => void;
+    const t = setup(() => new Promise((resolve) => (answer = resolve)));
+    // The grace ends only when the test says so.
+    let graceOver!: () => void;
+    t.deps.sleep.mockImplementation(() => new Promise<void>((resolve) => (graceOver = resolve)));
+    t.request('p', 'eth_getFilterChanges', ['0x1']);
+    await vi.waitFor(() => expect(t.sendMessage).toHaveBeenCalledOnce());
     t.win.dispatchEvent(pageShow({ persisted: true, trusted: true }));
+    await vi.waitFor(() => expect(t.deps.sleep).toHaveBeenCalledWith(RESTORE_GRACE_MS));
+    answer({ ok: true, result: ['0xlog'] });
+    expect(await t.answerTo('p')).toEqual({ ok: true, result: ['0xlog'] });
+    graceOver();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.sendMessage).toHaveBeenCalledOnce();
+    expect(t.toPage.filter((m) => m.id === 'p')).toHaveLength(1);
+  });
+
+  it(`returns from the back/forward cache do not count towards the ${MAX_ATTEMPTS} failed sends: the request still waits for its approval`, async () => {
+    let calls = 0;
+    const t = setup(async () => {
+      calls++;
+      if (calls <= MAX_ATTEMPTS + 5) return new Promise<never>(() => undefined);
+      return { ok: true, result: '0xsigned' };
+    });
+    t.request('p', 'personal_sign', ['0x68690a', '0xaaa']);
+    for (let trip = 1; trip <= MAX_ATTEMPTS + 5; trip++) {
+      await vi.waitFor(() => expect(t.sendMessage).toHaveBeenCalledTimes(trip));
+      t.win.dispatchEvent(pageShow({ persisted: true, trusted: true }));
+    }
+    expect(await t.answerTo('p')).toEqual({ ok: true, result: '0xsigned' });
+    expect(t.sendMessage).toHaveBeenCalledTimes(MAX_ATTEMPTS + 6);
+  });
+
+  it('a return from the back/forward cache concerns only the requests then on their way: none before, none after', async () => {
+    const t = setup(ok('0xa868'));
+    for (let i = 0; i < 30; i++) t.request(`before-${i}`, 'eth_chainId');
+    for (let i = 0; i < 30; i++) expect(await t.answerTo(`before-${i}`)).toEqual({ ok: true, result: '0xa868' });
+    // Answered sends keep no trigger behind them (so none piles up over a page's life).
+    t.win.dispatchEvent(pageShow({ persisted: true, trusted: true }));
+    expect(t.deps.sleep).not.toHaveBeenCalled();
     t.request('later', 'eth_chainId');
     expect(await t.answerTo('later')).toEqual({ ok: true, result: '0xa868' });
-    expect(t.sendMessage).toHaveBeenCalledOnce();
+    expect(t.sendMessage).toHaveBeenCalledTimes(31);
+    expect(t.deps.sleep).not.toHaveBeenCalled();
   });
 
   it('answers 4900 after repeated quick failures, without disconnecting the page', async () => {
