@@ -10,8 +10,8 @@ import { type Call, type Payload, type ProviderDeps, ProviderError, providerErro
 import type { ApprovalSummary } from '../shared/messages.js';
 
 const REQUEST_LOG_KEY = 'xpc.siteRequests';
-/** Answers kept for re-sent requests; bounded so storage.session (10 MB in Chrome) never fills. */
-const MAX_LOGGED_REQUESTS = 20;
+/** Answers kept for re-sent requests (and as many still running); bounded so storage.session (10 MB in Chrome) never fills. */
+export const MAX_LOGGED_REQUESTS = 20;
 const UNLOCK_POLL_MS = 300;
 /** A page may wait this long for the user to unlock; then the request is refused. */
 const UNLOCK_WAIT_MS = 10 * 60_000;
@@ -26,6 +26,32 @@ export interface LoggedRequest {
   state: 'running' | 'done';
   response?: ProviderResponse;
   at: number;
+  /** Order of writing, newest highest: what the log is trimmed by (the clock can go back). */
+  seq?: number;
+}
+
+/** An entry as the log writes it: anything else read back (corrupt storage) counts as none. */
+function isLoggedRequest(value: unknown): value is LoggedRequest {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Partial<LoggedRequest>;
+  if (v.state === 'running') return true;
+  return v.state === 'done' && typeof v.response === 'object' && v.response !== null && typeof v.response.ok === 'boolean';
+}
+
+/**
+ * The log with `entry` written under `key`, trimmed: the newest MAX_LOGGED_REQUESTS finished
+ * requests, and as many still running. A running entry is what keeps a request the worker was
+ * acting on from being acted on again when it is re-sent, so finished ones never push it out.
+ * Entries are ordered by when they were written, never by the clock.
+ */
+export function withLoggedRequest(log: Record<string, unknown>, key: string, entry: LoggedRequest): Record<string, LoggedRequest> {
+  const valid = Object.entries(log).filter((e): e is [string, LoggedRequest] => isLoggedRequest(e[1]));
+  const seqOf = (e: LoggedRequest): number => (typeof e.seq === 'number' && Number.isFinite(e.seq) ? e.seq : 0);
+  const seq = valid.reduce((top, [, e]) => Math.max(top, seqOf(e)), 0) + 1;
+  const newestFirst = [...valid.filter(([k]) => k !== key), [key, { ...entry, seq }] as [string, LoggedRequest]].sort((a, b) => seqOf(b[1]) - seqOf(a[1]));
+  const running = newestFirst.filter(([, e]) => e.state === 'running').slice(0, MAX_LOGGED_REQUESTS);
+  const done = newestFirst.filter(([, e]) => e.state === 'done').slice(0, MAX_LOGGED_REQUESTS);
+  return Object.fromEntries([...running, ...done]);
 }
 
 export class SiteGate {
@@ -205,16 +231,17 @@ export class SiteGate {
   }
 
   async logged(requestId: string): Promise<LoggedRequest | undefined> {
-    const all = ((await this.deps.sessionArea.get([REQUEST_LOG_KEY]))[REQUEST_LOG_KEY] ?? {}) as Record<string, LoggedRequest>;
-    return Object.hasOwn(all, requestId) ? all[requestId] : undefined;
+    const stored: unknown = (await this.deps.sessionArea.get([REQUEST_LOG_KEY]))[REQUEST_LOG_KEY];
+    if (typeof stored !== 'object' || stored === null || !Object.hasOwn(stored, requestId)) return undefined;
+    const entry = (stored as Record<string, unknown>)[requestId];
+    return isLoggedRequest(entry) ? entry : undefined;
   }
 
   private log(requestId: string, entry: LoggedRequest): Promise<void> {
     const run = this.#logTail.then(async () => {
-      const all = ((await this.deps.sessionArea.get([REQUEST_LOG_KEY]))[REQUEST_LOG_KEY] ?? {}) as Record<string, LoggedRequest>;
-      all[requestId] = entry;
-      const kept = Object.entries(all).sort((a, b) => b[1].at - a[1].at).slice(0, MAX_LOGGED_REQUESTS);
-      await this.deps.sessionArea.set({ [REQUEST_LOG_KEY]: Object.fromEntries(kept) });
+      const stored: unknown = (await this.deps.sessionArea.get([REQUEST_LOG_KEY]))[REQUEST_LOG_KEY];
+      const all = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
+      await this.deps.sessionArea.set({ [REQUEST_LOG_KEY]: withLoggedRequest(all, requestId, entry) });
     });
     this.#logTail = run.catch(() => undefined);
     return run;
