@@ -10,8 +10,13 @@ import { type Call, type Payload, type ProviderDeps, ProviderError, providerErro
 import type { ApprovalSummary } from '../shared/messages.js';
 
 const REQUEST_LOG_KEY = 'xpc.siteRequests';
-/** Answers kept for re-sent requests (and as many still running); bounded so storage.session (10 MB in Chrome) never fills. */
+/** Answers kept for re-sent requests; bounded so storage.session (10 MB in Chrome) never fills. */
 export const MAX_LOGGED_REQUESTS = 20;
+/**
+ * Requests still being acted on that the log keeps: more than can be approved and acting at once
+ * (the approval queue remembers 50 decisions), so none is pushed out while it acts.
+ */
+export const MAX_RUNNING_LOGGED = 100;
 const UNLOCK_POLL_MS = 300;
 /** A page may wait this long for the user to unlock; then the request is refused. */
 const UNLOCK_WAIT_MS = 10 * 60_000;
@@ -40,16 +45,20 @@ function isLoggedRequest(value: unknown): value is LoggedRequest {
 
 /**
  * The log with `entry` written under `key`, trimmed: the newest MAX_LOGGED_REQUESTS finished
- * requests, and as many still running. A running entry is what keeps a request the worker was
+ * requests, and up to MAX_RUNNING_LOGGED still running. A running entry is what keeps a request the worker was
  * acting on from being acted on again when it is re-sent, so finished ones never push it out.
  * Entries are ordered by when they were written, never by the clock.
  */
 export function withLoggedRequest(log: Record<string, unknown>, key: string, entry: LoggedRequest): Record<string, LoggedRequest> {
-  const valid = Object.entries(log).filter((e): e is [string, LoggedRequest] => isLoggedRequest(e[1]));
-  const seqOf = (e: LoggedRequest): number => (typeof e.seq === 'number' && Number.isFinite(e.seq) ? e.seq : 0);
-  const seq = valid.reduce((top, [, e]) => Math.max(top, seqOf(e)), 0) + 1;
-  const newestFirst = [...valid.filter(([k]) => k !== key), [key, { ...entry, seq }] as [string, LoggedRequest]].sort((a, b) => seqOf(b[1]) - seqOf(a[1]));
-  const running = newestFirst.filter(([, e]) => e.state === 'running').slice(0, MAX_LOGGED_REQUESTS);
+  // What storage held, oldest first (a seq that is not a small whole number counts as oldest), then
+  // the new entry; renumbered 1… in that order, so no stored value can outrank a new entry.
+  const seqOf = (e: LoggedRequest): number => (Number.isSafeInteger(e.seq) && e.seq! > 0 ? e.seq! : 0);
+  const oldestFirst = Object.entries(log)
+    .filter((e): e is [string, LoggedRequest] => isLoggedRequest(e[1]) && e[0] !== key)
+    .sort((a, b) => seqOf(a[1]) - seqOf(b[1]));
+  oldestFirst.push([key, entry]);
+  const newestFirst = oldestFirst.map(([k, e], i): [string, LoggedRequest] => [k, { ...e, seq: i + 1 }]).reverse();
+  const running = newestFirst.filter(([, e]) => e.state === 'running').slice(0, MAX_RUNNING_LOGGED);
   const done = newestFirst.filter(([, e]) => e.state === 'done').slice(0, MAX_LOGGED_REQUESTS);
   return Object.fromEntries([...running, ...done]);
 }

@@ -103,6 +103,8 @@ const WORKER_STOPPED = /message (channel|port) (is )?closed|receiving end does n
 
 /** What a send's wait ends with when the page came back from the back/forward cache meanwhile. */
 const PAGE_RESTORED = Symbol('page restored');
+/** A rejection that says the channel closed because the page went into the back/forward cache. */
+const CLOSED_FOR_CACHE = /back\/forward cache/i;
 
 /** `params` as the background will see it, or why it cannot be sent. */
 function checkParams(params: unknown): { ok: true; params: unknown } | { ok: false; reason: string } {
@@ -208,6 +210,12 @@ export function startRelay(deps: RelayDeps): Relay {
           return failure(Code.disconnected, 'the wallet was reloaded or removed; reload the page');
         }
         if (!WORKER_STOPPED.test(errorMessage(e))) return failure(Code.internal, 'the wallet could not take this request');
+        if (CLOSED_FOR_CACHE.test(errorMessage(e))) {
+          // Not the wallet failing: the page left, and the request still waits for its approval.
+          attempt--;
+          await deps.sleep(RETRY_BASE_MS);
+          continue;
+        }
         quickFailures = deps.now() - started > QUICK_FAILURE_MS ? 0 : quickFailures + 1;
         if (quickFailures >= MAX_QUICK_FAILURES || attempt >= MAX_ATTEMPTS) {
           return failure(Code.disconnected, 'the wallet is not answering; try again');

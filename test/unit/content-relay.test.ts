@@ -335,6 +335,19 @@ describe('a stopped background', () => {
     expect(t.sendMessage).toHaveBeenCalledTimes(MAX_ATTEMPTS + 6);
   });
 
+  it(`a channel closed for the back/forward cache is no failed attempt, however often (${MAX_ATTEMPTS + 5} in a row)`, async () => {
+    let calls = 0;
+    const t = setup(async () => {
+      calls++;
+      if (calls <= MAX_ATTEMPTS + 5) throw new Error(BFCACHE);
+      return { ok: true, result: '0xsigned' };
+    });
+    t.request('p', 'personal_sign', ['0x68690a', '0xaaa']);
+    expect(await t.answerTo('p')).toEqual({ ok: true, result: '0xsigned' });
+    expect(t.sendMessage).toHaveBeenCalledTimes(MAX_ATTEMPTS + 6);
+    expect(new Set(t.sendMessage.mock.calls.map(([m]) => m.requestId))).toEqual(new Set(['rid-1']));
+  });
+
   it('a return from the back/forward cache concerns only the requests then on their way: none before, none after', async () => {
     const t = setup(ok('0xa868'));
     for (let i = 0; i < 30; i++) t.request(`before-${i}`, 'eth_chainId');

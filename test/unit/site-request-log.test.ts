@@ -1,7 +1,7 @@
 // The request log a re-sent site request is answered from (src/background/site-gate.ts): what it
 // keeps when it is trimmed decides whether a request the worker was acting on could be acted on again.
 import { describe, expect, it } from 'vitest';
-import { MAX_LOGGED_REQUESTS, withLoggedRequest, type LoggedRequest } from '../../src/background/site-gate.js';
+import { MAX_LOGGED_REQUESTS, MAX_RUNNING_LOGGED, withLoggedRequest, type LoggedRequest } from '../../src/background/site-gate.js';
 
 const HOUR = 3_600_000;
 const done = (at: number): LoggedRequest => ({ state: 'done', response: { ok: true, result: at }, at });
@@ -40,11 +40,24 @@ describe('the site request log', () => {
     expect(log['a']!.seq).toBeGreaterThan(log['b']!.seq!);
   });
 
-  it(`keeps at most ${MAX_LOGGED_REQUESTS} running and ${MAX_LOGGED_REQUESTS} finished`, () => {
-    const many = Array.from({ length: 3 * MAX_LOGGED_REQUESTS }, (_, i): [string, LoggedRequest] => [`k${i}`, i % 2 ? running(i) : done(i)]);
-    const log = Object.values(written(many));
-    expect(log.filter((e) => e.state === 'running')).toHaveLength(MAX_LOGGED_REQUESTS);
-    expect(log.filter((e) => e.state === 'done')).toHaveLength(MAX_LOGGED_REQUESTS);
+  it(`keeps at most ${MAX_RUNNING_LOGGED} running and ${MAX_LOGGED_REQUESTS} finished`, () => {
+    const many = Array.from({ length: 3 * MAX_RUNNING_LOGGED }, (_, i): [string, LoggedRequest] => [`k${i}`, i % 2 ? running(i) : done(i)]);
+    const log = written(many);
+    expect(Object.values(log).filter((e) => e.state === 'running')).toHaveLength(MAX_RUNNING_LOGGED);
+    expect(Object.values(log).filter((e) => e.state === 'done')).toHaveLength(MAX_LOGGED_REQUESTS);
+    // The newest of each: the last written are there, the first are not.
+    expect(log[`k${3 * MAX_RUNNING_LOGGED - 1}`]).toMatchObject({ state: 'running' });
+    expect(log[`k${3 * MAX_RUNNING_LOGGED - 2}`]).toMatchObject({ state: 'done' });
+    expect(log['k1']).toBeUndefined();
+    // Renumbered on every write: the numbers stay small.
+    expect(Math.max(...Object.values(log).map((e) => e.seq!))).toBeLessThanOrEqual(MAX_RUNNING_LOGGED + MAX_LOGGED_REQUESTS + 1);
+  });
+
+  it('a stored order number that is huge, fractional or not a number cannot outrank what is written after it', () => {
+    const poisoned = { big: { ...done(1), seq: Number.MAX_VALUE }, safe: { ...done(2), seq: 2 ** 53 }, nan: { ...done(3), seq: Number.NaN }, neg: { ...done(4), seq: -5 }, frac: { ...done(5), seq: 1.5 } };
+    const later = Array.from({ length: MAX_LOGGED_REQUESTS }, (_, i): [string, LoggedRequest] => [`new${i}`, done(10 + i)]);
+    const log = written(later, poisoned);
+    expect(Object.keys(log).sort()).toEqual(later.map(([k]) => k).sort());
   });
 
   it('drops what corrupt storage holds instead of failing', () => {
