@@ -36,10 +36,10 @@ import {
   expectTypedSignature,
   expectUserRejected,
   expectXpSignature,
+  cacheStateInPage,
+  expectSignatureAfterCacheReturn,
   keepInPage,
-  keptInPage,
   readApproval,
-  restoredInPage,
   runInPage,
   startChainRpc,
   startDapp,
@@ -574,15 +574,8 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     await page!.goto(`${server!.origin}${AWAY_PATH}`, { waitUntil: 'load' });
     // A page restored from the cache fires pageshow, not load.
     await page!.goBack({ waitUntil: 'commit' });
-    await expect
-      .poll(() => page!.evaluate(restoredInPage).catch(() => 0), { message: 'the page came back from the back/forward cache (not loaded again)', timeout: 10_000 })
-      .toBe(1);
-    // Nothing answered the page while it was away: the relay sends the request again, which joins
-    // the one waiting for this window (a second approval would keep the window open: decide).
-    expect(await page!.evaluate(keptInPage, 'cached')).toBeNull();
-    await decide(window, 'Approve');
-    await expect.poll(() => page!.evaluate(keptInPage, 'cached'), { message: 'the page got its answer', timeout: 10_000 }).not.toBeNull();
-    const kept = (await page!.evaluate(keptInPage, 'cached')) as Outcome<DappResult<'signMessage'>>;
-    await expectPersonalSignature(expectOk(kept, 'signMessage'), account);
+    // The relay sends the request again, which joins the one waiting for this window (a second
+    // approval would keep the window open: decide).
+    await expectSignatureAfterCacheReturn(() => page!.evaluate(cacheStateInPage, 'cached'), () => decide(window, 'Approve'), account);
   });
 });

@@ -155,14 +155,18 @@ export function keepInPage([label, name, args]: [string, string, unknown[]]): vo
   (globalThis as unknown as { dapp: DappGlobal }).dapp.keep(label, name as DappCall, args as never);
 }
 
-/** Runs IN THE dAPP PAGE: the outcome kept under `label`, once the call has answered. */
-export function keptInPage(label: string): Outcome<unknown> | null {
-  return (globalThis as unknown as { dapp: DappGlobal }).dapp.kept(label) ?? null;
+/** A dApp page after a trip through the back/forward cache (cacheStateInPage). */
+export interface CacheState {
+  /** How often the page came back from the cache (0: it was loaded again, so nothing was kept). */
+  restored: number;
+  /** The outcome kept under the label asked for, once the call has answered. */
+  kept: Outcome<unknown> | null;
 }
 
-/** Runs IN THE dAPP PAGE: how often the page came back from the back/forward cache. */
-export function restoredInPage(): number {
-  return (globalThis as unknown as { dapp: DappGlobal }).dapp.restoredFromCache();
+/** Runs IN THE dAPP PAGE: how often it came back from the back/forward cache, and a kept outcome. */
+export function cacheStateInPage(label: string): CacheState {
+  const { dapp } = globalThis as unknown as { dapp: DappGlobal };
+  return { restored: dapp.restoredFromCache(), kept: dapp.kept(label) ?? null };
 }
 
 /** Runs IN THE dAPP PAGE: a copy of the provider events the dApp recorded so far. */
@@ -213,6 +217,21 @@ export async function expectPersonalSignature(signature: Hex, account: AccountVi
   expect(await verifyMessage({ address: evmAddressOf(account), message: MESSAGE, signature })).toBe(true);
   // And not for any other message.
   expect(await verifyMessage({ address: evmAddressOf(account), message: `${MESSAGE}!`, signature })).toBe(false);
+}
+
+/**
+ * The end of both browsers' back/forward-cache step: a `personal_sign` kept in the page (keepInPage)
+ * waited for its approval while the page was away; `read` is cacheStateInPage in that page. The
+ * page must be the one restored from the cache, unanswered until `approve` clicks Approve in the
+ * window still showing the request, and then answered by it.
+ */
+export async function expectSignatureAfterCacheReturn(read: () => Promise<CacheState>, approve: () => Promise<void>, account: AccountView): Promise<void> {
+  const settled = (): Promise<CacheState> => read().catch(() => ({ restored: 0, kept: null }));
+  await expect.poll(async () => (await settled()).restored, { message: 'the page came back from the back/forward cache (not loaded again)', timeout: 10_000 }).toBe(1);
+  expect((await read()).kept, 'nothing answered the page while it was away').toBeNull();
+  await approve();
+  await expect.poll(async () => (await read()).kept, { message: 'the page got its answer', timeout: 10_000 }).not.toBeNull();
+  await expectPersonalSignature(expectOk((await read()).kept as Outcome<Hex>, 'signMessage'), account);
 }
 
 /** eth_signTypedData_v4's signature verifies for the account (viem verifyTypedData). */
