@@ -24,9 +24,10 @@ const MAX_REQUEST_ID = 100;
 
 /**
  * The key a request is known by in this worker, in the request log and in the approval queue: the
- * relay's ID, scoped to the page and frame the browser says sent it. The relay draws the ID, so no
- * page can pick another's today; scoped, an ID that did reach the wallet from another site could
- * still never join that site's running request, replay its answer or ride its approval.
+ * relay's ID, scoped to the site the browser says sent it (top origin, frame origin). The relay
+ * draws the ID, so no page can pick another's today; scoped, an ID that did reach the wallet from
+ * another site could still never join that site's running request, replay its answer or ride its
+ * approval.
  */
 export function requestKeyOf(site: Site, requestId: string): string {
   return JSON.stringify([site.origin, site.frameOrigin ?? null, requestId]);

@@ -45,12 +45,12 @@ function isLoggedRequest(value: unknown): value is LoggedRequest {
 
 /**
  * The log with `entry` written under `key`, trimmed: the newest MAX_LOGGED_REQUESTS finished
- * requests, and up to MAX_RUNNING_LOGGED still running. A running entry is what keeps a request the worker was
- * acting on from being acted on again when it is re-sent, so finished ones never push it out.
- * Entries are ordered by when they were written, never by the clock.
+ * requests, and up to MAX_RUNNING_LOGGED still running. A running entry is what keeps a request
+ * the worker was acting on from being acted on again when it is re-sent, so finished ones never
+ * push it out. Entries are ordered by when they were written, never by the clock.
  */
 export function withLoggedRequest(log: Record<string, unknown>, key: string, entry: LoggedRequest): Record<string, LoggedRequest> {
-  // What storage held, oldest first (a seq that is not a small whole number counts as oldest), then
+  // What storage held, oldest first (a seq that is not a positive safe integer counts as oldest), then
   // the new entry; renumbered 1… in that order, so no stored value can outrank a new entry.
   const seqOf = (e: LoggedRequest): number => (Number.isSafeInteger(e.seq) && e.seq! > 0 ? e.seq! : 0);
   const oldestFirst = Object.entries(log)
