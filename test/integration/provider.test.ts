@@ -6,7 +6,7 @@ import { eip191Signer, recoverAddressTyped, Transaction } from 'micro-eth-signer
 import { recoverAddress } from 'viem';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApprovalQueue, PendingApproval } from '../../src/background/approvals.js';
-import type { ProviderService, Site } from '../../src/background/provider.js';
+import { requestKeyOf, type ProviderService, type Site } from '../../src/background/provider.js';
 import type { Session } from '../../src/background/session.js';
 import { memoryStores, type MemoryStores } from '../../src/background/storage.js';
 import type { Wallet } from '../../src/background/services/index.js';
@@ -391,7 +391,8 @@ describe('the provider against the real node', () => {
     const restarted = await startBackground(bg.stores, { answer: () => 'wait', seen: [], windowOpened: 0 });
     await restarted.session.resume();
     const [pending] = await restarted.approvals.list();
-    expect(pending?.requestId).toBe(requestId);
+    // The relay's ID, as the background keeps it: scoped to the site that sent it.
+    expect(pending?.requestId).toBe(requestKeyOf(SITE, requestId));
     const retry = call(restarted, 'personal_sign', ['0x05', account.cAddress], SITE, requestId);
     await new Promise((r) => setTimeout(r, 50));
     // The retried request brings the approval window back (it may have gone with the old worker).
