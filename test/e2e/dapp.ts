@@ -63,12 +63,15 @@ export interface DappServer {
   close(): Promise<void>;
 }
 
-/** Serves `html` at / on 127.0.0.1, where the wallet's content scripts run (no favicon, 404 for anything else). */
 /** The page again, as a browser may keep it in its back/forward cache (servePage). */
 export const CACHEABLE_PATH = '/cacheable';
 /** A plain page of the same site, to leave the dApp for (servePage). */
 export const AWAY_PATH = '/away';
 
+/**
+ * Serves `html` at / (no-store) and at CACHEABLE_PATH (cacheable), and a plain page at AWAY_PATH,
+ * on 127.0.0.1, where the wallet's content scripts run (no favicon, 404 for anything else).
+ */
 export async function servePage(html: string): Promise<DappServer> {
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET' && (req.url === '/' || req.url === '/index.html')) {
@@ -150,7 +153,7 @@ export function runInPage([name, args]: [string, unknown[]]): Promise<unknown> {
   return (globalThis as unknown as { dapp: DappGlobal }).dapp.run(name as DappCall, args as never);
 }
 
-/** Runs IN THE dAPP PAGE: starts a call whose outcome the page keeps under `label` (keptInPage). */
+/** Runs IN THE dAPP PAGE: starts a call whose outcome the page keeps under `label` (cacheStateInPage). */
 export function keepInPage([label, name, args]: [string, string, unknown[]]): void {
   (globalThis as unknown as { dapp: DappGlobal }).dapp.keep(label, name as DappCall, args as never);
 }
