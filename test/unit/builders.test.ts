@@ -257,6 +257,29 @@ describe('P-Chain dynamic fee', () => {
     expect(imp!.fee).toBe(pTxFee(imp!.tx, fee));
     expect(imp!.tx.outputs[0]!.output).toMatchObject({ amount: 5_000_000n - imp!.fee });
   });
+
+  it('imports every atomic AVAX UTXO, their sum less the fee, and refuses any other asset', () => {
+    const fee = { weights: [1n, 1000n, 1000n, 4n] as const, gasPriceNavax: 3n };
+    const atomic = spendableUtxos([utxo(5_000_000n), utxo(3_000_000n), utxo(2_000_000n)], owned, 0n);
+    const [imp, more] = buildPImport({ ctx, fee, pool: [], changeOwners: mine, source: 'X', atomicUtxos: atomic, to: mine });
+    expect(more).toBeUndefined();
+    expect(imp!.tx.importedInputs).toHaveLength(3);
+    expect(imp!.tx.inputs).toHaveLength(0);
+    expect(imp!.tx.outputs).toHaveLength(1);
+    expect(imp!.tx.outputs[0]!.output).toMatchObject({ amount: 10_000_000n - imp!.fee, owners: mine });
+    expect(imp!.fee).toBe(pTxFee(imp!.tx, fee));
+
+    const token = spendableUtxos([utxo(5_000_000n), utxo(7n, { asset: id(77) })], owned, 0n);
+    const refused = (() => {
+      try {
+        buildPImport({ ctx, fee, pool: [], changeOwners: mine, source: 'X', atomicUtxos: token, to: mine });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect(refused).toMatchObject({ field: 'atomicUtxos', message: 'only AVAX can be imported into the P-Chain' });
+  });
 });
 
 describe('C-Chain atomic', () => {

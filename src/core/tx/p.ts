@@ -1,6 +1,6 @@
 // P-Chain builders: send within P, export to X or C, import from X or C. The fee is the dynamic
 // fee of the tx's complexity at the given gas price (docs/protocol.md §Fees). Memos must be empty.
-import { toHex } from '../bytes.js';
+import { equalBytes, toHex } from '../bytes.js';
 import { sortTransferableInputs, sortTransferableOutputs } from '../codec/rules.js';
 import type { OutputOwners, PBaseTx, PExportTx, PImportTx, PTx, TransferableInput, TransferableOutput } from '../codec/types.js';
 import { ValidationError } from '../errors.js';
@@ -8,7 +8,7 @@ import { type PFeeContext, pTxFee } from '../fees.js';
 import { built, type BuiltTx } from './built.js';
 import { type ChainContext, MAX_XP_TX_SIZE } from './context.js';
 import { fund } from './fund.js';
-import { type SpendableUtxo, sumByAsset, toTransferableInput } from './utxos.js';
+import { type SpendableUtxo, toTransferableInput } from './utxos.js';
 import { packInputs } from './x.js';
 
 export interface PSpendParams {
@@ -101,7 +101,7 @@ export function buildPImport(
 ): BuiltTx<PImportTx>[] {
   if (p.atomicUtxos.length === 0) throw new ValidationError('nothing to import', 'atomicUtxos');
   const avax = toHex(p.ctx.avaxAssetID);
-  if (p.atomicUtxos.some((s) => toHex(s.utxo.assetID) !== avax)) {
+  if (p.atomicUtxos.some((s) => !equalBytes(s.utxo.assetID, p.ctx.avaxAssetID))) {
     throw new ValidationError('only AVAX can be imported into the P-Chain', 'atomicUtxos');
   }
   return packInputs(p.atomicUtxos, MAX_XP_TX_SIZE).map((group) => {
@@ -109,7 +109,8 @@ export function buildPImport(
     const funding = fund({
       pool: p.pool,
       needs: new Map(),
-      credit: sumByAsset(group.map((s) => ({ assetID: s.utxo.assetID, amount: s.amount }))),
+      // Every imported UTXO is AVAX (checked above).
+      credit: new Map([[avax, group.reduce((sum, s) => sum + s.amount, 0n)]]),
       avaxAssetID: p.ctx.avaxAssetID,
       changeOwners: p.to,
       fee: feeOf(p, { kind: 'ImportTx', importedInputs }, []),
