@@ -177,7 +177,7 @@ export function popupFloorNote(rows: Row[]): string | undefined {
     'turns: with marks in a copy of the add-on (2026-11-28, medians of 13 warm openings), the popup\'s modules began ' +
     'evaluating 15–25 ms after the floor page\'s one script ran, took 3–4 ms, and sent wallet.open at once; the answer took ' +
     '16–30 ms in both pages. Tried, not landed: sending wallet.open from a plain script ahead of the modules. In Firefox it ' +
-    'left 23 ms earlier and was answered no sooner (94 against 95 ms: the thread was busy loading the popup); in Chromium, ' +
+    'left 18 ms earlier and was answered no sooner (94 against 95 ms: the thread was busy loading the popup); in Chromium, ' +
     'whose worker has a thread of its own, home painted stayed at 1.18× its floor.'
   );
 }
