@@ -280,6 +280,22 @@ describe('P-Chain dynamic fee', () => {
     expect(refused).toBeInstanceOf(ValidationError);
     expect(refused).toMatchObject({ field: 'atomicUtxos', message: 'only AVAX can be imported into the P-Chain' });
   });
+
+  it('splits an import past the size limit into txs that each credit only their own UTXOs', () => {
+    const fee = { weights: [1n, 1000n, 1000n, 4n] as const, gasPriceNavax: 3n };
+    const atomic = spendableUtxos(Array.from({ length: 450 }, (_, i) => utxo(1_000_000n + BigInt(i))), owned, 0n);
+    const imports = buildPImport({ ctx, fee, pool: [], changeOwners: mine, source: 'X', atomicUtxos: atomic, to: mine });
+    expect(imports.length).toBeGreaterThan(1);
+    const taken = new Set<string>();
+    for (const imp of imports) {
+      const credited = imp.tx.importedInputs.reduce((sum, i) => sum + (i.input.kind === 'TransferInput' ? i.input.amount : 0n), 0n);
+      expect(imp.tx.outputs).toHaveLength(1);
+      expect(imp.tx.outputs[0]!.output).toMatchObject({ amount: credited - imp.fee });
+      expect(imp.fee).toBe(pTxFee(imp.tx, fee));
+      for (const i of imp.tx.importedInputs) taken.add(toHex(i.txID));
+    }
+    expect(taken.size).toBe(450);
+  });
 });
 
 describe('C-Chain atomic', () => {
