@@ -187,19 +187,15 @@ export function startRelay(deps: RelayDeps): Relay {
    */
   async function forward(message: ProviderRequestMessage): Promise<ProviderResponse> {
     let quickFailures = 0;
-    // Failed sends so far; a send cut short by the page's return is no failure and does not count.
-    let attempt = 0;
+    // A send cut short by the page's return from the back/forward cache is no failure: not counted.
+    let failedSends = 0;
     for (;;) {
       if (disconnected) return failure(Code.disconnected, 'the wallet was reloaded or removed; reload the page');
-      attempt++;
       const started = deps.now();
       let reply: unknown;
       try {
         reply = await sendOnce(message);
-        if (reply === PAGE_RESTORED) {
-          attempt--;
-          continue;
-        }
+        if (reply === PAGE_RESTORED) continue;
         // The background always answers a provider request: no answer at all (a message no
         // listener answered resolves empty in Chrome) means the worker stopped before it took the
         // request. Sent again, like a rejection.
@@ -212,12 +208,12 @@ export function startRelay(deps: RelayDeps): Relay {
         if (!WORKER_STOPPED.test(errorMessage(e))) return failure(Code.internal, 'the wallet could not take this request');
         if (CLOSED_FOR_CACHE.test(errorMessage(e))) {
           // Not the wallet failing: the page left, and the request still waits for its approval.
-          attempt--;
           await deps.sleep(RETRY_BASE_MS);
           continue;
         }
+        failedSends++;
         quickFailures = deps.now() - started > QUICK_FAILURE_MS ? 0 : quickFailures + 1;
-        if (quickFailures >= MAX_QUICK_FAILURES || attempt >= MAX_ATTEMPTS) {
+        if (quickFailures >= MAX_QUICK_FAILURES || failedSends >= MAX_ATTEMPTS) {
           return failure(Code.disconnected, 'the wallet is not answering; try again');
         }
         await deps.sleep(RETRY_BASE_MS * 2 ** Math.max(0, quickFailures - 1));
