@@ -240,17 +240,20 @@ export class SiteGate {
   }
 
   async logged(requestId: string): Promise<LoggedRequest | undefined> {
-    const stored: unknown = (await this.deps.sessionArea.get([REQUEST_LOG_KEY]))[REQUEST_LOG_KEY];
-    if (typeof stored !== 'object' || stored === null || !Object.hasOwn(stored, requestId)) return undefined;
-    const entry = (stored as Record<string, unknown>)[requestId];
+    const log = await this.readLog();
+    const entry = Object.hasOwn(log, requestId) ? log[requestId] : undefined;
     return isLoggedRequest(entry) ? entry : undefined;
+  }
+
+  /** The log as storage holds it; {} when it holds none, or something that is no log. */
+  private async readLog(): Promise<Record<string, unknown>> {
+    const stored: unknown = (await this.deps.sessionArea.get([REQUEST_LOG_KEY]))[REQUEST_LOG_KEY];
+    return typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
   }
 
   private log(requestId: string, entry: LoggedRequest): Promise<void> {
     const run = this.#logTail.then(async () => {
-      const stored: unknown = (await this.deps.sessionArea.get([REQUEST_LOG_KEY]))[REQUEST_LOG_KEY];
-      const all = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
-      await this.deps.sessionArea.set({ [REQUEST_LOG_KEY]: withLoggedRequest(all, requestId, entry) });
+      await this.deps.sessionArea.set({ [REQUEST_LOG_KEY]: withLoggedRequest(await this.readLog(), requestId, entry) });
     });
     this.#logTail = run.catch(() => undefined);
     return run;
