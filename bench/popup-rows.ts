@@ -178,6 +178,9 @@ export function popupFloorNote(rows: Row[]): string | undefined {
     'evaluating 15–25 ms after the floor page\'s one script ran, took 3–4 ms, and sent wallet.open at once; the answer took ' +
     '16–30 ms in both pages. Tried, not landed: sending wallet.open from a plain script ahead of the modules. In Firefox it ' +
     'left 18 ms earlier and was answered no sooner (94 against 95 ms: the thread was busy loading the popup); in Chromium, ' +
-    'whose worker has a thread of its own, home painted stayed at 1.18× its floor.'
+    'whose worker has a thread of its own, home painted stayed at 1.18× its floor. Also tried: the popup\'s first load in 2 ' +
+    'scripts instead of 4 (preact and the shared popup modules in one chunk): in Firefox, wallet.open left at 67–70 ms ' +
+    'against 65–67 ms and home painted at 102–110 ms against 99–105 ms (two runs each of 15 warm openings, 2026-11-28), no ' +
+    'gain; it would also have made the background load preact, so it did not land.'
   );
 }
