@@ -16,6 +16,13 @@ const VITE_BIN = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
 /** Issue #19's goal for the whole unpacked extension (KB = 1024 bytes, as everywhere in the bench). */
 export const GOAL_BYTES = 500 * 1024;
 
+/** What the size work did so far (issue #19), for the gap note. */
+const SIZE_WORK_DONE =
+  'Done: the content script on the browser\'s own runtime, without webextension-polyfill (14 → 4 KB in every frame of every page); ' +
+  'each popup screen its own chunk and the QR code library loaded with Receive (the popup\'s first load 48.5 → 18.3 KB gzip; ' +
+  'splitting leaves the unpacked total as it was); no polyfills shipped (es2022, no module-preload polyfill). Not done: taking out ' +
+  'a feature an issue asks for.';
+
 // ---- attribution ----
 
 export interface Attribution {
@@ -306,6 +313,7 @@ export function sizePartsReport(m: PartsMeasured, distUnpacked: number | undefin
     .map((p) => [p.kind === 'own' ? `own code: ${p.part}${p.removable ? ' *' : ''}` : p.part, kb(p.bytes), share(p.bytes, m.unpacked)]);
   rows.push(['**all rows: the unpacked Chrome build**', kb(m.unpacked), '100.0%']);
 
+  const evmLibraries = m.parts.filter((p) => p.kind === 'library' && p.part.includes('micro-eth-signer')).reduce((n, p) => n + p.bytes, 0);
   const gap = m.unpacked - GOAL_BYTES;
   const removal = smallestRemoval(m.parts, m.unpacked, GOAL_BYTES);
   const removable = m.parts.filter((p) => p.removable);
@@ -344,7 +352,9 @@ export function sizePartsReport(m: PartsMeasured, distUnpacked: number | undefin
   const overGoal =
     gap > 0
       ? `${kb(m.unpacked)} KB, ${kb(gap)} KB over: libraries ${kb(libraries)} KB, the wallet's own code ${kb(ownCode)} KB, the rest ${kb(rest)} KB; ` +
-        `without the features the core works without (${removable.map((p) => p.part.split(' (')[0]).join(', ')}) the measured floor is ${kb(floor)} KB.`
+        `without the features the core works without (${removable.map((p) => p.part.split(' (')[0]).join(', ')}) the measured floor is ${kb(floor)} KB. ` +
+        SIZE_WORK_DONE +
+        (evmLibraries > 0 ? ` The largest library share, ${kb(evmLibraries)} KB, is micro-eth-signer with what it brings (the C-Chain's EVM transactions).` : '')
       : undefined;
   return { detail, problems, ...(overGoal ? { overGoal } : {}) };
 }
