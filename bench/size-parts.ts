@@ -313,7 +313,6 @@ export function sizePartsReport(m: PartsMeasured, distUnpacked: number | undefin
     .map((p) => [p.kind === 'own' ? `own code: ${p.part}${p.removable ? ' *' : ''}` : p.part, kb(p.bytes), share(p.bytes, m.unpacked)]);
   rows.push(['**all rows: the unpacked Chrome build**', kb(m.unpacked), '100.0%']);
 
-  const evmLibraries = m.parts.filter((p) => p.kind === 'library' && p.part.includes('micro-eth-signer')).reduce((n, p) => n + p.bytes, 0);
   const gap = m.unpacked - GOAL_BYTES;
   const removal = smallestRemoval(m.parts, m.unpacked, GOAL_BYTES);
   const removable = m.parts.filter((p) => p.removable);
@@ -353,8 +352,7 @@ export function sizePartsReport(m: PartsMeasured, distUnpacked: number | undefin
     gap > 0
       ? `${kb(m.unpacked)} KB, ${kb(gap)} KB over: libraries ${kb(libraries)} KB, the wallet's own code ${kb(ownCode)} KB, the rest ${kb(rest)} KB; ` +
         `without the features the core works without (${removable.map((p) => p.part.split(' (')[0]).join(', ')}) the measured floor is ${kb(floor)} KB. ` +
-        SIZE_WORK_DONE +
-        (evmLibraries > 0 ? ` The largest library share, ${kb(evmLibraries)} KB, is micro-eth-signer with what it brings (the C-Chain's EVM transactions).` : '')
+        SIZE_WORK_DONE
       : undefined;
   return { detail, problems, ...(overGoal ? { overGoal } : {}) };
 }
