@@ -106,6 +106,8 @@ export function compareBytes(a: Bytes, b: Bytes): number {
 }
 
 export function equalBytes(a: Bytes, b: Bytes): boolean {
+  // Decoded UTXOs share their asset IDs and addresses: often the very same array.
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -242,6 +242,7 @@ export class WalletEngine {
     const byAsset = new Map<string, AssetBalance>();
     // The client's reader shares one array per asset ID: by that array first, no key to make.
     const byArray = new Map<Bytes, AssetBalance>();
+    const seen = new Map<Bytes, boolean>();
     for (const u of utxos) {
       let b = byArray.get(u.assetID);
       if (!b) {
@@ -250,7 +251,7 @@ export class WalletEngine {
         if (!b) byAsset.set(key, (b = { assetID: u.assetID, spendable: 0n, locked: 0n, lockedStakeable: 0n, unproven: 0n }));
         byArray.set(u.assetID, b);
       }
-      const c = classifyUtxo(u, this.owned, now);
+      const c = classifyUtxo(u, this.owned, now, seen);
       const amount = c.state === 'spendable' ? c.spendable.amount : c.state === 'locked' || c.state === 'stakeable-locked' ? c.amount : 0n;
       if (c.state === 'spendable') b.spendable += amount;
       else if (c.state === 'locked') b.locked += amount;

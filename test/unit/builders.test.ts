@@ -76,6 +76,29 @@ describe('UTXO classification', () => {
     const oneOfTwo = classifyUtxo(utxo(5n, { owners: makeOwners([other, me], 1) }), owned, now);
     expect(oneOfTwo.state === 'spendable' && oneOfTwo.spendable.sigIndices).toEqual([0]);
   });
+
+  it('classifies UTXOs that share address objects one by one, as the decoder shares them', () => {
+    // spendableUtxos remembers per address object whether it is ours: a shared foreign address
+    // must stay foreign in every owner set, and a copy of our address (another object) stays ours.
+    const copyOfMe = Uint8Array.from(me);
+    const pool = spendableUtxos(
+      [
+        utxo(1n, { owners: theirs }),
+        utxo(2n, { owners: makeOwners([other, me], 2) }),
+        utxo(3n, { owners: makeOwners([other, me], 1) }),
+        utxo(4n, { owners: makeOwners([copyOfMe]) }),
+        utxo(5n, { owners: theirs }),
+        utxo(6n, { owners: makeOwners([me, addr(0x05)], 1) }),
+      ],
+      owned,
+      0n,
+    );
+    expect(pool.map((s) => [s.amount, s.sigIndices])).toEqual([
+      [3n, [0]],
+      [4n, [0]],
+      [6n, [1]],
+    ]);
+  });
 });
 
 describe('X-Chain send', () => {

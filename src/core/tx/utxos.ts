@@ -26,11 +26,21 @@ export interface SpendableUtxo {
   first?: boolean;
 }
 
-/** The first `threshold` owned address indices, or undefined when our keys cannot meet it. */
-export function signingIndices(owners: OutputOwners, owned: OwnedAddresses): number[] | undefined {
+/**
+ * The first `threshold` owned address indices, or undefined when our keys cannot meet it. `seen`
+ * remembers, for one pass over many UTXOs, which address objects are owned (decoded UTXOs share
+ * them), so each is looked up once.
+ */
+export function signingIndices(owners: OutputOwners, owned: OwnedAddresses, seen?: Map<Bytes, boolean>): number[] | undefined {
   const indices: number[] = [];
   for (let i = 0; i < owners.addresses.length && indices.length < owners.threshold; i++) {
-    if (owned.has(byteKey(owners.addresses[i]!))) indices.push(i);
+    const address = owners.addresses[i]!;
+    let mine = seen?.get(address);
+    if (mine === undefined) {
+      mine = owned.has(byteKey(address));
+      seen?.set(address, mine);
+    }
+    if (mine) indices.push(i);
   }
   return indices.length === owners.threshold ? indices : undefined;
 }
@@ -45,14 +55,14 @@ export type UtxoState =
  * Classifies a fungible UTXO at chain time `now` (seconds): spendable by our keys, locked until a
  * time, stakeable-locked (P-Chain vesting), or not ours to spend (threshold unmet, not fungible).
  */
-export function classifyUtxo(utxo: Utxo, owned: OwnedAddresses, now: bigint): UtxoState {
+export function classifyUtxo(utxo: Utxo, owned: OwnedAddresses, now: bigint, seen?: Map<Bytes, boolean>): UtxoState {
   let output = utxo.output;
   if (output.kind === 'StakeableLockOut') {
     if (output.locktime > now) return { state: 'stakeable-locked', until: output.locktime, amount: output.output.amount };
     output = output.output;
   }
   if (output.kind !== 'TransferOutput') return { state: 'not-spendable' };
-  const sigIndices = signingIndices(output.owners, owned);
+  const sigIndices = signingIndices(output.owners, owned, seen);
   if (!sigIndices) return { state: 'not-spendable' };
   if (output.owners.locktime > now) return { state: 'locked', until: output.owners.locktime, amount: output.amount };
   return { state: 'spendable', spendable: { utxo, amount: output.amount, sigIndices } };
@@ -60,8 +70,9 @@ export function classifyUtxo(utxo: Utxo, owned: OwnedAddresses, now: bigint): Ut
 
 export function spendableUtxos(utxos: Iterable<Utxo>, owned: OwnedAddresses, now: bigint): SpendableUtxo[] {
   const out: SpendableUtxo[] = [];
+  const seen = new Map<Bytes, boolean>();
   for (const u of utxos) {
-    const c = classifyUtxo(u, owned, now);
+    const c = classifyUtxo(u, owned, now, seen);
     if (c.state === 'spendable') out.push(c.spendable);
   }
   return out;
