@@ -3,7 +3,7 @@ import { parseId } from '../../src/core/encoding.js';
 import { decodeSignedTx, type XBaseTx } from '../../src/core/codec/index.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { fixedCapState } from '../../src/core/tx/x.js';
-import { AVAX, avaxOf, freshWallet, localNetwork, spendableOf } from './fixture.js';
+import { AVAX, avaxOf, freshWallet, genesisEngine, localNetwork, spendableOf } from './fixture.js';
 
 describe('X-Chain sends against the real node', () => {
   it('sends AVAX: the recipient gets the amount, the sender pays amount + the static fee, change comes back', async () => {
@@ -61,5 +61,33 @@ describe('X-Chain sends against the real node', () => {
     const fromNode = decodeSignedTx(await client.avm.getTx(issued.txID), 'avm').unsigned as XBaseTx;
     expect(new TextDecoder().decode(fromNode.memo)).toBe('rent for March — ✓');
     expect(fromNode.outputs).toHaveLength(issued.tx.kind === 'BaseTx' ? issued.tx.outputs.length : -1);
+  });
+
+  it('counts only the owner sets its keys meet, when many UTXOs share the same foreign addresses', async () => {
+    const { ctx } = await localNetwork();
+    const genesis = await genesisEngine();
+    const w = await freshWallet();
+    const mine = w.receive[0]!.shortId;
+    // Foreign owners that sort before and after any real address; the node's answer repeats each
+    // in several UTXOs (its reader shares one array per address), in an order the node picks.
+    const low = new Uint8Array(20);
+    const high = new Uint8Array(20).fill(0xff);
+    const pay = (amount: bigint, owners: ReturnType<typeof makeOwners>) => ({ assetID: ctx.avaxAssetID, amount, owners });
+    await genesis.issueAndWait(
+      await genesis.buildXSend([
+        pay(1n * AVAX, makeOwners([low, mine], 1)),
+        pay(2n * AVAX, makeOwners([low, mine], 2)),
+        pay(4n * AVAX, makeOwners([low, mine], 2)),
+        pay(8n * AVAX, makeOwners([mine, high], 1)),
+        pay(16n * AVAX, makeOwners([mine, high], 2)),
+        pay(32n * AVAX, makeOwners([mine, high], 2)),
+      ]),
+    );
+    expect(await avaxOf(w.engine, 'X')).toBe(9n * AVAX);
+    const pool = await w.engine.spendable('X');
+    expect(pool.map((s) => [s.amount, s.sigIndices]).sort((a, b) => (a[0]! < b[0]! ? -1 : 1))).toEqual([
+      [1n * AVAX, [1]],
+      [8n * AVAX, [0]],
+    ]);
   });
 });

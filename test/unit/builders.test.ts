@@ -81,22 +81,29 @@ describe('UTXO classification', () => {
     // spendableUtxos remembers per address object whether it is ours: a shared foreign address
     // must stay foreign in every owner set, and a copy of our address (another object) stays ours.
     const copyOfMe = Uint8Array.from(me);
-    const pool = spendableUtxos(
-      [
-        utxo(1n, { owners: theirs }),
-        utxo(2n, { owners: makeOwners([other, me], 2) }),
-        utxo(3n, { owners: makeOwners([other, me], 1) }),
-        utxo(4n, { owners: makeOwners([copyOfMe]) }),
-        utxo(5n, { owners: theirs }),
-        utxo(6n, { owners: makeOwners([me, addr(0x05)], 1) }),
-      ],
-      owned,
-      0n,
-    );
-    expect(pool.map((s) => [s.amount, s.sigIndices])).toEqual([
+    const foreign = addr(0x05);
+    const utxos = [
+      // Ours second, after a foreign address seen here first: each answer kept under its own address.
+      utxo(6n, { owners: makeOwners([me, foreign], 1) }),
+      utxo(1n, { owners: theirs }),
+      utxo(2n, { owners: makeOwners([other, me], 2) }),
+      utxo(3n, { owners: makeOwners([other, me], 1) }),
+      utxo(4n, { owners: makeOwners([copyOfMe]) }),
+      utxo(5n, { owners: theirs }),
+      utxo(7n, { owners: makeOwners([foreign, addr(0x44)], 1) }),
+    ];
+    const indices = (ownedNow: ReadonlySet<string>) => spendableUtxos(utxos, ownedNow, 0n).map((s) => [s.amount, s.sigIndices]);
+    expect(indices(owned)).toEqual([
+      [6n, [1]],
       [3n, [0]],
       [4n, [0]],
-      [6n, [1]],
+    ]);
+    // Another pass, other keys: nothing remembered from the first.
+    expect(indices(ownedAddressSet([other, addr(0x44)]))).toEqual([
+      [1n, [0]],
+      [3n, [1]],
+      [5n, [0]],
+      [7n, [1]],
     ]);
   });
 });
