@@ -139,7 +139,7 @@ if (overFloor.length > 0) {
       'signing with @noble/curves instead (≈ 1.9× slower per signature). Done: the key binding as a digest instead of deriving ' +
       'the public key on every call (≈ one signing less per key), the size check counting the encoding without writing it, the ' +
       'keychain looked up once per signer, and in building, whether an address is the wallet\'s looked up once per address ' +
-      'object instead of once per UTXO (no key string per UTXO; N = 1024 went from 2.19–2.33× to 2.06–2.10× the floor). Not done: signing the encoding the builder made (the signed bytes would then no ' +
+      'object instead of once per UTXO (no key string per UTXO). Not done: signing the encoding the builder made (the signed bytes would then no ' +
       'longer be made from the tx at the moment it is signed).',
   );
 }
