@@ -11,7 +11,7 @@ import {
   type UnsignedTx as AjsUnsignedTx,
 } from '@avalabs/avalanchejs';
 import { type Bytes, equalBytes, toHex } from '../src/core/bytes.js';
-import { appendCredentials, encodeUnsignedTx, sortTransferableOutputs, type Credential, type UnsignedTx, type Utxo, type XBaseTx } from '../src/core/codec/index.js';
+import { appendCredentials, encodeUnsignedTx, sortTransferableOutputs, unsignedTxLength, type Credential, type UnsignedTx, type Utxo, type XBaseTx } from '../src/core/codec/index.js';
 import { signDigest, type KeyPair } from '../src/core/keys.js';
 import { checkOwnSignatures } from '../src/core/sign-check.js';
 import { built, type BuiltTx } from '../src/core/tx/built.js';
@@ -76,7 +76,7 @@ function buildXSendOffline(p: { pool: readonly SpendableUtxo[]; payments: Paymen
 
 /** A case's floor job, and where the credentials start in its signed bytes (for signerFloorJob). */
 function floorOf(tx: UnsignedTx, spent: Utxo[], keys: KeyPair[]): { floor: Job; unsignedLength: number } {
-  return { floor: floorJob(tx, spent, keys), unsignedLength: encodeUnsignedTx(tx).length };
+  return { floor: floorJob(tx, spent, keys), unsignedLength: unsignedTxLength(tx) };
 }
 
 /**
