@@ -28,6 +28,7 @@ import {
   mnemonicToSeed,
   nftFamilyState,
   ownedAddressSet,
+  parseId,
   PLAIN_TRANSFER_GAS,
   signBuilt,
   SigningError,
@@ -71,7 +72,7 @@ describe('src/core/index.ts: build, sign, verify every kind of tx from one impor
     expect(signed.complete).toBe(true);
     verifySignedTx(signed.signedBytes, vmOf(built), built.spent);
     expect(decodeSignedTx(signed.signedBytes, vmOf(built)).unsigned).toEqual(built.tx);
-    expect(signed.txID).toMatch(/^[1-9A-HJ-NP-Za-km-z]{49,50}$/);
+    expect(parseId(signed.txID)).toHaveLength(32);
     expect(() => signBuilt(built, [stranger])).toThrow(SigningError);
     // One signature byte changed: the bytes no longer verify.
     const tampered = signed.signedBytes.slice();
