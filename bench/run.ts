@@ -85,19 +85,23 @@ if (floors.length > 0) {
       'which verifies each distinct signature against its key (one fixed-base multiplication and two inversions',
       'per key, shared across keys) before anything leaves the wallet. Signer floor = floor + check + the tx ID:',
       'a sha256 of the signed bytes, of which the credentials are hashed again (signTx keeps the hash state of the',
-      'unsigned bytes). What ours spends beyond the signer floor is building: choosing and sorting the inputs, the',
-      "size check's count and who signs which slot.",
+      'unsigned bytes). Building = everything ours does before signTx (the spendable pool, the builder: choosing',
+      "and sorting the inputs, the fee, the size check's count; who signs which slot; the keychain), timed on its own",
+      'in the same rounds. The rest = ours − signer floor − building: signTx\'s own bookkeeping (which key fills which',
+      'slot, each slot checked against its signer, the credentials list) and the garbage collection all of it causes.',
       '',
       markdownTable(
-        ['case', 'floor', 'floor + check', 'signer floor (+ tx ID)', 'ours', 'ours ÷ floor', 'signer floor ÷ floor', 'ours ÷ signer floor'],
+        ['case', 'floor', 'floor + check', 'signer floor (+ tx ID)', 'building', 'ours', 'ours ÷ floor', 'signer floor ÷ floor', 'building ÷ floor', 'ours ÷ signer floor'],
         floors.map((f) => [
           f.name,
           fmtStats(f.floor),
           fmtStats(f.floorChecked),
           fmtStats(f.signerFloor),
+          fmtStats(f.building),
           fmtMs(f.ours.median),
           fmtRatio(f.oursOverFloor.median),
           fmtRatio(f.signerOverFloor.median),
+          fmtRatio(f.buildingOverFloor.median),
           fmtRatio(f.oursOverSigner.median),
         ]),
       ),
@@ -119,11 +123,13 @@ function ratioSpan(ratios: number[], unit = '×'): string {
   return low === high ? `${low}${unit}` : `${low}–${high}${unit}`;
 }
 if (overFloor.length > 0) {
-  // In floors, from the per-round ratios: a part is the step between two of them (medians, so they add up only roughly).
+  // In floors, from the per-round ratios: check and tx ID are steps between two of them, building is
+  // measured, the rest is what is left (medians, so the parts add up only roughly).
   const inFloors = (x: number): string => Math.max(0, x).toFixed(2);
   const part = (f: FloorDetail): string =>
     `${f.name}: ${fmtRatio(f.oursOverFloor.median)} = 1 floor (${fmtMs(f.floor.median)}) + check ${inFloors(f.checkedOverFloor.median - 1)}` +
-    ` + tx ID ${inFloors(f.signerOverFloor.median - f.checkedOverFloor.median)} + building ${inFloors(f.oursOverFloor.median - f.signerOverFloor.median)}`;
+    ` + tx ID ${inFloors(f.signerOverFloor.median - f.checkedOverFloor.median)} + building ${inFloors(f.buildingOverFloor.median)}` +
+    ` + the rest ${inFloors(f.oursOverFloor.median - f.signerOverFloor.median - f.buildingOverFloor.median)}`;
   notes.push(
     `**Over ${MAX_OVER_FLOOR}× the floor** in ${overFloor.length} of ${floors.length} cases (in floors: ${overFloor.map(part).join('; ')}). ` +
       'Cause: the check is about 0.7–0.85 of a signing per distinct key (a signing is a fixed-base multiplication plus the ' +
@@ -134,7 +140,9 @@ if (overFloor.length > 0) {
       'whose credentials (73 bytes per input: 73 KB at N = 1024) the floor does not hash. Measured, the signer floor (floor + check + tx ID, ' +
       `nothing built) is ${ratioSpan(overFloor.map((f) => f.signerOverFloor.median))} the floor in these cases, so the ${MAX_OVER_FLOOR}× ` +
       `target leaves ${ratioSpan(overFloor.map((f) => Math.max(0, MAX_OVER_FLOOR - f.signerOverFloor.median)), '')} of a floor for building the tx ` +
-      '(choosing and sorting N inputs, the size check\'s count, who signs which slot); what building took is given for each case above. Tried: recovering each signer (the old check: ≈ 10 signings per key with @noble/secp256k1, ≈ 6 with @noble/curves), ' +
+      '(choosing and sorting N inputs, the fee, the size check\'s count, who signs which slot) and signTx\'s bookkeeping; building, timed alone, ' +
+      `took ${ratioSpan(overFloor.map((f) => f.buildingOverFloor.median), '')} of a floor (each case above). ` +
+      'Tried: recovering each signer (the old check: ≈ 10 signings per key with @noble/secp256k1, ≈ 6 with @noble/curves), ' +
       "verifying with @noble/curves (≈ 5.7 signings), an own generator table of @noble/curves (as fast, 55 ms and 1.4 MB to build); " +
       'signing with @noble/curves instead (≈ 1.9× slower per signature). Done: the key binding as a digest instead of deriving ' +
       'the public key on every call (≈ one signing less per key), the size check counting the encoding without writing it, the ' +

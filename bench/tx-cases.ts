@@ -19,19 +19,41 @@ import { buildCExport } from '../src/core/tx/c.js';
 import { MAX_XP_TX_SIZE, makeOwners } from '../src/core/tx/context.js';
 import { fund } from '../src/core/tx/fund.js';
 import { buildPImport } from '../src/core/tx/p.js';
-import { keychainOf, requiredCredentials, signTx, utxoLookupOf } from '../src/core/tx/sign.js';
+import { type Keychain, keychainOf, type RequiredCredential, requiredCredentials, signTx, utxoLookupOf } from '../src/core/tx/sign.js';
 import { ownedAddressSet, spendableUtxos, type SpendableUtxo } from '../src/core/tx/utxos.js';
 import { buildXSend, type Payment } from '../src/core/tx/x.js';
 import { ajsContext, ajsFeeState, ctx, KEYS, NOW, pFee, RECIPIENT, toAjsUtxo, utxoSet } from './fixtures.js';
 import { compare, fmtBytes, fmtMs, fmtRatio, fmtStats, type Budget, type Job, type Stats } from './measure.js';
 import type { Row } from './report.js';
 
+/** What signTx takes: a built tx, the credentials it needs and the keys to fill them. */
+interface Prepared {
+  tx: UnsignedTx;
+  required: RequiredCredential[];
+  keychain: Keychain;
+}
+
+/** A case's own job: prepare, then sign to the signed bytes. */
+function signedBy(prepare: () => Prepared): Job {
+  return () => {
+    const p = prepare();
+    return signTx(p.tx, p.required, p.keychain).signedBytes;
+  };
+}
+
+/** The tx, its credentials and the keychain, as every case hands them to signTx. */
+function prepared(b: BuiltTx, keys: KeyPair[]): Prepared {
+  return { tx: b.tx, required: requiredCredentials(b.tx, utxoLookupOf(b.spent)), keychain: keychainOf(keys) };
+}
+
 export interface TxCase {
   name: string;
   /** Distinct signing keys: the floor signs once per key. */
   distinctKeys: number;
-  /** Build + sign + serialize with our library; returns the signed bytes. */
+  /** Build + sign + serialize with our library: `prepare`, then signTx; returns the signed bytes. */
   ours: Job;
+  /** Everything `ours` does before signTx: the pool, the builder, who signs which slot, the keychain. */
+  prepare: () => Prepared;
   /** The same with avalanchejs (its signer is async); returns the signed bytes. */
   ref: Job;
   /** Serialize + sha256 + one signature per distinct key + credentials, nothing else. */
@@ -131,13 +153,13 @@ function xSendCase(n: number, keyCount: number): TxCase {
   const amount = total - ctx.xTxFee;
   const offline = n * 161 + 1024 > MAX_XP_TX_SIZE;
 
-  const ours: Job = () => {
+  const prepare = (): Prepared => {
     const owned = ownedAddressSet(keys.map((k) => k.shortId));
     const pool = spendableUtxos(utxos, owned, NOW);
     const payments: Payment[] = [{ assetID: ctx.avaxAssetID, amount, owners: makeOwners([RECIPIENT]) }];
     const changeOwners = makeOwners([keys[0]!.shortId]);
     const b = offline ? buildXSendOffline({ pool, payments, changeOwners }) : buildXSend({ ctx, pool, changeOwners, payments });
-    return signTx(b.tx, requiredCredentials(b.tx, utxoLookupOf(b.spent)), keychainOf(keys)).signedBytes;
+    return prepared(b, keys);
   };
   const ref: Job = () => {
     const unsigned = avm.newBaseTx(
@@ -157,7 +179,8 @@ function xSendCase(n: number, keyCount: number): TxCase {
   return {
     name: `X send, N=${n}, ${keyCount === 1 ? '1 key' : `${keyCount} keys`}`,
     distinctKeys: Math.min(n, keyCount),
-    ours,
+    ours: signedBy(prepare),
+    prepare,
     ref,
     ...floorOf(sample.tx, sample.spent, keys),
     minSpeedup: n >= 1024 ? 10 : 0.9,
@@ -191,7 +214,7 @@ function pImportCase(n: number): TxCase {
   const key = KEYS[0]!;
   const atomic = utxoSet(`p import ${n}`, n, 1);
   const ajsAtomic = atomic.map((u) => toAjsUtxo(u, 'pvm'));
-  const ours: Job = () => {
+  const prepare = (): Prepared => {
     const owned = ownedAddressSet([key.shortId]);
     const [b] = buildPImport({
       ctx,
@@ -202,7 +225,7 @@ function pImportCase(n: number): TxCase {
       atomicUtxos: spendableUtxos(atomic, owned, NOW),
       to: makeOwners([key.shortId]),
     });
-    return signTx(b!.tx, requiredCredentials(b!.tx, utxoLookupOf(b!.spent)), keychainOf([key])).signedBytes;
+    return prepared(b!, [key]);
   };
   const ref: Job = () => {
     const unsigned = pvm.newImportTx(
@@ -230,7 +253,8 @@ function pImportCase(n: number): TxCase {
   return {
     name: `P import, N=${n}, 1 key`,
     distinctKeys: 1,
-    ours,
+    ours: signedBy(prepare),
+    prepare,
     ref,
     ...floorOf(sample!.tx, sample!.spent, [key]),
     minSpeedup: 0.9,
@@ -252,17 +276,15 @@ function cExportCase(): TxCase {
     to: makeOwners([key.shortId]),
     baseFeeWei: baseFeeNavax * 1_000_000_000n,
   };
-  const ours: Job = () => {
-    const b = buildCExport(params);
-    return signTx(b.tx, requiredCredentials(b.tx, utxoLookupOf([])), keychainOf([key])).signedBytes;
-  };
+  const prepare = (): Prepared => prepared(buildCExport(params), [key]);
   const ref: Job = () =>
     ajsSign(evm.newExportTxFromBaseFee(ajsContext, baseFeeNavax, params.amount, ajsContext.xBlockchainID, key.evmAddress, [key.shortId], params.nonce), [key]);
   const sample = buildCExport(params);
   return {
     name: 'C atomic export, 1 key',
     distinctKeys: 1,
-    ours,
+    ours: signedBy(prepare),
+    prepare,
     ref,
     ...floorOf(sample.tx, [], [key]),
     minSpeedup: 0.9,
@@ -314,12 +336,15 @@ export interface FloorDetail {
   floorChecked: Stats;
   /** Floor + check + the tx ID's hash of the credentials (signerFloorJob). */
   signerFloor: Stats;
+  /** The case's `prepare` alone: building, timed in the same rounds. */
+  building: Stats;
   ours: Stats;
   /** Ours ÷ floor per round: its median is the judged ratio. */
   oursOverFloor: Stats;
   /** Per round, like oursOverFloor (so the parts of one case share its rounds' machine state). */
   checkedOverFloor: Stats;
   signerOverFloor: Stats;
+  buildingOverFloor: Stats;
   oursOverSigner: Stats;
 }
 
@@ -370,7 +395,14 @@ export async function txSection(log: (msg: string) => void): Promise<TxSectionRe
     const differs = await checkSameBytes(c);
     if (differs) problems.push(differs);
     const floorChecked = floorCheckedJob(c.floor, KEYS, c.distinctKeys);
-    const jobs = { ours: c.ours, ref: c.ref, floor: c.floor, floorChecked, signerFloor: signerFloorJob(floorChecked, c.unsignedLength) };
+    const jobs = {
+      ours: c.ours,
+      ref: c.ref,
+      floor: c.floor,
+      floorChecked,
+      signerFloor: signerFloorJob(floorChecked, c.unsignedLength),
+      building: c.prepare,
+    };
     const r = await compare(jobs, c.budget);
     // Judged on the ratios the rows show: the median of per-round ratios (contenders interleaved).
     const speedups = r.pairRatios('ref', 'ours');
@@ -403,10 +435,12 @@ export async function txSection(log: (msg: string) => void): Promise<TxSectionRe
       floor: r.stats.floor,
       floorChecked: r.stats.floorChecked,
       signerFloor: r.stats.signerFloor,
+      building: r.stats.building,
       ours: r.stats.ours,
       oursOverFloor,
       checkedOverFloor: r.pairRatios('floorChecked', 'floor'),
       signerOverFloor: r.pairRatios('signerFloor', 'floor'),
+      buildingOverFloor: r.pairRatios('building', 'floor'),
       oursOverSigner: r.pairRatios('ours', 'signerFloor'),
     });
   }
