@@ -13,7 +13,7 @@ import { FirefoxWithExtension, sendFrom } from '../test/e2e/firefox.js';
 import { builtExtension, ConsoleLog, removeDir } from '../test/e2e/harness.js';
 import { resolveNodeBinary, startLocalNode } from '../test/integration/node-harness.js';
 import { fmtMs, statsOf } from './measure.js';
-import { extensionWithFloor, FLOOR_DONE, FLOOR_PAGE, type FloorOpening, floorOpening, type FloorStats, READ_FLOOR } from './popup-floor.js';
+import { EMPTY_DONE, EMPTY_PAGE, extensionWithFloor, FLOOR_DONE, FLOOR_PAGE, type FloorOpening, floorOpening, type FloorStats, READ_EMPTY_FCP, READ_FLOOR } from './popup-floor.js';
 import type { Row } from './report.js';
 import { openingRows, type OpeningStats } from './popup-rows.js';
 import {
@@ -89,14 +89,33 @@ export async function firefoxPopupTiming(log: Log): Promise<FirefoxTiming> {
       }
       return floorOpening((await page.evaluate(READ_FLOOR)) as Parameters<typeof floorOpening>[0]);
     };
+    // The empty page (its first paint only), opened the same way after each floor opening.
+    const emptyUrl = `${firefox.base}${EMPTY_PAGE}`;
+    const emptyOnce = async (): Promise<number> => {
+      const next = await firefox.browser!.newPage();
+      await page.close();
+      page = next;
+      page.goto(emptyUrl).catch(() => undefined);
+      const deadline = Date.now() + 15_000;
+      const done = `location.href === ${JSON.stringify(emptyUrl)} && ${EMPTY_DONE}`;
+      while (!((await page.evaluate(done).catch(() => false)) as boolean)) {
+        if (Date.now() > deadline) throw new Error('the empty page did not paint within 15 s');
+        await sleep(25);
+      }
+      return (await page.evaluate(READ_EMPTY_FCP)) as number;
+    };
     await openOnce();
     await floorOnce();
+    await emptyOnce();
     const warm: Probe[] = [];
     const floorWarm: FloorOpening[] = [];
+    const emptyFcp: number[] = [];
     for (let i = 0; i < OPENINGS; i++) {
       warm.push(await openOnce());
       floorWarm.push(await floorOnce());
+      emptyFcp.push(await emptyOnce());
     }
+    log(`empty extension page, ${OPENINGS} openings: first contentful paint median ${statsOf(emptyFcp).median.toFixed(1)} ms`);
     const cold: Probe[] = [];
     const floorCold: FloorOpening[] = [];
     for (let i = 0; i < COLD_OPENINGS; i++) {
@@ -115,6 +134,7 @@ export async function firefoxPopupTiming(log: Log): Promise<FirefoxTiming> {
         answered: statsOf(floorWarm.map((f) => f.answered)),
         painted: statsOf(floorWarm.map((f) => f.painted)),
         coldPainted: statsOf(floorCold.map((f) => f.painted)),
+        emptyFcp: statsOf(emptyFcp),
       },
       nodeStartupMs: node.startupMs,
     };

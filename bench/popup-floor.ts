@@ -12,6 +12,32 @@ import { tempDir } from '../test/e2e/harness.js';
 import type { Stats } from './measure.js';
 
 export const FLOOR_PAGE = 'bench-floor.html';
+/**
+ * Under the floor: a page of the extension that does nothing but hold one paragraph (its one
+ * classic script only watches for the first paint). Its first contentful paint is what the browser
+ * itself takes to show a page of the extension, before any script of ours could count.
+ */
+export const EMPTY_PAGE = 'bench-empty.html';
+
+const EMPTY_HTML = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>Bench empty page</title>
+    <script src="/bench-empty.js"></script>
+  </head>
+  <body>
+    <p>Nothing here.</p>
+  </body>
+</html>
+`;
+
+const EMPTY_JS = `const s = { fcp: null };
+Object.defineProperty(window, '__xpcEmpty', { value: s });
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (e.name === 'first-contentful-paint' && s.fcp === null) s.fcp = e.startTime;
+}).observe({ type: 'paint', buffered: true });
+`;
 
 const FLOOR_HTML = `<!doctype html>
 <html lang="en">
@@ -58,6 +84,8 @@ export function extensionWithFloor(dir: string, probe?: { script: string; popupP
   cpSync(dir, copy, { recursive: true });
   writeFileSync(join(copy, FLOOR_PAGE), FLOOR_HTML);
   writeFileSync(join(copy, 'bench-floor.js'), FLOOR_JS);
+  writeFileSync(join(copy, EMPTY_PAGE), EMPTY_HTML);
+  writeFileSync(join(copy, 'bench-empty.js'), EMPTY_JS);
   if (probe) {
     writeFileSync(join(copy, 'bench-probe.js'), probe.script);
     for (const page of [probe.popupPath, FLOOR_PAGE]) {
@@ -71,6 +99,8 @@ export function extensionWithFloor(dir: string, probe?: { script: string; popupP
 
 export const FLOOR_DONE = "window.__xpcFloor !== undefined && (window.__xpcFloor.error !== null || (window.__xpcFloor.painted !== null && window.__xpcFloor.fcp !== null))";
 export const READ_FLOOR = '(() => ({ ...window.__xpcFloor }))()';
+export const EMPTY_DONE = 'window.__xpcEmpty !== undefined && window.__xpcEmpty.fcp !== null';
+export const READ_EMPTY_FCP = 'window.__xpcEmpty.fcp';
 
 export interface FloorOpening {
   fcp: number;
@@ -91,4 +121,6 @@ export interface FloorStats {
   answered: Stats;
   painted: Stats;
   coldPainted: Stats;
+  /** The empty page's first contentful paint (EMPTY_PAGE), opened in turn with the warm openings. */
+  emptyFcp: Stats;
 }

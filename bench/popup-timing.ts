@@ -47,7 +47,7 @@ import {
 } from '../test/e2e/harness.js';
 import { resolveNodeBinary, startLocalNode } from '../test/integration/node-harness.js';
 import { statsOf, type Stats } from './measure.js';
-import { extensionWithFloor, FLOOR_DONE, FLOOR_PAGE, type FloorOpening, floorOpening, type FloorStats, READ_FLOOR } from './popup-floor.js';
+import { EMPTY_DONE, EMPTY_PAGE, extensionWithFloor, FLOOR_DONE, FLOOR_PAGE, type FloorOpening, floorOpening, type FloorStats, READ_EMPTY_FCP, READ_FLOOR } from './popup-floor.js';
 import { GENESIS_KEY } from './node-balance.js';
 
 export const OPENINGS = 20;
@@ -379,14 +379,32 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
       }
       return floorOpening((await page.evaluate(READ_FLOOR)) as Parameters<typeof floorOpening>[0]);
     };
+    // The empty page (its first paint only), opened the same way after each floor opening.
+    const emptyUrl = `chrome-extension://${new URL(worker.url()).host}/${EMPTY_PAGE}`;
+    const emptyOnce = async (): Promise<number> => {
+      const next = await context!.newPage();
+      await page.close();
+      page = next;
+      await within(page.goto(emptyUrl, { waitUntil: 'load' }), 15_000, 'opening the empty page');
+      const deadline = Date.now() + 15_000;
+      while (!((await page.evaluate(EMPTY_DONE)) as boolean)) {
+        if (Date.now() > deadline) throw new Error('the empty page did not paint within 15 s');
+        await sleep(25);
+      }
+      return (await page.evaluate(READ_EMPTY_FCP)) as number;
+    };
     const warmup = await openOnce();
     await floorOnce();
+    await emptyOnce();
     const openings: Opening[] = [];
     const floorWarm: FloorOpening[] = [];
+    const emptyFcp: number[] = [];
     for (let i = 0; i < OPENINGS; i++) {
       openings.push(await openOnce());
       floorWarm.push(await floorOnce());
+      emptyFcp.push(await emptyOnce());
     }
+    log(`empty extension page, ${OPENINGS} openings: first contentful paint median ${statsOf(emptyFcp).median.toFixed(1)} ms`);
     const fcp = statsOf(openings.map((o) => o.fcp));
     const interactive = statsOf(openings.map((o) => o.interactive));
     log(`popup, ${OPENINGS} openings: first contentful paint median ${fcp.median.toFixed(1)} ms, interactive ${interactive.median.toFixed(1)} ms`);
@@ -441,6 +459,7 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
         answered: statsOf(floorWarm.map((f) => f.answered)),
         painted: statsOf(floorWarm.map((f) => f.painted)),
         coldPainted: statsOf(floorCold.map((f) => f.painted)),
+        emptyFcp: statsOf(emptyFcp),
       },
       nodeStartupMs: node.startupMs,
       setupMs,
