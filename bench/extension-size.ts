@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmtBytes } from './measure.js';
 import type { Row } from './report.js';
-import { measureChromeBuildByPart, sizePartsReport } from './size-parts.js';
+import { GOAL_BYTES, measureChromeBuildByPart, sizePartsReport } from './size-parts.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -91,8 +91,9 @@ export function sizeSection(log: (msg: string) => void): SizeSectionResult {
       ours: `${m.unpacked} B (${kb(m.unpacked)})`,
       reference: '—',
       ratio: '—',
-      limit: `< ${kb(json.limits.unpacked)}`,
-      met: m.unpacked < json.limits.unpacked ? 'yes' : 'no',
+      // Judged by the issue's goal; the CI's hard limit (what fails a build) is given beside it.
+      limit: `< ${kb(GOAL_BYTES)} (#19's goal; CI fails a build over ${kb(json.limits.unpacked)})`,
+      met: m.unpacked < GOAL_BYTES ? 'yes' : 'no',
     });
     rows.push(info(`${T} build, zipped`, `${m.zip.bytes} B (${kb(m.zip.bytes)})`, m.target === 'chrome' ? `Zip size by ${m.zip.method}.` : undefined));
     rows.push({
