@@ -174,13 +174,47 @@ export function popupRows(r: PopupTiming): { rows: Row[]; details: string[]; not
   return { rows, details, notes, environment: `Browser: Debian Chromium ${browser}, headless, --disable-gpu; node started for section 4 in ${fmtMs(r.nodeStartupMs)}` };
 }
 
+/** One opening row's median, its measured floor's and its target: whether the floor leaves room for the target. */
+export interface FloorVerdict {
+  row: string;
+  ours: number;
+  floor: number;
+  limit: number;
+}
+
+/**
+ * The opening rows of one browser as verdicts. First paint's floor is the lower of the floor
+ * page's and the empty page's (the empty page does less, but the two are within each other's noise).
+ */
+export function floorVerdicts(browserName: string, r: OpeningStats): FloorVerdict[] {
+  return [
+    { row: `first paint in ${browserName}`, ours: r.fcp.median, floor: Math.min(r.floor.fcp.median, r.floor.emptyFcp.median), limit: HOME_PAINTED_LIMIT_MS },
+    { row: `home painted in ${browserName}`, ours: r.homePainted.median, floor: r.floor.painted.median, limit: HOME_PAINTED_LIMIT_MS },
+    { row: `interactive in ${browserName}`, ours: r.interactive.median, floor: r.floor.answered.median, limit: INTERACTIVE_LIMIT_MS },
+    { row: `cold start in ${browserName}`, ours: r.coldPainted.median, floor: r.floor.coldPainted.median, limit: COLD_LIMIT_MS },
+  ];
+}
+
+/** Which missed rows no popup could meet here (floor over the target) and which ours misses by its own load. */
+function verdictText(verdicts: FloorVerdict[]): string {
+  const missed = verdicts.filter((v) => v.ours > v.limit);
+  const blocked = missed.filter((v) => v.floor > v.limit);
+  const ownLoad = missed.filter((v) => v.floor <= v.limit);
+  const item = (v: FloorVerdict) => `${v.row} (target ${v.limit} ms, floor ${fmtMs(v.floor)}, ours ${fmtMs(v.ours)})`;
+  const parts = [
+    blocked.length > 0 ? `The floor itself is over the target in ${blocked.length} of these rows, so no popup meets it on this machine: ${blocked.map(item).join('; ')}.` : '',
+    ownLoad.length > 0 ? `In ${ownLoad.length}, the floor is within the target and the popup's own load is what misses it: ${ownLoad.map(item).join('; ')}.` : '',
+  ];
+  return parts.filter(Boolean).join(' ');
+}
+
 /** A note on the popup rows that missed their target, each against its measured floor (both browsers). */
-export function popupFloorNote(rows: Row[]): string | undefined {
+export function popupFloorNote(rows: Row[], verdicts: FloorVerdict[]): string | undefined {
   const missed = rows.filter((r) => r.section === '4' && r.case.startsWith('popup ') && r.met === 'no');
   if (missed.length === 0) return undefined;
   const each = missed.map((r) => `${r.case.split(':')[0]!.replace(/ \(.*$/, '')}: ${r.ours.split(' (')[0]} against the ${r.reference.split(' (p10')[0]!.replace(/^floor \(([^)]*)\) /, 'floor ($1) ')}`);
   return (
-    `**Popup rows over their target, against their floor** (${each.join('; ')}). The floor is a one-paragraph page of the same ` +
+    `**Popup rows over their target, against their floor** (${each.join('; ')}). ${verdictText(verdicts)} The floor is a one-paragraph page of the same ` +
     'extension asking the same wallet.open, opened in turn with the popup (bench/popup-floor.ts): no popup can paint its answer ' +
     'sooner. Warm, what lies between is the popup\'s own first load (its scripts, 18 KB gzip, and Home\'s first render). Cold, the ' +
     "floor's own time is mostly the background's start, which the popup shares: the worker started, its script evaluated, the " +

@@ -12,7 +12,7 @@ import { sizeSection } from './extension-size.js';
 import { fmtMs, fmtRatio, fmtStats } from './measure.js';
 import { ADDRESSES, nodeSection, UTXO_COUNTS } from './node-balance.js';
 import { OPENINGS, popupTiming, vaultTimingNode } from './popup-timing.js';
-import { popupFloorNote, popupRows, vaultNodeRows } from './popup-rows.js';
+import { type FloorVerdict, floorVerdicts, popupFloorNote, popupRows, vaultNodeRows } from './popup-rows.js';
 import { markdownTable, machineLine, renderReport, type Row } from './report.js';
 import { MAX_OVER_FLOOR, txSection, type FloorDetail } from './tx-cases.js';
 import { decodeSection, RETAINED_TARGET, TARGET as DECODE_TARGET } from './utxo-decode.js';
@@ -265,19 +265,24 @@ await section('4–5. extension size and the CI size check', '4', () => {
 await section('4. vault unlock in Node', '4', async () => {
   rows.push(...vaultNodeRows(await vaultTimingNode(log)));
 });
+const floorVerdictsSeen: FloorVerdict[] = [];
 await section(`4. popup opening (${OPENINGS} times) and unlock in headless Chromium`, '4', async () => {
-  const r = popupRows(await popupTiming(log));
+  const timing = await popupTiming(log);
+  floorVerdictsSeen.push(...floorVerdicts('Chromium', timing));
+  const r = popupRows(timing);
   rows.push(...r.rows);
   details.push(...r.details);
   notes.push(...r.notes);
   environment.push(r.environment);
 });
 await section(`4. popup opening (${OPENINGS} times, and cold) in headless Firefox ESR`, '4', async () => {
-  const r = firefoxPopupRows(await firefoxPopupTiming(log));
+  const timing = await firefoxPopupTiming(log);
+  floorVerdictsSeen.push(...floorVerdicts('Firefox', timing));
+  const r = firefoxPopupRows(timing);
   rows.push(...r.rows);
   environment.push(r.environment);
 });
-const floorNote = popupFloorNote(rows);
+const floorNote = popupFloorNote(rows, floorVerdictsSeen);
 if (floorNote) notes.push(floorNote);
 rows.push(...sizeCheckRows);
 
