@@ -132,16 +132,16 @@ if (overFloor.length > 0) {
     ` + the rest ${inFloors(f.oursOverFloor.median - f.signerOverFloor.median - f.buildingOverFloor.median)}`;
   notes.push(
     `**Over ${MAX_OVER_FLOOR}× the floor** in ${overFloor.length} of ${floors.length} cases (in floors: ${overFloor.map(part).join('; ')}). ` +
-      'Cause: the check is about 0.7–0.85 of a signing per distinct key (a signing is a fixed-base multiplication plus the ' +
+      `Cause: before anything is built, the signer floor (floor + check + tx ID) is already ${ratioSpan(overFloor.map((f) => f.signerOverFloor.median))} ` +
+      'the floor in these cases. The check costs about 0.7–0.85 of a signing per distinct key (a signing is a fixed-base multiplication plus the ' +
       'RFC 6979 nonce; the check is one fixed-base multiplication of its own, so that a fault in the signer\'s is caught, ' +
       'plus an inversion mod n and one mod p, shared across keys; measured alone: multiplication ≈ 155 µs, both inversions ≈ 32 µs, ' +
-      'signing ≈ 245 µs). The key binding is a digest (≈ 3 µs per key); the public key is derived again only at a key\'s first ' +
-      'signing (not in these steady-state rounds: once per key per background start). The tx ID is a sha256 over the signed bytes, ' +
-      'whose credentials (73 bytes per input: 73 KB at N = 1024) the floor does not hash. Measured, the signer floor (floor + check + tx ID, ' +
-      `nothing built) is ${ratioSpan(overFloor.map((f) => f.signerOverFloor.median))} the floor in these cases, so the ${MAX_OVER_FLOOR}× ` +
-      `target leaves ${ratioSpan(overFloor.map((f) => Math.max(0, MAX_OVER_FLOOR - f.signerOverFloor.median)), '')} of a floor for building the tx ` +
-      '(choosing and sorting N inputs, the fee, the size check\'s count, who signs which slot) and signTx\'s bookkeeping; building, timed alone, ' +
-      `took ${ratioSpan(overFloor.map((f) => f.buildingOverFloor.median), '')} of a floor (each case above). ` +
+      'signing ≈ 245 µs), so it weighs most where one signature is most of the floor. The key binding is a digest (≈ 3 µs per key); ' +
+      'the public key is derived again only at a key\'s first signing (not in these steady-state rounds: once per key per background start). ' +
+      'The tx ID is a sha256 over the signed bytes, whose credentials (73 bytes per input: 73 KB at N = 1024) the floor does not hash, so it weighs ' +
+      `most in the largest txs. That leaves ${ratioSpan(overFloor.map((f) => Math.max(0, MAX_OVER_FLOOR - f.signerOverFloor.median)), '')} of a floor ` +
+      'for building the tx (choosing and sorting N inputs, the fee, the size check\'s count, who signs which slot) and signTx\'s bookkeeping; ' +
+      `building, timed alone, took ${ratioSpan(overFloor.map((f) => f.buildingOverFloor.median), '')} of a floor. ` +
       'Tried: recovering each signer (the old check: ≈ 10 signings per key with @noble/secp256k1, ≈ 6 with @noble/curves), ' +
       "verifying with @noble/curves (≈ 5.7 signings), an own generator table of @noble/curves (as fast, 55 ms and 1.4 MB to build); " +
       'signing with @noble/curves instead (≈ 1.9× slower per signature). Done: the key binding as a digest instead of deriving ' +
