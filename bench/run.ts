@@ -87,8 +87,9 @@ if (floors.length > 0) {
       'a sha256 of the signed bytes, of which the credentials are hashed again (signTx keeps the hash state of the',
       'unsigned bytes). Building = everything ours does before signTx (the spendable pool, the builder: choosing',
       "and sorting the inputs, the fee, the size check's count; who signs which slot; the keychain), timed on its own",
-      'in the same rounds. The rest = ours − signer floor − building: signTx\'s own bookkeeping (which key fills which',
-      'slot, each slot checked against its signer, the credentials list) and the garbage collection all of it causes.',
+      'in the same rounds. The rest = ours − signer floor − building, a difference of medians: signTx\'s own bookkeeping',
+      '(which key fills which slot, each slot checked against its signer, the credentials list), the garbage collection',
+      'all of it causes, and the noise of the subtraction (it can come out negative).',
       '',
       markdownTable(
         ['case', 'floor', 'floor + check', 'signer floor (+ tx ID)', 'building', 'ours', 'ours ÷ floor', 'signer floor ÷ floor', 'building ÷ floor', 'ours ÷ signer floor'],
@@ -125,7 +126,7 @@ function ratioSpan(ratios: number[], unit = '×'): string {
 if (overFloor.length > 0) {
   // In floors, from the per-round ratios: check and tx ID are steps between two of them, building is
   // measured, the rest is what is left (medians, so the parts add up only roughly).
-  const inFloors = (x: number): string => Math.max(0, x).toFixed(2);
+  const inFloors = (x: number): string => x.toFixed(2);
   const part = (f: FloorDetail): string =>
     `${f.name}: ${fmtRatio(f.oursOverFloor.median)} = 1 floor (${fmtMs(f.floor.median)}) + check ${inFloors(f.checkedOverFloor.median - 1)}` +
     ` + tx ID ${inFloors(f.signerOverFloor.median - f.checkedOverFloor.median)} + building ${inFloors(f.buildingOverFloor.median)}` +
@@ -139,9 +140,10 @@ if (overFloor.length > 0) {
       'signing ≈ 245 µs), so it weighs most where one signature is most of the floor. The key binding is a digest (≈ 3 µs per key); ' +
       'the public key is derived again only at a key\'s first signing (not in these steady-state rounds: once per key per background start). ' +
       'The tx ID is a sha256 over the signed bytes, whose credentials (73 bytes per input: 73 KB at N = 1024) the floor does not hash, so it weighs ' +
-      `most in the largest txs. That leaves ${ratioSpan(overFloor.map((f) => Math.max(0, MAX_OVER_FLOOR - f.signerOverFloor.median)), '')} of a floor ` +
-      'for building the tx (choosing and sorting N inputs, the fee, the size check\'s count, who signs which slot) and signTx\'s bookkeeping; ' +
-      `building, timed alone, took ${ratioSpan(overFloor.map((f) => f.buildingOverFloor.median), '')} of a floor. ` +
+      `most in the largest txs. So the ${MAX_OVER_FLOOR}× target leaves ${ratioSpan(overFloor.map((f) => Math.max(0, MAX_OVER_FLOOR - f.signerOverFloor.median)), '')} ` +
+      'of a floor for building the tx (choosing and sorting N inputs, the fee, the size check\'s count, who signs which slot) and signTx\'s ' +
+      `bookkeeping together; building, timed alone, took ${ratioSpan(overFloor.map((f) => f.buildingOverFloor.median), '')} of a floor, ` +
+      `and the two together (ours − signer floor) ${ratioSpan(overFloor.map((f) => f.oursOverFloor.median - f.signerOverFloor.median), '')}. ` +
       'Tried: recovering each signer (the old check: ≈ 10 signings per key with @noble/secp256k1, ≈ 6 with @noble/curves), ' +
       "verifying with @noble/curves (≈ 5.7 signings), an own generator table of @noble/curves (as fast, 55 ms and 1.4 MB to build); " +
       'signing with @noble/curves instead (≈ 1.9× slower per signature). Done: the key binding as a digest instead of deriving ' +
