@@ -73,37 +73,29 @@ export async function firefoxPopupTiming(log: Log): Promise<FirefoxTiming> {
       await settled(call);
       return p;
     };
-    // The floor page, opened the same way right after each popup opening; it records its own moments.
-    const floorUrl = `${firefox.base}${FLOOR_PAGE}`;
-    const floorOnce = async (cold = false): Promise<FloorOpening> => {
+    // A page of the bench's own (the floor page, the empty page), opened the way the popup is: a new
+    // tab, the previous one closed, then polled until `done` holds in it; answers `read`.
+    const openBenchPage = async (url: string, done: string, read: string, what: string, cold = false): Promise<unknown> => {
       const next = await firefox.browser!.newPage();
       await page.close();
       page = next;
       if (cold) await firefox.terminateBackground();
-      page.goto(floorUrl).catch(() => undefined);
+      page.goto(url).catch(() => undefined);
       const deadline = Date.now() + 15_000;
-      const done = `location.href === ${JSON.stringify(floorUrl)} && ${FLOOR_DONE}`;
-      while (!((await page.evaluate(done).catch(() => false)) as boolean)) {
-        if (Date.now() > deadline) throw new Error('the floor page did not paint its answer within 15 s');
+      const ready = `location.href === ${JSON.stringify(url)} && ${done}`;
+      while (!((await page.evaluate(ready).catch(() => false)) as boolean)) {
+        if (Date.now() > deadline) throw new Error(`${what} within 15 s`);
         await sleep(25);
       }
-      return floorOpening((await page.evaluate(READ_FLOOR)) as Parameters<typeof floorOpening>[0]);
+      return page.evaluate(read);
     };
-    // The empty page (its first paint only), opened the same way after each floor opening.
+    // The floor page, opened right after each popup opening; it records its own moments.
+    const floorUrl = `${firefox.base}${FLOOR_PAGE}`;
+    const floorOnce = async (cold = false): Promise<FloorOpening> =>
+      floorOpening((await openBenchPage(floorUrl, FLOOR_DONE, READ_FLOOR, 'the floor page did not paint its answer', cold)) as Parameters<typeof floorOpening>[0]);
+    // The empty page (its first paint only), opened after each floor opening.
     const emptyUrl = `${firefox.base}${EMPTY_PAGE}`;
-    const emptyOnce = async (): Promise<number> => {
-      const next = await firefox.browser!.newPage();
-      await page.close();
-      page = next;
-      page.goto(emptyUrl).catch(() => undefined);
-      const deadline = Date.now() + 15_000;
-      const done = `location.href === ${JSON.stringify(emptyUrl)} && ${EMPTY_DONE}`;
-      while (!((await page.evaluate(done).catch(() => false)) as boolean)) {
-        if (Date.now() > deadline) throw new Error('the empty page did not paint within 15 s');
-        await sleep(25);
-      }
-      return (await page.evaluate(READ_EMPTY_FCP)) as number;
-    };
+    const emptyOnce = async (): Promise<number> => (await openBenchPage(emptyUrl, EMPTY_DONE, READ_EMPTY_FCP, 'the empty page did not paint')) as number;
     await openOnce();
     await floorOnce();
     await emptyOnce();

@@ -365,34 +365,27 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
       await settled(call);
       return { fp: p.fp!, fcp: p.fcp!, shell: p.shell!, interactive: p.interactive!, homePainted: p.homePainted!, domContentLoaded: p.domContentLoaded, load: p.load };
     };
-    // The floor page, opened the same way right after each popup opening.
-    const floorOnce = async (cold = false): Promise<FloorOpening> => {
+    // A page of the bench's own (the floor page, the empty page), opened the way the popup is: a new
+    // tab, the previous one closed, then polled until `done` holds in it; answers `read`.
+    const openBenchPage = async (url: string, done: string, read: string, what: string, cold = false): Promise<unknown> => {
       const next = await context!.newPage();
       await page.close();
       page = next;
       if (cold) await stopWorker();
-      await within(page.goto(floorUrl, { waitUntil: 'load' }), 15_000, 'opening the floor page');
+      await within(page.goto(url, { waitUntil: 'load' }), 15_000, `opening ${what}`);
       const deadline = Date.now() + 15_000;
-      while (!((await page.evaluate(FLOOR_DONE)) as boolean)) {
-        if (Date.now() > deadline) throw new Error('the floor page did not paint its answer within 15 s');
+      while (!((await page.evaluate(done)) as boolean)) {
+        if (Date.now() > deadline) throw new Error(`${what} did not paint within 15 s`);
         await sleep(25);
       }
-      return floorOpening((await page.evaluate(READ_FLOOR)) as Parameters<typeof floorOpening>[0]);
+      return page.evaluate(read);
     };
-    // The empty page (its first paint only), opened the same way after each floor opening.
+    // The floor page, opened right after each popup opening.
+    const floorOnce = async (cold = false): Promise<FloorOpening> =>
+      floorOpening((await openBenchPage(floorUrl, FLOOR_DONE, READ_FLOOR, 'the floor page', cold)) as Parameters<typeof floorOpening>[0]);
+    // The empty page (its first paint only), opened after each floor opening.
     const emptyUrl = `chrome-extension://${new URL(worker.url()).host}/${EMPTY_PAGE}`;
-    const emptyOnce = async (): Promise<number> => {
-      const next = await context!.newPage();
-      await page.close();
-      page = next;
-      await within(page.goto(emptyUrl, { waitUntil: 'load' }), 15_000, 'opening the empty page');
-      const deadline = Date.now() + 15_000;
-      while (!((await page.evaluate(EMPTY_DONE)) as boolean)) {
-        if (Date.now() > deadline) throw new Error('the empty page did not paint within 15 s');
-        await sleep(25);
-      }
-      return (await page.evaluate(READ_EMPTY_FCP)) as number;
-    };
+    const emptyOnce = async (): Promise<number> => (await openBenchPage(emptyUrl, EMPTY_DONE, READ_EMPTY_FCP, 'the empty page')) as number;
     const warmup = await openOnce();
     await floorOnce();
     await emptyOnce();
