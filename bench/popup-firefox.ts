@@ -13,7 +13,7 @@ import { FirefoxWithExtension, sendFrom } from '../test/e2e/firefox.js';
 import { builtExtension, ConsoleLog, removeDir } from '../test/e2e/harness.js';
 import { resolveNodeBinary, startLocalNode } from '../test/integration/node-harness.js';
 import { fmtMs, statsOf } from './measure.js';
-import { EMPTY_DONE, EMPTY_PAGE, extensionWithFloor, FLOOR_DONE, FLOOR_PAGE, type FloorOpening, floorOpening, type FloorStats, READ_EMPTY_FCP, READ_FLOOR } from './popup-floor.js';
+import { EMPTY_DONE, EMPTY_PAGE, extensionWithFloor, FLOOR_DONE, FLOOR_PAGE, type FloorOpening, floorOpening, floorStats, type FloorStats, READ_EMPTY_FCP, READ_FLOOR } from './popup-floor.js';
 import type { Row } from './report.js';
 import { openingRows, type OpeningStats } from './popup-rows.js';
 import {
@@ -84,7 +84,7 @@ export async function firefoxPopupTiming(log: Log): Promise<FirefoxTiming> {
       const deadline = Date.now() + 15_000;
       const ready = `location.href === ${JSON.stringify(url)} && ${done}`;
       while (!((await page.evaluate(ready).catch(() => false)) as boolean)) {
-        if (Date.now() > deadline) throw new Error(`${what} within 15 s`);
+        if (Date.now() > deadline) throw new Error(`${what} did not paint within 15 s`);
         await sleep(25);
       }
       return page.evaluate(read);
@@ -92,10 +92,10 @@ export async function firefoxPopupTiming(log: Log): Promise<FirefoxTiming> {
     // The floor page, opened right after each popup opening; it records its own moments.
     const floorUrl = `${firefox.base}${FLOOR_PAGE}`;
     const floorOnce = async (cold = false): Promise<FloorOpening> =>
-      floorOpening((await openBenchPage(floorUrl, FLOOR_DONE, READ_FLOOR, 'the floor page did not paint its answer', cold)) as Parameters<typeof floorOpening>[0]);
+      floorOpening((await openBenchPage(floorUrl, FLOOR_DONE, READ_FLOOR, 'the floor page', cold)) as Parameters<typeof floorOpening>[0]);
     // The empty page (its first paint only), opened after each floor opening.
     const emptyUrl = `${firefox.base}${EMPTY_PAGE}`;
-    const emptyOnce = async (): Promise<number> => (await openBenchPage(emptyUrl, EMPTY_DONE, READ_EMPTY_FCP, 'the empty page did not paint')) as number;
+    const emptyOnce = async (): Promise<number> => (await openBenchPage(emptyUrl, EMPTY_DONE, READ_EMPTY_FCP, 'the empty page')) as number;
     await openOnce();
     await floorOnce();
     await emptyOnce();
@@ -121,13 +121,7 @@ export async function firefoxPopupTiming(log: Log): Promise<FirefoxTiming> {
       interactive: statsOf(warm.map((p) => p.interactive!)),
       shell: statsOf(warm.flatMap((p) => (p.shell === null ? [] : [p.shell]))),
       coldPainted: statsOf(cold.map((p) => p.homePainted!)),
-      floor: {
-        fcp: statsOf(floorWarm.map((f) => f.fcp)),
-        answered: statsOf(floorWarm.map((f) => f.answered)),
-        painted: statsOf(floorWarm.map((f) => f.painted)),
-        coldPainted: statsOf(floorCold.map((f) => f.painted)),
-        emptyFcp: statsOf(emptyFcp),
-      },
+      floor: floorStats(floorWarm, floorCold, emptyFcp),
       nodeStartupMs: node.startupMs,
     };
     log(`Firefox popup: painted ${fmtMs(r.homePainted.median)}, interactive ${fmtMs(r.interactive.median)}, cold ${fmtMs(r.coldPainted.median)}`);

@@ -9,7 +9,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../test/e2e/harness.js';
-import type { Stats } from './measure.js';
+import { type Stats, statsOf } from './measure.js';
 
 export const FLOOR_PAGE = 'bench-floor.html';
 /**
@@ -123,4 +123,15 @@ export interface FloorStats {
   coldPainted: Stats;
   /** The empty page's first contentful paint (EMPTY_PAGE), opened in turn with the warm openings. */
   emptyFcp: Stats;
+}
+
+/** The floor's medians from its openings: warm and cold floor pages, and the empty page's first paints. */
+export function floorStats(warm: FloorOpening[], cold: FloorOpening[], emptyFcp: number[]): FloorStats {
+  return {
+    fcp: statsOf(warm.map((f) => f.fcp)),
+    answered: statsOf(warm.map((f) => f.answered)),
+    painted: statsOf(warm.map((f) => f.painted)),
+    coldPainted: statsOf(cold.map((f) => f.painted)),
+    emptyFcp: statsOf(emptyFcp),
+  };
 }

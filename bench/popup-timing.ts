@@ -47,7 +47,7 @@ import {
 } from '../test/e2e/harness.js';
 import { resolveNodeBinary, startLocalNode } from '../test/integration/node-harness.js';
 import { statsOf, type Stats } from './measure.js';
-import { EMPTY_DONE, EMPTY_PAGE, extensionWithFloor, FLOOR_DONE, FLOOR_PAGE, type FloorOpening, floorOpening, type FloorStats, READ_EMPTY_FCP, READ_FLOOR } from './popup-floor.js';
+import { EMPTY_DONE, EMPTY_PAGE, extensionWithFloor, FLOOR_DONE, FLOOR_PAGE, type FloorOpening, floorOpening, floorStats, type FloorStats, READ_EMPTY_FCP, READ_FLOOR } from './popup-floor.js';
 import { GENESIS_KEY } from './node-balance.js';
 
 export const OPENINGS = 20;
@@ -447,13 +447,7 @@ export async function popupTiming(log: Log): Promise<PopupTiming> {
       fcpShowedHome: openings.filter((o) => o.fcp >= o.interactive).length,
       unlock: statsOf(unlock),
       pbkdf2: statsOf(pbkdf2),
-      floor: {
-        fcp: statsOf(floorWarm.map((f) => f.fcp)),
-        answered: statsOf(floorWarm.map((f) => f.answered)),
-        painted: statsOf(floorWarm.map((f) => f.painted)),
-        coldPainted: statsOf(floorCold.map((f) => f.painted)),
-        emptyFcp: statsOf(emptyFcp),
-      },
+      floor: floorStats(floorWarm, floorCold, emptyFcp),
       nodeStartupMs: node.startupMs,
       setupMs,
       killed,

@@ -33,7 +33,7 @@ interface Prepared {
   keychain: Keychain;
 }
 
-/** A case's own job: prepare, then sign to the signed bytes. */
+/** Build + sign + serialize with our library: prepare, then signTx; returns the signed bytes. */
 function signedBy(prepare: () => Prepared): Job {
   return () => {
     const p = prepare();
@@ -50,9 +50,7 @@ export interface TxCase {
   name: string;
   /** Distinct signing keys: the floor signs once per key. */
   distinctKeys: number;
-  /** Build + sign + serialize with our library: `prepare`, then signTx; returns the signed bytes. */
-  ours: Job;
-  /** Everything `ours` does before signTx: the pool, the builder, who signs which slot, the keychain. */
+  /** Everything ours does before signTx: the pool, the builder, who signs which slot, the keychain. Ours = signedBy(prepare). */
   prepare: () => Prepared;
   /** The same with avalanchejs (its signer is async); returns the signed bytes. */
   ref: Job;
@@ -179,7 +177,6 @@ function xSendCase(n: number, keyCount: number): TxCase {
   return {
     name: `X send, N=${n}, ${keyCount === 1 ? '1 key' : `${keyCount} keys`}`,
     distinctKeys: Math.min(n, keyCount),
-    ours: signedBy(prepare),
     prepare,
     ref,
     ...floorOf(sample.tx, sample.spent, keys),
@@ -253,7 +250,6 @@ function pImportCase(n: number): TxCase {
   return {
     name: `P import, N=${n}, 1 key`,
     distinctKeys: 1,
-    ours: signedBy(prepare),
     prepare,
     ref,
     ...floorOf(sample!.tx, sample!.spent, [key]),
@@ -283,7 +279,6 @@ function cExportCase(): TxCase {
   return {
     name: 'C atomic export, 1 key',
     distinctKeys: 1,
-    ours: signedBy(prepare),
     prepare,
     ref,
     ...floorOf(sample.tx, [], [key]),
@@ -307,7 +302,7 @@ export function txCases(): TxCase[] {
  * fair if both libraries did the same work. Returns a problem per case that differs.
  */
 export async function checkSameBytes(c: TxCase): Promise<string | undefined> {
-  const ours = c.ours() as Bytes;
+  const ours = signedBy(c.prepare)() as Bytes;
   const ref = (await c.ref()) as Bytes;
   const floor = c.floor() as Bytes;
   c.signedSize = ours.length;
@@ -396,7 +391,7 @@ export async function txSection(log: (msg: string) => void): Promise<TxSectionRe
     if (differs) problems.push(differs);
     const floorChecked = floorCheckedJob(c.floor, KEYS, c.distinctKeys);
     const jobs = {
-      ours: c.ours,
+      ours: signedBy(c.prepare),
       ref: c.ref,
       floor: c.floor,
       floorChecked,
