@@ -13,7 +13,7 @@ import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
 import { type OutboxEntry, outboxEntry, sendOnce } from './outbox.js';
-import { conflictsOf, inputIds, settleRefused } from './refused.js';
+import { conflictsOf, exportSpends, inputIds, replacedByExport, settleRefused, successors } from './refused.js';
 import { journalKey } from './account-cache.js';
 import { type StorageArea, storedList } from './storage.js';
 import type { TransferRecord } from './transfer-journal.js';
@@ -180,7 +180,7 @@ export class Delivery {
   async ownEvmNonces({ preset, account }: Pick<AccountContext, 'preset' | 'account'>): Promise<EvmNonces> {
     const entries = (await this.engines.outbox(preset.id, account.id).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID));
     const nonceOf = (e: OutboxEntry) => evmTxNonce(fromHex(e.signedHex));
-    const moves = this.local ? await storedList<TransferRecord>(this.local, journalKey(preset.id, account.id), 'the transfer journal') : [];
+    const moves = await this.moves(preset.id, account.id);
     const exports = moves.flatMap((r) => {
       if (r.from !== 'C' || !r.export || r.export.accepted || r.state !== 'export-signed') return [];
       const tx = decodeChainTx('C', fromHex(r.export.signedHex));
@@ -213,18 +213,40 @@ export class Delivery {
     return ctx.engine.evmNonce(await this.ownEvmNonces(ctx));
   }
 
+  /** The account's cross-chain moves (their journal). */
+  private async moves(presetId: string, accountId: string): Promise<TransferRecord[]> {
+    return this.local ? storedList<TransferRecord>(this.local, journalKey(presetId, accountId), 'the transfer journal') : [];
+  }
+
   // ---- refused sends ----
+
+  /**
+   * Before a move's export (src/background/transfer-journal.ts) can reach the node: the refused
+   * sends on its chain it conflicts with are marked replaced by it, so that once it is accepted they
+   * leave the outbox instead of showing as "may have gone through". A failure here only loses that:
+   * the move goes on.
+   */
+  async markReplacedByExport(presetId: string, accountId: string, signed: Signed): Promise<void> {
+    try {
+      const outbox = this.engines.outbox(presetId, accountId);
+      const replaced = replacedByExport(await outbox.list(), signed.chain, exportSpends(signed.chain, signed.signedBytes));
+      if (replaced.length > 0) await outbox.markReplaced(replaced, signed.txID);
+    } catch {
+      // Damaged storage: the refused send stays unmarked, and is followed as before.
+    }
+  }
 
   /** settleRefused (src/background/refused.ts) for this account, listing what it finds. */
   async settleRefusedHere({ engine, preset, account }: Target, chain: ChainAlias, evm: boolean): Promise<OutboxEntry[]> {
     const { activity } = await this.caches.get(preset.id, account.id);
+    const successor = successors(activity, await this.moves(preset.id, account.id).catch(() => []));
     const list = (item: ActivityItem) =>
       this.caches.update(preset.id, account.id, (c) => {
         const known = c.activity.find((a) => a.txID === item.txID);
         if (!known) addActivity(c, item);
         else Object.assign(known, { status: item.status, ...(item.checking ? { checking: true } : {}) });
       });
-    return settleRefused(engine, this.engines.outbox(preset.id, account.id), chain, evm, list, (txID) => activity.some((a) => a.txID === txID && a.status === 'accepted'));
+    return settleRefused(engine, this.engines.outbox(preset.id, account.id), chain, evm, list, successor);
   }
 
   /**

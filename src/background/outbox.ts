@@ -8,6 +8,7 @@ import { isEvmHash, type TxFate, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
+import type { Successor } from './refused.js';
 import { oneAtATime, type StorageArea, storedList } from './storage.js';
 
 export interface OutboxEntry {
@@ -25,7 +26,7 @@ export interface OutboxEntry {
    * of the two run. Listed in Activity only if it runs after all.
    */
   voided?: boolean;
-  /** A voided tx's successor: the later send that spends one of its inputs (takes its nonce). */
+  /** A voided tx's successor: the later send, or move's export, that spends one of its inputs (takes its nonce). */
   replacedBy?: string;
   /** A voided tx listed again as "may have gone through" (its funds gone unexplained): still never sent. */
   surfaced?: boolean;
@@ -53,7 +54,12 @@ export class Outbox {
 
   /** Writes `entry`, and in the same write marks the refused entries it `replaces` (those still here). */
   put(entry: OutboxEntry, replaces: readonly string[] = []): Promise<void> {
-    return this.change((all) => [...all.filter((e) => e.txID !== entry.txID).map((e) => (replaces.includes(e.txID) ? { ...e, replacedBy: entry.txID } : e)), entry]);
+    return this.change((all) => [...markReplaced(all.filter((e) => e.txID !== entry.txID), replaces, entry.txID), entry]);
+  }
+
+  /** Marks the refused entries `replaced` (those still here) as replaced by `by`, a tx kept elsewhere (a move's export). */
+  markReplaced(replaced: readonly string[], by: string): Promise<void> {
+    return this.change((all) => markReplaced(all, replaced, by));
   }
 
   /** Changes the entry `txID` as stored now, if it is still here (never brings one back). */
@@ -87,6 +93,10 @@ export class Outbox {
       if (next.length !== all.length || next.some((e, i) => e !== all[i])) await this.area.set({ [this.key]: next });
     });
   }
+}
+
+function markReplaced(all: OutboxEntry[], replaced: readonly string[], by: string): OutboxEntry[] {
+  return all.map((e) => (replaced.includes(e.txID) ? { ...e, replacedBy: by } : e));
 }
 
 export function outboxEntry(chain: ChainAlias, txID: string, signedBytes: Uint8Array, item: ActivityItem): OutboxEntry {
@@ -149,14 +159,14 @@ export type Settled = 'accepted' | 'failed' | 'unclear' | 'replaced';
  * gone through). Each entry is looked at on its own: one the node cannot answer for does not hold
  * up the others. `record` saves the decisions before decided entries leave the outbox. Entries
  * older than a week are given up (their activity items stay), but not refused ones (voided, see
- * src/background/refused.ts): those stay until they ran or a successor that `isAccepted` spent
- * what they spend.
+ * src/background/refused.ts): those stay until they ran or an accepted `successor` spent what they
+ * spend (while it is a move still under way, one whose funds are gone is not listed yet).
  */
 export async function settleOutbox(
   engine: WalletEngine,
   outbox: Outbox,
   record: (settled: ReadonlyMap<string, Settled>) => Promise<void>,
-  isAccepted: (txID: string) => boolean,
+  successor: (txID: string) => Successor,
 ): Promise<void> {
   const settled = new Map<string, Settled>();
   const expired: string[] = [];
@@ -170,8 +180,10 @@ export async function settleOutbox(
         if (fate === 'accepted') {
           settled.set(entry.txID, 'accepted');
           if (!entry.ran) ran.push(entry.txID);
-        } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && isAccepted(entry.replacedBy)) {
+        } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'accepted') {
           settled.set(entry.txID, 'replaced');
+        } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'moving') {
+          // Its funds went to the move's export, accepted before the move's journal says so: looked at again later.
         } else if (fate === 'inputs-spent' || fate === 'processing') {
           settled.set(entry.txID, 'unclear');
           if (!entry.surfaced) surfaced.push(entry.txID);
@@ -198,7 +210,7 @@ export async function settleOutbox(
   for (const e of entries) {
     if (e.voided || settled.get(e.txID) !== 'unclear') continue;
     const rivals = [e.replacedBy, e.item.replaces, ...entries.filter((o) => o.replacedBy === e.txID || o.item.replaces === e.txID).map((o) => o.txID)];
-    if (rivals.some((r) => r !== undefined && (settled.get(r) === 'accepted' || isAccepted(r)))) settled.set(e.txID, 'replaced');
+    if (rivals.some((r) => r !== undefined && (settled.get(r) === 'accepted' || successor(r) === 'accepted'))) settled.set(e.txID, 'replaced');
   }
   // What was decided is recorded before the entries go: a worker that dies in between asks again.
   await record(settled);

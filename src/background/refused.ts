@@ -15,6 +15,7 @@ import { evmTxNonce } from '../core/tx/c.js';
 import { decodeChainTx } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
+import type { TransferRecord } from './transfer-journal.js';
 
 /** The UTXOs an X/P tx spends, by ID. */
 export function inputIds(tx: UnsignedTx): string[] {
@@ -48,7 +49,9 @@ const onChain = (e: OutboxEntry, chain: ChainAlias, evm: boolean): boolean => e.
  * Before a new send on `chain` (EVM ones when `evm`): what became of its refused txs. Lists what
  * it finds (`list`); stops the send ('earlier-send-went-through', 'earlier-send-unclear') when one
  * ran or may have; returns those that could still run, for the new send to conflict with.
- * `isAccepted`: whether a tx of this wallet is known accepted (a successor).
+ * `successor`: what the wallet knows of a successor (see {@link successors}). One whose funds are
+ * gone while its successor is a move still under way stops the send once all the same: the
+ * conservative side, for a moment at most on an honest node.
  */
 export async function settleRefused(
   engine: WalletEngine,
@@ -56,7 +59,7 @@ export async function settleRefused(
   chain: ChainAlias,
   evm: boolean,
   list: (item: ActivityItem) => Promise<void>,
-  isAccepted: (txID: string) => boolean,
+  successor: (txID: string) => Successor,
 ): Promise<OutboxEntry[]> {
   const ran: string[] = [];
   const unclear: string[] = [];
@@ -68,7 +71,7 @@ export async function settleRefused(
       ran.push(e.txID);
       await list({ ...e.item, status: 'accepted' });
       await outbox.remove(e.txID);
-    } else if (fate === 'inputs-spent' && e.replacedBy !== undefined && isAccepted(e.replacedBy)) {
+    } else if (fate === 'inputs-spent' && e.replacedBy !== undefined && successor(e.replacedBy) === 'accepted') {
       await outbox.remove(e.txID);
     } else if (fate === 'inputs-spent' || fate === 'processing') {
       if (e.surfaced) continue;
@@ -92,15 +95,76 @@ export async function settleRefused(
  * The refused txs that could still run (`live`, from settleRefused) that a new tx replaces: each
  * must conflict with it (share an input; on the EVM, have its nonce), or nothing is signed.
  */
-export function conflictsOf(live: readonly OutboxEntry[], chain: ChainAlias, tx: { inputs: readonly string[] } | { nonce: bigint }): string[] {
+export function conflictsOf(live: readonly OutboxEntry[], chain: ChainAlias, tx: Spends): string[] {
   return live.map((e) => {
-    const conflicts =
-      'nonce' in tx
-        ? isEvmHash(e.txID) && evmTxNonce(fromHex(e.signedHex)) === tx.nonce
-        : !isEvmHash(e.txID) && inputIds(decodeChainTx(chain, fromHex(e.signedHex))).some((id) => tx.inputs.includes(id));
-    if (!conflicts) {
+    if (!conflicts(e, chain, tx)) {
       throw new WalletError('refused-send-in-the-way', `a ${chain}-Chain send the node refused could still go through, and this one does not take its place (it spends none of the same funds): nothing was signed`);
     }
     return e.txID;
   });
+}
+
+/** What the wallet knows of a refused tx's successor: accepted, a move's export still under way, or nothing. */
+export type Successor = 'accepted' | 'moving' | undefined;
+
+/**
+ * What the wallet knows of its own txs as successors: accepted ones from Activity's cache and from
+ * the move journal (a move's txs are only there); a move's export neither accepted nor failed is
+ * 'moving'. Journal records damaged in storage are skipped.
+ */
+export function successors(activity: readonly ActivityItem[], moves: readonly TransferRecord[]): (txID: string) => Successor {
+  const accepted = new Set(activity.filter((a) => a.status === 'accepted').map((a) => a.txID));
+  const moving = new Set<string>();
+  for (const r of moves as readonly unknown[]) {
+    if (!isRecord(r)) continue;
+    const txs: unknown[] = [r.export, ...(Array.isArray(r.imports) ? r.imports : [])];
+    txs.forEach((t, i) => {
+      if (!isRecord(t) || typeof t.txID !== 'string') return;
+      if (t.accepted === true) accepted.add(t.txID);
+      else if (i === 0 && r.state !== 'failed') moving.add(t.txID);
+    });
+  }
+  return (txID) => (accepted.has(txID) ? 'accepted' : moving.has(txID) ? 'moving' : undefined);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** What a new tx spends that a refused one could share: its inputs (X, P), or its EVM nonce. */
+export type Spends = { inputs: readonly string[] } | { nonce: bigint };
+
+/** Whether `tx` conflicts with the refused `e`: spends one of its inputs, or takes its nonce. */
+function conflicts(e: OutboxEntry, chain: ChainAlias, tx: Spends): boolean {
+  return 'nonce' in tx
+    ? isEvmHash(e.txID) && evmTxNonce(fromHex(e.signedHex)) === tx.nonce
+    : !isEvmHash(e.txID) && inputIds(decodeChainTx(chain, fromHex(e.signedHex))).some((id) => tx.inputs.includes(id));
+}
+
+/**
+ * What a move's export spends that a refused send on its chain could share: its inputs on X and
+ * P; from the C-Chain, the EVM nonce it takes (an atomic export spends one of the account's nonces).
+ */
+export function exportSpends(chain: ChainAlias, signedBytes: Uint8Array): Spends {
+  const tx = decodeChainTx(chain, signedBytes);
+  if (tx.vm !== 'evm') return { inputs: inputIds(tx) };
+  // The wallet's C-Chain export spends from the account's one EVM address: one input, one nonce.
+  const nonce = tx.kind === 'ExportTx' ? tx.ins[0]?.nonce : undefined;
+  return nonce === undefined ? { inputs: [] } : { nonce };
+}
+
+/**
+ * The refused txs that a move's export `tx` on `chain` conflicts with (its selection takes their
+ * inputs first; a C-Chain export takes the nonce they hold). Unlike a send, a move is not stopped
+ * by one it does not conflict with: that one keeps waiting for the next send to take its place.
+ * An entry that cannot be read (damaged storage) is left as it is.
+ */
+export function replacedByExport(entries: readonly OutboxEntry[], chain: ChainAlias, tx: Spends): string[] {
+  return entries
+    .filter((e) => {
+      try {
+        return onChain(e, chain, 'nonce' in tx) && conflicts(e, chain, tx);
+      } catch {
+        return false;
+      }
+    })
+    .map((e) => e.txID);
 }

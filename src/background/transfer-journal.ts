@@ -99,6 +99,11 @@ export interface RunnerHooks {
   /** A run of `record` in resumeAll stopped on `error`; it is run again later. */
   stopped?(record: TransferRecord, error: unknown): void;
   /**
+   * A move's export, signed, before it is journaled (so before it can reach the node): marks the
+   * refused sends it takes the place of (Delivery.markReplacedByExport).
+   */
+  exportSigned?(signed: { chain: ChainAlias; txID: string; signedBytes: Uint8Array }): Promise<void>;
+  /**
    * Runs the signing of a C-Chain export in the account's one EVM nonce line (Delivery.inNonceLine):
    * its nonce is one the wallet's EVM sends also take, so the two are never chosen at once.
    */
@@ -219,6 +224,7 @@ export class TransferRunner {
       return;
     }
     const signed = this.engine.sign(built);
+    await this.hooks.exportSigned?.(signed);
     record.export = { chain: signed.chain, txID: signed.txID, signedHex: toHex(signed.signedBytes), fee: signed.fee.toString(), accepted: false };
     record.state = 'export-signed';
     await this.save(record, 'export-signed');

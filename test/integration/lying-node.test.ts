@@ -9,7 +9,7 @@ import { AVAX, avaxOf, freshWallet, WEI_PER_NAVAX } from './fixture.js';
 import { PLAIN_TRANSFER_GAS } from '../../src/core/tx/c.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';
-import { hang, type Lie, lyingNode, refreshUntilDecided, rewriteUtxos, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
+import { hang, type Lie, lyingNode, moveUntilDone, refreshUntilDecided, rewriteUtxos, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
 import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
 /** The lie a timing-out load balancer tells: the tx goes on to the node, the wallet gets an error. */
@@ -138,6 +138,20 @@ describe('a node that keeps an X send it says it refused', () => {
     expect(await refreshUntilDecided(wallet, listed[0]!.txID)).toBe('accepted');
     expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
   });
+
+  it('a move next takes its place: when the node lets it go it cannot run, it is never listed as "may have gone through", and the next send goes out', async () => {
+    const { node, wallet, bob, send } = await setUp();
+    const release = holdingX(node);
+    await expect(send()).rejects.toMatchObject({ code: 'tx-refused' });
+    node.lies.clear();
+    expect(await moveUntilDone(wallet, 'X', 'P', AVAX)).toBe('completed');
+    // The move's export spent what the refused send spent.
+    expect((await release()).error?.message).toMatch(/failed to get utxo .*not found/i);
+    // No refresh first: the send's own look at refused sends finds it replaced by the move.
+    const sent = await send();
+    expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
+    expect((await wallet.balances.activityList()).items.filter((i) => i.kind === 'send').map((i) => i.txID)).toEqual([sent.txID]);
+  });
 });
 
 describe('a node that lies about a C-Chain send', () => {
@@ -219,6 +233,20 @@ describe('a node that lies about a C-Chain send', () => {
     await send();
     for (let i = 0; i < 100 && (await bob.engine.cBalanceWei()) < 2n * AVAX * WEI_PER_NAVAX; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await bob.engine.cBalanceWei()).toBe(2n * AVAX * WEI_PER_NAVAX);
+  });
+
+  it('a move from the C-Chain next takes its nonce: the held send then cannot run, is never listed as "may have gone through", and the next send goes out', async () => {
+    const node = lyingNode();
+    const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 10_000, pollMs: 100 } });
+    const holder = holdingNode(node);
+    await expect(send()).rejects.toMatchObject({ code: 'tx-refused' });
+    node.lies.clear();
+    expect(await moveUntilDone(wallet, 'C', 'X', AVAX)).toBe('completed');
+    expect((await holder.release()).error?.message).toMatch(/nonce too low/i);
+    await wallet.balances.balancesRefresh();
+    expect((await wallet.balances.activityList()).items.filter((i) => i.kind === 'send')).toEqual([]);
+    await send();
+    expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
   });
 
   it('a pending nonce below the ones the account has used: nothing is signed, nothing paid, the user is told', async () => {

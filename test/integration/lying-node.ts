@@ -84,3 +84,19 @@ export async function refreshUntilDecided(wallet: Pick<Wallet, 'balances'>, txID
   }
   return status();
 }
+
+/**
+ * Starts a move of `amount` nAVAX with the fees its estimate gives and waits (30 s at most,
+ * running it again when it pauses) until it completed or failed; returns its last state.
+ */
+export async function moveUntilDone(wallet: Pick<Wallet, 'transfers'>, from: 'X' | 'P' | 'C', to: 'X' | 'P' | 'C', amount: bigint): Promise<string> {
+  const est = await wallet.transfers.transfersEstimate({ from, to, amount: amount.toString() });
+  const move = await wallet.transfers.transfersStart({ from, to, amount: amount.toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const view = (await wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
+    if (view.state === 'completed' || view.state === 'failed' || Date.now() > deadline) return view.state;
+    if (view.paused) await wallet.transfers.resumeTransfers().catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

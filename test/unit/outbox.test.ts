@@ -3,7 +3,10 @@ import { sha256 } from '@noble/hashes/sha2.js';
 // (the same flows against the real node behind a lying proxy: test/integration/lying-node.test.ts).
 import { describe, expect, it } from 'vitest';
 import { Outbox, type OutboxEntry, outboxEntry, sendOnce, settleOutbox } from '../../src/background/outbox.js';
-import { conflictsOf, settleRefused } from '../../src/background/refused.js';
+import { conflictsOf, exportSpends, replacedByExport, settleRefused, successors } from '../../src/background/refused.js';
+import type { TransferRecord } from '../../src/background/transfer-journal.js';
+import { fromHex } from '../../src/core/bytes.js';
+import { buildCExport, signEvmTx } from '../../src/core/tx/c.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { encodeSignedTx, encodeUtxo, txIdBytes, type Utxo } from '../../src/core/codec/index.js';
@@ -12,7 +15,7 @@ import { WalletEngine } from '../../src/core/engine.js';
 import { NodeResponseError, RpcError } from '../../src/core/errors.js';
 import type { NodeClient } from '../../src/core/node.js';
 import type { ActivityItem } from '../../src/shared/messages.js';
-import { ctx, ewoq, second, utxo } from './pvm-test-kit.js';
+import { ctx, ewoq, mine, second, utxo } from './pvm-test-kit.js';
 
 /** A signed P-Chain BaseTx spending `spent` and creating nothing of ours. */
 function pTx(spent: Utxo[]) {
@@ -78,13 +81,13 @@ describe('the outbox under a lying node', () => {
         expect(s.get(txID)).toBe('accepted');
         seenAtRecord.push((await outbox.list()).map((e) => e.txID));
       },
-      () => false,
+      () => undefined,
     );
     expect(seenAtRecord).toEqual([[txID]]);
     expect(await outbox.list()).toEqual([]);
     // A record that fails leaves the entry for the next refresh.
     const again = await outboxWith(txID, bytes);
-    await expect(settleOutbox(engine, again.outbox, () => Promise.reject(new Error('storage full')), () => false)).rejects.toThrow('storage full');
+    await expect(settleOutbox(engine, again.outbox, () => Promise.reject(new Error('storage full')), () => undefined)).rejects.toThrow('storage full');
     expect((await again.outbox.list()).map((e) => e.txID)).toEqual([txID]);
   });
 
@@ -115,7 +118,7 @@ describe('the outbox under a lying node', () => {
     const engine = engineOn({ status: () => 'Unknown', utxos: () => [], issue: async () => txID });
     const { outbox } = await outboxWith(txID, bytes);
     let settled: ReadonlyMap<string, string> = new Map();
-    await settleOutbox(engine, outbox, async (s) => void (settled = s), () => false);
+    await settleOutbox(engine, outbox, async (s) => void (settled = s), () => undefined);
     expect(settled.get(txID)).toBe('unclear');
     expect((await outbox.list()).map((e) => e.txID)).toEqual([txID]);
   });
@@ -150,7 +153,7 @@ describe('the outbox under a lying node', () => {
     const engine = engineOn({ status: () => 'Unknown', utxos: () => [u], issue: () => (issues++, refused()), beforeUtxos: () => hold ?? Promise.resolve() });
     const { outbox, entry } = await outboxWith(txID, bytes);
     hold = new Promise<void>((r) => (release = r));
-    const refresh = settleOutbox(engine, outbox, async () => undefined, () => false); // reads the list, then waits on the node
+    const refresh = settleOutbox(engine, outbox, async () => undefined, () => undefined); // reads the list, then waits on the node
     await new Promise((r) => setTimeout(r, 10));
     hold = undefined;
     await expect(sendOnce(engine, outbox, entry, 50)).rejects.toMatchObject({ code: 'tx-refused' });
@@ -183,43 +186,103 @@ describe('refused sends (voided): kept until they ran or an accepted successor t
 
   it('one that ran stops the next send with that news, is listed accepted and leaves', async () => {
     const { engine, outbox, txID } = await voided({ status: 'Committed', utxos: [] });
-    await expect(settleRefused(engine, outbox, 'P', false, list, () => false)).rejects.toMatchObject({ code: 'earlier-send-went-through' });
+    await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).rejects.toMatchObject({ code: 'earlier-send-went-through' });
     expect(listed.at(-1)).toMatchObject({ txID, status: 'accepted' });
     expect(await outbox.list()).toEqual([]);
   });
 
   it('one whose funds are gone unexplained stops the next send once ("may have gone through"), and stays', async () => {
     const { engine, outbox, txID } = await voided({ status: 'Unknown', utxos: [] }, { replacedBy: 'a successor not (yet) accepted' });
-    await expect(settleRefused(engine, outbox, 'P', false, list, () => false)).rejects.toMatchObject({ code: 'earlier-send-unclear' });
+    await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).rejects.toMatchObject({ code: 'earlier-send-unclear' });
     expect(listed.at(-1)).toMatchObject({ txID, checking: true });
-    await expect(settleRefused(engine, outbox, 'P', false, list, () => false)).resolves.toEqual([]);
+    await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).resolves.toEqual([]);
     expect((await outbox.list()).map((e) => [e.txID, e.voided, e.surfaced])).toEqual([[txID, true, true]]);
   });
 
   it('one whose funds an accepted successor spent leaves quietly', async () => {
     const { engine, outbox } = await voided({ status: 'Unknown', utxos: [] }, { replacedBy: 'next' });
-    await expect(settleRefused(engine, outbox, 'P', false, list, (id) => id === 'next')).resolves.toEqual([]);
+    await expect(settleRefused(engine, outbox, 'P', false, list, (id) => (id === 'next' ? 'accepted' : undefined))).resolves.toEqual([]);
     expect(await outbox.list()).toEqual([]);
   });
 
   it('one that could still run must be replaced: a new tx sharing none of its inputs is not signed', async () => {
     const { engine, outbox, txID, u } = await voided({ status: 'Unknown', utxos: [utxo(1n)] });
-    const live = await settleRefused(engine, outbox, 'P', false, list, () => false);
+    const live = await settleRefused(engine, outbox, 'P', false, list, () => undefined);
     expect(live.map((e) => e.txID)).toEqual([txID]);
     expect(() => conflictsOf(live, 'P', { inputs: ['someone else'] })).toThrow(expect.objectContaining({ code: 'refused-send-in-the-way' }));
     expect(conflictsOf(live, 'P', { inputs: [utxoId(u)] })).toEqual([txID]);
   });
 
+  it('a move\'s export is marked as the successor of those it shares an input with, and only those', async () => {
+    const { outbox, txID, u } = await voided({ status: 'Unknown', utxos: [utxo(1n)] });
+    const other = pTx([utxo(3_000_000n)]);
+    await outbox.put({ ...outboxEntry('P', other.txID, other.bytes, item(other.txID)), voided: true });
+    // An undecided send (not refused) and a damaged refused one are never marked.
+    const pending = pTx([u, utxo(5_000_000n)]);
+    await outbox.put(outboxEntry('P', pending.txID, pending.bytes, item(pending.txID)));
+    await outbox.put({ ...outboxEntry('P', 'damaged', new Uint8Array([1, 2, 3]), item('damaged')), voided: true });
+    const exported = pTx([u, utxo(4_000_000n)]);
+    expect(exportSpends('P', exported.bytes)).toEqual({ inputs: [utxoId(u), expect.any(String)] });
+    const replaced = replacedByExport(await outbox.list(), 'P', exportSpends('P', exported.bytes));
+    expect(replaced).toEqual([txID]);
+    expect(replacedByExport(await outbox.list(), 'X', exportSpends('P', exported.bytes))).toEqual([]);
+    await outbox.markReplaced(replaced, exported.txID);
+    expect((await outbox.list()).map((e) => [e.txID, e.replacedBy])).toEqual([
+      [txID, exported.txID],
+      [other.txID, undefined],
+      [pending.txID, undefined],
+      ['damaged', undefined],
+    ]);
+  });
+
+  it('a C-Chain move\'s export is the successor of the refused EVM send whose nonce it takes, not of others', async () => {
+    const evmSend = (nonce: bigint) => {
+      const signed = signEvmTx({ chainId: 43112n, nonce, to: '0x' + '11'.repeat(20), value: 1n, gasLimit: 21_000n, maxFeePerGas: 10n, maxPriorityFeePerGas: 1n }, second.secret);
+      return { ...outboxEntry('C', signed.hash, fromHex(signed.rawTx.slice(2)), { ...item(signed.hash), chain: 'C' }), voided: true };
+    };
+    const [seven, eight] = [evmSend(7n), evmSend(8n)];
+    const built = buildCExport({ ctx, from: second.evmAddress, nonce: 7n, balanceWei: 10n ** 18n, destination: 'X', amount: 1_000_000n, to: mine, baseFeeWei: 1n });
+    const exported = encodeSignedTx({ unsigned: built.tx, credentials: [{ fx: 'secp', signatures: [new Uint8Array(65)] }] });
+    expect(exportSpends('C', exported)).toEqual({ nonce: 7n });
+    expect(replacedByExport([seven, eight], 'C', exportSpends('C', exported))).toEqual([seven.txID]);
+  });
+
+  it('what the wallet knows of a successor: accepted in Activity or the move journal, a move\'s export under way, damaged records skipped', () => {
+    const moves = [
+      { state: 'export-signed', export: { txID: 'under way', accepted: false }, imports: [] },
+      { state: 'failed', export: { txID: 'failed move', accepted: false }, imports: [] },
+      { state: 'completed', export: { txID: 'moved', accepted: true }, imports: [{ txID: 'imported', accepted: true }] },
+      null,
+      { state: 'pending' },
+      { state: 'export-signed', export: 'damaged', imports: 'damaged' },
+    ] as unknown as TransferRecord[];
+    const successor = successors([{ ...item('sent'), status: 'accepted' }, item('pending send')], moves);
+    expect(['sent', 'pending send', 'under way', 'failed move', 'moved', 'imported', 'unknown'].map(successor)).toEqual(['accepted', undefined, 'moving', undefined, 'accepted', 'accepted', undefined]);
+  });
+
+  it('one whose funds a move\'s export under way took is not listed by a refresh until the move decided; a send is still stopped once', async () => {
+    const { engine, outbox, txID } = await voided({ status: 'Unknown', utxos: [] }, { replacedBy: 'export' });
+    let settled: ReadonlyMap<string, string> = new Map();
+    await settleOutbox(engine, outbox, async (s) => void (settled = s), () => 'moving');
+    expect(settled.has(txID)).toBe(false);
+    expect((await outbox.list()).map((e) => [e.txID, e.surfaced])).toEqual([[txID, undefined]]);
+    await settleOutbox(engine, outbox, async (s) => void (settled = s), () => 'accepted');
+    expect(settled.get(txID)).toBe('replaced');
+    expect(await outbox.list()).toEqual([]);
+    const again = await voided({ status: 'Unknown', utxos: [] }, { replacedBy: 'export' });
+    await expect(settleRefused(again.engine, again.outbox, 'P', false, list, () => 'moving')).rejects.toMatchObject({ code: 'earlier-send-unclear' });
+  });
+
   it('a refresh never drops one on a node\'s "failed", by age, or on a successor not accepted', async () => {
     for (const [status, extra] of [['Dropped', {}], ['Unknown', { createdAt: 0 }]] as const) {
       const { engine, outbox, txID } = await voided({ status, utxos: [utxo(1n)] }, extra);
-      await settleOutbox(engine, outbox, async () => undefined, () => false);
+      await settleOutbox(engine, outbox, async () => undefined, () => undefined);
       expect((await outbox.list()).map((e) => e.txID)).toEqual([txID]);
     }
     const { engine, outbox, txID } = await voided({ status: 'Unknown', utxos: [] }, { replacedBy: 'next' });
-    await settleOutbox(engine, outbox, async () => undefined, () => false);
+    await settleOutbox(engine, outbox, async () => undefined, () => undefined);
     expect((await outbox.list()).map((e) => [e.txID, e.surfaced])).toEqual([[txID, true]]);
-    await settleOutbox(engine, outbox, async () => undefined, (id) => id === 'next');
+    await settleOutbox(engine, outbox, async () => undefined, (id) => (id === 'next' ? 'accepted' : undefined));
     expect(await outbox.list()).toEqual([]);
   });
 });

@@ -14,10 +14,11 @@ import { type AccountCache, addActivity, emptyCache, hiddenAssetsKey, MAX_ACTIVI
 import { StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { type Outbox, settleOutbox } from '../outbox.js';
+import { successors } from '../refused.js';
 import type { SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import { VaultLockedError } from '../vault.js';
-import { transferActivity } from '../transfer-journal.js';
+import { type TransferRecord, transferActivity } from '../transfer-journal.js';
 import type { Preset, NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
@@ -124,7 +125,8 @@ export class BalancesService {
     if (height > BigInt(cache.pHeight) || restartable) cache.pHeight = height.toString();
     const settledCache = cache;
     const save = () => this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith));
-    await settleActivity(engine, cache, this.engines.outbox(preset.id, account.id), save);
+    const moves = await this.transfers.journal(preset.id, account.id).list().catch(() => []);
+    await settleActivity(engine, cache, this.engines.outbox(preset.id, account.id), save, moves);
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
     const [x, pBal, cWei, waiting, xUtxos, pUtxos] = await Promise.all([
@@ -271,15 +273,16 @@ export class BalancesService {
  * Settles the activity's pending items (the outbox's by their fate, so a swallowed send is sent
  * again as the same bytes; the others by the node's state) and saves them with `save` before any
  * decided entry leaves the outbox. A send whose worker died before it was listed is listed from
- * its outbox entry.
+ * its outbox entry. `moves`: the account's move journal (a refused send's successor can be a
+ * move's export).
  */
-async function settleActivity(engine: WalletEngine, cache: AccountCache, outbox: Outbox, save: () => Promise<void>): Promise<void> {
+async function settleActivity(engine: WalletEngine, cache: AccountCache, outbox: Outbox, save: () => Promise<void>, moves: readonly TransferRecord[]): Promise<void> {
   const entries = await outbox.list();
   const listed = new Set(cache.activity.map((a) => a.txID));
   // A refused tx (voided: src/background/refused.ts) is listed only once it ran, or may have.
   for (const e of entries) if (!listed.has(e.txID) && !e.voided) addActivity(cache, { ...e.item, checking: true });
   const undecided = new Set(entries.map((e) => e.txID));
-  const isAccepted = (txID: string) => cache.activity.some((a) => a.txID === txID && a.status === 'accepted');
+  const successor = successors(cache.activity, moves);
   await settleOutbox(engine, outbox, async (settled) => {
     for (const e of entries) {
       // A refused tx listed again: it ran after all, or may have (followed as unclear).
@@ -303,7 +306,7 @@ async function settleActivity(engine: WalletEngine, cache: AccountCache, outbox:
       } else if (state === 'unclear') item.checking = true;
     }
     await save();
-  }, isAccepted);
+  }, successor);
 }
 
 /**

@@ -48,7 +48,8 @@ export class TransfersService {
     const stopped = (record: TransferRecord, error: unknown): void => this.notePaused(record.id, error);
     const delivery = this.delivery;
     const evmLine = delivery ? <T>(run: () => Promise<T>) => delivery.inNonceLine(account.id, run) : undefined;
-    return { runner: new TransferRunner(engine, journal, { checkpoint, stopped, ...(evmLine ? { evmLine } : {}) }), journal };
+    const exportSigned = delivery ? (signed: Parameters<Delivery['markReplacedByExport']>[2]) => delivery.markReplacedByExport(preset.id, account.id, signed) : undefined;
+    return { runner: new TransferRunner(engine, journal, { checkpoint, stopped, ...(evmLine ? { evmLine } : {}), ...(exportSigned ? { exportSigned } : {}) }), journal };
   }
 
   private notePaused(id: string, error: unknown): void {
