@@ -8,7 +8,6 @@ import { isEvmHash, type TxFate, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
-import type { Successor } from './refused.js';
 import { oneAtATime, type StorageArea, storedList } from './storage.js';
 
 export interface OutboxEntry {
@@ -144,6 +143,9 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
   throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction, and nothing it spends was spent: ${why}`);
 }
 
+/** What the wallet knows of a refused tx's successor (successors in src/background/refused.ts): accepted, a move's export still under way, or nothing. */
+export type Successor = 'accepted' | 'moving' | undefined;
+
 /**
  * accepted / failed: decided, out of the outbox (a refused tx that ran stays, marked, until the
  * next send is told); unclear: what it spends is gone, but not proven how (a refused one is listed
@@ -183,7 +185,8 @@ export async function settleOutbox(
         } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'accepted') {
           settled.set(entry.txID, 'replaced');
         } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'moving') {
-          // Its funds went to the move's export, accepted before the move's journal says so: looked at again later.
+          // Spent by the move's export (accepted before its journal says so), or by this tx itself
+          // (then the export fails): decided once the move is.
         } else if (fate === 'inputs-spent' || fate === 'processing') {
           settled.set(entry.txID, 'unclear');
           if (!entry.surfaced) surfaced.push(entry.txID);

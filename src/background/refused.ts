@@ -14,7 +14,7 @@ import type { ChainAlias } from '../core/node.js';
 import { evmTxNonce } from '../core/tx/c.js';
 import { decodeChainTx } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
-import type { Outbox, OutboxEntry } from './outbox.js';
+import type { Outbox, OutboxEntry, Successor } from './outbox.js';
 import type { TransferRecord } from './transfer-journal.js';
 
 /** The UTXOs an X/P tx spends, by ID. */
@@ -51,7 +51,7 @@ const onChain = (e: OutboxEntry, chain: ChainAlias, evm: boolean): boolean => e.
  * ran or may have; returns those that could still run, for the new send to conflict with.
  * `successor`: what the wallet knows of a successor (see {@link successors}). One whose funds are
  * gone while its successor is a move still under way stops the send once all the same: the
- * conservative side, for a moment at most on an honest node.
+ * conservative side, on an honest node only until the move's next run (a minute at most).
  */
 export async function settleRefused(
   engine: WalletEngine,
@@ -104,15 +104,14 @@ export function conflictsOf(live: readonly OutboxEntry[], chain: ChainAlias, tx:
   });
 }
 
-/** What the wallet knows of a refused tx's successor: accepted, a move's export still under way, or nothing. */
-export type Successor = 'accepted' | 'moving' | undefined;
-
 /**
  * What the wallet knows of its own txs as successors: accepted ones from Activity's cache and from
  * the move journal (a move's txs are only there); a move's export neither accepted nor failed is
- * 'moving'. Journal records damaged in storage are skipped.
+ * 'moving' for {@link MOVING_AT_MOST} after the move began (an honest node decides it in seconds;
+ * a node that keeps it "processing" must not keep a refused send out of Activity for good).
+ * Journal records damaged in storage are skipped.
  */
-export function successors(activity: readonly ActivityItem[], moves: readonly TransferRecord[]): (txID: string) => Successor {
+export function successors(activity: readonly ActivityItem[], moves: readonly TransferRecord[], now = Date.now()): (txID: string) => Successor {
   const accepted = new Set(activity.filter((a) => a.status === 'accepted').map((a) => a.txID));
   const moving = new Set<string>();
   for (const r of moves as readonly unknown[]) {
@@ -121,11 +120,14 @@ export function successors(activity: readonly ActivityItem[], moves: readonly Tr
     txs.forEach((t, i) => {
       if (!isRecord(t) || typeof t.txID !== 'string') return;
       if (t.accepted === true) accepted.add(t.txID);
-      else if (i === 0 && r.state !== 'failed') moving.add(t.txID);
+      else if (i === 0 && r.state !== 'failed' && typeof r.createdAt === 'number' && now - r.createdAt < MOVING_AT_MOST) moving.add(t.txID);
     });
   }
   return (txID) => (accepted.has(txID) ? 'accepted' : moving.has(txID) ? 'moving' : undefined);
 }
+
+/** How long after a move began its export may be 'moving' (see {@link successors}). */
+export const MOVING_AT_MOST = 10 * 60_000;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 

@@ -3,7 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 // (the same flows against the real node behind a lying proxy: test/integration/lying-node.test.ts).
 import { describe, expect, it } from 'vitest';
 import { Outbox, type OutboxEntry, outboxEntry, sendOnce, settleOutbox } from '../../src/background/outbox.js';
-import { conflictsOf, exportSpends, replacedByExport, settleRefused, successors } from '../../src/background/refused.js';
+import { conflictsOf, exportSpends, MOVING_AT_MOST, replacedByExport, settleRefused, successors } from '../../src/background/refused.js';
 import type { TransferRecord } from '../../src/background/transfer-journal.js';
 import { fromHex } from '../../src/core/bytes.js';
 import { buildCExport, signEvmTx } from '../../src/core/tx/c.js';
@@ -249,15 +249,18 @@ describe('refused sends (voided): kept until they ran or an accepted successor t
 
   it('what the wallet knows of a successor: accepted in Activity or the move journal, a move\'s export under way, damaged records skipped', () => {
     const moves = [
-      { state: 'export-signed', export: { txID: 'under way', accepted: false }, imports: [] },
-      { state: 'failed', export: { txID: 'failed move', accepted: false }, imports: [] },
-      { state: 'completed', export: { txID: 'moved', accepted: true }, imports: [{ txID: 'imported', accepted: true }] },
+      { state: 'export-signed', createdAt: 1_000, export: { txID: 'under way', accepted: false }, imports: [] },
+      { state: 'failed', createdAt: 1_000, export: { txID: 'failed move', accepted: false }, imports: [] },
+      { state: 'completed', createdAt: 1_000, export: { txID: 'moved', accepted: true }, imports: [{ txID: 'imported', accepted: true }] },
       null,
       { state: 'pending' },
       { state: 'export-signed', export: 'damaged', imports: 'damaged' },
     ] as unknown as TransferRecord[];
-    const successor = successors([{ ...item('sent'), status: 'accepted' }, item('pending send')], moves);
-    expect(['sent', 'pending send', 'under way', 'failed move', 'moved', 'imported', 'unknown'].map(successor)).toEqual(['accepted', undefined, 'moving', undefined, 'accepted', 'accepted', undefined]);
+    const names = ['sent', 'pending send', 'under way', 'failed move', 'moved', 'imported', 'unknown'];
+    const activity = [{ ...item('sent'), status: 'accepted' as const }, item('pending send')];
+    expect(names.map(successors(activity, moves, 1_000 + MOVING_AT_MOST - 1))).toEqual(['accepted', undefined, 'moving', undefined, 'accepted', 'accepted', undefined]);
+    // A node that keeps the export "processing" does not keep it 'moving' for good.
+    expect(successors(activity, moves, 1_000 + MOVING_AT_MOST)('under way')).toBeUndefined();
   });
 
   it('one whose funds a move\'s export under way took is not listed by a refresh until the move decided; a send is still stopped once', async () => {
