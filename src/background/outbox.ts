@@ -185,8 +185,8 @@ export async function settleOutbox(
         } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'accepted') {
           settled.set(entry.txID, 'replaced');
         } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'moving') {
-          // Spent by the move's export (accepted before its journal says so), or by this tx itself
-          // (then the export fails): decided once the move is.
+          // Spent by the move's export (accepted before its journal says so), or by something the
+          // node does not show (then the export fails): decided once the move is.
         } else if (fate === 'inputs-spent' || fate === 'processing') {
           settled.set(entry.txID, 'unclear');
           if (!entry.surfaced) surfaced.push(entry.txID);
