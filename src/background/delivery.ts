@@ -15,8 +15,8 @@ import type { AccountContext, AccountEngines } from './account-engines.js';
 import { type OutboxEntry, outboxEntry, sendOnce } from './outbox.js';
 import { conflictsOf, exportSpends, inputIds, replacedByExport, settleRefused, successors } from './refused.js';
 import { journalKey } from './account-cache.js';
-import { type StorageArea, storedList } from './storage.js';
-import type { TransferRecord } from './transfer-journal.js';
+import type { StorageArea } from './storage.js';
+import { TransferJournal, type TransferRecord } from './transfer-journal.js';
 
 type Target = Pick<AccountContext, 'engine' | 'preset' | 'account'>;
 type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes };
@@ -215,7 +215,7 @@ export class Delivery {
 
   /** The account's cross-chain moves (their journal). */
   private async moves(presetId: string, accountId: string): Promise<TransferRecord[]> {
-    return this.local ? storedList<TransferRecord>(this.local, journalKey(presetId, accountId), 'the transfer journal') : [];
+    return this.local ? new TransferJournal(this.local, journalKey(presetId, accountId)).list() : [];
   }
 
   // ---- refused sends ----

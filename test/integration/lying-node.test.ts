@@ -202,13 +202,19 @@ describe('a node that lies about a C-Chain send', () => {
     };
   }
 
-  it('a send the node "refused" but held: the retry takes its nonce, so when the node lets it go only one of the two runs', async () => {
+  /** A C-Chain send the node "refused" but holds (holdingNode); the node is honest afterwards. */
+  async function refusedButHeld() {
     const node = lyingNode();
-    const { bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 10_000, pollMs: 100 } });
+    const funded = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 10_000, pollMs: 100 } });
     const holder = holdingNode(node);
-    const refused = await send().catch((e: unknown) => e);
-    expect(refused).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/your next C-Chain send takes its place/) });
+    const refused = await funded.send().catch((e: unknown) => e);
     node.lies.clear();
+    return { ...funded, holder, refused };
+  }
+
+  it('a send the node "refused" but held: the retry takes its nonce, so when the node lets it go only one of the two runs', async () => {
+    const { bob, send, holder, refused } = await refusedButHeld();
+    expect(refused).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/your next C-Chain send takes its place/) });
     await send();
     expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
     // The held tx, let go now, carries a nonce the retry already used.
@@ -217,11 +223,8 @@ describe('a node that lies about a C-Chain send', () => {
   });
 
   it('a "refused" send the node lets go before the retry: the retry is stopped with that news, and it is listed as accepted', async () => {
-    const node = lyingNode();
-    const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 10_000, pollMs: 100 } });
-    const holder = holdingNode(node);
-    await expect(send()).rejects.toMatchObject({ code: 'tx-refused' });
-    node.lies.clear();
+    const { wallet, bob, send, holder, refused } = await refusedButHeld();
+    expect(refused).toMatchObject({ code: 'tx-refused' });
     const hash = (await holder.release()).result!;
     for (let i = 0; i < 100 && (await bob.engine.cBalanceWei()) === 0n; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
@@ -236,11 +239,8 @@ describe('a node that lies about a C-Chain send', () => {
   });
 
   it('a move from the C-Chain next takes its nonce: the held send then cannot run, is never listed as "may have gone through", and the next send goes out', async () => {
-    const node = lyingNode();
-    const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 10_000, pollMs: 100 } });
-    const holder = holdingNode(node);
-    await expect(send()).rejects.toMatchObject({ code: 'tx-refused' });
-    node.lies.clear();
+    const { wallet, bob, send, holder, refused } = await refusedButHeld();
+    expect(refused).toMatchObject({ code: 'tx-refused' });
     expect(await moveUntilDone(wallet, 'C', 'X', AVAX)).toBe('completed');
     expect((await holder.release()).error?.message).toMatch(/nonce too low/i);
     await wallet.balances.balancesRefresh();

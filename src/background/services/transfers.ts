@@ -15,7 +15,7 @@ import { avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
 import type { Session } from '../session.js';
 import type { PersistedState } from '../settings.js';
 import type { StorageArea } from '../storage.js';
-import { TransferJournal, type TransferRecord, TransferRunner } from '../transfer-journal.js';
+import { type RunnerHooks, TransferJournal, type TransferRecord, TransferRunner } from '../transfer-journal.js';
 
 export class TransfersService {
   #resuming: Promise<void> | null = null;
@@ -48,7 +48,7 @@ export class TransfersService {
     const stopped = (record: TransferRecord, error: unknown): void => this.notePaused(record.id, error);
     const delivery = this.delivery;
     const evmLine = delivery ? <T>(run: () => Promise<T>) => delivery.inNonceLine(account.id, run) : undefined;
-    const exportSigned = delivery ? (signed: Parameters<Delivery['markReplacedByExport']>[2]) => delivery.markReplacedByExport(preset.id, account.id, signed) : undefined;
+    const exportSigned: RunnerHooks['exportSigned'] = delivery ? (signed) => delivery.markReplacedByExport(preset.id, account.id, signed) : undefined;
     return { runner: new TransferRunner(engine, journal, { checkpoint, stopped, ...(evmLine ? { evmLine } : {}), ...(exportSigned ? { exportSigned } : {}) }), journal };
   }
 
