@@ -9,6 +9,7 @@ import { ownersOf } from '../core/codec/rules.js';
 import type { OutputOwners } from '../core/codec/types.js';
 import type { NodeClient } from '../core/node.js';
 import type { CurrentValidator } from '../core/node/validators.js';
+import { splitReward } from '../core/staking/reward.js';
 import { classifyRewardUtxos, rewardTxIdOf } from '../core/staking/rewards.js';
 import { makeOwners } from '../core/tx/context.js';
 import type { OwnerSet } from '../shared/messages.js';
@@ -94,8 +95,10 @@ async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
   }
   if (s.state !== 'active') return;
   if (s.kind === 'delegation') {
-    const d = input.withDelegators.get(s.nodeID)?.delegators?.find((x) => x.txID === s.txID);
-    if (d) see(s, d);
+    const v = input.withDelegators.get(s.nodeID);
+    const d = v?.delegators?.find((x) => x.txID === s.txID);
+    // The node lists a delegation's whole reward; its validator's fee comes off when it is paid.
+    if (v && d) see(s, { ...d, potentialReward: splitReward(d.potentialReward, v.delegationFee).delegator });
     else if (s.end === undefined || input.now >= s.end) s.state = 'finished';
     return;
   }
@@ -127,10 +130,10 @@ async function rewardsOf(s: StakeRecord, input: FollowInput, rewardTxID: string,
 /** Looks at the reward txs due; returns those decided since the last look. Mutates the records. */
 async function settle(s: StakeRecord, input: FollowInput): Promise<FoundReward[]> {
   const found: FoundReward[] = [];
-  const decide = async (rewardTxID: string, paidAt: number): Promise<boolean | undefined> => {
+  /** True: paid; false: aborted ('failed' to the engine); 'processing' or 'unknown': not decided yet (or never issued). */
+  const decide = async (rewardTxID: string, paidAt: number): Promise<boolean | 'processing' | 'unknown'> => {
     const state = await input.txState(rewardTxID);
-    // A reward tx the chain aborted is 'failed' to the engine; not yet issued or decided: undefined.
-    if (state !== 'accepted' && state !== 'failed') return undefined;
+    if (state !== 'accepted' && state !== 'failed') return state;
     const committed = state === 'accepted';
     const rewards = await rewardsOf(s, input, rewardTxID, committed, paidAt);
     s.rewards = [...s.rewards.filter((r) => r.txID !== rewardTxID), ...rewards];
@@ -146,16 +149,25 @@ async function settle(s: StakeRecord, input: FollowInput): Promise<FoundReward[]
         continue;
       }
       const committed = await decide(rewardTxIdOf('auto-renewed', s.txID, BigInt(end)), end);
-      if (committed === undefined) left.push(end);
-      else last = committed;
+      // The chain's time passes a staker's end only after its reward tx is decided: an end it has
+      // passed with no such tx was never a cycle's (a stepped guess: the validator was aborted, or
+      // its period changed, unseen), so it is not waited for.
+      if (committed === 'unknown' && end < input.now) continue;
+      if (typeof committed !== 'boolean') {
+        left.push(end);
+        continue;
+      }
+      last = committed;
+      // An aborted cycle removes the validator: no cycle follows it.
+      if (!committed) break;
     }
     s.cyclesToSettle = left;
-    if (s.state === 'finished' && left.length === 0 && s.settled === undefined) s.settled = last === false ? 'not-paid' : 'paid';
+    if (s.state === 'finished' && left.length === 0 && s.settled === undefined) s.settled = last === true ? 'paid' : 'not-paid';
     return found;
   }
   if (s.state !== 'finished' || s.settled !== undefined || s.end === undefined) return found;
   const committed = await decide(rewardTxIdOf(s.kind, s.txID), s.end);
-  if (committed !== undefined) s.settled = committed ? 'paid' : 'not-paid';
+  if (typeof committed === 'boolean') s.settled = committed ? 'paid' : 'not-paid';
   return found;
 }
 

@@ -41,7 +41,7 @@ export async function followAccountStakes(c: StakingContext, validators: readonl
       if (v) withDelegators.set(nodeID, v);
     }),
   );
-  const found = await followStakes(stakes, { node, hrp: c.engine.ctx.hrp, mine: c.mine, now: Number(c.now), validators, withDelegators, txState: (txID) => c.engine.txState('P', txID) });
+  const found = await followStakes(stakes, { node, hrp: c.engine.ctx.hrp, mine: c.mine, now: Number(c.chainTime), validators, withDelegators, txState: (txID) => c.engine.txState('P', txID) });
   const followed = new Map(stakes.map((s) => [s.txID, s]));
   await c.book.update((stored) => {
     // A stake recorded meanwhile (a send) stays; the ones looked at take what was found.

@@ -14,7 +14,7 @@ import { WalletError } from '../../src/core/errors.js';
 import { avaxBurned } from '../../src/core/fees.js';
 import type { AccountView, StakingSent } from '../../src/shared/messages.js';
 import { AVAX, localNetwork } from './fixture.js';
-import { freshBlsKey, freshNodeId, hex0x, nodeRpc, nodeTxBytes, pChainTime, pRpc } from './pvm-kit.js';
+import { freshBlsKey, freshNodeId, hex0x, nodeRpc, nodeTxBytes, nowOnP, pChainTime, pRpc } from './pvm-kit.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 /** The node's auto-renewed cycle: room for two config changes and a 20 s delegation inside it. */
@@ -90,6 +90,8 @@ describe('staking through the wallet service on the Helicon node', () => {
   let delegationTxID: string;
   let delegationEnd: number;
   let delegationFee: bigint;
+  /** The delegation's reward as My stakes showed it while active. */
+  let expectedReward: string;
   let delegatorBalance: bigint;
   let plainTxID: string;
 
@@ -103,7 +105,7 @@ describe('staking through the wallet service on the Helicon node', () => {
   it('reads the network’s rules: minimum stakes from the node, the 20 s minimums the test node runs with', async () => {
     const params = await validator.wallet.staking.stakingParams();
     expect(params).toMatchObject({ minValidatorStake: (2_000n * AVAX).toString(), minDelegatorStake: (25n * AVAX).toString(), minDelegationFee: 20_000, minDelegationSeconds: 20, minValidationSeconds: 20, maxWeightFactor: 5, uptimeRequirement: 90 });
-    expect(Math.abs(params.chainTime - Number(await pChainTime()))).toBeLessThan(5);
+    expect(Math.abs(params.chainTime - Number(await nowOnP()))).toBeLessThan(5);
   });
 
   it('adds the node itself as an auto-renewed validator: its key from its info API, every rule checked first, the reviewed fee burned', async () => {
@@ -170,7 +172,7 @@ describe('staking through the wallet service on the Helicon node', () => {
     expect(list.validators[0]!.nodeID, 'first by score').toBe(ownNode.nodeID);
     expect((await validator.wallet.staking.stakingValidators({ filter: { nodeID: ownNode.nodeID } })).validators[0]!.yours).toBe(true);
 
-    const now = Number(await pChainTime());
+    const now = Number(await nowOnP());
     delegationEnd = now + DELEGATION + 3;
     const pick = await staking.stakingPick({ amount: (25n * AVAX).toString(), end: delegationEnd });
     expect(pick.validator.nodeID).toBe(ownNode.nodeID);
@@ -195,21 +197,31 @@ describe('staking through the wallet service on the Helicon node', () => {
     delegationTxID = sent.txID;
     delegationFee = BigInt(review.fee);
 
-    // What the node expects to pay (priced at the chain time it was accepted) is what the stakes show.
+    // What the node expects to pay (priced at the chain time it was accepted, before the validator's
+    // 3%) less the validator's fee is what the stakes show; the reward paid at the end is checked against it.
     const [v] = (await pRpc<{ validators: { delegators: { txID: string; potentialReward: string }[] }[] }>('platform.getCurrentValidators', { nodeIDs: [ownNode.nodeID] })).validators;
-    const potential = v!.delegators.find((d) => d.txID === delegationTxID)!.potentialReward;
-    expect(Number(BigInt(potential) - total)).toBeLessThanOrEqual(0);
+    const potential = BigInt(v!.delegators.find((d) => d.txID === delegationTxID)!.potentialReward);
+    expect(Number(potential - total)).toBeLessThanOrEqual(0);
+    expectedReward = ((potential * 970_000n) / 1_000_000n).toString();
     const mine = await staking.stakingMine();
-    expect(mine.stakes).toEqual([expect.objectContaining({ txID: delegationTxID, kind: 'delegation', state: 'active', nodeID: ownNode.nodeID, amount: base.amount, end: delegationEnd, unlocksAt: delegationEnd, potentialReward: potential, byWallet: true })]);
-    expect(mine.totals).toEqual({ staked: base.amount, potentialReward: potential, rewardsPaid: '0' });
+    expect(mine.stakes).toEqual([expect.objectContaining({ txID: delegationTxID, kind: 'delegation', state: 'active', nodeID: ownNode.nodeID, amount: base.amount, end: delegationEnd, unlocksAt: delegationEnd, potentialReward: expectedReward, byWallet: true })]);
+    expect(mine.totals).toEqual({ staked: base.amount, potentialReward: expectedReward, rewardsPaid: '0' });
     const validatorSide = await validator.wallet.staking.stakingMine();
     expect(validatorSide.stakes[0]).toMatchObject({ txID: autoRenewedTxID, delegatorCount: 1 });
   });
 
-  it('validates a fresh NodeID for a fixed period with its BLS key given directly', async () => {
+  it('validates a fresh NodeID for a fixed period with its BLS key given directly, its length counted from the next block, not an idle chain’s last', async () => {
     const bls = freshBlsKey();
-    const end = Number(await pChainTime()) + 25;
-    const params = { nodeID: formatNodeId(freshNodeId()), publicKey: hex0x(bls.publicKey), proofOfPossession: hex0x(bls.proofOfPossession), amount: (2_000n * AVAX).toString(), end, delegationFee: 20_000 };
+    const base = { nodeID: formatNodeId(freshNodeId()), publicKey: hex0x(bls.publicKey), proofOfPossession: hex0x(bls.proofOfPossession), amount: (2_000n * AVAX).toString(), delegationFee: 20_000 };
+    // The chain's last block is 8 s old or more: 22 s from it is under the 20 s minimum from the
+    // next block, which takes the node's clock. Refused unsigned, not by the node.
+    const lastBlock = await until('the P-Chain idle for 8 s', async () => {
+      const [chain, wall] = [await pChainTime(), BigInt(Math.floor(Date.now() / 1000))];
+      return wall - chain >= 8n ? chain : undefined;
+    });
+    await refusedWith(validator.wallet.staking.stakingEstimateValidation({ ...base, end: Number(lastBlock) + 22 }), 'end', /^A validation must last at least 20 seconds; this one would last 1[0-4] seconds/);
+    const end = Number(await nowOnP()) + 25;
+    const params = { ...base, end };
     const review = await validator.wallet.staking.stakingEstimateValidation(params);
     expect(review.arrives[0]).toMatchObject({ what: 'stake', at: end });
     const sent = await validator.wallet.staking.stakingValidate({ ...params, maxFee: review.fee });
@@ -228,6 +240,7 @@ describe('staking through the wallet service on the Helicon node', () => {
     const rewardTxID = rewardValidatorTxId(delegationTxID);
     expect(await pRpc('platform.getTxStatus', { txID: rewardTxID })).toMatchObject({ status: 'Committed' });
     const [paid] = await nodeRewardAmounts(delegationTxID);
+    expect(paid!.toString(), 'paid as My stakes expected').toBe(expectedReward);
     expect(finished.rewards).toEqual([{ txID: rewardTxID, stakeTxID: delegationTxID, nodeID: ownNode.nodeID, kind: 'delegation', amount: paid!.toString(), paidAt: delegationEnd, to: delegator.account.pAddress }]);
     expect(finished.totals).toMatchObject({ staked: '0', rewardsPaid: paid!.toString() });
     // The node's reward UTXO is the delegator's, at the index after the tx's outputs and stake.

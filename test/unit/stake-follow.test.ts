@@ -43,10 +43,12 @@ const validator = (patch: Partial<CurrentValidator>): CurrentValidator => ({
 describe('following stakes', () => {
   it('moves a sent stake to active once committed, or to failed when refused; nothing is asked of a stake still pending', async () => {
     const stakes = [record({ txID: 'a', state: 'pending', end: 1795583300 }), record({ txID: 'b', state: 'pending' }), record({ txID: 'c', state: 'pending' })];
-    const chain = input({ a: 'accepted', b: 'failed' }, {}, { withDelegators: new Map([[NODE, validator({ delegators: [{ txID: 'a', nodeID: NODE, start: 1795583100n, end: 1795583300n, weight: 25n, potentialReward: 99n }] })]]) });
+    // Recorded: the node listed this 25 AVAX delegation's reward as 7,087 nAVAX; its validator keeps 3%.
+    const chain = input({ a: 'accepted', b: 'failed' }, {}, { withDelegators: new Map([[NODE, validator({ delegators: [{ txID: 'a', nodeID: NODE, start: 1795582892n, end: 1795583012n, weight: 25n, potentialReward: 7_087n }] })]]) });
     await followStakes(stakes, chain);
     expect(stakes.map((s) => s.state)).toEqual(['active', 'failed', 'pending']);
-    expect(stakes[0]).toMatchObject({ start: 1795583100, end: 1795583300, potentialReward: '99' });
+    // What the delegator is paid (the next test's reward UTXO: 6,874), not the node's whole reward.
+    expect(stakes[0]).toMatchObject({ start: 1795582892, end: 1795583012, potentialReward: '6874' });
     expect(hasOpenStakes(stakes)).toBe(true);
   });
 
@@ -80,16 +82,36 @@ describe('following stakes', () => {
     expect(found.map((f) => f.rewardTxID)).toEqual([first]);
     expect(stakes[0]).toMatchObject({ state: 'active', start: 1795583192, end: 1795583492, amount: '2000000708961', cyclesToSettle: [] });
     expect(stakes[0]!.rewards.map((r) => [r.kind, r.amount])).toEqual([['validation', '708748'], ['delegation-fees', '213']]);
-    // Not seen for two cycles, then seen in a later one: both cycles in between are looked at.
+    // Not seen for two cycles, then seen in a later one: both cycles in between are looked at, and
+    // one whose reward tx is not decided yet (the chain's time at its end) waits for the next look.
+    const cycle = (end: number) => rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(end));
     const later = validator({ start: 1795584092n, end: 1795584392n });
-    const chain = input({}, {}, { now: 1795584100, validators: [later] });
-    await followStakes(stakes, chain);
-    expect(stakes[0]!.cyclesToSettle).toEqual([1795583492, 1795583792, 1795584092]);
-    // Gone from the list after its end: its last cycle is settled, then it is finished.
-    const gone = input({}, {}, { now: 1795584400 });
-    await followStakes(stakes, gone);
-    expect(stakes[0]).toMatchObject({ state: 'finished', cyclesToSettle: [1795583492, 1795583792, 1795584092, 1795584392] });
+    const chain = input({ [cycle(1795583492)]: 'accepted', [cycle(1795583792)]: 'accepted' }, {}, { now: 1795584092, validators: [later] });
+    const between = await followStakes(stakes, chain);
+    expect(between.map((f) => f.rewardTxID)).toEqual([cycle(1795583492), cycle(1795583792)]);
+    expect(stakes[0]!.cyclesToSettle).toEqual([1795584092]);
+    // Gone from the list after its end: its last cycles are settled, then it is finished.
+    const ended = { [cycle(1795584092)]: 'accepted', [cycle(1795584392)]: 'processing' } as const;
+    await followStakes(stakes, input(ended, {}, { now: 1795584400 }));
+    expect(stakes[0]).toMatchObject({ state: 'finished', cyclesToSettle: [1795584392] });
     expect(stakes[0]!.settled).toBeUndefined();
+    await followStakes(stakes, input({ ...ended, [cycle(1795584392)]: 'accepted' }, {}, { now: 1795584400 }));
+    expect(stakes[0]).toMatchObject({ state: 'finished', cyclesToSettle: [], settled: 'paid' });
+  });
+
+  it('an auto-renewed validator aborted at a cycle’s end and looked at cycles later is settled not paid; the cycles it never had are not waited for', async () => {
+    const end = 1795583492;
+    const stakes = [record({ txID: AUTO_TX, kind: 'auto-renewed', start: 1795583192, end, nextPeriod: 300, restakeShares: 0, delegationFeeOwner: { addresses: [ME], threshold: 1 } })];
+    // Gone from the list three cycles later: the validator was removed at `end` (uptime too low).
+    const chain = input({ [rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(end))]: 'failed' }, {}, { now: end + 950 });
+    await followStakes(stakes, chain);
+    expect(stakes[0]).toMatchObject({ state: 'finished', cyclesToSettle: [], settled: 'not-paid' });
+    expect(hasOpenStakes(stakes)).toBe(false);
+    // Its period changed unseen: the stepped cycle ends the chain's time has passed with no reward
+    // tx are dropped; the one it did have (and the validator's leaving) settles it.
+    const changed = [record({ txID: AUTO_TX, kind: 'auto-renewed', start: 1795583192, end, nextPeriod: 300 })];
+    await followStakes(changed, input({ [rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(end))]: 'accepted' }, {}, { now: end + 950 }));
+    expect(changed[0]).toMatchObject({ state: 'finished', cyclesToSettle: [], settled: 'paid' });
   });
 
   it('counts in the balance only what the account staked itself and is still locked, with when it comes back', () => {

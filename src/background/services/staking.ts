@@ -34,7 +34,13 @@ const NODE_KEY_TIMEOUT_MS = 10_000;
 /** The selected account at work on staking: its engine, the network's rules, chain time, its P addresses. */
 export interface StakingContext extends AccountContext {
   rules: StakingRules;
-  /** P-Chain time, Unix seconds. */
+  /** The P-Chain's last block time, Unix seconds: what the chain has done (stakes followed by it). */
+  chainTime: bigint;
+  /**
+   * Unix seconds a stake sent now counts from: the node checks its length from its next block's
+   * time, its own clock or its last block's if later (an idle chain's last block can be minutes
+   * old), so the later of the last block's time and this computer's clock.
+   */
   now: bigint;
   /** The account's P addresses; `pAddress` the first, where its stakes and rewards go by default. */
   mine: ReadonlySet<string>;
@@ -68,10 +74,13 @@ export class StakingService {
     const { engine, preset, account } = ctx;
     const [timestamp, min] = await Promise.all([engine.node.platform.getTimestamp(), engine.node.platform.getMinStake()]);
     const addresses = engine.addresses('P');
+    const chainTime = BigInt(Math.floor(Date.parse(timestamp) / 1000));
+    const wallClock = BigInt(Math.floor(Date.now() / 1000));
     return {
       ...ctx,
       rules: { ...stakingRulesFor(engine.ctx.networkID), ...min },
-      now: BigInt(Math.floor(Date.parse(timestamp) / 1000)),
+      chainTime,
+      now: chainTime > wallClock ? chainTime : wallClock,
       mine: new Set(addresses),
       pAddress: addresses[0]!,
       book: this.book(preset.id, account.id),
