@@ -7,7 +7,7 @@ import { utxoId } from './codec/ids.js';
 import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { cb58Encode, formatAddress } from './encoding.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signedSlots, signExternalTx, spentFingerprint } from './external-tx.js';
-import { NodeResponseError, WalletError } from './errors.js';
+import { InsufficientFundsError, NodeResponseError, WalletError } from './errors.js';
 import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
 import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE } from './fee-limits.js';
@@ -70,6 +70,15 @@ export class TxFailedError extends WalletError {
 export type TxState = 'accepted' | 'failed' | 'processing' | 'unknown';
 /** A signed tx's fate: the node's word checked against what the tx spends and creates (txFate). */
 export type TxFate = Exclude<TxState, 'unknown'> | 'not-seen' | 'inputs-spent';
+
+/** One import of funds waiting in atomic memory, built, not signed. */
+export interface WaitingImport {
+  to: ChainAlias;
+  from: ChainAlias;
+  built: BuiltTx;
+  /** nAVAX of AVAX it takes out of atomic memory (before its fee). */
+  avax: bigint;
+}
 
 export interface WaitingFunds {
   to: ChainAlias;
@@ -592,12 +601,13 @@ export class WalletEngine {
 
   /**
    * Funds waiting in atomic memory for this wallet (owned by its X/P keys or its EVM key's
-   * C-bech32 address), per destination and source chain: what a one-click import would bring in.
+   * C-bech32 address), per destination and source chain, but what the txs in `leave` exported (a
+   * move's own): what a one-click import would bring in.
    */
-  async waitingFunds(): Promise<WaitingFunds[]> {
+  async waitingFunds(leave: ReadonlySet<string> = new Set()): Promise<WaitingFunds[]> {
     const found = await Promise.all(
       CHAIN_PAIRS.map(async ([to, from]) => {
-        const utxos = await this.atomicSpendable(to, from);
+        const utxos = (await this.atomicSpendable(to, from)).filter((u) => !leave.has(cb58Encode(u.utxo.txID)));
         // AVAX only: another asset's units are not nAVAX (an X import brings them in all the same).
         const avax = utxos.filter((u) => equalBytes(u.utxo.assetID, this.ctx.avaxAssetID));
         return { to, from, utxoCount: utxos.length, amount: avax.reduce((s, u) => s + u.amount, 0n) };
@@ -607,16 +617,39 @@ export class WalletEngine {
   }
 
   /**
-   * Imports everything waiting in atomic memory, on every chain, but what the txs in `leave`
-   * exported (a running move imports its own); returns the accepted imports.
+   * Builds (does not sign) the imports of everything waiting in atomic memory, on every chain, but
+   * what the txs `leaveOf` names exported. `leaveOf` is asked once every chain's atomic memory has
+   * been read: a move journals its export before sending it, so a journal read then knows every
+   * export seen. Funds too small to pay their own import are listed, not built.
    */
+  async buildWaitingImports(leaveOf: () => Promise<ReadonlySet<string>> = async () => new Set()): Promise<{ imports: WaitingImport[]; tooSmall: WaitingFunds[] }> {
+    const read = await Promise.all(CHAIN_PAIRS.map(async ([to, from]) => ({ to, from, utxos: await this.atomicSpendable(to, from) })));
+    const leave = await leaveOf();
+    const imports: WaitingImport[] = [];
+    const tooSmall: WaitingFunds[] = [];
+    for (const { to, from, utxos } of read) {
+      const waiting = utxos.filter((u) => !leave.has(cb58Encode(u.utxo.txID)));
+      if (waiting.length === 0) continue;
+      try {
+        for (const built of await this.importsOf(to, from, provenFirst(waiting))) imports.push({ to, from, built, avax: this.avaxIn(built) });
+      } catch (e) {
+        if (!(e instanceof InsufficientFundsError)) throw e;
+        const avax = waiting.filter((u) => equalBytes(u.utxo.assetID, this.ctx.avaxAssetID));
+        tooSmall.push({ to, from, utxoCount: waiting.length, amount: avax.reduce((t, u) => t + u.amount, 0n) });
+      }
+    }
+    return { imports, tooSmall };
+  }
+
+  /** nAVAX of AVAX a built import takes out of atomic memory (before its fee). */
+  avaxIn(built: BuiltTx): bigint {
+    return built.spent.reduce((t, u) => t + (equalBytes(u.assetID, this.ctx.avaxAssetID) && u.output.kind === 'TransferOutput' ? u.output.amount : 0n), 0n);
+  }
+
+  /** Imports everything waiting in atomic memory but what the txs in `leave` exported; returns the accepted imports. */
   async importAllWaiting(leave: ReadonlySet<string> = new Set()): Promise<Issued[]> {
     const imported: Issued[] = [];
-    for (const { to, from } of await this.waitingFunds()) {
-      const utxos = (await this.atomicSpendable(to, from)).filter((u) => !leave.has(cb58Encode(u.utxo.txID)));
-      if (utxos.length === 0) continue;
-      for (const b of await this.importsOf(to, from, provenFirst(utxos))) imported.push(await this.issueAndWait(b));
-    }
+    for (const i of (await this.buildWaitingImports(async () => leave)).imports) imported.push(await this.issueAndWait(i.built));
     return imported;
   }
 

@@ -203,6 +203,21 @@ export interface MintRightView {
   addresses: string[];
 }
 
+/**
+ * One import "Import now" would make, built as it would be signed: of funds no move is bringing in,
+ * or (`moveID`) a move's own, left waiting because its import costs more than was approved then.
+ */
+export interface WaitingImportView {
+  from: ChainName;
+  to: ChainName;
+  /** nAVAX of AVAX taken out of atomic memory, before the fee (which it pays). */
+  amount: Amount;
+  fee: Amount;
+  /** It also brings in assets other than AVAX (X-Chain only). */
+  otherAssets: boolean;
+  moveID?: string;
+}
+
 export interface TransferView {
   id: string;
   from: ChainName;
@@ -313,7 +328,10 @@ export interface WalletRequests extends StakingRequests, TokenRequests {
     result: { exportFee: Amount; importFee: Amount; maxAmount: Amount };
   };
   'transfers.list': { params: Record<string, never>; result: { transfers: TransferView[] } };
-  'transfers.importWaiting': { params: Record<string, never>; result: { txIDs: string[] } };
+  /** What "Import now" would import, and its fees: built, nothing signed. `tooSmall`: waiting funds that cannot pay their own import. */
+  'transfers.estimateImportWaiting': { params: Record<string, never>; result: { imports: WaitingImportView[]; fee: Amount; tooSmall: WaitingFundsView[] } };
+  /** Imports what transfers.estimateImportWaiting listed; `maxFee`: the most all its fees may cost, as the review showed. */
+  'transfers.importWaiting': { params: { maxFee: Amount }; result: { txIDs: string[] } };
 
   'activity.list': { params: Record<string, never>; result: { items: ActivityItem[] } };
 

@@ -359,7 +359,8 @@ export const REQUEST_VALIDATORS: Validators = {
   'transfers.start': transferParams,
   'transfers.estimate': transferEstimateParams,
   'transfers.list': none,
-  'transfers.importWaiting': none,
+  'transfers.estimateImportWaiting': none,
+  'transfers.importWaiting': (params) => ({ maxFee: amount(record(params, '', ['maxFee']).maxFee, 'maxFee', U64_MAX, false) }),
 
   ...STAKING_VALIDATORS,
 

@@ -332,8 +332,10 @@ describe('the provider against the real node', () => {
     expect((await client.waitForTx('X', sent.txID, { timeoutMs: 30_000, pollMs: 100 })).accepted).toBe(true);
     const atomic = await client.getAllUtxos('P', [account.pAddress], { sourceChain: 'X' });
     expect(atomic.utxos.some((u) => cb58Encode(u.txID) === sent.txID)).toBe(true);
-    const imported = await bg.wallet.transfers.transfersImportWaiting();
-    expect(imported.txIDs.length).toBeGreaterThan(0);
+    const review = await bg.wallet.transfers.transfersEstimateImportWaiting();
+    expect(review.imports).toEqual([expect.objectContaining({ from: 'X', to: 'P', amount: (1n * AVAX).toString(), fee: review.fee, otherAssets: false })]);
+    const imported = await bg.wallet.transfers.transfersImportWaiting({ maxFee: review.fee });
+    expect(imported.txIDs).toHaveLength(1);
   });
 
   it('signs a message in the Avalanche format with the X key', async () => {

@@ -19,6 +19,7 @@ import type { SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import { VaultLockedError } from '../vault.js';
 import { type TransferRecord, transferActivity } from '../transfer-journal.js';
+import { movingExports } from '../waiting-imports.js';
 import type { Preset, NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
@@ -133,7 +134,8 @@ export class BalancesService {
       engine.balances('X'),
       engine.balances('P'),
       engine.cBalanceWei(),
-      engine.waitingFunds(),
+      // A move under way imports its own export; a parked one's funds are listed (Import now takes them).
+      engine.waitingFunds(movingExports(moves)),
       engine.utxos('X'),
       engine.utxos('P'),
     ]);

@@ -2,7 +2,7 @@
 // import of funds waiting in atomic memory. The journal and the runner that never strand funds are
 // in src/background/transfer-journal.ts; this service opens them for the selected account.
 import { WEI_PER_NAVAX } from '../../core/amount.js';
-import type { WalletEngine } from '../../core/engine.js';
+import type { Issued, WalletEngine } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
 import type { ChainAlias } from '../../core/node.js';
 import { buildPExport } from '../../core/tx/p.js';
@@ -16,6 +16,7 @@ import type { Session } from '../session.js';
 import type { PersistedState } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import { type RunnerHooks, TransferJournal, type TransferRecord, TransferRunner } from '../transfer-journal.js';
+import { feeOf, importPlan, planFee, planView } from '../waiting-imports.js';
 
 export class TransfersService {
   #resuming: Promise<void> | null = null;
@@ -39,7 +40,7 @@ export class TransfersService {
     return new TransferJournal(this.local, journalKey(networkId, accountId));
   }
 
-  private async runner(): Promise<{ runner: TransferRunner; journal: TransferJournal }> {
+  private async runner(): Promise<{ runner: TransferRunner; journal: TransferJournal; engine: WalletEngine; preset: { id: string }; account: { id: string } }> {
     const { engine, preset, account } = await this.engines.open();
     const journal = this.journal(preset.id, account.id);
     const checkpoint = (): void => {
@@ -49,7 +50,8 @@ export class TransfersService {
     const delivery = this.delivery;
     const evmLine = delivery ? <T>(run: () => Promise<T>) => delivery.inNonceLine(account.id, run) : undefined;
     const exportSigned: RunnerHooks['exportSigned'] = delivery ? (signed) => delivery.markReplacedByExport(preset.id, account.id, signed) : undefined;
-    return { runner: new TransferRunner(engine, journal, { checkpoint, stopped, ...(evmLine ? { evmLine } : {}), ...(exportSigned ? { exportSigned } : {}) }), journal };
+    const hooks: RunnerHooks = { checkpoint, stopped, ...(evmLine ? { evmLine } : {}), ...(exportSigned ? { exportSigned } : {}) };
+    return { runner: new TransferRunner(engine, journal, hooks), journal, engine, preset, account };
   }
 
   private notePaused(id: string, error: unknown): void {
@@ -165,18 +167,52 @@ export class TransfersService {
     return this.#resuming;
   }
 
-  async transfersImportWaiting() {
+  /** What "Import now" would import (src/background/waiting-imports.ts), built, nothing signed. */
+  async transfersEstimateImportWaiting() {
     const { engine, preset, account } = await this.engines.open();
-    // A running move imports its own export's funds; this imports everything else.
-    const running = await this.journal(preset.id, account.id).unfinished();
-    const imported = await engine.importAllWaiting(new Set(running.flatMap((r) => (r.export ? [r.export.txID] : []))));
-    await this.engines.caches.update(preset.id, account.id, (c) => {
-      // A refresh while the imports ran may have taken one's outputs for funds received: it is the import.
-      const ids = new Set(imported.map((i) => i.txID));
-      c.activity = c.activity.filter((a) => !(ids.has(a.txID) && a.kind === 'receive'));
-      for (const i of imported) addActivity(c, { txID: i.txID, chain: i.chain, kind: 'import', status: 'accepted', fee: i.fee.toString(), createdAt: Date.now() });
-    });
-    return { txIDs: imported.map((i) => i.txID) };
+    return planView(engine, await importPlan(engine, this.journal(preset.id, account.id), (id) => !this.#running.has(id)));
+  }
+
+  /**
+   * Imports what the review listed, if its fees are still at most `maxFee`: the funds no move
+   * brings in at once; each parked move by its own run, its approved maximum raised to its export
+   * fee plus the import fee just reviewed. The parked moves are taken from the runs meanwhile.
+   */
+  async transfersImportWaiting(p: P<'transfers.importWaiting'>) {
+    const { runner, journal, engine, preset, account } = await this.runner();
+    const taken: string[] = [];
+    try {
+      const plan = await importPlan(engine, journal, (id) => this.claim(id) && taken.push(id) > 0);
+      const fee = planFee(plan);
+      if (fee > BigInt(p.maxFee)) {
+        throw new WalletError('fee-above-approved', `the imports would cost ${fee} nAVAX in fees now, above the ${p.maxFee} nAVAX approved: nothing was signed; review them again`);
+      }
+      const imported: Issued[] = [];
+      for (const i of plan.plain) imported.push(await engine.issueAndWait(i.built));
+      await this.engines.caches.update(preset.id, account.id, (c) => {
+        // A refresh while the imports ran may have taken one's outputs for funds received: it is the import.
+        const ids = new Set(imported.map((i) => i.txID));
+        c.activity = c.activity.filter((a) => !(ids.has(a.txID) && a.kind === 'receive'));
+        for (const i of imported) addActivity(c, { txID: i.txID, chain: i.chain, kind: 'import', status: 'accepted', fee: i.fee.toString(), createdAt: Date.now() });
+      });
+      const txIDs = imported.map((i) => i.txID);
+      for (const { record, built } of plan.moves) {
+        record.maxFee = (BigInt(record.export!.fee) + feeOf(built)).toString();
+        record.updatedAt = Date.now();
+        await journal.put(record);
+        try {
+          const done = await this.track(runner.run(record));
+          this.#paused.delete(record.id);
+          if (done.state === 'completed') txIDs.push(...done.imports.map((i) => i.txID));
+        } catch (e) {
+          // Left as its run leaves it (the Move list says why); the next run goes on from there.
+          this.notePaused(record.id, e);
+        }
+      }
+      return { txIDs };
+    } finally {
+      for (const id of taken) this.#running.delete(id);
+    }
   }
 }
 

@@ -2,11 +2,8 @@
 // network's AVAX is marked verified; every other asset shows its ID. Refresh state always shown.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { useAction, useCall } from '../api.js';
 import { AssetLabel } from '../components/AssetLabel.js';
-import { FormError } from '../components/Field.js';
 import {
-  AVAX_DECIMALS,
   chainLabel,
   formatAgo,
   formatClock,
@@ -22,6 +19,7 @@ import { WEI_PER_NAVAX } from '../../core/amount.js';
 import type { AccountView, AssetBalanceView, BalancesView, ChainName, Selection } from '../../shared/messages.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
+import { WaitingFunds } from '../components/WaitingFunds.js';
 
 const CHAINS: ChainName[] = ['X', 'P', 'C'];
 
@@ -197,35 +195,6 @@ export function totalAvaxWei(view: BalancesView): bigint {
     sum += b.denomination === WEI_DECIMALS ? totalOf(b) : totalOf(b) * WEI_PER_NAVAX;
   }
   return sum;
-}
-
-/** `selection`: the account and network shown, which the import is bound to (see RequestMessage.selection). */
-export function WaitingFunds({ view, selection, onRefresh }: { view: BalancesView; selection: Selection | undefined; onRefresh: () => void }) {
-  const call = useCall();
-  const action = useAction();
-  const [done, setDone] = useState<number | null>(null);
-  if (view.waiting.length === 0) return null;
-  const importAll = async () => {
-    const r = await action.run(() => call('transfers.importWaiting', {}, selection));
-    if (r) {
-      setDone(r.txIDs.length);
-      onRefresh();
-    }
-  };
-  return (
-    <section class="waiting" aria-label="Funds waiting to be imported">
-      {view.waiting.map((w) => (
-        <p key={`${w.from}-${w.to}`}>
-          {formatValue(w.amount, AVAX_DECIMALS, 'AVAX')} waiting in atomic memory: exported from the {chainLabel(w.from)}, not yet imported to the {chainLabel(w.to)}.
-        </p>
-      ))}
-      <button type="button" class="primary" disabled={action.busy} onClick={() => void importAll()}>
-        {action.busy ? 'Importing…' : 'Import now'}
-      </button>
-      {done !== null && <p role="status">Imported in {done} transaction{done === 1 ? '' : 's'}.</p>}
-      <FormError error={action.error} />
-    </section>
-  );
 }
 
 export function Home(p: HomeProps) {

@@ -15,7 +15,7 @@ import { maxOf, useEstimate } from '../fees.js';
 import { WEI_PER_NAVAX } from '../../core/amount.js';
 import { AVAX_DECIMALS, chainLabel, formatClock, formatValue, shortenId, units } from '../format.js';
 import type { BalancesView, ChainName, Selection, TransferView } from '../../shared/messages.js';
-import { WaitingFunds } from './Home.js';
+import { WaitingFunds } from '../components/WaitingFunds.js';
 
 const CHAINS: ChainName[] = ['X', 'P', 'C'];
 const POLL_MS = 2000;
@@ -52,7 +52,9 @@ function MovePaused({ t, nodeDown }: { t: TransferView; nodeDown: boolean }) {
       <p>
         {waitsForNode
           ? `Paused — waiting for the node to answer${t.paused ? ` (since ${formatClock(t.paused.since)})` : ''}. The move continues by itself when it does; nothing is lost meanwhile.`
-          : 'Waiting for the chain — the move continues by itself.'}
+          : t.paused?.code === 'fee-above-approved'
+            ? 'Waiting — its import now costs more than you approved. It is tried again every minute within the fee you approved; or import it now below, reviewing the new fee first.'
+            : 'Waiting for the chain — the move continues by itself.'}
       </p>
       <ErrorDetail detail={detail || undefined} />
     </div>

@@ -1,12 +1,15 @@
 // Moves between chains on the Move screen, each through its review: X→C, C→P and P→X until
 // "Imported" with exact totals; an X→P move paused while the node is down that finishes by itself
 // once the node is back; and an X→P move whose import is held at the proxy while the background
-// is stopped: the same signed import lands once after the restart.
+// is stopped: the same signed import lands once after the restart. And funds someone else exported
+// to the wallet, imported through Import now's review.
 import { expect } from 'vitest';
 import { txId } from '../../../src/core/codec/ids.js';
-import { fromApiHex } from '../../../src/core/encoding.js';
+import { fromApiHex, parseAddress } from '../../../src/core/encoding.js';
+import { makeOwners } from '../../../src/core/tx/context.js';
+import { buildXExport } from '../../../src/core/tx/x.js';
 import { shortenId } from '../../../src/popup/format.js';
-import { localNetwork, WEI_PER_NAVAX } from '../../integration/fixture.js';
+import { genesisEngine, localNetwork, WEI_PER_NAVAX } from '../../integration/fixture.js';
 import { within } from '../harness.js';
 import { amountText, parseAmount, typedAmount } from './amounts.js';
 import type { PopupDriver } from './driver.js';
@@ -20,6 +23,7 @@ const MOVE_C_TO_P = 600_000_000n;
 const MOVE_P_TO_X = 250_000_000n;
 const MOVE_X_TO_P_PAUSED = 300_000_000n;
 const MOVE_X_TO_P = 400_000_000n;
+const EXPORTED_BY_OTHERS = 200_000_000n;
 const TRANSFER = '[data-testid="transfer"]';
 
 /** Runs IN THE PAGE: what the newest move on the Move screen (first in the list) shows. */
@@ -190,4 +194,36 @@ export async function importAcrossBackgroundStop(run: UiRun): Promise<void> {
   } finally {
     await stopped.release();
   }
+}
+
+/**
+ * Funds someone else exported to the wallet (the genesis key, X-Chain → the wallet's P address)
+ * wait in atomic memory: Home lists them; Import now reviews the import (what it takes out, its
+ * fee, what arrives) and nothing is imported before Confirm; the totals follow from the fee shown.
+ */
+export async function importWaitingReviewed(run: UiRun): Promise<void> {
+  const { ui, expected } = run;
+  const net = await localNetwork();
+  const genesis = await genesisEngine();
+  const me = makeOwners([parseAddress(`P${run.xAddress.slice(1)}`).bytes]);
+  await genesis.issueAndWait(buildXExport({ ctx: net.ctx, pool: await genesis.spendable('X'), changeOwners: genesis.changeOwners, destination: 'P', amount: EXPORTED_BY_OTHERS, to: me }));
+  await ui.openTab('Home');
+  await ui.click({ button: 'Refresh balances' }, 30_000);
+  const section = 'section[aria-label="Funds waiting to be imported"]';
+  const amount = `${amountText(EXPORTED_BY_OTHERS, 9)} AVAX`;
+  await ui.waitText({ css: `${section} p` }, `${amount} waiting in atomic memory: exported from the X-Chain, not yet imported to the P-Chain.`, 30_000);
+  await ui.click({ button: 'Import now' });
+  await ui.find({ heading: 'Review the import' });
+  const fee = parseAmount(await ui.textOf({ testid: 'import-fees' }), 9);
+  expect(fee).toBeGreaterThan(0n);
+  expect(await ui.textOf({ testid: 'import-1' })).toBe(`${amount} out of atomic memory; fee ${amountText(fee, 9)} AVAX; arrives ${amountText(EXPORTED_BY_OTHERS - fee, 9)} AVAX in your P-Chain account`);
+  await ui.audit('Import review');
+  await ui.screenshot('import-review');
+  // Nothing is imported before Confirm.
+  expect((await net.client.getAllUtxos('P', [`P${run.xAddress.slice(1)}`], { sourceChain: 'X' })).utxos).toHaveLength(1);
+  await ui.click({ button: 'Confirm and import' });
+  await ui.waitText({ css: `${section} [role="status"]` }, 'Imported in 1 transaction.', 60_000);
+  expected.P += EXPORTED_BY_OTHERS - fee;
+  await ui.expectHomeTotals(expected);
+  expect((await net.client.getAllUtxos('P', [`P${run.xAddress.slice(1)}`], { sourceChain: 'X' })).utxos).toHaveLength(0);
 }

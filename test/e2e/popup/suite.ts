@@ -10,7 +10,7 @@ import { PopupDriver } from './driver.js';
 import type { BrowserUnderTest, UiRun } from './run.js';
 import { assetStudio } from './steps-assets.js';
 import { idleLockWithPopupOpen, lockAfterBackgroundStop, screenshotsLightAndDark } from './steps-lock.js';
-import { importAcrossBackgroundStop, movesAround, pausedWhileNodeDown } from './steps-moves.js';
+import { importAcrossBackgroundStop, importWaitingReviewed, movesAround, pausedWhileNodeDown } from './steps-moves.js';
 import { nodeStopsThenHangs } from './steps-node.js';
 import { activityAfterAccountSwitch, reviewRefusedAfterSwitchElsewhere, sendC, sendX } from './steps-send.js';
 import { addNodeAndReceive, auditEveryScreen, createWallet, funded, restoreFromPhrase, unprovenUtxo } from './steps-wallet.js';
@@ -71,6 +71,7 @@ export function describePopupUi(browser: BrowserUnderTest, options: { idleLock: 
     step('sends AVAX on the C-Chain through Send → Review → Confirm; accepted, balance down by amount + the fee paid; Activity lists it and the moves', () => sendC(run));
     step('an X→P move is paused while the node is down ("waiting for the node", since when) and finishes by itself once the node is back: the same import, once', () => pausedWhileNodeDown(run), 240_000);
     step('X→P move with the background stopped between export and import: the same signed import is sent again and lands once', () => importAcrossBackgroundStop(run));
+    step('funds another wallet exported to this one: Home lists them; Import now reviews the import, its fee and what arrives, and imports only on Confirm', () => importWaitingReviewed(run));
     step('with the background stopped mid-session, still unlocked; a lock made elsewhere is followed by the open popup; the header locks; a wrong password is refused, the right one unlocks', () => lockAfterBackgroundStop(run));
     if (options.idleLock) step('the idle lock fires while the popup stays open and polls on its own (its polls are not activity)', () => idleLockWithPopupOpen(run));
     step('screenshots of every screen in light and dark, at popup size and in a tab (CI artifacts)', () => screenshotsLightAndDark(run));

@@ -55,6 +55,16 @@ describe('Move', () => {
     );
     expect(screen.getByTestId('transfer-paused').dataset.reason).toBe('waiting');
     cleanup();
+    // Its import costs more than was approved: it says so, and where to finish it at the new fee.
+    render(
+      <ul>
+        <TransferProgress t={{ ...base, state: 'export-accepted', paused: { code: 'fee-above-approved', message: 'above the approved maximum', since } }} />
+      </ul>,
+    );
+    expect(screen.getByTestId('transfer-paused').querySelector('p')?.textContent).toBe(
+      'Waiting — its import now costs more than you approved. It is tried again every minute within the fee you approved; or import it now below, reviewing the new fee first.',
+    );
+    cleanup();
     // The popup's own view of the node (the banner's) pauses it too, with no reason from the background yet.
     render(
       <ul>

@@ -1,0 +1,82 @@
+// "Import now": what it imports and what that costs. Funds waiting in atomic memory that no
+// unfinished move exported are imported in as few txs as it takes; a move left waiting at
+// 'export-accepted' by no run (its import cost more than was approved, or it waits for its next
+// run) is imported by its own run, at the fee the user now reviews. A move a run is advancing, or
+// whose import is signed, is left alone: two imports of one UTXO would race. docs/architecture.md.
+import { equalBytes } from '../core/bytes.js';
+import type { WaitingFunds, WaitingImport, WalletEngine } from '../core/engine.js';
+import { InsufficientFundsError } from '../core/errors.js';
+import type { BuiltTx } from '../core/tx/built.js';
+import type { ChainName, WaitingFundsView, WaitingImportView } from '../shared/messages.js';
+import type { TransferJournal, TransferRecord } from './transfer-journal.js';
+
+export interface ParkedMove {
+  /** As read once the move was taken for this plan. */
+  record: TransferRecord;
+  built: BuiltTx[];
+}
+
+export interface ImportPlan {
+  plain: WaitingImport[];
+  moves: ParkedMove[];
+  tooSmall: WaitingFunds[];
+}
+
+/**
+ * Builds (signs nothing) what "Import now" would import. `take(id)`: whether a parked move may be
+ * imported by this plan (importWaiting takes it from the runs for its duration; the estimate only
+ * asks whether a run holds it). The journal is read after atomic memory: a move journals its export
+ * before sending it, so every export seen there is known to be a move's.
+ */
+export async function importPlan(engine: WalletEngine, journal: TransferJournal, take: (id: string) => boolean): Promise<ImportPlan> {
+  let unfinished: TransferRecord[] = [];
+  const { imports, tooSmall } = await engine.buildWaitingImports(async () => {
+    unfinished = await journal.unfinished();
+    return new Set(unfinished.flatMap((r) => (r.export ? [r.export.txID] : [])));
+  });
+  const moves: ParkedMove[] = [];
+  for (const r of unfinished) {
+    if (r.state !== 'export-accepted' || !r.export || !take(r.id)) continue;
+    // Read again once taken: a run may have moved it on meanwhile.
+    const record = await journal.get(r.id);
+    if (record?.state !== 'export-accepted' || !record.export) continue;
+    try {
+      const built = await engine.buildImports(record.to, record.from, record.export.txID);
+      if (built.length > 0) moves.push({ record, built });
+    } catch (e) {
+      if (!(e instanceof InsufficientFundsError)) throw e;
+      tooSmall.push({ to: record.to, from: record.from, utxoCount: 1, amount: BigInt(record.amount) });
+    }
+  }
+  return { plain: imports, moves, tooSmall };
+}
+
+export const feeOf = (built: readonly BuiltTx[]): bigint => built.reduce((t, b) => t + b.fee, 0n);
+
+/** Every fee the plan would pay, in nAVAX. */
+export function planFee(plan: ImportPlan): bigint {
+  return feeOf(plan.plain.map((i) => i.built)) + plan.moves.reduce((t, m) => t + feeOf(m.built), 0n);
+}
+
+/** The plan as the review shows it: each import, what it takes out of atomic memory and its fee. */
+export function planView(engine: WalletEngine, plan: ImportPlan): { imports: WaitingImportView[]; fee: string; tooSmall: WaitingFundsView[] } {
+  const otherAssets = (b: BuiltTx) => b.spent.some((u) => !equalBytes(u.assetID, engine.ctx.avaxAssetID));
+  const view = (from: string, to: string, built: readonly BuiltTx[], moveID?: string): WaitingImportView => ({
+    from: from as ChainName,
+    to: to as ChainName,
+    amount: built.reduce((t, b) => t + engine.avaxIn(b), 0n).toString(),
+    fee: feeOf(built).toString(),
+    otherAssets: built.some(otherAssets),
+    ...(moveID !== undefined ? { moveID } : {}),
+  });
+  return {
+    imports: [...plan.plain.map((i) => view(i.from, i.to, [i.built])), ...plan.moves.map((m) => view(m.record.from, m.record.to, m.built, m.record.id))],
+    fee: planFee(plan).toString(),
+    tooSmall: plan.tooSmall.map((f) => ({ from: f.from as ChainName, to: f.to as ChainName, amount: f.amount.toString(), utxoCount: f.utxoCount })),
+  };
+}
+
+/** The exports whose funds a refresh does not list as waiting: those of moves under way, whose own imports bring them in. */
+export function movingExports(records: readonly TransferRecord[]): Set<string> {
+  return new Set(records.filter((r) => r.state === 'export-signed' || r.state === 'import-signed').flatMap((r) => (r.export ? [r.export.txID] : [])));
+}

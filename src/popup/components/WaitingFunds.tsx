@@ -1,0 +1,93 @@
+// Funds waiting in atomic memory (exported, not yet imported) and "Import now": a review of each
+// import it would make (what it takes out, its fee, what arrives), then Confirm. A move that waited
+// for a higher import fee than was approved is finished by it, at the fee shown here.
+import { Fragment } from 'preact';
+import { useState } from 'preact/hooks';
+import { useAction, useCall } from '../api.js';
+import { AVAX_DECIMALS, chainLabel, formatValue } from '../format.js';
+import type { BalancesView, Selection, WalletRequests } from '../../shared/messages.js';
+import { AmountText } from './AmountText.js';
+import { FormError } from './Field.js';
+import { Review } from './Review.js';
+
+type Plan = WalletRequests['transfers.estimateImportWaiting']['result'];
+
+const avax = (value: string | bigint, testid?: string) => <AmountText value={value} denomination={AVAX_DECIMALS} symbol="AVAX" digits={AVAX_DECIMALS} {...(testid ? { testid } : {})} />;
+
+function planFacts(plan: Plan) {
+  const facts = plan.imports.map((i, n) => ({
+    term: `${n + 1}. ${chainLabel(i.from)} → ${chainLabel(i.to)}${i.moveID ? ' (a move’s import)' : ''}`,
+    testid: `import-${n + 1}`,
+    value: (
+      <Fragment>
+        {avax(i.amount)} out of atomic memory; fee {avax(i.fee)}; arrives {avax(BigInt(i.amount) - BigInt(i.fee))} in your {chainLabel(i.to)} account
+        {i.otherAssets ? ', with the other assets waiting there' : ''}
+      </Fragment>
+    ),
+  }));
+  return [...facts, { term: 'Fees in all', value: avax(plan.fee, 'import-fees') }];
+}
+
+/** `selection`: the account and network shown, which the import is bound to (see RequestMessage.selection). */
+export function WaitingFunds({ view, selection, onRefresh }: { view: BalancesView; selection: Selection | undefined; onRefresh: () => void }) {
+  const call = useCall();
+  const action = useAction();
+  const [plan, setPlan] = useState<Plan | null>(null);
+  const [done, setDone] = useState<number | null>(null);
+  if (view.waiting.length === 0 && plan === null && done === null) return null;
+  const review = async () => {
+    setDone(null);
+    const r = await action.run(() => call('transfers.estimateImportWaiting', {}));
+    if (r) setPlan(r);
+  };
+  const importAll = async () => {
+    const r = await action.run(() => call('transfers.importWaiting', { maxFee: plan!.fee }, selection));
+    if (r) {
+      setPlan(null);
+      setDone(r.txIDs.length);
+      onRefresh();
+    }
+  };
+  const tooSmall = plan?.tooSmall.map((f) => `${formatValue(f.amount, AVAX_DECIMALS, 'AVAX')} from the ${chainLabel(f.from)} to the ${chainLabel(f.to)} is less than its import fee: it stays waiting.`) ?? [];
+  if (plan && plan.imports.length > 0) {
+    return (
+      <Review
+        level={2}
+        title="Review the import"
+        facts={planFacts(plan)}
+        note={[...tooSmall, 'Each import takes its fee from what it brings in. Nothing is signed before you confirm.'].join(' ')}
+        error={action.error}
+        detail={action.detail}
+        busy={action.busy}
+        busyText="Importing…"
+        confirmLabel="Confirm and import"
+        onEdit={() => {
+          setPlan(null);
+          action.clear();
+        }}
+        onConfirm={() => void importAll()}
+      />
+    );
+  }
+  return (
+    <section class="waiting" aria-label="Funds waiting to be imported">
+      {view.waiting.map((w) => (
+        <p key={`${w.from}-${w.to}`}>
+          {formatValue(w.amount, AVAX_DECIMALS, 'AVAX')} waiting in atomic memory: exported from the {chainLabel(w.from)}, not yet imported to the {chainLabel(w.to)}.
+        </p>
+      ))}
+      {plan && (
+        <p role="status">
+          {tooSmall.length > 0 ? tooSmall.join(' ') : 'Nothing to import now: what waits belongs to a move under way, which imports it itself.'}
+        </p>
+      )}
+      {view.waiting.length > 0 && (
+        <button type="button" class="primary" disabled={action.busy} onClick={() => void review()}>
+          {action.busy ? 'Looking…' : 'Import now'}
+        </button>
+      )}
+      {done !== null && <p role="status">Imported in {done} transaction{done === 1 ? '' : 's'}.</p>}
+      <FormError error={action.error} detail={action.detail} />
+    </section>
+  );
+}
