@@ -211,15 +211,20 @@ export class SiteEvm {
       // Exactly the approved fields (the bytes the user was shown): nothing is re-estimated after the user said yes.
       const request = evmRequestOf(t);
       const signed = await this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signEvmTx(request, secret));
-      if (payload.requester && request.to !== '') await this.deps.wallet.noteSiteCall(payload.requester, request.to);
+      // A call is counted for the site's later approvals once it went out, not when it was refused.
+      const noteCall = async () => {
+        if (payload.requester && request.to !== '') await this.deps.wallet.noteSiteCall(payload.requester, request.to);
+      };
       if (payload.activity) {
         // The Avalanche C-Chain: kept in the outbox, so a lost answer never becomes a second payment.
         const item: ActivityItem = { txID: signed.hash, chain: 'C', kind: 'send', status: 'pending', amount: t.value, createdAt: Date.now(), ...(request.to ? { to: request.to } : {}), ...payload.item };
         await this.deps.wallet.sendSiteTx(payload.accountId, { chain: 'C', txID: signed.hash, signedBytes: fromHex(signed.rawTx.slice(2)) }, item);
+        await noteCall();
         return signed.hash;
       }
       const hash = await this.conn.eth(payload.rpcUrl).sendRawTransaction(signed.rawTx);
       if (hash.toLowerCase() !== signed.hash.toLowerCase()) throw new WalletError('node-response', `the node reports hash ${hash} for transaction ${signed.hash}`);
+      await noteCall();
       return signed.hash;
     })) as string;
   }

@@ -137,7 +137,13 @@ export class SiteGate {
       });
       promise.catch(() => undefined);
       this.#unlockWait = { promise, reject, waiters: 0 };
-      await this.openWindow();
+      try {
+        await this.openWindow();
+      } catch (e) {
+        // No window, so no unlock to wait for: later requests try to open one again.
+        reject(e as ProviderError);
+        throw e;
+      }
     }
     const wait = this.#unlockWait;
     if (!wait) return;

@@ -60,7 +60,8 @@ export class SiteTokens {
       };
     }, async (payload) => {
       if (payload.kind !== 'watch-asset') throw new Error('payload mismatch');
-      await this.deps.wallet.watchToken(payload.accountId, call.site.origin, payload.address);
+      // Credited to the frame that asked (its own approval named it), not the page around it.
+      await this.deps.wallet.watchToken(payload.accountId, requesterOf(call.site), payload.address);
       return true;
     })) as boolean;
   }

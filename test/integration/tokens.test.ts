@@ -33,8 +33,8 @@ let accountKey: Uint8Array;
 let networkId: string;
 let nextId = 0;
 
-async function request(method: string, params?: unknown): Promise<unknown> {
-  const r = await bg.provider.handle({ channel: PROVIDER_CHANNEL, requestId: `t-${++nextId}`, method, ...(params !== undefined ? { params } : {}) }, SITE);
+async function request(method: string, params?: unknown, site: Site = SITE): Promise<unknown> {
+  const r = await bg.provider.handle({ channel: PROVIDER_CHANNEL, requestId: `t-${++nextId}`, method, ...(params !== undefined ? { params } : {}) }, site);
   if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
   return r.result;
 }
@@ -269,6 +269,12 @@ describe('C-Chain tokens on the node', () => {
     expect(last()).toMatchObject({ kind: 'watch-asset', token: { address: other, symbol: 'OTH', decimals: 6, listed: false }, siteSymbol: 'USDC', siteDecimals: 18, imageIgnored: true });
     expect((await bg.wallet.tokens.tokensList()).tokens.find((t) => t.address === other)).toMatchObject({ addedBy: SITE.origin, symbol: 'OTH', balance: '5' });
     await expect(request('wallet_watchAsset', { type: 'ERC721', options: { address: other } })).rejects.toMatchObject({ code: -32602 });
+    // Asked by a frame of another origin in the page: credited to the frame its approval named.
+    const widget: Site = { ...SITE, frameOrigin: 'https://widget.example' };
+    await request('eth_requestAccounts', [], widget);
+    const third = await deploy('TestToken', ['Third Coin', 'THR', 5n]);
+    expect(await request('wallet_watchAsset', { type: 'ERC20', options: { address: third } }, widget)).toBe(true);
+    expect((await bg.wallet.tokens.tokensList()).tokens.find((t) => t.address === third)).toMatchObject({ addedBy: 'https://widget.example' });
   }, 120_000);
 
   /**

@@ -26,7 +26,7 @@ import { ACCOUNT } from './site-account.js';
 
 const SITE: Site = { origin: 'https://dapp.example' };
 
-function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?: boolean; siteNetwork?: () => Promise<never> } = {}) {
+function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?: boolean | (() => boolean); siteNetwork?: () => Promise<never> } = {}) {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
@@ -47,7 +47,7 @@ function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?
     sessionArea: stores.session,
     openApprovalWindow: async () => {
       windows++;
-      if (options.windowFails) throw new Error('no window');
+      if (typeof options.windowFails === 'function' ? options.windowFails() : options.windowFails) throw new Error('no window');
     },
     ...(options.fetch ? { fetch: options.fetch } : {}),
     notifyPages: () => {
@@ -309,6 +309,18 @@ describe('what the review found', () => {
     const t = setup({ windowFails: true });
     expect((await errorOf(t.call('eth_requestAccounts'))).code).toBe(-32603);
     expect(await t.approvals.list()).toEqual([]);
+  });
+
+  it('locked, a window that cannot open leaves no unlock wait behind: the next request opens one again', async () => {
+    let fails = true;
+    const t = setup({ unlocked: false, windowFails: () => fails });
+    expect((await errorOf(t.call('eth_requestAccounts'))).code).toBe(-32603);
+    fails = false;
+    const next = t.call('eth_requestAccounts', [], { origin: 'https://news.example' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(t.windows()).toBe(2);
+    t.provider.cancelWaits();
+    expect((await errorOf(next)).code).toBe(4001);
   });
 
   it('wallet_addEthereumChain contacts the RPC only after the user approved it, and adds nothing it does not serve', async () => {

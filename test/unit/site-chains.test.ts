@@ -95,6 +95,20 @@ describe('wallet_addEthereumChain', () => {
     expect(await t.approvals.list()).toEqual([]);
   });
 
+  it('two sites adding one chain ID with different RPCs, both approved: the first stays; the second is refused, nothing changed', async () => {
+    const t = setup();
+    const shop = t.call('wallet_addEthereumChain', [TEST_CHAIN], SHOP);
+    const news = t.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, rpcUrls: ['https://rpc.news.example/'] }], NEWS);
+    // Both add questions are in the window before either is answered.
+    for (let i = 0; i < 200 && (await t.approvals.list()).length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    for (const pending of await t.approvals.list()) await t.approvals.decide(pending.id, true);
+    await t.answerNext(true);
+    expect(await shop).toEqual({ ok: true, result: null });
+    expect(await news).toMatchObject({ ok: false, error: { code: -32603, message: expect.stringContaining('was added meanwhile with another RPC address; nothing was changed') } });
+    expect((await t.sites.chains()).chains).toEqual([expect.objectContaining({ chainId: '42', rpcUrl: 'https://rpc.test.example/v1' })]);
+    expect(await t.chainOf(SHOP)).toBe('0x2a');
+  });
+
   it('add, then switch: only the asking site is on the new chain; another site still sees its own, and is not told anything', async () => {
     const t = setup();
     await t.pages.remember(1, 0, SHOP);
