@@ -25,7 +25,7 @@ export interface OwnerView extends OwnerSet {
 
 /** The network's staking rules the wallet checks before signing (docs/staking.md). */
 export interface StakingParamsView {
-  /** P-Chain time now. */
+  /** When a stake sent now counts from: the later of the P-Chain's last block time and the computer's clock. */
   chainTime: UnixSeconds;
   minValidatorStake: Amount;
   /** The most a validator may weigh: its own stake plus every delegation to it. */
@@ -168,6 +168,8 @@ export interface AutoRenewReview {
   /** The end of the current cycle, when the change applies. */
   takesEffect: UnixSeconds;
   authority: OwnerView;
+  /** The P address the fee is paid from. */
+  from: string;
   fee: Amount;
 }
 

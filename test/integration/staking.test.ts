@@ -148,8 +148,16 @@ describe('staking through the wallet service on the Helicon node', () => {
     const staking = validator.wallet.staking;
     await refusedWith(staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 5, restakeShares: 0 }), 'period', /^A cycle must last at least 20 seconds/);
     const change = await staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000 });
-    expect(change).toMatchObject({ nodeID: ownNode.nodeID, current: { period: CYCLE, restakeShares: 500_000 }, next: { period: 30, restakeShares: 250_000 }, takesEffect: cycleEnd, authority: { addresses: [validator.account.pAddress], yours: true } });
+    expect(change).toMatchObject({ nodeID: ownNode.nodeID, current: { period: CYCLE, restakeShares: 500_000 }, next: { period: 30, restakeShares: 250_000 }, takesEffect: cycleEnd, authority: { addresses: [validator.account.pAddress], yours: true }, from: validator.account.pAddress });
     await expectBurned(await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000, maxFee: change.fee }), change.fee);
+    expect((await pRpc<{ validators: unknown[] }>('platform.getCurrentValidators', { nodeIDs: [ownNode.nodeID] })).validators).toEqual([expect.objectContaining({ nextPeriod: '30', autoCompoundRewardShares: '250000' })]);
+
+    // Stopped, it can still be resumed while the current cycle runs.
+    const pause = await staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 0, restakeShares: 0 });
+    await expectBurned(await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 0, restakeShares: 0, maxFee: pause.fee }), pause.fee);
+    const resume = await staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000 });
+    expect(resume.current).toEqual({ period: 0, restakeShares: 0 });
+    await expectBurned(await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000, maxFee: resume.fee }), resume.fee);
     expect((await pRpc<{ validators: unknown[] }>('platform.getCurrentValidators', { nodeIDs: [ownNode.nodeID] })).validators).toEqual([expect.objectContaining({ nextPeriod: '30', autoCompoundRewardShares: '250000' })]);
 
     const stop = await staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 0, restakeShares: 0 });

@@ -297,6 +297,7 @@ export class StakingService {
       next: { period: p.period, restakeShares: p.restakeShares },
       takesEffect: Number(v.end),
       authority: ownerView(apiOwnerSet(a), c.mine),
+      from: c.pAddress,
       fee: built.fee.toString(),
     };
     return { c, built, review };

@@ -9,7 +9,7 @@ import { Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import type { PlainError } from '../errors.js';
 import { AVAX_DECIMALS } from '../format.js';
-import { csvFileName, durationText, parsePercent, periodChoices, sharesText, unixText } from '../staking.js';
+import { csvFileName, durationText, ownerText, parsePercent, periodChoices, sharesText, unixText } from '../staking.js';
 import { shortNode } from './StakeValidators.js';
 import type { Selection } from '../../shared/messages.js';
 import type { AutoRenewReview, MyStakeView, StakingParamsView, StakingSent } from '../../shared/messages-staking.js';
@@ -65,8 +65,11 @@ function CsvExport() {
 /** A change of an auto-renewed validator's next cycles: period (or stop) and restaked share → review → confirm. */
 function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeView; params: StakingParamsView; selection: Selection | undefined; onDone: () => void }) {
   const call = useCall();
-  const periods = periodChoices(params.minValidationSeconds, params.maxStakeSeconds);
-  const [period, setPeriod] = useState('0');
+  // The current cycle length is offered (and chosen) as it is, even when it is none of the usual ones.
+  const current = stake.autoRenew?.nextPeriod ?? 0;
+  const usual = periodChoices(params.minValidationSeconds, params.maxStakeSeconds);
+  const periods = current > 0 && !usual.some((c) => c.seconds === current) ? [{ label: `${durationText(current)} (as now)`, seconds: current }, ...usual] : usual;
+  const [period, setPeriod] = useState(() => String(Math.max(0, periods.findIndex((c) => c.seconds === current))));
   const [restake, setRestake] = useState(() => sharesText(stake.autoRenew?.restakeShares ?? 0).replace('%', ''));
   const [review, setReview] = useState<AutoRenewReview | null>(null);
   const [sent, setSent] = useState<StakingSent | null>(null);
@@ -97,6 +100,8 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
           { term: 'Now', value: cycle(review.current) },
           { term: 'From the next cycle', value: cycle(review.next) },
           { term: 'Takes effect', value: unixText(review.takesEffect) },
+          { term: 'May change or stop it', value: ownerText(review.authority) },
+          { term: 'Fee paid from', value: review.from, mono: true },
           { term: 'Network fee', value: <AmountText digits={AVAX_DECIMALS} value={review.fee} denomination={AVAX_DECIMALS} symbol="AVAX" /> },
         ]}
         error={failure?.text}
@@ -144,7 +149,8 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
 
 function StakeItem({ s, params, selection, onChanged }: { s: MyStakeView; params: StakingParamsView; selection: Selection | undefined; onChanged: () => void }) {
   const [changing, setChanging] = useState(false);
-  const canChange = s.kind === 'auto-renewed' && s.state === 'active' && s.autoRenew !== undefined && s.autoRenew.nextPeriod > 0;
+  // Stopped, it may still be resumed until the current cycle ends (the node takes a new period until then).
+  const canChange = s.kind === 'auto-renewed' && s.state === 'active' && s.autoRenew !== undefined;
   return (
     <li class="tx-row" data-testid="my-stake">
       <div class="tx-top">

@@ -1,0 +1,86 @@
+// @vitest-environment happy-dom
+// My stakes: changing an auto-renewed validator's next cycles. A stopped one may be resumed until
+// its cycle ends; the current cycle length is offered as it is; the review says who may change
+// it and which address pays the fee.
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StakeMine } from '../../../src/popup/screens/StakeMine.js';
+import type { AutoRenewReview, MyStakeView, StakingParamsView } from '../../../src/shared/messages-staking.js';
+import { fakeBackground, renderWith } from './fake-background.js';
+
+afterEach(cleanup);
+
+const ME = 'P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p';
+const PARAMS: StakingParamsView = {
+  chainTime: 1_795_583_200,
+  minValidatorStake: '2000000000000',
+  maxValidatorStake: '3000000000000000',
+  minDelegatorStake: '25000000000',
+  minDelegationFee: 20_000,
+  minDelegationSeconds: 20,
+  minValidationSeconds: 20,
+  maxStakeSeconds: 365 * 86_400,
+  maxWeightFactor: 5,
+  uptimeRequirement: 90,
+};
+
+function autoRenewed(txID: string, nextPeriod: number): MyStakeView {
+  return {
+    txID,
+    kind: 'auto-renewed',
+    state: 'active',
+    nodeID: `NodeID-${txID}`,
+    amount: '2000000000000',
+    start: 1_795_583_100,
+    end: 1_795_583_400,
+    unlocksAt: null,
+    rewardOwner: { addresses: [ME], threshold: 1, yours: true },
+    autoRenew: { nextPeriod, restakeShares: 500_000 },
+    byWallet: true,
+  };
+}
+
+function show(stakes: MyStakeView[]) {
+  const asked: unknown[] = [];
+  const bg = fakeBackground({
+    'staking.mine': () => ({ chainTime: PARAMS.chainTime, stakes, rewards: [], totals: { staked: '0', potentialReward: '0', rewardsPaid: '0' } }),
+    'staking.estimateAutoRenew': (p: { txID: string; period: number; restakeShares: number }): AutoRenewReview => {
+      asked.push(p);
+      return {
+        txID: p.txID,
+        nodeID: `NodeID-${p.txID}`,
+        current: { period: 0, restakeShares: 0 },
+        next: { period: p.period, restakeShares: p.restakeShares },
+        takesEffect: 1_795_583_400,
+        authority: { addresses: [ME], threshold: 1, yours: true },
+        from: ME,
+        fee: '12691',
+      };
+    },
+  });
+  renderWith(bg, <StakeMine params={PARAMS} selection={undefined} listKey="k" />);
+  return asked;
+}
+
+describe('My stakes: auto-renewal', () => {
+  it('a stopped validator can be resumed before its cycle ends; the review names the authority and the paying address', async () => {
+    const asked = show([autoRenewed('stopped', 0)]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Change auto-renewal of NodeID-stopped' }));
+    const next = screen.getByLabelText('Next cycles') as HTMLSelectElement;
+    expect(next.selectedOptions[0]!.textContent).toBe('Shortest: 20 seconds');
+    fireEvent.click(screen.getByRole('button', { name: 'Review the change' }));
+    const review = await screen.findByRole('region', { name: 'Review the change' });
+    expect(asked).toEqual([{ txID: 'stopped', period: 20, restakeShares: 500_000 }]);
+    expect(within(review).getByText('May change or stop it').nextElementSibling!.textContent).toBe(`${ME} — yours`);
+    expect(within(review).getByText('Fee paid from').nextElementSibling!.textContent).toBe(ME);
+  });
+
+  it('keeps the current cycle length chosen, even one that is none of the usual lengths, when only the restaked share changes', async () => {
+    const asked = show([autoRenewed('odd', 45)]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Change auto-renewal of NodeID-odd' }));
+    expect((screen.getByLabelText('Next cycles') as HTMLSelectElement).selectedOptions[0]!.textContent).toBe('45 seconds (as now)');
+    fireEvent.input(screen.getByLabelText('Rewards restaked (%)'), { target: { value: '25' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Review the change' }));
+    await waitFor(() => expect(asked).toEqual([{ txID: 'odd', period: 45, restakeShares: 250_000 }]));
+  });
+});
