@@ -22,6 +22,8 @@ const UNLOCK_POLL_MS = 300;
 const UNLOCK_WAIT_MS = 10 * 60_000;
 /** Requests that may wait for an unlock at once; more are refused (a page cannot pile them up). */
 const MAX_UNLOCK_WAITERS = 20;
+/** Of those, at most this many from one site (its registrable domain): one page cannot take every place. */
+const MAX_UNLOCK_WAITERS_PER_SITE = 5;
 /** After the user closed the approval window, sites that had requests in it wait this long. */
 const CLOSED_COOLDOWN_MS = 30_000;
 /** Approval requests a site may make before it is connected; every other one needs a connection. */
@@ -104,6 +106,11 @@ export class SiteGate {
     if (this.deps.session.isUnlocked()) return;
     this.checkCooldown(site);
     const requester = requesterOf(site);
+    const key = limitKeyOf(site);
+    const fromSite = [...this.#unlockWaiters].reduce((n, [r, count]) => (registrableDomain(r) === key ? n + count : n), 0);
+    if (fromSite >= MAX_UNLOCK_WAITERS_PER_SITE) {
+      throw new ProviderError(Code.resourceUnavailable, `${key} already has ${MAX_UNLOCK_WAITERS_PER_SITE} requests waiting for the wallet to be unlocked`);
+    }
     this.#unlockWaiters.set(requester, (this.#unlockWaiters.get(requester) ?? 0) + 1);
     try {
       await this.waitForUnlock();

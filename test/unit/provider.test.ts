@@ -311,6 +311,17 @@ describe('what the review found', () => {
     expect(await t.approvals.list()).toEqual([]);
   });
 
+  it('locked, one site (its subdomains together) holds at most 5 of the places waiting for the unlock; another site still gets one', async () => {
+    const t = setup({ unlocked: false });
+    const flood = Array.from({ length: 5 }, (_, i) => t.call('eth_requestAccounts', [], { origin: `https://x${i}.evil.example` }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await errorOf(t.call('eth_requestAccounts', [], { origin: 'https://x9.evil.example' }))).toMatchObject({ code: -32002, message: expect.stringContaining('evil.example already has 5 requests waiting') });
+    const shop = t.call('eth_requestAccounts', [], { origin: 'https://shop.example' });
+    await new Promise((r) => setTimeout(r, 20));
+    t.provider.cancelWaits();
+    for (const r of [...flood, shop]) expect((await errorOf(r)).code).toBe(4001);
+  });
+
   it('locked, a window that cannot open leaves no unlock wait behind: the next request opens one again', async () => {
     let fails = true;
     const t = setup({ unlocked: false, windowFails: () => fails });
