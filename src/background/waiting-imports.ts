@@ -1,9 +1,10 @@
 // "Import now": what it imports and what that costs. Funds waiting in atomic memory that no
 // unfinished move exported are imported in as few txs as it takes; a move left waiting at
-// 'export-accepted' by no run (its import cost more than was approved, or it waits for its next
-// run) is imported by its own run, at the fee the user now reviews. A move a run is advancing, or
-// whose import is signed, is left alone: two imports of one UTXO would race. docs/architecture.md.
-import { equalBytes } from '../core/bytes.js';
+// 'export-accepted' by no run (its import cost more than was approved, failed too often, or it
+// waits for its next run) is imported by its own run, with the import the user reviews. A move a
+// run is advancing, or whose import is signed, is left alone: two imports of one UTXO would race.
+// What is signed is what was reviewed (TransfersService keeps the plan). docs/architecture.md.
+import { equalBytes, toHex } from '../core/bytes.js';
 import type { WaitingFunds, WaitingImport, WalletEngine } from '../core/engine.js';
 import { InsufficientFundsError } from '../core/errors.js';
 import type { BuiltTx } from '../core/tx/built.js';
@@ -61,18 +62,34 @@ export function planFee(plan: ImportPlan): bigint {
 /** The plan as the review shows it: each import, what it takes out of atomic memory and its fee. */
 export function planView(engine: WalletEngine, plan: ImportPlan): { imports: WaitingImportView[]; fee: string; tooSmall: WaitingFundsView[] } {
   const otherAssets = (b: BuiltTx) => b.spent.some((u) => !equalBytes(u.assetID, engine.ctx.avaxAssetID));
-  const view = (from: string, to: string, built: readonly BuiltTx[], moveID?: string): WaitingImportView => ({
+  const view = (from: string, to: string, amount: bigint, built: readonly BuiltTx[], moveID?: string): WaitingImportView => ({
     from: from as ChainName,
     to: to as ChainName,
-    amount: built.reduce((t, b) => t + engine.avaxIn(b), 0n).toString(),
+    amount: amount.toString(),
     fee: feeOf(built).toString(),
     otherAssets: built.some(otherAssets),
     ...(moveID !== undefined ? { moveID } : {}),
   });
   return {
-    imports: [...plan.plain.map((i) => view(i.from, i.to, [i.built])), ...plan.moves.map((m) => view(m.record.from, m.record.to, m.built, m.record.id))],
+    // A move's import takes exactly what its export put there.
+    imports: [...plan.plain.map((i) => view(i.from, i.to, i.avax, [i.built])), ...plan.moves.map((m) => view(m.record.from, m.record.to, BigInt(m.record.amount), m.built, m.record.id))],
     fee: planFee(plan).toString(),
     tooSmall: plan.tooSmall.map((f) => ({ from: f.from as ChainName, to: f.to as ChainName, amount: f.amount.toString(), utxoCount: f.utxoCount })),
+  };
+}
+
+/** A move's import, reviewed: signed and journaled before anything is sent, so its own run (and its crash recovery) sends it. */
+export function journalReviewedImport(engine: WalletEngine, record: TransferRecord, built: readonly BuiltTx[]): TransferRecord {
+  const signed = built.map((b) => engine.sign(b));
+  // Never lowered: the reviewed import is within what the user approved now.
+  const reviewedMax = BigInt(record.export!.fee) + feeOf(built);
+  return {
+    ...record,
+    imports: signed.map((x) => ({ chain: x.chain, txID: x.txID, signedHex: toHex(x.signedBytes), fee: x.fee.toString(), accepted: false })),
+    importAttempts: record.importAttempts + 1,
+    ...(record.maxFee === undefined || BigInt(record.maxFee) < reviewedMax ? { maxFee: reviewedMax.toString() } : {}),
+    state: 'import-signed',
+    updatedAt: Date.now(),
   };
 }
 

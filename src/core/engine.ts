@@ -78,6 +78,8 @@ export interface WaitingImport {
   built: BuiltTx;
   /** nAVAX of AVAX it takes out of atomic memory (before its fee). */
   avax: bigint;
+  /** The atomic UTXOs it imports ("txID:index"). */
+  utxoIDs: string[];
 }
 
 export interface WaitingFunds {
@@ -620,30 +622,34 @@ export class WalletEngine {
    * Builds (does not sign) the imports of everything waiting in atomic memory, on every chain, but
    * what the txs `leaveOf` names exported. `leaveOf` is asked once every chain's atomic memory has
    * been read: a move journals its export before sending it, so a journal read then knows every
-   * export seen. Funds too small to pay their own import are listed, not built.
+   * export seen. Funds whose import would need the wallet's own funds for its fee are listed as
+   * too small, not built: an import only ever pays from what it brings in.
    */
   async buildWaitingImports(leaveOf: () => Promise<ReadonlySet<string>> = async () => new Set()): Promise<{ imports: WaitingImport[]; tooSmall: WaitingFunds[] }> {
     const read = await Promise.all(CHAIN_PAIRS.map(async ([to, from]) => ({ to, from, utxos: await this.atomicSpendable(to, from) })));
     const leave = await leaveOf();
     const imports: WaitingImport[] = [];
     const tooSmall: WaitingFunds[] = [];
+    const avaxOf = (us: readonly Utxo[]) => us.reduce((t, u) => t + (equalBytes(u.assetID, this.ctx.avaxAssetID) && u.output.kind === 'TransferOutput' ? u.output.amount : 0n), 0n);
     for (const { to, from, utxos } of read) {
       const waiting = utxos.filter((u) => !leave.has(cb58Encode(u.utxo.txID)));
       if (waiting.length === 0) continue;
+      const atomic = new Set(waiting.map((u) => utxoId(u.utxo)));
+      let built: BuiltTx[];
       try {
-        for (const built of await this.importsOf(to, from, provenFirst(waiting))) imports.push({ to, from, built, avax: this.avaxIn(built) });
+        built = await this.importsOf(to, from, provenFirst(waiting));
       } catch (e) {
         if (!(e instanceof InsufficientFundsError)) throw e;
-        const avax = waiting.filter((u) => equalBytes(u.utxo.assetID, this.ctx.avaxAssetID));
-        tooSmall.push({ to, from, utxoCount: waiting.length, amount: avax.reduce((t, u) => t + u.amount, 0n) });
+        tooSmall.push({ to, from, utxoCount: waiting.length, amount: avaxOf(waiting.map((u) => u.utxo)) });
+        continue;
+      }
+      for (const b of built) {
+        const taken = b.spent.filter((u) => atomic.has(utxoId(u)));
+        if (taken.length < b.spent.length) tooSmall.push({ to, from, utxoCount: taken.length, amount: avaxOf(taken) });
+        else imports.push({ to, from, built: b, avax: avaxOf(taken), utxoIDs: taken.map(utxoId) });
       }
     }
     return { imports, tooSmall };
-  }
-
-  /** nAVAX of AVAX a built import takes out of atomic memory (before its fee). */
-  avaxIn(built: BuiltTx): bigint {
-    return built.spent.reduce((t, u) => t + (equalBytes(u.assetID, this.ctx.avaxAssetID) && u.output.kind === 'TransferOutput' ? u.output.amount : 0n), 0n);
   }
 
   /** Imports everything waiting in atomic memory but what the txs in `leave` exported; returns the accepted imports. */

@@ -329,9 +329,12 @@ export interface WalletRequests extends StakingRequests, TokenRequests {
   };
   'transfers.list': { params: Record<string, never>; result: { transfers: TransferView[] } };
   /** What "Import now" would import, and its fees: built, nothing signed. `tooSmall`: waiting funds that cannot pay their own import. */
-  'transfers.estimateImportWaiting': { params: Record<string, never>; result: { imports: WaitingImportView[]; fee: Amount; tooSmall: WaitingFundsView[] } };
-  /** Imports what transfers.estimateImportWaiting listed; `maxFee`: the most all its fees may cost, as the review showed. */
-  'transfers.importWaiting': { params: { maxFee: Amount }; result: { txIDs: string[] } };
+  'transfers.estimateImportWaiting': { params: Record<string, never>; result: { planID: string; imports: WaitingImportView[]; fee: Amount; tooSmall: WaitingFundsView[] } };
+  /**
+   * Imports exactly what the review `planID` listed (its fees, at most `maxFee` together). `failed`:
+   * imports not made (what they spend changed since the review; a move's is looked at again later).
+   */
+  'transfers.importWaiting': { params: { planID: string; maxFee: Amount }; result: { txIDs: string[]; failed: number } };
 
   'activity.list': { params: Record<string, never>; result: { items: ActivityItem[] } };
 

@@ -360,7 +360,10 @@ export const REQUEST_VALIDATORS: Validators = {
   'transfers.estimate': transferEstimateParams,
   'transfers.list': none,
   'transfers.estimateImportWaiting': none,
-  'transfers.importWaiting': (params) => ({ maxFee: amount(record(params, '', ['maxFee']).maxFee, 'maxFee', U64_MAX, false) }),
+  'transfers.importWaiting': (params) => {
+    const f = record(params, '', ['planID', 'maxFee']);
+    return { planID: localId(f.planID, 'planID'), maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
+  },
 
   ...STAKING_VALIDATORS,
 

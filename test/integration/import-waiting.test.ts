@@ -21,8 +21,11 @@ async function transferUntil(wallet: Wallet, id: string, done: (t: TransferView)
   throw new Error(`transfer ${id} did not get there`);
 }
 
+/** Less than a P-Chain import's fee. */
+const DUST = 100n;
+
 describe('Import now', () => {
-  it('reviews funds no move exported and a parked move’s own, and imports them at the reviewed fees, exactly; one nAVAX less signs nothing', async () => {
+  it('reviews funds no move exported and a parked move’s own, and imports exactly what was reviewed; a fee above it or a stale review signs nothing; dust is left waiting', async () => {
     const { wallet, account, ctx, avax, genesis } = await fundedWallet({ x: 10n * AVAX });
     const amount = 2n * AVAX;
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: amount.toString() });
@@ -34,35 +37,43 @@ describe('Import now', () => {
 
     // Funds no move exported: 1 AVAX from the genesis key's X-Chain to this account's P-Chain.
     const me = makeOwners([parseAddress(account.pAddress).bytes]);
-    await genesis.issueAndWait(buildXExport({ ctx, pool: await genesis.spendable('X'), changeOwners: genesis.changeOwners, destination: 'P', amount: 1n * AVAX, to: me }));
+    const exportToMe = async (amount: bigint) => genesis.issueAndWait(buildXExport({ ctx, pool: await genesis.spendable('X'), changeOwners: genesis.changeOwners, destination: 'P', amount, to: me }));
+    await exportToMe(1n * AVAX);
     const waiting = [{ from: 'X', to: 'P', amount: (3n * AVAX).toString(), utxoCount: 2 }];
     expect((await wallet.balances.balancesRefresh()).waiting).toEqual(waiting);
 
     const review = await wallet.transfers.transfersEstimateImportWaiting();
-    expect(review.imports).toEqual([
+    const expected = [
       { from: 'X', to: 'P', amount: (1n * AVAX).toString(), fee: expect.stringMatching(/^[1-9]\d*$/), otherAssets: false },
       { from: 'X', to: 'P', amount: amount.toString(), fee: est.importFee, otherAssets: false, moveID: move.id },
-    ]);
-    expect(BigInt(review.fee)).toBe(BigInt(review.imports[0]!.fee) + BigInt(est.importFee));
+    ];
+    expect(review.imports).toEqual(expected);
     expect(review.tooSmall).toEqual([]);
+    expect(BigInt(review.fee)).toBe(BigInt(review.imports[0]!.fee) + BigInt(est.importFee));
 
-    // Fees above the reviewed ones: nothing is signed, everything still waits.
-    const below = (BigInt(review.fee) - 1n).toString();
-    await expect(wallet.transfers.transfersImportWaiting({ maxFee: below })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    // Fees above the reviewed ones, or a review that is not the one shown: nothing is signed.
+    await expect(wallet.transfers.transfersImportWaiting({ planID: review.planID, maxFee: (BigInt(review.fee) - 1n).toString() })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    await expect(wallet.transfers.transfersImportWaiting({ planID: review.planID, maxFee: review.fee })).rejects.toMatchObject({ code: 'review-expired' });
     const before = await wallet.balances.balancesRefresh();
     expect(before.waiting).toEqual(waiting);
 
-    const done = await wallet.transfers.transfersImportWaiting({ maxFee: review.fee });
-    expect(done.txIDs).toHaveLength(2);
+    // Reviewed again; funds that arrive after the review are not in what the confirm imports.
+    const again = await wallet.transfers.transfersEstimateImportWaiting();
+    expect(again.imports).toEqual(expected);
+    await exportToMe(DUST);
+    const done = await wallet.transfers.transfersImportWaiting({ planID: again.planID, maxFee: again.fee });
+    expect(done).toEqual({ txIDs: [expect.any(String), expect.any(String)], failed: 0 });
     const finished = (await wallet.transfers.transfersList()).transfers.find((x) => x.id === move.id)!;
     expect(finished).toMatchObject({ state: 'completed', importFee: est.importFee, importTxIDs: [done.txIDs[1]] });
     expect(finished.paused).toBeUndefined();
     const after = await wallet.balances.balancesRefresh();
-    expect(after.waiting).toEqual([]);
-    expect(pSpendable(after, avax)).toBe(pSpendable(before, avax) + 3n * AVAX - BigInt(review.fee));
+    expect(after.waiting).toEqual([{ from: 'X', to: 'P', amount: DUST.toString(), utxoCount: 1 }]);
+    expect(pSpendable(after, avax)).toBe(pSpendable(before, avax) + 3n * AVAX - BigInt(again.fee));
     const items = (await wallet.balances.activityList()).items;
     expect(items.filter((i) => i.kind === 'import').map((i) => [i.txID, i.status]).sort()).toEqual(done.txIDs.map((id) => [id, 'accepted']).sort());
-    // Nothing is left to import.
-    expect(await wallet.transfers.transfersEstimateImportWaiting()).toEqual({ imports: [], fee: '0', tooSmall: [] });
+    // Dust cannot pay its own import fee: it is named and left waiting, never topped up from the
+    // wallet's P funds.
+    const last = await wallet.transfers.transfersEstimateImportWaiting();
+    expect(last).toMatchObject({ imports: [], fee: '0', tooSmall: [{ from: 'X', to: 'P', amount: DUST.toString(), utxoCount: 1 }] });
   });
 });

@@ -334,8 +334,8 @@ describe('the provider against the real node', () => {
     expect(atomic.utxos.some((u) => cb58Encode(u.txID) === sent.txID)).toBe(true);
     const review = await bg.wallet.transfers.transfersEstimateImportWaiting();
     expect(review.imports).toEqual([expect.objectContaining({ from: 'X', to: 'P', amount: (1n * AVAX).toString(), fee: review.fee, otherAssets: false })]);
-    const imported = await bg.wallet.transfers.transfersImportWaiting({ maxFee: review.fee });
-    expect(imported.txIDs).toHaveLength(1);
+    const imported = await bg.wallet.transfers.transfersImportWaiting({ planID: review.planID, maxFee: review.fee });
+    expect(imported).toEqual({ txIDs: [expect.any(String)], failed: 0 });
   });
 
   it('signs a message in the Avalanche format with the X key', async () => {

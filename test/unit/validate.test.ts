@@ -83,7 +83,7 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'transfers.estimate': { from: 'C', to: 'P', amount: '1' },
   'transfers.list': {},
   'transfers.estimateImportWaiting': {},
-  'transfers.importWaiting': { maxFee: '1000' },
+  'transfers.importWaiting': { planID: '0123abcd', maxFee: '1000' },
   'staking.params': {},
   'staking.validators': { filter: { minUptime: 90.5, maxFee: 50_000, minFreeSpace: '25000000000', minRemainingSeconds: 86_400, nodeID: 'NodeID-7' }, sort: 'free-space', offset: 20, limit: 100 },
   'staking.pick': { amount: '25000000000', end: 1_800_000_000 },

@@ -2,7 +2,7 @@
 // import of funds waiting in atomic memory. The journal and the runner that never strand funds are
 // in src/background/transfer-journal.ts; this service opens them for the selected account.
 import { WEI_PER_NAVAX } from '../../core/amount.js';
-import type { Issued, WalletEngine } from '../../core/engine.js';
+import type { WalletEngine } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
 import type { ChainAlias } from '../../core/node.js';
 import { buildPExport } from '../../core/tx/p.js';
@@ -16,10 +16,16 @@ import type { Session } from '../session.js';
 import type { PersistedState } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import { type RunnerHooks, TransferJournal, type TransferRecord, TransferRunner } from '../transfer-journal.js';
-import { feeOf, importPlan, planFee, planView } from '../waiting-imports.js';
+import { importPlan, type ImportPlan, journalReviewedImport, planFee, planView } from '../waiting-imports.js';
+import { newId } from '../settings.js';
+
+/** How long a reviewed "Import now" plan may be confirmed. */
+const REVIEW_TTL_MS = 10 * 60_000;
 
 export class TransfersService {
   #resuming: Promise<void> | null = null;
+  /** Reviewed "Import now" plans by ID, until confirmed or too old (memory only: a restarted background asks for a new review). */
+  readonly #reviewed = new Map<string, { at: number; presetId: string; accountId: string; plan: ImportPlan }>();
   /** Transfer runs under way (started moves, resumed journals): a restore stops them and waits. */
   readonly #runs = new Set<Promise<unknown>>();
   #stopped = false;
@@ -167,49 +173,78 @@ export class TransfersService {
     return this.#resuming;
   }
 
-  /** What "Import now" would import (src/background/waiting-imports.ts), built, nothing signed. */
+  /**
+   * What "Import now" would import (src/background/waiting-imports.ts), built, nothing signed. The
+   * plan is kept for its confirm (`planID`): what is signed is exactly what was reviewed.
+   */
   async transfersEstimateImportWaiting() {
     const { engine, preset, account } = await this.engines.open();
-    return planView(engine, await importPlan(engine, this.journal(preset.id, account.id), (id) => !this.#running.has(id)));
+    const plan = await importPlan(engine, this.journal(preset.id, account.id), (id) => !this.#running.has(id));
+    const now = Date.now();
+    for (const [id, r] of this.#reviewed) if (now - r.at > REVIEW_TTL_MS) this.#reviewed.delete(id);
+    const planID = newId();
+    this.#reviewed.set(planID, { at: now, presetId: preset.id, accountId: account.id, plan });
+    return { ...planView(engine, plan), planID };
   }
 
   /**
-   * Imports what the review listed, if its fees are still at most `maxFee`: the funds no move
-   * brings in at once; each parked move by its own run, its approved maximum raised to its export
-   * fee plus the import fee just reviewed. The parked moves are taken from the runs meanwhile.
+   * Imports what the review `planID` listed, if its fees are at most `maxFee`: each move still
+   * parked gets the import reviewed for it, signed and journaled before anything is sent, then
+   * runs to its end; the funds no move exported are imported one tx at a time (one the node
+   * refuses, because what it spends changed since the review, does not stop the others).
    */
   async transfersImportWaiting(p: P<'transfers.importWaiting'>) {
+    const reviewed = this.#reviewed.get(p.planID);
+    this.#reviewed.delete(p.planID);
     const { runner, journal, engine, preset, account } = await this.runner();
+    if (!reviewed || Date.now() - reviewed.at > REVIEW_TTL_MS || reviewed.presetId !== preset.id || reviewed.accountId !== account.id) {
+      throw new WalletError('review-expired', 'that review is out of date: nothing was signed; look at the funds waiting again');
+    }
+    const { plan } = reviewed;
+    const fee = planFee(plan);
+    if (fee > BigInt(p.maxFee)) throw new WalletError('fee-above-approved', `the imports cost ${fee} nAVAX in fees, above the ${p.maxFee} nAVAX approved: nothing was signed`);
     const taken: string[] = [];
     try {
-      const plan = await importPlan(engine, journal, (id) => this.claim(id) && taken.push(id) > 0);
-      const fee = planFee(plan);
-      if (fee > BigInt(p.maxFee)) {
-        throw new WalletError('fee-above-approved', `the imports would cost ${fee} nAVAX in fees now, above the ${p.maxFee} nAVAX approved: nothing was signed; review them again`);
+      const moves: TransferRecord[] = [];
+      for (const m of plan.moves) {
+        if (!this.claim(m.record.id)) continue;
+        taken.push(m.record.id);
+        // Moved on since the review (its run signed an import): its own import brings it in.
+        const record = await journal.get(m.record.id);
+        if (record?.state !== 'export-accepted' || record.export?.txID !== m.record.export?.txID) continue;
+        const signed = journalReviewedImport(engine, record, m.built);
+        await journal.put(signed);
+        moves.push(signed);
       }
-      const imported: Issued[] = [];
-      for (const i of plan.plain) imported.push(await engine.issueAndWait(i.built));
-      await this.engines.caches.update(preset.id, account.id, (c) => {
-        // A refresh while the imports ran may have taken one's outputs for funds received: it is the import.
-        const ids = new Set(imported.map((i) => i.txID));
-        c.activity = c.activity.filter((a) => !(ids.has(a.txID) && a.kind === 'receive'));
-        for (const i of imported) addActivity(c, { txID: i.txID, chain: i.chain, kind: 'import', status: 'accepted', fee: i.fee.toString(), createdAt: Date.now() });
-      });
-      const txIDs = imported.map((i) => i.txID);
-      for (const { record, built } of plan.moves) {
-        record.maxFee = (BigInt(record.export!.fee) + feeOf(built)).toString();
-        record.updatedAt = Date.now();
-        await journal.put(record);
+      const txIDs: string[] = [];
+      let failed = 0;
+      for (const i of plan.plain) {
+        try {
+          const issued = await this.track(engine.issueAndWait(i.built));
+          txIDs.push(issued.txID);
+          await this.engines.caches.update(preset.id, account.id, (c) => {
+            // A refresh meanwhile may have taken its outputs for funds received: it is the import.
+            c.activity = c.activity.filter((a) => !(a.txID === issued.txID && a.kind === 'receive'));
+            addActivity(c, { txID: issued.txID, chain: issued.chain, kind: 'import', status: 'accepted', fee: issued.fee.toString(), createdAt: Date.now() });
+          });
+        } catch (e) {
+          failed += 1;
+          this.log?.(`import of waiting funds not made: ${(e as Error).message}`);
+        }
+      }
+      for (const record of moves) {
         try {
           const done = await this.track(runner.run(record));
           this.#paused.delete(record.id);
-          if (done.state === 'completed') txIDs.push(...done.imports.map((i) => i.txID));
+          if (done.state === 'completed') txIDs.push(...done.imports.filter((i) => i.accepted).map((i) => i.txID));
+          else failed += 1;
         } catch (e) {
           // Left as its run leaves it (the Move list says why); the next run goes on from there.
           this.notePaused(record.id, e);
+          failed += 1;
         }
       }
-      return { txIDs };
+      return { txIDs, failed };
     } finally {
       for (const id of taken) this.#running.delete(id);
     }

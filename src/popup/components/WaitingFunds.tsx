@@ -33,7 +33,7 @@ export function WaitingFunds({ view, selection, onRefresh }: { view: BalancesVie
   const call = useCall();
   const action = useAction();
   const [plan, setPlan] = useState<Plan | null>(null);
-  const [done, setDone] = useState<number | null>(null);
+  const [done, setDone] = useState<{ txIDs: string[]; failed: number } | null>(null);
   if (view.waiting.length === 0 && plan === null && done === null) return null;
   const review = async () => {
     setDone(null);
@@ -41,14 +41,14 @@ export function WaitingFunds({ view, selection, onRefresh }: { view: BalancesVie
     if (r) setPlan(r);
   };
   const importAll = async () => {
-    const r = await action.run(() => call('transfers.importWaiting', { maxFee: plan!.fee }, selection));
+    const r = await action.run(() => call('transfers.importWaiting', { planID: plan!.planID, maxFee: plan!.fee }, selection));
     if (r) {
       setPlan(null);
-      setDone(r.txIDs.length);
+      setDone(r);
       onRefresh();
     }
   };
-  const tooSmall = plan?.tooSmall.map((f) => `${formatValue(f.amount, AVAX_DECIMALS, 'AVAX')} from the ${chainLabel(f.from)} to the ${chainLabel(f.to)} is less than its import fee: it stays waiting.`) ?? [];
+  const tooSmall = plan?.tooSmall.map((f) => `${formatValue(f.amount, AVAX_DECIMALS, 'AVAX')} from the ${chainLabel(f.from)} to the ${chainLabel(f.to)} cannot pay its own import fee: it stays waiting.`) ?? [];
   if (plan && plan.imports.length > 0) {
     return (
       <Review
@@ -86,7 +86,12 @@ export function WaitingFunds({ view, selection, onRefresh }: { view: BalancesVie
           {action.busy ? 'Looking…' : 'Import now'}
         </button>
       )}
-      {done !== null && <p role="status">Imported in {done} transaction{done === 1 ? '' : 's'}.</p>}
+      {done !== null && (
+        <p role="status">
+          Imported in {done.txIDs.length} transaction{done.txIDs.length === 1 ? '' : 's'}.
+          {done.failed > 0 ? ` ${done.failed} could not be made now (what they import changed since the review): look at what still waits.` : ''}
+        </p>
+      )}
       <FormError error={action.error} detail={action.detail} />
     </section>
   );

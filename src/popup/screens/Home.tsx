@@ -19,7 +19,7 @@ import { WEI_PER_NAVAX } from '../../core/amount.js';
 import type { AccountView, AssetBalanceView, BalancesView, ChainName, Selection } from '../../shared/messages.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { WaitingFunds } from '../components/WaitingFunds.js';
+import { lazyComponent } from '../components/Lazy.js';
 
 const CHAINS: ChainName[] = ['X', 'P', 'C'];
 
@@ -197,10 +197,19 @@ export function totalAvaxWei(view: BalancesView): bigint {
   return sum;
 }
 
+/** Shown only when funds wait in atomic memory: not in the popup's first load. */
+const WaitingFunds = lazyComponent(() => import('../components/WaitingFunds.js').then((m) => m.WaitingFunds));
+
 export function Home(p: HomeProps) {
   const now = useNow(p.now);
   const [showHidden, setShowHidden] = useState(false);
   const view = p.view;
+  // Once shown, it stays (with what the import did) after the funds are imported.
+  const [waitingShown, setWaitingShown] = useState(false);
+  const anyWaiting = (view?.waiting.length ?? 0) > 0;
+  useEffect(() => {
+    if (anyWaiting) setWaitingShown(true);
+  }, [anyWaiting]);
   const byChain = (c: ChainName) => (view && view.updatedAt > 0 ? view.balances.filter((b) => b.chain === c) : null);
   const hiddenHere = view ? view.balances.filter((b) => !b.verified && p.hidden.has(b.assetID)).length : 0;
   return (
@@ -233,7 +242,7 @@ export function Home(p: HomeProps) {
           ))}
         </ul>
       )}
-      {view && <WaitingFunds view={view} selection={p.selection} onRefresh={p.onRefresh} />}
+      {view && (anyWaiting || waitingShown) && <WaitingFunds view={view} selection={p.selection} onRefresh={p.onRefresh} />}
       {CHAINS.map((c) => (
         <ChainSection key={c} chain={c} rows={byChain(c)} hidden={p.hidden} showHidden={showHidden} onToggleHidden={p.onToggleHidden} />
       ))}

@@ -14,6 +14,7 @@ const NOW = Date.UTC(2026, 0, 2, 3, 6, 5); // two minutes after the fixture's sn
 function show(view: BalancesView | null, extra: { loadError?: string; hidden?: Set<string>; onToggleHidden?: (id: string) => void; onRefresh?: () => void } = {}) {
   const bg = fakeBackground({
     'transfers.estimateImportWaiting': () => ({
+      planID: 'p1',
       imports: [
         { from: 'X', to: 'P', amount: '1000000000', fee: '1000000', otherAssets: false },
         { from: 'X', to: 'P', amount: '500000000', fee: '1200000', otherAssets: false, moveID: 'm1' },
@@ -21,7 +22,7 @@ function show(view: BalancesView | null, extra: { loadError?: string; hidden?: S
       fee: '2200000',
       tooSmall: [{ from: 'C', to: 'X', amount: '100', utxoCount: 1 }],
     }),
-    'transfers.importWaiting': () => ({ txIDs: ['tx1', 'tx2'] }),
+    'transfers.importWaiting': () => ({ txIDs: ['tx1', 'tx2'], failed: 0 }),
   });
   renderWith(
     bg,
@@ -141,7 +142,7 @@ describe('Home', () => {
   it('shows funds waiting in atomic memory; Import now reviews each import, its fee and what arrives, and confirms with those fees as the most', async () => {
     const onRefresh = vi.fn();
     const bg = show(balances({ waiting: [{ from: 'X', to: 'P', amount: '1500000000', utxoCount: 2 }] }), { onRefresh });
-    expect(screen.getByText(/1\.5 AVAX waiting in atomic memory: exported from the X-Chain, not yet imported to the P-Chain/)).toBeTruthy();
+    expect(await screen.findByText(/1\.5 AVAX waiting in atomic memory: exported from the X-Chain, not yet imported to the P-Chain/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Import now' }));
     await screen.findByRole('heading', { name: 'Review the import' });
     expect(bg.callsOf('transfers.importWaiting')).toEqual([]);
@@ -149,10 +150,10 @@ describe('Home', () => {
     expect(screen.getByText('2. X-Chain → P-Chain (a move’s import)')).toBeTruthy();
     expect(screen.getByTestId('import-2').textContent).toContain('arrives 0.4988 AVAX');
     expect(screen.getByTestId('import-fees').textContent).toBe('0.0022 AVAX');
-    expect(screen.getByText(/0\.0000001 AVAX from the C-Chain to the X-Chain is less than its import fee: it stays waiting/)).toBeTruthy();
+    expect(screen.getByText(/0\.0000001 AVAX from the C-Chain to the X-Chain cannot pay its own import fee: it stays waiting/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and import' }));
     await waitFor(() => expect(onRefresh).toHaveBeenCalled());
-    expect(bg.callsOf('transfers.importWaiting')).toEqual([{ maxFee: '2200000' }]);
+    expect(bg.callsOf('transfers.importWaiting')).toEqual([{ planID: 'p1', maxFee: '2200000' }]);
     expect(screen.getByText('Imported in 2 transactions.')).toBeTruthy();
   });
 });
