@@ -328,11 +328,13 @@ export class TransferRunner {
       }
       // Dropped or refused (fee rose, or the UTXOs were imported elsewhere): look at atomic memory
       // again and rebuild from what is still waiting there.
+      // Judged failed (what it spends is unspent): back to 'export-accepted', where the next run
+      // builds it again and "Import now" can take it with a fee the user reviews.
+      record.state = 'export-accepted';
+      await this.save(record, 'import-retry');
       if (record.importAttempts >= MAX_IMPORT_ATTEMPTS) {
         throw new WalletError('import-stuck', `the import of transfer ${record.id} failed ${record.importAttempts} times: ${record.error ?? 'unknown'}; the funds wait in atomic memory`);
       }
-      record.state = 'export-accepted';
-      await this.save(record, 'import-retry');
       return;
     }
     delete record.error;

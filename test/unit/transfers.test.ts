@@ -246,3 +246,21 @@ describe('the fees a move may pay', () => {
     expect(chains.sent).toEqual([]);
   });
 });
+
+describe('an import the node keeps refusing', () => {
+  it('after the fifth failed import the move waits at "export accepted", where Import now can take it, and says it is stuck', async () => {
+    const chains = new ScriptedChains();
+    const journal = new TransferJournal(memoryStores().local, 'transfers:test');
+    const runner = new TransferRunner(chains.engine(), journal, {
+      checkpoint(point) {
+        // The export goes through; every import after it is failed by the node (its fee too low, …).
+        if (point === 'export-accepted') chains.stateOnSend = 'failed';
+      },
+    });
+    await expect(runner.start('X', 'P', 5_000n)).rejects.toMatchObject({ code: 'import-stuck' });
+    const [record] = await journal.list();
+    expect(record).toMatchObject({ state: 'export-accepted', importAttempts: 5 });
+    // What it spends is still in atomic memory: nothing was imported, nothing is lost.
+    expect(record!.imports.every((i) => !i.accepted)).toBe(true);
+  });
+});

@@ -54,7 +54,9 @@ function MovePaused({ t, nodeDown }: { t: TransferView; nodeDown: boolean }) {
           ? `Paused — waiting for the node to answer${t.paused ? ` (since ${formatClock(t.paused.since)})` : ''}. The move continues by itself when it does; nothing is lost meanwhile.`
           : t.paused?.code === 'fee-above-approved'
             ? 'Waiting — its import now costs more than you approved. It is tried again every minute within the fee you approved; or import it now below, reviewing the new fee first.'
-            : 'Waiting for the chain — the move continues by itself.'}
+            : t.paused?.code === 'import-stuck'
+              ? 'Waiting — the network refused its import several times; the funds wait in atomic memory. It is tried again every minute; or import it now below, reviewing the fee first.'
+              : 'Waiting for the chain — the move continues by itself.'}
       </p>
       <ErrorDetail detail={detail || undefined} />
     </div>

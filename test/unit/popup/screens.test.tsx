@@ -65,6 +65,13 @@ describe('Move', () => {
       'Waiting — its import now costs more than you approved. It is tried again every minute within the fee you approved; or import it now below, reviewing the new fee first.',
     );
     cleanup();
+    render(
+      <ul>
+        <TransferProgress t={{ ...base, state: 'export-accepted', paused: { code: 'import-stuck', message: 'failed 5 times', since } }} />
+      </ul>,
+    );
+    expect(screen.getByTestId('transfer-paused').querySelector('p')?.textContent).toMatch(/^Waiting — the network refused its import several times; the funds wait in atomic memory\. .*import it now below/);
+    cleanup();
     // The popup's own view of the node (the banner's) pauses it too, with no reason from the background yet.
     render(
       <ul>
