@@ -41,6 +41,8 @@ export interface StakeRecord {
   restakeShares?: number;
   /** Auto-renewed: ends of past cycles whose rewards are still to be looked at. */
   cyclesToSettle?: number[];
+  /** Of those, the ones stepped by a period (guesses, not seen): dropped once long past with no reward tx (stake-follow.ts). */
+  steppedEnds?: number[];
   rewardOwner: OwnerSet;
   delegationFeeOwner?: OwnerSet;
   delegationFee?: number;

@@ -17,6 +17,12 @@ import type { RewardRecord, StakeRecord } from './stake-book.js';
 
 /** At most this many missed cycles are looked for when an auto-renewed validator was not seen for long. */
 const MAX_MISSED_CYCLES = 50;
+/**
+ * A stepped cycle end (a guess) whose reward tx the node does not know this long after the chain's
+ * time passed it was never a cycle's. Generous, so that a lagging node behind a load balancer
+ * answering "unknown" for a decided reward tx does not drop a real one.
+ */
+const STEPPED_END_GRACE_SECONDS = 3_600;
 
 export interface FollowInput {
   node: NodeClient;
@@ -61,9 +67,14 @@ function see(s: StakeRecord, v: { start: bigint; end: bigint; potentialReward: b
 function seeCycle(s: StakeRecord, v: CurrentValidator): void {
   const past = s.cyclesToSettle ?? [];
   if (s.end !== undefined && s.end <= Number(v.start)) {
-    // Cycles this wallet did not see in between are found by stepping by the last known period.
-    for (let e = s.end, n = 0; e < Number(v.start) && n < MAX_MISSED_CYCLES && (s.nextPeriod ?? 0) > 0; e += s.nextPeriod!, n++) past.push(e);
+    // Cycles this wallet did not see in between are found by stepping by the last known period:
+    // guesses, but for the seen cycle's end and the new cycle's start.
+    for (let e = s.end, n = 0; e < Number(v.start) && n < MAX_MISSED_CYCLES && (s.nextPeriod ?? 0) > 0; e += s.nextPeriod!, n++) {
+      past.push(e);
+      if (e !== s.end) stepped(s, e);
+    }
     if (!past.includes(Number(v.start))) past.push(Number(v.start));
+    s.steppedEnds = s.steppedEnds?.filter((e) => e !== Number(v.start));
   }
   s.cyclesToSettle = [...new Set(past)].sort((a, b) => a - b);
   see(s, v);
@@ -75,12 +86,19 @@ function seeCycle(s: StakeRecord, v: CurrentValidator): void {
   }
 }
 
-/** It left the validator set: its last cycle ended at `end` (or later, had it renewed unseen). */
+const stepped = (s: StakeRecord, end: number): void => {
+  s.steppedEnds = [...new Set([...(s.steppedEnds ?? []), end])];
+};
+
+/** It left the validator set: its last cycle ended at `end` (or later, had it renewed unseen: guesses). */
 function lastCycles(s: StakeRecord, now: number): void {
   const past = s.cyclesToSettle ?? [];
   if (s.end !== undefined) {
     past.push(s.end);
-    for (let e = s.end + (s.nextPeriod ?? 0), n = 0; (s.nextPeriod ?? 0) > 0 && e <= now && n < MAX_MISSED_CYCLES; e += s.nextPeriod!, n++) past.push(e);
+    for (let e = s.end + (s.nextPeriod ?? 0), n = 0; (s.nextPeriod ?? 0) > 0 && e <= now && n < MAX_MISSED_CYCLES; e += s.nextPeriod!, n++) {
+      past.push(e);
+      stepped(s, e);
+    }
   }
   s.cyclesToSettle = [...new Set(past)].sort((a, b) => a - b);
 }
@@ -149,10 +167,10 @@ async function settle(s: StakeRecord, input: FollowInput): Promise<FoundReward[]
         continue;
       }
       const committed = await decide(rewardTxIdOf('auto-renewed', s.txID, BigInt(end)), end);
-      // The chain's time passes a staker's end only after its reward tx is decided: an end it has
-      // passed with no such tx was never a cycle's (a stepped guess: the validator was aborted, or
-      // its period changed, unseen), so it is not waited for.
-      if (committed === 'unknown' && end < input.now) continue;
+      // The chain's time passes a staker's end only after its reward tx is decided: a stepped
+      // guess it passed long ago with no such tx was never a cycle's end (the validator was
+      // aborted, or its period changed, unseen), so it is not waited for. Ends seen are never dropped.
+      if (committed === 'unknown' && s.steppedEnds?.includes(end) && end + STEPPED_END_GRACE_SECONDS < input.now) continue;
       if (typeof committed !== 'boolean') {
         left.push(end);
         continue;
@@ -162,7 +180,9 @@ async function settle(s: StakeRecord, input: FollowInput): Promise<FoundReward[]
       if (!committed) break;
     }
     s.cyclesToSettle = left;
-    if (s.state === 'finished' && left.length === 0 && s.settled === undefined) s.settled = last === true ? 'paid' : 'not-paid';
+    s.steppedEnds = s.steppedEnds?.filter((e) => left.includes(e));
+    if (s.steppedEnds?.length === 0) delete s.steppedEnds;
+    if (s.state === 'finished' && left.length === 0 && s.settled === undefined) s.settled = last === false ? 'not-paid' : 'paid';
     return found;
   }
   if (s.state !== 'finished' || s.settled !== undefined || s.end === undefined) return found;

@@ -107,11 +107,22 @@ describe('following stakes', () => {
     await followStakes(stakes, chain);
     expect(stakes[0]).toMatchObject({ state: 'finished', cyclesToSettle: [], settled: 'not-paid' });
     expect(hasOpenStakes(stakes)).toBe(false);
-    // Its period changed unseen: the stepped cycle ends the chain's time has passed with no reward
-    // tx are dropped; the one it did have (and the validator's leaving) settles it.
+    // Its period changed unseen: the stepped cycle ends (guesses) with no reward tx are waited for
+    // an hour past (a lagging node may not know a decided one yet), then dropped; the end it was
+    // seen at is never dropped, and settles it.
     const changed = [record({ txID: AUTO_TX, kind: 'auto-renewed', start: 1795583192, end, nextPeriod: 300 })];
-    await followStakes(changed, input({ [rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(end))]: 'accepted' }, {}, { now: end + 950 }));
+    const seenEnd = { [rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(end))]: 'accepted' } as const;
+    await followStakes(changed, input(seenEnd, {}, { now: end + 950 }));
+    expect(changed[0]).toMatchObject({ state: 'finished', cyclesToSettle: [end + 300, end + 600, end + 900], steppedEnds: [end + 300, end + 600, end + 900] });
+    expect(changed[0]!.settled).toBeUndefined();
+    await followStakes(changed, input(seenEnd, {}, { now: end + 900 + 3_601 }));
     expect(changed[0]).toMatchObject({ state: 'finished', cyclesToSettle: [], settled: 'paid' });
+    expect(changed[0]!.steppedEnds).toBeUndefined();
+    // A seen end the node does not know (a lagging node) is asked about again, however long past.
+    const lagging = [record({ txID: AUTO_TX, kind: 'auto-renewed', start: 1795583192, end, nextPeriod: 0 })];
+    await followStakes(lagging, input({}, {}, { now: end + 10 * 3_600 }));
+    expect(lagging[0]).toMatchObject({ state: 'finished', cyclesToSettle: [end] });
+    expect(lagging[0]!.settled).toBeUndefined();
   });
 
   it('counts in the balance only what the account staked itself and is still locked, with when it comes back', () => {
