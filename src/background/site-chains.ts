@@ -110,12 +110,8 @@ export class SiteChains {
       if (served !== BigInt(payload.chain.chainId)) {
         throw new InvalidParamsError(`params[0].rpcUrls[0] does not serve chain ${payload.chain.chainId}; nothing was added`, 'params[0].rpcUrls[0]');
       }
-      // Another site's add of this chain, approved while this one waited, is not replaced by an
-      // address its sites never saw approved.
-      const added = (await this.deps.sites.chains()).chains.find((c) => c.chainId === payload.chain.chainId);
-      if (added && added.rpcUrl !== payload.chain.rpcUrl) {
-        throw new ProviderError(Code.internal, `chain ${payload.chain.chainId} was added meanwhile with another RPC address; nothing was changed`);
-      }
+      // Another site's add of this chain, approved while this one waited, is not replaced by
+      // details its sites never saw approved (SiteStore.addChain refuses, in the same write).
       await this.deps.sites.addChain(payload.chain);
       return null;
     });

@@ -213,7 +213,8 @@ export class SiteEvm {
       const signed = await this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signEvmTx(request, secret));
       // A call is counted for the site's later approvals once it went out, not when it was refused.
       const noteCall = async () => {
-        if (payload.requester && request.to !== '') await this.deps.wallet.noteSiteCall(payload.requester, request.to);
+        // Never an error for a tx that went out: the site could take it for a failure and pay again.
+        if (payload.requester && request.to !== '') await this.deps.wallet.noteSiteCall(payload.requester, request.to).catch((e: unknown) => this.deps.log?.(`site call not counted: ${(e as Error).message}`));
       };
       if (payload.activity) {
         // The Avalanche C-Chain: kept in the outbox, so a lost answer never becomes a second payment.

@@ -155,9 +155,16 @@ export class SiteStore {
     return id === undefined ? undefined : s.chains.find((c) => c.chainId === id);
   }
 
-  /** Adds (or replaces, by chain ID) an EVM-only chain. No site sees it until it is switched to. */
+  /**
+   * Adds an EVM-only chain. No site sees it until it is switched to. One already added with that
+   * chain ID and other details (another site's add, approved meanwhile) is not replaced: refused.
+   */
   addChain(chain: AddedChain): Promise<void> {
     return this.#update((s) => {
+      const same = s.chains.find((c) => c.chainId === chain.chainId);
+      if (same && JSON.stringify(same) !== JSON.stringify(chain)) {
+        throw new WalletError('chain-exists', `chain ${chain.chainId} was added meanwhile with other details (its RPC address, name or currency); nothing was changed`);
+      }
       const others = s.chains.filter((c) => c.chainId !== chain.chainId);
       if (others.length >= MAX_ADDED_CHAINS) throw new WalletError('too-many-chains', `at most ${MAX_ADDED_CHAINS} chains can be added`);
       s.chains = [...others, chain];

@@ -95,7 +95,7 @@ describe('wallet_addEthereumChain', () => {
     expect(await t.approvals.list()).toEqual([]);
   });
 
-  it('two sites adding one chain ID with different RPCs, both approved: the first stays; the second is refused, nothing changed', async () => {
+  it('two sites adding one chain ID with different details, both approved: the first stays; the second is refused, nothing changed', async () => {
     const t = setup();
     const shop = t.call('wallet_addEthereumChain', [TEST_CHAIN], SHOP);
     const news = t.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, rpcUrls: ['https://rpc.news.example/'] }], NEWS);
@@ -104,7 +104,7 @@ describe('wallet_addEthereumChain', () => {
     for (const pending of await t.approvals.list()) await t.approvals.decide(pending.id, true);
     await t.answerNext(true);
     expect(await shop).toEqual({ ok: true, result: null });
-    expect(await news).toMatchObject({ ok: false, error: { code: -32603, message: expect.stringContaining('was added meanwhile with another RPC address; nothing was changed') } });
+    expect(await news).toMatchObject({ ok: false, error: { code: -32603, message: expect.stringContaining('was added meanwhile with other details (its RPC address, name or currency); nothing was changed') } });
     expect((await t.sites.chains()).chains).toEqual([expect.objectContaining({ chainId: '42', rpcUrl: 'https://rpc.test.example/v1' })]);
     expect(await t.chainOf(SHOP)).toBe('0x2a');
   });
