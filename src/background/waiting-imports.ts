@@ -5,6 +5,7 @@
 // run is advancing, or whose import is signed, is left alone: two imports of one UTXO would race.
 // What is signed is what was reviewed (TransfersService keeps the plan). docs/architecture.md.
 import { equalBytes, toHex } from '../core/bytes.js';
+import { cb58Encode } from '../core/encoding.js';
 import type { WaitingFunds, WaitingImport, WalletEngine } from '../core/engine.js';
 import { InsufficientFundsError } from '../core/errors.js';
 import type { BuiltTx } from '../core/tx/built.js';
@@ -43,7 +44,10 @@ export async function importPlan(engine: WalletEngine, journal: TransferJournal,
     if (record?.state !== 'export-accepted' || !record.export) continue;
     try {
       const built = await engine.buildImports(record.to, record.from, record.export.txID);
-      if (built.length > 0) moves.push({ record, built });
+      const ownOnly = built.every((b) => b.spent.every((u) => cb58Encode(u.txID) === record.export!.txID));
+      // One that would need the wallet's own funds for its fee (the fee rose above the amount) waits.
+      if (built.length > 0 && ownOnly) moves.push({ record, built });
+      else if (built.length > 0) tooSmall.push({ to: record.to, from: record.from, utxoCount: 1, amount: BigInt(record.amount) });
     } catch (e) {
       if (!(e instanceof InsufficientFundsError)) throw e;
       tooSmall.push({ to: record.to, from: record.from, utxoCount: 1, amount: BigInt(record.amount) });

@@ -632,17 +632,24 @@ export class WalletEngine {
     const tooSmall: WaitingFunds[] = [];
     const avaxOf = (us: readonly Utxo[]) => us.reduce((t, u) => t + (equalBytes(u.assetID, this.ctx.avaxAssetID) && u.output.kind === 'TransferOutput' ? u.output.amount : 0n), 0n);
     for (const { to, from, utxos } of read) {
-      const waiting = utxos.filter((u) => !leave.has(cb58Encode(u.utxo.txID)));
+      // P and C take AVAX only: another asset sent there cannot be imported, and is left.
+      const waiting = utxos.filter((u) => !leave.has(cb58Encode(u.utxo.txID)) && (to === 'X' || equalBytes(u.utxo.assetID, this.ctx.avaxAssetID)));
       if (waiting.length === 0) continue;
       const atomic = new Set(waiting.map((u) => utxoId(u.utxo)));
-      let built: BuiltTx[];
-      try {
-        built = await this.importsOf(to, from, provenFirst(waiting));
-      } catch (e) {
-        if (!(e instanceof InsufficientFundsError)) throw e;
-        tooSmall.push({ to, from, utxoCount: waiting.length, amount: avaxOf(waiting.map((u) => u.utxo)) });
-        continue;
+      // Largest first, and fewer when they cannot all pay: dust someone sent lands in the last
+      // imports, and what cannot pay its own import waits without holding up the rest.
+      const ordered = [...provenFirst(waiting)].sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+      let built: BuiltTx[] = [];
+      for (let count = ordered.length; count > 0; count = Math.floor(count / 2)) {
+        try {
+          built = await this.importsOf(to, from, ordered.slice(0, count));
+          break;
+        } catch (e) {
+          if (!(e instanceof InsufficientFundsError)) throw e;
+        }
       }
+      const left = ordered.filter((u) => !built.some((b) => b.spent.includes(u.utxo)));
+      if (left.length > 0) tooSmall.push({ to, from, utxoCount: left.length, amount: avaxOf(left.map((u) => u.utxo)) });
       for (const b of built) {
         const taken = b.spent.filter((u) => atomic.has(utxoId(u)));
         if (taken.length < b.spent.length) tooSmall.push({ to, from, utxoCount: taken.length, amount: avaxOf(taken) });

@@ -101,6 +101,8 @@ export class TransfersService {
    */
   async stoppedWhile<T>(replace: () => Promise<T>): Promise<T> {
     this.#stopped = true;
+    // Reviews of the account about to go are not confirmed afterwards.
+    this.#reviewed.clear();
     try {
       await Promise.allSettled([...this.#runs]);
       return await replace();
@@ -206,7 +208,11 @@ export class TransfersService {
     const taken: string[] = [];
     try {
       const moves: TransferRecord[] = [];
+      const checkpoint = (): void => {
+        if (this.#stopped) throw new WalletError('transfers-stopped', 'cross-chain transfers are stopped while the wallet is being replaced');
+      };
       for (const m of plan.moves) {
+        checkpoint();
         if (!this.claim(m.record.id)) continue;
         taken.push(m.record.id);
         // Moved on since the review (its run signed an import): its own import brings it in.
@@ -219,18 +225,24 @@ export class TransfersService {
       const txIDs: string[] = [];
       let failed = 0;
       for (const i of plan.plain) {
+        checkpoint();
+        let issued;
         try {
-          const issued = await this.track(engine.issueAndWait(i.built));
-          txIDs.push(issued.txID);
-          await this.engines.caches.update(preset.id, account.id, (c) => {
-            // A refresh meanwhile may have taken its outputs for funds received: it is the import.
-            c.activity = c.activity.filter((a) => !(a.txID === issued.txID && a.kind === 'receive'));
-            addActivity(c, { txID: issued.txID, chain: issued.chain, kind: 'import', status: 'accepted', fee: issued.fee.toString(), createdAt: Date.now() });
-          });
+          issued = await this.track(engine.issueAndWait(i.built));
         } catch (e) {
           failed += 1;
           this.log?.(`import of waiting funds not made: ${(e as Error).message}`);
+          continue;
         }
+        txIDs.push(issued.txID);
+        const { txID, chain, fee: paid } = issued;
+        await this.engines.caches
+          .update(preset.id, account.id, (c) => {
+            // A refresh meanwhile may have taken its outputs for funds received: it is the import.
+            c.activity = c.activity.filter((a) => !(a.txID === txID && a.kind === 'receive'));
+            addActivity(c, { txID, chain, kind: 'import', status: 'accepted', fee: paid.toString(), createdAt: Date.now() });
+          })
+          .catch((e: unknown) => this.log?.(`import ${txID} not written to Activity: ${(e as Error).message}`));
       }
       for (const record of moves) {
         try {
