@@ -60,21 +60,27 @@ export function hasOpenStakes(stakes: readonly StakeRecord[]): boolean {
 function see(s: StakeRecord, v: { start: bigint; end: bigint; potentialReward: bigint }): void {
   s.start = Number(v.start);
   s.end = Number(v.end);
+  // Seen: this end is the chain's, not a guess.
+  s.steppedEnds = s.steppedEnds?.filter((e) => e !== s.end);
   s.potentialReward = v.potentialReward.toString();
 }
 
 /** An auto-renewed validator seen in cycle [start, end): every cycle end before `start` is past. */
 function seeCycle(s: StakeRecord, v: CurrentValidator): void {
   const past = s.cyclesToSettle ?? [];
-  if (s.end !== undefined && s.end <= Number(v.start)) {
-    // Cycles this wallet did not see in between are found by stepping by the last known period:
-    // guesses, but for the seen cycle's end and the new cycle's start.
-    for (let e = s.end, n = 0; e < Number(v.start) && n < MAX_MISSED_CYCLES && (s.nextPeriod ?? 0) > 0; e += s.nextPeriod!, n++) {
+  const start = Number(v.start);
+  if (s.end !== undefined && s.end <= start) {
+    // The last end recorded, and the new cycle's start (an end, seen). Cycles this wallet did not
+    // see in between are guessed by stepping back from that start by the last known period, so a
+    // first end recorded from the review (a guess: the cycle counts from the accepting block) does
+    // not shift them.
+    past.push(s.end, start);
+    const period = s.nextPeriod ?? 0;
+    for (let e = start - period, n = 0; period > 0 && e > s.end && n < MAX_MISSED_CYCLES; e -= period, n++) {
       past.push(e);
-      if (e !== s.end) stepped(s, e);
+      stepped(s, e);
     }
-    if (!past.includes(Number(v.start))) past.push(Number(v.start));
-    s.steppedEnds = s.steppedEnds?.filter((e) => e !== Number(v.start));
+    s.steppedEnds = s.steppedEnds?.filter((e) => e !== start);
   }
   s.cyclesToSettle = [...new Set(past)].sort((a, b) => a - b);
   see(s, v);

@@ -118,6 +118,15 @@ describe('following stakes', () => {
     await followStakes(changed, input(seenEnd, {}, { now: end + 900 + 3_601 }));
     expect(changed[0]).toMatchObject({ state: 'finished', cyclesToSettle: [], settled: 'paid' });
     expect(changed[0]!.steppedEnds).toBeUndefined();
+    // Sent by this wallet and next seen two cycles later: the first end it recorded was the
+    // review's guess (the cycle counts from the accepting block); never a reward tx, it is dropped.
+    const guessed = [record({ txID: AUTO_TX, kind: 'auto-renewed', start: 1795583190, end: end - 2, nextPeriod: 300, steppedEnds: [end - 2] })];
+    const cycles = { [rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(end))]: 'accepted', [rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(end + 300))]: 'accepted' } as const;
+    const found = await followStakes(guessed, input(cycles, {}, { now: end + 600 + 3_601, validators: [validator({ start: BigInt(end + 600), end: BigInt(end + 900) })] }));
+    // The real cycles, stepped back from the start seen, are settled; the guess is gone.
+    expect(found.map((f) => f.paidAt)).toEqual([end, end + 300]);
+    expect(guessed[0]).toMatchObject({ state: 'active', cyclesToSettle: [end + 600] });
+    expect(guessed[0]!.steppedEnds).toBeUndefined();
     // A seen end the node does not know (a lagging node) is asked about again, however long past.
     const lagging = [record({ txID: AUTO_TX, kind: 'auto-renewed', start: 1795583192, end, nextPeriod: 0 })];
     await followStakes(lagging, input({}, {}, { now: end + 10 * 3_600 }));

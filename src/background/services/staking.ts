@@ -271,7 +271,9 @@ export class StakingService {
       rewardOwner: rewardSet,
       delegationFeeOwner: feeSet,
       delegationFee: p.delegationFee,
-      ...(p.autoRenew ? { nextPeriod: p.autoRenew.period, restakeShares: p.autoRenew.restakeShares } : {}),
+      // The first cycle's end counts from the block that accepts it, not from the review: a guess
+      // until the validator is seen in the list (stake-follow.ts drops a guess the chain passed).
+      ...(p.autoRenew ? { nextPeriod: p.autoRenew.period, restakeShares: p.autoRenew.restakeShares, steppedEnds: [review.end] } : {}),
     });
     return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
   }
