@@ -69,18 +69,23 @@ function see(s: StakeRecord, v: { start: bigint; end: bigint; potentialReward: b
 function seeCycle(s: StakeRecord, v: CurrentValidator): void {
   const past = s.cyclesToSettle ?? [];
   const start = Number(v.start);
-  if (s.end !== undefined && s.end <= start) {
-    // The last end recorded, and the new cycle's start (an end, seen). Cycles this wallet did not
-    // see in between are guessed by stepping back from that start by the last known period, so a
-    // first end recorded from the review (a guess: the cycle counts from the accepting block) does
-    // not shift them.
-    past.push(s.end, start);
-    const period = s.nextPeriod ?? 0;
-    for (let e = start - period, n = 0; period > 0 && e > s.end && n < MAX_MISSED_CYCLES; e -= period, n++) {
+  const period = s.nextPeriod ?? 0;
+  // A first end recorded from the review is a guess, a few seconds either side of the real one
+  // (the cycle counts from the accepting block): only half a period decides which cycle it is.
+  const guess = s.end !== undefined && (s.steppedEnds ?? []).includes(s.end);
+  const slack = guess ? Math.floor(period / 2) : 0;
+  if (s.end !== undefined && start >= s.end - slack && (guess || start >= s.end)) {
+    // The new cycle's start is an end, seen; so is the last end recorded, unless it is the guess.
+    // Cycles this wallet did not see in between are guessed by stepping back from that start by
+    // the last known period, down to the last end recorded (the real one near a guess included).
+    past.push(start);
+    if (!guess) past.push(s.end);
+    for (let e = start - period, n = 0; period > 0 && e > s.end - slack && n < MAX_MISSED_CYCLES; e -= period, n++) {
       past.push(e);
       stepped(s, e);
     }
-    s.steppedEnds = s.steppedEnds?.filter((e) => e !== start);
+    const replaced = s.end;
+    s.steppedEnds = s.steppedEnds?.filter((e) => e !== start && !(guess && e === replaced));
   }
   s.cyclesToSettle = [...new Set(past)].sort((a, b) => a - b);
   see(s, v);
@@ -185,8 +190,10 @@ async function settle(s: StakeRecord, input: FollowInput): Promise<FoundReward[]
       // An aborted cycle removes the validator: no cycle follows it.
       if (!committed) break;
     }
+    // Marks of ends settled or dropped go; those not looked at yet (a guess still ahead) stay.
+    const gone = (s.cyclesToSettle ?? []).filter((e) => !left.includes(e));
     s.cyclesToSettle = left;
-    s.steppedEnds = s.steppedEnds?.filter((e) => left.includes(e));
+    s.steppedEnds = s.steppedEnds?.filter((e) => !gone.includes(e));
     if (s.steppedEnds?.length === 0) delete s.steppedEnds;
     if (s.state === 'finished' && left.length === 0 && s.settled === undefined) s.settled = last === false ? 'not-paid' : 'paid';
     return found;

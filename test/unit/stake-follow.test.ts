@@ -127,6 +127,15 @@ describe('following stakes', () => {
     expect(found.map((f) => f.paidAt)).toEqual([end, end + 300]);
     expect(guessed[0]).toMatchObject({ state: 'active', cyclesToSettle: [end + 600] });
     expect(guessed[0]!.steppedEnds).toBeUndefined();
+    // The guess is kept through looks made while the stake is pending, and a guess later than the
+    // real first end (the computer's clock a little fast) does not lose that end.
+    const late = [record({ txID: AUTO_TX, kind: 'auto-renewed', state: 'pending', start: 1795583194, end: end + 2, nextPeriod: 300, steppedEnds: [end + 2] })];
+    await followStakes(late, input({}, {}, { now: end - 250 }));
+    expect(late[0]).toMatchObject({ state: 'pending', steppedEnds: [end + 2] });
+    const seenLater = input({ [AUTO_TX]: 'accepted', ...cycles }, {}, { now: end + 300 + 3_601, validators: [validator({ start: BigInt(end + 300), end: BigInt(end + 600) })] });
+    expect((await followStakes(late, seenLater)).map((f) => f.paidAt)).toEqual([end, end + 300]);
+    expect(late[0]).toMatchObject({ state: 'active', cyclesToSettle: [] });
+    expect(late[0]!.steppedEnds).toBeUndefined();
     // A seen end the node does not know (a lagging node) is asked about again, however long past.
     const lagging = [record({ txID: AUTO_TX, kind: 'auto-renewed', start: 1795583192, end, nextPeriod: 0 })];
     await followStakes(lagging, input({}, {}, { now: end + 10 * 3_600 }));
