@@ -609,7 +609,8 @@ export class WalletEngine {
   async waitingFunds(leave: ReadonlySet<string> = new Set()): Promise<WaitingFunds[]> {
     const found = await Promise.all(
       CHAIN_PAIRS.map(async ([to, from]) => {
-        const utxos = (await this.atomicSpendable(to, from)).filter((u) => !leave.has(cb58Encode(u.utxo.txID)));
+        // P and C take AVAX only: another asset sent there is not listed (it cannot be imported).
+        const utxos = (await this.atomicSpendable(to, from)).filter((u) => !leave.has(cb58Encode(u.utxo.txID)) && (to === 'X' || equalBytes(u.utxo.assetID, this.ctx.avaxAssetID)));
         // AVAX only: another asset's units are not nAVAX (an X import brings them in all the same).
         const avax = utxos.filter((u) => equalBytes(u.utxo.assetID, this.ctx.avaxAssetID));
         return { to, from, utxoCount: utxos.length, amount: avax.reduce((s, u) => s + u.amount, 0n) };
@@ -636,16 +637,27 @@ export class WalletEngine {
       const waiting = utxos.filter((u) => !leave.has(cb58Encode(u.utxo.txID)) && (to === 'X' || equalBytes(u.utxo.assetID, this.ctx.avaxAssetID)));
       if (waiting.length === 0) continue;
       const atomic = new Set(waiting.map((u) => utxoId(u.utxo)));
-      // Largest first, and fewer when they cannot all pay: dust someone sent lands in the last
-      // imports, and what cannot pay its own import waits without holding up the rest.
-      const ordered = [...provenFirst(waiting)].sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
-      let built: BuiltTx[] = [];
-      for (let count = ordered.length; count > 0; count = Math.floor(count / 2)) {
+      // AVAX first (it pays the fees), largest first, and fewer when they cannot all pay: dust
+      // someone sent lands in the last imports, and what cannot pay its own import waits without
+      // holding up the rest.
+      const isAvax = (u: SpendableUtxo) => equalBytes(u.utxo.assetID, this.ctx.avaxAssetID);
+      const ordered = [...provenFirst(waiting)].sort((a, b) => (isAvax(a) !== isAvax(b) ? (isAvax(a) ? -1 : 1) : a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+      const build = async (count: number): Promise<BuiltTx[] | undefined> => {
         try {
-          built = await this.importsOf(to, from, ordered.slice(0, count));
-          break;
+          return await this.importsOf(to, from, ordered.slice(0, count));
         } catch (e) {
           if (!(e instanceof InsufficientFundsError)) throw e;
+          return undefined;
+        }
+      };
+      // All of them, else the most (a binary search over how many) whose imports all pay.
+      let built = (await build(ordered.length)) ?? [];
+      if (built.length === 0) {
+        for (let lo = 0, hi = ordered.length - 1; lo < hi; ) {
+          const mid = Math.ceil((lo + hi) / 2);
+          const tried = await build(mid);
+          if (tried) [lo, built] = [mid, tried];
+          else hi = mid - 1;
         }
       }
       const left = ordered.filter((u) => !built.some((b) => b.spent.includes(u.utxo)));

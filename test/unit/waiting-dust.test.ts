@@ -47,6 +47,17 @@ describe('Import now against dust', () => {
     expect(tooSmall).toEqual([{ to: 'X', from: 'P', utxoCount: left, amount: BigInt(left) }]);
   });
 
+  it('only what cannot pay is left: two full txs of small UTXOs come in, a lone last one waits', async () => {
+    // How many inputs fill one import tx.
+    const probe = await engineWith(Array.from({ length: 1_000 }, (_, i) => atomic(i, 10_000_000n))).buildWaitingImports();
+    const perTx = probe.imports[0]!.utxoIDs.length;
+    expect(perTx).toBeLessThan(1_000);
+    const small = Array.from({ length: 2 * perTx + 1 }, (_, i) => atomic(i, 600_000n));
+    const { imports, tooSmall } = await engineWith(small).buildWaitingImports();
+    expect(imports.map((i) => i.utxoIDs.length)).toEqual([perTx, perTx]);
+    expect(tooSmall).toEqual([{ to: 'X', from: 'P', utxoCount: 1, amount: 600_000n }]);
+  });
+
   it('dust alone, with an empty balance: nothing is built, the dust is named', async () => {
     expect(await engineWith([atomic(1, 5n), atomic(2, 7n)]).buildWaitingImports()).toEqual({ imports: [], tooSmall: [{ to: 'X', from: 'P', utxoCount: 2, amount: 12n }] });
   });

@@ -195,7 +195,12 @@ export class TransfersService {
    * runs to its end; the funds no move exported are imported one tx at a time (one the node
    * refuses, because what it spends changed since the review, does not stop the others).
    */
-  async transfersImportWaiting(p: P<'transfers.importWaiting'>) {
+  transfersImportWaiting(p: P<'transfers.importWaiting'>) {
+    // A restore waits for all of it, as for a move's run.
+    return this.track(this.importReviewed(p));
+  }
+
+  private async importReviewed(p: P<'transfers.importWaiting'>) {
     const reviewed = this.#reviewed.get(p.planID);
     this.#reviewed.delete(p.planID);
     const { runner, journal, engine, preset, account } = await this.runner();
@@ -245,6 +250,7 @@ export class TransfersService {
           .catch((e: unknown) => this.log?.(`import ${txID} not written to Activity: ${(e as Error).message}`));
       }
       for (const record of moves) {
+        checkpoint();
         try {
           const done = await this.track(runner.run(record));
           this.#paused.delete(record.id);
