@@ -16,8 +16,8 @@ import type { KeyPair } from './keys.js';
 import { formatEvmAddress } from './evm-address.js';
 import type { ChainAlias, DroppedUtxo, NodeClient, TxOutcome, WaitOptions } from './node.js';
 import type { BuiltTx } from './tx/built.js';
-import { buildCExport, buildCImport, eip1559Fees, type EvmTxRequest, evmTxNonce, PLAIN_TRANSFER_GAS, signEvmTx } from './tx/c.js';
-import { type ChainContext, makeOwners } from './tx/context.js';
+import { buildCExport, buildCImport, eip1559Fees, type EvmTxRequest, evmTxNonce, packAtomicImports, PLAIN_TRANSFER_GAS, signEvmTx } from './tx/c.js';
+import { type ChainContext, makeOwners, MAX_XP_TX_SIZE } from './tx/context.js';
 import { buildPExport, buildPImport, buildPSend } from './tx/p.js';
 import { keychainOf, signBuilt } from './tx/sign.js';
 import { classifyUtxo, ownedAddressSet, spendableUtxos, type SpendableUtxo } from './tx/utxos.js';
@@ -637,28 +637,32 @@ export class WalletEngine {
       const waiting = utxos.filter((u) => !leave.has(cb58Encode(u.utxo.txID)) && (to === 'X' || equalBytes(u.utxo.assetID, this.ctx.avaxAssetID)));
       if (waiting.length === 0) continue;
       const atomic = new Set(waiting.map((u) => utxoId(u.utxo)));
-      // AVAX first (it pays the fees), largest first, and fewer when they cannot all pay: dust
-      // someone sent lands in the last imports, and what cannot pay its own import waits without
-      // holding up the rest.
-      const isAvax = (u: SpendableUtxo) => equalBytes(u.utxo.assetID, this.ctx.avaxAssetID);
-      const ordered = [...provenFirst(waiting)].sort((a, b) => (isAvax(a) !== isAvax(b) ? (isAvax(a) ? -1 : 1) : a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
-      const build = async (count: number): Promise<BuiltTx[] | undefined> => {
+      // Packed as the builders pack them (largest first, one tx per group), each group built on
+      // its own: one that cannot pay its own fee (dust someone sent) waits without holding up the
+      // others. Within such a group, the most of its largest that can pay (a binary search: exact
+      // for X's fixed fee, close for P and C, whose fee grows by input).
+      const ordered = provenFirst(waiting);
+      const groups = to === 'C' ? packAtomicImports(ordered) : x.packInputs(ordered, MAX_XP_TX_SIZE);
+      const build = async (group: SpendableUtxo[]): Promise<BuiltTx[] | undefined> => {
         try {
-          return await this.importsOf(to, from, ordered.slice(0, count));
+          return await this.importsOf(to, from, group);
         } catch (e) {
           if (!(e instanceof InsufficientFundsError)) throw e;
           return undefined;
         }
       };
-      // All of them, else the most (a binary search over how many) whose imports all pay.
-      let built = (await build(ordered.length)) ?? [];
-      if (built.length === 0) {
-        for (let lo = 0, hi = ordered.length - 1; lo < hi; ) {
-          const mid = Math.ceil((lo + hi) / 2);
-          const tried = await build(mid);
-          if (tried) [lo, built] = [mid, tried];
-          else hi = mid - 1;
+      const built: BuiltTx[] = [];
+      for (const group of groups) {
+        let best = await build(group);
+        if (!best) {
+          for (let lo = 0, hi = group.length - 1; lo < hi; ) {
+            const mid = Math.ceil((lo + hi) / 2);
+            const tried = await build(group.slice(0, mid));
+            if (tried) [lo, best] = [mid, tried];
+            else hi = mid - 1;
+          }
         }
+        built.push(...(best ?? []));
       }
       const left = ordered.filter((u) => !built.some((b) => b.spent.includes(u.utxo)));
       if (left.length > 0) tooSmall.push({ to, from, utxoCount: left.length, amount: avaxOf(left.map((u) => u.utxo)) });

@@ -56,6 +56,10 @@ describe('Import now against dust', () => {
     const { imports, tooSmall } = await engineWith(small).buildWaitingImports();
     expect(imports.map((i) => i.utxoIDs.length)).toEqual([perTx, perTx]);
     expect(tooSmall).toEqual([{ to: 'X', from: 'P', utxoCount: 1, amount: 600_000n }]);
+    // A last tx of three that together cannot pay: the two full ones still come in.
+    const three = await engineWith(Array.from({ length: 2 * perTx + 3 }, (_, i) => atomic(i, 300_000n))).buildWaitingImports();
+    expect(three.imports.map((i) => i.utxoIDs.length)).toEqual([perTx, perTx]);
+    expect(three.tooSmall).toEqual([{ to: 'X', from: 'P', utxoCount: 3, amount: 900_000n }]);
   });
 
   it('dust alone, with an empty balance: nothing is built, the dust is named', async () => {
