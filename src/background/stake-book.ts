@@ -50,7 +50,7 @@ export interface StakeRecord {
   potentialReward?: string;
   delegatorCount?: number;
   /** Finished: the chain paid its rewards, or aborted them (uptime). */
-  settled?: 'paid' | 'not-paid';
+  settled?: 'paid' | 'not-paid' | 'unknown';
   rewards: RewardRecord[];
   byWallet: boolean;
   /** Milliseconds since epoch: when the wallet first knew of it. */

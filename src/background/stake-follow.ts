@@ -84,9 +84,10 @@ function seeCycle(s: StakeRecord, v: CurrentValidator): void {
       past.push(e);
       stepped(s, e);
     }
-    const replaced = s.end;
-    s.steppedEnds = s.steppedEnds?.filter((e) => e !== start && !(guess && e === replaced));
+    s.steppedEnds = s.steppedEnds?.filter((e) => e !== start);
   }
+  // Seen now: the guess from the review is not an end to look for.
+  if (guess) s.steppedEnds = s.steppedEnds?.filter((e) => e !== s.end);
   s.cyclesToSettle = [...new Set(past)].sort((a, b) => a - b);
   see(s, v);
   s.amount = v.weight.toString();
@@ -104,7 +105,12 @@ const stepped = (s: StakeRecord, end: number): void => {
 /** It left the validator set: its last cycle ended at `end` (or later, had it renewed unseen: guesses). */
 function lastCycles(s: StakeRecord, now: number): void {
   const past = s.cyclesToSettle ?? [];
-  if (s.end !== undefined) {
+  if (s.end !== undefined && (s.steppedEnds ?? []).includes(s.end)) {
+    // Never seen: its ends are known only to the second it was accepted, and a reward tx's ID
+    // needs the exact end. What was paid is in the balance; the book says it cannot tell.
+    s.settled = 'unknown';
+    delete s.steppedEnds;
+  } else if (s.end !== undefined) {
     past.push(s.end);
     for (let e = s.end + (s.nextPeriod ?? 0), n = 0; (s.nextPeriod ?? 0) > 0 && e <= now && n < MAX_MISSED_CYCLES; e += s.nextPeriod!, n++) {
       past.push(e);

@@ -201,8 +201,12 @@ export interface MyStakeView {
   delegationFee?: Shares;
   delegatorCount?: number;
   autoRenew?: { nextPeriod: number; restakeShares: Shares };
-  /** Finished: 'paid' (rewards below), 'not-paid' (uptime too low), 'waiting' (the chain has not settled it yet). */
-  reward?: 'paid' | 'not-paid' | 'waiting';
+  /**
+   * Finished: 'paid' (rewards below), 'not-paid' (uptime too low), 'waiting' (the chain has not
+   * settled it yet), 'unknown' (an auto-renewed validator never seen before it left: its cycle ends,
+   * and so its rewards, could not be found; what was paid is in the P balance).
+   */
+  reward?: 'paid' | 'not-paid' | 'waiting' | 'unknown';
   /** Issued by this wallet (else seen among the validators). */
   byWallet: boolean;
 }

@@ -136,6 +136,18 @@ describe('following stakes', () => {
     expect((await followStakes(late, seenLater)).map((f) => f.paidAt)).toEqual([end, end + 300]);
     expect(late[0]).toMatchObject({ state: 'active', cyclesToSettle: [] });
     expect(late[0]!.steppedEnds).toBeUndefined();
+    // Sent by this wallet and gone from the list before it was ever seen (aborted while the wallet
+    // was closed): its exact ends cannot be known, so the book says it cannot tell, and stops asking.
+    const unseen = [record({ txID: AUTO_TX, kind: 'auto-renewed', start: 1795583190, end: end - 2, nextPeriod: 300, steppedEnds: [end - 2] })];
+    await followStakes(unseen, input({}, {}, { now: end + 950 }));
+    expect(unseen[0]).toMatchObject({ state: 'finished', settled: 'unknown' });
+    expect(unseen[0]!.steppedEnds).toBeUndefined();
+    expect(hasOpenStakes(unseen)).toBe(false);
+    // Seen in its first cycle: the guess is forgotten.
+    const first = [record({ txID: AUTO_TX, kind: 'auto-renewed', start: 1795583190, end: 1795583490, nextPeriod: 300, steppedEnds: [1795583490] })];
+    await followStakes(first, input({}, {}, { validators: [validator({})] }));
+    expect(first[0]).toMatchObject({ state: 'active', end: 1795583492, cyclesToSettle: [] });
+    expect(first[0]!.steppedEnds ?? []).toEqual([]);
     // A seen end the node does not know (a lagging node) is asked about again, however long past.
     const lagging = [record({ txID: AUTO_TX, kind: 'auto-renewed', start: 1795583192, end, nextPeriod: 0 })];
     await followStakes(lagging, input({}, {}, { now: end + 10 * 3_600 }));

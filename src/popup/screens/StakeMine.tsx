@@ -16,7 +16,9 @@ import type { AutoRenewReview, MyStakeView, StakingParamsView, StakingSent } fro
 
 const KIND: Record<MyStakeView['kind'], string> = { delegation: 'Delegation', validation: 'Validation', 'auto-renewed': 'Auto-renewed validation' };
 const STATE: Record<MyStakeView['state'], string> = { pending: 'Pending', active: 'Active', finished: 'Finished', failed: 'Failed' };
-const REWARD: Record<NonNullable<MyStakeView['reward']>, string> = { paid: 'paid (below)', 'not-paid': 'not paid: the validator was not up enough', waiting: 'not settled by the chain yet' };
+const REWARD: Record<NonNullable<MyStakeView['reward']>, string> = { paid: 'paid (below)', 'not-paid': 'not paid: the validator was not up enough', waiting: 'not settled by the chain yet',
+  unknown: 'not known: it ended before this wallet saw it on the chain; whatever was paid is in your P-Chain balance',
+};
 
 function Avax({ value, testid }: { value: string | bigint; testid?: string }) {
   return <AmountText value={value} denomination={AVAX_DECIMALS} symbol="AVAX" {...(testid ? { testid } : {})} />;
