@@ -643,9 +643,11 @@ export class WalletEngine {
       // for X's fixed fee, close for P and C, whose fee grows by input).
       const ordered = provenFirst(waiting);
       const groups = to === 'C' ? packAtomicImports(ordered) : x.packInputs(ordered, MAX_XP_TX_SIZE);
+      // Paid only from what it brings in, or not at all (a top-up from the wallet's balance is a no).
       const build = async (group: SpendableUtxo[]): Promise<BuiltTx[] | undefined> => {
         try {
-          return await this.importsOf(to, from, group);
+          const txs = await this.importsOf(to, from, group);
+          return txs.every((b) => b.spent.every((u) => atomic.has(utxoId(u)))) ? txs : undefined;
         } catch (e) {
           if (!(e instanceof InsufficientFundsError)) throw e;
           return undefined;
@@ -666,11 +668,7 @@ export class WalletEngine {
       }
       const left = ordered.filter((u) => !built.some((b) => b.spent.includes(u.utxo)));
       if (left.length > 0) tooSmall.push({ to, from, utxoCount: left.length, amount: avaxOf(left.map((u) => u.utxo)) });
-      for (const b of built) {
-        const taken = b.spent.filter((u) => atomic.has(utxoId(u)));
-        if (taken.length < b.spent.length) tooSmall.push({ to, from, utxoCount: taken.length, amount: avaxOf(taken) });
-        else imports.push({ to, from, built: b, avax: avaxOf(taken), utxoIDs: taken.map(utxoId) });
-      }
+      for (const b of built) imports.push({ to, from, built: b, avax: avaxOf(b.spent), utxoIDs: b.spent.map(utxoId) });
     }
     return { imports, tooSmall };
   }
