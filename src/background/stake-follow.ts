@@ -60,10 +60,13 @@ export function hasOpenStakes(stakes: readonly StakeRecord[]): boolean {
 function see(s: StakeRecord, v: { start: bigint; end: bigint; potentialReward: bigint }): void {
   s.start = Number(v.start);
   s.end = Number(v.end);
-  // Seen: this end is the chain's, not a guess.
-  s.steppedEnds = s.steppedEnds?.filter((e) => e !== s.end);
   s.potentialReward = v.potentialReward.toString();
 }
+
+/** Marks `end` as a guess (stepped by a period, or from the review), not an end seen. */
+const stepped = (s: StakeRecord, end: number): void => {
+  s.steppedEnds = [...new Set([...(s.steppedEnds ?? []), end])];
+};
 
 /** An auto-renewed validator seen in cycle [start, end): every cycle end before `start` is past. */
 function seeCycle(s: StakeRecord, v: CurrentValidator): void {
@@ -97,10 +100,6 @@ function seeCycle(s: StakeRecord, v: CurrentValidator): void {
     s.restakeShares = v.autoRenew.restakeShares;
   }
 }
-
-const stepped = (s: StakeRecord, end: number): void => {
-  s.steppedEnds = [...new Set([...(s.steppedEnds ?? []), end])];
-};
 
 /** It left the validator set: its last cycle ended at `end` (or later, had it renewed unseen: guesses). */
 function lastCycles(s: StakeRecord, now: number): void {

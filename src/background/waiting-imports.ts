@@ -42,21 +42,21 @@ export async function importPlan(engine: WalletEngine, journal: TransferJournal,
     // Read again once taken: a run may have moved it on meanwhile.
     const record = await journal.get(r.id);
     if (record?.state !== 'export-accepted' || !record.export) continue;
-    try {
-      const built = await engine.buildImports(record.to, record.from, record.export.txID);
-      const ownOnly = built.every((b) => b.spent.every((u) => cb58Encode(u.txID) === record.export!.txID));
-      // One that would need the wallet's own funds for its fee (the fee rose above the amount) waits.
-      if (built.length > 0 && ownOnly) moves.push({ record, built });
-      else if (built.length > 0) tooSmall.push({ to: record.to, from: record.from, utxoCount: 1, amount: BigInt(record.amount) });
-    } catch (e) {
-      if (!(e instanceof InsufficientFundsError)) throw e;
-      tooSmall.push({ to: record.to, from: record.from, utxoCount: 1, amount: BigInt(record.amount) });
-    }
+    const exportID = record.export.txID;
+    const built = await engine.buildImports(record.to, record.from, exportID).catch((e: unknown) => {
+      if (e instanceof InsufficientFundsError) return undefined;
+      throw e;
+    });
+    if (built?.length === 0) continue;
+    // Paid only from what it brings in: one that would need the wallet's own funds (its fee rose
+    // above the amount) waits.
+    if (built && built.every((b) => b.spent.every((u) => cb58Encode(u.txID) === exportID))) moves.push({ record, built });
+    else tooSmall.push({ to: record.to, from: record.from, utxoCount: 1, amount: BigInt(record.amount) });
   }
   return { plain: imports, moves, tooSmall };
 }
 
-export const feeOf = (built: readonly BuiltTx[]): bigint => built.reduce((t, b) => t + b.fee, 0n);
+const feeOf = (built: readonly BuiltTx[]): bigint => built.reduce((t, b) => t + b.fee, 0n);
 
 /** Every fee the plan would pay, in nAVAX. */
 export function planFee(plan: ImportPlan): bigint {

@@ -78,8 +78,6 @@ export interface WaitingImport {
   built: BuiltTx;
   /** nAVAX of AVAX it takes out of atomic memory (before its fee). */
   avax: bigint;
-  /** The atomic UTXOs it imports ("txID:index"). */
-  utxoIDs: string[];
 }
 
 export interface WaitingFunds {
@@ -609,11 +607,9 @@ export class WalletEngine {
   async waitingFunds(leave: ReadonlySet<string> = new Set()): Promise<WaitingFunds[]> {
     const found = await Promise.all(
       CHAIN_PAIRS.map(async ([to, from]) => {
-        // P and C take AVAX only: another asset sent there is not listed (it cannot be imported).
-        const utxos = (await this.atomicSpendable(to, from)).filter((u) => !leave.has(cb58Encode(u.utxo.txID)) && (to === 'X' || equalBytes(u.utxo.assetID, this.ctx.avaxAssetID)));
+        const utxos = this.importable(to, await this.atomicSpendable(to, from), leave);
         // AVAX only: another asset's units are not nAVAX (an X import brings them in all the same).
-        const avax = utxos.filter((u) => equalBytes(u.utxo.assetID, this.ctx.avaxAssetID));
-        return { to, from, utxoCount: utxos.length, amount: avax.reduce((s, u) => s + u.amount, 0n) };
+        return { to, from, utxoCount: utxos.length, amount: this.avaxOf(utxos.map((u) => u.utxo)) };
       }),
     );
     return found.filter((f) => f.utxoCount > 0);
@@ -631,10 +627,8 @@ export class WalletEngine {
     const leave = await leaveOf();
     const imports: WaitingImport[] = [];
     const tooSmall: WaitingFunds[] = [];
-    const avaxOf = (us: readonly Utxo[]) => us.reduce((t, u) => t + (equalBytes(u.assetID, this.ctx.avaxAssetID) && u.output.kind === 'TransferOutput' ? u.output.amount : 0n), 0n);
     for (const { to, from, utxos } of read) {
-      // P and C take AVAX only: another asset sent there cannot be imported, and is left.
-      const waiting = utxos.filter((u) => !leave.has(cb58Encode(u.utxo.txID)) && (to === 'X' || equalBytes(u.utxo.assetID, this.ctx.avaxAssetID)));
+      const waiting = this.importable(to, utxos, leave);
       if (waiting.length === 0) continue;
       const atomic = new Set(waiting.map((u) => utxoId(u.utxo)));
       // Packed as the builders pack them (largest first, one tx per group), each group built on
@@ -667,17 +661,20 @@ export class WalletEngine {
         built.push(...(best ?? []));
       }
       const left = ordered.filter((u) => !built.some((b) => b.spent.includes(u.utxo)));
-      if (left.length > 0) tooSmall.push({ to, from, utxoCount: left.length, amount: avaxOf(left.map((u) => u.utxo)) });
-      for (const b of built) imports.push({ to, from, built: b, avax: avaxOf(b.spent), utxoIDs: b.spent.map(utxoId) });
+      if (left.length > 0) tooSmall.push({ to, from, utxoCount: left.length, amount: this.avaxOf(left.map((u) => u.utxo)) });
+      for (const b of built) imports.push({ to, from, built: b, avax: this.avaxOf(b.spent) });
     }
     return { imports, tooSmall };
   }
 
-  /** Imports everything waiting in atomic memory but what the txs in `leave` exported; returns the accepted imports. */
-  async importAllWaiting(leave: ReadonlySet<string> = new Set()): Promise<Issued[]> {
-    const imported: Issued[] = [];
-    for (const i of (await this.buildWaitingImports(async () => leave)).imports) imported.push(await this.issueAndWait(i.built));
-    return imported;
+  /** What of `utxos` an import into `to` can take: not what the txs in `leave` exported (a move's own), and on P and C AVAX only. */
+  private importable(to: ChainAlias, utxos: readonly SpendableUtxo[], leave: ReadonlySet<string>): SpendableUtxo[] {
+    return utxos.filter((u) => !leave.has(cb58Encode(u.utxo.txID)) && (to === 'X' || equalBytes(u.utxo.assetID, this.ctx.avaxAssetID)));
+  }
+
+  /** nAVAX of AVAX in `utxos`. */
+  private avaxOf(utxos: readonly Utxo[]): bigint {
+    return utxos.reduce((t, u) => t + (equalBytes(u.assetID, this.ctx.avaxAssetID) && u.output.kind === 'TransferOutput' ? u.output.amount : 0n), 0n);
   }
 
   /** Export, wait for acceptance, then import everything waiting; returns both halves. */

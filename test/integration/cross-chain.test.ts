@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WalletEngine } from '../../src/core/engine.js';
+import type { Issued, WalletEngine } from '../../src/core/engine.js';
 import { AVAX, avaxOf, freshWallet, localNetwork, WEI_PER_NAVAX } from './fixture.js';
 
 type Chain = 'X' | 'P' | 'C';
@@ -53,7 +53,7 @@ describe('all six cross-chain moves against the real node', () => {
 });
 
 describe('funds waiting in atomic memory', () => {
-  it('are found on every chain and imported in one go, exactly', async () => {
+  it('are found on every chain and imported in one go (the imports Import now builds), exactly', async () => {
     const { ctx } = await localNetwork();
     const w = await freshWallet({ x: 10n * AVAX, p: 10n * AVAX });
     // Three exports that nobody imports (a crash, another wallet, a manual export).
@@ -64,7 +64,8 @@ describe('funds waiting in atomic memory', () => {
     expect(waiting.map((f) => `${f.from}→${f.to}:${f.amount}`).sort()).toEqual([`P→X:${3n * AVAX}`, `X→C:${2n * AVAX}`, `X→P:${1n * AVAX}`]);
 
     const beforeX = await avaxOf(w.engine, 'X');
-    const imported = await w.engine.importAllWaiting();
+    const imported: Issued[] = [];
+    for (const i of (await w.engine.buildWaitingImports()).imports) imported.push(await w.engine.issueAndWait(i.built));
     expect(imported).toHaveLength(3);
     const feeOn = (chain: Chain) => imported.filter((i) => i.chain === chain).reduce((s, i) => s + i.fee, 0n);
     expect(await w.engine.waitingFunds()).toEqual([]);

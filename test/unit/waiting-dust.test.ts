@@ -42,7 +42,7 @@ describe('Import now against dust', () => {
     expect(imports).toHaveLength(1);
     expect(imports[0]!.avax).toBeGreaterThan(1_000_000_000n);
     expect(imports[0]!.built.fee).toBe(ctx.xTxFee);
-    const left = 601 - imports[0]!.utxoIDs.length;
+    const left = 601 - imports[0]!.built.spent.length;
     expect(left).toBeGreaterThan(0);
     expect(tooSmall).toEqual([{ to: 'X', from: 'P', utxoCount: left, amount: BigInt(left) }]);
   });
@@ -50,15 +50,15 @@ describe('Import now against dust', () => {
   it('only what cannot pay is left: two full txs of small UTXOs come in, a lone last one waits', async () => {
     // How many inputs fill one import tx.
     const probe = await engineWith(Array.from({ length: 1_000 }, (_, i) => atomic(i, 10_000_000n))).buildWaitingImports();
-    const perTx = probe.imports[0]!.utxoIDs.length;
+    const perTx = probe.imports[0]!.built.spent.length;
     expect(perTx).toBeLessThan(1_000);
     const small = Array.from({ length: 2 * perTx + 1 }, (_, i) => atomic(i, 600_000n));
     const { imports, tooSmall } = await engineWith(small).buildWaitingImports();
-    expect(imports.map((i) => i.utxoIDs.length)).toEqual([perTx, perTx]);
+    expect(imports.map((i) => i.built.spent.length)).toEqual([perTx, perTx]);
     expect(tooSmall).toEqual([{ to: 'X', from: 'P', utxoCount: 1, amount: 600_000n }]);
     // A last tx of three that together cannot pay: the two full ones still come in.
     const three = await engineWith(Array.from({ length: 2 * perTx + 3 }, (_, i) => atomic(i, 300_000n))).buildWaitingImports();
-    expect(three.imports.map((i) => i.utxoIDs.length)).toEqual([perTx, perTx]);
+    expect(three.imports.map((i) => i.built.spent.length)).toEqual([perTx, perTx]);
     expect(three.tooSmall).toEqual([{ to: 'X', from: 'P', utxoCount: 3, amount: 900_000n }]);
   });
 
@@ -68,6 +68,6 @@ describe('Import now against dust', () => {
 
   it('another asset waiting on X is imported with AVAX that pays its fee', async () => {
     const { imports } = await engineWith([atomic(1, 2_000_000n), atomic(2, 10n, OTHER_ASSET)]).buildWaitingImports();
-    expect(imports.map((i) => i.utxoIDs.length)).toEqual([2]);
+    expect(imports.map((i) => i.built.spent.length)).toEqual([2]);
   });
 });

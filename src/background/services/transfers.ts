@@ -49,15 +49,18 @@ export class TransfersService {
   private async runner(): Promise<{ runner: TransferRunner; journal: TransferJournal; engine: WalletEngine; preset: { id: string }; account: { id: string } }> {
     const { engine, preset, account } = await this.engines.open();
     const journal = this.journal(preset.id, account.id);
-    const checkpoint = (): void => {
-      if (this.#stopped) throw new WalletError('transfers-stopped', 'cross-chain transfers are stopped while the wallet is being replaced');
-    };
+    const checkpoint = (): void => this.checkNotStopped();
     const stopped = (record: TransferRecord, error: unknown): void => this.notePaused(record.id, error);
     const delivery = this.delivery;
     const evmLine = delivery ? <T>(run: () => Promise<T>) => delivery.inNonceLine(account.id, run) : undefined;
     const exportSigned: RunnerHooks['exportSigned'] = delivery ? (signed) => delivery.markReplacedByExport(preset.id, account.id, signed) : undefined;
     const hooks: RunnerHooks = { checkpoint, stopped, ...(evmLine ? { evmLine } : {}), ...(exportSigned ? { exportSigned } : {}) };
     return { runner: new TransferRunner(engine, journal, hooks), journal, engine, preset, account };
+  }
+
+  /** Throws while a restore replaces the vault: nothing of the account about to go is written or sent. */
+  private checkNotStopped(): void {
+    if (this.#stopped) throw new WalletError('transfers-stopped', 'cross-chain transfers are stopped while the wallet is being replaced');
   }
 
   private notePaused(id: string, error: unknown): void {
@@ -213,11 +216,8 @@ export class TransfersService {
     const taken: string[] = [];
     try {
       const moves: TransferRecord[] = [];
-      const checkpoint = (): void => {
-        if (this.#stopped) throw new WalletError('transfers-stopped', 'cross-chain transfers are stopped while the wallet is being replaced');
-      };
       for (const m of plan.moves) {
-        checkpoint();
+        this.checkNotStopped();
         if (!this.claim(m.record.id)) continue;
         taken.push(m.record.id);
         // Moved on since the review (its run signed an import): its own import brings it in.
@@ -230,7 +230,7 @@ export class TransfersService {
       const txIDs: string[] = [];
       let failed = 0;
       for (const i of plan.plain) {
-        checkpoint();
+        this.checkNotStopped();
         let issued;
         try {
           issued = await this.track(engine.issueAndWait(i.built));
@@ -250,7 +250,7 @@ export class TransfersService {
           .catch((e: unknown) => this.log?.(`import ${txID} not written to Activity: ${(e as Error).message}`));
       }
       for (const record of moves) {
-        checkpoint();
+        this.checkNotStopped();
         try {
           const done = await this.track(runner.run(record));
           this.#paused.delete(record.id);
