@@ -2,7 +2,7 @@
 // the exact value one click away (and always in the accessible name, so nothing is lost to a
 // screen reader). Amounts that need no rounding are plain text.
 import { useState } from 'preact/hooks';
-import { roundAmount } from '../format.js';
+import { AVAX_DECIMALS, roundAmount } from '../format.js';
 import type { Amount } from '../../shared/messages.js';
 
 export interface AmountTextProps {
@@ -49,4 +49,9 @@ export function AmountText({ value, denomination, symbol, prefix = '', toggle = 
       {hidden}
     </button>
   );
+}
+
+/** An nAVAX amount as reviews show fees and amounts: to the last nAVAX. */
+export function NavaxText({ value, testid }: { value: Amount | bigint; testid?: string | undefined }) {
+  return <AmountText digits={AVAX_DECIMALS} value={value} denomination={AVAX_DECIMALS} symbol="AVAX" {...(testid ? { testid } : {})} />;
 }

@@ -6,13 +6,12 @@ import { useState } from 'preact/hooks';
 import { useAction, useCall } from '../api.js';
 import { AVAX_DECIMALS, chainLabel, formatValue } from '../format.js';
 import type { BalancesView, Selection, WalletRequests } from '../../shared/messages.js';
-import { AmountText } from './AmountText.js';
+import { NavaxText } from './AmountText.js';
 import { FormError } from './Field.js';
 import { Review } from './Review.js';
 
 type Plan = WalletRequests['transfers.estimateImportWaiting']['result'];
 
-const avax = (value: string | bigint, testid?: string) => <AmountText value={value} denomination={AVAX_DECIMALS} symbol="AVAX" digits={AVAX_DECIMALS} {...(testid ? { testid } : {})} />;
 
 function planFacts(plan: Plan) {
   const facts = plan.imports.map((i, n) => ({
@@ -20,12 +19,12 @@ function planFacts(plan: Plan) {
     testid: `import-${n + 1}`,
     value: (
       <Fragment>
-        {avax(i.amount)} out of atomic memory; fee {avax(i.fee)}; arrives {avax(BigInt(i.amount) - BigInt(i.fee))} in your {chainLabel(i.to)} account
+        <NavaxText value={i.amount} /> out of atomic memory; fee <NavaxText value={i.fee} />; arrives <NavaxText value={BigInt(i.amount) - BigInt(i.fee)} /> in your {chainLabel(i.to)} account
         {i.otherAssets ? ', with the other assets waiting there' : ''}
       </Fragment>
     ),
   }));
-  return [...facts, { term: 'Fees in all', value: avax(plan.fee, 'import-fees') }];
+  return [...facts, { term: 'Fees in all', value: <NavaxText value={plan.fee} testid="import-fees" /> }];
 }
 
 /** `selection`: the account and network shown, which the import is bound to (see RequestMessage.selection). */

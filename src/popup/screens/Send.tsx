@@ -11,12 +11,12 @@ import { AmountInput } from '../components/AmountInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { FormError, TextField } from '../components/Field.js';
 import { Segmented } from '../components/Segmented.js';
-import { AmountText } from '../components/AmountText.js';
+import { AmountText, NavaxText } from '../components/AmountText.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { maxOf, useEstimate } from '../fees.js';
 import { FEE_WENT_UP } from '../errors.js';
-import { AVAX_DECIMALS, chainLabel, shortenId, units, WEI_DECIMALS } from '../format.js';
+import { chainLabel, shortenId, units, WEI_DECIMALS } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, ChainName, SendEstimate, SendEstimateParams, WalletStatus } from '../../shared/messages.js';
 
 export interface SendProps {
@@ -66,7 +66,7 @@ export function SendFee({ chain, fee }: { chain: ChainName; fee: Amount }) {
     );
   }
   // nAVAX: shown whole, to the last digit.
-  return <AmountText digits={AVAX_DECIMALS} value={fee} denomination={AVAX_DECIMALS} symbol="AVAX" />;
+  return <NavaxText value={fee} />;
 }
 
 /** A failure the amount field should show (the background names no field for missing funds). */

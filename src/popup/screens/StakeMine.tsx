@@ -2,7 +2,7 @@
 // the rewards paid, a CSV export, and the auto-renewal settings of the account's own validators.
 import { useEffect, useState } from 'preact/hooks';
 import { errorInfo, useCall, useRequest } from '../api.js';
-import { AmountText } from '../components/AmountText.js';
+import { AmountText, NavaxText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError, TextField } from '../components/Field.js';
 import { Review } from '../components/Review.js';
@@ -104,7 +104,7 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
           { term: 'Takes effect', value: unixText(review.takesEffect) },
           { term: 'May change or stop it', value: ownerText(review.authority) },
           { term: 'Fee paid from', value: review.from, mono: true },
-          { term: 'Network fee', value: <AmountText digits={AVAX_DECIMALS} value={review.fee} denomination={AVAX_DECIMALS} symbol="AVAX" /> },
+          { term: 'Network fee', value: <NavaxText value={review.fee} /> },
         ]}
         error={failure?.text}
         detail={failure?.detail}

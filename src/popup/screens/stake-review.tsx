@@ -1,16 +1,16 @@
 // The review lines a delegation and a validation share: the AVAX figures, where the stake comes
 // from, when it starts, what leaves now and what comes back. Each screen adds its own lines.
 import type { ComponentChildren } from 'preact';
-import { AmountText } from '../components/AmountText.js';
+import { NavaxText } from '../components/AmountText.js';
 import type { Fact } from '../components/Review.js';
-import { AVAX_DECIMALS, units } from '../format.js';
+import { units } from '../format.js';
 import { arrivalText, unixText } from '../staking.js';
 import type { Amount } from '../../shared/messages.js';
 import type { ArrivalView, UnixSeconds } from '../../shared/messages-staking.js';
 
 /** An nAVAX amount as the staking reviews show it (rounded, exact one click away). */
 export function avax(value: Amount | bigint): ComponentChildren {
-  return <AmountText digits={AVAX_DECIMALS} value={value} denomination={AVAX_DECIMALS} symbol="AVAX" />;
+  return <NavaxText value={value} />;
 }
 
 interface StakeReview {
