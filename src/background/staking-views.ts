@@ -2,7 +2,7 @@
 // decimal strings, owners labelled yours or not, stake records and rewards as the screens show them.
 import type { OutputOwners } from '../core/codec/types.js';
 import { formatAddress } from '../core/encoding.js';
-import type { StakingRules } from '../core/network.js';
+import { type StakingRules, uptimeRequirementAt } from '../core/network.js';
 import type { ApiOwner } from '../core/node/validators.js';
 import type { ValidatorModel } from '../core/staking/validator-list.js';
 import type { MyStakeView, OwnerSet, OwnerView, RewardView, StakingParamsView, ValidatorView } from '../shared/messages.js';
@@ -31,7 +31,7 @@ export function paramsView(rules: StakingRules, now: bigint): StakingParamsView 
     minValidationSeconds: Number(rules.minValidatorDuration),
     maxStakeSeconds: Number(rules.maxStakeDuration),
     maxWeightFactor: Number(rules.maxWeightFactor),
-    uptimeRequirement: rules.uptimeRequirement,
+    uptimeRequirement: uptimeRequirementAt(rules, now),
   };
 }
 
@@ -45,6 +45,7 @@ export function validatorView(m: ValidatorModel): ValidatorView {
     freeSpace: m.freeSpace.toString(),
     delegationFee: m.delegationFee,
     uptime: m.uptime,
+    uptimeRequirement: m.uptimeRequirement,
     connected: m.connected,
     start: Number(m.start),
     end: Number(m.end),

@@ -325,9 +325,22 @@ export interface StakingRules {
   maxStakeDuration: bigint;
   /** Delegations may bring a validator to this many times its own stake. */
   maxWeightFactor: bigint;
-  /** Percent of its time a validator that started after Helicon must be up (ACP-267). */
+  /** Percent of its time a validator must be up for rewards; see uptimeRequirementAt for Helicon's 90%. */
   uptimeRequirement: number;
   reward: RewardConfig;
+}
+
+/** ACP-267: a Primary Network validator that starts at or after Helicon must be up 90% of its time. */
+const HELICON_UPTIME_REQUIREMENT = 90;
+
+/**
+ * Percent of its time a validator that started at `start` must be up for its rewards and its
+ * delegators'. The node keys the rule on the validator's start, so one that started before Helicon
+ * keeps the older requirement.
+ */
+export function uptimeRequirementAt(rules: StakingRules, start: bigint): number {
+  const helicon = rules.reward.heliconTime;
+  return helicon !== undefined && start >= helicon ? HELICON_UPTIME_REQUIREMENT : rules.uptimeRequirement;
 }
 
 /** The reward formula's parameters (docs/staking.md §Rewards). */
@@ -356,7 +369,7 @@ const MAINNET_STAKING: StakingRules = {
   minValidatorDuration: 2n * DAY,
   maxStakeDuration: 365n * DAY,
   maxWeightFactor: 5n,
-  uptimeRequirement: 90,
+  uptimeRequirement: 80,
   reward: { ...AVAX_REWARDS, heliconTime: BigInt(Date.UTC(2026, 8, 22, 15) / 1000) },
 };
 const FUJI_STAKING: StakingRules = {

@@ -38,7 +38,7 @@ export interface StakingParamsView {
   maxStakeSeconds: number;
   /** Delegations to a validator may bring it to at most this many times its own stake. */
   maxWeightFactor: number;
-  /** Percent of its time a validator must be up for its rewards (and its delegators'). */
+  /** Percent of its time a validator starting now must be up for its rewards. */
   uptimeRequirement: number;
 }
 
@@ -57,6 +57,8 @@ export interface ValidatorView {
   delegationFee: Shares;
   /** Percent (0–100) of the time the node measured it up, since it started. */
   uptime: number;
+  /** Percent it must be up for its rewards and its delegators' (90 if it started after Helicon, else 80). */
+  uptimeRequirement: number;
   connected: boolean;
   start: UnixSeconds;
   /** When it stops validating; for an auto-renewed validator, the end of its current cycle. */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NodeResponseError, WalletError } from '../../src/core/errors.js';
-import { stakingRulesFor, type StakingRules } from '../../src/core/network.js';
+import { stakingRulesFor, type StakingRules, uptimeRequirementAt } from '../../src/core/network.js';
 import { NodeClient } from '../../src/core/node.js';
 import { type CurrentValidator, parseCurrentValidators, percentToShares } from '../../src/core/node/validators.js';
 import { minRateAt, splitReward, stakingReward } from '../../src/core/staking/reward.js';
@@ -268,5 +268,21 @@ describe('the validator list model', () => {
       'Of the 1 validator that can take this delegation it scores highest; a validator\'s size counts for nothing beyond having room, so stake is not steered to the largest ones.',
     ]);
     expect(() => pickValidator(models, { amount: 9_000n * AVAX, end: now + 60n, now, rules })).toThrow(/No validator can take 9,000 AVAX/);
+  });
+
+  it('holds a validator to the uptime its start calls for: 80% if it started before Helicon, 90% after (mainnet)', () => {
+    const mainnet = stakingRulesFor(1);
+    const helicon = mainnet.reward.heliconTime!;
+    const before = synthetic(1, { start: helicon - 1n, uptime: 85 });
+    const after = synthetic(2, { start: helicon, uptime: 85 });
+    const models = validatorModels([before, after], mainnet, now);
+    expect(models.map((v) => v.uptimeRequirement)).toEqual([80, 90]);
+    const { validator, reasons } = pickValidator(models, { amount: 25n * AVAX, end: now + 60n, now, rules: mainnet });
+    expect(validator.nodeID).toBe('NodeID-1');
+    expect(reasons[0]).toBe('It was up 85% of the time since it started validating (rewards need 80%), and it is connected now.');
+    expect(() => pickValidator([models[1]!], { amount: 25n * AVAX, end: now + 60n, now, rules: mainnet })).toThrow(/No validator can take/);
+    // A validation sent now starts after Helicon; a network where Helicon is not scheduled keeps 80%.
+    expect(uptimeRequirementAt(mainnet, now)).toBe(90);
+    expect(uptimeRequirementAt(stakingRulesFor(777), now)).toBe(80);
   });
 });

@@ -4,7 +4,7 @@
 // earns nothing past "has room", and ties go to the smaller one, so stake is not pushed onto the
 // largest validators. Pure and linear in the list (mainnet: about 1,500 validators).
 import { WalletError } from '../errors.js';
-import type { StakingRules } from '../network.js';
+import { type StakingRules, uptimeRequirementAt } from '../network.js';
 import type { CurrentValidator } from '../node/validators.js';
 import { freeSpaceOf } from './rules.js';
 import { sharesText } from '../describe-pvm.js';
@@ -16,6 +16,8 @@ export interface ValidatorModel extends CurrentValidator {
   score: number;
   /** Its rewards (validation or delegation fees) or its auto-renew authority are all the account's addresses. */
   yours: boolean;
+  /** Percent of its time it must be up for its rewards and its delegators': 90 if it started after Helicon. */
+  uptimeRequirement: number;
 }
 
 export interface ValidatorFilter {
@@ -57,7 +59,7 @@ export function validatorModels(list: readonly CurrentValidator[], rules: Stakin
   return list.map((v) => {
     const freeSpace = freeSpaceOf(v, rules);
     const yours = allOf(v.validationRewardOwner, mine) || allOf(v.delegationRewardOwner, mine) || allOf(v.autoRenew?.authority, mine);
-    return { ...v, freeSpace, score: scoreOf(v, freeSpace, rules, now), yours };
+    return { ...v, freeSpace, score: scoreOf(v, freeSpace, rules, now), yours, uptimeRequirement: uptimeRequirementAt(rules, v.start) };
   });
 }
 
@@ -105,13 +107,13 @@ export function validatorPage(models: readonly ValidatorModel[], p: { filter?: V
  */
 export function pickValidator(models: readonly ValidatorModel[], p: { amount: bigint; end: bigint; now: bigint; rules: StakingRules }): { validator: ValidatorModel; reasons: string[] } {
   const { rules } = p;
-  const fits = models.filter((v) => v.freeSpace >= p.amount && v.end >= p.end && v.start <= p.now && v.connected && v.uptime >= rules.uptimeRequirement);
+  const fits = models.filter((v) => v.freeSpace >= p.amount && v.end >= p.end && v.start <= p.now && v.connected && v.uptime >= v.uptimeRequirement);
   if (fits.length === 0) {
     throw new WalletError('no-validator', `No validator can take ${avaxWords(p.amount)} until ${timeWords(p.end)} now while up and connected: try a smaller amount or an earlier end, or choose one from the list.`);
   }
   const [validator] = sortValidators(fits, 'score') as [ValidatorModel];
   const reasons = [
-    `It was up ${validator.uptime}% of the time since it started validating (rewards need ${rules.uptimeRequirement}%), and it is connected now.`,
+    `It was up ${validator.uptime}% of the time since it started validating (rewards need ${validator.uptimeRequirement}%), and it is connected now.`,
     validator.delegationFee <= rules.minDelegationFee
       ? `It keeps ${sharesText(validator.delegationFee)} of your reward as its fee, the lowest the network allows.`
       : `It keeps ${sharesText(validator.delegationFee)} of your reward as its fee.`,

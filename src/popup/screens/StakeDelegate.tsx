@@ -147,7 +147,7 @@ export function StakeDelegate(p: StakeDelegateProps) {
             term: 'Estimated reward',
             value: (
               <>
-                {avax(r.estimatedReward)} after the validator's {sharesText(r.validator.delegationFee)} fee ({formatValue(r.validatorFee, AVAX_DECIMALS, 'AVAX')}), if it stays up {p.params.uptimeRequirement}% of the time
+                {avax(r.estimatedReward)} after the validator's {sharesText(r.validator.delegationFee)} fee ({formatValue(r.validatorFee, AVAX_DECIMALS, 'AVAX')}), if it stays up {r.validator.uptimeRequirement}% of the time
               </>
             ),
             testid: 'review-reward',

@@ -44,7 +44,7 @@ export function ValidatorFacts({ v, now }: { v: ValidatorView; now: number }) {
       <dd>{sharesText(v.delegationFee)} of rewards</dd>
       <dt>Uptime</dt>
       <dd>
-        {v.uptime}% · {v.connected ? 'connected' : 'not connected now'}
+        {v.uptime}% (rewards need {v.uptimeRequirement}%) · {v.connected ? 'connected' : 'not connected now'}
       </dd>
       <dt>Validates until</dt>
       <dd>
