@@ -79,7 +79,7 @@ describe('Chromium: staking through the popup, against the local node', () => {
     const row = popup.getByTestId('validator').filter({ has: popup.getByRole('button', { name: DELEGATE_BUTTON }) });
     await row.waitFor();
     expect(await fact(row, 'Fee').textContent()).toBe('6.25% of rewards');
-    expect(await fact(row, 'Uptime').textContent()).toMatch(/^\d+(\.\d+)?% · (connected|not connected now)$/);
+    expect(await fact(row, 'Uptime').textContent()).toMatch(/^\d+(\.\d+)?% \(rewards need 90%\) · (connected|not connected now)$/);
     expect(await popup.getByTestId('validator-count').textContent()).toMatch(/^1–\d+ of \d+ matching/);
     await audit('staking: validators');
     // "More" holds the full node ID.
