@@ -7,7 +7,7 @@ import { utxoId } from './codec/ids.js';
 import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { cb58Encode, formatAddress } from './encoding.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signedSlots, signExternalTx, spentFingerprint } from './external-tx.js';
-import { InsufficientFundsError, NodeResponseError, WalletError } from './errors.js';
+import { InsufficientFundsError, NodeResponseError, RpcError, WalletError } from './errors.js';
 import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
 import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE } from './fee-limits.js';
@@ -487,18 +487,36 @@ export class WalletEngine {
   }
 
   /**
-   * The gas limit (the node's estimate for a call, 21000 for a plain transfer) and EIP-1559 fees
-   * (the node's base fee bound and tip, checked against sane limits) signC would sign with now.
+   * The gas limit (the node's estimate for a call or a transfer to a contract, 21000 for a plain
+   * transfer) and EIP-1559 fees (the node's base fee bound and tip, checked against sane limits)
+   * signC would sign with now.
    */
   async quoteC(to: string, valueWei: bigint, data?: string): Promise<{ gasLimit: bigint; baseFeeWei: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
     const [baseFee, tip, gasLimit] = await Promise.all([
       this.node.eth.baseFee(),
       this.node.eth.maxPriorityFeePerGas(),
-      data ? this.node.eth.estimateGas({ from: this.evmAddress, to, value: '0x' + valueWei.toString(16), data }) : PLAIN_TRANSFER_GAS,
+      data ? this.node.eth.estimateGas({ from: this.evmAddress, to, value: '0x' + valueWei.toString(16), data }) : this.transferGas(to, valueWei),
     ]);
     checkFeeInput('a C-Chain base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);
     checkFeeInput('a C-Chain priority fee (wei) of', tip, MAX_C_TIP_WEI);
     return { gasLimit, baseFeeWei: baseFee, ...eip1559Fees(baseFee, tip) };
+  }
+
+  /**
+   * Gas for sending AVAX with no data: 21000 to an address without code. A contract's code runs on
+   * receipt, and 21000 leaves it none, so the tx would fail and still cost its fee: the node's
+   * estimate instead, and a contract that refuses the transfer is said before anything is signed.
+   */
+  private async transferGas(to: string, valueWei: bigint): Promise<bigint> {
+    if ((await this.node.eth.getCode(to)) === '0x') return PLAIN_TRANSFER_GAS;
+    try {
+      return await this.node.eth.estimateGas({ from: this.evmAddress, to, value: '0x' + valueWei.toString(16) });
+    } catch (e) {
+      if (e instanceof RpcError && (e.rpcCode === 3 || /revert/i.test(e.rpcMessage))) {
+        throw new WalletError('recipient-refuses', `the recipient ${to} is a contract that refuses this transfer: it would fail and still cost its fee`);
+      }
+      throw e;
+    }
   }
 
   /** Signs an EVM tx exactly as given (a replacement keeps its nonce); nothing is sent. */

@@ -173,11 +173,14 @@ export type SendEstimateParams =
 export interface SendEstimate {
   /**
    * X/P: nAVAX the send would burn (built exactly as the send builds it, not signed). C: wei, the
-   * most the send can cost (21000 gas × max fee per gas); usually less is paid.
+   * most the send can cost (gas limit × max fee per gas: 21000 gas, or the node's estimate for a
+   * contract recipient); usually less is paid.
    */
   fee: Amount;
   /** The largest amount of the asset a send can carry after its fee (base units; wei on C). */
   maxAmount: Amount;
+  /** C: the gas limit the fee is for (more than 21000 when the recipient is a contract). */
+  gasLimit?: Amount;
 }
 
 export interface NftView {

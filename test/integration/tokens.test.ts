@@ -263,6 +263,28 @@ describe('C-Chain tokens on the node', () => {
     expect((await bg.wallet.tokens.tokensNfts({ address: nft })).items).toEqual([{ tokenId: '8', amount: '1' }]);
   }, 180_000);
 
+  it('AVAX sent to a contract: its code gets gas (the node\'s estimate, in the estimate and the fee), and a contract that refuses AVAX is said before anything is signed', async () => {
+    // Runtime code that keeps what it was sent (CALLVALUE, PUSH1 0, SSTORE, STOP): a storage write,
+    // far more than the 21,000 gas of a plain transfer, which would leave it none and fail.
+    const runtime = '3460005500';
+    const init = `0x6005600c60003960056000f3${runtime}` as Hex;
+    const keeper = getAddress((await executed(await dapp.deployContract({ abi: [], bytecode: init, account: account.cAddress as Hex, chain }))).contractAddress!);
+    const estimate = await bg.wallet.sends.sendEstimate({ chain: 'C', to: keeper, amountWei: '1000' });
+    expect(BigInt(estimate.gasLimit!)).toBeGreaterThan(21_000n);
+    expect(BigInt(estimate.fee) % BigInt(estimate.gasLimit!)).toBe(0n);
+    const sent = await bg.wallet.sends.sendC({ to: keeper, amountWei: '1000', maxFeeWei: estimate.fee });
+    expect((await executed(sent.txHash)).status).toBe('success');
+    expect(BigInt((await reader.getStorageAt({ address: keeper, slot: '0x0' }))!)).toBe(1000n);
+    // A plain account still gets 21,000.
+    expect((await bg.wallet.sends.sendEstimate({ chain: 'C', to: genesisAddress, amountWei: '1000' })).gasLimit).toBe('21000');
+    // The ERC-20 has no way to take AVAX: the estimate and the send say so, and no nonce is used.
+    const { client } = await localNetwork();
+    const nonce = await client.eth.getTransactionCount(account.cAddress, 'pending');
+    await expect(bg.wallet.sends.sendEstimate({ chain: 'C', to: token, amountWei: '1000' })).rejects.toMatchObject({ code: 'recipient-refuses' });
+    await expect(bg.wallet.sends.sendC({ to: token, amountWei: '1000', maxFeeWei: estimate.fee })).rejects.toMatchObject({ code: 'recipient-refuses' });
+    expect(await client.eth.getTransactionCount(account.cAddress, 'pending')).toBe(nonce);
+  });
+
   it('wallet_watchAsset lists a token after approval, named by its contract, the site\'s own words shown apart', async () => {
     const other = await deploy('TestToken', ['Other Coin', 'OTH', 5n]);
     expect(await request('wallet_watchAsset', { type: 'ERC20', options: { address: other, symbol: 'USDC', decimals: 18, image: 'https://tracker.example/x.png' } })).toBe(true);
@@ -282,12 +304,12 @@ describe('C-Chain tokens on the node', () => {
    * it, no block includes it), placed in the wallet's outbox as if the wallet had sent it, since the
    * wallet itself never signs below the node's fee.
    */
-  async function stuckTx(): Promise<string> {
+  async function stuckTx(value = 1n): Promise<string> {
     const { client } = await localNetwork();
     const nonce = await client.eth.getTransactionCount(account.cAddress, 'pending');
-    const tx = Transaction.prepare({ type: 'eip1559', chainId: 43112n, nonce, to: genesisAddress, value: 1n, gasLimit: 21000n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }, false).signBy(accountKey);
+    const tx = Transaction.prepare({ type: 'eip1559', chainId: 43112n, nonce, to: genesisAddress, value, gasLimit: 21000n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }, false).signBy(accountKey);
     const outbox = new Outbox(bg.stores.local, outboxKey(networkId, account.id));
-    await outbox.put(outboxEntry('C', tx.hash, fromHex(tx.toHex()), { txID: tx.hash, chain: 'C', kind: 'send', status: 'pending', amount: '1', to: genesisAddress, createdAt: Date.now() }));
+    await outbox.put(outboxEntry('C', tx.hash, fromHex(tx.toHex()), { txID: tx.hash, chain: 'C', kind: 'send', status: 'pending', amount: value.toString(), to: genesisAddress, createdAt: Date.now() }));
     await client.eth.sendRawTransaction(tx.toHex());
     return tx.hash;
   }
@@ -332,6 +354,13 @@ describe('C-Chain tokens on the node', () => {
     // The nonce line goes on after them: a plain send takes the next nonce.
     const { client } = await localNetwork();
     expect(await client.eth.getTransactionCount(account.cAddress, 'pending')).toBe(await client.eth.getTransactionCount(account.cAddress, 'latest'));
+
+    // A send of the whole balance cannot be sped up (its higher fee no longer fits): said before a
+    // review, and cancelling it still works.
+    const everything = await stuckTx(await client.eth.getBalance(account.cAddress));
+    await expect(bg.wallet.evm.evmEstimateReplace({ txHash: everything, action: 'speed-up' })).rejects.toMatchObject({ code: 'replacement-unaffordable' });
+    const cancelAll = await bg.wallet.evm.evmEstimateReplace({ txHash: everything, action: 'cancel' });
+    expect((await receiptOf((await bg.wallet.evm.evmReplace({ txHash: everything, action: 'cancel', maxFeeWei: cancelAll.maxFee })).txHash)).status).toBe(1n);
   }, 180_000);
 
   it('one nonce line: a C-Chain export waits while an EVM tx of the account waits, and goes once it is cancelled', async () => {

@@ -54,6 +54,11 @@ export class EvmTxService {
       action === 'speed-up'
         ? { ...same, ...fees }
         : { chainId: prior.chainId, nonce: prior.nonce, to: ctx.engine.evmAddress, value: 0n, gasLimit: PLAIN_TRANSFER_GAS, ...fees };
+    // The node takes a tx only if the balance covers its value and its whole fee: a sped-up send of
+    // (nearly) everything cannot be, as its higher fee no longer fits. Said before a review.
+    if (action === 'speed-up' && req.value + req.gasLimit * req.maxFeePerGas > (await ctx.engine.cBalanceWei())) {
+      throw new WalletError('replacement-unaffordable', 'speeding this up would cost more than the account holds, as its amount and the higher fee no longer fit; cancel it instead, or wait for the fee to fall');
+    }
     return { req, baseFeeWei };
   }
 

@@ -3,7 +3,6 @@
 import { toHex } from '../../core/bytes.js';
 import { cb58Encode, parseId } from '../../core/encoding.js';
 import { InsufficientFundsError } from '../../core/errors.js';
-import { eip1559Fees, PLAIN_TRANSFER_GAS } from '../../core/tx/c.js';
 import { buildPSend } from '../../core/tx/p.js';
 import { buildXSend } from '../../core/tx/x.js';
 import type { RequestParams as P } from '../../shared/messages.js';
@@ -44,11 +43,14 @@ export class SendsService {
   async sendEstimate(p: P<'send.estimate'>) {
     const { engine } = await this.engines.open();
     if (p.chain === 'C') {
-      const [balance, baseFee, tip] = await Promise.all([engine.cBalanceWei(), engine.node.eth.baseFee(), engine.node.eth.maxPriorityFeePerGas()]);
-      const fee = PLAIN_TRANSFER_GAS * eip1559Fees(baseFee, tip).maxFeePerGas;
       const amount = BigInt(p.amountWei);
+      const balance = await engine.cBalanceWei();
+      // Gas as the send will sign it (a contract recipient's code is estimated). An amount above the
+      // balance is quoted at 0, so the answer is "not enough funds", not the node's estimate failing.
+      const quote = await engine.quoteC(p.to, amount <= balance ? amount : 0n);
+      const fee = quote.gasLimit * quote.maxFeePerGas;
       if (amount + fee > balance) throw new InsufficientFundsError(cb58Encode(engine.ctx.avaxAssetID), amount + fee, balance, 'AVAX on the C-Chain (wei)');
-      return { fee: fee.toString(), maxAmount: (balance - fee).toString() };
+      return { fee: fee.toString(), maxAmount: (balance - fee).toString(), gasLimit: quote.gasLimit.toString() };
     }
     const ctx = engine.ctx;
     const changeOwners = engine.changeOwners;

@@ -57,11 +57,13 @@ function assetOption(b: AssetBalanceView): string {
 
 /** The fee in words: X/P nAVAX burned; C wei, the most it can cost. */
 /** The fee of a send as shown: the C-Chain's a ceiling in wei (rounded, exact one click away). */
-export function SendFee({ chain, fee }: { chain: ChainName; fee: Amount }) {
+export function SendFee({ chain, fee, gasLimit }: { chain: ChainName; fee: Amount; gasLimit?: Amount | undefined }) {
   if (chain === 'C') {
+    const gas = units(gasLimit ?? '21000');
     return (
       <>
-        <AmountText up prefix="at most " value={fee} denomination={WEI_DECIMALS} symbol="AVAX" /> (21,000 gas at the current max fee per gas; usually less is paid)
+        <AmountText up prefix="at most " value={fee} denomination={WEI_DECIMALS} symbol="AVAX" /> ({gas.toLocaleString('en-US')} gas at the current max fee per gas
+        {gas > 21_000n ? ', as the recipient is a contract' : ''}; usually less is paid)
       </>
     );
   }
@@ -140,7 +142,7 @@ export function Send(p: SendProps) {
   let feeLine: ComponentChildren;
   if (!shown) feeLine = estimate.pending ? 'Estimating…' : (estimate.error?.message ?? 'Fill in the amount and address to see the fee.');
   // The C-Chain's is a ceiling that no amount changes; X's is fixed by the network.
-  else if (chain === 'C') feeLine = <SendFee chain={chain} fee={shown.fee} />;
+  else if (chain === 'C') feeLine = <SendFee chain={chain} fee={shown.fee} gasLimit={shown.gasLimit} />;
   else if (estimate.exact && typed)
     feeLine = (
       <>
@@ -253,7 +255,7 @@ export function Send(p: SendProps) {
       { term: 'Amount', value: <AmountText digits={9} value={plain.value} denomination={asset.denomination} symbol={asset.symbol} />, testid: 'review-amount' },
       { term: 'To', value: toCheck.value, testid: 'review-to', mono: true },
       ...(memo !== '' ? [{ term: 'Memo (public)', value: memo }] : []),
-      { term: 'Network fee', value: <SendFee chain={chain} fee={stage.estimate.fee} />, testid: 'review-fee' },
+      { term: 'Network fee', value: <SendFee chain={chain} fee={stage.estimate.fee} gasLimit={stage.estimate.gasLimit} />, testid: 'review-fee' },
       ...(total !== undefined ? [{ term: 'Amount + fee', value: <AmountText digits={9} up={chain === 'C'} prefix={chain === 'C' ? 'at most ' : ''} value={total} denomination={asset.denomination} symbol={asset.symbol} />, testid: 'review-total' }] : []),
       { term: 'Arrives', value: <><AmountText digits={9} value={plain.value} denomination={asset.denomination} symbol={asset.symbol} /> at the address above</> },
     ];
