@@ -7,6 +7,8 @@ import type { StorageArea } from './storage.js';
 
 const STATE_KEY = 'xpc.state';
 const STATE_VERSION = 1;
+/** Where settings that could not be read are set aside when they are rebuilt from the vault. */
+export const UNREADABLE_STATE_KEY = 'xpc.state.unreadable';
 
 export type AccountRecord =
   | { id: string; name: string; kind: 'hd'; index: number }
@@ -61,6 +63,31 @@ export function newId(): string {
   return toHex(crypto.getRandomValues(new Uint8Array(8)));
 }
 
+/** What in the vault accounts point at: whether it holds a recovery phrase, and its imported keys. */
+export interface VaultHoldings {
+  hasMnemonic: boolean;
+  importedKeys: readonly { id: string; name: string }[];
+}
+
+/**
+ * The settings' accounts as the vault can back them, or null when they already are: an account
+ * whose key the vault lacks is dropped (it could never sign), a vault key no account names gets one
+ * back (a change that stopped between its two writes), and with none of the accounts left (or
+ * settings rebuilt), the phrase's first. Nothing the vault holds is ever left without an account.
+ */
+export function reconciled(s: PersistedState, vault: VaultHoldings): PersistedState | null {
+  const keyIds = new Set(vault.importedKeys.map((k) => k.id));
+  const kept = s.accounts.filter((a) => (a.kind === 'hd' ? vault.hasMnemonic : keyIds.has(a.keyId)));
+  const named = new Set(kept.flatMap((a) => (a.kind === 'imported' ? [a.keyId] : [])));
+  const orphans: AccountRecord[] = vault.importedKeys.filter((k) => !named.has(k.id)).map((k) => ({ id: newId(), name: k.name, kind: 'imported', keyId: k.id }));
+  const first: AccountRecord[] = kept.length === 0 && vault.hasMnemonic ? [{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }] : [];
+  const accounts = [...first, ...kept, ...orphans];
+  const nextHdIndex = Math.max(s.nextHdIndex, ...accounts.map((a) => (a.kind === 'hd' ? a.index + 1 : 0)));
+  const selectedAccountId = accounts.some((a) => a.id === s.selectedAccountId) ? s.selectedAccountId : (accounts[0]?.id ?? null);
+  if (accounts.length === s.accounts.length && orphans.length === 0 && first.length === 0 && nextHdIndex === s.nextHdIndex && selectedAccountId === s.selectedAccountId) return null;
+  return { ...s, accounts, nextHdIndex, selectedAccountId };
+}
+
 export class SettingsStore {
   /** Every read-modify-write of the settings waits here for the one before it. */
   #tail: Promise<unknown> = Promise.resolve();
@@ -88,17 +115,51 @@ export class SettingsStore {
    * changes too (that queue is always taken first, never from inside this one).
    */
   update(change: (s: PersistedState) => PersistedState | Promise<PersistedState>): Promise<PersistedState> {
-    const run = this.#tail.then(async () => {
+    return this.#queued(async () => {
       const next = await change(await this.read());
       await this.local.set({ [STATE_KEY]: next });
       return next;
     });
+  }
+
+  #queued<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(op);
     this.#tail = run.catch(() => undefined);
     return run;
   }
 
-  /** A new or restored vault's accounts, selecting the first. */
+  /**
+   * A new or restored vault's accounts, selecting the first. Unreadable settings do not stop it
+   * (it is the way out of them): only the user's networks are kept, when they can be read.
+   */
   startWith(accounts: AccountRecord[], nextHdIndex: number): Promise<PersistedState> {
-    return this.update((s) => ({ ...s, version: STATE_VERSION, accounts, selectedAccountId: accounts[0]!.id, nextHdIndex }));
+    return this.#queued(async () => {
+      const next: PersistedState = { ...(await this.readOrEmpty()), version: STATE_VERSION, accounts, selectedAccountId: accounts[0]!.id, nextHdIndex };
+      await this.local.set({ [STATE_KEY]: next });
+      return next;
+    });
+  }
+
+  /**
+   * Brings the accounts in line with the vault just unlocked (`reconciled`). Settings that cannot
+   * be read are set aside under their own key, not lost, and rebuilt from the vault: the password
+   * has just been proven, so this is the way back in rather than a dead end.
+   */
+  reconcile(vault: VaultHoldings): Promise<PersistedState> {
+    return this.#queued(async () => {
+      let current: PersistedState;
+      let unreadable = false;
+      try {
+        current = await this.read();
+      } catch (e) {
+        if (!(e instanceof WalletError) || e.code !== 'storage-corrupt') throw e;
+        await this.local.set({ [UNREADABLE_STATE_KEY]: (await this.local.get([STATE_KEY]))[STATE_KEY] });
+        current = emptyState();
+        unreadable = true;
+      }
+      const next = reconciled(current, vault) ?? (unreadable ? current : null);
+      if (next) await this.local.set({ [STATE_KEY]: next });
+      return next ?? current;
+    });
   }
 }

@@ -1,6 +1,8 @@
 // The vault and the accounts (wallet.*, accounts.*): create, restore or import a wallet, lock and
-// unlock, back up, and add, import, rename, remove and select accounts. Secrets are changed only
-// inside `session.modify`, with the settings that name them, so the two never disagree.
+// unlock, back up, and add, import, rename, remove and select accounts. The vault and the settings
+// that name its keys are two storage writes: each change orders them so that a stop between the two
+// leaves nothing unusable, and an unlock brings the settings back in line with the vault
+// (SettingsStore.reconcile) whatever happened before.
 import { fromHex, toHex, type Bytes } from '../../core/bytes.js';
 import { formatPrivateKey } from '../../core/encoding.js';
 import { ValidationError, WalletError } from '../../core/errors.js';
@@ -70,17 +72,22 @@ export class AccountsService {
     }
   }
 
+  /**
+   * Settings that cannot be read, or an account whose key the vault lacks, give no account: the
+   * popup then asks for the password, and the unlock rebuilds them from the vault.
+   */
   async walletStatus(): Promise<WalletStatus> {
-    const s = await this.settings.read();
+    const s = await this.settings.readOrEmpty();
     const preset = this.networks.presetOf(s, s.selectedNetworkId);
     const exists = await this.vaultExists();
     const unlocked = this.session.isUnlocked();
     const account = s.accounts.find((a) => a.id === s.selectedAccountId);
     const hrp = unlocked && account ? await this.networks.hrpOf(preset) : undefined;
+    const view = account && hrp !== undefined ? await this.keyring.accountView(account, hrp).catch((e: unknown) => (e instanceof WalletError && e.code === 'storage-corrupt' ? null : Promise.reject(e))) : null;
     return {
       vault: !exists ? 'none' : unlocked ? 'unlocked' : 'locked',
       network: this.networks.networkView(preset, hrp),
-      account: account && hrp !== undefined ? await this.keyring.accountView(account, hrp) : null,
+      account: view,
       idleLockMinutes: await this.session.getIdleTimeout(),
     };
   }
@@ -89,14 +96,25 @@ export class AccountsService {
     return { mnemonic: generateMnemonic(p.words) };
   }
 
-  /** A new or restored vault starts with no accounts' caches, transfer journals or history. */
-  private async startFresh(accounts: AccountRecord[], nextHdIndex: number): Promise<WalletStatus> {
+  /**
+   * A new or restored vault starts with no accounts' caches, transfer journals or history. Written
+   * before the vault, with new account IDs: a stop between the two never lets an old account's ID
+   * (its site connections, its history) stand for the new vault's keys.
+   */
+  private async startFresh(accounts: AccountRecord[], nextHdIndex: number): Promise<void> {
     const prior = await this.settings.readOrEmpty();
     const networkIds = networkIdsOf(prior);
     const stale = [...prior.accounts.flatMap((a) => networkIds.flatMap((n) => accountStorageKeys(n, a.id))), ...networkIds.map(hiddenAssetsKey), ...networkIds.map(tokensKey), SITE_CONTRACTS_KEY];
     if (stale.length) await this.local.remove(stale);
     await this.settings.startWith(accounts, nextHdIndex);
-    return this.walletStatus();
+  }
+
+  /** Creates, restores and creates-from-key run one at a time: each checks the vault, then writes twice. */
+  #replacing: Promise<unknown> = Promise.resolve();
+  private oneVaultChange<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.#replacing.then(run);
+    this.#replacing = next.catch(() => undefined);
+    return next;
   }
 
   /** The phrase as a restore would read it: in the word list, with a matching checksum. Nothing is stored. */
@@ -107,20 +125,30 @@ export class AccountsService {
 
   async walletCreate(p: P<'wallet.create'>) {
     const mnemonic = await asField('mnemonic', () => normalizeMnemonic(p.mnemonic));
-    if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists; restore it from its recovery phrase to replace it');
-    await this.session.create(p.password, { mnemonic });
-    return this.startFresh([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1);
+    return this.oneVaultChange(async () => {
+      if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists; restore it from its recovery phrase to replace it');
+      await this.startFresh([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1);
+      await this.session.create(p.password, { mnemonic });
+      return this.walletStatus();
+    });
   }
 
   async walletRestore(p: P<'wallet.restore'>) {
     const mnemonic = await asField('mnemonic', () => normalizeMnemonic(p.mnemonic));
     const loss = await this.restoreLoss();
     if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.unfinishedTransfers > 0)) throw new RestoreWouldDropError(loss);
-    return this.transfers.stoppedWhile(async () => {
-      this.keyring.forget();
-      await this.session.create(p.password, { mnemonic }, { replace: true });
-      return this.startFresh([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1);
-    });
+    return this.transfers.stoppedWhile(() =>
+      this.oneVaultChange(async () => {
+        this.keyring.forget();
+        // Locked first, so nothing derives the old vault's keys under the new account's ID before
+        // the vault is replaced. Stopped in between: the old vault opens with the old password, and
+        // that unlock gives its imported keys their accounts back.
+        await this.session.lock();
+        await this.startFresh([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1);
+        await this.session.create(p.password, { mnemonic }, { replace: true });
+        return this.walletStatus();
+      }),
+    );
   }
 
   /** What replacing the vault would drop that the recovery phrase cannot bring back. */
@@ -134,10 +162,13 @@ export class AccountsService {
 
   async walletCreateFromKey(p: P<'wallet.createFromKey'>) {
     const secret = await asField('privateKey', () => parseSecretKey(p.privateKey));
-    if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists');
-    const keyId = newId();
-    await this.session.create(p.password, { importedKeys: [{ id: keyId, name: p.name, secretHex: toHex(secret) }] });
-    return this.startFresh([{ id: newId(), name: p.name, kind: 'imported', keyId }], 0);
+    return this.oneVaultChange(async () => {
+      if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists');
+      const keyId = newId();
+      await this.startFresh([{ id: newId(), name: p.name, kind: 'imported', keyId }], 0);
+      await this.session.create(p.password, { importedKeys: [{ id: keyId, name: p.name, secretHex: toHex(secret) }] });
+      return this.walletStatus();
+    });
   }
 
   private async vaultExists(): Promise<boolean> {
@@ -145,7 +176,8 @@ export class AccountsService {
   }
 
   async walletUnlock(p: P<'wallet.unlock'>) {
-    await this.session.unlock(p.password);
+    const secrets = await this.session.unlock(p.password);
+    await this.settings.reconcile({ hasMnemonic: secrets.mnemonic !== undefined, importedKeys: secrets.importedKeys.map((k) => ({ id: k.id, name: k.name })) });
     return this.walletStatus();
   }
 
@@ -200,14 +232,17 @@ export class AccountsService {
   async accountsImportKey(p: P<'accounts.importKey'>) {
     const secret = await asField('privateKey', () => parseSecretKey(p.privateKey));
     const shortId = toHex(keyPairFromSecret(secret).shortId);
-    const record: AccountRecord = { id: newId(), name: p.name, kind: 'imported', keyId: newId() };
-    // The key and its account are added together, checked against the vault as it is then.
+    // The key, then its account, checked against the vault as it is then. A key an earlier import
+    // stored without its account (stopped between the two writes) gets its account now.
+    let record: Extract<AccountRecord, { kind: 'imported' }> = { id: newId(), name: p.name, kind: 'imported', keyId: newId() };
     const s = await this.session.modify(async (secrets, write) => {
-      if (secrets.importedKeys.some((k) => toHex(keyPairFromSecret(fromHex(k.secretHex)).shortId) === shortId)) {
-        throw new ValidationError('this key is already in the wallet', 'privateKey');
-      }
-      await write({ ...secrets, importedKeys: [...secrets.importedKeys, { id: record.keyId, name: p.name, secretHex: toHex(secret) }] });
-      return this.settings.update((s) => ({ ...s, accounts: [...s.accounts, record] }));
+      const stored = secrets.importedKeys.find((k) => toHex(keyPairFromSecret(fromHex(k.secretHex)).shortId) === shortId);
+      if (stored) record = { ...record, keyId: stored.id };
+      else await write({ ...secrets, importedKeys: [...secrets.importedKeys, { id: record.keyId, name: p.name, secretHex: toHex(secret) }] });
+      return this.settings.update((s) => {
+        if (s.accounts.some((a) => a.kind === 'imported' && a.keyId === record.keyId)) throw new ValidationError('this key is already in the wallet', 'privateKey');
+        return { ...s, accounts: [...s.accounts, record] };
+      });
     });
     return this.keyring.accountView(record, await this.networks.hrpNow(s));
   }
@@ -224,16 +259,20 @@ export class AccountsService {
   }
 
   async accountsRemove(p: P<'accounts.remove'>) {
-    await this.session.modify((secrets, write) =>
-      this.settings.update(async (s) => {
-        const a = s.accounts.find((x) => x.id === p.id);
-        if (!a) throw new ValidationError('no such account', 'id');
+    // The account goes first, then its key: a stop in between leaves a key with no account, which
+    // the next unlock (or an import of it) gives an account again; never an account without a key.
+    await this.session.modify(async (secrets, write) => {
+      let removed: AccountRecord | undefined;
+      await this.settings.update((s) => {
+        removed = s.accounts.find((x) => x.id === p.id);
+        if (!removed) throw new ValidationError('no such account', 'id');
         if (s.accounts.length === 1) throw new ValidationError('the last account cannot be removed', 'id');
-        if (a.kind === 'imported') await write({ ...secrets, importedKeys: secrets.importedKeys.filter((k) => k.id !== a.keyId) });
         const accounts = s.accounts.filter((x) => x.id !== p.id);
         return { ...s, accounts, selectedAccountId: s.selectedAccountId === p.id ? accounts[0]!.id : s.selectedAccountId };
-      }),
-    );
+      });
+      const gone = removed!;
+      if (gone.kind === 'imported') await write({ ...secrets, importedKeys: secrets.importedKeys.filter((k) => k.id !== gone.keyId) });
+    });
     await this.more.sites?.forgetAccount(p.id);
     return { ok: true as const };
   }

@@ -1,0 +1,139 @@
+// The vault and the account list (xpc.state) are two storage writes. A change stopped between the
+// two (a failed write, or the worker killed: both leave the same storage), or settings that cannot
+// be read, must never lock the user out, lose a key, or let an old account's ID stand for new keys.
+import { describe, expect, it } from 'vitest';
+import { Session } from '../../src/background/session.js';
+import { memoryStores } from '../../src/background/storage.js';
+import { Vault } from '../../src/background/vault.js';
+import { createWallet } from '../../src/background/services/index.js';
+import { UNREADABLE_STATE_KEY } from '../../src/background/settings.js';
+import { generateMnemonic } from '../../src/core/keys.js';
+
+const PASSWORD = 'long enough';
+// Throwaway keys, never funded anywhere that matters.
+const KEY_A = '0x' + '44'.repeat(32);
+const KEY_B = '0x' + '55'.repeat(32);
+
+/** One storage for every "worker"; `failNext(key)` makes the next write that includes `key` fail. */
+function storage() {
+  const stores = memoryStores();
+  const failing = new Set<string>();
+  const set = stores.local.set.bind(stores.local);
+  stores.local.set = async (items: Record<string, unknown>) => {
+    const hit = Object.keys(items).find((k) => failing.has(k));
+    if (hit !== undefined) {
+      failing.delete(hit);
+      throw new Error('QUOTA_BYTES quota exceeded');
+    }
+    return set(items);
+  };
+  /** A new background over the same storage (the worker restarted). */
+  const worker = () => createWallet(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local);
+  return { stores, worker, failNext: (key: string) => failing.add(key) };
+}
+
+describe('settings that cannot be read', () => {
+  it('never lock the user out: the popup gets a status, and the unlock rebuilds them from the vault (set aside, not lost)', async () => {
+    const { stores, worker } = storage();
+    const first = worker();
+    const created = await first.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    await first.accounts.accountsImportKey({ name: 'Imported', privateKey: KEY_A });
+    const broken = { version: 1, accounts: 'oops' };
+    await stores.local.set({ 'xpc.state': broken });
+
+    const w = worker();
+    const status = (await w.accounts.walletOpen()).status;
+    expect(status).toMatchObject({ vault: 'locked', account: null });
+    const unlocked = await w.accounts.walletUnlock({ password: PASSWORD });
+    expect(unlocked.account).toMatchObject({ name: 'Account 1', kind: 'hd', index: 0, cAddress: created.account!.cAddress });
+    expect((await w.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'Imported']);
+    expect((await stores.local.get([UNREADABLE_STATE_KEY]))[UNREADABLE_STATE_KEY]).toEqual(broken);
+  });
+
+  it('do not stop a restore, which replaces the vault and leaves a working wallet', async () => {
+    const { stores, worker } = storage();
+    await worker().accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    await stores.local.set({ 'xpc.state': 'garbage' });
+    const restored = await worker().accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12) });
+    expect(restored).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1' } });
+    expect((await worker().accounts.walletUnlock({ password: 'a new password' })).account).toMatchObject({ cAddress: restored.account!.cAddress });
+  });
+});
+
+describe('a restore stopped between its two writes', () => {
+  it('before the vault is replaced: the old wallet opens with the old password, imported keys and all, under new account IDs', async () => {
+    const { worker, failNext } = storage();
+    const w = worker();
+    const before = await w.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    await w.accounts.accountsImportKey({ name: 'Imported', privateKey: KEY_A });
+    failNext('xpc.vault');
+    await expect(w.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12), confirmLoss: true })).rejects.toThrow(/quota/);
+
+    const after = await worker().accounts.walletUnlock({ password: PASSWORD });
+    expect(after.account).toMatchObject({ cAddress: before.account!.cAddress });
+    // A site connected to the old account ID sees nothing without asking again: no account has it.
+    expect(after.account!.id).not.toBe(before.account!.id);
+    const again = worker();
+    await again.accounts.walletUnlock({ password: PASSWORD });
+    expect((await again.accounts.accountsList()).accounts.map((a) => a.name).sort()).toEqual(['Account 1', 'Imported']);
+  });
+
+  it('when the account list cannot be written: nothing is replaced, and the old password still opens the old wallet', async () => {
+    const { worker, failNext } = storage();
+    const w = worker();
+    const before = await w.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    failNext('xpc.state');
+    await expect(w.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12) })).rejects.toThrow(/quota/);
+    expect((await worker().accounts.walletUnlock({ password: PASSWORD })).account).toMatchObject({ id: before.account!.id, cAddress: before.account!.cAddress });
+  });
+});
+
+describe('a wallet made from a private key, stopped between its two writes', () => {
+  it('leaves no vault, so making it again works', async () => {
+    for (const key of ['xpc.state', 'xpc.vault']) {
+      const { worker, failNext } = storage();
+      const w = worker();
+      failNext(key);
+      await expect(w.accounts.walletCreateFromKey({ password: PASSWORD, privateKey: KEY_A, name: 'Mine' })).rejects.toThrow(/quota/);
+      expect((await worker().accounts.walletStatus()).vault).toBe('none');
+      expect(await worker().accounts.walletCreateFromKey({ password: PASSWORD, privateKey: KEY_A, name: 'Mine' })).toMatchObject({ vault: 'unlocked', account: { name: 'Mine', kind: 'imported' } });
+    }
+  });
+});
+
+describe('an import stopped after its key was stored', () => {
+  it('gives the key its account when imported again, and at the next unlock', async () => {
+    const { worker, failNext } = storage();
+    const w = worker();
+    await w.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    failNext('xpc.state');
+    await expect(w.accounts.accountsImportKey({ name: 'A', privateKey: KEY_A })).rejects.toThrow(/quota/);
+    expect((await w.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1']);
+    const a = await w.accounts.accountsImportKey({ name: 'A', privateKey: KEY_A });
+    expect(a).toMatchObject({ name: 'A', kind: 'imported' });
+    await expect(w.accounts.accountsImportKey({ name: 'A again', privateKey: KEY_A })).rejects.toMatchObject({ field: 'privateKey' });
+
+    failNext('xpc.state');
+    await expect(w.accounts.accountsImportKey({ name: 'B', privateKey: KEY_B })).rejects.toThrow(/quota/);
+    const next = worker();
+    await next.accounts.walletUnlock({ password: PASSWORD });
+    expect((await next.accounts.accountsList()).accounts.map((x) => x.name)).toEqual(['Account 1', 'A', 'B']);
+  });
+});
+
+describe('a removal stopped between its two writes', () => {
+  it('never leaves an account without its key: the wallet keeps opening', async () => {
+    const { worker, failNext } = storage();
+    const w = worker();
+    await w.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const a = await w.accounts.accountsImportKey({ name: 'A', privateKey: KEY_A });
+    await w.accounts.accountsSelect({ id: a.id });
+    failNext('xpc.vault');
+    await expect(w.accounts.accountsRemove({ id: a.id })).rejects.toThrow(/quota/);
+    expect((await w.accounts.walletOpen()).status.account).toMatchObject({ name: 'Account 1' });
+    // The key the removal could not take out of the vault is not lost: the next unlock lists it again.
+    const next = worker();
+    await next.accounts.walletUnlock({ password: PASSWORD });
+    expect((await next.accounts.accountsList()).accounts.map((x) => x.name)).toEqual(['Account 1', 'A']);
+  });
+});
