@@ -341,7 +341,7 @@ export function Settings({ status, onStatus }: SettingsProps) {
       </Section>
       {status.account && (
         <Section title="Export private key">
-          <ExportKey account={status.account} />
+          <ExportKey key={status.account.id} account={status.account} />
         </Section>
       )}
       <Section title="Change password">

@@ -363,6 +363,34 @@ describe('Settings', () => {
   });
 });
 
+describe('Settings: export a private key', () => {
+  it('never shows one account\'s key under another\'s name after a switch', async () => {
+    const alpha = { ...ACCOUNT, id: 'alpha', name: 'Alpha', kind: 'imported' as const };
+    const beta = { ...ACCOUNT, id: 'beta', name: 'Beta', kind: 'imported' as const };
+    delete (alpha as { index?: number }).index;
+    delete (beta as { index?: number }).index;
+    const bg = fakeBackground({
+      'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
+      'accounts.list': () => ({ accounts: [alpha, beta], selectedId: alpha.id }),
+      'wallet.exportPrivateKey': ({ accountId }) => ({ privateKey: `PrivateKey-of-${accountId}` }),
+    });
+    const { rerender } = renderWith(bg, <Settings status={{ ...UNLOCKED, account: alpha }} onStatus={vi.fn()} />);
+    const summary = screen.getByText('Export private key', { selector: 'summary' });
+    (summary.parentElement as HTMLDetailsElement).open = true;
+    const button = screen.getByRole('button', { name: 'Show private key of “Alpha”' });
+    fireEvent.input(within(button.closest('form')!).getByLabelText('Password'), { target: { value: 'the password' } });
+    fireEvent.click(button);
+    await screen.findByText('PrivateKey-of-alpha');
+    rerender(
+      <ApiContext.Provider value={makeCall(bg.send)}>
+        <Settings status={{ ...UNLOCKED, account: beta }} onStatus={vi.fn()} />
+      </ApiContext.Provider>,
+    );
+    expect(screen.queryByText('PrivateKey-of-alpha')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Show private key of “Beta”' })).toBeTruthy();
+  });
+});
+
 describe('Settings: connected sites', () => {
   function open(name: string) {
     const summary = screen.getByText(name, { selector: 'summary' });
