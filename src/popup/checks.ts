@@ -166,13 +166,16 @@ export function phraseWords(text: string): string[] {
   return text.normalize('NFKD').trim().toLowerCase().split(/\s+/).filter((w) => w !== '');
 }
 
-/** Shape only: 12 or 24 words of letters. The word list and checksum are checked by the wallet. */
+/** BIP-39's phrase lengths, all of which the wallet restores (it creates 12 or 24). */
+const PHRASE_LENGTHS = [12, 15, 18, 21, 24];
+
+/** Shape only: 12 to 24 words (a multiple of 3) of letters. The word list and checksum are checked by the wallet. */
 export function checkPhrase(text: string): Check<string> {
   const words = phraseWords(text);
   if (words.length === 0) return fail('Enter your recovery phrase');
   const odd = words.findIndex((w) => !/^[a-z]+$/.test(w));
   if (odd >= 0) return fail(`Word ${odd + 1} has characters other than letters`);
-  if (words.length !== 12 && words.length !== 24) return fail(`A recovery phrase has 12 or 24 words; this one has ${words.length}`);
+  if (!PHRASE_LENGTHS.includes(words.length)) return fail(`A recovery phrase has 12, 15, 18, 21 or 24 words; this one has ${words.length}`);
   return { ok: true, value: words.join(' ') };
 }
 

@@ -239,7 +239,7 @@ function RestoreForm({ initial, replacing, onNext, onBack }: { initial: string; 
       {replacing && <p class="warn-box">Restoring replaces the wallet stored in this browser, and you choose a new password.</p>}
       <form onSubmit={(e) => void submit(e)} noValidate>
         <TextField
-          label="Recovery phrase (12 or 24 words)"
+          label="Recovery phrase (12 to 24 words)"
           multiline
           rows={4}
           mono

@@ -133,7 +133,7 @@ export async function restoreFromPhrase(run: UiRun, ui: PopupDriver): Promise<vo
   await ui.find({ heading: 'Welcome to XPC Wallet' }, 30_000);
   await ui.click({ button: 'Restore from a recovery phrase' });
   await ui.find({ heading: 'Restore from a recovery phrase' });
-  await ui.fill('Recovery phrase (12 or 24 words)', run.words.join(' '));
+  await ui.fill('Recovery phrase (12 to 24 words)', run.words.join(' '));
   await ui.find({ text: '24 words' });
   await ui.click({ button: 'Next' });
   await ui.find({ heading: 'Choose a password' });

@@ -88,10 +88,12 @@ describe('passwords', () => {
 });
 
 describe('recovery phrase shape', () => {
-  it('takes 12 or 24 words, normalized', () => {
+  it('takes BIP-39\'s 12, 15, 18, 21 or 24 words, normalized', () => {
     const twelve = Array.from({ length: 12 }, () => 'abandon').join('  ');
     expect(checkPhrase(` ${twelve.toUpperCase()} `)).toEqual({ ok: true, value: Array(12).fill('abandon').join(' ') });
-    expect(checkPhrase('one two three')).toEqual({ ok: false, error: 'A recovery phrase has 12 or 24 words; this one has 3' });
+    for (const n of [15, 18, 21, 24]) expect(checkPhrase(Array(n).fill('abandon').join(' ')).ok).toBe(true);
+    for (const n of [11, 13, 25]) expect(checkPhrase(Array(n).fill('abandon').join(' ')).ok).toBe(false);
+    expect(checkPhrase('one two three')).toEqual({ ok: false, error: 'A recovery phrase has 12, 15, 18, 21 or 24 words; this one has 3' });
     expect(checkPhrase('abandon ab4ndon')).toEqual({ ok: false, error: 'Word 2 has characters other than letters' });
   });
 });

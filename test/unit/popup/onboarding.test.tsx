@@ -88,7 +88,7 @@ describe('Onboarding', () => {
     type(/Recovery phrase/, 'one two three');
     expect(screen.getByText('3 words')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
-    expect(screen.getByText('A recovery phrase has 12 or 24 words; this one has 3')).toBeTruthy();
+    expect(screen.getByText('A recovery phrase has 12, 15, 18, 21 or 24 words; this one has 3')).toBeTruthy();
     expect(bg.callsOf('wallet.checkPhrase')).toEqual([]);
     // Twelve words, one wrong: named on this screen, before any password is asked.
     const wrong = 'abandon '.repeat(11) + 'abandon';
