@@ -77,6 +77,14 @@ describe('UTXO classification', () => {
     expect(oneOfTwo.state === 'spendable' && oneOfTwo.spendable.sigIndices).toEqual([0]);
   });
 
+  it('counts a stakeable-locked (vesting) UTXO only when our keys meet its threshold', () => {
+    const now = 1_000n;
+    // A 2-of-2 vesting output with one key of ours: not the account's to stake, nor to count.
+    expect(classifyUtxo(utxo(5n, { stakeableUntil: 2_000n, owners: makeOwners([me, other], 2) }), owned, now).state).toBe('not-spendable');
+    expect(classifyUtxo(utxo(5n, { stakeableUntil: 2_000n, owners: theirs }), owned, now).state).toBe('not-spendable');
+    expect(classifyUtxo(utxo(5n, { stakeableUntil: 2_000n, owners: makeOwners([other, me], 1) }), owned, now)).toMatchObject({ state: 'stakeable-locked', until: 2_000n, amount: 5n });
+  });
+
   it('classifies UTXOs that share address objects one by one, as the decoder shares them', () => {
     // spendableUtxos remembers per address object whether it is ours: a shared foreign address
     // must stay foreign in every owner set, and a copy of our address (another object) stays ours.

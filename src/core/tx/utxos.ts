@@ -56,14 +56,13 @@ export type UtxoState =
  * time, stakeable-locked (P-Chain vesting), or not ours to spend (threshold unmet, not fungible).
  */
 export function classifyUtxo(utxo: Utxo, owned: OwnedAddresses, now: bigint, seen?: Map<Bytes, boolean>): UtxoState {
-  let output = utxo.output;
-  if (output.kind === 'StakeableLockOut') {
-    if (output.locktime > now) return { state: 'stakeable-locked', until: output.locktime, amount: output.output.amount };
-    output = output.output;
-  }
+  const lock = utxo.output.kind === 'StakeableLockOut' ? utxo.output : undefined;
+  const output = lock ? lock.output : utxo.output;
   if (output.kind !== 'TransferOutput') return { state: 'not-spendable' };
+  // Threshold first, vesting included: a 2-of-2 with one key of ours is nobody's balance here.
   const sigIndices = signingIndices(output.owners, owned, seen);
   if (!sigIndices) return { state: 'not-spendable' };
+  if (lock && lock.locktime > now) return { state: 'stakeable-locked', until: lock.locktime, amount: output.amount };
   if (output.owners.locktime > now) return { state: 'locked', until: output.owners.locktime, amount: output.amount };
   return { state: 'spendable', spendable: { utxo, amount: output.amount, sigIndices } };
 }
