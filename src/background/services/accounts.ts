@@ -176,8 +176,9 @@ export class AccountsService {
   }
 
   async walletUnlock(p: P<'wallet.unlock'>) {
-    const secrets = await this.session.unlock(p.password);
-    await this.settings.reconcile({ hasMnemonic: secrets.mnemonic !== undefined, importedKeys: secrets.importedKeys.map((k) => ({ id: k.id, name: k.name })) });
+    await this.session.unlock(p.password);
+    // In the vault's queue, so no import or removal lands between the vault read and the settings write.
+    await this.session.modify((secrets) => this.settings.reconcile({ hasMnemonic: secrets.mnemonic !== undefined, importedKeys: secrets.importedKeys.map((k) => ({ id: k.id, name: k.name })) }));
     return this.walletStatus();
   }
 
