@@ -75,7 +75,7 @@ export class AssetsService {
     for (const u of await engine.utxos('X')) {
       if (u.output.kind !== 'NftTransferOutput' || !canSign(u, owned)) continue;
       const assetID = cb58Encode(u.assetID);
-      const { name, symbol } = await this.networks.assetDescription(preset, assetID);
+      const { name, symbol } = await this.networks.assetDescriptionOrUnknown(preset, assetID);
       nfts.push({ utxoID: utxoId(u), assetID, groupID: u.output.groupID, payloadHex: toHex(u.output.payload), name, symbol });
     }
     return { nfts };
@@ -90,7 +90,7 @@ export class AssetsService {
       const out = u.output;
       if ((out.kind !== 'MintOutput' && out.kind !== 'NftMintOutput') || !canSign(u, owned)) continue;
       const assetID = cb58Encode(u.assetID);
-      const info = await this.networks.assetDescription(preset, assetID);
+      const info = await this.networks.assetDescriptionOrUnknown(preset, assetID);
       rights.push({
         assetID,
         ...info,

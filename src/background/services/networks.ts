@@ -13,6 +13,9 @@ import type { StorageArea } from '../storage.js';
 /** A network preset with its wallet ID; custom ones carry the hrp saved when they were added. */
 export type Preset = NetworkPreset & { id: string; savedHrp?: string };
 
+/** What is shown for an asset whose creating tx the wallet cannot prove: its amounts in base units. */
+export const UNKNOWN_ASSET: ProvenAsset = { name: 'Unknown asset (no creating transaction)', symbol: '?', denomination: 0 };
+
 export class NetworksService {
   #identities = new Map<string, NetworkIdentity>();
   #assetNames = new Map<string, ProvenAsset>();
@@ -79,6 +82,17 @@ export class NetworksService {
   /** The selected network's hrp. */
   hrpNow(s: PersistedState): Promise<string> {
     return this.hrpOf(this.presetOf(s, s.selectedNetworkId));
+  }
+
+  /**
+   * assetDescription, or UNKNOWN_ASSET for an asset the wallet cannot prove (the node will not show
+   * its CreateAssetTx, or it cannot be read): a list goes on without it rather than failing whole.
+   */
+  assetDescriptionOrUnknown(preset: Preset, assetID: string): Promise<ProvenAsset> {
+    return this.assetDescription(preset, assetID).catch((e: unknown) => {
+      if (e instanceof ValidationError) return UNKNOWN_ASSET;
+      throw e;
+    });
   }
 
   /** An asset's name, symbol and decimals, read from its CreateAssetTx once per network and worker. */

@@ -1,0 +1,36 @@
+// An asset the wallet cannot prove (the node will not show its CreateAssetTx) is listed as unknown,
+// so one such asset never fails a whole list (the NFTs, the mint rights, the balances); a node that
+// cannot be reached still fails, in words.
+import { describe, expect, it } from 'vitest';
+import { NetworksService, UNKNOWN_ASSET } from '../../src/background/services/networks.js';
+import { SettingsStore } from '../../src/background/settings.js';
+import { memoryStores } from '../../src/background/storage.js';
+import { PRESETS } from '../../src/core/network.js';
+
+const ASSET = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe';
+
+function service(fetch: typeof globalThis.fetch) {
+  const { local } = memoryStores();
+  return new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')), fetch });
+}
+
+describe('an asset the node cannot show', () => {
+  const local = { ...PRESETS.local, id: 'local' };
+
+  it('is an unknown asset in lists, while assetDescription itself refuses it', async () => {
+    const refusing: typeof fetch = async (_url, init) => {
+      const { id } = JSON.parse(String(init!.body)) as { id: number };
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'couldn\'t get tx: not found' } }), { headers: { 'content-type': 'application/json' } });
+    };
+    const networks = service(refusing);
+    expect(await networks.assetDescriptionOrUnknown(local, ASSET)).toEqual(UNKNOWN_ASSET);
+    await expect(networks.assetDescription(local, ASSET)).rejects.toMatchObject({ code: 'validation' });
+  });
+
+  it('still fails when the node cannot be reached: that is not an unknown asset', async () => {
+    const down: typeof fetch = async () => {
+      throw new TypeError('fetch failed');
+    };
+    await expect(service(down).assetDescriptionOrUnknown(local, ASSET)).rejects.toMatchObject({ code: 'node-unreachable' });
+  });
+});
