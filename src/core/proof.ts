@@ -10,6 +10,7 @@ import { utxoId } from './codec/ids.js';
 import { isPBlockTx } from './codec/pvm.js';
 import { exportedUtxos, producedUtxos } from './codec/rules.js';
 import type { ChainTx, Utxo, Vm } from './codec/types.js';
+import { MAX_DENOMINATION } from './amount.js';
 import { cb58Encode } from './encoding.js';
 import { CodecError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError, ValidationError, WalletError } from './errors.js';
 import type { CallOptions, ChainAlias, DroppedUtxo, NodeClient } from './node.js';
@@ -219,7 +220,7 @@ export interface ProvenAsset {
 /**
  * An X-Chain asset's name, symbol and decimals from the CreateAssetTx its ID names (a node's
  * getAssetDescription is not asked: it could say anything). ValidationError when the ID names no
- * asset the node can show; errors reaching the node propagate.
+ * valid asset the node can show (decimals past 32 included); errors reaching the node propagate.
  */
 export async function provenAsset(node: NodeClient, assetID: string, opts?: CallOptions): Promise<ProvenAsset> {
   let bytes: Bytes;
@@ -237,5 +238,7 @@ export async function provenAsset(node: NodeClient, assetID: string, opts?: Call
     throw e;
   }
   if (tx.kind !== 'CreateAssetTx') throw new ValidationError(`${assetID} is not an asset`, 'assetID');
+  // The codec reads any u8; avalanchego refuses more than 32 decimals, so such a tx was never accepted.
+  if (tx.denomination > MAX_DENOMINATION) throw new ValidationError(`the transaction behind asset ${assetID} gives ${tx.denomination} decimal places, more than the ${MAX_DENOMINATION} an asset can have`, 'assetID');
   return { name: tx.name, symbol: tx.symbol, denomination: tx.denomination };
 }
