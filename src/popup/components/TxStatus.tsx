@@ -25,6 +25,8 @@ export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, po
   const call = useCall();
   const [state, setState] = useState<ActivityItem['status'] | 'unknown'>('unknown');
   const [checking, setChecking] = useState(false);
+  /** This screen stopped asking (MAX_POLLS): the background still follows it; Activity says when. */
+  const [stoppedAsking, setStoppedAsking] = useState(false);
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -36,7 +38,11 @@ export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, po
         const now = item?.status ?? 'pending';
         setState(now);
         setChecking(item?.checking === true);
-        if (now !== 'pending' || round >= MAX_POLLS) return;
+        if (now !== 'pending') return;
+        if (round >= MAX_POLLS) {
+          setStoppedAsking(true);
+          return;
+        }
         // A balances refresh is what asks the node about pending transactions.
         if (round % 3 === 1) void call('balances.get', { refresh: true }).catch(() => undefined);
       } catch {
@@ -58,11 +64,13 @@ export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, po
         ? `The ${chainLabel(chain)} refused it`
         : checking
           ? `Checking whether it went through: the node's answer was lost. Don't send it again; if the ${chainLabel(chain)} never got it, the wallet sends this same transaction again.`
-          : `Issued; waiting for the ${chainLabel(chain)} to accept it…`;
+          : stoppedAsking
+            ? `Issued; the ${chainLabel(chain)} has not accepted it yet. The wallet keeps checking in the background, and Activity shows when it is decided.`
+            : `Issued; waiting for the ${chainLabel(chain)} to accept it…`;
   return (
     <div class={`tx-status ${state}`}>
       <p role="status" aria-live="polite" data-testid="tx-status">
-        {state === 'pending' || state === 'unknown' ? <span class="spinner" aria-hidden="true" /> : null}
+        {(state === 'pending' || state === 'unknown') && !stoppedAsking ? <span class="spinner" aria-hidden="true" /> : null}
         {label}
       </p>
       <dl class="facts">

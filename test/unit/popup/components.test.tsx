@@ -177,6 +177,19 @@ describe('TxStatus', () => {
     const accepted = await statusWith({ status: 'accepted' });
     await waitFor(() => expect(accepted.textContent).toBe('Accepted by the X-Chain'));
   });
+
+  it('once it stops asking, it says so and drops the spinner rather than seeming to wait for ever', async () => {
+    let asked = 0;
+    const bg = fakeBackground({ 'activity.list': () => ((asked += 1), { items: [item({})] }), 'balances.get': () => ({}) as never });
+    renderWith(bg, <TxStatus chain="X" txID={FAKE_ID} pollMs={1} />);
+    const status = await screen.findByTestId('tx-status');
+    await waitFor(() => expect(status.textContent).toContain('has not accepted it yet'), { timeout: 5_000 });
+    expect(status.textContent).toContain('Activity shows when it is decided');
+    expect(status.querySelector('.spinner')).toBeNull();
+    const after = asked;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(asked).toBe(after);
+  });
 });
 
 describe('lazyComponent', () => {
