@@ -1,9 +1,10 @@
 // The largest amount one X or P tx can carry from the wallet's UTXOs, for "send the maximum" and
 // for estimates: found by building candidate txs with the same builders a send uses.
 import { type Bytes, toHex } from '../core/bytes.js';
+import { MAX_U64 } from '../core/codec/io.js';
 import type { OutputOwners, PTx, TransferableOutput } from '../core/codec/types.js';
 import { cb58Encode } from '../core/encoding.js';
-import { InsufficientFundsError, TxTooLargeError } from '../core/errors.js';
+import { AssetLimitError, InsufficientFundsError, TxTooLargeError } from '../core/errors.js';
 import { type PFeeContext, pTxFee } from '../core/fees.js';
 import type { BuiltTx } from '../core/tx/built.js';
 import { type ChainContext, MAX_XP_TX_SIZE } from '../core/tx/context.js';
@@ -43,10 +44,12 @@ export function pSpendFees(
 
 /**
  * The largest amount of `assetID` one tx can carry from `pool`. Candidates: the asset's UTXOs
- * largest first (the order the builders pick them in), as many as fit one tx, less each fee the
- * tx could settle on for those inputs (`feesFor`, in this asset; 0 when the fee is paid in another
- * asset). Each candidate, largest first, is built for real with `build`; the first that builds is
- * the answer. A candidate too large for one tx rules out every candidate with as many inputs.
+ * largest first (the order the builders pick them in), passing by one that would take their sum
+ * over a u64 (the node adds a tx's inputs of one asset in one: docs/protocol.md §X, and selection
+ * passes it by too), as many as fit one tx, less each fee the tx could settle on for those inputs
+ * (`feesFor`, in this asset; 0 when the fee is paid in another asset). Each candidate, largest
+ * first, is built for real with `build`; the first that builds is the answer. A candidate too
+ * large for one tx rules out every candidate with as many inputs.
  */
 export function largestAmount(p: {
   pool: readonly SpendableUtxo[];
@@ -57,12 +60,19 @@ export function largestAmount(p: {
   const hex = toHex(p.assetID);
   const own = p.pool.filter((s) => toHex(s.utxo.assetID) === hex).sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
   const total = own.reduce((sum, s) => sum + s.amount, 0n);
-  const fit = packInputs(own, MAX_XP_TX_SIZE)[0]?.length ?? 0;
-  const candidates: { amount: bigint; inputs: number }[] = [];
+  const within: SpendableUtxo[] = [];
   let sum = 0n;
+  for (const s of own) {
+    if (sum + s.amount > MAX_U64) continue;
+    within.push(s);
+    sum += s.amount;
+  }
+  const fit = packInputs(within, MAX_XP_TX_SIZE)[0]?.length ?? 0;
+  const candidates: { amount: bigint; inputs: number }[] = [];
+  sum = 0n;
   for (let k = 1; k <= fit; k++) {
-    sum += own[k - 1]!.amount;
-    for (const fee of p.feesFor(own.slice(0, k))) if (sum > fee) candidates.push({ amount: sum - fee, inputs: k });
+    sum += within[k - 1]!.amount;
+    for (const fee of p.feesFor(within.slice(0, k))) if (sum > fee) candidates.push({ amount: sum - fee, inputs: k });
   }
   candidates.sort((a, b) => (a.amount === b.amount ? a.inputs - b.inputs : a.amount > b.amount ? -1 : 1));
   let tooLargeAt = Number.POSITIVE_INFINITY;
@@ -76,7 +86,8 @@ export function largestAmount(p: {
       return c.amount;
     } catch (e) {
       if (e instanceof TxTooLargeError) tooLargeAt = c.inputs;
-      else if (!(e instanceof InsufficientFundsError)) throw e;
+      // A pick that cannot stay within the u64 limit (refused sends' inputs it must share): maybe a smaller one can.
+      else if (!(e instanceof InsufficientFundsError) && !(e instanceof AssetLimitError)) throw e;
       last = e;
     }
   }

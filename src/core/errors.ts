@@ -51,6 +51,21 @@ export class InsufficientFundsError extends WalletError {
   }
 }
 
+/**
+ * More of one asset than one tx can carry from the coins at hand: the node adds a tx's inputs of
+ * each asset, and its outputs, in a u64 (docs/protocol.md §X). `most` is the most one tx could
+ * carry. A ValidationError, so the popup shows its sentence.
+ */
+export class AssetLimitError extends ValidationError {
+  constructor(
+    readonly assetID: string,
+    readonly most: bigint,
+    assetLabel: string = assetID,
+  ) {
+    super(`this is more of the asset than one transaction can carry (at most ${most} of ${assetLabel}): send less, and the rest in another transaction`, 'amount');
+  }
+}
+
 /** A transaction too large for the chain's mempool that cannot be split. */
 export class TxTooLargeError extends WalletError {
   constructor(message: string) {

@@ -2,7 +2,8 @@
 import { CodecError, ValidationError } from '../errors.js';
 import type { Bytes } from '../bytes.js';
 
-const MAX_U64 = (1n << 64n) - 1n;
+/** The largest u64: every amount, and what the node adds up of one asset in one tx. */
+export const MAX_U64 = (1n << 64n) - 1n;
 /** The codec refuses slices longer than this (Go's max int32). */
 export const MAX_SLICE_LENGTH = 0x7fffffff;
 

@@ -2,6 +2,7 @@
 // return change to the wallet. The fee may depend on the inputs and outputs (P-Chain), so the
 // selection is repeated until the fee it implies is covered.
 import { type Bytes, fromHex, toHex } from '../bytes.js';
+import { MAX_U64 } from '../codec/io.js';
 import { amountOf, sortTransferableInputs } from '../codec/rules.js';
 import type { OutputOwners, TransferableInput, TransferableOutput, Utxo } from '../codec/types.js';
 import { WalletError } from '../errors.js';
@@ -45,7 +46,8 @@ export function fund(req: FundingRequest): Funding {
       let surplus = credit - need;
       if (need > credit) {
         const label = req.assetLabel?.(assetHex);
-        const picked = selectUtxos(req.pool, assetID, need - credit, { exclude: req.exclude, ...(label ? { assetLabel: label } : {}) });
+        // Imported value counts with the picked inputs in the node's u64 sum of the asset (docs/protocol.md §X).
+        const picked = selectUtxos(req.pool, assetID, need - credit, { exclude: req.exclude, max: MAX_U64 - credit, ...(label ? { assetLabel: label } : {}) });
         chosen.push(...picked.chosen);
         surplus = picked.total + credit - need;
       }

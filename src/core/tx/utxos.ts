@@ -3,7 +3,8 @@
 import { byteKey, type Bytes, equalBytes, toHex } from '../bytes.js';
 import { utxoId } from '../codec/ids.js';
 import type { OutputOwners, TransferableInput, Utxo } from '../codec/types.js';
-import { InsufficientFundsError } from '../errors.js';
+import { MAX_U64 } from '../codec/io.js';
+import { AssetLimitError, InsufficientFundsError } from '../errors.js';
 import { cb58Encode } from '../encoding.js';
 
 /** The 20-byte short IDs the wallet holds keys for, as byteKey strings (made by ownedAddressSet). */
@@ -86,16 +87,21 @@ export function toTransferableInput(s: SpendableUtxo): TransferableInput {
   };
 }
 
+/** How many of the largest UTXOs a selection may leave out, one more each try, to fit the u64 limit. */
+const MAX_LEFT_OUT = 32;
+
 /**
  * Picks UTXOs of one asset until `target` is covered: every one marked `first`, then largest first
  * (fewest inputs, so the smallest and cheapest tx), proven ones before unproven ones (which the
- * chain may not hold). Throws InsufficientFundsError naming what is missing.
+ * chain may not hold). What is picked adds up to at most `max` (by default a u64: the node adds a
+ * tx's inputs of one asset in one, docs/protocol.md §X). Throws InsufficientFundsError naming what
+ * is missing, or AssetLimitError when the funds are there but no pick found stays within `max`.
  */
 export function selectUtxos(
   pool: readonly SpendableUtxo[],
   assetID: Bytes,
   target: bigint,
-  options: { exclude?: ReadonlySet<string>; assetLabel?: string } = {},
+  options: { exclude?: ReadonlySet<string>; assetLabel?: string; max?: bigint } = {},
 ): { chosen: SpendableUtxo[]; total: bigint } {
   // Sort keys made once per candidate: `first` ones, then proven before unproven, then the amount
   // as a Number (order-preserving, so only equal Numbers need the exact bigint comparison).
@@ -105,17 +111,40 @@ export function selectUtxos(
     keyed.push({ s, rank: (s.first ? 0 : 2) + (s.unproven ? 1 : 0), size: Number(s.amount) });
   }
   keyed.sort((a, b) => a.rank - b.rank || b.size - a.size || (a.s.amount === b.s.amount ? 0 : a.s.amount > b.s.amount ? -1 : 1));
+  const ordered = keyed.map((k) => k.s);
+  const max = options.max ?? MAX_U64;
+  const assetName = cb58Encode(assetID);
+  const pick = pickWithin(ordered, target, max, 0);
+  if (pick.total >= target && pick.total <= max) return pick;
+  const spendable = ordered.reduce((sum, s) => sum + s.amount, 0n);
+  if (spendable < target) throw new InsufficientFundsError(assetName, target, spendable, options.assetLabel ?? assetName);
+  // Enough, but the largest ones cannot go together: try without the largest one, two, … (when
+  // 10 + 9 + 9 goes over, 9 + 9 may fit). A heuristic: an exact search is a subset-sum problem.
+  for (let leftOut = 1; pick.total <= max && leftOut <= MAX_LEFT_OUT && leftOut < ordered.length; leftOut++) {
+    const other = pickWithin(ordered, target, max, leftOut);
+    if (other.total >= target) return other;
+  }
+  const most = pickWithin(ordered, max + 1n, max, 0).total;
+  throw new AssetLimitError(assetName, most <= max ? most : max, options.assetLabel ?? assetName);
+}
+
+/**
+ * Takes `ordered` in turn until `target` is covered, leaving out the first `leftOut` that are not
+ * `first`, and passing by any that would take the total over `max` (a `first` one is always taken:
+ * a refused send's input, which the new tx must share; the caller checks the total).
+ */
+function pickWithin(ordered: readonly SpendableUtxo[], target: bigint, max: bigint, leftOut: number): { chosen: SpendableUtxo[]; total: bigint } {
   const chosen: SpendableUtxo[] = [];
   let total = 0n;
-  for (const { s: c } of keyed) {
-    // `first` ones are always taken: a refused send's inputs, which the new tx must share.
+  let skipped = 0;
+  for (const c of ordered) {
     if (total >= target && !c.first) break;
+    if (!c.first && (skipped < leftOut || total + c.amount > max)) {
+      if (skipped < leftOut) skipped++;
+      continue;
+    }
     chosen.push(c);
     total += c.amount;
-  }
-  if (total < target) {
-    const assetName = cb58Encode(assetID);
-    throw new InsufficientFundsError(assetName, target, total, options.assetLabel ?? assetName);
   }
   return { chosen, total };
 }
