@@ -92,6 +92,14 @@ export function formatDateTime(ms: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
+/** formatClock when `ms` is today (local time), else formatDateTime: a time of day alone reads as today's. */
+export function formatSince(ms: number, now: number): string {
+  const d = new Date(ms);
+  const n = new Date(now);
+  const today = d.getFullYear() === n.getFullYear() && d.getMonth() === n.getMonth() && d.getDate() === n.getDate();
+  return today ? formatClock(ms) : formatDateTime(ms);
+}
+
 /** "just now", "40 s ago", "3 min ago", "2 h ago", then the date. */
 export function formatAgo(ms: number, now: number): string {
   const seconds = Math.max(0, Math.floor((now - ms) / 1000));

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { plainError } from '../errors.js';
 import { ErrorDetail } from './Field.js';
-import { formatClock } from '../format.js';
+import { formatSince } from '../format.js';
 import type { BalancesView } from '../../shared/messages.js';
 
 /** A refresh waiting this long for the node is called slow. */
@@ -52,12 +52,12 @@ export function NodeBanner({ view, now: fixedNow }: { view: BalancesView | null;
   const now = useTick(2000, fixedNow);
   const health = nodeHealth(view, now);
   if (health.state === 'ok' || !view) return null;
-  const age = view.updatedAt > 0 ? ` Balances shown are from ${formatClock(view.updatedAt)}.` : ' No balances could be loaded yet.';
+  const age = view.updatedAt > 0 ? ` Balances shown are from ${formatSince(view.updatedAt, now)}.` : ' No balances could be loaded yet.';
   if (health.state === 'slow') {
     return (
       <div class="node-banner warn" role="status" data-testid="node-banner" data-state="slow">
         <p>
-          <strong>The node is slow.</strong> It has not answered since {formatClock(health.since)}.{age}
+          <strong>The node is slow.</strong> It has not answered since {formatSince(health.since, now)}.{age}
         </p>
       </div>
     );
@@ -65,7 +65,7 @@ export function NodeBanner({ view, now: fixedNow }: { view: BalancesView | null;
   return (
     <div class="node-banner error" role="alert" data-testid="node-banner" data-state={health.state}>
       <p>
-        <strong>{health.state === 'failing' ? `The balances could not be updated: ${health.text}` : health.text}</strong> Since {formatClock(health.since)}.{age}
+        <strong>{health.state === 'failing' ? `The balances could not be updated: ${health.text}` : health.text}</strong> Since {formatSince(health.since, now)}.{age}
       </p>
       <ErrorDetail detail={health.detail} />
     </div>

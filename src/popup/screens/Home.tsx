@@ -8,6 +8,7 @@ import {
   formatAgo,
   formatClock,
   formatDateTime,
+  formatSince,
   formatUnits,
   formatValue,
   shortenId,
@@ -61,10 +62,10 @@ export function RefreshState({ view, loadError, now, onRefresh }: { view: Balanc
   } else if (!view || (view.updatedAt === 0 && view.refreshing)) {
     text = 'Loading balances…';
   } else if (view.refreshing) {
-    text = `Refreshing… (last updated ${formatClock(view.updatedAt)})`;
+    text = `Refreshing… (last updated ${formatSince(view.updatedAt, now)})`;
   } else if (view.error) {
     // The banner above every screen says why, in words; here, what it means for these numbers.
-    text = view.updatedAt ? `Not up to date: these balances are from ${formatClock(view.updatedAt)}` : 'No balances yet: the node did not answer';
+    text = view.updatedAt ? `Not up to date: these balances are from ${formatSince(view.updatedAt, now)}` : 'No balances yet: the node did not answer';
     tone = 'error';
   } else if (view.updatedAt === 0) {
     text = 'Not updated yet';

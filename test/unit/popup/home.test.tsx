@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Home } from '../../../src/popup/screens/Home.js';
-import { formatClock } from '../../../src/popup/format.js';
+import { formatClock, formatDateTime } from '../../../src/popup/format.js';
 import type { BalancesView } from '../../../src/shared/messages.js';
 import { fakeBackground, renderWith } from './fake-background.js';
 import { avax, AVAX_ID, balances, FAKE_ID } from './fixtures.js';
@@ -97,6 +97,15 @@ describe('Home', () => {
     cleanup();
     show(balances());
     expect(screen.queryByTestId('balance-warnings')).toBeNull();
+  });
+
+  it('dates a snapshot from another day: a time of day alone would read as today', () => {
+    const old = balances({ updatedAt: NOW - 3 * 86_400_000 });
+    show({ ...old, refreshing: true });
+    expect(screen.getByTestId('refresh-state').textContent).toBe(`Refreshing… (last updated ${formatDateTime(old.updatedAt)})`);
+    cleanup();
+    show({ ...old, error: 'timed out', errorCode: 'timeout' });
+    expect(screen.getByTestId('refresh-state').textContent).toBe(`Not up to date: these balances are from ${formatDateTime(old.updatedAt)}`);
   });
 
   it('shows last updated, refreshing, and node unreachable', () => {

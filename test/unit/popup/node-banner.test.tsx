@@ -4,7 +4,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NodeBanner, nodeHealth, SLOW_AFTER_MS } from '../../../src/popup/components/NodeBanner.js';
-import { formatClock } from '../../../src/popup/format.js';
+import { formatClock, formatDateTime } from '../../../src/popup/format.js';
 import { balances } from './fixtures.js';
 
 afterEach(cleanup);
@@ -25,7 +25,7 @@ describe('NodeBanner', () => {
     render(<NodeBanner view={view} now={NOW} />);
     const banner = screen.getByTestId('node-banner');
     expect(banner.dataset.state).toBe('slow');
-    expect(banner.textContent).toBe(`The node is slow. It has not answered since ${formatClock(NOW - SLOW_AFTER_MS)}. Balances shown are from ${formatClock(view.updatedAt)}.`);
+    expect(banner.textContent).toBe(`The node is slow. It has not answered since ${formatClock(NOW - SLOW_AFTER_MS)}. Balances shown are from ${formatDateTime(view.updatedAt)}.`);
     expect(banner.getAttribute('role')).toBe('status');
   });
 
@@ -37,11 +37,26 @@ describe('NodeBanner', () => {
     expect(banner.dataset.state).toBe('unreachable');
     expect(banner.getAttribute('role')).toBe('alert');
     expect(banner.querySelector('p')?.textContent).toBe(
-      `The node can't be reached. Check that it is running and that its address in Settings is right. Since ${formatClock(failingSince)}. Balances shown are from ${formatClock(view.updatedAt)}.`,
+      `The node can't be reached. Check that it is running and that its address in Settings is right. Since ${formatClock(failingSince)}. Balances shown are from ${formatDateTime(view.updatedAt)}.`,
     );
     expect(banner.querySelector('p')?.textContent).not.toContain('http');
     fireEvent.click(screen.getByText('Details'));
     expect(banner.querySelector('details')?.textContent).toContain('http://127.0.0.1:9650');
+  });
+
+  it('dates since when and the balances when that was another day', () => {
+    const failingSince = NOW - 2 * 86_400_000;
+    const view = { ...balances(), updatedAt: NOW - 3 * 86_400_000, error: 'timed out', errorCode: 'timeout', failingSince };
+    render(<NodeBanner view={view} now={NOW} />);
+    expect(screen.getByTestId('node-banner').querySelector('p')?.textContent).toMatch(
+      new RegExp(`Since ${formatDateTime(failingSince)}\\. Balances shown are from ${formatDateTime(view.updatedAt)}\\.$`),
+    );
+    cleanup();
+    const slow = { ...balances(), updatedAt: NOW - 3 * 86_400_000, refreshing: true, refreshStartedAt: NOW - 86_400_000 };
+    render(<NodeBanner view={slow} now={NOW} />);
+    expect(screen.getByTestId('node-banner').textContent).toBe(
+      `The node is slow. It has not answered since ${formatDateTime(slow.refreshStartedAt)}. Balances shown are from ${formatDateTime(slow.updatedAt)}.`,
+    );
   });
 
   it("says a failure of the wallet's own (unreadable storage) is not the node's", () => {
