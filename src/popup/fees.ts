@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { BackgroundError } from '../shared/client.js';
 import type { RequestParams, RequestResult } from '../shared/messages.js';
-import { errorText, useCall } from './api.js';
+import { errorField, errorText, useCall } from './api.js';
 
 /** How long typing must pause before an estimate is asked for. */
 export const ESTIMATE_DELAY_MS = 250;
@@ -16,8 +16,8 @@ export interface Estimate<T extends EstimateType> {
   exact: RequestResult<T> | undefined;
   /** The latest answer for the same `group` (same chain and asset), possibly for other params. */
   latest: RequestResult<T> | undefined;
-  /** Why the estimate for the params asked now failed. */
-  error: { code: string; message: string } | undefined;
+  /** Why the estimate for the params asked now failed; `field`: the form field it names, if any. */
+  error: EstimateError | undefined;
   pending: boolean;
 }
 
@@ -25,7 +25,13 @@ interface Answer<T extends EstimateType> {
   key: string;
   group: string;
   result?: RequestResult<T>;
-  error?: { code: string; message: string };
+  error?: EstimateError;
+}
+
+export interface EstimateError {
+  code: string;
+  message: string;
+  field?: string | undefined;
 }
 
 /**
@@ -59,7 +65,7 @@ export function useEstimate<T extends EstimateType>(type: T, params: RequestPara
           setLatest({ group, result });
         },
         (e: unknown) => {
-          if (!stale) setAnswer({ key, group, error: { code: e instanceof BackgroundError ? e.code : 'internal', message: errorText(e) } });
+          if (!stale) setAnswer({ key, group, error: { code: e instanceof BackgroundError ? e.code : 'internal', message: errorText(e), field: errorField(e) } });
         },
       ).finally(() => {
         if (!stale) setPending(false);

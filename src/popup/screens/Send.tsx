@@ -122,8 +122,10 @@ export function Send(p: SendProps) {
   // The field's own check (with the fee) speaks first; the background's refusal when it passes.
   const withFee = asset && fee !== undefined ? checkAmount(amount, { denomination: asset.denomination, symbol: asset.symbol, ...(spendable !== undefined ? { spendable } : {}), fee, ...max }) : plain;
   const estimateError = typed && estimate.error ? estimate.error.message : undefined;
-  const amountError = serverError('amount') ?? (estimate.error?.code === 'insufficient-funds' && withFee?.ok ? estimate.error.message : undefined);
-  const ready = asset !== undefined && toCheck.ok && plain?.ok === true && withFee?.ok === true && memoCheck.ok && estimate.error?.code !== 'insufficient-funds';
+  // The background refuses this amount (not enough funds, more than one tx can carry): said at the amount, and no review.
+  const amountRefused = estimate.error !== undefined && (estimate.error.code === 'insufficient-funds' || FIELD_OF[estimate.error.field ?? ''] === 'amount');
+  const amountError = serverError('amount') ?? (amountRefused && withFee?.ok ? estimate.error!.message : undefined);
+  const ready = asset !== undefined && toCheck.ok && plain?.ok === true && withFee?.ok === true && memoCheck.ok && !amountRefused;
   const maxValue = maxOf(estimate.latest);
   const maxNote =
     maxValue !== null

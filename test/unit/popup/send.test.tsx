@@ -214,6 +214,23 @@ describe('Send', () => {
     expect(errorOf(/^To/)).toBe('This address is for the "fuji" network');
   });
 
+  it('an amount the background refuses in its estimate (more than one tx can carry) is said at the amount, and Review stays off', async () => {
+    const view = balances();
+    const normal = estimator(view);
+    setup({
+      'send.estimate': (p) => {
+        if (p.chain === 'X' && p.amount === '5000000000') throw new Refuse({ code: 'validation', field: 'amount', message: 'this is more of the asset than one transaction can carry: send less, and the rest in another transaction' });
+        return normal(p);
+      },
+    }, view);
+    type(/^To/, X_OTHER);
+    type('Amount (AVAX)', '5');
+    await waitFor(() => expect(errorOf('Amount (AVAX)')).toBe('This is more of the asset than one transaction can carry: send less, and the rest in another transaction'));
+    expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(true);
+    type('Amount (AVAX)', '1');
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(false));
+  });
+
   it('takes a send refused for lack of funds back to the amount, and keeps any other failure on the review screen', async () => {
     let refusal = { code: 'insufficient-funds', message: 'insufficient funds of AVAX: need 2001000000, spendable 12000000000' };
     setup({
