@@ -13,7 +13,7 @@ import {
   TimeoutError,
   ValidationError,
 } from '../../src/core/errors.js';
-import { NodeClient, type AtomicApiConfig } from '../../src/core/node.js';
+import { NodeClient, type AtomicApiConfig, MAX_UTXO_PAGES } from '../../src/core/node.js';
 
 // ---- a scriptable fake node ----
 
@@ -491,6 +491,38 @@ describe('getAllUtxos', () => {
     }));
     await expect(client(url).getAllUtxos('X', [ME_X], { limit: 1 })).rejects.toThrow(/circle/);
     expect(calls).toHaveLength(2);
+  });
+
+  it('stops a node that pages on with full pages of junk, each with a new end index', async () => {
+    let n = 0;
+    const { url, calls } = await fakeNode(() => {
+      n++;
+      const utxos = [utxoHex({ tx: 2 * n, owners: [STRANGER] }), utxoHex({ tx: 2 * n + 1 }).slice(0, -2) + '00'];
+      return { result: { numFetched: '2', utxos, endIndex: { address: ME_X, utxo: `u${n}` }, encoding: 'hex' } };
+    });
+    await expect(client(url).getAllUtxos('X', [ME_X], { limit: 2 })).rejects.toThrow(/no new UTXO/);
+    // The first page says it; at most the page already on the wire follows it.
+    expect(calls.length).toBeLessThanOrEqual(2);
+  });
+
+  it(`stops a node that pages on past ${MAX_UTXO_PAGES} pages, even with something new on each`, async () => {
+    let n = 0;
+    const { url, calls } = await fakeNode(() => {
+      n++;
+      const utxos = [utxoHex({ tx: n }), utxoHex({ tx: 100_000 + n, owners: [STRANGER] })];
+      return { result: { numFetched: '2', utxos, endIndex: { address: ME_X, utxo: `u${n}` }, encoding: 'hex' } };
+    });
+    await expect(client(url).getAllUtxos('X', [ME_X], { limit: 2 })).rejects.toThrow(new RegExp(`more than ${MAX_UTXO_PAGES} pages`));
+    expect(calls).toHaveLength(MAX_UTXO_PAGES);
+  });
+
+  it('reads on through full pages of repeats alone (a UTXO two of the addresses own is listed under each)', async () => {
+    const a = utxoHex({ tx: 1 });
+    const b = utxoHex({ tx: 2 });
+    const { url } = await fakeNode(pagingRoute([a, b, a, b, b, a, utxoHex({ tx: 3 })]));
+    const r = await client(url).getAllUtxos('X', [ME_X], { limit: 2 });
+    expect(r.utxos).toHaveLength(3);
+    expect(r.requests).toBe(4);
   });
 
   it('can be cancelled', async () => {

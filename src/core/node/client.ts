@@ -6,7 +6,7 @@ import { FormatError, NodeResponseError, RpcError, TimeoutError, ValidationError
 import { ownersOf, utxoId } from '../codec/index.js';
 import type { Vm } from '../codec/types.js';
 import { type CallOptions, type FetchLike, JsonRpcEndpoint, sleep } from '../rpc.js';
-import { type AllUtxosResult, type AtomicApiConfig, type ChainAlias, type DroppedUtxo, type GetAllUtxosOptions, type IndexName, MAX_UTXO_ADDRESSES, MAX_UTXO_PAGE, type NodeClientConfig, type TxOutcome, type UtxoIndex, type UtxoPage, type UtxoPageParams, type WaitOptions } from './types.js';
+import { type AllUtxosResult, type AtomicApiConfig, type ChainAlias, type DroppedUtxo, type GetAllUtxosOptions, type IndexName, MAX_UTXO_ADDRESSES, MAX_UTXO_PAGE, MAX_UTXO_PAGES, type NodeClientConfig, type TxOutcome, type UtxoIndex, type UtxoPage, type UtxoPageParams, type WaitOptions } from './types.js';
 import { isTransient, joinUrl } from './checks.js';
 import { UtxoChainApi } from './utxo-chain.js';
 import { type ReadUtxo, UtxoReader } from './utxo-reader.js';
@@ -99,6 +99,7 @@ export class NodeClient {
    * atomic UTXOs exported to `chain` from there (always needed for C). Pages through the node's
    * answers, batches the addresses, de-duplicates, verifies each UTXO's checksum, decodes it and
    * drops (reporting in `dropped`) any UTXO that is malformed or owned by none of `addresses`.
+   * A node that pages on with nothing new but junk, or past MAX_UTXO_PAGES, is NodeResponseError.
    */
   async getAllUtxos(chain: ChainAlias, addresses: string[], opts: GetAllUtxosOptions = {}): Promise<AllUtxosResult> {
     const limit = opts.limit ?? MAX_UTXO_PAGE;
@@ -134,6 +135,7 @@ export class NodeClient {
     const conflicted = new Set<string>();
     const dropped: DroppedUtxo[] = [];
     let requests = 0;
+    let added = 0;
 
     const accept = (hex: string): void => {
       let read: ReadUtxo;
@@ -155,6 +157,7 @@ export class NodeClient {
       const prior = kept.get(id);
       if (!prior) {
         kept.set(id, read);
+        added++;
       } else if (!equalBytes(prior.digest, digest)) {
         // Two different bodies under one ID: the node is lying about at least one. Trust neither.
         kept.delete(id);
@@ -188,12 +191,23 @@ export class NodeClient {
           const endKey = `${page.endIndex.address}|${page.endIndex.utxo}`;
           if (seenEnds.has(endKey)) throw new NodeResponseError('getUTXOs pagination went round in a circle');
           seenEnds.add(endKey);
+          if (requests >= MAX_UTXO_PAGES) {
+            throw new NodeResponseError(`getUTXOs: the node listed more than ${MAX_UTXO_PAGES} pages of UTXOs, more than any wallet holds; the wallet stopped reading them`);
+          }
           // A pipeline: the next page is on the wire while this one is checked and decoded.
           next = fetchPage(batch, page.endIndex);
           // Should this page turn out bad, the request already sent must not reject unobserved.
           next.catch(() => undefined);
         }
+        const addedBefore = added;
+        const droppedBefore = dropped.length;
         for (const hex of page.utxos) accept(hex);
+        // A full page of nothing new and something bad is a node feeding junk: every further page
+        // would only add drop records. Repeats alone are honest (a UTXO two of the addresses own is
+        // listed under each), so they do not stop the read.
+        if (page.utxos.length === limit && added === addedBefore && dropped.length > droppedBefore) {
+          throw new NodeResponseError(`getUTXOs: a full page held no new UTXO of these addresses, only entries that do not hold up; the wallet stopped reading them`);
+        }
       }
     }
 

@@ -23,6 +23,11 @@ export interface NodeClientConfig {
 /** The node's `getUTXOs` page limit and its per-call address limit. */
 export const MAX_UTXO_PAGE = 1024;
 export const MAX_UTXO_ADDRESSES = 1024;
+/**
+ * The most `getUTXOs` pages one read takes: 262,144 UTXOs at the full page size, five times the
+ * 50,000 the wallet is measured with (bench/results.md §3). Past it the node is paging on for ever.
+ */
+export const MAX_UTXO_PAGES = 256;
 
 
 
