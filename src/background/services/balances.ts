@@ -2,7 +2,6 @@
 // shows at once, a refresh from the node (one at a time; a failing node leaves the last snapshot
 // with the reason), pending sends settled from the outbox, and funds received noted as activity.
 import { type Utxo } from '../../core/codec/types.js';
-import { utxoId } from '../../core/codec/ids.js';
 import { cb58Encode, formatAddress } from '../../core/encoding.js';
 import { signersOf } from '../../core/tx-senders.js';
 import { incomingEvmTransfers } from '../../core/evm-incoming.js';
@@ -11,6 +10,7 @@ import { ValidationError, WalletError } from '../../core/errors.js';
 import type { ProvenAsset } from '../../core/proof.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
 import { type AccountCache, addActivity, emptyCache, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, stakesKey } from '../account-cache.js';
+import { noteIncoming } from '../incoming-utxos.js';
 import { StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { type Outbox, settleOutbox } from '../outbox.js';
@@ -159,9 +159,9 @@ export class BalancesService {
     // Read after the UTXOs: a move's tx is journaled before it is sent, so its outputs (an export's
     // change, an import) are always found here and never taken for incoming funds.
     const moveTxIDs = new Set((await this.journalActivity(preset, account.id)).map((m) => m.txID));
-    // Only what a tx proves is listed as received: a made-up UTXO is not history.
-    const proven = (utxos: Utxo[]) => utxos.filter((u) => !engine.isUnproven(u));
-    const received = [...noteIncoming(cache, proven(xUtxos), 'X', moveTxIDs), ...noteIncoming(cache, proven(pUtxos), 'P', moveTxIDs)];
+    // Every UTXO read is the wallet's to know; only what a tx proves is listed as received.
+    const proven = (u: Utxo) => !engine.isUnproven(u);
+    const received = [...noteIncoming(cache, xUtxos, 'X', moveTxIDs, proven), ...noteIncoming(cache, pUtxos, 'P', moveTxIDs, proven)];
     await this.detailReceived(engine, received, cache.heightsBefore);
     await this.noteIncomingEvm(engine, cache, cWei, cHeight);
     cache.heightsBefore = { X: xHeight.toString(), P: height.toString(), C: cHeight.toString() };
@@ -309,32 +309,6 @@ async function settleActivity(engine: WalletEngine, cache: AccountCache, outbox:
     }
     await save();
   }, successor);
-}
-
-/**
- * New UTXOs on `chain` from a tx the wallet did not issue (`moveTxIDs`: its moves' txs) are incoming
- * funds. The first look at a chain only records what is there: it is the wallet's past, not news.
- */
-function noteIncoming(cache: AccountCache, utxos: Utxo[], chain: 'X' | 'P', moveTxIDs: ReadonlySet<string>): ActivityItem[] {
-  const before = chain === 'X' ? cache.knownUtxos : cache.knownPUtxos;
-  const known = new Set(before ?? []);
-  const ours = new Set([...cache.activity.map((a) => a.txID), ...moveTxIDs]);
-  const firstRefresh = before === undefined || (before.length === 0 && cache.balances.updatedAt === 0);
-  const received: ActivityItem[] = [];
-  for (const u of utxos) {
-    const id = utxoId(u);
-    const txID = cb58Encode(u.txID);
-    if (known.has(id) || ours.has(txID) || firstRefresh) continue;
-    const amount = u.output.kind === 'TransferOutput' ? u.output.amount.toString() : undefined;
-    const item: ActivityItem = { txID, chain, kind: 'receive', status: 'accepted', assetID: cb58Encode(u.assetID), ...(amount ? { amount } : {}), createdAt: Date.now() };
-    cache.activity.unshift(item);
-    received.push(item);
-    ours.add(txID);
-  }
-  if (chain === 'X') cache.knownUtxos = utxos.map(utxoId);
-  else cache.knownPUtxos = utxos.map(utxoId);
-  cache.activity = cache.activity.slice(0, MAX_ACTIVITY);
-  return received;
 }
 
 /**

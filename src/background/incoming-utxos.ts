@@ -1,0 +1,41 @@
+// Funds received on X and P, found as UTXOs a refresh had not seen before (the node has no list of
+// a wallet's incoming txs). What the wallet has seen is kept in the account cache.
+import { utxoId } from '../core/codec/ids.js';
+import type { Utxo } from '../core/codec/types.js';
+import { cb58Encode } from '../core/encoding.js';
+import type { ActivityItem } from '../shared/messages.js';
+import { type AccountCache, MAX_ACTIVITY } from './account-cache.js';
+
+/**
+ * New UTXOs on `chain` from a tx the wallet did not issue (`moveTxIDs`: its moves' txs) are incoming
+ * funds, listed once `proven` (a made-up UTXO is not history). The first look at a chain only
+ * records what is there, proven or not: it is the wallet's past, not news. Later, a new UTXO not
+ * proven yet is not recorded, so it is listed once a refresh proves it.
+ */
+export function noteIncoming(cache: AccountCache, utxos: readonly Utxo[], chain: 'X' | 'P', moveTxIDs: ReadonlySet<string>, proven: (u: Utxo) => boolean): ActivityItem[] {
+  const before = chain === 'X' ? cache.knownUtxos : cache.knownPUtxos;
+  const known = new Set(before ?? []);
+  const ours = new Set([...cache.activity.map((a) => a.txID), ...moveTxIDs]);
+  const firstRefresh = before === undefined || (before.length === 0 && cache.balances.updatedAt === 0);
+  const received: ActivityItem[] = [];
+  const seen: string[] = [];
+  for (const u of utxos) {
+    const id = utxoId(u);
+    const txID = cb58Encode(u.txID);
+    if (known.has(id) || ours.has(txID) || firstRefresh) {
+      seen.push(id);
+      continue;
+    }
+    if (!proven(u)) continue;
+    seen.push(id);
+    const amount = u.output.kind === 'TransferOutput' ? u.output.amount.toString() : undefined;
+    const item: ActivityItem = { txID, chain, kind: 'receive', status: 'accepted', assetID: cb58Encode(u.assetID), ...(amount ? { amount } : {}), createdAt: Date.now() };
+    cache.activity.unshift(item);
+    received.push(item);
+    ours.add(txID);
+  }
+  if (chain === 'X') cache.knownUtxos = seen;
+  else cache.knownPUtxos = seen;
+  cache.activity = cache.activity.slice(0, MAX_ACTIVITY);
+  return received;
+}

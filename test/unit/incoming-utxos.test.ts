@@ -1,0 +1,57 @@
+// Funds received, found as UTXOs a refresh had not seen: the wallet's past is never news, whether
+// or not its proofs were made on the first look; a receipt is listed only once its tx proves it.
+import { describe, expect, it } from 'vitest';
+import { emptyCache } from '../../src/background/account-cache.js';
+import { noteIncoming } from '../../src/background/incoming-utxos.js';
+import { utxoId } from '../../src/core/codec/ids.js';
+import type { Utxo } from '../../src/core/codec/types.js';
+import { cb58Encode } from '../../src/core/encoding.js';
+
+function utxo(n: number): Utxo {
+  return {
+    txID: new Uint8Array(32).fill(n),
+    outputIndex: 0,
+    assetID: new Uint8Array(32).fill(200),
+    output: { kind: 'TransferOutput', amount: BigInt(n) * 1000n, owners: { locktime: 0n, threshold: 1, addresses: [new Uint8Array(20).fill(9)] } },
+  };
+}
+
+const NONE = new Set<string>();
+
+describe('noteIncoming', () => {
+  it('records every UTXO of the first look as known, proven or not: one proven later is not listed as received', () => {
+    const cache = emptyCache();
+    const [past, slow, fresh] = [utxo(1), utxo(2), utxo(3)];
+    // First look: `slow`'s proof did not come in time (a getTx timeout, the budget spent).
+    expect(noteIncoming(cache, [past, slow], 'X', NONE, (u) => u !== slow)).toEqual([]);
+    expect(cache.knownUtxos).toEqual([utxoId(past), utxoId(slow)]);
+    cache.balances.updatedAt = 1;
+    // Next refresh: `slow` is proven now, and `fresh` arrived meanwhile.
+    const received = noteIncoming(cache, [past, slow, fresh], 'X', NONE, () => true);
+    expect(received.map((r) => r.txID)).toEqual([cb58Encode(fresh.txID)]);
+    expect(cache.activity.map((a) => a.txID)).toEqual([cb58Encode(fresh.txID)]);
+  });
+
+  it('lists a new UTXO only once its tx proves it, and then once', () => {
+    const cache = emptyCache();
+    noteIncoming(cache, [utxo(1)], 'P', NONE, () => true);
+    cache.balances.updatedAt = 1;
+    const late = utxo(4);
+    expect(noteIncoming(cache, [utxo(1), late], 'P', NONE, (u) => u !== late)).toEqual([]);
+    expect(cache.knownPUtxos).toEqual([utxoId(utxo(1))]);
+    expect(noteIncoming(cache, [utxo(1), late], 'P', NONE, () => true).map((r) => r.txID)).toEqual([cb58Encode(late.txID)]);
+    expect(noteIncoming(cache, [utxo(1), late], 'P', NONE, () => true)).toEqual([]);
+    expect(cache.activity).toHaveLength(1);
+  });
+
+  it("records the outputs of the wallet's own txs and moves as known, never as received", () => {
+    const cache = emptyCache();
+    noteIncoming(cache, [], 'X', NONE, () => true);
+    cache.balances.updatedAt = 1;
+    const change = utxo(5);
+    const moved = utxo(6);
+    cache.activity.push({ txID: cb58Encode(change.txID), chain: 'X', kind: 'send', status: 'accepted', createdAt: 0 });
+    expect(noteIncoming(cache, [change, moved], 'X', new Set([cb58Encode(moved.txID)]), () => false)).toEqual([]);
+    expect(cache.knownUtxos).toEqual([utxoId(change), utxoId(moved)]);
+  });
+});
