@@ -88,6 +88,23 @@ export function reconciled(s: PersistedState, vault: VaultHoldings): PersistedSt
   return { ...s, accounts, nextHdIndex, selectedAccountId };
 }
 
+const isText = (v: unknown): v is string => typeof v === 'string';
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+function isAccountRecord(v: unknown): v is AccountRecord {
+  if (!isObject(v) || !isText(v.id) || !isText(v.name)) return false;
+  if (v.kind === 'hd') return Number.isSafeInteger(v.index) && (v.index as number) >= 0;
+  return v.kind === 'imported' && isText(v.keyId);
+}
+
+/** Settings as this version writes them, whole: anything else is unreadable (and rebuilt at the next unlock). */
+function isPersistedState(v: unknown): v is PersistedState {
+  if (!isObject(v) || v.version !== STATE_VERSION || !Array.isArray(v.accounts) || !v.accounts.every(isAccountRecord)) return false;
+  if (!(v.selectedAccountId === null || isText(v.selectedAccountId)) || !Number.isSafeInteger(v.nextHdIndex) || (v.nextHdIndex as number) < 0) return false;
+  if (!Array.isArray(v.customNetworks) || !v.customNetworks.every((n) => isObject(n) && isText(n.id) && isText(n.name) && isText(n.url) && isText(n.atomicNamespace))) return false;
+  return isText(v.selectedNetworkId) && networkIdsOf(v as unknown as PersistedState).includes(v.selectedNetworkId);
+}
+
 export class SettingsStore {
   /** Every read-modify-write of the settings waits here for the one before it. */
   #tail: Promise<unknown> = Promise.resolve();
@@ -97,11 +114,18 @@ export class SettingsStore {
   async read(): Promise<PersistedState> {
     const raw = (await this.local.get([STATE_KEY]))[STATE_KEY];
     if (raw === undefined) return emptyState();
-    const s = raw as PersistedState;
-    if (typeof s !== 'object' || s === null || s.version !== STATE_VERSION || !Array.isArray(s.accounts)) {
-      throw new WalletError('storage-corrupt', 'the wallet settings in storage are unreadable');
-    }
-    return s;
+    if (!isPersistedState(raw)) throw new WalletError('storage-corrupt', 'the wallet settings in storage are unreadable');
+    return raw;
+  }
+
+  /** The settings exactly as stored (undefined: none), to be put back with `putBack`. */
+  async stored(): Promise<unknown> {
+    return (await this.local.get([STATE_KEY]))[STATE_KEY];
+  }
+
+  /** Writes back what `stored` returned: a change that could not be finished is undone. */
+  putBack(raw: unknown): Promise<void> {
+    return this.#queued(() => (raw === undefined ? this.local.remove([STATE_KEY]) : this.local.set({ [STATE_KEY]: raw })));
   }
 
   /** Unreadable settings read as empty: for the ways out of that state (a restore, its warning). */

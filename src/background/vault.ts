@@ -175,6 +175,11 @@ function passwordText(password: unknown): string {
   return password.normalize('NFC');
 }
 
+/** Refuses a password too short for a new vault, before anything is written (the vault checks it again). */
+export function checkNewPassword(password: unknown): void {
+  newPasswordText(password);
+}
+
 function newPasswordText(password: unknown): string {
   const text = passwordText(password);
   if ([...text].length < MIN_PASSWORD_LENGTH) {

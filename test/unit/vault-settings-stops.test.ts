@@ -18,8 +18,10 @@ const KEY_B = '0x' + '55'.repeat(32);
 function storage() {
   const stores = memoryStores();
   const failing = new Set<string>();
+  let onWrite: ((keys: string[]) => void) | null = null;
   const set = stores.local.set.bind(stores.local);
   stores.local.set = async (items: Record<string, unknown>) => {
+    onWrite?.(Object.keys(items));
     const hit = Object.keys(items).find((k) => failing.has(k));
     if (hit !== undefined) {
       failing.delete(hit);
@@ -29,7 +31,7 @@ function storage() {
   };
   /** A new background over the same storage (the worker restarted). */
   const worker = () => createWallet(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local);
-  return { stores, worker, failNext: (key: string) => failing.add(key) };
+  return { stores, worker, failNext: (key: string) => failing.add(key), onWrite: (hook: typeof onWrite) => (onWrite = hook) };
 }
 
 describe('settings that cannot be read', () => {
@@ -50,6 +52,23 @@ describe('settings that cannot be read', () => {
     expect((await stores.local.get([UNREADABLE_STATE_KEY]))[UNREADABLE_STATE_KEY]).toEqual(broken);
   });
 
+  it('include settings of the right version whose parts are wrong (a null account, a network that is gone)', async () => {
+    for (const broken of [
+      (s: Record<string, unknown>) => ({ ...s, accounts: [null] }),
+      (s: Record<string, unknown>) => ({ ...s, selectedNetworkId: 'custom-gone' }),
+      (s: Record<string, unknown>) => ({ ...s, customNetworks: 'none' }),
+      (s: Record<string, unknown>) => ({ ...s, nextHdIndex: -1 }),
+    ]) {
+      const { stores, worker } = storage();
+      const created = await worker().accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+      const state = (await stores.local.get(['xpc.state']))['xpc.state'] as Record<string, unknown>;
+      await stores.local.set({ 'xpc.state': broken(state) });
+      const w = worker();
+      expect((await w.accounts.walletOpen()).status).toMatchObject({ vault: 'locked', account: null });
+      expect((await w.accounts.walletUnlock({ password: PASSWORD })).account).toMatchObject({ cAddress: created.account!.cAddress });
+    }
+  });
+
   it('do not stop a restore, which replaces the vault and leaves a working wallet', async () => {
     const { stores, worker } = storage();
     await worker().accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
@@ -60,31 +79,64 @@ describe('settings that cannot be read', () => {
   });
 });
 
-describe('a restore stopped between its two writes', () => {
-  it('before the vault is replaced: the old wallet opens with the old password, imported keys and all, under new account IDs', async () => {
-    const { worker, failNext } = storage();
-    const w = worker();
+describe('a restore that does not finish', () => {
+  async function oldWallet() {
+    const t = storage();
+    const w = t.worker();
     const before = await w.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const second = await w.accounts.accountsAdd({ name: 'Second' });
     await w.accounts.accountsImportKey({ name: 'Imported', privateKey: KEY_A });
+    const journal = `xpc.transfers.local.${second.id}`;
+    await t.stores.local.set({ [journal]: [] });
+    return { ...t, w, before, journal, names: ['Account 1', 'Second', 'Imported'] };
+  }
+
+  it('with a password too short for a vault: refused before anything changes (still unlocked, same accounts)', async () => {
+    const { w, stores, names } = await oldWallet();
+    const state = (await stores.local.get(['xpc.state']))['xpc.state'];
+    await expect(w.accounts.walletRestore({ password: 'short', mnemonic: generateMnemonic(12), confirmLoss: true })).rejects.toMatchObject({ field: 'password' });
+    expect((await w.accounts.walletStatus()).vault).toBe('unlocked');
+    expect((await stores.local.get(['xpc.state']))['xpc.state']).toEqual(state);
+    expect((await w.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(names);
+  });
+
+  it('when the vault cannot be written: the old settings are put back, and nothing of the old accounts is dropped', async () => {
+    const { stores, worker, failNext, w, before, journal, names } = await oldWallet();
     failNext('xpc.vault');
     await expect(w.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12), confirmLoss: true })).rejects.toThrow(/quota/);
+    const next = worker();
+    expect((await next.accounts.walletUnlock({ password: PASSWORD })).account).toMatchObject({ id: before.account!.id, cAddress: before.account!.cAddress });
+    expect((await next.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(names);
+    expect(stores.local.keys()).toContain(journal);
+  });
 
-    const after = await worker().accounts.walletUnlock({ password: PASSWORD });
+  it('stopped between its writes (the old settings not put back either): the old vault opens, imported keys and all, under new IDs', async () => {
+    const { worker, failNext, w, before } = await oldWallet();
+    failNext('xpc.vault');
+    // The put-back fails too: the storage a worker killed after the settings write leaves.
+    const restore = w.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12), confirmLoss: true });
+    await new Promise((r) => setTimeout(r, 0));
+    failNext('xpc.state');
+    await expect(restore).rejects.toThrow(/quota/);
+    const next = worker();
+    const after = await next.accounts.walletUnlock({ password: PASSWORD });
     expect(after.account).toMatchObject({ cAddress: before.account!.cAddress });
     // A site connected to the old account ID sees nothing without asking again: no account has it.
     expect(after.account!.id).not.toBe(before.account!.id);
-    const again = worker();
-    await again.accounts.walletUnlock({ password: PASSWORD });
-    expect((await again.accounts.accountsList()).accounts.map((a) => a.name).sort()).toEqual(['Account 1', 'Imported']);
+    expect((await next.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'Imported']);
   });
 
-  it('when the account list cannot be written: nothing is replaced, and the old password still opens the old wallet', async () => {
-    const { worker, failNext } = storage();
-    const w = worker();
-    const before = await w.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
-    failNext('xpc.state');
-    await expect(w.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12) })).rejects.toThrow(/quota/);
-    expect((await worker().accounts.walletUnlock({ password: PASSWORD })).account).toMatchObject({ id: before.account!.id, cAddress: before.account!.cAddress });
+  it('an unlock with the old password waits for a restore under way, so it never opens the old vault under the new account', async () => {
+    const { w, before, onWrite } = await oldWallet();
+    let unlock: Promise<unknown> | undefined;
+    // Asked just as the restore writes the new account list, before it writes the vault.
+    onWrite((keys) => {
+      if (keys.includes('xpc.state') && !unlock) unlock = w.accounts.walletUnlock({ password: PASSWORD });
+    });
+    const status = await w.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12), confirmLoss: true });
+    await expect(unlock).rejects.toMatchObject({ code: 'wrong-password' });
+    expect(status.account!.cAddress).not.toBe(before.account!.cAddress);
+    expect((await w.accounts.walletStatus()).account).toMatchObject({ id: status.account!.id, cAddress: status.account!.cAddress });
   });
 });
 

@@ -13,6 +13,7 @@ import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Keyring } from '../keyring.js';
 import { asField } from '../request-fields.js';
+import { checkNewPassword } from '../vault.js';
 import type { Session } from '../session.js';
 import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
@@ -97,19 +98,29 @@ export class AccountsService {
   }
 
   /**
-   * A new or restored vault starts with no accounts' caches, transfer journals or history. Written
-   * before the vault, with new account IDs: a stop between the two never lets an old account's ID
-   * (its site connections, its history) stand for the new vault's keys.
+   * A new or restored vault with `accounts`: their settings (new IDs) are written before the vault,
+   * so a stop between the two never lets an old account's ID (its site connections, its history)
+   * stand for the new vault's keys. A vault that cannot be written puts the old settings back; the
+   * old accounts' caches, transfer journals and history are dropped only once it is in place.
+   * Called in oneVaultChange, which unlocks wait for too: no unlock of the old vault lands between.
    */
-  private async startFresh(accounts: AccountRecord[], nextHdIndex: number): Promise<void> {
+  private async replaceVault(accounts: AccountRecord[], nextHdIndex: number, writeVault: () => Promise<unknown>): Promise<WalletStatus> {
+    const before = await this.settings.stored();
     const prior = await this.settings.readOrEmpty();
+    await this.settings.startWith(accounts, nextHdIndex);
+    try {
+      await writeVault();
+    } catch (e) {
+      await this.settings.putBack(before);
+      throw e;
+    }
     const networkIds = networkIdsOf(prior);
     const stale = [...prior.accounts.flatMap((a) => networkIds.flatMap((n) => accountStorageKeys(n, a.id))), ...networkIds.map(hiddenAssetsKey), ...networkIds.map(tokensKey), SITE_CONTRACTS_KEY];
-    if (stale.length) await this.local.remove(stale);
-    await this.settings.startWith(accounts, nextHdIndex);
+    await this.local.remove(stale);
+    return this.walletStatus();
   }
 
-  /** Creates, restores and creates-from-key run one at a time: each checks the vault, then writes twice. */
+  /** Creates, restores, creates-from-key and unlocks run one at a time: each reads the vault, then writes. */
   #replacing: Promise<unknown> = Promise.resolve();
   private oneVaultChange<T>(run: () => Promise<T>): Promise<T> {
     const next = this.#replacing.then(run);
@@ -125,28 +136,26 @@ export class AccountsService {
 
   async walletCreate(p: P<'wallet.create'>) {
     const mnemonic = await asField('mnemonic', () => normalizeMnemonic(p.mnemonic));
+    checkNewPassword(p.password);
     return this.oneVaultChange(async () => {
       if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists; restore it from its recovery phrase to replace it');
-      await this.startFresh([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1);
-      await this.session.create(p.password, { mnemonic });
-      return this.walletStatus();
+      return this.replaceVault([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1, () => this.session.create(p.password, { mnemonic }));
     });
   }
 
   async walletRestore(p: P<'wallet.restore'>) {
     const mnemonic = await asField('mnemonic', () => normalizeMnemonic(p.mnemonic));
+    checkNewPassword(p.password);
     const loss = await this.restoreLoss();
     if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.unfinishedTransfers > 0)) throw new RestoreWouldDropError(loss);
     return this.transfers.stoppedWhile(() =>
       this.oneVaultChange(async () => {
         this.keyring.forget();
         // Locked first, so nothing derives the old vault's keys under the new account's ID before
-        // the vault is replaced. Stopped in between: the old vault opens with the old password, and
-        // that unlock gives its imported keys their accounts back.
+        // the vault is replaced (unlocks wait in oneVaultChange). Stopped in between: the old vault
+        // opens with the old password, and that unlock gives its imported keys their accounts back.
         await this.session.lock();
-        await this.startFresh([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1);
-        await this.session.create(p.password, { mnemonic }, { replace: true });
-        return this.walletStatus();
+        return this.replaceVault([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1, () => this.session.create(p.password, { mnemonic }, { replace: true }));
       }),
     );
   }
@@ -162,12 +171,13 @@ export class AccountsService {
 
   async walletCreateFromKey(p: P<'wallet.createFromKey'>) {
     const secret = await asField('privateKey', () => parseSecretKey(p.privateKey));
+    checkNewPassword(p.password);
     return this.oneVaultChange(async () => {
       if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists');
       const keyId = newId();
-      await this.startFresh([{ id: newId(), name: p.name, kind: 'imported', keyId }], 0);
-      await this.session.create(p.password, { importedKeys: [{ id: keyId, name: p.name, secretHex: toHex(secret) }] });
-      return this.walletStatus();
+      return this.replaceVault([{ id: newId(), name: p.name, kind: 'imported', keyId }], 0, () =>
+        this.session.create(p.password, { importedKeys: [{ id: keyId, name: p.name, secretHex: toHex(secret) }] }),
+      );
     });
   }
 
@@ -176,10 +186,12 @@ export class AccountsService {
   }
 
   async walletUnlock(p: P<'wallet.unlock'>) {
-    await this.session.unlock(p.password);
-    // In the vault's queue, so no import or removal lands between the vault read and the settings write.
-    await this.session.modify((secrets) => this.settings.reconcile({ hasMnemonic: secrets.mnemonic !== undefined, importedKeys: secrets.importedKeys.map((k) => ({ id: k.id, name: k.name })) }));
-    return this.walletStatus();
+    return this.oneVaultChange(async () => {
+      await this.session.unlock(p.password);
+      // In the vault's queue, so no import or removal lands between the vault read and the settings write.
+      await this.session.modify((secrets) => this.settings.reconcile({ hasMnemonic: secrets.mnemonic !== undefined, importedKeys: secrets.importedKeys.map((k) => ({ id: k.id, name: k.name })) }));
+      return this.walletStatus();
+    });
   }
 
   async walletLock() {
@@ -272,7 +284,9 @@ export class AccountsService {
         return { ...s, accounts, selectedAccountId: s.selectedAccountId === p.id ? accounts[0]!.id : s.selectedAccountId };
       });
       const gone = removed!;
-      if (gone.kind === 'imported') await write({ ...secrets, importedKeys: secrets.importedKeys.filter((k) => k.id !== gone.keyId) });
+      // Its key goes only if no account left names it (settings can be wrong; a key must not be lost).
+      const stillNamed = (await this.settings.read()).accounts.some((a) => a.kind === 'imported' && gone.kind === 'imported' && a.keyId === gone.keyId);
+      if (gone.kind === 'imported' && !stillNamed) await write({ ...secrets, importedKeys: secrets.importedKeys.filter((k) => k.id !== gone.keyId) });
     });
     await this.more.sites?.forgetAccount(p.id);
     return { ok: true as const };
