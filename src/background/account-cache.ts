@@ -8,8 +8,10 @@ import type { StorageArea } from './storage.js';
 export const MAX_ACTIVITY = 500;
 
 export interface AccountCache {
-  /** Detects a local network that was restarted: its P-Chain height went back. */
+  /** The highest P-Chain height seen: one below it has the first blocks checked (network-restart.ts). */
   pHeight: string;
+  /** IDs of the P-Chain's blocks at heights 0 and 1, as far as seen: they tell a restarted network. */
+  pBlocks?: string[];
   receiveNext: number;
   changeNext: number;
   balances: BalancesView;
@@ -110,6 +112,7 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
   const added = stored.activity.filter((a) => writtenMeanwhile(a) && !listed.has(a.txID));
   stored.activity = [...added, ...activity].slice(0, MAX_ACTIVITY);
   stored.pHeight = refreshed.pHeight;
+  if (refreshed.pBlocks) stored.pBlocks = refreshed.pBlocks;
   stored.balances = refreshed.balances;
   stored.knownUtxos = refreshed.knownUtxos;
   if (refreshed.knownPUtxos) stored.knownPUtxos = refreshed.knownPUtxos;

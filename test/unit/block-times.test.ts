@@ -1,7 +1,9 @@
 // BlockApi: when a tx was accepted, from the X and P chains' blocks in their JSON encoding (shaped
-// as a v1.15 node answers; see the recorded block below), searched newest first within a limit.
+// as a v1.15 node answers; see the recorded block below), searched newest first within a limit;
+// a block's ID, from its bytes.
+import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
-import { cb58Encode } from '../../src/core/encoding.js';
+import { cb58Encode, toApiHex } from '../../src/core/encoding.js';
 import { AbortedError, NodeResponseError } from '../../src/core/errors.js';
 import { LOCAL } from '../../src/core/network.js';
 import { MAX_BLOCKS_SEARCHED, NodeClient } from '../../src/core/node.js';
@@ -83,6 +85,21 @@ describe('BlockApi', () => {
       if (h === 20) b['txs'] = [{ id: 'not an id' }];
     });
     await expect(badId.blocks.acceptedTimes([idOf(1)], 0n, 20n, Date.now())).rejects.toThrow(NodeResponseError);
+  });
+
+  it("names a block by the hash of its bytes (hex, checksum checked), not by the node's word", async () => {
+    const bytes = Uint8Array.of(0, 0, 0, 0, 0, 32, 1, 2, 3);
+    const answers = [toApiHex(bytes), toApiHex(bytes).slice(0, -2) + '00'];
+    const asked: unknown[] = [];
+    const fetch = async (_url: string, init: RequestInit) => {
+      const body = JSON.parse(init.body as string) as { id: number; method: string; params: unknown };
+      asked.push([body.method, body.params]);
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: { block: answers.shift(), encoding: 'hex' } }), { headers: { 'content-type': 'application/json' } });
+    };
+    const client = new NodeClient({ url: 'http://127.0.0.1:1', atomicApi: LOCAL.atomicApi, fetch });
+    expect(await client.blocks.P.idAt(0n)).toBe(cb58Encode(sha256(bytes)));
+    expect(asked).toEqual([['platform.getBlockByHeight', { height: '0', encoding: 'hex' }]]);
+    await expect(client.blocks.P.idAt(0n)).rejects.toThrow(NodeResponseError);
   });
 
   it('gives up as a whole when the signal it was given ends (a node slow to answer every block)', async () => {

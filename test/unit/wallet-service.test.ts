@@ -278,11 +278,11 @@ describe('a refresh saved over what other requests wrote meanwhile', () => {
     expect(stored.activity.map((a) => a.txID)).toEqual(['kept', 'new']);
   });
 
-  it('items the refresh dropped (a restarted local network) stay dropped; address indices never go back', () => {
-    const stored = cacheWith([item('ghost', 'send', 'accepted')], { receiveNext: 5, changeNext: 4 });
-    const refreshed = cacheWith([], { receiveNext: 2, changeNext: 1, pHeight: '3' });
+  it('items the refresh dropped (a restarted local network) stay dropped, with the new chain\'s first blocks; address indices never go back', () => {
+    const stored = cacheWith([item('ghost', 'send', 'accepted')], { receiveNext: 5, changeNext: 4, pBlocks: ['old genesis'] });
+    const refreshed = cacheWith([], { receiveNext: 2, changeNext: 1, pHeight: '3', pBlocks: ['new genesis'] });
     mergeRefresh(stored, refreshed, new Set(['ghost']));
-    expect(stored).toMatchObject({ activity: [], receiveNext: 5, changeNext: 4, pHeight: '3' });
+    expect(stored).toMatchObject({ activity: [], receiveNext: 5, changeNext: 4, pHeight: '3', pBlocks: ['new genesis'] });
   });
 });
 

@@ -9,8 +9,9 @@ import type { AssetBalance, WalletEngine } from '../../core/engine.js';
 import { ValidationError, WalletError } from '../../core/errors.js';
 import type { ProvenAsset } from '../../core/proof.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
-import { type AccountCache, addActivity, emptyCache, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, stakesKey } from '../account-cache.js';
+import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, stakesKey } from '../account-cache.js';
 import { noteIncoming } from '../incoming-utxos.js';
+import { cacheAtHeight } from '../network-restart.js';
 import { StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { type Outbox, settleOutbox } from '../outbox.js';
@@ -115,15 +116,9 @@ export class BalancesService {
     const startedWith = new Set(cache.activity.map((a) => a.txID));
     // Read before the UTXOs: anything new they show was accepted above these heights.
     const [height, xHeight, cHeight] = await Promise.all([engine.node.blocks.P.height(), engine.node.blocks.X.height(), engine.node.eth.blockNumber()]);
+    // A local or custom network may be made anew (a restarted local node): told by its first blocks.
     const restartable = preset.kind === 'local' || preset.kind === 'custom';
-    if (height < BigInt(cache.pHeight) && restartable) {
-      // The chain went back: a restarted local network. Its history, balances and UTXOs are not
-      // true any more; the address indices stay (they are the wallet's own, never handed back).
-      this.log?.(`network ${preset.id} restarted (height ${cache.pHeight} → ${height}); cache dropped`);
-      cache = { ...emptyCache(), receiveNext: cache.receiveNext, changeNext: cache.changeNext };
-    }
-    // A public node behind a load balancer may answer from a lagging backend: never go back there.
-    if (height > BigInt(cache.pHeight) || restartable) cache.pHeight = height.toString();
+    cache = await cacheAtHeight(engine.node.blocks.P, cache, height, restartable, (line) => this.log?.(`network ${preset.id}: ${line}`));
     const settledCache = cache;
     const save = () => this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith));
     const moves = await this.transfers.journal(preset.id, account.id).list().catch(() => []);

@@ -1,8 +1,11 @@
-// The X and P chains' blocks, read for one thing only: when a tx was accepted. The wallet finds
-// incoming funds as new UTXOs; the time a person wants to see is the block's, not the moment the
-// wallet happened to look. Display only: nothing here is proven, and a time later than the moment
-// the wallet found the tx is not believed.
-import { type CallOptions, JsonRpcEndpoint, g, shapeError } from '../rpc.js';
+// The X and P chains' blocks, read for two things: when a tx was accepted, and a block's ID (a
+// restarted local network is a new chain: its first blocks are others). The wallet finds incoming
+// funds as new UTXOs; the time a person wants to see is the block's, not the moment the wallet
+// happened to look. Display only: nothing here is proven, and a time later than the moment the
+// wallet found the tx is not believed.
+import { cb58Encode, fromApiHexWithDigest } from '../encoding.js';
+import { NodeResponseError } from '../errors.js';
+import { type CallOptions, type Guard, JsonRpcEndpoint, g, shapeError } from '../rpc.js';
 import { cb58Id } from './checks.js';
 
 /** One block as far as a tx's time goes. `timeMs` is absent for P-Chain blocks from before Banff. */
@@ -21,6 +24,16 @@ const blockGuard = g.object({
   block: g.object({ height: g.uint, time: g.optional(g.uint), txs: g.optional(g.array(txGuard)), tx: g.optional(txGuard) }),
 });
 
+/** A block in the API's hex encoding, as its ID: the sha256 of its bytes (checksum checked). */
+const blockIdOfHex: Guard<string> = (value, path) => {
+  try {
+    return cb58Encode(fromApiHexWithDigest(g.string(value, path)).digest);
+  } catch (e) {
+    if (e instanceof NodeResponseError) throw e;
+    throw new NodeResponseError(`${path}: ${(e as Error).message}`);
+  }
+};
+
 export class BlockApi {
   constructor(
     private readonly rpc: JsonRpcEndpoint,
@@ -30,6 +43,11 @@ export class BlockApi {
   /** The last accepted block's height. */
   async height(opts?: CallOptions): Promise<bigint> {
     return (await this.rpc.call(`${this.ns}.getHeight`, {}, g.object({ height: g.uint }), opts)).height;
+  }
+
+  /** The ID of the block at `height`, made from its bytes (not the node's word for it). */
+  async idAt(height: bigint, opts?: CallOptions): Promise<string> {
+    return (await this.rpc.call(`${this.ns}.getBlockByHeight`, { height: height.toString(), encoding: 'hex' }, g.object({ block: blockIdOfHex }), opts)).block;
   }
 
   /**
