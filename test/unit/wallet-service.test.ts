@@ -310,6 +310,36 @@ describe('a refresh the node cannot answer', () => {
   });
 });
 
+describe('refreshes of two accounts', () => {
+  it('each has its own: a slow one of the account switched away from neither stands for nor holds up the other\'s', async () => {
+    const stores = memoryStores();
+    const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let hold = true;
+    // The node hangs while `hold`, then cannot be reached.
+    const fetchHangs: typeof fetch = async () => {
+      if (hold) await held;
+      throw new TypeError('Failed to fetch');
+    };
+    const wallet = createWallet(session, stores.local, { fetch: fetchHangs });
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const a = await wallet.balances.balancesGet({ refresh: true });
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await wallet.balances.balancesGet({})).refreshing).toBe(true);
+    expect(a.refreshing).toBe(true);
+
+    const b = await wallet.accounts.accountsAdd({ name: 'B' });
+    await wallet.accounts.accountsSelect({ id: b.id });
+    expect((await wallet.balances.balancesGet({})).refreshing).toBe(false);
+    hold = false;
+    // B's own refresh runs (and fails in words) while A's still hangs.
+    const bRefreshed = await wallet.balances.balancesRefresh();
+    expect(bRefreshed).toMatchObject({ refreshing: false, errorCode: 'node-unreachable' });
+    release();
+  });
+});
+
 describe('the account and network a request was reviewed on', () => {
   it('passes while they are the selected ones, and refuses with selection-changed once either was switched', async () => {
     const { wallet } = service();

@@ -6,8 +6,7 @@ import { cb58Encode, formatAddress } from '../../core/encoding.js';
 import { signersOf } from '../../core/tx-senders.js';
 import { incomingEvmTransfers } from '../../core/evm-incoming.js';
 import type { AssetBalance, WalletEngine } from '../../core/engine.js';
-import { ValidationError, WalletError } from '../../core/errors.js';
-import type { ProvenAsset } from '../../core/proof.js';
+import { WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
 import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, stakesKey } from '../account-cache.js';
 import { noteIncoming } from '../incoming-utxos.js';
@@ -30,12 +29,10 @@ const AVAX_EVM_DENOMINATION = 18;
 /** How long a refresh may spend finding the blocks of funds received, per chain. */
 const DATING_DEADLINE_MS = 10_000;
 
-/** How an asset with no CreateAssetTx to read is shown: its raw units, by its ID. */
-const UNKNOWN_ASSET: ProvenAsset = { name: 'Unknown asset (no creating transaction)', symbol: '?', denomination: 0 };
 
 export class BalancesService {
-  #refreshing: Promise<BalancesView> | null = null;
-  #refreshStartedAt = 0;
+  /** The refresh running for each network and account (`networkId:accountId`): at most one each. */
+  #refreshes = new Map<string, { promise: Promise<BalancesView>; startedAt: number }>();
 
   constructor(
     private readonly engines: AccountEngines,
@@ -72,39 +69,50 @@ export class BalancesService {
 
   private async snapshotOf(networkId: string, accountId: string, refresh: boolean): Promise<BalancesView> {
     const cache = await this.caches.get(networkId, accountId);
-    if (refresh) void this.balancesRefresh().catch(() => undefined);
-    if (this.#refreshing === null) return { ...cache.balances, refreshing: false };
-    return { ...cache.balances, refreshing: true, refreshStartedAt: this.#refreshStartedAt };
+    if (refresh) void this.refreshOf(networkId, accountId).catch(() => undefined);
+    // Only this account and network's own refresh counts: another's says nothing of this snapshot.
+    const running = this.#refreshes.get(`${networkId}:${accountId}`);
+    if (!running) return { ...cache.balances, refreshing: false };
+    return { ...cache.balances, refreshing: true, refreshStartedAt: running.startedAt };
   }
 
-  /** Refreshes from the node (one refresh at a time); on failure keeps the old snapshot with the error. */
-  balancesRefresh(): Promise<BalancesView> {
-    if (this.#refreshing === null) {
-      this.#refreshStartedAt = Date.now();
-      this.#refreshing = this.refreshNow().finally(() => {
-        this.#refreshing = null;
-      });
-    }
-    return this.#refreshing;
-  }
-
-  private async refreshNow(): Promise<BalancesView> {
+  /** Refreshes the selected account on the selected network from the node; on failure keeps the old snapshot with the error. */
+  async balancesRefresh(): Promise<BalancesView> {
     const { account, preset } = await this.engines.selected();
+    return this.refreshOf(preset.id, account.id);
+  }
+
+  /** One refresh at a time per network and account; one asked while it runs gets the same answer. */
+  private refreshOf(networkId: string, accountId: string): Promise<BalancesView> {
+    const key = `${networkId}:${accountId}`;
+    let running = this.#refreshes.get(key);
+    if (!running) {
+      const startedAt = Date.now();
+      const promise = this.refreshNow(networkId, accountId, startedAt).finally(() => this.#refreshes.delete(key));
+      running = { promise, startedAt };
+      this.#refreshes.set(key, running);
+    }
+    return running.promise;
+  }
+
+  private async refreshNow(networkId: string, accountId: string, startedAt: number): Promise<BalancesView> {
     try {
-      const ctx = await this.engines.open();
+      const ctx = await this.engines.open(accountId);
+      // The network was switched since this refresh was asked for: that one's refresh is asked for anew.
+      if (ctx.preset.id !== networkId) return { ...(await this.caches.get(networkId, accountId)).balances, refreshing: false };
       const view = await this.refreshFrom(ctx);
       if (this.afterRefresh) await this.afterRefresh(ctx);
       return view;
     } catch (e) {
-      // Locked meanwhile: not the node's failure; the popup shows the unlock screen.
-      if (e instanceof VaultLockedError) throw e;
+      // Locked meanwhile: not the node's failure; the popup shows the unlock screen. Removed: nothing to note it in.
+      if (e instanceof VaultLockedError || (e instanceof WalletError && e.code === 'no-account')) throw e;
       // Whatever went wrong (the node unreachable, slow, lying): the last snapshot stays, with why.
       let failed: BalancesView | undefined;
       const errorCode = e instanceof WalletError ? e.code : 'internal';
-      await this.caches.update(preset.id, account.id, (c) => {
+      await this.caches.update(networkId, accountId, (c) => {
         const { refreshStartedAt: _started, ...last } = c.balances;
         // Failing since this refresh began (a hung node fails only once the wallet stops waiting).
-        failed = c.balances = { ...last, refreshing: false, error: (e as Error).message, errorCode, failingSince: c.balances.failingSince ?? this.#refreshStartedAt };
+        failed = c.balances = { ...last, refreshing: false, error: (e as Error).message, errorCode, failingSince: c.balances.failingSince ?? startedAt };
       });
       return failed!;
     }
@@ -138,10 +146,7 @@ export class BalancesService {
     for (const b of x) {
       const id = cb58Encode(b.assetID);
       // An asset whose CreateAssetTx the node will not show is listed, not allowed to stop the refresh.
-      const info = await this.networks.assetDescription(preset, id).catch((e: unknown) => {
-        if (e instanceof ValidationError) return UNKNOWN_ASSET;
-        throw e;
-      });
+      const info = await this.networks.assetDescriptionOrUnknown(preset, id);
       balances.push({ chain: 'X', assetID: id, ...info, verified: id === avax, ...amountsOf(b) });
     }
     const avaxInfo = await this.networks.assetDescription(preset, avax);
