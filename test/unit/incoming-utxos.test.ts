@@ -44,6 +44,19 @@ describe('noteIncoming', () => {
     expect(cache.activity).toHaveLength(1);
   });
 
+  it('lists a tx paying several of the wallet\'s addresses once, with the outputs of its asset added up', () => {
+    const cache = emptyCache();
+    noteIncoming(cache, [], 'X', NONE, () => true);
+    cache.balances.updatedAt = 1;
+    const first = utxo(7);
+    const second: Utxo = { ...utxo(7), outputIndex: 1, output: { ...first.output, amount: 2000n } as Utxo['output'] };
+    const other: Utxo = { ...utxo(7), outputIndex: 2, assetID: new Uint8Array(32).fill(201) };
+    const received = noteIncoming(cache, [first, second, other], 'X', NONE, () => true);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ txID: cb58Encode(first.txID), amount: '9000', assetID: cb58Encode(first.assetID) });
+    expect(cache.knownUtxos).toEqual([utxoId(first), utxoId(second), utxoId(other)]);
+  });
+
   it("records the outputs of the wallet's own txs and moves as known, never as received", () => {
     const cache = emptyCache();
     noteIncoming(cache, [], 'X', NONE, () => true);
