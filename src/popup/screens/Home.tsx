@@ -96,8 +96,9 @@ export function lockedLine(b: AssetBalanceView): string | null {
   if (locked === 0n && stakeable === 0n) return null;
   const show = (v: bigint) => formatValue(v, b.denomination, b.symbol);
   if (stakeable === 0n) return `+ ${show(locked)} time-locked: spendable once its lock time passes`;
-  if (locked === 0n) return `+ ${show(stakeable)} stakeable-locked: can be staked, not sent, until it unlocks`;
-  return `+ ${show(locked + stakeable)} locked (${formatUnits(locked, b.denomination)} time-locked, ${formatUnits(stakeable, b.denomination)} stakeable only): not spendable yet`;
+  // Vesting funds: the chain would let them be staked, but this wallet stakes only unlocked funds.
+  if (locked === 0n) return `+ ${show(stakeable)} vesting (stakeable-locked): spendable once it unlocks; this wallet does not stake it`;
+  return `+ ${show(locked + stakeable)} locked (${formatUnits(locked, b.denomination)} time-locked, ${formatUnits(stakeable, b.denomination)} vesting): not spendable yet`;
 }
 
 /** One line on the part no transaction proves, in words; null when all of it is proven. */

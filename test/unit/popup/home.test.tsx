@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Home } from '../../../src/popup/screens/Home.js';
+import { Home, lockedLine } from '../../../src/popup/screens/Home.js';
 import { formatClock, formatDateTime } from '../../../src/popup/format.js';
 import type { BalancesView } from '../../../src/shared/messages.js';
 import { fakeBackground, renderWith } from './fake-background.js';
@@ -77,7 +77,8 @@ describe('Home', () => {
   it('explains locked P-Chain amounts in one line, apart from what is spendable now', () => {
     show(balances({ balances: [avax('P', '1000000000', { locked: '2000000000', lockedStakeable: '500000000' }), avax('C', '0')] }));
     expect(screen.getByTestId('total-P').textContent).toBe('Spendable now 1 AVAX');
-    expect(screen.getByText('+ 2.5 AVAX locked (2 time-locked, 0.5 stakeable only): not spendable yet')).toBeTruthy();
+    expect(screen.getByText('+ 2.5 AVAX locked (2 time-locked, 0.5 vesting): not spendable yet')).toBeTruthy();
+    expect(lockedLine(avax('P', '0', { lockedStakeable: '500000000' }))).toBe('+ 0.5 AVAX vesting (stakeable-locked): spendable once it unlocks; this wallet does not stake it');
   });
 
   it('says under a balance how much of it no transaction proves, and nothing when all of it is proven', () => {
