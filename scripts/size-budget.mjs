@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run size:check`: measures the built extension (dist/chrome, dist/firefox; run `npm run build`
 // first) and fails when any measured size is more than 10% over the budget in bench/size-budget.json,
-// or over the project's hard limits (whole unpacked extension < 745 KB, popup JS < 60 KB gzip).
+// or over the project's hard limits (whole unpacked extension < 755 KB, popup JS < 60 KB gzip).
 // Growing past the budget is allowed only on purpose: raise the numbers in bench/size-budget.json,
 // with a new `reason`, in the same commit as the growth.
 //
@@ -49,12 +49,15 @@ export const GROWTH_ALLOWED = 0.1;
  * background) at 733 KB: the limit follows it down to 740 KB (room for a fix, not for a feature). Fixes from
  * audits of staking, moves and the site provider (Import now reviewed and signing what was reviewed, a
  * move whose import fee rose finished from there, a stopped validator resumable, site limits: +7 KB)
- * took it to 743 KB: the limit to 745 KB. Of the background's 360 KB, 100 KB are libraries
+ * took it to 743 KB: the limit to 745 KB. Fixes from audits of the vault, balances and sends (the
+ * account list reconciled with the vault, a restarted network told by its first blocks, per-account
+ * refreshes, u64-safe input selection, contract recipients on C: +7 KB) took it to 750 KB: the limit
+ * to 755 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 745 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 755 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
