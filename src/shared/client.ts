@@ -46,7 +46,7 @@ function count(value: unknown): number {
 
 function readRestoreLoss(value: unknown): RestoreLoss {
   if (!isRecord(value)) throw malformed();
-  return { importedKeys: count(value.importedKeys), unfinishedTransfers: count(value.unfinishedTransfers) };
+  return { importedKeys: count(value.importedKeys), unfinishedTransfers: count(value.unfinishedTransfers), ...(value.unknown === true ? { unknown: true as const } : {}) };
 }
 
 /** The result of an `{ok: true}` answer; throws BackgroundError for anything else. */

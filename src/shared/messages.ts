@@ -399,6 +399,8 @@ export interface RestoreLoss {
   importedKeys: number;
   /** Cross-chain transfers neither completed nor failed (their journals go with the vault). */
   unfinishedTransfers: number;
+  /** The account list cannot be read, so what the restore drops is not known (the counts are what is). */
+  unknown?: true;
 }
 
 export type ResponseMessage<T extends RequestType = RequestType> =

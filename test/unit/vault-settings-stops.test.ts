@@ -73,7 +73,10 @@ describe('settings that cannot be read', () => {
     const { stores, worker } = storage();
     await worker().accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
     await stores.local.set({ 'xpc.state': 'garbage' });
-    const restored = await worker().accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12) });
+    const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
+    // What it would drop cannot be told from unreadable settings: asked about, never assumed nothing.
+    await expect(worker().accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { unknown: true } });
+    const restored = await worker().accounts.walletRestore({ ...restore, confirmLoss: true });
     expect(restored).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1' } });
     expect((await worker().accounts.walletUnlock({ password: 'a new password' })).account).toMatchObject({ cAddress: restored.account!.cAddress });
   });

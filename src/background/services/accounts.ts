@@ -15,7 +15,7 @@ import type { Keyring } from '../keyring.js';
 import { asField } from '../request-fields.js';
 import { checkNewPassword } from '../vault.js';
 import type { Session } from '../session.js';
-import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
+import { type AccountRecord, emptyState, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
 import type { NetworksService } from './networks.js';
@@ -147,7 +147,7 @@ export class AccountsService {
     const mnemonic = await asField('mnemonic', () => normalizeMnemonic(p.mnemonic));
     checkNewPassword(p.password);
     const loss = await this.restoreLoss();
-    if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.unfinishedTransfers > 0)) throw new RestoreWouldDropError(loss);
+    if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.unfinishedTransfers > 0 || loss.unknown)) throw new RestoreWouldDropError(loss);
     return this.transfers.stoppedWhile(() =>
       this.oneVaultChange(async () => {
         this.keyring.forget();
@@ -162,11 +162,17 @@ export class AccountsService {
 
   /** What replacing the vault would drop that the recovery phrase cannot bring back. */
   private async restoreLoss(): Promise<RestoreLoss> {
-    // Unreadable settings name no accounts: the restore is the way out of that state.
-    const s = await this.settings.readOrEmpty();
+    // Unreadable settings name no accounts: the restore is still a way out of that state, but what it
+    // drops is not known then (an unlock would rebuild the list instead), so it is asked about.
+    const readable = await this.settings.read().then(
+      (s) => s,
+      () => null,
+    );
+    const s = readable ?? emptyState();
     const importedAccounts = s.accounts.filter((a) => a.kind === 'imported').length;
     const importedKeys = this.session.isUnlocked() ? Math.max(importedAccounts, this.session.secrets().importedKeys.length) : importedAccounts;
-    return { importedKeys, unfinishedTransfers: await this.transfers.unfinishedCount(s, networkIdsOf(s)) };
+    const unknown = readable === null && (await this.vaultExists());
+    return { importedKeys, unfinishedTransfers: await this.transfers.unfinishedCount(s, networkIdsOf(s)), ...(unknown ? { unknown: true as const } : {}) };
   }
 
   async walletCreateFromKey(p: P<'wallet.createFromKey'>) {

@@ -373,7 +373,7 @@ function plural(n: number, one: string, many: string): string {
 
 /** What a restore over this wallet would drop, before the user confirms it. */
 function RestoreLossWarning(p: { loss: RestoreLoss; busy: boolean; error: string | undefined; onConfirm: () => void; onCancel: () => void }) {
-  const { importedKeys, unfinishedTransfers } = p.loss;
+  const { importedKeys, unfinishedTransfers, unknown } = p.loss;
   return (
     <Screen title="This restore loses data">
       <div class="warn-box" role="alert">
@@ -389,6 +389,12 @@ function RestoreLossWarning(p: { loss: RestoreLoss; busy: boolean; error: string
             <li>
               {plural(unfinishedTransfers, 'unfinished cross-chain transfer', 'unfinished cross-chain transfers')}. Their progress is forgotten; funds already
               exported wait on the destination chain and can be imported again with the key that sent them.
+            </li>
+          )}
+          {unknown && (
+            <li>
+              Whatever else the wallet held: its saved list of accounts cannot be read, so it cannot tell whether there are accounts from imported private keys or
+              unfinished transfers. If you know the password, unlock instead: that rebuilds the list and loses nothing.
             </li>
           )}
         </ul>

@@ -148,6 +148,27 @@ describe('Onboarding', () => {
     ]);
   });
 
+  it('restoring over a wallet whose account list cannot be read: says what it cannot tell, and that unlocking loses nothing', async () => {
+    const twelve = 'abandon '.repeat(11) + 'about';
+    const bg = fakeBackground({
+      'wallet.checkPhrase': () => ({ ok: true as const }),
+      'wallet.restore': () => {
+        throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 0, unfinishedTransfers: 0, unknown: true } });
+      },
+    });
+    renderWith(bg, <Onboarding network={NETWORK} onDone={vi.fn()} restoreOnly onCancel={vi.fn()} />);
+    type(/Recovery phrase/, twelve);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByLabelText('Password');
+    type('Password', 'kj8Lm2qz!x');
+    type('Confirm password', 'kj8Lm2qz!x');
+    fireEvent.click(screen.getByRole('button', { name: 'Restore wallet' }));
+    const warning = await screen.findByRole('alert');
+    expect(warning.textContent).toContain('cannot tell whether there are accounts from imported private keys');
+    expect(warning.textContent).toContain('unlock instead');
+    expect(warning.textContent).not.toContain('0 accounts');
+  });
+
   it('imports a private key with an account name', async () => {
     const bg = fakeBackground({ 'networks.list': () => networks, 'wallet.createFromKey': () => UNLOCKED });
     const onDone = vi.fn();
