@@ -95,7 +95,8 @@ class Describer {
     const list = this.addresses(o.addresses).join(', ');
     const of = o.addresses.length === 1 && o.threshold === 1 ? list : `${o.threshold} of ${o.addresses.length} signatures: ${list}`;
     const locktime = 'locktime' in o && o.locktime !== 0n ? `, locked until ${timeText(o.locktime)}` : '';
-    return (o.addresses.length === 0 ? 'nobody (unspendable)' : of) + locktime;
+    // No addresses means threshold 0 (the node refuses any other): no signature is needed, so anyone can act as it.
+    return (o.addresses.length === 0 ? 'anyone (no signature needed)' : of) + locktime;
   }
 
   node(nodeID: Bytes): string {

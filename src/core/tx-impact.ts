@@ -78,7 +78,9 @@ export type ImpactWarning =
   | { kind: 'look-alike'; address: string; resembles: string; paid?: true }
   | { kind: 'locked'; assetID: string; amount: string; until: string; yours: boolean }
   | { kind: 'first-payment'; address: string }
-  | { kind: 'unknown-input' };
+  | { kind: 'unknown-input' }
+  /** A ConvertSubnetToL1Tx: the subnet's owner gives up control for good, to the manager contract it names. */
+  | { kind: 'ends-subnet-ownership' };
 
 /** Warnings in the order a person should read them: what destroys or hands over value first. */
 const WARNING_ORDER: ImpactWarning['kind'][] = [
@@ -86,6 +88,7 @@ const WARNING_ORDER: ImpactWarning['kind'][] = [
   'fee-above-network',
   'fee-unchecked',
   'imitation',
+  'ends-subnet-ownership',
   'not-your-owner',
   'look-alike',
   'fee-balance',
@@ -174,7 +177,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
   const warnings: ImpactWarning[] = [];
   const yours: Record<string, OwnAddress> = {};
   const strangers = new Set<string>();
-  const note = (owners: OwnersView) => {
+  const note = (owners: { readonly addresses: readonly string[] }) => {
     for (const a of owners.addresses) {
       const mine = c.own.get(addressKey(a));
       if (mine) yours[a] = mine;
@@ -261,6 +264,9 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     }
     if (BigInt(r.owners.locktime) > c.nowSeconds) warnings.push({ kind: 'owner-locked', what: r.what, until: r.owners.locktime });
   }
+  if (view.kind === 'ConvertSubnetToL1Tx') warnings.push({ kind: 'ends-subnet-ownership' });
+  // The owner whose authorization the tx carries is labelled too: the wallet signs for it when it may.
+  if (view.authorization?.owners) note(view.authorization.owners);
   for (const address of strangers) {
     const alike = lookAlikeOf(address, c);
     if (alike !== undefined) warnings.push({ kind: 'look-alike', address, ...alike });

@@ -23,7 +23,8 @@ function amountText(amount: string, assetID: string, assets: Assets, nonFungible
 }
 
 function listText(addresses: readonly string[]): string {
-  return addresses.length === 0 ? 'no one' : addresses.join(', ');
+  // An owner with no addresses needs no signature (threshold 0): anyone can act as it.
+  return addresses.length === 0 ? 'anyone (no signature needed)' : addresses.join(', ');
 }
 
 function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | undefined): string {
@@ -48,6 +49,8 @@ function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | und
       return `The ${w.what} go${w.what.endsWith('s') ? '' : 'es'} to ${listText(w.addresses)}${w.threshold > 1 ? ` (${w.threshold} signatures)` : ''}: not this wallet`;
     case 'unknown-input':
       return 'An input spends funds the wallet cannot see';
+    case 'ends-subnet-ownership':
+      return "Ends the subnet owner's control for good: from then on its validators are managed by the contract this transaction names, whoever controls that contract";
     case 'fee-unchecked':
       return "The wallet could not ask the node what the network's fee is now: the fee burned below is not checked";
     case 'imitation':

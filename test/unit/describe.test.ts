@@ -75,3 +75,18 @@ describe('describing the exact tx for an approval', () => {
     expect(iv.outputs[0]).toMatchObject({ chain: 'X', amount: '3000000' });
   });
 });
+
+describe('owners as the approval names them', () => {
+  it('an owner with no addresses (threshold 0, which the node allows) is anyone, not nobody: no signature is needed to act as it', () => {
+    const nobody = { locktime: 0n, threshold: 0, addresses: [] };
+    const tx = {
+      vm: 'pvm' as const, networkID: 12345, blockchainID: ctx.pChainID, outputs: [], inputs: [], memo: new Uint8Array(),
+      kind: 'AddAutoRenewedValidatorTx' as const, nodeID: new Uint8Array(20).fill(5), signer: { kind: 'EmptySigner' as const },
+      stake: [{ assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput' as const, amount: 1n, owners: makeOwners([me]) } }],
+      validationRewardsOwner: makeOwners([me]), delegationRewardsOwner: makeOwners([me]), validatorAuthority: nobody,
+      delegationShares: 20_000, autoCompoundRewardShares: 0, period: 3_600n,
+    };
+    const view = describeTx(tx, ctx, []);
+    expect(view.details!.find((d) => d.label === 'Can change or stop it')!.value).toBe('anyone (no signature needed)');
+  });
+});

@@ -101,6 +101,22 @@ describe('what a tx does to the wallet', () => {
     expect(txImpact(rewardsMine, context()).warnings).toEqual([]);
   });
 
+  it('the owner whose authorization the tx carries is labelled as the wallet\'s when it is, though no leg names it', () => {
+    const authorized = view([leg(2n, [MINE])], [leg(1n, [MINE])], 1n, {
+      chain: 'P',
+      kind: 'RemoveSubnetValidatorTx',
+      authorization: { by: 'subnet owner', of: 'subnet-id', sigIndices: [0], owners: { addresses: [MINE_TOO, BOB], threshold: 1 }, signers: [MINE_TOO] },
+    });
+    const impact = txImpact(authorized, context());
+    expect(impact.yours[MINE_TOO]).toMatchObject({ role: 'another X/P address of this account' });
+    expect(impact.yours[BOB]).toBeUndefined();
+  });
+
+  it('converting a subnet into an L1 warns that its owner gives up control for good, whoever gets the balances', () => {
+    const convert = view([leg(2n, [MINE])], [leg(1n, [MINE])], 1n, { chain: 'P', kind: 'ConvertSubnetToL1Tx', rewardOwners: [{ what: "an L1 validator's remaining balance", owners: { addresses: [MINE], threshold: 1, locktime: '0' } }] });
+    expect(txImpact(convert, context()).warnings).toEqual([{ kind: 'ends-subnet-ownership' }]);
+  });
+
   it('an EVM account is labelled by its 0x address, whatever its case', () => {
     const evm = '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01';
     const own = new Map([[addressKey(evm), { account: 'Account 1', role: 'C-Chain address', address: evm }]]);
