@@ -19,7 +19,7 @@ import type { BuiltTx } from './tx/built.js';
 import { buildCExport, buildCImport, eip1559Fees, type EvmTxRequest, evmTxNonce, packAtomicImports, PLAIN_TRANSFER_GAS, signEvmTx } from './tx/c.js';
 import { type ChainContext, makeOwners, MAX_XP_TX_SIZE } from './tx/context.js';
 import { buildPExport, buildPImport, buildPSend } from './tx/p.js';
-import { keychainOf, signBuilt } from './tx/sign.js';
+import { accountKeychain, signBuilt } from './tx/sign.js';
 import { classifyUtxo, ownedAddressSet, spendableUtxos, type SpendableUtxo } from './tx/utxos.js';
 import * as x from './tx/x.js';
 
@@ -328,17 +328,17 @@ export class WalletEngine {
 
   /** True when one of this wallet's keys signs some input of the tx. */
   signsAnyOf(ext: ExternalTx): boolean {
-    return keychainSignsAny(ext, keychainOf([...this.keys.xp, this.keys.evm]));
+    return keychainSignsAny(ext, accountKeychain(this.keys.xp, this.keys.evm));
   }
 
   /** The fingerprint of a site's tx as resolved here: what it spends, who authorizes it, which slots this wallet signs. */
   fingerprintOf(ext: ExternalTx): string {
-    return spentFingerprint(ext.spent, signedSlots(ext, keychainOf([...this.keys.xp, this.keys.evm])));
+    return spentFingerprint(ext.spent, signedSlots(ext, accountKeychain(this.keys.xp, this.keys.evm)));
   }
 
   /** Signs every credential slot this wallet's keys can sign; the rest stay empty. */
   signExternal(ext: ExternalTx): ExternalSigned {
-    return signExternalTx(ext, keychainOf([...this.keys.xp, this.keys.evm]));
+    return signExternalTx(ext, accountKeychain(this.keys.xp, this.keys.evm));
   }
 
   /** Sends signed bytes to the chain's API (an EVM tx by its 0x hash); the node must answer with the tx's own ID. */

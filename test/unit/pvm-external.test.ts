@@ -25,10 +25,12 @@ import { checkTxBelongs, decodeExternalTx, type ExternalTx, keychainSignsAny, re
 import { recoverSigner } from '../../src/core/keys.js';
 import type { NodeClient } from '../../src/core/node.js';
 import { makeOwners } from '../../src/core/tx/context.js';
-import { EMPTY_SIGNATURE, keychainOf } from '../../src/core/tx/sign.js';
+import { accountKeychain, EMPTY_SIGNATURE, keychainOf } from '../../src/core/tx/sign.js';
+import { keyPairFromSecret } from '../../src/core/keys.js';
 import { ctx, ewoq, mine, outsider, second, utxo } from './pvm-test-kit.js';
 
 const keychain = keychainOf([ewoq, second]);
+const outsiderEvm = keyPairFromSecret(sha256(utf8.encode('xpc-wallet: an account\'s EVM key')));
 const base = (spent: Utxo[]) => ({
   vm: 'pvm' as const,
   networkID: ctx.networkID,
@@ -250,5 +252,26 @@ describe('P-Chain authorizations in site txs', () => {
       stake: [{ assetID: otherAsset, output: { kind: 'TransferOutput', amount: 5n, owners: mine } }], rewardsOwner: mine,
     };
     expect(() => checkTxBelongs(delegation, 'P', ctx)).toThrow(NetworkMismatchError);
+  });
+});
+
+describe("an account's keychain for site txs", () => {
+  it('signs a C-Chain export input only from the EVM key\'s address: another key\'s EVM address holds nothing the wallet shows', () => {
+    const evmKey = outsiderEvm;
+    const keys = accountKeychain([ewoq, second], evmKey);
+    const exportFrom = (address: Bytes): ExternalTx => {
+      const tx = {
+        vm: 'evm' as const, kind: 'ExportTx' as const, networkID: ctx.networkID, blockchainID: ctx.cChainID, destinationChain: ctx.xChainID,
+        ins: [{ address, amount: 1_000_000_000n, assetID: ctx.avaxAssetID, nonce: 0n }],
+        exportedOutputs: [{ assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput' as const, amount: 999_000_000n, owners: makeOwners([outsider]) } }],
+      };
+      return { chain: 'C', tx, unsignedBytes: encodeUnsignedTx(tx), spent: [] };
+    };
+    expect(signExternalTx(exportFrom(second.evmAddress), keys).complete).toBe(false);
+    expect(keychainSignsAny(exportFrom(second.evmAddress), keys)).toBe(false);
+    expect(signExternalTx(exportFrom(evmKey.evmAddress), keys).complete).toBe(true);
+    // X/P slots: every key by its short ID, the EVM key's (the C-Chain's atomic owner) included.
+    expect(keys.byShortId(second.shortId)).toBe(second);
+    expect(keys.byShortId(evmKey.shortId)).toBe(evmKey);
   });
 });

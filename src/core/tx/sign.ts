@@ -47,6 +47,17 @@ export function keychainOf(keys: Iterable<KeyPair>): Keychain {
   };
 }
 
+/**
+ * An account's keychain for txs a site hands in: its X/P keys and its EVM key by short ID, but only
+ * the EVM key by EVM address. The wallet holds C-Chain funds only there, so an input from another
+ * key's EVM address (which the approval could not show as the wallet's) is never signed.
+ */
+export function accountKeychain(xp: Iterable<KeyPair>, evm: KeyPair): Keychain {
+  const all = keychainOf([...xp, evm]);
+  const evmOnly = keychainOf([evm]);
+  return { byShortId: all.byShortId, byEvmAddress: evmOnly.byEvmAddress };
+}
+
 /** Who must sign one credential: 20-byte short IDs, or EVM addresses for C-Chain export inputs. */
 export interface RequiredCredential {
   fx: CredentialFx;
