@@ -4,6 +4,7 @@
 // (so the approval shows owners and amounts, and the credentials can be derived), and sign what
 // this wallet's keys can sign. Nothing here issues: the caller decides after the user approved.
 import { sha256 } from '@noble/hashes/sha2.js';
+import { MAX_DENOMINATION } from './amount.js';
 import { type Bytes, equalBytes, toHex, utf8 } from './bytes.js';
 import { decodeChainTx, decodeSignedTx, decodeUnsignedTx, encodeUtxo } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
@@ -96,6 +97,10 @@ export function checkTxBelongs(tx: UnsignedTx, chain: ChainAlias, ctx: ChainCont
     if (stakeOf(tx).some((o) => !equalBytes(o.assetID, ctx.avaxAssetID))) {
       throw new NetworkMismatchError(`the transaction stakes an asset other than this network's AVAX`);
     }
+  }
+  // The node refuses such an asset, and its amounts could not be shown in the approval either.
+  if (tx.kind === 'CreateAssetTx' && tx.denomination > MAX_DENOMINATION) {
+    throw new ValidationError(`the new asset would have ${tx.denomination} decimal places; the network allows at most ${MAX_DENOMINATION}`);
   }
 }
 

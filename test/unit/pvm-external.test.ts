@@ -275,3 +275,14 @@ describe("an account's keychain for site txs", () => {
     expect(keys.byShortId(evmKey.shortId)).toBe(evmKey);
   });
 });
+
+describe('a new asset a site asks to create', () => {
+  it('with more decimal places than the network allows is refused before any approval (the node would refuse it)', () => {
+    const create = (denomination: number) => ({
+      vm: 'avm' as const, kind: 'CreateAssetTx' as const, networkID: ctx.networkID, blockchainID: ctx.xChainID, outputs: [], inputs: [], memo: new Uint8Array(),
+      name: 'Many Places', symbol: 'MANY', denomination, initialStates: [],
+    });
+    expect(() => checkTxBelongs(create(32), 'X', ctx)).not.toThrow();
+    expect(() => checkTxBelongs(create(33), 'X', ctx)).toThrow(/33 decimal places; the network allows at most 32/);
+  });
+});
