@@ -77,11 +77,12 @@ export type ActiveChain =
 export type Payload =
   | { kind: 'connect'; accountId: string }
   | { kind: 'personal-sign'; accountId: string; messageHex: string }
-  | { kind: 'typed-data'; accountId: string; typed: TypedDataInput }
+  /** `chain`: the chain the approval was shown for (chainKeyOf), when what is signed names one. */
+  | { kind: 'typed-data'; accountId: string; typed: TypedDataInput; chain?: string }
   | { kind: 'avalanche-message'; accountId: string; messageHex: string }
   /** `item`: how the tx is listed in Activity (a deployment, a token send, an approval…); `requester`: whose calls it counts. */
-  | { kind: 'evm-tx'; accountId: string; rpcUrl: string; activity: boolean; tx: Record<keyof EvmTxRequest, string>; item?: Partial<ActivityItem>; requester?: string }
-  | { kind: 'watch-asset'; accountId: string; address: string }
+  | { kind: 'evm-tx'; accountId: string; rpcUrl: string; activity: boolean; tx: Record<keyof EvmTxRequest, string>; item?: Partial<ActivityItem>; requester?: string; chain?: string }
+  | { kind: 'watch-asset'; accountId: string; address: string; chain?: string }
   /**
    * `shown`: the fingerprint of what the approval showed as spent and authorized (spentFingerprint);
    * `signsNothing`: the approval said approving signs nothing. Both are held to after approval.

@@ -11,6 +11,11 @@ import { InvalidParamsError, objectParam, positional } from './provider-params.j
 import type { SiteGate } from './site-gate.js';
 import type { SitePermission } from './sites.js';
 
+/** Which chain a site is on, as one string: one of the wallet's networks, or a chain the site added (by ID and RPC). */
+export function chainKeyOf(chain: ActiveChain): string {
+  return chain.kind === 'avalanche' ? `avalanche:${chain.networkId}` : `evm:${chain.chainId}:${chain.rpcUrl}`;
+}
+
 export class SiteConnection {
   constructor(
     private readonly deps: ProviderDeps,
@@ -23,6 +28,17 @@ export class SiteConnection {
     if (added) return { kind: 'evm', chainId: BigInt(added.chainId), name: added.name, rpcUrl: added.rpcUrl, symbol: added.symbol, added };
     const { network, evmChainId } = await this.deps.wallet.siteNetwork();
     return { kind: 'avalanche', chainId: evmChainId, name: network.name, networkId: network.id, rpcUrl: `${network.url.replace(/\/+$/, '')}/ext/bc/C/rpc`, symbol: 'AVAX' };
+  }
+
+  /**
+   * An approval acts only on the chain it was shown for: after a switch (of the wallet's network, or
+   * of the site's chain) it is refused, so a tx shown for one network is never sent on another.
+   * `key` absent: an approval stored before approvals named their chain.
+   */
+  async assertStillOn(site: Site, key: string | undefined): Promise<void> {
+    if (key === undefined) return;
+    const now = await this.activeChain(site);
+    if (chainKeyOf(now) !== key) throw new ProviderError(Code.chainDisconnected, `the chain was switched to ${now.name} since this was approved, so nothing was signed; ask again`);
   }
 
   eth(rpcUrl: string): EthApi {

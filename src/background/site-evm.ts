@@ -9,7 +9,7 @@ import type { ActivityItem } from '../shared/messages.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import { type Call, MAX_CALL_DATA_BYTES, MAX_MESSAGE_BYTES, messageShown, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
 import { chainIdParam, evmAddressParam, hexDataParam, InvalidParamsError, messageParam, objectParam, onlyKeys, positional, quantityParam, typedDataParam } from './provider-params.js';
-import type { SiteConnection } from './site-connection.js';
+import { chainKeyOf, type SiteConnection } from './site-connection.js';
 import type { SiteGate } from './site-gate.js';
 import { requesterOf } from './approvals.js';
 import { evmTxInsight, typedDataReview } from './evm-views.js';
@@ -120,10 +120,11 @@ export class SiteEvm {
           ...(chainId !== undefined ? { chainId: chainId.toString() } : {}),
           ...(permit ? { permit } : {}),
         },
-        payload: { kind: 'typed-data', accountId: account.id, typed: shown },
+        payload: { kind: 'typed-data', accountId: account.id, typed: shown, ...(chainId !== undefined ? { chain: chainKeyOf(active) } : {}) },
       };
     }, async (payload) => {
       if (payload.kind !== 'typed-data') throw new Error('payload mismatch');
+      await this.conn.assertStillOn(call.site, payload.chain);
       return this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signTypedData(secret, payload.typed));
     })) as string;
   }
@@ -203,10 +204,11 @@ export class SiteEvm {
           ...(recipient ? { recipient } : {}),
           ...views,
         },
-        payload: { kind: 'evm-tx', accountId: account.id, rpcUrl: chain.rpcUrl, activity: chain.kind === 'avalanche', tx: approvedTx, item, requester },
+        payload: { kind: 'evm-tx', accountId: account.id, rpcUrl: chain.rpcUrl, activity: chain.kind === 'avalanche', tx: approvedTx, item, requester, chain: chainKeyOf(chain) },
       };
     }, async (payload) => {
       if (payload.kind !== 'evm-tx') throw new Error('payload mismatch');
+      await this.conn.assertStillOn(call.site, payload.chain);
       const t = payload.tx;
       // Exactly the approved fields (the bytes the user was shown): nothing is re-estimated after the user said yes.
       const request = evmRequestOf(t);

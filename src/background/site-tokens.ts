@@ -9,7 +9,7 @@ import { shownName } from './chain-name.js';
 import { tokenInfo } from './evm-views.js';
 import { type Call, type ProviderDeps, ProviderError } from './provider-context.js';
 import { evmAddressParam, InvalidParamsError, objectParam, onlyKeys, stringParam } from './provider-params.js';
-import type { SiteConnection } from './site-connection.js';
+import { chainKeyOf, type SiteConnection } from './site-connection.js';
 import type { SiteGate } from './site-gate.js';
 
 const STANDARDS = { ERC20: 'erc20', ERC721: 'erc721', ERC1155: 'erc1155' } as const;
@@ -27,7 +27,7 @@ export class SiteTokens {
     const p = objectParam(raw, 'params');
     onlyKeys(p, 'params', ['type', 'options']);
     const type = stringParam(p.type, 'params.type', 10);
-    if (!(type in STANDARDS)) throw new InvalidParamsError('params.type must be ERC20, ERC721 or ERC1155', 'params.type');
+    if (!Object.hasOwn(STANDARDS, type)) throw new InvalidParamsError('params.type must be ERC20, ERC721 or ERC1155', 'params.type');
     const o = objectParam(p.options, 'params.options');
     onlyKeys(o, 'params.options', ['address', 'symbol', 'decimals', 'image', 'tokenId']);
     const address = evmAddressParam(o.address, 'params.options.address');
@@ -56,10 +56,11 @@ export class SiteTokens {
           ...(typeof o.decimals === 'number' && o.decimals !== token.decimals ? { siteDecimals: o.decimals } : {}),
           imageIgnored: o.image !== undefined,
         },
-        payload: { kind: 'watch-asset', accountId: account.id, address },
+        payload: { kind: 'watch-asset', accountId: account.id, address, chain: chainKeyOf(chain) },
       };
     }, async (payload) => {
       if (payload.kind !== 'watch-asset') throw new Error('payload mismatch');
+      await this.conn.assertStillOn(call.site, payload.chain);
       // Credited to the frame that asked (its own approval named it), not the page around it.
       await this.deps.wallet.watchToken(payload.accountId, requesterOf(call.site), payload.address);
       return true;

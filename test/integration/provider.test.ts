@@ -231,6 +231,33 @@ describe('the provider against the real node', () => {
     await fails(bg, 'eth_chainId', ['extra'], -32602);
   });
 
+  it('an EVM tx approved after the wallet switched networks is refused (4901) and nothing is signed, even where both networks share the EVM chain ID', async () => {
+    // A second network on the same node: the same EVM chain ID, the exact case where a tx shown for
+    // one network would run on the other.
+    const first = (await bg.wallet.accounts.walletStatus()).network.id;
+    const second = await bg.wallet.networks.networksAddCustom({ name: 'Same node again', url: inject('nodeUrl') });
+    const nonceBefore = (await ok(bg, 'eth_getTransactionCount', [account.cAddress, 'pending'])) as string;
+    bg.user.answer = () => 'wait';
+    try {
+      const answer = call(bg, 'eth_sendTransaction', [{ from: account.cAddress, to: '0x00000000000000000000000000000000000A11cE', value: '0x1' }]);
+      let pending = (await bg.approvals.list())[0];
+      for (let i = 0; !pending && i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        pending = (await bg.approvals.list())[0];
+      }
+      await bg.wallet.networks.networksSelect({ id: second.id });
+      await bg.approvals.decide(pending!.id, true);
+      const refused = await answer;
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) expect(refused.error).toMatchObject({ code: 4901, message: expect.stringContaining('Same node again') });
+      expect(await ok(bg, 'eth_getTransactionCount', [account.cAddress, 'pending'])).toBe(nonceBefore);
+    } finally {
+      await bg.wallet.networks.networksSelect({ id: first });
+      await bg.wallet.networks.networksRemove({ id: second.id });
+      bg.user.answer = () => true;
+    }
+  });
+
   it('signs and sends an X-Chain tx a site built with avalanchejs, and refuses one for another network', async () => {
     const { ctx, client } = await net;
     const ajs = avalanchejsContextOf(ctx);

@@ -26,7 +26,7 @@ import { ACCOUNT } from './site-account.js';
 
 const SITE: Site = { origin: 'https://dapp.example' };
 
-function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?: boolean | (() => boolean); siteNetwork?: () => Promise<never> } = {}) {
+function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?: boolean | (() => boolean); siteNetwork?: () => Promise<never>; wallet?: Partial<SiteWallet> } = {}) {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
@@ -38,6 +38,7 @@ function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?
     siteNetworks: async () => [{ id: 'local', name: 'Local network', evmChainId: 43112n }, { id: 'mainnet', name: 'Avalanche Mainnet', evmChainId: 43114n }],
     accountsList: async () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
     networksSelect: async () => ({}),
+    ...options.wallet,
   } as unknown as SiteWallet;
   const provider = new ProviderService({
     wallet,
@@ -493,5 +494,40 @@ describe('who is asking', () => {
     expect(siteOfSender({ ...prerendered, documentLifecycle: 'active' }, 'ext')).toEqual({ origin: 'https://next.example', tabId: 3, frameId: 9 });
     expect(siteOfSender({ id: 'ext', url: 'https://top.example/page', frameId: 0, tab, documentLifecycle: 'cached' }, 'ext')).toBeUndefined();
     expect(siteOfSender({ id: 'ext', url: 'https://ad.example/', origin: 'https://ad.example', frameId: 4, frameType: 'fenced_frame', documentLifecycle: 'active', tab }, 'ext')).toBeUndefined();
+  });
+});
+
+describe('an approval acts only on the chain it was shown for', () => {
+  it('typed data naming a chain, approved after the wallet switched networks, is refused with 4901 and nothing is signed', async () => {
+    let network = { network: { id: 'local', name: 'Local network', url: 'http://127.0.0.1:1', hrp: 'local' }, evmChainId: 43112n };
+    let signed = 0;
+    const t = setup({
+      wallet: {
+        siteNetwork: async () => network as never,
+        evmInsight: async () => ({}) as never,
+        withEvmSecret: async () => {
+          signed++;
+          return '0x' as never;
+        },
+      },
+    });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    const typed = {
+      types: { EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'chainId', type: 'uint256' }], Note: [{ name: 'text', type: 'string' }] },
+      primaryType: 'Note',
+      domain: { name: 'Notes', chainId: 43112 },
+      message: { text: 'hello' },
+    };
+    const answer = t.call('eth_signTypedData_v4', [ACCOUNT.cAddress, JSON.stringify(typed)]);
+    let pending = (await t.approvals.list())[0];
+    for (let i = 0; !pending && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      pending = (await t.approvals.list())[0];
+    }
+    // The wallet is switched to another network (in the popup, or by another site) before the user approves.
+    network = { network: { id: 'mainnet', name: 'Avalanche Mainnet', url: 'https://api.avax.network', hrp: 'avax' }, evmChainId: 43114n };
+    await t.approvals.decide(pending!.id, true);
+    expect(await errorOf(answer)).toMatchObject({ code: 4901, message: expect.stringContaining('switched to Avalanche Mainnet') });
+    expect(signed).toBe(0);
   });
 });
