@@ -41,6 +41,10 @@ describe('the wallet service against the real node', () => {
 
     const created = await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(24) });
     expect(created.vault).toBe('unlocked');
+    // The atomic API under the seed documents' name `native`, which real nodes do not serve: refused
+    // in words at the field, and nothing saved (it would otherwise fail every refresh as "unreachable").
+    await expect(wallet.networks.networksAddCustom({ name: 'Wrong API', url: inject('nodeUrl'), atomicNamespace: 'native' })).rejects.toMatchObject({ code: 'validation', field: 'atomicNamespace' });
+    expect((await wallet.networks.networksList()).networks.map((n) => n.name)).not.toContain('Wrong API');
     const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
     const status = await wallet.networks.networksSelect({ id: network.id });
     const account = status.account!;

@@ -1,7 +1,8 @@
 // Networks: the presets and the user's own, which one is selected, and who each node is. A node's
 // identity is checked (discoverNetwork) before it is used, once per worker life, and a custom
 // network's identity is pinned when it is added: a node that later tells another story is refused.
-import { ValidationError } from '../../core/errors.js';
+import { NodeUnreachableError, RpcError, ValidationError } from '../../core/errors.js';
+import { cb58Encode } from '../../core/encoding.js';
 import { customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkIdentity, type NetworkPreset } from '../../core/network.js';
 import { NodeClient } from '../../core/node.js';
 import { provenAsset, type ProvenAsset } from '../../core/proof.js';
@@ -129,10 +130,26 @@ export class NetworksService {
     const record: CustomNetwork = { id: `custom-${newId()}`, name: p.name, url: p.url, atomicNamespace: p.atomicNamespace ?? 'avax' };
     // Saved only once discoverNetwork checked it (a public network's EVM chain ID, self-consistency).
     const identity = await this.identity(presetOfCustom(record));
+    await this.checkAtomicApi(presetOfCustom(record));
     record.hrp = identity.hrp;
     record.pinned = pinOf(identity);
     await this.settings.update((s) => ({ ...s, customNetworks: [...s.customNetworks, record] }));
     return this.networkView(presetOfCustom(record));
+  }
+
+  /**
+   * The C-Chain atomic API answers under the namespace given (real nodes: `avax`): asked for a tx
+   * no chain has, a node that serves it says "not found"; a wrong name gets no such API at all (404,
+   * or no such method), which would otherwise show later as a node that cannot be reached.
+   */
+  private async checkAtomicApi(preset: Preset): Promise<void> {
+    try {
+      await this.client(preset).atomic.findExecutedAtomicTx(cb58Encode(new Uint8Array(32)));
+    } catch (e) {
+      const missing = e instanceof NodeUnreachableError || (e instanceof RpcError && (e.rpcCode === -32601 || /method .*not (found|exist)|does not exist/i.test(e.rpcMessage)));
+      if (!missing) throw e;
+      throw new ValidationError(`the node has no C-Chain atomic API named ${preset.atomicApi.namespace} (real nodes call it avax)`, 'atomicNamespace');
+    }
   }
 
   async networksRemove(p: P<'networks.remove'>) {
