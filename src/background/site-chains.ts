@@ -69,12 +69,12 @@ export class SiteChains {
    * follows the wallet again; another: the wallet's network changes), or a chain a site added.
    */
   private async target(chainId: bigint): Promise<SwitchTarget | undefined> {
+    // The selected network first: a site asking for the chain the wallet is on only follows it
+    // again, even when a preset (say, the public Mainnet node) has the same chain ID.
+    const selected = await this.deps.wallet.siteNetwork();
+    if (selected.evmChainId === chainId) return { scope: 'site', name: `${selected.network.name} C-Chain`, payload: { kind: 'switch-chain' } };
     const network = (await this.deps.wallet.siteNetworks()).find((n) => n.evmChainId === chainId);
-    if (network) {
-      const selected = await this.deps.wallet.siteNetwork();
-      if (selected.network.id === network.id) return { scope: 'site', name: `${network.name} C-Chain`, payload: { kind: 'switch-chain' } };
-      return { scope: 'wallet', name: `${network.name} C-Chain`, payload: { kind: 'switch-chain', networkId: network.id } };
-    }
+    if (network) return { scope: 'wallet', name: `${network.name} C-Chain`, payload: { kind: 'switch-chain', networkId: network.id } };
     const added = (await this.deps.sites.chains()).chains.find((c) => c.chainId === chainId.toString());
     if (!added) return undefined;
     return { scope: 'site', name: added.name, rpcHost: hostOf(added.rpcUrl), payload: { kind: 'switch-chain', addedChainId: added.chainId } };

@@ -15,7 +15,13 @@ const NEWS: Site = { origin: 'https://news.example' };
 /** The chain the stub RPC serves: 42. */
 const TEST_CHAIN = { chainId: '0x2a', chainName: 'Test chain', rpcUrls: ['https://rpc.test.example/v1'], nativeCurrency: { name: 'T', symbol: 'TST', decimals: 18 } };
 
-function setup() {
+/** The wallet on the user's own mainnet node (a custom network), with the public preset listed first. */
+const OWN_MAINNET = {
+  siteNetwork: async () => ({ network: { id: 'custom-own', name: 'My node', url: 'http://127.0.0.1:9650', hrp: 'avax' }, evmChainId: 43114n }),
+  siteNetworks: async () => [{ id: 'mainnet', name: 'Mainnet', evmChainId: 43114n }, { id: 'custom-own', name: 'My node', evmChainId: 43114n }],
+};
+
+function setup(network: Partial<Pick<SiteWallet, 'siteNetwork' | 'siteNetworks'>> = {}) {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
@@ -32,6 +38,7 @@ function setup() {
     siteNetworks: async () => [{ id: 'local', name: 'Local network', evmChainId: 43112n }, { id: 'mainnet', name: 'Mainnet', evmChainId: 43114n }],
     accountsList: async () => ({ accounts: [], selectedId: null }),
     networksSelect: async ({ id }: { id: string }) => selected.push(id),
+    ...network,
   } as unknown as SiteWallet;
   const told: string[] = [];
   let notified: Promise<void> = Promise.resolve();
@@ -186,6 +193,19 @@ describe('wallet_switchEthereumChain', () => {
     await back;
     expect(await t.chainOf(NEWS)).toBe('0xa868');
     expect(t.selected).toEqual([]);
+  });
+
+  it('back to the chain the wallet is on is the site following it again, never a move to a preset with the same chain ID', async () => {
+    const t = setup(OWN_MAINNET as never);
+    const adding = t.call('wallet_addEthereumChain', [TEST_CHAIN], SHOP);
+    await t.answerNext(true);
+    await t.answerNext(true);
+    await adding;
+    const back = t.call('wallet_switchEthereumChain', [{ chainId: '0xa86a' }], SHOP);
+    expect(await t.answerNext(true)).toMatchObject({ scope: 'site', toName: 'My node C-Chain' });
+    await back;
+    expect(t.selected).toEqual([]);
+    expect(await t.sites.chainOf(SHOP.origin)).toBeUndefined();
   });
 
   it('another Avalanche network is the wallet’s network: asked as such, selected, and the site follows the wallet again', async () => {
