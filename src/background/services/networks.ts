@@ -7,7 +7,7 @@ import { customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkId
 import { NodeClient } from '../../core/node.js';
 import { provenAsset, type ProvenAsset } from '../../core/proof.js';
 import type { NetworkView, RequestParams as P, WalletStatus } from '../../shared/messages.js';
-import { cacheKey, hiddenAssetsKey, outboxKey, stakesKey, tokenScanKey, tokensKey } from '../account-cache.js';
+import { accountStorageKeys, hiddenAssetsKey, tokensKey } from '../account-cache.js';
 import { type CustomNetwork, networkIdsOf, newId, type PersistedState, pinOf, type SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 
@@ -158,7 +158,7 @@ export class NetworksService {
       if (s.selectedNetworkId === p.id) throw new ValidationError('switch to another network before removing this one', 'id');
       return { ...s, customNetworks: s.customNetworks.filter((n) => n.id !== p.id) };
     });
-    await this.local.remove([...s.accounts.flatMap((a) => [cacheKey(p.id, a.id), outboxKey(p.id, a.id), stakesKey(p.id, a.id), tokenScanKey(p.id, a.id)]), hiddenAssetsKey(p.id), tokensKey(p.id)]);
+    await this.local.remove([...s.accounts.flatMap((a) => accountStorageKeys(p.id, a.id)), hiddenAssetsKey(p.id), tokensKey(p.id)]);
     return { ok: true as const };
   }
 

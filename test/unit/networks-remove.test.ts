@@ -1,0 +1,29 @@
+// Removing a custom network drops everything the wallet kept for it, for every account: nothing
+// is left that no screen can reach again (the move journal included).
+import { describe, expect, it } from 'vitest';
+import { accountStorageKeys, hiddenAssetsKey, tokensKey } from '../../src/background/account-cache.js';
+import { NetworksService } from '../../src/background/services/networks.js';
+import { SettingsStore } from '../../src/background/settings.js';
+import { memoryStores } from '../../src/background/storage.js';
+
+describe('removing a custom network', () => {
+  it('drops its caches, outboxes, move journals, stake books, token scans, tokens and hidden assets, and nothing else', async () => {
+    const { local } = memoryStores();
+    await local.set({
+      'xpc.state': {
+        version: 1,
+        accounts: [{ id: 'acc1', name: 'A', kind: 'hd', index: 0 }, { id: 'acc2', name: 'B', kind: 'hd', index: 1 }],
+        selectedAccountId: 'acc1',
+        nextHdIndex: 2,
+        customNetworks: [{ id: 'custom-1', name: 'Mine', url: 'http://127.0.0.1:1', atomicNamespace: 'avax' }],
+        selectedNetworkId: 'local',
+      },
+    });
+    const kept = [...accountStorageKeys('local', 'acc1'), hiddenAssetsKey('local')];
+    const dropped = [...accountStorageKeys('custom-1', 'acc1'), ...accountStorageKeys('custom-1', 'acc2'), hiddenAssetsKey('custom-1'), tokensKey('custom-1')];
+    await local.set(Object.fromEntries([...kept, ...dropped].map((k) => [k, []])));
+    const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')) });
+    await networks.networksRemove({ id: 'custom-1' });
+    expect(local.keys().sort()).toEqual(['xpc.state', ...kept].sort());
+  });
+});
