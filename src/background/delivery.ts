@@ -37,11 +37,12 @@ export class Delivery {
   /**
    * Signs, issues, waits, and records the tx in the activity list; bumps the change address. A tx
    * whose fee is above `maxFee` (nAVAX, what the user approved) is refused before it is signed.
+   * `ctx`: the account and network the tx was built with (the caller's one read of the selection),
+   * so a switch while it was built never sends it from, or records it under, another.
    * Returns with the status the node's answer left it in ('accepted', or 'pending' if undecided).
    */
-  async issue(kind: ActivityItem['kind'], built: BuiltTx, maxFee: string, extra: Partial<ActivityItem> = {}): Promise<Issued & { status: ActivityItem['status'] }> {
+  async issue(ctx: AccountContext, kind: ActivityItem['kind'], built: BuiltTx, maxFee: string, extra: Partial<ActivityItem> = {}): Promise<Issued & { status: ActivityItem['status'] }> {
     if (built.fee > BigInt(maxFee)) throw new WalletError('fee-above-approved', `the fee of ${built.fee} nAVAX is above the approved maximum of ${maxFee} nAVAX`);
-    const ctx = await this.engines.open();
     const { engine, account, cache } = ctx;
     const chain: ChainAlias = built.tx.vm === 'avm' ? 'X' : built.tx.vm === 'pvm' ? 'P' : 'C';
     const replaced = await this.beforeSending(ctx, chain, { inputs: inputIds(built.tx) });

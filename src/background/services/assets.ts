@@ -30,40 +30,44 @@ export class AssetsService {
   }
 
   async assetsCreate(p: P<'assets.create'>) {
-    const { engine } = await this.engines.open();
+    const ctx = await this.engines.open();
+    const { engine } = ctx;
     const hrp = engine.ctx.hrp;
     const holders = () => (p.holders ?? []).map((h) => ({ owners: ownersFrom(h.owners, 'X', hrp), amount: BigInt(h.amount) }));
     const minters = () => (p.minters ?? []).map((m) => ownersFrom(m, 'X', hrp));
     const states = p.kind === 'fixed' ? [fixedCapState(holders())] : p.kind === 'variable' ? [variableCapState(minters(), holders())] : [nftFamilyState(minters())];
     const built = await engine.buildXCreateAsset({ name: p.name, symbol: p.symbol, denomination: p.denomination, initialStates: states });
-    const issued = await this.delivery.issue('create-asset', built, p.maxFee);
+    const issued = await this.delivery.issue(ctx, 'create-asset', built, p.maxFee);
     return { txID: issued.txID, assetID: issued.txID, fee: issued.fee.toString() };
   }
 
   async assetsMint(p: P<'assets.mint'>) {
-    const { engine } = await this.engines.open();
+    const ctx = await this.engines.open();
+    const { engine } = ctx;
     const mintUtxo = await assetUtxo(engine, p.assetID, (u) => u.output.kind === 'MintOutput', 'mint right');
     const built = await engine.buildXMint(mintUtxo, BigInt(p.amount), ownersFrom(p.to, 'X', engine.ctx.hrp));
-    const issued = await this.delivery.issue('mint', built, p.maxFee, { assetID: p.assetID, amount: p.amount, to: p.to.addresses.join(', ') });
+    const issued = await this.delivery.issue(ctx, 'mint', built, p.maxFee, { assetID: p.assetID, amount: p.amount, to: p.to.addresses.join(', ') });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
   async assetsMintNft(p: P<'assets.mintNft'>) {
-    const { engine } = await this.engines.open();
+    const ctx = await this.engines.open();
+    const { engine } = ctx;
     const mintUtxo = await assetUtxo(engine, p.assetID, (u) => u.output.kind === 'NftMintOutput' && u.output.groupID === p.groupID, `NFT mint right for group ${p.groupID}`);
     const to = p.to.map((o) => ownersFrom(o, 'X', engine.ctx.hrp));
     const built = await engine.buildXNftMint(mintUtxo, fromHex(p.payloadHex), to);
-    const issued = await this.delivery.issue('nft-mint', built, p.maxFee, { assetID: p.assetID });
+    const issued = await this.delivery.issue(ctx, 'nft-mint', built, p.maxFee, { assetID: p.assetID });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
   async assetsTransferNft(p: P<'assets.transferNft'>) {
-    const { engine } = await this.engines.open();
+    const ctx = await this.engines.open();
+    const { engine } = ctx;
     const ref = parseUtxoId(p.utxoID);
     const nft = (await engine.utxos('X')).find((u) => utxoId(u) === utxoId(ref));
     if (!nft) throw new ValidationError('this wallet does not hold that NFT', 'utxoID');
     const built = await engine.buildXNftTransfer(nft, ownersFrom(p.to, 'X', engine.ctx.hrp));
-    const issued = await this.delivery.issue('nft-transfer', built, p.maxFee, { assetID: cb58Encode(nft.assetID), to: p.to.addresses.join(', ') });
+    const issued = await this.delivery.issue(ctx, 'nft-transfer', built, p.maxFee, { assetID: cb58Encode(nft.assetID), to: p.to.addresses.join(', ') });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 

@@ -18,17 +18,19 @@ export class SendsService {
   ) {}
 
   async sendX(p: P<'send.x'>) {
-    const { engine } = await this.engines.open();
+    const ctx = await this.engines.open();
+    const { engine } = ctx;
     const to = ownersFrom(p.to, 'X', engine.ctx.hrp);
     const built = await engine.buildXSend([{ assetID: parseId(p.assetID), amount: BigInt(p.amount), owners: to }], p.memo ? new TextEncoder().encode(p.memo) : undefined);
-    const issued = await this.delivery.issue('send', built, p.maxFee, { assetID: p.assetID, amount: p.amount, to: p.to.addresses.join(', '), ...(p.memo ? { memo: p.memo } : {}) });
+    const issued = await this.delivery.issue(ctx, 'send', built, p.maxFee, { assetID: p.assetID, amount: p.amount, to: p.to.addresses.join(', '), ...(p.memo ? { memo: p.memo } : {}) });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
   async sendP(p: P<'send.p'>) {
-    const { engine } = await this.engines.open();
+    const ctx = await this.engines.open();
+    const { engine } = ctx;
     const built = await engine.buildPSend(BigInt(p.amount), ownersFrom(p.to, 'P', engine.ctx.hrp));
-    const issued = await this.delivery.issue('send', built, p.maxFee, { assetID: cb58Encode(engine.ctx.avaxAssetID), amount: p.amount, to: p.to.addresses.join(', ') });
+    const issued = await this.delivery.issue(ctx, 'send', built, p.maxFee, { assetID: cb58Encode(engine.ctx.avaxAssetID), amount: p.amount, to: p.to.addresses.join(', ') });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 

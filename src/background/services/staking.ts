@@ -191,7 +191,7 @@ export class StakingService {
 
   async stakingDelegate(p: P<'staking.delegate'>): Promise<R<'staking.delegate'>> {
     const { c, built, review, rewardSet } = await this.delegation(p);
-    const issued = await this.delivery.issue('delegate', built, p.maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: p.amount, nodeID: p.nodeID });
+    const issued = await this.delivery.issue(c, 'delegate', built, p.maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: p.amount, nodeID: p.nodeID });
     await this.record(c, { txID: issued.txID, kind: 'delegation', nodeID: p.nodeID, amount: p.amount, state: issued.status === 'accepted' ? 'active' : 'pending', start: review.start, end: p.end, rewardOwner: rewardSet });
     return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
   }
@@ -259,7 +259,7 @@ export class StakingService {
 
   async stakingValidate(p: P<'staking.validate'>): Promise<R<'staking.validate'>> {
     const { c, built, review, rewardSet, feeSet } = await this.validation(p);
-    const issued = await this.delivery.issue('validate', built, p.maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: p.amount, nodeID: p.nodeID });
+    const issued = await this.delivery.issue(c, 'validate', built, p.maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: p.amount, nodeID: p.nodeID });
     await this.record(c, {
       txID: issued.txID,
       kind: p.autoRenew ? 'auto-renewed' : 'validation',
@@ -311,7 +311,7 @@ export class StakingService {
 
   async stakingSetAutoRenew(p: P<'staking.setAutoRenew'>): Promise<R<'staking.setAutoRenew'>> {
     const { c, built, review } = await this.autoRenew(p);
-    const issued = await this.delivery.issue('staking-config', built, p.maxFee, { nodeID: review.nodeID });
+    const issued = await this.delivery.issue(c, 'staking-config', built, p.maxFee, { nodeID: review.nodeID });
     if (issued.status === 'accepted') {
       await c.book.update((stakes) => {
         const s = stakes.find((x) => x.txID === p.txID);
