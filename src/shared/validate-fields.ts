@@ -281,7 +281,8 @@ export function nodeUrl(value: unknown, field: string): string {
   // Plain http only to this machine: anywhere else, whoever sits on the path would be the node.
   if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) fail(field, 'must use https:// unless the node is on this machine (127.0.0.1, localhost, [::1])');
   if (url.username !== '' || url.password !== '') fail(field, 'must not contain a user name or password');
-  if (url.search !== '' || url.hash !== '') fail(field, 'must not contain a query (?…) or fragment (#…)');
+  // The raw text too: an empty "?" or "#" parses as no query, yet every API path would follow it.
+  if (url.search !== '' || url.hash !== '' || /[?#]/.test(s)) fail(field, 'must not contain a query (?…) or fragment (#…)');
   return s;
 }
 

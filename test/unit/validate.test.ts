@@ -236,6 +236,8 @@ describe('optional fields', () => {
     accepts('networks.addCustom', { name: 'n', url: 'http://[::1]:9650' });
     rejects('networks.addCustom', { name: 'n', url: 'http://node.example.org:9650' }, 'url');
     rejects('networks.addCustom', { name: 'n', url: 'http://192.168.1.10:9650' }, 'url');
+    // An empty query or fragment parses as none, yet every API path would be sent after it.
+    for (const url of ['https://node.example/?', 'https://node.example/#', 'https://node.example/?x=1']) rejects('networks.addCustom', { name: 'n', url }, 'url');
     const set = accepts('send.p', { amount: '5', to: { addresses: [addr(1, 'P')], threshold: 1 }, maxFee: '1' }).to;
     expect(set).not.toHaveProperty('locktime');
   });
