@@ -1,6 +1,7 @@
 // EVM requests of sites: personal_sign, eth_signTypedData_v4 and eth_sendTransaction (each shown
 // to the user exactly as it will be signed), and the read-only calls passed to the chain's node.
-import { fromHex, toHex } from '../core/bytes.js';
+import { fromHex, INVISIBLE_TEXT, toHex } from '../core/bytes.js';
+import type { TypedDataInput } from '../core/message.js';
 import { WalletError } from '../core/errors.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI } from '../core/fee-limits.js';
 import { personalMessageDigest, signPersonalMessage, signTypedData } from '../core/message.js';
@@ -62,6 +63,23 @@ function evmRequestOf(t: Record<keyof EvmTxRequest, string>): EvmTxRequest {
   };
 }
 
+const INVISIBLE = new RegExp(INVISIBLE_TEXT.source, 'gu');
+
+/**
+ * Typed data as the approval shows it: pretty JSON with every character that could hide or reorder
+ * what it says (direction marks, zero-width, controls) written as a \u code, so what is read is
+ * what is signed (the signature covers the data itself, unchanged).
+ */
+function shownJson(value: unknown): string {
+  // Line breaks here are the pretty-printing's own: JSON escapes those inside strings already.
+  return JSON.stringify(value, null, 2).replace(INVISIBLE, (c) => (c === '\n' ? c : `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`));
+}
+
+/** True when any text of the typed data holds such a character (the approval warns of it). */
+function hidesText(typed: TypedDataInput): boolean {
+  return INVISIBLE_TEXT.test(JSON.stringify([typed.domain, typed.message, typed.types]));
+}
+
 export class SiteEvm {
   constructor(
     private readonly deps: ProviderDeps,
@@ -114,9 +132,10 @@ export class SiteEvm {
           kind: 'sign-typed-data',
           signer: account.cAddress,
           primaryType: typed.primaryType,
-          domainJson: JSON.stringify(shown.domain, null, 2),
-          messageJson: JSON.stringify(shown.message, null, 2),
-          typesJson: JSON.stringify(shown.types, null, 2),
+          domainJson: shownJson(shown.domain),
+          messageJson: shownJson(shown.message),
+          typesJson: shownJson(shown.types),
+          ...(hidesText(shown) ? { hiddenCharacters: true as const } : {}),
           ...(chainId !== undefined ? { chainId: chainId.toString() } : {}),
           ...(permit ? { permit } : {}),
         },

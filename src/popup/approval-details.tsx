@@ -133,6 +133,11 @@ function TypedDataDetails({ summary }: { summary: Summary<'sign-typed-data'> }) 
           </>
         )}
       </dl>
+      {summary.hiddenCharacters && (
+        <p class="warn-box" role="note">
+          Some of this text holds characters that hide or reorder what it says (direction marks, zero-width or control characters). They are shown below as \u codes: read them as part of what you sign.
+        </p>
+      )}
       <h3>Domain</h3>
       <pre class="message mono break" data-testid="typed-domain">
         {summary.domainJson}

@@ -46,6 +46,8 @@ export type ApprovalSummary =
       chainId?: string;
       /** An allowance the signature grants (EIP-2612, Permit2), decoded. */
       permit?: PermitView;
+      /** Some text held characters that hide or reorder what it says; the JSON shows them as \u escapes. */
+      hiddenCharacters?: true;
     }
   | {
       kind: 'tx';

@@ -531,3 +531,29 @@ describe('an approval acts only on the chain it was shown for', () => {
     expect(signed).toBe(0);
   });
 });
+
+describe('typed data shown for signing', () => {
+  it('shows characters that hide or reorder text as \\u codes, with a warning, and signs the data itself', async () => {
+    const t = setup({ wallet: { evmInsight: async () => ({}) as never } });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    const typed = {
+      types: { EIP712Domain: [{ name: 'name', type: 'string' }], Note: [{ name: 'text', type: 'string' }] },
+      primaryType: 'Note',
+      domain: { name: 'Uni\u200bswap' },
+      message: { text: 'send to \u202eecila\u202c only' },
+    };
+    void t.call('eth_signTypedData_v4', [ACCOUNT.cAddress, JSON.stringify(typed)]);
+    let pending = (await t.approvals.list())[0];
+    for (let i = 0; !pending && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      pending = (await t.approvals.list())[0];
+    }
+    const summary = pending!.summary as { messageJson: string; domainJson: string; hiddenCharacters?: true };
+    expect(summary.messageJson).toContain('send to \\u202eecila\\u202c only');
+    expect(summary.messageJson).not.toMatch(/[\u202e\u202c]/);
+    expect(summary.domainJson).toContain('Uni\\u200bswap');
+    expect(summary.hiddenCharacters).toBe(true);
+    const payload = (await t.approvals.findByRequest(pending!.requestId))!.entry.params as { typed: { message: { text: string } } };
+    expect(payload.typed.message.text).toBe('send to \u202eecila\u202c only');
+  });
+});

@@ -388,6 +388,14 @@ describe('approval window: connect, messages and chains', () => {
     expect(screen.getByTestId('typed-message').textContent).toBe(messageJson);
     expect(screen.getByTestId('typed-types').textContent).toBe(typesJson);
     expect(document.querySelector('img')).toBeNull();
+    expect(screen.queryByText(/hide or reorder what it says/)).toBeNull();
+  });
+
+  it('typed data whose text hides characters says so above the JSON', async () => {
+    const summary: ApprovalSummary = { kind: 'sign-typed-data', signer: C_ADDR, primaryType: 'Note', domainJson: '{}', messageJson: '{ "text": "a\\u202eb" }', typesJson: '{}', hiddenCharacters: true };
+    renderWith(queue([approval(1, summary, { method: 'eth_signTypedData_v4' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    await screen.findByTestId('typed-data-summary');
+    expect(screen.getByText(/hide or reorder what it says/).textContent).toContain('shown below as \\u codes');
   });
 
   it('switch-chain says whose chain changes: this site only, or the wallet and the sites that follow it', async () => {
