@@ -228,6 +228,8 @@ export class SiteGate {
       approved = await this.deps.approvals.waitFor(entry.id);
     }
     if (!approved) throw new ProviderError(Code.userRejected, 'the user rejected the request');
+    // Disconnected while the request waited (Settings, or the site's own revoke): nothing is done for it.
+    if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
     if (!this.deps.session.isUnlocked()) await this.unlocked(call.site);
     await this.log(call.requestId, { state: 'running', at: Date.now() });
     let response: ProviderResponse;

@@ -557,3 +557,28 @@ describe('typed data shown for signing', () => {
     expect(payload.typed.message.text).toBe('send to \u202eecila\u202c only');
   });
 });
+
+describe('a site disconnected while its request waited', () => {
+  it('gets nothing done for it, even once the user approves (4100), and nothing is signed', async () => {
+    let signed = 0;
+    const t = setup({
+      wallet: {
+        withEvmSecret: async () => {
+          signed++;
+          return '0x' as never;
+        },
+      },
+    });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    const answer = t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress]);
+    let pending = (await t.approvals.list())[0];
+    for (let i = 0; !pending && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      pending = (await t.approvals.list())[0];
+    }
+    await t.sites.revoke(SITE.origin);
+    await t.approvals.decide(pending!.id, true);
+    expect((await errorOf(answer)).code).toBe(4100);
+    expect(signed).toBe(0);
+  });
+});
