@@ -553,7 +553,7 @@ describe('typed data shown for signing', () => {
     expect(summary.messageJson).not.toMatch(/[\u202e\u202c]/);
     expect(summary.domainJson).toContain('Uni\\u200bswap');
     expect(summary.hiddenCharacters).toBe(true);
-    const payload = (await t.approvals.findByRequest(pending!.requestId))!.entry.params as { typed: { message: { text: string } } };
+    const payload = (await t.approvals.findByRequest(pending!.requestId!))!.entry.params as { typed: { message: { text: string } } };
     expect(payload.typed.message.text).toBe('send to \u202eecila\u202c only');
   });
 });
