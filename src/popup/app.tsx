@@ -151,6 +151,8 @@ function useBalances(key: string, takeOpened: () => BalancesView | null): { view
   const [error, setError] = useState<string | undefined>(undefined);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const alive = useRef(true);
+  const keyRef = useRef(key);
+  keyRef.current = key;
 
   const fetchView = useCallback(
     async (refresh: boolean) => {
@@ -158,6 +160,12 @@ function useBalances(key: string, takeOpened: () => BalancesView | null): { view
       try {
         const v = await call('balances.get', refresh ? { refresh: true } : {});
         if (!alive.current) return;
+        // Another account or network's snapshot (switched elsewhere; the status watch follows soon):
+        // never shown under this one's name.
+        if (v.of !== undefined && v.of !== keyRef.current) {
+          timer.current = setTimeout(() => void fetchView(false), POLL_MS);
+          return;
+        }
         setView(v);
         setError(undefined);
         // Followed closely while a refresh runs; retried while refreshes fail; read now and then otherwise.

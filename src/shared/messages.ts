@@ -101,6 +101,8 @@ export interface BalancesView {
   waiting: WaitingFundsView[];
   /** What the node sent that the wallet could not check and left out of these balances, in words. */
   warnings?: string[];
+  /** `networkId:accountId` of the snapshot (balances.get): a popup that still shows another drops it. */
+  of?: string;
 }
 
 export interface ActivityItem {

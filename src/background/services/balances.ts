@@ -71,9 +71,10 @@ export class BalancesService {
     const cache = await this.caches.get(networkId, accountId);
     if (refresh) void this.refreshOf(networkId, accountId).catch(() => undefined);
     // Only this account and network's own refresh counts: another's says nothing of this snapshot.
-    const running = this.#refreshes.get(`${networkId}:${accountId}`);
-    if (!running) return { ...cache.balances, refreshing: false };
-    return { ...cache.balances, refreshing: true, refreshStartedAt: running.startedAt };
+    const of = `${networkId}:${accountId}`;
+    const running = this.#refreshes.get(of);
+    if (!running) return { ...cache.balances, refreshing: false, of };
+    return { ...cache.balances, refreshing: true, refreshStartedAt: running.startedAt, of };
   }
 
   /** Refreshes the selected account on the selected network from the node; on failure keeps the old snapshot with the error. */

@@ -119,6 +119,19 @@ describe('App', () => {
     await waitFor(() => expect(screen.getByTestId('refresh-state').textContent).toMatch(/^Refreshing…/));
   });
 
+  it("never shows another account or network's snapshot under this one's name (switched elsewhere)", async () => {
+    let of = `${NETWORK.id}:other-account`;
+    start({
+      'wallet.open': () => ({ status: UNLOCKED, balances: null }),
+      'wallet.status': () => UNLOCKED,
+      'balances.get': () => ({ ...balances({ balances: [avax('X', of.endsWith('other-account') ? '999000000000' : '1000000000'), avax('P', '0'), avax('C', '0')] }), of }),
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByTestId('total-all')?.textContent ?? '').not.toContain('999');
+    of = `${NETWORK.id}:${ACCOUNT.id}`;
+    await waitFor(() => expect(screen.getByTestId('total-all').textContent).toBe('1 AVAX'), { timeout: 3_000 });
+  });
+
   it('goes to the unlock screen when a request finds the wallet locked (idle lock)', async () => {
     start({
       'wallet.status': () => UNLOCKED,
