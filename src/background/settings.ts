@@ -7,7 +7,7 @@ import type { StorageArea } from './storage.js';
 
 const STATE_KEY = 'xpc.state';
 const STATE_VERSION = 1;
-/** Where settings that could not be read are set aside when they are rebuilt from the vault. */
+/** Where settings that could not be read are set aside ({at, value}, the last few) when they are rebuilt from the vault. */
 export const UNREADABLE_STATE_KEY = 'xpc.state.unreadable';
 
 export type AccountRecord =
@@ -101,9 +101,34 @@ function isAccountRecord(v: unknown): v is AccountRecord {
 function isPersistedState(v: unknown): v is PersistedState {
   if (!isObject(v) || v.version !== STATE_VERSION || !Array.isArray(v.accounts) || !v.accounts.every(isAccountRecord)) return false;
   if (!(v.selectedAccountId === null || isText(v.selectedAccountId)) || !Number.isSafeInteger(v.nextHdIndex) || (v.nextHdIndex as number) < 0) return false;
-  if (!Array.isArray(v.customNetworks) || !v.customNetworks.every((n) => isObject(n) && isText(n.id) && isText(n.name) && isText(n.url) && isText(n.atomicNamespace))) return false;
+  if (!Array.isArray(v.customNetworks) || !v.customNetworks.every(isCustomNetwork)) return false;
   return isText(v.selectedNetworkId) && networkIdsOf(v as unknown as PersistedState).includes(v.selectedNetworkId);
 }
+
+function isCustomNetwork(n: unknown): n is CustomNetwork {
+  return isObject(n) && isText(n.id) && isText(n.name) && isText(n.url) && isText(n.atomicNamespace);
+}
+
+/**
+ * What can be kept of this version's settings that failed the whole check: every account record
+ * and custom network that holds up (one bad field loses only itself), the selection if it still
+ * names one, and the HD index never below what the accounts used. Another version's: nothing.
+ */
+function salvaged(raw: unknown): PersistedState {
+  const s = emptyState();
+  if (!isObject(raw) || raw.version !== STATE_VERSION) return s;
+  const ids = new Set<string>();
+  s.accounts = (Array.isArray(raw.accounts) ? raw.accounts : []).filter((a): a is AccountRecord => isAccountRecord(a) && !ids.has(a.id) && ids.add(a.id) !== undefined);
+  s.customNetworks = (Array.isArray(raw.customNetworks) ? raw.customNetworks : []).filter(isCustomNetwork);
+  const stored = Number.isSafeInteger(raw.nextHdIndex) ? (raw.nextHdIndex as number) : 0;
+  s.nextHdIndex = Math.max(stored, ...s.accounts.map((a) => (a.kind === 'hd' ? a.index + 1 : 0)));
+  if (isText(raw.selectedAccountId) && ids.has(raw.selectedAccountId)) s.selectedAccountId = raw.selectedAccountId;
+  if (isText(raw.selectedNetworkId) && networkIdsOf(s).includes(raw.selectedNetworkId)) s.selectedNetworkId = raw.selectedNetworkId;
+  return s;
+}
+
+/** How many unreadable settings are kept aside, newest last. */
+const MAX_SET_ASIDE = 5;
 
 export class SettingsStore {
   /** Every read-modify-write of the settings waits here for the one before it. */
@@ -177,8 +202,10 @@ export class SettingsStore {
         current = await this.read();
       } catch (e) {
         if (!(e instanceof WalletError) || e.code !== 'storage-corrupt') throw e;
-        await this.local.set({ [UNREADABLE_STATE_KEY]: (await this.local.get([STATE_KEY]))[STATE_KEY] });
-        current = emptyState();
+        const found = await this.local.get([STATE_KEY, UNREADABLE_STATE_KEY]);
+        const earlier = Array.isArray(found[UNREADABLE_STATE_KEY]) ? (found[UNREADABLE_STATE_KEY] as unknown[]) : [];
+        await this.local.set({ [UNREADABLE_STATE_KEY]: [...earlier, { at: Date.now(), value: found[STATE_KEY] }].slice(-MAX_SET_ASIDE) });
+        current = salvaged(found[STATE_KEY]);
         unreadable = true;
       }
       const next = reconciled(current, vault) ?? (unreadable ? current : null);

@@ -49,7 +49,27 @@ describe('settings that cannot be read', () => {
     const unlocked = await w.accounts.walletUnlock({ password: PASSWORD });
     expect(unlocked.account).toMatchObject({ name: 'Account 1', kind: 'hd', index: 0, cAddress: created.account!.cAddress });
     expect((await w.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'Imported']);
-    expect((await stores.local.get([UNREADABLE_STATE_KEY]))[UNREADABLE_STATE_KEY]).toEqual(broken);
+    expect((await stores.local.get([UNREADABLE_STATE_KEY]))[UNREADABLE_STATE_KEY]).toEqual([{ at: expect.any(Number), value: broken }]);
+  });
+
+  it('keep what holds up of them: one bad field loses only itself, the accounts keep their IDs and names; earlier set-asides stay', async () => {
+    const { stores, worker } = storage();
+    const w = worker();
+    await w.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    await w.accounts.accountsAdd({ name: 'Second' });
+    const third = await w.accounts.accountsAdd({ name: 'Third' });
+    await w.accounts.accountsSelect({ id: third.id });
+    const before = (await w.accounts.accountsList()).accounts.map((a) => [a.id, a.name]);
+    const state = (await stores.local.get(['xpc.state']))['xpc.state'] as Record<string, unknown>;
+    for (const broken of [{ ...state, nextHdIndex: 3.5 }, { ...state, customNetworks: [{ id: 'custom-x' }] }]) {
+      await stores.local.set({ 'xpc.state': broken });
+      const next = worker();
+      expect((await next.accounts.walletUnlock({ password: PASSWORD })).account).toMatchObject({ id: third.id, name: 'Third' });
+      expect((await next.accounts.accountsList()).accounts.map((a) => [a.id, a.name])).toEqual(before);
+      expect((await next.accounts.accountsAdd({ name: 'Fourth' })).index).toBe(3);
+      await next.accounts.accountsRemove({ id: (await next.accounts.accountsList()).accounts.at(-1)!.id });
+    }
+    expect(((await stores.local.get([UNREADABLE_STATE_KEY]))[UNREADABLE_STATE_KEY] as unknown[]).length).toBe(2);
   });
 
   it('include settings of the right version whose parts are wrong (a null account, a network that is gone)', async () => {
