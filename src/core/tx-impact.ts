@@ -42,8 +42,10 @@ export interface Recipient {
   ownership: Ownership;
   amount: string;
   staked?: true;
-  /** Moved into an L1 validator's fee balance; `addresses` get what is left (empty: the tx does not say who). */
+  /** Moved into an L1 validator's fee balance; `addresses` get what is left. */
   feeBalance?: true;
+  /** A fee balance whose rest goes to an owner the tx does not name (then `addresses` is empty). */
+  unnamed?: true;
 }
 
 export interface AssetImpact {
@@ -232,6 +234,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
       ownership,
       amount: b.amount,
       feeBalance: true,
+      ...(b.refundTo ? {} : { unnamed: true as const }),
     });
     if (ownership !== 'yours') warnings.push({ kind: 'fee-balance', amount: b.amount, ...(b.refundTo ? { refundTo: b.refundTo.addresses } : {}) });
   }

@@ -93,7 +93,7 @@ function AssetRows({ a, assets }: { a: AssetImpact; assets: Assets }) {
   for (const r of a.toOthers) {
     const owners = `${listText(r.addresses)}${r.threshold > 1 ? ` (${r.threshold} signatures)` : ''}`;
     const label = r.feeBalance
-      ? `Into an L1 validator's fee balance, the rest to ${r.addresses.length === 0 ? 'an owner not named here' : owners}`
+      ? `Into an L1 validator's fee balance, the rest to ${r.unnamed ? 'an owner not named here' : owners}`
       : r.staked
         ? `Staked, back to ${r.addresses.length === 0 ? 'anyone' : owners}`
         : `Goes to ${r.addresses.length === 0 ? 'anyone' : owners}`;

@@ -161,6 +161,10 @@ describe('what a tx does to the wallet', () => {
     expect(impact.warnings).toContainEqual({ kind: 'fee-balance', amount: '1000', refundTo: [BOB] });
     const unnamed = txImpact({ ...named, kind: 'IncreaseL1ValidatorBalanceTx', feeBalances: [{ amount: '1000' }] }, context());
     expect(unnamed.warnings).toContainEqual({ kind: 'fee-balance', amount: '1000' });
+    expect(unnamed.assets[0]!.toOthers[0]).toMatchObject({ addresses: [], unnamed: true });
+    // Named, but with no addresses: anyone may take the rest, which is not "not named".
+    const anyone = txImpact({ ...named, feeBalances: [{ amount: '1000', refundTo: { addresses: [], threshold: 0, locktime: '0' } }] }, context());
+    expect(anyone.assets[0]!.toOthers[0]).not.toHaveProperty('unnamed');
     const mineBack = txImpact({ ...named, feeBalances: [{ amount: '1000', refundTo: { addresses: [MINE], threshold: 1, locktime: '0' } }] }, context());
     expect(mineBack.warnings.map((w) => w.kind)).not.toContain('fee-balance');
   });
