@@ -10,7 +10,7 @@ import type { ActivityItem } from '../shared/messages.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import { type Call, MAX_CALL_DATA_BYTES, MAX_MESSAGE_BYTES, messageShown, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
 import { chainIdParam, evmAddressParam, hexDataParam, InvalidParamsError, messageParam, objectParam, onlyKeys, positional, quantityParam, typedDataParam } from './provider-params.js';
-import { chainKeyOf, type SiteConnection } from './site-connection.js';
+import { chainKeyOf, networkOfChainKey, type SiteConnection } from './site-connection.js';
 import type { SiteGate } from './site-gate.js';
 import { requesterOf } from './approvals.js';
 import { evmTxInsight, typedDataReview } from './evm-views.js';
@@ -72,7 +72,12 @@ const INVISIBLE = new RegExp(INVISIBLE_TEXT.source, 'gu');
  */
 function shownJson(value: unknown): string {
   // Line breaks here are the pretty-printing's own: JSON escapes those inside strings already.
-  return JSON.stringify(value, null, 2).replace(INVISIBLE, (c) => (c === '\n' ? c : `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`));
+  return JSON.stringify(value, null, 2).replace(INVISIBLE, (c) => (c === '\n' ? c : codeOf(c.codePointAt(0)!)));
+}
+
+/** \u0000 up to U+FFFF, \u{…} above (so a tag character never reads as a shorter escape and a digit). */
+function codeOf(cp: number): string {
+  return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
 }
 
 /** True when any text of the typed data holds such a character (the approval warns of it). */
@@ -125,6 +130,8 @@ export class SiteEvm {
       // Encode once before asking: typed data the library cannot encode is refused, not shown.
       signTypedData(new Uint8Array(32).fill(1), typed);
       const active = await this.conn.activeChain(call.site);
+      // Checked again on the chain the approval will name: a switch since the first check refuses it.
+      if (chainId !== undefined && chainId !== active.chainId) throw new ProviderError(Code.chainDisconnected, `the typed data is for chain ${chainId}; the wallet is on chain ${active.chainId}`);
       const insight = await this.deps.wallet.evmInsight(account.id, requesterOf(call.site), this.conn.eth(active.rpcUrl), { avalanche: active.kind === 'avalanche', symbol: active.symbol });
       const { typed: shown, permit } = await typedDataReview(insight, typed);
       return {
@@ -240,7 +247,7 @@ export class SiteEvm {
       if (payload.activity) {
         // The Avalanche C-Chain: kept in the outbox, so a lost answer never becomes a second payment.
         const item: ActivityItem = { txID: signed.hash, chain: 'C', kind: 'send', status: 'pending', amount: t.value, createdAt: Date.now(), ...(request.to ? { to: request.to } : {}), ...payload.item };
-        await this.deps.wallet.sendSiteTx(payload.accountId, { chain: 'C', txID: signed.hash, signedBytes: fromHex(signed.rawTx.slice(2)) }, item);
+        await this.deps.wallet.sendSiteTx(payload.accountId, { chain: 'C', txID: signed.hash, signedBytes: fromHex(signed.rawTx.slice(2)) }, item, networkOfChainKey(payload.chain));
         await noteCall();
         return signed.hash;
       }

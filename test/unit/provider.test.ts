@@ -537,10 +537,10 @@ describe('typed data shown for signing', () => {
     const t = setup({ wallet: { evmInsight: async () => ({}) as never } });
     await t.sites.grant(SITE.origin, [ACCOUNT.id]);
     const typed = {
-      types: { EIP712Domain: [{ name: 'name', type: 'string' }], Note: [{ name: 'text', type: 'string' }] },
+      types: { EIP712Domain: [{ name: 'name', type: 'string' }], Note: [{ name: 'text', type: 'string' }, { name: 'tag', type: 'string' }] },
       primaryType: 'Note',
       domain: { name: 'Uni\u200bswap' },
-      message: { text: 'send to \u202eecila\u202c only' },
+      message: { text: 'send to \u202eecila\u202c only', tag: 'pay\u{e0041}1' },
     };
     void t.call('eth_signTypedData_v4', [ACCOUNT.cAddress, JSON.stringify(typed)]);
     let pending = (await t.approvals.list())[0];
@@ -552,6 +552,8 @@ describe('typed data shown for signing', () => {
     expect(summary.messageJson).toContain('send to \\u202eecila\\u202c only');
     expect(summary.messageJson).not.toMatch(/[\u202e\u202c]/);
     expect(summary.domainJson).toContain('Uni\\u200bswap');
+    // Above U+FFFF in braces: never read as a shorter escape followed by a digit.
+    expect(summary.messageJson).toContain('pay\\u{e0041}1');
     expect(summary.hiddenCharacters).toBe(true);
     const payload = (await t.approvals.findByRequest(pending!.requestId!))!.entry.params as { typed: { message: { text: string } } };
     expect(payload.typed.message.text).toBe('send to \u202eecila\u202c only');
