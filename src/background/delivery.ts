@@ -274,9 +274,13 @@ export class Delivery {
   /**
    * Sends a tx a site had approved exactly as the wallet sends its own (outbox first, the node's
    * answer checked, never a second tx for one approval); returns once sent, not once accepted.
+   * `networkId`: the network it was approved on; on another (switched since), nothing is sent.
    */
-  async sendSiteTx(accountId: string, signed: Signed, item: ActivityItem): Promise<void> {
+  async sendSiteTx(accountId: string, signed: Signed, item: ActivityItem, networkId?: string): Promise<void> {
     const ctx = await this.engines.open(accountId);
+    if (networkId !== undefined && ctx.preset.id !== networkId) {
+      throw new WalletError('stale-approval', 'the wallet was switched to another network since this was approved; nothing was sent: ask again');
+    }
     if (!isEvmHash(signed.txID)) {
       const replaced = await this.beforeSending(ctx, signed.chain, { inputs: inputIds(decodeChainTx(signed.chain, signed.signedBytes)) });
       await this.deliver(ctx, signed, item, undefined, false, replaced);

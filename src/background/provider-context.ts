@@ -33,7 +33,8 @@ export interface SiteWallet {
   siteEngine(accountId: string): Promise<WalletEngine>;
   evmNonceFor(accountId: string): Promise<bigint>;
   checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes): Promise<void>;
-  sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes }, item: ActivityItem): Promise<void>;
+  /** `networkId`: the network the approval was shown for; on another, nothing is sent. */
+  sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes }, item: ActivityItem, networkId?: string): Promise<void>;
   approvalSummaryForTx(accountId: string, ext: { tx: UnsignedTx; spent: readonly Utxo[]; unsignedBytes?: Bytes }): Promise<Omit<Extract<ApprovalSummary, { kind: 'tx' }>, 'action' | 'complete' | 'signsNothing'>>;
   /** What an EVM tx's approval says of its recipient (the wallet's own, a first payment, a look-alike). */
   recipientOf(accountId: string, address: string): Promise<{ yours?: OwnAddress; warnings: ImpactWarning[] }>;

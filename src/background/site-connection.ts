@@ -16,6 +16,11 @@ export function chainKeyOf(chain: ActiveChain): string {
   return chain.kind === 'avalanche' ? `avalanche:${chain.networkId}` : `evm:${chain.chainId}:${chain.rpcUrl}`;
 }
 
+/** The wallet network a chain key names (`avalanche:<id>`), if it names one. */
+export function networkOfChainKey(key: string | undefined): string | undefined {
+  return key?.startsWith('avalanche:') ? key.slice('avalanche:'.length) : undefined;
+}
+
 export class SiteConnection {
   constructor(
     private readonly deps: ProviderDeps,

@@ -101,7 +101,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
       siteEngine: async (accountId) => (await engines.open(accountId)).engine,
       evmNonceFor: (accountId) => delivery.evmNonceFor(accountId),
       checkSiteSigning: (accountId, chain, signedBytes) => delivery.checkSiteSigning(accountId, chain, signedBytes),
-      sendSiteTx: (accountId, signed, item) => delivery.sendSiteTx(accountId, signed, item),
+      sendSiteTx: (accountId, signed, item, networkId) => delivery.sendSiteTx(accountId, signed, item, networkId),
       approvalSummaryForTx: (accountId, ext) => approvals.approvalSummaryForTx(accountId, ext),
       recipientOf: (accountId, address) => approvals.recipientOf(accountId, address),
       evmInsight: async (accountId, requester, eth, chain) => {
