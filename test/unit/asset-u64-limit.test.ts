@@ -11,28 +11,16 @@ import { toHex } from '../../src/core/bytes.js';
 import { encodeUnsignedTx, type Utxo } from '../../src/core/codec/index.js';
 import { cb58Encode, formatAddress } from '../../src/core/encoding.js';
 import { AssetLimitError, InsufficientFundsError, ValidationError } from '../../src/core/errors.js';
-import { type ChainContext, makeOwners } from '../../src/core/tx/context.js';
+import { MAX_U64 } from '../../src/core/codec/io.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import { addr, ctx, id } from './x-test-kit.js';
 import { fund } from '../../src/core/tx/fund.js';
 import { ownedAddressSet, type SpendableUtxo, spendableUtxos } from '../../src/core/tx/utxos.js';
 import { buildXSend } from '../../src/core/tx/x.js';
 import { plainError } from '../../src/popup/errors.js';
 
-const MAX_U64 = (1n << 64n) - 1n;
 const TOKEN = 10n ** 18n;
 
-const id = (n: number): Uint8Array => Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? n >> 8 : i === 1 ? n & 0xff : i));
-const addr = (n: number): Uint8Array => new Uint8Array(20).fill(n);
-
-const ctx: ChainContext = {
-  networkID: 12345,
-  hrp: 'local',
-  xChainID: id(1),
-  pChainID: new Uint8Array(32),
-  cChainID: id(3),
-  avaxAssetID: id(9),
-  xTxFee: 1_000_000n,
-  xCreateAssetTxFee: 10_000_000n,
-};
 const asset = id(7);
 const me = addr(0x11);
 const mine = makeOwners([me]);

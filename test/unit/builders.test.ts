@@ -9,7 +9,8 @@ import {
 } from '../../src/core/codec/index.js';
 import { InsufficientFundsError, TxTooLargeError, ValidationError } from '../../src/core/errors.js';
 import { pTxComplexity, pTxFee, pGas, atomicTxGas, atomicTxFee } from '../../src/core/fees.js';
-import { type ChainContext, makeOwners, MAX_XP_TX_SIZE } from '../../src/core/tx/context.js';
+import { makeOwners, MAX_XP_TX_SIZE } from '../../src/core/tx/context.js';
+import { addr, ctx, id } from './x-test-kit.js';
 import { expectedSignedSize } from '../../src/core/tx/built.js';
 import {
   buildXCreateAsset,
@@ -27,19 +28,6 @@ import { buildPExport, buildPImport, buildPSend } from '../../src/core/tx/p.js';
 import { buildCExport, buildCImport } from '../../src/core/tx/c.js';
 import { classifyUtxo, ownedAddressSet, spendableUtxos } from '../../src/core/tx/utxos.js';
 
-const id = (n: number): Uint8Array => Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? n >> 8 : i === 1 ? n & 0xff : i));
-const addr = (n: number): Uint8Array => new Uint8Array(20).fill(n);
-
-const ctx: ChainContext = {
-  networkID: 12345,
-  hrp: 'local',
-  xChainID: id(1),
-  pChainID: new Uint8Array(32),
-  cChainID: id(3),
-  avaxAssetID: id(9),
-  xTxFee: 1_000_000n,
-  xCreateAssetTxFee: 10_000_000n,
-};
 const me = addr(0x11);
 const other = addr(0x22);
 const owned = ownedAddressSet([me]);
