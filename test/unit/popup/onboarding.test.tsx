@@ -14,6 +14,16 @@ function type(label: string | RegExp, value: string) {
   fireEvent.input(screen.getByLabelText(label), { target: { value } });
 }
 
+/** The restore form filled in with `phrase` and a good password, and submitted. */
+async function restoreWithPassword(phrase: string): Promise<void> {
+  type(/Recovery phrase/, phrase);
+  fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+  await screen.findByLabelText('Password');
+  type('Password', 'kj8Lm2qz!x');
+  type('Confirm password', 'kj8Lm2qz!x');
+  fireEvent.click(screen.getByRole('button', { name: 'Restore wallet' }));
+}
+
 describe('MnemonicConfirm', () => {
   it('names each word that does not match and confirms only when all do', () => {
     const onConfirmed = vi.fn();
@@ -123,12 +133,7 @@ describe('Onboarding', () => {
     });
     const onDone = vi.fn();
     renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} restoreOnly onCancel={vi.fn()} />);
-    type(/Recovery phrase/, twelve);
-    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
-    await screen.findByLabelText('Password');
-    type('Password', 'kj8Lm2qz!x');
-    type('Confirm password', 'kj8Lm2qz!x');
-    fireEvent.click(screen.getByRole('button', { name: 'Restore wallet' }));
+    await restoreWithPassword(twelve);
 
     const warning = await screen.findByRole('alert');
     expect(screen.getByRole('heading', { name: 'This restore loses data' })).toBeTruthy();
@@ -157,12 +162,7 @@ describe('Onboarding', () => {
       },
     });
     renderWith(bg, <Onboarding network={NETWORK} onDone={vi.fn()} restoreOnly onCancel={vi.fn()} />);
-    type(/Recovery phrase/, twelve);
-    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
-    await screen.findByLabelText('Password');
-    type('Password', 'kj8Lm2qz!x');
-    type('Confirm password', 'kj8Lm2qz!x');
-    fireEvent.click(screen.getByRole('button', { name: 'Restore wallet' }));
+    await restoreWithPassword(twelve);
     const warning = await screen.findByRole('alert');
     expect(warning.textContent).toContain('cannot tell whether there are accounts from imported private keys');
     expect(warning.textContent).toContain('unlock instead');
