@@ -79,6 +79,14 @@ function setup(network: Partial<Pick<SiteWallet, 'siteNetwork' | 'siteNetworks'>
   return { stores, approvals, sites, pages, call, answerNext, chainOf, rpcCalls, selected, told, notified: () => notified };
 }
 
+/** The shop adds the test chain, and the user approves both the add and the switch to it. */
+async function shopAddsAndSwitches(t: ReturnType<typeof setup>): Promise<void> {
+  const adding = t.call('wallet_addEthereumChain', [TEST_CHAIN], SHOP);
+  await t.answerNext(true);
+  await t.answerNext(true);
+  await adding;
+}
+
 describe('wallet_addEthereumChain', () => {
   it('adds on the first approval and asks separately whether to switch; declined, the chain stays added and the site keeps its chain', async () => {
     const t = setup();
@@ -197,10 +205,7 @@ describe('wallet_switchEthereumChain', () => {
 
   it('back to the chain the wallet is on is the site following it again, never a move to a preset with the same chain ID', async () => {
     const t = setup(OWN_MAINNET as never);
-    const adding = t.call('wallet_addEthereumChain', [TEST_CHAIN], SHOP);
-    await t.answerNext(true);
-    await t.answerNext(true);
-    await adding;
+    await shopAddsAndSwitches(t);
     const back = t.call('wallet_switchEthereumChain', [{ chainId: '0xa86a' }], SHOP);
     expect(await t.answerNext(true)).toMatchObject({ scope: 'site', toName: 'My node C-Chain' });
     await back;
@@ -210,10 +215,7 @@ describe('wallet_switchEthereumChain', () => {
 
   it('another Avalanche network is the wallet’s network: asked as such, selected, and the site follows the wallet again', async () => {
     const t = setup();
-    const adding = t.call('wallet_addEthereumChain', [TEST_CHAIN], SHOP);
-    await t.answerNext(true);
-    await t.answerNext(true);
-    await adding;
+    await shopAddsAndSwitches(t);
     const switching = t.call('wallet_switchEthereumChain', [{ chainId: '0xa86a' }], SHOP);
     expect(await t.answerNext(true)).toMatchObject({ scope: 'wallet', toName: 'Mainnet C-Chain' });
     await switching;
