@@ -281,18 +281,17 @@ export class AccountsService {
     // The account goes first, then its key: a stop in between leaves a key with no account, which
     // the next unlock (or an import of it) gives an account again; never an account without a key.
     await this.session.modify(async (secrets, write) => {
-      let removed: AccountRecord | undefined;
+      /** The removed account's key, when no account left names it (settings can be wrong; a key must not be lost). */
+      let unnamedKey: string | undefined;
       await this.settings.update((s) => {
-        removed = s.accounts.find((x) => x.id === p.id);
+        const removed = s.accounts.find((x) => x.id === p.id);
         if (!removed) throw new ValidationError('no such account', 'id');
         if (s.accounts.length === 1) throw new ValidationError('the last account cannot be removed', 'id');
         const accounts = s.accounts.filter((x) => x.id !== p.id);
+        if (removed.kind === 'imported' && !accounts.some((a) => a.kind === 'imported' && a.keyId === removed.keyId)) unnamedKey = removed.keyId;
         return { ...s, accounts, selectedAccountId: s.selectedAccountId === p.id ? accounts[0]!.id : s.selectedAccountId };
       });
-      const gone = removed!;
-      // Its key goes only if no account left names it (settings can be wrong; a key must not be lost).
-      const stillNamed = (await this.settings.read()).accounts.some((a) => a.kind === 'imported' && gone.kind === 'imported' && a.keyId === gone.keyId);
-      if (gone.kind === 'imported' && !stillNamed) await write({ ...secrets, importedKeys: secrets.importedKeys.filter((k) => k.id !== gone.keyId) });
+      if (unnamedKey !== undefined) await write({ ...secrets, importedKeys: secrets.importedKeys.filter((k) => k.id !== unnamedKey) });
     });
     await this.more.sites?.forgetAccount(p.id);
     return { ok: true as const };
