@@ -30,6 +30,9 @@ const AVAX_EVM_DENOMINATION = 18;
 const DATING_DEADLINE_MS = 10_000;
 
 
+/** One account's snapshot on one network, as refreshes are kept and BalancesView.of names it. */
+const snapshotKey = (networkId: string, accountId: string): string => `${networkId}:${accountId}`;
+
 export class BalancesService {
   /** The refresh running for each network and account (`networkId:accountId`): at most one each. */
   #refreshes = new Map<string, { promise: Promise<BalancesView>; startedAt: number }>();
@@ -71,7 +74,7 @@ export class BalancesService {
     const cache = await this.caches.get(networkId, accountId);
     if (refresh) void this.refreshOf(networkId, accountId).catch(() => undefined);
     // Only this account and network's own refresh counts: another's says nothing of this snapshot.
-    const of = `${networkId}:${accountId}`;
+    const of = snapshotKey(networkId, accountId);
     const running = this.#refreshes.get(of);
     if (!running) return { ...cache.balances, refreshing: false, of };
     return { ...cache.balances, refreshing: true, refreshStartedAt: running.startedAt, of };
@@ -85,7 +88,7 @@ export class BalancesService {
 
   /** One refresh at a time per network and account; one asked while it runs gets the same answer. */
   private refreshOf(networkId: string, accountId: string): Promise<BalancesView> {
-    const key = `${networkId}:${accountId}`;
+    const key = snapshotKey(networkId, accountId);
     let running = this.#refreshes.get(key);
     if (!running) {
       const startedAt = Date.now();
