@@ -1,5 +1,5 @@
 // Balances and activity (balances.*, activity.list, settings.*HiddenAssets): the snapshot the popup
-// shows at once, a refresh from the node (one at a time; a failing node leaves the last snapshot
+// shows at once, a refresh from the node (one at a time per account and network; a failing node leaves the last snapshot
 // with the reason), pending sends settled from the outbox, and funds received noted as activity.
 import { type Utxo } from '../../core/codec/types.js';
 import { cb58Encode, formatAddress } from '../../core/encoding.js';
