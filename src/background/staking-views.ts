@@ -2,7 +2,7 @@
 // decimal strings, owners labelled yours or not, stake records and rewards as the screens show them.
 import type { OutputOwners } from '../core/codec/types.js';
 import { formatAddress } from '../core/encoding.js';
-import { type StakingRules, uptimeRequirementAt } from '../core/network.js';
+import { heliconActiveAt, minValidationAt, type StakingRules, uptimeRequirementAt } from '../core/network.js';
 import type { ApiOwner } from '../core/node/validators.js';
 import type { ValidatorModel } from '../core/staking/validator-list.js';
 import type { MyStakeView, OwnerSet, OwnerView, RewardView, StakingParamsView, ValidatorView } from '../shared/messages.js';
@@ -28,7 +28,8 @@ export function paramsView(rules: StakingRules, now: bigint): StakingParamsView 
     minDelegatorStake: rules.minDelegatorStake.toString(),
     minDelegationFee: rules.minDelegationFee,
     minDelegationSeconds: Number(rules.minStakeDuration),
-    minValidationSeconds: Number(rules.minValidatorDuration),
+    minValidationSeconds: Number(minValidationAt(rules, now)),
+    autoRenew: heliconActiveAt(rules, now),
     maxStakeSeconds: Number(rules.maxStakeDuration),
     maxWeightFactor: Number(rules.maxWeightFactor),
     uptimeRequirement: uptimeRequirementAt(rules, now),

@@ -394,10 +394,23 @@ const LOCAL_STAKING: StakingRules = {
   reward: { ...AVAX_REWARDS, heliconTime: BigInt(Date.UTC(2020, 11, 5, 5) / 1000) },
 };
 
-/** The staking rules of the network with this ID; minimum stakes are then read from the node. */
-export function stakingRulesFor(networkID: number): StakingRules {
-  if (networkID === 1) return MAINNET_STAKING;
-  if (networkID === 5) return FUJI_STAKING;
-  if (networkID === LOCAL_NETWORK_ID) return LOCAL_STAKING;
-  return DEFAULT_STAKING;
+/**
+ * The staking rules of the network with this ID; minimum stakes are then read from the node. A
+ * Helicon time the node reports (info.upgrades) stands over the known one: a custom network may
+ * run Helicon, or not yet.
+ */
+export function stakingRulesFor(networkID: number, heliconTime?: bigint): StakingRules {
+  const known = networkID === 1 ? MAINNET_STAKING : networkID === 5 ? FUJI_STAKING : networkID === LOCAL_NETWORK_ID ? LOCAL_STAKING : DEFAULT_STAKING;
+  return heliconTime === undefined ? known : { ...known, reward: { ...known.reward, heliconTime } };
+}
+
+/** Whether Helicon's staking (auto-renewed validators, ACP-273's shorter validations) is active at `now`. */
+export function heliconActiveAt(rules: StakingRules, now: bigint): boolean {
+  const helicon = rules.reward.heliconTime;
+  return helicon !== undefined && now >= helicon;
+}
+
+/** Seconds: the shortest validation at `now`; before Helicon, the same as a delegation's. */
+export function minValidationAt(rules: StakingRules, now: bigint): bigint {
+  return heliconActiveAt(rules, now) ? rules.minValidatorDuration : rules.minStakeDuration;
 }

@@ -35,6 +35,8 @@ export interface StakingParamsView {
   /** Shortest delegation, and shortest validation (also an auto-renewed cycle), in seconds. */
   minDelegationSeconds: number;
   minValidationSeconds: number;
+  /** Whether the network runs auto-renewed validations (Helicon). */
+  autoRenew: boolean;
   maxStakeSeconds: number;
   /** Delegations to a validator may bring it to at most this many times its own stake. */
   maxWeightFactor: number;

@@ -7,6 +7,7 @@ import { memoryStores } from '../../src/background/storage.js';
 import { decodeSignedTx } from '../../src/core/codec/index.js';
 import type { CExportTx, CImportTx } from '../../src/core/codec/types.js';
 import { WalletEngine } from '../../src/core/engine.js';
+import { heliconActiveAt, stakingRulesFor } from '../../src/core/network.js';
 import { eip1559Fees, signEvmTx } from '../../src/core/tx/c.js';
 import { AVAX, freshWallet, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';
 import { TEST_NETWORK_ID } from './node-harness.js';
@@ -44,6 +45,10 @@ describe('the test node runs Helicon', () => {
     expect(await rpc('/ext/info', 'info.getNetworkID', {})).toEqual({ networkID: String(TEST_NETWORK_ID) });
     const upgrades = (await rpc('/ext/info', 'info.upgrades', {})) as { heliconTime: string };
     expect(Date.parse(upgrades.heliconTime)).toBeLessThanOrEqual(Date.now());
+    // The wallet's own read of it, which the staking rules of a custom network follow.
+    const heliconTime = await (await localNetwork()).client.info.heliconTime();
+    expect(heliconTime).toBe(BigInt(Date.parse(upgrades.heliconTime) / 1000));
+    expect(heliconActiveAt(stakingRulesFor(777, heliconTime), BigInt(Math.floor(Date.now() / 1000)))).toBe(true);
   });
 });
 

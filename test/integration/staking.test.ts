@@ -104,7 +104,7 @@ describe('staking through the wallet service on the Helicon node', () => {
 
   it('reads the network’s rules: minimum stakes from the node, the 20 s minimums the test node runs with', async () => {
     const params = await validator.wallet.staking.stakingParams();
-    expect(params).toMatchObject({ minValidatorStake: (2_000n * AVAX).toString(), minDelegatorStake: (25n * AVAX).toString(), minDelegationFee: 20_000, minDelegationSeconds: 20, minValidationSeconds: 20, maxWeightFactor: 5, uptimeRequirement: 90 });
+    expect(params).toMatchObject({ minValidatorStake: (2_000n * AVAX).toString(), minDelegatorStake: (25n * AVAX).toString(), minDelegationFee: 20_000, minDelegationSeconds: 20, minValidationSeconds: 20, autoRenew: true, maxWeightFactor: 5, uptimeRequirement: 90 });
     expect(Math.abs(params.chainTime - Number(await nowOnP()))).toBeLessThan(5);
   });
 

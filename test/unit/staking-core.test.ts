@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NodeResponseError, WalletError } from '../../src/core/errors.js';
-import { stakingRulesFor, type StakingRules, uptimeRequirementAt } from '../../src/core/network.js';
+import { heliconActiveAt, minValidationAt, stakingRulesFor, type StakingRules, uptimeRequirementAt } from '../../src/core/network.js';
 import { NodeClient } from '../../src/core/node.js';
 import { type CurrentValidator, parseCurrentValidators, percentToShares } from '../../src/core/node/validators.js';
 import { minRateAt, splitReward, stakingReward } from '../../src/core/staking/reward.js';
@@ -153,20 +153,22 @@ describe('which reward UTXO is which', () => {
   });
 });
 
+/** The rule error `run` throws (failing the test when it throws none, or another error). */
+function refused(run: () => void): StakingRuleError {
+  try {
+    run();
+  } catch (e) {
+    expect(e).toBeInstanceOf(StakingRuleError);
+    expect((e as WalletError).code).toBe('staking-rule');
+    return e as StakingRuleError;
+  }
+  throw new Error('not refused');
+}
+
 describe('staking rules, in words, before anything is signed', () => {
   const now = 1_800_000_000n;
   const validator = { nodeID: OWN_NODE, start: now - 100n, end: now + 1_000n, weight: 2_000n * AVAX, delegatorWeight: 7_962_500_000_000n };
   const delegation = { rules, now, amount: 25n * AVAX, end: now + 60n, nodeID: OWN_NODE, validator };
-  const refused = (run: () => void): StakingRuleError => {
-    try {
-      run();
-    } catch (e) {
-      expect(e).toBeInstanceOf(StakingRuleError);
-      expect((e as WalletError).code).toBe('staking-rule');
-      return e as StakingRuleError;
-    }
-    throw new Error('not refused');
-  };
 
   it('let a delegation that fits every rule through', () => {
     expect(() => checkDelegation(delegation)).not.toThrow();
@@ -284,5 +286,31 @@ describe('the validator list model', () => {
     // A validation sent now starts after Helicon; a network where Helicon is not scheduled keeps 80%.
     expect(uptimeRequirementAt(mainnet, now)).toBe(90);
     expect(uptimeRequirementAt(stakingRulesFor(777), now)).toBe(80);
+  });
+
+  it('take a custom network’s Helicon time from its node: before it, no auto-renewal and validations as long as delegations', () => {
+    const custom = stakingRulesFor(777);
+    expect(heliconActiveAt(custom, now)).toBe(false);
+    expect(minValidationAt(custom, now)).toBe(custom.minStakeDuration);
+    const v = { rules: custom, now, amount: 2_000n * AVAX, delegationFee: 20_000, alreadyValidating: false };
+    expect(refused(() => checkValidation({ ...v, period: 86_400n }))).toMatchObject({ rule: 'no-auto-renew', field: 'autoRenew' });
+    expect(refused(() => checkValidation({ ...v, end: now + custom.minValidatorDuration }))).toMatchObject({ rule: 'too-short', field: 'end' });
+    expect(() => checkValidation({ ...v, end: now + custom.minStakeDuration })).not.toThrow();
+    // The same network once its node reports Helicon active.
+    const upgraded = stakingRulesFor(777, now - 10n);
+    expect(heliconActiveAt(upgraded, now)).toBe(true);
+    expect(minValidationAt(upgraded, now)).toBe(3_600n);
+    expect(uptimeRequirementAt(upgraded, now)).toBe(90);
+    expect(() => checkValidation({ ...v, rules: upgraded, period: 3_600n })).not.toThrow();
+    // A node that schedules it later (or an older node's far-off "unscheduled") keeps the old rules until then.
+    expect(heliconActiveAt(stakingRulesFor(1, now + 60n), now)).toBe(false);
+  });
+
+  it('read the Helicon time from info.upgrades, and nothing from an answer without one', async () => {
+    expect(await clientAnswering({ apricotPhase1Time: '2020-12-05T05:00:00Z', heliconTime: '2020-12-05T05:00:00Z' }).client.info.heliconTime()).toBe(1607144400n);
+    expect(await clientAnswering({ heliconTime: '9999-12-01T00:00:00Z' }).client.info.heliconTime()).toBe(253399622400n);
+    expect(await clientAnswering({ apricotPhase1Time: '2020-12-05T05:00:00Z' }).client.info.heliconTime()).toBeUndefined();
+    expect(await clientAnswering({ heliconTime: 'soon' }).client.info.heliconTime()).toBeUndefined();
+    await expect(clientAnswering('junk').client.info.heliconTime()).rejects.toThrow(NodeResponseError);
   });
 });

@@ -57,6 +57,8 @@ export interface StakingOptions {
 
 export class StakingService {
   readonly #lists = new Map<string, { at: number; list: CurrentValidator[] }>();
+  /** Each node's Helicon time (by its URL), asked once: a network's upgrades are fixed at its start. */
+  readonly #heliconTimes = new Map<string, Promise<bigint | undefined>>();
 
   constructor(
     private readonly engines: AccountEngines,
@@ -72,19 +74,32 @@ export class StakingService {
   private async context(): Promise<StakingContext> {
     const ctx = await this.engines.open();
     const { engine, preset, account } = ctx;
-    const [timestamp, min] = await Promise.all([engine.node.platform.getTimestamp(), engine.node.platform.getMinStake()]);
+    const [timestamp, min, heliconTime] = await Promise.all([engine.node.platform.getTimestamp(), engine.node.platform.getMinStake(), this.heliconTime(ctx.preset.url, engine.node)]);
     const addresses = engine.addresses('P');
     const chainTime = BigInt(Math.floor(Date.parse(timestamp) / 1000));
     const wallClock = BigInt(Math.floor(Date.now() / 1000));
     return {
       ...ctx,
-      rules: { ...stakingRulesFor(engine.ctx.networkID), ...min },
+      rules: { ...stakingRulesFor(engine.ctx.networkID, heliconTime), ...min },
       chainTime,
       now: chainTime > wallClock ? chainTime : wallClock,
       mine: new Set(addresses),
       pAddress: addresses[0]!,
       book: this.book(preset.id, account.id),
     };
+  }
+
+  /** The node's Helicon time; a node that does not say keeps the network's known rules. */
+  private heliconTime(url: string, node: NodeClient): Promise<bigint | undefined> {
+    let asked = this.#heliconTimes.get(url);
+    if (!asked) {
+      asked = node.info.heliconTime().catch(() => {
+        this.#heliconTimes.delete(url);
+        return undefined;
+      });
+      this.#heliconTimes.set(url, asked);
+    }
+    return asked;
   }
 
   /** Every current validator, read at most every LIST_TTL_MS (or now, when `fresh`). */

@@ -40,6 +40,16 @@ export class InfoApi {
     };
   }
 
+  /**
+   * When the network's Helicon upgrade activates (Unix seconds), from info.upgrades; undefined when
+   * the node names no such time (a node from before it) or names one that is not a time.
+   */
+  async heliconTime(opts?: CallOptions): Promise<bigint | undefined> {
+    const r = await this.rpc.call('info.upgrades', {}, g.object({ heliconTime: g.optional(g.unknown) }), opts);
+    const ms = typeof r.heliconTime === 'string' ? Date.parse(r.heliconTime) : NaN;
+    return Number.isFinite(ms) ? BigInt(Math.floor(ms / 1000)) : undefined;
+  }
+
   async isBootstrapped(chain: string, opts?: CallOptions): Promise<boolean> {
     const r = await this.rpc.call('info.isBootstrapped', { chain }, g.object({ isBootstrapped: g.boolean }), opts);
     return r.isBootstrapped;

@@ -2,7 +2,7 @@
 // one the node would refuse a tx for, in the node's order, with what was asked and what the rule
 // allows in plain words. Pure: the caller gives the rules, the chain time and the validator.
 import { WalletError } from '../errors.js';
-import type { StakingRules } from '../network.js';
+import { heliconActiveAt, minValidationAt, type StakingRules } from '../network.js';
 import { sharesText } from '../describe-pvm.js';
 import { avaxWords, durationWords, timeWords } from './words.js';
 
@@ -15,7 +15,8 @@ export type StakingRule =
   | 'over-capacity'
   | 'fee-too-low'
   | 'not-a-validator'
-  | 'already-validating';
+  | 'already-validating'
+  | 'no-auto-renew';
 
 /** A stake the network would refuse: nothing was signed. `field` names the request's param. */
 export class StakingRuleError extends WalletError {
@@ -110,8 +111,11 @@ export function checkValidation(p: {
   if (p.delegationFee < rules.minDelegationFee) {
     throw new StakingRuleError('fee-too-low', `The delegation fee must be at least ${sharesText(rules.minDelegationFee)}; ${sharesText(p.delegationFee)} is below the network's minimum.`, 'delegationFee');
   }
+  if (p.period !== undefined && !heliconActiveAt(rules, p.now)) {
+    throw new StakingRuleError('no-auto-renew', 'This network does not run auto-renewed validations yet (they came with the Helicon upgrade): choose an end date.', 'autoRenew');
+  }
   if (p.period !== undefined) checkDuration(rules, p.period, rules.minValidatorDuration, 'A cycle', 'autoRenew.period');
-  else checkDuration(rules, (p.end ?? 0n) - p.now, rules.minValidatorDuration, 'A validation', 'end');
+  else checkDuration(rules, (p.end ?? 0n) - p.now, minValidationAt(rules, p.now), 'A validation', 'end');
   if (p.alreadyValidating) throw new StakingRuleError('already-validating', 'That node is already validating the Primary Network: a node can be added only once at a time.', 'nodeID');
 }
 

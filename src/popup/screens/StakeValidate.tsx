@@ -159,7 +159,7 @@ export function StakeValidate(p: StakeValidateProps) {
       <FormError error={at('nodeID')} />
       <AmountInput value={amount} onInput={(t) => edit(() => setAmount(t))} denomination={AVAX_DECIMALS} symbol="AVAX" {...(p.spendable !== undefined ? { spendable: p.spendable } : {})} maxNote={`At least ${formatValue(p.params.minValidatorStake, AVAX_DECIMALS, 'AVAX')}`} error={at('amount')} />
       <TextField label="Delegation fee (%)" value={fee} onInput={(t) => edit(() => setFee(t))} inputMode="decimal" hint={`What you keep of your delegators' rewards; at least ${sharesText(p.params.minDelegationFee)}.`} error={at('delegationFee') ?? (fee !== '' && !feeCheck.ok ? feeCheck.error : undefined)} />
-      <Segmented legend="How long" value={mode} options={[{ value: 'fixed', label: 'Until a date' }, { value: 'auto', label: 'Auto-renew' }]} onChange={(m) => edit(() => setMode(m))} />
+      {p.params.autoRenew && <Segmented legend="How long" value={mode} options={[{ value: 'fixed', label: 'Until a date' }, { value: 'auto', label: 'Auto-renew' }]} onChange={(m) => edit(() => setMode(m))} />}
       {mode === 'fixed' ? (
         <EndField
           choices={choices}

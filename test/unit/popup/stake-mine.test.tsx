@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
 // My stakes: changing an auto-renewed validator's next cycles. A stopped one may be resumed until
 // its cycle ends; the current cycle length is offered as it is; the review says who may change
-// it and which address pays the fee.
+// it and which address pays the fee. Validate offers auto-renewal only where the network runs it.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StakeMine } from '../../../src/popup/screens/StakeMine.js';
+import { StakeValidate } from '../../../src/popup/screens/StakeValidate.js';
 import type { AutoRenewReview, MyStakeView, StakingParamsView } from '../../../src/shared/messages-staking.js';
 import { fakeBackground, renderWith } from './fake-background.js';
 
@@ -19,6 +20,7 @@ const PARAMS: StakingParamsView = {
   minDelegationFee: 20_000,
   minDelegationSeconds: 20,
   minValidationSeconds: 20,
+  autoRenew: true,
   maxStakeSeconds: 365 * 86_400,
   maxWeightFactor: 5,
   uptimeRequirement: 90,
@@ -82,5 +84,23 @@ describe('My stakes: auto-renewal', () => {
     fireEvent.input(screen.getByLabelText('Rewards restaked (%)'), { target: { value: '25' } });
     fireEvent.click(screen.getByRole('button', { name: 'Review the change' }));
     await waitFor(() => expect(asked).toEqual([{ txID: 'odd', period: 45, restakeShares: 250_000 }]));
+  });
+});
+
+describe('Validate: auto-renewal', () => {
+  const validate = (autoRenew: boolean) =>
+    renderWith(fakeBackground({}), <StakeValidate params={{ ...PARAMS, autoRenew }} now={PARAMS.chainTime} spendable={undefined} hrp="custom" selection={undefined} onSent={() => {}} />);
+
+  it('is offered where the network runs Helicon', () => {
+    validate(true);
+    fireEvent.click(screen.getByRole('radio', { name: 'Auto-renew' }));
+    expect(screen.getByLabelText('Cycle length')).toBeTruthy();
+  });
+
+  it('is not offered on a network without it: only an end date', () => {
+    validate(false);
+    expect(screen.queryByRole('radio', { name: 'Auto-renew' })).toBeNull();
+    expect(screen.queryByLabelText('Cycle length')).toBeNull();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Validate with your node');
   });
 });
