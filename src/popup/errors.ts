@@ -56,12 +56,14 @@ export function hasInternals(text: string): boolean {
 
 /**
  * The sentence with its internals taken out: a parenthesis that holds one goes whole ("(2fom…,
- * 0xab…)"), a URL becomes "a web address", an ID standing alone goes. What is left may still hold one
- * (a base-unit amount): the caller checks.
+ * 0xab…)", the node's words quoted with their method and code), a method's name and an RPC code go,
+ * a URL becomes "a web address", an ID standing alone goes. What is left may still hold one (a
+ * base-unit amount): the caller checks.
  */
 export function withoutInternals(text: string): string {
   return text
-    .replace(/\s*\([^()]*\)/g, (group) => (INTERNALS.test(group) ? '' : group))
+    .replace(/\s*\((?:[^()]|\([^()]*\))*\)/g, (group) => (INTERNALS.test(group) ? '' : group))
+    .replace(/\b(?:(?:avm|platform|avax|eth|info|health)\.[a-zA-Z]+|eth_[a-zA-Z]+): |\s*\(code -?\d+\)/gi, '')
     .replace(/https?:\/\/\S+/gi, 'a web address')
     .replace(/\s*\b(?:[1-9A-HJ-NP-Za-km-z]{40,}|0x[0-9a-fA-F]{16,})\b/g, '')
     .replace(/\s+([,.;:])/g, '$1')

@@ -5,6 +5,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FormError } from '../../../src/popup/components/Field.js';
 import { hasInternals, plainError } from '../../../src/popup/errors.js';
+import { RpcError } from '../../../src/core/errors.js';
 
 afterEach(cleanup);
 
@@ -48,6 +49,16 @@ describe('plain words', () => {
     const failed = plainError('tx-failed', 'X-Chain transaction 2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe was not accepted: Rejected');
     expect(failed.text).toBe('X-Chain transaction was not accepted: Rejected');
     expect(plainError('rpc', 'avm.issueTx: failed to verify: insufficient funds (code -32000)').text).toBe('The node turned the request down: Failed to verify: insufficient funds');
+  });
+
+  it("keeps a refusal's sentence when it quotes the node's own words, method and code included", () => {
+    const node = (method: string, words: string) => new RpcError(method, -32000, words).message;
+    expect(plainError('tx-refused', `the X-Chain node refused the transaction (${node('avm.issueTx', 'failed to verify: insufficient funds')}); nothing was paid, and your next X-Chain send takes its place`).text).toBe(
+      'The X-Chain node refused the transaction; nothing was paid, and your next X-Chain send takes its place',
+    );
+    expect(plainError('tx-refused', `the C-Chain node refused the transaction, and nothing it spends was spent: ${node('avax.issueTx', 'import UTXO missing')}`).text).toBe(
+      'The C-Chain node refused the transaction, and nothing it spends was spent: import UTXO missing',
+    );
   });
 
   it('says an import that cannot pay its own fee delivers nothing', () => {
