@@ -47,6 +47,7 @@ export function transferLine(t: TokenTransferView): { title: string; amount: str
 
 /** What a spender may take, in words. */
 export function allowanceText(a: AllowanceView): string {
+  if (a.unknown) return `${unitName(a.symbol, a.token)}: could not be checked now`;
   if (a.kind === 'operator') return `Every NFT of ${unitName(a.symbol, a.token)}, now and later`;
   if (a.unlimited) return `Unlimited ${unitName(a.symbol, a.token)}`;
   return formatValue(a.amount ?? '0', a.decimals, unitName(a.symbol, a.token));

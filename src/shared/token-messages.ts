@@ -94,6 +94,8 @@ export interface AllowanceView {
   spender: string;
   /** ERC-20: what the spender may still take now (allowance()), base units. */
   amount?: Amount;
+  /** The chain could not be asked now (the read failed): still listed, and revocable, but neither amount nor right is confirmed. */
+  unknown?: true;
   /** The allowance is (nearly) the whole uint256 range: no limit. */
   unlimited: boolean;
   /** The spender has code; false: an ordinary account, whoever holds its key can take the tokens. */

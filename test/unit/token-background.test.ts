@@ -3,13 +3,14 @@
 // do; the test node has no limit), and NFT metadata read only as the user asks.
 import { describe, expect, it } from 'vitest';
 import { addressTopic } from '../../src/core/evm-abi.js';
-import { RpcError } from '../../src/core/errors.js';
+import { NodeUnreachableError, RpcError } from '../../src/core/errors.js';
 import { APPROVAL_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
 import type { EthApi, EthLog, LogFilter } from '../../src/core/node/eth.js';
 import { isLocalHost, nftMetadataFrom } from '../../src/background/nft-metadata.js';
 import { memoryStores } from '../../src/background/storage.js';
-import { mapLimited, PER_UNLISTED_CONTRACT, RANGES_PER_REFRESH, scanView, TokenScanner } from '../../src/background/token-scan.js';
+import { mapLimited, PER_UNLISTED_CONTRACT, RANGES_PER_REFRESH, type ScanState, scanView, TokenScanner } from '../../src/background/token-scan.js';
 import { checkedWords, type StoredToken } from '../../src/background/token-store.js';
+import { TokensService } from '../../src/background/services/tokens.js';
 
 const ME = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
 const TOKEN = '0x1CB79692389258FD0da4911A4947dF2C51DC7A47';
@@ -125,6 +126,28 @@ describe('spam logs', () => {
     });
     expect(most).toBe(8);
     expect(out[49]).toBe(98);
+  });
+});
+
+/** The tokens service over a stand-in node `eth`, for account 'acc' on network 'net', with `stored` in storage. */
+async function tokensOver(eth: Partial<EthApi>, stored: Record<string, unknown> = {}) {
+  const local = memoryStores().local;
+  await local.set(stored);
+  const ctx = { preset: { id: 'net' }, account: { id: 'acc' }, engine: { node: { eth }, evmAddress: ME } };
+  return new TokensService({ open: async () => ctx, selected: async () => ctx } as never, {} as never, local);
+}
+const scanned = (s: Partial<ScanState>): Record<string, ScanState> => ({ 'xpc.tokenscan.net.acc': { fromBlock: '0', toBlock: '100', updatedAt: 1, transfers: [], approvals: [], ...s } });
+
+describe('allowances the node could not confirm', () => {
+  const approval = { token: TOKEN, spender: OTHER, kind: 'allowance' as const, blockNumber: '10', logIndex: 0, txHash: `0x${'1'.repeat(64)}` };
+  it('a read that fails (node unreachable, rate limit, revert) keeps the approval, marked unknown; only a 0 read drops it', async () => {
+    for (const fail of [new NodeUnreachableError('http://n', 'timeout'), new RpcError('eth_call', -32005, 'limit exceeded'), new RpcError('eth_call', 3, 'execution reverted')]) {
+      const s = await tokensOver({ call: () => Promise.reject(fail), getCode: async () => '0x60' } as never, scanned({ approvals: [approval] }));
+      expect((await s.tokensAllowances({})).allowances, fail.message).toMatchObject([{ token: TOKEN, spender: OTHER, unknown: true, unlimited: false, spenderIsContract: true }]);
+      expect((await s.tokensAllowances({})).allowances[0]!.amount).toBeUndefined();
+    }
+    const zero = await tokensOver({ call: async () => `0x${'0'.repeat(64)}`, getCode: async () => '0x60' } as never, scanned({ approvals: [approval] }));
+    expect((await zero.tokensAllowances({})).allowances).toEqual([]);
   });
 });
 

@@ -215,9 +215,12 @@ export class TokensService {
     };
     const gone: ScanState['approvals'] = [];
     const found = await mapLimited(s.approvals, ALLOWANCE_READS_AT_ONCE, async (a): Promise<AllowanceView | undefined> => {
+      // A read that fails (the node, a rate limit, a revert) is not a 0: the approval stays, said as not checked.
       const amount = await (a.kind === 'allowance' ? allowanceOf(eth, a.token, me, a.spender) : isApprovedForAll(eth, a.token, me, a.spender).then((b) => (b ? 1n : 0n))).catch(() => undefined);
-      if (amount === 0n) gone.push(a);
-      if (!amount) return undefined;
+      if (amount === 0n) {
+        gone.push(a);
+        return undefined;
+      }
       const code = await codeOf(a.spender);
       const t = listed.find((l) => same(l.address, a.token));
       const view = t ? tokenView(t, listed, NATIVE_SYMBOL) : undefined;
@@ -228,8 +231,8 @@ export class TokensService {
         standard: t?.standard ?? (a.kind === 'operator' ? 'erc721' : 'erc20'),
         kind: a.kind,
         spender: a.spender,
-        ...(a.kind === 'allowance' ? { amount: amount.toString() } : {}),
-        unlimited: a.kind === 'operator' || amount >= UNLIMITED,
+        ...(amount === undefined ? { unknown: true } : a.kind === 'allowance' ? { amount: amount.toString() } : {}),
+        unlimited: amount !== undefined && (a.kind === 'operator' || amount >= UNLIMITED),
         spenderIsContract: code !== '0x',
         txHash: a.txHash,
       };

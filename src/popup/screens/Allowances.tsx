@@ -82,6 +82,7 @@ function AllowanceRow({ a, from, selection, onDone }: { a: AllowanceView; from: 
 export function Allowances({ from, selection, listKey, onBack }: { from: string; selection: Selection | undefined; listKey: string; onBack: () => void }) {
   const list = useRequest('tokens.allowances', { refresh: true }, listKey);
   const rows = list.data?.allowances;
+  const scan = list.data?.scan;
   return (
     <div class="allowances">
       <div class="title-row">
@@ -96,8 +97,10 @@ export function Allowances({ from, selection, listKey, onBack }: { from: string;
       </button>
       <FormError error={list.error} />
       {list.data?.scan.error && <p class="muted">Not every block was read: {list.data.scan.error}</p>}
-      {list.data?.scan.cut && <p class="warn-box">Too many approvals came from contracts not in your token list: some were not kept, so this list may miss some. Add a token to keep all of its approvals.</p>}
-      {rows && rows.length === 0 && <p class="muted">{list.data?.scan.cut ? 'None found among the approvals kept.' : 'None: no one may take tokens from this account.'}</p>}
+      {scan?.cut && <p class="warn-box">Too many approvals came from contracts not in your token list: some were not kept, so this list may miss some. Add a token to keep all of its approvals.</p>}
+      {rows && rows.length === 0 && (
+        <p class="muted">{scan?.cut ? 'None found among the approvals kept.' : scan?.complete && !scan.error ? 'None: no one may take tokens from this account.' : 'None found in the blocks read so far.'}</p>
+      )}
       <ul class="tx-list">
         {rows?.map((a) => (
           <AllowanceRow key={`${a.token}-${a.spender}-${a.kind}`} a={a} from={from} selection={selection} onDone={() => void list.reload()} />

@@ -122,6 +122,26 @@ describe('Allowances', () => {
     await screen.findByText('None: no one may take tokens from this account.');
     expect(screen.queryByText(/may miss some/)).toBeNull();
   });
+
+  it('a scan not read to block 0, or stopped by the node, never says no one may take tokens', async () => {
+    for (const partial of [{ ...scan, fromBlock: '51000', complete: false }, { ...scan, error: 'eth_getLogs: limit exceeded (code -32005)' }]) {
+      const bg = fakeBackground({ 'tokens.allowances': () => ({ allowances: [], scan: partial }) });
+      renderWith(bg, <Allowances from={C_ADDR} selection={SELECTION} listKey="k" onBack={() => undefined} />);
+      await screen.findByText('None found in the blocks read so far.');
+      expect(screen.queryByText(/no one may take tokens/)).toBeNull();
+      cleanup();
+    }
+  });
+
+  it('an approval the node could not check now is listed as such, and can be revoked', async () => {
+    const a = { token: TOKEN, symbol: 'TUSD', decimals: 6, standard: 'erc20' as const, kind: 'allowance' as const, spender: C_OTHER, unknown: true as const, unlimited: false, spenderIsContract: true, txHash: HASH };
+    const bg = fakeBackground({ 'tokens.allowances': () => ({ allowances: [a], scan }), 'tokens.estimateRevoke': () => quote(1_000_000n) });
+    renderWith(bg, <Allowances from={C_ADDR} selection={SELECTION} listKey="k" onBack={() => undefined} />);
+    await screen.findByText('TUSD: could not be checked now');
+    fireEvent.click(screen.getByRole('button', { name: /^Revoke TUSD/ }));
+    await screen.findByRole('heading', { name: 'Review: revoke TUSD' });
+    expect(bg.callsOf('tokens.estimateRevoke')).toEqual([{ address: TOKEN, spender: C_OTHER, kind: 'allowance' }]);
+  });
 });
 
 describe('TokenNfts', () => {
