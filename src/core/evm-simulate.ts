@@ -4,7 +4,7 @@
 // TransferBatch events of frames that did not revert) and which contracts it runs. docs/tokens.md.
 import { AbiReader, decodeTextResult, selectorOf, topicOf } from './evm-abi.js';
 import { formatEvmAddress, parseEvmAddress } from './evm-address.js';
-import { RpcError } from './errors.js';
+import { isRevert, RpcError } from './errors.js';
 import type { EthApi } from './node/eth.js';
 
 export const TRANSFER_TOPIC = topicOf('Transfer(address,address,uint256)');
@@ -244,7 +244,7 @@ export async function simulateTx(eth: EthApi, tx: SimulatedTx): Promise<Simulati
   } catch (e) {
     if (!(e instanceof RpcError)) throw e;
     // A revert is code 3 with its data; anything else means the node could not run it.
-    if (e.rpcCode === 3 || /revert/i.test(e.rpcMessage)) return { method: 'call', reverted: revertReason(e.data), changes: [], touched: [], note };
+    if (isRevert(e)) return { method: 'call', reverted: revertReason(e.data), changes: [], touched: [], note };
     return { method: 'none', changes: [], touched: [], note: `the node could not run the call (${e.rpcMessage.slice(0, 120)})` };
   }
 }

@@ -4,7 +4,7 @@
 // wallet's own token txs (send, revoke). docs/tokens.md.
 import { AbiReader, decodeTextResult, encodeCall } from './evm-abi.js';
 import { parseEvmAddress } from './evm-address.js';
-import { FormatError, RpcError, WalletError } from './errors.js';
+import { FormatError, isRevert, RpcError, WalletError } from './errors.js';
 import type { EthApi } from './node/eth.js';
 import type { BlockTag } from './node/types.js';
 
@@ -117,10 +117,18 @@ export async function isApprovedForAll(eth: EthApi, token: string, owner: string
   return (await callWord(eth, token, encodeCall('isApprovedForAll(address,address)', owner, operator), 'isApprovedForAll')).bool(0);
 }
 
-/** The owner of an ERC-721 token; undefined when it has none (burned, never minted). */
+/**
+ * The owner of an ERC-721 token; undefined when it has none (the call reverts: burned, never
+ * minted). Any other failure is thrown: a node that did not answer must not read as "not yours".
+ */
 export async function ownerOf(eth: EthApi, token: string, id: bigint): Promise<string | undefined> {
-  const out = await tryCall(eth, token, encodeCall('ownerOf(uint256)', id));
-  return out === undefined ? undefined : new AbiReader(out).address(0);
+  try {
+    const out = await eth.call({ to: token, data: encodeCall('ownerOf(uint256)', id) });
+    return out === '0x' ? undefined : new AbiReader(out).address(0);
+  } catch (e) {
+    if (isRevert(e)) return undefined;
+    throw e;
+  }
 }
 
 /** An NFT's metadata URI (ERC-721 tokenURI, ERC-1155 uri with its {id} filled in); undefined when it has none. */

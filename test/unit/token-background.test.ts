@@ -151,6 +151,21 @@ describe('allowances the node could not confirm', () => {
   });
 });
 
+describe('NFTs held', () => {
+  const art: StoredToken = { address: TOKEN, standard: 'erc721', name: 'Art', symbol: 'ART', decimals: 0, addedBy: 'wallet', addedAt: 0 };
+  const got = { txHash: `0x${'2'.repeat(64)}`, logIndex: 0, blockNumber: '20', token: TOKEN, standard: 'erc721' as const, from: OTHER, to: ME, amount: '1', tokenId: '7' };
+  const stored = { 'xpc.tokens.net': [art], ...scanned({ transfers: [got] }) };
+  it('a node that fails ownerOf is an error, never "you hold none"; only a revert (no owner) is none', async () => {
+    const over = (call: () => Promise<string>) => tokensOver({ blockNumber: async () => 100n, call } as never, stored);
+    const mine = await over(async () => addressTopic(ME));
+    expect(await mine.tokensNfts({ address: TOKEN })).toEqual({ items: [{ tokenId: '7', amount: '1' }] });
+    const limited = await over(() => Promise.reject(new RpcError('eth_call', -32005, 'limit exceeded')));
+    await expect(limited.tokensNfts({ address: TOKEN })).rejects.toThrow(/limit exceeded/);
+    const burned = await over(() => Promise.reject(new RpcError('eth_call', 3, 'execution reverted: ERC721NonexistentToken')));
+    expect(await burned.tokensNfts({ address: TOKEN })).toEqual({ items: [] });
+  });
+});
+
 describe('NFT metadata', () => {
   it('an address into the own computer or local network is refused before any fetch, in every form the URL parser reads', async () => {
     const local = [
