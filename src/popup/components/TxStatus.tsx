@@ -19,9 +19,11 @@ export interface TxStatusProps {
   feeDenomination?: number;
   /** Test hook: poll interval. */
   pollMs?: number;
+  /** The screen's heading once it went out ("Sent"): while that is unknown, or if refused, it says so instead. */
+  heading?: string;
 }
 
-export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, pollMs = POLL_MS }: TxStatusProps) {
+export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, pollMs = POLL_MS, heading }: TxStatusProps) {
   const call = useCall();
   const [state, setState] = useState<ActivityItem['status'] | 'unknown'>('unknown');
   const [checking, setChecking] = useState(false);
@@ -69,6 +71,7 @@ export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, po
             : `Issued; waiting for the ${chainLabel(chain)} to accept it…`;
   return (
     <div class={`tx-status ${state}`}>
+      {heading && <h1>{state === 'failed' ? 'Refused' : checking && state !== 'accepted' ? 'Checking whether it went out' : heading}</h1>}
       <p role="status" aria-live="polite" data-testid="tx-status">
         {(state === 'pending' || state === 'unknown') && !stoppedAsking ? <span class="spinner" aria-hidden="true" /> : null}
         {label}

@@ -236,8 +236,7 @@ export function Send(p: SendProps) {
   if (stage.k === 'done') {
     return (
       <div class="send">
-        <h1>Sent</h1>
-        <TxStatus chain={stage.chain} txID={stage.txID} fee={stage.fee} {...(stage.chain === 'C' ? { feeDenomination: WEI_DECIMALS } : {})} />
+        <TxStatus heading="Sent" chain={stage.chain} txID={stage.txID} fee={stage.fee} {...(stage.chain === 'C' ? { feeDenomination: WEI_DECIMALS } : {})} />
         <div class="actions">
           <button class="primary" onClick={reset}>
             Send another

@@ -116,8 +116,7 @@ export function StakeDelegate(p: StakeDelegateProps) {
   if (stage.k === 'done') {
     return (
       <div class="stake-delegate">
-        <h1>Delegation sent</h1>
-        <TxStatus chain="P" txID={stage.sent.txID} fee={stage.sent.fee} />
+        <TxStatus heading="Delegation sent" chain="P" txID={stage.sent.txID} fee={stage.sent.fee} />
         <div class="actions">
           <button type="button" class="primary" onClick={p.onBack}>
             Back to staking

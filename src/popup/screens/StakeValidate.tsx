@@ -99,8 +99,7 @@ export function StakeValidate(p: StakeValidateProps) {
   if (stage.k === 'done') {
     return (
       <div class="stake-validate">
-        <h1>Validation sent</h1>
-        <TxStatus chain="P" txID={stage.sent.txID} fee={stage.sent.fee} />
+        <TxStatus heading="Validation sent" chain="P" txID={stage.sent.txID} fee={stage.sent.fee} />
       </div>
     );
   }

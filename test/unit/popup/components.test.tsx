@@ -160,22 +160,30 @@ describe('TxStatus', () => {
   const item = (extra: Partial<ActivityItem>): ActivityItem => ({ txID: FAKE_ID, chain: 'X', kind: 'send', status: 'pending', createdAt: 1, ...extra });
   const statusWith = async (extra: Partial<ActivityItem>) => {
     const bg = fakeBackground({ 'activity.list': () => ({ items: [item(extra)] }), 'balances.get': () => ({}) as never });
-    renderWith(bg, <TxStatus chain="X" txID={FAKE_ID} pollMs={5} />);
+    renderWith(bg, <TxStatus heading="Sent" chain="X" txID={FAKE_ID} pollMs={5} />);
     return screen.findByTestId('tx-status');
   };
+  const heading = () => screen.getByRole('heading', { level: 1 }).textContent;
 
-  it('a send whose answer from the node was lost says it is checking whether it went through, not that it failed', async () => {
+  it('a send whose answer from the node was lost says it is checking whether it went through, not that it failed, nor that it was sent', async () => {
     const status = await statusWith({ checking: true });
     await waitFor(() => expect(status.textContent).toContain('Checking whether it went through'));
     expect(status.textContent).toContain("Don't send it again");
     expect(status.textContent).not.toMatch(/refused|failed/i);
+    expect(heading()).toBe('Checking whether it went out');
   });
 
-  it('pending without doubt waits for the chain; accepted and refused say so', async () => {
+  it('pending without doubt waits for the chain; accepted and refused say so, in the heading too', async () => {
     expect((await statusWith({})).textContent).toContain('waiting for the X-Chain to accept it');
+    expect(heading()).toBe('Sent');
     cleanup();
     const accepted = await statusWith({ status: 'accepted' });
     await waitFor(() => expect(accepted.textContent).toBe('Accepted by the X-Chain'));
+    expect(heading()).toBe('Sent');
+    cleanup();
+    const refused = await statusWith({ status: 'failed' });
+    await waitFor(() => expect(refused.textContent).toBe('The X-Chain refused it'));
+    expect(heading()).toBe('Refused');
   });
 
   it('once it stops asking, it says so and drops the spinner rather than seeming to wait for ever', async () => {
