@@ -1,13 +1,14 @@
 // Removing a custom network drops everything the wallet kept for it, for every account: nothing
-// is left that no screen can reach again (the move journal included).
+// is left that no screen can reach again (the move journal included). A health check of a node
+// that does not answer says why by code, so the popup can say it in words.
 import { describe, expect, it } from 'vitest';
 import { accountStorageKeys, hiddenAssetsKey, tokensKey } from '../../src/background/account-cache.js';
 import { NetworksService } from '../../src/background/services/networks.js';
 import { SettingsStore } from '../../src/background/settings.js';
 import { memoryStores } from '../../src/background/storage.js';
 
-describe('removing a custom network', () => {
-  it('drops its caches, outboxes, move journals, stake books, token scans, tokens and hidden assets, and nothing else', async () => {
+describe('a custom network', () => {
+  it('when removed, drops its caches, outboxes, move journals, stake books, token scans, tokens and hidden assets, and nothing else', async () => {
     const { local } = memoryStores();
     await local.set({
       'xpc.state': {
@@ -25,5 +26,12 @@ describe('removing a custom network', () => {
     const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')) });
     await networks.networksRemove({ id: 'custom-1' });
     expect(local.keys().sort()).toEqual(['xpc.state', ...kept].sort());
+  });
+
+  it('a health check of a node that does not answer gives the failure code with the message', async () => {
+    const { local } = memoryStores();
+    await local.set({ 'xpc.state': { version: 1, accounts: [{ id: 'acc1', name: 'A', kind: 'hd', index: 0 }], selectedAccountId: 'acc1', nextHdIndex: 1, customNetworks: [{ id: 'custom-1', name: 'Mine', url: 'http://127.0.0.1:1', atomicNamespace: 'avax' }], selectedNetworkId: 'local' } });
+    const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')) });
+    expect(await networks.networksHealth({ id: 'custom-1' })).toMatchObject({ healthy: false, checks: [], errorCode: 'node-unreachable', error: expect.stringContaining('127.0.0.1:1') });
   });
 });

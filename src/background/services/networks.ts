@@ -1,7 +1,7 @@
 // Networks: the presets and the user's own, which one is selected, and who each node is. A node's
 // identity is checked (discoverNetwork) before it is used, once per worker life, and a custom
 // network's identity is pinned when it is added: a node that later tells another story is refused.
-import { NodeUnreachableError, RpcError, ValidationError } from '../../core/errors.js';
+import { NodeUnreachableError, RpcError, ValidationError, WalletError } from '../../core/errors.js';
 import { cb58Encode } from '../../core/encoding.js';
 import { customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkIdentity, type NetworkPreset } from '../../core/network.js';
 import { NodeClient } from '../../core/node.js';
@@ -168,7 +168,7 @@ export class NetworksService {
       const report = await this.client(this.presetOf(s, p.id)).health.health();
       return { healthy: report.healthy, checks: Object.keys(report.checks) };
     } catch (e) {
-      return { healthy: false, checks: [], error: (e as Error).message };
+      return { healthy: false, checks: [], error: (e as Error).message, errorCode: e instanceof WalletError ? e.code : '' };
     }
   }
 

@@ -3,9 +3,10 @@
 // (SettingsSecrets.tsx), about. Each section is a native <details> (keyboard friendly).
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { useAction, useCall, useRequest } from '../api.js';
+import { errorInfo, useAction, useCall, useRequest } from '../api.js';
 import { checkName, checkPrivateKey } from '../checks.js';
-import { FormError, TextField } from '../components/Field.js';
+import { ErrorDetail, FormError, TextField } from '../components/Field.js';
+import { type PlainError, plainError } from '../errors.js';
 import type { AccountView, NetworkView, WalletStatus } from '../../shared/messages.js';
 import { ChangePassword, ExportKey, RevealPhrase } from './SettingsSecrets.js';
 import { Sites } from './SettingsSites.js';
@@ -26,19 +27,18 @@ function Section({ title, children, open }: { title: string; children: Component
 
 // ---- networks ----
 
-type Health = { healthy: boolean; checks: string[]; error?: string } | 'checking' | { failed: string };
+type Health = { healthy: boolean; checks: string[]; error?: string; errorCode?: string } | 'checking' | { failed: PlainError };
 
 function HealthLine({ health }: { health: Health | undefined }) {
   if (!health) return null;
-  if (health === 'checking') return <span class="muted">Checking /ext/health…</span>;
-  if ('failed' in health) return <span class="error-text">{health.failed}</span>;
+  if (health === 'checking') return <span class="muted">Checking the node…</span>;
+  // The node's own words and address stay behind Details.
+  if ('failed' in health || health.error !== undefined) {
+    const failed = 'failed' in health ? health.failed : plainError(health.errorCode ?? '', health.error!);
+    return <span class="error-text">Not healthy: {failed.text}<ErrorDetail detail={failed.detail} /></span>;
+  }
   if (health.healthy) return <span class="ok-text">Healthy ({health.checks.length} checks pass)</span>;
-  return (
-    <span class="error-text">
-      Unhealthy{health.error ? `: ${health.error}` : ''}
-      {health.checks.length ? ` (checks: ${health.checks.join(', ')})` : ''}
-    </span>
-  );
+  return <span class="error-text">Not healthy{health.checks.length ? ` (checks: ${health.checks.join(', ')})` : ''}</span>;
 }
 
 function Networks({ status, onStatus }: SettingsProps) {
@@ -55,7 +55,7 @@ function Networks({ status, onStatus }: SettingsProps) {
       const r = await call('networks.health', { id: n.id });
       setHealth((h) => ({ ...h, [n.id]: r }));
     } catch (e) {
-      setHealth((h) => ({ ...h, [n.id]: { failed: (e as Error).message } }));
+      setHealth((h) => ({ ...h, [n.id]: { failed: errorInfo(e) } }));
     }
   };
   const select = async (id: string) => {
@@ -87,11 +87,11 @@ function Networks({ status, onStatus }: SettingsProps) {
             <div class="mono small-text break">{n.url}</div>
             <div class="row">
               <button type="button" class="small" onClick={() => void check(n)}>
-                Check health
+                Check health<span class="sr-only"> of {n.name}</span>
               </button>
               {n.kind === 'custom' && n.id !== status.network.id && (
                 <button type="button" class="small" onClick={() => void remove(n.id)}>
-                  Remove
+                  Remove<span class="sr-only"> {n.name}</span>
                 </button>
               )}
               <span aria-live="polite">

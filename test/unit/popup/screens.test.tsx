@@ -326,17 +326,25 @@ describe('Settings', () => {
     expect(screen.getByText('none for this network')).toBeTruthy();
   });
 
-  it("shows a node's health from /ext/health", async () => {
+  it("shows a node's health in words, its own message and address behind Details; each network's buttons named apart", async () => {
+    const custom = { ...NETWORK, id: 'mine', name: 'My node', kind: 'custom' as const, url: 'http://10.0.0.5:9650' };
     const bg = fakeBackground({
-      'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
+      'networks.list': () => ({ networks: [NETWORK, custom], selectedId: NETWORK.id }),
       'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
-      'networks.health': () => ({ healthy: false, checks: [], error: 'connection refused' }),
+      'networks.health': ({ id }: { id: string }) =>
+        id === 'mine' ? { healthy: false, checks: [], error: 'node at http://10.0.0.5:9650/ext/health is unreachable: fetch failed', errorCode: 'node-unreachable' } : { healthy: false, checks: ['bootstrapped'] },
     });
     renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
     open('Network');
-    fireEvent.click(await screen.findByRole('button', { name: 'Check health' }));
-    expect(await screen.findByText('Unhealthy: connection refused')).toBeTruthy();
-    expect(bg.callsOf('networks.health')).toEqual([{ id: 'local' }]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Check health of My node' }));
+    const line = await screen.findByText(/^Not healthy: The node can't be reached/);
+    const details = line.querySelector('details')!;
+    expect(details.textContent).toContain('http://10.0.0.5:9650/ext/health');
+    expect(line.textContent!.replace(details.textContent!, '')).toBe("Not healthy: The node can't be reached. Check that it is running and that its address in Settings is right.");
+    fireEvent.click(screen.getByRole('button', { name: `Check health of ${NETWORK.name}` }));
+    expect(await screen.findByText('Not healthy (checks: bootstrapped)')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Remove My node' })).toBeTruthy();
+    expect(bg.callsOf('networks.health')).toEqual([{ id: 'mine' }, { id: 'local' }]);
   });
 
   it('reveals the recovery phrase behind the password and sets auto-lock with its warning', async () => {
