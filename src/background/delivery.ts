@@ -40,13 +40,15 @@ export class Delivery {
    * `ctx`: the account and network the tx was built with (the caller's one read of the selection),
    * so a switch while it was built never sends it from, or records it under, another.
    * Returns with the status the node's answer left it in ('accepted', or 'pending' if undecided).
+   * `signed`: run with the tx ID before anything is sent (its failure sends nothing).
    */
-  async issue(ctx: AccountContext, kind: ActivityItem['kind'], built: BuiltTx, maxFee: string, extra: Partial<ActivityItem> = {}): Promise<Issued & { status: ActivityItem['status'] }> {
+  async issue(ctx: AccountContext, kind: ActivityItem['kind'], built: BuiltTx, maxFee: string, extra: Partial<ActivityItem> = {}, signed?: (txID: string) => Promise<void>): Promise<Issued & { status: ActivityItem['status'] }> {
     if (built.fee > BigInt(maxFee)) throw new WalletError('fee-above-approved', `the fee of ${built.fee} nAVAX is above the approved maximum of ${maxFee} nAVAX`);
     const { engine, account, cache } = ctx;
     const chain: ChainAlias = built.tx.vm === 'avm' ? 'X' : built.tx.vm === 'pvm' ? 'P' : 'C';
     const replaced = await this.beforeSending(ctx, chain, { inputs: inputIds(built.tx) });
     const issued = engine.sign(built);
+    await signed?.(issued.txID);
     const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra };
     // The address indices this engine used (scanned, and the change address if it got funds).
     const indices = { receiveNext: cache.receiveNext, changeNext: cache.changeNext + (account.kind === 'hd' && usesChange(built, engine) ? 1 : 0) };

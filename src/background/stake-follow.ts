@@ -23,6 +23,8 @@ const MAX_MISSED_CYCLES = 50;
  * answering "unknown" for a decided reward tx does not drop a real one.
  */
 const STEPPED_END_GRACE_SECONDS = 3_600;
+/** A stake is in the book a moment before its tx is in the outbox (services/staking.ts). */
+const UNSENT_GRACE_MS = 600_000;
 
 export interface FollowInput {
   node: NodeClient;
@@ -35,6 +37,8 @@ export interface FollowInput {
   validators: readonly CurrentValidator[];
   withDelegators: ReadonlyMap<string, CurrentValidator>;
   txState: (txID: string) => Promise<TxState>;
+  /** The txs in the outbox (sent, or to be sent again). */
+  outbox: ReadonlySet<string>;
 }
 
 /** A reward tx the chain decided, with what it paid: new since the last look. */
@@ -123,7 +127,8 @@ function lastCycles(s: StakeRecord, now: number): void {
 async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
   if (s.state === 'pending') {
     const state = await input.txState(s.txID);
-    if (state === 'failed') s.state = 'failed';
+    // One the node does not know and the outbox no longer sends (given up, or never written) never ran.
+    if (state === 'failed' || (state === 'unknown' && !input.outbox.has(s.txID) && Date.now() - s.createdAt > UNSENT_GRACE_MS)) s.state = 'failed';
     if (state !== 'accepted') return;
     s.state = 'active';
   }

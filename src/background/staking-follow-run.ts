@@ -3,7 +3,8 @@
 // the last look listed in Activity as "Staking reward".
 import { cb58Encode } from '../core/encoding.js';
 import type { CurrentValidator } from '../core/node/validators.js';
-import { type AccountCaches, addActivity } from './account-cache.js';
+import { addActivity } from './account-cache.js';
+import type { AccountEngines } from './account-engines.js';
 import type { StakingContext } from './services/staking.js';
 import type { StakeRecord } from './stake-book.js';
 import { delegationNodes, followStakes } from './stake-follow.js';
@@ -30,8 +31,9 @@ function discovered(stakes: readonly StakeRecord[], validators: readonly Current
     }));
 }
 
-export async function followAccountStakes(c: StakingContext, validators: readonly CurrentValidator[], caches: AccountCaches): Promise<void> {
+export async function followAccountStakes(c: StakingContext, validators: readonly CurrentValidator[], { caches, outbox }: Pick<AccountEngines, 'caches' | 'outbox'>): Promise<void> {
   const stakes = await c.book.list();
+  const sent = await outbox(c.preset.id, c.account.id).list();
   stakes.push(...discovered(stakes, validators, c.mine));
   const node = c.engine.node;
   const withDelegators = new Map<string, CurrentValidator>();
@@ -41,7 +43,7 @@ export async function followAccountStakes(c: StakingContext, validators: readonl
       if (v) withDelegators.set(nodeID, v);
     }),
   );
-  const found = await followStakes(stakes, { node, hrp: c.engine.ctx.hrp, mine: c.mine, now: Number(c.chainTime), validators, withDelegators, txState: (txID) => c.engine.txState('P', txID) });
+  const found = await followStakes(stakes, { node, hrp: c.engine.ctx.hrp, mine: c.mine, now: Number(c.chainTime), validators, withDelegators, txState: (txID) => c.engine.txState('P', txID), outbox: new Set(sent.map((e) => e.txID)) });
   const followed = new Map(stakes.map((s) => [s.txID, s]));
   await c.book.update((stored) => {
     // A stake recorded meanwhile (a send) stays; the ones looked at take what was found.

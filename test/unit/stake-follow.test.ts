@@ -32,7 +32,7 @@ function record(patch: Partial<StakeRecord>): StakeRecord {
 function input(states: Record<string, TxState>, rewardUtxos: Record<string, Utxo[]>, patch: Partial<FollowInput> = {}): FollowInput & { asked: string[] } {
   const asked: string[] = [];
   const node = { platform: { getRewardUtxos: async (txID: string) => (asked.push(txID), rewardUtxos[txID] ?? []) } } as unknown as NodeClient;
-  return { node, hrp: 'custom', mine: new Set([ME]), now: 1795583200, validators: [], withDelegators: new Map(), txState: async (txID) => states[txID] ?? 'unknown', asked, ...patch };
+  return { node, hrp: 'custom', mine: new Set([ME]), now: 1795583200, validators: [], withDelegators: new Map(), txState: async (txID) => states[txID] ?? 'unknown', outbox: new Set(['c']), asked, ...patch };
 }
 
 const validator = (patch: Partial<CurrentValidator>): CurrentValidator => ({
@@ -41,12 +41,19 @@ const validator = (patch: Partial<CurrentValidator>): CurrentValidator => ({
 });
 
 describe('following stakes', () => {
-  it('moves a sent stake to active once committed, or to failed when refused; nothing is asked of a stake still pending', async () => {
-    const stakes = [record({ txID: 'a', state: 'pending', end: 1795583300 }), record({ txID: 'b', state: 'pending' }), record({ txID: 'c', state: 'pending' })];
+  it('moves a sent stake to active once committed, or to failed when refused or never sent; nothing is asked of a stake still pending', async () => {
+    // c: in the outbox; d: written a moment ago, its outbox entry still to come; e: neither (the send gave up, or a worker stopped first).
+    const stakes = [
+      record({ txID: 'a', state: 'pending', end: 1795583300 }),
+      record({ txID: 'b', state: 'pending' }),
+      record({ txID: 'c', state: 'pending' }),
+      record({ txID: 'd', state: 'pending', createdAt: Date.now() }),
+      record({ txID: 'e', state: 'pending' }),
+    ];
     // Recorded: the node listed this 25 AVAX delegation's reward as 7,087 nAVAX; its validator keeps 3%.
     const chain = input({ a: 'accepted', b: 'failed' }, {}, { withDelegators: new Map([[NODE, validator({ delegators: [{ txID: 'a', nodeID: NODE, start: 1795582892n, end: 1795583012n, weight: 25n, potentialReward: 7_087n }] })]]) });
     await followStakes(stakes, chain);
-    expect(stakes.map((s) => s.state)).toEqual(['active', 'failed', 'pending']);
+    expect(stakes.map((s) => s.state)).toEqual(['active', 'failed', 'pending', 'pending', 'failed']);
     // What the delegator is paid (the next test's reward UTXO: 6,874), not the node's whole reward.
     expect(stakes[0]).toMatchObject({ start: 1795582892, end: 1795583012, potentialReward: '6874' });
     expect(hasOpenStakes(stakes)).toBe(true);
@@ -130,7 +137,7 @@ describe('following stakes', () => {
     // The guess is kept through looks made while the stake is pending, and a guess later than the
     // real first end (the computer's clock a little fast) does not lose that end.
     const late = [record({ txID: AUTO_TX, kind: 'auto-renewed', state: 'pending', start: 1795583194, end: end + 2, nextPeriod: 300, steppedEnds: [end + 2] })];
-    await followStakes(late, input({}, {}, { now: end - 250 }));
+    await followStakes(late, input({}, {}, { now: end - 250, outbox: new Set([AUTO_TX]) }));
     expect(late[0]).toMatchObject({ state: 'pending', steppedEnds: [end + 2] });
     const seenLater = input({ [AUTO_TX]: 'accepted', ...cycles }, {}, { now: end + 300 + 3_601, validators: [validator({ start: BigInt(end + 300), end: BigInt(end + 600) })] });
     expect((await followStakes(late, seenLater)).map((f) => f.paidAt)).toEqual([end, end + 300]);

@@ -4,6 +4,7 @@
 // to the node's decision; the account's stakes and rewards, and their CSV. Every rule the network
 // would refuse a stake for is checked first, so a refused stake costs nothing and signs nothing.
 import { fromHex } from '../../core/bytes.js';
+import type { WalletError } from '../../core/errors.js';
 import { cb58Encode, parseAddress, parseId, parseNodeId } from '../../core/encoding.js';
 import { DEFAULT_ATOMIC_API, stakingRulesFor, type StakingRules } from '../../core/network.js';
 import { NodeClient } from '../../core/node.js';
@@ -13,6 +14,7 @@ import { splitReward, stakingReward } from '../../core/staking/reward.js';
 import { checkAutoRenewChange, checkDelegation, checkDelegationTerms, checkValidation, StakingRuleError } from '../../core/staking/rules.js';
 import { pickValidator, validatorModels, validatorPage } from '../../core/staking/validator-list.js';
 import { makeOwners } from '../../core/tx/context.js';
+import type { BuiltTx } from '../../core/tx/built.js';
 import { buildPAutoRenewedValidation, buildPDelegation, buildPSetAutoRenewConfig, buildPValidation } from '../../core/tx/staking.js';
 import { ownedAddressSet } from '../../core/tx/utxos.js';
 import type { ActivityItem, ArrivalView, OwnerSet, RequestParams as P, RequestResult as R, ValidationParams } from '../../shared/messages.js';
@@ -169,6 +171,7 @@ export class StakingService {
 
   private async delegation(p: P<'staking.estimateDelegation'>) {
     const c = await this.context();
+    await c.book.list(); // A book that cannot be read could not record the stake: refused before it is built.
     const amount = BigInt(p.amount);
     const end = BigInt(p.end);
     const validator = await this.oneValidator(c, p.nodeID);
@@ -206,9 +209,7 @@ export class StakingService {
 
   async stakingDelegate(p: P<'staking.delegate'>): Promise<R<'staking.delegate'>> {
     const { c, built, review, rewardSet } = await this.delegation(p);
-    const issued = await this.delivery.issue(c, 'delegate', built, p.maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: p.amount, nodeID: p.nodeID });
-    await this.record(c, { txID: issued.txID, kind: 'delegation', nodeID: p.nodeID, amount: p.amount, state: issued.status === 'accepted' ? 'active' : 'pending', start: review.start, end: p.end, rewardOwner: rewardSet });
-    return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
+    return this.stake(c, 'delegate', built, p.maxFee, { kind: 'delegation', nodeID: p.nodeID, amount: p.amount, start: review.start, end: p.end, rewardOwner: rewardSet });
   }
 
   // ---- validating ----
@@ -221,6 +222,7 @@ export class StakingService {
 
   private async validation(p: ValidationParams) {
     const c = await this.context();
+    await c.book.list(); // As for a delegation.
     const amount = BigInt(p.amount);
     const period = p.autoRenew ? BigInt(p.autoRenew.period) : undefined;
     const end = p.end !== undefined ? BigInt(p.end) : c.now + period!;
@@ -274,13 +276,10 @@ export class StakingService {
 
   async stakingValidate(p: P<'staking.validate'>): Promise<R<'staking.validate'>> {
     const { c, built, review, rewardSet, feeSet } = await this.validation(p);
-    const issued = await this.delivery.issue(c, 'validate', built, p.maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: p.amount, nodeID: p.nodeID });
-    await this.record(c, {
-      txID: issued.txID,
+    return this.stake(c, 'validate', built, p.maxFee, {
       kind: p.autoRenew ? 'auto-renewed' : 'validation',
       nodeID: p.nodeID,
       amount: p.amount,
-      state: issued.status === 'accepted' ? 'active' : 'pending',
       start: review.start,
       end: review.end,
       rewardOwner: rewardSet,
@@ -290,7 +289,6 @@ export class StakingService {
       // until the validator is seen in the list (stake-follow.ts drops a guess the chain passed).
       ...(p.autoRenew ? { nextPeriod: p.autoRenew.period, restakeShares: p.autoRenew.restakeShares, steppedEnds: [review.end] } : {}),
     });
-    return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
   }
 
   // ---- auto-renewed validators ----
@@ -339,14 +337,36 @@ export class StakingService {
 
   // ---- the account's stakes ----
 
-  private async record(c: StakingContext, r: Omit<StakeRecord, 'rewards' | 'byWallet' | 'createdAt'>): Promise<void> {
+  /**
+   * Signs and sends a stake, in the book (pending) before it can reach the node, as the outbox
+   * holds it: a book that cannot be written sends nothing, and a worker stopped during the wait
+   * leaves it followed. Once sent, a book write that fails is logged, never a failed stake.
+   */
+  private async stake(c: StakingContext, kind: 'delegate' | 'validate', built: BuiltTx, maxFee: string, r: Omit<StakeRecord, 'txID' | 'state' | 'rewards' | 'byWallet' | 'createdAt'>): Promise<R<'staking.delegate'>> {
     this.#lists.delete(c.preset.id);
-    await c.book.put({ ...r, rewards: [], byWallet: true, createdAt: Date.now() });
+    let txID = '';
+    const set = (state: StakeRecord['state']) =>
+      c.book
+        .update((stakes) => {
+          for (const s of stakes) if (s.txID === txID && s.state === 'pending') s.state = state;
+        })
+        .catch((e: Error) => this.options.log?.(`staking: the stake book was not updated: ${e.message}`));
+    try {
+      const issued = await this.delivery.issue(c, kind, built, maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: r.amount, nodeID: r.nodeID }, (id) =>
+        c.book.put({ ...r, txID: (txID = id), state: 'pending', rewards: [], byWallet: true, createdAt: Date.now() }),
+      );
+      if (issued.status === 'accepted') await set('active');
+      return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
+    } catch (e) {
+      // Refused: nothing was paid (its outbox entry, kept, would hold it pending).
+      if (txID && (e as WalletError).code === 'tx-refused') await set('failed');
+      throw e;
+    }
   }
 
   async stakingMine(): Promise<R<'staking.mine'>> {
     const c = await this.context();
-    await followAccountStakes(c, await this.validators(c, true), this.engines.caches);
+    await followAccountStakes(c, await this.validators(c, true), this.engines);
     const stakes = await c.book.list();
     const rewards = rewardViews(stakes);
     const live = stakes.filter((s) => s.state === 'pending' || s.state === 'active');
@@ -374,7 +394,7 @@ export class StakingService {
       if (!hasOpenStakes(await book.list())) return;
       const c = await this.context();
       if (c.account.id !== ctx.account.id || c.preset.id !== ctx.preset.id) return;
-      await followAccountStakes(c, await this.validators(c), this.engines.caches);
+      await followAccountStakes(c, await this.validators(c), this.engines);
     } catch (e) {
       this.options.log?.(`staking: following stakes failed: ${(e as Error).message}`);
     }

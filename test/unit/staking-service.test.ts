@@ -1,0 +1,95 @@
+// The staking service's delegate and validate (src/background/services/staking.ts) around a stake
+// book that cannot be read or written: the stake is in the book before it is sent, a book that
+// cannot take it sends nothing, and a stake once sent is never reported as failed for the book.
+import { describe, expect, it, vi } from 'vitest';
+import { stakesKey } from '../../src/background/account-cache.js';
+import { StakingService } from '../../src/background/services/staking.js';
+import { StakeBook } from '../../src/background/stake-book.js';
+import { memoryStores } from '../../src/background/storage.js';
+import { WalletError } from '../../src/core/errors.js';
+import { formatAddress, formatNodeId } from '../../src/core/encoding.js';
+import type { CurrentValidator } from '../../src/core/node/validators.js';
+import { ownedAddressSet, spendableUtxos } from '../../src/core/tx/utxos.js';
+import { ctx, ewoq, mine, utxo } from './pvm-test-kit.js';
+
+const AVAX = 1_000_000_000n;
+const NOW = BigInt(Math.floor(Date.now() / 1000));
+const NODE = formatNodeId(new Uint8Array(20).fill(7));
+const ME = formatAddress('P', ctx.hrp, ewoq.shortId);
+const KEY = stakesKey('n', 'a');
+const BAD = { version: 2, stakes: [] }; // e.g. written by a newer version
+type Issue = (c: unknown, kind: string, built: unknown, maxFee: string, extra: unknown, signed?: (txID: string) => Promise<void>) => Promise<{ txID: string; fee: bigint; status: string }>;
+
+function service(issue: Issue) {
+  const { local } = memoryStores();
+  const v: CurrentValidator = { txID: '4uEw1KbnkyrNFZrqQ6812e79cZWEe6PNSzLeLdqyTdfPNT8c2', nodeID: NODE, start: NOW - 86_400n, end: NOW + 300n * 86_400n, weight: 2_000n * AVAX, potentialReward: 1n, accruedDelegateeReward: 0n, delegationFee: 20_000, uptime: 100, connected: true, delegatorCount: 0, delegatorWeight: 0n };
+  const pool = spendableUtxos([utxo(1_000n * AVAX)], ownedAddressSet([ewoq.shortId]), NOW);
+  const engine = {
+    ctx,
+    node: {
+      info: { heliconTime: async () => undefined },
+      platform: {
+        getTimestamp: async () => new Date(Number(NOW) * 1000).toISOString(),
+        getMinStake: async () => ({ minValidatorStake: 2_000n * AVAX, minDelegatorStake: 25n * AVAX }),
+        getCurrentValidators: async () => [v],
+        getCurrentSupply: async () => 450_000_000n * AVAX,
+      },
+    },
+    addresses: () => [ME],
+    spendable: async () => pool,
+    pFeeContext: async () => ({ weights: [1n, 1000n, 1000n, 4n], gasPriceNavax: 1n }),
+    changeOwners: mine,
+  };
+  const engines = { open: async () => ({ engine, preset: { id: 'n', url: 'http://node' }, account: { id: 'a' }, cache: {} }), caches: {} };
+  const delivery = { issue: vi.fn(issue) };
+  const log = vi.fn();
+  const book = new StakeBook(local, KEY);
+  return { s: new StakingService(engines as never, delivery as never, local, { log }), delivery, local, book, log };
+}
+
+const p = { nodeID: NODE, amount: (25n * AVAX).toString(), end: Number(NOW) + 20 * 86_400 };
+const sent = (status = 'accepted'): Issue => async (_c, _k, _b, _m, _e, signed) => (await signed?.('sentTx'), { txID: 'sentTx', fee: 1n, status });
+
+describe('staking: the stake book around a send', () => {
+  it('a book that cannot be read refuses the review and the stake before anything is signed or sent', async () => {
+    const { s, delivery, local } = service(sent());
+    await local.set({ [KEY]: BAD });
+    await expect(s.stakingEstimateDelegation(p)).rejects.toMatchObject({ code: 'storage-corrupt' });
+    await expect(s.stakingDelegate({ ...p, maxFee: '1000000' })).rejects.toMatchObject({ code: 'storage-corrupt' });
+    expect(delivery.issue).not.toHaveBeenCalled();
+  });
+
+  it('records the stake (pending) before it is sent, so a worker stopped during the wait leaves it followed; active once accepted', async () => {
+    let atSend: unknown;
+    const { s, book } = service(async (...a) => {
+      const r = await sent()(...a);
+      atSend = (await book.list()).map((x) => [x.txID, x.state, x.byWallet]);
+      return r;
+    });
+    const review = await s.stakingEstimateDelegation(p);
+    expect(await s.stakingDelegate({ ...p, maxFee: review.fee })).toEqual({ txID: 'sentTx', fee: '1', status: 'accepted' });
+    expect(atSend).toEqual([['sentTx', 'pending', true]]);
+    expect((await book.list()).map((x) => [x.txID, x.state])).toEqual([['sentTx', 'active']]);
+  });
+
+  it('a book write that fails once the stake was sent is logged, and the stake reported as sent', async () => {
+    const { s, local, log } = service(async (...a) => {
+      const r = await sent()(...a);
+      await local.set({ [KEY]: BAD });
+      return r;
+    });
+    const review = await s.stakingEstimateDelegation(p);
+    expect(await s.stakingDelegate({ ...p, maxFee: review.fee })).toMatchObject({ txID: 'sentTx', status: 'accepted' });
+    expect(log).toHaveBeenCalledOnce();
+  });
+
+  it('a stake the node refused stays in the book as failed, not pending', async () => {
+    const { s, book } = service(async (c, k, b, m, e, signed) => {
+      await signed?.('sentTx');
+      throw new WalletError('tx-refused', 'refused');
+    });
+    const review = await s.stakingEstimateDelegation(p);
+    await expect(s.stakingDelegate({ ...p, maxFee: review.fee })).rejects.toMatchObject({ code: 'tx-refused' });
+    expect((await book.list()).map((x) => x.state)).toEqual(['failed']);
+  });
+});
