@@ -57,6 +57,8 @@ export interface TransferRecord {
 }
 
 const MAX_IMPORT_ATTEMPTS = 5;
+/** A completed move's note when an import not its own took its exported funds: they are not lost. */
+export const IMPORTED_ELSEWHERE = 'its funds were imported by another import, not its own';
 /** Errors that leave a transfer journaled as it was, to be run again later. */
 const WAITS_ITS_TURN: ReadonlySet<string> = new Set(['fee-above-approved', 'tx-processing', 'evm-tx-in-flight']);
 /** After the node refuses a send, how long it may still turn out accepted (a resend racing the first). */
@@ -292,6 +294,17 @@ export class TransferRunner {
     // Only this export's own UTXOs: what else waits in atomic memory is not this move's.
     const built = await this.engine.buildImports(record.to, record.from, record.export!.txID);
     if (built.length === 0) {
+      // Nothing of the export is left: after an import was journaled, what it spends is gone. Its
+      // fate tells whether it went through or another import took the funds (not lost: imported).
+      const fates = await Promise.all(record.imports.map((tx) => this.engine.txFate(tx.chain, tx.txID, fromHex(tx.signedHex))));
+      const ours = fates.includes('accepted');
+      if (ours || (fates.length && fates.every((f) => f === 'inputs-spent'))) {
+        record.imports.forEach((tx, i) => (tx.accepted = fates[i] === 'accepted'));
+        record.error = ours ? undefined : IMPORTED_ELSEWHERE;
+        record.state = 'completed';
+        await this.save(record, 'completed');
+        return;
+      }
       // Nothing of the export shows in atomic memory (not yet, or a node hiding it): a move is
       // done only when its import is accepted, so it waits and is looked at again later.
       record.error = `the exported funds do not show in the ${record.to}-Chain's atomic memory yet`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TransferJournal, TransferRunner, type TransferRecord } from '../../src/background/transfer-journal.js';
+import { IMPORTED_ELSEWHERE, TransferJournal, TransferRunner, type TransferRecord } from '../../src/background/transfer-journal.js';
 import { memoryStores } from '../../src/background/storage.js';
 import type { WalletEngine } from '../../src/core/engine.js';
 import { AVAX, avaxOf, engineOf, freshWallet, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';
@@ -98,6 +98,25 @@ describe('a cross-chain transfer killed at every step completes exactly once', (
     expect(await w.engine.buildImports('P', 'X')).toHaveLength(1);
     // A resume leaves it waiting rather than failing the others.
     expect(await runner.resumeAll()).toMatchObject([{ state: 'export-accepted' }]);
+  });
+
+  it('a move whose exported funds another import took ends, saying so, instead of waiting for ever', async () => {
+    const w = await freshWallet({ x: 3n * AVAX });
+    const journal = new TransferJournal(memoryStores().local, 'transfers:local:0');
+    let otherFee = 0n;
+    // Its import journaled, the same funds are imported first by another tx (another owner, so another ID).
+    const runner = new TransferRunner(w.engine, journal, {
+      async checkpoint(p) {
+        if (p !== 'import-signed') return;
+        const other = await engineOf(await localNetwork(), { xp: [...w.receive, ...w.change], evm: w.evm, change: w.receive[0]!.shortId });
+        const [built] = await other.buildImports('P', 'X');
+        otherFee = (await other.issueAndWait(built!)).fee;
+      },
+    });
+    const record = await runner.start('X', 'P', 1n * AVAX);
+    expect(record).toMatchObject({ state: 'completed', error: IMPORTED_ELSEWHERE, imports: [{ accepted: false }] });
+    expect(await journal.unfinished()).toEqual([]);
+    expect(await avaxOf(w.engine, 'P')).toBe(1n * AVAX - otherFee);
   });
 
   it('an export above the approved fee is refused unsigned: the move fails and nothing moves', async () => {

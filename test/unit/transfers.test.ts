@@ -4,7 +4,7 @@
 // The flows against the real node are in test/integration/transfers.test.ts.
 import { describe, expect, it } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
-import { TransferJournal, TransferRunner, transferActivity } from '../../src/background/transfer-journal.js';
+import { IMPORTED_ELSEWHERE, TransferJournal, TransferRunner, transferActivity } from '../../src/background/transfer-journal.js';
 import type { TxState, WalletEngine } from '../../src/core/engine.js';
 import { TimeoutError, WalletError } from '../../src/core/errors.js';
 import type { ChainAlias } from '../../src/core/node.js';
@@ -21,13 +21,16 @@ class ScriptedChains {
   readonly sent: string[] = [];
   /** What a tx the node did not have becomes when it is sent. */
   stateOnSend: TxState = 'accepted';
+  /** False once something else imported the export's funds: atomic memory holds none of them. */
+  atomicThere = true;
+  importFee = 10n;
   private next = 0;
 
   engine(): WalletEngine {
     const built = (chain: ChainAlias, fee: bigint) => ({ chain, fee, id: `tx-${++this.next}` });
     const engine = {
       buildExport: async (from: ChainAlias) => built(from, 1_000n),
-      buildImports: async (to: ChainAlias) => [built(to, 10n)],
+      buildImports: async (to: ChainAlias) => (this.atomicThere ? [built(to, this.importFee)] : []),
       sign: (b: { chain: ChainAlias; fee: bigint; id: string }) => ({ chain: b.chain, txID: b.id, signedBytes: new TextEncoder().encode(b.id), fee: b.fee }),
       txState: async (_chain: ChainAlias, txID: string) => this.states.get(txID) ?? 'unknown',
       // What its inputs say is not scripted here: a tx the node does not know is one it never got.
@@ -262,5 +265,48 @@ describe('an import the node keeps refusing', () => {
     expect(record).toMatchObject({ state: 'export-accepted', importAttempts: 5 });
     // What it spends is still in atomic memory: nothing was imported, nothing is lost.
     expect(record!.imports.every((i) => !i.accepted)).toBe(true);
+  });
+});
+
+describe('a move whose exported funds are gone from atomic memory after its import was journaled', () => {
+  /** A move whose import the node refused five times (journaled, judged failed): parked at "export accepted". */
+  const parked = async (chains: ScriptedChains) => {
+    const journal = new TransferJournal(memoryStores().local, 'transfers:gone');
+    const runner = new TransferRunner(chains.engine(), journal, {
+      checkpoint(point) {
+        if (point === 'export-accepted') chains.stateOnSend = 'failed';
+      },
+    });
+    await expect(runner.start('X', 'P', 5_000n)).rejects.toMatchObject({ code: 'import-stuck' });
+    chains.atomicThere = false;
+    return { journal, importID: (await journal.list())[0]!.imports[0]!.txID };
+  };
+
+  it('completes when its own journaled import went through after all', async () => {
+    const chains = new ScriptedChains();
+    const { journal, importID } = await parked(chains);
+    chains.states.set(importID, 'accepted');
+    const [done] = await new TransferRunner(chains.engine(), journal).resumeAll();
+    expect(done).toMatchObject({ state: 'completed', imports: [{ txID: importID, accepted: true }] });
+    expect(done!.error).toBeUndefined();
+    expect(await journal.unfinished()).toEqual([]);
+  });
+
+  it('ends, not waiting for ever, when another import took the funds: completed, saying so', async () => {
+    const chains = new ScriptedChains();
+    const { journal, importID } = await parked(chains);
+    // What the journaled import spends was spent by another tx, and what it creates is not there.
+    chains.states.set(importID, 'inputs-spent' as TxState);
+    const [done] = await new TransferRunner(chains.engine(), journal).resumeAll();
+    expect(done).toMatchObject({ state: 'completed', error: IMPORTED_ELSEWHERE, imports: [{ txID: importID, accepted: false }] });
+    expect(await journal.unfinished()).toEqual([]);
+  });
+
+  it('still waits while it has no journaled import, or its import may yet go through', async () => {
+    const chains = new ScriptedChains();
+    const { journal } = await parked(chains);
+    // 'failed' by the node's word with its inputs unspent: not a reason to end the move.
+    await expect(new TransferRunner(chains.engine(), journal).resumeAll()).resolves.toMatchObject([{ state: 'export-accepted' }]);
+    expect((await journal.list())[0]!.error).toMatch(/do not show/);
   });
 });

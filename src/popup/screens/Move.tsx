@@ -85,6 +85,11 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
           ))}
         </ol>
       )}
+      {t.state === 'completed' && t.error && (
+        <p class="muted" data-testid="transfer-elsewhere">
+          Another import, not this move's own, brought its funds into the {chainLabel(t.to)}: they are not lost.
+        </p>
+      )}
       {isActive(t) && (nodeDown || t.paused || t.error) && <MovePaused t={t} nodeDown={nodeDown} />}
       <dl class="facts compact">
         {t.exportTxID && (
