@@ -76,8 +76,10 @@ export interface LogScanView {
   /** The whole chain up to toBlock was read (fromBlock is 0). */
   complete: boolean;
   updatedAt: number;
-  /** Why the last scan stopped early, in words. */
+  /** Why the last scan stopped early: the node's or the core's own words (shown behind Details). */
   error?: string;
+  /** With `error`: its code (as WalletError names it; '' when none), for the popup's plain words. */
+  errorCode?: string;
   /** Some transfers or approvals found were not kept (too many from contracts not in the token list): the lists may miss some. */
   cut?: boolean;
 }

@@ -82,6 +82,7 @@ describe('the log scan', () => {
     const eth = { blockNumber: async () => 100n, getLogs: async () => Promise.reject(new RpcError('eth_getLogs', -32005, 'query limit exceeded')) } as unknown as EthApi;
     const s = await new TokenScanner(memoryStores().local).refresh('net', 'acc', eth, ME);
     expect(s.error).toMatch(/query limit exceeded/);
+    expect(scanView(s)).toMatchObject({ error: s.error, errorCode: 'rpc' });
     expect(BigInt(s.toBlock)).toBeLessThan(BigInt(s.fromBlock));
   });
 });

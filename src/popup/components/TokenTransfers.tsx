@@ -2,10 +2,25 @@
 // amount in the token's units, the counterparty and the tx. Read further with Reload (a bounded
 // part of the chain at a time).
 import { useRequest } from '../api.js';
+import { plainError } from '../errors.js';
 import { transferLine } from '../tokens-format.js';
 import { shortenId } from '../format.js';
+import type { LogScanView } from '../../shared/messages.js';
 import { CopyButton } from './CopyButton.js';
-import { FormError } from './Field.js';
+import { ErrorDetail, FormError } from './Field.js';
+
+/** How far the chain's logs were read: why the last read stopped in plain words (the node's own behind Details), or that older blocks are still to be read. */
+export function ScanNote({ scan }: { scan: LogScanView | undefined }) {
+  const e = scan?.error ? plainError(scan.errorCode ?? '', scan.error) : undefined;
+  return e ? (
+    <div class="muted">
+      <p>Not every block could be read yet. {e.text}</p>
+      <ErrorDetail detail={e.detail} />
+    </div>
+  ) : scan && !scan.complete ? (
+    <p class="muted">Older blocks are still to be read; Reload reads further.</p>
+  ) : null;
+}
 
 export function TokenTransfers({ listKey }: { listKey: string }) {
   const list = useRequest('tokens.activity', { refresh: true }, listKey);
@@ -20,7 +35,7 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
         </button>
       </div>
       <FormError error={list.error} />
-      {scan && !scan.complete && <p class="muted">Older blocks are still to be read{scan.error ? `: ${scan.error}` : ''}; Reload reads further.</p>}
+      <ScanNote scan={scan} />
       {scan?.cut && <p class="warn-box">Too many transfers came from contracts not in your token list: some were not kept, so this list may miss some.</p>}
       {items && items.length === 0 && <p class="muted">No token transfers found.</p>}
       <ul class="tx-list">

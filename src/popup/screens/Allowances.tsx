@@ -4,6 +4,7 @@
 import { useCall, useRequest } from '../api.js';
 import { EvmFee, useEvmFlow } from '../components/EvmFlow.js';
 import { FormError } from '../components/Field.js';
+import { ScanNote } from '../components/TokenTransfers.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { shortenId, WEI_DECIMALS } from '../format.js';
@@ -96,7 +97,7 @@ export function Allowances({ from, selection, listKey, onBack }: { from: string;
         {list.loading ? 'Reading the chain…' : 'Reload'}
       </button>
       <FormError error={list.error} />
-      {list.data?.scan.error && <p class="muted">Not every block was read: {list.data.scan.error}</p>}
+      <ScanNote scan={scan} />
       {scan?.cut && <p class="warn-box">Too many approvals came from contracts not in your token list: some were not kept, so this list may miss some. Add a token to keep all of its approvals.</p>}
       {rows && rows.length === 0 && (
         <p class="muted">{scan?.cut ? 'None found among the approvals kept.' : scan?.complete && !scan.error ? 'None: no one may take tokens from this account.' : 'None found in the blocks read so far.'}</p>

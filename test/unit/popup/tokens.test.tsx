@@ -4,6 +4,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PendingEvm } from '../../../src/popup/components/PendingEvm.js';
+import { TokenTransfers } from '../../../src/popup/components/TokenTransfers.js';
 import { Allowances } from '../../../src/popup/screens/Allowances.js';
 import { TokenAdd } from '../../../src/popup/screens/TokenAdd.js';
 import { TokenNfts } from '../../../src/popup/screens/TokenNfts.js';
@@ -124,7 +125,7 @@ describe('Allowances', () => {
   });
 
   it('a scan not read to block 0, or stopped by the node, never says no one may take tokens', async () => {
-    for (const partial of [{ ...scan, fromBlock: '51000', complete: false }, { ...scan, error: 'eth_getLogs: limit exceeded (code -32005)' }]) {
+    for (const partial of [{ ...scan, fromBlock: '51000', complete: false }, { ...scan, error: 'eth_getLogs: limit exceeded (code -32005)', errorCode: 'rpc' }]) {
       const bg = fakeBackground({ 'tokens.allowances': () => ({ allowances: [], scan: partial }) });
       renderWith(bg, <Allowances from={C_ADDR} selection={SELECTION} listKey="k" onBack={() => undefined} />);
       await screen.findByText('None found in the blocks read so far.');
@@ -141,6 +142,21 @@ describe('Allowances', () => {
     fireEvent.click(screen.getByRole('button', { name: /^Revoke TUSD/ }));
     await screen.findByRole('heading', { name: 'Review: revoke TUSD' });
     expect(bg.callsOf('tokens.estimateRevoke')).toEqual([{ address: TOKEN, spender: C_OTHER, kind: 'allowance' }]);
+  });
+});
+
+describe('a log scan the node stopped', () => {
+  const raw = 'eth_getLogs got no answer within 10000 ms from http://127.0.0.1:9650/ext/bc/C/rpc';
+  const stopped = { fromBlock: '51000', toBlock: '100000', complete: false, updatedAt: 0, error: raw, errorCode: 'timeout' };
+  it('says why in plain words on Allowances and Token transfers; the node\'s own words only behind Details', async () => {
+    const bg = fakeBackground({ 'tokens.allowances': () => ({ allowances: [], scan: stopped }), 'tokens.activity': () => ({ items: [], scan: stopped }) });
+    for (const view of [<Allowances from={C_ADDR} selection={SELECTION} listKey="k" onBack={() => undefined} />, <TokenTransfers listKey="k" />]) {
+      renderWith(bg, view);
+      const said = await screen.findByText(/^Not every block could be read yet\. The node took too long to answer/);
+      expect(said.textContent).not.toMatch(/eth_|http|\bms\b/);
+      expect(document.querySelector('details')?.textContent?.toLowerCase()).toContain(raw.toLowerCase());
+      cleanup();
+    }
   });
 });
 
