@@ -73,7 +73,7 @@ const stepped = (s: StakeRecord, end: number): void => {
 };
 
 /** An auto-renewed validator seen in cycle [start, end): every cycle end before `start` is past. */
-function seeCycle(s: StakeRecord, v: CurrentValidator): void {
+function seeCycle(s: StakeRecord, v: CurrentValidator, sent: boolean): void {
   const past = s.cyclesToSettle ?? [];
   const start = Number(v.start);
   const period = s.nextPeriod ?? 0;
@@ -91,7 +91,10 @@ function seeCycle(s: StakeRecord, v: CurrentValidator): void {
       past.push(e);
       stepped(s, e);
     }
-    s.steppedEnds = s.steppedEnds?.filter((e) => e !== start);
+    // Accepted since the last look, the start seen may be the first (type 40 has no time bounds:
+    // accepted late), no end: a guess too, dropped if no reward tx ends a cycle there.
+    if (guess && sent) stepped(s, start);
+    else s.steppedEnds = s.steppedEnds?.filter((e) => e !== start);
   }
   // Seen now: the guess from the review is not an end to look for.
   if (guess) s.steppedEnds = s.steppedEnds?.filter((e) => e !== s.end);
@@ -125,7 +128,8 @@ function lastCycles(s: StakeRecord, now: number): void {
 
 /** Moves each stake on from what the chain says now. Mutates the records. */
 async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
-  if (s.state === 'pending') {
+  const sent = s.state === 'pending';
+  if (sent) {
     const state = await input.txState(s.txID);
     // One the node does not know and the outbox no longer sends (given up, or never written) never ran.
     if (state === 'failed' || (state === 'unknown' && !input.outbox.has(s.txID) && Date.now() - s.createdAt > UNSENT_GRACE_MS)) s.state = 'failed';
@@ -143,7 +147,7 @@ async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
   }
   const v = input.validators.find((x) => x.txID === s.txID);
   if (v) {
-    if (s.kind === 'auto-renewed') seeCycle(s, v);
+    if (s.kind === 'auto-renewed') seeCycle(s, v, sent);
     else {
       see(s, v);
       s.delegatorCount = v.delegatorCount;

@@ -180,6 +180,20 @@ describe('following stakes', () => {
     ]);
   });
 
+  it('settles an auto-renewed validator accepted long after its review (re-sent later): its first start is no cycle end', async () => {
+    const P = 172_800; // mainnet's shortest cycle, 48 h
+    const review = 1_800_000_000;
+    const T0 = review + 25 * 3600; // accepted 25 h late: more than half a cycle after the guess
+    const stakes = [record({ txID: AUTO_TX, kind: 'auto-renewed', state: 'pending', start: review, end: review + P, nextPeriod: P, restakeShares: 0, steppedEnds: [review + P] })];
+    const authority = { addresses: [ME], threshold: 1, locktime: 0n };
+    await followStakes(stakes, input({ [AUTO_TX]: 'accepted' }, {}, { now: T0 + 60, validators: [validator({ start: BigInt(T0), end: BigInt(T0 + P), autoRenew: { authority, nextPeriod: 0n, restakeShares: 0 } })] }));
+    // It stopped after its first cycle, whose reward tx was committed; T0 never had one.
+    const paid = input({ [rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(T0 + P))]: 'accepted' }, {}, { now: T0 + P + 2 * 3600 });
+    expect((await followStakes(stakes, paid)).map((f) => f.paidAt)).toEqual([T0 + P]);
+    expect(stakes[0]).toMatchObject({ state: 'finished', settled: 'paid', cyclesToSettle: [] });
+    expect(hasOpenStakes(stakes)).toBe(false);
+  });
+
   it('keeps the book per account and network, and refuses one it cannot read instead of taking it for empty', async () => {
     const { local } = memoryStores();
     const book = new StakeBook(local, 'xpc.stakes.n.a');
