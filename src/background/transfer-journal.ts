@@ -45,8 +45,9 @@ export interface TransferRecord {
   /** How many times the import was rebuilt after being dropped (C-Chain base fee rose, …). */
   importAttempts: number;
   /**
-   * nAVAX, decimal: the most the user approved paying for the export and the imports together.
-   * Records journaled before this bound existed have none and run unbounded, as they did.
+   * nAVAX, decimal: the most the user approved paying for the export and the imports together;
+   * less `maxExportFee`, the most the imports alone may cost. Records journaled before this bound
+   * existed have none and run unbounded, as they did.
    */
   maxFee?: string;
   /** nAVAX, decimal: the most the export alone may cost (what the user reviewed); absent in older records. */
@@ -312,14 +313,13 @@ export class TransferRunner {
       throw new WalletError('tx-processing', `transfer ${record.id}: ${record.error}; it is looked at again later`);
     }
     if (record.maxFee !== undefined) {
-      const exportFee = BigInt(record.export?.fee ?? '0');
+      // The import alone within the import fee reviewed (the total less the export fee reviewed):
+      // an export that came out cheaper leaves it no more. Older records: the total less the export's.
+      const cap = BigInt(record.maxFee) - BigInt(record.maxExportFee ?? record.export!.fee);
       const importFees = built.reduce((sum, b) => sum + b.fee, 0n);
-      if (exportFee + importFees > BigInt(record.maxFee)) {
+      if (importFees > cap) {
         // Left at 'export-accepted': the funds wait in atomic memory for a later (one-click) import.
-        throw new WalletError(
-          'fee-above-approved',
-          `transfer ${record.id}: the export fee of ${exportFee} nAVAX plus import fees of ${importFees} nAVAX (${exportFee + importFees} nAVAX) are above the approved maximum of ${record.maxFee} nAVAX; the funds wait in atomic memory`,
-        );
+        throw new WalletError('fee-above-approved', `transfer ${record.id}: import fees of ${importFees} nAVAX are above the ${cap} nAVAX approved for them (of ${record.maxFee} nAVAX in all); the funds wait in atomic memory`);
       }
     }
     record.imports = built.map((b) => {

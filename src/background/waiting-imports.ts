@@ -85,8 +85,8 @@ export function planView(engine: WalletEngine, plan: ImportPlan): { imports: Wai
 /** A move's import, reviewed: signed and journaled before anything is sent, so its own run (and its crash recovery) sends it. */
 export function journalReviewedImport(engine: WalletEngine, record: TransferRecord, built: readonly BuiltTx[]): TransferRecord {
   const signed = built.map((b) => engine.sign(b));
-  // Never lowered: the reviewed import is within what the user approved now.
-  const reviewedMax = BigInt(record.export!.fee) + feeOf(built);
+  // Never lowered: the reviewed import is within what the user approved now (over the reviewed export fee, which the import's cap is taken from).
+  const reviewedMax = BigInt(record.maxExportFee ?? record.export!.fee) + feeOf(built);
   return {
     ...record,
     imports: signed.map((x) => ({ chain: x.chain, txID: x.txID, signedHex: toHex(x.signedBytes), fee: x.fee.toString(), accepted: false })),

@@ -119,6 +119,19 @@ describe('a cross-chain transfer killed at every step completes exactly once', (
     expect(await avaxOf(w.engine, 'P')).toBe(1n * AVAX - otherFee);
   });
 
+  it('an import costlier than the import fee reviewed waits unsigned, though the export came out cheaper than reviewed', async () => {
+    const w = await freshWallet({ x: 3n * AVAX });
+    const { ctx } = await localNetwork();
+    const journal = new TransferJournal(memoryStores().local, 'transfers:local:0');
+    // Reviewed: the export at 1,000 nAVAX above what it costs, the import at 1 nAVAX below.
+    const importFee = await w.engine.estimateImportFee('P', 'X', 1n * AVAX);
+    const reviewedExport = ctx.xTxFee + 1_000n;
+    const refusal = await new TransferRunner(w.engine, journal).start('X', 'P', 1n * AVAX, reviewedExport + importFee - 1n, reviewedExport).catch((e: unknown) => e);
+    expect(refusal).toMatchObject({ code: 'fee-above-approved' });
+    expect(await journal.list()).toMatchObject([{ state: 'export-accepted', imports: [] }]);
+    expect(await avaxOf(w.engine, 'P')).toBe(0n);
+  });
+
   it('an export above the approved fee is refused unsigned: the move fails and nothing moves', async () => {
     const w = await freshWallet({ x: 3n * AVAX });
     const { ctx } = await localNetwork();

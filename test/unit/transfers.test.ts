@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
 import { IMPORTED_ELSEWHERE, TransferJournal, TransferRunner, transferActivity } from '../../src/background/transfer-journal.js';
 import type { TxState, WalletEngine } from '../../src/core/engine.js';
+import { journalReviewedImport } from '../../src/background/waiting-imports.js';
 import { TimeoutError, WalletError } from '../../src/core/errors.js';
 import type { ChainAlias } from '../../src/core/node.js';
 
@@ -23,13 +24,14 @@ class ScriptedChains {
   stateOnSend: TxState = 'accepted';
   /** False once something else imported the export's funds: atomic memory holds none of them. */
   atomicThere = true;
+  exportFee = 1_000n;
   importFee = 10n;
   private next = 0;
 
   engine(): WalletEngine {
     const built = (chain: ChainAlias, fee: bigint) => ({ chain, fee, id: `tx-${++this.next}` });
     const engine = {
-      buildExport: async (from: ChainAlias) => built(from, 1_000n),
+      buildExport: async (from: ChainAlias) => built(from, this.exportFee),
       buildImports: async (to: ChainAlias) => (this.atomicThere ? [built(to, this.importFee)] : []),
       sign: (b: { chain: ChainAlias; fee: bigint; id: string }) => ({ chain: b.chain, txID: b.id, signedBytes: new TextEncoder().encode(b.id), fee: b.fee }),
       txState: async (_chain: ChainAlias, txID: string) => this.states.get(txID) ?? 'unknown',
@@ -247,6 +249,34 @@ describe('the fees a move may pay', () => {
     expect(done).toMatchObject({ state: 'failed', error: "the export's fee of 1000 nAVAX is above the approved maximum of 999 nAVAX" });
     expect(done.export).toBeUndefined();
     expect(chains.sent).toEqual([]);
+  });
+});
+
+describe('the import fee a move may pay', () => {
+  it('is the import fee reviewed, even when the export came out cheaper than reviewed: a costlier import waits unsigned', async () => {
+    const chains = new ScriptedChains();
+    // Reviewed: export 1,000, import 10. Signed: an export of 600, then an import that costs 400.
+    chains.exportFee = 600n;
+    chains.importFee = 400n;
+    const journal = new TransferJournal(memoryStores().local, 'transfers:import-fee');
+    const refusal = await new TransferRunner(chains.engine(), journal).start('P', 'C', 5_000n, 1_010n, 1_000n).catch((e: unknown) => e);
+    expect(refusal).toMatchObject({ code: 'fee-above-approved' });
+    const [record] = await journal.list();
+    expect(record).toMatchObject({ state: 'export-accepted', imports: [] });
+    // Reviewed again with "Import now" at 400: its rebuilds (a drop) may cost as much, no more.
+    const engine = chains.engine();
+    const reviewed = journalReviewedImport(engine, record!, await engine.buildImports('C', 'P'));
+    await journal.put(reviewed);
+    chains.states.set(reviewed.imports[0]!.txID, 'failed');
+    expect(await new TransferRunner(engine, journal).resumeAll()).toMatchObject([{ state: 'completed', importAttempts: 2, imports: [{ fee: '400', accepted: true }] }]);
+  });
+
+  it('of a move journaled without the export fee reviewed is what the total leaves after the export, as before', async () => {
+    const chains = new ScriptedChains();
+    chains.exportFee = 600n;
+    chains.importFee = 410n;
+    const done = await new TransferRunner(chains.engine(), new TransferJournal(memoryStores().local, 'transfers:old')).start('P', 'C', 5_000n, 1_010n);
+    expect(done).toMatchObject({ state: 'completed', imports: [{ fee: '410' }] });
   });
 });
 
