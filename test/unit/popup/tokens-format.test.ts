@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { allowanceText, checkTokenId, replaceOutcome, spenderNote, tokenBalanceText, tokenFlags, transferLine } from '../../../src/popup/tokens-format.js';
 import type { AllowanceView, TokenTransferView, TokenView } from '../../../src/shared/messages.js';
+import { checkedWords } from '../../../src/background/token-store.js';
 
 const TOKEN = '0x52C84043CD9c865236f11d9Fc9F56aa003c1f922';
 const ME = '0xD6AA9267fDF60B6E69A1A8DF1E946d38dC92bE88';
@@ -36,6 +37,12 @@ describe('tokenFlags', () => {
     expect(flags[0]).toMatch(/reads as AVAX.*it is not AVAX/);
     expect(flags[1]).toMatch(/reads like USDC, another token in your list/);
     expect(flags[2]).toMatch(/hidden characters/);
+  });
+  it('says a symbol in letters of other scripts (Lisu ꓮꓦꓮꓫ, Cyrillic АѴАХ), which no list of look-alikes fully catches', () => {
+    for (const symbol of ['ꓮꓦꓮꓫ', 'АѴАХ']) {
+      const { checks } = checkedWords({ address: TOKEN, name: 'Avalanche Token', symbol }, [], 'AVAX');
+      expect(tokenFlags(checks), symbol).toContain('Its name or symbol uses letters of other scripts, which can imitate familiar ones.');
+    }
   });
 });
 
