@@ -7,6 +7,7 @@ import { ApiContext, type Call, errorText, makeCall, selectionOf, useAction, use
 import { FormError } from './components/Field.js';
 import { NetworkBadge } from './components/NetworkBadge.js';
 import { NodeBanner, nodeHealth } from './components/NodeBanner.js';
+import { keepFocusOnScreen } from './focus.js';
 import { Home } from './screens/Home.js';
 import { Receive } from './screens/Receive.js';
 import { Unlock } from './screens/Unlock.js';
@@ -93,6 +94,7 @@ export function App({ send }: AppProps) {
   }, [call]);
   // A layout effect: the request leaves as the first render commits, not a frame later.
   useLayoutEffect(load, [load]);
+  useEffect(() => keepFocusOnScreen(document), []);
 
   let body;
   if (!status) {

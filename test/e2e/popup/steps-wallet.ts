@@ -108,6 +108,10 @@ export async function auditEveryScreen(run: UiRun): Promise<void> {
   const { ui } = run;
   for (const name of SCREENS) {
     await ui.openTab(name);
+    if (name === 'Send' || name === 'Receive' || name === 'Move') {
+      // The action clicked is gone with Home: focus is on the new screen's heading, not lost to the page.
+      await expect.poll(() => ui.page.evaluate(() => document.activeElement?.tagName), { message: `focus on ${name}'s heading` }).toBe('H1');
+    }
     await ui.audit(name);
   }
   // Settings with every section open.

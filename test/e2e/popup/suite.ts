@@ -60,7 +60,7 @@ export function describePopupUi(browser: BrowserUnderTest, options: { idleLock: 
     step('onboarding: creates a wallet from the shown 24-word phrase, confirms it and sets a password', () => createWallet(run));
     step('adds the test node in Settings, selects it; Receive shows the X-custom1… address of the phrase', () => addNodeAndReceive(run));
     step('funded from the genesis key, Home shows the exact X balance after a refresh', () => funded(run));
-    step('every screen passes an accessibility audit (axe-core: no serious or critical violation) and has one main heading', () => auditEveryScreen(run));
+    step('every screen passes an accessibility audit (axe-core: no serious or critical violation) and has one main heading; one opened by an action has focus on it', () => auditEveryScreen(run));
     step('a UTXO no transaction backs is counted apart and said to be unproven; gone once the node stops making it up', () => unprovenUtxo(run));
     step('the node stops, then hangs: a banner on every screen says so in words, since when, with the age of the balances; it goes once the node answers', () => nodeStopsThenHangs(run));
     step('a review confirmed after the account was switched elsewhere is refused, and nothing is sent', () => reviewRefusedAfterSwitchElsewhere(run));

@@ -164,6 +164,25 @@ describe('App', () => {
     expect(screen.getByRole('button', { name: 'Copy C-bech32 address' })).toBeTruthy();
   });
 
+  it('moves focus to the new screen’s heading when the control that opened it goes away; a tab that stays keeps it', async () => {
+    start({ 'wallet.status': () => UNLOCKED });
+    const receive = await screen.findByRole('button', { name: 'Receive' });
+    receive.focus();
+    fireEvent.click(receive);
+    await waitFor(() => expect(document.activeElement?.tagName).toBe('H1'));
+    expect(document.activeElement?.textContent).toBe(screen.getByRole('heading', { level: 1 }).textContent);
+    const home = screen.getByRole('button', { name: 'Home' });
+    home.focus();
+    fireEvent.click(home);
+    // A screen loaded on demand swaps its placeholder heading for its own: focus follows.
+    const send = await screen.findByRole('button', { name: 'Send' });
+    expect(document.activeElement).toBe(home);
+    send.focus();
+    fireEvent.click(send);
+    await screen.findByRole('textbox', { name: /To/ });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Send' })));
+  });
+
   it('switches accounts from the header', async () => {
     const second = { ...ACCOUNT, id: 'acc2', name: 'Savings' };
     const bg = start({
