@@ -1,0 +1,34 @@
+// One look at the account's stakes saved to the book (src/background/staking-follow-run.ts) while
+// the wallet records a stake of its own between the look's read and its write.
+import { describe, expect, it } from 'vitest';
+import { StakeBook, stakedAmounts, type StakeRecord } from '../../src/background/stake-book.js';
+import { followAccountStakes } from '../../src/background/staking-follow-run.js';
+import { memoryStores } from '../../src/background/storage.js';
+import type { CurrentValidator } from '../../src/core/node/validators.js';
+
+const ME = 'P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p';
+const NODE = 'NodeID-BqUj8Y8GtNthdgxRD3z9NKWy3ru3K338C';
+const TX = '4uEw1KbnkyrNFZrqQ6812e79cZWEe6PNSzLeLdqyTdfPNT8c2';
+
+describe('a look at the stakes racing a send', () => {
+  it('keeps the wallet’s own record (its stake, counted as staked) over the copy the look discovered in the list', async () => {
+    const { local } = memoryStores();
+    const book = new StakeBook(local, 'xpc.stakes.n.a');
+    const own: StakeRecord = { txID: TX, kind: 'validation', nodeID: NODE, amount: '2000000000000', state: 'active', start: 1000, end: 999_999_999_999, rewardOwner: { addresses: [ME], threshold: 1 }, rewards: [], byWallet: true, createdAt: 1 };
+    // The look reads the (still empty) book; the validation's record lands before the look writes.
+    const racing = {
+      list: async () => {
+        const first = await book.list();
+        await book.put(own);
+        return first;
+      },
+      update: book.update.bind(book),
+    } as unknown as StakeBook;
+    const v: CurrentValidator = { txID: TX, nodeID: NODE, start: 1000n, end: 999_999_999_999n, weight: 2_000_000_000_000n, potentialReward: 5n, accruedDelegateeReward: 0n, delegationFee: 20_000, uptime: 100, connected: true, delegatorCount: 0, delegatorWeight: 0n, validationRewardOwner: { addresses: [ME], threshold: 1, locktime: 0n } };
+    const c = { book: racing, mine: new Set([ME]), chainTime: 2000n, engine: { node: { platform: { getCurrentValidators: async () => [v] } }, ctx: { hrp: 'custom', avaxAssetID: new Uint8Array(32) }, txState: async () => 'unknown' }, preset: { id: 'n' }, account: { id: 'a' } };
+    await followAccountStakes(c as never, [v], { caches: { update: async () => undefined }, outbox: () => ({ list: async () => [] }) } as never);
+    const stored = await book.list();
+    expect(stored.map((s) => s.byWallet)).toEqual([true]);
+    expect(stakedAmounts(stored, 2000)).toHaveLength(1);
+  });
+});
