@@ -167,6 +167,9 @@ function absorb(s: ScanState, logs: EthLog[], account: string, listed: ReadonlyS
     }
     tokenMovesOf(l).forEach((m, k) => {
       if (m.from.toLowerCase() !== me && m.to.toLowerCase() !== me) return;
+      // An ERC-20 transfer of 0 moves nothing, and anyone can emit one from the account (transferFrom
+      // of 0 needs no allowance) to a look-alike address to poison its history: never kept.
+      if (m.standard === 'erc20' && m.amount === 0n) return;
       const t = transferOf(l, m);
       // A batch's moves share one log: told apart by their place in it.
       const id = `${t.txHash}:${t.logIndex}${k > 0 ? `.${k}` : ''}`;

@@ -139,6 +139,25 @@ async function tokensOver(eth: Partial<EthApi>, stored: Record<string, unknown> 
 }
 const scanned = (s: Partial<ScanState>): Record<string, ScanState> => ({ 'xpc.tokenscan.net.acc': { fromBlock: '0', toBlock: '100', updatedAt: 1, transfers: [], approvals: [], ...s } });
 
+describe('address poisoning', () => {
+  const LOOKALIKE = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf5afc';
+  it('a zero-value ERC-20 Transfer from or to the account (anyone can emit one) is neither kept nor listed; a real one is', async () => {
+    const zero = `0x${'0'.repeat(64)}`;
+    const logs = [
+      { ...log(50n, [TRANSFER_TOPIC, addressTopic(ME), addressTopic(LOOKALIKE)], zero), logIndex: 1n },
+      { ...log(50n, [TRANSFER_TOPIC, addressTopic(LOOKALIKE), addressTopic(ME)], zero), logIndex: 2n },
+      log(51n, [TRANSFER_TOPIC, addressTopic(ME), addressTopic(OTHER)]),
+    ];
+    const { eth } = limitedNode(100n, 5_000n, logs);
+    const s = await new TokenScanner(memoryStores().local).refresh('net', 'acc', eth, ME, [TOKEN]);
+    expect(s.transfers.map((t) => [t.to, t.amount])).toEqual([[OTHER, '5']]);
+    // One a scan kept before this rule is not listed either.
+    const kept = { txHash: `0x${'3'.repeat(64)}`, logIndex: 0, blockNumber: '40', token: TOKEN, standard: 'erc20' as const, from: ME, to: LOOKALIKE, amount: '0' };
+    const service = await tokensOver({ blockNumber: async () => 100n } as never, scanned({ transfers: [...s.transfers, kept] }));
+    expect((await service.tokensActivity({})).items.map((t) => t.to)).toEqual([OTHER]);
+  });
+});
+
 describe('allowances the node could not confirm', () => {
   const approval = { token: TOKEN, spender: OTHER, kind: 'allowance' as const, blockNumber: '10', logIndex: 0, txHash: `0x${'1'.repeat(64)}` };
   it('a read that fails (node unreachable, rate limit, revert) keeps the approval, marked unknown; only a 0 read drops it', async () => {
