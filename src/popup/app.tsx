@@ -209,22 +209,24 @@ function AccountSwitcher({ status, onStatus }: { status: WalletStatus; onStatus:
     if (s) onStatus(s);
   };
   return (
-    <select
-      class="account-switcher"
-      aria-label="Account"
-      title={action.error}
-      value={status.account?.id}
-      disabled={action.busy}
-      // Accounts added in Settings appear the next time the list is opened.
-      onFocus={() => void list.reload()}
-      onChange={(e) => void select(e.currentTarget.value)}
-    >
-      {accounts.map((a) => (
-        <option key={a.id} value={a.id}>
-          {a.name}
-        </option>
-      ))}
-    </select>
+    <>
+      <select
+        class="account-switcher"
+        aria-label="Account"
+        value={status.account?.id}
+        disabled={action.busy}
+        // Accounts added in Settings appear the next time the list is opened.
+        onFocus={() => void list.reload()}
+        onChange={(e) => void select(e.currentTarget.value)}
+      >
+        {accounts.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name}
+          </option>
+        ))}
+      </select>
+      {action.error && <span class="error-text small-text" role="alert">{action.error}</span>}
+    </>
   );
 }
 

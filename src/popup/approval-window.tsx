@@ -121,7 +121,8 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
   }, [call, relock]);
 
   // The requests are shown only to whoever can unlock the wallet.
-  useEffect(() => {
+  const checkStatus = useCallback(() => {
+    setListError(undefined);
     call('wallet.status', {}).then(
       (s) => {
         network.current = s.network;
@@ -130,6 +131,7 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
       (e: unknown) => setListError(errorText(e)),
     );
   }, [call]);
+  useEffect(checkStatus, [checkStatus]);
 
   // While open: ask for the list now and every `pollMs`, and give a request still on its way
   // `graceMs` before saying nothing is waiting.
@@ -210,9 +212,11 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
     const failed = listError !== undefined && (phase.state === 'checking' || !approvals);
     return (
       <main class="approval">
+        <h1>XPC Wallet</h1>
         <p class={failed ? 'error-text' : 'muted'} role={failed ? 'alert' : 'status'}>
           {failed ? listError : 'Loading the request…'}
         </p>
+        {failed && phase.state === 'checking' && <button type="button" onClick={checkStatus}>Try again</button>}
       </main>
     );
   }

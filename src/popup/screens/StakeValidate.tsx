@@ -174,14 +174,14 @@ export function StakeValidate(p: StakeValidateProps) {
         <>
           <div class="field">
             <label for="validate-period">Cycle length</label>
-            <select id="validate-period" value={period} onChange={(e) => edit(() => setPeriod(e.currentTarget.value))}>
+            <select id="validate-period" value={period} aria-invalid={at('autoRenew') ? true : undefined} aria-describedby="validate-period-error" onChange={(e) => edit(() => setPeriod(e.currentTarget.value))}>
               {periods.map((c, i) => (
                 <option key={c.seconds} value={String(i)}>
                   {c.label}
                 </option>
               ))}
             </select>
-            <p class="field-error">{at('autoRenew') ?? ''}</p>
+            <p class="field-error" id="validate-period-error">{at('autoRenew') ?? ''}</p>
           </div>
           <TextField label="Rewards restaked (%)" value={restake} onInput={(t) => edit(() => setRestake(t))} inputMode="decimal" hint="The part of each cycle's rewards added to the stake; the rest is paid out when the cycle ends." error={restake !== '' && !restakeCheck.ok ? restakeCheck.error : undefined} />
         </>

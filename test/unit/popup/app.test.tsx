@@ -196,6 +196,21 @@ describe('App', () => {
     await waitFor(() => expect((screen.getByLabelText('Account') as HTMLSelectElement).value).toBe('acc2'));
   });
 
+  it('says in the header, not in a tooltip, when a switch fails; the account stays', async () => {
+    const second = { ...ACCOUNT, id: 'acc2', name: 'Savings' };
+    start({
+      'wallet.status': () => UNLOCKED,
+      'accounts.list': () => ({ accounts: [ACCOUNT, second], selectedId: ACCOUNT.id }),
+      'accounts.select': () => {
+        throw new Refuse({ code: 'storage', message: 'the settings could not be saved' });
+      },
+    });
+    await screen.findByRole('option', { name: 'Savings' });
+    fireEvent.change(screen.getByLabelText('Account'), { target: { value: 'acc2' } });
+    expect((await screen.findByRole('alert')).textContent).toBe('The settings could not be saved');
+    await waitFor(() => expect((screen.getByLabelText('Account') as HTMLSelectElement).value).toBe(ACCOUNT.id));
+  });
+
   it('follows an account selected in another window, so the header names the account whose data it shows', async () => {
     const second = { ...ACCOUNT, id: 'acc2', name: 'Savings' };
     let selected = ACCOUNT;

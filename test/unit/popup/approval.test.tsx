@@ -521,6 +521,23 @@ describe('approval window: decisions', () => {
     await waitFor(() => expect(close).toHaveBeenCalledTimes(1));
   });
 
+  it('a failed first check says so under the window’s heading and can be tried again', async () => {
+    let fails = true;
+    const bg = fakeBackground({
+      'wallet.status': () => {
+        if (fails) throw new Refuse({ code: 'timeout', message: 'no answer' });
+        return UNLOCKED;
+      },
+      'approvals.list': () => ({ approvals: [approval(1, connect())] }),
+    });
+    renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByRole('alert')).textContent).toMatch(/took too long/);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('XPC Wallet');
+    fails = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('https://site1.example')).toBeTruthy();
+  });
+
   it('with nothing waiting it says so, but only after the grace time, and does not close itself', async () => {
     const close = vi.fn();
     renderWith(queue([]), <ApprovalWindow armMs={0} close={close} graceMs={150} pollMs={20} />);
