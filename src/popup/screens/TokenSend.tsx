@@ -67,11 +67,9 @@ export function TokenSend(p: TokenSendProps) {
     (q) => call('tokens.send', { ...params(), maxFeeWei: q.maxFee }, p.selection),
   );
   const { stage } = flow;
-  const what = amountCheck?.ok ? (
-    <AmountText digits={p.token.decimals} value={amountCheck.value} denomination={p.token.decimals} symbol={symbol} />
-  ) : (
-    `NFT #${idCheck?.ok ? idCheck.value : '?'} of ${symbol}`
-  );
+  const id = `NFT #${idCheck?.ok ? idCheck.value : '?'} of ${symbol}`;
+  // An ERC-1155 send is an amount of one ID: the review names both.
+  const what = !amountCheck?.ok ? id : nft ? `${amountCheck.value} × ${id}` : <AmountText digits={p.token.decimals} value={amountCheck.value} denomination={p.token.decimals} symbol={symbol} />;
 
   if (stage.k === 'done') {
     return (

@@ -87,6 +87,18 @@ describe('TokenSend', () => {
     expect(bg.callsOf('tokens.estimateSend')).toEqual([{ address: TOKEN, to: C_OTHER, tokenId: '42' }]);
     expect(screen.getByTestId('review-amount').textContent).toBe('NFT #42 of ART');
   });
+
+  it('an ERC-1155 send is reviewed with its amount and its token ID', async () => {
+    const game: TokenView = { ...erc20, standard: 'erc1155', name: 'Game', symbol: 'GAME', decimals: 0 };
+    const bg = fakeBackground({ 'tokens.estimateSend': () => ({ ...quote(1_000_000n), simulation: { method: 'call', changes: [], touched: [] } }) });
+    renderWith(bg, <TokenSend token={game} from={C_ADDR} hrp={HRP} selection={SELECTION} tokenId="77" onBack={() => undefined} />);
+    type('To (C-Chain address)', C_OTHER);
+    type(/^Amount/, '5');
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+    await screen.findByRole('heading', { name: 'Review: send GAME' });
+    expect(bg.callsOf('tokens.estimateSend')).toEqual([{ address: TOKEN, to: C_OTHER, amount: '5', tokenId: '77' }]);
+    expect(screen.getByTestId('review-amount').textContent).toBe('5 × NFT #77 of GAME');
+  });
 });
 
 describe('TokenAdd', () => {
