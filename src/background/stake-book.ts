@@ -43,6 +43,8 @@ export interface StakeRecord {
   cyclesToSettle?: number[];
   /** Of those, the ones stepped by a period (guesses, not seen): dropped once long past with no reward tx (stake-follow.ts). */
   steppedEnds?: number[];
+  /** Auto-renewed: a cycle was committed while it restaked a share (an abort then pays that back). */
+  restaked?: boolean;
   rewardOwner: OwnerSet;
   delegationFeeOwner?: OwnerSet;
   delegationFee?: number;

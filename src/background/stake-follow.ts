@@ -163,7 +163,7 @@ async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
 async function rewardsOf(s: StakeRecord, input: FollowInput, rewardTxID: string, committed: boolean, paidAt: number): Promise<RewardRecord[]> {
   // A delegation's or a fixed validation's UTXOs are listed under the staking tx, a cycle's under its reward tx.
   const utxos = await input.node.platform.getRewardUtxos(s.kind === 'auto-renewed' ? rewardTxID : s.txID);
-  const classified = classifyRewardUtxos(s.kind, committed, utxos, { reward: owners(s.rewardOwner), ...(s.delegationFeeOwner ? { delegationFees: owners(s.delegationFeeOwner) } : {}) });
+  const classified = classifyRewardUtxos(s.kind, committed, utxos, { reward: owners(s.rewardOwner), ...(s.delegationFeeOwner ? { delegationFees: owners(s.delegationFeeOwner) } : {}) }, s.restaked);
   return classified.map((r) => {
     const to = ownersOf(r.utxo.output).addresses.map((a) => formatAddress('P', input.hrp, a));
     return { txID: rewardTxID, kind: r.kind, amount: r.amount.toString(), paidAt, to: to[0] ?? '', yours: to.length > 0 && to.every((a) => input.mine.has(a)) };
@@ -203,6 +203,7 @@ async function settle(s: StakeRecord, input: FollowInput): Promise<FoundReward[]
       last = committed;
       // An aborted cycle removes the validator: no cycle follows it.
       if (!committed) break;
+      if (s.restakeShares) s.restaked = true;
     }
     // Marks of ends settled or dropped go; those not looked at yet (a guess still ahead) stay.
     const gone = (s.cyclesToSettle ?? []).filter((e) => !left.includes(e));

@@ -194,6 +194,20 @@ describe('following stakes', () => {
     expect(hasOpenStakes(stakes)).toBe(false);
   });
 
+  it('tells an aborted cycle’s lone reward UTXO by whether an earlier cycle restaked: the restaked reward, else the fees', async () => {
+    const [, fees] = utxosOf('autoRenewedCycle');
+    const [first, second] = [1795583192, 1795583492];
+    const abortedUtxos = { [rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(second))]: [{ ...fees!, outputIndex: 0 }] };
+    const chain = input({ [rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(first))]: 'accepted', [rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(second))]: 'failed' }, abortedUtxos, { now: second + 10 });
+    const kinds = async (restakeShares: number) => {
+      const stakes = [record({ txID: AUTO_TX, kind: 'auto-renewed', state: 'finished', nextPeriod: 300, restakeShares, cyclesToSettle: [first, second] })];
+      await followStakes(stakes, chain);
+      return stakes[0]!.rewards.map((r) => r.kind);
+    };
+    expect(await kinds(500_000)).toEqual(['validation']);
+    expect(await kinds(0)).toEqual(['delegation-fees']);
+  });
+
   it('keeps the book per account and network, and refuses one it cannot read instead of taking it for empty', async () => {
     const { local } = memoryStores();
     const book = new StakeBook(local, 'xpc.stakes.n.a');

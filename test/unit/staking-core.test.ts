@@ -151,6 +151,13 @@ describe('which reward UTXO is which', () => {
     // An aborted fixed-period validation still pays the delegation fees it earned.
     expect(classifyRewardUtxos('validation', false, delegation, { reward: mine }).map((r) => r.kind)).toEqual(['delegation-fees']);
   });
+
+  it('an aborted auto-renewed cycle pays only what was restaked before, then the fees: a lone UTXO is the fees unless it had restaked', async () => {
+    // The recorded cycle's fees (213 nAVAX) alone at index 0, as an abort pays them in a first cycle.
+    const lone = [{ ...(await utxosOf('autoRenewedCycle'))[1]!, outputIndex: 0 }];
+    expect(classifyRewardUtxos('auto-renewed', false, lone, { reward: mine, delegationFees: mine }).map((r) => [r.kind, r.amount])).toEqual([['delegation-fees', 213n]]);
+    expect(classifyRewardUtxos('auto-renewed', false, lone, { reward: mine, delegationFees: mine }, true).map((r) => r.kind)).toEqual(['validation']);
+  });
 });
 
 /** The rule error `run` throws (failing the test when it throws none, or another error). */

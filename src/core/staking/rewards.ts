@@ -31,14 +31,16 @@ function sameOwners(a: OutputOwners, b: OutputOwners | undefined): boolean {
  * What each reward UTXO of a finished staking is (as platform.getRewardUTXOs lists them, for the
  * staking tx or for an auto-renewed cycle's reward tx). The chain pays, in output order: a
  * delegation its reward (committed only); a validator its validation reward (committed only; an
- * auto-renewed one that is aborted still gets what it had accrued), then the delegation fees it
- * earned (paid either way). A lone UTXO whose owner is the delegation-fee owner only is the fees.
+ * auto-renewed one that is aborted still gets what it had restaked, if anything), then the
+ * delegation fees it earned (paid either way). A lone UTXO whose owner is the delegation-fee owner
+ * only is the fees. `restaked`: an auto-renewed validator restaked rewards in an earlier cycle.
  */
 export function classifyRewardUtxos(
   kind: StakeKind,
   committed: boolean,
   utxos: readonly Utxo[],
   owners: { reward: OutputOwners; delegationFees?: OutputOwners },
+  restaked = false,
 ): PaidReward[] {
   const sorted = [...utxos].sort((a, b) => a.outputIndex - b.outputIndex);
   const paid = (utxo: Utxo, k: RewardKind): PaidReward => ({ kind: k, utxo, amount: utxo.output.kind === 'TransferOutput' ? utxo.output.amount : 0n });
@@ -47,7 +49,8 @@ export function classifyRewardUtxos(
   return sorted.map((u) => {
     const o = ownersOf(u.output);
     const feesOnly = sameOwners(o, owners.delegationFees) && !sameOwners(o, owners.reward);
-    const fees = feesOnly || (kind === 'validation' && !committed);
+    // An abort pays the cycle's validation reward never, and restaked ones only (avalanchego's mintRewardOnAbort).
+    const fees = feesOnly || (!committed && !restaked);
     return paid(u, fees ? 'delegation-fees' : 'validation');
   });
 }
