@@ -6,11 +6,11 @@ import { readTokenMetadata } from '../core/tokens.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import { requesterOf } from './approvals.js';
 import { shownName } from './chain-name.js';
-import { tokenInfo } from './evm-views.js';
 import { type Call, type ProviderDeps, ProviderError } from './provider-context.js';
 import { evmAddressParam, InvalidParamsError, objectParam, onlyKeys, stringParam } from './provider-params.js';
 import { chainKeyOf, type SiteConnection } from './site-connection.js';
 import type { SiteGate } from './site-gate.js';
+import { approvalTokenView } from './token-store.js';
 
 const STANDARDS = { ERC20: 'erc20', ERC721: 'erc721', ERC1155: 'erc1155' } as const;
 
@@ -45,8 +45,8 @@ export class SiteTokens {
       if (meta.standard !== STANDARDS[type as keyof typeof STANDARDS]) {
         throw new InvalidParamsError(`the contract at ${address} is an ${meta.standard.toUpperCase()} token, not ${type}`, 'params.type');
       }
-      const insight = await this.deps.wallet.evmInsight(account.id, requesterOf(call.site), eth, { avalanche: true, symbol: chain.symbol });
-      const token = (await tokenInfo(insight, address))!;
+      // Shown from the one read above: a second read could fail (the node) and leave no token to show.
+      const token = approvalTokenView(meta, (await this.deps.wallet.evmInsight(account.id, requesterOf(call.site), eth, { avalanche: true, symbol: chain.symbol })).listed, chain.symbol);
       const shownSymbol = siteSymbol === undefined ? undefined : shownName(siteSymbol, 12).text;
       return {
         summary: {

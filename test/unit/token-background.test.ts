@@ -2,7 +2,7 @@
 // over a node that limits eth_getLogs ranges (a stand-in that refuses wide ranges, as public nodes
 // do; the test node has no limit), and NFT metadata read only as the user asks.
 import { describe, expect, it } from 'vitest';
-import { addressTopic } from '../../src/core/evm-abi.js';
+import { addressTopic, selectorOf } from '../../src/core/evm-abi.js';
 import { NodeUnreachableError, RpcError } from '../../src/core/errors.js';
 import { APPROVAL_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
 import type { EthApi, EthLog, LogFilter } from '../../src/core/node/eth.js';
@@ -11,6 +11,7 @@ import { memoryStores } from '../../src/background/storage.js';
 import { mapLimited, PER_UNLISTED_CONTRACT, RANGES_PER_REFRESH, type ScanState, scanView, TokenScanner } from '../../src/background/token-scan.js';
 import { checkedWords, type StoredToken } from '../../src/background/token-store.js';
 import { TokensService } from '../../src/background/services/tokens.js';
+import { SiteTokens } from '../../src/background/site-tokens.js';
 
 const ME = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
 const TOKEN = '0x1CB79692389258FD0da4911A4947dF2C51DC7A47';
@@ -183,6 +184,30 @@ describe('NFTs held', () => {
     await expect(limited.tokensNfts({ address: TOKEN })).rejects.toThrow(/limit exceeded/);
     const burned = await over(() => Promise.reject(new RpcError('eth_call', 3, 'execution reverted: ERC721NonexistentToken')));
     expect(await burned.tokensNfts({ address: TOKEN })).toEqual({ items: [] });
+  });
+});
+
+describe('wallet_watchAsset', () => {
+  it('the approval shows the token from the one metadata read: a node that fails after it cannot leave it without a token', async () => {
+    const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
+    const text = (t: string) => `${word(32n)}${word(BigInt(t.length)).slice(2)}${Buffer.from(t).toString('hex').padEnd(64, '0')}`;
+    const answers: Record<string, string> = { [selectorOf('name()')]: text('Test Dollar'), [selectorOf('symbol()')]: text('TUSD'), [selectorOf('decimals()')]: word(6n) };
+    let reads = 0;
+    const eth = {
+      // The node answers one read of the contract, then stops answering.
+      getCode: async () => {
+        if (reads++ > 0) throw new NodeUnreachableError('http://n', 'timeout');
+        return '0x60';
+      },
+      call: async (tx: { data: string }) => answers[tx.data.slice(0, 10)] ?? word(tx.data.startsWith(selectorOf('supportsInterface(bytes4)')) ? 0n : 1n),
+    };
+    let shown: unknown;
+    const gate = { approved: async (_call: unknown, prepare: () => Promise<{ summary: unknown }>) => ((shown = (await prepare()).summary), true) };
+    const conn = { activeChain: async () => ({ kind: 'avalanche', networkId: 'net', rpcUrl: 'http://n', symbol: 'AVAX' }), actingAccount: async () => ({ id: 'acc' }), eth: () => eth };
+    const deps = { wallet: { evmInsight: async () => ({ listed: [] }) } };
+    const site = new SiteTokens(deps as never, gate as never, conn as never);
+    expect(await site.watchAsset({ requestId: 'r1', method: 'wallet_watchAsset', params: { type: 'ERC20', options: { address: TOKEN, symbol: 'TUSD' } }, site: { origin: 'https://dapp.example' } })).toBe(true);
+    expect(shown).toMatchObject({ kind: 'watch-asset', token: { address: TOKEN, symbol: 'TUSD', name: 'Test Dollar', decimals: 6, listed: false } });
   });
 });
 
