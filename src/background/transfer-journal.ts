@@ -21,7 +21,7 @@ export type TransferState =
   /** The imports' signed bytes are journaled. */
   | 'import-signed'
   | 'completed'
-  /** The export never happened (refused by the node): nothing moved. */
+  /** The export never happened (not built, above its approved fee, or refused by the node): nothing moved. */
   | 'failed';
 
 export interface JournaledTx {
@@ -62,6 +62,8 @@ const MAX_IMPORT_ATTEMPTS = 5;
 export const IMPORTED_ELSEWHERE = 'its funds were imported by another import, not its own';
 /** Errors that leave a transfer journaled as it was, to be run again later. */
 const WAITS_ITS_TURN: ReadonlySet<string> = new Set(['fee-above-approved', 'tx-processing', 'evm-tx-in-flight']);
+/** Why an export cannot be built that no wait changes: the move fails with nothing sent. */
+const USERS_TO_CHANGE: ReadonlySet<string> = new Set(['insufficient-funds', 'validation', 'tx-too-large']);
 /** After the node refuses a send, how long it may still turn out accepted (a resend racing the first). */
 const REFUSED_GRACE_MS = 10_000;
 
@@ -217,13 +219,18 @@ export class TransferRunner {
   }
 
   private async signExportNow(record: TransferRecord): Promise<void> {
-    const built = await this.engine.buildExport(record.from, record.to, BigInt(record.amount));
+    // An export that cannot be built for a reason only the user can change (not enough funds for
+    // it and its fee, …) is the move's end, not something to try every minute for ever.
+    const built = await this.engine.buildExport(record.from, record.to, BigInt(record.amount)).catch((e: unknown) => {
+      if (e instanceof WalletError && USERS_TO_CHANGE.has(e.code)) return e;
+      throw e;
+    });
     const approved = record.maxExportFee ?? record.maxFee;
-    if (approved !== undefined && built.fee > BigInt(approved)) {
+    if (built instanceof WalletError || (approved !== undefined && built.fee > BigInt(approved))) {
       // Nothing is signed, so nothing moved: the move simply fails.
-      record.error = `the export's fee of ${built.fee} nAVAX is above the approved maximum of ${approved} nAVAX`;
+      record.error = built instanceof WalletError ? built.message : `the export's fee of ${built.fee} nAVAX is above the approved maximum of ${approved} nAVAX`;
       record.state = 'failed';
-      await this.save(record, 'export-fee-refused');
+      await this.save(record, 'export-refused');
       return;
     }
     const signed = this.engine.sign(built);

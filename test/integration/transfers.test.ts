@@ -132,6 +132,16 @@ describe('a cross-chain transfer killed at every step completes exactly once', (
     expect(await avaxOf(w.engine, 'P')).toBe(0n);
   });
 
+  it('a move more than the balance can carry fails at once with nothing sent, not tried again every minute', async () => {
+    const w = await freshWallet({ x: 3n * AVAX });
+    const journal = new TransferJournal(memoryStores().local, 'transfers:local:0');
+    const record = await new TransferRunner(w.engine, journal).start('X', 'P', 3n * AVAX);
+    expect(record).toMatchObject({ state: 'failed', error: expect.stringMatching(/^insufficient funds/) });
+    expect(record.export).toBeUndefined();
+    expect(await journal.unfinished()).toEqual([]);
+    expect(await avaxOf(w.engine, 'X')).toBe(3n * AVAX);
+  });
+
   it('an export above the approved fee is refused unsigned: the move fails and nothing moves', async () => {
     const w = await freshWallet({ x: 3n * AVAX });
     const { ctx } = await localNetwork();

@@ -7,7 +7,7 @@ import { memoryStores } from '../../src/background/storage.js';
 import { IMPORTED_ELSEWHERE, TransferJournal, TransferRunner, transferActivity } from '../../src/background/transfer-journal.js';
 import type { TxState, WalletEngine } from '../../src/core/engine.js';
 import { journalReviewedImport } from '../../src/background/waiting-imports.js';
-import { TimeoutError, WalletError } from '../../src/core/errors.js';
+import { InsufficientFundsError, TimeoutError, WalletError } from '../../src/core/errors.js';
 import type { ChainAlias } from '../../src/core/node.js';
 
 class Crash extends Error {}
@@ -149,6 +149,24 @@ describe('resuming several transfers', () => {
     const after = await journal.list();
     expect(after.find((r) => r.id === fine.id)).toMatchObject({ state: 'completed' });
     expect(after.find((r) => r.id === stuck.id)).toMatchObject({ state: 'pending' });
+  });
+});
+
+describe('a move whose export cannot be built', () => {
+  it('for a reason the user must change (not enough funds) fails at once with nothing sent, instead of being retried for ever', async () => {
+    const chains = new ScriptedChains();
+    const engine = chains.engine();
+    // Max was chosen and the fee rose, or another move took the same balance first.
+    (engine as unknown as { buildExport: () => Promise<never> }).buildExport = async () => {
+      throw new InsufficientFundsError('AVAX', 5_100n, 5_000n);
+    };
+    const journal = new TransferJournal(memoryStores().local, 'transfers:unbuildable');
+    const record = await new TransferRunner(engine, journal).start('X', 'P', 5_000n);
+    expect(record).toMatchObject({ state: 'failed', error: 'insufficient funds of AVAX: need 5100, spendable 5000' });
+    expect(record.export).toBeUndefined();
+    expect(chains.sent).toEqual([]);
+    expect(await journal.unfinished()).toEqual([]);
+    expect(transferActivity(record, 'avax')).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorInfo, errorText, useCall } from '../api.js';
-import type { PlainError } from '../errors.js';
+import { plainError, type PlainError } from '../errors.js';
 import { checkAmount } from '../checks.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { CopyButton } from '../components/CopyButton.js';
@@ -43,6 +43,9 @@ function isActive(t: TransferView): boolean {
 /** Failures of the node itself: the move waits for it, not for anything the user can do. */
 const NODE_CODES = new Set(['node-unreachable', 'timeout', 'node-response', 'rpc', 'codec']);
 
+/** Waits the chain ends by itself; any other stop's reason is shown, the move tried again. */
+const CHAIN_WAITS = new Set(['tx-processing', 'evm-tx-in-flight']);
+
 /** Why a move under way is not moving, in words; the background's reason one click away. */
 function MovePaused({ t, nodeDown }: { t: TransferView; nodeDown: boolean }) {
   const waitsForNode = nodeDown || (t.paused !== undefined && NODE_CODES.has(t.paused.code));
@@ -56,7 +59,9 @@ function MovePaused({ t, nodeDown }: { t: TransferView; nodeDown: boolean }) {
             ? 'Waiting — its import now costs more than you approved. It is tried again every minute within the fee you approved; or import it now below, reviewing the new fee first.'
             : t.paused?.code === 'import-stuck'
               ? 'Waiting — the network refused its import several times; the funds wait in atomic memory. It is tried again every minute; or import it now below, reviewing the fee first.'
-              : 'Waiting for the chain — the move continues by itself.'}
+              : !t.paused || CHAIN_WAITS.has(t.paused.code)
+                ? 'Waiting for the chain — the move continues by itself.'
+                : `Stopped — ${plainError(t.paused.code, t.paused.message).text.replace(/\.?$/, '.')} The wallet tries it again every minute.`}
       </p>
       <ErrorDetail detail={detail || undefined} />
     </div>
@@ -75,7 +80,7 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
         <span class="amount">{formatValue(t.amount, AVAX_DECIMALS, 'AVAX')}</span>
       </div>
       {t.state === 'failed' ? (
-        <FormError error={`This move did not happen: its export was not accepted, so nothing left the ${chainLabel(t.from)}.`} detail={t.error} />
+        <FormError error={`This move did not happen: its export was not ${t.exportTxID ? 'accepted' : 'made'}, so nothing left the wallet.`} detail={t.error} />
       ) : (
         <ol class="steps">
           {STEPS.map((s, i) => (

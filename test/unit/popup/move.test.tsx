@@ -18,6 +18,14 @@ function progress(t: TransferView) {
 }
 
 describe('a finished move', () => {
+  it('whose export could not be made says it did not happen and nothing left the wallet, the reason one click away', () => {
+    progress({ ...base, state: 'failed', error: 'insufficient funds of AVAX: need 5100, spendable 5000' });
+    const failed = screen.getByText(/^This move did not happen/);
+    expect(failed.textContent).toMatch(/^This move did not happen: its export was not made, so nothing left the wallet\./);
+    expect(screen.getByText(/need 5100/)).toBeTruthy();
+    expect(screen.queryByTestId('transfer-paused')).toBeNull();
+  });
+
   it('whose funds another import took says they are not lost, and is not shown as waiting', () => {
     progress({ ...base, state: 'completed', exportTxID: 'e', importTxIDs: ['i'], error: 'its funds were imported by another import, not its own' });
     expect(screen.getByTestId('transfer-elsewhere').textContent).toBe("Another import, not this move's own, brought its funds into the P-Chain: they are not lost.");
@@ -25,5 +33,25 @@ describe('a finished move', () => {
     cleanup();
     progress({ ...base, state: 'completed', exportTxID: 'e', importTxIDs: ['i'] });
     expect(screen.queryByTestId('transfer-elsewhere')).toBeNull();
+  });
+});
+
+describe('a move under way that stopped', () => {
+  const since = Date.UTC(2026, 10, 25, 2, 0, 0);
+
+  it('for a reason the Move screen has no words of its own for: the reason in words, and that it is tried again, not that it goes on by itself', () => {
+    progress({ ...base, paused: { code: 'internal', message: 'that account no longer exists', since } });
+    const p = screen.getByTestId('transfer-paused').querySelector('p')!.textContent!;
+    expect(p).toBe('Stopped — That account no longer exists. The wallet tries it again every minute.');
+    cleanup();
+    progress({ ...base, state: 'export-accepted', exportTxID: 'e', paused: { code: 'insufficient-funds', message: 'insufficient funds of AVAX: need 5100, spendable 5000', since } });
+    const paused = screen.getByTestId('transfer-paused');
+    expect(paused.querySelector('p')!.textContent).toBe('Stopped — Not enough funds for this amount and its network fee. The wallet tries it again every minute.');
+    expect(paused.querySelector('details')!.textContent).toContain('need 5100');
+  });
+
+  it('waiting for the chain to decide a tx: it goes on by itself', () => {
+    progress({ ...base, state: 'export-signed', exportTxID: 'e', paused: { code: 'tx-processing', message: 'the X-Chain is still processing e', since } });
+    expect(screen.getByTestId('transfer-paused').querySelector('p')!.textContent).toBe('Waiting for the chain — the move continues by itself.');
   });
 });
