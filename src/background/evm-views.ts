@@ -121,34 +121,37 @@ export async function permitView(c: InsightContext, typed: Parameters<typeof dec
   return { kind: p.kind, spender: await counterparty(c, p.spender), grants, deadline: p.deadline.toString(), verifier: p.verifier };
 }
 
-/** A simulation as shown: native changes in the chain's symbol, listed tokens by their checked symbol, others by address. */
+/**
+ * A simulation as shown: native changes in the chain's symbol, listed tokens by their checked
+ * symbol, others by address ('' and 0). A listed token whose words are flagged (reads as the coin,
+ * as another listed token, or in other scripts) carries its address too: "5 AVAX" of a listed fake
+ * must not read as the coin.
+ */
 export function simulationView(sim: Simulation, listed: readonly StoredToken[], nativeSymbol: string): SimulationView {
+  const named = (token: string): { symbol: string; decimals: number } => {
+    const t = listed.find((l) => l.address.toLowerCase() === token.toLowerCase());
+    if (!t) return { symbol: '', decimals: 0 };
+    const { symbol, decimals, checks: c } = tokenView(t, listed, nativeSymbol);
+    return { symbol: c.posesAsNative || c.looksLike || c.otherScripts ? `${symbol} (${t.address.slice(0, 10)}…${t.address.slice(-6)})` : symbol, decimals };
+  };
   const changes = sim.changes.map((ch) => {
     if (ch.asset === 'native') return { asset: 'native', symbol: nativeSymbol, decimals: 18, delta: ch.delta.toString() };
-    const t = listed.find((l) => l.address.toLowerCase() === ch.asset.toLowerCase());
-    const view = t ? tokenView(t, listed, nativeSymbol) : undefined;
     return {
       asset: ch.asset,
       ...(ch.standard ? { standard: ch.standard } : {}),
-      symbol: view?.symbol ?? '',
-      decimals: view?.decimals ?? 0,
+      ...named(ch.asset),
       delta: ch.delta.toString(),
       ...(ch.tokenId !== undefined ? { tokenId: ch.tokenId.toString() } : {}),
     };
   });
-  const approvals = (sim.approvals ?? []).map((a) => {
-    const t = listed.find((l) => l.address.toLowerCase() === a.token.toLowerCase());
-    const view = t ? tokenView(t, listed, nativeSymbol) : undefined;
-    return {
-      token: a.token,
-      symbol: view?.symbol ?? '',
-      decimals: view?.decimals ?? 0,
-      spender: a.spender,
-      ...(a.amount !== undefined ? { amount: a.amount.toString(), unlimited: a.amount >= UNLIMITED } : {}),
-      ...(a.tokenId !== undefined ? { tokenId: a.tokenId.toString() } : {}),
-      ...(a.all !== undefined ? { all: a.all } : {}),
-    };
-  });
+  const approvals = (sim.approvals ?? []).map((a) => ({
+    token: a.token,
+    ...named(a.token),
+    spender: a.spender,
+    ...(a.amount !== undefined ? { amount: a.amount.toString(), unlimited: a.amount >= UNLIMITED } : {}),
+    ...(a.tokenId !== undefined ? { tokenId: a.tokenId.toString() } : {}),
+    ...(a.all !== undefined ? { all: a.all } : {}),
+  }));
   return {
     method: sim.method,
     // The contract's own words: cleaned as a site's names are (no bidi overrides or hidden characters, 120 at most).

@@ -157,7 +157,7 @@ export interface SimulatedChange {
   /** 'native' or the token contract's address. */
   asset: string;
   standard?: TokenStandard;
-  /** Listed tokens and the native coin: symbol and decimals; unlisted tokens: '' and 0. */
+  /** Listed tokens and the native coin: symbol and decimals (a flagged token's symbol with its address); unlisted tokens: '' and 0. */
   symbol: string;
   decimals: number;
   /** Signed decimal: negative leaves the account. */

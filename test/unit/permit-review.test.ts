@@ -1,7 +1,8 @@
 // A site's typed-data permit as the approval shows it and the wallet signs it: values the signing
 // library reads (spaces around a number, an address with a wrong checksum) are decoded as the
 // library reads them and signed as shown; a Permit type the wallet cannot decode is refused; a node
-// read that fails leaves only its own part unknown. And a revert's reason, the contract's own words, shown cleaned.
+// read that fails leaves only its own part unknown. And a revert's reason, the contract's own words, shown cleaned;
+// a flagged listed token in a simulation, named with its address.
 import { describe, expect, it } from 'vitest';
 import { simulationView, typedDataReview, type InsightContext } from '../../src/background/evm-views.js';
 import { normaliseTypedData, signTypedData, type TypedDataInput } from '../../src/core/message.js';
@@ -94,5 +95,16 @@ describe("a revert's reason", () => {
     expect(view.reverted!.startsWith('paid tfel to you')).toBe(true);
     expect([...view.reverted!].length).toBeLessThanOrEqual(120);
     expect(simulationView({ method: 'trace', reverted: '', changes: [], touched: [] }, [], 'AVAX').reverted).toBe('');
+  });
+});
+
+describe('a simulation naming a listed token', () => {
+  it('a listed token that calls itself AVAX (or reads like another) carries its address, so "You get: 5 AVAX" cannot pass for the coin; a clean one is its symbol', () => {
+    const fake = { address: TOKEN, standard: 'erc20' as const, name: 'AVAX', symbol: 'AVAX', decimals: 18, addedBy: 'https://site.example', addedAt: 0 };
+    const sim = { method: 'trace' as const, changes: [{ asset: 'native', delta: -(10n ** 18n) }, { asset: TOKEN, standard: 'erc20' as const, delta: 5n * 10n ** 18n }], approvals: [{ token: TOKEN, spender: SPENDER, amount: 1n }], touched: [] };
+    const view = simulationView(sim, [fake], 'AVAX');
+    expect(view.changes.map((c) => c.symbol)).toEqual(['AVAX', 'AVAX (0x1CB79692…DC7A47)']);
+    expect(view.approvals![0]!.symbol).toBe('AVAX (0x1CB79692…DC7A47)');
+    expect(simulationView(sim, [{ ...fake, name: 'Test Dollar', symbol: 'TUSD', decimals: 6 }], 'AVAX').changes[1]).toMatchObject({ symbol: 'TUSD', decimals: 6 });
   });
 });
