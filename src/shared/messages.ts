@@ -274,7 +274,7 @@ export interface WalletRequests extends StakingRequests, TokenRequests {
   'networks.list': { params: Record<string, never>; result: { networks: NetworkView[]; selectedId: string } };
   'networks.select': { params: { id: string }; result: WalletStatus };
   'networks.addCustom': { params: { name: string; url: string; atomicNamespace?: string }; result: NetworkView };
-  'networks.remove': { params: { id: string }; result: { ok: true } };
+  'networks.remove': { params: { id: string; confirmLoss?: boolean }; result: { ok: true } };
   'networks.health': { params: { id: string }; result: { healthy: boolean; checks: string[]; error?: string; errorCode?: string } };
 
   /** The last known snapshot at once (no network wait); `refresh` starts a refresh in the background. */

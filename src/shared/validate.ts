@@ -305,7 +305,10 @@ export const REQUEST_VALIDATORS: Validators = {
     if (present(f, 'atomicNamespace')) out.atomicNamespace = namespace(f.atomicNamespace, 'atomicNamespace');
     return out;
   },
-  'networks.remove': idOnly,
+  'networks.remove': (params) => {
+    const f = record(params, '', ['id'], ['confirmLoss']);
+    return { id: localId(f.id, 'id'), ...(present(f, 'confirmLoss') ? { confirmLoss: bool(f.confirmLoss, 'confirmLoss') } : {}) };
+  },
   'networks.health': idOnly,
 
   'balances.get': (params) => {

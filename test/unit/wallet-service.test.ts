@@ -352,3 +352,25 @@ describe('the account and network a request was reviewed on', () => {
     await expect(wallet.accounts.checkSelection({ accountId: other.id, networkId: 'fuji' })).rejects.toMatchObject({ code: 'selection-changed' });
   });
 });
+
+describe('removing a custom network with moves under way', () => {
+  it('is refused in words while a move on it is unfinished, and goes once confirmed, its journal with it', async () => {
+    const { wallet, stores } = service();
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const state = (await stores.local.get(['xpc.state']))['xpc.state'] as Record<string, unknown>;
+    await stores.local.set({ 'xpc.state': { ...state, customNetworks: [{ id: 'custom-1', name: 'Mine', url: 'http://127.0.0.1:1', atomicNamespace: 'avax' }] } });
+    const { accounts } = await wallet.accounts.accountsList();
+    const journalKey = `xpc.transfers.custom-1.${accounts[0]!.id}`;
+    const transfer = (id: string, state: string) => ({ id, from: 'X', to: 'P', amount: '1', state, imports: [], importAttempts: 0, createdAt: 1, updatedAt: 1 });
+    await stores.local.set({ [journalKey]: [transfer('a', 'export-accepted'), transfer('b', 'completed')] });
+
+    const refused = await wallet.networks.networksRemove({ id: 'custom-1' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'network-has-moves', message: expect.stringMatching(/^1 move\(s\) between chains on this network are not finished/) });
+    expect((await wallet.networks.networksList()).networks.map((n) => n.id)).toContain('custom-1');
+    expect(stores.local.keys()).toContain(journalKey);
+
+    await wallet.networks.networksRemove({ id: 'custom-1', confirmLoss: true });
+    expect((await wallet.networks.networksList()).networks.map((n) => n.id)).not.toContain('custom-1');
+    expect(stores.local.keys()).not.toContain(journalKey);
+  });
+});

@@ -62,7 +62,11 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
   const { log } = options;
   const settings = new SettingsStore(local);
   const keyring = new Keyring(session);
-  const networks: NetworksService = new NetworksService(settings, local, { status: () => accounts.walletStatus(), ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const networks: NetworksService = new NetworksService(settings, local, {
+    status: () => accounts.walletStatus(),
+    unfinishedMoves: (s, networkIds) => transfers.unfinishedCount(s, networkIds),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
   const engines = new AccountEngines(settings, networks, keyring, new AccountCaches(local), local, { ...(log ? { log } : {}), ...(options.wait ? { wait: options.wait } : {}) });
   const delivery = new Delivery(engines, local);
   const staking: StakingService = new StakingService(engines, delivery, local, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(log ? { log } : {}), activity: async () => (await balances.activityList()).items });

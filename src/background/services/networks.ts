@@ -27,6 +27,8 @@ export class NetworksService {
     private readonly options: {
       /** The wallet's status after a switch (the accounts service answers it). */
       status: () => Promise<WalletStatus>;
+      /** How many moves between chains are unfinished on these networks, over every account. */
+      unfinishedMoves?: (s: PersistedState, networkIds: readonly string[]) => Promise<number>;
       fetch?: typeof fetch;
     },
   ) {}
@@ -153,6 +155,9 @@ export class NetworksService {
   }
 
   async networksRemove(p: P<'networks.remove'>) {
+    // Its move journals go with it: the funds stay on chain, and show as waiting if it is added again.
+    const moves = p.confirmLoss === true ? 0 : ((await this.options.unfinishedMoves?.(await this.settings.read(), [p.id])) ?? 0);
+    if (moves > 0) throw new WalletError('network-has-moves', `${moves} move(s) between chains on this network are not finished; removing it stops them. The funds stay on chain, and show as waiting to import if you add the network again. Remove it anyway?`);
     const s = await this.settings.update((s) => {
       if (!s.customNetworks.some((n) => n.id === p.id)) throw new ValidationError('only custom networks can be removed', 'id');
       if (s.selectedNetworkId === p.id) throw new ValidationError('switch to another network before removing this one', 'id');

@@ -3,7 +3,8 @@
 // (SettingsSecrets.tsx), about. Each section is a native <details> (keyboard friendly).
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { errorInfo, useAction, useCall, useRequest } from '../api.js';
+import { errorInfo, errorText, useAction, useCall, useRequest } from '../api.js';
+import { BackgroundError } from '../../shared/client.js';
 import { checkName, checkPrivateKey } from '../checks.js';
 import { ErrorDetail, FormError, TextField } from '../components/Field.js';
 import { type PlainError, plainError } from '../errors.js';
@@ -62,8 +63,17 @@ function Networks({ status, onStatus }: SettingsProps) {
     const s = await action.run(() => call('networks.select', { id }));
     if (s) onStatus(s);
   };
-  const remove = async (id: string) => {
-    if (await action.run(() => call('networks.remove', { id }))) await list.reload();
+  /** A network with unfinished moves, asked about before it goes. */
+  const [unfinished, setUnfinished] = useState<{ network: NetworkView; text: string } | null>(null);
+  const remove = async (n: NetworkView, confirmLoss = false) => {
+    setUnfinished(null);
+    const removed = await action.run(() =>
+      call('networks.remove', { id: n.id, ...(confirmLoss ? { confirmLoss } : {}) }).catch((e: unknown) => {
+        if (!(e instanceof BackgroundError && e.code === 'network-has-moves')) throw e;
+        setUnfinished({ network: n, text: errorText(e) });
+      }),
+    );
+    if (removed) await list.reload();
   };
   const add = async (e: Event) => {
     e.preventDefault();
@@ -90,7 +100,7 @@ function Networks({ status, onStatus }: SettingsProps) {
                 Check health<span class="sr-only"> of {n.name}</span>
               </button>
               {n.kind === 'custom' && n.id !== status.network.id && (
-                <button type="button" class="small" onClick={() => void remove(n.id)}>
+                <button type="button" class="small" onClick={() => void remove(n)}>
                   Remove<span class="sr-only"> {n.name}</span>
                 </button>
               )}
@@ -103,6 +113,17 @@ function Networks({ status, onStatus }: SettingsProps) {
       </ul>
       {action.busy && <p class="muted">Checking the node before switching…</p>}
       <FormError error={action.error} />
+      {unfinished && (
+        <div class="form-error" role="alert">
+          <p>{unfinished.text}</p>
+          <button type="button" class="small" onClick={() => void remove(unfinished.network, true)}>
+            Remove {unfinished.network.name} anyway
+          </button>{' '}
+          <button type="button" class="small" onClick={() => setUnfinished(null)}>
+            Keep {unfinished.network.name}
+          </button>
+        </div>
+      )}
       <form onSubmit={(e) => void add(e)} noValidate>
         <h3>Add a custom node</h3>
         <TextField label="Name" value={name} onInput={setName} error={name !== '' && !nameCheck.ok ? nameCheck.error : undefined} />

@@ -347,6 +347,30 @@ describe('Settings', () => {
     expect(bg.callsOf('networks.health')).toEqual([{ id: 'mine' }, { id: 'local' }]);
   });
 
+  it('asks before removing a network with unfinished moves, and removes it only on "Remove anyway"', async () => {
+    const custom = { ...NETWORK, id: 'mine', name: 'My node', kind: 'custom' as const, url: 'http://10.0.0.5:9650' };
+    let networks = [NETWORK, custom];
+    const bg = fakeBackground({
+      'networks.list': () => ({ networks, selectedId: NETWORK.id }),
+      'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
+      'networks.remove': (p: { id: string; confirmLoss?: boolean }) => {
+        if (!p.confirmLoss) throw new Refuse({ code: 'network-has-moves', message: '1 move(s) between chains on this network are not finished; removing it stops them. Remove it anyway?' });
+        networks = [NETWORK];
+        return { ok: true as const };
+      },
+    });
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
+    open('Network');
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove My node' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('1 move(s) between chains on this network are not finished');
+    fireEvent.click(screen.getByRole('button', { name: 'Keep My node' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove My node' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove My node anyway' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Remove My node' })).toBeNull());
+    expect(bg.callsOf('networks.remove')).toEqual([{ id: 'mine' }, { id: 'mine' }, { id: 'mine', confirmLoss: true }]);
+  });
+
   it('reveals the recovery phrase behind the password and sets auto-lock with its warning', async () => {
     const onStatus = vi.fn();
     const bg = fakeBackground({
