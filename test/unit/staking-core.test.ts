@@ -187,6 +187,12 @@ describe('staking rules, in words, before anything is signed', () => {
     expect(refused(() => checkDelegation({ ...delegation, end: now + 15n }))).toMatchObject({ rule: 'too-short', field: 'end', message: 'A delegation must last at least 20 seconds; this one would last 15 seconds (staking starts when the network accepts it).' });
     expect(refused(() => checkDelegation({ ...delegation, end: now - 5n })).message).toContain('that end is not in the future');
     expect(refused(() => checkDelegation({ ...delegation, end: now + 366n * 86_400n }))).toMatchObject({ rule: 'too-long', message: 'A delegation can last at most 365 days; this one would last 366 days.' });
+    // The computer's clock 10 minutes ahead of the chain's: the node may count from the chain's
+    // time, so the maximum is checked from there, the minimum from the later clock.
+    const behind = { chainTime: now - 600n };
+    expect(refused(() => checkDelegation({ ...delegation, ...behind, end: now + 365n * 86_400n }))).toMatchObject({ rule: 'too-long', message: 'A delegation can last at most 365 days; this one would last 365 days 10 minutes.' });
+    expect(() => checkDelegation({ ...delegation, ...behind, end: now + 20n })).not.toThrow();
+    expect(refused(() => checkValidation({ rules, now, ...behind, amount: 2_000n * AVAX, delegationFee: 20_000, end: now + 365n * 86_400n, alreadyValidating: false })).rule).toBe('too-long');
     expect(refused(() => checkDelegation({ ...delegation, validator: undefined }))).toMatchObject({ rule: 'not-a-validator', field: 'nodeID' });
     // What holds whatever the validator (checked before a pick): amount and duration.
     expect(refused(() => checkDelegationTerms({ rules, now, amount: AVAX, end: now + 60n }))).toMatchObject({ rule: 'stake-too-small' });

@@ -20,16 +20,16 @@ const KEY = stakesKey('n', 'a');
 const BAD = { version: 2, stakes: [] }; // e.g. written by a newer version
 type Issue = (c: unknown, kind: string, built: unknown, maxFee: string, extra: unknown, signed?: (txID: string) => Promise<void>) => Promise<{ txID: string; fee: bigint; status: string }>;
 
-function service(issue: Issue) {
+function service(issue: Issue, chainLag = 0n) {
   const { local } = memoryStores();
-  const v: CurrentValidator = { txID: '4uEw1KbnkyrNFZrqQ6812e79cZWEe6PNSzLeLdqyTdfPNT8c2', nodeID: NODE, start: NOW - 86_400n, end: NOW + 300n * 86_400n, weight: 2_000n * AVAX, potentialReward: 1n, accruedDelegateeReward: 0n, delegationFee: 20_000, uptime: 100, connected: true, delegatorCount: 0, delegatorWeight: 0n };
+  const v: CurrentValidator = { txID: '4uEw1KbnkyrNFZrqQ6812e79cZWEe6PNSzLeLdqyTdfPNT8c2', nodeID: NODE, start: NOW - 86_400n, end: NOW + 400n * 86_400n, weight: 2_000n * AVAX, potentialReward: 1n, accruedDelegateeReward: 0n, delegationFee: 20_000, uptime: 100, connected: true, delegatorCount: 0, delegatorWeight: 0n };
   const pool = spendableUtxos([utxo(1_000n * AVAX)], ownedAddressSet([ewoq.shortId]), NOW);
   const engine = {
     ctx,
     node: {
       info: { heliconTime: async () => undefined },
       platform: {
-        getTimestamp: async () => new Date(Number(NOW) * 1000).toISOString(),
+        getTimestamp: async () => new Date(Number(NOW - chainLag) * 1000).toISOString(),
         getMinStake: async () => ({ minValidatorStake: 2_000n * AVAX, minDelegatorStake: 25n * AVAX }),
         getCurrentValidators: async () => [v],
         getCurrentSupply: async () => 450_000_000n * AVAX,
@@ -91,5 +91,13 @@ describe('staking: the stake book around a send', () => {
     const review = await s.stakingEstimateDelegation(p);
     await expect(s.stakingDelegate({ ...p, maxFee: review.fee })).rejects.toMatchObject({ code: 'tx-refused' });
     expect((await book.list()).map((x) => x.state)).toEqual(['failed']);
+  });
+});
+
+describe('staking: the longest stake with the computer clock ahead of the chain', () => {
+  it('refuses a delegation over the maximum counted from the chain’s time (the node’s), not the computer’s', async () => {
+    const { s } = service(sent(), 600n);
+    await expect(s.stakingEstimateDelegation({ ...p, end: Number(NOW) + 365 * 86_400 })).rejects.toMatchObject({ code: 'staking-rule', rule: 'too-long' });
+    await expect(s.stakingEstimateDelegation({ ...p, end: Number(NOW) + 365 * 86_400 - 600 })).resolves.toMatchObject({ end: Number(NOW) + 365 * 86_400 - 600 });
   });
 });

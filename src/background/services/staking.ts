@@ -41,7 +41,8 @@ export interface StakingContext extends AccountContext {
   /**
    * Unix seconds a stake sent now counts from: the node checks its length from its next block's
    * time, its own clock or its last block's if later (an idle chain's last block can be minutes
-   * old), so the later of the last block's time and this computer's clock.
+   * old), so the later of the last block's time and this computer's clock. Its maximum length is
+   * checked from `chainTime`: a computer clock ahead of the node's must not pass a stake too long.
    */
   now: bigint;
   /** The account's P addresses; `pAddress` the first, where its stakes and rewards go by default. */
@@ -161,7 +162,7 @@ export class StakingService {
     const amount = BigInt(p.amount);
     const end = BigInt(p.end);
     // The rules that do not depend on the validator, first: a pick cannot mend them.
-    checkDelegationTerms({ rules: c.rules, now: c.now, amount, end });
+    checkDelegationTerms({ rules: c.rules, now: c.now, chainTime: c.chainTime, amount, end });
     const models = validatorModels(await this.validators(c), c.rules, c.now, c.mine);
     const { validator, reasons } = pickValidator(models, { amount, end, now: c.now, rules: c.rules });
     return { validator: validatorView(validator), reasons };
@@ -175,7 +176,7 @@ export class StakingService {
     const amount = BigInt(p.amount);
     const end = BigInt(p.end);
     const validator = await this.oneValidator(c, p.nodeID);
-    checkDelegation({ rules: c.rules, now: c.now, amount, end, nodeID: p.nodeID, validator });
+    checkDelegation({ rules: c.rules, now: c.now, chainTime: c.chainTime, amount, end, nodeID: p.nodeID, validator });
     const rewardSet = p.rewardOwner ?? this.me(c);
     const rewardOwners = await this.owners(c, rewardSet, 'rewardOwner');
     const stakeOwners = makeOwners([parseAddress(c.pAddress).bytes]);
@@ -227,7 +228,7 @@ export class StakingService {
     const period = p.autoRenew ? BigInt(p.autoRenew.period) : undefined;
     const end = p.end !== undefined ? BigInt(p.end) : c.now + period!;
     const existing = await this.oneValidator(c, p.nodeID);
-    checkValidation({ rules: c.rules, now: c.now, amount, delegationFee: p.delegationFee, ...(period !== undefined ? { period } : { end }), alreadyValidating: existing !== undefined });
+    checkValidation({ rules: c.rules, now: c.now, chainTime: c.chainTime, amount, delegationFee: p.delegationFee, ...(period !== undefined ? { period } : { end }), alreadyValidating: existing !== undefined });
     const me = this.me(c);
     const rewardSet = p.rewardOwner ?? me;
     const feeSet = p.delegationFeeOwner ?? me;

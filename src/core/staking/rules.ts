@@ -48,29 +48,33 @@ export function freeSpaceOf(v: Pick<ValidatorState, 'weight' | 'delegatorWeight'
   return free > 0n ? free : 0n;
 }
 
-function checkDuration(rules: StakingRules, seconds: bigint, minimum: bigint, what: string, field: string): void {
+/**
+ * `seconds` counted from the later of chain time and the computer's clock (for the minimum), and
+ * `longest` from chain time (for the maximum): the node may start it as early as that.
+ */
+function checkDuration(rules: StakingRules, seconds: bigint, minimum: bigint, what: string, field: string, longest = seconds): void {
   if (seconds < minimum) {
     const asked = seconds <= 0n ? 'that end is not in the future' : `this one would last ${durationWords(seconds)}`;
     throw new StakingRuleError('too-short', `${what} must last at least ${durationWords(minimum)}; ${asked} (staking starts when the network accepts it).`, field);
   }
-  if (seconds > rules.maxStakeDuration) {
-    throw new StakingRuleError('too-long', `${what} can last at most ${durationWords(rules.maxStakeDuration)}; this one would last ${durationWords(seconds)}.`, field);
+  if (longest > rules.maxStakeDuration) {
+    throw new StakingRuleError('too-long', `${what} can last at most ${durationWords(rules.maxStakeDuration)}; this one would last ${durationWords(longest)}.`, field);
   }
 }
 
 /** The rules of a delegation that hold whatever its validator: the amount, the duration. */
-export function checkDelegationTerms(p: { rules: StakingRules; now: bigint; amount: bigint; end: bigint }): void {
+export function checkDelegationTerms(p: { rules: StakingRules; now: bigint; amount: bigint; end: bigint; chainTime?: bigint }): void {
   if (p.amount < p.rules.minDelegatorStake) {
     throw new StakingRuleError('stake-too-small', `A delegation needs at least ${avaxWords(p.rules.minDelegatorStake)}; this one is ${avaxWords(p.amount)}.`, 'amount');
   }
-  checkDuration(p.rules, p.end - p.now, p.rules.minStakeDuration, 'A delegation', 'end');
+  checkDuration(p.rules, p.end - p.now, p.rules.minStakeDuration, 'A delegation', 'end', p.end - (p.chainTime ?? p.now));
 }
 
 /**
  * A delegation of `amount` to `validator` (undefined: not a current validator) from chain time
  * `now` until `end`, checked as the node checks it. Throws StakingRuleError.
  */
-export function checkDelegation(p: { rules: StakingRules; now: bigint; amount: bigint; end: bigint; nodeID: string; validator: ValidatorState | undefined }): void {
+export function checkDelegation(p: { rules: StakingRules; now: bigint; chainTime?: bigint; amount: bigint; end: bigint; nodeID: string; validator: ValidatorState | undefined }): void {
   const { rules, now, amount, end, validator } = p;
   checkDelegationTerms(p);
   if (!validator) throw new StakingRuleError('not-a-validator', 'That node is not validating the Primary Network now, so it cannot take delegations.', 'nodeID');
@@ -95,6 +99,7 @@ export function checkDelegation(p: { rules: StakingRules; now: bigint; amount: b
 export function checkValidation(p: {
   rules: StakingRules;
   now: bigint;
+  chainTime?: bigint;
   amount: bigint;
   delegationFee: number;
   end?: bigint;
@@ -115,7 +120,7 @@ export function checkValidation(p: {
     throw new StakingRuleError('no-auto-renew', 'This network does not run auto-renewed validations yet (they came with the Helicon upgrade): choose an end date.', 'autoRenew');
   }
   if (p.period !== undefined) checkDuration(rules, p.period, rules.minValidatorDuration, 'A cycle', 'autoRenew.period');
-  else checkDuration(rules, (p.end ?? 0n) - p.now, minValidationAt(rules, p.now), 'A validation', 'end');
+  else checkDuration(rules, (p.end ?? 0n) - p.now, minValidationAt(rules, p.now), 'A validation', 'end', (p.end ?? 0n) - (p.chainTime ?? p.now));
   if (p.alreadyValidating) throw new StakingRuleError('already-validating', 'That node is already validating the Primary Network: a node can be added only once at a time.', 'nodeID');
 }
 
