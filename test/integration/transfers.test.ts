@@ -3,6 +3,8 @@ import { IMPORTED_ELSEWHERE, TransferJournal, TransferRunner, type TransferRecor
 import { memoryStores } from '../../src/background/storage.js';
 import type { WalletEngine } from '../../src/core/engine.js';
 import { AVAX, avaxOf, engineOf, freshWallet, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';
+import { moveUntilDone } from './lying-node.js';
+import { fundedWallet, startBackground } from './wallet-fixture.js';
 
 type Chain = 'X' | 'P' | 'C';
 
@@ -151,5 +153,20 @@ describe('a cross-chain transfer killed at every step completes exactly once', (
     expect(record.export).toBeUndefined();
     expect(record.error).toContain(`${ctx.xTxFee} nAVAX`);
     expect(await avaxOf(w.engine, 'X')).toBe(3n * AVAX);
+  });
+});
+
+describe('moves after a worker restart while the node is down', () => {
+  it('are still listed on the Move screen and in Activity, from storage alone', async () => {
+    const { wallet, stores } = await fundedWallet({ x: 3n * AVAX });
+    expect(await moveUntilDone(wallet, 'X', 'P', 1n * AVAX)).toBe('completed');
+    const [move] = (await wallet.transfers.transfersList()).transfers;
+    const down = (async () => {
+      throw new TypeError('fetch failed');
+    }) as typeof fetch;
+    const restarted = (await startBackground(stores, { fetch: down })).wallet;
+    expect((await restarted.transfers.transfersList()).transfers).toEqual([move]);
+    const activity = (await restarted.balances.activityList()).items.map((i) => i.txID);
+    expect(activity).toEqual(expect.arrayContaining([move!.exportTxID, ...move!.importTxIDs]));
   });
 });

@@ -7,7 +7,9 @@ import { memoryStores } from '../../src/background/storage.js';
 import { IMPORTED_ELSEWHERE, TransferJournal, TransferRunner, transferActivity } from '../../src/background/transfer-journal.js';
 import type { TxState, WalletEngine } from '../../src/core/engine.js';
 import { journalReviewedImport } from '../../src/background/waiting-imports.js';
-import { InsufficientFundsError, TimeoutError, WalletError } from '../../src/core/errors.js';
+import { journalKey } from '../../src/background/account-cache.js';
+import { TransfersService } from '../../src/background/services/transfers.js';
+import { InsufficientFundsError, NodeUnreachableError, TimeoutError, WalletError } from '../../src/core/errors.js';
 import type { ChainAlias } from '../../src/core/node.js';
 
 class Crash extends Error {}
@@ -356,5 +358,23 @@ describe('a move whose exported funds are gone from atomic memory after its impo
     // 'failed' by the node's word with its inputs unspent: not a reason to end the move.
     await expect(new TransferRunner(chains.engine(), journal).resumeAll()).resolves.toMatchObject([{ state: 'export-accepted' }]);
     expect((await journal.list())[0]!.error).toMatch(/do not show/);
+  });
+});
+
+describe('the Move list', () => {
+  it('is read from the journal alone: it does not need the node (a restarted worker has not read its identity)', async () => {
+    const { local } = memoryStores();
+    const journal = new TransferJournal(local, journalKey('net', 'A'));
+    const record = await new TransferRunner(new ScriptedChains().engine(), journal).begin('X', 'P', 5_000n);
+    const engines = {
+      open: async () => {
+        throw new NodeUnreachableError('http://127.0.0.1:9650', 'fetch failed');
+      },
+      selected: async () => ({ account: { id: 'A' }, preset: { id: 'net' } }),
+    };
+    const service = new TransfersService(engines as never, { isUnlocked: () => true } as never, local);
+    expect((await service.transfersList()).transfers).toMatchObject([{ id: record.id, state: 'pending' }]);
+    const locked = new TransfersService(engines as never, { isUnlocked: () => false } as never, local);
+    await expect(locked.transfersList()).rejects.toMatchObject({ code: 'vault-locked' });
   });
 });

@@ -255,7 +255,8 @@ export class BalancesService {
   private async journalActivity(preset: Preset, accountId: string): Promise<ActivityItem[]> {
     const records = await this.transfers.journal(preset.id, accountId).list().catch(() => []);
     if (records.length === 0) return [];
-    const avax = (await this.networks.identity(preset)).avaxAssetID;
+    // A known network's asset ID needs no node (a restarted worker has not read its identity yet).
+    const avax = preset.known?.avaxAssetID ?? (await this.networks.identity(preset)).avaxAssetID;
     return records.flatMap((r) => transferActivity(r, avax));
   }
 

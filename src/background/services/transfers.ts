@@ -18,6 +18,7 @@ import type { StorageArea } from '../storage.js';
 import { type RunnerHooks, TransferJournal, type TransferRecord, TransferRunner } from '../transfer-journal.js';
 import { importPlan, type ImportPlan, journalReviewedImport, planFee, planView } from '../waiting-imports.js';
 import { newId } from '../settings.js';
+import { VaultLockedError } from '../vault.js';
 
 /** How long a reviewed "Import now" plan may be confirmed. */
 const REVIEW_TTL_MS = 10 * 60_000;
@@ -150,8 +151,11 @@ export class TransfersService {
   }
 
   async transfersList() {
-    const { journal } = await this.runner();
-    return { transfers: (await journal.list()).map((r) => this.view(r)).reverse() };
+    // From storage alone, not open(): a restarted worker asks the node for its identity, and its
+    // moves must show while the node is down.
+    if (!this.session.isUnlocked()) throw new VaultLockedError();
+    const { preset, account } = await this.engines.selected();
+    return { transfers: (await this.journal(preset.id, account.id).list()).map((r) => this.view(r)).reverse() };
   }
 
   /**
