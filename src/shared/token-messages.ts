@@ -279,7 +279,7 @@ export interface TokenRequests {
   /** The NFTs of a listed ERC-721 / ERC-1155 contract the account holds now (IDs from its logs, confirmed by ownerOf / balanceOf). */
   'tokens.nfts': { params: { address: string }; result: { items: { tokenId: Amount; amount: Amount }[] } };
   /**
-   * An NFT's metadata URI, read from the contract. Only with `fetch` (the user asked) is an https
+   * An NFT's metadata URI, read from the contract (cleaned of hidden characters, as token names are). Only with `fetch` (the user asked) is an https
    * URI's JSON fetched (at most 64 KB; its text fields returned, nothing else loaded).
    */
   'tokens.nftMetadata': {

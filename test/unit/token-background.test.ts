@@ -212,6 +212,14 @@ describe('wallet_watchAsset', () => {
 });
 
 describe('NFT metadata', () => {
+  it("the metadata address is the contract's own text: shown without direction overrides or invisible characters", async () => {
+    const uri = 'https://art.example/\u202egnp.exe\u200b/7.json';
+    const bytes = Buffer.from(uri);
+    const answer = `0x${(32n).toString(16).padStart(64, '0')}${bytes.length.toString(16).padStart(64, '0')}${bytes.toString('hex').padEnd(Math.ceil(bytes.length / 32) * 64, '0')}`;
+    const s = await tokensOver({ call: async () => answer } as never, { 'xpc.tokens.net': [{ address: TOKEN, standard: 'erc721', name: 'Art', symbol: 'ART', decimals: 0, addedBy: 'wallet', addedAt: 0 }] });
+    expect(await s.tokensNftMetadata({ address: TOKEN, tokenId: '7', fetch: false })).toEqual({ uri: 'https://art.example/gnp.exe/7.json' });
+  });
+
   it('an address into the own computer or local network is refused before any fetch, in every form the URL parser reads', async () => {
     const local = [
       'https://localhost/a.json', 'https://api.localhost./a', 'https://127.0.0.1/a', 'https://2130706433/a', 'https://0x7f.1/a', 'https://0177.0.0.1/a',

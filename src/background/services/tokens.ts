@@ -9,6 +9,7 @@ import { allowanceOf, isApprovedForAll, nftUri, ownerOf, readTokenMetadata, revo
 import { chargedGas } from '../../core/tx/c.js';
 import type { AllowanceView, EvmFeeQuote, RequestParams as P, TokenSendParams, TokenTransferView, TokenView } from '../../shared/messages.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
+import { shownName } from '../chain-name.js';
 import type { Delivery } from '../delivery.js';
 import { nftMetadataFrom } from '../nft-metadata.js';
 import type { StorageArea } from '../storage.js';
@@ -167,7 +168,8 @@ export class TokensService {
     if (t.standard === 'erc20') throw new WalletError('validation', 'that token is not an NFT contract');
     const uri = await nftUri(ctx.engine.node.eth, t.address, t.standard, BigInt(p.tokenId));
     if (uri === undefined) return { error: 'the contract gives no metadata for this token' };
-    return { uri, ...(p.fetch ? await nftMetadataFrom(uri) : {}) };
+    // The contract's own words (up to 8 KB): shown cleaned as token names are; fetched as they are.
+    return { uri: shownName(uri, 8192).text, ...(p.fetch ? await nftMetadataFrom(uri) : {}) };
   }
 
   private async sendTarget(ctx: AccountContext, p: TokenSendParams): Promise<{ token: StoredToken; data: string }> {

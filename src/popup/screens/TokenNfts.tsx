@@ -3,7 +3,9 @@
 // click that says so, its content from the web server the URI names. No image is ever loaded.
 import { useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
+import { CopyButton } from '../components/CopyButton.js';
 import { FormError } from '../components/Field.js';
+import { shortenId } from '../format.js';
 import { unitName } from '../tokens-format.js';
 import type { RequestResult, TokenView } from '../../shared/messages.js';
 
@@ -43,7 +45,9 @@ function NftItem({ token, tokenId, amount, onSend }: { token: TokenView; tokenId
           {meta.uri !== undefined && (
             <>
               <dt>Metadata address</dt>
-              <dd class="mono break">{meta.uri}</dd>
+              <dd class="mono break">
+                <span title={meta.uri}>{shortenId(meta.uri, 60, 20)}</span> <CopyButton text={meta.uri} what="metadata address" />
+              </dd>
             </>
           )}
           {meta.fetched?.name !== undefined && (

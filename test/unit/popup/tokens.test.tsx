@@ -189,6 +189,18 @@ describe('TokenNfts', () => {
     expect(bg.callsOf('tokens.nftMetadata').at(-1)).toEqual({ address: TOKEN, tokenId: '7', fetch: true });
     expect(document.querySelector('img')).toBeNull();
   });
+
+  it('a long metadata address is shown cut short, the whole of it one click away (Copy)', async () => {
+    const nft: TokenView = { ...erc20, standard: 'erc721', symbol: 'ART', decimals: 0, balance: '1' };
+    const uri = `data:application/json;base64,${'A'.repeat(8000)}`;
+    const bg = fakeBackground({ 'tokens.nfts': () => ({ items: [{ tokenId: '7', amount: '1' }] }), 'tokens.nftMetadata': () => ({ uri }) });
+    renderWith(bg, <TokenNfts token={nft} listKey="k" onSend={() => undefined} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Details of NFT #7' }));
+    const shown = await screen.findByTitle(uri);
+    expect(shown.textContent!.length).toBeLessThan(100);
+    expect(shown.textContent!.startsWith('data:application/json;base64,')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Copy metadata address' })).toBeTruthy();
+  });
 });
 
 describe('PendingEvm', () => {
