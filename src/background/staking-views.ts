@@ -20,7 +20,7 @@ export function apiOwnerSet(o: ApiOwner): OwnerSet {
   return { addresses: o.addresses, threshold: o.threshold, ...(o.locktime > 0n ? { locktime: o.locktime.toString() } : {}) };
 }
 
-export function paramsView(rules: StakingRules, now: bigint): StakingParamsView {
+export function paramsView(rules: StakingRules, now: bigint, chainTime: bigint): StakingParamsView {
   return {
     chainTime: Number(now),
     minValidatorStake: rules.minValidatorStake.toString(),
@@ -31,6 +31,7 @@ export function paramsView(rules: StakingRules, now: bigint): StakingParamsView 
     minValidationSeconds: Number(minValidationAt(rules, now)),
     autoRenew: heliconActiveAt(rules, now),
     maxStakeSeconds: Number(rules.maxStakeDuration),
+    maxEndSeconds: Number(rules.maxStakeDuration + chainTime - now),
     maxWeightFactor: Number(rules.maxWeightFactor),
     uptimeRequirement: uptimeRequirementAt(rules, now),
   };

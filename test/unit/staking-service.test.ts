@@ -10,6 +10,7 @@ import { WalletError } from '../../src/core/errors.js';
 import { formatAddress, formatNodeId } from '../../src/core/encoding.js';
 import type { CurrentValidator } from '../../src/core/node/validators.js';
 import { ownedAddressSet, spendableUtxos } from '../../src/core/tx/utxos.js';
+import { endChoices } from '../../src/popup/staking.js';
 import { ctx, ewoq, mine, utxo } from './pvm-test-kit.js';
 
 const AVAX = 1_000_000_000n;
@@ -99,5 +100,13 @@ describe('staking: the longest stake with the computer clock ahead of the chain'
     const { s } = service(sent(), 600n);
     await expect(s.stakingEstimateDelegation({ ...p, end: Number(NOW) + 365 * 86_400 })).rejects.toMatchObject({ code: 'staking-rule', rule: 'too-long' });
     await expect(s.stakingEstimateDelegation({ ...p, end: Number(NOW) + 365 * 86_400 - 600 })).resolves.toMatchObject({ end: Number(NOW) + 365 * 86_400 - 600 });
+  });
+
+  it('offers only end choices it then lets through: no "365 days" from a clock ahead of the chain’s', async () => {
+    const { s } = service(sent(), 600n);
+    const params = await s.stakingParams();
+    const choices = endChoices({ now: params.chainTime, minSeconds: params.minDelegationSeconds, maxSeconds: params.maxEndSeconds });
+    expect(choices.map((c) => c.label)).toEqual(['Shortest: 1 day 1 minute', '7 days', '14 days', '30 days', '90 days', '182 days']);
+    for (const c of choices) await expect(s.stakingEstimateDelegation({ ...p, end: c.end })).resolves.toMatchObject({ end: c.end });
   });
 });

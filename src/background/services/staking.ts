@@ -133,7 +133,7 @@ export class StakingService {
 
   async stakingParams(): Promise<R<'staking.params'>> {
     const c = await this.context();
-    return paramsView(c.rules, c.now);
+    return paramsView(c.rules, c.now, c.chainTime);
   }
 
   async stakingValidators(p: P<'staking.validators'>): Promise<R<'staking.validators'>> {

@@ -22,6 +22,7 @@ const PARAMS: StakingParamsView = {
   minValidationSeconds: 20,
   autoRenew: true,
   maxStakeSeconds: 365 * 86_400,
+  maxEndSeconds: 365 * 86_400,
   maxWeightFactor: 5,
   uptimeRequirement: 90,
 };
