@@ -5,7 +5,6 @@
 import type { ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
 import { ImpactWarnings } from './approval-impact.js';
 import { formatDeadline, formatValue } from './format.js';
-import { OTHER_SCRIPTS } from './tokens-format.js';
 
 type Summary<K extends ApprovalSummary['kind']> = Extract<ApprovalSummary, { kind: K }>;
 
@@ -27,7 +26,7 @@ export function TokenName({ token }: { token: ApprovalTokenView }) {
       )}
       {token.checks.otherScripts && (
         <span class="badge warn" data-testid="token-other-scripts">
-          {OTHER_SCRIPTS}
+          Its name or symbol uses letters of other scripts, which can imitate familiar ones
         </span>
       )}
       {token.checks.altered && <span class="badge warn">Its name had hidden characters (removed here) or was too long (cut)</span>}

@@ -5,15 +5,12 @@ import type { Check } from './checks.js';
 import { formatValue, shortenId } from './format.js';
 import type { AllowanceView, TokenChecks, TokenStandard, TokenTransferView, TokenView } from '../shared/messages.js';
 
-/** Said of any token whose words use letters outside ASCII (no list of look-alikes is complete); the approval window says it too. */
-export const OTHER_SCRIPTS = 'Its name or symbol uses letters of other scripts, which can imitate familiar ones';
-
 /** What the background found in a token's words, one sentence each; empty when nothing. */
 export function tokenFlags(checks: TokenChecks): string[] {
   const flags: string[] = [];
   if (checks.posesAsNative) flags.push('Its name or symbol reads as AVAX, the chain\'s own coin: it is not AVAX.');
   if (checks.looksLike) flags.push(`Its symbol reads like ${checks.looksLike.symbol}, another token in your list (at ${shortenId(checks.looksLike.address)}): a look-alike.`);
-  if (checks.otherScripts) flags.push(`${OTHER_SCRIPTS}.`);
+  if (checks.otherScripts) flags.push('Its name or symbol uses letters of other scripts, which can imitate familiar ones.');
   if (checks.altered) flags.push('Its name or symbol had hidden characters or was too long: shown cleaned and cut short.');
   return flags;
 }
