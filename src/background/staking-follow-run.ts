@@ -31,9 +31,9 @@ function discovered(stakes: readonly StakeRecord[], validators: readonly Current
     }));
 }
 
-export async function followAccountStakes(c: StakingContext, validators: readonly CurrentValidator[], { caches, outbox }: Pick<AccountEngines, 'caches' | 'outbox'>): Promise<void> {
+export async function followAccountStakes(c: StakingContext, validators: readonly CurrentValidator[], engines: Pick<AccountEngines, 'caches' | 'outbox'>): Promise<void> {
   const stakes = await c.book.list();
-  const sent = await outbox(c.preset.id, c.account.id).list();
+  const sent = await engines.outbox(c.preset.id, c.account.id).list();
   stakes.push(...discovered(stakes, validators, c.mine));
   const node = c.engine.node;
   const withDelegators = new Map<string, CurrentValidator>();
@@ -58,7 +58,7 @@ export async function followAccountStakes(c: StakingContext, validators: readonl
   const avax = cb58Encode(c.engine.ctx.avaxAssetID);
   const paid = found.map((f) => ({ f, amount: f.rewards.filter((r) => r.yours).reduce((s, r) => s + BigInt(r.amount), 0n) })).filter((x) => x.amount > 0n);
   if (paid.length === 0) return;
-  await caches.update(c.preset.id, c.account.id, (cache) => {
+  await engines.caches.update(c.preset.id, c.account.id, (cache) => {
     for (const { f, amount } of paid) {
       if (cache.activity.some((a) => a.txID === f.rewardTxID)) continue;
       addActivity(cache, { txID: f.rewardTxID, chain: 'P', kind: 'staking-reward', status: 'accepted', assetID: avax, amount: amount.toString(), nodeID: f.stake.nodeID, createdAt: f.paidAt * 1000 });

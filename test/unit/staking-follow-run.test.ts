@@ -26,7 +26,9 @@ describe('a look at the stakes racing a send', () => {
     } as unknown as StakeBook;
     const v: CurrentValidator = { txID: TX, nodeID: NODE, start: 1000n, end: 999_999_999_999n, weight: 2_000_000_000_000n, potentialReward: 5n, accruedDelegateeReward: 0n, delegationFee: 20_000, uptime: 100, connected: true, delegatorCount: 0, delegatorWeight: 0n, validationRewardOwner: { addresses: [ME], threshold: 1, locktime: 0n } };
     const c = { book: racing, mine: new Set([ME]), chainTime: 2000n, engine: { node: { platform: { getCurrentValidators: async () => [v] } }, ctx: { hrp: 'custom', avaxAssetID: new Uint8Array(32) }, txState: async () => 'unknown' }, preset: { id: 'n' }, account: { id: 'a' } };
-    await followAccountStakes(c as never, [v], { caches: { update: async () => undefined }, outbox: () => ({ list: async () => [] }) } as never);
+    // Its outbox read as AccountEngines gives it: a method of the engines.
+    const engines = { caches: { update: async () => undefined }, sent: [], outbox(this: { sent: [] }) { return { list: async () => this.sent }; } };
+    await followAccountStakes(c as never, [v], engines as never);
     const stored = await book.list();
     expect(stored.map((s) => s.byWallet)).toEqual([true]);
     expect(stakedAmounts(stored, 2000)).toHaveLength(1);
