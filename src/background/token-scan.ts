@@ -5,7 +5,7 @@
 // per network and account (`xpc.tokenscan.<network>.<account>`) so each refresh reads only what it
 // has not read yet. docs/tokens.md.
 import { addressTopic } from '../core/evm-abi.js';
-import { RpcError, WalletError } from '../core/errors.js';
+import { RpcError, type WalletError } from '../core/errors.js';
 import {
   APPROVAL_FOR_ALL_TOPIC,
   APPROVAL_TOPIC,
@@ -65,7 +65,7 @@ export interface ScanState {
   toBlock: string;
   updatedAt: number;
   error?: string;
-  /** The error's code (WalletError), so the popup can put it in words. */
+  /** With `error`: its code (WalletError), so the popup can put it in words. */
   errorCode?: string;
   transfers: ScannedTransfer[];
   approvals: ScannedApproval[];
@@ -78,7 +78,7 @@ const emptyState = (): ScanState => ({ fromBlock: '1', toBlock: '0', updatedAt: 
 
 export function scanView(s: ScanState): LogScanView {
   const read = BigInt(s.toBlock) >= BigInt(s.fromBlock);
-  return { fromBlock: read ? s.fromBlock : '0', toBlock: read ? s.toBlock : '0', complete: read && s.fromBlock === '0', updatedAt: s.updatedAt, ...(s.error ? { error: s.error, errorCode: s.errorCode ?? '' } : {}), ...(s.cut ? { cut: true } : {}) };
+  return { fromBlock: read ? s.fromBlock : '0', toBlock: read ? s.toBlock : '0', complete: read && s.fromBlock === '0', updatedAt: s.updatedAt, ...(s.error ? { error: s.error, errorCode: s.errorCode } : {}), ...(s.cut ? { cut: true } : {}) };
 }
 
 /** The four queries that find every log concerning `account` in a range (ERC-1155 puts from and to one topic later). */
@@ -166,10 +166,9 @@ function absorb(s: ScanState, logs: EthLog[], account: string, listed: ReadonlyS
       continue;
     }
     tokenMovesOf(l).forEach((m, k) => {
-      if (m.from.toLowerCase() !== me && m.to.toLowerCase() !== me) return;
-      // An ERC-20 transfer of 0 moves nothing, and anyone can emit one from the account (transferFrom
+      // A transfer of 0 moves nothing, and anyone can emit one from the account (ERC-20 transferFrom
       // of 0 needs no allowance) to a look-alike address to poison its history: never kept.
-      if (m.standard === 'erc20' && m.amount === 0n) return;
+      if ((m.from.toLowerCase() !== me && m.to.toLowerCase() !== me) || m.amount === 0n) return;
       const t = transferOf(l, m);
       // A batch's moves share one log: told apart by their place in it.
       const id = `${t.txHash}:${t.logIndex}${k > 0 ? `.${k}` : ''}`;
@@ -221,7 +220,6 @@ export class TokenScanner {
       let range = LOG_RANGE;
       let budget = RANGES_PER_REFRESH;
       delete s.error;
-      delete s.errorCode;
       /** Reads [from, to], or a part of it at the end `keep` names when the node refuses the whole; the part read, or undefined. */
       const read = async (from: bigint, to: bigint, keep: 'from' | 'to'): Promise<[bigint, bigint] | undefined> => {
         for (;;) {
@@ -231,7 +229,7 @@ export class TokenScanner {
           } catch (e) {
             if (!(e instanceof RpcError) || to - from + 1n <= MIN_RANGE) {
               s.error = e instanceof Error ? e.message.slice(0, 200) : 'the node could not read the logs';
-              s.errorCode = e instanceof WalletError ? e.code : '';
+              s.errorCode = (e as WalletError | undefined)?.code;
               return undefined;
             }
             range = (to - from + 1n) / 2n;

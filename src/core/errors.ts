@@ -92,9 +92,6 @@ export class RpcError extends WalletError {
   }
 }
 
-/** The EVM reverted the call (code 3 with its data, or the node's "execution reverted"): the contract's answer, not a failure of the node. */
-export const isRevert = (e: unknown): boolean => e instanceof RpcError && (e.rpcCode === 3 || /revert/i.test(e.rpcMessage));
-
 /** The node could not be reached (network error, refused connection, non-JSON answer). */
 export class NodeUnreachableError extends WalletError {
   constructor(

@@ -4,7 +4,7 @@
 // TransferBatch events of frames that did not revert) and which contracts it runs. docs/tokens.md.
 import { AbiReader, decodeTextResult, selectorOf, topicOf } from './evm-abi.js';
 import { formatEvmAddress, parseEvmAddress } from './evm-address.js';
-import { isRevert, RpcError } from './errors.js';
+import { RpcError } from './errors.js';
 import type { EthApi } from './node/eth.js';
 
 export const TRANSFER_TOPIC = topicOf('Transfer(address,address,uint256)');
@@ -13,6 +13,9 @@ export const APPROVAL_FOR_ALL_TOPIC = topicOf('ApprovalForAll(address,address,bo
 export const TRANSFER_SINGLE_TOPIC = topicOf('TransferSingle(address,address,address,uint256,uint256)');
 export const TRANSFER_BATCH_TOPIC = topicOf('TransferBatch(address,address,address,uint256[],uint256[])');
 const ERROR_STRING = selectorOf('Error(string)');
+
+/** The EVM reverted the call (code 3 with its data, or the node's "execution reverted"): the contract's answer, not a failure of the node. */
+export const isRevert = (e: unknown): boolean => e instanceof RpcError && (e.rpcCode === 3 || /revert/i.test(e.rpcMessage));
 
 /** One token movement read from an event log. ERC-721: `tokenId`, amount 1; ERC-20: no tokenId. */
 export interface TokenMove {

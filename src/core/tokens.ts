@@ -4,7 +4,8 @@
 // wallet's own token txs (send, revoke). docs/tokens.md.
 import { AbiReader, decodeTextResult, encodeCall } from './evm-abi.js';
 import { parseEvmAddress } from './evm-address.js';
-import { FormatError, isRevert, RpcError, WalletError } from './errors.js';
+import { FormatError, RpcError, WalletError } from './errors.js';
+import { isRevert } from './evm-simulate.js';
 import type { EthApi } from './node/eth.js';
 import type { BlockTag } from './node/types.js';
 

@@ -78,7 +78,7 @@ export interface LogScanView {
   updatedAt: number;
   /** Why the last scan stopped early: the node's or the core's own words (shown behind Details). */
   error?: string;
-  /** With `error`: its code (as WalletError names it; '' when none), for the popup's plain words. */
+  /** With `error`: its code (as WalletError names it; absent when none), for the popup's plain words. */
   errorCode?: string;
   /** Some transfers or approvals found were not kept (too many from contracts not in the token list): the lists may miss some. */
   cut?: boolean;

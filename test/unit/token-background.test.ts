@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressTopic, selectorOf } from '../../src/core/evm-abi.js';
 import { NodeUnreachableError, RpcError } from '../../src/core/errors.js';
-import { APPROVAL_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
+import { APPROVAL_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
 import type { EthApi, EthLog, LogFilter } from '../../src/core/node/eth.js';
 import { isLocalHost, nftMetadataFrom } from '../../src/background/nft-metadata.js';
 import { memoryStores } from '../../src/background/storage.js';
@@ -142,11 +142,12 @@ const scanned = (s: Partial<ScanState>): Record<string, ScanState> => ({ 'xpc.to
 
 describe('address poisoning', () => {
   const LOOKALIKE = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf5afc';
-  it('a zero-value ERC-20 Transfer from or to the account (anyone can emit one) is neither kept nor listed; a real one is', async () => {
+  it('a zero-value transfer from or to the account (anyone can emit one on ERC-20; ERC-1155 too) is neither kept nor listed; a real one is', async () => {
     const zero = `0x${'0'.repeat(64)}`;
     const logs = [
       { ...log(50n, [TRANSFER_TOPIC, addressTopic(ME), addressTopic(LOOKALIKE)], zero), logIndex: 1n },
       { ...log(50n, [TRANSFER_TOPIC, addressTopic(LOOKALIKE), addressTopic(ME)], zero), logIndex: 2n },
+      { ...log(50n, [TRANSFER_SINGLE_TOPIC, addressTopic(LOOKALIKE), addressTopic(ME), addressTopic(LOOKALIKE)], `0x${'0'.repeat(63)}7${zero.slice(2)}`), logIndex: 3n },
       log(51n, [TRANSFER_TOPIC, addressTopic(ME), addressTopic(OTHER)]),
     ];
     const { eth } = limitedNode(100n, 5_000n, logs);

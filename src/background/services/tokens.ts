@@ -113,8 +113,8 @@ export class TokensService {
     const ctx = await this.engines.open();
     const [s, listed] = await Promise.all([this.scan(ctx, p.refresh), this.listed(ctx)]);
     const me = ctx.engine.evmAddress.toLowerCase();
-    // Transfers of 0 ERC-20 tokens (address poisoning) kept by scans before they were dropped there.
-    const items: TokenTransferView[] = s.transfers.filter((t) => t.standard !== 'erc20' || t.amount !== '0').map((t) => {
+    // Transfers of 0 (address poisoning) kept by scans before they were dropped there.
+    const items: TokenTransferView[] = s.transfers.filter((t) => t.amount !== '0').map((t) => {
       const token = listed.find((l) => same(l.address, t.token));
       const view = token ? tokenView(token, listed, NATIVE_SYMBOL) : undefined;
       const out = t.from.toLowerCase() === me;
