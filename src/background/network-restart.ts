@@ -14,7 +14,7 @@ const MARK_HEIGHTS: readonly bigint[] = [0n, 1n];
 
 /**
  * The cache a refresh at P-Chain height `tip` goes on from, its height never lowered. With
- * `restartable` (a local or custom network), an empty one (the address indices kept: they are the
+ * `restartable` (a local or custom network), a new empty one (the address indices kept: they are the
  * wallet's own, never handed back) when the node's first blocks are not those recorded. They are
  * read the first time the chain has them, and again only when the height went back: nothing known
  * of them, or nothing read (a node that will not show them), drops nothing.

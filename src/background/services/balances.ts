@@ -130,7 +130,10 @@ export class BalancesService {
     const [height, xHeight, cHeight] = await Promise.all([engine.node.blocks.P.height(), engine.node.blocks.X.height(), engine.node.eth.blockNumber()]);
     // A local or custom network may be made anew (a restarted local node): told by its first blocks.
     const restartable = preset.kind === 'local' || preset.kind === 'custom';
-    cache = await cacheAtHeight(engine.node.blocks.P, cache, height, restartable, (line) => this.log?.(`network ${preset.id}: ${line}`));
+    const at = await cacheAtHeight(engine.node.blocks.P, cache, height, restartable, (line) => this.log?.(`network ${preset.id}: ${line}`));
+    // Restarted (a new cache): the stakes recorded on the old chain are not on this one.
+    if (at !== cache) await this.local.remove([stakesKey(preset.id, account.id)]);
+    cache = at;
     const settledCache = cache;
     const save = () => this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith));
     const moves = await this.transfers.journal(preset.id, account.id).list().catch(() => []);
