@@ -1,6 +1,6 @@
-// The selected account on the selected network, opened for work: a core WalletEngine over its keys
-// (scanned once), the network's checked identity, its cache and its proven UTXOs. Every service
-// that reads chains or signs starts here.
+// The selected account on the selected network (or the account and network named), opened for
+// work: a core WalletEngine over its keys (scanned once), the network's checked identity, its
+// cache and its proven UTXOs. Every service that reads chains or signs starts here.
 import type { Bytes } from '../core/bytes.js';
 import { WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
@@ -39,12 +39,12 @@ export class AccountEngines {
     this.proofs = new ProofStore(local);
   }
 
-  /** The selected account (or the one named) on the selected network. */
-  async selected(accountId?: string): Promise<{ s: PersistedState; account: AccountRecord; preset: Preset }> {
+  /** The selected account (or the one named) on the selected network (or the one named). */
+  async selected(accountId?: string, networkId?: string): Promise<{ s: PersistedState; account: AccountRecord; preset: Preset }> {
     const s = await this.settings.read();
     const account = s.accounts.find((a) => a.id === (accountId ?? s.selectedAccountId));
     if (!account) throw new WalletError('no-account', accountId === undefined ? 'no account is selected' : 'that account no longer exists');
-    return { s, account, preset: this.networks.presetOf(s, s.selectedNetworkId) };
+    return { s, account, preset: this.networks.presetOf(s, networkId ?? s.selectedNetworkId) };
   }
 
   outbox(networkId: string, accountId: string): Outbox {
@@ -52,13 +52,13 @@ export class AccountEngines {
   }
 
   /**
-   * An engine for the selected account (or the one named) on the selected network: its scanned
-   * keys, a fresh change address, and the network's identity. Scanning runs when the cache has
-   * never scanned.
+   * An engine for the selected account (or the one named) on the selected network (or the one
+   * named): its scanned keys, a fresh change address, and the network's identity. Scanning runs
+   * when the cache has never scanned.
    */
-  async open(accountId?: string): Promise<AccountContext> {
+  async open(accountId?: string, networkId?: string): Promise<AccountContext> {
     this.keyring.assertUnlocked();
-    const { account, preset } = await this.selected(accountId);
+    const { account, preset } = await this.selected(accountId, networkId);
     const identity = await this.networks.identity(preset);
     const client = this.networks.client(preset);
     const cache = await this.caches.get(preset.id, account.id);

@@ -156,6 +156,21 @@ describe('a cross-chain transfer killed at every step completes exactly once', (
   });
 });
 
+describe('moves resumed by a restarted worker', () => {
+  it("finish an account's move while another account is selected", async () => {
+    const { wallet, stores, account } = await fundedWallet({ x: 3n * AVAX });
+    const networkId = (await wallet.networks.networksList()).selectedId;
+    // The move is journaled (begin signs nothing), then the worker dies before it runs; the user selects another account.
+    const journal = wallet.transfers.journal(networkId, account.id);
+    const record = await new TransferRunner(null as unknown as WalletEngine, journal).begin('X', 'P', 1n * AVAX);
+    const other = await wallet.accounts.accountsAdd({ name: 'Other' });
+    await wallet.accounts.accountsSelect({ id: other.id });
+    const restarted = (await startBackground(stores)).wallet;
+    await restarted.transfers.resumeTransfers();
+    expect(await journal.get(record.id)).toMatchObject({ state: 'completed', export: { accepted: true }, imports: [{ accepted: true }] });
+  });
+});
+
 describe('moves after a worker restart while the node is down', () => {
   it('are still listed on the Move screen and in Activity, from storage alone', async () => {
     const { wallet, stores } = await fundedWallet({ x: 3n * AVAX });

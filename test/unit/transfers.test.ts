@@ -378,3 +378,51 @@ describe('the Move list', () => {
     await expect(locked.transfersList()).rejects.toMatchObject({ code: 'vault-locked' });
   });
 });
+
+describe('resuming moves (worker start, the minute alarm)', () => {
+  const settings = (selected: string) => ({ accounts: [{ id: 'A' }, { id: 'B' }], selectedAccountId: selected, selectedNetworkId: 'net', customNetworks: [{ id: 'net' }, { id: 'other' }] });
+
+  it("runs every account's moves on every network, each with its own account's engine on its network, not only the selected one's", async () => {
+    const chains = new ScriptedChains();
+    const { local } = memoryStores();
+    const a = await new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('other', 'A'))).begin('X', 'P', 5_000n);
+    const b = await new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('net', 'B'))).begin('P', 'X', 6_000n);
+    const opened: string[] = [];
+    const engines = {
+      selected: async () => ({ s: settings('B') }),
+      open: async (accountId?: string, networkId?: string) => {
+        opened.push(`${accountId}@${networkId}`);
+        return { engine: chains.engine(), preset: { id: networkId }, account: { id: accountId } };
+      },
+    };
+    const service = new TransfersService(engines as never, { isUnlocked: () => true } as never, local);
+    await service.resumeTransfers();
+    expect(await new TransferJournal(local, journalKey('other', 'A')).get(a.id)).toMatchObject({ state: 'completed' });
+    expect(await new TransferJournal(local, journalKey('net', 'B')).get(b.id)).toMatchObject({ state: 'completed' });
+    // Only journals with unfinished moves open an engine (and ask their network's node).
+    expect(opened.sort()).toEqual(['A@other', 'B@net']);
+    await service.resumeTransfers();
+    expect(opened).toHaveLength(2);
+  });
+
+  it('one network whose node is down does not hold up the others; a locked wallet runs none', async () => {
+    const chains = new ScriptedChains();
+    const { local } = memoryStores();
+    await new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('net', 'A'))).begin('X', 'P', 5_000n);
+    const b = await new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('other', 'B'))).begin('P', 'X', 6_000n);
+    let unlocked = false;
+    const engines = {
+      selected: async () => ({ s: settings('A') }),
+      open: async (accountId?: string, networkId?: string) => {
+        if (networkId === 'net') throw new NodeUnreachableError('http://127.0.0.1:9650', 'fetch failed');
+        return { engine: chains.engine(), preset: { id: networkId }, account: { id: accountId } };
+      },
+    };
+    const service = new TransfersService(engines as never, { isUnlocked: () => unlocked } as never, local);
+    await service.resumeTransfers();
+    expect(chains.sent).toEqual([]);
+    unlocked = true;
+    await expect(service.resumeTransfers()).rejects.toMatchObject({ code: 'node-unreachable' });
+    expect(await new TransferJournal(local, journalKey('other', 'B')).get(b.id)).toMatchObject({ state: 'completed' });
+  });
+});

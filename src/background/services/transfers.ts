@@ -1,6 +1,7 @@
 // Cross-chain moves (transfers.*): started, estimated, listed, resumed after a restart, and the
 // import of funds waiting in atomic memory. The journal and the runner that never strand funds are
-// in src/background/transfer-journal.ts; this service opens them for the selected account.
+// in src/background/transfer-journal.ts; this service opens them for the selected account, and
+// resumes every account's on every network (each with its own engine) while the wallet is unlocked.
 import { WEI_PER_NAVAX } from '../../core/amount.js';
 import type { WalletEngine } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
@@ -17,7 +18,7 @@ import type { PersistedState } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import { type RunnerHooks, TransferJournal, type TransferRecord, TransferRunner } from '../transfer-journal.js';
 import { importPlan, type ImportPlan, journalReviewedImport, planFee, planView } from '../waiting-imports.js';
-import { newId } from '../settings.js';
+import { networkIdsOf, newId } from '../settings.js';
 import { VaultLockedError } from '../vault.js';
 
 /** How long a reviewed "Import now" plan may be confirmed. */
@@ -47,8 +48,9 @@ export class TransfersService {
     return new TransferJournal(this.local, journalKey(networkId, accountId));
   }
 
-  private async runner(): Promise<{ runner: TransferRunner; journal: TransferJournal; engine: WalletEngine; preset: { id: string }; account: { id: string } }> {
-    const { engine, preset, account } = await this.engines.open();
+  /** The runner of the selected account on the selected network, or of the account and network named. */
+  private async runner(accountId?: string, networkId?: string): Promise<{ runner: TransferRunner; journal: TransferJournal; engine: WalletEngine; preset: { id: string }; account: { id: string } }> {
+    const { engine, preset, account } = await this.engines.open(accountId, networkId);
     const journal = this.journal(preset.id, account.id);
     const checkpoint = (): void => this.checkNotStopped();
     const stopped = (record: TransferRecord, error: unknown): void => this.notePaused(record.id, error);
@@ -159,27 +161,42 @@ export class TransfersService {
   }
 
   /**
-   * Finishes every journaled transfer (worker start, alarm). One pass at a time: two passes over
-   * one journal would build two imports of the same atomic UTXOs.
+   * Finishes every journaled transfer (worker start, alarm): every account's, on every network
+   * where it has unfinished moves, each run by its own account's engine on its own network. One
+   * pass at a time: two passes over one journal would build two imports of the same atomic UTXOs.
+   * One that cannot open (its node down) does not hold up the others; its error is thrown at the end.
    */
   resumeTransfers(): Promise<void> {
     if (!this.session.isUnlocked()) return Promise.resolve();
-    this.#resuming ??= this.track(
-      this.runner().then(async ({ runner }) => {
-        const done = await runner.resumeAll(
-          (id) => this.claim(id),
-          (id) => this.#running.delete(id),
-        );
-        // Those that got through (or to a wait the journal records) are not paused any more.
-        for (const r of done) if (r.state === 'completed' || r.state === 'failed') this.#paused.delete(r.id);
-        return done;
-      }),
-    )
-      .then(() => undefined)
-      .finally(() => {
-        this.#resuming = null;
-      });
+    this.#resuming ??= this.track(this.resumeEvery()).finally(() => {
+      this.#resuming = null;
+    });
     return this.#resuming;
+  }
+
+  private async resumeEvery(): Promise<void> {
+    const { s } = await this.engines.selected();
+    let stuck: unknown;
+    for (const networkId of networkIdsOf(s)) {
+      for (const { id } of s.accounts) {
+        // Only journals with unfinished moves open an engine (and ask that network's node).
+        if (!(await this.journal(networkId, id).unfinished().catch(() => [])).length) continue;
+        // A restore under way ends the pass: no other account's engine is opened for it.
+        this.checkNotStopped();
+        try {
+          const { runner } = await this.runner(id, networkId);
+          const done = await runner.resumeAll(
+            (m) => this.claim(m),
+            (m) => this.#running.delete(m),
+          );
+          // Those that got through (or to a wait the journal records) are not paused any more.
+          for (const r of done) if (r.state === 'completed' || r.state === 'failed') this.#paused.delete(r.id);
+        } catch (e) {
+          stuck ??= e;
+        }
+      }
+    }
+    if (stuck !== undefined) throw stuck;
   }
 
   /**

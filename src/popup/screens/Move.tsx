@@ -257,7 +257,7 @@ export function Move({
             { term: `Import fee (${chainLabel(review.to)})`, value: `${approx}${formatValue(review.importFee, AVAX_DECIMALS, 'AVAX')}, taken from the amount` },
             { term: `Arrives on the ${chainLabel(review.to)}`, value: `${approx}${formatValue(review.amount - review.importFee, AVAX_DECIMALS, 'AVAX')}`, testid: 'move-review-arrives' },
           ]}
-          note="An export, then an import. Once it starts it continues in the background, even if you close this popup or the browser; the fees shown are the most it may pay."
+          note="An export, then an import. Once it starts it continues in the background whenever the wallet is unlocked, even after you close this popup or the browser; the fees shown are the most it may pay."
           error={error?.text}
           detail={error?.detail}
           busy={busy}
@@ -314,7 +314,7 @@ export function Move({
         <button class="primary wide" type="submit" disabled={!check.ok || refused !== undefined || deliversNothing}>
           {`Move to the ${chainLabel(to)}`}
         </button>
-        <p class="muted">A move continues in the background, even if you close this popup or the browser.</p>
+        <p class="muted">A move continues in the background whenever the wallet is unlocked, even after you close this popup or the browser.</p>
       </form>
       <h2>Moves</h2>
       {listError && <p class="form-error">{listError}</p>}
