@@ -344,7 +344,6 @@ export class StakingService {
    * leaves it followed. Once sent, a book write that fails is logged, never a failed stake.
    */
   private async stake(c: StakingContext, kind: 'delegate' | 'validate', built: BuiltTx, maxFee: string, r: Omit<StakeRecord, 'txID' | 'state' | 'rewards' | 'byWallet' | 'createdAt'>): Promise<R<'staking.delegate'>> {
-    this.#lists.delete(c.preset.id);
     let txID = '';
     const set = (state: StakeRecord['state']) =>
       c.book
@@ -356,6 +355,7 @@ export class StakingService {
       const issued = await this.delivery.issue(c, kind, built, maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: r.amount, nodeID: r.nodeID }, (id) =>
         c.book.put({ ...r, txID: (txID = id), state: 'pending', rewards: [], byWallet: true, createdAt: Date.now() }),
       );
+      this.#lists.delete(c.preset.id);
       if (issued.status === 'accepted') await set('active');
       return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
     } catch (e) {
