@@ -31,7 +31,7 @@ export interface StakeRecord {
   nodeID: string;
   /** nAVAX staked (an auto-renewed validator's grows with what it restakes). */
   amount: string;
-  /** 'pending': sent, not committed yet; 'failed': refused by the chain. */
+  /** 'pending': signed (written just before it is sent), not committed yet; 'failed': refused by the chain, or never sent. */
   state: 'pending' | 'active' | 'finished' | 'failed';
   /** Unix seconds: when it started (chain time), and its end or its current cycle's end. */
   start?: number;
