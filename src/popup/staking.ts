@@ -72,6 +72,9 @@ export function endChoices(p: { now: UnixSeconds; minSeconds: number; maxSeconds
   add(`Shortest: ${durationText(first)}`, p.now + first);
   for (const s of PRESET_SECONDS) if (s > first) add(durationText(s), p.now + s);
   if (p.latest !== undefined) add('Until the validator stops', Math.min(p.latest, p.now + p.maxSeconds));
+  // The longest stake counts from the network's last block, a little before now: a year then falls
+  // just past it, so the longest it allows is offered in its place.
+  else if (!out.some((c) => c.end === limit)) add(`The longest allowed (${durationText(Math.max(1, Math.round(p.maxSeconds / 3_600)) * 3_600)})`, limit);
   return out;
 }
 

@@ -50,6 +50,11 @@ describe('endChoices', () => {
     expect(bounded.map((c) => c.label)).toEqual(['Shortest: 14 days 1 minute', '30 days', 'Until the validator stops']);
     expect(bounded.at(-1)!.end).toBe(now + 60 * DAY);
   });
+  it('the longest, counted from a last block a little old, replaces the year it cuts short', () => {
+    const all = endChoices({ now, minSeconds: 14 * DAY, maxSeconds: 365 * DAY - 40 });
+    expect(all.map((c) => c.label)).toEqual(['Shortest: 14 days 1 minute', '30 days', '90 days', '182 days', 'The longest allowed (365 days)']);
+    expect(all.at(-1)!.end).toBe(now + 365 * DAY - 40);
+  });
   it('the test network: a shortest end of 20 s plus the margin', () => {
     const [first] = endChoices({ now, minSeconds: 20, maxSeconds: 365 * DAY });
     expect(first).toEqual({ label: 'Shortest: 1 minute 20 seconds', end: now + 80 });
