@@ -339,7 +339,7 @@ export interface WalletRequests extends StakingRequests, TokenRequests {
    * Imports exactly what the review `planID` listed (its fees, at most `maxFee` together). `failed`:
    * imports not made (what they spend changed since the review; a move's is looked at again later).
    */
-  'transfers.importWaiting': { params: { planID: string; maxFee: Amount }; result: { txIDs: string[]; failed: number } };
+  'transfers.importWaiting': { params: { planID: string; maxFee: Amount }; result: { txIDs: string[]; failed: number; unconfirmed?: number } };
 
   'activity.list': { params: Record<string, never>; result: { items: ActivityItem[] } };
 

@@ -8,6 +8,7 @@ import { makeOwners } from '../../src/core/tx/context.js';
 import { buildXExport } from '../../src/core/tx/x.js';
 import type { BalancesView, TransferView } from '../../src/shared/messages.js';
 import { AVAX } from './fixture.js';
+import { hang, lyingNode } from './lying-node.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 const pSpendable = (view: BalancesView, avax: string) => BigInt(view.balances.find((b) => b.chain === 'P' && b.assetID === avax)!.spendable);
@@ -75,5 +76,24 @@ describe('Import now', () => {
     // wallet's P funds.
     const last = await wallet.transfers.transfersEstimateImportWaiting();
     expect(last).toMatchObject({ imports: [], fee: '0', tooSmall: [{ from: 'X', to: 'P', amount: DUST.toString(), utxoCount: 1 }] });
+  });
+
+  it('an import sent whose decision the node does not give in time is said to be sent and not confirmed, listed pending, and settled by a refresh', async () => {
+    const node = lyingNode();
+    const { wallet, account, ctx, avax, genesis } = await fundedWallet({}, { fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
+    const me = makeOwners([parseAddress(account.pAddress).bytes]);
+    await genesis.issueAndWait(buildXExport({ ctx, pool: await genesis.spendable('X'), changeOwners: genesis.changeOwners, destination: 'P', amount: AVAX, to: me }));
+    const before = await wallet.balances.balancesRefresh();
+    const review = await wallet.transfers.transfersEstimateImportWaiting();
+    expect(review.imports).toHaveLength(1);
+    node.lies.set('platform.getTxStatus', hang);
+    const done = await wallet.transfers.transfersImportWaiting({ planID: review.planID, maxFee: review.fee });
+    expect(done).toEqual({ txIDs: [], failed: 0, unconfirmed: 1 });
+    const [pending] = (await wallet.balances.activityList()).items.filter((i) => i.kind === 'import');
+    expect(pending).toMatchObject({ chain: 'P', status: 'pending', fee: review.fee });
+    node.lies.delete('platform.getTxStatus');
+    const after = await wallet.balances.balancesRefresh();
+    expect(pSpendable(after, avax)).toBe(pSpendable(before, avax) + AVAX - BigInt(review.fee));
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === pending!.txID)).toMatchObject({ status: 'accepted' });
   });
 });

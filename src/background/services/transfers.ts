@@ -3,7 +3,7 @@
 // in src/background/transfer-journal.ts; this service opens them for the selected account, and
 // resumes every account's on every network (each with its own engine) while the wallet is unlocked.
 import { WEI_PER_NAVAX } from '../../core/amount.js';
-import type { WalletEngine } from '../../core/engine.js';
+import { TxFailedError, type WalletEngine } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
 import type { ChainAlias } from '../../core/node.js';
 import { buildPExport } from '../../core/tx/p.js';
@@ -250,23 +250,34 @@ export class TransfersService {
       }
       const txIDs: string[] = [];
       let failed = 0;
+      let unconfirmed = 0;
       for (const i of plan.plain) {
         this.checkNotStopped();
         let issued;
         try {
-          issued = await this.track(engine.issueAndWait(i.built));
+          issued = await this.track(engine.issue(i.built));
         } catch (e) {
           failed += 1;
           this.log?.(`import of waiting funds not made: ${(e as Error).message}`);
           continue;
         }
-        txIDs.push(issued.txID);
         const { txID, chain, fee: paid } = issued;
+        // Sent: if the node's decision does not come now, Activity lists it pending and a refresh settles it.
+        const accepted = await this.track(engine.waitAccepted(chain, txID)).then(
+          () => true,
+          (e: unknown) => (e instanceof TxFailedError ? false : undefined),
+        );
+        if (accepted === false) {
+          failed += 1;
+          continue;
+        }
+        if (accepted) txIDs.push(txID);
+        else unconfirmed += 1;
         await this.engines.caches
           .update(preset.id, account.id, (c) => {
             // A refresh meanwhile may have taken its outputs for funds received: it is the import.
             c.activity = c.activity.filter((a) => !(a.txID === txID && a.kind === 'receive'));
-            addActivity(c, { txID, chain, kind: 'import', status: 'accepted', fee: paid.toString(), createdAt: Date.now() });
+            addActivity(c, { txID, chain, kind: 'import', status: accepted ? 'accepted' : 'pending', fee: paid.toString(), createdAt: Date.now() });
           })
           .catch((e: unknown) => this.log?.(`import ${txID} not written to Activity: ${(e as Error).message}`));
       }
@@ -283,7 +294,7 @@ export class TransfersService {
           failed += 1;
         }
       }
-      return { txIDs, failed };
+      return { txIDs, failed, ...(unconfirmed > 0 ? { unconfirmed } : {}) };
     } finally {
       for (const id of taken) this.#running.delete(id);
     }

@@ -32,7 +32,7 @@ export function WaitingFunds({ view, selection, onRefresh }: { view: BalancesVie
   const call = useCall();
   const action = useAction();
   const [plan, setPlan] = useState<Plan | null>(null);
-  const [done, setDone] = useState<{ txIDs: string[]; failed: number } | null>(null);
+  const [done, setDone] = useState<WalletRequests['transfers.importWaiting']['result'] | null>(null);
   if (view.waiting.length === 0 && plan === null && done === null) return null;
   const review = async () => {
     setDone(null);
@@ -88,7 +88,8 @@ export function WaitingFunds({ view, selection, onRefresh }: { view: BalancesVie
       {done !== null && (
         <p role="status">
           Imported in {done.txIDs.length} transaction{done.txIDs.length === 1 ? '' : 's'}.
-          {done.failed > 0 ? ` ${done.failed} could not be made now (what they import changed since the review): look at what still waits.` : ''}
+          {done.unconfirmed ? ` ${done.unconfirmed} sent and not confirmed yet: Activity shows when the chain decides.` : ''}
+          {done.failed > 0 ? ` ${done.failed} could not be made now: look at what still waits.` : ''}
         </p>
       )}
       <FormError error={action.error} detail={action.detail} />

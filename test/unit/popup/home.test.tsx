@@ -11,7 +11,7 @@ afterEach(cleanup);
 
 const NOW = Date.UTC(2026, 0, 2, 3, 6, 5); // two minutes after the fixture's snapshot
 
-function show(view: BalancesView | null, extra: { loadError?: string; hidden?: Set<string>; onToggleHidden?: (id: string) => void; onRefresh?: () => void } = {}) {
+function show(view: BalancesView | null, extra: { loadError?: string; hidden?: Set<string>; onToggleHidden?: (id: string) => void; onRefresh?: () => void; imported?: { txIDs: string[]; failed: number; unconfirmed?: number } } = {}) {
   const bg = fakeBackground({
     'transfers.estimateImportWaiting': () => ({
       planID: 'p1',
@@ -22,7 +22,7 @@ function show(view: BalancesView | null, extra: { loadError?: string; hidden?: S
       fee: '2200000',
       tooSmall: [{ from: 'C', to: 'X', amount: '100', utxoCount: 1 }],
     }),
-    'transfers.importWaiting': () => ({ txIDs: ['tx1', 'tx2'], failed: 0 }),
+    'transfers.importWaiting': () => extra.imported ?? { txIDs: ['tx1', 'tx2'], failed: 0 },
   });
   renderWith(
     bg,
@@ -165,5 +165,14 @@ describe('Home', () => {
     await waitFor(() => expect(onRefresh).toHaveBeenCalled());
     expect(bg.callsOf('transfers.importWaiting')).toEqual([{ planID: 'p1', maxFee: '2200000' }]);
     expect(screen.getByText('Imported in 2 transactions.')).toBeTruthy();
+  });
+
+  it('says an import sent and not yet decided apart from one that could not be made', async () => {
+    show(balances({ waiting: [{ from: 'X', to: 'P', amount: '1500000000', utxoCount: 2 }] }), { imported: { txIDs: [], failed: 1, unconfirmed: 1 } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Import now' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and import' }));
+    expect((await screen.findByText(/^Imported in 0 transactions/)).textContent).toBe(
+      'Imported in 0 transactions. 1 sent and not confirmed yet: Activity shows when the chain decides. 1 could not be made now: look at what still waits.',
+    );
   });
 });
