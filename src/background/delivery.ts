@@ -196,11 +196,12 @@ export class Delivery {
    * Runs `run` (a C-Chain export's signing) in the account's EVM nonce line: under the EVM lock,
    * and only while no other tx of the line waits (an export takes the last executed nonce, so one
    * signed past a waiting tx would take that tx's nonce). Otherwise 'evm-tx-in-flight': the move
-   * waits its turn and is run again later.
+   * waits its turn and is run again later. `networkId`: the move's network (a move resumes on one
+   * that is not selected), else the selected one.
    */
-  inNonceLine<T>(accountId: string, run: () => Promise<T>): Promise<T> {
+  inNonceLine<T>(accountId: string, run: () => Promise<T>, networkId?: string): Promise<T> {
     return this.withEvmLock(accountId, async () => {
-      const ctx = await this.engines.open(accountId);
+      const ctx = await this.engines.open(accountId, networkId);
       // A tx whose nonce the chain has used (gone through, reverted, or replaced) no longer waits.
       const used = await ctx.engine.node.eth.getTransactionCount(ctx.engine.evmAddress, 'latest');
       if ((await this.ownEvmNonces(ctx)).live.some((n) => n >= used)) {

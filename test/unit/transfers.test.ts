@@ -405,6 +405,24 @@ describe('resuming moves (worker start, the minute alarm)', () => {
     expect(opened).toHaveLength(2);
   });
 
+  it("signs a resumed C-Chain export in the nonce line of the move's own network, not the selected one's", async () => {
+    const chains = new ScriptedChains();
+    const { local } = memoryStores();
+    const move = await new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('other', 'A'))).begin('C', 'P', 5_000n);
+    const engines = {
+      selected: async () => ({ s: settings('A') }),
+      open: async (accountId?: string, networkId?: string) => ({ engine: chains.engine(), preset: { id: networkId }, account: { id: accountId } }),
+    };
+    const lines: string[] = [];
+    const delivery = {
+      inNonceLine: <T>(accountId: string, run: () => Promise<T>, networkId?: string) => (lines.push(`${accountId}@${networkId}`), run()),
+      markReplacedByExport: async () => undefined,
+    };
+    await new TransfersService(engines as never, { isUnlocked: () => true } as never, local, undefined, delivery as never).resumeTransfers();
+    expect(await new TransferJournal(local, journalKey('other', 'A')).get(move.id)).toMatchObject({ state: 'completed' });
+    expect(lines).toEqual(['A@other']);
+  });
+
   it('one network whose node is down does not hold up the others; a locked wallet runs none', async () => {
     const chains = new ScriptedChains();
     const { local } = memoryStores();

@@ -55,7 +55,7 @@ export class TransfersService {
     const checkpoint = (): void => this.checkNotStopped();
     const stopped = (record: TransferRecord, error: unknown): void => this.notePaused(record.id, error);
     const delivery = this.delivery;
-    const evmLine = delivery ? <T>(run: () => Promise<T>) => delivery.inNonceLine(account.id, run) : undefined;
+    const evmLine = delivery ? <T>(run: () => Promise<T>) => delivery.inNonceLine(account.id, run, preset.id) : undefined;
     const exportSigned: RunnerHooks['exportSigned'] = delivery ? (signed) => delivery.markReplacedByExport(preset.id, account.id, signed) : undefined;
     const hooks: RunnerHooks = { checkpoint, stopped, ...(evmLine ? { evmLine } : {}), ...(exportSigned ? { exportSigned } : {}) };
     return { runner: new TransferRunner(engine, journal, hooks), journal, engine, preset, account };
