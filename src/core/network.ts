@@ -395,13 +395,13 @@ const LOCAL_STAKING: StakingRules = {
 };
 
 /**
- * The staking rules of the network with this ID; minimum stakes are then read from the node. A
- * Helicon time the node reports (info.upgrades) stands over the known one: a custom network may
- * run Helicon, or not yet.
+ * The staking rules of the network with this ID; minimum stakes are then read from the node. The
+ * Helicon time a node reports (info.upgrades) is taken only where none is known, a custom network,
+ * which may run Helicon or not yet: Mainnet's and Fuji's are fixed, whatever a node says.
  */
 export function stakingRulesFor(networkID: number, heliconTime?: bigint): StakingRules {
   const known = networkID === 1 ? MAINNET_STAKING : networkID === 5 ? FUJI_STAKING : networkID === LOCAL_NETWORK_ID ? LOCAL_STAKING : DEFAULT_STAKING;
-  return heliconTime === undefined ? known : { ...known, reward: { ...known.reward, heliconTime } };
+  return heliconTime === undefined || known.reward.heliconTime !== undefined ? known : { ...known, reward: { ...known.reward, heliconTime } };
 }
 
 /** Whether Helicon's staking (auto-renewed validators, ACP-273's shorter validations) is active at `now`. */

@@ -316,7 +316,10 @@ describe('the validator list model', () => {
     expect(uptimeRequirementAt(upgraded, now)).toBe(90);
     expect(() => checkValidation({ ...v, rules: upgraded, period: 3_600n })).not.toThrow();
     // A node that schedules it later (or an older node's far-off "unscheduled") keeps the old rules until then.
-    expect(heliconActiveAt(stakingRulesFor(1, now + 60n), now)).toBe(false);
+    expect(heliconActiveAt(stakingRulesFor(777, now + 60n), now)).toBe(false);
+    // Mainnet's and Fuji's times are known: a node saying otherwise changes nothing.
+    expect(stakingRulesFor(1, now + 60n)).toEqual(stakingRulesFor(1));
+    expect(stakingRulesFor(5, 0n)).toEqual(stakingRulesFor(5));
   });
 
   it('read the Helicon time from info.upgrades, and nothing from an answer without one', async () => {
