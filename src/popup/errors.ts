@@ -76,7 +76,8 @@ export function withoutInternals(text: string): string {
  * their field first ("to.addresses[0]: …"); the form shows the field, so it is dropped here.
  */
 export function plainError(code: string, message: string): PlainError {
-  const said = sentence(message.replace(/^[\w.[\]]+: /, ''));
+  // A node's message can be any length: past this, cleaning it would only hold up the popup.
+  const said = sentence(message.slice(0, 2_000).replace(/^[\w.[\]]+: /, ''));
   // An import (or a move's import) whose fee is more than what waits: the fee would take it all.
   if (code === 'insufficient-funds' && /import fee/.test(message)) return { text: 'The amount does not cover the import fee: nothing would arrive.', detail: said };
   const fixed = NODE[code] ?? WORDED[code];

@@ -51,6 +51,12 @@ describe('plain words', () => {
     expect(plainError('rpc', 'avm.issueTx: failed to verify: insufficient funds (code -32000)').text).toBe('The node turned the request down: Failed to verify: insufficient funds');
   });
 
+  it('reads no more of a message than a person could: a node can send any length', () => {
+    const plain = plainError('rpc', `avm.issueTx: ${' '.repeat(60_000)}(code -32000)`);
+    expect(plain.text).toBe('The node turned the request down.');
+    expect(plain.detail!.length).toBeLessThanOrEqual(2_000);
+  });
+
   it("keeps a refusal's sentence when it quotes the node's own words, method and code included", () => {
     const node = (method: string, words: string) => new RpcError(method, -32000, words).message;
     expect(plainError('tx-refused', `the X-Chain node refused the transaction (${node('avm.issueTx', 'failed to verify: insufficient funds')}); nothing was paid, and your next X-Chain send takes its place`).text).toBe(
