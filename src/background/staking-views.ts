@@ -31,7 +31,7 @@ export function paramsView(rules: StakingRules, now: bigint, chainTime: bigint):
     minValidationSeconds: Number(minValidationAt(rules, now)),
     autoRenew: heliconActiveAt(rules, now),
     maxStakeSeconds: Number(rules.maxStakeDuration),
-    maxEndSeconds: Number(rules.maxStakeDuration + chainTime - now),
+    maxEnd: Number(chainTime + rules.maxStakeDuration),
     maxWeightFactor: Number(rules.maxWeightFactor),
     uptimeRequirement: uptimeRequirementAt(rules, now),
   };

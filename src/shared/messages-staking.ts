@@ -38,8 +38,8 @@ export interface StakingParamsView {
   /** Whether the network runs auto-renewed validations (Helicon). */
   autoRenew: boolean;
   maxStakeSeconds: number;
-  /** The longest stake's end less `chainTime`: the node may count from its last block, older than `chainTime`. */
-  maxEndSeconds: number;
+  /** Unix seconds: the latest end a stake may have, the longest stake from the last block (the node may count from there). */
+  maxEnd: number;
   /** Delegations to a validator may bring it to at most this many times its own stake. */
   maxWeightFactor: number;
   /** Percent of its time a validator starting now must be up for its rewards. */

@@ -102,11 +102,15 @@ describe('staking: the longest stake with the computer clock ahead of the chain'
     await expect(s.stakingEstimateDelegation({ ...p, end: Number(NOW) + 365 * 86_400 - 600 })).resolves.toMatchObject({ end: Number(NOW) + 365 * 86_400 - 600 });
   });
 
-  it('offers only end choices it then lets through: no "365 days" from a clock ahead of the chain’s', async () => {
+  it('offers only end choices it then lets through, the longest in place of "365 days" from a clock ahead of the chain’s, however long the form stays open', async () => {
     const { s } = service(sent(), 600n);
     const params = await s.stakingParams();
-    const choices = endChoices({ now: params.chainTime, minSeconds: params.minDelegationSeconds, maxSeconds: params.maxEndSeconds });
-    expect(choices.map((c) => c.label)).toEqual(['Shortest: 1 day 1 minute', '7 days', '14 days', '30 days', '90 days', '182 days']);
-    for (const c of choices) await expect(s.stakingEstimateDelegation({ ...p, end: c.end })).resolves.toMatchObject({ end: c.end });
+    for (const later of [0, 45]) {
+      const now = params.chainTime + later;
+      const choices = endChoices({ now, minSeconds: params.minDelegationSeconds, maxSeconds: params.maxEnd - now });
+      expect(choices.map((c) => c.label)).toEqual(['Shortest: 1 day 1 minute', '7 days', '14 days', '30 days', '90 days', '182 days', 'The longest allowed (365 days)']);
+      expect(choices.at(-1)!.end).toBe(params.maxEnd);
+      for (const c of choices) await expect(s.stakingEstimateDelegation({ ...p, end: c.end })).resolves.toMatchObject({ end: c.end });
+    }
   });
 });

@@ -46,13 +46,13 @@ export function StakeDelegate(p: StakeDelegateProps) {
   const [failure, setFailure] = useState<(PlainError & { field: string | undefined }) | null>(null);
 
   const validator = p.validator ?? picked?.validator ?? null;
-  const choices = endChoices({ now: p.now, minSeconds: p.params.minDelegationSeconds, maxSeconds: p.params.maxEndSeconds, latest: validator?.end });
+  const choices = endChoices({ now: p.now, minSeconds: p.params.minDelegationSeconds, maxSeconds: p.params.maxEnd - p.now, latest: validator?.end });
   const end = endOf({ choices, choice, typed: typedEnd });
   const amountCheck = checkAmount(amount, { denomination: AVAX_DECIMALS, symbol: 'AVAX', ...(p.spendable !== undefined ? { spendable: p.spendable } : {}) });
   const ownerCheck = checkAddress(owner, 'P', p.hrp);
   const at = (field: string) => (failure?.field === field ? failure.text : undefined);
   const general = failure && !['amount', 'end', 'rewardOwner', 'nodeID'].includes(failure.field ?? '') ? failure : null;
-  const latest = Math.min(validator?.end ?? Infinity, p.now + p.params.maxEndSeconds);
+  const latest = Math.min(validator?.end ?? Infinity, p.params.maxEnd);
 
   const fail = (e: unknown) => setFailure({ ...errorInfo(e), field: errorField(e) });
   const edit = (f: () => void) => {

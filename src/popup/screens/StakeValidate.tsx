@@ -49,7 +49,7 @@ export function StakeValidate(p: StakeValidateProps) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<(PlainError & { field: string | undefined }) | null>(null);
 
-  const choices = endChoices({ now: p.now, minSeconds: p.params.minValidationSeconds, maxSeconds: p.params.maxEndSeconds });
+  const choices = endChoices({ now: p.now, minSeconds: p.params.minValidationSeconds, maxSeconds: p.params.maxEnd - p.now });
   const periods = periodChoices(p.params.minValidationSeconds, p.params.maxStakeSeconds);
   const end = endOf({ choices, choice, typed: typedEnd });
   const amountCheck = checkAmount(amount, { denomination: AVAX_DECIMALS, symbol: 'AVAX', ...(p.spendable !== undefined ? { spendable: p.spendable } : {}) });
@@ -167,7 +167,7 @@ export function StakeValidate(p: StakeValidateProps) {
           typed={typedEnd}
           onTyped={(t) => edit(() => setTypedEnd(t))}
           earliest={p.now + p.params.minValidationSeconds}
-          latest={p.now + p.params.maxEndSeconds}
+          latest={p.params.maxEnd}
           error={at('end')}
         />
       ) : (

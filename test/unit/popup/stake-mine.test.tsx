@@ -22,7 +22,7 @@ const PARAMS: StakingParamsView = {
   minValidationSeconds: 20,
   autoRenew: true,
   maxStakeSeconds: 365 * 86_400,
-  maxEndSeconds: 365 * 86_400,
+  maxEnd: 1_795_583_200 + 365 * 86_400,
   maxWeightFactor: 5,
   uptimeRequirement: 90,
 };
