@@ -128,7 +128,9 @@ function lastCycles(s: StakeRecord, now: number): void {
 
 /** Moves each stake on from what the chain says now. Mutates the records. */
 async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
-  const sent = s.state === 'pending';
+  // A refused one stays in the outbox while the node may still run it (refused.ts): asked again until then.
+  const refused = s.state === 'failed' && s.byWallet && input.outbox.has(s.txID);
+  const sent = s.state === 'pending' || refused;
   if (sent) {
     const state = await input.txState(s.txID);
     // One the node does not know and the outbox no longer sends (given up, or never written) never ran.

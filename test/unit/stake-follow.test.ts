@@ -59,6 +59,16 @@ describe('following stakes', () => {
     expect(hasOpenStakes(stakes)).toBe(true);
   });
 
+  it('asks again about one the node refused while its outbox entry says it may still run: active if it ran, else still failed', async () => {
+    // c: refused, still in the outbox (the node may run it yet); f: refused, no longer there; g: found by the follow, not the wallet's.
+    const stakes = [record({ txID: 'c', state: 'failed', end: 1795583300 }), record({ txID: 'f', state: 'failed' }), record({ txID: 'g', state: 'failed', byWallet: false })];
+    await followStakes(stakes, input({ c: 'accepted', f: 'accepted', g: 'accepted' }, {}, { outbox: new Set(['c', 'g']) }));
+    expect(stakes.map((s) => s.state)).toEqual(['active', 'failed', 'failed']);
+    const refused = [record({ txID: 'c', state: 'failed' })];
+    await followStakes(refused, input({}, {}));
+    expect(refused[0]!.state).toBe('failed');
+  });
+
   it('finishes a delegation at its end and records its reward once its reward tx is committed, as much as the node paid', async () => {
     const stakes = [record({ txID: DELEGATION_TX, end: 1795583012 })];
     const rewardTx = rewardTxIdOf('delegation', DELEGATION_TX);

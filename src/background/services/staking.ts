@@ -359,7 +359,7 @@ export class StakingService {
       if (issued.status === 'accepted') await set('active');
       return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
     } catch (e) {
-      // Refused: nothing was paid (its outbox entry, kept, would hold it pending).
+      // Refused: nothing was paid; while its outbox entry says the node may still run it, the follow asks again.
       if (txID && (e as WalletError).code === 'tx-refused') await set('failed');
       throw e;
     }
