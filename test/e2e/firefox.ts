@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type ElementHandle, type KeyInput, type Page } from 'puppeteer-core';
 import { expect } from 'vitest';
 import {
   artifactPath,
@@ -287,6 +287,9 @@ export function puppeteerAdapter(page: Page, firefox: FirefoxWithExtension): Pag
         await e.evaluate((field) => (field as HTMLInputElement).select());
         await e.type(value);
       }),
+    press: (key) => page.keyboard.press(key as KeyInput),
+    type: (text) => page.keyboard.type(text),
+    bringToFront: () => page.bringToFront(),
     screenshot: async (path) => {
       await page.screenshot({ path, fullPage: true });
     },

@@ -100,6 +100,9 @@ export function playwrightAdapter(page: Page): PageAdapter {
     evaluate: <A, R>(fn: (arg: A) => R | Promise<R>, arg?: A) => page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg),
     click: (target) => withElement(target, (e) => e.click({ timeout: 5_000 })),
     fill: (target, value) => withElement(target, (e) => e.fill(value, { timeout: 5_000 })),
+    press: (key) => page.keyboard.press(key),
+    type: (text) => page.keyboard.type(text),
+    bringToFront: () => page.bringToFront(),
     screenshot: async (path) => {
       await page.screenshot({ path, fullPage: true });
     },

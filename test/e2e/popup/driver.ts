@@ -114,6 +114,12 @@ export interface PageAdapter {
   click(target: Target): Promise<boolean>;
   /** Replaces the value of the field queryInPage finds for `target` by typing `value`; false when it is not there. */
   fill(target: Target, value: string): Promise<boolean>;
+  /** Presses one key (`Tab`, `Enter`, …) on whatever has focus, as the keyboard does. */
+  press(key: string): Promise<void>;
+  /** Types `text` into whatever has focus, key by key. */
+  type(text: string): Promise<void>;
+  /** Makes the page the window in front, which keys go to. */
+  bringToFront(): Promise<void>;
   screenshot(path: string): Promise<void>;
   setViewport(size: { width: number; height: number }): Promise<void>;
   /** What `prefers-color-scheme` says in the page from now on. */
@@ -154,6 +160,34 @@ export class PopupDriver {
 
   async exists(target: Target): Promise<boolean> {
     return (await this.read(target, 'exists')) === true;
+  }
+
+  /** The accessible name of what has focus: a field's label, else its aria-label, else its text. */
+  async focusedName(): Promise<string> {
+    return this.page
+      .evaluate(() => {
+        const e = document.activeElement as (HTMLElement & { labels?: NodeListOf<HTMLLabelElement> | null }) | null;
+        if (!e || e === document.body) return '';
+        const textOf = (n: Element) => {
+          const copy = n.cloneNode(true) as Element;
+          for (const hidden of copy.querySelectorAll('[aria-hidden="true"], input, select, textarea')) hidden.remove();
+          return (copy.textContent ?? '').replace(/\s+/g, ' ').trim();
+        };
+        return e.labels?.length ? textOf(e.labels[0]!) : (e.getAttribute('aria-label') ?? textOf(e));
+      })
+      .catch(() => '');
+  }
+
+  /** Presses Tab until the control named `name` has focus (keyboard-only use); fails past `max` presses. */
+  async tabTo(name: string, max = 40): Promise<void> {
+    const seen: string[] = [];
+    for (let i = 0; i < max; i++) {
+      await this.page.press('Tab');
+      const now = await this.focusedName();
+      if (now === name) return;
+      seen.push(now);
+    }
+    throw new Error(`Tab never reached "${name}"; it went through: ${seen.join(' | ')}`);
   }
 
   /** Waits until `target` is there (a button: enabled). */

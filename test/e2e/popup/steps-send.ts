@@ -94,6 +94,37 @@ export async function reviewRefusedAfterSwitchElsewhere(run: UiRun): Promise<voi
   await ui.expectHomeTotals(run.expected);
 }
 
+/** An X send with the keyboard alone: Tab to each control, type, Enter; no click after Home. */
+export async function sendXByKeyboard(run: UiRun): Promise<void> {
+  const { ui, xTxFee, expected } = run;
+  const to = formatAddress('X', 'custom', freshKey().shortId);
+  await ui.openTab('Home');
+  // Into the popup first, as a user is (headless Firefox gives an unclicked page keys, but a
+  // focused button there takes no Enter); then from the top of the page.
+  await ui.page.bringToFront();
+  await ui.click({ css: 'main h1' });
+  await ui.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await ui.tabTo('Send');
+  await ui.page.press('Enter');
+  // Send opens with focus on its heading, where the next Tab starts.
+  await expect.poll(() => ui.page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`)).toBe('H1 Send');
+  await ui.tabTo('To (X-Chain address)');
+  await ui.page.type(to);
+  await ui.tabTo('Amount (AVAX)');
+  await ui.page.type(typedAmount(SEND_X, 9));
+  await ui.waitText({ testid: 'fee-line' }, `${amountText(xTxFee, 9)} AVAX, exactly (this transaction, built but not signed)`);
+  await ui.tabTo('Review');
+  await ui.page.press('Enter');
+  await ui.find({ heading: 'Review' });
+  expect(await ui.textOf({ testid: 'review-to' })).toBe(to);
+  await ui.tabTo('Confirm and send');
+  await ui.page.press('Enter');
+  await ui.find({ heading: 'Sent' }, 30_000);
+  await ui.waitAccepted('X');
+  expected.X -= SEND_X + xTxFee;
+  await ui.expectHomeTotals(expected);
+}
+
 export async function sendX(run: UiRun): Promise<void> {
   const { ui, xTxFee, expected } = run;
   const recipient = freshKey();

@@ -12,7 +12,7 @@ import { assetStudio } from './steps-assets.js';
 import { idleLockWithPopupOpen, lockAfterBackgroundStop, screenshotsLightAndDark } from './steps-lock.js';
 import { importAcrossBackgroundStop, importWaitingReviewed, movesAround, pausedWhileNodeDown } from './steps-moves.js';
 import { nodeStopsThenHangs } from './steps-node.js';
-import { activityAfterAccountSwitch, reviewRefusedAfterSwitchElsewhere, sendC, sendX } from './steps-send.js';
+import { activityAfterAccountSwitch, reviewRefusedAfterSwitchElsewhere, sendC, sendX, sendXByKeyboard } from './steps-send.js';
 import { addNodeAndReceive, auditEveryScreen, createWallet, funded, restoreFromPhrase, unprovenUtxo } from './steps-wallet.js';
 
 const TITLE = { chromium: 'Chromium', firefox: 'Firefox ESR' } as const;
@@ -65,6 +65,7 @@ export function describePopupUi(browser: BrowserUnderTest, options: { idleLock: 
     step('the node stops, then hangs: a banner on every screen says so in words, since when, with the age of the balances; it goes once the node answers', () => nodeStopsThenHangs(run));
     step('a review confirmed after the account was switched elsewhere is refused, and nothing is sent', () => reviewRefusedAfterSwitchElsewhere(run));
     step('sends AVAX on the X-Chain through Send → Review → Confirm; accepted, balance down by amount + fee', () => sendX(run));
+    step('keyboard only: the same send with Tab, typing and Enter, from Home to accepted; Send opens with focus on its heading', () => sendXByKeyboard(run));
     step("Activity after an account switch in the header shows only that account's items; switching back shows the first one's", () => activityAfterAccountSwitch(run));
     step('Assets: creates a variable-cap asset and mints it; creates an NFT family, mints an NFT and sends it, each through its review', () => assetStudio(run));
     step('moves AVAX X→C, C→P and P→X on the Move screen, each through its review until it shows "Imported"', () => movesAround(run));
