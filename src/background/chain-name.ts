@@ -2,7 +2,7 @@
 // RPC host, and shows the site's name cleaned of what can disguise it (bidi overrides that reverse
 // text, zero-width and control characters, endless length) and flagged when it passes itself off as
 // a chain it is not (a name that reads as "Avalanche" on another chain ID).
-import { INVISIBLE_TEXT } from '../core/bytes.js';
+import { EVERY_INVISIBLE, INVISIBLE_TEXT } from '../core/bytes.js';
 
 export const MAX_CHAIN_NAME = 40;
 export const MAX_CHAIN_SYMBOL = 10;
@@ -55,8 +55,6 @@ export interface ShownName {
 
 /** Control characters and line breaks: a space. */
 const BREAKS = /[\p{Cc}\p{Zl}\p{Zp}]/gu;
-/** Everything else that renders as nothing or reorders text (as in messages to sign): removed. */
-const INVISIBLE = new RegExp(INVISIBLE_TEXT.source, 'gu');
 
 /**
  * The site's text without the characters that hide or reorder what is shown (bidi overrides and
@@ -64,7 +62,7 @@ const INVISIBLE = new RegExp(INVISIBLE_TEXT.source, 'gu');
  * to `max` characters.
  */
 export function shownName(raw: string, max = MAX_CHAIN_NAME): ShownName {
-  const cleaned = raw.normalize('NFC').replace(BREAKS, ' ').replace(INVISIBLE, '').replace(/\s+/gu, ' ').trim();
+  const cleaned = raw.normalize('NFC').replace(BREAKS, ' ').replace(EVERY_INVISIBLE, '').replace(/\s+/gu, ' ').trim();
   const chars = [...cleaned];
   const cut = chars.length > max;
   const text = cut ? `${chars.slice(0, max - 1).join('')}…` : cleaned;

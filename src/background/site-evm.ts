@@ -1,6 +1,6 @@
 // EVM requests of sites: personal_sign, eth_signTypedData_v4 and eth_sendTransaction (each shown
 // to the user exactly as it will be signed), and the read-only calls passed to the chain's node.
-import { fromHex, INVISIBLE_TEXT, toHex } from '../core/bytes.js';
+import { EVERY_INVISIBLE, fromHex, INVISIBLE_TEXT, toHex } from '../core/bytes.js';
 import type { TypedDataInput } from '../core/message.js';
 import { WalletError } from '../core/errors.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI } from '../core/fee-limits.js';
@@ -63,8 +63,6 @@ function evmRequestOf(t: Record<keyof EvmTxRequest, string>): EvmTxRequest {
   };
 }
 
-const INVISIBLE = new RegExp(INVISIBLE_TEXT.source, 'gu');
-
 /**
  * Typed data as the approval shows it: pretty JSON with every character that could hide or reorder
  * what it says (direction marks, zero-width, controls) written as a \u code, so what is read is
@@ -72,7 +70,7 @@ const INVISIBLE = new RegExp(INVISIBLE_TEXT.source, 'gu');
  */
 function shownJson(value: unknown): string {
   // Line breaks here are the pretty-printing's own: JSON escapes those inside strings already.
-  return JSON.stringify(value, null, 2).replace(INVISIBLE, (c) => (c === '\n' ? c : codeOf(c.codePointAt(0)!)));
+  return JSON.stringify(value, null, 2).replace(EVERY_INVISIBLE, (c) => (c === '\n' ? c : codeOf(c.codePointAt(0)!)));
 }
 
 /** \u0000 up to U+FFFF, \u{…} above (so a tag character never reads as a shorter escape and a digit). */

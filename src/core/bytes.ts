@@ -126,3 +126,5 @@ export const utf8 = {
  * shown as its bytes, in hex.
  */
 export const INVISIBLE_TEXT = /[\p{C}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;
+/** The same characters, every one of them (for replace). */
+export const EVERY_INVISIBLE = new RegExp(INVISIBLE_TEXT.source, 'gu');
