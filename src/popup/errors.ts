@@ -87,7 +87,7 @@ export function plainError(code: string, message: string): PlainError {
   if (code === 'unreachable') return { text: 'The wallet background is not answering. Close and reopen the popup.' };
   // The node's refusal: its reason, when that reads as words.
   if (code === 'rpc') {
-    const reason = withoutInternals(said).replace(/\s*\(code -?\d+\)$/, '');
+    const reason = withoutInternals(said);
     return { text: hasInternals(reason) || reason === '' ? 'The node turned the request down.' : `The node turned the request down: ${reason}`, detail: said };
   }
   // The background's own sentences (refusals, "went through after all", validation, lock) are
