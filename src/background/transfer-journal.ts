@@ -218,21 +218,25 @@ export class TransferRunner {
     return this.signExportNow(record);
   }
 
+  /** Nothing is signed, so nothing moved: the move simply fails, saying why. */
+  private async refuseExport(record: TransferRecord, why: string): Promise<void> {
+    record.error = why;
+    record.state = 'failed';
+    await this.save(record, 'export-refused');
+  }
+
   private async signExportNow(record: TransferRecord): Promise<void> {
-    // An export that cannot be built for a reason only the user can change (not enough funds for
-    // it and its fee, …) is the move's end, not something to try every minute for ever.
-    const built = await this.engine.buildExport(record.from, record.to, BigInt(record.amount)).catch((e: unknown) => {
-      if (e instanceof WalletError && USERS_TO_CHANGE.has(e.code)) return e;
+    let built;
+    try {
+      built = await this.engine.buildExport(record.from, record.to, BigInt(record.amount));
+    } catch (e) {
+      // A reason only the user can change (not enough funds for it and its fee, …) is the move's
+      // end, not something to try every minute for ever.
+      if (e instanceof WalletError && USERS_TO_CHANGE.has(e.code)) return this.refuseExport(record, e.message);
       throw e;
-    });
-    const approved = record.maxExportFee ?? record.maxFee;
-    if (built instanceof WalletError || (approved !== undefined && built.fee > BigInt(approved))) {
-      // Nothing is signed, so nothing moved: the move simply fails.
-      record.error = built instanceof WalletError ? built.message : `the export's fee of ${built.fee} nAVAX is above the approved maximum of ${approved} nAVAX`;
-      record.state = 'failed';
-      await this.save(record, 'export-refused');
-      return;
     }
+    const approved = record.maxExportFee ?? record.maxFee;
+    if (approved !== undefined && built.fee > BigInt(approved)) return this.refuseExport(record, `the export's fee of ${built.fee} nAVAX is above the approved maximum of ${approved} nAVAX`);
     const signed = this.engine.sign(built);
     await this.hooks.exportSigned?.(signed);
     record.export = { chain: signed.chain, txID: signed.txID, signedHex: toHex(signed.signedBytes), fee: signed.fee.toString(), accepted: false };
