@@ -10,7 +10,7 @@ import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx,
 import { InsufficientFundsError, NodeResponseError, RpcError, WalletError } from './errors.js';
 import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
 import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
-import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE } from './fee-limits.js';
+import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE, MAX_P_WEIGHTS } from './fee-limits.js';
 import { atomicTxFee, atomicTxGas, type PFeeContext, pTxFee, withHeadroom } from './fees.js';
 import type { KeyPair } from './keys.js';
 import { formatEvmAddress } from './evm-address.js';
@@ -274,12 +274,12 @@ export class WalletEngine {
     return this.node.eth.getBalance(this.evmAddress);
   }
 
-  /** The P-Chain fee inputs: weights from the config, price from the state (with headroom). */
+  /** The P-Chain fee inputs, each within its ceiling: weights from the config, price from the state (with headroom). */
   async pFeeContext(): Promise<PFeeContext> {
     const [config, state] = await Promise.all([this.node.platform.getFeeConfig(), this.node.platform.getFeeState()]);
-    const w = config.weights;
+    const [b, r, w, c] = config.weights.map((v, i) => checkFeeInput(`a P-Chain ${['bandwidth', 'read', 'write', 'compute'][i]} fee weight of`, v, MAX_P_WEIGHTS[i]!));
     const price = checkFeeInput('a P-Chain gas price of', state.price, MAX_P_GAS_PRICE);
-    return { weights: [w[0], w[1], w[2], w[3]], gasPriceNavax: withHeadroom(price, this.options.pPriceHeadroom) };
+    return { weights: [b!, r!, w!, c!], gasPriceNavax: withHeadroom(price, this.options.pPriceHeadroom) };
   }
 
   /**

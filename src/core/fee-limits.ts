@@ -6,8 +6,13 @@ import { WalletError } from './errors.js';
 /** X-Chain static fees (mainnet: 1,000,000 and 10,000,000 nAVAX): 10× headroom. */
 export const MAX_X_TX_FEE = 10_000_000n;
 export const MAX_X_CREATE_ASSET_FEE = 100_000_000n;
-/** P-Chain gas price in nAVAX per gas (minimum 1): a simple tx then costs at most ≈ 0.05 AVAX. */
+/**
+ * P-Chain gas price in nAVAX per gas (minimum 1), and the weights that turn a tx's complexity into
+ * gas (mainnet and Fuji: bandwidth 1, reads 1,000, writes 1,000, compute 4) with 10× headroom. A
+ * simple tx (5,179 gas) then costs at most ≈ 0.05 AVAX, ≈ 0.5 AVAX at the weights' ceilings.
+ */
 export const MAX_P_GAS_PRICE = 10_000n;
+export const MAX_P_WEIGHTS = [10n, 10_000n, 10_000n, 40n] as const;
 /** C-Chain base fee and tip in wei: 1,000 gwei and 100 gwei. */
 export const MAX_C_BASE_FEE_WEI = 1_000_000_000_000n;
 export const MAX_C_TIP_WEI = 100_000_000_000n;

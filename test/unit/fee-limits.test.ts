@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { WalletEngine } from '../../src/core/engine.js';
-import { FeeLimitError, MAX_P_GAS_PRICE } from '../../src/core/fee-limits.js';
+import { FeeLimitError, MAX_P_GAS_PRICE, MAX_P_WEIGHTS } from '../../src/core/fee-limits.js';
 import { keyPairFromSecret } from '../../src/core/keys.js';
 import { NodeClient } from '../../src/core/node.js';
 import type { ChainContext } from '../../src/core/tx/context.js';
 
-/** A node that answers P fee look-ups with the given price (nothing else is asked here). */
-function nodeWithPPrice(price: bigint): NodeClient {
+/** A node that answers P fee look-ups with the given price and weights (nothing else is asked here). */
+function nodeWithPPrice(price: bigint, weights: readonly bigint[] = [1n, 1000n, 1000n, 4n]): NodeClient {
   const fetch = async (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
     const result =
       method === 'platform.getFeeConfig'
-        ? { weights: [1, 1000, 1000, 4], maxCapacity: 1_000_000, maxPerSecond: 100_000, targetPerSecond: 50_000, minPrice: 1, excessConversionConstant: 2_164_043 }
+        ? { weights: weights.map(Number), maxCapacity: 1_000_000, maxPerSecond: 100_000, targetPerSecond: 50_000, minPrice: 1, excessConversionConstant: 2_164_043 }
         : { capacity: 0, excess: 0, price: Number(price), timestamp: '2026-01-01T00:00:00Z' };
     return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200, headers: { 'content-type': 'application/json' } });
   };
@@ -29,5 +29,15 @@ describe('fee inputs from the node are capped', () => {
   it('a P-Chain price at the cap is used; above it, the fee context (and so every P build) is refused', async () => {
     expect((await engine(nodeWithPPrice(MAX_P_GAS_PRICE)).pFeeContext()).gasPriceNavax).toBe(MAX_P_GAS_PRICE);
     await expect(engine(nodeWithPPrice(MAX_P_GAS_PRICE + 1n)).pFeeContext()).rejects.toBeInstanceOf(FeeLimitError);
+  });
+
+  it('P-Chain weights at their ceilings are used; one above, in any dimension, is refused, so a node cannot price a tx through them', async () => {
+    expect((await engine(nodeWithPPrice(1n, MAX_P_WEIGHTS)).pFeeContext()).weights).toEqual(MAX_P_WEIGHTS);
+    for (let i = 0; i < 4; i++) {
+      const weights = MAX_P_WEIGHTS.map((w, j) => (j === i ? w + 1n : w));
+      await expect(engine(nodeWithPPrice(1n, weights)).pFeeContext()).rejects.toThrow(FeeLimitError);
+    }
+    // The audit's case: a bandwidth weight of 10^12 at price 1 priced an empty BaseTx at 58,000 AVAX.
+    await expect(engine(nodeWithPPrice(1n, [10n ** 12n, 1000n, 1000n, 4n])).pFeeContext()).rejects.toThrow(/bandwidth fee weight of 1000000000000/);
   });
 });
