@@ -93,23 +93,22 @@ export function addActivity(c: AccountCache, item: ActivityItem): void {
  * `startedWith`: the tx IDs of the activity the refresh read.
  */
 export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, startedWith: ReadonlySet<string>): void {
-  const storedById = new Map(stored.activity.map((a) => [a.txID, a]));
+  const storedById = new Map<string, ActivityItem[]>();
+  for (const a of stored.activity) storedById.set(a.txID, [...(storedById.get(a.txID) ?? []), a]);
+  // A tx has one receipt per asset; any other record of it is one item, and it wins over them all.
+  const counterpart = (mine: ActivityItem) => storedById.get(mine.txID)?.find((a) => a.kind !== 'receive' || mine.kind !== 'receive' || a.assetID === mine.assetID);
   const writtenMeanwhile = (a: ActivityItem): boolean => !startedWith.has(a.txID);
-  // An item the refresh read that is gone from storage was taken back meanwhile (a send refused).
-  const activity = refreshed.activity.filter((mine) => storedById.has(mine.txID) || !startedWith.has(mine.txID)).map((mine) => {
-    const theirs = storedById.get(mine.txID);
-    if (!theirs) return mine;
-    // A decision wins over "pending", whichever side made it (a send written meanwhile may be one
-    // this refresh has just seen decided).
-    if (theirs.status === 'pending' && mine.status !== 'pending') {
-      const { checking: _wasChecking, ...rest } = theirs;
-      return { ...rest, status: mine.status, ...(mine.fee !== undefined ? { fee: mine.fee } : {}) };
-    }
-    if (writtenMeanwhile(theirs)) return theirs;
-    return mine.status === 'pending' && theirs.status !== 'pending' ? theirs : mine;
-  });
-  const listed = new Set(activity.map((a) => a.txID));
-  const added = stored.activity.filter((a) => writtenMeanwhile(a) && !listed.has(a.txID));
+  const matched = new Set<ActivityItem>();
+  const activity: ActivityItem[] = [];
+  for (const mine of refreshed.activity) {
+    // An item the refresh read that is gone from storage was taken back meanwhile (a send refused).
+    if (!storedById.has(mine.txID) && startedWith.has(mine.txID)) continue;
+    const theirs = counterpart(mine);
+    if (theirs && matched.has(theirs)) continue;
+    if (theirs) matched.add(theirs);
+    activity.push(theirs ? settledOf(mine, theirs, writtenMeanwhile(theirs)) : mine);
+  }
+  const added = stored.activity.filter((a) => writtenMeanwhile(a) && !matched.has(a));
   stored.activity = [...added, ...activity].slice(0, MAX_ACTIVITY);
   stored.pHeight = refreshed.pHeight;
   if (refreshed.pBlocks) stored.pBlocks = refreshed.pBlocks;
@@ -119,6 +118,18 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
   if (refreshed.heightsBefore) stored.heightsBefore = refreshed.heightsBefore;
   stored.receiveNext = Math.max(stored.receiveNext, refreshed.receiveNext);
   stored.changeNext = Math.max(stored.changeNext, refreshed.changeNext);
+}
+
+/** One tx's item as the refresh saw it (`mine`) and as stored now (`theirs`): the one that stays. */
+function settledOf(mine: ActivityItem, theirs: ActivityItem, writtenMeanwhile: boolean): ActivityItem {
+  // A decision wins over "pending", whichever side made it (a send written meanwhile may be one
+  // this refresh has just seen decided).
+  if (theirs.status === 'pending' && mine.status !== 'pending') {
+    const { checking: _wasChecking, ...rest } = theirs;
+    return { ...rest, status: mine.status, ...(mine.fee !== undefined ? { fee: mine.fee } : {}) };
+  }
+  if (writtenMeanwhile) return theirs;
+  return mine.status === 'pending' && theirs.status !== 'pending' ? theirs : mine;
 }
 
 /** Every key kept for one account on one network (a new or restored vault drops them all). */

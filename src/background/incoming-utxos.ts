@@ -18,14 +18,13 @@ export function noteIncoming(cache: AccountCache, utxos: readonly Utxo[], chain:
   const ours = new Set([...cache.activity.map((a) => a.txID), ...moveTxIDs]);
   const firstRefresh = before === undefined || (before.length === 0 && cache.balances.updatedAt === 0);
   const received: ActivityItem[] = [];
-  /** This look's receipts by tx: a tx paying several of the wallet's addresses is one item. */
+  /** This look's receipts by tx and asset: a tx paying several of the wallet's addresses is one item per asset. */
   const receivedIn = new Map<string, ActivityItem>();
   const seen: string[] = [];
   for (const u of utxos) {
     const id = utxoId(u);
     const txID = cb58Encode(u.txID);
-    const sameTx = receivedIn.get(txID);
-    if (known.has(id) || (ours.has(txID) && !sameTx) || firstRefresh) {
+    if (known.has(id) || ours.has(txID) || firstRefresh) {
       seen.push(id);
       continue;
     }
@@ -33,16 +32,16 @@ export function noteIncoming(cache: AccountCache, utxos: readonly Utxo[], chain:
     seen.push(id);
     const assetID = cb58Encode(u.assetID);
     const amount = u.output.kind === 'TransferOutput' ? u.output.amount : undefined;
-    if (sameTx) {
-      // Its outputs of the item's asset add up (1 + 2 AVAX to two addresses is 3 AVAX received).
-      if (amount !== undefined && sameTx.assetID === assetID && sameTx.amount !== undefined) sameTx.amount = (BigInt(sameTx.amount) + amount).toString();
+    const same = receivedIn.get(`${txID} ${assetID}`);
+    if (same) {
+      // Its outputs of one asset add up (1 + 2 AVAX to two addresses is 3 AVAX received).
+      if (amount !== undefined) same.amount = (BigInt(same.amount ?? 0) + amount).toString();
       continue;
     }
     const item: ActivityItem = { txID, chain, kind: 'receive', status: 'accepted', assetID, ...(amount !== undefined ? { amount: amount.toString() } : {}), createdAt: Date.now() };
     cache.activity.unshift(item);
     received.push(item);
-    receivedIn.set(txID, item);
-    ours.add(txID);
+    receivedIn.set(`${txID} ${assetID}`, item);
   }
   if (chain === 'X') cache.knownUtxos = seen;
   else cache.knownPUtxos = seen;

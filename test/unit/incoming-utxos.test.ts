@@ -1,11 +1,12 @@
 // Funds received, found as UTXOs a refresh had not seen: the wallet's past is never news, whether
 // or not its proofs were made on the first look; a receipt is listed only once its tx proves it.
 import { describe, expect, it } from 'vitest';
-import { emptyCache } from '../../src/background/account-cache.js';
+import { emptyCache, mergeRefresh } from '../../src/background/account-cache.js';
 import { noteIncoming } from '../../src/background/incoming-utxos.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import type { Utxo } from '../../src/core/codec/types.js';
 import { cb58Encode } from '../../src/core/encoding.js';
+import type { ActivityItem } from '../../src/shared/messages.js';
 
 function utxo(n: number): Utxo {
   return {
@@ -44,17 +45,50 @@ describe('noteIncoming', () => {
     expect(cache.activity).toHaveLength(1);
   });
 
-  it('lists a tx paying several of the wallet\'s addresses once, with the outputs of its asset added up', () => {
+  it('lists a tx paying several of the wallet\'s addresses once per asset, the outputs of each asset added up', () => {
     const cache = emptyCache();
     noteIncoming(cache, [], 'X', NONE, () => true);
     cache.balances.updatedAt = 1;
     const first = utxo(7);
     const second: Utxo = { ...utxo(7), outputIndex: 1, output: { ...first.output, amount: 2000n } as Utxo['output'] };
-    const other: Utxo = { ...utxo(7), outputIndex: 2, assetID: new Uint8Array(32).fill(201) };
-    const received = noteIncoming(cache, [first, second, other], 'X', NONE, () => true);
-    expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ txID: cb58Encode(first.txID), amount: '9000', assetID: cb58Encode(first.assetID) });
-    expect(cache.knownUtxos).toEqual([utxoId(first), utxoId(second), utxoId(other)]);
+    const other: Utxo = { ...utxo(7), outputIndex: 2, assetID: new Uint8Array(32).fill(201), output: { ...first.output, amount: 100n } as Utxo['output'] };
+    const received = noteIncoming(cache, [first, other, second], 'X', NONE, () => true);
+    expect(received.map((r) => [r.txID, r.assetID, r.amount])).toEqual([
+      [cb58Encode(first.txID), cb58Encode(first.assetID), '9000'],
+      [cb58Encode(first.txID), cb58Encode(other.assetID), '100'],
+    ]);
+    expect(cache.activity).toHaveLength(2);
+    expect(cache.knownUtxos).toEqual([utxoId(first), utxoId(other), utxoId(second)]);
+  });
+
+  it('an NFT received first does not hide the AVAX of the same tx', () => {
+    const cache = emptyCache();
+    noteIncoming(cache, [], 'X', NONE, () => true);
+    cache.balances.updatedAt = 1;
+    const nft: Utxo = { ...utxo(8), assetID: new Uint8Array(32).fill(202), output: { kind: 'NftTransferOutput', groupID: 0, payload: new Uint8Array(0), owners: { locktime: 0n, threshold: 1, addresses: [new Uint8Array(20).fill(9)] } } };
+    const avax: Utxo = { ...utxo(8), outputIndex: 1 };
+    const received = noteIncoming(cache, [nft, avax], 'X', NONE, () => true);
+    expect(received.map((r) => [r.assetID, r.amount])).toEqual([
+      [cb58Encode(nft.assetID), undefined],
+      [cb58Encode(avax.assetID), '8000'],
+    ]);
+  });
+
+  it('a refresh saved over storage keeps every asset of a receipt, and a record of the tx written meanwhile replaces them all once', () => {
+    const cache = emptyCache();
+    noteIncoming(cache, [], 'X', NONE, () => true);
+    cache.balances.updatedAt = 1;
+    const other: Utxo = { ...utxo(9), outputIndex: 1, assetID: new Uint8Array(32).fill(201) };
+    const refreshed = structuredClone(cache);
+    noteIncoming(refreshed, [utxo(9), other], 'X', NONE, () => true);
+    const stored = structuredClone(cache);
+    mergeRefresh(stored, refreshed, new Set());
+    expect(stored.activity.map((a) => a.assetID)).toEqual([cb58Encode(other.assetID), cb58Encode(utxo(9).assetID)]);
+    const sent: ActivityItem = { txID: cb58Encode(utxo(9).txID), chain: 'X', kind: 'send', status: 'pending', createdAt: 2 };
+    const withSend = { ...structuredClone(cache), activity: [sent] };
+    mergeRefresh(withSend, refreshed, new Set());
+    // The receipts show the tx was accepted: the send says so, once.
+    expect(withSend.activity).toEqual([{ ...sent, status: 'accepted' }]);
   });
 
   it("records the outputs of the wallet's own txs and moves as known, never as received", () => {

@@ -106,7 +106,7 @@ export function Activity({ balances, listKey = '', selection }: { balances: Bala
       {!items && !list.error && <p class="muted">Loading…</p>}
       <ul class="tx-list">
         {items?.slice(0, shown).map((item) => (
-          <ActivityRow key={item.txID + item.kind} item={item} balances={balances} />
+          <ActivityRow key={`${item.txID} ${item.kind} ${item.assetID ?? ''}`} item={item} balances={balances} />
         ))}
       </ul>
       {items && items.length > shown && (
