@@ -492,14 +492,17 @@ export class WalletEngine {
    * signC would sign with now.
    */
   async quoteC(to: string, valueWei: bigint, data?: string): Promise<{ gasLimit: bigint; baseFeeWei: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
-    const [baseFee, tip, gasLimit] = await Promise.all([
-      this.node.eth.baseFee(),
-      this.node.eth.maxPriorityFeePerGas(),
+    const [[baseFee, tip], gasLimit] = await Promise.all([
+      this.cFeeInputs(),
       data ? this.node.eth.estimateGas({ from: this.evmAddress, to, value: '0x' + valueWei.toString(16), data }) : this.transferGas(to, valueWei),
     ]);
-    checkFeeInput('a C-Chain base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);
-    checkFeeInput('a C-Chain priority fee (wei) of', tip, MAX_C_TIP_WEI);
     return { gasLimit, baseFeeWei: baseFee, ...eip1559Fees(baseFee, tip) };
+  }
+
+  /** The node's C-Chain base fee and tip (wei), each within its ceiling: every EVM tx's fee starts here. */
+  async cFeeInputs(): Promise<[bigint, bigint]> {
+    const [baseFee, tip] = await Promise.all([this.node.eth.baseFee(), this.node.eth.maxPriorityFeePerGas()]);
+    return [checkFeeInput('a C-Chain base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI), checkFeeInput('a C-Chain priority fee (wei) of', tip, MAX_C_TIP_WEI)];
   }
 
   /**

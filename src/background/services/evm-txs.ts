@@ -47,7 +47,7 @@ export class EvmTxService {
   /** The replacement of `old` for `action`, at today's fees (each at least +10%). */
   private async replacement(ctx: AccountContext, old: OutboxEntry, action: 'speed-up' | 'cancel'): Promise<{ req: EvmTxRequest; baseFeeWei: bigint }> {
     const prior = decodeEvmTx(fromHex(old.signedHex));
-    const [baseFeeWei, tip] = await Promise.all([ctx.engine.node.eth.baseFee(), ctx.engine.node.eth.maxPriorityFeePerGas()]);
+    const [baseFeeWei, tip] = await ctx.engine.cFeeInputs();
     const fees = replacementFees(prior, baseFeeWei, tip);
     const { from: _from, ...same } = prior;
     const req: EvmTxRequest =

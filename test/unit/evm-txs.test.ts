@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { AccountContext, AccountEngines } from '../../src/background/account-engines.js';
+import type { Delivery } from '../../src/background/delivery.js';
+import { EvmTxService } from '../../src/background/services/evm-txs.js';
+import { WalletEngine } from '../../src/core/engine.js';
+import { FeeLimitError, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI } from '../../src/core/fee-limits.js';
+import { keyPairFromSecret } from '../../src/core/keys.js';
+import type { NodeClient } from '../../src/core/node.js';
+import { signEvmTx } from '../../src/core/tx/c.js';
+import type { ChainContext } from '../../src/core/tx/context.js';
+
+const key = keyPairFromSecret(new Uint8Array(32).fill(7));
+const ctx: ChainContext = { networkID: 12345, hrp: 'local', xChainID: new Uint8Array(32).fill(1), pChainID: new Uint8Array(32), cChainID: new Uint8Array(32).fill(3), avaxAssetID: new Uint8Array(32).fill(9), xTxFee: 1_000_000n, xCreateAssetTxFee: 1_000_000n };
+
+/** A pending send of this account's at nonce 0, and a node quoting the given C fee inputs for its replacement. */
+function service(baseFee: bigint, tip: bigint): EvmTxService {
+  const node = { eth: { baseFee: async () => baseFee, maxPriorityFeePerGas: async () => tip, getTransactionCount: async () => 0n, getBalance: async () => 10n ** 20n } };
+  const engine = new WalletEngine(node as unknown as NodeClient, ctx, { xp: [key], evm: key, change: key.shortId }, { evmChainId: 43112n });
+  const signed = signEvmTx({ chainId: 43112n, nonce: 0n, to: '0x' + '11'.repeat(20), value: 1n, gasLimit: 21_000n, maxFeePerGas: 50_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n }, key.secret);
+  const entry = { chain: 'C', txID: signed.hash, signedHex: signed.rawTx.slice(2), item: { txID: signed.hash, chain: 'C', kind: 'send', status: 'pending', amount: '1', createdAt: 0 }, createdAt: 0, resends: 0 };
+  const account = { engine, preset: { id: 'local' }, account: { id: 'a' } } as unknown as AccountContext;
+  const engines = { open: async () => account, outbox: () => ({ list: async () => [entry] }) } as unknown as AccountEngines;
+  return new EvmTxService(engines, {} as Delivery);
+}
+
+describe('speed-up and cancel take the node\'s C fee inputs within their ceilings', () => {
+  it('at the ceilings a replacement is quoted; a tip or base fee above one is refused before anything is signed', async () => {
+    const txHash = async (s: EvmTxService) => (await s.evmPending()).txs[0]!.txHash;
+    const ok = service(MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI);
+    expect(BigInt((await ok.evmEstimateReplace({ txHash: await txHash(ok), action: 'cancel' })).maxPriorityFeePerGas)).toBe(MAX_C_TIP_WEI);
+    for (const [base, tip] of [[25_000_000_000n, 10n ** 15n], [MAX_C_BASE_FEE_WEI + 1n, 0n]] as const) {
+      const s = service(base, tip);
+      for (const action of ['speed-up', 'cancel'] as const) await expect(s.evmEstimateReplace({ txHash: await txHash(s), action })).rejects.toThrow(FeeLimitError);
+    }
+  });
+});
