@@ -6,14 +6,16 @@ import type { CallOptions } from './rpc.js';
 import type { EthApi } from './node/eth.js';
 import { g } from './rpc.js';
 import { ethAddress, ethHash } from './node/checks.js';
+import { believedTimeMs } from './node/blocks.js';
 
 export interface EvmIncoming {
   hash: string;
   from: string;
   /** wei */
   value: bigint;
-  /** The block's time. */
+  /** The block's time; when the wallet cannot believe it (believedTimeMs), the moment it looked, said so. */
   timeMs: number;
+  timeIsDiscovery?: true;
 }
 
 /** At most this many C-Chain blocks are read per look: past it, older transfers are not listed. */
@@ -31,6 +33,7 @@ const txGuard = g.object({ hash: ethHash, from: ethAddress, to: g.nullable(ethAd
  */
 export async function incomingEvmTransfers(eth: EthApi, account: string, after: bigint, upTo: bigint, opts?: CallOptions): Promise<EvmIncoming[]> {
   const me = account.toLowerCase();
+  const seenAt = Date.now();
   const lowest = upTo - BigInt(MAX_EVM_BLOCKS_SEARCHED) > after ? upTo - BigInt(MAX_EVM_BLOCKS_SEARCHED) : after;
   const heights: bigint[] = [];
   for (let h = upTo; h > lowest; h--) heights.push(h);
@@ -42,7 +45,8 @@ export async function incomingEvmTransfers(eth: EthApi, account: string, after: 
       block.transactions.forEach((raw, index) => {
         const tx = txGuard(raw, `eth_getBlockByNumber result.transactions[${index}]`);
         if (tx.to?.toLowerCase() === me && tx.from.toLowerCase() !== me && tx.value > 0n) {
-          found.push({ hash: tx.hash, from: tx.from, value: tx.value, timeMs: Number(block.timestamp) * 1000 });
+          const timeMs = believedTimeMs(block.timestamp, seenAt);
+          found.push({ hash: tx.hash, from: tx.from, value: tx.value, ...(timeMs !== undefined ? { timeMs } : { timeMs: seenAt, timeIsDiscovery: true }) });
         }
       });
     }

@@ -1,12 +1,14 @@
 // BlockApi: when a tx was accepted, from the X and P chains' blocks in their JSON encoding (shaped
 // as a v1.15 node answers; see the recorded block below), searched newest first within a limit;
-// a block's ID, from its bytes.
+// a block's ID, from its bytes. Also the same rule for AVAX received on the C-Chain (believedTimeMs).
 import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
 import { cb58Encode, toApiHex } from '../../src/core/encoding.js';
 import { AbortedError, NodeResponseError } from '../../src/core/errors.js';
 import { LOCAL } from '../../src/core/network.js';
 import { MAX_BLOCKS_SEARCHED, NodeClient } from '../../src/core/node.js';
+import { incomingEvmTransfers } from '../../src/core/evm-incoming.js';
+import type { EthApi } from '../../src/core/node/eth.js';
 
 /** A P-Chain block as a v1.15 node sent it (trimmed; its amount, past 2^53, is never read). */
 const RECORDED_P_BLOCK = {
@@ -107,5 +109,34 @@ describe('BlockApi', () => {
       new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
     const client = new NodeClient({ url: 'http://127.0.0.1:1', atomicApi: LOCAL.atomicApi, fetch: hanging });
     await expect(client.blocks.X.acceptedTimes([idOf(1)], 0n, 300n, Date.now(), { signal: AbortSignal.timeout(100) })).rejects.toThrow(AbortedError);
+  });
+});
+
+const ME = '0x' + '11'.repeat(20);
+
+/** A C-Chain node whose block 5 holds one transfer to the account, stamped `timestamp` (seconds). */
+function cNodeAt(timestamp: bigint): EthApi {
+  return {
+    getBlockByNumber: async (h: bigint) => ({ number: h, timestamp, transactions: h === 5n ? [{ hash: '0x' + 'ab'.repeat(32), from: '0x' + '22'.repeat(20), to: ME, value: '0x1' }] : [] }),
+    getTransactionReceipt: async () => ({ status: 1n }),
+  } as unknown as EthApi;
+}
+
+// AVAX received on the C-Chain is dated by its block only as far as X and P receipts are (believedTimeMs).
+describe('AVAX received on the C-Chain', () => {
+  it('keeps a block time from before the wallet looked', async () => {
+    const [found] = await incomingEvmTransfers(cNodeAt(1_700_000_000n), ME, 0n, 5n);
+    expect(found).toMatchObject({ timeMs: 1_700_000_000_000 });
+    expect(found).not.toHaveProperty('timeIsDiscovery');
+  });
+
+  it('takes the moment it looked, said so, for a block time in the future or past what a date can show', async () => {
+    for (const stamp of [10n ** 17n, 2n ** 42n, BigInt(Math.floor(Date.now() / 1000) + 3600)]) {
+      const before = Date.now();
+      const [found] = await incomingEvmTransfers(cNodeAt(stamp), ME, 0n, 5n);
+      expect(found!.timeIsDiscovery).toBe(true);
+      expect(found!.timeMs).toBeGreaterThanOrEqual(before);
+      expect(found!.timeMs).toBeLessThanOrEqual(Date.now());
+    }
   });
 });

@@ -85,4 +85,12 @@ describe('the staking CSV', () => {
     expect(total).toBe(rows.reduce((s, r) => s + r.amount!, 0n));
     expect(total).toBe(87_487_500n);
   });
+
+  it('writes a row whose time no date can show with an empty date instead of failing', () => {
+    const csv = csvOf([
+      { time: 1e20, txID: 'far', kind: 'receive', amount: 1n, denomination: 18, asset: 'AVAX' },
+      { time: 0, txID: 'ok', kind: 'receive', amount: 1n, denomination: 9, asset: 'AVAX' },
+    ]);
+    expect(csv.split('\r\n').slice(1, 3)).toEqual([',far,receive,0.000000000000000001,AVAX,', '1970-01-01T00:00:00.000Z,ok,receive,0.000000001,AVAX,']);
+  });
 });

@@ -15,6 +15,14 @@ export interface BlockSummary {
   txIDs: string[];
 }
 
+/**
+ * A block's time (Unix seconds) in ms, when the wallet believes it: under 2^42 s (a date can show
+ * it) and not after `notAfterMs`, the moment the wallet found the tx (the node's clock or word is off).
+ */
+export function believedTimeMs(seconds: bigint | undefined, notAfterMs = Infinity): number | undefined {
+  return seconds !== undefined && seconds < 2n ** 42n && Number(seconds) * 1000 <= notAfterMs ? Number(seconds) * 1000 : undefined;
+}
+
 /** At most this many blocks are read per search: past it, a tx keeps the time the wallet found it. */
 export const MAX_BLOCKS_SEARCHED = 256;
 const READS_AT_ONCE = 8;
@@ -59,8 +67,8 @@ export class BlockApi {
     const { block } = await this.rpc.call(method, { height: height.toString(), encoding: 'json' }, blockGuard, opts);
     if (block.height !== height) throw shapeError(`${method} result.block.height`, `${height}`, block.height.toString());
     const txIDs = [...(block.txs ?? []), ...(block.tx ? [block.tx] : [])].map((t) => t.id);
-    const seconds = block.time;
-    return seconds !== undefined && seconds < 2n ** 42n ? { height, timeMs: Number(seconds) * 1000, txIDs } : { height, txIDs };
+    const timeMs = believedTimeMs(block.time);
+    return timeMs !== undefined ? { height, timeMs, txIDs } : { height, txIDs };
   }
 
   /**

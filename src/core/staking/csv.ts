@@ -32,7 +32,9 @@ export function csvOf(rows: readonly CsvRow[]): string {
   for (const r of rows) {
     const amount = r.amount === undefined ? '' : formatAmount(r.amount, r.denomination);
     const fee = r.fee === undefined ? '' : formatAmount(r.fee, r.feeDenomination ?? 9);
-    lines.push([new Date(r.time).toISOString(), r.txID, r.kind, amount, r.asset, fee].map(csvField).join(','));
+    // A time no date can show (a node's word, kept from before it was checked) leaves the field empty.
+    const date = new Date(r.time);
+    lines.push([Number.isNaN(date.getTime()) ? '' : date.toISOString(), r.txID, r.kind, amount, r.asset, fee].map(csvField).join(','));
   }
   return lines.join('\r\n') + '\r\n';
 }
