@@ -12,7 +12,7 @@ import { evmTxNonce } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
-import { type OutboxEntry, outboxEntry, sendOnce } from './outbox.js';
+import { type OutboxEntry, outboxEntry, sendOnce, voidsOnFailure } from './outbox.js';
 import { conflictsOf, exportSpends, inputIds, replacedByExport, settleRefused, successors } from './refused.js';
 import { journalKey } from './account-cache.js';
 import type { StorageArea } from './storage.js';
@@ -111,7 +111,9 @@ export class Delivery {
     const fate = outcome === null ? undefined : await engine.txFate(signed.chain, signed.txID, signed.signedBytes).catch(() => undefined);
     if (fate === 'accepted' || fate === 'failed') {
       item.status = fate;
-      await outbox.remove(signed.txID);
+      // A failure is the node's word only: an X/P one stays, voided, for the next send to take its place.
+      if (fate === 'failed' && voidsOnFailure(signed.chain)) await outbox.update(signed.txID, (e) => ({ ...e, voided: true }));
+      else await outbox.remove(signed.txID);
       // An EVM tx's fee is what its receipt charged, not the most it could have.
       if (outcome?.receipt && item.fee !== undefined) {
         const most = BigInt(item.fee);
@@ -121,7 +123,10 @@ export class Delivery {
       }
     } else if (fate === 'inputs-spent') item.checking = true;
     await this.caches.update(preset.id, account.id, record);
-    if (item.status === 'failed') throw new WalletError('tx-failed', `the ${signed.chain}-Chain did not accept the transaction: ${outcome?.reason ?? outcome?.status}`);
+    if (item.status === 'failed') {
+      const next = voidsOnFailure(signed.chain) ? `; nothing was paid, and your next ${signed.chain}-Chain send takes its place, so the two can never both go through` : '';
+      throw new WalletError('tx-failed', `the ${signed.chain}-Chain did not accept the transaction (${outcome?.reason ?? outcome?.status})${next}`);
+    }
     return item;
   }
 

@@ -35,7 +35,7 @@ export interface OutboxEntry {
 
 /** At most this many resends of a tx the node keeps forgetting. */
 const MAX_RESENDS = 20;
-/** An undecided entry is given up after a week: its activity item stays, marked as unclear. */
+/** An undecided entry is given up after a week: its activity item stays (an X/P entry stays too, voided). */
 const EXPIRY_MS = 7 * 24 * 3600_000;
 /** After an error from issueTx, how long the node gets to show it has the tx after all. */
 export const ISSUE_ERROR_GRACE_MS = 10_000;
@@ -143,6 +143,14 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
   throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction, and nothing it spends was spent: ${why}`);
 }
 
+/**
+ * Whether a tx of `chain` the node took and then calls failed is kept, voided, like a refused one:
+ * X and P. The node's "Rejected", "Aborted" or "Dropped" is its word only (another node may still
+ * hold it), so the next send must spend one of its inputs. A C-Chain atomic tx is never called
+ * failed, and a failed EVM tx has used its nonce.
+ */
+export const voidsOnFailure = (chain: ChainAlias): boolean => chain === 'X' || chain === 'P';
+
 /** What the wallet knows of a refused tx's successor (successors in src/background/refused.ts): accepted, a move's export still under way, or nothing. */
 export type Successor = 'accepted' | 'moving' | undefined;
 
@@ -160,9 +168,10 @@ export type Settled = 'accepted' | 'failed' | 'unclear' | 'replaced';
  * one whose inputs are gone without proof of acceptance is 'unclear' (never "failed": it may have
  * gone through). Each entry is looked at on its own: one the node cannot answer for does not hold
  * up the others. `record` saves the decisions before decided entries leave the outbox. Entries
- * older than a week are given up (their activity items stay), but not refused ones (voided, see
- * src/background/refused.ts): those stay until they ran or an accepted `successor` spent what they
- * spend (while it is a move still under way, one whose funds are gone is not listed yet).
+ * older than a week are given up (their activity items stay). Refused ones (voided, see
+ * src/background/refused.ts), and X/P ones that failed or are given up (voided then), stay until
+ * they ran or an accepted `successor` spent what they spend (while it is a move still under way,
+ * one whose funds are gone is not listed yet).
  */
 export async function settleOutbox(
   engine: WalletEngine,
@@ -174,7 +183,10 @@ export async function settleOutbox(
   const expired: string[] = [];
   const ran: string[] = [];
   const surfaced: string[] = [];
+  /** Entries kept, voided, if they failed or are given up (X and P). */
+  const voidable: string[] = [];
   for (const entry of await outbox.list()) {
+    if (!entry.voided && voidsOnFailure(entry.chain)) voidable.push(entry.txID);
     try {
       const fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex));
       if (entry.voided) {
@@ -219,6 +231,10 @@ export async function settleOutbox(
   await record(settled);
   for (const txID of ran) await outbox.update(txID, (e) => ({ ...e, ran: true }));
   for (const txID of surfaced) await outbox.update(txID, (e) => ({ ...e, surfaced: true }));
-  for (const [txID, s] of settled) if (s === 'accepted' || s === 'failed' || s === 'replaced') if (!ran.includes(txID)) await outbox.remove(txID);
-  for (const txID of expired) await outbox.remove(txID);
+  for (const [txID, s] of settled) {
+    if (s === 'failed' && voidable.includes(txID)) await outbox.update(txID, (e) => ({ ...e, voided: true }));
+    else if ((s === 'accepted' || s === 'failed' || s === 'replaced') && !ran.includes(txID)) await outbox.remove(txID);
+  }
+  // An X/P tx given up is kept, voided: undecided is not refused, and the next send must take its place.
+  for (const txID of expired) await (voidable.includes(txID) ? outbox.update(txID, (e) => ({ ...e, voided: true })) : outbox.remove(txID));
 }

@@ -2,6 +2,7 @@
 // real node afterwards: nothing paid twice, nothing signed on a lie, the user told in words.
 import { describe, expect, inject, it } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
+import { outboxKey } from '../../src/background/account-cache.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
@@ -137,6 +138,55 @@ describe('a node that keeps an X send it says it refused', () => {
     await release();
     expect(await refreshUntilDecided(wallet, listed[0]!.txID)).toBe('accepted');
     expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
+  });
+
+  /** The node takes the send, holds it, and calls it "Rejected"; it is built on the 5 AVAX UTXO (the 10 AVAX one hidden), which an honest retry would not pick. */
+  async function takenThenRejected() {
+    const set = await setUp();
+    let held: string | undefined;
+    set.node.lies.set('avm.issueTx', (call) => ((held ??= (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
+    set.node.lies.set('avm.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Rejected' })));
+    set.node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => utxos.filter((u) => !(u.output.kind === 'TransferOutput' && u.output.amount === 10n * AVAX))));
+    await expect(set.send()).rejects.toMatchObject({ code: 'tx-failed', message: expect.stringMatching(/nothing was paid, and your next X-Chain send takes its place/) });
+    set.node.lies.clear();
+    const release = async () => {
+      const r = await fetch(`${inject('nodeUrl')}/ext/bc/X`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.issueTx', params: { tx: held, encoding: 'hex' } }) });
+      return (await r.json()) as { result?: { txID: string }; error?: { message: string } };
+    };
+    return { ...set, release };
+  }
+
+  it('taken, then called "Rejected": the retry takes its place, so when the node lets it go only one of the two runs', async () => {
+    const { wallet, bob, send, release } = await takenThenRejected();
+    await wallet.balances.balancesRefresh();
+    await send();
+    expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
+    expect((await release()).error?.message).toBeDefined();
+    expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
+  });
+
+  it('taken, called "Rejected", then let go: a refresh lists it accepted, and the retry is stopped with that news', async () => {
+    const { wallet, bob, send, release } = await takenThenRejected();
+    const { result } = await release();
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === result!.txID)).toMatchObject({ status: 'failed' });
+    const status = async () => (await wallet.balances.activityList()).items.find((i) => i.txID === result!.txID)?.status;
+    for (let i = 0; i < 50 && (await status()) !== 'accepted'; i++) await wallet.balances.balancesRefresh();
+    expect(await status()).toBe('accepted');
+    await expect(send()).rejects.toMatchObject({ code: 'earlier-send-went-through' });
+    expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
+  });
+
+  it('a pending send no longer in the outbox (given up by an older version) is never made "failed" by the node\'s bare word', async () => {
+    const node = lyingNode();
+    const { wallet, stores, account, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 300, pollMs: 100 } });
+    node.lies.set('avm.issueTx', swallow);
+    const bob = await freshWallet();
+    const sent = await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    const network = (await wallet.networks.networksList()).selectedId;
+    await stores.local.remove([outboxKey(network, account.id)]);
+    node.lies.set('avm.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Rejected' })));
+    await wallet.balances.balancesRefresh();
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'pending', checking: true });
   });
 
   it('a move next takes its place: when the node lets it go it cannot run, it is never listed as "may have gone through", and the next send goes out', async () => {

@@ -144,6 +144,33 @@ describe('the outbox under a lying node', () => {
     expect((await outbox.list()).map((e) => e.txID)).toEqual([txID]);
   });
 
+  it('a tx the node took, then calls "Dropped" while its inputs are unspent, stays voided: the next send must take its place', async () => {
+    const u1 = utxo(2_000_000n, mine, 0);
+    const u2 = utxo(3_000_000n, mine, 1);
+    const { bytes, txID } = pTx([u1]);
+    const engine = engineOn({ status: () => 'Dropped', utxos: () => [u1, u2], issue: async () => txID, proves: async () => false });
+    const { outbox, entry } = await outboxWith(txID, bytes);
+    expect(await sendOnce(engine, outbox, entry, 50)).toBe('sent');
+    let settled: ReadonlyMap<string, string> = new Map();
+    await settleOutbox(engine, outbox, async (s) => void (settled = s), () => undefined);
+    expect(settled.get(txID)).toBe('failed');
+    expect((await outbox.list()).map((e) => [e.txID, e.voided])).toEqual([[txID, true]]);
+    // Another node may still hold it: a send sharing none of its inputs is not signed.
+    const live = await settleRefused(engine, outbox, 'P', false, async () => undefined, () => undefined);
+    expect(() => conflictsOf(live, 'P', { inputs: [utxoId(u2)] })).toThrow(expect.objectContaining({ code: 'refused-send-in-the-way' }));
+    expect(conflictsOf(live, 'P', { inputs: [utxoId(u1)] })).toEqual([txID]);
+  });
+
+  it('an X/P send undecided for a week is given up voided: never sent again, still in the way', async () => {
+    const u = utxo(2_000_000n);
+    const { bytes, txID } = pTx([u]);
+    const engine = engineOn({ status: () => 'Unknown', utxos: () => [u], issue: async () => txID });
+    const outbox = new Outbox(memoryStores().local, 'expiry');
+    await outbox.put({ ...outboxEntry('P', txID, bytes, item(txID)), createdAt: 0 });
+    await settleOutbox(engine, outbox, async () => undefined, () => undefined);
+    expect((await outbox.list()).map((e) => [e.txID, e.voided])).toEqual([[txID, true]]);
+  });
+
   it('a refresh that read the outbox before a send gave the entry up does not send it again', async () => {
     const u = utxo(2_000_000n);
     const { bytes, txID } = pTx([u]);

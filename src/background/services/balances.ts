@@ -297,15 +297,19 @@ async function settleActivity(engine: WalletEngine, cache: AccountCache, outbox:
     for (const e of entries) {
       // A refused tx listed again: it ran after all, or may have (followed as unclear).
       const fate = e.voided ? settled.get(e.txID) : undefined;
-      if ((fate === 'accepted' || fate === 'unclear') && !cache.activity.some((a) => a.txID === e.txID)) {
-        addActivity(cache, { ...e.item, ...(fate === 'accepted' ? { status: 'accepted' as const } : { checking: true }) });
-      }
+      if (fate !== 'accepted' && fate !== 'unclear') continue;
+      const known = cache.activity.find((a) => a.txID === e.txID);
+      // One listed as failed (the node's word, src/background/outbox.ts voidsOnFailure) is corrected.
+      if (known) Object.assign(known, fate === 'accepted' ? { status: 'accepted' } : { status: 'pending', checking: true });
+      else addActivity(cache, { ...e.item, ...(fate === 'accepted' ? { status: 'accepted' as const } : { checking: true }) });
     }
     for (const item of cache.activity) {
       // An EVM tx is followed through the outbox only (txState knows X, P and atomic txs).
       if (item.status !== 'pending' || (item.txID.startsWith('0x') && !undecided.has(item.txID))) continue;
       const state = undecided.has(item.txID) ? settled.get(item.txID) : await engine.txState(item.chain, item.txID);
-      if (state === 'accepted' || state === 'failed') {
+      // Without its signed bytes a failure cannot be checked against its inputs: unclear, never "failed".
+      if (state === 'failed' && !undecided.has(item.txID)) item.checking = true;
+      else if (state === 'accepted' || state === 'failed') {
         item.status = state;
         delete item.checking;
       } else if (state === 'replaced') {

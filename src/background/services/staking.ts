@@ -359,8 +359,9 @@ export class StakingService {
       if (issued.status === 'accepted') await set('active');
       return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
     } catch (e) {
-      // Refused: nothing was paid; while its outbox entry says the node may still run it, the follow asks again.
-      if (txID && (e as WalletError).code === 'tx-refused') await set('failed');
+      // Refused, or failed in the node's words: nothing was paid; while its outbox entry says the node may still run it, the follow asks again.
+      const code = (e as WalletError).code;
+      if (txID && (code === 'tx-refused' || code === 'tx-failed')) await set('failed');
       throw e;
     }
   }
