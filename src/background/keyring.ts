@@ -1,5 +1,6 @@
 // The accounts' keys, derived from the unlocked vault (src/background/session.ts) when asked for.
-// The HD root is kept only while the session is unlocked and wiped on lock.
+// The HD root is kept only while the session is unlocked and wiped on lock, with every secret
+// handed out (HD or imported): a pair held from before a lock cannot sign.
 import { fromHex } from '../core/bytes.js';
 import { formatAddress } from '../core/encoding.js';
 import { WalletError } from '../core/errors.js';
@@ -16,6 +17,8 @@ export class Keyring {
   #deriving: Promise<HdRoot> | null = null;
   /** Bumped by every forget: a derivation that began before it must not leave its root behind. */
   #generation = 0;
+  /** The imported keys' secrets handed out since the last forget: zeroed by the next. */
+  readonly #imported: Uint8Array[] = [];
 
   constructor(private readonly session: Session) {
     session.onLock(() => this.forget());
@@ -32,6 +35,8 @@ export class Keyring {
     this.#deriving = null;
     this.#root?.wipe();
     this.#root = null;
+    for (const secret of this.#imported) wipe(secret);
+    this.#imported.length = 0;
   }
 
   async root(): Promise<HdRoot> {
@@ -66,10 +71,25 @@ export class Keyring {
     return root;
   }
 
+  /**
+   * The imported key `keyId`. Its secret is zeroed on lock (or a new vault), and then refused: a
+   * holder of the pair from before, such as a move's engine, cannot sign.
+   */
   importedKey(keyId: string): KeyPair {
     const k = this.session.secrets().importedKeys.find((i) => i.id === keyId);
     if (!k) throw new WalletError('storage-corrupt', 'an imported account has no key in the vault');
-    return keyPairFromSecret(fromHex(k.secretHex));
+    const raw = fromHex(k.secretHex);
+    const pair = keyPairFromSecret(raw);
+    wipe(raw);
+    const secret = pair.secret;
+    const generation = this.#generation;
+    this.#imported.push(secret);
+    return Object.defineProperty(pair, 'secret', {
+      get: () => {
+        if (generation !== this.#generation) throw new VaultLockedError('the wallet was locked: its keys are wiped, and nothing was signed');
+        return secret;
+      },
+    });
   }
 
   /** The account's first receive key and its EVM key: what addresses are shown from. */

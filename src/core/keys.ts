@@ -12,7 +12,7 @@ import { wordlist as english } from '@scure/bip39/wordlists/english.js';
 import { type Bytes, concatBytes, equalBytes, toHex } from './bytes.js';
 import { SIGNATURE_LENGTH } from './codec/parts.js';
 import { parsePrivateKey } from './encoding.js';
-import { FormatError, SigningError, ValidationError } from './errors.js';
+import { FormatError, SigningError, ValidationError, WalletError } from './errors.js';
 
 // noble's synchronous sign/recover need these two hashes supplied; RFC 6979 nonces use the HMAC.
 secp.hashes.sha256 = (msg) => sha256(msg);
@@ -297,6 +297,8 @@ export class HdRoot {
   readonly #parents = new Map<string, HDKey>();
   readonly #publicHalves = new Map<string, { half: PublicHalf; binding: Binding }>();
   #wiped = false;
+  /** Every secret derived for a pair it handed out (one each, read by signers only), zeroed by wipe(). */
+  readonly #secrets: Bytes[] = [];
 
   private constructor(master: HDKey) {
     this.#master = master;
@@ -318,38 +320,53 @@ export class HdRoot {
     }
     if (this.#wiped) throw new SigningError('this HD root has been wiped');
     const known = this.#publicHalves.get(path);
-    if (known) {
-      let secret: Bytes | undefined;
-      const derive = (): Bytes => (secret ??= this.#secretAt(path));
-      // The checked signer proves, through the binding, that the secret derived now is the one
-      // this public half was computed from, before any signature leaves.
-      // Copies of the public half: a holder that changes its pair's bytes changes no other pair.
-      const { publicKey, shortId, evmAddress } = known.half;
-      const pair: KeyPair = {
-        publicKey: publicKey.slice(),
-        shortId: shortId.slice(),
-        evmAddress: evmAddress.slice(),
-        get secret(): Bytes {
-          return derive();
-        },
-      };
-      bindings.set(pair, known.binding);
-      return pair;
-    }
+    if (known) return this.#pair(path, known);
     const raw = this.#secretAt(path);
     try {
       const { pair, binding } = boundKeyPair(raw);
       const half = { publicKey: pair.publicKey.slice(), shortId: pair.shortId.slice(), evmAddress: pair.evmAddress.slice() };
-      this.#publicHalves.set(path, { half, binding });
-      return pair;
+      const entry = { half, binding };
+      this.#publicHalves.set(path, entry);
+      this.#secrets.push(pair.secret);
+      return this.#pair(path, entry, pair.secret);
     } finally {
       wipe(raw);
     }
   }
 
+  /**
+   * A key pair whose secret is read through the root: derived at its first read, and refused once
+   * the root is wiped (every secret derived is zeroed then, so a holder of a pair from before a
+   * lock, such as a move's engine, can no longer sign).
+   */
+  #pair(path: string, known: { half: PublicHalf; binding: Binding }, first?: Bytes): KeyPair {
+    let secret = first;
+    const derive = (): Bytes => {
+      if (this.#wiped) throw new WalletError('vault-locked', 'the wallet was locked: its keys are wiped, and nothing was signed');
+      if (!secret) this.#secrets.push((secret = this.#secretAt(path)));
+      return secret;
+    };
+    // The checked signer proves, through the binding, that the secret derived now is the one
+    // this public half was computed from, before any signature leaves.
+    // Copies of the public half: a holder that changes its pair's bytes changes no other pair.
+    const { publicKey, shortId, evmAddress } = known.half;
+    const pair: KeyPair = {
+      publicKey: publicKey.slice(),
+      shortId: shortId.slice(),
+      evmAddress: evmAddress.slice(),
+      get secret(): Bytes {
+        return derive();
+      },
+    };
+    bindings.set(pair, known.binding);
+    return pair;
+  }
+
   /** Drops every private key this root holds; the root is unusable afterwards. */
   wipe(): void {
     this.#wiped = true;
+    for (const secret of this.#secrets) wipe(secret);
+    this.#secrets.length = 0;
     for (const node of this.#parents.values()) node.wipePrivateData();
     this.#parents.clear();
     this.#master.wipePrivateData();

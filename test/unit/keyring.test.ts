@@ -9,13 +9,13 @@ import { deriveXpKey, generateMnemonic, HdRoot, mnemonicToSeed } from '../../src
 import type { AccountRecord } from '../../src/background/settings.js';
 
 /** A session the test unlocks, locks and swaps the phrase of (the keyring uses only these). */
-function fakeSession(mnemonic: string) {
+function fakeSession(mnemonic: string, importedKeys: { id: string; secretHex: string }[] = []) {
   const state = { mnemonic, unlocked: true, listeners: [] as (() => void)[] };
   const session = {
     isUnlocked: () => state.unlocked,
     secrets: () => {
       if (!state.unlocked) throw new VaultLockedError();
-      return { mnemonic: state.mnemonic, importedKeys: [], createdAt: 0 };
+      return { mnemonic: state.mnemonic, importedKeys, createdAt: 0 };
     },
     onLock: (listener: () => void) => {
       state.listeners.push(listener);
@@ -53,6 +53,18 @@ describe('Keyring', () => {
     const keys = await deriving;
     expect(toHex(keys.xp.shortId)).toBe(await firstKeyOf(newPhrase));
     expect(toHex((await keyring.primaryKeys(ACCOUNT)).xp.shortId)).toBe(await firstKeyOf(newPhrase));
+  });
+
+  it('a lock zeroes every secret handed out, HD and imported: pairs held from before (a move\'s engine) cannot sign', async () => {
+    const { session, lock } = fakeSession(generateMnemonic(), [{ id: 'k1', secretHex: '11'.repeat(32) }]);
+    const keyring = new Keyring(session);
+    const hd = (await keyring.primaryKeys(ACCOUNT)).xp;
+    const imported = keyring.importedKey('k1');
+    const held = [hd.secret, imported.secret];
+    expect(toHex(held[1]!)).toBe('11'.repeat(32));
+    lock();
+    for (const pair of [hd, imported]) expect(() => pair.secret).toThrow(expect.objectContaining({ code: 'vault-locked' }));
+    expect(held.every((s) => s.every((b) => b === 0))).toBe(true);
   });
 
   it('callers at the same time share one root', async () => {
