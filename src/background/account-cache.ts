@@ -16,7 +16,7 @@ export interface AccountCache {
   changeNext: number;
   balances: BalancesView;
   activity: ActivityItem[];
-  /** X-Chain UTXO IDs seen at the last refresh, to tell incoming funds apart. */
+  /** X-Chain UTXO IDs refreshes have seen (the last one's, and the newest missing from it: noteIncoming), to tell incoming funds apart. */
   knownUtxos: string[];
   /** The same for the P-Chain (absent in caches from before P-Chain receipts were noted). */
   knownPUtxos?: string[];

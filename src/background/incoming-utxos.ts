@@ -6,6 +6,9 @@ import { cb58Encode } from '../core/encoding.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, MAX_ACTIVITY } from './account-cache.js';
 
+/** How many UTXOs missing from the node's answer stay known beyond those it holds now. */
+export const KEEP_MISSING_UTXOS = 256;
+
 /**
  * New UTXOs on `chain` from a tx the wallet did not issue (`moveTxIDs`: its moves' txs) are incoming
  * funds, listed once `proven` (a made-up UTXO is not history). The first look at a chain only
@@ -43,8 +46,13 @@ export function noteIncoming(cache: AccountCache, utxos: readonly Utxo[], chain:
     received.push(item);
     receivedIn.set(`${txID} ${assetID}`, item);
   }
-  if (chain === 'X') cache.knownUtxos = seen;
-  else cache.knownPUtxos = seen;
+  // One missing from this answer stays known, newest first: a node answering in part, or lagging,
+  // must not make the wallet's past news when it shows again. Only spent ones go, past as many as
+  // were known, or are held now plus a margin (a UTXO ID never comes back once spent).
+  const now = new Set(seen);
+  const kept = [...seen, ...(before ?? []).filter((id) => !now.has(id))].slice(0, Math.max(before?.length ?? 0, seen.length + KEEP_MISSING_UTXOS));
+  if (chain === 'X') cache.knownUtxos = kept;
+  else cache.knownPUtxos = kept;
   cache.activity = cache.activity.slice(0, MAX_ACTIVITY);
   return received;
 }

@@ -2,7 +2,7 @@
 // or not its proofs were made on the first look; a receipt is listed only once its tx proves it.
 import { describe, expect, it } from 'vitest';
 import { emptyCache, mergeRefresh } from '../../src/background/account-cache.js';
-import { noteIncoming } from '../../src/background/incoming-utxos.js';
+import { KEEP_MISSING_UTXOS, noteIncoming } from '../../src/background/incoming-utxos.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import type { Utxo } from '../../src/core/codec/types.js';
 import { cb58Encode } from '../../src/core/encoding.js';
@@ -100,5 +100,25 @@ describe('noteIncoming', () => {
     cache.activity.push({ txID: cb58Encode(change.txID), chain: 'X', kind: 'send', status: 'accepted', createdAt: 0 });
     expect(noteIncoming(cache, [change, moved], 'X', new Set([cb58Encode(moved.txID)]), () => false)).toEqual([]);
     expect(cache.knownUtxos).toEqual([utxoId(change), utxoId(moved)]);
+  });
+
+  it('a node answering in part (here: nothing) once does not make the wallet\'s past news when the UTXOs show again', () => {
+    const cache = emptyCache();
+    noteIncoming(cache, [utxo(1), utxo(2)], 'X', NONE, () => true);
+    cache.balances.updatedAt = 1;
+    expect(noteIncoming(cache, [], 'X', NONE, () => true)).toEqual([]);
+    expect(noteIncoming(cache, [utxo(2)], 'X', NONE, () => true)).toEqual([]);
+    expect(noteIncoming(cache, [utxo(1), utxo(2)], 'X', NONE, () => true)).toEqual([]);
+    expect(cache.activity).toEqual([]);
+  });
+
+  it('forgets spent UTXOs only past as many as it knew, or holds now with a margin: what it keeps stays bounded', () => {
+    const cache = emptyCache();
+    noteIncoming(cache, [utxo(1)], 'X', NONE, () => true);
+    cache.balances.updatedAt = 1;
+    // Each refresh: the last UTXO spent, a new one received.
+    for (let n = 2; n < 400; n++) noteIncoming(cache, [{ ...utxo(1), txID: new Uint8Array(32).fill(n % 256), outputIndex: n }], 'X', NONE, () => true);
+    expect(cache.knownUtxos.length).toBeLessThanOrEqual(1 + KEEP_MISSING_UTXOS);
+    expect(cache.knownUtxos.length).toBeGreaterThan(KEEP_MISSING_UTXOS / 2);
   });
 });
