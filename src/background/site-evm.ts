@@ -3,7 +3,7 @@
 import { EVERY_INVISIBLE, fromHex, INVISIBLE_TEXT, toHex } from '../core/bytes.js';
 import type { TypedDataInput } from '../core/message.js';
 import { WalletError } from '../core/errors.js';
-import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI } from '../core/fee-limits.js';
+import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_GAS_LIMIT, MAX_C_TIP_WEI } from '../core/fee-limits.js';
 import { personalMessageDigest, signPersonalMessage, signTypedData } from '../core/message.js';
 import { chargedGas, eip1559Fees, signEvmTx, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
@@ -166,7 +166,7 @@ export class SiteEvm {
     const data = rawData === undefined ? '0x' : hexDataParam(rawData, o.data !== undefined ? 'params[0].data' : 'params[0].input', MAX_CALL_DATA_BYTES);
     if (to === undefined && data.length <= 2) throw new InvalidParamsError('params[0].data is required to deploy a contract (params[0].to is absent)', 'params[0].data');
     const gas = o.gas ?? o.gasLimit;
-    const gasLimit = gas === undefined ? undefined : quantityParam(gas, 'params[0].gas', 30_000_000n);
+    const gasLimit = gas === undefined ? undefined : quantityParam(gas, 'params[0].gas', MAX_C_GAS_LIMIT);
     const siteMaxFee = o.maxFeePerGas === undefined ? undefined : quantityParam(o.maxFeePerGas, 'params[0].maxFeePerGas', MAX_C_BASE_FEE_WEI * 2n + MAX_C_TIP_WEI);
     const siteTip = o.maxPriorityFeePerGas === undefined ? undefined : quantityParam(o.maxPriorityFeePerGas, 'params[0].maxPriorityFeePerGas', MAX_C_TIP_WEI);
     const gasPrice = o.gasPrice === undefined ? undefined : quantityParam(o.gasPrice, 'params[0].gasPrice', MAX_C_BASE_FEE_WEI * 2n + MAX_C_TIP_WEI);
@@ -193,7 +193,7 @@ export class SiteEvm {
         gasLimit === undefined ? estimateUse() : estimateUse().catch(() => undefined),
         to === undefined ? undefined : this.deps.wallet.recipientOf(account.id, to),
       ]);
-      const estimated = gasLimit ?? use!;
+      const estimated = gasLimit ?? checkFeeInput('a gas estimate of', use!, MAX_C_GAS_LIMIT);
       const baseFee = block?.baseFeePerGas;
       if (baseFee === undefined) throw new WalletError('unsupported-chain', 'the chain has no EIP-1559 base fee; XPC Wallet signs only EIP-1559 transactions');
       checkFeeInput('a base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);

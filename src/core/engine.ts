@@ -10,7 +10,7 @@ import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx,
 import { InsufficientFundsError, NodeResponseError, RpcError, WalletError } from './errors.js';
 import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
 import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
-import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE, MAX_P_WEIGHTS } from './fee-limits.js';
+import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_GAS_LIMIT, MAX_C_TIP_WEI, MAX_P_GAS_PRICE, MAX_P_WEIGHTS } from './fee-limits.js';
 import { atomicTxFee, atomicTxGas, type PFeeContext, pTxFee, withHeadroom } from './fees.js';
 import type { KeyPair } from './keys.js';
 import { formatEvmAddress } from './evm-address.js';
@@ -487,8 +487,8 @@ export class WalletEngine {
   }
 
   /**
-   * The gas limit (the node's estimate for a call or a transfer to a contract, 21000 for a plain
-   * transfer) and EIP-1559 fees (the node's base fee bound and tip, checked against sane limits)
+   * The gas limit (the node's estimate for a call or a transfer to a contract, within its ceiling;
+   * 21000 for a plain transfer) and EIP-1559 fees (the node's base fee bound and tip, checked against sane limits)
    * signC would sign with now.
    */
   async quoteC(to: string, valueWei: bigint, data?: string): Promise<{ gasLimit: bigint; baseFeeWei: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
@@ -496,7 +496,7 @@ export class WalletEngine {
       this.cFeeInputs(),
       data ? this.node.eth.estimateGas({ from: this.evmAddress, to, value: '0x' + valueWei.toString(16), data }) : this.transferGas(to, valueWei),
     ]);
-    return { gasLimit, baseFeeWei: baseFee, ...eip1559Fees(baseFee, tip) };
+    return { gasLimit: checkFeeInput('a gas estimate of', gasLimit, MAX_C_GAS_LIMIT), baseFeeWei: baseFee, ...eip1559Fees(baseFee, tip) };
   }
 
   /** The node's C-Chain base fee and tip (wei), each within its ceiling: every EVM tx's fee starts here. */

@@ -16,6 +16,12 @@ export const MAX_P_WEIGHTS = [10n, 10_000n, 10_000n, 40n] as const;
 /** C-Chain base fee and tip in wei: 1,000 gwei and 100 gwei. */
 export const MAX_C_BASE_FEE_WEI = 1_000_000_000_000n;
 export const MAX_C_TIP_WEI = 100_000_000_000n;
+/**
+ * Gas limit of an EVM tx, a site's or the node's estimate: since Helicon half of a limit is charged
+ * even if unused, so an inflated estimate costs. Twice the 15 M block limit the C-Chain had until
+ * Fortuna; Ethereum caps a tx at 2^24 ≈ 16.8 M.
+ */
+export const MAX_C_GAS_LIMIT = 30_000_000n;
 
 /** The node asked for a fee above what any real network charges: refused before signing. */
 export class FeeLimitError extends WalletError {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WalletEngine } from '../../src/core/engine.js';
-import { FeeLimitError, MAX_P_GAS_PRICE, MAX_P_WEIGHTS } from '../../src/core/fee-limits.js';
+import { FeeLimitError, MAX_C_GAS_LIMIT, MAX_P_GAS_PRICE, MAX_P_WEIGHTS } from '../../src/core/fee-limits.js';
 import { keyPairFromSecret } from '../../src/core/keys.js';
 import { NodeClient } from '../../src/core/node.js';
 import type { ChainContext } from '../../src/core/tx/context.js';
@@ -39,5 +39,15 @@ describe('fee inputs from the node are capped', () => {
     }
     // The audit's case: a bandwidth weight of 10^12 at price 1 priced an empty BaseTx at 58,000 AVAX.
     await expect(engine(nodeWithPPrice(1n, [10n ** 12n, 1000n, 1000n, 4n])).pFeeContext()).rejects.toThrow(/bandwidth fee weight of 1000000000000/);
+  });
+
+  it("a C-Chain gas estimate at the ceiling is signed with; above it (half of a limit is charged under Helicon) the quote is refused", async () => {
+    const nodeEstimating = (gas: bigint) =>
+      ({ eth: { baseFee: async () => 25_000_000_000n, maxPriorityFeePerGas: async () => 0n, estimateGas: async () => gas, getCode: async () => '0x60' } }) as unknown as NodeClient;
+    const call = ['0x' + '11'.repeat(20), 0n, '0xa9059cbb' + '00'.repeat(64)] as const;
+    expect((await engine(nodeEstimating(MAX_C_GAS_LIMIT)).quoteC(...call)).gasLimit).toBe(MAX_C_GAS_LIMIT);
+    await expect(engine(nodeEstimating(MAX_C_GAS_LIMIT + 1n)).quoteC(...call)).rejects.toThrow(FeeLimitError);
+    // AVAX to a contract is priced from the estimate too.
+    await expect(engine(nodeEstimating(10n ** 10n)).quoteC(call[0], 1n)).rejects.toThrow(/gas estimate of 10000000000/);
   });
 });

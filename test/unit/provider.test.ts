@@ -22,6 +22,7 @@ import { SiteStore, SITES_STORAGE_KEY } from '../../src/background/sites.js';
 import { memoryStores } from '../../src/background/storage.js';
 import type { SiteWallet } from '../../src/background/provider.js';
 import { PROVIDER_CHANNEL, type ProviderResponse, STATE_METHOD } from '../../src/shared/provider-protocol.js';
+import { MAX_C_GAS_LIMIT } from '../../src/core/fee-limits.js';
 import { ACCOUNT } from './site-account.js';
 
 const SITE: Site = { origin: 'https://dapp.example' };
@@ -582,5 +583,28 @@ describe('a site disconnected while its request waited', () => {
     await t.approvals.decide(pending!.id, true);
     expect((await errorOf(answer)).code).toBe(4100);
     expect(signed).toBe(0);
+  });
+});
+
+describe("a site's EVM tx and the gas limit", () => {
+  it("a node's estimate above the wallet's gas ceiling is refused before any approval (under Helicon half of a limit is charged); so is a site's own", async () => {
+    const node = (estimate: bigint) =>
+      (async (_url: string, init?: RequestInit) => {
+        const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
+        const h = '0x' + '00'.repeat(32);
+        const result = {
+          eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x5d21dba00', gasLimit: '0x4c4b400', gasUsed: '0x0', transactions: [] },
+          eth_maxPriorityFeePerGas: '0x0',
+          eth_estimateGas: '0x' + estimate.toString(16),
+        }[method];
+        return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
+      }) as unknown as typeof fetch;
+    const wallet = { evmNonceFor: async () => 0n, recipientOf: async () => ({ warnings: [] }) };
+    const send = (gas?: bigint) => [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, data: '0xa9059cbb', ...(gas ? { gas: '0x' + gas.toString(16) } : {}) }];
+    const t = setup({ fetch: node(MAX_C_GAS_LIMIT + 1n), wallet });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    expect(await errorOf(t.call('eth_sendTransaction', send()))).toMatchObject({ message: expect.stringMatching(/gas estimate of 30000001, above the wallet's limit of 30000000/) });
+    expect((await errorOf(t.call('eth_sendTransaction', send(MAX_C_GAS_LIMIT + 1n)))).code).toBe(-32602);
+    expect(await t.approvals.list()).toEqual([]);
   });
 });
