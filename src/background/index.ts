@@ -17,7 +17,7 @@ import { browserStores } from './storage.js';
 import { Vault } from './vault.js';
 import { createWallet, type Wallet, walletHandlers } from './services/index.js';
 import { CHANNEL } from '../shared/validate.js';
-import { PROVIDER_CHANNEL, PROVIDER_EVENT_CHANNEL, ProviderErrorCode, type ProviderEventMessage, type ProviderResponse } from '../shared/provider-protocol.js';
+import { PROVIDER_CHANNEL, PROVIDER_EVENT_CHANNEL, ProviderErrorCode, type ProviderEventMessage, type ProviderResponse, STATE_METHOD } from '../shared/provider-protocol.js';
 
 type PingResponse = { ok: true; version: string };
 type ErrorResponse = { ok: false; error: { code: 'unknown-message'; message: string } };
@@ -137,7 +137,7 @@ async function onSiteRequest(message: unknown, sender: Runtime.MessageSender): P
   try {
     await resumeOnce();
     const asker = { origin: site.origin, ...(site.frameOrigin ? { frameOrigin: site.frameOrigin } : {}) };
-    await pages.remember(site.tabId, site.frameId, asker).catch(() => undefined);
+    await pages.remember(site.tabId, site.frameId, asker, (message as { method?: unknown } | null)?.method === STATE_METHOD).catch(() => undefined);
     return await provider.handle(message, asker);
   } catch (e) {
     // An answer, not a rejection: the content script would take a rejection for a stopped worker.

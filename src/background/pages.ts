@@ -64,9 +64,16 @@ export class ProviderPages {
     return this.#frames;
   }
 
-  /** A frame made a request: remember it with the view it gets now (also after it navigated). */
-  remember(tabId: number, frameId: number, site: Site): Promise<void> {
-    return this.#serial(async (frames) => {
+  /**
+   * A frame made a request: remember it with the view it gets now (also after it navigated). A
+   * frame new to the list whose request is not its state read (`stateRead`) may hold a view from
+   * before (back from the back/forward cache, or dropped from the list): it is told at once to read
+   * its state again. Told now, on its own request, not at the next change: an unconnected page
+   * must not learn when the wallet locks.
+   */
+  async remember(tabId: number, frameId: number, site: Site, stateRead = true): Promise<void> {
+    let added = false;
+    await this.#serial(async (frames) => {
       const i = frames.findIndex((f) => f.tabId === tabId && f.frameId === frameId);
       if (i >= 0 && sameSite(frames[i]!.site, site)) return false;
       // A view that cannot be read now (the node is away) is unknown: the next change tells the frame.
@@ -74,8 +81,9 @@ export class ProviderPages {
       if (i >= 0) frames.splice(i, 1);
       frames.push(frame);
       if (frames.length > MAX_PROVIDER_FRAMES) frames.splice(0, frames.length - MAX_PROVIDER_FRAMES);
-      return true;
+      return (added = true);
     });
+    if (added && !stateRead) void this.deps.send(tabId, frameId).catch(() => undefined);
   }
 
   /**

@@ -145,10 +145,17 @@ export function startRelay(deps: RelayDeps): Relay {
   // later, unless it heard back meanwhile (Firefox keeps the channel), and goes again.
   /** The sends waiting for an answer now: each one's "the page is back" trigger. */
   const waitingSends = new Set<() => void>();
+  const stateChanged = () => post({ target: INPAGE_TARGET, event: 'stateChanged' });
   function onPageShow(event: Event): void {
     // The page can dispatch its own pageshow; only the browser's counts.
     if (!event.isTrusted || !(event as PageTransitionEvent).persisted) return;
     for (const pageIsBack of [...waitingSends]) pageIsBack();
+    // Changes made while the page was away were told to no one: its provider reads its state again.
+    stateChanged();
+  }
+  /** A prerendered page shown: the wallet refused it until now, so its provider reads its state. */
+  function onActivated(event: Event): void {
+    if (event.isTrusted) stateChanged();
   }
 
   /** One send: the background's answer, or PAGE_RESTORED when it must go again. */
@@ -278,16 +285,18 @@ export function startRelay(deps: RelayDeps): Relay {
   // Capture, added at document_start: it runs before any listener of the page's own, which could
   // otherwise stop the event from reaching it.
   win.addEventListener('pageshow', onPageShow, true);
+  win.document.addEventListener('prerenderingchange', onActivated, true);
 
   return {
     onRuntimeMessage(message: unknown): boolean {
       if (!isRecord(message) || message.channel !== PROVIDER_EVENT_CHANNEL || message.event !== 'stateChanged') return false;
-      post({ target: INPAGE_TARGET, event: 'stateChanged' });
+      stateChanged();
       return true;
     },
     stop() {
       win.removeEventListener('message', onWindowMessage);
       win.removeEventListener('pageshow', onPageShow, true);
+      win.document.removeEventListener('prerenderingchange', onActivated, true);
     },
   };
 }

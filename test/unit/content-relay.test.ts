@@ -476,6 +476,23 @@ describe('background → page', () => {
     expect(t.toPage.map((m) => m.event ?? m.id)).toEqual(['stateChanged', 'barrier']);
     expect(t.toPage[0]).toEqual({ target: INPAGE_TARGET, event: 'stateChanged' });
   });
+
+  it('a return from the back/forward cache, or a prerendered page shown, tells the page to read its state again (the browser\'s events only)', async () => {
+    const t = setup(ok(null));
+    const activated = (trusted: boolean) => {
+      const event = new Event('prerenderingchange');
+      if (trusted) Object.defineProperty(event, 'isTrusted', { value: true });
+      return event;
+    };
+    t.win.dispatchEvent(pageShow({ persisted: false, trusted: true }));
+    t.win.dispatchEvent(pageShow({ persisted: true, trusted: false }));
+    t.win.document.dispatchEvent(activated(false));
+    t.win.dispatchEvent(pageShow({ persisted: true, trusted: true }));
+    t.win.document.dispatchEvent(activated(true));
+    t.request('barrier', 'eth_chainId');
+    await t.answerTo('barrier');
+    expect(t.toPage.map((m) => m.event ?? m.id)).toEqual(['stateChanged', 'stateChanged', 'barrier']);
+  });
 });
 
 describe('with the page provider', () => {
@@ -504,5 +521,22 @@ describe('with the page provider', () => {
     await expect(provider.request({ method: 'eth_chainId' })).rejects.toMatchObject({ code: 4900 });
     await vi.waitFor(() => expect(disconnect).toHaveBeenCalledTimes(1));
     expect(provider.isConnected()).toBe(false);
+  });
+
+  it('a page back from the back/forward cache hears what changed while it was away', async () => {
+    const state = { chainId: '0xa86a', networkVersion: '43114', accounts: ['0xaaa'], isUnlocked: true };
+    const t = setup(async (m) => (m.method === STATE_METHOD ? { ok: true, result: { ...state } } : { ok: false, error: { code: 4200, message: 'unsupported' } }));
+    const provider = createXpcProvider(t.win);
+    const accountsChanged = vi.fn();
+    const chainChanged = vi.fn();
+    provider.on('accountsChanged', accountsChanged);
+    provider.on('chainChanged', chainChanged);
+    await vi.waitFor(() => expect(accountsChanged).toHaveBeenCalledWith(['0xaaa']));
+    // Away: the wallet locked and switched network; nobody could tell this page.
+    Object.assign(state, { chainId: '0xa869', accounts: [], isUnlocked: false });
+    t.win.dispatchEvent(pageShow({ persisted: true, trusted: true }));
+    await vi.waitFor(() => expect(accountsChanged).toHaveBeenLastCalledWith([]));
+    expect(chainChanged).toHaveBeenCalledWith('0xa869');
+    expect(provider.chainId).toBe('0xa869');
   });
 });

@@ -1,5 +1,5 @@
 // Which pages are told of a change: only those whose own view changed.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PROVIDER_FRAMES_KEY, ProviderPages } from '../../src/background/pages.js';
 import type { Site } from '../../src/background/provider.js';
 import { memoryStores } from '../../src/background/storage.js';
@@ -113,6 +113,22 @@ describe('provider pages', () => {
     });
     await failing.remember(3, 0, NEWS);
     expect((await area.get([PROVIDER_FRAMES_KEY]))[PROVIDER_FRAMES_KEY]).toEqual([{ tabId: 3, frameId: 0, site: NEWS, seen: '' }]);
+  });
+
+  it('a frame new to the list whose first request is not its state read is told at once to read it (back from the cache, or dropped from the list)', async () => {
+    const t = setup();
+    t.views.set('https://shop.example', 'v1');
+    // A page loading: its first request is the state read; nothing to tell.
+    await t.pages.remember(1, 0, SHOP, true);
+    await t.pages.remember(1, 0, SHOP, false);
+    // The frame goes to another site, and back (a page restored from the back/forward cache polls).
+    await t.pages.remember(1, 0, NEWS, true);
+    t.views.set('https://shop.example', 'v2');
+    await t.pages.remember(1, 0, SHOP, false);
+    await vi.waitFor(() => expect(t.sent).toEqual(['1/0']));
+    // An unconnected frame learns nothing of the change that follows its registration.
+    await t.pages.notify();
+    expect(t.sent).toEqual(['1/0']);
   });
 
   it('stored entries of another shape are dropped, not trusted', async () => {
