@@ -13,6 +13,15 @@ export const APPROVALS_STORAGE_KEY = 'xpc.approvals';
 export const MAX_PENDING_APPROVALS = 10;
 /** Requests one site may have waiting at once (of different methods). */
 export const MAX_PENDING_PER_SITE = 3;
+/**
+ * JSON bytes one waiting approval may take (request and summary), one site's waiting ones, and all
+ * of them: storage.session (10 MiB in Chrome) also holds the unlock key and other sites' requests.
+ */
+export const MAX_APPROVAL_BYTES = 1024 * 1024;
+export const MAX_SITE_APPROVAL_BYTES = 2 * MAX_APPROVAL_BYTES;
+export const MAX_QUEUE_BYTES = 4 * MAX_APPROVAL_BYTES;
+/** JSON bytes of the requests decisions keep (the newest first). */
+const MAX_DECIDED_BYTES = 2 * MAX_APPROVAL_BYTES;
 
 export interface PendingApproval {
   id: string;
@@ -61,9 +70,11 @@ export interface Decision {
   id: string;
   approved: boolean;
   decidedAt: number;
-  /** The request as it was approved, for a restarted worker to act on. */
-  entry?: PendingApproval;
+  /** The request as it was approved, for a restarted worker to act on (its summary is not kept). */
+  entry?: DecidedRequest;
 }
+
+export type DecidedRequest = Omit<PendingApproval, 'summary'>;
 
 interface Stored {
   pending: PendingApproval[];
@@ -83,6 +94,15 @@ export class ApprovalQueueFullError extends WalletError {
     super('too-many-requests', 'too many requests are waiting for a decision; answer or reject some first');
   }
 }
+
+/** A request whose approval would take too much of storage.session. */
+export class ApprovalTooLargeError extends WalletError {
+  constructor(what: string) {
+    super('request-too-large', `${what}; ask for less at once`);
+  }
+}
+
+const jsonBytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).byteLength;
 
 export class UnknownApprovalError extends WalletError {
   constructor(id: string) {
@@ -130,6 +150,22 @@ export class ApprovalQueue {
     if (taken.length >= MAX_PENDING_APPROVALS || fromSite.length >= MAX_PENDING_PER_SITE) throw new ApprovalQueueFullError();
   }
 
+  /** Refuses an approval that would take more than its share of storage.session. */
+  #fits(s: Stored, entry: PendingApproval): void {
+    const bytes = jsonBytes(entry);
+    if (bytes > MAX_APPROVAL_BYTES) throw new ApprovalTooLargeError(`this request is too large to show for approval (${bytes} bytes, at most ${MAX_APPROVAL_BYTES})`);
+    const site = limitKeyOf(entry);
+    let total = bytes;
+    let ofSite = bytes;
+    for (const p of s.pending) {
+      const b = jsonBytes(p);
+      total += b;
+      if (limitKeyOf(p) === site) ofSite += b;
+    }
+    if (ofSite > MAX_SITE_APPROVAL_BYTES) throw new ApprovalTooLargeError(`${site}'s requests waiting for a decision are too large together`);
+    if (total > MAX_QUEUE_BYTES) throw new ApprovalTooLargeError('the requests waiting for a decision are too large together; answer some first');
+  }
+
   /** Holds a place for `request` if the limits allow it, before anything is prepared for it. */
   reserve(request: Asking): Promise<Reservation> {
     return this.#serial(async () => {
@@ -143,6 +179,7 @@ export class ApprovalQueue {
             const s = await this.#load();
             this.#admit(s, full);
             const entry: PendingApproval = { ...full, id: toHex(crypto.getRandomValues(new Uint8Array(12))), createdAt: this.now() };
+            this.#fits(s, entry);
             await this.#save({ ...s, pending: [...s.pending, entry] });
             return entry;
           }),
@@ -170,9 +207,21 @@ export class ApprovalQueue {
       const s = await this.#load();
       const entry = s.pending.find((p) => p.id === id);
       if (!entry) throw new UnknownApprovalError(id);
-      // Only the newest decisions keep their request (a restarted worker acts on those at once);
-      // older ones keep the answer alone, so storage.session stays small.
-      const decided = [...s.decided.map((d, i, all) => (i < all.length - MAX_DECISIONS_WITH_REQUEST + 1 ? { id: d.id, approved: d.approved, decidedAt: d.decidedAt } : d)), { id, approved, decidedAt: this.now(), entry }].slice(-MAX_REMEMBERED_DECISIONS);
+      // Only the newest decisions keep their request, within a count and a size (a restarted worker
+      // acts on those at once; an older one is asked anew), and never its summary, which only the
+      // window showed: storage.session stays small.
+      let count = MAX_DECISIONS_WITH_REQUEST;
+      let bytes = MAX_DECIDED_BYTES;
+      const decided = [...s.decided, { id, approved, decidedAt: this.now(), entry }]
+        .slice(-MAX_REMEMBERED_DECISIONS)
+        .reverse()
+        .map((d): Decision => {
+          const { id: did, approved: yes, decidedAt } = d;
+          if (!d.entry) return { id: did, approved: yes, decidedAt };
+          const { summary: _shown, ...request } = d.entry as PendingApproval;
+          return count-- > 0 && (bytes -= jsonBytes(request)) >= 0 ? { id: did, approved: yes, decidedAt, entry: request } : { id: did, approved: yes, decidedAt };
+        })
+        .reverse();
       await this.#save({ pending: s.pending.filter((p) => p.id !== id), decided });
       for (const wake of this.#waiters.get(id) ?? []) wake(approved);
       this.#waiters.delete(id);
@@ -191,7 +240,7 @@ export class ApprovalQueue {
   }
 
   /** The approval made for a site request, waiting or already decided (the decision with it). */
-  async findByRequest(requestId: string): Promise<{ entry: PendingApproval; decision?: Decision } | undefined> {
+  async findByRequest(requestId: string): Promise<{ entry: DecidedRequest; decision?: Decision } | undefined> {
     const s = await this.#load();
     const pending = s.pending.find((p) => p.requestId === requestId);
     if (pending) return { entry: pending };

@@ -13,7 +13,7 @@ import type { EthApi } from '../core/node/eth.js';
 import type { InsightContext } from './evm-views.js';
 import type { AccountView, ActivityItem, ApprovalSummary, ChainName, NetworkView } from '../shared/messages.js';
 import { type ProviderErrorInfo, ProviderErrorCode as Code } from '../shared/provider-protocol.js';
-import { ApprovalPendingError, ApprovalQueueFullError, type ApprovalQueue } from './approvals.js';
+import { ApprovalPendingError, ApprovalQueueFullError, ApprovalTooLargeError, type ApprovalQueue } from './approvals.js';
 import { InvalidParamsError } from './provider-params.js';
 import type { Session } from './session.js';
 import type { AddedChain, SiteStore } from './sites.js';
@@ -131,6 +131,7 @@ export function providerErrorInfo(e: unknown, method: string, log?: (line: strin
   }
   if (e instanceof CodecError || e instanceof FormatError) return { code: Code.invalidParams, message: `the transaction bytes cannot be decoded: ${e.message}` };
   if (e instanceof ApprovalPendingError || e instanceof ApprovalQueueFullError) return { code: Code.resourceUnavailable, message: e.message };
+  if (e instanceof ApprovalTooLargeError) return { code: Code.invalidParams, message: e.message };
   // Fixed text: the node's URL stays in the wallet (see below).
   if (e instanceof NodeIdentityError) return { code: Code.chainDisconnected, message: "the wallet's node is not the network the wallet is set to" };
   if (e instanceof NetworkMismatchError) return { code: Code.chainDisconnected, message: e.message };

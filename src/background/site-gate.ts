@@ -194,7 +194,7 @@ export class SiteGate {
     const logged = await this.logged(call.requestId);
     if (logged) return this.replay(logged);
     const found = await this.deps.approvals.findByRequest(call.requestId);
-    let entry: PendingApproval;
+    let entry: Pick<PendingApproval, 'id' | 'params'>;
     let approved: boolean;
     if (found) {
       entry = found.entry;
