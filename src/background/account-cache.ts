@@ -1,11 +1,18 @@
 // What the wallet remembers per network and account (storage.local), so the popup shows it at
 // once: the balance snapshot, the activity list, the address indices handed out. Also the storage
 // keys of everything else kept per network and account, named here once.
-import type { ActivityItem, BalancesView } from '../shared/messages.js';
+import type { ActivityItem, ActivityTrimmed, BalancesView } from '../shared/messages.js';
 import type { StorageArea } from './storage.js';
 
+/**
+ * Funds received are kept apart, the newest this many: anyone can send them (dust of a spam asset),
+ * and they must never push out what the wallet signed.
+ */
+export const MAX_RECEIPTS = 500;
+/** The wallet's own items (every kind but funds received), the newest this many: a few hundred bytes each. */
+export const MAX_OWN_ACTIVITY = 5_000;
 /** The activity list keeps at most this many items. */
-export const MAX_ACTIVITY = 500;
+export const MAX_ACTIVITY = MAX_RECEIPTS + MAX_OWN_ACTIVITY;
 
 export interface AccountCache {
   /** The highest P-Chain height seen: one below it has the first blocks checked (network-restart.ts). */
@@ -16,6 +23,8 @@ export interface AccountCache {
   changeNext: number;
   balances: BalancesView;
   activity: ActivityItem[];
+  /** What the activity list no longer holds (absent in caches from before it was recorded). */
+  trimmed?: ActivityTrimmed;
   /** X-Chain UTXO IDs refreshes have seen (the last one's, and the newest missing from it: noteIncoming), to tell incoming funds apart. */
   knownUtxos: string[];
   /** The same for the P-Chain (absent in caches from before P-Chain receipts were noted). */
@@ -80,10 +89,26 @@ export class AccountCaches {
   }
 }
 
-/** Puts `item` first in the activity list, which keeps at most MAX_ACTIVITY items. */
+/** Puts `item` first in the activity list. */
 export function addActivity(c: AccountCache, item: ActivityItem): void {
   c.activity.unshift(item);
-  c.activity.length = Math.min(c.activity.length, MAX_ACTIVITY);
+  trimActivity(c);
+}
+
+/** Keeps the newest MAX_RECEIPTS funds received and MAX_OWN_ACTIVITY other items; notes what goes. */
+export function trimActivity(c: AccountCache): void {
+  if (c.activity.length <= MAX_RECEIPTS) return;
+  const count = { received: 0, own: 0 };
+  c.activity = c.activity.filter((a) => {
+    const group = a.kind === 'receive' ? 'received' : 'own';
+    if (++count[group] <= (group === 'received' ? MAX_RECEIPTS : MAX_OWN_ACTIVITY)) return true;
+    noteTrimmed(c, group, a.createdAt);
+    return false;
+  });
+}
+
+function noteTrimmed(c: AccountCache, group: keyof ActivityTrimmed, time: number | undefined): void {
+  if (time !== undefined) c.trimmed = { ...c.trimmed, [group]: Math.max(c.trimmed?.[group] ?? time, time) };
 }
 
 /**
@@ -109,7 +134,10 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
     activity.push(theirs ? settledOf(mine, theirs, writtenMeanwhile(theirs)) : mine);
   }
   const added = stored.activity.filter((a) => writtenMeanwhile(a) && !matched.has(a));
-  stored.activity = [...added, ...activity].slice(0, MAX_ACTIVITY);
+  stored.activity = [...added, ...activity];
+  noteTrimmed(stored, 'received', refreshed.trimmed?.received);
+  noteTrimmed(stored, 'own', refreshed.trimmed?.own);
+  trimActivity(stored);
   stored.pHeight = refreshed.pHeight;
   if (refreshed.pBlocks) stored.pBlocks = refreshed.pBlocks;
   stored.balances = refreshed.balances;

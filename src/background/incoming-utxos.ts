@@ -4,7 +4,7 @@ import { utxoId } from '../core/codec/ids.js';
 import type { Utxo } from '../core/codec/types.js';
 import { cb58Encode } from '../core/encoding.js';
 import type { ActivityItem } from '../shared/messages.js';
-import { type AccountCache, MAX_ACTIVITY } from './account-cache.js';
+import { type AccountCache, trimActivity } from './account-cache.js';
 
 /** How many UTXOs missing from the node's answer stay known beyond those it holds now. */
 export const KEEP_MISSING_UTXOS = 256;
@@ -53,6 +53,6 @@ export function noteIncoming(cache: AccountCache, utxos: readonly Utxo[], chain:
   const kept = [...seen, ...(before ?? []).filter((id) => !now.has(id))].slice(0, Math.max(before?.length ?? 0, seen.length + KEEP_MISSING_UTXOS));
   if (chain === 'X') cache.knownUtxos = kept;
   else cache.knownPUtxos = kept;
-  cache.activity = cache.activity.slice(0, MAX_ACTIVITY);
+  trimActivity(cache);
   return received;
 }

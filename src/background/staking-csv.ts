@@ -2,7 +2,7 @@
 // 'all' every activity item too, oldest first; amounts in their asset's unit (a C-Chain token's in
 // its own decimals, named by symbol and contract), fees in AVAX.
 import { type CsvRow, csvOf } from '../core/staking/csv.js';
-import type { ActivityItem, ActivityToken, AssetBalanceView } from '../shared/messages.js';
+import type { ActivityItem, ActivityToken, AssetBalanceView, RequestResult } from '../shared/messages.js';
 import type { StakeRecord } from './stake-book.js';
 import { rewardViews } from './staking-views.js';
 
@@ -41,7 +41,8 @@ function activityRow(a: ActivityItem, assets: readonly AssetBalanceView[], avax:
   };
 }
 
-export function stakingCsv(stakes: readonly StakeRecord[], activity: readonly ActivityItem[], assets: readonly AssetBalanceView[], avax: string): { csv: string; rows: number } {
+/** `activity`: activity.list's answer; what it no longer holds is passed on, for the screen to say. */
+export function stakingCsv(stakes: readonly StakeRecord[], { items: activity, trimmed }: RequestResult<'activity.list'>, assets: readonly AssetBalanceView[], avax: string): RequestResult<'staking.rewardsCsv'> {
   const rewards: CsvRow[] = rewardViews(stakes).map((r) => ({
     time: r.paidAt * 1000,
     txID: r.txID,
@@ -52,5 +53,5 @@ export function stakingCsv(stakes: readonly StakeRecord[], activity: readonly Ac
   }));
   // Rewards come from the book (one line per payment); Activity's reward items would repeat them.
   const rows = [...rewards, ...activity.filter((a) => a.kind !== 'staking-reward').map((a) => activityRow(a, assets, avax))].sort((a, b) => a.time - b.time);
-  return { csv: csvOf(rows), rows: rows.length };
+  return { csv: csvOf(rows), rows: rows.length, ...(trimmed ? { trimmed } : {}) };
 }

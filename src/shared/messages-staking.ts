@@ -1,6 +1,6 @@
 // The staking part of the protocol (src/shared/messages.ts, whose WalletRequests takes these
 // requests in): the staking.* requests, their params and their results.
-import type { Amount, OwnerSet } from './messages.js';
+import type { ActivityTrimmed, Amount, OwnerSet } from './messages.js';
 
 // ---- staking (staking.*): delegation and validation on the P-Chain ----
 //
@@ -273,5 +273,5 @@ export interface StakingRequests {
    * CSV text (header: date,txID,kind,amount,asset,fee): the staking rewards, or ('all') every
    * activity item too. Dates ISO 8601 UTC, amounts exact decimals in the asset's units, fee in AVAX.
    */
-  'staking.rewardsCsv': { params: { scope: 'rewards' | 'all' }; result: { csv: string; rows: number } };
+  'staking.rewardsCsv': { params: { scope: 'rewards' | 'all' }; result: { csv: string; rows: number; trimmed?: ActivityTrimmed } };
 }

@@ -105,6 +105,14 @@ export interface BalancesView {
   of?: string;
 }
 
+/** What Activity no longer lists, to keep its size: per group, the time (ms) of the newest item dropped. */
+export interface ActivityTrimmed {
+  /** Funds received (the newest 500 are kept). */
+  received?: number;
+  /** The wallet's own transactions (the newest 5,000 are kept). */
+  own?: number;
+}
+
 export interface ActivityItem {
   txID: string;
   chain: ChainName;
@@ -341,7 +349,7 @@ export interface WalletRequests extends StakingRequests, TokenRequests {
    */
   'transfers.importWaiting': { params: { planID: string; maxFee: Amount }; result: { txIDs: string[]; failed: number; unconfirmed?: number } };
 
-  'activity.list': { params: Record<string, never>; result: { items: ActivityItem[] } };
+  'activity.list': { params: Record<string, never>; result: { items: ActivityItem[]; trimmed?: ActivityTrimmed } };
 
   /** Asset IDs the user hid from the balances, per network (storage.local). */
   'settings.getHiddenAssets': { params: Record<string, never>; result: { assetIDs: string[] } };

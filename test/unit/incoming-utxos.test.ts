@@ -1,7 +1,7 @@
 // Funds received, found as UTXOs a refresh had not seen: the wallet's past is never news, whether
 // or not its proofs were made on the first look; a receipt is listed only once its tx proves it.
-import { describe, expect, it } from 'vitest';
-import { emptyCache, mergeRefresh } from '../../src/background/account-cache.js';
+import { describe, expect, it, vi } from 'vitest';
+import { addActivity, emptyCache, MAX_OWN_ACTIVITY, MAX_RECEIPTS, mergeRefresh } from '../../src/background/account-cache.js';
 import { KEEP_MISSING_UTXOS, noteIncoming } from '../../src/background/incoming-utxos.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import type { Utxo } from '../../src/core/codec/types.js';
@@ -120,5 +120,40 @@ describe('noteIncoming', () => {
     for (let n = 2; n < 400; n++) noteIncoming(cache, [{ ...utxo(1), txID: new Uint8Array(32).fill(n % 256), outputIndex: n }], 'X', NONE, () => true);
     expect(cache.knownUtxos.length).toBeLessThanOrEqual(1 + KEEP_MISSING_UTXOS);
     expect(cache.knownUtxos.length).toBeGreaterThan(KEEP_MISSING_UTXOS / 2);
+  });
+});
+
+describe('the activity list\'s size', () => {
+  /** A tx ID per number, as a refresh would see it. */
+  const dust = (n: number): Utxo => ({ ...utxo(1), txID: Uint8Array.from({ length: 32 }, (_, i) => (i < 2 ? (n >> (8 * i)) & 0xff : 3)), assetID: new Uint8Array(32).fill(201) });
+
+  it('a flood of funds received (spam dust) never pushes out what the wallet signed, and what goes is noted', () => {
+    const cache = emptyCache();
+    noteIncoming(cache, [], 'X', NONE, () => true);
+    cache.balances.updatedAt = 1;
+    addActivity(cache, { txID: 'my-send', chain: 'X', kind: 'send', status: 'accepted', createdAt: 1000 });
+    const flood = Array.from({ length: MAX_RECEIPTS + 10 }, (_, i) => dust(i));
+    const now = vi.spyOn(Date, 'now').mockReturnValue(5_000);
+    noteIncoming(cache, flood.slice(0, 10), 'X', NONE, () => true);
+    now.mockReturnValue(6_000);
+    noteIncoming(cache, flood, 'X', NONE, () => true);
+    now.mockRestore();
+    expect(cache.activity.filter((a) => a.kind === 'receive')).toHaveLength(MAX_RECEIPTS);
+    expect(cache.activity.filter((a) => a.createdAt === 5_000)).toEqual([]);
+    expect(cache.activity.some((a) => a.txID === 'my-send')).toBe(true);
+    // The oldest receipts went: the list says up to when.
+    expect(cache.trimmed).toEqual({ received: 5_000 });
+  });
+
+  it('keeps the newest MAX_OWN_ACTIVITY of the wallet\'s own items, and a refresh saved over storage keeps what it noted', () => {
+    const cache = emptyCache();
+    for (let i = 0; i <= MAX_OWN_ACTIVITY; i++) addActivity(cache, { txID: `s${i}`, chain: 'X', kind: 'send', status: 'accepted', createdAt: 10 + i });
+    expect(cache.activity).toHaveLength(MAX_OWN_ACTIVITY);
+    expect(cache.activity.at(-1)!.txID).toBe('s1');
+    expect(cache.trimmed).toEqual({ own: 10 });
+    const stored = { ...emptyCache(), activity: cache.activity.slice() };
+    mergeRefresh(stored, { ...cache, trimmed: { own: 10, received: 5 } }, new Set(cache.activity.map((a) => a.txID)));
+    expect(stored.trimmed).toEqual({ own: 10, received: 5 });
+    expect(stored.activity).toHaveLength(MAX_OWN_ACTIVITY);
   });
 });

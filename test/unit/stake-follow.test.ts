@@ -235,10 +235,10 @@ describe('the CSV of rewards and activity', () => {
     const T = '0x1CB79692389258FD0da4911A4947dF2C51DC7A47';
     const { csv } = stakingCsv(
       [],
-      [
+      { items: [
         { txID: '0xt1', chain: 'C', kind: 'send', status: 'accepted', amount: '2500000', fee: '21000000000000', createdAt: 1_000, token: { address: T, symbol: 'TUSD', decimals: 6, standard: 'erc20' } },
         { txID: '0xt2', chain: 'C', kind: 'send', status: 'accepted', amount: '1', createdAt: 2_000, token: { address: T, symbol: 'NFT', decimals: 0, standard: 'erc721', tokenId: '7' } },
-      ],
+      ] },
       [],
       'AVAXID',
     );
@@ -251,12 +251,12 @@ describe('the CSV of rewards and activity', () => {
     const stakes = [record({ rewards: [{ txID: 'r1', kind: 'delegation', amount: '6874', paidAt: 1_000, to: ME, yours: true }, { txID: 'r1', kind: 'delegation-fees', amount: '5', paidAt: 1_000, to: 'P-custom1other', yours: false }] })];
     const { csv, rows } = stakingCsv(
       stakes,
-      [
+      { items: [
         { txID: '0xabc', chain: 'C', kind: 'send', status: 'accepted', amount: '1000000000000000000', fee: '21000000000000', createdAt: 500_000 },
         { txID: 'r1', chain: 'P', kind: 'staking-reward', status: 'accepted', amount: '6874', createdAt: 1_000_000 },
         { txID: 'm', chain: 'X', kind: 'mint', status: 'failed', assetID: 'GOLD', amount: '150', fee: '1000000', createdAt: 2_000_000 },
         { txID: 'x', chain: 'X', kind: 'receive', status: 'accepted', assetID: 'AVAXID', amount: '5', createdAt: 3_000_000 },
-      ],
+      ] },
       [{ chain: 'X', assetID: 'GOLD', name: 'Gold', symbol: 'GLD', denomination: 2, verified: false, spendable: '0', locked: '0', lockedStakeable: '0', unproven: '0' }],
       'AVAXID',
     );

@@ -4,7 +4,8 @@ import { ApprovalQueue } from '../../src/background/approvals.js';
 import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
-import { type AccountCache, mergeRefresh } from '../../src/background/account-cache.js';
+import { type AccountCache, cacheKey, emptyCache, mergeRefresh } from '../../src/background/account-cache.js';
+import { stakingCsv } from '../../src/background/staking-csv.js';
 import { createWallet } from '../../src/background/services/index.js';
 import { cb58Encode } from '../../src/core/encoding.js';
 import { ValidationError } from '../../src/core/errors.js';
@@ -372,5 +373,19 @@ describe('removing a custom network with moves under way', () => {
     await wallet.networks.networksRemove({ id: 'custom-1', confirmLoss: true });
     expect((await wallet.networks.networksList()).networks.map((n) => n.id)).not.toContain('custom-1');
     expect(stores.local.keys()).not.toContain(journalKey);
+  });
+});
+
+describe('what Activity no longer holds', () => {
+  it('activity.list says it (from the cache), and the CSV of everything passes it on for its screen to say', async () => {
+    const { wallet, stores } = service();
+    const status = await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const item: ActivityItem = { txID: 'kept', chain: 'X', kind: 'send', status: 'accepted', createdAt: 9_000 };
+    expect(await wallet.activity.activityList({})).toEqual({ items: [] });
+    await stores.local.set({ [cacheKey(status.network!.id, status.account!.id)]: { ...emptyCache(), activity: [item], trimmed: { received: 5_000 } } });
+    const list = await wallet.activity.activityList({});
+    expect(list).toEqual({ items: [item], trimmed: { received: 5_000 } });
+    expect(stakingCsv([], list, [], 'AVAX').trimmed).toEqual({ received: 5_000 });
+    expect(stakingCsv([], { items: [item] }, [], 'AVAX')).not.toHaveProperty('trimmed');
   });
 });

@@ -17,7 +17,7 @@ import { makeOwners } from '../../core/tx/context.js';
 import type { BuiltTx } from '../../core/tx/built.js';
 import { buildPAutoRenewedValidation, buildPDelegation, buildPSetAutoRenewConfig, buildPValidation } from '../../core/tx/staking.js';
 import { ownedAddressSet } from '../../core/tx/utxos.js';
-import type { ActivityItem, ArrivalView, OwnerSet, RequestParams as P, RequestResult as R, ValidationParams } from '../../shared/messages.js';
+import type { ArrivalView, OwnerSet, RequestParams as P, RequestResult as R, ValidationParams } from '../../shared/messages.js';
 import { stakesKey } from '../account-cache.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
@@ -54,7 +54,7 @@ export interface StakingContext extends AccountContext {
 export interface StakingOptions {
   fetch?: typeof fetch;
   /** The account's activity (activity.list), for the CSV of everything. */
-  activity?: () => Promise<ActivityItem[]>;
+  activity?: () => Promise<R<'activity.list'>>;
   log?: (line: string) => void;
 }
 
@@ -405,7 +405,7 @@ export class StakingService {
   async stakingRewardsCsv(p: P<'staking.rewardsCsv'>): Promise<R<'staking.rewardsCsv'>> {
     const { engine, preset, account, cache } = await this.engines.open();
     const stakes = await this.book(preset.id, account.id).list();
-    const activity = p.scope === 'all' ? ((await this.options.activity?.()) ?? cache.activity) : [];
+    const activity = p.scope === 'all' ? ((await this.options.activity?.()) ?? { items: cache.activity }) : { items: [] };
     return stakingCsv(stakes, activity, cache.balances.balances, cb58Encode(engine.ctx.avaxAssetID));
   }
 }

@@ -6,7 +6,7 @@ import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError } from '../components/Field.js';
 import { AVAX_DECIMALS, chainLabel, formatDateTime, formatValue, formatUnits, shortenId, WEI_DECIMALS } from '../format.js';
-import type { ActivityItem, BalancesView, Selection } from '../../shared/messages.js';
+import type { ActivityItem, ActivityTrimmed, BalancesView, Selection } from '../../shared/messages.js';
 import { LazyTokenActivity } from './lazy.js';
 
 const KIND_LABEL: Record<ActivityItem['kind'], string> = {
@@ -49,6 +49,12 @@ export function activityAmount(item: ActivityItem, view: BalancesView | null): s
   return `${formatUnits(item.amount, 0)} base units of asset ${item.assetID ? shortenId(item.assetID) : '?'}`;
 }
 
+/** What the list no longer holds, in words (older items are dropped to keep its size), or null. */
+export function trimmedText(t: ActivityTrimmed | undefined): string | null {
+  const lost = [t?.own !== undefined && `your own transactions from ${formatDateTime(t.own)} and before`, t?.received !== undefined && `funds received from ${formatDateTime(t.received)} and before`].filter(Boolean);
+  return lost.length > 0 ? `Activity no longer holds older items, to keep its size: ${lost.join(', and ')}.` : null;
+}
+
 /** A native C-Chain send: amounts and fee in wei. */
 function isEvmTx(item: ActivityItem): boolean {
   return item.chain === 'C' && item.txID.startsWith('0x');
@@ -89,6 +95,7 @@ export const ACTIVITY_PAGE = 50;
 export function Activity({ balances, listKey = '', selection }: { balances: BalancesView | null; listKey?: string; selection?: Selection | undefined }) {
   const list = useRequest('activity.list', {}, listKey);
   const items = list.data?.items;
+  const trimmed = trimmedText(list.data?.trimmed);
   const [shown, setShown] = useState(ACTIVITY_PAGE);
   useEffect(() => setShown(ACTIVITY_PAGE), [listKey]);
   useFollowPending(items, list.reload);
@@ -114,6 +121,7 @@ export function Activity({ balances, listKey = '', selection }: { balances: Bala
           Show {Math.min(ACTIVITY_PAGE, items.length - shown)} older ({items.length - shown} not shown)
         </button>
       )}
+      {trimmed && <p class="muted">{trimmed}</p>}
       {selection && <LazyTokenActivity part="transfers" selection={selection} listKey={listKey} />}
     </div>
   );

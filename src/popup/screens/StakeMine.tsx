@@ -10,6 +10,7 @@ import { TxStatus } from '../components/TxStatus.js';
 import type { PlainError } from '../errors.js';
 import { AVAX_DECIMALS } from '../format.js';
 import { csvFileName, durationText, ownerText, parsePercent, periodChoices, sharesText, unixText } from '../staking.js';
+import { trimmedText } from './Activity.js';
 import { shortNode } from './StakeValidators.js';
 import type { Selection } from '../../shared/messages.js';
 import type { AutoRenewReview, MyStakeView, StakingParamsView, StakingSent } from '../../shared/messages-staking.js';
@@ -27,7 +28,7 @@ function Avax({ value, testid }: { value: string | bigint; testid?: string }) {
 /** A CSV export: asked from the background, offered as a file link (a Blob URL, no downloads permission). */
 function CsvExport() {
   const call = useCall();
-  const [file, setFile] = useState<{ url: string; name: string; rows: number } | null>(null);
+  const [file, setFile] = useState<{ url: string; name: string; rows: number; trimmed: string | null } | null>(null);
   const [error, setError] = useState<string | undefined>(undefined);
   useEffect(() => () => (file ? URL.revokeObjectURL(file.url) : undefined), [file]);
   const make = async (scope: 'rewards' | 'all') => {
@@ -35,7 +36,7 @@ function CsvExport() {
     try {
       const r = await call('staking.rewardsCsv', { scope });
       const url = URL.createObjectURL(new Blob([r.csv], { type: 'text/csv' }));
-      setFile({ url, name: csvFileName(scope, Date.now()), rows: r.rows });
+      setFile({ url, name: csvFileName(scope, Date.now()), rows: r.rows, trimmed: trimmedText(r.trimmed) });
     } catch (e) {
       setError(errorInfo(e).text);
     }
@@ -57,6 +58,7 @@ function CsvExport() {
           <a href={file.url} download={file.name} data-testid="csv-link">
             Save {file.name}
           </a>
+          {file.trimmed && ` ${file.trimmed}`}
         </p>
       )}
       <FormError error={error} />

@@ -166,6 +166,22 @@ describe('Move', () => {
 });
 
 describe('Activity', () => {
+  it('says in words when older items are no longer held, and nothing when none went', async () => {
+    const item = { txID: 'Tx' + 'a'.repeat(48), chain: 'X' as const, kind: 'send' as const, status: 'accepted' as const, createdAt: 9 };
+    let trimmed: { received?: number; own?: number } | undefined = { received: new Date(2026, 0, 2, 10, 30).getTime(), own: new Date(2025, 11, 1, 8, 0).getTime() };
+    const bg = fakeBackground({ 'activity.list': () => ({ items: [item], ...(trimmed ? { trimmed } : {}) }) });
+    const view = renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
+    expect(await screen.findByText('Activity no longer holds older items, to keep its size: your own transactions from 2025-12-01 08:00 and before, and funds received from 2026-01-02 10:30 and before.')).toBeTruthy();
+    trimmed = undefined;
+    view.rerender(
+      <ApiContext.Provider value={makeCall(bg.send)}>
+        <Activity balances={balances()} listKey="net:b" />
+      </ApiContext.Provider>,
+    );
+    await waitFor(() => expect(screen.queryByText(/no longer holds/)).toBeNull());
+    expect(await screen.findByTestId('activity-item')).toBeTruthy();
+  });
+
   it("shows nothing of the previous account's list after a switch, and follows pending items until they settle", async () => {
     let account = 'a';
     let release: () => void = () => undefined;

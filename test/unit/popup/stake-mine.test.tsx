@@ -107,3 +107,15 @@ describe('Validate: auto-renewal', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Validate with your node');
   });
 });
+
+describe('My stakes: the CSV of everything', () => {
+  it('says when Activity no longer holds older items, so the file is not taken for all of them', async () => {
+    const bg = fakeBackground({
+      'staking.mine': () => ({ chainTime: PARAMS.chainTime, stakes: [], rewards: [], totals: { staked: '0', potentialReward: '0', rewardsPaid: '0' } }),
+      'staking.rewardsCsv': () => ({ csv: 'date,txID,kind,amount,asset,fee\r\n', rows: 0, trimmed: { received: new Date(2026, 0, 2, 10, 30).getTime() } }),
+    });
+    renderWith(bg, <StakeMine params={PARAMS} selection={undefined} listKey="k" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Export all activity (CSV)' }));
+    expect((await screen.findByRole('status')).textContent).toContain('Activity no longer holds older items, to keep its size: funds received from 2026-01-02 10:30 and before.');
+  });
+});
