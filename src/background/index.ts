@@ -96,7 +96,8 @@ export function listenForMessages(
 }
 
 const stores = browserStores(browser.storage);
-const session = new Session(new Vault(stores), stores);
+const vault = new Vault(stores);
+const session = new Session(vault, stores);
 const approvals = new ApprovalQueue(stores.session);
 const sites = new SiteStore(stores.local);
 // The provider is made below; the wallet asks it only when the approval window asks.
@@ -124,6 +125,7 @@ const provider: ProviderService = new ProviderService({
   approvals,
   sites,
   sessionArea: stores.session,
+  walletExists: () => vault.exists(),
   openApprovalWindow: () => approvalWindow.open(),
   notifyPages,
   log,

@@ -99,6 +99,8 @@ export interface ProviderDeps {
   sites: SiteStore;
   /** storage.session: the request log. */
   sessionArea: StorageArea;
+  /** False while no wallet is set up (no vault): nothing could unlock it for a site. */
+  walletExists?(): Promise<boolean>;
   /** Opens (or focuses) the approval window. */
   openApprovalWindow(): Promise<void>;
   /** Tells every page with our provider that chain, accounts or lock state may have changed. */

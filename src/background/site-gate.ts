@@ -104,6 +104,8 @@ export class SiteGate {
    */
   async unlocked(site: Site): Promise<void> {
     if (this.deps.session.isUnlocked()) return;
+    // No wallet: no window (it could only show an unlock form that cannot work), no waiting.
+    if ((await this.deps.walletExists?.()) === false) throw new ProviderError(Code.unauthorized, 'XPC Wallet is not set up yet: create or import a wallet in it first');
     this.checkCooldown(site);
     const requester = requesterOf(site);
     const key = limitKeyOf(site);

@@ -65,7 +65,7 @@ function waitingNote(sites: readonly string[]): string {
   return `${who} waiting for your answer. Unlock the wallet to see the request.`;
 }
 
-type Phase = { state: 'checking' } | { state: 'locked'; network: NetworkView } | { state: 'open' };
+type Phase = { state: 'checking' } | { state: 'none' } | { state: 'locked'; network: NetworkView } | { state: 'open' };
 
 export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, graceMs = 3000, armMs = 1000 }: ApprovalWindowProps) {
   const call = useCall();
@@ -126,7 +126,7 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
     call('wallet.status', {}).then(
       (s) => {
         network.current = s.network;
-        setPhase(s.vault === 'locked' ? { state: 'locked', network: s.network } : { state: 'open' });
+        setPhase(s.vault === 'locked' ? { state: 'locked', network: s.network } : s.vault === 'none' ? { state: 'none' } : { state: 'open' });
       },
       (e: unknown) => setListError(errorText(e)),
     );
@@ -205,6 +205,18 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
     if (list && list.length === 0) close();
   };
 
+  if (phase.state === 'none') {
+    // No wallet yet: there is nothing to unlock or approve (the background answers sites at once).
+    return (
+      <main class="approval">
+        <h1>XPC Wallet</h1>
+        <p data-testid="not-set-up">XPC Wallet is not set up yet. Create or import a wallet first, then try again from the site.</p>
+        <a href="index.html" target="_blank" rel="noopener">
+          Open XPC Wallet
+        </a>
+      </main>
+    );
+  }
   if (phase.state === 'locked') {
     return <Unlock network={phase.network} onUnlocked={onUnlocked} note={waitingNote(waitingSites)} />;
   }

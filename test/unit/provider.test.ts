@@ -27,7 +27,7 @@ import { ACCOUNT } from './site-account.js';
 
 const SITE: Site = { origin: 'https://dapp.example' };
 
-function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?: boolean | (() => boolean); siteNetwork?: () => Promise<never>; wallet?: Partial<SiteWallet> } = {}) {
+function setup(options: { unlocked?: boolean; noWallet?: boolean; fetch?: typeof fetch; windowFails?: boolean | (() => boolean); siteNetwork?: () => Promise<never>; wallet?: Partial<SiteWallet> } = {}) {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
@@ -47,6 +47,7 @@ function setup(options: { unlocked?: boolean; fetch?: typeof fetch; windowFails?
     approvals,
     sites,
     sessionArea: stores.session,
+    ...(options.noWallet ? { walletExists: async () => false } : {}),
     openApprovalWindow: async () => {
       windows++;
       if (typeof options.windowFails === 'function' ? options.windowFails() : options.windowFails) throw new Error('no window');
@@ -187,6 +188,16 @@ describe('provider routing', () => {
     expect(await t.approvals.list()).toEqual([]);
     t.provider.cancelWaits();
     expect((await errorOf(waiting)).code).toBe(4001);
+  });
+
+  it('with no wallet set up, a request that needs it is answered 4100 at once, in words, and opens no window', async () => {
+    const t = setup({ unlocked: false, noWallet: true });
+    for (const [method, params] of [['eth_requestAccounts', []], ['wallet_switchEthereumChain', [{ chainId: '0xa86a' }]]] as const) {
+      const e = await errorOf(t.call(method, params));
+      expect(e).toEqual({ code: 4100, message: expect.stringMatching(/^XPC Wallet is not set up yet/) });
+    }
+    expect(t.windows()).toBe(0);
+    expect(t.provider.sitesWaitingForUnlock()).toEqual([]);
   });
 
   it('corrupt site settings are a typed error, not a crash', async () => {

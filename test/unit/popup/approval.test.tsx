@@ -652,4 +652,13 @@ describe('approval window: polling and unlock', () => {
     expect(bg.callsOf('approvals.decide')).toEqual([]);
     expect(bg.callsOf('approvals.list')).toEqual([]);
   });
+
+  it('with no wallet set up, says it must be set up first and links to the wallet; no password form, nothing asked for', async () => {
+    const bg = fakeBackground({ 'wallet.status': () => ({ ...UNLOCKED, vault: 'none', account: null }), 'approvals.list': () => ({ approvals: [] }) });
+    renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('not-set-up')).textContent).toMatch(/not set up yet/);
+    expect(screen.getByRole('link', { name: 'Open XPC Wallet' }).getAttribute('href')).toBe('index.html');
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    expect(bg.callsOf('approvals.list')).toEqual([]);
+  });
 });
