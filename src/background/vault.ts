@@ -48,7 +48,8 @@ const CHECK_INFO = 'xpc-vault password check';
 // ---- errors ----
 
 export class WrongPasswordError extends WalletError {
-  constructor() {
+  /** `field`: the form field the password was typed into, where a form has more than one. */
+  constructor(readonly field?: string) {
     super('wrong-password', 'the password is not correct');
   }
 }

@@ -3,6 +3,7 @@
 import { formatEvmAddress, parseEvmAddress } from '../core/evm-address.js';
 import { parseAmount, UINT64_MAX } from '../core/amount.js';
 import { parseAddressFor } from '../core/encoding.js';
+import { displayName } from '../shared/validate-fields.js';
 import { sentence } from './api.js';
 import { formatValue, withArticle } from './format.js';
 
@@ -190,13 +191,14 @@ export function checkPrivateKey(text: string): Check<string> {
 
 // ---- names, memos, assets ----
 
-/** Account and network names: as the background allows them. */
+/** Account and network names: the background's own rule (its length counts as it does: an emoji is 2). */
 export function checkName(text: string, what = 'a name'): Check<string> {
   if (text.trim() === '') return fail(sentence(`enter ${what}`));
-  if ([...text].length > 64) return fail('At most 64 characters');
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(text)) return fail('No control characters');
-  return { ok: true, value: text };
+  try {
+    return { ok: true, value: displayName(text, 'name') };
+  } catch (e) {
+    return fail(sentence((e as Error).message.replace(/^name: /, '')));
+  }
 }
 
 export const MAX_MEMO_BYTES = 256;

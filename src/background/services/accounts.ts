@@ -13,7 +13,7 @@ import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Keyring } from '../keyring.js';
 import { asField } from '../request-fields.js';
-import { checkNewPassword } from '../vault.js';
+import { checkNewPassword, WrongPasswordError } from '../vault.js';
 import type { Session } from '../session.js';
 import { type AccountRecord, emptyState, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
@@ -206,7 +206,10 @@ export class AccountsService {
   }
 
   async walletChangePassword(p: P<'wallet.changePassword'>) {
-    await asField('newPassword', () => this.session.changePassword(p.oldPassword, p.newPassword));
+    await asField('newPassword', () => this.session.changePassword(p.oldPassword, p.newPassword)).catch((e: unknown) => {
+      // Said at the field it is about: the current password.
+      throw e instanceof WrongPasswordError ? new WrongPasswordError('oldPassword') : e;
+    });
     return { ok: true as const };
   }
 

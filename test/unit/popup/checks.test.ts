@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   checkAddress,
   checkAmount,
+  checkName,
   checkNewPassword,
   checkPhrase,
   decodePayload,
   encodePayload,
   passwordStrength,
 } from '../../../src/popup/checks.js';
+import { REQUEST_VALIDATORS } from '../../../src/shared/validate.js';
 import { looksLikeAvax } from '../../../src/popup/look-alike.js';
 import { formatAgo, formatUnits, formatValue, roundAmount, shortenId } from '../../../src/popup/format.js';
 import { C_ADDR, C_BECH32, HRP, P_ADDR, X_ADDR, X_FUJI } from './fixtures.js';
@@ -163,5 +165,23 @@ describe('roundAmount (display only: the exact value stays one click away)', () 
     expect(roundAmount(577_500_000_000_000n, 18, 6, true)).toEqual({ text: '0.000578', exact: '0.0005775', rounded: true });
     expect(roundAmount(63_000n, 18, 6, true)).toEqual({ text: '0.000001', exact: '0.000000000000063', rounded: true });
     expect(roundAmount(1_000_000_000_000n, 18, 6, true)).toEqual({ text: '0.000001', exact: '0.000001', rounded: false });
+  });
+});
+
+describe('name checks', () => {
+  it('take what the background takes, counted the same way (an emoji is 2 of its 64)', () => {
+    const accepted = (name: string) => {
+      try {
+        REQUEST_VALIDATORS['accounts.add']({ name });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const name of ['🦊'.repeat(32), '🦊'.repeat(33), '🦊'.repeat(40), 'a'.repeat(64), 'a'.repeat(65), 'tab\there', 'Savings']) {
+      expect(checkName(name).ok).toBe(accepted(name));
+    }
+    expect(checkName('🦊'.repeat(40))).toEqual({ ok: false, error: 'Must be at most 64 characters' });
+    expect(checkName('  ', 'an account name')).toEqual({ ok: false, error: 'Enter an account name' });
   });
 });

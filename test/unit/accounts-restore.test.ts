@@ -1,0 +1,26 @@
+// Restores that bring back what the vault alone cannot say (the phrase's other accounts), starting
+// again from a private key, and the keys an import must refuse.
+import { describe, expect, it } from 'vitest';
+import { Session } from '../../src/background/session.js';
+import { memoryStores } from '../../src/background/storage.js';
+import { Vault } from '../../src/background/vault.js';
+import { createWallet } from '../../src/background/services/index.js';
+import { generateMnemonic } from '../../src/core/keys.js';
+
+const PASSWORD = 'long enough';
+
+/** The background over memory storage; its node cannot be reached. */
+function service() {
+  const stores = memoryStores();
+  const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
+  const fetch = (() => Promise.reject(new TypeError('Failed to fetch'))) as typeof globalThis.fetch;
+  return { stores, wallet: createWallet(session, stores.local, { fetch }) };
+}
+
+describe('changing the password', () => {
+  it('a wrong current password is said at its field', async () => {
+    const { wallet } = service();
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    await expect(wallet.accounts.walletChangePassword({ oldPassword: 'not the one', newPassword: 'a new password' })).rejects.toMatchObject({ code: 'wrong-password', field: 'oldPassword' });
+  });
+});
