@@ -5,7 +5,9 @@ import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
 import { createWallet } from '../../src/background/services/index.js';
-import { generateMnemonic } from '../../src/core/keys.js';
+import { toHex } from '../../src/core/bytes.js';
+import { formatPrivateKey } from '../../src/core/encoding.js';
+import { deriveEvmKey, deriveXpKey, generateMnemonic, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
 
 const PASSWORD = 'long enough';
 
@@ -16,6 +18,22 @@ function service() {
   const fetch = (() => Promise.reject(new TypeError('Failed to fetch'))) as typeof globalThis.fetch;
   return { stores, wallet: createWallet(session, stores.local, { fetch }) };
 }
+
+describe('importing a private key', () => {
+  it('refuses the keys of the phrase’s own accounts (X/P and EVM), in words', async () => {
+    const { wallet } = service();
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    await wallet.accounts.accountsAdd({ name: 'Savings' });
+    const root = HdRoot.fromSeed(await mnemonicToSeed(mnemonic));
+    for (const key of [formatPrivateKey(deriveXpKey(root, 0, 0, 0).secret), '0x' + toHex(deriveEvmKey(root, 1).secret)]) {
+      await expect(wallet.accounts.accountsImportKey({ name: 'Copy', privateKey: key })).rejects.toMatchObject({ code: 'validation', field: 'privateKey', message: expect.stringMatching(/already in the wallet/) });
+    }
+    expect((await wallet.accounts.accountsList()).accounts).toHaveLength(2);
+    // Another key still goes in.
+    await wallet.accounts.accountsImportKey({ name: 'Other', privateKey: '0x' + '55'.repeat(32) });
+  });
+});
 
 describe('changing the password', () => {
   it('a wrong current password is said at its field', async () => {

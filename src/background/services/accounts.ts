@@ -254,6 +254,13 @@ export class AccountsService {
   async accountsImportKey(p: P<'accounts.importKey'>) {
     const secret = await asField('privateKey', () => parseSecretKey(p.privateKey));
     const shortId = toHex(keyPairFromSecret(secret).shortId);
+    // One of the phrase's own keys would be a second account on the same addresses, with its own
+    // outbox and nonce line: refused.
+    for (const a of (await this.settings.read()).accounts) {
+      if (a.kind !== 'hd') continue;
+      const { xp, evm } = await this.keyring.primaryKeys(a);
+      if (toHex(xp.shortId) === shortId || toHex(evm.shortId) === shortId) throw new ValidationError(`this key is already in the wallet: it is “${a.name}”, from the recovery phrase`, 'privateKey');
+    }
     // The key, then its account, checked against the vault as it is then. A key an earlier import
     // stored without its account (stopped between the two writes) gets its account now.
     let record: Extract<AccountRecord, { kind: 'imported' }> = { id: newId(), name: p.name, kind: 'imported', keyId: newId() };
