@@ -89,7 +89,8 @@ export type Payload =
    * `signsNothing`: the approval said approving signs nothing. Both are held to after approval.
    */
   | { kind: 'site-tx'; accountId: string; chain: ChainName; txHex: string; action: 'sign' | 'send'; shown: string; signsNothing: boolean }
-  | { kind: 'switch-chain'; networkId?: string; addedChainId?: string }
+  /** `networkId`: the wallet's network to select; `followed`: the wallet's network the site was asked to follow again (still it when approved). */
+  | { kind: 'switch-chain'; networkId?: string; addedChainId?: string; followed?: string }
   | { kind: 'add-chain'; chain: AddedChain };
 
 export interface ProviderDeps {

@@ -72,7 +72,7 @@ export class SiteChains {
     // The selected network first: a site asking for the chain the wallet is on only follows it
     // again, even when a preset (say, the public Mainnet node) has the same chain ID.
     const selected = await this.deps.wallet.siteNetwork();
-    if (selected.evmChainId === chainId) return { scope: 'site', name: `${selected.network.name} C-Chain`, payload: { kind: 'switch-chain' } };
+    if (selected.evmChainId === chainId) return { scope: 'site', name: `${selected.network.name} C-Chain`, payload: { kind: 'switch-chain', followed: selected.network.id } };
     const network = (await this.deps.wallet.siteNetworks()).find((n) => n.evmChainId === chainId);
     if (network) return { scope: 'wallet', name: `${network.name} C-Chain`, payload: { kind: 'switch-chain', networkId: network.id } };
     const added = (await this.deps.sites.chains()).chains.find((c) => c.chainId === chainId.toString());
@@ -82,6 +82,10 @@ export class SiteChains {
 
   private async applySwitch(site: Site, payload: Payload): Promise<null> {
     if (payload.kind !== 'switch-chain') throw new Error('payload mismatch');
+    // The approval named the wallet's network of then: on another one now, the site stays where it is.
+    if (payload.followed !== undefined && (await this.deps.wallet.siteNetwork()).network.id !== payload.followed) {
+      throw new ProviderError(Code.chainDisconnected, "the wallet's network was switched since this was approved, so the site's chain was not changed; ask again");
+    }
     if (payload.networkId !== undefined) await this.deps.wallet.networksSelect({ id: payload.networkId });
     await this.deps.sites.setSiteChain(requesterOf(site), payload.addedChainId ?? null);
     // Only frames whose view changed are told (ProviderPages.notify): other sites hear nothing.

@@ -213,6 +213,19 @@ describe('wallet_switchEthereumChain', () => {
     expect(await t.sites.chainOf(SHOP.origin)).toBeUndefined();
   });
 
+  it('back to the wallet’s network, approved after the wallet switched to another one: 4901, and the site stays on its chain', async () => {
+    let on = { id: 'local', name: 'Local network', evmChainId: 43112n };
+    const t = setup({ siteNetwork: async () => ({ network: { id: on.id, name: on.name, url: 'http://127.0.0.1:1', hrp: 'local' }, evmChainId: on.evmChainId }) } as never);
+    await shopAddsAndSwitches(t);
+    const back = t.call('wallet_switchEthereumChain', [{ chainId: '0xa868' }], SHOP);
+    await expect.poll(async () => (await t.approvals.list()).map((p) => p.summary)).toMatchObject([{ scope: 'site', toName: 'Local network C-Chain' }]);
+    // The wallet is switched to Mainnet (the popup, another site) while the approval waits.
+    on = { id: 'mainnet', name: 'Mainnet', evmChainId: 43114n };
+    await t.answerNext(true);
+    expect(await back).toMatchObject({ ok: false, error: { code: 4901 } });
+    expect(await t.chainOf(SHOP)).toBe('0x2a');
+  });
+
   it('another Avalanche network is the wallet’s network: asked as such, selected, and the site follows the wallet again', async () => {
     const t = setup();
     await shopAddsAndSwitches(t);
