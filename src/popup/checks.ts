@@ -152,13 +152,18 @@ export function passwordStrength(password: string): Strength {
   return capped < 2 ? strength(capped, 'Make it longer, or mix upper case, digits and symbols') : strength(capped);
 }
 
+/** What is wrong with a password's confirmation, if anything. */
+export function confirmError(password: string, confirm: string): string | undefined {
+  return confirm === password ? undefined : confirm === '' ? 'Confirm your password' : 'The two passwords do not match';
+}
+
 /** Checks a new password and its confirmation; the strength must be at least "Fair". */
 export function checkNewPassword(password: string, confirm: string): Check<string> {
   const s = passwordStrength(password);
   if (s.score === 0) return fail(s.hint!);
   if (s.score < 2) return fail(`Choose a stronger password: ${s.hint!.toLowerCase()}`);
-  if (confirm !== password) return fail('The two passwords do not match');
-  return { ok: true, value: password };
+  const mismatch = confirmError(password, confirm);
+  return mismatch ? fail(mismatch) : { ok: true, value: password };
 }
 
 // ---- recovery phrases ----

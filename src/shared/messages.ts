@@ -264,6 +264,8 @@ export interface WalletRequests extends StakingRequests, TokenRequests {
    * unless `confirmLoss` is true.
    */
   'wallet.restore': { params: { password: string; mnemonic: string; confirmLoss?: boolean }; result: WalletStatus };
+  /** Checks a private key (its form and checksum) before the password step; nothing is stored. */
+  'wallet.checkKey': { params: { privateKey: string }; result: { ok: true } };
   'wallet.createFromKey': { params: { password: string; privateKey: string; name: string }; result: WalletStatus };
   'wallet.unlock': { params: { password: string }; result: WalletStatus };
   'wallet.lock': { params: Record<string, never>; result: WalletStatus };

@@ -257,6 +257,7 @@ export const REQUEST_VALIDATORS: Validators = {
       ...(present(f, 'confirmLoss') ? { confirmLoss: bool(f.confirmLoss, 'confirmLoss') } : {}),
     };
   },
+  'wallet.checkKey': (params) => ({ privateKey: privateKey(record(params, '', ['privateKey']).privateKey, 'privateKey') }),
   'wallet.createFromKey': (params) => {
     const f = record(params, '', ['password', 'privateKey', 'name']);
     return {

@@ -19,6 +19,19 @@ function service() {
   return { stores, wallet: createWallet(session, stores.local, { fetch }) };
 }
 
+describe('checking a private key before the password step', () => {
+  it('a key with a typo is refused in words at its field, before anything is stored', async () => {
+    const { wallet, stores } = service();
+    const good = formatPrivateKey(new Uint8Array(32).fill(0x44));
+    const typo = good.slice(0, -1) + (good.endsWith('a') ? 'b' : 'a');
+    for (const refused of [wallet.accounts.walletCheckKey({ privateKey: typo }), wallet.accounts.walletCreateFromKey({ password: PASSWORD, privateKey: typo, name: 'x' })]) {
+      await expect(refused).rejects.toMatchObject({ code: 'validation', field: 'privateKey', message: expect.not.stringMatching(/CB58|checksum/) });
+    }
+    expect(await wallet.accounts.walletCheckKey({ privateKey: good })).toEqual({ ok: true });
+    expect(stores.local.keys()).toEqual([]);
+  });
+});
+
 describe('importing a private key', () => {
   it('refuses the keys of the phrase’s own accounts (X/P and EVM), in words', async () => {
     const { wallet } = service();

@@ -39,6 +39,7 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'wallet.generateMnemonic': { words: 24 },
   'wallet.create': { password: PASSWORD, mnemonic: MNEMONIC },
   'wallet.checkPhrase': { mnemonic: MNEMONIC },
+  'wallet.checkKey': { privateKey: KEY_CB58 },
   'wallet.restore': { password: PASSWORD, mnemonic: MNEMONIC },
   'wallet.createFromKey': { password: PASSWORD, privateKey: KEY_CB58, name: 'Imported' },
   'wallet.unlock': { password: PASSWORD },

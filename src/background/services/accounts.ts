@@ -5,8 +5,8 @@
 // (SettingsStore.reconcile) whatever happened before.
 import { fromHex, toHex, type Bytes } from '../../core/bytes.js';
 import { formatPrivateKey } from '../../core/encoding.js';
-import { ValidationError, WalletError } from '../../core/errors.js';
-import { generateMnemonic, keyPairFromSecret, normalizeMnemonic, parseSecretKey, type KeyPair } from '../../core/keys.js';
+import { FormatError, ValidationError, WalletError } from '../../core/errors.js';
+import { generateMnemonic, keyPairFromSecret, normalizeMnemonic, parseSecretKey, wipe, type KeyPair } from '../../core/keys.js';
 import { RESTORE_WOULD_DROP, type RequestParams as P, type BalancesView, type RestoreLoss, type Selection, type WalletStatus } from '../../shared/messages.js';
 import { accountStorageKeys, hiddenAssetsKey, tokensKey } from '../account-cache.js';
 import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
@@ -175,8 +175,14 @@ export class AccountsService {
     return { importedKeys, unfinishedTransfers: await this.transfers.unfinishedCount(s, networkIdsOf(s)), ...(unknown ? { unknown: true as const } : {}) };
   }
 
+  /** A private key as a restore's or an import's first check, without storing anything. */
+  async walletCheckKey(p: P<'wallet.checkKey'>) {
+    wipe(parseKey(p.privateKey));
+    return { ok: true as const };
+  }
+
   async walletCreateFromKey(p: P<'wallet.createFromKey'>) {
-    const secret = await asField('privateKey', () => parseSecretKey(p.privateKey));
+    const secret = parseKey(p.privateKey);
     checkNewPassword(p.password);
     return this.oneVaultChange(async () => {
       if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists');
@@ -252,7 +258,7 @@ export class AccountsService {
   }
 
   async accountsImportKey(p: P<'accounts.importKey'>) {
-    const secret = await asField('privateKey', () => parseSecretKey(p.privateKey));
+    const secret = parseKey(p.privateKey);
     const shortId = toHex(keyPairFromSecret(secret).shortId);
     // One of the phrase's own keys would be a second account on the same addresses, with its own
     // outbox and nonce line: refused.
@@ -338,5 +344,16 @@ export class AccountsService {
   async withXpKey<T>(accountId: string, use: (key: KeyPair) => T): Promise<T> {
     const { account } = await this.engines.selected(accountId);
     return use((await this.keyring.primaryKeys(account)).xp);
+  }
+}
+
+/** A private key typed by the user, or a refusal in words (core's name CB58 and the curve order). */
+function parseKey(text: string): Bytes {
+  try {
+    return parseSecretKey(text);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    const typo = /checksum/.test(e.message);
+    throw new ValidationError(typo ? 'this private key has a typo: a character is wrong, missing or extra' : 'this is not a private key: it is PrivateKey-… or 64 hex digits, copied whole', 'privateKey');
   }
 }

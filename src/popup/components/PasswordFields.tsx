@@ -1,5 +1,5 @@
 // New password + confirmation with a strength meter. The parent decides with checkNewPassword.
-import { passwordStrength } from '../checks.js';
+import { confirmError, passwordStrength } from '../checks.js';
 import { TextField } from './Field.js';
 
 export interface PasswordFieldsProps {
@@ -9,11 +9,13 @@ export interface PasswordFieldsProps {
   onConfirm: (value: string) => void;
   label?: string;
   error?: string | undefined;
+  /** The form was submitted: an empty confirmation is named too. */
+  tried?: boolean;
 }
 
 export function PasswordFields(p: PasswordFieldsProps) {
   const s = passwordStrength(p.password);
-  const mismatch = p.confirm !== '' && p.confirm !== p.password;
+  const mismatch = p.confirm !== '' || p.tried ? confirmError(p.password, p.confirm) : undefined;
   return (
     <>
       <TextField
@@ -48,7 +50,7 @@ export function PasswordFields(p: PasswordFieldsProps) {
         autoComplete="new-password"
         value={p.confirm}
         onInput={p.onConfirm}
-        error={mismatch ? 'The two passwords do not match' : undefined}
+        error={mismatch}
       />
     </>
   );

@@ -1,12 +1,12 @@
 // First run (and "restore" from the unlock screen): create a wallet (24 words, then a few of them
 // typed back), restore one from 12/24 words, or import a private key; then a password; the
 // network can be chosen on the first page.
-import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
-import { checkName, checkNewPassword, checkPhrase, checkPrivateKey, phraseWords } from '../checks.js';
+import { checkName, checkNewPassword, checkPhrase, checkPrivateKey, confirmError, phraseWords } from '../checks.js';
 import { FormError, TextField } from '../components/Field.js';
 import { PasswordFields } from '../components/PasswordFields.js';
+import { RestoreLossWarning, Screen } from './OnboardingParts.js';
 import { BackgroundError } from '../../shared/client.js';
 import { type NetworkView, RESTORE_WOULD_DROP, type RestoreLoss, type WalletStatus } from '../../shared/messages.js';
 
@@ -72,20 +72,12 @@ export function Onboarding(p: OnboardingProps) {
           onDone={p.onDone}
           onBack={() => {
             const s = step.secret;
-            setStep(s.mode === 'create' ? { k: 'welcome' } : s.mode === 'key' ? { k: 'import' } : { k: 'restore', phrase: s.mnemonic });
+            // Create: back to typing words back, the phrase kept (it is the one written down).
+            setStep(s.mode === 'create' ? { k: 'confirm', mnemonic: s.mnemonic, positions: (p.pickPositions ?? randomPositions)(24) } : s.mode === 'key' ? { k: 'import' } : { k: 'restore', phrase: s.mnemonic });
           }}
         />
       );
   }
-}
-
-function Screen({ title, children }: { title: string; children: ComponentChildren }) {
-  return (
-    <main class="screen onboarding">
-      <h1>{title}</h1>
-      {children}
-    </main>
-  );
 }
 
 function Welcome({ network, onPick }: { network: NetworkView; onPick: (s: Step) => void }) {
@@ -263,20 +255,24 @@ function RestoreForm({ initial, replacing, onNext, onBack }: { initial: string; 
   );
 }
 
+/** The key, checked whole by the background (which stores nothing) before the password step, as a phrase is. */
 function ImportForm({ onNext, onBack }: { onNext: (key: string, name: string) => void; onBack: (() => void) | undefined }) {
+  const call = useCall();
+  const action = useAction();
   const [key, setKey] = useState('');
   const [name, setName] = useState('Imported account');
   const [tried, setTried] = useState(false);
   const keyCheck = checkPrivateKey(key);
   const nameCheck = checkName(name, 'an account name');
-  const submit = (e: Event) => {
+  const submit = async (e: Event) => {
     e.preventDefault();
     setTried(true);
-    if (keyCheck.ok && nameCheck.ok) onNext(keyCheck.value, nameCheck.value);
+    if (!keyCheck.ok || !nameCheck.ok) return;
+    if (await action.run(() => call('wallet.checkKey', { privateKey: keyCheck.value }))) onNext(keyCheck.value, nameCheck.value);
   };
   return (
     <Screen title="Import a private key">
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(e) => void submit(e)} noValidate>
         <TextField
           label="Private key"
           type="password"
@@ -284,7 +280,7 @@ function ImportForm({ onNext, onBack }: { onNext: (key: string, name: string) =>
           value={key}
           onInput={setKey}
           hint="PrivateKey-… or 64 hex digits. The wallet will have no recovery phrase: back the key up."
-          error={tried && !keyCheck.ok ? keyCheck.error : undefined}
+          error={tried && !keyCheck.ok ? keyCheck.error : action.error}
         />
         <TextField label="Account name" value={name} onInput={setName} error={!nameCheck.ok ? nameCheck.error : undefined} />
         <div class="actions">
@@ -293,8 +289,8 @@ function ImportForm({ onNext, onBack }: { onNext: (key: string, name: string) =>
               Back
             </button>
           )}
-          <button class="primary" type="submit">
-            Next
+          <button class="primary" type="submit" disabled={action.busy}>
+            {action.busy ? 'Checking…' : 'Next'}
           </button>
         </div>
       </form>
@@ -351,7 +347,8 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
           confirm={confirm}
           onPassword={setPassword}
           onConfirm={setConfirm}
-          error={tried && !check.ok && check.error !== 'The two passwords do not match' ? check.error : undefined}
+          tried={tried}
+          error={tried && !check.ok && check.error !== confirmError(password, confirm) ? check.error : undefined}
         />
         <FormError error={action.error} />
         <div class="actions">
@@ -363,51 +360,6 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
           </button>
         </div>
       </form>
-    </Screen>
-  );
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** What a restore over this wallet would drop, before the user confirms it. */
-function RestoreLossWarning(p: { loss: RestoreLoss; busy: boolean; error: string | undefined; onConfirm: () => void; onCancel: () => void }) {
-  const { importedKeys, unfinishedTransfers, unknown } = p.loss;
-  return (
-    <Screen title="This restore loses data">
-      <div class="warn-box" role="alert">
-        <p>Restoring replaces the wallet in this browser. The recovery phrase does not bring these back:</p>
-        <ul>
-          {importedKeys > 0 && (
-            <li>
-              {plural(importedKeys, 'account', 'accounts')} from an imported private key. Its funds stay reachable only with that key: make sure you have it
-              written down.
-            </li>
-          )}
-          {unfinishedTransfers > 0 && (
-            <li>
-              {plural(unfinishedTransfers, 'unfinished cross-chain transfer', 'unfinished cross-chain transfers')}. Their progress is forgotten; funds already
-              exported wait on the destination chain and can be imported again with the key that sent them.
-            </li>
-          )}
-          {unknown && (
-            <li>
-              Whatever else the wallet held: its saved list of accounts cannot be read, so it cannot tell whether there are accounts from imported private keys or
-              unfinished transfers. If you know the password, unlock instead: that rebuilds the list and loses nothing.
-            </li>
-          )}
-        </ul>
-      </div>
-      <FormError error={p.error} />
-      <div class="actions">
-        <button type="button" onClick={p.onCancel} disabled={p.busy}>
-          Cancel
-        </button>
-        <button class="primary" type="button" onClick={p.onConfirm} disabled={p.busy}>
-          {p.busy ? 'Encrypting…' : 'Restore anyway'}
-        </button>
-      </div>
     </Screen>
   );
 }

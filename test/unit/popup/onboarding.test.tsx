@@ -170,7 +170,7 @@ describe('Onboarding', () => {
   });
 
   it('imports a private key with an account name', async () => {
-    const bg = fakeBackground({ 'networks.list': () => networks, 'wallet.createFromKey': () => UNLOCKED });
+    const bg = fakeBackground({ 'networks.list': () => networks, 'wallet.checkKey': () => ({ ok: true as const }), 'wallet.createFromKey': () => UNLOCKED });
     const onDone = vi.fn();
     renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} />);
     fireEvent.click(screen.getByRole('button', { name: 'Import a private key' }));
@@ -181,6 +181,7 @@ describe('Onboarding', () => {
     type('Private key', key);
     type('Account name', 'Cold');
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByRole('heading', { name: 'Choose a password' });
     type('Password', 'kj8Lm2qz!x');
     type('Confirm password', 'kj8Lm2qz!x');
     fireEvent.click(screen.getByRole('button', { name: 'Import key' }));
@@ -204,4 +205,53 @@ describe('Onboarding', () => {
     expect(bg.callsOf('networks.select')).toEqual([{ id: 'fuji' }]);
     expect((screen.getByLabelText('Network') as HTMLSelectElement).value).toBe('local');
   });
+
+  it('Create wallet with the confirmation left empty says so; Back from the password goes to typing words back, the phrase kept', async () => {
+    const bg = fakeBackground({ 'networks.list': () => networks, 'wallet.generateMnemonic': () => ({ mnemonic: MNEMONIC }), 'wallet.create': () => UNLOCKED });
+    const onDone = vi.fn();
+    renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} pickPositions={() => [0, 1, 2]} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Create a new wallet' }));
+    const confirmWords = async () => {
+      await screen.findByRole('heading', { name: 'Confirm your recovery phrase' });
+      WORDS.slice(0, 3).forEach((w, i) => type(`Word #${i + 1}`, w));
+      fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+      await screen.findByRole('heading', { name: 'Choose a password' });
+    };
+    fireEvent.click(await screen.findByRole('button', { name: 'I wrote them down' }));
+    await confirmWords();
+    type('Password', 'correct horse battery staple');
+    fireEvent.click(screen.getByRole('button', { name: 'Create wallet' }));
+    expect(await screen.findByText('Confirm your password')).toBeTruthy();
+    expect(bg.callsOf('wallet.create')).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    await confirmWords();
+    type('Password', 'correct horse battery staple');
+    type('Confirm password', 'correct horse battery staple');
+    fireEvent.click(screen.getByRole('button', { name: 'Create wallet' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith(UNLOCKED));
+    expect(bg.callsOf('wallet.generateMnemonic')).toHaveLength(1);
+    expect(bg.callsOf('wallet.create')).toEqual([{ password: 'correct horse battery staple', mnemonic: MNEMONIC }]);
+  });
+
+  it('checks an imported key whole before the password step: a typo is said there, in words', async () => {
+    const bg = fakeBackground({
+      'networks.list': () => networks,
+      'wallet.checkKey': ({ privateKey }) => {
+        if (privateKey.endsWith('M')) throw new Refuse({ code: 'validation', message: 'privateKey: this private key has a typo: a character is wrong, missing or extra', field: 'privateKey' });
+        return { ok: true as const };
+      },
+    });
+    renderWith(bg, <Onboarding network={NETWORK} onDone={vi.fn()} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Import a private key' }));
+    type('Private key', 'PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNM');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('This private key has a typo: a character is wrong, missing or extra')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Import a private key' })).toBeTruthy();
+    type('Private key', 'PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByRole('heading', { name: 'Choose a password' });
+  });
+
+
 });

@@ -1,0 +1,58 @@
+// The onboarding screens' frame, and what a restore over a wallet would lose, said before it runs.
+import type { ComponentChildren } from 'preact';
+import { FormError } from '../components/Field.js';
+import type { RestoreLoss } from '../../shared/messages.js';
+
+export function Screen({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <main class="screen onboarding">
+      <h1>{title}</h1>
+      {children}
+    </main>
+  );
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** What a restore over this wallet would drop, before the user confirms it. */
+export function RestoreLossWarning(p: { loss: RestoreLoss; busy: boolean; error: string | undefined; onConfirm: () => void; onCancel: () => void }) {
+  const { importedKeys, unfinishedTransfers, unknown } = p.loss;
+  return (
+    <Screen title="This restore loses data">
+      <div class="warn-box" role="alert">
+        <p>Restoring replaces the wallet in this browser. The recovery phrase does not bring these back:</p>
+        <ul>
+          {importedKeys > 0 && (
+            <li>
+              {plural(importedKeys, 'account', 'accounts')} from an imported private key. Its funds stay reachable only with that key: make sure you have it
+              written down.
+            </li>
+          )}
+          {unfinishedTransfers > 0 && (
+            <li>
+              {plural(unfinishedTransfers, 'unfinished cross-chain transfer', 'unfinished cross-chain transfers')}. Their progress is forgotten; funds already
+              exported wait on the destination chain and can be imported again with the key that sent them.
+            </li>
+          )}
+          {unknown && (
+            <li>
+              Whatever else the wallet held: its saved list of accounts cannot be read, so it cannot tell whether there are accounts from imported private keys or
+              unfinished transfers. If you know the password, unlock instead: that rebuilds the list and loses nothing.
+            </li>
+          )}
+        </ul>
+      </div>
+      <FormError error={p.error} />
+      <div class="actions">
+        <button type="button" onClick={p.onCancel} disabled={p.busy}>
+          Cancel
+        </button>
+        <button class="primary" type="button" onClick={p.onConfirm} disabled={p.busy}>
+          {p.busy ? 'Encrypting…' : 'Restore anyway'}
+        </button>
+      </div>
+    </Screen>
+  );
+}
