@@ -4,6 +4,7 @@
 // cannot line tabs up by our events. The list lives in storage.session so a restarted worker
 // still knows the pages.
 import type { Site } from './provider.js';
+import { registrableDomain } from './site-domain.js';
 import type { StorageArea } from './storage.js';
 
 export const PROVIDER_FRAMES_KEY = 'xpc.providerFrames';
@@ -75,12 +76,27 @@ export class ProviderPages {
     let added = false;
     await this.#serial(async (frames) => {
       const i = frames.findIndex((f) => f.tabId === tabId && f.frameId === frameId);
-      if (i >= 0 && sameSite(frames[i]!.site, site)) return false;
+      if (i >= 0 && sameSite(frames[i]!.site, site)) {
+        // In use: to the end of the list, the last place to lose (once in its older half: not a write per request).
+        if (i >= frames.length / 2) return false;
+        frames.push(...frames.splice(i, 1));
+        return true;
+      }
       // A view that cannot be read now (the node is away) is unknown: the next change tells the frame.
       const frame: ProviderFrame = { tabId, frameId, site, seen: await this.deps.viewOf(site).catch(() => '') };
-      if (i >= 0) frames.splice(i, 1);
-      frames.push(frame);
-      if (frames.length > MAX_PROVIDER_FRAMES) frames.splice(0, frames.length - MAX_PROVIDER_FRAMES);
+      // A new page in the tab: the frames of the page it replaced are gone (or cached: they read their state when back).
+      const left = frames.filter((f) => f.tabId !== tabId || (f.frameId !== frameId && frameId !== 0));
+      left.push(frame);
+      if (left.length > MAX_PROVIDER_FRAMES) {
+        // The site (top page's registrable domain) with the most frames loses its oldest: a page's
+        // many frames (ads, a hostile page's iframes) push out its own, not a dapp in another tab.
+        const count = new Map<string, number>();
+        const keys = left.map((f) => registrableDomain(f.site.origin));
+        for (const k of keys) count.set(k, (count.get(k) ?? 0) + 1);
+        const most = Math.max(...count.values());
+        left.splice(keys.findIndex((k) => count.get(k) === most), 1);
+      }
+      frames.splice(0, frames.length, ...left);
       return (added = true);
     });
     if (added && !stateRead) void this.deps.send(tabId, frameId).catch(() => undefined);

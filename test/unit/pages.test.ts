@@ -1,6 +1,6 @@
 // Which pages are told of a change: only those whose own view changed.
 import { describe, expect, it, vi } from 'vitest';
-import { PROVIDER_FRAMES_KEY, ProviderPages } from '../../src/background/pages.js';
+import { MAX_PROVIDER_FRAMES, PROVIDER_FRAMES_KEY, type ProviderFrame, ProviderPages } from '../../src/background/pages.js';
 import type { Site } from '../../src/background/provider.js';
 import { memoryStores } from '../../src/background/storage.js';
 
@@ -129,6 +129,42 @@ describe('provider pages', () => {
     // An unconnected frame learns nothing of the change that follows its registration.
     await t.pages.notify();
     expect(t.sent).toEqual(['1/0']);
+  });
+
+  it('a page with many frames pushes out its own frames, not a dapp open in another tab', async () => {
+    const t = setup();
+    t.views.set('https://shop.example', 'connected, unlocked');
+    await t.pages.remember(1, 0, SHOP);
+    // Ad frames (or a hostile page's iframes) of one page, each of another site, each reading its state.
+    for (let i = 0; i < MAX_PROVIDER_FRAMES + 50; i++) await t.pages.remember(2, 1000 + i, { origin: 'https://news.example', frameOrigin: `https://ad${i}.example` });
+    const stored = (await t.stores.session.get([PROVIDER_FRAMES_KEY]))[PROVIDER_FRAMES_KEY] as ProviderFrame[];
+    expect(stored).toHaveLength(MAX_PROVIDER_FRAMES);
+    expect(stored[1]?.frameId).toBe(1051);
+    t.views.set('https://shop.example', 'locked');
+    await t.pages.notify();
+    expect(t.sent).toEqual(['1/0']);
+  });
+
+  it('a frame in use moves to the end of the list: of frames one site each, the least recently used goes first', async () => {
+    const t = setup();
+    for (let i = 0; i < MAX_PROVIDER_FRAMES; i++) await t.pages.remember(10 + i, 0, { origin: `https://site${i}.example` });
+    // The first two make requests again (a poll); then a new page arrives.
+    await t.pages.remember(10, 0, { origin: 'https://site0.example' });
+    await t.pages.remember(11, 0, { origin: 'https://site1.example' });
+    await t.pages.remember(9, 0, SHOP);
+    const stored = (await t.stores.session.get([PROVIDER_FRAMES_KEY]))[PROVIDER_FRAMES_KEY] as ProviderFrame[];
+    expect(stored.map((f) => f.tabId)).not.toContain(12);
+    expect(stored.slice(-3).map((f) => f.tabId)).toEqual([10, 11, 9]);
+  });
+
+  it('a new page in a tab\'s main frame drops the frames of the page it replaced in that tab only', async () => {
+    const t = setup();
+    await t.pages.remember(1, 0, NEWS);
+    await t.pages.remember(1, 5, WIDGET);
+    await t.pages.remember(2, 5, WIDGET);
+    await t.pages.remember(1, 0, SHOP);
+    const stored = (await t.stores.session.get([PROVIDER_FRAMES_KEY]))[PROVIDER_FRAMES_KEY] as ProviderFrame[];
+    expect(stored.map((f) => `${f.tabId}/${f.frameId} ${f.site.origin}`)).toEqual(['2/5 https://news.example', '1/0 https://shop.example']);
   });
 
   it('stored entries of another shape are dropped, not trusted', async () => {
