@@ -2,7 +2,7 @@
 // 'all' every activity item too, oldest first; amounts in their asset's unit (a C-Chain token's in
 // its own decimals, named by symbol and contract), fees in AVAX.
 import { type CsvRow, csvOf } from '../core/staking/csv.js';
-import type { ActivityItem, ActivityToken, AssetBalanceView, RequestResult } from '../shared/messages.js';
+import type { ActivityItem, ActivityToken, RequestResult } from '../shared/messages.js';
 import type { StakeRecord } from './stake-book.js';
 import { rewardViews } from './staking-views.js';
 
@@ -18,9 +18,13 @@ function tokenColumns(t: ActivityToken): [number, string] {
   return t.standard === 'erc20' ? [t.decimals, name] : [0, t.tokenId !== undefined ? `${name} #${t.tokenId}` : name];
 }
 
-function activityRow(a: ActivityItem, assets: readonly AssetBalanceView[], avax: string): CsvRow {
+/**
+ * Another X asset is named by its symbol and ID (a symbol alone can imitate AVAX); one the wallet
+ * cannot name is counted in its smallest units, said so, never as if they were whole ones.
+ */
+function activityRow(a: ActivityItem, avax: string): CsvRow {
   const evm = a.chain === 'C' && a.txID.startsWith('0x');
-  const known = assets.find((b) => b.assetID === a.assetID && b.chain !== 'C');
+  const known = a.assetInfo;
   const [denomination, asset] = a.token
     ? tokenColumns(a.token)
     : a.chain === 'C' && a.assetID === undefined
@@ -28,8 +32,8 @@ function activityRow(a: ActivityItem, assets: readonly AssetBalanceView[], avax:
       : a.assetID === avax
         ? [NAVAX_DECIMALS, 'AVAX']
         : known
-          ? [known.denomination, known.symbol]
-          : [0, a.assetID ?? ''];
+          ? [known.denomination, `${known.symbol} (${a.assetID})`]
+          : [0, `smallest units of ${a.assetID ?? 'an unknown asset'}`];
   return {
     time: a.createdAt,
     txID: a.txID,
@@ -42,7 +46,7 @@ function activityRow(a: ActivityItem, assets: readonly AssetBalanceView[], avax:
 }
 
 /** `activity`: activity.list's answer; what it no longer holds is passed on, for the screen to say. */
-export function stakingCsv(stakes: readonly StakeRecord[], { items: activity, trimmed }: RequestResult<'activity.list'>, assets: readonly AssetBalanceView[], avax: string): RequestResult<'staking.rewardsCsv'> {
+export function stakingCsv(stakes: readonly StakeRecord[], { items: activity, trimmed }: RequestResult<'activity.list'>, avax: string): RequestResult<'staking.rewardsCsv'> {
   const rewards: CsvRow[] = rewardViews(stakes).map((r) => ({
     time: r.paidAt * 1000,
     txID: r.txID,
@@ -52,6 +56,6 @@ export function stakingCsv(stakes: readonly StakeRecord[], { items: activity, tr
     asset: 'AVAX',
   }));
   // Rewards come from the book (one line per payment); Activity's reward items would repeat them.
-  const rows = [...rewards, ...activity.filter((a) => a.kind !== 'staking-reward').map((a) => activityRow(a, assets, avax))].sort((a, b) => a.time - b.time);
+  const rows = [...rewards, ...activity.filter((a) => a.kind !== 'staking-reward').map((a) => activityRow(a, avax))].sort((a, b) => a.time - b.time);
   return { csv: csvOf(rows), rows: rows.length, ...(trimmed ? { trimmed } : {}) };
 }

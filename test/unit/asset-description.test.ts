@@ -1,7 +1,9 @@
 // An asset the wallet cannot prove (the node will not show its CreateAssetTx) is listed as unknown,
 // so one such asset never fails a whole list (the NFTs, the mint rights, the balances); a node that
 // cannot be reached still fails, in words.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ValidationError } from '../../src/core/errors.js';
+import type { ActivityItem } from '../../src/shared/messages.js';
 import { NetworksService, UNKNOWN_ASSET } from '../../src/background/services/networks.js';
 import { SettingsStore } from '../../src/background/settings.js';
 import { memoryStores } from '../../src/background/storage.js';
@@ -32,5 +34,31 @@ describe('an asset the node cannot show', () => {
       throw new TypeError('fetch failed');
     };
     await expect(service(down).assetDescriptionOrUnknown(local, ASSET)).rejects.toMatchObject({ code: 'node-unreachable' });
+  });
+});
+
+describe('the assets Activity names', () => {
+  const local = { ...PRESETS.local, id: 'local' };
+  const item = (txID: string, assetID?: string): ActivityItem => ({ txID, chain: 'X', kind: 'receive', status: 'accepted', amount: '150', createdAt: 1, ...(assetID ? { assetID } : {}) });
+
+  it('are named from their creating tx, held or not; one the node cannot show, or not in time, stays unnamed', async () => {
+    vi.useFakeTimers();
+    try {
+      const networks = service(async () => Promise.reject(new Error('unused')));
+      const asked: string[] = [];
+      vi.spyOn(networks, 'assetDescription').mockImplementation(async (_preset, id) => {
+        asked.push(id);
+        if (id === 'FOO') return { name: 'Foo', symbol: 'FOO', denomination: 2 };
+        if (id === 'GONE') throw new ValidationError('the node cannot show it', 'assetID');
+        return new Promise(() => undefined); // a node that never answers
+      });
+      const named = networks.nameAssets(local, [item('a', 'FOO'), item('b', 'GONE'), item('c', 'SLOW'), item('d', 'FOO'), item('e')]);
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect((await named).map((a) => a.assetInfo)).toEqual([{ symbol: 'FOO', denomination: 2 }, undefined, undefined, { symbol: 'FOO', denomination: 2 }, undefined]);
+      // Each asset asked once.
+      expect(asked).toEqual(['FOO', 'GONE', 'SLOW']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -239,7 +239,6 @@ describe('the CSV of rewards and activity', () => {
         { txID: '0xt1', chain: 'C', kind: 'send', status: 'accepted', amount: '2500000', fee: '21000000000000', createdAt: 1_000, token: { address: T, symbol: 'TUSD', decimals: 6, standard: 'erc20' } },
         { txID: '0xt2', chain: 'C', kind: 'send', status: 'accepted', amount: '1', createdAt: 2_000, token: { address: T, symbol: 'NFT', decimals: 0, standard: 'erc721', tokenId: '7' } },
       ] },
-      [],
       'AVAXID',
     );
     const lines = csv.split('\r\n');
@@ -247,25 +246,27 @@ describe('the CSV of rewards and activity', () => {
     expect(lines[2]).toBe(`1970-01-01T00:00:02.000Z,0xt2,send,1,NFT (${T}) #7,`);
   });
 
-  it('writes rewards from the book and activity in its asset’s unit, oldest first, leaving Activity’s reward items to the book', () => {
+  it('writes rewards from the book and activity in its asset’s unit (named by the background, held or not), oldest first, leaving Activity’s reward items to the book', () => {
     const stakes = [record({ rewards: [{ txID: 'r1', kind: 'delegation', amount: '6874', paidAt: 1_000, to: ME, yours: true }, { txID: 'r1', kind: 'delegation-fees', amount: '5', paidAt: 1_000, to: 'P-custom1other', yours: false }] })];
     const { csv, rows } = stakingCsv(
       stakes,
       { items: [
         { txID: '0xabc', chain: 'C', kind: 'send', status: 'accepted', amount: '1000000000000000000', fee: '21000000000000', createdAt: 500_000 },
         { txID: 'r1', chain: 'P', kind: 'staking-reward', status: 'accepted', amount: '6874', createdAt: 1_000_000 },
-        { txID: 'm', chain: 'X', kind: 'mint', status: 'failed', assetID: 'GOLD', amount: '150', fee: '1000000', createdAt: 2_000_000 },
+        { txID: 'm', chain: 'X', kind: 'mint', status: 'failed', assetID: 'GOLD', amount: '150', fee: '1000000', createdAt: 2_000_000, assetInfo: { symbol: 'GLD', denomination: 2 } },
+        { txID: 'u', chain: 'X', kind: 'receive', status: 'accepted', assetID: 'FOO', amount: '250', createdAt: 2_500_000 },
         { txID: 'x', chain: 'X', kind: 'receive', status: 'accepted', assetID: 'AVAXID', amount: '5', createdAt: 3_000_000 },
       ] },
-      [{ chain: 'X', assetID: 'GOLD', name: 'Gold', symbol: 'GLD', denomination: 2, verified: false, spendable: '0', locked: '0', lockedStakeable: '0', unproven: '0' }],
       'AVAXID',
     );
-    expect(rows).toBe(4);
+    expect(rows).toBe(5);
     expect(csv.split('\r\n')).toEqual([
       'date,txID,kind,amount,asset,fee',
       '1970-01-01T00:08:20.000Z,0xabc,send,1,AVAX,0.000021',
       '1970-01-01T00:16:40.000Z,r1,staking-reward,0.000006874,AVAX,',
-      '1970-01-01T00:33:20.000Z,m,mint (failed),1.5,GLD,0.001',
+      // Another asset by its symbol and ID, from its creating tx (held or not); one not named, in its smallest units.
+      '1970-01-01T00:33:20.000Z,m,mint (failed),1.5,GLD (GOLD),0.001',
+      '1970-01-01T00:41:40.000Z,u,receive,250,smallest units of FOO,',
       '1970-01-01T00:50:00.000Z,x,receive,0.000000005,AVAX,',
       '',
     ]);

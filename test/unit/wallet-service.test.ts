@@ -385,7 +385,7 @@ describe('what Activity no longer holds', () => {
     await stores.local.set({ [cacheKey(status.network!.id, status.account!.id)]: { ...emptyCache(), activity: [item], trimmed: { received: 5_000 } } });
     const list = await wallet.activity.activityList({});
     expect(list).toEqual({ items: [item], trimmed: { received: 5_000 } });
-    expect(stakingCsv([], list, [], 'AVAX').trimmed).toEqual({ received: 5_000 });
-    expect(stakingCsv([], { items: [item] }, [], 'AVAX')).not.toHaveProperty('trimmed');
+    expect(stakingCsv([], list, 'AVAX').trimmed).toEqual({ received: 5_000 });
+    expect(stakingCsv([], { items: [item] }, 'AVAX')).not.toHaveProperty('trimmed');
   });
 });

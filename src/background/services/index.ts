@@ -83,14 +83,14 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
   });
   const balances: BalancesService = new BalancesService(engines, networks, transfers, settings, local, log, (ctx) => staking.followAfterRefresh(ctx));
   const activity: Wallet['activity'] = {
-    /** The balances service's list, with what the list no longer holds (dropped to keep its size). */
+    /** The balances service's list, each asset named (networks), with what the list no longer holds (dropped to keep its size). */
     async activityList() {
       const { preset, account } = await engines.selected();
       const [{ items }, { trimmed }] = await Promise.all([balances.activityList(), engines.caches.get(preset.id, account.id)]);
       // The list itself stops at MAX_ACTIVITY (the cache's items and the moves' together).
       const last = items.length >= MAX_ACTIVITY ? items.at(-1) : undefined;
       const all = last ? { ...trimmed, own: Math.max(trimmed?.own ?? 0, last.createdAt) } : trimmed;
-      return { items, ...(all ? { trimmed: all } : {}) };
+      return { items: await networks.nameAssets(preset, items), ...(all ? { trimmed: all } : {}) };
     },
   };
   const tokens = new TokensService(engines, delivery, local);

@@ -6,13 +6,16 @@ import { cb58Encode } from '../../core/encoding.js';
 import { customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkIdentity, type NetworkPreset } from '../../core/network.js';
 import { NodeClient } from '../../core/node.js';
 import { provenAsset, type ProvenAsset } from '../../core/proof.js';
-import type { NetworkView, RequestParams as P, WalletStatus } from '../../shared/messages.js';
+import type { ActivityItem, NetworkView, RequestParams as P, WalletStatus } from '../../shared/messages.js';
 import { accountStorageKeys, hiddenAssetsKey, tokensKey } from '../account-cache.js';
 import { type CustomNetwork, networkIdsOf, newId, type PersistedState, pinOf, type SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 
 /** A network preset with its wallet ID; custom ones carry the hrp saved when they were added. */
 export type Preset = NetworkPreset & { id: string; savedHrp?: string };
+
+/** How long Activity waits for the node to name the assets this worker has not named yet. */
+const NAMING_WAIT_MS = 3_000;
 
 /** What is shown for an asset whose creating tx the wallet cannot prove: its amounts in base units. */
 export const UNKNOWN_ASSET: ProvenAsset = { name: 'Unknown asset (no creating transaction)', symbol: '?', denomination: 0 };
@@ -95,6 +98,28 @@ export class NetworksService {
     return this.assetDescription(preset, assetID).catch((e: unknown) => {
       if (e instanceof ValidationError) return UNKNOWN_ASSET;
       throw e;
+    });
+  }
+
+  /**
+   * Activity's items, each asset (AVAX and tokens aside) with its symbol and decimals from its
+   * proven CreateAssetTx, so one no longer held still reads in its own unit. One the node cannot
+   * show, or not within NAMING_WAIT_MS, stays unnamed.
+   */
+  async nameAssets(preset: Preset, items: ActivityItem[]): Promise<ActivityItem[]> {
+    const ids = [...new Set(items.flatMap((a) => (a.assetID && !a.token && a.assetID !== preset.known?.avaxAssetID ? [a.assetID] : [])))];
+    const named = new Map<string, ProvenAsset>();
+    const until = Date.now() + NAMING_WAIT_MS;
+    // A few at a time: spam can bring hundreds of assets, each a read of the node (then cached).
+    for (let i = 0; i < ids.length && Date.now() < until; i += 8) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise((r) => (timer = setTimeout(r, until - Date.now())));
+      await Promise.race([Promise.all(ids.slice(i, i + 8).map((id) => this.assetDescription(preset, id).then((info) => void named.set(id, info), () => undefined))), late]);
+      clearTimeout(timer);
+    }
+    return items.map((a) => {
+      const info = named.get(a.assetID ?? '');
+      return info ? { ...a, assetInfo: { symbol: info.symbol, denomination: info.denomination } } : a;
     });
   }
 

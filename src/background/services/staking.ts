@@ -406,7 +406,7 @@ export class StakingService {
     const { engine, preset, account, cache } = await this.engines.open();
     const stakes = await this.book(preset.id, account.id).list();
     const activity = p.scope === 'all' ? ((await this.options.activity?.()) ?? { items: cache.activity }) : { items: [] };
-    return stakingCsv(stakes, activity, cache.balances.balances, cb58Encode(engine.ctx.avaxAssetID));
+    return stakingCsv(stakes, activity, cb58Encode(engine.ctx.avaxAssetID));
   }
 }
 

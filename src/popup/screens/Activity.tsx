@@ -44,9 +44,11 @@ export function activityAmount(item: ActivityItem, view: BalancesView | null): s
   if (item.token) return item.token.tokenId !== undefined ? `#${item.token.tokenId} of ${item.token.symbol || item.token.address}` : formatValue(item.amount, item.token.decimals, item.token.symbol || `units of ${item.token.address}`);
   // Native C-Chain sends are recorded in wei, without an asset ID.
   if (item.chain === 'C' && item.assetID === undefined) return formatValue(item.amount, WEI_DECIMALS, 'AVAX');
-  const known = view?.balances.find((b) => b.assetID === item.assetID && b.chain !== 'C');
-  if (known) return formatValue(item.amount, known.denomination, known.verified ? known.symbol : `${known.symbol} (ID ${shortenId(known.assetID)})`);
-  return `${formatUnits(item.amount, 0)} base units of asset ${item.assetID ? shortenId(item.assetID) : '?'}`;
+  // Named by the background from the asset's creating tx, held or not; else as the balances name it.
+  const held = view?.balances.find((b) => b.assetID === item.assetID && b.chain !== 'C');
+  const known = held?.verified ? held : (item.assetInfo ?? held);
+  if (known) return formatValue(item.amount, known.denomination, held?.verified ? known.symbol : `${known.symbol} (ID ${shortenId(item.assetID ?? '')})`);
+  return `${formatUnits(item.amount, 0)} in the smallest units of an asset the wallet cannot name`;
 }
 
 /** What the list no longer holds, in words (older items are dropped to keep its size), or null. */

@@ -166,6 +166,21 @@ describe('Move', () => {
 });
 
 describe('Activity', () => {
+  it('shows an asset no longer held in its own unit, as the background named it, and one it cannot name in plain words', async () => {
+    const bg = fakeBackground({
+      'activity.list': () => ({
+        items: [
+          { txID: 'Tx' + 'f'.repeat(48), chain: 'X' as const, kind: 'mint' as const, status: 'accepted' as const, assetID: FAKE_ID, amount: '250', assetInfo: { symbol: 'FOO', denomination: 2 }, createdAt: 2 },
+          { txID: 'Tx' + 'g'.repeat(48), chain: 'X' as const, kind: 'receive' as const, status: 'accepted' as const, assetID: FAKE_ID, amount: '250', createdAt: 1 },
+        ],
+      }),
+    });
+    renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
+    const rows = await screen.findAllByTestId('activity-item');
+    expect(rows[0]!.querySelector('.tx-mid')!.textContent).toBe('X-Chain2.5 FOO (ID 2fombhL7aG…JyFDbe)');
+    expect(rows[1]!.querySelector('.tx-mid')!.textContent).toBe('X-Chain250 in the smallest units of an asset the wallet cannot name');
+  });
+
   it('says in words when older items are no longer held, and nothing when none went', async () => {
     const item = { txID: 'Tx' + 'a'.repeat(48), chain: 'X' as const, kind: 'send' as const, status: 'accepted' as const, createdAt: 9 };
     let trimmed: { received?: number; own?: number } | undefined = { received: new Date(2026, 0, 2, 10, 30).getTime(), own: new Date(2025, 11, 1, 8, 0).getTime() };
