@@ -57,7 +57,8 @@ export function App({ send }: AppProps) {
   const base = useMemo(() => makeCall(send), [send]);
   const [status, setStatus] = useState<WalletStatus | null>(null);
   const [fatal, setFatal] = useState<string | undefined>(undefined);
-  const [restoring, setRestoring] = useState(false);
+  /** A forgotten password: the wallet made again from its phrase or its private key. */
+  const [restoring, setRestoring] = useState<'phrase' | 'key' | undefined>(undefined);
 
   // Any request that finds the wallet locked (idle lock while the popup is open) shows the unlock screen.
   const call = useMemo<Call>(
@@ -113,20 +114,20 @@ export function App({ send }: AppProps) {
         )}
       </main>
     );
-  } else if (status.vault === 'none' || restoring) {
+  } else if (status.vault === 'none' || restoring !== undefined) {
     body = (
       <Onboarding
         network={status.network}
         restoreOnly={restoring}
-        onCancel={() => setRestoring(false)}
+        onCancel={() => setRestoring(undefined)}
         onDone={(s) => {
-          setRestoring(false);
+          setRestoring(undefined);
           setStatus(s);
         }}
       />
     );
   } else if (status.vault === 'locked' || !status.account) {
-    body = <Unlock network={status.network} onUnlocked={setStatus} onRestore={() => setRestoring(true)} />;
+    body = <Unlock network={status.network} onUnlocked={setStatus} onRestore={setRestoring} />;
   } else {
     body = <Wallet status={status} onStatus={setStatus} takeOpened={takeOpened} />;
   }

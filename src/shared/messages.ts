@@ -166,8 +166,6 @@ export interface ActivityItem {
   timeIsDiscovery?: boolean;
   /** A C-Chain token send, approval or revoke: the token (amount is then in its units). */
   token?: ActivityToken;
-  /** activity.list only, never stored: the asset's symbol and decimals, from its creating tx. */
-  assetInfo?: { symbol: string; denomination: number };
   /** A contract deployment: the address the contract is created at (from the sender and nonce). */
   contract?: string;
   /** A speed-up or cancel: the tx hash it takes the place of (same nonce). */
@@ -261,11 +259,11 @@ export interface WalletRequests extends StakingRequests, TokenRequests {
   /** Checks a recovery phrase (word list, checksum) before the password step; nothing is stored. */
   'wallet.checkPhrase': { params: { mnemonic: string }; result: { ok: true } };
   /**
-   * Restore from a mnemonic: replaces any existing vault (the forgotten-password path). Refused with
-   * RESTORE_WOULD_DROP (and `restoreLoss`) when that drops imported keys or unfinished transfers,
-   * unless `confirmLoss` is true.
+   * Restore from a mnemonic, or start again from one private key: replaces any existing vault (the
+   * forgotten-password path). Refused with RESTORE_WOULD_DROP (and `restoreLoss`) when that drops
+   * imported keys, the phrase's accounts or unfinished transfers, unless `confirmLoss` is true.
    */
-  'wallet.restore': { params: { password: string; mnemonic: string; confirmLoss?: boolean }; result: WalletStatus };
+  'wallet.restore': { params: RestoreParams; result: WalletStatus };
   /** Checks a private key (its form and checksum) before the password step; nothing is stored. */
   'wallet.checkKey': { params: { privateKey: string }; result: { ok: true } };
   'wallet.createFromKey': { params: { password: string; privateKey: string; name: string }; result: WalletStatus };
@@ -407,10 +405,14 @@ export interface ErrorInfo {
 /** The error code of a restore refused because it would drop what the recovery phrase cannot bring back. */
 export const RESTORE_WOULD_DROP = 'restore-would-drop';
 
-/** What replacing the vault from a recovery phrase drops. */
+export type RestoreParams = { password: string; confirmLoss?: boolean } & ({ mnemonic: string } | { privateKey: string; name: string });
+
+/** What replacing the vault from a recovery phrase (or a private key) drops. */
 export interface RestoreLoss {
   /** Accounts from imported private keys: the phrase does not hold them. */
   importedKeys: number;
+  /** Starting again from a private key: the accounts of the recovery phrase it drops. */
+  phraseAccounts?: number;
   /** Cross-chain transfers neither completed nor failed (their journals go with the vault). */
   unfinishedTransfers: number;
   /** The account list cannot be read, so what the restore drops is not known (the counts are what is). */

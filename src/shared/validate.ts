@@ -250,10 +250,14 @@ export const REQUEST_VALIDATORS: Validators = {
     return { mnemonic: mnemonic(f.mnemonic, 'mnemonic') };
   },
   'wallet.restore': (params) => {
-    const f = record(params, '', ['password', 'mnemonic'], ['confirmLoss']);
+    const f = record(params, '', ['password'], ['mnemonic', 'privateKey', 'name', 'confirmLoss']);
+    // From a phrase, or from one private key and its account's name: never both.
+    const phrase = present(f, 'mnemonic');
+    if (phrase === present(f, 'privateKey')) fail('mnemonic', 'give either a recovery phrase or a private key');
+    if (phrase && present(f, 'name')) fail('name', 'unknown field');
     return {
       password: password(f.password, 'password'),
-      mnemonic: mnemonic(f.mnemonic, 'mnemonic'),
+      ...(phrase ? { mnemonic: mnemonic(f.mnemonic, 'mnemonic') } : { privateKey: privateKey(f.privateKey, 'privateKey'), name: displayName(f.name, 'name') }),
       ...(present(f, 'confirmLoss') ? { confirmLoss: bool(f.confirmLoss, 'confirmLoss') } : {}),
     };
   },

@@ -19,12 +19,37 @@ function service() {
   return { stores, wallet: createWallet(session, stores.local, { fetch }) };
 }
 
-describe('checking a private key before the password step', () => {
+describe('starting again from a private key (a forgotten password)', () => {
+  const KEY = '0x' + '44'.repeat(32);
+
+  it('replaces a wallet made from that key, after the same loss warning a phrase restore gives', async () => {
+    const { wallet } = service();
+    const first = await wallet.accounts.walletCreateFromKey({ password: PASSWORD, privateKey: KEY, name: 'Mine' });
+    await wallet.accounts.walletLock();
+    const again = { password: 'another password', privateKey: KEY, name: 'Mine' };
+    await expect(wallet.accounts.walletRestore(again)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1, unfinishedTransfers: 0 } });
+    const status = await wallet.accounts.walletRestore({ ...again, confirmLoss: true });
+    expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Mine', kind: 'imported', xAddress: first.account!.xAddress } });
+    await wallet.accounts.walletLock();
+    await expect(wallet.accounts.walletUnlock({ password: PASSWORD })).rejects.toMatchObject({ code: 'wrong-password' });
+    expect((await wallet.accounts.walletUnlock({ password: 'another password' })).vault).toBe('unlocked');
+  });
+
+  it('over a phrase wallet, counts the phrase accounts it drops', async () => {
+    const { wallet } = service();
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    await wallet.accounts.accountsAdd({ name: 'Savings' });
+    await expect(wallet.accounts.walletRestore({ password: PASSWORD, privateKey: KEY, name: 'Mine' })).rejects.toMatchObject({
+      code: 'restore-would-drop',
+      restoreLoss: { importedKeys: 0, phraseAccounts: 2 },
+    });
+  });
+
   it('a key with a typo is refused in words at its field, before anything is stored', async () => {
     const { wallet, stores } = service();
     const good = formatPrivateKey(new Uint8Array(32).fill(0x44));
     const typo = good.slice(0, -1) + (good.endsWith('a') ? 'b' : 'a');
-    for (const refused of [wallet.accounts.walletCheckKey({ privateKey: typo }), wallet.accounts.walletCreateFromKey({ password: PASSWORD, privateKey: typo, name: 'x' })]) {
+    for (const refused of [wallet.accounts.walletCheckKey({ privateKey: typo }), wallet.accounts.walletRestore({ password: PASSWORD, privateKey: typo, name: 'x' })]) {
       await expect(refused).rejects.toMatchObject({ code: 'validation', field: 'privateKey', message: expect.not.stringMatching(/CB58|checksum/) });
     }
     expect(await wallet.accounts.walletCheckKey({ privateKey: good })).toEqual({ ok: true });

@@ -288,6 +288,12 @@ describe('string sizes', () => {
     rejects('wallet.restore', { password: PASSWORD, mnemonic: 'a'.repeat(301) }, 'mnemonic');
     accepts('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC, confirmLoss: true });
     rejects('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC, confirmLoss: 'yes' }, 'confirmLoss');
+    // Or from one private key and its account's name (starting again from a key): never both, never neither.
+    accepts('wallet.restore', { password: PASSWORD, privateKey: KEY_CB58, name: 'Mine', confirmLoss: true });
+    rejects('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC, privateKey: KEY_CB58 }, 'mnemonic');
+    rejects('wallet.restore', { password: PASSWORD }, 'mnemonic');
+    rejects('wallet.restore', { password: PASSWORD, privateKey: KEY_CB58 }, 'name');
+    rejects('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC, name: 'Mine' }, 'name');
     rejects('wallet.create', { password: PASSWORD, mnemonic: '' }, 'mnemonic');
     rejects('wallet.create', { password: PASSWORD, mnemonic: ' \t ' }, 'mnemonic');
   });

@@ -13,7 +13,7 @@ import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Keyring } from '../keyring.js';
 import { asField } from '../request-fields.js';
-import { checkNewPassword, WrongPasswordError } from '../vault.js';
+import { checkNewPassword, type NewVaultSecrets, WrongPasswordError } from '../vault.js';
 import type { Session } from '../session.js';
 import { type AccountRecord, emptyState, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
@@ -31,7 +31,7 @@ export class RestoreWouldDropError extends WalletError {
   constructor(readonly restoreLoss: RestoreLoss) {
     super(
       RESTORE_WOULD_DROP,
-      `restoring replaces this wallet and would drop ${restoreLoss.importedKeys} imported private key account(s) and ${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s); confirm to restore anyway`,
+      `restoring replaces this wallet and would drop ${restoreLoss.importedKeys} imported private key account(s), ${restoreLoss.phraseAccounts ?? 0} recovery phrase account(s) and ${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s); confirm to restore anyway`,
     );
   }
 }
@@ -143,11 +143,18 @@ export class AccountsService {
     });
   }
 
+  /**
+   * A new vault from a recovery phrase, or from one private key (a wallet made from a key has no
+   * phrase to come back by), over the one stored: one path for both.
+   */
   async walletRestore(p: P<'wallet.restore'>) {
-    const mnemonic = await asField('mnemonic', () => normalizeMnemonic(p.mnemonic));
+    const fromPhrase = 'mnemonic' in p;
+    const mnemonic = fromPhrase ? await asField('mnemonic', () => normalizeMnemonic(p.mnemonic)) : undefined;
+    const keyed = fromPhrase ? undefined : keyWallet(parseKey(p.privateKey), p.name);
     checkNewPassword(p.password);
-    const loss = await this.restoreLoss();
-    if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.unfinishedTransfers > 0 || loss.unknown)) throw new RestoreWouldDropError(loss);
+    const loss = await this.restoreLoss(fromPhrase);
+    if (p.confirmLoss !== true && (loss.importedKeys > 0 || (loss.phraseAccounts ?? 0) > 0 || loss.unfinishedTransfers > 0 || loss.unknown)) throw new RestoreWouldDropError(loss);
+    const accounts: AccountRecord[] = keyed?.accounts ?? [{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }];
     return this.transfers.stoppedWhile(() =>
       this.oneVaultChange(async () => {
         this.keyring.forget();
@@ -155,13 +162,13 @@ export class AccountsService {
         // the vault is replaced (unlocks wait in oneVaultChange). Stopped in between: the old vault
         // opens with the old password, and that unlock gives its imported keys their accounts back.
         await this.session.lock();
-        return this.replaceVault([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1, () => this.session.create(p.password, { mnemonic }, { replace: true }));
+        return this.replaceVault(accounts, keyed ? 0 : 1, () => this.session.create(p.password, keyed?.secrets ?? { mnemonic }, { replace: true }));
       }),
     );
   }
 
-  /** What replacing the vault would drop that the recovery phrase cannot bring back. */
-  private async restoreLoss(): Promise<RestoreLoss> {
+  /** What replacing the vault would drop that the recovery phrase (or the key) cannot bring back. */
+  private async restoreLoss(fromPhrase: boolean): Promise<RestoreLoss> {
     // Unreadable settings name no accounts: the restore is still a way out of that state, but what it
     // drops is not known then (an unlock would rebuild the list instead), so it is asked about.
     const readable = await this.settings.read().then(
@@ -172,7 +179,8 @@ export class AccountsService {
     const importedAccounts = s.accounts.filter((a) => a.kind === 'imported').length;
     const importedKeys = this.session.isUnlocked() ? Math.max(importedAccounts, this.session.secrets().importedKeys.length) : importedAccounts;
     const unknown = readable === null && (await this.vaultExists());
-    return { importedKeys, unfinishedTransfers: await this.transfers.unfinishedCount(s, networkIdsOf(s)), ...(unknown ? { unknown: true as const } : {}) };
+    const phraseAccounts = fromPhrase ? 0 : s.accounts.filter((a) => a.kind === 'hd').length;
+    return { importedKeys, ...(phraseAccounts > 0 ? { phraseAccounts } : {}), unfinishedTransfers: await this.transfers.unfinishedCount(s, networkIdsOf(s)), ...(unknown ? { unknown: true as const } : {}) };
   }
 
   /** A private key as a restore's or an import's first check, without storing anything. */
@@ -182,14 +190,11 @@ export class AccountsService {
   }
 
   async walletCreateFromKey(p: P<'wallet.createFromKey'>) {
-    const secret = parseKey(p.privateKey);
+    const { accounts, secrets } = keyWallet(parseKey(p.privateKey), p.name);
     checkNewPassword(p.password);
     return this.oneVaultChange(async () => {
       if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists');
-      const keyId = newId();
-      return this.replaceVault([{ id: newId(), name: p.name, kind: 'imported', keyId }], 0, () =>
-        this.session.create(p.password, { importedKeys: [{ id: keyId, name: p.name, secretHex: toHex(secret) }] }),
-      );
+      return this.replaceVault(accounts, 0, () => this.session.create(p.password, secrets));
     });
   }
 
@@ -356,4 +361,10 @@ function parseKey(text: string): Bytes {
     const typo = /checksum/.test(e.message);
     throw new ValidationError(typo ? 'this private key has a typo: a character is wrong, missing or extra' : 'this is not a private key: it is PrivateKey-… or 64 hex digits, copied whole', 'privateKey');
   }
+}
+
+/** A vault of one private key, and its account. */
+function keyWallet(secret: Bytes, name: string): { accounts: AccountRecord[]; secrets: NewVaultSecrets } {
+  const keyId = newId();
+  return { accounts: [{ id: newId(), name, kind: 'imported', keyId }], secrets: { importedKeys: [{ id: keyId, name, secretHex: toHex(secret) }] } };
 }

@@ -1,6 +1,6 @@
-// First run (and "restore" from the unlock screen): create a wallet (24 words, then a few of them
-// typed back), restore one from 12/24 words, or import a private key; then a password; the
-// network can be chosen on the first page.
+// First run (and a forgotten password, from the unlock screen: the wallet made again from its phrase
+// or its key): create a wallet (24 words, then a few of them typed back), restore one from 12/24
+// words, or import a private key; then a password; the network can be chosen on the first page.
 import { useEffect, useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
 import { checkName, checkNewPassword, checkPhrase, checkPrivateKey, confirmError, phraseWords } from '../checks.js';
@@ -10,7 +10,8 @@ import { RestoreLossWarning, Screen } from './OnboardingParts.js';
 import { BackgroundError } from '../../shared/client.js';
 import { type NetworkView, RESTORE_WOULD_DROP, type RestoreLoss, type WalletStatus } from '../../shared/messages.js';
 
-type Secret = { mode: 'create' | 'restore'; mnemonic: string } | { mode: 'key'; privateKey: string; name: string };
+/** `replace`: over the wallet stored (a forgotten password), as a restore does. */
+type Secret = { mode: 'create' | 'restore'; mnemonic: string } | { mode: 'key'; privateKey: string; name: string; replace: boolean };
 
 type Step =
   | { k: 'welcome' }
@@ -24,8 +25,8 @@ type Step =
 export interface OnboardingProps {
   network: NetworkView;
   onDone: (status: WalletStatus) => void;
-  /** Open on the restore form (from the unlock screen); a vault already exists. */
-  restoreOnly?: boolean;
+  /** Open on the restore form of the phrase or of a key (from the unlock screen); a vault already exists. */
+  restoreOnly?: 'phrase' | 'key';
   onCancel?: () => void;
   /** Which words to ask back (tests pass fixed ones). */
   pickPositions?: (count: number) => number[];
@@ -43,8 +44,9 @@ export function randomPositions(count: number, ask = 3): number[] {
 }
 
 export function Onboarding(p: OnboardingProps) {
-  const [step, setStep] = useState<Step>(p.restoreOnly ? { k: 'restore' } : { k: 'welcome' });
+  const [step, setStep] = useState<Step>(p.restoreOnly === 'phrase' ? { k: 'restore' } : p.restoreOnly ? { k: 'import' } : { k: 'welcome' });
   const back = p.restoreOnly ? p.onCancel : () => setStep({ k: 'welcome' });
+  const replace = p.restoreOnly !== undefined;
   switch (step.k) {
     case 'welcome':
       return <Welcome network={p.network} onPick={setStep} />;
@@ -62,9 +64,9 @@ export function Onboarding(p: OnboardingProps) {
         </Screen>
       );
     case 'restore':
-      return <RestoreForm initial={step.phrase ?? ''} replacing={p.restoreOnly === true} onNext={(mnemonic) => setStep({ k: 'password', secret: { mode: 'restore', mnemonic } })} onBack={back} />;
+      return <RestoreForm initial={step.phrase ?? ''} replacing={replace} onNext={(mnemonic) => setStep({ k: 'password', secret: { mode: 'restore', mnemonic } })} onBack={back} />;
     case 'import':
-      return <ImportForm onNext={(privateKey, name) => setStep({ k: 'password', secret: { mode: 'key', privateKey, name } })} onBack={back} />;
+      return <ImportForm replacing={replace} onNext={(privateKey, name) => setStep({ k: 'password', secret: { mode: 'key', privateKey, name, replace } })} onBack={back} />;
     case 'password':
       return (
         <PasswordStep
@@ -256,7 +258,7 @@ function RestoreForm({ initial, replacing, onNext, onBack }: { initial: string; 
 }
 
 /** The key, checked whole by the background (which stores nothing) before the password step, as a phrase is. */
-function ImportForm({ onNext, onBack }: { onNext: (key: string, name: string) => void; onBack: (() => void) | undefined }) {
+function ImportForm({ replacing, onNext, onBack }: { replacing: boolean; onNext: (key: string, name: string) => void; onBack: (() => void) | undefined }) {
   const call = useCall();
   const action = useAction();
   const [key, setKey] = useState('');
@@ -271,7 +273,8 @@ function ImportForm({ onNext, onBack }: { onNext: (key: string, name: string) =>
     if (await action.run(() => call('wallet.checkKey', { privateKey: keyCheck.value }))) onNext(keyCheck.value, nameCheck.value);
   };
   return (
-    <Screen title="Import a private key">
+    <Screen title={replacing ? 'Start again with a private key' : 'Import a private key'}>
+      {replacing && <p class="warn-box">This replaces the wallet stored in this browser with one made from this key, and you choose a new password.</p>}
       <form onSubmit={(e) => void submit(e)} noValidate>
         <TextField
           label="Private key"
@@ -313,9 +316,10 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
     setLoss(undefined);
   }, [clear, password, confirm]);
   const send = (confirmLoss: boolean): Promise<WalletStatus> => {
-    if (secret.mode === 'key') return call('wallet.createFromKey', { password, privateKey: secret.privateKey, name: secret.name });
-    if (secret.mode === 'create') return call('wallet.create', { password, mnemonic: secret.mnemonic });
-    return call('wallet.restore', { password, mnemonic: secret.mnemonic, ...(confirmLoss ? { confirmLoss: true } : {}) });
+    const confirm = confirmLoss ? { confirmLoss: true } : {};
+    if (secret.mode !== 'key') return secret.mode === 'create' ? call('wallet.create', { password, mnemonic: secret.mnemonic }) : call('wallet.restore', { password, mnemonic: secret.mnemonic, ...confirm });
+    const key = { password, privateKey: secret.privateKey, name: secret.name };
+    return secret.replace ? call('wallet.restore', { ...key, ...confirm }) : call('wallet.createFromKey', key);
   };
   const finish = async (confirmLoss: boolean) => {
     const status = await action.run(async () => {
@@ -337,7 +341,7 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
     if (!check.ok) return;
     await finish(false);
   };
-  if (loss) return <RestoreLossWarning loss={loss} busy={action.busy} error={action.error} onConfirm={() => void finish(true)} onCancel={() => setLoss(undefined)} />;
+  if (loss) return <RestoreLossWarning loss={loss} keyMode={secret.mode === 'key'} busy={action.busy} error={action.error} onConfirm={() => void finish(true)} onCancel={() => setLoss(undefined)} />;
   return (
     <Screen title="Choose a password">
       <p>It unlocks this wallet in this browser. It cannot be recovered; your {secret.mode === 'key' ? 'private key' : 'recovery phrase'} can.</p>
@@ -356,7 +360,7 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
             Back
           </button>
           <button class="primary" type="submit" disabled={action.busy}>
-            {action.busy ? 'Encrypting…' : secret.mode === 'create' ? 'Create wallet' : secret.mode === 'restore' ? 'Restore wallet' : 'Import key'}
+            {action.busy ? 'Encrypting…' : secret.mode === 'create' ? 'Create wallet' : secret.mode === 'restore' || (secret.mode === 'key' && secret.replace) ? 'Restore wallet' : 'Import key'}
           </button>
         </div>
       </form>

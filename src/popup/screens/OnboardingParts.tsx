@@ -17,17 +17,23 @@ function plural(n: number, one: string, many: string): string {
 }
 
 /** What a restore over this wallet would drop, before the user confirms it. */
-export function RestoreLossWarning(p: { loss: RestoreLoss; busy: boolean; error: string | undefined; onConfirm: () => void; onCancel: () => void }) {
-  const { importedKeys, unfinishedTransfers, unknown } = p.loss;
+export function RestoreLossWarning(p: { loss: RestoreLoss; keyMode: boolean; busy: boolean; error: string | undefined; onConfirm: () => void; onCancel: () => void }) {
+  const { importedKeys, phraseAccounts = 0, unfinishedTransfers, unknown } = p.loss;
   return (
     <Screen title="This restore loses data">
       <div class="warn-box" role="alert">
-        <p>Restoring replaces the wallet in this browser. The recovery phrase does not bring these back:</p>
+        <p>Restoring replaces the wallet in this browser. The {p.keyMode ? 'private key you entered' : 'recovery phrase'} does not bring these back:</p>
         <ul>
+          {phraseAccounts > 0 && (
+            <li>
+              {plural(phraseAccounts, 'account', 'accounts')} from the recovery phrase. Their funds stay reachable only with that phrase: make sure you have it
+              written down.
+            </li>
+          )}
           {importedKeys > 0 && (
             <li>
-              {plural(importedKeys, 'account', 'accounts')} from an imported private key. Its funds stay reachable only with that key: make sure you have it
-              written down.
+              {plural(importedKeys, 'account', 'accounts')} from an imported private key{p.keyMode ? ', unless it is the key you entered' : ''}. Its funds stay
+              reachable only with that key: make sure you have it written down.
             </li>
           )}
           {unfinishedTransfers > 0 && (

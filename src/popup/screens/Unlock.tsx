@@ -1,5 +1,6 @@
-// The locked wallet: the password opens it; a forgotten password leads to restoring from the phrase
-// (offered only where restoring can happen: the popup, not the approval window).
+// The locked wallet: the password opens it; a forgotten password leads to making it again from the
+// phrase or, for a wallet made from a key, from that key (offered only where that can happen: the
+// popup, not the approval window).
 import { useState } from 'preact/hooks';
 import { useAction, useCall } from '../api.js';
 import { FormError, TextField } from '../components/Field.js';
@@ -9,7 +10,7 @@ import { NetworkBadge } from '../components/NetworkBadge.js';
 export interface UnlockProps {
   network: NetworkView;
   onUnlocked: (s: WalletStatus) => void;
-  onRestore?: () => void;
+  onRestore?: (from: 'phrase' | 'key') => void;
   /** Why the password is asked for here, under "The wallet is locked." */
   note?: string;
 }
@@ -43,8 +44,12 @@ export function Unlock({ network, onUnlocked, onRestore, note }: UnlockProps) {
       {onRestore && (
         <p class="muted small-text">
           Forgot the password?{' '}
-          <button type="button" class="link" onClick={onRestore}>
+          <button type="button" class="link" onClick={() => onRestore('phrase')}>
             Restore from your recovery phrase
+          </button>{' '}
+          or{' '}
+          <button type="button" class="link" onClick={() => onRestore('key')}>
+            start again with a private key
           </button>
         </p>
       )}

@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MnemonicConfirm, Onboarding } from '../../../src/popup/screens/Onboarding.js';
+import { Unlock } from '../../../src/popup/screens/Unlock.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
 import { NETWORK, UNLOCKED } from './fixtures.js';
 
@@ -132,7 +133,7 @@ describe('Onboarding', () => {
       },
     });
     const onDone = vi.fn();
-    renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} restoreOnly onCancel={vi.fn()} />);
+    renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} restoreOnly="phrase" onCancel={vi.fn()} />);
     await restoreWithPassword(twelve);
 
     const warning = await screen.findByRole('alert');
@@ -161,7 +162,7 @@ describe('Onboarding', () => {
         throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 0, unfinishedTransfers: 0, unknown: true } });
       },
     });
-    renderWith(bg, <Onboarding network={NETWORK} onDone={vi.fn()} restoreOnly onCancel={vi.fn()} />);
+    renderWith(bg, <Onboarding network={NETWORK} onDone={vi.fn()} restoreOnly="phrase" onCancel={vi.fn()} />);
     await restoreWithPassword(twelve);
     const warning = await screen.findByRole('alert');
     expect(warning.textContent).toContain('cannot tell whether there are accounts from imported private keys');
@@ -253,5 +254,46 @@ describe('Onboarding', () => {
     await screen.findByRole('heading', { name: 'Choose a password' });
   });
 
+  it('starts again from a private key over the stored wallet: warns of what goes, and restores once confirmed', async () => {
+    const key = '0x' + '1'.repeat(64);
+    const bg = fakeBackground({
+      'networks.list': () => networks,
+      'wallet.checkKey': () => ({ ok: true as const }),
+      'wallet.restore': (p) => {
+        if (p.confirmLoss) return UNLOCKED;
+        throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 1, phraseAccounts: 2, unfinishedTransfers: 0 } });
+      },
+    });
+    const onDone = vi.fn();
+    renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} restoreOnly="key" onCancel={vi.fn()} />);
+    expect(screen.getByRole('heading', { name: 'Start again with a private key' })).toBeTruthy();
+    type('Private key', key);
+    type('Account name', 'Mine');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByRole('heading', { name: 'Choose a password' });
+    type('Password', 'kj8Lm2qz!x');
+    type('Confirm password', 'kj8Lm2qz!x');
+    fireEvent.click(screen.getByRole('button', { name: 'Restore wallet' }));
+    const warning = await screen.findByRole('alert');
+    expect(warning.textContent).toContain('2 accounts from the recovery phrase');
+    expect(warning.textContent).toContain('unless it is the key you entered');
+    fireEvent.click(screen.getByRole('button', { name: 'Restore anyway' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith(UNLOCKED));
+    expect(bg.callsOf('wallet.restore')).toEqual([
+      { password: 'kj8Lm2qz!x', privateKey: key, name: 'Mine' },
+      { password: 'kj8Lm2qz!x', privateKey: key, name: 'Mine', confirmLoss: true },
+    ]);
+    expect(bg.callsOf('wallet.createFromKey')).toEqual([]);
+  });
 
+});
+
+describe('Unlock', () => {
+  it('offers both ways back after a forgotten password, each by its own name', () => {
+    const onRestore = vi.fn();
+    render(<Unlock network={NETWORK} onUnlocked={vi.fn()} onRestore={onRestore} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Restore from your recovery phrase' }));
+    fireEvent.click(screen.getByRole('button', { name: 'start again with a private key' }));
+    expect(onRestore.mock.calls).toEqual([['phrase'], ['key']]);
+  });
 });
