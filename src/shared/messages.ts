@@ -166,6 +166,8 @@ export interface ActivityItem {
   timeIsDiscovery?: boolean;
   /** A C-Chain token send, approval or revoke: the token (amount is then in its units). */
   token?: ActivityToken;
+  /** activity.list only, never stored: the asset's symbol and decimals, from its creating tx. */
+  assetInfo?: { symbol: string; denomination: number };
   /** A contract deployment: the address the contract is created at (from the sender and nonce). */
   contract?: string;
   /** A speed-up or cancel: the tx hash it takes the place of (same nonce). */
