@@ -265,7 +265,7 @@ export interface WalletRequests extends StakingRequests, TokenRequests {
    * forgotten-password path). Refused with RESTORE_WOULD_DROP (and `restoreLoss`) when that drops
    * imported keys, the phrase's accounts or unfinished transfers, unless `confirmLoss` is true.
    */
-  'wallet.restore': { params: RestoreParams; result: WalletStatus };
+  'wallet.restore': { params: RestoreParams; result: RestoreResult };
   /** Checks a private key (its form and checksum) before the password step; nothing is stored. */
   'wallet.checkKey': { params: { privateKey: string }; result: { ok: true } };
   'wallet.createFromKey': { params: { password: string; privateKey: string; name: string }; result: WalletStatus };
@@ -408,6 +408,11 @@ export interface ErrorInfo {
 export const RESTORE_WOULD_DROP = 'restore-would-drop';
 
 export type RestoreParams = { password: string; confirmLoss?: boolean } & ({ mnemonic: string } | { privateKey: string; name: string });
+
+export interface RestoreResult extends WalletStatus {
+  /** The node could not be asked (in time) for the phrase's accounts after those restored. */
+  accountsNotSearched?: true;
+}
 
 /** What replacing the vault from a recovery phrase (or a private key) drops. */
 export interface RestoreLoss {

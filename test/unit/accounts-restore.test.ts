@@ -5,6 +5,7 @@ import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
 import { createWallet } from '../../src/background/services/index.js';
+import { foundAccounts } from '../../src/background/services/accounts-found.js';
 import { toHex } from '../../src/core/bytes.js';
 import { formatPrivateKey } from '../../src/core/encoding.js';
 import { deriveEvmKey, deriveXpKey, generateMnemonic, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
@@ -18,6 +19,29 @@ function service() {
   const fetch = (() => Promise.reject(new TypeError('Failed to fetch'))) as typeof globalThis.fetch;
   return { stores, wallet: createWallet(session, stores.local, { fetch }) };
 }
+
+describe('restoring a phrase while the node cannot be reached', () => {
+  it('restores Account 1, says the others were not looked for, and "Add account" gives them back in order', async () => {
+    const { wallet } = service();
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    const second = await wallet.accounts.accountsAdd({ name: 'Savings' });
+    await wallet.accounts.walletLock();
+
+    const status = await wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
+    expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1', index: 0 }, accountsNotSearched: true });
+    expect((await wallet.accounts.accountsList()).accounts).toHaveLength(1);
+    const added = await wallet.accounts.accountsAdd({ name: 'Account 2' });
+    expect(added).toMatchObject({ index: 1, xAddress: second.xAddress, cAddress: second.cAddress });
+  });
+
+  it('does not wait for a node that never answers beyond its deadline', async () => {
+    const root = HdRoot.fromSeed(await mnemonicToSeed(generateMnemonic(12)));
+    const started = Date.now();
+    expect(await foundAccounts(() => new Promise(() => undefined), root, 50)).toEqual({ count: 1, complete: false });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
 
 describe('starting again from a private key (a forgotten password)', () => {
   const KEY = '0x' + '44'.repeat(32);

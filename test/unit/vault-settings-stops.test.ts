@@ -134,13 +134,11 @@ describe('a restore that does not finish', () => {
   });
 
   it('stopped between its writes (the old settings not put back either): the old vault opens, imported keys and all, under new IDs', async () => {
-    const { worker, failNext, w, before } = await oldWallet();
+    const { worker, failNext, onWrite, w, before } = await oldWallet();
     failNext('xpc.vault');
     // The put-back fails too: the storage a worker killed after the settings write leaves.
-    const restore = w.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12), confirmLoss: true });
-    await new Promise((r) => setTimeout(r, 0));
-    failNext('xpc.state');
-    await expect(restore).rejects.toThrow(/quota/);
+    onWrite((keys) => keys.includes('xpc.vault') && failNext('xpc.state'));
+    await expect(w.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12), confirmLoss: true })).rejects.toThrow(/quota/);
     const next = worker();
     const after = await next.accounts.walletUnlock({ password: PASSWORD });
     expect(after.account).toMatchObject({ cAddress: before.account!.cAddress });

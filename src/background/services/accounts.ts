@@ -6,8 +6,8 @@
 import { fromHex, toHex, type Bytes } from '../../core/bytes.js';
 import { formatPrivateKey } from '../../core/encoding.js';
 import { FormatError, ValidationError, WalletError } from '../../core/errors.js';
-import { generateMnemonic, keyPairFromSecret, normalizeMnemonic, parseSecretKey, wipe, type KeyPair } from '../../core/keys.js';
-import { RESTORE_WOULD_DROP, type RequestParams as P, type BalancesView, type RestoreLoss, type Selection, type WalletStatus } from '../../shared/messages.js';
+import { generateMnemonic, HdRoot, keyPairFromSecret, mnemonicToSeed, normalizeMnemonic, parseSecretKey, wipe, type KeyPair } from '../../core/keys.js';
+import { RESTORE_WOULD_DROP, type RequestParams as P, type BalancesView, type RestoreLoss, type RestoreResult, type Selection, type WalletStatus } from '../../shared/messages.js';
 import { accountStorageKeys, hiddenAssetsKey, tokensKey } from '../account-cache.js';
 import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
 import type { AccountEngines } from '../account-engines.js';
@@ -18,6 +18,7 @@ import type { Session } from '../session.js';
 import { type AccountRecord, emptyState, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
+import { foundAccounts } from './accounts-found.js';
 import type { NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
@@ -147,24 +148,43 @@ export class AccountsService {
    * A new vault from a recovery phrase, or from one private key (a wallet made from a key has no
    * phrase to come back by), over the one stored: one path for both.
    */
-  async walletRestore(p: P<'wallet.restore'>) {
+  async walletRestore(p: P<'wallet.restore'>): Promise<RestoreResult> {
     const fromPhrase = 'mnemonic' in p;
     const mnemonic = fromPhrase ? await asField('mnemonic', () => normalizeMnemonic(p.mnemonic)) : undefined;
     const keyed = fromPhrase ? undefined : keyWallet(parseKey(p.privateKey), p.name);
     checkNewPassword(p.password);
     const loss = await this.restoreLoss(fromPhrase);
     if (p.confirmLoss !== true && (loss.importedKeys > 0 || (loss.phraseAccounts ?? 0) > 0 || loss.unfinishedTransfers > 0 || loss.unknown)) throw new RestoreWouldDropError(loss);
-    const accounts: AccountRecord[] = keyed?.accounts ?? [{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }];
-    return this.transfers.stoppedWhile(() =>
+    // Looked for before anything is replaced, so the accounts are written with the vault, at once.
+    const found = mnemonic === undefined ? { count: 0, complete: true } : await this.usedAccounts(mnemonic);
+    const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: found.count }, (_, i) => ({ id: newId(), name: `Account ${i + 1}`, kind: 'hd', index: i }));
+    const status = await this.transfers.stoppedWhile(() =>
       this.oneVaultChange(async () => {
         this.keyring.forget();
         // Locked first, so nothing derives the old vault's keys under the new account's ID before
         // the vault is replaced (unlocks wait in oneVaultChange). Stopped in between: the old vault
         // opens with the old password, and that unlock gives its imported keys their accounts back.
         await this.session.lock();
-        return this.replaceVault(accounts, keyed ? 0 : 1, () => this.session.create(p.password, keyed?.secrets ?? { mnemonic }, { replace: true }));
+        return this.replaceVault(accounts, found.count, () => this.session.create(p.password, keyed?.secrets ?? { mnemonic }, { replace: true }));
       }),
     );
+    return found.complete ? status : { ...status, accountsNotSearched: true };
+  }
+
+  /** How many of the phrase's accounts have been used, asked of the selected network's node. */
+  private async usedAccounts(mnemonic: string): Promise<{ count: number; complete: boolean }> {
+    const seed = await mnemonicToSeed(mnemonic);
+    const root = HdRoot.fromSeed(seed);
+    wipe(seed);
+    try {
+      return await foundAccounts(async () => {
+        const s = await this.settings.readOrEmpty();
+        const preset = this.networks.presetOf(s, s.selectedNetworkId);
+        return { client: this.networks.client(preset), hrp: await this.networks.hrpOf(preset) };
+      }, root);
+    } finally {
+      root.wipe();
+    }
   }
 
   /** What replacing the vault would drop that the recovery phrase (or the key) cannot bring back. */

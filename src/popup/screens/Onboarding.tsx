@@ -6,9 +6,9 @@ import { useAction, useCall, useRequest } from '../api.js';
 import { checkName, checkNewPassword, checkPhrase, checkPrivateKey, confirmError, phraseWords } from '../checks.js';
 import { FormError, TextField } from '../components/Field.js';
 import { PasswordFields } from '../components/PasswordFields.js';
-import { RestoreLossWarning, Screen } from './OnboardingParts.js';
+import { AccountsNotSearched, RestoreLossWarning, Screen } from './OnboardingParts.js';
 import { BackgroundError } from '../../shared/client.js';
-import { type NetworkView, RESTORE_WOULD_DROP, type RestoreLoss, type WalletStatus } from '../../shared/messages.js';
+import { type NetworkView, RESTORE_WOULD_DROP, type RestoreLoss, type RestoreResult, type WalletStatus } from '../../shared/messages.js';
 
 /** `replace`: over the wallet stored (a forgotten password), as a restore does. */
 type Secret = { mode: 'create' | 'restore'; mnemonic: string } | { mode: 'key'; privateKey: string; name: string; replace: boolean };
@@ -309,13 +309,15 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
   const [tried, setTried] = useState(false);
   /** Set when the background refused a restore that would drop something: it waits for the user's word. */
   const [loss, setLoss] = useState<RestoreLoss | undefined>(undefined);
+  /** A restore whose other accounts could not be looked for: said before the wallet opens. */
+  const [unsearched, setUnsearched] = useState<WalletStatus | undefined>(undefined);
   const check = checkNewPassword(password, confirm);
   const { clear } = action;
   useEffect(() => {
     clear();
     setLoss(undefined);
   }, [clear, password, confirm]);
-  const send = (confirmLoss: boolean): Promise<WalletStatus> => {
+  const send = (confirmLoss: boolean): Promise<RestoreResult> => {
     const confirm = confirmLoss ? { confirmLoss: true } : {};
     if (secret.mode !== 'key') return secret.mode === 'create' ? call('wallet.create', { password, mnemonic: secret.mnemonic }) : call('wallet.restore', { password, mnemonic: secret.mnemonic, ...confirm });
     const key = { password, privateKey: secret.privateKey, name: secret.name };
@@ -333,7 +335,8 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
         throw e;
       }
     });
-    if (status) onDone(status);
+    if (status?.accountsNotSearched) setUnsearched(status);
+    else if (status) onDone(status);
   };
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -341,6 +344,7 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
     if (!check.ok) return;
     await finish(false);
   };
+  if (unsearched) return <AccountsNotSearched onContinue={() => onDone(unsearched)} />;
   if (loss) return <RestoreLossWarning loss={loss} keyMode={secret.mode === 'key'} busy={action.busy} error={action.error} onConfirm={() => void finish(true)} onCancel={() => setLoss(undefined)} />;
   return (
     <Screen title="Choose a password">

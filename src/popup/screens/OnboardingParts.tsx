@@ -1,4 +1,5 @@
-// The onboarding screens' frame, and what a restore over a wallet would lose, said before it runs.
+// The onboarding screens' frame, and what a restore has to say before the wallet opens: what it
+// would lose, and the accounts it could not look for.
 import type { ComponentChildren } from 'preact';
 import { FormError } from '../components/Field.js';
 import type { RestoreLoss } from '../../shared/messages.js';
@@ -9,6 +10,21 @@ export function Screen({ title, children }: { title: string; children: Component
       <h1>{title}</h1>
       {children}
     </main>
+  );
+}
+
+/** A restore whose node could not say which of the phrase's other accounts were used. */
+export function AccountsNotSearched({ onContinue }: { onContinue: () => void }) {
+  return (
+    <Screen title="Wallet restored">
+      <p role="status">
+        Account 1 is back. The node could not be reached, so the wallet could not look for your other accounts. Add them with “Add account” in Settings: they
+        come back in the same order, with their funds.
+      </p>
+      <button class="primary" autoFocus onClick={onContinue}>
+        Continue
+      </button>
+    </Screen>
   );
 }
 

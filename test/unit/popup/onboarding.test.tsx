@@ -286,6 +286,17 @@ describe('Onboarding', () => {
     expect(bg.callsOf('wallet.createFromKey')).toEqual([]);
   });
 
+  it('after a restore whose node could not be asked, says the other accounts come back with "Add account"', async () => {
+    const bg = fakeBackground({ 'networks.list': () => networks, 'wallet.checkPhrase': () => ({ ok: true as const }), 'wallet.restore': () => ({ ...UNLOCKED, accountsNotSearched: true as const }) });
+    const onDone = vi.fn();
+    renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} restoreOnly="phrase" onCancel={vi.fn()} />);
+    await restoreWithPassword(Array.from({ length: 12 }, () => 'abandon').join(' '));
+    expect(await screen.findByRole('heading', { name: 'Wallet restored' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain('“Add account”');
+    expect(onDone).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(onDone).toHaveBeenCalledWith(expect.objectContaining({ vault: 'unlocked' }));
+  });
 });
 
 describe('Unlock', () => {

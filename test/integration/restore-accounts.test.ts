@@ -1,0 +1,47 @@
+// A restored phrase brings back the accounts it has used, found on the test node.
+import { inject } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { memoryStores } from '../../src/background/storage.js';
+import { parseAddress } from '../../src/core/encoding.js';
+import { formatEvmAddress } from '../../src/core/evm-address.js';
+import { deriveEvmKey, deriveXpKey, generateMnemonic, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import { AVAX, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
+import { PASSWORD, startBackground } from './wallet-fixture.js';
+
+describe('restoring a recovery phrase', () => {
+  it('adds back each account after the first while it has been used (X/P funds, a C-Chain balance), stopping at the first unused one', async () => {
+    const { ctx, identity } = await localNetwork();
+    const { wallet } = await startBackground(memoryStores());
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: network.id });
+
+    // Account 2 holds X funds at its second receive address, Account 3 a C-Chain balance; Account 4
+    // is unused, so Account 5's funds stay out of the list.
+    const root = HdRoot.fromSeed(await mnemonicToSeed(mnemonic));
+    const genesis = await genesisEngine();
+    const toX = (account: number, index: number) => genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 2n * AVAX, owners: makeOwners([deriveXpKey(root, account, 0, index).shortId]) }]);
+    await genesis.issueAndWait(await toX(1, 1));
+    await genesis.sendC(formatEvmAddress(deriveEvmKey(root, 2).evmAddress), AVAX * WEI_PER_NAVAX);
+    await genesis.issueAndWait(await toX(4, 0));
+    await wallet.accounts.walletLock();
+
+    const status = await wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
+    expect(status.accountsNotSearched).toBeUndefined();
+    const { accounts } = await wallet.accounts.accountsList();
+    expect(accounts.map((a) => [a.name, a.index])).toEqual([
+      ['Account 1', 0],
+      ['Account 2', 1],
+      ['Account 3', 2],
+    ]);
+    expect(parseAddress(accounts[1]!.xAddress).bytes).toEqual(deriveXpKey(root, 1, 0, 0).shortId);
+
+    // Account 2 is back with its funds; "Add account" goes on with the next one.
+    await wallet.accounts.accountsSelect({ id: accounts[1]!.id });
+    const view = await wallet.balances.balancesRefresh();
+    expect(view.balances.find((b) => b.chain === 'X' && b.assetID === identity.avaxAssetID)?.spendable).toBe((2n * AVAX).toString());
+    expect((await wallet.accounts.accountsAdd({ name: 'Account 4' })).index).toBe(3);
+  });
+});
