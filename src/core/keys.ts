@@ -270,7 +270,11 @@ export function xpAccountPath(account: number): string {
   return `m/44'/${XP_COIN_TYPE}'/${account}'`;
 }
 
-/** X/P key path (Core's current BIP-44 layout; account 0 is also the legacy web wallet's). */
+/**
+ * X/P key path. Account 0 is the web wallet's layout; Core's BIP-44 mode puts its account i at
+ * m/44'/9000'/0'/0/i (inside account 0 here, found by its gap scan), so accounts ≥ 1 here are not
+ * Core's on X/P (docs/protocol.md §Encodings).
+ */
 export function xpPath(account: number, change: 0 | 1, index: number): string {
   if (change !== 0 && change !== 1) throw new ValidationError('change must be 0 (external) or 1 (change)', 'change');
   checkIndex(index, 'index');
