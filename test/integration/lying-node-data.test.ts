@@ -131,3 +131,24 @@ describe('a node that inflates fees under the caps', () => {
     expect(await avaxOf(bob.engine, 'P')).toBe(AVAX);
   });
 });
+
+describe('a node that lies about a C-Chain block time', () => {
+  it('AVAX received in a block dated in the future is listed at the moment the wallet looked, said so', async () => {
+    const node = lyingNode();
+    const { wallet, account, genesis } = await fundedWallet({}, { fetch: node.fetch });
+    await wallet.balances.balancesRefresh();
+    const { hash } = await genesis.sendC(account.cAddress, AVAX * 1_000_000_000n);
+    const future: Lie = async (_call, forward) => {
+      const body = await forward();
+      const block = (body as { result?: { timestamp?: string } }).result;
+      return block?.timestamp ? rpcResult({ ...block, timestamp: '0x' + (2n ** 40n).toString(16) }) : body;
+    };
+    node.lies.set('eth_getBlockByNumber', future);
+    const before = Date.now();
+    await wallet.balances.balancesRefresh();
+    const item = (await wallet.balances.activityList()).items.find((i) => i.txID === hash);
+    expect(item).toMatchObject({ kind: 'receive', chain: 'C', timeIsDiscovery: true });
+    expect(item!.createdAt).toBeGreaterThanOrEqual(before);
+    expect(item!.createdAt).toBeLessThanOrEqual(Date.now());
+  });
+});

@@ -381,9 +381,9 @@ describe('what Activity no longer holds', () => {
     const { wallet, stores } = service();
     const status = await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
     const item: ActivityItem = { txID: 'kept', chain: 'X', kind: 'send', status: 'accepted', createdAt: 9_000 };
-    expect(await wallet.activity.activityList({})).toEqual({ items: [] });
+    expect(await wallet.balances.activityList()).toEqual({ items: [] });
     await stores.local.set({ [cacheKey(status.network!.id, status.account!.id)]: { ...emptyCache(), activity: [item], trimmed: { received: 5_000 } } });
-    const list = await wallet.activity.activityList({});
+    const list = await wallet.balances.activityList();
     expect(list).toEqual({ items: [item], trimmed: { received: 5_000 } });
     expect(stakingCsv([], list, 'AVAX').trimmed).toEqual({ received: 5_000 });
     expect(stakingCsv([], { items: [item] }, 'AVAX')).not.toHaveProperty('trimmed');

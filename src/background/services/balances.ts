@@ -235,13 +235,14 @@ export class BalancesService {
     const listed = new Set(cache.activity.map((a) => a.txID.toLowerCase()));
     for (const t of found) {
       if (listed.has(t.hash.toLowerCase())) continue;
-      addActivity(cache, { txID: t.hash, chain: 'C', kind: 'receive', status: 'accepted', amount: t.value.toString(), from: [t.from], createdAt: t.timeMs });
+      addActivity(cache, { txID: t.hash, chain: 'C', kind: 'receive', status: 'accepted', amount: t.value.toString(), from: [t.from], createdAt: t.timeMs, ...(t.timeIsDiscovery ? { timeIsDiscovery: true } : {}) });
     }
   }
 
   /**
    * The account's transactions, newest first: the cached list, with the export and imports of every
-   * journaled move (the journal is their record; the cache never holds them).
+   * journaled move (the journal is their record; the cache never holds them), each asset named
+   * (held or not), and up to when items were dropped to keep the list's size (`trimmed`).
    */
   async activityList() {
     const { account, preset } = await this.engines.selected();
@@ -251,7 +252,10 @@ export class BalancesService {
     const items = [...moves, ...cache.activity.filter((a) => !inJournal.has(a.txID))];
     // Stable: items created in the same millisecond keep the cache's newest-first order.
     items.sort((a, b) => b.createdAt - a.createdAt);
-    return { items: items.slice(0, MAX_ACTIVITY) };
+    // The list stops at MAX_ACTIVITY (the cache's items and the moves' together): a cut is said too.
+    const cut = items[MAX_ACTIVITY]?.createdAt;
+    const trimmed = cut === undefined ? cache.trimmed : { ...cache.trimmed, own: Math.max(cache.trimmed?.own ?? cut, cut) };
+    return { items: await this.networks.nameAssets(preset, items.slice(0, MAX_ACTIVITY)), ...(trimmed ? { trimmed } : {}) };
   }
 
   /** The move txs of the account's journal as activity items; none while the journal is unreadable (Move shows why). */

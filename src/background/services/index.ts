@@ -2,13 +2,13 @@
 // of requests (src/shared/messages.ts) goes to one of them. The site provider gets the narrow
 // SiteWallet view of them.
 import type { WaitOptions } from '../../core/node.js';
-import { AccountCaches, MAX_ACTIVITY } from '../account-cache.js';
+import { AccountCaches } from '../account-cache.js';
 import { AccountEngines } from '../account-engines.js';
 import type { ApprovalQueue } from '../approvals.js';
 import { Delivery } from '../delivery.js';
 import { Keyring } from '../keyring.js';
 import type { SiteWallet } from '../provider.js';
-import { type GroupService, handlersFrom, type RequestHandlers } from '../router.js';
+import { handlersFrom, type RequestHandlers } from '../router.js';
 import type { Session } from '../session.js';
 import { SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
@@ -45,7 +45,6 @@ export interface Wallet {
   accounts: AccountsService;
   networks: NetworksService;
   balances: BalancesService;
-  activity: GroupService<'activity'>;
   sends: SendsService;
   assets: AssetsService;
   transfers: TransfersService;
@@ -70,7 +69,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
   });
   const engines = new AccountEngines(settings, networks, keyring, new AccountCaches(local), local, { ...(log ? { log } : {}), ...(options.wait ? { wait: options.wait } : {}) });
   const delivery = new Delivery(engines, local);
-  const staking: StakingService = new StakingService(engines, delivery, local, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(log ? { log } : {}), activity: () => activity.activityList({}) });
+  const staking: StakingService = new StakingService(engines, delivery, local, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(log ? { log } : {}), activity: () => balances.activityList() });
   const transfers = new TransfersService(engines, session, local, log, delivery);
   const accounts = new AccountsService(session, local, settings, keyring, networks, engines, transfers, {
     ...(options.sites ? { sites: options.sites } : {}),
@@ -82,17 +81,6 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
     accounts: async () => (await accounts.accountsList()).accounts,
   });
   const balances: BalancesService = new BalancesService(engines, networks, transfers, settings, local, log, (ctx) => staking.followAfterRefresh(ctx));
-  const activity: Wallet['activity'] = {
-    /** The balances service's list, each asset named (networks), with what the list no longer holds (dropped to keep its size). */
-    async activityList() {
-      const { preset, account } = await engines.selected();
-      const [{ items }, { trimmed }] = await Promise.all([balances.activityList(), engines.caches.get(preset.id, account.id)]);
-      // The list itself stops at MAX_ACTIVITY (the cache's items and the moves' together).
-      const last = items.length >= MAX_ACTIVITY ? items.at(-1) : undefined;
-      const all = last ? { ...trimmed, own: Math.max(trimmed?.own ?? 0, last.createdAt) } : trimmed;
-      return { items: await networks.nameAssets(preset, items), ...(all ? { trimmed: all } : {}) };
-    },
-  };
   const tokens = new TokensService(engines, delivery, local);
   const siteContracts = new SiteContracts(local);
   return {
@@ -101,7 +89,6 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
     tokens,
     evm: new EvmTxService(engines, delivery),
     balances,
-    activity,
     sends: new SendsService(engines, delivery),
     assets: new AssetsService(engines, networks, delivery),
     transfers,
@@ -149,7 +136,7 @@ export function walletHandlers(w: Wallet): RequestHandlers {
     accounts: w.accounts,
     networks: w.networks,
     balances: w.balances,
-    activity: w.activity,
+    activity: w.balances,
     settings: w.balances,
     send: w.sends,
     assets: w.assets,
