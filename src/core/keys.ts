@@ -8,7 +8,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { HARDENED_OFFSET, HDKey } from '@scure/bip32';
 import * as bip39 from '@scure/bip39';
-import { wordlist as english } from '@scure/bip39/wordlists/english.js';
+import { wordlist as english } from './wordlist-english.js';
 import { type Bytes, concatBytes, equalBytes, toHex } from './bytes.js';
 import { SIGNATURE_LENGTH } from './codec/parts.js';
 import { parsePrivateKey } from './encoding.js';
