@@ -47,10 +47,10 @@ export function noteIncoming(cache: AccountCache, utxos: readonly Utxo[], chain:
     receivedIn.set(`${txID} ${assetID}`, item);
   }
   // One missing from this answer stays known, newest first: a node answering in part, or lagging,
-  // must not make the wallet's past news when it shows again. Only spent ones go, past as many as
-  // were known, or are held now plus a margin (a UTXO ID never comes back once spent).
+  // must not make the wallet's past news when it shows again. Only the newest KEEP_MISSING_UTXOS
+  // stay, so the list shrinks back after a flood (spam dust, a lying node's made-up UTXOs).
   const now = new Set(seen);
-  const kept = [...seen, ...(before ?? []).filter((id) => !now.has(id))].slice(0, Math.max(before?.length ?? 0, seen.length + KEEP_MISSING_UTXOS));
+  const kept = [...seen, ...(before ?? []).filter((id) => !now.has(id))].slice(0, seen.length + KEEP_MISSING_UTXOS);
   if (chain === 'X') cache.knownUtxos = kept;
   else cache.knownPUtxos = kept;
   trimActivity(cache);

@@ -112,7 +112,7 @@ describe('noteIncoming', () => {
     expect(cache.activity).toEqual([]);
   });
 
-  it('forgets spent UTXOs only past as many as it knew, or holds now with a margin: what it keeps stays bounded', () => {
+  it('keeps the UTXOs held now and at most KEEP_MISSING_UTXOS missing ones, newest first: what it keeps stays bounded', () => {
     const cache = emptyCache();
     noteIncoming(cache, [utxo(1)], 'X', NONE, () => true);
     cache.balances.updatedAt = 1;
@@ -120,6 +120,19 @@ describe('noteIncoming', () => {
     for (let n = 2; n < 400; n++) noteIncoming(cache, [{ ...utxo(1), txID: new Uint8Array(32).fill(n % 256), outputIndex: n }], 'X', NONE, () => true);
     expect(cache.knownUtxos.length).toBeLessThanOrEqual(1 + KEEP_MISSING_UTXOS);
     expect(cache.knownUtxos.length).toBeGreaterThan(KEEP_MISSING_UTXOS / 2);
+  });
+
+  it('shrinks back after a flood (spam dust, a lying node\'s made-up UTXOs) is gone', () => {
+    const cache = emptyCache();
+    noteIncoming(cache, [utxo(1)], 'P', NONE, () => true);
+    cache.balances.updatedAt = 1;
+    const flood = Array.from({ length: 3000 }, (_, i) => ({ ...utxo(2), outputIndex: i }));
+    noteIncoming(cache, [utxo(1), ...flood], 'P', NONE, () => true);
+    expect(cache.knownPUtxos).toHaveLength(3001);
+    noteIncoming(cache, [utxo(1)], 'P', NONE, () => true);
+    expect(cache.knownPUtxos).toHaveLength(1 + KEEP_MISSING_UTXOS);
+    // The newest of the missing ones stay.
+    expect(cache.knownPUtxos!.slice(0, 2)).toEqual([utxoId(utxo(1)), utxoId(flood[0]!)]);
   });
 });
 
