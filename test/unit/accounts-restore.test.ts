@@ -69,6 +69,19 @@ describe('starting again from a private key (a forgotten password)', () => {
     });
   });
 
+  it('over a phrase wallet whose phrase accounts were all removed, still names the phrase it drops (locked or not)', async () => {
+    const { wallet } = service();
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    await wallet.accounts.accountsImportKey({ privateKey: KEY, name: 'Mine' });
+    const hd = (await wallet.accounts.accountsList()).accounts.find((a) => a.kind === 'hd')!;
+    await wallet.accounts.accountsRemove({ id: hd.id });
+    const again = { password: 'another password', privateKey: KEY, name: 'Mine' };
+    const dropped = { code: 'restore-would-drop', restoreLoss: { importedKeys: 1, phraseAccounts: 0, unfinishedTransfers: 0 }, message: expect.stringContaining('the recovery phrase') };
+    await expect(wallet.accounts.walletRestore(again)).rejects.toMatchObject(dropped);
+    await wallet.accounts.walletLock();
+    await expect(wallet.accounts.walletRestore(again)).rejects.toMatchObject(dropped);
+  });
+
   it('a key with a typo is refused in words at its field, before anything is stored', async () => {
     const { wallet, stores } = service();
     const good = formatPrivateKey(new Uint8Array(32).fill(0x44));

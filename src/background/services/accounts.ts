@@ -32,7 +32,7 @@ export class RestoreWouldDropError extends WalletError {
   constructor(readonly restoreLoss: RestoreLoss) {
     super(
       RESTORE_WOULD_DROP,
-      `restoring replaces this wallet and would drop ${restoreLoss.importedKeys} imported private key account(s), ${restoreLoss.phraseAccounts ?? 0} recovery phrase account(s) and ${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s); confirm to restore anyway`,
+      `restoring replaces this wallet and would drop ${restoreLoss.importedKeys} imported private key account(s), ${restoreLoss.phraseAccounts === undefined ? '' : `the recovery phrase (${restoreLoss.phraseAccounts} account(s) listed) `}and ${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s); confirm to restore anyway`,
     );
   }
 }
@@ -154,7 +154,7 @@ export class AccountsService {
     const keyed = fromPhrase ? undefined : keyWallet(parseKey(p.privateKey), p.name);
     checkNewPassword(p.password);
     const loss = await this.restoreLoss(fromPhrase);
-    if (p.confirmLoss !== true && (loss.importedKeys > 0 || (loss.phraseAccounts ?? 0) > 0 || loss.unfinishedTransfers > 0 || loss.unknown)) throw new RestoreWouldDropError(loss);
+    if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.phraseAccounts !== undefined || loss.unfinishedTransfers > 0 || loss.unknown)) throw new RestoreWouldDropError(loss);
     // Looked for before anything is replaced, so the accounts are written with the vault, at once.
     const found = mnemonic === undefined ? { count: 0, complete: true } : await this.usedAccounts(mnemonic);
     const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: found.count }, (_, i) => ({ id: newId(), name: `Account ${i + 1}`, kind: 'hd', index: i }));
@@ -199,8 +199,11 @@ export class AccountsService {
     const importedAccounts = s.accounts.filter((a) => a.kind === 'imported').length;
     const importedKeys = this.session.isUnlocked() ? Math.max(importedAccounts, this.session.secrets().importedKeys.length) : importedAccounts;
     const unknown = readable === null && (await this.vaultExists());
-    const phraseAccounts = fromPhrase ? 0 : s.accounts.filter((a) => a.kind === 'hd').length;
-    return { importedKeys, ...(phraseAccounts > 0 ? { phraseAccounts } : {}), unfinishedTransfers: await this.transfers.unfinishedCount(s, networkIdsOf(s)), ...(unknown ? { unknown: true as const } : {}) };
+    const phraseAccounts = s.accounts.filter((a) => a.kind === 'hd').length;
+    // A key over a wallet with a phrase drops the phrase, even with none of its accounts listed
+    // (they were removed): the settings say so without the vault (an HD index was ever given).
+    const hasPhrase = this.session.isUnlocked() ? this.session.secrets().mnemonic !== undefined : s.nextHdIndex > 0 || phraseAccounts > 0;
+    return { importedKeys, ...(!fromPhrase && hasPhrase ? { phraseAccounts } : {}), unfinishedTransfers: await this.transfers.unfinishedCount(s, networkIdsOf(s)), ...(unknown ? { unknown: true as const } : {}) };
   }
 
   /** A private key as a restore's or an import's first check, without storing anything. */

@@ -34,16 +34,17 @@ function plural(n: number, one: string, many: string): string {
 
 /** What a restore over this wallet would drop, before the user confirms it. */
 export function RestoreLossWarning(p: { loss: RestoreLoss; keyMode: boolean; busy: boolean; error: string | undefined; onConfirm: () => void; onCancel: () => void }) {
-  const { importedKeys, phraseAccounts = 0, unfinishedTransfers, unknown } = p.loss;
+  const { importedKeys, phraseAccounts, unfinishedTransfers, unknown } = p.loss;
   return (
     <Screen title="This restore loses data">
       <div class="warn-box" role="alert">
         <p>Restoring replaces the wallet in this browser. The {p.keyMode ? 'private key you entered' : 'recovery phrase'} does not bring these back:</p>
         <ul>
-          {phraseAccounts > 0 && (
+          {phraseAccounts !== undefined && (
             <li>
-              {plural(phraseAccounts, 'account', 'accounts')} from the recovery phrase. Their funds stay reachable only with that phrase: make sure you have it
-              written down.
+              The recovery phrase: it will be gone from this wallet, with{' '}
+              {phraseAccounts > 0 ? `the ${plural(phraseAccounts, 'account', 'accounts')} made from it` : 'every account made from it (none is listed now)'}. Their
+              funds stay reachable only with that phrase: make sure you have it written down.
             </li>
           )}
           {importedKeys > 0 && (
@@ -60,8 +61,9 @@ export function RestoreLossWarning(p: { loss: RestoreLoss; keyMode: boolean; bus
           )}
           {unknown && (
             <li>
-              Whatever else the wallet held: its saved list of accounts cannot be read, so it cannot tell whether there are accounts from imported private keys or
-              unfinished transfers. If you know the password, unlock instead: that rebuilds the list and loses nothing.
+              Whatever else the wallet held: its saved list of accounts cannot be read, so it cannot tell whether it holds{' '}
+              {p.keyMode ? 'a recovery phrase, ' : ''}accounts from imported private keys or unfinished transfers. If you know the password, unlock instead: that
+              rebuilds the list and loses nothing.
             </li>
           )}
         </ul>

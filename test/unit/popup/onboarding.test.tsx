@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MnemonicConfirm, Onboarding } from '../../../src/popup/screens/Onboarding.js';
+import { RestoreLossWarning } from '../../../src/popup/screens/OnboardingParts.js';
 import { Unlock } from '../../../src/popup/screens/Unlock.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
 import { NETWORK, UNLOCKED } from './fixtures.js';
@@ -165,7 +166,7 @@ describe('Onboarding', () => {
     renderWith(bg, <Onboarding network={NETWORK} onDone={vi.fn()} restoreOnly="phrase" onCancel={vi.fn()} />);
     await restoreWithPassword(twelve);
     const warning = await screen.findByRole('alert');
-    expect(warning.textContent).toContain('cannot tell whether there are accounts from imported private keys');
+    expect(warning.textContent).toContain('cannot tell whether it holds accounts from imported private keys');
     expect(warning.textContent).toContain('unlock instead');
     expect(warning.textContent).not.toContain('0 accounts');
   });
@@ -275,7 +276,7 @@ describe('Onboarding', () => {
     type('Confirm password', 'kj8Lm2qz!x');
     fireEvent.click(screen.getByRole('button', { name: 'Restore wallet' }));
     const warning = await screen.findByRole('alert');
-    expect(warning.textContent).toContain('2 accounts from the recovery phrase');
+    expect(warning.textContent).toContain('The recovery phrase: it will be gone from this wallet, with the 2 accounts made from it.');
     expect(warning.textContent).toContain('unless it is the key you entered');
     fireEvent.click(screen.getByRole('button', { name: 'Restore anyway' }));
     await waitFor(() => expect(onDone).toHaveBeenCalledWith(UNLOCKED));
@@ -284,6 +285,16 @@ describe('Onboarding', () => {
       { password: 'kj8Lm2qz!x', privateKey: key, name: 'Mine', confirmLoss: true },
     ]);
     expect(bg.callsOf('wallet.createFromKey')).toEqual([]);
+  });
+
+  it('starting again from a key over a phrase wallet with no phrase account listed still says the phrase goes', () => {
+    render(<RestoreLossWarning loss={{ importedKeys: 1, phraseAccounts: 0, unfinishedTransfers: 0 }} keyMode busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
+    const warning = screen.getByRole('alert').textContent!;
+    expect(warning).toContain('The recovery phrase: it will be gone from this wallet, with every account made from it (none is listed now).');
+    expect(warning).toContain('1 account from an imported private key, unless it is the key you entered');
+    cleanup();
+    render(<RestoreLossWarning loss={{ importedKeys: 0, unfinishedTransfers: 0, unknown: true }} keyMode busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
+    expect(screen.getByRole('alert').textContent).toContain('cannot tell whether it holds a recovery phrase, accounts from imported private keys');
   });
 
   it('after a restore whose node could not be asked, says the other accounts come back with "Add account"', async () => {
