@@ -12,7 +12,7 @@ import { evmTxNonce } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
-import { type OutboxEntry, outboxEntry, sendOnce, voidsOnFailure } from './outbox.js';
+import { keptInTheWay, type OutboxEntry, outboxEntry, sendOnce } from './outbox.js';
 import { conflictsOf, exportSpends, inputIds, replacedByExport, settleRefused, successors } from './refused.js';
 import { journalKey } from './account-cache.js';
 import type { StorageArea } from './storage.js';
@@ -109,10 +109,12 @@ export class Delivery {
     // The node's word is checked against what the tx spends: a failure stands only while that is
     // unspent, an acceptance only once it is spent.
     const fate = outcome === null ? undefined : await engine.txFate(signed.chain, signed.txID, signed.signedBytes).catch(() => undefined);
+    let inTheWay = false;
     if (fate === 'accepted' || fate === 'failed') {
       item.status = fate;
       // A failure is the node's word only: an X/P one stays, voided, for the next send to take its place.
-      if (fate === 'failed' && voidsOnFailure(signed.chain)) await outbox.update(signed.txID, (e) => ({ ...e, voided: true }));
+      inTheWay = fate === 'failed' && (await keptInTheWay(engine, entry));
+      if (inTheWay) await outbox.update(signed.txID, (e) => ({ ...e, voided: true }));
       else await outbox.remove(signed.txID);
       // An EVM tx's fee is what its receipt charged, not the most it could have.
       if (outcome?.receipt && item.fee !== undefined) {
@@ -124,7 +126,7 @@ export class Delivery {
     } else if (fate === 'inputs-spent') item.checking = true;
     await this.caches.update(preset.id, account.id, record);
     if (item.status === 'failed') {
-      const next = voidsOnFailure(signed.chain) ? `; nothing was paid, and your next ${signed.chain}-Chain send takes its place, so the two can never both go through` : '';
+      const next = inTheWay ? `; nothing was paid, and your next ${signed.chain}-Chain send takes its place, so the two can never both go through` : '';
       throw new WalletError('tx-failed', `the ${signed.chain}-Chain did not accept the transaction (${outcome?.reason ?? outcome?.status})${next}`);
     }
     return item;

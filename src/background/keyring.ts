@@ -17,8 +17,8 @@ export class Keyring {
   #deriving: Promise<HdRoot> | null = null;
   /** Bumped by every forget: a derivation that began before it must not leave its root behind. */
   #generation = 0;
-  /** The imported keys' secrets handed out since the last forget: zeroed by the next. */
-  readonly #imported: Uint8Array[] = [];
+  /** The imported keys handed out since the last forget, by key ID: their secrets zeroed by the next. */
+  readonly #imported = new Map<string, { pair: KeyPair; secret: Uint8Array }>();
 
   constructor(private readonly session: Session) {
     session.onLock(() => this.forget());
@@ -35,8 +35,8 @@ export class Keyring {
     this.#deriving = null;
     this.#root?.wipe();
     this.#root = null;
-    for (const secret of this.#imported) wipe(secret);
-    this.#imported.length = 0;
+    for (const { secret } of this.#imported.values()) wipe(secret);
+    this.#imported.clear();
   }
 
   async root(): Promise<HdRoot> {
@@ -76,6 +76,8 @@ export class Keyring {
    * holder of the pair from before, such as a move's engine, cannot sign.
    */
   importedKey(keyId: string): KeyPair {
+    const known = this.#imported.get(keyId);
+    if (known && this.session.isUnlocked()) return known.pair;
     const k = this.session.secrets().importedKeys.find((i) => i.id === keyId);
     if (!k) throw new WalletError('storage-corrupt', 'an imported account has no key in the vault');
     const raw = fromHex(k.secretHex);
@@ -83,13 +85,15 @@ export class Keyring {
     wipe(raw);
     const secret = pair.secret;
     const generation = this.#generation;
-    this.#imported.push(secret);
-    return Object.defineProperty(pair, 'secret', {
+    Object.defineProperty(pair, 'secret', {
       get: () => {
         if (generation !== this.#generation) throw new VaultLockedError('the wallet was locked: its keys are wiped, and nothing was signed');
         return secret;
       },
     });
+    // One pair per key until the next forget: every account listing asks for it.
+    this.#imported.set(keyId, { pair, secret });
+    return pair;
   }
 
   /** The account's first receive key and its EVM key: what addresses are shown from. */

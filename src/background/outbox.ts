@@ -4,9 +4,11 @@
 // node that swallowed it) never turns into a second payment: the wallet asks about the tx ID it
 // signed, and what it sends again is the same bytes — the same tx, accepted at most once.
 import { fromHex, toHex } from '../core/bytes.js';
+import { utxoId } from '../core/codec/ids.js';
 import { isEvmHash, type TxFate, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
+import { decodeChainTx } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { oneAtATime, type StorageArea, storedList } from './storage.js';
 
@@ -144,12 +146,23 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
 }
 
 /**
- * Whether a tx of `chain` the node took and then calls failed is kept, voided, like a refused one:
- * X and P. The node's "Rejected", "Aborted" or "Dropped" is its word only (another node may still
- * hold it), so the next send must spend one of its inputs. A C-Chain atomic tx is never called
- * failed, and a failed EVM tx has used its nonce.
+ * Whether an X/P tx the node took and then calls failed ("Rejected", "Aborted", "Dropped"), or one
+ * given up, is kept voided like a refused one: the node's word is its word only (another node may
+ * still hold it), so the next send must take its place by spending one of its inputs (selection takes
+ * them first). That is only possible when one of them is in the wallet's own pool on its chain: not
+ * for a site's import (atomic inputs only) nor for inputs the wallet cannot spend alone. A
+ * C-Chain atomic tx is never called failed, and a failed EVM tx has used its nonce. Unreadable: kept.
  */
-export const voidsOnFailure = (chain: ChainAlias): boolean => chain === 'X' || chain === 'P';
+export async function keptInTheWay(engine: WalletEngine, e: Pick<OutboxEntry, 'chain' | 'signedHex'>): Promise<boolean> {
+  if (e.chain !== 'X' && e.chain !== 'P') return false;
+  const tx = decodeChainTx(e.chain, fromHex(e.signedHex));
+  if (!('inputs' in tx)) return false;
+  const own = await engine.spendable(e.chain).then(
+    (pool) => new Set(pool.map((u) => utxoId(u.utxo))),
+    () => undefined,
+  );
+  return own === undefined || tx.inputs.some((i) => own.has(utxoId(i)));
+}
 
 /** What the wallet knows of a refused tx's successor (successors in src/background/refused.ts): accepted, a move's export still under way, or nothing. */
 export type Successor = 'accepted' | 'moving' | undefined;
@@ -183,15 +196,18 @@ export async function settleOutbox(
   const expired: string[] = [];
   const ran: string[] = [];
   const surfaced: string[] = [];
-  /** Entries kept, voided, if they failed or are given up (X and P). */
-  const voidable: string[] = [];
+  /** Entries that failed or are given up and stay, voided (keptInTheWay); and those voided already. */
+  const voidable = new Set<string>();
+  const kept = new Set<string>();
   for (const entry of await outbox.list()) {
-    if (!entry.voided && voidsOnFailure(entry.chain)) voidable.push(entry.txID);
+    if (entry.voided) kept.add(entry.txID);
     try {
       const fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex));
       if (entry.voided) {
-        // Kept until it ran or its successor did; never sent again, never given up by age.
-        if (fate === 'accepted') {
+        // Kept until it ran or its successor did; never sent again, never given up by age. A
+        // failure is recorded (its item, if listed, says so) and changes nothing here.
+        if (fate === 'failed') settled.set(entry.txID, 'failed');
+        else if (fate === 'accepted') {
           settled.set(entry.txID, 'accepted');
           if (!entry.ran) ran.push(entry.txID);
         } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'accepted') {
@@ -207,6 +223,7 @@ export async function settleOutbox(
       }
       if (fate === 'accepted' || fate === 'failed') {
         settled.set(entry.txID, fate);
+        if (fate === 'failed' && (await keptInTheWay(engine, entry))) voidable.add(entry.txID);
         continue;
       }
       if (fate === 'inputs-spent') settled.set(entry.txID, 'unclear');
@@ -217,7 +234,10 @@ export async function settleOutbox(
     } catch {
       // The node could not answer for this one now: the next refresh asks again.
     }
-    if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS) expired.push(entry.txID);
+    if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS) {
+      expired.push(entry.txID);
+      if (await keptInTheWay(engine, entry).catch(() => true)) voidable.add(entry.txID);
+    }
   }
   // A speed-up or cancel and the tx it replaces share a nonce: once one of them ran, the other
   // (its nonce used, no receipt) is "replaced", never unclear.
@@ -231,10 +251,11 @@ export async function settleOutbox(
   await record(settled);
   for (const txID of ran) await outbox.update(txID, (e) => ({ ...e, ran: true }));
   for (const txID of surfaced) await outbox.update(txID, (e) => ({ ...e, surfaced: true }));
+  for (const txID of voidable) await outbox.update(txID, (e) => ({ ...e, voided: true }));
   for (const [txID, s] of settled) {
-    if (s === 'failed' && voidable.includes(txID)) await outbox.update(txID, (e) => ({ ...e, voided: true }));
-    else if ((s === 'accepted' || s === 'failed' || s === 'replaced') && !ran.includes(txID)) await outbox.remove(txID);
+    // A failed one stays if voided (now or before); a refused one that ran stays until the next send is told.
+    if (s === 'failed' && (voidable.has(txID) || kept.has(txID))) continue;
+    if ((s === 'accepted' || s === 'failed' || s === 'replaced') && !ran.includes(txID)) await outbox.remove(txID);
   }
-  // An X/P tx given up is kept, voided: undecided is not refused, and the next send must take its place.
-  for (const txID of expired) await (voidable.includes(txID) ? outbox.update(txID, (e) => ({ ...e, voided: true })) : outbox.remove(txID));
+  for (const txID of expired) if (!voidable.has(txID)) await outbox.remove(txID);
 }

@@ -60,6 +60,8 @@ describe('Keyring', () => {
     const keyring = new Keyring(session);
     const hd = (await keyring.primaryKeys(ACCOUNT)).xp;
     const imported = keyring.importedKey('k1');
+    // One pair per key until the lock (every account listing asks for it).
+    expect(keyring.importedKey('k1')).toBe(imported);
     const held = [hd.secret, imported.secret];
     expect(toHex(held[1]!)).toBe('11'.repeat(32));
     lock();

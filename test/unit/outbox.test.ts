@@ -15,7 +15,8 @@ import { WalletEngine } from '../../src/core/engine.js';
 import { NodeResponseError, RpcError } from '../../src/core/errors.js';
 import type { NodeClient } from '../../src/core/node.js';
 import type { ActivityItem } from '../../src/shared/messages.js';
-import { ctx, ewoq, mine, second, utxo } from './pvm-test-kit.js';
+import { ctx, ewoq, mine, outsider, second, utxo } from './pvm-test-kit.js';
+import { makeOwners } from '../../src/core/tx/context.js';
 
 /** A signed P-Chain BaseTx spending `spent` and creating nothing of ours. */
 function pTx(spent: Utxo[]) {
@@ -44,7 +45,12 @@ interface Script {
 function engineOn(s: Script): WalletEngine {
   const node = {
     // No tx behind these made-up UTXOs: they stay unproven, and are kept.
-    platform: { getTxStatus: async () => ({ status: s.status() }), issueTx: async () => s.issue(), getTx: () => Promise.reject(new RpcError('platform.getTx', -32000, 'not found')) },
+    platform: {
+      getTxStatus: async () => ({ status: s.status() }),
+      issueTx: async () => s.issue(),
+      getTx: () => Promise.reject(new RpcError('platform.getTx', -32000, 'not found')),
+      getTimestamp: async () => new Date().toISOString(),
+    },
     getAllUtxos: async () => {
       await s.beforeUtxos?.();
       const utxos = s.utxos();
@@ -161,14 +167,31 @@ describe('the outbox under a lying node', () => {
     expect(conflictsOf(live, 'P', { inputs: [utxoId(u1)] })).toEqual([txID]);
   });
 
-  it('an X/P send undecided for a week is given up voided: never sent again, still in the way', async () => {
+  it('an X/P send undecided for a week is given up voided: never sent again, still in the way; called failed later, it is told so and stays', async () => {
     const u = utxo(2_000_000n);
     const { bytes, txID } = pTx([u]);
-    const engine = engineOn({ status: () => 'Unknown', utxos: () => [u], issue: async () => txID });
+    let status = 'Unknown';
+    const engine = engineOn({ status: () => status, utxos: () => [u], issue: async () => txID });
     const outbox = new Outbox(memoryStores().local, 'expiry');
     await outbox.put({ ...outboxEntry('P', txID, bytes, item(txID)), createdAt: 0 });
     await settleOutbox(engine, outbox, async () => undefined, () => undefined);
     expect((await outbox.list()).map((e) => [e.txID, e.voided])).toEqual([[txID, true]]);
+    status = 'Dropped';
+    let settled: ReadonlyMap<string, string> = new Map();
+    await settleOutbox(engine, outbox, async (s) => void (settled = s), () => undefined);
+    expect(settled.get(txID)).toBe('failed');
+    expect((await outbox.list()).map((e) => [e.txID, e.voided])).toEqual([[txID, true]]);
+  });
+
+  it('one called failed that no send of the wallet could take the place of (none of its inputs is in its pool) leaves, as before', async () => {
+    const theirs = utxo(2_000_000n, makeOwners([outsider]));
+    const { bytes, txID } = pTx([theirs]);
+    const engine = engineOn({ status: () => 'Dropped', utxos: () => [theirs], issue: async () => txID });
+    const { outbox } = await outboxWith(txID, bytes);
+    let settled: ReadonlyMap<string, string> = new Map();
+    await settleOutbox(engine, outbox, async (s) => void (settled = s), () => undefined);
+    expect(settled.get(txID)).toBe('failed');
+    expect(await outbox.list()).toEqual([]);
   });
 
   it('a refresh that read the outbox before a send gave the entry up does not send it again', async () => {

@@ -311,8 +311,9 @@ async function settleActivity(engine: WalletEngine, cache: AccountCache, outbox:
       // An EVM tx is followed through the outbox only (txState knows X, P and atomic txs).
       if (item.status !== 'pending' || (item.txID.startsWith('0x') && !undecided.has(item.txID))) continue;
       const state = undecided.has(item.txID) ? settled.get(item.txID) : await engine.txState(item.chain, item.txID);
-      // Without its signed bytes a failure cannot be checked against its inputs: unclear, never "failed".
-      if (state === 'failed' && !undecided.has(item.txID)) item.checking = true;
+      // Without its signed bytes a failure cannot be checked against its inputs: unclear, never
+      // "failed" — but for an import ("Import now"), whose atomic funds can only be taken once.
+      if (state === 'failed' && !undecided.has(item.txID) && item.kind !== 'import') item.checking = true;
       else if (state === 'accepted' || state === 'failed') {
         item.status = state;
         delete item.checking;
