@@ -110,6 +110,23 @@ describe('importing a private key', () => {
   });
 });
 
+describe('adding an account', () => {
+  it('refuses, in words, the phrase\'s next account when its key (X/P or EVM) was imported, naming that account', async () => {
+    const { wallet } = service();
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    const root = HdRoot.fromSeed(await mnemonicToSeed(mnemonic));
+    for (const [index, key] of [[1, formatPrivateKey(deriveXpKey(root, 1, 0, 0).secret)], [2, '0x' + toHex(deriveEvmKey(root, 2).secret)]] as const) {
+      const imported = await wallet.accounts.accountsImportKey({ privateKey: key, name: `Imported ${index}` });
+      await expect(wallet.accounts.accountsAdd({ name: 'Next' })).rejects.toMatchObject({ code: 'validation', message: expect.stringContaining(`“Imported ${index}”`) });
+      expect((await wallet.accounts.accountsList()).accounts).toHaveLength(index + 1);
+      await wallet.accounts.accountsRemove({ id: imported.id });
+      const added = await wallet.accounts.accountsAdd({ name: `Account ${index + 1}` });
+      expect(index === 1 ? added.xAddress : added.cAddress).toBe(index === 1 ? imported.xAddress : imported.cAddress);
+    }
+  });
+});
+
 describe('changing the password', () => {
   it('a wrong current password is said at its field', async () => {
     const { wallet } = service();

@@ -278,8 +278,12 @@ export class AccountsService {
   async accountsAdd(p: P<'accounts.add'>) {
     await this.keyring.root();
     let record: AccountRecord | undefined;
-    const s = await this.settings.update((s) => {
+    const s = await this.settings.update(async (s) => {
       record = { id: newId(), name: p.name, kind: 'hd', index: s.nextHdIndex };
+      // Its key imported already would be a second account on the same addresses (as an import refuses).
+      const mine = Object.values(await this.keyring.primaryKeys(record)).map((k) => toHex(k.shortId));
+      const held = s.accounts.find((a) => a.kind === 'imported' && mine.includes(toHex(this.keyring.importedKey(a.keyId).shortId)));
+      if (held) throw new ValidationError(`the phrase's next account is already in the wallet: it is “${held.name}”, imported from its private key; remove “${held.name}” to add it from the phrase`);
       return { ...s, accounts: [...s.accounts, record], nextHdIndex: s.nextHdIndex + 1 };
     });
     return this.keyring.accountView(record!, await this.networks.hrpNow(s));
