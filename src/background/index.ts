@@ -2,10 +2,10 @@
 // keys. It answers a liveness ping and routes the wallet protocol (src/shared/messages.ts) from the
 // wallet's own pages to the wallet's services (src/background/services/). Listeners are registered
 // synchronously at start, so the message that woke the worker is not missed.
+import browser from 'webextension-polyfill';
 import type { Runtime } from 'webextension-polyfill';
 import { ApprovalQueue, requesterOf } from './approvals.js';
 import { ApprovalWindow } from './approval-window.js';
-import { extensionApi } from './extension-api.js';
 import { ProviderPages } from './pages.js';
 import { ProviderService } from './provider.js';
 import { siteOfSender } from './site-sender.js';
@@ -18,8 +18,6 @@ import { Vault } from './vault.js';
 import { createWallet, type Wallet, walletHandlers } from './services/index.js';
 import { CHANNEL } from '../shared/validate.js';
 import { PROVIDER_CHANNEL, PROVIDER_EVENT_CHANNEL, ProviderErrorCode, type ProviderEventMessage, type ProviderResponse, STATE_METHOD } from '../shared/provider-protocol.js';
-
-const browser = extensionApi();
 
 type PingResponse = { ok: true; version: string };
 type ErrorResponse = { ok: false; error: { code: 'unknown-message'; message: string } };

@@ -6,8 +6,8 @@
 //    event page (Firefox) being stopped, and is cleared when the browser (or the extension) restarts.
 //    It is where an unlocked session keeps what it needs to come back after a worker restart.
 //
-// This module never reads the browser's API itself (there is none in the Node tests): the
-// background passes its `storage` in (src/background/extension-api.ts).
+// This module never imports webextension-polyfill itself (that package refuses to load outside an
+// extension, which would break the Node tests): the background passes `browser.storage` in.
 import { WalletError } from '../core/errors.js';
 
 export interface StorageArea {
@@ -45,7 +45,7 @@ export interface Stores {
 
 // ---- the extension's storage ----
 
-/** The part of the browser's `storage` that `browserStores` uses. */
+/** The part of `browser.storage` (webextension-polyfill) that `browserStores` uses. */
 export interface BrowserStorageApi {
   local: StorageArea & AccessLevelSetter;
   /** Chrome only (102+). Firefox does not expose its session area to content scripts at all. */
@@ -72,7 +72,7 @@ export function restrictLocalArea(local: AccessLevelSetter): Promise<boolean> {
 }
 
 /**
- * The real storage areas, from the browser's `storage` (src/background/extension-api.ts).
+ * The real storage areas, from `browser.storage` (pass webextension-polyfill's `browser.storage`).
  *
  * On Chrome the session area is restricted to trusted extension contexts before its first use
  * (that is already Chrome's default; it is set explicitly so that nothing else can widen it). If

@@ -1,8 +1,8 @@
 // The browser's own extension runtime, for the wallet's pages and its content script. Firefox's
 // `browser` and Chrome's MV3 `chrome` both return a promise from runtime.sendMessage, and both
-// take a listener's synchronous sendResponse, so neither needs webextension-polyfill (which nothing
-// loads; the background's own few calls: src/background/extension-api.ts): a page's first request
-// is not held up by it, and the content script every page runs stays small.
+// take a listener's synchronous sendResponse, so neither needs webextension-polyfill (which only
+// the background loads): a page's first request is not held up by it, and the content script every
+// page runs stays small.
 
 /** What the wallet's pages and its content script use of the runtime. */
 export interface ExtensionRuntime {
