@@ -166,7 +166,6 @@ export class SiteEvm {
     const data = rawData === undefined ? '0x' : hexDataParam(rawData, o.data !== undefined ? 'params[0].data' : 'params[0].input', MAX_CALL_DATA_BYTES);
     if (to === undefined && data.length <= 2) throw new InvalidParamsError('params[0].data is required to deploy a contract (params[0].to is absent)', 'params[0].data');
     const gas = o.gas ?? o.gasLimit;
-    const gasLimit = gas === undefined ? undefined : quantityParam(gas, 'params[0].gas', MAX_C_GAS_LIMIT);
     const siteMaxFee = o.maxFeePerGas === undefined ? undefined : quantityParam(o.maxFeePerGas, 'params[0].maxFeePerGas', MAX_C_BASE_FEE_WEI * 2n + MAX_C_TIP_WEI);
     const siteTip = o.maxPriorityFeePerGas === undefined ? undefined : quantityParam(o.maxPriorityFeePerGas, 'params[0].maxPriorityFeePerGas', MAX_C_TIP_WEI);
     const gasPrice = o.gasPrice === undefined ? undefined : quantityParam(o.gasPrice, 'params[0].gasPrice', MAX_C_BASE_FEE_WEI * 2n + MAX_C_TIP_WEI);
@@ -176,6 +175,9 @@ export class SiteEvm {
       throw new InvalidParamsError('params[0].accessList is not supported (only an empty list)', 'params[0].accessList');
     }
     const chain = await this.conn.activeChain(call.site);
+    // The per-tx cap is Avalanche's C-Chain's (half a limit charged); other chains have their own blocks.
+    const gasCap = chain.kind === 'avalanche' ? MAX_C_GAS_LIMIT : undefined;
+    const gasLimit = gas === undefined ? undefined : quantityParam(gas, 'params[0].gas', gasCap);
     if (o.chainId !== undefined && chainIdParam(o.chainId, 'params[0].chainId') !== chain.chainId) {
       throw new ProviderError(Code.chainDisconnected, `the transaction is for chain ${BigInt(o.chainId as string)}; the wallet is on chain ${chain.chainId}`);
     }
@@ -193,7 +195,7 @@ export class SiteEvm {
         gasLimit === undefined ? estimateUse() : estimateUse().catch(() => undefined),
         to === undefined ? undefined : this.deps.wallet.recipientOf(account.id, to),
       ]);
-      const estimated = gasLimit ?? checkFeeInput('a gas estimate of', use!, MAX_C_GAS_LIMIT);
+      const estimated = gasLimit ?? (gasCap === undefined ? use! : checkFeeInput('a gas estimate of', use!, gasCap));
       const baseFee = block?.baseFeePerGas;
       if (baseFee === undefined) throw new WalletError('unsupported-chain', 'the chain has no EIP-1559 base fee; XPC Wallet signs only EIP-1559 transactions');
       checkFeeInput('a base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);

@@ -17,9 +17,10 @@ export const MAX_P_WEIGHTS = [10n, 10_000n, 10_000n, 40n] as const;
 export const MAX_C_BASE_FEE_WEI = 1_000_000_000_000n;
 export const MAX_C_TIP_WEI = 100_000_000_000n;
 /**
- * Gas limit of an EVM tx, a site's or the node's estimate: since Helicon half of a limit is charged
- * even if unused, so an inflated estimate costs. Twice the 15 M block limit the C-Chain had until
- * Fortuna; Ethereum caps a tx at 2^24 ≈ 16.8 M.
+ * Gas limit of one tx on Avalanche's C-Chain, a site's or the node's estimate: since Helicon half of
+ * a limit is charged even if unused, so an inflated estimate costs. A per-tx cap, not the block's
+ * (80 M at Helicon's launch, from the validator-voted ACP-176 target); Ethereum caps a tx at 2^24 ≈
+ * 16.8 M. Chains a site adds are not held to it.
  */
 export const MAX_C_GAS_LIMIT = 30_000_000n;
 

@@ -109,5 +109,7 @@ describe('src/core/index.ts: build, sign, verify every kind of tx from one impor
     const evmTx = signEvmTx({ chainId: 43112n, nonce: 7n, to: '0x0000000000000000000000000000000000000001', value: 5n, gasLimit: PLAIN_TRANSFER_GAS, ...eip1559Fees(25n, 1n) }, evm.secret);
     expect(evmTxNonce(fromHex(evmTx.rawTx.slice(2)))).toBe(7n);
     expect(evmTx.maxFeeWei).toBe(PLAIN_TRANSFER_GAS * 51n);
+    // A chain a site added may have bigger blocks: a limit above micro-eth-signer's strict 30 M still signs.
+    expect(signEvmTx({ chainId: 42n, nonce: 0n, to: '0x0000000000000000000000000000000000000001', value: 0n, gasLimit: 40_000_000n, ...eip1559Fees(25n, 1n) }, evm.secret).maxFeeWei).toBe(40_000_000n * 51n);
   });
 });

@@ -618,4 +618,31 @@ describe("a site's EVM tx and the gas limit", () => {
     expect((await errorOf(t.call('eth_sendTransaction', send(MAX_C_GAS_LIMIT + 1n)))).code).toBe(-32602);
     expect(await t.approvals.list()).toEqual([]);
   });
+
+  it('on a chain a site added (not Avalanche\'s C-Chain), neither the estimate nor the site\'s own limit is held to that ceiling', async () => {
+    const h = '0x' + '00'.repeat(32);
+    const big = '0x' + (MAX_C_GAS_LIMIT + 1n).toString(16);
+    const fetchStub = (async (_url: string, init?: RequestInit) => {
+      const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
+      const result = { eth_chainId: '0x2a', eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: '0x2faf0800', gasUsed: '0x0', transactions: [] }, eth_estimateGas: big }[method] ?? '0x0';
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
+    }) as unknown as typeof fetch;
+    const wallet = { recipientOf: async () => ({ warnings: [] }), evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol: 'TST', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never };
+    const t = setup({ fetch: fetchStub, wallet });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    const adding = t.call('wallet_addEthereumChain', [{ chainId: '0x2a', chainName: 'Big blocks', rpcUrls: ['https://rpc.test.example'], nativeCurrency: { name: 'T', symbol: 'TST', decimals: 18 } }]);
+    for (let i = 0; i < 2; i++) {
+      await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+      await t.approvals.decide((await t.approvals.list())[0]!.id, true);
+    }
+    await adding;
+    for (const gas of [undefined, big]) {
+      const sending = t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, ...(gas ? { gas } : {}) }]);
+      await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+      const [pending] = await t.approvals.list();
+      expect(pending!.summary).toMatchObject({ kind: 'evm-tx', chainId: '42', gasLimit: String(MAX_C_GAS_LIMIT + 1n) });
+      await t.approvals.decide(pending!.id, false);
+      expect((await errorOf(sending)).code).toBe(4001);
+    }
+  });
 });

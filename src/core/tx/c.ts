@@ -142,6 +142,8 @@ function prepareEvmTx(req: EvmTxRequest): ReturnType<typeof Transaction.prepare<
   if (req.maxPriorityFeePerGas > req.maxFeePerGas) {
     throw new ValidationError('the priority fee cannot exceed the max fee', 'maxPriorityFeePerGas');
   }
+  // micro-eth-signer's strict checks (for user input) take at most 30 M gas: a larger limit (a chain
+  // a site added, with bigger blocks) is checked as wire data is (up to 2^64).
   return Transaction.prepare({
     type: 'eip1559',
     chainId: req.chainId,
@@ -152,7 +154,7 @@ function prepareEvmTx(req: EvmTxRequest): ReturnType<typeof Transaction.prepare<
     gasLimit: req.gasLimit,
     maxFeePerGas: req.maxFeePerGas,
     maxPriorityFeePerGas: req.maxPriorityFeePerGas,
-  });
+  }, req.gasLimit <= 30_000_000n);
 }
 
 /** The EIP-1559 tx without its signature (0x02 ‖ RLP), as 0x hex: keccak-256 of these bytes is what is signed. */
