@@ -28,6 +28,7 @@ import { ValidationError, WalletError } from '../core/errors.js';
 import { wipe } from '../core/keys.js';
 import type { StorageArea, Stores } from './storage.js';
 import {
+  copySecrets,
   decodeBase64,
   encodeBase64,
   type NewVaultSecrets,
@@ -101,12 +102,6 @@ function parseEntry(value: unknown): SessionEntry | null {
 export interface SessionOptions {
   /** Clock; defaults to Date.now. */
   now?: () => number;
-}
-
-function copySecrets(s: VaultSecrets): VaultSecrets {
-  const out: VaultSecrets = { importedKeys: s.importedKeys.map((k) => ({ ...k })), createdAt: s.createdAt };
-  if (s.mnemonic !== undefined) out.mnemonic = s.mnemonic;
-  return out;
 }
 
 export class Session {

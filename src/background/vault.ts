@@ -163,7 +163,8 @@ function normalizeSecrets(input: unknown): VaultSecrets {
   return out;
 }
 
-function copySecrets(s: VaultSecrets): VaultSecrets {
+/** A copy of `s` that shares no object with it (the keys list and each key are new). */
+export function copySecrets(s: VaultSecrets): VaultSecrets {
   const out: VaultSecrets = { importedKeys: s.importedKeys.map((k) => ({ ...k })), createdAt: s.createdAt };
   if (s.mnemonic !== undefined) out.mnemonic = s.mnemonic;
   return out;
