@@ -18,7 +18,9 @@ export const KEEP_MISSING_UTXOS = 256;
 export function noteIncoming(cache: AccountCache, utxos: readonly Utxo[], chain: 'X' | 'P', moveTxIDs: ReadonlySet<string>, proven: (u: Utxo) => boolean): ActivityItem[] {
   const before = chain === 'X' ? cache.knownUtxos : cache.knownPUtxos;
   const known = new Set(before ?? []);
-  const ours = new Set([...cache.activity.map((a) => a.txID), ...moveTxIDs]);
+  // The wallet's own txs; a tx only received from may still bring another asset in a later look.
+  const ours = new Set([...cache.activity.filter((a) => a.kind !== 'receive').map((a) => a.txID), ...moveTxIDs]);
+  const listed = new Set(cache.activity.filter((a) => a.kind === 'receive').map((a) => `${a.txID} ${a.assetID}`));
   const firstRefresh = before === undefined || (before.length === 0 && cache.balances.updatedAt === 0);
   const received: ActivityItem[] = [];
   /** This look's receipts by tx and asset: a tx paying several of the wallet's addresses is one item per asset. */
@@ -35,6 +37,7 @@ export function noteIncoming(cache: AccountCache, utxos: readonly Utxo[], chain:
     seen.push(id);
     const assetID = cb58Encode(u.assetID);
     const amount = u.output.kind === 'TransferOutput' ? u.output.amount : undefined;
+    if (listed.has(`${txID} ${assetID}`)) continue;
     const same = receivedIn.get(`${txID} ${assetID}`);
     if (same) {
       // Its outputs of one asset add up (1 + 2 AVAX to two addresses is 3 AVAX received).

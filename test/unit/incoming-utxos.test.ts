@@ -61,6 +61,20 @@ describe('noteIncoming', () => {
     expect(cache.knownUtxos).toEqual([utxoId(first), utxoId(other), utxoId(second)]);
   });
 
+  it('another asset of a tx already listed as received, proven only in a later look, is listed then (once)', () => {
+    const cache = emptyCache();
+    noteIncoming(cache, [], 'X', NONE, () => true);
+    cache.balances.updatedAt = 1;
+    const avax = utxo(8);
+    const token: Utxo = { ...utxo(8), outputIndex: 1, assetID: new Uint8Array(32).fill(201), output: { ...avax.output, amount: 100n } as Utxo['output'] };
+    expect(noteIncoming(cache, [avax, token], 'X', NONE, (u) => u !== token).map((r) => r.assetID)).toEqual([cb58Encode(avax.assetID)]);
+    expect(noteIncoming(cache, [avax, token], 'X', NONE, () => true).map((r) => [r.assetID, r.amount])).toEqual([[cb58Encode(token.assetID), '100']]);
+    // Forgotten, then seen again: a receipt already listed is not listed twice.
+    cache.knownUtxos = [];
+    expect(noteIncoming(cache, [avax, token], 'X', NONE, () => true)).toEqual([]);
+    expect(cache.activity).toHaveLength(2);
+  });
+
   it('an NFT received first does not hide the AVAX of the same tx', () => {
     const cache = emptyCache();
     noteIncoming(cache, [], 'X', NONE, () => true);
