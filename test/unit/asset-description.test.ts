@@ -57,6 +57,13 @@ describe('the assets Activity names', () => {
       expect((await named).map((a) => a.assetInfo)).toEqual([{ symbol: 'FOO', denomination: 2 }, undefined, undefined, { symbol: 'FOO', denomination: 2 }, undefined]);
       // Each asset asked once.
       expect(asked).toEqual(['FOO', 'GONE', 'SLOW']);
+      // The next opening does not wait for those it could not name (for a while): FOO is cached.
+      asked.length = 0;
+      expect((await networks.nameAssets(local, [item('b', 'GONE'), item('c', 'SLOW'), item('d', 'FOO')])).map((a) => a.assetInfo)).toEqual([undefined, undefined, { symbol: 'FOO', denomination: 2 }]);
+      expect(asked).toEqual(['FOO']);
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+      void networks.nameAssets(local, [item('b', 'GONE')]);
+      expect(asked).toEqual(['FOO', 'GONE']);
     } finally {
       vi.useRealTimers();
     }

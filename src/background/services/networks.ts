@@ -16,6 +16,8 @@ export type Preset = NetworkPreset & { id: string; savedHrp?: string };
 
 /** How long Activity waits for the node to name the assets this worker has not named yet. */
 const NAMING_WAIT_MS = 3_000;
+/** How long an asset Activity could not name is left unnamed before it is asked for again. */
+const NAMING_RETRY_MS = 5 * 60_000;
 
 /** What is shown for an asset whose creating tx the wallet cannot prove: its amounts in base units. */
 export const UNKNOWN_ASSET: ProvenAsset = { name: 'Unknown asset (no creating transaction)', symbol: '?', denomination: 0 };
@@ -23,6 +25,8 @@ export const UNKNOWN_ASSET: ProvenAsset = { name: 'Unknown asset (no creating tr
 export class NetworksService {
   #identities = new Map<string, NetworkIdentity>();
   #assetNames = new Map<string, ProvenAsset>();
+  /** Assets Activity could not name, by network and asset: when it last tried. */
+  #namingMissed = new Map<string, number>();
 
   constructor(
     private readonly settings: SettingsStore,
@@ -107,9 +111,13 @@ export class NetworksService {
    * show, or not within NAMING_WAIT_MS, stays unnamed.
    */
   async nameAssets(preset: Preset, items: ActivityItem[]): Promise<ActivityItem[]> {
-    const ids = [...new Set(items.flatMap((a) => (a.assetID && !a.token && a.assetID !== preset.known?.avaxAssetID ? [a.assetID] : [])))];
+    const now = Date.now();
+    // One the node could not show, or not in time, is not asked again for a while: each Activity
+    // opening would wait for it again.
+    const missed = (id: string) => now - (this.#namingMissed.get(`${preset.id}:${id}`) ?? -Infinity) < NAMING_RETRY_MS;
+    const ids = [...new Set(items.flatMap((a) => (a.assetID && !a.token && a.assetID !== preset.known?.avaxAssetID && !missed(a.assetID) ? [a.assetID] : [])))];
     const named = new Map<string, ProvenAsset>();
-    const until = Date.now() + NAMING_WAIT_MS;
+    const until = now + NAMING_WAIT_MS;
     // A few at a time: spam can bring hundreds of assets, each a read of the node (then cached).
     for (let i = 0; i < ids.length && Date.now() < until; i += 8) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -117,6 +125,7 @@ export class NetworksService {
       await Promise.race([Promise.all(ids.slice(i, i + 8).map((id) => this.assetDescription(preset, id).then((info) => void named.set(id, info), () => undefined))), late]);
       clearTimeout(timer);
     }
+    for (const id of ids) if (!named.has(id)) this.#namingMissed.set(`${preset.id}:${id}`, now);
     return items.map((a) => {
       const info = named.get(a.assetID ?? '');
       return info ? { ...a, assetInfo: { symbol: info.symbol, denomination: info.denomination } } : a;
