@@ -84,8 +84,9 @@ export class ProviderPages {
       }
       // A view that cannot be read now (the node is away) is unknown: the next change tells the frame.
       const frame: ProviderFrame = { tabId, frameId, site, seen: await this.deps.viewOf(site).catch(() => '') };
-      // A new page in the tab: the frames of the page it replaced are gone (or cached: they read their state when back).
-      const left = frames.filter((f) => f.tabId !== tabId || (f.frameId !== frameId && frameId !== 0));
+      // A new page in the tab: the frames of the page it replaced are gone (or cached: they read their
+      // state when back). Those of this page (its top origin), which may have asked first, stay.
+      const left = frames.filter((f) => f.tabId !== tabId || (f.frameId !== frameId && (frameId !== 0 || f.site.origin === site.origin)));
       left.push(frame);
       if (left.length > MAX_PROVIDER_FRAMES) {
         // The site (top page's registrable domain) with the most frames loses its oldest: a page's

@@ -165,6 +165,11 @@ describe('provider pages', () => {
     await t.pages.remember(1, 0, SHOP);
     const stored = (await t.stores.session.get([PROVIDER_FRAMES_KEY]))[PROVIDER_FRAMES_KEY] as ProviderFrame[];
     expect(stored.map((f) => `${f.tabId}/${f.frameId} ${f.site.origin}`)).toEqual(['2/5 https://news.example', '1/0 https://shop.example']);
+    // A frame of the new page that asked before its main frame stays.
+    await t.pages.remember(3, 5, WIDGET);
+    await t.pages.remember(3, 0, NEWS);
+    const after = (await t.stores.session.get([PROVIDER_FRAMES_KEY]))[PROVIDER_FRAMES_KEY] as ProviderFrame[];
+    expect(after.filter((f) => f.tabId === 3).map((f) => f.frameId)).toEqual([5, 0]);
   });
 
   it('stored entries of another shape are dropped, not trusted', async () => {
