@@ -150,18 +150,21 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
  * given up, is kept voided like a refused one: the node's word is its word only (another node may
  * still hold it), so the next send must take its place by spending one of its inputs (selection takes
  * them first). That is only possible when one of them is in the wallet's own pool on its chain: not
- * for a site's import (atomic inputs only) nor for inputs the wallet cannot spend alone. A
- * C-Chain atomic tx is never called failed, and a failed EVM tx has used its nonce. Unreadable: kept.
+ * for a site's import (atomic inputs only) nor for inputs the node shows the wallet cannot spend
+ * alone. A C-Chain atomic tx is never called failed, and a failed EVM tx has used its nonce.
+ * Unreadable, or an input the node does not show: kept.
  */
 export async function keptInTheWay(engine: WalletEngine, e: Pick<OutboxEntry, 'chain' | 'signedHex'>): Promise<boolean> {
   if (e.chain !== 'X' && e.chain !== 'P') return false;
   const tx = decodeChainTx(e.chain, fromHex(e.signedHex));
   if (!('inputs' in tx)) return false;
-  const own = await engine.spendable(e.chain).then(
-    (pool) => new Set(pool.map((u) => utxoId(u.utxo))),
-    () => undefined,
-  );
-  return own === undefined || tx.inputs.some((i) => own.has(utxoId(i)));
+  const read = await Promise.all([engine.utxos(e.chain), engine.spendable(e.chain)]).catch(() => undefined);
+  if (!read) return true;
+  const held = new Set(read[0].map(utxoId));
+  const pool = new Set(read[1].map((u) => utxoId(u.utxo)));
+  // An input the node does not show at all is not known to be out of reach: kept (a node hiding it
+  // now, to have the next send built on other funds, must not get the tx forgotten).
+  return tx.inputs.some((i) => pool.has(utxoId(i)) || !held.has(utxoId(i)));
 }
 
 /** What the wallet knows of a refused tx's successor (successors in src/background/refused.ts): accepted, a move's export still under way, or nothing. */

@@ -183,6 +183,18 @@ describe('the outbox under a lying node', () => {
     expect((await outbox.list()).map((e) => [e.txID, e.voided])).toEqual([[txID, true]]);
   });
 
+  it('one called failed whose inputs the node hides at that moment stays voided (hiding them must not get it forgotten)', async () => {
+    const u = utxo(2_000_000n);
+    const other = utxo(3_000_000n, mine, 1);
+    const { bytes, txID } = pTx([u]);
+    // The fate's read shows it unspent; the reads after it leave it out.
+    let reads = 0;
+    const engine = engineOn({ status: () => 'Dropped', utxos: () => (reads++ === 0 ? [u, other] : [other]), issue: async () => txID });
+    const { outbox } = await outboxWith(txID, bytes);
+    await settleOutbox(engine, outbox, async () => undefined, () => undefined);
+    expect((await outbox.list()).map((e) => [e.txID, e.voided])).toEqual([[txID, true]]);
+  });
+
   it('one called failed that no send of the wallet could take the place of (none of its inputs is in its pool) leaves, as before', async () => {
     const theirs = utxo(2_000_000n, makeOwners([outsider]));
     const { bytes, txID } = pTx([theirs]);
