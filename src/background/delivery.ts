@@ -113,7 +113,7 @@ export class Delivery {
     if (fate === 'accepted' || fate === 'failed') {
       item.status = fate;
       // A failure is the node's word only: an X/P one stays, voided, for the next send to take its place.
-      inTheWay = fate === 'failed' && (await keptInTheWay(engine, entry));
+      inTheWay = fate === 'failed' && keptInTheWay(entry);
       if (inTheWay) await outbox.update(signed.txID, (e) => ({ ...e, voided: true }));
       else await outbox.remove(signed.txID);
       // An EVM tx's fee is what its receipt charged, not the most it could have.

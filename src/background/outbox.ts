@@ -4,7 +4,6 @@
 // node that swallowed it) never turns into a second payment: the wallet asks about the tx ID it
 // signed, and what it sends again is the same bytes — the same tx, accepted at most once.
 import { fromHex, toHex } from '../core/bytes.js';
-import { utxoId } from '../core/codec/ids.js';
 import { isEvmHash, type TxFate, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
@@ -149,22 +148,15 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
  * Whether an X/P tx the node took and then calls failed ("Rejected", "Aborted", "Dropped"), or one
  * given up, is kept voided like a refused one: the node's word is its word only (another node may
  * still hold it), so the next send must take its place by spending one of its inputs (selection takes
- * them first). That is only possible when one of them is in the wallet's own pool on its chain: not
- * for a site's import (atomic inputs only) nor for inputs the node shows the wallet cannot spend
- * alone. A C-Chain atomic tx is never called failed, and a failed EVM tx has used its nonce.
- * Unreadable, or an input the node does not show: kept.
+ * them first). Decided from the tx alone, never from a node's read (one could hide the inputs to get
+ * it forgotten): kept when it spends funds of its own chain, which the wallet signed; a site's
+ * import paid from what it imports (atomic inputs only) goes as before. A C-Chain atomic tx is never
+ * called failed, and a failed EVM tx has used its nonce.
  */
-export async function keptInTheWay(engine: WalletEngine, e: Pick<OutboxEntry, 'chain' | 'signedHex'>): Promise<boolean> {
+export function keptInTheWay(e: Pick<OutboxEntry, 'chain' | 'signedHex'>): boolean {
   if (e.chain !== 'X' && e.chain !== 'P') return false;
   const tx = decodeChainTx(e.chain, fromHex(e.signedHex));
-  if (!('inputs' in tx)) return false;
-  const read = await Promise.all([engine.utxos(e.chain), engine.spendable(e.chain)]).catch(() => undefined);
-  if (!read) return true;
-  const held = new Set(read[0].map(utxoId));
-  const pool = new Set(read[1].map((u) => utxoId(u.utxo)));
-  // An input the node does not show at all is not known to be out of reach: kept (a node hiding it
-  // now, to have the next send built on other funds, must not get the tx forgotten).
-  return tx.inputs.some((i) => pool.has(utxoId(i)) || !held.has(utxoId(i)));
+  return 'inputs' in tx && tx.inputs.length > 0;
 }
 
 /** What the wallet knows of a refused tx's successor (successors in src/background/refused.ts): accepted, a move's export still under way, or nothing. */
@@ -226,7 +218,7 @@ export async function settleOutbox(
       }
       if (fate === 'accepted' || fate === 'failed') {
         settled.set(entry.txID, fate);
-        if (fate === 'failed' && (await keptInTheWay(engine, entry))) voidable.add(entry.txID);
+        if (fate === 'failed' && keptInTheWay(entry)) voidable.add(entry.txID);
         continue;
       }
       if (fate === 'inputs-spent') settled.set(entry.txID, 'unclear');
@@ -239,7 +231,7 @@ export async function settleOutbox(
     }
     if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS) {
       expired.push(entry.txID);
-      if (await keptInTheWay(engine, entry).catch(() => true)) voidable.add(entry.txID);
+      if (keptInTheWay(entry)) voidable.add(entry.txID);
     }
   }
   // A speed-up or cancel and the tx it replaces share a nonce: once one of them ran, the other

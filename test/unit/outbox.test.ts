@@ -15,8 +15,7 @@ import { WalletEngine } from '../../src/core/engine.js';
 import { NodeResponseError, RpcError } from '../../src/core/errors.js';
 import type { NodeClient } from '../../src/core/node.js';
 import type { ActivityItem } from '../../src/shared/messages.js';
-import { ctx, ewoq, mine, outsider, second, utxo } from './pvm-test-kit.js';
-import { makeOwners } from '../../src/core/tx/context.js';
+import { ctx, ewoq, mine, second, utxo } from './pvm-test-kit.js';
 
 /** A signed P-Chain BaseTx spending `spent` and creating nothing of ours. */
 function pTx(spent: Utxo[]) {
@@ -51,6 +50,8 @@ function engineOn(s: Script): WalletEngine {
       getTx: () => Promise.reject(new RpcError('platform.getTx', -32000, 'not found')),
       getTimestamp: async () => new Date().toISOString(),
     },
+    // An import's funds come from the X-Chain: no tx there proves them either.
+    avm: { getTx: () => Promise.reject(new RpcError('avm.getTx', -32000, 'not found')) },
     getAllUtxos: async () => {
       await s.beforeUtxos?.();
       const utxos = s.utxos();
@@ -183,22 +184,29 @@ describe('the outbox under a lying node', () => {
     expect((await outbox.list()).map((e) => [e.txID, e.voided])).toEqual([[txID, true]]);
   });
 
-  it('one called failed whose inputs the node hides at that moment stays voided (hiding them must not get it forgotten)', async () => {
+  it('one called failed stays voided whatever the node shows of its inputs afterwards (hiding them cannot get it forgotten)', async () => {
     const u = utxo(2_000_000n);
     const other = utxo(3_000_000n, mine, 1);
     const { bytes, txID } = pTx([u]);
-    // The fate's read shows it unspent; the reads after it leave it out.
-    let reads = 0;
-    const engine = engineOn({ status: () => 'Dropped', utxos: () => (reads++ === 0 ? [u, other] : [other]), issue: async () => txID });
-    const { outbox } = await outboxWith(txID, bytes);
-    await settleOutbox(engine, outbox, async () => undefined, () => undefined);
-    expect((await outbox.list()).map((e) => [e.txID, e.voided])).toEqual([[txID, true]]);
+    // The fate's read shows it unspent; each later read shows it or not, by turns.
+    for (const hidden of [1, 2, 3]) {
+      let reads = 0;
+      const engine = engineOn({ status: () => 'Dropped', utxos: () => (reads++ === hidden ? [other] : [u, other]), issue: async () => txID });
+      const { outbox } = await outboxWith(txID, bytes);
+      await settleOutbox(engine, outbox, async () => undefined, () => undefined);
+      expect((await outbox.list()).map((e) => [e.txID, e.voided])).toEqual([[txID, true]]);
+    }
   });
 
-  it('one called failed that no send of the wallet could take the place of (none of its inputs is in its pool) leaves, as before', async () => {
-    const theirs = utxo(2_000_000n, makeOwners([outsider]));
-    const { bytes, txID } = pTx([theirs]);
-    const engine = engineOn({ status: () => 'Dropped', utxos: () => [theirs], issue: async () => txID });
+  it("a site's import called failed, paid from what it imports (no input of its own chain), leaves as before: no send could take its place", async () => {
+    const atomic = utxo(2_000_000n);
+    const unsigned = {
+      vm: 'pvm' as const, kind: 'ImportTx' as const, networkID: ctx.networkID, blockchainID: ctx.pChainID, outputs: [], inputs: [], memo: new Uint8Array(), sourceChain: ctx.xChainID,
+      importedInputs: [{ txID: atomic.txID, outputIndex: atomic.outputIndex, assetID: atomic.assetID, input: { kind: 'TransferInput' as const, amount: 2_000_000n, sigIndices: [0] } }],
+    };
+    const bytes = encodeSignedTx({ unsigned, credentials: [{ fx: 'secp', signatures: [new Uint8Array(65)] }] });
+    const txID = cb58Encode(txIdBytes(bytes));
+    const engine = engineOn({ status: () => 'Dropped', utxos: () => [atomic], issue: async () => txID });
     const { outbox } = await outboxWith(txID, bytes);
     let settled: ReadonlyMap<string, string> = new Map();
     await settleOutbox(engine, outbox, async (s) => void (settled = s), () => undefined);
