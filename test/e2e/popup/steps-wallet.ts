@@ -3,9 +3,10 @@
 // accessibility audit of every screen, a UTXO the node makes up, and the restore from the noted
 // phrase in a second fresh profile.
 import { expect } from 'vitest';
-import { formatAddress } from '../../../src/core/encoding.js';
+import { formatAddress, formatPrivateKey } from '../../../src/core/encoding.js';
 import { formatEvmAddress } from '../../../src/core/evm-address.js';
-import { deriveEvmKey, deriveXpKey, HdRoot, mnemonicToSeed } from '../../../src/core/keys.js';
+import { toHex } from '../../../src/core/bytes.js';
+import { deriveEvmKey, deriveXpKey, HdRoot, keyPairFromSecret, mnemonicToSeed } from '../../../src/core/keys.js';
 import { fundX, madeUpUtxo, PASSWORD } from '../harness.js';
 import { amountText } from './amounts.js';
 import { type PopupDriver, SCREENS } from './driver.js';
@@ -156,4 +157,34 @@ export async function restoreFromPhrase(run: UiRun, ui: PopupDriver): Promise<vo
   // The restored wallet finds the same funds on all three chains (change outputs included).
   await ui.expectHomeTotals(run.expected);
   await ui.screenshot('restored-home');
+}
+
+/**
+ * In `ui` (the restored wallet), the password forgotten: "start again with a private key" on the
+ * unlock screen, the key checked before the password step, a loss screen that names the recovery
+ * phrase, and the wallet made from the key (Receive shows its address).
+ */
+export async function startAgainWithKey(run: UiRun, ui: PopupDriver): Promise<void> {
+  await ui.click({ button: 'Lock', within: 'header' });
+  await ui.click({ button: 'start again with a private key' });
+  await ui.find({ heading: 'Start again with a private key' });
+  const secret = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
+  // One character of the key changed (its checksum no longer matches): refused before the password step, in words.
+  const typed = formatPrivateKey(secret);
+  await ui.fill('Private key', `${typed.slice(0, -1)}${typed.endsWith('a') ? 'b' : 'a'}`);
+  await ui.click({ button: 'Next' });
+  await ui.waitText({ css: '.field-error' }, /this private key has a typo/i);
+  await ui.fill('Private key', toHex(secret));
+  await ui.click({ button: 'Next' });
+  await ui.find({ heading: 'Choose a password' });
+  await ui.fill('Password', PASSWORD);
+  await ui.fill('Confirm password', PASSWORD);
+  await ui.click({ button: 'Restore wallet' });
+  await ui.find({ heading: 'This restore loses data' }, 30_000);
+  await ui.waitText({ css: '[role="alert"]' }, /The recovery phrase: it will be gone from this wallet/);
+  await ui.click({ button: 'Restore anyway' });
+  await ui.find({ tab: 'Home' }, 30_000);
+  await ui.openTab('Receive');
+  const hrp = run.xAddress.slice(2, run.xAddress.lastIndexOf('1'));
+  await ui.waitText({ testid: 'receive-address' }, formatAddress('X', hrp, keyPairFromSecret(secret).shortId));
 }

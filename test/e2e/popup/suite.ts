@@ -13,7 +13,7 @@ import { idleLockWithPopupOpen, lockAfterBackgroundStop, screenshotsLightAndDark
 import { importAcrossBackgroundStop, importWaitingReviewed, movesAround, pausedWhileNodeDown } from './steps-moves.js';
 import { nodeStopsThenHangs } from './steps-node.js';
 import { activityAfterAccountSwitch, reviewRefusedAfterSwitchElsewhere, sendC, sendX, sendXByKeyboard } from './steps-send.js';
-import { addNodeAndReceive, auditEveryScreen, createWallet, funded, restoreFromPhrase, unprovenUtxo } from './steps-wallet.js';
+import { addNodeAndReceive, auditEveryScreen, createWallet, funded, restoreFromPhrase, startAgainWithKey, unprovenUtxo } from './steps-wallet.js';
 
 const TITLE = { chromium: 'Chromium', firefox: 'Firefox ESR' } as const;
 
@@ -82,5 +82,6 @@ export function describePopupUi(browser: BrowserUnderTest, options: { idleLock: 
       timings.add('launch (second profile)', Date.now() - started);
       await restoreFromPhrase(run, second);
     });
+    step('the password forgotten: starts again with a private key from the unlock screen; the key is checked before the password, the loss screen names the recovery phrase', () => startAgainWithKey(run, second!));
   });
 }
