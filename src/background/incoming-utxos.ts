@@ -6,8 +6,10 @@ import { cb58Encode } from '../core/encoding.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, trimActivity } from './account-cache.js';
 
-/** How many UTXOs missing from the node's answer stay known beyond those it holds now. */
+/** How many UTXOs missing from the node's answer stay known beyond those it holds now, at least. */
 export const KEEP_MISSING_UTXOS = 256;
+/** Known UTXOs kept, at most, beyond those the node holds now (a few hundred KB of IDs). */
+export const MAX_KNOWN_UTXOS = 5_000;
 
 /**
  * New UTXOs on `chain` from a tx the wallet did not issue (`moveTxIDs`: its moves' txs) are incoming
@@ -50,10 +52,12 @@ export function noteIncoming(cache: AccountCache, utxos: readonly Utxo[], chain:
     receivedIn.set(`${txID} ${assetID}`, item);
   }
   // One missing from this answer stays known, newest first: a node answering in part, or lagging,
-  // must not make the wallet's past news when it shows again. Only the newest KEEP_MISSING_UTXOS
-  // stay, so the list shrinks back after a flood (spam dust, a lying node's made-up UTXOs).
+  // must not make the wallet's past news when it shows again. As many as were known stay, up to
+  // MAX_KNOWN_UTXOS (KEEP_MISSING_UTXOS beyond those held now, at least): the list shrinks back
+  // after a flood (spam dust, a lying node's made-up UTXOs) without forgetting an ordinary wallet's.
   const now = new Set(seen);
-  const kept = [...seen, ...(before ?? []).filter((id) => !now.has(id))].slice(0, seen.length + KEEP_MISSING_UTXOS);
+  const room = Math.max(seen.length + KEEP_MISSING_UTXOS, Math.min(before?.length ?? 0, MAX_KNOWN_UTXOS));
+  const kept = [...seen, ...(before ?? []).filter((id) => !now.has(id))].slice(0, room);
   if (chain === 'X') cache.knownUtxos = kept;
   else cache.knownPUtxos = kept;
   trimActivity(cache);

@@ -2,7 +2,7 @@
 // or not its proofs were made on the first look; a receipt is listed only once its tx proves it.
 import { describe, expect, it, vi } from 'vitest';
 import { addActivity, emptyCache, MAX_OWN_ACTIVITY, MAX_RECEIPTS, mergeRefresh } from '../../src/background/account-cache.js';
-import { KEEP_MISSING_UTXOS, noteIncoming } from '../../src/background/incoming-utxos.js';
+import { KEEP_MISSING_UTXOS, MAX_KNOWN_UTXOS, noteIncoming } from '../../src/background/incoming-utxos.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import type { Utxo } from '../../src/core/codec/types.js';
 import { cb58Encode } from '../../src/core/encoding.js';
@@ -126,27 +126,34 @@ describe('noteIncoming', () => {
     expect(cache.activity).toEqual([]);
   });
 
-  it('keeps the UTXOs held now and at most KEEP_MISSING_UTXOS missing ones, newest first: what it keeps stays bounded', () => {
+  it('keeps as many known UTXOs as it knew, up to MAX_KNOWN_UTXOS: a node leaving most of them out once makes none of them news', () => {
     const cache = emptyCache();
-    noteIncoming(cache, [utxo(1)], 'X', NONE, () => true);
+    const all = Array.from({ length: 400 }, (_, i) => ({ ...utxo(5), outputIndex: i }));
+    noteIncoming(cache, all, 'X', NONE, () => true);
     cache.balances.updatedAt = 1;
-    // Each refresh: the last UTXO spent, a new one received.
-    for (let n = 2; n < 400; n++) noteIncoming(cache, [{ ...utxo(1), txID: new Uint8Array(32).fill(n % 256), outputIndex: n }], 'X', NONE, () => true);
-    expect(cache.knownUtxos.length).toBeLessThanOrEqual(1 + KEEP_MISSING_UTXOS);
-    expect(cache.knownUtxos.length).toBeGreaterThan(KEEP_MISSING_UTXOS / 2);
+    expect(noteIncoming(cache, all.slice(0, 100), 'X', NONE, () => true)).toEqual([]);
+    expect(noteIncoming(cache, all, 'X', NONE, () => true)).toEqual([]);
+    // Each refresh: the last UTXO spent, a new one received: what it keeps stays bounded.
+    for (let n = 0; n < 300; n++) noteIncoming(cache, [{ ...utxo(6), outputIndex: n }], 'X', NONE, () => false);
+    expect(cache.knownUtxos!.length).toBeLessThanOrEqual(MAX_KNOWN_UTXOS);
   });
 
-  it('shrinks back after a flood (spam dust, a lying node\'s made-up UTXOs) is gone', () => {
+  it('shrinks back to MAX_KNOWN_UTXOS after a flood (spam dust, a lying node\'s made-up UTXOs) is gone', () => {
     const cache = emptyCache();
     noteIncoming(cache, [utxo(1)], 'P', NONE, () => true);
     cache.balances.updatedAt = 1;
-    const flood = Array.from({ length: 3000 }, (_, i) => ({ ...utxo(2), outputIndex: i }));
+    const flood = Array.from({ length: MAX_KNOWN_UTXOS + 1000 }, (_, i) => ({ ...utxo(2), outputIndex: i }));
     noteIncoming(cache, [utxo(1), ...flood], 'P', NONE, () => true);
-    expect(cache.knownPUtxos).toHaveLength(3001);
+    expect(cache.knownPUtxos).toHaveLength(MAX_KNOWN_UTXOS + 1001);
     noteIncoming(cache, [utxo(1)], 'P', NONE, () => true);
-    expect(cache.knownPUtxos).toHaveLength(1 + KEEP_MISSING_UTXOS);
+    expect(cache.knownPUtxos).toHaveLength(MAX_KNOWN_UTXOS);
     // The newest of the missing ones stay.
     expect(cache.knownPUtxos!.slice(0, 2)).toEqual([utxoId(utxo(1)), utxoId(flood[0]!)]);
+    // A wallet holding more than that keeps what it holds, and up to KEEP_MISSING_UTXOS more.
+    const more = Array.from({ length: 300 }, (_, i) => ({ ...utxo(3), outputIndex: i }));
+    noteIncoming(cache, [...more, ...flood], 'P', NONE, () => true);
+    noteIncoming(cache, flood, 'P', NONE, () => true);
+    expect(cache.knownPUtxos).toHaveLength(flood.length + KEEP_MISSING_UTXOS);
   });
 });
 
