@@ -68,4 +68,29 @@ describe('the assets Activity names', () => {
       vi.useRealTimers();
     }
   });
+
+  it('only those asked and not answered in time wait; those the 3 s never reached are asked at the next opening', async () => {
+    vi.useFakeTimers();
+    try {
+      const networks = service(async () => Promise.reject(new Error('unused')));
+      const asked: string[] = [];
+      vi.spyOn(networks, 'assetDescription').mockImplementation((_preset, id) => {
+        asked.push(id);
+        return new Promise((r) => setTimeout(() => r({ name: id, symbol: id, denomination: 0 }), 2_000));
+      });
+      const ids = Array.from({ length: 20 }, (_, i) => `A${i}`);
+      const first = networks.nameAssets(local, ids.map((id) => item(id, id)));
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect((await first).filter((a) => a.assetInfo)).toHaveLength(8);
+      expect(asked).toEqual(ids.slice(0, 16));
+      asked.length = 0;
+      const second = networks.nameAssets(local, ids.map((id) => item(id, id)));
+      await vi.advanceTimersByTimeAsync(3_000);
+      await second;
+      // The first 8 again (this test's stand-in keeps no cache), and the 4 never asked; not the 8 that timed out.
+      expect(asked).toEqual([...ids.slice(0, 8), ...ids.slice(16)]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

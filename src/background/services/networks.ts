@@ -115,17 +115,24 @@ export class NetworksService {
     // One the node could not show, or not in time, is not asked again for a while: each Activity
     // opening would wait for it again.
     const missed = (id: string) => now - (this.#namingMissed.get(`${preset.id}:${id}`) ?? -Infinity) < NAMING_RETRY_MS;
-    const ids = [...new Set(items.flatMap((a) => (a.assetID && !a.token && a.assetID !== preset.known?.avaxAssetID && !missed(a.assetID) ? [a.assetID] : [])))];
+    const ids = [...new Set(items.flatMap((a) => (a.assetID && !a.token && a.assetID !== preset.known?.avaxAssetID ? [a.assetID] : [])))];
     const named = new Map<string, ProvenAsset>();
+    for (const id of ids) {
+      const known = this.#assetNames.get(`${preset.id}:${id}`);
+      if (known) named.set(id, known);
+    }
+    const asking = ids.filter((id) => !named.has(id) && !missed(id));
     const until = now + NAMING_WAIT_MS;
     // A few at a time: spam can bring hundreds of assets, each a read of the node (then cached).
-    for (let i = 0; i < ids.length && Date.now() < until; i += 8) {
+    for (let i = 0; i < asking.length && Date.now() < until; i += 8) {
+      const batch = asking.slice(i, i + 8);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise((r) => (timer = setTimeout(r, until - Date.now())));
-      await Promise.race([Promise.all(ids.slice(i, i + 8).map((id) => this.assetDescription(preset, id).then((info) => void named.set(id, info), () => undefined))), late]);
+      await Promise.race([Promise.all(batch.map((id) => this.assetDescription(preset, id).then((info) => void named.set(id, info), () => undefined))), late]);
       clearTimeout(timer);
+      // Asked and not named (refused, or not in time): not asked again for a while.
+      for (const id of batch) if (!named.has(id)) this.#namingMissed.set(`${preset.id}:${id}`, now);
     }
-    for (const id of ids) if (!named.has(id)) this.#namingMissed.set(`${preset.id}:${id}`, now);
     return items.map((a) => {
       const info = named.get(a.assetID ?? '');
       return info ? { ...a, assetInfo: { symbol: info.symbol, denomination: info.denomination } } : a;
