@@ -99,5 +99,5 @@ function unpack(packed: string): string[] {
   return words;
 }
 
-/** The 2048 BIP-39 English words, in order. */
-export const wordlist: string[] = unpack(PACKED);
+/** The 2048 BIP-39 English words, in order; frozen, as the library's own list is. */
+export const wordlist = Object.freeze(unpack(PACKED)) as string[];

@@ -7,5 +7,6 @@ describe('the packed BIP-39 English word list', () => {
   it('is @scure/bip39’s English list, word for word and in order', () => {
     expect(wordlist).toHaveLength(2048);
     expect(wordlist).toEqual(reference);
+    expect(Object.isFrozen(wordlist)).toBe(true);
   });
 });
