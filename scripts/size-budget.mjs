@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run size:check`: measures the built extension (dist/chrome, dist/firefox; run `npm run build`
 // first) and fails when any measured size is more than 10% over the budget in bench/size-budget.json,
-// or over the project's hard limits (whole unpacked extension < 765 KB, popup JS < 60 KB gzip).
+// or over the project's hard limits (whole unpacked extension < 770 KB, popup JS < 60 KB gzip).
 // Growing past the budget is allowed only on purpose: raise the numbers in bench/size-budget.json,
 // with a new `reason`, in the same commit as the growth.
 //
@@ -56,12 +56,16 @@ export const GROWTH_ALLOWED = 0.1;
  * the popup's words and focus (moves resumed for every account and network, stakes recorded before
  * they are sent, allowances the node could not read kept, look-alike and zero-value token transfers,
  * focus kept on screen, a custom network's Helicon time read: +5 KB) took it to 759 KB: the limit to
- * 765 KB. Of the background's 360 KB, 100 KB are libraries
+ * 765 KB. Fixes from audits of the site bridge, keys, activity and a lying node (an X/P tx called
+ * failed kept in the way of the next send, keys zeroed on lock, fee weight and gas ceilings, used
+ * accounts found on restore, "start again with a private key", receipts per asset and activity
+ * kept apart from spam, pages back from the back/forward cache, approval sizes: +12 KB, less 5 KB
+ * of packed word list and icons) took it to 766 KB: the limit to 770 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 765 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 770 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
