@@ -3,7 +3,7 @@
 // handed out (HD or imported): a pair held from before a lock cannot sign.
 import { fromHex } from '../core/bytes.js';
 import { formatAddress } from '../core/encoding.js';
-import { WalletError } from '../core/errors.js';
+import { KeysWipedError, WalletError } from '../core/errors.js';
 import { formatEvmAddress } from '../core/evm-address.js';
 import { deriveEvmKey, deriveXpKey, HdRoot, keyPairFromSecret, mnemonicToSeed, wipe, type KeyPair } from '../core/keys.js';
 import type { AccountView } from '../shared/messages.js';
@@ -87,7 +87,7 @@ export class Keyring {
     const generation = this.#generation;
     Object.defineProperty(pair, 'secret', {
       get: () => {
-        if (generation !== this.#generation) throw new VaultLockedError('the wallet was locked: its keys are wiped, and nothing was signed');
+        if (generation !== this.#generation) throw new KeysWipedError();
         return secret;
       },
     });

@@ -80,6 +80,13 @@ export class SigningError extends WalletError {
   }
 }
 
+/** A key pair handed out before a lock (its secret zeroed since): it signs nothing. Said as a locked wallet is. */
+export class KeysWipedError extends WalletError {
+  constructor() {
+    super('vault-locked', 'the wallet was locked: its keys are wiped, and nothing was signed');
+  }
+}
+
 /** The node answered with a JSON-RPC error object. */
 export class RpcError extends WalletError {
   constructor(

@@ -12,7 +12,7 @@ import { wordlist as english } from './wordlist-english.js';
 import { type Bytes, concatBytes, equalBytes, toHex } from './bytes.js';
 import { SIGNATURE_LENGTH } from './codec/parts.js';
 import { parsePrivateKey } from './encoding.js';
-import { FormatError, SigningError, ValidationError, WalletError } from './errors.js';
+import { FormatError, KeysWipedError, SigningError, ValidationError } from './errors.js';
 
 // noble's synchronous sign/recover need these two hashes supplied; RFC 6979 nonces use the HMAC.
 secp.hashes.sha256 = (msg) => sha256(msg);
@@ -346,7 +346,7 @@ export class HdRoot {
   #pair(path: string, known: { half: PublicHalf; binding: Binding }, first?: Bytes): KeyPair {
     let secret = first;
     const derive = (): Bytes => {
-      if (this.#wiped) throw new WalletError('vault-locked', 'the wallet was locked: its keys are wiped, and nothing was signed');
+      if (this.#wiped) throw new KeysWipedError();
       if (!secret) this.#secrets.push((secret = this.#secretAt(path)));
       return secret;
     };
