@@ -303,7 +303,7 @@ async function settleActivity(engine: WalletEngine, cache: AccountCache, outbox:
       const fate = e.voided ? settled.get(e.txID) : undefined;
       if (fate !== 'accepted' && fate !== 'unclear') continue;
       const known = cache.activity.find((a) => a.txID === e.txID);
-      // One listed as failed (the node's word, src/background/outbox.ts voidsOnFailure) is corrected.
+      // One listed as failed (the node's word, kept: keptInTheWay in src/background/outbox.ts) is corrected.
       if (known) Object.assign(known, fate === 'accepted' ? { status: 'accepted' } : { status: 'pending', checking: true });
       else addActivity(cache, { ...e.item, ...(fate === 'accepted' ? { status: 'accepted' as const } : { checking: true }) });
     }
