@@ -74,6 +74,12 @@ describe('a node that lies about issuing', () => {
   });
 });
 
+/** Sends the X tx a lying node held back to the real node itself: the node letting it go. */
+async function issueOnRealNode(tx: string): Promise<{ result?: { txID: string }; error?: { message: string } }> {
+  const r = await fetch(`${inject('nodeUrl')}/ext/bc/X`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.issueTx', params: { tx, encoding: 'hex' } }) });
+  return (await r.json()) as { result?: { txID: string }; error?: { message: string } };
+}
+
 describe('a node that keeps an X send it says it refused', () => {
   /** The node keeps the tx it is sent, answers an error, and can let it go later. */
   function holdingX(node: ReturnType<typeof lyingNode>) {
@@ -82,10 +88,7 @@ describe('a node that keeps an X send it says it refused', () => {
       held ??= (call.params as { tx: string }).tx;
       return Promise.resolve(rpcError('mempool full'));
     });
-    return async () => {
-      const r = await fetch(`${inject('nodeUrl')}/ext/bc/X`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.issueTx', params: { tx: held, encoding: 'hex' } }) });
-      return (await r.json()) as { result?: { txID: string }; error?: { message: string } };
-    };
+    return () => issueOnRealNode(held!);
   }
 
   async function setUp() {
@@ -149,11 +152,7 @@ describe('a node that keeps an X send it says it refused', () => {
     set.node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => utxos.filter((u) => !(u.output.kind === 'TransferOutput' && u.output.amount === 10n * AVAX))));
     await expect(set.send()).rejects.toMatchObject({ code: 'tx-failed', message: expect.stringMatching(/nothing was paid, and your next X-Chain send takes its place/) });
     set.node.lies.clear();
-    const release = async () => {
-      const r = await fetch(`${inject('nodeUrl')}/ext/bc/X`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.issueTx', params: { tx: held, encoding: 'hex' } }) });
-      return (await r.json()) as { result?: { txID: string }; error?: { message: string } };
-    };
-    return { ...set, release };
+    return { ...set, release: () => issueOnRealNode(held!) };
   }
 
   it('taken, then called "Rejected": the retry takes its place, so when the node lets it go only one of the two runs', async () => {
