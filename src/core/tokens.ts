@@ -30,16 +30,22 @@ export const MAX_UINT256 = (1n << 256n) - 1n;
 /** Above this, decimals make no sense for a currency (and would make amounts unreadable). */
 export const MAX_TOKEN_DECIMALS = 36;
 
+/** The EVM's own errors for a call that stopped (old compilers hit an invalid opcode, not a revert, for a missing function). */
+const VM_ERROR = /^(invalid opcode|invalid jump destination|out of gas|stack underflow|stack limit reached|write protection|return data out of bounds|max call depth exceeded)/i;
+
+/** The contract's own run failed (a revert, an EVM error): its answer, unlike a node that failed to answer (rate limit, timeout). */
+const contractFailed = (e: unknown): boolean => isRevert(e) || (e instanceof RpcError && VM_ERROR.test(e.rpcMessage));
+
 /**
  * eth_call of `data` on `token`; undefined when the contract reverts or answers nothing (it does
- * not have that function). Any other failure (the node unreachable, …) is thrown.
+ * not have that function). Any other failure (the node unreachable, a rate limit, …) is thrown.
  */
 export async function tryCall(eth: EthApi, token: string, data: string, tag: BlockTag = 'latest'): Promise<string | undefined> {
   try {
     const out = await eth.call({ to: token, data }, tag);
     return out === '0x' ? undefined : out;
   } catch (e) {
-    if (e instanceof RpcError) return undefined;
+    if (contractFailed(e)) return undefined;
     throw e;
   }
 }
@@ -119,15 +125,16 @@ export async function isApprovedForAll(eth: EthApi, token: string, owner: string
 }
 
 /**
- * The owner of an ERC-721 token; undefined when it has none (the call reverts: burned, never
- * minted). Any other failure is thrown: a node that did not answer must not read as "not yours".
+ * The owner of an ERC-721 token; undefined when it has none (the call reverts or fails in the EVM:
+ * burned, never minted). Any other failure is thrown: a node that did not answer must not read as
+ * "not yours".
  */
 export async function ownerOf(eth: EthApi, token: string, id: bigint): Promise<string | undefined> {
   try {
     const out = await eth.call({ to: token, data: encodeCall('ownerOf(uint256)', id) });
     return out === '0x' ? undefined : new AbiReader(out).address(0);
   } catch (e) {
-    if (isRevert(e)) return undefined;
+    if (contractFailed(e)) return undefined;
     throw e;
   }
 }

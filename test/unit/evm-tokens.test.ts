@@ -11,7 +11,8 @@ import { decodeTokenCall, decodeTypedPermit, PERMIT2_ADDRESS } from '../../src/c
 import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, readTrace, revertReason, simulateTx, tokenMovesOf, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
 import type { EthApi } from '../../src/core/node/eth.js';
 import { replacementFees } from '../../src/core/tx/c.js';
-import { revokeData, tokenSendData } from '../../src/core/tokens.js';
+import { RpcError } from '../../src/core/errors.js';
+import { readTokenMetadata, revokeData, tokenBalance, tokenSendData } from '../../src/core/tokens.js';
 
 const A = '0x1111111111111111111111111111111111111111';
 const B = '0x2222222222222222222222222222222222222222';
@@ -175,6 +176,33 @@ describe('what a simulation does not drop', () => {
     const eth = { traceCall: async (call: Record<string, unknown>) => (sent.push(call), { type: 'CALL', from: ME, to: A, input: '0x', value: '0x0' }) } as unknown as EthApi;
     await simulateTx(eth, { from: ME, to: A, value: 0n, data: '0x', gasLimit: 21_000n, maxFeePerGas: 50n, maxPriorityFeePerGas: 2n });
     expect(sent[0]).toMatchObject({ maxFeePerGas: '0x32', maxPriorityFeePerGas: '0x2' });
+  });
+});
+
+describe('a token read the node failed', () => {
+  const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
+  const text = (t: string) => `${word(32n)}${word(BigInt(t.length)).slice(2)}${Buffer.from(t).toString('hex').padEnd(64, '0')}`;
+  const answers: Record<string, string> = { [selectorOf('name()')]: text('Test Dollar'), [selectorOf('symbol()')]: text('TUSD'), [selectorOf('decimals()')]: word(6n), [selectorOf('totalSupply()')]: word(1000n), [selectorOf('balanceOf(address)')]: word(5n) };
+  /** An ERC-20 whose `failing` function fails with `error` (a node's refusal, or the contract's own). */
+  const tokenWhere = (failing: string, error: RpcError) =>
+    ({
+      getCode: async () => '0x60',
+      call: async (tx: { data: string }) => {
+        if (tx.data.startsWith(selectorOf(failing))) throw error;
+        return answers[tx.data.slice(0, 10)] ?? word(0n);
+      },
+    }) as unknown as EthApi;
+  const limited = new RpcError('eth_call', -32005, 'limit exceeded');
+  it('a rate limit is thrown, never read as a missing symbol, "not a token" or a balance the contract did not give', async () => {
+    await expect(readTokenMetadata(tokenWhere('symbol()', limited), TOKEN)).rejects.toThrow(/limit exceeded/);
+    await expect(readTokenMetadata(tokenWhere('totalSupply()', limited), TOKEN)).rejects.toThrow(/limit exceeded/);
+    await expect(tokenBalance(tokenWhere('balanceOf(address)', limited), TOKEN, ME)).rejects.toThrow(/limit exceeded/);
+  });
+  it("the contract's own failure (a revert, an EVM error of an older compiler) is a function it does not have", async () => {
+    expect(await readTokenMetadata(tokenWhere('symbol()', new RpcError('eth_call', 3, 'execution reverted')), TOKEN)).toMatchObject({ standard: 'erc20', symbol: '', decimals: 6 });
+    expect(await readTokenMetadata(tokenWhere('symbol()', new RpcError('eth_call', -32000, 'invalid opcode: INVALID')), TOKEN)).toMatchObject({ symbol: '' });
+    await expect(readTokenMetadata(tokenWhere('totalSupply()', new RpcError('eth_call', -32000, 'execution reverted')), TOKEN)).rejects.toMatchObject({ code: 'not-a-token' });
+    await expect(tokenBalance(tokenWhere('balanceOf(address)', new RpcError('eth_call', 3, 'execution reverted')), TOKEN, ME)).rejects.toMatchObject({ code: 'token-call-failed' });
   });
 });
 
