@@ -183,13 +183,15 @@ export async function evmTxInsight(
     item = { kind: 'deploy', contract: contractAddress };
   } else {
     const call = await tokenCallView(c, tx.to, tx.data);
-    if (call) {
-      views.call = call;
-      const token = call.token ? { address: call.token.address, symbol: call.token.symbol, decimals: call.token.decimals, standard: call.token.standard, ...(call.tokenId !== undefined ? { tokenId: call.tokenId } : {}) } : undefined;
+    if (call) views.call = call;
+    // Listed as a token send or approval only when the contract reads as a token: its amount is in
+    // the token's units, which Activity cannot show without the token (it would read as wei of AVAX).
+    if (call?.token) {
+      const token = { address: call.token.address, symbol: call.token.symbol, decimals: call.token.decimals, standard: call.token.standard, ...(call.tokenId !== undefined ? { tokenId: call.tokenId } : {}) };
       const moves = call.kind === 'transfer' || call.kind === 'transferFrom' || call.kind === 'safeTransferFrom';
       item = {
         kind: moves ? 'send' : 'approve',
-        ...(token ? { token } : {}),
+        token,
         ...(call.amount !== undefined ? { amount: call.amount } : {}),
         to: (call.recipient ?? call.spender)!.address,
       };

@@ -12,6 +12,8 @@ import { mapLimited, PER_UNLISTED_CONTRACT, RANGES_PER_REFRESH, type ScanState, 
 import { checkedWords, type StoredToken } from '../../src/background/token-store.js';
 import { TokensService } from '../../src/background/services/tokens.js';
 import { SiteTokens } from '../../src/background/site-tokens.js';
+import { evmTxInsight } from '../../src/background/evm-views.js';
+import { encodeCall } from '../../src/core/evm-abi.js';
 
 const ME = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
 const TOKEN = '0x1CB79692389258FD0da4911A4947dF2C51DC7A47';
@@ -209,6 +211,35 @@ describe('wallet_watchAsset', () => {
     const site = new SiteTokens(deps as never, gate as never, conn as never);
     expect(await site.watchAsset({ requestId: 'r1', method: 'wallet_watchAsset', params: { type: 'ERC20', options: { address: TOKEN, symbol: 'TUSD' } }, site: { origin: 'https://dapp.example' } })).toBe(true);
     expect(shown).toMatchObject({ kind: 'watch-asset', token: { address: TOKEN, symbol: 'TUSD', name: 'Test Dollar', decimals: 6, listed: false } });
+  });
+});
+
+describe("a site's token call in Activity", () => {
+  const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
+  /** A site's tx to TOKEN with `data`, over a contract that answers only `answers` (by selector) and reverts the rest. */
+  const insight = (answers: Record<string, string>, data: string) => {
+    const eth = {
+      getCode: async () => '0x60',
+      call: async (tx: { data: string }) => {
+        const out = answers[tx.data.slice(0, 10)];
+        if (out === undefined) throw new RpcError('eth_call', 3, 'execution reverted');
+        return out;
+      },
+      traceCall: () => Promise.reject(new Error('no tracer')),
+    };
+    const c = { eth, account: ME, listed: [], nativeSymbol: 'AVAX', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 };
+    return evmTxInsight(c as never, { from: ME, to: TOKEN, value: 0n, data, gasLimit: 60_000n, nonce: 0n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n });
+  };
+  const transfer = encodeCall('transfer(address,uint256)', OTHER, 5n * 10n ** 18n);
+  it("a transfer to a contract that does not read as a token is a contract call: no token amount, which would read as wei of AVAX (the tx's own value stays)", async () => {
+    const { views, item } = await insight({}, transfer);
+    expect(views.call).toMatchObject({ kind: 'transfer', amount: '5000000000000000000' });
+    expect(item).toEqual({ kind: 'call' });
+  });
+  it('a transfer of a token the wallet reads is a send in its units', async () => {
+    const erc20 = { [selectorOf('decimals()')]: word(18n), [selectorOf('totalSupply()')]: word(1n), [selectorOf('balanceOf(address)')]: word(0n) };
+    const { item } = await insight(erc20, transfer);
+    expect(item).toMatchObject({ kind: 'send', amount: '5000000000000000000', to: OTHER, token: { address: TOKEN, decimals: 18, standard: 'erc20' } });
   });
 });
 
