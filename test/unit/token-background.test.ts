@@ -190,6 +190,27 @@ describe('NFTs held', () => {
   });
 });
 
+describe('listing a token', () => {
+  it("a node that fails the account's balance right after the token is stored still lists it: the balance is said missing, not the listing failed", async () => {
+    const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
+    const answers: Record<string, string> = { [selectorOf('decimals()')]: word(6n), [selectorOf('totalSupply()')]: word(1n) };
+    const mine = ME.slice(2).toLowerCase();
+    const eth = {
+      getCode: async () => '0x60',
+      call: async (tx: { data: string }) => {
+        if (tx.data.toLowerCase().includes(mine)) throw new NodeUnreachableError('http://n', 'timeout');
+        if (tx.data.startsWith(selectorOf('balanceOf(address)'))) return word(0n);
+        const out = answers[tx.data.slice(0, 10)];
+        if (out === undefined) throw new RpcError('eth_call', 3, 'execution reverted');
+        return out;
+      },
+    };
+    const service = await tokensOver(eth as never);
+    expect((await service.tokensAdd({ address: TOKEN })).token).toMatchObject({ address: TOKEN, standard: 'erc20', balanceError: 'the node did not answer for this token' });
+    expect((await service.tokensList()).tokens.map((t) => t.address)).toEqual([TOKEN]);
+  });
+});
+
 describe('wallet_watchAsset', () => {
   it('the approval shows the token from the one metadata read: a node that fails after it cannot leave it without a token', async () => {
     const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;

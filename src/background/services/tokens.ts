@@ -67,6 +67,11 @@ export class TokensService {
     }
   }
 
+  /** The balance, or in words why there is none: a token already listed is never reported as a failure to list it. */
+  private async shownBalance(ctx: AccountContext, t: Pick<StoredToken, 'address' | 'standard'>): Promise<Pick<TokenView, 'balance' | 'balanceError'>> {
+    return this.balanceOf(ctx, t).catch(() => ({ balanceError: 'the node did not answer for this token' }));
+  }
+
   async tokensInspect(p: P<'tokens.inspect'>) {
     const ctx = await this.engines.open();
     const meta = await readTokenMetadata(ctx.engine.node.eth, checksummed(p.address));
@@ -78,7 +83,7 @@ export class TokensService {
   /** Lists a token the contract describes now; `addedBy`: 'wallet' or the origin of the site the user approved. */
   async addToken(ctx: AccountContext, meta: TokenMetadata, addedBy: string): Promise<TokenView> {
     const stored = await this.store.add(ctx.preset.id, { ...meta, addedBy, addedAt: Date.now() });
-    return { ...tokenView(stored, await this.listed(ctx), NATIVE_SYMBOL), ...(await this.balanceOf(ctx, stored)) };
+    return { ...tokenView(stored, await this.listed(ctx), NATIVE_SYMBOL), ...(await this.shownBalance(ctx, stored)) };
   }
 
   async tokensAdd(p: P<'tokens.add'>) {
@@ -97,7 +102,7 @@ export class TokensService {
   async tokensList() {
     const ctx = await this.engines.open();
     const listed = await this.listed(ctx);
-    const tokens = await Promise.all(listed.map(async (t) => ({ ...tokenView(t, listed, NATIVE_SYMBOL), ...(await this.balanceOf(ctx, t).catch(() => ({ balanceError: 'the node did not answer for this token' }))) })));
+    const tokens = await Promise.all(listed.map(async (t) => ({ ...tokenView(t, listed, NATIVE_SYMBOL), ...(await this.shownBalance(ctx, t)) })));
     return { tokens };
   }
 
