@@ -247,16 +247,28 @@ export class Delivery {
     }
   }
 
+  /**
+   * A move's X/P export the node took and then called failed (RunnerHooks.exportFailed): kept,
+   * voided, as a refused send is, so the next send on its chain spends one of its inputs.
+   */
+  async keepFailedExport(presetId: string, accountId: string, kept: Signed & { item: ActivityItem }): Promise<void> {
+    const entry = outboxEntry(kept.chain, kept.txID, kept.signedBytes, kept.item);
+    if (keptInTheWay(entry)) await this.engines.outbox(presetId, accountId).put({ ...entry, voided: true });
+  }
+
   /** settleRefused (src/background/refused.ts) for this account, listing what it finds. */
   async settleRefusedHere({ engine, preset, account }: Target, chain: ChainAlias, evm: boolean): Promise<OutboxEntry[]> {
     const { activity } = await this.caches.get(preset.id, account.id);
     const successor = successors(activity, await this.moves(preset.id, account.id).catch(() => []));
-    const list = (item: ActivityItem) =>
-      this.caches.update(preset.id, account.id, (c) => {
+    const list = async (item: ActivityItem) => {
+      // A failed move's export that ran after all: the move goes on (TransferJournal.exportRan).
+      if (item.kind === 'export' && item.status === 'accepted' && this.local) await new TransferJournal(this.local, journalKey(preset.id, account.id)).exportRan(item.txID);
+      await this.caches.update(preset.id, account.id, (c) => {
         const known = c.activity.find((a) => a.txID === item.txID);
         if (!known) addActivity(c, item);
         else Object.assign(known, { status: item.status, ...(item.checking ? { checking: true } : {}) });
       });
+    };
     return settleRefused(engine, this.engines.outbox(preset.id, account.id), chain, evm, list, successor);
   }
 

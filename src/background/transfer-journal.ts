@@ -5,6 +5,7 @@
 // (same tx ID, so never a second export), asks the node what became of them, and finishes the
 // import exactly once.
 import { toHex, fromHex } from '../core/bytes.js';
+import { cb58Encode } from '../core/encoding.js';
 import type { WalletEngine } from '../core/engine.js';
 import { TimeoutError, WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
@@ -21,7 +22,11 @@ export type TransferState =
   /** The imports' signed bytes are journaled. */
   | 'import-signed'
   | 'completed'
-  /** The export never happened (not built, above its approved fee, or refused by the node): nothing moved. */
+  /**
+   * The export never happened (not built, above its approved fee, or refused by the node): nothing
+   * moved. An X/P export the node called failed is only its word: kept in the way of the next send
+   * (RunnerHooks.exportFailed); if it runs after all, the move comes back at 'export-accepted'.
+   */
   | 'failed';
 
 export interface JournaledTx {
@@ -93,6 +98,23 @@ export class TransferJournal {
     });
   }
 
+  /**
+   * A failed move's export found accepted after all (it was kept in the way: RunnerHooks.
+   * exportFailed): the move goes on from 'export-accepted', and its next run imports the funds.
+   */
+  exportRan(txID: string): Promise<void> {
+    return oneAtATime(this.key, async () => {
+      const all = await this.list();
+      const r = all.find((x) => x.state === 'failed' && x.export?.txID === txID && !x.export.accepted);
+      if (!r) return;
+      r.export!.accepted = true;
+      r.state = 'export-accepted';
+      delete r.error;
+      r.updatedAt = Date.now();
+      await this.area.set({ [this.key]: all });
+    });
+  }
+
   async unfinished(): Promise<TransferRecord[]> {
     return (await this.list()).filter((r) => r.state !== 'completed' && r.state !== 'failed');
   }
@@ -108,6 +130,12 @@ export interface RunnerHooks {
    * refused sends it takes the place of (Delivery.markReplacedByExport).
    */
   exportSigned?(signed: { chain: ChainAlias; txID: string; signedBytes: Uint8Array }): Promise<void>;
+  /**
+   * A move's X/P export the node took and then called failed: its word only, so the export is kept
+   * (voided) for the next send on its chain to spend one of its inputs; at most one of the two runs
+   * (Delivery.keepFailedExport). Throws if it cannot be kept: the move is then not marked failed.
+   */
+  exportFailed?(kept: { chain: ChainAlias; txID: string; signedBytes: Uint8Array; item: ActivityItem }): Promise<void>;
   /**
    * Runs the signing of a C-Chain export in the account's one EVM nonce line (Delivery.inNonceLine):
    * its nonce is one the wallet's EVM sends also take, so the two are never chosen at once.
@@ -293,6 +321,8 @@ export class TransferRunner {
     const tx = record.export!;
     if ((await this.sendTx(tx, record, 'export-sent')) === 'failed') {
       record.state = 'failed';
+      const kept = this.hooks.exportFailed;
+      if (kept) await kept({ chain: tx.chain, txID: tx.txID, signedBytes: fromHex(tx.signedHex), item: transferActivity(record, cb58Encode(this.engine.ctx.avaxAssetID))[0]! });
       await this.save(record, 'export-failed');
       return;
     }

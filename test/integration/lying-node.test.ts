@@ -188,6 +188,54 @@ describe('a node that keeps an X send it says it refused', () => {
     expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'pending', checking: true });
   });
 
+  /** A move X → P whose export the node takes, holds and calls "Rejected" (built on the 5 AVAX UTXO, as in takenThenRejected). */
+  async function moveTakenThenRejected() {
+    const set = await setUp();
+    let held: string | undefined;
+    set.node.lies.set('avm.issueTx', (call) => ((held ??= (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
+    set.node.lies.set('avm.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Rejected' })));
+    set.node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => utxos.filter((u) => !(u.output.kind === 'TransferOutput' && u.output.amount === 10n * AVAX))));
+    expect(await moveUntilDone(set.wallet, 'X', 'P', AVAX)).toBe('failed');
+    set.node.lies.clear();
+    const pAvax = async () => BigInt((await set.wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'P')?.spendable ?? '0');
+    return { ...set, pAvax, release: () => issueOnRealNode(held!) };
+  }
+
+  it('a move\'s export taken, then called "Rejected": the next move takes its place, so when the node lets it go only one move runs', async () => {
+    const { wallet, pAvax, release } = await moveTakenThenRejected();
+    const { importFee } = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    expect(await moveUntilDone(wallet, 'X', 'P', AVAX)).toBe('completed');
+    expect((await release()).error?.message).toMatch(/failed to get utxo .*not found/i);
+    expect(await pAvax()).toBe(AVAX - BigInt(importFee));
+  });
+
+  it('a move\'s export taken, called "Rejected", then let go: a refresh finds it ran, and the move goes on to import its funds once', async () => {
+    const { wallet, pAvax, release, send } = await moveTakenThenRejected();
+    const { importFee } = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    const { result } = await release();
+    const exportStatus = async () => (await wallet.balances.activityList()).items.find((i) => i.txID === result!.txID)?.status;
+    expect(await exportStatus()).toBe('failed');
+    for (let i = 0; i < 50 && (await exportStatus()) !== 'accepted'; i++) await wallet.balances.balancesRefresh();
+    expect(await exportStatus()).toBe('accepted');
+    await wallet.transfers.resumeTransfers();
+    expect((await wallet.transfers.transfersList()).transfers.map((t) => t.state)).toEqual(['completed']);
+    expect(await pAvax()).toBe(AVAX - BigInt(importFee));
+    // Nothing is in the way any more: the next send goes out.
+    await send();
+  });
+
+  it('a move\'s export taken, called "Rejected", then let go before the next send: that send is stopped with the news, and the move goes on', async () => {
+    const { wallet, pAvax, release, send } = await moveTakenThenRejected();
+    const { importFee } = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    await release();
+    let stopped: unknown;
+    for (let i = 0; i < 50 && !stopped; i++) stopped = await send().then(() => expect.unreachable('sent past an export that ran'), (e: unknown) => ((e as { code?: string }).code === 'earlier-send-went-through' ? e : undefined));
+    expect(stopped).toBeDefined();
+    await wallet.transfers.resumeTransfers();
+    expect((await wallet.transfers.transfersList()).transfers.map((t) => t.state)).toEqual(['completed']);
+    expect(await pAvax()).toBe(AVAX - BigInt(importFee));
+  });
+
   it('a move next takes its place: when the node lets it go it cannot run, it is never listed as "may have gone through", and the next send goes out', async () => {
     const { node, wallet, bob, send } = await setUp();
     const release = holdingX(node);

@@ -137,7 +137,8 @@ export class BalancesService {
     const settledCache = cache;
     const save = () => this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith));
     const moves = await this.transfers.journal(preset.id, account.id).list().catch(() => []);
-    await settleActivity(engine, cache, this.engines.outbox(preset.id, account.id), save, moves);
+    const journal = this.transfers.journal(preset.id, account.id);
+    await settleActivity(engine, cache, this.engines.outbox(preset.id, account.id), save, moves, (txID) => journal.exportRan(txID));
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
     const [x, pBal, cWei, waiting, xUtxos, pUtxos] = await Promise.all([
@@ -288,9 +289,16 @@ export class BalancesService {
  * again as the same bytes; the others by the node's state) and saves them with `save` before any
  * decided entry leaves the outbox. A send whose worker died before it was listed is listed from
  * its outbox entry. `moves`: the account's move journal (a refused send's successor can be a
- * move's export).
+ * move's export); `exportRan` revives a failed move whose export ran after all.
  */
-async function settleActivity(engine: WalletEngine, cache: AccountCache, outbox: Outbox, save: () => Promise<void>, moves: readonly TransferRecord[]): Promise<void> {
+async function settleActivity(
+  engine: WalletEngine,
+  cache: AccountCache,
+  outbox: Outbox,
+  save: () => Promise<void>,
+  moves: readonly TransferRecord[],
+  exportRan: (txID: string) => Promise<void>,
+): Promise<void> {
   const entries = await outbox.list();
   const listed = new Set(cache.activity.map((a) => a.txID));
   // A refused tx (voided: src/background/refused.ts) is listed only once it ran, or may have.
@@ -302,6 +310,8 @@ async function settleActivity(engine: WalletEngine, cache: AccountCache, outbox:
       // A refused tx listed again: it ran after all, or may have (followed as unclear).
       const fate = e.voided ? settled.get(e.txID) : undefined;
       if (fate !== 'accepted' && fate !== 'unclear') continue;
+      // A failed move's export that ran after all: the move goes on (TransferJournal.exportRan).
+      if (fate === 'accepted' && e.item.kind === 'export') await exportRan(e.txID);
       const known = cache.activity.find((a) => a.txID === e.txID);
       // One listed as failed (the node's word, kept: keptInTheWay in src/background/outbox.ts) is corrected.
       if (known) Object.assign(known, fate === 'accepted' ? { status: 'accepted' } : { status: 'pending', checking: true });

@@ -57,7 +57,8 @@ export class TransfersService {
     const delivery = this.delivery;
     const evmLine = delivery ? <T>(run: () => Promise<T>) => delivery.inNonceLine(account.id, run, preset.id) : undefined;
     const exportSigned: RunnerHooks['exportSigned'] = delivery ? (signed) => delivery.markReplacedByExport(preset.id, account.id, signed) : undefined;
-    const hooks: RunnerHooks = { checkpoint, stopped, ...(evmLine ? { evmLine } : {}), ...(exportSigned ? { exportSigned } : {}) };
+    const exportFailed: RunnerHooks['exportFailed'] = delivery ? (kept) => delivery.keepFailedExport(preset.id, account.id, kept) : undefined;
+    const hooks: RunnerHooks = { checkpoint, stopped, ...(evmLine ? { evmLine } : {}), ...(exportSigned ? { exportSigned, exportFailed } : {}) };
     return { runner: new TransferRunner(engine, journal, hooks), journal, engine, preset, account };
   }
 

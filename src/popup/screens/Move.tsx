@@ -80,7 +80,10 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
         <span class="amount">{formatValue(t.amount, AVAX_DECIMALS, 'AVAX')}</span>
       </div>
       {t.state === 'failed' ? (
-        <FormError error={`This move did not happen: its export was not ${t.exportTxID ? 'accepted' : 'made'}, so nothing left the wallet.`} detail={t.error} />
+        <FormError
+          error={`This move did not happen: its export was not ${t.exportTxID ? 'accepted' : 'made'}, so nothing left the wallet.${t.exportTxID && t.from !== 'C' ? ` Your next ${chainLabel(t.from)} move or send takes its place, so the two can never both go through.` : ''}`}
+          detail={t.error}
+        />
       ) : (
         <ol class="steps">
           {STEPS.map((s, i) => (
