@@ -188,6 +188,22 @@ describe('NFTs held', () => {
     const burned = await over(() => Promise.reject(new RpcError('eth_call', 3, 'execution reverted: ERC721NonexistentToken')));
     expect(await burned.tokensNfts({ address: TOKEN })).toEqual({ items: [] });
   });
+  it('the IDs are confirmed at most 8 reads at a time, each in its place', async () => {
+    const many = Array.from({ length: 40 }, (_, i) => ({ ...got, logIndex: i, tokenId: String(i) }));
+    let inFlight = 0;
+    let most = 0;
+    const call = async (tx: { data: string }) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 1));
+      inFlight--;
+      // The account holds the even IDs.
+      return BigInt(`0x${tx.data.slice(-64)}`) % 2n === 0n ? addressTopic(ME) : addressTopic(OTHER);
+    };
+    const service = await tokensOver({ blockNumber: async () => 100n, call } as never, { 'xpc.tokens.net': [art], ...scanned({ transfers: many }) });
+    const { items } = await service.tokensNfts({ address: TOKEN });
+    expect(items.map((i) => i.tokenId)).toEqual(Array.from({ length: 20 }, (_, i) => String(i * 2)));
+    expect(most).toBe(8);
+  });
 });
 
 describe('listing a token', () => {

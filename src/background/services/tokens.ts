@@ -23,6 +23,8 @@ export const NATIVE_SYMBOL = 'AVAX';
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 /** Allowance and code reads in flight at once when the allowances are opened (a spammed log list must not flood the node). */
 const ALLOWANCE_READS_AT_ONCE = 8;
+/** ownerOf / balanceOf reads in flight at once for the NFT list (up to 500 IDs from the logs). */
+const NFT_READS_AT_ONCE = 8;
 
 function checksummed(address: string): string {
   return formatEvmAddress(parseEvmAddress(address));
@@ -157,13 +159,11 @@ export class TokensService {
     const ids = [...new Set(s.transfers.filter((x) => same(x.token, t.address) && x.tokenId !== undefined).map((x) => x.tokenId!))];
     const eth = ctx.engine.node.eth;
     const me = ctx.engine.evmAddress;
-    const held = await Promise.all(
-      ids.map(async (id) => {
-        if (t.standard === 'erc721') return same((await ownerOf(eth, t.address, BigInt(id))) ?? '', me) ? { tokenId: id, amount: '1' } : undefined;
-        const n = await tokenBalanceOfId(eth, t.address, me, BigInt(id));
-        return n > 0n ? { tokenId: id, amount: n.toString() } : undefined;
-      }),
-    );
+    const held = await mapLimited(ids, NFT_READS_AT_ONCE, async (id) => {
+      if (t.standard === 'erc721') return same((await ownerOf(eth, t.address, BigInt(id))) ?? '', me) ? { tokenId: id, amount: '1' } : undefined;
+      const n = await tokenBalanceOfId(eth, t.address, me, BigInt(id));
+      return n > 0n ? { tokenId: id, amount: n.toString() } : undefined;
+    });
     return { items: held.filter((h) => h !== undefined) };
   }
 
