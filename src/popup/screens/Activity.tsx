@@ -40,8 +40,12 @@ const STATUS_LABEL: Record<ActivityItem['status'], string> = { pending: 'Pending
 /** The amount of an item with its asset's symbol when the wallet knows the asset. */
 export function activityAmount(item: ActivityItem, view: BalancesView | null): string | null {
   if (item.amount === undefined) return null;
-  // A token's amount is in its own units (an NFT is its ID).
-  if (item.token) return item.token.tokenId !== undefined ? `#${item.token.tokenId} of ${item.token.symbol || item.token.address}` : formatValue(item.amount, item.token.decimals, item.token.symbol || `units of ${item.token.address}`);
+  // A token's amount is in its own units; an ERC-721 is its ID, an ERC-1155 send a quantity of one ID.
+  if (item.token) {
+    const name = item.token.symbol || item.token.address;
+    if (item.token.tokenId === undefined) return formatValue(item.amount, item.token.decimals, item.token.symbol || `units of ${item.token.address}`);
+    return item.token.standard === 'erc1155' ? `${formatUnits(item.amount, 0)} × #${item.token.tokenId} of ${name}` : `#${item.token.tokenId} of ${name}`;
+  }
   // Native C-Chain sends are recorded in wei, without an asset ID.
   if (item.chain === 'C' && item.assetID === undefined) return formatValue(item.amount, WEI_DECIMALS, 'AVAX');
   // Named by the background from the asset's creating tx, held or not; else as the balances name it.

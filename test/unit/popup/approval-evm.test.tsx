@@ -125,4 +125,9 @@ describe('token items in Activity', () => {
     expect(activityAmount({ ...item, amount: '1', token: { address: TOKEN, symbol: 'TPIC', decimals: 0, standard: 'erc721', tokenId: '7' } }, null)).toBe('#7 of TPIC');
     expect(activityAmount({ ...item, amount: '1000000000000000000' }, null)).toBe('1 AVAX');
   });
+  it('an ERC-1155 send is its quantity of the ID, not one token', () => {
+    const item = { txID: '0x01', chain: 'C' as const, kind: 'send' as const, status: 'accepted' as const, createdAt: 0, amount: '5' };
+    expect(activityAmount({ ...item, token: { address: TOKEN, symbol: 'GEM', decimals: 0, standard: 'erc1155', tokenId: '3' } }, null)).toBe('5 × #3 of GEM');
+    expect(activityAmount({ ...item, amount: '1200', token: { address: TOKEN, symbol: '', decimals: 0, standard: 'erc1155', tokenId: '3' } }, null)).toBe(`1,200 × #3 of ${TOKEN}`);
+  });
 });
