@@ -214,17 +214,20 @@ describe('the wallet service against the real node', () => {
     const stakesKey = `xpc.stakes.${network.id}.${account!.id}`;
     const stake = { txID: 'ghost', kind: 'delegation', nodeID: 'NodeID-x', amount: '1', state: 'finished', settled: 'paid', rewardOwner: { addresses: [], threshold: 1 }, rewards: [], byWallet: true, createdAt: 0 };
     // Written when the chain was far higher, on this same chain: the node only lags. Nothing goes.
-    await stores.local.set({ [key]: { ...cache, pHeight: '999999999', activity: [ghost] }, [stakesKey]: { version: 1, stakes: [stake] } });
+    // So does the token scan: its blocks are the chain's (kept, it would never read a new chain below them).
+    const scanKey = `xpc.tokenscan.${network.id}.${account!.id}`;
+    const scan = { fromBlock: '0', toBlock: '999999999', transfers: [] };
+    await stores.local.set({ [key]: { ...cache, pHeight: '999999999', activity: [ghost] }, [stakesKey]: { version: 1, stakes: [stake] }, [scanKey]: scan });
     await wallet.balances.balancesRefresh();
     expect((await wallet.balances.activityList()).items.map((i) => i.txID)).toEqual(['ghost']);
-    expect(await stores.local.get([stakesKey])).toEqual({ [stakesKey]: { version: 1, stakes: [stake] } });
+    expect(await stores.local.get([stakesKey, scanKey])).toEqual({ [stakesKey]: { version: 1, stakes: [stake] }, [scanKey]: scan });
     // Written on another chain (another genesis): a restarted network.
     await stores.local.set({
       [key]: { ...cache, pHeight: '999999999', pBlocks: ['11111111111111111111111111111111LpoYY'], receiveNext: 4, changeNext: 3, activity: [ghost] },
     });
     await wallet.balances.balancesRefresh();
     expect((await wallet.balances.activityList()).items).toEqual([]);
-    expect(await stores.local.get([stakesKey])).toEqual({});
+    expect(await stores.local.get([stakesKey, scanKey])).toEqual({});
     // The wallet's own address indices are not part of what went stale.
     const after = (await stores.local.get([key]))[key] as { pHeight: string; receiveNext: number; changeNext: number };
     expect(after).toMatchObject({ receiveNext: 4, changeNext: 3 });

@@ -8,7 +8,7 @@ import { incomingEvmTransfers } from '../../core/evm-incoming.js';
 import type { AssetBalance, WalletEngine } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
-import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, stakesKey } from '../account-cache.js';
+import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, stakesKey, tokenScanKey } from '../account-cache.js';
 import { noteIncoming } from '../incoming-utxos.js';
 import { cacheAtHeight } from '../network-restart.js';
 import { StakeBook, stakedAmounts } from '../stake-book.js';
@@ -131,8 +131,9 @@ export class BalancesService {
     // A local or custom network may be made anew (a restarted local node): told by its first blocks.
     const restartable = preset.kind === 'local' || preset.kind === 'custom';
     const at = await cacheAtHeight(engine.node.blocks.P, cache, height, restartable, (line) => this.log?.(`network ${preset.id}: ${line}`));
-    // Restarted (a new cache): the stakes recorded on the old chain are not on this one.
-    if (at !== cache) await this.local.remove([stakesKey(preset.id, account.id)]);
+    // Restarted (a new cache): the stakes recorded on the old chain are not on this one, and the
+    // token scan's blocks are the old chain's (kept, it would never read the new one's).
+    if (at !== cache) await this.local.remove([stakesKey(preset.id, account.id), tokenScanKey(preset.id, account.id)]);
     cache = at;
     const settledCache = cache;
     const save = () => this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith));
