@@ -260,13 +260,16 @@ function actionOf(tx: PTx, d: Describer): string | undefined {
     case 'SetAutoRenewedValidatorConfigTx': {
       const validator = cb58Encode(tx.txID);
       d.add('Validator', `added by ${validator}`);
-      d.add('Restaked share of rewards', sharesText(tx.autoCompoundRewardShares));
       if (tx.period === 0n) {
+        // A validator that stops is paid all its rewards: the share no longer matters.
+        d.add('Restaked share of rewards', 'none: all rewards are paid out when it stops');
         d.add('Next cycle', 'none: the validator stops at the end of its current cycle');
         return `Stop the auto-renewed validator added by ${validator} at the end of its current cycle`;
       }
+      // The node applies the share at once (it splits the running cycle's rewards at its end); only the period waits.
+      d.add('Restaked share of rewards', `${sharesText(tx.autoCompoundRewardShares)}, from the rewards of the current cycle (split when it ends)`);
       d.add('Next cycle', durationText(tx.period));
-      return `Change the auto-renewed validator added by ${validator} from its next cycle: cycles of ${durationText(tx.period)}, restaking ${sharesText(tx.autoCompoundRewardShares)} of the rewards`;
+      return `Change the auto-renewed validator added by ${validator}: restaking ${sharesText(tx.autoCompoundRewardShares)} of the rewards, the current cycle's included, and cycles of ${durationText(tx.period)} from its next cycle`;
     }
     case 'AddSubnetValidatorTx':
       d.validator(tx.validator, tx.subnetID);

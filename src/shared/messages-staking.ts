@@ -168,10 +168,14 @@ export interface ValidationReview extends NodeKeyView {
 export interface AutoRenewReview {
   txID: string;
   nodeID: string;
-  /** The settings now, and from the next cycle on (period 0: it stops when the current cycle ends). */
+  /**
+   * The settings now, and those asked: the node applies `restakeShares` at once, so it splits the
+   * current cycle's rewards at its end; `period` is the length from the next cycle on (0: it stops
+   * when the current cycle ends, and all its rewards are paid).
+   */
   current: { period: number; restakeShares: Shares };
   next: { period: number; restakeShares: Shares };
-  /** The end of the current cycle, when the change applies. */
+  /** The end of the current cycle: its rewards are split by the new share then, and the new period starts. */
   takesEffect: UnixSeconds;
   authority: OwnerView;
   /** The P address the fee is paid from. */
@@ -264,7 +268,7 @@ export interface StakingRequests {
   'staking.nodeKey': { params: { url: string }; result: NodeKeyView };
   'staking.estimateValidation': { params: ValidationParams; result: ValidationReview };
   'staking.validate': { params: ValidationParams & { maxFee: Amount }; result: StakingSent };
-  /** A change to the account's auto-renewed validator (`txID`: the tx that added it) from its next cycle; period 0 stops it. */
+  /** A change to the account's auto-renewed validator (`txID`: the tx that added it): its restaked share from the current cycle's rewards on, its period from the next cycle; period 0 stops it. */
   'staking.estimateAutoRenew': { params: { txID: string; period: number; restakeShares: Shares }; result: AutoRenewReview };
   'staking.setAutoRenew': { params: { txID: string; period: number; restakeShares: Shares; maxFee: Amount }; result: StakingSent };
   /** The account's stakes (pending, active, finished) and the rewards paid to it. */

@@ -144,7 +144,7 @@ describe('staking through the wallet service on the Helicon node', () => {
     await refusedWith(staking.stakingEstimateValidation(base), 'nodeID', 'That node is already validating the Primary Network: a node can be added only once at a time.');
   });
 
-  it('changes the auto-renew settings from the next cycle, then stops it at the end of this one', async () => {
+  it('changes the auto-renew settings (the share for this cycle’s rewards, the length from the next cycle), then stops it at the end of this one', async () => {
     const staking = validator.wallet.staking;
     await refusedWith(staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 5, restakeShares: 0 }), 'period', /^A cycle must last at least 20 seconds/);
     const change = await staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000 });

@@ -93,7 +93,9 @@ describe('P-Chain staking txs, described', () => {
   it('SetAutoRenewedValidatorConfigTx with a next cycle', () => {
     const id = sha256(utf8.encode('validator'));
     const view = describeTx({ ...base, outputs: [], kind: 'SetAutoRenewedValidatorConfigTx', txID: id, auth: [0], autoCompoundRewardShares: 1_000_000, period: 1_209_600n }, ctx, []);
-    expect(view.action).toBe(`Change the auto-renewed validator added by ${cb58Encode(id)} from its next cycle: cycles of 14 d, restaking 100% of the rewards`);
+    // The node applies the share to the cycle already running; only the period waits for the next.
+    expect(view.action).toBe(`Change the auto-renewed validator added by ${cb58Encode(id)}: restaking 100% of the rewards, the current cycle's included, and cycles of 14 d from its next cycle`);
+    expect(view.details).toContainEqual({ label: 'Restaked share of rewards', value: '100%, from the rewards of the current cycle (split when it ends)' });
     expect(view.authorization).toMatchObject({ by: 'validator authority', note: expect.stringContaining('cannot look up') });
   });
 });

@@ -94,6 +94,7 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
   };
   if (sent) return <TxStatus chain="P" txID={sent.txID} fee={sent.fee} />;
   if (review) {
+    const stops = review.next.period === 0;
     const cycle = (c: { period: number; restakeShares: number }) => (c.period === 0 ? 'stops at the end of the current cycle' : `cycles of ${durationText(c.period)}, ${sharesText(c.restakeShares)} of rewards restaked`);
     return (
       <Review
@@ -102,8 +103,10 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
         facts={[
           { term: 'Node', value: review.nodeID, mono: true },
           { term: 'Now', value: cycle(review.current) },
-          { term: 'From the next cycle', value: cycle(review.next) },
-          { term: 'Takes effect', value: unixText(review.takesEffect) },
+          // The node applies a new share to the cycle already running (split at its end); only the length waits.
+          { term: 'Restaked when this cycle ends', value: stops ? 'nothing: it stops then, and all its rewards are paid out' : `${sharesText(review.next.restakeShares)} of this cycle’s rewards, and of each later cycle’s` },
+          { term: 'From the next cycle', value: stops ? 'none: it stops at the end of this cycle' : `cycles of ${durationText(review.next.period)}` },
+          { term: 'This cycle ends', value: unixText(review.takesEffect) },
           { term: 'May change or stop it', value: ownerText(review.authority) },
           { term: 'Fee paid from', value: review.from, mono: true },
           { term: 'Network fee', value: <NavaxText value={review.fee} /> },
@@ -200,7 +203,7 @@ function StakeItem({ s, params, selection, onChanged }: { s: MyStakeView; params
         {s.autoRenew && (
           <>
             <dt>Auto-renewal</dt>
-            <dd>{s.autoRenew.nextPeriod > 0 ? `next cycle ${durationText(s.autoRenew.nextPeriod)}, ${sharesText(s.autoRenew.restakeShares)} restaked` : 'stops at the end of this cycle'}</dd>
+            <dd>{s.autoRenew.nextPeriod > 0 ? `${sharesText(s.autoRenew.restakeShares)} of this cycle’s rewards restaked when it ends; next cycles ${durationText(s.autoRenew.nextPeriod)}` : 'stops at the end of this cycle'}</dd>
           </>
         )}
         <dt>Rewards to</dt>

@@ -86,6 +86,21 @@ describe('My stakes: auto-renewal', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Review the change' }));
     await waitFor(() => expect(asked).toEqual([{ txID: 'odd', period: 45, restakeShares: 250_000 }]));
   });
+
+  it('says the new restaked share splits this cycle’s rewards at its end, and only the length waits for the next cycle (as the node applies them)', async () => {
+    show([autoRenewed('running', 45)]);
+    const row = await screen.findByTestId('my-stake');
+    expect(within(row).getByText('Auto-renewal').nextElementSibling!.textContent).toBe('50% of this cycle’s rewards restaked when it ends; next cycles 45 seconds');
+    fireEvent.click(screen.getByRole('button', { name: 'Change auto-renewal of NodeID-running' }));
+    fireEvent.input(screen.getByLabelText('Rewards restaked (%)'), { target: { value: '25' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Review the change' }));
+    const review = await screen.findByRole('region', { name: 'Review the change' });
+    const fact = (term: string) => within(review).getByText(term).nextElementSibling!.textContent;
+    expect(fact('Restaked when this cycle ends')).toBe('25% of this cycle’s rewards, and of each later cycle’s');
+    expect(fact('From the next cycle')).toBe('cycles of 45 seconds');
+    expect(fact('This cycle ends')).toBeTruthy();
+    expect(within(review).queryByText('Takes effect')).toBeNull();
+  });
 });
 
 describe('Validate: auto-renewal', () => {
