@@ -16,7 +16,7 @@ function checkDenomination(denomination: number): void {
 
 /**
  * Parses user text such as "1.5" or "0.000000001" into base units. Rejects more decimals than the
- * denomination allows, signs, exponents, separators and values above `max` (default: u64).
+ * denomination allows (trailing zeros apart), signs, exponents, separators and values above `max` (default: u64).
  */
 export function parseAmount(text: string, denomination: number, max: bigint = UINT64_MAX): bigint {
   checkDenomination(denomination);
@@ -24,7 +24,8 @@ export function parseAmount(text: string, denomination: number, max: bigint = UI
   const match = /^(\d*)(?:\.(\d*))?$/.exec(trimmed);
   if (!match || trimmed === '' || trimmed === '.') throw new FormatError('enter an amount like 1.25');
   const whole = match[1] ?? '';
-  const fraction = match[2] ?? '';
+  // Trailing zeros add no precision: "1.0000000000" is exactly 1 even with 9 decimals.
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
   if (fraction.length > denomination) {
     throw new FormatError(`at most ${denomination} decimal place${denomination === 1 ? '' : 's'} for this asset`);
   }

@@ -17,7 +17,8 @@ describe('parseAmount', () => {
   it('handles denomination 0 (whole units only) and 32 (the node maximum)', () => {
     expect(parseAmount('42', 0)).toBe(42n);
     expect(parseAmount('42.', 0)).toBe(42n);
-    expect(() => parseAmount('42.0', 0)).toThrow(/at most 0 decimal places/);
+    expect(parseAmount('42.0', 0)).toBe(42n);
+    expect(() => parseAmount('42.01', 0)).toThrow(/at most 0 decimal places/);
     expect(() => parseAmount('0.5', 0)).toThrow(FormatError);
     expect(parseAmount('0.' + '0'.repeat(31) + '1', 32)).toBe(1n);
     expect(() => parseAmount('0.' + '0'.repeat(32) + '1', 32)).toThrow(/at most 32 decimal places/);
@@ -34,6 +35,12 @@ describe('parseAmount', () => {
   it('rejects too many decimals', () => {
     expect(() => parseAmount('0.0000000001', 9)).toThrow(/at most 9 decimal places/);
     expect(() => parseAmount('1.23', 1)).toThrow(/at most 1 decimal place for/);
+    expect(() => parseAmount('1.00000000010', 9)).toThrow(/at most 9 decimal places/);
+  });
+
+  it('takes trailing zeros past the denomination: they add no precision', () => {
+    expect(parseAmount('1.0000000000', 9)).toBe(1_000_000_000n);
+    expect(parseAmount('0.10000000000000000000', 2)).toBe(10n);
   });
 
   it('rejects empty text, signs, exponents, separators and non-digits', () => {

@@ -22,6 +22,7 @@ describe('amount checks', () => {
   });
   it('names too many decimals, zero, and bad text', () => {
     expect(checkAmount('1.0000000001', avax)).toEqual({ ok: false, error: 'At most 9 decimal places for this asset' });
+    expect(checkAmount('1.0000000000', avax)).toEqual({ ok: true, value: 1_000_000_000n });
     expect(checkAmount('0', avax)).toEqual({ ok: false, error: 'Enter an amount above zero' });
     expect(checkAmount('1,5', avax).ok).toBe(false);
     expect(checkAmount('', avax)).toEqual({ ok: false, error: 'Enter an amount' });
