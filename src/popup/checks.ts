@@ -57,6 +57,8 @@ export type AddressKind = 'X' | 'P' | 'C-bech32' | 'C-evm';
 
 const BECH32_CHAIN = /^([A-Za-z0-9]+)-/;
 
+const TYPO = 'This address has a typo or is incomplete: check it character by character';
+
 function needed(kind: AddressKind): string {
   if (kind === 'C-evm') return 'a C-Chain 0x address';
   if (kind === 'C-bech32') return 'a C-Chain bech32 (C-…) address';
@@ -70,7 +72,7 @@ export function checkAddress(text: string, kind: AddressKind, hrp: string): Chec
   if (kind === 'C-evm') {
     const prefix = BECH32_CHAIN.exec(trimmed);
     if (prefix) {
-      const chain = prefix[1]!;
+      const chain = prefix[1]!.toUpperCase();
       const what = chain === 'C' ? 'a C-Chain bech32 address (it only receives cross-chain moves)' : `${withArticle(chain)} address`;
       return fail(`This is ${what}; ${needed(kind)} is needed here`);
     }
@@ -82,12 +84,18 @@ export function checkAddress(text: string, kind: AddressKind, hrp: string): Chec
   }
   if (/^0x/i.test(trimmed)) return fail(`This is a C-Chain 0x address; ${needed(kind)} is needed here`);
   const chain = kind === 'C-bech32' ? 'C' : kind;
+  // The chain letter is worded in either case ("x-…" is an X-Chain address); only a capital is valid.
+  const address = trimmed.replace(BECH32_CHAIN, (p) => p.toUpperCase());
   try {
-    parseAddressFor(trimmed, chain, hrp);
+    parseAddressFor(address, chain, hrp);
   } catch (e) {
+    const message = (e as Error).message;
+    // A failed bech32 decode (checksum, a character bech32 lacks, too short or long) is a typo; the decoder's words help nobody.
+    if (/^(not a valid bech32|bech32 data|an address holds)/.test(message)) return fail(TYPO);
     // Core words it "a X-Chain"; fix the article and start with a capital.
-    return fail(sentence((e as Error).message.replace(/\ba X-Chain\b/g, 'an X-Chain')));
+    return fail(sentence(message.replace(/\ba X-Chain\b/g, 'an X-Chain')));
   }
+  if (address !== trimmed) return fail(`Write the chain letter as a capital: ${chain}-…`);
   return { ok: true, value: trimmed };
 }
 

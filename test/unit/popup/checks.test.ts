@@ -63,6 +63,18 @@ describe('address checks', () => {
     const flipped = C_ADDR.slice(0, letter) + (C_ADDR[letter] === C_ADDR[letter]!.toLowerCase() ? C_ADDR[letter]!.toUpperCase() : C_ADDR[letter]!.toLowerCase()) + C_ADDR.slice(letter + 1);
     expect(checkAddress(flipped, 'C-evm', HRP)).toEqual({ ok: false, error: 'The address checksum (upper/lower case) does not match: check for a typo' });
   });
+  it('says a mistyped bech32 address has a typo, in plain words, and words the chain letter in either case', () => {
+    const typo = { ok: false, error: 'This address has a typo or is incomplete: check it character by character' };
+    const last = X_ADDR.at(-1) === 'q' ? 'p' : 'q';
+    expect(checkAddress(X_ADDR.slice(0, -1) + last, 'X', HRP)).toEqual(typo); // checksum
+    expect(checkAddress(X_ADDR.slice(0, -2) + 'b' + X_ADDR.at(-1), 'X', HRP)).toEqual(typo); // a character bech32 lacks
+    expect(checkAddress('X-local', 'X', HRP)).toEqual(typo); // no separator
+    expect(checkAddress(X_ADDR.slice(0, 20), 'X', HRP)).toEqual(typo);
+    expect(checkAddress('x' + X_ADDR.slice(1), 'X', HRP)).toEqual({ ok: false, error: 'Write the chain letter as a capital: X-…' });
+    expect(checkAddress('x' + X_ADDR.slice(1), 'P', HRP)).toEqual({ ok: false, error: 'This is an X-Chain address; a P-Chain address is needed here' });
+    expect(checkAddress('x' + X_ADDR.slice(1), 'C-evm', HRP)).toEqual({ ok: false, error: 'This is an X-Chain address; a C-Chain 0x address is needed here' });
+  });
+
   it('returns the EIP-55 form of a valid 0x address (the examples of EIP-55)', () => {
     for (const expected of ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb']) {
       expect(checkAddress(expected.toLowerCase(), 'C-evm', HRP)).toEqual({ ok: true, value: expected });
