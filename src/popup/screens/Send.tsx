@@ -98,6 +98,8 @@ export function Send(p: SendProps) {
   const plain = asset ? checkAmount(amount, { denomination: asset.denomination, symbol: asset.symbol, ...(spendable !== undefined ? { spendable } : {}), ...max }) : null;
   const toCheck = checkAddress(to, kind, p.hrp);
   const memoCheck = checkMemo(memo);
+  // Only X-Chain sends carry a memo: one typed there is kept for X and never blocks P or C.
+  const memoOk = chain !== 'X' || memoCheck.ok;
 
   // The estimate: for the typed amount and address once they are valid; until then for the
   // smallest amount to the wallet's own address (same shape, so the same fee on X and C).
@@ -106,7 +108,7 @@ export function Send(p: SendProps) {
   const value = plain?.ok ? plain.value.toString() : '1';
   const dest = toCheck.ok ? toCheck.value : own;
   let params: SendEstimateParams | null = null;
-  if (asset && dest && spendable !== undefined && spendable > 0n && memoCheck.ok) {
+  if (asset && dest && spendable !== undefined && spendable > 0n && memoOk) {
     const owners = { addresses: [dest], threshold: 1 };
     params =
       chain === 'X'
@@ -125,7 +127,7 @@ export function Send(p: SendProps) {
   // The background refuses this amount (not enough funds, more than one tx can carry): said at the amount, and no review.
   const amountRefused = estimate.error !== undefined && (estimate.error.code === 'insufficient-funds' || FIELD_OF[estimate.error.field ?? ''] === 'amount');
   const amountError = serverError('amount') ?? (amountRefused && withFee?.ok ? estimate.error!.message : undefined);
-  const ready = asset !== undefined && toCheck.ok && plain?.ok === true && withFee?.ok === true && memoCheck.ok && !amountRefused;
+  const ready = asset !== undefined && toCheck.ok && plain?.ok === true && withFee?.ok === true && memoOk && !amountRefused;
   const maxValue = maxOf(estimate.latest);
   const maxNote =
     maxValue !== null

@@ -150,6 +150,21 @@ describe('Send', () => {
     expect(await screen.findByText('0.0003 AVAX')).toBeTruthy();
   });
 
+  it('a memo too long for X does not block a P send (no memo field there), and is kept for X', async () => {
+    const { bg } = setup({ 'send.p': () => ({ txID: 'ptx', fee: '250000' }) });
+    type(/^Memo/, 'm'.repeat(300));
+    fireEvent.click(screen.getByRole('radio', { name: 'P-Chain' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'X-Chain' }));
+    expect(errorOf(/^Memo/)).toBe('A memo holds at most 256 bytes; this one is 300');
+    fireEvent.click(screen.getByRole('radio', { name: 'P-Chain' }));
+    type(/^To/, P_OTHER);
+    type('Amount (AVAX)', '1');
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
+    await waitFor(() => expect(bg.callsOf('send.p')).toEqual([{ amount: '1000000000', to: { addresses: [P_OTHER], threshold: 1 }, maxFee: '250000' }]));
+  });
+
   it('keeps Max disabled and says why when no estimate can be had, and asks nothing with nothing to send', async () => {
     const { bg } = setup(
       {
