@@ -290,3 +290,37 @@ describe('staking through the wallet service on the Helicon node', () => {
     expect(csv).toContain(`,${rewardTxID},staking-delegation-fees,0.${fees!.toString().padStart(9, '0')},AVAX,`);
   });
 });
+
+describe('a delegation’s fee is the validator’s own tx’s, checked on the Helicon node', () => {
+  type Listed = { txID: string; nodeID: string; endTime: string; delegationFee: string; exactDelegationFee?: unknown };
+
+  /** A node in between that shows every validator's fee one point above what it is. */
+  const lyingFetch: typeof fetch = async (input, init) => {
+    const answer = await fetch(input, init);
+    const asked = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : {};
+    if (asked.method !== 'platform.getCurrentValidators') return answer;
+    const body = (await answer.json()) as { result: { validators: Listed[] } };
+    for (const v of body.result.validators) {
+      v.delegationFee = (Number(v.delegationFee) + 1).toFixed(4);
+      delete v.exactDelegationFee;
+    }
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+
+  it('reviews a delegation to a validator whose listed fee its tx proves, and refuses the same one from a node that lies about its fee', async () => {
+    const now = await nowOnP();
+    const [listed] = (await pRpc<{ validators: Listed[] }>('platform.getCurrentValidators')).validators.filter((v) => BigInt(v.endTime) > now + 120n);
+    expect(listed, 'a validator running for 2 more minutes').toBeDefined();
+    const base = { nodeID: listed!.nodeID, amount: (25n * AVAX).toString(), end: Number(now) + 60 };
+
+    const honest = await fundedWallet({ p: 30n * AVAX });
+    const review = await honest.wallet.staking.stakingEstimateDelegation(base);
+    expect(review.validator).toMatchObject({ nodeID: listed!.nodeID, txID: listed!.txID });
+    expect(review.validator.delegationFee / 10_000).toBe(Number(listed!.delegationFee));
+
+    const lied = await fundedWallet({}, { fetch: lyingFetch });
+    const e = await lied.wallet.staking.stakingEstimateDelegation(base).then(() => undefined, (x: unknown) => x);
+    expect(e).toBeInstanceOf(WalletError);
+    expect(e).toMatchObject({ code: 'validator-mismatch', message: expect.stringMatching(/^The node's list of validators does not match the validator's own staking transaction \(NodeID-\w+\): the list says it keeps [\d.]+% of a delegator's reward, its transaction says [\d.]+%\./) });
+  });
+});

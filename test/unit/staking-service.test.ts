@@ -6,8 +6,11 @@ import { stakesKey } from '../../src/background/account-cache.js';
 import { StakingService } from '../../src/background/services/staking.js';
 import { StakeBook } from '../../src/background/stake-book.js';
 import { memoryStores } from '../../src/background/storage.js';
-import { WalletError } from '../../src/core/errors.js';
-import { formatAddress, formatNodeId } from '../../src/core/encoding.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { encodeSignedTx } from '../../src/core/codec/codec.js';
+import type { PAddAutoRenewedValidatorTx, PAddPermissionlessValidatorTx } from '../../src/core/codec/types.js';
+import { RpcError, WalletError } from '../../src/core/errors.js';
+import { cb58Encode, formatAddress, formatNodeId } from '../../src/core/encoding.js';
 import type { CurrentValidator } from '../../src/core/node/validators.js';
 import { ownedAddressSet, spendableUtxos } from '../../src/core/tx/utxos.js';
 import { endChoices } from '../../src/popup/staking.js';
@@ -21,9 +24,31 @@ const KEY = stakesKey('n', 'a');
 const BAD = { version: 2, stakes: [] }; // e.g. written by a newer version
 type Issue = (c: unknown, kind: string, built: unknown, maxFee: string, extra: unknown, signed?: (txID: string) => Promise<void>) => Promise<{ txID: string; fee: bigint; status: string }>;
 
-function service(issue: Issue, chainLag = 0n) {
+const END = NOW + 400n * 86_400n;
+const base = { vm: 'pvm' as const, networkID: ctx.networkID, blockchainID: ctx.pChainID, inputs: [], outputs: [], memo: new Uint8Array() };
+const owners = { validationRewardsOwner: mine, delegationRewardsOwner: mine, stake: [] };
+
+/** The validator's own staking tx (type 25), signed bytes: its ID is their hash. */
+function fixedValidatorTx(fee: number, end = END, networkID = ctx.networkID): Uint8Array {
+  const tx: PAddPermissionlessValidatorTx = { ...base, ...owners, networkID, kind: 'AddPermissionlessValidatorTx', validator: { nodeID: new Uint8Array(20).fill(7), start: 0n, end, weight: 2_000n * AVAX }, subnetID: new Uint8Array(32), signer: { kind: 'EmptySigner' }, delegationShares: fee };
+  return encodeSignedTx({ unsigned: tx, credentials: [] });
+}
+
+function autoRenewedValidatorTx(fee: number): Uint8Array {
+  const tx: PAddAutoRenewedValidatorTx = { ...base, ...owners, kind: 'AddAutoRenewedValidatorTx', nodeID: new Uint8Array(20).fill(7), signer: { kind: 'EmptySigner' }, validatorAuthority: mine, delegationShares: fee, autoCompoundRewardShares: 0, period: 86_400n };
+  return encodeSignedTx({ unsigned: tx, credentials: [] });
+}
+
+/** `listed`: what the node's validator list says, over the validator its tx (`txBytes`) adds. */
+function service(issue: Issue, chainLag = 0n, txBytes = fixedValidatorTx(20_000), listed: Partial<CurrentValidator> = {}) {
   const { local } = memoryStores();
-  const v: CurrentValidator = { txID: '4uEw1KbnkyrNFZrqQ6812e79cZWEe6PNSzLeLdqyTdfPNT8c2', nodeID: NODE, start: NOW - 86_400n, end: NOW + 400n * 86_400n, weight: 2_000n * AVAX, potentialReward: 1n, accruedDelegateeReward: 0n, delegationFee: 20_000, uptime: 100, connected: true, delegatorCount: 0, delegatorWeight: 0n };
+  const txID = cb58Encode(sha256(txBytes));
+  const v: CurrentValidator = { txID, nodeID: NODE, start: NOW - 86_400n, end: END, weight: 2_000n * AVAX, potentialReward: 1n, accruedDelegateeReward: 0n, delegationFee: 20_000, uptime: 100, connected: true, delegatorCount: 0, delegatorWeight: 0n, ...listed };
+  // As the client does: only bytes that hash to the ID asked for.
+  const getTx = vi.fn(async (id: string) => {
+    if (id !== txID) throw new RpcError('platform.getTx', -32000, 'not found');
+    return txBytes;
+  });
   const pool = spendableUtxos([utxo(1_000n * AVAX)], ownedAddressSet([ewoq.shortId]), NOW);
   const engine = {
     ctx,
@@ -34,6 +59,7 @@ function service(issue: Issue, chainLag = 0n) {
         getMinStake: async () => ({ minValidatorStake: 2_000n * AVAX, minDelegatorStake: 25n * AVAX }),
         getCurrentValidators: async () => [v],
         getCurrentSupply: async () => 450_000_000n * AVAX,
+        getTx,
       },
     },
     addresses: () => [ME],
@@ -45,7 +71,7 @@ function service(issue: Issue, chainLag = 0n) {
   const delivery = { issue: vi.fn(issue) };
   const log = vi.fn();
   const book = new StakeBook(local, KEY);
-  return { s: new StakingService(engines as never, delivery as never, local, { log }), delivery, local, book, log };
+  return { s: new StakingService(engines as never, delivery as never, local, { log }), delivery, local, book, log, getTx };
 }
 
 const p = { nodeID: NODE, amount: (25n * AVAX).toString(), end: Number(NOW) + 20 * 86_400 };
@@ -112,5 +138,43 @@ describe('staking: the longest stake with the computer clock ahead of the chain'
       expect(choices.at(-1)!.end).toBe(params.maxEnd);
       for (const c of choices) await expect(s.stakingEstimateDelegation({ ...p, end: c.end })).resolves.toMatchObject({ end: c.end });
     }
+  });
+});
+
+describe('staking: the delegation fee is the validator’s own tx’s, not the node’s list’s word', () => {
+  const refused = (message: string) => ({ code: 'validator-mismatch', message: `The node's list of validators does not match the validator's own staking transaction (${NODE}): ${message}. Nothing was signed; try again later or with another node.` });
+
+  it('accepts a list that agrees with the tx, reading the tx once for the review and its confirm', async () => {
+    const { s, getTx, delivery } = service(sent());
+    const review = await s.stakingEstimateDelegation(p);
+    expect(review.validator.delegationFee).toBe(20_000);
+    // 2% of the reward is the validator's.
+    expect(BigInt(review.estimatedReward)).toBe(((BigInt(review.estimatedReward) + BigInt(review.validatorFee)) * 980_000n) / 1_000_000n);
+    await s.stakingDelegate({ ...p, maxFee: review.fee });
+    expect(getTx).toHaveBeenCalledOnce();
+    expect(delivery.issue).toHaveBeenCalledOnce();
+  });
+
+  it('refuses a list that shows 2% for a validator whose tx keeps 100%, before anything is signed', async () => {
+    const { s, delivery } = service(sent(), 0n, fixedValidatorTx(1_000_000), { delegationFee: 20_000 });
+    await expect(s.stakingEstimateDelegation(p)).rejects.toMatchObject(refused("the list says it keeps 2% of a delegator's reward, its transaction says 100%"));
+    await expect(s.stakingDelegate({ ...p, maxFee: '1000000' })).rejects.toMatchObject({ code: 'validator-mismatch' });
+    expect(delivery.issue).not.toHaveBeenCalled();
+  });
+
+  it('refuses a list whose end, kind or network is not the tx’s, or whose tx the node will not show', async () => {
+    await expect(service(sent(), 0n, fixedValidatorTx(20_000, END + 86_400n)).s.stakingEstimateDelegation(p)).rejects.toMatchObject({ code: 'validator-mismatch', message: expect.stringMatching(/: the list says it validates until .*, its transaction until /) });
+    await expect(service(sent(), 0n, autoRenewedValidatorTx(20_000)).s.stakingEstimateDelegation(p)).rejects.toMatchObject(refused('the list shows a fixed validation, its transaction an auto-renewed one'));
+    await expect(service(sent(), 0n, fixedValidatorTx(20_000, END, 1)).s.stakingEstimateDelegation(p)).rejects.toMatchObject(refused('the transaction it names is not of this network’s P-Chain'));
+    await expect(service(sent(), 0n, fixedValidatorTx(20_000), { txID: cb58Encode(sha256(Uint8Array.of(1))) }).s.stakingEstimateDelegation(p)).rejects.toMatchObject({ code: 'validator-mismatch', message: expect.stringContaining('the node cannot show the transaction') });
+  });
+
+  it('takes an auto-renewed validator whose fee its tx fixes (no later config change can alter it)', async () => {
+    const autoRenew = { authority: { locktime: 0n, threshold: 1, addresses: [ME] }, nextPeriod: 86_400n, restakeShares: 0 };
+    const { s, getTx } = service(sent(), 0n, autoRenewedValidatorTx(30_000), { delegationFee: 30_000, autoRenew });
+    await expect(s.stakingEstimateDelegation(p)).resolves.toMatchObject({ validator: { delegationFee: 30_000 } });
+    expect(getTx).toHaveBeenCalledOnce();
+    const lying = service(sent(), 0n, autoRenewedValidatorTx(1_000_000), { delegationFee: 30_000, autoRenew });
+    await expect(lying.s.stakingEstimateDelegation(p)).rejects.toMatchObject(refused("the list says it keeps 3% of a delegator's reward, its transaction says 100%"));
   });
 });

@@ -13,6 +13,7 @@ import type { CurrentValidator } from '../../core/node/validators.js';
 import { splitReward, stakingReward } from '../../core/staking/reward.js';
 import { checkAutoRenewChange, checkDelegation, checkDelegationTerms, checkValidation, StakingRuleError } from '../../core/staking/rules.js';
 import { pickValidator, validatorModels, validatorPage } from '../../core/staking/validator-list.js';
+import { checkListedValidator, readValidatorTerms, type ValidatorTerms } from '../../core/staking/validator-proof.js';
 import { makeOwners } from '../../core/tx/context.js';
 import type { BuiltTx } from '../../core/tx/built.js';
 import { buildPAutoRenewedValidation, buildPDelegation, buildPSetAutoRenewConfig, buildPValidation } from '../../core/tx/staking.js';
@@ -62,6 +63,8 @@ export class StakingService {
   readonly #lists = new Map<string, { at: number; list: CurrentValidator[] }>();
   /** Each node's Helicon time (by its URL), asked once: a network's upgrades are fixed at its start. */
   readonly #heliconTimes = new Map<string, Promise<bigint | undefined>>();
+  /** Validators' terms by network and staking tx ID: a tx never changes, so one read serves its review and confirm. */
+  readonly #terms = new Map<string, ValidatorTerms>();
 
   constructor(
     private readonly engines: AccountEngines,
@@ -116,6 +119,18 @@ export class StakingService {
 
   private async oneValidator(c: StakingContext, nodeID: string): Promise<CurrentValidator | undefined> {
     return (await c.engine.node.platform.getCurrentValidators([nodeID]))[0];
+  }
+
+  /** The listed fee, end and kind, checked against the validator's own staking tx (the list is the node's word). */
+  private async proveListed(c: StakingContext, v: CurrentValidator): Promise<void> {
+    const key = `${c.preset.id} ${v.txID}`;
+    let terms = this.#terms.get(key);
+    if (!terms) {
+      terms = await readValidatorTerms((txID) => c.engine.node.platform.getTx(txID), c.engine.ctx, v);
+      if (this.#terms.size >= 64) this.#terms.clear();
+      this.#terms.set(key, terms);
+    }
+    checkListedValidator(v, terms);
   }
 
   private me(c: StakingContext): OwnerSet {
@@ -177,6 +192,7 @@ export class StakingService {
     const end = BigInt(p.end);
     const validator = await this.oneValidator(c, p.nodeID);
     checkDelegation({ rules: c.rules, now: c.now, chainTime: c.chainTime, amount, end, nodeID: p.nodeID, validator });
+    await this.proveListed(c, validator!); // Before the fee and the end are used for the review.
     const rewardSet = p.rewardOwner ?? this.me(c);
     const rewardOwners = await this.owners(c, rewardSet, 'rewardOwner');
     const stakeOwners = makeOwners([parseAddress(c.pAddress).bytes]);
