@@ -2,7 +2,7 @@
 // types and asks the background for the exact fee and the largest sendable amount (send.estimate);
 // a review screen shows exactly what will be signed, with its fee; then the status until accepted.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { BackgroundError } from '../../shared/client.js';
 import { errorField, errorInfo, errorText, selectionOf, useCall } from '../api.js';
 import { type AddressKind, checkAddress, checkAmount, checkMemo, MAX_MEMO_BYTES, U256_MAX, utf8Length } from '../checks.js';
@@ -28,10 +28,11 @@ export interface SendProps {
   estimateDelayMs?: number;
 }
 
+/** `key`: the inputs (chain, asset, amount, address, memo) a review is for; it is shown for those only. */
 type Stage =
   | { k: 'form' }
-  | { k: 'estimating' }
-  | { k: 'review' | 'sending'; estimate: SendEstimate }
+  | { k: 'estimating'; key: string }
+  | { k: 'review' | 'sending'; key: string; estimate: SendEstimate }
   | { k: 'done'; chain: ChainName; txID: string; fee: Amount };
 
 const ADDRESS_KIND: Record<ChainName, AddressKind> = { X: 'X', P: 'P', C: 'C-evm' };
@@ -128,6 +129,16 @@ export function Send(p: SendProps) {
   const amountRefused = estimate.error !== undefined && (estimate.error.code === 'insufficient-funds' || FIELD_OF[estimate.error.field ?? ''] === 'amount');
   const amountError = serverError('amount') ?? (amountRefused && withFee?.ok ? estimate.error!.message : undefined);
   const ready = asset !== undefined && toCheck.ok && plain?.ok === true && withFee?.ok === true && memoOk && !amountRefused;
+  // What a review would be for now; read through the ref when an estimate asked earlier answers.
+  const reviewKey = params && typed ? JSON.stringify(params) : '';
+  const keyRef = useRef(reviewKey);
+  keyRef.current = reviewKey;
+  // A review (asked or shown) is dropped as soon as an input changes or the form is no longer ready:
+  // it never comes back by itself, nor with another send's fee.
+  const reviewed = stage.k === 'estimating' || stage.k === 'review' ? stage.key : undefined;
+  useEffect(() => {
+    if (reviewed !== undefined && (reviewed !== reviewKey || !ready)) setStage({ k: 'form' });
+  }, [reviewed, reviewKey, ready]);
   const maxValue = maxOf(estimate.latest);
   const maxNote =
     maxValue !== null
@@ -175,21 +186,26 @@ export function Send(p: SendProps) {
   /** The exact fee for what was typed, just before the review: the review shows nothing older. */
   const review = async () => {
     if (!ready || !params || !typed) return;
-    setStage({ k: 'estimating' });
+    const key = reviewKey;
+    setStage({ k: 'estimating', key });
+    // An answer counts only while its review is still asked for, for the inputs still on screen.
+    const still = (s: Stage) => s.k === 'estimating' && s.key === key && keyRef.current === key;
     try {
-      setStage({ k: 'review', estimate: await call('send.estimate', params) });
+      const estimate = await call('send.estimate', params);
+      setStage((s) => (still(s) ? { k: 'review', key, estimate } : s));
     } catch (e) {
+      if (keyRef.current !== key) return;
       setServer({ field: fieldOf(e), message: errorText(e), detail: errorInfo(e).detail });
-      setStage({ k: 'form' });
+      setStage((s) => (still(s) ? { k: 'form' } : s));
     }
   };
 
   // The account and network this is reviewed on: the background refuses the send if either changes.
   const selection = selectionOf(p.status);
 
-  const confirm = async (estimated: SendEstimate) => {
-    if (!ready || !asset || !plain.ok) return;
-    setStage({ k: 'sending', estimate: estimated });
+  const confirm = async ({ key, estimate: estimated }: { key: string; estimate: SendEstimate }) => {
+    if (!ready || !asset || !plain.ok || key !== reviewKey) return;
+    setStage({ k: 'sending', key, estimate: estimated });
     try {
       const v = plain.value.toString();
       // The reviewed fee is the most the background may sign for (C: wei, gas limit × max fee per gas).
@@ -209,17 +225,17 @@ export function Send(p: SendProps) {
       p.onSent();
     } catch (e) {
       if (e instanceof BackgroundError && e.code === 'fee-above-approved') {
-        await reviewAgain();
+        await reviewAgain(key);
         return;
       }
       const field = fieldOf(e);
       setServer({ field, message: errorText(e), detail: errorInfo(e).detail });
-      setStage(field && FIELD_OF[field] ? { k: 'form' } : { k: 'review', estimate: estimated });
+      setStage(field && FIELD_OF[field] ? { k: 'form' } : { k: 'review', key, estimate: estimated });
     }
   };
 
   /** The fee rose between the review and the send (nothing was signed): a fresh review, with the reason. */
-  const reviewAgain = async () => {
+  const reviewAgain = async (key: string) => {
     if (!params) {
       setServer({ field: undefined, message: FEE_WENT_UP });
       setStage({ k: 'form' });
@@ -228,7 +244,7 @@ export function Send(p: SendProps) {
     try {
       const fresh = await call('send.estimate', params);
       setServer({ field: undefined, message: FEE_WENT_UP });
-      setStage({ k: 'review', estimate: fresh });
+      setStage({ k: 'review', key, estimate: fresh });
     } catch (e) {
       setServer({ field: fieldOf(e), message: `${FEE_WENT_UP} ${errorText(e)}` });
       setStage({ k: 'form' });
@@ -248,7 +264,7 @@ export function Send(p: SendProps) {
     );
   }
 
-  if ((stage.k === 'review' || stage.k === 'sending') && ready && asset) {
+  if ((stage.k === 'review' || stage.k === 'sending') && stage.key === reviewKey && ready && asset) {
     const exactFee = units(stage.estimate.fee);
     const total = feeInAsset ? plain.value + exactFee : undefined;
     const facts: Fact[] = [
@@ -273,7 +289,7 @@ export function Send(p: SendProps) {
           busyText="Signing and sending; waiting for the chain to accept it…"
           confirmLabel="Confirm and send"
           onEdit={() => setStage({ k: 'form' })}
-          onConfirm={() => void confirm(stage.estimate)}
+          onConfirm={() => void confirm(stage)}
         />
       </div>
     );

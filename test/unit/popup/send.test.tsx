@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiContext, makeCall } from '../../../src/popup/api.js';
 import { Send } from '../../../src/popup/screens/Send.js';
 import type { ActivityItem, BalancesView, RequestParams } from '../../../src/shared/messages.js';
 import { fakeBackground, type Handlers, Refuse, renderWith } from './fake-background.js';
@@ -298,5 +299,107 @@ describe('Send', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
     await waitFor(() => expect(screen.getByTestId('tx-status')).toBeTruthy());
     expect(bg.callsOf('send.x').map((c) => c.maxFee)).toEqual(['1000000', '2000000']);
+  });
+});
+
+function reviewButton(): HTMLButtonElement {
+  return screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement;
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+/** The estimator, with the answer to the next estimate once armed (the one Review asks for) held until released. */
+function holdNext(view: BalancesView) {
+  const normal = estimator(view);
+  let armed = false;
+  let release = () => {};
+  return {
+    arm: () => void (armed = true),
+    release: () => release(),
+    handler: async (p: RequestParams<'send.estimate'>) => {
+      if (armed) {
+        armed = false;
+        await new Promise<void>((r) => (release = r));
+      }
+      return normal(p);
+    },
+  };
+}
+
+describe('Send: a review belongs to exactly the inputs it was estimated for', () => {
+  it('a chain switch while the review is estimated: the old answer opens nothing, and the new review has its own fee', async () => {
+    const view = balances();
+    const held = holdNext(view);
+    const { bg } = setup({ 'send.estimate': held.handler, 'send.p': () => ({ txID: 'ptx', fee: '250000' }) }, view);
+    fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
+    type(/^To/, C_OTHER);
+    type('Amount (AVAX)', '0.5');
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    held.arm();
+    fireEvent.click(reviewButton());
+    await screen.findByRole('button', { name: 'Estimating the fee…' });
+    fireEvent.click(screen.getByRole('radio', { name: 'P-Chain' }));
+    type(/^To/, P_OTHER);
+    type('Amount (AVAX)', '0.5');
+    await waitFor(() => expect(screen.getByTestId('fee-line').textContent).toContain('exactly'));
+    // The C-Chain's answer (a wei ceiling) arrives: no review opens, with its fee or any other.
+    held.release();
+    await settle();
+    expect(screen.queryByTestId('review-fee')).toBeNull();
+    fireEvent.click(reviewButton());
+    expect((await screen.findByTestId('review-fee')).textContent).toBe('0.00025 AVAX');
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await waitFor(() => expect(bg.callsOf('send.p')).toEqual([{ amount: '500000000', to: { addresses: [P_OTHER], threshold: 1 }, maxFee: '250000' }]));
+  });
+
+  it('typing while the review is estimated drops it: the answer opens nothing, even with the inputs typed back', async () => {
+    const view = balances();
+    const held = holdNext(view);
+    setup({ 'send.estimate': held.handler }, view);
+    type(/^To/, X_OTHER);
+    type('Amount (AVAX)', '1');
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    held.arm();
+    fireEvent.click(reviewButton());
+    await screen.findByRole('button', { name: 'Estimating the fee…' });
+    type('Amount (AVAX)', '2');
+    await settle();
+    held.release();
+    await settle();
+    expect(screen.queryByTestId('review-amount')).toBeNull();
+
+    held.arm();
+    fireEvent.click(reviewButton());
+    await screen.findByRole('button', { name: 'Estimating the fee…' });
+    type('Amount (AVAX)', '3');
+    await settle();
+    type('Amount (AVAX)', '2');
+    await settle();
+    held.release();
+    await settle();
+    expect(screen.queryByTestId('review-amount')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Send' })).toBeTruthy();
+  });
+
+  it('a review the form can no longer send (the balance fell) goes back to the form, and does not come back by itself', async () => {
+    const bg = fakeBackground({ 'send.estimate': estimator(balances()) });
+    const call = makeCall(bg.send);
+    const ui = (view: BalancesView) => (
+      <ApiContext.Provider value={call}>
+        <Send status={UNLOCKED} hrp={HRP} balances={view} onSent={() => undefined} estimateDelayMs={0} />
+      </ApiContext.Provider>
+    );
+    const { rerender } = render(ui(balances()));
+    type(/^To/, X_OTHER);
+    type('Amount (AVAX)', '10');
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    fireEvent.click(reviewButton());
+    await screen.findByTestId('review-amount');
+    rerender(ui(balances({ balances: [avax('X', '5000000000'), avax('P', '0'), avax('C', '0')] })));
+    await screen.findByRole('heading', { name: 'Send' });
+    rerender(ui(balances()));
+    await settle();
+    expect(screen.queryByTestId('review-amount')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Send' })).toBeTruthy();
   });
 });
