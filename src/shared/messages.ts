@@ -287,7 +287,8 @@ export interface WalletRequests extends StakingRequests, TokenRequests {
   'networks.select': { params: { id: string }; result: WalletStatus };
   'networks.addCustom': { params: { name: string; url: string; atomicNamespace?: string }; result: NetworkView };
   'networks.remove': { params: { id: string; confirmLoss?: boolean }; result: { ok: true } };
-  'networks.health': { params: { id: string }; result: { healthy: boolean; checks: string[]; error?: string; errorCode?: string } };
+  /** `checks`: the names of the checks that fail; `passed`: how many pass. */
+  'networks.health': { params: { id: string }; result: { healthy: boolean; checks: string[]; passed: number; error?: string; errorCode?: string } };
 
   /** The last known snapshot at once (no network wait); `refresh` starts a refresh in the background. */
   'balances.get': { params: { refresh?: boolean }; result: BalancesView };

@@ -1,6 +1,7 @@
 // Removing a custom network drops everything the wallet kept for it, for every account: nothing
 // is left that no screen can reach again (the move journal included). A health check of a node
-// that does not answer says why by code, so the popup can say it in words.
+// that does not answer says why by code, so the popup can say it in words; one that answers names
+// only its failing checks.
 import { describe, expect, it } from 'vitest';
 import { accountStorageKeys, hiddenAssetsKey, tokensKey } from '../../src/background/account-cache.js';
 import { NetworksService } from '../../src/background/services/networks.js';
@@ -33,5 +34,22 @@ describe('a custom network', () => {
     await local.set({ 'xpc.state': { version: 1, accounts: [{ id: 'acc1', name: 'A', kind: 'hd', index: 0 }], selectedAccountId: 'acc1', nextHdIndex: 1, customNetworks: [{ id: 'custom-1', name: 'Mine', url: 'http://127.0.0.1:1', atomicNamespace: 'avax' }], selectedNetworkId: 'local' } });
     const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')) });
     expect(await networks.networksHealth({ id: 'custom-1' })).toMatchObject({ healthy: false, checks: [], errorCode: 'node-unreachable', error: expect.stringContaining('127.0.0.1:1') });
+  });
+
+  it('a health check names only the checks that fail, and counts those that pass', async () => {
+    const { local } = memoryStores();
+    await local.set({ 'xpc.state': { version: 1, accounts: [{ id: 'acc1', name: 'A', kind: 'hd', index: 0 }], selectedAccountId: 'acc1', nextHdIndex: 1, customNetworks: [{ id: 'custom-1', name: 'Mine', url: 'http://127.0.0.1:1', atomicNamespace: 'avax' }], selectedNetworkId: 'local' } });
+    // As avalanchego answers: every check with its message, an `error` only on the failing ones.
+    const report = {
+      healthy: false,
+      checks: {
+        C: { message: { consensus: {} }, timestamp: '2026-01-01T00:00:00Z', contiguousFailures: 0, timeOfFirstFailure: null },
+        P: { message: {}, timestamp: '2026-01-01T00:00:00Z', contiguousFailures: 0, timeOfFirstFailure: null },
+        bootstrapped: { message: ['X'], error: 'subnets not bootstrapped', contiguousFailures: 3, timeOfFirstFailure: '2026-01-01T00:00:00Z' },
+      },
+    };
+    const fetch = async () => new Response(JSON.stringify(report), { status: 503 });
+    const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')), fetch });
+    expect(await networks.networksHealth({ id: 'custom-1' })).toEqual({ healthy: false, checks: ['bootstrapped'], passed: 2 });
   });
 });

@@ -212,9 +212,11 @@ export class NetworksService {
     const s = await this.settings.read();
     try {
       const report = await this.client(this.presetOf(s, p.id)).health.health();
-      return { healthy: report.healthy, checks: Object.keys(report.checks) };
+      // A node's check carries an `error` only when it fails: those are the ones to name.
+      const failed = Object.keys(report.checks).filter((k) => (report.checks[k] as { error?: unknown } | null)?.error != null);
+      return { healthy: report.healthy, checks: failed, passed: Object.keys(report.checks).length - failed.length };
     } catch (e) {
-      return { healthy: false, checks: [], error: (e as Error).message, errorCode: e instanceof WalletError ? e.code : '' };
+      return { healthy: false, checks: [], passed: 0, error: (e as Error).message, errorCode: e instanceof WalletError ? e.code : '' };
     }
   }
 

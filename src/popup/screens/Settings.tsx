@@ -28,7 +28,7 @@ function Section({ title, children, open }: { title: string; children: Component
 
 // ---- networks ----
 
-type Health = { healthy: boolean; checks: string[]; error?: string; errorCode?: string } | 'checking' | { failed: PlainError };
+type Health = { healthy: boolean; checks: string[]; passed: number; error?: string; errorCode?: string } | 'checking' | { failed: PlainError };
 
 function HealthLine({ health }: { health: Health | undefined }) {
   if (!health) return null;
@@ -38,8 +38,8 @@ function HealthLine({ health }: { health: Health | undefined }) {
     const failed = 'failed' in health ? health.failed : plainError(health.errorCode ?? '', health.error!);
     return <span class="error-text">Not healthy: {failed.text}<ErrorDetail detail={failed.detail} /></span>;
   }
-  if (health.healthy) return <span class="ok-text">Healthy ({health.checks.length} checks pass)</span>;
-  return <span class="error-text">Not healthy{health.checks.length ? ` (checks: ${health.checks.join(', ')})` : ''}</span>;
+  if (health.healthy) return <span class="ok-text">Healthy ({health.passed} checks pass)</span>;
+  return <span class="error-text">Not healthy{health.checks.length ? ` (failing checks: ${health.checks.join(', ')})` : ''}</span>;
 }
 
 function Networks({ status, onStatus }: SettingsProps) {

@@ -363,7 +363,7 @@ describe('Settings', () => {
       'networks.list': () => ({ networks: [NETWORK, custom], selectedId: NETWORK.id }),
       'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
       'networks.health': ({ id }: { id: string }) =>
-        id === 'mine' ? { healthy: false, checks: [], error: 'node at http://10.0.0.5:9650/ext/health is unreachable: fetch failed', errorCode: 'node-unreachable' } : { healthy: false, checks: ['bootstrapped'] },
+        id === 'mine' ? { healthy: false, checks: [], passed: 0, error: 'node at http://10.0.0.5:9650/ext/health is unreachable: fetch failed', errorCode: 'node-unreachable' } : { healthy: false, checks: ['bootstrapped'], passed: 4 },
     });
     renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
     open('Network');
@@ -373,7 +373,7 @@ describe('Settings', () => {
     expect(details.textContent).toContain('http://10.0.0.5:9650/ext/health');
     expect(line.textContent!.replace(details.textContent!, '')).toBe("Not healthy: The node can't be reached. Check that it is running and that its address in Settings is right.");
     fireEvent.click(screen.getByRole('button', { name: `Check health of ${NETWORK.name}` }));
-    expect(await screen.findByText('Not healthy (checks: bootstrapped)')).toBeTruthy();
+    expect(await screen.findByText('Not healthy (failing checks: bootstrapped)')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Remove My node' })).toBeTruthy();
     expect(bg.callsOf('networks.health')).toEqual([{ id: 'mine' }, { id: 'local' }]);
   });
