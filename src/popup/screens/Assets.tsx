@@ -68,7 +68,8 @@ function Held({ balances, rights, onMint }: { balances: BalancesView | null; rig
       </div>
     );
   }
-  if (!balances) return <p class="muted">Loading balances…</p>;
+  // An empty snapshot (updatedAt 0) was never loaded: it says nothing about what the wallet holds.
+  if (!balances?.updatedAt) return <p class="muted">{balances?.error ? 'No balances yet: the node did not answer.' : 'Loading balances…'}</p>;
   if (rows.length === 0) return <p class="muted">No X-Chain assets yet.</p>;
   return (
     <ul class="plain-list">

@@ -586,6 +586,17 @@ describe('Assets', () => {
     return bg;
   }
 
+  it('says balances are loading, or that the node did not answer, not that nothing is held, before any snapshot', () => {
+    const bg = fakeBackground({ 'assets.fees': () => FEES, 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts: [] }) });
+    const never = balances({ updatedAt: 0, balances: [] });
+    renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={never} onChanged={vi.fn()} />);
+    expect(screen.getByText('Loading balances…')).toBeTruthy();
+    cleanup();
+    renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={{ ...never, error: 'node unreachable' }} onChanged={vi.fn()} />);
+    expect(screen.getByText('No balances yet: the node did not answer.')).toBeTruthy();
+    expect(screen.queryByText(/No X-Chain assets/)).toBeNull();
+  });
+
   it('shows asset details with the full ID, denomination and an honest supply line', () => {
     renderAssets();
     fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Details of GOLD .*\\(asset ID ${FAKE_ID}\\)$`) }));
