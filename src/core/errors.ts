@@ -52,6 +52,18 @@ export class InsufficientFundsError extends WalletError {
 }
 
 /**
+ * Not enough AVAX for the network fee of a tx that spends no AVAX otherwise (another asset sent):
+ * the fee, not the amount, is short. `field` 'fee' tells a form so.
+ */
+export class FeeFundsError extends InsufficientFundsError {
+  readonly field = 'fee';
+  constructor(short: InsufficientFundsError) {
+    super(short.assetID, short.needed, short.spendable, short.assetLabel);
+    this.message = `insufficient funds of ${short.assetLabel} for the network fee: need ${short.needed}, spendable ${short.spendable}`;
+  }
+}
+
+/**
  * More of one asset than one tx can carry from the coins at hand: the node adds a tx's inputs of
  * each asset, and its outputs, in a u64 (docs/protocol.md §X). `most` is the most one tx could
  * carry. A ValidationError, so the popup shows its sentence.

@@ -12,6 +12,9 @@ export interface PlainError {
 /** What the user sees when the background refuses a fee above the one they reviewed (every flow with a fee). */
 export const FEE_WENT_UP = 'The network fee went up since you reviewed it. Nothing was sent: review it again.';
 
+/** Another asset sent without the AVAX for its fee (the background's field 'fee'): the amount is not what is short. */
+export const FEE_NOT_COVERED = 'The network fee is paid in AVAX, and your X-Chain AVAX does not cover it.';
+
 /** The node's failures: the wallet did not get a trustworthy answer. Nothing was signed by them. */
 const NODE: Record<string, string> = {
   'node-unreachable': "The node can't be reached. Check that it is running and that its address in Settings is right.",

@@ -7,7 +7,7 @@ import {
   type PTx,
   type Utxo,
 } from '../../src/core/codec/index.js';
-import { InsufficientFundsError, TxTooLargeError, ValidationError } from '../../src/core/errors.js';
+import { FeeFundsError, InsufficientFundsError, TxTooLargeError, ValidationError } from '../../src/core/errors.js';
 import { pTxComplexity, pTxFee, pGas, atomicTxGas, atomicTxFee } from '../../src/core/fees.js';
 import { makeOwners, MAX_XP_TX_SIZE } from '../../src/core/tx/context.js';
 import { addr, ctx, id } from './x-test-kit.js';
@@ -158,6 +158,16 @@ describe('X-Chain send', () => {
       expect(e).toBeInstanceOf(InsufficientFundsError);
       expect(e).toMatchObject({ needed: 2_500_000n, spendable: 2_000_000n });
     }
+  });
+
+  it('says the fee is short, not the amount, when another asset is sent without the AVAX for its fee', () => {
+    const pool = spendableUtxos([utxo(500_000n), utxo(500n, { asset: id(7) })], owned, 0n);
+    const send = (assetID: Uint8Array, amount: bigint) => () => buildXSend({ ctx, pool, changeOwners: mine, payments: [{ assetID, amount, owners: theirs }] });
+    expect(send(id(7), 200n)).toThrow(FeeFundsError);
+    expect(send(id(7), 200n)).toThrow(expect.objectContaining({ code: 'insufficient-funds', field: 'fee', needed: ctx.xTxFee, spendable: 500_000n }));
+    // Sending AVAX itself: the amount and its fee together are short, as before.
+    expect(send(ctx.avaxAssetID, 1n)).toThrow(InsufficientFundsError);
+    expect(send(ctx.avaxAssetID, 1n)).not.toThrow(FeeFundsError);
   });
 
   it('refuses memos over 256 bytes and zero amounts', () => {

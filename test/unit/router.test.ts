@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ValidationError, WalletError } from '../../src/core/errors.js';
+import { FeeFundsError, InsufficientFundsError, ValidationError, WalletError } from '../../src/core/errors.js';
 import { normalizeMnemonic } from '../../src/core/keys.js';
 import {
   createRouter,
@@ -200,6 +200,16 @@ describe('handler outcomes', () => {
     });
     const error = errorOf(await router.handle(msg('accounts.remove', { id: 'abc' }), POPUP));
     expect(error).toEqual({ code: 'validation', message: 'the last account cannot be removed', field: 'id' });
+  });
+
+  it('says a lack of AVAX for the fee alone with the field "fee" (the form says it of the fee, not the amount)', async () => {
+    const { router } = setup({
+      'accounts.remove': async () => {
+        throw new FeeFundsError(new InsufficientFundsError('AVAXID', 1_000_000n, 0n, 'AVAX'));
+      },
+    });
+    const error = errorOf(await router.handle(msg('accounts.remove', { id: 'abc' }), POPUP));
+    expect(error).toEqual({ code: 'insufficient-funds', message: 'insufficient funds of AVAX for the network fee: need 1000000, spendable 0', field: 'fee' });
   });
 
   it('carries what a refused restore would drop, and the client reads it back', async () => {

@@ -5,7 +5,7 @@ import { type Bytes, fromHex, toHex } from '../bytes.js';
 import { MAX_U64 } from '../codec/io.js';
 import { amountOf, sortTransferableInputs } from '../codec/rules.js';
 import type { OutputOwners, TransferableInput, TransferableOutput, Utxo } from '../codec/types.js';
-import { WalletError } from '../errors.js';
+import { FeeFundsError, InsufficientFundsError, WalletError } from '../errors.js';
 import { selectUtxos, type SpendableUtxo, toTransferableInput } from './utxos.js';
 
 export interface FundingRequest {
@@ -32,6 +32,15 @@ export interface Funding {
 
 const MAX_ROUNDS = 16;
 
+/** `select`, whose lack of funds is the fee's when `feeOnly` (AVAX is needed for the fee alone). */
+function selectShort<T>(select: () => T, feeOnly: boolean): T {
+  try {
+    return select();
+  } catch (e) {
+    throw feeOnly && e instanceof InsufficientFundsError ? new FeeFundsError(e) : e;
+  }
+}
+
 export function fund(req: FundingRequest): Funding {
   const avaxHex = toHex(req.avaxAssetID);
   let fee = req.fee([], []);
@@ -47,7 +56,7 @@ export function fund(req: FundingRequest): Funding {
       if (need > credit) {
         const label = req.assetLabel?.(assetHex);
         // Imported value counts with the picked inputs in the node's u64 sum of the asset (docs/protocol.md §X).
-        const picked = selectUtxos(req.pool, assetID, need - credit, { exclude: req.exclude, max: MAX_U64 - credit, ...(label ? { assetLabel: label } : {}) });
+        const picked = selectShort(() => selectUtxos(req.pool, assetID, need - credit, { exclude: req.exclude, max: MAX_U64 - credit, ...(label ? { assetLabel: label } : {}) }), assetHex === avaxHex && !req.needs.has(avaxHex));
         chosen.push(...picked.chosen);
         surplus = picked.total + credit - need;
       }

@@ -15,7 +15,7 @@ import { AmountText, NavaxText } from '../components/AmountText.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { maxOf, useEstimate } from '../fees.js';
-import { FEE_WENT_UP } from '../errors.js';
+import { FEE_NOT_COVERED, FEE_WENT_UP } from '../errors.js';
 import { chainLabel, shortenId, units, WEI_DECIMALS } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, ChainName, SendEstimate, SendEstimateParams, WalletStatus } from '../../shared/messages.js';
 
@@ -72,9 +72,15 @@ export function SendFee({ chain, fee, gasLimit }: { chain: ChainName; fee: Amoun
   return <NavaxText value={fee} />;
 }
 
-/** A failure the amount field should show (the background names no field for missing funds). */
+/** A failure the amount field should show (the background names no field for missing funds, but 'fee' for the fee's). */
 function fieldOf(e: unknown): string | undefined {
   return errorField(e) ?? (e instanceof BackgroundError && e.code === 'insufficient-funds' ? 'amount' : undefined);
+}
+
+/** A failure as the form shows it; lacking AVAX for another asset's fee in words of its own. */
+function failure(e: unknown): { field: string | undefined; message: string; detail: string | undefined } {
+  const field = fieldOf(e);
+  return { field, message: field === 'fee' ? FEE_NOT_COVERED : errorText(e), detail: errorInfo(e).detail };
 }
 
 export function Send(p: SendProps) {
@@ -124,11 +130,14 @@ export function Send(p: SendProps) {
   const fee = feeInAsset && shown ? units(shown.fee) : undefined;
   // The field's own check (with the fee) speaks first; the background's refusal when it passes.
   const withFee = asset && fee !== undefined ? checkAmount(amount, { denomination: asset.denomination, symbol: asset.symbol, ...(spendable !== undefined ? { spendable } : {}), fee, ...max }) : plain;
-  const estimateError = typed && estimate.error ? estimate.error.message : undefined;
+  // Not enough AVAX for the fee of another asset: said of the form, not the amount, and no review.
+  const feeShort = estimate.error?.field === 'fee';
+  const estimateText = feeShort ? FEE_NOT_COVERED : estimate.error?.message;
+  const estimateError = typed ? estimateText : undefined;
   // The background refuses this amount (not enough funds, more than one tx can carry): said at the amount, and no review.
-  const amountRefused = estimate.error !== undefined && (estimate.error.code === 'insufficient-funds' || FIELD_OF[estimate.error.field ?? ''] === 'amount');
+  const amountRefused = estimate.error !== undefined && !feeShort && (estimate.error.code === 'insufficient-funds' || FIELD_OF[estimate.error.field ?? ''] === 'amount');
   const amountError = serverError('amount') ?? (amountRefused && withFee?.ok ? estimate.error!.message : undefined);
-  const ready = asset !== undefined && toCheck.ok && plain?.ok === true && withFee?.ok === true && memoOk && !amountRefused;
+  const ready = asset !== undefined && toCheck.ok && plain?.ok === true && withFee?.ok === true && memoOk && !amountRefused && !feeShort;
   // What a review would be for now; read through the ref when an estimate asked earlier answers.
   const reviewKey = params && typed ? JSON.stringify(params) : '';
   const keyRef = useRef(reviewKey);
@@ -155,7 +164,7 @@ export function Send(p: SendProps) {
   }
 
   let feeLine: ComponentChildren;
-  if (!shown) feeLine = estimate.pending ? 'Estimating…' : (estimate.error?.message ?? 'Fill in the amount and address to see the fee.');
+  if (!shown) feeLine = estimate.pending ? 'Estimating…' : (estimateText ?? 'Fill in the amount and address to see the fee.');
   // The C-Chain's is a ceiling that no amount changes; X's is fixed by the network.
   else if (chain === 'C') feeLine = <SendFee chain={chain} fee={shown.fee} gasLimit={shown.gasLimit} />;
   else if (estimate.exact && typed)
@@ -195,7 +204,7 @@ export function Send(p: SendProps) {
       setStage((s) => (still(s) ? { k: 'review', key, estimate } : s));
     } catch (e) {
       if (keyRef.current !== key) return;
-      setServer({ field: fieldOf(e), message: errorText(e), detail: errorInfo(e).detail });
+      setServer(failure(e));
       setStage((s) => (still(s) ? { k: 'form' } : s));
     }
   };
@@ -228,9 +237,9 @@ export function Send(p: SendProps) {
         await reviewAgain(key);
         return;
       }
-      const field = fieldOf(e);
-      setServer({ field, message: errorText(e), detail: errorInfo(e).detail });
-      setStage(field && FIELD_OF[field] ? { k: 'form' } : { k: 'review', key, estimate: estimated });
+      const said = failure(e);
+      setServer(said);
+      setStage(said.field && FIELD_OF[said.field] ? { k: 'form' } : { k: 'review', key, estimate: estimated });
     }
   };
 

@@ -132,6 +132,25 @@ describe('Send', () => {
     expect(bg.callsOf('send.x')[0]).toEqual({ assetID: FAKE_ID, amount: '250', to: { addresses: [X_OTHER], threshold: 1 }, maxFee: '1000000' });
   });
 
+  it('another X asset without the AVAX for its fee: said of the fee, in AVAX, not of the amount; and no review', async () => {
+    const gold = { ...avax('X', '250'), assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
+    setup(
+      {
+        // As the background refuses it (FeeFundsError): the fee's AVAX is short, named by the field.
+        'send.estimate': () => {
+          throw new Refuse({ code: 'insufficient-funds', message: 'insufficient funds of AVAX for the network fee: need 1000000, spendable 0', field: 'fee' });
+        },
+      },
+      balances({ balances: [avax('X', '0'), gold, avax('P', '0'), avax('C', '0')] }),
+    );
+    fireEvent.change(screen.getByLabelText('Asset'), { target: { value: FAKE_ID } });
+    type(/^To/, X_OTHER);
+    type('Amount (GOLD)', '1');
+    expect((await screen.findByRole('alert')).textContent).toBe('The network fee is paid in AVAX, and your X-Chain AVAX does not cover it.');
+    expect(errorOf('Amount (GOLD)')).toBe('');
+    expect(reviewButton().disabled).toBe(true);
+  });
+
   it('sends P-Chain AVAX: an approximate fee until the amount is known, then the exact one', async () => {
     const { bg } = setup({ 'send.p': () => ({ txID: 'ptx', fee: '300000' }) });
     fireEvent.click(screen.getByRole('radio', { name: 'P-Chain' }));
