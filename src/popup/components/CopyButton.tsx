@@ -1,10 +1,12 @@
-// Copies a text to the clipboard and says so for a moment.
+// Copies a text to the clipboard and says so for a moment. When the browser refuses, the whole text
+// takes the button's place, selected, to copy by hand (screens often show only a shortened ID);
+// it stays until focus leaves it.
 import { useEffect, useState } from 'preact/hooks';
 
 export function CopyButton({ text, what }: { text: string; what: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
-    if (state === 'idle') return;
+    if (state !== 'copied') return;
     const timer = setTimeout(() => setState('idle'), 1500);
     return () => clearTimeout(timer);
   }, [state]);
@@ -16,9 +18,25 @@ export function CopyButton({ text, what }: { text: string; what: string }) {
       setState('failed');
     }
   };
+  if (state === 'failed') {
+    // Focused at once: the button it replaces had focus, which must not fall to the page.
+    return (
+      <input
+        class="mono"
+        readOnly
+        value={text}
+        aria-label={`${what}, not copied: copy it yourself`}
+        ref={(e) => {
+          e?.focus();
+          e?.select();
+        }}
+        onBlur={() => setState('idle')}
+      />
+    );
+  }
   return (
     <button type="button" class="small" aria-label={`Copy ${what}`} onClick={() => void copy()}>
-      <span aria-live="polite">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Select & copy' : 'Copy'}</span>
+      <span aria-live="polite">{state === 'copied' ? 'Copied' : 'Copy'}</span>
     </button>
   );
 }

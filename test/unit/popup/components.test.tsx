@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { useState } from 'preact/hooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AddressInput } from '../../../src/popup/components/AddressInput.js';
 import { AmountInput, type AmountInputProps } from '../../../src/popup/components/AmountInput.js';
 import { AssetLabel } from '../../../src/popup/components/AssetLabel.js';
+import { CopyButton } from '../../../src/popup/components/CopyButton.js';
 import { PasswordFields } from '../../../src/popup/components/PasswordFields.js';
 import { lazyComponent } from '../../../src/popup/components/Lazy.js';
 import { QrCode } from '../../../src/popup/components/QrCode.js';
@@ -239,5 +240,24 @@ describe('lazyComponent', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(screen.getByText('Loaded')).toBeTruthy());
     expect(attempts).toBe(2);
+  });
+});
+
+describe('CopyButton', () => {
+  it('when the clipboard refuses, shows the whole text selected and focused in its place, until focus leaves it', async () => {
+    vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('not allowed'));
+    render(<CopyButton text={X_ADDR} what="X-Chain address" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Copy X-Chain address' }));
+    const field = (await screen.findByLabelText('X-Chain address, not copied: copy it yourself')) as HTMLInputElement;
+    expect(field.value).toBe(X_ADDR);
+    expect(field.readOnly).toBe(true);
+    expect(document.activeElement).toBe(field);
+    expect([field.selectionStart, field.selectionEnd]).toEqual([0, X_ADDR.length]);
+    // Not on a timer: it stays while the user copies it.
+    await new Promise((r) => setTimeout(r, 1600));
+    expect(screen.getByLabelText('X-Chain address, not copied: copy it yourself')).toBe(field);
+    fireEvent.blur(field);
+    expect(await screen.findByRole('button', { name: 'Copy X-Chain address' })).toBeTruthy();
+    vi.restoreAllMocks();
   });
 });
