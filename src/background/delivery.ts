@@ -5,7 +5,7 @@
 import { type Bytes, fromHex, toHex } from '../core/bytes.js';
 import { type EvmNonces, isEvmHash, type Issued, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
-import type { ChainAlias, EthReceipt } from '../core/node.js';
+import type { ChainAlias } from '../core/node.js';
 import { decodeChainTx } from '../core/tx-fate.js';
 import type { BuiltTx } from '../core/tx/built.js';
 import { evmTxNonce } from '../core/tx/c.js';
@@ -13,6 +13,7 @@ import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
 import { keptInTheWay, type OutboxEntry, outboxEntry, sendOnce } from './outbox.js';
+import { evmFeeCharged } from './evm-fee.js';
 import { conflictsOf, exportSpends, inputIds, replacedByExport, settleRefused, successors } from './refused.js';
 import { journalKey } from './account-cache.js';
 import type { StorageArea } from './storage.js';
@@ -117,12 +118,7 @@ export class Delivery {
       if (inTheWay) await outbox.update(signed.txID, (e) => ({ ...e, voided: true }));
       else await outbox.remove(signed.txID);
       // An EVM tx's fee is what its receipt charged, not the most it could have.
-      if (outcome?.receipt && item.fee !== undefined) {
-        const most = BigInt(item.fee);
-        const paid = await evmFeePaid(engine, signed.txID, outcome.receipt).catch(() => most);
-        // The receipt is the node's word: never shown above what the tx could cost.
-        item.fee = (paid < most ? paid : most).toString();
-      }
+      if (outcome?.receipt && item.fee !== undefined) item.fee = (await evmFeeCharged(engine, signed.txID, outcome.receipt, BigInt(item.fee))).toString();
     } else if (fate === 'inputs-spent') item.checking = true;
     await this.caches.update(preset.id, account.id, record);
     if (item.status === 'failed') {
@@ -327,11 +323,3 @@ function usesChange(built: BuiltTx, engine: WalletEngine): boolean {
   return built.tx.outputs.some((o) => o.output.kind === 'TransferOutput' && o.output.owners.addresses.some((a) => toHex(a) === change));
 }
 
-/** Wei a C-Chain tx paid: gas used × effective gas price, from its receipt. */
-async function evmFeePaid(engine: WalletEngine, hash: string, known: EthReceipt | undefined): Promise<bigint> {
-  const receipt = known ?? (await engine.node.eth.getTransactionReceipt(hash));
-  if (!receipt) throw new WalletError('node-response', `the node has no receipt for the accepted C-Chain transaction ${hash}`);
-  // A node that leaves effectiveGasPrice out (pre-London receipts): the block's base fee is what was burned.
-  const price = receipt.effectiveGasPrice ?? (await engine.node.eth.getBlockByNumber(receipt.blockNumber))?.baseFeePerGas ?? 0n;
-  return receipt.gasUsed * price;
-}

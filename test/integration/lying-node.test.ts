@@ -282,6 +282,11 @@ describe('a node that lies about a C-Chain send', () => {
     node.lies.clear();
     expect(await refreshUntilDecided(wallet, sent.txHash)).toBe('accepted');
     expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
+    // Accepted on a refresh: listed with what its receipt charged, no longer the most it could cost.
+    const receipt = (await bob.engine.node.eth.getTransactionReceipt(sent.txHash))!;
+    const paid = receipt.gasUsed * receipt.effectiveGasPrice!;
+    expect(paid).toBeLessThan(BigInt(sent.fee));
+    expect((await item())?.fee).toBe(paid.toString());
   });
 
   /** A node that keeps the raw tx and answers an error (as if refused), then can let it go later. */

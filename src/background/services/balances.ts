@@ -5,10 +5,11 @@ import { type Utxo } from '../../core/codec/types.js';
 import { cb58Encode, formatAddress } from '../../core/encoding.js';
 import { signersOf } from '../../core/tx-senders.js';
 import { incomingEvmTransfers } from '../../core/evm-incoming.js';
-import type { AssetBalance, WalletEngine } from '../../core/engine.js';
+import { type AssetBalance, isEvmHash, type WalletEngine } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
 import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, stakesKey, tokenScanKey } from '../account-cache.js';
+import { evmFeeCharged } from '../evm-fee.js';
 import { noteIncoming } from '../incoming-utxos.js';
 import { cacheAtHeight } from '../network-restart.js';
 import { StakeBook, stakedAmounts } from '../stake-book.js';
@@ -306,6 +307,10 @@ async function settleActivity(
   for (const e of entries) if (!listed.has(e.txID) && !e.voided) addActivity(cache, { ...e.item, checking: true });
   const undecided = new Set(entries.map((e) => e.txID));
   const successor = successors(cache.activity, moves);
+  // An EVM tx that ran is listed with what its receipt charged, no longer the most it could cost.
+  const charged = async (item: ActivityItem) => {
+    if (isEvmHash(item.txID) && item.fee !== undefined) item.fee = (await evmFeeCharged(engine, item.txID, undefined, BigInt(item.fee))).toString();
+  };
   await settleOutbox(engine, outbox, async (settled) => {
     for (const e of entries) {
       // A refused tx listed again: it ran after all, or may have (followed as unclear).
@@ -317,6 +322,8 @@ async function settleActivity(
       // One listed as failed (the node's word, kept: keptInTheWay in src/background/outbox.ts) is corrected.
       if (known) Object.assign(known, fate === 'accepted' ? { status: 'accepted' } : { status: 'pending', checking: true });
       else addActivity(cache, { ...e.item, ...(fate === 'accepted' ? { status: 'accepted' as const } : { checking: true }) });
+      const listedNow = known ?? cache.activity.find((a) => a.txID === e.txID);
+      if (fate === 'accepted' && listedNow) await charged(listedNow);
     }
     for (const item of cache.activity) {
       // An EVM tx is followed through the outbox only (txState knows X, P and atomic txs).
@@ -328,6 +335,7 @@ async function settleActivity(
       else if (state === 'accepted' || state === 'failed') {
         item.status = state;
         delete item.checking;
+        await charged(item);
       } else if (state === 'replaced') {
         // Its nonce went to the speed-up or cancel that replaced it (or it to this one): it never ran.
         item.status = 'failed';
