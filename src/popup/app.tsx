@@ -206,6 +206,8 @@ function AccountSwitcher({ status, onStatus }: { status: WalletStatus; onStatus:
   const list = useRequest('accounts.list', {}, `${status.account?.id}:${status.account?.name}:${status.network.id}`);
   const accounts = list.data?.accounts ?? (status.account ? [status.account] : []);
   const select = async (id: string) => {
+    // Ignored while busy (the next render puts the choice back), never disabled: focus stays here.
+    if (action.busy) return;
     const s = await action.run(() => call('accounts.select', { id }));
     if (s) onStatus(s);
   };
@@ -215,7 +217,7 @@ function AccountSwitcher({ status, onStatus }: { status: WalletStatus; onStatus:
         class="account-switcher"
         aria-label="Account"
         value={status.account?.id}
-        disabled={action.busy}
+        aria-disabled={action.busy}
         // Accounts added in Settings appear the next time the list is opened.
         onFocus={() => void list.reload()}
         onChange={(e) => void select(e.currentTarget.value)}

@@ -60,6 +60,8 @@ function Networks({ status, onStatus }: SettingsProps) {
     }
   };
   const select = async (id: string) => {
+    // Ignored, not disabled, while busy: a disabled button would drop keyboard focus to the page.
+    if (action.busy || id === status.network.id) return;
     const s = await action.run(() => call('networks.select', { id }));
     if (s) onStatus(s);
   };
@@ -91,11 +93,13 @@ function Networks({ status, onStatus }: SettingsProps) {
       <ul class="plain-list">
         {(list.data?.networks ?? [status.network]).map((n) => (
           <li key={n.id} class="network-row">
-            <label>
-              <input type="radio" name="network" checked={n.id === status.network.id} disabled={action.busy} onChange={() => void select(n.id)} /> <strong>{n.name}</strong>
-            </label>
+            <strong>{n.name}</strong>
             <div class="mono small-text break">{n.url}</div>
             <div class="row">
+              {/* A button, not a radio: arrow keys must not switch the wallet through every network on the way. */}
+              <button type="button" class="small" aria-disabled={action.busy || n.id === status.network.id} aria-label={`${n.id === status.network.id ? 'In use' : 'Use'}: ${n.name}`} onClick={() => void select(n.id)}>
+                {n.id === status.network.id ? 'In use' : 'Use'}
+              </button>
               <button type="button" class="small" onClick={() => void check(n)}>
                 Check health<span class="sr-only"> of {n.name}</span>
               </button>
@@ -154,6 +158,8 @@ function AutoLock({ status, onStatus }: SettingsProps) {
   const current = status.idleLockMinutes;
   const choices = IDLE_CHOICES.includes(current) ? IDLE_CHOICES : [...IDLE_CHOICES, current];
   const set = async (text: string) => {
+    // Ignored while busy (the next render puts the choice back), never disabled: focus stays here.
+    if (action.busy) return;
     const minutes = text === 'never' ? 'never' : Number(text);
     const r = await action.run(() => call('wallet.setIdleLock', { minutes }));
     if (r) {
@@ -164,7 +170,7 @@ function AutoLock({ status, onStatus }: SettingsProps) {
   return (
     <div class="field">
       <label for="idle-lock">Lock after this long without use</label>
-      <select id="idle-lock" value={String(current)} disabled={action.busy} onChange={(e) => void set(e.currentTarget.value)}>
+      <select id="idle-lock" value={String(current)} aria-disabled={action.busy} onChange={(e) => void set(e.currentTarget.value)}>
         {choices.map((c) => (
           <option key={c} value={String(c)}>
             {idleLabel(c)}

@@ -233,7 +233,8 @@ export class PopupDriver {
     const pick = ({ label: name, value: v }: { label: string; value: string }): boolean => {
       const byLabel = [...document.querySelectorAll('label')].find((l) => (l.textContent ?? '').trim() === name)?.control;
       const select = (byLabel ?? [...document.querySelectorAll('select')].find((e) => e.getAttribute('aria-label') === name)) as HTMLSelectElement | undefined;
-      if (!select || select.disabled) return false;
+      // While it saves a choice, a select says so with aria-disabled (kept focusable) and ignores changes.
+      if (!select || select.disabled || select.getAttribute('aria-disabled') === 'true') return false;
       if (![...select.options].some((o) => o.value === v)) {
         // As a user's click would: a select may load its options when focused (the account menu).
         select.dispatchEvent(new FocusEvent('focus'));

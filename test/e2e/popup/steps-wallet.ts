@@ -66,11 +66,11 @@ export async function addAndSelectNode(ui: PopupDriver, url: string): Promise<vo
   await ui.fill('Name', NODE_NAME);
   await ui.fill('Node URL', url);
   await ui.click({ button: 'Add network' });
-  // A click on the radio: it follows the selected network, which changes only once
-  // networks.select has asked the node who it is; then the badge in the header names it.
-  await ui.click({ radio: NODE_NAME });
+  // A click on its Use button: the network changes only once networks.select has asked the node
+  // who it is; then the badge in the header names it, and the button says it is in use.
+  await ui.click({ button: `Use: ${NODE_NAME}` });
   await ui.waitText({ css: 'header.topbar .badge.net' }, NODE_NAME);
-  await expect.poll(() => ui.isChecked(NODE_NAME)).toBe(true);
+  await ui.find({ button: `In use: ${NODE_NAME}` });
   await ui.find({ text: url });
 }
 

@@ -196,6 +196,31 @@ describe('App', () => {
     await waitFor(() => expect((screen.getByLabelText('Account') as HTMLSelectElement).value).toBe('acc2'));
   });
 
+  it('keeps the account switcher focused and enabled during a switch, and ignores another choice meanwhile', async () => {
+    const second = { ...ACCOUNT, id: 'acc2', name: 'Savings' };
+    const third = { ...ACCOUNT, id: 'acc3', name: 'Spare' };
+    let answer: (() => void) | undefined;
+    const bg = start({
+      'wallet.status': () => UNLOCKED,
+      'accounts.list': () => ({ accounts: [ACCOUNT, second, third], selectedId: ACCOUNT.id }),
+      'accounts.select': async () => {
+        await new Promise<void>((r) => (answer = r));
+        return { ...UNLOCKED, account: second };
+      },
+    });
+    await screen.findByRole('option', { name: 'Spare' });
+    const switcher = screen.getByLabelText('Account') as HTMLSelectElement;
+    switcher.focus();
+    fireEvent.change(switcher, { target: { value: 'acc2' } });
+    await waitFor(() => expect(switcher.getAttribute('aria-disabled')).toBe('true'));
+    expect(switcher.disabled).toBe(false);
+    expect(document.activeElement).toBe(switcher);
+    fireEvent.change(switcher, { target: { value: 'acc3' } });
+    answer!();
+    await waitFor(() => expect(switcher.value).toBe('acc2'));
+    expect(bg.callsOf('accounts.select')).toEqual([{ id: 'acc2' }]);
+  });
+
   it('says in the header, not in a tooltip, when a switch fails; the account stays', async () => {
     const second = { ...ACCOUNT, id: 'acc2', name: 'Savings' };
     start({

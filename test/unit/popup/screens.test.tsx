@@ -378,6 +378,59 @@ describe('Settings', () => {
     expect(bg.callsOf('networks.health')).toEqual([{ id: 'mine' }, { id: 'local' }]);
   });
 
+  it('switches network only on its Use button (no radio for arrow keys to run through); busy, the focused button stays enabled and ignores presses', async () => {
+    const fuji = { ...NETWORK, id: 'fuji', name: 'Fuji testnet', kind: 'fuji' as const };
+    let answer: (() => void) | undefined;
+    const onStatus = vi.fn();
+    const bg = fakeBackground({
+      'networks.list': () => ({ networks: [NETWORK, fuji], selectedId: NETWORK.id }),
+      'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
+      'networks.select': async () => {
+        await new Promise<void>((r) => (answer = r));
+        return { ...UNLOCKED, network: fuji };
+      },
+    });
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={onStatus} />);
+    open('Network');
+    expect(screen.queryByRole('radio')).toBeNull();
+    const use = await screen.findByRole('button', { name: 'Use: Fuji testnet' });
+    expect(screen.getByRole('button', { name: `In use: ${NETWORK.name}` }).getAttribute('aria-disabled')).toBe('true');
+    use.focus();
+    fireEvent.click(use);
+    await screen.findByText('Checking the node before switching…');
+    expect(use.hasAttribute('disabled')).toBe(false);
+    expect(use.getAttribute('aria-disabled')).toBe('true');
+    expect(document.activeElement).toBe(use);
+    fireEvent.click(use);
+    answer!();
+    await waitFor(() => expect(onStatus).toHaveBeenCalledWith({ ...UNLOCKED, network: fuji }));
+    expect(bg.callsOf('networks.select')).toEqual([{ id: 'fuji' }]);
+  });
+
+  it('keeps the auto-lock choice focused and enabled while it is saved, and ignores another change meanwhile', async () => {
+    let answer: (() => void) | undefined;
+    const bg = fakeBackground({
+      'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
+      'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
+      'wallet.setIdleLock': async ({ minutes }) => {
+        await new Promise<void>((r) => (answer = r));
+        return { minutes };
+      },
+    });
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
+    open('Auto-lock');
+    const choice = screen.getByLabelText('Lock after this long without use') as HTMLSelectElement;
+    choice.focus();
+    fireEvent.change(choice, { target: { value: '5' } });
+    await waitFor(() => expect(choice.getAttribute('aria-disabled')).toBe('true'));
+    expect(choice.disabled).toBe(false);
+    expect(document.activeElement).toBe(choice);
+    fireEvent.change(choice, { target: { value: '60' } });
+    answer!();
+    await waitFor(() => expect(choice.getAttribute('aria-disabled')).toBe('false'));
+    expect(bg.callsOf('wallet.setIdleLock')).toEqual([{ minutes: 5 }]);
+  });
+
   it('asks before removing a network with unfinished moves, and removes it only on "Remove anyway"', async () => {
     const custom = { ...NETWORK, id: 'mine', name: 'My node', kind: 'custom' as const, url: 'http://10.0.0.5:9650' };
     let networks = [NETWORK, custom];
