@@ -13,7 +13,7 @@ const MAX_POLLS = 90;
 export interface TxStatusProps {
   chain: ChainName;
   txID: string;
-  /** What the tx cost, as the send result reports it: nAVAX, or wei for a C-Chain EVM send. */
+  /** The tx's fee, as the send result reports it: nAVAX, or wei for a C-Chain EVM send (its ceiling until accepted). */
   fee?: Amount | undefined;
   /** Decimals of `fee` (9, nAVAX, unless given). */
   feeDenomination?: number;
@@ -27,6 +27,8 @@ export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, po
   const call = useCall();
   const [state, setState] = useState<ActivityItem['status'] | 'unknown'>('unknown');
   const [checking, setChecking] = useState(false);
+  /** The fee listed once accepted: for a C-Chain tx its receipt's, below the ceiling the send reported. */
+  const [charged, setCharged] = useState<Amount | undefined>(undefined);
   /** This screen stopped asking (MAX_POLLS): the background still follows it; Activity says when. */
   const [stoppedAsking, setStoppedAsking] = useState(false);
   useEffect(() => {
@@ -40,6 +42,7 @@ export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, po
         const now = item?.status ?? 'pending';
         setState(now);
         setChecking(item?.checking === true);
+        if (now === 'accepted') setCharged(item?.fee);
         if (now !== 'pending') return;
         if (round >= MAX_POLLS) {
           setStoppedAsking(true);
@@ -69,6 +72,9 @@ export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, po
           : stoppedAsking
             ? `Issued; the ${chainLabel(chain)} has not accepted it yet. The wallet keeps checking in the background, and Activity shows when it is decided.`
             : `Issued; waiting for the ${chainLabel(chain)} to accept it…`;
+  // Paid only once accepted; a C-Chain fee is at most this until then; a refused X/P tx paid nothing.
+  const shownFee = fee === undefined || (state === 'failed' && chain !== 'C') ? undefined : state === 'accepted' ? (charged ?? fee) : fee;
+  const feeTerm = state === 'accepted' ? 'Fee paid' : chain === 'C' ? 'Fee (at most)' : 'Fee';
   return (
     <div class={`tx-status ${state}`}>
       {heading && <h1>{state === 'failed' ? 'Refused' : checking && state !== 'accepted' ? 'Checking whether it went out' : heading}</h1>}
@@ -82,11 +88,11 @@ export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, po
           <span class="mono break">{txID}</span>
           <CopyButton text={txID} what="transaction ID" />
         </dd>
-        {fee !== undefined && (
+        {shownFee !== undefined && (
           <>
-            <dt>Fee paid</dt>
+            <dt>{feeTerm}</dt>
             <dd>
-              <AmountText value={fee} denomination={feeDenomination} symbol="AVAX" />
+              <AmountText value={shownFee} denomination={feeDenomination} symbol="AVAX" />
             </dd>
           </>
         )}

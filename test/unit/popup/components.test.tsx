@@ -187,6 +187,22 @@ describe('TxStatus', () => {
     expect(heading()).toBe('Refused');
   });
 
+  it('says "Fee paid" only once accepted (a C-Chain fee with its receipt\'s amount), at most until then on the C-Chain, and no fee for a refused X/P tx', async () => {
+    const feeOf = async (chain: 'X' | 'C', extra: Partial<ActivityItem>, fee: string, settled: RegExp) => {
+      const bg = fakeBackground({ 'activity.list': () => ({ items: [item({ chain, ...extra })] }), 'balances.get': () => ({}) as never });
+      renderWith(bg, <TxStatus chain={chain} txID={FAKE_ID} fee={fee} pollMs={5} {...(chain === 'C' ? { feeDenomination: 18 } : {})} />);
+      await waitFor(() => expect(screen.getByTestId('tx-status').textContent).toMatch(settled));
+      const terms = [...document.querySelectorAll('dt')].map((dt) => `${dt.textContent}: ${dt.nextElementSibling!.textContent}`).filter((t) => t.startsWith('Fee'));
+      cleanup();
+      return terms;
+    };
+    expect(await feeOf('C', {}, '1050000000000000', /waiting/)).toEqual(['Fee (at most): 0.00105 AVAX']);
+    expect(await feeOf('C', { status: 'accepted', fee: '525000000000000' }, '1050000000000000', /Accepted/)).toEqual(['Fee paid: 0.000525 AVAX']);
+    expect(await feeOf('X', {}, '1000000', /waiting/)).toEqual(['Fee: 0.001 AVAX']);
+    expect(await feeOf('X', { status: 'accepted', fee: '1000000' }, '1000000', /Accepted/)).toEqual(['Fee paid: 0.001 AVAX']);
+    expect(await feeOf('X', { status: 'failed' }, '1000000', /refused/)).toEqual([]);
+  });
+
   it('once it stops asking, it says so and drops the spinner rather than seeming to wait for ever', async () => {
     let asked = 0;
     const bg = fakeBackground({ 'activity.list': () => ((asked += 1), { items: [item({})] }), 'balances.get': () => ({}) as never });
