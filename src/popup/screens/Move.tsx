@@ -105,7 +105,7 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
             <dt>Export</dt>
             <dd class="id-line">
               <span class="mono">{shortenId(t.exportTxID)}</span>
-              <CopyButton text={t.exportTxID} what="export transaction ID" />
+              <CopyButton text={t.exportTxID} what={`export transaction ID ${shortenId(t.exportTxID)}`} />
               {t.exportFee !== undefined && <span class="muted">fee {formatValue(t.exportFee, AVAX_DECIMALS, 'AVAX')}</span>}
             </dd>
           </>
@@ -115,7 +115,7 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
             <dt>Import</dt>
             <dd class="id-line">
               <span class="mono">{shortenId(id)}</span>
-              <CopyButton text={id} what="import transaction ID" />
+              <CopyButton text={id} what={`import transaction ID ${shortenId(id)}`} />
             </dd>
           </Fragment>
         ))}

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Activity, ACTIVITY_PAGE } from '../../../src/popup/screens/Activity.js';
 import { Assets } from '../../../src/popup/screens/Assets.js';
 import { Move, TransferProgress } from '../../../src/popup/screens/Move.js';
-import { formatClock } from '../../../src/popup/format.js';
+import { formatClock, shortenId } from '../../../src/popup/format.js';
 import { Settings } from '../../../src/popup/screens/Settings.js';
 import type { AddedChainView, RequestParams, SiteView, TransferView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
@@ -86,6 +86,21 @@ describe('Move', () => {
       </ul>,
     );
     expect(screen.queryByTestId('transfer-paused')).toBeNull();
+  });
+
+  it("names each move's copy buttons apart, by the shortened ID they copy", () => {
+    const ids = ['2oGdK1Mbt5gxQ8YHtWMm8Nm3hPZzAR7FNHgbbmEyTbHy4Fhk3F', 'nBuYH7LtqK4HmmVVnG6A7E3UDmW6zbexBx8JLrEtqvHW1o4Mq'];
+    render(
+      <ul>
+        {ids.map((id, i) => (
+          <TransferProgress key={id} t={{ id: `m${i}`, from: 'X', to: 'P', amount: '1000000000', state: 'completed', exportTxID: id, importTxIDs: [`${id}i`] }} />
+        ))}
+      </ul>,
+    );
+    for (const id of ids) {
+      expect(screen.getByRole('button', { name: `Copy export transaction ID ${shortenId(id)}` })).toBeTruthy();
+      expect(screen.getByRole('button', { name: `Copy import transaction ID ${shortenId(`${id}i`)}` })).toBeTruthy();
+    }
   });
 
   it('starts a move in nAVAX, shows both estimated fees, what arrives, and the progress of each move', async () => {
