@@ -66,21 +66,24 @@ export function TextField(p: TextFieldProps) {
 }
 
 /** A form-level failure (the background's answer), announced at once; what it said, one click away. */
-export function FormError({ error, detail }: { error: string | undefined; detail?: string | undefined }) {
+export function FormError({ error, detail, about }: { error: string | undefined; detail?: string | undefined; about?: string }) {
   if (!error) return null;
   return (
     <div class="form-error" role="alert">
       <p>{error}</p>
-      <ErrorDetail detail={detail} />
+      <ErrorDetail detail={detail} about={about} />
     </div>
   );
 }
 
-/** What the background said about a failure, behind a Details toggle (never in the main text). */
-export function ErrorDetail({ detail }: { detail: string | undefined }) {
+/**
+ * What the background said about a failure, behind a Details toggle (never in the main text).
+ * `about` ("of My node") names it apart from other Details on the screen, for screen readers.
+ */
+export function ErrorDetail({ detail, about }: { detail: string | undefined; about?: string | undefined }) {
   return detail ? (
     <details class="error-detail">
-      <summary>Details</summary>
+      <summary>Details{about && <span class="sr-only"> {about}</span>}</summary>
       <p class="mono break">{detail}</p>
     </details>
   ) : null;

@@ -67,7 +67,7 @@ export function NodeBanner({ view, now: fixedNow }: { view: BalancesView | null;
       <p>
         <strong>{health.state === 'failing' ? `The balances could not be updated: ${health.text}` : health.text}</strong> Since {formatSince(health.since, now)}.{age}
       </p>
-      <ErrorDetail detail={health.detail} />
+      <ErrorDetail detail={health.detail} about="of the node's failure" />
     </div>
   );
 }

@@ -47,7 +47,7 @@ const NODE_CODES = new Set(['node-unreachable', 'timeout', 'node-response', 'rpc
 const CHAIN_WAITS = new Set(['tx-processing', 'evm-tx-in-flight']);
 
 /** Why a move under way is not moving, in words; the background's reason one click away. */
-function MovePaused({ t, nodeDown }: { t: TransferView; nodeDown: boolean }) {
+function MovePaused({ t, nodeDown, about }: { t: TransferView; nodeDown: boolean; about: string }) {
   const waitsForNode = nodeDown || (t.paused !== undefined && NODE_CODES.has(t.paused.code));
   const detail = [t.paused?.message, t.error].filter((x): x is string => x !== undefined).join(' · ');
   return (
@@ -63,7 +63,7 @@ function MovePaused({ t, nodeDown }: { t: TransferView; nodeDown: boolean }) {
                 ? 'Waiting for the chain — the move continues by itself.'
                 : `Stopped — ${plainError(t.paused.code, t.paused.message).text.replace(/\.?$/, '.')} The wallet tries it again every minute.`}
       </p>
-      <ErrorDetail detail={detail || undefined} />
+      <ErrorDetail detail={detail || undefined} about={about} />
     </div>
   );
 }
@@ -71,6 +71,8 @@ function MovePaused({ t, nodeDown }: { t: TransferView; nodeDown: boolean }) {
 /** One move's progress. `nodeDown`: the node is not answering, so a move under way is paused. */
 export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nodeDown?: boolean }) {
   const at = STEPS.findIndex((s) => s.state === t.state);
+  // Names its Details apart from another move's (and from the node banner's).
+  const about = `of moving ${formatValue(t.amount, AVAX_DECIMALS, 'AVAX')} from the ${chainLabel(t.from)} to the ${chainLabel(t.to)}`;
   return (
     <li class="transfer" data-testid="transfer">
       <div class="tx-top">
@@ -83,6 +85,7 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
         <FormError
           error={`This move did not happen: its export was not ${t.exportTxID ? 'accepted' : 'made'}, so nothing left the wallet.${t.exportTxID && t.from !== 'C' ? ` Your next ${chainLabel(t.from)} move or send takes its place, so the two can never both go through.` : ''}`}
           detail={t.error}
+          about={about}
         />
       ) : (
         <ol class="steps">
@@ -98,7 +101,7 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
           Another import, not this move's own, brought its funds into the {chainLabel(t.to)}: they are not lost.
         </p>
       )}
-      {isActive(t) && (nodeDown || t.paused || t.error) && <MovePaused t={t} nodeDown={nodeDown} />}
+      {isActive(t) && (nodeDown || t.paused || t.error) && <MovePaused t={t} nodeDown={nodeDown} about={about} />}
       <dl class="facts compact">
         {t.exportTxID && (
           <>

@@ -30,13 +30,13 @@ function Section({ title, children, open }: { title: string; children: Component
 
 type Health = { healthy: boolean; checks: string[]; passed: number; error?: string; errorCode?: string } | 'checking' | { failed: PlainError };
 
-function HealthLine({ health }: { health: Health | undefined }) {
+function HealthLine({ health, name }: { health: Health | undefined; name: string }) {
   if (!health) return null;
   if (health === 'checking') return <span class="muted">Checking the node…</span>;
   // The node's own words and address stay behind Details.
   if ('failed' in health || health.error !== undefined) {
     const failed = 'failed' in health ? health.failed : plainError(health.errorCode ?? '', health.error!);
-    return <span class="error-text">Not healthy: {failed.text}<ErrorDetail detail={failed.detail} /></span>;
+    return <span class="error-text">Not healthy: {failed.text}<ErrorDetail detail={failed.detail} about={`of ${name}`} /></span>;
   }
   if (health.healthy) return <span class="ok-text">Healthy ({health.passed} checks pass)</span>;
   return <span class="error-text">Not healthy{health.checks.length ? ` (failing checks: ${health.checks.join(', ')})` : ''}</span>;
@@ -109,7 +109,7 @@ function Networks({ status, onStatus }: SettingsProps) {
                 </button>
               )}
               <span aria-live="polite">
-                <HealthLine health={health[n.id]} />
+                <HealthLine health={health[n.id]} name={n.name} />
               </span>
             </div>
           </li>

@@ -42,6 +42,8 @@ describe('NodeBanner', () => {
     expect(banner.querySelector('p')?.textContent).not.toContain('http');
     fireEvent.click(screen.getByText('Details'));
     expect(banner.querySelector('details')?.textContent).toContain('http://127.0.0.1:9650');
+    // Named apart from the Details of a screen below it (a paused move's).
+    expect(banner.querySelector('summary')?.textContent).toBe("Details of the node's failure");
   });
 
   it('dates since when and the balances when that was another day', () => {

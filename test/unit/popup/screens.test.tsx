@@ -103,6 +103,23 @@ describe('Move', () => {
     }
   });
 
+  it("names each move's Details apart (which move it is about), and a failed move's too", () => {
+    const since = Date.UTC(2026, 10, 25, 2, 0, 0);
+    const paused = { code: 'node-unreachable', message: 'node at http://127.0.0.1:9650 is unreachable', since };
+    render(
+      <ul>
+        <TransferProgress t={{ id: 'a', from: 'X', to: 'P', amount: '1000000000', state: 'export-signed', importTxIDs: [], paused }} nodeDown />
+        <TransferProgress t={{ id: 'b', from: 'C', to: 'X', amount: '2500000000', state: 'export-signed', importTxIDs: [], paused }} nodeDown />
+        <TransferProgress t={{ id: 'c', from: 'P', to: 'C', amount: '3000000000', state: 'failed', importTxIDs: [], error: 'refused by the node' }} />
+      </ul>,
+    );
+    expect([...document.querySelectorAll('summary')].map((s) => s.textContent)).toEqual([
+      'Details of moving 1 AVAX from the X-Chain to the P-Chain',
+      'Details of moving 2.5 AVAX from the C-Chain to the X-Chain',
+      'Details of moving 3 AVAX from the P-Chain to the C-Chain',
+    ]);
+  });
+
   it('starts a move in nAVAX, shows both estimated fees, what arrives, and the progress of each move', async () => {
     const transfers: TransferView[] = [
       { id: 'm1', from: 'P', to: 'C', amount: '2000000000', state: 'export-accepted', exportTxID: 'exp1', exportFee: '280000', importTxIDs: [] },
@@ -387,6 +404,8 @@ describe('Settings', () => {
     const details = line.querySelector('details')!;
     expect(details.textContent).toContain('http://10.0.0.5:9650/ext/health');
     expect(line.textContent!.replace(details.textContent!, '')).toBe("Not healthy: The node can't be reached. Check that it is running and that its address in Settings is right.");
+    // Each failed network's Details is named by the network it is about.
+    expect(details.querySelector('summary')!.textContent).toBe('Details of My node');
     fireEvent.click(screen.getByRole('button', { name: `Check health of ${NETWORK.name}` }));
     expect(await screen.findByText('Not healthy (failing checks: bootstrapped)')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Remove My node' })).toBeTruthy();
