@@ -77,11 +77,14 @@ export function ownerSetOf(draft: OwnerDraft, hrp: string): Check<OwnerSet> {
 
 export function OwnerEditor({ label, draft, onChange, hrp }: { label: string; draft: OwnerDraft; onChange: (d: OwnerDraft) => void; hrp: string }) {
   const check = ownerSetOf(draft, hrp);
+  // One signature fits any list of addresses: what fails with it is the addresses', the rest the threshold's.
+  const addresses = ownerSetOf({ ...draft, threshold: '1' }, hrp);
+  const addressError = addresses.ok ? undefined : addresses.error;
   return (
     <fieldset class="owner-set">
       <legend>{label}</legend>
-      <TextField label="Addresses (one per line)" multiline rows={2} mono value={draft.addresses} onInput={(v) => onChange({ ...draft, addresses: v })} />
-      <TextField label="Signatures needed" inputMode="numeric" value={draft.threshold} onInput={(v) => onChange({ ...draft, threshold: v })} error={check.ok ? undefined : check.error} />
+      <TextField label="Addresses (one per line)" multiline rows={2} mono value={draft.addresses} onInput={(v) => onChange({ ...draft, addresses: v })} error={addressError} />
+      <TextField label="Signatures needed" inputMode="numeric" value={draft.threshold} onInput={(v) => onChange({ ...draft, threshold: v })} error={check.ok || addressError ? undefined : check.error} />
     </fieldset>
   );
 }

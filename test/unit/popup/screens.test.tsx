@@ -747,6 +747,20 @@ describe('Assets', () => {
     expect(bg.callsOf('assets.create')[0]).toEqual({ name: 'Points', symbol: 'PTS', denomination: 9, kind: 'variable', minters: [{ addresses: [X_ADDR, X_OTHER], threshold: 2 }], maxFee: FEES.createAsset });
   });
 
+  it("puts an owner set's address errors on its addresses and a threshold error on Signatures needed", () => {
+    renderAssets();
+    fireEvent.click(screen.getByRole('radio', { name: 'Create' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Variable cap' }));
+    const errorOf = (label: string) => screen.getByLabelText(label).getAttribute('aria-invalid') === 'true' ? document.getElementById(`${screen.getByLabelText(label).id}-error`)!.textContent : '';
+    type('Addresses (one per line)', `${X_ADDR}\n${X_ADDR.slice(0, -1)}`);
+    expect(errorOf('Addresses (one per line)')).toMatch(/^Address 2: /);
+    expect(errorOf('Signatures needed')).toBe('');
+    type('Addresses (one per line)', `${X_ADDR}\n${X_OTHER}`);
+    type('Signatures needed', '3');
+    expect(errorOf('Addresses (one per line)')).toBe('');
+    expect(errorOf('Signatures needed')).toBe('Signatures needed: a whole number from 1 to 2');
+  });
+
   it('mints more from a mint right the wallet holds, reached from the asset details: no ID to paste', async () => {
     const bg = renderAssets({ 'assets.mintRights': () => ({ rights: [GOLD_RIGHT] }), 'assets.mint': () => ({ txID: 'm', fee: '1000000' }) });
     fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Details of GOLD .*\\(asset ID ${FAKE_ID}\\)$`) }));
