@@ -17,10 +17,12 @@ export interface AmountTextProps {
   digits?: number;
   /** A ceiling ("at most …"): rounded up, never below the real limit. */
   up?: boolean;
+  /** What the amount is ("X-Chain total"), leading the toggle's name: two toggles showing the same amount are told apart. */
+  label?: string;
   testid?: string;
 }
 
-export function AmountText({ value, denomination, symbol, prefix = '', toggle = true, digits, up = false, testid }: AmountTextProps) {
+export function AmountText({ value, denomination, symbol, prefix = '', toggle = true, digits, up = false, label, testid }: AmountTextProps) {
   const [exactShown, setExactShown] = useState(false);
   const r = roundAmount(value, denomination, digits, up);
   if (!r.rounded) {
@@ -44,7 +46,7 @@ export function AmountText({ value, denomination, symbol, prefix = '', toggle = 
     );
   }
   return (
-    <button type="button" class="amount-toggle" title={exactShown ? 'Show rounded' : `Exactly ${exact}`} aria-pressed={exactShown} onClick={() => setExactShown(!exactShown)} data-testid={testid}>
+    <button type="button" class="amount-toggle" title={exactShown ? 'Show rounded' : `Exactly ${exact}`} aria-pressed={exactShown} aria-label={label && `${label}: ${shown}${exactShown ? '' : ` (exactly ${exact})`}`} onClick={() => setExactShown(!exactShown)} data-testid={testid}>
       {shown}
       {hidden}
     </button>

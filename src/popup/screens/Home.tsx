@@ -157,7 +157,7 @@ function ChainSection({ chain, rows, hidden, showHidden, onToggleHidden }: { cha
         <h2 id={`chain-${chain}`}>{chainLabel(chain)}</h2>
         <span class="chain-total" data-testid={`total-${chain}`}>
           <span class="muted">{heading} </span>
-          {avax ? <AmountText value={chain === 'P' ? avax.spendable : totalOf(avax)} denomination={avax.denomination} symbol={avax.symbol} /> : rows ? '0 AVAX' : '—'}
+          {avax ? <AmountText value={chain === 'P' ? avax.spendable : totalOf(avax)} denomination={avax.denomination} symbol={avax.symbol} label={`${chainLabel(chain)} ${chain === 'P' ? 'spendable now' : 'total'}`} /> : rows ? '0 AVAX' : '—'}
         </span>
       </header>
       {avax && stakedLines(avax).length > 0 && (
@@ -232,7 +232,7 @@ export function Home(p: HomeProps) {
       <div class="grand-total">
         <span class="muted">Total AVAX, all chains</span>
         <span class="amount big" data-testid="total-all">
-          {view && view.updatedAt > 0 ? <AmountText value={totalAvaxWei(view)} denomination={WEI_DECIMALS} symbol="AVAX" /> : '—'}
+          {view && view.updatedAt > 0 ? <AmountText value={totalAvaxWei(view)} denomination={WEI_DECIMALS} symbol="AVAX" label="Total, all chains" /> : '—'}
         </span>
       </div>
       {view?.warnings && view.warnings.length > 0 && (

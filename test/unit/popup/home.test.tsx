@@ -55,6 +55,15 @@ describe('Home', () => {
     expect(screen.queryByText(/decimals/)).toBeNull();
   });
 
+  it("names the X-Chain total's and the all-chains total's toggles apart, also when they show the same amount", () => {
+    show(balances({ balances: [avax('X', '12000000001'), avax('P', '0'), avax('C', '0')] }));
+    const x = within(screen.getByTestId('total-X')).getByRole('button', { name: 'X-Chain total: ≈ 12 AVAX (exactly 12.000000001 AVAX)' });
+    const all = within(screen.getByTestId('total-all')).getByRole('button', { name: 'Total, all chains: ≈ 12 AVAX (exactly 12.000000001 AVAX)' });
+    fireEvent.click(all);
+    expect(all.getAttribute('aria-label')).toBe('Total, all chains: 12.000000001 AVAX');
+    expect(x.textContent).toBe('≈ 12 AVAX (exactly 12.000000001 AVAX)');
+  });
+
   it('reads dust as "< 0.000001", never as 0', () => {
     show(balances({ balances: [avax('X', '0'), avax('P', '0'), avax('C', '63000')] }));
     expect(within(screen.getByTestId('total-C')).getByRole('button').textContent).toBe('< 0.000001 AVAX (exactly 0.000000000000063 AVAX)');
