@@ -1,7 +1,7 @@
 // Assets → NFTs: the NFTs the wallet holds (each with a Send button) and minting into an NFT family
 // it holds a mint right of. A payload is shown as text; a link in it is only a link: nothing is
 // fetched unless the user opens it.
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { selectionOf, useCall } from '../api.js';
 import { checkAddress, decodePayload, encodePayload, type PayloadKind } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
@@ -127,6 +127,9 @@ function SendNft({ nft, hrp, fees, selection, onSent, onCancel }: { nft: NftView
   const toCheck = checkAddress(to, 'X', hrp);
   const maxFee = fees.data?.operation;
   const ready = toCheck.ok && maxFee !== undefined;
+  const form = useRef<HTMLFormElement>(null);
+  // The Send button that opened it is gone: focus goes to the address, before it can fall to the page.
+  useLayoutEffect(() => form.current?.querySelector('textarea')?.focus(), []);
   const send = () =>
     step.confirm(async () => {
       if (!ready) return;
@@ -154,7 +157,7 @@ function SendNft({ nft, hrp, fees, selection, onSent, onCancel }: { nft: NftView
     );
   }
   return (
-    <form onSubmit={step.submit(ready)} noValidate>
+    <form ref={form} onSubmit={step.submit(ready)} noValidate>
       <AddressInput kind="X" hrp={hrp} value={to} onInput={setTo} />
       <FeeLine fees={fees} kind="operation" />
       <div class="row">
@@ -171,6 +174,8 @@ function SendNft({ nft, hrp, fees, selection, onSent, onCancel }: { nft: NftView
 
 export function NftList({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   const [sending, setSending] = useState<string | null>(null);
+  /** The NFT whose send was cancelled: its Send button takes focus back. */
+  const back = useRef<string | null>(null);
   const nfts = h.nfts.data?.nfts;
   return (
     <section aria-labelledby="my-nfts">
@@ -192,14 +197,28 @@ export function NftList({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
                   hrp={hrp}
                   fees={h.fees}
                   selection={selectionOf(status)}
-                  onCancel={() => setSending(null)}
+                  onCancel={() => {
+                    back.current = n.utxoID;
+                    setSending(null);
+                  }}
                   onSent={() => {
                     setSending(null);
                     onChanged();
                   }}
                 />
               ) : (
-                <button type="button" class="small" aria-label={`Send ${n.symbol} NFT ${n.utxoID}`} onClick={() => setSending(n.utxoID)}>
+                <button
+                  type="button"
+                  class="small"
+                  aria-label={`Send ${n.symbol} NFT ${n.utxoID}`}
+                  ref={(b) => {
+                    if (b && back.current === n.utxoID) {
+                      back.current = null;
+                      b.focus();
+                    }
+                  }}
+                  onClick={() => setSending(n.utxoID)}
+                >
                   Send
                 </button>
               )}

@@ -5,6 +5,7 @@ import { Activity, ACTIVITY_PAGE } from '../../../src/popup/screens/Activity.js'
 import { Assets } from '../../../src/popup/screens/Assets.js';
 import { Move, TransferProgress } from '../../../src/popup/screens/Move.js';
 import { formatClock, shortenId } from '../../../src/popup/format.js';
+import { keepFocusOnScreen } from '../../../src/popup/focus.js';
 import { Settings } from '../../../src/popup/screens/Settings.js';
 import type { AddedChainView, RequestParams, SiteView, TransferView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
@@ -829,6 +830,25 @@ describe('Assets', () => {
     await waitFor(() => expect(bg.callsOf('assets.mintNft')).toHaveLength(1));
     expect(bg.callsOf('assets.mintNft')[0]).toEqual({ assetID: FAKE_ID, groupID: 1, payloadHex: hexOf('https://example.org/cat.png'), to: [{ addresses: [X_ADDR], threshold: 1 }], maxFee: FEES.operation });
     await waitFor(() => expect(bg.callsOf('assets.listNfts')).toHaveLength(2));
+  });
+
+  it("focuses an NFT's address field when its Send opens, and its Send button again on Cancel (not the heading)", async () => {
+    const nfts = [{ utxoID: `${FAKE_ID}:1`, assetID: FAKE_ID, groupID: 0, payloadHex: '00', name: 'Pictures', symbol: 'PIC' }];
+    renderAssets({ 'assets.listNfts': () => ({ nfts }) });
+    // As the popup does: focus lost with a control that went goes to the heading.
+    const stop = keepFocusOnScreen(document);
+    fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
+    const send = await screen.findByRole('button', { name: `Send PIC NFT ${FAKE_ID}:1` });
+    send.focus();
+    fireEvent.click(send);
+    const to = await screen.findByLabelText(/^To/);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(document.activeElement).toBe(to);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    const again = await screen.findByRole('button', { name: `Send PIC NFT ${FAKE_ID}:1` });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(document.activeElement).toBe(again);
+    stop();
   });
 
   it('lists the NFTs the wallet holds, payloads shown safely, and sends one with its Send button', async () => {
