@@ -29,6 +29,7 @@ export class Delivery {
     private readonly engines: AccountEngines,
     /** storage.local: the cross-chain journal, whose C-Chain exports take EVM nonces too. */
     private readonly local?: StorageArea,
+    private readonly log?: (line: string) => void,
   ) {}
 
   private get caches() {
@@ -228,15 +229,23 @@ export class Delivery {
   // ---- refused sends ----
 
   /**
-   * Before a move's export (src/background/transfer-journal.ts) can reach the node: the refused
-   * sends on its chain it conflicts with are marked replaced by it, so that once it is accepted they
-   * leave the outbox instead of showing as "may have gone through". A failure here only loses that:
-   * the move goes on.
+   * Before a move's export (src/background/transfer-journal.ts) can reach the node. From X or P, as
+   * before a send: a refused or kept tx on its chain that ran, or may have, stops it; and it must
+   * take the place of every failed move's export kept in the way (spend one of its inputs), or it
+   * is not sent, so a retried move and the first can never both run (a node hiding those inputs
+   * from the selection cannot get round it). Then the refused sends it conflicts with are marked
+   * replaced by it, so that once it is accepted they leave the outbox instead of showing as "may
+   * have gone through"; a failure there only loses that.
    */
-  async markReplacedByExport(presetId: string, accountId: string, signed: Signed): Promise<void> {
+  async beforeExport(presetId: string, accountId: string, signed: Signed): Promise<void> {
+    const spends = exportSpends(signed.chain, signed.signedBytes);
+    if (signed.chain !== 'C') {
+      const live = await this.settleRefusedHere(await this.engines.open(accountId, presetId), signed.chain, false);
+      conflictsOf(live.filter((e) => e.item.kind === 'export'), signed.chain, spends);
+    }
     try {
       const outbox = this.engines.outbox(presetId, accountId);
-      const replaced = replacedByExport(await outbox.list(), signed.chain, exportSpends(signed.chain, signed.signedBytes));
+      const replaced = replacedByExport(await outbox.list(), signed.chain, spends);
       if (replaced.length > 0) await outbox.markReplaced(replaced, signed.txID);
     } catch {
       // Damaged storage: the refused send stays unmarked, and is followed as before.
@@ -247,9 +256,17 @@ export class Delivery {
    * A move's X/P export the node took and then called failed (RunnerHooks.exportFailed): kept,
    * voided, as a refused send is, so the next send on its chain spends one of its inputs.
    */
-  async keepFailedExport(presetId: string, accountId: string, kept: Signed & { item: ActivityItem }): Promise<void> {
+  async keepFailedExport(presetId: string, accountId: string, kept: Signed & { item: ActivityItem }): Promise<boolean> {
     const entry = outboxEntry(kept.chain, kept.txID, kept.signedBytes, kept.item);
-    if (keptInTheWay(entry)) await this.engines.outbox(presetId, accountId).put({ ...entry, voided: true });
+    if (!keptInTheWay(entry)) return false;
+    await this.engines.outbox(presetId, accountId).put({ ...entry, voided: true });
+    return true;
+  }
+
+  /** TransferJournal.keptExportSeen; a journal that cannot be read or written holds up nothing (logged). */
+  async keptExportSeen(presetId: string, accountId: string, txID: string, fate: 'accepted' | 'unclear'): Promise<void> {
+    if (!this.local) return;
+    await new TransferJournal(this.local, journalKey(presetId, accountId)).keptExportSeen(txID, fate).catch((e: unknown) => this.log?.(`the move of export ${txID} could not be told it ${fate === 'accepted' ? 'ran' : 'may have run'}: ${(e as Error).message}`));
   }
 
   /** settleRefused (src/background/refused.ts) for this account, listing what it finds. */
@@ -257,8 +274,8 @@ export class Delivery {
     const { activity } = await this.caches.get(preset.id, account.id);
     const successor = successors(activity, await this.moves(preset.id, account.id).catch(() => []));
     const list = async (item: ActivityItem) => {
-      // A failed move's export that ran after all: the move goes on (TransferJournal.exportRan).
-      if (item.kind === 'export' && item.status === 'accepted' && this.local) await new TransferJournal(this.local, journalKey(preset.id, account.id)).exportRan(item.txID);
+      // A failed move's kept export that ran, or may have: its move is told (TransferJournal.keptExportSeen).
+      if (item.kind === 'export' && this.local) await this.keptExportSeen(preset.id, account.id, item.txID, item.status === 'accepted' ? 'accepted' : 'unclear');
       await this.caches.update(preset.id, account.id, (c) => {
         const known = c.activity.find((a) => a.txID === item.txID);
         if (!known) addActivity(c, item);

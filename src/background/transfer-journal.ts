@@ -36,6 +36,10 @@ export interface JournaledTx {
   /** nAVAX, decimal: the estimate before acceptance is the exact amount this tx burns. */
   fee: string;
   accepted: boolean;
+  /** A failed move's X/P export kept in the way of the next send (RunnerHooks.exportFailed). */
+  kept?: boolean;
+  /** Kept, and what it spends is gone unexplained: it may have gone through (TransferJournal.keptExportSeen). */
+  unclear?: boolean;
 }
 
 export interface TransferRecord {
@@ -69,6 +73,8 @@ export const IMPORTED_ELSEWHERE = 'its funds were imported by another import, no
 const WAITS_ITS_TURN: ReadonlySet<string> = new Set(['fee-above-approved', 'tx-processing', 'evm-tx-in-flight']);
 /** Why an export cannot be built that no wait changes: the move fails with nothing sent. */
 const USERS_TO_CHANGE: ReadonlySet<string> = new Set(['insufficient-funds', 'validation', 'tx-too-large']);
+/** Why Delivery.beforeExport stops an export before it is sent. */
+const IN_THE_WAY: ReadonlySet<string> = new Set(['refused-send-in-the-way', 'earlier-send-went-through', 'earlier-send-unclear']);
 /** After the node refuses a send, how long it may still turn out accepted (a resend racing the first). */
 const REFUSED_GRACE_MS = 10_000;
 
@@ -99,17 +105,22 @@ export class TransferJournal {
   }
 
   /**
-   * A failed move's export found accepted after all (it was kept in the way: RunnerHooks.
-   * exportFailed): the move goes on from 'export-accepted', and its next run imports the funds.
+   * What became of a failed move's export kept in the way (RunnerHooks.exportFailed): 'accepted',
+   * it ran after all, and the move goes on from 'export-accepted' (its next run imports the funds);
+   * 'unclear', what it spends is gone unexplained, and it may have. Damaged records are skipped.
    */
-  exportRan(txID: string): Promise<void> {
+  keptExportSeen(txID: string, fate: 'accepted' | 'unclear'): Promise<void> {
     return oneAtATime(this.key, async () => {
       const all = await this.list();
-      const r = all.find((x) => x.state === 'failed' && x.export?.txID === txID && !x.export.accepted);
+      const r = all.find((x) => typeof x === 'object' && x !== null && x.state === 'failed' && x.export?.txID === txID && !x.export.accepted);
       if (!r) return;
-      r.export!.accepted = true;
-      r.state = 'export-accepted';
-      delete r.error;
+      if (fate === 'unclear') r.export!.unclear = true;
+      else {
+        r.export!.accepted = true;
+        delete r.export!.unclear;
+        r.state = 'export-accepted';
+        delete r.error;
+      }
       r.updatedAt = Date.now();
       await this.area.set({ [this.key]: all });
     });
@@ -126,16 +137,17 @@ export interface RunnerHooks {
   /** A run of `record` in resumeAll stopped on `error`; it is run again later. */
   stopped?(record: TransferRecord, error: unknown): void;
   /**
-   * A move's export, signed, before it is journaled (so before it can reach the node): marks the
-   * refused sends it takes the place of (Delivery.markReplacedByExport).
+   * A move's export, signed, before it is journaled (so before it can reach the node): stops it
+   * (WalletError, see IN_THE_WAY) or marks the refused sends it takes the place of (Delivery.beforeExport).
    */
   exportSigned?(signed: { chain: ChainAlias; txID: string; signedBytes: Uint8Array }): Promise<void>;
   /**
    * A move's X/P export the node took and then called failed: its word only, so the export is kept
    * (voided) for the next send on its chain to spend one of its inputs; at most one of the two runs
-   * (Delivery.keepFailedExport). Throws if it cannot be kept: the move is then not marked failed.
+   * (Delivery.keepFailedExport); whether it was kept. Throws if it cannot be kept: the move is then
+   * not marked failed.
    */
-  exportFailed?(kept: { chain: ChainAlias; txID: string; signedBytes: Uint8Array; item: ActivityItem }): Promise<void>;
+  exportFailed?(kept: { chain: ChainAlias; txID: string; signedBytes: Uint8Array; item: ActivityItem }): Promise<boolean>;
   /**
    * Runs the signing of a C-Chain export in the account's one EVM nonce line (Delivery.inNonceLine):
    * its nonce is one the wallet's EVM sends also take, so the two are never chosen at once.
@@ -266,7 +278,14 @@ export class TransferRunner {
     const approved = record.maxExportFee ?? record.maxFee;
     if (approved !== undefined && built.fee > BigInt(approved)) return this.refuseExport(record, `the export's fee of ${built.fee} nAVAX is above the approved maximum of ${approved} nAVAX`);
     const signed = this.engine.sign(built);
-    await this.hooks.exportSigned?.(signed);
+    try {
+      await this.hooks.exportSigned?.(signed);
+    } catch (e) {
+      // A refused or kept tx this export does not take the place of, or one that ran (or may have):
+      // nothing is sent, so nothing moved (Delivery.beforeExport).
+      if (e instanceof WalletError && IN_THE_WAY.has(e.code)) return this.refuseExport(record, e.message);
+      throw e;
+    }
     record.export = { chain: signed.chain, txID: signed.txID, signedHex: toHex(signed.signedBytes), fee: signed.fee.toString(), accepted: false };
     record.state = 'export-signed';
     await this.save(record, 'export-signed');
@@ -321,8 +340,8 @@ export class TransferRunner {
     const tx = record.export!;
     if ((await this.sendTx(tx, record, 'export-sent')) === 'failed') {
       record.state = 'failed';
-      const kept = this.hooks.exportFailed;
-      if (kept) await kept({ chain: tx.chain, txID: tx.txID, signedBytes: fromHex(tx.signedHex), item: transferActivity(record, cb58Encode(this.engine.ctx.avaxAssetID))[0]! });
+      const keep = this.hooks.exportFailed;
+      if (keep) tx.kept = await keep({ chain: tx.chain, txID: tx.txID, signedBytes: fromHex(tx.signedHex), item: transferActivity(record, cb58Encode(this.engine.ctx.avaxAssetID))[0]! });
       await this.save(record, 'export-failed');
       return;
     }
@@ -404,8 +423,10 @@ export class TransferRunner {
 export function transferActivity(r: TransferRecord, avaxAssetID: string): ActivityItem[] {
   const items: ActivityItem[] = [];
   if (r.export) {
-    const status = r.export.accepted ? 'accepted' : r.state === 'failed' ? 'failed' : 'pending';
-    items.push({ txID: r.export.txID, chain: r.from, otherChain: r.to, kind: 'export', status, assetID: avaxAssetID, amount: r.amount, fee: r.export.fee, createdAt: r.createdAt });
+    // A failed move's kept export whose funds are gone unexplained may have gone through: not "failed".
+    const unclear = !r.export.accepted && r.state === 'failed' && r.export.unclear === true;
+    const status = r.export.accepted ? 'accepted' : r.state === 'failed' && !unclear ? 'failed' : 'pending';
+    items.push({ txID: r.export.txID, chain: r.from, otherChain: r.to, kind: 'export', status, ...(unclear ? { checking: true } : {}), assetID: avaxAssetID, amount: r.amount, fee: r.export.fee, createdAt: r.createdAt });
   }
   for (const tx of r.imports) {
     const status = tx.accepted ? 'accepted' : r.state === 'completed' ? 'failed' : 'pending';

@@ -243,6 +243,12 @@ export interface TransferView {
   importTxIDs: string[];
   exportFee?: Amount;
   importFee?: Amount;
+  /**
+   * A failed move's X/P export the node took and then called failed: 'kept' in the way of the next
+   * send or move on its chain (they take its place); 'unclear', its funds are gone unexplained, so
+   * it may have gone through.
+   */
+  exportKept?: 'kept' | 'unclear';
   error?: string;
   /**
    * The last run of this move stopped on a failure (the node unreachable, …) and it waits for the

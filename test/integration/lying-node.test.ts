@@ -224,6 +224,27 @@ describe('a node that keeps an X send it says it refused', () => {
     await send();
   });
 
+  it('a move\'s export taken, called "Rejected", then its funds hidden from the retry: the retry is stopped, and the first move shows it may have gone through', async () => {
+    const { node, wallet, pAvax, release } = await moveTakenThenRejected();
+    const { importFee } = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    expect((await wallet.transfers.transfersList()).transfers[0]).toMatchObject({ state: 'failed', exportKept: 'kept' });
+    // The node now leaves out the 5 AVAX UTXO the first export spent, so the retry's selection cannot take it.
+    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => utxos.filter((u) => !(u.output.kind === 'TransferOutput' && u.output.amount === 5n * AVAX))));
+    expect(await moveUntilDone(wallet, 'X', 'P', AVAX)).toBe('failed');
+    const [first, retry] = (await wallet.transfers.transfersList()).transfers.slice().reverse();
+    expect(retry).toMatchObject({ state: 'failed', error: expect.stringMatching(/may have gone through/) });
+    expect(retry!.exportTxID).toBeUndefined();
+    expect(first).toMatchObject({ state: 'failed', exportKept: 'unclear' });
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === first!.exportTxID)).toMatchObject({ status: 'pending', checking: true });
+    node.lies.clear();
+    await release();
+    const exportStatus = async () => (await wallet.balances.activityList()).items.find((i) => i.txID === first!.exportTxID)?.status;
+    for (let i = 0; i < 50 && (await exportStatus()) !== 'accepted'; i++) await wallet.balances.balancesRefresh();
+    await wallet.transfers.resumeTransfers();
+    expect((await wallet.transfers.transfersList()).transfers.find((t) => t.id === first!.id)?.state).toBe('completed');
+    expect(await pAvax()).toBe(AVAX - BigInt(importFee));
+  });
+
   it('a move\'s export taken, called "Rejected", then let go before the next send: that send is stopped with the news, and the move goes on', async () => {
     const { wallet, pAvax, release, send } = await moveTakenThenRejected();
     const { importFee } = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });

@@ -416,7 +416,7 @@ describe('resuming moves (worker start, the minute alarm)', () => {
     const lines: string[] = [];
     const delivery = {
       inNonceLine: <T>(accountId: string, run: () => Promise<T>, networkId?: string) => (lines.push(`${accountId}@${networkId}`), run()),
-      markReplacedByExport: async () => undefined,
+      beforeExport: async () => undefined,
     };
     await new TransfersService(engines as never, { isUnlocked: () => true } as never, local, undefined, delivery as never).resumeTransfers();
     expect(await new TransferJournal(local, journalKey('other', 'A')).get(move.id)).toMatchObject({ state: 'completed' });
@@ -442,5 +442,54 @@ describe('resuming moves (worker start, the minute alarm)', () => {
     unlocked = true;
     await expect(service.resumeTransfers()).rejects.toMatchObject({ code: 'node-unreachable' });
     expect(await new TransferJournal(local, journalKey('other', 'B')).get(b.id)).toMatchObject({ state: 'completed' });
+  });
+});
+
+describe('a failed move whose export was kept in the way (TransferJournal.keptExportSeen)', () => {
+  const failedMove = (txID: string) => ({
+    id: `move-${txID}`,
+    from: 'X' as const,
+    to: 'P' as const,
+    amount: '5000',
+    state: 'failed' as const,
+    export: { chain: 'X' as const, txID, signedHex: '00', fee: '1000', accepted: false, kept: true },
+    imports: [],
+    importAttempts: 0,
+    error: 'Rejected',
+    createdAt: 1,
+    updatedAt: 1,
+  });
+
+  it('may have gone through: listed as pending and checking, not failed; then it ran: the move goes on from its accepted export', async () => {
+    const { local } = memoryStores();
+    const journal = new TransferJournal(local, 'transfers:test');
+    await journal.put(failedMove('exp-1'));
+    await journal.keptExportSeen('exp-1', 'unclear');
+    expect(transferActivity((await journal.list())[0]!, 'avax')).toEqual([expect.objectContaining({ kind: 'export', status: 'pending', checking: true })]);
+    await journal.keptExportSeen('exp-1', 'accepted');
+    const [revived] = await journal.list();
+    expect(revived).toMatchObject({ state: 'export-accepted', export: { accepted: true } });
+    expect(revived!.error).toBeUndefined();
+    expect(revived!.export!.unclear).toBeUndefined();
+    expect(await journal.unfinished()).toHaveLength(1);
+  });
+
+  it('a damaged record beside it is skipped, not an error that would hold up every refresh and send', async () => {
+    const { local } = memoryStores();
+    await local.set({ 'transfers:test': [null, 7, failedMove('exp-2')] });
+    const journal = new TransferJournal(local, 'transfers:test');
+    await journal.keptExportSeen('exp-2', 'accepted');
+    expect((await local.get(['transfers:test']))['transfers:test']).toEqual([null, 7, expect.objectContaining({ state: 'export-accepted' })]);
+  });
+
+  it('only the failed move with that export is told: another export ID, or a move not failed, is left as it is', async () => {
+    const { local } = memoryStores();
+    const journal = new TransferJournal(local, 'transfers:test');
+    const going = { ...failedMove('exp-3'), id: 'going', state: 'export-signed' as const };
+    await journal.put(failedMove('exp-4'));
+    await journal.put(going);
+    await journal.keptExportSeen('exp-3', 'accepted');
+    await journal.keptExportSeen('exp-5', 'accepted');
+    expect((await journal.list()).map((r) => r.state)).toEqual(['failed', 'export-signed']);
   });
 });

@@ -140,7 +140,10 @@ export class BalancesService {
     const save = () => this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith));
     const moves = await this.transfers.journal(preset.id, account.id).list().catch(() => []);
     const journal = this.transfers.journal(preset.id, account.id);
-    await settleActivity(engine, cache, this.engines.outbox(preset.id, account.id), save, moves, (txID) => journal.exportRan(txID));
+    // A journal that cannot be written holds up no refresh: the funds show as waiting all the same.
+    const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear') =>
+      journal.keptExportSeen(txID, fate).catch((e: unknown) => this.log?.(`the move of export ${txID} could not be told what became of it: ${(e as Error).message}`));
+    await settleActivity(engine, cache, this.engines.outbox(preset.id, account.id), save, moves, keptExportSeen);
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
     const [x, pBal, cWei, waiting, xUtxos, pUtxos] = await Promise.all([
@@ -291,7 +294,7 @@ export class BalancesService {
  * again as the same bytes; the others by the node's state) and saves them with `save` before any
  * decided entry leaves the outbox. A send whose worker died before it was listed is listed from
  * its outbox entry. `moves`: the account's move journal (a refused send's successor can be a
- * move's export); `exportRan` revives a failed move whose export ran after all.
+ * move's export); `keptExportSeen` tells a failed move its kept export ran, or may have.
  */
 async function settleActivity(
   engine: WalletEngine,
@@ -299,7 +302,7 @@ async function settleActivity(
   outbox: Outbox,
   save: () => Promise<void>,
   moves: readonly TransferRecord[],
-  exportRan: (txID: string) => Promise<void>,
+  keptExportSeen: (txID: string, fate: 'accepted' | 'unclear') => Promise<void>,
 ): Promise<void> {
   const entries = await outbox.list();
   const listed = new Set(cache.activity.map((a) => a.txID));
@@ -316,8 +319,8 @@ async function settleActivity(
       // A refused tx listed again: it ran after all, or may have (followed as unclear).
       const fate = e.voided ? settled.get(e.txID) : undefined;
       if (fate !== 'accepted' && fate !== 'unclear') continue;
-      // A failed move's export that ran after all: the move goes on (TransferJournal.exportRan).
-      if (fate === 'accepted' && e.item.kind === 'export') await exportRan(e.txID);
+      // A failed move's kept export that ran, or may have: its move is told (TransferJournal.keptExportSeen).
+      if (e.item.kind === 'export') await keptExportSeen(e.txID, fate);
       const known = cache.activity.find((a) => a.txID === e.txID);
       // One listed as failed (the node's word, kept: keptInTheWay in src/background/outbox.ts) is corrected.
       if (known) Object.assign(known, fate === 'accepted' ? { status: 'accepted' } : { status: 'pending', checking: true });

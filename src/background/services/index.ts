@@ -68,7 +68,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const engines = new AccountEngines(settings, networks, keyring, new AccountCaches(local), local, { ...(log ? { log } : {}), ...(options.wait ? { wait: options.wait } : {}) });
-  const delivery = new Delivery(engines, local);
+  const delivery = new Delivery(engines, local, log);
   const staking: StakingService = new StakingService(engines, delivery, local, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(log ? { log } : {}), activity: () => balances.activityList() });
   const transfers = new TransfersService(engines, session, local, log, delivery);
   const accounts = new AccountsService(session, local, settings, keyring, networks, engines, transfers, {

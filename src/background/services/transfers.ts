@@ -56,7 +56,7 @@ export class TransfersService {
     const stopped = (record: TransferRecord, error: unknown): void => this.notePaused(record.id, error);
     const delivery = this.delivery;
     const evmLine = delivery ? <T>(run: () => Promise<T>) => delivery.inNonceLine(account.id, run, preset.id) : undefined;
-    const exportSigned: RunnerHooks['exportSigned'] = delivery ? (signed) => delivery.markReplacedByExport(preset.id, account.id, signed) : undefined;
+    const exportSigned: RunnerHooks['exportSigned'] = delivery ? (signed) => delivery.beforeExport(preset.id, account.id, signed) : undefined;
     const exportFailed: RunnerHooks['exportFailed'] = delivery ? (kept) => delivery.keepFailedExport(preset.id, account.id, kept) : undefined;
     const hooks: RunnerHooks = { checkpoint, stopped, ...(evmLine ? { evmLine } : {}), ...(exportSigned ? { exportSigned, exportFailed } : {}) };
     return { runner: new TransferRunner(engine, journal, hooks), journal, engine, preset, account };
@@ -312,6 +312,7 @@ function transferView(r: TransferRecord, paused?: TransferView['paused']): Trans
     state: r.state,
     importTxIDs: r.imports.map((i) => i.txID),
     ...(r.export ? { exportTxID: r.export.txID, exportFee: r.export.fee } : {}),
+    ...(r.state === 'failed' && r.export?.kept ? { exportKept: r.export.unclear ? ('unclear' as const) : ('kept' as const) } : {}),
     ...(r.imports.length ? { importFee: importFee.toString() } : {}),
     ...(r.error ? { error: r.error } : {}),
     ...(paused && r.state !== 'completed' && r.state !== 'failed' ? { paused } : {}),

@@ -2,8 +2,10 @@
 // says. The list is only the node's word: a node that shows 2% for a validator that keeps 100%
 // would have the user sign a delegation the review says earns a reward. The tx is the one the list
 // names (platform.getTx refuses bytes that do not hash to that ID, as for the UTXO proofs of
-// src/core/proof.ts), so its fee cannot be made up. No later tx changes it: a config change
-// (type 41) carries only the restaked share and the period.
+// src/core/proof.ts): a list that only rewrites the fee is caught. Not proven: that the tx is the
+// validator's current one (a node can name one it wrote and never sent, or an ended validation of
+// the same node). No later tx changes the fee: a config change (type 41) carries only the restaked
+// share and the period.
 import { equalBytes } from '../bytes.js';
 import { decodeChainTx } from '../codec/codec.js';
 import { CodecError, NodeResponseError, RpcError, WalletError } from '../errors.js';
