@@ -8,6 +8,7 @@ import { normaliseTypedData, type TypedDataInput } from '../core/message.js';
 import { keccakHex } from '../core/evm-abi.js';
 import { type Simulation, simulateTx } from '../core/evm-simulate.js';
 import { fromHex } from '../core/bytes.js';
+import { WalletError } from '../core/errors.js';
 import { contractAddressOf } from '../core/tx/c.js';
 import type { EthApi } from '../core/node/eth.js';
 import { MAX_UINT256, readTokenMetadata, type TokenMetadata } from '../core/tokens.js';
@@ -55,13 +56,13 @@ export async function counterparty(c: InsightContext, address: string): Promise<
   };
 }
 
-/** The contract read as a token, or undefined when it does not answer as one. */
-export async function tokenInfo(c: InsightContext, address: string): Promise<ApprovalTokenView | undefined> {
+/** The contract read as a token; undefined when it does not answer as one; 'unread' when the node failed to answer for it. */
+export async function tokenInfo(c: InsightContext, address: string): Promise<ApprovalTokenView | 'unread' | undefined> {
   let meta: TokenMetadata;
   try {
     meta = await readTokenMetadata(c.eth, address);
-  } catch {
-    return undefined;
+  } catch (e) {
+    return e instanceof WalletError && (e.code === 'not-a-token' || e.code === 'token-call-failed') ? undefined : 'unread';
   }
   return approvalTokenView(meta, c.listed, c.nativeSymbol);
 }
@@ -70,9 +71,10 @@ export async function tokenInfo(c: InsightContext, address: string): Promise<App
 export async function tokenCallView(c: InsightContext, to: string, data: string): Promise<TokenCallView | undefined> {
   const call = decodeTokenCall(data);
   if (!call) return undefined;
-  const token = await tokenInfo(c, to);
+  const read = await tokenInfo(c, to);
+  const token = read === 'unread' ? undefined : read;
   const nft = token?.standard === 'erc721';
-  const base = { kind: call.kind, ...(token ? { token } : {}) };
+  const base = { kind: call.kind, ...(token ? { token } : {}), ...(read === 'unread' ? { unread: true as const } : {}) };
   switch (call.kind) {
     case 'transfer':
       return { ...base, recipient: await counterparty(c, call.to), amount: call.amount.toString() };
@@ -114,7 +116,8 @@ export async function permitView(c: InsightContext, typed: Parameters<typeof dec
   const limit = p.kind === 'eip2612' ? UNLIMITED : PERMIT2_UNLIMITED;
   const grants = await Promise.all(
     p.grants.map(async (g) => {
-      const tokenView = await tokenInfo(c, g.token);
+      const read = await tokenInfo(c, g.token);
+      const tokenView = read === 'unread' ? undefined : read;
       return { token: g.token, ...(tokenView ? { tokenView } : {}), amount: g.amount.toString(), unlimited: g.amount >= limit, ...(g.expiration !== undefined ? { expiration: g.expiration.toString() } : {}) };
     }),
   );

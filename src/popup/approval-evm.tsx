@@ -99,7 +99,13 @@ export function TokenCallDetails({ call }: { call: TokenCallView }) {
       {call.kind === 'setApprovalForAll' && call.approved && <p class="badge warn">Every NFT of this contract, including ones you receive later.</p>}
       <dl class="facts compact">
         <dt>Token</dt>
-        <dd>{call.token ? <TokenName token={call.token} /> : <span class="muted">The contract does not answer as a token: amounts are in base units.</span>}</dd>
+        <dd>
+          {call.token ? (
+            <TokenName token={call.token} />
+          ) : (
+            <span class="muted">{call.unread ? 'The node did not answer for this contract' : 'The contract does not answer as a token'}: amounts are in base units.</span>
+          )}
+        </dd>
         {call.recipient && (
           <>
             <dt>Recipient</dt>

@@ -197,6 +197,8 @@ export interface TokenCallView {
   kind: 'transfer' | 'transferFrom' | 'safeTransferFrom' | 'approve' | 'increaseAllowance' | 'setApprovalForAll';
   /** The called contract read as a token; absent when it does not answer as one (then amounts are base units). */
   token?: ApprovalTokenView;
+  /** No token: the node failed to answer for the contract (not the contract's own answer). */
+  unread?: true;
   from?: string;
   /** Who receives tokens (transfers). */
   recipient?: CounterpartyView;

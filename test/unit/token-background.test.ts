@@ -218,6 +218,7 @@ describe('listing a token', () => {
         if (tx.data.startsWith(selectorOf('balanceOf(address)'))) return word(0n);
         const out = answers[tx.data.slice(0, 10)];
         if (out === undefined) throw new RpcError('eth_call', 3, 'execution reverted');
+        if (out === 'rate') throw new RpcError('eth_call', -32005, 'rate limit exceeded');
         return out;
       },
     };
@@ -260,6 +261,7 @@ describe("a site's token call in Activity", () => {
       call: async (tx: { data: string }) => {
         const out = answers[tx.data.slice(0, 10)];
         if (out === undefined) throw new RpcError('eth_call', 3, 'execution reverted');
+        if (out === 'rate') throw new RpcError('eth_call', -32005, 'rate limit exceeded');
         return out;
       },
       traceCall: () => Promise.reject(new Error('no tracer')),
@@ -272,6 +274,13 @@ describe("a site's token call in Activity", () => {
     const { views, item } = await insight({}, transfer);
     expect(views.call).toMatchObject({ kind: 'transfer', amount: '5000000000000000000' });
     expect(item).toEqual({ kind: 'call' });
+  });
+  it('a contract the node failed to answer for (a rate limit) says so, not that it does not answer as a token', async () => {
+    const { views } = await insight({ [selectorOf('decimals()')]: 'rate' }, transfer);
+    expect(views.call).toMatchObject({ kind: 'transfer', unread: true });
+    expect(views.call!.token).toBeUndefined();
+    const notAToken = await insight({}, transfer);
+    expect(notAToken.views.call!.unread).toBeUndefined();
   });
   it('a transfer of a token the wallet reads is a send in its units', async () => {
     const erc20 = { [selectorOf('decimals()')]: word(18n), [selectorOf('totalSupply()')]: word(1n), [selectorOf('balanceOf(address)')]: word(0n) };
