@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { selectionOf, useCall, useRequest } from '../api.js';
 import { checkAddress, checkAmount, checkAssetName, checkDenomination, checkSymbol } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
+import { AmountText } from '../components/AmountText.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { CopyButton } from '../components/CopyButton.js';
@@ -39,9 +40,13 @@ function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint:
           {asset.denomination} decimal place{asset.denomination === 1 ? '' : 's'}
         </dd>
         <dt>You hold</dt>
-        <dd class="amount">{formatValue(totalOf(asset), asset.denomination, asset.symbol)}</dd>
+        <dd class="amount">
+          <AmountText value={totalOf(asset)} denomination={asset.denomination} symbol={asset.symbol} />
+        </dd>
         <dt>Spendable</dt>
-        <dd class="amount">{formatValue(asset.spendable, asset.denomination, asset.symbol)}</dd>
+        <dd class="amount">
+          <AmountText value={asset.spendable} denomination={asset.denomination} symbol={asset.symbol} />
+        </dd>
         <dt>Supply</dt>
         <dd class="muted">Not known: the wallet cannot ask the node for it yet.</dd>
       </dl>
@@ -79,7 +84,10 @@ function Held({ balances, rights, onMint }: { balances: BalancesView | null; rig
           <button type="button" class="asset-button" onClick={() => setOpen(b.assetID)}>
             <span class="sr-only">Details of </span>
             <AssetLabel asset={b} />
-            <span class="amount">{formatValue(b.spendable, b.denomination, b.symbol)}</span>
+            <span class="amount">
+              {/* Rounded like Home's; no toggle inside this button (the exact amount is in its name). */}
+              <AmountText value={b.spendable} denomination={b.denomination} symbol={b.symbol} toggle={false} />
+            </span>
             {!b.verified && <span class="sr-only"> (asset ID {b.assetID})</span>}
           </button>
         </li>
@@ -302,7 +310,12 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
         </select>
         <p class="field-hint">
           <AssetLabel asset={{ ...right, verified: false }} />
-          {held && <span> · you hold {formatValue(totalOf(held), held.denomination, held.symbol)}</span>}
+          {held && (
+            <span>
+              {' '}
+              · you hold <AmountText value={totalOf(held)} denomination={held.denomination} symbol={held.symbol} />
+            </span>
+          )}
         </p>
       </div>
       <AmountInput value={amount} onInput={setAmount} denomination={right.denomination} symbol={right.symbol} />

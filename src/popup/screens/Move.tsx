@@ -7,6 +7,7 @@ import { errorInfo, errorText, useCall } from '../api.js';
 import { plainError, type PlainError } from '../errors.js';
 import { checkAmount } from '../checks.js';
 import { AmountInput } from '../components/AmountInput.js';
+import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { ErrorDetail, FormError } from '../components/Field.js';
 import { Review } from '../components/Review.js';
@@ -79,7 +80,9 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
         <strong>
           {chainLabel(t.from)} → {chainLabel(t.to)}
         </strong>
-        <span class="amount">{formatValue(t.amount, AVAX_DECIMALS, 'AVAX')}</span>
+        <span class="amount">
+          <AmountText value={t.amount} denomination={AVAX_DECIMALS} symbol="AVAX" />
+        </span>
       </div>
       {t.state === 'failed' ? (
         <FormError
@@ -109,7 +112,7 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
             <dd class="id-line">
               <span class="mono">{shortenId(t.exportTxID)}</span>
               <CopyButton text={t.exportTxID} what={`export transaction ID ${shortenId(t.exportTxID)}`} />
-              {t.exportFee !== undefined && <span class="muted">fee {formatValue(t.exportFee, AVAX_DECIMALS, 'AVAX')}</span>}
+              {t.exportFee !== undefined && <span class="muted">fee <AmountText value={t.exportFee} denomination={AVAX_DECIMALS} symbol="AVAX" /></span>}
             </dd>
           </>
         )}
@@ -125,7 +128,9 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
         {t.importFee !== undefined && (
           <>
             <dt>Import fee</dt>
-            <dd>{formatValue(t.importFee, AVAX_DECIMALS, 'AVAX')}</dd>
+            <dd>
+              <AmountText value={t.importFee} denomination={AVAX_DECIMALS} symbol="AVAX" />
+            </dd>
           </>
         )}
       </dl>

@@ -89,6 +89,19 @@ describe('Move', () => {
     expect(screen.queryByTestId('transfer-paused')).toBeNull();
   });
 
+  it("rounds a move's amount and fees as Home does, the exact amounts one click away", () => {
+    render(
+      <ul>
+        <TransferProgress t={{ id: 'm', from: 'X', to: 'P', amount: '1234567891', state: 'completed', exportTxID: 'e', exportFee: '1000123', importTxIDs: ['i'], importFee: '280456' }} />
+      </ul>,
+    );
+    expect(screen.getByRole('button', { name: '≈ 1.234567 AVAX (exactly 1.234567891 AVAX)' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '≈ 0.001 AVAX (exactly 0.001000123 AVAX)' })).toBeTruthy();
+    const importFee = screen.getByRole('button', { name: '≈ 0.00028 AVAX (exactly 0.000280456 AVAX)' });
+    fireEvent.click(importFee);
+    expect(importFee.textContent).toBe('0.000280456 AVAX');
+  });
+
   it("names each move's copy buttons apart, by the shortened ID they copy", () => {
     const ids = ['2oGdK1Mbt5gxQ8YHtWMm8Nm3hPZzAR7FNHgbbmEyTbHy4Fhk3F', 'nBuYH7LtqK4HmmVVnG6A7E3UDmW6zbexBx8JLrEtqvHW1o4Mq'];
     render(
@@ -685,12 +698,29 @@ describe('Assets', () => {
     expect(screen.queryByText(/No X-Chain assets/)).toBeNull();
   });
 
+  it('rounds held amounts as Home does (and the mint hint), the exact amount in the name and one click away in the details', async () => {
+    const gold = { ...avax('X', '1234567891'), assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', verified: false };
+    const bg = fakeBackground({ 'assets.fees': () => FEES, 'assets.mintRights': () => ({ rights: [{ ...GOLD_RIGHT, denomination: 9 }] }), 'assets.listNfts': () => ({ nfts: [] }) });
+    renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1234567891'), gold] })} onChanged={vi.fn()} />);
+    const row = screen.getByRole('button', { name: /^Details of AVAX/ });
+    // No button inside the row's button: rounded, the exact amount in its name.
+    expect(row.querySelector('.amount')!.textContent).toBe('≈ 1.234567 AVAX (exactly 1.234567891 AVAX)');
+    expect(row.querySelector('button')).toBeNull();
+    fireEvent.click(row);
+    const exact = screen.getAllByRole('button', { name: /^≈ 1\.234567 AVAX \(exactly 1\.234567891 AVAX\)$/ });
+    expect(exact).toHaveLength(2);
+    fireEvent.click(exact[0]!);
+    expect(exact[0]!.textContent).toBe('1.234567891 AVAX');
+    fireEvent.click(screen.getByRole('radio', { name: 'Mint' }));
+    expect(await screen.findByRole('button', { name: '≈ 1.234567 GOLD (exactly 1.234567891 GOLD)' })).toBeTruthy();
+  });
+
   it('shows asset details with the full ID, denomination and an honest supply line', () => {
     renderAssets();
     fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Details of GOLD .*\\(asset ID ${FAKE_ID}\\)$`) }));
     expect(screen.getByText(FAKE_ID)).toBeTruthy();
     expect(screen.getByText('2 decimal places')).toBeTruthy();
-    expect(screen.getAllByText('2.5 GOLD', { selector: 'dd' })).toHaveLength(2);
+    expect(screen.getAllByText('2.5 GOLD', { selector: 'dd .amount-text' })).toHaveLength(2);
     expect(screen.getByText(/Not known/)).toBeTruthy();
   });
 
