@@ -57,7 +57,8 @@ export function RefreshState({ view, loadError, now, onRefresh }: { view: Balanc
   let ago = '';
   let tone = '';
   if (loadError) {
-    text = loadError;
+    // The numbers below are still shown: say how old they are, as the node banner does.
+    text = view?.updatedAt ? `${loadError} Balances shown are from ${formatSince(view.updatedAt, now)}.` : loadError;
     tone = 'error';
   } else if (!view || (view.updatedAt === 0 && view.refreshing)) {
     text = 'Loading balances…';

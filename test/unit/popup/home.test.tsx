@@ -118,6 +118,16 @@ describe('Home', () => {
     expect(screen.getByTestId('refresh-state').textContent).toBe(`Not up to date: these balances are from ${formatDateTime(old.updatedAt)}`);
   });
 
+  it('keeps the age of the balances shown when the balances request itself fails', () => {
+    const view = balances();
+    show(view, { loadError: 'The wallet did not answer.' });
+    expect(screen.getByTestId('refresh-state').textContent).toBe(`The wallet did not answer. Balances shown are from ${formatClock(view.updatedAt)}.`);
+    cleanup();
+    // None shown: nothing to date.
+    show(null, { loadError: 'The wallet did not answer.' });
+    expect(screen.getByTestId('refresh-state').textContent).toBe('The wallet did not answer.');
+  });
+
   it('shows last updated, refreshing, and node unreachable', () => {
     const view = balances();
     show(view);
