@@ -33,7 +33,7 @@ export { sentence } from './errors.js';
 
 /** A failed request in plain words, with what the background said as the detail (src/popup/errors.ts). */
 export function errorInfo(e: unknown): PlainError {
-  if (e instanceof BackgroundError) return plainError(e.code, e.message);
+  if (e instanceof BackgroundError) return plainError(e.code, e.message, e.field);
   if (e instanceof Error) return plainError('', e.message);
   return { text: 'Something went wrong.' };
 }

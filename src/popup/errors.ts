@@ -12,7 +12,7 @@ export interface PlainError {
 /** What the user sees when the background refuses a fee above the one they reviewed (every flow with a fee). */
 export const FEE_WENT_UP = 'The network fee went up since you reviewed it. Nothing was sent: review it again.';
 
-/** Another asset sent without the AVAX for its fee (the background's field 'fee'): the amount is not what is short. */
+/** AVAX short for the fee of something else (the background's field 'fee'): the amount is not what is short. */
 export const FEE_NOT_COVERED = 'The network fee is paid in AVAX, and your X-Chain AVAX does not cover it.';
 
 /** The node's failures: the wallet did not get a trustworthy answer. Nothing was signed by them. */
@@ -78,9 +78,11 @@ export function withoutInternals(text: string): string {
  * The sentence for a failure with this code and background message. Validation messages name
  * their field first ("to.addresses[0]: …"); the form shows the field, so it is dropped here.
  */
-export function plainError(code: string, message: string): PlainError {
+export function plainError(code: string, message: string, field?: string): PlainError {
   // A node's message can be any length: past this, cleaning it would only hold up the popup.
   const said = sentence(message.slice(0, 2_000).replace(/^[\w.[\]]+: /, ''));
+  // AVAX short for the fee of something else (another asset's send, an asset created or minted).
+  if (code === 'insufficient-funds' && field === 'fee') return { text: FEE_NOT_COVERED, detail: said };
   // An import (or a move's import) whose fee is more than what waits: the fee would take it all.
   if (code === 'insufficient-funds' && /import fee/.test(message)) return { text: 'The amount does not cover the import fee: nothing would arrive.', detail: said };
   const fixed = NODE[code] ?? WORDED[code];

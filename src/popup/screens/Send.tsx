@@ -15,7 +15,7 @@ import { AmountText, NavaxText } from '../components/AmountText.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { maxOf, useEstimate } from '../fees.js';
-import { FEE_NOT_COVERED, FEE_WENT_UP } from '../errors.js';
+import { FEE_WENT_UP } from '../errors.js';
 import { chainLabel, shortenId, units, WEI_DECIMALS } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, ChainName, SendEstimate, SendEstimateParams, WalletStatus } from '../../shared/messages.js';
 
@@ -77,10 +77,10 @@ function fieldOf(e: unknown): string | undefined {
   return errorField(e) ?? (e instanceof BackgroundError && e.code === 'insufficient-funds' ? 'amount' : undefined);
 }
 
-/** A failure as the form shows it; lacking AVAX for another asset's fee in words of its own. */
+/** A failure as the form shows it, with the field it is about. */
 function failure(e: unknown): { field: string | undefined; message: string; detail: string | undefined } {
   const field = fieldOf(e);
-  return { field, message: field === 'fee' ? FEE_NOT_COVERED : errorText(e), detail: errorInfo(e).detail };
+  return { field, message: errorText(e), detail: errorInfo(e).detail };
 }
 
 export function Send(p: SendProps) {
@@ -132,8 +132,7 @@ export function Send(p: SendProps) {
   const withFee = asset && fee !== undefined ? checkAmount(amount, { denomination: asset.denomination, symbol: asset.symbol, ...(spendable !== undefined ? { spendable } : {}), fee, ...max }) : plain;
   // Not enough AVAX for the fee of another asset: said of the form, not the amount, and no review.
   const feeShort = estimate.error?.field === 'fee';
-  const estimateText = feeShort ? FEE_NOT_COVERED : estimate.error?.message;
-  const estimateError = typed ? estimateText : undefined;
+  const estimateError = typed ? estimate.error?.message : undefined;
   // The background refuses this amount (not enough funds, more than one tx can carry): said at the amount, and no review.
   const amountRefused = estimate.error !== undefined && !feeShort && (estimate.error.code === 'insufficient-funds' || FIELD_OF[estimate.error.field ?? ''] === 'amount');
   const amountError = serverError('amount') ?? (amountRefused && withFee?.ok ? estimate.error!.message : undefined);
@@ -164,7 +163,7 @@ export function Send(p: SendProps) {
   }
 
   let feeLine: ComponentChildren;
-  if (!shown) feeLine = estimate.pending ? 'Estimating…' : (estimateText ?? 'Fill in the amount and address to see the fee.');
+  if (!shown) feeLine = estimate.pending ? 'Estimating…' : (estimate.error?.message ?? 'Fill in the amount and address to see the fee.');
   // The C-Chain's is a ceiling that no amount changes; X's is fixed by the network.
   else if (chain === 'C') feeLine = <SendFee chain={chain} fee={shown.fee} gasLimit={shown.gasLimit} />;
   else if (estimate.exact && typed)

@@ -4,7 +4,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FormError } from '../../../src/popup/components/Field.js';
-import { hasInternals, plainError } from '../../../src/popup/errors.js';
+import { FEE_NOT_COVERED, hasInternals, plainError, sentence } from '../../../src/popup/errors.js';
 import { RpcError } from '../../../src/core/errors.js';
 
 afterEach(cleanup);
@@ -71,6 +71,12 @@ describe('plain words', () => {
     expect(plainError('insufficient-funds', 'insufficient funds of AVAX waiting to be imported (less than the import fee): need 280001, spendable 5').text).toBe(
       'The amount does not cover the import fee: nothing would arrive.',
     );
+  });
+
+  it("says AVAX short for something else's fee (field 'fee': an asset sent, created or minted) is the fee, not the amount", () => {
+    const said = 'insufficient funds of AVAX for the network fee: need 1000000, spendable 5';
+    expect(plainError('insufficient-funds', said, 'fee')).toEqual({ text: FEE_NOT_COVERED, detail: sentence(said) });
+    expect(plainError('insufficient-funds', said).text).toBe('Not enough funds for this amount and its network fee.');
   });
 
   it('recognises what a sentence for people must not carry', () => {
