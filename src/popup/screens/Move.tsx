@@ -86,7 +86,11 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
       </div>
       {t.state === 'failed' ? (
         <FormError
-          error={`This move did not happen: its export was not ${t.exportTxID ? 'accepted' : 'made'}, so nothing left the wallet.${t.exportTxID && t.from !== 'C' ? ` Your next ${chainLabel(t.from)} move or send takes its place, so the two can never both go through.` : ''}`}
+          error={
+            t.exportKept === 'unclear'
+              ? `This move may have gone through after all: the node no longer shows the funds its export spent. Check Activity before you move again.`
+              : `This move did not happen: its export was not ${t.exportTxID ? 'accepted' : 'made'}, so nothing left the wallet.${t.exportKept ? ` Your next ${chainLabel(t.from)} move or send takes its place, so the two can never both go through.` : ''}`
+          }
           detail={t.error}
           about={about}
         />

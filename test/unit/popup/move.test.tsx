@@ -26,6 +26,19 @@ describe('a finished move', () => {
     expect(screen.queryByTestId('transfer-paused')).toBeNull();
   });
 
+  it('whose export the node called failed: the promise that the next move takes its place only when its export was kept; "may have gone through" when its funds are gone', () => {
+    const failed = { ...base, state: 'failed' as const, exportTxID: 'e', error: 'Rejected' };
+    progress(failed);
+    expect(screen.getByText(/^This move did not happen/).textContent).toBe('This move did not happen: its export was not accepted, so nothing left the wallet.');
+    cleanup();
+    progress({ ...failed, exportKept: 'kept' });
+    expect(screen.getByText(/^This move did not happen/).textContent).toMatch(/Your next X-Chain move or send takes its place, so the two can never both go through\.$/);
+    cleanup();
+    progress({ ...failed, exportKept: 'unclear' });
+    expect(screen.queryByText(/did not happen/)).toBeNull();
+    expect(screen.getByText(/^This move may have gone through after all/)).toBeTruthy();
+  });
+
   it('whose funds another import took says they are not lost, and is not shown as waiting', () => {
     progress({ ...base, state: 'completed', exportTxID: 'e', importTxIDs: ['i'], error: 'its funds were imported by another import, not its own' });
     expect(screen.getByTestId('transfer-elsewhere').textContent).toBe("Another import, not this move's own, brought its funds into the P-Chain: they are not lost.");
