@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run size:check`: measures the built extension (dist/chrome, dist/firefox; run `npm run build`
 // first) and fails when any measured size is more than 10% over the budget in bench/size-budget.json,
-// or over the project's hard limits (whole unpacked extension < 770 KB, popup JS < 60 KB gzip).
+// or over the project's hard limits (whole unpacked extension < 780 KB, popup JS < 60 KB gzip).
 // Growing past the budget is allowed only on purpose: raise the numbers in bench/size-budget.json,
 // with a new `reason`, in the same commit as the growth.
 //
@@ -60,12 +60,16 @@ export const GROWTH_ALLOWED = 0.1;
  * failed kept in the way of the next send, keys zeroed on lock, fee weight and gas ceilings, used
  * accounts found on restore, "start again with a private key", receipts per asset and activity
  * kept apart from spam, pages back from the back/forward cache, approval sizes: +12 KB, less 5 KB
- * of packed word list and icons) took it to 766 KB: the limit to 770 KB. Of the background's 360 KB, 100 KB are libraries
+ * of packed word list and icons) took it to 766 KB: the limit to 770 KB. Fixes from audits of sends,
+ * staking, tokens and the popup's honesty (a review bound to the inputs it was estimated for, a
+ * validator's fee checked against its own staking tx, a failed move's export kept in the way, the
+ * fee that is not covered said as such, copy, focus and names for keyboard and screen-reader use:
+ * +8 KB) took it to 774 KB: the limit to 780 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 770 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 780 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
