@@ -249,7 +249,7 @@ describe('every P-Chain tx type a single node accepts, through the wallet’s si
   it('41 SetAutoRenewedValidatorConfigTx: the validator authority (read from the 40 on the node) signs; a change, then a stop', async () => {
     const change = pvm.newSetAutoRenewedValidatorConfigTx({ ...(await common()), validatorTxId: autoRenewedTxID, auth: [0], autoCompoundRewardShares: 250_000, period: 30n }, ajs);
     const changed = await siteSends(change, 'SetAutoRenewedValidatorConfigTx');
-    expect(changed.summary.view.action).toBe(`Change the auto-renewed validator added by ${autoRenewedTxID} : restaking 25% of the rewards, the current cycle's included, and cycles of 30 s from its next cycle`);
+    expect(changed.summary.view.action).toBe(`Change the auto-renewed validator added by ${autoRenewedTxID}: restaking 25% of the rewards, the current cycle's included, and cycles of 30 s from its next cycle`);
     expect(changed.summary.view.authorization).toEqual({
       by: 'validator authority',
       of: autoRenewedTxID,
