@@ -13,7 +13,7 @@ export interface PlainError {
 export const FEE_WENT_UP = 'The network fee went up since you reviewed it. Nothing was sent: review it again.';
 
 /** AVAX short for the fee of something else (the background's field 'fee'): the amount is not what is short. */
-export const FEE_NOT_COVERED = 'The network fee is paid in AVAX, and your X-Chain AVAX does not cover it.';
+export const FEE_NOT_COVERED = 'The network fee is paid in AVAX, and your AVAX on this chain does not cover it.';
 
 /** The node's failures: the wallet did not get a trustworthy answer. Nothing was signed by them. */
 const NODE: Record<string, string> = {

@@ -32,8 +32,18 @@ export interface SendProps {
 type Stage =
   | { k: 'form' }
   | { k: 'estimating'; key: string }
-  | { k: 'review' | 'sending'; key: string; estimate: SendEstimate }
+  | { k: 'review'; key: string; estimate: SendEstimate }
+  /** What is being sent, as reviewed: shown until the background answers, whatever a refresh does to the form meanwhile. */
+  | { k: 'sending'; key: string; estimate: SendEstimate; sent: Reviewed }
   | { k: 'done'; chain: ChainName; txID: string; fee: Amount };
+
+/** The send a review shows: the asset, the amount in its base units, the recipient and (X only) the memo. */
+interface Reviewed {
+  asset: AssetBalanceView;
+  amount: bigint;
+  to: string;
+  memo: string;
+}
 
 const ADDRESS_KIND: Record<ChainName, AddressKind> = { X: 'X', P: 'P', C: 'C-evm' };
 
@@ -213,7 +223,7 @@ export function Send(p: SendProps) {
 
   const confirm = async ({ key, estimate: estimated }: { key: string; estimate: SendEstimate }) => {
     if (!ready || !asset || !plain.ok || key !== reviewKey) return;
-    setStage({ k: 'sending', key, estimate: estimated });
+    setStage({ k: 'sending', key, estimate: estimated, sent: { asset, amount: plain.value, to: toCheck.value, memo: chain === 'X' ? memo : '' } });
     try {
       const v = plain.value.toString();
       // The reviewed fee is the most the background may sign for (C: wei, gas limit × max fee per gas).
@@ -272,19 +282,24 @@ export function Send(p: SendProps) {
     );
   }
 
-  if ((stage.k === 'review' || stage.k === 'sending') && stage.key === reviewKey && ready && asset) {
+  // A send under way is shown as it was reviewed until the background answers: a refresh that makes
+  // the form no longer ready (the funds it spends now gone) must not bring back a form to send again.
+  const shownReview: Reviewed | undefined =
+    stage.k === 'sending' ? stage.sent : stage.k === 'review' && stage.key === reviewKey && ready && asset ? { asset, amount: plain.value, to: toCheck.value, memo: chain === 'X' ? memo : '' } : undefined;
+  if ((stage.k === 'review' || stage.k === 'sending') && shownReview) {
+    const { asset: a, amount: sent, to: recipient, memo: note } = shownReview;
     const exactFee = units(stage.estimate.fee);
-    const total = feeInAsset ? plain.value + exactFee : undefined;
+    const total = feeInAsset ? sent + exactFee : undefined;
     const facts: Fact[] = [
       { term: 'From', value: `Your ${chainLabel(chain)} account` },
-      { term: 'Asset', value: <AssetLabel asset={asset} /> },
+      { term: 'Asset', value: <AssetLabel asset={a} /> },
       // What leaves is shown to the nAVAX; only wei beyond that is rounded (exact one click away).
-      { term: 'Amount', value: <AmountText digits={9} value={plain.value} denomination={asset.denomination} symbol={asset.symbol} />, testid: 'review-amount' },
-      { term: 'To', value: toCheck.value, testid: 'review-to', mono: true },
-      ...(memo !== '' ? [{ term: 'Memo (public)', value: memo }] : []),
+      { term: 'Amount', value: <AmountText digits={9} value={sent} denomination={a.denomination} symbol={a.symbol} />, testid: 'review-amount' },
+      { term: 'To', value: recipient, testid: 'review-to', mono: true },
+      ...(note !== '' ? [{ term: 'Memo (public)', value: note }] : []),
       { term: 'Network fee', value: <SendFee chain={chain} fee={stage.estimate.fee} gasLimit={stage.estimate.gasLimit} />, testid: 'review-fee' },
-      ...(total !== undefined ? [{ term: 'Amount + fee', value: <AmountText digits={9} up={chain === 'C'} prefix={chain === 'C' ? 'at most ' : ''} value={total} denomination={asset.denomination} symbol={asset.symbol} />, testid: 'review-total' }] : []),
-      { term: 'Arrives', value: <><AmountText digits={9} value={plain.value} denomination={asset.denomination} symbol={asset.symbol} /> at the address above</> },
+      ...(total !== undefined ? [{ term: 'Amount + fee', value: <AmountText digits={9} up={chain === 'C'} prefix={chain === 'C' ? 'at most ' : ''} value={total} denomination={a.denomination} symbol={a.symbol} />, testid: 'review-total' }] : []),
+      { term: 'Arrives', value: <><AmountText digits={9} value={sent} denomination={a.denomination} symbol={a.symbol} /> at the address above</> },
     ];
     return (
       <div class="send">

@@ -146,7 +146,7 @@ describe('Send', () => {
     fireEvent.change(screen.getByLabelText('Asset'), { target: { value: FAKE_ID } });
     type(/^To/, X_OTHER);
     type('Amount (GOLD)', '1');
-    expect((await screen.findByRole('alert')).textContent).toBe('The network fee is paid in AVAX, and your X-Chain AVAX does not cover it.');
+    expect((await screen.findByRole('alert')).textContent).toBe('The network fee is paid in AVAX, and your AVAX on this chain does not cover it.');
     expect(errorOf('Amount (GOLD)')).toBe('');
     expect(reviewButton().disabled).toBe(true);
   });
@@ -420,5 +420,43 @@ describe('Send: a review belongs to exactly the inputs it was estimated for', ()
     await settle();
     expect(screen.queryByTestId('review-amount')).toBeNull();
     expect(screen.getByRole('heading', { name: 'Send' })).toBeTruthy();
+  });
+  it('a send under way stays on its review while a refresh makes the form not ready (the funds it spends gone): no second send can be started', async () => {
+    let finish: (v: { txID: string; fee: string }) => void = () => undefined;
+    const bg = fakeBackground({ 'send.estimate': estimator(balances()), 'send.x': () => new Promise((r) => (finish = r)), 'activity.list': () => ({ items: [] }) });
+    const call = makeCall(bg.send);
+    const ui = (view: BalancesView) => (
+      <ApiContext.Provider value={call}>
+        <Send status={UNLOCKED} hrp={HRP} balances={view} onSent={() => undefined} estimateDelayMs={0} />
+      </ApiContext.Provider>
+    );
+    const { rerender } = render(ui(balances()));
+    type(/^To/, X_OTHER);
+    type('Amount (AVAX)', '10');
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    fireEvent.click(reviewButton());
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
+    await waitFor(() => expect(bg.callsOf('send.x')).toHaveLength(1));
+    // The refresh after the send's inputs were spent: 10 AVAX no longer fits.
+    rerender(ui(balances({ balances: [avax('X', '2000000000'), avax('P', '0'), avax('C', '0')] })));
+    await settle();
+    expect(screen.queryByRole('button', { name: 'Review' })).toBeNull();
+    expect(screen.getByTestId('review-amount').textContent).toContain('10 AVAX');
+    finish({ txID: 'xtx', fee: '1000000' });
+    await screen.findByRole('heading', { name: 'Sent' });
+    expect(bg.callsOf('send.x')).toHaveLength(1);
+  });
+
+  it('a memo typed for X is not on a C-Chain review (C sends carry none)', async () => {
+    setup({});
+    type(/^Memo/, 'exchange-tag-123');
+    fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
+    type(/^To/, C_OTHER);
+    type('Amount (AVAX)', '0.5');
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    fireEvent.click(reviewButton());
+    await screen.findByTestId('review-amount');
+    expect(screen.queryByText('Memo (public)')).toBeNull();
+    expect(screen.queryByText('exchange-tag-123')).toBeNull();
   });
 });
