@@ -243,8 +243,11 @@ export class Delivery {
       const live = await this.settleRefusedHere(await this.engines.open(accountId, presetId), signed.chain, false);
       conflictsOf(live.filter((e) => e.item.kind === 'export'), signed.chain, spends);
     }
+    const outbox = this.engines.outbox(presetId, accountId);
+    // A retry built on the same funds can be the kept export itself (the same bytes): no longer in
+    // the way of anything, it is this move's now (TransferJournal.dropFailedExport drops the old move).
+    if ((await outbox.list()).some((e) => e.txID === signed.txID)) await outbox.remove(signed.txID);
     try {
-      const outbox = this.engines.outbox(presetId, accountId);
       const replaced = replacedByExport(await outbox.list(), signed.chain, spends);
       if (replaced.length > 0) await outbox.markReplaced(replaced, signed.txID);
     } catch {
@@ -264,9 +267,9 @@ export class Delivery {
   }
 
   /** TransferJournal.keptExportSeen; a journal that cannot be read or written holds up nothing (logged). */
-  async keptExportSeen(presetId: string, accountId: string, txID: string, fate: 'accepted' | 'unclear'): Promise<void> {
+  async keptExportSeen(presetId: string, accountId: string, txID: string, fate: 'accepted' | 'unclear' | 'replaced'): Promise<void> {
     if (!this.local) return;
-    await new TransferJournal(this.local, journalKey(presetId, accountId)).keptExportSeen(txID, fate).catch((e: unknown) => this.log?.(`the move of export ${txID} could not be told it ${fate === 'accepted' ? 'ran' : 'may have run'}: ${(e as Error).message}`));
+    await new TransferJournal(this.local, journalKey(presetId, accountId)).keptExportSeen(txID, fate).catch((e: unknown) => this.log?.(`the move of export ${txID} could not be told what became of it (${fate}): ${(e as Error).message}`));
   }
 
   /** settleRefused (src/background/refused.ts) for this account, listing what it finds. */
@@ -282,7 +285,10 @@ export class Delivery {
         else Object.assign(known, { status: item.status, ...(item.checking ? { checking: true } : {}) });
       });
     };
-    return settleRefused(engine, this.engines.outbox(preset.id, account.id), chain, evm, list, successor);
+    const replaced = async (e: OutboxEntry) => {
+      if (e.item.kind === 'export') await this.keptExportSeen(preset.id, account.id, e.txID, 'replaced');
+    };
+    return settleRefused(engine, this.engines.outbox(preset.id, account.id), chain, evm, list, successor, replaced);
   }
 
   /**

@@ -52,6 +52,7 @@ const onChain = (e: OutboxEntry, chain: ChainAlias, evm: boolean): boolean => e.
  * `successor`: what the wallet knows of a successor (see {@link successors}). One whose funds are
  * gone while its successor is a move still under way stops the send once all the same: the
  * conservative side, on an honest node only until the move's next run (a minute at most).
+ * `replaced`: told of each one an accepted successor took the place of, before it leaves the outbox.
  */
 export async function settleRefused(
   engine: WalletEngine,
@@ -60,6 +61,7 @@ export async function settleRefused(
   evm: boolean,
   list: (item: ActivityItem) => Promise<void>,
   successor: (txID: string) => Successor,
+  replaced: (e: OutboxEntry) => Promise<void> = async () => undefined,
 ): Promise<OutboxEntry[]> {
   const ran: string[] = [];
   const unclear: string[] = [];
@@ -72,6 +74,7 @@ export async function settleRefused(
       await list({ ...e.item, status: 'accepted' });
       await outbox.remove(e.txID);
     } else if (fate === 'inputs-spent' && e.replacedBy !== undefined && successor(e.replacedBy) === 'accepted') {
+      await replaced(e);
       await outbox.remove(e.txID);
     } else if (fate === 'inputs-spent' || fate === 'processing') {
       if (e.surfaced) continue;

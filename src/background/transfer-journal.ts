@@ -107,14 +107,16 @@ export class TransferJournal {
   /**
    * What became of a failed move's export kept in the way (RunnerHooks.exportFailed): 'accepted',
    * it ran after all, and the move goes on from 'export-accepted' (its next run imports the funds);
-   * 'unclear', what it spends is gone unexplained, and it may have. Damaged records are skipped.
+   * 'unclear', what it spends is gone unexplained, and it may have; 'replaced', a later tx that took
+   * its place was accepted, so it never can. Damaged records are skipped.
    */
-  keptExportSeen(txID: string, fate: 'accepted' | 'unclear'): Promise<void> {
+  keptExportSeen(txID: string, fate: 'accepted' | 'unclear' | 'replaced'): Promise<void> {
     return oneAtATime(this.key, async () => {
       const all = await this.list();
       const r = all.find((x) => typeof x === 'object' && x !== null && x.state === 'failed' && x.export?.txID === txID && !x.export.accepted);
       if (!r) return;
       if (fate === 'unclear') r.export!.unclear = true;
+      else if (fate === 'replaced') delete r.export!.unclear;
       else {
         r.export!.accepted = true;
         delete r.export!.unclear;
@@ -123,6 +125,18 @@ export class TransferJournal {
       }
       r.updatedAt = Date.now();
       await this.area.set({ [this.key]: all });
+    });
+  }
+
+  /**
+   * A retry whose export is the same tx as a failed move's (built on the same funds, to the same
+   * amount and change): that move's record goes, so one tx is never two moves (the retry `keep`s it).
+   */
+  dropFailedExport(txID: string, keep: string): Promise<void> {
+    return oneAtATime(this.key, async () => {
+      const all = await this.list();
+      const left = all.filter((r) => !(typeof r === 'object' && r !== null && r.id !== keep && r.state === 'failed' && r.export?.txID === txID));
+      if (left.length < all.length) await this.area.set({ [this.key]: left });
     });
   }
 
@@ -288,6 +302,7 @@ export class TransferRunner {
     }
     record.export = { chain: signed.chain, txID: signed.txID, signedHex: toHex(signed.signedBytes), fee: signed.fee.toString(), accepted: false };
     record.state = 'export-signed';
+    await this.journal.dropFailedExport(signed.txID, record.id);
     await this.save(record, 'export-signed');
   }
 

@@ -207,6 +207,21 @@ describe('a node that keeps an X send it says it refused', () => {
     expect(await moveUntilDone(wallet, 'X', 'P', AVAX)).toBe('completed');
     expect((await release()).error?.message).toMatch(/failed to get utxo .*not found/i);
     expect(await pAvax()).toBe(AVAX - BigInt(importFee));
+    // Built on the same funds for the same amount, the retry's export is the first one itself: one move, one export.
+    const moves = (await wallet.transfers.transfersList()).transfers;
+    expect(moves.map((t) => t.state)).toEqual(['completed']);
+    expect((await wallet.balances.activityList()).items.filter((i) => i.kind === 'export').map((i) => [i.txID, i.status])).toEqual([[moves[0]!.exportTxID, 'accepted']]);
+  });
+
+  it('a move\'s export taken, then called "Rejected": a retry of another amount takes its place; the first stays failed, never "may have gone through"', async () => {
+    const { wallet, pAvax, release } = await moveTakenThenRejected();
+    const { importFee } = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
+    expect(await moveUntilDone(wallet, 'X', 'P', 2n * AVAX)).toBe('completed');
+    expect((await release()).error?.message).toMatch(/failed to get utxo .*not found/i);
+    expect(await pAvax()).toBe(2n * AVAX - BigInt(importFee));
+    const first = (await wallet.transfers.transfersList()).transfers.find((t) => t.state === 'failed');
+    expect(first).toMatchObject({ exportKept: 'kept' });
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === first!.exportTxID)).toMatchObject({ status: 'failed' });
   });
 
   it('a move\'s export taken, called "Rejected", then let go: a refresh finds it ran, and the move goes on to import its funds once', async () => {

@@ -474,6 +474,18 @@ describe('a failed move whose export was kept in the way (TransferJournal.keptEx
     expect(await journal.unfinished()).toHaveLength(1);
   });
 
+  it('may have gone through, then a tx that took its place was accepted: no longer "may have", failed as it was', async () => {
+    const { local } = memoryStores();
+    const journal = new TransferJournal(local, 'transfers:test');
+    await journal.put(failedMove('exp-6'));
+    await journal.keptExportSeen('exp-6', 'unclear');
+    await journal.keptExportSeen('exp-6', 'replaced');
+    const [move] = await journal.list();
+    expect(move).toMatchObject({ state: 'failed', export: { accepted: false, kept: true } });
+    expect(move!.export!.unclear).toBeUndefined();
+    expect(transferActivity(move!, 'avax')).toEqual([expect.objectContaining({ kind: 'export', status: 'failed' })]);
+  });
+
   it('a damaged record beside it is skipped, not an error that would hold up every refresh and send', async () => {
     const { local } = memoryStores();
     await local.set({ 'transfers:test': [null, 7, failedMove('exp-2')] });

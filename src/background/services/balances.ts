@@ -141,7 +141,7 @@ export class BalancesService {
     const moves = await this.transfers.journal(preset.id, account.id).list().catch(() => []);
     const journal = this.transfers.journal(preset.id, account.id);
     // A journal that cannot be written holds up no refresh: the funds show as waiting all the same.
-    const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear') =>
+    const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear' | 'replaced') =>
       journal.keptExportSeen(txID, fate).catch((e: unknown) => this.log?.(`the move of export ${txID} could not be told what became of it: ${(e as Error).message}`));
     await settleActivity(engine, cache, this.engines.outbox(preset.id, account.id), save, moves, keptExportSeen);
 
@@ -302,7 +302,7 @@ async function settleActivity(
   outbox: Outbox,
   save: () => Promise<void>,
   moves: readonly TransferRecord[],
-  keptExportSeen: (txID: string, fate: 'accepted' | 'unclear') => Promise<void>,
+  keptExportSeen: (txID: string, fate: 'accepted' | 'unclear' | 'replaced') => Promise<void>,
 ): Promise<void> {
   const entries = await outbox.list();
   const listed = new Set(cache.activity.map((a) => a.txID));
@@ -318,9 +318,9 @@ async function settleActivity(
     for (const e of entries) {
       // A refused tx listed again: it ran after all, or may have (followed as unclear).
       const fate = e.voided ? settled.get(e.txID) : undefined;
+      // A failed move's kept export that ran, may have, or can no longer: its move is told (TransferJournal.keptExportSeen).
+      if (e.item.kind === 'export' && (fate === 'accepted' || fate === 'unclear' || fate === 'replaced')) await keptExportSeen(e.txID, fate);
       if (fate !== 'accepted' && fate !== 'unclear') continue;
-      // A failed move's kept export that ran, or may have: its move is told (TransferJournal.keptExportSeen).
-      if (e.item.kind === 'export') await keptExportSeen(e.txID, fate);
       const known = cache.activity.find((a) => a.txID === e.txID);
       // One listed as failed (the node's word, kept: keptInTheWay in src/background/outbox.ts) is corrected.
       if (known) Object.assign(known, fate === 'accepted' ? { status: 'accepted' } : { status: 'pending', checking: true });
