@@ -66,6 +66,11 @@ function isEvmTx(item: ActivityItem): boolean {
   return item.chain === 'C' && item.txID.startsWith('0x');
 }
 
+/** Nothing was paid: an X/P/atomic tx that failed (the chains charge only what they accept), or an EVM tx replaced at its nonce (it never ran). */
+function unpaid(item: ActivityItem): boolean {
+  return item.replaced === true || (item.status === 'failed' && !isEvmTx(item));
+}
+
 /** While something is pending, the list is read again this often (and the node asked every third time). */
 const PENDING_POLL_MS = 3000;
 
@@ -148,9 +153,9 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
         </span>
         <ItemAmount item={item} view={balances} />
       </div>
-      {item.fee !== undefined && (
+      {item.fee !== undefined && !unpaid(item) && (
         <div class="muted">
-          Fee <AmountText value={item.fee} denomination={isEvmTx(item) ? WEI_DECIMALS : AVAX_DECIMALS} symbol="AVAX" />
+          {isEvmTx(item) && item.status === 'pending' ? 'Fee at most' : 'Fee'} <AmountText value={item.fee} denomination={isEvmTx(item) ? WEI_DECIMALS : AVAX_DECIMALS} symbol="AVAX" />
         </div>
       )}
       <Counterparty item={item} />

@@ -164,7 +164,8 @@ function AutoLock({ status, onStatus }: SettingsProps) {
     const r = await action.run(() => call('wallet.setIdleLock', { minutes }));
     if (r) {
       setWarning(r.warning);
-      onStatus({ ...status, idleLockMinutes: r.minutes });
+      // Read afresh: a network or account switch may have answered meanwhile.
+      onStatus(await call('wallet.status', {}).catch(() => ({ ...status, idleLockMinutes: r.minutes })));
     }
   };
   return (

@@ -302,6 +302,21 @@ describe('Activity', () => {
     expect(screen.getByRole('button', { name: 'Show 10 older (10 not shown)' })).toBeTruthy();
   });
 
+  it('says a waiting C-Chain send\'s fee is at most its ceiling, and shows none for a tx replaced at its nonce', async () => {
+    const bg = fakeBackground({
+      'activity.list': () => ({
+        items: [
+          { txID: '0x' + 'ef'.repeat(32), chain: 'C', kind: 'send', status: 'pending', amount: '1', fee: '525000000000000', createdAt: 2 },
+          { txID: '0x' + '12'.repeat(32), chain: 'C', kind: 'send', status: 'failed', replaced: true, amount: '1', fee: '525000000000000', createdAt: 1 },
+        ],
+      }),
+    });
+    renderWith(bg, <Activity balances={balances()} />);
+    const rows = await screen.findAllByTestId('activity-item');
+    expect(rows[0]!.textContent).toContain('Fee at most 0.000525 AVAX');
+    expect(rows[1]!.textContent).not.toContain('Fee');
+  });
+
   it('lists kind, amount with its unit, chain, status and a copyable ID', async () => {
     const bg = fakeBackground({
       'activity.list': () => ({
@@ -332,7 +347,8 @@ describe('Activity', () => {
     expect(rows[1]!.querySelector('.tx-bottom')!.textContent).toContain('Found ');
     expect(rows[1]!.querySelector('details')!.textContent).toContain('Found by the wallet (when it arrived is not known)');
     expect(rows[2]!.textContent).toContain('0.07 GOLD (ID 2fombhL7aG…JyFDbe)');
-    expect(rows[2]!.textContent).toContain('Fee 0.001 AVAX');
+    // Failed on the X-Chain: nothing was paid, so no fee is shown.
+    expect(rows[2]!.textContent).not.toContain('Fee');
     expect(rows[2]!.querySelector('.badge')?.textContent).toBe('Failed');
     // Each copy button named by its transaction, so no two share a name.
     expect(within(rows[2]!).getByRole('button', { name: 'Copy transaction ID TxBBBBBBBB…BBBBBB' })).toBeTruthy();
