@@ -3,15 +3,41 @@
 // then, in the popup, the validators list, a delegation below the minimum refused in words with
 // nothing sent; the running node (made a validator from a second wallet) picked by "Pick a validator
 // for me" and delegated to through the review until committed, My stakes and Home listing it, the
-// CSV export's file link, an axe audit of each staking screen; then, once the period has ended, the
-// reward the node paid in My stakes, Activity, Home's P total and the CSV (staking-ui.ts).
+// CSV export's file link, an axe audit of each staking screen; then a second account of the wallet,
+// switched to in the header, owns an auto-renewed validator (a fresh NodeID and BLS key, added
+// through the protocol) whose auto-renewal is changed in My stakes: "Change auto-renewal of …", a
+// new period and restaked share, the review (now, the share for this cycle's rewards, the period
+// from the next cycle, the cycle's end, the fee burned), Confirm until accepted, the row and the node
+// showing the new settings; back to the first account, once the period has ended, the reward the
+// node paid in My stakes, Activity, Home's P total and the CSV (staking-ui.ts).
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import type { AccountView } from '../../src/shared/messages.js';
 import { expectAccessible } from './a11y.js';
 import { addAndSelectNode, createWallet } from './flow.js';
 import { artifactPath, builtExtension, type BuiltExtension, type Call, clearArtifacts, ConsoleLog, firstPing, flowSteps, launchOrSaveLog, slug, Timings, walletCaller } from './harness.js';
-import { DELEGATE_BUTTON, DELEGATION, expectCsv, expectDelegationCommitted, expectNoStakingSent, expectRewardArrived, fundP, GENESIS_VALIDATOR, REWARD_TIMEOUT_MS, runningNodeValidates, TOO_LITTLE, TOO_LITTLE_SENTENCE } from './staking-ui.js';
+import {
+  addAutoRenewedValidation,
+  addValidatorAccount,
+  AUTO_RENEW_WORDS,
+  type AutoRenewedValidator,
+  DELEGATE_BUTTON,
+  DELEGATION,
+  expectCsv,
+  expectAutoRenewChangeOnNode,
+  expectDelegationCommitted,
+  expectNewAutoRenewOnNode,
+  expectNoStakingSent,
+  expectRewardArrived,
+  fundP,
+  GENESIS_VALIDATOR,
+  NEW_PERIOD_LABEL,
+  NEW_RESTAKE_PERCENT,
+  REWARD_TIMEOUT_MS,
+  runningNodeValidates,
+  TOO_LITTLE,
+  TOO_LITTLE_SENTENCE,
+} from './staking-ui.js';
 import { parseAmount } from './popup/amounts.js';
 import { PopupDriver } from './popup/driver.js';
 import { shortNode } from '../../src/popup/screens/StakeValidators.js';
@@ -32,6 +58,8 @@ describe('Chromium: staking through the popup, against the local node', () => {
   let delegationTxID = '';
   let nodeID = '';
   let fee = 0n;
+  let validatorAccount: AccountView;
+  let autoRenewed: AutoRenewedValidator;
 
   const step = flowSteps(timings, async (failed) => {
     if (popup && !popup.isClosed()) await popup.screenshot({ path: artifactPath(`${PREFIX}FAILED-${slug(failed)}.png`), fullPage: true }).catch(() => undefined);
@@ -62,6 +90,14 @@ describe('Chromium: staking through the popup, against the local node', () => {
     await openTab(popup, 'Home');
     await popup.getByRole('navigation', { name: 'Actions' }).getByRole('button', { name: 'Stake', exact: true }).click();
     await popup.getByRole('radio', { name: section }).check();
+  };
+  /** Switches accounts with the header's account menu, as a user does (it lists the accounts once focused). */
+  const switchAccount = async (to: AccountView) => {
+    const menu = popup.getByLabel('Account', { exact: true });
+    await menu.focus();
+    await menu.selectOption(to.id);
+    await expect.poll(() => call('wallet.status', {}).then((s) => s.account?.id), { message: `the wallet's account is ${to.name}` }).toBe(to.id);
+    await expect.poll(() => menu.inputValue(), { message: `the header names ${to.name}` }).toBe(to.id);
   };
 
   step('the running node validates; a wallet on the local node, funded on the P-Chain from the genesis key', async () => {
@@ -172,6 +208,63 @@ describe('Chromium: staking through the popup, against the local node', () => {
     await item.waitFor();
     expect(await item.textContent()).toContain('25 AVAX');
     expect(await item.locator('.tx-mid [title]').getAttribute('title')).toBe(nodeID);
+  });
+
+  step('a second account, switched to in the header, owns an auto-renewed validator of a fresh node (added through the protocol, committed)', async () => {
+    let stake: bigint;
+    ({ account: validatorAccount, stake } = await addValidatorAccount(call));
+    await switchAccount(validatorAccount);
+    autoRenewed = await addAutoRenewedValidation(call, validatorAccount, stake);
+    log.add('test', `auto-renewed validation ${autoRenewed.txID} of ${autoRenewed.nodeID}, its cycle ends at ${autoRenewed.cycleEnd}`);
+  });
+
+  step('My stakes: "Change auto-renewal of …", a new period and share, the review, Confirm until accepted; the row and the node show the new settings', async () => {
+    await openStake('My stakes');
+    await popup.getByRole('heading', { name: 'My stakes', level: 1 }).waitFor();
+    const row = popup.getByTestId('my-stake').filter({ has: popup.locator(`.mono[title="${autoRenewed.nodeID}"]`) });
+    await row.waitFor({ timeout: 15_000 });
+    expect(await row.locator('strong').first().textContent()).toBe('Auto-renewed validation');
+    expect(await row.locator('.badge').textContent()).toBe('Active');
+    expect(await readAmount(row.getByTestId('my-stake-amount'), 9)).toBe(autoRenewed.stake);
+    expect(await fact(row, 'Cycle ends').textContent()).toBe(autoRenewed.cycleEndText);
+    expect(await fact(row, 'Comes back').textContent()).toBe('once the validation is stopped');
+    expect(await fact(row, 'Auto-renewal').textContent()).toBe(AUTO_RENEW_WORDS.rowBefore);
+    expect(await fact(row, 'Rewards to').textContent()).toBe('you');
+
+    await row.getByRole('button', { name: `Change auto-renewal of ${shortNode(autoRenewed.nodeID)}`, exact: true }).click();
+    const period = row.getByLabel('Next cycles', { exact: true });
+    expect(await period.locator('option:checked').textContent()).toBe(AUTO_RENEW_WORDS.periodOptionBefore);
+    expect(await row.getByLabel('Rewards restaked (%)').inputValue()).toBe(AUTO_RENEW_WORDS.restakeFieldBefore);
+    await period.selectOption({ label: NEW_PERIOD_LABEL });
+    await row.getByLabel('Rewards restaked (%)').fill(NEW_RESTAKE_PERCENT);
+    await row.getByRole('button', { name: 'Review the change', exact: true }).click();
+
+    const review = row.getByTestId('review');
+    await review.getByRole('heading', { name: 'Review the change', level: 3 }).waitFor();
+    expect(await fact(review, 'Node').textContent()).toBe(autoRenewed.nodeID);
+    expect(await fact(review, 'Now').textContent()).toBe(AUTO_RENEW_WORDS.now);
+    expect(await fact(review, 'Restaked when this cycle ends').textContent()).toBe(AUTO_RENEW_WORDS.restakedWhenCycleEnds);
+    expect(await fact(review, 'From the next cycle').textContent()).toBe(AUTO_RENEW_WORDS.fromNextCycle);
+    expect(await fact(review, 'This cycle ends').textContent()).toBe(autoRenewed.cycleEndText);
+    expect(await fact(review, 'May change or stop it').textContent()).toBe(`${validatorAccount.pAddress} — yours`);
+    expect(await fact(review, 'Fee paid from').textContent()).toBe(validatorAccount.pAddress);
+    const changeFee = await readAmount(fact(review, 'Network fee'), 9);
+    expect(changeFee).toBeGreaterThan(0n);
+    await audit('staking: auto-renewal change review');
+
+    await review.getByRole('button', { name: 'Confirm the change', exact: true }).click();
+    await waitAccepted(row, 'P');
+    expect(await readAmount(fact(row, 'Fee paid'), 9)).toBe(changeFee);
+    const changeTxID = await expectAutoRenewChangeOnNode(call, autoRenewed, changeFee);
+    expect(await row.getByTestId('tx-status').locator('xpath=..').textContent()).toContain(changeTxID);
+    await expectNewAutoRenewOnNode(autoRenewed);
+    // My stakes reads the stake again once the change is accepted: the new share, the new period, the same cycle end.
+    await expect.poll(() => fact(row, 'Auto-renewal').textContent(), { message: 'My stakes shows the new auto-renewal', timeout: 15_000 }).toBe(AUTO_RENEW_WORDS.rowAfter);
+    expect(await fact(row, 'Cycle ends').textContent()).toBe(autoRenewed.cycleEndText);
+    await audit('staking: my stakes after the auto-renewal change');
+
+    // Back to the delegation's account for the last step.
+    await switchAccount(account);
   });
 
   step(

@@ -3,8 +3,13 @@
 // below the minimum refused in words with nothing sent, the running node (made a validator from a
 // second wallet) picked by "Pick a validator for me" and delegated to through its review until
 // committed, My stakes and Home listing it, the CSV export's Blob link (no downloads permission), an
-// axe audit of each staking screen, and the reward once the period has ended (staking-ui.ts). Elements are found in the
-// page by role, label, text or data-testid, polled, then clicked and typed into through puppeteer.
+// axe audit of each staking screen; a second account of the wallet, switched to in the header, owning
+// an auto-renewed validator (a fresh NodeID and BLS key, added through the protocol) whose
+// auto-renewal is changed in My stakes through its review (now, the share for this cycle's rewards,
+// the period from the next cycle, the cycle's end, the fee burned) until accepted, the row and the
+// node showing the new settings; and, back on the first account, the reward once the period has
+// ended (staking-ui.ts). Elements are found in the page by role, label, text or data-testid, polled,
+// then clicked and typed into through puppeteer.
 import type { ElementHandle, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import type { AccountView } from '../../src/shared/messages.js';
@@ -12,7 +17,27 @@ import { expectAccessible } from './a11y.js';
 import { FirefoxWithExtension, puppeteerAdapter, sendFrom } from './firefox.js';
 import { addAndSelectNode, createWallet } from './flow.js';
 import { artifactPath, type Call, clearArtifacts, ConsoleLog, firstPing, flowSteps, launchOrSaveLog, slug, Timings, walletCaller } from './harness.js';
-import { DELEGATE_BUTTON, DELEGATION, expectCsv, expectDelegationCommitted, expectNoStakingSent, expectRewardArrived, fundP, REWARD_TIMEOUT_MS, runningNodeValidates, TOO_LITTLE, TOO_LITTLE_SENTENCE } from './staking-ui.js';
+import {
+  addAutoRenewedValidation,
+  addValidatorAccount,
+  AUTO_RENEW_WORDS,
+  type AutoRenewedValidator,
+  DELEGATE_BUTTON,
+  DELEGATION,
+  expectCsv,
+  expectAutoRenewChangeOnNode,
+  expectDelegationCommitted,
+  expectNewAutoRenewOnNode,
+  expectNoStakingSent,
+  expectRewardArrived,
+  fundP,
+  NEW_PERIOD_LABEL,
+  NEW_RESTAKE_PERCENT,
+  REWARD_TIMEOUT_MS,
+  runningNodeValidates,
+  TOO_LITTLE,
+  TOO_LITTLE_SENTENCE,
+} from './staking-ui.js';
 import { parseAmount } from './popup/amounts.js';
 import { PopupDriver } from './popup/driver.js';
 import { shortNode } from '../../src/popup/screens/StakeValidators.js';
@@ -47,6 +72,8 @@ describe('Firefox: staking through the popup, against the local node', () => {
   let delegationTxID = '';
   let nodeID = '';
   let fee = 0n;
+  let validatorAccount: AccountView;
+  let autoRenewed: AutoRenewedValidator;
 
   const step = flowSteps(timings, async (failed) => {
     if (popup) await popup.screenshot({ path: artifactPath(`${PREFIX}FAILED-${slug(failed)}.png`) }).catch(() => undefined);
@@ -82,6 +109,13 @@ describe('Firefox: staking through the popup, against the local node', () => {
     await click({ button: 'Home' });
     await click({ button: 'Stake' });
     await click({ radio: section });
+  };
+  /** The shared popup driver, for what it does that this file's helpers do not (picking an option of a <select>). */
+  const driver = () => new PopupDriver(puppeteerAdapter(popup, firefox), PREFIX, log);
+  /** Switches accounts with the header's account menu, as a user does. */
+  const switchAccount = async (to: AccountView) => {
+    await driver().select('Account', to.id);
+    await expect.poll(() => call('wallet.status', {}).then((s) => s.account?.id), { message: `the wallet's account is ${to.name}` }).toBe(to.id);
   };
 
   beforeAll(() =>
@@ -183,6 +217,67 @@ describe('Firefox: staking through the popup, against the local node', () => {
     await openStake('Validate');
     await find({ heading: 'Validate with your node' });
     await audit('staking: validate');
+  });
+
+  step('a second account, switched to in the header, owns an auto-renewed validator of a fresh node (added through the protocol, committed)', async () => {
+    let stake: bigint;
+    ({ account: validatorAccount, stake } = await addValidatorAccount(call));
+    await switchAccount(validatorAccount);
+    autoRenewed = await addAutoRenewedValidation(call, validatorAccount, stake);
+    log.add('test', `auto-renewed validation ${autoRenewed.txID} of ${autoRenewed.nodeID}, its cycle ends at ${autoRenewed.cycleEnd}`);
+  });
+
+  step('My stakes: "Change auto-renewal of …", a new period and share, the review, Confirm until accepted; the row and the node show the new settings', async () => {
+    await openStake('My stakes');
+    await find({ heading: 'My stakes' });
+    // The second account's only stake: the auto-renewed validation.
+    await find({ testid: 'my-stake' });
+    expect(await popup.evaluate(() => document.querySelectorAll('[data-testid="my-stake"]').length)).toBe(1);
+    expect(await popup.evaluate(() => document.querySelector('[data-testid="my-stake"] .mono')?.getAttribute('title') ?? null)).toBe(autoRenewed.nodeID);
+    expect(await popup.evaluate(() => document.querySelector('[data-testid="my-stake"] strong')?.textContent ?? null)).toBe('Auto-renewed validation');
+    expect(await popup.evaluate(() => document.querySelector('[data-testid="my-stake"] .badge')?.textContent ?? null)).toBe('Active');
+    expect(parseAmount(await textOf({ testid: 'my-stake-amount' }), 9)).toBe(autoRenewed.stake);
+    expect(await factIn('my-stake', 'Cycle ends')).toBe(autoRenewed.cycleEndText);
+    expect(await factIn('my-stake', 'Comes back')).toBe('once the validation is stopped');
+    expect(await factIn('my-stake', 'Auto-renewal')).toBe(AUTO_RENEW_WORDS.rowBefore);
+    expect(await factIn('my-stake', 'Rewards to')).toBe('you');
+
+    await click({ button: `Change auto-renewal of ${shortNode(autoRenewed.nodeID)}` });
+    const period = await find({ label: 'Next cycles' });
+    expect(await period.evaluate((e) => (e as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')).toBe(AUTO_RENEW_WORDS.periodOptionBefore);
+    expect(await (await find({ label: 'Rewards restaked (%)' })).evaluate((e) => (e as HTMLInputElement).value)).toBe(AUTO_RENEW_WORDS.restakeFieldBefore);
+    const choice = await period.evaluate((e, label) => [...(e as HTMLSelectElement).options].find((o) => o.textContent === label)?.value ?? null, NEW_PERIOD_LABEL);
+    expect(choice, `the period menu offers ${NEW_PERIOD_LABEL}`).not.toBeNull();
+    await driver().select('Next cycles', choice!);
+    await type('Rewards restaked (%)', NEW_RESTAKE_PERCENT);
+    await click({ button: 'Review the change' });
+
+    await find({ button: 'Confirm the change' });
+    expect(await popup.evaluate(() => document.querySelector('[data-testid="review"] h3')?.textContent ?? null)).toBe('Review the change');
+    expect(await factIn('review', 'Node')).toBe(autoRenewed.nodeID);
+    expect(await factIn('review', 'Now')).toBe(AUTO_RENEW_WORDS.now);
+    expect(await factIn('review', 'Restaked when this cycle ends')).toBe(AUTO_RENEW_WORDS.restakedWhenCycleEnds);
+    expect(await factIn('review', 'From the next cycle')).toBe(AUTO_RENEW_WORDS.fromNextCycle);
+    expect(await factIn('review', 'This cycle ends')).toBe(autoRenewed.cycleEndText);
+    expect(await factIn('review', 'May change or stop it')).toBe(`${validatorAccount.pAddress} — yours`);
+    expect(await factIn('review', 'Fee paid from')).toBe(validatorAccount.pAddress);
+    const changeFee = parseAmount(await factIn('review', 'Network fee'), 9);
+    expect(changeFee).toBeGreaterThan(0n);
+    await audit('staking: auto-renewal change review');
+
+    await click({ button: 'Confirm the change' });
+    await expect.poll(() => textOf({ testid: 'tx-status' }), { timeout: 60_000 }).toBe('Accepted by the P-Chain');
+    expect(parseAmount(await factIn('my-stake', 'Fee paid'), 9)).toBe(changeFee);
+    const changeTxID = await expectAutoRenewChangeOnNode(call, autoRenewed, changeFee);
+    expect(await popup.evaluate(() => document.querySelector('[data-testid="my-stake"] [data-testid="tx-status"]')?.parentElement?.textContent ?? '')).toContain(changeTxID);
+    await expectNewAutoRenewOnNode(autoRenewed);
+    // My stakes reads the stake again once the change is accepted: the new share, the new period, the same cycle end.
+    await expect.poll(() => factIn('my-stake', 'Auto-renewal'), { message: 'My stakes shows the new auto-renewal', timeout: 15_000 }).toBe(AUTO_RENEW_WORDS.rowAfter);
+    expect(await factIn('my-stake', 'Cycle ends')).toBe(autoRenewed.cycleEndText);
+    await audit('staking: my stakes after the auto-renewal change');
+
+    // Back to the delegation's account for the last step.
+    await switchAccount(account);
   });
 
   step(

@@ -16,7 +16,7 @@ import { encodeUtxo } from '../../src/core/codec/index.js';
 import { cb58Encode, parseAddress, parseId, toApiHex } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { callBackground, type SendToBackground } from '../../src/shared/client.js';
-import type { RequestMessage, RequestParams, RequestResult, RequestType } from '../../src/shared/messages.js';
+import type { RequestMessage, RequestParams, RequestResult, RequestType, Selection } from '../../src/shared/messages.js';
 import { genesisEngine, localNetwork } from '../integration/fixture.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -434,7 +434,8 @@ export async function startWebPage(): Promise<WebPage> {
 
 // ---- the wallet protocol from a page of the extension ----
 
-export type Call = <T extends RequestType>(type: T, params: RequestParams<T>) => Promise<RequestResult<T>>;
+/** `selection`: the account and network a request that moves funds was reviewed on (as the popup sends it). */
+export type Call = <T extends RequestType>(type: T, params: RequestParams<T>, selection?: Selection) => Promise<RequestResult<T>>;
 
 /**
  * The typed protocol over a browser-specific `send` (page.evaluate of runtime.sendMessage),
@@ -443,10 +444,10 @@ export type Call = <T extends RequestType>(type: T, params: RequestParams<T>) =>
  */
 export function walletCaller(send: (message: RequestMessage) => Promise<unknown>, log: ConsoleLog): Call {
   const sender: SendToBackground = (message) => send(message);
-  return async (type, params) => {
+  return async (type, params, selection) => {
     const started = Date.now();
     try {
-      const result = await callBackground(type, params, sender);
+      const result = await callBackground(type, params, sender, selection);
       log.add('call', `${type} ok in ${Date.now() - started} ms`);
       return result;
     } catch (e) {

@@ -1,12 +1,16 @@
 // What the staking UI tests share (chromium-staking, firefox-staking): the amounts, funding the new
-// wallet's P address straight from the genesis key, and the checks made on the node and the CSV.
+// wallet's P address straight from the genesis key, and the checks made on the node and the CSV;
+// the auto-renewed validator of the wallet's second account whose auto-renewal the popup changes.
 import { expect, inject } from 'vitest';
-import { rewardValidatorTxId } from '../../src/core/codec/index.js';
-import { cb58Encode, parseAddress } from '../../src/core/encoding.js';
+import { decodeSignedTx, type PTx, rewardValidatorTxId } from '../../src/core/codec/index.js';
+import { avaxBurned } from '../../src/core/fees.js';
+import { cb58Encode, formatNodeId, parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import type { AccountView } from '../../src/shared/messages.js';
 import { AVAX, genesisEngine, localNetwork } from '../integration/fixture.js';
 import { fundedWallet } from '../integration/wallet-fixture.js';
+import { freshBlsKey, freshNodeId, hex0x, nodeTxBytes, pRpc } from '../integration/pvm-kit.js';
+import { unixText } from '../../src/popup/staking.js';
 import { shortNode } from '../../src/popup/screens/StakeValidators.js';
 import type { Call } from './harness.js';
 import { amountText, parseAmount, typedAmount } from './popup/amounts.js';
@@ -51,10 +55,10 @@ export async function runningNodeValidates(): Promise<string> {
   return key.nodeID;
 }
 
-/** Sends P_FUNDING on the P-Chain from the genesis key to the account's P address. */
-export async function fundP(account: AccountView): Promise<void> {
+/** Sends `amount` (P_FUNDING unless given) on the P-Chain from the genesis key to the account's P address. */
+export async function fundP(account: AccountView, amount = P_FUNDING): Promise<void> {
   const genesis = await genesisEngine();
-  await genesis.issueAndWait(await genesis.buildPSend(P_FUNDING, makeOwners([parseAddress(account.pAddress).bytes])));
+  await genesis.issueAndWait(await genesis.buildPSend(amount, makeOwners([parseAddress(account.pAddress).bytes])));
 }
 
 /** The wallet issued no staking tx (activity has no delegation). */
@@ -153,4 +157,114 @@ export async function expectRewardArrived(ui: PopupDriver, p: { account: Account
   await ui.waitText({ testid: 'refresh-state' }, /^Updated /, 30_000);
   await expect.poll(() => ui.amount({ testid: 'total-P' }, 9), { message: 'Home’s P total: funding − fee + reward', timeout: 30_000 }).toBe(P_FUNDING - p.fee + paid);
   return paid;
+}
+
+// ---- The auto-renewed validator whose auto-renewal the popup changes ----------------------------
+// It belongs to a second account of the popup's wallet: the delegation's account keeps exactly what
+// the delegation steps left (its P total, its one stake, its one reward), which the reward step checks.
+
+/** The second account's name: the owner of the auto-renewed validator. */
+export const VALIDATOR_ACCOUNT = 'Validator';
+/** The first cycle: an hour, so it runs through the file (a new period applies from the next cycle). */
+export const FIRST_CYCLE_SECONDS = 60 * 60;
+/** Half of each cycle's rewards restaked at first, in millionths. */
+export const FIRST_RESTAKE_SHARES = 500_000;
+/** What the popup changes it to: a quarter restaked (typed "25"), cycles of 7 days from the next one. */
+export const NEW_RESTAKE_PERCENT = '25';
+export const NEW_RESTAKE_SHARES = 250_000;
+export const NEW_PERIOD_LABEL = '7 days';
+export const NEW_PERIOD_SECONDS = 7 * 86_400;
+
+/** The words My stakes and the review show for the settings before and after the change. */
+export const AUTO_RENEW_WORDS = {
+  rowBefore: '50% of this cycle’s rewards restaked when it ends; next cycles 1 hour',
+  periodOptionBefore: '1 hour (as now)',
+  restakeFieldBefore: '50',
+  now: 'cycles of 1 hour, 50% of rewards restaked',
+  restakedWhenCycleEnds: '25% of this cycle’s rewards, and of each later cycle’s',
+  fromNextCycle: 'cycles of 7 days',
+  rowAfter: '25% of this cycle’s rewards restaked when it ends; next cycles 7 days',
+};
+
+export interface AutoRenewedValidator {
+  txID: string;
+  nodeID: string;
+  stake: bigint;
+  /** The end of the first cycle, on the node (Unix seconds), and as the popup writes it. */
+  cycleEnd: number;
+  cycleEndText: string;
+}
+
+/**
+ * Adds the wallet's second account (VALIDATOR_ACCOUNT) through the protocol and funds its P address
+ * from the genesis key with the network's minimum validator stake and 1 AVAX for the fees.
+ */
+export async function addValidatorAccount(call: Call): Promise<{ account: AccountView; stake: bigint }> {
+  const account = await call('accounts.add', { name: VALIDATOR_ACCOUNT });
+  const stake = BigInt((await call('staking.params', {})).minValidatorStake);
+  expect(stake).toBeGreaterThan(0n);
+  await fundP(account, stake + AVAX);
+  return { account, stake };
+}
+
+/** What the node says of a validator now: its tx, the end of its cycle, its auto-renew settings. */
+async function validatorOnNode(nodeID: string): Promise<{ txID: string; endTime: string; nextPeriod: string; autoCompoundRewardShares: string } | undefined> {
+  const { validators } = await pRpc<{ validators: { txID: string; endTime: string; nextPeriod: string; autoCompoundRewardShares: string }[] }>('platform.getCurrentValidators', { nodeIDs: [nodeID] });
+  return validators[0];
+}
+
+/**
+ * With `account` selected: an auto-renewed validation (FIRST_CYCLE_SECONDS, FIRST_RESTAKE_SHARES)
+ * of `stake` for a fresh NodeID with a fresh BLS key and proof of possession, reviewed and sent
+ * through the background's protocol (staking.estimateValidation, staking.validate), followed until
+ * the node committed it and lists it with those settings.
+ */
+export async function addAutoRenewedValidation(call: Call, account: AccountView, stake: bigint): Promise<AutoRenewedValidator> {
+  const bls = freshBlsKey();
+  const params = {
+    nodeID: formatNodeId(freshNodeId()),
+    publicKey: hex0x(bls.publicKey),
+    proofOfPossession: hex0x(bls.proofOfPossession),
+    amount: stake.toString(),
+    delegationFee: 30_000,
+    autoRenew: { period: FIRST_CYCLE_SECONDS, restakeShares: FIRST_RESTAKE_SHARES },
+  };
+  // Sent as the popup sends it: bound to the account and network it was reviewed on.
+  const status = await call('wallet.status', {});
+  expect(status.account?.id, 'the second account is selected').toBe(account.id);
+  const selection = { accountId: account.id, networkId: status.network.id };
+  const review = await call('staking.estimateValidation', params);
+  expect(review, 'the validation is paid from the second account').toMatchObject({ from: account.pAddress, amount: params.amount, autoRenew: params.autoRenew });
+  expect(review.authority).toEqual({ addresses: [account.pAddress], threshold: 1, yours: true });
+  const sent = await call('staking.validate', { ...params, maxFee: review.fee }, selection);
+  const { client } = await localNetwork();
+  await expect.poll(async () => (await client.platform.getTxStatus(sent.txID)).status, { message: 'the node commits the auto-renewed validation', timeout: 60_000, interval: 500 }).toBe('Committed');
+  const onNode = await validatorOnNode(params.nodeID);
+  expect(onNode).toMatchObject({ txID: sent.txID, nextPeriod: String(FIRST_CYCLE_SECONDS), autoCompoundRewardShares: String(FIRST_RESTAKE_SHARES) });
+  const cycleEnd = Number(onNode!.endTime);
+  return { txID: sent.txID, nodeID: params.nodeID, stake, cycleEnd, cycleEndText: unixText(cycleEnd) };
+}
+
+/** The node holds the new settings: NEW_PERIOD_SECONDS from the next cycle, NEW_RESTAKE_SHARES, the same cycle end. */
+export async function expectNewAutoRenewOnNode(v: AutoRenewedValidator): Promise<void> {
+  expect(await validatorOnNode(v.nodeID)).toMatchObject({ txID: v.txID, endTime: String(v.cycleEnd), nextPeriod: String(NEW_PERIOD_SECONDS), autoCompoundRewardShares: String(NEW_RESTAKE_SHARES) });
+}
+
+/**
+ * The change the popup confirmed, as Activity and the node have it: one 'staking-config' item of
+ * that node, accepted, with the reviewed fee; on the node a SetAutoRenewedValidatorConfigTx (type
+ * 41) of the validator's tx with the new settings that burned exactly that fee. Returns its txID.
+ */
+export async function expectAutoRenewChangeOnNode(call: Call, v: AutoRenewedValidator, fee: bigint): Promise<string> {
+  const { items } = await call('activity.list', {});
+  const changes = items.filter((i) => i.kind === 'staking-config' && i.nodeID === v.nodeID);
+  expect(changes, 'one auto-renewal change in Activity').toHaveLength(1);
+  expect(changes[0]).toMatchObject({ chain: 'P', status: 'accepted', fee: fee.toString() });
+  const txID = changes[0]!.txID;
+  const { ctx } = await localNetwork();
+  const tx = decodeSignedTx(await nodeTxBytes(txID), 'pvm').unsigned as PTx;
+  if (tx.kind !== 'SetAutoRenewedValidatorConfigTx') throw new Error(`the change is a ${tx.kind} on the node`);
+  expect({ of: cb58Encode(tx.txID), period: tx.period, shares: tx.autoCompoundRewardShares }).toEqual({ of: v.txID, period: BigInt(NEW_PERIOD_SECONDS), shares: NEW_RESTAKE_SHARES });
+  expect(avaxBurned(tx, ctx.avaxAssetID), 'the fee burned is the reviewed one').toBe(fee);
+  return txID;
 }
