@@ -247,7 +247,7 @@ describe('Chromium: staking through the popup, against the local node', () => {
     expect(await fact(review, 'From the next cycle').textContent()).toBe(AUTO_RENEW_WORDS.fromNextCycle);
     expect(await fact(review, 'This cycle ends').textContent()).toBe(autoRenewed.cycleEndText);
     expect(await fact(review, 'May change or stop it').textContent()).toBe(`${validatorAccount.pAddress} — yours`);
-    expect(await fact(review, 'Fee paid from').textContent()).toBe(validatorAccount.pAddress);
+    expect(await fact(review, 'Fee paid from').textContent()).toBe(`Your P-Chain account (${validatorAccount.pAddress})`);
     const changeFee = await readAmount(fact(review, 'Network fee'), 9);
     expect(changeFee).toBeGreaterThan(0n);
     await audit('staking: auto-renewal change review');

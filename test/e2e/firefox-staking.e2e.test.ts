@@ -260,7 +260,7 @@ describe('Firefox: staking through the popup, against the local node', () => {
     expect(await factIn('review', 'From the next cycle')).toBe(AUTO_RENEW_WORDS.fromNextCycle);
     expect(await factIn('review', 'This cycle ends')).toBe(autoRenewed.cycleEndText);
     expect(await factIn('review', 'May change or stop it')).toBe(`${validatorAccount.pAddress} — yours`);
-    expect(await factIn('review', 'Fee paid from')).toBe(validatorAccount.pAddress);
+    expect(await factIn('review', 'Fee paid from')).toBe(`Your P-Chain account (${validatorAccount.pAddress})`);
     const changeFee = parseAmount(await factIn('review', 'Network fee'), 9);
     expect(changeFee).toBeGreaterThan(0n);
     await audit('staking: auto-renewal change review');

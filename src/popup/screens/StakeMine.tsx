@@ -108,7 +108,8 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
           { term: 'From the next cycle', value: stops ? 'none: it stops at the end of this cycle' : `cycles of ${durationText(review.next.period)}` },
           { term: 'This cycle ends', value: unixText(review.takesEffect) },
           { term: 'May change or stop it', value: ownerText(review.authority) },
-          { term: 'Fee paid from', value: review.from, mono: true },
+          // From the account's P funds, wherever they sit (its change addresses too), as for a delegation.
+          { term: 'Fee paid from', value: `Your P-Chain account (${review.from})`, mono: true },
           { term: 'Network fee', value: <NavaxText value={review.fee} /> },
         ]}
         error={failure?.text}

@@ -75,7 +75,7 @@ describe('My stakes: auto-renewal', () => {
     const review = await screen.findByRole('region', { name: 'Review the change' });
     expect(asked).toEqual([{ txID: 'stopped', period: 20, restakeShares: 500_000 }]);
     expect(within(review).getByText('May change or stop it').nextElementSibling!.textContent).toBe(`${ME} — yours`);
-    expect(within(review).getByText('Fee paid from').nextElementSibling!.textContent).toBe(ME);
+    expect(within(review).getByText('Fee paid from').nextElementSibling!.textContent).toBe(`Your P-Chain account (${ME})`);
   });
 
   it('keeps the current cycle length chosen, even one that is none of the usual lengths, when only the restaked share changes', async () => {
