@@ -244,11 +244,12 @@ export class Delivery {
       conflictsOf(live.filter((e) => e.item.kind === 'export'), signed.chain, spends);
     }
     const outbox = this.engines.outbox(presetId, accountId);
+    const entries = await outbox.list();
     // A retry built on the same funds can be the kept export itself (the same bytes): no longer in
     // the way of anything, it is this move's now (TransferJournal.dropFailedExport drops the old move).
-    if ((await outbox.list()).some((e) => e.txID === signed.txID)) await outbox.remove(signed.txID);
+    if (entries.some((e) => e.txID === signed.txID)) await outbox.remove(signed.txID);
     try {
-      const replaced = replacedByExport(await outbox.list(), signed.chain, spends);
+      const replaced = replacedByExport(entries.filter((e) => e.txID !== signed.txID), signed.chain, spends);
       if (replaced.length > 0) await outbox.markReplaced(replaced, signed.txID);
     } catch {
       // Damaged storage: the refused send stays unmarked, and is followed as before.

@@ -138,8 +138,8 @@ export class BalancesService {
     cache = at;
     const settledCache = cache;
     const save = () => this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith));
-    const moves = await this.transfers.journal(preset.id, account.id).list().catch(() => []);
     const journal = this.transfers.journal(preset.id, account.id);
+    const moves = await journal.list().catch(() => []);
     // A journal that cannot be written holds up no refresh: the funds show as waiting all the same.
     const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear' | 'replaced') =>
       journal.keptExportSeen(txID, fate).catch((e: unknown) => this.log?.(`the move of export ${txID} could not be told what became of it: ${(e as Error).message}`));

@@ -327,6 +327,18 @@ function reviewButton(): HTMLButtonElement {
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
+/** Send over `bg` with the default balances; the returned function renders it again with a new snapshot (a refresh). */
+function renderRefreshable(bg: ReturnType<typeof fakeBackground>): (view: BalancesView) => void {
+  const call = makeCall(bg.send);
+  const ui = (view: BalancesView) => (
+    <ApiContext.Provider value={call}>
+      <Send status={UNLOCKED} hrp={HRP} balances={view} onSent={() => undefined} estimateDelayMs={0} />
+    </ApiContext.Provider>
+  );
+  const { rerender } = render(ui(balances()));
+  return (view) => rerender(ui(view));
+}
+
 /** The estimator, with the answer to the next estimate once armed (the one Review asks for) held until released. */
 function holdNext(view: BalancesView) {
   const normal = estimator(view);
@@ -402,35 +414,24 @@ describe('Send: a review belongs to exactly the inputs it was estimated for', ()
 
   it('a review the form can no longer send (the balance fell) goes back to the form, and does not come back by itself', async () => {
     const bg = fakeBackground({ 'send.estimate': estimator(balances()) });
-    const call = makeCall(bg.send);
-    const ui = (view: BalancesView) => (
-      <ApiContext.Provider value={call}>
-        <Send status={UNLOCKED} hrp={HRP} balances={view} onSent={() => undefined} estimateDelayMs={0} />
-      </ApiContext.Provider>
-    );
-    const { rerender } = render(ui(balances()));
+    const refresh = renderRefreshable(bg);
     type(/^To/, X_OTHER);
     type('Amount (AVAX)', '10');
     await waitFor(() => expect(reviewButton().disabled).toBe(false));
     fireEvent.click(reviewButton());
     await screen.findByTestId('review-amount');
-    rerender(ui(balances({ balances: [avax('X', '5000000000'), avax('P', '0'), avax('C', '0')] })));
+    refresh(balances({ balances: [avax('X', '5000000000'), avax('P', '0'), avax('C', '0')] }));
     await screen.findByRole('heading', { name: 'Send' });
-    rerender(ui(balances()));
+    refresh(balances());
     await settle();
     expect(screen.queryByTestId('review-amount')).toBeNull();
     expect(screen.getByRole('heading', { name: 'Send' })).toBeTruthy();
   });
+
   it('a send under way stays on its review while a refresh makes the form not ready (the funds it spends gone): no second send can be started', async () => {
     let finish: (v: { txID: string; fee: string }) => void = () => undefined;
     const bg = fakeBackground({ 'send.estimate': estimator(balances()), 'send.x': () => new Promise((r) => (finish = r)), 'activity.list': () => ({ items: [] }) });
-    const call = makeCall(bg.send);
-    const ui = (view: BalancesView) => (
-      <ApiContext.Provider value={call}>
-        <Send status={UNLOCKED} hrp={HRP} balances={view} onSent={() => undefined} estimateDelayMs={0} />
-      </ApiContext.Provider>
-    );
-    const { rerender } = render(ui(balances()));
+    const refresh = renderRefreshable(bg);
     type(/^To/, X_OTHER);
     type('Amount (AVAX)', '10');
     await waitFor(() => expect(reviewButton().disabled).toBe(false));
@@ -438,7 +439,7 @@ describe('Send: a review belongs to exactly the inputs it was estimated for', ()
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
     await waitFor(() => expect(bg.callsOf('send.x')).toHaveLength(1));
     // The refresh after the send's inputs were spent: 10 AVAX no longer fits.
-    rerender(ui(balances({ balances: [avax('X', '2000000000'), avax('P', '0'), avax('C', '0')] })));
+    refresh(balances({ balances: [avax('X', '2000000000'), avax('P', '0'), avax('C', '0')] }));
     await settle();
     expect(screen.queryByRole('button', { name: 'Review' })).toBeNull();
     expect(screen.getByTestId('review-amount').textContent).toContain('10 AVAX');
