@@ -147,6 +147,8 @@ export function Send(p: SendProps) {
   const amountRefused = estimate.error !== undefined && !feeShort && (estimate.error.code === 'insufficient-funds' || FIELD_OF[estimate.error.field ?? ''] === 'amount');
   const amountError = serverError('amount') ?? (amountRefused && withFee?.ok ? estimate.error!.message : undefined);
   const ready = asset !== undefined && toCheck.ok && plain?.ok === true && withFee?.ok === true && memoOk && !amountRefused && !feeShort;
+  // Where the typed send goes, and the memo it carries (X only), as a review shows them.
+  const typedSend = { to: toCheck.ok ? toCheck.value : '', memo: chain === 'X' ? memo : '' };
   // What a review would be for now; read through the ref when an estimate asked earlier answers.
   const reviewKey = params && typed ? JSON.stringify(params) : '';
   const keyRef = useRef(reviewKey);
@@ -223,7 +225,7 @@ export function Send(p: SendProps) {
 
   const confirm = async ({ key, estimate: estimated }: { key: string; estimate: SendEstimate }) => {
     if (!ready || !asset || !plain.ok || key !== reviewKey) return;
-    setStage({ k: 'sending', key, estimate: estimated, sent: { asset, amount: plain.value, to: toCheck.value, memo: chain === 'X' ? memo : '' } });
+    setStage({ k: 'sending', key, estimate: estimated, sent: { asset, amount: plain.value, ...typedSend } });
     try {
       const v = plain.value.toString();
       // The reviewed fee is the most the background may sign for (C: wei, gas limit × max fee per gas).
@@ -285,7 +287,7 @@ export function Send(p: SendProps) {
   // A send under way is shown as it was reviewed until the background answers: a refresh that makes
   // the form no longer ready (the funds it spends now gone) must not bring back a form to send again.
   const shownReview: Reviewed | undefined =
-    stage.k === 'sending' ? stage.sent : stage.k === 'review' && stage.key === reviewKey && ready && asset ? { asset, amount: plain.value, to: toCheck.value, memo: chain === 'X' ? memo : '' } : undefined;
+    stage.k === 'sending' ? stage.sent : stage.k === 'review' && stage.key === reviewKey && ready && asset ? { asset, amount: plain.value, ...typedSend } : undefined;
   if ((stage.k === 'review' || stage.k === 'sending') && shownReview) {
     const { asset: a, amount: sent, to: recipient, memo: note } = shownReview;
     const exactFee = units(stage.estimate.fee);
