@@ -48,6 +48,7 @@ export const READ_METHODS = new Set([
   'eth_uninstallFilter',
 ]);
 const MAX_READ_PARAMS = 4;
+const looksLikeAddress = (v: unknown): boolean => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v);
 
 /** The EVM tx an approval holds (as JSON-safe strings), back as the request that is shown and signed. */
 function evmRequestOf(t: Record<keyof EvmTxRequest, string>): EvmTxRequest {
@@ -91,9 +92,12 @@ export class SiteEvm {
   ) {}
 
   async personalSign(call: Call): Promise<string> {
-    const [rawMessage, rawAddress] = positional(call.params, 2, 3);
-    const message = messageParam(rawMessage, 'params[0]', MAX_MESSAGE_BYTES);
-    const address = evmAddressParam(rawAddress, 'params[1]');
+    const [first, second] = positional(call.params, 2, 3);
+    // [address, message], as some dapps send it, is taken as MetaMask takes it: when the first is an
+    // address and the second is not. The address must still be one this site is connected to.
+    const reversed = looksLikeAddress(first) && !looksLikeAddress(second);
+    const message = messageParam(reversed ? second : first, reversed ? 'params[1]' : 'params[0]', MAX_MESSAGE_BYTES);
+    const address = evmAddressParam(reversed ? first : second, reversed ? 'params[0]' : 'params[1]');
     return (await this.gate.approved(call, async () => {
       const account = await this.conn.actingAccount(call.site, address);
       return {
