@@ -1,6 +1,6 @@
 // Settings → the secrets behind the password: reveal the recovery phrase, export an imported
 // account's private key, change the password.
-import { useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useAction, useCall } from '../api.js';
 import { checkNewPassword } from '../checks.js';
 import { CopyButton } from '../components/CopyButton.js';
@@ -8,11 +8,34 @@ import { FormError, TextField } from '../components/Field.js';
 import { PasswordFields } from '../components/PasswordFields.js';
 import type { AccountView } from '../../shared/messages.js';
 
+/**
+ * Forgets a shown secret when its Settings section (a <details>) is closed: a closed one keeps its
+ * content in the page, and reopening it must ask for the password again.
+ */
+function useForgetOnClose(forget: () => void): (el: HTMLElement | null) => void {
+  const element = useRef<HTMLElement | null>(null);
+  const latest = useRef(forget);
+  latest.current = forget;
+  useEffect(() => {
+    const details = element.current?.closest('details');
+    if (!details) return;
+    const onToggle = () => {
+      if (!details.open) latest.current();
+    };
+    details.addEventListener('toggle', onToggle);
+    return () => details.removeEventListener('toggle', onToggle);
+  }, []);
+  return useCallback((el: HTMLElement | null) => {
+    element.current ??= el;
+  }, []);
+}
+
 export function RevealPhrase() {
   const call = useCall();
   const action = useAction();
   const [password, setPassword] = useState('');
   const [words, setWords] = useState<string[] | null>(null);
+  const ref = useForgetOnClose(() => setWords(null));
   const submit = async (e: Event) => {
     e.preventDefault();
     const r = await action.run(() => call('wallet.revealMnemonic', { password }));
@@ -21,7 +44,7 @@ export function RevealPhrase() {
   };
   if (words) {
     return (
-      <div>
+      <div ref={ref}>
         <p class="warn-box">Anyone who sees these words controls your funds.</p>
         <ol class="words" aria-label="Recovery phrase">
           {words.map((w, i) => (
@@ -37,7 +60,7 @@ export function RevealPhrase() {
     );
   }
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={ref} onSubmit={(e) => void submit(e)} noValidate>
       <TextField label="Password" type="password" autoComplete="current-password" value={password} onInput={setPassword} />
       <FormError error={action.error} />
       <button type="submit" disabled={password === '' || action.busy}>
@@ -52,6 +75,7 @@ export function ExportKey({ account }: { account: AccountView }) {
   const action = useAction();
   const [password, setPassword] = useState('');
   const [key, setKey] = useState<string | null>(null);
+  const ref = useForgetOnClose(() => setKey(null));
   if (account.kind === 'hd') return <p class="muted">“{account.name}” comes from the recovery phrase: back up the phrase instead.</p>;
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -61,7 +85,7 @@ export function ExportKey({ account }: { account: AccountView }) {
   };
   if (key) {
     return (
-      <div>
+      <div ref={ref}>
         <p class="warn-box">Anyone with this key controls the account “{account.name}”.</p>
         <p class="mono break">{key}</p>
         <div class="row">
@@ -74,7 +98,7 @@ export function ExportKey({ account }: { account: AccountView }) {
     );
   }
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={ref} onSubmit={(e) => void submit(e)} noValidate>
       <TextField label="Password" type="password" autoComplete="current-password" value={password} onInput={setPassword} />
       <FormError error={action.error} />
       <button type="submit" disabled={password === '' || action.busy}>
