@@ -31,9 +31,12 @@ export interface AccountCache {
   knownPUtxos?: string[];
   /**
    * The X and P heights read before the last refresh fetched the UTXOs: a UTXO first seen by the
-   * next refresh was created above them (where its tx's time is looked for).
+   * next refresh was created above them (where its tx's time is looked for). `C`: the C-Chain
+   * height up to which AVAX received was looked for, and `cWei` the C balance then (absent in
+   * caches from before it was kept: the snapshot's C balance stands for it); `cMissed`: the last
+   * look could not read the blocks, so the next one starts where it did (once).
    */
-  heightsBefore?: { X: string; P: string; C?: string };
+  heightsBefore?: { X: string; P: string; C?: string; cWei?: string; cMissed?: true };
 }
 
 export function emptyCache(): AccountCache {

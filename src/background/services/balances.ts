@@ -176,8 +176,8 @@ export class BalancesService {
     const proven = (u: Utxo) => !engine.isUnproven(u);
     const received = [...noteIncoming(cache, xUtxos, 'X', moveTxIDs, proven), ...noteIncoming(cache, pUtxos, 'P', moveTxIDs, proven)];
     await this.detailReceived(engine, received, cache.heightsBefore);
-    await this.noteIncomingEvm(engine, cache, cWei, cHeight);
-    cache.heightsBefore = { X: xHeight.toString(), P: height.toString(), C: cHeight.toString() };
+    const cLooked = await this.noteIncomingEvm(engine, cache, cWei, cHeight);
+    cache.heightsBefore = { X: xHeight.toString(), P: height.toString(), ...cLooked };
     cache.balances = {
       updatedAt: Date.now(),
       refreshing: false,
@@ -222,27 +222,34 @@ export class BalancesService {
   }
 
   /**
-   * AVAX others sent to the account on the C-Chain since the last refresh, looked for only when the
-   * balance rose (reading C-Chain blocks is heavy); listed at their block's time with their sender.
-   * Called before this refresh's snapshot replaces the last one, whose C balance it compares with.
+   * AVAX others sent to the account on the C-Chain since the last look, looked for only when the
+   * balance changed since then (reading C-Chain blocks is heavy): a fall too, since the account's
+   * own spends in the same blocks can hide a receipt. Listed at their block's time with their
+   * sender. Answers where the next look starts: here, or where this one started when it could not
+   * read the blocks (the next refresh tries once more: a node that never can must not slow every
+   * refresh). Called before this refresh's snapshot replaces the last one, whose C balance stands
+   * for the last look's in older caches.
    */
-  private async noteIncomingEvm(engine: WalletEngine, cache: AccountCache, cWei: bigint, cHeightBefore: bigint): Promise<void> {
+  private async noteIncomingEvm(engine: WalletEngine, cache: AccountCache, cWei: bigint, cHeightBefore: bigint): Promise<Omit<NonNullable<AccountCache['heightsBefore']>, 'X' | 'P'>> {
+    const looked = { C: cHeightBefore.toString(), cWei: cWei.toString() };
     const after = cache.heightsBefore?.C;
-    const before = cache.balances.balances.find((b) => b.chain === 'C');
-    if (after === undefined || before === undefined || cWei <= BigInt(before.spendable)) return;
+    const before = cache.heightsBefore?.cWei ?? cache.balances.balances.find((b) => b.chain === 'C')?.spendable;
+    if (after === undefined || before === undefined || cWei === BigInt(before)) return looked;
     const opts = { signal: AbortSignal.timeout(DATING_DEADLINE_MS) };
-    const found = await engine.node.eth
-      .blockNumber(opts)
-      .then((top) => incomingEvmTransfers(engine.node.eth, engine.evmAddress, BigInt(after), top > cHeightBefore ? top : cHeightBefore, opts))
-      .catch((e: unknown) => {
-        this.log?.(`C-Chain blocks not read for AVAX received: ${(e as Error).message}`);
-        return [];
-      });
+    let found;
+    try {
+      const top = await engine.node.eth.blockNumber(opts);
+      found = await incomingEvmTransfers(engine.node.eth, engine.evmAddress, BigInt(after), top > cHeightBefore ? top : cHeightBefore, opts);
+    } catch (e) {
+      this.log?.(`C-Chain blocks not read for AVAX received: ${(e as Error).message}`);
+      return cache.heightsBefore?.cMissed ? looked : { C: after, cWei: before, cMissed: true };
+    }
     const listed = new Set(cache.activity.map((a) => a.txID.toLowerCase()));
     for (const t of found) {
       if (listed.has(t.hash.toLowerCase())) continue;
       addActivity(cache, { txID: t.hash, chain: 'C', kind: 'receive', status: 'accepted', amount: t.value.toString(), from: [t.from], createdAt: t.timeMs, ...(t.timeIsDiscovery ? { timeIsDiscovery: true } : {}) });
     }
+    return looked;
   }
 
   /**
