@@ -154,7 +154,7 @@ export const PART_RULES: PartRule[] = [
     test: own('content/', 'inpage/', 'shared/provider-protocol\\.ts', 'shared/messages-approvals\\.ts', 'background/(?:site|provider|approval|pages\\.ts|chain-name|public-suffixes)', 'background/services/(?:sites|approvals)\\.ts', 'popup/approval', 'popup/screens/SettingsSites', 'core/(?:external-tx|tx-impact|describe|describe-pvm)\\.ts'),
   },
   { part: 'X-Chain asset studio (assets, NFTs, minting)', kind: 'own', removable: true, test: own('background/services/assets\\.ts', 'popup/screens/Asset') },
-  { part: 'cross-chain moves', kind: 'own', removable: true, test: own('background/services/transfers\\.ts', 'background/transfer-journal\\.ts', 'popup/screens/Move', 'core/c-atomic\\.ts') },
+  { part: 'cross-chain moves', kind: 'own', removable: true, test: own('background/services/transfers\\.ts', 'background/transfer-(journal|runner)\\.ts', 'popup/screens/Move', 'core/c-atomic\\.ts') },
   { part: 'X/P/C codec and encodings', kind: 'own', test: own('core/codec/', 'core/(?:bytes|encoding|evm-address|amount)\\.ts') },
   { part: 'node client (RPC, network checks, UTXO proofs)', kind: 'own', test: own('core/node/', 'core/(?:node|rpc|network|proof|tx-fate)\\.ts', 'background/(?:proofs|services/networks)\\.ts') },
   { part: 'tx builders, fees, signing and delivery', kind: 'own', test: own('core/tx/', 'core/(?:engine|fees|fee-limits|sign-check|message)\\.ts', 'background/(?:delivery|outbox|refused|max-amount)\\.ts') },

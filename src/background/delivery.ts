@@ -229,7 +229,7 @@ export class Delivery {
   // ---- refused sends ----
 
   /**
-   * Before a move's export (src/background/transfer-journal.ts) can reach the node. From X or P, as
+   * Before a move's export (src/background/transfer-runner.ts) can reach the node. From X or P, as
    * before a send: a refused or kept tx on its chain that ran, or may have, stops it; and it must
    * take the place of every failed move's export kept in the way (spend one of its inputs), or it
    * is not sent, so a retried move and the first can never both run (a node hiding those inputs

@@ -2,7 +2,8 @@
 // runs Helicon, atomic C-Chain txs are found only once executed and an unexecuted one is judged by
 // its inputs, exports carry the last executed nonce, and an EVM tx pays at least half its gas limit.
 import { describe, expect, inject, it } from 'vitest';
-import { TransferJournal, TransferRunner } from '../../src/background/transfer-journal.js';
+import { TransferJournal } from '../../src/background/transfer-journal.js';
+import { TransferRunner } from '../../src/background/transfer-runner.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { decodeSignedTx } from '../../src/core/codec/index.js';
 import type { CExportTx, CImportTx } from '../../src/core/codec/types.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IMPORTED_ELSEWHERE, TransferJournal, TransferRunner, type TransferRecord } from '../../src/background/transfer-journal.js';
+import { IMPORTED_ELSEWHERE, TransferJournal, type TransferRecord } from '../../src/background/transfer-journal.js';
+import { TransferRunner } from '../../src/background/transfer-runner.js';
 import { memoryStores } from '../../src/background/storage.js';
 import type { WalletEngine } from '../../src/core/engine.js';
 import { AVAX, avaxOf, engineOf, freshWallet, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';

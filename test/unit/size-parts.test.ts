@@ -101,7 +101,7 @@ describe('size by part: the part rules', () => {
     tokens: 'src/popup/approval-evm.tsx',
     'site connections': 'src/background/site-evm.ts',
     'X-Chain asset studio': 'src/popup/screens/AssetNfts.tsx',
-    'cross-chain moves': 'src/background/transfer-journal.ts',
+    'cross-chain moves': 'src/background/transfer-runner.ts',
     'X/P/C codec': 'src/core/codec/pvm.ts',
     'node client': 'src/core/node/platform.ts',
     'tx builders': 'src/core/tx/x.ts',

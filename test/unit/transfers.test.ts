@@ -4,7 +4,8 @@
 // The flows against the real node are in test/integration/transfers.test.ts.
 import { describe, expect, it } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
-import { IMPORTED_ELSEWHERE, TransferJournal, TransferRunner, transferActivity } from '../../src/background/transfer-journal.js';
+import { IMPORTED_ELSEWHERE, TransferJournal, transferActivity } from '../../src/background/transfer-journal.js';
+import { TransferRunner } from '../../src/background/transfer-runner.js';
 import type { TxState, WalletEngine } from '../../src/core/engine.js';
 import { journalReviewedImport } from '../../src/background/waiting-imports.js';
 import { journalKey } from '../../src/background/account-cache.js';

@@ -1,6 +1,6 @@
 // Cross-chain moves (transfers.*): started, estimated, listed, resumed after a restart, and the
 // import of funds waiting in atomic memory. The journal and the runner that never strand funds are
-// in src/background/transfer-journal.ts; this service opens them for the selected account, and
+// in transfer-journal.ts and transfer-runner.ts; this service opens them for the selected account, and
 // resumes every account's on every network (each with its own engine) while the wallet is unlocked.
 import { WEI_PER_NAVAX } from '../../core/amount.js';
 import { TxFailedError, type WalletEngine } from '../../core/engine.js';
@@ -16,7 +16,8 @@ import { avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
 import type { Session } from '../session.js';
 import type { PersistedState } from '../settings.js';
 import type { StorageArea } from '../storage.js';
-import { type RunnerHooks, TransferJournal, type TransferRecord, TransferRunner } from '../transfer-journal.js';
+import { TransferJournal, type TransferRecord } from '../transfer-journal.js';
+import { type RunnerHooks, TransferRunner } from '../transfer-runner.js';
 import { importPlan, type ImportPlan, journalReviewedImport, planFee, planView } from '../waiting-imports.js';
 import { networkIdsOf, newId } from '../settings.js';
 import { VaultLockedError } from '../vault.js';

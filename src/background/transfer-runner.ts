@@ -1,0 +1,308 @@
+// Cross-chain transfers that never strand funds. A move is an export on one chain and an import on
+// the other; between the two the funds sit in atomic memory. The runner advances a move one step
+// at a time, journaling each (transfer-journal.ts) before its effect can happen, so a worker killed
+// at any point resumes from the journal: it re-sends the same bytes (same tx ID, so never a second
+// export), asks the node what became of them, and finishes the import exactly once.
+import { toHex, fromHex } from '../core/bytes.js';
+import { cb58Encode } from '../core/encoding.js';
+import type { WalletEngine } from '../core/engine.js';
+import { TimeoutError, WalletError } from '../core/errors.js';
+import type { ChainAlias } from '../core/node.js';
+import type { ActivityItem } from '../shared/messages.js';
+import { IMPORTED_ELSEWHERE, type JournaledTx, type TransferJournal, type TransferRecord, transferActivity } from './transfer-journal.js';
+
+const MAX_IMPORT_ATTEMPTS = 5;
+/** Errors that leave a transfer journaled as it was, to be run again later. */
+const WAITS_ITS_TURN: ReadonlySet<string> = new Set(['fee-above-approved', 'tx-processing', 'evm-tx-in-flight']);
+/** Why an export cannot be built that no wait changes: the move fails with nothing sent. */
+const USERS_TO_CHANGE: ReadonlySet<string> = new Set(['insufficient-funds', 'validation', 'tx-too-large']);
+/** Why Delivery.beforeExport stops an export before it is sent. */
+const IN_THE_WAY: ReadonlySet<string> = new Set(['refused-send-in-the-way', 'earlier-send-went-through', 'earlier-send-unclear']);
+/** After the node refuses a send, how long it may still turn out accepted (a resend racing the first). */
+const REFUSED_GRACE_MS = 10_000;
+
+export interface RunnerHooks {
+  /** Called after every journal write and after every send; a test may throw here to play a crash. */
+  checkpoint?(point: string, record: TransferRecord): void | Promise<void>;
+  /** A run of `record` in resumeAll stopped on `error`; it is run again later. */
+  stopped?(record: TransferRecord, error: unknown): void;
+  /**
+   * A move's export, signed, before it is journaled (so before it can reach the node): stops it
+   * (WalletError, see IN_THE_WAY) or marks the refused sends it takes the place of (Delivery.beforeExport).
+   */
+  exportSigned?(signed: { chain: ChainAlias; txID: string; signedBytes: Uint8Array }): Promise<void>;
+  /**
+   * A move's X/P export the node took and then called failed: its word only, so the export is kept
+   * (voided) for the next send on its chain to spend one of its inputs; at most one of the two runs
+   * (Delivery.keepFailedExport); whether it was kept. Throws if it cannot be kept: the move is then
+   * not marked failed.
+   */
+  exportFailed?(kept: { chain: ChainAlias; txID: string; signedBytes: Uint8Array; item: ActivityItem }): Promise<boolean>;
+  /**
+   * Runs the signing of a C-Chain export in the account's one EVM nonce line (Delivery.inNonceLine):
+   * its nonce is one the wallet's EVM sends also take, so the two are never chosen at once.
+   */
+  evmLine?<T>(run: () => Promise<T>): Promise<T>;
+}
+
+export class TransferRunner {
+  constructor(
+    private readonly engine: WalletEngine,
+    private readonly journal: TransferJournal,
+    private readonly hooks: RunnerHooks = {},
+  ) {}
+
+  /** Journals a new move, then runs it to the end. `maxFee`: see {@link begin}. */
+  async start(from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint, maxExportFee?: bigint): Promise<TransferRecord> {
+    return this.run(await this.begin(from, to, amount, maxFee, maxExportFee));
+  }
+
+  /**
+   * Journals a new move without running it (the caller runs it, e.g. without waiting). `maxFee`
+   * (nAVAX) bounds the export and import fees together: nothing costlier is ever signed.
+   */
+  async begin(from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint, maxExportFee?: bigint): Promise<TransferRecord> {
+    if (from === to) throw new WalletError('validation', 'source and destination chains must differ');
+    if (amount <= 0n) throw new WalletError('validation', 'an amount must be greater than zero');
+    if (maxFee !== undefined && maxFee < 0n) throw new WalletError('validation', 'a maximum fee cannot be negative');
+    const now = Date.now();
+    const record: TransferRecord = {
+      id: toHex(crypto.getRandomValues(new Uint8Array(12))),
+      from,
+      to,
+      amount: amount.toString(),
+      state: 'pending',
+      imports: [],
+      importAttempts: 0,
+      ...(maxFee !== undefined ? { maxFee: maxFee.toString() } : {}),
+      ...(maxExportFee !== undefined ? { maxExportFee: maxExportFee.toString() } : {}),
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.save(record, 'journaled');
+    return record;
+  }
+
+  /**
+   * Finishes every transfer the journal holds unfinished (on worker start, unlock, or a timer).
+   * Each runs on its own: one that is stuck (a node error, an import refused five times) does not
+   * hold up the others; the first such error is thrown once all have had their turn.
+   */
+  async resumeAll(claim: (id: string) => boolean = () => true, release: (id: string) => void = () => undefined): Promise<TransferRecord[]> {
+    const out: TransferRecord[] = [];
+    let stuck: unknown;
+    for (const { id } of await this.journal.unfinished()) {
+      // A move another run is advancing right now is left to it: two runs of one move would sign
+      // two exports or two imports. Claimed, it is read again: the list above may be stale by now.
+      if (!claim(id)) continue;
+      const r = await this.journal.get(id).catch(() => undefined);
+      try {
+        if (!r || r.state === 'completed' || r.state === 'failed') continue;
+        out.push(await this.run(r));
+      } catch (e) {
+        this.hooks.stopped?.(r!, e);
+        // An import refused for its fee waits (unsigned) in atomic memory, a tx the node still
+        // processes and an export waiting for an EVM tx of the account to execute are looked at
+        // again later: none of them is an error.
+        if (!(e instanceof WalletError && WAITS_ITS_TURN.has(e.code))) stuck ??= e;
+        out.push(r!);
+      } finally {
+        release(id);
+      }
+    }
+    if (stuck !== undefined) throw stuck;
+    return out;
+  }
+
+  private async save(record: TransferRecord, point: string): Promise<void> {
+    record.updatedAt = Date.now();
+    await this.journal.put(record);
+    await this.hooks.checkpoint?.(point, record);
+  }
+
+  /** Advances a journaled transfer until it is completed or failed. */
+  async run(record: TransferRecord): Promise<TransferRecord> {
+    for (;;) {
+      switch (record.state) {
+        case 'pending':
+          await this.signExport(record);
+          break;
+        case 'export-signed':
+          await this.sendExport(record);
+          break;
+        case 'export-accepted':
+          await this.signImports(record);
+          break;
+        case 'import-signed':
+          await this.sendImports(record);
+          break;
+        case 'completed':
+        case 'failed':
+          return record;
+      }
+    }
+  }
+
+  private async signExport(record: TransferRecord): Promise<void> {
+    if (record.from === 'C' && this.hooks.evmLine) return this.hooks.evmLine(() => this.signExportNow(record));
+    return this.signExportNow(record);
+  }
+
+  /** Nothing is signed, so nothing moved: the move simply fails, saying why. */
+  private async refuseExport(record: TransferRecord, why: string): Promise<void> {
+    record.error = why;
+    record.state = 'failed';
+    await this.save(record, 'export-refused');
+  }
+
+  private async signExportNow(record: TransferRecord): Promise<void> {
+    let built;
+    try {
+      built = await this.engine.buildExport(record.from, record.to, BigInt(record.amount));
+    } catch (e) {
+      // A reason only the user can change (not enough funds for it and its fee, …) is the move's
+      // end, not something to try every minute for ever.
+      if (e instanceof WalletError && USERS_TO_CHANGE.has(e.code)) return this.refuseExport(record, e.message);
+      throw e;
+    }
+    const approved = record.maxExportFee ?? record.maxFee;
+    if (approved !== undefined && built.fee > BigInt(approved)) return this.refuseExport(record, `the export's fee of ${built.fee} nAVAX is above the approved maximum of ${approved} nAVAX`);
+    const signed = this.engine.sign(built);
+    try {
+      await this.hooks.exportSigned?.(signed);
+    } catch (e) {
+      // A refused or kept tx this export does not take the place of, or one that ran (or may have):
+      // nothing is sent, so nothing moved (Delivery.beforeExport).
+      if (e instanceof WalletError && IN_THE_WAY.has(e.code)) return this.refuseExport(record, e.message);
+      throw e;
+    }
+    record.export = { chain: signed.chain, txID: signed.txID, signedHex: toHex(signed.signedBytes), fee: signed.fee.toString(), accepted: false };
+    record.state = 'export-signed';
+    await this.journal.dropFailedExport(signed.txID, record.id);
+    await this.save(record, 'export-signed');
+  }
+
+  /** Sends (or re-sends) the journaled bytes and waits; the same bytes always mean the same tx. */
+  private async sendTx(tx: JournaledTx, record: TransferRecord, point: string): Promise<'accepted' | 'failed'> {
+    const signedBytes = fromHex(tx.signedHex);
+    if ((await this.engine.txState(tx.chain, tx.txID)) === 'accepted') return 'accepted';
+    let refusal: string | undefined;
+    try {
+      await this.engine.submit(tx.chain, signedBytes, tx.txID);
+    } catch (e) {
+      // Refused: a resend of a tx that is already processing or accepted is refused too, so only
+      // the node's final word on this tx ID decides.
+      refusal = (e as Error).message;
+    }
+    if (refusal === undefined) await this.hooks.checkpoint?.(point, record);
+    // An atomic C-Chain tx is never refused for good by the node's word (Helicon: "not found"
+    // until executed), so its wait ends in a judgement of its inputs, not in a timeout.
+    const judgedByInputs = tx.chain === 'C';
+    const outcome = await this.engine.node
+      .waitForTx(tx.chain, tx.txID, refusal ? { timeoutMs: REFUSED_GRACE_MS } : this.engine.waitOptions)
+      .catch((e: unknown) => {
+        if ((refusal || judgedByInputs) && e instanceof TimeoutError) return undefined;
+        throw e;
+      });
+    if (outcome?.accepted) return 'accepted';
+    // Not accepted in time, refused, or called failed by the node: none of it is believed before
+    // it is checked against what the tx spends and creates (WalletEngine.txFate). A refusal can be
+    // the node turning away a resend of a tx it still processes (a first send that reached it
+    // before the worker died); a "failed" can come from a node that forwarded it all the same.
+    const fate = await this.engine.txFate(tx.chain, tx.txID, signedBytes);
+    if (fate === 'accepted') return 'accepted';
+    if (fate === 'processing' || (fate === 'not-seen' && judgedByInputs)) {
+      record.error = judgedByInputs
+        ? `the C-Chain has not executed ${tx.txID} yet; what it spends is still unspent, so it may still go through (it can wait for the base fee to fall to what it pays)`
+        : `the ${tx.chain}-Chain is still processing ${tx.txID}`;
+      await this.save(record, `${point}-processing`);
+      throw new WalletError('tx-processing', `transfer ${record.id}: ${record.error}; it is looked at again later`);
+    }
+    // Spent by something else: a move's export and import are the only spenders of what they
+    // spend, and what an accepted one created would be there (its UTXOs, its exported funds).
+    record.error =
+      fate === 'inputs-spent'
+        ? `${tx.txID} can never be accepted: what it spends was spent by another transaction`
+        : (refusal ?? `${outcome?.status}${outcome?.reason ? `: ${outcome.reason}` : ''}`);
+    return 'failed';
+  }
+
+  private async sendExport(record: TransferRecord): Promise<void> {
+    const tx = record.export!;
+    if ((await this.sendTx(tx, record, 'export-sent')) === 'failed') {
+      record.state = 'failed';
+      const keep = this.hooks.exportFailed;
+      if (keep) tx.kept = await keep({ chain: tx.chain, txID: tx.txID, signedBytes: fromHex(tx.signedHex), item: transferActivity(record, cb58Encode(this.engine.ctx.avaxAssetID))[0]! });
+      await this.save(record, 'export-failed');
+      return;
+    }
+    tx.accepted = true;
+    delete record.error;
+    record.state = 'export-accepted';
+    await this.save(record, 'export-accepted');
+  }
+
+  private async signImports(record: TransferRecord): Promise<void> {
+    // Only this export's own UTXOs: what else waits in atomic memory is not this move's.
+    const built = await this.engine.buildImports(record.to, record.from, record.export!.txID);
+    if (built.length === 0) {
+      // Nothing of the export is left: after an import was journaled, what it spends is gone. Its
+      // fate tells whether it went through or another import took the funds (not lost: imported).
+      const fates = await Promise.all(record.imports.map((tx) => this.engine.txFate(tx.chain, tx.txID, fromHex(tx.signedHex))));
+      const ours = fates.includes('accepted');
+      if (ours || (fates.length && fates.every((f) => f === 'inputs-spent'))) {
+        record.imports.forEach((tx, i) => (tx.accepted = fates[i] === 'accepted'));
+        record.error = ours ? undefined : IMPORTED_ELSEWHERE;
+        record.state = 'completed';
+        await this.save(record, 'completed');
+        return;
+      }
+      // Nothing of the export shows in atomic memory (not yet, or a node hiding it): a move is
+      // done only when its import is accepted, so it waits and is looked at again later.
+      record.error = `the exported funds do not show in the ${record.to}-Chain's atomic memory yet`;
+      await this.save(record, 'import-waiting');
+      throw new WalletError('tx-processing', `transfer ${record.id}: ${record.error}; it is looked at again later`);
+    }
+    if (record.maxFee !== undefined) {
+      // The import alone within the import fee reviewed (the total less the export fee reviewed):
+      // an export that came out cheaper leaves it no more. Older records: the total less the export's.
+      const cap = BigInt(record.maxFee) - BigInt(record.maxExportFee ?? record.export!.fee);
+      const importFees = built.reduce((sum, b) => sum + b.fee, 0n);
+      if (importFees > cap) {
+        // Left at 'export-accepted': the funds wait in atomic memory for a later (one-click) import.
+        throw new WalletError('fee-above-approved', `transfer ${record.id}: import fees of ${importFees} nAVAX are above the ${cap} nAVAX approved for them (of ${record.maxFee} nAVAX in all); the funds wait in atomic memory`);
+      }
+    }
+    record.imports = built.map((b) => {
+      const s = this.engine.sign(b);
+      return { chain: s.chain, txID: s.txID, signedHex: toHex(s.signedBytes), fee: s.fee.toString(), accepted: false };
+    });
+    record.importAttempts += 1;
+    record.state = 'import-signed';
+    await this.save(record, 'import-signed');
+  }
+
+  private async sendImports(record: TransferRecord): Promise<void> {
+    for (const tx of record.imports) {
+      if (tx.accepted) continue;
+      if ((await this.sendTx(tx, record, 'import-sent')) === 'accepted') {
+        tx.accepted = true;
+        await this.save(record, 'import-accepted');
+        continue;
+      }
+      // Dropped or refused (fee rose, or the UTXOs were imported elsewhere): look at atomic memory
+      // again and rebuild from what is still waiting there.
+      // Judged failed (what it spends is unspent): back to 'export-accepted', where the next run
+      // builds it again and "Import now" can take it with a fee the user reviews.
+      record.state = 'export-accepted';
+      await this.save(record, 'import-retry');
+      if (record.importAttempts >= MAX_IMPORT_ATTEMPTS) {
+        throw new WalletError('import-stuck', `the import of transfer ${record.id} failed ${record.importAttempts} times: ${record.error ?? 'unknown'}; the funds wait in atomic memory`);
+      }
+      return;
+    }
+    delete record.error;
+    record.state = 'completed';
+    await this.save(record, 'completed');
+  }
+}
