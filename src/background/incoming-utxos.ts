@@ -1,8 +1,10 @@
 // Funds received on X and P, found as UTXOs a refresh had not seen before (the node has no list of
 // a wallet's incoming txs). What the wallet has seen is kept in the account cache.
 import { utxoId } from '../core/codec/ids.js';
+import { ownersOf } from '../core/codec/rules.js';
 import type { Utxo } from '../core/codec/types.js';
-import { cb58Encode } from '../core/encoding.js';
+import { cb58Encode, parseAddress } from '../core/encoding.js';
+import { ownedAddressSet, signingIndices } from '../core/tx/utxos.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, trimActivity } from './account-cache.js';
 
@@ -12,16 +14,33 @@ export const KEEP_MISSING_UTXOS = 256;
 export const MAX_KNOWN_UTXOS = 5_000;
 
 /**
- * New UTXOs on `chain` from a tx the wallet did not issue (`moveTxIDs`: its moves' txs) are incoming
- * funds, listed once `proven` (a made-up UTXO is not history). The first look at a chain only
- * records what is there, proven or not: it is the wallet's past, not news. Later, a new UTXO not
- * proven yet is not recorded, so it is listed once a refresh proves it.
+ * Whether the keys of `addresses` alone meet a UTXO's owners: one they do not (2-of-2 with a
+ * stranger's key) is in no balance, so it is not money received either.
  */
-export function noteIncoming(cache: AccountCache, utxos: readonly Utxo[], chain: 'X' | 'P', moveTxIDs: ReadonlySet<string>, proven: (u: Utxo) => boolean): ActivityItem[] {
+export function spendableBy(addresses: readonly string[]): (u: Utxo) => boolean {
+  const owned = ownedAddressSet(addresses.map((a) => parseAddress(a).bytes));
+  return (u) => signingIndices(ownersOf(u.output), owned) !== undefined;
+}
+
+/**
+ * New UTXOs on `chain` from a tx the wallet did not issue (`moveTxIDs`: its moves' txs) are incoming
+ * funds, listed once `proven` (a made-up UTXO is not history) when `ours` (spendableBy: others are
+ * recorded, never listed). The first look at a chain only records what is there, proven or not: it
+ * is the wallet's past, not news. Later, a new UTXO not proven yet is not recorded, so it is listed
+ * once a refresh proves it.
+ */
+export function noteIncoming(
+  cache: AccountCache,
+  utxos: readonly Utxo[],
+  chain: 'X' | 'P',
+  moveTxIDs: ReadonlySet<string>,
+  proven: (u: Utxo) => boolean,
+  ours: (u: Utxo) => boolean = () => true,
+): ActivityItem[] {
   const before = chain === 'X' ? cache.knownUtxos : cache.knownPUtxos;
   const known = new Set(before ?? []);
   // The wallet's own txs; a tx only received from may still bring another asset in a later look.
-  const ours = new Set([...cache.activity.filter((a) => a.kind !== 'receive').map((a) => a.txID), ...moveTxIDs]);
+  const ownTxs = new Set([...cache.activity.filter((a) => a.kind !== 'receive').map((a) => a.txID), ...moveTxIDs]);
   const listed = new Set(cache.activity.filter((a) => a.kind === 'receive').map((a) => `${a.txID} ${a.assetID}`));
   const firstRefresh = before === undefined || (before.length === 0 && cache.balances.updatedAt === 0);
   const received: ActivityItem[] = [];
@@ -31,7 +50,7 @@ export function noteIncoming(cache: AccountCache, utxos: readonly Utxo[], chain:
   for (const u of utxos) {
     const id = utxoId(u);
     const txID = cb58Encode(u.txID);
-    if (known.has(id) || ours.has(txID) || firstRefresh) {
+    if (known.has(id) || ownTxs.has(txID) || firstRefresh || !ours(u)) {
       seen.push(id);
       continue;
     }

@@ -2,10 +2,10 @@
 // or not its proofs were made on the first look; a receipt is listed only once its tx proves it.
 import { describe, expect, it, vi } from 'vitest';
 import { addActivity, emptyCache, MAX_OWN_ACTIVITY, MAX_RECEIPTS, mergeRefresh } from '../../src/background/account-cache.js';
-import { KEEP_MISSING_UTXOS, MAX_KNOWN_UTXOS, noteIncoming } from '../../src/background/incoming-utxos.js';
+import { KEEP_MISSING_UTXOS, MAX_KNOWN_UTXOS, noteIncoming, spendableBy } from '../../src/background/incoming-utxos.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import type { Utxo } from '../../src/core/codec/types.js';
-import { cb58Encode } from '../../src/core/encoding.js';
+import { cb58Encode, formatAddress } from '../../src/core/encoding.js';
 import type { ActivityItem } from '../../src/shared/messages.js';
 
 function utxo(n: number): Utxo {
@@ -73,6 +73,22 @@ describe('noteIncoming', () => {
     cache.knownUtxos = [];
     expect(noteIncoming(cache, [avax, token], 'X', NONE, () => true)).toEqual([]);
     expect(cache.activity).toHaveLength(2);
+  });
+
+  it('an output the account cannot spend alone (2-of-2 with a stranger) is recorded, never listed; one both its keys own is', () => {
+    const cache = emptyCache();
+    noteIncoming(cache, [], 'X', NONE, () => true);
+    cache.balances.updatedAt = 1;
+    const me = new Uint8Array(20).fill(9);
+    const alsoMe = new Uint8Array(20).fill(10);
+    const stranger = new Uint8Array(20).fill(11);
+    const ours = spendableBy([formatAddress('X', 'custom', me), formatAddress('X', 'custom', alsoMe)]);
+    const owned = (n: number, addresses: Uint8Array[]): Utxo => ({ ...utxo(n), output: { ...(utxo(n).output as Extract<Utxo['output'], { kind: 'TransferOutput' }>), owners: { locktime: 0n, threshold: 2, addresses } } });
+    const shared = owned(20, [me, stranger]);
+    const both = owned(21, [me, alsoMe]);
+    expect(noteIncoming(cache, [shared, both], 'X', NONE, () => true, ours).map((r) => r.txID)).toEqual([cb58Encode(both.txID)]);
+    expect(cache.knownUtxos).toEqual([utxoId(shared), utxoId(both)]);
+    expect(noteIncoming(cache, [shared, both], 'X', NONE, () => true, ours)).toEqual([]);
   });
 
   it('an NFT received first does not hide the AVAX of the same tx', () => {

@@ -10,7 +10,7 @@ import { WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
 import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, stakesKey, tokenScanKey } from '../account-cache.js';
 import { evmFeeCharged } from '../evm-fee.js';
-import { noteIncoming } from '../incoming-utxos.js';
+import { noteIncoming, spendableBy } from '../incoming-utxos.js';
 import { cacheAtHeight } from '../network-restart.js';
 import { StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
@@ -174,7 +174,8 @@ export class BalancesService {
     const moveTxIDs = new Set((await this.journalActivity(preset, account.id)).map((m) => m.txID));
     // Every UTXO read is the wallet's to know; only what a tx proves is listed as received.
     const proven = (u: Utxo) => !engine.isUnproven(u);
-    const received = [...noteIncoming(cache, xUtxos, 'X', moveTxIDs, proven), ...noteIncoming(cache, pUtxos, 'P', moveTxIDs, proven)];
+    const ours = spendableBy(engine.addresses('X'));
+    const received = [...noteIncoming(cache, xUtxos, 'X', moveTxIDs, proven, ours), ...noteIncoming(cache, pUtxos, 'P', moveTxIDs, proven, ours)];
     await this.detailReceived(engine, received, cache.heightsBefore);
     const cLooked = await this.noteIncomingEvm(engine, cache, cWei, cHeight);
     cache.heightsBefore = { X: xHeight.toString(), P: height.toString(), ...cLooked };
