@@ -7,6 +7,7 @@ import type { WalletEngine } from '../core/engine.js';
 import { CodecError, FormatError, InsufficientFundsError, NetworkMismatchError, NodeIdentityError, NodeUnreachableError, RpcError, TimeoutError, ValidationError, WalletError } from '../core/errors.js';
 import type { KeyPair } from '../core/keys.js';
 import type { TypedDataInput } from '../core/message.js';
+import type { TokenMetadata } from '../core/tokens.js';
 import type { ChainAlias } from '../core/node.js';
 import type { EvmTxRequest } from '../core/tx/c.js';
 import type { EthApi } from '../core/node/eth.js';
@@ -44,8 +45,11 @@ export interface SiteWallet {
   evmInsight(accountId: string, requester: string, eth: EthApi, chain: { avalanche: boolean; symbol: string }): Promise<InsightContext>;
   /** Counts a call of `address` the user approved for this site (CounterpartyView.siteCalls). */
   noteSiteCall(requester: string, address: string): Promise<void>;
-  /** Lists the token at `address` on the selected network, added by the site `origin` (approved by the user). */
-  watchToken(accountId: string, origin: string, address: string): Promise<void>;
+  /**
+   * Lists the token at `address` on the selected network, added by the site `origin` (approved by
+   * the user): as `shown` (what the approval showed, read from the node then), else read now.
+   */
+  watchToken(accountId: string, origin: string, address: string, shown?: TokenMetadata): Promise<void>;
 }
 
 /** Who asked: the top-level page's origin and, for a request from a frame, the frame's. */
@@ -83,7 +87,8 @@ export type Payload =
   | { kind: 'avalanche-message'; accountId: string; messageHex: string }
   /** `item`: how the tx is listed in Activity (a deployment, a token send, an approval…); `requester`: whose calls it counts. */
   | { kind: 'evm-tx'; accountId: string; rpcUrl: string; activity: boolean; tx: Record<keyof EvmTxRequest, string>; item?: Partial<ActivityItem>; requester?: string; chain?: string }
-  | { kind: 'watch-asset'; accountId: string; address: string; chain?: string }
+  /** `token`: the token as the approval showed it (absent in approvals of an older version). */
+  | { kind: 'watch-asset'; accountId: string; address: string; chain?: string; token?: TokenMetadata }
   /**
    * `shown`: the fingerprint of what the approval showed as spent and authorized (spentFingerprint);
    * `signsNothing`: the approval said approving signs nothing. Both are held to after approval.

@@ -56,13 +56,14 @@ export class SiteTokens {
           ...(typeof o.decimals === 'number' && o.decimals !== token.decimals ? { siteDecimals: o.decimals } : {}),
           imageIgnored: o.image !== undefined,
         },
-        payload: { kind: 'watch-asset', accountId: account.id, address, chain: chainKeyOf(chain) },
+        payload: { kind: 'watch-asset', accountId: account.id, address, chain: chainKeyOf(chain), token: meta },
       };
     }, async (payload) => {
       if (payload.kind !== 'watch-asset') throw new Error('payload mismatch');
       await this.conn.assertStillOn(call.site, payload.chain);
-      // Credited to the frame that asked (its own approval named it), not the page around it.
-      await this.deps.wallet.watchToken(payload.accountId, requesterOf(call.site), payload.address);
+      // Credited to the frame that asked (its own approval named it), not the page around it; listed
+      // as the approval showed it: the node is not asked again (a failure now would fail a yes).
+      await this.deps.wallet.watchToken(payload.accountId, requesterOf(call.site), payload.address, payload.token);
       return true;
     })) as boolean;
   }
