@@ -10,6 +10,7 @@ import { HARDENED_OFFSET, HDKey } from '@scure/bip32';
 import * as bip39 from '@scure/bip39';
 import { wordlist as english } from './wordlist-english.js';
 import { type Bytes, concatBytes, equalBytes, toHex } from './bytes.js';
+import { phraseWords } from './phrase-words.js';
 import { SIGNATURE_LENGTH } from './codec/parts.js';
 import { parsePrivateKey } from './encoding.js';
 import { FormatError, KeysWipedError, SigningError, ValidationError } from './errors.js';
@@ -216,7 +217,7 @@ const ENGLISH_WORDS = new Set(english);
  * against the English list and the BIP-39 checksum. The error says which of these is wrong.
  */
 export function normalizeMnemonic(text: string): string {
-  const words = text.normalize('NFKD').trim().toLowerCase().split(/\s+/).filter((w) => w !== '');
+  const words = phraseWords(text);
   if (!VALID_WORD_COUNTS.includes(words.length)) {
     throw new FormatError(`a recovery phrase has 12, 15, 18, 21 or 24 words; this one has ${words.length}`);
   }

@@ -3,6 +3,7 @@
 import { formatEvmAddress, parseEvmAddress } from '../core/evm-address.js';
 import { parseAmount, UINT64_MAX } from '../core/amount.js';
 import { parseAddressFor } from '../core/encoding.js';
+import { phraseWords } from '../core/phrase-words.js';
 import { displayName } from '../shared/validate-fields.js';
 import { sentence } from './api.js';
 import { formatValue, withArticle } from './format.js';
@@ -176,9 +177,6 @@ export function checkNewPassword(password: string, confirm: string): Check<strin
 
 // ---- recovery phrases ----
 
-export function phraseWords(text: string): string[] {
-  return text.normalize('NFKD').trim().toLowerCase().split(/\s+/).filter((w) => w !== '');
-}
 
 /** BIP-39's phrase lengths, all of which the wallet restores (it creates 12 or 24). */
 const PHRASE_LENGTHS = [12, 15, 18, 21, 24];
@@ -198,7 +196,7 @@ export function checkPhrase(text: string): Check<string> {
 export function checkPrivateKey(text: string): Check<string> {
   const trimmed = text.trim();
   if (trimmed === '') return fail('Paste the private key');
-  if (/^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$/.test(trimmed) || /^(0x)?[0-9a-fA-F]{64}$/.test(trimmed)) return { ok: true, value: trimmed };
+  if (/^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$/.test(trimmed) || /^(0x)?[0-9a-fA-F]{64}$/i.test(trimmed)) return { ok: true, value: trimmed };
   return fail('A private key is PrivateKey-… or 64 hex digits');
 }
 

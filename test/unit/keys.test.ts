@@ -269,6 +269,11 @@ describe('mnemonics', () => {
     expect(normalizeMnemonic(messy)).toBe(ABANDON_12);
   });
 
+  it('reads a phrase pasted with invisible characters (zero-width space, soft hyphen, BOM) as the words it shows', () => {
+    const pasted = '\uFEFF' + ABANDON_12.split(' ').map((w) => `${w.slice(0, 2)}\u00AD${w.slice(2)}\u200B`).join(' ');
+    expect(normalizeMnemonic(pasted)).toBe(ABANDON_12);
+  });
+
   it('says whether the word count, a word, or the checksum is wrong', () => {
     expect(() => normalizeMnemonic(ABANDON_12.split(' ').slice(1).join(' '))).toThrow(/has 11/);
     expect(() => normalizeMnemonic('')).toThrow(/has 0/);

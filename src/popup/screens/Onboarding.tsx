@@ -3,7 +3,8 @@
 // words, or import a private key; then a password; the network can be chosen on the first page.
 import { useEffect, useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
-import { checkName, checkNewPassword, checkPhrase, checkPrivateKey, confirmError, phraseWords } from '../checks.js';
+import { phraseWords } from '../../core/phrase-words.js';
+import { checkName, checkNewPassword, checkPhrase, checkPrivateKey, confirmError } from '../checks.js';
 import { FormError, TextField } from '../components/Field.js';
 import { PasswordFields } from '../components/PasswordFields.js';
 import { AccountsNotSearched, RestoreLossWarning, Screen } from './OnboardingParts.js';

@@ -5,6 +5,7 @@ import {
   checkName,
   checkNewPassword,
   checkPhrase,
+  checkPrivateKey,
   decodePayload,
   encodePayload,
   passwordStrength,
@@ -110,6 +111,21 @@ describe('recovery phrase shape', () => {
     for (const n of [11, 13, 25]) expect(checkPhrase(Array(n).fill('abandon').join(' ')).ok).toBe(false);
     expect(checkPhrase('one two three')).toEqual({ ok: false, error: 'A recovery phrase has 12, 15, 18, 21 or 24 words; this one has 3' });
     expect(checkPhrase('abandon ab4ndon')).toEqual({ ok: false, error: 'Word 2 has characters other than letters' });
+  });
+
+  it('reads a phrase pasted with invisible characters as the words it shows', () => {
+    // A zero-width space after each word, a soft hyphen inside one and a byte-order mark in front:
+    // copied from a web page or a document, none of them shows.
+    const pasted = '\uFEFF' + Array(11).fill('aban\u00ADdon\u200B').join(' ') + ' about\u2060';
+    expect(checkPhrase(pasted)).toEqual({ ok: true, value: `${Array(11).fill('abandon').join(' ')} about` });
+  });
+});
+
+describe('private keys', () => {
+  it('takes PrivateKey-… and 64 hex digits with 0x or 0X, as the wallet does', () => {
+    const hex = 'ab'.repeat(32);
+    for (const key of [hex, `0x${hex}`, `0X${hex.toUpperCase()}`, ` PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN `]) expect(checkPrivateKey(key).ok, key).toBe(true);
+    for (const key of ['', `0x${hex}0`, `0y${hex}`, 'PrivateKey-0OIl']) expect(checkPrivateKey(key).ok, key).toBe(false);
   });
 });
 
