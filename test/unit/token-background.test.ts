@@ -6,7 +6,6 @@ import { addressTopic, selectorOf } from '../../src/core/evm-abi.js';
 import { NodeUnreachableError, RpcError } from '../../src/core/errors.js';
 import { APPROVAL_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
 import type { EthApi, EthLog, LogFilter } from '../../src/core/node/eth.js';
-import { isLocalHost, nftMetadataFrom } from '../../src/background/nft-metadata.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { mapLimited, PER_UNLISTED_CONTRACT, RANGES_PER_REFRESH, type ScanState, scanView, TokenScanner } from '../../src/background/token-scan.js';
 import { checkedWords, type StoredToken } from '../../src/background/token-store.js';
@@ -296,45 +295,5 @@ describe('NFT metadata', () => {
     const answer = `0x${(32n).toString(16).padStart(64, '0')}${bytes.length.toString(16).padStart(64, '0')}${bytes.toString('hex').padEnd(Math.ceil(bytes.length / 32) * 64, '0')}`;
     const s = await tokensOver({ call: async () => answer } as never, { 'xpc.tokens.net': [{ address: TOKEN, standard: 'erc721', name: 'Art', symbol: 'ART', decimals: 0, addedBy: 'wallet', addedAt: 0 }] });
     expect(await s.tokensNftMetadata({ address: TOKEN, tokenId: '7', fetch: false })).toEqual({ uri: 'https://art.example/gnp.exe/7.json' });
-  });
-
-  it('an address into the own computer or local network is refused before any fetch, in every form the URL parser reads', async () => {
-    const local = [
-      'https://localhost/a.json', 'https://api.localhost./a', 'https://127.0.0.1/a', 'https://2130706433/a', 'https://0x7f.1/a', 'https://0177.0.0.1/a',
-      'https://10.1.2.3/a', 'https://172.31.0.1/a', 'https://192.168.1.1/a', 'https://169.254.169.254/latest', 'https://0.0.0.0/a', 'https://100.64.0.1/a',
-      'https://[::1]/a', 'https://[::]/a', 'https://[fd00::1]/a', 'https://[fe80::1]/a', 'https://[::ffff:127.0.0.1]/a', 'https://[::ffff:a9fe:a9fe]/a', 'https://[64:ff9b::c0a8:101]/a', 'https://[2002:c0a8:101::1]/a',
-    ];
-    let fetched = 0;
-    const fetchFn = (async () => {
-      fetched++;
-      return new Response('{}');
-    }) as typeof fetch;
-    for (const uri of local) {
-      expect(isLocalHost(new URL(uri).hostname), uri).toBe(true);
-      expect((await nftMetadataFrom(uri, fetchFn)).error, uri).toMatch(/own computer or local network/);
-    }
-    expect(fetched).toBe(0);
-    for (const host of ['nft.example', '8.8.8.8', '[2606:4700::1111]', '[::ffff:8.8.8.8]', '172.32.0.1', 'localhost.example']) expect(isLocalHost(new URL(`https://${host}/`).hostname), host).toBe(false);
-  });
-
-  it('a data: URI is read in place; only https is fetched, without cookies, at most 64 KB, text fields only', async () => {
-    let fetched = 0;
-    const never = (async () => {
-      fetched++;
-      throw new Error('no network in this test');
-    }) as typeof fetch;
-    expect(await nftMetadataFrom('data:application/json;base64,' + btoa('{"name":"Pic","image":"ipfs://x","extra":1}'), never)).toEqual({ fetched: { name: 'Pic', image: 'ipfs://x' } });
-    expect((await nftMetadataFrom('ipfs://QmSomething', never)).error).toMatch(/only https/);
-    expect((await nftMetadataFrom('http://example.org/1.json', never)).error).toMatch(/only https/);
-    expect(fetched).toBe(0);
-    let init: RequestInit | undefined;
-    const big = (async (_url: string, i?: RequestInit) => {
-      init = i;
-      return new Response('x'.repeat(70 * 1024));
-    }) as typeof fetch;
-    expect((await nftMetadataFrom('https://meta.example/1', big)).error).toMatch(/larger than 64 KB/);
-    expect(init).toMatchObject({ credentials: 'omit', redirect: 'error' });
-    const ok = (async () => new Response('{"name":"A\u202ename","description":7}')) as unknown as typeof fetch;
-    expect(await nftMetadataFrom('https://meta.example/2', ok)).toEqual({ fetched: { name: 'Aname' } });
   });
 });
