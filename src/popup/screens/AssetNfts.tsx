@@ -143,7 +143,14 @@ function SendNft({ nft, hrp, fees, selection, onSent, onCancel }: { nft: NftView
         level={4}
         title="Review the NFT send"
         facts={[
-          { term: 'NFT', value: `${nft.name} (${nft.symbol}), group ${nft.groupID}` },
+          {
+            term: 'NFT',
+            value: (
+              <>
+                <AssetLabel asset={{ assetID: nft.assetID, name: nft.name, symbol: nft.symbol, verified: false }} /> · group {nft.groupID}
+              </>
+            ),
+          },
           { term: 'Payload', value: <PayloadPreview kind={shown.kind} text={shown.text} /> },
           { term: 'To', value: toCheck.value, mono: true, testid: 'review-to' },
           { term: 'Paid from', value: 'Your X-Chain account (the NFT leaves it)' },

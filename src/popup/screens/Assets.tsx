@@ -161,7 +161,7 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   }
 
   if (step.reviewing && ready) {
-    const kindName = kind === 'fixed' ? 'Fixed cap: the whole supply now, no more ever' : kind === 'variable' ? 'Variable cap: minted later by its minters' : 'NFT family: minted later, one group per minter set';
+    const kindName = kind === 'fixed' ? 'Fixed cap: the whole supply now, no more ever' : kind === 'variable' ? 'Variable cap: minted later by its minters' : 'NFT family: each group minted once, later, by its minter set';
     const facts: Fact[] = [
       { term: 'Kind', value: kindName },
       { term: 'Name', value: name },
@@ -230,6 +230,7 @@ function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
           </button>
         </fieldset>
       )}
+      {kind === 'nft' && <p class="muted">Each group is minted once (one NFT from this wallet); its mint right is then used up.</p>}
       {kind !== 'fixed' &&
         minters.map((m, i) => (
           <div key={i}>

@@ -1,0 +1,53 @@
+// @vitest-environment happy-dom
+// The asset studio's reviews say what the chain will do: an NFT group is minted once (nftfx's mint
+// spends the group's mint right and makes none back), and an NFT about to leave is named by its
+// asset ID, with a look-alike of AVAX flagged, as everywhere else.
+import { cleanup, fireEvent, screen, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Assets } from '../../../src/popup/screens/Assets.js';
+import { fakeBackground, renderWith } from './fake-background.js';
+import { avax, balances, FAKE_ID, HRP, UNLOCKED, X_OTHER } from './fixtures.js';
+
+afterEach(cleanup);
+
+const FEES = { createAsset: '10000000', operation: '1000000' };
+
+function renderAssets(handlers: Parameters<typeof fakeBackground>[0] = {}) {
+  const bg = fakeBackground({ 'assets.fees': () => FEES, 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts: [] }), ...handlers });
+  renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1')] })} onChanged={vi.fn()} />);
+  return bg;
+}
+
+const type = (label: string | RegExp, value: string) => fireEvent.input(screen.getByLabelText(label), { target: { value } });
+
+describe('Asset studio reviews', () => {
+  it('an NFT family: the form and the review say each group is minted once', async () => {
+    renderAssets();
+    fireEvent.click(screen.getByRole('radio', { name: 'Create' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'NFT family' }));
+    expect(screen.getByText(/Each group is minted once/)).toBeTruthy();
+    type('Name', 'Pictures');
+    type('Symbol', 'PIC');
+    await screen.findByText(/0\.01 AVAX/);
+    fireEvent.click(screen.getByRole('button', { name: 'Create asset' }));
+    const review = screen.getByTestId('review').textContent ?? '';
+    expect(review).toContain('each group minted once');
+    expect(review).not.toMatch(/minted later, one group/);
+  });
+
+  it('the review of an NFT send names the NFT by its asset ID and flags one posing as AVAX', async () => {
+    const nfts = [{ utxoID: `${FAKE_ID}:1`, assetID: FAKE_ID, groupID: 2, payloadHex: '00', name: 'Avalanche', symbol: 'AVAX' }];
+    renderAssets({ 'assets.listNfts': () => ({ nfts }) });
+    fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
+    fireEvent.click(await screen.findByRole('button', { name: `Send AVAX NFT ${FAKE_ID}:1` }));
+    type(/^To/, X_OTHER);
+    await screen.findByText(/0\.001 AVAX/);
+    fireEvent.click(screen.getByRole('button', { name: 'Send NFT' }));
+    const review = within(screen.getByTestId('review'));
+    const nft = review.getByText('NFT').nextElementSibling as HTMLElement;
+    expect(nft.textContent).toContain('group 2');
+    expect(nft.querySelector('.asset-id')?.getAttribute('title')).toBe(FAKE_ID);
+    expect(within(nft).getByText(/Not AVAX/)).toBeTruthy();
+  });
+});
+
