@@ -2,6 +2,7 @@
 // (layouts, rules and where outputs land: docs/protocol.md §X).
 import { type Bytes, toHex } from '../bytes.js';
 import { utxoId } from '../codec/ids.js';
+import { MAX_U64 } from '../codec/io.js';
 import { sortOperations, sortOutputs, sortTransferableInputs, sortTransferableOutputs } from '../codec/rules.js';
 import type {
   FxOperation,
@@ -165,14 +166,19 @@ export function validateAssetDescription(name: string, symbol: string, denominat
   }
 }
 
+/** The initial holders' outputs; the node refuses an output of zero (and the codec anything past a u64). */
+function holderOutputs(holders: { owners: OutputOwners; amount: bigint }[]): Output[] {
+  return holders.map((h) => {
+    if (h.amount <= 0n) throw new ValidationError('each holder receives more than zero', 'holders');
+    if (h.amount > MAX_U64) throw new ValidationError("a holder's amount is more than one X-Chain output can hold", 'holders');
+    return { kind: 'TransferOutput', amount: h.amount, owners: h.owners };
+  });
+}
+
 /** Fixed-cap asset: the whole supply goes to the initial holders; nobody can mint more. */
 export function fixedCapState(holders: { owners: OutputOwners; amount: bigint }[]): InitialState {
   if (holders.length === 0) throw new ValidationError('a fixed-cap asset needs at least one holder', 'holders');
-  const outputs: Output[] = holders.map((h) => {
-    if (h.amount <= 0n) throw new ValidationError('each holder receives more than zero', 'holders');
-    return { kind: 'TransferOutput', amount: h.amount, owners: h.owners };
-  });
-  return { fxIndex: 0, outputs: sortOutputs(outputs, 'avm') };
+  return { fxIndex: 0, outputs: sortOutputs(holderOutputs(holders), 'avm') };
 }
 
 /** Variable-cap asset: each minter set (owners + threshold) may mint more later. */
@@ -180,7 +186,7 @@ export function variableCapState(minterSets: OutputOwners[], holders: { owners: 
   if (minterSets.length === 0) throw new ValidationError('a variable-cap asset needs at least one minter set', 'minters');
   const outputs: Output[] = [
     ...minterSets.map((owners): Output => ({ kind: 'MintOutput', owners })),
-    ...holders.map((h): Output => ({ kind: 'TransferOutput', amount: h.amount, owners: h.owners })),
+    ...holderOutputs(holders),
   ];
   return { fxIndex: 0, outputs: sortOutputs(outputs, 'avm') };
 }
@@ -258,6 +264,7 @@ export function buildXMint(
   const out = p.mintUtxo.output;
   if (out.kind !== 'MintOutput') throw new ValidationError('this UTXO is not a mint right of a variable-cap asset', 'mintUtxo');
   if (p.amount <= 0n) throw new ValidationError('mint more than zero', 'amount');
+  if (p.amount > MAX_U64) throw new ValidationError('that amount is more than one X-Chain output can hold', 'amount');
   const mintInput = minterIndices(p.mintUtxo, out.owners, p.owned, 'minter set');
   return operationTx(p, p.mintUtxo, {
     kind: 'SecpMintOperation',
