@@ -3,8 +3,10 @@ import { toHex } from '../../src/core/bytes.js';
 import { parseId } from '../../src/core/encoding.js';
 import { ValidationError } from '../../src/core/errors.js';
 import { makeOwners } from '../../src/core/tx/context.js';
+import { parseAddress } from '../../src/core/encoding.js';
 import { fixedCapState, nftFamilyState, variableCapState } from '../../src/core/tx/x.js';
 import { AVAX, avaxOf, freshWallet, localNetwork, spendableOf } from './fixture.js';
+import { fundedWallet } from './wallet-fixture.js';
 
 describe('the X-Chain asset studio against the real node', () => {
   it('creates a fixed-cap asset with several holders and the node describes it', async () => {
@@ -66,5 +68,35 @@ describe('the X-Chain asset studio against the real node', () => {
     expect(bobs).toHaveLength(1);
     expect(bobs[0]!.output.kind === 'NftTransferOutput' && toHex(bobs[0]!.output.payload)).toBe(toHex(payload));
     expect((await alice.engine.assetUtxos(family)).filter((u) => u.output.kind === 'NftTransferOutput')).toHaveLength(0);
+  });
+
+  it('a mint right the wallet holds only one of two keys of is never used: refused in words (no ID), nothing signed or spent', async () => {
+    const { wallet, account, avax } = await fundedWallet({ x: 2n * AVAX });
+    const bob = await freshWallet({ x: 5n * AVAX });
+    const alice = parseAddress(account.xAddress).bytes;
+    // Bob's asset: its mint right needs Bob and Alice both; Bob's family: group 0 is Alice's alone.
+    const shared = await bob.engine.issueAndWait(
+      await bob.engine.buildXCreateAsset({ name: 'Shared', symbol: 'SHR', denomination: 0, initialStates: [variableCapState([makeOwners([alice, bob.me.addresses[0]!], 2)])] }),
+    );
+    const family = await bob.engine.issueAndWait(await bob.engine.buildXCreateAsset({ name: 'Art', symbol: 'ART', denomination: 0, initialStates: [nftFamilyState([makeOwners([alice])])] }));
+    await wallet.balances.balancesRefresh();
+    const fees = await wallet.assets.assetsFees();
+    const xAvax = async () => (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.assetID === avax)?.spendable;
+    const xBefore = await xAvax();
+    expect((await wallet.assets.assetsMintRights()).rights.map((r) => `${r.symbol}/${r.groupID ?? '-'}`)).toEqual(['ART/0']);
+
+    const me = { addresses: [account.xAddress], threshold: 1 };
+    for (const refused of [
+      wallet.assets.assetsMint({ assetID: shared.txID, amount: '5', to: me, maxFee: fees.operation }),
+      wallet.assets.assetsMint({ assetID: avax, amount: '5', to: me, maxFee: fees.operation }),
+      wallet.assets.assetsMintNft({ assetID: family.txID, groupID: 1, payloadHex: '00', to: [me], maxFee: fees.operation }),
+    ]) {
+      const e = (await refused.catch((x: unknown) => x)) as ValidationError;
+      expect(e).toBeInstanceOf(ValidationError);
+      expect(e.message).toMatch(/^this wallet cannot sign for any (mint right|NFT mint right for group 1) of this asset$/);
+    }
+    const items = (await wallet.balances.activityList()).items;
+    expect(items.filter((i) => i.kind === 'mint' || i.kind === 'nft-mint')).toEqual([]);
+    expect(await xAvax()).toBe(xBefore);
   });
 });

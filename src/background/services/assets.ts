@@ -111,7 +111,7 @@ export class AssetsService {
 async function assetUtxo(engine: WalletEngine, assetID: string, match: (u: Utxo) => boolean, what: string): Promise<Utxo> {
   const owned = ownedOf(engine);
   const found = (await engine.assetUtxos(parseId(assetID))).find((u) => match(u) && canSign(u, owned));
-  if (!found) throw new ValidationError(`this wallet holds no ${what} of asset ${assetID}`, 'assetID');
+  if (!found) throw new ValidationError(`this wallet cannot sign for any ${what} of this asset`, 'assetID');
   return found;
 }
 
