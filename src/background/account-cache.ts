@@ -23,7 +23,7 @@ export interface AccountCache {
   changeNext: number;
   balances: BalancesView;
   activity: ActivityItem[];
-  /** What the activity list no longer holds (absent in caches from before it was recorded). */
+  /** What the activity list no longer holds, or never did (absent in caches from before it was recorded). */
   trimmed?: ActivityTrimmed;
   /** X-Chain UTXO IDs refreshes have seen (the last one's, and the newest missing from it: noteIncoming), to tell incoming funds apart. */
   knownUtxos: string[];
@@ -110,7 +110,7 @@ export function trimActivity(c: AccountCache): void {
   });
 }
 
-function noteTrimmed(c: AccountCache, group: keyof ActivityTrimmed, time: number | undefined): void {
+export function noteTrimmed(c: AccountCache, group: keyof ActivityTrimmed, time: number | undefined): void {
   if (time !== undefined) c.trimmed = { ...c.trimmed, [group]: Math.max(c.trimmed?.[group] ?? time, time) };
 }
 
@@ -140,6 +140,7 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
   stored.activity = [...added, ...activity];
   noteTrimmed(stored, 'received', refreshed.trimmed?.received);
   noteTrimmed(stored, 'own', refreshed.trimmed?.own);
+  noteTrimmed(stored, 'cReceived', refreshed.trimmed?.cReceived);
   trimActivity(stored);
   stored.pHeight = refreshed.pHeight;
   if (refreshed.pBlocks) stored.pBlocks = refreshed.pBlocks;

@@ -26,22 +26,40 @@ export const MAX_EVM_TRANSFERS_FOUND = 32;
 
 const txGuard = g.object({ hash: ethHash, from: ethAddress, to: g.nullable(ethAddress), value: g.quantity });
 
+export interface EvmIncomingLook {
+  transfers: EvmIncoming[];
+  /**
+   * Blocks above `after` were left unread (past the bounds below): transfers in them are not
+   * listed. The time of the oldest block read (or the moment it looked, when that block's time is
+   * not believed): what came before it may be missing.
+   */
+  unreadBefore?: number;
+}
+
 /**
  * Transfers of AVAX to `account` in the blocks above `after` up to `upTo` (at most
  * MAX_EVM_BLOCKS_SEARCHED of the newest), sent by others, that succeeded: at most
  * MAX_EVM_TRANSFERS_FOUND, the newest, so a flood of dust cannot make the wallet read without end.
  */
-export async function incomingEvmTransfers(eth: EthApi, account: string, after: bigint, upTo: bigint, opts?: CallOptions): Promise<EvmIncoming[]> {
+export async function incomingEvmTransfers(eth: EthApi, account: string, after: bigint, upTo: bigint, opts?: CallOptions): Promise<EvmIncomingLook> {
   const me = account.toLowerCase();
   const seenAt = Date.now();
   const lowest = upTo - BigInt(MAX_EVM_BLOCKS_SEARCHED) > after ? upTo - BigInt(MAX_EVM_BLOCKS_SEARCHED) : after;
   const heights: bigint[] = [];
   for (let h = upTo; h > lowest; h--) heights.push(h);
   const found: EvmIncoming[] = [];
-  for (let i = 0; i < heights.length && found.length < MAX_EVM_TRANSFERS_FOUND; i += READS_AT_ONCE) {
-    const blocks = await Promise.all(heights.slice(i, i + READS_AT_ONCE).map((h) => eth.getBlockByNumber(h, true, opts)));
+  let read = 0;
+  let oldestReadMs = seenAt;
+  let missingBlock = false;
+  for (; read < heights.length && found.length < MAX_EVM_TRANSFERS_FOUND; read += READS_AT_ONCE) {
+    const blocks = await Promise.all(heights.slice(read, read + READS_AT_ONCE).map((h) => eth.getBlockByNumber(h, true, opts)));
     for (const block of blocks) {
-      if (!block) continue;
+      // A block the node does not give is one whose transfers are not known: any time may be missing.
+      if (!block) {
+        missingBlock = true;
+        continue;
+      }
+      oldestReadMs = Math.min(oldestReadMs, believedTimeMs(block.timestamp, seenAt) ?? seenAt);
       block.transactions.forEach((raw, index) => {
         const tx = txGuard(raw, `eth_getBlockByNumber result.transactions[${index}]`);
         if (tx.to?.toLowerCase() === me && tx.from.toLowerCase() !== me && tx.value > 0n) {
@@ -53,5 +71,9 @@ export async function incomingEvmTransfers(eth: EthApi, account: string, after: 
   }
   const newest = found.slice(0, MAX_EVM_TRANSFERS_FOUND);
   const receipts = await Promise.all(newest.map((f) => eth.getTransactionReceipt(f.hash, opts)));
-  return newest.filter((_, i) => receipts[i]?.status === 1n);
+  const transfers = newest.filter((_, i) => receipts[i]?.status === 1n);
+  if (missingBlock) return { transfers, unreadBefore: seenAt };
+  // Past the count listed, the oldest found are dropped: what came before the oldest kept may be missing.
+  if (found.length > newest.length) return { transfers, unreadBefore: newest.at(-1)!.timeMs };
+  return lowest > after || read < heights.length ? { transfers, unreadBefore: oldestReadMs } : { transfers };
 }

@@ -111,6 +111,8 @@ export interface ActivityTrimmed {
   received?: number;
   /** The wallet's own transactions (the newest 5,000 are kept). */
   own?: number;
+  /** Never held: AVAX received on the C-Chain up to this time may be missing (blocks the wallet left unread: core/evm-incoming.ts). */
+  cReceived?: number;
 }
 
 export interface ActivityItem {

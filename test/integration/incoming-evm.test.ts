@@ -36,6 +36,8 @@ describe('AVAX received on the C-Chain', () => {
     expect(after).toBeLessThan(cBefore);
     const items = (await wallet.balances.activityList()).items;
     expect(items.find((i) => i.txID === hash)).toMatchObject({ kind: 'receive', chain: 'C', amount: gift.toString(), status: 'accepted', from: [expect.stringMatching(new RegExp(`^${genesis.evmAddress}$`, 'i'))] });
+    // Every block since the last look was read: nothing is said to be missing.
+    expect((await wallet.balances.activityList()).trimmed?.cReceived).toBeUndefined();
     // The account's own send is its send, never a receipt.
     expect(items.filter((i) => i.txID === sent.txHash).map((i) => i.kind)).toEqual(['send']);
     expect(await client.eth.getBalance(bob.engine.evmAddress)).toBe(AVAX * WEI_PER_NAVAX);
@@ -56,6 +58,7 @@ describe('AVAX received on the C-Chain', () => {
     node.lies.clear();
     await wallet.balances.balancesRefresh();
     expect(await received(first.hash)).toMatchObject({ kind: 'receive', chain: 'C', amount: (AVAX * WEI_PER_NAVAX).toString() });
+    expect((await wallet.balances.activityList()).trimmed?.cReceived).toBeUndefined();
 
     // A node that can never read them: tried twice, then left (each try costs the refresh time).
     node.lies.set('eth_getBlockByNumber', async () => rpcError('too many requests'));
@@ -71,5 +74,24 @@ describe('AVAX received on the C-Chain', () => {
     await wallet.balances.balancesRefresh();
     expect(reads()).toBe(afterTwo);
     expect(await received(second.hash)).toBeUndefined();
+    // Given up on, and said: AVAX received up to the give-up may be missing from the list.
+    const gaveUpBy = Date.now();
+    expect((await wallet.balances.activityList()).trimmed?.cReceived).toBeLessThanOrEqual(gaveUpBy);
+    expect((await wallet.balances.activityList()).trimmed?.cReceived).toBeGreaterThan(gaveUpBy - 60_000);
+  });
+
+  it('says AVAX received may be missing when the look left blocks unread (a node that would not give them)', async () => {
+    const node = lyingNode();
+    const { wallet, account, genesis } = await fundedWallet({}, { fetch: node.fetch });
+    await wallet.balances.balancesRefresh();
+    const before = Date.now();
+    const { hash } = await genesis.sendC(account.cAddress, AVAX * WEI_PER_NAVAX);
+    await balanceIs(account.cAddress, AVAX * WEI_PER_NAVAX);
+    // The node gives no block at all (answers null): the look reads nothing of what came in.
+    node.lies.set('eth_getBlockByNumber', async (_call, forward) => ({ ...(await forward()), result: null }));
+    await wallet.balances.balancesRefresh();
+    const list = await wallet.balances.activityList();
+    expect(list.items.find((i) => i.txID === hash)).toBeUndefined();
+    expect(list.trimmed?.cReceived).toBeGreaterThanOrEqual(before);
   });
 });

@@ -125,7 +125,8 @@ function cNodeAt(timestamp: bigint): EthApi {
 // AVAX received on the C-Chain is dated by its block only as far as X and P receipts are (believedTimeMs).
 describe('AVAX received on the C-Chain', () => {
   it('keeps a block time from before the wallet looked', async () => {
-    const [found] = await incomingEvmTransfers(cNodeAt(1_700_000_000n), ME, 0n, 5n);
+    const { transfers: [found], unreadBefore } = await incomingEvmTransfers(cNodeAt(1_700_000_000n), ME, 0n, 5n);
+    expect(unreadBefore).toBeUndefined();
     expect(found).toMatchObject({ timeMs: 1_700_000_000_000 });
     expect(found).not.toHaveProperty('timeIsDiscovery');
   });
@@ -133,10 +134,42 @@ describe('AVAX received on the C-Chain', () => {
   it('takes the moment it looked, said so, for a block time in the future or past what a date can show', async () => {
     for (const stamp of [10n ** 17n, 2n ** 42n, BigInt(Math.floor(Date.now() / 1000) + 3600)]) {
       const before = Date.now();
-      const [found] = await incomingEvmTransfers(cNodeAt(stamp), ME, 0n, 5n);
+      const {
+        transfers: [found],
+      } = await incomingEvmTransfers(cNodeAt(stamp), ME, 0n, 5n);
       expect(found!.timeIsDiscovery).toBe(true);
       expect(found!.timeMs).toBeGreaterThanOrEqual(before);
       expect(found!.timeMs).toBeLessThanOrEqual(Date.now());
     }
+  });
+
+  it('says from when transfers may be missing when it left blocks unread (past its bounds, or a block the node did not give)', async () => {
+    // Block h is stamped 1,700,000,000 + h seconds; every block holds one transfer to the account.
+    const minted = (h: bigint) => ({ hash: '0x' + h.toString(16).padStart(64, '0'), from: '0x' + '22'.repeat(20), to: ME, value: '0x1' });
+    const chain = (missing?: bigint, every = 1, many = 1): EthApi =>
+      ({
+        getBlockByNumber: async (h: bigint) => (h === missing ? null : { number: h, timestamp: 1_700_000_000n + h, transactions: h % BigInt(every) === 0n ? Array(many).fill(minted(h)) : [] }),
+        getTransactionReceipt: async () => ({ status: 1n }),
+      }) as unknown as EthApi;
+    const at = (h: bigint) => Number(1_700_000_000n + h) * 1000;
+    // 100 blocks, 64 read (the newest): what came at block 37 or before was not read.
+    const capped = await incomingEvmTransfers(chain(undefined, 10), ME, 0n, 100n);
+    expect(capped.transfers.map((t) => t.value)).toHaveLength(7);
+    expect(capped.unreadBefore).toBe(at(37n));
+    // Exactly 64 blocks: all read, nothing said.
+    expect((await incomingEvmTransfers(chain(undefined, 10), ME, 36n, 100n)).unreadBefore).toBeUndefined();
+    // More transfers than it lists: the 32 newest, and what came before the oldest kept may be missing.
+    const flooded = await incomingEvmTransfers(chain(), ME, 50n, 100n);
+    expect(flooded.transfers).toHaveLength(32);
+    expect(flooded.unreadBefore).toBe(at(69n));
+    // Five a block, read four blocks at a time: 40 found, the newest 32 kept (the last two of block 94's five).
+    const crowded = await incomingEvmTransfers(chain(undefined, 1, 5), ME, 50n, 100n);
+    expect(crowded.transfers).toHaveLength(32);
+    expect(crowded.unreadBefore).toBe(at(94n));
+    // A block the node would not give: any time may be missing, up to when it looked.
+    const before = Date.now();
+    const holed = await incomingEvmTransfers(chain(3n), ME, 0n, 5n);
+    expect(holed.transfers).toHaveLength(4);
+    expect(holed.unreadBefore).toBeGreaterThanOrEqual(before);
   });
 });

@@ -8,7 +8,7 @@ import { incomingEvmTransfers } from '../../core/evm-incoming.js';
 import { type AssetBalance, isEvmHash, type WalletEngine } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
-import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, stakesKey, tokenScanKey } from '../account-cache.js';
+import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, noteTrimmed, stakesKey, tokenScanKey } from '../account-cache.js';
 import { evmFeeCharged } from '../evm-fee.js';
 import { noteIncoming, spendableBy } from '../incoming-utxos.js';
 import { cacheAtHeight } from '../network-restart.js';
@@ -237,16 +237,20 @@ export class BalancesService {
     const before = cache.heightsBefore?.cWei ?? cache.balances.balances.find((b) => b.chain === 'C')?.spendable;
     if (after === undefined || before === undefined || cWei === BigInt(before)) return looked;
     const opts = { signal: AbortSignal.timeout(DATING_DEADLINE_MS) };
-    let found;
+    let look;
     try {
       const top = await engine.node.eth.blockNumber(opts);
-      found = await incomingEvmTransfers(engine.node.eth, engine.evmAddress, BigInt(after), top > cHeightBefore ? top : cHeightBefore, opts);
+      look = await incomingEvmTransfers(engine.node.eth, engine.evmAddress, BigInt(after), top > cHeightBefore ? top : cHeightBefore, opts);
     } catch (e) {
       this.log?.(`C-Chain blocks not read for AVAX received: ${(e as Error).message}`);
-      return cache.heightsBefore?.cMissed ? looked : { C: after, cWei: before, cMissed: true };
+      if (!cache.heightsBefore?.cMissed) return { C: after, cWei: before, cMissed: true };
+      // Given up on: what came in meanwhile is not listed, and Activity says so.
+      noteTrimmed(cache, 'cReceived', Date.now());
+      return looked;
     }
+    noteTrimmed(cache, 'cReceived', look.unreadBefore);
     const listed = new Set(cache.activity.map((a) => a.txID.toLowerCase()));
-    for (const t of found) {
+    for (const t of look.transfers) {
       if (listed.has(t.hash.toLowerCase())) continue;
       addActivity(cache, { txID: t.hash, chain: 'C', kind: 'receive', status: 'accepted', amount: t.value.toString(), from: [t.from], createdAt: t.timeMs, ...(t.timeIsDiscovery ? { timeIsDiscovery: true } : {}) });
     }

@@ -55,10 +55,18 @@ export function activityAmount(item: ActivityItem, view: BalancesView | null): s
   return `${formatUnits(item.amount, 0)} in the smallest units of an asset the wallet cannot name`;
 }
 
-/** What the list no longer holds, in words (older items are dropped to keep its size), or null. */
+/**
+ * What the list no longer holds, in words (older items are dropped to keep its size), and what it
+ * may never have held (AVAX received on the C-Chain in blocks the wallet did not read), or null.
+ */
 export function trimmedText(t: ActivityTrimmed | undefined): string | null {
   const lost = [t?.own !== undefined && `your own transactions from ${formatDateTime(t.own)} and before`, t?.received !== undefined && `funds received from ${formatDateTime(t.received)} and before`].filter(Boolean);
-  return lost.length > 0 ? `Activity no longer holds older items, to keep its size: ${lost.join(', and ')}.` : null;
+  const said = [
+    lost.length > 0 && `Activity no longer holds older items, to keep its size: ${lost.join(', and ')}.`,
+    t?.cReceived !== undefined &&
+      `AVAX received on the C-Chain up to ${formatDateTime(t.cReceived)} may be missing from this list: the wallet reads only the newest blocks each time it looks. Your balance counts it.`,
+  ].filter(Boolean);
+  return said.length > 0 ? said.join(' ') : null;
 }
 
 /** A native C-Chain send: amounts and fee in wei. */

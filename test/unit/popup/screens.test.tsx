@@ -229,10 +229,21 @@ describe('Activity', () => {
 
   it('says in words when older items are no longer held, and nothing when none went', async () => {
     const item = { txID: 'Tx' + 'a'.repeat(48), chain: 'X' as const, kind: 'send' as const, status: 'accepted' as const, createdAt: 9 };
-    let trimmed: { received?: number; own?: number } | undefined = { received: new Date(2026, 0, 2, 10, 30).getTime(), own: new Date(2025, 11, 1, 8, 0).getTime() };
+    let trimmed: { received?: number; own?: number; cReceived?: number } | undefined = { received: new Date(2026, 0, 2, 10, 30).getTime(), own: new Date(2025, 11, 1, 8, 0).getTime() };
     const bg = fakeBackground({ 'activity.list': () => ({ items: [item], ...(trimmed ? { trimmed } : {}) }) });
     const view = renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
     expect(await screen.findByText('Activity no longer holds older items, to keep its size: your own transactions from 2025-12-01 08:00 and before, and funds received from 2026-01-02 10:30 and before.')).toBeTruthy();
+    // C-Chain blocks left unread: what may be missing is said, and that the balance counts it.
+    trimmed = { cReceived: new Date(2026, 10, 29, 9, 5).getTime() };
+    view.rerender(
+      <ApiContext.Provider value={makeCall(bg.send)}>
+        <Activity balances={balances()} listKey="net:c" />
+      </ApiContext.Provider>,
+    );
+    expect(
+      await screen.findByText('AVAX received on the C-Chain up to 2026-11-29 09:05 may be missing from this list: the wallet reads only the newest blocks each time it looks. Your balance counts it.'),
+    ).toBeTruthy();
+    expect(screen.queryByText(/no longer holds/)).toBeNull();
     trimmed = undefined;
     view.rerender(
       <ApiContext.Provider value={makeCall(bg.send)}>
