@@ -1,4 +1,4 @@
-// An NFT's metadata, only when the user asks for it: a data: URI is read in place and only its
+// An NFT's metadata, when the user asks for its details: a data: URI is read in place and only its
 // name, description and image address are kept, as text. Any other address (https://, ipfs://,
 // ar://) is on a server other than the user's node, and the wallet talks to no other server: it
 // says so and loads nothing (the user can copy the address and open it). docs/tokens.md.
@@ -54,5 +54,5 @@ export async function nftMetadataFrom(uri: string): Promise<Fetched> {
   }
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri.trim())?.[1]?.toLowerCase();
   if (scheme === undefined) return { error: 'the metadata address is not a URL' };
-  return { error: `the metadata is on another server (its address starts ${scheme}:); the wallet talks only to your node, so it does not load it. Copy the address to open it yourself.` };
+  return { error: 'its name and description are on another server, and the wallet talks only to your node, so it does not load them. Copy the address to open it yourself.' };
 }

@@ -281,11 +281,11 @@ export interface TokenRequests {
   /** The NFTs of a listed ERC-721 / ERC-1155 contract the account holds now (IDs from its logs, confirmed by ownerOf / balanceOf). */
   'tokens.nfts': { params: { address: string }; result: { items: { tokenId: Amount; amount: Amount }[] } };
   /**
-   * An NFT's metadata URI, read from the contract (cleaned of hidden characters, as token names are). Only with `fetch` (the user asked) is an https
-   * URI's JSON fetched (at most 64 KB; its text fields returned, nothing else loaded).
+   * An NFT's metadata URI, read from the contract (cleaned of hidden characters, as token names are), and what a data: URI
+   * says (at most 64 KB; its text fields). Any other address is on another server: never loaded, `error` says so.
    */
   'tokens.nftMetadata': {
-    params: { address: string; tokenId: Amount; fetch: boolean };
+    params: { address: string; tokenId: Amount };
     result: { uri?: string; fetched?: { name?: string; description?: string; image?: string }; error?: string };
   };
   /** The fee and what the send does (simulated on the node), without signing anything. */

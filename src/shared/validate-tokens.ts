@@ -48,8 +48,8 @@ export const TOKEN_VALIDATORS: { [T in TokenType]: (params: unknown) => RequestP
   'tokens.activity': refreshOnly,
   'tokens.nfts': tokenAddressOnly,
   'tokens.nftMetadata': (params: unknown) => {
-    const f = record(params, '', ['address', 'tokenId', 'fetch']);
-    return { address: evmAddress(f.address, 'address'), tokenId: amount(f.tokenId, 'tokenId', U256_MAX, false), fetch: bool(f.fetch, 'fetch') };
+    const f = record(params, '', ['address', 'tokenId']);
+    return { address: evmAddress(f.address, 'address'), tokenId: amount(f.tokenId, 'tokenId', U256_MAX, false) };
   },
   'tokens.estimateSend': (params: unknown) => tokenSend(record(params, '', ['address', 'to'], TOKEN_SEND_FIELDS)),
   'tokens.send': (params: unknown) => {

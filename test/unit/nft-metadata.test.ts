@@ -30,7 +30,7 @@ describe('NFT metadata', () => {
       const asked = await requestsDuring(async () => {
         const r = await nftMetadataFrom(uri);
         expect(r.fetched, uri).toBeUndefined();
-        expect(r.error, uri).toMatch(/on another server .*talks only to your node/);
+        expect(r.error, uri).toMatch(/on another server, and the wallet talks only to your node/);
       });
       expect(asked, uri).toEqual([]);
     }

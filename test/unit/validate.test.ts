@@ -113,7 +113,7 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'tokens.list': {},
   'tokens.activity': { refresh: true },
   'tokens.nfts': { address: EVM },
-  'tokens.nftMetadata': { address: EVM, tokenId: U256, fetch: false },
+  'tokens.nftMetadata': { address: EVM, tokenId: U256 },
   'tokens.estimateSend': { address: EVM, to: EVM, amount: '1' },
   'tokens.send': { address: EVM, to: EVM, tokenId: '0', maxFeeWei: '1' },
   'tokens.allowances': {},

@@ -173,8 +173,8 @@ export class TokensService {
     if (t.standard === 'erc20') throw new WalletError('validation', 'that token is not an NFT contract');
     const uri = await nftUri(ctx.engine.node.eth, t.address, t.standard, BigInt(p.tokenId));
     if (uri === undefined) return { error: 'the contract gives no metadata for this token' };
-    // The contract's own words (up to 8 KB): shown cleaned as token names are; fetched as they are.
-    return { uri: shownName(uri, 8192).text, ...(p.fetch ? await nftMetadataFrom(uri) : {}) };
+    // The contract's own words (up to 8 KB): shown cleaned as token names are; read as they are.
+    return { uri: shownName(uri, 8192).text, ...(await nftMetadataFrom(uri)) };
   }
 
   private async sendTarget(ctx: AccountContext, p: TokenSendParams): Promise<{ token: StoredToken; data: string }> {

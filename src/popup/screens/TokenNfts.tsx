@@ -1,8 +1,8 @@
 // The NFTs of one listed contract the account holds now (tokens.nfts). An NFT's metadata is read
-// only when asked: first the URI the contract gives (from the user's node), then, on a second
-// click that says so, its content from the web server the URI names. No image is ever loaded.
+// only when asked: the URI the contract gives (from the user's node) and, for a data: URI, what it
+// says. Metadata on another server is never loaded, nor is any image.
 import { useState } from 'preact/hooks';
-import { useAction, useCall, useRequest } from '../api.js';
+import { sentence, useAction, useCall, useRequest } from '../api.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError } from '../components/Field.js';
 import { shortenId } from '../format.js';
@@ -15,15 +15,10 @@ function NftItem({ token, tokenId, amount, onSend }: { token: TokenView; tokenId
   const call = useCall();
   const action = useAction();
   const [meta, setMeta] = useState<Metadata | null>(null);
-  const [fetched, setFetched] = useState(false);
-  const read = async (fetch: boolean) => {
-    const r = await action.run(() => call('tokens.nftMetadata', { address: token.address, tokenId, fetch }));
-    if (r) {
-      setMeta(r);
-      setFetched(fetch);
-    }
+  const read = async () => {
+    const r = await action.run(() => call('tokens.nftMetadata', { address: token.address, tokenId }));
+    if (r) setMeta(r);
   };
-  const webUri = meta?.uri !== undefined && /^https:\/\//i.test(meta.uri);
   return (
     <li class="tx-row" data-testid="nft-item">
       <div class="tx-top">
@@ -35,7 +30,7 @@ function NftItem({ token, tokenId, amount, onSend }: { token: TokenView; tokenId
           Send<span class="sr-only"> NFT #{tokenId}</span>
         </button>
         {!meta && (
-          <button type="button" class="small" disabled={action.busy} onClick={() => void read(false)}>
+          <button type="button" class="small" disabled={action.busy} onClick={() => void read()}>
             Details<span class="sr-only"> of NFT #{tokenId}</span>
           </button>
         )}
@@ -70,15 +65,7 @@ function NftItem({ token, tokenId, amount, onSend }: { token: TokenView; tokenId
           )}
         </dl>
       )}
-      {meta?.error && <p class="muted">{meta.error}</p>}
-      {meta && webUri && !fetched && (
-        <div>
-          <p class="muted">Its name and description are on another web server, not your node. Loading them tells that server that someone is looking at this NFT.</p>
-          <button type="button" class="small" disabled={action.busy} onClick={() => void read(true)}>
-            Load from the web<span class="sr-only"> for NFT #{tokenId}</span>
-          </button>
-        </div>
-      )}
+      {meta?.error && <p class="muted">{sentence(meta.error)}</p>}
       <FormError error={action.error} detail={action.detail} />
     </li>
   );

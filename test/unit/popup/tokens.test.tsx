@@ -173,20 +173,25 @@ describe('a log scan the node stopped', () => {
 });
 
 describe('TokenNfts', () => {
-  it('reads an NFT\'s metadata address from the node first; fetches from the web only on the click that says so', async () => {
+  it("shows an NFT's details on the click that asks: its metadata address, and what a data: address says; nothing loaded from elsewhere", async () => {
     const nft: TokenView = { ...erc20, standard: 'erc721', symbol: 'ART', decimals: 0, balance: '1' };
     const bg = fakeBackground({
-      'tokens.nfts': () => ({ items: [{ tokenId: '7', amount: '1' }] }),
-      'tokens.nftMetadata': (p) => (p.fetch ? { uri: 'https://art.example/7.json', fetched: { name: 'Seven', image: 'https://art.example/7.png' } } : { uri: 'https://art.example/7.json' }),
+      'tokens.nfts': () => ({ items: [{ tokenId: '7', amount: '1' }, { tokenId: '8', amount: '1' }] }),
+      'tokens.nftMetadata': (p) =>
+        p.tokenId === '7'
+          ? { uri: 'https://art.example/7.json', error: 'its name and description are on another server, and the wallet talks only to your node, so it does not load them. Copy the address to open it yourself.' }
+          : { uri: 'data:application/json,{"name":"Eight"}', fetched: { name: 'Eight', image: 'https://art.example/8.png' } },
     });
     renderWith(bg, <TokenNfts token={nft} listKey="k" onSend={() => undefined} />);
+    expect(bg.callsOf('tokens.nftMetadata')).toEqual([]);
     fireEvent.click(await screen.findByRole('button', { name: 'Details of NFT #7' }));
     await screen.findByText('https://art.example/7.json');
-    expect(bg.callsOf('tokens.nftMetadata')).toEqual([{ address: TOKEN, tokenId: '7', fetch: false }]);
-    expect(screen.getByText(/on another web server, not your node/)).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Load from the web for NFT #7' }));
-    await screen.findByText('Seven');
-    expect(bg.callsOf('tokens.nftMetadata').at(-1)).toEqual({ address: TOKEN, tokenId: '7', fetch: true });
+    expect(bg.callsOf('tokens.nftMetadata')).toEqual([{ address: TOKEN, tokenId: '7' }]);
+    expect(screen.getByText(/^Its name and description are on another server/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /from the web/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Details of NFT #8' }));
+    await screen.findByText('Eight');
+    expect(screen.getByText('https://art.example/8.png')).toBeTruthy();
     expect(document.querySelector('img')).toBeNull();
   });
 
