@@ -26,6 +26,8 @@ describe('wallet_watchAsset after approval', () => {
   /** What the provider handed the wallet to list, per call. */
   const handed: { address: string; shown: TokenMetadata | undefined }[] = [];
   let nextId = 0;
+  let nodeDown = false;
+  let wallet: Awaited<ReturnType<typeof providerBackground>>['wallet'];
 
   async function request(method: string, params?: unknown): Promise<unknown> {
     const r = await provider.handle({ channel: PROVIDER_CHANNEL, requestId: `w-${++nextId}`, method, ...(params !== undefined ? { params } : {}) }, SITE);
@@ -48,10 +50,16 @@ describe('wallet_watchAsset after approval', () => {
         for (const p of await bg.approvals.list()) {
           if (seen.some((s) => s.id === p.id)) continue;
           seen.push(p);
+          if (p.method === 'wallet_watchAsset') nodeDown = true;
           await bg.approvals.decide(p.id, true);
         }
       }, 5);
-    const bg = await providerBackground(stores, { openApprovalWindow: approveAll });
+    const bg = await providerBackground(stores, {
+      openApprovalWindow: approveAll,
+      // The wallet's node, which fails from the moment the user approves a token (nodeDown).
+      fetch: (input, init) => (nodeDown ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init)),
+    });
+    wallet = bg.wallet;
     await bg.wallet.accounts.walletCreateFromKey({ password: 'watch test password', privateKey: `0x${'11'.repeat(32)}`, name: 'Watcher' });
     const network = await bg.wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
     await bg.wallet.networks.networksSelect({ id: network.id });
@@ -74,10 +82,13 @@ describe('wallet_watchAsset after approval', () => {
     await request('eth_requestAccounts', []);
   }, 120_000);
 
-  it('lists the token as the approval showed it: the wallet gets the approval\'s read, not only the address', async () => {
+  it('lists the token as the approval showed it, even when the node fails the moment the user says yes', async () => {
     expect(await request('wallet_watchAsset', { type: 'ERC20', options: { address: token, symbol: 'WCH' } })).toBe(true);
     const shown = seen.at(-1)!.summary as Extract<ApprovalSummary, { kind: 'watch-asset' }>;
     expect(shown.token).toMatchObject({ address: token, name: 'Watch Coin', symbol: 'WCH', decimals: 6, standard: 'erc20' });
     expect(handed).toEqual([{ address: token, shown: { address: token, standard: 'erc20', name: 'Watch Coin', symbol: 'WCH', decimals: 6 } }]);
+    // The wallet's node failed the moment the user said yes: the token is listed all the same.
+    nodeDown = false;
+    expect((await wallet.tokens.tokensList()).tokens.find((t) => t.address === token)).toMatchObject({ addedBy: SITE.origin, name: 'Watch Coin', symbol: 'WCH', decimals: 6, balance: '0' });
   });
 });

@@ -121,7 +121,9 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
         };
       },
       noteSiteCall: (requester, address) => siteContracts.note(requester, address),
-      watchToken: async (accountId, origin, address) => {
+      watchToken: async (accountId, origin, address, shown) => {
+        // As the approval showed it: no node read after the user said yes.
+        if (shown) return void (await tokens.store.add((await engines.selected(accountId)).preset.id, { ...shown, addedBy: origin, addedAt: Date.now() }));
         const ctx = await engines.open(accountId);
         await tokens.addToken(ctx, await readTokenMetadata(ctx.engine.node.eth, address), origin);
       },
