@@ -190,9 +190,16 @@ function ChainSection({ chain, rows, hidden, showHidden, onToggleHidden }: { cha
   );
 }
 
-/** AVAX on all chains in wei (X/P nAVAX scaled up), so nothing is rounded. */
-export function totalAvaxWei(view: BalancesView): bigint {
+/** AVAX the account's own stakes lock, in wei (the P-Chain's `staked` lines). */
+export function stakedAvaxWei(view: BalancesView): bigint {
   let sum = 0n;
+  for (const b of view.balances) if (b.verified) for (const s of b.staked ?? []) sum += BigInt(s.amount) * WEI_PER_NAVAX;
+  return sum;
+}
+
+/** AVAX on all chains in wei (X/P nAVAX scaled up), so nothing is rounded; what is staked included (it is the account's). */
+export function totalAvaxWei(view: BalancesView): bigint {
+  let sum = stakedAvaxWei(view);
   for (const b of view.balances) {
     if (!b.verified) continue;
     sum += b.denomination === WEI_DECIMALS ? totalOf(b) : totalOf(b) * WEI_PER_NAVAX;
@@ -235,6 +242,11 @@ export function Home(p: HomeProps) {
         <span class="amount big" data-testid="total-all">
           {view && view.updatedAt > 0 ? <AmountText value={totalAvaxWei(view)} denomination={WEI_DECIMALS} symbol="AVAX" label="Total, all chains" /> : '—'}
         </span>
+        {view && stakedAvaxWei(view) > 0n && (
+          <span class="muted" data-testid="total-all-staked">
+            of which staked: <AmountText value={stakedAvaxWei(view)} denomination={WEI_DECIMALS} symbol="AVAX" label="Staked, in the total" />
+          </span>
+        )}
       </div>
       {view?.warnings && view.warnings.length > 0 && (
         <ul class="warnings" aria-label="What the node sent that was not counted" data-testid="balance-warnings">

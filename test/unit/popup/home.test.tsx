@@ -55,6 +55,18 @@ describe('Home', () => {
     expect(screen.queryByText(/decimals/)).toBeNull();
   });
 
+  it('counts what the account has staked in the all-chains total, and says how much of it is staked', () => {
+    const p = { ...avax('P', '5000000000'), staked: [{ amount: '2000000000000', unlocksAt: null }, { amount: '25000000000', unlocksAt: 1_800_000_000 }] };
+    show(balances({ balances: [avax('X', '1000000000'), p, avax('C', '0')] }));
+    // 1 + 5 + 2,000 + 25 AVAX: the P-Chain's own figure stays what it can spend.
+    expect(screen.getByTestId('total-all').textContent).toBe('2,031 AVAX');
+    expect(screen.getByTestId('total-all-staked').textContent).toBe('of which staked: 2,025 AVAX');
+    expect(screen.getByTestId('total-P').textContent).toBe('Spendable now 5 AVAX');
+    cleanup();
+    show(balances({ balances: [avax('X', '1000000000'), avax('P', '0'), avax('C', '0')] }));
+    expect(screen.queryByTestId('total-all-staked')).toBeNull();
+  });
+
   it("names the X-Chain total's and the all-chains total's toggles apart, also when they show the same amount", () => {
     show(balances({ balances: [avax('X', '12000000001'), avax('P', '0'), avax('C', '0')] }));
     const x = within(screen.getByTestId('total-X')).getByRole('button', { name: 'X-Chain total: ≈ 12 AVAX (exactly 12.000000001 AVAX)' });
