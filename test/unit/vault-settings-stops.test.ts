@@ -52,6 +52,22 @@ describe('settings that cannot be read', () => {
     expect((await stores.local.get([UNREADABLE_STATE_KEY]))[UNREADABLE_STATE_KEY]).toEqual([{ at: expect.any(Number), value: broken }]);
   });
 
+  it('an unlock whose account list cannot be written leaves the wallet locked, as it says; the next unlock brings it back', async () => {
+    const { stores, worker, failNext } = storage();
+    const first = worker();
+    await first.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    await first.accounts.accountsImportKey({ name: 'Imported', privateKey: KEY_A });
+    await stores.local.set({ 'xpc.state': { version: 1, accounts: 'oops' } });
+
+    const w = worker();
+    failNext('xpc.state');
+    await expect(w.accounts.walletUnlock({ password: PASSWORD })).rejects.toThrow(/quota/);
+    expect((await w.accounts.walletOpen()).status).toMatchObject({ vault: 'locked' });
+    const unlocked = await w.accounts.walletUnlock({ password: PASSWORD });
+    expect(unlocked).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1' } });
+    expect((await w.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'Imported']);
+  });
+
   it('keep what holds up of them: one bad field loses only itself, the accounts keep their IDs and names; earlier set-asides stay', async () => {
     const { stores, worker } = storage();
     const w = worker();

@@ -229,7 +229,14 @@ export class AccountsService {
     return this.oneVaultChange(async () => {
       await this.session.unlock(p.password);
       // In the vault's queue, so no import or removal lands between the vault read and the settings write.
-      await this.session.modify((secrets) => this.settings.reconcile({ hasMnemonic: secrets.mnemonic !== undefined, importedKeys: secrets.importedKeys.map((k) => ({ id: k.id, name: k.name })) }));
+      try {
+        await this.session.modify((secrets) => this.settings.reconcile({ hasMnemonic: secrets.mnemonic !== undefined, importedKeys: secrets.importedKeys.map((k) => ({ id: k.id, name: k.name })) }));
+      } catch (e) {
+        // The account list could not be brought in line with the vault: locked again, so the unlock
+        // that reports failure is not an unlock (the next one tries again).
+        await this.session.lock();
+        throw e;
+      }
       return this.walletStatus();
     });
   }
