@@ -60,15 +60,25 @@ export function evmAddressParam(value: unknown, field: string): string {
 }
 
 const QUANTITY = /^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/;
+const PADDED_QUANTITY = /^0x[0-9a-fA-F]+$/;
 const UINT256_MAX = (1n << 256n) - 1n;
 
-/** A JSON-RPC quantity: 0x hex without leading zeros, at most `max`. */
-export function quantityParam(value: unknown, field: string, max: bigint = UINT256_MAX): bigint {
+/** A JSON-RPC quantity: 0x hex without leading zeros (unless `padded`), at most `max`. */
+export function quantityParam(value: unknown, field: string, max: bigint = UINT256_MAX, padded = false): bigint {
   const text = stringParam(value, field, 66);
-  if (!QUANTITY.test(text)) fail(field, 'must be a 0x hexadecimal quantity without leading zeros');
+  if (!(padded ? PADDED_QUANTITY : QUANTITY).test(text)) fail(field, padded ? 'must be a 0x hexadecimal quantity' : 'must be a 0x hexadecimal quantity without leading zeros');
   const n = BigInt(text);
   if (n > max) fail(field, `must be at most 0x${max.toString(16)}`);
   return n;
+}
+
+/**
+ * A quantity field of a transaction (value, gas, fees, nonce): leading zeros are taken, as MetaMask
+ * takes them ('0x016345785d8a0000', as some libraries' toHexString writes it), and read as the
+ * number they write. '0x' alone, non-hex, negatives and values past `max` are still refused.
+ */
+export function txQuantityParam(value: unknown, field: string, max: bigint = UINT256_MAX): bigint {
+  return quantityParam(value, field, max, true);
 }
 
 const HEX_DATA = /^0x([0-9a-fA-F]{2})*$/;
@@ -179,6 +189,29 @@ export function typedDataParam(value: unknown, field: string): TypedDataInput {
   const domain = objectParam(o.domain, `${field}.domain`);
   const message = objectParam(o.message, `${field}.message`);
   return { types: types as TypedDataInput['types'], primaryType, domain, message };
+}
+
+/**
+ * Typed data for eth_signTypedData_v3, which v4's encoder then encodes to the same bytes: v3 has no
+ * arrays, and leaves out a field that is absent where v4 encodes it (a struct as zero), so both are
+ * refused rather than signed as v4 would sign them.
+ */
+export function typedDataV3Param(typed: TypedDataInput, field: string): TypedDataInput {
+  for (const [name, fields] of Object.entries(typed.types)) {
+    const array = fields.find((f) => f.type.endsWith(']'));
+    if (array) fail(`${field}.types.${name}`, `has a list (${array.name}), which eth_signTypedData_v3 cannot sign; eth_signTypedData_v4 can`);
+  }
+  const given = (type: string, value: Record<string, unknown>, at: string, depth: number): void => {
+    if (depth > 32) fail(at, 'is nested too deeply');
+    for (const f of typed.types[type] ?? []) {
+      const v = value[f.name];
+      if (!Object.hasOwn(value, f.name) || v === undefined) fail(`${at}.${f.name}`, 'is missing (eth_signTypedData_v3 would leave it out)');
+      if (Object.hasOwn(typed.types, f.type) && typeof v === 'object' && v !== null) given(f.type, v as Record<string, unknown>, `${at}.${f.name}`, depth + 1);
+    }
+  };
+  given(typed.primaryType, typed.message, `${field}.message`, 0);
+  if (Object.hasOwn(typed.types, 'EIP712Domain')) given('EIP712Domain', typed.domain, `${field}.domain`, 0);
+  return typed;
 }
 
 /** A chain alias for the X/P site methods. */

@@ -127,6 +127,10 @@ export class ProviderService {
       case 'eth_accounts':
         positional(call.params, 0, 0);
         return (await this.conn.connectedAccounts(call.site)).map((a) => a.cAddress);
+      case 'eth_coinbase':
+        // As MetaMask answers it: eth_accounts' first entry, or null.
+        positional(call.params, 0, 0);
+        return (await this.conn.connectedAccounts(call.site))[0]?.cAddress ?? null;
       case 'eth_requestAccounts':
         positional(call.params, 0, 0);
         return (await this.conn.connect(call)).map((a) => a.cAddress);
@@ -149,6 +153,10 @@ export class ProviderService {
         return this.evm.personalSign(call);
       case 'eth_signTypedData_v4':
         return this.evm.signTypedData(call);
+      case 'eth_signTypedData_v3':
+        return this.evm.signTypedData(call, true);
+      case 'personal_ecRecover':
+        return this.evm.ecRecover(call);
       case 'eth_sendTransaction':
         return this.evm.sendEvmTransaction(call);
       case 'wallet_watchAsset':

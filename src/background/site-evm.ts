@@ -1,15 +1,18 @@
-// EVM requests of sites: personal_sign, eth_signTypedData_v4 and eth_sendTransaction (each shown
-// to the user exactly as it will be signed), and the read-only calls passed to the chain's node.
+// EVM requests of sites: personal_sign, eth_signTypedData_v4 (and v3) and eth_sendTransaction (each
+// shown to the user exactly as it will be signed), personal_ecRecover (no key), and the read-only
+// calls passed to the chain's node.
 import { EVERY_INVISIBLE, fromHex, INVISIBLE_TEXT, toHex } from '../core/bytes.js';
 import type { TypedDataInput } from '../core/message.js';
 import { WalletError } from '../core/errors.js';
+import { formatEvmAddress } from '../core/evm-address.js';
+import { evmAddressFromPublicKey, recoverSigner } from '../core/keys.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_GAS_LIMIT, MAX_C_TIP_WEI } from '../core/fee-limits.js';
 import { personalMessageDigest, signPersonalMessage, signTypedData } from '../core/message.js';
 import { chargedGas, eip1559Fees, signEvmTx, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import { type Call, MAX_CALL_DATA_BYTES, MAX_MESSAGE_BYTES, messageShown, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
-import { chainIdParam, evmAddressParam, hexDataParam, InvalidParamsError, messageParam, objectParam, onlyKeys, positional, quantityParam, typedDataParam } from './provider-params.js';
+import { chainIdParam, evmAddressParam, hexBytesParam, hexDataParam, InvalidParamsError, messageParam, objectParam, onlyKeys, positional, txQuantityParam, typedDataParam, typedDataV3Param } from './provider-params.js';
 import { chainKeyOf, networkOfChainKey, type SiteConnection } from './site-connection.js';
 import type { SiteGate } from './site-gate.js';
 import { requesterOf } from './approvals.js';
@@ -48,6 +51,10 @@ export const READ_METHODS = new Set([
   'eth_uninstallFilter',
 ]);
 const MAX_READ_PARAMS = 4;
+/** secp256k1's group order: (r, s) and (r, n − s) are the same signature, with the other recovery ID. */
+const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+/** A tx's gas limit and nonce are 64-bit (EIP-2681: a nonce stops one short). */
+const MAX_UINT64 = (1n << 64n) - 1n;
 const looksLikeAddress = (v: unknown): boolean => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v);
 
 /** The EVM tx an approval holds (as JSON-safe strings), back as the request that is shown and signed. */
@@ -110,10 +117,11 @@ export class SiteEvm {
     })) as string;
   }
 
-  async signTypedData(call: Call): Promise<string> {
+  /** eth_signTypedData_v4, or v3 (`v3`): only typed data v3 encodes as v4 does, signed by v4's encoder. */
+  async signTypedData(call: Call, v3 = false): Promise<string> {
     const [rawAddress, rawTyped] = positional(call.params, 2, 2);
     const address = evmAddressParam(rawAddress, 'params[0]');
-    const typed = typedDataParam(rawTyped, 'params[1]');
+    const typed = v3 ? typedDataV3Param(typedDataParam(rawTyped, 'params[1]'), 'params[1]') : typedDataParam(rawTyped, 'params[1]');
     const domainChain = typed.domain.chainId;
     let chainId: bigint | undefined;
     if (domainChain !== undefined) {
@@ -157,6 +165,31 @@ export class SiteEvm {
     })) as string;
   }
 
+  /**
+   * personal_ecRecover [message, signature]: the address whose key signed the EIP-191 message. Pure
+   * computation (no key, no approval, no connection needed), as MetaMask answers it: v is 27/28 (or
+   * 0/1), and a high-S signature recovers as its low-S twin does, as Ethereum's ecrecover does.
+   */
+  ecRecover(call: Call): string {
+    const [rawMessage, rawSignature] = positional(call.params, 2, 2);
+    const message = messageParam(rawMessage, 'params[0]', MAX_MESSAGE_BYTES);
+    const signature = hexBytesParam(rawSignature, 'params[1]', 65).slice();
+    if (signature.length !== 65) throw new InvalidParamsError('params[1] must be a signature of 65 bytes (r, s, v)', 'params[1]');
+    const v = signature[64]!;
+    if (v !== 0 && v !== 1 && v !== 27 && v !== 28) throw new InvalidParamsError('params[1] must end in a recovery byte v of 27 or 28', 'params[1]');
+    signature[64] = v % 27;
+    const s = BigInt(`0x${toHex(signature.subarray(32, 64))}`);
+    if (s > CURVE_ORDER >> 1n && s < CURVE_ORDER) {
+      signature.set(fromHex((CURVE_ORDER - s).toString(16).padStart(64, '0')), 32);
+      signature[64] ^= 1;
+    }
+    try {
+      return formatEvmAddress(evmAddressFromPublicKey(recoverSigner(personalMessageDigest(message.bytes), signature).publicKey));
+    } catch {
+      throw new InvalidParamsError('params[1] is not a signature any key can have made', 'params[1]');
+    }
+  }
+
   async sendEvmTransaction(call: Call): Promise<string> {
     const [arg] = positional(call.params, 1, 1);
     const o = objectParam(arg, 'params[0]');
@@ -164,16 +197,16 @@ export class SiteEvm {
     const from = evmAddressParam(o.from, 'params[0].from');
     // No `to`: a contract deployment, whose data is the contract's init code.
     const to = o.to === undefined || o.to === null ? undefined : evmAddressParam(o.to, 'params[0].to');
-    const value = o.value === undefined ? 0n : quantityParam(o.value, 'params[0].value');
+    const value = o.value === undefined ? 0n : txQuantityParam(o.value, 'params[0].value');
     if (o.data !== undefined && o.input !== undefined && o.data !== o.input) throw new InvalidParamsError('params[0].data and params[0].input differ', 'params[0].data');
     const rawData = o.data ?? o.input;
     const data = rawData === undefined ? '0x' : hexDataParam(rawData, o.data !== undefined ? 'params[0].data' : 'params[0].input', MAX_CALL_DATA_BYTES);
     if (to === undefined && data.length <= 2) throw new InvalidParamsError('params[0].data is required to deploy a contract (params[0].to is absent)', 'params[0].data');
     const gas = o.gas ?? o.gasLimit;
-    const siteMaxFee = o.maxFeePerGas === undefined ? undefined : quantityParam(o.maxFeePerGas, 'params[0].maxFeePerGas', MAX_C_BASE_FEE_WEI * 2n + MAX_C_TIP_WEI);
-    const siteTip = o.maxPriorityFeePerGas === undefined ? undefined : quantityParam(o.maxPriorityFeePerGas, 'params[0].maxPriorityFeePerGas', MAX_C_TIP_WEI);
-    const gasPrice = o.gasPrice === undefined ? undefined : quantityParam(o.gasPrice, 'params[0].gasPrice', MAX_C_BASE_FEE_WEI * 2n + MAX_C_TIP_WEI);
-    const siteNonce = o.nonce === undefined ? undefined : quantityParam(o.nonce, 'params[0].nonce', (1n << 64n) - 2n);
+    const siteMaxFee = o.maxFeePerGas === undefined ? undefined : txQuantityParam(o.maxFeePerGas, 'params[0].maxFeePerGas', MAX_C_BASE_FEE_WEI * 2n + MAX_C_TIP_WEI);
+    const siteTip = o.maxPriorityFeePerGas === undefined ? undefined : txQuantityParam(o.maxPriorityFeePerGas, 'params[0].maxPriorityFeePerGas', MAX_C_TIP_WEI);
+    const gasPrice = o.gasPrice === undefined ? undefined : txQuantityParam(o.gasPrice, 'params[0].gasPrice', MAX_C_BASE_FEE_WEI * 2n + MAX_C_TIP_WEI);
+    const siteNonce = o.nonce === undefined ? undefined : txQuantityParam(o.nonce, 'params[0].nonce', MAX_UINT64 - 1n);
     if (o.type !== undefined && o.type !== '0x2' && o.type !== '0x0') throw new InvalidParamsError('params[0].type must be 0x2 (EIP-1559) or 0x0', 'params[0].type');
     if (o.accessList !== undefined && !(Array.isArray(o.accessList) && o.accessList.length === 0)) {
       throw new InvalidParamsError('params[0].accessList is not supported (only an empty list)', 'params[0].accessList');
@@ -181,7 +214,7 @@ export class SiteEvm {
     const chain = await this.conn.activeChain(call.site);
     // The per-tx cap is Avalanche's C-Chain's (half a limit charged); other chains have their own blocks.
     const gasCap = chain.kind === 'avalanche' ? MAX_C_GAS_LIMIT : undefined;
-    const gasLimit = gas === undefined ? undefined : quantityParam(gas, 'params[0].gas', gasCap);
+    const gasLimit = gas === undefined ? undefined : txQuantityParam(gas, 'params[0].gas', gasCap ?? MAX_UINT64);
     if (o.chainId !== undefined && chainIdParam(o.chainId, 'params[0].chainId') !== chain.chainId) {
       throw new ProviderError(Code.chainDisconnected, `the transaction is for chain ${BigInt(o.chainId as string)}; the wallet is on chain ${chain.chainId}`);
     }

@@ -126,6 +126,7 @@ describe('the provider against the real node', () => {
     expect(await ok(bg, 'eth_chainId')).toBe(`0x${identity.evmChainID.toString(16)}`);
     expect(await ok(bg, 'net_version')).toBe(String(identity.evmChainID));
     expect(await ok(bg, 'eth_accounts')).toEqual([]);
+    expect(await ok(bg, 'eth_coinbase')).toBeNull();
     expect(await ok(bg, 'wallet_getPermissions')).toEqual([]);
     await fails(bg, 'personal_sign', ['0x68656c6c6f', account.cAddress], 4100);
     await fails(bg, 'xpc_getAddresses', [], 4100);
@@ -139,6 +140,7 @@ describe('the provider against the real node', () => {
     expect(lastSummary(bg)).toEqual({ kind: 'connect', accountName: account.name, accounts: [account.cAddress, account.xAddress, account.pAddress] });
     expect(bg.notified).toBeGreaterThan(0);
     expect(await ok(bg, 'eth_accounts')).toEqual([account.cAddress]);
+    expect(await ok(bg, 'eth_coinbase')).toBe(account.cAddress);
     const [permission] = (await ok(bg, 'wallet_getPermissions')) as { parentCapability: string; invoker: string; caveats: unknown[] }[];
     expect(permission).toMatchObject({ parentCapability: 'eth_accounts', invoker: SITE.origin, caveats: [{ type: 'restrictReturnedAccounts', value: [account.cAddress] }] });
     // Already connected: no second approval.
@@ -154,6 +156,11 @@ describe('the provider against the real node', () => {
   it('signs personal messages and EIP-712 typed data the user approved, with the connected key', async () => {
     const signature = (await ok(bg, 'personal_sign', ['0x48656c6c6f2c20646170700a', account.cAddress])) as string;
     expect(eip191Signer.recoverAddress(signature, new TextEncoder().encode('Hello, dapp\n'))).toBe(account.cAddress);
+    // personal_ecRecover gives the signer back, with no approval.
+    const asked = bg.user.seen.length;
+    expect(await ok(bg, 'personal_ecRecover', ['0x48656c6c6f2c20646170700a', signature])).toBe(account.cAddress);
+    expect(await ok(bg, 'personal_ecRecover', ['Hello, dapp\n', signature])).toBe(account.cAddress);
+    expect(bg.user.seen.length).toBe(asked);
     const personal = lastSummary(bg);
     expect(personal).toMatchObject({ kind: 'sign-message', format: 'personal', encoding: 'text', message: 'Hello, dapp\n', bytesHex: '0x48656c6c6f2c20646170700a', signer: account.cAddress });
     // The hash the window showed is the one the signature covers (viem recovers the signer from it).
@@ -173,6 +180,11 @@ describe('the provider against the real node', () => {
     const typedSig = (await ok(bg, 'eth_signTypedData_v4', [account.cAddress, JSON.stringify(typed)])) as string;
     expect(recoverAddressTyped(typedSig, typed as unknown as Parameters<typeof recoverAddressTyped>[1])).toBe(account.cAddress);
     expect(lastSummary(bg)).toMatchObject({ kind: 'sign-typed-data', primaryType: 'Order', signer: account.cAddress, chainId: String(identity.evmChainID), typesJson: JSON.stringify(typed.types, null, 2) });
+    // v3 (no lists, every field given) is the same approval and the same signature.
+    const seenBeforeV3 = bg.user.seen.length;
+    expect(await ok(bg, 'eth_signTypedData_v3', [account.cAddress, JSON.stringify(typed)])).toBe(typedSig);
+    expect(bg.user.seen.length).toBe(seenBeforeV3 + 1);
+    expect(lastSummary(bg)).toMatchObject({ kind: 'sign-typed-data', primaryType: 'Order', signer: account.cAddress });
 
     // A domain for another chain, an address the site is not connected to, a rejection.
     const e = await fails(bg, 'eth_signTypedData_v4', [account.cAddress, JSON.stringify({ ...typed, domain: { name: 'x', chainId: 1 } })], -32602);
@@ -225,7 +237,20 @@ describe('the provider against the real node', () => {
     // Bad params name their field; unknown methods are 4200; a tx for another chain is refused.
     const bad = await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to: '0x1234', value: '0x1' }], -32602);
     expect(bad.message).toMatch(/params\[0\]\.to/);
-    expect((await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, value: '0x01' }], -32602)).message).toMatch(/params\[0\]\.value/);
+    expect((await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, value: '0x' }], -32602)).message).toMatch(/params\[0\]\.value/);
+    expect((await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, value: `0x1${'0'.repeat(64)}` }], -32602)).message).toMatch(/params\[0\]\.value/);
+    await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, gas: '0x010000000000000000' }], -32602);
+    // Leading zeros, as some libraries' toHexString writes them (MetaMask takes them): the amount
+    // approved is the amount signed and sent.
+    const beforeZeros = BigInt((await ok(bg, 'eth_getBalance', [to, 'latest'])) as string);
+    const zeros = (await ok(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, value: '0x016345785d8a0000', gas: '0x05208' }])) as string;
+    const zerosSummary = lastSummary(bg);
+    expect(zerosSummary).toMatchObject({ kind: 'evm-tx', valueWei: '100000000000000000', gasLimit: '21000' });
+    if (zerosSummary.kind !== 'evm-tx') throw new Error(zerosSummary.kind);
+    await client.waitForTx('C', zeros);
+    expect(BigInt((await ok(bg, 'eth_getBalance', [to, 'latest'])) as string) - beforeZeros).toBe(10n ** 17n);
+    const zerosOnChain = Transaction.fromHex((await client.eth.ethCall('eth_getRawTransactionByHash', [zeros])) as string);
+    expect(zerosOnChain.toHex({ includeSignature: false })).toBe(zerosSummary.unsignedHex);
     await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, chainId: '0x1' }], 4901);
     await fails(bg, 'eth_sign', [account.cAddress, '0x00'], 4200);
     await fails(bg, 'eth_chainId', ['extra'], -32602);

@@ -644,5 +644,8 @@ describe("a site's EVM tx and the gas limit", () => {
       await t.approvals.decide(pending!.id, false);
       expect((await errorOf(sending)).code).toBe(4001);
     }
+    // A gas limit is 64-bit there too: past it is refused before any approval.
+    expect(await errorOf(t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, gas: '0x10000000000000000' }]))).toMatchObject({ code: -32602, data: { field: 'params[0].gas' } });
+    expect(await t.approvals.list()).toEqual([]);
   });
 });
