@@ -4,7 +4,7 @@ import { utxoId } from '../core/codec/ids.js';
 import { ownersOf } from '../core/codec/rules.js';
 import type { Utxo } from '../core/codec/types.js';
 import { cb58Encode, parseAddress } from '../core/encoding.js';
-import { ownedAddressSet, signingIndices } from '../core/tx/utxos.js';
+import { othersCanSpend, ownedAddressSet, signingIndices } from '../core/tx/utxos.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, trimActivity } from './account-cache.js';
 
@@ -23,11 +23,24 @@ export function spendableBy(addresses: readonly string[]): (u: Utxo) => boolean 
 }
 
 /**
+ * Whether keys not among `addresses` can also spend a UTXO alone (1-of-2 with a stranger): received,
+ * but the account's only until that key moves it (AssetBalanceView.shared).
+ */
+export function sharedBeyond(addresses: readonly string[]): (u: Utxo) => boolean {
+  const owned = ownedAddressSet(addresses.map((a) => parseAddress(a).bytes));
+  return (u) => {
+    const owners = ownersOf(u.output);
+    const mine = signingIndices(owners, owned);
+    return mine !== undefined && othersCanSpend(owners, owned, mine);
+  };
+}
+
+/**
  * New UTXOs on `chain` from a tx the wallet did not issue (`moveTxIDs`: its moves' txs) are incoming
  * funds, listed once `proven` (a made-up UTXO is not history) when `ours` (spendableBy: others are
  * recorded, never listed). The first look at a chain only records what is there, proven or not: it
  * is the wallet's past, not news. Later, a new UTXO not proven yet is not recorded, so it is listed
- * once a refresh proves it.
+ * once a refresh proves it. A receipt says how much of it `shared` outputs hold (sharedBeyond).
  */
 export function noteIncoming(
   cache: AccountCache,
@@ -36,6 +49,7 @@ export function noteIncoming(
   moveTxIDs: ReadonlySet<string>,
   proven: (u: Utxo) => boolean,
   ours: (u: Utxo) => boolean = () => true,
+  shared: (u: Utxo) => boolean = () => false,
 ): ActivityItem[] {
   const before = chain === 'X' ? cache.knownUtxos : cache.knownPUtxos;
   const known = new Set(before ?? []);
@@ -59,13 +73,15 @@ export function noteIncoming(
     const assetID = cb58Encode(u.assetID);
     const amount = u.output.kind === 'TransferOutput' ? u.output.amount : undefined;
     if (listed.has(`${txID} ${assetID}`)) continue;
+    const others = amount !== undefined && shared(u);
     const same = receivedIn.get(`${txID} ${assetID}`);
     if (same) {
       // Its outputs of one asset add up (1 + 2 AVAX to two addresses is 3 AVAX received).
       if (amount !== undefined) same.amount = (BigInt(same.amount ?? 0) + amount).toString();
+      if (others) same.shared = (BigInt(same.shared ?? 0) + amount).toString();
       continue;
     }
-    const item: ActivityItem = { txID, chain, kind: 'receive', status: 'accepted', assetID, ...(amount !== undefined ? { amount: amount.toString() } : {}), createdAt: Date.now() };
+    const item: ActivityItem = { txID, chain, kind: 'receive', status: 'accepted', assetID, ...(amount !== undefined ? { amount: amount.toString() } : {}), ...(others ? { shared: amount.toString() } : {}), createdAt: Date.now() };
     cache.activity.unshift(item);
     received.push(item);
     receivedIn.set(`${txID} ${assetID}`, item);

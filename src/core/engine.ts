@@ -4,6 +4,7 @@
 import { byteKey, type Bytes, equalBytes, fromHex, toHex } from './bytes.js';
 import { exportNonce } from './c-atomic.js';
 import { utxoId } from './codec/ids.js';
+import { ownersOf } from './codec/rules.js';
 import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { cb58Encode, formatAddress } from './encoding.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signedSlots, signExternalTx, spentFingerprint } from './external-tx.js';
@@ -20,7 +21,7 @@ import { buildCExport, buildCImport, eip1559Fees, type EvmTxRequest, evmTxNonce,
 import { type ChainContext, makeOwners, MAX_XP_TX_SIZE } from './tx/context.js';
 import { buildPExport, buildPImport, buildPSend } from './tx/p.js';
 import { accountKeychain, signBuilt } from './tx/sign.js';
-import { classifyUtxo, ownedAddressSet, spendableUtxos, type SpendableUtxo } from './tx/utxos.js';
+import { classifyUtxo, othersCanSpend, ownedAddressSet, spendableUtxos, type SpendableUtxo } from './tx/utxos.js';
 import * as x from './tx/x.js';
 
 export interface EngineKeys {
@@ -101,6 +102,11 @@ export interface AssetBalance {
   lockedStakeable: bigint;
   /** The part of the three above that no tx proves (genesis funds, staking rewards, or a lie). */
   unproven: bigint;
+  /**
+   * The part of `spendable` that keys not the account's can also spend alone (a 1-of-2 with a
+   * stranger's key): the account's only until that key moves it. Still spent by sends.
+   */
+  shared: bigint;
 }
 
 /** A C-Chain EVM tx, signed: its 0x hash is its ID. */
@@ -245,9 +251,12 @@ export class WalletEngine {
     return spendable;
   }
 
-  /** Exact balances per asset from every UTXO (no deprecated balance APIs). */
-  async balances(chain: 'X' | 'P'): Promise<AssetBalance[]> {
-    const [utxos, now] = await Promise.all([this.utxos(chain), this.now(chain)]);
+  /**
+   * Exact balances per asset from every UTXO (no deprecated balance APIs). `read`: this chain's
+   * UTXOs as {@link utxos} just gave them, so a refresh that needs both reads them once.
+   */
+  async balances(chain: 'X' | 'P', read?: readonly Utxo[]): Promise<AssetBalance[]> {
+    const [utxos, now] = await Promise.all([read ?? this.utxos(chain), this.now(chain)]);
     const byAsset = new Map<string, AssetBalance>();
     // The client's reader shares one array per asset ID: by that array first, no key to make.
     const byArray = new Map<Bytes, AssetBalance>();
@@ -257,13 +266,15 @@ export class WalletEngine {
       if (!b) {
         const key = byteKey(u.assetID);
         b = byAsset.get(key);
-        if (!b) byAsset.set(key, (b = { assetID: u.assetID, spendable: 0n, locked: 0n, lockedStakeable: 0n, unproven: 0n }));
+        if (!b) byAsset.set(key, (b = { assetID: u.assetID, spendable: 0n, locked: 0n, lockedStakeable: 0n, unproven: 0n, shared: 0n }));
         byArray.set(u.assetID, b);
       }
       const c = classifyUtxo(u, this.owned, now, seen);
       const amount = c.state === 'spendable' ? c.spendable.amount : c.state === 'locked' || c.state === 'stakeable-locked' ? c.amount : 0n;
-      if (c.state === 'spendable') b.spendable += amount;
-      else if (c.state === 'locked') b.locked += amount;
+      if (c.state === 'spendable') {
+        b.spendable += amount;
+        if (othersCanSpend(ownersOf(u.output), this.owned, c.spendable.sigIndices)) b.shared += amount;
+      } else if (c.state === 'locked') b.locked += amount;
       else if (c.state === 'stakeable-locked') b.lockedStakeable += amount;
       if (this.isUnproven(u)) b.unproven += amount;
     }

@@ -71,6 +71,11 @@ export interface AssetBalanceView {
    */
   unproven: Amount;
   /**
+   * The part of `spendable` another key can also spend alone (an output shared 1-of-2 with a key
+   * not the account's): the account's only until that key moves it. Absent when none.
+   */
+  shared?: Amount;
+  /**
    * P-Chain AVAX only: what the account's own stakes lock (not in the three above: a staked output
    * is no UTXO until it comes back), each with when it comes back; null while an auto-renewed
    * validation keeps renewing. From the stakes the wallet knows (staking.mine).
@@ -166,6 +171,8 @@ export interface ActivityItem {
   createdAt: number;
   /** Funds received whose block was not found: `createdAt` is when the wallet first saw them. */
   timeIsDiscovery?: boolean;
+  /** Funds received: the part of `amount` another key can also spend alone (AssetBalanceView.shared). */
+  shared?: Amount;
   /** A C-Chain token send, approval or revoke: the token (amount is then in its units). */
   token?: ActivityToken;
   /** activity.list only, never stored: the asset's symbol and decimals, from its creating tx. */

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
-import { AVAX, freshKey } from './fixture.js';
+import { ownSpendable, sharedLine, totalAvaxWei } from '../../src/popup/screens/Home.js';
+import { AVAX, freshKey, freshWallet, WEI_PER_NAVAX } from './fixture.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 describe('funds received on X', () => {
@@ -17,5 +18,39 @@ describe('funds received on X', () => {
     const received = (await wallet.balances.activityList()).items.filter((i) => i.kind === 'receive');
     expect(received.find((i) => i.txID === plain.txID)).toMatchObject({ amount: (2n * AVAX).toString() });
     expect(received.find((i) => i.txID === shared.txID)).toBeUndefined();
+  });
+});
+
+describe('funds shared with a stranger (1-of-2: the account or the stranger)', () => {
+  it('are shown apart on Home (not in the spendable figures or the total), said so in the receipt, and still spendable by a send', async () => {
+    const { wallet, account, ctx, avax } = await fundedWallet({ x: 2n * AVAX, p: 3n * AVAX });
+    const stranger = await freshWallet({ x: 20n * AVAX, p: 20n * AVAX });
+    const strangerKey = stranger.receive[0]!.shortId;
+    const both = (address: string) => makeOwners([parseAddress(address).bytes, strangerKey], 1);
+    const xTx = await stranger.engine.issueAndWait(await stranger.engine.buildXSend([{ assetID: ctx.avaxAssetID, amount: 7n * AVAX, owners: both(account.xAddress) }]));
+    const pTx = await stranger.engine.issueAndWait(await stranger.engine.buildPSend(5n * AVAX, both(account.pAddress)));
+    const view = await wallet.balances.balancesRefresh();
+    const x = view.balances.find((b) => b.chain === 'X' && b.assetID === avax)!;
+    const p = view.balances.find((b) => b.chain === 'P')!;
+    // The wallet can sign for all of it; the shared part is named apart.
+    expect(x).toMatchObject({ spendable: (9n * AVAX).toString(), shared: (7n * AVAX).toString() });
+    expect(p).toMatchObject({ spendable: (8n * AVAX).toString(), shared: (5n * AVAX).toString() });
+    // Home: the plain figures and the all-chains total are the account's own; a line says the rest.
+    expect(ownSpendable(x)).toBe(2n * AVAX);
+    expect(ownSpendable(p)).toBe(3n * AVAX);
+    expect(totalAvaxWei(view)).toBe(5n * AVAX * WEI_PER_NAVAX);
+    expect(sharedLine(x)).toContain('7 AVAX shared: another key can also spend it');
+    expect(sharedLine(p)).toContain('5 AVAX shared');
+    // Activity: listed as received, with the shared part said.
+    const received = (await wallet.balances.activityList()).items.filter((i) => i.kind === 'receive');
+    expect(received.find((i) => i.txID === xTx.txID)).toMatchObject({ amount: (7n * AVAX).toString(), shared: (7n * AVAX).toString() });
+    expect(received.find((i) => i.txID === pTx.txID)).toMatchObject({ amount: (5n * AVAX).toString(), shared: (5n * AVAX).toString() });
+
+    // Still the account's to send: 8 AVAX out of 2 own + 7 shared (the change is the account's alone).
+    const to = { addresses: [stranger.engine.addresses('X')[1]!], threshold: 1 };
+    await wallet.sends.sendX({ assetID: avax, amount: (8n * AVAX).toString(), to, maxFee: ctx.xTxFee.toString() });
+    const after = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.assetID === avax)!;
+    expect(after.spendable).toBe((AVAX - ctx.xTxFee).toString());
+    expect(after.shared).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@
 // or not its proofs were made on the first look; a receipt is listed only once its tx proves it.
 import { describe, expect, it, vi } from 'vitest';
 import { addActivity, emptyCache, MAX_OWN_ACTIVITY, MAX_RECEIPTS, mergeRefresh } from '../../src/background/account-cache.js';
-import { KEEP_MISSING_UTXOS, MAX_KNOWN_UTXOS, noteIncoming, spendableBy } from '../../src/background/incoming-utxos.js';
+import { KEEP_MISSING_UTXOS, MAX_KNOWN_UTXOS, noteIncoming, sharedBeyond, spendableBy } from '../../src/background/incoming-utxos.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import type { Utxo } from '../../src/core/codec/types.js';
 import { cb58Encode, formatAddress } from '../../src/core/encoding.js';
@@ -89,6 +89,38 @@ describe('noteIncoming', () => {
     expect(noteIncoming(cache, [shared, both], 'X', NONE, () => true, ours).map((r) => r.txID)).toEqual([cb58Encode(both.txID)]);
     expect(cache.knownUtxos).toEqual([utxoId(shared), utxoId(both)]);
     expect(noteIncoming(cache, [shared, both], 'X', NONE, () => true, ours)).toEqual([]);
+  });
+
+  it('a receipt says how much of it another key can also spend alone (1-of-2 with a stranger); keys all the account\'s stay plain', () => {
+    const cache = emptyCache();
+    noteIncoming(cache, [], 'X', NONE, () => true);
+    cache.balances.updatedAt = 1;
+    const me = new Uint8Array(20).fill(9);
+    const alsoMe = new Uint8Array(20).fill(10);
+    const stranger = new Uint8Array(20).fill(11);
+    const other = new Uint8Array(20).fill(12);
+    const mine = [formatAddress('X', 'custom', me), formatAddress('X', 'custom', alsoMe)];
+    const shared = sharedBeyond(mine);
+    const owned = (n: number, threshold: number, addresses: Uint8Array[], outputIndex = 0): Utxo => ({
+      ...utxo(n),
+      outputIndex,
+      output: { ...(utxo(n).output as Extract<Utxo['output'], { kind: 'TransferOutput' }>), owners: { locktime: 0n, threshold, addresses } },
+    });
+    // Who can spend what: only owner sets the stranger's keys meet alone are shared.
+    expect(shared(owned(1, 1, [me, stranger]))).toBe(true);
+    expect(shared(owned(1, 2, [me, alsoMe, stranger, other]))).toBe(true);
+    expect(shared(owned(1, 1, [me, alsoMe]))).toBe(false);
+    expect(shared(owned(1, 2, [me, alsoMe, stranger]))).toBe(false);
+    expect(shared(owned(1, 2, [me, stranger]))).toBe(false); // not the account's alone either: no balance
+    // One tx: 30 000 shared (1-of-2) and 30 000 plain to two addresses of the account: one receipt, its shared part said.
+    const lure = owned(30, 1, [me, stranger]);
+    const plain = owned(30, 1, [alsoMe], 1);
+    const only = owned(31, 1, [me]);
+    const received = noteIncoming(cache, [lure, plain, only], 'X', NONE, () => true, spendableBy(mine), shared);
+    expect(received.map((r) => [r.amount, r.shared])).toEqual([
+      ['60000', '30000'],
+      ['31000', undefined],
+    ]);
   });
 
   it('an NFT received first does not hide the AVAX of the same tx', () => {

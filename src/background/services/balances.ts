@@ -10,7 +10,7 @@ import { WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
 import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, noteTrimmed, stakesKey, tokenScanKey } from '../account-cache.js';
 import { evmFeeCharged } from '../evm-fee.js';
-import { noteIncoming, spendableBy } from '../incoming-utxos.js';
+import { noteIncoming, sharedBeyond, spendableBy } from '../incoming-utxos.js';
 import { cacheAtHeight } from '../network-restart.js';
 import { StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
@@ -146,14 +146,17 @@ export class BalancesService {
     await settleActivity(engine, cache, this.engines.outbox(preset.id, account.id), save, moves, keptExportSeen);
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
-    const [x, pBal, cWei, waiting, xUtxos, pUtxos] = await Promise.all([
-      engine.balances('X'),
-      engine.balances('P'),
+    // Each chain's UTXOs read once: its balances and the funds received come from the same read.
+    const read = async (chain: 'X' | 'P') => {
+      const utxos = await engine.utxos(chain);
+      return [await engine.balances(chain, utxos), utxos] as const;
+    };
+    const [[x, xUtxos], [pBal, pUtxos], cWei, waiting] = await Promise.all([
+      read('X'),
+      read('P'),
       engine.cBalanceWei(),
       // A move under way imports its own export; a parked one's funds are listed (Import now takes them).
       engine.waitingFunds(movingExports(moves)),
-      engine.utxos('X'),
-      engine.utxos('P'),
     ]);
     const balances: AssetBalanceView[] = [];
     for (const b of x) {
@@ -175,7 +178,8 @@ export class BalancesService {
     // Every UTXO read is the wallet's to know; only what a tx proves is listed as received.
     const proven = (u: Utxo) => !engine.isUnproven(u);
     const ours = spendableBy(engine.addresses('X'));
-    const received = [...noteIncoming(cache, xUtxos, 'X', moveTxIDs, proven, ours), ...noteIncoming(cache, pUtxos, 'P', moveTxIDs, proven, ours)];
+    const shared = sharedBeyond(engine.addresses('X'));
+    const received = [...noteIncoming(cache, xUtxos, 'X', moveTxIDs, proven, ours, shared), ...noteIncoming(cache, pUtxos, 'P', moveTxIDs, proven, ours, shared)];
     await this.detailReceived(engine, received, cache.heightsBefore);
     const cLooked = await this.noteIncomingEvm(engine, cache, cWei, cHeight);
     cache.heightsBefore = { X: xHeight.toString(), P: height.toString(), ...cLooked };
@@ -390,6 +394,7 @@ function droppedWarnings(dropped: WalletEngine['droppedUtxos']): string[] {
 }
 
 /** A balance's amounts as the popup gets them (zero when the chain holds none of the asset). */
-function amountsOf(b: AssetBalance | undefined): Pick<AssetBalanceView, 'spendable' | 'locked' | 'lockedStakeable' | 'unproven'> {
-  return { spendable: (b?.spendable ?? 0n).toString(), locked: (b?.locked ?? 0n).toString(), lockedStakeable: (b?.lockedStakeable ?? 0n).toString(), unproven: (b?.unproven ?? 0n).toString() };
+function amountsOf(b: AssetBalance | undefined): Pick<AssetBalanceView, 'spendable' | 'locked' | 'lockedStakeable' | 'unproven' | 'shared'> {
+  const amounts = { spendable: (b?.spendable ?? 0n).toString(), locked: (b?.locked ?? 0n).toString(), lockedStakeable: (b?.lockedStakeable ?? 0n).toString(), unproven: (b?.unproven ?? 0n).toString() };
+  return b?.shared ? { ...amounts, shared: b.shared.toString() } : amounts;
 }

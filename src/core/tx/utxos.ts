@@ -46,6 +46,19 @@ export function signingIndices(owners: OutputOwners, owned: OwnedAddresses, seen
   return indices.length === owners.threshold ? indices : undefined;
 }
 
+/**
+ * Whether keys that are not the account's meet the owners' threshold on their own: another key
+ * can spend the output at any time (a 1-of-2 with a stranger), so it is the account's only until
+ * that key moves it. `sigIndices`: the account's, from signingIndices (whose count bounds the
+ * account's addresses, so an owner set of the account's keys alone costs no lookup).
+ */
+export function othersCanSpend(owners: OutputOwners, owned: OwnedAddresses, sigIndices: readonly number[]): boolean {
+  if (owners.addresses.length - sigIndices.length < owners.threshold) return false;
+  let others = 0;
+  for (const a of owners.addresses) if (!owned.has(byteKey(a))) others++;
+  return others >= owners.threshold;
+}
+
 export type UtxoState =
   | { state: 'spendable'; spendable: SpendableUtxo }
   | { state: 'locked'; until: bigint; amount: bigint }

@@ -55,6 +55,12 @@ export function activityAmount(item: ActivityItem, view: BalancesView | null): s
   return `${formatUnits(item.amount, 0)} in the smallest units of an asset the wallet cannot name`;
 }
 
+/** Funds received that another key can also spend alone (shared 1-of-2 with a stranger), in words; or null. */
+export function sharedReceipt(item: ActivityItem, view: BalancesView | null): string | null {
+  if (item.shared === undefined) return null;
+  return `Shared: another key can also spend ${item.shared === item.amount ? 'it' : `${activityAmount({ ...item, amount: item.shared }, view)} of this`} at any time, so it is yours only until that key moves it.`;
+}
+
 /**
  * What the list no longer holds, in words (older items are dropped to keep its size), and what it
  * may never have held (AVAX received on the C-Chain in blocks the wallet did not read), or null.
@@ -161,6 +167,11 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
         </span>
         <ItemAmount item={item} view={balances} />
       </div>
+      {item.shared !== undefined && (
+        <div class="badge warn" role="note" data-testid="activity-shared">
+          {sharedReceipt(item, balances)}
+        </div>
+      )}
       {item.fee !== undefined && !unpaid(item) && (
         <div class="muted">
           {isEvmTx(item) && item.status === 'pending' ? 'Fee at most' : 'Fee'} <AmountText value={item.fee} denomination={isEvmTx(item) ? WEI_DECIMALS : AVAX_DECIMALS} symbol="AVAX" />

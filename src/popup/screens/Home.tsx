@@ -110,6 +110,20 @@ export function unprovenLine(b: AssetBalanceView): string | null {
   return `${formatValue(unproven, b.denomination, b.symbol)} of this is unproven: your node showed no transaction that created it. Funds from the network's start and staking rewards look like this; anything else may not be there.`;
 }
 
+/** The part another key can also spend alone (1-of-2 with a stranger): never in a plain figure. */
+const sharedOf = (b: AssetBalanceView): bigint => (b.shared === undefined ? 0n : units(b.shared));
+/** Spendable by the account's keys alone: what Home shows as spendable. */
+export const ownSpendable = (b: AssetBalanceView): bigint => units(b.spendable) - sharedOf(b);
+/** Everything the account holds but the shared part. */
+const ownTotal = (b: AssetBalanceView): bigint => totalOf(b) - sharedOf(b);
+
+/** One line on the part another key can also spend, apart from the figures above it; null when none. */
+export function sharedLine(b: AssetBalanceView): string | null {
+  const shared = sharedOf(b);
+  if (shared === 0n) return null;
+  return `+ ${formatValue(shared, b.denomination, b.symbol)} shared: another key can also spend it, at any time, so it is yours only until that key moves it. You can still send it.`;
+}
+
 /** What the account's stakes lock on the P-Chain, one line each, with when it comes back (local time). */
 export function stakedLines(b: AssetBalanceView): string[] {
   return (b.staked ?? []).map(
@@ -120,15 +134,22 @@ export function stakedLines(b: AssetBalanceView): string[] {
 function AssetRow({ b, hidden, onToggleHidden }: { b: AssetBalanceView; hidden: boolean; onToggleHidden: (id: string) => void }) {
   const line = lockedLine(b);
   const unproven = unprovenLine(b);
+  const shared = sharedLine(b);
+  const own = ownSpendable(b);
   return (
     <li class="asset-row" data-testid={`asset-${b.chain}-${b.assetID}`}>
       <div class="asset-main">
         <AssetLabel asset={b} />
-        <span class="amount" aria-label={`${formatValue(b.spendable, b.denomination, b.symbol)} spendable`}>
-          <AmountText value={b.spendable} denomination={b.denomination} symbol={b.symbol} />
+        <span class="amount" aria-label={`${formatValue(own, b.denomination, b.symbol)} spendable`}>
+          <AmountText value={own} denomination={b.denomination} symbol={b.symbol} />
         </span>
       </div>
       {line && <p class="locked-line">{line}</p>}
+      {shared && (
+        <p class="unproven-line" data-testid={`shared-${b.chain}-${b.assetID}`}>
+          {shared}
+        </p>
+      )}
       {unproven && (
         <p class="unproven-line" data-testid={`unproven-${b.chain}-${b.assetID}`}>
           {unproven}
@@ -149,7 +170,7 @@ function AssetRow({ b, hidden, onToggleHidden }: { b: AssetBalanceView; hidden: 
 function ChainSection({ chain, rows, hidden, showHidden, onToggleHidden }: { chain: ChainName; rows: AssetBalanceView[] | null; hidden: ReadonlySet<string>; showHidden: boolean; onToggleHidden: (id: string) => void }) {
   const avax = rows?.find((b) => b.verified);
   // The chain's AVAX is its header's figure; it gets a row of its own only to explain a part of it.
-  const explained = (b: AssetBalanceView) => lockedLine(b) !== null || unprovenLine(b) !== null;
+  const explained = (b: AssetBalanceView) => lockedLine(b) !== null || unprovenLine(b) !== null || sharedLine(b) !== null;
   const visible = rows?.filter((b) => (b.verified ? explained(b) : showHidden || !hidden.has(b.assetID))) ?? [];
   const heading = chain === 'P' ? 'Spendable now' : 'AVAX';
   return (
@@ -158,7 +179,7 @@ function ChainSection({ chain, rows, hidden, showHidden, onToggleHidden }: { cha
         <h2 id={`chain-${chain}`}>{chainLabel(chain)}</h2>
         <span class="chain-total" data-testid={`total-${chain}`}>
           <span class="muted">{heading} </span>
-          {avax ? <AmountText value={chain === 'P' ? avax.spendable : totalOf(avax)} denomination={avax.denomination} symbol={avax.symbol} label={`${chainLabel(chain)} ${chain === 'P' ? 'spendable now' : 'total'}`} /> : rows ? '0 AVAX' : '—'}
+          {avax ? <AmountText value={chain === 'P' ? ownSpendable(avax) : ownTotal(avax)} denomination={avax.denomination} symbol={avax.symbol} label={`${chainLabel(chain)} ${chain === 'P' ? 'spendable now' : 'total'}`} /> : rows ? '0 AVAX' : '—'}
         </span>
       </header>
       {avax && stakedLines(avax).length > 0 && (
@@ -197,12 +218,12 @@ export function stakedAvaxWei(view: BalancesView): bigint {
   return sum;
 }
 
-/** AVAX on all chains in wei (X/P nAVAX scaled up), so nothing is rounded; what is staked included (it is the account's). */
+/** AVAX on all chains in wei (X/P nAVAX scaled up), so nothing is rounded; what is staked included (it is the account's), what is shared apart. */
 export function totalAvaxWei(view: BalancesView): bigint {
   let sum = stakedAvaxWei(view);
   for (const b of view.balances) {
     if (!b.verified) continue;
-    sum += b.denomination === WEI_DECIMALS ? totalOf(b) : totalOf(b) * WEI_PER_NAVAX;
+    sum += b.denomination === WEI_DECIMALS ? ownTotal(b) : ownTotal(b) * WEI_PER_NAVAX;
   }
   return sum;
 }

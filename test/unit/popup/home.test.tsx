@@ -112,6 +112,28 @@ describe('Home', () => {
     expect(screen.getByTestId('total-P').textContent).toBe('Spendable now 1.5 AVAX');
   });
 
+  it('shows funds another key can also spend (1-of-2 with a stranger) apart: not in the spendable figures or the total', () => {
+    const tokenID = FAKE_ID;
+    const token = { ...avax('X', '700', { shared: '700' }), assetID: tokenID, symbol: 'GIFT', name: 'Gift', denomination: 0, verified: false };
+    show(balances({ balances: [avax('X', '9000000000', { shared: '7000000000' }), token, avax('P', '8000000000', { shared: '5000000000' }), avax('C', '0')] }));
+    expect(screen.getByTestId('total-X').textContent).toBe('AVAX 2 AVAX');
+    expect(screen.getByTestId('total-P').textContent).toBe('Spendable now 3 AVAX');
+    expect(screen.getByTestId('total-all').textContent).toBe('5 AVAX');
+    expect(screen.getByTestId(`shared-X-${AVAX_ID}`).textContent).toBe(
+      '+ 7 AVAX shared: another key can also spend it, at any time, so it is yours only until that key moves it. You can still send it.',
+    );
+    expect(screen.getByTestId(`shared-P-${AVAX_ID}`).textContent).toContain('+ 5 AVAX shared');
+    // Another asset's row: 0 of its own, the 700 apart.
+    const row = screen.getByTestId(`asset-X-${tokenID}`);
+    expect(within(row).getByLabelText('0 GIFT spendable')).toBeTruthy();
+    expect(within(row).getByTestId(`shared-X-${tokenID}`).textContent).toContain('+ 700 GIFT shared');
+    cleanup();
+    // None shared (or a snapshot from before the field): no line, the figures as they were.
+    show(balances({ balances: [avax('X', '9000000000'), avax('P', '8000000000'), avax('C', '0')] }));
+    expect(screen.getByTestId('total-X').textContent).toBe('AVAX 9 AVAX');
+    expect(screen.queryByTestId(`shared-X-${AVAX_ID}`)).toBeNull();
+  });
+
   it('says in words what the node sent that was not counted, and shows none when there is none', () => {
     const warning = 'The node sent 2 entries for the X-Chain that the wallet could not check (its checksum or encoding is wrong): not counted in these balances.';
     show(balances({ warnings: [warning] }));

@@ -227,6 +227,16 @@ describe('Activity', () => {
     expect(rows[1]!.querySelector('.tx-mid')!.textContent).toBe('X-Chain250 in the smallest units of an asset the wallet cannot name');
   });
 
+  it('says on a receipt that another key can also spend what came (1-of-2 with a stranger), all of it or a part', async () => {
+    const receipt = (n: string, amount: string, shared?: string) => ({ txID: 'Tx' + n.repeat(48), chain: 'X' as const, kind: 'receive' as const, status: 'accepted' as const, assetID: AVAX_ID, amount, ...(shared ? { shared } : {}), createdAt: 1 });
+    const bg = fakeBackground({ 'activity.list': () => ({ items: [receipt('a', '7000000000', '7000000000'), receipt('b', '3000000000', '1000000000'), receipt('c', '2000000000')] }) });
+    renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
+    const rows = await screen.findAllByTestId('activity-item');
+    expect(within(rows[0]!).getByTestId('activity-shared').textContent).toBe('Shared: another key can also spend it at any time, so it is yours only until that key moves it.');
+    expect(within(rows[1]!).getByTestId('activity-shared').textContent).toBe('Shared: another key can also spend 1 AVAX of this at any time, so it is yours only until that key moves it.');
+    expect(within(rows[2]!).queryByTestId('activity-shared')).toBeNull();
+  });
+
   it('says in words when older items are no longer held, and nothing when none went', async () => {
     const item = { txID: 'Tx' + 'a'.repeat(48), chain: 'X' as const, kind: 'send' as const, status: 'accepted' as const, createdAt: 9 };
     let trimmed: { received?: number; own?: number; cReceived?: number } | undefined = { received: new Date(2026, 0, 2, 10, 30).getTime(), own: new Date(2025, 11, 1, 8, 0).getTime() };
