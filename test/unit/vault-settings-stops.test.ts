@@ -52,7 +52,25 @@ describe('settings that cannot be read', () => {
     expect((await stores.local.get([UNREADABLE_STATE_KEY]))[UNREADABLE_STATE_KEY]).toEqual([{ at: expect.any(Number), value: broken }]);
   });
 
-  it('an unlock whose account list cannot be written leaves the wallet locked, as it says; the next unlock brings it back', async () => {
+  it('an unlock whose account list cannot be brought in line still lets the user in when it has an account to show; the next unlock catches up', async () => {
+    const { stores, worker, failNext } = storage();
+    const first = worker();
+    await first.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    await first.accounts.accountsImportKey({ name: 'Imported', privateKey: KEY_A });
+    // The imported key's account is gone from the list (an import stopped between its two writes).
+    const state = (await stores.local.get(['xpc.state']))['xpc.state'] as { accounts: { kind: string }[] };
+    await stores.local.set({ 'xpc.state': { ...state, accounts: state.accounts.filter((a) => a.kind !== 'imported') } });
+
+    const w = worker();
+    failNext('xpc.state');
+    expect(await w.accounts.walletUnlock({ password: PASSWORD })).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1' } });
+    expect((await w.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1']);
+    await w.accounts.walletLock();
+    await w.accounts.walletUnlock({ password: PASSWORD });
+    expect((await w.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'Imported']);
+  });
+
+  it('an unlock whose account list cannot be written and has no account to show leaves the wallet locked, as it says; the next unlock brings it back', async () => {
     const { stores, worker, failNext } = storage();
     const first = worker();
     await first.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });

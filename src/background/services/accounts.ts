@@ -232,8 +232,11 @@ export class AccountsService {
       try {
         await this.session.modify((secrets) => this.settings.reconcile({ hasMnemonic: secrets.mnemonic !== undefined, importedKeys: secrets.importedKeys.map((k) => ({ id: k.id, name: k.name })) }));
       } catch (e) {
-        // The account list could not be brought in line with the vault: locked again, so the unlock
-        // that reports failure is not an unlock (the next one tries again).
+        // The account list could not be brought in line with the vault (a storage write failed). With
+        // an account to show, the user gets in (a storage that stays full must not lock them out; the
+        // next unlock tries again); with none, the unlock is not one: locked again, and said.
+        const status = await this.walletStatus();
+        if (status.account) return status;
         await this.session.lock();
         throw e;
       }
