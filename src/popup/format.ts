@@ -75,6 +75,13 @@ export function totalOf(b: AssetBalanceView): bigint {
   return units(b.spendable) + units(b.locked) + units(b.lockedStakeable);
 }
 
+/** The part another key can also spend alone (1-of-2 with a stranger): never in a plain figure. */
+export const sharedOf = (b: AssetBalanceView): bigint => (b.shared === undefined ? 0n : units(b.shared));
+/** Spendable by the account's keys alone: what the popup shows as spendable. */
+export const ownSpendable = (b: AssetBalanceView): bigint => units(b.spendable) - sharedOf(b);
+/** Everything the account holds but the shared part. */
+export const ownTotal = (b: AssetBalanceView): bigint => totalOf(b) - sharedOf(b);
+
 function pad(n: number): string {
   return n.toString().padStart(2, '0');
 }

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
-import { ownSpendable, sharedLine, totalAvaxWei } from '../../src/popup/screens/Home.js';
+import { ownSpendable } from '../../src/popup/format.js';
+import { sharedLine, totalAvaxWei } from '../../src/popup/screens/Home.js';
 import { AVAX, freshKey, freshWallet, WEI_PER_NAVAX } from './fixture.js';
 import { fundedWallet } from './wallet-fixture.js';
 

@@ -12,7 +12,7 @@ import { CopyButton } from '../components/CopyButton.js';
 import { TextField } from '../components/Field.js';
 import { type Fact, Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
-import { AVAX_DECIMALS, formatValue, totalOf } from '../format.js';
+import { AVAX_DECIMALS, formatValue, ownSpendable, ownTotal, sharedOf } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, MintRightView, OwnerSet } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, type OwnerDraft, ownerSetOf, OwnerEditor, rightLabel, NoRights } from './AssetsShared.js';
 import { MintNft, NftList } from './AssetNfts.js';
@@ -41,12 +41,20 @@ function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint:
         </dd>
         <dt>You hold</dt>
         <dd class="amount">
-          <AmountText value={totalOf(asset)} denomination={asset.denomination} symbol={asset.symbol} />
+          <AmountText value={ownTotal(asset)} denomination={asset.denomination} symbol={asset.symbol} />
         </dd>
         <dt>Spendable</dt>
         <dd class="amount">
-          <AmountText value={asset.spendable} denomination={asset.denomination} symbol={asset.symbol} />
+          <AmountText value={ownSpendable(asset)} denomination={asset.denomination} symbol={asset.symbol} />
         </dd>
+        {sharedOf(asset) > 0n && (
+          <>
+            <dt>Shared</dt>
+            <dd class="amount">
+              <AmountText value={sharedOf(asset)} denomination={asset.denomination} symbol={asset.symbol} /> another key can also spend, at any time
+            </dd>
+          </>
+        )}
         <dt>Supply</dt>
         <dd class="muted">Not known: the wallet cannot ask the node for it yet.</dd>
       </dl>
@@ -86,7 +94,7 @@ function Held({ balances, rights, onMint }: { balances: BalancesView | null; rig
             <AssetLabel asset={b} />
             <span class="amount">
               {/* Rounded like Home's; no toggle inside this button (the exact amount is in its name). */}
-              <AmountText value={b.spendable} denomination={b.denomination} symbol={b.symbol} toggle={false} />
+              <AmountText value={ownSpendable(b)} denomination={b.denomination} symbol={b.symbol} toggle={false} />
             </span>
             {!b.verified && <span class="sr-only"> (asset ID {b.assetID})</span>}
           </button>
@@ -314,7 +322,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
           {held && (
             <span>
               {' '}
-              · you hold <AmountText value={totalOf(held)} denomination={held.denomination} symbol={held.symbol} />
+              · you hold <AmountText value={ownTotal(held)} denomination={held.denomination} symbol={held.symbol} />
             </span>
           )}
         </p>

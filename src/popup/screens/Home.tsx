@@ -12,6 +12,9 @@ import {
   formatUnits,
   formatValue,
   shortenId,
+  ownSpendable,
+  ownTotal,
+  sharedOf,
   totalOf,
   units,
   WEI_DECIMALS,
@@ -109,13 +112,6 @@ export function unprovenLine(b: AssetBalanceView): string | null {
   if (unproven === 0n) return null;
   return `${formatValue(unproven, b.denomination, b.symbol)} of this is unproven: your node showed no transaction that created it. Funds from the network's start and staking rewards look like this; anything else may not be there.`;
 }
-
-/** The part another key can also spend alone (1-of-2 with a stranger): never in a plain figure. */
-const sharedOf = (b: AssetBalanceView): bigint => (b.shared === undefined ? 0n : units(b.shared));
-/** Spendable by the account's keys alone: what Home shows as spendable. */
-export const ownSpendable = (b: AssetBalanceView): bigint => units(b.spendable) - sharedOf(b);
-/** Everything the account holds but the shared part. */
-const ownTotal = (b: AssetBalanceView): bigint => totalOf(b) - sharedOf(b);
 
 /** One line on the part another key can also spend, apart from the figures above it; null when none. */
 export function sharedLine(b: AssetBalanceView): string | null {

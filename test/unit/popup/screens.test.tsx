@@ -752,6 +752,17 @@ describe('Assets', () => {
     expect(await screen.findByRole('button', { name: '≈ 1.234567 GOLD (exactly 1.234567891 GOLD)' })).toBeTruthy();
   });
 
+  it('leaves funds another key can also spend out of what is held and spendable, and shows them apart', () => {
+    const bg = fakeBackground({ 'assets.fees': () => FEES, 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts: [] }) });
+    const gold = { ...avax('X', '250'), shared: '100', assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
+    renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1'), gold] })} onChanged={vi.fn()} />);
+    const row = screen.getByRole('button', { name: new RegExp(`^Details of GOLD .*\\(asset ID ${FAKE_ID}\\)$`) });
+    expect(row.querySelector('.amount')!.textContent).toBe('1.5 GOLD');
+    fireEvent.click(row);
+    expect(screen.getAllByText('1.5 GOLD', { selector: 'dd .amount-text' })).toHaveLength(2);
+    expect(screen.getByText('1 GOLD', { selector: 'dd .amount-text' }).parentElement!.textContent).toBe('1 GOLD another key can also spend, at any time');
+  });
+
   it('shows asset details with the full ID, denomination and an honest supply line', () => {
     renderAssets();
     fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Details of GOLD .*\\(asset ID ${FAKE_ID}\\)$`) }));
