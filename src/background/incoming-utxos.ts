@@ -64,12 +64,15 @@ export function noteIncoming(
   for (const u of utxos) {
     const id = utxoId(u);
     const txID = cb58Encode(u.txID);
-    if (known.has(id) || ownTxs.has(txID) || firstRefresh || !ours(u)) {
+    if (known.has(id) || ownTxs.has(txID) || firstRefresh) {
       seen.push(id);
       continue;
     }
+    // Proven first: owners a node made up (with no tx to check them against) must not get the
+    // UTXO's ID recorded, or its real receipt, proven later, would never be listed.
     if (!proven(u)) continue;
     seen.push(id);
+    if (!ours(u)) continue;
     const assetID = cb58Encode(u.assetID);
     const amount = u.output.kind === 'TransferOutput' ? u.output.amount : undefined;
     if (listed.has(`${txID} ${assetID}`)) continue;

@@ -91,6 +91,21 @@ describe('noteIncoming', () => {
     expect(noteIncoming(cache, [shared, both], 'X', NONE, () => true, ours)).toEqual([]);
   });
 
+  it('an unproven output whose owners say it is not ours is not recorded: a node that made them up cannot hide the real receipt', () => {
+    const cache = emptyCache();
+    noteIncoming(cache, [], 'X', NONE, () => true);
+    cache.balances.updatedAt = 1;
+    const me = new Uint8Array(20).fill(9);
+    const stranger = new Uint8Array(20).fill(11);
+    const ours = spendableBy([formatAddress('X', 'custom', me)]);
+    const real = utxo(30);
+    // The same UTXO ID with its owners rewritten to 2-of-2 with a stranger, and no tx shown for it.
+    const madeUp: Utxo = { ...real, output: { ...(real.output as Extract<Utxo['output'], { kind: 'TransferOutput' }>), owners: { locktime: 0n, threshold: 2, addresses: [me, stranger] } } };
+    expect(noteIncoming(cache, [madeUp], 'X', NONE, () => false, ours)).toEqual([]);
+    expect(cache.knownUtxos).not.toContain(utxoId(real));
+    expect(noteIncoming(cache, [real], 'X', NONE, () => true, ours).map((r) => r.txID)).toEqual([cb58Encode(real.txID)]);
+  });
+
   it('a receipt says how much of it another key can also spend alone (1-of-2 with a stranger); keys all the account\'s stay plain', () => {
     const cache = emptyCache();
     noteIncoming(cache, [], 'X', NONE, () => true);
