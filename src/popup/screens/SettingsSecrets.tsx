@@ -9,25 +9,30 @@ import { PasswordFields } from '../components/PasswordFields.js';
 import type { AccountView } from '../../shared/messages.js';
 
 /**
- * Forgets a shown secret when its Settings section (a <details>) is closed: a closed one keeps its
- * content in the page, and reopening it must ask for the password again.
+ * Forgets a shown secret and a typed password when its Settings section (a <details>) is closed: a
+ * closed one keeps its content in the page, and reopening it must ask for the password again.
+ * `closes` counts the closings: an answer asked for before one must not be shown after it.
  */
-function useForgetOnClose(forget: () => void): (el: HTMLElement | null) => void {
+function useForgetOnClose(forget: () => void): { ref: (el: HTMLElement | null) => void; closes: { current: number } } {
   const element = useRef<HTMLElement | null>(null);
+  const closes = useRef(0);
   const latest = useRef(forget);
   latest.current = forget;
   useEffect(() => {
     const details = element.current?.closest('details');
     if (!details) return;
     const onToggle = () => {
-      if (!details.open) latest.current();
+      if (details.open) return;
+      closes.current += 1;
+      latest.current();
     };
     details.addEventListener('toggle', onToggle);
     return () => details.removeEventListener('toggle', onToggle);
   }, []);
-  return useCallback((el: HTMLElement | null) => {
+  const ref = useCallback((el: HTMLElement | null) => {
     element.current ??= el;
   }, []);
+  return { ref, closes };
 }
 
 export function RevealPhrase() {
@@ -35,12 +40,16 @@ export function RevealPhrase() {
   const action = useAction();
   const [password, setPassword] = useState('');
   const [words, setWords] = useState<string[] | null>(null);
-  const ref = useForgetOnClose(() => setWords(null));
+  const { ref, closes } = useForgetOnClose(() => {
+    setWords(null);
+    setPassword('');
+  });
   const submit = async (e: Event) => {
     e.preventDefault();
+    const asked = closes.current;
     const r = await action.run(() => call('wallet.revealMnemonic', { password }));
     setPassword('');
-    if (r) setWords(r.mnemonic.split(' '));
+    if (r && closes.current === asked) setWords(r.mnemonic.split(' '));
   };
   if (words) {
     return (
@@ -75,13 +84,17 @@ export function ExportKey({ account }: { account: AccountView }) {
   const action = useAction();
   const [password, setPassword] = useState('');
   const [key, setKey] = useState<string | null>(null);
-  const ref = useForgetOnClose(() => setKey(null));
+  const { ref, closes } = useForgetOnClose(() => {
+    setKey(null);
+    setPassword('');
+  });
   if (account.kind === 'hd') return <p class="muted">“{account.name}” comes from the recovery phrase: back up the phrase instead.</p>;
   const submit = async (e: Event) => {
     e.preventDefault();
+    const asked = closes.current;
     const r = await action.run(() => call('wallet.exportPrivateKey', { password, accountId: account.id }));
     setPassword('');
-    if (r) setKey(r.privateKey);
+    if (r && closes.current === asked) setKey(r.privateKey);
   };
   if (key) {
     return (
