@@ -197,6 +197,8 @@ export function typedDataParam(value: unknown, field: string): TypedDataInput {
  * refused rather than signed as v4 would sign them.
  */
 export function typedDataV3Param(typed: TypedDataInput, field: string): TypedDataInput {
+  // v3 hashes a domain with no declared type as an empty struct; v4's encoder builds its type from the fields given.
+  if (!Object.hasOwn(typed.types, 'EIP712Domain')) fail(`${field}.types`, 'has no EIP712Domain, which eth_signTypedData_v3 would sign without the domain; declare it');
   for (const [name, fields] of Object.entries(typed.types)) {
     const array = fields.find((f) => f.type.endsWith(']'));
     if (array) fail(`${field}.types.${name}`, `has a list (${array.name}), which eth_signTypedData_v3 cannot sign; eth_signTypedData_v4 can`);
@@ -210,7 +212,7 @@ export function typedDataV3Param(typed: TypedDataInput, field: string): TypedDat
     }
   };
   given(typed.primaryType, typed.message, `${field}.message`, 0);
-  if (Object.hasOwn(typed.types, 'EIP712Domain')) given('EIP712Domain', typed.domain, `${field}.domain`, 0);
+  given('EIP712Domain', typed.domain, `${field}.domain`, 0);
   return typed;
 }
 

@@ -194,6 +194,9 @@ describe('eth_signTypedData_v3', () => {
     expect(await error(t.call('eth_signTypedData_v3', [COW.cAddress, { ...mail, message: { ...mail.message, from: { name: 'Cow' } } }]))).toMatchObject({ code: -32602, data: { field: 'params[1].message.from.wallet' } });
     const { version: _v, ...noVersion } = mail.domain;
     expect(await error(t.call('eth_signTypedData_v3', [COW.cAddress, { ...mail, domain: noVersion }]))).toMatchObject({ code: -32602, data: { field: 'params[1].domain.version' } });
+    // No EIP712Domain type: v3 hashes the domain as an empty struct, v4's encoder from the fields given.
+    const { EIP712Domain: _d, ...noDomainType } = mail.types;
+    expect(await error(t.call('eth_signTypedData_v3', [COW.cAddress, { ...mail, types: noDomainType }]))).toMatchObject({ code: -32602, data: { field: 'params[1].types' } });
     expect(await t.approvals.list()).toEqual([]);
     expect(t.windows()).toBe(0);
   });
