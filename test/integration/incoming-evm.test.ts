@@ -80,6 +80,20 @@ describe('AVAX received on the C-Chain', () => {
     expect((await wallet.balances.activityList()).trimmed?.cReceived).toBeGreaterThan(gaveUpBy - 60_000);
   });
 
+  it('a look that failed is made again even when the balance came back to where it was before it', async () => {
+    const node = lyingNode();
+    const { wallet, account, genesis } = await fundedWallet({}, { fetch: node.fetch });
+    node.lies.set('eth_getBlockByNumber', async () => rpcError('too many requests'));
+    const { hash } = await genesis.sendC(account.cAddress, AVAX * WEI_PER_NAVAX);
+    await balanceIs(account.cAddress, AVAX * WEI_PER_NAVAX);
+    await wallet.balances.balancesRefresh();
+    // By the next look the C balance reads as it did before the receipt (spent again, to the wei).
+    node.lies.clear();
+    node.lies.set('eth_getBalance', async (_call, forward) => ({ ...(await forward()), result: '0x0' }));
+    await wallet.balances.balancesRefresh();
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === hash)).toMatchObject({ kind: 'receive', chain: 'C', amount: (AVAX * WEI_PER_NAVAX).toString() });
+  });
+
   it('says AVAX received may be missing when the look left blocks unread (a node that would not give them)', async () => {
     const node = lyingNode();
     const { wallet, account, genesis } = await fundedWallet({}, { fetch: node.fetch });

@@ -239,7 +239,8 @@ export class BalancesService {
     const looked = { C: cHeightBefore.toString(), cWei: cWei.toString() };
     const after = cache.heightsBefore?.C;
     const before = cache.heightsBefore?.cWei ?? cache.balances.balances.find((b) => b.chain === 'C')?.spendable;
-    if (after === undefined || before === undefined || cWei === BigInt(before)) return looked;
+    // A look that failed last time is made again even if the balance came back to where it was.
+    if (after === undefined || before === undefined || (cWei === BigInt(before) && !cache.heightsBefore?.cMissed)) return looked;
     const opts = { signal: AbortSignal.timeout(DATING_DEADLINE_MS) };
     let look;
     try {
