@@ -6,7 +6,8 @@
 // What is signed is what was reviewed (TransfersService keeps the plan). docs/architecture.md.
 import { equalBytes, toHex } from '../core/bytes.js';
 import { cb58Encode } from '../core/encoding.js';
-import type { WaitingFunds, WaitingImport, WalletEngine } from '../core/engine.js';
+import type { WalletEngine } from '../core/engine.js';
+import { buildWaitingImports, type WaitingFunds, type WaitingImport } from '../core/waiting-funds.js';
 import { InsufficientFundsError } from '../core/errors.js';
 import type { BuiltTx } from '../core/tx/built.js';
 import type { ChainName, WaitingFundsView, WaitingImportView } from '../shared/messages.js';
@@ -32,7 +33,7 @@ export interface ImportPlan {
  */
 export async function importPlan(engine: WalletEngine, journal: TransferJournal, take: (id: string) => boolean): Promise<ImportPlan> {
   let unfinished: TransferRecord[] = [];
-  const { imports, tooSmall } = await engine.buildWaitingImports(async () => {
+  const { imports, tooSmall } = await buildWaitingImports(engine, async () => {
     unfinished = await journal.unfinished();
     return new Set(unfinished.flatMap((r) => (r.export ? [r.export.txID] : [])));
   });

@@ -8,7 +8,7 @@ import { ownersOf } from './codec/rules.js';
 import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { cb58Encode, formatAddress } from './encoding.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signedSlots, signExternalTx, spentFingerprint } from './external-tx.js';
-import { InsufficientFundsError, NodeResponseError, RpcError, WalletError } from './errors.js';
+import { NodeResponseError, RpcError, WalletError } from './errors.js';
 import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
 import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_GAS_LIMIT, MAX_C_TIP_WEI, MAX_P_GAS_PRICE, MAX_P_WEIGHTS } from './fee-limits.js';
@@ -17,8 +17,8 @@ import type { KeyPair } from './keys.js';
 import { formatEvmAddress } from './evm-address.js';
 import type { ChainAlias, DroppedUtxo, NodeClient, TxOutcome, WaitOptions } from './node.js';
 import type { BuiltTx } from './tx/built.js';
-import { buildCExport, buildCImport, eip1559Fees, type EvmTxRequest, evmTxNonce, packAtomicImports, PLAIN_TRANSFER_GAS, signEvmTx } from './tx/c.js';
-import { type ChainContext, makeOwners, MAX_XP_TX_SIZE } from './tx/context.js';
+import { buildCExport, buildCImport, eip1559Fees, type EvmTxRequest, evmTxNonce, PLAIN_TRANSFER_GAS, signEvmTx } from './tx/c.js';
+import { type ChainContext, makeOwners } from './tx/context.js';
 import { buildPExport, buildPImport, buildPSend } from './tx/p.js';
 import { accountKeychain, signBuilt } from './tx/sign.js';
 import { classifyUtxo, othersCanSpend, ownedAddressSet, spendableUtxos, type SpendableUtxo } from './tx/utxos.js';
@@ -72,27 +72,6 @@ export type TxState = 'accepted' | 'failed' | 'processing' | 'unknown';
 /** A signed tx's fate: the node's word checked against what the tx spends and creates (txFate). */
 export type TxFate = Exclude<TxState, 'unknown'> | 'not-seen' | 'inputs-spent';
 
-/** One import of funds waiting in atomic memory, built, not signed. */
-export interface WaitingImport {
-  to: ChainAlias;
-  from: ChainAlias;
-  built: BuiltTx;
-  /** nAVAX of AVAX it takes out of atomic memory (before its fee). */
-  avax: bigint;
-}
-
-export interface WaitingFunds {
-  to: ChainAlias;
-  from: ChainAlias;
-  utxoCount: number;
-  /** nAVAX waiting (before the import fee). */
-  amount: bigint;
-}
-
-const CHAIN_PAIRS: readonly (readonly [ChainAlias, ChainAlias])[] = [
-  ['X', 'P'], ['X', 'C'], ['P', 'X'], ['P', 'C'], ['C', 'X'], ['C', 'P'],
-];
-
 export interface AssetBalance {
   assetID: Bytes;
   spendable: bigint;
@@ -129,7 +108,7 @@ export const isEvmHash = (txID: string): boolean => /^0x[0-9a-fA-F]{64}$/.test(t
  * The atomic UTXOs an import takes now. One UTXO the chain does not hold makes it refuse the whole
  * import: unproven ones wait until they are all that is left, so they never hold up proven funds.
  */
-function provenFirst(utxos: SpendableUtxo[]): SpendableUtxo[] {
+export function provenFirst(utxos: SpendableUtxo[]): SpendableUtxo[] {
   const proven = utxos.filter((u) => !u.unproven);
   return proven.length > 0 ? proven : utxos;
 }
@@ -609,10 +588,11 @@ export class WalletEngine {
   async buildImports(to: ChainAlias, from: ChainAlias, fromTx?: string): Promise<BuiltTx[]> {
     const atomicUtxos = (await this.atomicSpendable(to, from)).filter((u) => fromTx === undefined || cb58Encode(u.utxo.txID) === fromTx);
     if (atomicUtxos.length === 0) return [];
-    return this.importsOf(to, from, provenFirst(atomicUtxos));
+    return this.buildImportsOf(to, from, provenFirst(atomicUtxos));
   }
 
-  private async importsOf(to: ChainAlias, from: ChainAlias, atomicUtxos: readonly SpendableUtxo[]): Promise<BuiltTx[]> {
+  /** The imports into `to` of exactly `atomicUtxos` (exported from `from`), built, not signed: as few txs as they take. */
+  async buildImportsOf(to: ChainAlias, from: ChainAlias, atomicUtxos: readonly SpendableUtxo[]): Promise<BuiltTx[]> {
     if (to === 'X') return x.buildXImport({ ...(await this.xParams()), source: from as 'P' | 'C', atomicUtxos, to: this.changeOwners });
     if (to === 'P') return buildPImport({ ...(await this.pParams()), source: from as 'X' | 'C', atomicUtxos, to: this.changeOwners });
     return buildCImport({ ctx: this.ctx, source: from as 'X' | 'P', atomicUtxos, to: this.keys.evm.evmAddress, baseFeeWei: await this.atomicBaseFee() });
@@ -627,86 +607,8 @@ export class WalletEngine {
     if (from === to) throw new WalletError('validation', 'source and destination chains must differ');
     const owners = makeOwners([to === 'C' ? this.keys.evm.shortId : this.keys.change]);
     const utxo: Utxo = { txID: new Uint8Array(32), outputIndex: 0, assetID: this.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount, owners } };
-    const [first] = await this.importsOf(to, from, [{ utxo, amount, sigIndices: [0] }]);
+    const [first] = await this.buildImportsOf(to, from, [{ utxo, amount, sigIndices: [0] }]);
     return first!.fee;
-  }
-
-  /**
-   * Funds waiting in atomic memory for this wallet (owned by its X/P keys or its EVM key's
-   * C-bech32 address), per destination and source chain, but what the txs in `leave` exported (a
-   * move's own): what a one-click import would bring in.
-   */
-  async waitingFunds(leave: ReadonlySet<string> = new Set()): Promise<WaitingFunds[]> {
-    const found = await Promise.all(
-      CHAIN_PAIRS.map(async ([to, from]) => {
-        const utxos = this.importable(to, await this.atomicSpendable(to, from), leave);
-        // AVAX only: another asset's units are not nAVAX (an X import brings them in all the same).
-        return { to, from, utxoCount: utxos.length, amount: this.avaxOf(utxos.map((u) => u.utxo)) };
-      }),
-    );
-    return found.filter((f) => f.utxoCount > 0);
-  }
-
-  /**
-   * Builds (does not sign) the imports of everything waiting in atomic memory, on every chain, but
-   * what the txs `leaveOf` names exported. `leaveOf` is asked once every chain's atomic memory has
-   * been read: a move journals its export before sending it, so a journal read then knows every
-   * export seen. Funds whose import would need the wallet's own funds for its fee are listed as
-   * too small, not built: an import only ever pays from what it brings in.
-   */
-  async buildWaitingImports(leaveOf: () => Promise<ReadonlySet<string>> = async () => new Set()): Promise<{ imports: WaitingImport[]; tooSmall: WaitingFunds[] }> {
-    const read = await Promise.all(CHAIN_PAIRS.map(async ([to, from]) => ({ to, from, utxos: await this.atomicSpendable(to, from) })));
-    const leave = await leaveOf();
-    const imports: WaitingImport[] = [];
-    const tooSmall: WaitingFunds[] = [];
-    for (const { to, from, utxos } of read) {
-      const waiting = this.importable(to, utxos, leave);
-      if (waiting.length === 0) continue;
-      const atomic = new Set(waiting.map((u) => utxoId(u.utxo)));
-      // Packed as the builders pack them (largest first, one tx per group), each group built on
-      // its own: one that cannot pay its own fee (dust someone sent) waits without holding up the
-      // others. Within such a group, the most of its largest that can pay (a binary search: exact
-      // for X's fixed fee, close for P and C, whose fee grows by input).
-      const ordered = provenFirst(waiting);
-      const groups = to === 'C' ? packAtomicImports(ordered) : x.packInputs(ordered, MAX_XP_TX_SIZE);
-      // Paid only from what it brings in, or not at all (a top-up from the wallet's balance is a no).
-      const build = async (group: SpendableUtxo[]): Promise<BuiltTx[] | undefined> => {
-        try {
-          const txs = await this.importsOf(to, from, group);
-          return txs.every((b) => b.spent.every((u) => atomic.has(utxoId(u)))) ? txs : undefined;
-        } catch (e) {
-          if (!(e instanceof InsufficientFundsError)) throw e;
-          return undefined;
-        }
-      };
-      const built: BuiltTx[] = [];
-      for (const group of groups) {
-        let best = await build(group);
-        if (!best) {
-          for (let lo = 0, hi = group.length - 1; lo < hi; ) {
-            const mid = Math.ceil((lo + hi) / 2);
-            const tried = await build(group.slice(0, mid));
-            if (tried) [lo, best] = [mid, tried];
-            else hi = mid - 1;
-          }
-        }
-        built.push(...(best ?? []));
-      }
-      const left = ordered.filter((u) => !built.some((b) => b.spent.includes(u.utxo)));
-      if (left.length > 0) tooSmall.push({ to, from, utxoCount: left.length, amount: this.avaxOf(left.map((u) => u.utxo)) });
-      for (const b of built) imports.push({ to, from, built: b, avax: this.avaxOf(b.spent) });
-    }
-    return { imports, tooSmall };
-  }
-
-  /** What of `utxos` an import into `to` can take: not what the txs in `leave` exported (a move's own), and on P and C AVAX only. */
-  private importable(to: ChainAlias, utxos: readonly SpendableUtxo[], leave: ReadonlySet<string>): SpendableUtxo[] {
-    return utxos.filter((u) => !leave.has(cb58Encode(u.utxo.txID)) && (to === 'X' || equalBytes(u.utxo.assetID, this.ctx.avaxAssetID)));
-  }
-
-  /** nAVAX of AVAX in `utxos`. */
-  private avaxOf(utxos: readonly Utxo[]): bigint {
-    return utxos.reduce((t, u) => t + (equalBytes(u.assetID, this.ctx.avaxAssetID) && u.output.kind === 'TransferOutput' ? u.output.amount : 0n), 0n);
   }
 
   /** Export, wait for acceptance, then import everything waiting; returns both halves. */

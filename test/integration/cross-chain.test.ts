@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Issued, WalletEngine } from '../../src/core/engine.js';
+import { buildWaitingImports, waitingFunds } from '../../src/core/waiting-funds.js';
 import { AVAX, avaxOf, freshWallet, localNetwork, WEI_PER_NAVAX } from './fixture.js';
 
 type Chain = 'X' | 'P' | 'C';
@@ -60,15 +61,15 @@ describe('funds waiting in atomic memory', () => {
     const toP = await w.engine.issueAndWait(await w.engine.buildExport('X', 'P', 1n * AVAX));
     const toC = await w.engine.issueAndWait(await w.engine.buildExport('X', 'C', 2n * AVAX));
     const toX = await w.engine.issueAndWait(await w.engine.buildExport('P', 'X', 3n * AVAX));
-    const waiting = await w.engine.waitingFunds();
+    const waiting = await waitingFunds(w.engine);
     expect(waiting.map((f) => `${f.from}→${f.to}:${f.amount}`).sort()).toEqual([`P→X:${3n * AVAX}`, `X→C:${2n * AVAX}`, `X→P:${1n * AVAX}`]);
 
     const beforeX = await avaxOf(w.engine, 'X');
     const imported: Issued[] = [];
-    for (const i of (await w.engine.buildWaitingImports()).imports) imported.push(await w.engine.issueAndWait(i.built));
+    for (const i of (await buildWaitingImports(w.engine)).imports) imported.push(await w.engine.issueAndWait(i.built));
     expect(imported).toHaveLength(3);
     const feeOn = (chain: Chain) => imported.filter((i) => i.chain === chain).reduce((s, i) => s + i.fee, 0n);
-    expect(await w.engine.waitingFunds()).toEqual([]);
+    expect(await waitingFunds(w.engine)).toEqual([]);
     expect(await avaxOf(w.engine, 'X')).toBe(beforeX + 3n * AVAX - feeOn('X'));
     expect(await avaxOf(w.engine, 'P')).toBe(10n * AVAX - 3n * AVAX - toX.fee + 1n * AVAX - feeOn('P'));
     expect((await w.engine.cBalanceWei()) / WEI_PER_NAVAX).toBe(2n * AVAX - feeOn('C'));

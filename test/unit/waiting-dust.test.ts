@@ -1,4 +1,4 @@
-// Import now's builds against dust (src/core/engine.ts buildWaitingImports): funds someone sent in
+// Import now's builds against dust (src/core/waiting-funds.ts buildWaitingImports): funds someone sent in
 // many tiny UTXOs land in the last imports, and an import that cannot pay its own fee from what it
 // brings in is left waiting instead of holding up the real funds (or being paid from the wallet's
 // balance). Atomic memory is a stand-in here: the dust needed to fill a second tx (hundreds of
@@ -6,6 +6,7 @@
 // test/integration/import-waiting.test.ts.
 import { describe, expect, it } from 'vitest';
 import { WalletEngine } from '../../src/core/engine.js';
+import { buildWaitingImports } from '../../src/core/waiting-funds.js';
 import { keyPairFromSecret } from '../../src/core/keys.js';
 import { NodeClient } from '../../src/core/node.js';
 import type { ChainContext } from '../../src/core/tx/context.js';
@@ -38,7 +39,7 @@ function engineWith(waiting: SpendableUtxo[]): WalletEngine {
 describe('Import now against dust', () => {
   it('1 AVAX and 600 UTXOs of 1 nAVAX: the AVAX comes in with as much dust as pays for itself; the rest is named and left', async () => {
     const dust = Array.from({ length: 600 }, (_, i) => atomic(i + 1, 1n));
-    const { imports, tooSmall } = await engineWith([...dust, atomic(0, 1_000_000_000n)]).buildWaitingImports();
+    const { imports, tooSmall } = await buildWaitingImports(engineWith([...dust, atomic(0, 1_000_000_000n)]));
     expect(imports).toHaveLength(1);
     expect(imports[0]!.avax).toBeGreaterThan(1_000_000_000n);
     expect(imports[0]!.built.fee).toBe(ctx.xTxFee);
@@ -49,25 +50,25 @@ describe('Import now against dust', () => {
 
   it('only what cannot pay is left: two full txs of small UTXOs come in, a lone last one waits', async () => {
     // How many inputs fill one import tx.
-    const probe = await engineWith(Array.from({ length: 1_000 }, (_, i) => atomic(i, 10_000_000n))).buildWaitingImports();
+    const probe = await buildWaitingImports(engineWith(Array.from({ length: 1_000 }, (_, i) => atomic(i, 10_000_000n))));
     const perTx = probe.imports[0]!.built.spent.length;
     expect(perTx).toBeLessThan(1_000);
     const small = Array.from({ length: 2 * perTx + 1 }, (_, i) => atomic(i, 600_000n));
-    const { imports, tooSmall } = await engineWith(small).buildWaitingImports();
+    const { imports, tooSmall } = await buildWaitingImports(engineWith(small));
     expect(imports.map((i) => i.built.spent.length)).toEqual([perTx, perTx]);
     expect(tooSmall).toEqual([{ to: 'X', from: 'P', utxoCount: 1, amount: 600_000n }]);
     // A last tx of three that together cannot pay: the two full ones still come in.
-    const three = await engineWith(Array.from({ length: 2 * perTx + 3 }, (_, i) => atomic(i, 300_000n))).buildWaitingImports();
+    const three = await buildWaitingImports(engineWith(Array.from({ length: 2 * perTx + 3 }, (_, i) => atomic(i, 300_000n))));
     expect(three.imports.map((i) => i.built.spent.length)).toEqual([perTx, perTx]);
     expect(three.tooSmall).toEqual([{ to: 'X', from: 'P', utxoCount: 3, amount: 900_000n }]);
   });
 
   it('dust alone, with an empty balance: nothing is built, the dust is named', async () => {
-    expect(await engineWith([atomic(1, 5n), atomic(2, 7n)]).buildWaitingImports()).toEqual({ imports: [], tooSmall: [{ to: 'X', from: 'P', utxoCount: 2, amount: 12n }] });
+    expect(await buildWaitingImports(engineWith([atomic(1, 5n), atomic(2, 7n)]))).toEqual({ imports: [], tooSmall: [{ to: 'X', from: 'P', utxoCount: 2, amount: 12n }] });
   });
 
   it('another asset waiting on X is imported with AVAX that pays its fee', async () => {
-    const { imports } = await engineWith([atomic(1, 2_000_000n), atomic(2, 10n, OTHER_ASSET)]).buildWaitingImports();
+    const { imports } = await buildWaitingImports(engineWith([atomic(1, 2_000_000n), atomic(2, 10n, OTHER_ASSET)]));
     expect(imports.map((i) => i.built.spent.length)).toEqual([2]);
   });
 });

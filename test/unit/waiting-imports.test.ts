@@ -3,7 +3,7 @@
 // advancing, keeps its funds for its own import. The journal is read after atomic memory. The
 // engine is a stand-in that records the order of reads; the flow on the real node is in
 // test/integration/import-waiting.test.ts.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
 import { TransferJournal, type TransferRecord } from '../../src/background/transfer-journal.js';
 import { importPlan, movingExports, planFee } from '../../src/background/waiting-imports.js';
@@ -25,16 +25,24 @@ function move(id: string, state: TransferRecord['state'], exported = true): Tran
   };
 }
 
+type StandIn = { events: string[]; afterJournalRead?: () => Promise<void> };
+
+// The planner of funds no move exported (core/waiting-funds.ts) as the stand-in engine plays it.
+vi.mock('../../src/core/waiting-funds.js', () => ({
+  buildWaitingImports: async (engine: StandIn, leaveOf: () => Promise<ReadonlySet<string>>) => {
+    engine.events.push('atomic memory read');
+    const leave = await leaveOf();
+    engine.events.push(`left: ${[...leave].sort().join(',')}`);
+    await engine.afterJournalRead?.();
+    return { imports: [{ to: 'P', from: 'X', built: { fee: 5n, spent: [] }, avax: 100n }], tooSmall: [] };
+  },
+}));
+
 /** Atomic memory read, then `leaveOf` asked; each parked move's import built from its own export. */
 function engine(events: string[], tooSmall = new Set<string>(), afterJournalRead?: () => Promise<void>): WalletEngine {
   return {
-    buildWaitingImports: async (leaveOf: () => Promise<ReadonlySet<string>>) => {
-      events.push('atomic memory read');
-      const leave = await leaveOf();
-      events.push(`left: ${[...leave].sort().join(',')}`);
-      await afterJournalRead?.();
-      return { imports: [{ to: 'P', from: 'X', built: { fee: 5n, spent: [] }, avax: 100n }], tooSmall: [] };
-    },
+    events,
+    ...(afterJournalRead ? { afterJournalRead } : {}),
     buildImports: async (_to: string, _from: string, exportTxID: string) => {
       events.push(`built ${exportTxID}`);
       if (tooSmall.has(exportTxID)) throw new InsufficientFundsError('AVAX', 2n, 1n, 'AVAX waiting');

@@ -5,6 +5,7 @@ import { type Utxo } from '../../core/codec/types.js';
 import { cb58Encode, formatAddress } from '../../core/encoding.js';
 import { signersOf } from '../../core/tx-senders.js';
 import { incomingEvmTransfers } from '../../core/evm-incoming.js';
+import { waitingFunds } from '../../core/waiting-funds.js';
 import { type AssetBalance, isEvmHash, type WalletEngine } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
@@ -156,7 +157,7 @@ export class BalancesService {
       read('P'),
       engine.cBalanceWei(),
       // A move under way imports its own export; a parked one's funds are listed (Import now takes them).
-      engine.waitingFunds(movingExports(moves)),
+      waitingFunds(engine, movingExports(moves)),
     ]);
     const balances: AssetBalanceView[] = [];
     for (const b of x) {
