@@ -14,6 +14,7 @@ import { MAX_DENOMINATION } from './amount.js';
 import { cb58Encode } from './encoding.js';
 import { CodecError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError, ValidationError, WalletError } from './errors.js';
 import type { CallOptions, ChainAlias, DroppedUtxo, NodeClient } from './node.js';
+import { validateAssetDescription } from './tx/x.js';
 
 const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
 
@@ -240,5 +241,11 @@ export async function provenAsset(node: NodeClient, assetID: string, opts?: Call
   if (tx.kind !== 'CreateAssetTx') throw new ValidationError(`${assetID} is not an asset`, 'assetID');
   // The codec reads any u8; avalanchego refuses more than 32 decimals, so such a tx was never accepted.
   if (tx.denomination > MAX_DENOMINATION) throw new ValidationError(`the transaction behind asset ${assetID} gives ${tx.denomination} decimal places, more than the ${MAX_DENOMINATION} an asset can have`, 'assetID');
+  // The network never accepted a name or symbol past its rules: such a tx is one a node made up.
+  try {
+    validateAssetDescription(tx.name, tx.symbol, tx.denomination);
+  } catch {
+    throw new ValidationError(`the transaction behind asset ${assetID} gives a name or symbol the network does not accept`, 'assetID');
+  }
   return { name: tx.name, symbol: tx.symbol, denomination: tx.denomination };
 }

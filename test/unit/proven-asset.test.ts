@@ -12,7 +12,7 @@ import { provenAsset } from '../../src/core/proof.js';
 import { fixedCapState } from '../../src/core/tx/x.js';
 
 /** A node whose getTx shows one CreateAssetTx with these decimals; its ID is the asset's. */
-function nodeWithAsset(denomination: number): { client: NodeClient; assetID: string } {
+function nodeWithAsset(denomination: number, name = 'Wide', symbol = 'WID'): { client: NodeClient; assetID: string } {
   const owners = { locktime: 0n, threshold: 1, addresses: [new Uint8Array(20).fill(7)] };
   const tx: XCreateAssetTx = {
     vm: 'avm',
@@ -22,8 +22,8 @@ function nodeWithAsset(denomination: number): { client: NodeClient; assetID: str
     outputs: [],
     inputs: [],
     memo: new Uint8Array(),
-    name: 'Wide',
-    symbol: 'WID',
+    name,
+    symbol,
     denomination,
     initialStates: [fixedCapState([{ owners, amount: 1n }])],
   };
@@ -47,6 +47,15 @@ describe('provenAsset', () => {
       const e = await provenAsset(client, assetID).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(ValidationError);
       expect((e as Error).message).toMatch(/more than the 32/);
+    }
+  });
+
+  it('refuses a name or symbol the network never accepts (hidden characters, a lower-case or long symbol): a made-up asset, shown as unknown', async () => {
+    for (const [name, symbol] of [['A\u200Bvalanche', 'AVAX'], ['Gold', 'avax'], ['Gold', 'AVAXX'], [' Gold', 'GLD']] as const) {
+      const { client, assetID } = nodeWithAsset(9, name, symbol);
+      const e = await provenAsset(client, assetID).catch((x: unknown) => x);
+      expect(e, `${name} ${symbol}`).toBeInstanceOf(ValidationError);
+      expect((e as Error).message).toMatch(/name or symbol the network does not accept/);
     }
   });
 });
