@@ -26,6 +26,12 @@ const MAX_UNLOCK_WAITERS = 20;
 const MAX_UNLOCK_WAITERS_PER_SITE = 5;
 /** After the user closed the approval window, sites that had requests in it wait this long. */
 const CLOSED_COOLDOWN_MS = 30_000;
+/**
+ * A site that asks the same again this soon after the user rejected it, this many times in a row,
+ * is a page asking in a loop (a person takes longer to click again): it waits as after a close.
+ */
+const QUICK_ASK_MS = 2_000;
+const QUICK_ASKS_IN_A_ROW = 3;
 /** Approval requests a site may make before it is connected; every other one needs a connection. */
 const CONNECTION_FREE_METHODS = new Set(['eth_requestAccounts', 'wallet_requestPermissions', 'wallet_switchEthereumChain', 'wallet_addEthereumChain']);
 
@@ -72,6 +78,8 @@ export class SiteGate {
   #cooldown = new Map<string, number>();
   /** Requester → how many of its requests wait for the wallet to be unlocked. */
   #unlockWaiters = new Map<string, number>();
+  /** Site → the method the user last rejected of it, when, and how many asks of it in a row came right after a "no". */
+  #rejected = new Map<string, { method: string; at: number; quickAsks: number }>();
 
   constructor(private readonly deps: ProviderDeps) {}
 
@@ -182,6 +190,23 @@ export class SiteGate {
     this.#cooldown.delete(key);
   }
 
+  /** A new ask of what was just rejected counts toward the loop; QUICK_ASKS_IN_A_ROW of them start the cool-down. */
+  private checkAskingLoop(site: Site, method: string): void {
+    const key = limitKeyOf(site);
+    const last = this.#rejected.get(key);
+    if (last?.method !== method) return;
+    const now = (this.deps.now ?? Date.now)();
+    if (now - last.at >= QUICK_ASK_MS) {
+      this.#rejected.delete(key);
+      return;
+    }
+    last.quickAsks += 1;
+    if (last.quickAsks < QUICK_ASKS_IN_A_ROW) return;
+    this.#rejected.delete(key);
+    this.#cooldown.set(key, now + CLOSED_COOLDOWN_MS);
+    throw new ProviderError(Code.userRejected, 'the site asked again each time the user said no; try again in a little while');
+  }
+
   /**
    * Asks the user (or picks up the answer to an earlier ask of the same request), then runs the
    * approved payload once. `prepare` builds what the window shows and what will be done; it runs
@@ -209,6 +234,7 @@ export class SiteGate {
       }
     } else {
       this.checkCooldown(call.site);
+      this.checkAskingLoop(call.site, call.method);
       // A site that is not connected cannot make the wallet ask for the password to sign for it.
       if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
       await this.unlocked(call.site);
@@ -229,7 +255,14 @@ export class SiteGate {
       }
       approved = await this.deps.approvals.waitFor(entry.id);
     }
-    if (!approved) throw new ProviderError(Code.userRejected, 'the user rejected the request');
+    if (!approved) {
+      const key = limitKeyOf(call.site);
+      const last = this.#rejected.get(key);
+      this.#rejected.set(key, { method: call.method, at: (this.deps.now ?? Date.now)(), quickAsks: last?.method === call.method ? last.quickAsks : 0 });
+      throw new ProviderError(Code.userRejected, 'the user rejected the request');
+    }
+    // A "yes" ends any run of quick asks: the user is answering, not being pestered.
+    this.#rejected.delete(limitKeyOf(call.site));
     // Disconnected while the request waited (Settings, or the site's own revoke): nothing is done for it.
     if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
     if (!this.deps.session.isUnlocked()) await this.unlocked(call.site);

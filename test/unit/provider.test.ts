@@ -27,7 +27,7 @@ import { ACCOUNT } from './site-account.js';
 
 const SITE: Site = { origin: 'https://dapp.example' };
 
-function setup(options: { unlocked?: boolean; noWallet?: boolean; fetch?: typeof fetch; windowFails?: boolean | (() => boolean); siteNetwork?: () => Promise<never>; wallet?: Partial<SiteWallet> } = {}) {
+function setup(options: { unlocked?: boolean; noWallet?: boolean; fetch?: typeof fetch; windowFails?: boolean | (() => boolean); siteNetwork?: () => Promise<never>; wallet?: Partial<SiteWallet>; now?: () => number } = {}) {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
@@ -53,6 +53,7 @@ function setup(options: { unlocked?: boolean; noWallet?: boolean; fetch?: typeof
       if (typeof options.windowFails === 'function' ? options.windowFails() : options.windowFails) throw new Error('no window');
     },
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.now ? { now: options.now } : {}),
     notifyPages: () => {
       notified++;
     },
@@ -262,6 +263,75 @@ describe('what the review found', () => {
     expect(await t.approvals.list()).toHaveLength(1);
     await t.approvals.decide((await t.approvals.list())[0]!.id, false);
     expect((await errorOf(other)).code).toBe(4001);
+  });
+
+  it('a page that asks again right after each "no" is held off as after a close; a person asking again later is not', async () => {
+    let clock = 1_000_000;
+    const t = setup({ now: () => clock });
+    const askAndReject = async (): Promise<void> => {
+      const asking = t.call('eth_requestAccounts');
+      await new Promise((r) => setTimeout(r, 10));
+      const [pending] = await t.approvals.list();
+      await t.approvals.decide(pending!.id, false);
+      expect((await errorOf(asking)).code).toBe(4001);
+    };
+    // A person: each ask a few seconds after the last "no" gets its window.
+    for (let i = 0; i < 4; i++) {
+      await askAndReject();
+      clock += 5_000;
+    }
+    expect(t.windows()).toBe(4);
+    // A page in a loop: it asks again within a second of each "no"; the third such ask gets no window.
+    await askAndReject();
+    for (let i = 0; i < 2; i++) {
+      clock += 500;
+      await askAndReject();
+    }
+    clock += 500;
+    const refused = await errorOf(t.call('eth_requestAccounts'));
+    expect(refused).toMatchObject({ code: 4001, message: expect.stringMatching(/asked again each time/) });
+    expect(t.windows()).toBe(7);
+    // Held off for the close's cool-down, then heard again; another site never was.
+    clock += 10_000;
+    expect((await errorOf(t.call('eth_requestAccounts'))).code).toBe(4001);
+    expect(t.windows()).toBe(7);
+    const other = t.call('eth_requestAccounts', [], { origin: 'https://other.example' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(t.windows()).toBe(8);
+    await t.approvals.decide((await t.approvals.list())[0]!.id, false);
+    await other;
+    clock += 30_000;
+    await askAndReject();
+    expect(t.windows()).toBe(9);
+  });
+
+  it('a site that asks something else right after a "no" (a dapp going on to its next request) is not held off', async () => {
+    const clock = 1_000_000;
+    const t = setup({ now: () => clock });
+    for (let i = 0; i < 6; i++) {
+      const asking = t.call(i % 2 === 0 ? 'eth_requestAccounts' : 'wallet_requestPermissions', i % 2 === 0 ? [] : [{ eth_accounts: {} }]);
+      await new Promise((r) => setTimeout(r, 10));
+      await t.approvals.decide((await t.approvals.list())[0]!.id, false);
+      expect((await errorOf(asking)).code).toBe(4001);
+    }
+    expect(t.windows()).toBe(6);
+  });
+
+  it('a "yes" ends a run of quick asks: no, ask, no, ask, yes, then no, ask, no, ask all get their windows', async () => {
+    const clock = 1_000_000;
+    const t = setup({ now: () => clock });
+    for (const answer of [false, false, true, false, false]) {
+      const asking = t.call('eth_requestAccounts');
+      await new Promise((r) => setTimeout(r, 10));
+      await t.approvals.decide((await t.approvals.list())[0]!.id, answer);
+      await asking;
+      if (answer) await t.sites.revoke(SITE.origin);
+    }
+    const last = t.call('eth_requestAccounts');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(t.windows()).toBe(6);
+    await t.approvals.decide((await t.approvals.list())[0]!.id, false);
+    await last;
   });
 
   it('a site that is not connected cannot make a locked wallet ask for the password to sign for it', async () => {
