@@ -86,12 +86,13 @@ describe('the X-Chain asset studio against the real node', () => {
     expect((await wallet.assets.assetsMintRights()).rights.map((r) => `${r.symbol}/${r.groupID ?? '-'}`)).toEqual(['ART/0']);
 
     const me = { addresses: [account.xAddress], threshold: 1 };
+    // One at a time: each is asked only once the one before it has been answered.
     for (const refused of [
-      wallet.assets.assetsMint({ assetID: shared.txID, amount: '5', to: me, maxFee: fees.operation }),
-      wallet.assets.assetsMint({ assetID: avax, amount: '5', to: me, maxFee: fees.operation }),
-      wallet.assets.assetsMintNft({ assetID: family.txID, groupID: 1, payloadHex: '00', to: [me], maxFee: fees.operation }),
+      () => wallet.assets.assetsMint({ assetID: shared.txID, amount: '5', to: me, maxFee: fees.operation }),
+      () => wallet.assets.assetsMint({ assetID: avax, amount: '5', to: me, maxFee: fees.operation }),
+      () => wallet.assets.assetsMintNft({ assetID: family.txID, groupID: 1, payloadHex: '00', to: [me], maxFee: fees.operation }),
     ]) {
-      const e = (await refused.catch((x: unknown) => x)) as ValidationError;
+      const e = (await refused().catch((x: unknown) => x)) as ValidationError;
       expect(e).toBeInstanceOf(ValidationError);
       expect(e.message).toMatch(/^this wallet cannot sign for any (mint right|NFT mint right for group 1) of this asset$/);
     }
