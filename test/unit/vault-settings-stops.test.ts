@@ -86,6 +86,32 @@ describe('settings that cannot be read', () => {
     expect((await w.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'Imported']);
   });
 
+  it('an unlock whose account list cannot be written, and whose status cannot be read either, is locked again', async () => {
+    const { stores, worker, failNext, onWrite } = storage();
+    const first = worker();
+    await first.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    await first.accounts.accountsImportKey({ name: 'Imported', privateKey: KEY_A });
+    const state = (await stores.local.get(['xpc.state']))['xpc.state'] as { accounts: { kind: string }[] };
+    await stores.local.set({ 'xpc.state': { ...state, accounts: state.accounts.filter((a) => a.kind !== 'imported') } });
+
+    const w = worker();
+    // The account list's write fails, and from then on so does every read (a storage gone bad).
+    let reads = true;
+    const get = stores.local.get.bind(stores.local);
+    stores.local.get = async (keys) => {
+      if (!reads) throw new Error('storage read failed');
+      return get(keys);
+    };
+    onWrite((keys) => {
+      if (keys.includes('xpc.state')) reads = false;
+    });
+    failNext('xpc.state');
+    await expect(w.accounts.walletUnlock({ password: PASSWORD })).rejects.toThrow(/quota/);
+    onWrite(null);
+    reads = true;
+    expect((await w.accounts.walletOpen()).status).toMatchObject({ vault: 'locked' });
+  });
+
   it('keep what holds up of them: one bad field loses only itself, the accounts keep their IDs and names; earlier set-asides stay', async () => {
     const { stores, worker } = storage();
     const w = worker();

@@ -235,8 +235,8 @@ export class AccountsService {
         // The account list could not be brought in line with the vault (a storage write failed). With
         // an account to show, the user gets in (a storage that stays full must not lock them out; the
         // next unlock tries again); with none, the unlock is not one: locked again, and said.
-        const status = await this.walletStatus();
-        if (status.account) return status;
+        const status = await this.walletStatus().catch(() => undefined);
+        if (status?.account) return status;
         await this.session.lock();
         throw e;
       }
