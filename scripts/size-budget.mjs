@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run size:check`: measures the built extension (dist/chrome, dist/firefox; run `npm run build`
 // first) and fails when any measured size is more than 10% over the budget in bench/size-budget.json,
-// or over the project's hard limits (whole unpacked extension < 780 KB, popup JS < 60 KB gzip).
+// or over the project's hard limits (whole unpacked extension < 790 KB, popup JS < 60 KB gzip).
 // Growing past the budget is allowed only on purpose: raise the numbers in bench/size-budget.json,
 // with a new `reason`, in the same commit as the growth.
 //
@@ -64,12 +64,16 @@ export const GROWTH_ALLOWED = 0.1;
  * staking, tokens and the popup's honesty (a review bound to the inputs it was estimated for, a
  * validator's fee checked against its own staking tx, a failed move's export kept in the way, the
  * fee that is not covered said as such, copy, focus and names for keyboard and screen-reader use:
- * +8 KB) took it to 774 KB: the limit to 780 KB. Of the background's 360 KB, 100 KB are libraries
+ * +8 KB) took it to 774 KB: the limit to 780 KB. Fixes from audits of the vault, the site bridge,
+ * balances and the asset studio (MetaMask's personal_sign order, eth_coinbase, personal_ecRecover,
+ * typed data v3, funds another key can also spend shown apart, C-Chain receipts and their note, a
+ * page asking in a loop held off: +5 KB, less the NFT metadata fetch) took it to 779 KB: the limit
+ * to 790 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 780 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 790 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
