@@ -27,11 +27,13 @@ const MAX_UNLOCK_WAITERS_PER_SITE = 5;
 /** After the user closed the approval window, sites that had requests in it wait this long. */
 const CLOSED_COOLDOWN_MS = 30_000;
 /**
- * A site that asks the same again this soon after the user rejected it, this many times in a row,
- * is a page asking in a loop (a person takes longer to click again): it waits as after a close.
+ * A site the user said "no" to this many times in a row, each time to a request it made this soon
+ * after the "no" before, is a page asking in a loop: its next such ask waits as after a close.
  */
 const QUICK_ASK_MS = 2_000;
-const QUICK_ASKS_IN_A_ROW = 3;
+const QUICK_NOES_IN_A_ROW = 3;
+const CLOSED_WHY = 'the user closed the wallet window; try again in a little while';
+const LOOP_WHY = 'the user said no to this site several times in a row, each time it asked again at once; try again in a little while';
 /** Approval requests a site may make before it is connected; every other one needs a connection. */
 const CONNECTION_FREE_METHODS = new Set(['eth_requestAccounts', 'wallet_requestPermissions', 'wallet_switchEthereumChain', 'wallet_addEthereumChain']);
 
@@ -75,11 +77,11 @@ export class SiteGate {
   #unlockWait: { promise: Promise<void>; reject: (e: ProviderError) => void; waiters: number } | null = null;
   #logTail: Promise<unknown> = Promise.resolve();
   /** Site (registrable domain) → time until which its approval requests are refused (the user closed the window on them). */
-  #cooldown = new Map<string, number>();
+  #cooldown = new Map<string, { until: number; why: string }>();
   /** Requester → how many of its requests wait for the wallet to be unlocked. */
   #unlockWaiters = new Map<string, number>();
-  /** Site → the method the user last rejected of it, when, and how many asks of it in a row came right after a "no". */
-  #rejected = new Map<string, { method: string; at: number; quickAsks: number }>();
+  /** Site → when the user last said "no" to it, and how many "no"s in a row answered asks made right after the one before. */
+  #noes = new Map<string, { at: number; run: number }>();
 
   constructor(private readonly deps: ProviderDeps) {}
 
@@ -90,7 +92,7 @@ export class SiteGate {
    */
   cancelWaits(requesters: readonly string[] = []): void {
     const until = (this.deps.now ?? Date.now)() + CLOSED_COOLDOWN_MS;
-    for (const requester of [...requesters, ...this.#unlockWaiters.keys()]) this.#cooldown.set(registrableDomain(requester), until);
+    for (const requester of [...requesters, ...this.#unlockWaiters.keys()]) this.#cooldown.set(registrableDomain(requester), { until, why: CLOSED_WHY });
     this.#unlockWait?.reject(new ProviderError(Code.userRejected, 'the user closed the wallet window'));
     this.#unlockWait = null;
   }
@@ -184,27 +186,25 @@ export class SiteGate {
 
   private checkCooldown(site: Site): void {
     const key = limitKeyOf(site);
-    const until = this.#cooldown.get(key);
-    if (until === undefined) return;
-    if ((this.deps.now ?? Date.now)() < until) throw new ProviderError(Code.userRejected, 'the user closed the wallet window; try again in a little while');
+    const held = this.#cooldown.get(key);
+    if (held === undefined) return;
+    if ((this.deps.now ?? Date.now)() < held.until) throw new ProviderError(Code.userRejected, held.why);
     this.#cooldown.delete(key);
   }
 
-  /** A new ask of what was just rejected counts toward the loop; QUICK_ASKS_IN_A_ROW of them start the cool-down. */
-  private checkAskingLoop(site: Site, method: string): void {
+  /** Whether an ask made at `askedAt` came right after the site's last "no" (not before it). */
+  private quickAfterNo(key: string, askedAt: number): boolean {
+    const last = this.#noes.get(key);
+    return last !== undefined && askedAt >= last.at && askedAt - last.at < QUICK_ASK_MS;
+  }
+
+  /** An ask right after the last of QUICK_NOES_IN_A_ROW quick "no"s starts the cool-down, whatever it asks. */
+  private checkAskingLoop(site: Site, askedAt: number): void {
     const key = limitKeyOf(site);
-    const last = this.#rejected.get(key);
-    if (last?.method !== method) return;
-    const now = (this.deps.now ?? Date.now)();
-    if (now - last.at >= QUICK_ASK_MS) {
-      this.#rejected.delete(key);
-      return;
-    }
-    last.quickAsks += 1;
-    if (last.quickAsks < QUICK_ASKS_IN_A_ROW) return;
-    this.#rejected.delete(key);
-    this.#cooldown.set(key, now + CLOSED_COOLDOWN_MS);
-    throw new ProviderError(Code.userRejected, 'the site asked again each time the user said no; try again in a little while');
+    if (!this.quickAfterNo(key, askedAt) || this.#noes.get(key)!.run < QUICK_NOES_IN_A_ROW) return;
+    this.#noes.delete(key);
+    this.#cooldown.set(key, { until: askedAt + CLOSED_COOLDOWN_MS, why: LOOP_WHY });
+    throw new ProviderError(Code.userRejected, LOOP_WHY);
   }
 
   /**
@@ -218,6 +218,7 @@ export class SiteGate {
     prepare: () => Promise<{ summary: ApprovalSummary; payload: Payload }>,
     act: (payload: Payload) => Promise<unknown>,
   ): Promise<unknown> {
+    const askedAt = (this.deps.now ?? Date.now)();
     const logged = await this.logged(call.requestId);
     if (logged) return this.replay(logged);
     const found = await this.deps.approvals.findByRequest(call.requestId);
@@ -234,7 +235,7 @@ export class SiteGate {
       }
     } else {
       this.checkCooldown(call.site);
-      this.checkAskingLoop(call.site, call.method);
+      this.checkAskingLoop(call.site, askedAt);
       // A site that is not connected cannot make the wallet ask for the password to sign for it.
       if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
       await this.unlocked(call.site);
@@ -255,14 +256,14 @@ export class SiteGate {
       }
       approved = await this.deps.approvals.waitFor(entry.id);
     }
+    const key = limitKeyOf(call.site);
     if (!approved) {
-      const key = limitKeyOf(call.site);
-      const last = this.#rejected.get(key);
-      this.#rejected.set(key, { method: call.method, at: (this.deps.now ?? Date.now)(), quickAsks: last?.method === call.method ? last.quickAsks : 0 });
+      // Only a "no" counts (an ask refused as already waiting is none): one more in the run when it answered an ask made right after the last.
+      this.#noes.set(key, { at: (this.deps.now ?? Date.now)(), run: this.quickAfterNo(key, askedAt) ? this.#noes.get(key)!.run + 1 : 1 });
       throw new ProviderError(Code.userRejected, 'the user rejected the request');
     }
-    // A "yes" ends any run of quick asks: the user is answering, not being pestered.
-    this.#rejected.delete(limitKeyOf(call.site));
+    // A "yes" ends the run: the user is answering, not being pestered.
+    this.#noes.delete(key);
     // Disconnected while the request waited (Settings, or the site's own revoke): nothing is done for it.
     if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
     if (!this.deps.session.isUnlocked()) await this.unlocked(call.site);

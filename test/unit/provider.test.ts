@@ -289,11 +289,11 @@ describe('what the review found', () => {
     }
     clock += 500;
     const refused = await errorOf(t.call('eth_requestAccounts'));
-    expect(refused).toMatchObject({ code: 4001, message: expect.stringMatching(/asked again each time/) });
+    expect(refused).toMatchObject({ code: 4001, message: expect.stringMatching(/said no to this site several times in a row/) });
     expect(t.windows()).toBe(7);
-    // Held off for the close's cool-down, then heard again; another site never was.
+    // Held off for the close's cool-down (said as it is), then heard again; another site never was.
     clock += 10_000;
-    expect((await errorOf(t.call('eth_requestAccounts'))).code).toBe(4001);
+    expect(await errorOf(t.call('personal_sign', ['0x00', ACCOUNT.cAddress]))).toMatchObject({ code: 4001, message: expect.stringMatching(/several times in a row/) });
     expect(t.windows()).toBe(7);
     const other = t.call('eth_requestAccounts', [], { origin: 'https://other.example' });
     await new Promise((r) => setTimeout(r, 10));
@@ -305,16 +305,34 @@ describe('what the review found', () => {
     expect(t.windows()).toBe(9);
   });
 
-  it('a site that asks something else right after a "no" (a dapp going on to its next request) is not held off', async () => {
+  it('asking something else at once after each "no" is the same loop; re-clicks refused as already waiting are no "no"', async () => {
     const clock = 1_000_000;
     const t = setup({ now: () => clock });
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 3; i++) {
       const asking = t.call(i % 2 === 0 ? 'eth_requestAccounts' : 'wallet_requestPermissions', i % 2 === 0 ? [] : [{ eth_accounts: {} }]);
       await new Promise((r) => setTimeout(r, 10));
       await t.approvals.decide((await t.approvals.list())[0]!.id, false);
       expect((await errorOf(asking)).code).toBe(4001);
     }
-    expect(t.windows()).toBe(6);
+    expect(await errorOf(t.call('wallet_requestPermissions', [{ eth_accounts: {} }]))).toMatchObject({ code: 4001, message: expect.stringMatching(/several times in a row/) });
+    expect(t.windows()).toBe(3);
+
+    // One "no", then a person clicking Connect again and again while its window waits: not a loop.
+    const u = setup({ now: () => clock });
+    const first = u.call('eth_requestAccounts');
+    await new Promise((r) => setTimeout(r, 10));
+    await u.approvals.decide((await u.approvals.list())[0]!.id, false);
+    await first;
+    const again = u.call('eth_requestAccounts');
+    await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 3; i++) expect((await errorOf(u.call('eth_requestAccounts'))).code).toBe(-32002);
+    await u.approvals.decide((await u.approvals.list())[0]!.id, true);
+    expect(await again).toEqual({ ok: true, result: [ACCOUNT.cAddress] });
+    const signing = u.call('personal_sign', ['0x00', ACCOUNT.cAddress]);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await u.approvals.list()).toHaveLength(1);
+    await u.approvals.decide((await u.approvals.list())[0]!.id, false);
+    await signing;
   });
 
   it('a "yes" ends a run of quick asks: no, ask, no, ask, yes, then no, ask, no, ask all get their windows', async () => {
