@@ -204,7 +204,8 @@ export class NodeClient {
         for (const hex of page.utxos) accept(hex);
         // A full page of nothing new and something bad is a node feeding junk: every further page
         // would only add drop records. Repeats alone are honest (a UTXO two of the addresses own is
-        // listed under each), so they do not stop the read.
+        // listed under each), so they do not stop the read; within one call the node skips them,
+        // which never hides a UTXO (docs/protocol.md §Paging).
         if (page.utxos.length === limit && added === addedBefore && dropped.length > droppedBefore) {
           throw new NodeResponseError(`getUTXOs: a full page held no new UTXO of these addresses, only entries that do not hold up; the wallet stopped reading them`);
         }
