@@ -19,6 +19,17 @@ function utxo(n: number): Utxo {
 
 const NONE = new Set<string>();
 
+/** The account's keys (utxo(n) pays ME) and a stranger's. */
+const ME = new Uint8Array(20).fill(9);
+const ALSO_ME = new Uint8Array(20).fill(10);
+const STRANGER = new Uint8Array(20).fill(11);
+
+/** utxo(n) owned `threshold`-of `addresses` instead, at `outputIndex`. */
+function ownedBy(n: number, threshold: number, addresses: Uint8Array[], outputIndex = 0): Utxo {
+  const u = utxo(n);
+  return { ...u, outputIndex, output: { ...(u.output as Extract<Utxo['output'], { kind: 'TransferOutput' }>), owners: { locktime: 0n, threshold, addresses } } };
+}
+
 describe('noteIncoming', () => {
   it('records every UTXO of the first look as known, proven or not: one proven later is not listed as received', () => {
     const cache = emptyCache();
@@ -79,13 +90,9 @@ describe('noteIncoming', () => {
     const cache = emptyCache();
     noteIncoming(cache, [], 'X', NONE, () => true);
     cache.balances.updatedAt = 1;
-    const me = new Uint8Array(20).fill(9);
-    const alsoMe = new Uint8Array(20).fill(10);
-    const stranger = new Uint8Array(20).fill(11);
-    const ours = spendableBy([formatAddress('X', 'custom', me), formatAddress('X', 'custom', alsoMe)]);
-    const owned = (n: number, addresses: Uint8Array[]): Utxo => ({ ...utxo(n), output: { ...(utxo(n).output as Extract<Utxo['output'], { kind: 'TransferOutput' }>), owners: { locktime: 0n, threshold: 2, addresses } } });
-    const shared = owned(20, [me, stranger]);
-    const both = owned(21, [me, alsoMe]);
+    const ours = spendableBy([formatAddress('X', 'custom', ME), formatAddress('X', 'custom', ALSO_ME)]);
+    const shared = ownedBy(20, 2, [ME, STRANGER]);
+    const both = ownedBy(21, 2, [ME, ALSO_ME]);
     expect(noteIncoming(cache, [shared, both], 'X', NONE, () => true, ours).map((r) => r.txID)).toEqual([cb58Encode(both.txID)]);
     expect(cache.knownUtxos).toEqual([utxoId(shared), utxoId(both)]);
     expect(noteIncoming(cache, [shared, both], 'X', NONE, () => true, ours)).toEqual([]);
@@ -95,12 +102,10 @@ describe('noteIncoming', () => {
     const cache = emptyCache();
     noteIncoming(cache, [], 'X', NONE, () => true);
     cache.balances.updatedAt = 1;
-    const me = new Uint8Array(20).fill(9);
-    const stranger = new Uint8Array(20).fill(11);
-    const ours = spendableBy([formatAddress('X', 'custom', me)]);
+    const ours = spendableBy([formatAddress('X', 'custom', ME)]);
     const real = utxo(30);
     // The same UTXO ID with its owners rewritten to 2-of-2 with a stranger, and no tx shown for it.
-    const madeUp: Utxo = { ...real, output: { ...(real.output as Extract<Utxo['output'], { kind: 'TransferOutput' }>), owners: { locktime: 0n, threshold: 2, addresses: [me, stranger] } } };
+    const madeUp = ownedBy(30, 2, [ME, STRANGER]);
     expect(noteIncoming(cache, [madeUp], 'X', NONE, () => false, ours)).toEqual([]);
     expect(cache.knownUtxos).not.toContain(utxoId(real));
     expect(noteIncoming(cache, [real], 'X', NONE, () => true, ours).map((r) => r.txID)).toEqual([cb58Encode(real.txID)]);
@@ -110,27 +115,19 @@ describe('noteIncoming', () => {
     const cache = emptyCache();
     noteIncoming(cache, [], 'X', NONE, () => true);
     cache.balances.updatedAt = 1;
-    const me = new Uint8Array(20).fill(9);
-    const alsoMe = new Uint8Array(20).fill(10);
-    const stranger = new Uint8Array(20).fill(11);
     const other = new Uint8Array(20).fill(12);
-    const mine = [formatAddress('X', 'custom', me), formatAddress('X', 'custom', alsoMe)];
+    const mine = [formatAddress('X', 'custom', ME), formatAddress('X', 'custom', ALSO_ME)];
     const shared = sharedBeyond(mine);
-    const owned = (n: number, threshold: number, addresses: Uint8Array[], outputIndex = 0): Utxo => ({
-      ...utxo(n),
-      outputIndex,
-      output: { ...(utxo(n).output as Extract<Utxo['output'], { kind: 'TransferOutput' }>), owners: { locktime: 0n, threshold, addresses } },
-    });
     // Who can spend what: only owner sets the stranger's keys meet alone are shared.
-    expect(shared(owned(1, 1, [me, stranger]))).toBe(true);
-    expect(shared(owned(1, 2, [me, alsoMe, stranger, other]))).toBe(true);
-    expect(shared(owned(1, 1, [me, alsoMe]))).toBe(false);
-    expect(shared(owned(1, 2, [me, alsoMe, stranger]))).toBe(false);
-    expect(shared(owned(1, 2, [me, stranger]))).toBe(false); // not the account's alone either: no balance
+    expect(shared(ownedBy(1, 1, [ME, STRANGER]))).toBe(true);
+    expect(shared(ownedBy(1, 2, [ME, ALSO_ME, STRANGER, other]))).toBe(true);
+    expect(shared(ownedBy(1, 1, [ME, ALSO_ME]))).toBe(false);
+    expect(shared(ownedBy(1, 2, [ME, ALSO_ME, STRANGER]))).toBe(false);
+    expect(shared(ownedBy(1, 2, [ME, STRANGER]))).toBe(false); // not the account's alone either: no balance
     // One tx: 30 000 shared (1-of-2) and 30 000 plain to two addresses of the account: one receipt, its shared part said.
-    const lure = owned(30, 1, [me, stranger]);
-    const plain = owned(30, 1, [alsoMe], 1);
-    const only = owned(31, 1, [me]);
+    const lure = ownedBy(30, 1, [ME, STRANGER]);
+    const plain = ownedBy(30, 1, [ALSO_ME], 1);
+    const only = ownedBy(31, 1, [ME]);
     const received = noteIncoming(cache, [lure, plain, only], 'X', NONE, () => true, spendableBy(mine), shared);
     expect(received.map((r) => [r.amount, r.shared])).toEqual([
       ['60000', '30000'],
