@@ -34,6 +34,17 @@ function storage() {
   return { stores, worker, failNext: (key: string) => failing.add(key), onWrite: (hook: typeof onWrite) => (onWrite = hook) };
 }
 
+/** A wallet with an imported key whose account is gone from the list (an import stopped between its two writes). */
+async function importedAccountLost() {
+  const world = storage();
+  const first = world.worker();
+  await first.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+  await first.accounts.accountsImportKey({ name: 'Imported', privateKey: KEY_A });
+  const state = (await world.stores.local.get(['xpc.state']))['xpc.state'] as { accounts: { kind: string }[] };
+  await world.stores.local.set({ 'xpc.state': { ...state, accounts: state.accounts.filter((a) => a.kind !== 'imported') } });
+  return world;
+}
+
 describe('settings that cannot be read', () => {
   it('never lock the user out: the popup gets a status, and the unlock rebuilds them from the vault (set aside, not lost)', async () => {
     const { stores, worker } = storage();
@@ -53,13 +64,7 @@ describe('settings that cannot be read', () => {
   });
 
   it('an unlock whose account list cannot be brought in line still lets the user in when it has an account to show; the next unlock catches up', async () => {
-    const { stores, worker, failNext } = storage();
-    const first = worker();
-    await first.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
-    await first.accounts.accountsImportKey({ name: 'Imported', privateKey: KEY_A });
-    // The imported key's account is gone from the list (an import stopped between its two writes).
-    const state = (await stores.local.get(['xpc.state']))['xpc.state'] as { accounts: { kind: string }[] };
-    await stores.local.set({ 'xpc.state': { ...state, accounts: state.accounts.filter((a) => a.kind !== 'imported') } });
+    const { worker, failNext } = await importedAccountLost();
 
     const w = worker();
     failNext('xpc.state');
@@ -87,12 +92,7 @@ describe('settings that cannot be read', () => {
   });
 
   it('an unlock whose account list cannot be written, and whose status cannot be read either, is locked again', async () => {
-    const { stores, worker, failNext, onWrite } = storage();
-    const first = worker();
-    await first.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
-    await first.accounts.accountsImportKey({ name: 'Imported', privateKey: KEY_A });
-    const state = (await stores.local.get(['xpc.state']))['xpc.state'] as { accounts: { kind: string }[] };
-    await stores.local.set({ 'xpc.state': { ...state, accounts: state.accounts.filter((a) => a.kind !== 'imported') } });
+    const { stores, worker, failNext, onWrite } = await importedAccountLost();
 
     const w = worker();
     // The account list's write fails, and from then on so does every read (a storage gone bad).
