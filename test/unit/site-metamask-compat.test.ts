@@ -1,5 +1,6 @@
-// Requests dapps send that MetaMask answers: tx quantities with leading zeros, eth_coinbase,
-// personal_ecRecover and eth_signTypedData_v3. Signing ones still wait for the same approval.
+// Requests dapps send that MetaMask answers: personal_sign's params reversed, tx quantities with
+// leading zeros, eth_coinbase, personal_ecRecover and eth_signTypedData_v3. Signing ones still
+// wait for the same approval.
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { eip191Signer } from 'micro-eth-signer';
 import { describe, expect, it } from 'vitest';
@@ -112,6 +113,43 @@ describe('transaction quantities with leading zeros', () => {
       expect(await error(t.call('eth_sendTransaction', [{ from: COW.cAddress, to: COW.cAddress, value }]))).toMatchObject({ code: -32602, data: { field: 'params[0].value' } });
     }
     expect(await error(t.call('eth_sendTransaction', [{ from: COW.cAddress, to: COW.cAddress, gasLimit: '0x' }]))).toMatchObject({ code: -32602 });
+    expect(await t.approvals.list()).toEqual([]);
+  });
+});
+
+describe('personal_sign with reversed params', () => {
+  // Taken as MetaMask takes them (the first param an address, the second not); the right order is in provider.test.ts.
+  const OTHER = '0x000000000000000000000000000000000000dEaD';
+
+  it('[address, message]: the approval shows the message, and the message is what is signed', async () => {
+    const t = setup();
+    await t.sites.grant(SITE.origin, [COW.id]);
+    for (const [params, text] of [
+      [[COW.cAddress, 'Sign in to dapp.example'], 'Sign in to dapp.example'],
+      // Any case of the account's address, a hex message shown as its text.
+      [[COW.cAddress.toLowerCase(), '0x68656c6c6f'], 'hello'],
+    ] as const) {
+      const answer = t.call('personal_sign', params);
+      const p = await t.pending();
+      expect(p.summary).toMatchObject({ message: text, encoding: 'text', signer: COW.cAddress });
+      await t.approvals.decide(p.id, true);
+      // Signed over the message's bytes, with the connected account's key.
+      expect(eip191Signer.recoverAddress((await result(answer)) as string, new TextEncoder().encode(text))).toBe(COW.cAddress);
+    }
+  });
+
+  it('still signs only for an account the site is connected to, and never swaps two addresses', async () => {
+    const t = setup();
+    await t.sites.grant(SITE.origin, [COW.id]);
+    // Reversed, for an address the site is not connected to: refused, nothing asked.
+    expect((await error(t.call('personal_sign', [OTHER, 'hello']))).code).toBe(4100);
+    // Both look like addresses: the usual order ([message, address]) holds, so OTHER is the signer asked for.
+    expect((await error(t.call('personal_sign', [COW.cAddress, OTHER]))).code).toBe(4100);
+    // A first param that is an address with a wrong checksum is refused as that param.
+    const badChecksum = COW.cAddress.replace('C', 'c').replace('b', 'B');
+    expect(await error(t.call('personal_sign', [badChecksum, 'hello']))).toMatchObject({ code: -32602, data: { field: 'params[0]' } });
+    // The usual order still names its own params.
+    expect(await error(t.call('personal_sign', ['0x00', 'not-an-address']))).toMatchObject({ code: -32602, data: { field: 'params[1]' } });
     expect(await t.approvals.list()).toEqual([]);
   });
 });
