@@ -13,6 +13,7 @@ import {
   positional,
   quantityParam,
   txHexParam,
+  txQuantityParam,
   typedDataParam,
   urlParam,
 } from '../../src/background/provider-params.js';
@@ -518,6 +519,16 @@ describe('provider params', () => {
     }
     return undefined;
   };
+
+  it('transaction quantities with leading zeros are read as the number they write; "0x", non-hex, negatives and values past the bound are still refused', () => {
+    expect(txQuantityParam('0x016345785d8a0000', 'v')).toBe(10n ** 17n);
+    expect(txQuantityParam('0x00', 'v')).toBe(0n);
+    expect(txQuantityParam('0x0000000000000000000000000000000000000000000000000000000000000001', 'v')).toBe(1n);
+    for (const bad of ['0x', '0x0g', '16345785d8a0000', '-0x01', '0x-1', ' 0x01', 1, '0x1' + '0'.repeat(64)]) expect(field(() => txQuantityParam(bad, 'v')), String(bad)).toBe('v');
+    expect(field(() => txQuantityParam('0x010000000000000000', 'n', (1n << 64n) - 1n))).toBe('n');
+    // Chain IDs and other quantities keep JSON-RPC's rule.
+    expect(field(() => quantityParam('0x01', 'q'))).toBe('q');
+  });
 
   it('positional params', () => {
     expect(positional(undefined, 0, 1)).toEqual([]);
