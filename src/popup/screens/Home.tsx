@@ -231,6 +231,7 @@ export function Home(p: HomeProps) {
   const now = useNow(p.now);
   const [showHidden, setShowHidden] = useState(false);
   const view = p.view;
+  const staked = view ? stakedAvaxWei(view) : 0n;
   // Once shown, it stays (with what the import did) after the funds are imported.
   const [waitingShown, setWaitingShown] = useState(false);
   const anyWaiting = (view?.waiting.length ?? 0) > 0;
@@ -259,9 +260,9 @@ export function Home(p: HomeProps) {
         <span class="amount big" data-testid="total-all">
           {view && view.updatedAt > 0 ? <AmountText value={totalAvaxWei(view)} denomination={WEI_DECIMALS} symbol="AVAX" label="Total, all chains" /> : '—'}
         </span>
-        {view && stakedAvaxWei(view) > 0n && (
+        {staked > 0n && (
           <span class="muted" data-testid="total-all-staked">
-            of which staked: <AmountText value={stakedAvaxWei(view)} denomination={WEI_DECIMALS} symbol="AVAX" label="Staked, in the total" />
+            of which staked: <AmountText value={staked} denomination={WEI_DECIMALS} symbol="AVAX" label="Staked, in the total" />
           </span>
         )}
       </div>
