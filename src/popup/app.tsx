@@ -210,12 +210,17 @@ function Wallet({ status, onStatus, takeOpened = () => null }: { status: WalletS
   const key = `${status.network.id}:${status.account?.id}`;
   const balances = useBalances(key, takeOpened);
   const hrp = hrpOf(status);
+  // A lock the background did not confirm is said, never shown as done: the session survives a
+  // worker restart, so a wallet shown locked after a failed request could still be unlocked.
+  const [lockError, setLockError] = useState<string | undefined>(undefined);
   const lock = async () => {
+    setLockError(undefined);
     try {
       onStatus(await call('wallet.lock', {}));
-    } catch {
-      // The background is gone or already locked: either way, show the lock screen.
-      onStatus({ ...status, vault: 'locked', account: null });
+    } catch (e) {
+      const now = await call('wallet.status', {}).catch(() => null);
+      if (now?.vault === 'locked') onStatus(now);
+      else setLockError(`The wallet could not be locked: ${errorText(e)}. Try again, or close the browser to lock it.`);
     }
   };
   let screen;
@@ -278,6 +283,7 @@ function Wallet({ status, onStatus, takeOpened = () => null }: { status: WalletS
           Lock
         </button>
       </header>
+      <FormError error={lockError} />
       <NodeBanner view={balances.view} />
       {followed && (
         <div class="node-banner info" role="status" data-testid="followed-switch">

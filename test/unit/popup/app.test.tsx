@@ -100,6 +100,45 @@ describe('App', () => {
     expect(bg.callsOf('wallet.lock')).toEqual([{}]);
   });
 
+  it('says when a lock failed and the wallet is still unlocked, and shows the lock screen only once the background says locked', async () => {
+    let locked = false;
+    let lockWorks = false;
+    const bg = start({
+      'wallet.status': () => (locked ? LOCKED : UNLOCKED),
+      'balances.get': () => balances(),
+      'wallet.lock': () => {
+        if (!lockWorks) throw new Refuse({ code: 'internal', message: 'something went wrong in the wallet background; nothing was signed or sent' });
+        locked = true;
+        return LOCKED;
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Lock' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The wallet could not be locked: Something went wrong in the wallet background; nothing was signed or sent. Try again, or close the browser to lock it.',
+    );
+    expect(screen.queryByText('The wallet is locked.')).toBeNull();
+    expect(screen.getByTestId('total-all')).toBeTruthy();
+
+    lockWorks = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Lock' }));
+    expect(await screen.findByText('The wallet is locked.')).toBeTruthy();
+    expect(bg.callsOf('wallet.lock')).toHaveLength(2);
+  });
+
+  it('shows the lock screen when a lock request failed but the background is locked anyway', async () => {
+    let locked = false;
+    start({
+      'wallet.status': () => (locked ? LOCKED : UNLOCKED),
+      'balances.get': () => balances(),
+      'wallet.lock': () => {
+        locked = true;
+        throw new Refuse({ code: 'internal', message: 'something went wrong in the wallet background; nothing was signed or sent' });
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Lock' }));
+    expect(await screen.findByText('The wallet is locked.')).toBeTruthy();
+  });
+
   it('opens on one request: the cached balances come with the status, shown before the refresh it then asks for answers', async () => {
     let answerRefresh: (() => void) | undefined;
     const bg = start({
