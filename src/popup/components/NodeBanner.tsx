@@ -18,6 +18,13 @@ export type NodeHealth =
   /** The refresh failed for a reason of the wallet's own (unreadable storage, a bug): not the node's. */
   | { state: 'failing'; since: number; text: string; detail?: string };
 
+/**
+ * What avalanchego answers (HTTP 503, plain text) for a chain still bootstrapping or state-syncing:
+ * the node is up, so "can't be reached" would send the user to check an address that is right.
+ */
+const BOOTSTRAPPING = /not done bootstrapping/i;
+const SYNCING = 'The node is still catching up with the network (bootstrapping): it cannot give balances or take transactions until it has.';
+
 /** The node itself did not answer, or not in a way that could be believed. */
 const NODE_CODES = new Set(['node-unreachable', 'timeout', 'node-response', 'codec', 'format', 'rpc', 'network-mismatch']);
 
@@ -29,7 +36,7 @@ export function nodeHealth(view: BalancesView | null, now: number): NodeHealth {
     if (!view.error) return { state: 'slow', since: view.refreshStartedAt };
   }
   if (view.error) {
-    const plain = plainError(view.errorCode ?? '', view.error);
+    const plain = BOOTSTRAPPING.test(view.error) ? { text: SYNCING, detail: view.error } : plainError(view.errorCode ?? '', view.error);
     // Snapshots from before error codes existed carry none: their failure was the node's.
     const state = view.errorCode === undefined || NODE_CODES.has(view.errorCode) ? 'unreachable' : 'failing';
     return { state, since: view.failingSince ?? view.updatedAt, text: plain.text, ...(plain.detail ? { detail: plain.detail } : {}) };

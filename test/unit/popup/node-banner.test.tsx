@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NodeBanner, nodeHealth, SLOW_AFTER_MS } from '../../../src/popup/components/NodeBanner.js';
 import { formatClock, formatDateTime } from '../../../src/popup/format.js';
 import { balances } from './fixtures.js';
+import { g, JsonRpcEndpoint } from '../../../src/core/rpc.js';
+import type { WalletError } from '../../../src/core/errors.js';
 
 afterEach(cleanup);
 
@@ -67,6 +69,25 @@ describe('NodeBanner', () => {
     const banner = screen.getByTestId('node-banner');
     expect(banner.dataset.state).toBe('failing');
     expect(banner.querySelector('strong')?.textContent).toBe("The balances could not be updated: The wallet's saved data could not be read. Nothing was changed.");
+  });
+
+  it('says a node that answers "not done bootstrapping" is catching up, not that it cannot be reached', async () => {
+    // avalanchego's own answer for a chain still bootstrapping: HTTP 503, plain text (api/server rejectMiddleware).
+    const fetch = async () => new Response('API call rejected because chain is not done bootstrapping\n', { status: 503 });
+    const failure = await new JsonRpcEndpoint('http://127.0.0.1:9650/ext/bc/X', { fetch }).call('avm.getUTXOs', {}, g.unknown).then(
+      () => expect.unreachable(),
+      (e: WalletError) => e,
+    );
+    const view = { ...balances(), error: failure.message, errorCode: failure.code, failingSince: NOW - 60_000 };
+    render(<NodeBanner view={view} now={NOW} />);
+    const text = screen.getByTestId('node-banner').querySelector('p')?.textContent ?? '';
+    expect(text).toMatch(/^The node is still catching up with the network \(bootstrapping\)/);
+    expect(text).not.toMatch(/can't be reached|address in Settings/);
+    expect(text).toContain(`Since ${formatClock(NOW - 60_000)}. Balances shown are from ${formatDateTime(view.updatedAt)}.`);
+    fireEvent.click(screen.getByText('Details'));
+    expect(screen.getByTestId('node-banner').querySelector('details')?.textContent).toContain('not done bootstrapping');
+    // Still a node that cannot serve (Move holds its retries the same way).
+    expect(nodeHealth(view, NOW).state).toBe('unreachable');
   });
 
   it('keeps calling a failing node unreachable while its next refresh hangs', () => {
