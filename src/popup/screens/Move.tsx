@@ -47,6 +47,9 @@ const NODE_CODES = new Set(['node-unreachable', 'timeout', 'node-response', 'rpc
 /** Waits the chain ends by itself; any other stop's reason is shown, the move tried again. */
 const CHAIN_WAITS = new Set(['tx-processing', 'evm-tx-in-flight']);
 
+/** Stops after which a move waits for "Import now" (or a cheaper minute). */
+const PARKED = new Set(['fee-above-approved', 'import-stuck']);
+
 /** Why a move under way is not moving, in words; the background's reason one click away. */
 function MovePaused({ t, nodeDown, about }: { t: TransferView; nodeDown: boolean; about: string }) {
   const waitsForNode = nodeDown || (t.paused !== undefined && NODE_CODES.has(t.paused.code));
@@ -57,9 +60,9 @@ function MovePaused({ t, nodeDown, about }: { t: TransferView; nodeDown: boolean
         {waitsForNode
           ? `Paused — waiting for the node to answer${t.paused ? ` (since ${formatClock(t.paused.since)})` : ''}. The move continues by itself when it does; nothing is lost meanwhile.`
           : t.paused?.code === 'fee-above-approved'
-            ? 'Waiting — its import now costs more than you approved. It is tried again every minute within the fee you approved; or import it now below, reviewing the new fee first.'
+            ? 'Waiting — its import now costs more than you approved. It is tried again every minute within the fee you approved; or use Import now at the top of this screen, reviewing the new fee first.'
             : t.paused?.code === 'import-stuck'
-              ? 'Waiting — the network refused its import several times; the funds wait in atomic memory. It is tried again every minute; or import it now below, reviewing the fee first.'
+              ? 'Waiting — the network refused its import several times; the funds wait in atomic memory. It is tried again every minute; or use Import now at the top of this screen, reviewing the fee first.'
               : !t.paused || CHAIN_WAITS.has(t.paused.code)
                 ? 'Waiting for the chain — the move continues by itself.'
                 : `Stopped — ${plainError(t.paused.code, t.paused.message).text.replace(/\.?$/, '.')} The wallet tries it again every minute.`}
@@ -170,6 +173,7 @@ export function Move({
   const [review, setReview] = useState<{ from: ChainName; to: ChainName; amount: bigint; exportFee: bigint; importFee: bigint; exact: boolean } | null>(null);
   const [tick, setTick] = useState(0);
   const hadActive = useRef(false);
+  const parked = useRef(new Set<string>());
   const changed = useRef(onChanged);
   changed.current = onChanged;
 
@@ -187,9 +191,16 @@ export function Move({
         // A move just finished: balances changed on both chains.
         if (hadActive.current && !active) changed.current();
         hadActive.current = active;
+        // A move that now waits for "Import now": the balances are read again, so its funds show with the button.
+        const nowParked = new Set(r.transfers.filter((t) => isActive(t) && t.paused && PARKED.has(t.paused.code)).map((t) => t.id));
+        if ([...nowParked].some((id) => !parked.current.has(id))) changed.current();
+        parked.current = nowParked;
         if (active) timer = setTimeout(() => void load(), pollMs);
       } catch (e) {
-        if (!stopped) setListError(errorText(e));
+        if (stopped) return;
+        setListError(errorText(e));
+        // Read again: one failed read (a restarting background) must not freeze a move's progress.
+        timer = setTimeout(() => void load(), pollMs);
       }
     };
     void load();

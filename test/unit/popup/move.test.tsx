@@ -1,9 +1,11 @@
 // @vitest-environment happy-dom
 // A move's progress on the Move screen: how it ended, and why one under way waits.
-import { cleanup, render, screen } from '@testing-library/preact';
-import { afterEach, describe, expect, it } from 'vitest';
-import { TransferProgress } from '../../../src/popup/screens/Move.js';
+import { cleanup, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Move, TransferProgress } from '../../../src/popup/screens/Move.js';
 import type { TransferView } from '../../../src/shared/messages.js';
+import { fakeBackground, Refuse, renderWith } from './fake-background.js';
+import { balances } from './fixtures.js';
 
 afterEach(cleanup);
 
@@ -66,5 +68,47 @@ describe('a move under way that stopped', () => {
   it('waiting for the chain to decide a tx: it goes on by itself', () => {
     progress({ ...base, state: 'export-signed', exportTxID: 'e', paused: { code: 'tx-processing', message: 'the X-Chain is still processing e', since } });
     expect(screen.getByTestId('transfer-paused').querySelector('p')!.textContent).toBe('Waiting for the chain — the move continues by itself.');
+  });
+});
+
+describe('the Move list while a move is under way', () => {
+  it('keeps following the move after a read fails (a restarting background): its end is shown, and the balances are read again', async () => {
+    let state: TransferView['state'] = 'export-accepted';
+    let fail = false;
+    const bg = fakeBackground({
+      'transfers.list': () => {
+        if (fail) {
+          fail = false;
+          throw new Refuse({ code: 'unreachable', message: 'the background did not answer' });
+        }
+        return { transfers: [{ ...base, state, exportTxID: 'e' }] };
+      },
+    });
+    const changed = vi.fn();
+    renderWith(bg, <Move balances={balances()} onChanged={changed} pollMs={10} estimateDelayMs={0} />);
+    await screen.findByText('X-Chain → P-Chain');
+    fail = true;
+    await waitFor(() => expect(fail).toBe(false));
+    state = 'completed';
+    await waitFor(() => expect(screen.getByTestId('transfer').querySelector('[aria-current="step"]')).toBeNull());
+    expect([...screen.getByTestId('transfer').querySelectorAll('.steps .done')].map((li) => li.textContent)).toContain('Imported');
+    expect(changed).toHaveBeenCalled();
+  });
+
+  it('reads the balances again when a move starts waiting for "Import now", so its funds show there with the button', async () => {
+    const since = Date.UTC(2026, 10, 25, 2, 0, 0);
+    let paused: TransferView['paused'] = undefined;
+    const bg = fakeBackground({ 'transfers.list': () => ({ transfers: [{ ...base, state: 'export-accepted', exportTxID: 'e', ...(paused ? { paused } : {}) }] }) });
+    const changed = vi.fn();
+    renderWith(bg, <Move balances={balances()} onChanged={changed} pollMs={10} estimateDelayMs={0} />);
+    await screen.findByText('X-Chain → P-Chain');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(changed).not.toHaveBeenCalled();
+    paused = { code: 'fee-above-approved', message: 'import fees above the approved', since };
+    await waitFor(() => expect(changed).toHaveBeenCalledTimes(1));
+    expect(screen.getByTestId('transfer-paused').textContent).toContain('use Import now at the top of this screen');
+    // Once only: not again at every read while it stays parked.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(changed).toHaveBeenCalledTimes(1);
   });
 });

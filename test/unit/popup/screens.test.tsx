@@ -63,7 +63,7 @@ describe('Move', () => {
       </ul>,
     );
     expect(screen.getByTestId('transfer-paused').querySelector('p')?.textContent).toBe(
-      'Waiting — its import now costs more than you approved. It is tried again every minute within the fee you approved; or import it now below, reviewing the new fee first.',
+      'Waiting — its import now costs more than you approved. It is tried again every minute within the fee you approved; or use Import now at the top of this screen, reviewing the new fee first.',
     );
     cleanup();
     render(
@@ -71,7 +71,7 @@ describe('Move', () => {
         <TransferProgress t={{ ...base, state: 'export-accepted', paused: { code: 'import-stuck', message: 'failed 5 times', since } }} />
       </ul>,
     );
-    expect(screen.getByTestId('transfer-paused').querySelector('p')?.textContent).toMatch(/^Waiting — the network refused its import several times; the funds wait in atomic memory\. .*import it now below/);
+    expect(screen.getByTestId('transfer-paused').querySelector('p')?.textContent).toMatch(/^Waiting — the network refused its import several times; the funds wait in atomic memory\. .*use Import now at the top of this screen/);
     cleanup();
     // The popup's own view of the node (the banner's) pauses it too, with no reason from the background yet.
     render(
