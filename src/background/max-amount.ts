@@ -14,6 +14,9 @@ import { packInputs } from '../core/tx/x.js';
 /** How many candidate amounts `largestAmount` builds before giving up. */
 const MAX_AMOUNT_ATTEMPTS = 32;
 
+/** Inputs of one signature (161 bytes each) that fit the 1 KB packInputs keeps free for the rest of a tx. */
+const SPARE_INPUTS = 7;
+
 /** An AVAX output to `owners` (amount 0: for sizing a tx, whose fee no amount changes). */
 export function avaxOutput(ctx: ChainContext, owners: OutputOwners): TransferableOutput {
   return { assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: 0n, owners } };
@@ -43,8 +46,8 @@ export function pSpendFees(
 }
 
 /**
- * The largest amount of `assetID` one tx can carry from `pool`. Candidates: the asset's UTXOs
- * largest first (the order the builders pick them in), passing by one that would take their sum
+ * The largest amount of `assetID` one tx can carry from `pool`. Candidates: the asset's UTXOs in
+ * the order the builders pick them in (`selectUtxos`: marked `first`, proven, largest), passing by one that would take their sum
  * over a u64 (the node adds a tx's inputs of one asset in one: docs/protocol.md §X, and selection
  * passes it by too), as many as fit one tx, less each fee the tx could settle on for those inputs
  * (`feesFor`, in this asset; 0 when the fee is paid in another asset). Each candidate, largest
@@ -58,7 +61,11 @@ export function largestAmount(p: {
   build: (amount: bigint) => BuiltTx;
 }): bigint {
   const hex = toHex(p.assetID);
-  const own = p.pool.filter((s) => toHex(s.utxo.assetID) === hex).sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+  // The order selection picks in: a refused send's inputs first, proven before unproven, then the
+  // largest. Only a prefix of it is what a build takes; the k largest, if some are unproven among
+  // many small proven ones, would need more inputs than one tx holds, and every candidate failed.
+  const rank = (s: SpendableUtxo) => (s.first ? 0 : 2) + (s.unproven ? 1 : 0);
+  const own = p.pool.filter((s) => toHex(s.utxo.assetID) === hex).sort((a, b) => rank(a) - rank(b) || (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
   const total = own.reduce((sum, s) => sum + s.amount, 0n);
   const within: SpendableUtxo[] = [];
   let sum = 0n;
@@ -67,7 +74,9 @@ export function largestAmount(p: {
     within.push(s);
     sum += s.amount;
   }
-  const fit = packInputs(within, MAX_XP_TX_SIZE)[0]?.length ?? 0;
+  // packInputs keeps 1 KB free for the rest of the tx, which needs far less: up to SPARE_INPUTS more
+  // may fit, so they are candidates too (one that does not fit fails its build, and is passed by).
+  const fit = Math.min(within.length, (packInputs(within, MAX_XP_TX_SIZE)[0]?.length ?? 0) + SPARE_INPUTS);
   const candidates: { amount: bigint; inputs: number }[] = [];
   sum = 0n;
   for (let k = 1; k <= fit; k++) {

@@ -1,0 +1,66 @@
+// "Max" (the largest amount one tx can carry) with more UTXOs than fit one tx: exactly as many as
+// the tx holds; and when the largest of them are unproven (staking rewards, genesis allocations:
+// docs/proofs.md), found in the order selection spends them (proven first), so an estimate never
+// fails for every amount.
+import { describe, expect, it } from 'vitest';
+import type { AccountEngines } from '../../src/background/account-engines.js';
+import type { Delivery } from '../../src/background/delivery.js';
+import { largestAmount } from '../../src/background/max-amount.js';
+import { SendsService } from '../../src/background/services/sends.js';
+import type { Utxo } from '../../src/core/codec/index.js';
+import { cb58Encode, formatAddress } from '../../src/core/encoding.js';
+import { TxTooLargeError } from '../../src/core/errors.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import { ownedAddressSet, type SpendableUtxo, spendableUtxos } from '../../src/core/tx/utxos.js';
+import { buildXSend } from '../../src/core/tx/x.js';
+import { addr, ctx, id } from './x-test-kit.js';
+
+const me = addr(0x11);
+const mine = makeOwners([me]);
+const theirs = makeOwners([addr(0x22)]);
+const changeOwners = makeOwners([addr(0x33)]);
+
+let nextTx = 2000;
+function utxo(amount: bigint): Utxo {
+  return { txID: id(nextTx++), outputIndex: 0, assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount, owners: mine } };
+}
+
+/** 10 large unproven UTXOs (1,000 AVAX each) and 600 small proven ones (0.001 AVAX): more than one tx holds. */
+function rewardsAndDust(): SpendableUtxo[] {
+  const pool = spendableUtxos([...Array.from({ length: 10 }, () => utxo(1_000_000_000_000n)), ...Array.from({ length: 600 }, () => utxo(1_000_000n))], ownedAddressSet([me]), 0n);
+  for (const s of pool.slice(0, 10)) s.unproven = true;
+  return pool;
+}
+
+const send = (pool: readonly SpendableUtxo[], amount: bigint) => buildXSend({ ctx, pool, changeOwners, payments: [{ assetID: ctx.avaxAssetID, amount, owners: theirs }] });
+
+describe('Max with unproven UTXOs among more than one tx holds', () => {
+  it('is an amount the send builds, and the most it can carry', () => {
+    const pool = rewardsAndDust();
+    const max = largestAmount({ pool, assetID: ctx.avaxAssetID, feesFor: () => [ctx.xTxFee], build: (a) => send(pool, a) });
+    const built = send(pool, max);
+    // Nothing comes back: the inputs are spent whole, less the fee.
+    expect(built.tx.outputs).toHaveLength(1);
+    expect(built.fee).toBe(ctx.xTxFee);
+    expect(() => send(pool, max + 1n)).toThrow(TxTooLargeError);
+  });
+
+  it('with many equal UTXOs, takes as many as the tx holds (it left about 6 out: 1.5% of what one tx can carry)', () => {
+    const pool = spendableUtxos(Array.from({ length: 600 }, () => utxo(1_000_000_000n)), ownedAddressSet([me]), 0n);
+    const max = largestAmount({ pool, assetID: ctx.avaxAssetID, feesFor: () => [ctx.xTxFee], build: (a) => send(pool, a) });
+    expect(send(pool, max).tx.outputs).toHaveLength(1);
+    expect(() => send(pool, max + 1n)).toThrow(TxTooLargeError);
+    expect(max).toBe(406n * 1_000_000_000n - ctx.xTxFee);
+  });
+
+  it('send.estimate answers for a small amount (it failed for every amount)', async () => {
+    const pool = rewardsAndDust();
+    const engine = { ctx, changeOwners, spendable: async () => pool };
+    const engines = { open: async () => ({ engine }) } as unknown as AccountEngines;
+    const sends = new SendsService(engines, {} as Delivery);
+    const to = { addresses: [formatAddress('X', ctx.hrp, addr(0x22))], threshold: 1 };
+    const estimate = await sends.sendEstimate({ chain: 'X', assetID: cb58Encode(ctx.avaxAssetID), amount: '5000000', to });
+    expect(estimate.fee).toBe(ctx.xTxFee.toString());
+    expect(() => send(pool, BigInt(estimate.maxAmount))).not.toThrow();
+  });
+});
