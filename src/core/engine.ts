@@ -86,6 +86,8 @@ export interface AssetBalance {
    * stranger's key): the account's only until that key moves it. Still spent by sends.
    */
   shared: bigint;
+  /** The same for `locked` and `lockedStakeable`: a stranger's key can take it once it unlocks. */
+  sharedLocked: bigint;
 }
 
 /** A C-Chain EVM tx, signed: its 0x hash is its ID. */
@@ -245,7 +247,7 @@ export class WalletEngine {
       if (!b) {
         const key = byteKey(u.assetID);
         b = byAsset.get(key);
-        if (!b) byAsset.set(key, (b = { assetID: u.assetID, spendable: 0n, locked: 0n, lockedStakeable: 0n, unproven: 0n, shared: 0n }));
+        if (!b) byAsset.set(key, (b = { assetID: u.assetID, spendable: 0n, locked: 0n, lockedStakeable: 0n, unproven: 0n, shared: 0n, sharedLocked: 0n }));
         byArray.set(u.assetID, b);
       }
       const c = classifyUtxo(u, this.owned, now, seen);
@@ -253,8 +255,11 @@ export class WalletEngine {
       if (c.state === 'spendable') {
         b.spendable += amount;
         if (othersCanSpend(ownersOf(u.output), this.owned, c.spendable.sigIndices)) b.shared += amount;
-      } else if (c.state === 'locked') b.locked += amount;
-      else if (c.state === 'stakeable-locked') b.lockedStakeable += amount;
+      } else if (c.state === 'locked' || c.state === 'stakeable-locked') {
+        if (c.state === 'locked') b.locked += amount;
+        else b.lockedStakeable += amount;
+        if (othersCanSpend(ownersOf(u.output), this.owned, c.sigIndices)) b.sharedLocked += amount;
+      }
       if (this.isUnproven(u)) b.unproven += amount;
     }
     return [...byAsset.values()];

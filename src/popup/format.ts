@@ -79,8 +79,10 @@ export function totalOf(b: AssetBalanceView): bigint {
 export const sharedOf = (b: AssetBalanceView): bigint => (b.shared === undefined ? 0n : units(b.shared));
 /** Spendable by the account's keys alone: what the popup shows as spendable. */
 export const ownSpendable = (b: AssetBalanceView): bigint => units(b.spendable) - sharedOf(b);
-/** Everything the account holds but the shared part. */
-export const ownTotal = (b: AssetBalanceView): bigint => totalOf(b) - sharedOf(b);
+/** The locked part another key can take alone once it unlocks. */
+export const sharedLockedOf = (b: AssetBalanceView): bigint => (b.sharedLocked === undefined ? 0n : units(b.sharedLocked));
+/** Everything the account holds but the shared parts, locked or not. */
+export const ownTotal = (b: AssetBalanceView): bigint => totalOf(b) - sharedOf(b) - sharedLockedOf(b);
 
 function pad(n: number): string {
   return n.toString().padStart(2, '0');

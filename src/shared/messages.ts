@@ -75,6 +75,8 @@ export interface AssetBalanceView {
    * not the account's): the account's only until that key moves it. Absent when none.
    */
   shared?: Amount;
+  /** The same for `locked` and `lockedStakeable`: another key can take it once it unlocks. Absent when none. */
+  sharedLocked?: Amount;
   /**
    * P-Chain AVAX only: what the account's own stakes lock (not in the three above: a staked output
    * is no UTXO until it comes back), each with when it comes back; null while an auto-renewed

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { ownSpendable } from '../../src/popup/format.js';
-import { sharedLine, totalAvaxWei } from '../../src/popup/screens/Home.js';
+import { lockedLine, sharedLine, totalAvaxWei } from '../../src/popup/screens/Home.js';
 import { AVAX, freshKey, freshWallet, WEI_PER_NAVAX } from './fixture.js';
 import { fundedWallet } from './wallet-fixture.js';
 
@@ -53,5 +53,26 @@ describe('funds shared with a stranger (1-of-2: the account or the stranger)', (
     const after = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.assetID === avax)!;
     expect(after.spendable).toBe((AVAX - ctx.xTxFee).toString());
     expect(after.shared).toBeUndefined();
+  });
+
+  it('when also time-locked, are shown in the locked line as shared and left out of the total', async () => {
+    const { wallet, account, ctx, avax } = await fundedWallet({ x: 2n * AVAX });
+    const stranger = await freshWallet({ x: 20n * AVAX });
+    const strangerKey = stranger.receive[0]!.shortId;
+    const inAnHour = BigInt(Math.floor(Date.now() / 1000) + 3600);
+    const mine = parseAddress(account.xAddress).bytes;
+    await stranger.engine.issueAndWait(
+      await stranger.engine.buildXSend([
+        { assetID: ctx.avaxAssetID, amount: 7n * AVAX, owners: makeOwners([mine, strangerKey], 1, inAnHour) },
+        { assetID: ctx.avaxAssetID, amount: 4n * AVAX, owners: makeOwners([mine], 1, inAnHour) },
+      ]),
+    );
+    const view = await wallet.balances.balancesRefresh();
+    const x = view.balances.find((b) => b.chain === 'X' && b.assetID === avax)!;
+    expect(x).toMatchObject({ spendable: (2n * AVAX).toString(), locked: (11n * AVAX).toString(), sharedLocked: (7n * AVAX).toString() });
+    expect(x.shared).toBeUndefined();
+    // The account's own: 2 spendable + 4 time-locked; the 7 the stranger can take at unlock are not.
+    expect(totalAvaxWei(view)).toBe(6n * AVAX * WEI_PER_NAVAX);
+    expect(lockedLine(x)).toBe('+ 11 AVAX time-locked: spendable once its lock time passes. 7 AVAX of it is shared: another key can take it once it unlocks, so your total leaves it out');
   });
 });

@@ -396,7 +396,7 @@ function droppedWarnings(dropped: WalletEngine['droppedUtxos']): string[] {
 }
 
 /** A balance's amounts as the popup gets them (zero when the chain holds none of the asset). */
-function amountsOf(b: AssetBalance | undefined): Pick<AssetBalanceView, 'spendable' | 'locked' | 'lockedStakeable' | 'unproven' | 'shared'> {
+function amountsOf(b: AssetBalance | undefined): Pick<AssetBalanceView, 'spendable' | 'locked' | 'lockedStakeable' | 'unproven' | 'shared' | 'sharedLocked'> {
   const amounts = { spendable: (b?.spendable ?? 0n).toString(), locked: (b?.locked ?? 0n).toString(), lockedStakeable: (b?.lockedStakeable ?? 0n).toString(), unproven: (b?.unproven ?? 0n).toString() };
-  return b?.shared ? { ...amounts, shared: b.shared.toString() } : amounts;
+  return { ...amounts, ...(b?.shared ? { shared: b.shared.toString() } : {}), ...(b?.sharedLocked ? { sharedLocked: b.sharedLocked.toString() } : {}) };
 }

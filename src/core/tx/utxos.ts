@@ -61,8 +61,8 @@ export function othersCanSpend(owners: OutputOwners, owned: OwnedAddresses, sigI
 
 export type UtxoState =
   | { state: 'spendable'; spendable: SpendableUtxo }
-  | { state: 'locked'; until: bigint; amount: bigint }
-  | { state: 'stakeable-locked'; until: bigint; amount: bigint }
+  | { state: 'locked'; until: bigint; amount: bigint; sigIndices: number[] }
+  | { state: 'stakeable-locked'; until: bigint; amount: bigint; sigIndices: number[] }
   | { state: 'not-spendable' };
 
 /**
@@ -76,8 +76,8 @@ export function classifyUtxo(utxo: Utxo, owned: OwnedAddresses, now: bigint, see
   // Threshold first, vesting included: a 2-of-2 with one key of ours is nobody's balance here.
   const sigIndices = signingIndices(output.owners, owned, seen);
   if (!sigIndices) return { state: 'not-spendable' };
-  if (lock && lock.locktime > now) return { state: 'stakeable-locked', until: lock.locktime, amount: output.amount };
-  if (output.owners.locktime > now) return { state: 'locked', until: output.owners.locktime, amount: output.amount };
+  if (lock && lock.locktime > now) return { state: 'stakeable-locked', until: lock.locktime, amount: output.amount, sigIndices };
+  if (output.owners.locktime > now) return { state: 'locked', until: output.owners.locktime, amount: output.amount, sigIndices };
   return { state: 'spendable', spendable: { utxo, amount: output.amount, sigIndices } };
 }
 

@@ -12,7 +12,7 @@ import { CopyButton } from '../components/CopyButton.js';
 import { TextField } from '../components/Field.js';
 import { type Fact, Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
-import { AVAX_DECIMALS, formatValue, ownSpendable, ownTotal, sharedOf } from '../format.js';
+import { AVAX_DECIMALS, formatValue, ownSpendable, ownTotal, sharedLockedOf, sharedOf } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, MintRightView, OwnerSet } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, type OwnerDraft, ownerSetOf, OwnerEditor, rightLabel, NoRights } from './AssetsShared.js';
 import { MintNft, NftList } from './AssetNfts.js';
@@ -52,6 +52,14 @@ function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint:
             <dt>Shared</dt>
             <dd class="amount">
               <AmountText value={sharedOf(asset)} denomination={asset.denomination} symbol={asset.symbol} /> another key can also spend, at any time
+            </dd>
+          </>
+        )}
+        {sharedLockedOf(asset) > 0n && (
+          <>
+            <dt>Shared, locked</dt>
+            <dd class="amount">
+              <AmountText value={sharedLockedOf(asset)} denomination={asset.denomination} symbol={asset.symbol} /> another key can take once it unlocks
             </dd>
           </>
         )}

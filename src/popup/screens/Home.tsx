@@ -14,6 +14,7 @@ import {
   shortenId,
   ownSpendable,
   ownTotal,
+  sharedLockedOf,
   sharedOf,
   totalOf,
   units,
@@ -99,10 +100,13 @@ export function lockedLine(b: AssetBalanceView): string | null {
   const stakeable = units(b.lockedStakeable);
   if (locked === 0n && stakeable === 0n) return null;
   const show = (v: bigint) => formatValue(v, b.denomination, b.symbol);
-  if (stakeable === 0n) return `+ ${show(locked)} time-locked: spendable once its lock time passes`;
+  const shared = sharedLockedOf(b);
+  // Like a shared spendable output: the stranger's key can take it the moment it unlocks.
+  const sharedNote = shared === 0n ? '' : `. ${show(shared)} of it is shared: another key can take it once it unlocks, so your total leaves it out`;
+  if (stakeable === 0n) return `+ ${show(locked)} time-locked: spendable once its lock time passes${sharedNote}`;
   // Vesting funds: the chain would let them be staked, but this wallet stakes only unlocked funds.
-  if (locked === 0n) return `+ ${show(stakeable)} vesting (stakeable-locked): spendable once it unlocks; this wallet does not stake it`;
-  return `+ ${show(locked + stakeable)} locked (${formatUnits(locked, b.denomination)} time-locked, ${formatUnits(stakeable, b.denomination)} vesting): not spendable yet`;
+  if (locked === 0n) return `+ ${show(stakeable)} vesting (stakeable-locked): spendable once it unlocks; this wallet does not stake it${sharedNote}`;
+  return `+ ${show(locked + stakeable)} locked (${formatUnits(locked, b.denomination)} time-locked, ${formatUnits(stakeable, b.denomination)} vesting): not spendable yet${sharedNote}`;
 }
 
 /** One line on the part no transaction proves, in words; null when all of it is proven. */

@@ -763,6 +763,16 @@ describe('Assets', () => {
     expect(screen.getByText('1 GOLD', { selector: 'dd .amount-text' }).parentElement!.textContent).toBe('1 GOLD another key can also spend, at any time');
   });
 
+  it('leaves locked funds another key can take once unlocked out of what is held, and shows them apart', () => {
+    const bg = fakeBackground({ 'assets.fees': () => FEES, 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts: [] }) });
+    const gold = { ...avax('X', '250'), locked: '300', sharedLocked: '200', assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
+    renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1'), gold] })} onChanged={vi.fn()} />);
+    fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Details of GOLD .*\\(asset ID ${FAKE_ID}\\)$`) }));
+    // Held: 2.5 spendable + 1 of the 3 locked; the 2 a stranger's key can take at unlock are apart.
+    expect(screen.getByText('3.5 GOLD', { selector: 'dd .amount-text' })).toBeTruthy();
+    expect(screen.getByText('2 GOLD', { selector: 'dd .amount-text' }).parentElement!.textContent).toBe('2 GOLD another key can take once it unlocks');
+  });
+
   it('shows asset details with the full ID, denomination and an honest supply line', () => {
     renderAssets();
     fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Details of GOLD .*\\(asset ID ${FAKE_ID}\\)$`) }));
