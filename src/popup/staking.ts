@@ -71,7 +71,9 @@ export function endChoices(p: { now: UnixSeconds; minSeconds: number; maxSeconds
   };
   add(`Shortest: ${durationText(first)}`, p.now + first);
   for (const s of PRESET_SECONDS) if (s > first) add(durationText(s), p.now + s);
-  if (p.latest !== undefined) add('Until the validator stops', Math.min(p.latest, p.now + p.maxSeconds));
+  // A validator that stops before the longest stake allowed: its end. One that validates longer
+  // does not stop then, so that end is the longest allowed, named as such.
+  if (p.latest !== undefined && p.latest <= p.now + p.maxSeconds) add('Until the validator stops', p.latest);
   // The longest stake counts from the network's last block, a little before now: a year then falls
   // just past it, so the longest it allows is offered in its place.
   else if (!out.some((c) => c.end === limit)) add(`The longest allowed (${durationText(Math.max(1, Math.round(p.maxSeconds / 3_600)) * 3_600)})`, limit);
@@ -109,9 +111,13 @@ export interface FilterText {
   minFree: string;
   /** Days. */
   minDays: string;
+  /** Part of a NodeID (NodeIDs are case-sensitive). */
+  node: string;
 }
 
-export const NO_FILTER: FilterText = { minUptime: '', maxFee: '', minFree: '', minDays: '' };
+export const NO_FILTER: FilterText = { minUptime: '', maxFee: '', minFree: '', minDays: '', node: '' };
+/** The longest stake on any network (validate-staking.ts MAX_STAKE_SECONDS), in days. */
+const MAX_FILTER_DAYS = 365;
 
 /**
  * The request's filter from the fields; a field that does not parse is named in `errors` and left
@@ -139,9 +145,14 @@ export function filterOf(t: FilterText): { filter: ValidatorFilter; errors: Part
   }
   if (t.minDays.trim() !== '') {
     const days = Number(t.minDays.trim());
-    if (/^\d+(\.\d+)?$/.test(t.minDays.trim()) && Number.isFinite(days)) filter.minRemainingSeconds = Math.round(days * 86_400);
-    else errors.minDays = 'Enter a number of days, like 14 or 0.5';
+    if (!/^\d+(\.\d+)?$/.test(t.minDays.trim()) || !Number.isFinite(days)) errors.minDays = 'Enter a number of days, like 14 or 0.5';
+    // No stake lasts longer, so no validator has more left: more would only be refused.
+    else if (days > MAX_FILTER_DAYS) errors.minDays = `At most ${MAX_FILTER_DAYS} days: no validator validates longer`;
+    else filter.minRemainingSeconds = Math.round(days * 86_400);
   }
+  const node = t.node.trim();
+  if (node.length > 64) errors.node = 'A NodeID is shorter than that';
+  else if (node !== '') filter.nodeID = node;
   return { filter, errors };
 }
 

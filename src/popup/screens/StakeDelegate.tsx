@@ -33,6 +33,18 @@ export interface StakeDelegateProps {
 
 type Stage = { k: 'form' } | { k: 'review'; review: DelegationReview } | { k: 'done'; sent: StakingSent };
 
+/**
+ * Why the reward may not be paid at all, as the validator stands now: the chain pays a delegation
+ * only if its validator was up the required share of its whole time, so one already below it, or
+ * not reachable now, puts the estimate at risk. Null when neither.
+ */
+function rewardRisk(v: ValidatorView): string | null {
+  const low = v.uptime < v.uptimeRequirement;
+  if (!low && v.connected) return null;
+  const state = [low ? `so far it was up only ${v.uptime}% of the time` : '', v.connected ? '' : 'it is not connected now'].filter(Boolean).join(' and ');
+  return `Careful: ${state}; if it ends below ${v.uptimeRequirement}%, no reward is paid.`;
+}
+
 export function StakeDelegate(p: StakeDelegateProps) {
   const call = useCall();
   const [amount, setAmount] = useState('');
@@ -86,8 +98,10 @@ export function StakeDelegate(p: StakeDelegateProps) {
 
   const toReview = async (e: Event) => {
     e.preventDefault();
+    // Enter in the form does what its primary button says: pick a validator first, then review.
+    if (!validator) return pick();
     const r = request();
-    if (!r || !validator) return;
+    if (!r) return;
     setBusy(true);
     setFailure(null);
     try {
@@ -129,6 +143,7 @@ export function StakeDelegate(p: StakeDelegateProps) {
   if (stage.k === 'review') {
     const r = stage.review;
     const shared = stakeFacts(r);
+    const risk = rewardRisk(r.validator);
     return (
       <Review
         level={1}
@@ -147,6 +162,7 @@ export function StakeDelegate(p: StakeDelegateProps) {
             value: (
               <>
                 {avax(r.estimatedReward)} after the validator's {sharesText(r.validator.delegationFee)} fee ({formatValue(r.validatorFee, AVAX_DECIMALS, 'AVAX')}), if it stays up {r.validator.uptimeRequirement}% of the time
+                {risk && <strong class="field-error" data-testid="review-reward-risk"> {risk}</strong>}
               </>
             ),
             testid: 'review-reward',
@@ -229,7 +245,7 @@ export function StakeDelegate(p: StakeDelegateProps) {
             {busy ? 'Estimating…' : 'Review'}
           </button>
         ) : (
-          <button type="button" class="primary" disabled={busy || !request()} onClick={() => void pick()}>
+          <button type="submit" class="primary" disabled={busy || !request()}>
             {busy ? 'Picking…' : 'Pick for me'}
           </button>
         )}

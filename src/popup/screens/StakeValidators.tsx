@@ -80,6 +80,10 @@ export function StakeValidators({ now, onDelegate }: { now: number; onDelegate: 
       <button type="button" class="primary wide" onClick={() => onDelegate(null)}>
         Pick a validator for me
       </button>
+      <form role="search" aria-label="Validators" onSubmit={apply} noValidate>
+        <TextField label="NodeID contains" value={typed.node} onInput={set('node')} mono hint="Part of the NodeID, capitals as written" error={typedErrors.node} />
+        <button type="submit">Find</button>
+      </form>
       <details class="section">
         <summary>Filter and sort</summary>
         <form onSubmit={apply} noValidate>

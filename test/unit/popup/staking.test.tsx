@@ -55,6 +55,11 @@ describe('endChoices', () => {
     expect(all.map((c) => c.label)).toEqual(['Shortest: 14 days 1 minute', '30 days', '90 days', '182 days', 'The longest allowed (365 days)']);
     expect(all.at(-1)!.end).toBe(now + 365 * DAY - 40);
   });
+  it('a validator that validates past the longest stake allowed: that end is named the longest allowed, not when the validator stops', () => {
+    const choices = endChoices({ now, minSeconds: 14 * DAY, maxSeconds: 365 * DAY - 40, latest: now + 400 * DAY });
+    expect(choices.map((c) => c.label)).toEqual(['Shortest: 14 days 1 minute', '30 days', '90 days', '182 days', 'The longest allowed (365 days)']);
+    expect(choices.at(-1)!.end).toBe(now + 365 * DAY - 40);
+  });
   it('the test network: a shortest end of 20 s plus the margin', () => {
     const [first] = endChoices({ now, minSeconds: 20, maxSeconds: 365 * DAY });
     expect(first).toEqual({ label: 'Shortest: 1 minute 20 seconds', end: now + 80 });
@@ -88,15 +93,22 @@ describe('local date-time input', () => {
 
 describe('filterOf', () => {
   it('turns what was typed into the request filter', () => {
-    expect(filterOf({ minUptime: '95', maxFee: '5', minFree: '25.5', minDays: '0.5' })).toEqual({
-      filter: { minUptime: 95, maxFee: 50_000, minFreeSpace: '25500000000', minRemainingSeconds: 43_200 },
+    expect(filterOf({ minUptime: '95', maxFee: '5', minFree: '25.5', minDays: '0.5', node: ' P7oB ' })).toEqual({
+      filter: { minUptime: 95, maxFee: 50_000, minFreeSpace: '25500000000', minRemainingSeconds: 43_200, nodeID: 'P7oB' },
       errors: {},
     });
   });
   it('leaves out, and names, the fields that do not parse', () => {
-    const { filter, errors } = filterOf({ minUptime: 'high', maxFee: '', minFree: '1.0000000001', minDays: '-3' });
+    const { filter, errors } = filterOf({ minUptime: 'high', maxFee: '', minFree: '1.0000000001', minDays: '-3', node: '' });
     expect(filter).toEqual({});
     expect(Object.keys(errors).sort()).toEqual(['minDays', 'minFree', 'minUptime']);
+  });
+  it('names a number of days no validator can have left (the background would refuse the whole list for it), and an overlong NodeID', () => {
+    expect(filterOf({ minUptime: '', maxFee: '', minFree: '', minDays: '365', node: '' })).toEqual({ filter: { minRemainingSeconds: 365 * DAY }, errors: {} });
+    expect(filterOf({ minUptime: '', maxFee: '', minFree: '', minDays: '400', node: 'x'.repeat(65) })).toEqual({
+      filter: {},
+      errors: { minDays: 'At most 365 days: no validator validates longer', node: 'A NodeID is shorter than that' },
+    });
   });
 });
 

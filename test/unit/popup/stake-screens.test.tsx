@@ -1,0 +1,129 @@
+// @vitest-environment happy-dom
+// The Delegate section's screens driven as a user does: the validator list searched by NodeID and
+// filtered (a filter the background would refuse the whole list for is named at its field), the
+// "Pick for me" form submitted with Enter, and a review that says when the reward is at risk.
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StakeDelegate } from '../../../src/popup/screens/StakeDelegate.js';
+import { StakeValidators } from '../../../src/popup/screens/StakeValidators.js';
+import type { DelegationReview, StakingParamsView, ValidatorView } from '../../../src/shared/messages-staking.js';
+import { fakeBackground, renderWith } from './fake-background.js';
+
+afterEach(cleanup);
+
+const NOW = 1_795_583_200;
+const ME = 'P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p';
+const NODE = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
+const PARAMS: StakingParamsView = {
+  chainTime: NOW,
+  minValidatorStake: '2000000000000',
+  maxValidatorStake: '3000000000000000',
+  minDelegatorStake: '25000000000',
+  minDelegationFee: 20_000,
+  minDelegationSeconds: 20,
+  minValidationSeconds: 20,
+  autoRenew: true,
+  maxStakeSeconds: 365 * 86_400,
+  maxEnd: NOW + 365 * 86_400,
+  maxWeightFactor: 5,
+  uptimeRequirement: 90,
+};
+
+function validator(over: Partial<ValidatorView> = {}): ValidatorView {
+  return {
+    nodeID: NODE,
+    txID: '2kV1vFS2bSUGnPHBqbxj3H4C8p1qvhYpnXCmq4pdE7mAFeYUHY',
+    stake: '2000000000000',
+    delegated: '0',
+    delegatorCount: 0,
+    freeSpace: '8000000000000',
+    delegationFee: 62_500,
+    uptime: 99.5,
+    uptimeRequirement: 80,
+    connected: true,
+    start: NOW - 86_400,
+    end: NOW + 30 * 86_400,
+    potentialReward: '1000',
+    score: 90,
+    yours: false,
+    ...over,
+  };
+}
+
+describe('Validators: search and filters', () => {
+  const list = () => {
+    const bg = fakeBackground({ 'staking.validators': () => ({ chainTime: NOW, total: 1, matching: 1, validators: [validator()] }) });
+    renderWith(bg, <StakeValidators now={NOW} onDelegate={() => {}} />);
+    return bg;
+  };
+
+  it('finds validators by part of their NodeID, submitted from the keyboard', async () => {
+    const bg = list();
+    await screen.findByTestId('validator');
+    const search = screen.getByRole('search', { name: 'Validators' });
+    fireEvent.input(within(search).getByLabelText('NodeID contains'), { target: { value: ' P7oB ' } });
+    fireEvent.submit(search);
+    await waitFor(() => expect(bg.callsOf('staking.validators').at(-1)?.filter).toEqual({ nodeID: 'P7oB' }));
+  });
+
+  it('a number of days no validator can have left is named at its field, and the list stays as it was', async () => {
+    const bg = list();
+    await screen.findByTestId('validator');
+    const days = screen.getByLabelText('Validates at least (days)');
+    fireEvent.input(days, { target: { value: '400' } });
+    fireEvent.submit(days.closest('form')!);
+    expect(document.getElementById(days.getAttribute('aria-describedby')!.split(' ').at(-1)!)?.textContent).toBe('At most 365 days: no validator validates longer');
+    expect(bg.callsOf('staking.validators').every((p) => p.filter?.minRemainingSeconds === undefined)).toBe(true);
+    expect(screen.getAllByTestId('validator')).toHaveLength(1);
+  });
+});
+
+describe('Delegate', () => {
+  const delegate = (picked: ValidatorView | null, review?: DelegationReview) => {
+    const bg = fakeBackground({
+      'staking.pick': () => ({ validator: validator(), reasons: ['It is up.'] }),
+      ...(review ? { 'staking.estimateDelegation': () => review } : {}),
+    });
+    renderWith(bg, <StakeDelegate params={PARAMS} now={NOW} validator={picked} spendable={undefined} hrp="custom" selection={undefined} onBack={() => {}} onSent={() => {}} />);
+    return bg;
+  };
+
+  it('"Pick for me" runs when the form is submitted with Enter, as its primary button says', async () => {
+    const bg = delegate(null);
+    fireEvent.input(screen.getByLabelText(/^Amount/), { target: { value: '25' } });
+    fireEvent.submit(screen.getByRole('heading', { name: 'Delegate' }).closest('form')!);
+    await screen.findByTestId('pick-reasons');
+    expect(bg.callsOf('staking.pick')).toEqual([{ amount: '25000000000', end: NOW + 80 }]);
+  });
+
+  const reviewOf = (v: ValidatorView): DelegationReview => ({
+    nodeID: v.nodeID,
+    amount: '25000000000',
+    from: ME,
+    start: NOW,
+    end: NOW + 80,
+    rewardOwner: { addresses: [ME], threshold: 1, yours: true },
+    fee: '8299',
+    estimatedReward: '6945',
+    validatorFee: '142',
+    validator: v,
+    arrives: [],
+  });
+  const review = async (v: ValidatorView) => {
+    delegate(v, reviewOf(v));
+    fireEvent.input(screen.getByLabelText(/^Amount/), { target: { value: '25' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+    return screen.findByRole('region', { name: 'Review the delegation' });
+  };
+
+  it('the review says the reward is at risk when the validator was up less than rewards need, or is not connected', async () => {
+    const shown = await review(validator({ uptime: 61.5, connected: false }));
+    expect(within(shown).getByTestId('review-reward-risk').textContent).toBe(' Careful: so far it was up only 61.5% of the time and it is not connected now; if it ends below 80%, no reward is paid.');
+  });
+
+  it('and says nothing of the kind for a validator up and connected', async () => {
+    const shown = await review(validator());
+    expect(within(shown).queryByTestId('review-reward-risk')).toBeNull();
+    expect(within(shown).getByTestId('review-reward').textContent).toContain('if it stays up 80% of the time');
+  });
+});
