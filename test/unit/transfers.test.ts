@@ -12,6 +12,7 @@ import { journalKey } from '../../src/background/account-cache.js';
 import { TransfersService } from '../../src/background/services/transfers.js';
 import { InsufficientFundsError, NodeUnreachableError, TimeoutError, WalletError } from '../../src/core/errors.js';
 import type { ChainAlias } from '../../src/core/node.js';
+import { cb58Encode } from '../../src/core/encoding.js';
 
 class Crash extends Error {}
 
@@ -504,5 +505,39 @@ describe('a failed move whose export was kept in the way (TransferJournal.keptEx
     await journal.keptExportSeen('exp-3', 'accepted');
     await journal.keptExportSeen('exp-5', 'accepted');
     expect((await journal.list()).map((r) => r.state)).toEqual(['failed', 'export-signed']);
+  });
+});
+
+describe('Import now of a parked move whose import the chain has not decided yet', () => {
+  it('says it was sent and is not confirmed yet, not that it could not be made', async () => {
+    const { local } = memoryStores();
+    const journal = new TransferJournal(local, journalKey('net', 'A'));
+    const exportBytes = new Uint8Array(32).fill(7);
+    const exportID = cb58Encode(exportBytes);
+    const avaxAssetID = new Uint8Array(32).fill(1);
+    // Parked at "export accepted": its import cost more than was approved.
+    await journal.put({ id: 'm', from: 'X', to: 'P', amount: '5000', state: 'export-accepted', imports: [], importAttempts: 1, maxFee: '1', maxExportFee: '1',
+      export: { chain: 'X', txID: exportID, signedHex: '00', fee: '1', accepted: true }, createdAt: 1, updatedAt: 1 });
+    const sent: string[] = [];
+    const engine = {
+      ctx: { avaxAssetID },
+      atomicSpendable: async () => [],
+      buildImports: async (to: ChainAlias) => [{ chain: to, fee: 10n, spent: [{ txID: exportBytes, assetID: avaxAssetID }] }],
+      sign: (b: { chain: ChainAlias; fee: bigint }) => ({ chain: b.chain, txID: 'imp', signedBytes: new Uint8Array([1]), fee: b.fee }),
+      txState: async () => 'unknown',
+      submit: async (_chain: ChainAlias, _bytes: Uint8Array, txID: string) => void sent.push(txID),
+      // The chain still processes it when the wait is over.
+      node: { waitForTx: async () => Promise.reject(new TimeoutError('imp not final')) },
+      txFate: async () => 'processing',
+      waitOptions: {},
+    };
+    const engines = { open: async () => ({ engine, preset: { id: 'net' }, account: { id: 'A' } }) };
+    const service = new TransfersService(engines as never, { isUnlocked: () => true } as never, local);
+    const plan = await service.transfersEstimateImportWaiting();
+    expect(plan.imports).toMatchObject([{ moveID: 'm', fee: '10' }]);
+    const done = await service.transfersImportWaiting({ planID: plan.planID, maxFee: plan.fee });
+    expect(sent).toEqual(['imp']);
+    expect(done).toEqual({ txIDs: [], failed: 0, unconfirmed: 1 });
+    expect(await journal.get('m')).toMatchObject({ state: 'import-signed' });
   });
 });

@@ -4,7 +4,7 @@
 // resumes every account's on every network (each with its own engine) while the wallet is unlocked.
 import { WEI_PER_NAVAX } from '../../core/amount.js';
 import { TxFailedError, type WalletEngine } from '../../core/engine.js';
-import { WalletError } from '../../core/errors.js';
+import { TimeoutError, WalletError } from '../../core/errors.js';
 import type { ChainAlias } from '../../core/node.js';
 import { buildPExport } from '../../core/tx/p.js';
 import { buildXExport } from '../../core/tx/x.js';
@@ -293,7 +293,9 @@ export class TransfersService {
         } catch (e) {
           // Left as its run leaves it (the Move list says why); the next run goes on from there.
           this.notePaused(record.id, e);
-          failed += 1;
+          // Its import sent and not decided yet is not one that "could not be made": it goes on by itself.
+          if (e instanceof TimeoutError || (e instanceof WalletError && e.code === 'tx-processing')) unconfirmed += 1;
+          else failed += 1;
         }
       }
       return { txIDs, failed, ...(unconfirmed > 0 ? { unconfirmed } : {}) };
