@@ -3,7 +3,7 @@
 // (SettingsSecrets.tsx), about. Each section is a native <details> (keyboard friendly).
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { errorInfo, errorText, useAction, useCall, useRequest } from '../api.js';
+import { errorInfo, errorText, sentence, useAction, useCall, useRequest } from '../api.js';
 import { BackgroundError } from '../../shared/client.js';
 import { checkName, checkPrivateKey } from '../checks.js';
 import { ErrorDetail, FormError, TextField } from '../components/Field.js';
@@ -11,6 +11,7 @@ import { type PlainError, plainError } from '../errors.js';
 import type { AccountView, NetworkView, WalletStatus } from '../../shared/messages.js';
 import { ChangePassword, ExportKey, RevealPhrase } from './SettingsSecrets.js';
 import { Sites } from './SettingsSites.js';
+import { namespace as checkNamespace, nodeUrl } from '../../shared/validate-fields.js';
 
 export interface SettingsProps {
   status: WalletStatus;
@@ -40,6 +41,20 @@ function HealthLine({ health, name }: { health: Health | undefined; name: string
   }
   if (health.healthy) return <span class="ok-text">Healthy ({health.passed} checks pass)</span>;
   return <span class="error-text">Not healthy{health.checks.length ? ` (failing checks: ${health.checks.join(', ')})` : ''}</span>;
+}
+
+/**
+ * The background's own check of a field, run as the user types: its reason in words under the field
+ * (the background's refusal, "url: must use https://…", would reach the form as a bare "could not do this").
+ */
+function fieldError(check: (value: unknown, field: string) => unknown, text: string): string | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    check(text.trim(), 'f');
+    return undefined;
+  } catch (e) {
+    return sentence((e as Error).message.replace(/^f: /, ''));
+  }
 }
 
 function Networks({ status, onStatus }: SettingsProps) {
@@ -77,9 +92,13 @@ function Networks({ status, onStatus }: SettingsProps) {
     );
     if (removed) await list.reload();
   };
+  const [adding, setAdding] = useState(false);
   const add = async (e: Event) => {
     e.preventDefault();
+    if (urlError !== undefined || namespaceError !== undefined) return;
+    setAdding(true);
     const r = await action.run(() => call('networks.addCustom', { name: name.trim(), url: url.trim(), ...(namespace.trim() ? { atomicNamespace: namespace.trim() } : {}) }));
+    setAdding(false);
     if (r) {
       setName('');
       setUrl('');
@@ -88,6 +107,8 @@ function Networks({ status, onStatus }: SettingsProps) {
     }
   };
   const nameCheck = checkName(name, 'a network name');
+  const urlError = fieldError(nodeUrl, url);
+  const namespaceError = fieldError(checkNamespace, namespace);
   return (
     <>
       <ul class="plain-list">
@@ -115,8 +136,8 @@ function Networks({ status, onStatus }: SettingsProps) {
           </li>
         ))}
       </ul>
-      {action.busy && <p class="muted">Checking the node before switching…</p>}
-      <FormError error={action.error} />
+      {action.busy && <p class="muted">{adding ? 'Checking the node before adding it…' : 'Checking the node before switching…'}</p>}
+      <FormError error={action.error} detail={action.detail} about="of the node's answer" />
       {unfinished && (
         <div class="form-error" role="alert">
           <p>{unfinished.text}</p>
@@ -131,9 +152,9 @@ function Networks({ status, onStatus }: SettingsProps) {
       <form onSubmit={(e) => void add(e)} noValidate>
         <h3>Add a custom node</h3>
         <TextField label="Name" value={name} onInput={setName} error={name !== '' && !nameCheck.ok ? nameCheck.error : undefined} />
-        <TextField label="Node URL" type="url" value={url} onInput={setUrl} placeholder="https://node.example.org" mono />
-        <TextField label="C-Chain atomic API namespace (optional)" value={namespace} onInput={setNamespace} placeholder="avax" mono />
-        <button type="submit" disabled={!nameCheck.ok || url.trim() === '' || action.busy}>
+        <TextField label="Node URL" type="url" value={url} onInput={setUrl} placeholder="https://node.example.org" mono error={urlError} />
+        <TextField label="C-Chain atomic API namespace (optional)" value={namespace} onInput={setNamespace} placeholder="avax" mono error={namespaceError} />
+        <button type="submit" disabled={!nameCheck.ok || url.trim() === '' || urlError !== undefined || namespaceError !== undefined || action.busy}>
           Add network
         </button>
       </form>
