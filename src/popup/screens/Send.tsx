@@ -66,7 +66,6 @@ function assetOption(b: AssetBalanceView): string {
   return b.verified ? `${b.symbol} (verified)` : `${b.symbol} · ${b.name} · ID ${shortenId(b.assetID)}`;
 }
 
-/** The fee in words: X/P nAVAX burned; C wei, the most it can cost. */
 /** The fee of a send as shown: the C-Chain's a ceiling in wei (rounded, exact one click away). */
 export function SendFee({ chain, fee, gasLimit }: { chain: ChainName; fee: Amount; gasLimit?: Amount | undefined }) {
   if (chain === 'C') {
@@ -87,10 +86,10 @@ function fieldOf(e: unknown): string | undefined {
   return errorField(e) ?? (e instanceof BackgroundError && e.code === 'insufficient-funds' ? 'amount' : undefined);
 }
 
-/** A failure as the form shows it, with the field it is about. */
-function failure(e: unknown): { field: string | undefined; message: string; detail: string | undefined } {
+/** A failure as the form shows it, with the field it is about; `short`: the amount and its fee are more than there is. */
+function failure(e: unknown): { field: string | undefined; message: string; detail: string | undefined; short: boolean } {
   const field = fieldOf(e);
-  return { field, message: errorText(e), detail: errorInfo(e).detail };
+  return { field, message: errorText(e), detail: errorInfo(e).detail, short: field === 'amount' && e instanceof BackgroundError && e.code === 'insufficient-funds' };
 }
 
 export function Send(p: SendProps) {
@@ -101,7 +100,13 @@ export function Send(p: SendProps) {
   const [amount, setAmount] = useState('');
   const [memo, setMemo] = useState('');
   const [stage, setStage] = useState<Stage>({ k: 'form' });
-  const [server, setServer] = useState<{ field: string | undefined; message: string; detail?: string | undefined } | null>(null);
+  const [server, setServer] = useState<{ field: string | undefined; message: string; detail?: string | undefined; short?: boolean } | null>(null);
+  /** Refusals for lack of funds so far: each asks for the most that can go again. */
+  const [shortSeen, setShortSeen] = useState(0);
+  const refused = (said: ReturnType<typeof failure>) => {
+    setServer(said);
+    if (said.short) setShortSeen((n) => n + 1);
+  };
 
   useEffect(() => setServer(null), [chain, assetID, to, amount, memo]);
 
@@ -135,7 +140,8 @@ export function Send(p: SendProps) {
           : { chain, to: dest, amountWei: value };
   }
   // A new balances snapshot (after a send, say) is asked about again.
-  const estimate = useEstimate('send.estimate', params, `${chain}:${asset?.assetID ?? ''}:${p.balances?.updatedAt ?? 0}`, p.estimateDelayMs);
+  const group = `${chain}:${asset?.assetID ?? ''}:${p.balances?.updatedAt ?? 0}`;
+  const estimate = useEstimate('send.estimate', params, group, p.estimateDelayMs);
   const shown = estimate.exact ?? estimate.latest;
   const fee = feeInAsset && shown ? units(shown.fee) : undefined;
   // The field's own check (with the fee) speaks first; the background's refusal when it passes.
@@ -159,7 +165,11 @@ export function Send(p: SendProps) {
   useEffect(() => {
     if (reviewed !== undefined && (reviewed !== reviewKey || !ready)) setStage({ k: 'form' });
   }, [reviewed, reviewKey, ready]);
-  const maxValue = maxOf(estimate.latest);
+  // The amount refused for lack of funds (Max read before the fee rose, or before the balance fell):
+  // the most that can go now is asked for again, for the smallest amount, and Max offers that.
+  const short = typed && ((amountRefused && estimate.error?.code === 'insufficient-funds') || server?.short === true);
+  const probe = useEstimate('send.estimate', short && params ? ({ ...params, ...(params.chain === 'C' ? { amountWei: '1' } : { amount: '1' }) } as SendEstimateParams) : null, `${group}:${shortSeen}`, p.estimateDelayMs);
+  const maxValue = maxOf(probe.exact ?? estimate.latest);
   const maxNote =
     maxValue !== null
       ? feeInAsset
@@ -215,7 +225,7 @@ export function Send(p: SendProps) {
       setStage((s) => (still(s) ? { k: 'review', key, estimate } : s));
     } catch (e) {
       if (keyRef.current !== key) return;
-      setServer(failure(e));
+      refused(failure(e));
       setStage((s) => (still(s) ? { k: 'form' } : s));
     }
   };
@@ -249,7 +259,7 @@ export function Send(p: SendProps) {
         return;
       }
       const said = failure(e);
-      setServer(said);
+      refused(said);
       setStage(said.field && FIELD_OF[said.field] ? { k: 'form' } : { k: 'review', key, estimate: estimated });
     }
   };
@@ -266,7 +276,7 @@ export function Send(p: SendProps) {
       setServer({ field: undefined, message: FEE_WENT_UP });
       setStage({ k: 'review', key, estimate: fresh });
     } catch (e) {
-      setServer({ field: fieldOf(e), message: `${FEE_WENT_UP} ${errorText(e)}` });
+      refused({ ...failure(e), message: `${FEE_WENT_UP} ${errorText(e)}`, detail: undefined });
       setStage({ k: 'form' });
     }
   };

@@ -321,6 +321,47 @@ describe('Send', () => {
   });
 });
 
+describe('Send: Max after the fee rose', () => {
+  it('C-Chain: Max read before the fee rose is refused at Review; Max then offers the most that can go at the new fee', async () => {
+    const view = balances();
+    const have = BigInt(view.balances.find((b) => b.chain === 'C')!.spendable);
+    let fee = C_MAX_FEE;
+    const { bg } = setup(
+      {
+        'send.estimate': (p) => {
+          if (p.chain !== 'C') return estimator(view)(p);
+          if (BigInt(p.amountWei) + fee > have) throw new Refuse({ code: 'insufficient-funds', message: `insufficient funds of AVAX: need ${BigInt(p.amountWei) + fee}, spendable ${have}` });
+          return { fee: fee.toString(), maxAmount: (have - fee).toString(), gasLimit: '21000' };
+        },
+        'send.c': () => ({ txHash: '0xabc', fee: fee.toString() }),
+      },
+      view,
+    );
+    fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
+    type(/^To/, C_OTHER);
+    await waitFor(() => expect(maxButton().disabled).toBe(false));
+    fireEvent.click(maxButton());
+    expect((screen.getByLabelText('Amount (AVAX)') as HTMLInputElement).value).toBe('1.49895');
+    await waitFor(() => expect(bg.callsOf('send.estimate')).toContainEqual({ chain: 'C', to: C_OTHER, amountWei: (have - C_MAX_FEE).toString() }));
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    // The base fee rises before Review: that amount and the new fee are more than the balance.
+    fee = 2n * C_MAX_FEE;
+    fireEvent.click(reviewButton());
+    await waitFor(() => expect(errorOf('Amount (AVAX)')).toBe('Not enough funds for this amount and its network fee.'));
+    // Max offers what goes at the new fee (it kept offering the refused amount).
+    await waitFor(() => expect(bg.callsOf('send.estimate')).toContainEqual({ chain: 'C', to: C_OTHER, amountWei: '1' }));
+    await waitFor(() => {
+      fireEvent.click(maxButton());
+      expect((screen.getByLabelText('Amount (AVAX)') as HTMLInputElement).value).toBe('1.4979');
+    });
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    fireEvent.click(reviewButton());
+    await screen.findByRole('heading', { name: 'Review' });
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await waitFor(() => expect(bg.callsOf('send.c')).toEqual([{ to: C_OTHER, amountWei: (have - 2n * C_MAX_FEE).toString(), maxFeeWei: (2n * C_MAX_FEE).toString() }]));
+  });
+});
+
 function reviewButton(): HTMLButtonElement {
   return screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement;
 }
