@@ -26,7 +26,7 @@ export async function exportNonce(node: NodeClient, address: string, options: Ex
     if (Date.now() >= deadline) {
       throw new WalletError(
         'evm-tx-in-flight',
-        `a C-Chain transaction from ${address} is still waiting to be executed (nonce ${executed} executed, ${pending} pending); nothing was signed, try again once it is done`,
+        `another C-Chain transaction of this account is still waiting to be executed (nonce ${executed} executed, ${pending} pending), so an export cannot be made yet; nothing was signed, try again once it has gone through`,
       );
     }
     await new Promise((r) => setTimeout(r, options.pollMs ?? 250));

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { exportNonce } from '../../src/core/c-atomic.js';
 import type { NodeClient } from '../../src/core/node.js';
 import { chargedGas } from '../../src/core/tx/c.js';
+import type { WalletError } from '../../src/core/errors.js';
+import { plainError } from '../../src/popup/errors.js';
 
 /** A node whose account has `executed` txs executed and `pending()` known to its mempool. */
 function nodeWith(executed: () => bigint, pending: () => bigint): NodeClient {
@@ -34,5 +36,12 @@ describe('exportNonce', () => {
 
   it('gives up with evm-tx-in-flight, having signed nothing, when the tx does not execute in time', async () => {
     await expect(exportNonce(nodeWith(() => 4n, () => 6n), '0xa', { waitMs: 20, pollMs: 5 })).rejects.toMatchObject({ code: 'evm-tx-in-flight' });
+  });
+
+  it('says so in words a person can read once the address is kept out of them (the Move estimate shows that sentence)', async () => {
+    const address = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+    const e = (await exportNonce(nodeWith(() => 4n, () => 6n), address, { waitMs: 0, pollMs: 1 }).catch((x: unknown) => x)) as WalletError;
+    const { text } = plainError(e.code, e.message);
+    expect(text).toBe('Another C-Chain transaction of this account is still waiting to be executed (nonce 4 executed, 6 pending), so an export cannot be made yet; nothing was signed, try again once it has gone through');
   });
 });
