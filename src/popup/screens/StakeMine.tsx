@@ -198,7 +198,8 @@ function StakeItem({ s, params, selection, onChanged }: { s: MyStakeView; params
         {s.reward && (
           <>
             <dt>Reward</dt>
-            <dd>{REWARD[s.reward]}</dd>
+            {/* The list below has only what was paid to this account. */}
+            <dd>{s.reward === 'paid' && !s.rewardOwner.yours ? 'paid, to an address that is not yours' : REWARD[s.reward]}</dd>
           </>
         )}
         {s.autoRenew && (

@@ -128,7 +128,7 @@ export function StakeValidate(p: StakeValidateProps) {
           { term: 'Estimated reward', value: <>{avax(r.estimatedReward)}{r.autoRenew ? ' for the first cycle' : ''}, if the node stays up {p.params.uptimeRequirement}% of the time</> },
           shared.comesBack,
         ]}
-        note="The stake is locked until the end and cannot be withdrawn earlier. If the node is not up enough, no reward is paid. Nothing is signed before you confirm."
+        note={`${r.autoRenew ? 'The stake stays locked until you stop the renewal and the cycle then running ends' : 'The stake is locked until the end'}, and cannot be withdrawn earlier. If the node is not up enough, no reward is paid. Nothing is signed before you confirm.`}
         error={failure?.text}
         detail={failure?.detail}
         busy={busy}

@@ -123,6 +123,51 @@ describe('Validate: auto-renewal', () => {
   });
 });
 
+describe('My stakes: a finished stake', () => {
+  it('whose reward went to another address says so, not "paid (below)": the list below has only what was paid to this account', async () => {
+    const other = 'P-custom1q9fcde2yflazzvsgwgvj5j64u8hdvhecc2q66h';
+    const finished: MyStakeView = { ...autoRenewed('done', 0), kind: 'delegation', state: 'finished', unlocksAt: 1_795_583_400, rewardOwner: { addresses: [other], threshold: 1, yours: false }, reward: 'paid' };
+    delete finished.autoRenew;
+    show([finished, { ...finished, txID: 'mine', rewardOwner: { addresses: [ME], threshold: 1, yours: true } }]);
+    const [theirs, ours] = await screen.findAllByTestId('my-stake');
+    expect(within(theirs!).getByText('Reward').nextElementSibling!.textContent).toBe('paid, to an address that is not yours');
+    expect(within(ours!).getByText('Reward').nextElementSibling!.textContent).toBe('paid (below)');
+  });
+});
+
+describe('Validate: the review', () => {
+  it('of an auto-renewed validation says the stake stays locked until the renewal is stopped, not "until the end"', async () => {
+    const key = { nodeID: 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5', publicKey: `0x${'a'.repeat(96)}`, proofOfPossession: `0x${'b'.repeat(192)}` };
+    const bg = fakeBackground({
+      'staking.nodeKey': () => key,
+      'staking.estimateValidation': (p) => ({
+        ...key,
+        amount: p.amount,
+        from: ME,
+        start: PARAMS.chainTime,
+        end: PARAMS.chainTime + 20,
+        ...(p.autoRenew ? { autoRenew: p.autoRenew, authority: { addresses: [ME], threshold: 1, yours: true } } : {}),
+        delegationFee: p.delegationFee,
+        rewardOwner: { addresses: [ME], threshold: 1, yours: true },
+        delegationFeeOwner: { addresses: [ME], threshold: 1, yours: true },
+        fee: '12691',
+        estimatedReward: '1000',
+        arrives: [],
+      }),
+    });
+    renderWith(bg, <StakeValidate params={PARAMS} now={PARAMS.chainTime} spendable={undefined} hrp="custom" selection={undefined} onSent={() => {}} />);
+    fireEvent.input(screen.getByLabelText("Your node's URL"), { target: { value: 'http://127.0.0.1:9650' } });
+    fireEvent.click(screen.getByRole('button', { name: "Get the node's ID" }));
+    await screen.findByTestId('validate-node');
+    fireEvent.input(screen.getByLabelText(/^Amount/), { target: { value: '2000' } });
+    fireEvent.click(screen.getByRole('radio', { name: 'Auto-renew' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+    const review = await screen.findByRole('region', { name: 'Review the validation' });
+    expect(review.textContent).toContain('The stake stays locked until you stop the renewal and the cycle then running ends');
+    expect(review.textContent).not.toContain('locked until the end');
+  });
+});
+
 describe('My stakes: the CSV of everything', () => {
   it('says when Activity no longer holds older items, so the file is not taken for all of them', async () => {
     const bg = fakeBackground({
