@@ -15,6 +15,11 @@ import { TxStatus } from './TxStatus.js';
 
 type Action = 'speed-up' | 'cancel';
 
+/** What a waiting tx does: where it goes and the AVAX it carries. */
+function whatItDoes(tx: PendingEvmTxView): string {
+  return `${tx.to === '' ? 'A contract deployment' : `To ${tx.to}`}${BigInt(tx.valueWei) > 0n ? ` · ${formatValue(tx.valueWei, WEI_DECIMALS, 'AVAX')}` : ''}`;
+}
+
 /** The most a tx can cost in fees, wei: gas limit × max fee per gas. */
 function maxFeeOf(tx: PendingEvmTxView): bigint {
   return BigInt(tx.gasLimit) * BigInt(tx.maxFeePerGas);
@@ -39,6 +44,8 @@ function PendingRow({ tx, selection }: { tx: PendingEvmTxView; selection: Select
   if (stage.k === 'review' || stage.k === 'sending') {
     const facts: Fact[] = [
       { term: 'Replaces', value: tx.txHash, mono: true },
+      // A speed-up signs it again: what it sends is said here, as every review says it.
+      { term: action === 'speed-up' ? 'It sends' : 'It would have sent', value: whatItDoes(tx), testid: 'review-replaced', mono: true },
       { term: 'Nonce', value: `${tx.nonce} (the same: only one of the two can run)` },
       { term: 'Old fee', value: <AmountText up prefix="at most " value={maxFeeOf(tx)} denomination={WEI_DECIMALS} symbol="AVAX" /> },
       { term: 'New fee', value: <EvmFee quote={stage.quote} />, testid: 'review-fee' },
@@ -68,8 +75,7 @@ function PendingRow({ tx, selection }: { tx: PendingEvmTxView; selection: Select
         <span class="badge status-pending">Pending</span>
       </div>
       <div class="muted break">
-        {tx.to === '' ? 'A contract deployment' : `To ${tx.to}`}
-        {BigInt(tx.valueWei) > 0n ? ` · ${formatValue(tx.valueWei, WEI_DECIMALS, 'AVAX')}` : ''} · nonce {tx.nonce}
+        {whatItDoes(tx)} · nonce {tx.nonce}
       </div>
       {stage.k === 'done' ? (
         <TxStatus chain="C" txID={stage.txHash} />

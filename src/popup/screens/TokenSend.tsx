@@ -74,8 +74,8 @@ export function TokenSend(p: TokenSendProps) {
   if (stage.k === 'done') {
     return (
       <div class="token-send">
-        <h1>Sent</h1>
-        <TxStatus chain="C" txID={stage.txHash} fee={stage.fee} feeDenomination={WEI_DECIMALS} />
+        {/* Its heading follows what became of it ("Checking whether it went out", "Refused"), as Send's does. */}
+        <TxStatus heading="Sent" chain="C" txID={stage.txHash} fee={stage.fee} feeDenomination={WEI_DECIMALS} />
         <div class="actions">
           <button type="button" class="primary" onClick={p.onBack}>
             Back to tokens

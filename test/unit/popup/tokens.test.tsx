@@ -73,6 +73,22 @@ describe('TokenSend', () => {
     await waitFor(() => expect(screen.getByTestId('review-fee').textContent).toMatch(/^at most 0\.000104 AVAX/));
   });
 
+  it("a send whose answer was lost is not headed 'Sent' while the wallet checks whether it went out", async () => {
+    const bg = fakeBackground({
+      'tokens.estimateSend': () => ({ ...quote(52_000_000_000_000n), simulation: sim }),
+      'tokens.send': () => ({ txHash: HASH, fee: '52000000000000' }),
+      'activity.list': () => ({ items: [{ txID: HASH, chain: 'C', kind: 'send', status: 'pending', checking: true, createdAt: 1 }] }),
+    });
+    renderWith(bg, <TokenSend token={erc20} from={C_ADDR} hrp={HRP} selection={SELECTION} onBack={() => undefined} />);
+    type('To (C-Chain address)', C_OTHER);
+    type('Amount (TUSD)', '1');
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
+    await screen.findByRole('heading', { name: 'Checking whether it went out' });
+    expect(screen.queryByRole('heading', { name: 'Sent' })).toBeNull();
+    expect(screen.getAllByRole('heading')).toHaveLength(1);
+  });
+
   it('an NFT is sent by its token ID, checked as typed', async () => {
     const nft: TokenView = { ...erc20, standard: 'erc721', symbol: 'ART', decimals: 0, balance: '1' };
     const bg = fakeBackground({ 'tokens.estimateSend': () => ({ ...quote(1_000_000n), simulation: { method: 'call', changes: [], touched: [] } }) });
@@ -235,5 +251,17 @@ describe('PendingEvm', () => {
     await screen.findByTestId('tx-status');
     expect(bg.callsOf('evm.replace')).toEqual([{ txHash: HASH, action: 'cancel', maxFeeWei: '42000000000000' }]);
     expect(bg.calls.find((c) => c.type === 'evm.replace')?.selection).toEqual(SELECTION);
+  });
+
+  it('Speed up: the review says what the tx it signs again sends (recipient and amount), not only its hash', async () => {
+    const paying = { ...stuck, valueWei: '1500000000000000000' };
+    const bg = fakeBackground({
+      'evm.pending': () => ({ txs: [paying] }),
+      'evm.estimateReplace': () => ({ ...quote(21_000n * 2_000_000_000n), replaces: paying }),
+    });
+    renderWith(bg, <PendingEvm selection={SELECTION} listKey="k" />);
+    fireEvent.click(await screen.findByRole('button', { name: /^Speed up the transaction/ }));
+    await screen.findByRole('heading', { name: 'Review: speed up' });
+    expect(screen.getByTestId('review-replaced').textContent).toBe(`To ${C_OTHER} · 1.5 AVAX`);
   });
 });
