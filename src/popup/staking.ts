@@ -50,6 +50,14 @@ export function chainNow(params: Pick<StakingParamsView, 'chainTime'>, readAtMs:
  */
 export const END_MARGIN_SECONDS = 60;
 
+/**
+ * The earliest end a typed date may have, as the hint shows it (to the minute): the shortest stake
+ * with the margin, rounded up to a whole minute, so the minute shown is never one the rule refuses.
+ */
+export function earliestEnd(now: UnixSeconds, minSeconds: number): UnixSeconds {
+  return Math.ceil((now + minSeconds + END_MARGIN_SECONDS) / 60) * 60;
+}
+
 const PRESET_SECONDS = [7 * 86_400, 14 * 86_400, 30 * 86_400, 90 * 86_400, 182 * 86_400, 365 * 86_400];
 
 export interface EndChoice {

@@ -12,7 +12,7 @@ import { Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import type { PlainError } from '../errors.js';
 import { AVAX_DECIMALS, formatValue } from '../format.js';
-import { durationText, endChoices, ownerText, sharesText, toLocalInput, unixText } from '../staking.js';
+import { durationText, earliestEnd, endChoices, ownerText, sharesText, toLocalInput, unixText } from '../staking.js';
 import { avax, stakeFacts } from './stake-review.js';
 import { shortNode, ValidatorFacts } from './StakeValidators.js';
 import type { Selection } from '../../shared/messages.js';
@@ -224,7 +224,7 @@ export function StakeDelegate(p: StakeDelegateProps) {
         }
         typed={typedEnd}
         onTyped={(t) => editTerms(() => setTypedEnd(t))}
-        earliest={p.now + p.params.minDelegationSeconds}
+        earliest={earliestEnd(p.now, p.params.minDelegationSeconds)}
         latest={latest}
         error={at('end') ?? (choice === OTHER_END && typedEnd !== '' && end === null ? 'Enter a date and time' : choices.length === 0 ? 'No end fits: the validator stops too soon for a delegation.' : undefined)}
       />

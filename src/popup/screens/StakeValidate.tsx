@@ -14,7 +14,7 @@ import { Segmented } from '../components/Segmented.js';
 import { TxStatus } from '../components/TxStatus.js';
 import type { PlainError } from '../errors.js';
 import { AVAX_DECIMALS, formatValue } from '../format.js';
-import { durationText, endChoices, ownerText, parsePercent, periodChoices, sharesText, toLocalInput, unixText } from '../staking.js';
+import { durationText, earliestEnd, endChoices, ownerText, parsePercent, periodChoices, sharesText, toLocalInput, unixText } from '../staking.js';
 import type { Selection } from '../../shared/messages.js';
 import type { NodeKeyView, StakingParamsView, StakingSent, ValidationParams, ValidationReview } from '../../shared/messages-staking.js';
 import { avax, stakeFacts } from './stake-review.js';
@@ -166,7 +166,7 @@ export function StakeValidate(p: StakeValidateProps) {
           onChoice={(c) => edit(() => { setChoice(c); if (c === OTHER_END && typedEnd === '') setTypedEnd(toLocalInput(choices[0]?.end ?? p.now)); })}
           typed={typedEnd}
           onTyped={(t) => edit(() => setTypedEnd(t))}
-          earliest={p.now + p.params.minValidationSeconds}
+          earliest={earliestEnd(p.now, p.params.minValidationSeconds)}
           latest={p.params.maxEnd}
           error={at('end')}
         />

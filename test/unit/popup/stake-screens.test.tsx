@@ -6,6 +6,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/pr
 import { afterEach, describe, expect, it } from 'vitest';
 import { StakeDelegate } from '../../../src/popup/screens/StakeDelegate.js';
 import { StakeValidators } from '../../../src/popup/screens/StakeValidators.js';
+import { END_MARGIN_SECONDS, unixText } from '../../../src/popup/staking.js';
 import type { DelegationReview, StakingParamsView, ValidatorView } from '../../../src/shared/messages-staking.js';
 import { fakeBackground, renderWith } from './fake-background.js';
 
@@ -94,6 +95,15 @@ describe('Delegate', () => {
     fireEvent.submit(screen.getByRole('heading', { name: 'Delegate' }).closest('form')!);
     await screen.findByTestId('pick-reasons');
     expect(bg.callsOf('staking.pick')).toEqual([{ amount: '25000000000', end: NOW + 80 }]);
+  });
+
+  it('the earliest end the hint shows, to the minute, is one the rule takes: the shortest stake with its margin, rounded up', () => {
+    delegate(validator());
+    const hint = screen.getByText(/^Between /);
+    // NOW is 40 s into a minute: the shortest end plus the margin falls on a whole minute.
+    const earliest = NOW + 20 + END_MARGIN_SECONDS;
+    expect(earliest % 60).toBe(0);
+    expect(hint.textContent).toBe(`Between ${unixText(earliest)} and ${unixText(NOW + 30 * 86_400)}. Staking starts when the network accepts it.`);
   });
 
   const reviewOf = (v: ValidatorView): DelegationReview => ({

@@ -10,6 +10,7 @@ import {
   chainNow,
   csvFileName,
   END_MARGIN_SECONDS,
+  earliestEnd,
   endChoices,
   filterOf,
   fromLocalInput,
@@ -67,6 +68,15 @@ describe('endChoices', () => {
   it('nothing when the validator stops before the shortest delegation could end', () => {
     expect(endChoices({ now, minSeconds: 14 * DAY, maxSeconds: 365 * DAY, latest: now + 10 * DAY })).toEqual([]);
   });
+});
+
+it('earliestEnd: a whole minute, never before the shortest stake with its margin', () => {
+  for (const now of [1_800_000_000, 1_800_000_001, 1_800_000_059]) {
+    const e = earliestEnd(now, 14 * DAY);
+    expect(e % 60).toBe(0);
+    expect(e).toBeGreaterThanOrEqual(now + 14 * DAY + END_MARGIN_SECONDS);
+    expect(e).toBeLessThan(now + 14 * DAY + END_MARGIN_SECONDS + 60);
+  }
 });
 
 it('periodChoices: the shortest cycle first, then the usual lengths within the maximum', () => {
