@@ -306,12 +306,13 @@ export function Send(p: SendProps) {
       { term: 'From', value: `Your ${chainLabel(chain)} account` },
       { term: 'Asset', value: <AssetLabel asset={a} /> },
       // What leaves is shown to the nAVAX; only wei beyond that is rounded (exact one click away).
-      { term: 'Amount', value: <AmountText digits={9} value={sent} denomination={a.denomination} symbol={a.symbol} />, testid: 'review-amount' },
+      // Each toggle named by its line: Amount and Arrives show the same figure.
+      { term: 'Amount', value: <AmountText label="Amount" digits={9} value={sent} denomination={a.denomination} symbol={a.symbol} />, testid: 'review-amount' },
       { term: 'To', value: recipient, testid: 'review-to', mono: true },
       ...(note !== '' ? [{ term: 'Memo (public)', value: note }] : []),
       { term: 'Network fee', value: <SendFee chain={chain} fee={stage.estimate.fee} gasLimit={stage.estimate.gasLimit} />, testid: 'review-fee' },
-      ...(total !== undefined ? [{ term: 'Amount + fee', value: <AmountText digits={9} up={chain === 'C'} prefix={chain === 'C' ? 'at most ' : ''} value={total} denomination={a.denomination} symbol={a.symbol} />, testid: 'review-total' }] : []),
-      { term: 'Arrives', value: <><AmountText digits={9} value={sent} denomination={a.denomination} symbol={a.symbol} /> at the address above</> },
+      ...(total !== undefined ? [{ term: 'Amount + fee', value: <AmountText label="Amount + fee" digits={9} up={chain === 'C'} prefix={chain === 'C' ? 'at most ' : ''} value={total} denomination={a.denomination} symbol={a.symbol} />, testid: 'review-total' }] : []),
+      { term: 'Arrives', value: <><AmountText label="Arrives" digits={9} value={sent} denomination={a.denomination} symbol={a.symbol} /> at the address above</> },
     ];
     return (
       <div class="send">

@@ -321,6 +321,21 @@ describe('Send', () => {
   });
 });
 
+describe('Send: the review read by name', () => {
+  it('an amount rounded on screen (wei past the nAVAX) gives its toggles distinct names: Amount, Amount + fee, Arrives', async () => {
+    setup({});
+    fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
+    type(/^To/, C_OTHER);
+    type('Amount (AVAX)', '0.1234567891');
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    fireEvent.click(reviewButton());
+    const review = await screen.findByTestId('review');
+    const names = within(review).getAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent);
+    expect(new Set(names).size).toBe(names.length);
+    expect(within(review).getByRole('button', { name: /^Arrives: ≈ 0\.123456789 AVAX \(exactly 0\.1234567891 AVAX\)$/ })).toBeTruthy();
+  });
+});
+
 describe('Send: Max after the fee rose', () => {
   it('C-Chain: Max read before the fee rose is refused at Review; Max then offers the most that can go at the new fee', async () => {
     const view = balances();
