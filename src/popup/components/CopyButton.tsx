@@ -5,6 +5,10 @@ import { useEffect, useState } from 'preact/hooks';
 
 export function CopyButton({ text, what }: { text: string; what: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  // "Copied" is about one text: once another takes its place (Receive's next address), it is not
+  // what the clipboard holds.
+  const [copiedText, setCopiedText] = useState(text);
+  const copied = state === 'copied' && copiedText === text;
   useEffect(() => {
     if (state !== 'copied') return;
     const timer = setTimeout(() => setState('idle'), 1500);
@@ -13,6 +17,7 @@ export function CopyButton({ text, what }: { text: string; what: string }) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);
+      setCopiedText(text);
       setState('copied');
     } catch {
       setState('failed');
@@ -36,7 +41,7 @@ export function CopyButton({ text, what }: { text: string; what: string }) {
   }
   return (
     <button type="button" class="small" aria-label={`Copy ${what}`} onClick={() => void copy()}>
-      <span aria-live="polite">{state === 'copied' ? 'Copied' : 'Copy'}</span>
+      <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
     </button>
   );
 }

@@ -14,7 +14,7 @@ type Which = 'X' | 'P' | 'C' | 'C-bech32';
 const OPTIONS: { which: Which; label: string; note: string }[] = [
   { which: 'X', label: 'X-Chain', note: 'For AVAX and any X-Chain asset or NFT.' },
   { which: 'P', label: 'P-Chain', note: 'For AVAX on the P-Chain (staking).' },
-  { which: 'C', label: 'C-Chain', note: 'For AVAX on the C-Chain (EVM). Tokens are not shown by this wallet.' },
+  { which: 'C', label: 'C-Chain', note: 'For AVAX and tokens on the C-Chain (EVM).' },
   { which: 'C-bech32', label: 'C-bech32', note: 'Only for cross-chain moves into the C-Chain (atomic imports), not for ordinary C-Chain sends.' },
 ];
 
