@@ -56,6 +56,8 @@ export interface TransferRecord {
   /** nAVAX, decimal: the most the export alone may cost (what the user reviewed); absent in older records. */
   maxExportFee?: string;
   error?: string;
+  /** When its accepted export's funds were first missing from atomic memory, no import of its own journaled. */
+  missingSince?: number;
   createdAt: number;
   updatedAt: number;
 }

@@ -12,6 +12,8 @@ import type { ActivityItem } from '../shared/messages.js';
 import { IMPORTED_ELSEWHERE, type JournaledTx, type TransferJournal, type TransferRecord, transferActivity } from './transfer-journal.js';
 
 const MAX_IMPORT_ATTEMPTS = 5;
+/** How long an accepted export's funds may be missing from atomic memory (a node behind on it) before another import is taken to have them. */
+const FUNDS_GONE_MS = 10 * 60_000;
 /** Errors that leave a transfer journaled as it was, to be run again later. */
 const WAITS_ITS_TURN: ReadonlySet<string> = new Set(['fee-above-approved', 'tx-processing', 'evm-tx-in-flight']);
 /** Why an export cannot be built that no wait changes: the move fails with nothing sent. */
@@ -250,7 +252,11 @@ export class TransferRunner {
       // fate tells whether it went through or another import took the funds (not lost: imported).
       const fates = await Promise.all(record.imports.map((tx) => this.engine.txFate(tx.chain, tx.txID, fromHex(tx.signedHex))));
       const ours = fates.includes('accepted');
-      if (ours || (fates.length && fates.every((f) => f === 'inputs-spent'))) {
+      // With no import of its own journaled, funds of an accepted export missing for long were
+      // taken by another import (another wallet with the same phrase, a site's): it ends, not never.
+      const goneLong = fates.length === 0 && record.missingSince !== undefined && Date.now() - record.missingSince >= FUNDS_GONE_MS;
+      if (ours || goneLong || (fates.length && fates.every((f) => f === 'inputs-spent'))) {
+        delete record.missingSince;
         record.imports.forEach((tx, i) => (tx.accepted = fates[i] === 'accepted'));
         record.error = ours ? undefined : IMPORTED_ELSEWHERE;
         record.state = 'completed';
@@ -260,6 +266,7 @@ export class TransferRunner {
       // Nothing of the export shows in atomic memory (not yet, or a node hiding it): a move is
       // done only when its import is accepted, so it waits and is looked at again later.
       record.error = `the exported funds do not show in the ${record.to}-Chain's atomic memory yet`;
+      record.missingSince ??= Date.now();
       await this.save(record, 'import-waiting');
       throw new WalletError('tx-processing', `transfer ${record.id}: ${record.error}; it is looked at again later`);
     }
@@ -273,6 +280,7 @@ export class TransferRunner {
         throw new WalletError('fee-above-approved', `transfer ${record.id}: import fees of ${importFees} nAVAX are above the ${cap} nAVAX approved for them (of ${record.maxFee} nAVAX in all); the funds wait in atomic memory`);
       }
     }
+    delete record.missingSince;
     record.imports = built.map((b) => {
       const s = this.engine.sign(b);
       return { chain: s.chain, txID: s.txID, signedHex: toHex(s.signedBytes), fee: s.fee.toString(), accepted: false };

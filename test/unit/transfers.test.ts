@@ -2,7 +2,7 @@
 // against a scripted stand-in for the engine, because the case here needs a node that keeps a
 // tx "Processing" longer than the runner's grace period, which a local node does not do on cue.
 // The flows against the real node are in test/integration/transfers.test.ts.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
 import { IMPORTED_ELSEWHERE, TransferJournal, transferActivity } from '../../src/background/transfer-journal.js';
 import { TransferRunner } from '../../src/background/transfer-runner.js';
@@ -360,6 +360,32 @@ describe('a move whose exported funds are gone from atomic memory after its impo
     // 'failed' by the node's word with its inputs unspent: not a reason to end the move.
     await expect(new TransferRunner(chains.engine(), journal).resumeAll()).resolves.toMatchObject([{ state: 'export-accepted' }]);
     expect((await journal.list())[0]!.error).toMatch(/do not show/);
+  });
+
+  it('with no import of its own journaled, ends once its funds have been missing for ten minutes (another wallet or a site imported them), not never', async () => {
+    const chains = new ScriptedChains();
+    const journal = new TransferJournal(memoryStores().local, 'transfers:elsewhere');
+    // Its export accepted; before its own import is built, something else takes the funds.
+    const runner = new TransferRunner(chains.engine(), journal, {
+      checkpoint(point) {
+        if (point === 'export-accepted') chains.atomicThere = false;
+      },
+    });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await expect(runner.start('X', 'P', 5_000n)).rejects.toMatchObject({ code: 'tx-processing' });
+      const resume = () => new TransferRunner(chains.engine(), journal).resumeAll();
+      // A node behind on atomic memory: it waits a while first.
+      vi.advanceTimersByTime(9 * 60_000);
+      await expect(resume()).resolves.toMatchObject([{ state: 'export-accepted' }]);
+      vi.advanceTimersByTime(60_000);
+      const [done] = await resume();
+      expect(done).toMatchObject({ state: 'completed', error: IMPORTED_ELSEWHERE, imports: [] });
+      expect(done!.missingSince).toBeUndefined();
+      expect(await journal.unfinished()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
