@@ -50,8 +50,9 @@ export async function tryCall(eth: EthApi, token: string, data: string, tag: Blo
   }
 }
 
-async function callWord(eth: EthApi, token: string, data: string, what: string): Promise<AbiReader> {
-  const out = await tryCall(eth, token, data);
+/** A call whose answer is at least one word; a revert, no answer or a shorter one is 'token-call-failed' (the contract's doing, not the node's). */
+async function callWord(eth: EthApi, token: string, data: string, what: string, tag: BlockTag = 'latest'): Promise<AbiReader> {
+  const out = await tryCall(eth, token, data, tag);
   const r = out === undefined ? undefined : new AbiReader(out);
   if (r === undefined || r.words < 1) throw new WalletError('token-call-failed', `the token contract did not answer ${what}`);
   return r;
@@ -99,16 +100,18 @@ export async function readTokenMetadata(eth: EthApi, address: string): Promise<T
   if (decimals === undefined || supply === undefined || balance === undefined) {
     throw new WalletError('not-a-token', 'the contract at this address is not an ERC-20, ERC-721 or ERC-1155 token');
   }
-  const d = new AbiReader(decimals).uint(0);
-  if (d > BigInt(MAX_TOKEN_DECIMALS)) throw new WalletError('not-a-token', `the contract says its token has ${d} decimals; the wallet supports at most ${MAX_TOKEN_DECIMALS}`);
+  // An answer shorter than a word is no number of decimals: the contract does not answer as an ERC-20 does.
+  const words = new AbiReader(decimals);
+  if (words.words < 1) throw new WalletError('not-a-token', 'the contract at this address does not answer as an ERC-20 token does: it gives no number of decimals');
+  const d = words.uint(0);
+  // ERC-20's decimals are a uint8: a larger word is said as impossible, not as a 78-digit number.
+  if (d > BigInt(MAX_TOKEN_DECIMALS)) throw new WalletError('not-a-token', `the contract says its token has ${d > 255n ? 'an impossible number of' : d} decimals; the wallet supports at most ${MAX_TOKEN_DECIMALS}`);
   return { address, standard: 'erc20', name: name ?? '', symbol: symbol ?? '', decimals: Number(d) };
 }
 
 /** ERC-20 balance, or the number of ERC-721 tokens owned. */
 export async function tokenBalance(eth: EthApi, token: string, owner: string, tag: BlockTag = 'latest'): Promise<bigint> {
-  const out = await tryCall(eth, token, encodeCall('balanceOf(address)', owner), tag);
-  if (out === undefined) throw new WalletError('token-call-failed', 'the token contract did not answer balanceOf');
-  return new AbiReader(out).uint(0);
+  return (await callWord(eth, token, encodeCall('balanceOf(address)', owner), 'balanceOf', tag)).uint(0);
 }
 
 /** ERC-1155 balance of one token ID. */
