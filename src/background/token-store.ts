@@ -2,6 +2,7 @@
 // accounts), and how a token's own words are shown: its name and symbol are what the contract says,
 // so they are cleaned of hidden characters and checked for passing as the chain's coin or as
 // another listed token (docs/tokens.md).
+import { WalletError } from '../core/errors.js';
 import type { TokenMetadata } from '../core/tokens.js';
 import type { ApprovalTokenView, TokenChecks, TokenStandard, TokenView } from '../shared/messages.js';
 import { tokensKey } from './account-cache.js';
@@ -72,7 +73,7 @@ export class TokenStore {
       const all = await this.list(networkId);
       const known = all.find((t) => same(t.address, token.address));
       if (known) return known;
-      if (all.length >= MAX_TOKENS) throw new Error(`at most ${MAX_TOKENS} tokens can be listed on one network`);
+      if (all.length >= MAX_TOKENS) throw new WalletError('validation', `your list on this network already holds ${MAX_TOKENS} tokens, the most it can: remove one first`);
       await this.local.set({ [key]: [...all, token] });
       return token;
     });
