@@ -220,6 +220,16 @@ export function StakeDelegate(p: StakeDelegateProps) {
           editTerms(() => {
             setChoice(c);
             if (c === OTHER_END && typedEnd === '') setTypedEnd(toLocalInput(choices[0]?.end ?? p.now));
+            // A new end drops the validator picked for the old one, and the ends bounded by it: the
+            // one chosen is kept as the same time among the others, not as the same place in the list.
+            const chosen = c === OTHER_END || !picked || p.validator ? undefined : choices[Number(c)]?.end;
+            if (chosen === undefined) return;
+            const i = endChoices({ now: p.now, minSeconds: p.params.minDelegationSeconds, maxSeconds: p.params.maxEnd - p.now }).findIndex((x) => x.end === chosen);
+            if (i >= 0) setChoice(String(i));
+            else {
+              setChoice(OTHER_END);
+              setTypedEnd(toLocalInput(chosen));
+            }
           })
         }
         typed={typedEnd}

@@ -80,9 +80,9 @@ describe('Validators: search and filters', () => {
 });
 
 describe('Delegate', () => {
-  const delegate = (picked: ValidatorView | null, review?: DelegationReview) => {
+  const delegate = (picked: ValidatorView | null, review?: DelegationReview, pick = validator()) => {
     const bg = fakeBackground({
-      'staking.pick': () => ({ validator: validator(), reasons: ['It is up.'] }),
+      'staking.pick': () => ({ validator: pick, reasons: ['It is up.'] }),
       ...(review ? { 'staking.estimateDelegation': () => review } : {}),
     });
     renderWith(bg, <StakeDelegate params={PARAMS} now={NOW} validator={picked} spendable={undefined} hrp="custom" selection={undefined} onBack={() => {}} onSent={() => {}} />);
@@ -95,6 +95,20 @@ describe('Delegate', () => {
     fireEvent.submit(screen.getByRole('heading', { name: 'Delegate' }).closest('form')!);
     await screen.findByTestId('pick-reasons');
     expect(bg.callsOf('staking.pick')).toEqual([{ amount: '25000000000', end: NOW + 80 }]);
+  });
+
+  it('after a pick, choosing "Until the validator stops" keeps that time when the pick is dropped, not whichever length takes its place in the list', async () => {
+    const bg = delegate(null, undefined, validator({ end: NOW + 60 * 86_400 }));
+    fireEvent.input(screen.getByLabelText(/^Amount/), { target: { value: '25' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Pick for me' }));
+    await screen.findByTestId('pick-reasons');
+    const ends = screen.getByLabelText('Ends') as HTMLSelectElement;
+    const until = [...ends.options].find((o) => o.textContent!.startsWith('Until the validator stops'))!;
+    fireEvent.change(ends, { target: { value: until.value } });
+    // The pick is gone (a new end may need another validator); the end chosen stays.
+    expect(screen.queryByTestId('pick-reasons')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Pick for me' }));
+    await waitFor(() => expect(bg.callsOf('staking.pick').at(-1)).toEqual({ amount: '25000000000', end: NOW + 60 * 86_400 }));
   });
 
   it('the earliest end the hint shows, to the minute, is one the rule takes: the shortest stake with its margin, rounded up', () => {
