@@ -24,7 +24,15 @@ export interface AddressInputProps {
   kind: AddressKind;
   hrp: string;
   error?: string | undefined;
+  /** The wallet's own address of this kind: one typed is said to be it. */
+  own?: string | undefined;
 }
+
+/** The same address whatever the case (bech32 may be all capitals; 0x is case-checksummed). */
+export const sameAddress = (a: string, b: string | undefined): boolean => b !== undefined && a.toLowerCase() === b.toLowerCase();
+
+/** What a send to the wallet's own address does. */
+export const OWN_ADDRESS = 'This is your own address: what you send stays in this account, and only the fee is spent.';
 
 export function AddressInput(p: AddressInputProps) {
   const check = checkAddress(p.value, p.kind, p.hrp);
@@ -39,7 +47,7 @@ export function AddressInput(p: AddressInputProps) {
       multiline
       rows={2}
       error={shown}
-      hint={check.ok && !p.error ? `✓ ${KIND_LABEL[p.kind]} on "${p.hrp}"` : undefined}
+      hint={check.ok && !p.error ? (sameAddress(check.value, p.own) ? OWN_ADDRESS : `✓ ${KIND_LABEL[p.kind]} on "${p.hrp}"`) : undefined}
     />
   );
 }

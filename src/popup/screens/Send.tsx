@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { BackgroundError } from '../../shared/client.js';
 import { errorField, errorInfo, errorText, selectionOf, useCall } from '../api.js';
 import { type AddressKind, checkAddress, checkAmount, checkMemo, MAX_MEMO_BYTES, U256_MAX, utf8Length } from '../checks.js';
-import { AddressInput } from '../components/AddressInput.js';
+import { AddressInput, OWN_ADDRESS, sameAddress } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { FormError, TextField } from '../components/Field.js';
@@ -309,6 +309,7 @@ export function Send(p: SendProps) {
       // Each toggle named by its line: Amount and Arrives show the same figure.
       { term: 'Amount', value: <AmountText label="Amount" digits={9} value={sent} denomination={a.denomination} symbol={a.symbol} />, testid: 'review-amount' },
       { term: 'To', value: recipient, testid: 'review-to', mono: true },
+      ...(sameAddress(recipient, own) ? [{ term: 'Note', value: OWN_ADDRESS, testid: 'review-own' }] : []),
       ...(note !== '' ? [{ term: 'Memo (public)', value: note }] : []),
       { term: 'Network fee', value: <SendFee chain={chain} fee={stage.estimate.fee} gasLimit={stage.estimate.gasLimit} />, testid: 'review-fee' },
       ...(total !== undefined ? [{ term: 'Amount + fee', value: <AmountText label="Amount + fee" digits={9} up={chain === 'C'} prefix={chain === 'C' ? 'at most ' : ''} value={total} denomination={a.denomination} symbol={a.symbol} />, testid: 'review-total' }] : []),
@@ -371,7 +372,7 @@ export function Send(p: SendProps) {
               </p>
             </div>
           )}
-          <AddressInput kind={kind} hrp={p.hrp} value={to} onInput={setTo} error={serverError('to')} />
+          <AddressInput kind={kind} hrp={p.hrp} value={to} onInput={setTo} error={serverError('to')} own={own} />
           <AmountInput
             value={amount}
             onInput={setAmount}

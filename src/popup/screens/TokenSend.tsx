@@ -138,7 +138,7 @@ export function TokenSend(p: TokenSendProps) {
           {f}
         </p>
       ))}
-      <AddressInput kind="C-evm" hrp={p.hrp} value={to} onInput={setTo} />
+      <AddressInput kind="C-evm" hrp={p.hrp} value={to} onInput={setTo} own={p.from} />
       {nft && <TextField label="Token ID" value={tokenId} onInput={setTokenId} inputMode="numeric" mono error={tokenId !== '' && idCheck && !idCheck.ok ? idCheck.error : undefined} />}
       {amountCheck && (
         <AmountInput

@@ -5,7 +5,7 @@ import { ApiContext, makeCall } from '../../../src/popup/api.js';
 import { Send } from '../../../src/popup/screens/Send.js';
 import type { ActivityItem, BalancesView, RequestParams } from '../../../src/shared/messages.js';
 import { fakeBackground, type Handlers, Refuse, renderWith } from './fake-background.js';
-import { ACCOUNT, avax, AVAX_ID, balances, C_OTHER, FAKE_ID, HRP, P_ADDR, P_OTHER, UNLOCKED, X_OTHER } from './fixtures.js';
+import { ACCOUNT, avax, AVAX_ID, balances, C_OTHER, FAKE_ID, HRP, P_ADDR, P_OTHER, UNLOCKED, X_ADDR, X_OTHER } from './fixtures.js';
 
 afterEach(cleanup);
 
@@ -333,6 +333,26 @@ describe('Send: the review read by name', () => {
     const names = within(review).getAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent);
     expect(new Set(names).size).toBe(names.length);
     expect(within(review).getByRole('button', { name: /^Arrives: ≈ 0\.123456789 AVAX \(exactly 0\.1234567891 AVAX\)$/ })).toBeTruthy();
+  });
+});
+
+describe("Send: to the wallet's own address", () => {
+  it('says so at the address and on the review (the amount stays, only the fee is spent); another address gets no such note', async () => {
+    setup({});
+    type(/^To/, X_ADDR);
+    type('Amount (AVAX)', '1');
+    expect(screen.getByText('This is your own address: what you send stays in this account, and only the fee is spent.')).toBeTruthy();
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    fireEvent.click(reviewButton());
+    await screen.findByRole('heading', { name: 'Review' });
+    expect(screen.getByTestId('review-own').textContent).toBe('This is your own address: what you send stays in this account, and only the fee is spent.');
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    type(/^To/, X_OTHER);
+    expect(screen.queryByText(/your own address/)).toBeNull();
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    fireEvent.click(reviewButton());
+    await screen.findByRole('heading', { name: 'Review' });
+    expect(screen.queryByTestId('review-own')).toBeNull();
   });
 });
 
