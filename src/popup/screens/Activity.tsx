@@ -30,6 +30,8 @@ const KIND_LABEL: Record<ActivityItem['kind'], string> = {
 
 /** "Exported to C-Chain", "Imported from X-Chain" when the other chain is known. */
 export function activityTitle(item: ActivityItem): string {
+  // A site's approve(spender, 0) gives nothing: it takes an allowance back.
+  if (item.kind === 'approve' && item.token && item.token.tokenId === undefined && item.amount === '0') return KIND_LABEL.revoke;
   if (item.otherChain && item.kind === 'export') return `Exported to ${chainLabel(item.otherChain)}`;
   if (item.otherChain && item.kind === 'import') return `Imported from ${chainLabel(item.otherChain)}`;
   return KIND_LABEL[item.kind];
@@ -37,13 +39,20 @@ export function activityTitle(item: ActivityItem): string {
 
 const STATUS_LABEL: Record<ActivityItem['status'], string> = { pending: 'Pending', accepted: 'Accepted', failed: 'Failed' };
 
-/** The amount of an item with its asset's symbol when the wallet knows the asset. */
-export function activityAmount(item: ActivityItem, view: BalancesView | null): string | null {
+/** An allowance of 2^255 or more: what sites set to mean "no limit" (as the approval window says). */
+const UNLIMITED = 1n << 255n;
+
+/** The amount of an item with its asset's symbol when the wallet knows the asset; `exact`: an unlimited allowance with its number too. */
+export function activityAmount(item: ActivityItem, view: BalancesView | null, exact = false): string | null {
   if (item.amount === undefined) return null;
   // A token's amount is in its own units; an ERC-721 is its ID, an ERC-1155 send a quantity of one ID.
   if (item.token) {
     const name = item.token.symbol || item.token.address;
-    if (item.token.tokenId === undefined) return formatValue(item.amount, item.token.decimals, item.token.symbol || `units of ${item.token.address}`);
+    const unit = item.token.symbol || `units of ${item.token.address}`;
+    if (item.token.tokenId === undefined && item.kind === 'approve' && BigInt(item.amount) >= UNLIMITED) {
+      return `Unlimited ${unit}${exact ? ` (exactly ${formatValue(item.amount, item.token.decimals, unit)})` : ''}`;
+    }
+    if (item.token.tokenId === undefined) return formatValue(item.amount, item.token.decimals, unit);
     return item.token.standard === 'erc1155' ? `${formatUnits(item.amount, 0)} × #${item.token.tokenId} of ${name}` : `#${item.token.tokenId} of ${name}`;
   }
   // Native C-Chain sends are recorded in wei, without an asset ID.
@@ -109,7 +118,7 @@ function ItemAmount({ item, view, toggle = true }: { item: ActivityItem; view: B
   if (item.amount === undefined) return null;
   // Native C-Chain sends are recorded in wei: rounded for reading, exact one click away.
   if (item.chain === 'C' && item.assetID === undefined && !item.token) return <AmountText toggle={toggle} value={item.amount} denomination={WEI_DECIMALS} symbol="AVAX" />;
-  return <span class="amount">{activityAmount(item, view)}</span>;
+  return <span class="amount">{activityAmount(item, view, !toggle)}</span>;
 }
 
 /** Items shown at first and added by each "Show older": the newest are what people look for, and a
@@ -266,7 +275,7 @@ function timeLabel(item: ActivityItem): string {
 
 /** Who was on the other side, in short (in full under Details): whom it went to, or who sent it. */
 function Counterparty({ item }: { item: ActivityItem }) {
-  const [word, addresses] = item.to ? ['To', item.to.split(', ')] : item.from ? ['From', item.from] : [undefined, []];
+  const [word, addresses] = item.to ? [item.kind === 'approve' || item.kind === 'revoke' ? 'Spender' : 'To', item.to.split(', ')] : item.from ? ['From', item.from] : [undefined, []];
   if (!word || addresses.length === 0) return null;
   const first = addresses[0]!;
   const more = addresses.length > 1 ? ` and ${addresses.length - 1} more` : '';

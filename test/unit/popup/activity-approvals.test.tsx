@@ -1,0 +1,40 @@
+// @vitest-environment happy-dom
+// A site's approval in Activity: an unlimited allowance is said in words (its 78-digit number only
+// under Details), an approve of 0 is a revoke, and the other side of an approval is the spender.
+import { cleanup, screen, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Activity } from '../../../src/popup/screens/Activity.js';
+import type { ActivityItem } from '../../../src/shared/messages.js';
+import { fakeBackground, renderWith } from './fake-background.js';
+import { balances } from './fixtures.js';
+
+afterEach(cleanup);
+
+const TOKEN = '0x1CB79692b8F9aB9B9E1d1d4D1B8E1a3Fb1DC7A47';
+const SPENDER = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+const MAX = ((1n << 256n) - 1n).toString();
+
+const approve = (n: string, amount: string): ActivityItem => ({
+  txID: `0x${n.repeat(64)}`,
+  chain: 'C',
+  kind: 'approve',
+  status: 'accepted',
+  amount,
+  to: SPENDER,
+  token: { address: TOKEN, symbol: 'TUSD', decimals: 6, standard: 'erc20' },
+  createdAt: 1,
+});
+
+describe('approvals in Activity', () => {
+  it('an unlimited allowance reads "Unlimited TUSD", exact under Details; a limited one in token units; an approve of 0 is a revoke; the spender is named so', async () => {
+    const bg = fakeBackground({ 'activity.list': () => ({ items: [approve('a', MAX), approve('b', '2500000'), approve('c', '0')] }) });
+    renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
+    const rows = await screen.findAllByTestId('activity-item');
+    expect(rows[0]!.querySelector('.tx-mid .amount')!.textContent).toBe('Unlimited TUSD');
+    expect(rows[0]!.querySelector('.tx-details dd .amount')!.textContent).toBe('Unlimited TUSD (exactly 115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457,584,007,913,129.639935 TUSD)');
+    expect(rows[0]!.querySelector('strong')!.textContent).toBe('Approved a spender');
+    expect(rows[1]!.querySelector('.tx-mid .amount')!.textContent).toBe('2.5 TUSD');
+    expect(rows[2]!.querySelector('strong')!.textContent).toBe('Revoked an approval');
+    for (const row of rows) expect(within(row).getByTitle(SPENDER).textContent).toMatch(/^Spender 0x8db97C7c/);
+  });
+});
