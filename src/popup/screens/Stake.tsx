@@ -4,7 +4,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { selectionOf, useRequest } from '../api.js';
 import { FormError } from '../components/Field.js';
 import { Segmented } from '../components/Segmented.js';
-import { units } from '../format.js';
+import { AVAX_DECIMALS, formatValue, units } from '../format.js';
 import { chainNow } from '../staking.js';
 import { StakeDelegate } from './StakeDelegate.js';
 import { StakeMine } from './StakeMine.js';
@@ -38,6 +38,14 @@ export function Stake({ status, hrp, balances, onChanged }: StakeProps) {
   const selection = selectionOf(status);
   const pAvax = balances && balances.updatedAt > 0 ? balances.balances.find((b) => b.chain === 'P' && b.verified) : undefined;
   const spendable = balances && balances.updatedAt > 0 ? units(pAvax?.spendable) : undefined;
+  // The wallet stakes unlocked AVAX only (docs/staking.md §Fees): locked AVAX the network would let
+  // be staked is said so, rather than left to look like missing funds.
+  const lockedStakeable = units(pAvax?.lockedStakeable);
+  const lockedNote = lockedStakeable > 0n && section !== 'mine' && (
+    <p class="muted" data-testid="locked-stakeable">
+      {formatValue(lockedStakeable, AVAX_DECIMALS, 'AVAX')} of your P-Chain AVAX is locked until a set time. The network lets such AVAX be staked, but this wallet stakes only unlocked AVAX.
+    </p>
+  );
 
   if (!params.data) {
     return (
@@ -73,6 +81,7 @@ export function Stake({ status, hrp, balances, onChanged }: StakeProps) {
     <div class="stake">
       {!delegating && <Segmented legend="Staking" value={section} options={SECTIONS} onChange={setSection} />}
       {body}
+      {lockedNote}
     </div>
   );
 }

@@ -4,11 +4,13 @@
 // "Pick for me" form submitted with Enter, and a review that says when the reward is at risk.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Stake } from '../../../src/popup/screens/Stake.js';
 import { StakeDelegate } from '../../../src/popup/screens/StakeDelegate.js';
 import { StakeValidators } from '../../../src/popup/screens/StakeValidators.js';
 import { END_MARGIN_SECONDS, unixText } from '../../../src/popup/staking.js';
 import type { DelegationReview, StakingParamsView, ValidatorView } from '../../../src/shared/messages-staking.js';
 import { fakeBackground, renderWith } from './fake-background.js';
+import { avax, balances, UNLOCKED } from './fixtures.js';
 
 afterEach(cleanup);
 
@@ -149,5 +151,26 @@ describe('Delegate', () => {
     const shown = await review(validator());
     expect(within(shown).queryByTestId('review-reward-risk')).toBeNull();
     expect(within(shown).getByTestId('review-reward').textContent).toContain('if it stays up 80% of the time');
+  });
+});
+
+describe('Stake: AVAX locked until a set time', () => {
+  const stake = (lockedStakeable: string) => {
+    const bg = fakeBackground({ 'staking.params': () => PARAMS, 'staking.validators': () => ({ chainTime: NOW, total: 0, matching: 0, validators: [] }) });
+    const view = balances({ balances: [avax('P', '5000000000', { lockedStakeable })] });
+    renderWith(bg, <Stake status={UNLOCKED} hrp="local" balances={view} onChanged={() => {}} />);
+  };
+
+  it('is said to be left out of staking, not left to look like missing funds', async () => {
+    stake('3000000000000');
+    expect((await screen.findByTestId('locked-stakeable')).textContent).toBe(
+      '3,000 AVAX of your P-Chain AVAX is locked until a set time. The network lets such AVAX be staked, but this wallet stakes only unlocked AVAX.',
+    );
+  });
+
+  it('says nothing when there is none', async () => {
+    stake('0');
+    await screen.findByRole('heading', { name: 'Validators' });
+    expect(screen.queryByTestId('locked-stakeable')).toBeNull();
   });
 });
