@@ -92,7 +92,8 @@ export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, po
           <>
             <dt>{feeTerm}</dt>
             <dd>
-              <AmountText value={shownFee} denomination={feeDenomination} symbol="AVAX" />
+              {/* "At most" is a ceiling: rounded up, never shown below it. */}
+              <AmountText value={shownFee} denomination={feeDenomination} symbol="AVAX" up={feeTerm === 'Fee (at most)'} />
             </dd>
           </>
         )}

@@ -197,6 +197,8 @@ describe('TxStatus', () => {
       return terms;
     };
     expect(await feeOf('C', {}, '1050000000000000', /waiting/)).toEqual(['Fee (at most): 0.00105 AVAX']);
+    // A ceiling past the digits shown is rounded up, as every "at most" is (never "≈" below it).
+    expect(await feeOf('C', {}, '1050000000000001', /waiting/)).toEqual(['Fee (at most): 0.001051 AVAX (exactly 0.001050000000000001 AVAX)']);
     expect(await feeOf('C', { status: 'accepted', fee: '525000000000000' }, '1050000000000000', /Accepted/)).toEqual(['Fee paid: 0.000525 AVAX']);
     expect(await feeOf('X', {}, '1000000', /waiting/)).toEqual(['Fee: 0.001 AVAX']);
     expect(await feeOf('X', { status: 'accepted', fee: '1000000' }, '1000000', /Accepted/)).toEqual(['Fee paid: 0.001 AVAX']);
