@@ -79,8 +79,9 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
   const [sent, setSent] = useState<StakingSent | null>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<PlainError | null>(null);
-  const restakeCheck = parsePercent(restake);
   const seconds = period === 'stop' ? 0 : (periods[Number(period)]?.seconds ?? 0);
+  // Stopping pays every reward out, so the share (hidden then) is not asked for: the current one is kept.
+  const restakeCheck = period === 'stop' ? ({ ok: true, value: stake.autoRenew?.restakeShares ?? 0 } as const) : parsePercent(restake);
   const run = async (task: () => Promise<void>) => {
     setBusy(true);
     setFailure(null);

@@ -87,6 +87,18 @@ describe('My stakes: auto-renewal', () => {
     await waitFor(() => expect(asked).toEqual([{ txID: 'odd', period: 45, restakeShares: 250_000 }]));
   });
 
+  it('stopping does not ask for a restaked share (its field is hidden then): one left unreadable does not block the review, and the current share is sent', async () => {
+    const asked = show([autoRenewed('leaving', 45)]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Change auto-renewal of NodeID-leaving' }));
+    fireEvent.input(screen.getByLabelText('Rewards restaked (%)'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('Next cycles'), { target: { value: 'stop' } });
+    expect(screen.queryByLabelText('Rewards restaked (%)')).toBeNull();
+    const review = screen.getByRole('button', { name: 'Review the change' }) as HTMLButtonElement;
+    expect(review.disabled).toBe(false);
+    fireEvent.click(review);
+    await waitFor(() => expect(asked).toEqual([{ txID: 'leaving', period: 0, restakeShares: 500_000 }]));
+  });
+
   it('says the new restaked share splits this cycle’s rewards at its end, and only the length waits for the next cycle (as the node applies them)', async () => {
     show([autoRenewed('running', 45)]);
     const row = await screen.findByTestId('my-stake');
