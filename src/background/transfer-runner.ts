@@ -12,10 +12,10 @@ import type { ActivityItem } from '../shared/messages.js';
 import { IMPORTED_ELSEWHERE, type JournaledTx, type TransferJournal, type TransferRecord, transferActivity } from './transfer-journal.js';
 
 const MAX_IMPORT_ATTEMPTS = 5;
-/** How long an accepted export's funds may be missing from atomic memory (a node behind on it) before another import is taken to have them. */
+/** How long an accepted export's funds may be missing from atomic memory (a node behind on it) before the move says another import may have taken them. */
 const FUNDS_GONE_MS = 10 * 60_000;
 /** Errors that leave a transfer journaled as it was, to be run again later. */
-const WAITS_ITS_TURN: ReadonlySet<string> = new Set(['fee-above-approved', 'tx-processing', 'evm-tx-in-flight']);
+const WAITS_ITS_TURN: ReadonlySet<string> = new Set(['fee-above-approved', 'tx-processing', 'evm-tx-in-flight', 'funds-not-shown']);
 /** Why an export cannot be built that no wait changes: the move fails with nothing sent. */
 const USERS_TO_CHANGE: ReadonlySet<string> = new Set(['insufficient-funds', 'validation', 'tx-too-large']);
 /** Why Delivery.beforeExport stops an export before it is sent. */
@@ -252,10 +252,7 @@ export class TransferRunner {
       // fate tells whether it went through or another import took the funds (not lost: imported).
       const fates = await Promise.all(record.imports.map((tx) => this.engine.txFate(tx.chain, tx.txID, fromHex(tx.signedHex))));
       const ours = fates.includes('accepted');
-      // With no import of its own journaled, funds of an accepted export missing for long were
-      // taken by another import (another wallet with the same phrase, a site's): it ends, not never.
-      const goneLong = fates.length === 0 && record.missingSince !== undefined && Date.now() - record.missingSince >= FUNDS_GONE_MS;
-      if (ours || goneLong || (fates.length && fates.every((f) => f === 'inputs-spent'))) {
+      if (ours || (fates.length && fates.every((f) => f === 'inputs-spent'))) {
         delete record.missingSince;
         record.imports.forEach((tx, i) => (tx.accepted = fates[i] === 'accepted'));
         record.error = ours ? undefined : IMPORTED_ELSEWHERE;
@@ -268,7 +265,10 @@ export class TransferRunner {
       record.error = `the exported funds do not show in the ${record.to}-Chain's atomic memory yet`;
       record.missingSince ??= Date.now();
       await this.save(record, 'import-waiting');
-      throw new WalletError('tx-processing', `transfer ${record.id}: ${record.error}; it is looked at again later`);
+      // An empty read is never taken for an import made elsewhere (a node can hide UTXOs), but once
+      // it has lasted, the move no longer says the chain will bring them by itself.
+      const code = fates.length === 0 && Date.now() - record.missingSince >= FUNDS_GONE_MS ? 'funds-not-shown' : 'tx-processing';
+      throw new WalletError(code, `transfer ${record.id}: ${record.error}; it is looked at again later`);
     }
     if (record.maxFee !== undefined) {
       // The import alone within the import fee reviewed (the total less the export fee reviewed):

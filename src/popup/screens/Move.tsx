@@ -63,7 +63,9 @@ function MovePaused({ t, nodeDown, about }: { t: TransferView; nodeDown: boolean
             ? 'Waiting — its import now costs more than you approved. It is tried again every minute within the fee you approved; or use Import now at the top of this screen, reviewing the new fee first.'
             : t.paused?.code === 'import-stuck'
               ? 'Waiting — the network refused its import several times; the funds wait in atomic memory. It is tried again every minute; or use Import now at the top of this screen, reviewing the fee first.'
-              : !t.paused || CHAIN_WAITS.has(t.paused.code)
+              : t.paused?.code === 'funds-not-shown'
+                ? `Waiting — its funds have not shown in the ${chainLabel(t.to)} for a while. If another wallet with your phrase, or a site, imported them, they are already in your ${chainLabel(t.to)} balance; if they show again, the move imports them by itself.`
+                : !t.paused || CHAIN_WAITS.has(t.paused.code)
                 ? 'Waiting for the chain — the move continues by itself.'
                 : `Stopped — ${plainError(t.paused.code, t.paused.message).text.replace(/\.?$/, '.')} The wallet tries it again every minute.`}
       </p>

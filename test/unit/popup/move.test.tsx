@@ -65,6 +65,13 @@ describe('a move under way that stopped', () => {
     expect(paused.querySelector('details')!.textContent).toContain('need 5100');
   });
 
+  it('whose funds have not shown for a while: where they may be, not a promise that the chain brings them', () => {
+    progress({ ...base, state: 'export-accepted', exportTxID: 'e', paused: { code: 'funds-not-shown', message: 'the exported funds do not show', since } });
+    expect(screen.getByTestId('transfer-paused').querySelector('p')!.textContent).toBe(
+      'Waiting — its funds have not shown in the P-Chain for a while. If another wallet with your phrase, or a site, imported them, they are already in your P-Chain balance; if they show again, the move imports them by itself.',
+    );
+  });
+
   it('waiting for the chain to decide a tx: it goes on by itself', () => {
     progress({ ...base, state: 'export-signed', exportTxID: 'e', paused: { code: 'tx-processing', message: 'the X-Chain is still processing e', since } });
     expect(screen.getByTestId('transfer-paused').querySelector('p')!.textContent).toBe('Waiting for the chain — the move continues by itself.');
