@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { useCall } from '../api.js';
 import { checkAddress, checkAmount, U256_MAX } from '../checks.js';
-import { AddressInput } from '../components/AddressInput.js';
+import { AddressInput, sameAddress } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AmountText } from '../components/AmountText.js';
 import { EvmFee, useEvmFlow } from '../components/EvmFlow.js';
@@ -43,6 +43,8 @@ export function SimulationLine({ sim }: { sim: SimulationView }) {
   );
 }
 
+export const TO_CONTRACT = "This is the token's own contract, not a recipient: tokens sent to it are lost for good. Enter the address of whoever should get them.";
+
 export function TokenSend(p: TokenSendProps) {
   const call = useCall();
   const nft = p.token.standard !== 'erc20';
@@ -54,7 +56,9 @@ export function TokenSend(p: TokenSendProps) {
   const toCheck = checkAddress(to, 'C-evm', p.hrp);
   const amountCheck = p.token.standard === 'erc721' ? null : checkAmount(amount, { denomination: p.token.decimals, symbol, max: U256_MAX, ...(spendable !== undefined ? { spendable } : {}) });
   const idCheck = nft ? checkTokenId(tokenId) : null;
-  const ready = toCheck.ok && (amountCheck === null || amountCheck.ok) && (idCheck === null || idCheck.ok);
+  // Tokens sent to their own contract are stuck there for good: no one can send them back.
+  const toContract = toCheck.ok && sameAddress(toCheck.value, p.token.address) ? TO_CONTRACT : undefined;
+  const ready = toCheck.ok && !toContract && (amountCheck === null || amountCheck.ok) && (idCheck === null || idCheck.ok);
 
   const params = (): TokenSendParams => ({
     address: p.token.address,
@@ -138,7 +142,7 @@ export function TokenSend(p: TokenSendProps) {
           {f}
         </p>
       ))}
-      <AddressInput kind="C-evm" hrp={p.hrp} value={to} onInput={setTo} own={p.from} />
+      <AddressInput kind="C-evm" hrp={p.hrp} value={to} onInput={setTo} own={p.from} error={toContract} />
       {nft && <TextField label="Token ID" value={tokenId} onInput={setTokenId} inputMode="numeric" mono error={tokenId !== '' && idCheck && !idCheck.ok ? idCheck.error : undefined} />}
       {amountCheck && (
         <AmountInput

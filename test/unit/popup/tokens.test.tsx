@@ -8,7 +8,7 @@ import { TokenTransfers } from '../../../src/popup/components/TokenTransfers.js'
 import { Allowances } from '../../../src/popup/screens/Allowances.js';
 import { TokenAdd } from '../../../src/popup/screens/TokenAdd.js';
 import { TokenNfts } from '../../../src/popup/screens/TokenNfts.js';
-import { TokenSend } from '../../../src/popup/screens/TokenSend.js';
+import { TO_CONTRACT, TokenSend } from '../../../src/popup/screens/TokenSend.js';
 import { FEE_WENT_UP } from '../../../src/popup/errors.js';
 import type { EvmFeeQuote, PendingEvmTxView, TokenView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
@@ -87,6 +87,21 @@ describe('TokenSend', () => {
     await screen.findByRole('heading', { name: 'Checking whether it went out' });
     expect(screen.queryByRole('heading', { name: 'Sent' })).toBeNull();
     expect(screen.getAllByRole('heading')).toHaveLength(1);
+  });
+
+  it("refuses the token's own contract as the recipient (tokens sent there are lost), in words at the address", async () => {
+    const bg = fakeBackground({ 'tokens.estimateSend': () => ({ ...quote(52_000_000_000_000n), simulation: sim }) });
+    renderWith(bg, <TokenSend token={erc20} from={C_ADDR} hrp={HRP} selection={SELECTION} onBack={() => undefined} />);
+    type('To (C-Chain address)', TOKEN.toLowerCase());
+    type('Amount (TUSD)', '1');
+    expect(screen.getByText(TO_CONTRACT)).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.submit(screen.getByRole('button', { name: 'Review' }).closest('form')!);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(bg.callsOf('tokens.estimateSend')).toHaveLength(0);
+    type('To (C-Chain address)', C_OTHER);
+    expect(screen.queryByText(TO_CONTRACT)).toBeNull();
+    expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('an NFT is sent by its token ID, checked as typed', async () => {
