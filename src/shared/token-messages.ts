@@ -279,7 +279,7 @@ export interface TokenRequests {
   /** The account's token transfers from Transfer logs; `refresh` reads the blocks since the last scan (and older ones, a bounded part at a time). */
   'tokens.activity': { params: { refresh?: boolean }; result: { items: TokenTransferView[]; scan: LogScanView } };
   /** The NFTs of a listed ERC-721 / ERC-1155 contract the account holds now (IDs from its logs, confirmed by ownerOf / balanceOf). */
-  'tokens.nfts': { params: { address: string }; result: { items: { tokenId: Amount; amount: Amount }[] } };
+  'tokens.nfts': { params: { address: string }; result: { items: { tokenId: Amount; amount: Amount }[]; scan: LogScanView } };
   /**
    * An NFT's metadata URI, read from the contract (cleaned of hidden characters, as token names are), and what a data: URI
    * says (at most 64 KB; its text fields). Any other address is on another server: never loaded, `error` says so.

@@ -164,7 +164,8 @@ export class TokensService {
       const n = await tokenBalanceOfId(eth, t.address, me, BigInt(id));
       return n > 0n ? { tokenId: id, amount: n.toString() } : undefined;
     });
-    return { items: held.filter((h) => h !== undefined) };
+    // With how far the logs were read: IDs only a part of the chain not read yet names are not "none".
+    return { items: held.filter((h) => h !== undefined), scan: scanView(s) };
   }
 
   async tokensNftMetadata(p: P<'tokens.nftMetadata'>) {

@@ -37,7 +37,7 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
       <FormError error={list.error} />
       <ScanNote scan={scan} />
       {scan?.cut && <p class="warn-box">Too many transfers came from contracts not in your token list: some were not kept, so this list may miss some.</p>}
-      {items && items.length === 0 && <p class="muted">No token transfers found.</p>}
+      {items && items.length === 0 && <p class="muted">{scan?.complete && !scan.error && !scan.cut ? 'No token transfers found.' : 'None found in the blocks read so far.'}</p>}
       <ul class="tx-list">
         {items?.map((t) => {
           const line = transferLine(t);

@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { sentence, useAction, useCall, useRequest } from '../api.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError } from '../components/Field.js';
+import { ScanNote } from '../components/TokenTransfers.js';
 import { shortenId } from '../format.js';
 import { unitName } from '../tokens-format.js';
 import type { RequestResult, TokenView } from '../../shared/messages.js';
@@ -74,11 +75,22 @@ function NftItem({ token, tokenId, amount, onSend }: { token: TokenView; tokenId
 export function TokenNfts({ token, listKey, onSend }: { token: TokenView; listKey: string; onSend: (tokenId: string) => void }) {
   const list = useRequest('tokens.nfts', { address: token.address }, `${listKey}:${token.address}`);
   const items = list.data?.items;
+  const scan = list.data?.scan;
+  const name = unitName(token.symbol, token.address);
+  // IDs come from the account's transfer logs: "none" only when every block was read and every transfer kept.
+  const whole = scan !== undefined && scan.complete && !scan.error && !scan.cut;
   return (
-    <section class="nfts" aria-label={`NFTs of ${unitName(token.symbol, token.address)}`}>
+    <section class="nfts" aria-label={`NFTs of ${name}`}>
       <FormError error={list.error} />
       {!items && !list.error && <p class="muted">Reading the chain…</p>}
-      {items && items.length === 0 && <p class="muted">You hold none of these now.</p>}
+      <ScanNote scan={scan} />
+      {scan?.cut && <p class="warn-box">Too many transfers came from contracts not in your token list: some were not kept, so this list may miss some.</p>}
+      {scan && !whole && (
+        <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()}>
+          Reload<span class="sr-only"> NFTs of {name}</span>
+        </button>
+      )}
+      {items && items.length === 0 && <p class="muted">{whole ? 'You hold none of these now.' : 'None found in the blocks read so far.'}</p>}
       <ul class="tx-list">
         {items?.map((n) => (
           <NftItem key={n.tokenId} token={token} tokenId={n.tokenId} amount={n.amount} onSend={onSend} />

@@ -204,10 +204,39 @@ describe('a log scan the node stopped', () => {
 });
 
 describe('TokenNfts', () => {
+  const wholeChain = { fromBlock: '0', toBlock: '90', complete: true, updatedAt: 0 };
+  it('says "you hold none" (and no token transfers) only when every block was read and every transfer kept; else none found so far, with Reload', async () => {
+    const nft: TokenView = { ...erc20, standard: 'erc721', symbol: 'ART', decimals: 0, balance: '3' };
+    const partial = [
+      { fromBlock: '69950000', toBlock: '70000000', complete: false, updatedAt: 0 },
+      { ...wholeChain, cut: true },
+      { ...wholeChain, error: 'eth_getLogs: limit exceeded', errorCode: 'rpc' },
+    ];
+    for (const scan of partial) {
+      const bg = fakeBackground({ 'tokens.nfts': () => ({ items: [], scan }) });
+      renderWith(bg, <TokenNfts token={nft} listKey="k" onSend={() => undefined} />);
+      await screen.findByText('None found in the blocks read so far.');
+      expect(screen.queryByText(/You hold none/)).toBeNull();
+      fireEvent.click(screen.getByRole('button', { name: 'Reload NFTs of ART' }));
+      await waitFor(() => expect(bg.callsOf('tokens.nfts')).toHaveLength(2));
+      cleanup();
+    }
+    renderWith(fakeBackground({ 'tokens.nfts': () => ({ items: [], scan: wholeChain }) }), <TokenNfts token={nft} listKey="k" onSend={() => undefined} />);
+    await screen.findByText('You hold none of these now.');
+    expect(screen.queryByRole('button', { name: /^Reload/ })).toBeNull();
+    cleanup();
+    // Token transfers likewise: "none found" is said of the blocks read.
+    renderWith(fakeBackground({ 'tokens.activity': () => ({ items: [], scan: partial[0]! }) }), <TokenTransfers listKey="k" />);
+    await screen.findByText('None found in the blocks read so far.');
+    cleanup();
+    renderWith(fakeBackground({ 'tokens.activity': () => ({ items: [], scan: wholeChain }) }), <TokenTransfers listKey="k" />);
+    await screen.findByText('No token transfers found.');
+  });
+
   it("shows an NFT's details on the click that asks: its metadata address, and what a data: address says; nothing loaded from elsewhere", async () => {
     const nft: TokenView = { ...erc20, standard: 'erc721', symbol: 'ART', decimals: 0, balance: '1' };
     const bg = fakeBackground({
-      'tokens.nfts': () => ({ items: [{ tokenId: '7', amount: '1' }, { tokenId: '8', amount: '1' }] }),
+      'tokens.nfts': () => ({ items: [{ tokenId: '7', amount: '1' }, { tokenId: '8', amount: '1' }], scan: wholeChain }),
       'tokens.nftMetadata': (p) =>
         p.tokenId === '7'
           ? { uri: 'https://art.example/7.json', error: 'its name and description are on another server, and the wallet talks only to your node, so it does not load them. Copy the address to open it yourself.' }
@@ -229,7 +258,7 @@ describe('TokenNfts', () => {
   it('a long metadata address is shown cut short, the whole of it one click away (Copy)', async () => {
     const nft: TokenView = { ...erc20, standard: 'erc721', symbol: 'ART', decimals: 0, balance: '1' };
     const uri = `data:application/json;base64,${'A'.repeat(8000)}`;
-    const bg = fakeBackground({ 'tokens.nfts': () => ({ items: [{ tokenId: '7', amount: '1' }] }), 'tokens.nftMetadata': () => ({ uri }) });
+    const bg = fakeBackground({ 'tokens.nfts': () => ({ items: [{ tokenId: '7', amount: '1' }], scan: wholeChain }), 'tokens.nftMetadata': () => ({ uri }) });
     renderWith(bg, <TokenNfts token={nft} listKey="k" onSend={() => undefined} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Details of NFT #7' }));
     const shown = await screen.findByTitle(uri);
