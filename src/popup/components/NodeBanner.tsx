@@ -3,7 +3,7 @@
 // of the balances on screen. Its text changes only when the state does, so a screen reader is told
 // once, not every few seconds.
 import { useEffect, useState } from 'preact/hooks';
-import { plainError } from '../errors.js';
+import { type PlainError, plainError } from '../errors.js';
 import { ErrorDetail } from './Field.js';
 import { formatSince } from '../format.js';
 import type { BalancesView } from '../../shared/messages.js';
@@ -25,6 +25,17 @@ export type NodeHealth =
 const BOOTSTRAPPING = /not done bootstrapping/i;
 const SYNCING = 'The node is still catching up with the network (bootstrapping): it cannot give balances or take transactions until it has.';
 
+/** The sentence for a node still bootstrapping, when the failure's own words say it is. */
+export function stillSyncing(message: string | undefined): string | undefined {
+  return message !== undefined && BOOTSTRAPPING.test(message) ? SYNCING : undefined;
+}
+
+/** The failure in words, a node still bootstrapping told apart from one that cannot be reached. */
+export function nodeFailure(code: string, message: string): PlainError {
+  const syncing = stillSyncing(message);
+  return syncing ? { text: syncing, detail: message } : plainError(code, message);
+}
+
 /** The node itself did not answer, or not in a way that could be believed. */
 const NODE_CODES = new Set(['node-unreachable', 'timeout', 'node-response', 'codec', 'format', 'rpc', 'network-mismatch']);
 
@@ -36,7 +47,7 @@ export function nodeHealth(view: BalancesView | null, now: number): NodeHealth {
     if (!view.error) return { state: 'slow', since: view.refreshStartedAt };
   }
   if (view.error) {
-    const plain = BOOTSTRAPPING.test(view.error) ? { text: SYNCING, detail: view.error } : plainError(view.errorCode ?? '', view.error);
+    const plain = nodeFailure(view.errorCode ?? '', view.error);
     // Snapshots from before error codes existed carry none: their failure was the node's.
     const state = view.errorCode === undefined || NODE_CODES.has(view.errorCode) ? 'unreachable' : 'failing';
     return { state, since: view.failingSince ?? view.updatedAt, text: plain.text, ...(plain.detail ? { detail: plain.detail } : {}) };

@@ -7,10 +7,11 @@ import { errorInfo, errorText, sentence, useAction, useCall, useRequest } from '
 import { BackgroundError } from '../../shared/client.js';
 import { checkName, checkPrivateKey } from '../checks.js';
 import { ErrorDetail, FormError, TextField } from '../components/Field.js';
-import { type PlainError, plainError } from '../errors.js';
+import type { PlainError } from '../errors.js';
 import type { AccountView, NetworkView, WalletStatus } from '../../shared/messages.js';
 import { ChangePassword, ExportKey, RevealPhrase } from './SettingsSecrets.js';
 import { Sites } from './SettingsSites.js';
+import { nodeFailure, stillSyncing } from '../components/NodeBanner.js';
 import { namespace as checkNamespace, nodeUrl } from '../../shared/validate-fields.js';
 
 export interface SettingsProps {
@@ -36,7 +37,7 @@ function HealthLine({ health, name }: { health: Health | undefined; name: string
   if (health === 'checking') return <span class="muted">Checking the node…</span>;
   // The node's own words and address stay behind Details.
   if ('failed' in health || health.error !== undefined) {
-    const failed = 'failed' in health ? health.failed : plainError(health.errorCode ?? '', health.error!);
+    const failed = 'failed' in health ? health.failed : nodeFailure(health.errorCode ?? '', health.error!);
     return <span class="error-text">Not healthy: {failed.text}<ErrorDetail detail={failed.detail} about={`of ${name}`} /></span>;
   }
   if (health.healthy) return <span class="ok-text">Healthy ({health.passed} checks pass)</span>;
@@ -137,7 +138,7 @@ function Networks({ status, onStatus }: SettingsProps) {
         ))}
       </ul>
       {action.busy && <p class="muted">{adding ? 'Checking the node before adding it…' : 'Checking the node before switching…'}</p>}
-      <FormError error={action.error} detail={action.detail} about="of the node's answer" />
+      <FormError error={action.error && (stillSyncing(action.detail) ?? action.error)} detail={action.detail} about="of the node's answer" />
       {unfinished && (
         <div class="form-error" role="alert">
           <p>{unfinished.text}</p>

@@ -7,12 +7,27 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Settings } from '../../../src/popup/screens/Settings.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
 import { ACCOUNT, NETWORK, UNLOCKED } from './fixtures.js';
+import { g, JsonRpcEndpoint } from '../../../src/core/rpc.js';
+import type { WalletError } from '../../../src/core/errors.js';
 
 afterEach(cleanup);
 
-function world(addCustom: () => Promise<never> = () => expect.unreachable()) {
+const FUJI = { ...NETWORK, id: 'fuji', kind: 'fuji' as const, name: 'Fuji testnet', hrp: 'fuji', url: 'https://node.example.org' };
+
+/** What a node still bootstrapping answers a chain's API (avalanchego: HTTP 503, plain text), as the wallet reports it. */
+async function bootstrappingFailure(): Promise<{ code: string; message: string }> {
+  const fetch = async () => new Response('API call rejected because chain is not done bootstrapping\n', { status: 503 });
+  const e = await new JsonRpcEndpoint('https://node.example.org/ext/bc/X', { fetch }).call('avm.getAssetDescription', {}, g.unknown).then(
+    () => expect.unreachable(),
+    (e: WalletError) => e,
+  );
+  return { code: e.code, message: e.message };
+}
+
+function world(addCustom: () => Promise<never> = () => expect.unreachable(), more: Parameters<typeof fakeBackground>[0] = {}) {
   const bg = fakeBackground({
-    'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
+    ...more,
+    'networks.list': () => ({ networks: [NETWORK, FUJI], selectedId: NETWORK.id }),
     'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
     'sites.list': () => ({ sites: [], chains: [] }),
     'networks.addCustom': addCustom,
@@ -69,5 +84,26 @@ describe('Settings: adding a custom node', () => {
     fireEvent.click(screen.getByText(/^Details/));
     await waitFor(() => expect(alert.querySelector('details')?.textContent).toContain("which is Ethereum's"));
     expect(bg.callsOf('networks.addCustom')).toEqual([{ name: 'My node', url: 'https://node.example.org' }]);
+  });
+});
+
+describe('Settings: a node still bootstrapping', () => {
+  it('is said to be catching up, not unreachable, when switching to it and when its health is checked', async () => {
+    const failure = await bootstrappingFailure();
+    expect(failure.code).toBe('node-unreachable');
+    const bg = world(undefined, {
+      'networks.select': () => {
+        throw new Refuse(failure);
+      },
+      'networks.health': () => ({ healthy: false, checks: [], passed: 0, error: failure.message, errorCode: failure.code }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Use: Fuji testnet' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.querySelector('p')?.textContent).toMatch(/^The node is still catching up with the network \(bootstrapping\)/);
+    expect(alert.textContent).not.toMatch(/can't be reached/);
+    fireEvent.click(screen.getByRole('button', { name: 'Check health of Fuji testnet' }));
+    const line = await screen.findByText(/^Not healthy: The node is still catching up/);
+    expect(line.textContent).not.toMatch(/can't be reached/);
+    expect(bg.callsOf('networks.select')).toEqual([{ id: 'fuji' }]);
   });
 });
