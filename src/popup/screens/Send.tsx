@@ -303,7 +303,8 @@ export function Send(p: SendProps) {
     const exactFee = units(stage.estimate.fee);
     const total = feeInAsset ? sent + exactFee : undefined;
     const facts: Fact[] = [
-      { term: 'From', value: `Your ${chainLabel(chain)} account` },
+      // Which account pays, by name: a wallet with several accounts is judged by it.
+      { term: 'From', value: `${p.status.account?.name ?? 'Your account'}, on the ${chainLabel(chain)}`, testid: 'review-from' },
       { term: 'Asset', value: <AssetLabel asset={a} /> },
       // What leaves is shown to the nAVAX; only wei beyond that is rounded (exact one click away).
       // Each toggle named by its line: Amount and Arrives show the same figure.

@@ -336,6 +336,19 @@ describe('Send: the review read by name', () => {
   });
 });
 
+describe('Send: which account pays', () => {
+  it('the review names the account sending, not only "your account" (a wallet may hold several)', async () => {
+    setup({});
+    fireEvent.click(screen.getByRole('radio', { name: 'P-Chain' }));
+    type(/^To/, P_OTHER);
+    type('Amount (AVAX)', '1');
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    fireEvent.click(reviewButton());
+    await screen.findByRole('heading', { name: 'Review' });
+    expect(screen.getByTestId('review-from').textContent).toBe(`${ACCOUNT.name}, on the P-Chain`);
+  });
+});
+
 describe("Send: to the wallet's own address", () => {
   it('says so at the address and on the review (the amount stays, only the fee is spent); another address gets no such note', async () => {
     setup({});
