@@ -1,6 +1,7 @@
 // The account's token transfers as the chain's Transfer logs say (tokens.activity): which way, the
 // amount in the token's units, the counterparty and the tx. Read further with Reload (a bounded
 // part of the chain at a time).
+import { useEffect, useState } from 'preact/hooks';
 import { useRequest } from '../api.js';
 import { plainError } from '../errors.js';
 import { transferLine } from '../tokens-format.js';
@@ -22,10 +23,15 @@ export function ScanNote({ scan }: { scan: LogScanView | undefined }) {
   ) : null;
 }
 
+/** Transfers shown at first and added by each "Show older" (the scan keeps up to 500: all at once would make the screen slow to open). */
+export const TRANSFERS_PAGE = 50;
+
 export function TokenTransfers({ listKey }: { listKey: string }) {
   const list = useRequest('tokens.activity', { refresh: true }, listKey);
   const items = list.data?.items;
   const scan = list.data?.scan;
+  const [shown, setShown] = useState(TRANSFERS_PAGE);
+  useEffect(() => setShown(TRANSFERS_PAGE), [listKey]);
   return (
     <section class="token-transfers" aria-labelledby="token-transfers-head">
       <div class="title-row">
@@ -39,7 +45,7 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
       {scan?.cut && <p class="warn-box">Too many transfers came from contracts not in your token list: some were not kept, so this list may miss some.</p>}
       {items && items.length === 0 && <p class="muted">{scan?.complete && !scan.error && !scan.cut ? 'No token transfers found.' : 'None found in the blocks read so far.'}</p>}
       <ul class="tx-list">
-        {items?.map((t) => {
+        {items?.slice(0, shown).map((t) => {
           const line = transferLine(t);
           return (
             <li key={`${t.txHash}-${t.logIndex}`} class="tx-row" data-testid="token-transfer">
@@ -59,6 +65,11 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
           );
         })}
       </ul>
+      {items && items.length > shown && (
+        <button type="button" class="secondary" onClick={() => setShown(shown + TRANSFERS_PAGE)}>
+          Show {Math.min(TRANSFERS_PAGE, items.length - shown)} older token transfers ({items.length - shown} not shown)
+        </button>
+      )}
     </section>
   );
 }

@@ -188,6 +188,20 @@ describe('Allowances', () => {
   });
 });
 
+describe('TokenTransfers', () => {
+  it('shows the newest 50 of up to 500 transfers, and 50 more per "Show older"', async () => {
+    const transfer = (i: number) => ({ txHash: `0x${i.toString(16).padStart(64, '0')}`, logIndex: 0, blockNumber: String(1000 - i), token: TOKEN, symbol: 'TUSD', decimals: 6, standard: 'erc20' as const, listed: true, direction: 'in' as const, from: C_OTHER, to: C_ADDR, amount: '1000000' });
+    const items = Array.from({ length: 120 }, (_, i) => transfer(i));
+    renderWith(fakeBackground({ 'tokens.activity': () => ({ items, scan: { fromBlock: '0', toBlock: '1000', complete: true, updatedAt: 0 } }) }), <TokenTransfers listKey="k" />);
+    await waitFor(() => expect(screen.getAllByTestId('token-transfer')).toHaveLength(50));
+    fireEvent.click(screen.getByRole('button', { name: 'Show 50 older token transfers (70 not shown)' }));
+    expect(screen.getAllByTestId('token-transfer')).toHaveLength(100);
+    fireEvent.click(screen.getByRole('button', { name: 'Show 20 older token transfers (20 not shown)' }));
+    expect(screen.getAllByTestId('token-transfer')).toHaveLength(120);
+    expect(screen.queryByRole('button', { name: /^Show .* older/ })).toBeNull();
+  });
+});
+
 describe('a log scan the node stopped', () => {
   const raw = 'eth_getLogs got no answer within 10000 ms from http://127.0.0.1:9650/ext/bc/C/rpc';
   const stopped = { fromBlock: '51000', toBlock: '100000', complete: false, updatedAt: 0, error: raw, errorCode: 'timeout' };
