@@ -4,7 +4,8 @@ import { useMemo } from 'preact/hooks';
 
 export function QrCode({ text, label, size = 168 }: { text: string; label: string; size?: number }) {
   const { path, modules } = useMemo(() => {
-    const qr = encode(text, { ecc: 'M', border: 2 });
+    // The standard's quiet zone, 4 modules of white: the dark theme's background is no quiet zone.
+    const qr = encode(text, { ecc: 'M', border: 4 });
     let d = '';
     qr.data.forEach((row, y) =>
       row.forEach((dark, x) => {

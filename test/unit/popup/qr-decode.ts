@@ -3,6 +3,12 @@
 // per dark module), then the format, the unmasked codewords, their Reed-Solomon check and the text.
 // Versions 1-10 (what an address needs), every error-correction level, numeric/alphanumeric/byte.
 
+/** How many light modules the rendered code has around it (the standard asks for 4). */
+export function quietZoneOfSvg(svg: SVGSVGElement): number {
+  const [, , w] = (svg.getAttribute('viewBox') ?? '').split(' ').map(Number);
+  return (w! - modulesOfSvg(svg).length) / 2;
+}
+
 /** The dark modules of a rendered QR code, quiet zone cut off (the top-left finder starts at [0][0]). */
 export function modulesOfSvg(svg: SVGSVGElement): boolean[][] {
   const [, , w, h] = (svg.getAttribute('viewBox') ?? '').split(' ').map(Number);

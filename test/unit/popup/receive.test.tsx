@@ -9,7 +9,7 @@ import { Receive } from '../../../src/popup/screens/Receive.js';
 import { formatAddress } from '../../../src/core/encoding.js';
 import { formatEvmAddress, parseEvmAddress } from '../../../src/core/evm-address.js';
 import { ACCOUNT } from './fixtures.js';
-import { decodeQr, modulesOfSvg } from './qr-decode.js';
+import { decodeQr, modulesOfSvg, quietZoneOfSvg } from './qr-decode.js';
 
 afterEach(() => {
   cleanup();
@@ -50,6 +50,9 @@ describe('Receive', () => {
         expect(screen.getByTestId('receive-address').textContent).toBe(address);
         const svg = await screen.findByRole('img', { name: `QR code of your ${option} address` });
         await waitFor(() => expect(qrText(svg)).toBe(address));
+        // The white around it is part of the code (ISO/IEC 18004: 4 modules): the popup's dark theme is none.
+        expect(quietZoneOfSvg(svg as unknown as SVGSVGElement)).toBeGreaterThanOrEqual(4);
+        expect(svg.querySelector('rect')?.getAttribute('fill')).toBe('#fff');
       }
       expect(account.xAddress.startsWith(`X-${hrp}1`)).toBe(true);
       // The wallet lists C-Chain tokens (docs/tokens.md): the C-Chain note must not say otherwise.
