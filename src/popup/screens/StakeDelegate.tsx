@@ -71,22 +71,11 @@ export function StakeDelegate(p: StakeDelegateProps) {
     f();
     setFailure(null);
   };
-  // The amount or the end changed: a validator picked for the old ones may not fit the new, so it
-  // goes, and with it the ends it bounded. The end chosen (`c`, among those) stays the same time
-  // among the others, not the same place in the list (which may hold another length there).
-  const editTerms = (f: () => void, c = choice) =>
+  /** The amount or the end changed: a validator picked for the old ones may not fit the new. */
+  const editTerms = (f: () => void) =>
     edit(() => {
       f();
-      if (p.validator || !picked) return;
-      setPicked(null);
-      const chosen = c === OTHER_END ? undefined : choices[Number(c)]?.end;
-      if (chosen === undefined) return;
-      const i = endChoices({ now: p.now, minSeconds: p.params.minDelegationSeconds, maxSeconds: p.params.maxEnd - p.now }).findIndex((x) => x.end === chosen);
-      if (i >= 0) setChoice(String(i));
-      else {
-        setChoice(OTHER_END);
-        setTypedEnd(toLocalInput(chosen));
-      }
+      if (!p.validator) setPicked(null);
     });
   const request = () => {
     if (!amountCheck.ok || end === null || (otherOwner && !ownerCheck.ok)) return null;
@@ -231,10 +220,20 @@ export function StakeDelegate(p: StakeDelegateProps) {
           editTerms(() => {
             setChoice(c);
             if (c === OTHER_END && typedEnd === '') setTypedEnd(toLocalInput(choices[0]?.end ?? p.now));
-          }, c)
+            // A new end drops the validator picked for the old one, and the ends bounded by it: the
+            // one chosen is kept as the same time among the others, not as the same place in the list.
+            const chosen = c === OTHER_END || !picked || p.validator ? undefined : choices[Number(c)]?.end;
+            if (chosen === undefined) return;
+            const i = endChoices({ now: p.now, minSeconds: p.params.minDelegationSeconds, maxSeconds: p.params.maxEnd - p.now }).findIndex((x) => x.end === chosen);
+            if (i >= 0) setChoice(String(i));
+            else {
+              setChoice(OTHER_END);
+              setTypedEnd(toLocalInput(chosen));
+            }
+          })
         }
         typed={typedEnd}
-        onTyped={(t) => editTerms(() => setTypedEnd(t), OTHER_END)}
+        onTyped={(t) => editTerms(() => setTypedEnd(t))}
         earliest={earliestEnd(p.now, p.params.minDelegationSeconds)}
         latest={latest}
         error={at('end') ?? (choice === OTHER_END && typedEnd !== '' && end === null ? 'Enter a date and time' : choices.length === 0 ? 'No end fits: the validator stops too soon for a delegation.' : undefined)}
