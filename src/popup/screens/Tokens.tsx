@@ -2,7 +2,7 @@
 // contract's words cleaned, and flagged in words when they pose as AVAX or as another token),
 // Add by address, Remove, the NFTs held, Send, the allowances, and the C-Chain txs still waiting.
 // Loaded on demand (lazy.tsx): none of it weighs on the popup's first paint.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
 import { FormError } from '../components/Field.js';
 import { PendingEvm } from '../components/PendingEvm.js';
@@ -29,6 +29,15 @@ function TokenRow({ t, listKey, onSend, onRemoved }: { t: TokenView; listKey: st
   const action = useAction();
   const [showNfts, setShowNfts] = useState(false);
   const [confirmRemove, setConfirmRemove] = useState(false);
+  // The button pressed goes away with the question: focus stays in this row (Keep, the safe answer; then Remove again), not at the top of the screen.
+  const keep = useRef<HTMLButtonElement>(null);
+  const removeButton = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (confirmRemove) keep.current?.focus();
+    else if (asked.current) removeButton.current?.focus();
+    asked.current ||= confirmRemove;
+  }, [confirmRemove]);
   const name = unitName(t.symbol, t.address);
   const flags = tokenFlags(t.checks);
   const remove = async () => {
@@ -70,12 +79,12 @@ function TokenRow({ t, listKey, onSend, onRemoved }: { t: TokenView; listKey: st
             <button type="button" class="small" disabled={action.busy} onClick={() => void remove()}>
               Yes, remove<span class="sr-only"> {name}</span>
             </button>
-            <button type="button" class="small" onClick={() => setConfirmRemove(false)}>
+            <button type="button" class="small" ref={keep} onClick={() => setConfirmRemove(false)}>
               Keep<span class="sr-only"> {name}</span>
             </button>
           </>
         ) : (
-          <button type="button" class="small" onClick={() => setConfirmRemove(true)}>
+          <button type="button" class="small" ref={removeButton} onClick={() => setConfirmRemove(true)}>
             Remove<span class="sr-only"> {name}</span>
           </button>
         )}

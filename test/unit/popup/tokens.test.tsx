@@ -9,10 +9,11 @@ import { Allowances } from '../../../src/popup/screens/Allowances.js';
 import { TokenAdd } from '../../../src/popup/screens/TokenAdd.js';
 import { TokenNfts } from '../../../src/popup/screens/TokenNfts.js';
 import { TO_CONTRACT, TokenSend } from '../../../src/popup/screens/TokenSend.js';
+import { Tokens } from '../../../src/popup/screens/Tokens.js';
 import { FEE_WENT_UP } from '../../../src/popup/errors.js';
 import type { EvmFeeQuote, PendingEvmTxView, TokenView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
-import { C_ADDR, C_OTHER, HRP } from './fixtures.js';
+import { C_ADDR, C_OTHER, HRP, UNLOCKED } from './fixtures.js';
 
 afterEach(cleanup);
 
@@ -185,6 +186,20 @@ describe('Allowances', () => {
     fireEvent.click(screen.getByRole('button', { name: /^Revoke TUSD/ }));
     await screen.findByRole('heading', { name: 'Review: revoke TUSD' });
     expect(bg.callsOf('tokens.estimateRevoke')).toEqual([{ address: TOKEN, spender: C_OTHER, kind: 'allowance' }]);
+  });
+});
+
+describe('Tokens', () => {
+  it('Remove asks once more with focus on Keep (keyboard users stay in the row); Keep puts focus back on Remove', async () => {
+    const other: TokenView = { ...erc20, address: C_OTHER, symbol: 'OTH' };
+    const scan = { fromBlock: '0', toBlock: '9', complete: true, updatedAt: 0 };
+    const bg = fakeBackground({ 'tokens.list': () => ({ tokens: [erc20, other] }), 'tokens.activity': () => ({ items: [], scan }), 'evm.pending': () => ({ txs: [] }) });
+    renderWith(bg, <Tokens status={UNLOCKED} hrp={HRP} selection={SELECTION} listKey="k" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove OTH' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Keep OTH' })));
+    fireEvent.click(screen.getByRole('button', { name: 'Keep OTH' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove OTH' })));
+    expect(bg.callsOf('tokens.remove')).toEqual([]);
   });
 });
 
