@@ -172,7 +172,7 @@ export function Move({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<PlainError | undefined>(undefined);
   /** The move under review: what was typed and the fees it was estimated with. */
-  const [review, setReview] = useState<{ from: ChainName; to: ChainName; amount: bigint; exportFee: bigint; importFee: bigint; exact: boolean } | null>(null);
+  const [review, setReview] = useState<{ from: ChainName; to: ChainName; amount: bigint; exportFee: bigint; importFee: bigint } | null>(null);
   const [tick, setTick] = useState(0);
   const hadActive = useRef(false);
   const parked = useRef(new Set<string>());
@@ -236,15 +236,27 @@ export function Move({
   // Nothing would arrive: the import fee takes it all. Refused before the review, with the reason.
   const deliversNothing = fees !== null && check.ok && check.value <= fees.importFee;
 
-  const toReview = (e: Event) => {
+  const typed = useRef('');
+  typed.current = `${from}:${to}:${amount}`;
+  /** The fees of exactly this amount, asked now: the review shows nothing older (a C-Chain fee follows its base fee). */
+  const toReview = async (e: Event) => {
     e.preventDefault();
-    if (!check.ok || deliversNothing) return;
-    if (!fees) {
-      setError({ text: 'The fees are not known yet: wait for the estimate, then try again.' });
-      return;
-    }
+    if (!check.ok || deliversNothing || busy) return;
+    const asked = { from, to, amount: check.value };
+    const key = typed.current;
+    setBusy(true);
     setError(undefined);
-    setReview({ from, to, amount: check.value, ...fees, exact: about === '' });
+    try {
+      const r = await call('transfers.estimate', { from, to, amount: asked.amount.toString() });
+      const fresh = { exportFee: units(r.exportFee), importFee: units(r.importFee) };
+      if (typed.current !== key) return;
+      if (asked.amount <= fresh.importFee) setError({ text: `Nothing would arrive: the import fee on the ${chainLabel(to)} is more than the amount. Move more.` });
+      else setReview({ ...asked, ...fresh });
+    } catch (err) {
+      if (typed.current === key) setError(errorInfo(err));
+    } finally {
+      setBusy(false);
+    }
   };
 
   const start = async () => {
@@ -271,7 +283,6 @@ export function Move({
   };
 
   if (review) {
-    const approx = review.exact ? '' : 'about ';
     return (
       <div class="move">
         <Review
@@ -280,10 +291,10 @@ export function Move({
           facts={[
             { term: 'From', value: `Your ${chainLabel(review.from)} account` },
             { term: 'To', value: `Your ${chainLabel(review.to)} account` },
-            { term: 'Leaves the ' + chainLabel(review.from), value: `${review.exact ? '' : 'at most '}${formatValue(review.amount + review.exportFee, AVAX_DECIMALS, 'AVAX')}`, testid: 'move-review-leaves' },
-            { term: `Export fee (${chainLabel(review.from)})`, value: `${approx}${formatValue(review.exportFee, AVAX_DECIMALS, 'AVAX')}` },
-            { term: `Import fee (${chainLabel(review.to)})`, value: `${approx}${formatValue(review.importFee, AVAX_DECIMALS, 'AVAX')}, taken from the amount` },
-            { term: `Arrives on the ${chainLabel(review.to)}`, value: `${approx}${formatValue(review.amount - review.importFee, AVAX_DECIMALS, 'AVAX')}`, testid: 'move-review-arrives' },
+            { term: 'Leaves the ' + chainLabel(review.from), value: `${formatValue(review.amount + review.exportFee, AVAX_DECIMALS, 'AVAX')}`, testid: 'move-review-leaves' },
+            { term: `Export fee (${chainLabel(review.from)})`, value: `${formatValue(review.exportFee, AVAX_DECIMALS, 'AVAX')}` },
+            { term: `Import fee (${chainLabel(review.to)})`, value: `${formatValue(review.importFee, AVAX_DECIMALS, 'AVAX')}, taken from the amount` },
+            { term: `Arrives on the ${chainLabel(review.to)}`, value: `${formatValue(review.amount - review.importFee, AVAX_DECIMALS, 'AVAX')}`, testid: 'move-review-arrives' },
           ]}
           note="An export, then an import. Once it starts it continues in the background whenever the wallet is unlocked, even after you close this popup or the browser; the fees shown are the most it may pay."
           error={error?.text}
@@ -305,7 +316,7 @@ export function Move({
     <div class="move">
       <h1>Move between chains</h1>
       {balances && <WaitingFunds view={balances} selection={selection} onRefresh={onChanged} />}
-      <form onSubmit={toReview} noValidate>
+      <form onSubmit={(e) => void toReview(e)} noValidate>
         <Segmented legend="From" value={from} options={CHAINS.map((c) => ({ value: c, label: `From ${c}` }))} onChange={pickFrom} />
         <Segmented legend="To" value={to} options={CHAINS.map((c) => ({ value: c, label: `To ${c}`, disabled: c === from }))} onChange={setTo} />
         <AmountInput
@@ -339,9 +350,10 @@ export function Move({
             Nothing would arrive: the import fee on the {chainLabel(to)} is more than the amount. Move more.
           </p>
         )}
-        <button class="primary wide" type="submit" disabled={!check.ok || refused !== undefined || deliversNothing}>
+        <button class="primary wide" type="submit" disabled={!check.ok || refused !== undefined || deliversNothing || busy}>
           {`Move to the ${chainLabel(to)}`}
         </button>
+        {busy && <p class="muted" role="status">Getting the fees of this amount…</p>}
         <p class="muted">A move continues in the background whenever the wallet is unlocked, even after you close this popup or the browser.</p>
       </form>
       <h2>Moves</h2>

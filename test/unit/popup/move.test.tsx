@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 // A move's progress on the Move screen: how it ended, and why one under way waits.
-import { cleanup, render, screen, waitFor } from '@testing-library/preact';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Move, TransferProgress } from '../../../src/popup/screens/Move.js';
 import type { TransferView } from '../../../src/shared/messages.js';
@@ -117,5 +117,45 @@ describe('the Move list while a move is under way', () => {
     // Once only: not again at every read while it stays parked.
     await new Promise((r) => setTimeout(r, 50));
     expect(changed).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the review of a move', () => {
+  it('shows the fees of exactly the amount typed, asked when Move is clicked, not the older ones the form showed; those are what the move may pay', async () => {
+    let exportFee = 1_000_000n;
+    const bg = fakeBackground({
+      'transfers.list': () => ({ transfers: [] }),
+      'transfers.estimate': () => ({ exportFee: exportFee.toString(), importFee: '300000', maxAmount: '11999000000' }),
+      'transfers.start': (p) => ({ id: 'm', ...p, state: 'pending' as const, importTxIDs: [] }),
+    });
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
+    fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '2.5' } });
+    await waitFor(() => expect(screen.getByTestId('move-fees').textContent).toContain('Export fee (X-Chain)0.001 AVAX'));
+    // The fee went up since the form's estimate.
+    exportFee = 1_200_000n;
+    fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
+    await screen.findByTestId('review');
+    expect(screen.getByTestId('move-review-leaves').textContent).toBe('2.5012 AVAX');
+    expect(screen.getByTestId('move-review-arrives').textContent).toBe('2.4997 AVAX');
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and move' }));
+    await waitFor(() => expect(bg.callsOf('transfers.start')).toEqual([{ from: 'X', to: 'P', amount: '2500000000', maxFee: '1500000', maxExportFee: '1200000' }]));
+  });
+
+  it('is not opened when the amount can no longer be moved: the reason shows on the form', async () => {
+    let refuse = false;
+    const bg = fakeBackground({
+      'transfers.list': () => ({ transfers: [] }),
+      'transfers.estimate': () => {
+        if (refuse) throw new Refuse({ code: 'insufficient-funds', message: 'insufficient funds of AVAX: need 2501200000, spendable 2501000000' });
+        return { exportFee: '1000000', importFee: '300000', maxAmount: '11999000000' };
+      },
+    });
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
+    fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '2.5' } });
+    await waitFor(() => expect(screen.getByTestId('move-arrives').textContent).toBe('2.4997 AVAX'));
+    refuse = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
+    expect(await screen.findByText('Not enough funds for this amount and its network fee.')).toBeTruthy();
+    expect(screen.queryByTestId('review')).toBeNull();
   });
 });
