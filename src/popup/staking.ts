@@ -70,7 +70,7 @@ export interface EndChoice {
  * a few usual lengths, and (delegations) the end of the validator's period; only those inside
  * [shortest, longest] and no later than `latest`.
  */
-export function endChoices(p: { now: UnixSeconds; minSeconds: number; maxSeconds: number; latest?: UnixSeconds | undefined }): EndChoice[] {
+export function endChoices(p: { now: UnixSeconds; minSeconds: number; maxSeconds: number; latest?: UnixSeconds | undefined; renews?: boolean }): EndChoice[] {
   const first = p.minSeconds + END_MARGIN_SECONDS;
   const limit = Math.min(p.now + p.maxSeconds, p.latest ?? Infinity);
   const out: EndChoice[] = [];
@@ -81,7 +81,8 @@ export function endChoices(p: { now: UnixSeconds; minSeconds: number; maxSeconds
   for (const s of PRESET_SECONDS) if (s > first) add(durationText(s), p.now + s);
   // A validator that stops before the longest stake allowed: its end. One that validates longer
   // does not stop then, so that end is the longest allowed, named as such.
-  if (p.latest !== undefined && p.latest <= p.now + p.maxSeconds) add('Until the validator stops', p.latest);
+  // An auto-renewed one (`renews`) does not stop then: a delegation ends by its current cycle's end.
+  if (p.latest !== undefined && p.latest <= p.now + p.maxSeconds) add(p.renews ? 'Until its current cycle ends' : 'Until the validator stops', p.latest);
   // The longest stake counts from the network's last block, a little before now: a year then falls
   // just past it, so the longest it allows is offered in its place.
   else if (!out.some((c) => c.end === limit)) add(`The longest allowed (${durationText(Math.max(1, Math.round(p.maxSeconds / 3_600)) * 3_600)})`, limit);

@@ -58,7 +58,7 @@ export function StakeDelegate(p: StakeDelegateProps) {
   const [failure, setFailure] = useState<(PlainError & { field: string | undefined }) | null>(null);
 
   const validator = p.validator ?? picked?.validator ?? null;
-  const choices = endChoices({ now: p.now, minSeconds: p.params.minDelegationSeconds, maxSeconds: p.params.maxEnd - p.now, latest: validator?.end });
+  const choices = endChoices({ now: p.now, minSeconds: p.params.minDelegationSeconds, maxSeconds: p.params.maxEnd - p.now, latest: validator?.end, renews: (validator?.autoRenew?.nextPeriod ?? 0) > 0 });
   const end = endOf({ choices, choice, typed: typedEnd });
   const amountCheck = checkAmount(amount, { denomination: AVAX_DECIMALS, symbol: 'AVAX', ...(p.spendable !== undefined ? { spendable: p.spendable } : {}) });
   const ownerCheck = checkAddress(owner, 'P', p.hrp);

@@ -113,6 +113,13 @@ describe('Delegate', () => {
     await waitFor(() => expect(bg.callsOf('staking.pick').at(-1)).toEqual({ amount: '25000000000', end: NOW + 60 * 86_400 }));
   });
 
+  it('to an auto-renewed validator that renews, the last end offered is its current cycle’s, not when it stops', () => {
+    delegate(validator({ end: NOW + 60 * 86_400, autoRenew: { nextPeriod: 30 * 86_400, restakeShares: 0 } }));
+    const labels = [...(screen.getByLabelText('Ends') as HTMLSelectElement).options].map((o) => o.textContent);
+    expect(labels).toContain(`Until its current cycle ends (${unixText(NOW + 60 * 86_400)})`);
+    expect(labels.some((l) => l!.startsWith('Until the validator stops'))).toBe(false);
+  });
+
   it('the earliest end the hint shows, to the minute, is one the rule takes: the shortest stake with its margin, rounded up', () => {
     delegate(validator());
     const hint = screen.getByText(/^Between /);

@@ -61,6 +61,10 @@ describe('endChoices', () => {
     expect(choices.map((c) => c.label)).toEqual(['Shortest: 14 days 1 minute', '30 days', '90 days', '182 days', 'The longest allowed (365 days)']);
     expect(choices.at(-1)!.end).toBe(now + 365 * DAY - 40);
   });
+  it('an auto-renewed validator that renews does not stop at its cycle end: that end is named as the cycle’s', () => {
+    const choices = endChoices({ now, minSeconds: 14 * DAY, maxSeconds: 365 * DAY, latest: now + 60 * DAY, renews: true });
+    expect(choices.at(-1)).toEqual({ label: 'Until its current cycle ends', end: now + 60 * DAY });
+  });
   it('the test network: a shortest end of 20 s plus the margin', () => {
     const [first] = endChoices({ now, minSeconds: 20, maxSeconds: 365 * DAY });
     expect(first).toEqual({ label: 'Shortest: 1 minute 20 seconds', end: now + 80 });
