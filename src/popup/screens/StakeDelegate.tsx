@@ -236,7 +236,7 @@ export function StakeDelegate(p: StakeDelegateProps) {
         onTyped={(t) => editTerms(() => setTypedEnd(t))}
         earliest={earliestEnd(p.now, p.params.minDelegationSeconds)}
         latest={latest}
-        error={at('end') ?? (choice === OTHER_END && typedEnd !== '' && end === null ? 'Enter a date and time' : choices.length === 0 ? 'No end fits: the validator stops too soon for a delegation.' : undefined)}
+        error={at('end') ?? (choice === OTHER_END && typedEnd !== '' && end === null ? 'Enter a date and time' : choices.length === 0 ? `No end fits: ${(validator?.autoRenew?.nextPeriod ?? 0) > 0 ? 'its current cycle ends' : 'the validator stops'} too soon for a delegation.` : undefined)}
       />
       <div class="field">
         <label class="check">

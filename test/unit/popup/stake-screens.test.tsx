@@ -118,6 +118,10 @@ describe('Delegate', () => {
     const labels = [...(screen.getByLabelText('Ends') as HTMLSelectElement).options].map((o) => o.textContent);
     expect(labels).toContain(`Until its current cycle ends (${unixText(NOW + 60 * 86_400)})`);
     expect(labels.some((l) => l!.startsWith('Until the validator stops'))).toBe(false);
+    cleanup();
+    // A cycle that ends before the shortest delegation could: said of the cycle too.
+    delegate(validator({ end: NOW + 30, autoRenew: { nextPeriod: 30 * 86_400, restakeShares: 0 } }));
+    expect(screen.getByText(/^No end fits/).textContent).toBe('No end fits: its current cycle ends too soon for a delegation.');
   });
 
   it('the earliest end the hint shows, to the minute, is one the rule takes: the shortest stake with its margin, rounded up', () => {
