@@ -262,11 +262,14 @@ export class TokenScanner {
     });
   }
 
-  /** Forgets approvals the chain confirms are 0 now (they list nothing and would take the place of others). */
-  dropApprovals(networkId: string, accountId: string, gone: readonly Pick<ScannedApproval, 'token' | 'spender' | 'kind'>[]): Promise<void> {
+  /**
+   * Forgets approvals the chain confirms are 0 now (they list nothing and would take the place of
+   * others): each only as it was read, so a newer approval a scan found meanwhile stays.
+   */
+  dropApprovals(networkId: string, accountId: string, gone: readonly Pick<ScannedApproval, 'token' | 'spender' | 'kind' | 'blockNumber' | 'logIndex'>[]): Promise<void> {
     if (gone.length === 0) return Promise.resolve();
     const key = tokenScanKey(networkId, accountId);
-    const id = (a: Pick<ScannedApproval, 'token' | 'spender' | 'kind'>): string => `${a.token.toLowerCase()}:${a.spender.toLowerCase()}:${a.kind}`;
+    const id = (a: Pick<ScannedApproval, 'token' | 'spender' | 'kind' | 'blockNumber' | 'logIndex'>): string => `${a.token.toLowerCase()}:${a.spender.toLowerCase()}:${a.kind}:${a.blockNumber}:${a.logIndex}`;
     const drop = new Set(gone.map(id));
     return oneAtATime(key, async () => {
       const s = await this.get(networkId, accountId);
