@@ -2,7 +2,7 @@
 // the chains they added (SettingsSites.tsx), the secrets behind the password and the password change
 // (SettingsSecrets.tsx), about. Each section is a native <details> (keyboard friendly).
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorInfo, errorText, sentence, useAction, useCall, useRequest } from '../api.js';
 import { BackgroundError } from '../../shared/client.js';
 import { checkName, checkPrivateKey } from '../checks.js';
@@ -94,10 +94,17 @@ function Networks({ status, onStatus }: SettingsProps) {
     if (removed) await list.reload();
   };
   const [adding, setAdding] = useState(false);
+  /** The network just added: said, and focused (the emptied form's button is disabled, which would drop focus to the page). */
+  const [added, setAdded] = useState<string | undefined>(undefined);
+  const addedRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (added !== undefined) addedRef.current?.focus();
+  }, [added]);
   const add = async (e: Event) => {
     e.preventDefault();
-    if (urlError !== undefined || namespaceError !== undefined) return;
+    if (action.busy || urlError !== undefined || namespaceError !== undefined) return;
     setAdding(true);
+    setAdded(undefined);
     const r = await action.run(() => call('networks.addCustom', { name: name.trim(), url: url.trim(), ...(namespace.trim() ? { atomicNamespace: namespace.trim() } : {}) }));
     setAdding(false);
     if (r) {
@@ -105,6 +112,7 @@ function Networks({ status, onStatus }: SettingsProps) {
       setUrl('');
       setNamespace('');
       await list.reload();
+      setAdded(r.name);
     }
   };
   const nameCheck = checkName(name, 'a network name');
@@ -155,9 +163,15 @@ function Networks({ status, onStatus }: SettingsProps) {
         <TextField label="Name" value={name} onInput={setName} error={name !== '' && !nameCheck.ok ? nameCheck.error : undefined} />
         <TextField label="Node URL" type="url" value={url} onInput={setUrl} placeholder="https://node.example.org" mono error={urlError} />
         <TextField label="C-Chain atomic API namespace (optional)" value={namespace} onInput={setNamespace} placeholder="avax" mono error={namespaceError} />
-        <button type="submit" disabled={!nameCheck.ok || url.trim() === '' || urlError !== undefined || namespaceError !== undefined || action.busy}>
+        {/* Busy: aria-disabled and ignored, never disabled, so the focused button keeps focus. */}
+        <button type="submit" disabled={!nameCheck.ok || url.trim() === '' || urlError !== undefined || namespaceError !== undefined} aria-disabled={action.busy}>
           Add network
         </button>
+        {added !== undefined && (
+          <p class="ok-text" tabIndex={-1} ref={addedRef}>
+            Added {added}. Its Use button, in the list above, switches to it.
+          </p>
+        )}
       </form>
     </>
   );

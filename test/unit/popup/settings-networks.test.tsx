@@ -107,3 +107,28 @@ describe('Settings: a node still bootstrapping', () => {
     expect(bg.callsOf('networks.select')).toEqual([{ id: 'fuji' }]);
   });
 });
+
+describe('Settings: a node added, by keyboard', () => {
+  it('keeps focus on Add network while the node is checked, then says it was added and takes focus there (not dropped to the page)', async () => {
+    let answer: (() => void) | undefined;
+    const mine = { ...NETWORK, id: 'custom-1', kind: 'custom' as const, name: 'My node', url: 'https://node.example.org' };
+    const bg = world(async () => {
+      await new Promise<void>((r) => (answer = r));
+      return mine as never;
+    });
+    type('Name', 'My node');
+    type('Node URL', 'https://node.example.org');
+    const add = screen.getByRole('button', { name: 'Add network' }) as HTMLButtonElement;
+    add.focus();
+    fireEvent.click(add);
+    await screen.findByText('Checking the node before adding it…');
+    expect(add.disabled).toBe(false);
+    expect(add.getAttribute('aria-disabled')).toBe('true');
+    expect(document.activeElement).toBe(add);
+    fireEvent.click(add);
+    answer!();
+    const said = await screen.findByText(/^Added My node\./);
+    await waitFor(() => expect(document.activeElement).toBe(said));
+    expect(bg.callsOf('networks.addCustom')).toHaveLength(1);
+  });
+});
