@@ -408,6 +408,24 @@ describe('the Move list', () => {
     const locked = new TransfersService(engines as never, { isUnlocked: () => false } as never, local);
     await expect(locked.transfersList()).rejects.toMatchObject({ code: 'vault-locked' });
   });
+
+  it('lists the newest move first, however recently an older one moved on (a step rewrites its record)', async () => {
+    const { local } = memoryStores();
+    const journal = new TransferJournal(local, journalKey('net', 'A'));
+    const chains = new ScriptedChains();
+    const older = await new TransferRunner(chains.engine(), journal).begin('X', 'P', 5_000n);
+    older.createdAt -= 1_000;
+    await journal.put(older);
+    const newer = await new TransferRunner(chains.engine(), journal).begin('P', 'X', 6_000n);
+    // The older move takes its steps after the newer one was journaled.
+    await new TransferRunner(chains.engine(), journal).run(older);
+    const engines = { selected: async () => ({ account: { id: 'A' }, preset: { id: 'net' } }) };
+    const service = new TransfersService(engines as never, { isUnlocked: () => true } as never, local);
+    expect((await service.transfersList()).transfers.map((t) => [t.id, t.state])).toEqual([
+      [newer.id, 'pending'],
+      [older.id, 'completed'],
+    ]);
+  });
 });
 
 describe('resuming moves (worker start, the minute alarm)', () => {

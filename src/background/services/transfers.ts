@@ -159,7 +159,9 @@ export class TransfersService {
     // moves must show while the node is down.
     if (!this.session.isUnlocked()) throw new VaultLockedError();
     const { preset, account } = await this.engines.selected();
-    return { transfers: (await this.journal(preset.id, account.id).list()).map((r) => this.view(r)).reverse() };
+    // Newest first: a step rewrites its record at the end of the stored list.
+    const records = (await this.journal(preset.id, account.id).list()).sort((a, b) => b.createdAt - a.createdAt);
+    return { transfers: records.map((r) => this.view(r)) };
   }
 
   /**
