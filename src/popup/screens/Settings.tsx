@@ -44,18 +44,14 @@ function HealthLine({ health, name }: { health: Health | undefined; name: string
   return <span class="error-text">Not healthy{health.checks.length ? ` (failing checks: ${health.checks.join(', ')})` : ''}</span>;
 }
 
-/**
- * The background's own check of a field, run as the user types: its reason in words under the field
- * (the background's refusal, "url: must use https://…", would reach the form as a bare "could not do this").
- */
+/** The background's own check of a field as the user types, its reason under the field (refused later, "https://" in it read as "could not do this"). */
 function fieldError(check: (value: unknown, field: string) => unknown, text: string): string | undefined {
-  if (text.trim() === '') return undefined;
   try {
-    check(text.trim(), 'f');
-    return undefined;
+    if (text.trim() !== '') check(text.trim(), 'f');
   } catch (e) {
     return sentence((e as Error).message.replace(/^f: /, ''));
   }
+  return undefined;
 }
 
 function Networks({ status, onStatus }: SettingsProps) {
@@ -97,11 +93,10 @@ function Networks({ status, onStatus }: SettingsProps) {
   /** The network just added: said, and focused (the emptied form's button is disabled, which would drop focus to the page). */
   const [added, setAdded] = useState<string | undefined>(undefined);
   const addedRef = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (added !== undefined) addedRef.current?.focus();
-  }, [added]);
+  useEffect(() => void (added !== undefined && addedRef.current?.focus()), [added]);
   const add = async (e: Event) => {
     e.preventDefault();
+    // Busy: ignored, not disabled (as Use): the focused button keeps focus.
     if (action.busy || urlError !== undefined || namespaceError !== undefined) return;
     setAdding(true);
     setAdded(undefined);
@@ -163,7 +158,6 @@ function Networks({ status, onStatus }: SettingsProps) {
         <TextField label="Name" value={name} onInput={setName} error={name !== '' && !nameCheck.ok ? nameCheck.error : undefined} />
         <TextField label="Node URL" type="url" value={url} onInput={setUrl} placeholder="https://node.example.org" mono error={urlError} />
         <TextField label="C-Chain atomic API namespace (optional)" value={namespace} onInput={setNamespace} placeholder="avax" mono error={namespaceError} />
-        {/* Busy: aria-disabled and ignored, never disabled, so the focused button keeps focus. */}
         <button type="submit" disabled={!nameCheck.ok || url.trim() === '' || urlError !== undefined || namespaceError !== undefined} aria-disabled={action.busy}>
           Add network
         </button>
