@@ -47,7 +47,8 @@ export function pSpendFees(
 
 /**
  * The largest amount of `assetID` one tx can carry from `pool`. Candidates: the asset's UTXOs in
- * the order the builders pick them in (`selectUtxos`: marked `first`, proven, largest), passing by one that would take their sum
+ * the orders the builders pick them in (`selectUtxos`: marked `first`, then proven and largest, or
+ * largest whether proven or not), passing by one that would take their sum
  * over a u64 (the node adds a tx's inputs of one asset in one: docs/protocol.md §X, and selection
  * passes it by too), as many as fit one tx, less each fee the tx could settle on for those inputs
  * (`feesFor`, in this asset; 0 when the fee is paid in another asset). Each candidate, largest
@@ -61,27 +62,30 @@ export function largestAmount(p: {
   build: (amount: bigint) => BuiltTx;
 }): bigint {
   const hex = toHex(p.assetID);
-  // The order selection picks in: a refused send's inputs first, proven before unproven, then the
-  // largest. Only a prefix of it is what a build takes; the k largest, if some are unproven among
-  // many small proven ones, would need more inputs than one tx holds, and every candidate failed.
-  const rank = (s: SpendableUtxo) => (s.first ? 0 : 2) + (s.unproven ? 1 : 0);
-  const own = p.pool.filter((s) => toHex(s.utxo.assetID) === hex).sort((a, b) => rank(a) - rank(b) || (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+  const own = p.pool.filter((s) => toHex(s.utxo.assetID) === hex);
   const total = own.reduce((sum, s) => sum + s.amount, 0n);
-  const within: SpendableUtxo[] = [];
-  let sum = 0n;
-  for (const s of own) {
-    if (sum + s.amount > MAX_U64) continue;
-    within.push(s);
-    sum += s.amount;
-  }
-  // packInputs keeps 1 KB free for the rest of the tx, which needs far less: up to SPARE_INPUTS more
-  // may fit, so they are candidates too (one that does not fit fails its build, and is passed by).
-  const fit = Math.min(within.length, (packInputs(within, MAX_XP_TX_SIZE)[0]?.length ?? 0) + SPARE_INPUTS);
+  // The orders selection picks in: a refused send's inputs first, then proven before unproven and
+  // the largest; or, when that takes too many inputs, the largest whether proven or not. Only a
+  // prefix of an order is what a build takes.
   const candidates: { amount: bigint; inputs: number }[] = [];
-  sum = 0n;
-  for (let k = 1; k <= fit; k++) {
-    sum += within[k - 1]!.amount;
-    for (const fee of p.feesFor(within.slice(0, k))) if (sum > fee) candidates.push({ amount: sum - fee, inputs: k });
+  for (const proofFirst of [true, false]) {
+    const rank = (s: SpendableUtxo) => (s.first ? 0 : 2) + (proofFirst && s.unproven ? 1 : 0);
+    const ordered = [...own].sort((a, b) => rank(a) - rank(b) || (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+    const within: SpendableUtxo[] = [];
+    let sum = 0n;
+    for (const s of ordered) {
+      if (sum + s.amount > MAX_U64) continue;
+      within.push(s);
+      sum += s.amount;
+    }
+    // packInputs keeps 1 KB free for the rest of the tx, which needs far less: up to SPARE_INPUTS more
+    // may fit, so they are candidates too (one that does not fit fails its build, and is passed by).
+    const fit = Math.min(within.length, (packInputs(within, MAX_XP_TX_SIZE)[0]?.length ?? 0) + SPARE_INPUTS);
+    sum = 0n;
+    for (let k = 1; k <= fit; k++) {
+      sum += within[k - 1]!.amount;
+      for (const fee of p.feesFor(within.slice(0, k))) if (sum > fee) candidates.push({ amount: sum - fee, inputs: k });
+    }
   }
   candidates.sort((a, b) => (a.amount === b.amount ? a.inputs - b.inputs : a.amount > b.amount ? -1 : 1));
   let tooLargeAt = Number.POSITIVE_INFINITY;

@@ -1,7 +1,7 @@
 // "Max" (the largest amount one tx can carry) with more UTXOs than fit one tx: exactly as many as
 // the tx holds; and when the largest of them are unproven (staking rewards, genesis allocations:
-// docs/proofs.md), found in the order selection spends them (proven first), so an estimate never
-// fails for every amount.
+// docs/proofs.md) among many small proven ones, the rewards are sendable (selection then takes the
+// largest first) and an estimate never fails for every amount.
 import { describe, expect, it } from 'vitest';
 import type { AccountEngines } from '../../src/background/account-engines.js';
 import type { Delivery } from '../../src/background/delivery.js';
@@ -35,14 +35,24 @@ function rewardsAndDust(): SpendableUtxo[] {
 const send = (pool: readonly SpendableUtxo[], amount: bigint) => buildXSend({ ctx, pool, changeOwners, payments: [{ assetID: ctx.avaxAssetID, amount, owners: theirs }] });
 
 describe('Max with unproven UTXOs among more than one tx holds', () => {
-  it('is an amount the send builds, and the most it can carry', () => {
+  it('is an amount the send builds, and the most it can carry: the rewards and as much dust as the tx still holds', () => {
     const pool = rewardsAndDust();
     const max = largestAmount({ pool, assetID: ctx.avaxAssetID, feesFor: () => [ctx.xTxFee], build: (a) => send(pool, a) });
+    // Proven first would spend the dust alone (0.4 AVAX): the 10,000 AVAX of rewards could never be sent.
+    expect(max).toBe(10n * 1_000_000_000_000n + 396n * 1_000_000n - ctx.xTxFee);
     const built = send(pool, max);
     // Nothing comes back: the inputs are spent whole, less the fee.
     expect(built.tx.outputs).toHaveLength(1);
     expect(built.fee).toBe(ctx.xTxFee);
     expect(() => send(pool, max + 1n)).toThrow(TxTooLargeError);
+  });
+
+  it('a send of more than the dust spends the rewards, not the dust first (proven first took every dust input, too many for one tx)', () => {
+    const pool = rewardsAndDust();
+    const built = send(pool, 2_500_000_000_000n);
+    expect(built.spent).toHaveLength(3);
+    // A small send still spends proven inputs first.
+    expect(send(pool, 5_000_000n).spent.every((u) => u.output.kind === 'TransferOutput' && u.output.amount === 1_000_000n)).toBe(true);
   });
 
   it('with many equal UTXOs, takes as many as the tx holds (it left about 6 out: 1.5% of what one tx can carry)', () => {

@@ -102,11 +102,18 @@ export function toTransferableInput(s: SpendableUtxo): TransferableInput {
 
 /** How many of the largest UTXOs a selection may leave out, one more each try, to fit the u64 limit. */
 const MAX_LEFT_OUT = 32;
+/**
+ * A proven-first pick of more inputs than this is weighed against the largest-first one: proven
+ * first must not cost a tx more inputs than it holds (many small proven UTXOs, e.g. dust a stranger
+ * sent, beside large unproven ones such as staking rewards, made such funds unsendable).
+ */
+export const PROVEN_FIRST_MAX_INPUTS = 256;
 
 /**
  * Picks UTXOs of one asset until `target` is covered: every one marked `first`, then largest first
  * (fewest inputs, so the smallest and cheapest tx), proven ones before unproven ones (which the
- * chain may not hold). What is picked adds up to at most `max` (by default a u64: the node adds a
+ * chain may not hold) unless that takes over PROVEN_FIRST_MAX_INPUTS inputs where largest first
+ * takes fewer. What is picked adds up to at most `max` (by default a u64: the node adds a
  * tx's inputs of one asset in one, docs/protocol.md §X). Throws InsufficientFundsError naming what
  * is missing, or AssetLimitError when the funds are there but no pick found stays within `max`.
  */
@@ -118,17 +125,21 @@ export function selectUtxos(
 ): { chosen: SpendableUtxo[]; total: bigint } {
   // Sort keys made once per candidate: `first` ones, then proven before unproven, then the amount
   // as a Number (order-preserving, so only equal Numbers need the exact bigint comparison).
-  const keyed: { s: SpendableUtxo; rank: number; size: number }[] = [];
+  const keyed: Keyed[] = [];
   for (const s of pool) {
     if (!equalBytes(s.utxo.assetID, assetID) || options.exclude?.has(utxoId(s.utxo))) continue;
     keyed.push({ s, rank: (s.first ? 0 : 2) + (s.unproven ? 1 : 0), size: Number(s.amount) });
   }
-  keyed.sort((a, b) => a.rank - b.rank || b.size - a.size || (a.s.amount === b.s.amount ? 0 : a.s.amount > b.s.amount ? -1 : 1));
+  keyed.sort(byRankThenSize);
   const ordered = keyed.map((k) => k.s);
   const max = options.max ?? MAX_U64;
   const assetName = cb58Encode(assetID);
   const pick = pickWithin(ordered, target, max, 0);
-  if (pick.total >= target && pick.total <= max) return pick;
+  if (pick.total >= target && pick.total <= max) {
+    if (pick.chosen.length <= PROVEN_FIRST_MAX_INPUTS) return pick;
+    const bySize = pickWithin(largestFirst(keyed), target, max, 0);
+    return bySize.total >= target && bySize.total <= max && bySize.chosen.length < pick.chosen.length ? bySize : pick;
+  }
   const spendable = ordered.reduce((sum, s) => sum + s.amount, 0n);
   if (spendable < target) throw new InsufficientFundsError(assetName, target, spendable, options.assetLabel ?? assetName);
   // Enough, but the largest ones cannot go together: try without the largest one, two, … (when
@@ -139,6 +150,24 @@ export function selectUtxos(
   }
   const most = pickWithin(ordered, max + 1n, max, 0).total;
   throw new AssetLimitError(assetName, most <= max ? most : max, options.assetLabel ?? assetName);
+}
+
+/** The candidates `first` ones first, then largest first, whether proven or not. */
+function largestFirst(keyed: readonly Keyed[]): SpendableUtxo[] {
+  return keyed
+    .map((k) => ({ ...k, rank: k.rank & ~1 }))
+    .sort(byRankThenSize)
+    .map((k) => k.s);
+}
+
+interface Keyed {
+  s: SpendableUtxo;
+  rank: number;
+  size: number;
+}
+
+function byRankThenSize(a: Keyed, b: Keyed): number {
+  return a.rank - b.rank || b.size - a.size || (a.s.amount === b.s.amount ? 0 : a.s.amount > b.s.amount ? -1 : 1);
 }
 
 /**
