@@ -138,11 +138,11 @@ function TypedDataDetails({ summary }: { summary: Summary<'sign-typed-data'> }) 
           Some of this text holds characters that hide or reorder what it says (direction marks, zero-width or control characters). They are shown below as \u codes: read them as part of what you sign.
         </p>
       )}
-      <h3>Domain</h3>
+      <h2>Domain</h2>
       <pre class="message mono break" data-testid="typed-domain">
         {summary.domainJson}
       </pre>
-      <h3>Message</h3>
+      <h2>Message</h2>
       <pre class="message mono break" data-testid="typed-message">
         {summary.messageJson}
       </pre>

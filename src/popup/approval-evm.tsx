@@ -89,7 +89,7 @@ export function TokenCallDetails({ call }: { call: TokenCallView }) {
   const grants = call.spender !== undefined && (call.kind !== 'setApprovalForAll' || call.approved === true) && call.amount !== '0';
   return (
     <section class="section-body stack" data-testid="token-call">
-      <h3>What this call does</h3>
+      <h2>What this call does</h2>
       <p data-testid="token-call-what">{callSentence(call)}</p>
       {call.unlimited && grants && (
         <p class="badge warn" data-testid="token-call-unlimited">
@@ -148,7 +148,7 @@ function allowanceSentence(a: SimAllowance): string {
 export function SimulationDetails({ sim }: { sim: SimulationView }) {
   return (
     <section class="section-body stack" data-testid="simulation" data-method={sim.method}>
-      <h3>If it runs now (tried on your node)</h3>
+      <h2>If it runs now (tried on your node)</h2>
       {sim.reverted !== undefined && (
         <p class="badge warn" data-testid="simulation-reverts">
           It would fail{sim.reverted ? `: “${sim.reverted}”` : ''}. You would still pay the fee.
@@ -205,7 +205,7 @@ export function SimulationDetails({ sim }: { sim: SimulationView }) {
 export function DeployDetails({ deploy }: { deploy: NonNullable<Summary<'evm-tx'>['deploy']> }) {
   return (
     <section class="section-body stack" data-testid="deploy">
-      <h3>Deploy a contract</h3>
+      <h2>Deploy a contract</h2>
       <dl class="facts compact">
         <dt>Code size</dt>
         <dd data-testid="deploy-size">{deploy.codeBytes} bytes</dd>
@@ -226,7 +226,7 @@ export function PermitDetails({ permit }: { permit: PermitView }) {
   const kind = permit.kind === 'eip2612' ? 'a permit (EIP-2612)' : permit.kind === 'permit2-allowance' ? 'a Permit2 allowance' : 'a Permit2 transfer';
   return (
     <section class="section-body stack" data-testid="permit">
-      <h3>This signature hands out tokens</h3>
+      <h2>This signature hands out tokens</h2>
       <p>Signing {kind} lets the spender take, without another approval from you:</p>
       <ul class="plain-list" aria-label="What the spender may take">
         {permit.grants.map((g, i) => (

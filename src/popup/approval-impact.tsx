@@ -154,7 +154,7 @@ const SHOWN_WARNINGS = 6;
 export function ImpactSummary({ impact, assets, signsNothing, avaxAssetID }: { impact: TxImpact; assets: Assets; signsNothing: boolean; avaxAssetID: string | undefined }) {
   return (
     <section class="section-body" data-testid="tx-impact" aria-labelledby="impact-heading">
-      <h3 id="impact-heading">What this does to your wallet</h3>
+      <h2 id="impact-heading">What this does to your wallet</h2>
       {signsNothing && (
         <p class="badge warn" role="note" data-testid="signs-nothing">
           None of this account's keys signs anything in this transaction: approving signs nothing.

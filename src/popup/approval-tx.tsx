@@ -119,9 +119,9 @@ function AssetName({ assetID, info }: { assetID: string; info: ApprovalAssetInfo
 function Legs({ title, legs, assets, testid }: { title: string; legs: LegView[]; assets: Assets; testid: string }) {
   return (
     <section class="legs" data-testid={testid}>
-      <h3>
+      <h2>
         {title} ({legs.length})
-      </h3>
+      </h2>
       {legs.length === 0 ? (
         <p class="muted">None</p>
       ) : (
@@ -209,7 +209,7 @@ export function ExactBytes({ hex, what, digest }: { hex: string; what?: string; 
 function Authorization({ auth }: { auth: NonNullable<TxView['authorization']> }) {
   return (
     <section class="section-body" data-testid="tx-authorization">
-      <h3>Authorization</h3>
+      <h2>Authorization</h2>
       <p>
         As the {auth.by} of <span class="mono break">{auth.of}</span>
       </p>

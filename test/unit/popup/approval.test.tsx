@@ -156,6 +156,16 @@ describe('approval window: a transaction', () => {
     expect(within(screen.getByTestId('outputs')).getAllByTestId('owner-not-yours').length).toBeGreaterThan(0);
   });
 
+  it('heads its sections one level under the window\'s one h1, skipping none (axe heading-order)', async () => {
+    renderWith(queue([approval(1, txSummary())]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    await screen.findByTestId('tx-impact');
+    const levels = screen.getAllByRole('heading').map((h) => Number(h.tagName.slice(1)));
+    expect(levels[0]).toBe(1);
+    expect(levels.filter((l) => l === 1)).toHaveLength(1);
+    expect(levels.length).toBeGreaterThan(2);
+    levels.forEach((level, i) => expect(level).toBeLessThanOrEqual((levels[i - 1] ?? 0) + 1));
+  });
+
   it('a tx that signs nothing of this account says so; a burned asset, an output anyone can take and a look-alike address are warned of', async () => {
     const summary = txSummary();
     const mine = formatAddress('X', HRP, me);
