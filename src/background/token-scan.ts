@@ -47,6 +47,8 @@ export interface ScannedTransfer {
   to: string;
   amount: string;
   tokenId?: string;
+  /** Its block's time (ms), once read; a time past the moment it was read is not kept. */
+  time?: number;
 }
 
 /** The latest Approval / ApprovalForAll the account emitted for one token and spender. */
@@ -184,6 +186,24 @@ function absorb(s: ScanState, logs: EthLog[], account: string, listed: ReadonlyS
   if (transfers.cut || approvals.cut) s.cut = true;
 }
 
+/** Block times read per refresh (one eth_getBlockByNumber each, 8 in flight): the rest are dated by later refreshes. */
+const DATED_PER_REFRESH = 64;
+
+/** Dates the kept transfers not dated yet, newest first; a block the node does not give stays undated. */
+async function date(s: ScanState, eth: EthApi): Promise<void> {
+  const blocks = [...new Set(s.transfers.filter((t) => t.time === undefined).map((t) => t.blockNumber))].slice(0, DATED_PER_REFRESH);
+  const times = new Map<string, number>();
+  await mapLimited(blocks, 8, async (n) => {
+    try {
+      const ms = Number((await eth.getBlockByNumber(BigInt(n)))?.timestamp ?? 0n) * 1000;
+      if (ms > 0 && ms <= Date.now()) times.set(n, ms);
+    } catch {
+      // Undated for now: a later refresh asks again.
+    }
+  });
+  for (const t of s.transfers) if (t.time === undefined && times.has(t.blockNumber)) t.time = times.get(t.blockNumber)!;
+}
+
 /** `fn` over `items`, at most `limit` at a time (a node is not asked hundreds of calls at once). */
 export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -256,6 +276,7 @@ export class TokenScanner {
         if (!done) break;
         s.fromBlock = done[0].toString();
       }
+      await date(s, eth);
       s.updatedAt = Date.now();
       await this.local.set({ [key]: s });
       return s;

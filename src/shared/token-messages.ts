@@ -66,6 +66,8 @@ export interface TokenTransferView {
   amount?: Amount;
   /** ERC-721 and ERC-1155 token IDs. */
   tokenId?: Amount;
+  /** Its block's time (ms); absent until the background has read it. */
+  time?: number;
 }
 
 /** How far the chain's logs were read for the account (scans run in bounded block ranges). */

@@ -166,6 +166,9 @@ describe('C-Chain tokens on the node', () => {
     const mine = items.filter((i) => i.token === token);
     expect(mine.find((i) => i.txHash === sent.txHash)).toMatchObject({ direction: 'out', amount: '2500000', to: genesisAddress, symbol: 'TUSD', listed: true });
     expect(mine.find((i) => i.direction === 'in' && i.from === genesisAddress)).toMatchObject({ amount: '1000000' });
+    // Each dated by its block (the node's block time, not when the wallet looked): within this test's run.
+    for (const i of mine) expect(i.time).toBeGreaterThan(Date.now() - 600_000);
+    for (const i of mine) expect(i.time).toBeLessThanOrEqual(Date.now());
     await bg.wallet.balances.balancesRefresh();
     const activity = (await bg.wallet.balances.activityList()).items.find((i) => i.txID === sent.txHash);
     expect(activity).toMatchObject({ kind: 'send', status: 'accepted', amount: '2500000', token: { address: token, symbol: 'TUSD', decimals: 6 } });

@@ -140,6 +140,7 @@ export class TokensService {
         to: t.to,
         ...(t.standard !== 'erc721' ? { amount: t.amount } : {}),
         ...(t.tokenId !== undefined ? { tokenId: t.tokenId } : {}),
+        ...(t.time !== undefined ? { time: t.time } : {}),
       };
     });
     return { items, scan: scanView(s) };

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useRequest } from '../api.js';
 import { plainError } from '../errors.js';
 import { transferLine } from '../tokens-format.js';
-import { shortenId } from '../format.js';
+import { formatDateTime, shortenId } from '../format.js';
 import type { LogScanView } from '../../shared/messages.js';
 import { CopyButton } from './CopyButton.js';
 import { ErrorDetail, FormError } from './Field.js';
@@ -60,6 +60,7 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
                   {shortenId(t.txHash)}
                 </span>
                 <CopyButton text={t.txHash} what={`transaction hash ${shortenId(t.txHash)}`} />
+                <span class="muted">{t.time !== undefined ? formatDateTime(t.time) : `block ${BigInt(t.blockNumber).toLocaleString('en-US')}`}</span>
               </div>
             </li>
           );

@@ -215,6 +215,16 @@ describe('TokenTransfers', () => {
     expect(screen.getAllByTestId('token-transfer')).toHaveLength(120);
     expect(screen.queryByRole('button', { name: /^Show .* older/ })).toBeNull();
   });
+
+  it('each transfer says when, in local time; one not dated yet says its block', async () => {
+    const when = new Date(2026, 10, 22, 14, 3).getTime();
+    const base = { logIndex: 0, token: TOKEN, symbol: 'TUSD', decimals: 6, standard: 'erc20' as const, listed: true, direction: 'in' as const, from: C_OTHER, to: C_ADDR, amount: '1000000' };
+    const items = [{ ...base, txHash: `0x${'1'.repeat(64)}`, blockNumber: '1234567', time: when }, { ...base, txHash: `0x${'2'.repeat(64)}`, blockNumber: '1234000' }];
+    renderWith(fakeBackground({ 'tokens.activity': () => ({ items, scan: { fromBlock: '0', toBlock: '1234567', complete: true, updatedAt: 0 } }) }), <TokenTransfers listKey="k" />);
+    const rows = await screen.findAllByTestId('token-transfer');
+    expect(rows[0]!.querySelector('.tx-bottom')!.textContent).toContain('2026-11-22 14:03');
+    expect(rows[1]!.querySelector('.tx-bottom')!.textContent).toContain('block 1,234,000');
+  });
 });
 
 describe('a log scan the node stopped', () => {
