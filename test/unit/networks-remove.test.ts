@@ -3,7 +3,7 @@
 // that does not answer says why by code, so the popup can say it in words; one that answers names
 // only its failing checks.
 import { describe, expect, it } from 'vitest';
-import { accountStorageKeys, hiddenAssetsKey, tokensKey } from '../../src/background/account-cache.js';
+import { accountStorageKeys, hiddenAssetsKey, outboxKey, tokensKey } from '../../src/background/account-cache.js';
 import { NetworksService } from '../../src/background/services/networks.js';
 import { SettingsStore } from '../../src/background/settings.js';
 import { memoryStores } from '../../src/background/storage.js';
@@ -27,6 +27,38 @@ describe('a custom network', () => {
     const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')) });
     await networks.networksRemove({ id: 'custom-1' });
     expect(local.keys().sort()).toEqual(['xpc.state', ...kept].sort());
+  });
+
+  it('is not removed while a send on it is undecided or refused but able to run, until the user confirms: added again, it would start with no outbox', async () => {
+    const { local } = memoryStores();
+    const state = {
+      version: 1,
+      accounts: [{ id: 'acc1', name: 'A', kind: 'hd', index: 0 }, { id: 'acc2', name: 'B', kind: 'hd', index: 1 }],
+      selectedAccountId: 'acc1',
+      nextHdIndex: 2,
+      customNetworks: [{ id: 'custom-1', name: 'Mine', url: 'http://127.0.0.1:1', atomicNamespace: 'avax' }],
+      selectedNetworkId: 'local',
+    };
+    const entry = (txID: string, extra: Record<string, unknown> = {}) => ({ chain: 'X', txID, signedHex: '00', item: {}, createdAt: 1, resends: 0, ...extra });
+    await local.set({
+      'xpc.state': state,
+      // acc1: one refused X send its successor already conflicts with (safe to forget); acc2: one refused, one undecided.
+      [outboxKey('custom-1', 'acc1')]: [entry('replaced', { voided: true, replacedBy: 'next' })],
+      [outboxKey('custom-1', 'acc2')]: [entry('refused', { voided: true }), entry('undecided')],
+      // Another network's outbox is not this one's.
+      [outboxKey('local', 'acc1')]: [entry('elsewhere')],
+    });
+    const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')) });
+    const refused = await networks.networksRemove({ id: 'custom-1' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'network-has-sends', message: expect.stringMatching(/^2 send\(s\) on this network are not decided yet.*paying twice\. Remove it anyway\?$/) });
+    expect((await new SettingsStore(local).read()).customNetworks).toHaveLength(1);
+    expect(local.keys()).toContain(outboxKey('custom-1', 'acc2'));
+    // Moves and sends are asked about at once, so one "Remove anyway" never skips a warning unseen.
+    const both = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')), unfinishedMoves: async () => 1 });
+    expect(await both.networksRemove({ id: 'custom-1' }).catch((e: unknown) => e)).toMatchObject({ code: 'network-has-moves', message: expect.stringMatching(/^1 move\(s\).* 2 send\(s\)/) });
+    await networks.networksRemove({ id: 'custom-1', confirmLoss: true });
+    expect((await new SettingsStore(local).read()).customNetworks).toEqual([]);
+    expect(local.keys().sort()).toEqual([outboxKey('local', 'acc1'), 'xpc.state'].sort());
   });
 
   it('a health check of a node that does not answer gives the failure code with the message', async () => {

@@ -7,7 +7,7 @@ import { customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkId
 import { NodeClient } from '../../core/node.js';
 import { provenAsset, type ProvenAsset } from '../../core/proof.js';
 import type { ActivityItem, NetworkView, RequestParams as P, WalletStatus } from '../../shared/messages.js';
-import { accountStorageKeys, hiddenAssetsKey, tokensKey } from '../account-cache.js';
+import { accountStorageKeys, hiddenAssetsKey, outboxKey, tokensKey } from '../account-cache.js';
 import { type CustomNetwork, networkIdsOf, newId, type PersistedState, pinOf, type SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 
@@ -196,9 +196,19 @@ export class NetworksService {
   }
 
   async networksRemove(p: P<'networks.remove'>) {
-    // Its move journals go with it: the funds stay on chain, and show as waiting if it is added again.
-    const moves = p.confirmLoss === true ? 0 : ((await this.options.unfinishedMoves?.(await this.settings.read(), [p.id])) ?? 0);
-    if (moves > 0) throw new WalletError('network-has-moves', `${moves} move(s) between chains on this network are not finished; removing it stops them. The funds stay on chain, and show as waiting to import if you add the network again. Remove it anyway?`);
+    if (p.confirmLoss !== true) {
+      // Its move journals go with it: the funds stay on chain, and show as waiting if it is added again.
+      const moves = (await this.options.unfinishedMoves?.(await this.settings.read(), [p.id])) ?? 0;
+      // Its outboxes too: a send not yet decided, or refused but still able to run, is what the next
+      // send there must conflict with. Removed and added again (the way to change a node's address),
+      // the network starts with none, and a send made then could run beside it: a second payment.
+      const sends = await this.sendsInTheWay(p.id);
+      const said = [
+        ...(moves > 0 ? [`${moves} move(s) between chains on this network are not finished; removing it stops them. The funds stay on chain, and show as waiting to import if you add the network again.`] : []),
+        ...(sends > 0 ? [`${sends} send(s) on this network are not decided yet, or were refused but could still go through; removing it forgets them, and a send made after adding it again would not be kept from paying twice.`] : []),
+      ];
+      if (said.length > 0) throw new WalletError(moves > 0 ? 'network-has-moves' : 'network-has-sends', `${said.join(' ')} Remove it anyway?`);
+    }
     const s = await this.settings.update((s) => {
       if (!s.customNetworks.some((n) => n.id === p.id)) throw new ValidationError('only custom networks can be removed', 'id');
       if (s.selectedNetworkId === p.id) throw new ValidationError('switch to another network before removing this one', 'id');
@@ -206,6 +216,14 @@ export class NetworksService {
     });
     await this.local.remove([...s.accounts.flatMap((a) => accountStorageKeys(p.id, a.id)), hiddenAssetsKey(p.id), tokensKey(p.id)]);
     return { ok: true as const };
+  }
+
+  /** The outbox entries on a network that a later send must still conflict with (not yet replaced by one), over every account. */
+  private async sendsInTheWay(networkId: string): Promise<number> {
+    const keys = (await this.settings.read()).accounts.map((a) => outboxKey(networkId, a.id));
+    const stored = await this.local.get(keys);
+    // An outbox that cannot be read counts: what it held is unknown.
+    return keys.reduce((n, k) => n + (stored[k] === undefined ? 0 : Array.isArray(stored[k]) ? (stored[k] as { replacedBy?: unknown }[]).filter((e) => !e?.replacedBy).length : 1), 0);
   }
 
   async networksHealth(p: P<'networks.health'>) {

@@ -83,7 +83,7 @@ function Networks({ status, onStatus }: SettingsProps) {
     setUnfinished(null);
     const removed = await action.run(() =>
       call('networks.remove', { id: n.id, ...(confirmLoss ? { confirmLoss } : {}) }).catch((e: unknown) => {
-        if (!(e instanceof BackgroundError && e.code === 'network-has-moves')) throw e;
+        if (!(e instanceof BackgroundError && (e.code === 'network-has-moves' || e.code === 'network-has-sends'))) throw e;
         setUnfinished({ network: n, text: errorText(e) });
       }),
     );
