@@ -5,7 +5,7 @@ import { memoryStores } from '../../src/background/storage.js';
 import type { WalletEngine } from '../../src/core/engine.js';
 import { AVAX, avaxOf, engineOf, freshWallet, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';
 import { moveUntilDone } from './lying-node.js';
-import { fundedWallet, startBackground } from './wallet-fixture.js';
+import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
 type Chain = 'X' | 'P' | 'C';
 
@@ -169,6 +169,19 @@ describe('moves resumed by a restarted worker', () => {
     const restarted = (await startBackground(stores)).wallet;
     await restarted.transfers.resumeTransfers();
     expect(await journal.get(record.id)).toMatchObject({ state: 'completed', export: { accepted: true }, imports: [{ accepted: true }] });
+  });
+});
+
+describe('moves stopped by a lock', () => {
+  it('go on as soon as the wallet is unlocked, not at the next alarm', async () => {
+    const { wallet, account } = await fundedWallet({ x: 3n * AVAX });
+    const journal = wallet.transfers.journal((await wallet.networks.networksList()).selectedId, account.id);
+    // Journaled (begin signs nothing), then the wallet locks before it runs.
+    const record = await new TransferRunner(null as unknown as WalletEngine, journal).begin('X', 'P', 1n * AVAX);
+    await wallet.accounts.walletLock();
+    await wallet.accounts.walletUnlock({ password: PASSWORD });
+    // Nothing else runs it here: no alarm, no Move screen.
+    await expect.poll(async () => (await journal.get(record.id))?.state, { timeout: 30_000, interval: 200 }).toBe('completed');
   });
 });
 

@@ -226,7 +226,7 @@ export class AccountsService {
   }
 
   async walletUnlock(p: P<'wallet.unlock'>) {
-    return this.oneVaultChange(async () => {
+    const status = await this.oneVaultChange(async () => {
       await this.session.unlock(p.password);
       // In the vault's queue, so no import or removal lands between the vault read and the settings write.
       try {
@@ -242,6 +242,10 @@ export class AccountsService {
       }
       return this.walletStatus();
     });
+    // Moves a lock stopped go on now, not at the next alarm (up to a minute later); a failure
+    // leaves them paused as the Move screen shows, and the alarm tries again.
+    this.transfers.resumeTransfers().catch(() => undefined);
+    return status;
   }
 
   async walletLock() {
