@@ -87,7 +87,7 @@ export function WaitingFunds({ view, selection, onRefresh }: { view: BalancesVie
       )}
       {done !== null && (
         <p role="status">
-          Imported in {done.txIDs.length} transaction{done.txIDs.length === 1 ? '' : 's'}.
+          {done.txIDs.length > 0 ? `Imported in ${done.txIDs.length} transaction${done.txIDs.length === 1 ? '' : 's'}.` : 'Nothing imported yet.'}
           {done.unconfirmed ? ` ${done.unconfirmed} sent and not confirmed yet: Activity shows when the chain decides.` : ''}
           {done.failed > 0 ? ` ${done.failed} could not be made now: look at what still waits.` : ''}
         </p>

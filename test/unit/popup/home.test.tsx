@@ -224,8 +224,8 @@ describe('Home', () => {
     show(balances({ waiting: [{ from: 'X', to: 'P', amount: '1500000000', utxoCount: 2 }] }), { imported: { txIDs: [], failed: 1, unconfirmed: 1 } });
     fireEvent.click(await screen.findByRole('button', { name: 'Import now' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm and import' }));
-    expect((await screen.findByText(/^Imported in 0 transactions/)).textContent).toBe(
-      'Imported in 0 transactions. 1 sent and not confirmed yet: Activity shows when the chain decides. 1 could not be made now: look at what still waits.',
+    expect((await screen.findByText(/^Nothing imported yet/)).textContent).toBe(
+      'Nothing imported yet. 1 sent and not confirmed yet: Activity shows when the chain decides. 1 could not be made now: look at what still waits.',
     );
   });
 });
