@@ -229,7 +229,11 @@ export class NetworksService {
   async networksHealth(p: P<'networks.health'>) {
     const s = await this.settings.read();
     try {
-      const report = await this.client(this.presetOf(s, p.id)).health.health();
+      const preset = this.presetOf(s, p.id);
+      const report = await this.client(preset).health.health();
+      // A healthy node of another network (its address now serves another) is of no use: said as such,
+      // not "healthy" beside a banner saying the wallet refuses it. Asked afresh, nothing cached.
+      if (report.healthy) await discoverNetwork(this.client(preset), preset);
       // A node's check carries an `error` only when it fails: those are the ones to name.
       const failed = Object.keys(report.checks).filter((k) => (report.checks[k] as { error?: unknown } | null)?.error != null);
       return { healthy: report.healthy, checks: failed, passed: Object.keys(report.checks).length - failed.length };

@@ -38,7 +38,8 @@ function HealthLine({ health, name }: { health: Health | undefined; name: string
   // The node's own words and address stay behind Details.
   if ('failed' in health || health.error !== undefined) {
     const failed = 'failed' in health ? health.failed : nodeFailure(health.errorCode ?? '', health.error!);
-    return <span class="error-text">Not healthy: {failed.text}<ErrorDetail detail={failed.detail} about={`of ${name}`} /></span>;
+    const otherNetwork = !('failed' in health) && health.errorCode === 'network-mismatch';
+    return <span class="error-text">{otherNetwork ? 'Not usable' : 'Not healthy'}: {failed.text}<ErrorDetail detail={failed.detail} about={`of ${name}`} /></span>;
   }
   if (health.healthy) return <span class="ok-text">Healthy ({health.passed} checks pass)</span>;
   return <span class="error-text">Not healthy{health.checks.length ? ` (failing checks: ${health.checks.join(', ')})` : ''}</span>;

@@ -156,3 +156,13 @@ describe('Settings: removing a network with sends not settled', () => {
     expect(bg.callsOf('networks.remove')).toEqual([{ id: 'mine' }, { id: 'mine', confirmLoss: true }]);
   });
 });
+
+describe('Settings: the health of a node that now serves another network', () => {
+  it('is "Not usable", with the reason in words and the node\'s story behind Details', async () => {
+    const said = 'the node at https://node.example.org is not Fuji testnet: its C-Chain EVM chain ID is 43114, expected 43113';
+    world(undefined, { 'networks.health': () => ({ healthy: false, checks: [], passed: 0, error: said, errorCode: 'network-mismatch' }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Check health of Fuji testnet' }));
+    const line = await screen.findByText(/^Not usable: The node is not the network the wallet is set to/);
+    expect(line.querySelector('details')?.textContent).toContain('expected 43113');
+  });
+});
