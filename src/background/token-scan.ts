@@ -65,6 +65,8 @@ export interface ScanState {
   /** Blocks read, inclusive; toBlock < fromBlock: none yet. */
   fromBlock: string;
   toBlock: string;
+  /** The node's latest executed block at the last refresh: blocks past toBlock up to it are not read yet. */
+  head?: string;
   updatedAt: number;
   error?: string;
   /** With `error`: its code (WalletError), so the popup can put it in words. */
@@ -80,7 +82,9 @@ const emptyState = (): ScanState => ({ fromBlock: '1', toBlock: '0', updatedAt: 
 
 export function scanView(s: ScanState): LogScanView {
   const read = BigInt(s.toBlock) >= BigInt(s.fromBlock);
-  return { fromBlock: read ? s.fromBlock : '0', toBlock: read ? s.toBlock : '0', complete: read && s.fromBlock === '0', updatedAt: s.updatedAt, ...(s.error ? { error: s.error, errorCode: s.errorCode } : {}), ...(s.cut ? { cut: true } : {}) };
+  // Read back to block 0 is not complete while newer blocks wait (more came than one refresh reads).
+  const behind = read && s.head !== undefined && BigInt(s.toBlock) < BigInt(s.head);
+  return { fromBlock: read ? s.fromBlock : '0', toBlock: read ? s.toBlock : '0', complete: read && s.fromBlock === '0' && !behind, ...(behind ? { behind } : {}), updatedAt: s.updatedAt, ...(s.error ? { error: s.error, errorCode: s.errorCode } : {}), ...(s.cut ? { cut: true } : {}) };
 }
 
 /** The four queries that find every log concerning `account` in a range (ERC-1155 puts from and to one topic later). */
@@ -237,6 +241,7 @@ export class TokenScanner {
     return oneAtATime(key, async () => {
       const s = await this.get(networkId, accountId);
       const head = await eth.blockNumber();
+      s.head = head.toString();
       let range = LOG_RANGE;
       let budget = RANGES_PER_REFRESH;
       delete s.error;

@@ -75,8 +75,10 @@ export interface LogScanView {
   /** Blocks read, inclusive. */
   fromBlock: Amount;
   toBlock: Amount;
-  /** The whole chain up to toBlock was read (fromBlock is 0). */
+  /** The whole chain was read: from block 0 up to the node's latest block at the last refresh. */
   complete: boolean;
+  /** Blocks newer than toBlock are still to be read (more came than one refresh reads). */
+  behind?: boolean;
   updatedAt: number;
   /** Why the last scan stopped early: the node's or the core's own words (shown behind Details). */
   error?: string;

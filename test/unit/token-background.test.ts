@@ -80,6 +80,18 @@ describe('the log scan', () => {
     expect(RANGES_PER_REFRESH).toBeGreaterThan(1);
   });
 
+  it('read back to block 0 is not complete while newer blocks wait: more came than one refresh reads', async () => {
+    let head = 100n;
+    const eth = { blockNumber: async () => head, getLogs: async () => [] } as unknown as EthApi;
+    const scanner = new TokenScanner(memoryStores().local);
+    expect(scanView(await scanner.refresh('net', 'acc', eth, ME))).toMatchObject({ fromBlock: '0', toBlock: '100', complete: true });
+    head += BigInt(RANGES_PER_REFRESH) * 2048n + 10n;
+    const later = scanView(await scanner.refresh('net', 'acc', eth, ME));
+    expect(later).toMatchObject({ fromBlock: '0', complete: false, behind: true });
+    expect(BigInt(later.toBlock)).toBeLessThan(head);
+    expect(scanView(await scanner.refresh('net', 'acc', eth, ME))).toMatchObject({ toBlock: head.toString(), complete: true });
+  });
+
   it('a node that refuses even small ranges: the scan stops with the reason, keeping what it read', async () => {
     const eth = { blockNumber: async () => 100n, getLogs: async () => Promise.reject(new RpcError('eth_getLogs', -32005, 'query limit exceeded')) } as unknown as EthApi;
     const s = await new TokenScanner(memoryStores().local).refresh('net', 'acc', eth, ME);

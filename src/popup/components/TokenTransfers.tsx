@@ -19,7 +19,7 @@ export function ScanNote({ scan }: { scan: LogScanView | undefined }) {
       <ErrorDetail detail={e.detail} />
     </div>
   ) : scan && !scan.complete ? (
-    <p class="muted">Older blocks are still to be read; Reload reads further.</p>
+    <p class="muted">{scan.behind ? 'The newest blocks are still to be read' : 'Older blocks are still to be read'}; Reload reads further.</p>
   ) : null;
 }
 

@@ -178,6 +178,13 @@ describe('Allowances', () => {
     }
   });
 
+  it('read to block 0 but newer blocks still waiting: says so, and never that no one may take tokens', async () => {
+    const bg = fakeBackground({ 'tokens.allowances': () => ({ allowances: [], scan: { ...scan, complete: false, behind: true } }) });
+    renderWith(bg, <Allowances from={C_ADDR} selection={SELECTION} listKey="k" onBack={() => undefined} />);
+    await screen.findByText('The newest blocks are still to be read; Reload reads further.');
+    expect(screen.queryByText(/no one may take tokens/)).toBeNull();
+  });
+
   it('an approval the node could not check now is listed as such, and can be revoked', async () => {
     const a = { token: TOKEN, symbol: 'TUSD', decimals: 6, standard: 'erc20' as const, kind: 'allowance' as const, spender: C_OTHER, unknown: true as const, unlimited: false, spenderIsContract: true, txHash: HASH };
     const bg = fakeBackground({ 'tokens.allowances': () => ({ allowances: [a], scan }), 'tokens.estimateRevoke': () => quote(1_000_000n) });
