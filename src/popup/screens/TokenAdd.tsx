@@ -1,7 +1,7 @@
 // Adds a token by its contract address: first what the contract says of itself (tokens.inspect:
 // standard, name, symbol, decimals, the account's balance and the wallet's checks on those words),
 // then, only if the user wants it, tokens.add. Nothing is sent on chain.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAction, useCall } from '../api.js';
 import { checkAddress } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
@@ -15,6 +15,11 @@ export function TokenAdd({ hrp, onAdded, onCancel }: { hrp: string; onAdded: () 
   const [address, setAddress] = useState('');
   const [found, setFound] = useState<{ token: TokenView; listed: boolean } | null>(null);
   const check = checkAddress(address, 'C-evm', hrp);
+  // What the contract says appears below the form: focus goes to it, so a screen reader reads it and Tab reaches Add next.
+  const foundHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (found) foundHeading.current?.focus();
+  }, [found]);
 
   const inspect = async (e: Event) => {
     e.preventDefault();
@@ -55,7 +60,9 @@ export function TokenAdd({ hrp, onAdded, onCancel }: { hrp: string; onAdded: () 
       </button>
       {t && (
         <section class="review" aria-labelledby="token-found" data-testid="token-found">
-          <h2 id="token-found">What the contract says</h2>
+          <h2 id="token-found" tabIndex={-1} ref={foundHeading}>
+            What the contract says
+          </h2>
           <dl class="facts">
             <dt>Name</dt>
             <dd>{t.name || '(none)'}</dd>

@@ -141,7 +141,9 @@ describe('TokenAdd', () => {
     renderWith(bg, <TokenAdd hrp={HRP} onAdded={() => (added = true)} onCancel={() => undefined} />);
     type('Token contract address', TOKEN);
     fireEvent.click(screen.getByRole('button', { name: 'Look it up' }));
-    await screen.findByRole('heading', { name: 'What the contract says' });
+    const found = await screen.findByRole('heading', { name: 'What the contract says' });
+    // Focus goes to what the contract says (it appeared below the form), then Tab reaches Add.
+    await waitFor(() => expect(document.activeElement).toBe(found));
     expect(screen.getByText(/reads as AVAX.*it is not AVAX/)).toBeTruthy();
     expect(screen.getByTestId('token-found-balance').textContent).toBe('5 АVАХ');
     expect(bg.callsOf('tokens.add')).toHaveLength(0);
