@@ -112,7 +112,8 @@ function Networks({ status, onStatus }: SettingsProps) {
     }
   };
   const nameCheck = checkName(name, 'a network name');
-  const urlError = fieldError(nodeUrl, url);
+  // "127.0.0.1:9650" parses as no URL, "localhost:9650" as one of scheme "localhost:": say what is missing.
+  const urlError = url.trim() !== '' && !/^[a-z][a-z\d+.-]*:\/\//i.test(url.trim()) ? 'Start it with https://, or http:// for a node on this machine' : fieldError(nodeUrl, url);
   const namespaceError = fieldError(checkNamespace, namespace);
   return (
     <>

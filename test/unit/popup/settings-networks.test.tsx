@@ -53,6 +53,11 @@ describe('Settings: adding a custom node', () => {
     expect(screen.getByLabelText('Node URL').getAttribute('aria-invalid')).toBe('true');
     expect(add.disabled).toBe(true);
     fireEvent.submit(add.form!);
+    for (const bare of ['127.0.0.1:9650', 'localhost:9650', 'node.example.org']) {
+      type('Node URL', bare);
+      expect(errorOf('Node URL')).toBe('Start it with https://, or http:// for a node on this machine');
+      expect(add.disabled).toBe(true);
+    }
     type('Node URL', 'ftp://node.example.org');
     expect(errorOf('Node URL')).toBe('Must start with http:// or https://');
     type('C-Chain atomic API namespace (optional)', 'avax/../x');
