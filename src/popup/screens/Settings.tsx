@@ -75,6 +75,7 @@ function Networks({ status, onStatus }: SettingsProps) {
   const select = async (id: string) => {
     // Ignored, not disabled, while busy: a disabled button would drop keyboard focus to the page.
     if (action.busy || id === status.network.id) return;
+    setDoing('Checking the node before switching…');
     const s = await action.run(() => call('networks.select', { id }));
     if (s) onStatus(s);
   };
@@ -82,6 +83,7 @@ function Networks({ status, onStatus }: SettingsProps) {
   const [unfinished, setUnfinished] = useState<{ network: NetworkView; text: string } | null>(null);
   const remove = async (n: NetworkView, confirmLoss = false) => {
     setUnfinished(null);
+    setDoing('Removing the network…');
     const removed = await action.run(() =>
       call('networks.remove', { id: n.id, ...(confirmLoss ? { confirmLoss } : {}) }).catch((e: unknown) => {
         if (!(e instanceof BackgroundError && (e.code === 'network-has-moves' || e.code === 'network-has-sends'))) throw e;
@@ -90,7 +92,8 @@ function Networks({ status, onStatus }: SettingsProps) {
     );
     if (removed) await list.reload();
   };
-  const [adding, setAdding] = useState(false);
+  /** What the wait is for, said while busy. */
+  const [doing, setDoing] = useState('');
   /** The network just added: said, and focused (the emptied form's button is disabled, which would drop focus to the page). */
   const [added, setAdded] = useState<string | undefined>(undefined);
   const addedRef = useRef<HTMLParagraphElement>(null);
@@ -99,10 +102,9 @@ function Networks({ status, onStatus }: SettingsProps) {
     e.preventDefault();
     // Busy: ignored, not disabled (as Use): the focused button keeps focus.
     if (action.busy || urlError !== undefined || namespaceError !== undefined) return;
-    setAdding(true);
+    setDoing('Checking the node before adding it…');
     setAdded(undefined);
     const r = await action.run(() => call('networks.addCustom', { name: name.trim(), url: url.trim(), ...(namespace.trim() ? { atomicNamespace: namespace.trim() } : {}) }));
-    setAdding(false);
     if (r) {
       setName('');
       setUrl('');
@@ -142,7 +144,7 @@ function Networks({ status, onStatus }: SettingsProps) {
           </li>
         ))}
       </ul>
-      {action.busy && <p class="muted">{adding ? 'Checking the node before adding it…' : 'Checking the node before switching…'}</p>}
+      {action.busy && <p class="muted">{doing}</p>}
       <FormError error={action.error && (stillSyncing(action.detail) ?? action.error)} detail={action.detail} about="of the node's answer" />
       {unfinished && (
         <div class="form-error" role="alert">

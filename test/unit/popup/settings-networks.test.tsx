@@ -142,12 +142,14 @@ describe('Settings: removing a network with sends not settled', () => {
   it('asks first, and removes it only on "Remove anyway"', async () => {
     const mine = { ...NETWORK, id: 'mine', name: 'My node', kind: 'custom' as const, url: 'https://node.example.org' };
     let networks = [NETWORK, mine];
+    let answer: (() => void) | undefined;
     const bg = fakeBackground({
       'networks.list': () => ({ networks, selectedId: NETWORK.id }),
       'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
       'sites.list': () => ({ sites: [], chains: [] }),
-      'networks.remove': (p: { id: string; confirmLoss?: boolean }) => {
+      'networks.remove': async (p: { id: string; confirmLoss?: boolean }) => {
         if (!p.confirmLoss) throw new Refuse({ code: 'network-has-sends', message: '1 send(s) on this network are not decided yet, or were refused but could still go through; removing it forgets them, and a send made after adding it again would not be kept from paying twice. Remove it anyway?' });
+        await new Promise<void>((r) => (answer = r));
         networks = [NETWORK];
         return { ok: true as const };
       },
@@ -157,6 +159,9 @@ describe('Settings: removing a network with sends not settled', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Remove My node' }));
     expect((await screen.findByRole('alert')).textContent).toContain('would not be kept from paying twice');
     fireEvent.click(await screen.findByRole('button', { name: 'Remove My node anyway' }));
+    // The wait is named for what it is (it said "Checking the node before switching…").
+    expect(await screen.findByText('Removing the network…')).toBeTruthy();
+    answer!();
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Remove My node' })).toBeNull());
     expect(bg.callsOf('networks.remove')).toEqual([{ id: 'mine' }, { id: 'mine', confirmLoss: true }]);
   });
