@@ -92,7 +92,10 @@ export function Allowances({ from, selection, listKey, onBack }: { from: string;
           Back
         </button>
       </div>
-      <p class="muted">Who may take tokens from this account without asking again: what you approved on sites, still in force on the chain.</p>
+      <p class="muted">
+        Who may take tokens from this account without asking again: what you approved on sites, still in force on the chain. Not listed: an NFT approved on its own (one token, not the whole
+        contract); sending that NFT ends it.
+      </p>
       <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()}>
         {list.loading ? 'Reading the chain…' : 'Reload'}
       </button>

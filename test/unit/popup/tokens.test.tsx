@@ -168,6 +168,8 @@ describe('Allowances', () => {
     renderWith(bg, <Allowances from={C_ADDR} selection={SELECTION} listKey="k" onBack={() => undefined} />);
     await screen.findByText('None: no one may take tokens from this account.');
     expect(screen.queryByText(/may miss some/)).toBeNull();
+    // What the list cannot show is said: ERC-721's per-token approvals are not kept from the logs.
+    expect(screen.getByText(/Not listed: an NFT approved on its own \(one token, not the whole contract\); sending that NFT ends it\./)).toBeTruthy();
   });
 
   it('a scan not read to block 0, or stopped by the node, never says no one may take tokens', async () => {
