@@ -192,8 +192,10 @@ export async function evmTxInsight(
     if (call?.token) {
       const token = { address: call.token.address, symbol: call.token.symbol, decimals: call.token.decimals, standard: call.token.standard, ...(call.tokenId !== undefined ? { tokenId: call.tokenId } : {}) };
       const moves = call.kind === 'transfer' || call.kind === 'transferFrom' || call.kind === 'safeTransferFrom';
+      // setApprovalForAll(operator, false) takes a right back: listed as the wallet's own revoke is.
+      const revokes = call.kind === 'setApprovalForAll' && call.approved === false;
       item = {
-        kind: moves ? 'send' : 'approve',
+        kind: moves ? 'send' : revokes ? 'revoke' : 'approve',
         token,
         ...(call.amount !== undefined ? { amount: call.amount } : {}),
         to: (call.recipient ?? call.spender)!.address,

@@ -297,6 +297,11 @@ describe("a site's token call in Activity", () => {
     const notAToken = await insight({}, transfer);
     expect(notAToken.views.call!.unread).toBeUndefined();
   });
+  it('an operator approval is listed as one, and setApprovalForAll(operator, false) as a revoke (it read "Approved a spender")', async () => {
+    const erc20 = { [selectorOf('decimals()')]: word(18n), [selectorOf('totalSupply()')]: word(1n), [selectorOf('balanceOf(address)')]: word(0n) };
+    expect((await insight(erc20, encodeCall('setApprovalForAll(address,bool)', OTHER, true))).item).toMatchObject({ kind: 'approve', to: OTHER });
+    expect((await insight(erc20, encodeCall('setApprovalForAll(address,bool)', OTHER, false))).item).toMatchObject({ kind: 'revoke', to: OTHER });
+  });
   it('a transfer of a token the wallet reads is a send in its units', async () => {
     const erc20 = { [selectorOf('decimals()')]: word(18n), [selectorOf('totalSupply()')]: word(1n), [selectorOf('balanceOf(address)')]: word(0n) };
     const { item } = await insight(erc20, transfer);
