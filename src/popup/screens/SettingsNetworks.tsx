@@ -24,7 +24,9 @@ function HealthLine({ health, name }: { health: Health | undefined; name: string
     return <span class="error-text">{otherNetwork ? 'Not usable' : 'Not healthy'}: {failed.text}<ErrorDetail detail={failed.detail} about={`of ${name}`} /></span>;
   }
   if (health.healthy) return <span class="ok-text">Healthy ({health.passed} checks pass)</span>;
-  return <span class="error-text">Not healthy{health.checks.length ? ` (failing checks: ${health.checks.join(', ')})` : ''}</span>;
+  // avalanchego's "bootstrapped" check: the node is up, still catching up with the network.
+  const syncing = health.checks.includes('bootstrapped') ? ': still catching up with the network' : '';
+  return <span class="error-text">Not healthy{syncing}{health.checks.length ? ` (failing checks: ${health.checks.join(', ')})` : ''}</span>;
 }
 
 /** The background's own check of a field as the user types, its reason under the field (refused later, "https://" in it read as "could not do this"). */

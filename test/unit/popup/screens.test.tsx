@@ -458,7 +458,7 @@ describe('Settings', () => {
     // Each failed network's Details is named by the network it is about.
     expect(details.querySelector('summary')!.textContent).toBe('Details of My node');
     fireEvent.click(screen.getByRole('button', { name: `Check health of ${NETWORK.name}` }));
-    expect(await screen.findByText('Not healthy (failing checks: bootstrapped)')).toBeTruthy();
+    expect(await screen.findByText('Not healthy: still catching up with the network (failing checks: bootstrapped)')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Remove My node' })).toBeTruthy();
     expect(bg.callsOf('networks.health')).toEqual([{ id: 'mine' }, { id: 'local' }]);
   });

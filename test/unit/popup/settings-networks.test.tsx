@@ -176,3 +176,11 @@ describe('Settings: the health of a node that now serves another network', () =>
     expect(line.querySelector('details')?.textContent).toContain('expected 43113');
   });
 });
+
+describe('Settings: failing health checks', () => {
+  it('a node failing only other checks is not said to be catching up', async () => {
+    world(undefined, { 'networks.health': () => ({ healthy: false, checks: ['network'], passed: 5 }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Check health of Fuji testnet' }));
+    expect(await screen.findByText('Not healthy (failing checks: network)')).toBeTruthy();
+  });
+});
