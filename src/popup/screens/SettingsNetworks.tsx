@@ -103,6 +103,8 @@ export function Networks({ status, onStatus }: SettingsProps) {
   const namespaceError = fieldError(checkNamespace, namespace);
   return (
     <>
+      {/* Unreadable, the list shows the network in use alone: said, so the others do not look gone. */}
+      {list.error && <p class="error-text">The list of networks could not be read: {list.error}</p>}
       <ul class="plain-list">
         {(list.data?.networks ?? [status.network]).map((n) => (
           <li key={n.id} class="network-row">

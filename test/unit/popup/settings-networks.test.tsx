@@ -184,3 +184,19 @@ describe('Settings: failing health checks', () => {
     expect(await screen.findByText('Not healthy (failing checks: network)')).toBeTruthy();
   });
 });
+
+describe('Settings: the network list unreadable', () => {
+  it('says so above the network in use, instead of showing it alone as if the others were gone', async () => {
+    const bg = fakeBackground({
+      'networks.list': () => {
+        throw new Refuse({ code: 'storage-corrupt', message: 'the wallet settings in storage are unreadable' });
+      },
+      'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
+      'sites.list': () => ({ sites: [], chains: [] }),
+    });
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
+    (screen.getByText('Network', { selector: 'summary' }).parentElement as HTMLDetailsElement).open = true;
+    expect(await screen.findByText("The list of networks could not be read: The wallet's saved data could not be read. Nothing was changed.")).toBeTruthy();
+    expect(screen.getByRole('button', { name: `In use: ${NETWORK.name}` })).toBeTruthy();
+  });
+});
