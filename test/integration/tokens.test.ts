@@ -154,6 +154,11 @@ describe('C-Chain tokens on the node', () => {
     expect(estimate.simulation).toMatchObject({ method: 'trace', changes: [{ asset: token, symbol: 'TUSD', decimals: 6, delta: '-2500000' }], touched: [token] });
     expect(BigInt(estimate.maxFee)).toBe(BigInt(estimate.gasLimit) * BigInt(estimate.maxFeePerGas));
     await expect(bg.wallet.tokens.tokensSend({ address: token, to: genesisAddress, amount: '2500000', maxFeeWei: '1' })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    // To the token's own contract (in any letter case): refused in words, nothing signed.
+    for (const to of [token, token.toLowerCase()]) {
+      await expect(bg.wallet.tokens.tokensEstimateSend({ address: token, to, amount: '1' })).rejects.toMatchObject({ code: 'validation', field: 'to', message: expect.stringMatching(/lost for good/) });
+      await expect(bg.wallet.tokens.tokensSend({ address: token, to, amount: '1', maxFeeWei: estimate.maxFee })).rejects.toMatchObject({ code: 'validation', field: 'to' });
+    }
     const sent = await bg.wallet.tokens.tokensSend({ address: token, to: genesisAddress, amount: '2500000', maxFeeWei: estimate.maxFee });
     expect(BigInt(sent.fee)).toBeLessThanOrEqual(BigInt(estimate.maxFee));
     await eventually(() => balanceOf(token, account.cAddress), SUPPLY - 2_500_000n);

@@ -2,7 +2,7 @@
 // user's own node: listing a token (by address, or a site's wallet_watchAsset once approved),
 // balances, sends (estimate → review → confirm), the account's transfers and allowances from the
 // chain's logs, and revoking an allowance. docs/tokens.md.
-import { WalletError } from '../../core/errors.js';
+import { ValidationError, WalletError } from '../../core/errors.js';
 import { formatEvmAddress, parseEvmAddress } from '../../core/evm-address.js';
 import { simulateTx } from '../../core/evm-simulate.js';
 import { allowanceOf, isApprovedForAll, nftUri, ownerOf, readTokenMetadata, revokeData, tokenBalance, tokenBalanceOfId, tokenSendData, type TokenMetadata } from '../../core/tokens.js';
@@ -183,6 +183,8 @@ export class TokensService {
     const token = await this.listedToken(ctx, p.address);
     if (token.standard === 'erc20' && p.tokenId !== undefined) throw new WalletError('validation', 'an ERC-20 send has an amount, not a token ID');
     if (token.standard === 'erc721' && p.amount !== undefined) throw new WalletError('validation', 'an ERC-721 send has a token ID, not an amount');
+    // Whatever the form checked: tokens sent to their own contract are stuck there for good.
+    if (checksummed(p.to) === checksummed(token.address)) throw new ValidationError("this is the token's own contract, not a recipient: tokens sent to it are lost for good", 'to');
     const data = tokenSendData(token.standard, ctx.engine.evmAddress, checksummed(p.to), {
       ...(p.amount !== undefined ? { amount: BigInt(p.amount) } : {}),
       ...(p.tokenId !== undefined ? { tokenId: BigInt(p.tokenId) } : {}),
