@@ -50,7 +50,7 @@ export function sentence(text: string): string {
 }
 
 /** Base units, long IDs, hex, URLs and RPC method names: what a sentence for people must not carry. */
-const INTERNALS = /https?:\/\/|\b[1-9A-HJ-NP-Za-km-z]{40,}\b|\b0x[0-9a-fA-F]{16,}\b|\b\d{13,}\b|\b(avm|platform|avax|eth|info|health)\.[a-zA-Z]+\b|\beth_[a-zA-Z]+\b/i;
+const INTERNALS = /https?:\/\/(?=\S)|\b[1-9A-HJ-NP-Za-km-z]{40,}\b|\b0x[0-9a-fA-F]{16,}\b|\b\d{13,}\b|\b(avm|platform|avax|eth|info|health)\.[a-zA-Z]+\b|\beth_[a-zA-Z]+\b/i;
 
 /** True when `text` holds something only the detail may show. */
 export function hasInternals(text: string): boolean {

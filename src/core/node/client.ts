@@ -44,7 +44,7 @@ export class NodeClient {
       throw new ValidationError(`not a URL: ${config.url}`, 'url');
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new ValidationError('the node URL must be http:// or https://', 'url');
+      throw new ValidationError("the node's address must start with http:// or https://", 'url');
     }
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(config.atomicApi.namespace)) {
       throw new ValidationError(`bad atomic API namespace ${JSON.stringify(config.atomicApi.namespace)}`, 'atomicApi');

@@ -36,6 +36,9 @@ describe('plain words', () => {
     expect(plainError('tx-refused', 'the node refused the transaction (mempool full); nothing was paid')).toEqual({ text: 'The node refused the transaction (mempool full); nothing was paid' });
     expect(plainError('validation', 'amount: must be more than zero')).toEqual({ text: 'Must be more than zero' });
     expect(plainError('unreachable', 'no answer')).toEqual({ text: 'The wallet background is not answering. Close and reopen the popup.' });
+    // A scheme alone names no address: the rule a node's address breaks is said, not 'could not do this'.
+    expect(plainError('validation', 'url: must use https:// unless the node is on this machine (127.0.0.1, localhost, [::1])')).toEqual({ text: 'Must use https:// unless the node is on this machine (127.0.0.1, localhost, [::1])' });
+    expect(plainError('validation', "the node's address must start with http:// or https://")).toEqual({ text: "The node's address must start with http:// or https://" });
   });
 
   it('keeps the sentences that matter most — went through, may have gone through, refused — with their IDs moved to the detail', () => {
@@ -82,7 +85,7 @@ describe('plain words', () => {
   it('recognises what a sentence for people must not carry', () => {
     for (const s of ['see https://x.example', 'asset 2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe', 'need 300000000001000000', 'avm.getUTXOs failed', 'eth_call failed', 'hash 0x1234567890abcdef12'])
       expect(hasInternals(s), s).toBe(true);
-    for (const s of ['Not enough funds for this amount and its network fee.', 'Sent 1.5 AVAX at 12:03', 'Wait 30 s']) expect(hasInternals(s), s).toBe(false);
+    for (const s of ['Not enough funds for this amount and its network fee.', 'Sent 1.5 AVAX at 12:03', 'Wait 30 s', 'must start with http:// or https://']) expect(hasInternals(s), s).toBe(false);
   });
 
   it('shows the detail only when asked: behind a Details toggle, as text', () => {
