@@ -253,7 +253,7 @@ function Wallet({ status, onStatus, takeOpened = () => null }: { status: WalletS
       screen = <Send key={key} status={status} hrp={hrp} balances={balances.view} onSent={balances.refresh} />;
       break;
     case 'receive':
-      screen = <Receive account={status.account!} />;
+      screen = <Receive account={status.account!} network={status.network.name} />;
       break;
     case 'move':
       screen = <Move key={key} selection={selectionOf(status)} balances={balances.view} onChanged={balances.refresh} nodeDown={['unreachable', 'slow'].includes(nodeHealth(balances.view, Date.now()).state)} />;

@@ -22,7 +22,8 @@ export function addressOf(account: AccountView, which: Which): string {
   return which === 'X' ? account.xAddress : which === 'P' ? account.pAddress : which === 'C' ? account.cAddress : account.cBech32Address;
 }
 
-export function Receive({ account }: { account: AccountView }) {
+/** `network`: the wallet's network, by name; what is sent on another one does not show here. */
+export function Receive({ account, network }: { account: AccountView; network: string }) {
   const [which, setWhich] = useState<Which>('X');
   const option = OPTIONS.find((o) => o.which === which)!;
   const address = addressOf(account, which);
@@ -40,6 +41,11 @@ export function Receive({ account }: { account: AccountView }) {
         <CopyButton text={address} what={`${option.label} address`} />
       </div>
       <p class="muted">{option.note}</p>
+      <p class="muted" data-testid="receive-network">
+        {which === 'C'
+          ? `This wallet shows what arrives on ${network}. The same 0x address exists on every EVM chain: funds sent to it on another chain are not shown here.`
+          : `On ${network}: funds sent on another network do not arrive here.`}
+      </p>
     </div>
   );
 }

@@ -44,7 +44,7 @@ describe('Receive', () => {
   for (const hrp of ['avax', 'fuji', 'custom']) {
     it(`on a network whose addresses start ${hrp}: each QR code holds exactly the address shown, the C-Chain one checksummed`, async () => {
       const account = on(hrp);
-      render(<Receive account={account} />);
+      render(<Receive account={account} network="Fuji" />);
       for (const [option, address] of [['X-Chain', account.xAddress], ['P-Chain', account.pAddress], ['C-Chain', account.cAddress], ['C-bech32', account.cBech32Address]] as const) {
         fireEvent.click(screen.getByRole('radio', { name: option }));
         expect(screen.getByTestId('receive-address').textContent).toBe(address);
@@ -58,7 +58,11 @@ describe('Receive', () => {
       // The wallet lists C-Chain tokens (docs/tokens.md): the C-Chain note must not say otherwise.
       fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
       expect(screen.getByText(/^For AVAX and tokens on the C-Chain/)).toBeTruthy();
-      expect(screen.queryByText(/not shown/)).toBeNull();
+      expect(screen.queryByText(/tokens.*not shown/i)).toBeNull();
+      // The network is named: the 0x address is the same on every EVM chain.
+      expect(screen.getByTestId('receive-network').textContent).toBe('This wallet shows what arrives on Fuji. The same 0x address exists on every EVM chain: funds sent to it on another chain are not shown here.');
+      fireEvent.click(screen.getByRole('radio', { name: 'X-Chain' }));
+      expect(screen.getByTestId('receive-network').textContent).toBe('On Fuji: funds sent on another network do not arrive here.');
       // EIP-55: mixed case that parses back to the same bytes (parseEvmAddress checks the checksum).
       expect(account.cAddress).toMatch(/[a-f]/);
       expect(account.cAddress).toMatch(/[A-F]/);
@@ -69,7 +73,7 @@ describe('Receive', () => {
   it('says "Copied" only of the address copied: another address shown next is not called copied', async () => {
     const written: string[] = [];
     vi.spyOn(navigator.clipboard, 'writeText').mockImplementation(async (t: string) => void written.push(t));
-    render(<Receive account={on('fuji')} />);
+    render(<Receive account={on('fuji')} network="Fuji" />);
     fireEvent.click(screen.getByRole('button', { name: 'Copy X-Chain address' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Copy X-Chain address' }).textContent).toBe('Copied'));
     fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
