@@ -75,7 +75,7 @@ export function NodeBanner({ view, now: fixedNow }: { view: BalancesView | null;
     return (
       <div class="node-banner warn" role="status" data-testid="node-banner" data-state="slow">
         <p>
-          <strong>The node is slow.</strong> It has not answered since {formatSince(health.since, now)}.{age}
+          <strong>The node is slow.</strong> A refresh started at {formatSince(health.since, now)} is still waiting for it.{age}
         </p>
       </div>
     );

@@ -44,7 +44,7 @@ export async function nodeStopsThenHangs(run: UiRun): Promise<void> {
   proxy.setMode('hang');
   await ui.click({ button: 'Refresh balances' }, 30_000);
   await expect.poll(() => bannerState(ui), { message: 'the node is said slow', timeout: 14_000, interval: 250 }).toBe('slow');
-  expect(await ui.textOf({ testid: 'node-banner' })).toMatch(/^The node is slow\. It has not answered since \S+\. Balances shown are from /);
+  expect(await ui.textOf({ testid: 'node-banner' })).toMatch(/^The node is slow\. A refresh started at \S+ is still waiting for it\. Balances shown are from /);
   await ui.screenshot('node-slow');
   await expect.poll(() => bannerState(ui), { message: 'the hung node is given up on', timeout: 40_000, interval: 250 }).toBe('unreachable');
   expect(await ui.textOf(bannerText)).toMatch(/^The node took too long to answer\./);

@@ -27,7 +27,7 @@ describe('NodeBanner', () => {
     render(<NodeBanner view={view} now={NOW} />);
     const banner = screen.getByTestId('node-banner');
     expect(banner.dataset.state).toBe('slow');
-    expect(banner.textContent).toBe(`The node is slow. It has not answered since ${formatClock(NOW - SLOW_AFTER_MS)}. Balances shown are from ${formatDateTime(view.updatedAt)}.`);
+    expect(banner.textContent).toBe(`The node is slow. A refresh started at ${formatClock(NOW - SLOW_AFTER_MS)} is still waiting for it. Balances shown are from ${formatDateTime(view.updatedAt)}.`);
     expect(banner.getAttribute('role')).toBe('status');
   });
 
@@ -59,7 +59,7 @@ describe('NodeBanner', () => {
     const slow = { ...balances(), updatedAt: NOW - 3 * 86_400_000, refreshing: true, refreshStartedAt: NOW - 86_400_000 };
     render(<NodeBanner view={slow} now={NOW} />);
     expect(screen.getByTestId('node-banner').textContent).toBe(
-      `The node is slow. It has not answered since ${formatDateTime(slow.refreshStartedAt)}. Balances shown are from ${formatDateTime(slow.updatedAt)}.`,
+      `The node is slow. A refresh started at ${formatDateTime(slow.refreshStartedAt)} is still waiting for it. Balances shown are from ${formatDateTime(slow.updatedAt)}.`,
     );
   });
 
