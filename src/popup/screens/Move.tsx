@@ -4,6 +4,7 @@
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorInfo, errorText, useCall } from '../api.js';
+import { BackgroundError } from '../../shared/client.js';
 import { plainError, type PlainError } from '../errors.js';
 import { checkAmount } from '../checks.js';
 import { AmountInput } from '../components/AmountInput.js';
@@ -170,7 +171,13 @@ export function Move({
   const [to, setTo] = useState<ChainName>('P');
   const [amount, setAmount] = useState('');
   const [busy, setBusy] = useState(false);
+  /** A failure of the review step (Confirm). */
   const [error, setError] = useState<PlainError | undefined>(undefined);
+  /** Why "Move" did not open the review, for what was typed then (`key`): gone once the form changes. */
+  const [formError, setFormError] = useState<{ key: string; e: PlainError } | null>(null);
+  /** The typed move the fee check at "Move" found short of funds (a fee rose since the form's estimate): the fees and Max are asked again. */
+  const [short, setShort] = useState<{ key: string; n: number } | null>(null);
+  const amountRef = useRef<HTMLDivElement>(null);
   /** The move under review: what was typed and the fees it was estimated with. */
   const [review, setReview] = useState<{ from: ChainName; to: ChainName; amount: bigint; exportFee: bigint; importFee: bigint } | null>(null);
   const [tick, setTick] = useState(0);
@@ -216,15 +223,22 @@ export function Move({
   const rules = { denomination: AVAX_DECIMALS, symbol: 'AVAX', ...(spendable !== undefined ? { spendable } : {}) };
   // The estimate is asked without the fee check, so what is asked never depends on its answer.
   // Until an amount is typed: half of what can move, so that both fees show and Max is known.
+  const typedKey = `${from}:${to}:${amount}`;
   const plain = checkAmount(amount, rules);
-  const asked = plain.ok ? plain.value : spendable !== undefined && spendable > 1n ? spendable / 2n : null;
-  const estimate = useEstimate('transfers.estimate', asked === null ? null : { from, to, amount: asked.toString() }, `${from}:${to}:${balances?.updatedAt ?? 0}`, estimateDelayMs);
+  const half = spendable !== undefined && spendable > 1n ? spendable / 2n : null;
+  // An amount found short at "Move" is not asked again (it would only be refused again): half of
+  // what can move is, so the fees of now and the Max that pays them show.
+  const shortNow = short !== null && short.key === typedKey;
+  const asked = plain.ok && !shortNow ? plain.value : half;
+  const estimate = useEstimate('transfers.estimate', asked === null ? null : { from, to, amount: asked.toString() }, `${from}:${to}:${balances?.updatedAt ?? 0}:${short?.n ?? 0}`, estimateDelayMs);
   const shown = estimate.exact ?? estimate.latest;
   const exportFee = shown ? units(shown.exportFee) : undefined;
   const check = checkAmount(amount, { ...rules, ...(exportFee !== undefined ? { fee: exportFee } : {}) });
-  const refused = plain.ok ? estimate.error : undefined;
+  const refused = plain.ok && !shortNow ? estimate.error : undefined;
   const maxValue = maxOf(estimate.latest);
-  const about = estimate.exact && plain.ok ? '' : 'about ';
+  const about = estimate.exact && plain.ok && !shortNow ? '' : 'about ';
+  // Once the fees of now say at the field why the amount is short, the same is not said twice.
+  const formShown = formError?.key === typedKey && !(shortNow && !check.ok) ? formError.e : undefined;
   const fees = !shown ? null : { exportFee: units(shown.exportFee), importFee: units(shown.importFee) };
 
   const pickFrom = (c: ChainName) => {
@@ -246,14 +260,19 @@ export function Move({
     const key = typed.current;
     setBusy(true);
     setError(undefined);
+    setFormError(null);
     try {
       const r = await call('transfers.estimate', { from, to, amount: asked.amount.toString() });
       const fresh = { exportFee: units(r.exportFee), importFee: units(r.importFee) };
       if (typed.current !== key) return;
-      if (asked.amount <= fresh.importFee) setError({ text: `Nothing would arrive: the import fee on the ${chainLabel(to)} is more than the amount. Move more.` });
+      if (asked.amount <= fresh.importFee) setFormError({ key, e: { text: `Nothing would arrive: the import fee on the ${chainLabel(to)} is more than the amount. Move more.` } });
       else setReview({ ...asked, ...fresh });
     } catch (err) {
-      if (typed.current === key) setError(errorInfo(err));
+      if (typed.current !== key) return;
+      setFormError({ key, e: errorInfo(err) });
+      if (err instanceof BackgroundError && err.code === 'insufficient-funds') setShort((s) => ({ key, n: (s?.n ?? 0) + 1 }));
+      // The amount is what has to change: the keyboard goes there (the button may now be off).
+      amountRef.current?.querySelector('input')?.focus();
     } finally {
       setBusy(false);
     }
@@ -319,17 +338,19 @@ export function Move({
       <form onSubmit={(e) => void toReview(e)} noValidate>
         <Segmented legend="From" value={from} options={CHAINS.map((c) => ({ value: c, label: `From ${c}` }))} onChange={pickFrom} />
         <Segmented legend="To" value={to} options={CHAINS.map((c) => ({ value: c, label: `To ${c}`, disabled: c === from }))} onChange={setTo} />
-        <AmountInput
-          value={amount}
-          onInput={setAmount}
-          denomination={AVAX_DECIMALS}
-          symbol="AVAX"
-          {...(spendable !== undefined ? { spendable } : {})}
-          {...(exportFee !== undefined ? { fee: exportFee } : {})}
-          maxValue={maxValue}
-          maxNote={maxValue !== null ? 'Max leaves room for the export fee' : estimate.pending ? 'Estimating the fees…' : 'Max needs a fee estimate, and none is available now'}
-          error={refused?.message}
-        />
+        <div ref={amountRef}>
+          <AmountInput
+            value={amount}
+            onInput={setAmount}
+            denomination={AVAX_DECIMALS}
+            symbol="AVAX"
+            {...(spendable !== undefined ? { spendable } : {})}
+            {...(exportFee !== undefined ? { fee: exportFee } : {})}
+            maxValue={maxValue}
+            maxNote={maxValue !== null ? 'Max leaves room for the export fee' : estimate.pending ? 'Estimating the fees…' : 'Max needs a fee estimate, and none is available now'}
+            error={refused?.message}
+          />
+        </div>
         <dl class="facts compact" data-testid="move-fees">
           <dt>Export fee ({chainLabel(from)})</dt>
           <dd>{fees ? `${about}${formatValue(fees.exportFee, AVAX_DECIMALS, 'AVAX')}` : estimate.pending ? 'estimating…' : 'not known yet'}</dd>
@@ -344,7 +365,7 @@ export function Move({
             </>
           )}
         </dl>
-        <FormError error={error?.text ?? (!plain.ok && estimate.error && !shown ? estimate.error.message : undefined)} detail={error?.detail} />
+        <FormError error={formShown?.text ?? (!plain.ok && estimate.error && !shown ? estimate.error.message : undefined)} detail={formShown?.detail} />
         {deliversNothing && (
           <p class="form-error" data-testid="move-nothing-arrives">
             Nothing would arrive: the import fee on the {chainLabel(to)} is more than the amount. Move more.

@@ -158,4 +158,56 @@ describe('the review of a move', () => {
     expect(await screen.findByText('Not enough funds for this amount and its network fee.')).toBeTruthy();
     expect(screen.queryByTestId('review')).toBeNull();
   });
+
+  it('found short at Move (the fee rose after Max): the fees of now and the Max that pays them are asked again, the keyboard goes to the amount, and the refusal goes once the amount changes', async () => {
+    const have = 12_000_000_000n;
+    let fee = 1_000_000n;
+    const bg = fakeBackground({
+      'transfers.list': () => ({ transfers: [] }),
+      'transfers.estimate': (p) => {
+        if (BigInt(p.amount) + fee > have) throw new Refuse({ code: 'insufficient-funds', message: `insufficient funds of AVAX: need ${BigInt(p.amount) + fee}, spendable ${have}` });
+        return { exportFee: fee.toString(), importFee: '300000', maxAmount: (have - fee).toString() };
+      },
+    });
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
+    const max = () => screen.getByRole('button', { name: /^Max/ }) as HTMLButtonElement;
+    const input = screen.getByLabelText('Amount (AVAX)') as HTMLInputElement;
+    await waitFor(() => expect(max().disabled).toBe(false));
+    fireEvent.click(max());
+    await waitFor(() => expect(screen.getByTestId('move-arrives').textContent).toBe('11.9987 AVAX'));
+    fee = 2_000_000n;
+    fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
+    await waitFor(() => expect(document.activeElement).toBe(input));
+    // The fees of now: the field says the amount no longer leaves room for them, and Max pays them.
+    await waitFor(() => expect(screen.getByTestId('move-fees').textContent).toContain('Export fee (X-Chain)about 0.002 AVAX'));
+    expect((screen.getByRole('button', { name: 'Move to the P-Chain' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(max());
+    await waitFor(() => expect(input.value).toBe('11.998'));
+    expect(screen.queryByText('Not enough funds for this amount and its network fee.')).toBeNull();
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Move to the P-Chain' }) as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
+    expect(await screen.findByTestId('review')).toBeTruthy();
+    expect(screen.getByTestId('move-review-leaves').textContent).toBe('12 AVAX');
+  });
+
+  it('a refusal at Move is said for what was typed then, and goes once the amount changes', async () => {
+    let refuse = false;
+    const bg = fakeBackground({
+      'transfers.list': () => ({ transfers: [] }),
+      'transfers.estimate': () => {
+        if (refuse) throw new Refuse({ code: 'node-unreachable', message: 'fetch failed' });
+        return { exportFee: '1000000', importFee: '300000', maxAmount: '11999000000' };
+      },
+    });
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
+    fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '2.5' } });
+    await waitFor(() => expect(screen.getByTestId('move-arrives').textContent).toBe('2.4997 AVAX'));
+    refuse = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
+    const said = (await screen.findByRole('alert')).querySelector('p')!.textContent!;
+    expect(screen.getByText(said)).toBeTruthy();
+    refuse = false;
+    fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '1' } });
+    expect(screen.queryByText(said)).toBeNull();
+  });
 });
