@@ -83,10 +83,17 @@ export function fund(req: FundingRequest): Funding {
         return { inputs, change: rest, fee: leftover, spent: chosen.map((c) => c.utxo) };
       }
     }
-    // Settled; or, after a few rounds, a fee slightly above what the tx needs (surplus is burned)
-    // rather than oscillating between two input sets.
+    // Settled; or, after a few rounds, the set picked for a fee above what it needs rather than
+    // oscillating between two input sets (selection may flip between many small proven inputs and
+    // a few large ones as the fee moves the target). The surplus goes back as AVAX change when
+    // that leaves the fee as it is (amounts do not change a fee), else it is burned.
     if (actual === fee || (actual < fee && round >= 3)) {
-      return { inputs, change, fee, spent: chosen.map((c) => c.utxo) };
+      const spent = chosen.map((c) => c.utxo);
+      if (actual < fee && avaxChange) {
+        const more = change.map((c) => (c === avaxChange ? { ...c, output: { ...c.output, amount: amountOf(c.output) + fee - actual } } : c));
+        if (req.fee(inputs, more) === actual) return { inputs, change: more, fee: actual, spent };
+      }
+      return { inputs, change, fee, spent };
     }
     fee = actual;
   }
