@@ -91,8 +91,11 @@ export function largestAmount(p: {
   let tooLargeAt = Number.POSITIVE_INFINITY;
   let attempts = 0;
   let last: unknown = new InsufficientFundsError(cb58Encode(p.assetID), (p.feesFor(own.slice(0, 1))[0] ?? 0n) + 1n, total);
+  let tried: bigint | undefined;
   for (const c of candidates) {
-    if (c.inputs >= tooLargeAt) continue;
+    // A build depends on the amount alone: the two orders' equal candidates are built once.
+    if (c.inputs >= tooLargeAt || c.amount === tried) continue;
+    tried = c.amount;
     if (++attempts > MAX_AMOUNT_ATTEMPTS) break;
     try {
       p.build(c.amount);

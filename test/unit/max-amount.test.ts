@@ -9,7 +9,7 @@ import { largestAmount } from '../../src/background/max-amount.js';
 import { SendsService } from '../../src/background/services/sends.js';
 import type { Utxo } from '../../src/core/codec/index.js';
 import { cb58Encode, formatAddress } from '../../src/core/encoding.js';
-import { TxTooLargeError } from '../../src/core/errors.js';
+import { InsufficientFundsError, TxTooLargeError } from '../../src/core/errors.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { ownedAddressSet, type SpendableUtxo, spendableUtxos } from '../../src/core/tx/utxos.js';
 import { buildXSend } from '../../src/core/tx/x.js';
@@ -72,5 +72,23 @@ describe('Max with unproven UTXOs among more than one tx holds', () => {
     const estimate = await sends.sendEstimate({ chain: 'X', assetID: cb58Encode(ctx.avaxAssetID), amount: '5000000', to });
     expect(estimate.fee).toBe(ctx.xTxFee.toString());
     expect(() => send(pool, BigInt(estimate.maxAmount))).not.toThrow();
+  });
+
+  it('builds each candidate amount once: without unproven UTXOs both orders give the same candidates, and its tries are not spent twice on them', () => {
+    const pool = spendableUtxos(Array.from({ length: 40 }, (_, i) => utxo(BigInt(i + 1) * 1_000_000_000n)), ownedAddressSet([me]), 0n);
+    const built: bigint[] = [];
+    // Refused above 610 AVAX (the 20 largest) for a reason other than size: 20 larger candidates fail first.
+    const max = largestAmount({
+      pool,
+      assetID: ctx.avaxAssetID,
+      feesFor: () => [ctx.xTxFee],
+      build: (a) => {
+        built.push(a);
+        if (a > 610_000_000_000n) throw new InsufficientFundsError('AVAX', a, 610_000_000_000n);
+        return send(pool, a);
+      },
+    });
+    expect(new Set(built).size).toBe(built.length);
+    expect(max).toBe(610_000_000_000n - ctx.xTxFee);
   });
 });
