@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { BackgroundError, type SendToBackground } from '../shared/client.js';
 import type { BalancesView, WalletStatus } from '../shared/messages.js';
-import { ApiContext, type Call, errorText, makeCall, selectionOf, useAction, useCall, useRequest } from './api.js';
+import { ApiContext, type Call, errorInfo, errorText, makeCall, selectionOf, useAction, useCall, useRequest } from './api.js';
 import { FormError } from './components/Field.js';
 import { NetworkBadge } from './components/NetworkBadge.js';
 import { NodeBanner, nodeHealth } from './components/NodeBanner.js';
@@ -212,7 +212,7 @@ function Wallet({ status, onStatus, takeOpened = () => null }: { status: WalletS
   const hrp = hrpOf(status);
   // A lock the background did not confirm is said, never shown as done: the session survives a
   // worker restart, so a wallet shown locked after a failed request could still be unlocked.
-  const [lockError, setLockError] = useState<string | undefined>(undefined);
+  const [lockError, setLockError] = useState<{ text: string; detail?: string | undefined } | undefined>(undefined);
   const lock = async () => {
     setLockError(undefined);
     try {
@@ -220,7 +220,11 @@ function Wallet({ status, onStatus, takeOpened = () => null }: { status: WalletS
     } catch (e) {
       const now = await call('wallet.status', {}).catch(() => null);
       if (now?.vault === 'locked') onStatus(now);
-      else setLockError(`The wallet could not be locked: ${errorText(e)}. Try again, or close the browser to lock it.`);
+      else {
+        // The reason is the detail: its own advice (reopen the popup) does not lock anything.
+        const why = errorInfo(e);
+        setLockError({ text: 'The wallet could not be locked, so it may still be unlocked. Try again; closing the browser also locks it.', detail: why.detail ?? why.text });
+      }
     }
   };
   let screen;
@@ -283,7 +287,7 @@ function Wallet({ status, onStatus, takeOpened = () => null }: { status: WalletS
           Lock
         </button>
       </header>
-      <FormError error={lockError} />
+      <FormError error={lockError?.text} detail={lockError?.detail} />
       <NodeBanner view={balances.view} />
       {followed && (
         <div class="node-banner info" role="status" data-testid="followed-switch">

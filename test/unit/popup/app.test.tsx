@@ -113,9 +113,10 @@ describe('App', () => {
       },
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Lock' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'The wallet could not be locked: Something went wrong in the wallet background; nothing was signed or sent. Try again, or close the browser to lock it.',
-    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.querySelector('p')!.textContent).toBe('The wallet could not be locked, so it may still be unlocked. Try again; closing the browser also locks it.');
+    // The reason one click away, under Details.
+    expect(alert.querySelector('details')!.textContent).toContain('Something went wrong in the wallet background');
     expect(screen.queryByText('The wallet is locked.')).toBeNull();
     expect(screen.getByTestId('total-all')).toBeTruthy();
 
