@@ -192,8 +192,9 @@ export async function evmTxInsight(
     if (call?.token) {
       const token = { address: call.token.address, symbol: call.token.symbol, decimals: call.token.decimals, standard: call.token.standard, ...(call.tokenId !== undefined ? { tokenId: call.tokenId } : {}) };
       const moves = call.kind === 'transfer' || call.kind === 'transferFrom' || call.kind === 'safeTransferFrom';
-      // setApprovalForAll(operator, false) takes a right back: listed as the wallet's own revoke is.
-      const revokes = call.kind === 'setApprovalForAll' && call.approved === false;
+      // setApprovalForAll(operator, false) and an ERC-20 approve(spender, 0) take a right back:
+      // listed as the wallet's own revoke is (an increaseAllowance of 0 changes nothing: not one).
+      const revokes = (call.kind === 'setApprovalForAll' && call.approved === false) || (call.kind === 'approve' && call.tokenId === undefined && call.amount === '0');
       item = {
         kind: moves ? 'send' : revokes ? 'revoke' : 'approve',
         token,

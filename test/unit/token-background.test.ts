@@ -302,6 +302,12 @@ describe("a site's token call in Activity", () => {
     expect((await insight(erc20, encodeCall('setApprovalForAll(address,bool)', OTHER, true))).item).toMatchObject({ kind: 'approve', to: OTHER });
     expect((await insight(erc20, encodeCall('setApprovalForAll(address,bool)', OTHER, false))).item).toMatchObject({ kind: 'revoke', to: OTHER });
   });
+  it('an approve(spender, 0) is listed as a revoke; an increaseAllowance of 0 (which changes nothing) is not', async () => {
+    const erc20 = { [selectorOf('decimals()')]: word(18n), [selectorOf('totalSupply()')]: word(1n), [selectorOf('balanceOf(address)')]: word(0n) };
+    expect((await insight(erc20, encodeCall('approve(address,uint256)', OTHER, 0n))).item).toMatchObject({ kind: 'revoke', to: OTHER });
+    expect((await insight(erc20, encodeCall('approve(address,uint256)', OTHER, 5n))).item).toMatchObject({ kind: 'approve', amount: '5' });
+    expect((await insight(erc20, encodeCall('increaseAllowance(address,uint256)', OTHER, 0n))).item).toMatchObject({ kind: 'approve', amount: '0' });
+  });
   it('a transfer of a token the wallet reads is a send in its units', async () => {
     const erc20 = { [selectorOf('decimals()')]: word(18n), [selectorOf('totalSupply()')]: word(1n), [selectorOf('balanceOf(address)')]: word(0n) };
     const { item } = await insight(erc20, transfer);

@@ -30,8 +30,6 @@ const KIND_LABEL: Record<ActivityItem['kind'], string> = {
 
 /** "Exported to C-Chain", "Imported from X-Chain" when the other chain is known. */
 export function activityTitle(item: ActivityItem): string {
-  // A site's approve(spender, 0) gives nothing: it takes an allowance back.
-  if (item.kind === 'approve' && item.token && item.token.tokenId === undefined && item.amount === '0') return KIND_LABEL.revoke;
   if (item.otherChain && item.kind === 'export') return `Exported to ${chainLabel(item.otherChain)}`;
   if (item.otherChain && item.kind === 'import') return `Imported from ${chainLabel(item.otherChain)}`;
   return KIND_LABEL[item.kind];

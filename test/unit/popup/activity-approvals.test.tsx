@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 // A site's approval in Activity: an unlimited allowance is said in words (its 78-digit number only
-// under Details), an approve of 0 is a revoke, and the other side of an approval is the spender.
+// under Details), a revoke (the background lists an approve of 0 as one) is said so, and the other side of an approval is the spender.
 import { cleanup, screen, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Activity } from '../../../src/popup/screens/Activity.js';
@@ -26,8 +26,8 @@ const approve = (n: string, amount: string): ActivityItem => ({
 });
 
 describe('approvals in Activity', () => {
-  it('an unlimited allowance reads "Unlimited TUSD", exact under Details; a limited one in token units; an approve of 0 is a revoke; the spender is named so', async () => {
-    const bg = fakeBackground({ 'activity.list': () => ({ items: [approve('a', MAX), approve('b', '2500000'), approve('c', '0')] }) });
+  it('an unlimited allowance reads "Unlimited TUSD", exact under Details; a limited one in token units; a revoke is said so; the spender is named so', async () => {
+    const bg = fakeBackground({ 'activity.list': () => ({ items: [approve('a', MAX), approve('b', '2500000'), { ...approve('c', '0'), kind: 'revoke' as const }] }) });
     renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
     const rows = await screen.findAllByTestId('activity-item');
     expect(rows[0]!.querySelector('.tx-mid .amount')!.textContent).toBe('Unlimited TUSD');
