@@ -59,6 +59,21 @@ export function spenderNote(a: AllowanceView): string {
   return a.spenderIsContract ? 'A contract' : 'An ordinary account: whoever holds its key can take these tokens at any time';
 }
 
+/** An allowance of 2^255 or more: what sites set to mean "no limit". */
+const UNLIMITED = 1n << 255n;
+
+/** What a waiting token call does, in words ('Sends 5 TUSD to 0x…'); undefined when it is no token call. */
+export function tokenCallText(tx: { kind: string; token?: { address: string; symbol: string; decimals: number; tokenId?: string }; amount?: string; counterparty?: string }): string | undefined {
+  if (!tx.token || !tx.counterparty) return undefined;
+  const name = unitName(tx.token.symbol, tx.token.address);
+  const what =
+    tx.token.tokenId !== undefined ? `NFT #${tx.token.tokenId} of ${name}` : tx.amount === undefined ? name : BigInt(tx.amount) >= UNLIMITED ? `an unlimited amount of ${name}` : formatValue(tx.amount, tx.token.decimals, name);
+  if (tx.kind === 'send') return `Sends ${what} to ${tx.counterparty}`;
+  if (tx.kind === 'approve') return `Lets ${tx.counterparty} take ${what}`;
+  if (tx.kind === 'revoke') return `Takes back what ${tx.counterparty} may take of ${name}`;
+  return undefined;
+}
+
 /** What a speed-up or a cancel does, in words. */
 export function replaceOutcome(action: 'speed-up' | 'cancel'): string {
   return action === 'speed-up'

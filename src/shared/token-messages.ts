@@ -239,6 +239,10 @@ export interface PendingEvmTxView {
   maxPriorityFeePerGas: Amount;
   createdAt: number;
   kind: ActivityItem['kind'];
+  /** A token send, approval or revoke: its token, amount (in the token's units) and recipient or spender, as Activity has them. */
+  token?: ActivityToken;
+  amount?: Amount;
+  counterparty?: string;
 }
 
 /** A token send: `amount` for ERC-20 (and ERC-1155), `tokenId` for NFTs. */

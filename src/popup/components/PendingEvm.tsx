@@ -5,7 +5,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { useCall, useRequest } from '../api.js';
 import { formatDateTime, formatValue, shortenId, WEI_DECIMALS } from '../format.js';
-import { replaceOutcome } from '../tokens-format.js';
+import { replaceOutcome, tokenCallText } from '../tokens-format.js';
 import type { PendingEvmTxView, Selection } from '../../shared/messages.js';
 import { AmountText } from './AmountText.js';
 import { EvmFee, useEvmFlow } from './EvmFlow.js';
@@ -15,8 +15,10 @@ import { TxStatus } from './TxStatus.js';
 
 type Action = 'speed-up' | 'cancel';
 
-/** What a waiting tx does: where it goes and the AVAX it carries. */
+/** What a waiting tx does: a token call in the token's words, else where it goes and the AVAX it carries. */
 function whatItDoes(tx: PendingEvmTxView): string {
+  const call = tokenCallText(tx);
+  if (call) return `${call} (through the token's contract ${tx.to})`;
   return `${tx.to === '' ? 'A contract deployment' : `To ${tx.to}`}${BigInt(tx.valueWei) > 0n ? ` · ${formatValue(tx.valueWei, WEI_DECIMALS, 'AVAX')}` : ''}`;
 }
 

@@ -1,6 +1,6 @@
 // How the popup words tokens: the background's checks, balances, transfers, allowances, token IDs.
 import { describe, expect, it } from 'vitest';
-import { allowanceText, checkTokenId, replaceOutcome, spenderNote, tokenBalanceText, tokenFlags, transferLine } from '../../../src/popup/tokens-format.js';
+import { allowanceText, checkTokenId, replaceOutcome, spenderNote, tokenBalanceText, tokenCallText, tokenFlags, transferLine } from '../../../src/popup/tokens-format.js';
 import type { AllowanceView, TokenTransferView, TokenView } from '../../../src/shared/messages.js';
 import { checkedWords } from '../../../src/background/token-store.js';
 
@@ -96,5 +96,19 @@ describe('checkTokenId and replaceOutcome', () => {
   it('says that only one of the two txs can run', () => {
     expect(replaceOutcome('speed-up')).toMatch(/same transaction again.*Only one of the two can run/);
     expect(replaceOutcome('cancel')).toMatch(/0 AVAX to yourself.*original never runs/);
+  });
+});
+
+describe('tokenCallText', () => {
+  const token = { address: '0x52C84043CD9c865236f11d9Fc9F56aa003c1f922', symbol: 'TUSD', decimals: 6 };
+  const SPENDER = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+  it('says a waiting token call in the token\'s words: a send, an approval (unlimited in words), a revoke, an NFT', () => {
+    expect(tokenCallText({ kind: 'send', token, amount: '2500000', counterparty: SPENDER })).toBe(`Sends 2.5 TUSD to ${SPENDER}`);
+    expect(tokenCallText({ kind: 'approve', token, amount: ((1n << 256n) - 1n).toString(), counterparty: SPENDER })).toBe(`Lets ${SPENDER} take an unlimited amount of TUSD`);
+    expect(tokenCallText({ kind: 'approve', token, amount: '1000000', counterparty: SPENDER })).toBe(`Lets ${SPENDER} take 1 TUSD`);
+    expect(tokenCallText({ kind: 'revoke', token, counterparty: SPENDER })).toBe(`Takes back what ${SPENDER} may take of TUSD`);
+    expect(tokenCallText({ kind: 'send', token: { ...token, symbol: 'ART', tokenId: '7' }, amount: '1', counterparty: SPENDER })).toBe(`Sends NFT #7 of ART to ${SPENDER}`);
+    expect(tokenCallText({ kind: 'send', amount: '1', counterparty: SPENDER })).toBeUndefined();
+    expect(tokenCallText({ kind: 'call', token, counterparty: SPENDER })).toBeUndefined();
   });
 });

@@ -358,4 +358,17 @@ describe('PendingEvm', () => {
     await screen.findByRole('heading', { name: 'Review: speed up' });
     expect(screen.getByTestId('review-replaced').textContent).toBe(`To ${C_OTHER} · 1.5 AVAX`);
   });
+
+  it('Speed up of a token send or approval: the review says what the call does in the token\'s words, not a send to its contract', async () => {
+    const token = { address: TOKEN, symbol: 'TUSD', decimals: 6, standard: 'erc20' as const };
+    const send = { ...stuck, to: TOKEN, kind: 'send' as const, token, amount: '2500000', counterparty: C_OTHER };
+    const bg = fakeBackground({
+      'evm.pending': () => ({ txs: [send] }),
+      'evm.estimateReplace': () => ({ ...quote(60_000n * 2_000_000_000n), replaces: send }),
+    });
+    renderWith(bg, <PendingEvm selection={SELECTION} listKey="k" />);
+    fireEvent.click(await screen.findByRole('button', { name: /^Speed up the transaction/ }));
+    await screen.findByRole('heading', { name: 'Review: speed up' });
+    expect(screen.getByTestId('review-replaced').textContent).toBe(`Sends 2.5 TUSD to ${C_OTHER} (through the token's contract ${TOKEN})`);
+  });
 });
