@@ -66,6 +66,8 @@ export function Networks({ status, onStatus }: SettingsProps) {
   /** A network with unfinished moves, asked about before it goes. */
   const [unfinished, setUnfinished] = useState<{ network: NetworkView; text: string } | null>(null);
   const remove = async (n: NetworkView, confirmLoss = false) => {
+    // Busy (a switch, another removal): ignored, not disabled, as Use and Add are.
+    if (action.busy) return;
     setUnfinished(null);
     setDoing('Removing the network…');
     const removed = await action.run(() =>
@@ -119,7 +121,7 @@ export function Networks({ status, onStatus }: SettingsProps) {
                 Check health<span class="sr-only"> of {n.name}</span>
               </button>
               {n.kind === 'custom' && n.id !== status.network.id && (
-                <button type="button" class="small" onClick={() => void remove(n)}>
+                <button type="button" class="small" aria-disabled={action.busy} onClick={() => void remove(n)}>
                   Remove<span class="sr-only"> {n.name}</span>
                 </button>
               )}

@@ -161,6 +161,11 @@ describe('Settings: removing a network with sends not settled', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Remove My node anyway' }));
     // The wait is named for what it is (it said "Checking the node before switching…").
     expect(await screen.findByText('Removing the network…')).toBeTruthy();
+    // A click meanwhile sends no second removal, and the button keeps the keyboard.
+    const again = screen.getByRole('button', { name: 'Remove My node' });
+    expect(again.getAttribute('aria-disabled')).toBe('true');
+    fireEvent.click(again);
+    expect(bg.callsOf('networks.remove')).toHaveLength(2);
     answer!();
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Remove My node' })).toBeNull());
     expect(bg.callsOf('networks.remove')).toEqual([{ id: 'mine' }, { id: 'mine', confirmLoss: true }]);
