@@ -199,6 +199,7 @@ export async function evmTxInsight(
         kind: moves ? 'send' : revokes ? 'revoke' : 'approve',
         token,
         ...(call.amount !== undefined ? { amount: call.amount } : {}),
+        ...(call.kind === 'increaseAllowance' ? { increase: true as const } : {}),
         to: (call.recipient ?? call.spender)!.address,
       };
     }

@@ -63,13 +63,22 @@ export function spenderNote(a: AllowanceView): string {
 const UNLIMITED = 1n << 255n;
 
 /** What a waiting token call does, in words ('Sends 5 TUSD to 0x…'); undefined when it is no token call. */
-export function tokenCallText(tx: { kind: string; token?: { address: string; symbol: string; decimals: number; tokenId?: string }; amount?: string; counterparty?: string }): string | undefined {
+export function tokenCallText(tx: {
+  kind: string;
+  token?: { address: string; symbol: string; decimals: number; standard: TokenStandard; tokenId?: string };
+  amount?: string;
+  counterparty?: string;
+  increase?: true;
+}): string | undefined {
   if (!tx.token || !tx.counterparty) return undefined;
   const name = unitName(tx.token.symbol, tx.token.address);
-  const what =
-    tx.token.tokenId !== undefined ? `NFT #${tx.token.tokenId} of ${name}` : tx.amount === undefined ? name : BigInt(tx.amount) >= UNLIMITED ? `an unlimited amount of ${name}` : formatValue(tx.amount, tx.token.decimals, name);
+  let what: string;
+  if (tx.token.tokenId !== undefined) what = `${tx.token.standard === 'erc1155' && tx.amount !== undefined ? `${tx.amount} × ` : ''}NFT #${tx.token.tokenId} of ${name}`;
+  // An approval naming neither an amount nor an NFT: setApprovalForAll, every NFT of the contract.
+  else if (tx.amount === undefined) what = tx.kind === 'approve' ? `every NFT of ${name}, now and later` : name;
+  else what = BigInt(tx.amount) >= UNLIMITED ? `an unlimited amount of ${name}` : formatValue(tx.amount, tx.token.decimals, name);
   if (tx.kind === 'send') return `Sends ${what} to ${tx.counterparty}`;
-  if (tx.kind === 'approve') return `Lets ${tx.counterparty} take ${what}`;
+  if (tx.kind === 'approve') return tx.increase ? `Lets ${tx.counterparty} take ${what} more than it may already` : `Lets ${tx.counterparty} take ${what}`;
   if (tx.kind === 'revoke') return `Takes back what ${tx.counterparty} may take of ${name}`;
   return undefined;
 }

@@ -177,6 +177,8 @@ export interface ActivityItem {
   shared?: Amount;
   /** A C-Chain token send, approval or revoke: the token (amount is then in its units). */
   token?: ActivityToken;
+  /** An approval that adds `amount` to what the spender may take already (increaseAllowance). */
+  increase?: true;
   /** activity.list only, never stored: the asset's symbol and decimals, from its creating tx. */
   assetInfo?: { symbol: string; denomination: number };
   /** A contract deployment: the address the contract is created at (from the sender and nonce). */

@@ -243,6 +243,8 @@ export interface PendingEvmTxView {
   token?: ActivityToken;
   amount?: Amount;
   counterparty?: string;
+  /** An approval that adds `amount` to what the spender may take already. */
+  increase?: true;
 }
 
 /** A token send: `amount` for ERC-20 (and ERC-1155), `tokenId` for NFTs. */

@@ -306,7 +306,8 @@ describe("a site's token call in Activity", () => {
     const erc20 = { [selectorOf('decimals()')]: word(18n), [selectorOf('totalSupply()')]: word(1n), [selectorOf('balanceOf(address)')]: word(0n) };
     expect((await insight(erc20, encodeCall('approve(address,uint256)', OTHER, 0n))).item).toMatchObject({ kind: 'revoke', to: OTHER });
     expect((await insight(erc20, encodeCall('approve(address,uint256)', OTHER, 5n))).item).toMatchObject({ kind: 'approve', amount: '5' });
-    expect((await insight(erc20, encodeCall('increaseAllowance(address,uint256)', OTHER, 0n))).item).toMatchObject({ kind: 'approve', amount: '0' });
+    expect((await insight(erc20, encodeCall('increaseAllowance(address,uint256)', OTHER, 0n))).item).toMatchObject({ kind: 'approve', amount: '0', increase: true });
+    expect((await insight(erc20, encodeCall('approve(address,uint256)', OTHER, 5n))).item.increase).toBeUndefined();
   });
   it('a transfer of a token the wallet reads is a send in its units', async () => {
     const erc20 = { [selectorOf('decimals()')]: word(18n), [selectorOf('totalSupply()')]: word(1n), [selectorOf('balanceOf(address)')]: word(0n) };

@@ -50,7 +50,8 @@ export function activityAmount(item: ActivityItem, view: BalancesView | null, ex
     if (item.token.tokenId === undefined && item.kind === 'approve' && BigInt(item.amount) >= UNLIMITED) {
       return `Unlimited ${unit}${exact ? ` (exactly ${formatValue(item.amount, item.token.decimals, unit)})` : ''}`;
     }
-    if (item.token.tokenId === undefined) return formatValue(item.amount, item.token.decimals, unit);
+    // increaseAllowance: the amount comes on top of what the spender may take already.
+    if (item.token.tokenId === undefined) return `${formatValue(item.amount, item.token.decimals, unit)}${item.increase ? ' more' : ''}`;
     return item.token.standard === 'erc1155' ? `${formatUnits(item.amount, 0)} × #${item.token.tokenId} of ${name}` : `#${item.token.tokenId} of ${name}`;
   }
   // Native C-Chain sends are recorded in wei, without an asset ID.

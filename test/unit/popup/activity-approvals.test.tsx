@@ -27,13 +27,14 @@ const approve = (n: string, amount: string): ActivityItem => ({
 
 describe('approvals in Activity', () => {
   it('an unlimited allowance reads "Unlimited TUSD", exact under Details; a limited one in token units; a revoke is said so; the spender is named so', async () => {
-    const bg = fakeBackground({ 'activity.list': () => ({ items: [approve('a', MAX), approve('b', '2500000'), { ...approve('c', '0'), kind: 'revoke' as const }] }) });
+    const bg = fakeBackground({ 'activity.list': () => ({ items: [approve('a', MAX), approve('b', '2500000'), { ...approve('c', '0'), kind: 'revoke' as const }, { ...approve('d', '1000000'), increase: true as const }] }) });
     renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
     const rows = await screen.findAllByTestId('activity-item');
     expect(rows[0]!.querySelector('.tx-mid .amount')!.textContent).toBe('Unlimited TUSD');
     expect(rows[0]!.querySelector('.tx-details dd .amount')!.textContent).toBe('Unlimited TUSD (exactly 115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457,584,007,913,129.639935 TUSD)');
     expect(rows[0]!.querySelector('strong')!.textContent).toBe('Approved a spender');
     expect(rows[1]!.querySelector('.tx-mid .amount')!.textContent).toBe('2.5 TUSD');
+    expect(rows[3]!.querySelector('.tx-mid .amount')!.textContent).toBe('1 TUSD more');
     expect(rows[2]!.querySelector('strong')!.textContent).toBe('Revoked an approval');
     for (const row of rows) expect(within(row).getByTitle(SPENDER).textContent).toMatch(/^Spender 0x8db97C7c/);
   });

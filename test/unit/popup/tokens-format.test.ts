@@ -100,14 +100,17 @@ describe('checkTokenId and replaceOutcome', () => {
 });
 
 describe('tokenCallText', () => {
-  const token = { address: '0x52C84043CD9c865236f11d9Fc9F56aa003c1f922', symbol: 'TUSD', decimals: 6 };
+  const token = { address: '0x52C84043CD9c865236f11d9Fc9F56aa003c1f922', symbol: 'TUSD', decimals: 6, standard: 'erc20' as const };
   const SPENDER = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
   it('says a waiting token call in the token\'s words: a send, an approval (unlimited in words), a revoke, an NFT', () => {
     expect(tokenCallText({ kind: 'send', token, amount: '2500000', counterparty: SPENDER })).toBe(`Sends 2.5 TUSD to ${SPENDER}`);
     expect(tokenCallText({ kind: 'approve', token, amount: ((1n << 256n) - 1n).toString(), counterparty: SPENDER })).toBe(`Lets ${SPENDER} take an unlimited amount of TUSD`);
     expect(tokenCallText({ kind: 'approve', token, amount: '1000000', counterparty: SPENDER })).toBe(`Lets ${SPENDER} take 1 TUSD`);
     expect(tokenCallText({ kind: 'revoke', token, counterparty: SPENDER })).toBe(`Takes back what ${SPENDER} may take of TUSD`);
-    expect(tokenCallText({ kind: 'send', token: { ...token, symbol: 'ART', tokenId: '7' }, amount: '1', counterparty: SPENDER })).toBe(`Sends NFT #7 of ART to ${SPENDER}`);
+    expect(tokenCallText({ kind: 'send', token: { ...token, symbol: 'ART', standard: 'erc721', tokenId: '7' }, amount: '1', counterparty: SPENDER })).toBe(`Sends NFT #7 of ART to ${SPENDER}`);
+    expect(tokenCallText({ kind: 'approve', token, amount: '5000000', counterparty: SPENDER, increase: true })).toBe(`Lets ${SPENDER} take 5 TUSD more than it may already`);
+    expect(tokenCallText({ kind: 'approve', token: { ...token, symbol: 'ART', standard: 'erc721' }, counterparty: SPENDER })).toBe(`Lets ${SPENDER} take every NFT of ART, now and later`);
+    expect(tokenCallText({ kind: 'send', token: { ...token, symbol: 'GEM', standard: 'erc1155', tokenId: '7' }, amount: '40', counterparty: SPENDER })).toBe(`Sends 40 × NFT #7 of GEM to ${SPENDER}`);
     expect(tokenCallText({ kind: 'send', amount: '1', counterparty: SPENDER })).toBeUndefined();
     expect(tokenCallText({ kind: 'call', token, counterparty: SPENDER })).toBeUndefined();
   });
