@@ -371,7 +371,8 @@ export function Move({
             Nothing would arrive: the import fee on the {chainLabel(to)} is more than the amount. Move more.
           </p>
         )}
-        <button class="primary wide" type="submit" disabled={!check.ok || refused !== undefined || deliversNothing || busy}>
+        {/* An amount just found short stays off until it changes: the fees re-asked are for another amount (a P-Chain fee grows with the inputs). */}
+        <button class="primary wide" type="submit" disabled={!check.ok || refused !== undefined || deliversNothing || busy || shortNow}>
           {`Move to the ${chainLabel(to)}`}
         </button>
         {busy && <p class="muted" role="status">Getting the fees of this amount…</p>}

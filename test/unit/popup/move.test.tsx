@@ -210,4 +210,28 @@ describe('the review of a move', () => {
     fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '1' } });
     expect(screen.queryByText(said)).toBeNull();
   });
+
+  it('an amount found short at Move stays off until it changes, even when the fees asked for another amount would let it pass (a P-Chain fee grows with the inputs)', async () => {
+    let refuse = false;
+    const bg = fakeBackground({
+      'transfers.list': () => ({ transfers: [] }),
+      'transfers.estimate': (p) => {
+        if (refuse && p.amount === '11999000000') throw new Refuse({ code: 'insufficient-funds', message: 'insufficient funds of AVAX: need 12000500000, spendable 12000000000' });
+        return { exportFee: '1000000', importFee: '300000', maxAmount: '11999000000' };
+      },
+    });
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
+    const button = () => screen.getByRole('button', { name: 'Move to the P-Chain' }) as HTMLButtonElement;
+    fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '11.999' } });
+    await waitFor(() => expect(button().disabled).toBe(false));
+    refuse = true;
+    fireEvent.click(button());
+    expect(await screen.findByText('Not enough funds for this amount and its network fee.')).toBeTruthy();
+    // The fees of half the balance let 11.999 pass the form's own check: still off.
+    await waitFor(() => expect(bg.callsOf('transfers.estimate').some((c) => c.amount === '6000000000')).toBe(true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(button().disabled).toBe(true);
+    fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '11.99' } });
+    await waitFor(() => expect(button().disabled).toBe(false));
+  });
 });
