@@ -68,12 +68,15 @@ export const GROWTH_ALLOWED = 0.1;
  * balances and the asset studio (MetaMask's personal_sign order, eth_coinbase, personal_ecRecover,
  * typed data v3, funds another key can also spend shown apart, C-Chain receipts and their note, a
  * page asking in a loop held off: +5 KB, less the NFT metadata fetch) took it to 779 KB: the limit
- * to 790 KB. Of the background's 360 KB, 100 KB are libraries
+ * to 790 KB. Fixes from audits of moves, staking, networks, sends, tokens and Activity (fees and Max
+ * asked again when a fee rose, token transfers dated, scans said incomplete, a network with
+ * undecided sends asked about before removal, speed-up reviews in the token's words, focus kept:
+ * +11.6 KB) took it to 790.6 KB: the limit to 800 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 790 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 800 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
