@@ -1,7 +1,7 @@
 // Networks: the presets and the user's own, which one is selected, and who each node is. A node's
 // identity is checked (discoverNetwork) before it is used, once per worker life, and a custom
 // network's identity is pinned when it is added: a node that later tells another story is refused.
-import { NodeUnreachableError, RpcError, ValidationError, WalletError } from '../../core/errors.js';
+import { NetworkMismatchError, NodeUnreachableError, RpcError, ValidationError, WalletError } from '../../core/errors.js';
 import { cb58Encode } from '../../core/encoding.js';
 import { customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkIdentity, type NetworkPreset } from '../../core/network.js';
 import { NodeClient } from '../../core/node.js';
@@ -231,9 +231,15 @@ export class NetworksService {
     try {
       const preset = this.presetOf(s, p.id);
       const report = await this.client(preset).health.health();
-      // A healthy node of another network (its address now serves another) is of no use: said as such,
-      // not "healthy" beside a banner saying the wallet refuses it. Asked afresh, nothing cached.
-      if (report.healthy) await discoverNetwork(this.client(preset), preset);
+      // A node of another network (its address now serves another) is of no use: said as such, not
+      // "healthy" beside a banner saying the wallet refuses it. Asked afresh, nothing cached, whatever
+      // its health (one chain of many not bootstrapped makes a node unhealthy); of an unhealthy node
+      // only that answer counts, as one still bootstrapping may not answer the rest.
+      const identity = await discoverNetwork(this.client(preset), preset).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      if (identity !== undefined && (report.healthy || identity instanceof NetworkMismatchError)) throw identity;
       // A node's check carries an `error` only when it fails: those are the ones to name.
       const failed = Object.keys(report.checks).filter((k) => (report.checks[k] as { error?: unknown } | null)?.error != null);
       return { healthy: report.healthy, checks: failed, passed: Object.keys(report.checks).length - failed.length };
