@@ -251,7 +251,7 @@ export function Move({
   const deliversNothing = fees !== null && check.ok && check.value <= fees.importFee;
 
   const typed = useRef('');
-  typed.current = `${from}:${to}:${amount}`;
+  typed.current = typedKey;
   /** The fees of exactly this amount, asked now: the review shows nothing older (a C-Chain fee follows its base fee). */
   const toReview = async (e: Event) => {
     e.preventDefault();

@@ -121,6 +121,25 @@ describe('the Move list while a move is under way', () => {
 });
 
 describe('the review of a move', () => {
+  /**
+   * The Move form with 2.5 AVAX typed and estimated, over an estimate that answers until
+   * `node.refusal` is set, then throws it (the node or the fee changed since the form's estimate).
+   */
+  async function typedThenRefused(): Promise<{ bg: ReturnType<typeof fakeBackground>; node: { refusal: Refuse | undefined } }> {
+    const node: { refusal: Refuse | undefined } = { refusal: undefined };
+    const bg = fakeBackground({
+      'transfers.list': () => ({ transfers: [] }),
+      'transfers.estimate': () => {
+        if (node.refusal) throw node.refusal;
+        return { exportFee: '1000000', importFee: '300000', maxAmount: '11999000000' };
+      },
+    });
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
+    fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '2.5' } });
+    await waitFor(() => expect(screen.getByTestId('move-arrives').textContent).toBe('2.4997 AVAX'));
+    return { bg, node };
+  }
+
   it('shows the fees of exactly the amount typed, asked when Move is clicked, not the older ones the form showed; those are what the move may pay', async () => {
     let exportFee = 1_000_000n;
     const bg = fakeBackground({
@@ -142,18 +161,8 @@ describe('the review of a move', () => {
   });
 
   it('is not opened when the amount can no longer be moved: the reason shows on the form', async () => {
-    let refuse = false;
-    const bg = fakeBackground({
-      'transfers.list': () => ({ transfers: [] }),
-      'transfers.estimate': () => {
-        if (refuse) throw new Refuse({ code: 'insufficient-funds', message: 'insufficient funds of AVAX: need 2501200000, spendable 2501000000' });
-        return { exportFee: '1000000', importFee: '300000', maxAmount: '11999000000' };
-      },
-    });
-    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
-    fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '2.5' } });
-    await waitFor(() => expect(screen.getByTestId('move-arrives').textContent).toBe('2.4997 AVAX'));
-    refuse = true;
+    const { node } = await typedThenRefused();
+    node.refusal = new Refuse({ code: 'insufficient-funds', message: 'insufficient funds of AVAX: need 2501200000, spendable 2501000000' });
     fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
     expect(await screen.findByText('Not enough funds for this amount and its network fee.')).toBeTruthy();
     expect(screen.queryByTestId('review')).toBeNull();
@@ -191,22 +200,12 @@ describe('the review of a move', () => {
   });
 
   it('a refusal at Move is said for what was typed then, and goes once the amount changes', async () => {
-    let refuse = false;
-    const bg = fakeBackground({
-      'transfers.list': () => ({ transfers: [] }),
-      'transfers.estimate': () => {
-        if (refuse) throw new Refuse({ code: 'node-unreachable', message: 'fetch failed' });
-        return { exportFee: '1000000', importFee: '300000', maxAmount: '11999000000' };
-      },
-    });
-    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
-    fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '2.5' } });
-    await waitFor(() => expect(screen.getByTestId('move-arrives').textContent).toBe('2.4997 AVAX'));
-    refuse = true;
+    const { node } = await typedThenRefused();
+    node.refusal = new Refuse({ code: 'node-unreachable', message: 'fetch failed' });
     fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
     const said = (await screen.findByRole('alert')).querySelector('p')!.textContent!;
     expect(screen.getByText(said)).toBeTruthy();
-    refuse = false;
+    node.refusal = undefined;
     fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '1' } });
     expect(screen.queryByText(said)).toBeNull();
   });
