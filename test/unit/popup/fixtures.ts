@@ -2,6 +2,7 @@
 import { formatAddress } from '../../../src/core/encoding.js';
 import { formatEvmAddress } from '../../../src/core/evm-address.js';
 import type { AccountView, AssetBalanceView, BalancesView, NetworkView, WalletStatus } from '../../../src/shared/messages.js';
+import type { StakingParamsView } from '../../../src/shared/messages-staking.js';
 
 const bytes = (seed: number) => Uint8Array.from({ length: 20 }, (_, i) => (seed * 31 + i * 7) & 0xff);
 
@@ -58,3 +59,21 @@ export function balances(extra: Partial<BalancesView> = {}): BalancesView {
     ...extra,
   };
 }
+
+/** The staking screens' tests: a P address of the account on a custom network, and the chain's rules at STAKING_NOW. */
+export const STAKING_ME = 'P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p';
+export const STAKING_NOW = 1_795_583_200;
+export const STAKING_PARAMS: StakingParamsView = {
+  chainTime: STAKING_NOW,
+  minValidatorStake: '2000000000000',
+  maxValidatorStake: '3000000000000000',
+  minDelegatorStake: '25000000000',
+  minDelegationFee: 20_000,
+  minDelegationSeconds: 20,
+  minValidationSeconds: 20,
+  autoRenew: true,
+  maxStakeSeconds: 365 * 86_400,
+  maxEnd: STAKING_NOW + 365 * 86_400,
+  maxWeightFactor: 5,
+  uptimeRequirement: 90,
+};

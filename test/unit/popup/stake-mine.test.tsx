@@ -6,26 +6,12 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/pr
 import { afterEach, describe, expect, it } from 'vitest';
 import { StakeMine } from '../../../src/popup/screens/StakeMine.js';
 import { StakeValidate } from '../../../src/popup/screens/StakeValidate.js';
-import type { AutoRenewReview, MyStakeView, StakingParamsView } from '../../../src/shared/messages-staking.js';
+import type { AutoRenewReview, MyStakeView } from '../../../src/shared/messages-staking.js';
 import { fakeBackground, renderWith } from './fake-background.js';
+import { STAKING_ME as ME, STAKING_PARAMS as PARAMS } from './fixtures.js';
 
 afterEach(cleanup);
 
-const ME = 'P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p';
-const PARAMS: StakingParamsView = {
-  chainTime: 1_795_583_200,
-  minValidatorStake: '2000000000000',
-  maxValidatorStake: '3000000000000000',
-  minDelegatorStake: '25000000000',
-  minDelegationFee: 20_000,
-  minDelegationSeconds: 20,
-  minValidationSeconds: 20,
-  autoRenew: true,
-  maxStakeSeconds: 365 * 86_400,
-  maxEnd: 1_795_583_200 + 365 * 86_400,
-  maxWeightFactor: 5,
-  uptimeRequirement: 90,
-};
 
 function autoRenewed(txID: string, nextPeriod: number): MyStakeView {
   return {

@@ -8,29 +8,13 @@ import { Stake } from '../../../src/popup/screens/Stake.js';
 import { StakeDelegate } from '../../../src/popup/screens/StakeDelegate.js';
 import { StakeValidators } from '../../../src/popup/screens/StakeValidators.js';
 import { END_MARGIN_SECONDS, unixText } from '../../../src/popup/staking.js';
-import type { DelegationReview, StakingParamsView, ValidatorView } from '../../../src/shared/messages-staking.js';
+import type { DelegationReview, ValidatorView } from '../../../src/shared/messages-staking.js';
 import { fakeBackground, renderWith } from './fake-background.js';
-import { avax, balances, UNLOCKED } from './fixtures.js';
+import { avax, balances, STAKING_ME as ME, STAKING_NOW as NOW, STAKING_PARAMS as PARAMS, UNLOCKED } from './fixtures.js';
 
 afterEach(cleanup);
 
-const NOW = 1_795_583_200;
-const ME = 'P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p';
 const NODE = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
-const PARAMS: StakingParamsView = {
-  chainTime: NOW,
-  minValidatorStake: '2000000000000',
-  maxValidatorStake: '3000000000000000',
-  minDelegatorStake: '25000000000',
-  minDelegationFee: 20_000,
-  minDelegationSeconds: 20,
-  minValidationSeconds: 20,
-  autoRenew: true,
-  maxStakeSeconds: 365 * 86_400,
-  maxEnd: NOW + 365 * 86_400,
-  maxWeightFactor: 5,
-  uptimeRequirement: 90,
-};
 
 function validator(over: Partial<ValidatorView> = {}): ValidatorView {
   return {
