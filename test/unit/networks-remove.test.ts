@@ -8,19 +8,20 @@ import { NetworksService } from '../../src/background/services/networks.js';
 import { SettingsStore } from '../../src/background/settings.js';
 import { memoryStores } from '../../src/background/storage.js';
 
+/** Stored settings: two accounts, the local network selected, one custom network ('custom-1'). */
+const STATE = {
+  version: 1,
+  accounts: [{ id: 'acc1', name: 'A', kind: 'hd', index: 0 }, { id: 'acc2', name: 'B', kind: 'hd', index: 1 }],
+  selectedAccountId: 'acc1',
+  nextHdIndex: 2,
+  customNetworks: [{ id: 'custom-1', name: 'Mine', url: 'http://127.0.0.1:1', atomicNamespace: 'avax' }],
+  selectedNetworkId: 'local',
+};
+
 describe('a custom network', () => {
   it('when removed, drops its caches, outboxes, move journals, stake books, token scans, tokens and hidden assets, and nothing else', async () => {
     const { local } = memoryStores();
-    await local.set({
-      'xpc.state': {
-        version: 1,
-        accounts: [{ id: 'acc1', name: 'A', kind: 'hd', index: 0 }, { id: 'acc2', name: 'B', kind: 'hd', index: 1 }],
-        selectedAccountId: 'acc1',
-        nextHdIndex: 2,
-        customNetworks: [{ id: 'custom-1', name: 'Mine', url: 'http://127.0.0.1:1', atomicNamespace: 'avax' }],
-        selectedNetworkId: 'local',
-      },
-    });
+    await local.set({ 'xpc.state': STATE });
     const kept = [...accountStorageKeys('local', 'acc1'), hiddenAssetsKey('local')];
     const dropped = [...accountStorageKeys('custom-1', 'acc1'), ...accountStorageKeys('custom-1', 'acc2'), hiddenAssetsKey('custom-1'), tokensKey('custom-1')];
     await local.set(Object.fromEntries([...kept, ...dropped].map((k) => [k, []])));
@@ -31,17 +32,9 @@ describe('a custom network', () => {
 
   it('is not removed while a send on it is undecided or refused but able to run, until the user confirms: added again, it would start with no outbox', async () => {
     const { local } = memoryStores();
-    const state = {
-      version: 1,
-      accounts: [{ id: 'acc1', name: 'A', kind: 'hd', index: 0 }, { id: 'acc2', name: 'B', kind: 'hd', index: 1 }],
-      selectedAccountId: 'acc1',
-      nextHdIndex: 2,
-      customNetworks: [{ id: 'custom-1', name: 'Mine', url: 'http://127.0.0.1:1', atomicNamespace: 'avax' }],
-      selectedNetworkId: 'local',
-    };
     const entry = (txID: string, extra: Record<string, unknown> = {}) => ({ chain: 'X', txID, signedHex: '00', item: {}, createdAt: 1, resends: 0, ...extra });
     await local.set({
-      'xpc.state': state,
+      'xpc.state': STATE,
       // acc1: one refused X send its successor already conflicts with (safe to forget); acc2: one refused, one undecided.
       [outboxKey('custom-1', 'acc1')]: [entry('replaced', { voided: true, replacedBy: 'next' })],
       [outboxKey('custom-1', 'acc2')]: [entry('refused', { voided: true }), entry('undecided')],
@@ -63,14 +56,14 @@ describe('a custom network', () => {
 
   it('a health check of a node that does not answer gives the failure code with the message', async () => {
     const { local } = memoryStores();
-    await local.set({ 'xpc.state': { version: 1, accounts: [{ id: 'acc1', name: 'A', kind: 'hd', index: 0 }], selectedAccountId: 'acc1', nextHdIndex: 1, customNetworks: [{ id: 'custom-1', name: 'Mine', url: 'http://127.0.0.1:1', atomicNamespace: 'avax' }], selectedNetworkId: 'local' } });
+    await local.set({ 'xpc.state': STATE });
     const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')) });
     expect(await networks.networksHealth({ id: 'custom-1' })).toMatchObject({ healthy: false, checks: [], errorCode: 'node-unreachable', error: expect.stringContaining('127.0.0.1:1') });
   });
 
   it('a health check names only the checks that fail, and counts those that pass', async () => {
     const { local } = memoryStores();
-    await local.set({ 'xpc.state': { version: 1, accounts: [{ id: 'acc1', name: 'A', kind: 'hd', index: 0 }], selectedAccountId: 'acc1', nextHdIndex: 1, customNetworks: [{ id: 'custom-1', name: 'Mine', url: 'http://127.0.0.1:1', atomicNamespace: 'avax' }], selectedNetworkId: 'local' } });
+    await local.set({ 'xpc.state': STATE });
     // As avalanchego answers: every check with its message, an `error` only on the failing ones.
     const report = {
       healthy: false,
