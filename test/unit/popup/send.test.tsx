@@ -327,8 +327,7 @@ describe('Send: the review read by name', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
     type(/^To/, C_OTHER);
     type('Amount (AVAX)', '0.1234567891');
-    await waitFor(() => expect(reviewButton().disabled).toBe(false));
-    fireEvent.click(reviewButton());
+    await clickReview();
     const review = await screen.findByTestId('review');
     const names = within(review).getAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent);
     expect(new Set(names).size).toBe(names.length);
@@ -342,8 +341,7 @@ describe('Send: which account pays', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'P-Chain' }));
     type(/^To/, P_OTHER);
     type('Amount (AVAX)', '1');
-    await waitFor(() => expect(reviewButton().disabled).toBe(false));
-    fireEvent.click(reviewButton());
+    await clickReview();
     await screen.findByRole('heading', { name: 'Review' });
     expect(screen.getByTestId('review-from').textContent).toBe(`${ACCOUNT.name}, on the P-Chain`);
   });
@@ -355,15 +353,13 @@ describe("Send: to the wallet's own address", () => {
     type(/^To/, X_ADDR);
     type('Amount (AVAX)', '1');
     expect(screen.getByText('This is your own address: what you send stays in this account, and only the fee is spent.')).toBeTruthy();
-    await waitFor(() => expect(reviewButton().disabled).toBe(false));
-    fireEvent.click(reviewButton());
+    await clickReview();
     await screen.findByRole('heading', { name: 'Review' });
     expect(screen.getByTestId('review-own').textContent).toBe('This is your own address: what you send stays in this account, and only the fee is spent.');
     fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
     type(/^To/, X_OTHER);
     expect(screen.queryByText(/your own address/)).toBeNull();
-    await waitFor(() => expect(reviewButton().disabled).toBe(false));
-    fireEvent.click(reviewButton());
+    await clickReview();
     await screen.findByRole('heading', { name: 'Review' });
     expect(screen.queryByTestId('review-own')).toBeNull();
   });
@@ -402,8 +398,7 @@ describe('Send: Max after the fee rose', () => {
       fireEvent.click(maxButton());
       expect((screen.getByLabelText('Amount (AVAX)') as HTMLInputElement).value).toBe('1.4979');
     });
-    await waitFor(() => expect(reviewButton().disabled).toBe(false));
-    fireEvent.click(reviewButton());
+    await clickReview();
     await screen.findByRole('heading', { name: 'Review' });
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
     await waitFor(() => expect(bg.callsOf('send.c')).toEqual([{ to: C_OTHER, amountWei: (have - 2n * C_MAX_FEE).toString(), maxFeeWei: (2n * C_MAX_FEE).toString() }]));
@@ -412,6 +407,12 @@ describe('Send: Max after the fee rose', () => {
 
 function reviewButton(): HTMLButtonElement {
   return screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement;
+}
+
+/** Review, once the form allows it (its estimate answered). */
+async function clickReview(): Promise<void> {
+  await waitFor(() => expect(reviewButton().disabled).toBe(false));
+  fireEvent.click(reviewButton());
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -506,8 +507,7 @@ describe('Send: a review belongs to exactly the inputs it was estimated for', ()
     const refresh = renderRefreshable(bg);
     type(/^To/, X_OTHER);
     type('Amount (AVAX)', '10');
-    await waitFor(() => expect(reviewButton().disabled).toBe(false));
-    fireEvent.click(reviewButton());
+    await clickReview();
     await screen.findByTestId('review-amount');
     refresh(balances({ balances: [avax('X', '5000000000'), avax('P', '0'), avax('C', '0')] }));
     await screen.findByRole('heading', { name: 'Send' });
@@ -523,8 +523,7 @@ describe('Send: a review belongs to exactly the inputs it was estimated for', ()
     const refresh = renderRefreshable(bg);
     type(/^To/, X_OTHER);
     type('Amount (AVAX)', '10');
-    await waitFor(() => expect(reviewButton().disabled).toBe(false));
-    fireEvent.click(reviewButton());
+    await clickReview();
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
     await waitFor(() => expect(bg.callsOf('send.x')).toHaveLength(1));
     // The refresh after the send's inputs were spent: 10 AVAX no longer fits.
@@ -543,8 +542,7 @@ describe('Send: a review belongs to exactly the inputs it was estimated for', ()
     fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
     type(/^To/, C_OTHER);
     type('Amount (AVAX)', '0.5');
-    await waitFor(() => expect(reviewButton().disabled).toBe(false));
-    fireEvent.click(reviewButton());
+    await clickReview();
     await screen.findByTestId('review-amount');
     expect(screen.queryByText('Memo (public)')).toBeNull();
     expect(screen.queryByText('exchange-tag-123')).toBeNull();
