@@ -23,6 +23,7 @@ import { SiteStore, SITES_STORAGE_KEY } from '../../src/background/sites.js';
 import { memoryStores } from '../../src/background/storage.js';
 import type { SiteWallet } from '../../src/background/provider.js';
 import { PROVIDER_CHANNEL, type ProviderResponse, STATE_METHOD } from '../../src/shared/provider-protocol.js';
+import { errorOf } from './provider-answers.js';
 import { MAX_C_GAS_LIMIT } from '../../src/core/fee-limits.js';
 import { ACCOUNT } from './site-account.js';
 
@@ -73,12 +74,6 @@ function setup(options: { unlocked?: boolean; noWallet?: boolean; fetch?: typeof
     windows: () => windows,
     notified: () => notified,
   };
-}
-
-async function errorOf(p: Promise<ProviderResponse>): Promise<{ code: number; message: string; data?: unknown }> {
-  const r = await p;
-  if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.result)}`);
-  return r.error;
 }
 
 describe('provider routing', () => {

@@ -11,6 +11,7 @@ import { registrableDomain } from '../../src/background/site-domain.js';
 import { SiteStore } from '../../src/background/sites.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
+import { errorOf } from './provider-answers.js';
 import { ACCOUNT } from './site-account.js';
 
 
@@ -54,12 +55,6 @@ function setup() {
   const call = (method: string, params: unknown, site: Site): Promise<ProviderResponse> =>
     provider.handle({ channel: PROVIDER_CHANNEL, requestId: `r${++n}`, method, params }, site);
   return { approvals, sites, provider, call, node, windows: () => windows };
-}
-
-async function errorOf(p: Promise<ProviderResponse>): Promise<{ code: number; message: string }> {
-  const r = await p;
-  if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.result)}`);
-  return r.error;
 }
 
 const siteTx = [{ transactionHex: '0x0000', chainAlias: 'X' }];

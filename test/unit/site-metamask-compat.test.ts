@@ -10,6 +10,7 @@ import { SiteStore } from '../../src/background/sites.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { toHex } from '../../src/core/bytes.js';
 import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
+import { errorOf, resultOf } from './provider-answers.js';
 import { ACCOUNT } from './site-account.js';
 
 const SITE: Site = { origin: 'https://dapp.example' };
@@ -65,17 +66,6 @@ function setup(options: { chainId?: bigint; unlocked?: boolean } = {}) {
   return { approvals, sites, call, pending, windows: () => windows, lock: () => (unlocked = false) };
 }
 
-const result = async (p: Promise<ProviderResponse>): Promise<unknown> => {
-  const r = await p;
-  if (!r.ok) throw new Error(`expected a result, got ${JSON.stringify(r.error)}`);
-  return r.result;
-};
-const error = async (p: Promise<ProviderResponse>) => {
-  const r = await p;
-  if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.result)}`);
-  return r.error;
-};
-
 describe('transaction quantities with leading zeros', () => {
   it('eth_sendTransaction: the approval shows the amounts written with leading zeros, and holds them for signing', async () => {
     const t = setup();
@@ -86,12 +76,12 @@ describe('transaction quantities with leading zeros', () => {
     const payload = (await t.approvals.findByRequest(p.requestId!))!.entry.params as { tx: { value: string; gasLimit: string } };
     expect(payload.tx).toMatchObject({ value: '100000000000000000', gasLimit: '21000' });
     await t.approvals.decide(p.id, false);
-    expect((await error(sending)).code).toBe(4001);
+    expect((await errorOf(sending)).code).toBe(4001);
     // '0x' alone and a value past uint256 are refused before any approval.
     for (const value of ['0x', '0x1' + '0'.repeat(64)]) {
-      expect(await error(t.call('eth_sendTransaction', [{ from: COW.cAddress, to: COW.cAddress, value }]))).toMatchObject({ code: -32602, data: { field: 'params[0].value' } });
+      expect(await errorOf(t.call('eth_sendTransaction', [{ from: COW.cAddress, to: COW.cAddress, value }]))).toMatchObject({ code: -32602, data: { field: 'params[0].value' } });
     }
-    expect(await error(t.call('eth_sendTransaction', [{ from: COW.cAddress, to: COW.cAddress, gasLimit: '0x' }]))).toMatchObject({ code: -32602 });
+    expect(await errorOf(t.call('eth_sendTransaction', [{ from: COW.cAddress, to: COW.cAddress, gasLimit: '0x' }]))).toMatchObject({ code: -32602 });
     expect(await t.approvals.list()).toEqual([]);
   });
 });
@@ -113,7 +103,7 @@ describe('personal_sign with reversed params', () => {
       expect(p.summary).toMatchObject({ message: text, encoding: 'text', signer: COW.cAddress });
       await t.approvals.decide(p.id, true);
       // Signed over the message's bytes, with the connected account's key.
-      expect(eip191Signer.recoverAddress((await result(answer)) as string, new TextEncoder().encode(text))).toBe(COW.cAddress);
+      expect(eip191Signer.recoverAddress((await resultOf(answer)) as string, new TextEncoder().encode(text))).toBe(COW.cAddress);
     }
   });
 
@@ -121,14 +111,14 @@ describe('personal_sign with reversed params', () => {
     const t = setup();
     await t.sites.grant(SITE.origin, [COW.id]);
     // Reversed, for an address the site is not connected to: refused, nothing asked.
-    expect((await error(t.call('personal_sign', [OTHER, 'hello']))).code).toBe(4100);
+    expect((await errorOf(t.call('personal_sign', [OTHER, 'hello']))).code).toBe(4100);
     // Both look like addresses: the usual order ([message, address]) holds, so OTHER is the signer asked for.
-    expect((await error(t.call('personal_sign', [COW.cAddress, OTHER]))).code).toBe(4100);
+    expect((await errorOf(t.call('personal_sign', [COW.cAddress, OTHER]))).code).toBe(4100);
     // A first param that is an address with a wrong checksum is refused as that param.
     const badChecksum = COW.cAddress.replace('C', 'c').replace('b', 'B');
-    expect(await error(t.call('personal_sign', [badChecksum, 'hello']))).toMatchObject({ code: -32602, data: { field: 'params[0]' } });
+    expect(await errorOf(t.call('personal_sign', [badChecksum, 'hello']))).toMatchObject({ code: -32602, data: { field: 'params[0]' } });
     // The usual order still names its own params.
-    expect(await error(t.call('personal_sign', ['0x00', 'not-an-address']))).toMatchObject({ code: -32602, data: { field: 'params[1]' } });
+    expect(await errorOf(t.call('personal_sign', ['0x00', 'not-an-address']))).toMatchObject({ code: -32602, data: { field: 'params[1]' } });
     expect(await t.approvals.list()).toEqual([]);
   });
 });
@@ -136,12 +126,12 @@ describe('personal_sign with reversed params', () => {
 describe('eth_coinbase', () => {
   it("is eth_accounts' first entry, or null (not connected, locked), without an approval", async () => {
     const t = setup();
-    expect(await result(t.call('eth_coinbase'))).toBeNull();
+    expect(await resultOf(t.call('eth_coinbase'))).toBeNull();
     await t.sites.grant(SITE.origin, [COW.id]);
-    expect(await result(t.call('eth_coinbase', []))).toBe(COW.cAddress);
-    expect((await error(t.call('eth_coinbase', ['x']))).code).toBe(-32602);
+    expect(await resultOf(t.call('eth_coinbase', []))).toBe(COW.cAddress);
+    expect((await errorOf(t.call('eth_coinbase', ['x']))).code).toBe(-32602);
     t.lock();
-    expect(await result(t.call('eth_coinbase'))).toBeNull();
+    expect(await resultOf(t.call('eth_coinbase'))).toBeNull();
     expect(t.windows()).toBe(0);
   });
 });
@@ -153,16 +143,16 @@ describe('personal_ecRecover', () => {
   it('recovers the signer of a text or hex message, for v 27/28 or 0/1 and for a high-S twin, with no approval or connection', async () => {
     const t = setup();
     const sig = eip191Signer.sign('Sign in to dapp.example', key, false);
-    expect(await result(t.call('personal_ecRecover', ['Sign in to dapp.example', sig]))).toBe(signer);
+    expect(await resultOf(t.call('personal_ecRecover', ['Sign in to dapp.example', sig]))).toBe(signer);
     const hexSig = eip191Signer.sign(new Uint8Array([0, 1, 255]), key, false);
-    expect(await result(t.call('personal_ecRecover', ['0x0001ff', hexSig]))).toBe(signer);
+    expect(await resultOf(t.call('personal_ecRecover', ['0x0001ff', hexSig]))).toBe(signer);
     const v = parseInt(sig.slice(130), 16);
-    expect(await result(t.call('personal_ecRecover', ['Sign in to dapp.example', sig.slice(0, 130) + (v - 27).toString(16).padStart(2, '0')]))).toBe(signer);
+    expect(await resultOf(t.call('personal_ecRecover', ['Sign in to dapp.example', sig.slice(0, 130) + (v - 27).toString(16).padStart(2, '0')]))).toBe(signer);
     // (r, n − s) with the other v is the same signature, as Ethereum's ecrecover takes it.
     const twin = sig.slice(0, 66) + (N - BigInt('0x' + sig.slice(66, 130))).toString(16).padStart(64, '0') + (v === 27 ? '1c' : '1b');
-    expect(await result(t.call('personal_ecRecover', ['Sign in to dapp.example', twin]))).toBe(signer);
+    expect(await resultOf(t.call('personal_ecRecover', ['Sign in to dapp.example', twin]))).toBe(signer);
     // Another message recovers another address, not an error.
-    expect(await result(t.call('personal_ecRecover', ['Sign in to evil.example', sig]))).not.toBe(signer);
+    expect(await resultOf(t.call('personal_ecRecover', ['Sign in to evil.example', sig]))).not.toBe(signer);
     expect(t.windows()).toBe(0);
   });
 
@@ -170,10 +160,10 @@ describe('personal_ecRecover', () => {
     const t = setup();
     const sig = eip191Signer.sign('m', key, false);
     for (const bad of [sig.slice(0, 130), sig + '00', sig.slice(0, 130) + '1d', sig.slice(0, 130) + '02', 'zz' + sig.slice(2), sig.slice(2), `0x${'00'.repeat(64)}1b`, `0x${toHex(new Uint8Array(32).fill(0xff))}${sig.slice(66)}`]) {
-      expect(await error(t.call('personal_ecRecover', ['m', bad])), bad).toMatchObject({ code: -32602, data: { field: 'params[1]' } });
+      expect(await errorOf(t.call('personal_ecRecover', ['m', bad])), bad).toMatchObject({ code: -32602, data: { field: 'params[1]' } });
     }
-    expect((await error(t.call('personal_ecRecover', ['m']))).code).toBe(-32602);
-    expect((await error(t.call('personal_ecRecover', [7, sig]))).code).toBe(-32602);
+    expect((await errorOf(t.call('personal_ecRecover', ['m']))).code).toBe(-32602);
+    expect((await errorOf(t.call('personal_ecRecover', [7, sig]))).code).toBe(-32602);
   });
 });
 
@@ -198,22 +188,22 @@ describe('eth_signTypedData_v3', () => {
     const p = await t.pending();
     expect(p.summary).toMatchObject({ kind: 'sign-typed-data', primaryType: 'Mail', signer: COW.cAddress, chainId: '1' });
     await t.approvals.decide(p.id, true);
-    expect(await result(signing)).toBe(EIP_SIGNATURE);
+    expect(await resultOf(signing)).toBe(EIP_SIGNATURE);
   });
 
   it('refuses what v3 cannot encode as v4 does (a list, an absent field) before any approval', async () => {
     const t = setup({ chainId: 1n });
     await t.sites.grant(SITE.origin, [COW.id]);
     const withList = { ...mail, types: { ...mail.types, Mail: [...mail.types.Mail, { name: 'cc', type: 'Person[]' }] }, message: { ...mail.message, cc: [] } };
-    expect(await error(t.call('eth_signTypedData_v3', [COW.cAddress, JSON.stringify(withList)]))).toMatchObject({ code: -32602, data: { field: 'params[1].types.Mail' } });
+    expect(await errorOf(t.call('eth_signTypedData_v3', [COW.cAddress, JSON.stringify(withList)]))).toMatchObject({ code: -32602, data: { field: 'params[1].types.Mail' } });
     const { to: _to, ...noTo } = mail.message;
-    expect(await error(t.call('eth_signTypedData_v3', [COW.cAddress, { ...mail, message: noTo }]))).toMatchObject({ code: -32602, data: { field: 'params[1].message.to' } });
-    expect(await error(t.call('eth_signTypedData_v3', [COW.cAddress, { ...mail, message: { ...mail.message, from: { name: 'Cow' } } }]))).toMatchObject({ code: -32602, data: { field: 'params[1].message.from.wallet' } });
+    expect(await errorOf(t.call('eth_signTypedData_v3', [COW.cAddress, { ...mail, message: noTo }]))).toMatchObject({ code: -32602, data: { field: 'params[1].message.to' } });
+    expect(await errorOf(t.call('eth_signTypedData_v3', [COW.cAddress, { ...mail, message: { ...mail.message, from: { name: 'Cow' } } }]))).toMatchObject({ code: -32602, data: { field: 'params[1].message.from.wallet' } });
     const { version: _v, ...noVersion } = mail.domain;
-    expect(await error(t.call('eth_signTypedData_v3', [COW.cAddress, { ...mail, domain: noVersion }]))).toMatchObject({ code: -32602, data: { field: 'params[1].domain.version' } });
+    expect(await errorOf(t.call('eth_signTypedData_v3', [COW.cAddress, { ...mail, domain: noVersion }]))).toMatchObject({ code: -32602, data: { field: 'params[1].domain.version' } });
     // No EIP712Domain type: v3 hashes the domain as an empty struct, v4's encoder from the fields given.
     const { EIP712Domain: _d, ...noDomainType } = mail.types;
-    expect(await error(t.call('eth_signTypedData_v3', [COW.cAddress, { ...mail, types: noDomainType }]))).toMatchObject({ code: -32602, data: { field: 'params[1].types' } });
+    expect(await errorOf(t.call('eth_signTypedData_v3', [COW.cAddress, { ...mail, types: noDomainType }]))).toMatchObject({ code: -32602, data: { field: 'params[1].types' } });
     expect(await t.approvals.list()).toEqual([]);
     expect(t.windows()).toBe(0);
   });
