@@ -11,15 +11,14 @@ import { fromHex } from '../core/bytes.js';
 import { WalletError } from '../core/errors.js';
 import { contractAddressOf } from '../core/tx/c.js';
 import type { EthApi } from '../core/node/eth.js';
-import { MAX_UINT256, readTokenMetadata, type TokenMetadata } from '../core/tokens.js';
+import { UNLIMITED_ALLOWANCE as UNLIMITED } from '../core/amount.js';
+import { readTokenMetadata, type TokenMetadata } from '../core/tokens.js';
 import type { ImpactWarning, OwnAddress } from '../core/tx-impact.js';
 import type { ActivityItem, ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
 import { shownName } from './chain-name.js';
 import { InvalidParamsError } from './provider-params.js';
 import { approvalTokenView, type StoredToken, tokenView } from './token-store.js';
 
-/** An allowance this large is "unlimited" (the usual max uint256, or anything near it). */
-export const UNLIMITED = MAX_UINT256 >> 1n;
 /** A revert reason is shown at most this long. */
 const MAX_REVERT_REASON = 120;
 /** Permit2 amounts are uint160: its "max" is 2^160 - 1. */

@@ -7,6 +7,8 @@ export const WEI_PER_NAVAX = 1_000_000_000n;
 
 export const MAX_DENOMINATION = 32;
 export const UINT64_MAX = (1n << 64n) - 1n;
+/** A token allowance this large is "unlimited" (the usual max uint256, or anything near it): said so, not as a 78-digit number. */
+export const UNLIMITED_ALLOWANCE = ((1n << 256n) - 1n) >> 1n;
 
 function checkDenomination(denomination: number): void {
   if (!Number.isInteger(denomination) || denomination < 0 || denomination > MAX_DENOMINATION) {

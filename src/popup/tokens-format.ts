@@ -1,6 +1,7 @@
 // How the popup words C-Chain tokens: the background's checks on a token's own name and symbol,
 // token amounts in the token's units, transfers, allowances and EVM tx replacements. Pure, so the
 // words are tested apart from the screens (test/unit/popup/tokens-format.test.ts).
+import { UNLIMITED_ALLOWANCE } from '../core/amount.js';
 import type { Check } from './checks.js';
 import { formatValue, shortenId } from './format.js';
 import type { AllowanceView, TokenChecks, TokenStandard, TokenTransferView, TokenView } from '../shared/messages.js';
@@ -59,8 +60,6 @@ export function spenderNote(a: AllowanceView): string {
   return a.spenderIsContract ? 'A contract' : 'An ordinary account: whoever holds its key can take these tokens at any time';
 }
 
-/** An allowance of 2^255 or more: what sites set to mean "no limit". */
-const UNLIMITED = 1n << 255n;
 
 /** What a waiting token call does, in words ('Sends 5 TUSD to 0x…'); undefined when it is no token call. */
 export function tokenCallText(tx: {
@@ -76,7 +75,7 @@ export function tokenCallText(tx: {
   if (tx.token.tokenId !== undefined) what = `${tx.token.standard === 'erc1155' && tx.amount !== undefined ? `${tx.amount} × ` : ''}NFT #${tx.token.tokenId} of ${name}`;
   // An approval naming neither an amount nor an NFT: setApprovalForAll, every NFT of the contract.
   else if (tx.amount === undefined) what = tx.kind === 'approve' ? `every NFT of ${name}, now and later` : name;
-  else what = BigInt(tx.amount) >= UNLIMITED ? `an unlimited amount of ${name}` : formatValue(tx.amount, tx.token.decimals, name);
+  else what = BigInt(tx.amount) >= UNLIMITED_ALLOWANCE ? `an unlimited amount of ${name}` : formatValue(tx.amount, tx.token.decimals, name);
   if (tx.kind === 'send') return `Sends ${what} to ${tx.counterparty}`;
   if (tx.kind === 'approve') return tx.increase ? `Lets ${tx.counterparty} take ${what} more than it may already` : `Lets ${tx.counterparty} take ${what}`;
   if (tx.kind === 'revoke') return `Takes back what ${tx.counterparty} may take of ${name}`;

@@ -15,7 +15,8 @@ import { nftMetadataFrom } from '../nft-metadata.js';
 import type { StorageArea } from '../storage.js';
 import { mapLimited, type ScanState, scanView, TokenScanner } from '../token-scan.js';
 import { type StoredToken, TokenStore, tokenView } from '../token-store.js';
-import { simulationView, UNLIMITED } from '../evm-views.js';
+import { UNLIMITED_ALLOWANCE as UNLIMITED } from '../../core/amount.js';
+import { simulationView } from '../evm-views.js';
 
 /** The chain's own coin: what a token must not pass itself off as. */
 export const NATIVE_SYMBOL = 'AVAX';

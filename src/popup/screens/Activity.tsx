@@ -1,6 +1,7 @@
 // The wallet's transactions, newest first: kind, amount, chain, status, fee and a copyable ID, each
 // with its details; followed while any is pending, and reloaded from scratch for another account.
 import { useEffect, useState } from 'preact/hooks';
+import { UNLIMITED_ALLOWANCE } from '../../core/amount.js';
 import { useCall, useRequest } from '../api.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
@@ -37,8 +38,6 @@ export function activityTitle(item: ActivityItem): string {
 
 const STATUS_LABEL: Record<ActivityItem['status'], string> = { pending: 'Pending', accepted: 'Accepted', failed: 'Failed' };
 
-/** An allowance of 2^255 or more: what sites set to mean "no limit" (as the approval window says). */
-const UNLIMITED = 1n << 255n;
 
 /** The amount of an item with its asset's symbol when the wallet knows the asset; `exact`: an unlimited allowance with its number too. */
 export function activityAmount(item: ActivityItem, view: BalancesView | null, exact = false): string | null {
@@ -47,7 +46,7 @@ export function activityAmount(item: ActivityItem, view: BalancesView | null, ex
   if (item.token) {
     const name = item.token.symbol || item.token.address;
     const unit = item.token.symbol || `units of ${item.token.address}`;
-    if (item.token.tokenId === undefined && item.kind === 'approve' && BigInt(item.amount) >= UNLIMITED) {
+    if (item.token.tokenId === undefined && item.kind === 'approve' && BigInt(item.amount) >= UNLIMITED_ALLOWANCE) {
       return `Unlimited ${unit}${exact ? ` (exactly ${formatValue(item.amount, item.token.decimals, unit)})` : ''}`;
     }
     // increaseAllowance: the amount comes on top of what the spender may take already.
