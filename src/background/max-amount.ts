@@ -8,7 +8,7 @@ import { AssetLimitError, InsufficientFundsError, TxTooLargeError } from '../cor
 import { type PFeeContext, pTxFee } from '../core/fees.js';
 import type { BuiltTx } from '../core/tx/built.js';
 import { type ChainContext, MAX_XP_TX_SIZE } from '../core/tx/context.js';
-import { type SpendableUtxo, toTransferableInput } from '../core/tx/utxos.js';
+import { selectionOrder, type SpendableUtxo, toTransferableInput } from '../core/tx/utxos.js';
 import { packInputs } from '../core/tx/x.js';
 
 /** How many candidate amounts `largestAmount` builds before giving up. */
@@ -69,8 +69,7 @@ export function largestAmount(p: {
   // prefix of an order is what a build takes.
   const candidates: { amount: bigint; inputs: number }[] = [];
   for (const proofFirst of [true, false]) {
-    const rank = (s: SpendableUtxo) => (s.first ? 0 : 2) + (proofFirst && s.unproven ? 1 : 0);
-    const ordered = [...own].sort((a, b) => rank(a) - rank(b) || (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+    const ordered = selectionOrder(own, proofFirst);
     const within: SpendableUtxo[] = [];
     let sum = 0n;
     for (const s of ordered) {

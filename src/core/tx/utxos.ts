@@ -123,21 +123,14 @@ export function selectUtxos(
   target: bigint,
   options: { exclude?: ReadonlySet<string>; assetLabel?: string; max?: bigint } = {},
 ): { chosen: SpendableUtxo[]; total: bigint } {
-  // Sort keys made once per candidate: `first` ones, then proven before unproven, then the amount
-  // as a Number (order-preserving, so only equal Numbers need the exact bigint comparison).
-  const keyed: Keyed[] = [];
-  for (const s of pool) {
-    if (!equalBytes(s.utxo.assetID, assetID) || options.exclude?.has(utxoId(s.utxo))) continue;
-    keyed.push({ s, rank: (s.first ? 0 : 2) + (s.unproven ? 1 : 0), size: Number(s.amount) });
-  }
-  keyed.sort(byRankThenSize);
-  const ordered = keyed.map((k) => k.s);
+  const candidates = pool.filter((s) => equalBytes(s.utxo.assetID, assetID) && !options.exclude?.has(utxoId(s.utxo)));
+  const ordered = selectionOrder(candidates, true);
   const max = options.max ?? MAX_U64;
   const assetName = cb58Encode(assetID);
   const pick = pickWithin(ordered, target, max, 0);
   if (pick.total >= target && pick.total <= max) {
     if (pick.chosen.length <= PROVEN_FIRST_MAX_INPUTS) return pick;
-    const bySize = pickWithin(largestFirst(keyed), target, max, 0);
+    const bySize = pickWithin(selectionOrder(candidates, false), target, max, 0);
     return bySize.total >= target && bySize.total <= max && bySize.chosen.length < pick.chosen.length ? bySize : pick;
   }
   const spendable = ordered.reduce((sum, s) => sum + s.amount, 0n);
@@ -152,22 +145,15 @@ export function selectUtxos(
   throw new AssetLimitError(assetName, most <= max ? most : max, options.assetLabel ?? assetName);
 }
 
-/** The candidates `first` ones first, then largest first, whether proven or not. */
-function largestFirst(keyed: readonly Keyed[]): SpendableUtxo[] {
-  return keyed
-    .map((k) => ({ ...k, rank: k.rank & ~1 }))
-    .sort(byRankThenSize)
-    .map((k) => k.s);
-}
-
-interface Keyed {
-  s: SpendableUtxo;
-  rank: number;
-  size: number;
-}
-
-function byRankThenSize(a: Keyed, b: Keyed): number {
-  return a.rank - b.rank || b.size - a.size || (a.s.amount === b.s.amount ? 0 : a.s.amount > b.s.amount ? -1 : 1);
+/**
+ * The order selection takes `candidates` in: those marked `first`, then (`proofFirst`) proven
+ * before unproven, then the largest. Sort keys are made once per candidate, the amount as a
+ * Number (order-preserving, so only equal Numbers need the exact bigint comparison).
+ */
+export function selectionOrder(candidates: readonly SpendableUtxo[], proofFirst: boolean): SpendableUtxo[] {
+  const keyed = candidates.map((s) => ({ s, rank: (s.first ? 0 : 2) + (proofFirst && s.unproven ? 1 : 0), size: Number(s.amount) }));
+  keyed.sort((a, b) => a.rank - b.rank || b.size - a.size || (a.s.amount === b.s.amount ? 0 : a.s.amount > b.s.amount ? -1 : 1));
+  return keyed.map((k) => k.s);
 }
 
 /**
