@@ -1,11 +1,12 @@
 // EVM requests of sites: personal_sign, eth_signTypedData_v4 (and v3) and eth_sendTransaction (each
 // shown to the user exactly as it will be signed), personal_ecRecover (no key), and the read-only
 // calls passed to the chain's node.
+import { UINT64_MAX } from '../core/amount.js';
 import { EVERY_INVISIBLE, fromHex, INVISIBLE_TEXT, toHex } from '../core/bytes.js';
 import type { TypedDataInput } from '../core/message.js';
 import { WalletError } from '../core/errors.js';
 import { formatEvmAddress } from '../core/evm-address.js';
-import { evmAddressFromPublicKey, recoverSigner } from '../core/keys.js';
+import { evmAddressFromPublicKey, lowSTwin, recoverSigner } from '../core/keys.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_GAS_LIMIT, MAX_C_TIP_WEI } from '../core/fee-limits.js';
 import { personalMessageDigest, signPersonalMessage, signTypedData } from '../core/message.js';
 import { chargedGas, eip1559Fees, signEvmTx, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
@@ -51,10 +52,6 @@ export const READ_METHODS = new Set([
   'eth_uninstallFilter',
 ]);
 const MAX_READ_PARAMS = 4;
-/** secp256k1's group order: (r, s) and (r, n − s) are the same signature, with the other recovery ID. */
-const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-/** A tx's gas limit and nonce are 64-bit (EIP-2681: a nonce stops one short). */
-const MAX_UINT64 = (1n << 64n) - 1n;
 const looksLikeAddress = (v: unknown): boolean => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v);
 
 /** The EVM tx an approval holds (as JSON-safe strings), back as the request that is shown and signed. */
@@ -178,13 +175,8 @@ export class SiteEvm {
     const v = signature[64]!;
     if (v !== 0 && v !== 1 && v !== 27 && v !== 28) throw new InvalidParamsError('params[1] must end in a recovery byte v of 27 or 28', 'params[1]');
     signature[64] = v % 27;
-    const s = BigInt(`0x${toHex(signature.subarray(32, 64))}`);
-    if (s > CURVE_ORDER >> 1n && s < CURVE_ORDER) {
-      signature.set(fromHex((CURVE_ORDER - s).toString(16).padStart(64, '0')), 32);
-      signature[64] ^= 1;
-    }
     try {
-      return formatEvmAddress(evmAddressFromPublicKey(recoverSigner(personalMessageDigest(message.bytes), signature).publicKey));
+      return formatEvmAddress(evmAddressFromPublicKey(recoverSigner(personalMessageDigest(message.bytes), lowSTwin(signature)).publicKey));
     } catch {
       throw new InvalidParamsError('params[1] is not a signature any key can have made', 'params[1]');
     }
@@ -206,7 +198,8 @@ export class SiteEvm {
     const siteMaxFee = o.maxFeePerGas === undefined ? undefined : txQuantityParam(o.maxFeePerGas, 'params[0].maxFeePerGas', MAX_C_BASE_FEE_WEI * 2n + MAX_C_TIP_WEI);
     const siteTip = o.maxPriorityFeePerGas === undefined ? undefined : txQuantityParam(o.maxPriorityFeePerGas, 'params[0].maxPriorityFeePerGas', MAX_C_TIP_WEI);
     const gasPrice = o.gasPrice === undefined ? undefined : txQuantityParam(o.gasPrice, 'params[0].gasPrice', MAX_C_BASE_FEE_WEI * 2n + MAX_C_TIP_WEI);
-    const siteNonce = o.nonce === undefined ? undefined : txQuantityParam(o.nonce, 'params[0].nonce', MAX_UINT64 - 1n);
+    // Gas limit and nonce are 64-bit (EIP-2681: a nonce stops one short).
+    const siteNonce = o.nonce === undefined ? undefined : txQuantityParam(o.nonce, 'params[0].nonce', UINT64_MAX - 1n);
     if (o.type !== undefined && o.type !== '0x2' && o.type !== '0x0') throw new InvalidParamsError('params[0].type must be 0x2 (EIP-1559) or 0x0', 'params[0].type');
     if (o.accessList !== undefined && !(Array.isArray(o.accessList) && o.accessList.length === 0)) {
       throw new InvalidParamsError('params[0].accessList is not supported (only an empty list)', 'params[0].accessList');
@@ -214,7 +207,7 @@ export class SiteEvm {
     const chain = await this.conn.activeChain(call.site);
     // The per-tx cap is Avalanche's C-Chain's (half a limit charged); other chains have their own blocks.
     const gasCap = chain.kind === 'avalanche' ? MAX_C_GAS_LIMIT : undefined;
-    const gasLimit = gas === undefined ? undefined : txQuantityParam(gas, 'params[0].gas', gasCap ?? MAX_UINT64);
+    const gasLimit = gas === undefined ? undefined : txQuantityParam(gas, 'params[0].gas', gasCap ?? UINT64_MAX);
     if (o.chainId !== undefined && chainIdParam(o.chainId, 'params[0].chainId') !== chain.chainId) {
       throw new ProviderError(Code.chainDisconnected, `the transaction is for chain ${BigInt(o.chainId as string)}; the wallet is on chain ${chain.chainId}`);
     }

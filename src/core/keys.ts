@@ -9,7 +9,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { HARDENED_OFFSET, HDKey } from '@scure/bip32';
 import * as bip39 from '@scure/bip39';
 import { wordlist as english } from './wordlist-english.js';
-import { type Bytes, concatBytes, equalBytes, toHex } from './bytes.js';
+import { type Bytes, concatBytes, equalBytes, fromHex, toHex } from './bytes.js';
 import { phraseWords } from './phrase-words.js';
 import { SIGNATURE_LENGTH } from './codec/parts.js';
 import { parsePrivateKey } from './encoding.js';
@@ -443,6 +443,19 @@ export function signDigest(secret: Bytes, digest: Bytes): Bytes {
   out.set(recovered.subarray(1), 0);
   out[64] = v;
   return out;
+}
+
+/**
+ * The low-S twin of an r ‖ s ‖ v signature (v 0/1): (r, n − s) with the other recovery ID, the same
+ * signature to Ethereum's ecrecover; a low-S one (or one whose s is out of range) comes back as it is.
+ */
+export function lowSTwin(signature: Bytes): Bytes {
+  const s = bytesToBigint(signature.subarray(32, 64));
+  if (s <= HALF_ORDER || s >= CURVE_ORDER) return signature;
+  const twin = signature.slice();
+  twin.set(fromHex((CURVE_ORDER - s).toString(16).padStart(64, '0')), 32);
+  twin[64] = twin[64]! ^ 1;
+  return twin;
 }
 
 /**
