@@ -55,8 +55,21 @@ export function emptyCache(): AccountCache {
 export const cacheKey = (networkId: string, accountId: string): string => `xpc.cache.${networkId}.${accountId}`;
 /** The cross-chain moves' journal (src/background/transfer-journal.ts). */
 export const journalKey = (networkId: string, accountId: string): string => `xpc.transfers.${networkId}.${accountId}`;
-/** Signed sends the node has not decided on (src/background/outbox.ts). */
-export const outboxKey = (networkId: string, accountId: string): string => `xpc.outbox.${networkId}.${accountId}`;
+/**
+ * The chains a network entry serves, named by its network ID and X-Chain ID (fixed by its genesis):
+ * two entries for one network (a preset and the user's own node for it, or one removed and added
+ * again) name the same chains.
+ */
+export const chainsKey = (networkID: number, xChainID: string): string => `n${networkID}-${xChainID}`;
+/**
+ * Signed sends the node has not decided on (src/background/outbox.ts): kept per chains
+ * (chainsKey), not per network entry, so every entry for a network sees what another sent.
+ */
+export const outboxKey = (chains: string, accountId: string): string => `xpc.outbox.${chains}.${accountId}`;
+/** Where an older version kept an outbox: per network entry (taken in by openOutbox). */
+export const entryOutboxKey = (networkId: string, accountId: string): string => `xpc.outbox.${networkId}.${accountId}`;
+/** The chains outboxes were opened for (a new vault drops every account's outboxes on each). */
+export const OUTBOX_CHAINS_KEY = 'xpc.outboxchains';
 /** The account's stakes and the rewards found for them (src/background/stake-book.ts). */
 export const stakesKey = (networkId: string, accountId: string): string => `xpc.stakes.${networkId}.${accountId}`;
 /** What the account's token logs said, as read so far (src/background/token-scan.ts). */
@@ -164,7 +177,10 @@ function settledOf(mine: ActivityItem, theirs: ActivityItem, writtenMeanwhile: b
   return mine.status === 'pending' && theirs.status !== 'pending' ? theirs : mine;
 }
 
-/** Every key kept for one account on one network (a new or restored vault drops them all). */
+/**
+ * Every key kept for one account on one network entry (a new or restored vault drops them all; so
+ * does removing the entry). Its outbox is kept per chains, outside these (outboxKey).
+ */
 export function accountStorageKeys(networkId: string, accountId: string): string[] {
-  return [cacheKey(networkId, accountId), journalKey(networkId, accountId), outboxKey(networkId, accountId), stakesKey(networkId, accountId), tokenScanKey(networkId, accountId)];
+  return [cacheKey(networkId, accountId), journalKey(networkId, accountId), entryOutboxKey(networkId, accountId), stakesKey(networkId, accountId), tokenScanKey(networkId, accountId)];
 }

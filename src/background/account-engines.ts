@@ -8,9 +8,9 @@ import { deriveEvmKey, deriveXpKey, type KeyPair } from '../core/keys.js';
 import { chainContextOf } from '../core/network.js';
 import type { WaitOptions } from '../core/node.js';
 import { scanBranch } from '../core/scan.js';
-import { type AccountCache, type AccountCaches, outboxKey } from './account-cache.js';
+import { type AccountCache, type AccountCaches, entryOutboxKey } from './account-cache.js';
 import type { Keyring } from './keyring.js';
-import { Outbox } from './outbox.js';
+import { openOutbox, type Outbox } from './outbox.js';
 import { ProofStore } from './proofs.js';
 import { refusedInputs } from './refused.js';
 import type { Preset, NetworksService } from './services/networks.js';
@@ -47,8 +47,12 @@ export class AccountEngines {
     return { s, account, preset: this.networks.presetOf(s, networkId ?? s.selectedNetworkId) };
   }
 
-  outbox(networkId: string, accountId: string): Outbox {
-    return new Outbox(this.local, outboxKey(networkId, accountId));
+  /**
+   * The account's outbox on the chains `preset` serves: one for every network entry naming them,
+   * so a send on one conflicts with what was refused on another (src/background/refused.ts).
+   */
+  async outbox(preset: Preset, accountId: string): Promise<Outbox> {
+    return openOutbox(this.local, await this.networks.chainsOf(preset), accountId, entryOutboxKey(preset.id, accountId));
   }
 
   /**
@@ -82,7 +86,7 @@ export class AccountEngines {
       ];
       keys = { xp, evm: deriveEvmKey(root, account.index), change: change(cache.changeNext).shortId };
     }
-    const entries = await this.outbox(preset.id, account.id).list();
+    const entries = await (await this.outbox(preset, account.id)).list();
     const engine = new WalletEngine(client, chainContextOf(identity), keys, {
       evmChainId: BigInt(identity.evmChainID),
       proofs: await this.proofs.cache(),

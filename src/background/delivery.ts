@@ -87,7 +87,7 @@ export class Delivery {
     };
     // Before anything can reach the node: the signed bytes (kept until the node decides, so an
     // unclear answer never leads to a new tx), then the pending item and the change index.
-    const outbox = this.engines.outbox(preset.id, account.id);
+    const outbox = await this.engines.outbox(preset, account.id);
     const entry = outboxEntry(signed.chain, signed.txID, signed.signedBytes, item);
     // With it, the refused sends it takes the place of are marked, in the same write.
     await outbox.put(entry, replaces);
@@ -167,7 +167,7 @@ export class Delivery {
    */
   async sendReplacement(ctx: AccountContext, replaces: string, build: (old: OutboxEntry) => Promise<{ signed: Signed; item: ActivityItem }>): Promise<string> {
     return this.withEvmLock(ctx.account.id, async () => {
-      const outbox = this.engines.outbox(ctx.preset.id, ctx.account.id);
+      const outbox = await this.engines.outbox(ctx.preset, ctx.account.id);
       const old = (await outbox.list()).find((e) => e.txID.toLowerCase() === replaces.toLowerCase() && !e.voided);
       if (!old) throw new WalletError('not-pending', 'that transaction is no longer waiting: it went through, was replaced, or the node refused it');
       const fate = await ctx.engine.txFate('C', old.txID, fromHex(old.signedHex));
@@ -185,7 +185,7 @@ export class Delivery {
    * accepted (an export spends a nonce of the same line).
    */
   async ownEvmNonces({ preset, account }: Pick<AccountContext, 'preset' | 'account'>): Promise<EvmNonces> {
-    const entries = (await this.engines.outbox(preset.id, account.id).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID));
+    const entries = (await (await this.engines.outbox(preset, account.id)).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID));
     const nonceOf = (e: OutboxEntry) => evmTxNonce(fromHex(e.signedHex));
     const moves = await this.moves(preset.id, account.id);
     const exports = moves.flatMap((r) => {
@@ -243,7 +243,7 @@ export class Delivery {
       const live = await this.settleRefusedHere(await this.engines.open(accountId, presetId), signed.chain, false);
       conflictsOf(live.filter((e) => e.item.kind === 'export'), signed.chain, spends);
     }
-    const outbox = this.engines.outbox(presetId, accountId);
+    const outbox = await this.engines.outbox((await this.engines.selected(accountId, presetId)).preset, accountId);
     const entries = await outbox.list();
     // A retry built on the same funds can be the kept export itself (the same bytes): no longer in
     // the way of anything, it is this move's now (TransferJournal.dropFailedExport drops the old move).
@@ -263,7 +263,7 @@ export class Delivery {
   async keepFailedExport(presetId: string, accountId: string, kept: Signed & { item: ActivityItem }): Promise<boolean> {
     const entry = outboxEntry(kept.chain, kept.txID, kept.signedBytes, kept.item);
     if (!keptInTheWay(entry)) return false;
-    await this.engines.outbox(presetId, accountId).put({ ...entry, voided: true });
+    await (await this.engines.outbox((await this.engines.selected(accountId, presetId)).preset, accountId)).put({ ...entry, voided: true });
     return true;
   }
 
@@ -289,7 +289,7 @@ export class Delivery {
     const replaced = async (e: OutboxEntry) => {
       if (e.item.kind === 'export') await this.keptExportSeen(preset.id, account.id, e.txID, 'replaced');
     };
-    return settleRefused(engine, this.engines.outbox(preset.id, account.id), chain, evm, list, successor, replaced);
+    return settleRefused(engine, await this.engines.outbox(preset, account.id), chain, evm, list, successor, replaced);
   }
 
   /**

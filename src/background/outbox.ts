@@ -9,6 +9,7 @@ import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import { decodeChainTx } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
+import { OUTBOX_CHAINS_KEY, outboxKey } from './account-cache.js';
 import { oneAtATime, type StorageArea, storedList } from './storage.js';
 
 export interface OutboxEntry {
@@ -94,6 +95,45 @@ export class Outbox {
     });
   }
 }
+
+/** Per storage area, the chains already registered in this worker's life. */
+const registered = new WeakMap<StorageArea, Set<string>>();
+
+/**
+ * The account's outbox on the chains `chains` names (outboxKey). One an older version kept under a
+ * network entry (`entryKey`) is taken in: merged (each tx once), then removed, so a retry after a
+ * lost write merges nothing twice. The chains are registered (OUTBOX_CHAINS_KEY) for outboxKeysOf.
+ */
+export async function openOutbox(area: StorageArea, chains: string, accountId: string, entryKey: string): Promise<Outbox> {
+  const known = registered.get(area) ?? new Set<string>();
+  registered.set(area, known);
+  if (!known.has(chains)) {
+    await oneAtATime(OUTBOX_CHAINS_KEY, async () => {
+      // Only for dropping outboxes later: a damaged list is written anew rather than stopping sends.
+      const list = await registeredChains(area);
+      if (!list.includes(chains)) await area.set({ [OUTBOX_CHAINS_KEY]: [...list, chains] });
+    });
+    known.add(chains);
+  }
+  const outbox = new Outbox(area, outboxKey(chains, accountId));
+  await oneAtATime(outbox.key, async () => {
+    if ((await area.get([entryKey]))[entryKey] === undefined) return;
+    const older = await storedList<OutboxEntry>(area, entryKey, 'the outbox');
+    const now = await outbox.list();
+    const merged = [...now, ...older.filter((e) => !now.some((n) => n.txID === e.txID))];
+    await area.set({ [outbox.key]: merged });
+    await area.remove([entryKey]);
+  });
+  return outbox;
+}
+
+/** The outbox keys of these accounts on every chains an outbox was opened for. */
+export async function outboxKeysOf(area: StorageArea, accountIds: readonly string[]): Promise<string[]> {
+  return (await registeredChains(area)).flatMap((c) => accountIds.map((a) => outboxKey(c, a)));
+}
+
+const registeredChains = (area: StorageArea): Promise<string[]> =>
+  storedList<string>(area, OUTBOX_CHAINS_KEY, "the outboxes' chains").then((l) => l.filter((c) => typeof c === 'string'), () => []);
 
 function markReplaced(all: OutboxEntry[], replaced: readonly string[], by: string): OutboxEntry[] {
   return all.map((e) => (replaced.includes(e.txID) ? { ...e, replacedBy: by } : e));

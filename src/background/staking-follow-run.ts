@@ -33,7 +33,7 @@ function discovered(stakes: readonly StakeRecord[], validators: readonly Current
 
 export async function followAccountStakes(c: StakingContext, validators: readonly CurrentValidator[], engines: Pick<AccountEngines, 'caches' | 'outbox'>): Promise<void> {
   const stakes = await c.book.list();
-  const sent = await engines.outbox(c.preset.id, c.account.id).list();
+  const sent = await (await engines.outbox(c.preset, c.account.id)).list();
   stakes.push(...discovered(stakes, validators, c.mine));
   const node = c.engine.node;
   const withDelegators = new Map<string, CurrentValidator>();

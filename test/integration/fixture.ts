@@ -18,6 +18,7 @@ import {
 import { chainContextOf, discoverNetwork, LOCAL, type NetworkIdentity } from '../../src/core/network.js';
 import { NodeClient } from '../../src/core/node.js';
 import { makeOwners, type ChainContext } from '../../src/core/tx/context.js';
+import { chainsKey, outboxKey } from '../../src/background/account-cache.js';
 
 /** The local network's pre-funded key: public knowledge, for tests only. */
 export const GENESIS_KEY = keyPairFromSecret(parsePrivateKey('PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN'));
@@ -45,6 +46,12 @@ export function localNetwork(): Promise<LocalNetwork> {
     return { client, identity, ctx: chainContextOf(identity) };
   })();
   return cached;
+}
+
+/** Where the wallet keeps an account's outbox on the test node's chains (for tests that write or drop one). */
+export async function testNodeOutboxKey(accountId: string): Promise<string> {
+  const { identity } = await localNetwork();
+  return outboxKey(chainsKey(identity.networkID, identity.xChainID), accountId);
 }
 
 export function engineOf(net: LocalNetwork, keys: EngineKeys): WalletEngine {

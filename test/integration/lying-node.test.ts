@@ -2,11 +2,10 @@
 // real node afterwards: nothing paid twice, nothing signed on a lie, the user told in words.
 import { describe, expect, inject, it } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
-import { outboxKey } from '../../src/background/account-cache.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
-import { AVAX, avaxOf, freshWallet, WEI_PER_NAVAX } from './fixture.js';
+import { AVAX, avaxOf, freshWallet, testNodeOutboxKey, WEI_PER_NAVAX } from './fixture.js';
 import { PLAIN_TRANSFER_GAS } from '../../src/core/tx/c.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';
@@ -164,6 +163,21 @@ describe('a node that keeps an X send it says it refused', () => {
     expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
   });
 
+  it('taken, then called "Rejected" on one network entry: a retry through another entry for the same node, the first removed, still takes its place', async () => {
+    const { wallet, bob, send, release } = await takenThenRejected();
+    // The user's second entry for the same node (a new address for it, say): the first is removed
+    // without a word about sends, as the refused one stays with the chains, not with the entry.
+    const first = (await wallet.networks.networksList()).selectedId;
+    const second = await wallet.networks.networksAddCustom({ name: 'Test node again', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: second.id });
+    await wallet.networks.networksRemove({ id: first });
+    await wallet.balances.balancesRefresh();
+    await send();
+    expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
+    expect((await release()).error?.message).toBeDefined();
+    expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
+  });
+
   it('taken, called "Rejected", then let go: a refresh lists it accepted, and the retry is stopped with that news', async () => {
     const { wallet, bob, send, release } = await takenThenRejected();
     const { result } = await release();
@@ -181,8 +195,7 @@ describe('a node that keeps an X send it says it refused', () => {
     node.lies.set('avm.issueTx', swallow);
     const bob = await freshWallet();
     const sent = await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
-    const network = (await wallet.networks.networksList()).selectedId;
-    await stores.local.remove([outboxKey(network, account.id)]);
+    await stores.local.remove([await testNodeOutboxKey(account.id)]);
     node.lies.set('avm.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Rejected' })));
     await wallet.balances.balancesRefresh();
     expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'pending', checking: true });

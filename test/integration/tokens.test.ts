@@ -9,7 +9,6 @@ import { createPublicClient, createWalletClient, custom, defineChain, encodeFunc
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import contracts from '../fixtures/contracts.json' with { type: 'json' };
 import type { PendingApproval } from '../../src/background/approvals.js';
-import { outboxKey } from '../../src/background/account-cache.js';
 import { Outbox, outboxEntry } from '../../src/background/outbox.js';
 import type { Site } from '../../src/background/provider.js';
 import { memoryStores } from '../../src/background/storage.js';
@@ -19,7 +18,7 @@ import { formatEvmAddress } from '../../src/core/evm-address.js';
 import { randomBytes } from 'node:crypto';
 import type { AccountView, ApprovalSummary } from '../../src/shared/messages.js';
 import { PROVIDER_CHANNEL } from '../../src/shared/provider-protocol.js';
-import { AVAX, GENESIS_KEY, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
+import { AVAX, GENESIS_KEY, genesisEngine, localNetwork, testNodeOutboxKey, WEI_PER_NAVAX } from './fixture.js';
 import { type ProviderBackground, providerBackground } from './wallet-fixture.js';
 
 const SITE: Site = { origin: 'https://tokens.example' };
@@ -30,7 +29,6 @@ const seen: PendingApproval[] = [];
 let bg: ProviderBackground;
 let account: AccountView;
 let accountKey: Uint8Array;
-let networkId: string;
 let nextId = 0;
 
 async function request(method: string, params?: unknown, site: Site = SITE): Promise<unknown> {
@@ -108,7 +106,6 @@ describe('C-Chain tokens on the node', () => {
     accountKey = new Uint8Array(randomBytes(32));
     await bg.wallet.accounts.walletCreateFromKey({ password: 'token test password', privateKey: `0x${toHex(accountKey)}`, name: 'Tokens' });
     const network = await bg.wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-    networkId = network.id;
     account = (await bg.wallet.networks.networksSelect({ id: network.id })).account!;
     await (await genesisEngine()).sendC(account.cAddress, 50n * AVAX * WEI_PER_NAVAX);
     const rpc = `${inject('nodeUrl')}/ext/bc/C/rpc`;
@@ -318,7 +315,7 @@ describe('C-Chain tokens on the node', () => {
     const { client } = await localNetwork();
     const nonce = await client.eth.getTransactionCount(account.cAddress, 'pending');
     const tx = Transaction.prepare({ type: 'eip1559', chainId: 43112n, nonce, to: genesisAddress, value, gasLimit: 21000n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }, false).signBy(accountKey);
-    const outbox = new Outbox(bg.stores.local, outboxKey(networkId, account.id));
+    const outbox = new Outbox(bg.stores.local, await testNodeOutboxKey(account.id));
     await outbox.put(outboxEntry('C', tx.hash, fromHex(tx.toHex()), { txID: tx.hash, chain: 'C', kind: 'send', status: 'pending', amount: value.toString(), to: genesisAddress, createdAt: Date.now() }));
     await client.eth.sendRawTransaction(tx.toHex());
     return tx.hash;

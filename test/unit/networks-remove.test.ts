@@ -1,9 +1,10 @@
 // Removing a custom network drops everything the wallet kept for it, for every account: nothing
-// is left that no screen can reach again (the move journal included). A health check of a node
+// is left that no screen can reach again (the move journal included). Its outboxes are kept per
+// chains, not with it: added again, it finds the sends a new one must conflict with. A health check of a node
 // that does not answer says why by code, so the popup can say it in words; one that answers names
 // only its failing checks.
 import { describe, expect, it } from 'vitest';
-import { accountStorageKeys, hiddenAssetsKey, outboxKey, tokensKey } from '../../src/background/account-cache.js';
+import { accountStorageKeys, chainsKey, entryOutboxKey, hiddenAssetsKey, outboxKey, tokensKey } from '../../src/background/account-cache.js';
 import { NetworksService } from '../../src/background/services/networks.js';
 import { SettingsStore } from '../../src/background/settings.js';
 import { memoryStores } from '../../src/background/storage.js';
@@ -19,10 +20,10 @@ const STATE = {
 };
 
 describe('a custom network', () => {
-  it('when removed, drops its caches, outboxes, move journals, stake books, token scans, tokens and hidden assets, and nothing else', async () => {
+  it('when removed, drops its caches, move journals, stake books, token scans, tokens and hidden assets, and nothing else', async () => {
     const { local } = memoryStores();
     await local.set({ 'xpc.state': STATE });
-    const kept = [...accountStorageKeys('local', 'acc1'), hiddenAssetsKey('local')];
+    const kept = [...accountStorageKeys('local', 'acc1'), hiddenAssetsKey('local'), outboxKey(chainsKey(1337, 'X1'), 'acc1')];
     const dropped = [...accountStorageKeys('custom-1', 'acc1'), ...accountStorageKeys('custom-1', 'acc2'), hiddenAssetsKey('custom-1'), tokensKey('custom-1')];
     await local.set(Object.fromEntries([...kept, ...dropped].map((k) => [k, []])));
     const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')) });
@@ -30,28 +31,46 @@ describe('a custom network', () => {
     expect(local.keys().sort()).toEqual(['xpc.state', ...kept].sort());
   });
 
-  it('is not removed while a send on it is undecided or refused but able to run, until the user confirms: added again, it would start with no outbox', async () => {
+  it('with an outbox an older version kept with it, its chains unknown without its node: not removed while a send there is undecided or refused but able to run, until the user confirms', async () => {
     const { local } = memoryStores();
     const entry = (txID: string, extra: Record<string, unknown> = {}) => ({ chain: 'X', txID, signedHex: '00', item: {}, createdAt: 1, resends: 0, ...extra });
     await local.set({
       'xpc.state': STATE,
       // acc1: one refused X send its successor already conflicts with (safe to forget); acc2: one refused, one undecided.
-      [outboxKey('custom-1', 'acc1')]: [entry('replaced', { voided: true, replacedBy: 'next' })],
-      [outboxKey('custom-1', 'acc2')]: [entry('refused', { voided: true }), entry('undecided')],
+      [entryOutboxKey('custom-1', 'acc1')]: [entry('replaced', { voided: true, replacedBy: 'next' })],
+      [entryOutboxKey('custom-1', 'acc2')]: [entry('refused', { voided: true }), entry('undecided')],
       // Another network's outbox is not this one's.
-      [outboxKey('local', 'acc1')]: [entry('elsewhere')],
+      [entryOutboxKey('local', 'acc1')]: [entry('elsewhere')],
     });
     const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')) });
     const refused = await networks.networksRemove({ id: 'custom-1' }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'network-has-sends', message: expect.stringMatching(/^2 send\(s\) on this network are not decided yet.*paying twice\. Remove it anyway\?$/) });
     expect((await new SettingsStore(local).read()).customNetworks).toHaveLength(1);
-    expect(local.keys()).toContain(outboxKey('custom-1', 'acc2'));
+    expect(local.keys()).toContain(entryOutboxKey('custom-1', 'acc2'));
     // Moves and sends are asked about at once, so one "Remove anyway" never skips a warning unseen.
     const both = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')), unfinishedMoves: async () => 1 });
     expect(await both.networksRemove({ id: 'custom-1' }).catch((e: unknown) => e)).toMatchObject({ code: 'network-has-moves', message: expect.stringMatching(/^1 move\(s\).* 2 send\(s\)/) });
     await networks.networksRemove({ id: 'custom-1', confirmLoss: true });
     expect((await new SettingsStore(local).read()).customNetworks).toEqual([]);
-    expect(local.keys().sort()).toEqual([outboxKey('local', 'acc1'), 'xpc.state'].sort());
+    expect(local.keys().sort()).toEqual([entryOutboxKey('local', 'acc1'), 'xpc.state'].sort());
+  });
+
+  it('pinned to its chains: removed without asking about sends, its older outboxes moved to its chains first, where it finds them when added again', async () => {
+    const { local } = memoryStores();
+    const pinned = { networkID: 1337, evmChainID: 43112, xChainID: 'X1', cChainID: 'C1', avaxAssetID: 'A1' };
+    const entry = (txID: string) => ({ chain: 'X', txID, signedHex: '00', item: {}, createdAt: 1, resends: 0, voided: true });
+    const chains = outboxKey(chainsKey(1337, 'X1'), 'acc2');
+    await local.set({
+      'xpc.state': { ...STATE, customNetworks: [{ ...STATE.customNetworks[0], pinned }] },
+      [entryOutboxKey('custom-1', 'acc2')]: [entry('refused'), entry('both')],
+      // Sent through another entry for the same chains: kept once.
+      [chains]: [entry('both'), entry('other-entry')],
+    });
+    const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')) });
+    await networks.networksRemove({ id: 'custom-1' });
+    expect((await new SettingsStore(local).read()).customNetworks).toEqual([]);
+    expect(local.keys()).not.toContain(entryOutboxKey('custom-1', 'acc2'));
+    expect(((await local.get([chains]))[chains] as { txID: string }[]).map((e) => e.txID)).toEqual(['both', 'other-entry', 'refused']);
   });
 
   it('a health check of a node that does not answer gives the failure code with the message', async () => {

@@ -2,7 +2,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 // The outbox's decisions when the node's answers are lies or half-truths, against a scripted node
 // (the same flows against the real node behind a lying proxy: test/integration/lying-node.test.ts).
 import { describe, expect, it } from 'vitest';
-import { Outbox, type OutboxEntry, outboxEntry, sendOnce, settleOutbox } from '../../src/background/outbox.js';
+import { openOutbox, Outbox, type OutboxEntry, outboxEntry, outboxKeysOf, sendOnce, settleOutbox } from '../../src/background/outbox.js';
+import { chainsKey, entryOutboxKey, outboxKey } from '../../src/background/account-cache.js';
 import { conflictsOf, exportSpends, MOVING_AT_MOST, replacedByExport, settleRefused, successors } from '../../src/background/refused.js';
 import type { TransferRecord } from '../../src/background/transfer-journal.js';
 import { fromHex } from '../../src/core/bytes.js';
@@ -357,5 +358,27 @@ describe('refused sends (voided): kept until they ran or an accepted successor t
     expect((await outbox.list()).map((e) => [e.txID, e.surfaced])).toEqual([[txID, true]]);
     await settleOutbox(engine, outbox, async () => undefined, (id) => (id === 'next' ? 'accepted' : undefined));
     expect(await outbox.list()).toEqual([]);
+  });
+});
+
+describe('an outbox kept per chains (openOutbox)', () => {
+  const entry = (txID: string) => ({ chain: 'X' as const, txID, signedHex: '00', item: {} as ActivityItem, createdAt: 1, resends: 0, voided: true });
+
+  it("takes in the one an older version kept with the network entry, each tx once, and registers the chains for a new vault's clean-up", async () => {
+    const { local } = memoryStores();
+    await local.set({ 'xpc.outbox.custom-1.acc': [entry('old'), entry('both')], 'xpc.outboxchains': 'damaged' });
+    const outbox = await openOutbox(local, chainsKey(5, 'X5'), 'acc', entryOutboxKey('custom-1', 'acc'));
+    await outbox.put(entry('new'));
+    const again = await openOutbox(local, chainsKey(5, 'X5'), 'acc', entryOutboxKey('custom-2', 'acc'));
+    expect((await again.list()).map((e) => e.txID)).toEqual(['old', 'both', 'new']);
+    expect(local.keys()).not.toContain('xpc.outbox.custom-1.acc');
+    expect(await outboxKeysOf(local, ['acc', 'other'])).toEqual([outbox.key, outboxKey(chainsKey(5, 'X5'), 'other')]);
+  });
+
+  it('an older one that is not a list stops the opening (storage-corrupt): what it held is unknown, and it stays as it was', async () => {
+    const { local } = memoryStores();
+    await local.set({ 'xpc.outbox.custom-1.acc': { not: 'a list' } });
+    await expect(openOutbox(local, chainsKey(5, 'X5'), 'acc', entryOutboxKey('custom-1', 'acc'))).rejects.toMatchObject({ code: 'storage-corrupt' });
+    expect(local.keys().sort()).toEqual(['xpc.outbox.custom-1.acc', 'xpc.outboxchains']);
   });
 });

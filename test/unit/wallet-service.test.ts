@@ -4,7 +4,8 @@ import { ApprovalQueue } from '../../src/background/approvals.js';
 import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
-import { type AccountCache, cacheKey, emptyCache, mergeRefresh } from '../../src/background/account-cache.js';
+import { type AccountCache, cacheKey, chainsKey, emptyCache, entryOutboxKey, mergeRefresh } from '../../src/background/account-cache.js';
+import { openOutbox } from '../../src/background/outbox.js';
 import { stakingCsv } from '../../src/background/staking-csv.js';
 import { createWallet } from '../../src/background/services/index.js';
 import { cb58Encode } from '../../src/core/encoding.js';
@@ -212,6 +213,9 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     const journalKey = `xpc.transfers.local.${accounts[0]!.id}`;
     const transfer = (id: string, state: string) => ({ id, from: 'X', to: 'P', amount: '1', state, imports: [], importAttempts: 0, createdAt: 1, updatedAt: 1 });
     await stores.local.set({ [journalKey]: [transfer('a', 'export-accepted'), transfer('b', 'completed'), transfer('c', 'failed')] });
+    // An outbox kept per chains (not per network entry) goes with the old vault too.
+    const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, entryOutboxKey('local', accounts[0]!.id));
+    await outbox.put({ chain: 'X', txID: 't', signedHex: '00', item: { txID: 't', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 }, createdAt: 1, resends: 0 });
     await wallet.accounts.walletLock();
     const vaultBefore = (await stores.local.get(['xpc.vault']))['xpc.vault'];
 
@@ -223,10 +227,12 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     await wallet.accounts.walletUnlock({ password: 'long enough' });
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.id)).toContain(imported.id);
     expect(stores.local.keys()).toContain(journalKey);
+    expect(stores.local.keys()).toContain(outbox.key);
 
     const status = await wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
     expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1', kind: 'hd' } });
     expect(stores.local.keys()).not.toContain(journalKey);
+    expect(stores.local.keys()).not.toContain(outbox.key);
   });
 
   it('goes through without a confirmation when nothing would be lost', async () => {

@@ -9,6 +9,7 @@ import { FormatError, ValidationError, WalletError } from '../../core/errors.js'
 import { generateMnemonic, HdRoot, keyPairFromSecret, mnemonicToSeed, normalizeMnemonic, parseSecretKey, wipe, type KeyPair } from '../../core/keys.js';
 import { RESTORE_WOULD_DROP, type RequestParams as P, type BalancesView, type RestoreLoss, type RestoreResult, type Selection, type WalletStatus } from '../../shared/messages.js';
 import { accountStorageKeys, hiddenAssetsKey, tokensKey } from '../account-cache.js';
+import { outboxKeysOf } from '../outbox.js';
 import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Keyring } from '../keyring.js';
@@ -116,7 +117,13 @@ export class AccountsService {
       throw e;
     }
     const networkIds = networkIdsOf(prior);
-    const stale = [...prior.accounts.flatMap((a) => networkIds.flatMap((n) => accountStorageKeys(n, a.id))), ...networkIds.map(hiddenAssetsKey), ...networkIds.map(tokensKey), SITE_CONTRACTS_KEY];
+    const stale = [
+      ...prior.accounts.flatMap((a) => networkIds.flatMap((n) => accountStorageKeys(n, a.id))),
+      ...(await outboxKeysOf(this.local, prior.accounts.map((a) => a.id))),
+      ...networkIds.map(hiddenAssetsKey),
+      ...networkIds.map(tokensKey),
+      SITE_CONTRACTS_KEY,
+    ];
     await this.local.remove(stale);
     return this.walletStatus();
   }

@@ -144,7 +144,7 @@ export class BalancesService {
     // A journal that cannot be written holds up no refresh: the funds show as waiting all the same.
     const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear' | 'replaced') =>
       journal.keptExportSeen(txID, fate).catch((e: unknown) => this.log?.(`the move of export ${txID} could not be told what became of it: ${(e as Error).message}`));
-    await settleActivity(engine, cache, this.engines.outbox(preset.id, account.id), save, moves, keptExportSeen);
+    await settleActivity(engine, cache, await this.engines.outbox(preset, account.id), save, moves, keptExportSeen);
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
     // Each chain's UTXOs read once: its balances and the funds received come from the same read.

@@ -36,7 +36,7 @@ export class EvmTxService {
   /** Outbox EVM txs whose nonce the chain has not used yet: only those can still be replaced. */
   private async pendingEntries(ctx: AccountContext): Promise<OutboxEntry[]> {
     const used = await ctx.engine.node.eth.getTransactionCount(ctx.engine.evmAddress, 'latest');
-    const entries = (await this.engines.outbox(ctx.preset.id, ctx.account.id).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID) && !e.voided);
+    const entries = (await (await this.engines.outbox(ctx.preset, ctx.account.id)).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID) && !e.voided);
     return entries.filter((e) => evmTxNonce(fromHex(e.signedHex)) >= used);
   }
 

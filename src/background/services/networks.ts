@@ -7,7 +7,8 @@ import { customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkId
 import { NodeClient } from '../../core/node.js';
 import { provenAsset, type ProvenAsset } from '../../core/proof.js';
 import type { ActivityItem, NetworkView, RequestParams as P, WalletStatus } from '../../shared/messages.js';
-import { accountStorageKeys, hiddenAssetsKey, outboxKey, tokensKey } from '../account-cache.js';
+import { accountStorageKeys, chainsKey, entryOutboxKey, hiddenAssetsKey, tokensKey } from '../account-cache.js';
+import { openOutbox } from '../outbox.js';
 import { type CustomNetwork, networkIdsOf, newId, type PersistedState, pinOf, type SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 
@@ -82,6 +83,12 @@ export class NetworksService {
       ...s,
       customNetworks: s.customNetworks.map((n) => (n.id === networkId && !n.pinned ? { ...n, pinned: pinOf(id) } : n)),
     }));
+  }
+
+  /** The chains `preset` serves (chainsKey): fixed by a known network or a pinned one, else asked of its node. */
+  async chainsOf(preset: Preset): Promise<string> {
+    const known = preset.networkID !== undefined && preset.known ? { networkID: preset.networkID, xChainID: preset.known.xChainID } : await this.identity(preset);
+    return chainsKey(known.networkID, known.xChainID);
   }
 
   /** The hrp, without a network round trip when the preset already fixes it. */
@@ -196,12 +203,20 @@ export class NetworksService {
   }
 
   async networksRemove(p: P<'networks.remove'>) {
+    const before = await this.settings.read();
+    const preset = before.customNetworks.some((n) => n.id === p.id) ? this.presetOf(before, p.id) : undefined;
+    // Its outboxes are kept per chains (outboxKey), not with it: removed and added again (the way to
+    // change a node's address), it finds the sends the next one there must conflict with. One an
+    // older version kept with it is moved there first, when its chains are known without its node.
+    if (preset?.networkID !== undefined && preset.known) {
+      const chains = await this.chainsOf(preset);
+      for (const a of before.accounts) await openOutbox(this.local, chains, a.id, entryOutboxKey(p.id, a.id));
+    }
     if (p.confirmLoss !== true) {
       // Its move journals go with it: the funds stay on chain, and show as waiting if it is added again.
-      const moves = (await this.options.unfinishedMoves?.(await this.settings.read(), [p.id])) ?? 0;
-      // Its outboxes too: a send not yet decided, or refused but still able to run, is what the next
-      // send there must conflict with. Removed and added again (the way to change a node's address),
-      // the network starts with none, and a send made then could run beside it: a second payment.
+      const moves = (await this.options.unfinishedMoves?.(before, [p.id])) ?? 0;
+      // An outbox kept with it (not yet moved: its chains unknown) goes with it too, and a send
+      // made after adding it again could run beside one of it: a second payment.
       const sends = await this.sendsInTheWay(p.id);
       const said = [
         ...(moves > 0 ? [`${moves} move(s) between chains on this network are not finished; removing it stops them. The funds stay on chain, and show as waiting to import if you add the network again.`] : []),
@@ -218,9 +233,9 @@ export class NetworksService {
     return { ok: true as const };
   }
 
-  /** The outbox entries on a network that a later send must still conflict with (not yet replaced by one), over every account. */
+  /** The entries of outboxes kept with a network entry that a later send must still conflict with (not yet replaced by one), over every account. */
   private async sendsInTheWay(networkId: string): Promise<number> {
-    const keys = (await this.settings.read()).accounts.map((a) => outboxKey(networkId, a.id));
+    const keys = (await this.settings.read()).accounts.map((a) => entryOutboxKey(networkId, a.id));
     const stored = await this.local.get(keys);
     // An outbox that cannot be read counts: what it held is unknown.
     return keys.reduce((n, k) => n + (stored[k] === undefined ? 0 : Array.isArray(stored[k]) ? (stored[k] as { replacedBy?: unknown }[]).filter((e) => !e?.replacedBy).length : 1), 0);

@@ -1,16 +1,15 @@
 // A stuck C-Chain tx sped up and another cancelled through the popup, in either browser
 // (tokens-suite.ts). The stuck tx is made as the integration test makes it: signed with the
 // account's own key at a fee cap of 0 (the node's pool holds it, no block includes it), sent raw to
-// the node, and written into the wallet's outbox, as Outbox.put writes it, from the popup page, as
+// the node, and written into the wallet's outbox (kept per chains: testNodeOutboxKey), as Outbox.put writes it, from the popup page, as
 // if the wallet had sent it (the wallet itself never signs below the node's fee).
 import { Transaction } from 'micro-eth-signer';
 import { getAddress, type Hex } from 'viem';
 import { expect } from 'vitest';
-import { outboxKey } from '../../../src/background/account-cache.js';
 import { outboxEntry, type OutboxEntry } from '../../../src/background/outbox.js';
 import { fromHex } from '../../../src/core/bytes.js';
 import { PLAIN_TRANSFER_GAS } from '../../../src/core/tx/c.js';
-import { GENESIS_KEY } from '../../integration/fixture.js';
+import { GENESIS_KEY, testNodeOutboxKey } from '../../integration/fixture.js';
 import { formatEvmAddress } from '../../../src/core/evm-address.js';
 import { parseAmount } from './amounts.js';
 import type { PopupDriver } from './driver.js';
@@ -33,7 +32,7 @@ async function putInPage({ key, entry }: { key: string; entry: OutboxEntry }): P
 /** A 1-wei send to the genesis address at a fee cap of 0, held by the node's pool and in the wallet's outbox; answers its hash and nonce. */
 async function stuckTx(ui: PopupDriver, c: Chain, wallet: string, secret: Uint8Array): Promise<{ hash: string; nonce: bigint }> {
   const status = await ui.call('wallet.status', {});
-  const key = outboxKey(status.network.id, status.account!.id);
+  const key = await testNodeOutboxKey(status.account!.id);
   const to = formatEvmAddress(GENESIS_KEY.evmAddress);
   const nonce = BigInt(await c.reader.getTransactionCount({ address: wallet as Hex, blockTag: 'pending' }));
   // Not strict: the wallet's own signer (signEvmTx) refuses a fee cap below 1 wei, and the local
