@@ -569,6 +569,17 @@ export class WalletEngine {
     return held ? 'processing' : 'not-seen';
   }
 
+  /**
+   * An EVM tx of this account's whose signed bytes the wallet no longer has (another network entry
+   * for the same chains followed it to its end): 'accepted' on a receipt of this account's that
+   * succeeded, 'unclear' on one that reverted (never "failed": see evmFate), else 'unknown'.
+   */
+  async evmState(hash: string): Promise<'accepted' | 'unclear' | 'unknown'> {
+    const receipt = await this.node.eth.getTransactionReceipt(hash);
+    if (!receipt || receipt.from.toLowerCase() !== this.evmAddress.toLowerCase()) return 'unknown';
+    return receipt.status === 1n ? 'accepted' : 'unclear';
+  }
+
   // ---- cross-chain ----
 
   /** Builds the export half of a move of `amount` nAVAX from `from` to `to`, owned on arrival by this wallet. */

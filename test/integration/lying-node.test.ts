@@ -338,6 +338,23 @@ describe('a node that lies about a C-Chain send', () => {
     expect((await item())?.fee).toBe(paid.toString());
   });
 
+  it('a swallowed C-Chain send another entry for the same node then followed to its end: back on the first, it is listed accepted, not pending for ever', async () => {
+    const node = lyingNode();
+    const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
+    node.lies.set('eth_sendRawTransaction', (call) => Promise.resolve(rpcResult(keccakOfRaw(call))));
+    const sent = await send();
+    node.lies.clear();
+    const first = (await wallet.networks.networksList()).selectedId;
+    const second = await wallet.networks.networksAddCustom({ name: 'Test node again', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: second.id });
+    // The second entry's refreshes list it, send the same bytes again and see them accepted: out of the outbox.
+    await wallet.balances.balancesRefresh();
+    expect(await refreshUntilDecided(wallet, sent.txHash)).toBe('accepted');
+    await wallet.networks.networksSelect({ id: first });
+    expect(await refreshUntilDecided(wallet, sent.txHash)).toBe('accepted');
+    expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
+  });
+
   /** A node that keeps the raw tx and answers an error (as if refused), then can let it go later. */
   function holdingNode(node: ReturnType<typeof lyingNode>) {
     let held: string | undefined;

@@ -347,9 +347,10 @@ async function settleActivity(
       if (fate === 'accepted' && listedNow) await charged(listedNow);
     }
     for (const item of cache.activity) {
-      // An EVM tx is followed through the outbox only (txState knows X, P and atomic txs).
-      if (item.status !== 'pending' || (item.txID.startsWith('0x') && !undecided.has(item.txID))) continue;
-      const state = undecided.has(item.txID) ? settled.get(item.txID) : await engine.txState(item.chain, item.txID);
+      if (item.status !== 'pending') continue;
+      // An EVM tx is followed through the outbox (txState knows X, P and atomic txs); one out of it
+      // (another entry for the same chains followed it to its end) only by its receipt.
+      const state = undecided.has(item.txID) ? settled.get(item.txID) : isEvmHash(item.txID) ? await engine.evmState(item.txID) : await engine.txState(item.chain, item.txID);
       // Without its signed bytes a failure cannot be checked against its inputs: unclear, never
       // "failed" — but for an import ("Import now"), whose atomic funds can only be taken once.
       if (state === 'failed' && !undecided.has(item.txID) && item.kind !== 'import') item.checking = true;
