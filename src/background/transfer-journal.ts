@@ -26,6 +26,7 @@ export type TransferState =
 export interface JournaledTx {
   chain: ChainAlias;
   txID: string;
+  /** '' once the move is completed or failed: nothing sends or reads it again (a kept export's are in the outbox). */
   signedHex: string;
   /** nAVAX, decimal: the estimate before acceptance is the exact amount this tx burns. */
   fee: string;
@@ -87,7 +88,7 @@ export class TransferJournal {
   put(record: TransferRecord): Promise<void> {
     return oneAtATime(this.key, async () => {
       const others = (await this.list()).filter((r) => r.id !== record.id);
-      await this.area.set({ [this.key]: [...others, record] });
+      await this.area.set({ [this.key]: [...others, record].map(withoutEndedBytes) });
     });
   }
 
@@ -130,6 +131,17 @@ export class TransferJournal {
   async unfinished(): Promise<TransferRecord[]> {
     return (await this.list()).filter((r) => r.state !== 'completed' && r.state !== 'failed');
   }
+}
+
+/**
+ * The record as stored: an ended move (completed or failed) without its signed bytes (a few KB a
+ * move, in a list every step of every move writes whole, for as long as Activity lists it).
+ */
+function withoutEndedBytes(r: TransferRecord): TransferRecord {
+  if (typeof r !== 'object' || r === null || (r.state !== 'completed' && r.state !== 'failed')) return r;
+  const bare = (tx: JournaledTx): JournaledTx => (tx.signedHex === '' ? tx : { ...tx, signedHex: '' });
+  if ((r.export === undefined || r.export.signedHex === '') && (r.imports ?? []).every((tx) => tx.signedHex === '')) return r;
+  return { ...r, ...(r.export ? { export: bare(r.export) } : {}), imports: (r.imports ?? []).map(bare) };
 }
 
 /**

@@ -4,7 +4,7 @@
 // The flows against the real node are in test/integration/transfers.test.ts.
 import { describe, expect, it, vi } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
-import { IMPORTED_ELSEWHERE, TransferJournal, transferActivity } from '../../src/background/transfer-journal.js';
+import { IMPORTED_ELSEWHERE, TransferJournal, type TransferRecord, transferActivity } from '../../src/background/transfer-journal.js';
 import { TransferRunner } from '../../src/background/transfer-runner.js';
 import type { TxState, WalletEngine } from '../../src/core/engine.js';
 import { journalReviewedImport } from '../../src/background/waiting-imports.js';
@@ -226,6 +226,27 @@ describe('moves running side by side', () => {
     // As stored: both completed, neither put back to an earlier step by the other's write.
     expect((await journal.list()).map((r) => r.state).sort()).toEqual(['completed', 'completed']);
     expect(await journal.unfinished()).toEqual([]);
+  });
+
+  it('an ended move is stored without its signed bytes (in every later write too), one under way with them', async () => {
+    const chains = new ScriptedChains();
+    const journal = new TransferJournal(memoryStores().local, 'transfers:bytes');
+    const runner = new TransferRunner(chains.engine(), journal, {
+      checkpoint(point) {
+        if (point === 'export-signed') throw new Crash(point);
+      },
+    });
+    await runner.start('X', 'P', 1_000n).catch((e: unknown) => {
+      if (!(e instanceof Crash)) throw e;
+    });
+    const done = await new TransferRunner(chains.engine(), journal).start('P', 'C', 2_000n);
+    expect(done.state).toBe('completed');
+    const stored = await journal.list();
+    const bytesOf = (r: TransferRecord) => [r.export?.signedHex, ...r.imports.map((tx) => tx.signedHex)];
+    expect(bytesOf(stored.find((r) => r.id === done.id)!)).toEqual(['', '']);
+    // Still under way: its export's bytes are what a resume sends.
+    expect(bytesOf(stored.find((r) => r.id !== done.id)!)).toEqual([expect.stringMatching(/^[0-9a-f]+$/)]);
+    expect(transferActivity(stored.find((r) => r.id === done.id)!, 'avax').map((i) => i.status)).toEqual(['accepted', 'accepted']);
   });
 
   it('a resume runs a move as stored when its turn comes, not as listed at the start: one finished meanwhile is not signed again', async () => {
