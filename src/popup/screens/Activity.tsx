@@ -33,6 +33,8 @@ const KIND_LABEL: Record<ActivityItem['kind'], string> = {
 export function activityTitle(item: ActivityItem): string {
   if (item.otherChain && item.kind === 'export') return `Exported to ${chainLabel(item.otherChain)}`;
   if (item.otherChain && item.kind === 'import') return `Imported from ${chainLabel(item.otherChain)}`;
+  // An ERC-20 approve(spender, 0) recorded before the background listed it as the revoke it is.
+  if (item.kind === 'approve' && item.token?.tokenId === undefined && item.amount === '0' && !item.increase) return KIND_LABEL.revoke;
   return KIND_LABEL[item.kind];
 }
 

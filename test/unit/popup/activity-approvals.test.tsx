@@ -27,7 +27,7 @@ const approve = (n: string, amount: string): ActivityItem => ({
 
 describe('approvals in Activity', () => {
   it('an unlimited allowance reads "Unlimited TUSD", exact under Details; a limited one in token units; a revoke is said so; the spender is named so', async () => {
-    const bg = fakeBackground({ 'activity.list': () => ({ items: [approve('a', MAX), approve('b', '2500000'), { ...approve('c', '0'), kind: 'revoke' as const }, { ...approve('d', '1000000'), increase: true as const }] }) });
+    const bg = fakeBackground({ 'activity.list': () => ({ items: [approve('a', MAX), approve('b', '2500000'), { ...approve('c', '0'), kind: 'revoke' as const }, { ...approve('d', '1000000'), increase: true as const }, approve('e', '0'), { ...approve('f', '0'), increase: true as const }] }) });
     renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
     const rows = await screen.findAllByTestId('activity-item');
     expect(rows[0]!.querySelector('.tx-mid .amount')!.textContent).toBe('Unlimited TUSD');
@@ -36,6 +36,9 @@ describe('approvals in Activity', () => {
     expect(rows[1]!.querySelector('.tx-mid .amount')!.textContent).toBe('2.5 TUSD');
     expect(rows[3]!.querySelector('.tx-mid .amount')!.textContent).toBe('1 TUSD more');
     expect(rows[2]!.querySelector('strong')!.textContent).toBe('Revoked an approval');
+    // An approve of 0 recorded by an older version is the revoke it was; an increase of 0 is no revoke.
+    expect(rows[4]!.querySelector('strong')!.textContent).toBe('Revoked an approval');
+    expect(rows[5]!.querySelector('strong')!.textContent).toBe('Approved a spender');
     for (const row of rows) expect(within(row).getByTitle(SPENDER).textContent).toMatch(/^Spender 0x8db97C7c/);
   });
 });
