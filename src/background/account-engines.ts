@@ -49,10 +49,13 @@ export class AccountEngines {
 
   /**
    * The account's outbox on the chains `preset` serves: one for every network entry naming them,
-   * so a send on one conflicts with what was refused on another (src/background/refused.ts).
+   * so a send on one conflicts with what was refused on another (src/background/refused.ts). It
+   * takes in those an older version kept with each entry known to serve the same chains.
    */
   async outbox(preset: Preset, accountId: string): Promise<Outbox> {
-    return openOutbox(this.local, await this.networks.chainsOf(preset), accountId, entryOutboxKey(preset.id, accountId));
+    const chains = await this.networks.chainsOf(preset);
+    const entries = new Set([preset.id, ...this.networks.entriesOf(await this.settings.read(), chains)]);
+    return openOutbox(this.local, chains, accountId, [...entries].map((id) => entryOutboxKey(id, accountId)));
   }
 
   /**

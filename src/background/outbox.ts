@@ -100,11 +100,12 @@ export class Outbox {
 const registered = new WeakMap<StorageArea, Set<string>>();
 
 /**
- * The account's outbox on the chains `chains` names (outboxKey). One an older version kept under a
- * network entry (`entryKey`) is taken in: merged (each tx once), then removed, so a retry after a
- * lost write merges nothing twice. The chains are registered (OUTBOX_CHAINS_KEY) for outboxKeysOf.
+ * The account's outbox on the chains `chains` names (outboxKey). Those an older version kept under
+ * the network entries serving them (`entryKeys`) are taken in: merged (each tx once), then removed,
+ * so a retry after a lost write merges nothing twice. One that is not a list stops the opening
+ * (storage-corrupt: what it held is unknown). The chains are registered (OUTBOX_CHAINS_KEY) for outboxKeysOf.
  */
-export async function openOutbox(area: StorageArea, chains: string, accountId: string, entryKey: string): Promise<Outbox> {
+export async function openOutbox(area: StorageArea, chains: string, accountId: string, entryKeys: readonly string[]): Promise<Outbox> {
   const known = registered.get(area) ?? new Set<string>();
   registered.set(area, known);
   if (!known.has(chains)) {
@@ -117,12 +118,14 @@ export async function openOutbox(area: StorageArea, chains: string, accountId: s
   }
   const outbox = new Outbox(area, outboxKey(chains, accountId));
   await oneAtATime(outbox.key, async () => {
-    if ((await area.get([entryKey]))[entryKey] === undefined) return;
-    const older = await storedList<OutboxEntry>(area, entryKey, 'the outbox');
-    const now = await outbox.list();
-    const merged = [...now, ...older.filter((e) => !now.some((n) => n.txID === e.txID))];
+    const found = Object.keys(await area.get([...entryKeys]));
+    if (found.length === 0) return;
+    const merged = await outbox.list();
+    for (const key of found) {
+      for (const e of await storedList<OutboxEntry>(area, key, 'the outbox')) if (!merged.some((m) => m.txID === e.txID)) merged.push(e);
+    }
     await area.set({ [outbox.key]: merged });
-    await area.remove([entryKey]);
+    await area.remove(found);
   });
   return outbox;
 }

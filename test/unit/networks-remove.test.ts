@@ -73,6 +73,17 @@ describe('a custom network', () => {
     expect(((await local.get([chains]))[chains] as { txID: string }[]).map((e) => e.txID)).toEqual(['both', 'other-entry', 'refused']);
   });
 
+  it('pinned, with an older outbox that cannot be read: asked about, as what it held is unknown, and removed once confirmed', async () => {
+    const { local } = memoryStores();
+    const pinned = { networkID: 1337, evmChainID: 43112, xChainID: 'X1', cChainID: 'C1', avaxAssetID: 'A1' };
+    await local.set({ 'xpc.state': { ...STATE, customNetworks: [{ ...STATE.customNetworks[0], pinned }] }, [entryOutboxKey('custom-1', 'acc1')]: { not: 'a list' } });
+    const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')) });
+    expect(await networks.networksRemove({ id: 'custom-1' }).catch((e: unknown) => e)).toMatchObject({ code: 'network-has-sends' });
+    await networks.networksRemove({ id: 'custom-1', confirmLoss: true });
+    expect((await new SettingsStore(local).read()).customNetworks).toEqual([]);
+    expect(local.keys()).not.toContain(entryOutboxKey('custom-1', 'acc1'));
+  });
+
   it('a health check of a node that does not answer gives the failure code with the message', async () => {
     const { local } = memoryStores();
     await local.set({ 'xpc.state': STATE });

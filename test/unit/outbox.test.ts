@@ -3,7 +3,12 @@ import { sha256 } from '@noble/hashes/sha2.js';
 // (the same flows against the real node behind a lying proxy: test/integration/lying-node.test.ts).
 import { describe, expect, it } from 'vitest';
 import { openOutbox, Outbox, type OutboxEntry, outboxEntry, outboxKeysOf, sendOnce, settleOutbox } from '../../src/background/outbox.js';
-import { chainsKey, entryOutboxKey, outboxKey } from '../../src/background/account-cache.js';
+import { AccountCaches, chainsKey, entryOutboxKey, outboxKey } from '../../src/background/account-cache.js';
+import { AccountEngines } from '../../src/background/account-engines.js';
+import type { Keyring } from '../../src/background/keyring.js';
+import { NetworksService } from '../../src/background/services/networks.js';
+import { emptyState, SettingsStore } from '../../src/background/settings.js';
+import { PRESETS } from '../../src/core/network.js';
 import { conflictsOf, exportSpends, MOVING_AT_MOST, replacedByExport, settleRefused, successors } from '../../src/background/refused.js';
 import type { TransferRecord } from '../../src/background/transfer-journal.js';
 import { fromHex } from '../../src/core/bytes.js';
@@ -367,9 +372,9 @@ describe('an outbox kept per chains (openOutbox)', () => {
   it("takes in the one an older version kept with the network entry, each tx once, and registers the chains for a new vault's clean-up", async () => {
     const { local } = memoryStores();
     await local.set({ 'xpc.outbox.custom-1.acc': [entry('old'), entry('both')], 'xpc.outboxchains': 'damaged' });
-    const outbox = await openOutbox(local, chainsKey(5, 'X5'), 'acc', entryOutboxKey('custom-1', 'acc'));
+    const outbox = await openOutbox(local, chainsKey(5, 'X5'), 'acc', [entryOutboxKey('custom-1', 'acc')]);
     await outbox.put(entry('new'));
-    const again = await openOutbox(local, chainsKey(5, 'X5'), 'acc', entryOutboxKey('custom-2', 'acc'));
+    const again = await openOutbox(local, chainsKey(5, 'X5'), 'acc', [entryOutboxKey('custom-2', 'acc')]);
     expect((await again.list()).map((e) => e.txID)).toEqual(['old', 'both', 'new']);
     expect(local.keys()).not.toContain('xpc.outbox.custom-1.acc');
     expect(await outboxKeysOf(local, ['acc', 'other'])).toEqual([outbox.key, outboxKey(chainsKey(5, 'X5'), 'other')]);
@@ -378,7 +383,25 @@ describe('an outbox kept per chains (openOutbox)', () => {
   it('an older one that is not a list stops the opening (storage-corrupt): what it held is unknown, and it stays as it was', async () => {
     const { local } = memoryStores();
     await local.set({ 'xpc.outbox.custom-1.acc': { not: 'a list' } });
-    await expect(openOutbox(local, chainsKey(5, 'X5'), 'acc', entryOutboxKey('custom-1', 'acc'))).rejects.toMatchObject({ code: 'storage-corrupt' });
+    await expect(openOutbox(local, chainsKey(5, 'X5'), 'acc', [entryOutboxKey('custom-1', 'acc')])).rejects.toMatchObject({ code: 'storage-corrupt' });
     expect(local.keys().sort()).toEqual(['xpc.outbox.custom-1.acc', 'xpc.outboxchains']);
+  });
+
+  it("opened through one entry, takes in the older outboxes of every entry known to serve the same chains (a refused tx there is in this entry's way at once)", async () => {
+    const { local } = memoryStores();
+    const mainnet = PRESETS.mainnet.known!;
+    const pinned = { networkID: 1, evmChainID: 43114, ...mainnet };
+    const state = { ...emptyState(), accounts: [{ id: 'acc', name: 'A', kind: 'hd' as const, index: 0 }], selectedAccountId: 'acc', nextHdIndex: 1, selectedNetworkId: 'mainnet' };
+    const customNetworks = [
+      { id: 'custom-1', name: 'My mainnet node', url: 'http://127.0.0.1:1', atomicNamespace: 'avax', pinned },
+      { id: 'custom-2', name: 'Fuji node', url: 'http://127.0.0.1:1', atomicNamespace: 'avax', pinned: { ...pinned, networkID: 5, xChainID: PRESETS.fuji.known!.xChainID } },
+    ];
+    await local.set({ 'xpc.state': { ...state, customNetworks }, 'xpc.outbox.custom-1.acc': [entry('refused-there')], 'xpc.outbox.custom-2.acc': [entry('on-fuji')] });
+    const settings = new SettingsStore(local);
+    const networks = new NetworksService(settings, local, { status: async () => Promise.reject(new Error('unused')) });
+    const engines = new AccountEngines(settings, networks, {} as Keyring, new AccountCaches(local), local);
+    const outbox = await engines.outbox(networks.presetOf(await settings.read(), 'mainnet'), 'acc');
+    expect((await outbox.list()).map((e) => e.txID)).toEqual(['refused-there']);
+    expect(local.keys()).toContain('xpc.outbox.custom-2.acc');
   });
 });

@@ -214,7 +214,7 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     const transfer = (id: string, state: string) => ({ id, from: 'X', to: 'P', amount: '1', state, imports: [], importAttempts: 0, createdAt: 1, updatedAt: 1 });
     await stores.local.set({ [journalKey]: [transfer('a', 'export-accepted'), transfer('b', 'completed'), transfer('c', 'failed')] });
     // An outbox kept per chains (not per network entry) goes with the old vault too.
-    const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, entryOutboxKey('local', accounts[0]!.id));
+    const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, [entryOutboxKey('local', accounts[0]!.id)]);
     await outbox.put({ chain: 'X', txID: 't', signedHex: '00', item: { txID: 't', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 }, createdAt: 1, resends: 0 });
     await wallet.accounts.walletLock();
     const vaultBefore = (await stores.local.get(['xpc.vault']))['xpc.vault'];

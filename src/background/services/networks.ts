@@ -85,10 +85,23 @@ export class NetworksService {
     }));
   }
 
-  /** The chains `preset` serves (chainsKey): fixed by a known network or a pinned one, else asked of its node. */
+  /** The chains `preset` serves (chainsKey) when known without its node: fixed by a known or pinned network, or checked in this worker's life. */
+  chainsKnown(preset: Preset): string | undefined {
+    const id = preset.networkID !== undefined && preset.known ? { networkID: preset.networkID, xChainID: preset.known.xChainID } : this.#identities.get(preset.id);
+    return id && chainsKey(id.networkID, id.xChainID);
+  }
+
+  /** The chains `preset` serves (chainsKey), asked of its node when not known without it. */
   async chainsOf(preset: Preset): Promise<string> {
-    const known = preset.networkID !== undefined && preset.known ? { networkID: preset.networkID, xChainID: preset.known.xChainID } : await this.identity(preset);
-    return chainsKey(known.networkID, known.xChainID);
+    const known = this.chainsKnown(preset);
+    if (known !== undefined) return known;
+    const id = await this.identity(preset);
+    return chainsKey(id.networkID, id.xChainID);
+  }
+
+  /** The network entries known to serve `chains` (chainsKnown). */
+  entriesOf(s: PersistedState, chains: string): string[] {
+    return networkIdsOf(s).filter((id) => this.chainsKnown(this.presetOf(s, id)) === chains);
   }
 
   /** The hrp, without a network round trip when the preset already fixes it. */
@@ -207,10 +220,11 @@ export class NetworksService {
     const preset = before.customNetworks.some((n) => n.id === p.id) ? this.presetOf(before, p.id) : undefined;
     // Its outboxes are kept per chains (outboxKey), not with it: removed and added again (the way to
     // change a node's address), it finds the sends the next one there must conflict with. One an
-    // older version kept with it is moved there first, when its chains are known without its node.
-    if (preset?.networkID !== undefined && preset.known) {
-      const chains = await this.chainsOf(preset);
-      for (const a of before.accounts) await openOutbox(this.local, chains, a.id, entryOutboxKey(p.id, a.id));
+    // older version kept with it is moved there first, when its chains are known (chainsKnown).
+    const chains = preset && this.chainsKnown(preset);
+    if (chains !== undefined) {
+      // One that cannot be read stays with it, and is asked about below.
+      for (const a of before.accounts) await openOutbox(this.local, chains, a.id, [entryOutboxKey(p.id, a.id)]).catch(() => undefined);
     }
     if (p.confirmLoss !== true) {
       // Its move journals go with it: the funds stay on chain, and show as waiting if it is added again.
