@@ -17,7 +17,8 @@ import { evmFeeCharged } from './evm-fee.js';
 import { conflictsOf, exportSpends, inputIds, replacedByExport, settleRefused, successors } from './refused.js';
 import { journalKey } from './account-cache.js';
 import type { StorageArea } from './storage.js';
-import { TransferJournal, type TransferRecord } from './transfer-journal.js';
+import { keptExportSeenAnywhere, TransferJournal, type TransferRecord } from './transfer-journal.js';
+import { networkIdsOf } from './settings.js';
 
 type Target = Pick<AccountContext, 'engine' | 'preset' | 'account'>;
 type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes };
@@ -267,10 +268,11 @@ export class Delivery {
     return true;
   }
 
-  /** TransferJournal.keptExportSeen; a journal that cannot be read or written holds up nothing (logged). */
-  async keptExportSeen(presetId: string, accountId: string, txID: string, fate: 'accepted' | 'unclear' | 'replaced'): Promise<void> {
+  /** keptExportSeenAnywhere, over the account's network entries now. */
+  async keptExportSeen(accountId: string, txID: string, fate: 'accepted' | 'unclear' | 'replaced'): Promise<void> {
     if (!this.local) return;
-    await new TransferJournal(this.local, journalKey(presetId, accountId)).keptExportSeen(txID, fate).catch((e: unknown) => this.log?.(`the move of export ${txID} could not be told what became of it (${fate}): ${(e as Error).message}`));
+    const { s } = await this.engines.selected(accountId);
+    await keptExportSeenAnywhere(this.local, networkIdsOf(s), accountId, txID, fate, this.log);
   }
 
   /** settleRefused (src/background/refused.ts) for this account, listing what it finds. */
@@ -279,7 +281,7 @@ export class Delivery {
     const successor = successors(activity, await this.moves(preset.id, account.id).catch(() => []));
     const list = async (item: ActivityItem) => {
       // A failed move's kept export that ran, or may have: its move is told (TransferJournal.keptExportSeen).
-      if (item.kind === 'export' && this.local) await this.keptExportSeen(preset.id, account.id, item.txID, item.status === 'accepted' ? 'accepted' : 'unclear');
+      if (item.kind === 'export' && this.local) await this.keptExportSeen(account.id, item.txID, item.status === 'accepted' ? 'accepted' : 'unclear');
       await this.caches.update(preset.id, account.id, (c) => {
         const known = c.activity.find((a) => a.txID === item.txID);
         if (!known) addActivity(c, item);
@@ -287,7 +289,7 @@ export class Delivery {
       });
     };
     const replaced = async (e: OutboxEntry) => {
-      if (e.item.kind === 'export') await this.keptExportSeen(preset.id, account.id, e.txID, 'replaced');
+      if (e.item.kind === 'export') await this.keptExportSeen(account.id, e.txID, 'replaced');
     };
     return settleRefused(engine, await this.engines.outbox(preset, account.id), chain, evm, list, successor, replaced);
   }

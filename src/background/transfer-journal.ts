@@ -4,6 +4,7 @@
 // resumes from what is written. Also: a move's txs as activity items.
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
+import { journalKey } from './account-cache.js';
 import { oneAtATime, type StorageArea, storedList } from './storage.js';
 
 export type TransferState =
@@ -130,6 +131,25 @@ export class TransferJournal {
 
   async unfinished(): Promise<TransferRecord[]> {
     return (await this.list()).filter((r) => r.state !== 'completed' && r.state !== 'failed');
+  }
+}
+
+/**
+ * TransferJournal.keptExportSeen told to the account's journal on every network entry
+ * (`networkIds`): a kept export waits in its chains' outbox, which another entry for them may
+ * settle, and only the journal of the move's own entry has a move with that export. One that
+ * cannot be read or written holds up nothing (`log`).
+ */
+export async function keptExportSeenAnywhere(
+  area: StorageArea,
+  networkIds: readonly string[],
+  accountId: string,
+  txID: string,
+  fate: 'accepted' | 'unclear' | 'replaced',
+  log?: (line: string) => void,
+): Promise<void> {
+  for (const id of networkIds) {
+    await new TransferJournal(area, journalKey(id, accountId)).keptExportSeen(txID, fate).catch((e: unknown) => log?.(`the move of export ${txID} could not be told what became of it (${fate}): ${(e as Error).message}`));
   }
 }
 

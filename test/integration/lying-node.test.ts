@@ -201,6 +201,32 @@ describe('a node that keeps an X send it says it refused', () => {
     expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'pending', checking: true });
   });
 
+  it('a restarted test network (its first blocks others, its height lower): the sends undecided on the old chain are dropped, never sent to the new one', async () => {
+    const node = lyingNode();
+    // Funded on P too: the P-Chain has blocks past its genesis, whose IDs the wallet records.
+    const { wallet, stores, account, ctx, avax } = await fundedWallet({ x: 10n * AVAX, p: AVAX }, { fetch: node.fetch, wait: { timeoutMs: 300, pollMs: 100 } });
+    node.lies.set('avm.issueTx', swallow);
+    const bob = await freshWallet();
+    await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    const key = await testNodeOutboxKey(account.id);
+    expect(Object.keys(await stores.local.get([key]))).toEqual([key]);
+    // The node as a restarted network shows it: a height of 0, and another block where the genesis was.
+    node.lies.set('platform.getHeight', () => Promise.resolve(rpcResult({ height: '0' })));
+    node.lies.set('platform.getBlockByHeight', async (call) => {
+      const params = { ...(call.params as { height: string; encoding: string }) };
+      if (params.height === '0') params.height = '1';
+      const r = await fetch(`${inject('nodeUrl')}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: call.method, params }) });
+      return (await r.json()) as ReturnType<typeof rpcResult>;
+    });
+    await wallet.balances.balancesRefresh();
+    expect(Object.keys(await stores.local.get([key]))).toEqual([]);
+    node.lies.clear();
+    await wallet.balances.balancesRefresh();
+    await wallet.balances.balancesRefresh();
+    expect(node.calls.filter((m) => m === 'avm.issueTx')).toHaveLength(1);
+    expect(await avaxOf(bob.engine, 'X')).toBe(0n);
+  });
+
   /** A move X → P whose export the node takes, holds and calls "Rejected" (built on the 5 AVAX UTXO, as in takenThenRejected). */
   async function moveTakenThenRejected() {
     const set = await setUp();
@@ -250,6 +276,22 @@ describe('a node that keeps an X send it says it refused', () => {
     expect(await pAvax()).toBe(AVAX - BigInt(importFee));
     // Nothing is in the way any more: the next send goes out.
     await send();
+  });
+
+  it('a move\'s export taken, called "Rejected", then let go while another entry for the same node is used: that entry finds it ran, and the move goes on once its own entry is back', async () => {
+    const { wallet, pAvax, release } = await moveTakenThenRejected();
+    const { importFee } = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    const { result } = await release();
+    const first = (await wallet.networks.networksList()).selectedId;
+    const second = await wallet.networks.networksAddCustom({ name: 'Test node again', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: second.id });
+    const exportStatus = async () => (await wallet.balances.activityList()).items.find((i) => i.txID === result!.txID)?.status;
+    for (let i = 0; i < 50 && (await exportStatus()) !== 'accepted'; i++) await wallet.balances.balancesRefresh();
+    expect(await exportStatus()).toBe('accepted');
+    await wallet.networks.networksSelect({ id: first });
+    await wallet.transfers.resumeTransfers();
+    expect((await wallet.transfers.transfersList()).transfers.map((t) => t.state)).toEqual(['completed']);
+    expect(await pAvax()).toBe(AVAX - BigInt(importFee));
   });
 
   it('a move\'s export taken, called "Rejected", then its funds hidden from the retry: the retry is stopped, and the first move shows it may have gone through', async () => {

@@ -1,6 +1,7 @@
 // Balances and activity (balances.*, activity.list, settings.*HiddenAssets): the snapshot the popup
 // shows at once, a refresh from the node (one at a time per account and network; a failing node leaves the last snapshot
 // with the reason), pending sends settled from the outbox, and funds received noted as activity.
+import { FUJI, MAINNET } from '../../core/network.js';
 import { type Utxo } from '../../core/codec/types.js';
 import { cb58Encode, formatAddress } from '../../core/encoding.js';
 import { signersOf } from '../../core/tx-senders.js';
@@ -17,10 +18,10 @@ import { StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { type Outbox, settleOutbox } from '../outbox.js';
 import { successors } from '../refused.js';
-import type { SettingsStore } from '../settings.js';
+import { networkIdsOf, type SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import { VaultLockedError } from '../vault.js';
-import { type TransferRecord, transferActivity } from '../transfer-journal.js';
+import { keptExportSeenAnywhere, type TransferRecord, transferActivity } from '../transfer-journal.js';
 import { movingExports } from '../waiting-imports.js';
 import type { Preset, NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
@@ -135,16 +136,21 @@ export class BalancesService {
     const at = await cacheAtHeight(engine.node.blocks.P, cache, height, restartable, (line) => this.log?.(`network ${preset.id}: ${line}`));
     // Restarted (a new cache): the stakes recorded on the old chain are not on this one, and the
     // token scan's blocks are the old chain's (kept, it would never read the new one's).
-    if (at !== cache) await this.local.remove([stakesKey(preset.id, account.id), tokenScanKey(preset.id, account.id)]);
+    // So are the sends undecided there (kept per chains, which a restart from the same genesis keeps):
+    // sent again, they would run on the new chain. Never on a public network's IDs, whose first
+    // blocks only a lying node changes.
+    const outbox = await this.engines.outbox(preset, account.id);
+    const publicIds = engine.ctx.networkID === MAINNET.networkID || engine.ctx.networkID === FUJI.networkID;
+    if (at !== cache) await this.local.remove([stakesKey(preset.id, account.id), tokenScanKey(preset.id, account.id), ...(publicIds ? [] : [outbox.key])]);
     cache = at;
     const settledCache = cache;
     const save = () => this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith));
     const journal = this.transfers.journal(preset.id, account.id);
     const moves = await journal.list().catch(() => []);
     // A journal that cannot be written holds up no refresh: the funds show as waiting all the same.
-    const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear' | 'replaced') =>
-      journal.keptExportSeen(txID, fate).catch((e: unknown) => this.log?.(`the move of export ${txID} could not be told what became of it: ${(e as Error).message}`));
-    await settleActivity(engine, cache, await this.engines.outbox(preset, account.id), save, moves, keptExportSeen);
+    const entries = networkIdsOf(await this.settings.read());
+    const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear' | 'replaced') => keptExportSeenAnywhere(this.local, entries, account.id, txID, fate, this.log);
+    await settleActivity(engine, cache, outbox, save, moves, keptExportSeen);
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
     // Each chain's UTXOs read once: its balances and the funds received come from the same read.
@@ -327,6 +333,10 @@ async function settleActivity(
   // A refused tx (voided: src/background/refused.ts) is listed only once it ran, or may have.
   for (const e of entries) if (!listed.has(e.txID) && !e.voided) addActivity(cache, { ...e.item, checking: true });
   const undecided = new Set(entries.map((e) => e.txID));
+  // An EVM tx out of the outbox (another entry for the same chains followed it to its end) is
+  // settled by its receipt, read for all at once; one that cannot be read stays as it is.
+  const unfollowed = cache.activity.filter((i) => i.status === 'pending' && isEvmHash(i.txID) && !undecided.has(i.txID));
+  const receipts = new Map(await Promise.all(unfollowed.map(async (i) => [i.txID, await engine.evmState(i.txID).catch(() => 'unknown' as const)] as const)));
   const successor = successors(cache.activity, moves);
   // An EVM tx that ran is listed with what its receipt charged, no longer the most it could cost.
   const charged = async (item: ActivityItem) => {
@@ -348,9 +358,8 @@ async function settleActivity(
     }
     for (const item of cache.activity) {
       if (item.status !== 'pending') continue;
-      // An EVM tx is followed through the outbox (txState knows X, P and atomic txs); one out of it
-      // (another entry for the same chains followed it to its end) only by its receipt.
-      const state = undecided.has(item.txID) ? settled.get(item.txID) : isEvmHash(item.txID) ? await engine.evmState(item.txID) : await engine.txState(item.chain, item.txID);
+      // An EVM tx is followed through the outbox (txState knows X, P and atomic txs), or by its receipt (above).
+      const state = undecided.has(item.txID) ? settled.get(item.txID) : isEvmHash(item.txID) ? receipts.get(item.txID) : await engine.txState(item.chain, item.txID);
       // Without its signed bytes a failure cannot be checked against its inputs: unclear, never
       // "failed" — but for an import ("Import now"), whose atomic funds can only be taken once.
       if (state === 'failed' && !undecided.has(item.txID) && item.kind !== 'import') item.checking = true;
