@@ -14,7 +14,7 @@ import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
 import { keptInTheWay, type OutboxEntry, outboxEntry, sendOnce } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
-import { conflictsOf, exportSpends, inputIds, replacedByExport, settleRefused, successors } from './refused.js';
+import { conflictsOf, exportSpends, inputIds, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
 import { journalKey } from './account-cache.js';
 import type { StorageArea } from './storage.js';
 import { keptExportSeenAnywhere, TransferJournal, type TransferRecord } from './transfer-journal.js';
@@ -278,7 +278,8 @@ export class Delivery {
   /** settleRefused (src/background/refused.ts) for this account, listing what it finds. */
   async settleRefusedHere({ engine, preset, account }: Target, chain: ChainAlias, evm: boolean): Promise<OutboxEntry[]> {
     const { activity } = await this.caches.get(preset.id, account.id);
-    const successor = successors(activity, await this.moves(preset.id, account.id).catch(() => []));
+    const outbox = await this.engines.outbox(preset, account.id);
+    const successor = await withSuccessorsAsked(engine, await outbox.list(), successors(activity, await this.moves(preset.id, account.id).catch(() => [])));
     const list = async (item: ActivityItem) => {
       // A failed move's kept export that ran, or may have: its move is told (TransferJournal.keptExportSeen).
       if (item.kind === 'export' && this.local) await this.keptExportSeen(account.id, item.txID, item.status === 'accepted' ? 'accepted' : 'unclear');
@@ -291,7 +292,7 @@ export class Delivery {
     const replaced = async (e: OutboxEntry) => {
       if (e.item.kind === 'export') await this.keptExportSeen(account.id, e.txID, 'replaced');
     };
-    return settleRefused(engine, await this.engines.outbox(preset, account.id), chain, evm, list, successor, replaced);
+    return settleRefused(engine, outbox, chain, evm, list, successor, replaced);
   }
 
   /**

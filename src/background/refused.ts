@@ -129,6 +129,23 @@ export function successors(activity: readonly ActivityItem[], moves: readonly Tr
   return (txID) => (accepted.has(txID) ? 'accepted' : moving.has(txID) ? 'moving' : undefined);
 }
 
+/**
+ * `known` (successors), widened by the node's word on each refused tx's successor it does not know:
+ * one sent through another network entry for the same chains is in that entry's Activity, not
+ * here. Asked for all at once; one that cannot be read stays unknown.
+ */
+export async function withSuccessorsAsked(engine: WalletEngine, entries: readonly OutboxEntry[], known: (txID: string) => Successor): Promise<(txID: string) => Successor> {
+  const unknown = entries.filter((e) => e.voided && e.replacedBy !== undefined && known(e.replacedBy) === undefined);
+  const ran = new Set<string>();
+  await Promise.all(
+    unknown.map(async ({ chain, replacedBy: s }) => {
+      const state = await (isEvmHash(s!) ? engine.evmState(s!) : engine.txState(chain, s!)).catch(() => 'unknown');
+      if (state === 'accepted') ran.add(s!);
+    }),
+  );
+  return (txID) => known(txID) ?? (ran.has(txID) ? 'accepted' : undefined);
+}
+
 /** How long after a move began its export may be 'moving' (see {@link successors}). */
 export const MOVING_AT_MOST = 10 * 60_000;
 

@@ -111,6 +111,21 @@ describe('a node that keeps an X send it says it refused', () => {
     expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
   });
 
+  it('replaced by a retry the node accepted: a send through another entry for the same node goes out, and the refused one is never listed there as "may have gone through"', async () => {
+    const { node, wallet, bob, send } = await setUp();
+    holdingX(node);
+    await expect(send()).rejects.toMatchObject({ code: 'tx-refused' });
+    node.lies.clear();
+    await send();
+    // At once, before this entry's own refresh settles the refused one: only the node knows the retry ran.
+    const second = await wallet.networks.networksAddCustom({ name: 'Test node again', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: second.id });
+    await send();
+    expect(await avaxOf(bob.engine, 'X')).toBe(2n * AVAX);
+    await wallet.balances.balancesRefresh();
+    expect((await wallet.balances.activityList()).items.filter((i) => i.status === 'pending')).toEqual([]);
+  });
+
   it('let go before the retry: the retry is stopped with that news, the first is listed as accepted, the next send goes out', async () => {
     const { node, wallet, bob, send } = await setUp();
     const release = holdingX(node);

@@ -17,7 +17,7 @@ import { cacheAtHeight } from '../network-restart.js';
 import { StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { type Outbox, settleOutbox } from '../outbox.js';
-import { successors } from '../refused.js';
+import { successors, withSuccessorsAsked } from '../refused.js';
 import { networkIdsOf, type SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import { VaultLockedError } from '../vault.js';
@@ -337,7 +337,7 @@ async function settleActivity(
   // settled by its receipt, read for all at once; one that cannot be read stays as it is.
   const unfollowed = cache.activity.filter((i) => i.status === 'pending' && isEvmHash(i.txID) && !undecided.has(i.txID));
   const receipts = new Map(await Promise.all(unfollowed.map(async (i) => [i.txID, await engine.evmState(i.txID).catch(() => 'unknown' as const)] as const)));
-  const successor = successors(cache.activity, moves);
+  const successor = await withSuccessorsAsked(engine, entries, successors(cache.activity, moves));
   // An EVM tx that ran is listed with what its receipt charged, no longer the most it could cost.
   const charged = async (item: ActivityItem) => {
     if (isEvmHash(item.txID) && item.fee !== undefined) item.fee = (await evmFeeCharged(engine, item.txID, undefined, BigInt(item.fee))).toString();
