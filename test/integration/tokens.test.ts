@@ -370,6 +370,30 @@ describe('C-Chain tokens on the node', () => {
     expect((await receiptOf((await bg.wallet.evm.evmReplace({ txHash: everything, action: 'cancel', maxFeeWei: cancelAll.maxFee })).txHash)).status).toBe(1n);
   }, 180_000);
 
+  it('a speed-up another network entry for the same node followed to its end: back on the first, the pair reads accepted and replaced, not pending for ever', async () => {
+    const stuck = await stuckTx();
+    // Listed here as waiting; then sped up here, and nothing more is read here.
+    await bg.wallet.balances.balancesRefresh();
+    expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === stuck)).toMatchObject({ status: 'pending' });
+    const quote = await bg.wallet.evm.evmEstimateReplace({ txHash: stuck, action: 'speed-up' });
+    const faster = await bg.wallet.evm.evmReplace({ txHash: stuck, action: 'speed-up', maxFeeWei: quote.maxFee });
+    await receiptOf(faster.txHash);
+    const first = (await bg.wallet.networks.networksList()).selectedId;
+    const second = await bg.wallet.networks.networksAddCustom({ name: 'Test node again', url: inject('nodeUrl') });
+    await bg.wallet.networks.networksSelect({ id: second.id });
+    const key = await testNodeOutboxKey(account.id);
+    const waiting = async () => ((await bg.stores.local.get([key]))[key] as { txID: string }[] | undefined)?.map((e) => e.txID) ?? [];
+    for (let i = 0; i < 5 && (await waiting()).some((id) => id === stuck || id === faster.txHash); i++) await bg.wallet.balances.balancesRefresh();
+    expect(await waiting()).not.toContain(stuck);
+    expect(await waiting()).not.toContain(faster.txHash);
+    await bg.wallet.networks.networksSelect({ id: first });
+    await bg.wallet.balances.balancesRefresh();
+    const items = (await bg.wallet.balances.activityList()).items;
+    expect(items.find((i) => i.txID === faster.txHash)).toMatchObject({ status: 'accepted' });
+    expect(items.find((i) => i.txID === stuck)).toMatchObject({ status: 'failed', replaced: true });
+    await bg.wallet.networks.networksRemove({ id: second.id });
+  }, 180_000);
+
   it('one nonce line: a C-Chain export waits while an EVM tx of the account waits, and goes once it is cancelled', async () => {
     const estimate = await bg.wallet.transfers.transfersEstimate({ from: 'C', to: 'X', amount: (1n * AVAX).toString() });
     const stuck = await stuckTx();

@@ -336,7 +336,12 @@ async function settleActivity(
   // An EVM tx out of the outbox (another entry for the same chains followed it to its end) is
   // settled by its receipt, read for all at once; one that cannot be read stays as it is.
   const unfollowed = cache.activity.filter((i) => i.status === 'pending' && isEvmHash(i.txID) && !undecided.has(i.txID));
-  const receipts = new Map(await Promise.all(unfollowed.map(async (i) => [i.txID, await engine.evmState(i.txID).catch(() => 'unknown' as const)] as const)));
+  const receipts = new Map<string, 'accepted' | 'unclear' | 'unknown' | 'replaced'>(await Promise.all(unfollowed.map(async (i) => [i.txID, await engine.evmState(i.txID).catch(() => 'unknown' as const)] as const)));
+  // Without a receipt, one of a speed-up or cancel pair whose other half ran never will: replaced.
+  const ran = (txID: string | undefined) => txID !== undefined && (receipts.get(txID) ?? cache.activity.find((a) => a.txID === txID)?.status) === 'accepted';
+  for (const i of unfollowed) {
+    if (receipts.get(i.txID) === 'unknown' && (ran(i.replaces) || cache.activity.some((a) => a.replaces === i.txID && ran(a.txID)))) receipts.set(i.txID, 'replaced');
+  }
   const successor = await withSuccessorsAsked(engine, entries, successors(cache.activity, moves));
   // An EVM tx that ran is listed with what its receipt charged, no longer the most it could cost.
   const charged = async (item: ActivityItem) => {
