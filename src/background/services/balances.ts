@@ -7,21 +7,19 @@ import { cb58Encode, formatAddress } from '../../core/encoding.js';
 import { signersOf } from '../../core/tx-senders.js';
 import { incomingEvmTransfers } from '../../core/evm-incoming.js';
 import { waitingFunds } from '../../core/waiting-funds.js';
-import { type AssetBalance, isEvmHash, type WalletEngine } from '../../core/engine.js';
+import { type AssetBalance, type WalletEngine } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
 import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, noteTrimmed, stakesKey, tokenScanKey } from '../account-cache.js';
-import { evmFeeCharged } from '../evm-fee.js';
 import { noteIncoming, sharedBeyond, spendableBy } from '../incoming-utxos.js';
 import { cacheAtHeight } from '../network-restart.js';
 import { StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
-import { type Outbox, settleOutbox } from '../outbox.js';
-import { successors, withSuccessorsAsked } from '../refused.js';
+import { settleActivity } from '../settle-activity.js';
 import { networkIdsOf, type SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import { VaultLockedError } from '../vault.js';
-import { keptExportSeenAnywhere, type TransferRecord, transferActivity } from '../transfer-journal.js';
+import { keptExportSeenAnywhere, transferActivity } from '../transfer-journal.js';
 import { movingExports } from '../waiting-imports.js';
 import type { Preset, NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
@@ -311,76 +309,6 @@ export class BalancesService {
     await this.local.set({ [hiddenAssetsKey(s.selectedNetworkId)]: p.assetIDs });
     return { ok: true as const };
   }
-}
-
-/**
- * Settles the activity's pending items (the outbox's by their fate, so a swallowed send is sent
- * again as the same bytes; the others by the node's state) and saves them with `save` before any
- * decided entry leaves the outbox. A send whose worker died before it was listed is listed from
- * its outbox entry. `moves`: the account's move journal (a refused send's successor can be a
- * move's export); `keptExportSeen` tells a failed move its kept export ran, or may have.
- */
-async function settleActivity(
-  engine: WalletEngine,
-  cache: AccountCache,
-  outbox: Outbox,
-  save: () => Promise<void>,
-  moves: readonly TransferRecord[],
-  keptExportSeen: (txID: string, fate: 'accepted' | 'unclear' | 'replaced') => Promise<void>,
-): Promise<void> {
-  const entries = await outbox.list();
-  const listed = new Set(cache.activity.map((a) => a.txID));
-  // A refused tx (voided: src/background/refused.ts) is listed only once it ran, or may have.
-  for (const e of entries) if (!listed.has(e.txID) && !e.voided) addActivity(cache, { ...e.item, checking: true });
-  const undecided = new Set(entries.map((e) => e.txID));
-  // An EVM tx out of the outbox (another entry for the same chains followed it to its end) is
-  // settled by its receipt, read for all at once; one that cannot be read stays as it is.
-  const unfollowed = cache.activity.filter((i) => i.status === 'pending' && isEvmHash(i.txID) && !undecided.has(i.txID));
-  const receipts = new Map<string, 'accepted' | 'unclear' | 'unknown' | 'replaced'>(await Promise.all(unfollowed.map(async (i) => [i.txID, await engine.evmState(i.txID).catch(() => 'unknown' as const)] as const)));
-  // Without a receipt, one of a speed-up or cancel pair whose other half ran never will: replaced.
-  const ran = (txID: string | undefined) => txID !== undefined && (receipts.get(txID) ?? cache.activity.find((a) => a.txID === txID)?.status) === 'accepted';
-  for (const i of unfollowed) {
-    if (receipts.get(i.txID) === 'unknown' && (ran(i.replaces) || cache.activity.some((a) => a.replaces === i.txID && ran(a.txID)))) receipts.set(i.txID, 'replaced');
-  }
-  const successor = await withSuccessorsAsked(engine, entries, successors(cache.activity, moves));
-  // An EVM tx that ran is listed with what its receipt charged, no longer the most it could cost.
-  const charged = async (item: ActivityItem) => {
-    if (isEvmHash(item.txID) && item.fee !== undefined) item.fee = (await evmFeeCharged(engine, item.txID, undefined, BigInt(item.fee))).toString();
-  };
-  await settleOutbox(engine, outbox, async (settled) => {
-    for (const e of entries) {
-      // A refused tx listed again: it ran after all, or may have (followed as unclear).
-      const fate = e.voided ? settled.get(e.txID) : undefined;
-      // A failed move's kept export that ran, may have, or can no longer: its move is told (TransferJournal.keptExportSeen).
-      if (e.item.kind === 'export' && (fate === 'accepted' || fate === 'unclear' || fate === 'replaced')) await keptExportSeen(e.txID, fate);
-      if (fate !== 'accepted' && fate !== 'unclear') continue;
-      const known = cache.activity.find((a) => a.txID === e.txID);
-      // One listed as failed (the node's word, kept: keptInTheWay in src/background/outbox.ts) is corrected.
-      if (known) Object.assign(known, fate === 'accepted' ? { status: 'accepted' } : { status: 'pending', checking: true });
-      else addActivity(cache, { ...e.item, ...(fate === 'accepted' ? { status: 'accepted' as const } : { checking: true }) });
-      const listedNow = known ?? cache.activity.find((a) => a.txID === e.txID);
-      if (fate === 'accepted' && listedNow) await charged(listedNow);
-    }
-    for (const item of cache.activity) {
-      if (item.status !== 'pending') continue;
-      // An EVM tx is followed through the outbox (txState knows X, P and atomic txs), or by its receipt (above).
-      const state = undecided.has(item.txID) ? settled.get(item.txID) : isEvmHash(item.txID) ? receipts.get(item.txID) : await engine.txState(item.chain, item.txID);
-      // Without its signed bytes a failure cannot be checked against its inputs: unclear, never
-      // "failed" — but for an import ("Import now"), whose atomic funds can only be taken once.
-      if (state === 'failed' && !undecided.has(item.txID) && item.kind !== 'import') item.checking = true;
-      else if (state === 'accepted' || state === 'failed') {
-        item.status = state;
-        delete item.checking;
-        await charged(item);
-      } else if (state === 'replaced') {
-        // Its nonce went to the speed-up or cancel that replaced it (or it to this one): it never ran.
-        item.status = 'failed';
-        item.replaced = true;
-        delete item.checking;
-      } else if (state === 'unclear') item.checking = true;
-    }
-    await save();
-  }, successor);
 }
 
 /**
