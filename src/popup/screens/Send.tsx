@@ -11,7 +11,8 @@ import { AmountInput } from '../components/AmountInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { FormError, TextField } from '../components/Field.js';
 import { Segmented } from '../components/Segmented.js';
-import { AmountText, NavaxText } from '../components/AmountText.js';
+import { AmountText } from '../components/AmountText.js';
+import { SendFee } from '../components/SendFee.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { maxOf, useEstimate } from '../fees.js';
@@ -64,21 +65,6 @@ export function sendableAssets(view: BalancesView | null, chain: ChainName): Ass
 
 function assetOption(b: AssetBalanceView): string {
   return b.verified ? `${b.symbol} (verified)` : `${b.symbol} · ${b.name} · ID ${shortenId(b.assetID)}`;
-}
-
-/** The fee of a send as shown: the C-Chain's a ceiling in wei (rounded, exact one click away). */
-export function SendFee({ chain, fee, gasLimit }: { chain: ChainName; fee: Amount; gasLimit?: Amount | undefined }) {
-  if (chain === 'C') {
-    const gas = units(gasLimit ?? '21000');
-    return (
-      <>
-        <AmountText up prefix="at most " value={fee} denomination={WEI_DECIMALS} symbol="AVAX" /> ({gas.toLocaleString('en-US')} gas at the current max fee per gas
-        {gas > 21_000n ? ', as the recipient is a contract' : ''}; usually less is paid)
-      </>
-    );
-  }
-  // nAVAX: shown whole, to the last digit.
-  return <NavaxText value={fee} />;
 }
 
 /** A failure the amount field should show (the background names no field for missing funds, but 'fee' for the fee's). */
