@@ -135,6 +135,15 @@ export async function outboxKeysOf(area: StorageArea, accountIds: readonly strin
   return (await registeredChains(area)).flatMap((c) => accountIds.map((a) => outboxKey(c, a)));
 }
 
+/**
+ * The entries of these outboxes that a later send must still conflict with: undecided, or refused
+ * and not yet replaced by one. An outbox that cannot be read counts as one: what it held is unknown.
+ */
+export async function sendsInTheWay(area: StorageArea, keys: readonly string[]): Promise<number> {
+  const stored = await area.get([...keys]);
+  return Object.values(stored).reduce<number>((n, v) => n + (Array.isArray(v) ? (v as { replacedBy?: unknown }[]).filter((e) => !e?.replacedBy).length : 1), 0);
+}
+
 const registeredChains = (area: StorageArea): Promise<string[]> =>
   storedList<string>(area, OUTBOX_CHAINS_KEY, "the outboxes' chains").then((l) => l.filter((c) => typeof c === 'string'), () => []);
 

@@ -47,7 +47,8 @@ function count(value: unknown): number {
 function readRestoreLoss(value: unknown): RestoreLoss {
   if (!isRecord(value)) throw malformed();
   const phrase = value.phraseAccounts === undefined ? {} : { phraseAccounts: count(value.phraseAccounts) };
-  return { importedKeys: count(value.importedKeys), ...phrase, unfinishedTransfers: count(value.unfinishedTransfers), ...(value.unknown === true ? { unknown: true as const } : {}) };
+  const sends = value.undecidedSends === undefined ? {} : { undecidedSends: count(value.undecidedSends) };
+  return { importedKeys: count(value.importedKeys), ...phrase, unfinishedTransfers: count(value.unfinishedTransfers), ...sends, ...(value.unknown === true ? { unknown: true as const } : {}) };
 }
 
 /** The result of an `{ok: true}` answer; throws BackgroundError for anything else. */

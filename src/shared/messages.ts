@@ -442,6 +442,8 @@ export interface RestoreLoss {
   phraseAccounts?: number;
   /** Cross-chain transfers neither completed nor failed (their journals go with the vault). */
   unfinishedTransfers: number;
+  /** Sends not yet decided, or refused but able to go through (their outboxes go with the vault); absent when none. */
+  undecidedSends?: number;
   /** The account list cannot be read, so what the restore drops is not known (the counts are what is). */
   unknown?: true;
 }

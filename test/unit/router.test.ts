@@ -215,13 +215,13 @@ describe('handler outcomes', () => {
   it('carries what a refused restore would drop, and the client reads it back', async () => {
     const { router } = setup({
       'wallet.restore': async () => {
-        throw new RestoreWouldDropError({ importedKeys: 2, unfinishedTransfers: 1 });
+        throw new RestoreWouldDropError({ importedKeys: 2, unfinishedTransfers: 1, undecidedSends: 3 });
       },
     });
     const answer = await router.handle(msg('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC }), POPUP);
-    expect(errorOf(answer)).toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 2, unfinishedTransfers: 1 } });
-    expect(() => readResponse(answer)).toThrow(expect.objectContaining({ code: 'restore-would-drop', restoreLoss: { importedKeys: 2, unfinishedTransfers: 1 } }));
-    for (const restoreLoss of [null, { importedKeys: -1, unfinishedTransfers: 0 }, { importedKeys: 1 }]) {
+    expect(errorOf(answer)).toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 2, unfinishedTransfers: 1, undecidedSends: 3 } });
+    expect(() => readResponse(answer)).toThrow(expect.objectContaining({ code: 'restore-would-drop', restoreLoss: { importedKeys: 2, unfinishedTransfers: 1, undecidedSends: 3 } }));
+    for (const restoreLoss of [null, { importedKeys: -1, unfinishedTransfers: 0 }, { importedKeys: 1 }, { importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 'many' }]) {
       expect(() => readResponse({ ok: false, error: { code: 'restore-would-drop', message: 'm', restoreLoss } })).toThrow(expect.objectContaining({ code: 'bad-response' }));
     }
   });

@@ -220,7 +220,7 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     const vaultBefore = (await stores.local.get(['xpc.vault']))['xpc.vault'];
 
     const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
-    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1, unfinishedTransfers: 1 } });
+    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1, unfinishedTransfers: 1, undecidedSends: 1 } });
     await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: false })).rejects.toMatchObject({ code: 'restore-would-drop' });
     // Nothing changed: the old vault, the imported account and the journal are all still there.
     expect((await stores.local.get(['xpc.vault']))['xpc.vault']).toBe(vaultBefore);
@@ -233,6 +233,21 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1', kind: 'hd' } });
     expect(stores.local.keys()).not.toContain(journalKey);
     expect(stores.local.keys()).not.toContain(outbox.key);
+  });
+
+  it('is asked about while a send is undecided, or refused and able to go through (its outbox goes with the vault); one already replaced counts for nothing', async () => {
+    const { wallet, stores } = service();
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const { accounts } = await wallet.accounts.accountsList();
+    const send = (txID: string, extra: Record<string, unknown> = {}) => ({ chain: 'X', txID, signedHex: '00', item: {}, createdAt: 1, resends: 0, ...extra });
+    // One kept with a network entry by an older version, one per chains.
+    await stores.local.set({ [entryOutboxKey('local', accounts[0]!.id)]: [send('refused', { voided: true }), send('replaced', { voided: true, replacedBy: 'next' })] });
+    const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, []);
+    await outbox.put({ ...send('undecided'), chain: 'X', item: { txID: 'undecided', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 } });
+    const restore = { password: 'long enough', mnemonic: generateMnemonic(12) };
+    const refused = await wallet.accounts.walletRestore(restore).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2 }, message: expect.stringContaining('2 send(s) not yet decided') });
+    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
   });
 
   it('goes through without a confirmation when nothing would be lost', async () => {

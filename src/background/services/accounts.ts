@@ -8,8 +8,8 @@ import { formatPrivateKey } from '../../core/encoding.js';
 import { FormatError, ValidationError, WalletError } from '../../core/errors.js';
 import { generateMnemonic, HdRoot, keyPairFromSecret, mnemonicToSeed, normalizeMnemonic, parseSecretKey, wipe, type KeyPair } from '../../core/keys.js';
 import { RESTORE_WOULD_DROP, type RequestParams as P, type BalancesView, type RestoreLoss, type RestoreResult, type Selection, type WalletStatus } from '../../shared/messages.js';
-import { accountStorageKeys, hiddenAssetsKey, tokensKey } from '../account-cache.js';
-import { outboxKeysOf } from '../outbox.js';
+import { accountStorageKeys, entryOutboxKey, hiddenAssetsKey, tokensKey } from '../account-cache.js';
+import { outboxKeysOf, sendsInTheWay } from '../outbox.js';
 import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Keyring } from '../keyring.js';
@@ -33,7 +33,7 @@ export class RestoreWouldDropError extends WalletError {
   constructor(readonly restoreLoss: RestoreLoss) {
     super(
       RESTORE_WOULD_DROP,
-      `restoring replaces this wallet and would drop ${restoreLoss.importedKeys} imported private key account(s), ${restoreLoss.phraseAccounts === undefined ? '' : `the recovery phrase (${restoreLoss.phraseAccounts} account(s) listed) `}and ${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s); confirm to restore anyway`,
+      `restoring replaces this wallet and would drop ${restoreLoss.importedKeys} imported private key account(s), ${restoreLoss.phraseAccounts === undefined ? '' : `the recovery phrase (${restoreLoss.phraseAccounts} account(s) listed) `}${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s) and ${restoreLoss.undecidedSends ?? 0} send(s) not yet decided; confirm to restore anyway`,
     );
   }
 }
@@ -161,7 +161,7 @@ export class AccountsService {
     const keyed = fromPhrase ? undefined : keyWallet(parseKey(p.privateKey), p.name);
     checkNewPassword(p.password);
     const loss = await this.restoreLoss(fromPhrase);
-    if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.phraseAccounts !== undefined || loss.unfinishedTransfers > 0 || loss.unknown)) throw new RestoreWouldDropError(loss);
+    if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.phraseAccounts !== undefined || loss.unfinishedTransfers > 0 || loss.undecidedSends !== undefined || loss.unknown)) throw new RestoreWouldDropError(loss);
     // Looked for before anything is replaced, so the accounts are written with the vault, at once.
     const found = mnemonic === undefined ? { count: 0, complete: true } : await this.usedAccounts(mnemonic);
     const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: found.count }, (_, i) => ({ id: newId(), name: `Account ${i + 1}`, kind: 'hd', index: i }));
@@ -210,7 +210,14 @@ export class AccountsService {
     // A key over a wallet with a phrase drops the phrase, even with none of its accounts listed
     // (they were removed): the settings say so without the vault (an HD index was ever given).
     const hasPhrase = this.session.isUnlocked() ? this.session.secrets().mnemonic !== undefined : s.nextHdIndex > 0 || phraseAccounts > 0;
-    return { importedKeys, ...(!fromPhrase && hasPhrase ? { phraseAccounts } : {}), unfinishedTransfers: await this.transfers.unfinishedCount(s, networkIdsOf(s)), ...(unknown ? { unknown: true as const } : {}) };
+    const undecidedSends = await sendsInTheWay(this.local, [...(await outboxKeysOf(this.local, s.accounts.map((a) => a.id))), ...s.accounts.flatMap((a) => networkIdsOf(s).map((n) => entryOutboxKey(n, a.id)))]);
+    return {
+      importedKeys,
+      ...(!fromPhrase && hasPhrase ? { phraseAccounts } : {}),
+      unfinishedTransfers: await this.transfers.unfinishedCount(s, networkIdsOf(s)),
+      ...(undecidedSends > 0 ? { undecidedSends } : {}),
+      ...(unknown ? { unknown: true as const } : {}),
+    };
   }
 
   /** A private key as a restore's or an import's first check, without storing anything. */

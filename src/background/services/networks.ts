@@ -8,7 +8,7 @@ import { NodeClient } from '../../core/node.js';
 import { provenAsset, type ProvenAsset } from '../../core/proof.js';
 import type { ActivityItem, NetworkView, RequestParams as P, WalletStatus } from '../../shared/messages.js';
 import { accountStorageKeys, chainsKey, entryOutboxKey, hiddenAssetsKey, tokensKey } from '../account-cache.js';
-import { openOutbox } from '../outbox.js';
+import { openOutbox, sendsInTheWay } from '../outbox.js';
 import { type CustomNetwork, networkIdsOf, newId, type PersistedState, pinOf, type SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 
@@ -231,7 +231,7 @@ export class NetworksService {
       const moves = (await this.options.unfinishedMoves?.(before, [p.id])) ?? 0;
       // An outbox kept with it (not yet moved: its chains unknown) goes with it too, and a send
       // made after adding it again could run beside one of it: a second payment.
-      const sends = await this.sendsInTheWay(p.id);
+      const sends = await sendsInTheWay(this.local, before.accounts.map((a) => entryOutboxKey(p.id, a.id)));
       const said = [
         ...(moves > 0 ? [`${moves} move(s) between chains on this network are not finished; removing it stops them. The funds stay on chain, and show as waiting to import if you add the network again.`] : []),
         ...(sends > 0 ? [`${sends} send(s) on this network are not decided yet, or were refused but could still go through; removing it forgets them, and a send made after adding it again would not be kept from paying twice.`] : []),
@@ -245,14 +245,6 @@ export class NetworksService {
     });
     await this.local.remove([...s.accounts.flatMap((a) => accountStorageKeys(p.id, a.id)), hiddenAssetsKey(p.id), tokensKey(p.id)]);
     return { ok: true as const };
-  }
-
-  /** The entries of outboxes kept with a network entry that a later send must still conflict with (not yet replaced by one), over every account. */
-  private async sendsInTheWay(networkId: string): Promise<number> {
-    const keys = (await this.settings.read()).accounts.map((a) => entryOutboxKey(networkId, a.id));
-    const stored = await this.local.get(keys);
-    // An outbox that cannot be read counts: what it held is unknown.
-    return keys.reduce((n, k) => n + (stored[k] === undefined ? 0 : Array.isArray(stored[k]) ? (stored[k] as { replacedBy?: unknown }[]).filter((e) => !e?.replacedBy).length : 1), 0);
   }
 
   async networksHealth(p: P<'networks.health'>) {

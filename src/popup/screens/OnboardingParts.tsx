@@ -34,7 +34,7 @@ function plural(n: number, one: string, many: string): string {
 
 /** What a restore over this wallet would drop, before the user confirms it. */
 export function RestoreLossWarning(p: { loss: RestoreLoss; keyMode: boolean; busy: boolean; error: string | undefined; onConfirm: () => void; onCancel: () => void }) {
-  const { importedKeys, phraseAccounts, unfinishedTransfers, unknown } = p.loss;
+  const { importedKeys, phraseAccounts, unfinishedTransfers, undecidedSends, unknown } = p.loss;
   return (
     <Screen title="This restore loses data">
       <div class="warn-box" role="alert">
@@ -57,6 +57,12 @@ export function RestoreLossWarning(p: { loss: RestoreLoss; keyMode: boolean; bus
             <li>
               {plural(unfinishedTransfers, 'unfinished cross-chain transfer', 'unfinished cross-chain transfers')}. Their progress is forgotten; funds already
               exported wait on the destination chain and can be imported again with the key that sent them.
+            </li>
+          )}
+          {undecidedSends !== undefined && undecidedSends > 0 && (
+            <li>
+              {plural(undecidedSends, 'send', 'sends')} not yet decided by the network, or refused but still able to go through. Forgotten, they no longer keep a
+              send you make after the restore from paying a second time: better wait until Activity shows them decided.
             </li>
           )}
           {unknown && (

@@ -293,6 +293,9 @@ describe('Onboarding', () => {
     expect(warning).toContain('The recovery phrase: it will be gone from this wallet, with every account made from it (none is listed now).');
     expect(warning).toContain('1 account from an imported private key, unless it is the key you entered');
     cleanup();
+    render(<RestoreLossWarning loss={{ importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2 }} keyMode={false} busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
+    expect(screen.getByRole('alert').textContent).toContain('2 sends not yet decided by the network, or refused but still able to go through.');
+    cleanup();
     render(<RestoreLossWarning loss={{ importedKeys: 0, unfinishedTransfers: 0, unknown: true }} keyMode busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
     expect(screen.getByRole('alert').textContent).toContain('cannot tell whether it holds a recovery phrase, accounts from imported private keys');
   });
