@@ -216,32 +216,6 @@ describe('a node that keeps an X send it says it refused', () => {
     expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'pending', checking: true });
   });
 
-  it('a restarted test network (its first blocks others, its height lower): the sends undecided on the old chain are dropped, never sent to the new one', async () => {
-    const node = lyingNode();
-    // Funded on P too: the P-Chain has blocks past its genesis, whose IDs the wallet records.
-    const { wallet, stores, account, ctx, avax } = await fundedWallet({ x: 10n * AVAX, p: AVAX }, { fetch: node.fetch, wait: { timeoutMs: 300, pollMs: 100 } });
-    node.lies.set('avm.issueTx', swallow);
-    const bob = await freshWallet();
-    await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
-    const key = await testNodeOutboxKey(account.id);
-    expect(Object.keys(await stores.local.get([key]))).toEqual([key]);
-    // The node as a restarted network shows it: a height of 0, and another block where the genesis was.
-    node.lies.set('platform.getHeight', () => Promise.resolve(rpcResult({ height: '0' })));
-    node.lies.set('platform.getBlockByHeight', async (call) => {
-      const params = { ...(call.params as { height: string; encoding: string }) };
-      if (params.height === '0') params.height = '1';
-      const r = await fetch(`${inject('nodeUrl')}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: call.method, params }) });
-      return (await r.json()) as ReturnType<typeof rpcResult>;
-    });
-    await wallet.balances.balancesRefresh();
-    expect(Object.keys(await stores.local.get([key]))).toEqual([]);
-    node.lies.clear();
-    await wallet.balances.balancesRefresh();
-    await wallet.balances.balancesRefresh();
-    expect(node.calls.filter((m) => m === 'avm.issueTx')).toHaveLength(1);
-    expect(await avaxOf(bob.engine, 'X')).toBe(0n);
-  });
-
   /** A move X → P whose export the node takes, holds and calls "Rejected" (built on the 5 AVAX UTXO, as in takenThenRejected). */
   async function moveTakenThenRejected() {
     const set = await setUp();

@@ -1,7 +1,6 @@
 // Balances and activity (balances.*, activity.list, settings.*HiddenAssets): the snapshot the popup
 // shows at once, a refresh from the node (one at a time per account and network; a failing node leaves the last snapshot
 // with the reason), pending sends settled from the outbox, and funds received noted as activity.
-import { FUJI, MAINNET } from '../../core/network.js';
 import { type Utxo } from '../../core/codec/types.js';
 import { cb58Encode, formatAddress } from '../../core/encoding.js';
 import { signersOf } from '../../core/tx-senders.js';
@@ -133,13 +132,10 @@ export class BalancesService {
     const restartable = preset.kind === 'local' || preset.kind === 'custom';
     const at = await cacheAtHeight(engine.node.blocks.P, cache, height, restartable, (line) => this.log?.(`network ${preset.id}: ${line}`));
     // Restarted (a new cache): the stakes recorded on the old chain are not on this one, and the
-    // token scan's blocks are the old chain's (kept, it would never read the new one's).
-    // So are the sends undecided there (kept per chains, which a restart from the same genesis keeps):
-    // sent again, they would run on the new chain. Never on a public network's IDs, whose first
-    // blocks only a lying node changes.
-    const outbox = await this.engines.outbox(preset, account.id);
-    const publicIds = engine.ctx.networkID === MAINNET.networkID || engine.ctx.networkID === FUJI.networkID;
-    if (at !== cache) await this.local.remove([stakesKey(preset.id, account.id), tokenScanKey(preset.id, account.id), ...(publicIds ? [] : [outbox.key])]);
+    // token scan's blocks are the old chain's (kept, it would never read the new one's). The outbox
+    // stays: a node can fake a restart, and a refused send dropped then would no longer keep the
+    // next one from paying twice.
+    if (at !== cache) await this.local.remove([stakesKey(preset.id, account.id), tokenScanKey(preset.id, account.id)]);
     cache = at;
     const settledCache = cache;
     const save = () => this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith));
@@ -148,7 +144,7 @@ export class BalancesService {
     // A journal that cannot be written holds up no refresh: the funds show as waiting all the same.
     const entries = networkIdsOf(await this.settings.read());
     const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear' | 'replaced') => keptExportSeenAnywhere(this.local, entries, account.id, txID, fate, this.log);
-    await settleActivity(engine, cache, outbox, save, moves, keptExportSeen);
+    await settleActivity(engine, cache, await this.engines.outbox(preset, account.id), save, moves, keptExportSeen);
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
     // Each chain's UTXOs read once: its balances and the funds received come from the same read.
