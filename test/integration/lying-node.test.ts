@@ -97,7 +97,7 @@ describe('a node that keeps an X send it says it refused', () => {
     await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 5n * AVAX, owners: makeOwners([parseAddress(account.xAddress).bytes]) }]));
     const bob = await freshWallet();
     const send = () => wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
-    return { node, wallet, bob, send };
+    return { node, wallet, bob, send, genesis, account };
   }
 
   it('the retry spends what the refused one spent, so when the node lets it go only one of the two runs', async () => {
@@ -124,6 +124,33 @@ describe('a node that keeps an X send it says it refused', () => {
     expect(await avaxOf(bob.engine, 'X')).toBe(2n * AVAX);
     await wallet.balances.balancesRefresh();
     expect((await wallet.balances.activityList()).items.filter((i) => i.status === 'pending')).toEqual([]);
+  });
+
+  it('a network restart the node fakes keeps the refused send in the way: a retry that cannot spend what it spent is stopped, nothing paid twice', async () => {
+    const { node, wallet, bob, send, genesis, account } = await setUp();
+    // P-Chain blocks past its genesis, whose IDs the wallet records (what a restart is told by).
+    await genesis.issueAndWait(await genesis.buildPSend(AVAX, makeOwners([parseAddress(account.pAddress).bytes])));
+    await wallet.balances.balancesRefresh();
+    const release = holdingX(node);
+    await expect(send()).rejects.toMatchObject({ code: 'tx-refused' });
+    node.lies.clear();
+    // The node now shows a restarted network: height 0, another block where the genesis was.
+    node.lies.set('platform.getHeight', () => Promise.resolve(rpcResult({ height: '0' })));
+    node.lies.set('platform.getBlockByHeight', async (call) => {
+      const params = { ...(call.params as { height: string }), height: '1' };
+      const r = await fetch(`${inject('nodeUrl')}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: call.method, params }) });
+      return (await r.json()) as ReturnType<typeof rpcResult>;
+    });
+    await wallet.balances.balancesRefresh();
+    node.lies.clear();
+    // And hides what the refused one spent (the 10 AVAX UTXO), so the retry would be built on other funds.
+    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => utxos.filter((u) => !(u.output.kind === 'TransferOutput' && u.output.amount === 10n * AVAX))));
+    await expect(send()).rejects.toMatchObject({ code: 'earlier-send-unclear' });
+    node.lies.clear();
+    // Let go now, the refused one runs, alone: the retry never went out.
+    expect((await release()).result).toBeDefined();
+    for (let i = 0; i < 100 && (await avaxOf(bob.engine, 'X')) === 0n; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
   });
 
   it('let go before the retry: the retry is stopped with that news, the first is listed as accepted, the next send goes out', async () => {
