@@ -244,11 +244,16 @@ export class Delivery {
       const live = await this.settleRefusedHere(await this.engines.open(accountId, presetId), signed.chain, false);
       conflictsOf(live.filter((e) => e.item.kind === 'export'), signed.chain, spends);
     }
-    const outbox = await this.engines.outbox((await this.engines.selected(accountId, presetId)).preset, accountId);
+    const { s, preset } = await this.engines.selected(accountId, presetId);
+    const outbox = await this.engines.outbox(preset, accountId);
     const entries = await outbox.list();
     // A retry built on the same funds can be the kept export itself (the same bytes): no longer in
-    // the way of anything, it is this move's now (TransferJournal.dropFailedExport drops the old move).
-    if (entries.some((e) => e.txID === signed.txID)) await outbox.remove(signed.txID);
+    // the way of anything, it is this move's now (TransferJournal.dropFailedExport drops the old move,
+    // here and, as the outbox is the chains', on another entry for them: one tx is never two moves).
+    if (entries.some((e) => e.txID === signed.txID)) {
+      await outbox.remove(signed.txID);
+      for (const id of networkIdsOf(s)) if (id !== presetId && this.local) await new TransferJournal(this.local, journalKey(id, accountId)).dropFailedExport(signed.txID, '').catch((e: unknown) => this.log?.(`the failed move of export ${signed.txID} on network ${id} could not be dropped: ${(e as Error).message}`));
+    }
     try {
       const replaced = replacedByExport(entries.filter((e) => e.txID !== signed.txID), signed.chain, spends);
       if (replaced.length > 0) await outbox.markReplaced(replaced, signed.txID);

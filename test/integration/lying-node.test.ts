@@ -268,6 +268,22 @@ describe('a node that keeps an X send it says it refused', () => {
     expect((await wallet.balances.activityList()).items.filter((i) => i.kind === 'export').map((i) => [i.txID, i.status])).toEqual([[moves[0]!.exportTxID, 'accepted']]);
   });
 
+  it('a move\'s export taken, then called "Rejected": the same move retried through another entry for the same node is one move, not a failed one left on the first', async () => {
+    const { wallet, pAvax, release } = await moveTakenThenRejected();
+    const { importFee } = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    const first = (await wallet.networks.networksList()).selectedId;
+    const second = await wallet.networks.networksAddCustom({ name: 'Test node again', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: second.id });
+    expect(await moveUntilDone(wallet, 'X', 'P', AVAX)).toBe('completed');
+    expect((await release()).error?.message).toMatch(/failed to get utxo .*not found/i);
+    expect(await pAvax()).toBe(AVAX - BigInt(importFee));
+    const [retry] = (await wallet.transfers.transfersList()).transfers;
+    // Back on the first entry: its failed move was the same export, now the retry's: gone, not "failed" for ever.
+    await wallet.networks.networksSelect({ id: first });
+    expect((await wallet.transfers.transfersList()).transfers).toEqual([]);
+    expect((await wallet.balances.activityList()).items.filter((i) => i.txID === retry!.exportTxID && i.status === 'failed')).toEqual([]);
+  });
+
   it('a move\'s export taken, then called "Rejected": a retry of another amount takes its place; the first stays failed, never "may have gone through"', async () => {
     const { wallet, pAvax, release } = await moveTakenThenRejected();
     const { importFee } = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
