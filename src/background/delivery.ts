@@ -276,12 +276,7 @@ export class Delivery {
   /** keptExportSeenAnywhere, over the account's network entries now. */
   async keptExportSeen(accountId: string, txID: string, fate: 'accepted' | 'unclear' | 'replaced'): Promise<void> {
     if (!this.local) return;
-    // Settings that cannot be read hold up nothing either (logged), as a journal that cannot.
-    const s = await this.engines.selected(accountId).then(
-      (x) => x.s,
-      (e: unknown) => void this.log?.(`the move of export ${txID} could not be told what became of it (${fate}): ${(e as Error).message}`),
-    );
-    if (s) await keptExportSeenAnywhere(this.local, networkIdsOf(s), accountId, txID, fate, this.log);
+    await keptExportSeenAnywhere(this.local, async () => networkIdsOf((await this.engines.selected(accountId)).s), accountId, txID, fate, this.log);
   }
 
   /** settleRefused (src/background/refused.ts) for this account, listing what it finds. */

@@ -136,20 +136,22 @@ export class TransferJournal {
 
 /**
  * TransferJournal.keptExportSeen told to the account's journal on every network entry
- * (`networkIds`): a kept export waits in its chains' outbox, which another entry for them may
- * settle, and only the journal of the move's own entry has a move with that export. One that
- * cannot be read or written holds up nothing (`log`).
+ * (`networkIds`, read only now: a kept export is seen rarely): a kept export waits in its chains'
+ * outbox, which another entry for them may settle, and only the journal of the move's own entry
+ * has a move with that export. Entries or a journal that cannot be read or written hold up
+ * nothing (`log`).
  */
 export async function keptExportSeenAnywhere(
   area: StorageArea,
-  networkIds: readonly string[],
+  networkIds: () => Promise<readonly string[]>,
   accountId: string,
   txID: string,
   fate: 'accepted' | 'unclear' | 'replaced',
   log?: (line: string) => void,
 ): Promise<void> {
-  for (const id of networkIds) {
-    await new TransferJournal(area, journalKey(id, accountId)).keptExportSeen(txID, fate).catch((e: unknown) => log?.(`the move of export ${txID} could not be told what became of it (${fate}): ${(e as Error).message}`));
+  const failed = (e: unknown) => void log?.(`the move of export ${txID} could not be told what became of it (${fate}): ${(e as Error).message}`);
+  for (const id of await networkIds().catch((e: unknown) => (failed(e), []))) {
+    await new TransferJournal(area, journalKey(id, accountId)).keptExportSeen(txID, fate).catch(failed);
   }
 }
 

@@ -142,8 +142,8 @@ export class BalancesService {
     const journal = this.transfers.journal(preset.id, account.id);
     const moves = await journal.list().catch(() => []);
     // A journal that cannot be written holds up no refresh: the funds show as waiting all the same.
-    const entries = networkIdsOf(await this.settings.read());
-    const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear' | 'replaced') => keptExportSeenAnywhere(this.local, entries, account.id, txID, fate, this.log);
+    const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear' | 'replaced') =>
+      keptExportSeenAnywhere(this.local, async () => networkIdsOf(await this.settings.read()), account.id, txID, fate, this.log);
     await settleActivity(engine, cache, await this.engines.outbox(preset, account.id), save, moves, keptExportSeen);
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
