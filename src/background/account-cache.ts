@@ -2,7 +2,7 @@
 // once: the balance snapshot, the activity list, the address indices handed out. Also the storage
 // keys of everything else kept per network and account, named here once.
 import type { ActivityItem, ActivityTrimmed, BalancesView } from '../shared/messages.js';
-import type { StorageArea } from './storage.js';
+import { oneAtATime, type StorageArea, storedList } from './storage.js';
 
 /**
  * Funds received are kept apart, the newest this many: anyone can send them (dust of a spam asset),
@@ -53,8 +53,6 @@ export function emptyCache(): AccountCache {
 // ---- storage keys per network and account ----
 
 export const cacheKey = (networkId: string, accountId: string): string => `xpc.cache.${networkId}.${accountId}`;
-/** The cross-chain moves' journal (src/background/transfer-journal.ts). */
-export const journalKey = (networkId: string, accountId: string): string => `xpc.transfers.${networkId}.${accountId}`;
 /**
  * The chains a network entry serves, named by its network ID and X-Chain ID (fixed by its genesis):
  * two entries for one network (a preset and the user's own node for it, or one removed and added
@@ -68,8 +66,15 @@ export const chainsKey = (networkID: number, xChainID: string): string => `n${ne
 export const outboxKey = (chains: string, accountId: string): string => `xpc.outbox.${chains}.${accountId}`;
 /** Where an older version kept an outbox: per network entry (taken in by openOutbox). */
 export const entryOutboxKey = (networkId: string, accountId: string): string => `xpc.outbox.${networkId}.${accountId}`;
-/** The chains outboxes were opened for (a new vault drops every account's outboxes on each). */
-export const OUTBOX_CHAINS_KEY = 'xpc.outboxchains';
+/**
+ * The cross-chain moves' journal (src/background/transfer-journal.ts): per chains too, so a move
+ * made through one entry finishes through another, and one node's word about it is every entry's.
+ */
+export const journalKey = (chains: string, accountId: string): string => `xpc.transfers.${chains}.${accountId}`;
+/** Where an older version kept a journal: per network entry (taken in by openJournal). */
+export const entryJournalKey = (networkId: string, accountId: string): string => `xpc.transfers.${networkId}.${accountId}`;
+/** The chains an outbox or a journal was opened for (a new vault drops every account's on each). Named before journals were kept per chains. */
+export const KEPT_CHAINS_KEY = 'xpc.outboxchains';
 /** The account's stakes and the rewards found for them (src/background/stake-book.ts). */
 export const stakesKey = (networkId: string, accountId: string): string => `xpc.stakes.${networkId}.${accountId}`;
 /** What the account's token logs said, as read so far (src/background/token-scan.ts). */
@@ -179,8 +184,34 @@ function settledOf(mine: ActivityItem, theirs: ActivityItem, writtenMeanwhile: b
 
 /**
  * Every key kept for one account on one network entry (a new or restored vault drops them all; so
- * does removing the entry). Its outbox is kept per chains, outside these (outboxKey).
+ * does removing the entry). Its outbox and journal are kept per chains, outside these (perChainsKeys).
  */
 export function accountStorageKeys(networkId: string, accountId: string): string[] {
-  return [cacheKey(networkId, accountId), journalKey(networkId, accountId), entryOutboxKey(networkId, accountId), stakesKey(networkId, accountId), tokenScanKey(networkId, accountId)];
+  return [cacheKey(networkId, accountId), entryJournalKey(networkId, accountId), entryOutboxKey(networkId, accountId), stakesKey(networkId, accountId), tokenScanKey(networkId, accountId)];
+}
+
+/** Per storage area, the chains already registered in this worker's life. */
+const registered = new WeakMap<StorageArea, Set<string>>();
+
+/** Notes `chains` in KEPT_CHAINS_KEY (once per worker life) before anything is kept for it. */
+export async function registerChains(area: StorageArea, chains: string): Promise<void> {
+  const known = registered.get(area) ?? new Set<string>();
+  registered.set(area, known);
+  if (known.has(chains)) return;
+  await oneAtATime(KEPT_CHAINS_KEY, async () => {
+    // Only for dropping them later: a damaged list is written anew rather than stopping sends.
+    const list = await registeredChains(area);
+    if (!list.includes(chains)) await area.set({ [KEPT_CHAINS_KEY]: [...list, chains] });
+  });
+  known.add(chains);
+}
+
+export const registeredChains = (area: StorageArea): Promise<string[]> =>
+  storedList<string>(area, KEPT_CHAINS_KEY, 'the chains kept for').then((l) => l.filter((c) => typeof c === 'string'), () => []);
+
+/** The outbox and journal keys of these accounts on every chains one was opened for. */
+export async function perChainsKeys(area: StorageArea, accountIds: readonly string[]): Promise<{ outboxes: string[]; journals: string[] }> {
+  const chains = await registeredChains(area);
+  const each = (key: (c: string, a: string) => string) => chains.flatMap((c) => accountIds.map((a) => key(c, a)));
+  return { outboxes: each(outboxKey), journals: each(journalKey) };
 }

@@ -8,7 +8,7 @@ import { deriveEvmKey, deriveXpKey, type KeyPair } from '../core/keys.js';
 import { chainContextOf } from '../core/network.js';
 import type { WaitOptions } from '../core/node.js';
 import { scanBranch } from '../core/scan.js';
-import { type AccountCache, type AccountCaches, entryOutboxKey } from './account-cache.js';
+import { type AccountCache, type AccountCaches, entryJournalKey, entryOutboxKey } from './account-cache.js';
 import type { Keyring } from './keyring.js';
 import { openOutbox, type Outbox } from './outbox.js';
 import { ProofStore } from './proofs.js';
@@ -16,6 +16,7 @@ import { refusedInputs } from './refused.js';
 import type { Preset, NetworksService } from './services/networks.js';
 import type { AccountRecord, PersistedState, SettingsStore } from './settings.js';
 import type { StorageArea } from './storage.js';
+import { openJournal, TransferJournal } from './transfer-journal.js';
 
 /** An account at work: its engine, the network it is on, its record and its cache as read. */
 export interface AccountContext {
@@ -56,6 +57,19 @@ export class AccountEngines {
     const chains = await this.networks.chainsOf(preset);
     const entries = new Set([preset.id, ...this.networks.entriesOf(await this.settings.read(), chains)]);
     return openOutbox(this.local, chains, accountId, [...entries].map((id) => entryOutboxKey(id, accountId)));
+  }
+
+  /**
+   * The account's move journal on the chains `preset` serves (src/background/transfer-journal.ts),
+   * shared by every entry naming them like the outbox, and taking in the same way those an older
+   * version kept with each entry. `storageOnly`: its node is not asked (chainsLastKnown; a list must
+   * show while it is away); with the chains not known then, the entry's older journal as it is.
+   */
+  async journal(preset: Preset, accountId: string, storageOnly = false): Promise<TransferJournal> {
+    const chains = storageOnly ? await this.networks.chainsLastKnown(preset) : await this.networks.chainsOf(preset);
+    if (chains === undefined) return new TransferJournal(this.local, entryJournalKey(preset.id, accountId));
+    const entries = new Set([preset.id, ...this.networks.entriesOf(await this.settings.read(), chains)]);
+    return openJournal(this.local, chains, accountId, [...entries].map((id) => entryJournalKey(id, accountId)));
   }
 
   /**

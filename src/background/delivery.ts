@@ -15,10 +15,8 @@ import type { AccountContext, AccountEngines } from './account-engines.js';
 import { keptInTheWay, type OutboxEntry, outboxEntry, sendOnce } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
 import { conflictsOf, exportSpends, inputIds, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
-import { journalKey } from './account-cache.js';
-import type { StorageArea } from './storage.js';
-import { keptExportSeenAnywhere, TransferJournal, type TransferRecord } from './transfer-journal.js';
-import { networkIdsOf } from './settings.js';
+import type { Preset } from './services/networks.js';
+import type { TransferRecord } from './transfer-journal.js';
 
 type Target = Pick<AccountContext, 'engine' | 'preset' | 'account'>;
 type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes };
@@ -28,8 +26,6 @@ export class Delivery {
 
   constructor(
     private readonly engines: AccountEngines,
-    /** storage.local: the cross-chain journal, whose C-Chain exports take EVM nonces too. */
-    private readonly local?: StorageArea,
     private readonly log?: (line: string) => void,
   ) {}
 
@@ -188,7 +184,7 @@ export class Delivery {
   async ownEvmNonces({ preset, account }: Pick<AccountContext, 'preset' | 'account'>): Promise<EvmNonces> {
     const entries = (await (await this.engines.outbox(preset, account.id)).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID));
     const nonceOf = (e: OutboxEntry) => evmTxNonce(fromHex(e.signedHex));
-    const moves = await this.moves(preset.id, account.id);
+    const moves = await this.moves(preset, account.id);
     const exports = moves.flatMap((r) => {
       if (r.from !== 'C' || !r.export || r.export.accepted || r.state !== 'export-signed') return [];
       const tx = decodeChainTx('C', fromHex(r.export.signedHex));
@@ -222,9 +218,9 @@ export class Delivery {
     return ctx.engine.evmNonce(await this.ownEvmNonces(ctx));
   }
 
-  /** The account's cross-chain moves (their journal). */
-  private async moves(presetId: string, accountId: string): Promise<TransferRecord[]> {
-    return this.local ? new TransferJournal(this.local, journalKey(presetId, accountId)).list() : [];
+  /** The account's cross-chain moves (their journal: their C-Chain exports take EVM nonces too). */
+  private async moves(preset: Preset, accountId: string): Promise<TransferRecord[]> {
+    return (await this.engines.journal(preset, accountId)).list();
   }
 
   // ---- refused sends ----
@@ -244,16 +240,12 @@ export class Delivery {
       const live = await this.settleRefusedHere(await this.engines.open(accountId, presetId), signed.chain, false);
       conflictsOf(live.filter((e) => e.item.kind === 'export'), signed.chain, spends);
     }
-    const { s, preset } = await this.engines.selected(accountId, presetId);
+    const { preset } = await this.engines.selected(accountId, presetId);
     const outbox = await this.engines.outbox(preset, accountId);
     const entries = await outbox.list();
     // A retry built on the same funds can be the kept export itself (the same bytes): no longer in
-    // the way of anything, it is this move's now (TransferJournal.dropFailedExport drops the old move,
-    // here and, as the outbox is the chains', on another entry for them: one tx is never two moves).
-    if (entries.some((e) => e.txID === signed.txID)) {
-      await outbox.remove(signed.txID);
-      for (const id of networkIdsOf(s)) if (id !== presetId && this.local) await new TransferJournal(this.local, journalKey(id, accountId)).dropFailedExport(signed.txID, '').catch((e: unknown) => this.log?.(`the failed move of export ${signed.txID} on network ${id} could not be dropped: ${(e as Error).message}`));
-    }
+    // the way of anything, it is this move's now (TransferJournal.dropFailedExport drops the old move).
+    if (entries.some((e) => e.txID === signed.txID)) await outbox.remove(signed.txID);
     try {
       const replaced = replacedByExport(entries.filter((e) => e.txID !== signed.txID), signed.chain, spends);
       if (replaced.length > 0) await outbox.markReplaced(replaced, signed.txID);
@@ -273,20 +265,22 @@ export class Delivery {
     return true;
   }
 
-  /** keptExportSeenAnywhere, over the account's network entries now. */
-  async keptExportSeen(accountId: string, txID: string, fate: 'accepted' | 'unclear' | 'replaced'): Promise<void> {
-    if (!this.local) return;
-    await keptExportSeenAnywhere(this.local, async () => networkIdsOf((await this.engines.selected(accountId)).s), accountId, txID, fate, this.log);
+  /** TransferJournal.keptExportSeen in the account's journal on `preset`'s chains; one that cannot be written holds up nothing. */
+  async keptExportSeen(preset: Preset, accountId: string, txID: string, fate: 'accepted' | 'unclear' | 'replaced'): Promise<void> {
+    await this.engines
+      .journal(preset, accountId)
+      .then((journal) => journal.keptExportSeen(txID, fate))
+      .catch((e: unknown) => this.log?.(`the move of export ${txID} could not be told what became of it (${fate}): ${(e as Error).message}`));
   }
 
   /** settleRefused (src/background/refused.ts) for this account, listing what it finds. */
   async settleRefusedHere({ engine, preset, account }: Target, chain: ChainAlias, evm: boolean): Promise<OutboxEntry[]> {
     const { activity } = await this.caches.get(preset.id, account.id);
     const outbox = await this.engines.outbox(preset, account.id);
-    const successor = await withSuccessorsAsked(engine, await outbox.list(), successors(activity, await this.moves(preset.id, account.id).catch(() => [])));
+    const successor = await withSuccessorsAsked(engine, await outbox.list(), successors(activity, await this.moves(preset, account.id).catch(() => [])));
     const list = async (item: ActivityItem) => {
       // A failed move's kept export that ran, or may have: its move is told (TransferJournal.keptExportSeen).
-      if (item.kind === 'export' && this.local) await this.keptExportSeen(account.id, item.txID, item.status === 'accepted' ? 'accepted' : 'unclear');
+      if (item.kind === 'export') await this.keptExportSeen(preset, account.id, item.txID, item.status === 'accepted' ? 'accepted' : 'unclear');
       await this.caches.update(preset.id, account.id, (c) => {
         const known = c.activity.find((a) => a.txID === item.txID);
         if (!known) addActivity(c, item);
@@ -294,7 +288,7 @@ export class Delivery {
       });
     };
     const replaced = async (e: OutboxEntry) => {
-      if (e.item.kind === 'export') await this.keptExportSeen(account.id, e.txID, 'replaced');
+      if (e.item.kind === 'export') await this.keptExportSeen(preset, account.id, e.txID, 'replaced');
     };
     return settleRefused(engine, outbox, chain, evm, list, successor, replaced);
   }

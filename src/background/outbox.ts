@@ -9,8 +9,8 @@ import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import { decodeChainTx } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
-import { OUTBOX_CHAINS_KEY, outboxKey } from './account-cache.js';
-import { oneAtATime, type StorageArea, storedList } from './storage.js';
+import { outboxKey, registerChains } from './account-cache.js';
+import { oneAtATime, type StorageArea, storedList, takeInLists } from './storage.js';
 
 export interface OutboxEntry {
   chain: ChainAlias;
@@ -96,43 +96,16 @@ export class Outbox {
   }
 }
 
-/** Per storage area, the chains already registered in this worker's life. */
-const registered = new WeakMap<StorageArea, Set<string>>();
-
 /**
- * The account's outbox on the chains `chains` names (outboxKey). Those an older version kept under
- * the network entries serving them (`entryKeys`) are taken in: merged (each tx once), then removed,
- * so a retry after a lost write merges nothing twice. One that is not a list stops the opening
- * (storage-corrupt: what it held is unknown). The chains are registered (OUTBOX_CHAINS_KEY) for outboxKeysOf.
+ * The account's outbox on the chains `chains` names (outboxKey), after those an older version kept
+ * under the network entries serving them (`entryKeys`) are taken in (takeInLists: each tx once).
+ * The chains are registered (registerChains) for perChainsKeys.
  */
 export async function openOutbox(area: StorageArea, chains: string, accountId: string, entryKeys: readonly string[]): Promise<Outbox> {
-  const known = registered.get(area) ?? new Set<string>();
-  registered.set(area, known);
-  if (!known.has(chains)) {
-    await oneAtATime(OUTBOX_CHAINS_KEY, async () => {
-      // Only for dropping outboxes later: a damaged list is written anew rather than stopping sends.
-      const list = await registeredChains(area);
-      if (!list.includes(chains)) await area.set({ [OUTBOX_CHAINS_KEY]: [...list, chains] });
-    });
-    known.add(chains);
-  }
+  await registerChains(area, chains);
   const outbox = new Outbox(area, outboxKey(chains, accountId));
-  await oneAtATime(outbox.key, async () => {
-    const found = Object.keys(await area.get([...entryKeys]));
-    if (found.length === 0) return;
-    const merged = await outbox.list();
-    for (const key of found) {
-      for (const e of await storedList<OutboxEntry>(area, key, 'the outbox')) if (!merged.some((m) => m.txID === e.txID)) merged.push(e);
-    }
-    await area.set({ [outbox.key]: merged });
-    await area.remove(found);
-  });
+  await oneAtATime(outbox.key, () => takeInLists<OutboxEntry>(area, outbox.key, entryKeys, (a, b) => a.txID === b.txID, 'the outbox'));
   return outbox;
-}
-
-/** The outbox keys of these accounts on every chains an outbox was opened for. */
-export async function outboxKeysOf(area: StorageArea, accountIds: readonly string[]): Promise<string[]> {
-  return (await registeredChains(area)).flatMap((c) => accountIds.map((a) => outboxKey(c, a)));
 }
 
 /**
@@ -143,9 +116,6 @@ export async function sendsInTheWay(area: StorageArea, keys: readonly string[]):
   const stored = await area.get([...keys]);
   return Object.values(stored).reduce<number>((n, v) => n + (Array.isArray(v) ? (v as { replacedBy?: unknown }[]).filter((e) => !e?.replacedBy).length : 1), 0);
 }
-
-const registeredChains = (area: StorageArea): Promise<string[]> =>
-  storedList<string>(area, OUTBOX_CHAINS_KEY, "the outboxes' chains").then((l) => l.filter((c) => typeof c === 'string'), () => []);
 
 function markReplaced(all: OutboxEntry[], replaced: readonly string[], by: string): OutboxEntry[] {
   return all.map((e) => (replaced.includes(e.txID) ? { ...e, replacedBy: by } : e));

@@ -26,6 +26,20 @@ export async function storedList<T>(area: StorageArea, key: string, what: string
   return value as T[];
 }
 
+/**
+ * Takes the lists an older version kept under `from` into the list at `key` (run under
+ * oneAtATime(key)): each item once (`same`), the one already there winning; then removes them, so a
+ * retry after a lost write takes nothing in twice. One that is not a list stops it (storage-corrupt).
+ */
+export async function takeInLists<T>(area: StorageArea, key: string, from: readonly string[], same: (a: T, b: T) => boolean, what: string): Promise<void> {
+  const found = Object.keys(await area.get([...from]));
+  if (found.length === 0) return;
+  const merged = await storedList<T>(area, key, what);
+  for (const k of found) for (const item of await storedList<T>(area, k, what)) if (!merged.some((m) => same(m, item))) merged.push(item);
+  await area.set({ [key]: merged });
+  await area.remove(found);
+}
+
 const tails = new Map<string, Promise<unknown>>();
 
 /**

@@ -1,11 +1,11 @@
-// The journal of cross-chain moves: one record per move, per account and network, in
+// The journal of cross-chain moves: one record per move, per account and chains, in
 // storage.local. The runner (transfer-runner.ts) writes every step here BEFORE the step's effect
 // can happen (signed bytes are stored before they are sent), so a worker killed at any point
 // resumes from what is written. Also: a move's txs as activity items.
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
-import { journalKey } from './account-cache.js';
-import { oneAtATime, type StorageArea, storedList } from './storage.js';
+import { journalKey, registerChains } from './account-cache.js';
+import { oneAtATime, type StorageArea, storedList, takeInLists } from './storage.js';
 
 export type TransferState =
   /** Journaled; the export is not signed yet. */
@@ -67,7 +67,7 @@ export interface TransferRecord {
 /** A completed move's note when an import not its own took its exported funds: they are not lost. */
 export const IMPORTED_ELSEWHERE = 'its funds were imported by another import, not its own';
 
-/** The transfers of one account on one network, in one storage key. */
+/** The transfers of one account on one network's chains, in one storage key. */
 export class TransferJournal {
   constructor(
     private readonly area: StorageArea,
@@ -135,24 +135,15 @@ export class TransferJournal {
 }
 
 /**
- * TransferJournal.keptExportSeen told to the account's journal on every network entry
- * (`networkIds`, read only now: a kept export is seen rarely): a kept export waits in its chains'
- * outbox, which another entry for them may settle, and only the journal of the move's own entry
- * has a move with that export. Entries or a journal that cannot be read or written hold up
- * nothing (`log`).
+ * The account's journal on the chains `chains` names (journalKey), after those an older version
+ * kept under the network entries serving them (`entryKeys`) are taken in (takeInLists: each move
+ * once). The chains are registered (registerChains) for perChainsKeys.
  */
-export async function keptExportSeenAnywhere(
-  area: StorageArea,
-  networkIds: () => Promise<readonly string[]>,
-  accountId: string,
-  txID: string,
-  fate: 'accepted' | 'unclear' | 'replaced',
-  log?: (line: string) => void,
-): Promise<void> {
-  const failed = (e: unknown) => void log?.(`the move of export ${txID} could not be told what became of it (${fate}): ${(e as Error).message}`);
-  for (const id of await networkIds().catch((e: unknown) => (failed(e), []))) {
-    await new TransferJournal(area, journalKey(id, accountId)).keptExportSeen(txID, fate).catch(failed);
-  }
+export async function openJournal(area: StorageArea, chains: string, accountId: string, entryKeys: readonly string[]): Promise<TransferJournal> {
+  await registerChains(area, chains);
+  const journal = new TransferJournal(area, journalKey(chains, accountId));
+  await oneAtATime(journal.key, () => takeInLists<TransferRecord>(area, journal.key, entryKeys, (a, b) => a?.id === b?.id, 'the transfer journal'));
+  return journal;
 }
 
 /**

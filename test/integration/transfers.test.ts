@@ -1,9 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { entryJournalKey } from '../../src/background/account-cache.js';
 import { IMPORTED_ELSEWHERE, TransferJournal, type TransferRecord } from '../../src/background/transfer-journal.js';
 import { TransferRunner } from '../../src/background/transfer-runner.js';
 import { memoryStores } from '../../src/background/storage.js';
 import type { WalletEngine } from '../../src/core/engine.js';
-import { AVAX, avaxOf, engineOf, freshWallet, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';
+import { parseAddress } from '../../src/core/encoding.js';
+import { generateMnemonic } from '../../src/core/keys.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import { AVAX, avaxOf, engineOf, freshWallet, genesisEngine, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';
 import { moveUntilDone } from './lying-node.js';
 import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
@@ -162,7 +166,7 @@ describe('moves resumed by a restarted worker', () => {
     const { wallet, stores, account } = await fundedWallet({ x: 3n * AVAX });
     const networkId = (await wallet.networks.networksList()).selectedId;
     // The move is journaled (begin signs nothing), then the worker dies before it runs; the user selects another account.
-    const journal = wallet.transfers.journal(networkId, account.id);
+    const journal = await wallet.transfers.journal(networkId, account.id);
     const record = await new TransferRunner(null as unknown as WalletEngine, journal).begin('X', 'P', 1n * AVAX);
     const other = await wallet.accounts.accountsAdd({ name: 'Other' });
     await wallet.accounts.accountsSelect({ id: other.id });
@@ -172,10 +176,57 @@ describe('moves resumed by a restarted worker', () => {
   });
 });
 
+describe('moves kept per chains, not per network entry', () => {
+  it('a move made through one entry finishes through another for the same node: the first is removed without a question, and the move shows on both', async () => {
+    const { wallet, stores, account } = await fundedWallet({ x: 3n * AVAX });
+    const first = (await wallet.networks.networksList()).selectedId;
+    // Journaled (begin signs nothing), then the worker dies before it runs.
+    const record = await new TransferRunner(null as unknown as WalletEngine, await wallet.transfers.journal(first, account.id)).begin('X', 'P', 1n * AVAX);
+    const second = await wallet.networks.networksAddCustom({ name: 'Test node again', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: second.id });
+    // The second entry runs it: removing the first stops nothing, so nothing is asked.
+    await wallet.networks.networksRemove({ id: first });
+    const restarted = (await startBackground(stores)).wallet;
+    await restarted.transfers.resumeTransfers();
+    const [done] = (await restarted.transfers.transfersList()).transfers;
+    expect(done).toMatchObject({ id: record.id, state: 'completed' });
+    expect((await restarted.balances.activityList()).items.filter((i) => i.kind === 'export' || i.kind === 'import').map((i) => [i.txID, i.status])).toEqual([
+      [done!.importTxIDs[0], 'accepted'],
+      [done!.exportTxID, 'accepted'],
+    ]);
+  });
+
+  it('a move an older version journaled with the Local network entry is taken into its chains\' journal: listed while the node is down, before and after, and finished once it answers', async () => {
+    const { ctx } = await localNetwork();
+    const stores = memoryStores();
+    // The Local network's address is the wallet's default; here it reaches the test node.
+    const toTestNode = ((input: RequestInfo | URL, init?: RequestInit) => fetch(String(input).replace('http://127.0.0.1:9650', inject('nodeUrl')), init)) as typeof fetch;
+    const down = (async () => {
+      throw new TypeError('fetch failed');
+    }) as typeof fetch;
+    const { wallet } = await startBackground(stores, { fetch: toTestNode });
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const { account } = await wallet.networks.networksSelect({ id: 'local' });
+    const genesis = await genesisEngine();
+    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 3n * AVAX, owners: makeOwners([parseAddress(account!.xAddress).bytes]) }]));
+    await wallet.balances.balancesRefresh();
+    const older = entryJournalKey('local', account!.id);
+    const record = await new TransferRunner(null as unknown as WalletEngine, new TransferJournal(stores.local, older)).begin('X', 'P', 1n * AVAX);
+    for (let i = 0; i < 2; i++) {
+      const offline = (await startBackground(stores, { fetch: down })).wallet;
+      expect((await offline.transfers.transfersList()).transfers).toMatchObject([{ id: record.id, state: 'pending' }]);
+      expect(stores.local.keys()).not.toContain(older);
+    }
+    const restarted = (await startBackground(stores, { fetch: toTestNode })).wallet;
+    await restarted.transfers.resumeTransfers();
+    expect((await restarted.transfers.transfersList()).transfers).toMatchObject([{ id: record.id, state: 'completed' }]);
+  });
+});
+
 describe('moves stopped by a lock', () => {
   it('go on as soon as the wallet is unlocked, not at the next alarm', async () => {
     const { wallet, account } = await fundedWallet({ x: 3n * AVAX });
-    const journal = wallet.transfers.journal((await wallet.networks.networksList()).selectedId, account.id);
+    const journal = await wallet.transfers.journal((await wallet.networks.networksList()).selectedId, account.id);
     // Journaled (begin signs nothing), then the wallet locks before it runs.
     const record = await new TransferRunner(null as unknown as WalletEngine, journal).begin('X', 'P', 1n * AVAX);
     await wallet.accounts.walletLock();

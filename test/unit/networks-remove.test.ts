@@ -1,11 +1,12 @@
 // Removing a custom network drops everything the wallet kept for it, for every account: nothing
-// is left that no screen can reach again (the move journal included). Its outboxes are kept per
-// chains, not with it: added again, it finds the sends a new one must conflict with. A health check of a node
+// is left that no screen can reach again. Its outboxes and move journals are kept per chains, not
+// with it: added again, it finds the sends a new one must conflict with, and its moves go on. A health check of a node
 // that does not answer says why by code, so the popup can say it in words; one that answers names
 // only its failing checks.
 import { describe, expect, it } from 'vitest';
-import { accountStorageKeys, chainsKey, entryOutboxKey, hiddenAssetsKey, outboxKey, tokensKey } from '../../src/background/account-cache.js';
+import { accountStorageKeys, chainsKey, entryJournalKey, entryOutboxKey, hiddenAssetsKey, journalKey, outboxKey, tokensKey } from '../../src/background/account-cache.js';
 import { NetworksService } from '../../src/background/services/networks.js';
+import { TransfersService } from '../../src/background/services/transfers.js';
 import { SettingsStore } from '../../src/background/settings.js';
 import { memoryStores } from '../../src/background/storage.js';
 
@@ -82,6 +83,26 @@ describe('a custom network', () => {
     await networks.networksRemove({ id: 'custom-1', confirmLoss: true });
     expect((await new SettingsStore(local).read()).customNetworks).toEqual([]);
     expect(local.keys()).not.toContain(entryOutboxKey('custom-1', 'acc1'));
+  });
+
+  it("pinned: its move journals are kept with its chains (older ones moved there first); asked about unfinished moves only when no other entry for its chains runs them", async () => {
+    const { local } = memoryStores();
+    const pinned = { networkID: 1337, evmChainID: 43112, xChainID: 'X1', cChainID: 'C1', avaxAssetID: 'A1' };
+    const move = { id: 'm', from: 'X', to: 'P', amount: '1', state: 'export-accepted', imports: [], importAttempts: 0, createdAt: 1, updatedAt: 1 };
+    const chainsJournal = journalKey(chainsKey(1337, 'X1'), 'acc2');
+    const custom = (id: string) => ({ ...STATE.customNetworks[0], id, pinned });
+    await local.set({ 'xpc.state': { ...STATE, customNetworks: [custom('custom-1'), custom('custom-2')] }, [entryJournalKey('custom-1', 'acc2')]: [move] });
+    const transfers = new TransfersService({} as never, {} as never, local);
+    const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')), unfinishedMoves: (keys) => transfers.unfinishedIn(keys) });
+    // custom-2 serves the same chains and runs the move: nothing to ask.
+    await networks.networksRemove({ id: 'custom-1' });
+    expect(local.keys()).not.toContain(entryJournalKey('custom-1', 'acc2'));
+    expect(((await local.get([chainsJournal]))[chainsJournal] as { id: string }[]).map((r) => r.id)).toEqual(['m']);
+    // The last entry for them: its move stops until the network is added again, so it is asked, and kept once confirmed.
+    expect(await networks.networksRemove({ id: 'custom-2' }).catch((e: unknown) => e)).toMatchObject({ code: 'network-has-moves', message: expect.stringMatching(/^1 move\(s\) .*adding the network again picks them up\. Remove it anyway\?$/) });
+    await networks.networksRemove({ id: 'custom-2', confirmLoss: true });
+    expect((await new SettingsStore(local).read()).customNetworks).toEqual([]);
+    expect(((await local.get([chainsJournal]))[chainsJournal] as { id: string }[]).map((r) => r.id)).toEqual(['m']);
   });
 
   it('a health check of a node that does not answer gives the failure code with the message', async () => {

@@ -2,8 +2,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 // The outbox's decisions when the node's answers are lies or half-truths, against a scripted node
 // (the same flows against the real node behind a lying proxy: test/integration/lying-node.test.ts).
 import { describe, expect, it } from 'vitest';
-import { openOutbox, Outbox, type OutboxEntry, outboxEntry, outboxKeysOf, sendOnce, settleOutbox } from '../../src/background/outbox.js';
-import { AccountCaches, chainsKey, entryOutboxKey, outboxKey } from '../../src/background/account-cache.js';
+import { openOutbox, Outbox, type OutboxEntry, outboxEntry, sendOnce, settleOutbox } from '../../src/background/outbox.js';
+import { AccountCaches, chainsKey, entryOutboxKey, outboxKey, perChainsKeys } from '../../src/background/account-cache.js';
 import { AccountEngines } from '../../src/background/account-engines.js';
 import type { Keyring } from '../../src/background/keyring.js';
 import { NetworksService } from '../../src/background/services/networks.js';
@@ -377,7 +377,7 @@ describe('an outbox kept per chains (openOutbox)', () => {
     const again = await openOutbox(local, chainsKey(5, 'X5'), 'acc', [entryOutboxKey('custom-2', 'acc')]);
     expect((await again.list()).map((e) => e.txID)).toEqual(['old', 'both', 'new']);
     expect(local.keys()).not.toContain('xpc.outbox.custom-1.acc');
-    expect(await outboxKeysOf(local, ['acc', 'other'])).toEqual([outbox.key, outboxKey(chainsKey(5, 'X5'), 'other')]);
+    expect((await perChainsKeys(local, ['acc', 'other'])).outboxes).toEqual([outbox.key, outboxKey(chainsKey(5, 'X5'), 'other')]);
   });
 
   it('an older one that is not a list stops the opening (storage-corrupt): what it held is unknown, and it stays as it was', async () => {

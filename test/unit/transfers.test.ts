@@ -3,12 +3,12 @@
 // tx "Processing" longer than the runner's grace period, which a local node does not do on cue.
 // The flows against the real node are in test/integration/transfers.test.ts.
 import { describe, expect, it, vi } from 'vitest';
-import { memoryStores } from '../../src/background/storage.js';
-import { IMPORTED_ELSEWHERE, TransferJournal, type TransferRecord, transferActivity } from '../../src/background/transfer-journal.js';
+import { memoryStores, type StorageArea } from '../../src/background/storage.js';
+import { IMPORTED_ELSEWHERE, openJournal, TransferJournal, type TransferRecord, transferActivity } from '../../src/background/transfer-journal.js';
 import { TransferRunner } from '../../src/background/transfer-runner.js';
 import type { TxState, WalletEngine } from '../../src/core/engine.js';
 import { journalReviewedImport } from '../../src/background/waiting-imports.js';
-import { journalKey } from '../../src/background/account-cache.js';
+import { chainsKey, entryJournalKey, journalKey, perChainsKeys } from '../../src/background/account-cache.js';
 import { TransfersService } from '../../src/background/services/transfers.js';
 import { InsufficientFundsError, NodeUnreachableError, TimeoutError, WalletError } from '../../src/core/errors.js';
 import type { ChainAlias } from '../../src/core/node.js';
@@ -423,6 +423,7 @@ describe('the Move list', () => {
         throw new NodeUnreachableError('http://127.0.0.1:9650', 'fetch failed');
       },
       selected: async () => ({ account: { id: 'A' }, preset: { id: 'net' } }),
+      journal: async (preset: { id: string }, accountId: string, storageOnly?: boolean) => (storageOnly ? new TransferJournal(local, journalKey(preset.id, accountId)) : expect.unreachable('the node asked')),
     };
     const service = new TransfersService(engines as never, { isUnlocked: () => true } as never, local);
     expect((await service.transfersList()).transfers).toMatchObject([{ id: record.id, state: 'pending' }]);
@@ -440,7 +441,7 @@ describe('the Move list', () => {
     const newer = await new TransferRunner(chains.engine(), journal).begin('P', 'X', 6_000n);
     // The older move takes its steps after the newer one was journaled.
     await new TransferRunner(chains.engine(), journal).run(older);
-    const engines = { selected: async () => ({ account: { id: 'A' }, preset: { id: 'net' } }) };
+    const engines = { selected: async () => ({ account: { id: 'A' }, preset: { id: 'net' } }), journal: async () => journal };
     const service = new TransfersService(engines as never, { isUnlocked: () => true } as never, local);
     expect((await service.transfersList()).transfers.map((t) => [t.id, t.state])).toEqual([
       [newer.id, 'pending'],
@@ -449,8 +450,48 @@ describe('the Move list', () => {
   });
 });
 
+describe('a journal kept per chains (openJournal)', () => {
+  const move = (id: string, state: TransferRecord['state'], updatedAt = 1): TransferRecord => ({ id, from: 'X', to: 'P', amount: '1', state, imports: [], importAttempts: 0, createdAt: 1, updatedAt });
+
+  it("takes in those an older version kept with each network entry, each move once (the chains' own winning), and registers the chains for a new vault's clean-up", async () => {
+    const { local } = memoryStores();
+    const chains = chainsKey(5, 'X5');
+    await local.set({
+      [entryJournalKey('custom-1', 'acc')]: [move('old', 'export-accepted'), move('both', 'export-signed')],
+      [entryJournalKey('custom-2', 'acc')]: [move('other-entry', 'pending')],
+      [journalKey(chains, 'acc')]: [move('both', 'completed', 2)],
+    });
+    const journal = await openJournal(local, chains, 'acc', [entryJournalKey('custom-1', 'acc'), entryJournalKey('custom-2', 'acc')]);
+    expect((await journal.list()).map((r) => [r.id, r.state])).toEqual([['both', 'completed'], ['old', 'export-accepted'], ['other-entry', 'pending']]);
+    expect(local.keys()).not.toContain(entryJournalKey('custom-1', 'acc'));
+    expect(local.keys()).not.toContain(entryJournalKey('custom-2', 'acc'));
+    // Opened again after a lost remove: nothing is taken in twice.
+    await local.set({ [entryJournalKey('custom-1', 'acc')]: [move('old', 'export-accepted')] });
+    expect((await (await openJournal(local, chains, 'acc', [entryJournalKey('custom-1', 'acc')])).list()).map((r) => r.id)).toEqual(['both', 'old', 'other-entry']);
+    expect((await perChainsKeys(local, ['acc'])).journals).toEqual([journal.key]);
+  });
+
+  it('an older one that is not a list stops the opening (storage-corrupt): what it held is unknown, and it stays as it was', async () => {
+    const { local } = memoryStores();
+    await local.set({ [entryJournalKey('custom-1', 'acc')]: { not: 'a list' } });
+    await expect(openJournal(local, chainsKey(5, 'X5'), 'acc', [entryJournalKey('custom-1', 'acc')])).rejects.toMatchObject({ code: 'storage-corrupt' });
+    expect((await local.get([entryJournalKey('custom-1', 'acc')]))[entryJournalKey('custom-1', 'acc')]).toEqual({ not: 'a list' });
+    expect(local.keys()).not.toContain(journalKey(chainsKey(5, 'X5'), 'acc'));
+  });
+});
+
 describe('resuming moves (worker start, the minute alarm)', () => {
   const settings = (selected: string) => ({ accounts: [{ id: 'A' }, { id: 'B' }], selectedAccountId: selected, selectedNetworkId: 'net', customNetworks: [{ id: 'net' }, { id: 'other' }] });
+  /** Engines over entries 'net' and 'other', each on chains of its own unless `chainsOf` names them; `down`: an entry whose node does not answer. */
+  const enginesOver = (local: StorageArea, chains: ScriptedChains, s: ReturnType<typeof settings>, options: { chainsOf?: Record<string, string>; down?: string; opened?: string[] } = {}) => ({
+    selected: async (accountId?: string, networkId?: string) => ({ s, preset: { id: networkId ?? s.selectedNetworkId }, account: { id: accountId ?? s.selectedAccountId } }),
+    journal: async (preset: { id: string }, accountId: string) => new TransferJournal(local, journalKey(options.chainsOf?.[preset.id] ?? preset.id, accountId)),
+    open: async (accountId?: string, networkId?: string) => {
+      options.opened?.push(`${accountId}@${networkId}`);
+      if (networkId === options.down) throw new NodeUnreachableError('http://127.0.0.1:9650', 'fetch failed');
+      return { engine: chains.engine(), preset: { id: networkId }, account: { id: accountId } };
+    },
+  });
 
   it("runs every account's moves on every network, each with its own account's engine on its network, not only the selected one's", async () => {
     const chains = new ScriptedChains();
@@ -458,14 +499,7 @@ describe('resuming moves (worker start, the minute alarm)', () => {
     const a = await new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('other', 'A'))).begin('X', 'P', 5_000n);
     const b = await new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('net', 'B'))).begin('P', 'X', 6_000n);
     const opened: string[] = [];
-    const engines = {
-      selected: async () => ({ s: settings('B') }),
-      open: async (accountId?: string, networkId?: string) => {
-        opened.push(`${accountId}@${networkId}`);
-        return { engine: chains.engine(), preset: { id: networkId }, account: { id: accountId } };
-      },
-    };
-    const service = new TransfersService(engines as never, { isUnlocked: () => true } as never, local);
+    const service = new TransfersService(enginesOver(local, chains, settings('B'), { opened }) as never, { isUnlocked: () => true } as never, local);
     await service.resumeTransfers();
     expect(await new TransferJournal(local, journalKey('other', 'A')).get(a.id)).toMatchObject({ state: 'completed' });
     expect(await new TransferJournal(local, journalKey('net', 'B')).get(b.id)).toMatchObject({ state: 'completed' });
@@ -475,20 +509,34 @@ describe('resuming moves (worker start, the minute alarm)', () => {
     expect(opened).toHaveLength(2);
   });
 
+  it('runs the moves of two entries for the same chains once, through the selected one; with its node down, through the other, and nothing is said stuck', async () => {
+    const chains = new ScriptedChains();
+    const { local } = memoryStores();
+    const chainsOf = { net: 'same', other: 'same' };
+    const move = async () => new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('same', 'A'))).begin('X', 'P', 5_000n);
+    const first = await move();
+    const opened: string[] = [];
+    await new TransfersService(enginesOver(local, chains, settings('A'), { chainsOf, opened }) as never, { isUnlocked: () => true } as never, local).resumeTransfers();
+    expect(opened).toEqual(['A@net']);
+    expect(await new TransferJournal(local, journalKey('same', 'A')).get(first.id)).toMatchObject({ state: 'completed' });
+
+    const second = await move();
+    opened.length = 0;
+    await new TransfersService(enginesOver(local, chains, settings('A'), { chainsOf, opened, down: 'net' }) as never, { isUnlocked: () => true } as never, local).resumeTransfers();
+    expect(opened).toEqual(['A@net', 'A@other']);
+    expect(await new TransferJournal(local, journalKey('same', 'A')).get(second.id)).toMatchObject({ state: 'completed' });
+  });
+
   it("signs a resumed C-Chain export in the nonce line of the move's own network, not the selected one's", async () => {
     const chains = new ScriptedChains();
     const { local } = memoryStores();
     const move = await new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('other', 'A'))).begin('C', 'P', 5_000n);
-    const engines = {
-      selected: async () => ({ s: settings('A') }),
-      open: async (accountId?: string, networkId?: string) => ({ engine: chains.engine(), preset: { id: networkId }, account: { id: accountId } }),
-    };
     const lines: string[] = [];
     const delivery = {
       inNonceLine: <T>(accountId: string, run: () => Promise<T>, networkId?: string) => (lines.push(`${accountId}@${networkId}`), run()),
       beforeExport: async () => undefined,
     };
-    await new TransfersService(engines as never, { isUnlocked: () => true } as never, local, undefined, delivery as never).resumeTransfers();
+    await new TransfersService(enginesOver(local, chains, settings('A')) as never, { isUnlocked: () => true } as never, local, undefined, delivery as never).resumeTransfers();
     expect(await new TransferJournal(local, journalKey('other', 'A')).get(move.id)).toMatchObject({ state: 'completed' });
     expect(lines).toEqual(['A@other']);
   });
@@ -499,14 +547,7 @@ describe('resuming moves (worker start, the minute alarm)', () => {
     await new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('net', 'A'))).begin('X', 'P', 5_000n);
     const b = await new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('other', 'B'))).begin('P', 'X', 6_000n);
     let unlocked = false;
-    const engines = {
-      selected: async () => ({ s: settings('A') }),
-      open: async (accountId?: string, networkId?: string) => {
-        if (networkId === 'net') throw new NodeUnreachableError('http://127.0.0.1:9650', 'fetch failed');
-        return { engine: chains.engine(), preset: { id: networkId }, account: { id: accountId } };
-      },
-    };
-    const service = new TransfersService(engines as never, { isUnlocked: () => unlocked } as never, local);
+    const service = new TransfersService(enginesOver(local, chains, settings('A'), { down: 'net' }) as never, { isUnlocked: () => unlocked } as never, local);
     await service.resumeTransfers();
     expect(chains.sent).toEqual([]);
     unlocked = true;
@@ -599,7 +640,7 @@ describe('Import now of a parked move whose import the chain has not decided yet
       txFate: async () => 'processing',
       waitOptions: {},
     };
-    const engines = { open: async () => ({ engine, preset: { id: 'net' }, account: { id: 'A' } }) };
+    const engines = { open: async () => ({ engine, preset: { id: 'net' }, account: { id: 'A' } }), journal: async () => journal };
     const service = new TransfersService(engines as never, { isUnlocked: () => true } as never, local);
     const plan = await service.transfersEstimateImportWaiting();
     expect(plan.imports).toMatchObject([{ moveID: 'm', fee: '10' }]);

@@ -6,6 +6,7 @@ import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
 import { type AccountCache, cacheKey, chainsKey, emptyCache, entryOutboxKey, mergeRefresh } from '../../src/background/account-cache.js';
 import { openOutbox } from '../../src/background/outbox.js';
+import { openJournal } from '../../src/background/transfer-journal.js';
 import { stakingCsv } from '../../src/background/staking-csv.js';
 import { createWallet } from '../../src/background/services/index.js';
 import { cb58Encode } from '../../src/core/encoding.js';
@@ -216,11 +217,14 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     // An outbox kept per chains (not per network entry) goes with the old vault too.
     const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, [entryOutboxKey('local', accounts[0]!.id)]);
     await outbox.put({ chain: 'X', txID: 't', signedHex: '00', item: { txID: 't', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 }, createdAt: 1, resends: 0 });
+    // So is a journal kept per chains, and its unfinished moves are counted with the older one's.
+    const chainsJournal = await openJournal(stores.local, chainsKey(1337, 'X2'), accounts[0]!.id, []);
+    await chainsJournal.put(transfer('d', 'import-signed') as never);
     await wallet.accounts.walletLock();
     const vaultBefore = (await stores.local.get(['xpc.vault']))['xpc.vault'];
 
     const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
-    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1, unfinishedTransfers: 1, undecidedSends: 1 } });
+    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1, unfinishedTransfers: 2, undecidedSends: 1 } });
     await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: false })).rejects.toMatchObject({ code: 'restore-would-drop' });
     // Nothing changed: the old vault, the imported account and the journal are all still there.
     expect((await stores.local.get(['xpc.vault']))['xpc.vault']).toBe(vaultBefore);
@@ -233,6 +237,7 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1', kind: 'hd' } });
     expect(stores.local.keys()).not.toContain(journalKey);
     expect(stores.local.keys()).not.toContain(outbox.key);
+    expect(stores.local.keys()).not.toContain(chainsJournal.key);
   });
 
   it('is asked about while a send is undecided, or refused and able to go through (its outbox goes with the vault); one already replaced counts for nothing', async () => {

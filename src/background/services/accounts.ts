@@ -8,8 +8,8 @@ import { formatPrivateKey } from '../../core/encoding.js';
 import { FormatError, ValidationError, WalletError } from '../../core/errors.js';
 import { generateMnemonic, HdRoot, keyPairFromSecret, mnemonicToSeed, normalizeMnemonic, parseSecretKey, wipe, type KeyPair } from '../../core/keys.js';
 import { RESTORE_WOULD_DROP, type RequestParams as P, type BalancesView, type RestoreLoss, type RestoreResult, type Selection, type WalletStatus } from '../../shared/messages.js';
-import { accountStorageKeys, entryOutboxKey, hiddenAssetsKey, tokensKey } from '../account-cache.js';
-import { outboxKeysOf, sendsInTheWay } from '../outbox.js';
+import { accountStorageKeys, entryJournalKey, entryOutboxKey, hiddenAssetsKey, perChainsKeys, tokensKey } from '../account-cache.js';
+import { sendsInTheWay } from '../outbox.js';
 import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Keyring } from '../keyring.js';
@@ -117,9 +117,11 @@ export class AccountsService {
       throw e;
     }
     const networkIds = networkIdsOf(prior);
+    const perChains = await perChainsKeys(this.local, prior.accounts.map((a) => a.id));
     const stale = [
       ...prior.accounts.flatMap((a) => networkIds.flatMap((n) => accountStorageKeys(n, a.id))),
-      ...(await outboxKeysOf(this.local, prior.accounts.map((a) => a.id))),
+      ...perChains.outboxes,
+      ...perChains.journals,
       ...networkIds.map(hiddenAssetsKey),
       ...networkIds.map(tokensKey),
       SITE_CONTRACTS_KEY,
@@ -210,11 +212,13 @@ export class AccountsService {
     // A key over a wallet with a phrase drops the phrase, even with none of its accounts listed
     // (they were removed): the settings say so without the vault (an HD index was ever given).
     const hasPhrase = this.session.isUnlocked() ? this.session.secrets().mnemonic !== undefined : s.nextHdIndex > 0 || phraseAccounts > 0;
-    const undecidedSends = await sendsInTheWay(this.local, [...(await outboxKeysOf(this.local, s.accounts.map((a) => a.id))), ...s.accounts.flatMap((a) => networkIdsOf(s).map((n) => entryOutboxKey(n, a.id)))]);
+    const perChains = await perChainsKeys(this.local, s.accounts.map((a) => a.id));
+    const perEntry = (key: (networkId: string, accountId: string) => string) => s.accounts.flatMap((a) => networkIdsOf(s).map((n) => key(n, a.id)));
+    const undecidedSends = await sendsInTheWay(this.local, [...perChains.outboxes, ...perEntry(entryOutboxKey)]);
     return {
       importedKeys,
       ...(!fromPhrase && hasPhrase ? { phraseAccounts } : {}),
-      unfinishedTransfers: await this.transfers.unfinishedCount(s, networkIdsOf(s)),
+      unfinishedTransfers: await this.transfers.unfinishedIn([...perChains.journals, ...perEntry(entryJournalKey)]),
       ...(undecidedSends > 0 ? { undecidedSends } : {}),
       ...(unknown ? { unknown: true as const } : {}),
     };

@@ -15,13 +15,12 @@ import { cacheAtHeight } from '../network-restart.js';
 import { StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { settleActivity } from '../settle-activity.js';
-import { networkIdsOf, type SettingsStore } from '../settings.js';
+import type { SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import { VaultLockedError } from '../vault.js';
-import { keptExportSeenAnywhere, transferActivity } from '../transfer-journal.js';
+import { transferActivity } from '../transfer-journal.js';
 import { movingExports } from '../waiting-imports.js';
 import type { Preset, NetworksService } from './networks.js';
-import type { TransfersService } from './transfers.js';
 
 /** AVAX on the C-Chain counts in wei: 18 decimals. */
 const AVAX_EVM_DENOMINATION = 18;
@@ -40,7 +39,6 @@ export class BalancesService {
   constructor(
     private readonly engines: AccountEngines,
     private readonly networks: NetworksService,
-    private readonly transfers: TransfersService,
     private readonly settings: SettingsStore,
     private readonly local: StorageArea,
     private readonly log?: (line: string) => void,
@@ -139,11 +137,13 @@ export class BalancesService {
     cache = at;
     const settledCache = cache;
     const save = () => this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith));
-    const journal = this.transfers.journal(preset.id, account.id);
-    const moves = await journal.list().catch(() => []);
-    // A journal that cannot be written holds up no refresh: the funds show as waiting all the same.
+    // A journal that cannot be read or written holds up no refresh: the funds show as waiting all the same.
+    const journal = this.engines.journal(preset, account.id);
+    const moves = await journal.then((j) => j.list()).catch(() => []);
     const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear' | 'replaced') =>
-      keptExportSeenAnywhere(this.local, async () => networkIdsOf(await this.settings.read()), account.id, txID, fate, this.log);
+      journal
+        .then((j) => j.keptExportSeen(txID, fate))
+        .catch((e: unknown) => this.log?.(`the move of export ${txID} could not be told what became of it (${fate}): ${(e as Error).message}`));
     await settleActivity(engine, cache, await this.engines.outbox(preset, account.id), save, moves, keptExportSeen);
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
@@ -284,7 +284,10 @@ export class BalancesService {
 
   /** The move txs of the account's journal as activity items; none while the journal is unreadable (Move shows why). */
   private async journalActivity(preset: Preset, accountId: string): Promise<ActivityItem[]> {
-    const records = await this.transfers.journal(preset.id, accountId).list().catch(() => []);
+    const records = await this.engines
+      .journal(preset, accountId, true)
+      .then((journal) => journal.list())
+      .catch(() => []);
     if (records.length === 0) return [];
     // A known network's asset ID needs no node (a restarted worker has not read its identity yet).
     const avax = preset.known?.avaxAssetID ?? (await this.networks.identity(preset)).avaxAssetID;

@@ -64,11 +64,11 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
   const keyring = new Keyring(session);
   const networks: NetworksService = new NetworksService(settings, local, {
     status: () => accounts.walletStatus(),
-    unfinishedMoves: (s, networkIds) => transfers.unfinishedCount(s, networkIds),
+    unfinishedMoves: (journalKeys) => transfers.unfinishedIn(journalKeys),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const engines = new AccountEngines(settings, networks, keyring, new AccountCaches(local), local, { ...(log ? { log } : {}), ...(options.wait ? { wait: options.wait } : {}) });
-  const delivery = new Delivery(engines, local, log);
+  const delivery = new Delivery(engines, log);
   const staking: StakingService = new StakingService(engines, delivery, local, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(log ? { log } : {}), activity: () => balances.activityList() });
   const transfers = new TransfersService(engines, session, local, log, delivery);
   const accounts = new AccountsService(session, local, settings, keyring, networks, engines, transfers, {
@@ -80,7 +80,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
     ...(options.sitesWaitingForUnlock ? { sitesWaitingForUnlock: options.sitesWaitingForUnlock } : {}),
     accounts: async () => (await accounts.accountsList()).accounts,
   });
-  const balances: BalancesService = new BalancesService(engines, networks, transfers, settings, local, log, (ctx) => staking.followAfterRefresh(ctx));
+  const balances: BalancesService = new BalancesService(engines, networks, settings, local, log, (ctx) => staking.followAfterRefresh(ctx));
   const tokens = new TokensService(engines, delivery, local);
   const siteContracts = new SiteContracts(local);
   return {

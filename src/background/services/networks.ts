@@ -7,14 +7,17 @@ import { customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkId
 import { NodeClient } from '../../core/node.js';
 import { provenAsset, type ProvenAsset } from '../../core/proof.js';
 import type { ActivityItem, NetworkView, RequestParams as P, WalletStatus } from '../../shared/messages.js';
-import { accountStorageKeys, chainsKey, entryOutboxKey, hiddenAssetsKey, tokensKey } from '../account-cache.js';
+import { accountStorageKeys, chainsKey, entryJournalKey, entryOutboxKey, hiddenAssetsKey, journalKey, tokensKey } from '../account-cache.js';
 import { openOutbox, sendsInTheWay } from '../outbox.js';
+import { openJournal } from '../transfer-journal.js';
 import { type CustomNetwork, networkIdsOf, newId, type PersistedState, pinOf, type SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 
 /** A network preset with its wallet ID; custom ones carry the hrp saved when they were added. */
 export type Preset = NetworkPreset & { id: string; savedHrp?: string };
 
+/** The chains each entry its settings do not fix served when last checked (chainsLastKnown). */
+const LAST_CHAINS_KEY = 'xpc.lastchains';
 /** How long Activity waits for the node to name the assets this worker has not named yet. */
 const NAMING_WAIT_MS = 3_000;
 /** How long an asset Activity could not name is left unnamed before it is asked for again. */
@@ -35,8 +38,8 @@ export class NetworksService {
     private readonly options: {
       /** The wallet's status after a switch (the accounts service answers it). */
       status: () => Promise<WalletStatus>;
-      /** How many moves between chains are unfinished on these networks, over every account. */
-      unfinishedMoves?: (s: PersistedState, networkIds: readonly string[]) => Promise<number>;
+      /** How many moves between chains are unfinished in these journals (TransfersService.unfinishedIn). */
+      unfinishedMoves?: (journalKeys: readonly string[]) => Promise<number>;
       fetch?: typeof fetch;
     },
   ) {}
@@ -73,8 +76,28 @@ export class NetworksService {
       id = await discoverNetwork(this.client(preset), preset);
       this.#identities.set(preset.id, id);
       if (preset.kind === 'custom' && !preset.known) await this.pinOnFirstUse(preset.id, id);
+      else if (!preset.known) await this.rememberChains(preset.id, chainsKey(id.networkID, id.xChainID)).catch(() => undefined);
     }
     return id;
+  }
+
+  /** Notes the chains an entry its settings do not fix (the Local network) was last found serving (chainsLastKnown). */
+  private async rememberChains(networkId: string, chains: string): Promise<void> {
+    const stored = (await this.local.get([LAST_CHAINS_KEY]))[LAST_CHAINS_KEY];
+    const map = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as Record<string, unknown>) : {};
+    if (map[networkId] !== chains) await this.local.set({ [LAST_CHAINS_KEY]: { ...map, [networkId]: chains } });
+  }
+
+  /**
+   * The chains `preset` serves as far as known without its node: chainsKnown, else what it served
+   * when last checked (the Local network after a restart), for showing what is kept per chains.
+   */
+  async chainsLastKnown(preset: Preset): Promise<string | undefined> {
+    const known = this.chainsKnown(preset);
+    if (known !== undefined) return known;
+    const stored = (await this.local.get([LAST_CHAINS_KEY]))[LAST_CHAINS_KEY] as Record<string, unknown> | undefined;
+    const last = typeof stored === 'object' && stored !== null ? stored[preset.id] : undefined;
+    return typeof last === 'string' ? last : undefined;
   }
 
   /** A custom network added before identities were pinned is pinned by its first checked answer. */
@@ -218,22 +241,29 @@ export class NetworksService {
   async networksRemove(p: P<'networks.remove'>) {
     const before = await this.settings.read();
     const preset = before.customNetworks.some((n) => n.id === p.id) ? this.presetOf(before, p.id) : undefined;
-    // Its outboxes are kept per chains (outboxKey), not with it: removed and added again (the way to
-    // change a node's address), it finds the sends the next one there must conflict with. One an
-    // older version kept with it is moved there first, when its chains are known (chainsKnown).
+    // Its outboxes and move journals are kept per chains (outboxKey, journalKey), not with it:
+    // removed and added again (the way to change a node's address), it finds the sends the next
+    // one there must conflict with, and its moves go on. Those an older version kept with it are
+    // moved there first, when its chains are known (chainsKnown).
     const chains = preset && this.chainsKnown(preset);
     if (chains !== undefined) {
       // One that cannot be read stays with it, and is asked about below.
-      for (const a of before.accounts) await openOutbox(this.local, chains, a.id, [entryOutboxKey(p.id, a.id)]).catch(() => undefined);
+      for (const a of before.accounts) {
+        await openOutbox(this.local, chains, a.id, [entryOutboxKey(p.id, a.id)]).catch(() => undefined);
+        await openJournal(this.local, chains, a.id, [entryJournalKey(p.id, a.id)]).catch(() => undefined);
+      }
     }
     if (p.confirmLoss !== true) {
-      // Its move journals go with it: the funds stay on chain, and show as waiting if it is added again.
-      const moves = (await this.options.unfinishedMoves?.(before, [p.id])) ?? 0;
+      // Moves no other entry for its chains runs stop: those of its chains until it is added again;
+      // one kept with it (not yet moved: its chains unknown) goes with it, its funds shown as waiting then.
+      const othersRun = chains !== undefined && this.entriesOf(before, chains).some((id) => id !== p.id);
+      const journals = before.accounts.flatMap((a) => [entryJournalKey(p.id, a.id), ...(chains !== undefined && !othersRun ? [journalKey(chains, a.id)] : [])]);
+      const moves = (await this.options.unfinishedMoves?.(journals)) ?? 0;
       // An outbox kept with it (not yet moved: its chains unknown) goes with it too, and a send
       // made after adding it again could run beside one of it: a second payment.
       const sends = await sendsInTheWay(this.local, before.accounts.map((a) => entryOutboxKey(p.id, a.id)));
       const said = [
-        ...(moves > 0 ? [`${moves} move(s) between chains on this network are not finished; removing it stops them. The funds stay on chain, and show as waiting to import if you add the network again.`] : []),
+        ...(moves > 0 ? [`${moves} move(s) between chains on this network are not finished; removing it stops them. The funds stay on chain, and adding the network again picks them up.`] : []),
         ...(sends > 0 ? [`${sends} send(s) on this network are not decided yet, or were refused but could still go through; removing it forgets them, and a send made after adding it again would not be kept from paying twice.`] : []),
       ];
       if (said.length > 0) throw new WalletError(moves > 0 ? 'network-has-moves' : 'network-has-sends', `${said.join(' ')} Remove it anyway?`);

@@ -9,12 +9,11 @@ import type { ChainAlias } from '../../core/node.js';
 import { buildPExport } from '../../core/tx/p.js';
 import { buildXExport } from '../../core/tx/x.js';
 import type { RequestParams as P, TransferView } from '../../shared/messages.js';
-import { addActivity, journalKey } from '../account-cache.js';
+import { addActivity } from '../account-cache.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
 import { avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
 import type { Session } from '../session.js';
-import type { PersistedState } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import { TransferJournal, type TransferRecord } from '../transfer-journal.js';
 import { type RunnerHooks, TransferRunner } from '../transfer-runner.js';
@@ -45,14 +44,15 @@ export class TransfersService {
     private readonly delivery?: Delivery,
   ) {}
 
-  journal(networkId: string, accountId: string): TransferJournal {
-    return new TransferJournal(this.local, journalKey(networkId, accountId));
+  /** The account's journal on the chains the network entry named serves (AccountEngines.journal). */
+  async journal(networkId: string, accountId: string): Promise<TransferJournal> {
+    return this.engines.journal((await this.engines.selected(accountId, networkId)).preset, accountId);
   }
 
   /** The runner of the selected account on the selected network, or of the account and network named. */
   private async runner(accountId?: string, networkId?: string): Promise<{ runner: TransferRunner; journal: TransferJournal; engine: WalletEngine; preset: { id: string }; account: { id: string } }> {
     const { engine, preset, account } = await this.engines.open(accountId, networkId);
-    const journal = this.journal(preset.id, account.id);
+    const journal = await this.engines.journal(preset, account.id);
     const checkpoint = (): void => this.checkNotStopped();
     const stopped = (record: TransferRecord, error: unknown): void => this.notePaused(record.id, error);
     const delivery = this.delivery;
@@ -119,12 +119,10 @@ export class TransfersService {
     }
   }
 
-  /** How many journaled moves of these settings' accounts, on any network, are not finished. */
-  async unfinishedCount(s: PersistedState, networkIds: readonly string[]): Promise<number> {
+  /** How many moves in these journals (storage keys) are not finished; one that cannot be read counts none. */
+  async unfinishedIn(journalKeys: readonly string[]): Promise<number> {
     let count = 0;
-    for (const networkId of networkIds) {
-      for (const a of s.accounts) count += (await this.journal(networkId, a.id).unfinished().catch(() => [])).length;
-    }
+    for (const key of journalKeys) count += (await new TransferJournal(this.local, key).unfinished().catch(() => [])).length;
     return count;
   }
 
@@ -160,15 +158,16 @@ export class TransfersService {
     if (!this.session.isUnlocked()) throw new VaultLockedError();
     const { preset, account } = await this.engines.selected();
     // Newest first: a step rewrites its record at the end of the stored list.
-    const records = (await this.journal(preset.id, account.id).list()).sort((a, b) => b.createdAt - a.createdAt);
+    const records = (await (await this.engines.journal(preset, account.id, true)).list()).sort((a, b) => b.createdAt - a.createdAt);
     return { transfers: records.map((r) => this.view(r)) };
   }
 
   /**
-   * Finishes every journaled transfer (worker start, alarm): every account's, on every network
-   * where it has unfinished moves, each run by its own account's engine on its own network. One
-   * pass at a time: two passes over one journal would build two imports of the same atomic UTXOs.
-   * One that cannot open (its node down) does not hold up the others; its error is thrown at the end.
+   * Finishes every journaled transfer (worker start, alarm): every account's, on every chains where
+   * it has unfinished moves, each run by its own account's engine on an entry serving them, the
+   * selected one first. One pass at a time: two passes over one journal would build two imports of
+   * the same atomic UTXOs. An entry that cannot run them (its node down) leaves them to the next
+   * entry for the same chains, and does not hold up the others; if none could, its error is thrown at the end.
    */
   resumeTransfers(): Promise<void> {
     if (!this.session.isUnlocked()) return Promise.resolve();
@@ -180,27 +179,38 @@ export class TransfersService {
 
   private async resumeEvery(): Promise<void> {
     const { s } = await this.engines.selected();
-    let stuck: unknown;
-    for (const networkId of networkIdsOf(s)) {
-      for (const { id } of s.accounts) {
+    const entries = [s.selectedNetworkId, ...networkIdsOf(s).filter((id) => id !== s.selectedNetworkId)];
+    // By journal key: the errors of journals no entry could run yet.
+    const stuck = new Map<string, unknown>();
+    for (const { id: accountId } of s.accounts) {
+      const ran = new Set<string>();
+      for (const networkId of entries) {
+        const { preset } = await this.engines.selected(accountId, networkId);
+        const journal = await this.engines.journal(preset, accountId, true).catch(() => undefined);
+        if (!journal || ran.has(journal.key)) continue;
         // Only journals with unfinished moves open an engine (and ask that network's node).
-        if (!(await this.journal(networkId, id).unfinished().catch(() => [])).length) continue;
+        if (!(await journal.unfinished().catch(() => [])).length) continue;
         // A restore under way ends the pass: no other account's engine is opened for it.
         this.checkNotStopped();
         try {
-          const { runner } = await this.runner(id, networkId);
+          const { runner, journal: opened } = await this.runner(accountId, networkId);
           const done = await runner.resumeAll(
             (m) => this.claim(m),
             (m) => this.#running.delete(m),
           );
           // Those that got through (or to a wait the journal records) are not paused any more.
           for (const r of done) if (r.state === 'completed' || r.state === 'failed') this.#paused.delete(r.id);
+          for (const key of [journal.key, opened.key]) {
+            ran.add(key);
+            stuck.delete(key);
+          }
         } catch (e) {
-          stuck ??= e;
+          if (!stuck.has(journal.key)) stuck.set(journal.key, e);
         }
       }
     }
-    if (stuck !== undefined) throw stuck;
+    const [first] = stuck.values();
+    if (stuck.size > 0) throw first;
   }
 
   /**
@@ -209,7 +219,7 @@ export class TransfersService {
    */
   async transfersEstimateImportWaiting() {
     const { engine, preset, account } = await this.engines.open();
-    const plan = await importPlan(engine, this.journal(preset.id, account.id), (id) => !this.#running.has(id));
+    const plan = await importPlan(engine, await this.engines.journal(preset, account.id), (id) => !this.#running.has(id));
     const now = Date.now();
     for (const [id, r] of this.#reviewed) if (now - r.at > REVIEW_TTL_MS) this.#reviewed.delete(id);
     const planID = newId();
