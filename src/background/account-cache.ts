@@ -84,10 +84,18 @@ export const tokensKey = (networkId: string): string => `xpc.tokens.${networkId}
 /** Assets the user hid on a network (for every account). */
 export const hiddenAssetsKey = (networkId: string): string => `xpc.hidden.${networkId}`;
 
-export class AccountCaches {
-  /** The caches' changes made by sends wait here for each other (a refresh merges its own snapshot). */
-  #tail: Promise<unknown> = Promise.resolve();
+/** Per storage area, the caches' changes in line: made by sends, a refresh (merging its own snapshot), a network's removal. */
+const cacheTails = new WeakMap<StorageArea, Promise<unknown>>();
 
+/**
+ * Takes in the address indices `other` handed out, the cache of another entry for the same chains:
+ * a move made through one finishes through another, its export's funds at the change address the first gave.
+ */
+export function takeIndices(c: AccountCache, other: AccountCache | undefined): void {
+  for (const k of ['receiveNext', 'changeNext'] as const) if (Number.isSafeInteger(other?.[k])) c[k] = Math.max(c[k], other![k]);
+}
+
+export class AccountCaches {
   constructor(private readonly local: StorageArea) {}
 
   async get(networkId: string, accountId: string): Promise<AccountCache> {
@@ -100,12 +108,12 @@ export class AccountCaches {
    * cache before a long wait, so it adds only its own changes and keeps a refresh that ran meanwhile.
    */
   update(networkId: string, accountId: string, change: (c: AccountCache) => void): Promise<void> {
-    const run = this.#tail.then(async () => {
+    const run = (cacheTails.get(this.local) ?? Promise.resolve()).then(async () => {
       const c = await this.get(networkId, accountId);
       change(c);
       await this.local.set({ [cacheKey(networkId, accountId)]: c });
     });
-    this.#tail = run.catch(() => undefined);
+    cacheTails.set(this.local, run.catch(() => undefined));
     return run;
   }
 }

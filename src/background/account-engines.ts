@@ -8,7 +8,7 @@ import { deriveEvmKey, deriveXpKey, type KeyPair } from '../core/keys.js';
 import { chainContextOf } from '../core/network.js';
 import type { WaitOptions } from '../core/node.js';
 import { scanBranch } from '../core/scan.js';
-import { type AccountCache, type AccountCaches, entryJournalKey, entryOutboxKey } from './account-cache.js';
+import { type AccountCache, type AccountCaches, entryJournalKey, entryOutboxKey, takeIndices } from './account-cache.js';
 import type { Keyring } from './keyring.js';
 import { openOutbox, type Outbox } from './outbox.js';
 import { ProofStore } from './proofs.js';
@@ -79,10 +79,13 @@ export class AccountEngines {
    */
   async open(accountId?: string, networkId?: string): Promise<AccountContext> {
     this.keyring.assertUnlocked();
-    const { account, preset } = await this.selected(accountId, networkId);
+    const { s, account, preset } = await this.selected(accountId, networkId);
     const identity = await this.networks.identity(preset);
     const client = this.networks.client(preset);
     const cache = await this.caches.get(preset.id, account.id);
+    for (const id of this.networks.entriesOf(s, this.networks.chainsKnown(preset) ?? '')) {
+      if (id !== preset.id) takeIndices(cache, await this.caches.get(id, account.id).catch(() => undefined));
+    }
     let keys: { xp: KeyPair[]; evm: KeyPair; change: Bytes };
     if (account.kind === 'imported') {
       const k = this.keyring.importedKey(account.keyId);

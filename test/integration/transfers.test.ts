@@ -196,6 +196,40 @@ describe('moves kept per chains, not per network entry', () => {
     ]);
   });
 
+  /** A move made through the entry first selected after a second one for the same node was scanned: its export goes to a change address only the first had handed out; then the worker dies. */
+  async function moveToANewChangeAddress() {
+    const { wallet, stores, account, ctx, avax, genesis } = await fundedWallet({ x: 3n * AVAX });
+    const first = (await wallet.networks.networksList()).selectedId;
+    const second = await wallet.networks.networksAddCustom({ name: 'Test node again', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: second.id });
+    await wallet.balances.balancesRefresh();
+    await wallet.networks.networksSelect({ id: first });
+    await wallet.sends.sendX({ assetID: avax, amount: (AVAX / 2n).toString(), to: { addresses: [genesis.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    const crashing = new TransferRunner(await wallet.site.siteEngine(account.id), await wallet.transfers.journal(first, account.id), {
+      checkpoint(p) {
+        if (p === 'export-accepted') throw new Crash('worker killed');
+      },
+    });
+    const record = await crashing.begin('X', 'P', AVAX);
+    await expect(crashing.run(record)).rejects.toBeInstanceOf(Crash);
+    await wallet.networks.networksSelect({ id: second.id });
+    return { wallet, stores, record, first };
+  }
+
+  it('a move whose export went to a change address only its own entry had handed out finishes through the other entry, selected, which knows that address too', async () => {
+    const { wallet, record } = await moveToANewChangeAddress();
+    await wallet.transfers.resumeTransfers();
+    expect((await wallet.transfers.transfersList()).transfers).toMatchObject([{ id: record.id, state: 'completed' }]);
+  });
+
+  it('… and once its own entry is removed, the other still knows the addresses it handed out', async () => {
+    const { wallet, stores, record, first } = await moveToANewChangeAddress();
+    await wallet.networks.networksRemove({ id: first });
+    const restarted = (await startBackground(stores)).wallet;
+    await restarted.transfers.resumeTransfers();
+    expect((await restarted.transfers.transfersList()).transfers).toMatchObject([{ id: record.id, state: 'completed' }]);
+  });
+
   it('a move an older version journaled with the Local network entry is taken into its chains\' journal: listed while the node is down, before and after, and finished once it answers', async () => {
     const { ctx } = await localNetwork();
     const stores = memoryStores();

@@ -7,7 +7,7 @@ import { customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkId
 import { NodeClient } from '../../core/node.js';
 import { provenAsset, type ProvenAsset } from '../../core/proof.js';
 import type { ActivityItem, NetworkView, RequestParams as P, WalletStatus } from '../../shared/messages.js';
-import { accountStorageKeys, chainsKey, entryJournalKey, entryOutboxKey, hiddenAssetsKey, journalKey, tokensKey } from '../account-cache.js';
+import { AccountCaches, accountStorageKeys, chainsKey, entryJournalKey, entryOutboxKey, hiddenAssetsKey, journalKey, takeIndices, tokensKey } from '../account-cache.js';
 import { openOutbox, sendsInTheWay } from '../outbox.js';
 import { openJournal } from '../transfer-journal.js';
 import { type CustomNetwork, networkIdsOf, newId, type PersistedState, pinOf, type SettingsStore } from '../settings.js';
@@ -273,6 +273,14 @@ export class NetworksService {
       if (s.selectedNetworkId === p.id) throw new ValidationError('switch to another network before removing this one', 'id');
       return { ...s, customNetworks: s.customNetworks.filter((n) => n.id !== p.id) };
     });
+    // The addresses it handed out stay known to the other entries for its chains (takeIndices).
+    const caches = new AccountCaches(this.local);
+    for (const id of chains === undefined ? [] : this.entriesOf(s, chains)) {
+      for (const a of s.accounts) {
+        const mine = await caches.get(p.id, a.id).catch(() => undefined);
+        await caches.update(id, a.id, (c) => takeIndices(c, mine)).catch(() => undefined);
+      }
+    }
     await this.local.remove([...s.accounts.flatMap((a) => accountStorageKeys(p.id, a.id)), hiddenAssetsKey(p.id), tokensKey(p.id)]);
     return { ok: true as const };
   }
