@@ -83,7 +83,9 @@ export class AccountEngines {
     const identity = await this.networks.identity(preset);
     const client = this.networks.client(preset);
     const cache = await this.caches.get(preset.id, account.id);
-    for (const id of this.networks.entriesOf(s, this.networks.chainsKnown(preset) ?? '')) {
+    // The addresses every entry for the same chains handed out (takeIndices); one not checked in this
+    // worker's life (the Local network) by what it served last: a stale one only adds addresses to look at.
+    for (const id of await this.networks.entriesLastKnown(s, this.networks.chainsKnown(preset) ?? '')) {
       if (id !== preset.id) takeIndices(cache, await this.caches.get(id, account.id).catch(() => undefined));
     }
     let keys: { xp: KeyPair[]; evm: KeyPair; change: Bytes };

@@ -230,6 +230,34 @@ describe('moves kept per chains, not per network entry', () => {
     expect((await restarted.transfers.transfersList()).transfers).toMatchObject([{ id: record.id, state: 'completed' }]);
   });
 
+  it('… and through the Local network entry, after a worker restart (its node not yet asked who it is)', async () => {
+    const { ctx, identity } = await localNetwork();
+    const stores = memoryStores();
+    const toTestNode = ((input: RequestInfo | URL, init?: RequestInit) => fetch(String(input).replace('http://127.0.0.1:9650', inject('nodeUrl')), init)) as typeof fetch;
+    const { wallet } = await startBackground(stores, { fetch: toTestNode });
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const { account } = await wallet.networks.networksSelect({ id: 'local' });
+    const genesis = await genesisEngine();
+    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 3n * AVAX, owners: makeOwners([parseAddress(account!.xAddress).bytes]) }]));
+    await wallet.balances.balancesRefresh();
+    const second = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: second.id });
+    await wallet.balances.balancesRefresh();
+    await wallet.networks.networksSelect({ id: 'local' });
+    await wallet.sends.sendX({ assetID: identity.avaxAssetID, amount: (AVAX / 2n).toString(), to: { addresses: [genesis.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    const crashing = new TransferRunner(await wallet.site.siteEngine(account!.id), await wallet.transfers.journal('local', account!.id), {
+      checkpoint(p) {
+        if (p === 'export-accepted') throw new Crash('worker killed');
+      },
+    });
+    const record = await crashing.begin('X', 'P', AVAX);
+    await expect(crashing.run(record)).rejects.toBeInstanceOf(Crash);
+    await wallet.networks.networksSelect({ id: second.id });
+    const restarted = (await startBackground(stores, { fetch: toTestNode })).wallet;
+    await restarted.transfers.resumeTransfers();
+    expect((await restarted.transfers.transfersList()).transfers).toMatchObject([{ id: record.id, state: 'completed' }]);
+  });
+
   it('a move an older version journaled with the Local network entry is taken into its chains\' journal: listed while the node is down, before and after, and finished once it answers', async () => {
     const { ctx } = await localNetwork();
     const stores = memoryStores();

@@ -127,6 +127,13 @@ export class NetworksService {
     return networkIdsOf(s).filter((id) => this.chainsKnown(this.presetOf(s, id)) === chains);
   }
 
+  /** entriesOf, with those whose chains are known only from when last checked (chainsLastKnown). */
+  async entriesLastKnown(s: PersistedState, chains: string): Promise<string[]> {
+    const found: string[] = [];
+    for (const id of networkIdsOf(s)) if ((await this.chainsLastKnown(this.presetOf(s, id)).catch(() => undefined)) === chains) found.push(id);
+    return found;
+  }
+
   /** The hrp, without a network round trip when the preset already fixes it. */
   async hrpOf(preset: Preset): Promise<string> {
     return this.#identities.get(preset.id)?.hrp ?? preset.hrp ?? (await this.identity(preset)).hrp;
