@@ -175,6 +175,12 @@ export interface ActivityItem {
   timeIsDiscovery?: boolean;
   /** Funds received: the part of `amount` another key can also spend alone (AssetBalanceView.shared). */
   shared?: Amount;
+  /**
+   * Funds received from a tx only the account's own keys signed, made outside this list (another
+   * wallet with the same phrase or key, or another network entry): change or funds it moved, not a
+   * payment from someone else.
+   */
+  ownKeys?: true;
   /** A C-Chain token send, approval or revoke: the token (amount is then in its units). */
   token?: ActivityToken;
   /** An approval that adds `amount` to what the spender may take already (increaseAllowance). */

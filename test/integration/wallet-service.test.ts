@@ -92,6 +92,7 @@ describe('the wallet service against the real node', () => {
     expect(xItem?.timeIsDiscovery).toBeUndefined();
     // Its sender: the key that signed the tx, recovered from the tx itself.
     expect(xItem?.from).toEqual([formatAddress('X', ctx.hrp, GENESIS_KEY.shortId)]);
+    expect(xItem?.ownKeys).toBeUndefined();
     // On the P-Chain too (the P funds the wallet started with were its past, not listed as news).
     const pReceipt = await genesis.issueAndWait(await genesis.buildPSend(AVAX / 2n, me));
     const pTime = await acceptedAt('P', pReceipt.txID);
@@ -475,5 +476,23 @@ describe('estimates against the real node', () => {
     expect(await wallet.assets.assetsListNfts()).toEqual({ nfts: [] });
     // Two creations and three operations, nothing for the refused ones.
     expect(spendable(await wallet.balances.balancesRefresh(), 'X', avax)).toBe(xBefore - 2n * BigInt(fees.createAsset) - 3n * BigInt(fees.operation));
+  });
+});
+
+describe('funds from a tx only the account\'s own keys signed, made outside this list', () => {
+  it('a send made through another network entry for the same node: its change is listed there as received from yourself, with its signer', async () => {
+    const { wallet, account, ctx, avax } = await fundedWallet({ x: 3n * AVAX });
+    const first = (await wallet.networks.networksList()).selectedId;
+    const second = await wallet.networks.networksAddCustom({ name: 'Test node again', url: inject('nodeUrl') });
+    // The second entry's first look: what is there is the past, not news.
+    await wallet.networks.networksSelect({ id: second.id });
+    await wallet.balances.balancesRefresh();
+    await wallet.networks.networksSelect({ id: first });
+    const bob = await freshWallet();
+    const sent = await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    await wallet.networks.networksSelect({ id: second.id });
+    await wallet.balances.balancesRefresh();
+    const items = (await wallet.balances.activityList()).items.filter((i) => i.txID === sent.txID);
+    expect(items).toMatchObject([{ kind: 'receive', ownKeys: true, amount: (2n * AVAX - ctx.xTxFee).toString(), from: [account.xAddress] }]);
   });
 });

@@ -198,7 +198,8 @@ export class BalancesService {
 
   /**
    * Gives funds just received their block's time, searched above the heights read before the last
-   * refresh (or in the newest blocks, on a first search), and their sender (the tx's signers). Those
+   * refresh (or in the newest blocks, on a first search), and their sender (the tx's signers: the
+   * account's own keys alone mark them `ownKeys`). Those
    * not found keep the time the wallet saw them, said so; a node that cannot tell leaves them so too
    * (it costs no refresh).
    */
@@ -207,6 +208,8 @@ export class BalancesService {
     for (const chain of ['X', 'P'] as const) {
       const items = received.filter((r) => r.chain === chain);
       if (items.length === 0) continue;
+      // Signed by the account's keys alone: its own tx, made outside this list (ActivityItem.ownKeys).
+      const own = new Set(engine.addresses(chain));
       const blocks = engine.node.blocks[chain];
       // One deadline for the whole search: a slow node must not hold the refresh for long.
       const opts = { signal: AbortSignal.timeout(DATING_DEADLINE_MS) };
@@ -223,6 +226,7 @@ export class BalancesService {
         else item.timeIsDiscovery = true;
         const from = await signersOf(engine.node, chain, item.txID, opts).catch(() => undefined);
         if (from?.length) item.from = from.map((id) => formatAddress(chain, engine.ctx.hrp, id));
+        if (item.from?.every((a) => own.has(a))) item.ownKeys = true;
       }
     }
   }

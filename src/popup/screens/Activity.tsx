@@ -35,6 +35,7 @@ export function activityTitle(item: ActivityItem): string {
   if (item.otherChain && item.kind === 'import') return `Imported from ${chainLabel(item.otherChain)}`;
   // An ERC-20 approve(spender, 0) recorded before the background listed it as the revoke it is.
   if (item.kind === 'approve' && item.token?.tokenId === undefined && item.amount === '0' && !item.increase) return KIND_LABEL.revoke;
+  if (item.kind === 'receive' && item.ownKeys) return 'Received from yourself';
   return KIND_LABEL[item.kind];
 }
 
@@ -176,6 +177,11 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
         </span>
         <ItemAmount item={item} view={balances} />
       </div>
+      {item.ownKeys && (
+        <div class="muted" data-testid="activity-own-keys">
+          Signed by your own keys outside this list (another wallet with your phrase or key, or another network entry): change or funds you moved, not a payment from someone else.
+        </div>
+      )}
       {item.shared !== undefined && (
         <div class="badge warn" role="note" data-testid="activity-shared">
           {sharedReceipt(item, balances)}

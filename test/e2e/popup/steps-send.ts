@@ -1,8 +1,11 @@
 // Sends through Send → Review → Confirm (X and C; the receiving side checked on the node), a review
 // confirmed after the account was switched elsewhere (refused, nothing sent), and Activity after an
-// account switch in the header (only that account's items).
+// account switch in the header (only that account's items; the change of a send its keys signed in
+// another wallet, listed as its own).
 import { expect } from 'vitest';
 import { formatAddress, parseId } from '../../../src/core/encoding.js';
+import { deriveXpKey, HdRoot, mnemonicToSeed } from '../../../src/core/keys.js';
+import { makeOwners } from '../../../src/core/tx/context.js';
 import { formatEvmAddress } from '../../../src/core/evm-address.js';
 import { avaxOf, engineOf, freshKey, localNetwork } from '../../integration/fixture.js';
 import { fundX } from '../harness.js';
@@ -15,6 +18,8 @@ const SEND_C_WEI = 12_345_678_900_000_000n; // 0.0123456789 AVAX
 /** What the second account receives (nAVAX): its only activity. */
 const OTHER_FUNDING = 777_777_777n;
 const OTHER_ACCOUNT = 'Elsewhere';
+/** What the second account's keys send from another wallet with the same phrase (nAVAX). */
+const ELSEWHERE_SEND = 100_000_000n;
 
 interface ActivityRow {
   title: string;
@@ -194,6 +199,20 @@ export async function activityAfterAccountSwitch(run: UiRun): Promise<void> {
   expect(theirs).toHaveLength(1);
   expect(theirs[0]).toMatchObject({ title: 'Received', badge: 'Accepted', mid: `X-Chain${amountText(OTHER_FUNDING, 9)} AVAX` });
   for (const row of mine) expect(theirs.map((t) => t.txID)).not.toContain(row.txID);
+
+  // A send its keys signed in another wallet with the same phrase: the change that came back is
+  // listed as the account's own, not as a payment from someone else.
+  const net = await localNetwork();
+  const key = deriveXpKey(HdRoot.fromSeed(await mnemonicToSeed(run.words.join(' '))), 1, 0, 0);
+  expect(formatAddress('X', 'custom', key.shortId)).toBe(otherAddress);
+  const elsewhere = engineOf(net, { xp: [key], evm: key, change: key.shortId });
+  const sent = await elsewhere.issueAndWait(await elsewhere.buildXSend([{ assetID: net.ctx.avaxAssetID, amount: ELSEWHERE_SEND, owners: makeOwners([freshKey().shortId]) }]));
+  const change = OTHER_FUNDING - ELSEWHERE_SEND - net.ctx.xTxFee;
+  await ui.expectHomeTotals({ X: change, P: 0n, C: 0n });
+  const withChange = await activity(ui);
+  expect(withChange).toHaveLength(2);
+  expect(withChange[0]).toMatchObject({ title: 'Received from yourself', badge: 'Accepted', mid: `X-Chain${amountText(change, 9)} AVAX`, txID: sent.txID });
+  expect(withChange[0]!.text).toContain('Signed by your own keys outside this list');
   await ui.screenshot('activity-other-account');
 
   // Back: the first account's own list again, without the other's receipt.
