@@ -176,6 +176,18 @@ describe('moves resumed by a restarted worker', () => {
   });
 });
 
+describe('a move confirmed after its export fee rose above the one reviewed', () => {
+  it('is refused at Confirm, to be reviewed again: nothing journaled, nothing signed', async () => {
+    const { wallet } = await fundedWallet({ x: 3n * AVAX });
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    const reviewed = BigInt(est.exportFee) - 1n;
+    const start = wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: (reviewed + BigInt(est.importFee)).toString(), maxExportFee: reviewed.toString() });
+    await expect(start).rejects.toMatchObject({ code: 'fee-above-approved' });
+    expect((await wallet.transfers.transfersList()).transfers).toEqual([]);
+    expect((await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.verified)?.spendable).toBe((3n * AVAX).toString());
+  });
+});
+
 describe('moves kept per chains, not per network entry', () => {
   it('a move made through one entry finishes through another for the same node: the first is removed without a question, and the move shows on both', async () => {
     const { wallet, stores, account } = await fundedWallet({ x: 3n * AVAX });

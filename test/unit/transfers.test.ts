@@ -527,6 +527,16 @@ describe('resuming moves (worker start, the minute alarm)', () => {
     expect(await new TransferJournal(local, journalKey('same', 'A')).get(second.id)).toMatchObject({ state: 'completed' });
   });
 
+  it('an entry removed during the pass is skipped: the moves of the others still run, and nothing is said stuck', async () => {
+    const chains = new ScriptedChains();
+    const { local } = memoryStores();
+    const b = await new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('other', 'B'))).begin('P', 'X', 6_000n);
+    const engines = enginesOver(local, chains, settings('A'));
+    const gone = { ...engines, selected: async (accountId?: string, networkId?: string) => (networkId === 'net' ? Promise.reject(new Error('no network net')) : engines.selected(accountId, networkId)) };
+    await new TransfersService(gone as never, { isUnlocked: () => true } as never, local).resumeTransfers();
+    expect(await new TransferJournal(local, journalKey('other', 'B')).get(b.id)).toMatchObject({ state: 'completed' });
+  });
+
   it("signs a resumed C-Chain export in the nonce line of the move's own network, not the selected one's", async () => {
     const chains = new ScriptedChains();
     const { local } = memoryStores();

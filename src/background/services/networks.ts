@@ -270,7 +270,7 @@ export class NetworksService {
       // made after adding it again could run beside one of it: a second payment.
       const sends = await sendsInTheWay(this.local, before.accounts.map((a) => entryOutboxKey(p.id, a.id)));
       const said = [
-        ...(moves > 0 ? [`${moves} move(s) between chains on this network are not finished; removing it stops them. The funds stay on chain, and adding the network again picks them up.`] : []),
+        ...(moves > 0 ? [`${moves} move(s) between chains on this network are not finished; removing it stops them. The funds stay on chain, and ${chains !== undefined ? 'adding the network again picks them up' : 'show as waiting to import if you add the network again'}.`] : []),
         ...(sends > 0 ? [`${sends} send(s) on this network are not decided yet, or were refused but could still go through; removing it forgets them, and a send made after adding it again would not be kept from paying twice.`] : []),
       ];
       if (said.length > 0) throw new WalletError(moves > 0 ? 'network-has-moves' : 'network-has-sends', `${said.join(' ')} Remove it anyway?`);

@@ -132,8 +132,13 @@ export class TransfersService {
 
   /** Journals the move and returns at once; the export and import run on (and resume after a restart). */
   async transfersStart(p: P<'transfers.start'>) {
-    const { runner } = await this.runner();
-    const record = await runner.begin(p.from as ChainAlias, p.to as ChainAlias, BigInt(p.amount), BigInt(p.maxFee), p.maxExportFee !== undefined ? BigInt(p.maxExportFee) : undefined);
+    const { runner, engine } = await this.runner();
+    const [from, to, amount] = [p.from as ChainAlias, p.to as ChainAlias, BigInt(p.amount)];
+    // A fee risen since the review is said at Confirm ("review again"), nothing journaled, rather
+    // than shown later as a move that failed. A build that fails here is the run's to handle, as before.
+    const built = p.maxExportFee === undefined ? undefined : await engine.buildExport(from, to, amount).catch(() => undefined);
+    if (built && built.fee > BigInt(p.maxExportFee!)) throw new WalletError('fee-above-approved', `the export's fee of ${built.fee} nAVAX is above the ${p.maxExportFee} nAVAX reviewed: nothing was journaled or signed`);
+    const record = await runner.begin(from, to, amount, BigInt(p.maxFee), p.maxExportFee !== undefined ? BigInt(p.maxExportFee) : undefined);
     void this.track(this.runOne(runner, record)).catch((e: unknown) => this.log?.(`transfer ${record.id} paused: ${(e as Error).message}`));
     return this.view(record);
   }
@@ -185,8 +190,11 @@ export class TransfersService {
     for (const { id: accountId } of s.accounts) {
       const ran = new Set<string>();
       for (const networkId of entries) {
-        const { preset } = await this.engines.selected(accountId, networkId);
-        const journal = await this.engines.journal(preset, accountId, true).catch(() => undefined);
+        // An account or entry removed during the pass is skipped (its moves go with it, or wait for the next pass).
+        const journal = await this.engines
+          .selected(accountId, networkId)
+          .then(({ preset }) => this.engines.journal(preset, accountId, true))
+          .catch(() => undefined);
         if (!journal || ran.has(journal.key)) continue;
         // Only journals with unfinished moves open an engine (and ask that network's node).
         if (!(await journal.unfinished().catch(() => [])).length) continue;
