@@ -176,6 +176,22 @@ describe('moves resumed by a restarted worker', () => {
   });
 });
 
+/** The Local network's address is the wallet's default; here it reaches the test node. */
+const toTestNode = ((input: RequestInfo | URL, init?: RequestInit) => fetch(String(input).replace('http://127.0.0.1:9650', inject('nodeUrl')), init)) as typeof fetch;
+
+/** A new wallet on the Local network entry (reaching the test node), its first account funded with 3 AVAX on X and refreshed. */
+async function onLocalEntry() {
+  const { ctx } = await localNetwork();
+  const stores = memoryStores();
+  const { wallet } = await startBackground(stores, { fetch: toTestNode });
+  await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+  const account = (await wallet.networks.networksSelect({ id: 'local' })).account!;
+  const genesis = await genesisEngine();
+  await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 3n * AVAX, owners: makeOwners([parseAddress(account.xAddress).bytes]) }]));
+  await wallet.balances.balancesRefresh();
+  return { stores, wallet, account, genesis };
+}
+
 describe('a move confirmed after its export fee rose above the one reviewed', () => {
   it('is refused at Confirm, to be reviewed again: nothing journaled, nothing signed', async () => {
     const { wallet } = await fundedWallet({ x: 3n * AVAX });
@@ -244,20 +260,13 @@ describe('moves kept per chains, not per network entry', () => {
 
   it('… and through the Local network entry, after a worker restart (its node not yet asked who it is)', async () => {
     const { ctx, identity } = await localNetwork();
-    const stores = memoryStores();
-    const toTestNode = ((input: RequestInfo | URL, init?: RequestInit) => fetch(String(input).replace('http://127.0.0.1:9650', inject('nodeUrl')), init)) as typeof fetch;
-    const { wallet } = await startBackground(stores, { fetch: toTestNode });
-    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
-    const { account } = await wallet.networks.networksSelect({ id: 'local' });
-    const genesis = await genesisEngine();
-    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 3n * AVAX, owners: makeOwners([parseAddress(account!.xAddress).bytes]) }]));
-    await wallet.balances.balancesRefresh();
+    const { stores, wallet, account, genesis } = await onLocalEntry();
     const second = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
     await wallet.networks.networksSelect({ id: second.id });
     await wallet.balances.balancesRefresh();
     await wallet.networks.networksSelect({ id: 'local' });
     await wallet.sends.sendX({ assetID: identity.avaxAssetID, amount: (AVAX / 2n).toString(), to: { addresses: [genesis.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
-    const crashing = new TransferRunner(await wallet.site.siteEngine(account!.id), await wallet.transfers.journal('local', account!.id), {
+    const crashing = new TransferRunner(await wallet.site.siteEngine(account.id), await wallet.transfers.journal('local', account.id), {
       checkpoint(p) {
         if (p === 'export-accepted') throw new Crash('worker killed');
       },
@@ -271,20 +280,11 @@ describe('moves kept per chains, not per network entry', () => {
   });
 
   it('a move an older version journaled with the Local network entry is taken into its chains\' journal: listed while the node is down, before and after, and finished once it answers', async () => {
-    const { ctx } = await localNetwork();
-    const stores = memoryStores();
-    // The Local network's address is the wallet's default; here it reaches the test node.
-    const toTestNode = ((input: RequestInfo | URL, init?: RequestInit) => fetch(String(input).replace('http://127.0.0.1:9650', inject('nodeUrl')), init)) as typeof fetch;
+    const { stores, account } = await onLocalEntry();
     const down = (async () => {
       throw new TypeError('fetch failed');
     }) as typeof fetch;
-    const { wallet } = await startBackground(stores, { fetch: toTestNode });
-    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
-    const { account } = await wallet.networks.networksSelect({ id: 'local' });
-    const genesis = await genesisEngine();
-    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 3n * AVAX, owners: makeOwners([parseAddress(account!.xAddress).bytes]) }]));
-    await wallet.balances.balancesRefresh();
-    const older = entryJournalKey('local', account!.id);
+    const older = entryJournalKey('local', account.id);
     const record = await new TransferRunner(null as unknown as WalletEngine, new TransferJournal(stores.local, older)).begin('X', 'P', 1n * AVAX);
     for (let i = 0; i < 2; i++) {
       const offline = (await startBackground(stores, { fetch: down })).wallet;
