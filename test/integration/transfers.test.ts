@@ -279,6 +279,24 @@ describe('moves kept per chains, not per network entry', () => {
     expect((await restarted.transfers.transfersList()).transfers).toMatchObject([{ id: record.id, state: 'completed' }]);
   });
 
+  it('an entry removed while the Local network entry for its node was not yet asked who it is (a restarted worker) hands the Local entry its addresses: funds at a change address only it handed out still show there', async () => {
+    const { ctx, identity } = await localNetwork();
+    const { stores, wallet } = await onLocalEntry();
+    const second = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: second.id });
+    await wallet.balances.balancesRefresh();
+    // Two sends through the second entry: the second one's change goes to a change address the Local entry never handed out.
+    const bob = await freshWallet();
+    for (let i = 0; i < 2; i++) {
+      await wallet.sends.sendX({ assetID: identity.avaxAssetID, amount: (AVAX / 2n).toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    }
+    await wallet.networks.networksSelect({ id: 'local' });
+    const restarted = (await startBackground(stores, { fetch: toTestNode })).wallet;
+    await restarted.networks.networksRemove({ id: second.id });
+    const x = (await restarted.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.assetID === identity.avaxAssetID);
+    expect(x?.spendable).toBe((2n * AVAX - 2n * ctx.xTxFee).toString());
+  });
+
   it('a move an older version journaled with the Local network entry is taken into its chains\' journal: listed while the node is down, before and after, and finished once it answers', async () => {
     const { stores, account } = await onLocalEntry();
     const down = (async () => {

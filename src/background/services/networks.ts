@@ -280,9 +280,10 @@ export class NetworksService {
       if (s.selectedNetworkId === p.id) throw new ValidationError('switch to another network before removing this one', 'id');
       return { ...s, customNetworks: s.customNetworks.filter((n) => n.id !== p.id) };
     });
-    // The addresses it handed out stay known to the other entries for its chains (takeIndices).
+    // The addresses it handed out stay known to the other entries for its chains (takeIndices), the
+    // Local network's too when not yet asked in this worker's life (a stale guess only adds addresses).
     const caches = new AccountCaches(this.local);
-    for (const id of chains === undefined ? [] : this.entriesOf(s, chains)) {
+    for (const id of chains === undefined ? [] : await this.entriesLastKnown(s, chains)) {
       for (const a of s.accounts) {
         const mine = await caches.get(p.id, a.id).catch(() => undefined);
         await caches.update(id, a.id, (c) => takeIndices(c, mine)).catch(() => undefined);
