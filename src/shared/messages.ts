@@ -177,8 +177,8 @@ export interface ActivityItem {
   shared?: Amount;
   /**
    * Funds received from a tx only the account's own keys signed, made outside this list (another
-   * wallet with the same phrase or key, or another network entry): change or funds it moved, not a
-   * payment from someone else.
+   * wallet with the same phrase or key, or another network entry): the change of a send, an import
+   * (of funds anyone may have exported to the account), a stake coming back.
    */
   ownKeys?: true;
   /** A C-Chain token send, approval or revoke: the token (amount is then in its units). */

@@ -179,7 +179,7 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
       </div>
       {item.ownKeys && (
         <div class="muted" data-testid="activity-own-keys">
-          Signed by your own keys outside this list (another wallet with your phrase or key, or another network entry): change or funds you moved, not a payment from someone else.
+          Signed by your own keys outside this list (another wallet with your phrase or key, or another network entry): the change of a send, an import or a stake coming back.
         </div>
       )}
       {item.shared !== undefined && (
