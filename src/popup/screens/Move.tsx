@@ -296,6 +296,11 @@ export function Move({
       setTick((t) => t + 1);
     } catch (err) {
       setError(errorInfo(err));
+      // The export's fee rose since the review (nothing was journaled): the review shows the fees of now.
+      if (err instanceof BackgroundError && err.code === 'fee-above-approved') {
+        const now = await call('transfers.estimate', { from: review.from, to: review.to, amount: review.amount.toString() }).catch(() => undefined);
+        if (now && review.amount > units(now.importFee)) setReview({ ...review, exportFee: units(now.exportFee), importFee: units(now.importFee) });
+      }
     } finally {
       setBusy(false);
     }

@@ -44,8 +44,11 @@ async function moveProgress(ui: PopupDriver): Promise<string> {
   return !t ? 'unreadable' : t.failed ? `failed: ${t.failed}` : t.done || 'nothing done';
 }
 
-/** Move screen: a move from → to of `amount` nAVAX, through its review; it is then the newest in the list. */
-async function startMove(run: UiRun, from: Chain, to: Chain, amount: bigint): Promise<void> {
+/**
+ * Move screen: a move from → to of `amount` nAVAX, through its review; it is then the newest in
+ * the list. `atReview`: runs with the review shown, before its Confirm.
+ */
+async function startMove(run: UiRun, from: Chain, to: Chain, amount: bigint, atReview?: () => Promise<void>): Promise<void> {
   const { ui } = run;
   await ui.openTab('Move');
   await ui.find({ heading: 'Move between chains' });
@@ -62,6 +65,7 @@ async function startMove(run: UiRun, from: Chain, to: Chain, amount: bigint): Pr
     await ui.screenshot('move-review');
     await ui.audit('Move review');
   }
+  await atReview?.();
   await ui.click({ button: 'Confirm and move' });
   await ui.find({ heading: 'Move between chains' });
   // Counted by the test: the list on screen may still be loading when the screen opens.
@@ -81,8 +85,8 @@ async function finishedMove(run: UiRun, what: string, timeoutMs = 90_000): Promi
   return { exportFee: parseAmount((await ui.fact('Export', TRANSFER)).muted, 9), importFee: parseAmount((await ui.fact('Import fee', TRANSFER)).text, 9) };
 }
 
-async function move(run: UiRun, from: Chain, to: Chain, amount: bigint): Promise<{ exportFee: bigint; importFee: bigint }> {
-  await startMove(run, from, to, amount);
+async function move(run: UiRun, from: Chain, to: Chain, amount: bigint, atReview?: () => Promise<void>): Promise<{ exportFee: bigint; importFee: bigint }> {
+  await startMove(run, from, to, amount, atReview);
   return finishedMove(run, `${from}→${to}`);
 }
 
@@ -99,7 +103,17 @@ export async function movesAround(run: UiRun): Promise<void> {
   const net = await localNetwork();
   expect(await net.client.eth.getBalance(run.cAddress)).toBe(expected.C);
 
-  const cp = await move(run, 'C', 'P', MOVE_C_TO_P);
+  // The C-Chain base fee rises between the review and its Confirm: Confirm says so and starts
+  // nothing, and the review shows the fees of now; confirmed again (the fee back down), it goes.
+  const cp = await move(run, 'C', 'P', MOVE_C_TO_P, async () => {
+    const leaves = await ui.textOf({ testid: 'move-review-leaves' });
+    // 25 gwei: far above the test node's own (its fee rounds to 1 nAVAX).
+    run.proxy.rewrite('eth_baseFee', () => `0x${(25_000_000_000n).toString(16)}`);
+    await ui.click({ button: 'Confirm and move' });
+    await ui.find({ text: 'The network fee went up since you reviewed it. Nothing was sent: review it again.' });
+    await expect.poll(() => ui.textOf({ testid: 'move-review-leaves' })).not.toBe(leaves);
+    run.proxy.rewrite('eth_baseFee', undefined);
+  });
   expected.C -= (MOVE_C_TO_P + cp.exportFee) * WEI_PER_NAVAX;
   expected.P += MOVE_C_TO_P - cp.importFee;
   await ui.expectHomeTotals(expected);

@@ -160,6 +160,31 @@ describe('the review of a move', () => {
     await waitFor(() => expect(bg.callsOf('transfers.start')).toEqual([{ from: 'X', to: 'P', amount: '2500000000', maxFee: '1500000', maxExportFee: '1200000' }]));
   });
 
+  it('confirmed after the export fee rose (refused, nothing journaled): says so, and shows the fees of now to be confirmed again', async () => {
+    let exportFee = 1_000_000n;
+    const bg = fakeBackground({
+      'transfers.list': () => ({ transfers: [] }),
+      'transfers.estimate': () => ({ exportFee: exportFee.toString(), importFee: '300000', maxAmount: '11999000000' }),
+      'transfers.start': (p) => {
+        if (BigInt(p.maxExportFee!) < exportFee) throw new Refuse({ code: 'fee-above-approved', message: `the export's fee of ${exportFee} nAVAX is above the ${p.maxExportFee} nAVAX reviewed` });
+        return { id: 'm', ...p, state: 'pending' as const, importTxIDs: [] };
+      },
+    });
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
+    fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '2.5' } });
+    await waitFor(() => expect(screen.getByTestId('move-arrives').textContent).toBe('2.4997 AVAX'));
+    fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
+    await screen.findByTestId('review');
+    expect(screen.getByTestId('move-review-leaves').textContent).toBe('2.501 AVAX');
+    exportFee = 1_500_000n;
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and move' }));
+    expect(await screen.findByText('The network fee went up since you reviewed it. Nothing was sent: review it again.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('move-review-leaves').textContent).toBe('2.5015 AVAX'));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and move' }));
+    await waitFor(() => expect(bg.callsOf('transfers.start').at(-1)).toEqual({ from: 'X', to: 'P', amount: '2500000000', maxFee: '1800000', maxExportFee: '1500000' }));
+    expect(bg.callsOf('transfers.start')).toHaveLength(2);
+  });
+
   it('is not opened when the amount can no longer be moved: the reason shows on the form', async () => {
     const { node } = await typedThenRefused();
     node.refusal = new Refuse({ code: 'insufficient-funds', message: 'insufficient funds of AVAX: need 2501200000, spendable 2501000000' });
