@@ -537,6 +537,16 @@ describe('resuming moves (worker start, the minute alarm)', () => {
     expect(await new TransferJournal(local, journalKey('other', 'B')).get(b.id)).toMatchObject({ state: 'completed' });
   });
 
+  it('a journal that cannot be opened (damaged storage) holds up no other, and is said at the end', async () => {
+    const chains = new ScriptedChains();
+    const { local } = memoryStores();
+    const b = await new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('other', 'B'))).begin('P', 'X', 6_000n);
+    const engines = enginesOver(local, chains, settings('A'));
+    const damaged = { ...engines, journal: async (preset: { id: string }, accountId: string) => (preset.id === 'net' ? Promise.reject(new WalletError('storage-corrupt', 'the transfer journal is not a list')) : engines.journal(preset, accountId)) };
+    await expect(new TransfersService(damaged as never, { isUnlocked: () => true } as never, local).resumeTransfers()).rejects.toMatchObject({ code: 'storage-corrupt' });
+    expect(await new TransferJournal(local, journalKey('other', 'B')).get(b.id)).toMatchObject({ state: 'completed' });
+  });
+
   it("signs a resumed C-Chain export in the nonce line of the move's own network, not the selected one's", async () => {
     const chains = new ScriptedChains();
     const { local } = memoryStores();

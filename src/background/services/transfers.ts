@@ -191,10 +191,10 @@ export class TransfersService {
       const ran = new Set<string>();
       for (const networkId of entries) {
         // An account or entry removed during the pass is skipped (its moves go with it, or wait for the next pass).
-        const journal = await this.engines
-          .selected(accountId, networkId)
-          .then(({ preset }) => this.engines.journal(preset, accountId, true))
-          .catch(() => undefined);
+        const selected = await this.engines.selected(accountId, networkId).catch(() => undefined);
+        if (!selected) continue;
+        // One that cannot be opened (damaged storage) is said at the end, as a stuck one is.
+        const journal = await this.engines.journal(selected.preset, accountId, true).catch((e: unknown) => void stuck.set(`${accountId}@${networkId}`, e));
         if (!journal || ran.has(journal.key)) continue;
         // Only journals with unfinished moves open an engine (and ask that network's node).
         if (!(await journal.unfinished().catch(() => [])).length) continue;
