@@ -16,7 +16,7 @@ import { keptInTheWay, type OutboxEntry, outboxEntry, sendOnce } from './outbox.
 import { evmFeeCharged } from './evm-fee.js';
 import { conflictsOf, exportSpends, inputIds, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
 import type { Preset } from './services/networks.js';
-import type { TransferRecord } from './transfer-journal.js';
+import { tellKeptExport, type TransferRecord } from './transfer-journal.js';
 
 type Target = Pick<AccountContext, 'engine' | 'preset' | 'account'>;
 type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes };
@@ -265,12 +265,9 @@ export class Delivery {
     return true;
   }
 
-  /** TransferJournal.keptExportSeen in the account's journal on `preset`'s chains; one that cannot be written holds up nothing. */
-  async keptExportSeen(preset: Preset, accountId: string, txID: string, fate: 'accepted' | 'unclear' | 'replaced'): Promise<void> {
-    await this.engines
-      .journal(preset, accountId)
-      .then((journal) => journal.keptExportSeen(txID, fate))
-      .catch((e: unknown) => this.log?.(`the move of export ${txID} could not be told what became of it (${fate}): ${(e as Error).message}`));
+  /** tellKeptExport, in the account's journal on `preset`'s chains. */
+  keptExportSeen(preset: Preset, accountId: string, txID: string, fate: 'accepted' | 'unclear' | 'replaced'): Promise<void> {
+    return tellKeptExport(this.engines.journal(preset, accountId), txID, fate, this.log);
   }
 
   /** settleRefused (src/background/refused.ts) for this account, listing what it finds. */

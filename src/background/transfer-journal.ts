@@ -147,6 +147,16 @@ export async function openJournal(area: StorageArea, chains: string, accountId: 
 }
 
 /**
+ * TransferJournal.keptExportSeen in `journal` once it opens: a journal that cannot be opened or
+ * written holds up nothing (a refresh, a settling of refused sends), only said to `log`.
+ */
+export function tellKeptExport(journal: Promise<TransferJournal>, txID: string, fate: 'accepted' | 'unclear' | 'replaced', log?: (line: string) => void): Promise<void> {
+  return journal
+    .then((j) => j.keptExportSeen(txID, fate))
+    .catch((e: unknown) => log?.(`the move of export ${txID} could not be told what became of it (${fate}): ${(e as Error).message}`));
+}
+
+/**
  * The record as stored: an ended move (completed or failed) without its signed bytes (a few KB a
  * move, in a list every step of every move writes whole, for as long as Activity lists it).
  */

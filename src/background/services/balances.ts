@@ -18,7 +18,7 @@ import { settleActivity } from '../settle-activity.js';
 import type { SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import { VaultLockedError } from '../vault.js';
-import { transferActivity } from '../transfer-journal.js';
+import { tellKeptExport, transferActivity } from '../transfer-journal.js';
 import { movingExports } from '../waiting-imports.js';
 import type { Preset, NetworksService } from './networks.js';
 
@@ -140,10 +140,7 @@ export class BalancesService {
     // A journal that cannot be read or written holds up no refresh: the funds show as waiting all the same.
     const journal = this.engines.journal(preset, account.id);
     const moves = await journal.then((j) => j.list()).catch(() => []);
-    const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear' | 'replaced') =>
-      journal
-        .then((j) => j.keptExportSeen(txID, fate))
-        .catch((e: unknown) => this.log?.(`the move of export ${txID} could not be told what became of it (${fate}): ${(e as Error).message}`));
+    const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear' | 'replaced') => tellKeptExport(journal, txID, fate, this.log);
     await settleActivity(engine, cache, await this.engines.outbox(preset, account.id), save, moves, keptExportSeen);
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);

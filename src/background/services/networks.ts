@@ -83,9 +83,14 @@ export class NetworksService {
 
   /** Notes the chains an entry its settings do not fix (the Local network) was last found serving (chainsLastKnown). */
   private async rememberChains(networkId: string, chains: string): Promise<void> {
-    const stored = (await this.local.get([LAST_CHAINS_KEY]))[LAST_CHAINS_KEY];
-    const map = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as Record<string, unknown>) : {};
+    const map = await this.lastChains();
     if (map[networkId] !== chains) await this.local.set({ [LAST_CHAINS_KEY]: { ...map, [networkId]: chains } });
+  }
+
+  /** What LAST_CHAINS_KEY holds: by entry, the chains it last served (anything else reads as none). */
+  private async lastChains(): Promise<Record<string, unknown>> {
+    const stored = (await this.local.get([LAST_CHAINS_KEY]))[LAST_CHAINS_KEY];
+    return typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as Record<string, unknown>) : {};
   }
 
   /**
@@ -95,8 +100,7 @@ export class NetworksService {
   async chainsLastKnown(preset: Preset): Promise<string | undefined> {
     const known = this.chainsKnown(preset);
     if (known !== undefined) return known;
-    const stored = (await this.local.get([LAST_CHAINS_KEY]))[LAST_CHAINS_KEY] as Record<string, unknown> | undefined;
-    const last = typeof stored === 'object' && stored !== null ? stored[preset.id] : undefined;
+    const last = (await this.lastChains())[preset.id];
     return typeof last === 'string' ? last : undefined;
   }
 

@@ -185,7 +185,7 @@ export class TransfersService {
   private async resumeEvery(): Promise<void> {
     const { s } = await this.engines.selected();
     const entries = [s.selectedNetworkId, ...networkIdsOf(s).filter((id) => id !== s.selectedNetworkId)];
-    // By journal key: the errors of journals no entry could run yet.
+    // The errors of journals no entry could run yet (by key), or open at all (by account and entry).
     const stuck = new Map<string, unknown>();
     for (const { id: accountId } of s.accounts) {
       const ran = new Set<string>();
