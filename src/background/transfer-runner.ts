@@ -160,7 +160,8 @@ export class TransferRunner {
   private async signExportNow(record: TransferRecord): Promise<void> {
     let built;
     try {
-      built = await this.engine.buildExport(record.from, record.to, BigInt(record.amount));
+      // Within the reviewed export fee when the C-Chain's rose a little since (older records: as built).
+      built = await this.engine.buildExport(record.from, record.to, BigInt(record.amount), record.maxExportFee !== undefined ? BigInt(record.maxExportFee) : undefined);
     } catch (e) {
       // A reason only the user can change (not enough funds for it and its fee, …) is the move's
       // end, not something to try every minute for ever.
@@ -245,8 +246,11 @@ export class TransferRunner {
   }
 
   private async signImports(record: TransferRecord): Promise<void> {
+    // The import alone within the import fee reviewed (the total less the export fee reviewed):
+    // an export that came out cheaper leaves it no more. Older records: the total less the export's.
+    const cap = record.maxFee === undefined ? undefined : BigInt(record.maxFee) - BigInt(record.maxExportFee ?? record.export!.fee);
     // Only this export's own UTXOs: what else waits in atomic memory is not this move's.
-    const built = await this.engine.buildImports(record.to, record.from, record.export!.txID);
+    const built = await this.engine.buildImports(record.to, record.from, record.export!.txID, cap);
     if (built.length === 0) {
       // Nothing of the export is left: after an import was journaled, what it spends is gone. Its
       // fate tells whether it went through or another import took the funds (not lost: imported).
@@ -270,10 +274,7 @@ export class TransferRunner {
       const code = fates.length === 0 && Date.now() - record.missingSince >= FUNDS_GONE_MS ? 'funds-not-shown' : 'tx-processing';
       throw new WalletError(code, `transfer ${record.id}: ${record.error}; it is looked at again later`);
     }
-    if (record.maxFee !== undefined) {
-      // The import alone within the import fee reviewed (the total less the export fee reviewed):
-      // an export that came out cheaper leaves it no more. Older records: the total less the export's.
-      const cap = BigInt(record.maxFee) - BigInt(record.maxExportFee ?? record.export!.fee);
+    if (cap !== undefined) {
       const importFees = built.reduce((sum, b) => sum + b.fee, 0n);
       if (importFees > cap) {
         // Left at 'export-accepted': the funds wait in atomic memory for a later (one-click) import.

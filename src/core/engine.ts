@@ -12,7 +12,7 @@ import { NodeResponseError, RpcError, WalletError } from './errors.js';
 import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
 import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_GAS_LIMIT, MAX_C_TIP_WEI, MAX_P_GAS_PRICE, MAX_P_WEIGHTS } from './fee-limits.js';
-import { atomicTxFee, atomicTxGas, type PFeeContext, pTxFee, withHeadroom } from './fees.js';
+import { type AtomicFeeCap, atomicTxFee, atomicTxGas, type PFeeContext, pTxFee, withHeadroom } from './fees.js';
 import type { KeyPair } from './keys.js';
 import { formatEvmAddress } from './evm-address.js';
 import type { ChainAlias, DroppedUtxo, NodeClient, TxOutcome, WaitOptions } from './node.js';
@@ -38,6 +38,8 @@ export interface EngineOptions {
   evmChainId: bigint;
   /** Percent of the C-Chain base fee paid for atomic txs (default 125: a rise of a quarter before inclusion is absorbed). */
   atomicBaseFeeHeadroom?: bigint;
+  /** Percent of it a fee the user reviewed must still pay to be paid instead of a costlier one of now (default 110). */
+  atomicBaseFeeFloor?: bigint;
   /** Percent of the P-Chain gas price paid (default 100: the exact current price). */
   pPriceHeadroom?: bigint;
   wait?: WaitOptions;
@@ -146,6 +148,7 @@ export class WalletEngine {
     this.options = {
       evmChainId: options.evmChainId,
       atomicBaseFeeHeadroom: options.atomicBaseFeeHeadroom ?? 125n,
+      atomicBaseFeeFloor: options.atomicBaseFeeFloor ?? 110n,
       pPriceHeadroom: options.pPriceHeadroom ?? 100n,
       wait: options.wait ?? { timeoutMs: 60_000 },
     };
@@ -284,12 +287,14 @@ export class WalletEngine {
   async networkFeeOf(tx: UnsignedTx): Promise<bigint> {
     if (tx.vm === 'avm') return tx.kind === 'CreateAssetTx' ? this.ctx.xCreateAssetTxFee : this.ctx.xTxFee;
     if (tx.vm === 'pvm') return pTxFee(tx, await this.pFeeContext());
-    return atomicTxFee(atomicTxGas(tx), await this.atomicBaseFee());
+    return atomicTxFee(atomicTxGas(tx), (await this.atomicPricing()).baseFeeWei);
   }
 
-  private async atomicBaseFee(): Promise<bigint> {
+  /** The base fee C-Chain atomic txs are built at and, given the fee the user reviewed (`maxFee`), the cap it sets. */
+  private async atomicPricing(maxFee?: bigint): Promise<{ baseFeeWei: bigint; cap: AtomicFeeCap | undefined }> {
     const baseFee = checkFeeInput('a C-Chain base fee (wei) of', await this.node.eth.baseFee(), MAX_C_BASE_FEE_WEI);
-    return withHeadroom(baseFee, this.options.atomicBaseFeeHeadroom);
+    const cap = maxFee === undefined ? undefined : { maxFee, floorBaseFeeWei: withHeadroom(baseFee, this.options.atomicBaseFeeFloor) };
+    return { baseFeeWei: withHeadroom(baseFee, this.options.atomicBaseFeeHeadroom), cap };
   }
 
   // ---- signing and issuing ----
@@ -582,36 +587,36 @@ export class WalletEngine {
 
   // ---- cross-chain ----
 
-  /** Builds the export half of a move of `amount` nAVAX from `from` to `to`, owned on arrival by this wallet. */
-  async buildExport(from: ChainAlias, to: ChainAlias, amount: bigint): Promise<BuiltTx> {
+  /**
+   * Builds the export half of a move of `amount` nAVAX from `from` to `to`, owned on arrival by this
+   * wallet. `maxFee`: the fee the user reviewed, paid from the C-Chain when the fee of now is a little above it.
+   */
+  async buildExport(from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint): Promise<BuiltTx> {
     if (from === to) throw new WalletError('validation', 'source and destination chains must differ');
     // Atomic UTXOs for the C-Chain are owned by the EVM key's short ID (C-bech32 address).
     const owner = makeOwners([to === 'C' ? this.keys.evm.shortId : this.keys.change]);
     if (from === 'X') return x.buildXExport({ ...(await this.xParams()), destination: to as 'P' | 'C', amount, to: owner });
     if (from === 'P') return buildPExport({ ...(await this.pParams()), destination: to as 'X' | 'C', amount, to: owner });
-    const [nonce, balanceWei, baseFeeWei] = await Promise.all([
-      exportNonce(this.node, this.evmAddress),
-      this.cBalanceWei(),
-      this.atomicBaseFee(),
-    ]);
-    return buildCExport({ ctx: this.ctx, from: this.keys.evm.evmAddress, nonce, balanceWei, destination: to as 'X' | 'P', amount, to: owner, baseFeeWei });
+    const [nonce, balanceWei, pricing] = await Promise.all([exportNonce(this.node, this.evmAddress), this.cBalanceWei(), this.atomicPricing(maxFee)]);
+    return buildCExport({ ctx: this.ctx, from: this.keys.evm.evmAddress, nonce, balanceWei, destination: to as 'X' | 'P', amount, to: owner, ...pricing });
   }
 
   /**
    * Builds the imports of the atomic UTXOs waiting on `to` from `from` (several txs when needed):
    * those `fromTx` created when given (a move imports its own export's funds), else every one.
+   * `maxFee`: the fees the user reviewed, paid into the C-Chain when the fees of now are a little above them.
    */
-  async buildImports(to: ChainAlias, from: ChainAlias, fromTx?: string): Promise<BuiltTx[]> {
+  async buildImports(to: ChainAlias, from: ChainAlias, fromTx?: string, maxFee?: bigint): Promise<BuiltTx[]> {
     const atomicUtxos = (await this.atomicSpendable(to, from)).filter((u) => fromTx === undefined || cb58Encode(u.utxo.txID) === fromTx);
     if (atomicUtxos.length === 0) return [];
-    return this.buildImportsOf(to, from, provenFirst(atomicUtxos));
+    return this.buildImportsOf(to, from, provenFirst(atomicUtxos), maxFee);
   }
 
   /** The imports into `to` of exactly `atomicUtxos` (exported from `from`), built, not signed: as few txs as they take. */
-  async buildImportsOf(to: ChainAlias, from: ChainAlias, atomicUtxos: readonly SpendableUtxo[]): Promise<BuiltTx[]> {
+  async buildImportsOf(to: ChainAlias, from: ChainAlias, atomicUtxos: readonly SpendableUtxo[], maxFee?: bigint): Promise<BuiltTx[]> {
     if (to === 'X') return x.buildXImport({ ...(await this.xParams()), source: from as 'P' | 'C', atomicUtxos, to: this.changeOwners });
     if (to === 'P') return buildPImport({ ...(await this.pParams()), source: from as 'X' | 'C', atomicUtxos, to: this.changeOwners });
-    return buildCImport({ ctx: this.ctx, source: from as 'X' | 'P', atomicUtxos, to: this.keys.evm.evmAddress, baseFeeWei: await this.atomicBaseFee() });
+    return buildCImport({ ctx: this.ctx, source: from as 'X' | 'P', atomicUtxos, to: this.keys.evm.evmAddress, ...(await this.atomicPricing(maxFee)) });
   }
 
   /**

@@ -201,6 +201,27 @@ export function atomicTxFee(gas: bigint, baseFeeWei: bigint): bigint {
   return (gas * baseFeeWei + WEI_PER_NAVAX - 1n) / WEI_PER_NAVAX;
 }
 
+/**
+ * A fee the user reviewed for a C-Chain atomic tx, and the least base fee (wei) it must still pay:
+ * the tx may pay that fee rather than the fee of now, as long as it pays at least `floorBaseFeeWei`.
+ */
+export interface AtomicFeeCap {
+  maxFee: bigint;
+  floorBaseFeeWei: bigint;
+}
+
+/**
+ * nAVAX a C-Chain atomic tx of `gas` burns at `baseFeeWei` (headroom included); when that is above
+ * `cap.maxFee` but `cap.maxFee` still pays its floor per gas, exactly `cap.maxFee`, so a base fee
+ * that rose a little since the review needs no second review (the node prices the tx at
+ * floor(burned × 10^9 / gas) wei per gas).
+ */
+export function atomicFeeWithin(gas: bigint, baseFeeWei: bigint, cap?: AtomicFeeCap): bigint {
+  const fee = atomicTxFee(gas, baseFeeWei);
+  if (cap === undefined || fee <= cap.maxFee) return fee;
+  return (cap.maxFee * WEI_PER_NAVAX) / gas >= cap.floorBaseFeeWei ? cap.maxFee : fee;
+}
+
 /** Scales a price by a percentage, rounding up (headroom against a rising fee). */
 export function withHeadroom(value: bigint, percent: bigint): bigint {
   return (value * percent + 99n) / 100n;

@@ -2,25 +2,15 @@
 // more than was approved waits and says why; Import now reviews every import it would make and,
 // confirmed with those fees, finishes that move by its own run together with funds no move exported.
 import { describe, expect, it } from 'vitest';
-import type { Wallet } from '../../src/background/services/index.js';
 import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { buildXExport } from '../../src/core/tx/x.js';
-import type { BalancesView, TransferView } from '../../src/shared/messages.js';
+import type { BalancesView } from '../../src/shared/messages.js';
 import { AVAX } from './fixture.js';
-import { hang, lyingNode } from './lying-node.js';
+import { hang, lyingNode, transferUntil } from './lying-node.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 const pSpendable = (view: BalancesView, avax: string) => BigInt(view.balances.find((b) => b.chain === 'P' && b.assetID === avax)!.spendable);
-
-async function transferUntil(wallet: Wallet, id: string, done: (t: TransferView) => boolean): Promise<TransferView> {
-  for (let i = 0; i < 300; i++) {
-    const t = (await wallet.transfers.transfersList()).transfers.find((x) => x.id === id)!;
-    if (done(t)) return t;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`transfer ${id} did not get there`);
-}
 
 /** Less than a P-Chain import's fee. */
 const DUST = 100n;

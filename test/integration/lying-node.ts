@@ -6,6 +6,7 @@ import { fromHex } from '../../src/core/bytes.js';
 import { decodeUtxo, encodeUtxo, type Utxo, type Vm } from '../../src/core/codec/index.js';
 import { cb58Encode, fromApiHex, toApiHex } from '../../src/core/encoding.js';
 import type { Wallet } from '../../src/background/services/index.js';
+import type { TransferView } from '../../src/shared/messages.js';
 
 export interface RpcCall {
   method: string;
@@ -99,4 +100,14 @@ export async function moveUntilDone(wallet: Pick<Wallet, 'transfers'>, from: 'X'
     if (view.paused) await wallet.transfers.resumeTransfers().catch(() => undefined);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** The move `id` once `done` says it got where it should (polled for up to 30 s). */
+export async function transferUntil(wallet: Pick<Wallet, 'transfers'>, id: string, done: (t: TransferView) => boolean): Promise<TransferView> {
+  for (let i = 0; i < 300; i++) {
+    const t = (await wallet.transfers.transfersList()).transfers.find((x) => x.id === id)!;
+    if (done(t)) return t;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`transfer ${id} did not get there`);
 }

@@ -2,13 +2,14 @@ import { describe, expect, inject, it } from 'vitest';
 import { entryJournalKey } from '../../src/background/account-cache.js';
 import { IMPORTED_ELSEWHERE, TransferJournal, type TransferRecord } from '../../src/background/transfer-journal.js';
 import { TransferRunner } from '../../src/background/transfer-runner.js';
+import type { TransferView } from '../../src/shared/messages.js';
 import { memoryStores } from '../../src/background/storage.js';
 import type { WalletEngine } from '../../src/core/engine.js';
 import { parseAddress } from '../../src/core/encoding.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, avaxOf, engineOf, freshWallet, genesisEngine, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';
-import { moveUntilDone } from './lying-node.js';
+import { lyingNode, moveUntilDone, rpcResult, transferUntil } from './lying-node.js';
 import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
 type Chain = 'X' | 'P' | 'C';
@@ -201,6 +202,31 @@ describe('a move confirmed after its export fee rose above the one reviewed', ()
     await expect(start).rejects.toMatchObject({ code: 'fee-above-approved' });
     expect((await wallet.transfers.transfersList()).transfers).toEqual([]);
     expect((await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.verified)?.spendable).toBe((3n * AVAX).toString());
+  });
+});
+
+describe('a move confirmed after the C-Chain base fee rose a little since its review', () => {
+  it('pays the fees reviewed instead of asking again, into and out of the C-Chain, and the node accepts both', async () => {
+    const node = lyingNode();
+    const { wallet, ctx } = await fundedWallet({ x: 3n * AVAX }, { fetch: node.fetch });
+    const cWei = async () => BigInt((await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'C' && b.verified)?.spendable ?? '0');
+    // Reviewed at 1,000 nAVAX each. At a base fee of 76,000,000 wei the fees of now, with their
+    // headroom, are above that, while 1,000 nAVAX still pays more than 110% of it per gas.
+    const reviewed = 1_000n;
+    node.lies.set('eth_baseFee', async () => rpcResult(`0x${(76_000_000n).toString(16)}`));
+    const ended = (t: TransferView) => t.state === 'completed' || t.state === 'failed' || t.paused !== undefined;
+
+    const into = await wallet.transfers.transfersEstimate({ from: 'X', to: 'C', amount: AVAX.toString() });
+    expect(BigInt(into.importFee)).toBeGreaterThan(reviewed);
+    const moveIn = await wallet.transfers.transfersStart({ from: 'X', to: 'C', amount: AVAX.toString(), maxFee: (ctx.xTxFee + reviewed).toString(), maxExportFee: ctx.xTxFee.toString() });
+    expect(await transferUntil(wallet, moveIn.id, ended)).toMatchObject({ state: 'completed', importFee: reviewed.toString() });
+    expect(await cWei()).toBe((AVAX - reviewed) * WEI_PER_NAVAX);
+
+    const out = await wallet.transfers.transfersEstimate({ from: 'C', to: 'X', amount: (AVAX / 2n).toString() });
+    expect(BigInt(out.exportFee)).toBeGreaterThan(reviewed);
+    const moveOut = await wallet.transfers.transfersStart({ from: 'C', to: 'X', amount: (AVAX / 2n).toString(), maxFee: (reviewed + ctx.xTxFee).toString(), maxExportFee: reviewed.toString() });
+    expect(await transferUntil(wallet, moveOut.id, ended)).toMatchObject({ state: 'completed', exportFee: reviewed.toString() });
+    expect(await cWei()).toBe((AVAX / 2n - 2n * reviewed) * WEI_PER_NAVAX);
   });
 });
 

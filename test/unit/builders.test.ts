@@ -359,6 +359,32 @@ describe('C-Chain atomic', () => {
     for (const t of txs) expect(atomicTxGas(t.tx)).toBeLessThanOrEqual(100_000n);
   });
 
+  it('pays the fee reviewed instead of a costlier one of now only while it still pays the floor per gas; imports share it by gas', () => {
+    const export_ = (baseFeeWei: bigint, cap?: { maxFee: bigint; floorBaseFeeWei: bigint }) =>
+      buildCExport({ ctx, from: addr(0x44), nonce: 0n, balanceWei: 10n ** 18n, destination: 'X', amount: 1_000_000n, to: mine, baseFeeWei, cap });
+    const [reviewedAt, now] = [25_000_000_000n, 30_000_000_000n];
+    const gas = atomicTxGas(export_(1n).tx);
+    const maxFee = atomicTxFee(gas, reviewedAt);
+    // What the node takes the reviewed fee to pay per gas.
+    const perGas = (maxFee * 1_000_000_000n) / gas;
+    expect(export_(now, { maxFee, floorBaseFeeWei: perGas }).fee).toBe(maxFee);
+    expect(export_(now, { maxFee, floorBaseFeeWei: perGas + 1n }).fee).toBe(atomicTxFee(gas, now));
+    // Cheaper now than reviewed: the fee of now.
+    expect(export_(1_000_000_000n, { maxFee, floorBaseFeeWei: 1n }).fee).toBe(atomicTxFee(gas, 1_000_000_000n));
+    // A balance that pays the reviewed fee, but not the fee of now, is enough.
+    const tight = buildCExport({ ctx, from: addr(0x44), nonce: 0n, balanceWei: (1_000_000n + maxFee) * 10n ** 9n, destination: 'X', amount: 1_000_000n, to: mine, baseFeeWei: now, cap: { maxFee, floorBaseFeeWei: 1n } });
+    expect(tight.tx.ins[0]!.amount).toBe(1_000_000n + maxFee);
+
+    const many = spendableUtxos(Array.from({ length: 200 }, () => utxo(10_000_000n)), owned, 0n);
+    const allGas = buildCImport({ ctx, source: 'P', atomicUtxos: many, to: addr(0x44), baseFeeWei: 1n }).reduce((g, t) => g + atomicTxGas(t.tx), 0n);
+    const reviewed = atomicTxFee(allGas, reviewedAt);
+    const txs = buildCImport({ ctx, source: 'P', atomicUtxos: many, to: addr(0x44), baseFeeWei: now, cap: { maxFee: reviewed, floorBaseFeeWei: 24_000_000_000n } });
+    const paid = txs.reduce((f, t) => f + t.fee, 0n);
+    expect(paid).toBeLessThanOrEqual(reviewed);
+    expect(paid).toBeGreaterThan(reviewed - BigInt(txs.length));
+    for (const t of txs) expect((t.fee * 1_000_000_000n) / atomicTxGas(t.tx)).toBeGreaterThanOrEqual(24_000_000_000n);
+  });
+
   it('refuses non-AVAX imports', () => {
     const odd = spendableUtxos([utxo(10n, { asset: id(8) })], owned, 0n);
     expect(() => buildCImport({ ctx, source: 'X', atomicUtxos: odd, to: addr(1), baseFeeWei: 1n })).toThrow(/only AVAX/);

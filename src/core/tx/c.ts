@@ -10,7 +10,7 @@ import { InsufficientFundsError, SigningError, TxTooLargeError, ValidationError 
 import { formatEvmAddress } from '../evm-address.js';
 import { evmAddressOfSecret } from '../keys.js';
 import { cb58Encode } from '../encoding.js';
-import { ATOMIC_TX_MAX_GAS, atomicTxFee, atomicTxGas } from '../fees.js';
+import { ATOMIC_TX_MAX_GAS, type AtomicFeeCap, atomicFeeWithin, atomicTxGas } from '../fees.js';
 import { built, type BuiltTx } from './built.js';
 import { type ChainContext, MAX_ATOMIC_TX_SIZE } from './context.js';
 import { type SpendableUtxo, toTransferableInput } from './utxos.js';
@@ -28,6 +28,8 @@ export interface CExportParams {
   to: OutputOwners;
   /** Base fee in wei to pay for, headroom included. */
   baseFeeWei: bigint;
+  /** The fee reviewed, paid instead when the fee of now is above it (atomicFeeWithin). */
+  cap?: AtomicFeeCap | undefined;
 }
 
 export function buildCExport(p: CExportParams): BuiltTx<CExportTx> {
@@ -42,7 +44,7 @@ export function buildCExport(p: CExportParams): BuiltTx<CExportTx> {
     exportedOutputs: [{ assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.to } }],
   });
   // Amounts are fixed-width, so the size (and gas) does not change with the fee.
-  const fee = atomicTxFee(atomicTxGas(make(0n)), p.baseFeeWei);
+  const fee = atomicFeeWithin(atomicTxGas(make(0n)), p.baseFeeWei, p.cap);
   const needed = (p.amount + fee) * WEI_PER_NAVAX;
   if (needed > p.balanceWei) {
     throw new InsufficientFundsError(cb58Encode(p.ctx.avaxAssetID), p.amount + fee, p.balanceWei / WEI_PER_NAVAX, 'AVAX (C-Chain)');
@@ -86,13 +88,15 @@ export function buildCImport(p: {
   atomicUtxos: readonly SpendableUtxo[];
   to: Bytes;
   baseFeeWei: bigint;
+  /** The fees reviewed for all of them together, shared by gas (atomicFeeWithin). */
+  cap?: AtomicFeeCap | undefined;
 }): BuiltTx<CImportTx>[] {
   if (p.atomicUtxos.length === 0) throw new ValidationError('nothing to import', 'atomicUtxos');
   const avax = toHex(p.ctx.avaxAssetID);
   if (p.atomicUtxos.some((s) => toHex(s.utxo.assetID) !== avax)) {
     throw new ValidationError('only AVAX can be imported into the C-Chain', 'atomicUtxos');
   }
-  return packAtomicImports(p.atomicUtxos).map((group) => {
+  const drafts = packAtomicImports(p.atomicUtxos).map((group) => {
     const importedInputs: TransferableInput[] = sortTransferableInputs(group.map(toTransferableInput));
     const total = group.reduce((sum, s) => sum + s.amount, 0n);
     const make = (amount: bigint): CImportTx => ({
@@ -107,7 +111,13 @@ export function buildCImport(p: {
     const draft = make(total);
     const gas = atomicTxGas(draft, unsignedTxLength(draft));
     if (gas > ATOMIC_TX_MAX_GAS) throw new TxTooLargeError(`an import needs ${gas} gas; the C-Chain accepts at most ${ATOMIC_TX_MAX_GAS}`);
-    const fee = atomicTxFee(gas, p.baseFeeWei);
+    return { group, total, make, gas };
+  });
+  const allGas = drafts.reduce((sum, d) => sum + d.gas, 0n);
+  return drafts.map(({ group, total, make, gas }) => {
+    // Shares rounded down: together they never pass the cap.
+    const share = p.cap && { ...p.cap, maxFee: (p.cap.maxFee * gas) / allGas };
+    const fee = atomicFeeWithin(gas, p.baseFeeWei, share);
     if (total <= fee) {
       throw new InsufficientFundsError(avax, fee + 1n, total, 'AVAX waiting to be imported (less than the import fee)');
     }
