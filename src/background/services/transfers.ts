@@ -134,8 +134,9 @@ export class TransfersService {
   async transfersStart(p: P<'transfers.start'>) {
     const { runner, engine } = await this.runner();
     const [from, to, amount] = [p.from as ChainAlias, p.to as ChainAlias, BigInt(p.amount)];
-    // A fee risen since the review is said at Confirm ("review again"), nothing journaled, rather
-    // than shown later as a move that failed. A build that fails here is the run's to handle, as before.
+    // A fee risen since the review (a C-Chain one by more than the reviewed fee can still pay,
+    // atomicFeeWithin) is said at Confirm ("review again"), nothing journaled, rather than shown
+    // later as a move that failed. A build that fails here is the run's to handle, as before.
     const built = p.maxExportFee === undefined ? undefined : await engine.buildExport(from, to, amount, BigInt(p.maxExportFee)).catch(() => undefined);
     if (built && built.fee > BigInt(p.maxExportFee!)) throw new WalletError('fee-above-approved', `the export's fee of ${built.fee} nAVAX is above the ${p.maxExportFee} nAVAX reviewed: nothing was journaled or signed`);
     const record = await runner.begin(from, to, amount, BigInt(p.maxFee), p.maxExportFee !== undefined ? BigInt(p.maxExportFee) : undefined);
