@@ -67,6 +67,10 @@ export class TransferRunner {
     if (from === to) throw new WalletError('validation', 'source and destination chains must differ');
     if (amount <= 0n) throw new WalletError('validation', 'an amount must be greater than zero');
     if (maxFee !== undefined && maxFee < 0n) throw new WalletError('validation', 'a maximum fee cannot be negative');
+    // The export alone within the whole: else it could pay more than the total approved, leaving the import a negative cap.
+    if (maxExportFee !== undefined && (maxExportFee < 0n || maxFee === undefined || maxExportFee > maxFee)) {
+      throw new WalletError('validation', 'the fee approved for the export cannot be more than the fees approved in all');
+    }
     const now = Date.now();
     const record: TransferRecord = {
       id: toHex(crypto.getRandomValues(new Uint8Array(12))),

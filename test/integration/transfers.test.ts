@@ -205,6 +205,16 @@ describe('a move confirmed after its export fee rose above the one reviewed', ()
   });
 });
 
+describe('a move whose export fee approved is above its fees approved in all', () => {
+  it('is refused unjournaled: the export could otherwise pay more than the total approved', async () => {
+    const { wallet, ctx } = await fundedWallet({ x: 3n * AVAX });
+    const start = wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: '0', maxExportFee: ctx.xTxFee.toString() });
+    await expect(start).rejects.toMatchObject({ code: 'validation' });
+    expect((await wallet.transfers.transfersList()).transfers).toEqual([]);
+    expect((await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.verified)?.spendable).toBe((3n * AVAX).toString());
+  });
+});
+
 describe('a move confirmed after the C-Chain base fee rose a little since its review', () => {
   it('pays the fees reviewed instead of asking again, into and out of the C-Chain, and the node accepts both', async () => {
     const node = lyingNode();
