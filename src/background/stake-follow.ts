@@ -39,6 +39,8 @@ export interface FollowInput {
   txState: (txID: string) => Promise<TxState>;
   /** The txs in the outbox (sent, or to be sent again). */
   outbox: ReadonlySet<string>;
+  /** Activity's status of each listed tx: decided there only as checked against what it spends. */
+  listed?: ReadonlyMap<string, string>;
 }
 
 /** A reward tx the chain decided, with what it paid: new since the last look. */
@@ -57,8 +59,8 @@ export function delegationNodes(stakes: readonly StakeRecord[]): string[] {
 }
 
 /** True when something is left to look at (a stake not yet finished, or a reward not yet settled). */
-export function hasOpenStakes(stakes: readonly StakeRecord[]): boolean {
-  return stakes.some((s) => s.state === 'pending' || s.state === 'active' || (s.state === 'finished' && (s.settled === undefined || (s.cyclesToSettle?.length ?? 0) > 0)));
+export function hasOpenStakes(stakes: readonly StakeRecord[], listed?: ReadonlyMap<string, string>): boolean {
+  return stakes.some((s) => s.state === 'pending' || s.state === 'active' || (s.state === 'finished' && (s.settled === undefined || (s.cyclesToSettle?.length ?? 0) > 0)) || (s.state === 'failed' && listed?.get(s.txID) === 'accepted'));
 }
 
 function see(s: StakeRecord, v: { start: bigint; end: bigint; potentialReward: bigint }): void {
@@ -128,13 +130,16 @@ function lastCycles(s: StakeRecord, now: number): void {
 
 /** Moves each stake on from what the chain says now. Mutates the records. */
 async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
-  // A refused one stays in the outbox while the node may still run it (refused.ts): asked again until then.
-  const refused = s.state === 'failed' && s.byWallet && input.outbox.has(s.txID);
+  // A refused one stays in the outbox while the node may still run it (refused.ts): asked again until
+  // then, or taken as Activity lists it once it ran. A failure is the node's word only: not taken
+  // while Activity lists the tx pending and the outbox follows it (settle-activity.ts decides).
+  const listed = input.listed?.get(s.txID);
+  const refused = s.state === 'failed' && s.byWallet && (input.outbox.has(s.txID) || listed === 'accepted');
   const sent = s.state === 'pending' || refused;
   if (sent) {
-    const state = await input.txState(s.txID);
+    const state = listed === 'accepted' ? listed : await input.txState(s.txID);
     // One the node does not know and the outbox no longer sends (given up, or never written) never ran.
-    if (state === 'failed' || (state === 'unknown' && !input.outbox.has(s.txID) && Date.now() - s.createdAt > UNSENT_GRACE_MS)) s.state = 'failed';
+    if ((state === 'failed' && !(listed === 'pending' && input.outbox.has(s.txID))) || (state === 'unknown' && !input.outbox.has(s.txID) && Date.now() - s.createdAt > UNSENT_GRACE_MS)) s.state = 'failed';
     if (state !== 'accepted') return;
     s.state = 'active';
   }

@@ -31,6 +31,9 @@ function discovered(stakes: readonly StakeRecord[], validators: readonly Current
     }));
 }
 
+/** Activity's status of each tx it lists (stake-follow.ts FollowInput.listed). */
+export const listedStates = (items: readonly { txID: string; status: string }[]): Map<string, string> => new Map(items.map((i) => [i.txID, i.status]));
+
 export async function followAccountStakes(c: StakingContext, validators: readonly CurrentValidator[], engines: Pick<AccountEngines, 'caches' | 'outbox'>): Promise<void> {
   const stakes = await c.book.list();
   const sent = await (await engines.outbox(c.preset, c.account.id)).list();
@@ -43,7 +46,7 @@ export async function followAccountStakes(c: StakingContext, validators: readonl
       if (v) withDelegators.set(nodeID, v);
     }),
   );
-  const found = await followStakes(stakes, { node, hrp: c.engine.ctx.hrp, mine: c.mine, now: Number(c.chainTime), validators, withDelegators, txState: (txID) => c.engine.txState('P', txID), outbox: new Set(sent.map((e) => e.txID)) });
+  const found = await followStakes(stakes, { node, hrp: c.engine.ctx.hrp, mine: c.mine, now: Number(c.chainTime), validators, withDelegators, txState: (txID) => c.engine.txState('P', txID), outbox: new Set(sent.map((e) => e.txID)), listed: listedStates(c.cache.activity) });
   const followed = new Map(stakes.map((s) => [s.txID, s]));
   await c.book.update((stored) => {
     // A stake recorded meanwhile (a send) stays, over a copy of it discovered in the list; the ones

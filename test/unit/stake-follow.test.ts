@@ -69,6 +69,16 @@ describe('following stakes', () => {
     expect(refused[0]!.state).toBe('failed');
   });
 
+  it('takes Activity’s checked word over the node’s: a refused stake Activity found accepted is active; a failure the outbox still follows waits', async () => {
+    // f: refused, out of the outbox, then found to have run (Activity: accepted); c: the node says
+    // failed while Activity lists it pending and the outbox follows it; b: the same, out of the outbox.
+    const stakes = [record({ txID: 'f', state: 'failed', end: 1795583300 }), record({ txID: 'c', state: 'pending' }), record({ txID: 'b', state: 'pending' })];
+    const listed = new Map([['f', 'accepted'], ['c', 'pending'], ['b', 'pending']]);
+    expect(hasOpenStakes(stakes.slice(0, 1), listed)).toBe(true);
+    await followStakes(stakes, input({ f: 'failed', c: 'failed', b: 'failed' }, {}, { listed }));
+    expect(stakes.map((s) => s.state)).toEqual(['active', 'pending', 'failed']);
+  });
+
   it('finishes a delegation at its end and records its reward once its reward tx is committed, as much as the node paid', async () => {
     const stakes = [record({ txID: DELEGATION_TX, end: 1795583012 })];
     const rewardTx = rewardTxIdOf('delegation', DELEGATION_TX);

@@ -25,7 +25,7 @@ describe('a look at the stakes racing a send', () => {
       update: book.update.bind(book),
     } as unknown as StakeBook;
     const v: CurrentValidator = { txID: TX, nodeID: NODE, start: 1000n, end: 999_999_999_999n, weight: 2_000_000_000_000n, potentialReward: 5n, accruedDelegateeReward: 0n, delegationFee: 20_000, uptime: 100, connected: true, delegatorCount: 0, delegatorWeight: 0n, validationRewardOwner: { addresses: [ME], threshold: 1, locktime: 0n } };
-    const c = { book: racing, mine: new Set([ME]), chainTime: 2000n, engine: { node: { platform: { getCurrentValidators: async () => [v] } }, ctx: { hrp: 'custom', avaxAssetID: new Uint8Array(32) }, txState: async () => 'unknown' }, preset: { id: 'n' }, account: { id: 'a' } };
+    const c = { book: racing, mine: new Set([ME]), chainTime: 2000n, cache: { activity: [] }, engine: { node: { platform: { getCurrentValidators: async () => [v] } }, ctx: { hrp: 'custom', avaxAssetID: new Uint8Array(32) }, txState: async () => 'unknown' }, preset: { id: 'n' }, account: { id: 'a' } };
     // Its outbox read as AccountEngines gives it: a method of the engines.
     const engines = { caches: { update: async () => undefined }, sent: [], outbox(this: { sent: [] }) { return { list: async () => this.sent }; } };
     await followAccountStakes(c as never, [v], engines as never);

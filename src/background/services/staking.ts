@@ -27,7 +27,7 @@ import { StakeBook, type StakeRecord } from '../stake-book.js';
 import type { StorageArea } from '../storage.js';
 import { hasOpenStakes } from '../stake-follow.js';
 import { stakingCsv } from '../staking-csv.js';
-import { followAccountStakes } from '../staking-follow-run.js';
+import { followAccountStakes, listedStates } from '../staking-follow-run.js';
 import { apiOwnerSet, myStakeView, ownerView, paramsView, rewardViews, validatorView } from '../staking-views.js';
 
 /** How long a read of the whole validator list serves the list screens (a send clears it). */
@@ -409,7 +409,7 @@ export class StakingService {
   async followAfterRefresh(ctx: AccountContext): Promise<void> {
     try {
       const book = this.book(ctx.preset.id, ctx.account.id);
-      if (!hasOpenStakes(await book.list())) return;
+      if (!hasOpenStakes(await book.list(), listedStates(ctx.cache.activity))) return;
       const c = await this.context();
       if (c.account.id !== ctx.account.id || c.preset.id !== ctx.preset.id) return;
       await followAccountStakes(c, await this.validators(c), this.engines);

@@ -1,0 +1,32 @@
+// Staking behind a node that lies (test/integration/lying-node.ts), on the Helicon test node: what
+// My stakes says of a delegation must follow what the wallet checked, not a status the node made up.
+import { describe, expect, it } from 'vitest';
+import { AVAX } from './fixture.js';
+import { lyingNode, refreshUntilDecided, rpcResult } from './lying-node.js';
+import { nowOnP } from './pvm-kit.js';
+import { fundedWallet } from './wallet-fixture.js';
+
+/** A genesis validator of the test node (6.25%), validating for years. */
+const GENESIS_VALIDATOR = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
+
+describe('a delegation behind a node that lies about its status', () => {
+  it('a delegation the node calls dropped while it went through is never shown failed: active once the refresh proves it', async () => {
+    const node = lyingNode();
+    const { wallet } = await fundedWallet({ p: 30n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
+    const base = { nodeID: GENESIS_VALIDATOR, amount: (25n * AVAX).toString(), end: Number(await nowOnP()) + 120 };
+    const review = await wallet.staking.stakingEstimateDelegation(base);
+    // The node takes the tx but keeps saying it is processing: the wait ends undecided.
+    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Processing' })));
+    const sent = await wallet.staking.stakingDelegate({ ...base, maxFee: review.fee });
+    expect(sent.status).toBe('pending');
+    // Then it says the tx was dropped: only its word, while what the tx spends is gone.
+    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Dropped', reason: 'made up' })));
+    expect((await wallet.staking.stakingMine()).stakes[0]).toMatchObject({ txID: sent.txID, state: 'pending' });
+    // Honest again: the refresh proves the tx accepted (Activity), and My stakes says so too.
+    node.lies.clear();
+    expect(await refreshUntilDecided(wallet, sent.txID)).toBe('accepted');
+    const mine = await wallet.staking.stakingMine();
+    expect(mine.stakes[0]).toMatchObject({ txID: sent.txID, state: 'active', amount: base.amount });
+    expect(mine.totals.staked).toBe(base.amount);
+  });
+});
