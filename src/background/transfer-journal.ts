@@ -58,6 +58,8 @@ export interface TransferRecord {
   /** nAVAX, decimal: the most the export alone may cost (what the user reviewed); absent in older records. */
   maxExportFee?: string;
   error?: string;
+  /** Its C-Chain import pays less than the base fee of now (the chain holds it): only one paying more replaces it. */
+  underpaid?: boolean;
   /** When its accepted export's funds were first missing from atomic memory, no import of its own journaled. */
   missingSince?: number;
   createdAt: number;

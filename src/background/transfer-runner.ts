@@ -218,6 +218,13 @@ export class TransferRunner {
     // before the worker died); a "failed" can come from a node that forwarded it all the same.
     const fate = await this.engine.txFate(tx.chain, tx.txID, signedBytes);
     if (fate === 'accepted') return 'accepted';
+    // An import paying less than the C-Chain's base fee of now would wait for it to fall: it is
+    // built again at the fee of now instead (signImports; within the fee approved, else it waits for "Import now").
+    if (fate === 'not-seen' && judgedByInputs && record.imports.includes(tx) && (await this.engine.atomicUnderpays(signedBytes, BigInt(tx.fee)))) {
+      record.error = `${tx.txID} pays less than the C-Chain's base fee of now`;
+      record.underpaid = true;
+      return 'failed';
+    }
     if (fate === 'processing' || (fate === 'not-seen' && judgedByInputs)) {
       record.error = judgedByInputs
         ? `the C-Chain has not executed ${tx.txID} yet; what it spends is still unspent, so it may still go through (it can wait for the base fee to fall to what it pays)`
@@ -278,14 +285,20 @@ export class TransferRunner {
       const code = fates.length === 0 && Date.now() - record.missingSince >= FUNDS_GONE_MS ? 'funds-not-shown' : 'tx-processing';
       throw new WalletError(code, `transfer ${record.id}: ${record.error}; it is looked at again later`);
     }
+    const importFees = built.reduce((sum, b) => sum + b.fee, 0n);
+    // One still waiting for the C-Chain's base fee to fall is replaced only by one paying more: of
+    // two spending the same funds, the chain keeps the one paying more.
+    if (record.underpaid && importFees <= record.imports.reduce((sum, t) => sum + BigInt(t.fee), 0n)) {
+      throw new WalletError('fee-above-approved', `transfer ${record.id}: its import waits for the C-Chain's base fee to fall, and one within the fee approved would pay no more; the funds wait in atomic memory`);
+    }
     if (cap !== undefined) {
-      const importFees = built.reduce((sum, b) => sum + b.fee, 0n);
       if (importFees > cap) {
         // Left at 'export-accepted': the funds wait in atomic memory for a later (one-click) import.
         throw new WalletError('fee-above-approved', `transfer ${record.id}: import fees of ${importFees} nAVAX are above the ${cap} nAVAX approved for them (of ${record.maxFee} nAVAX in all); the funds wait in atomic memory`);
       }
     }
     delete record.missingSince;
+    delete record.underpaid;
     record.imports = built.map((b) => {
       const s = this.engine.sign(b);
       return { chain: s.chain, txID: s.txID, signedHex: toHex(s.signedBytes), fee: s.fee.toString(), accepted: false };

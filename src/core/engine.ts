@@ -1,11 +1,12 @@
 // The wallet's chain operations over a node: read UTXOs and balances, then build, sign, check and
 // issue transactions, and follow them to acceptance. Pure (no browser APIs): the background's
 // services and the integration tests both drive the chains through this one place.
+import { WEI_PER_NAVAX } from './amount.js';
 import { byteKey, type Bytes, equalBytes, fromHex, toHex } from './bytes.js';
 import { exportNonce } from './c-atomic.js';
 import { utxoId } from './codec/ids.js';
 import { ownersOf } from './codec/rules.js';
-import type { OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
+import type { CTx, OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { cb58Encode, formatAddress } from './encoding.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signedSlots, signExternalTx, spentFingerprint } from './external-tx.js';
 import { NodeResponseError, RpcError, WalletError } from './errors.js';
@@ -292,9 +293,19 @@ export class WalletEngine {
 
   /** The base fee C-Chain atomic txs are built at and, given the fee the user reviewed (`maxFee`), the cap it sets. */
   private async atomicPricing(maxFee?: bigint): Promise<{ baseFeeWei: bigint; cap: AtomicFeeCap | undefined }> {
-    const baseFee = checkFeeInput('a C-Chain base fee (wei) of', await this.node.eth.baseFee(), MAX_C_BASE_FEE_WEI);
+    const baseFee = await this.cBaseFee();
     const cap = maxFee === undefined ? undefined : { maxFee, floorBaseFeeWei: withHeadroom(baseFee, this.options.atomicBaseFeeFloor) };
     return { baseFeeWei: withHeadroom(baseFee, this.options.atomicBaseFeeHeadroom), cap };
+  }
+
+  private async cBaseFee(): Promise<bigint> {
+    return checkFeeInput('a C-Chain base fee (wei) of', await this.node.eth.baseFee(), MAX_C_BASE_FEE_WEI);
+  }
+
+  /** Whether a signed C-Chain atomic tx burning `fee` pays less per gas than the base fee of now: the chain holds it until the fee falls. */
+  async atomicUnderpays(signedBytes: Bytes, fee: bigint): Promise<boolean> {
+    const gas = atomicTxGas(decodeChainTx('C', signedBytes) as CTx);
+    return (fee * WEI_PER_NAVAX) / gas < (await this.cBaseFee());
   }
 
   // ---- signing and issuing ----

@@ -240,6 +240,35 @@ describe('a move confirmed after the C-Chain base fee rose a little since its re
   });
 });
 
+describe('a move into the C-Chain whose import pays less than the base fee of now', () => {
+  /** A wallet whose node says the C-Chain base fee is 0 until the first atomic C-Chain tx is sent, then `after(n)` for the n-th read. */
+  async function underpaying(after: (n: number) => 'real' | 'zero') {
+    const node = lyingNode();
+    let reads = 0;
+    node.lies.set('eth_baseFee', async (_call, forward) => (node.calls.includes('avax.issueTx') && after(++reads) === 'real' ? forward() : rpcResult('0x0')));
+    const funded = await fundedWallet({ x: 3n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
+    // Its import is built at a base fee of 0 and pays nothing: the chain (1 wei at least) would hold it for ever.
+    const move = await funded.wallet.transfers.transfersStart({ from: 'X', to: 'C', amount: AVAX.toString(), maxFee: (funded.ctx.xTxFee + AVAX / 100n).toString(), maxExportFee: funded.ctx.xTxFee.toString() });
+    return { ...funded, move };
+  }
+
+  it('builds it again at the fee of now instead of waiting for the fee to fall, and the node accepts the new one', async () => {
+    const { wallet, move } = await underpaying(() => 'real');
+    const done = await transferUntil(wallet, move.id, (t) => t.state === 'completed' || t.state === 'failed');
+    expect(done.state).toBe('completed');
+    expect(BigInt(done.importFee!)).toBeGreaterThan(0n);
+    const c = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'C' && b.verified)!;
+    expect(BigInt(c.spendable)).toBe((AVAX - BigInt(done.importFee!)) * WEI_PER_NAVAX);
+  });
+
+  it('waits for Import now, rather than signing the same import again, when one built now would pay no more', async () => {
+    // After the first send, the base fee reads alternate: the chain's own (the import underpays), then 0 for the rebuild.
+    const { wallet, move } = await underpaying((n) => (n % 2 === 1 ? 'real' : 'zero'));
+    const parked = await transferUntil(wallet, move.id, (t) => t.state === 'completed' || t.state === 'failed' || t.paused?.code === 'fee-above-approved');
+    expect(parked).toMatchObject({ state: 'export-accepted', paused: { code: 'fee-above-approved' } });
+  });
+});
+
 describe('moves kept per chains, not per network entry', () => {
   it('a move made through one entry finishes through another for the same node: the first is removed without a question, and the move shows on both', async () => {
     const { wallet, stores, account } = await fundedWallet({ x: 3n * AVAX });

@@ -308,7 +308,9 @@ describe('the import fee a move may pay', () => {
     expect(record).toMatchObject({ state: 'export-accepted', imports: [] });
     // Reviewed again with "Import now" at 400: its rebuilds (a drop) may cost as much, no more.
     const engine = chains.engine();
-    const reviewed = journalReviewedImport(engine, record!, await engine.buildImports('C', 'P'));
+    // One that replaces an import found underpaying is bounded by the fee reviewed, not by that one's.
+    const reviewed = journalReviewedImport(engine, { ...record!, underpaid: true }, await engine.buildImports('C', 'P'));
+    expect(reviewed.underpaid).toBeUndefined();
     await journal.put(reviewed);
     chains.states.set(reviewed.imports[0]!.txID, 'failed');
     expect(await new TransferRunner(engine, journal).resumeAll()).toMatchObject([{ state: 'completed', importAttempts: 2, imports: [{ fee: '400', accepted: true }] }]);
