@@ -49,11 +49,11 @@ export async function followAccountStakes(c: StakingContext, validators: readonl
   const found = await followStakes(stakes, { node, hrp: c.engine.ctx.hrp, mine: c.mine, now: Number(c.chainTime), validators, withDelegators, txState: (txID) => c.engine.txState('P', txID), outbox: new Set(sent.map((e) => e.txID)), listed: listedStates(c.cache.activity) });
   const followed = new Map(stakes.map((s) => [s.txID, s]));
   await c.book.update((stored) => {
-    // A stake recorded meanwhile (a send) stays, over a copy of it discovered in the list; the ones
-    // looked at take what was found.
+    // A stake recorded meanwhile (a send) stays, over a copy of it discovered in the list, and so
+    // does what its send decided meanwhile over a copy still pending; the others take what was found.
     for (let i = 0; i < stored.length; i++) {
       const mine = followed.get(stored[i]!.txID);
-      if (mine && (mine.byWallet || !stored[i]!.byWallet)) stored[i] = mine;
+      if (mine && (mine.byWallet || !stored[i]!.byWallet) && (mine.state !== 'pending' || stored[i]!.state === 'pending')) stored[i] = mine;
       followed.delete(stored[i]!.txID);
     }
     stored.push(...followed.values());

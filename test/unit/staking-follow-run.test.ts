@@ -33,4 +33,27 @@ describe('a look at the stakes racing a send', () => {
     expect(stored.map((s) => s.byWallet)).toEqual([true]);
     expect(stakedAmounts(stored, 2000)).toHaveLength(1);
   });
+
+  it('keeps what the send decided meanwhile (refused: failed, not staked) over the look’s copy still pending', async () => {
+    const { local } = memoryStores();
+    const book = new StakeBook(local, 'xpc.stakes.n.a');
+    const sent: StakeRecord = { txID: TX, kind: 'delegation', nodeID: NODE, amount: '25000000000', state: 'pending', end: 999_999, rewardOwner: { addresses: [ME], threshold: 1 }, rewards: [], byWallet: true, createdAt: Date.now() };
+    await book.put(sent);
+    // The look reads the pending stake; the node refuses it and the send marks it failed before the look writes.
+    const racing = {
+      list: async () => {
+        const first = structuredClone(await book.list());
+        await book.update((stakes) => void (stakes[0]!.state = 'failed'));
+        return first;
+      },
+      update: book.update.bind(book),
+    } as unknown as StakeBook;
+    const c = { book: racing, mine: new Set([ME]), chainTime: 2000n, cache: { activity: [] }, engine: { node: { platform: { getCurrentValidators: async () => [] } }, ctx: { hrp: 'custom', avaxAssetID: new Uint8Array(32) }, txState: async () => 'unknown' }, preset: { id: 'n' }, account: { id: 'a' } };
+    // Refused, its outbox entry stays (voided): the look, on its own, would keep it pending.
+    const engines = { caches: { update: async () => undefined }, outbox: () => ({ list: async () => [{ txID: TX }] }) };
+    await followAccountStakes(c as never, [], engines as never);
+    const stored = await book.list();
+    expect(stored.map((s) => s.state)).toEqual(['failed']);
+    expect(stakedAmounts(stored, 2000)).toEqual([]);
+  });
 });
