@@ -102,9 +102,12 @@ export class SiteGate {
     return [...this.#unlockWaiters.keys()];
   }
 
-  async requireConnection(site: Site): Promise<void> {
-    if (!(await this.deps.sites.permission(requesterOf(site)))) {
-      throw new ProviderError(Code.unauthorized, 'this site is not connected to XPC Wallet; call eth_requestAccounts first');
+  /** `accountId`: the account an approved request acts for, which the site must still be connected to. */
+  async requireConnection(site: Site, accountId?: unknown): Promise<void> {
+    const permission = await this.deps.sites.permission(requesterOf(site));
+    if (!permission) throw new ProviderError(Code.unauthorized, 'this site is not connected to XPC Wallet; call eth_requestAccounts first');
+    if (typeof accountId === 'string' && !permission.accountIds.includes(accountId)) {
+      throw new ProviderError(Code.unauthorized, 'this site is no longer connected to the account this request was approved for; nothing was signed: ask again');
     }
   }
 
@@ -264,8 +267,9 @@ export class SiteGate {
     }
     // A "yes" ends the run: the user is answering, not being pestered.
     this.#noes.delete(key);
-    // Disconnected while the request waited (Settings, or the site's own revoke): nothing is done for it.
-    if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
+    // Disconnected while the request waited (Settings, or the site's own revoke), or connected since
+    // to other accounts only: nothing is done for it.
+    if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site, (entry.params as { accountId?: unknown } | null)?.accountId);
     if (!this.deps.session.isUnlocked()) await this.unlocked(call.site);
     await this.log(call.requestId, { state: 'running', at: Date.now() });
     let response: ProviderResponse;

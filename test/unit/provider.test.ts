@@ -689,6 +689,28 @@ describe('a site disconnected while its request waited', () => {
     expect((await errorOf(answer)).code).toBe(4100);
     expect(signed).toBe(0);
   });
+
+  it('disconnected and connected again to another account only: the request approved for the first account signs nothing (4100)', async () => {
+    let signed = 0;
+    const t = setup({
+      wallet: {
+        withEvmSecret: async () => {
+          signed++;
+          return '0x' as never;
+        },
+      },
+    });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    const answer = t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress]);
+    await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+    const [pending] = await t.approvals.list();
+    // The user disconnects the site, then approves its new connect request for another account.
+    await t.sites.revoke(SITE.origin);
+    await t.sites.grant(SITE.origin, ['acc2']);
+    await t.approvals.decide(pending!.id, true);
+    expect(await errorOf(answer)).toMatchObject({ code: 4100, message: expect.stringContaining('no longer connected to the account') });
+    expect(signed).toBe(0);
+  });
 });
 
 describe("a site's EVM tx and the gas limit", () => {
