@@ -283,6 +283,8 @@ describe('the validator list model', () => {
       'Of the 1 validator that can take this delegation it scores highest; a validator\'s size counts for nothing beyond having room, so stake is not steered to the largest ones.',
     ]);
     expect(() => pickValidator(models, { amount: 9_000n * AVAX, end: now + 60n, now, rules })).toThrow(/No validator can take 9,000 AVAX/);
+    // One that keeps all of its delegators' reward (100%) would pay this delegation nothing: never picked.
+    expect(() => pickValidator(validatorModels([synthetic(6, { delegationFee: 1_000_000 })], rules, now), { amount: 25n * AVAX, end: now + 60n, now, rules })).toThrow(/No validator can take/);
   });
 
   it('holds a validator to the uptime its start calls for: 80% if it started before Helicon, 90% after (mainnet)', () => {

@@ -107,7 +107,8 @@ export function validatorPage(models: readonly ValidatorModel[], p: { filter?: V
  */
 export function pickValidator(models: readonly ValidatorModel[], p: { amount: bigint; end: bigint; now: bigint; rules: StakingRules }): { validator: ValidatorModel; reasons: string[] } {
   const { rules } = p;
-  const fits = models.filter((v) => v.freeSpace >= p.amount && v.end >= p.end && v.start <= p.now && v.connected && v.uptime >= v.uptimeRequirement);
+  // One that keeps 100% of its delegators' reward would pay this delegation nothing.
+  const fits = models.filter((v) => v.freeSpace >= p.amount && v.end >= p.end && v.start <= p.now && v.connected && v.uptime >= v.uptimeRequirement && v.delegationFee < 1_000_000);
   if (fits.length === 0) {
     throw new WalletError('no-validator', `No validator can take ${avaxWords(p.amount)} until ${timeWords(p.end)} now while up and connected: try a smaller amount or an earlier end, or choose one from the list.`);
   }
