@@ -105,7 +105,8 @@ export class SiteConnection {
       const account = accounts.find((a) => a.id === selectedId);
       if (!account) throw new WalletError('no-account', 'the wallet has no account to connect');
       return {
-        summary: { kind: 'connect', accountName: account.name, accounts: [account.cAddress, account.xAddress, account.pAddress] },
+        // Every address the site can then read (xpc_getAddresses, avalanche_getAccounts).
+        summary: { kind: 'connect', accountName: account.name, accounts: [account.cAddress, account.xAddress, account.pAddress, account.cBech32Address] },
         payload: { kind: 'connect', accountId: account.id },
       };
     }, async (payload) => {

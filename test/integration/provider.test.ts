@@ -137,7 +137,7 @@ describe('the provider against the real node', () => {
 
     bg.user.answer = () => true;
     expect(await ok(bg, 'eth_requestAccounts')).toEqual([account.cAddress]);
-    expect(lastSummary(bg)).toEqual({ kind: 'connect', accountName: account.name, accounts: [account.cAddress, account.xAddress, account.pAddress] });
+    expect(lastSummary(bg)).toEqual({ kind: 'connect', accountName: account.name, accounts: [account.cAddress, account.xAddress, account.pAddress, account.cBech32Address] });
     expect(bg.notified).toBeGreaterThan(0);
     expect(await ok(bg, 'eth_accounts')).toEqual([account.cAddress]);
     expect(await ok(bg, 'eth_coinbase')).toBe(account.cAddress);

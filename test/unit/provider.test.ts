@@ -149,6 +149,21 @@ describe('provider routing', () => {
     expect(await t.sites.permission(SITE.origin)).toMatchObject({ accountIds: [ACCOUNT.id] });
   });
 
+  it('the connect approval lists every address the site can read once connected', async () => {
+    const t = setup();
+    const connecting = t.call('eth_requestAccounts');
+    await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+    const [pending] = await t.approvals.list();
+    await t.approvals.decide(pending!.id, true);
+    await connecting;
+    const shown = (pending!.summary as { accounts: string[] }).accounts;
+    const read = (await t.call('xpc_getAddresses')) as { ok: true; result: Record<string, string> };
+    const core = (await t.call('avalanche_getAccounts')) as { ok: true; result: Record<string, unknown>[] };
+    const addresses = [...Object.values(read.result), ...Object.entries(core.result[0]!).filter(([k]) => k.startsWith('address')).map(([, v]) => v)];
+    expect(addresses.length).toBeGreaterThan(0);
+    for (const address of addresses) expect(shown).toContain(address);
+  });
+
   it('a frame request shows the top-level origin and the frame origin; the frame holds the connection', async () => {
     const t = setup();
     const framed: Site = { origin: 'https://news.example', frameOrigin: 'https://widget.example' };
