@@ -184,7 +184,8 @@ function StakeItem({ s, params, selection, onChanged }: { s: MyStakeView; params
         )}
         {s.state !== 'failed' && s.state !== 'finished' && (
           <>
-            <dt>Comes back</dt>
+            {/* One seen among the validators may have its stake owned by another key. */}
+            <dt>{s.byWallet ? 'Comes back' : 'Stake unlocks'}</dt>
             <dd>{s.unlocksAt === null ? 'once the validation is stopped' : unixText(s.unlocksAt)}</dd>
           </>
         )}

@@ -177,3 +177,13 @@ describe('My stakes: the CSV of everything', () => {
     expect((await screen.findByRole('status')).textContent).toContain('Activity no longer holds older items, to keep its size: funds received from 2026-01-02 10:30 and before.');
   });
 });
+
+describe('My stakes: one seen among the validators', () => {
+  it('says when its stake unlocks, not that it comes back to the account (its stake may be owned by another key)', async () => {
+    show([{ ...autoRenewed('found', 0), kind: 'validation', byWallet: false, unlocksAt: 1_795_583_400 }, { ...autoRenewed('mine', 0), kind: 'validation', unlocksAt: 1_795_583_400 }]);
+    const [found, mine] = await screen.findAllByTestId('my-stake');
+    expect(within(found!).queryByText('Comes back')).toBeNull();
+    expect(within(found!).getByText('Stake unlocks')).toBeTruthy();
+    expect(within(mine!).getByText('Comes back')).toBeTruthy();
+  });
+});
