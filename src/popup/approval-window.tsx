@@ -91,13 +91,34 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
   const shownId = useRef<string | undefined>(undefined);
   shownId.current = shown?.id;
   const [armedId, setArmedId] = useState<string | undefined>(undefined);
+  /** Times this window came to the front: a new request focuses it, under a cursor meant for the page behind. */
+  const [fronted, setFronted] = useState(0);
+  /** The last two pointer presses in this window (ms): a click in a fast stream of them is no decision. */
+  const presses = useRef([-Infinity, -Infinity]);
+
+  useEffect(() => {
+    const front = () => {
+      if (document.visibilityState !== 'visible') return;
+      setArmedId(undefined);
+      setFronted((n) => n + 1);
+    };
+    const press = (e: PointerEvent) => (presses.current = [presses.current[1]!, e.timeStamp]);
+    window.addEventListener('focus', front);
+    document.addEventListener('visibilitychange', front);
+    window.addEventListener('pointerdown', press, true);
+    return () => {
+      window.removeEventListener('focus', front);
+      document.removeEventListener('visibilitychange', front);
+      window.removeEventListener('pointerdown', press, true);
+    };
+  }, []);
 
   useEffect(() => {
     const id = shown?.id;
     if (id === undefined) return;
     const timer = setTimeout(() => setArmedId(id), armMs);
     return () => clearTimeout(timer);
-  }, [shown?.id, armMs]);
+  }, [shown?.id, armMs, fronted]);
 
   const relock = useCallback(() => {
     if (network.current) setPhase({ state: 'locked', network: network.current });
@@ -276,7 +297,9 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
             Reject
           </button>
           {/* A request this window cannot show cannot be approved knowingly. */}
-          <button type="button" class="primary wide" disabled={busy || !known || (armMs > 0 && armedId !== shown.id)} onClick={() => void decide(true)}>
+          <button type="button" class="primary wide" disabled={busy || !known || (armMs > 0 && armedId !== shown.id)}
+            // A pointer click within half a second of the press before it is part of a stream of clicks, not a decision.
+            onClick={(e) => void (e.detail > 0 && presses.current[1]! - presses.current[0]! < 500 ? undefined : decide(true))}>
             Approve
           </button>
         </div>

@@ -492,6 +492,40 @@ describe('approval window: decisions', () => {
     await waitFor(() => expect(approve().disabled).toBe(false));
   });
 
+  it('Approve is disabled for a moment again whenever the window comes to the front: a click meant for the page behind cannot approve', async () => {
+    const bg = queue([approval(1, connect())]);
+    renderWith(bg, <ApprovalWindow armMs={300} close={() => undefined} />);
+    await screen.findByText('https://site1.example');
+    const approve = () => screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement;
+    await waitFor(() => expect(approve().disabled).toBe(false));
+    // Another request of the site focuses this window, which was left behind the page.
+    window.dispatchEvent(new Event('focus'));
+    await waitFor(() => expect(approve().disabled).toBe(true));
+    fireEvent.click(approve(), { detail: 1 });
+    expect(bg.callsOf('approvals.decide')).toEqual([]);
+    await waitFor(() => expect(approve().disabled).toBe(false));
+  });
+
+  it('a pointer click in a fast stream of clicks approves nothing; one from the keyboard, or after a pause, does', async () => {
+    const [a, b] = [approval(1, connect()), approval(2, connect())];
+    const bg = queue([a, b]);
+    renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} />);
+    await screen.findByText('https://site1.example');
+    const approve = () => screen.getByRole('button', { name: 'Approve' });
+    fireEvent.pointerDown(approve());
+    fireEvent.pointerDown(approve());
+    fireEvent.click(approve(), { detail: 1 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(bg.callsOf('approvals.decide')).toEqual([]);
+    // From the keyboard (Tab to it, then Space): a click with no pointer behind it.
+    fireEvent.click(approve(), { detail: 0 });
+    await screen.findByText('https://site2.example');
+    await new Promise((r) => setTimeout(r, 500));
+    fireEvent.pointerDown(approve());
+    fireEvent.click(approve(), { detail: 1 });
+    await waitFor(() => expect(bg.callsOf('approvals.decide')).toEqual([{ id: a.id, approved: true }, { id: b.id, approved: true }]));
+  });
+
   it('closing the window rejects the request on screen', async () => {
     const a = approval(1, connect());
     const bg = queue([a, approval(2, connect([]))]);
