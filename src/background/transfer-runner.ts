@@ -17,7 +17,7 @@ const FUNDS_GONE_MS = 10 * 60_000;
 /** Errors that leave a transfer journaled as it was, to be run again later. */
 const WAITS_ITS_TURN: ReadonlySet<string> = new Set(['fee-above-approved', 'tx-processing', 'evm-tx-in-flight', 'funds-not-shown']);
 /** Why an export cannot be built that no wait changes: the move fails with nothing sent. */
-const USERS_TO_CHANGE: ReadonlySet<string> = new Set(['insufficient-funds', 'validation', 'tx-too-large']);
+export const USERS_TO_CHANGE: ReadonlySet<string> = new Set(['insufficient-funds', 'validation', 'tx-too-large']);
 /** Why Delivery.beforeExport stops an export before it is sent. */
 const IN_THE_WAY: ReadonlySet<string> = new Set(['refused-send-in-the-way', 'earlier-send-went-through', 'earlier-send-unclear']);
 /** After the node refuses a send, how long it may still turn out accepted (a resend racing the first). */

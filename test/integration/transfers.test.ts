@@ -203,6 +203,13 @@ describe('a move confirmed after its export fee rose above the one reviewed', ()
     expect((await wallet.transfers.transfersList()).transfers).toEqual([]);
     expect((await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.verified)?.spendable).toBe((3n * AVAX).toString());
   });
+
+  it('is refused at Confirm, nothing journaled, when the funds it needs are no longer there', async () => {
+    const { wallet, ctx } = await fundedWallet({ x: 3n * AVAX });
+    const start = wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: (3n * AVAX).toString(), maxFee: (2n * ctx.xTxFee).toString(), maxExportFee: ctx.xTxFee.toString() });
+    await expect(start).rejects.toMatchObject({ code: 'insufficient-funds' });
+    expect((await wallet.transfers.transfersList()).transfers).toEqual([]);
+  });
 });
 
 describe('a move whose export fee approved is above its fees approved in all', () => {

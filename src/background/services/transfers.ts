@@ -16,7 +16,7 @@ import { avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
 import type { Session } from '../session.js';
 import type { StorageArea } from '../storage.js';
 import { TransferJournal, type TransferRecord } from '../transfer-journal.js';
-import { type RunnerHooks, TransferRunner } from '../transfer-runner.js';
+import { type RunnerHooks, TransferRunner, USERS_TO_CHANGE } from '../transfer-runner.js';
 import { importPlan, type ImportPlan, journalReviewedImport, planFee, planView } from '../waiting-imports.js';
 import { networkIdsOf, newId } from '../settings.js';
 import { VaultLockedError } from '../vault.js';
@@ -135,9 +135,12 @@ export class TransfersService {
     const { runner, engine } = await this.runner();
     const [from, to, amount] = [p.from as ChainAlias, p.to as ChainAlias, BigInt(p.amount)];
     // A fee risen since the review (a C-Chain one by more than the reviewed fee can still pay,
-    // atomicFeeWithin) is said at Confirm ("review again"), nothing journaled, rather than shown
-    // later as a move that failed. A build that fails here is the run's to handle, as before.
-    const built = p.maxExportFee === undefined ? undefined : await engine.buildExport(from, to, amount, BigInt(p.maxExportFee)).catch(() => undefined);
+    // atomicFeeWithin), or a reason only the user can change (funds spent since), is said at
+    // Confirm, nothing journaled, rather than shown later as a move that failed. Any other failure
+    // to build (the node away) is the run's to handle, as before.
+    const built = p.maxExportFee === undefined ? undefined : await engine.buildExport(from, to, amount, BigInt(p.maxExportFee)).catch((e: unknown) => {
+      if (e instanceof WalletError && USERS_TO_CHANGE.has(e.code)) throw e;
+    });
     if (built && built.fee > BigInt(p.maxExportFee!)) throw new WalletError('fee-above-approved', `the export's fee of ${built.fee} nAVAX is above the ${p.maxExportFee} nAVAX reviewed: nothing was journaled or signed`);
     const record = await runner.begin(from, to, amount, BigInt(p.maxFee), p.maxExportFee !== undefined ? BigInt(p.maxExportFee) : undefined);
     void this.track(this.runOne(runner, record)).catch((e: unknown) => this.log?.(`transfer ${record.id} paused: ${(e as Error).message}`));
