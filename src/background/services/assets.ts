@@ -77,7 +77,7 @@ export class AssetsService {
     const owned = ownedOf(engine);
     const nfts: NftView[] = [];
     for (const u of await engine.utxos('X')) {
-      if (u.output.kind !== 'NftTransferOutput' || !canSign(u, owned)) continue;
+      if (u.output.kind !== 'NftTransferOutput' || !canSign(engine, u, owned)) continue;
       const assetID = cb58Encode(u.assetID);
       const { name, symbol } = await this.networks.assetDescriptionOrUnknown(preset, assetID);
       nfts.push({ utxoID: utxoId(u), assetID, groupID: u.output.groupID, payloadHex: toHex(u.output.payload), name, symbol });
@@ -92,7 +92,7 @@ export class AssetsService {
     const rights: MintRightView[] = [];
     for (const u of await engine.utxos('X')) {
       const out = u.output;
-      if ((out.kind !== 'MintOutput' && out.kind !== 'NftMintOutput') || !canSign(u, owned)) continue;
+      if ((out.kind !== 'MintOutput' && out.kind !== 'NftMintOutput') || !canSign(engine, u, owned)) continue;
       const assetID = cb58Encode(u.assetID);
       const info = await this.networks.assetDescriptionOrUnknown(preset, assetID);
       rights.push({
@@ -110,7 +110,7 @@ export class AssetsService {
 
 async function assetUtxo(engine: WalletEngine, assetID: string, match: (u: Utxo) => boolean, what: string): Promise<Utxo> {
   const owned = ownedOf(engine);
-  const found = (await engine.assetUtxos(parseId(assetID))).find((u) => match(u) && canSign(u, owned));
+  const found = (await engine.assetUtxos(parseId(assetID))).find((u) => match(u) && canSign(engine, u, owned));
   if (!found) throw new ValidationError(`this wallet cannot sign for any ${what} of this asset`, 'assetID');
   return found;
 }
@@ -122,10 +122,11 @@ function ownedOf(engine: WalletEngine): OwnedAddresses {
 
 /**
  * An X UTXO the wallet's builders will spend: its keys meet the owners' threshold and the owners
- * carry no locktime (the mint and NFT builders refuse any).
+ * carry no locktime (the mint and NFT builders refuse any). One no tx proves (it may be the
+ * node's invention) is neither listed nor used.
  */
-function canSign(u: Utxo, owned: OwnedAddresses): boolean {
+function canSign(engine: WalletEngine, u: Utxo, owned: OwnedAddresses): boolean {
   const out = u.output;
-  if (out.kind === 'StakeableLockOut') return false;
+  if (out.kind === 'StakeableLockOut' || engine.isUnproven(u)) return false;
   return out.owners.locktime === 0n && signingIndices(out.owners, owned) !== undefined;
 }

@@ -1,0 +1,49 @@
+// The asset studio behind a node that invents what the wallet holds: a mint right or an NFT no
+// transaction proves is never listed as the wallet's, nor used; the real ones still are.
+import { describe, expect, it } from 'vitest';
+import type { OutputOwners, Utxo } from '../../src/core/codec/index.js';
+import { parseAddress } from '../../src/core/encoding.js';
+import { ValidationError } from '../../src/core/errors.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import { nftFamilyState } from '../../src/core/tx/x.js';
+import { parseId } from '../../src/core/encoding.js';
+import { AVAX } from './fixture.js';
+import { lyingNode, rewriteUtxos } from './lying-node.js';
+import { fundedWallet } from './wallet-fixture.js';
+
+describe('the asset studio behind a lying node', () => {
+  it('a made-up mint right (of AVAX, or of a real family) and a made-up NFT are not listed or used; the real right and NFT are', async () => {
+    const node = lyingNode();
+    const { wallet, account, avax, genesis } = await fundedWallet({ x: 1n * AVAX }, { fetch: node.fetch });
+    const me = makeOwners([parseAddress(account.xAddress).bytes]);
+    const family = await genesis.issueAndWait(await genesis.buildXCreateAsset({ name: 'Art', symbol: 'ART', denomination: 0, initialStates: [nftFamilyState([me, me])] }));
+    const fees = await wallet.assets.assetsFees();
+    const to = { addresses: [account.xAddress], threshold: 1 };
+    await wallet.assets.assetsMintNft({ assetID: family.txID, groupID: 0, payloadHex: '6869', to: [to], maxFee: fees.operation });
+
+    const fake = (u: Utxo, outputIndex: number, output: Utxo['output'], assetID = u.assetID): Utxo => ({ ...u, txID: new Uint8Array(32).fill(7), outputIndex, assetID, output });
+    node.lies.set(
+      'avm.getUTXOs',
+      rewriteUtxos('avm', (utxos) => {
+        const owners = (utxos[0]!.output as { owners: OutputOwners }).owners;
+        const art = parseId(family.txID);
+        const avaxUtxo = utxos.find((u) => u.output.kind === 'TransferOutput')!;
+        return [
+          ...utxos,
+          fake(avaxUtxo, 0, { kind: 'MintOutput', owners }),
+          fake(avaxUtxo, 1, { kind: 'NftMintOutput', groupID: 5, owners }, art),
+          fake(avaxUtxo, 2, { kind: 'NftTransferOutput', groupID: 9, payload: new TextEncoder().encode('free AVAX at https://example.test'), owners }, art),
+        ];
+      }),
+    );
+    const rights = (await wallet.assets.assetsMintRights()).rights;
+    expect(rights.map((r) => `${r.symbol}/${r.kind}/${r.groupID ?? '-'}`)).toEqual(['ART/nft/1']);
+    const nfts = (await wallet.assets.assetsListNfts()).nfts;
+    expect(nfts.map((n) => `${n.symbol}/${n.groupID}/${n.payloadHex}`)).toEqual(['ART/0/6869']);
+    // Nor used: refused in words before anything is signed.
+    const refused = (await wallet.assets.assetsMint({ assetID: avax, amount: '5', to, maxFee: fees.operation }).catch((e: unknown) => e)) as Error;
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect(refused.message).toBe('this wallet cannot sign for any mint right of this asset');
+    expect((await wallet.balances.activityList()).items.filter((i) => i.kind === 'mint')).toEqual([]);
+  });
+});
