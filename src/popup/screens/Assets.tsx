@@ -16,6 +16,7 @@ import { AVAX_DECIMALS, formatValue, ownSpendable, ownTotal, sharedLockedOf, sha
 import type { Amount, AssetBalanceView, BalancesView, MintRightView, OwnerSet } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, type OwnerDraft, ownerSetOf, OwnerEditor, rightLabel, NoRights } from './AssetsShared.js';
 import { MintNft, NftList } from './AssetNfts.js';
+import { unprovenLine } from './Home.js';
 
 type View = 'held' | 'create' | 'mint' | 'nft';
 
@@ -66,6 +67,7 @@ function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint:
         <dt>Supply</dt>
         <dd class="muted">Not known: the wallet cannot ask the node for it yet.</dd>
       </dl>
+      {unprovenLine(asset) && <p class="unproven-line">{unprovenLine(asset)}</p>}
       {canMint && (
         <button type="button" onClick={onMint}>
           Mint more
@@ -303,7 +305,8 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
           { term: 'Asset', value: <AssetLabel asset={{ ...right, verified: false }} /> },
           { term: 'New supply minted', value: formatValue(amountCheck.value, right.denomination, right.symbol), testid: 'review-amount' },
           { term: 'To', value: toCheck.value, mono: true, testid: 'review-to' },
-          { term: 'Paid from', value: 'Your X-Chain account (its mint right stays with you)' },
+          { term: 'Mint right stays with', value: `${right.threshold} of ${right.addresses.join(', ')}`, mono: true, testid: 'review-minters' },
+          { term: 'Paid from', value: 'Your X-Chain account' },
           { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
         ]}
         {...step.props}

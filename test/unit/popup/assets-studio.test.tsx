@@ -6,7 +6,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Assets } from '../../../src/popup/screens/Assets.js';
 import { fakeBackground, renderWith } from './fake-background.js';
-import { avax, balances, FAKE_ID, HRP, UNLOCKED, X_OTHER } from './fixtures.js';
+import { avax, balances, FAKE_ID, HRP, UNLOCKED, X_ADDR, X_OTHER } from './fixtures.js';
 
 afterEach(cleanup);
 
@@ -49,5 +49,25 @@ describe('Asset studio reviews', () => {
     expect(nft.querySelector('.asset-id')?.getAttribute('title')).toBe(FAKE_ID);
     expect(within(nft).getByText(/Not AVAX/)).toBeTruthy();
   });
-});
 
+  it('the review of a mint names who keeps the mint right: a stranger sharing it is not hidden behind "stays with you"', async () => {
+    const shared = { assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, kind: 'variable' as const, threshold: 1, addresses: [X_ADDR, X_OTHER] };
+    const bg = renderAssets({ 'assets.mintRights': () => ({ rights: [shared] }), 'assets.mint': () => ({ txID: 'm', fee: '1000000' }) });
+    fireEvent.click(screen.getByRole('radio', { name: 'Mint' }));
+    await screen.findByLabelText('Amount (GOLD)');
+    type('Amount (GOLD)', '1');
+    await screen.findByText(/0\.001 AVAX/);
+    fireEvent.click(screen.getByRole('button', { name: 'Mint' }));
+    expect(screen.getByTestId('review-minters').textContent).toBe(`1 of ${X_ADDR}, ${X_OTHER}`);
+    expect(screen.getByTestId('review').textContent).not.toMatch(/stays with you/);
+    expect(bg.callsOf('assets.mint')).toEqual([]);
+  });
+
+  it("an asset's details say how much of it no transaction proves, as Home does", () => {
+    const gold = { ...avax('X', '250'), unproven: '200', assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
+    const bg = fakeBackground({ 'assets.fees': () => FEES, 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts: [] }) });
+    renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1'), gold] })} onChanged={vi.fn()} />);
+    fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Details of GOLD .*\\(asset ID ${FAKE_ID}\\)$`) }));
+    expect(screen.getByText(/^2 GOLD of this is unproven: your node showed no transaction that created it/)).toBeTruthy();
+  });
+});
