@@ -288,14 +288,17 @@ export class TransferRunner {
     const importFees = built.reduce((sum, b) => sum + b.fee, 0n);
     // One still waiting for the C-Chain's base fee to fall is replaced only by one paying more: of
     // two spending the same funds, the chain keeps the one paying more.
-    if (record.underpaid && importFees <= record.imports.reduce((sum, t) => sum + BigInt(t.fee), 0n)) {
-      throw new WalletError('fee-above-approved', `transfer ${record.id}: its import waits for the C-Chain's base fee to fall, and one within the fee approved would pay no more; the funds wait in atomic memory`);
-    }
-    if (cap !== undefined) {
-      if (importFees > cap) {
-        // Left at 'export-accepted': the funds wait in atomic memory for a later (one-click) import.
-        throw new WalletError('fee-above-approved', `transfer ${record.id}: import fees of ${importFees} nAVAX are above the ${cap} nAVAX approved for them (of ${record.maxFee} nAVAX in all); the funds wait in atomic memory`);
-      }
+    const why =
+      record.underpaid && importFees <= record.imports.reduce((sum, t) => sum + BigInt(t.fee), 0n)
+        ? `its import waits for the C-Chain's base fee to fall, and one within the fee approved would pay no more`
+        : cap !== undefined && importFees > cap
+          ? `import fees of ${importFees} nAVAX are above the ${cap} nAVAX approved for them (of ${record.maxFee} nAVAX in all)`
+          : undefined;
+    if (why !== undefined) {
+      // Left at 'export-accepted' for a later (one-click) import. An underpaid import is sent again
+      // as it is: a node that restarted, or a full pool, may have lost it, and it can still go through.
+      if (record.underpaid) for (const t of record.imports) await this.engine.submit(t.chain, fromHex(t.signedHex), t.txID).catch(() => undefined);
+      throw new WalletError('fee-above-approved', `transfer ${record.id}: ${why}; the funds wait in atomic memory`);
     }
     delete record.missingSince;
     delete record.underpaid;

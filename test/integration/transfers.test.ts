@@ -9,7 +9,7 @@ import { parseAddress } from '../../src/core/encoding.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, avaxOf, engineOf, freshWallet, genesisEngine, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';
-import { lyingNode, moveUntilDone, rpcResult, transferUntil } from './lying-node.js';
+import { lyingNode, moveUntilDone, rpcResult, transferUntil, txIdOfIssue } from './lying-node.js';
 import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
 type Chain = 'X' | 'P' | 'C';
@@ -273,6 +273,35 @@ describe('a move into the C-Chain whose import pays less than the base fee of no
     const { wallet, move } = await underpaying((n) => (n % 2 === 1 ? 'real' : 'zero'));
     const parked = await transferUntil(wallet, move.id, (t) => t.state === 'completed' || t.state === 'failed' || t.paused?.code === 'fee-above-approved');
     expect(parked).toMatchObject({ state: 'export-accepted', paused: { code: 'fee-above-approved' } });
+  });
+
+  it('sends the underpaid import again while it waits: one the node lost (a restart, a full pool) still goes through once the fee falls', async () => {
+    const node = lyingNode();
+    // The node's base fee: steady, then (once the import was sent) far above what the move may pay, then back.
+    let baseFee = 100n * 10n ** 9n;
+    node.lies.set('eth_baseFee', async () => rpcResult(`0x${baseFee.toString(16)}`));
+    // The node takes the import and loses it (a restart emptied its mempool).
+    let lost = false;
+    node.lies.set('avax.issueTx', async (call, forward) => {
+      if (lost) return forward();
+      lost = true;
+      baseFee *= 5n;
+      return rpcResult({ txID: txIdOfIssue(call) });
+    });
+    const { wallet, ctx } = await fundedWallet({ x: 3n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
+    const move = await wallet.transfers.transfersStart({ from: 'X', to: 'C', amount: AVAX.toString(), maxFee: (ctx.xTxFee + AVAX / 500n).toString(), maxExportFee: ctx.xTxFee.toString() });
+    const parked = await transferUntil(wallet, move.id, (t) => t.state === 'completed' || t.state === 'failed' || t.paused?.code === 'fee-above-approved');
+    expect(parked.state).toBe('export-accepted');
+    // The fee falls back: one built now pays what the lost one pays, so it is that one that must reach the chain.
+    baseFee /= 5n;
+    let view = parked;
+    for (let i = 0; i < 10 && view.state !== 'completed'; i++) {
+      await wallet.transfers.resumeTransfers().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 500));
+      view = (await wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
+    }
+    expect(view.state).toBe('completed');
+    expect(view.error).toBeUndefined();
   });
 });
 
