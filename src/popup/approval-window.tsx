@@ -99,6 +99,8 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
   useEffect(() => {
     const front = () => {
       if (document.visibilityState !== 'visible') return;
+      // Keys meant for the page behind go to Reject, as for a new request.
+      rejectRef.current?.focus();
       setArmedId(undefined);
       setFronted((n) => n + 1);
     };

@@ -506,6 +506,16 @@ describe('approval window: decisions', () => {
     await waitFor(() => expect(approve().disabled).toBe(false));
   });
 
+  it('a window brought to the front has Reject focused again: keys meant for the page behind never approve', async () => {
+    const bg = queue([approval(1, connect())]);
+    renderWith(bg, <ApprovalWindow armMs={0} close={() => undefined} />);
+    await screen.findByText('https://site1.example');
+    // The user had moved the focus to Approve (Tab, or a click the stream rule ignored), then went back to the page.
+    screen.getByRole('button', { name: 'Approve' }).focus();
+    window.dispatchEvent(new Event('focus'));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Reject' }));
+  });
+
   it('a pointer click in a fast stream of clicks approves nothing; one from the keyboard, or after a pause, does', async () => {
     const [a, b] = [approval(1, connect()), approval(2, connect())];
     const bg = queue([a, b]);
