@@ -682,30 +682,8 @@ describe('typed data shown for signing', () => {
 });
 
 describe('a site disconnected while its request waited', () => {
-  it('gets nothing done for it, even once the user approves (4100), and nothing is signed', async () => {
-    let signed = 0;
-    const t = setup({
-      wallet: {
-        withEvmSecret: async () => {
-          signed++;
-          return '0x' as never;
-        },
-      },
-    });
-    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
-    const answer = t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress]);
-    let pending = (await t.approvals.list())[0];
-    for (let i = 0; !pending && i < 50; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      pending = (await t.approvals.list())[0];
-    }
-    await t.sites.revoke(SITE.origin);
-    await t.approvals.decide(pending!.id, true);
-    expect((await errorOf(answer)).code).toBe(4100);
-    expect(signed).toBe(0);
-  });
-
-  it('disconnected and connected again to another account only: the request approved for the first account signs nothing (4100)', async () => {
+  /** A connected site's personal_sign waiting for its approval, and how many times a key signed. */
+  async function waitingSignature() {
     let signed = 0;
     const t = setup({
       wallet: {
@@ -719,12 +697,25 @@ describe('a site disconnected while its request waited', () => {
     const answer = t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress]);
     await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
     const [pending] = await t.approvals.list();
+    return { t, answer, pending: pending!, signed: () => signed };
+  }
+
+  it('gets nothing done for it, even once the user approves (4100), and nothing is signed', async () => {
+    const { t, answer, pending, signed } = await waitingSignature();
+    await t.sites.revoke(SITE.origin);
+    await t.approvals.decide(pending.id, true);
+    expect((await errorOf(answer)).code).toBe(4100);
+    expect(signed()).toBe(0);
+  });
+
+  it('disconnected and connected again to another account only: the request approved for the first account signs nothing (4100)', async () => {
+    const { t, answer, pending, signed } = await waitingSignature();
     // The user disconnects the site, then approves its new connect request for another account.
     await t.sites.revoke(SITE.origin);
     await t.sites.grant(SITE.origin, ['acc2']);
-    await t.approvals.decide(pending!.id, true);
+    await t.approvals.decide(pending.id, true);
     expect(await errorOf(answer)).toMatchObject({ code: 4100, message: expect.stringContaining('no longer connected to the account') });
-    expect(signed).toBe(0);
+    expect(signed()).toBe(0);
   });
 });
 
