@@ -3,7 +3,7 @@
 // the node expects to pay), and a finished one until its reward tx is decided, then the reward
 // UTXOs that tx paid, told apart and recorded. An auto-renewed validator is rewarded per cycle: each
 // cycle end seen passing is settled on its own.
-import { parseAddress, formatAddress } from '../core/encoding.js';
+import { cb58Encode, parseAddress, formatAddress } from '../core/encoding.js';
 import type { TxState } from '../core/engine.js';
 import { ownersOf } from '../core/codec/rules.js';
 import type { OutputOwners } from '../core/codec/types.js';
@@ -169,7 +169,9 @@ async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
 /** The rewards one decided reward tx paid, as records. */
 async function rewardsOf(s: StakeRecord, input: FollowInput, rewardTxID: string, committed: boolean, paidAt: number): Promise<RewardRecord[]> {
   // A delegation's or a fixed validation's UTXOs are listed under the staking tx, a cycle's under its reward tx.
-  const utxos = await input.node.platform.getRewardUtxos(s.kind === 'auto-renewed' ? rewardTxID : s.txID);
+  const listedUnder = s.kind === 'auto-renewed' ? rewardTxID : s.txID;
+  // What a node lists there from another tx is not this reward (a reward UTXO's ID is that tx's).
+  const utxos = (await input.node.platform.getRewardUtxos(listedUnder)).filter((u) => cb58Encode(u.txID) === listedUnder);
   const classified = classifyRewardUtxos(s.kind, committed, utxos, { reward: owners(s.rewardOwner), ...(s.delegationFeeOwner ? { delegationFees: owners(s.delegationFeeOwner) } : {}) }, s.restaked);
   return classified.map((r) => {
     const to = ownersOf(r.utxo.output).addresses.map((a) => formatAddress('P', input.hrp, a));

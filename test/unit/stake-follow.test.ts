@@ -11,7 +11,7 @@ import { stakingCsv } from '../../src/background/staking-csv.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { decodeUtxo } from '../../src/core/codec/codec.js';
 import type { Utxo } from '../../src/core/codec/types.js';
-import { fromApiHex } from '../../src/core/encoding.js';
+import { fromApiHex, parseId } from '../../src/core/encoding.js';
 import type { TxState } from '../../src/core/engine.js';
 import type { NodeClient } from '../../src/core/node.js';
 import type { CurrentValidator } from '../../src/core/node/validators.js';
@@ -93,6 +93,14 @@ describe('following stakes', () => {
     expect(hasOpenStakes(stakes)).toBe(false);
     // Settled: nothing more is asked.
     expect(await followStakes(stakes, chain)).toEqual([]);
+  });
+
+  it('counts as its reward only what its reward tx paid: a UTXO of another tx the node lists there is not', async () => {
+    const stakes = [record({ txID: DELEGATION_TX, state: 'finished', end: 1795583012 })];
+    const [paid] = utxosOf('delegation');
+    const another = { ...paid!, txID: parseId(AUTO_TX) };
+    await followStakes(stakes, input({ [rewardTxIdOf('delegation', DELEGATION_TX)]: 'accepted' }, { [DELEGATION_TX]: [paid!, another] }));
+    expect(stakes[0]!.rewards.map((r) => r.amount)).toEqual(['6874']);
   });
 
   it('records an aborted delegation as not paid, with no reward', async () => {
@@ -217,7 +225,8 @@ describe('following stakes', () => {
   it('tells an aborted cycle’s lone reward UTXO by whether an earlier cycle restaked: the restaked reward, else the fees', async () => {
     const [, fees] = utxosOf('autoRenewedCycle');
     const [first, second] = [1795583192, 1795583492];
-    const abortedUtxos = { [rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(second))]: [{ ...fees!, outputIndex: 0 }] };
+    const aborted = rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(second));
+    const abortedUtxos = { [aborted]: [{ ...fees!, txID: parseId(aborted), outputIndex: 0 }] };
     const chain = input({ [rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(first))]: 'accepted', [rewardTxIdOf('auto-renewed', AUTO_TX, BigInt(second))]: 'failed' }, abortedUtxos, { now: second + 10 });
     const kinds = async (restakeShares: number) => {
       const stakes = [record({ txID: AUTO_TX, kind: 'auto-renewed', state: 'finished', nextPeriod: 300, restakeShares, cyclesToSettle: [first, second] })];
