@@ -38,7 +38,8 @@ function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint:
         <dd>{asset.symbol}</dd>
         <dt>Denomination</dt>
         <dd>
-          {asset.denomination} decimal place{asset.denomination === 1 ? '' : 's'}
+          {/* '?': no creating transaction says it (a real symbol is A–Z only). */}
+          {asset.symbol === '?' ? 'Not known: amounts are in its smallest units' : `${asset.denomination} decimal place${asset.denomination === 1 ? '' : 's'}`}
         </dd>
         <dt>You hold</dt>
         <dd class="amount">

@@ -70,4 +70,14 @@ describe('Asset studio reviews', () => {
     fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Details of GOLD .*\\(asset ID ${FAKE_ID}\\)$`) }));
     expect(screen.getByText(/^2 GOLD of this is unproven: your node showed no transaction that created it/)).toBeTruthy();
   });
+
+  it("an asset no creating transaction names does not claim 0 decimal places: its denomination is not known", () => {
+    const odd = { ...avax('X', '250'), assetID: FAKE_ID, name: 'Unknown asset (no creating transaction)', symbol: '?', denomination: 0, verified: false };
+    const gold = { ...odd, assetID: `${FAKE_ID.slice(0, -1)}x`, name: 'Gold', symbol: 'GOLD', denomination: 2 };
+    const bg = fakeBackground({ 'assets.fees': () => FEES, 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts: [] }) });
+    renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1'), odd, gold] })} onChanged={vi.fn()} />);
+    fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Details of \\? .*\\(asset ID ${FAKE_ID}\\)$`) }));
+    expect(screen.getByText('Not known: amounts are in its smallest units')).toBeTruthy();
+    expect(screen.queryByText('0 decimal places')).toBeNull();
+  });
 });
