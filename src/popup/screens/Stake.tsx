@@ -44,6 +44,7 @@ export function Stake({ status, hrp, balances, onChanged }: StakeProps) {
   const lockedNote = lockedStakeable > 0n && section !== 'mine' && (
     <p class="muted" data-testid="locked-stakeable">
       {formatValue(lockedStakeable, AVAX_DECIMALS, 'AVAX')} of your P-Chain AVAX is locked until a set time. The network lets such AVAX be staked, but this wallet stakes only unlocked AVAX.
+      {units(pAvax?.sharedLocked) > 0n && ' Some locked AVAX another key can also take once it unlocks.'}
     </p>
   );
 

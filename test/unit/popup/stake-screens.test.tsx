@@ -150,9 +150,9 @@ describe('Delegate', () => {
 });
 
 describe('Stake: AVAX locked until a set time', () => {
-  const stake = (lockedStakeable: string) => {
+  const stake = (lockedStakeable: string, sharedLocked?: string) => {
     const bg = fakeBackground({ 'staking.params': () => PARAMS, 'staking.validators': () => ({ chainTime: NOW, total: 0, matching: 0, validators: [] }) });
-    const view = balances({ balances: [avax('P', '5000000000', { lockedStakeable })] });
+    const view = balances({ balances: [avax('P', '5000000000', { lockedStakeable, ...(sharedLocked ? { sharedLocked } : {}) })] });
     renderWith(bg, <Stake status={UNLOCKED} hrp="local" balances={view} onChanged={() => {}} />);
   };
 
@@ -161,6 +161,11 @@ describe('Stake: AVAX locked until a set time', () => {
     expect((await screen.findByTestId('locked-stakeable')).textContent).toBe(
       '3,000 AVAX of your P-Chain AVAX is locked until a set time. The network lets such AVAX be staked, but this wallet stakes only unlocked AVAX.',
     );
+  });
+
+  it('says when some locked AVAX another key can also take: not all of it is only yours', async () => {
+    stake('3000000000000', '1000000000000');
+    expect((await screen.findByTestId('locked-stakeable')).textContent).toMatch(/only unlocked AVAX\. Some locked AVAX another key can also take once it unlocks\.$/);
   });
 
   it('says nothing when there is none', async () => {
