@@ -433,6 +433,9 @@ export interface ErrorInfo {
 /** The error code of a restore refused because it would drop what the recovery phrase cannot bring back. */
 export const RESTORE_WOULD_DROP = 'restore-would-drop';
 
+/** The symbol of an asset no creating transaction names (a real one is A–Z only): its decimals are not known. */
+export const UNKNOWN_ASSET_SYMBOL = '?';
+
 export type RestoreParams = { password: string; confirmLoss?: boolean } & ({ mnemonic: string } | { privateKey: string; name: string });
 
 export interface RestoreResult extends WalletStatus {

@@ -6,7 +6,7 @@ import { cb58Encode } from '../../core/encoding.js';
 import { customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkIdentity, type NetworkPreset } from '../../core/network.js';
 import { NodeClient } from '../../core/node.js';
 import { provenAsset, type ProvenAsset } from '../../core/proof.js';
-import type { ActivityItem, NetworkView, RequestParams as P, WalletStatus } from '../../shared/messages.js';
+import { type ActivityItem, type NetworkView, type RequestParams as P, UNKNOWN_ASSET_SYMBOL, type WalletStatus } from '../../shared/messages.js';
 import { AccountCaches, accountStorageKeys, chainsKey, entryJournalKey, entryOutboxKey, hiddenAssetsKey, journalKey, takeIndices, tokensKey } from '../account-cache.js';
 import { openOutbox, sendsInTheWay } from '../outbox.js';
 import { openJournal } from '../transfer-journal.js';
@@ -24,7 +24,7 @@ const NAMING_WAIT_MS = 3_000;
 const NAMING_RETRY_MS = 5 * 60_000;
 
 /** What is shown for an asset whose creating tx the wallet cannot prove: its amounts in base units. */
-export const UNKNOWN_ASSET: ProvenAsset = { name: 'Unknown asset (no creating transaction)', symbol: '?', denomination: 0 };
+export const UNKNOWN_ASSET: ProvenAsset = { name: 'Unknown asset (no creating transaction)', symbol: UNKNOWN_ASSET_SYMBOL, denomination: 0 };
 
 export class NetworksService {
   #identities = new Map<string, NetworkIdentity>();

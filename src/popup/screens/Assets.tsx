@@ -13,7 +13,7 @@ import { TextField } from '../components/Field.js';
 import { type Fact, Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { AVAX_DECIMALS, formatValue, ownSpendable, ownTotal, sharedLockedOf, sharedOf } from '../format.js';
-import type { Amount, AssetBalanceView, BalancesView, MintRightView, OwnerSet } from '../../shared/messages.js';
+import { type Amount, type AssetBalanceView, type BalancesView, type MintRightView, type OwnerSet, UNKNOWN_ASSET_SYMBOL } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, type OwnerDraft, ownerSetOf, OwnerEditor, rightLabel, NoRights } from './AssetsShared.js';
 import { MintNft, NftList } from './AssetNfts.js';
 import { unprovenLine } from './Home.js';
@@ -23,6 +23,7 @@ type View = 'held' | 'create' | 'mint' | 'nft';
 // ---- held assets and details ----
 
 function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint: boolean; onMint: () => void }) {
+  const unproven = unprovenLine(asset);
   return (
     <div class="asset-details">
       <AssetLabel asset={asset} />
@@ -38,8 +39,7 @@ function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint:
         <dd>{asset.symbol}</dd>
         <dt>Denomination</dt>
         <dd>
-          {/* '?': no creating transaction says it (a real symbol is A–Z only). */}
-          {asset.symbol === '?' ? 'Not known: amounts are in its smallest units' : `${asset.denomination} decimal place${asset.denomination === 1 ? '' : 's'}`}
+          {asset.symbol === UNKNOWN_ASSET_SYMBOL ? 'Not known: amounts are in its smallest units' : `${asset.denomination} decimal place${asset.denomination === 1 ? '' : 's'}`}
         </dd>
         <dt>You hold</dt>
         <dd class="amount">
@@ -68,7 +68,7 @@ function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint:
         <dt>Supply</dt>
         <dd class="muted">Not known: the wallet cannot ask the node for it yet.</dd>
       </dl>
-      {unprovenLine(asset) && <p class="unproven-line">{unprovenLine(asset)}</p>}
+      {unproven && <p class="unproven-line">{unproven}</p>}
       {canMint && (
         <button type="button" onClick={onMint}>
           Mint more
