@@ -13,6 +13,7 @@ import { FormError, TextField } from '../components/Field.js';
 import { Segmented } from '../components/Segmented.js';
 import { AmountText } from '../components/AmountText.js';
 import { SendFee } from '../components/SendFee.js';
+import { useSentBefore } from '../components/SentBefore.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { maxOf, useEstimate } from '../fees.js';
@@ -267,6 +268,12 @@ export function Send(p: SendProps) {
     }
   };
 
+  // A send under way is shown as it was reviewed until the background answers: a refresh that makes
+  // the form no longer ready (the funds it spends now gone) must not bring back a form to send again.
+  const shownReview: Reviewed | undefined =
+    stage.k === 'sending' ? stage.sent : stage.k === 'review' && stage.key === reviewKey && ready && asset ? { asset, amount: plain.value, ...typedSend } : undefined;
+  const sentBefore = useSentBefore(shownReview && { chain, assetID: shownReview.asset.assetID, amount: shownReview.amount, to: shownReview.to });
+
   if (stage.k === 'done') {
     return (
       <div class="send">
@@ -280,10 +287,6 @@ export function Send(p: SendProps) {
     );
   }
 
-  // A send under way is shown as it was reviewed until the background answers: a refresh that makes
-  // the form no longer ready (the funds it spends now gone) must not bring back a form to send again.
-  const shownReview: Reviewed | undefined =
-    stage.k === 'sending' ? stage.sent : stage.k === 'review' && stage.key === reviewKey && ready && asset ? { asset, amount: plain.value, ...typedSend } : undefined;
   if ((stage.k === 'review' || stage.k === 'sending') && shownReview) {
     const { asset: a, amount: sent, to: recipient, memo: note } = shownReview;
     const exactFee = units(stage.estimate.fee);
@@ -298,6 +301,7 @@ export function Send(p: SendProps) {
       { term: 'To', value: recipient, testid: 'review-to', mono: true },
       ...(sameAddress(recipient, own) ? [{ term: 'Note', value: OWN_ADDRESS, testid: 'review-own' }] : []),
       ...(note !== '' ? [{ term: 'Memo (public)', value: note }] : []),
+      ...sentBefore,
       { term: 'Network fee', value: <SendFee chain={chain} fee={stage.estimate.fee} gasLimit={stage.estimate.gasLimit} />, testid: 'review-fee' },
       ...(total !== undefined ? [{ term: 'Amount + fee', value: <AmountText label="Amount + fee" digits={9} up={chain === 'C'} prefix={chain === 'C' ? 'at most ' : ''} value={total} denomination={a.denomination} symbol={a.symbol} />, testid: 'review-total' }] : []),
       { term: 'Arrives', value: <><AmountText label="Arrives" digits={9} value={sent} denomination={a.denomination} symbol={a.symbol} /> at the address above</> },

@@ -10,6 +10,7 @@ import { AmountText } from '../components/AmountText.js';
 import { EvmFee, useEvmFlow } from '../components/EvmFlow.js';
 import { FormError, TextField } from '../components/Field.js';
 import { type Fact, Review } from '../components/Review.js';
+import { useSentBefore } from '../components/SentBefore.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { formatValue, WEI_DECIMALS } from '../format.js';
 import { checkTokenId, tokenFlags, unitName } from '../tokens-format.js';
@@ -74,6 +75,8 @@ export function TokenSend(p: TokenSendProps) {
   const id = `NFT #${idCheck?.ok ? idCheck.value : '?'} of ${symbol}`;
   // An ERC-1155 send is an amount of one ID: the review names both.
   const what = !amountCheck?.ok ? id : nft ? `${amountCheck.value} × ${id}` : <AmountText digits={p.token.decimals} value={amountCheck.value} denomination={p.token.decimals} symbol={symbol} />;
+  const reviewing = (stage.k === 'review' || stage.k === 'sending') && ready;
+  const sentBefore = useSentBefore(reviewing ? { chain: 'C', token: p.token.address, ...(idCheck?.ok ? { tokenId: idCheck.value.toString() } : {}), amount: amountCheck?.ok ? amountCheck.value : 1n, to: toCheck.value } : undefined);
 
   if (stage.k === 'done') {
     return (
@@ -89,13 +92,14 @@ export function TokenSend(p: TokenSendProps) {
     );
   }
 
-  if ((stage.k === 'review' || stage.k === 'sending') && ready) {
+  if (reviewing) {
     const facts: Fact[] = [
       { term: 'Token', value: `${p.token.name} (${symbol})` },
       { term: 'Token contract', value: p.token.address, mono: true },
       { term: nft ? 'NFT' : 'Amount', value: what, testid: 'review-amount' },
       { term: 'From', value: p.from, mono: true },
       { term: 'To', value: toCheck.value, testid: 'review-to', mono: true },
+      ...sentBefore,
       { term: 'Network fee', value: <EvmFee quote={stage.quote} />, testid: 'review-fee' },
       { term: 'Arrives', value: <>{what} at the address above; the fee is paid in AVAX</> },
       { term: 'Tried on your node', value: <SimulationLine sim={stage.quote.simulation} /> },

@@ -1,0 +1,78 @@
+// The review of a send says when the same send was made a little while ago. A popup closed while a
+// send ran opens again on an empty form (the background finishes the send), and the user who sends
+// again would pay twice: the same chain, asset, amount and recipient, not failed, still waiting or
+// accepted within the hour, is named on the review before Confirm.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useCall } from '../api.js';
+import type { Fact } from './Review.js';
+import type { ActivityItem, ChainName } from '../../shared/messages.js';
+
+/** How long an accepted send still counts as "just made". */
+export const SENT_BEFORE_WINDOW_MS = 60 * 60_000;
+
+/** A send as reviewed: on the C-Chain a token's sends are told by `token` (its contract) and an NFT's ID, AVAX's by their absence. */
+export interface SendShape {
+  chain: ChainName;
+  assetID?: string;
+  token?: string;
+  tokenId?: string;
+  amount: bigint;
+  to: string;
+}
+
+const same = (a: string | undefined, b: string | undefined) => a?.toLowerCase() === b?.toLowerCase();
+
+/** The newest send of the list like `s` made before `now`, not failed, waiting or accepted within SENT_BEFORE_WINDOW_MS of `now`. */
+export function sentBefore(items: readonly ActivityItem[], s: SendShape, now: number): ActivityItem | undefined {
+  return items.find(
+    (i) =>
+      i.kind === 'send' &&
+      i.createdAt < now &&
+      i.chain === s.chain &&
+      i.status !== 'failed' &&
+      !i.replaced &&
+      (i.status === 'pending' || now - i.createdAt < SENT_BEFORE_WINDOW_MS) &&
+      i.amount === s.amount.toString() &&
+      same(i.to, s.to) &&
+      (s.chain === 'C' ? same(i.token?.address, s.token) && i.token?.tokenId === s.tokenId : i.assetID === s.assetID),
+  );
+}
+
+export function sentBeforeText(item: ActivityItem, now: number): string {
+  const minutes = Math.floor(Math.max(0, now - item.createdAt) / 60_000);
+  const ago = minutes === 0 ? 'less than a minute ago' : minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`;
+  return item.status === 'pending'
+    ? `You sent the same amount to this address ${ago}, and the chain has not accepted it yet. Confirm only to send it a second time.`
+    : `You sent the same amount to this address ${ago}. Confirm only to send it again.`;
+}
+
+/**
+ * The review's "Sent before" line for `shape` (none while `shape` is undefined): Activity is read once
+ * per shape, when its review first shows.
+ */
+export function useSentBefore(shape: SendShape | undefined): Fact[] {
+  const call = useCall();
+  const key = shape ? `${shape.chain}|${shape.assetID ?? shape.token ?? ''}|${shape.tokenId ?? ''}|${shape.amount}|${shape.to.toLowerCase()}` : '';
+  const [found, setFound] = useState<{ key: string; item: ActivityItem } | null>(null);
+  // When the review first showed: a send listed after it is the one being confirmed, however fast.
+  const shownAt = useMemo(() => Date.now(), [key]);
+  useEffect(() => {
+    setFound(null);
+    if (!shape) return;
+    let live = true;
+    call('activity.list', {}).then(
+      ({ items }) => {
+        const item = sentBefore(items, shape, shownAt);
+        if (live && item) setFound({ key, item });
+      },
+      // Activity unread: the review goes on without the line, as it did before.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+    // The key stands for the shape: a new object of the same send asks nothing again.
+  }, [call, key, shownAt]);
+  if (!found || found.key !== key) return [];
+  return [{ term: 'Sent before', value: <span class="badge warn">{sentBeforeText(found.item, Date.now())}</span>, testid: 'review-sent-before' }];
+}
