@@ -226,6 +226,8 @@ export interface NftView {
 
 export interface MintRightView {
   assetID: string;
+  /** The mint right's UTXO: the one a mint with it spends (passed back as the mint's `utxoID`). */
+  utxoID: string;
   name: string;
   symbol: string;
   denomination: number;
@@ -350,9 +352,9 @@ export interface WalletRequests extends StakingRequests, TokenRequests {
     };
     result: { txID: string; assetID: string; fee: Amount };
   };
-  'assets.mint': { params: { assetID: string; amount: Amount; to: OwnerSet; maxFee: Amount }; result: { txID: string; fee: Amount } };
+  'assets.mint': { params: { assetID: string; utxoID: string; amount: Amount; to: OwnerSet; maxFee: Amount }; result: { txID: string; fee: Amount } };
   /** payload as hex (the UI turns text/JSON/URL into bytes). */
-  'assets.mintNft': { params: { assetID: string; groupID: number; payloadHex: string; to: OwnerSet[]; maxFee: Amount }; result: { txID: string; fee: Amount } };
+  'assets.mintNft': { params: { assetID: string; utxoID: string; groupID: number; payloadHex: string; to: OwnerSet[]; maxFee: Amount }; result: { txID: string; fee: Amount } };
   'assets.transferNft': { params: { utxoID: string; to: OwnerSet; maxFee: Amount }; result: { txID: string; fee: Amount } };
   /** The NFTs on the X-Chain this wallet can send. */
   'assets.listNfts': { params: Record<string, never>; result: { nfts: NftView[] } };

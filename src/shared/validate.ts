@@ -339,18 +339,20 @@ export const REQUEST_VALIDATORS: Validators = {
   'assets.fees': none,
   'assets.create': createAsset,
   'assets.mint': (params) => {
-    const f = record(params, '', ['assetID', 'amount', 'to', 'maxFee']);
+    const f = record(params, '', ['assetID', 'utxoID', 'amount', 'to', 'maxFee']);
     return {
       assetID: cb58Id(f.assetID, 'assetID'),
+      utxoID: utxoIdString(f.utxoID, 'utxoID'),
       amount: amount(f.amount, 'amount', U64_MAX, true),
       to: ownerSet(f.to, 'to'),
       maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false),
     };
   },
   'assets.mintNft': (params) => {
-    const f = record(params, '', ['assetID', 'groupID', 'payloadHex', 'to', 'maxFee']);
+    const f = record(params, '', ['assetID', 'utxoID', 'groupID', 'payloadHex', 'to', 'maxFee']);
     return {
       assetID: cb58Id(f.assetID, 'assetID'),
+      utxoID: utxoIdString(f.utxoID, 'utxoID'),
       groupID: int(f.groupID, 'groupID', 0, U32_MAX),
       payloadHex: hexBytes(f.payloadHex, 'payloadHex', MAX_NFT_PAYLOAD),
       to: ownerSets(f.to, 'to', 1, MAX_NFT_RECIPIENTS),

@@ -2,7 +2,7 @@
 // transaction proves is never listed as the wallet's, nor used; the real ones still are.
 import { describe, expect, it } from 'vitest';
 import type { OutputOwners, Utxo } from '../../src/core/codec/index.js';
-import { parseAddress } from '../../src/core/encoding.js';
+import { cb58Encode, parseAddress } from '../../src/core/encoding.js';
 import { ValidationError } from '../../src/core/errors.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { nftFamilyState } from '../../src/core/tx/x.js';
@@ -19,7 +19,8 @@ describe('the asset studio behind a lying node', () => {
     const family = await genesis.issueAndWait(await genesis.buildXCreateAsset({ name: 'Art', symbol: 'ART', denomination: 0, initialStates: [nftFamilyState([me, me])] }));
     const fees = await wallet.assets.assetsFees();
     const to = { addresses: [account.xAddress], threshold: 1 };
-    await wallet.assets.assetsMintNft({ assetID: family.txID, groupID: 0, payloadHex: '6869', to: [to], maxFee: fees.operation });
+    const group0 = (await wallet.assets.assetsMintRights()).rights.find((r) => r.groupID === 0)!.utxoID;
+    await wallet.assets.assetsMintNft({ assetID: family.txID, utxoID: group0, groupID: 0, payloadHex: '6869', to: [to], maxFee: fees.operation });
 
     const fake = (u: Utxo, outputIndex: number, output: Utxo['output'], assetID = u.assetID): Utxo => ({ ...u, txID: new Uint8Array(32).fill(7), outputIndex, assetID, output });
     node.lies.set(
@@ -40,10 +41,11 @@ describe('the asset studio behind a lying node', () => {
     expect(rights.map((r) => `${r.symbol}/${r.kind}/${r.groupID ?? '-'}`)).toEqual(['ART/nft/1']);
     const nfts = (await wallet.assets.assetsListNfts()).nfts;
     expect(nfts.map((n) => `${n.symbol}/${n.groupID}/${n.payloadHex}`)).toEqual(['ART/0/6869']);
-    // Nor used: refused in words before anything is signed.
-    const refused = (await wallet.assets.assetsMint({ assetID: avax, amount: '5', to, maxFee: fees.operation }).catch((e: unknown) => e)) as Error;
+    // Nor used, even named by its UTXO ID: refused in words before anything is signed.
+    const madeUp = `${cb58Encode(new Uint8Array(32).fill(7))}:0`;
+    const refused = (await wallet.assets.assetsMint({ assetID: avax, utxoID: madeUp, amount: '5', to, maxFee: fees.operation }).catch((e: unknown) => e)) as Error;
     expect(refused).toBeInstanceOf(ValidationError);
-    expect(refused.message).toBe('this wallet cannot sign for any mint right of this asset');
+    expect(refused.message).toBe('this wallet cannot sign for that mint right of this asset (it may have been used since the review); nothing was signed');
     expect((await wallet.balances.activityList()).items.filter((i) => i.kind === 'mint')).toEqual([]);
   });
 });

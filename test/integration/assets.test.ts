@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toHex } from '../../src/core/bytes.js';
-import { parseId } from '../../src/core/encoding.js';
+import { utxoId } from '../../src/core/codec/ids.js';
+import { cb58Encode, parseId } from '../../src/core/encoding.js';
 import { ValidationError } from '../../src/core/errors.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { parseAddress } from '../../src/core/encoding.js';
@@ -86,18 +87,65 @@ describe('the X-Chain asset studio against the real node', () => {
     expect((await wallet.assets.assetsMintRights()).rights.map((r) => `${r.symbol}/${r.groupID ?? '-'}`)).toEqual(['ART/0']);
 
     const me = { addresses: [account.xAddress], threshold: 1 };
+    // Each named by its own UTXO: the shared right (Bob's key needed too), an AVAX UTXO, group 0's right asked for as group 1's.
+    const { client } = await localNetwork();
+    const held = (await client.getAllUtxos('X', [account.xAddress])).utxos;
+    const idOf = (match: (u: (typeof held)[number]) => boolean) => utxoId(held.find(match)!);
+    const [sharedRight, group0, avaxUtxo] = [shared.txID, family.txID].map((tx) => idOf((u) => cb58Encode(u.txID) === tx)).concat(idOf((u) => cb58Encode(u.assetID) === avax));
     // One at a time: each is asked only once the one before it has been answered.
     for (const refused of [
-      () => wallet.assets.assetsMint({ assetID: shared.txID, amount: '5', to: me, maxFee: fees.operation }),
-      () => wallet.assets.assetsMint({ assetID: avax, amount: '5', to: me, maxFee: fees.operation }),
-      () => wallet.assets.assetsMintNft({ assetID: family.txID, groupID: 1, payloadHex: '00', to: [me], maxFee: fees.operation }),
+      () => wallet.assets.assetsMint({ assetID: shared.txID, utxoID: sharedRight!, amount: '5', to: me, maxFee: fees.operation }),
+      () => wallet.assets.assetsMint({ assetID: avax, utxoID: avaxUtxo!, amount: '5', to: me, maxFee: fees.operation }),
+      () => wallet.assets.assetsMintNft({ assetID: family.txID, utxoID: group0!, groupID: 1, payloadHex: '00', to: [me], maxFee: fees.operation }),
     ]) {
       const e = (await refused().catch((x: unknown) => x)) as ValidationError;
       expect(e).toBeInstanceOf(ValidationError);
-      expect(e.message).toMatch(/^this wallet cannot sign for any (mint right|NFT mint right for group 1) of this asset$/);
+      expect(e.message).toMatch(/^this wallet cannot sign for that (mint right|NFT mint right for group 1) of this asset \(it may have been used since the review\); nothing was signed$/);
     }
     const items = (await wallet.balances.activityList()).items;
     expect(items.filter((i) => i.kind === 'mint' || i.kind === 'nft-mint')).toEqual([]);
     expect(await xAvax()).toBe(xBefore);
+  });
+
+  it('two mint rights of one asset (one the wallet holds alone, one shared with another key): the mint spends the one listed and reviewed, or the one named; one used since is refused, nothing signed', async () => {
+    const { wallet, account, genesis } = await fundedWallet({ x: 2n * AVAX });
+    const { client } = await localNetwork();
+    const alice = parseAddress(account.xAddress).bytes;
+    // The shared minter set first: the first right a search meets may well be it.
+    const created = await genesis.issueAndWait(
+      await genesis.buildXCreateAsset({ name: 'Twin', symbol: 'TWN', denomination: 0, initialStates: [variableCapState([makeOwners([alice, new Uint8Array(20).fill(0x5a)]), makeOwners([alice])])] }),
+    );
+    await wallet.balances.balancesRefresh();
+    const fees = await wallet.assets.assetsFees();
+    const me = { addresses: [account.xAddress], threshold: 1 };
+    /** The asset's mint rights on the node: the wallet's alone, and the shared one. */
+    const onChain = async () => {
+      const rights = (await client.getAllUtxos('X', [account.xAddress])).utxos.filter((u) => u.output.kind === 'MintOutput');
+      const ids = (n: number) => rights.filter((u) => u.output.kind === 'MintOutput' && u.output.owners.addresses.length === n).map(utxoId);
+      return { alone: ids(1), shared: ids(2) };
+    };
+    const before = await onChain();
+    expect([before.alone.length, before.shared.length]).toEqual([1, 1]);
+
+    // Listed (and so reviewed): one right, the one the wallet holds alone, by its UTXO.
+    const { rights } = await wallet.assets.assetsMintRights();
+    expect(rights.map((r) => [r.utxoID, r.threshold, r.addresses])).toEqual([[before.alone[0], 1, [account.xAddress]]]);
+    await wallet.assets.assetsMint({ assetID: created.txID, utxoID: rights[0]!.utxoID, amount: '5', to: me, maxFee: fees.operation });
+    const first = await onChain();
+    expect(first.shared).toEqual(before.shared);
+    expect(first.alone).not.toEqual(before.alone);
+
+    // The shared one, named: that one is spent, the wallet's own kept.
+    await wallet.assets.assetsMint({ assetID: created.txID, utxoID: before.shared[0]!, amount: '5', to: me, maxFee: fees.operation });
+    const second = await onChain();
+    expect(second.alone).toEqual(first.alone);
+    expect(second.shared).not.toEqual(before.shared);
+
+    // The right reviewed first is gone: refused in words, nothing signed or spent.
+    const e = (await wallet.assets.assetsMint({ assetID: created.txID, utxoID: before.alone[0]!, amount: '5', to: me, maxFee: fees.operation }).catch((x: unknown) => x)) as ValidationError;
+    expect(e).toBeInstanceOf(ValidationError);
+    expect(e.message).toBe('this wallet cannot sign for that mint right of this asset (it may have been used since the review); nothing was signed');
+    expect(await onChain()).toEqual(second);
+    expect((await wallet.balances.activityList()).items.filter((i) => i.kind === 'mint')).toHaveLength(2);
   });
 });

@@ -450,18 +450,20 @@ describe('estimates against the real node', () => {
     const rights = (await wallet.assets.assetsMintRights()).rights.sort((a, b) => byKey(a).localeCompare(byKey(b)));
     expect(rights).toEqual(
       [
-        { assetID: family.assetID, name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', groupID: 0, threshold: 1, addresses: [account.xAddress] },
-        { assetID: family.assetID, name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', groupID: 1, threshold: 1, addresses: [account.xAddress] },
-        { assetID: points.assetID, name: 'Points', symbol: 'PTS', denomination: 2, kind: 'variable', threshold: 1, addresses: [account.xAddress] },
+        { assetID: family.assetID, utxoID: expect.stringMatching(`^${family.txID}:\\d+$`), name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', groupID: 0, threshold: 1, addresses: [account.xAddress] },
+        { assetID: family.assetID, utxoID: expect.stringMatching(`^${family.txID}:\\d+$`), name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', groupID: 1, threshold: 1, addresses: [account.xAddress] },
+        { assetID: points.assetID, utxoID: expect.stringMatching(`^${points.txID}:\\d+$`), name: 'Points', symbol: 'PTS', denomination: 2, kind: 'variable', threshold: 1, addresses: [account.xAddress] },
       ].sort((a, b) => byKey(a).localeCompare(byKey(b))),
     );
 
     const payloadHex = Array.from(new TextEncoder().encode('a cat'), (b) => b.toString(16).padStart(2, '0')).join('');
-    await expect(wallet.assets.assetsMintNft({ assetID: family.assetID, groupID: 1, payloadHex, to: [me], maxFee: below(fees.operation) })).rejects.toMatchObject({ code: 'fee-above-approved' });
-    await expect(wallet.assets.assetsMint({ assetID: points.assetID, amount: '500', to: me, maxFee: below(fees.operation) })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    const group1 = rights.find((r) => r.groupID === 1)!.utxoID;
+    const pointsRight = rights.find((r) => r.kind === 'variable')!.utxoID;
+    await expect(wallet.assets.assetsMintNft({ assetID: family.assetID, utxoID: group1, groupID: 1, payloadHex, to: [me], maxFee: below(fees.operation) })).rejects.toMatchObject({ code: 'fee-above-approved' });
+    await expect(wallet.assets.assetsMint({ assetID: points.assetID, utxoID: pointsRight, amount: '500', to: me, maxFee: below(fees.operation) })).rejects.toMatchObject({ code: 'fee-above-approved' });
     expect((await wallet.assets.assetsMintRights()).rights).toHaveLength(3);
-    expect((await wallet.assets.assetsMintNft({ assetID: family.assetID, groupID: 1, payloadHex, to: [me], maxFee: fees.operation })).fee).toBe(fees.operation);
-    expect((await wallet.assets.assetsMint({ assetID: points.assetID, amount: '500', to: me, maxFee: fees.operation })).fee).toBe(fees.operation);
+    expect((await wallet.assets.assetsMintNft({ assetID: family.assetID, utxoID: group1, groupID: 1, payloadHex, to: [me], maxFee: fees.operation })).fee).toBe(fees.operation);
+    expect((await wallet.assets.assetsMint({ assetID: points.assetID, utxoID: pointsRight, amount: '500', to: me, maxFee: fees.operation })).fee).toBe(fees.operation);
     const { nfts } = await wallet.assets.assetsListNfts();
     expect(nfts).toEqual([{ utxoID: expect.stringMatching(/:\d+$/), assetID: family.assetID, groupID: 1, payloadHex, name: 'Pictures', symbol: 'PIC' }]);
     // Minting a variable-cap asset keeps its right; an NFT group's right is spent by its mint.

@@ -75,8 +75,8 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
     maxFee: '10000000',
   },
   'assets.fees': {},
-  'assets.mint': { assetID: ASSET, amount: '1', to: owners(1), maxFee: '1000000' },
-  'assets.mintNft': { assetID: ASSET, groupID: 0, payloadHex: '0x' + 'ab'.repeat(1024), to: [owners(1), owners(3, 2)], maxFee: '0' },
+  'assets.mint': { assetID: ASSET, utxoID: UTXO, amount: '1', to: owners(1), maxFee: '1000000' },
+  'assets.mintNft': { assetID: ASSET, utxoID: UTXO, groupID: 0, payloadHex: '0x' + 'ab'.repeat(1024), to: [owners(1), owners(3, 2)], maxFee: '0' },
   'assets.transferNft': { utxoID: UTXO, to: owners(1), maxFee: U64 },
   'assets.listNfts': {},
   'assets.mintRights': {},
@@ -525,6 +525,11 @@ describe('IDs and addresses', () => {
     accepts('assets.transferNft', { ...VALID['assets.transferNft'], utxoID: `${ASSET}:0` });
     for (const bad of [ASSET, `${ASSET}:`, `${ASSET}:-1`, `${ASSET}:4294967296`, `x:${1}`, `${ASSET}:1:2`]) {
       rejects('assets.transferNft', { ...VALID['assets.transferNft'], utxoID: bad }, 'utxoID');
+    }
+    // A mint names the mint right it reviewed: without one it is refused.
+    for (const type of ['assets.mint', 'assets.mintNft'] as const) {
+      rejects(type, withFields(VALID[type], { utxoID: undefined }), 'utxoID');
+      rejects(type, { ...VALID[type], utxoID: ASSET }, 'utxoID');
     }
   });
 

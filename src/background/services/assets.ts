@@ -1,6 +1,6 @@
 // The X-Chain asset studio: create fixed-cap, variable-cap and NFT assets, mint, send NFTs, and
 // list what this wallet holds rights to. Built by the core engine; sent through Delivery.
-import { fromHex, toHex } from '../../core/bytes.js';
+import { byteKey, fromHex, toHex } from '../../core/bytes.js';
 import { parseUtxoId, utxoId } from '../../core/codec/ids.js';
 import type { Utxo } from '../../core/codec/types.js';
 import { cb58Encode, formatAddress, parseAddress, parseId } from '../../core/encoding.js';
@@ -44,7 +44,7 @@ export class AssetsService {
   async assetsMint(p: P<'assets.mint'>) {
     const ctx = await this.engines.open();
     const { engine } = ctx;
-    const mintUtxo = await assetUtxo(engine, p.assetID, (u) => u.output.kind === 'MintOutput', 'mint right');
+    const mintUtxo = await assetUtxo(engine, p.assetID, p.utxoID, (u) => u.output.kind === 'MintOutput', 'mint right');
     const built = await engine.buildXMint(mintUtxo, BigInt(p.amount), ownersFrom(p.to, 'X', engine.ctx.hrp));
     const issued = await this.delivery.issue(ctx, 'mint', built, p.maxFee, { assetID: p.assetID, amount: p.amount, to: p.to.addresses.join(', ') });
     return { txID: issued.txID, fee: issued.fee.toString() };
@@ -53,7 +53,7 @@ export class AssetsService {
   async assetsMintNft(p: P<'assets.mintNft'>) {
     const ctx = await this.engines.open();
     const { engine } = ctx;
-    const mintUtxo = await assetUtxo(engine, p.assetID, (u) => u.output.kind === 'NftMintOutput' && u.output.groupID === p.groupID, `NFT mint right for group ${p.groupID}`);
+    const mintUtxo = await assetUtxo(engine, p.assetID, p.utxoID, (u) => u.output.kind === 'NftMintOutput' && u.output.groupID === p.groupID, `NFT mint right for group ${p.groupID}`);
     const to = p.to.map((o) => ownersFrom(o, 'X', engine.ctx.hrp));
     const built = await engine.buildXNftMint(mintUtxo, fromHex(p.payloadHex), to);
     const issued = await this.delivery.issue(ctx, 'nft-mint', built, p.maxFee, { assetID: p.assetID });
@@ -85,18 +85,30 @@ export class AssetsService {
     return { nfts };
   }
 
-  /** Mint rights on X (variable-cap assets and NFT groups) this wallet can sign for. */
+  /**
+   * Mint rights on X (variable-cap assets and NFT groups) this wallet can sign for, one per asset
+   * and group: the one its mint spends (its `utxoID` comes back with the mint), so the review names
+   * that right's minter set. Preferred: one the account's keys hold alone, then the lowest UTXO ID.
+   */
   async assetsMintRights() {
     const { engine, preset } = await this.engines.open();
     const owned = ownedOf(engine);
+    const alone = (u: Utxo) => ('owners' in u.output && u.output.owners.addresses.every((a) => owned.has(byteKey(a))) ? 0 : 1);
+    const isRight = (u: Utxo) => (u.output.kind === 'MintOutput' || u.output.kind === 'NftMintOutput') && canSign(engine, u, owned);
+    const utxos = (await engine.utxos('X')).filter(isRight).sort((a, b) => alone(a) - alone(b) || (utxoId(a) < utxoId(b) ? -1 : 1));
     const rights: MintRightView[] = [];
-    for (const u of await engine.utxos('X')) {
+    const listed = new Set<string>();
+    for (const u of utxos) {
       const out = u.output;
-      if ((out.kind !== 'MintOutput' && out.kind !== 'NftMintOutput') || !canSign(engine, u, owned)) continue;
+      if (out.kind !== 'MintOutput' && out.kind !== 'NftMintOutput') continue;
       const assetID = cb58Encode(u.assetID);
+      const key = `${assetID}/${out.kind === 'NftMintOutput' ? out.groupID : ''}`;
+      if (listed.has(key)) continue;
+      listed.add(key);
       const info = await this.networks.assetDescriptionOrUnknown(preset, assetID);
       rights.push({
         assetID,
+        utxoID: utxoId(u),
         ...info,
         kind: out.kind === 'MintOutput' ? 'variable' : 'nft',
         ...(out.kind === 'NftMintOutput' ? { groupID: out.groupID } : {}),
@@ -108,10 +120,16 @@ export class AssetsService {
   }
 }
 
-async function assetUtxo(engine: WalletEngine, assetID: string, match: (u: Utxo) => boolean, what: string): Promise<Utxo> {
+/**
+ * The mint right the review named (`id`, from assets.mintRights), if it is still one of this asset
+ * this wallet can spend (proven, signable, of the kind asked). Spent elsewhere since, or never one:
+ * refused in words before anything is signed.
+ */
+async function assetUtxo(engine: WalletEngine, assetID: string, id: string, match: (u: Utxo) => boolean, what: string): Promise<Utxo> {
   const owned = ownedOf(engine);
-  const found = (await engine.assetUtxos(parseId(assetID))).find((u) => match(u) && canSign(engine, u, owned));
-  if (!found) throw new ValidationError(`this wallet cannot sign for any ${what} of this asset`, 'assetID');
+  const key = utxoId(parseUtxoId(id));
+  const found = (await engine.assetUtxos(parseId(assetID))).find((u) => utxoId(u) === key && match(u) && canSign(engine, u, owned));
+  if (!found) throw new ValidationError(`this wallet cannot sign for that ${what} of this asset (it may have been used since the review); nothing was signed`, 'utxoID');
   return found;
 }
 

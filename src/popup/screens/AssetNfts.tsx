@@ -51,7 +51,7 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
   const mint = () =>
     step.confirm(async () => {
       if (!ready) return;
-      setDone(await call('assets.mintNft', { assetID: right.assetID, groupID: right.groupID ?? 0, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }], maxFee }, selectionOf(status)));
+      setDone(await call('assets.mintNft', { assetID: right.assetID, utxoID: right.utxoID, groupID: right.groupID ?? 0, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }], maxFee }, selectionOf(status)));
       onChanged();
     });
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;

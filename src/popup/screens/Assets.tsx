@@ -293,7 +293,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
   const mint = () =>
     step.confirm(async () => {
       if (!ready) return;
-      setDone(await call('assets.mint', { assetID: right.assetID, amount: amountCheck.value.toString(), to: { addresses: [toCheck.value], threshold: 1 }, maxFee }, selectionOf(status)));
+      setDone(await call('assets.mint', { assetID: right.assetID, utxoID: right.utxoID, amount: amountCheck.value.toString(), to: { addresses: [toCheck.value], threshold: 1 }, maxFee }, selectionOf(status)));
       onChanged();
     });
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;

@@ -2,7 +2,7 @@
 // The asset studio's reviews say what the chain will do: an NFT group is minted once (nftfx's mint
 // spends the group's mint right and makes none back), and an NFT about to leave is named by its
 // asset ID, with a look-alike of AVAX flagged, as everywhere else.
-import { cleanup, fireEvent, screen, within } from '@testing-library/preact';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Assets } from '../../../src/popup/screens/Assets.js';
 import { fakeBackground, renderWith } from './fake-background.js';
@@ -51,7 +51,7 @@ describe('Asset studio reviews', () => {
   });
 
   it('the review of a mint names who keeps the mint right: a stranger sharing it is not hidden behind "stays with you"', async () => {
-    const shared = { assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, kind: 'variable' as const, threshold: 1, addresses: [X_ADDR, X_OTHER] };
+    const shared = { assetID: FAKE_ID, utxoID: `${FAKE_ID}:2`, name: 'Gold', symbol: 'GOLD', denomination: 2, kind: 'variable' as const, threshold: 1, addresses: [X_ADDR, X_OTHER] };
     const bg = renderAssets({ 'assets.mintRights': () => ({ rights: [shared] }), 'assets.mint': () => ({ txID: 'm', fee: '1000000' }) });
     fireEvent.click(screen.getByRole('radio', { name: 'Mint' }));
     await screen.findByLabelText('Amount (GOLD)');
@@ -61,6 +61,9 @@ describe('Asset studio reviews', () => {
     expect(screen.getByTestId('review-minters').textContent).toBe(`1 of ${X_ADDR}, ${X_OTHER}`);
     expect(screen.getByTestId('review').textContent).not.toMatch(/stays with you/);
     expect(bg.callsOf('assets.mint')).toEqual([]);
+    // The mint spends that right, the one reviewed: its UTXO goes with the request.
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and mint' }));
+    await waitFor(() => expect(bg.callsOf('assets.mint')).toMatchObject([{ assetID: FAKE_ID, utxoID: shared.utxoID }]));
   });
 
   it("an asset's details say how much of it no transaction proves, as Home does", () => {

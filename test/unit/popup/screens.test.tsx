@@ -707,8 +707,8 @@ describe('Settings: connected sites', () => {
   });
 });
 
-const PIC = { assetID: FAKE_ID, name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft' as const, threshold: 1, addresses: [X_ADDR] };
-const GOLD_RIGHT = { assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, kind: 'variable' as const, threshold: 2, addresses: [X_ADDR, X_OTHER] };
+const PIC = { assetID: FAKE_ID, utxoID: `${FAKE_ID}:4`, name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft' as const, threshold: 1, addresses: [X_ADDR] };
+const GOLD_RIGHT = { assetID: FAKE_ID, utxoID: `${FAKE_ID}:2`, name: 'Gold', symbol: 'GOLD', denomination: 2, kind: 'variable' as const, threshold: 2, addresses: [X_ADDR, X_OTHER] };
 const hexOf = (text: string) => Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('');
 
 describe('Assets', () => {
@@ -862,7 +862,7 @@ describe('Assets', () => {
     expect(screen.getByTestId('review-amount').textContent).toBe('1.5 GOLD');
     expect(screen.getByTestId('review-to').textContent).toBe(X_ADDR);
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and mint' }));
-    await waitFor(() => expect(bg.callsOf('assets.mint')).toEqual([{ assetID: FAKE_ID, amount: '150', to: { addresses: [X_ADDR], threshold: 1 }, maxFee: FEES.operation }]));
+    await waitFor(() => expect(bg.callsOf('assets.mint')).toEqual([{ assetID: FAKE_ID, utxoID: GOLD_RIGHT.utxoID, amount: '150', to: { addresses: [X_ADDR], threshold: 1 }, maxFee: FEES.operation }]));
     // What the mint changed is asked for again.
     await waitFor(() => expect(bg.callsOf('assets.mintRights')).toHaveLength(2));
   });
@@ -899,7 +899,7 @@ describe('Assets', () => {
 
   it('mints an NFT of a chosen group whose payload is a link: shown, not fetched, sent as UTF-8 hex', async () => {
     const bg = renderAssets({
-      'assets.mintRights': () => ({ rights: [{ ...PIC, groupID: 0 }, { ...PIC, groupID: 1 }] }),
+      'assets.mintRights': () => ({ rights: [{ ...PIC, groupID: 0 }, { ...PIC, utxoID: `${FAKE_ID}:5`, groupID: 1 }] }),
       'assets.mintNft': () => ({ txID: 'n', fee: '1000000' }),
     });
     fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
@@ -916,7 +916,7 @@ describe('Assets', () => {
     expect(within(screen.getByTestId('review')).getByRole('link').textContent).toBe('https://example.org/cat.png');
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and mint NFT' }));
     await waitFor(() => expect(bg.callsOf('assets.mintNft')).toHaveLength(1));
-    expect(bg.callsOf('assets.mintNft')[0]).toEqual({ assetID: FAKE_ID, groupID: 1, payloadHex: hexOf('https://example.org/cat.png'), to: [{ addresses: [X_ADDR], threshold: 1 }], maxFee: FEES.operation });
+    expect(bg.callsOf('assets.mintNft')[0]).toEqual({ assetID: FAKE_ID, utxoID: `${FAKE_ID}:5`, groupID: 1, payloadHex: hexOf('https://example.org/cat.png'), to: [{ addresses: [X_ADDR], threshold: 1 }], maxFee: FEES.operation });
     await waitFor(() => expect(bg.callsOf('assets.listNfts')).toHaveLength(2));
   });
 
