@@ -2,7 +2,7 @@
 // it holds a mint right of. A payload is shown as text; a link in it is only a link: nothing is
 // fetched unless the user opens it.
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { selectionOf, useCall } from '../api.js';
+import { errorField, selectionOf, useCall } from '../api.js';
 import { checkAddress, decodePayload, encodePayload, type PayloadKind } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
@@ -34,6 +34,28 @@ function PayloadPreview({ kind, text }: { kind: PayloadKind | 'bytes'; text: str
 
 const rightKey = (r: MintRightView) => `${r.assetID}:${r.groupID ?? 0}`;
 
+/**
+ * A mint's request. Its right used since the review (another of its minters minted; the background
+ * refuses, field utxoID): the rights are read again and the mint goes back to its form saying so
+ * (`note`), never left on a review that would now name another right. Answers undefined then.
+ * Callers keep the reviewed asset or group picked, whatever the rights read next list first.
+ */
+export function useMintRight(h: Holdings) {
+  const [used, setUsed] = useState(false);
+  const run = async <T,>(request: Promise<T>): Promise<T | undefined> => {
+    setUsed(false);
+    try {
+      return await request;
+    } catch (e) {
+      if (errorField(e) !== 'utxoID') throw e;
+      setUsed(true);
+      void h.rights.reload();
+      return undefined;
+    }
+  };
+  return { run, note: <FormError error={used ? 'That mint right was used since the review (by another of its minters), and nothing was signed. Your mint rights were read again: review the mint again.' : undefined} /> };
+}
+
 export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   const call = useCall();
   const rights = h.rights.data?.rights.filter((r) => r.kind === 'nft') ?? [];
@@ -48,10 +70,14 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
   const toCheck = checkAddress(to, 'X', hrp);
   const maxFee = h.fees.data?.operation;
   const ready = right !== undefined && encoded.ok && toCheck.ok && maxFee !== undefined;
+  const used = useMintRight(h);
   const mint = () =>
     step.confirm(async () => {
       if (!ready) return;
-      setDone(await call('assets.mintNft', { assetID: right.assetID, utxoID: right.utxoID, groupID: right.groupID ?? 0, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }], maxFee }, selectionOf(status)));
+      setPicked(rightKey(right));
+      const r = await used.run(call('assets.mintNft', { assetID: right.assetID, utxoID: right.utxoID, groupID: right.groupID ?? 0, payloadHex: encoded.value, to: [{ addresses: [toCheck.value], threshold: 1 }], maxFee }, selectionOf(status)));
+      if (!r) return;
+      setDone(r);
       onChanged();
     });
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
@@ -112,6 +138,7 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
       <PayloadPreview kind={kind} text={payload} />
       <AddressInput label="Owner (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
       <FeeLine fees={h.fees} kind="operation" />
+      {used.note}
       <button class="primary wide" type="submit" disabled={!ready}>
         Mint NFT
       </button>

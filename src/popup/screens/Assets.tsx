@@ -15,7 +15,7 @@ import { Segmented } from '../components/Segmented.js';
 import { AVAX_DECIMALS, formatValue, ownSpendable, ownTotal, sharedLockedOf, sharedOf } from '../format.js';
 import { type Amount, type AssetBalanceView, type BalancesView, type MintRightView, type OwnerSet, UNKNOWN_ASSET_SYMBOL } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, type OwnerDraft, ownerSetOf, OwnerEditor, rightLabel, NoRights } from './AssetsShared.js';
-import { MintNft, NftList } from './AssetNfts.js';
+import { MintNft, NftList, useMintRight } from './AssetNfts.js';
 import { unprovenLine } from './Home.js';
 
 type View = 'held' | 'create' | 'mint' | 'nft';
@@ -290,10 +290,14 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
   const toCheck = checkAddress(to, 'X', hrp);
   const maxFee = h.fees.data?.operation;
   const ready = right !== undefined && amountCheck.ok && toCheck.ok && maxFee !== undefined;
+  const used = useMintRight(h);
   const mint = () =>
     step.confirm(async () => {
       if (!ready) return;
-      setDone(await call('assets.mint', { assetID: right.assetID, utxoID: right.utxoID, amount: amountCheck.value.toString(), to: { addresses: [toCheck.value], threshold: 1 }, maxFee }, selectionOf(status)));
+      setPicked(right.assetID);
+      const r = await used.run(call('assets.mint', { assetID: right.assetID, utxoID: right.utxoID, amount: amountCheck.value.toString(), to: { addresses: [toCheck.value], threshold: 1 }, maxFee }, selectionOf(status)));
+      if (!r) return;
+      setDone(r);
       onChanged();
     });
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
@@ -342,6 +346,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
       <AmountInput value={amount} onInput={setAmount} denomination={right.denomination} symbol={right.symbol} />
       <AddressInput label="Mint to (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
       <FeeLine fees={h.fees} kind="operation" />
+      {used.note}
       <button class="primary wide" type="submit" disabled={!ready}>
         Mint
       </button>
