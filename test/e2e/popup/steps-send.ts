@@ -168,6 +168,17 @@ export async function sendX(run: UiRun): Promise<void> {
   // The receiving side, on the node.
   const net = await localNetwork();
   expect(await avaxOf(engineOf(net, { xp: [recipient], evm: recipient, change: recipient.shortId }), 'X')).toBe(SEND_X);
+
+  // The same send typed again (as after a popup closed mid-send): its review names the one just made.
+  await ui.openTab('Send');
+  await ui.fill('To (X-Chain address)', to);
+  await ui.fill('Amount (AVAX)', typedAmount(SEND_X, 9));
+  await ui.click({ button: 'Review' });
+  await ui.find({ heading: 'Review' });
+  await ui.waitText({ testid: 'review-sent-before' }, /^You sent the same amount to this address (less than a minute|\d+ minutes?) ago\. Confirm only to send it again\.$/);
+  await ui.audit('Send review naming a send made before');
+  await ui.click({ button: 'Edit' });
+  await ui.openTab('Home');
 }
 
 /** Switches accounts with the header's account menu, as a user does. */
