@@ -212,7 +212,7 @@ export class WalletEngine {
   }
 
   /** Chain time in seconds: P from the node; X and C follow wall-clock time closely enough for locktimes. */
-  private async now(chain: ChainAlias): Promise<bigint> {
+  async now(chain: ChainAlias): Promise<bigint> {
     if (chain === 'P') return BigInt(Math.floor(Date.parse(await this.node.platform.getTimestamp()) / 1000));
     return BigInt(Math.floor(Date.now() / 1000));
   }
@@ -437,7 +437,8 @@ export class WalletEngine {
   // ---- X-Chain ----
 
   private async xParams(memo?: Bytes): Promise<x.XSpendParams> {
-    return { ctx: this.ctx, pool: await this.spendable('X'), changeOwners: this.changeOwners, ...(memo ? { memo } : {}) };
+    const [pool, now] = await Promise.all([this.spendable('X'), this.now('X')]);
+    return { ctx: this.ctx, pool, now, changeOwners: this.changeOwners, ...(memo ? { memo } : {}) };
   }
 
   async buildXSend(payments: x.Payment[], memo?: Bytes) {

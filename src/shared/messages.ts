@@ -222,6 +222,8 @@ export interface NftView {
   payloadHex: string;
   name: string;
   symbol: string;
+  /** Unix seconds: still time-locked until then (it cannot be sent before); absent when it can be sent now. */
+  lockedUntil?: number;
 }
 
 export interface MintRightView {

@@ -32,6 +32,7 @@ function service(utxos: Utxo[]) {
   const engine = {
     ctx,
     addresses: () => [x(ME)],
+    now: async () => 1_800_000_000n,
     utxos: async () => utxos,
     assetUtxos: async () => utxos,
     isUnproven: () => false,

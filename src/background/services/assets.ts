@@ -66,21 +66,26 @@ export class AssetsService {
     const ref = parseUtxoId(p.utxoID);
     const nft = (await engine.utxos('X')).find((u) => utxoId(u) === utxoId(ref));
     if (!nft) throw new ValidationError('this wallet does not hold that NFT', 'utxoID');
+    if (nft.output.kind === 'NftTransferOutput' && nft.output.owners.locktime > (await engine.now('X'))) {
+      throw new ValidationError('this NFT is still time-locked: it can be sent once it unlocks (your NFT list says when); nothing was signed', 'utxoID');
+    }
     const built = await engine.buildXNftTransfer(nft, ownersFrom(p.to, 'X', engine.ctx.hrp));
     const issued = await this.delivery.issue(ctx, 'nft-transfer', built, p.maxFee, { assetID: cb58Encode(nft.assetID), to: p.to.addresses.join(', ') });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
-  /** NFTs on X this wallet can send: its keys meet the owners' threshold and nothing is time-locked. */
+  /** NFTs on X this wallet's keys meet the owners' threshold of; one still time-locked says until when (`lockedUntil`). */
   async assetsListNfts() {
     const { engine, preset } = await this.engines.open();
     const owned = ownedOf(engine);
+    const now = await engine.now('X');
     const nfts: NftView[] = [];
     for (const u of await engine.utxos('X')) {
       if (u.output.kind !== 'NftTransferOutput' || !canSign(engine, u, owned)) continue;
       const assetID = cb58Encode(u.assetID);
       const { name, symbol } = await this.networks.assetDescriptionOrUnknown(preset, assetID);
-      nfts.push({ utxoID: utxoId(u), assetID, groupID: u.output.groupID, payloadHex: toHex(u.output.payload), name, symbol });
+      const lock = u.output.owners.locktime;
+      nfts.push({ utxoID: utxoId(u), assetID, groupID: u.output.groupID, payloadHex: toHex(u.output.payload), name, symbol, ...(lock > now ? { lockedUntil: Number(lock) } : {}) });
     }
     return { nfts };
   }
@@ -94,7 +99,8 @@ export class AssetsService {
     const { engine, preset } = await this.engines.open();
     const owned = ownedOf(engine);
     const alone = (u: Utxo) => ('owners' in u.output && u.output.owners.addresses.every((a) => owned.has(byteKey(a))) ? 0 : 1);
-    const isRight = (u: Utxo) => (u.output.kind === 'MintOutput' || u.output.kind === 'NftMintOutput') && canSign(engine, u, owned);
+    const now = await engine.now('X');
+    const isRight = (u: Utxo) => (u.output.kind === 'MintOutput' || u.output.kind === 'NftMintOutput') && canSign(engine, u, owned, now);
     const utxos = (await engine.utxos('X')).filter(isRight).sort((a, b) => alone(a) - alone(b) || (utxoId(a) < utxoId(b) ? -1 : 1));
     const rights: MintRightView[] = [];
     const listed = new Set<string>();
@@ -128,7 +134,8 @@ export class AssetsService {
 async function assetUtxo(engine: WalletEngine, assetID: string, id: string, match: (u: Utxo) => boolean, what: string): Promise<Utxo> {
   const owned = ownedOf(engine);
   const key = utxoId(parseUtxoId(id));
-  const found = (await engine.assetUtxos(parseId(assetID))).find((u) => utxoId(u) === key && match(u) && canSign(engine, u, owned));
+  const now = await engine.now('X');
+  const found = (await engine.assetUtxos(parseId(assetID))).find((u) => utxoId(u) === key && match(u) && canSign(engine, u, owned, now));
   if (!found) throw new ValidationError(`this wallet cannot sign for that ${what} of this asset (it may have been used since the review); nothing was signed`, 'utxoID');
   return found;
 }
@@ -139,12 +146,12 @@ function ownedOf(engine: WalletEngine): OwnedAddresses {
 }
 
 /**
- * An X UTXO the wallet's builders will spend: its keys meet the owners' threshold and the owners
- * carry no locktime (the mint and NFT builders refuse any). One no tx proves (it may be the
- * node's invention) is neither listed nor used.
+ * An X UTXO the wallet's keys meet the owners' threshold of and, given the chain's `now`, whose
+ * locktime has passed (the chain's rule: spendable once locktime ≤ now). One no tx proves (it may
+ * be the node's invention) is neither listed nor used.
  */
-function canSign(engine: WalletEngine, u: Utxo, owned: OwnedAddresses): boolean {
+function canSign(engine: WalletEngine, u: Utxo, owned: OwnedAddresses, now?: bigint): boolean {
   const out = u.output;
   if (out.kind === 'StakeableLockOut' || engine.isUnproven(u)) return false;
-  return out.owners.locktime === 0n && signingIndices(out.owners, owned) !== undefined;
+  return (now === undefined || out.owners.locktime <= now) && signingIndices(out.owners, owned) !== undefined;
 }

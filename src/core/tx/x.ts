@@ -32,6 +32,8 @@ export interface XSpendParams {
   /** Where change goes: a fresh change address of the wallet. */
   changeOwners: OutputOwners;
   memo?: Bytes;
+  /** Chain time (seconds) a mint right or NFT is judged at: spendable once its locktime ≤ now (absent: any locktime refuses). */
+  now?: bigint;
 }
 
 export interface Payment {
@@ -250,10 +252,10 @@ function operationTx(p: XSpendParams, opUtxo: Utxo, op: FxOperation): BuiltTx<XO
   return built(tx, [...funding.spent, opUtxo], funding.fee, MAX_XP_TX_SIZE);
 }
 
-function minterIndices(utxo: Utxo, owners: OutputOwners, owned: OwnedAddresses, what: string): number[] {
+function minterIndices(owners: OutputOwners, owned: OwnedAddresses, what: string, now = 0n): number[] {
   const indices = signingIndices(owners, owned);
   if (!indices) throw new ValidationError(`this wallet does not hold enough keys of the ${what} to sign (threshold ${owners.threshold})`, 'minter');
-  if (owners.locktime > 0n) throw new ValidationError(`this ${what} is time-locked`, 'minter');
+  if (owners.locktime > now) throw new ValidationError(`this ${what} is time-locked`, 'minter');
   return indices;
 }
 
@@ -265,7 +267,7 @@ export function buildXMint(
   if (out.kind !== 'MintOutput') throw new ValidationError('this UTXO is not a mint right of a variable-cap asset', 'mintUtxo');
   if (p.amount <= 0n) throw new ValidationError('mint more than zero', 'amount');
   if (p.amount > MAX_U64) throw new ValidationError('that amount is more than one X-Chain output can hold', 'amount');
-  const mintInput = minterIndices(p.mintUtxo, out.owners, p.owned, 'minter set');
+  const mintInput = minterIndices(out.owners, p.owned, 'minter set', p.now);
   return operationTx(p, p.mintUtxo, {
     kind: 'SecpMintOperation',
     mintInput,
@@ -288,7 +290,7 @@ export function buildXNftMint(
   if (out.kind !== 'NftMintOutput') throw new ValidationError('this UTXO is not an NFT mint right', 'mintUtxo');
   validateNftPayload(p.payload);
   if (p.to.length === 0) throw new ValidationError('mint to at least one owner', 'to');
-  const mintInput = minterIndices(p.mintUtxo, out.owners, p.owned, 'NFT minter set');
+  const mintInput = minterIndices(out.owners, p.owned, 'NFT minter set', p.now);
   return operationTx(p, p.mintUtxo, { kind: 'NftMintOperation', mintInput, groupID: out.groupID, payload: p.payload, outputs: p.to });
 }
 
@@ -297,7 +299,7 @@ export function buildXNftTransfer(
 ): BuiltTx<XOperationTx> {
   const out = p.nftUtxo.output;
   if (out.kind !== 'NftTransferOutput') throw new ValidationError('this UTXO is not an NFT', 'nftUtxo');
-  const input = minterIndices(p.nftUtxo, out.owners, p.owned, 'NFT owner set');
+  const input = minterIndices(out.owners, p.owned, 'NFT owner set', p.now);
   return operationTx(p, p.nftUtxo, { kind: 'NftTransferOperation', input, output: { groupID: out.groupID, payload: out.payload, owners: p.to } });
 }
 

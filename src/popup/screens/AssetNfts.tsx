@@ -1,6 +1,6 @@
-// Assets → NFTs: the NFTs the wallet holds (each with a Send button) and minting into an NFT family
-// it holds a mint right of. A payload is shown as text; a link in it is only a link: nothing is
-// fetched unless the user opens it.
+// Assets → NFTs: the NFTs the wallet holds (each with a Send button, or when it unlocks if still
+// time-locked) and minting into an NFT family it holds a mint right of. A payload is shown as
+// text; a link in it is only a link: nothing is fetched unless the user opens it.
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorField, selectionOf, useCall } from '../api.js';
 import { checkAddress, decodePayload, encodePayload, type PayloadKind } from '../checks.js';
@@ -9,7 +9,7 @@ import { AssetLabel } from '../components/AssetLabel.js';
 import { FormError, TextField } from '../components/Field.js';
 import { Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
-import { AVAX_DECIMALS, formatValue } from '../format.js';
+import { AVAX_DECIMALS, formatDateTime, formatValue } from '../format.js';
 import type { Amount, MintRightView, NftView, Selection } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, Issued, rightLabel, NoRights } from './AssetsShared.js';
 
@@ -225,7 +225,9 @@ export function NftList({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
               <AssetLabel asset={{ assetID: n.assetID, name: n.name, symbol: n.symbol, verified: false }} />
               <span class="muted"> · group {n.groupID}</span>
               <PayloadPreview kind={shown.kind} text={shown.text} />
-              {sending === n.utxoID ? (
+              {n.lockedUntil !== undefined ? (
+                <p class="muted">Locked until {formatDateTime(n.lockedUntil * 1000)}</p>
+              ) : sending === n.utxoID ? (
                 <SendNft
                   nft={n}
                   hrp={hrp}
