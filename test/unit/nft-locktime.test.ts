@@ -96,6 +96,13 @@ describe('the asset studio lists and uses time-locked NFTs and mint rights by th
     expect(issue).toHaveBeenCalledTimes(1);
   });
 
+  it('refuses an NFT no transaction proves, named by its ID though the list never offers it: nothing built or signed', async () => {
+    const { assets, built, issue } = service([unproven], [unproven]);
+    await expect(assets.assetsTransferNft({ utxoID: utxoId(unproven), to, maxFee: '1000000' })).rejects.toThrow('this wallet does not hold that NFT');
+    expect(built).toEqual([]);
+    expect(issue).not.toHaveBeenCalled();
+  });
+
   it('lists and mints with a mint right whose locktime has passed (or is now); one still locked is neither listed nor used', async () => {
     const rights = [mintRight(30, NOW - 5n), nftRight(1, NOW), nftRight(2, NOW + 1n)];
     const { assets, built, issue } = service(rights);

@@ -65,7 +65,8 @@ export class AssetsService {
     const { engine } = ctx;
     const ref = parseUtxoId(p.utxoID);
     const nft = (await engine.utxos('X')).find((u) => utxoId(u) === utxoId(ref));
-    if (!nft) throw new ValidationError('this wallet does not hold that NFT', 'utxoID');
+    // One no tx proves is never listed; named by its ID anyway, it is not signed for either.
+    if (!nft || engine.isUnproven(nft)) throw new ValidationError('this wallet does not hold that NFT', 'utxoID');
     if (nft.output.kind === 'NftTransferOutput' && nft.output.owners.locktime > (await engine.now('X'))) {
       throw new ValidationError('this NFT is still time-locked: it can be sent once it unlocks (your NFT list says when); nothing was signed', 'utxoID');
     }
