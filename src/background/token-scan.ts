@@ -20,6 +20,7 @@ import { formatEvmAddress, parseEvmAddress } from '../core/evm-address.js';
 import type { EthApi, EthLog, LogFilter } from '../core/node/eth.js';
 import type { LogScanView, TokenStandard } from '../shared/messages.js';
 import { tokenScanKey } from './account-cache.js';
+import { mapLimited } from './map-limited.js';
 import { oneAtATime, type StorageArea } from './storage.js';
 
 /** Blocks per eth_getLogs at first; halved (down to MIN_RANGE) when the node refuses a range. */
@@ -206,20 +207,6 @@ async function date(s: ScanState, eth: EthApi): Promise<void> {
     }
   });
   for (const t of s.transfers) if (t.time === undefined && times.has(t.blockNumber)) t.time = times.get(t.blockNumber)!;
-}
-
-/** `fn` over `items`, at most `limit` at a time (a node is not asked hundreds of calls at once). */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 export class TokenScanner {

@@ -7,13 +7,15 @@ import { cb58Encode, formatAddress, parseAddress, parseId } from '../../core/enc
 import type { WalletEngine } from '../../core/engine.js';
 import { ValidationError } from '../../core/errors.js';
 import { chainContextOf } from '../../core/network.js';
+import type { ProvenAsset } from '../../core/proof.js';
 import { ownedAddressSet, type OwnedAddresses, signingIndices } from '../../core/tx/utxos.js';
 import { fixedCapState, nftFamilyState, variableCapState } from '../../core/tx/x.js';
 import type { MintRightView, NftView, RequestParams as P } from '../../shared/messages.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
 import { ownersFrom } from '../request-fields.js';
-import type { NetworksService } from './networks.js';
+import { mapLimited } from '../map-limited.js';
+import type { NetworksService, Preset } from './networks.js';
 
 export class AssetsService {
   constructor(
@@ -80,11 +82,13 @@ export class AssetsService {
     const { engine, preset } = await this.engines.open();
     const owned = ownedOf(engine);
     const now = await engine.now('X');
+    const held = (await engine.utxos('X')).filter((u) => u.output.kind === 'NftTransferOutput' && canSign(engine, u, owned));
+    const names = await this.namesOf(preset, held);
     const nfts: NftView[] = [];
-    for (const u of await engine.utxos('X')) {
-      if (u.output.kind !== 'NftTransferOutput' || !canSign(engine, u, owned)) continue;
+    for (const u of held) {
+      if (u.output.kind !== 'NftTransferOutput') continue;
       const assetID = cb58Encode(u.assetID);
-      const { name, symbol } = await this.networks.assetDescriptionOrUnknown(preset, assetID);
+      const { name, symbol } = names.get(assetID)!;
       const lock = u.output.owners.locktime;
       nfts.push({ utxoID: utxoId(u), assetID, groupID: u.output.groupID, payloadHex: toHex(u.output.payload), name, symbol, ...(lock > now ? { lockedUntil: Number(lock) } : {}) });
     }
@@ -103,6 +107,7 @@ export class AssetsService {
     const now = await engine.now('X');
     const isRight = (u: Utxo) => (u.output.kind === 'MintOutput' || u.output.kind === 'NftMintOutput') && canSign(engine, u, owned, now);
     const utxos = (await engine.utxos('X')).filter(isRight).sort((a, b) => alone(a) - alone(b) || (utxoId(a) < utxoId(b) ? -1 : 1));
+    const names = await this.namesOf(preset, utxos);
     const rights: MintRightView[] = [];
     const listed = new Set<string>();
     for (const u of utxos) {
@@ -112,11 +117,10 @@ export class AssetsService {
       const key = `${assetID}/${out.kind === 'NftMintOutput' ? out.groupID : ''}`;
       if (listed.has(key)) continue;
       listed.add(key);
-      const info = await this.networks.assetDescriptionOrUnknown(preset, assetID);
       rights.push({
         assetID,
         utxoID: utxoId(u),
-        ...info,
+        ...names.get(assetID)!,
         kind: out.kind === 'MintOutput' ? 'variable' : 'nft',
         ...(out.kind === 'NftMintOutput' ? { groupID: out.groupID } : {}),
         threshold: out.owners.threshold,
@@ -125,7 +129,20 @@ export class AssetsService {
     }
     return { rights };
   }
+
+  /**
+   * The names of the assets of `utxos`, each asked once and a few at a time: anyone can send NFTs or
+   * mint rights of hundreds of families, and one by one their lookups would hold the list for minutes.
+   */
+  private async namesOf(preset: Preset, utxos: readonly Utxo[]): Promise<Map<string, ProvenAsset>> {
+    const ids = [...new Set(utxos.map((u) => cb58Encode(u.assetID)))];
+    const names = await mapLimited(ids, NAME_READS_AT_ONCE, (id) => this.networks.assetDescriptionOrUnknown(preset, id));
+    return new Map(ids.map((id, i) => [id, names[i]!]));
+  }
 }
+
+/** How many assets' creating txs the lists above ask the node for at once. */
+const NAME_READS_AT_ONCE = 8;
 
 /**
  * The mint right the review named (`id`, from assets.mintRights), if it is still one of this asset
