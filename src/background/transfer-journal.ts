@@ -60,6 +60,8 @@ export interface TransferRecord {
   error?: string;
   /** Its C-Chain import pays less than the base fee of now (the chain holds it): only one paying more replaces it. */
   underpaid?: boolean;
+  /** Imports it signed before, replaced while underpaid: the chain may still run one of them instead, and it is then the move's own. */
+  replaced?: JournaledTx[];
   /** When its accepted export's funds were first missing from atomic memory, no import of its own journaled. */
   missingSince?: number;
   createdAt: number;
@@ -165,8 +167,9 @@ export function tellKeptExport(journal: Promise<TransferJournal>, txID: string, 
 function withoutEndedBytes(r: TransferRecord): TransferRecord {
   if (typeof r !== 'object' || r === null || (r.state !== 'completed' && r.state !== 'failed')) return r;
   const bare = (tx: JournaledTx): JournaledTx => (tx.signedHex === '' ? tx : { ...tx, signedHex: '' });
-  if ((r.export === undefined || r.export.signedHex === '') && (r.imports ?? []).every((tx) => tx.signedHex === '')) return r;
-  return { ...r, ...(r.export ? { export: bare(r.export) } : {}), imports: (r.imports ?? []).map(bare) };
+  if ((r.export === undefined || r.export.signedHex === '') && (r.imports ?? []).every((tx) => tx.signedHex === '') && !r.replaced) return r;
+  const { replaced: _gone, ...kept } = r;
+  return { ...kept, ...(r.export ? { export: bare(r.export) } : {}), imports: (r.imports ?? []).map(bare) };
 }
 
 /**

@@ -265,11 +265,15 @@ export class TransferRunner {
     if (built.length === 0) {
       // Nothing of the export is left: after an import was journaled, what it spends is gone. Its
       // fate tells whether it went through or another import took the funds (not lost: imported).
-      const fates = await Promise.all(record.imports.map((tx) => this.engine.txFate(tx.chain, tx.txID, fromHex(tx.signedHex))));
+      const tried = [...record.imports, ...(record.replaced ?? [])];
+      const fates = await Promise.all(tried.map((tx) => this.engine.txFate(tx.chain, tx.txID, fromHex(tx.signedHex))));
       const ours = fates.includes('accepted');
       if (ours || (fates.length && fates.every((f) => f === 'inputs-spent'))) {
         delete record.missingSince;
-        record.imports.forEach((tx, i) => (tx.accepted = fates[i] === 'accepted'));
+        tried.forEach((tx, i) => (tx.accepted = fates[i] === 'accepted'));
+        // The import the chain ran is the move's own, whichever of those it signed it was.
+        if (ours) record.imports = tried.filter((tx) => tx.accepted);
+        delete record.replaced;
         record.error = ours ? undefined : IMPORTED_ELSEWHERE;
         record.state = 'completed';
         await this.save(record, 'completed');
@@ -301,6 +305,7 @@ export class TransferRunner {
       throw new WalletError('fee-above-approved', `transfer ${record.id}: ${why}; the funds wait in atomic memory`);
     }
     delete record.missingSince;
+    if (record.underpaid) record.replaced = [...(record.replaced ?? []), ...record.imports];
     delete record.underpaid;
     record.imports = built.map((b) => {
       const s = this.engine.sign(b);
@@ -331,6 +336,7 @@ export class TransferRunner {
       return;
     }
     delete record.error;
+    delete record.replaced;
     record.state = 'completed';
     await this.save(record, 'completed');
   }

@@ -89,9 +89,10 @@ export function journalReviewedImport(engine: WalletEngine, record: TransferReco
   // Never lowered: the reviewed import is within what the user approved now (over the reviewed export fee, which the import's cap is taken from).
   const reviewedMax = BigInt(record.maxExportFee ?? record.export!.fee) + feeOf(built);
   // A new import of the user's reviewing: the one it replaces no longer bounds it (TransferRecord.underpaid).
-  const { underpaid: _replaced, ...rest } = record;
+  const { underpaid, ...rest } = record;
   return {
     ...rest,
+    ...(underpaid ? { replaced: [...(record.replaced ?? []), ...record.imports] } : {}),
     imports: signed.map((x) => ({ chain: x.chain, txID: x.txID, signedHex: toHex(x.signedBytes), fee: x.fee.toString(), accepted: false })),
     importAttempts: record.importAttempts + 1,
     ...(record.maxFee === undefined || BigInt(record.maxFee) < reviewedMax ? { maxFee: reviewedMax.toString() } : {}),

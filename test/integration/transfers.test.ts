@@ -9,7 +9,7 @@ import { parseAddress } from '../../src/core/encoding.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, avaxOf, engineOf, freshWallet, genesisEngine, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';
-import { lyingNode, moveUntilDone, rpcResult, transferUntil, txIdOfIssue } from './lying-node.js';
+import { lyingNode, moveUntilDone, type RpcCall, rpcResult, transferUntil, txIdOfIssue } from './lying-node.js';
 import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
 type Chain = 'X' | 'P' | 'C';
@@ -302,6 +302,45 @@ describe('a move into the C-Chain whose import pays less than the base fee of no
     }
     expect(view.state).toBe('completed');
     expect(view.error).toBeUndefined();
+  });
+});
+
+describe('a move whose underpaid import was replaced, and the chain ran the first one after all', () => {
+  it('counts the first as its own import: completed, not "imported by another import", and Activity lists that one', async () => {
+    const node = lyingNode();
+    // The node's own base fee, until the first import is sent: then it reads far above what that one pays.
+    let risen = false;
+    node.lies.set('eth_baseFee', async (_call, forward) => (risen ? rpcResult(`0x${(10n ** 12n).toString(16)}`) : forward()));
+    // The first import is held back (the wallet sees it not executed, underpaying); when its
+    // replacement is sent, that one is held back instead and the first reaches the chain.
+    let first: RpcCall | undefined;
+    node.lies.set('avax.issueTx', async (call) => {
+      if (!first) {
+        first = call;
+        risen = true;
+      } else {
+        const url = `${inject('nodeUrl')}/ext/bc/C/avax`;
+        const sent = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avax.issueTx', params: first.params }) })).json()) as { error?: unknown };
+        expect(sent.error).toBeUndefined();
+      }
+      return rpcResult({ txID: txIdOfIssue(call) });
+    });
+    const { wallet, ctx } = await fundedWallet({ x: 3n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
+    const move = await wallet.transfers.transfersStart({ from: 'X', to: 'C', amount: AVAX.toString(), maxFee: (ctx.xTxFee + AVAX / 10n).toString(), maxExportFee: ctx.xTxFee.toString() });
+    let view = await transferUntil(wallet, move.id, (t) => t.state === 'completed' || t.state === 'failed' || t.paused !== undefined);
+    for (let i = 0; i < 20 && view.state !== 'completed'; i++) {
+      await wallet.transfers.resumeTransfers().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 300));
+      view = (await wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
+    }
+    const firstID = txIdOfIssue(first!);
+    expect(view).toMatchObject({ state: 'completed', importTxIDs: [firstID] });
+    expect(view.error).toBeUndefined();
+    // What arrived is what the first import carried, less its own fee.
+    const c = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'C' && b.verified)!;
+    expect(BigInt(c.spendable)).toBe((AVAX - BigInt(view.importFee!)) * WEI_PER_NAVAX);
+    const { items } = await wallet.balances.activityList();
+    expect(items.find((i) => i.txID === firstID)).toMatchObject({ kind: 'import', status: 'accepted' });
   });
 });
 

@@ -311,6 +311,10 @@ describe('the import fee a move may pay', () => {
     // One that replaces an import found underpaying is bounded by the fee reviewed, not by that one's.
     const reviewed = journalReviewedImport(engine, { ...record!, underpaid: true }, await engine.buildImports('C', 'P'));
     expect(reviewed.underpaid).toBeUndefined();
+    // The underpaid import it replaces may still be the one the chain runs: kept with the record (only then).
+    const earlier = { chain: 'C' as const, txID: 'earlier', signedHex: '00', fee: '10', accepted: false };
+    expect(journalReviewedImport(engine, { ...record!, underpaid: true, imports: [earlier] }, await engine.buildImports('C', 'P')).replaced).toEqual([earlier]);
+    expect(journalReviewedImport(engine, { ...record!, imports: [earlier] }, await engine.buildImports('C', 'P')).replaced).toBeUndefined();
     await journal.put(reviewed);
     chains.states.set(reviewed.imports[0]!.txID, 'failed');
     expect(await new TransferRunner(engine, journal).resumeAll()).toMatchObject([{ state: 'completed', importAttempts: 2, imports: [{ fee: '400', accepted: true }] }]);
