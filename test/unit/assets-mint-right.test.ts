@@ -1,17 +1,13 @@
 // Which mint right a mint spends (src/background/services/assets.ts): the one assets.mintRights
 // listed and the review named (its UTXO ID comes back with the mint), never another right of the
 // same asset with a different minter set; one gone since the review is refused, nothing signed.
-import { describe, expect, it, vi } from 'vitest';
-import type { AccountEngines } from '../../src/background/account-engines.js';
-import type { Delivery } from '../../src/background/delivery.js';
-import { AssetsService } from '../../src/background/services/assets.js';
-import type { NetworksService } from '../../src/background/services/networks.js';
+import { describe, expect, it } from 'vitest';
 import { utxoId } from '../../src/core/codec/ids.js';
 import type { Utxo } from '../../src/core/codec/types.js';
 import { cb58Encode, formatAddress } from '../../src/core/encoding.js';
-import type { WalletEngine } from '../../src/core/engine.js';
 import { ValidationError } from '../../src/core/errors.js';
 import { makeOwners } from '../../src/core/tx/context.js';
+import { assetsService } from './assets-test-kit.js';
 import { addr, ctx, id } from './x-test-kit.js';
 
 const ME = addr(1);
@@ -27,23 +23,7 @@ function right(n: number, owners: Uint8Array[], groupID?: number): Utxo {
   return { txID: id(n), outputIndex: 0, assetID: ASSET, output: groupID === undefined ? { kind: 'MintOutput', owners: o } : { kind: 'NftMintOutput', groupID, owners: o } };
 }
 
-function service(utxos: Utxo[]) {
-  const built: Utxo[] = [];
-  const engine = {
-    ctx,
-    addresses: () => [x(ME)],
-    now: async () => 1_800_000_000n,
-    utxos: async () => utxos,
-    assetUtxos: async () => utxos,
-    isUnproven: () => false,
-    buildXMint: async (u: Utxo) => built.push(u),
-    buildXNftMint: async (u: Utxo) => built.push(u),
-  } as unknown as WalletEngine;
-  const issue = vi.fn(async () => ({ txID: 'tx', fee: 1_000_000n }));
-  const engines = { open: async () => ({ engine, preset: {} }) } as unknown as AccountEngines;
-  const networks = { assetDescriptionOrUnknown: async () => ({ name: 'Gold', symbol: 'GLD', denomination: 0 }) } as unknown as NetworksService;
-  return { assets: new AssetsService(engines, networks, { issue } as unknown as Delivery), built, issue };
-}
+const service = (utxos: Utxo[]) => assetsService({ me: ME, utxos });
 
 describe('a mint spends the mint right its review named', () => {
   // The node lists the right shared with another key first: the old code minted with it whatever the review said.

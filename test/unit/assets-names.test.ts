@@ -2,15 +2,11 @@
 // namesOf): anyone can send NFTs or mint rights of hundreds of families, and asked one by one their
 // creating txs would hold the NFT tab for minutes.
 import { describe, expect, it } from 'vitest';
-import type { AccountEngines } from '../../src/background/account-engines.js';
-import type { Delivery } from '../../src/background/delivery.js';
-import { AssetsService } from '../../src/background/services/assets.js';
-import type { NetworksService } from '../../src/background/services/networks.js';
 import type { Utxo } from '../../src/core/codec/types.js';
-import { cb58Encode, formatAddress } from '../../src/core/encoding.js';
-import type { WalletEngine } from '../../src/core/engine.js';
 import { makeOwners } from '../../src/core/tx/context.js';
-import { addr, ctx, id } from './x-test-kit.js';
+import { cb58Encode } from '../../src/core/encoding.js';
+import { assetsService } from './assets-test-kit.js';
+import { addr, id } from './x-test-kit.js';
 
 const ME = addr(1);
 const mine = makeOwners([ME]);
@@ -19,7 +15,6 @@ const nft = (family: number, n: number): Utxo => ({ txID: id(100 + family * 4 + 
 const right = (family: number): Utxo => ({ txID: id(300 + family), outputIndex: 0, assetID: id(family + 1), output: { kind: 'NftMintOutput', groupID: 0, owners: mine } });
 
 function service(utxos: Utxo[]) {
-  const engine = { ctx, addresses: () => [formatAddress('X', ctx.hrp, ME)], now: async () => 1n, utxos: async () => utxos, isUnproven: () => false } as unknown as WalletEngine;
   const asked: string[] = [];
   let inFlight = 0;
   let most = 0;
@@ -32,9 +27,8 @@ function service(utxos: Utxo[]) {
       inFlight--;
       return { name: `Family ${assetID.slice(0, 4)}`, symbol: 'F', denomination: 0 };
     },
-  } as unknown as NetworksService;
-  const engines = { open: async () => ({ engine, preset: {} }) } as unknown as AccountEngines;
-  return { assets: new AssetsService(engines, networks, {} as Delivery), asked, most: () => most };
+  };
+  return { assets: assetsService({ me: ME, utxos, networks }).assets, asked, most: () => most };
 }
 
 describe('the NFT list and the mint rights name each asset once, 8 at a time', () => {

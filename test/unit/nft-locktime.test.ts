@@ -2,19 +2,15 @@
 // assets.ts): the chain lets it be spent once locktime ≤ its time (secp256k1fx: locked while
 // locktime > now), so one whose locktime has passed is listed and used like any other, and one
 // still locked is listed with when it unlocks and never sent before then, nothing signed.
-import { describe, expect, it, vi } from 'vitest';
-import type { AccountEngines } from '../../src/background/account-engines.js';
-import type { Delivery } from '../../src/background/delivery.js';
-import { AssetsService } from '../../src/background/services/assets.js';
-import type { NetworksService } from '../../src/background/services/networks.js';
+import { describe, expect, it } from 'vitest';
 import { utxoId } from '../../src/core/codec/ids.js';
 import type { Utxo } from '../../src/core/codec/types.js';
 import { cb58Encode, formatAddress } from '../../src/core/encoding.js';
-import type { WalletEngine } from '../../src/core/engine.js';
 import { ValidationError } from '../../src/core/errors.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { ownedAddressSet, spendableUtxos } from '../../src/core/tx/utxos.js';
 import { buildXMint, buildXNftMint, buildXNftTransfer } from '../../src/core/tx/x.js';
+import { assetsService } from './assets-test-kit.js';
 import { addr, ctx, id } from './x-test-kit.js';
 
 const ME = addr(1);
@@ -50,24 +46,7 @@ describe('the builders judge a locktime at the chain time they are given', () =>
   });
 });
 
-function service(utxos: Utxo[], unproven: Utxo[] = []) {
-  const built: Utxo[] = [];
-  const engine = {
-    ctx,
-    addresses: () => [x(ME)],
-    now: async () => NOW,
-    utxos: async () => utxos,
-    assetUtxos: async () => utxos,
-    isUnproven: (u: Utxo) => unproven.includes(u),
-    buildXMint: async (u: Utxo) => built.push(u),
-    buildXNftMint: async (u: Utxo) => built.push(u),
-    buildXNftTransfer: async (u: Utxo) => built.push(u),
-  } as unknown as WalletEngine;
-  const issue = vi.fn(async () => ({ txID: 'tx', fee: 1_000_000n }));
-  const engines = { open: async () => ({ engine, preset: {} }) } as unknown as AccountEngines;
-  const networks = { assetDescriptionOrUnknown: async () => ({ name: 'Art', symbol: 'ART', denomination: 0 }) } as unknown as NetworksService;
-  return { assets: new AssetsService(engines, networks, { issue } as unknown as Delivery), built, issue };
-}
+const service = (utxos: Utxo[], unproven: Utxo[] = []) => assetsService({ me: ME, utxos, unproven, now: NOW });
 
 describe('the asset studio lists and uses time-locked NFTs and mint rights by the chain time', () => {
   const to = { addresses: [x(ME)], threshold: 1 };
