@@ -1,0 +1,116 @@
+// WalletEngine's (engine.ts) exported types and helpers (keys, options, results, tx fates), and its builders' spend params.
+import type { Bytes } from './bytes.js';
+import type { UnsignedTx } from './codec/types.js';
+import type { WalletEngine } from './engine.js';
+import { WalletError } from './errors.js';
+import type { KeyPair } from './keys.js';
+import type { ChainAlias, TxOutcome, WaitOptions } from './node.js';
+import type { ProofCache } from './proof.js';
+import type { PSpendParams } from './tx/p.js';
+import type { SpendableUtxo } from './tx/utxos.js';
+import type { XSpendParams } from './tx/x.js';
+
+export interface EngineKeys {
+  /** Every X/P key of the account (receive and change addresses scanned so far). */
+  xp: KeyPair[];
+  /** The account's EVM key; its short ID also owns atomic UTXOs sent to the C-Chain. */
+  evm: KeyPair;
+  /** Short ID that receives change (a fresh change address). */
+  change: Bytes;
+}
+
+export interface EngineOptions {
+  /** EVM chain ID of the C-Chain (43112 on local). */
+  evmChainId: bigint;
+  /** Percent of the C-Chain base fee paid for atomic txs (default 125: a rise of a quarter before inclusion is absorbed). */
+  atomicBaseFeeHeadroom?: bigint;
+  /** Percent of it a fee the user reviewed must still pay to be paid instead of a costlier one of now (default 110). */
+  atomicBaseFeeFloor?: bigint;
+  /** Percent of the P-Chain gas price paid (default 100: the exact current price). */
+  pPriceHeadroom?: bigint;
+  wait?: WaitOptions;
+  /** Proofs of UTXOs already checked against their txs (default: this engine's own, in memory). */
+  proofs?: ProofCache;
+  /**
+   * UTXOs (by ID) every selection of their asset takes: the inputs of sends the node refused, so
+   * that the next send conflicts with them and at most one of the two can run
+   * (src/background/refused.ts).
+   */
+  spendFirst?: ReadonlySet<string>;
+}
+
+export interface Issued<T extends UnsignedTx = UnsignedTx> {
+  chain: ChainAlias;
+  txID: string;
+  tx: T;
+  /** nAVAX this tx burns. */
+  fee: bigint;
+  signedBytes: Bytes;
+}
+
+/** A tx the node did not accept (dropped, aborted, rejected), with the node's reason. */
+export class TxFailedError extends WalletError {
+  constructor(readonly outcome: TxOutcome) {
+    super('tx-failed', `${outcome.chain}-Chain transaction ${outcome.txID} was not accepted: ${outcome.status}${outcome.reason ? ` (${outcome.reason})` : ''}`);
+  }
+}
+
+/** A tx's fate as far as the node knows it. */
+export type TxState = 'accepted' | 'failed' | 'processing' | 'unknown';
+/** A signed tx's fate: the node's word checked against what the tx spends and creates (txFate). */
+export type TxFate = Exclude<TxState, 'unknown'> | 'not-seen' | 'inputs-spent';
+
+export interface AssetBalance {
+  assetID: Bytes;
+  spendable: bigint;
+  /** Held but time-locked (OutputOwners locktime in the future). */
+  locked: bigint;
+  /** P-Chain only: stakeable-locked (vesting), usable for staking only. */
+  lockedStakeable: bigint;
+  /** The part of the three above that no tx proves (genesis funds, staking rewards, or a lie). */
+  unproven: bigint;
+  /**
+   * The part of `spendable` that keys not the account's can also spend alone (a 1-of-2 with a
+   * stranger's key): the account's only until that key moves it. Still spent by sends.
+   */
+  shared: bigint;
+  /** The same for `locked` and `lockedStakeable`: a stranger's key can take it once it unlocks. */
+  sharedLocked: bigint;
+}
+
+/** A C-Chain EVM tx, signed: its 0x hash is its ID. */
+export interface SignedEvm {
+  txID: string;
+  signedBytes: Bytes;
+  /** The most it can cost: gasLimit × maxFeePerGas, in wei. */
+  maxFeeWei: bigint;
+}
+
+/** Nonces of this wallet's own EVM txs the node has not decided on: sent, and refused (see evmNonce). */
+export interface EvmNonces {
+  live: readonly bigint[];
+  voided: readonly bigint[];
+}
+
+export const isEvmHash = (txID: string): boolean => /^0x[0-9a-fA-F]{64}$/.test(txID);
+
+/**
+ * The atomic UTXOs an import takes now. One UTXO the chain does not hold makes it refuse the whole
+ * import: unproven ones wait until they are all that is left, so they never hold up proven funds.
+ */
+export function provenFirst(utxos: SpendableUtxo[]): SpendableUtxo[] {
+  const proven = utxos.filter((u) => !u.unproven);
+  return proven.length > 0 ? proven : utxos;
+}
+
+/** What an engine's X-Chain builders take: its spendable UTXOs, the chain time and its change owners. */
+export async function xParams(e: WalletEngine, memo?: Bytes): Promise<XSpendParams> {
+  const [pool, now] = await Promise.all([e.spendable('X'), e.now('X')]);
+  return { ctx: e.ctx, pool, now, changeOwners: e.changeOwners, ...(memo ? { memo } : {}) };
+}
+
+/** What an engine's P-Chain builders take: its spendable UTXOs, the fee inputs of now and its change owners. */
+export async function pParams(e: WalletEngine): Promise<PSpendParams> {
+  const [pool, fee] = await Promise.all([e.spendable('P'), e.pFeeContext()]);
+  return { ctx: e.ctx, fee, pool, changeOwners: e.changeOwners };
+}
