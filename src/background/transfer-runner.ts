@@ -265,7 +265,8 @@ export class TransferRunner {
     if (built.length === 0) {
       // Nothing of the export is left: after an import was journaled, what it spends is gone. Its
       // fate tells whether it went through or another import took the funds (not lost: imported).
-      const tried = [...record.imports, ...(record.replaced ?? [])];
+      // Each once: "Import now" at an unchanged fee of now signs the same bytes as the import it replaces.
+      const tried = [...record.imports, ...(record.replaced ?? [])].filter((tx, i, all) => all.findIndex((t) => t.txID === tx.txID) === i);
       const fates = await Promise.all(tried.map((tx) => this.engine.txFate(tx.chain, tx.txID, fromHex(tx.signedHex))));
       const ours = fates.includes('accepted');
       if (ours || (fates.length && fates.every((f) => f === 'inputs-spent'))) {

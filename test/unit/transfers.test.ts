@@ -676,3 +676,33 @@ describe('Import now of a parked move whose import the chain has not decided yet
     expect(await journal.get('m')).toMatchObject({ state: 'import-signed' });
   });
 });
+
+describe('a move whose replaced imports include the same tx twice', () => {
+  it('lists the import the chain ran once: Import now at an unchanged fee of now signs the same bytes again', async () => {
+    const chains = new ScriptedChains();
+    chains.exportFee = 600n;
+    chains.importFee = 400n;
+    const journal = new TransferJournal(memoryStores().local, 'transfers:replaced-twice');
+    await new TransferRunner(chains.engine(), journal).start('P', 'C', 5_000n, 1_010n, 1_000n).catch(() => undefined);
+    const engine = chains.engine();
+    // A node that holds every import back, and a base fee of now above what each pays: each is found underpaying.
+    const holding = Object.assign(chains.engine(), { submit: async () => undefined, atomicUnderpays: async () => true });
+    const at400 = { chain: 'C' as const, fee: 400n, id: 'import-at-400' };
+    const reviewNow = async (b: typeof at400) => {
+      await journal.put(journalReviewedImport(engine, (await journal.list())[0]!, [b] as never));
+      await new TransferRunner(holding, journal).resumeAll();
+    };
+    await reviewNow(at400);
+    await reviewNow(at400);
+    expect((await journal.list())[0]).toMatchObject({ state: 'export-accepted', underpaid: true, replaced: [{ txID: 'import-at-400' }] });
+    await journal.put(journalReviewedImport(engine, (await journal.list())[0]!, [{ chain: 'C', fee: 500n, id: 'import-at-500' }] as never));
+    // The chain runs the one at 400 after all: the one at 500 can never go through, and atomic memory is empty.
+    chains.states.set('import-at-400', 'accepted');
+    chains.states.set('import-at-500', 'inputs-spent' as TxState);
+    chains.atomicThere = false;
+    const [done] = await new TransferRunner(engine, journal).resumeAll();
+    expect(done).toMatchObject({ state: 'completed', imports: [{ txID: 'import-at-400', fee: '400', accepted: true }] });
+    expect(done!.imports).toHaveLength(1);
+    expect(transferActivity(done!, 'AVAX').filter((i) => i.kind === 'import')).toHaveLength(1);
+  });
+});
