@@ -4,9 +4,13 @@
 import type { StakingRequests, UnixSeconds } from './messages-staking.js';
 import type { ApprovalView, SiteView, AddedChainView } from './messages-approvals.js';
 import type { ActivityToken, TokenRequests } from './token-messages.js';
+import type { AssetRequests } from './messages-assets.js';
+import type { TransferRequests } from './messages-transfers.js';
 
 export type * from './messages-approvals.js';
+export type * from './messages-assets.js';
 export type * from './messages-staking.js';
+export type * from './messages-transfers.js';
 export type * from './token-messages.js';
 
 /** A non-negative integer in base units, as a decimal string. */
@@ -214,74 +218,11 @@ export interface SendEstimate {
   gasLimit?: Amount;
 }
 
-export interface NftView {
-  /** `<txID>:<outputIndex>`, what assets.transferNft takes. */
-  utxoID: string;
-  assetID: string;
-  groupID: number;
-  payloadHex: string;
-  name: string;
-  symbol: string;
-  /** Unix seconds: still time-locked until then (it cannot be sent before); absent when it can be sent now. */
-  lockedUntil?: number;
-}
-
-export interface MintRightView {
-  assetID: string;
-  /** The mint right's UTXO: the one a mint with it spends (passed back as the mint's `utxoID`). */
-  utxoID: string;
-  name: string;
-  symbol: string;
-  denomination: number;
-  kind: 'variable' | 'nft';
-  /** The NFT group this right mints (kind 'nft' only). */
-  groupID?: number;
-  /** Signatures the minter set needs, and its X-Chain addresses. */
-  threshold: number;
-  addresses: string[];
-}
-
 /**
- * One import "Import now" would make, built as it would be signed: of funds no move is bringing in,
- * or (`moveID`) a move's own, left waiting because its import costs more than was approved then.
+ * Every request: its params and its result (assets.*: messages-assets.ts; transfers.*:
+ * messages-transfers.ts; staking.*: messages-staking.ts; tokens.* and evm.*: token-messages.ts).
  */
-export interface WaitingImportView {
-  from: ChainName;
-  to: ChainName;
-  /** nAVAX of AVAX taken out of atomic memory, before the fee (which it pays). */
-  amount: Amount;
-  fee: Amount;
-  /** It also brings in assets other than AVAX (X-Chain only). */
-  otherAssets: boolean;
-  moveID?: string;
-}
-
-export interface TransferView {
-  id: string;
-  from: ChainName;
-  to: ChainName;
-  amount: Amount;
-  state: 'pending' | 'export-signed' | 'export-accepted' | 'import-signed' | 'completed' | 'failed';
-  exportTxID?: string;
-  importTxIDs: string[];
-  exportFee?: Amount;
-  importFee?: Amount;
-  /**
-   * A failed move's X/P export the node took and then called failed: 'kept' in the way of the next
-   * send or move on its chain (they take its place); 'unclear', its funds are gone unexplained, so
-   * it may have gone through.
-   */
-  exportKept?: 'kept' | 'unclear';
-  error?: string;
-  /**
-   * The last run of this move stopped on a failure (the node unreachable, …) and it waits for the
-   * next run (the background retries every minute): why, as a WalletError code and message, and since when.
-   */
-  paused?: { code: string; message: string; since: number };
-}
-
-/** Every request: its params and its result (staking.*: messages-staking.ts; tokens.* and evm.*: token-messages.ts). */
-export interface WalletRequests extends StakingRequests, TokenRequests {
+export interface WalletRequests extends AssetRequests, TransferRequests, StakingRequests, TokenRequests {
   'wallet.status': { params: Record<string, never>; result: WalletStatus };
   /** A popup opening: the status and, when unlocked, the cached balances, in one round trip (no refresh started). */
   'wallet.open': { params: Record<string, never>; result: { status: WalletStatus; balances: BalancesView | null } };
@@ -335,53 +276,6 @@ export interface WalletRequests extends StakingRequests, TokenRequests {
   'send.c': { params: { to: string; amountWei: Amount; maxFeeWei: Amount }; result: { txHash: string; fee: Amount } };
   /** The exact fee and the largest sendable amount, without signing or issuing anything. */
   'send.estimate': { params: SendEstimateParams; result: SendEstimate };
-
-  /**
-   * The X-Chain's fees (nAVAX), fixed per kind of tx by the network: an asset creation, and an
-   * operation (a mint, an NFT mint or an NFT transfer). Exactly what the asset requests burn.
-   */
-  'assets.fees': { params: Record<string, never>; result: { createAsset: Amount; operation: Amount } };
-  /** In every asset request, `maxFee` (nAVAX) is the most the user approved paying: a costlier tx is refused unsigned. */
-  'assets.create': {
-    params: {
-      name: string;
-      symbol: string;
-      denomination: number;
-      kind: 'fixed' | 'variable' | 'nft';
-      holders?: { owners: OwnerSet; amount: Amount }[];
-      minters?: OwnerSet[];
-      maxFee: Amount;
-    };
-    result: { txID: string; assetID: string; fee: Amount };
-  };
-  'assets.mint': { params: { assetID: string; utxoID: string; amount: Amount; to: OwnerSet; maxFee: Amount }; result: { txID: string; fee: Amount } };
-  /** payload as hex (the UI turns text/JSON/URL into bytes). */
-  'assets.mintNft': { params: { assetID: string; utxoID: string; groupID: number; payloadHex: string; to: OwnerSet[]; maxFee: Amount }; result: { txID: string; fee: Amount } };
-  'assets.transferNft': { params: { utxoID: string; to: OwnerSet; maxFee: Amount }; result: { txID: string; fee: Amount } };
-  /** The NFTs on the X-Chain this wallet can send. */
-  'assets.listNfts': { params: Record<string, never>; result: { nfts: NftView[] } };
-  /** The mint rights (variable-cap and NFT groups) on the X-Chain this wallet can sign for. */
-  'assets.mintRights': { params: Record<string, never>; result: { rights: MintRightView[] } };
-
-  /** `maxFee` (nAVAX): the most the export and import fees together may cost, as the user approved. */
-  /** `maxFee`: the most the export and imports may cost together; `maxExportFee`: the most the export alone may (what the review showed). */
-  'transfers.start': { params: { from: ChainName; to: ChainName; amount: Amount; maxFee: Amount; maxExportFee?: Amount }; result: TransferView };
-  /**
-   * nAVAX: the export's exact fee, the import's fee for one UTXO of `amount`, and the largest amount
-   * the export can carry after its fee. Nothing is signed or issued.
-   */
-  'transfers.estimate': {
-    params: { from: ChainName; to: ChainName; amount: Amount };
-    result: { exportFee: Amount; importFee: Amount; maxAmount: Amount };
-  };
-  'transfers.list': { params: Record<string, never>; result: { transfers: TransferView[] } };
-  /** What "Import now" would import, and its fees: built, nothing signed. `tooSmall`: waiting funds that cannot pay their own import. */
-  'transfers.estimateImportWaiting': { params: Record<string, never>; result: { planID: string; imports: WaitingImportView[]; fee: Amount; tooSmall: WaitingFundsView[] } };
-  /**
-   * Imports exactly what the review `planID` listed (its fees, at most `maxFee` together). `failed`:
-   * imports not made (what they spend changed since the review; a move's is looked at again later).
-   */
-  'transfers.importWaiting': { params: { planID: string; maxFee: Amount }; result: { txIDs: string[]; failed: number; unconfirmed?: number } };
 
   'activity.list': { params: Record<string, never>; result: { items: ActivityItem[]; trimmed?: ActivityTrimmed } };
 

@@ -10,10 +10,8 @@
 //
 // Error messages never repeat the rejected value: some fields hold passwords, recovery phrases or
 // private keys.
-import { ValidationError, WalletError } from '../core/errors.js';
-import { MAX_NFT_PAYLOAD } from '../core/tx/context.js';
-import { MAX_ASSET_NAME, MAX_ASSET_SYMBOL, validateAssetDescription } from '../core/tx/x.js';
-import type { Amount, OwnerSet, RequestMessage, RequestParams, RequestType } from './messages.js';
+import { WalletError } from '../core/errors.js';
+import type { RequestMessage, RequestParams, RequestType } from './messages.js';
 import {
   AMOUNT,
   none,
@@ -22,40 +20,32 @@ import {
   bool,
   cb58Id,
   chainName,
-  child,
   displayName,
   evmAddress,
   fail,
   type Fields,
-  hexBytes,
   idleMinutes,
-  int,
   item,
   localId,
-  MAX_DENOMINATION,
   MAX_HIDDEN_ASSETS,
-  MAX_HOLDERS,
-  MAX_MINTERS,
-  MAX_NFT_RECIPIENTS,
   memo,
   mnemonic,
   namespace,
   nodeUrl,
   oneOf,
   ownerSet,
-  ownerSets,
   password,
   present,
   privateKey,
   record,
   str,
   U256_MAX,
-  U32_MAX,
   U64_MAX,
-  utxoIdString,
 } from './validate-fields.js';
+import { ASSET_VALIDATORS } from './validate-assets.js';
 import { STAKING_VALIDATORS } from './validate-staking.js';
 import { TOKEN_VALIDATORS } from './validate-tokens.js';
+import { TRANSFER_VALIDATORS } from './validate-transfers.js';
 
 export const CHANNEL = 'xpc-wallet';
 
@@ -163,27 +153,6 @@ function sendEstimate(params: unknown): RequestParams<'send.estimate'> {
   }
 }
 
-function transferRoute(f: Fields): RequestParams<'transfers.estimate'> {
-  const from = chainName(f.from, 'from');
-  const to = chainName(f.to, 'to');
-  if (from === to) fail('to', 'must be a different chain from "from"');
-  return { from, to, amount: amount(f.amount, 'amount', U64_MAX, true) };
-}
-
-function transferEstimateParams(params: unknown): RequestParams<'transfers.estimate'> {
-  return transferRoute(record(params, '', ['from', 'to', 'amount']));
-}
-
-/** transfers.start: the route plus `maxFee`, the export and import fees together as approved. */
-function transferParams(params: unknown): RequestParams<'transfers.start'> {
-  const f = record(params, '', ['from', 'to', 'amount', 'maxFee'], ['maxExportFee']);
-  return {
-    ...transferRoute(f),
-    maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false),
-    ...(present(f, 'maxExportFee') ? { maxExportFee: amount(f.maxExportFee, 'maxExportFee', U64_MAX, false) } : {}),
-  };
-}
-
 function assetIdList(value: unknown, field: string): string[] {
   const seen = new Set<string>();
   return array(value, field, 0, MAX_HIDDEN_ASSETS).map((v, i) => {
@@ -192,49 +161,6 @@ function assetIdList(value: unknown, field: string): string[] {
     seen.add(id);
     return id;
   });
-}
-
-type Holder = { owners: OwnerSet; amount: Amount };
-
-function holders(value: unknown, field: string): Holder[] {
-  return array(value, field, 1, MAX_HOLDERS).map((h, i) => {
-    const path = item(field, i);
-    const f = record(h, path, ['owners', 'amount']);
-    return { owners: ownerSet(f.owners, child(path, 'owners')), amount: amount(f.amount, child(path, 'amount'), U64_MAX, true) };
-  });
-}
-
-function createAsset(params: unknown): RequestParams<'assets.create'> {
-  const f = record(params, '', ['name', 'symbol', 'denomination', 'kind', 'maxFee'], ['holders', 'minters']);
-  const assetName = str(f.name, 'name', { min: 1, max: MAX_ASSET_NAME });
-  const symbol = str(f.symbol, 'symbol', { min: 1, max: MAX_ASSET_SYMBOL });
-  const denomination = int(f.denomination, 'denomination', 0, MAX_DENOMINATION);
-  try {
-    validateAssetDescription(assetName, symbol, denomination);
-  } catch (e) {
-    if (e instanceof ValidationError && e.field !== undefined) fail(e.field, e.message);
-    throw e;
-  }
-  const kind = oneOf(f.kind, 'kind', ['fixed', 'variable', 'nft'] as const);
-  const out: RequestParams<'assets.create'> = { name: assetName, symbol, denomination, kind, maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
-  switch (kind) {
-    case 'fixed':
-      if (!present(f, 'holders')) fail('holders', 'a fixed-cap asset needs at least one holder');
-      if (present(f, 'minters')) fail('minters', 'a fixed-cap asset has no minters');
-      out.holders = holders(f.holders, 'holders');
-      break;
-    case 'variable':
-      if (!present(f, 'minters')) fail('minters', 'a variable-cap asset needs at least one minter set');
-      out.minters = ownerSets(f.minters, 'minters', 1, MAX_MINTERS);
-      if (present(f, 'holders')) out.holders = holders(f.holders, 'holders');
-      break;
-    case 'nft':
-      if (!present(f, 'minters')) fail('minters', 'an NFT family needs at least one minter set (one per group)');
-      if (present(f, 'holders')) fail('holders', 'an NFT family has no initial holders; mint NFTs instead');
-      out.minters = ownerSets(f.minters, 'minters', 1, MAX_MINTERS);
-      break;
-  }
-  return out;
 }
 
 export const REQUEST_VALIDATORS: Validators = {
@@ -336,44 +262,9 @@ export const REQUEST_VALIDATORS: Validators = {
   },
   'send.estimate': sendEstimate,
 
-  'assets.fees': none,
-  'assets.create': createAsset,
-  'assets.mint': (params) => {
-    const f = record(params, '', ['assetID', 'utxoID', 'amount', 'to', 'maxFee']);
-    return {
-      assetID: cb58Id(f.assetID, 'assetID'),
-      utxoID: utxoIdString(f.utxoID, 'utxoID'),
-      amount: amount(f.amount, 'amount', U64_MAX, true),
-      to: ownerSet(f.to, 'to'),
-      maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false),
-    };
-  },
-  'assets.mintNft': (params) => {
-    const f = record(params, '', ['assetID', 'utxoID', 'groupID', 'payloadHex', 'to', 'maxFee']);
-    return {
-      assetID: cb58Id(f.assetID, 'assetID'),
-      utxoID: utxoIdString(f.utxoID, 'utxoID'),
-      groupID: int(f.groupID, 'groupID', 0, U32_MAX),
-      payloadHex: hexBytes(f.payloadHex, 'payloadHex', MAX_NFT_PAYLOAD),
-      to: ownerSets(f.to, 'to', 1, MAX_NFT_RECIPIENTS),
-      maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false),
-    };
-  },
-  'assets.transferNft': (params) => {
-    const f = record(params, '', ['utxoID', 'to', 'maxFee']);
-    return { utxoID: utxoIdString(f.utxoID, 'utxoID'), to: ownerSet(f.to, 'to'), maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
-  },
-  'assets.listNfts': none,
-  'assets.mintRights': none,
+  ...ASSET_VALIDATORS,
 
-  'transfers.start': transferParams,
-  'transfers.estimate': transferEstimateParams,
-  'transfers.list': none,
-  'transfers.estimateImportWaiting': none,
-  'transfers.importWaiting': (params) => {
-    const f = record(params, '', ['planID', 'maxFee']);
-    return { planID: localId(f.planID, 'planID'), maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
-  },
+  ...TRANSFER_VALIDATORS,
 
   ...STAKING_VALIDATORS,
 
