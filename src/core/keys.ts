@@ -1,39 +1,21 @@
-// Keys, mnemonics, HD derivation, signing and the two address hashes of a secp256k1 key.
+// Key pairs, their binding, HD derivation and the two address hashes of a secp256k1 key.
 // Pure: no browser APIs, so it runs unchanged in Node tests and in the service worker.
+// Signing is in keys-sign.ts, mnemonics in keys-mnemonic.ts, the curve's set-up in keys-curve.ts;
+// all are exported from here. The HD root stays with the key binding: only this file sets a binding.
 import { secp256k1 as curves } from '@noble/curves/secp256k1.js';
 import * as secp from '@noble/secp256k1';
-import { hmac } from '@noble/hashes/hmac.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { HARDENED_OFFSET, HDKey } from '@scure/bip32';
-import * as bip39 from '@scure/bip39';
-import { wordlist as english } from './wordlist-english.js';
-import { type Bytes, concatBytes, equalBytes, fromHex, toHex } from './bytes.js';
-import { phraseWords } from './phrase-words.js';
-import { SIGNATURE_LENGTH } from './codec/parts.js';
+import { type Bytes, concatBytes, equalBytes } from './bytes.js';
 import { parsePrivateKey } from './encoding.js';
 import { FormatError, KeysWipedError, SigningError, ValidationError } from './errors.js';
+import { isValidSecret, SECRET_LENGTH, wipe } from './keys-curve.js';
 
-// noble's synchronous sign/recover need these two hashes supplied; RFC 6979 nonces use the HMAC.
-secp.hashes.sha256 = (msg) => sha256(msg);
-secp.hashes.hmacSha256 = (key, msg) => hmac(sha256, key, msg);
-
-// The first key a worker derives builds @noble/curves' generator table, on the way to the popup's
-// first screen: width 4 builds in about half the time of the default 6, for ≈ 30% slower steps
-// later, which come a few at a time (new addresses).
-curves.Point.BASE.precompute(4);
-
-const CURVE_ORDER = secp.Point.CURVE().n;
-const HALF_ORDER = CURVE_ORDER >> 1n;
-
-export const SECRET_LENGTH = 32;
-export const DIGEST_LENGTH = 32;
-
-/** Overwrites secrets the caller is about to drop. JS gives no stronger guarantee than this. */
-export function wipe(...buffers: (Bytes | null | undefined)[]): void {
-  for (const b of buffers) b?.fill(0);
-}
+export { DIGEST_LENGTH, SECRET_LENGTH, wipe } from './keys-curve.js';
+export { generateMnemonic, mnemonicToSeed, normalizeMnemonic } from './keys-mnemonic.js';
+export { hashForSigning, lowSTwin, recoverSigner, signDigest } from './keys-sign.js';
 
 // ---- key pairs and addresses ----
 
@@ -46,16 +28,6 @@ export interface KeyPair {
   readonly shortId: Bytes;
   /** 20-byte EVM address (keccak of the uncompressed key). */
   readonly evmAddress: Bytes;
-}
-
-function bytesToBigint(bytes: Bytes): bigint {
-  return bytes.length === 0 ? 0n : BigInt('0x' + toHex(bytes));
-}
-
-function isValidSecret(secret: Bytes): boolean {
-  if (secret.length !== SECRET_LENGTH) return false;
-  const d = bytesToBigint(secret);
-  return d > 0n && d < CURVE_ORDER;
 }
 
 /** 65-byte uncompressed key → 33-byte compressed (prefix 02/03 by the parity of y). */
@@ -199,58 +171,6 @@ export function parseSecretKey(text: string): Bytes {
     throw new FormatError('private key is zero or not below the curve order');
   }
   return secret;
-}
-
-// ---- mnemonics ----
-
-/** A fresh BIP-39 English mnemonic from the platform CSPRNG. */
-export function generateMnemonic(words: 12 | 24 = 24): string {
-  if (words !== 12 && words !== 24) throw new ValidationError('a new mnemonic has 12 or 24 words', 'words');
-  return bip39.generateMnemonic(english, words === 12 ? 128 : 256);
-}
-
-const VALID_WORD_COUNTS = [12, 15, 18, 21, 24];
-const ENGLISH_WORDS = new Set(english);
-
-/**
- * Canonical form of a typed or pasted mnemonic (trimmed, lowercase, single spaces), checked
- * against the English list and the BIP-39 checksum. The error says which of these is wrong.
- */
-export function normalizeMnemonic(text: string): string {
-  const words = phraseWords(text);
-  if (!VALID_WORD_COUNTS.includes(words.length)) {
-    throw new FormatError(`a recovery phrase has 12, 15, 18, 21 or 24 words; this one has ${words.length}`);
-  }
-  const unknown = words.findIndex((w) => !ENGLISH_WORDS.has(w));
-  if (unknown >= 0) {
-    throw new FormatError(`word ${unknown + 1} "${words[unknown]}" is not in the BIP-39 English word list`);
-  }
-  const phrase = words.join(' ');
-  if (!bip39.validateMnemonic(phrase, english)) {
-    throw new FormatError('the recovery phrase checksum does not match: a word is wrong or out of order');
-  }
-  return phrase;
-}
-
-/**
- * 64-byte BIP-39 seed: PBKDF2-HMAC-SHA512, 2048 rounds, salt "mnemonic" + passphrase, both NFKD.
- * Validates the mnemonic first (a bad one rejects). The platform's WebCrypto does the rounds where
- * there is one (workers, pages, Node): ~2.5 ms against ~38 ms for the script version, on every
- * unlock and every background start; the BIP-39 reference seeds are checked in the unit tests.
- */
-export async function mnemonicToSeed(mnemonic: string, passphrase = ''): Promise<Bytes> {
-  const phrase = normalizeMnemonic(mnemonic).normalize('NFKD');
-  const subtle = globalThis.crypto?.subtle;
-  if (!subtle) return bip39.mnemonicToSeed(phrase, passphrase);
-  const encode = (text: string) => new TextEncoder().encode(text);
-  const phraseBytes = encode(phrase);
-  try {
-    const key = await subtle.importKey('raw', phraseBytes, 'PBKDF2', false, ['deriveBits']);
-    const salt = encode(`mnemonic${passphrase.normalize('NFKD')}`);
-    return new Uint8Array(await subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-512', salt, iterations: 2048 }, key, 512));
-  } finally {
-    wipe(phraseBytes);
-  }
 }
 
 // ---- HD derivation ----
@@ -418,69 +338,4 @@ export function deriveXpKey(root: HdRoot, account: number, change: 0 | 1, index:
 /** C-Chain EVM key m/44'/60'/0'/0/{account}. */
 export function deriveEvmKey(root: HdRoot, account: number): KeyPair {
   return root.keyAt(evmPath(account));
-}
-
-// ---- signing ----
-
-/** The digest an X/P/C-atomic signature covers: sha256 of the unsigned tx bytes. */
-export function hashForSigning(unsignedBytes: Bytes): Bytes {
-  return sha256(unsignedBytes);
-}
-
-/**
- * Signs a 32-byte digest as the node expects: r ‖ s ‖ v (65 bytes), v = 0 or 1, low-S,
- * RFC 6979 deterministic nonce, and no further hashing of the digest.
- */
-export function signDigest(secret: Bytes, digest: Bytes): Bytes {
-  if (digest.length !== DIGEST_LENGTH) throw new SigningError(`a digest holds 32 bytes, got ${digest.length}`);
-  if (!isValidSecret(secret)) throw new SigningError('cannot sign with an invalid private key');
-  // noble's recovered format is v ‖ r ‖ s; the node's is r ‖ s ‖ v.
-  const recovered = secp.sign(digest, secret, { prehash: false, format: 'recovered', lowS: true, extraEntropy: false });
-  const v = recovered[0]!;
-  // v is 2 or 3 only when R.x ≥ n (probability ~2^-128); the node prefers 0/1, so refuse it.
-  if (v > 1) throw new SigningError('signature has recovery id above 1');
-  const out = new Uint8Array(SIGNATURE_LENGTH);
-  out.set(recovered.subarray(1), 0);
-  out[64] = v;
-  return out;
-}
-
-/**
- * The low-S twin of an r ‖ s ‖ v signature (v 0/1): (r, n − s) with the other recovery ID, the same
- * signature to Ethereum's ecrecover; a low-S one (or one whose s is out of range) comes back as it is.
- */
-export function lowSTwin(signature: Bytes): Bytes {
-  const s = bytesToBigint(signature.subarray(32, 64));
-  if (s <= HALF_ORDER || s >= CURVE_ORDER) return signature;
-  const twin = signature.slice();
-  twin.set(fromHex((CURVE_ORDER - s).toString(16).padStart(64, '0')), 32);
-  twin[64] = twin[64]! ^ 1;
-  return twin;
-}
-
-/**
- * Recovers the signer of an r ‖ s ‖ v signature with the node's rules: 65 bytes, v < 4, low-S.
- * Returns the compressed public key and its short ID; throws SigningError otherwise. For
- * signatures the wallet did not make (it checks its own with checkOwnSignatures): @noble/curves
- * recovers with the GLV endomorphism, about 1.7× faster than @noble/secp256k1.
- */
-export function recoverSigner(digest: Bytes, signature: Bytes): { publicKey: Bytes; shortId: Bytes } {
-  if (digest.length !== DIGEST_LENGTH) throw new SigningError(`a digest holds 32 bytes, got ${digest.length}`);
-  if (signature.length !== SIGNATURE_LENGTH) {
-    throw new SigningError(`a signature holds ${SIGNATURE_LENGTH} bytes, got ${signature.length}`);
-  }
-  const v = signature[64]!;
-  if (v >= 4) throw new SigningError(`signature recovery id ${v} is not below 4`);
-  // The node rejects high-S as a malleated copy of a valid signature.
-  if (bytesToBigint(signature.subarray(32, 64)) > HALF_ORDER) throw new SigningError('signature has a high S value');
-  const recovered = new Uint8Array(SIGNATURE_LENGTH);
-  recovered[0] = v;
-  recovered.set(signature.subarray(0, 64), 1);
-  let publicKey: Bytes;
-  try {
-    publicKey = curves.recoverPublicKey(recovered, digest, { prehash: false });
-  } catch {
-    throw new SigningError('no public key can be recovered from this signature');
-  }
-  return { publicKey, shortId: ripemd160(sha256(publicKey)) };
 }
