@@ -295,14 +295,22 @@ describe('the fees a move may pay', () => {
   });
 });
 
+/**
+ * A P→C move reviewed at an export fee of 1,000 and an import fee of 10, whose export is signed at
+ * 600 and whose import would cost 400: it stops at 'export-accepted', its import unsigned.
+ */
+async function importAboveReview(key: string) {
+  const chains = new ScriptedChains();
+  chains.exportFee = 600n;
+  chains.importFee = 400n;
+  const journal = new TransferJournal(memoryStores().local, key);
+  const refusal = await new TransferRunner(chains.engine(), journal).start('P', 'C', 5_000n, 1_010n, 1_000n).catch((e: unknown) => e);
+  return { chains, journal, refusal };
+}
+
 describe('the import fee a move may pay', () => {
   it('is the import fee reviewed, even when the export came out cheaper than reviewed: a costlier import waits unsigned', async () => {
-    const chains = new ScriptedChains();
-    // Reviewed: export 1,000, import 10. Signed: an export of 600, then an import that costs 400.
-    chains.exportFee = 600n;
-    chains.importFee = 400n;
-    const journal = new TransferJournal(memoryStores().local, 'transfers:import-fee');
-    const refusal = await new TransferRunner(chains.engine(), journal).start('P', 'C', 5_000n, 1_010n, 1_000n).catch((e: unknown) => e);
+    const { chains, journal, refusal } = await importAboveReview('transfers:import-fee');
     expect(refusal).toMatchObject({ code: 'fee-above-approved' });
     const [record] = await journal.list();
     expect(record).toMatchObject({ state: 'export-accepted', imports: [] });
@@ -679,11 +687,7 @@ describe('Import now of a parked move whose import the chain has not decided yet
 
 describe('a move whose replaced imports include the same tx twice', () => {
   it('lists the import the chain ran once: Import now at an unchanged fee of now signs the same bytes again', async () => {
-    const chains = new ScriptedChains();
-    chains.exportFee = 600n;
-    chains.importFee = 400n;
-    const journal = new TransferJournal(memoryStores().local, 'transfers:replaced-twice');
-    await new TransferRunner(chains.engine(), journal).start('P', 'C', 5_000n, 1_010n, 1_000n).catch(() => undefined);
+    const { chains, journal } = await importAboveReview('transfers:replaced-twice');
     const engine = chains.engine();
     // A node that holds every import back, and a base fee of now above what each pays: each is found underpaying.
     const holding = Object.assign(chains.engine(), { submit: async () => undefined, atomicUnderpays: async () => true });
