@@ -2,7 +2,7 @@
 // time-locked) and minting into an NFT family it holds a mint right of. A payload is shown as
 // text; a link in it is only a link: nothing is fetched unless the user opens it.
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { errorField, selectionOf, useCall } from '../api.js';
+import { selectionOf, useCall } from '../api.js';
 import { checkAddress, decodePayload, encodePayload, type PayloadKind } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
@@ -11,7 +11,7 @@ import { Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { AVAX_DECIMALS, formatDateTime, formatValue } from '../format.js';
 import type { Amount, MintRightView, NftView, Selection } from '../../shared/messages.js';
-import { type AssetsProps, type Holdings, FeeLine, Issued, rightLabel, NoRights } from './AssetsShared.js';
+import { type AssetsProps, type Holdings, FeeLine, Issued, rightLabel, NoRights, useMintRight } from './AssetsShared.js';
 
 /** A payload preview: a link stays a link (opened only on click); text and JSON are shown as text. */
 function PayloadPreview({ kind, text }: { kind: PayloadKind | 'bytes'; text: string }) {
@@ -33,28 +33,6 @@ function PayloadPreview({ kind, text }: { kind: PayloadKind | 'bytes'; text: str
 }
 
 const rightKey = (r: MintRightView) => `${r.assetID}:${r.groupID ?? 0}`;
-
-/**
- * A mint's request. Its right used since the review (another of its minters minted; the background
- * refuses, field utxoID): the rights are read again and the mint goes back to its form saying so
- * (`note`), never left on a review that would now name another right. Answers undefined then.
- * Callers keep the reviewed asset or group picked, whatever the rights read next list first.
- */
-export function useMintRight(h: Holdings) {
-  const [used, setUsed] = useState(false);
-  const run = async <T,>(request: Promise<T>): Promise<T | undefined> => {
-    setUsed(false);
-    try {
-      return await request;
-    } catch (e) {
-      if (errorField(e) !== 'utxoID') throw e;
-      setUsed(true);
-      void h.rights.reload();
-      return undefined;
-    }
-  };
-  return { run, note: <FormError error={used ? 'That mint right was used since the review (by another of its minters), and nothing was signed. Your mint rights were read again: review the mint again.' : undefined} /> };
-}
 
 export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
   const call = useCall();

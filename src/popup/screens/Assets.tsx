@@ -14,8 +14,8 @@ import { type Fact, Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { AVAX_DECIMALS, formatValue, ownSpendable, ownTotal, sharedLockedOf, sharedOf } from '../format.js';
 import { type Amount, type AssetBalanceView, type BalancesView, type MintRightView, type OwnerSet, UNKNOWN_ASSET_SYMBOL } from '../../shared/messages.js';
-import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, type OwnerDraft, ownerSetOf, OwnerEditor, rightLabel, NoRights } from './AssetsShared.js';
-import { MintNft, NftList, useMintRight } from './AssetNfts.js';
+import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, type OwnerDraft, ownerSetOf, OwnerEditor, rightLabel, NoRights, useMintRight } from './AssetsShared.js';
+import { MintNft, NftList } from './AssetNfts.js';
 import { unprovenLine } from './Home.js';
 
 type View = 'held' | 'create' | 'mint' | 'nft';

@@ -1,7 +1,8 @@
 // What the Assets screens share: their props and holdings, the fee line, the finished-issue view,
-// the owner-set editor and how mint rights are named.
+// the owner-set editor, how mint rights are named, and a mint whose right was used since its review.
 import type { ComponentChildren } from 'preact';
-import { type RequestState } from '../api.js';
+import { useState } from 'preact/hooks';
+import { errorField, type RequestState } from '../api.js';
 import { type Check, checkAddress, checkWholeNumber } from '../checks.js';
 import { FormError, TextField } from '../components/Field.js';
 import { TxStatus } from '../components/TxStatus.js';
@@ -100,4 +101,26 @@ export function NoRights({ what, h }: { what: string; h: Holdings }) {
   if (h.rights.error) return <FormError error={h.rights.error} />;
   if (!h.rights.data) return <p class="muted">Loading your mint rights…</p>;
   return <p class="muted">This wallet holds no mint right {what}. Create one under Create.</p>;
+}
+
+/**
+ * A mint's request. Its right used since the review (another of its minters minted; the background
+ * refuses, field utxoID): the rights are read again and the mint goes back to its form saying so
+ * (`note`), never left on a review that would now name another right. Answers undefined then.
+ * Callers keep the reviewed asset or group picked, whatever the rights read next list first.
+ */
+export function useMintRight(h: Holdings) {
+  const [used, setUsed] = useState(false);
+  const run = async <T,>(request: Promise<T>): Promise<T | undefined> => {
+    setUsed(false);
+    try {
+      return await request;
+    } catch (e) {
+      if (errorField(e) !== 'utxoID') throw e;
+      setUsed(true);
+      void h.rights.reload();
+      return undefined;
+    }
+  };
+  return { run, note: <FormError error={used ? 'That mint right was used since the review (by another of its minters), and nothing was signed. Your mint rights were read again: review the mint again.' : undefined} /> };
 }
