@@ -1,7 +1,7 @@
 // Assets → NFTs: the NFTs the wallet holds (each with a Send button, or when it unlocks if still
 // time-locked) and minting into an NFT family it holds a mint right of. A payload is shown as
 // text; a link in it is only a link: nothing is fetched unless the user opens it.
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { selectionOf, useCall } from '../api.js';
 import { checkAddress, decodePayload, encodePayload, type PayloadKind } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
@@ -189,6 +189,13 @@ export function NftList({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
   /** The NFT whose send was cancelled: its Send button takes focus back. */
   const back = useRef<string | null>(null);
   const nfts = h.nfts.data?.nfts;
+  // The list is read again once the first lock ends, so an NFT that unlocks while it is open gets its Send button.
+  const unlocks = Math.min(...(nfts ?? []).flatMap((n) => (n.lockedUntil !== undefined ? [n.lockedUntil * 1000] : [])));
+  useEffect(() => {
+    if (!Number.isFinite(unlocks)) return;
+    const t = setTimeout(() => void h.nfts.reload(), Math.min(Math.max(unlocks - Date.now(), 0) + 1000, 2 ** 31 - 1));
+    return () => clearTimeout(t);
+  }, [unlocks]);
   return (
     <section aria-labelledby="my-nfts">
       <h3 id="my-nfts">Your NFTs</h3>

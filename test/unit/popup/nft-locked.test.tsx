@@ -23,3 +23,17 @@ it('a time-locked NFT says "Locked until <local date and time>" instead of offer
   expect(locked!.querySelector('button')).toBeNull();
   expect(screen.queryByRole('button', { name: `Send ART NFT ${FAKE_ID}:1` })).toBeNull();
 });
+
+it('an NFT that unlocks while the list is open gets its Send button: the list is read again once its lock ends', async () => {
+  const until = Math.floor(Date.now() / 1000) + 2;
+  const nft = { assetID: FAKE_ID, groupID: 0, payloadHex: '00', name: 'Art', symbol: 'ART', utxoID: `${FAKE_ID}:1` };
+  let reads = 0;
+  // The background's answer once the lock has passed, as AssetsService.listNfts gives it.
+  const listNfts = () => ({ nfts: [reads++ === 0 || Date.now() < until * 1000 ? { ...nft, lockedUntil: until } : nft] });
+  const bg = fakeBackground({ 'assets.fees': () => ({ createAsset: '10000000', operation: '1000000' }), 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': listNfts });
+  renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1')] })} onChanged={vi.fn()} />);
+  fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
+  await screen.findByText(/^Locked until/);
+  expect(await screen.findByRole('button', { name: `Send ART NFT ${FAKE_ID}:1` }, { timeout: 6000 })).toBeTruthy();
+  expect(screen.queryByText(/^Locked until/)).toBeNull();
+}, 10_000);
