@@ -2,24 +2,23 @@
 // unlock, back up, and add, import, rename, remove and select accounts. The vault and the settings
 // that name its keys are two storage writes: each change orders them so that a stop between the two
 // leaves nothing unusable, and an unlock brings the settings back in line with the vault
-// (SettingsStore.reconcile) whatever happened before.
+// (SettingsStore.reconcile) whatever happened before. What a restore reads first: accounts-restore.ts.
 import { fromHex, toHex, type Bytes } from '../../core/bytes.js';
 import { formatPrivateKey } from '../../core/encoding.js';
-import { FormatError, ValidationError, WalletError } from '../../core/errors.js';
-import { generateMnemonic, HdRoot, keyPairFromSecret, mnemonicToSeed, normalizeMnemonic, parseSecretKey, wipe, type KeyPair } from '../../core/keys.js';
+import { ValidationError, WalletError } from '../../core/errors.js';
+import { generateMnemonic, keyPairFromSecret, normalizeMnemonic, wipe, type KeyPair } from '../../core/keys.js';
 import { RESTORE_WOULD_DROP, type RequestParams as P, type BalancesView, type RestoreLoss, type RestoreResult, type Selection, type WalletStatus } from '../../shared/messages.js';
-import { accountStorageKeys, entryJournalKey, entryOutboxKey, hiddenAssetsKey, perChainsKeys, tokensKey } from '../account-cache.js';
-import { sendsInTheWay } from '../outbox.js';
+import { accountStorageKeys, hiddenAssetsKey, perChainsKeys, tokensKey } from '../account-cache.js';
 import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Keyring } from '../keyring.js';
 import { asField } from '../request-fields.js';
-import { checkNewPassword, type NewVaultSecrets, WrongPasswordError } from '../vault.js';
+import { checkNewPassword, WrongPasswordError } from '../vault.js';
 import type { Session } from '../session.js';
-import { type AccountRecord, emptyState, networkIdsOf, newId, type SettingsStore } from '../settings.js';
+import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
-import { foundAccounts } from './accounts-found.js';
+import { keyWallet, parseKey, restoreLoss, usedAccounts } from './accounts-restore.js';
 import type { NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
@@ -162,10 +161,10 @@ export class AccountsService {
     const mnemonic = fromPhrase ? await asField('mnemonic', () => normalizeMnemonic(p.mnemonic)) : undefined;
     const keyed = fromPhrase ? undefined : keyWallet(parseKey(p.privateKey), p.name);
     checkNewPassword(p.password);
-    const loss = await this.restoreLoss(fromPhrase);
+    const loss = await restoreLoss(fromPhrase, this.session, this.settings, this.local, this.transfers, () => this.vaultExists());
     if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.phraseAccounts !== undefined || loss.unfinishedTransfers > 0 || loss.undecidedSends !== undefined || loss.unknown)) throw new RestoreWouldDropError(loss);
     // Looked for before anything is replaced, so the accounts are written with the vault, at once.
-    const found = mnemonic === undefined ? { count: 0, complete: true } : await this.usedAccounts(mnemonic);
+    const found = mnemonic === undefined ? { count: 0, complete: true } : await usedAccounts(mnemonic, this.settings, this.networks);
     const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: found.count }, (_, i) => ({ id: newId(), name: `Account ${i + 1}`, kind: 'hd', index: i }));
     const status = await this.transfers.stoppedWhile(() =>
       this.oneVaultChange(async () => {
@@ -178,50 +177,6 @@ export class AccountsService {
       }),
     );
     return found.complete ? status : { ...status, accountsNotSearched: true };
-  }
-
-  /** How many of the phrase's accounts have been used, asked of the selected network's node. */
-  private async usedAccounts(mnemonic: string): Promise<{ count: number; complete: boolean }> {
-    const seed = await mnemonicToSeed(mnemonic);
-    const root = HdRoot.fromSeed(seed);
-    wipe(seed);
-    try {
-      return await foundAccounts(async () => {
-        const s = await this.settings.readOrEmpty();
-        const preset = this.networks.presetOf(s, s.selectedNetworkId);
-        return { client: this.networks.client(preset), hrp: await this.networks.hrpOf(preset) };
-      }, root);
-    } finally {
-      root.wipe();
-    }
-  }
-
-  /** What replacing the vault would drop that the recovery phrase (or the key) cannot bring back. */
-  private async restoreLoss(fromPhrase: boolean): Promise<RestoreLoss> {
-    // Unreadable settings name no accounts: the restore is still a way out of that state, but what it
-    // drops is not known then (an unlock would rebuild the list instead), so it is asked about.
-    const readable = await this.settings.read().then(
-      (s) => s,
-      () => null,
-    );
-    const s = readable ?? emptyState();
-    const importedAccounts = s.accounts.filter((a) => a.kind === 'imported').length;
-    const importedKeys = this.session.isUnlocked() ? Math.max(importedAccounts, this.session.secrets().importedKeys.length) : importedAccounts;
-    const unknown = readable === null && (await this.vaultExists());
-    const phraseAccounts = s.accounts.filter((a) => a.kind === 'hd').length;
-    // A key over a wallet with a phrase drops the phrase, even with none of its accounts listed
-    // (they were removed): the settings say so without the vault (an HD index was ever given).
-    const hasPhrase = this.session.isUnlocked() ? this.session.secrets().mnemonic !== undefined : s.nextHdIndex > 0 || phraseAccounts > 0;
-    const perChains = await perChainsKeys(this.local, s.accounts.map((a) => a.id));
-    const perEntry = (key: (networkId: string, accountId: string) => string) => s.accounts.flatMap((a) => networkIdsOf(s).map((n) => key(n, a.id)));
-    const undecidedSends = await sendsInTheWay(this.local, [...perChains.outboxes, ...perEntry(entryOutboxKey)]);
-    return {
-      importedKeys,
-      ...(!fromPhrase && hasPhrase ? { phraseAccounts } : {}),
-      unfinishedTransfers: await this.transfers.unfinishedIn([...perChains.journals, ...perEntry(entryJournalKey)]),
-      ...(undecidedSends > 0 ? { undecidedSends } : {}),
-      ...(unknown ? { unknown: true as const } : {}),
-    };
   }
 
   /** A private key as a restore's or an import's first check, without storing anything. */
@@ -409,21 +364,4 @@ export class AccountsService {
     const { account } = await this.engines.selected(accountId);
     return use((await this.keyring.primaryKeys(account)).xp);
   }
-}
-
-/** A private key typed by the user, or a refusal in words (core's name CB58 and the curve order). */
-function parseKey(text: string): Bytes {
-  try {
-    return parseSecretKey(text);
-  } catch (e) {
-    if (!(e instanceof FormatError)) throw e;
-    const typo = /checksum/.test(e.message);
-    throw new ValidationError(typo ? 'this private key has a typo: a character is wrong, missing or extra' : 'this is not a private key: it is PrivateKey-… or 64 hex digits, copied whole', 'privateKey');
-  }
-}
-
-/** A vault of one private key, and its account. */
-function keyWallet(secret: Bytes, name: string): { accounts: AccountRecord[]; secrets: NewVaultSecrets } {
-  const keyId = newId();
-  return { accounts: [{ id: newId(), name, kind: 'imported', keyId }], secrets: { importedKeys: [{ id: keyId, name, secretHex: toHex(secret) }] } };
 }
