@@ -6,7 +6,7 @@ import type { Bytes } from '../bytes.js';
 import { CodecError } from '../errors.js';
 import { ByteReader } from './io.js';
 import { ID_LENGTH, readVersion } from './parts.js';
-import { BLS_PUBLIC_KEY_LENGTH, BLS_SIGNATURE_LENGTH, readPChainOwner } from './pvm.js';
+import { BLS_PUBLIC_KEY_LENGTH, BLS_SIGNATURE_LENGTH, readPChainOwner } from './pvm-parts.js';
 import type { PChainOwner } from './types.js';
 
 const BIT_SET_SIGNATURE_TYPE_ID = 0;
