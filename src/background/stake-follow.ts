@@ -60,7 +60,7 @@ export function delegationNodes(stakes: readonly StakeRecord[]): string[] {
 
 /** True when something is left to look at (a stake not yet finished, or a reward not yet settled). */
 export function hasOpenStakes(stakes: readonly StakeRecord[], listed?: ReadonlyMap<string, string>): boolean {
-  return stakes.some((s) => s.state === 'pending' || s.state === 'active' || (s.state === 'finished' && (s.settled === undefined || (s.cyclesToSettle?.length ?? 0) > 0)) || (s.state === 'failed' && listed?.get(s.txID) === 'accepted'));
+  return stakes.some((s) => s.state === 'pending' || s.state === 'active' || (s.state === 'finished' && (s.settled === undefined || (s.cyclesToSettle?.length ?? 0) > 0)) || (s.state === 'failed' && (listed?.get(s.txID) ?? 'failed') !== 'failed'));
 }
 
 function see(s: StakeRecord, v: { start: bigint; end: bigint; potentialReward: bigint }): void {

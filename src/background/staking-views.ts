@@ -58,15 +58,21 @@ export function validatorView(m: ValidatorModel): ValidatorView {
   };
 }
 
-export function myStakeView(s: StakeRecord, mine: ReadonlySet<string>): MyStakeView {
+/**
+ * `listed`: Activity's status of each tx. A stake the node refused (failed in the book) that Activity
+ * lists pending again (the node holds it, or its funds went: it may still run) shows as waiting, as
+ * there; the book keeps its word, so it is not counted as staked until it ran.
+ */
+export function myStakeView(s: StakeRecord, mine: ReadonlySet<string>, listed?: ReadonlyMap<string, string>): MyStakeView {
   const finished = s.state === 'finished';
+  const state = s.state === 'failed' && listed?.get(s.txID) === 'pending' ? 'pending' : s.state;
   return {
     txID: s.txID,
     kind: s.kind,
-    state: s.state,
+    state,
     nodeID: s.nodeID,
     amount: s.amount,
-    start: s.state === 'pending' ? null : (s.start ?? null),
+    start: state === 'pending' ? null : (s.start ?? null),
     end: s.end ?? null,
     unlocksAt: unlockTimeOf(s),
     rewardOwner: ownerView(s.rewardOwner, mine),

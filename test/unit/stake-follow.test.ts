@@ -75,6 +75,9 @@ describe('following stakes', () => {
     const stakes = [record({ txID: 'f', state: 'failed', end: 1795583300 }), record({ txID: 'c', state: 'pending' }), record({ txID: 'b', state: 'pending' })];
     const listed = new Map([['f', 'accepted'], ['c', 'pending'], ['b', 'pending']]);
     expect(hasOpenStakes(stakes.slice(0, 1), listed)).toBe(true);
+    // A refused one Activity lists pending again (the node holds it) is followed after a refresh too; one it lists failed is not.
+    expect(hasOpenStakes([record({ txID: 'r', state: 'failed' })], new Map([['r', 'pending']]))).toBe(true);
+    expect(hasOpenStakes([record({ txID: 'r', state: 'failed' })], new Map([['r', 'failed']]))).toBe(false);
     await followStakes(stakes, input({ f: 'failed', c: 'failed', b: 'failed' }, {}, { listed }));
     expect(stakes.map((s) => s.state)).toEqual(['active', 'pending', 'failed']);
   });

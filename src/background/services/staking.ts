@@ -386,12 +386,13 @@ export class StakingService {
     const c = await this.context();
     await followAccountStakes(c, await this.validators(c, true), this.engines);
     const stakes = await c.book.list();
+    const listed = listedStates(c.cache.activity);
     const rewards = rewardViews(stakes);
     const live = stakes.filter((s) => s.state === 'pending' || s.state === 'active');
     const sum = (xs: readonly string[]) => xs.reduce((t, x) => t + BigInt(x), 0n).toString();
     return {
       chainTime: Number(c.now),
-      stakes: [...stakes].sort((a, b) => b.createdAt - a.createdAt).map((s) => myStakeView(s, c.mine)),
+      stakes: [...stakes].sort((a, b) => b.createdAt - a.createdAt).map((s) => myStakeView(s, c.mine, listed)),
       rewards,
       totals: {
         staked: sum(live.filter((s) => s.byWallet).map((s) => s.amount)),
