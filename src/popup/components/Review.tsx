@@ -14,6 +14,8 @@ export interface Fact {
   testid?: string;
   /** Long values (addresses, IDs) break anywhere instead of overflowing. */
   mono?: boolean;
+  /** Still being checked: Confirm waits for it. */
+  hold?: boolean;
 }
 
 export interface ReviewProps {
@@ -69,7 +71,7 @@ export function Review(p: ReviewProps) {
         <button type="button" disabled={p.busy} onClick={p.onEdit}>
           Edit
         </button>
-        <button type="button" class="primary" disabled={p.busy} onClick={p.onConfirm}>
+        <button type="button" class="primary" disabled={p.busy || p.facts.some((f) => f.hold)} onClick={p.onConfirm}>
           {p.confirmLabel}
         </button>
       </div>

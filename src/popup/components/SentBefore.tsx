@@ -48,12 +48,13 @@ export function sentBeforeText(item: ActivityItem, now: number): string {
 
 /**
  * The review's "Sent before" line for `shape` (none while `shape` is undefined): Activity is read once
- * per shape, when its review first shows.
+ * per shape, when its review first shows. Until it has answered (naming new assets can take it a few
+ * seconds) the line says so and holds Confirm: a quick Confirm must not beat the warning.
  */
 export function useSentBefore(shape: SendShape | undefined): Fact[] {
   const call = useCall();
   const key = shape ? `${shape.chain}|${shape.assetID ?? shape.token ?? ''}|${shape.tokenId ?? ''}|${shape.amount}|${shape.to.toLowerCase()}` : '';
-  const [found, setFound] = useState<{ key: string; item: ActivityItem } | null>(null);
+  const [found, setFound] = useState<{ key: string; item?: ActivityItem | undefined } | null>(null);
   // When the review first showed: a send listed after it is the one being confirmed, however fast.
   const shownAt = useMemo(() => Date.now(), [key]);
   useEffect(() => {
@@ -61,18 +62,17 @@ export function useSentBefore(shape: SendShape | undefined): Fact[] {
     if (!shape) return;
     let live = true;
     call('activity.list', {}).then(
-      ({ items }) => {
-        const item = sentBefore(items, shape, shownAt);
-        if (live && item) setFound({ key, item });
-      },
+      ({ items }) => live && setFound({ key, item: sentBefore(items, shape, shownAt) }),
       // Activity unread: the review goes on without the line, as it did before.
-      () => undefined,
+      () => live && setFound({ key }),
     );
     return () => {
       live = false;
     };
     // The key stands for the shape: a new object of the same send asks nothing again.
   }, [call, key, shownAt]);
-  if (!found || found.key !== key) return [];
+  if (!shape) return [];
+  if (found?.key !== key) return [{ term: 'Sent before', value: <span class="muted">Checking recent sends…</span>, testid: 'review-sent-before', hold: true }];
+  if (!found.item) return [];
   return [{ term: 'Sent before', value: <span class="badge warn">{sentBeforeText(found.item, Date.now())}</span>, testid: 'review-sent-before' }];
 }

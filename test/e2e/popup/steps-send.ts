@@ -57,7 +57,8 @@ export async function reviewRefusedAfterSwitchElsewhere(run: UiRun): Promise<voi
   await ui.fill('To (X-Chain address)', formatAddress('X', 'custom', freshKey().shortId));
   await ui.fill('Amount (AVAX)', '0.5');
   await ui.click({ button: 'Review' });
-  await ui.find({ heading: 'Review' });
+  // Confirm can be pressed once the review has looked for the same send made before (SentBefore).
+  await ui.find({ button: 'Confirm and send' });
   const mine = (await ui.call('wallet.status', {})).account!;
   const other = await ui.call('accounts.add', { name: OTHER_ACCOUNT });
   // Another window switches the account at the moment Confirm is clicked here: in one go in the
@@ -122,6 +123,8 @@ export async function sendXByKeyboard(run: UiRun): Promise<void> {
   await ui.page.press('Enter');
   await ui.find({ heading: 'Review' });
   expect(await ui.textOf({ testid: 'review-to' })).toBe(to);
+  // Held (not focusable) until the review has looked for the same send made before.
+  await ui.find({ button: 'Confirm and send' });
   await ui.tabTo('Confirm and send');
   await ui.page.press('Enter');
   await ui.find({ heading: 'Sent' }, 30_000);
@@ -148,6 +151,7 @@ export async function sendX(run: UiRun): Promise<void> {
   expect(await ui.textOf({ testid: 'review-to' })).toBe(to);
   expect(await ui.amount({ testid: 'review-fee' }, 9)).toBe(xTxFee);
   expect(await ui.amount({ testid: 'review-total' }, 9)).toBe(SEND_X + xTxFee);
+  await ui.find({ button: 'Confirm and send' }); // its check of recent sends answered, not "Checking…"
   await ui.screenshot('send-review');
   await ui.audit('Send review');
   await ui.click({ button: 'Confirm and send' });

@@ -5,6 +5,7 @@ import { ApiContext, makeCall } from '../../../src/popup/api.js';
 import { Send } from '../../../src/popup/screens/Send.js';
 import type { ActivityItem, BalancesView, RequestParams } from '../../../src/shared/messages.js';
 import { fakeBackground, type Handlers, Refuse, renderWith } from './fake-background.js';
+import { clickConfirm } from './confirm.js';
 import { ACCOUNT, avax, AVAX_ID, balances, C_OTHER, FAKE_ID, HRP, P_ADDR, P_OTHER, UNLOCKED, X_ADDR, X_OTHER } from './fixtures.js';
 
 afterEach(cleanup);
@@ -103,7 +104,7 @@ describe('Send', () => {
     expect(screen.getByTestId('review-total').textContent).toBe('1.501 AVAX');
     expect(bg.callsOf('send.x')).toEqual([]);
 
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await waitFor(() => expect(screen.getByTestId('tx-status').textContent).toBe('Accepted by the X-Chain'));
     // The reviewed fee is the most the background may sign for.
     expect(bg.callsOf('send.x')).toEqual([{ assetID: AVAX_ID, amount: '1500000000', to: { addresses: [X_OTHER], threshold: 1 }, memo: 'rent', maxFee: '1000000' }]);
@@ -125,7 +126,7 @@ describe('Send', () => {
     fireEvent.click(maxButton());
     expect((screen.getByLabelText('Amount (GOLD)') as HTMLInputElement).value).toBe('2.5');
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     expect(screen.getByTestId('review-fee').textContent).toBe('0.001 AVAX');
     expect(screen.queryByTestId('review-total')).toBeNull();
     await waitFor(() => expect(bg.callsOf('send.x')).toHaveLength(1));
@@ -165,7 +166,7 @@ describe('Send', () => {
     await screen.findByRole('heading', { name: 'Review' });
     expect(screen.getByTestId('review-fee').textContent).toBe('0.0003 AVAX');
     expect(screen.getByTestId('review-total').textContent).toBe('4.5003 AVAX');
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await waitFor(() => expect(bg.callsOf('send.p')).toEqual([{ amount: '4500000000', to: { addresses: [P_OTHER], threshold: 1 }, maxFee: '300000' }]));
     expect(await screen.findByText('0.0003 AVAX')).toBeTruthy();
   });
@@ -181,7 +182,7 @@ describe('Send', () => {
     type('Amount (AVAX)', '1');
     await waitFor(() => expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await waitFor(() => expect(bg.callsOf('send.p')).toEqual([{ amount: '1000000000', to: { addresses: [P_OTHER], threshold: 1 }, maxFee: '250000' }]));
   });
 
@@ -216,7 +217,7 @@ describe('Send', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
     await screen.findByRole('heading', { name: 'Review' });
     expect(screen.getByTestId('review-total').textContent).toBe('at most 1.5 AVAX');
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await waitFor(() => expect(bg.callsOf('send.c')).toEqual([{ to: C_OTHER, amountWei: '1498950000000000000', maxFeeWei: C_MAX_FEE.toString() }]));
     expect(await screen.findByText('0xabc')).toBeTruthy();
     // Paid: 21000 gas × 25 gwei, in wei.
@@ -244,7 +245,7 @@ describe('Send', () => {
     type(/^To/, X_OTHER);
     type('Amount (AVAX)', '1');
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await screen.findByRole('heading', { name: 'Send' });
     expect(errorOf(/^To/)).toBe('This address is for the "fuji" network');
   });
@@ -276,7 +277,7 @@ describe('Send', () => {
     type(/^To/, X_OTHER);
     type('Amount (AVAX)', '1');
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await screen.findByRole('heading', { name: 'Send' });
     expect(errorOf('Amount (AVAX)')).toBe('Not enough funds for this amount and its network fee.');
 
@@ -284,7 +285,7 @@ describe('Send', () => {
     type('Amount (AVAX)', '1.1');
     await waitFor(() => expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('The X-Chain did not accept the transaction: rejected');
     expect(within(document.body).getByRole('heading', { name: 'Review' })).toBeTruthy();
@@ -311,11 +312,11 @@ describe('Send', () => {
     expect(screen.getByTestId('review-fee').textContent).toBe('0.001 AVAX');
     // Meanwhile the node raised the fee: the send is refused unsigned.
     xFee = 2_000_000n;
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     expect((await screen.findByRole('alert')).textContent).toBe('The network fee went up since you reviewed it. Nothing was sent: review it again.');
     await waitFor(() => expect(screen.getByTestId('review-fee').textContent).toBe('0.002 AVAX'));
     expect(screen.getByRole('heading', { name: 'Review' })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await waitFor(() => expect(screen.getByTestId('tx-status')).toBeTruthy());
     expect(bg.callsOf('send.x').map((c) => c.maxFee)).toEqual(['1000000', '2000000']);
   });
@@ -400,7 +401,7 @@ describe('Send: Max after the fee rose', () => {
     });
     await clickReview();
     await screen.findByRole('heading', { name: 'Review' });
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await waitFor(() => expect(bg.callsOf('send.c')).toEqual([{ to: C_OTHER, amountWei: (have - 2n * C_MAX_FEE).toString(), maxFeeWei: (2n * C_MAX_FEE).toString() }]));
   });
 });
@@ -469,7 +470,7 @@ describe('Send: a review belongs to exactly the inputs it was estimated for', ()
     expect(screen.queryByTestId('review-fee')).toBeNull();
     fireEvent.click(reviewButton());
     expect((await screen.findByTestId('review-fee')).textContent).toBe('0.00025 AVAX');
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await waitFor(() => expect(bg.callsOf('send.p')).toEqual([{ amount: '500000000', to: { addresses: [P_OTHER], threshold: 1 }, maxFee: '250000' }]));
   });
 
@@ -524,7 +525,7 @@ describe('Send: a review belongs to exactly the inputs it was estimated for', ()
     type(/^To/, X_OTHER);
     type('Amount (AVAX)', '10');
     await clickReview();
-    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await waitFor(() => expect(bg.callsOf('send.x')).toHaveLength(1));
     // The refresh after the send's inputs were spent: 10 AVAX no longer fits.
     refresh(balances({ balances: [avax('X', '2000000000'), avax('P', '0'), avax('C', '0')] }));

@@ -8,6 +8,7 @@ import { Send } from '../../../src/popup/screens/Send.js';
 import { TokenSend } from '../../../src/popup/screens/TokenSend.js';
 import type { ActivityItem, TokenView } from '../../../src/shared/messages.js';
 import { fakeBackground, renderWith } from './fake-background.js';
+import { clickConfirm } from './confirm.js';
 import { AVAX_ID, C_ADDR, C_OTHER, FAKE_ID, HRP, UNLOCKED, X_OTHER, balances } from './fixtures.js';
 
 afterEach(cleanup);
@@ -82,7 +83,7 @@ describe('the send reviews', () => {
     await waitFor(() => expect(screen.getByTestId('review-sent-before').textContent).toMatch(/^You sent the same amount to this address 2 minutes ago, and the chain has not accepted/));
     cleanup();
     await reviewXSend([]);
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await screen.findByText(/^Signing and sending/);
     await new Promise((r) => setTimeout(r, 20));
     expect(screen.queryByTestId('review-sent-before')).toBeNull();
@@ -92,6 +93,30 @@ describe('the send reviews', () => {
     await reviewXSend([xSend({ status: 'accepted', createdAt: Date.now() - SENT_BEFORE_WINDOW_MS - 1 }), xSend({ amount: '1000000000' })]);
     await new Promise((r) => setTimeout(r, 20));
     expect(screen.queryByTestId('review-sent-before')).toBeNull();
+  });
+
+  it('Confirm waits for the check (Activity naming new assets can take seconds): a quick Confirm cannot beat the line', async () => {
+    let answer: (items: ActivityItem[]) => void = () => undefined;
+    const bg = fakeBackground({
+      'activity.list': () => new Promise((r) => (answer = (items) => r({ items }))),
+      'send.estimate': () => ({ fee: '1000000', maxAmount: '9000000000' }),
+      'send.x': () => new Promise(() => undefined),
+    });
+    renderWith(bg, <Send status={UNLOCKED} hrp={HRP} balances={balances()} onSent={() => undefined} estimateDelayMs={0} />);
+    type(/^To/, X_OTHER);
+    type('Amount (AVAX)', '1.5');
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+    await screen.findByRole('heading', { name: 'Review' });
+    const confirm = screen.getByRole('button', { name: 'Confirm and send' }) as HTMLButtonElement;
+    expect(screen.getByTestId('review-sent-before').textContent).toBe('Checking recent sends…');
+    expect(confirm.disabled).toBe(true);
+    fireEvent.click(confirm);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(bg.callsOf('send.x')).toEqual([]);
+    answer([xSend({ createdAt: Date.now() - 60_000 })]);
+    await waitFor(() => expect(screen.getByTestId('review-sent-before').textContent).toMatch(/^You sent the same amount to this address 1 minute ago/));
+    expect(confirm.disabled).toBe(false);
   });
 
   it('TokenSend names the same token send made a minute ago', async () => {

@@ -13,6 +13,7 @@ import { Tokens } from '../../../src/popup/screens/Tokens.js';
 import { FEE_WENT_UP } from '../../../src/popup/errors.js';
 import type { EvmFeeQuote, PendingEvmTxView, TokenView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
+import { clickConfirm } from './confirm.js';
 import { C_ADDR, C_OTHER, HRP, UNLOCKED } from './fixtures.js';
 
 afterEach(cleanup);
@@ -47,7 +48,7 @@ describe('TokenSend', () => {
     expect(bg.callsOf('tokens.estimateSend')).toEqual([{ address: TOKEN, to: C_OTHER, amount: '1250000' }]);
     expect(screen.getByTestId('review-amount').textContent).toBe('1.25 TUSD');
     expect(screen.getByText('Leaves you: 1.25 TUSD')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await screen.findByText('Accepted by the C-Chain');
     expect(bg.callsOf('tokens.send')).toEqual([{ address: TOKEN, to: C_OTHER, amount: '1250000', maxFeeWei: '52000000000000' }]);
     expect(bg.calls.find((c) => c.type === 'tokens.send')?.selection).toEqual(SELECTION);
@@ -67,7 +68,7 @@ describe('TokenSend', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
     await screen.findByRole('heading', { name: 'Review: send TUSD' });
     fee = 104_000_000_000_000n;
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await screen.findByText(FEE_WENT_UP);
     expect(bg.callsOf('tokens.estimateSend')).toHaveLength(2);
     expect(bg.callsOf('tokens.send')).toHaveLength(1);
@@ -84,7 +85,7 @@ describe('TokenSend', () => {
     type('To (C-Chain address)', C_OTHER);
     type('Amount (TUSD)', '1');
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }));
+    await clickConfirm();
     await screen.findByRole('heading', { name: 'Checking whether it went out' });
     expect(screen.queryByRole('heading', { name: 'Sent' })).toBeNull();
     expect(screen.getAllByRole('heading')).toHaveLength(1);

@@ -1,0 +1,10 @@
+// Confirm on a review, once it can be pressed: a review holds it while a line is still being
+// checked (the send reviews' "Sent before", src/popup/components/SentBefore.tsx).
+import { fireEvent, screen, waitFor } from '@testing-library/preact';
+import { expect } from 'vitest';
+
+export async function clickConfirm(name: string | RegExp = 'Confirm and send'): Promise<void> {
+  const button = (await screen.findByRole('button', { name })) as HTMLButtonElement;
+  await waitFor(() => expect(button.disabled).toBe(false));
+  fireEvent.click(button);
+}
