@@ -156,7 +156,7 @@ export const PART_RULES: PartRule[] = [
   { part: 'X-Chain asset studio (assets, NFTs, minting)', kind: 'own', removable: true, test: own('background/services/assets\\.ts', 'popup/screens/Asset', 'shared/(?:messages|validate)-assets\\.ts') },
   { part: 'cross-chain moves', kind: 'own', removable: true, test: own('background/services/transfers\\.ts', 'background/transfer-(journal|runner)\\.ts', 'popup/screens/Move', 'core/c-atomic\\.ts', 'shared/(?:messages|validate)-transfers\\.ts') },
   { part: 'X/P/C codec and encodings', kind: 'own', test: own('core/codec/', 'core/(?:bytes|encoding|evm-address|amount)\\.ts') },
-  { part: 'node client (RPC, network checks, UTXO proofs)', kind: 'own', test: own('core/node/', 'core/(?:node|rpc|network|proof|tx-fate)\\.ts', 'background/(?:proofs|services/networks)\\.ts') },
+  { part: 'node client (RPC, network checks, UTXO proofs)', kind: 'own', test: own('core/node/', 'core/(?:node|rpc(?:-guards)?|network|proof|tx-fate)\\.ts', 'background/(?:proofs|services/networks)\\.ts') },
   { part: 'tx builders, fees, signing and delivery', kind: 'own', test: own('core/tx/', 'core/(?:engine(?:-evm|-follow|-moves|-types)?|fees|fee-limits|sign-check|message)\\.ts', 'background/(?:delivery|outbox|refused|max-amount)\\.ts') },
   { part: 'keys, vault and session', kind: 'own', test: own('core/(?:keys(?:-sign|-mnemonic|-curve)?|scan)\\.ts', 'background/(?:keyring|vault(?:-format|-crypto)?|session|account-engines|account-cache|user-activity)\\.ts', 'background/services/accounts(?:-restore)?\\.ts', 'popup/screens/Unlock') },
   { part: 'balances and activity', kind: 'own', test: own('core/(?:evm-incoming|tx-senders)\\.ts', 'background/services/balances\\.ts', 'popup/screens/(?:Home|Activity|Receive)') },
