@@ -24,8 +24,11 @@
 // are removed, each tried a few times. If storage.session refuses every write, LOCKED_AT_KEY in
 // storage.local voids every session entry from before it, and the removal is tried again on the
 // next resume or idle check.
+//
+// The idle timeout's setting and alarm are in session-idle.ts.
 import { ValidationError, WalletError } from '../core/errors.js';
 import { wipe } from '../core/keys.js';
+import { DEFAULT_IDLE_MINUTES, IDLE_SETTING_KEY, type IdleTimeout, type IdleTimeoutSetting, MAX_IDLE_MINUTES, NEVER_LOCK_WARNING, validIdleTimeout } from './session-idle.js';
 import type { StorageArea, Stores } from './storage.js';
 import {
   copySecrets,
@@ -37,54 +40,16 @@ import {
   type VaultSecrets,
 } from './vault.js';
 
+// The background's start schedules the idle alarm from here (src/background/index.ts).
+export { IDLE_ALARM_NAME, scheduleIdleAlarm } from './session-idle.js';
+
 export const SESSION_STORAGE_KEY = 'xpc.session';
 export const ACTIVITY_STORAGE_KEY = 'xpc.session.lastActivity';
-/** In storage.local: the idle timeout in minutes, or 'never'. Not a secret. */
-export const IDLE_SETTING_KEY = 'xpc.settings.idleLock';
 /** In storage.local: when a lock could not clear storage.session; older session entries are void. */
 export const LOCKED_AT_KEY = 'xpc.session.lockedAt';
 /** What a lock writes over the key entry before removing it. */
 const LOCKED_TOMBSTONE = { v: 1, locked: true };
 const LOCK_WRITE_ATTEMPTS = 3;
-export const DEFAULT_IDLE_MINUTES = 15;
-export const MAX_IDLE_MINUTES = 24 * 60;
-export const IDLE_ALARM_NAME = 'xpc-idle-lock';
-export const IDLE_ALARM_PERIOD_MINUTES = 1;
-export const NEVER_LOCK_WARNING =
-  'The wallet will stay unlocked until you lock it or restart the browser. Anyone who can use this browser profile meanwhile can spend your funds.';
-
-export type IdleTimeout = number | 'never';
-
-export interface IdleTimeoutSetting {
-  timeout: IdleTimeout;
-  /** Present when the UI must show it (for 'never'). */
-  warning?: string;
-}
-
-// ---- the idle alarm ----
-
-/** The part of `browser.alarms` the idle lock needs. */
-export interface AlarmsApi {
-  get(name: string): Promise<unknown>;
-  create(name: string, info: { delayInMinutes?: number; periodInMinutes?: number }): Promise<void> | void;
-}
-
-/**
- * Makes sure the periodic idle-check alarm exists; call on every background start. An existing
- * alarm is kept rather than re-created, since re-creating it on each wake-up would postpone it
- * forever while the worker keeps waking more often than once a minute.
- */
-export async function scheduleIdleAlarm(alarms: AlarmsApi): Promise<void> {
-  if ((await alarms.get(IDLE_ALARM_NAME)) !== undefined) return;
-  await alarms.create(IDLE_ALARM_NAME, {
-    delayInMinutes: IDLE_ALARM_PERIOD_MINUTES,
-    periodInMinutes: IDLE_ALARM_PERIOD_MINUTES,
-  });
-}
-
-function validIdleTimeout(value: unknown): value is IdleTimeout {
-  return value === 'never' || (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_IDLE_MINUTES);
-}
 
 interface SessionEntry {
   v: 1;

@@ -3,17 +3,8 @@ import type { Alarms, Storage } from 'webextension-polyfill';
 import { ValidationError } from '../../src/core/errors.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import { browserStores, memoryStores, type MemoryStores, restrictLocalArea, type StorageArea } from '../../src/background/storage.js';
-import {
-  ACTIVITY_STORAGE_KEY,
-  type AlarmsApi,
-  DEFAULT_IDLE_MINUTES,
-  IDLE_ALARM_NAME,
-  IDLE_SETTING_KEY,
-  NEVER_LOCK_WARNING,
-  scheduleIdleAlarm,
-  Session,
-  SESSION_STORAGE_KEY,
-} from '../../src/background/session.js';
+import { ACTIVITY_STORAGE_KEY, Session, SESSION_STORAGE_KEY } from '../../src/background/session.js';
+import { type AlarmsApi, DEFAULT_IDLE_MINUTES, IDLE_ALARM_NAME, IDLE_SETTING_KEY, NEVER_LOCK_WARNING, scheduleIdleAlarm } from '../../src/background/session-idle.js';
 import {
   decodeBase64,
   encodeBase64,

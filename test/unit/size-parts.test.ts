@@ -133,6 +133,7 @@ describe('size by part: the part rules', () => {
     expect(ruleOf('src/popup/approval-tx.tsx').part).toMatch(/^site connections /);
     expect(ruleOf('src/core/tx/staking.ts').part).toBe('staking');
     expect(ruleOf('src/background/services/accounts-restore.ts').part).toBe('keys, vault and session');
+    expect(ruleOf('src/background/session-idle.ts').part).toBe('keys, vault and session');
     expect(ruleOf('src/core/something-new.ts').part).toBe('other own code');
     expect(ruleOf('node_modules/@noble/curvesx/index.js').part).toBe('other libraries');
   });
