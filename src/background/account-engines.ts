@@ -55,8 +55,7 @@ export class AccountEngines {
    */
   async outbox(preset: Preset, accountId: string): Promise<Outbox> {
     const chains = await this.networks.chainsOf(preset);
-    const entries = new Set([preset.id, ...this.networks.entriesOf(await this.settings.read(), chains)]);
-    return openOutbox(this.local, chains, accountId, [...entries].map((id) => entryOutboxKey(id, accountId)));
+    return this.takingIn(preset, chains, (id) => entryOutboxKey(id, accountId), (keys) => openOutbox(this.local, chains, accountId, keys), 'sends');
   }
 
   /**
@@ -68,8 +67,26 @@ export class AccountEngines {
   async journal(preset: Preset, accountId: string, storageOnly = false): Promise<TransferJournal> {
     const chains = storageOnly ? await this.networks.chainsLastKnown(preset) : await this.networks.chainsOf(preset);
     if (chains === undefined) return new TransferJournal(this.local, entryJournalKey(preset.id, accountId));
-    const entries = new Set([preset.id, ...this.networks.entriesOf(await this.settings.read(), chains)]);
-    return openJournal(this.local, chains, accountId, [...entries].map((id) => entryJournalKey(id, accountId)));
+    return this.takingIn(preset, chains, (id) => entryJournalKey(id, accountId), (keys) => openJournal(this.local, chains, accountId, keys), 'moves');
+  }
+
+  /**
+   * `open` with the keys (`key`) of every entry for `chains`. An older record kept with one that is
+   * not a list stops it (storage-corrupt: what it held is unknown): said with that entry's name and,
+   * for one Settings can remove, that removing it clears it (NetworksService.networksRemove drops it).
+   */
+  private async takingIn<T>(preset: Preset, chains: string, key: (id: string) => string, open: (keys: string[]) => Promise<T>, what: string): Promise<T> {
+    const s = await this.settings.read();
+    const ids = [...new Set([preset.id, ...this.networks.entriesOf(s, chains)])];
+    try {
+      return await open(ids.map(key));
+    } catch (e) {
+      const stored = await this.local.get(ids.map(key));
+      const id = ids.find((i) => !Array.isArray(stored[key(i)] ?? []));
+      if (id === undefined) throw e;
+      const { name, kind } = this.networks.presetOf(s, id);
+      throw new WalletError('storage-corrupt', `an older record of ${what} for "${name}" cannot be read, so the wallet stops rather than risk paying twice${kind === 'custom' ? `. Removing "${name}" in Settings clears it` : ''}`);
+    }
   }
 
   /**

@@ -85,6 +85,8 @@ export function plainError(code: string, message: string, field?: string): Plain
   if (code === 'insufficient-funds' && field === 'fee') return { text: FEE_NOT_COVERED, detail: said };
   // An import (or a move's import) whose fee is more than what waits: the fee would take it all.
   if (code === 'insufficient-funds' && /import fee/.test(message)) return { text: 'The amount does not cover the import fee: nothing would arrive.', detail: said };
+  // A damaged record that names itself and says how to clear it (src/background/account-engines.ts).
+  if (code === 'storage-corrupt' && / in Settings /.test(said) && !hasInternals(said)) return { text: said };
   const fixed = NODE[code] ?? WORDED[code];
   if (fixed) return { text: fixed, detail: said };
   const staking = STAKING[code];

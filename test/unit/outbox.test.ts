@@ -18,7 +18,8 @@ import { memoryStores } from '../../src/background/storage.js';
 import { encodeSignedTx, encodeUtxo, txIdBytes, type Utxo } from '../../src/core/codec/index.js';
 import { cb58Encode } from '../../src/core/encoding.js';
 import { WalletEngine } from '../../src/core/engine.js';
-import { NodeResponseError, RpcError } from '../../src/core/errors.js';
+import { NodeResponseError, RpcError, WalletError } from '../../src/core/errors.js';
+import { plainError } from '../../src/popup/errors.js';
 import type { NodeClient } from '../../src/core/node.js';
 import type { ActivityItem } from '../../src/shared/messages.js';
 import { ctx, ewoq, mine, second, utxo } from './pvm-test-kit.js';
@@ -403,5 +404,36 @@ describe('an outbox kept per chains (openOutbox)', () => {
     const outbox = await engines.outbox(networks.presetOf(await settings.read(), 'mainnet'), 'acc');
     expect((await outbox.list()).map((e) => e.txID)).toEqual(['refused-there']);
     expect(local.keys()).toContain('xpc.outbox.custom-2.acc');
+  });
+
+  it("an older one that cannot be read is named by its entry, with how to clear it (removing that entry, which does); the popup shows those words", async () => {
+    const { local } = memoryStores();
+    const pinned = { networkID: 1, evmChainID: 43114, ...PRESETS.mainnet.known! };
+    const state = { ...emptyState(), accounts: [{ id: 'acc', name: 'A', kind: 'hd' as const, index: 0 }], selectedAccountId: 'acc', nextHdIndex: 1, selectedNetworkId: 'mainnet' };
+    const customNetworks = [{ id: 'custom-1', name: 'My mainnet node', url: 'http://127.0.0.1:1', atomicNamespace: 'avax', pinned }];
+    await local.set({ 'xpc.state': { ...state, customNetworks }, 'xpc.outbox.custom-1.acc': { not: 'a list' } });
+    const settings = new SettingsStore(local);
+    const networks = new NetworksService(settings, local, { status: async () => Promise.reject(new Error('unused')) });
+    const engines = new AccountEngines(settings, networks, {} as Keyring, new AccountCaches(local), local);
+    const mainnet = () => settings.read().then((s) => networks.presetOf(s, 'mainnet'));
+    const error = await engines.outbox(await mainnet(), 'acc').catch((e: unknown) => e as WalletError);
+    expect(error).toMatchObject({ code: 'storage-corrupt' });
+    const words =
+      'An older record of sends for "My mainnet node" cannot be read, so the wallet stops rather than risk paying twice. Removing "My mainnet node" in Settings clears it';
+    expect(plainError('storage-corrupt', (error as WalletError).message)).toEqual({ text: words });
+    // The moves' journal alike.
+    await local.set({ 'xpc.transfers.custom-1.acc': 7 });
+    await expect(engines.journal(await mainnet(), 'acc')).rejects.toThrow('an older record of moves for "My mainnet node" cannot be read');
+    await local.remove(['xpc.transfers.custom-1.acc']);
+    // A built-in entry cannot be removed: named, with no advice it could not follow.
+    await local.set({ 'xpc.outbox.custom-1.acc': [], 'xpc.outbox.mainnet.acc': 'damaged' });
+    const custom = (await settings.read()).customNetworks[0]!;
+    const builtIn = await engines.outbox(networks.presetOf(await settings.read(), custom.id), 'acc').catch((e: unknown) => e as WalletError);
+    expect((builtIn as WalletError).message).toBe('an older record of sends for "Mainnet" cannot be read, so the wallet stops rather than risk paying twice');
+    // Removing the entry (asked, then confirmed) clears the custom one: the outbox opens again.
+    await local.set({ 'xpc.outbox.mainnet.acc': [], 'xpc.outbox.custom-1.acc': { not: 'a list' } });
+    await expect(networks.networksRemove({ id: 'custom-1' })).rejects.toMatchObject({ code: 'network-has-sends' });
+    await networks.networksRemove({ id: 'custom-1', confirmLoss: true });
+    expect(await (await engines.outbox(await mainnet(), 'acc')).list()).toEqual([]);
   });
 });
