@@ -5,7 +5,7 @@ import { cb58Encode } from '../core/encoding.js';
 import type { CurrentValidator } from '../core/node/validators.js';
 import { addActivity } from './account-cache.js';
 import type { AccountEngines } from './account-engines.js';
-import type { StakingContext } from './services/staking.js';
+import type { StakingContext } from './staking-context.js';
 import type { StakeRecord } from './stake-book.js';
 import { delegationNodes, followStakes } from './stake-follow.js';
 import { apiOwnerSet } from './staking-views.js';

@@ -6,51 +6,29 @@
 import { fromHex } from '../../core/bytes.js';
 import type { WalletError } from '../../core/errors.js';
 import { cb58Encode, parseAddress, parseId, parseNodeId } from '../../core/encoding.js';
-import { DEFAULT_ATOMIC_API, stakingRulesFor, type StakingRules } from '../../core/network.js';
+import { DEFAULT_ATOMIC_API } from '../../core/network.js';
 import { NodeClient } from '../../core/node.js';
 import { ownersFromApi } from '../../core/node/checks.js';
-import type { CurrentValidator } from '../../core/node/validators.js';
 import { splitReward, stakingReward } from '../../core/staking/reward.js';
 import { checkAutoRenewChange, checkDelegation, checkDelegationTerms, checkValidation, StakingRuleError } from '../../core/staking/rules.js';
 import { pickValidator, validatorModels, validatorPage } from '../../core/staking/validator-list.js';
-import { checkListedValidator, readValidatorTerms, type ValidatorTerms } from '../../core/staking/validator-proof.js';
 import { makeOwners } from '../../core/tx/context.js';
 import type { BuiltTx } from '../../core/tx/built.js';
 import { buildPAutoRenewedValidation, buildPDelegation, buildPSetAutoRenewConfig, buildPValidation } from '../../core/tx/staking.js';
 import { ownedAddressSet } from '../../core/tx/utxos.js';
-import type { ArrivalView, OwnerSet, RequestParams as P, RequestResult as R, ValidationParams } from '../../shared/messages.js';
+import type { ArrivalView, RequestParams as P, RequestResult as R, ValidationParams } from '../../shared/messages.js';
 import { stakesKey } from '../account-cache.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
-import { asField, ownersFrom } from '../request-fields.js';
 import { StakeBook, type StakeRecord } from '../stake-book.js';
+import { owners, pOwner, spendParams, type StakingContext, StakingReads } from '../staking-context.js';
 import type { StorageArea } from '../storage.js';
 import { hasOpenStakes } from '../stake-follow.js';
 import { stakingCsv } from '../staking-csv.js';
 import { followAccountStakes, listedStates } from '../staking-follow-run.js';
 import { apiOwnerSet, myStakeView, ownerView, paramsView, rewardViews, validatorView } from '../staking-views.js';
 
-/** How long a read of the whole validator list serves the list screens (a send clears it). */
-const LIST_TTL_MS = 15_000;
 const NODE_KEY_TIMEOUT_MS = 10_000;
-
-/** The selected account at work on staking: its engine, the network's rules, chain time, its P addresses. */
-export interface StakingContext extends AccountContext {
-  rules: StakingRules;
-  /** The P-Chain's last block time, Unix seconds: what the chain has done (stakes followed by it). */
-  chainTime: bigint;
-  /**
-   * Unix seconds a stake sent now counts from: the node checks its length from its next block's
-   * time, its own clock or its last block's if later (an idle chain's last block can be minutes
-   * old), so the later of the last block's time and this computer's clock. Its maximum length is
-   * checked from `chainTime`: a computer clock ahead of the node's must not pass a stake too long.
-   */
-  now: bigint;
-  /** The account's P addresses; `pAddress` the first, where its stakes and rewards go by default. */
-  mine: ReadonlySet<string>;
-  pAddress: string;
-  book: StakeBook;
-}
 
 export interface StakingOptions {
   fetch?: typeof fetch;
@@ -60,100 +38,29 @@ export interface StakingOptions {
 }
 
 export class StakingService {
-  readonly #lists = new Map<string, { at: number; list: CurrentValidator[] }>();
-  /** Each node's Helicon time (by its URL), asked once: a network's upgrades are fixed at its start. */
-  readonly #heliconTimes = new Map<string, Promise<bigint | undefined>>();
-  /** Validators' terms by network and staking tx ID: a tx never changes, so one read serves its review and confirm. */
-  readonly #terms = new Map<string, ValidatorTerms>();
+  readonly #reads: StakingReads;
 
   constructor(
     private readonly engines: AccountEngines,
     private readonly delivery: Delivery,
     private readonly local: StorageArea,
     private readonly options: StakingOptions = {},
-  ) {}
+  ) {
+    this.#reads = new StakingReads(engines, (networkId, accountId) => this.book(networkId, accountId));
+  }
 
   book(networkId: string, accountId: string): StakeBook {
     return new StakeBook(this.local, stakesKey(networkId, accountId));
   }
 
-  private async context(): Promise<StakingContext> {
-    const ctx = await this.engines.open();
-    const { engine, preset, account } = ctx;
-    const [timestamp, min, heliconTime] = await Promise.all([engine.node.platform.getTimestamp(), engine.node.platform.getMinStake(), this.heliconTime(ctx.preset.url, engine.node)]);
-    const addresses = engine.addresses('P');
-    const chainTime = BigInt(Math.floor(Date.parse(timestamp) / 1000));
-    const wallClock = BigInt(Math.floor(Date.now() / 1000));
-    return {
-      ...ctx,
-      rules: { ...stakingRulesFor(engine.ctx.networkID, heliconTime), ...min },
-      chainTime,
-      now: chainTime > wallClock ? chainTime : wallClock,
-      mine: new Set(addresses),
-      pAddress: addresses[0]!,
-      book: this.book(preset.id, account.id),
-    };
-  }
-
-  /** The node's Helicon time; a node that does not say keeps the network's known rules. */
-  private heliconTime(url: string, node: NodeClient): Promise<bigint | undefined> {
-    let asked = this.#heliconTimes.get(url);
-    if (!asked) {
-      asked = node.info.heliconTime().catch(() => {
-        this.#heliconTimes.delete(url);
-        return undefined;
-      });
-      this.#heliconTimes.set(url, asked);
-    }
-    return asked;
-  }
-
-  /** Every current validator, read at most every LIST_TTL_MS (or now, when `fresh`). */
-  private async validators(c: StakingContext, fresh = false): Promise<CurrentValidator[]> {
-    const cached = this.#lists.get(c.preset.id);
-    if (!fresh && cached && Date.now() - cached.at < LIST_TTL_MS) return cached.list;
-    const list = await c.engine.node.platform.getCurrentValidators();
-    this.#lists.set(c.preset.id, { at: Date.now(), list });
-    return list;
-  }
-
-  private async oneValidator(c: StakingContext, nodeID: string): Promise<CurrentValidator | undefined> {
-    return (await c.engine.node.platform.getCurrentValidators([nodeID]))[0];
-  }
-
-  /** The listed fee, end and kind, checked against the validator's own staking tx (the list is the node's word). */
-  private async proveListed(c: StakingContext, v: CurrentValidator): Promise<void> {
-    const key = `${c.preset.id} ${v.txID}`;
-    let terms = this.#terms.get(key);
-    if (!terms) {
-      terms = await readValidatorTerms((txID) => c.engine.node.platform.getTx(txID), c.engine.ctx, v);
-      if (this.#terms.size >= 64) this.#terms.clear();
-      this.#terms.set(key, terms);
-    }
-    checkListedValidator(v, terms);
-  }
-
-  private me(c: StakingContext): OwnerSet {
-    return { addresses: [c.pAddress], threshold: 1 };
-  }
-
-  private owners(c: StakingContext, set: OwnerSet, field: string) {
-    return asField(field, () => ownersFrom(set, 'P', c.engine.ctx.hrp));
-  }
-
-  private async spendParams(c: StakingContext) {
-    const [pool, fee] = await Promise.all([c.engine.spendable('P'), c.engine.pFeeContext()]);
-    return { ctx: c.engine.ctx, fee, pool, changeOwners: c.engine.changeOwners };
-  }
-
   async stakingParams(): Promise<R<'staking.params'>> {
-    const c = await this.context();
+    const c = await this.#reads.context();
     return paramsView(c.rules, c.now, c.chainTime);
   }
 
   async stakingValidators(p: P<'staking.validators'>): Promise<R<'staking.validators'>> {
-    const c = await this.context();
-    const list = await this.validators(c);
+    const c = await this.#reads.context();
+    const list = await this.#reads.validators(c);
     const models = validatorModels(list, c.rules, c.now, c.mine);
     const f = p.filter ?? {};
     const { matching, page } = validatorPage(models, {
@@ -173,12 +80,12 @@ export class StakingService {
   }
 
   async stakingPick(p: P<'staking.pick'>): Promise<R<'staking.pick'>> {
-    const c = await this.context();
+    const c = await this.#reads.context();
     const amount = BigInt(p.amount);
     const end = BigInt(p.end);
     // The rules that do not depend on the validator, first: a pick cannot mend them.
     checkDelegationTerms({ rules: c.rules, now: c.now, chainTime: c.chainTime, amount, end });
-    const models = validatorModels(await this.validators(c), c.rules, c.now, c.mine);
+    const models = validatorModels(await this.#reads.validators(c), c.rules, c.now, c.mine);
     const { validator, reasons } = pickValidator(models, { amount, end, now: c.now, rules: c.rules });
     return { validator: validatorView(validator), reasons };
   }
@@ -186,22 +93,22 @@ export class StakingService {
   // ---- delegating ----
 
   private async delegation(p: P<'staking.estimateDelegation'>) {
-    const c = await this.context();
+    const c = await this.#reads.context();
     await c.book.list(); // A book that cannot be read could not record the stake: refused before it is built.
     const amount = BigInt(p.amount);
     const end = BigInt(p.end);
-    const validator = await this.oneValidator(c, p.nodeID);
+    const validator = await this.#reads.oneValidator(c, p.nodeID);
     checkDelegation({ rules: c.rules, now: c.now, chainTime: c.chainTime, amount, end, nodeID: p.nodeID, validator });
-    await this.proveListed(c, validator!); // Before the fee and the end are used for the review.
-    const rewardSet = p.rewardOwner ?? this.me(c);
-    const rewardOwners = await this.owners(c, rewardSet, 'rewardOwner');
+    await this.#reads.proveListed(c, validator!); // Before the fee and the end are used for the review.
+    const rewardSet = p.rewardOwner ?? pOwner(c);
+    const rewardOwners = await owners(c, rewardSet, 'rewardOwner');
     const stakeOwners = makeOwners([parseAddress(c.pAddress).bytes]);
-    const [spend, supply] = await Promise.all([this.spendParams(c), c.engine.node.platform.getCurrentSupply()]);
+    const [spend, supply] = await Promise.all([spendParams(c), c.engine.node.platform.getCurrentSupply()]);
     const built = buildPDelegation({ ...spend, nodeID: parseNodeId(p.nodeID), amount, stakeOwners, start: c.now, end, rewardOwners });
     const split = splitReward(stakingReward(c.rules.reward, c.now, end - c.now, amount, supply), validator!.delegationFee);
     const rewardOwner = ownerView(rewardSet, c.mine);
     const arrives: ArrivalView[] = [
-      { what: 'stake', amount: p.amount, estimated: false, at: p.end, to: ownerView(this.me(c), c.mine) },
+      { what: 'stake', amount: p.amount, estimated: false, at: p.end, to: ownerView(pOwner(c), c.mine) },
       { what: 'reward', amount: split.delegator.toString(), estimated: true, at: p.end, to: rewardOwner },
     ];
     const review: R<'staking.estimateDelegation'> = {
@@ -238,24 +145,24 @@ export class StakingService {
   }
 
   private async validation(p: ValidationParams) {
-    const c = await this.context();
+    const c = await this.#reads.context();
     await c.book.list(); // As for a delegation.
     const amount = BigInt(p.amount);
     const period = p.autoRenew ? BigInt(p.autoRenew.period) : undefined;
     const end = p.end !== undefined ? BigInt(p.end) : c.now + period!;
-    const existing = await this.oneValidator(c, p.nodeID);
+    const existing = await this.#reads.oneValidator(c, p.nodeID);
     checkValidation({ rules: c.rules, now: c.now, chainTime: c.chainTime, amount, delegationFee: p.delegationFee, ...(period !== undefined ? { period } : { end }), alreadyValidating: existing !== undefined });
-    const me = this.me(c);
+    const me = pOwner(c);
     const rewardSet = p.rewardOwner ?? me;
     const feeSet = p.delegationFeeOwner ?? me;
     const common = {
-      ...(await this.spendParams(c)),
+      ...(await spendParams(c)),
       nodeID: parseNodeId(p.nodeID),
       amount,
       stakeOwners: makeOwners([parseAddress(c.pAddress).bytes]),
       signer: { publicKey: fromHex(p.publicKey.slice(2)), proofOfPossession: fromHex(p.proofOfPossession.slice(2)) },
-      rewardOwners: await this.owners(c, rewardSet, 'rewardOwner'),
-      delegationRewardOwners: await this.owners(c, feeSet, 'delegationFeeOwner'),
+      rewardOwners: await owners(c, rewardSet, 'rewardOwner'),
+      delegationRewardOwners: await owners(c, feeSet, 'delegationFeeOwner'),
       delegationShares: p.delegationFee,
     };
     const built = p.autoRenew
@@ -311,9 +218,9 @@ export class StakingService {
   // ---- auto-renewed validators ----
 
   private async autoRenew(p: P<'staking.estimateAutoRenew'>) {
-    const c = await this.context();
-    const known = (await c.book.list()).find((s) => s.txID === p.txID)?.nodeID ?? (await this.validators(c, true)).find((v) => v.txID === p.txID)?.nodeID;
-    const v = known === undefined ? undefined : await this.oneValidator(c, known);
+    const c = await this.#reads.context();
+    const known = (await c.book.list()).find((s) => s.txID === p.txID)?.nodeID ?? (await this.#reads.validators(c, true)).find((v) => v.txID === p.txID)?.nodeID;
+    const v = known === undefined ? undefined : await this.#reads.oneValidator(c, known);
     if (!v || v.txID !== p.txID || !v.autoRenew) {
       throw new StakingRuleError('not-a-validator', 'That is not an auto-renewed validator validating now: it may have stopped already.', 'txID');
     }
@@ -321,7 +228,7 @@ export class StakingService {
     const a = v.autoRenew.authority;
     const authority = ownersFromApi('platform.getCurrentValidators', a.addresses, BigInt(a.threshold), a.locktime);
     const owned = ownedAddressSet([...c.mine].map((x) => parseAddress(x).bytes));
-    const built = buildPSetAutoRenewConfig({ ...(await this.spendParams(c)), validatorTxID: parseId(p.txID), authority, owned, restakeShares: p.restakeShares, period: BigInt(p.period) });
+    const built = buildPSetAutoRenewConfig({ ...(await spendParams(c)), validatorTxID: parseId(p.txID), authority, owned, restakeShares: p.restakeShares, period: BigInt(p.period) });
     const review: R<'staking.estimateAutoRenew'> = {
       txID: p.txID,
       nodeID: v.nodeID,
@@ -348,7 +255,7 @@ export class StakingService {
         if (s) Object.assign(s, { nextPeriod: p.period, restakeShares: p.restakeShares });
       });
     }
-    this.#lists.delete(c.preset.id);
+    this.#reads.forget(c.preset.id);
     return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
   }
 
@@ -371,7 +278,7 @@ export class StakingService {
       const issued = await this.delivery.issue(c, kind, built, maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: r.amount, nodeID: r.nodeID }, (id) =>
         c.book.put({ ...r, txID: (txID = id), state: 'pending', rewards: [], byWallet: true, createdAt: Date.now() }),
       );
-      this.#lists.delete(c.preset.id);
+      this.#reads.forget(c.preset.id);
       if (issued.status === 'accepted') await set('active');
       return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
     } catch (e) {
@@ -383,8 +290,8 @@ export class StakingService {
   }
 
   async stakingMine(): Promise<R<'staking.mine'>> {
-    const c = await this.context();
-    await followAccountStakes(c, await this.validators(c, true), this.engines);
+    const c = await this.#reads.context();
+    await followAccountStakes(c, await this.#reads.validators(c, true), this.engines);
     const stakes = await c.book.list();
     const listed = listedStates(c.cache.activity);
     const rewards = rewardViews(stakes);
@@ -411,9 +318,9 @@ export class StakingService {
     try {
       const book = this.book(ctx.preset.id, ctx.account.id);
       if (!hasOpenStakes(await book.list(), listedStates(ctx.cache.activity))) return;
-      const c = await this.context();
+      const c = await this.#reads.context();
       if (c.account.id !== ctx.account.id || c.preset.id !== ctx.preset.id) return;
-      await followAccountStakes(c, await this.validators(c), this.engines);
+      await followAccountStakes(c, await this.#reads.validators(c), this.engines);
     } catch (e) {
       this.options.log?.(`staking: following stakes failed: ${(e as Error).message}`);
     }
