@@ -158,7 +158,7 @@ export const PART_RULES: PartRule[] = [
   { part: 'X/P/C codec and encodings', kind: 'own', test: own('core/codec/', 'core/(?:bytes|encoding|evm-address|amount)\\.ts') },
   { part: 'node client (RPC, network checks, UTXO proofs)', kind: 'own', test: own('core/node/', 'core/(?:node|rpc(?:-guards)?|network(?:-presets|-staking)?|proof|tx-fate)\\.ts', 'background/(?:proofs|services/networks)\\.ts') },
   { part: 'tx builders, fees, signing and delivery', kind: 'own', test: own('core/tx/', 'core/(?:engine(?:-evm|-follow|-moves|-types)?|fees|fee-limits|sign-check|message)\\.ts', 'background/(?:delivery|outbox|refused|max-amount)\\.ts') },
-  { part: 'keys, vault and session', kind: 'own', test: own('core/(?:keys(?:-sign|-mnemonic|-curve)?|scan)\\.ts', 'background/(?:keyring|vault(?:-format|-crypto)?|session(?:-idle)?|account-engines|account-cache|user-activity)\\.ts', 'background/services/accounts(?:-restore)?\\.ts', 'popup/screens/Unlock') },
+  { part: 'keys, vault and session', kind: 'own', test: own('core/(?:keys(?:-sign|-mnemonic|-curve)?|scan)\\.ts', 'background/(?:keyring|vault(?:-format|-crypto)?|session(?:-idle)?|account-engines|account-cache|user-activity)\\.ts', 'background/services/accounts(?:-found|-restore)?\\.ts', 'popup/screens/Unlock') },
   { part: 'balances and activity', kind: 'own', test: own('core/(?:evm-incoming|tx-senders)\\.ts', 'background/services/balances\\.ts', 'popup/screens/(?:Home|Activity|Receive)') },
   { part: 'sends', kind: 'own', test: own('background/services/sends\\.ts', 'background/request-fields\\.ts', 'popup/screens/Send', 'popup/fees\\.ts') },
   { part: 'onboarding and settings', kind: 'own', test: own('popup/screens/(?:Onboarding|Settings)', 'background/settings\\.ts') },

@@ -40,9 +40,6 @@ import {
   type VaultSecrets,
 } from './vault.js';
 
-// The background's start schedules the idle alarm from here (src/background/index.ts).
-export { IDLE_ALARM_NAME, scheduleIdleAlarm } from './session-idle.js';
-
 export const SESSION_STORAGE_KEY = 'xpc.session';
 export const ACTIVITY_STORAGE_KEY = 'xpc.session.lastActivity';
 /** In storage.local: when a lock could not clear storage.session; older session entries are void. */
