@@ -18,6 +18,8 @@ export interface SendShape {
   tokenId?: string;
   amount: bigint;
   to: string;
+  /** Its Confirm under way: once it fails, Activity is read again (the send it tried may be there). */
+  sending?: boolean;
 }
 
 const same = (a: string | undefined, b: string | undefined) => a?.toLowerCase() === b?.toLowerCase();
@@ -47,32 +49,35 @@ export function sentBeforeText(item: ActivityItem, now: number): string {
 }
 
 /**
- * The review's "Sent before" line for `shape` (none while `shape` is undefined): Activity is read once
- * per shape, when its review first shows. Until it has answered (naming new assets can take it a few
+ * The review's "Sent before" line for `shape` (none while `shape` is undefined): Activity is read
+ * when its review first shows, and again when it shows after a Confirm that failed (a send whose
+ * answer was lost may have gone out). Until it has answered (naming new assets can take it a few
  * seconds) the line says so and holds Confirm: a quick Confirm must not beat the warning.
  */
 export function useSentBefore(shape: SendShape | undefined): Fact[] {
   const call = useCall();
   const key = shape ? `${shape.chain}|${shape.assetID ?? shape.token ?? ''}|${shape.tokenId ?? ''}|${shape.amount}|${shape.to.toLowerCase()}` : '';
-  const [found, setFound] = useState<{ key: string; item?: ActivityItem | undefined } | null>(null);
-  // When the review first showed: a send listed after it is the one being confirmed, however fast.
-  const shownAt = useMemo(() => Date.now(), [key]);
+  const busy = shape?.sending === true;
+  const [found, setFound] = useState<{ check: string; item?: ActivityItem | undefined } | null>(null);
+  // When the review showed: a send listed after it is the one being confirmed, however fast.
+  const shownAt = useMemo(() => Date.now(), [key, busy]);
+  const check = `${key}@${shownAt}`;
   useEffect(() => {
-    setFound(null);
-    if (!shape) return;
+    if (!shape || busy) return;
     let live = true;
     call('activity.list', {}).then(
-      ({ items }) => live && setFound({ key, item: sentBefore(items, shape, shownAt) }),
+      ({ items }) => live && setFound({ check, item: sentBefore(items, shape, shownAt) }),
       // Activity unread: the review goes on without the line, as it did before.
-      () => live && setFound({ key }),
+      () => live && setFound({ check }),
     );
     return () => {
       live = false;
     };
-    // The key stands for the shape: a new object of the same send asks nothing again.
-  }, [call, key, shownAt]);
+    // The check stands for the shape and when it showed: a new object of the same send asks nothing again.
+  }, [call, check]);
   if (!shape) return [];
-  if (found?.key !== key) return [{ term: 'Sent before', value: <span class="muted">Checking recent sends…</span>, testid: 'review-sent-before', hold: true }];
-  if (!found.item) return [];
+  // While it is sent, the line stays as it was confirmed.
+  if (!busy && found?.check !== check) return [{ term: 'Sent before', value: <span class="muted">Checking recent sends…</span>, testid: 'review-sent-before', hold: true }];
+  if (!found?.item) return [];
   return [{ term: 'Sent before', value: <span class="badge warn">{sentBeforeText(found.item, Date.now())}</span>, testid: 'review-sent-before' }];
 }

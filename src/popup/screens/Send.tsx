@@ -272,7 +272,7 @@ export function Send(p: SendProps) {
   // the form no longer ready (the funds it spends now gone) must not bring back a form to send again.
   const shownReview: Reviewed | undefined =
     stage.k === 'sending' ? stage.sent : stage.k === 'review' && stage.key === reviewKey && ready && asset ? { asset, amount: plain.value, ...typedSend } : undefined;
-  const sentBefore = useSentBefore(shownReview && { chain, assetID: shownReview.asset.assetID, amount: shownReview.amount, to: shownReview.to });
+  const sentBefore = useSentBefore(shownReview && { chain, assetID: shownReview.asset.assetID, amount: shownReview.amount, to: shownReview.to, sending: stage.k === 'sending' });
 
   if (stage.k === 'done') {
     return (

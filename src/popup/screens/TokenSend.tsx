@@ -76,7 +76,7 @@ export function TokenSend(p: TokenSendProps) {
   // An ERC-1155 send is an amount of one ID: the review names both.
   const what = !amountCheck?.ok ? id : nft ? `${amountCheck.value} × ${id}` : <AmountText digits={p.token.decimals} value={amountCheck.value} denomination={p.token.decimals} symbol={symbol} />;
   const reviewing = (stage.k === 'review' || stage.k === 'sending') && ready;
-  const sentBefore = useSentBefore(reviewing ? { chain: 'C', token: p.token.address, ...(idCheck?.ok ? { tokenId: idCheck.value.toString() } : {}), amount: amountCheck?.ok ? amountCheck.value : 1n, to: toCheck.value } : undefined);
+  const sentBefore = useSentBefore(reviewing ? { chain: 'C', token: p.token.address, ...(idCheck?.ok ? { tokenId: idCheck.value.toString() } : {}), amount: amountCheck?.ok ? amountCheck.value : 1n, to: toCheck.value, sending: stage.k === 'sending' } : undefined);
 
   if (stage.k === 'done') {
     return (

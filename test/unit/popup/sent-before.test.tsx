@@ -7,7 +7,7 @@ import { SENT_BEFORE_WINDOW_MS, sentBefore, sentBeforeText } from '../../../src/
 import { Send } from '../../../src/popup/screens/Send.js';
 import { TokenSend } from '../../../src/popup/screens/TokenSend.js';
 import type { ActivityItem, TokenView } from '../../../src/shared/messages.js';
-import { fakeBackground, renderWith } from './fake-background.js';
+import { fakeBackground, Refuse, renderWith } from './fake-background.js';
 import { clickConfirm } from './confirm.js';
 import { AVAX_ID, C_ADDR, C_OTHER, FAKE_ID, HRP, UNLOCKED, X_OTHER, balances } from './fixtures.js';
 
@@ -117,6 +117,13 @@ describe('the send reviews', () => {
     answer([xSend({ createdAt: Date.now() - 60_000 })]);
     await waitFor(() => expect(screen.getByTestId('review-sent-before').textContent).toMatch(/^You sent the same amount to this address 1 minute ago/));
     expect(confirm.disabled).toBe(false);
+  });
+
+  it('after a Confirm whose answer was lost (the send may have gone out), the review names that send before Confirm can be pressed again', async () => {
+    await reviewXSend([], () => Promise.reject(new Refuse({ code: 'unreachable', message: 'the wallet background did not answer' })));
+    await clickConfirm();
+    await screen.findByRole('alert');
+    await waitFor(() => expect(screen.getByTestId('review-sent-before').textContent).toBe('You sent the same amount to this address less than a minute ago, and the chain has not accepted it yet. Confirm only to send it a second time.'));
   });
 
   it('TokenSend names the same token send made a minute ago', async () => {
