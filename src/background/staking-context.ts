@@ -1,15 +1,18 @@
-// What the staking service (src/background/services/staking.ts) reads before it builds anything:
-// the selected account at work on staking, with the network's rules and the chain's time; the
-// validator list (read at most every LIST_TTL_MS); one validator; a listed validator's terms
-// checked against its own staking tx; and what a staking tx is funded from and paid to.
+// What the staking service (src/background/services/staking.ts, which extends StakingReads) reads
+// before it builds anything: the account's stake book; the selected account at work on staking,
+// with the network's rules and the chain's time; the validator list (read at most every
+// LIST_TTL_MS); one validator; a listed validator's terms checked against its own staking tx; and
+// what a staking tx is funded from and paid to.
 import { stakingRulesFor, type StakingRules } from '../core/network.js';
 import type { NodeClient } from '../core/node.js';
 import type { CurrentValidator } from '../core/node/validators.js';
 import { checkListedValidator, readValidatorTerms, type ValidatorTerms } from '../core/staking/validator-proof.js';
 import type { OwnerSet } from '../shared/messages.js';
+import { stakesKey } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
 import { asField, ownersFrom } from './request-fields.js';
-import type { StakeBook } from './stake-book.js';
+import { StakeBook } from './stake-book.js';
+import type { StorageArea } from './storage.js';
 
 /** How long a read of the whole validator list serves the list screens (a send clears it). */
 const LIST_TTL_MS = 15_000;
@@ -31,21 +34,24 @@ export interface StakingContext extends AccountContext {
   pAddress: string;
   book: StakeBook;
 }
-
 /** The staking service's reads, with what it keeps of them: the list, each node's Helicon time, validators' terms. */
 export class StakingReads {
-  readonly #lists = new Map<string, { at: number; list: CurrentValidator[] }>();
+  protected readonly lists = new Map<string, { at: number; list: CurrentValidator[] }>();
   /** Each node's Helicon time (by its URL), asked once: a network's upgrades are fixed at its start. */
   readonly #heliconTimes = new Map<string, Promise<bigint | undefined>>();
   /** Validators' terms by network and staking tx ID: a tx never changes, so one read serves its review and confirm. */
   readonly #terms = new Map<string, ValidatorTerms>();
 
   constructor(
-    private readonly engines: AccountEngines,
-    private readonly book: (networkId: string, accountId: string) => StakeBook,
+    protected readonly engines: AccountEngines,
+    protected readonly local: StorageArea,
   ) {}
 
-  async context(): Promise<StakingContext> {
+  book(networkId: string, accountId: string): StakeBook {
+    return new StakeBook(this.local, stakesKey(networkId, accountId));
+  }
+
+  protected async context(): Promise<StakingContext> {
     const ctx = await this.engines.open();
     const { engine, preset, account } = ctx;
     const [timestamp, min, heliconTime] = await Promise.all([engine.node.platform.getTimestamp(), engine.node.platform.getMinStake(), this.heliconTime(ctx.preset.url, engine.node)]);
@@ -64,7 +70,7 @@ export class StakingReads {
   }
 
   /** The node's Helicon time; a node that does not say keeps the network's known rules. */
-  private heliconTime(url: string, node: NodeClient): Promise<bigint | undefined> {
+  protected heliconTime(url: string, node: NodeClient): Promise<bigint | undefined> {
     let asked = this.#heliconTimes.get(url);
     if (!asked) {
       asked = node.info.heliconTime().catch(() => {
@@ -77,20 +83,20 @@ export class StakingReads {
   }
 
   /** Every current validator, read at most every LIST_TTL_MS (or now, when `fresh`). */
-  async validators(c: StakingContext, fresh = false): Promise<CurrentValidator[]> {
-    const cached = this.#lists.get(c.preset.id);
+  protected async validators(c: StakingContext, fresh = false): Promise<CurrentValidator[]> {
+    const cached = this.lists.get(c.preset.id);
     if (!fresh && cached && Date.now() - cached.at < LIST_TTL_MS) return cached.list;
     const list = await c.engine.node.platform.getCurrentValidators();
-    this.#lists.set(c.preset.id, { at: Date.now(), list });
+    this.lists.set(c.preset.id, { at: Date.now(), list });
     return list;
   }
 
-  async oneValidator(c: StakingContext, nodeID: string): Promise<CurrentValidator | undefined> {
+  protected async oneValidator(c: StakingContext, nodeID: string): Promise<CurrentValidator | undefined> {
     return (await c.engine.node.platform.getCurrentValidators([nodeID]))[0];
   }
 
   /** The listed fee, end and kind, checked against the validator's own staking tx (the list is the node's word). */
-  async proveListed(c: StakingContext, v: CurrentValidator): Promise<void> {
+  protected async proveListed(c: StakingContext, v: CurrentValidator): Promise<void> {
     const key = `${c.preset.id} ${v.txID}`;
     let terms = this.#terms.get(key);
     if (!terms) {
@@ -101,23 +107,16 @@ export class StakingReads {
     checkListedValidator(v, terms);
   }
 
-  /** The validator list read for network `presetId` is no longer current (a stake was sent). */
-  forget(presetId: string): void {
-    this.#lists.delete(presetId);
+  protected me(c: StakingContext): OwnerSet {
+    return { addresses: [c.pAddress], threshold: 1 };
   }
-}
 
-/** The account's first P address alone: where its stakes (and by default its rewards) go. */
-export function pOwner(c: StakingContext): OwnerSet {
-  return { addresses: [c.pAddress], threshold: 1 };
-}
+  protected owners(c: StakingContext, set: OwnerSet, field: string) {
+    return asField(field, () => ownersFrom(set, 'P', c.engine.ctx.hrp));
+  }
 
-export function owners(c: StakingContext, set: OwnerSet, field: string) {
-  return asField(field, () => ownersFrom(set, 'P', c.engine.ctx.hrp));
-}
-
-/** What a staking tx is funded from: the account's spendable P funds at the P-Chain's fee now. */
-export async function spendParams(c: StakingContext) {
-  const [pool, fee] = await Promise.all([c.engine.spendable('P'), c.engine.pFeeContext()]);
-  return { ctx: c.engine.ctx, fee, pool, changeOwners: c.engine.changeOwners };
+  protected async spendParams(c: StakingContext) {
+    const [pool, fee] = await Promise.all([c.engine.spendable('P'), c.engine.pFeeContext()]);
+    return { ctx: c.engine.ctx, fee, pool, changeOwners: c.engine.changeOwners };
+  }
 }

@@ -17,11 +17,10 @@ import type { BuiltTx } from '../../core/tx/built.js';
 import { buildPAutoRenewedValidation, buildPDelegation, buildPSetAutoRenewConfig, buildPValidation } from '../../core/tx/staking.js';
 import { ownedAddressSet } from '../../core/tx/utxos.js';
 import type { ArrivalView, RequestParams as P, RequestResult as R, ValidationParams } from '../../shared/messages.js';
-import { stakesKey } from '../account-cache.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
-import { StakeBook, type StakeRecord } from '../stake-book.js';
-import { owners, pOwner, spendParams, type StakingContext, StakingReads } from '../staking-context.js';
+import type { StakeRecord } from '../stake-book.js';
+import { type StakingContext, StakingReads } from '../staking-context.js';
 import type { StorageArea } from '../storage.js';
 import { hasOpenStakes } from '../stake-follow.js';
 import { stakingCsv } from '../staking-csv.js';
@@ -37,30 +36,24 @@ export interface StakingOptions {
   log?: (line: string) => void;
 }
 
-export class StakingService {
-  readonly #reads: StakingReads;
-
+export class StakingService extends StakingReads {
   constructor(
-    private readonly engines: AccountEngines,
+    engines: AccountEngines,
     private readonly delivery: Delivery,
-    private readonly local: StorageArea,
+    local: StorageArea,
     private readonly options: StakingOptions = {},
   ) {
-    this.#reads = new StakingReads(engines, (networkId, accountId) => this.book(networkId, accountId));
-  }
-
-  book(networkId: string, accountId: string): StakeBook {
-    return new StakeBook(this.local, stakesKey(networkId, accountId));
+    super(engines, local);
   }
 
   async stakingParams(): Promise<R<'staking.params'>> {
-    const c = await this.#reads.context();
+    const c = await this.context();
     return paramsView(c.rules, c.now, c.chainTime);
   }
 
   async stakingValidators(p: P<'staking.validators'>): Promise<R<'staking.validators'>> {
-    const c = await this.#reads.context();
-    const list = await this.#reads.validators(c);
+    const c = await this.context();
+    const list = await this.validators(c);
     const models = validatorModels(list, c.rules, c.now, c.mine);
     const f = p.filter ?? {};
     const { matching, page } = validatorPage(models, {
@@ -80,12 +73,12 @@ export class StakingService {
   }
 
   async stakingPick(p: P<'staking.pick'>): Promise<R<'staking.pick'>> {
-    const c = await this.#reads.context();
+    const c = await this.context();
     const amount = BigInt(p.amount);
     const end = BigInt(p.end);
     // The rules that do not depend on the validator, first: a pick cannot mend them.
     checkDelegationTerms({ rules: c.rules, now: c.now, chainTime: c.chainTime, amount, end });
-    const models = validatorModels(await this.#reads.validators(c), c.rules, c.now, c.mine);
+    const models = validatorModels(await this.validators(c), c.rules, c.now, c.mine);
     const { validator, reasons } = pickValidator(models, { amount, end, now: c.now, rules: c.rules });
     return { validator: validatorView(validator), reasons };
   }
@@ -93,22 +86,22 @@ export class StakingService {
   // ---- delegating ----
 
   private async delegation(p: P<'staking.estimateDelegation'>) {
-    const c = await this.#reads.context();
+    const c = await this.context();
     await c.book.list(); // A book that cannot be read could not record the stake: refused before it is built.
     const amount = BigInt(p.amount);
     const end = BigInt(p.end);
-    const validator = await this.#reads.oneValidator(c, p.nodeID);
+    const validator = await this.oneValidator(c, p.nodeID);
     checkDelegation({ rules: c.rules, now: c.now, chainTime: c.chainTime, amount, end, nodeID: p.nodeID, validator });
-    await this.#reads.proveListed(c, validator!); // Before the fee and the end are used for the review.
-    const rewardSet = p.rewardOwner ?? pOwner(c);
-    const rewardOwners = await owners(c, rewardSet, 'rewardOwner');
+    await this.proveListed(c, validator!); // Before the fee and the end are used for the review.
+    const rewardSet = p.rewardOwner ?? this.me(c);
+    const rewardOwners = await this.owners(c, rewardSet, 'rewardOwner');
     const stakeOwners = makeOwners([parseAddress(c.pAddress).bytes]);
-    const [spend, supply] = await Promise.all([spendParams(c), c.engine.node.platform.getCurrentSupply()]);
+    const [spend, supply] = await Promise.all([this.spendParams(c), c.engine.node.platform.getCurrentSupply()]);
     const built = buildPDelegation({ ...spend, nodeID: parseNodeId(p.nodeID), amount, stakeOwners, start: c.now, end, rewardOwners });
     const split = splitReward(stakingReward(c.rules.reward, c.now, end - c.now, amount, supply), validator!.delegationFee);
     const rewardOwner = ownerView(rewardSet, c.mine);
     const arrives: ArrivalView[] = [
-      { what: 'stake', amount: p.amount, estimated: false, at: p.end, to: ownerView(pOwner(c), c.mine) },
+      { what: 'stake', amount: p.amount, estimated: false, at: p.end, to: ownerView(this.me(c), c.mine) },
       { what: 'reward', amount: split.delegator.toString(), estimated: true, at: p.end, to: rewardOwner },
     ];
     const review: R<'staking.estimateDelegation'> = {
@@ -145,24 +138,24 @@ export class StakingService {
   }
 
   private async validation(p: ValidationParams) {
-    const c = await this.#reads.context();
+    const c = await this.context();
     await c.book.list(); // As for a delegation.
     const amount = BigInt(p.amount);
     const period = p.autoRenew ? BigInt(p.autoRenew.period) : undefined;
     const end = p.end !== undefined ? BigInt(p.end) : c.now + period!;
-    const existing = await this.#reads.oneValidator(c, p.nodeID);
+    const existing = await this.oneValidator(c, p.nodeID);
     checkValidation({ rules: c.rules, now: c.now, chainTime: c.chainTime, amount, delegationFee: p.delegationFee, ...(period !== undefined ? { period } : { end }), alreadyValidating: existing !== undefined });
-    const me = pOwner(c);
+    const me = this.me(c);
     const rewardSet = p.rewardOwner ?? me;
     const feeSet = p.delegationFeeOwner ?? me;
     const common = {
-      ...(await spendParams(c)),
+      ...(await this.spendParams(c)),
       nodeID: parseNodeId(p.nodeID),
       amount,
       stakeOwners: makeOwners([parseAddress(c.pAddress).bytes]),
       signer: { publicKey: fromHex(p.publicKey.slice(2)), proofOfPossession: fromHex(p.proofOfPossession.slice(2)) },
-      rewardOwners: await owners(c, rewardSet, 'rewardOwner'),
-      delegationRewardOwners: await owners(c, feeSet, 'delegationFeeOwner'),
+      rewardOwners: await this.owners(c, rewardSet, 'rewardOwner'),
+      delegationRewardOwners: await this.owners(c, feeSet, 'delegationFeeOwner'),
       delegationShares: p.delegationFee,
     };
     const built = p.autoRenew
@@ -218,9 +211,9 @@ export class StakingService {
   // ---- auto-renewed validators ----
 
   private async autoRenew(p: P<'staking.estimateAutoRenew'>) {
-    const c = await this.#reads.context();
-    const known = (await c.book.list()).find((s) => s.txID === p.txID)?.nodeID ?? (await this.#reads.validators(c, true)).find((v) => v.txID === p.txID)?.nodeID;
-    const v = known === undefined ? undefined : await this.#reads.oneValidator(c, known);
+    const c = await this.context();
+    const known = (await c.book.list()).find((s) => s.txID === p.txID)?.nodeID ?? (await this.validators(c, true)).find((v) => v.txID === p.txID)?.nodeID;
+    const v = known === undefined ? undefined : await this.oneValidator(c, known);
     if (!v || v.txID !== p.txID || !v.autoRenew) {
       throw new StakingRuleError('not-a-validator', 'That is not an auto-renewed validator validating now: it may have stopped already.', 'txID');
     }
@@ -228,7 +221,7 @@ export class StakingService {
     const a = v.autoRenew.authority;
     const authority = ownersFromApi('platform.getCurrentValidators', a.addresses, BigInt(a.threshold), a.locktime);
     const owned = ownedAddressSet([...c.mine].map((x) => parseAddress(x).bytes));
-    const built = buildPSetAutoRenewConfig({ ...(await spendParams(c)), validatorTxID: parseId(p.txID), authority, owned, restakeShares: p.restakeShares, period: BigInt(p.period) });
+    const built = buildPSetAutoRenewConfig({ ...(await this.spendParams(c)), validatorTxID: parseId(p.txID), authority, owned, restakeShares: p.restakeShares, period: BigInt(p.period) });
     const review: R<'staking.estimateAutoRenew'> = {
       txID: p.txID,
       nodeID: v.nodeID,
@@ -255,7 +248,7 @@ export class StakingService {
         if (s) Object.assign(s, { nextPeriod: p.period, restakeShares: p.restakeShares });
       });
     }
-    this.#reads.forget(c.preset.id);
+    this.lists.delete(c.preset.id);
     return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
   }
 
@@ -278,7 +271,7 @@ export class StakingService {
       const issued = await this.delivery.issue(c, kind, built, maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: r.amount, nodeID: r.nodeID }, (id) =>
         c.book.put({ ...r, txID: (txID = id), state: 'pending', rewards: [], byWallet: true, createdAt: Date.now() }),
       );
-      this.#reads.forget(c.preset.id);
+      this.lists.delete(c.preset.id);
       if (issued.status === 'accepted') await set('active');
       return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
     } catch (e) {
@@ -290,8 +283,8 @@ export class StakingService {
   }
 
   async stakingMine(): Promise<R<'staking.mine'>> {
-    const c = await this.#reads.context();
-    await followAccountStakes(c, await this.#reads.validators(c, true), this.engines);
+    const c = await this.context();
+    await followAccountStakes(c, await this.validators(c, true), this.engines);
     const stakes = await c.book.list();
     const listed = listedStates(c.cache.activity);
     const rewards = rewardViews(stakes);
@@ -318,9 +311,9 @@ export class StakingService {
     try {
       const book = this.book(ctx.preset.id, ctx.account.id);
       if (!hasOpenStakes(await book.list(), listedStates(ctx.cache.activity))) return;
-      const c = await this.#reads.context();
+      const c = await this.context();
       if (c.account.id !== ctx.account.id || c.preset.id !== ctx.preset.id) return;
-      await followAccountStakes(c, await this.#reads.validators(c), this.engines);
+      await followAccountStakes(c, await this.validators(c), this.engines);
     } catch (e) {
       this.options.log?.(`staking: following stakes failed: ${(e as Error).message}`);
     }
