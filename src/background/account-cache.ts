@@ -144,9 +144,9 @@ export function noteTrimmed(c: AccountCache, group: keyof ActivityTrimmed, time:
  * Saves a refresh over the cache as stored now: a send may have finished while the refresh waited
  * on the node. Items written meanwhile stay, and such a record of a tx wins over the "Received"
  * the refresh inferred from that tx's outputs; a status settled by either side is kept.
- * `startedWith`: the tx IDs of the activity the refresh read.
+ * `startedWith`: the activity the refresh read, each tx's status then.
  */
-export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, startedWith: ReadonlySet<string>): void {
+export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, startedWith: ReadonlyMap<string, ActivityItem['status']>): void {
   const storedById = new Map<string, ActivityItem[]>();
   for (const a of stored.activity) storedById.set(a.txID, [...(storedById.get(a.txID) ?? []), a]);
   // A tx has one receipt per asset; any other record of it is one item, and it wins over them all.
@@ -160,7 +160,7 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
     const theirs = counterpart(mine);
     if (theirs && matched.has(theirs)) continue;
     if (theirs) matched.add(theirs);
-    activity.push(theirs ? settledOf(mine, theirs, writtenMeanwhile(theirs)) : mine);
+    activity.push(theirs ? settledOf(mine, theirs, startedWith.get(theirs.txID)) : mine);
   }
   const added = stored.activity.filter((a) => writtenMeanwhile(a) && !matched.has(a));
   stored.activity = [...added, ...activity];
@@ -178,15 +178,20 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
   stored.changeNext = Math.max(stored.changeNext, refreshed.changeNext);
 }
 
-/** One tx's item as the refresh saw it (`mine`) and as stored now (`theirs`): the one that stays. */
-function settledOf(mine: ActivityItem, theirs: ActivityItem, writtenMeanwhile: boolean): ActivityItem {
+/**
+ * One tx's item as the refresh saw it (`mine`) and as stored now (`theirs`, which read `startedAs`
+ * when the refresh began, undefined if written since): the one that stays.
+ */
+function settledOf(mine: ActivityItem, theirs: ActivityItem, startedAs: ActivityItem['status'] | undefined): ActivityItem {
   // A decision wins over "pending", whichever side made it (a send written meanwhile may be one
   // this refresh has just seen decided).
   if (theirs.status === 'pending' && mine.status !== 'pending') {
     const { checking: _wasChecking, ...rest } = theirs;
     return { ...rest, status: mine.status, ...(mine.fee !== undefined ? { fee: mine.fee } : {}) };
   }
-  if (writtenMeanwhile) return theirs;
+  if (startedAs === undefined) return theirs;
+  // A failure the refresh took back ("may have gone through": settle-activity.ts) stays taken back, unless decided anew meanwhile.
+  if (mine.checking && theirs.status === 'failed' && startedAs === 'failed') return mine;
   return mine.status === 'pending' && theirs.status !== 'pending' ? theirs : mine;
 }
 

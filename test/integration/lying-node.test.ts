@@ -231,6 +231,16 @@ describe('a node that keeps an X send it says it refused', () => {
     expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
   });
 
+  it('taken, called "Rejected", then said to be processing: Activity takes the failure back (it may go through) and keeps it so across refreshes', async () => {
+    const { wallet, node } = await takenThenRejected();
+    const [item] = (await wallet.balances.activityList()).items.filter((i) => i.kind === 'send');
+    expect(item).toMatchObject({ status: 'failed' });
+    node.lies.set('avm.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Processing' })));
+    await wallet.balances.balancesRefresh();
+    await wallet.balances.balancesRefresh();
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === item!.txID)).toMatchObject({ status: 'pending', checking: true });
+  });
+
   it('a pending send no longer in the outbox (given up by an older version) is never made "failed" by the node\'s bare word', async () => {
     const node = lyingNode();
     const { wallet, stores, account, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 300, pollMs: 100 } });

@@ -156,11 +156,11 @@ describe('noteIncoming', () => {
     const refreshed = structuredClone(cache);
     noteIncoming(refreshed, [utxo(9), other], 'X', NONE, () => true);
     const stored = structuredClone(cache);
-    mergeRefresh(stored, refreshed, new Set());
+    mergeRefresh(stored, refreshed, new Map());
     expect(stored.activity.map((a) => a.assetID)).toEqual([cb58Encode(other.assetID), cb58Encode(utxo(9).assetID)]);
     const sent: ActivityItem = { txID: cb58Encode(utxo(9).txID), chain: 'X', kind: 'send', status: 'pending', createdAt: 2 };
     const withSend = { ...structuredClone(cache), activity: [sent] };
-    mergeRefresh(withSend, refreshed, new Set());
+    mergeRefresh(withSend, refreshed, new Map());
     // The receipts show the tx was accepted: the send says so, once.
     expect(withSend.activity).toEqual([{ ...sent, status: 'accepted' }]);
   });
@@ -246,7 +246,7 @@ describe('the activity list\'s size', () => {
     expect(cache.activity.at(-1)!.txID).toBe('s1');
     expect(cache.trimmed).toEqual({ own: 10 });
     const stored = { ...emptyCache(), activity: cache.activity.slice() };
-    mergeRefresh(stored, { ...cache, trimmed: { own: 10, received: 5 } }, new Set(cache.activity.map((a) => a.txID)));
+    mergeRefresh(stored, { ...cache, trimmed: { own: 10, received: 5 } }, new Map(cache.activity.map((a) => [a.txID, a.status])));
     expect(stored.trimmed).toEqual({ own: 10, received: 5 });
     expect(stored.activity).toHaveLength(MAX_OWN_ACTIVITY);
   });

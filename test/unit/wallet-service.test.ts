@@ -279,7 +279,7 @@ describe('a refresh saved over what other requests wrote meanwhile', () => {
   it('keeps a send written meanwhile over the "Received" the refresh inferred for its tx, and adds what it did not see', () => {
     const stored = cacheWith([item('late', 'send', 'pending'), item('sent', 'send', 'accepted'), item('old', 'send', 'pending')]);
     const refreshed = cacheWith([item('sent', 'receive', 'accepted'), item('old', 'send', 'pending')], { pHeight: '12', knownUtxos: ['u1'], receiveNext: 3 });
-    mergeRefresh(stored, refreshed, new Set(['old']));
+    mergeRefresh(stored, refreshed, new Map([['old', 'pending']]));
     expect(stored.activity.map((a) => `${a.txID}:${a.kind}`)).toEqual(['late:send', 'sent:send', 'old:send']);
     expect(stored).toMatchObject({ pHeight: '12', knownUtxos: ['u1'], receiveNext: 3 });
   });
@@ -287,28 +287,39 @@ describe('a refresh saved over what other requests wrote meanwhile', () => {
   it('a status settled by either side wins over pending', () => {
     const stored = cacheWith([item('a', 'send', 'accepted'), item('b', 'mint', 'pending')]);
     const refreshed = cacheWith([item('a', 'send', 'pending'), item('b', 'mint', 'failed')]);
-    mergeRefresh(stored, refreshed, new Set(['a', 'b']));
+    mergeRefresh(stored, refreshed, new Map([['a', 'pending'], ['b', 'pending']]));
     expect(stored.activity.map((a) => `${a.txID}:${a.status}`)).toEqual(['a:accepted', 'b:failed']);
+  });
+
+  it('a failure the refresh took back ("may have gone through") stays taken back; one failed anew meanwhile stays failed', () => {
+    const corrected = { ...item('held', 'send', 'pending'), checking: true };
+    const stored = cacheWith([item('held', 'send', 'failed')]);
+    mergeRefresh(stored, cacheWith([corrected]), new Map([['held', 'failed']]));
+    expect(stored.activity).toEqual([corrected]);
+    // Pending when the refresh began, failed since (the send's own wait decided it): that decision stays.
+    const decided = cacheWith([item('held', 'send', 'failed')]);
+    mergeRefresh(decided, cacheWith([corrected]), new Map([['held', 'pending']]));
+    expect(decided.activity).toEqual([item('held', 'send', 'failed')]);
   });
 
   it('a decision the refresh made wins over a pending send written meanwhile (its outbox entry is gone: it would stay pending forever)', () => {
     const stored = cacheWith([{ ...item('late', 'send', 'pending'), checking: true, fee: '99' }]);
     const refreshed = cacheWith([{ ...item('late', 'send', 'accepted'), fee: '42' }]);
-    mergeRefresh(stored, refreshed, new Set());
+    mergeRefresh(stored, refreshed, new Map());
     expect(stored.activity).toEqual([{ ...item('late', 'send', 'accepted'), fee: '42' }]);
   });
 
   it('an item the refresh read that storage no longer has (a refused send taken back) does not come back', () => {
     const stored = cacheWith([item('kept', 'send', 'pending')]);
     const refreshed = cacheWith([item('refused', 'send', 'pending'), item('kept', 'send', 'pending'), item('new', 'receive', 'accepted')]);
-    mergeRefresh(stored, refreshed, new Set(['refused', 'kept']));
+    mergeRefresh(stored, refreshed, new Map([['refused', 'pending'], ['kept', 'pending']]));
     expect(stored.activity.map((a) => a.txID)).toEqual(['kept', 'new']);
   });
 
   it('items the refresh dropped (a restarted local network) stay dropped, with the new chain\'s first blocks; address indices never go back', () => {
     const stored = cacheWith([item('ghost', 'send', 'accepted')], { receiveNext: 5, changeNext: 4, pBlocks: ['old genesis'] });
     const refreshed = cacheWith([], { receiveNext: 2, changeNext: 1, pHeight: '3', pBlocks: ['new genesis'] });
-    mergeRefresh(stored, refreshed, new Set(['ghost']));
+    mergeRefresh(stored, refreshed, new Map([['ghost', 'accepted']]));
     expect(stored).toMatchObject({ activity: [], receiveNext: 5, changeNext: 4, pHeight: '3', pBlocks: ['new genesis'] });
   });
 });

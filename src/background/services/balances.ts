@@ -123,7 +123,7 @@ export class BalancesService {
   private async refreshFrom(ctx: AccountContext): Promise<BalancesView> {
     const { engine, preset, account } = ctx;
     let { cache } = ctx;
-    const startedWith = new Set(cache.activity.map((a) => a.txID));
+    const startedWith = new Map(cache.activity.map((a) => [a.txID, a.status]));
     // Read before the UTXOs: anything new they show was accepted above these heights.
     const [height, xHeight, cHeight] = await Promise.all([engine.node.blocks.P.height(), engine.node.blocks.X.height(), engine.node.eth.blockNumber()]);
     // A local or custom network may be made anew (a restarted local node): told by its first blocks.
