@@ -58,10 +58,11 @@ describe('sentBefore', () => {
 });
 
 describe('the send reviews', () => {
-  async function reviewXSend(items: ActivityItem[], sendX: () => Promise<{ txID: string; fee: string }> = () => new Promise(() => undefined)) {
+  /** `list`: Activity's answer, when not at once from `items`. */
+  async function reviewXSend(items: ActivityItem[], sendX: () => Promise<{ txID: string; fee: string }> = () => new Promise(() => undefined), list?: () => Promise<{ items: ActivityItem[] }>) {
     const activity = [...items];
     const bg = fakeBackground({
-      'activity.list': () => ({ items: activity }),
+      'activity.list': list ?? (() => ({ items: activity })),
       'send.estimate': () => ({ fee: '1000000', maxAmount: '9000000000' }),
       'send.x': () => {
         // As the background does: the send is listed, waiting, before the node decides.
@@ -97,17 +98,7 @@ describe('the send reviews', () => {
 
   it('Confirm waits for the check (Activity naming new assets can take seconds): a quick Confirm cannot beat the line', async () => {
     let answer: (items: ActivityItem[]) => void = () => undefined;
-    const bg = fakeBackground({
-      'activity.list': () => new Promise((r) => (answer = (items) => r({ items }))),
-      'send.estimate': () => ({ fee: '1000000', maxAmount: '9000000000' }),
-      'send.x': () => new Promise(() => undefined),
-    });
-    renderWith(bg, <Send status={UNLOCKED} hrp={HRP} balances={balances()} onSent={() => undefined} estimateDelayMs={0} />);
-    type(/^To/, X_OTHER);
-    type('Amount (AVAX)', '1.5');
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(false));
-    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
-    await screen.findByRole('heading', { name: 'Review' });
+    const bg = await reviewXSend([], undefined, () => new Promise((r) => (answer = (items) => r({ items }))));
     const confirm = screen.getByRole('button', { name: 'Confirm and send' }) as HTMLButtonElement;
     expect(screen.getByTestId('review-sent-before').textContent).toBe('Checking recent sends…');
     expect(confirm.disabled).toBe(true);
