@@ -40,10 +40,11 @@ export function Review(p: ReviewProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   // Keyboard and screen-reader users land on the review, not on a button that has gone.
   useEffect(() => heading.current?.focus(), []);
-  // After a failed Confirm the button that had focus is disabled, then back: focus goes to the review again.
+  // After a failed Confirm the button that had focus is disabled, then back: focus goes to the review
+  // again, also when it failed in the same words as before (busy tells each try).
   useEffect(() => {
-    if (p.error) heading.current?.focus();
-  }, [p.error]);
+    if (p.error && !p.busy) heading.current?.focus();
+  }, [p.error, p.busy]);
   const title = p.title ?? 'Review';
   const Heading = `h${p.level ?? 2}` as 'h2';
   return (
