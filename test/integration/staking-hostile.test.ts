@@ -9,12 +9,17 @@ import { fundedWallet } from './wallet-fixture.js';
 /** A genesis validator of the test node (6.25%), validating for years. */
 const GENESIS_VALIDATOR = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
 
+/** A funded wallet behind a lying node, and the review of a 25 AVAX delegation to the genesis validator. */
+async function delegationBehindLyingNode() {
+  const node = lyingNode();
+  const { wallet } = await fundedWallet({ p: 30n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
+  const base = { nodeID: GENESIS_VALIDATOR, amount: (25n * AVAX).toString(), end: Number(await nowOnP()) + 120 };
+  return { node, wallet, base, review: await wallet.staking.stakingEstimateDelegation(base) };
+}
+
 describe('a delegation behind a node that lies about its status', () => {
   it('a delegation the node calls dropped while it went through is never shown failed: active once the refresh proves it', async () => {
-    const node = lyingNode();
-    const { wallet } = await fundedWallet({ p: 30n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
-    const base = { nodeID: GENESIS_VALIDATOR, amount: (25n * AVAX).toString(), end: Number(await nowOnP()) + 120 };
-    const review = await wallet.staking.stakingEstimateDelegation(base);
+    const { node, wallet, base, review } = await delegationBehindLyingNode();
     // The node takes the tx but keeps saying it is processing: the wait ends undecided.
     node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Processing' })));
     const sent = await wallet.staking.stakingDelegate({ ...base, maxFee: review.fee });
@@ -33,10 +38,7 @@ describe('a delegation behind a node that lies about its status', () => {
 
 describe('a delegation the node refused and then holds', () => {
   it('waits in My stakes as Activity lists it (pending, nothing counted staked) while the node holds it, and is active once it ran', async () => {
-    const node = lyingNode();
-    const { wallet } = await fundedWallet({ p: 30n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
-    const base = { nodeID: GENESIS_VALIDATOR, amount: (25n * AVAX).toString(), end: Number(await nowOnP()) + 120 };
-    const review = await wallet.staking.stakingEstimateDelegation(base);
+    const { node, wallet, base, review } = await delegationBehindLyingNode();
     // The node keeps the tx without running it, answers an error and calls it dropped: refused, nothing paid.
     let held: string | undefined;
     node.lies.set('platform.issueTx', (call) => ((held ??= (call.params as { tx: string }).tx), Promise.resolve(rpcError('mempool full'))));
