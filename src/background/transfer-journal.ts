@@ -173,8 +173,9 @@ function withoutEndedBytes(r: TransferRecord): TransferRecord {
 }
 
 /**
- * A journaled move's txs as activity items: its export (carrying the amount) and its imports. An
- * import that never landed on a completed move was dropped and replaced: it shows as failed.
+ * A journaled move's txs as activity items: its export (carrying the amount) and its imports (the
+ * one import of the export's funds carrying what arrives: the amount less its fee). An import
+ * that never landed on a completed move was dropped and replaced: it shows as failed.
  */
 export function transferActivity(r: TransferRecord, avaxAssetID: string): ActivityItem[] {
   const items: ActivityItem[] = [];
@@ -187,7 +188,8 @@ export function transferActivity(r: TransferRecord, avaxAssetID: string): Activi
   for (const tx of r.imports) {
     const status = tx.accepted ? 'accepted' : r.state === 'completed' ? 'failed' : 'pending';
     // After the export: a move's import is newer than its export even when both are journaled at once.
-    items.push({ txID: tx.txID, chain: r.to, otherChain: r.from, kind: 'import', status, assetID: avaxAssetID, fee: tx.fee, createdAt: Math.max(r.updatedAt, r.createdAt + 1) });
+    const arrives = r.imports.length === 1 && status !== 'failed' ? { amount: (BigInt(r.amount) - BigInt(tx.fee)).toString() } : {};
+    items.push({ txID: tx.txID, chain: r.to, otherChain: r.from, kind: 'import', status, assetID: avaxAssetID, ...arrives, fee: tx.fee, createdAt: Math.max(r.updatedAt, r.createdAt + 1) });
   }
   return items;
 }

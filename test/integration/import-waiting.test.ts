@@ -62,6 +62,8 @@ describe('Import now', () => {
     expect(pSpendable(after, avax)).toBe(pSpendable(before, avax) + 3n * AVAX - BigInt(again.fee));
     const items = (await wallet.balances.activityList()).items;
     expect(items.filter((i) => i.kind === 'import').map((i) => [i.txID, i.status]).sort()).toEqual(done.txIDs.map((id) => [id, 'accepted']).sort());
+    // Each says what arrived (the move's as the journal lists it, the other as Import now did): together, what the balance gained.
+    expect(items.filter((i) => i.kind === 'import').reduce((sum, i) => sum + BigInt(i.amount ?? 0), 0n)).toBe(pSpendable(after, avax) - pSpendable(before, avax));
     // Dust cannot pay its own import fee: it is named and left waiting, never topped up from the
     // wallet's P funds.
     const last = await wallet.transfers.transfersEstimateImportWaiting();
@@ -80,7 +82,7 @@ describe('Import now', () => {
     const done = await wallet.transfers.transfersImportWaiting({ planID: review.planID, maxFee: review.fee });
     expect(done).toEqual({ txIDs: [], failed: 0, unconfirmed: 1 });
     const [pending] = (await wallet.balances.activityList()).items.filter((i) => i.kind === 'import');
-    expect(pending).toMatchObject({ chain: 'P', status: 'pending', fee: review.fee });
+    expect(pending).toMatchObject({ chain: 'P', status: 'pending', amount: (AVAX - BigInt(review.fee)).toString(), fee: review.fee });
     node.lies.delete('platform.getTxStatus');
     const after = await wallet.balances.balancesRefresh();
     expect(pSpendable(after, avax)).toBe(pSpendable(before, avax) + AVAX - BigInt(review.fee));

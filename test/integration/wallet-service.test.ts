@@ -123,7 +123,7 @@ describe('the wallet service against the real node', () => {
     // X change came from the wallet's own tx: the refresh does not take it for a receipt.
     const afterMoveActivity = (await wallet.balances.activityList()).items;
     expect(afterMoveActivity.slice(0, 3)).toEqual([
-      expect.objectContaining({ txID: done.importTxIDs[0], chain: 'P', kind: 'import', status: 'accepted', fee: done.importFee }),
+      expect.objectContaining({ txID: done.importTxIDs[0], chain: 'P', kind: 'import', status: 'accepted', amount: (2n * AVAX - BigInt(done.importFee!)).toString(), fee: done.importFee }),
       expect.objectContaining({ txID: done.exportTxID, chain: 'X', kind: 'export', status: 'accepted', amount: (2n * AVAX).toString(), assetID: avax, fee: done.exportFee }),
       expect.objectContaining({ kind: 'receive', chain: 'C', txID: hash }),
     ]);

@@ -5,6 +5,7 @@
 import { WEI_PER_NAVAX } from '../../core/amount.js';
 import { TxFailedError, type WalletEngine } from '../../core/engine.js';
 import { TimeoutError, WalletError } from '../../core/errors.js';
+import { cb58Encode } from '../../core/encoding.js';
 import type { ChainAlias } from '../../core/node.js';
 import { buildPExport } from '../../core/tx/p.js';
 import { buildXExport } from '../../core/tx/x.js';
@@ -303,7 +304,8 @@ export class TransfersService {
           .update(preset.id, account.id, (c) => {
             // A refresh meanwhile may have taken its outputs for funds received: it is the import.
             c.activity = c.activity.filter((a) => !(a.txID === txID && a.kind === 'receive'));
-            addActivity(c, { txID, chain, kind: 'import', status: accepted ? 'accepted' : 'pending', fee: paid.toString(), createdAt: Date.now() });
+            // What arrives: the AVAX it brings less its fee (other assets it brings show in the balances).
+            addActivity(c, { txID, chain, kind: 'import', status: accepted ? 'accepted' : 'pending', assetID: cb58Encode(engine.ctx.avaxAssetID), amount: (i.avax - paid).toString(), fee: paid.toString(), createdAt: Date.now() });
           })
           .catch((e: unknown) => this.log?.(`import ${txID} not written to Activity: ${(e as Error).message}`));
       }

@@ -285,6 +285,8 @@ export async function sendC(run: UiRun): Promise<void> {
       expect(titled(title), title).toHaveLength(1);
       expect(titled(title)[0]!.badge).toBe('Accepted');
     }
+    // The import says what arrived (the amount less its fee), as the export says what left.
+    expect(titled(`Imported from ${chain}-Chain`)[0]!.mid).toMatch(/-Chain\d[\d.]* AVAX$/);
   }
   expect(titled('Received').length).toBeLessThanOrEqual(1);
   await ui.screenshot('activity');
