@@ -85,6 +85,16 @@ describe('a custom network', () => {
     expect(local.keys()).not.toContain(entryOutboxKey('custom-1', 'acc1'));
   });
 
+  it('with an older move journal that cannot be read: asked about, as what it held is unknown, and removed once confirmed', async () => {
+    const { local } = memoryStores();
+    await local.set({ 'xpc.state': STATE, [entryJournalKey('custom-1', 'acc2')]: { not: 'a list' } });
+    const transfers = new TransfersService({} as never, {} as never, local);
+    const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')), unfinishedMoves: (keys) => transfers.unfinishedIn(keys) });
+    expect(await networks.networksRemove({ id: 'custom-1' }).catch((e: unknown) => e)).toMatchObject({ code: 'network-has-moves' });
+    await networks.networksRemove({ id: 'custom-1', confirmLoss: true });
+    expect(local.keys()).not.toContain(entryJournalKey('custom-1', 'acc2'));
+  });
+
   it("pinned: its move journals are kept with its chains (older ones moved there first); asked about unfinished moves only when no other entry for its chains runs them", async () => {
     const { local } = memoryStores();
     const pinned = { networkID: 1337, evmChainID: 43112, xChainID: 'X1', cChainID: 'C1', avaxAssetID: 'A1' };

@@ -120,10 +120,10 @@ export class TransfersService {
     }
   }
 
-  /** How many moves in these journals (storage keys) are not finished; one that cannot be read counts none. */
+  /** How many moves in these journals (storage keys) are not finished; one that cannot be read counts one (what it held is unknown). */
   async unfinishedIn(journalKeys: readonly string[]): Promise<number> {
     let count = 0;
-    for (const key of journalKeys) count += (await new TransferJournal(this.local, key).unfinished().catch(() => [])).length;
+    for (const key of journalKeys) count += (await new TransferJournal(this.local, key).unfinished().catch(() => [0])).length;
     return count;
   }
 
