@@ -85,7 +85,9 @@ export class AccountEngines {
       const id = ids.find((i) => !Array.isArray(stored[key(i)] ?? []));
       if (id === undefined) throw e;
       const { name, kind } = this.networks.presetOf(s, id);
-      throw new WalletError('storage-corrupt', `an older record of ${what} for "${name}" cannot be read, so the wallet stops rather than risk paying twice${kind === 'custom' ? `. Removing "${name}" in Settings clears it` : ''}`);
+      // The selected entry cannot be removed (NetworksService.networksRemove): another is selected first.
+      const clear = id === preset.id ? `. Switching to another network, then removing "${name}" in Settings clears it` : `. Removing "${name}" in Settings clears it`;
+      throw new WalletError('storage-corrupt', `an older record of ${what} for "${name}" cannot be read, so the wallet stops rather than risk paying twice${kind === 'custom' ? clear : ''}`);
     }
   }
 

@@ -430,6 +430,10 @@ describe('an outbox kept per chains (openOutbox)', () => {
     const custom = (await settings.read()).customNetworks[0]!;
     const builtIn = await engines.outbox(networks.presetOf(await settings.read(), custom.id), 'acc').catch((e: unknown) => e as WalletError);
     expect((builtIn as WalletError).message).toBe('an older record of sends for "Mainnet" cannot be read, so the wallet stops rather than risk paying twice');
+    // Its own older record, while it is selected: removing it needs another network selected first, and says so.
+    await local.set({ 'xpc.outbox.mainnet.acc': [], 'xpc.outbox.custom-1.acc': { not: 'a list' } });
+    const selected = await engines.outbox(networks.presetOf(await settings.read(), custom.id), 'acc').catch((e: unknown) => e as WalletError);
+    expect(plainError('storage-corrupt', (selected as WalletError).message).text).toMatch(/paying twice\. Switching to another network, then removing "My mainnet node" in Settings clears it$/);
     // Removing the entry (asked, then confirmed) clears the custom one: the outbox opens again.
     await local.set({ 'xpc.outbox.mainnet.acc': [], 'xpc.outbox.custom-1.acc': { not: 'a list' } });
     await expect(networks.networksRemove({ id: 'custom-1' })).rejects.toMatchObject({ code: 'network-has-sends' });
