@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crx, type ManifestV3Export } from '@crxjs/vite-plugin';
 import preact from '@preact/preset-vite';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 type Manifest = Exclude<ManifestV3Export, Promise<unknown> | ((...args: never[]) => unknown)>;
 type Target = 'chrome' | 'firefox';
@@ -43,6 +43,45 @@ function outputFromEnv(target: Target): { outDir: string; sourcemap: false | 'hi
   const maps = process.env.XPC_SOURCEMAP === '1';
   if (maps && !outDir) throw new Error('XPC_SOURCEMAP=1 needs XPC_OUT_DIR: source maps are never written to dist/');
   return { outDir: outDir ? resolve(ROOT, outDir) : resolve(ROOT, 'dist', target), sourcemap: maps ? 'hidden' : false };
+}
+
+/**
+ * Vite wraps each dynamic import (the popup's screens, components/Lazy.tsx) in a helper that
+ * first adds the imported chunk's preloads and stylesheet to the page. There are none to add: JS
+ * preloads are turned off for them (modulePreload below) and the one stylesheet (cssCodeSplit off)
+ * is linked by both pages' HTML already, so the helper only ran the import, in 1.7 KB. Here it is
+ * the import alone; a failed import rejects as before (Lazy.tsx offers "Try again").
+ */
+const PRELOAD_HELPER_ID = '\0vite/preload-helper.js';
+function importWithoutPreload(): Plugin {
+  return {
+    name: 'xpc:import-without-preload',
+    enforce: 'pre',
+    load: (id) => (id === PRELOAD_HELPER_ID ? 'export const __vitePreload = (load) => load();' : undefined),
+  };
+}
+
+/**
+ * The manifest and the pages as the browser reads them, without what only a person reads: the
+ * manifest's indentation, the pages' comments and the line breaks (with their indents) between
+ * tags. A line break between two tags is no text the pages show: their body is one element
+ * the app renders into.
+ */
+function compactTextFiles(): Plugin {
+  return {
+    name: 'xpc:compact-text-files',
+    enforce: 'post',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        for (const file of Object.values(bundle)) {
+          if (file.type !== 'asset' || typeof file.source !== 'string') continue;
+          if (file.fileName === 'manifest.json') file.source = JSON.stringify(JSON.parse(file.source));
+          else if (file.fileName.endsWith('.html')) file.source = file.source.replace(/<!--[\s\S]*?-->/g, '').replace(/>\s*\n\s*</g, '><');
+        }
+      },
+    },
+  };
 }
 
 /** The manifest for one target, derived from manifest.json. */
@@ -82,18 +121,23 @@ export default defineConfig(() => {
   return {
     root: ROOT,
     plugins: [
+      importWithoutPreload(),
       preact(),
       crx({
         manifest: manifestFor(target),
         browser: target,
         contentScripts: { standaloneFiles: STANDALONE_CONTENT_SCRIPTS },
       }),
+      compactTextFiles(),
     ],
     build: {
       outDir,
       emptyOutDir: true,
       sourcemap,
       minify: true,
+      // One stylesheet for the popup and the approval window, linked by their HTML: no chunk
+      // carries its own CSS to load (see importWithoutPreload).
+      cssCodeSplit: false,
       target: 'es2022',
       // Every target browser supports <link rel=modulepreload>; skip the polyfill. A page's own
       // modules are preloaded from its HTML; a screen loaded later (components/Lazy.tsx) fetches its
