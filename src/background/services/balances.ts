@@ -165,7 +165,10 @@ export class BalancesService {
     }
     const avaxInfo = await this.networks.assetDescription(preset, avax);
     const pAvax = pBal.find((b) => cb58Encode(b.assetID) === avax);
-    const staked = stakedAmounts(await new StakeBook(this.local, stakesKey(preset.id, account.id)).list().catch(() => []), Date.now() / 1000);
+    // A stake the chain has not run yet (Activity, settled above, says so) still has its funds among
+    // the UTXOs read after that: counted there, not as staked too.
+    const stakes = await new StakeBook(this.local, stakesKey(preset.id, account.id)).list().catch(() => []);
+    const staked = stakedAmounts(stakes.filter((s) => s.state !== 'pending' || cache.activity.some((a) => a.txID === s.txID && a.status === 'accepted')), Date.now() / 1000);
     balances.push({ chain: 'P', assetID: avax, ...avaxInfo, verified: true, ...amountsOf(pAvax), ...(staked.length > 0 ? { staked } : {}) });
     balances.push({ chain: 'C', assetID: avax, ...avaxInfo, denomination: AVAX_EVM_DENOMINATION, verified: true, spendable: cWei.toString(), locked: '0', lockedStakeable: '0', unproven: '0' });
     await this.engines.proofs.save().catch((e: unknown) => this.log?.(`UTXO proofs not saved: ${(e as Error).message}`));

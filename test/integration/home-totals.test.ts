@@ -1,0 +1,41 @@
+// What Home's all-chains total counts, against the Helicon test node: every nAVAX once, whatever
+// the node has decided so far about the account's own txs.
+import { describe, expect, inject, it } from 'vitest';
+import { totalAvaxWei } from '../../src/popup/screens/Home.js';
+import { WEI_PER_NAVAX } from '../../src/core/amount.js';
+import { AVAX } from './fixture.js';
+import { lyingNode, refreshUntilDecided, rpcResult, txIdOfIssue } from './lying-node.js';
+import { nowOnP } from './pvm-kit.js';
+import { fundedWallet } from './wallet-fixture.js';
+
+/** A genesis validator of the test node, validating for years. */
+const GENESIS_VALIDATOR = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
+
+describe("Home's all-chains total", () => {
+  it('counts a delegation sent and not yet run once: its funds are still spendable, so it is not staked too; once it runs, staked', async () => {
+    const node = lyingNode();
+    const { wallet } = await fundedWallet({ p: 30n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
+    const base = { nodeID: GENESIS_VALIDATOR, amount: (25n * AVAX).toString(), end: Number(await nowOnP()) + 120 };
+    const review = await wallet.staking.stakingEstimateDelegation(base);
+    // The node says it took the tx and keeps calling it processing, but holds it back: nothing ran.
+    let held: string | undefined;
+    node.lies.set('platform.issueTx', (call) => ((held = (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
+    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Processing' })));
+    const sent = await wallet.staking.stakingDelegate({ ...base, maxFee: review.fee });
+    expect(sent.status).toBe('pending');
+    const waiting = await wallet.balances.balancesRefresh();
+    const p = waiting.balances.find((b) => b.chain === 'P')!;
+    // What it would spend is still the account's, spendable: counted there, and only there.
+    expect(p.spendable).toBe((30n * AVAX).toString());
+    expect(p.staked).toBeUndefined();
+    expect(totalAvaxWei(waiting)).toBe(30n * AVAX * WEI_PER_NAVAX);
+    // It runs: the stake leaves the balance and is counted as staked.
+    node.lies.clear();
+    const r = await fetch(`${inject('nodeUrl')}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.issueTx', params: { tx: held, encoding: 'hex' } }) });
+    expect(((await r.json()) as { result?: { txID: string } }).result?.txID).toBe(sent.txID);
+    expect(await refreshUntilDecided(wallet, sent.txID)).toBe('accepted');
+    const ran = await wallet.balances.balancesRefresh();
+    expect(ran.balances.find((b) => b.chain === 'P')!.staked).toEqual([{ amount: base.amount, unlocksAt: base.end }]);
+    expect(totalAvaxWei(ran)).toBe((30n * AVAX - BigInt(sent.fee)) * WEI_PER_NAVAX);
+  });
+});
