@@ -11,12 +11,17 @@ import { fundedWallet } from './wallet-fixture.js';
 /** A genesis validator of the test node, validating for years. */
 const GENESIS_VALIDATOR = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
 
+/** A funded wallet behind a lying node, and the review of a 25 AVAX delegation to the genesis validator. */
+async function delegation() {
+  const node = lyingNode();
+  const { wallet } = await fundedWallet({ p: 30n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
+  const base = { nodeID: GENESIS_VALIDATOR, amount: (25n * AVAX).toString(), end: Number(await nowOnP()) + 120 };
+  return { node, wallet, base, review: await wallet.staking.stakingEstimateDelegation(base) };
+}
+
 describe("Home's all-chains total", () => {
   it('counts a delegation sent and not yet run once: its funds are still spendable, so it is not staked too; once it runs, staked', async () => {
-    const node = lyingNode();
-    const { wallet } = await fundedWallet({ p: 30n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
-    const base = { nodeID: GENESIS_VALIDATOR, amount: (25n * AVAX).toString(), end: Number(await nowOnP()) + 120 };
-    const review = await wallet.staking.stakingEstimateDelegation(base);
+    const { node, wallet, base, review } = await delegation();
     // The node says it took the tx and keeps calling it processing, but holds it back: nothing ran.
     let held: string | undefined;
     node.lies.set('platform.issueTx', (call) => ((held = (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
@@ -37,5 +42,19 @@ describe("Home's all-chains total", () => {
     const ran = await wallet.balances.balancesRefresh();
     expect(ran.balances.find((b) => b.chain === 'P')!.staked).toEqual([{ amount: base.amount, unlocksAt: base.end }]);
     expect(totalAvaxWei(ran)).toBe((30n * AVAX - BigInt(sent.fee)) * WEI_PER_NAVAX);
+  });
+
+  it('counts a delegation that ran as staked while the node still calls it processing (its funds have left the balance)', async () => {
+    const { node, wallet, base, review } = await delegation();
+    // The tx reaches the node and runs; the node's status answer lags (or lies): still processing.
+    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Processing' })));
+    const sent = await wallet.staking.stakingDelegate({ ...base, maxFee: review.fee });
+    expect(sent.status).toBe('pending');
+    const view = await wallet.balances.balancesRefresh();
+    const p = view.balances.find((b) => b.chain === 'P')!;
+    expect(p.spendable).toBe((5n * AVAX - BigInt(sent.fee)).toString());
+    // What it spends is gone: Activity settles it as run (the stake book still says pending), and what it staked counts, once.
+    expect(p.staked).toEqual([{ amount: base.amount, unlocksAt: base.end }]);
+    expect(totalAvaxWei(view)).toBe((30n * AVAX - BigInt(sent.fee)) * WEI_PER_NAVAX);
   });
 });
