@@ -146,6 +146,22 @@ export default defineConfig(() => {
       rolldownOptions: {
         // The popup comes from the manifest; the approval window is opened by the background.
         input: { approval: resolve(ROOT, 'src/popup/approval.html') },
+        // Small popup modules shared by several screens go into two chunks instead of one each
+        // (each chunk costs its import and export lists in every screen that loads it): the form
+        // parts (their checks, address, amount and password fields, fees), whose every screen
+        // already loaded the checks; and the review with its status line. Only modules named here
+        // are grouped (not their imports), so no screen loads a chunk it did not load before;
+        // 'allow-extension' is what rolldown needs for that.
+        preserveEntrySignatures: 'allow-extension',
+        output: {
+          codeSplitting: {
+            includeDependenciesRecursively: false,
+            groups: [
+              { name: 'form', test: /src\/popup\/(?:checks\.ts|fees\.ts|components\/(?:AddressInput|AmountInput|PasswordFields|SentBefore)\.tsx)$/ },
+              { name: 'review', test: /src\/popup\/components\/(?:Review|TxStatus)\.tsx$/ },
+            ],
+          },
+        },
       },
     },
   };
