@@ -110,6 +110,8 @@ export interface BalancesView {
   refreshStartedAt?: number;
   balances: AssetBalanceView[];
   waiting: WaitingFundsView[];
+  /** nAVAX between chains: exported by moves under way, not imported yet (in no chain's balance). */
+  moving?: Amount;
   /** What the node sent that the wallet could not check and left out of these balances, in words. */
   warnings?: string[];
   /** `networkId:accountId` of the snapshot (balances.get): a popup that still shows another drops it. */

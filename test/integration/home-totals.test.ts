@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { totalAvaxWei } from '../../src/popup/screens/Home.js';
 import { WEI_PER_NAVAX } from '../../src/core/amount.js';
 import { AVAX } from './fixture.js';
-import { lyingNode, refreshUntilDecided, rpcResult, txIdOfIssue } from './lying-node.js';
+import { lyingNode, refreshUntilDecided, rpcResult, transferUntil, txIdOfIssue } from './lying-node.js';
 import { nowOnP } from './pvm-kit.js';
 import { fundedWallet } from './wallet-fixture.js';
 
@@ -42,6 +42,30 @@ describe("Home's all-chains total", () => {
     const ran = await wallet.balances.balancesRefresh();
     expect(ran.balances.find((b) => b.chain === 'P')!.staked).toEqual([{ amount: base.amount, unlocksAt: base.end }]);
     expect(totalAvaxWei(ran)).toBe((30n * AVAX - BigInt(sent.fee)) * WEI_PER_NAVAX);
+  });
+
+  it('counts what a move under way carries between chains (exported, its import not run yet), once, and says so', async () => {
+    const node = lyingNode();
+    const { wallet } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
+    // The P-Chain import is taken and held back: the exported funds stay in atomic memory.
+    let held: string | undefined;
+    node.lies.set('platform.issueTx', (call) => ((held = (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
+    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Processing' })));
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: (4n * AVAX).toString() });
+    const move = await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: (4n * AVAX).toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
+    const signed = await transferUntil(wallet, move.id, (t) => t.state === 'import-signed' && held !== undefined);
+    const moving = await wallet.balances.balancesRefresh();
+    expect(moving.moving).toBe((4n * AVAX).toString());
+    expect(moving.waiting).toEqual([]);
+    expect(totalAvaxWei(moving)).toBe((10n * AVAX - BigInt(signed.exportFee!)) * WEI_PER_NAVAX);
+    // The import runs: on the P-Chain, no longer moving.
+    node.lies.clear();
+    const r = await fetch(`${inject('nodeUrl')}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.issueTx', params: { tx: held, encoding: 'hex' } }) });
+    expect(((await r.json()) as { result?: { txID: string } }).result?.txID).toBeDefined();
+    const done = await transferUntil(wallet, move.id, (t) => t.state === 'completed');
+    const arrived = await wallet.balances.balancesRefresh();
+    expect(arrived.moving).toBeUndefined();
+    expect(totalAvaxWei(arrived)).toBe((10n * AVAX - BigInt(done.exportFee!) - BigInt(done.importFee!)) * WEI_PER_NAVAX);
   });
 
   it('counts a delegation that ran as staked while the node still calls it processing (its funds have left the balance)', async () => {

@@ -149,7 +149,7 @@ export class BalancesService {
       const utxos = await engine.utxos(chain);
       return [await engine.balances(chain, utxos), utxos] as const;
     };
-    const [[x, xUtxos], [pBal, pUtxos], cWei, waiting] = await Promise.all([
+    const [[x, xUtxos], [pBal, pUtxos], cWei, { waiting, moving }] = await Promise.all([
       read('X'),
       read('P'),
       engine.cBalanceWei(),
@@ -189,6 +189,7 @@ export class BalancesService {
       refreshing: false,
       balances,
       waiting: waiting.map((w) => ({ from: w.from as ChainName, to: w.to as ChainName, amount: w.amount.toString(), utxoCount: w.utxoCount })),
+      ...(moving > 0n ? { moving: moving.toString() } : {}),
       ...(engine.droppedUtxos.length > 0 ? { warnings: droppedWarnings(engine.droppedUtxos) } : {}),
     };
     const refreshed = cache;

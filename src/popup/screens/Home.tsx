@@ -7,6 +7,7 @@ import {
   chainLabel,
   formatAgo,
   formatClock,
+  AVAX_DECIMALS,
   formatDateTime,
   formatSince,
   formatUnits,
@@ -218,9 +219,9 @@ export function stakedAvaxWei(view: BalancesView): bigint {
   return sum;
 }
 
-/** AVAX on all chains in wei (X/P nAVAX scaled up), so nothing is rounded; what is staked included (it is the account's), what is shared apart. */
+/** AVAX on all chains in wei (X/P nAVAX scaled up), so nothing is rounded; what is staked or moving between chains included (it is the account's), what is shared apart. */
 export function totalAvaxWei(view: BalancesView): bigint {
-  let sum = stakedAvaxWei(view);
+  let sum = stakedAvaxWei(view) + BigInt(view.moving ?? 0) * WEI_PER_NAVAX;
   for (const b of view.balances) {
     if (!b.verified) continue;
     sum += b.denomination === WEI_DECIMALS ? ownTotal(b) : ownTotal(b) * WEI_PER_NAVAX;
@@ -267,6 +268,11 @@ export function Home(p: HomeProps) {
         {staked > 0n && (
           <span class="muted" data-testid="total-all-staked">
             of which staked: <AmountText value={staked} denomination={WEI_DECIMALS} symbol="AVAX" label="Staked, in the total" />
+          </span>
+        )}
+        {view?.moving && (
+          <span class="muted" data-testid="total-all-moving">
+            of which moving between chains: <AmountText value={view.moving} denomination={AVAX_DECIMALS} symbol="AVAX" label="Moving between chains, in the total" />
           </span>
         )}
       </div>

@@ -67,6 +67,15 @@ describe('Home', () => {
     expect(screen.queryByTestId('total-all-staked')).toBeNull();
   });
 
+  it('counts what a move under way carries between chains in the all-chains total, and says how much', () => {
+    show(balances({ balances: [avax('X', '1000000000'), avax('P', '0'), avax('C', '0')], moving: '4000000001' }));
+    expect(screen.getByTestId('total-all').textContent).toBe('≈ 5 AVAX (exactly 5.000000001 AVAX)');
+    expect(screen.getByTestId('total-all-moving').textContent).toBe('of which moving between chains: ≈ 4 AVAX (exactly 4.000000001 AVAX)');
+    cleanup();
+    show(balances({ balances: [avax('X', '1000000000'), avax('P', '0'), avax('C', '0')] }));
+    expect(screen.queryByTestId('total-all-moving')).toBeNull();
+  });
+
   it("names the X-Chain total's and the all-chains total's toggles apart, also when they show the same amount", () => {
     show(balances({ balances: [avax('X', '12000000001'), avax('P', '0'), avax('C', '0')] }));
     const x = within(screen.getByTestId('total-X')).getByRole('button', { name: 'X-Chain total: ≈ 12 AVAX (exactly 12.000000001 AVAX)' });
