@@ -154,6 +154,12 @@ export default defineConfig(() => {
         // 'allow-extension' is what rolldown needs for that.
         preserveEntrySignatures: 'allow-extension',
         output: {
+          // No content hash in file names: an extension's files ship together in its package and
+          // are never served from a cache an update could leave stale; the hash cost 9 bytes in
+          // every import of a chunk.
+          entryFileNames: 'assets/[name].js',
+          chunkFileNames: 'assets/[name].js',
+          assetFileNames: 'assets/[name].[ext]',
           codeSplitting: {
             includeDependenciesRecursively: false,
             groups: [
