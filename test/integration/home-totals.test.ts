@@ -34,6 +34,10 @@ describe("Home's all-chains total", () => {
     expect(p.spendable).toBe((30n * AVAX).toString());
     expect(p.staked).toBeUndefined();
     expect(totalAvaxWei(waiting)).toBe(30n * AVAX * WEI_PER_NAVAX);
+    // My stakes lists it waiting, and counts nothing as staked yet.
+    const mine = await wallet.staking.stakingMine();
+    expect(mine.stakes[0]).toMatchObject({ txID: sent.txID, state: 'pending' });
+    expect(mine.totals.staked).toBe('0');
     // It runs: the stake leaves the balance and is counted as staked.
     node.lies.clear();
     const r = await fetch(`${inject('nodeUrl')}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.issueTx', params: { tx: held, encoding: 'hex' } }) });
@@ -42,6 +46,7 @@ describe("Home's all-chains total", () => {
     const ran = await wallet.balances.balancesRefresh();
     expect(ran.balances.find((b) => b.chain === 'P')!.staked).toEqual([{ amount: base.amount, unlocksAt: base.end }]);
     expect(totalAvaxWei(ran)).toBe((30n * AVAX - BigInt(sent.fee)) * WEI_PER_NAVAX);
+    expect((await wallet.staking.stakingMine()).totals.staked).toBe(base.amount);
   });
 
   it('counts what a move under way carries between chains (exported, its import not run yet), once, and says so', async () => {

@@ -295,7 +295,8 @@ export class StakingService extends StakingReads {
       stakes: [...stakes].sort((a, b) => b.createdAt - a.createdAt).map((s) => myStakeView(s, c.mine, listed)),
       rewards,
       totals: {
-        staked: sum(live.filter((s) => s.byWallet).map((s) => s.amount)),
+        // One not run yet (Activity's word) locks nothing: its funds are still spendable, as Home counts them.
+        staked: sum(live.filter((s) => s.byWallet && (s.state === 'active' || listed.get(s.txID) === 'accepted')).map((s) => s.amount)),
         potentialReward: sum(live.flatMap((s) => (s.state === 'active' && s.potentialReward !== undefined && s.rewardOwner.addresses.every((a) => c.mine.has(a)) ? [s.potentialReward] : []))),
         rewardsPaid: sum(rewards.map((r) => r.amount)),
       },
