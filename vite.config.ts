@@ -6,7 +6,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crx, type ManifestV3Export } from '@crxjs/vite-plugin';
 import preact from '@preact/preset-vite';
-import { defineConfig, type Plugin } from 'vite';
+import { build as viteBuild, defineConfig, type Plugin, type ResolvedConfig, type Rolldown } from 'vite';
+import { bundledPackages, NOTICES_FILE, renderNotices } from './scripts/lib/notices.mjs';
 
 type Manifest = Exclude<ManifestV3Export, Promise<unknown> | ((...args: never[]) => unknown)>;
 type Target = 'chrome' | 'firefox';
@@ -84,6 +85,47 @@ function compactTextFiles(): Plugin {
   };
 }
 
+/** IDs of the modules a bundle's chunks hold code of (a module tree-shaken to nothing holds none). */
+function renderedModuleIds(chunks: Iterable<Rolldown.OutputChunk | Rolldown.OutputAsset>): string[] {
+  const ids: string[] = [];
+  for (const c of chunks) {
+    if (c.type === 'chunk') ids.push(...Object.entries(c.modules).filter(([, m]) => m.renderedLength > 0).map(([id]) => id));
+  }
+  return ids;
+}
+
+/**
+ * THIRD-PARTY-NOTICES.txt (scripts/lib/notices.mjs) from the packages whose code this build ships.
+ * crxjs bundles the standalone content scripts in builds of their own, out of this plugin's sight;
+ * they are bundled here once more, the way crxjs does (same entry, IIFE, minify and target), for
+ * their module IDs.
+ */
+function thirdPartyNotices(standalone: readonly string[]): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: 'xpc:third-party-notices',
+    apply: 'build',
+    configResolved: (resolved) => void (config = resolved),
+    async generateBundle(_options, bundle) {
+      const ids = renderedModuleIds(Object.values(bundle));
+      for (const entry of standalone) {
+        const out = await viteBuild({
+          configFile: false,
+          logLevel: 'silent',
+          root: config.root,
+          resolve: config.resolve,
+          define: config.define,
+          build: { write: false, lib: { entry: resolve(config.root, entry), formats: ['iife'], name: 'x' }, minify: config.build.minify, target: config.build.target },
+        });
+        ids.push(...renderedModuleIds((Array.isArray(out) ? out : [out as Rolldown.RolldownOutput]).flatMap((o) => o.output)));
+      }
+      const pkg = readJson('package.json') as { version: string; license?: string };
+      const source = renderNotices(bundledPackages(ids), { name: 'XPC Wallet', version: pkg.version, license: pkg.license });
+      this.emitFile({ type: 'asset', fileName: NOTICES_FILE, source });
+    },
+  };
+}
+
 /** The manifest for one target, derived from manifest.json. */
 export function manifestFor(target: Target): Manifest {
   const manifest = readJson('manifest.json') as Manifest;
@@ -129,6 +171,7 @@ export default defineConfig(() => {
         contentScripts: { standaloneFiles: STANDALONE_CONTENT_SCRIPTS },
       }),
       compactTextFiles(),
+      thirdPartyNotices(STANDALONE_CONTENT_SCRIPTS),
     ],
     build: {
       outDir,

@@ -2,7 +2,8 @@
 // `npm run build`: builds the extension for Chrome and Firefox (dist/chrome, dist/firefox), then
 // checks each output: the manifest parses and fits its target, nothing is web-accessible, content
 // scripts are classic scripts, HTML pages load only packaged scripts, no eval / new Function in
-// any emitted JS, no source maps. Prints sizes. Exits non-zero when a build or a check fails.
+// any emitted JS, no source maps, THIRD-PARTY-NOTICES.txt names every runtime dependency and
+// nothing else. Prints sizes. Exits non-zero when a build or a check fails.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative } from 'node:path';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { walk } from './lib/files.mjs';
+import { checkNotices, NOTICES_FILE } from './lib/notices.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const VITE_BIN = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
@@ -43,7 +45,8 @@ function build(target) {
   return true;
 }
 
-function verify(target, expectedVersion) {
+function verify(target, pkg) {
+  const expectedVersion = pkg.version;
   const dir = join(ROOT, 'dist', target);
   const problems = [];
   const fail = (msg) => problems.push(msg);
@@ -99,6 +102,10 @@ function verify(target, expectedVersion) {
       if (/\bimport\s*\(/.test(code)) fail(`content script ${file} uses dynamic import()`);
     }
   }
+
+  const notices = join(dir, NOTICES_FILE);
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
+  for (const p of checkNotices(existsSync(notices) ? readFileSync(notices, 'utf8') : undefined, pkg.dependencies, lock)) fail(p);
 
   const files = walk(dir);
   for (const path of files) {
@@ -184,7 +191,7 @@ for (const target of verifyOnly ? [] : TARGETS) {
 }
 if (!failed) {
   for (const target of TARGETS) {
-    const { problems, files } = verify(target, pkg.version);
+    const { problems, files } = verify(target, pkg);
     report(target, files);
     if (problems.length > 0) {
       failed = true;
