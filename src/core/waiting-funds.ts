@@ -39,14 +39,14 @@ const CHAIN_PAIRS: readonly (readonly [ChainAlias, ChainAlias])[] = [
  * Funds waiting in atomic memory for this wallet (owned by its X/P keys or its EVM key's
  * C-bech32 address), per destination and source chain, but what the txs in `leave` exported (a
  * move's own): what a one-click import would bring in. `moving`: nAVAX those txs exported
- * (proven), there now: in no chain's balance until their moves import it.
+ * (proven), there now, by UTXO ID: in no chain's balance until their moves import it.
  */
-export async function waitingFunds(engine: WalletEngine, leave: ReadonlySet<string> = new Set()): Promise<{ waiting: WaitingFunds[]; moving: bigint }> {
-  let moving = 0n;
+export async function waitingFunds(engine: WalletEngine, leave: ReadonlySet<string> = new Set()): Promise<{ waiting: WaitingFunds[]; moving: Map<string, bigint> }> {
+  const moving = new Map<string, bigint>();
   const found = await Promise.all(
     CHAIN_PAIRS.map(async ([to, from]) => {
       const atomic = await engine.atomicSpendable(to, from);
-      moving += avaxOf(engine, atomic.flatMap((u) => (leave.has(cb58Encode(u.utxo.txID)) && !u.unproven ? [u.utxo] : [])));
+      for (const u of atomic) if (leave.has(cb58Encode(u.utxo.txID)) && !u.unproven) moving.set(utxoId(u.utxo), avaxOf(engine, [u.utxo]));
       const utxos = importable(engine, to, atomic, leave);
       // AVAX only: another asset's units are not nAVAX (an X import brings them in all the same).
       return { to, from, utxoCount: utxos.length, amount: avaxOf(engine, utxos.map((u) => u.utxo)) };

@@ -149,13 +149,15 @@ export class BalancesService {
       const utxos = await engine.utxos(chain);
       return [await engine.balances(chain, utxos), utxos] as const;
     };
-    const [[x, xUtxos], [pBal, pUtxos], cWei, { waiting, moving }] = await Promise.all([
-      read('X'),
-      read('P'),
-      engine.cBalanceWei(),
-      // A move under way imports its own export; a parked one's funds are listed (Import now takes them).
-      waitingFunds(engine, movingExports(moves)),
-    ]);
+    // A move under way imports its own export; a parked one's funds are listed (Import now takes them).
+    const leave = movingExports(moves);
+    const atomic = () => waitingFunds(engine, leave);
+    // With a move under way, atomic memory is read before the balances and after: what it carries
+    // counts if there both times, so an export or import run meanwhile (in a balance) never counts twice.
+    const before = leave.size > 0 ? await atomic() : undefined;
+    const [[x, xUtxos], [pBal, pUtxos], cWei, { waiting, moving: first }] = await Promise.all([read('X'), read('P'), engine.cBalanceWei(), before ?? atomic()]);
+    let moving = 0n;
+    if (first.size > 0) for (const [id, n] of (await atomic()).moving) if (first.has(id)) moving += n;
     const balances: AssetBalanceView[] = [];
     for (const b of x) {
       const id = cb58Encode(b.assetID);
