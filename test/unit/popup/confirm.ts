@@ -4,7 +4,8 @@ import { fireEvent, screen, waitFor } from '@testing-library/preact';
 import { expect } from 'vitest';
 
 export async function clickConfirm(name: string | RegExp = 'Confirm and send'): Promise<void> {
-  const button = (await screen.findByRole('button', { name })) as HTMLButtonElement;
-  await waitFor(() => expect(button.disabled).toBe(false));
-  fireEvent.click(button);
+  // Asked anew each time: a review shown again (a fee that rose) renders a new button.
+  const confirm = () => screen.getByRole('button', { name }) as HTMLButtonElement;
+  await waitFor(() => expect(confirm().disabled).toBe(false), { timeout: 3000 });
+  fireEvent.click(confirm());
 }
