@@ -194,7 +194,8 @@ export default defineConfig(() => {
         // parts (their checks, address, amount and password fields, fees), whose every screen
         // already loaded the checks; and the review with its status line. Only modules named here
         // are grouped (not their imports), so no screen loads a chunk it did not load before;
-        // 'allow-extension' is what rolldown needs for that.
+        // 'allow-extension' is what rolldown needs for that. The review chunk imports the popup's
+        // entry chunk (modules they share live there): the approval window must not import it.
         preserveEntrySignatures: 'allow-extension',
         output: {
           // No content hash in file names: an extension's files ship together in its package and
