@@ -5,23 +5,12 @@ import { totalAvaxWei } from '../../src/popup/screens/Home.js';
 import { WEI_PER_NAVAX } from '../../src/core/amount.js';
 import { AVAX } from './fixture.js';
 import { lyingNode, refreshUntilDecided, rpcResult, transferUntil, txIdOfIssue } from './lying-node.js';
-import { nowOnP } from './pvm-kit.js';
+import { delegationBehindLyingNode } from './pvm-kit.js';
 import { fundedWallet } from './wallet-fixture.js';
-
-/** A genesis validator of the test node, validating for years. */
-const GENESIS_VALIDATOR = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
-
-/** A funded wallet behind a lying node, and the review of a 25 AVAX delegation to the genesis validator. */
-async function delegation() {
-  const node = lyingNode();
-  const { wallet } = await fundedWallet({ p: 30n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
-  const base = { nodeID: GENESIS_VALIDATOR, amount: (25n * AVAX).toString(), end: Number(await nowOnP()) + 120 };
-  return { node, wallet, base, review: await wallet.staking.stakingEstimateDelegation(base) };
-}
 
 describe("Home's all-chains total", () => {
   it('counts a delegation sent and not yet run once: its funds are still spendable, so it is not staked too; once it runs, staked', async () => {
-    const { node, wallet, base, review } = await delegation();
+    const { node, wallet, base, review } = await delegationBehindLyingNode();
     // The node says it took the tx and keeps calling it processing, but holds it back: nothing ran.
     let held: string | undefined;
     node.lies.set('platform.issueTx', (call) => ((held = (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
@@ -74,7 +63,7 @@ describe("Home's all-chains total", () => {
   });
 
   it('counts a delegation that ran as staked while the node still calls it processing (its funds have left the balance)', async () => {
-    const { node, wallet, base, review } = await delegation();
+    const { node, wallet, base, review } = await delegationBehindLyingNode();
     // The tx reaches the node and runs; the node's status answer lags (or lies): still processing.
     node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Processing' })));
     const sent = await wallet.staking.stakingDelegate({ ...base, maxFee: review.fee });

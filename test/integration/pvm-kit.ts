@@ -15,7 +15,9 @@ import type { NodeClient } from '../../src/core/node.js';
 import { memoryProofCache, type ProofNetwork, proveUtxos } from '../../src/core/proof.js';
 import type { AccountView, ApprovalSummary } from '../../src/shared/messages.js';
 import { PROVIDER_CHANNEL } from '../../src/shared/provider-protocol.js';
-import { providerBackground } from './wallet-fixture.js';
+import { AVAX } from './fixture.js';
+import { lyingNode } from './lying-node.js';
+import { fundedWallet, providerBackground } from './wallet-fixture.js';
 
 export const SITE: Site = { origin: 'https://staking.example' };
 export type TxSummary = Extract<ApprovalSummary, { kind: 'tx' }>;
@@ -132,3 +134,14 @@ export function freshNodeId(): Bytes {
 }
 
 export const hex0x = (b: Bytes): string => `0x${toHex(b)}`;
+
+/** A genesis validator of the test node charging its delegators 6.25% (NodeID-7Xhw2… charges 100%), validating for years. */
+export const GENESIS_VALIDATOR = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
+
+/** A wallet with 30 AVAX on P behind a lying node, and the review of a 25 AVAX delegation to the genesis validator. */
+export async function delegationBehindLyingNode() {
+  const node = lyingNode();
+  const { wallet } = await fundedWallet({ p: 30n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
+  const base = { nodeID: GENESIS_VALIDATOR, amount: (25n * AVAX).toString(), end: Number(await nowOnP()) + 120 };
+  return { node, wallet, base, review: await wallet.staking.stakingEstimateDelegation(base) };
+}

@@ -41,11 +41,9 @@ import { makeOwners } from '../../src/core/tx/context.js';
 import { EMPTY_SIGNATURE } from '../../src/core/tx/sign.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
 import { AVAX, freshKey, genesisEngine, localNetwork } from './fixture.js';
-import { ajsUtxosOf, freshBlsKey, freshNodeId, hex0x, nodeRpc, nodeTxBytes, nowOnP, pRpc, siteWallet, type SiteWallet, type TxSummary } from './pvm-kit.js';
+import { ajsUtxosOf, freshBlsKey, freshNodeId, GENESIS_VALIDATOR, hex0x, nodeRpc, nodeTxBytes, nowOnP, pRpc, siteWallet, type SiteWallet, type TxSummary } from './pvm-kit.js';
 
 const PRIMARY = cb58Encode(new Uint8Array(32));
-/** A genesis validator charging its delegators 6.25% (NodeID-7Xhw2… charges 100%). */
-const GENESIS_VALIDATOR = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
 /** The auto-renewed validator's cycle: long enough to fit a 20 s subnet validation inside it. */
 const CYCLE = 40n;
 /** Staking ends this long after P-Chain time (the test network's minimum is 20 s). */

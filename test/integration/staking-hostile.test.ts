@@ -1,21 +1,8 @@
 // Staking behind a node that lies (test/integration/lying-node.ts), on the Helicon test node: what
 // My stakes says of a delegation must follow what the wallet checked, not a status the node made up.
 import { describe, expect, inject, it } from 'vitest';
-import { AVAX } from './fixture.js';
-import { lyingNode, refreshUntilDecided, rpcError, rpcResult } from './lying-node.js';
-import { nowOnP } from './pvm-kit.js';
-import { fundedWallet } from './wallet-fixture.js';
-
-/** A genesis validator of the test node (6.25%), validating for years. */
-const GENESIS_VALIDATOR = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
-
-/** A funded wallet behind a lying node, and the review of a 25 AVAX delegation to the genesis validator. */
-async function delegationBehindLyingNode() {
-  const node = lyingNode();
-  const { wallet } = await fundedWallet({ p: 30n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
-  const base = { nodeID: GENESIS_VALIDATOR, amount: (25n * AVAX).toString(), end: Number(await nowOnP()) + 120 };
-  return { node, wallet, base, review: await wallet.staking.stakingEstimateDelegation(base) };
-}
+import { refreshUntilDecided, rpcError, rpcResult } from './lying-node.js';
+import { delegationBehindLyingNode } from './pvm-kit.js';
 
 describe('a delegation behind a node that lies about its status', () => {
   it('a delegation the node calls dropped while it went through is never shown failed: active once the refresh proves it', async () => {
