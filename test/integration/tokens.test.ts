@@ -370,6 +370,26 @@ describe('C-Chain tokens on the node', () => {
     expect((await receiptOf((await bg.wallet.evm.evmReplace({ txHash: everything, action: 'cancel', maxFeeWei: cancelAll.maxFee })).txHash)).status).toBe(1n);
   }, 180_000);
 
+  it('a cancel pressed on a tx already sped up is priced against the speed-up the node holds, not the original (else refused as underpriced)', async () => {
+    const stuck = await stuckTx();
+    const { client } = await localNetwork();
+    // A tx queued behind the stuck one (next nonce, 50 gwei), sped up once: both are listed as waiting.
+    const nonce = await client.eth.getTransactionCount(account.cAddress, 'pending');
+    const tx = Transaction.prepare({ type: 'eip1559', chainId: 43112n, nonce, to: genesisAddress, value: 1n, gasLimit: 21000n, maxFeePerGas: 50_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n }, false).signBy(accountKey);
+    await new Outbox(bg.stores.local, await testNodeOutboxKey(account.id)).put(outboxEntry('C', tx.hash, fromHex(tx.toHex()), { txID: tx.hash, chain: 'C', kind: 'send', status: 'pending', amount: '1', to: genesisAddress, createdAt: Date.now() }));
+    await client.eth.sendRawTransaction(tx.toHex());
+    const up = await bg.wallet.evm.evmEstimateReplace({ txHash: tx.hash, action: 'speed-up' });
+    await bg.wallet.evm.evmReplace({ txHash: tx.hash, action: 'speed-up', maxFeeWei: up.maxFee });
+    expect((await bg.wallet.evm.evmPending()).txs.map((t) => t.txHash)).toContain(tx.hash);
+    const q = await bg.wallet.evm.evmEstimateReplace({ txHash: tx.hash, action: 'cancel' });
+    expect(BigInt(q.maxFeePerGas)).toBeGreaterThanOrEqual((BigInt(up.maxFeePerGas) * 110n) / 100n);
+    const cancel = await bg.wallet.evm.evmReplace({ txHash: tx.hash, action: 'cancel', maxFeeWei: q.maxFee });
+    // The stuck one goes first (sped up), then the cancel takes the queued nonce.
+    const s = await bg.wallet.evm.evmEstimateReplace({ txHash: stuck, action: 'speed-up' });
+    await receiptOf((await bg.wallet.evm.evmReplace({ txHash: stuck, action: 'speed-up', maxFeeWei: s.maxFee })).txHash);
+    expect((await receiptOf(cancel.txHash)).to?.toLowerCase()).toBe(account.cAddress.toLowerCase());
+  }, 180_000);
+
   it('a speed-up another network entry for the same node followed to its end: back on the first, the pair reads accepted and replaced, not pending for ever', async () => {
     const stuck = await stuckTx();
     // Listed here as waiting; then sped up here, and nothing more is read here.

@@ -36,8 +36,11 @@ export class EvmTxService {
   /** Outbox EVM txs whose nonce the chain has not used yet: only those can still be replaced. */
   private async pendingEntries(ctx: AccountContext): Promise<OutboxEntry[]> {
     const used = await ctx.engine.node.eth.getTransactionCount(ctx.engine.evmAddress, 'latest');
-    const entries = (await (await this.engines.outbox(ctx.preset, ctx.account.id)).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID) && !e.voided);
-    return entries.filter((e) => evmTxNonce(fromHex(e.signedHex)) >= used);
+    return (await this.live(ctx)).filter((e) => evmTxNonce(fromHex(e.signedHex)) >= used);
+  }
+
+  private async live(ctx: AccountContext): Promise<OutboxEntry[]> {
+    return (await (await this.engines.outbox(ctx.preset, ctx.account.id)).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID) && !e.voided);
   }
 
   async evmPending() {
@@ -49,7 +52,11 @@ export class EvmTxService {
   private async replacement(ctx: AccountContext, old: OutboxEntry, action: 'speed-up' | 'cancel'): Promise<{ req: EvmTxRequest; baseFeeWei: bigint }> {
     const prior = decodeEvmTx(fromHex(old.signedHex));
     const [baseFeeWei, tip] = await ctx.engine.cFeeInputs();
-    const fees = replacementFees(prior, baseFeeWei, tip);
+    // Bumped from the highest fees at this nonce: the node holds the last replacement, and refuses
+    // one priced against the first (a second speed-up or a cancel pressed on the original).
+    const rivals = (await this.live(ctx)).map((e) => decodeEvmTx(fromHex(e.signedHex))).filter((t) => t.nonce === prior.nonce);
+    const top = (k: 'maxFeePerGas' | 'maxPriorityFeePerGas'): bigint => rivals.reduce((m, t) => (t[k] > m ? t[k] : m), prior[k]);
+    const fees = replacementFees({ maxFeePerGas: top('maxFeePerGas'), maxPriorityFeePerGas: top('maxPriorityFeePerGas') }, baseFeeWei, tip);
     const { from: _from, ...same } = prior;
     const req: EvmTxRequest =
       action === 'speed-up'
