@@ -7,6 +7,7 @@ import { fromHex, toHex } from '../core/bytes.js';
 import { isEvmHash, type TxFate, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
+import { evmTxNonce } from '../core/tx/c.js';
 import { decodeChainTx } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { outboxKey, registerChains } from './account-cache.js';
@@ -257,11 +258,20 @@ export async function settleOutbox(
     }
   }
   // A speed-up or cancel and the tx it replaces share a nonce: once one of them ran, the other
-  // (its nonce used, no receipt) is "replaced", never unclear.
+  // (its nonce used, no receipt) is "replaced", never unclear. So is every other EVM tx of the
+  // account at that nonce (a speed-up and a cancel both pressed on the original).
   const entries = await outbox.list();
+  const nonceOf = (o: OutboxEntry): bigint | undefined => {
+    try {
+      return isEvmHash(o.txID) ? evmTxNonce(fromHex(o.signedHex)) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   for (const e of entries) {
     if (e.voided || settled.get(e.txID) !== 'unclear') continue;
-    const rivals = [e.replacedBy, e.item.replaces, ...entries.filter((o) => o.replacedBy === e.txID || o.item.replaces === e.txID).map((o) => o.txID)];
+    const nonce = nonceOf(e);
+    const rivals = [e.replacedBy, e.item.replaces, ...entries.filter((o) => o.replacedBy === e.txID || o.item.replaces === e.txID || (o !== e && nonce !== undefined && nonceOf(o) === nonce)).map((o) => o.txID)];
     if (rivals.some((r) => r !== undefined && (settled.get(r) === 'accepted' || successor(r) === 'accepted'))) settled.set(e.txID, 'replaced');
   }
   // What was decided is recorded before the entries go: a worker that dies in between asks again.

@@ -370,7 +370,7 @@ describe('C-Chain tokens on the node', () => {
     expect((await receiptOf((await bg.wallet.evm.evmReplace({ txHash: everything, action: 'cancel', maxFeeWei: cancelAll.maxFee })).txHash)).status).toBe(1n);
   }, 180_000);
 
-  it('a cancel pressed on a tx already sped up is priced against the speed-up the node holds, not the original (else refused as underpriced)', async () => {
+  it('a cancel pressed on a tx already sped up is priced against the speed-up the node holds (else refused as underpriced); once it ran, the original and the speed-up both read replaced', async () => {
     const stuck = await stuckTx();
     const { client } = await localNetwork();
     // A tx queued behind the stuck one (next nonce, 50 gwei), sped up once: both are listed as waiting.
@@ -379,7 +379,7 @@ describe('C-Chain tokens on the node', () => {
     await new Outbox(bg.stores.local, await testNodeOutboxKey(account.id)).put(outboxEntry('C', tx.hash, fromHex(tx.toHex()), { txID: tx.hash, chain: 'C', kind: 'send', status: 'pending', amount: '1', to: genesisAddress, createdAt: Date.now() }));
     await client.eth.sendRawTransaction(tx.toHex());
     const up = await bg.wallet.evm.evmEstimateReplace({ txHash: tx.hash, action: 'speed-up' });
-    await bg.wallet.evm.evmReplace({ txHash: tx.hash, action: 'speed-up', maxFeeWei: up.maxFee });
+    const sped = await bg.wallet.evm.evmReplace({ txHash: tx.hash, action: 'speed-up', maxFeeWei: up.maxFee });
     expect((await bg.wallet.evm.evmPending()).txs.map((t) => t.txHash)).toContain(tx.hash);
     const q = await bg.wallet.evm.evmEstimateReplace({ txHash: tx.hash, action: 'cancel' });
     expect(BigInt(q.maxFeePerGas)).toBeGreaterThanOrEqual((BigInt(up.maxFeePerGas) * 110n) / 100n);
@@ -388,6 +388,10 @@ describe('C-Chain tokens on the node', () => {
     const s = await bg.wallet.evm.evmEstimateReplace({ txHash: stuck, action: 'speed-up' });
     await receiptOf((await bg.wallet.evm.evmReplace({ txHash: stuck, action: 'speed-up', maxFeeWei: s.maxFee })).txHash);
     expect((await receiptOf(cancel.txHash)).to?.toLowerCase()).toBe(account.cAddress.toLowerCase());
+    // The cancel ran: the original and its speed-up (the cancel's rival only by nonce) are both replaced, neither left pending.
+    await bg.wallet.balances.balancesRefresh();
+    const items = (await bg.wallet.balances.activityList()).items;
+    for (const h of [tx.hash, sped.txHash]) expect(items.find((i) => i.txID === h)).toMatchObject({ status: 'failed', replaced: true });
   }, 180_000);
 
   it('a speed-up another network entry for the same node followed to its end: back on the first, the pair reads accepted and replaced, not pending for ever', async () => {
