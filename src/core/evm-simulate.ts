@@ -121,6 +121,8 @@ export interface Simulation {
   changes: BalanceChange[];
   /** Rights over the account's tokens the tx gives or takes back (absent: none). */
   approvals?: AllowanceChange[];
+  /** readTrace's `other` address: the tokens it receives (a send's recipient). */
+  other?: BalanceChange[];
   /** The trace was too large to follow in full: `changes` and `approvals` are those found so far. */
   partial?: boolean;
   touched: string[];
@@ -144,15 +146,18 @@ const MAX_FRAMES = 10_000;
 
 /**
  * The account's balance changes and the contracts touched, from a callTracer trace. Frames that
- * reverted (and everything under them) change nothing. Throws on a trace that is not one.
+ * reverted (and everything under them) change nothing. With `other`: the tokens that address receives
+ * too. Throws on a trace that is not one.
  */
-export function readTrace(trace: unknown, account: string): Simulation {
+export function readTrace(trace: unknown, account: string, other?: string): Simulation {
   const me = lower(account);
+  const them = lower(other ?? '-');
   const changes = new Map<string, BalanceChange>();
-  const add = (key: string, c: Omit<BalanceChange, 'delta'>, delta: bigint): void => {
-    const known = changes.get(key) ?? { ...c, delta: 0n };
+  const theirs = new Map<string, BalanceChange>();
+  const add = (key: string, c: Omit<BalanceChange, 'delta'>, delta: bigint, to = changes): void => {
+    const known = to.get(key) ?? { ...c, delta: 0n };
     known.delta += delta;
-    changes.set(key, known);
+    to.set(key, known);
   };
   const touched: string[] = [];
   const root = trace as Frame;
@@ -188,6 +193,7 @@ export function readTrace(trace: unknown, account: string): Simulation {
           const c = { asset: m.token, standard: m.standard, ...(m.tokenId !== undefined ? { tokenId: m.tokenId } : {}) };
           if (lower(m.from) === me) add(key, c, -m.amount);
           if (lower(m.to) === me) add(key, c, m.amount);
+          if (lower(m.to) === them) add(key, c, m.amount, theirs);
         }
         const right = allowanceChangeOf({ address: log.address, topics: log.topics as string[], data: log.data }, me);
         if (right) approvals.set(`${lower(right.token)}:${lower(right.spender)}:${right.all !== undefined ? 'all' : (right.tokenId ?? '')}`, right);
@@ -200,6 +206,7 @@ export function readTrace(trace: unknown, account: string): Simulation {
     method: 'trace',
     changes: [...changes.values()].filter((c) => c.delta !== 0n),
     ...(approvals.size > 0 ? { approvals: [...approvals.values()] } : {}),
+    ...(other ? { other: [...theirs.values()] } : {}),
     touched: touched.map((a) => formatEvmAddress(parseEvmAddress(a))),
     ...(partial ? { partial: true, note: 'the call is too large to follow in full: what it changes beyond this is not known' } : {}),
   };
@@ -222,9 +229,9 @@ const hexQ = (n: bigint): string => `0x${n.toString(16)}`;
  * Runs the tx on the node in its latest executed state. The trace when the node serves
  * debug_traceCall; else eth_call (it says only whether the tx reverts); else 'none'. The tx's own
  * fees are sent (the node checks the account can pay them); the fee itself is not in the native
- * change (the approval shows it apart).
+ * change (the approval shows it apart). `other`: see readTrace.
  */
-export async function simulateTx(eth: EthApi, tx: SimulatedTx): Promise<Simulation> {
+export async function simulateTx(eth: EthApi, tx: SimulatedTx, other?: string): Promise<Simulation> {
   const call = {
     from: tx.from,
     ...(tx.to ? { to: tx.to } : {}),
@@ -235,7 +242,7 @@ export async function simulateTx(eth: EthApi, tx: SimulatedTx): Promise<Simulati
   };
   let traceFailure: string;
   try {
-    return readTrace(await eth.traceCall(call), tx.from);
+    return readTrace(await eth.traceCall(call), tx.from, other);
   } catch (e) {
     if (!(e instanceof RpcError) && !(e instanceof Error && e.message === 'not a call trace')) throw e;
     traceFailure = e instanceof RpcError ? e.rpcMessage : e.message;

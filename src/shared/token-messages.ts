@@ -299,7 +299,8 @@ export interface TokenRequests {
     result: { uri?: string; fetched?: { name?: string; description?: string; image?: string }; error?: string };
   };
   /** The fee and what the send does (simulated on the node), without signing anything. */
-  'tokens.estimateSend': { params: TokenSendParams; result: EvmFeeQuote & { simulation: SimulationView } };
+  /** `arrives`: ERC-20, what the recipient receives (base units), only when the node's full trace saw it differ from the amount (a token keeping a cut). */
+  'tokens.estimateSend': { params: TokenSendParams; result: EvmFeeQuote & { simulation: SimulationView; arrives?: Amount } };
   /** `maxFeeWei`: the most the tx may cost in fees, as reviewed; a costlier one is refused unsigned. `fee`: wei paid (receipt). */
   'tokens.send': { params: TokenSendParams & { maxFeeWei: Amount }; result: { txHash: string; fee: Amount } };
   /** The account's live allowances and operator rights (from its Approval logs, each confirmed on chain now). */

@@ -150,6 +150,7 @@ describe('C-Chain tokens on the node', () => {
     const estimate = await bg.wallet.tokens.tokensEstimateSend({ address: token, to: genesisAddress, amount: '2500000' });
     expect(estimate.simulation).toMatchObject({ method: 'trace', changes: [{ asset: token, symbol: 'TUSD', decimals: 6, delta: '-2500000' }], touched: [token] });
     expect(BigInt(estimate.maxFee)).toBe(BigInt(estimate.gasLimit) * BigInt(estimate.maxFeePerGas));
+    expect(estimate).not.toHaveProperty('arrives');
     await expect(bg.wallet.tokens.tokensSend({ address: token, to: genesisAddress, amount: '2500000', maxFeeWei: '1' })).rejects.toMatchObject({ code: 'fee-above-approved' });
     // To the token's own contract (in any letter case): refused in words, nothing signed.
     for (const to of [token, token.toLowerCase()]) {
@@ -174,6 +175,16 @@ describe('C-Chain tokens on the node', () => {
     await bg.wallet.balances.balancesRefresh();
     const activity = (await bg.wallet.balances.activityList()).items.find((i) => i.txID === sent.txHash);
     expect(activity).toMatchObject({ kind: 'send', status: 'accepted', amount: '2500000', token: { address: token, symbol: 'TUSD', decimals: 6 } });
+  }, 120_000);
+
+  it('a token that keeps a cut of each transfer: the estimate says what reaches the recipient, and that is what the send delivers', async () => {
+    const fee = await deploy('TestFeeToken', [1_000n]);
+    await bg.wallet.tokens.tokensAdd({ address: fee });
+    const estimate = await bg.wallet.tokens.tokensEstimateSend({ address: fee, to: genesisAddress, amount: '100' });
+    expect(estimate.arrives).toBe('90');
+    expect(estimate.simulation.changes).toMatchObject([{ asset: fee, symbol: 'FEE', delta: '-100' }]);
+    await bg.wallet.tokens.tokensSend({ address: fee, to: genesisAddress, amount: '100', maxFeeWei: estimate.maxFee });
+    await eventually(() => balanceOf(fee, genesisAddress), 90n);
   }, 120_000);
 
   it('an approval is decoded (unlimited flagged, spender named) and simulated; a spend of it shows what leaves', async () => {

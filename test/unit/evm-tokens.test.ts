@@ -171,6 +171,25 @@ describe('what a simulation does not drop', () => {
     expect(sim.changes).toEqual([]);
   });
 
+  it("a second address's token changes come from the same trace: a token keeping a cut of a transfer, what the recipient gains", async () => {
+    const R = '0x00000000000000000000000000000000000000F3';
+    const logs = [
+      { address: TOKEN, topics: [TRANSFER_TOPIC, addressTopic(ME), addressTopic(R)], data: `0x${word(90n)}` },
+      { address: TOKEN, topics: [TRANSFER_TOPIC, addressTopic(ME), addressTopic(TOKEN)], data: `0x${word(10n)}` },
+    ];
+    const trace = { type: 'CALL', from: ME, to: TOKEN, input: '0xa9059cbb', value: '0x0', logs };
+    let calls = 0;
+    const eth = { traceCall: async () => (calls++, trace) } as unknown as EthApi;
+    const sim = await simulateTx(eth, { from: ME, to: TOKEN, value: 0n, data: '0xa9059cbb', gasLimit: 60_000n }, R.toLowerCase());
+    expect(calls).toBe(1);
+    expect(sim.changes).toEqual([{ asset: TOKEN, standard: 'erc20', delta: -100n }]);
+    expect(sim.other).toEqual([{ asset: TOKEN, standard: 'erc20', delta: 90n }]);
+    expect(readTrace(trace, ME).other).toBeUndefined();
+    // The account sending to itself: what it receives, apart from what it sends.
+    const self = readTrace({ ...trace, logs: [{ ...logs[0]!, topics: [TRANSFER_TOPIC, addressTopic(ME), addressTopic(ME)] }, logs[1]!] }, ME, ME);
+    expect([self.changes, self.other]).toEqual([[{ asset: TOKEN, standard: 'erc20', delta: -10n }], [{ asset: TOKEN, standard: 'erc20', delta: 90n }]]);
+  });
+
   it("the simulation runs at the tx's own fees", async () => {
     const sent: Record<string, unknown>[] = [];
     const eth = { traceCall: async (call: Record<string, unknown>) => (sent.push(call), { type: 'CALL', from: ME, to: A, input: '0x', value: '0x0' }) } as unknown as EthApi;

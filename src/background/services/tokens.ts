@@ -199,8 +199,10 @@ export class TokensService {
     const { token, data } = await this.sendTarget(ctx, p);
     const q = await ctx.engine.quoteC(token.address, 0n, data);
     const listed = await this.listed(ctx);
-    const sim = await simulateTx(ctx.engine.node.eth, { from: ctx.engine.evmAddress, to: token.address, value: 0n, data, gasLimit: q.gasLimit, maxFeePerGas: q.maxFeePerGas, maxPriorityFeePerGas: q.maxPriorityFeePerGas });
-    return { ...feeQuote(q), simulation: simulationView(sim, listed, NATIVE_SYMBOL) };
+    const sim = await simulateTx(ctx.engine.node.eth, { from: ctx.engine.evmAddress, to: token.address, value: 0n, data, gasLimit: q.gasLimit, maxFeePerGas: q.maxFeePerGas, maxPriorityFeePerGas: q.maxPriorityFeePerGas }, checksummed(p.to));
+    // What the recipient receives of the token, when a full trace saw it differ from the amount sent (a token keeping a cut).
+    const got = sim.reverted || sim.partial || token.standard !== 'erc20' ? undefined : sim.other?.find((c) => same(c.asset, token.address))?.delta;
+    return { ...feeQuote(q), simulation: simulationView(sim, listed, NATIVE_SYMBOL), ...(got !== undefined && `${got}` !== p.amount ? { arrives: `${got}` } : {}) };
   }
 
   async tokensSend(p: P<'tokens.send'>) {

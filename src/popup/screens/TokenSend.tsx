@@ -74,7 +74,8 @@ export function TokenSend(p: TokenSendProps) {
   const { stage } = flow;
   const id = `NFT #${idCheck?.ok ? idCheck.value : '?'} of ${symbol}`;
   // An ERC-1155 send is an amount of one ID: the review names both.
-  const what = !amountCheck?.ok ? id : nft ? `${amountCheck.value} × ${id}` : <AmountText digits={p.token.decimals} value={amountCheck.value} denomination={p.token.decimals} symbol={symbol} />;
+  const amt = (v: bigint | string) => <AmountText digits={p.token.decimals} value={v} denomination={p.token.decimals} symbol={symbol} />;
+  const what = !amountCheck?.ok ? id : nft ? `${amountCheck.value} × ${id}` : amt(amountCheck.value);
   const reviewing = (stage.k === 'review' || stage.k === 'sending') && ready;
   const sentBefore = useSentBefore(reviewing ? { chain: 'C', token: p.token.address, ...(idCheck?.ok ? { tokenId: idCheck.value.toString() } : {}), amount: amountCheck?.ok ? amountCheck.value : 1n, to: toCheck.value, sending: stage.k === 'sending' } : undefined);
 
@@ -93,6 +94,9 @@ export function TokenSend(p: TokenSendProps) {
   }
 
   if (reviewing) {
+    // A token that keeps a cut of each transfer: the node's trial run says what reaches the recipient.
+    const got = stage.quote.arrives;
+    const kept = got && amountCheck?.ok ? amountCheck.value - BigInt(got) : 0n;
     const facts: Fact[] = [
       { term: 'Token', value: `${p.token.name} (${symbol})` },
       { term: 'Token contract', value: p.token.address, mono: true },
@@ -101,7 +105,7 @@ export function TokenSend(p: TokenSendProps) {
       { term: 'To', value: toCheck.value, testid: 'review-to', mono: true },
       ...sentBefore,
       { term: 'Network fee', value: <EvmFee quote={stage.quote} />, testid: 'review-fee' },
-      { term: 'Arrives', value: <>{what} at the address above; the fee is paid in AVAX</> },
+      { term: 'Arrives', value: <>{got ? amt(got) : what} at the address above{kept > 0n && <> (the token keeps {amt(kept)})</>}; the fee is paid in AVAX</> },
       { term: 'Tried on your node', value: <SimulationLine sim={stage.quote.simulation} /> },
     ];
     return (

@@ -75,6 +75,25 @@ describe('TokenSend', () => {
     await waitFor(() => expect(screen.getByTestId('review-fee').textContent).toMatch(/^at most 0\.000104 AVAX/));
   });
 
+  it('a token that keeps a cut of each transfer: the review says what arrives (the trial run) and what the token keeps, not the amount sent', async () => {
+    let arrives: string | undefined = '1125000';
+    const bg = fakeBackground({ 'tokens.estimateSend': () => ({ ...quote(52_000_000_000_000n), simulation: sim, ...(arrives ? { arrives } : {}) }) });
+    renderWith(bg, <TokenSend token={erc20} from={C_ADDR} hrp={HRP} selection={SELECTION} onBack={() => undefined} />);
+    type('To (C-Chain address)', C_OTHER);
+    type('Amount (TUSD)', '1.25');
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+    await screen.findByRole('heading', { name: 'Review: send TUSD' });
+    const arrivesLine = () => screen.getByText('Arrives').nextElementSibling!.textContent;
+    expect(arrivesLine()).toBe('1.125 TUSD at the address above (the token keeps 0.125 TUSD); the fee is paid in AVAX');
+    expect(screen.getByTestId('review-amount').textContent).toBe('1.25 TUSD');
+    // No word from the trial run: the amount sent is what the review says arrives.
+    arrives = undefined;
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Review' }));
+    await screen.findByRole('heading', { name: 'Review: send TUSD' });
+    expect(arrivesLine()).toBe('1.25 TUSD at the address above; the fee is paid in AVAX');
+  });
+
   it("a send whose answer was lost is not headed 'Sent' while the wallet checks whether it went out", async () => {
     const bg = fakeBackground({
       'tokens.estimateSend': () => ({ ...quote(52_000_000_000_000n), simulation: sim }),
