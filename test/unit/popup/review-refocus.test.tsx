@@ -20,14 +20,16 @@ it('a second failed Confirm with the same words gives focus back to the review',
   fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '1.5' } });
   await waitFor(() => expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(false));
   fireEvent.click(screen.getByRole('button', { name: 'Review' }));
-  const heading = await screen.findByRole('heading', { name: 'Review' });
-  const confirm = screen.getByRole('button', { name: 'Confirm and send' }) as HTMLButtonElement;
+  await screen.findByRole('heading', { name: 'Review' });
+  // Asked anew each time (a review shown again renders new elements); waits allow a loaded machine.
+  const confirm = () => screen.getByRole('button', { name: 'Confirm and send' }) as HTMLButtonElement;
+  const ready = () => waitFor(() => expect(confirm().disabled).toBe(false), { timeout: 5000 });
   for (let i = 1; i <= 2; i++) {
-    await waitFor(() => expect(confirm.disabled).toBe(false));
-    confirm.focus();
-    fireEvent.click(confirm);
-    await waitFor(() => expect(bg.callsOf('send.x')).toHaveLength(i));
-    await waitFor(() => expect(confirm.disabled).toBe(false));
-    expect(document.activeElement, `after failure ${i}`).toBe(heading);
+    await ready();
+    confirm().focus();
+    fireEvent.click(confirm());
+    await waitFor(() => expect(bg.callsOf('send.x')).toHaveLength(i), { timeout: 5000 });
+    await ready();
+    expect(document.activeElement, `after failure ${i}`).toBe(screen.getByRole('heading', { name: 'Review' }));
   }
-});
+}, 20_000);
