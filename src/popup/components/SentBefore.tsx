@@ -48,6 +48,9 @@ export function sentBeforeText(item: ActivityItem, now: number): string {
     : `You sent the same amount to this address ${ago}. Confirm only to send it again.`;
 }
 
+/** How many checks were made: each one its own. */
+let checks = 0;
+
 /**
  * The review's "Sent before" line for `shape` (none while `shape` is undefined): Activity is read
  * when its review first shows, and again when it shows after a Confirm that failed (a send whose
@@ -61,7 +64,8 @@ export function useSentBefore(shape: SendShape | undefined): Fact[] {
   const [found, setFound] = useState<{ check: string; item?: ActivityItem | undefined } | null>(null);
   // When the review showed: a send listed after it is the one being confirmed, however fast.
   const shownAt = useMemo(() => Date.now(), [key, busy]);
-  const check = `${key}@${shownAt}`;
+  // Each showing its own check, even one within the millisecond of the last (a Confirm refused at once).
+  const check = useMemo(() => `${key}#${++checks}`, [key, busy]);
   useEffect(() => {
     if (!shape || busy) return;
     let live = true;

@@ -2,7 +2,7 @@
 // A send like one just made (the popup closed while it ran, the form empty again) is named on the
 // review before Confirm, so it is not paid twice by mistake; other sends are not.
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SENT_BEFORE_WINDOW_MS, sentBefore, sentBeforeText } from '../../../src/popup/components/SentBefore.js';
 import { Send } from '../../../src/popup/screens/Send.js';
 import { TokenSend } from '../../../src/popup/screens/TokenSend.js';
@@ -115,6 +115,20 @@ describe('the send reviews', () => {
     await clickConfirm();
     await screen.findByRole('alert');
     await waitFor(() => expect(screen.getByTestId('review-sent-before').textContent).toBe('You sent the same amount to this address less than a minute ago, and the chain has not accepted it yet. Confirm only to send it a second time.'));
+  });
+
+  it('a Confirm refused within the millisecond it was pressed still gets its check again: Confirm is not held for good', async () => {
+    await reviewXSend([], () => Promise.reject(new Refuse({ code: 'unreachable', message: 'the wallet background did not answer' })));
+    // The clock stands still: the review's check after the failure must differ from the one made while sending.
+    const now = vi.spyOn(Date, 'now').mockReturnValue(Date.now());
+    try {
+      await clickConfirm();
+      await screen.findByRole('alert');
+      await waitFor(() => expect((screen.getByRole('button', { name: 'Confirm and send' }) as HTMLButtonElement).disabled).toBe(false));
+      expect(screen.queryByText('Checking recent sends…')).toBeNull();
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it('TokenSend names the same token send made a minute ago', async () => {
