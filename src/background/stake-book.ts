@@ -112,9 +112,20 @@ export function unlockTimeOf(s: StakeRecord): number | null {
   return s.end ?? null;
 }
 
-/** What the account's own stakes lock now (pending and active ones it funded, whose end has not passed). */
-export function stakedAmounts(stakes: readonly StakeRecord[], nowSeconds: number): { amount: string; unlocksAt: number | null }[] {
+/** Activity's status of each tx it lists (stake-follow.ts FollowInput.listed). */
+export const listedStates = (items: readonly { txID: string; status: string }[]): Map<string, string> => new Map(items.map((i) => [i.txID, i.status]));
+
+/**
+ * Whether a stake locks its funds now: an active one, or a pending one once Activity (`listed`)
+ * says its tx ran; before, its funds are still spendable and counted there.
+ */
+export function locksFunds(s: StakeRecord, listed: ReadonlyMap<string, string>): boolean {
+  return s.state === 'active' || (s.state === 'pending' && listed.get(s.txID) === 'accepted');
+}
+
+/** What the account's own stakes lock now (those it funded that lock their funds, whose end has not passed). */
+export function stakedAmounts(stakes: readonly StakeRecord[], nowSeconds: number, listed: ReadonlyMap<string, string>): { amount: string; unlocksAt: number | null }[] {
   return stakes
-    .filter((s) => s.byWallet && (s.state === 'pending' || (s.state === 'active' && (unlockTimeOf(s) === null || unlockTimeOf(s)! > nowSeconds))))
+    .filter((s) => s.byWallet && locksFunds(s, listed) && (s.state === 'pending' || unlockTimeOf(s) === null || unlockTimeOf(s)! > nowSeconds))
     .map((s) => ({ amount: s.amount, unlocksAt: unlockTimeOf(s) }));
 }

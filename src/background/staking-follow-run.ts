@@ -6,7 +6,7 @@ import type { CurrentValidator } from '../core/node/validators.js';
 import { addActivity } from './account-cache.js';
 import type { AccountEngines } from './account-engines.js';
 import type { StakingContext } from './staking-context.js';
-import type { StakeRecord } from './stake-book.js';
+import { listedStates, type StakeRecord } from './stake-book.js';
 import { delegationNodes, followStakes } from './stake-follow.js';
 import { apiOwnerSet } from './staking-views.js';
 
@@ -31,8 +31,6 @@ function discovered(stakes: readonly StakeRecord[], validators: readonly Current
     }));
 }
 
-/** Activity's status of each tx it lists (stake-follow.ts FollowInput.listed). */
-export const listedStates = (items: readonly { txID: string; status: string }[]): Map<string, string> => new Map(items.map((i) => [i.txID, i.status]));
 
 export async function followAccountStakes(c: StakingContext, validators: readonly CurrentValidator[], engines: Pick<AccountEngines, 'caches' | 'outbox'>): Promise<void> {
   const stakes = await c.book.list();

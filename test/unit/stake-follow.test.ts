@@ -203,7 +203,8 @@ describe('following stakes', () => {
       record({ txID: 'f', byWallet: false, end: 500 }),
       record({ txID: 'g', state: 'finished', end: 20 }),
     ];
-    expect(stakedAmounts(stakes, 100)).toEqual([
+    // The pending one counts once Activity says its tx ran.
+    expect(stakedAmounts(stakes, 100, new Map([['c', 'accepted']]))).toEqual([
       { amount: '25000000000', unlocksAt: 200 },
       { amount: '25000000000', unlocksAt: 300 },
       { amount: '25000000000', unlocksAt: null },

@@ -31,7 +31,7 @@ describe('a look at the stakes racing a send', () => {
     await followAccountStakes(c as never, [v], engines as never);
     const stored = await book.list();
     expect(stored.map((s) => s.byWallet)).toEqual([true]);
-    expect(stakedAmounts(stored, 2000)).toHaveLength(1);
+    expect(stakedAmounts(stored, 2000, new Map())).toHaveLength(1);
   });
 
   it('keeps what the send decided meanwhile (refused: failed, not staked) over the look’s copy still pending', async () => {
@@ -54,6 +54,6 @@ describe('a look at the stakes racing a send', () => {
     await followAccountStakes(c as never, [], engines as never);
     const stored = await book.list();
     expect(stored.map((s) => s.state)).toEqual(['failed']);
-    expect(stakedAmounts(stored, 2000)).toEqual([]);
+    expect(stakedAmounts(stored, 2000, new Map())).toEqual([]);
   });
 });

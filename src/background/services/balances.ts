@@ -12,7 +12,7 @@ import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestPa
 import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, noteTrimmed, stakesKey, tokenScanKey } from '../account-cache.js';
 import { noteIncoming, sharedBeyond, spendableBy } from '../incoming-utxos.js';
 import { cacheAtHeight } from '../network-restart.js';
-import { StakeBook, stakedAmounts } from '../stake-book.js';
+import { listedStates, StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { settleActivity } from '../settle-activity.js';
 import type { SettingsStore } from '../settings.js';
@@ -167,10 +167,9 @@ export class BalancesService {
     }
     const avaxInfo = await this.networks.assetDescription(preset, avax);
     const pAvax = pBal.find((b) => cb58Encode(b.assetID) === avax);
-    // A stake the chain has not run yet (Activity, settled above, says so) still has its funds among
-    // the UTXOs read after that: counted there, not as staked too.
+    // Activity is settled above, before the UTXOs were read: a stake not run yet is counted among them, not as staked too.
     const stakes = await new StakeBook(this.local, stakesKey(preset.id, account.id)).list().catch(() => []);
-    const staked = stakedAmounts(stakes.filter((s) => s.state !== 'pending' || cache.activity.some((a) => a.txID === s.txID && a.status === 'accepted')), Date.now() / 1000);
+    const staked = stakedAmounts(stakes, Date.now() / 1000, listedStates(cache.activity));
     balances.push({ chain: 'P', assetID: avax, ...avaxInfo, verified: true, ...amountsOf(pAvax), ...(staked.length > 0 ? { staked } : {}) });
     balances.push({ chain: 'C', assetID: avax, ...avaxInfo, denomination: AVAX_EVM_DENOMINATION, verified: true, spendable: cWei.toString(), locked: '0', lockedStakeable: '0', unproven: '0' });
     await this.engines.proofs.save().catch((e: unknown) => this.log?.(`UTXO proofs not saved: ${(e as Error).message}`));

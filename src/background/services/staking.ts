@@ -19,12 +19,12 @@ import { ownedAddressSet } from '../../core/tx/utxos.js';
 import type { ArrivalView, RequestParams as P, RequestResult as R, ValidationParams } from '../../shared/messages.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
-import type { StakeRecord } from '../stake-book.js';
+import { listedStates, locksFunds, type StakeRecord } from '../stake-book.js';
 import { type StakingContext, StakingReads } from '../staking-context.js';
 import type { StorageArea } from '../storage.js';
 import { hasOpenStakes } from '../stake-follow.js';
 import { stakingCsv } from '../staking-csv.js';
-import { followAccountStakes, listedStates } from '../staking-follow-run.js';
+import { followAccountStakes } from '../staking-follow-run.js';
 import { apiOwnerSet, myStakeView, ownerView, paramsView, rewardViews, validatorView } from '../staking-views.js';
 
 const NODE_KEY_TIMEOUT_MS = 10_000;
@@ -295,8 +295,7 @@ export class StakingService extends StakingReads {
       stakes: [...stakes].sort((a, b) => b.createdAt - a.createdAt).map((s) => myStakeView(s, c.mine, listed)),
       rewards,
       totals: {
-        // One not run yet (Activity's word) locks nothing: its funds are still spendable, as Home counts them.
-        staked: sum(live.filter((s) => s.byWallet && (s.state === 'active' || listed.get(s.txID) === 'accepted')).map((s) => s.amount)),
+        staked: sum(live.filter((s) => s.byWallet && locksFunds(s, listed)).map((s) => s.amount)),
         potentialReward: sum(live.flatMap((s) => (s.state === 'active' && s.potentialReward !== undefined && s.rewardOwner.addresses.every((a) => c.mine.has(a)) ? [s.potentialReward] : []))),
         rewardsPaid: sum(rewards.map((r) => r.amount)),
       },
