@@ -261,12 +261,17 @@ export async function settleOutbox(
   // (its nonce used, no receipt) is "replaced", never unclear. So is every other EVM tx of the
   // account at that nonce (a speed-up and a cancel both pressed on the original).
   const entries = await outbox.list();
+  // An EVM entry's nonce, read once and only when asked (one that cannot be read has none).
+  const nonces = new Map<OutboxEntry, bigint | undefined>();
   const nonceOf = (o: OutboxEntry): bigint | undefined => {
-    try {
-      return isEvmHash(o.txID) ? evmTxNonce(fromHex(o.signedHex)) : undefined;
-    } catch {
-      return undefined;
+    if (!nonces.has(o)) {
+      try {
+        nonces.set(o, isEvmHash(o.txID) ? evmTxNonce(fromHex(o.signedHex)) : undefined);
+      } catch {
+        nonces.set(o, undefined);
+      }
     }
+    return nonces.get(o);
   };
   for (const e of entries) {
     if (e.voided || settled.get(e.txID) !== 'unclear') continue;
