@@ -187,6 +187,8 @@ export interface ActivityItem {
    * (of funds anyone may have exported to the account), a stake coming back.
    */
   ownKeys?: true;
+  /** A send to the account's own address(es): only its fee left the account. */
+  toSelf?: true;
   /** A C-Chain token send, approval or revoke: the token (amount is then in its units). */
   token?: ActivityToken;
   /** An approval that adds `amount` to what the spender may take already (increaseAllowance). */

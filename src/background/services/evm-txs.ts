@@ -94,7 +94,7 @@ export class EvmTxService {
       const item: ActivityItem =
         p.action === 'speed-up'
           ? { ...old.item, txID: signed.txID, status: 'pending', fee: signed.maxFeeWei.toString(), createdAt: Date.now() }
-          : { txID: signed.txID, chain: 'C', kind: 'send', status: 'pending', amount: '0', to: ctx.engine.evmAddress, fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
+          : { txID: signed.txID, chain: 'C', kind: 'send', status: 'pending', amount: '0', to: ctx.engine.evmAddress, toSelf: true, fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
       delete item.checking;
       return { signed: { chain: 'C' as const, ...signed }, item };
     });

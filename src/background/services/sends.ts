@@ -1,8 +1,10 @@
 // Sends on each chain (send.x, send.p, send.c) and their estimates: the fee and the most that can
 // go. Built by the core engine from the account's UTXOs; sent through Delivery.
 import { toHex } from '../../core/bytes.js';
-import { cb58Encode, parseId } from '../../core/encoding.js';
+import { cb58Encode, formatAddress, parseId } from '../../core/encoding.js';
 import { InsufficientFundsError } from '../../core/errors.js';
+import type { WalletEngine } from '../../core/engine.js';
+import type { OutputOwners } from '../../core/codec/types.js';
 import { buildPSend } from '../../core/tx/p.js';
 import { buildXSend } from '../../core/tx/x.js';
 import type { RequestParams as P } from '../../shared/messages.js';
@@ -22,15 +24,16 @@ export class SendsService {
     const { engine } = ctx;
     const to = ownersFrom(p.to, 'X', engine.ctx.hrp);
     const built = await engine.buildXSend([{ assetID: parseId(p.assetID), amount: BigInt(p.amount), owners: to }], p.memo ? new TextEncoder().encode(p.memo) : undefined);
-    const issued = await this.delivery.issue(ctx, 'send', built, p.maxFee, { assetID: p.assetID, amount: p.amount, to: p.to.addresses.join(', '), ...(p.memo ? { memo: p.memo } : {}) });
+    const issued = await this.delivery.issue(ctx, 'send', built, p.maxFee, { assetID: p.assetID, amount: p.amount, to: p.to.addresses.join(', '), ...toSelf(engine, 'X', to), ...(p.memo ? { memo: p.memo } : {}) });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
   async sendP(p: P<'send.p'>) {
     const ctx = await this.engines.open();
     const { engine } = ctx;
-    const built = await engine.buildPSend(BigInt(p.amount), ownersFrom(p.to, 'P', engine.ctx.hrp));
-    const issued = await this.delivery.issue(ctx, 'send', built, p.maxFee, { assetID: cb58Encode(engine.ctx.avaxAssetID), amount: p.amount, to: p.to.addresses.join(', ') });
+    const to = ownersFrom(p.to, 'P', engine.ctx.hrp);
+    const built = await engine.buildPSend(BigInt(p.amount), to);
+    const issued = await this.delivery.issue(ctx, 'send', built, p.maxFee, { assetID: cb58Encode(engine.ctx.avaxAssetID), amount: p.amount, to: p.to.addresses.join(', '), ...toSelf(engine, 'P', to) });
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
@@ -75,4 +78,10 @@ export class SendsService {
     const maxAmount = largestAmount({ pool, assetID: ctx.avaxAssetID, feesFor: (inputs) => pSpendFees(ctx, feeCtx, 'BaseTx', inputs, payment, changeOwners), build });
     return { fee: fee.toString(), maxAmount: maxAmount.toString() };
   }
+}
+
+/** A send whose every recipient address is one of the account's own: Activity says "Sent to yourself". */
+function toSelf(engine: WalletEngine, chain: 'X' | 'P', to: OutputOwners): { toSelf?: true } {
+  const own = new Set(engine.addresses(chain));
+  return to.addresses.every((id) => own.has(formatAddress(chain, engine.ctx.hrp, id))) ? { toSelf: true } : {};
 }

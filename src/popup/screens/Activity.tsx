@@ -36,6 +36,7 @@ export function activityTitle(item: ActivityItem): string {
   // An ERC-20 approve(spender, 0) recorded before the background listed it as the revoke it is.
   if (item.kind === 'approve' && item.token?.tokenId === undefined && item.amount === '0' && !item.increase) return KIND_LABEL.revoke;
   if (item.kind === 'receive' && item.ownKeys) return 'Received from yourself';
+  if (item.kind === 'send' && item.toSelf) return 'Sent to yourself';
   return KIND_LABEL[item.kind];
 }
 
