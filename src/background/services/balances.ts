@@ -145,9 +145,13 @@ export class BalancesService {
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
     // Each chain's UTXOs read once: its balances and the funds received come from the same read.
+    // P: the chain's time too, read as its balances read it, once its UTXOs are (beside that read, no
+    // wait added): a stake locks its funds until the chain passes its end, whatever this computer's
+    // clock says. A node that cannot tell its time fails the refresh there anyway (the last snapshot stays).
     const read = async (chain: 'X' | 'P') => {
       const utxos = await engine.utxos(chain);
-      return [await engine.balances(chain, utxos), utxos] as const;
+      const [bal, time] = await Promise.all([engine.balances(chain, utxos), chain === 'P' ? engine.now('P') : 0n]);
+      return [bal, utxos, time] as const;
     };
     // A move under way imports its own export; a parked one's funds are listed (Import now takes them).
     const leave = movingExports(moves);
@@ -155,7 +159,7 @@ export class BalancesService {
     // With a move under way, atomic memory is read before the balances and after: what it carries
     // counts if there both times, so an export or import run meanwhile (in a balance) never counts twice.
     const before = leave.size > 0 ? await atomic() : undefined;
-    const [[x, xUtxos], [pBal, pUtxos], cWei, { waiting, moving: first }] = await Promise.all([read('X'), read('P'), engine.cBalanceWei(), before ?? atomic()]);
+    const [[x, xUtxos], [pBal, pUtxos, pTime], cWei, { waiting, moving: first }] = await Promise.all([read('X'), read('P'), engine.cBalanceWei(), before ?? atomic()]);
     let moving = 0n;
     if (first.size > 0) for (const [id, n] of (await atomic()).moving) if (first.has(id)) moving += n;
     const balances: AssetBalanceView[] = [];
@@ -169,7 +173,7 @@ export class BalancesService {
     const pAvax = pBal.find((b) => cb58Encode(b.assetID) === avax);
     // Activity is settled above, before the UTXOs were read: a stake not run yet is counted among them, not as staked too.
     const stakes = await new StakeBook(this.local, stakesKey(preset.id, account.id)).list().catch(() => []);
-    const staked = stakedAmounts(stakes, Date.now() / 1000, listedStates(cache.activity));
+    const staked = stakedAmounts(stakes, Number(pTime), listedStates(cache.activity));
     balances.push({ chain: 'P', assetID: avax, ...avaxInfo, verified: true, ...amountsOf(pAvax), ...(staked.length > 0 ? { staked } : {}) });
     balances.push({ chain: 'C', assetID: avax, ...avaxInfo, denomination: AVAX_EVM_DENOMINATION, verified: true, spendable: cWei.toString(), locked: '0', lockedStakeable: '0', unproven: '0' });
     await this.engines.proofs.save().catch((e: unknown) => this.log?.(`UTXO proofs not saved: ${(e as Error).message}`));
