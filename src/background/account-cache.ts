@@ -100,7 +100,9 @@ export class AccountCaches {
 
   async get(networkId: string, accountId: string): Promise<AccountCache> {
     const key = cacheKey(networkId, accountId);
-    return ((await this.local.get([key]))[key] as AccountCache | undefined) ?? emptyCache();
+    const c = (await this.local.get([key]))[key] as AccountCache | undefined;
+    // A damaged one would stop every refresh and send of the account: read as none, rebuilt by the next refresh.
+    return c?.balances instanceof Object && Array.isArray(c.activity) && Array.isArray(c.knownUtxos) && Number.isSafeInteger(c.receiveNext) && Number.isSafeInteger(c.changeNext) ? c : emptyCache();
   }
 
   /**
