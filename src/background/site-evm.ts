@@ -88,6 +88,21 @@ function hidesText(typed: TypedDataInput): boolean {
   return INVISIBLE_TEXT.test(JSON.stringify([typed.domain, typed.message, typed.types]));
 }
 
+/**
+ * True when the text is a Sign-In with Ethereum message (EIP-4361) for another host than the site
+ * that asks (`requester`, an origin): with the signature, that site could sign in there as the user.
+ * Its first one anywhere in the text, as a lax verifier would find it, not only at the start.
+ */
+export function signInElsewhere(text: string, requester: string): boolean {
+  const m = /(?:^|\s)(?:\S+?:\/\/)?(\S+) wants you to sign in with your Ethereum account/.exec(text);
+  try {
+    return !!m && new URL(`https://${m[1]}`).host !== new URL(requester).host;
+  } catch {
+    // Not a host at all: never this site's.
+    return true;
+  }
+}
+
 export class SiteEvm {
   constructor(
     private readonly deps: ProviderDeps,
@@ -105,7 +120,15 @@ export class SiteEvm {
     return (await this.gate.approved(call, async () => {
       const account = await this.conn.actingAccount(call.site, address);
       return {
-        summary: { kind: 'sign-message', format: 'personal', ...messageShown(message), digestHex: `0x${toHex(personalMessageDigest(message.bytes))}`, signer: account.cAddress },
+        summary: {
+          kind: 'sign-message',
+          format: 'personal',
+          ...messageShown(message),
+          digestHex: `0x${toHex(personalMessageDigest(message.bytes))}`,
+          signer: account.cAddress,
+          // Read from the bytes, however shown: hidden characters must not hide a sign-in elsewhere.
+          ...(signInElsewhere(new TextDecoder().decode(message.bytes), requesterOf(call.site)) ? { signInElsewhere: true as const } : {}),
+        },
         payload: { kind: 'personal-sign', accountId: account.id, messageHex: toHex(message.bytes) },
       };
     }, async (payload) => {

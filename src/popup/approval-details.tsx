@@ -95,6 +95,11 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
 function MessageDetails({ summary }: { summary: Summary<'sign-message'> }) {
   return (
     <div class="stack" data-testid="message-summary">
+      {summary.signInElsewhere && (
+        <p class="badge warn">
+          Signs you in to another site: the site asking could sign in there as you.
+        </p>
+      )}
       <p>Sign this message{summary.encoding === 'hex' ? ' (binary, shown as hex)' : ''}:</p>
       <pre class="message mono break">{summary.encoding === 'hex' ? `0x${summary.message.replace(/^0x/, '')}` : summary.message}</pre>
       <dl class="facts compact">

@@ -32,6 +32,8 @@ export type ApprovalSummary =
       /** The 32-byte hash the key signs (0x hex): EIP-191 or the Avalanche format over the bytes. */
       digestHex: string;
       signer: string;
+      /** A Sign-In with Ethereum message (EIP-4361) for another site than the one asking. */
+      signInElsewhere?: true;
     }
   | {
       kind: 'sign-typed-data';

@@ -382,6 +382,17 @@ describe('approval window: connect, messages and chains', () => {
     expect(screen.getByTestId('message-summary').textContent).toContain(C_ADDR);
   });
 
+  it("a sign-in message for another site than the one asking says so above the message; one for the site itself does not", async () => {
+    const base = { kind: 'sign-message', format: 'personal', encoding: 'text', message: 'bank.example wants you to sign in with your Ethereum account:', bytesHex: '0x00', digestHex: `0x${'ab'.repeat(32)}`, signer: C_ADDR } as const;
+    renderWith(queue([approval(1, { ...base, signInElsewhere: true }), approval(2, base)]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    const warning = /Signs you in to another site: the site asking could sign in there as you/;
+    await screen.findByText(warning);
+    fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(screen.queryByTestId('more-waiting')).toBeNull());
+    expect(screen.getByTestId('message-summary')).toBeTruthy();
+    expect(screen.queryByText(warning)).toBeNull();
+  });
+
   it('typed data shows its type, signer, chain ID, and the domain and message JSON as text', async () => {
     const domainJson = JSON.stringify({ name: 'Permit2', chainId: 43114, verifyingContract: C_OTHER }, null, 2);
     const messageJson = JSON.stringify({ spender: C_OTHER, amount: '1000', note: '<img src=x>' }, null, 2);
