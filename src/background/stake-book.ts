@@ -45,6 +45,8 @@ export interface StakeRecord {
   steppedEnds?: number[];
   /** Auto-renewed: a cycle was committed while it restaked a share (an abort then pays that back). */
   restaked?: boolean;
+  /** Auto-renewed: who may change its auto-renewal, as last seen in the validator list. */
+  authority?: OwnerSet;
   rewardOwner: OwnerSet;
   delegationFeeOwner?: OwnerSet;
   delegationFee?: number;

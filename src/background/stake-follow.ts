@@ -14,6 +14,7 @@ import { classifyRewardUtxos, rewardTxIdOf } from '../core/staking/rewards.js';
 import { makeOwners } from '../core/tx/context.js';
 import type { OwnerSet } from '../shared/messages.js';
 import type { RewardRecord, StakeRecord } from './stake-book.js';
+import { apiOwnerSet } from './staking-views.js';
 
 /** At most this many missed cycles are looked for when an auto-renewed validator was not seen for long. */
 const MAX_MISSED_CYCLES = 50;
@@ -107,6 +108,7 @@ function seeCycle(s: StakeRecord, v: CurrentValidator, sent: boolean): void {
   if (v.autoRenew) {
     s.nextPeriod = Number(v.autoRenew.nextPeriod);
     s.restakeShares = v.autoRenew.restakeShares;
+    s.authority = apiOwnerSet(v.autoRenew.authority);
   }
 }
 

@@ -79,7 +79,10 @@ export function myStakeView(s: StakeRecord, mine: ReadonlySet<string>, listed?: 
     ...(s.state === 'active' && s.potentialReward !== undefined ? { potentialReward: s.potentialReward } : {}),
     ...(s.delegationFee !== undefined ? { delegationFee: s.delegationFee } : {}),
     ...(s.delegatorCount !== undefined && s.kind !== 'delegation' ? { delegatorCount: s.delegatorCount } : {}),
-    ...(s.kind === 'auto-renewed' && s.nextPeriod !== undefined ? { autoRenew: { nextPeriod: s.nextPeriod, restakeShares: s.restakeShares ?? 0 } } : {}),
+    // Its auto-renewal is the account's to change when its keys meet the authority's threshold.
+    ...(s.kind === 'auto-renewed' && s.nextPeriod !== undefined
+      ? { autoRenew: { nextPeriod: s.nextPeriod, restakeShares: s.restakeShares ?? 0, ...(s.authority ? { yours: s.authority.addresses.filter((a) => mine.has(a)).length >= s.authority.threshold } : {}) } }
+      : {}),
     ...(finished ? { reward: s.settled ?? 'waiting' } : {}),
     byWallet: s.byWallet,
   };

@@ -210,7 +210,8 @@ export interface MyStakeView {
   /** Validations: their fee, and the delegations they hold now. */
   delegationFee?: Shares;
   delegatorCount?: number;
-  autoRenew?: { nextPeriod: number; restakeShares: Shares };
+  /** `yours`: whether the account's keys may change it (false: only its authority, not this account; absent: not seen yet). */
+  autoRenew?: { nextPeriod: number; restakeShares: Shares; yours?: boolean };
   /**
    * Finished: 'paid' (rewards below), 'not-paid' (uptime too low), 'waiting' (the chain has not
    * settled it yet), 'unknown' (an auto-renewed validator never seen before it left: its cycle ends,

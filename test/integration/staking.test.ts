@@ -164,7 +164,7 @@ describe('staking through the wallet service on the Helicon node', () => {
     expect(stop.current).toEqual({ period: 30, restakeShares: 250_000 });
     await expectBurned(await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 0, restakeShares: 0, maxFee: stop.fee }), stop.fee);
     const mine = await staking.stakingMine();
-    expect(mine.stakes).toEqual([expect.objectContaining({ txID: autoRenewedTxID, kind: 'auto-renewed', state: 'active', nodeID: ownNode.nodeID, end: cycleEnd, unlocksAt: cycleEnd, autoRenew: { nextPeriod: 0, restakeShares: 0 }, byWallet: true })]);
+    expect(mine.stakes).toEqual([expect.objectContaining({ txID: autoRenewedTxID, kind: 'auto-renewed', state: 'active', nodeID: ownNode.nodeID, end: cycleEnd, unlocksAt: cycleEnd, autoRenew: { nextPeriod: 0, restakeShares: 0, yours: true }, byWallet: true })]);
     // The P balance says what is staked and when it comes back.
     const { identity } = await localNetwork();
     const p = (await validator.wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'P' && b.assetID === identity.avaxAssetID)!;

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { StakeBook, stakedAmounts, type StakeRecord } from '../../src/background/stake-book.js';
 import { followStakes, hasOpenStakes, type FollowInput } from '../../src/background/stake-follow.js';
 import { stakingCsv } from '../../src/background/staking-csv.js';
+import { myStakeView } from '../../src/background/staking-views.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { decodeUtxo } from '../../src/core/codec/codec.js';
 import type { Utxo } from '../../src/core/codec/types.js';
@@ -224,6 +225,21 @@ describe('following stakes', () => {
     expect((await followStakes(stakes, paid)).map((f) => f.paidAt)).toEqual([T0 + P]);
     expect(stakes[0]).toMatchObject({ state: 'finished', settled: 'paid', cyclesToSettle: [] });
     expect(hasOpenStakes(stakes)).toBe(false);
+  });
+
+  it('records who may change an auto-renewed validator, and My stakes says whether the account can (its keys meet the threshold)', async () => {
+    const OTHER = 'P-custom1q9fcde2yflazzvsgwgvj5j64u8hdvhecc2q66h';
+    const seen = async (addresses: string[], threshold: number) => {
+      const stakes = [record({ txID: AUTO_TX, kind: 'auto-renewed', byWallet: false, end: 1795583492, nextPeriod: 300 })];
+      await followStakes(stakes, input({}, {}, { validators: [validator({ autoRenew: { authority: { addresses, threshold, locktime: 0n }, nextPeriod: 300n, restakeShares: 0 } })] }));
+      expect(stakes[0]!.authority).toEqual({ addresses, threshold });
+      return myStakeView(stakes[0]!, new Set([ME])).autoRenew;
+    };
+    expect(await seen([OTHER], 1)).toEqual({ nextPeriod: 300, restakeShares: 0, yours: false });
+    expect(await seen([OTHER, ME], 1)).toMatchObject({ yours: true });
+    expect(await seen([OTHER, ME], 2)).toMatchObject({ yours: false });
+    // Not seen in the list yet: not known, the action stays (the review says it in words if not).
+    expect(myStakeView(record({ kind: 'auto-renewed', nextPeriod: 300 }), new Set([ME])).autoRenew).toEqual({ nextPeriod: 300, restakeShares: 0 });
   });
 
   it('tells an aborted cycle’s lone reward UTXO by whether an earlier cycle restaked: the restaked reward, else the fees', async () => {

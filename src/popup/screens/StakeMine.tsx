@@ -214,7 +214,9 @@ function StakeItem({ s, params, selection, onChanged }: { s: MyStakeView; params
         <dd>{s.rewardOwner.yours ? 'you' : 'an address that is not yours'}</dd>
       </dl>
       {canChange &&
-        (changing ? (
+        (s.autoRenew!.yours === false ? (
+          <p class="muted">Only its auto-renewal authority can change it, not this account.</p>
+        ) : changing ? (
           <AutoRenewChange stake={s} params={params} selection={selection} onDone={onChanged} />
         ) : (
           <button type="button" onClick={() => setChanging(true)}>

@@ -73,6 +73,19 @@ describe('My stakes: auto-renewal', () => {
     await waitFor(() => expect(asked).toEqual([{ txID: 'odd', period: 45, restakeShares: 250_000 }]));
   });
 
+  it('is not offered for a validator whose auto-renew authority is not this account: it says who may change it instead', async () => {
+    const theirs = autoRenewed('theirs', 45);
+    theirs.autoRenew!.yours = false;
+    const asked = show([theirs, autoRenewed('ours', 45)]);
+    const [other, own] = await screen.findAllByTestId('my-stake');
+    expect(within(other!).queryByRole('button', { name: /Change auto-renewal/ })).toBeNull();
+    expect(within(other!).getByText('Only its auto-renewal authority can change it, not this account.')).toBeTruthy();
+    // Its settings are still shown; the account's own validator keeps its action.
+    expect(within(other!).getByText('Auto-renewal').nextElementSibling!.textContent).toContain('next cycles 45 seconds');
+    expect(within(own!).getByRole('button', { name: 'Change auto-renewal of NodeID-ours' })).toBeTruthy();
+    expect(asked).toEqual([]);
+  });
+
   it('stopping does not ask for a restaked share (its field is hidden then): one left unreadable does not block the review, and the current share is sent', async () => {
     const asked = show([autoRenewed('leaving', 45)]);
     fireEvent.click(await screen.findByRole('button', { name: 'Change auto-renewal of NodeID-leaving' }));
