@@ -102,7 +102,7 @@ export class AccountCaches {
     const key = cacheKey(networkId, accountId);
     const c = (await this.local.get([key]))[key] as AccountCache | undefined;
     // A damaged one would stop every refresh and send of the account: read as none, rebuilt by the next refresh.
-    return c?.balances instanceof Object && Array.isArray(c.activity) && Array.isArray(c.knownUtxos) && Number.isSafeInteger(c.receiveNext) && Number.isSafeInteger(c.changeNext) ? c : emptyCache();
+    return c?.balances instanceof Object && [c.activity, c.knownUtxos].every(Array.isArray) && [c.receiveNext, c.changeNext].every(Number.isSafeInteger) ? c : emptyCache();
   }
 
   /**

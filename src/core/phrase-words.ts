@@ -12,5 +12,5 @@ export function phraseWords(text: string): string[] {
     .toLowerCase()
     .split(/\s+/)
     .filter((w) => w !== '');
-  return words.length % 2 === 0 && words.every((w, i) => i % 2 === 1 || w.replace(/[.)]$/, '') === String(i / 2 + 1)) ? words.filter((_, i) => i % 2) : words;
+  return words.length % 2 || words.some((w, i) => i % 2 < 1 && w.replace(/[.)]$/, '') !== String(i / 2 + 1)) ? words : words.filter((_, i) => i % 2);
 }
