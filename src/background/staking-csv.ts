@@ -20,16 +20,18 @@ function tokenColumns(t: ActivityToken): [number, string] {
 
 /**
  * Another X asset is named by its symbol and ID (a symbol alone can imitate AVAX); one the wallet
- * cannot name is counted in its smallest units, said so, never as if they were whole ones.
+ * cannot name is counted in its smallest units, said so, never as if they were whole ones. A change
+ * of auto-renewal moves nothing: 0 AVAX, what it cost in the fee column.
  */
 function activityRow(a: ActivityItem, avax: string): CsvRow {
   const evm = a.chain === 'C' && a.txID.startsWith('0x');
   const known = a.assetInfo;
+  const config = a.kind === 'staking-config';
   const [denomination, asset] = a.token
     ? tokenColumns(a.token)
     : a.chain === 'C' && a.assetID === undefined
       ? [WEI_DECIMALS, 'AVAX']
-      : a.assetID === avax
+      : a.assetID === avax || config
         ? [NAVAX_DECIMALS, 'AVAX']
         : known
           ? [known.denomination, `${known.symbol} (${a.assetID})`]
@@ -38,7 +40,7 @@ function activityRow(a: ActivityItem, avax: string): CsvRow {
     time: a.createdAt,
     txID: a.txID,
     kind: a.status === 'accepted' ? a.kind : `${a.kind} (${a.status})`,
-    ...(a.amount !== undefined ? { amount: BigInt(a.amount) } : {}),
+    ...(a.amount !== undefined || config ? { amount: BigInt(a.amount ?? 0) } : {}),
     denomination,
     asset,
     ...(a.fee !== undefined ? { fee: BigInt(a.fee), feeDenomination: evm ? WEI_DECIMALS : NAVAX_DECIMALS } : {}),

@@ -295,10 +295,11 @@ describe('the CSV of rewards and activity', () => {
         { txID: 'm', chain: 'X', kind: 'mint', status: 'failed', assetID: 'GOLD', amount: '150', fee: '1000000', createdAt: 2_000_000, assetInfo: { symbol: 'GLD', denomination: 2 } },
         { txID: 'u', chain: 'X', kind: 'receive', status: 'accepted', assetID: 'FOO', amount: '250', createdAt: 2_500_000 },
         { txID: 'x', chain: 'X', kind: 'receive', status: 'accepted', assetID: 'AVAXID', amount: '5', createdAt: 3_000_000 },
+        { txID: 'cfg', chain: 'P', kind: 'staking-config', status: 'accepted', fee: '12691', nodeID: 'NodeID-x', createdAt: 3_500_000 },
       ] },
       'AVAXID',
     );
-    expect(rows).toBe(5);
+    expect(rows).toBe(6);
     expect(csv.split('\r\n')).toEqual([
       'date,txID,kind,amount,asset,fee',
       '1970-01-01T00:08:20.000Z,0xabc,send,1,AVAX,0.000021',
@@ -307,6 +308,8 @@ describe('the CSV of rewards and activity', () => {
       '1970-01-01T00:33:20.000Z,m,mint (failed),1.5,GLD (GOLD),0.001',
       '1970-01-01T00:41:40.000Z,u,receive,250,smallest units of FOO,',
       '1970-01-01T00:50:00.000Z,x,receive,0.000000005,AVAX,',
+      // A change of auto-renewal moves nothing: 0 AVAX, and the fee it paid.
+      '1970-01-01T00:58:20.000Z,cfg,staking-config,0,AVAX,0.000012691',
       '',
     ]);
   });
