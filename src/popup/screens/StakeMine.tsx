@@ -215,7 +215,7 @@ function StakeItem({ s, params, selection, onChanged }: { s: MyStakeView; params
       </dl>
       {canChange &&
         (s.autoRenew!.yours === false ? (
-          <p class="muted">Only its auto-renewal authority can change it, not this account.</p>
+          <p class="muted">Only its auto-renewal authority can change it.</p>
         ) : changing ? (
           <AutoRenewChange stake={s} params={params} selection={selection} onDone={onChanged} />
         ) : (

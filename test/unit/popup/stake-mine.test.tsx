@@ -79,7 +79,7 @@ describe('My stakes: auto-renewal', () => {
     const asked = show([theirs, autoRenewed('ours', 45)]);
     const [other, own] = await screen.findAllByTestId('my-stake');
     expect(within(other!).queryByRole('button', { name: /Change auto-renewal/ })).toBeNull();
-    expect(within(other!).getByText('Only its auto-renewal authority can change it, not this account.')).toBeTruthy();
+    expect(within(other!).getByText('Only its auto-renewal authority can change it.')).toBeTruthy();
     // Its settings are still shown; the account's own validator keeps its action.
     expect(within(other!).getByText('Auto-renewal').nextElementSibling!.textContent).toContain('next cycles 45 seconds');
     expect(within(own!).getByRole('button', { name: 'Change auto-renewal of NodeID-ours' })).toBeTruthy();
