@@ -151,10 +151,11 @@ export class WalletEngine {
 
   /**
    * Exact balances per asset from every UTXO (no deprecated balance APIs). `read`: this chain's
-   * UTXOs as {@link utxos} just gave them, so a refresh that needs both reads them once.
+   * UTXOs as {@link utxos} just gave them, and `at`: the chain's time as {@link now} gave it, so a
+   * refresh that needs them too reads each once.
    */
-  async balances(chain: 'X' | 'P', read?: readonly Utxo[]): Promise<AssetBalance[]> {
-    const [utxos, now] = await Promise.all([read ?? this.utxos(chain), this.now(chain)]);
+  async balances(chain: 'X' | 'P', read?: readonly Utxo[], at?: bigint): Promise<AssetBalance[]> {
+    const [utxos, now] = await Promise.all([read ?? this.utxos(chain), at ?? this.now(chain)]);
     const byAsset = new Map<string, AssetBalance>();
     // The client's reader shares one array per asset ID: by that array first, no key to make.
     const byArray = new Map<Bytes, AssetBalance>();

@@ -145,13 +145,13 @@ export class BalancesService {
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
     // Each chain's UTXOs read once: its balances and the funds received come from the same read.
-    // P: the chain's time too, read as its balances read it, once its UTXOs are (beside that read, no
-    // wait added): a stake locks its funds until the chain passes its end, whatever this computer's
-    // clock says. A node that cannot tell its time fails the refresh there anyway (the last snapshot stays).
+    // And the chain's time, which its balances read once its UTXOs are: on the P-Chain a stake locks
+    // its funds until the chain passes its end, whatever this computer's clock says. A node that
+    // cannot tell its time fails the refresh (the last snapshot stays).
     const read = async (chain: 'X' | 'P') => {
       const utxos = await engine.utxos(chain);
-      const [bal, time] = await Promise.all([engine.balances(chain, utxos), chain === 'P' ? engine.now('P') : 0n]);
-      return [bal, utxos, time] as const;
+      const time = await engine.now(chain);
+      return [await engine.balances(chain, utxos, time), utxos, time] as const;
     };
     // A move under way imports its own export; a parked one's funds are listed (Import now takes them).
     const leave = movingExports(moves);
