@@ -101,8 +101,13 @@ export class AccountCaches {
   async get(networkId: string, accountId: string): Promise<AccountCache> {
     const key = cacheKey(networkId, accountId);
     const c = (await this.local.get([key]))[key] as AccountCache | undefined;
-    // A damaged one would stop every refresh and send of the account: read as none, rebuilt by the next refresh.
-    return c?.balances instanceof Object && [c.activity, c.knownUtxos].every(Array.isArray) && [c.receiveNext, c.changeNext].every(Number.isSafeInteger) ? c : emptyCache();
+    if (c?.balances instanceof Object && [c.activity, c.knownUtxos].every(Array.isArray) && [c.receiveNext, c.changeNext].every(Number.isSafeInteger)) return c;
+    // A damaged one would stop every refresh and send of the account: read as none, rebuilt by the
+    // next refresh, keeping the address indices it still holds (the scan alone stops at 20 empty
+    // addresses, short of change handed out after them).
+    const none = emptyCache();
+    takeIndices(none, c);
+    return none;
   }
 
   /**

@@ -1,10 +1,14 @@
 // A damaged per-account cache (storage.local `xpc.cache.<network>.<account>`: bit rot, a truncated
 // write, a version that kept it in another shape) must not lock the user out of the account: it is
-// read as no cache, and the next refresh rebuilds it from the node.
-import { describe, expect, it } from 'vitest';
+// read as no cache, and the next refresh rebuilds it from the node, keeping the address indices it
+// still holds.
+import { describe, expect, inject, it } from 'vitest';
 import { cacheKey } from '../../src/background/account-cache.js';
-import { AVAX } from './fixture.js';
-import { fundedWallet } from './wallet-fixture.js';
+import { memoryStores } from '../../src/background/storage.js';
+import { deriveXpKey, generateMnemonic, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import { AVAX, genesisEngine, localNetwork } from './fixture.js';
+import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
 describe('a damaged account cache', () => {
   it('is rebuilt from the node: balances, a send estimate and the Activity list work again', async () => {
@@ -22,5 +26,29 @@ describe('a damaged account cache', () => {
       expect(BigInt(estimate.fee)).toBeGreaterThan(0n);
       expect(Array.isArray((await wallet.balances.activityList()).items)).toBe(true);
     }
+  });
+
+  it('keeps the address indices it still holds: funds at a change address past 20 empty ones stay counted', async () => {
+    const { ctx, identity } = await localNetwork();
+    const stores = memoryStores();
+    const { wallet } = await startBackground(stores);
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    const { account } = await wallet.networks.networksSelect({ id: network.id });
+    await wallet.balances.balancesRefresh();
+    const key = cacheKey(network.id, account!.id);
+    // As after 30 sends: change addresses 0 to 29 handed out, the earlier ones spent since.
+    const c = (await stores.local.get([key]))[key] as Record<string, unknown>;
+    await stores.local.set({ [key]: { ...c, changeNext: 30 } });
+    const root = HdRoot.fromSeed(await mnemonicToSeed(mnemonic));
+    const genesis = await genesisEngine();
+    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 2n * AVAX, owners: makeOwners([deriveXpKey(root, 0, 1, 25).shortId]) }]));
+    const xAvax = async () => (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.assetID === identity.avaxAssetID)?.spendable;
+    expect(await xAvax()).toBe((2n * AVAX).toString());
+    // Only the Activity list is damaged; the indices are intact.
+    const now = (await stores.local.get([key]))[key] as Record<string, unknown>;
+    await stores.local.set({ [key]: { ...now, activity: 'x' } });
+    expect(await xAvax()).toBe((2n * AVAX).toString());
   });
 });
