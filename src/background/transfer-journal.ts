@@ -175,7 +175,8 @@ function withoutEndedBytes(r: TransferRecord): TransferRecord {
 /**
  * A journaled move's txs as activity items: its export (carrying the amount) and its imports (the
  * one import of the export's funds carrying what arrives: the amount less its fee). An import
- * that never landed on a completed move was dropped and replaced: it shows as failed.
+ * that never landed on a completed move, or that a move back at 'export-accepted' judged failed
+ * (parked for Import now), shows as failed.
  */
 export function transferActivity(r: TransferRecord, avaxAssetID: string): ActivityItem[] {
   const items: ActivityItem[] = [];
@@ -186,7 +187,8 @@ export function transferActivity(r: TransferRecord, avaxAssetID: string): Activi
     items.push({ txID: r.export.txID, chain: r.from, otherChain: r.to, kind: 'export', status, ...(unclear ? { checking: true } : {}), assetID: avaxAssetID, amount: r.amount, fee: r.export.fee, createdAt: r.createdAt });
   }
   for (const tx of r.imports) {
-    const status = tx.accepted ? 'accepted' : r.state === 'completed' ? 'failed' : 'pending';
+    // Back at 'export-accepted' and not underpaid (which may still run): judged failed, to be built again or imported with Import now.
+    const status = tx.accepted ? 'accepted' : r.state === 'completed' || (r.state === 'export-accepted' && !r.underpaid) ? 'failed' : 'pending';
     // After the export: a move's import is newer than its export even when both are journaled at once.
     const arrives = r.imports.length === 1 && status !== 'failed' ? { amount: (BigInt(r.amount) - BigInt(tx.fee)).toString() } : {};
     items.push({ txID: tx.txID, chain: r.to, otherChain: r.from, kind: 'import', status, assetID: avaxAssetID, ...arrives, fee: tx.fee, createdAt: Math.max(r.updatedAt, r.createdAt + 1) });

@@ -9,6 +9,7 @@ import type { WalletEngine } from '../core/engine.js';
 import { TimeoutError, WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
+import { oneAtATime } from './storage.js';
 import { IMPORTED_ELSEWHERE, type JournaledTx, type TransferJournal, type TransferRecord, transferActivity } from './transfer-journal.js';
 
 const MAX_IMPORT_ATTEMPTS = 5;
@@ -131,10 +132,17 @@ export class TransferRunner {
     for (;;) {
       switch (record.state) {
         case 'pending':
-          await this.signExport(record);
-          break;
         case 'export-signed':
-          await this.sendExport(record);
+          // One move's export at a time per journal and source chain, signed and decided: two built
+          // at once take the same funds, the node refuses the second, and that one would then read
+          // "may have gone through" for good.
+          await oneAtATime(`${this.journal.key} export ${record.from}`, async () => {
+            // One left undecided by its run (still processing when its wait ended) may spend the same funds.
+            if (record.state === 'pending' && (await this.journal.unfinished()).some((r) => r.from === record.from && r.state === 'export-signed')) {
+              throw new WalletError('tx-processing', `transfer ${record.id}: another ${record.from}-Chain export is not decided yet`);
+            }
+            while (record.state === 'pending' || record.state === 'export-signed') await (record.state === 'pending' ? this.signExport(record) : this.sendExport(record));
+          });
           break;
         case 'export-accepted':
           await this.signImports(record);
