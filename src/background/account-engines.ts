@@ -7,7 +7,7 @@ import { WalletError } from '../core/errors.js';
 import { deriveEvmKey, deriveXpKey, type KeyPair } from '../core/keys.js';
 import { chainContextOf } from '../core/network.js';
 import type { WaitOptions } from '../core/node.js';
-import { scanBranch } from '../core/scan.js';
+import { LAST_CHANGE_INDEX, scanBranch } from '../core/scan.js';
 import { type AccountCache, type AccountCaches, entryJournalKey, entryOutboxKey, takeIndices } from './account-cache.js';
 import type { Keyring } from './keyring.js';
 import { openOutbox, type Outbox } from './outbox.js';
@@ -125,7 +125,8 @@ export class AccountEngines {
         ...Array.from({ length: cache.receiveNext }, (_, i) => receive(i)),
         ...Array.from({ length: cache.changeNext + 1 }, (_, i) => change(i)),
       ];
-      keys = { xp, evm: deriveEvmKey(root, account.index), change: change(cache.changeNext).shortId };
+      // An older version's change may have gone past LAST_CHANGE_INDEX: its addresses stay listed, new change comes back within reach.
+      keys = { xp, evm: deriveEvmKey(root, account.index), change: change(Math.min(cache.changeNext, LAST_CHANGE_INDEX)).shortId };
     }
     const entries = await (await this.outbox(preset, account.id)).list();
     const engine = new WalletEngine(client, chainContextOf(identity), keys, {

@@ -6,6 +6,7 @@ import { type Bytes, fromHex, toHex } from '../core/bytes.js';
 import { type EvmNonces, isEvmHash, type Issued, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
+import { LAST_CHANGE_INDEX } from '../core/scan.js';
 import { decodeChainTx } from '../core/tx-fate.js';
 import type { BuiltTx } from '../core/tx/built.js';
 import { evmTxNonce } from '../core/tx/c.js';
@@ -49,8 +50,9 @@ export class Delivery {
     const issued = engine.sign(built);
     await signed?.(issued.txID);
     const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra };
-    // The address indices this engine used (scanned, and the change address if it got funds).
-    const indices = { receiveNext: cache.receiveNext, changeNext: cache.changeNext + (account.kind === 'hd' && usesChange(built, engine) ? 1 : 0) };
+    // The address indices this engine used (scanned, and the change address if it got funds: the
+    // next one is fresh up to LAST_CHANGE_INDEX, within a restore's reach).
+    const indices = { receiveNext: cache.receiveNext, changeNext: cache.changeNext + (account.kind === 'hd' && cache.changeNext < LAST_CHANGE_INDEX && usesChange(built, engine) ? 1 : 0) };
     const done = await this.deliver(ctx, issued, item, indices, true, replaced);
     // 'pending' when the node has not decided within the wait (the refreshes follow it from the outbox).
     return { ...issued, status: done.status };

@@ -9,6 +9,12 @@ import type { ChainAlias, NodeClient } from './node.js';
 
 /** BIP-44's gap limit: scanning stops after this many unused addresses in a row. */
 export const GAP_LIMIT = 20;
+/**
+ * The highest change address index the wallet hands out: every send's change goes to the next one
+ * up to it, then to it. Spent change leaves its address empty, so change handed out past the first
+ * gap would be out of a restore's reach once the earlier change is spent.
+ */
+export const LAST_CHANGE_INDEX = GAP_LIMIT - 1;
 /** A node claiming every address is used would keep a scan going forever: stop here. */
 export const MAX_SCANNED_ADDRESSES = 1_000;
 

@@ -1,12 +1,13 @@
 // A restored phrase brings back the accounts it has used, found on the test node.
 import { inject } from 'vitest';
 import { describe, expect, it } from 'vitest';
+import { cacheKey } from '../../src/background/account-cache.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { parseAddress } from '../../src/core/encoding.js';
 import { formatEvmAddress } from '../../src/core/evm-address.js';
 import { deriveEvmKey, deriveXpKey, generateMnemonic, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
-import { AVAX, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
+import { AVAX, freshWallet, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
 import { PASSWORD, startBackground } from './wallet-fixture.js';
 
 describe('restoring a recovery phrase', () => {
@@ -43,5 +44,32 @@ describe('restoring a recovery phrase', () => {
     const view = await wallet.balances.balancesRefresh();
     expect(view.balances.find((b) => b.chain === 'X' && b.assetID === identity.avaxAssetID)?.spendable).toBe((2n * AVAX).toString());
     expect((await wallet.accounts.accountsAdd({ name: 'Account 4' })).index).toBe(3);
+  });
+
+  it('finds the change of an account that has sent many times: change stays within the first gap of change addresses, where the scan looks', async () => {
+    const { ctx, identity } = await localNetwork();
+    const stores = memoryStores();
+    const { wallet } = await startBackground(stores);
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    const { account } = await wallet.networks.networksSelect({ id: network.id });
+    const genesis = await genesisEngine();
+    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 10n * AVAX, owners: makeOwners([parseAddress(account!.xAddress).bytes]) }]));
+    await wallet.balances.balancesRefresh();
+    // As after 18 sends, each spending the change of the one before: change addresses 0 to 17 empty.
+    const key = cacheKey(network.id, account!.id);
+    await stores.local.set({ [key]: { ...((await stores.local.get([key]))[key] as object), changeNext: 18 } });
+    const bob = await freshWallet();
+    for (let i = 0; i < 3; i++) {
+      await wallet.sends.sendX({ assetID: identity.avaxAssetID, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    }
+    expect(((await stores.local.get([key]))[key] as { changeNext: number }).changeNext).toBe(19);
+    const left = (10n - 3n) * AVAX - 3n * ctx.xTxFee;
+
+    await wallet.accounts.walletLock();
+    await wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
+    const view = await wallet.balances.balancesRefresh();
+    expect(view.balances.find((b) => b.chain === 'X' && b.assetID === identity.avaxAssetID)?.spendable).toBe(left.toString());
   });
 });
