@@ -39,8 +39,9 @@ export async function buildExport(e: WalletEngine, keys: EngineKeys, options: At
   const owner = makeOwners([to === 'C' ? keys.evm.shortId : keys.change]);
   if (from === 'X') return buildXExport({ ...(await xParams(e)), destination: to as 'P' | 'C', amount, to: owner });
   if (from === 'P') return buildPExport({ ...(await pParams(e)), destination: to as 'X' | 'C', amount, to: owner });
-  const [nonce, balanceWei, pricing] = await Promise.all([exportNonce(e.node, e.evmAddress), e.cBalanceWei(), atomicPricing(e, options, maxFee)]);
-  return buildCExport({ ctx: e.ctx, from: keys.evm.evmAddress, nonce, balanceWei, destination: to as 'X' | 'P', amount, to: owner, ...pricing });
+  const [nonce, pricing] = await Promise.all([exportNonce(e.node, e.evmAddress), atomicPricing(e, options, maxFee)]);
+  // The balance once the nonce wait is over: a tx of the same key run meanwhile (another wallet's) spent from it.
+  return buildCExport({ ctx: e.ctx, from: keys.evm.evmAddress, nonce, balanceWei: await e.cBalanceWei(), destination: to as 'X' | 'P', amount, to: owner, ...pricing });
 }
 
 /**

@@ -8,7 +8,9 @@ import { memoryStores } from '../../src/background/storage.js';
 import { decodeSignedTx } from '../../src/core/codec/index.js';
 import type { CExportTx, CImportTx } from '../../src/core/codec/types.js';
 import { WalletEngine } from '../../src/core/engine.js';
-import { heliconActiveAt, stakingRulesFor } from '../../src/core/network.js';
+import { heliconActiveAt, LOCAL, stakingRulesFor } from '../../src/core/network.js';
+import { NodeClient } from '../../src/core/node.js';
+import { InsufficientFundsError } from '../../src/core/errors.js';
 import { eip1559Fees, signEvmTx } from '../../src/core/tx/c.js';
 import { AVAX, freshWallet, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';
 import { TEST_NETWORK_ID } from './node-harness.js';
@@ -90,6 +92,31 @@ describe('atomic C-Chain txs under async execution', () => {
     const nonce = (decodeSignedTx(exported.signedBytes, 'evm').unsigned as CExportTx).ins[0]!.nonce;
     expect(nonce).toBe(before + 1n);
     expect(await eth.getTransactionCount(w.engine.evmAddress, 'latest')).toBe(before + 2n);
+  });
+
+  it('an export waiting for an EVM tx of the same key made elsewhere is built from the balance that tx left: not enough funds, nothing signed', async () => {
+    const w = await freshWallet({ cWei: 10n * AVAX * WEI_PER_NAVAX });
+    const net = await localNetwork();
+    // The same keys through a node whose first nonce question is answered only once another wallet
+    // of the same key has spent 6 of the 10 AVAX (sent, then executed).
+    let spendFirst: (() => Promise<void>) | undefined = async () => {
+      await sendEvmNoWait(w, '0x000000000000000000000000000000000000dEaD', 6n * AVAX * WEI_PER_NAVAX);
+      for (let i = 0; i < 300 && (await w.engine.cBalanceWei()) > 4n * AVAX * WEI_PER_NAVAX; i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    const client = new NodeClient({
+      url: inject('nodeUrl'),
+      atomicApi: LOCAL.atomicApi,
+      fetch: async (input, init) => {
+        const run = spendFirst;
+        if (run && typeof init.body === 'string' && init.body.includes('"eth_getTransactionCount"')) {
+          spendFirst = undefined;
+          await run();
+        }
+        return fetch(input, init);
+      },
+    });
+    const engine = new WalletEngine(client, net.ctx, { xp: [...w.receive, ...w.change], evm: w.evm, change: w.change[0]!.shortId }, { evmChainId: BigInt(net.identity.evmChainID) });
+    await expect(engine.buildExport('C', 'X', 5n * AVAX)).rejects.toBeInstanceOf(InsufficientFundsError);
   });
 
   it('a move whose import is not executed when the wait ends stays journaled and completes exactly once on resume', async () => {
