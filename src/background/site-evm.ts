@@ -89,18 +89,24 @@ function hidesText(typed: TypedDataInput): boolean {
 }
 
 /**
- * True when the text is a Sign-In with Ethereum message (EIP-4361) for another host than the site
- * that asks (`requester`, an origin): with the signature, that site could sign in there as the user.
- * Its first one anywhere in the text, as a lax verifier would find it, not only at the start.
+ * True when the text holds a Sign-In with Ethereum message (EIP-4361) for another host than the
+ * site that asks (`requester`, an origin): with the signature, that site could sign in there as
+ * the user. Every such line anywhere in the text counts, as a lax verifier may read any; its domain
+ * must be exactly the site's host[:port] (no user info, path or backslash a loose check could read
+ * otherwise).
  */
 export function signInElsewhere(text: string, requester: string): boolean {
-  const m = /(?:^|\s)(?:\S+?:\/\/)?(\S+) wants you to sign in with your Ethereum account/.exec(text);
-  try {
-    return !!m && new URL(`https://${m[1]}`).host !== new URL(requester).host;
-  } catch {
-    // Not a host at all: never this site's.
-    return true;
+  const host = new URL(requester).host;
+  for (const m of text.matchAll(/(?:^|\s)(?:\S+?:\/\/)?(\S+) wants you to sign in with your Ethereum account/g)) {
+    let seen: string | undefined;
+    try {
+      seen = new URL(`https://${m[1]}`).host;
+    } catch {
+      // Not a host at all: never this site's.
+    }
+    if (seen !== host || /[@\\/]/.test(m[1]!)) return true;
   }
+  return false;
 }
 
 export class SiteEvm {

@@ -29,6 +29,12 @@ describe('a sign-in message for another site', () => {
     expect(signInElsewhere(siwe('app.example@bank.example'), site)).toBe(true);
     expect(signInElsewhere(`Welcome!\n${siwe('bank.example')}`, site)).toBe(true);
     expect(signInElsewhere(siwe('localhost:3000'), 'http://localhost:3000')).toBe(false);
+    // A domain that parses to the site's host but that a loose check could read as another's.
+    expect(signInElsewhere(siwe('bank.example@app.example'), site)).toBe(true);
+    expect(signInElsewhere(siwe('app.example\\bank.example'), site)).toBe(true);
+    expect(signInElsewhere(siwe('app.example/bank.example'), site)).toBe(true);
+    // Every sign-in in the text counts, not only the first.
+    expect(signInElsewhere(`${siwe('app.example')}\n\n${siwe('bank.example')}`, site)).toBe(true);
   });
 
   it("is flagged in personal_sign's approval, sent as text or as hex, and for the frame that asks, not the page around it", async () => {
