@@ -12,7 +12,7 @@ import { type AccountCache, type AccountCaches, entryJournalKey, entryOutboxKey,
 import type { Keyring } from './keyring.js';
 import { openOutbox, type Outbox } from './outbox.js';
 import { ProofStore } from './proofs.js';
-import { refusedInputs } from './refused.js';
+import { inputsOf } from './refused.js';
 import type { Preset, NetworksService } from './services/networks.js';
 import type { AccountRecord, PersistedState, SettingsStore } from './settings.js';
 import type { StorageArea } from './storage.js';
@@ -129,10 +129,15 @@ export class AccountEngines {
       keys = { xp, evm: deriveEvmKey(root, account.index), change: change(Math.min(cache.changeNext, LAST_CHANGE_INDEX)).shortId };
     }
     const entries = await (await this.outbox(preset, account.id)).list();
+    // A move's export signed and not decided: its funds are as taken as an undecided send's.
+    const exports = (await (await this.journal(preset, account.id)).unfinished().catch(() => []))
+      .flatMap((r) => (r.state === 'export-signed' && r.export ? [r.export] : []));
+    const skip = (e: { txID: string }, error: unknown) => this.options.log?.(`a kept tx cannot be read (${e.txID}): ${(error as Error).message}`);
     const engine = new WalletEngine(client, chainContextOf(identity), keys, {
       evmChainId: BigInt(identity.evmChainID),
       proofs: await this.proofs.cache(),
-      spendFirst: refusedInputs(entries, (e, error) => this.options.log?.(`a refused send in the outbox cannot be read (${e.txID}): ${(error as Error).message}`)),
+      spendFirst: inputsOf(entries.filter((e) => e.voided), skip),
+      spendNever: inputsOf([...entries.filter((e) => !e.voided), ...exports], skip),
       ...(this.options.wait ? { wait: this.options.wait } : {}),
     });
     return { engine, preset, account, cache };

@@ -26,14 +26,15 @@ export function inputIds(tx: UnsignedTx): string[] {
 }
 
 /**
- * The inputs of the refused X/P txs: every selection takes those of its asset (EngineOptions.
- * spendFirst), so the next send shares an input with each. An entry that cannot be read (damaged
- * storage) is skipped and reported through `skip`.
+ * The inputs of X/P txs as kept (signed bytes); one that cannot be read (damaged storage) is
+ * skipped and reported through `skip`. Of the refused ones (voided): every selection takes them
+ * (EngineOptions.spendFirst), so the next send shares an input with each. Of the wallet's own txs
+ * not decided yet (and a move's export): no selection takes them (EngineOptions.spendNever).
  */
-export function refusedInputs(entries: readonly OutboxEntry[], skip: (e: OutboxEntry, error: unknown) => void): Set<string> {
+export function inputsOf<T extends Pick<OutboxEntry, 'chain' | 'txID' | 'signedHex'>>(txs: readonly T[], skip: (e: T, error: unknown) => void): Set<string> {
   const ids = new Set<string>();
-  for (const e of entries) {
-    if (!e.voided || isEvmHash(e.txID) || e.chain === 'C') continue;
+  for (const e of txs) {
+    if (isEvmHash(e.txID) || e.chain === 'C') continue;
     try {
       for (const id of inputIds(decodeChainTx(e.chain, fromHex(e.signedHex)))) ids.add(id);
     } catch (error) {

@@ -37,6 +37,11 @@ export interface EngineOptions {
    * (src/background/refused.ts).
    */
   spendFirst?: ReadonlySet<string>;
+  /**
+   * UTXOs (by ID) no selection takes unless in spendFirst: the inputs of the wallet's own txs not
+   * decided yet, so a new tx never takes the funds of one that may still run.
+   */
+  spendNever?: ReadonlySet<string>;
 }
 
 export interface Issued<T extends UnsignedTx = UnsignedTx> {

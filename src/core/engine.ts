@@ -45,8 +45,9 @@ export class WalletEngine {
   readonly #unproven = new Set<string>();
   readonly #proofs: ProofCache;
   private readonly owned: ReadonlySet<string>;
-  private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst'>> & { wait: WaitOptions };
+  private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst' | 'spendNever'>> & { wait: WaitOptions };
   readonly #spendFirst: ReadonlySet<string>;
+  readonly #spendNever: ReadonlySet<string>;
   #proofDeadline: number | undefined;
 
   constructor(
@@ -59,6 +60,7 @@ export class WalletEngine {
     this.owned = ownedAddressSet([...keys.xp.map((k) => k.shortId), keys.evm.shortId]);
     this.#proofs = options.proofs ?? memoryProofCache();
     this.#spendFirst = options.spendFirst ?? new Set();
+    this.#spendNever = options.spendNever ?? new Set();
     this.options = {
       evmChainId: options.evmChainId,
       atomicBaseFeeHeadroom: options.atomicBaseFeeHeadroom ?? 125n,
@@ -142,11 +144,15 @@ export class WalletEngine {
   }
 
   private marked(spendable: SpendableUtxo[]): SpendableUtxo[] {
+    const usable: SpendableUtxo[] = [];
     for (const s of spendable) {
+      const id = utxoId(s.utxo);
       if (this.isUnproven(s.utxo)) s.unproven = true;
-      if (this.#spendFirst.size > 0 && this.#spendFirst.has(utxoId(s.utxo))) s.first = true;
+      if (this.#spendFirst.has(id)) s.first = true;
+      else if (this.#spendNever.has(id)) continue;
+      usable.push(s);
     }
-    return spendable;
+    return usable;
   }
 
   /**

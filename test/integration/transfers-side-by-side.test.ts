@@ -2,6 +2,8 @@
 // Activity says of a move whose import waits for "Import now".
 import { describe, expect, it } from 'vitest';
 import type { TransferView } from '../../src/shared/messages.js';
+import { parseAddress } from '../../src/core/encoding.js';
+import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX } from './fixture.js';
 import { lyingNode, rpcError, rpcResult, transferUntil, txIdOfIssue } from './lying-node.js';
 import { fundedWallet } from './wallet-fixture.js';
@@ -50,7 +52,9 @@ describe('a move started while an earlier move’s export is still undecided aft
       held = true;
       return rpcResult({ txID: txIdOfIssue(call) });
     });
-    const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
+    const { wallet, ctx, avax, account, genesis } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
+    // A second UTXO: the second move is not short of funds while the first one's export holds the other.
+    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 10n * AVAX, owners: makeOwners([parseAddress(account.xAddress).bytes]) }]));
     const start = async (to: 'P' | 'C') => {
       const est = await wallet.transfers.transfersEstimate({ from: 'X', to, amount: (2n * AVAX).toString() });
       return wallet.transfers.transfersStart({ from: 'X', to, amount: (2n * AVAX).toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString(), maxExportFee: est.exportFee });
@@ -64,7 +68,33 @@ describe('a move started while an earlier move’s export is still undecided aft
       ['completed', undefined],
     ]);
     const x = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.assetID === avax)!;
-    expect(BigInt(x.spendable)).toBe(10n * AVAX - 4n * AVAX - 2n * ctx.xTxFee);
+    expect(BigInt(x.spendable)).toBe(20n * AVAX - 4n * AVAX - 2n * ctx.xTxFee);
+  }, 90_000);
+});
+
+describe('a send made while a move’s export is still undecided after its run ended', () => {
+  it('does not take the funds that export spends (not enough funds, nothing signed); the move then goes through, and the send after it', async () => {
+    const node = lyingNode();
+    // The node takes the move's export and sits on it: its run's wait ends with the export undecided.
+    let held = false;
+    node.lies.set('avm.issueTx', async (call, forward) => {
+      if (held) return forward();
+      held = true;
+      return rpcResult({ txID: txIdOfIssue(call) });
+    });
+    // One UTXO of 10 AVAX: the export spends it.
+    const { wallet, ctx, avax, account } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
+    const move = await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString(), maxExportFee: est.exportFee });
+    expect(await transferUntil(wallet, move.id, (t) => t.paused !== undefined)).toMatchObject({ state: 'export-signed' });
+    const send = () => wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [account.xAddress], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    await expect(send()).rejects.toMatchObject({ code: 'insufficient-funds' });
+    const [ended] = await allEnded(wallet, [move.id]);
+    expect(ended).toMatchObject({ state: 'completed' });
+    expect(ended!.exportKept).toBeUndefined();
+    await send();
+    const x = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.assetID === avax)!;
+    expect(BigInt(x.spendable)).toBe(10n * AVAX - 2n * AVAX - 2n * ctx.xTxFee);
   }, 90_000);
 });
 
