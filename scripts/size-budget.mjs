@@ -75,12 +75,16 @@ export const GROWTH_ALLOWED = 0.1;
  * the asset studio (fees within the reviewed fee, a re-priced C-Chain import, the approval window's
  * re-arm, proofs of mint rights and rewards: +9 KB) took it to 799.7 KB, and two guards against paying
  * twice or otherwise than reviewed (a send's review naming the same send just made, a mint bound to
- * its reviewed mint right: +2 KB) to 801.8 KB: the limit to 805 KB. Of the background's 360 KB, 100 KB are libraries
+ * its reviewed mint right: +2 KB) to 801.8 KB: the limit to 805 KB. Fixes from audits of keys and
+ * restore, moves, sites and staking (change kept within a restore's reach, an undecided tx's funds
+ * kept from new sends, one move's export at a time, a sign-in for another site warned of, a custom
+ * entry on Mainnet named so, stakes judged by the chain's time, a damaged account cache rebuilt:
+ * +2.1 KB) took it to 805.3 KB: the limit to 810 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 805 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 810 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
