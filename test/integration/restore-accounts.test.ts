@@ -72,4 +72,19 @@ describe('restoring a recovery phrase', () => {
     const view = await wallet.balances.balancesRefresh();
     expect(view.balances.find((b) => b.chain === 'X' && b.assetID === identity.avaxAssetID)?.spendable).toBe(left.toString());
   });
+
+  it('adds back an account whose funds are all at a later change address (where its sends left them)', async () => {
+    const { ctx } = await localNetwork();
+    const { wallet } = await startBackground(memoryStores());
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: network.id });
+    const root = HdRoot.fromSeed(await mnemonicToSeed(mnemonic));
+    const genesis = await genesisEngine();
+    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 2n * AVAX, owners: makeOwners([deriveXpKey(root, 1, 1, 12).shortId]) }]));
+    await wallet.accounts.walletLock();
+    await wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.index)).toEqual([0, 1]);
+  });
 });

@@ -3,14 +3,14 @@
 import { formatEvmAddress } from '../../core/evm-address.js';
 import { deriveEvmKey, deriveXpKey, type HdRoot } from '../../core/keys.js';
 import type { NodeClient } from '../../core/node.js';
-import { usedShortIds } from '../../core/scan.js';
+import { GAP_LIMIT, usedShortIds } from '../../core/scan.js';
 
 /** A node that calls every account used cannot make the list longer than this. */
 export const MAX_FOUND_ACCOUNTS = 20;
 /** A restore waits at most this long for the node; what was found by then is kept. */
 export const SEARCH_DEADLINE_MS = 10_000;
-/** Addresses looked at on each branch (receive, change): where an account's funds land first. */
-const FIRST_ADDRESSES = 5;
+/** Addresses looked at on each branch (receive, change): every change address the wallet hands out (LAST_CHANGE_INDEX). */
+const FIRST_ADDRESSES = GAP_LIMIT;
 
 async function used(node: NodeClient, hrp: string, root: HdRoot, account: number): Promise<boolean> {
   const ids = ([0, 1] as const).flatMap((change) => Array.from({ length: FIRST_ADDRESSES }, (_, i) => deriveXpKey(root, account, change, i).shortId));
