@@ -129,15 +129,19 @@ export class AccountEngines {
       keys = { xp, evm: deriveEvmKey(root, account.index), change: change(Math.min(cache.changeNext, LAST_CHANGE_INDEX)).shortId };
     }
     const entries = await (await this.outbox(preset, account.id)).list();
-    // A move's export signed and not decided: its funds are as taken as an undecided send's.
-    const exports = (await (await this.journal(preset, account.id)).unfinished().catch(() => []))
-      .flatMap((r) => (r.state === 'export-signed' && r.export ? [r.export] : []));
+    // A move's export signed and not decided keeps its funds from new txs (its run decides it within
+    // the minute: a refusal fails the move). A journal that cannot be read adds none (moves say so).
+    const exports = (
+      await this.journal(preset, account.id)
+        .then((j) => j.unfinished())
+        .catch(() => [])
+    ).flatMap((r) => (r.state === 'export-signed' && r.export ? [r.export] : []));
     const skip = (e: { txID: string }, error: unknown) => this.options.log?.(`a kept tx cannot be read (${e.txID}): ${(error as Error).message}`);
     const engine = new WalletEngine(client, chainContextOf(identity), keys, {
       evmChainId: BigInt(identity.evmChainID),
       proofs: await this.proofs.cache(),
       spendFirst: inputsOf(entries.filter((e) => e.voided), skip),
-      spendNever: inputsOf([...entries.filter((e) => !e.voided), ...exports], skip),
+      spendNever: inputsOf(exports, skip),
       ...(this.options.wait ? { wait: this.options.wait } : {}),
     });
     return { engine, preset, account, cache };

@@ -28,8 +28,8 @@ export function inputIds(tx: UnsignedTx): string[] {
 /**
  * The inputs of X/P txs as kept (signed bytes); one that cannot be read (damaged storage) is
  * skipped and reported through `skip`. Of the refused ones (voided): every selection takes them
- * (EngineOptions.spendFirst), so the next send shares an input with each. Of the wallet's own txs
- * not decided yet (and a move's export): no selection takes them (EngineOptions.spendNever).
+ * (EngineOptions.spendFirst), so the next send shares an input with each. Of a move's export not
+ * decided yet: no selection takes them (EngineOptions.spendNever).
  */
 export function inputsOf<T extends Pick<OutboxEntry, 'chain' | 'txID' | 'signedHex'>>(txs: readonly T[], skip: (e: T, error: unknown) => void): Set<string> {
   const ids = new Set<string>();

@@ -97,7 +97,7 @@ function hidesText(typed: TypedDataInput): boolean {
  */
 export function signInElsewhere(text: string, requester: string): boolean {
   const host = new URL(requester).host;
-  for (const m of text.matchAll(/(?:^|\s)(?:\S+?:\/\/)?(\S+) wants you to sign in with your Ethereum account/g)) {
+  for (const m of text.matchAll(/(?:^|\s)(?:[a-z][\w+.-]*:\/\/)?(\S+) wants you to sign in with your Ethereum account/gi)) {
     let seen: string | undefined;
     try {
       seen = new URL(`https://${m[1]}`).host;

@@ -38,7 +38,7 @@ export interface EngineOptions {
    */
   spendFirst?: ReadonlySet<string>;
   /**
-   * UTXOs (by ID) no selection takes unless in spendFirst: the inputs of the wallet's own txs not
+   * UTXOs (by ID) no selection takes unless in spendFirst: the inputs of a move's export not
    * decided yet, so a new tx never takes the funds of one that may still run.
    */
   spendNever?: ReadonlySet<string>;
