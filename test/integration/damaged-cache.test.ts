@@ -3,7 +3,7 @@
 // read as no cache, and the next refresh rebuilds it from the node, keeping the address indices it
 // still holds.
 import { describe, expect, inject, it } from 'vitest';
-import { cacheKey } from '../../src/background/account-cache.js';
+import { cacheKey, entryJournalKey } from '../../src/background/account-cache.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { deriveXpKey, generateMnemonic, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
@@ -50,5 +50,15 @@ describe('a damaged account cache', () => {
     const now = (await stores.local.get([key]))[key] as Record<string, unknown>;
     await stores.local.set({ [key]: { ...now, activity: 'x' } });
     expect(await xAvax()).toBe((2n * AVAX).toString());
+  });
+
+  it('a damaged record of moves stops only moves: balances and sends still work', async () => {
+    const { wallet, stores, account, avax } = await fundedWallet({ x: 3n * AVAX });
+    const { network } = await wallet.accounts.walletStatus();
+    await stores.local.set({ [entryJournalKey(network.id, account.id)]: 'x' });
+    const view = await wallet.balances.balancesRefresh();
+    expect(view.balances.find((b) => b.chain === 'X' && b.assetID === avax)?.spendable).toBe((3n * AVAX).toString());
+    const estimate = await wallet.sends.sendEstimate({ chain: 'X', assetID: avax, amount: AVAX.toString(), to: { addresses: [account.xAddress], threshold: 1 } });
+    expect(BigInt(estimate.fee)).toBeGreaterThan(0n);
   });
 });
