@@ -154,7 +154,8 @@ export class Delivery {
       const replaced = conflictsOf(live, 'C', { nonce: evmTxNonce(signed.signedBytes) });
       // Listed with the most it can cost until its receipt says what it did.
       const full: ActivityItem = { ...item, txID: signed.txID, chain: 'C', status: 'pending', fee: signed.maxFeeWei.toString(), createdAt: Date.now() };
-      if (item.kind === 'send' && tx.to.toLowerCase() === ctx.engine.evmAddress.toLowerCase()) full.toSelf = true;
+      // To the account's own address (the recipient, for a token send): only the fee leaves.
+      if (item.kind === 'send' && item.to?.toLowerCase() === ctx.engine.evmAddress.toLowerCase()) full.toSelf = true;
       const done = await this.deliver(ctx, { chain: 'C', ...signed }, full, undefined, true, replaced);
       return { txHash: signed.txID, fee: done.fee! };
     });

@@ -173,6 +173,11 @@ describe('C-Chain tokens on the node', () => {
     await bg.wallet.balances.balancesRefresh();
     const activity = (await bg.wallet.balances.activityList()).items.find((i) => i.txID === sent.txHash);
     expect(activity).toMatchObject({ kind: 'send', status: 'accepted', amount: '2500000', token: { address: token, symbol: 'TUSD', decimals: 6 } });
+    expect(activity).not.toHaveProperty('toSelf');
+    // One to the account's own address reads "Sent to yourself".
+    const selfQuote = await bg.wallet.tokens.tokensEstimateSend({ address: token, to: account.cAddress, amount: '1' });
+    const self = await bg.wallet.tokens.tokensSend({ address: token, to: account.cAddress, amount: '1', maxFeeWei: selfQuote.maxFee });
+    expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === self.txHash)).toMatchObject({ kind: 'send', toSelf: true });
   }, 120_000);
 
   it('a token that keeps a cut of each transfer: the estimate says what reaches the recipient, and that is what the send delivers', async () => {
