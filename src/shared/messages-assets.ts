@@ -11,6 +11,8 @@ export interface NftView {
   symbol: string;
   /** Unix seconds: still time-locked until then (it cannot be sent before); absent when it can be sent now. */
   lockedUntil?: number;
+  /** Another key can also send it alone (a stranger in a 1-of-2): it is the wallet's only until that key moves it. */
+  shared?: true;
 }
 
 export interface MintRightView {

@@ -8,7 +8,7 @@ import type { WalletEngine } from '../../core/engine.js';
 import { ValidationError } from '../../core/errors.js';
 import { chainContextOf } from '../../core/network.js';
 import type { ProvenAsset } from '../../core/proof.js';
-import { ownedAddressSet, type OwnedAddresses, signingIndices } from '../../core/tx/utxos.js';
+import { othersCanSpend, ownedAddressSet, type OwnedAddresses, signingIndices } from '../../core/tx/utxos.js';
 import { fixedCapState, nftFamilyState, variableCapState } from '../../core/tx/x.js';
 import type { MintRightView, NftView, RequestParams as P } from '../../shared/messages.js';
 import type { AccountEngines } from '../account-engines.js';
@@ -77,7 +77,10 @@ export class AssetsService {
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 
-  /** NFTs on X this wallet's keys meet the owners' threshold of; one still time-locked says until when (`lockedUntil`). */
+  /**
+   * NFTs on X this wallet's keys meet the owners' threshold of; one still time-locked says until when
+   * (`lockedUntil`), one another key can also send alone (a stranger in a 1-of-2) says so (`shared`).
+   */
   async assetsListNfts() {
     const { engine, preset } = await this.engines.open();
     const owned = ownedOf(engine);
@@ -89,8 +92,10 @@ export class AssetsService {
       if (u.output.kind !== 'NftTransferOutput') continue;
       const assetID = cb58Encode(u.assetID);
       const { name, symbol } = names.get(assetID)!;
-      const lock = u.output.owners.locktime;
-      nfts.push({ utxoID: utxoId(u), assetID, groupID: u.output.groupID, payloadHex: toHex(u.output.payload), name, symbol, ...(lock > now ? { lockedUntil: Number(lock) } : {}) });
+      const { owners } = u.output;
+      const lock = owners.locktime;
+      const shared = othersCanSpend(owners, owned, signingIndices(owners, owned)!);
+      nfts.push({ utxoID: utxoId(u), assetID, groupID: u.output.groupID, payloadHex: toHex(u.output.payload), name, symbol, ...(lock > now ? { lockedUntil: Number(lock) } : {}), ...(shared ? { shared } : {}) });
     }
     return { nfts };
   }

@@ -32,6 +32,12 @@ function PayloadPreview({ kind, text }: { kind: PayloadKind | 'bytes'; text: str
   return <pre class="payload-preview">{kind === 'json' ? JSON.stringify(JSON.parse(text), null, 2) : text}</pre>;
 }
 
+/** A payload with characters that hide or reorder its text (bidi controls, zero-width, C1 controls, line separators): its hex bytes. */
+function shownPayload(hex: string): ReturnType<typeof decodePayload> {
+  const p = decodePayload(hex);
+  return /[^\P{C}\n\r\t]|[\u2028\u2029]/u.test(p.text) ? { kind: 'bytes', text: hex } : p;
+}
+
 const rightKey = (r: MintRightView) => `${r.assetID}:${r.groupID ?? 0}`;
 
 export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdings }) {
@@ -142,7 +148,7 @@ function SendNft({ nft, hrp, fees, selection, onSent, onCancel }: { nft: NftView
     });
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={onSent} />;
   if (step.reviewing && ready) {
-    const shown = decodePayload(nft.payloadHex);
+    const shown = shownPayload(nft.payloadHex);
     return (
       <Review
         level={4}
@@ -204,12 +210,13 @@ export function NftList({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
       {nfts?.length === 0 && <p class="muted">No NFTs on the X-Chain yet.</p>}
       <ul class="plain-list">
         {nfts?.map((n) => {
-          const shown = decodePayload(n.payloadHex);
+          const shown = shownPayload(n.payloadHex);
           return (
             <li key={n.utxoID} class="nft" data-testid="nft">
               <AssetLabel asset={{ assetID: n.assetID, name: n.name, symbol: n.symbol, verified: false }} />
               <span class="muted"> · group {n.groupID}</span>
               <PayloadPreview kind={shown.kind} text={shown.text} />
+              {n.shared && <p class="warn-box">Shared: another key can also send this NFT, at any time, so it is yours only until that key moves it.</p>}
               {n.lockedUntil !== undefined ? (
                 <p class="muted">Locked until {formatDateTime(n.lockedUntil * 1000)}</p>
               ) : sending === n.utxoID ? (

@@ -1,0 +1,38 @@
+// @vitest-environment happy-dom
+// What the NFT list shows of an NFT anyone can send the wallet: one another key can also send alone
+// (a stranger in a 1-of-2) says so, as shared funds do on Home; a payload whose text hides or
+// reorders characters (bidi overrides, zero-width, C1 controls) is shown as its bytes, never as text
+// that reads other than it is.
+import { cleanup, fireEvent, screen, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { NftView } from '../../../src/shared/messages.js';
+import { Assets } from '../../../src/popup/screens/Assets.js';
+import { fakeBackground, renderWith } from './fake-background.js';
+import { avax, balances, FAKE_ID, HRP, UNLOCKED } from './fixtures.js';
+
+afterEach(cleanup);
+
+const hex = (text: string) => [...new TextEncoder().encode(text)].map((b) => b.toString(16).padStart(2, '0')).join('');
+const nft = (n: number, payload: string, extra: Partial<NftView> = {}): NftView => ({ utxoID: `${FAKE_ID}:${n}`, assetID: FAKE_ID, groupID: 0, payloadHex: hex(payload), name: 'Art', symbol: 'ART', ...extra });
+
+async function nftList(nfts: NftView[]) {
+  const bg = fakeBackground({ 'assets.fees': () => ({ createAsset: '10000000', operation: '1000000' }), 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts }) });
+  renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1')] })} onChanged={vi.fn()} />);
+  fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
+  return screen.findAllByTestId('nft');
+}
+
+describe('the NFT list', () => {
+  it('says when another key can also send an NFT; not for one the wallet holds alone', async () => {
+    const [shared, alone] = await nftList([nft(1, 'first', { shared: true }), nft(2, 'second')]);
+    expect(within(shared!).getByText(/another key can also send this NFT, at any time/)).toBeTruthy();
+    expect(alone!.textContent).not.toMatch(/another key/);
+  });
+
+  it('shows a payload with bidi overrides, zero-width or C1 control characters as its hex bytes; plain text and lines as text', async () => {
+    const spoofs = ['Ticket 1 \u202Eevas\u202C', 'VIP\u200B pass', 'seat\u0085 12', 'row\u2028 3'];
+    const items = await nftList([...spoofs.map((s, i) => nft(i, s)), nft(9, 'Row 4\nSeat 12')]);
+    spoofs.forEach((s, i) => expect(items[i]!.querySelector('.payload-preview')!.textContent).toBe(`hex ${hex(s)}`));
+    expect(items[4]!.querySelector('.payload-preview')!.textContent).toBe('Row 4\nSeat 12');
+  });
+});
