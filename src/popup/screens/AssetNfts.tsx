@@ -13,16 +13,17 @@ import { AVAX_DECIMALS, formatDateTime, formatValue } from '../format.js';
 import type { Amount, MintRightView, NftView, Selection } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, Issued, rightLabel, NoRights, useMintRight } from './AssetsShared.js';
 
-/** A payload preview: a link stays a link (opened only on click); text and JSON are shown as text. */
+/** A payload preview: a link stays a link (opened only on click), named by its host; text and JSON are shown as text. */
 function PayloadPreview({ kind, text }: { kind: PayloadKind | 'bytes'; text: string }) {
   if (kind === 'bytes') return <pre class="payload-preview mono break">{text === '' ? '(empty)' : `hex ${text}`}</pre>;
   const encoded = encodePayload(kind, text);
   if (!encoded.ok) return null;
   if (kind === 'url') {
-    const href = new URL(text.trim()).href;
+    // Named by the host it opens: "https://avax.network@other.example/" is other.example's.
+    const { href, hostname } = new URL(text.trim());
     return (
       <p class="payload-preview">
-        Link (not loaded):{' '}
+        Link to <strong>{hostname}</strong> (not loaded):{' '}
         <a href={href} target="_blank" rel="noreferrer noopener">
           {href}
         </a>

@@ -2,7 +2,7 @@
 // What the NFT list shows of an NFT anyone can send the wallet: one another key can also send alone
 // (a stranger in a 1-of-2) says so, as shared funds do on Home; a payload whose text hides or
 // reorders characters (bidi overrides, zero-width, C1 controls) is shown as its bytes, never as text
-// that reads other than it is.
+// that reads other than it is; a link is named by the host it opens.
 import { cleanup, fireEvent, screen, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NftView } from '../../../src/shared/messages.js';
@@ -34,5 +34,12 @@ describe('the NFT list', () => {
     const items = await nftList([...spoofs.map((s, i) => nft(i, s)), nft(9, 'Row 4\nSeat 12')]);
     spoofs.forEach((s, i) => expect(items[i]!.querySelector('.payload-preview')!.textContent).toBe(`hex ${hex(s)}`));
     expect(items[4]!.querySelector('.payload-preview')!.textContent).toBe('Row 4\nSeat 12');
+  });
+
+  it('names the host a link opens: one with user info before it reads as the host it goes to, not the name in front', async () => {
+    const [item] = await nftList([nft(1, 'https://avax.network@wallet-check.example/claim')]);
+    const preview = item!.querySelector('.payload-preview')!;
+    expect(preview.textContent).toMatch(/^Link to wallet-check\.example \(not loaded\): /);
+    expect(preview.querySelector('a')!.getAttribute('href')).toBe('https://avax.network@wallet-check.example/claim');
   });
 });
