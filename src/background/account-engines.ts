@@ -7,7 +7,7 @@ import { WalletError } from '../core/errors.js';
 import { deriveEvmKey, deriveXpKey, type KeyPair } from '../core/keys.js';
 import { chainContextOf } from '../core/network.js';
 import type { WaitOptions } from '../core/node.js';
-import { LAST_CHANGE_INDEX, scanBranch } from '../core/scan.js';
+import { GAP_LIMIT, LAST_CHANGE_INDEX, scanBranch } from '../core/scan.js';
 import { type AccountCache, type AccountCaches, entryJournalKey, entryOutboxKey, takeIndices } from './account-cache.js';
 import type { Keyring } from './keyring.js';
 import { openOutbox, type Outbox } from './outbox.js';
@@ -121,9 +121,12 @@ export class AccountEngines {
         cache.receiveNext = Math.max(1, cache.receiveNext, r.nextIndex);
         cache.changeNext = Math.max(cache.changeNext, c.nextIndex);
       }
+      // The first 20 of each branch are listed, used or not, as a scan sees them: the same phrase
+      // elsewhere fills them after this one's scan (this wallet on another computer puts its change
+      // up to LAST_CHANGE_INDEX, the web wallet and Core's accounts use later receive addresses).
       const xp = [
-        ...Array.from({ length: cache.receiveNext }, (_, i) => receive(i)),
-        ...Array.from({ length: cache.changeNext + 1 }, (_, i) => change(i)),
+        ...Array.from({ length: Math.max(cache.receiveNext, GAP_LIMIT) }, (_, i) => receive(i)),
+        ...Array.from({ length: Math.max(cache.changeNext, LAST_CHANGE_INDEX) + 1 }, (_, i) => change(i)),
       ];
       // An older version's change may have gone past LAST_CHANGE_INDEX: its addresses stay listed, new change comes back within reach.
       keys = { xp, evm: deriveEvmKey(root, account.index), change: change(Math.min(cache.changeNext, LAST_CHANGE_INDEX)).shortId };
