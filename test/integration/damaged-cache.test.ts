@@ -2,13 +2,12 @@
 // write, a version that kept it in another shape) must not lock the user out of the account: it is
 // read as no cache, and the next refresh rebuilds it from the node, keeping the address indices it
 // still holds.
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cacheKey, entryJournalKey } from '../../src/background/account-cache.js';
-import { memoryStores } from '../../src/background/storage.js';
-import { deriveXpKey, generateMnemonic, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
+import { deriveXpKey, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, genesisEngine, localNetwork } from './fixture.js';
-import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
+import { fundedWallet, phraseWallet } from './wallet-fixture.js';
 
 describe('a damaged account cache', () => {
   it('is rebuilt from the node: balances, a send estimate and the Activity list work again', async () => {
@@ -30,14 +29,9 @@ describe('a damaged account cache', () => {
 
   it('keeps the address indices it still holds: funds at a change address past 20 empty ones stay counted', async () => {
     const { ctx, identity } = await localNetwork();
-    const stores = memoryStores();
-    const { wallet } = await startBackground(stores);
-    const mnemonic = generateMnemonic(12);
-    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
-    const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-    const { account } = await wallet.networks.networksSelect({ id: network.id });
+    const { wallet, stores, mnemonic, network, account } = await phraseWallet();
     await wallet.balances.balancesRefresh();
-    const key = cacheKey(network.id, account!.id);
+    const key = cacheKey(network.id, account.id);
     // As after 30 sends: change addresses 0 to 29 handed out, the earlier ones spent since.
     const c = (await stores.local.get([key]))[key] as Record<string, unknown>;
     await stores.local.set({ [key]: { ...c, changeNext: 30 } });

@@ -1,23 +1,17 @@
 // A restored phrase brings back the accounts it has used, found on the test node.
-import { inject } from 'vitest';
 import { describe, expect, it } from 'vitest';
 import { cacheKey } from '../../src/background/account-cache.js';
-import { memoryStores } from '../../src/background/storage.js';
 import { parseAddress } from '../../src/core/encoding.js';
 import { formatEvmAddress } from '../../src/core/evm-address.js';
-import { deriveEvmKey, deriveXpKey, generateMnemonic, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
+import { deriveEvmKey, deriveXpKey, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, freshWallet, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
-import { PASSWORD, startBackground } from './wallet-fixture.js';
+import { phraseWallet } from './wallet-fixture.js';
 
 describe('restoring a recovery phrase', () => {
   it('adds back each account after the first while it has been used (X/P funds, a C-Chain balance), stopping at the first unused one', async () => {
     const { ctx, identity } = await localNetwork();
-    const { wallet } = await startBackground(memoryStores());
-    const mnemonic = generateMnemonic(12);
-    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
-    const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-    await wallet.networks.networksSelect({ id: network.id });
+    const { wallet, mnemonic } = await phraseWallet();
 
     // Account 2 holds X funds at its second receive address, Account 3 a C-Chain balance; Account 4
     // is unused, so Account 5's funds stay out of the list.
@@ -48,17 +42,12 @@ describe('restoring a recovery phrase', () => {
 
   it('finds the change of an account that has sent many times: change stays within the first gap of change addresses, where the scan looks', async () => {
     const { ctx, identity } = await localNetwork();
-    const stores = memoryStores();
-    const { wallet } = await startBackground(stores);
-    const mnemonic = generateMnemonic(12);
-    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
-    const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-    const { account } = await wallet.networks.networksSelect({ id: network.id });
+    const { wallet, stores, mnemonic, network, account } = await phraseWallet();
     const genesis = await genesisEngine();
-    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 10n * AVAX, owners: makeOwners([parseAddress(account!.xAddress).bytes]) }]));
+    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 10n * AVAX, owners: makeOwners([parseAddress(account.xAddress).bytes]) }]));
     await wallet.balances.balancesRefresh();
     // As after 18 sends, each spending the change of the one before: change addresses 0 to 17 empty.
-    const key = cacheKey(network.id, account!.id);
+    const key = cacheKey(network.id, account.id);
     await stores.local.set({ [key]: { ...((await stores.local.get([key]))[key] as object), changeNext: 18 } });
     const bob = await freshWallet();
     for (let i = 0; i < 3; i++) {
@@ -75,11 +64,7 @@ describe('restoring a recovery phrase', () => {
 
   it('adds back an account whose funds are all at a later change address (where its sends left them)', async () => {
     const { ctx } = await localNetwork();
-    const { wallet } = await startBackground(memoryStores());
-    const mnemonic = generateMnemonic(12);
-    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
-    const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-    await wallet.networks.networksSelect({ id: network.id });
+    const { wallet, mnemonic } = await phraseWallet();
     const root = HdRoot.fromSeed(await mnemonicToSeed(mnemonic));
     const genesis = await genesisEngine();
     await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 2n * AVAX, owners: makeOwners([deriveXpKey(root, 1, 1, 12).shortId]) }]));

@@ -21,13 +21,28 @@ async function allEnded(wallet: Wallet, ids: string[]): Promise<TransferView[]> 
   throw new Error('the moves did not end');
 }
 
+/** A node that takes the first X-Chain tx sent to it and sits on it (a move's run then ends with its export undecided); later ones go through. */
+function holdingFirstExport() {
+  const node = lyingNode();
+  let held = false;
+  node.lies.set('avm.issueTx', async (call, forward) => {
+    if (held) return forward();
+    held = true;
+    return rpcResult({ txID: txIdOfIssue(call) });
+  });
+  return node;
+}
+
+/** A move of `amount` nAVAX out of the X-Chain, at the fees its estimate gives. */
+async function startMove(wallet: Wallet, to: 'P' | 'C', amount: bigint) {
+  const est = await wallet.transfers.transfersEstimate({ from: 'X', to, amount: amount.toString() });
+  return wallet.transfers.transfersStart({ from: 'X', to, amount: amount.toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString(), maxExportFee: est.exportFee });
+}
+
 describe('two moves from the same chain started one right after the other', () => {
   it('both go through, the second waiting for the first one’s export: neither takes the funds the other’s export spends', async () => {
     const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX });
-    const start = async (to: 'P' | 'C') => {
-      const est = await wallet.transfers.transfersEstimate({ from: 'X', to, amount: (2n * AVAX).toString() });
-      return wallet.transfers.transfersStart({ from: 'X', to, amount: (2n * AVAX).toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString(), maxExportFee: est.exportFee });
-    };
+    const start = (to: 'P' | 'C') => startMove(wallet, to, 2n * AVAX);
     // The second is confirmed before the first one's export is decided.
     const [first, second] = await Promise.all([start('P'), start('C')]);
     const ended = await allEnded(wallet, [first.id, second.id]);
@@ -44,21 +59,11 @@ describe('two moves from the same chain started one right after the other', () =
 
 describe('a move started while an earlier move’s export is still undecided after its run ended', () => {
   it('waits for that export to be decided instead of spending the same funds: both go through', async () => {
-    const node = lyingNode();
-    // The node takes the first export and sits on it: its run's wait ends with the export undecided.
-    let held = false;
-    node.lies.set('avm.issueTx', async (call, forward) => {
-      if (held) return forward();
-      held = true;
-      return rpcResult({ txID: txIdOfIssue(call) });
-    });
+    const node = holdingFirstExport();
     const { wallet, ctx, avax, account, genesis } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
     // A second UTXO: the second move is not short of funds while the first one's export holds the other.
     await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 10n * AVAX, owners: makeOwners([parseAddress(account.xAddress).bytes]) }]));
-    const start = async (to: 'P' | 'C') => {
-      const est = await wallet.transfers.transfersEstimate({ from: 'X', to, amount: (2n * AVAX).toString() });
-      return wallet.transfers.transfersStart({ from: 'X', to, amount: (2n * AVAX).toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString(), maxExportFee: est.exportFee });
-    };
+    const start = (to: 'P' | 'C') => startMove(wallet, to, 2n * AVAX);
     const first = await start('P');
     expect(await transferUntil(wallet, first.id, (t) => t.paused !== undefined)).toMatchObject({ state: 'export-signed' });
     const second = await start('C');
@@ -74,18 +79,10 @@ describe('a move started while an earlier move’s export is still undecided aft
 
 describe('a send made while a move’s export is still undecided after its run ended', () => {
   it('does not take the funds that export spends (not enough funds, nothing signed); the move then goes through, and the send after it', async () => {
-    const node = lyingNode();
-    // The node takes the move's export and sits on it: its run's wait ends with the export undecided.
-    let held = false;
-    node.lies.set('avm.issueTx', async (call, forward) => {
-      if (held) return forward();
-      held = true;
-      return rpcResult({ txID: txIdOfIssue(call) });
-    });
+    const node = holdingFirstExport();
     // One UTXO of 10 AVAX: the export spends it.
     const { wallet, ctx, avax, account } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
-    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: (2n * AVAX).toString() });
-    const move = await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: (2n * AVAX).toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString(), maxExportFee: est.exportFee });
+    const move = await startMove(wallet, 'P', 2n * AVAX);
     expect(await transferUntil(wallet, move.id, (t) => t.paused !== undefined)).toMatchObject({ state: 'export-signed' });
     const send = () => wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [account.xAddress], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
     await expect(send()).rejects.toMatchObject({ code: 'insufficient-funds' });

@@ -1,23 +1,18 @@
 // One recovery phrase in two places at once: this wallet on a laptop and on a desktop (two
 // backgrounds over their own storage), or this wallet beside another that hands out its own
 // addresses (the web wallet, Core's accounts). Each refresh finds what the other left.
-import { inject } from 'vitest';
 import { describe, expect, it } from 'vitest';
-import { memoryStores } from '../../src/background/storage.js';
 import { formatAddress, parseAddress } from '../../src/core/encoding.js';
 import { deriveXpKey, generateMnemonic, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, freshKey, genesisEngine, localNetwork } from './fixture.js';
-import { PASSWORD, startBackground } from './wallet-fixture.js';
+import { phraseWallet } from './wallet-fixture.js';
 
 /** A background with `mnemonic`, on the test node, refreshed once (its first scan). */
 async function device(mnemonic: string) {
-  const { wallet } = await startBackground(memoryStores());
-  await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
-  const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-  const { account } = await wallet.networks.networksSelect({ id: network.id });
+  const { wallet, account } = await phraseWallet(mnemonic);
   await wallet.balances.balancesRefresh();
-  return { wallet, account: account! };
+  return { wallet, account };
 }
 
 describe('one recovery phrase on two devices', () => {

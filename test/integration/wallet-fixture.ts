@@ -29,6 +29,16 @@ export async function startBackground(stores: MemoryStores, options: BackgroundO
   return { session, wallet: createWallet(session, stores.local, options) };
 }
 
+/** A background over its own storage with a wallet of `mnemonic` (a new one by default), on the test node, not refreshed. */
+export async function phraseWallet(mnemonic = generateMnemonic(12)) {
+  const stores = memoryStores();
+  const { wallet } = await startBackground(stores);
+  await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+  const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+  const { account } = await wallet.networks.networksSelect({ id: network.id });
+  return { wallet, stores, mnemonic, network, account: account! };
+}
+
 /** A wallet on the test node, funded from the genesis key with `x` and `p` nAVAX. */
 export async function fundedWallet(funding: { x?: bigint; p?: bigint }, options: BackgroundOptions = {}) {
   const { ctx, identity } = await localNetwork();
