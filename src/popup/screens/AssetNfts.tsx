@@ -13,6 +13,9 @@ import { AVAX_DECIMALS, formatDateTime, formatValue } from '../format.js';
 import type { Amount, MintRightView, NftView, Selection } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, Issued, rightLabel, NoRights, useMintRight } from './AssetsShared.js';
 
+/** A JSON payload as shown: parsed (its \u escapes become the characters they name) and indented. */
+const jsonShown = (text: string): string => JSON.stringify(JSON.parse(text), null, 2);
+
 /** A payload preview: a link stays a link (opened only on click), named by its host; text and JSON are shown as text. */
 function PayloadPreview({ kind, text }: { kind: PayloadKind | 'bytes'; text: string }) {
   if (kind === 'bytes') return <pre class="payload-preview mono break">{text === '' ? '(empty)' : `hex ${text}`}</pre>;
@@ -30,13 +33,17 @@ function PayloadPreview({ kind, text }: { kind: PayloadKind | 'bytes'; text: str
       </p>
     );
   }
-  return <pre class="payload-preview">{kind === 'json' ? JSON.stringify(JSON.parse(text), null, 2) : text}</pre>;
+  return <pre class="payload-preview">{kind === 'json' ? jsonShown(text) : text}</pre>;
 }
 
-/** A payload with characters that hide or reorder its text (bidi controls, zero-width, C1 controls, line separators): its hex bytes. */
+/**
+ * A payload with characters that hide or reorder its text as shown (bidi controls, zero-width and
+ * other invisible characters, C1 controls, line separators; a JSON one's \u escapes once parsed): its hex bytes.
+ */
 function shownPayload(hex: string): ReturnType<typeof decodePayload> {
   const p = decodePayload(hex);
-  return /[^\P{C}\n\r\t]|[\u2028\u2029]/u.test(p.text) ? { kind: 'bytes', text: hex } : p;
+  const shown = p.kind === 'json' ? jsonShown(p.text) : p.text;
+  return /[^\P{C}\n\r\t]|[\u2028\u2029]|\p{Default_Ignorable_Code_Point}/u.test(shown) ? { kind: 'bytes', text: hex } : p;
 }
 
 const rightKey = (r: MintRightView) => `${r.assetID}:${r.groupID ?? 0}`;
