@@ -12,5 +12,7 @@ export function phraseWords(text: string): string[] {
     .toLowerCase()
     .split(/\s+/)
     .filter((w) => w !== '');
-  return words.length % 2 || words.some((w, i) => i % 2 < 1 && w.replace(/[.)]$/, '') !== String(i / 2 + 1)) ? words : words.filter((_, i) => i % 2);
+  // A numbered list: every other word its number, counting 1, 2, 3… ("1." and "1)" too).
+  const numbered = words.length % 2 === 0 && words.every((w, i) => i % 2 === 1 || w.replace(/[.)]$/, '') === String(i / 2 + 1));
+  return numbered ? words.filter((_, i) => i % 2 === 1) : words;
 }
