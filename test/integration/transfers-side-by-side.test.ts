@@ -33,6 +33,11 @@ function holdingFirstExport() {
   return node;
 }
 
+/** The X-Chain AVAX a refresh finds spendable now. */
+async function xSpendable(wallet: Wallet, avax: string): Promise<bigint> {
+  return BigInt((await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.assetID === avax)!.spendable);
+}
+
 /** A move of `amount` nAVAX out of the X-Chain, at the fees its estimate gives. */
 async function startMove(wallet: Wallet, to: 'P' | 'C', amount: bigint) {
   const est = await wallet.transfers.transfersEstimate({ from: 'X', to, amount: amount.toString() });
@@ -50,8 +55,7 @@ describe('two moves from the same chain started one right after the other', () =
       ['completed', undefined],
       ['completed', undefined],
     ]);
-    const x = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.assetID === avax)!;
-    expect(BigInt(x.spendable)).toBe(10n * AVAX - 4n * AVAX - 2n * ctx.xTxFee);
+    expect(await xSpendable(wallet, avax)).toBe(10n * AVAX - 4n * AVAX - 2n * ctx.xTxFee);
     const items = (await wallet.balances.activityList()).items;
     expect(items.filter((i) => i.kind === 'export').map((i) => i.status)).toEqual(['accepted', 'accepted']);
   });
@@ -72,8 +76,7 @@ describe('a move started while an earlier move’s export is still undecided aft
       ['completed', undefined],
       ['completed', undefined],
     ]);
-    const x = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.assetID === avax)!;
-    expect(BigInt(x.spendable)).toBe(20n * AVAX - 4n * AVAX - 2n * ctx.xTxFee);
+    expect(await xSpendable(wallet, avax)).toBe(20n * AVAX - 4n * AVAX - 2n * ctx.xTxFee);
   }, 90_000);
 });
 
@@ -90,8 +93,7 @@ describe('a send made while a move’s export is still undecided after its run e
     expect(ended).toMatchObject({ state: 'completed' });
     expect(ended!.exportKept).toBeUndefined();
     await send();
-    const x = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'X' && b.assetID === avax)!;
-    expect(BigInt(x.spendable)).toBe(10n * AVAX - 2n * AVAX - 2n * ctx.xTxFee);
+    expect(await xSpendable(wallet, avax)).toBe(10n * AVAX - 2n * AVAX - 2n * ctx.xTxFee);
   }, 90_000);
 });
 
