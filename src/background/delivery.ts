@@ -15,7 +15,7 @@ import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
 import { keptInTheWay, type OutboxEntry, outboxEntry, sendOnce } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
-import { conflictsOf, exportSpends, inputIds, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
+import { conflictsOf, exportSpends, inputIds, racedBy, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
 import type { Preset } from './services/networks.js';
 import { tellKeptExport, type TransferRecord } from './transfer-journal.js';
 
@@ -46,10 +46,10 @@ export class Delivery {
     if (built.fee > BigInt(maxFee)) throw new WalletError('fee-above-approved', `the fee of ${built.fee} nAVAX is above the approved maximum of ${maxFee} nAVAX`);
     const { engine, account, cache } = ctx;
     const chain: ChainAlias = built.tx.vm === 'avm' ? 'X' : built.tx.vm === 'pvm' ? 'P' : 'C';
-    const replaced = await this.beforeSending(ctx, chain, { inputs: inputIds(built.tx) });
+    const { replaced, races } = await this.beforeSending(ctx, chain, { inputs: inputIds(built.tx) });
     const issued = engine.sign(built);
     await signed?.(issued.txID);
-    const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra };
+    const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra, ...races };
     // The address indices this engine used (scanned, and the change address if it got funds: the
     // next one is fresh up to LAST_CHANGE_INDEX, within a restore's reach).
     const indices = { receiveNext: cache.receiveNext, changeNext: cache.changeNext + (account.kind === 'hd' && cache.changeNext < LAST_CHANGE_INDEX && usesChange(built, engine) ? 1 : 0) };
@@ -234,9 +234,9 @@ export class Delivery {
    * before a send: a refused or kept tx on its chain that ran, or may have, stops it; and it must
    * take the place of every failed move's export kept in the way (spend one of its inputs), or it
    * is not sent, so a retried move and the first can never both run (a node hiding those inputs
-   * from the selection cannot get round it). Then the refused sends it conflicts with are marked
-   * replaced by it, so that once it is accepted they leave the outbox instead of showing as "may
-   * have gone through"; a failure there only loses that.
+   * from the selection cannot get round it). Then the refused sends it conflicts with, and the
+   * undecided ones whose funds it spends too, are marked replaced by it, so that once it is
+   * accepted they are settled instead of showing as "may have gone through"; a failure there only loses that.
    */
   async beforeExport(presetId: string, accountId: string, signed: Signed): Promise<void> {
     const spends = exportSpends(signed.chain, signed.signedBytes);
@@ -296,11 +296,17 @@ export class Delivery {
 
   /**
    * Before an X/P (or C-atomic) tx spending `inputs` is signed: what became of refused sends on
-   * its chain (one that ran stops this one), and which of them it replaces (conflictsOf).
+   * its chain (one that ran stops this one), and which of them it replaces (conflictsOf). With
+   * them, the undecided sends whose funds it spends too (racedBy) are `replaced`: once one of the
+   * two is accepted, the other reads failed, not "may have gone through". `races`: the item's
+   * `replaces` (the first of those), so the pair is settled even after either left the outbox (a
+   * tx raced by several, or racing several, may stay unclear: the careful side).
    */
-  private async beforeSending(ctx: Target, chain: ChainAlias, tx: { inputs: string[] }): Promise<string[]> {
-    if (chain === 'C') return [];
-    return conflictsOf(await this.settleRefusedHere(ctx, chain, false), chain, tx);
+  private async beforeSending(ctx: Target, chain: ChainAlias, tx: { inputs: string[] }): Promise<{ replaced: string[]; races: Pick<ActivityItem, 'replaces'> }> {
+    if (chain === 'C') return { replaced: [], races: {} };
+    const replaced = conflictsOf(await this.settleRefusedHere(ctx, chain, false), chain, tx);
+    const raced = racedBy(await (await this.engines.outbox(ctx.preset, ctx.account.id)).list(), chain, tx);
+    return { replaced: [...replaced, ...raced], races: raced.length > 0 ? { replaces: raced[0] } : {} };
   }
 
   // ---- site txs (src/background/provider.ts) ----
@@ -326,8 +332,8 @@ export class Delivery {
       throw new WalletError('stale-approval', 'the wallet was switched to another network since this was approved; nothing was sent: ask again');
     }
     if (!isEvmHash(signed.txID)) {
-      const replaced = await this.beforeSending(ctx, signed.chain, { inputs: inputIds(decodeChainTx(signed.chain, signed.signedBytes)) });
-      await this.deliver(ctx, signed, item, undefined, false, replaced);
+      const { replaced, races } = await this.beforeSending(ctx, signed.chain, { inputs: inputIds(decodeChainTx(signed.chain, signed.signedBytes)) });
+      await this.deliver(ctx, signed, { ...item, ...races }, undefined, false, replaced);
       return;
     }
     await this.withEvmLock(accountId, async () => {

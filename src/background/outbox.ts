@@ -28,7 +28,11 @@ export interface OutboxEntry {
    * of the two run. Listed in Activity only if it runs after all.
    */
   voided?: boolean;
-  /** A voided tx's successor: the later send, or move's export, that spends one of its inputs (takes its nonce). */
+  /**
+   * A voided tx's successor: the later send, or move's export, that spends one of its inputs (takes
+   * its nonce). Of an undecided one: a later tx that spends one of its inputs too (racedBy in
+   * src/background/refused.ts), or its speed-up or cancel.
+   */
   replacedBy?: string;
   /** A voided tx listed again as "may have gone through" (its funds gone unexplained): still never sent. */
   surfaced?: boolean;
@@ -54,14 +58,19 @@ export class Outbox {
     return storedList<OutboxEntry>(this.area, this.key, 'the outbox');
   }
 
-  /** Writes `entry`, and in the same write marks the refused entries it `replaces` (those still here). */
+  /** Writes `entry`, and in the same write marks the entries it `replaces` (those still here). */
   put(entry: OutboxEntry, replaces: readonly string[] = []): Promise<void> {
     return this.change((all) => [...markReplaced(all.filter((e) => e.txID !== entry.txID), replaces, entry.txID), entry]);
   }
 
-  /** Marks the refused entries `replaced` (those still here) as replaced by `by`, a tx kept elsewhere (a move's export). */
+  /** Marks the entries `replaced` (those still here) as replaced by `by`, a tx kept elsewhere (a move's export). */
   markReplaced(replaced: readonly string[], by: string): Promise<void> {
     return this.change((all) => markReplaced(all, replaced, by));
+  }
+
+  /** Marks `entry` refused (voided) as stored now (marks made meanwhile kept), or writes it so if it is gone. */
+  voidEntry(entry: OutboxEntry): Promise<void> {
+    return this.change((all) => (all.some((e) => e.txID === entry.txID) ? all.map((e) => (e.txID === entry.txID ? { ...e, voided: true } : e)) : [...all, { ...entry, voided: true }]));
   }
 
   /** Changes the entry `txID` as stored now, if it is still here (never brings one back). */
@@ -110,12 +119,14 @@ export async function openOutbox(area: StorageArea, chains: string, accountId: s
 }
 
 /**
- * The entries of these outboxes that a later send must still conflict with: undecided, or refused
- * and not yet replaced by one. An outbox that cannot be read counts as one: what it held is unknown.
+ * The entries of these outboxes that could still run: undecided or refused, a pair of which only
+ * one can run (one replaced by the other, still here) counted once. An outbox that cannot be read
+ * counts as one: what it held is unknown.
  */
 export async function sendsInTheWay(area: StorageArea, keys: readonly string[]): Promise<number> {
   const stored = await area.get([...keys]);
-  return Object.values(stored).reduce<number>((n, v) => n + (Array.isArray(v) ? (v as { replacedBy?: unknown }[]).filter((e) => !e?.replacedBy).length : 1), 0);
+  const count = (list: { txID?: unknown; replacedBy?: unknown }[]) => list.filter((e) => !e?.replacedBy || !list.some((o) => o?.txID === e.replacedBy)).length;
+  return Object.values(stored).reduce<number>((n, v) => n + (Array.isArray(v) ? count(v) : 1), 0);
 }
 
 function markReplaced(all: OutboxEntry[], replaced: readonly string[], by: string): OutboxEntry[] {
@@ -160,7 +171,7 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
   const why = refusal instanceof Error ? refusal.message : String(refusal);
   if (isEvmHash(entry.txID) || entry.chain !== 'C') {
     // Kept (src/background/refused.ts): the next send on this chain conflicts with it.
-    await outbox.put({ ...entry, voided: true });
+    await outbox.voidEntry(entry);
     throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction (${why}); nothing was paid, and your next ${entry.chain}-Chain send takes its place, so the two can never both go through`);
   }
   await outbox.remove(entry.txID);
@@ -189,7 +200,8 @@ export type Successor = 'accepted' | 'moving' | undefined;
  * accepted / failed: decided, out of the outbox (a refused tx that ran stays, marked, until the
  * next send is told); unclear: what it spends is gone, but not proven how (a refused one is listed
  * as such); replaced: a refused tx whose inputs (nonce) its successor spent, that successor
- * accepted: out of the outbox, never listed.
+ * accepted: out of the outbox, never listed; or an undecided one whose rival (an accepted tx of
+ * the wallet spending one of its inputs, or its nonce) proves it can never run: listed failed.
  */
 export type Settled = 'accepted' | 'failed' | 'unclear' | 'replaced';
 
@@ -259,7 +271,8 @@ export async function settleOutbox(
   }
   // A speed-up or cancel and the tx it replaces share a nonce: once one of them ran, the other
   // (its nonce used, no receipt) is "replaced", never unclear. So is every other EVM tx of the
-  // account at that nonce (a speed-up and a cancel both pressed on the original).
+  // account at that nonce (a speed-up and a cancel both pressed on the original), and an X/P tx
+  // whose funds a later one spent too (racedBy in src/background/refused.ts) once either ran.
   const entries = await outbox.list();
   // An EVM entry's nonce, read once and only when asked (one that cannot be read has none).
   const nonces = new Map<OutboxEntry, bigint | undefined>();

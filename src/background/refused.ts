@@ -176,15 +176,29 @@ export function exportSpends(chain: ChainAlias, signedBytes: Uint8Array): Spends
 
 /**
  * The refused txs that a move's export `tx` on `chain` conflicts with (its selection takes their
- * inputs first; a C-Chain export takes the nonce they hold). Unlike a send, a move is not stopped
- * by one it does not conflict with: that one keeps waiting for the next send to take its place.
- * An entry that cannot be read (damaged storage) is left as it is.
+ * inputs first; a C-Chain export takes the nonce they hold), and the undecided X/P sends it races
+ * ({@link racedBy}). Unlike a send, a move is not stopped by a refused one it does not conflict
+ * with: that one keeps waiting for the next send to take its place.
  */
 export function replacedByExport(entries: readonly OutboxEntry[], chain: ChainAlias, tx: Spends): string[] {
+  return [...sharing(entries, chain, tx, true), ...racedBy(entries, chain, tx)];
+}
+
+/**
+ * The undecided X/P txs of the outbox (not refused) that `tx` spends an input of: it races them
+ * for those funds, so once one of the two is accepted the other never can be ('replaced' in
+ * settleOutbox, src/background/outbox.ts).
+ */
+export function racedBy(entries: readonly OutboxEntry[], chain: ChainAlias, tx: Spends): string[] {
+  return 'inputs' in tx ? sharing(entries, chain, tx, false) : [];
+}
+
+/** The entries on `chain`, refused or not (`voided`), that `tx` conflicts with; one that cannot be read (damaged storage) is left as it is. */
+function sharing(entries: readonly OutboxEntry[], chain: ChainAlias, tx: Spends, voided: boolean): string[] {
   return entries
     .filter((e) => {
       try {
-        return onChain(e, chain, 'nonce' in tx) && conflicts(e, chain, tx);
+        return (e.voided === true) === voided && e.chain === chain && isEvmHash(e.txID) === 'nonce' in tx && conflicts(e, chain, tx);
       } catch {
         return false;
       }

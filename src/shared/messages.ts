@@ -197,9 +197,9 @@ export interface ActivityItem {
   assetInfo?: { symbol: string; denomination: number };
   /** A contract deployment: the address the contract is created at (from the sender and nonce). */
   contract?: string;
-  /** A speed-up or cancel: the tx hash it takes the place of (same nonce). */
+  /** A speed-up or cancel: the tx hash it takes the place of (same nonce); an X/P send: the undecided one whose funds it spends too. */
   replaces?: string;
-  /** Never ran: another tx of the account with its nonce (a speed-up or cancel, or the tx one of those replaced) did. */
+  /** Never ran: another tx of the account with its nonce (a speed-up or cancel, or the tx one of those replaced), or spending its funds (X/P), did. */
   replaced?: true;
 }
 

@@ -2,7 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 // The outbox's decisions when the node's answers are lies or half-truths, against a scripted node
 // (the same flows against the real node behind a lying proxy: test/integration/lying-node.test.ts).
 import { describe, expect, it } from 'vitest';
-import { openOutbox, Outbox, type OutboxEntry, outboxEntry, sendOnce, settleOutbox } from '../../src/background/outbox.js';
+import { openOutbox, Outbox, type OutboxEntry, outboxEntry, sendOnce, sendsInTheWay, settleOutbox } from '../../src/background/outbox.js';
 import { AccountCaches, chainsKey, entryOutboxKey, outboxKey, perChainsKeys } from '../../src/background/account-cache.js';
 import { AccountEngines } from '../../src/background/account-engines.js';
 import type { Keyring } from '../../src/background/keyring.js';
@@ -123,6 +123,18 @@ describe('the outbox under a lying node', () => {
     const { outbox, entry } = await outboxWith(txID, bytes);
     await expect(sendOnce(engine, outbox, entry, 50)).rejects.toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/upstream timed out.*nothing was paid, and your next P-Chain send takes its place/) });
     // Kept, voided: never sent again, and the next send conflicts with it.
+    expect(await outbox.list()).toEqual([{ ...entry, voided: true }]);
+  });
+
+  it('a refusal keeps what was marked on the entry while the node was asked (a later send racing it), and writes it back if it was gone', async () => {
+    const u = utxo(2_000_000n);
+    const { bytes, txID } = pTx([u]);
+    const { outbox, entry } = await outboxWith(txID, bytes);
+    const engine = engineOn({ status: () => 'Unknown', utxos: () => [u], issue: () => outbox.markReplaced([txID], 'later').then(refused) });
+    await expect(sendOnce(engine, outbox, entry, 50)).rejects.toMatchObject({ code: 'tx-refused' });
+    expect(await outbox.list()).toEqual([{ ...entry, voided: true, replacedBy: 'later' }]);
+    const gone = engineOn({ status: () => 'Unknown', utxos: () => [u], issue: () => outbox.remove(txID).then(refused) });
+    await expect(sendOnce(gone, outbox, entry, 50)).rejects.toMatchObject({ code: 'tx-refused' });
     expect(await outbox.list()).toEqual([{ ...entry, voided: true }]);
   });
 
@@ -290,24 +302,24 @@ describe('refused sends (voided): kept until they ran or an accepted successor t
     expect(conflictsOf(live, 'P', { inputs: [utxoId(u)] })).toEqual([txID]);
   });
 
-  it('a move\'s export is marked as the successor of those it shares an input with, and only those', async () => {
+  it('a move\'s export is marked as the successor of those it shares an input with (refused or undecided), and only those', async () => {
     const { outbox, txID, u } = await voided({ status: 'Unknown', utxos: [utxo(1n)] });
     const other = pTx([utxo(3_000_000n)]);
     await outbox.put({ ...outboxEntry('P', other.txID, other.bytes, item(other.txID)), voided: true });
-    // An undecided send (not refused) and a damaged refused one are never marked.
+    // An undecided send (not refused) sharing an input races the export: marked too. A damaged refused one never is.
     const pending = pTx([u, utxo(5_000_000n)]);
     await outbox.put(outboxEntry('P', pending.txID, pending.bytes, item(pending.txID)));
     await outbox.put({ ...outboxEntry('P', 'damaged', new Uint8Array([1, 2, 3]), item('damaged')), voided: true });
     const exported = pTx([u, utxo(4_000_000n)]);
     expect(exportSpends('P', exported.bytes)).toEqual({ inputs: [utxoId(u), expect.any(String)] });
     const replaced = replacedByExport(await outbox.list(), 'P', exportSpends('P', exported.bytes));
-    expect(replaced).toEqual([txID]);
+    expect(replaced).toEqual([txID, pending.txID]);
     expect(replacedByExport(await outbox.list(), 'X', exportSpends('P', exported.bytes))).toEqual([]);
     await outbox.markReplaced(replaced, exported.txID);
     expect((await outbox.list()).map((e) => [e.txID, e.replacedBy])).toEqual([
       [txID, exported.txID],
       [other.txID, undefined],
-      [pending.txID, undefined],
+      [pending.txID, exported.txID],
       ['damaged', undefined],
     ]);
   });
@@ -379,6 +391,16 @@ describe('an outbox kept per chains (openOutbox)', () => {
     expect((await again.list()).map((e) => e.txID)).toEqual(['old', 'both', 'new']);
     expect(local.keys()).not.toContain('xpc.outbox.custom-1.acc');
     expect((await perChainsKeys(local, ['acc', 'other'])).outboxes).toEqual([outbox.key, outboxKey(chainsKey(5, 'X5'), 'other')]);
+  });
+
+  it('counts what could still run (sendsInTheWay): a pair of which one replaced the other counts once while both are here, the one left once the other is gone', async () => {
+    const { local } = memoryStores();
+    const pair = [{ ...entry('a'), voided: false, replacedBy: 'b' }, { ...entry('b'), voided: false }];
+    await local.set({ k1: pair, k2: [pair[0]], k3: 'damaged' });
+    expect(await sendsInTheWay(local, ['k1'])).toBe(1);
+    // Its rival accepted and gone (or refused and dropped): the raced send can still run.
+    expect(await sendsInTheWay(local, ['k2'])).toBe(1);
+    expect(await sendsInTheWay(local, ['k1', 'k2', 'k3', 'absent'])).toBe(3);
   });
 
   it('an older one that is not a list stops the opening (storage-corrupt): what it held is unknown, and it stays as it was', async () => {

@@ -250,7 +250,7 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
           {(item.replaces || item.replaced) && (
             <>
               <dt>Replacement</dt>
-              <dd class="break">{item.replaced ? 'Never ran: a speed-up or cancel with the same nonce took its place' : `Takes the place of ${item.replaces}`}</dd>
+              <dd class="break">{item.replaced ? `Never ran: ${isEvmTx(item) ? 'a speed-up or cancel with the same nonce' : 'another of your transactions spending the same funds'} took its place` : isEvmTx(item) ? `Takes the place of ${item.replaces}` : `Spends the same funds as ${item.replaces}: only one of the two can run`}</dd>
             </>
           )}
           <dt>Status</dt>
