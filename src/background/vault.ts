@@ -179,14 +179,18 @@ export class Vault {
   async #openWithPassword(password: string): Promise<{ state: UnlockedState; secrets: VaultSecrets; open: OpenRecord; fromVersion: number }> {
     const { open, fromVersion } = await this.#read();
     const derived = await deriveFromPassword(password, open.salt, open.iterations);
+    const checked = equalConstantTime(derived.check, open.check);
     let key: CryptoKey;
     try {
-      if (!equalConstantTime(derived.check, open.check)) throw new WrongPasswordError();
       key = await importAesKey(derived.key);
     } finally {
       wipe(derived.key);
     }
-    const secrets = await unseal(key, open);
+    // A check that does not match is a wrong password, unless the key opens the record (its GCM
+    // tag proves the password): then the check was damaged, and must not lock the user out.
+    const secrets = await unseal(key, open).catch((e: unknown) => {
+      throw checked ? e : new WrongPasswordError();
+    });
     return { state: { key, kdf: open.record.kdf }, secrets, open, fromVersion };
   }
 

@@ -309,6 +309,18 @@ describe('vault: damaged records', () => {
     await rejectsUnchanged(stores, () => freshVault(stores).unlock('not the password'), WrongPasswordError);
   });
 
+  it('a damaged password check never locks the user out: the right password opens the wallet (the record proves it), a wrong one is still wrong', async () => {
+    const { stores } = await damaged((r) => ({ ...r, kdf: { ...r.kdf, check: flipLastByte(r.kdf.check) } }));
+    await rejectsUnchanged(stores, () => freshVault(stores).unlock('not the password'), WrongPasswordError);
+    const fresh = freshVault(stores);
+    await fresh.unlock(PASSWORD);
+    expect(fresh.isUnlocked()).toBe(true);
+    // A new password writes a sound check again.
+    await fresh.changePassword(PASSWORD, OTHER_PASSWORD);
+    await rejectsUnchanged(stores, () => freshVault(stores).unlock(PASSWORD), WrongPasswordError);
+    await freshVault(stores).unlock(OTHER_PASSWORD);
+  });
+
   it('ciphertext shorter than a tag, bad base64, wrong salt or IV length → VaultCorruptError shape', async () => {
     const cases: ((r: VaultRecord) => unknown)[] = [
       (r) => ({ ...r, ciphertext: r.ciphertext.slice(0, 8) }),
