@@ -101,7 +101,7 @@ export class AccountCaches {
   async get(networkId: string, accountId: string): Promise<AccountCache> {
     const key = cacheKey(networkId, accountId);
     const c = (await this.local.get([key]))[key] as AccountCache | undefined;
-    if (c?.balances instanceof Object && [c.activity, c.knownUtxos].every(Array.isArray) && [c.receiveNext, c.changeNext].every(Number.isSafeInteger)) return c;
+    if (c?.balances instanceof Object && [c.activity, c.knownUtxos].every(Array.isArray) && [c.receiveNext, c.changeNext].every(Number.isSafeInteger)) return repaired(c);
     // A damaged one would stop every refresh and send of the account: read as none, rebuilt by the
     // next refresh, keeping the address indices it still holds (the scan alone stops at 20 empty
     // addresses, short of change handed out after them).
@@ -123,6 +123,18 @@ export class AccountCaches {
     cacheTails.set(this.local, run.catch(() => undefined));
     return run;
   }
+}
+
+/**
+ * A cache of the right shape damaged inside: what is damaged is dropped (read as none, rebuilt or
+ * read again by the next refresh), the rest kept: Activity is the only record of the wallet's sends.
+ */
+function repaired(c: AccountCache): AccountCache {
+  c.activity = c.activity.filter((i) => i instanceof Object && typeof i.txID === 'string' && typeof i.status === 'string');
+  const b = c.balances;
+  if (![b.balances, b.waiting].every((l) => Array.isArray(l) && l.every((x) => x instanceof Object))) c.balances = emptyCache().balances;
+  if (!/^\d+$/.test(c.pHeight)) c.pHeight = '0';
+  return c;
 }
 
 /** Puts `item` first in the activity list. */

@@ -3,7 +3,15 @@
 // load balancer can answer from a backend a block behind, and history dropped then would not come
 // back (Activity is the only record of the wallet's own sends).
 import type { BlockApi } from '../core/node.js';
+import { FUJI, MAINNET } from '../core/network-presets.js';
 import { type AccountCache, emptyCache } from './account-cache.js';
+
+/**
+ * Whether a network entry's chain may be made anew: a local or custom one, unless it is Mainnet or
+ * Fuji (the user's own node for them), which never restart: a node showing them other first blocks
+ * lies, and must not wipe Activity.
+ */
+export const restartable = (kind: string, networkID: number): boolean => (kind === 'local' || kind === 'custom') && networkID !== MAINNET.networkID && networkID !== FUJI.networkID;
 
 /**
  * The P-Chain heights whose blocks the wallet records: the genesis (another on each start of the

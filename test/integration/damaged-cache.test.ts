@@ -1,7 +1,7 @@
 // A damaged per-account cache (storage.local `xpc.cache.<network>.<account>`: bit rot, a truncated
 // write, a version that kept it in another shape) must not lock the user out of the account: it is
 // read as no cache, and the next refresh rebuilds it from the node, keeping the address indices it
-// still holds.
+// still holds. One damaged inside loses only what is damaged.
 import { describe, expect, it } from 'vitest';
 import { cacheKey, entryJournalKey } from '../../src/background/account-cache.js';
 import { deriveXpKey, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
@@ -25,6 +25,31 @@ describe('a damaged account cache', () => {
       expect(BigInt(estimate.fee)).toBeGreaterThan(0n);
       expect(Array.isArray((await wallet.balances.activityList()).items)).toBe(true);
     }
+  });
+
+  it('damaged inside (an Activity item, the balances, a height): only what is damaged is dropped; refresh, sends and the rest of Activity work', async () => {
+    const { wallet, stores, account, avax, ctx } = await fundedWallet({ x: 3n * AVAX });
+    const { network } = await wallet.accounts.walletStatus();
+    const key = cacheKey(network.id, account.id);
+    const to = { addresses: [account.xAddress], threshold: 1 };
+    const sent = await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to, maxFee: ctx.xTxFee.toString() });
+    const c = (await stores.local.get([key]))[key] as { activity: unknown[]; balances: object };
+    const damage = [
+      { activity: [null, ...c.activity, { txID: 7 }] },
+      { balances: { ...c.balances, balances: null } },
+      { balances: { ...c.balances, balances: [null] } },
+      { pHeight: 'x' },
+    ];
+    for (const damaged of damage) {
+      await stores.local.set({ [key]: { ...c, ...damaged } });
+      // What Home shows before the refresh: the last snapshot, or none.
+      expect((await wallet.balances.balancesGet({})).balances.every((x) => x.chain !== undefined)).toBe(true);
+      const view = await wallet.balances.balancesRefresh();
+      expect(view.error).toBeUndefined();
+      expect(view.balances.find((b) => b.chain === 'X' && b.assetID === avax)?.spendable).toBe((3n * AVAX - ctx.xTxFee).toString());
+      expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ kind: 'send', status: 'accepted' });
+    }
+    await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to, maxFee: ctx.xTxFee.toString() });
   });
 
   it('keeps the address indices it still holds: funds at a change address past 20 empty ones stay counted', async () => {

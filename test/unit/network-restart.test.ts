@@ -2,7 +2,7 @@
 // cache; a node that only answers a block behind (a load balancer's lagging backend) never does.
 import { describe, expect, it } from 'vitest';
 import { type AccountCache, emptyCache } from '../../src/background/account-cache.js';
-import { cacheAtHeight } from '../../src/background/network-restart.js';
+import { cacheAtHeight, restartable } from '../../src/background/network-restart.js';
 
 const GENESIS = 'genesis-A';
 const FIRST = 'block-1-A';
@@ -90,5 +90,12 @@ describe('cacheAtHeight', () => {
     expect(after).toMatchObject({ pHeight: '100', activity: [expect.objectContaining({ txID: 'mine' })] });
     expect((await cacheAtHeight(blocks, seen(), 101n, false)).pHeight).toBe('101');
     expect(asked).toEqual([]);
+  });
+});
+
+describe('restartable', () => {
+  it('a local or custom network may be made anew, unless it is Mainnet or Fuji (a node showing them other first blocks lies); the presets never', () => {
+    expect([restartable('local', 1337), restartable('custom', 12345)]).toEqual([true, true]);
+    expect([restartable('custom', 1), restartable('custom', 5), restartable('local', 1), restartable('mainnet', 1), restartable('fuji', 5)]).toEqual([false, false, false, false, false]);
   });
 });

@@ -11,7 +11,7 @@ import { WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
 import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, noteTrimmed, stakesKey, tokenScanKey } from '../account-cache.js';
 import { noteIncoming, sharedBeyond, spendableBy } from '../incoming-utxos.js';
-import { cacheAtHeight } from '../network-restart.js';
+import { cacheAtHeight, restartable } from '../network-restart.js';
 import { listedStates, StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { settleActivity } from '../settle-activity.js';
@@ -127,8 +127,7 @@ export class BalancesService {
     // Read before the UTXOs: anything new they show was accepted above these heights.
     const [height, xHeight, cHeight] = await Promise.all([engine.node.blocks.P.height(), engine.node.blocks.X.height(), engine.node.eth.blockNumber()]);
     // A local or custom network may be made anew (a restarted local node): told by its first blocks.
-    const restartable = preset.kind === 'local' || preset.kind === 'custom';
-    const at = await cacheAtHeight(engine.node.blocks.P, cache, height, restartable, (line) => this.log?.(`network ${preset.id}: ${line}`));
+    const at = await cacheAtHeight(engine.node.blocks.P, cache, height, restartable(preset.kind, engine.ctx.networkID), (line) => this.log?.(`network ${preset.id}: ${line}`));
     // Restarted (a new cache): the stakes recorded on the old chain are not on this one, and the
     // token scan's blocks are the old chain's (kept, it would never read the new one's). The outbox
     // stays: a node can fake a restart, and a refused send dropped then would no longer keep the
