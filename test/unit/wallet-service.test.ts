@@ -4,7 +4,7 @@ import { ApprovalQueue } from '../../src/background/approvals.js';
 import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
-import { type AccountCache, cacheKey, chainsKey, emptyCache, entryOutboxKey, mergeRefresh } from '../../src/background/account-cache.js';
+import { type AccountCache, cacheKey, chainsKey, emptyCache, entryJournalKey, entryOutboxKey, mergeRefresh } from '../../src/background/account-cache.js';
 import { openOutbox } from '../../src/background/outbox.js';
 import { openJournal } from '../../src/background/transfer-journal.js';
 import { stakingCsv } from '../../src/background/staking-csv.js';
@@ -424,5 +424,19 @@ describe('what Activity no longer holds', () => {
     expect(list).toEqual({ items: [item], trimmed: { received: 5_000 } });
     expect(stakingCsv([], list, 'AVAX').trimmed).toEqual({ received: 5_000 });
     expect(stakingCsv([], { items: [item] }, 'AVAX')).not.toHaveProperty('trimmed');
+  });
+});
+
+describe('Activity on the Local network with its node down', () => {
+  it('lists what the wallet holds when a move is journaled and the node was never asked who it is (a restarted worker)', async () => {
+    const stores = memoryStores();
+    const down: typeof fetch = () => Promise.reject(new TypeError('fetch failed'));
+    const wallet = createWallet(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local, { fetch: down });
+    const status = await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    expect(status.network!.id).toBe('local');
+    const item: ActivityItem = { txID: 'kept', chain: 'X', kind: 'send', status: 'accepted', createdAt: 1 };
+    const move = { id: 'm1', from: 'X', to: 'P', amount: '1000', state: 'completed', export: { chain: 'X', txID: 'exp1', signedHex: '', fee: '1', accepted: true }, imports: [], importAttempts: 0, createdAt: 2, updatedAt: 3 };
+    await stores.local.set({ [cacheKey('local', status.account!.id)]: { ...emptyCache(), activity: [item] }, [entryJournalKey('local', status.account!.id)]: [move] });
+    expect((await wallet.balances.activityList()).items).toEqual([item]);
   });
 });

@@ -298,9 +298,10 @@ export class BalancesService {
       .then((journal) => journal.list())
       .catch(() => []);
     if (records.length === 0) return [];
-    // A known network's asset ID needs no node (a restarted worker has not read its identity yet).
-    const avax = preset.known?.avaxAssetID ?? (await this.networks.identity(preset)).avaxAssetID;
-    return records.flatMap((r) => transferActivity(r, avax));
+    // A known network's asset ID needs no node (a restarted worker has not read its identity yet);
+    // the Local network's does: with its node down, the moves wait and the rest is listed.
+    const avax = preset.known?.avaxAssetID ?? (await this.networks.identity(preset).catch(() => undefined))?.avaxAssetID;
+    return avax ? records.flatMap((r) => transferActivity(r, avax)) : [];
   }
 
   /** Hidden asset IDs of the selected network (not per account: an asset is hidden wherever it shows). */
