@@ -163,9 +163,10 @@ export function noteTrimmed(c: AccountCache, group: keyof ActivityTrimmed, time:
  * Saves a refresh over the cache as stored now: a send may have finished while the refresh waited
  * on the node. Items written meanwhile stay, and such a record of a tx wins over the "Received"
  * the refresh inferred from that tx's outputs; a status settled by either side is kept.
- * `startedWith`: the activity the refresh read, each tx's status then.
+ * `startedWith`: the activity the refresh read, each tx's status then. `takenBack`: an item of the
+ * refresh's own that storage does not have is not brought back when it says so.
  */
-export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, startedWith: ReadonlyMap<string, ActivityItem['status']>): void {
+export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, startedWith: ReadonlyMap<string, ActivityItem['status']>, takenBack: (a: ActivityItem) => boolean = () => false): void {
   const storedById = new Map<string, ActivityItem[]>();
   for (const a of stored.activity) storedById.set(a.txID, [...(storedById.get(a.txID) ?? []), a]);
   // A tx has one receipt per asset; any other record of it is one item, and it wins over them all.
@@ -175,7 +176,7 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
   const activity: ActivityItem[] = [];
   for (const mine of refreshed.activity) {
     // An item the refresh read that is gone from storage was taken back meanwhile (a send refused).
-    if (!storedById.has(mine.txID) && startedWith.has(mine.txID)) continue;
+    if (!storedById.has(mine.txID) && (startedWith.has(mine.txID) || takenBack(mine))) continue;
     const theirs = counterpart(mine);
     if (theirs && matched.has(theirs)) continue;
     if (theirs) matched.add(theirs);

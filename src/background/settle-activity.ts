@@ -13,7 +13,7 @@ import type { TransferRecord } from './transfer-journal.js';
  * Settles the activity's pending items (the outbox's by their fate, so a swallowed send is sent
  * again as the same bytes; the others by the node's state) and saves them with `save` before any
  * decided entry leaves the outbox. A send whose worker died before it was listed is listed from
- * its outbox entry. `moves`: the account's move journal (a refused send's successor can be a
+ * its outbox entry (its ID added to `fromOutbox`). `moves`: the account's move journal (a refused send's successor can be a
  * move's export); `keptExportSeen` tells a failed move its kept export ran, or may have.
  */
 export async function settleActivity(
@@ -23,11 +23,16 @@ export async function settleActivity(
   save: () => Promise<void>,
   moves: readonly TransferRecord[],
   keptExportSeen: (txID: string, fate: 'accepted' | 'unclear' | 'replaced') => Promise<void>,
+  fromOutbox = new Set<string>(),
 ): Promise<void> {
   const entries = await outbox.list();
   const listed = new Set(cache.activity.map((a) => a.txID));
   // A refused tx (voided: src/background/refused.ts) is listed only once it ran, or may have.
-  for (const e of entries) if (!listed.has(e.txID) && !e.voided) addActivity(cache, { ...e.item, checking: true });
+  for (const e of entries) {
+    if (listed.has(e.txID) || e.voided) continue;
+    addActivity(cache, { ...e.item, checking: true });
+    fromOutbox.add(e.txID);
+  }
   const undecided = new Set(entries.map((e) => e.txID));
   // An EVM tx out of the outbox (another entry for the same chains followed it to its end) is
   // settled by its receipt, read for all at once; one that cannot be read stays as it is.

@@ -134,13 +134,19 @@ export class BalancesService {
     // next one from paying twice.
     if (at !== cache) await this.local.remove([stakesKey(preset.id, account.id), tokenScanKey(preset.id, account.id)]);
     cache = at;
-    const settledCache = cache;
-    const save = () => this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith));
+    const settledCache = cache; // the same object this refresh goes on filling, saved twice
+    const outbox = await this.engines.outbox(preset, account.id);
+    // Sends this refresh listed from the outbox: one refused meanwhile (voided, or gone) and taken out of Activity stays out.
+    const fromOutbox = new Set<string>();
+    const save = async () => {
+      const standing = new Set((await outbox.list()).filter((e) => !e.voided).map((e) => e.txID));
+      await this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith, (a) => fromOutbox.has(a.txID) && a.status === 'pending' && !standing.has(a.txID)));
+    };
     // A journal that cannot be read or written holds up no refresh: the funds show as waiting all the same.
     const journal = this.engines.journal(preset, account.id);
     const moves = await journal.then((j) => j.list()).catch(() => []);
     const keptExportSeen = (txID: string, fate: 'accepted' | 'unclear' | 'replaced') => tellKeptExport(journal, txID, fate, this.log);
-    await settleActivity(engine, cache, await this.engines.outbox(preset, account.id), save, moves, keptExportSeen);
+    await settleActivity(engine, cache, outbox, save, moves, keptExportSeen, fromOutbox);
 
     const avax = cb58Encode(engine.ctx.avaxAssetID);
     // Each chain's UTXOs read once: its balances and the funds received come from the same read.
@@ -196,9 +202,8 @@ export class BalancesService {
       ...(moving > 0n ? { moving: moving.toString() } : {}),
       ...(engine.droppedUtxos.length > 0 ? { warnings: droppedWarnings(engine.droppedUtxos) } : {}),
     };
-    const refreshed = cache;
-    await this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, refreshed, startedWith));
-    return refreshed.balances;
+    await save();
+    return cache.balances;
   }
 
   /**
