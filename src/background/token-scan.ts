@@ -229,8 +229,12 @@ export class TokenScanner {
       const s = await this.get(networkId, accountId);
       const head = await eth.blockNumber();
       s.head = head.toString();
+      // Blocks past the head are not there yet (a head given before was a lie): read once they are.
+      if (BigInt(s.toBlock) > head) s.toBlock = s.head;
       let range = LOG_RANGE;
-      let budget = RANGES_PER_REFRESH;
+      // No block at the head given: a made-up head would mark blocks read before they exist. Nothing
+      // is read; the scan stays behind, never complete.
+      let budget = BigInt(s.toBlock) < head && !(await eth.getBlockByNumber(head)) ? 0 : RANGES_PER_REFRESH;
       delete s.error;
       /** Reads [from, to], or a part of it at the end `keep` names when the node refuses the whole; the part read, or undefined. */
       const read = async (from: bigint, to: bigint, keep: 'from' | 'to'): Promise<[bigint, bigint] | undefined> => {

@@ -52,7 +52,10 @@ export function tokenView(t: StoredToken, listed: readonly StoredToken[], native
 
 export function approvalTokenView(meta: TokenMetadata, listed: readonly StoredToken[], nativeSymbol: string): ApprovalTokenView {
   const mine = listed.find((t) => same(t.address, meta.address));
-  return { address: meta.address, standard: meta.standard, decimals: meta.decimals, listed: mine !== undefined && mine.symbol === meta.symbol && mine.name === meta.name, ...checkedWords(meta, listed, nativeSymbol) };
+  // A listed token is shown in the units and kind it was listed with (as the trial run is): the
+  // node answering otherwise now (a lie, an upgrade) makes it not the listed token.
+  const { standard, decimals } = mine ?? meta;
+  return { address: meta.address, standard, decimals, listed: mine?.symbol === meta.symbol && mine.name === meta.name && mine.decimals === meta.decimals && mine.standard === meta.standard, ...checkedWords(meta, listed, nativeSymbol) };
 }
 
 export class TokenStore {

@@ -38,6 +38,7 @@ function limitedNode(head: bigint, limit: bigint, logs: EthLog[]) {
   const asked: [bigint, bigint][] = [];
   const eth = {
     blockNumber: async () => head,
+    getBlockByNumber: async (n: bigint) => (n <= head ? { number: n } : null),
     getLogs: async (f: LogFilter) => {
       asked.push([f.fromBlock, f.toBlock]);
       if (f.toBlock - f.fromBlock + 1n > limit) throw new RpcError('eth_getLogs', -32000, `block range too large (max ${limit})`);
@@ -83,7 +84,7 @@ describe('the log scan', () => {
 
   it('read back to block 0 is not complete while newer blocks wait: more came than one refresh reads', async () => {
     let head = 100n;
-    const eth = { blockNumber: async () => head, getLogs: async () => [] } as unknown as EthApi;
+    const eth = { blockNumber: async () => head, getBlockByNumber: async (n: bigint) => ({ number: n }), getLogs: async () => [] } as unknown as EthApi;
     const scanner = new TokenScanner(memoryStores().local);
     expect(scanView(await scanner.refresh('net', 'acc', eth, ME))).toMatchObject({ fromBlock: '0', toBlock: '100', complete: true });
     head += BigInt(RANGES_PER_REFRESH) * 2048n + 10n;
@@ -94,11 +95,58 @@ describe('the log scan', () => {
   });
 
   it('a node that refuses even small ranges: the scan stops with the reason, keeping what it read', async () => {
-    const eth = { blockNumber: async () => 100n, getLogs: async () => Promise.reject(new RpcError('eth_getLogs', -32005, 'query limit exceeded')) } as unknown as EthApi;
+    const eth = { blockNumber: async () => 100n, getBlockByNumber: async (n: bigint) => ({ number: n }), getLogs: async () => Promise.reject(new RpcError('eth_getLogs', -32005, 'query limit exceeded')) } as unknown as EthApi;
     const s = await new TokenScanner(memoryStores().local).refresh('net', 'acc', eth, ME);
     expect(s.error).toMatch(/query limit exceeded/);
     expect(scanView(s)).toMatchObject({ error: s.error, errorCode: 'rpc' });
     expect(BigInt(s.toBlock)).toBeLessThan(BigInt(s.fromBlock));
+  });
+});
+
+describe('a node that lies about its latest block', () => {
+  const approvalAt = (block: bigint): EthLog => log(block, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(OTHER)], `0x${'f'.repeat(64)}`);
+  /** A chain at `n.head` holding `logs`; while `n.lie` is set the node says that head instead and gives no logs, with a made-up block at it when `n.backed`. */
+  function chainNode(logs: EthLog[]) {
+    const n = { head: 100n, lie: undefined as bigint | undefined, backed: false };
+    const eth = {
+      blockNumber: async () => n.lie ?? n.head,
+      getBlockByNumber: async (b: bigint) => (b <= n.head || (n.lie && n.backed) ? { number: b } : null),
+      getLogs: async (f: LogFilter) => (n.lie ? [] : logs.filter((l) => l.blockNumber >= f.fromBlock && l.blockNumber <= f.toBlock && l.blockNumber <= n.head)),
+    } as unknown as EthApi;
+    return { n, eth };
+  }
+
+  it('a head 1,000,000 blocks ahead, once: nothing is read past the real chain, the scan is not complete meanwhile, and a later approval is found', async () => {
+    const logs: EthLog[] = [];
+    const { n, eth } = chainNode(logs);
+    const scanner = new TokenScanner(memoryStores().local);
+    expect(scanView(await scanner.refresh('net', 'acc', eth, ME))).toMatchObject({ toBlock: '100', complete: true });
+    n.lie = n.head + 1_000_000n;
+    expect(scanView(await scanner.refresh('net', 'acc', eth, ME))).toMatchObject({ toBlock: '100', complete: false, behind: true });
+    n.lie = undefined;
+    n.head = 150n;
+    logs.push(approvalAt(120n));
+    const s = await scanner.refresh('net', 'acc', eth, ME);
+    expect(s.approvals).toMatchObject([{ spender: OTHER, blockNumber: '120' }]);
+    expect(scanView(s)).toMatchObject({ toBlock: '150', complete: true });
+  });
+
+  it('a lie the node backs with a made-up block: once the head is seen below the blocks read, those past it are read again as they come', async () => {
+    const logs: EthLog[] = [];
+    const { n, eth } = chainNode(logs);
+    const scanner = new TokenScanner(memoryStores().local);
+    await scanner.refresh('net', 'acc', eth, ME);
+    n.lie = n.head + 1_000_000n;
+    n.backed = true;
+    expect(scanView(await scanner.refresh('net', 'acc', eth, ME)).complete).toBe(false);
+    n.lie = undefined;
+    n.head = 150n;
+    expect(scanView(await scanner.refresh('net', 'acc', eth, ME))).toMatchObject({ toBlock: '150', complete: true });
+    n.head = 170n;
+    logs.push(approvalAt(160n));
+    const s = await scanner.refresh('net', 'acc', eth, ME);
+    expect(s.approvals).toMatchObject([{ spender: OTHER, blockNumber: '160' }]);
+    expect(scanView(s)).toMatchObject({ toBlock: '170', complete: true });
   });
 });
 
@@ -314,6 +362,40 @@ describe("a site's token call in Activity", () => {
     const erc20 = { [selectorOf('decimals()')]: word(18n), [selectorOf('totalSupply()')]: word(1n), [selectorOf('balanceOf(address)')]: word(0n) };
     const { item } = await insight(erc20, transfer);
     expect(item).toMatchObject({ kind: 'send', amount: '5000000000000000000', to: OTHER, token: { address: TOKEN, decimals: 18, standard: 'erc20' } });
+  });
+});
+
+describe('a listed token the node now describes otherwise', () => {
+  const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
+  const text = (t: string) => `${word(32n)}${word(BigInt(t.length)).slice(2)}${Buffer.from(t).toString('hex').padEnd(64, '0')}`;
+  /** TUSD's contract answering `decimals` (listed with 6), and reverting what it does not have. */
+  const node = (decimals: { n: bigint }) => {
+    const answers = (): Record<string, string> => ({ [selectorOf('name()')]: text('Test Dollar'), [selectorOf('symbol()')]: text('TUSD'), [selectorOf('decimals()')]: word(decimals.n), [selectorOf('totalSupply()')]: word(1n), [selectorOf('balanceOf(address)')]: word(0n) });
+    return {
+      getCode: async () => '0x60',
+      call: async (tx: { data: string }) => answers()[tx.data.slice(0, 10)] ?? Promise.reject(new RpcError('eth_call', 3, 'execution reverted')),
+      traceCall: () => Promise.reject(new Error('no tracer')),
+    };
+  };
+  const approve = encodeCall('approve(address,uint256)', OTHER, 10n ** 12n);
+
+  it("decimals of 18 for the listed 6-decimal token: the approval shows the listed units (as the trial run does), and says it is not the listed token", async () => {
+    const decimals = { n: 18n };
+    const c = { eth: node(decimals), account: ME, listed, nativeSymbol: 'AVAX', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 };
+    const tx = { from: ME, to: TOKEN, value: 0n, data: approve, gasLimit: 60_000n, nonce: 0n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n };
+    const lied = await evmTxInsight(c as never, tx);
+    expect(lied.views.call!.token).toMatchObject({ symbol: 'TUSD', decimals: 6, standard: 'erc20', listed: false });
+    expect(lied.item).toMatchObject({ kind: 'approve', token: { decimals: 6 } });
+    decimals.n = 6n;
+    expect((await evmTxInsight(c as never, tx)).views.call!.token).toMatchObject({ decimals: 6, listed: true });
+  });
+
+  it('tokens.add lists what the user looked up, not a second read of the contract', async () => {
+    const decimals = { n: 6n };
+    const service = await tokensOver(node(decimals) as never);
+    expect((await service.tokensInspect({ address: TOKEN })).token).toMatchObject({ decimals: 6 });
+    decimals.n = 18n;
+    expect((await service.tokensAdd({ address: TOKEN })).token).toMatchObject({ symbol: 'TUSD', decimals: 6 });
   });
 });
 

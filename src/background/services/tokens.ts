@@ -47,6 +47,8 @@ export function feeQuote(q: { gasLimit: bigint; baseFeeWei: bigint; maxFeePerGas
 export class TokensService {
   readonly store: TokenStore;
   readonly scanner: TokenScanner;
+  /** The token last looked up (network, what it said): tokens.add lists what the user saw, not a second read. */
+  private inspected?: [string, TokenMetadata];
 
   constructor(
     private readonly engines: AccountEngines,
@@ -79,6 +81,7 @@ export class TokensService {
   async tokensInspect(p: P<'tokens.inspect'>) {
     const ctx = await this.engines.open();
     const meta = await readTokenMetadata(ctx.engine.node.eth, checksummed(p.address));
+    this.inspected = [ctx.preset.id, meta];
     const listed = await this.listed(ctx);
     const stored: StoredToken = { ...meta, addedBy: 'wallet', addedAt: 0 };
     return { token: { ...tokenView(stored, listed, NATIVE_SYMBOL), ...(await this.balanceOf(ctx, meta)) }, listed: listed.some((t) => same(t.address, meta.address)) };
@@ -93,7 +96,8 @@ export class TokensService {
   async tokensAdd(p: P<'tokens.add'>) {
     const ctx = await this.engines.open();
     const known = await this.store.find(ctx.preset.id, p.address);
-    const meta = known ?? (await readTokenMetadata(ctx.engine.node.eth, checksummed(p.address)));
+    const [net, seen] = this.inspected ?? [];
+    const meta = known ?? (net === ctx.preset.id && seen && same(seen.address, p.address) ? seen : await readTokenMetadata(ctx.engine.node.eth, checksummed(p.address)));
     return { token: await this.addToken(ctx, meta, 'wallet') };
   }
 
