@@ -23,6 +23,7 @@ const NODE: Record<string, string> = {
   codec: 'The node sent data the wallet could not read, so the wallet did not believe it.',
   format: 'Something the wallet received was not in the form it expects, so it was not used.',
   'network-mismatch': 'The node is not the network the wallet is set to, so the wallet did not use it.',
+  'node-behind': 'The node is behind: it shows an older state of the chains than it did before, so the wallet kept the newer balances.',
 };
 
 /** Failures whose background message carries numbers or IDs: a fixed sentence, the rest as detail. */

@@ -133,6 +133,11 @@ export class BalancesService {
     // stays: a node can fake a restart, and a refused send dropped then would no longer keep the
     // next one from paying twice.
     if (at !== cache) await this.local.remove([stakesKey(preset.id, account.id), tokenScanKey(preset.id, account.id)]);
+    // A node behind what it showed before (a lagging backend, a replay): its older balances never
+    // replace newer ones; the last snapshot stays, with why (a failed refresh).
+    else if (height < BigInt(cache.pHeight) || xHeight < BigInt(cache.heightsBefore?.X ?? 0)) {
+      throw new WalletError('node-behind', `the node is behind: its P-Chain is at height ${height} and its X-Chain at ${xHeight}, below what it showed before`);
+    }
     cache = at;
     const settledCache = cache; // the same object this refresh goes on filling, saved twice
     const outbox = await this.engines.outbox(preset, account.id);

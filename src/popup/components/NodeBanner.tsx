@@ -37,7 +37,7 @@ export function nodeFailure(code: string, message: string): PlainError {
 }
 
 /** The node itself did not answer, or not in a way that could be believed. */
-const NODE_CODES = new Set(['node-unreachable', 'timeout', 'node-response', 'codec', 'format', 'rpc', 'network-mismatch']);
+const NODE_CODES = new Set(['node-unreachable', 'timeout', 'node-response', 'codec', 'format', 'rpc', 'network-mismatch', 'node-behind']);
 
 /** What the balances snapshot says of the node at `now`. */
 export function nodeHealth(view: BalancesView | null, now: number): NodeHealth {

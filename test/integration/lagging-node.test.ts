@@ -1,0 +1,49 @@
+// A node that answers from an older state than it showed before (a lagging backend behind a load
+// balancer, a replay): its older balances never replace newer ones, and Home says why, with the
+// age of what it shows. Against the real node, the older state replayed by a proxy.
+import { describe, expect, it } from 'vitest';
+import { parseAddress } from '../../src/core/encoding.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import { nodeHealth } from '../../src/popup/components/NodeBanner.js';
+import { AVAX, freshWallet, genesisEngine } from './fixture.js';
+import { lyingNode, type RpcBody } from './lying-node.js';
+import { fundedWallet } from './wallet-fixture.js';
+
+/** What a refresh reads of the chains' state (the C-Chain's too): replayed, they are the node as it was. */
+const STATE_READS = ['avm.getUTXOs', 'platform.getUTXOs', 'platform.getHeight', 'avm.getHeight', 'eth_blockNumber', 'eth_getBalance', 'platform.getTimestamp'];
+
+describe('a node behind what it showed before', () => {
+  it('keeps the newer balances and their age, says the node is behind; the node caught up, refreshes go on', async () => {
+    const node = lyingNode();
+    const { wallet, avax, ctx, account } = await fundedWallet({ x: 3n * AVAX }, { fetch: node.fetch });
+    const recorded = new Map<string, RpcBody>();
+    const key = (call: { method: string; params: unknown }) => `${call.method} ${JSON.stringify(call.params)}`;
+    for (const m of STATE_READS) node.lies.set(m, async (call, forward) => {
+      const body = await forward();
+      recorded.set(key(call), body);
+      return body;
+    });
+    await wallet.balances.balancesRefresh();
+    node.lies.clear();
+    const xAvax = (v: { balances: { chain: string; assetID: string; spendable: string }[] }) => v.balances.find((b) => b.chain === 'X' && b.assetID === avax)?.spendable;
+
+    // The wallet pays 1 AVAX, and the P-Chain moves on by a block.
+    const bob = await freshWallet();
+    await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    const genesis = await genesisEngine();
+    await genesis.issueAndWait(await genesis.buildPSend(AVAX, makeOwners([parseAddress(account.xAddress).bytes])));
+    const newer = await wallet.balances.balancesRefresh();
+    expect(xAvax(newer)).toBe((2n * AVAX - ctx.xTxFee).toString());
+
+    for (const m of STATE_READS) node.lies.set(m, async (call, forward) => recorded.get(key(call)) ?? forward());
+    const behind = await wallet.balances.balancesRefresh();
+    expect(behind).toMatchObject({ errorCode: 'node-behind', updatedAt: newer.updatedAt });
+    expect(xAvax(behind)).toBe(xAvax(newer));
+    expect(nodeHealth(behind, Date.now())).toMatchObject({ state: 'unreachable', text: expect.stringMatching(/^The node is behind/) });
+
+    node.lies.clear();
+    const caughtUp = await wallet.balances.balancesRefresh();
+    expect(caughtUp.error).toBeUndefined();
+    expect(caughtUp.updatedAt).toBeGreaterThan(newer.updatedAt);
+  });
+});
