@@ -119,14 +119,13 @@ export async function openOutbox(area: StorageArea, chains: string, accountId: s
 }
 
 /**
- * The entries of these outboxes that could still run: undecided or refused, a pair of which only
- * one can run (one replaced by the other, still here) counted once. An outbox that cannot be read
- * counts as one: what it held is unknown.
+ * The entries of these outboxes that a later send must still conflict with: undecided, or refused,
+ * and not yet replaced by one (a pair of which only one can run counts once; one whose successor
+ * was accepted, never). An outbox that cannot be read counts as one: what it held is unknown.
  */
 export async function sendsInTheWay(area: StorageArea, keys: readonly string[]): Promise<number> {
   const stored = await area.get([...keys]);
-  const count = (list: { txID?: unknown; replacedBy?: unknown }[]) => list.filter((e) => !e?.replacedBy || !list.some((o) => o?.txID === e.replacedBy)).length;
-  return Object.values(stored).reduce<number>((n, v) => n + (Array.isArray(v) ? count(v) : 1), 0);
+  return Object.values(stored).reduce<number>((n, v) => n + (Array.isArray(v) ? (v as { replacedBy?: unknown }[]).filter((e) => !e?.replacedBy).length : 1), 0);
 }
 
 function markReplaced(all: OutboxEntry[], replaced: readonly string[], by: string): OutboxEntry[] {
