@@ -25,7 +25,8 @@ export interface OutboxEntry {
   /**
    * A C-Chain EVM tx the node refused. Kept, never sent again, so that its nonce is the one the
    * next C-Chain send takes (WalletEngine.evmNonce): a node that held it can then let at most one
-   * of the two run. Listed in Activity only if it runs after all.
+   * of the two run (a refused speed-up or cancel: its original holds that nonce, see
+   * settleRefused). Listed in Activity only if it runs after all.
    */
   voided?: boolean;
   /**
@@ -42,7 +43,11 @@ export interface OutboxEntry {
 
 /** At most this many resends of a tx the node keeps forgetting. */
 const MAX_RESENDS = 20;
-/** An undecided entry is given up after a week: its activity item stays (an X/P entry stays too, voided). */
+/**
+ * An undecided entry is given up after a week: its activity item stays (an X/P entry stays too,
+ * voided). Never an EVM one whose nonce is unused: the node may hold it, and only it (or its
+ * speed-up or cancel) can take that nonce.
+ */
 const EXPIRY_MS = 7 * 24 * 3600_000;
 /** After an error from issueTx, how long the node gets to show it has the tx after all. */
 export const ISSUE_ERROR_GRACE_MS = 10_000;
@@ -169,9 +174,11 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
   if (fate === undefined) return 'checking';
   const why = refusal instanceof Error ? refusal.message : String(refusal);
   if (isEvmHash(entry.txID) || entry.chain !== 'C') {
-    // Kept (src/background/refused.ts): the next send on this chain conflicts with it.
+    // Kept (src/background/refused.ts): the next send on this chain conflicts with it. A speed-up
+    // or cancel (item.replaces) keeps its original's nonce: that one still waits, nothing takes its place.
     await outbox.voidEntry(entry);
-    throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction (${why}); nothing was paid, and your next ${entry.chain}-Chain send takes its place, so the two can never both go through`);
+    const next = isEvmHash(entry.txID) && entry.item.replaces ? 'the transaction it was to replace still waits' : `your next ${entry.chain}-Chain send takes its place, so the two can never both go through`;
+    throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction (${why}); nothing was paid, and ${next}`);
   }
   await outbox.remove(entry.txID);
   throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction, and nothing it spends was spent: ${why}`);
@@ -192,6 +199,25 @@ export function keptInTheWay(e: Pick<OutboxEntry, 'chain' | 'signedHex'>): boole
   return 'inputs' in tx && tx.inputs.length > 0;
 }
 
+/** An EVM entry's nonce; none for another, or one that cannot be read. */
+function evmNonceOf(o: OutboxEntry): bigint | undefined {
+  try {
+    return isEvmHash(o.txID) ? evmTxNonce(fromHex(o.signedHex)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The wallet's txs of which any one accepted proves `e` can never run: its successor, the tx it
+ * replaces or races, those that replace or race it, and its others at `e`'s EVM nonce.
+ */
+export function rivalsOf(e: OutboxEntry, entries: readonly OutboxEntry[], nonceOf = evmNonceOf): string[] {
+  const nonce = nonceOf(e);
+  const others = entries.filter((o) => o.replacedBy === e.txID || o.item.replaces === e.txID || (o.txID !== e.txID && nonce !== undefined && nonceOf(o) === nonce));
+  return [e.replacedBy, e.item.replaces, ...others.map((o) => o.txID)].filter((r): r is string => r !== undefined);
+}
+
 /** What the wallet knows of a refused tx's successor (successors in src/background/refused.ts): accepted, a move's export still under way, or nothing. */
 export type Successor = 'accepted' | 'moving' | undefined;
 
@@ -210,10 +236,11 @@ export type Settled = 'accepted' | 'failed' | 'unclear' | 'replaced';
  * one whose inputs are gone without proof of acceptance is 'unclear' (never "failed": it may have
  * gone through). Each entry is looked at on its own: one the node cannot answer for does not hold
  * up the others. `record` saves the decisions before decided entries leave the outbox. Entries
- * older than a week are given up (their activity items stay). Refused ones (voided, see
- * src/background/refused.ts), and X/P ones that failed or are given up (voided then), stay until
- * they ran or an accepted `successor` spent what they spend (while it is a move still under way,
- * one whose funds are gone is not listed yet).
+ * older than a week are given up (their activity items stay), but an EVM one whose nonce is
+ * unused. Refused ones (voided, see src/background/refused.ts), and X/P ones that failed or are
+ * given up (voided then), stay until they ran or an accepted rival (rivalsOf: a `successor`, the
+ * tx it replaces, one at its nonce) spent what they spend (while it is a move still under way, one
+ * whose funds are gone is not listed yet).
  */
 export async function settleOutbox(
   engine: WalletEngine,
@@ -230,8 +257,9 @@ export async function settleOutbox(
   const kept = new Set<string>();
   for (const entry of await outbox.list()) {
     if (entry.voided) kept.add(entry.txID);
+    let fate: TxFate | undefined;
     try {
-      const fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex));
+      fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex));
       if (entry.voided) {
         // Kept until it ran or its successor did; never sent again, never given up by age. A
         // failure is recorded (its item, if listed, says so) and changes nothing here.
@@ -263,33 +291,27 @@ export async function settleOutbox(
     } catch {
       // The node could not answer for this one now: the next refresh asks again.
     }
-    if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS) {
+    // An EVM tx only once its nonce is used (inputs-spent): until then it holds that nonce.
+    if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS && (!isEvmHash(entry.txID) || fate === 'inputs-spent')) {
       expired.push(entry.txID);
       if (keptInTheWay(entry)) voidable.add(entry.txID);
     }
   }
   // A speed-up or cancel and the tx it replaces share a nonce: once one of them ran, the other
   // (its nonce used, no receipt) is "replaced", never unclear. So is every other EVM tx of the
-  // account at that nonce (a speed-up and a cancel both pressed on the original), and an X/P tx
-  // whose funds a later one spent too (racedBy in src/background/refused.ts) once either ran.
+  // account at that nonce (a speed-up and a cancel both pressed on the original, or a refused
+  // one: voided), and an X/P tx whose funds a later one spent too (racedBy in
+  // src/background/refused.ts) once either ran.
   const entries = await outbox.list();
-  // An EVM entry's nonce, read once and only when asked (one that cannot be read has none).
+  // An EVM entry's nonce, read once and only when asked.
   const nonces = new Map<OutboxEntry, bigint | undefined>();
   const nonceOf = (o: OutboxEntry): bigint | undefined => {
-    if (!nonces.has(o)) {
-      try {
-        nonces.set(o, isEvmHash(o.txID) ? evmTxNonce(fromHex(o.signedHex)) : undefined);
-      } catch {
-        nonces.set(o, undefined);
-      }
-    }
+    if (!nonces.has(o)) nonces.set(o, evmNonceOf(o));
     return nonces.get(o);
   };
   for (const e of entries) {
-    if (e.voided || settled.get(e.txID) !== 'unclear') continue;
-    const nonce = nonceOf(e);
-    const rivals = [e.replacedBy, e.item.replaces, ...entries.filter((o) => o.replacedBy === e.txID || o.item.replaces === e.txID || (o !== e && nonce !== undefined && nonceOf(o) === nonce)).map((o) => o.txID)];
-    if (rivals.some((r) => r !== undefined && (settled.get(r) === 'accepted' || successor(r) === 'accepted'))) settled.set(e.txID, 'replaced');
+    if (settled.get(e.txID) !== 'unclear') continue;
+    if (rivalsOf(e, entries, nonceOf).some((r) => settled.get(r) === 'accepted' || successor(r) === 'accepted')) settled.set(e.txID, 'replaced');
   }
   // What was decided is recorded before the entries go: a worker that dies in between asks again.
   await record(settled);

@@ -14,7 +14,7 @@ import type { ChainAlias } from '../core/node.js';
 import { evmTxNonce } from '../core/tx/c.js';
 import { decodeChainTx } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
-import type { Outbox, OutboxEntry, Successor } from './outbox.js';
+import { type Outbox, type OutboxEntry, rivalsOf, type Successor } from './outbox.js';
 import type { TransferRecord } from './transfer-journal.js';
 
 /** The UTXOs an X/P tx spends, by ID. */
@@ -49,11 +49,12 @@ const onChain = (e: OutboxEntry, chain: ChainAlias, evm: boolean): boolean => e.
 /**
  * Before a new send on `chain` (EVM ones when `evm`): what became of its refused txs. Lists what
  * it finds (`list`); stops the send ('earlier-send-went-through', 'earlier-send-unclear') when one
- * ran or may have; returns those that could still run, for the new send to conflict with.
- * `successor`: what the wallet knows of a successor (see {@link successors}). One whose funds are
+ * ran or may have; returns those that could still run (but an EVM one whose nonce an undecided
+ * tx holds), for the new send to conflict with. `successor`: what the wallet knows of a successor,
+ * or of another rival (rivalsOf in src/background/outbox.ts; see {@link successors}). One whose funds are
  * gone while its successor is a move still under way stops the send once all the same: the
  * conservative side, on an honest node only until the move's next run (a minute at most).
- * `replaced`: told of each one an accepted successor took the place of, before it leaves the outbox.
+ * `replaced`: told of each one an accepted rival took the place of, before it leaves the outbox.
  */
 export async function settleRefused(
   engine: WalletEngine,
@@ -67,14 +68,16 @@ export async function settleRefused(
   const ran: string[] = [];
   const unclear: string[] = [];
   const live: OutboxEntry[] = [];
-  for (const e of await outbox.list()) {
+  const all = await outbox.list();
+  for (const e of all) {
     if (!onChain(e, chain, evm)) continue;
     const fate = e.ran ? 'accepted' : await engine.txFate(e.chain, e.txID, fromHex(e.signedHex));
     if (fate === 'accepted') {
       ran.push(e.txID);
       await list({ ...e.item, status: 'accepted' });
       await outbox.remove(e.txID);
-    } else if (fate === 'inputs-spent' && e.replacedBy !== undefined && successor(e.replacedBy) === 'accepted') {
+    } else if (fate === 'inputs-spent' && rivalsOf(e, all).some((r) => successor(r) === 'accepted')) {
+      // An accepted rival (its successor, or the tx it was to speed up or cancel) took its place.
       await replaced(e);
       await outbox.remove(e.txID);
     } else if (fate === 'inputs-spent' || fate === 'processing') {
@@ -82,7 +85,9 @@ export async function settleRefused(
       unclear.push(e.txID);
       await list({ ...e.item, checking: true });
       await outbox.update(e.txID, (x) => ({ ...x, surfaced: true }));
-    } else {
+    } else if (!evm || !all.some((o) => !o.voided && rivalsOf(e, all).includes(o.txID))) {
+      // A refused EVM tx whose nonce an undecided one holds (the tx it was to speed up or cancel,
+      // the send that took its place) is in no send's way: that nonce runs once, the next send takes another.
       live.push(e);
     }
   }
@@ -131,17 +136,18 @@ export function successors(activity: readonly ActivityItem[], moves: readonly Tr
 }
 
 /**
- * `known` (successors), widened by the node's word on each refused tx's successor it does not know:
- * one sent through another network entry for the same chains is in that entry's Activity, not
- * here. Asked for all at once; one that cannot be read stays unknown.
+ * `known` (successors), widened by the node's word on each refused tx's rivals (rivalsOf) it does
+ * not know: one sent through another network entry for the same chains is in that entry's
+ * Activity, not here; one still in the outbox may have run since the last refresh. Asked for all
+ * at once; one that cannot be read stays unknown.
  */
 export async function withSuccessorsAsked(engine: WalletEngine, entries: readonly OutboxEntry[], known: (txID: string) => Successor): Promise<(txID: string) => Successor> {
-  const unknown = entries.filter((e) => e.voided && e.replacedBy !== undefined && known(e.replacedBy) === undefined);
+  const unknown = entries.filter((e) => e.voided).flatMap((e) => rivalsOf(e, entries).filter((s) => known(s) === undefined).map((s) => [e.chain, s] as const));
   const ran = new Set<string>();
   await Promise.all(
-    unknown.map(async ({ chain, replacedBy: s }) => {
-      const state = await (isEvmHash(s!) ? engine.evmState(s!) : engine.txState(chain, s!)).catch(() => 'unknown');
-      if (state === 'accepted') ran.add(s!);
+    unknown.map(async ([chain, s]) => {
+      const state = await (isEvmHash(s) ? engine.evmState(s) : engine.txState(chain, s)).catch(() => 'unknown');
+      if (state === 'accepted') ran.add(s);
     }),
   );
   return (txID) => known(txID) ?? (ran.has(txID) ? 'accepted' : undefined);

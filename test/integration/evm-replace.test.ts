@@ -11,18 +11,21 @@ import { fromHex, toHex } from '../../src/core/bytes.js';
 import { formatEvmAddress } from '../../src/core/evm-address.js';
 import type { AccountView } from '../../src/shared/messages.js';
 import { AVAX, GENESIS_KEY, genesisEngine, localNetwork, testNodeOutboxKey, WEI_PER_NAVAX } from './fixture.js';
+import { lyingNode, rpcError } from './lying-node.js';
 import { startBackground } from './wallet-fixture.js';
 
 let bg: Awaited<ReturnType<typeof startBackground>> & { stores: ReturnType<typeof memoryStores> };
 let account: AccountView;
 let accountKey: Uint8Array;
+/** Honest until a test sets a lie (a refused speed-up). */
+const node = lyingNode();
 
 describe('speed up and cancel on the node', () => {
   const genesisAddress = formatEvmAddress(GENESIS_KEY.evmAddress);
 
   beforeAll(async () => {
     const stores = memoryStores();
-    bg = { ...(await startBackground(stores)), stores };
+    bg = { ...(await startBackground(stores, { fetch: node.fetch })), stores };
     // An imported key, so the test can also sign as this account (the stuck txs below).
     accountKey = new Uint8Array(randomBytes(32));
     await bg.wallet.accounts.walletCreateFromKey({ password: 'replace test password', privateKey: `0x${toHex(accountKey)}`, name: 'Replace' });
@@ -141,6 +144,30 @@ describe('speed up and cancel on the node', () => {
     expect(items.find((i) => i.txID === faster.txHash)).toMatchObject({ status: 'accepted' });
     expect(items.find((i) => i.txID === stuck)).toMatchObject({ status: 'failed', replaced: true });
     await bg.wallet.networks.networksRemove({ id: second.id });
+  }, 180_000);
+
+  it('a speed-up the node refused: told so, the original still waits; once a cancel of it ran, the next send goes and the refused one is never "may have gone through"', async () => {
+    const stuck = await stuckTx();
+    const up = await bg.wallet.evm.evmEstimateReplace({ txHash: stuck, action: 'speed-up' });
+    node.lies.set('eth_sendRawTransaction', async () => rpcError('insufficient funds for gas * price + value'));
+    const refused = await bg.wallet.evm.evmReplace({ txHash: stuck, action: 'speed-up', maxFeeWei: up.maxFee }).catch((e: unknown) => e);
+    node.lies.delete('eth_sendRawTransaction');
+    expect(refused).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/insufficient funds.*nothing was paid, and the transaction it was to replace still waits$/) });
+    expect((await bg.wallet.evm.evmPending()).txs.map((t) => t.txHash)).toContain(stuck);
+    const key = await testNodeOutboxKey(account.id);
+    const kept = ((await bg.stores.local.get([key]))[key] as { txID: string; voided?: boolean }[]).filter((e) => e.voided).map((e) => e.txID);
+    expect(kept).toHaveLength(1);
+    const q = await bg.wallet.evm.evmEstimateReplace({ txHash: stuck, action: 'cancel' });
+    await receiptOf((await bg.wallet.evm.evmReplace({ txHash: stuck, action: 'cancel', maxFeeWei: q.maxFee })).txHash);
+    // Before any refresh: the refused speed-up (its nonce used by the cancel) does not stop the next send.
+    const est = await bg.wallet.sends.sendEstimate({ chain: 'C', to: genesisAddress, amountWei: '1' });
+    await receiptOf((await bg.wallet.sends.sendC({ to: genesisAddress, amountWei: '1', maxFeeWei: est.fee })).txHash);
+    await bg.wallet.balances.balancesRefresh();
+    const left = ((await bg.stores.local.get([key]))[key] as { txID: string }[]).map((e) => e.txID);
+    expect(left).not.toContain(kept[0]);
+    const items = (await bg.wallet.balances.activityList()).items;
+    expect(items.find((i) => i.txID === kept[0])).toBeUndefined();
+    expect(items.find((i) => i.txID === stuck)).toMatchObject({ status: 'failed', replaced: true });
   }, 180_000);
 
   it('one nonce line: a C-Chain export waits while an EVM tx of the account waits, and goes once it is cancelled', async () => {

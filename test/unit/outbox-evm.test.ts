@@ -1,0 +1,147 @@
+// The outbox's C-Chain EVM txs against a scripted node: a tx is never given up by age while its
+// nonce is unused, and a refused speed-up or cancel settles once a tx at its nonce ran.
+import { describe, expect, it } from 'vitest';
+import { Outbox, type OutboxEntry, outboxEntry, sendOnce, type Settled, settleOutbox } from '../../src/background/outbox.js';
+import { settleRefused, withSuccessorsAsked } from '../../src/background/refused.js';
+import { memoryStores } from '../../src/background/storage.js';
+import { fromHex } from '../../src/core/bytes.js';
+import { WalletEngine } from '../../src/core/engine.js';
+import { RpcError } from '../../src/core/errors.js';
+import type { NodeClient } from '../../src/core/node.js';
+import { signEvmTx } from '../../src/core/tx/c.js';
+import type { ActivityItem } from '../../src/shared/messages.js';
+import { ctx, ewoq, second } from './pvm-test-kit.js';
+
+/** What the node shows of the account: nonces used, txs that ran (a receipt of success), txs in its pool; `down`: no answer. */
+interface EvmScript {
+  used: bigint;
+  ran: string[];
+  held: string[];
+  down?: boolean;
+}
+
+function evmEngine(s: EvmScript): WalletEngine {
+  const up = <T>(v: T) => (s.down ? Promise.reject(new Error('node unreachable')) : Promise.resolve(v));
+  const node = {
+    eth: {
+      getTransactionCount: () => up(s.used),
+      getTransactionReceipt: (h: string) => up(s.ran.includes(h) ? { status: 1n, from: engine.evmAddress } : null),
+      ethCall: (_m: string, [h]: [string]) => up(s.held.includes(h) ? { hash: h } : null),
+      // Every send is refused (a speed-up the node will not take: "insufficient funds for queued cost").
+      sendRawTransaction: () => Promise.reject(new RpcError('eth_sendRawTransaction', -32000, 'insufficient funds for gas * price + value')),
+    },
+  };
+  const engine = new WalletEngine(node as unknown as NodeClient, ctx, { xp: [ewoq], evm: second, change: ewoq.shortId }, { evmChainId: 43112n });
+  return engine;
+}
+
+/** The account's EVM tx at `nonce` (its fee cap tells a speed-up or a cancel from the original). */
+function evmEntry(nonce: bigint, maxFeePerGas: bigint, item: Partial<ActivityItem> = {}): OutboxEntry {
+  const signed = signEvmTx({ chainId: 43112n, nonce, to: '0x' + '11'.repeat(20), value: 1n, gasLimit: 21_000n, maxFeePerGas, maxPriorityFeePerGas: 1n }, second.secret);
+  return outboxEntry('C', signed.hash, fromHex(signed.rawTx.slice(2)), { txID: signed.hash, chain: 'C', kind: 'send', status: 'pending', createdAt: 1, ...item });
+}
+
+const outbox = () => new Outbox(memoryStores().local, 'outbox');
+const ids = async (o: Outbox) => (await o.list()).map((e) => e.txID);
+
+async function settle(engine: WalletEngine, o: Outbox, successor: (txID: string) => 'accepted' | undefined = () => undefined): Promise<ReadonlyMap<string, Settled>> {
+  let settled: ReadonlyMap<string, Settled> = new Map();
+  await settleOutbox(engine, o, async (s) => void (settled = s), successor);
+  return settled;
+}
+
+describe('an EVM tx undecided for a week', () => {
+  it('stays while its nonce is unused (held, forgotten by the node, or the node unreachable): still offered for speed-up or cancel, its nonce still the wallet\'s', async () => {
+    const o = outbox();
+    const stuck = { ...evmEntry(5n, 10n), createdAt: 0 };
+    await o.put(stuck);
+    const node: EvmScript = { used: 5n, ran: [], held: [stuck.txID] };
+    const engine = evmEngine(node);
+    await settle(engine, o);
+    expect(await ids(o)).toEqual([stuck.txID]);
+    node.held = [];
+    await settle(engine, o);
+    node.down = true;
+    await settle(engine, o);
+    expect(await ids(o)).toEqual([stuck.txID]);
+  });
+
+  it('is given up once its nonce is used without a receipt of its own (unclear, as before)', async () => {
+    const o = outbox();
+    const stuck = { ...evmEntry(5n, 10n), createdAt: 0 };
+    await o.put(stuck);
+    expect((await settle(evmEngine({ used: 6n, ran: [], held: [] }), o)).get(stuck.txID)).toBe('unclear');
+    expect(await ids(o)).toEqual([]);
+  });
+});
+
+describe('a refused speed-up or cancel', () => {
+  /** Tx A stuck at nonce 5, and its speed-up S the node refused (kept voided, A marked replaced by it). */
+  async function refusedSpeedUp() {
+    const o = outbox();
+    const a = evmEntry(5n, 10n);
+    const s = evmEntry(5n, 20n, { replaces: a.txID });
+    await o.put(a);
+    await o.put(s, [a.txID]);
+    const node: EvmScript = { used: 5n, ran: [], held: [a.txID] };
+    const engine = evmEngine(node);
+    const refusal = await sendOnce(engine, o, s, 20).catch((e: unknown) => e);
+    return { o, a, s, node, engine, refusal };
+  }
+
+  it('is told as refused with the original still waiting, not as taken over by the next send', async () => {
+    const { o, s, refusal } = await refusedSpeedUp();
+    expect(refusal).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/insufficient funds.*nothing was paid, and the transaction it was to replace still waits$/) });
+    expect((await o.list()).find((e) => e.txID === s.txID)?.voided).toBe(true);
+  });
+
+  it('while the original waits, it is in no send\'s way (the next send takes the nonce after; that nonce runs once); a refused send whose nonce nothing holds still is', async () => {
+    const { o, engine } = await refusedSpeedUp();
+    const settle = () => settleRefused(engine, o, 'C', true, async () => undefined, () => undefined);
+    await expect(settle()).resolves.toEqual([]);
+    const alone = { ...evmEntry(6n, 10n), voided: true };
+    await o.put(alone);
+    expect((await settle()).map((e) => e.txID)).toEqual([alone.txID]);
+  });
+
+  it('once the original ran: a refresh settles it as replaced and drops it, never "may have gone through"', async () => {
+    const { o, a, s, node, engine } = await refusedSpeedUp();
+    Object.assign(node, { used: 6n, ran: [a.txID], held: [] });
+    const settled = await settle(engine, o);
+    expect([settled.get(a.txID), settled.get(s.txID)]).toEqual(['accepted', 'replaced']);
+    expect(await o.list()).toEqual([]);
+  });
+
+  it('once the original ran, known only from Activity (it left the outbox before): replaced', async () => {
+    const { o, a, s, node, engine } = await refusedSpeedUp();
+    await o.remove(a.txID);
+    Object.assign(node, { used: 6n, ran: [a.txID], held: [] });
+    expect((await settle(engine, o, (id) => (id === a.txID ? 'accepted' : undefined))).get(s.txID)).toBe('replaced');
+    expect(await o.list()).toEqual([]);
+  });
+
+  it('once a cancel of the original ran, before any refresh: the next send is not stopped, nothing is listed, and it leaves', async () => {
+    const { o, a, s, node, engine } = await refusedSpeedUp();
+    const cancel = evmEntry(5n, 30n, { replaces: a.txID });
+    await o.put(cancel, [a.txID]);
+    Object.assign(node, { used: 6n, ran: [cancel.txID], held: [] });
+    const listed: ActivityItem[] = [];
+    const successor = await withSuccessorsAsked(engine, await o.list(), () => undefined);
+    await expect(settleRefused(engine, o, 'C', true, async (i) => void listed.push(i), successor)).resolves.toEqual([]);
+    expect(listed).toEqual([]);
+    expect(await ids(o)).toEqual([a.txID, cancel.txID]);
+    // The refresh then settles the pair.
+    const settled = await settle(engine, o);
+    expect([settled.get(a.txID), settled.get(cancel.txID), settled.has(s.txID)]).toEqual(['replaced', 'accepted', false]);
+    expect(await o.list()).toEqual([]);
+  });
+
+  it('whose nonce is used with no rival known to have run stays unclear (it may have run): the next send is stopped once', async () => {
+    const { o, s, node, engine } = await refusedSpeedUp();
+    Object.assign(node, { used: 6n, ran: [], held: [] });
+    const successor = await withSuccessorsAsked(engine, await o.list(), () => undefined);
+    await expect(settleRefused(engine, o, 'C', true, async () => undefined, successor)).rejects.toMatchObject({ code: 'earlier-send-unclear' });
+    expect((await settle(engine, o)).get(s.txID)).toBe('unclear');
+    expect(await ids(o)).toContain(s.txID);
+  });
+});
