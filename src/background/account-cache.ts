@@ -37,6 +37,8 @@ export interface AccountCache {
    * look could not read the blocks, so the next one starts where it did (once).
    */
   heightsBefore?: { X: string; P: string; C?: string; cWei?: string; cMissed?: true };
+  /** Since when the node has shown heights below these (network-restart.ts behindSince). */
+  behindSince?: number;
 }
 
 export function emptyCache(): AccountCache {
@@ -130,10 +132,14 @@ export class AccountCaches {
  * read again by the next refresh), the rest kept: Activity is the only record of the wallet's sends.
  */
 function repaired(c: AccountCache): AccountCache {
-  c.activity = c.activity.filter((i) => i instanceof Object && typeof i.txID === 'string' && typeof i.status === 'string');
+  const digits = (v: unknown) => typeof v === 'string' && /^\d+$/.test(v);
+  // An own item whose status is damaged is asked about again (never dropped: Sent before needs it).
+  c.activity = c.activity.flatMap((i) => (i instanceof Object && typeof i.txID === 'string' && ['X', 'P', 'C'].includes(i.chain) ? [['accepted', 'pending', 'failed'].includes(i.status) ? i : { ...i, status: 'pending' as const, checking: true as const }] : []));
   const b = c.balances;
   if (![b.balances, b.waiting].every((l) => Array.isArray(l) && l.every((x) => x instanceof Object))) c.balances = emptyCache().balances;
-  if (!/^\d+$/.test(c.pHeight)) c.pHeight = '0';
+  if (!digits(c.pHeight)) c.pHeight = '0';
+  const h = c.heightsBefore;
+  if (h && !(digits(h.X) && digits(h.P) && [h.C, h.cWei].every((v) => v === undefined || digits(v)))) delete c.heightsBefore;
   return c;
 }
 
@@ -194,6 +200,7 @@ export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, star
   stored.knownUtxos = refreshed.knownUtxos;
   if (refreshed.knownPUtxos) stored.knownPUtxos = refreshed.knownPUtxos;
   if (refreshed.heightsBefore) stored.heightsBefore = refreshed.heightsBefore;
+  if (refreshed.behindSince === undefined) delete stored.behindSince;
   stored.receiveNext = Math.max(stored.receiveNext, refreshed.receiveNext);
   stored.changeNext = Math.max(stored.changeNext, refreshed.changeNext);
 }

@@ -13,6 +13,25 @@ import { type AccountCache, emptyCache } from './account-cache.js';
  */
 export const restartable = (kind: string, networkID: number): boolean => (kind === 'local' || kind === 'custom') && networkID !== MAINNET.networkID && networkID !== FUJI.networkID;
 
+/** How long a node may show heights below what it showed before until they are taken (behindSince). */
+export const BEHIND_AT_MOST_MS = 5 * 60_000;
+
+/**
+ * Since when the node has shown heights (P, X) below those it showed before (a lagging backend, a
+ * replay), while less than BEHIND_AT_MOST_MS: its older balances must not replace newer ones.
+ * Otherwise none; past that time its heights are taken into `cache` (a height once lied about must
+ * not stop refreshes for good).
+ */
+export function behindSince(cache: AccountCache, p: bigint, x: bigint, now = Date.now()): number | undefined {
+  const since = cache.behindSince ?? now;
+  delete cache.behindSince;
+  if (p >= BigInt(cache.pHeight) && x >= BigInt(cache.heightsBefore?.X ?? 0)) return undefined;
+  if (now - since < BEHIND_AT_MOST_MS) return since;
+  cache.pHeight = p.toString();
+  if (cache.heightsBefore) cache.heightsBefore = { ...cache.heightsBefore, P: p.toString(), X: x.toString() };
+  return undefined;
+}
+
 /**
  * The P-Chain heights whose blocks the wallet records: the genesis (another on each start of the
  * test network, whose start time is the moment it starts) and the first block after it (another on

@@ -127,13 +127,10 @@ export function locksFunds(s: StakeRecord, listed: ReadonlyMap<string, string>):
 
 /**
  * What the account's own stakes lock now (those it funded that lock their funds, whose end has not
- * passed). A pending one's end is the review's guess: the stake starts when its tx runs, which the
- * outbox waits for a week at most, so it counts until a week past that guess (the follow after the
- * refresh learns the real end).
+ * passed: a pending one's too, fixed in its tx; an auto-renewed one's is not known yet).
  */
 export function stakedAmounts(stakes: readonly StakeRecord[], nowSeconds: number, listed: ReadonlyMap<string, string>): { amount: string; unlocksAt: number | null }[] {
-  const ends = (s: StakeRecord) => unlockTimeOf(s)! + (s.state === 'pending' ? 7 * 86_400 : 0);
   return stakes
-    .filter((s) => s.byWallet && locksFunds(s, listed) && (unlockTimeOf(s) === null || ends(s) > nowSeconds))
+    .filter((s) => s.byWallet && locksFunds(s, listed) && (unlockTimeOf(s) === null || unlockTimeOf(s)! > nowSeconds))
     .map((s) => ({ amount: s.amount, unlocksAt: unlockTimeOf(s) }));
 }

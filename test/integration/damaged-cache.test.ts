@@ -38,7 +38,9 @@ describe('a damaged account cache', () => {
       { activity: [null, ...c.activity, { txID: 7 }] },
       { balances: { ...c.balances, balances: null } },
       { balances: { ...c.balances, balances: [null] } },
-      { pHeight: 'x' },
+      { pHeight: 'x', heightsBefore: { X: 'x', P: '1' } },
+      // Its status damaged: asked about again, never dropped (Sent before needs it).
+      { activity: c.activity.map((a) => ({ ...(a as object), status: 'garbage' })) },
     ];
     for (const damaged of damage) {
       await stores.local.set({ [key]: { ...c, ...damaged } });

@@ -6,7 +6,9 @@ import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { nodeHealth } from '../../src/popup/components/NodeBanner.js';
 import { AVAX, freshWallet, genesisEngine } from './fixture.js';
-import { lyingNode, type RpcBody } from './lying-node.js';
+import { lyingNode, type RpcBody, rpcResult } from './lying-node.js';
+import { cacheKey } from '../../src/background/account-cache.js';
+import { BEHIND_AT_MOST_MS } from '../../src/background/network-restart.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 /** What a refresh reads of the chains' state (the C-Chain's too): replayed, they are the node as it was. */
@@ -45,5 +47,22 @@ describe('a node behind what it showed before', () => {
     const caughtUp = await wallet.balances.balancesRefresh();
     expect(caughtUp.error).toBeUndefined();
     expect(caughtUp.updatedAt).toBeGreaterThan(newer.updatedAt);
+  });
+
+  it('a height lied about once (far ahead) stops refreshes only for a while: then the node\'s heights are taken', async () => {
+    const node = lyingNode();
+    const { wallet, stores, account } = await fundedWallet({ x: 3n * AVAX }, { fetch: node.fetch });
+    node.lies.set('platform.getHeight', () => Promise.resolve(rpcResult({ height: '9000000000000' })));
+    await wallet.balances.balancesRefresh();
+    node.lies.clear();
+    expect(await wallet.balances.balancesRefresh()).toMatchObject({ errorCode: 'node-behind' });
+    expect(await wallet.balances.balancesRefresh()).toMatchObject({ errorCode: 'node-behind' });
+    // As if BEHIND_AT_MOST_MS had passed since the first.
+    const { network } = await wallet.accounts.walletStatus();
+    const key = cacheKey(network.id, account.id);
+    const c = (await stores.local.get([key]))[key] as { behindSince: number };
+    await stores.local.set({ [key]: { ...c, behindSince: c.behindSince - BEHIND_AT_MOST_MS } });
+    expect((await wallet.balances.balancesRefresh()).error).toBeUndefined();
+    expect((await wallet.balances.balancesRefresh()).error).toBeUndefined();
   });
 });

@@ -6,12 +6,12 @@ import { cb58Encode, formatAddress } from '../../core/encoding.js';
 import { signersOf } from '../../core/tx-senders.js';
 import { incomingEvmTransfers } from '../../core/evm-incoming.js';
 import { waitingFunds } from '../../core/waiting-funds.js';
-import { type AssetBalance, type WalletEngine } from '../../core/engine.js';
+import { type AssetBalance, isEvmHash, type WalletEngine } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
 import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, noteTrimmed, stakesKey, tokenScanKey } from '../account-cache.js';
 import { noteIncoming, sharedBeyond, spendableBy } from '../incoming-utxos.js';
-import { cacheAtHeight, restartable } from '../network-restart.js';
+import { behindSince, cacheAtHeight, restartable } from '../network-restart.js';
 import { listedStates, StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { settleActivity } from '../settle-activity.js';
@@ -133,19 +133,25 @@ export class BalancesService {
     // stays: a node can fake a restart, and a refused send dropped then would no longer keep the
     // next one from paying twice.
     if (at !== cache) await this.local.remove([stakesKey(preset.id, account.id), tokenScanKey(preset.id, account.id)]);
-    // A node behind what it showed before (a lagging backend, a replay): its older balances never
-    // replace newer ones; the last snapshot stays, with why (a failed refresh).
-    else if (height < BigInt(cache.pHeight) || xHeight < BigInt(cache.heightsBefore?.X ?? 0)) {
-      throw new WalletError('node-behind', `the node is behind: its P-Chain is at height ${height} and its X-Chain at ${xHeight}, below what it showed before`);
+    // A node behind what it showed before (a lagging backend, a replay): its older balances do not
+    // replace newer ones for a while; the last snapshot stays, with why (a failed refresh).
+    else {
+      const since = behindSince(cache, height, xHeight);
+      if (since !== undefined) {
+        await this.caches.update(preset.id, account.id, (c) => void (c.behindSince = since));
+        throw new WalletError('node-behind', `the node is behind: its P-Chain is at height ${height} and its X-Chain at ${xHeight}, below what it showed before`);
+      }
     }
     cache = at;
     const settledCache = cache; // the same object this refresh goes on filling, saved twice
     const outbox = await this.engines.outbox(preset, account.id);
-    // Sends this refresh listed from the outbox: one refused meanwhile (voided, or gone) and taken out of Activity stays out.
+    // Sends this refresh listed from the outbox: one refused meanwhile, and so taken out of Activity,
+    // stays out (voided; a refused C-Chain atomic one is gone; another one gone was decided).
     const fromOutbox = new Set<string>();
     const save = async () => {
-      const standing = new Set((await outbox.list()).filter((e) => !e.voided).map((e) => e.txID));
-      await this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith, (a) => fromOutbox.has(a.txID) && a.status === 'pending' && !standing.has(a.txID)));
+      const now = new Map((await outbox.list()).map((e) => [e.txID, e]));
+      const refused = (a: ActivityItem) => (now.has(a.txID) ? now.get(a.txID)!.voided === true : a.chain === 'C' && !isEvmHash(a.txID));
+      await this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith, (a) => fromOutbox.has(a.txID) && a.status === 'pending' && refused(a)));
     };
     // A journal that cannot be read or written holds up no refresh: the funds show as waiting all the same.
     const journal = this.engines.journal(preset, account.id);
