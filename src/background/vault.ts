@@ -189,7 +189,7 @@ export class Vault {
     // A check that does not match is a wrong password, unless the key opens the record (its GCM
     // tag proves the password): then the check was damaged, and must not lock the user out.
     const secrets = await unseal(key, open).catch((e: unknown) => {
-      throw checked ? e : new WrongPasswordError();
+      throw checked || (e as VaultCorruptError).reason === 'plaintext' ? e : new WrongPasswordError();
     });
     return { state: { key, kdf: open.record.kdf }, secrets, open, fromVersion };
   }

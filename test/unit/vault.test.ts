@@ -3,6 +3,7 @@ import { FormatError, ValidationError, WalletError } from '../../src/core/errors
 import { fromHex } from '../../src/core/bytes.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import { memoryStores, type MemoryStores } from '../../src/background/storage.js';
+import { deriveFromPassword } from '../../src/background/vault-crypto.js';
 import {
   DEFAULT_PBKDF2_ITERATIONS,
   decodeBase64,
@@ -319,6 +320,18 @@ describe('vault: damaged records', () => {
     await fresh.changePassword(PASSWORD, OTHER_PASSWORD);
     await rejectsUnchanged(stores, () => freshVault(stores).unlock(PASSWORD), WrongPasswordError);
     await freshVault(stores).unlock(OTHER_PASSWORD);
+  });
+
+  it('a damaged check beside contents the right key opens but that are not a wallet: damaged (plaintext), not a wrong password', async () => {
+    const { stores } = await damaged((r) => r);
+    const r = await storedRecord(stores);
+    const { key } = await deriveFromPassword(PASSWORD, decodeBase64(r.kdf.salt)!, r.kdf.iterations);
+    const aes = await crypto.subtle.importKey('raw', key, 'AES-GCM', false, ['encrypt']);
+    const garbage = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: decodeBase64(r.cipher.iv)! }, aes, new TextEncoder().encode('not json')));
+    await writeRecord(stores, { ...r, kdf: { ...r.kdf, check: flipLastByte(r.kdf.check) }, ciphertext: encodeBase64(garbage) });
+    const e = await rejectsUnchanged(stores, () => freshVault(stores).unlock(PASSWORD), VaultCorruptError);
+    expect(e.reason).toBe('plaintext');
+    await rejectsUnchanged(stores, () => freshVault(stores).unlock('not the password'), WrongPasswordError);
   });
 
   it('ciphertext shorter than a tag, bad base64, wrong salt or IV length → VaultCorruptError shape', async () => {
