@@ -13,7 +13,7 @@ import { evmTxNonce } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
-import { keptInTheWay, type OutboxEntry, outboxEntry, sendOnce } from './outbox.js';
+import { evmNonceOf, keptInTheWay, type OutboxEntry, outboxEntry, sendOnce } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
 import { conflictsOf, exportSpends, inputIds, racedBy, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
 import type { Preset } from './services/networks.js';
@@ -187,14 +187,15 @@ export class Delivery {
    */
   async ownEvmNonces({ preset, account }: Pick<AccountContext, 'preset' | 'account'>): Promise<EvmNonces> {
     const entries = (await (await this.engines.outbox(preset, account.id)).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID));
-    const nonceOf = (e: OutboxEntry) => evmTxNonce(fromHex(e.signedHex));
+    // One that cannot be read (damaged storage) holds no nonce: it must not stop every C-Chain send.
+    const nonceOf = (e: OutboxEntry) => evmNonceOf(e) ?? [];
     const moves = await this.moves(preset, account.id);
     const exports = moves.flatMap((r) => {
       if (r.from !== 'C' || !r.export || r.export.accepted || r.state !== 'export-signed') return [];
       const tx = decodeChainTx('C', fromHex(r.export.signedHex));
       return tx.vm === 'evm' && tx.kind === 'ExportTx' ? tx.ins.map((i) => i.nonce) : [];
     });
-    return { live: [...entries.filter((e) => !e.voided).map(nonceOf), ...exports], voided: entries.filter((e) => e.voided).map(nonceOf) };
+    return { live: [...entries.filter((e) => !e.voided).flatMap(nonceOf), ...exports], voided: entries.filter((e) => e.voided).flatMap(nonceOf) };
   }
 
   /**

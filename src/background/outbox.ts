@@ -199,8 +199,8 @@ export function keptInTheWay(e: Pick<OutboxEntry, 'chain' | 'signedHex'>): boole
   return 'inputs' in tx && tx.inputs.length > 0;
 }
 
-/** An EVM entry's nonce; none for another, or one that cannot be read. */
-function evmNonceOf(o: OutboxEntry): bigint | undefined {
+/** An EVM entry's nonce; none for another, or one that cannot be read (damaged storage). */
+export function evmNonceOf(o: OutboxEntry): bigint | undefined {
   try {
     return isEvmHash(o.txID) ? evmTxNonce(fromHex(o.signedHex)) : undefined;
   } catch {
@@ -255,6 +255,8 @@ export async function settleOutbox(
   /** Entries that failed or are given up and stay, voided (keptInTheWay); and those voided already. */
   const voidable = new Set<string>();
   const kept = new Set<string>();
+  /** Refused ones the node holds (what they spend unspent, their nonce unused): no rival can have run. */
+  const held = new Set<string>();
   for (const entry of await outbox.list()) {
     if (entry.voided) kept.add(entry.txID);
     let fate: TxFate | undefined;
@@ -273,6 +275,7 @@ export async function settleOutbox(
           // Spent by the move's export (accepted before its journal says so), or by something the
           // node does not show (then the export fails): decided once the move is.
         } else if (fate === 'inputs-spent' || fate === 'processing') {
+          if (fate === 'processing') held.add(entry.txID);
           settled.set(entry.txID, 'unclear');
           if (!entry.surfaced) surfaced.push(entry.txID);
         }
@@ -291,8 +294,9 @@ export async function settleOutbox(
     } catch {
       // The node could not answer for this one now: the next refresh asks again.
     }
-    // An EVM tx only once its nonce is used (inputs-spent): until then it holds that nonce.
-    if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS && (!isEvmHash(entry.txID) || fate === 'inputs-spent')) {
+    // An EVM tx only once its nonce is used (inputs-spent): until then it holds that nonce (one
+    // whose nonce cannot be read, damaged, holds none).
+    if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS && (!isEvmHash(entry.txID) || fate === 'inputs-spent' || evmNonceOf(entry) === undefined)) {
       expired.push(entry.txID);
       if (keptInTheWay(entry)) voidable.add(entry.txID);
     }
@@ -310,7 +314,7 @@ export async function settleOutbox(
     return nonces.get(o);
   };
   for (const e of entries) {
-    if (settled.get(e.txID) !== 'unclear') continue;
+    if (settled.get(e.txID) !== 'unclear' || held.has(e.txID)) continue;
     if (rivalsOf(e, entries, nonceOf).some((r) => settled.get(r) === 'accepted' || successor(r) === 'accepted')) settled.set(e.txID, 'replaced');
   }
   // What was decided is recorded before the entries go: a worker that dies in between asks again.

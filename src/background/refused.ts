@@ -142,10 +142,11 @@ export function successors(activity: readonly ActivityItem[], moves: readonly Tr
  * at once; one that cannot be read stays unknown.
  */
 export async function withSuccessorsAsked(engine: WalletEngine, entries: readonly OutboxEntry[], known: (txID: string) => Successor): Promise<(txID: string) => Successor> {
-  const unknown = entries.filter((e) => e.voided).flatMap((e) => rivalsOf(e, entries).filter((s) => known(s) === undefined).map((s) => [e.chain, s] as const));
+  // Each once, on its chain (the rivals of refused txs at one nonce are each other's).
+  const unknown = new Map(entries.filter((e) => e.voided).flatMap((e) => rivalsOf(e, entries).filter((s) => known(s) === undefined).map((s) => [s, e.chain] as const)));
   const ran = new Set<string>();
   await Promise.all(
-    unknown.map(async ([chain, s]) => {
+    [...unknown].map(async ([s, chain]) => {
       const state = await (isEvmHash(s) ? engine.evmState(s) : engine.txState(chain, s)).catch(() => 'unknown');
       if (state === 'accepted') ran.add(s);
     }),

@@ -191,4 +191,13 @@ describe('speed up and cancel on the node', () => {
     view = (await bg.wallet.transfers.transfersList()).transfers.find((t) => t.id === move.id)!;
     expect(view.state).toBe('completed');
   }, 180_000);
+
+  it('a C-Chain send damaged in storage holds no nonce: it is offered for no speed-up, and stops no C-Chain send', async () => {
+    const outbox = new Outbox(bg.stores.local, await testNodeOutboxKey(account.id));
+    const hash = `0x${'ab'.repeat(32)}`;
+    await outbox.put({ ...outboxEntry('C', hash, new Uint8Array(), { txID: hash, chain: 'C', kind: 'send', status: 'pending', createdAt: Date.now() }), signedHex: 'zz' });
+    expect((await bg.wallet.evm.evmPending()).txs.map((t) => t.txHash)).not.toContain(hash);
+    const est = await bg.wallet.sends.sendEstimate({ chain: 'C', to: genesisAddress, amountWei: '1' });
+    await receiptOf((await bg.wallet.sends.sendC({ to: genesisAddress, amountWei: '1', maxFeeWei: est.fee })).txHash);
+  });
 });

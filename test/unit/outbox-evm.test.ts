@@ -144,4 +144,39 @@ describe('a refused speed-up or cancel', () => {
     expect((await settle(engine, o)).get(s.txID)).toBe('unclear');
     expect(await ids(o)).toContain(s.txID);
   });
+
+  it('held by the node (its nonce unused): a receipt claimed for the original does not settle it (no rival can have run)', async () => {
+    const { o, a, s, node, engine } = await refusedSpeedUp();
+    // A lie: a receipt of success for the original while the nonce is unused and the node holds the speed-up.
+    Object.assign(node, { used: 5n, ran: [a.txID], held: [s.txID] });
+    const successor = await withSuccessorsAsked(engine, await o.list(), () => undefined);
+    const settled = new Map<string, Settled>();
+    await settleOutbox(engine, o, async (x) => void x.forEach((v, k) => settled.set(k, v)), successor);
+    expect(settled.get(s.txID)).toBe('unclear');
+    expect(await ids(o)).toContain(s.txID);
+  });
+});
+
+describe('the rivals of refused EVM txs at one nonce', () => {
+  it('are asked about once each, however many refused txs they are rivals of', async () => {
+    const o = outbox();
+    const refused = Array.from({ length: 6 }, (_, i) => ({ ...evmEntry(5n, 10n + BigInt(i)), voided: true }));
+    for (const e of refused) await o.put(e);
+    const engine = evmEngine({ used: 6n, ran: [], held: [] });
+    let asked = 0;
+    const evmState = engine.evmState.bind(engine);
+    engine.evmState = (h: string) => (asked++, evmState(h));
+    await withSuccessorsAsked(engine, await o.list(), () => undefined);
+    expect(asked).toBe(6);
+  });
+});
+
+describe('an EVM entry damaged in storage', () => {
+  it('holds no nonce: given up after a week like any other, never kept for its nonce', async () => {
+    const o = outbox();
+    const damaged = { ...evmEntry(5n, 10n), signedHex: 'zz', createdAt: 0 };
+    await o.put(damaged);
+    await settle(evmEngine({ used: 5n, ran: [], held: [] }), o);
+    expect(await ids(o)).toEqual([]);
+  });
 });

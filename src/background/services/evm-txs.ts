@@ -4,11 +4,11 @@
 import { fromHex } from '../../core/bytes.js';
 import { isEvmHash } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
-import { decodeEvmTx, type EvmTxRequest, evmTxNonce, PLAIN_TRANSFER_GAS, replacementFees } from '../../core/tx/c.js';
+import { decodeEvmTx, type EvmTxRequest, PLAIN_TRANSFER_GAS, replacementFees } from '../../core/tx/c.js';
 import type { ActivityItem, PendingEvmTxView, RequestParams as P } from '../../shared/messages.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
-import type { OutboxEntry } from '../outbox.js';
+import { evmNonceOf, type OutboxEntry } from '../outbox.js';
 import { feeQuote } from './tokens.js';
 
 function pendingView(e: OutboxEntry): PendingEvmTxView {
@@ -36,11 +36,12 @@ export class EvmTxService {
   /** Outbox EVM txs whose nonce the chain has not used yet: only those can still be replaced. */
   private async pendingEntries(ctx: AccountContext): Promise<OutboxEntry[]> {
     const used = await ctx.engine.node.eth.getTransactionCount(ctx.engine.evmAddress, 'latest');
-    return (await this.live(ctx)).filter((e) => evmTxNonce(fromHex(e.signedHex)) >= used);
+    return (await this.live(ctx)).filter((e) => evmNonceOf(e)! >= used);
   }
 
   private async live(ctx: AccountContext): Promise<OutboxEntry[]> {
-    return (await (await this.engines.outbox(ctx.preset, ctx.account.id)).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID) && !e.voided);
+    // One that cannot be read (damaged storage) is left out: it holds no nonce (ownEvmNonces).
+    return (await (await this.engines.outbox(ctx.preset, ctx.account.id)).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID) && !e.voided && evmNonceOf(e) !== undefined);
   }
 
   async evmPending() {
