@@ -15,6 +15,8 @@ export const restartable = (kind: string, networkID: number): boolean => (kind =
 
 /** How long a node may show heights below what it showed before until they are taken (behindSince). */
 export const BEHIND_AT_MOST_MS = 5 * 60_000;
+/** How long that goes unsaid: a load balancer's backends a block apart are not worth a banner. */
+export const BEHIND_UNSAID_MS = 60_000;
 
 /**
  * Since when the node has shown heights (P, X) below those it showed before (a lagging backend, a

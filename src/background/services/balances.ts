@@ -11,7 +11,7 @@ import { WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
 import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, noteTrimmed, stakesKey, tokenScanKey } from '../account-cache.js';
 import { noteIncoming, sharedBeyond, spendableBy } from '../incoming-utxos.js';
-import { behindSince, cacheAtHeight, restartable } from '../network-restart.js';
+import { BEHIND_UNSAID_MS, behindSince, cacheAtHeight, restartable } from '../network-restart.js';
 import { listedStates, StakeBook, stakedAmounts } from '../stake-book.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { settleActivity } from '../settle-activity.js';
@@ -134,11 +134,13 @@ export class BalancesService {
     // next one from paying twice.
     if (at !== cache) await this.local.remove([stakesKey(preset.id, account.id), tokenScanKey(preset.id, account.id)]);
     // A node behind what it showed before (a lagging backend, a replay): its older balances do not
-    // replace newer ones for a while; the last snapshot stays, with why (a failed refresh).
+    // replace newer ones for a while; the last snapshot stays, with its age, and after a minute with
+    // why (a failed refresh).
     else {
       const since = behindSince(cache, height, xHeight);
       if (since !== undefined) {
         await this.caches.update(preset.id, account.id, (c) => void (c.behindSince = since));
+        if (Date.now() - since < BEHIND_UNSAID_MS) return { ...cache.balances, refreshing: false };
         throw new WalletError('node-behind', `the node is behind: its P-Chain is at height ${height} and its X-Chain at ${xHeight}, below what it showed before`);
       }
     }
