@@ -208,6 +208,15 @@ export function evmNonceOf(o: OutboxEntry): bigint | undefined {
   }
 }
 
+/** evmNonceOf, each entry's read once (rivalsOf is asked of every entry against every other). */
+export function nonceReader(): (o: OutboxEntry) => bigint | undefined {
+  const nonces = new Map<OutboxEntry, bigint | undefined>();
+  return (o) => {
+    if (!nonces.has(o)) nonces.set(o, evmNonceOf(o));
+    return nonces.get(o);
+  };
+}
+
 /**
  * The wallet's txs of which any one accepted proves `e` can never run: its successor, the tx it
  * replaces or races, those that replace or race it, and its others at `e`'s EVM nonce.
@@ -307,12 +316,7 @@ export async function settleOutbox(
   // one: voided), and an X/P tx whose funds a later one spent too (racedBy in
   // src/background/refused.ts) once either ran.
   const entries = await outbox.list();
-  // An EVM entry's nonce, read once and only when asked.
-  const nonces = new Map<OutboxEntry, bigint | undefined>();
-  const nonceOf = (o: OutboxEntry): bigint | undefined => {
-    if (!nonces.has(o)) nonces.set(o, evmNonceOf(o));
-    return nonces.get(o);
-  };
+  const nonceOf = nonceReader();
   for (const e of entries) {
     if (settled.get(e.txID) !== 'unclear' || held.has(e.txID)) continue;
     if (rivalsOf(e, entries, nonceOf).some((r) => settled.get(r) === 'accepted' || successor(r) === 'accepted')) settled.set(e.txID, 'replaced');

@@ -14,7 +14,7 @@ import type { ChainAlias } from '../core/node.js';
 import { evmTxNonce } from '../core/tx/c.js';
 import { decodeChainTx } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
-import { type Outbox, type OutboxEntry, rivalsOf, type Successor } from './outbox.js';
+import { nonceReader, type Outbox, type OutboxEntry, rivalsOf, type Successor } from './outbox.js';
 import type { TransferRecord } from './transfer-journal.js';
 
 /** The UTXOs an X/P tx spends, by ID. */
@@ -44,7 +44,8 @@ export function inputsOf<T extends Pick<OutboxEntry, 'chain' | 'txID' | 'signedH
   return ids;
 }
 
-const onChain = (e: OutboxEntry, chain: ChainAlias, evm: boolean): boolean => e.voided === true && e.chain === chain && isEvmHash(e.txID) === evm;
+/** A refused (`voided`) or undecided entry of `chain`, EVM or not. */
+const onChain = (e: OutboxEntry, chain: ChainAlias, evm: boolean, voided = true): boolean => (e.voided === true) === voided && e.chain === chain && isEvmHash(e.txID) === evm;
 
 /**
  * Before a new send on `chain` (EVM ones when `evm`): what became of its refused txs. Lists what
@@ -69,14 +70,16 @@ export async function settleRefused(
   const unclear: string[] = [];
   const live: OutboxEntry[] = [];
   const all = await outbox.list();
+  const nonceOf = nonceReader();
   for (const e of all) {
     if (!onChain(e, chain, evm)) continue;
     const fate = e.ran ? 'accepted' : await engine.txFate(e.chain, e.txID, fromHex(e.signedHex));
+    const rivals = rivalsOf(e, all, nonceOf);
     if (fate === 'accepted') {
       ran.push(e.txID);
       await list({ ...e.item, status: 'accepted' });
       await outbox.remove(e.txID);
-    } else if (fate === 'inputs-spent' && rivalsOf(e, all).some((r) => successor(r) === 'accepted')) {
+    } else if (fate === 'inputs-spent' && rivals.some((r) => successor(r) === 'accepted')) {
       // An accepted rival (its successor, or the tx it was to speed up or cancel) took its place.
       await replaced(e);
       await outbox.remove(e.txID);
@@ -85,7 +88,7 @@ export async function settleRefused(
       unclear.push(e.txID);
       await list({ ...e.item, checking: true });
       await outbox.update(e.txID, (x) => ({ ...x, surfaced: true }));
-    } else if (!evm || !all.some((o) => !o.voided && rivalsOf(e, all).includes(o.txID))) {
+    } else if (!evm || !all.some((o) => !o.voided && rivals.includes(o.txID))) {
       // A refused EVM tx whose nonce an undecided one holds (the tx it was to speed up or cancel,
       // the send that took its place) is in no send's way: that nonce runs once, the next send takes another.
       live.push(e);
@@ -143,7 +146,8 @@ export function successors(activity: readonly ActivityItem[], moves: readonly Tr
  */
 export async function withSuccessorsAsked(engine: WalletEngine, entries: readonly OutboxEntry[], known: (txID: string) => Successor): Promise<(txID: string) => Successor> {
   // Each once, on its chain (the rivals of refused txs at one nonce are each other's).
-  const unknown = new Map(entries.filter((e) => e.voided).flatMap((e) => rivalsOf(e, entries).filter((s) => known(s) === undefined).map((s) => [s, e.chain] as const)));
+  const nonceOf = nonceReader();
+  const unknown = new Map(entries.filter((e) => e.voided).flatMap((e) => rivalsOf(e, entries, nonceOf).filter((s) => known(s) === undefined).map((s) => [s, e.chain] as const)));
   const ran = new Set<string>();
   await Promise.all(
     [...unknown].map(async ([s, chain]) => {
@@ -205,7 +209,7 @@ function sharing(entries: readonly OutboxEntry[], chain: ChainAlias, tx: Spends,
   return entries
     .filter((e) => {
       try {
-        return (e.voided === true) === voided && e.chain === chain && isEvmHash(e.txID) === 'nonce' in tx && conflicts(e, chain, tx);
+        return onChain(e, chain, 'nonce' in tx, voided) && conflicts(e, chain, tx);
       } catch {
         return false;
       }
