@@ -1,6 +1,8 @@
 // What the wallet remembers per network and account (storage.local), so the popup shows it at
 // once: the balance snapshot, the activity list, the address indices handed out. Also the storage
 // keys of everything else kept per network and account, named here once.
+import { isEvmHash } from '../core/engine.js';
+import { cb58Decode } from '../core/encoding.js';
 import type { ActivityItem, ActivityTrimmed, BalancesView } from '../shared/messages.js';
 import { oneAtATime, type StorageArea, storedList } from './storage.js';
 
@@ -133,14 +135,27 @@ export class AccountCaches {
  */
 function repaired(c: AccountCache): AccountCache {
   const digits = (v: unknown) => typeof v === 'string' && /^\d+$/.test(v);
-  // An own item whose status is damaged is asked about again (never dropped: Sent before needs it).
-  c.activity = c.activity.flatMap((i) => (i instanceof Object && typeof i.txID === 'string' && ['X', 'P', 'C'].includes(i.chain) ? [['accepted', 'pending', 'failed'].includes(i.status) ? i : { ...i, status: 'pending' as const, checking: true as const }] : []));
+  // An item no node can be asked about is dropped; one whose status is damaged is asked about again
+  // (never dropped: Sent before needs it); a damaged amount is dropped from it (none is shown).
+  c.activity = c.activity.flatMap((i) => {
+    if (!(i instanceof Object && ['X', 'P', 'C'].includes(i.chain) && txIdOk(i))) return [];
+    for (const k of ['amount', 'fee', 'shared'] as const) if (i[k] !== undefined && !digits(i[k])) delete i[k];
+    return [['accepted', 'pending', 'failed'].includes(i.status) ? i : { ...i, status: 'pending' as const, checking: true as const }];
+  });
   const b = c.balances;
   if (![b.balances, b.waiting].every((l) => Array.isArray(l) && l.every((x) => x instanceof Object))) c.balances = emptyCache().balances;
   if (!digits(c.pHeight)) c.pHeight = '0';
   const h = c.heightsBefore;
   if (h && !(digits(h.X) && digits(h.P) && [h.C, h.cWei].every((v) => v === undefined || digits(v)))) delete c.heightsBefore;
   return c;
+}
+
+function txIdOk(i: ActivityItem): boolean {
+  try {
+    return (i.chain === 'C' && isEvmHash(i.txID)) || cb58Decode(i.txID).length === 32;
+  } catch {
+    return false;
+  }
 }
 
 /** Puts `item` first in the activity list. */

@@ -41,6 +41,8 @@ describe('a damaged account cache', () => {
       { pHeight: 'x', heightsBefore: { X: 'x', P: '1' } },
       // Its status damaged: asked about again, never dropped (Sent before needs it).
       { activity: c.activity.map((a) => ({ ...(a as object), status: 'garbage' })) },
+      // An ID no node can be asked about (the item is dropped); an amount or fee that is no number (dropped from the item).
+      { activity: [{ txID: 'garbage', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 }, ...c.activity.map((a) => ({ ...(a as object), amount: '-1', fee: 7 }))] },
     ];
     for (const damaged of damage) {
       await stores.local.set({ [key]: { ...c, ...damaged } });
@@ -49,7 +51,10 @@ describe('a damaged account cache', () => {
       const view = await wallet.balances.balancesRefresh();
       expect(view.error).toBeUndefined();
       expect(view.balances.find((b) => b.chain === 'X' && b.assetID === avax)?.spendable).toBe((3n * AVAX - ctx.xTxFee).toString());
-      expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ kind: 'send', status: 'accepted' });
+      const { items } = await wallet.balances.activityList();
+      expect(items.find((i) => i.txID === sent.txID)).toMatchObject({ kind: 'send', status: 'accepted' });
+      expect(items.map((i) => i.txID)).not.toContain('garbage');
+      for (const i of items) for (const n of [i.amount, i.fee, i.shared]) expect(n === undefined || /^\d+$/.test(n)).toBe(true);
     }
     await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to, maxFee: ctx.xTxFee.toString() });
   });
