@@ -58,6 +58,8 @@ export type AddressKind = 'X' | 'P' | 'C-bech32' | 'C-evm';
 
 const BECH32_CHAIN = /^([A-Za-z0-9]+)-/;
 
+const NO_KEY = 'No one can ever spend from this address (a burn address or a built-in contract): anything sent to it is lost for good';
+
 const TYPO = 'This address has a typo or is incomplete: check it character by character';
 
 function needed(kind: AddressKind): string {
@@ -77,11 +79,15 @@ export function checkAddress(text: string, kind: AddressKind, hrp: string): Chec
       const what = chain === 'C' ? 'a C-Chain bech32 address (it only receives cross-chain moves)' : `${withArticle(chain)} address`;
       return fail(`This is ${what}; ${needed(kind)} is needed here`);
     }
+    let value: string;
     try {
-      return { ok: true, value: formatEvmAddress(parseEvmAddress(trimmed)) };
+      value = formatEvmAddress(parseEvmAddress(trimmed));
     } catch (e) {
       return fail(sentence((e as Error).message));
     }
+    // The zero address and the built-in contracts' (a byte or two at either end, zeros between):
+    // no key is ever found for them.
+    return /^0x0[0-3]0{34}/.test(value) ? fail(NO_KEY) : { ok: true, value };
   }
   if (/^0x/i.test(trimmed)) return fail(`This is a C-Chain 0x address; ${needed(kind)} is needed here`);
   const chain = kind === 'C-bech32' ? 'C' : kind;
@@ -97,7 +103,8 @@ export function checkAddress(text: string, kind: AddressKind, hrp: string): Chec
     return fail(sentence(message.replace(/\ba X-Chain\b/g, 'an X-Chain')));
   }
   if (address !== trimmed) return fail(`Write the chain letter as a capital: ${chain}-…`);
-  return { ok: true, value: trimmed };
+  // Twenty zero bytes: the one such address with no key behind it.
+  return /1q{32}\w{6}$/i.test(trimmed) ? fail(NO_KEY) : { ok: true, value: trimmed };
 }
 
 // ---- passwords ----

@@ -10,6 +10,7 @@ import {
   encodePayload,
   passwordStrength,
 } from '../../../src/popup/checks.js';
+import { formatAddress } from '../../../src/core/encoding.js';
 import { REQUEST_VALIDATORS } from '../../../src/shared/validate.js';
 import { looksLikeAvax } from '../../../src/popup/look-alike.js';
 import { formatAgo, formatUnits, formatValue, roundAmount, shortenId } from '../../../src/popup/format.js';
@@ -74,6 +75,19 @@ describe('address checks', () => {
     expect(checkAddress('x' + X_ADDR.slice(1), 'X', HRP)).toEqual({ ok: false, error: 'Write the chain letter as a capital: X-…' });
     expect(checkAddress('x' + X_ADDR.slice(1), 'P', HRP)).toEqual({ ok: false, error: 'This is an X-Chain address; a P-Chain address is needed here' });
     expect(checkAddress('x' + X_ADDR.slice(1), 'C-evm', HRP)).toEqual({ ok: false, error: 'This is an X-Chain address; a C-Chain 0x address is needed here' });
+  });
+
+  it('refuses an address no key can ever spend from: the zero address, a built-in contract, twenty zero bytes on X or P', () => {
+    const noKey = { ok: false, error: 'No one can ever spend from this address (a burn address or a built-in contract): anything sent to it is lost for good' };
+    for (const a of ['0x0000000000000000000000000000000000000000', '0x0000000000000000000000000000000000000001', '0x0100000000000000000000000000000000000002', '0x0200000000000000000000000000000000000005', '0x000000000000000000000000000000000000dEaD']) {
+      expect(checkAddress(a, 'C-evm', HRP)).toEqual(noKey);
+    }
+    expect(checkAddress(formatAddress('X', HRP, new Uint8Array(20)), 'X', HRP)).toEqual(noKey);
+    expect(checkAddress(formatAddress('P', HRP, new Uint8Array(20)), 'P', HRP)).toEqual(noKey);
+    // One byte short of those: a key may hold it.
+    expect(checkAddress('0x0400000000000000000000000000000000000002', 'C-evm', HRP).ok).toBe(true);
+    expect(checkAddress('0x0000000000000000000000000000000000010000', 'C-evm', HRP).ok).toBe(true);
+    expect(checkAddress(formatAddress('X', HRP, new Uint8Array(20).fill(1, 19)), 'X', HRP).ok).toBe(true);
   });
 
   it('returns the EIP-55 form of a valid 0x address (the examples of EIP-55)', () => {
