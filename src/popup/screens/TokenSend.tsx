@@ -93,6 +93,8 @@ export function TokenSend(p: TokenSendProps) {
     );
   }
 
+  // Repeated on the review: it is what is read before Confirm.
+  const flags = tokenFlags(p.token.checks);
   if (reviewing) {
     // A token that keeps a cut of each transfer: the node's trial run says what reaches the recipient.
     const got = stage.quote.arrives;
@@ -100,6 +102,7 @@ export function TokenSend(p: TokenSendProps) {
     const facts: Fact[] = [
       { term: 'Token', value: `${p.token.name} (${symbol})` },
       { term: 'Token contract', value: p.token.address, mono: true },
+      ...(flags.length > 0 ? [{ term: 'Beware', value: flags.join(' '), testid: 'review-flags' }] : []),
       { term: nft ? 'NFT' : 'Amount', value: what, testid: 'review-amount' },
       { term: 'From', value: p.from, mono: true },
       { term: 'To', value: toCheck.value, testid: 'review-to', mono: true },
@@ -126,7 +129,6 @@ export function TokenSend(p: TokenSendProps) {
     );
   }
 
-  const flags = tokenFlags(p.token.checks);
   return (
     <form
       class="token-send"

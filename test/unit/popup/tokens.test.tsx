@@ -110,6 +110,19 @@ describe('TokenSend', () => {
     expect(screen.getAllByRole('heading')).toHaveLength(1);
   });
 
+  it('a token whose name reads as AVAX says so on the review, where Confirm is; a clean one says nothing there', async () => {
+    const bg = fakeBackground({ 'tokens.estimateSend': () => ({ ...quote(52_000_000_000_000n), simulation: sim }) });
+    for (const [checks, said] of [[{ ...clean, posesAsNative: true }, true], [clean, false]] as const) {
+      renderWith(bg, <TokenSend token={{ ...erc20, checks }} from={C_ADDR} hrp={HRP} selection={SELECTION} onBack={() => undefined} />);
+      type('To (C-Chain address)', C_OTHER);
+      type('Amount (TUSD)', '1');
+      fireEvent.click(screen.getByRole('button', { name: 'Review' }));
+      await screen.findByRole('heading', { name: 'Review: send TUSD' });
+      expect(screen.queryByTestId('review-flags')?.textContent).toBe(said ? "Its name or symbol reads as AVAX, the chain's own coin: it is not AVAX." : undefined);
+      cleanup();
+    }
+  });
+
   it("refuses the token's own contract as the recipient (tokens sent there are lost), in words at the address", async () => {
     const bg = fakeBackground({ 'tokens.estimateSend': () => ({ ...quote(52_000_000_000_000n), simulation: sim }) });
     renderWith(bg, <TokenSend token={erc20} from={C_ADDR} hrp={HRP} selection={SELECTION} onBack={() => undefined} />);
