@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
 import { VaultLockedError, WrongPasswordError } from '../../src/background/vault.js';
 import type { Wallet } from '../../src/background/services/index.js';
-import { formatAddress, parseAddress } from '../../src/core/encoding.js';
+import { cb58Encode, formatAddress, parseAddress } from '../../src/core/encoding.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import type { BalancesView } from '../../src/shared/messages.js';
@@ -210,17 +210,17 @@ describe('the wallet service against the real node', () => {
     const cache = (await stores.local.get([key]))[key] as { pHeight: string; pBlocks?: string[]; activity: unknown[]; receiveNext: number; changeNext: number };
     // The genesis block was recorded by the first refresh.
     expect(cache.pBlocks?.length).toBeGreaterThanOrEqual(1);
-    const ghost = { txID: 'ghost', chain: 'X', kind: 'send', status: 'accepted', createdAt: 0 };
+    const ghost = { txID: cb58Encode(new Uint8Array(32).fill(7)), chain: 'X', kind: 'send', status: 'accepted', createdAt: 0 };
     // The stakes recorded on the chain go with it (finished: the refresh does not follow them).
     const stakesKey = `xpc.stakes.${network.id}.${account!.id}`;
-    const stake = { txID: 'ghost', kind: 'delegation', nodeID: 'NodeID-x', amount: '1', state: 'finished', settled: 'paid', rewardOwner: { addresses: [], threshold: 1 }, rewards: [], byWallet: true, createdAt: 0 };
+    const stake = { txID: ghost.txID, kind: 'delegation', nodeID: 'NodeID-x', amount: '1', state: 'finished', settled: 'paid', rewardOwner: { addresses: [], threshold: 1 }, rewards: [], byWallet: true, createdAt: 0 };
     // Written when the chain was far higher, on this same chain: the node only lags. Nothing goes.
     // So does the token scan: its blocks are the chain's (kept, it would never read a new chain below them).
     const scanKey = `xpc.tokenscan.${network.id}.${account!.id}`;
     const scan = { fromBlock: '0', toBlock: '999999999', transfers: [] };
     await stores.local.set({ [key]: { ...cache, pHeight: '999999999', activity: [ghost] }, [stakesKey]: { version: 1, stakes: [stake] }, [scanKey]: scan });
     await wallet.balances.balancesRefresh();
-    expect((await wallet.balances.activityList()).items.map((i) => i.txID)).toEqual(['ghost']);
+    expect((await wallet.balances.activityList()).items.map((i) => i.txID)).toEqual([ghost.txID]);
     expect(await stores.local.get([stakesKey, scanKey])).toEqual({ [stakesKey]: { version: 1, stakes: [stake] }, [scanKey]: scan });
     // Written on another chain (another genesis): a restarted network.
     await stores.local.set({

@@ -417,7 +417,7 @@ describe('what Activity no longer holds', () => {
   it('activity.list says it (from the cache), and the CSV of everything passes it on for its screen to say', async () => {
     const { wallet, stores } = service();
     const status = await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    const item: ActivityItem = { txID: 'kept', chain: 'X', kind: 'send', status: 'accepted', createdAt: 9_000 };
+    const item: ActivityItem = { txID: cb58Encode(new Uint8Array(32).fill(9)), chain: 'X', kind: 'send', status: 'accepted', createdAt: 9_000 };
     expect(await wallet.balances.activityList()).toEqual({ items: [] });
     await stores.local.set({ [cacheKey(status.network!.id, status.account!.id)]: { ...emptyCache(), activity: [item], trimmed: { received: 5_000 } } });
     const list = await wallet.balances.activityList();
@@ -434,7 +434,7 @@ describe('Activity on the Local network with its node down', () => {
     const wallet = createWallet(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local, { fetch: down });
     const status = await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
     expect(status.network!.id).toBe('local');
-    const item: ActivityItem = { txID: 'kept', chain: 'X', kind: 'send', status: 'accepted', createdAt: 1 };
+    const item: ActivityItem = { txID: cb58Encode(new Uint8Array(32).fill(9)), chain: 'X', kind: 'send', status: 'accepted', createdAt: 1 };
     const move = { id: 'm1', from: 'X', to: 'P', amount: '1000', state: 'completed', export: { chain: 'X', txID: 'exp1', signedHex: '', fee: '1', accepted: true }, imports: [], importAttempts: 0, createdAt: 2, updatedAt: 3 };
     await stores.local.set({ [cacheKey('local', status.account!.id)]: { ...emptyCache(), activity: [item] }, [entryJournalKey('local', status.account!.id)]: [move] });
     expect((await wallet.balances.activityList()).items).toEqual([item]);
