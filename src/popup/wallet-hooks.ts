@@ -125,7 +125,7 @@ export function useHiddenAssets(networkId: string): { hidden: ReadonlySet<string
       else next.add(id);
       latest.current = next;
       setHidden(next);
-      call('settings.setHiddenAssets', { assetIDs: [...next] }).then(
+      call('settings.setHiddenAssets', { assetIDs: [...next], networkId: asked }).then(
         () => setError(undefined),
         (e: unknown) => setError(`Not saved: ${errorText(e)}`),
       );

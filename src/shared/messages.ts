@@ -285,7 +285,8 @@ export interface WalletRequests extends AssetRequests, TransferRequests, Staking
 
   /** Asset IDs the user hid from the balances, per network (storage.local). */
   'settings.getHiddenAssets': { params: Record<string, never>; result: { assetIDs: string[] } };
-  'settings.setHiddenAssets': { params: { assetIDs: string[] }; result: { ok: true } };
+  /** `networkId`: the network the list was shown for; another selected meanwhile refuses it ('selection-changed'). */
+  'settings.setHiddenAssets': { params: { assetIDs: string[]; networkId: string }; result: { ok: true } };
 
   /** Sites connected to the wallet, and EVM chains sites added. */
   'sites.list': { params: Record<string, never>; result: { sites: SiteView[]; chains: AddedChainView[] } };

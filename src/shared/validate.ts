@@ -272,8 +272,8 @@ export const REQUEST_VALIDATORS: Validators = {
 
   'settings.getHiddenAssets': none,
   'settings.setHiddenAssets': (params) => {
-    const f = record(params, '', ['assetIDs']);
-    return { assetIDs: assetIdList(f.assetIDs, 'assetIDs') };
+    const f = record(params, '', ['assetIDs', 'networkId']);
+    return { assetIDs: assetIdList(f.assetIDs, 'assetIDs'), networkId: localId(f.networkId, 'networkId') };
   },
 
   'sites.list': none,

@@ -99,7 +99,7 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'staking.rewardsCsv': { scope: 'all' },
   'activity.list': {},
   'settings.getHiddenAssets': {},
-  'settings.setHiddenAssets': { assetIDs: [ASSET, cb58Encode(new Uint8Array(32).fill(8))] },
+  'settings.setHiddenAssets': { assetIDs: [ASSET, cb58Encode(new Uint8Array(32).fill(8))], networkId: 'local' },
   'approvals.list': {},
   'sites.list': {},
   'sites.revoke': { origin: 'https://app.example' },
@@ -621,21 +621,22 @@ describe('settings.setHiddenAssets', () => {
   const id = (i: number) => cb58Encode(new Uint8Array(32).fill(i));
 
   it('takes 0 to 200 asset IDs, trimmed', () => {
-    expect(accepts('settings.setHiddenAssets', { assetIDs: [] })).toEqual({ assetIDs: [] });
-    expect(accepts('settings.setHiddenAssets', { assetIDs: [` ${id(1)} `] })).toEqual({ assetIDs: [id(1)] });
+    expect(accepts('settings.setHiddenAssets', { assetIDs: [], networkId: 'local' })).toEqual({ assetIDs: [], networkId: 'local' });
+    expect(accepts('settings.setHiddenAssets', { assetIDs: [` ${id(1)} `], networkId: 'local' })).toEqual({ assetIDs: [id(1)], networkId: 'local' });
+    rejects('settings.setHiddenAssets', { assetIDs: [] }, 'networkId');
     const many = Array.from({ length: 200 }, (_, i) => id(i + 1));
-    expect(accepts('settings.setHiddenAssets', { assetIDs: many }).assetIDs).toHaveLength(200);
-    rejects('settings.setHiddenAssets', { assetIDs: [...many, id(0)] }, 'assetIDs');
+    expect(accepts('settings.setHiddenAssets', { assetIDs: many, networkId: 'local' }).assetIDs).toHaveLength(200);
+    rejects('settings.setHiddenAssets', { assetIDs: [...many, id(0)], networkId: 'local' }, 'assetIDs');
   });
 
   it('names a bad or repeated ID by index', () => {
-    rejects('settings.setHiddenAssets', { assetIDs: [id(1), 'not-an-id'] }, 'assetIDs[1]');
-    rejects('settings.setHiddenAssets', { assetIDs: [id(1), 7] }, 'assetIDs[1]');
+    rejects('settings.setHiddenAssets', { assetIDs: [id(1), 'not-an-id'], networkId: 'local' }, 'assetIDs[1]');
+    rejects('settings.setHiddenAssets', { assetIDs: [id(1), 7], networkId: 'local' }, 'assetIDs[1]');
     // A corrupted checksum, and a 20-byte ID (an address's size, not an asset's).
-    rejects('settings.setHiddenAssets', { assetIDs: [id(1).slice(0, -1) + (id(1).endsWith('1') ? '2' : '1')] }, 'assetIDs[0]');
-    rejects('settings.setHiddenAssets', { assetIDs: [cb58Encode(new Uint8Array(20).fill(1))] }, 'assetIDs[0]');
-    rejects('settings.setHiddenAssets', { assetIDs: [id(1), id(2), id(1)] }, 'assetIDs[2]');
-    rejects('settings.setHiddenAssets', { assetIDs: id(1) }, 'assetIDs');
+    rejects('settings.setHiddenAssets', { assetIDs: [id(1).slice(0, -1) + (id(1).endsWith('1') ? '2' : '1')], networkId: 'local' }, 'assetIDs[0]');
+    rejects('settings.setHiddenAssets', { assetIDs: [cb58Encode(new Uint8Array(20).fill(1))], networkId: 'local' }, 'assetIDs[0]');
+    rejects('settings.setHiddenAssets', { assetIDs: [id(1), id(2), id(1)], networkId: 'local' }, 'assetIDs[2]');
+    rejects('settings.setHiddenAssets', { assetIDs: id(1), networkId: 'local' }, 'assetIDs');
   });
 });
 

@@ -74,7 +74,7 @@ describe('hidden assets', () => {
     const { wallet, stores } = service();
     await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
     expect(await wallet.balances.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
-    expect(await wallet.balances.settingsSetHiddenAssets({ assetIDs: [ID_A, ID_B] })).toEqual({ ok: true });
+    expect(await wallet.balances.settingsSetHiddenAssets({ assetIDs: [ID_A, ID_B], networkId: 'local' })).toEqual({ ok: true });
     expect(await stores.local.get(['xpc.hidden.local'])).toEqual({ 'xpc.hidden.local': [ID_A, ID_B] });
 
     const again = createWallet(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local);
@@ -84,17 +84,20 @@ describe('hidden assets', () => {
     const state = (await stores.local.get(['xpc.state']))['xpc.state'] as Record<string, unknown>;
     await stores.local.set({ 'xpc.state': { ...state, selectedNetworkId: 'fuji' } });
     expect(await again.balances.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
-    await again.balances.settingsSetHiddenAssets({ assetIDs: [ID_B] });
+    await again.balances.settingsSetHiddenAssets({ assetIDs: [ID_B], networkId: 'fuji' });
+    // A list shown for the network before a switch made in another window is not written over the new one's.
+    await expect(again.balances.settingsSetHiddenAssets({ assetIDs: [ID_A], networkId: 'local' })).rejects.toMatchObject({ code: 'selection-changed' });
+    expect(await again.balances.settingsGetHiddenAssets()).toEqual({ assetIDs: [ID_B] });
     await stores.local.set({ 'xpc.state': state });
     expect(await again.balances.settingsGetHiddenAssets()).toEqual({ assetIDs: [ID_A, ID_B] });
-    await again.balances.settingsSetHiddenAssets({ assetIDs: [] });
+    await again.balances.settingsSetHiddenAssets({ assetIDs: [], networkId: 'local' });
     expect(await again.balances.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
   });
 
   it('are dropped with the wallet when it is restored from a recovery phrase', async () => {
     const { wallet, stores } = service();
     await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    await wallet.balances.settingsSetHiddenAssets({ assetIDs: [ID_A] });
+    await wallet.balances.settingsSetHiddenAssets({ assetIDs: [ID_A], networkId: 'local' });
     await wallet.accounts.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
     expect(await wallet.balances.settingsGetHiddenAssets()).toEqual({ assetIDs: [] });
     expect(stores.local.keys()).not.toContain('xpc.hidden.local');

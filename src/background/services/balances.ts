@@ -332,8 +332,9 @@ export class BalancesService {
   }
 
   async settingsSetHiddenAssets(p: P<'settings.setHiddenAssets'>) {
-    const s = await this.settings.read();
-    await this.local.set({ [hiddenAssetsKey(s.selectedNetworkId)]: p.assetIDs });
+    // Written for the network the list was shown for only: one switched to in another window keeps its own.
+    if ((await this.settings.read()).selectedNetworkId !== p.networkId) throw new WalletError('selection-changed', 'the network was switched in another window');
+    await this.local.set({ [hiddenAssetsKey(p.networkId)]: p.assetIDs });
     return { ok: true as const };
   }
 }

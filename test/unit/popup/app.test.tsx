@@ -47,7 +47,7 @@ describe('App', () => {
     expect(screen.queryByTestId(`asset-X-${FAKE_ID}`)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Show' }));
     fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: /^Unhide / }));
-    await waitFor(() => expect(bg.callsOf('settings.setHiddenAssets')).toEqual([{ assetIDs: [] }]));
+    await waitFor(() => expect(bg.callsOf('settings.setHiddenAssets')).toEqual([{ assetIDs: [], networkId: 'local' }]));
     fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: /^Hide / }));
     await waitFor(() => expect(stored).toEqual([FAKE_ID]));
 
