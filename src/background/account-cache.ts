@@ -152,7 +152,7 @@ function repaired(c: AccountCache): AccountCache {
 
 function txIdOk(i: ActivityItem): boolean {
   try {
-    return (i.chain === 'C' && isEvmHash(i.txID)) || cb58Decode(i.txID).length === 32;
+    return typeof i.txID === 'string' && ((i.chain === 'C' && isEvmHash(i.txID)) || cb58Decode(i.txID).length === 32);
   } catch {
     return false;
   }

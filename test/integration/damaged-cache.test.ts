@@ -42,7 +42,7 @@ describe('a damaged account cache', () => {
       // Its status damaged: asked about again, never dropped (Sent before needs it).
       { activity: c.activity.map((a) => ({ ...(a as object), status: 'garbage' })) },
       // An ID no node can be asked about (the item is dropped); an amount or fee that is no number (dropped from the item).
-      { activity: [{ txID: 'garbage', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 }, ...c.activity.map((a) => ({ ...(a as object), amount: '-1', fee: 7 }))] },
+      { activity: [{ txID: 'garbage', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 }, { txID: [`0x${'ab'.repeat(32)}`], chain: 'C', kind: 'send', status: 'pending', createdAt: 1 }, ...c.activity.map((a) => ({ ...(a as object), amount: '-1', fee: 7 }))] },
     ];
     for (const damaged of damage) {
       await stores.local.set({ [key]: { ...c, ...damaged } });
@@ -55,6 +55,7 @@ describe('a damaged account cache', () => {
       expect(items.find((i) => i.txID === sent.txID)).toMatchObject({ kind: 'send', status: 'accepted' });
       expect(items.map((i) => i.txID)).not.toContain('garbage');
       for (const i of items) for (const n of [i.amount, i.fee, i.shared]) expect(n === undefined || /^\d+$/.test(n)).toBe(true);
+      for (const i of items) expect(typeof i.txID).toBe('string');
     }
     await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to, maxFee: ctx.xTxFee.toString() });
   });
