@@ -102,7 +102,7 @@ export function TokenSend(p: TokenSendProps) {
     const facts: Fact[] = [
       { term: 'Token', value: `${p.token.name} (${symbol})` },
       { term: 'Token contract', value: p.token.address, mono: true },
-      ...(flags.length > 0 ? [{ term: 'Beware', value: flags.join(' '), testid: 'review-flags' }] : []),
+      ...(flags.length > 0 ? [{ term: 'Beware', value: <span class="badge warn">{flags.join(' ')}</span>, testid: 'review-flags' }] : []),
       { term: nft ? 'NFT' : 'Amount', value: what, testid: 'review-amount' },
       { term: 'From', value: p.from, mono: true },
       { term: 'To', value: toCheck.value, testid: 'review-to', mono: true },
