@@ -94,7 +94,8 @@ export function useHiddenAssets(networkId: string): { hidden: ReadonlySet<string
   useEffect(() => {
     let stale = false;
     setHidden(new Set());
-    loaded.current = call('settings.getHiddenAssets', {}).then(
+    setError(undefined);
+    loaded.current = call('settings.getHiddenAssets', { networkId }).then(
       (r) => {
         if (stale) return false;
         latest.current = new Set(r.assetIDs);

@@ -284,7 +284,7 @@ export interface WalletRequests extends AssetRequests, TransferRequests, Staking
   'activity.list': { params: Record<string, never>; result: { items: ActivityItem[]; trimmed?: ActivityTrimmed } };
 
   /** Asset IDs the user hid from the balances, per network (storage.local). */
-  'settings.getHiddenAssets': { params: Record<string, never>; result: { assetIDs: string[] } };
+  'settings.getHiddenAssets': { params: { networkId: string }; result: { assetIDs: string[] } };
   /** `networkId`: the network the list was shown for; another selected meanwhile refuses it ('selection-changed'). */
   'settings.setHiddenAssets': { params: { assetIDs: string[]; networkId: string }; result: { ok: true } };
 

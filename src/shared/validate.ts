@@ -270,7 +270,7 @@ export const REQUEST_VALIDATORS: Validators = {
 
   'activity.list': none,
 
-  'settings.getHiddenAssets': none,
+  'settings.getHiddenAssets': (params) => ({ networkId: localId(record(params, '', ['networkId']).networkId, 'networkId') }),
   'settings.setHiddenAssets': (params) => {
     const f = record(params, '', ['assetIDs', 'networkId']);
     return { assetIDs: assetIdList(f.assetIDs, 'assetIDs'), networkId: localId(f.networkId, 'networkId') };

@@ -98,7 +98,7 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'staking.mine': {},
   'staking.rewardsCsv': { scope: 'all' },
   'activity.list': {},
-  'settings.getHiddenAssets': {},
+  'settings.getHiddenAssets': { networkId: 'local' },
   'settings.setHiddenAssets': { assetIDs: [ASSET, cb58Encode(new Uint8Array(32).fill(8))], networkId: 'local' },
   'approvals.list': {},
   'sites.list': {},
@@ -624,6 +624,7 @@ describe('settings.setHiddenAssets', () => {
     expect(accepts('settings.setHiddenAssets', { assetIDs: [], networkId: 'local' })).toEqual({ assetIDs: [], networkId: 'local' });
     expect(accepts('settings.setHiddenAssets', { assetIDs: [` ${id(1)} `], networkId: 'local' })).toEqual({ assetIDs: [id(1)], networkId: 'local' });
     rejects('settings.setHiddenAssets', { assetIDs: [] }, 'networkId');
+    rejects('settings.getHiddenAssets', {}, 'networkId');
     const many = Array.from({ length: 200 }, (_, i) => id(i + 1));
     expect(accepts('settings.setHiddenAssets', { assetIDs: many, networkId: 'local' }).assetIDs).toHaveLength(200);
     rejects('settings.setHiddenAssets', { assetIDs: [...many, id(0)], networkId: 'local' }, 'assetIDs');

@@ -322,10 +322,9 @@ export class BalancesService {
     return avax ? records.flatMap((r) => transferActivity(r, avax)) : [];
   }
 
-  /** Hidden asset IDs of the selected network (not per account: an asset is hidden wherever it shows). */
-  async settingsGetHiddenAssets() {
-    const s = await this.settings.read();
-    const key = hiddenAssetsKey(s.selectedNetworkId);
+  /** Hidden asset IDs of a network (not per account: an asset is hidden wherever it shows). */
+  async settingsGetHiddenAssets(p: P<'settings.getHiddenAssets'>) {
+    const key = hiddenAssetsKey(p.networkId);
     const stored = (await this.local.get([key]))[key];
     const assetIDs = Array.isArray(stored) ? stored.filter((id): id is string => typeof id === 'string') : [];
     return { assetIDs };

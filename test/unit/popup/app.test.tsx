@@ -48,6 +48,7 @@ describe('App', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show' }));
     fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: /^Unhide / }));
     await waitFor(() => expect(bg.callsOf('settings.setHiddenAssets')).toEqual([{ assetIDs: [], networkId: 'local' }]));
+    expect(bg.callsOf('settings.getHiddenAssets')).toEqual([{ networkId: 'local' }]);
     fireEvent.click(within(screen.getByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: /^Hide / }));
     await waitFor(() => expect(stored).toEqual([FAKE_ID]));
 
