@@ -116,6 +116,13 @@ export function bech32Decode(text: string): { hrp: string; bytes: Bytes } {
   return { hrp: decoded.prefix, bytes };
 }
 
+/**
+ * An address no key is ever found for: on the C-Chain the zero address and those with only a byte
+ * at the front and two at the end set (the precompiles, 0x…dEaD, Avalanche's built-in contracts);
+ * on X and P, twenty zero bytes. A real key's has those zeros by a chance below 2⁻¹³⁶.
+ */
+export const noKeyAddress = (address: string): boolean => /^0x0[0-3]0{34}|1q{32}\w{6}$/i.test(address.trim());
+
 export function formatAddress(chain: string, hrp: string, bytes: Bytes): string {
   return `${chain}-${bech32Encode(hrp, bytes)}`;
 }

@@ -2,7 +2,7 @@
 // validates every request again, and its field errors are shown in the same places.
 import { formatEvmAddress, parseEvmAddress } from '../core/evm-address.js';
 import { parseAmount, UINT64_MAX } from '../core/amount.js';
-import { parseAddressFor } from '../core/encoding.js';
+import { noKeyAddress, parseAddressFor } from '../core/encoding.js';
 import { phraseWords } from '../core/phrase-words.js';
 import { displayName } from '../shared/validate-fields.js';
 import { sentence } from './api.js';
@@ -85,9 +85,7 @@ export function checkAddress(text: string, kind: AddressKind, hrp: string): Chec
     } catch (e) {
       return fail(sentence((e as Error).message));
     }
-    // The zero address and the built-in contracts' (a byte or two at either end, zeros between):
-    // no key is ever found for them.
-    return /^0x0[0-3]0{34}/.test(value) ? fail(NO_KEY) : { ok: true, value };
+    return noKeyAddress(value) ? fail(NO_KEY) : { ok: true, value };
   }
   if (/^0x/i.test(trimmed)) return fail(`This is a C-Chain 0x address; ${needed(kind)} is needed here`);
   const chain = kind === 'C-bech32' ? 'C' : kind;
@@ -103,8 +101,7 @@ export function checkAddress(text: string, kind: AddressKind, hrp: string): Chec
     return fail(sentence(message.replace(/\ba X-Chain\b/g, 'an X-Chain')));
   }
   if (address !== trimmed) return fail(`Write the chain letter as a capital: ${chain}-…`);
-  // Twenty zero bytes: the one such address with no key behind it.
-  return /1q{32}\w{6}$/i.test(trimmed) ? fail(NO_KEY) : { ok: true, value: trimmed };
+  return noKeyAddress(trimmed) ? fail(NO_KEY) : { ok: true, value: trimmed };
 }
 
 // ---- passwords ----

@@ -2,6 +2,7 @@
 // asset what leaves, comes back, goes elsewhere and is burned, and each warning a person needs.
 import { describe, expect, it } from 'vitest';
 import type { LegView, TxView } from '../../src/core/describe.js';
+import { formatAddress } from '../../src/core/encoding.js';
 import { addressKey, type ImpactContext, type OwnAddress, recipientImpact, txImpact } from '../../src/core/tx-impact.js';
 
 const AVAX = 'avax-id';
@@ -136,6 +137,16 @@ describe('what a tx does to the wallet', () => {
       { kind: 'first-payment', address: fake },
     ]);
     expect(recipientImpact(fake, { own, paidBefore: new Set([fake]) }).warnings).toEqual([{ kind: 'look-alike', address: fake, resembles: mine }]);
+  });
+
+  it('an address no key is ever found for (twenty zero bytes on X, the zero address or a built-in contract on C) is said to lose what it is sent, not a first payment', () => {
+    const zero = formatAddress('X', 'local', new Uint8Array(20));
+    const impact = txImpact(view([leg(10n, [MINE])], [leg(9n, [zero])], 1n), context());
+    expect(impact.warnings).toEqual([{ kind: 'no-key', address: zero }]);
+    for (const to of ['0x0000000000000000000000000000000000000000', '0x000000000000000000000000000000000000dEaD', '0x0100000000000000000000000000000000000002']) {
+      expect(recipientImpact(to, { own: new Map(), paidBefore: new Set() })).toEqual({ warnings: [{ kind: 'no-key', address: to }] });
+    }
+    expect(recipientImpact('0x0000000000000000000000000000000000010000', { own: new Map(), paidBefore: new Set() }).warnings.map((w) => w.kind)).toEqual(['first-payment']);
   });
 
   it('a stake that comes back locked past now, and rewards locked away, are warned of', () => {

@@ -275,6 +275,10 @@ describe('approval window: a transaction', () => {
     expect(warnings).toContain(`This wallet has never sent anything to ${C_OTHER} before`);
     expect(warnings).toContain(`${C_OTHER} looks like your address ${C_ADDR} but is not yours`);
     cleanup();
+    const zero = '0x0000000000000000000000000000000000000000';
+    renderWith(queue([approval(1, { ...base, to: zero, recipient: { warnings: [{ kind: 'no-key', address: zero }] } }, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('impact-warnings')).textContent).toContain(`No one can ever spend from ${zero} (a burn address or a built-in contract): anything sent to it is lost for good`);
+    cleanup();
     const own = { ...base, recipient: { yours: { account: 'Savings', role: 'C-Chain address', address: C_OTHER }, warnings: [] } };
     renderWith(queue([approval(1, own, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
     expect((await screen.findByTestId('owner-yours')).textContent).toBe('Yours · Savings, C-Chain address');
