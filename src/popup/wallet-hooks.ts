@@ -66,7 +66,12 @@ export function useBalances(key: string, takeOpened: () => BalancesView | null):
     };
   }, [fetchView, key]);
 
-  const refresh = useCallback(() => void fetchView(true), [fetchView]);
+  // A click is the user's doing, unlike the polls: balances.refresh (the same refresh, joined) keeps
+  // the wallet from locking as idle.
+  const refresh = useCallback(() => {
+    call('balances.refresh', {}).catch(() => undefined);
+    void fetchView(true);
+  }, [call, fetchView]);
   return { view, error, refresh };
 }
 

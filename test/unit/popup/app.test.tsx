@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App, hrpOf } from '../../../src/popup/app.js';
+import { PASSIVE_REQUESTS } from '../../../src/background/user-activity.js';
 import type { WalletStatus } from '../../../src/shared/messages.js';
 import { fakeBackground, type Handlers, Refuse } from './fake-background.js';
 import { ACCOUNT, avax, balances, C_ADDR, C_BECH32, FAKE_ID, NETWORK, UNLOCKED, X_ADDR } from './fixtures.js';
@@ -29,6 +30,17 @@ describe('App', () => {
     expect(hrpOf({ ...UNLOCKED, network: { ...NETWORK, hrp: 'fuji' } })).toBe('fuji');
     expect(hrpOf({ ...UNLOCKED, network: { ...NETWORK, hrp: '' } })).toBe('local');
     expect(hrpOf({ ...LOCKED, network: { ...NETWORK, hrp: '' } })).toBe('');
+  });
+
+  it('Refresh clicked asks for balances.refresh, which counts as the user doing something (the idle lock); the polls never do', async () => {
+    const bg = start({ 'wallet.status': () => UNLOCKED, 'balances.refresh': () => balances() });
+    const button = await screen.findByRole('button', { name: 'Refresh balances' });
+    // The refresh asked on opening is the popup's own: passive.
+    await waitFor(() => expect(bg.callsOf('balances.get')).toContainEqual({ refresh: true }));
+    expect(bg.callsOf('balances.refresh')).toHaveLength(0);
+    fireEvent.click(button);
+    await waitFor(() => expect(bg.callsOf('balances.refresh')).toHaveLength(1));
+    expect(PASSIVE_REQUESTS.has('balances.refresh')).toBe(false);
   });
 
   it('keeps hidden assets through the background, so they stay hidden in the next popup', async () => {
