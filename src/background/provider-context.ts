@@ -42,9 +42,9 @@ export interface SiteWallet {
 
   // ---- C-Chain tokens (#21; docs/tokens.md) ----
   /** What decoded calls, permits and simulations need (background/evm-views.ts) for this account, site and chain. */
-  evmInsight(accountId: string, requester: string, eth: EthApi, chain: { avalanche: boolean; symbol: string }): Promise<InsightContext>;
-  /** Counts a call of `address` the user approved for this site (CounterpartyView.siteCalls). */
-  noteSiteCall(requester: string, address: string): Promise<void>;
+  evmInsight(accountId: string, requester: string, eth: EthApi, chain: { avalanche: boolean; symbol: string; key: string }): Promise<InsightContext>;
+  /** Counts a call of `address` the user approved for this site on this chain (chainKeyOf; CounterpartyView.siteCalls). */
+  noteSiteCall(requester: string, chain: string, address: string): Promise<void>;
   /**
    * Lists the token at `address` on the selected network, added by the site `origin` (approved by
    * the user): as `shown` (what the approval showed, read from the node then), else read now.

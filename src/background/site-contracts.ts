@@ -1,5 +1,6 @@
 // Which contracts each site had the user call: every eth_sendTransaction the user approved counts
-// one call of its `to`, per site (requesterOf) and address (storage.local `xpc.siteContracts`).
+// one call of its `to`, per site (requesterOf), chain (chainKeyOf: calls a site had approved on a
+// chain of its own say nothing of the C-Chain) and address (storage.local `xpc.siteContracts`).
 // An approval names a spender by this: "this site had you call it N times before" or "never" —
 // the wallet cannot know which contracts are a site's own, but it knows the user's history with
 // the site (docs/tokens.md).
@@ -19,20 +20,21 @@ export class SiteContracts {
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Table) : {};
   }
 
-  async calls(requester: string, address: string): Promise<number> {
-    return (await this.table())[requester]?.[address.toLowerCase()] ?? 0;
+  async calls(requester: string, chain: string, address: string): Promise<number> {
+    return (await this.table())[`${requester} ${chain}`]?.[address.toLowerCase()] ?? 0;
   }
 
   /** Counts one approved call; the oldest sites and contracts make room when the table is full. */
-  note(requester: string, address: string): Promise<void> {
+  note(requester: string, chain: string, address: string): Promise<void> {
+    const by = `${requester} ${chain}`;
     return oneAtATime(SITE_CONTRACTS_KEY, async () => {
       const t = await this.table();
-      const { [requester]: mine = {}, ...others } = t;
+      const { [by]: mine = {}, ...others } = t;
       const key = address.toLowerCase();
       const { [key]: n = 0, ...rest } = mine;
       // Most recent last: what is cut is what was used longest ago.
       const site = Object.fromEntries([...Object.entries(rest), [key, n + 1]].slice(-MAX_PER_SITE));
-      const next = Object.fromEntries([...Object.entries(others), [requester, site]].slice(-MAX_SITES));
+      const next = Object.fromEntries([...Object.entries(others), [by, site]].slice(-MAX_SITES));
       await this.local.set({ [SITE_CONTRACTS_KEY]: next });
     });
   }

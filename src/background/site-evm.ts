@@ -168,7 +168,7 @@ export class SiteEvm {
       const active = await this.conn.activeChain(call.site);
       // Checked again on the chain the approval will name: a switch since the first check refuses it.
       if (chainId !== undefined && chainId !== active.chainId) throw new ProviderError(Code.chainDisconnected, `the typed data is for chain ${chainId}; the wallet is on chain ${active.chainId}`);
-      const insight = await this.deps.wallet.evmInsight(account.id, requesterOf(call.site), this.conn.eth(active.rpcUrl), { avalanche: active.kind === 'avalanche', symbol: active.symbol });
+      const insight = await this.deps.wallet.evmInsight(account.id, requesterOf(call.site), this.conn.eth(active.rpcUrl), { avalanche: active.kind === 'avalanche', symbol: active.symbol, key: chainKeyOf(active) });
       const { typed: shown, permit } = await typedDataReview(insight, typed);
       return {
         summary: {
@@ -266,7 +266,7 @@ export class SiteEvm {
       const tx = { chainId: chain.chainId, nonce, to: to ?? '', value, data, gasLimit: estimated, ...fees };
       const approvedTx = Object.fromEntries(Object.entries(tx).map(([k, v]) => [k, String(v)])) as Record<keyof EvmTxRequest, string>;
       const requester = requesterOf(call.site);
-      const insight = await this.deps.wallet.evmInsight(account.id, requester, eth, { avalanche: chain.kind === 'avalanche', symbol: chain.symbol });
+      const insight = await this.deps.wallet.evmInsight(account.id, requester, eth, { avalanche: chain.kind === 'avalanche', symbol: chain.symbol, key: chainKeyOf(chain) });
       const { views, item } = await evmTxInsight(insight, { from: account.cAddress, to, value, data, gasLimit: estimated, nonce, ...fees });
       return {
         summary: {
@@ -301,7 +301,7 @@ export class SiteEvm {
       // A call is counted for the site's later approvals once it went out, not when it was refused.
       const noteCall = async () => {
         // Never an error for a tx that went out: the site could take it for a failure and pay again.
-        if (payload.requester && request.to !== '') await this.deps.wallet.noteSiteCall(payload.requester, request.to).catch((e: unknown) => this.deps.log?.(`site call not counted: ${(e as Error).message}`));
+        if (payload.requester && payload.chain && request.to !== '') await this.deps.wallet.noteSiteCall(payload.requester, payload.chain, request.to).catch((e: unknown) => this.deps.log?.(`site call not counted: ${(e as Error).message}`));
       };
       if (payload.activity) {
         // The Avalanche C-Chain: kept in the outbox, so a lost answer never becomes a second payment.

@@ -46,7 +46,7 @@ export class SiteTokens {
         throw new InvalidParamsError(`the contract at ${address} is an ${meta.standard.toUpperCase()} token, not ${type}`, 'params.type');
       }
       // Shown from the one read above: a second read could fail (the node) and leave no token to show.
-      const token = approvalTokenView(meta, (await this.deps.wallet.evmInsight(account.id, requesterOf(call.site), eth, { avalanche: true, symbol: chain.symbol })).listed, chain.symbol);
+      const token = approvalTokenView(meta, (await this.deps.wallet.evmInsight(account.id, requesterOf(call.site), eth, { avalanche: true, symbol: chain.symbol, key: chainKeyOf(chain) })).listed, chain.symbol);
       const shownSymbol = siteSymbol === undefined ? undefined : shownName(siteSymbol, 12).text;
       return {
         summary: {

@@ -117,10 +117,10 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
           listed: chain.avalanche ? await tokens.store.list(preset.id) : [],
           nativeSymbol: chain.symbol,
           recipientOf: (address) => approvals.recipientOf(accountId, address),
-          siteCalls: (address) => siteContracts.calls(requester, address),
+          siteCalls: (address) => siteContracts.calls(requester, chain.key, address),
         };
       },
-      noteSiteCall: (requester, address) => siteContracts.note(requester, address),
+      noteSiteCall: (requester, chain, address) => siteContracts.note(requester, chain, address),
       watchToken: async (accountId, origin, address, shown) => {
         // As the approval showed it: no node read after the user said yes.
         if (shown) return void (await tokens.store.add((await engines.selected(accountId)).preset.id, { ...shown, addedBy: origin, addedAt: Date.now() }));
