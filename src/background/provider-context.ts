@@ -143,7 +143,9 @@ export function providerErrorInfo(e: unknown, method: string, log?: (line: strin
   // Fixed text: the node's URL stays in the wallet (see below).
   if (e instanceof NodeIdentityError) return { code: Code.chainDisconnected, message: "the wallet's node is not the network the wallet is set to" };
   if (e instanceof NetworkMismatchError) return { code: Code.chainDisconnected, message: e.message };
-  if (e instanceof RpcError) return { code: e.rpcCode, message: e.rpcMessage, ...(e.data !== undefined ? { data: e.data } : {}) };
+  // Cut to what a site needs (a revert's data is far smaller): a node's answer of megabytes, kept
+  // in the request log, would fill storage.session and stop every site's approvals.
+  if (e instanceof RpcError) return { code: e.rpcCode, message: e.rpcMessage.slice(0, 1000), ...(e.data !== undefined && JSON.stringify(e.data).length <= 16_384 ? { data: e.data } : {}) };
   // Fixed text: the node's URL (which may hold an API key) and its answers stay in the wallet.
   if (e instanceof NodeUnreachableError || e instanceof TimeoutError) return { code: Code.chainDisconnected, message: 'the wallet cannot reach its node' };
   if (e instanceof InsufficientFundsError || e instanceof WalletError) return { code: Code.internal, message: e.message, data: { reason: e.code } };
