@@ -242,8 +242,12 @@ export async function sendC(run: UiRun): Promise<void> {
   const recipient = formatEvmAddress(freshKey().evmAddress);
   await ui.openTab('Send');
   await ui.check('C-Chain');
-  await ui.fill('To (C-Chain address)', recipient);
+  // An address no key spends from is refused in words, and nothing can be reviewed.
   await ui.fill('Amount (AVAX)', typedAmount(SEND_C_WEI, 18));
+  await ui.fill('To (C-Chain address)', '0x000000000000000000000000000000000000dEaD');
+  await ui.find({ text: 'No one can ever spend from this address (a burn address or a built-in contract): anything sent to it is lost for good' });
+  expect(await ui.exists({ button: 'Review' })).toBe(false);
+  await ui.fill('To (C-Chain address)', recipient);
   await ui.waitText({ testid: 'fee-line' }, /^at most /);
   await ui.click({ button: 'Review' });
 
