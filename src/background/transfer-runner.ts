@@ -200,7 +200,9 @@ export class TransferRunner {
   /** Sends (or re-sends) the journaled bytes and waits; the same bytes always mean the same tx. */
   private async sendTx(tx: JournaledTx, record: TransferRecord, point: string): Promise<'accepted' | 'failed'> {
     const signedBytes = fromHex(tx.signedHex);
-    if ((await this.engine.txState(tx.chain, tx.txID)) === 'accepted') return 'accepted';
+    // The node's "accepted" (even with the tx's bytes: it may have them from this wallet) stands only
+    // once what the tx spends is gone (txFate), as for a send.
+    if ((await this.engine.txState(tx.chain, tx.txID)) === 'accepted' && (await this.engine.txFate(tx.chain, tx.txID, signedBytes)) === 'accepted') return 'accepted';
     let refusal: string | undefined;
     try {
       await this.engine.submit(tx.chain, signedBytes, tx.txID);
@@ -219,8 +221,7 @@ export class TransferRunner {
         if ((refusal || judgedByInputs) && e instanceof TimeoutError) return undefined;
         throw e;
       });
-    if (outcome?.accepted) return 'accepted';
-    // Not accepted in time, refused, or called failed by the node: none of it is believed before
+    // Accepted, not in time, refused, or called failed by the node: none of it is believed before
     // it is checked against what the tx spends and creates (WalletEngine.txFate). A refusal can be
     // the node turning away a resend of a tx it still processes (a first send that reached it
     // before the worker died); a "failed" can come from a node that forwarded it all the same.

@@ -8,7 +8,7 @@ import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import type { AssetBalanceView, BalancesView } from '../../src/shared/messages.js';
 import { AVAX, avaxOf, freshWallet, spendableOf } from './fixture.js';
-import { hang, type Lie, lyingNode, refreshUntilDecided, rewriteUtxos, rpcResult, txIdOfIssue } from './lying-node.js';
+import { hang, type Lie, lyingNode, refreshUntilDecided, rewriteUtxos, rpcResult, transferUntil, txIdOfIssue } from './lying-node.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 const row = (view: BalancesView, chain: string, assetID: string): AssetBalanceView | undefined => view.balances.find((b) => b.chain === chain && b.assetID === assetID);
@@ -93,6 +93,30 @@ describe('a node that fakes an acceptance', () => {
     expect(await refreshUntilDecided(wallet, sent.txID)).toBe('accepted');
     expect(await avaxOf(bob.engine, 'X')).toBe(AVAX);
     expect(await spendableOf(bob.engine, 'X', ctx.avaxAssetID)).toBe(AVAX);
+  });
+});
+
+describe("a node that fakes a move's export as accepted", () => {
+  it('X→P: the export swallowed, then called "Accepted" with its own bytes shown back, is not believed while what it spends is unspent; once honest, the move ends with the funds moved once', async () => {
+    const node = lyingNode();
+    const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
+    let held: string | undefined;
+    node.lies.set('avm.issueTx', (call) => ((held = (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
+    node.lies.set('avm.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Accepted' })));
+    node.lies.set('avm.getTx', async (call, forward) => (held ? rpcResult({ tx: held, encoding: 'hex' }) : forward()));
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    const move = await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
+    const view = await transferUntil(wallet, move.id, (t) => t.state !== 'pending');
+    // What the export spends is still unspent on the chain: it is not taken as accepted.
+    expect(view.state).toBe('export-signed');
+    expect(held).toBeDefined();
+    expect(row(await wallet.balances.balancesRefresh(), 'X', avax)?.spendable).toBe((10n * AVAX).toString());
+    node.lies.clear();
+    await wallet.transfers.resumeTransfers();
+    const done = await transferUntil(wallet, move.id, (t) => t.state === 'completed');
+    const p = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'P');
+    expect(p?.spendable).toBe((AVAX - BigInt(done.importFee!)).toString());
+    expect(row(await wallet.balances.balancesRefresh(), 'X', avax)?.spendable).toBe((9n * AVAX - BigInt(done.exportFee!)).toString());
   });
 });
 
