@@ -192,8 +192,12 @@ export class Delivery {
     const moves = await this.moves(preset, account.id);
     const exports = moves.flatMap((r) => {
       if (r.from !== 'C' || !r.export || r.export.accepted || r.state !== 'export-signed') return [];
-      const tx = decodeChainTx('C', fromHex(r.export.signedHex));
-      return tx.vm === 'evm' && tx.kind === 'ExportTx' ? tx.ins.map((i) => i.nonce) : [];
+      try {
+        const tx = decodeChainTx('C', fromHex(r.export.signedHex));
+        return tx.vm === 'evm' && tx.kind === 'ExportTx' ? tx.ins.map((i) => i.nonce) : [];
+      } catch {
+        return []; // damaged bytes hold no nonce, as a damaged outbox entry
+      }
     });
     return { live: [...entries.filter((e) => !e.voided).flatMap(nonceOf), ...exports], voided: entries.filter((e) => e.voided).flatMap(nonceOf) };
   }

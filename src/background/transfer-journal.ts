@@ -78,8 +78,15 @@ export class TransferJournal {
     readonly key: string,
   ) {}
 
-  list(): Promise<TransferRecord[]> {
-    return storedList<TransferRecord>(this.area, this.key, 'the transfer journal');
+  /**
+   * A record damaged in storage (no ID, no known state, no list of imports, export bytes that are
+   * no hex) is skipped, and goes with the next write: one must not stop every move and C-Chain send
+   * of the account. What its export may have left in atomic memory is listed for "Import now".
+   */
+  async list(): Promise<TransferRecord[]> {
+    return (await storedList<TransferRecord>(this.area, this.key, 'the transfer journal')).filter(
+      (r) => typeof r?.id === 'string' && /^(pending|export-signed|export-accepted|import-signed|completed|failed)$/.test(r.state) && Array.isArray(r.imports) && /^([\da-f]{2})*$/i.test(r.export?.signedHex ?? ''),
+    );
   }
 
   async get(id: string): Promise<TransferRecord | undefined> {

@@ -7,6 +7,7 @@ import { cacheKey, entryJournalKey } from '../../src/background/account-cache.js
 import { deriveXpKey, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, genesisEngine, localNetwork } from './fixture.js';
+import { moveUntilDone } from './lying-node.js';
 import { fundedWallet, phraseWallet } from './wallet-fixture.js';
 
 describe('a damaged account cache', () => {
@@ -77,6 +78,21 @@ describe('a damaged account cache', () => {
     const now = (await stores.local.get([key]))[key] as Record<string, unknown>;
     await stores.local.set({ [key]: { ...now, activity: 'x' } });
     expect(await xAvax()).toBe((2n * AVAX).toString());
+  });
+
+  it('a damaged move among the others (not an object, no state or imports, unreadable bytes) is skipped: the list, a C-Chain send, a new move and the refresh work', async () => {
+    const { wallet, stores, account } = await fundedWallet({ x: 10n * AVAX });
+    expect(await moveUntilDone(wallet, 'X', 'C', 3n * AVAX)).toBe('completed');
+    const key = stores.local.keys().find((k) => k.startsWith('xpc.transfers.') && k.endsWith(account.id))!;
+    const records = (await stores.local.get([key]))[key] as { id: string }[];
+    const unreadable = { ...records[0], id: 'unreadable', from: 'C', state: 'export-signed', export: { chain: 'C', txID: 'x', signedHex: 'zz', fee: '1', accepted: false }, imports: [] };
+    await stores.local.set({ [key]: [null, 7, { id: 'no-state', from: 'C' }, unreadable, ...records] });
+    expect((await wallet.transfers.transfersList()).transfers.map((t) => t.id)).toContain(records[0]!.id);
+    const to = `0x${'11'.repeat(20)}`;
+    const est = await wallet.sends.sendEstimate({ chain: 'C', to, amountWei: '1' });
+    expect((await wallet.sends.sendC({ to, amountWei: '1', maxFeeWei: est.fee })).txHash).toMatch(/^0x/);
+    expect(await moveUntilDone(wallet, 'C', 'X', AVAX)).toBe('completed');
+    expect((await wallet.balances.balancesRefresh()).error).toBeUndefined();
   });
 
   it('a damaged record of moves stops only moves: balances and sends still work', async () => {
