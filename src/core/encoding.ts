@@ -116,12 +116,16 @@ export function bech32Decode(text: string): { hrp: string; bytes: Bytes } {
   return { hrp: decoded.prefix, bytes };
 }
 
+/** A burn address on any chain: on EVM chains the zero address and 0x…dEaD; on X and P, twenty zero bytes. */
+export const burnAddress = (address: string): boolean => /^0x0{36}(0000|dead)$|1q{32}\w{6}$/i.test(address.trim());
+
 /**
- * An address no key is ever found for: on the C-Chain the zero address and those with only a byte
- * at the front and two at the end set (the precompiles, 0x…dEaD, Avalanche's built-in contracts);
- * on X and P, twenty zero bytes. A real key's has those zeros by a chance below 2⁻¹³⁶.
+ * An address no key is ever found for on the Avalanche chains: a burn address, and on the C-Chain
+ * those with only a byte at the front and two at the end set (its built-in contracts). A real
+ * key's has those zeros by a chance below 2⁻¹³⁶. (On another EVM chain such an address can be a
+ * contract that takes funds: Arbitrum's 0x…64.)
  */
-export const noKeyAddress = (address: string): boolean => /^0x0[0-3]0{34}|1q{32}\w{6}$/i.test(address.trim());
+export const noKeyAddress = (address: string): boolean => burnAddress(address) || /^0x0[0-3]0{34}/i.test(address.trim());
 
 export function formatAddress(chain: string, hrp: string, bytes: Bytes): string {
   return `${chain}-${bech32Encode(hrp, bytes)}`;

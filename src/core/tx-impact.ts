@@ -5,7 +5,7 @@
 // first payment, an address made to look like one of the wallet's own, rewards paid elsewhere).
 // Computed from the TxView (src/core/describe.ts), so it speaks of exactly what the approval shows.
 import type { LegView, OwnersView, TxView } from './describe.js';
-import { noKeyAddress } from './encoding.js';
+import { burnAddress } from './encoding.js';
 
 /** One of the wallet's addresses: whose it is and which of its addresses. */
 export interface OwnAddress {
@@ -81,7 +81,7 @@ export type ImpactWarning =
   | { kind: 'look-alike'; address: string; resembles: string; paid?: true }
   | { kind: 'locked'; assetID: string; amount: string; until: string; yours: boolean }
   | { kind: 'first-payment'; address: string }
-  /** An address no key is ever found for (noKeyAddress): what is sent to it is lost. */
+  /** A burn address (burnAddress): what is sent to it is lost. */
   | { kind: 'no-key'; address: string }
   | { kind: 'unknown-input' }
   /** A ConvertSubnetToL1Tx: the subnet's owner gives up control for good, to the manager contract it names. */
@@ -281,7 +281,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
   const paidTo = new Set([...view.outputs, ...view.operations.flatMap((o) => o.outputs)].flatMap((l) => ownersOfLeg(l)?.addresses ?? []));
   for (const address of paidTo) {
     const key = addressKey(address);
-    if (noKeyAddress(address)) warnings.push({ kind: 'no-key', address });
+    if (burnAddress(address)) warnings.push({ kind: 'no-key', address });
     else if (!c.own.has(key) && !c.paidBefore.has(key)) warnings.push({ kind: 'first-payment', address });
   }
   return { assets, warnings: orderedWarnings(warnings), yours };
@@ -334,7 +334,8 @@ export function recipientImpact(address: string, c: Pick<ImpactContext, 'own' | 
   const key = addressKey(address);
   const yours = c.own.get(key);
   if (yours) return { yours, warnings: [] };
-  if (noKeyAddress(address)) return { warnings: [{ kind: 'no-key', address }] };
+  // A burn address only: a site's tx may be on a chain where a built-in contract takes funds.
+  if (burnAddress(address)) return { warnings: [{ kind: 'no-key', address }] };
   const warnings: ImpactWarning[] = [];
   const alike = lookAlikeOf(address, c);
   if (alike !== undefined) warnings.push({ kind: 'look-alike', address, ...alike });

@@ -42,7 +42,7 @@ function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | und
     case 'locked':
       return `${amountText(w.amount, w.assetID, assets)} ${w.yours ? 'comes back to you' : 'is paid'} locked until ${timeText(w.until)}`;
     case 'no-key':
-      return `No one can ever spend from ${w.address} (a burn address or a built-in contract): anything sent to it is lost for good`;
+      return `${w.address} is a burn address: anything sent to it is lost for good`;
     case 'first-payment':
       return `This wallet has never sent anything to ${w.address} before`;
     case 'look-alike':
