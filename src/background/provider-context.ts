@@ -131,6 +131,15 @@ export function messageShown(message: { bytes: Uint8Array; encoding: 'text' | 'h
 }
 
 /** A thrown error as the page gets it: an EIP-1193 code and words that give away no node URL. */
+/** Data a site may be given: JSON of 16 KB at most (nested too deep to write is none). */
+function small(data: unknown): boolean {
+  try {
+    return data !== undefined && JSON.stringify(data).length <= 16_384;
+  } catch {
+    return false;
+  }
+}
+
 export function providerErrorInfo(e: unknown, method: string, log?: (line: string) => void): ProviderErrorInfo {
   if (e instanceof ProviderError) return { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) };
   if (e instanceof InvalidParamsError || e instanceof ValidationError) {
@@ -145,10 +154,11 @@ export function providerErrorInfo(e: unknown, method: string, log?: (line: strin
   if (e instanceof NetworkMismatchError) return { code: Code.chainDisconnected, message: e.message };
   // Cut to what a site needs (a revert's data is far smaller): a node's answer of megabytes, kept
   // in the request log, would fill storage.session and stop every site's approvals.
-  if (e instanceof RpcError) return { code: e.rpcCode, message: e.rpcMessage.slice(0, 1000), ...(e.data !== undefined && JSON.stringify(e.data).length <= 16_384 ? { data: e.data } : {}) };
+  if (e instanceof RpcError) return { code: e.rpcCode, message: e.rpcMessage.slice(0, 1000), ...(small(e.data) ? { data: e.data } : {}) };
   // Fixed text: the node's URL (which may hold an API key) and its answers stay in the wallet.
   if (e instanceof NodeUnreachableError || e instanceof TimeoutError) return { code: Code.chainDisconnected, message: 'the wallet cannot reach its node' };
-  if (e instanceof InsufficientFundsError || e instanceof WalletError) return { code: Code.internal, message: e.message, data: { reason: e.code } };
+  // A node's words can be in it too (NodeResponseError).
+  if (e instanceof InsufficientFundsError || e instanceof WalletError) return { code: Code.internal, message: e.message.slice(0, 1000), data: { reason: e.code } };
   log?.(`site request ${method} failed: ${e instanceof Error ? e.name : typeof e}`);
   return { code: Code.internal, message: 'the wallet could not handle this request; nothing was signed or sent' };
 }

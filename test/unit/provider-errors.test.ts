@@ -3,7 +3,7 @@
 // quota every site's approvals share).
 import { describe, expect, it } from 'vitest';
 import { providerErrorInfo } from '../../src/background/provider-context.js';
-import { RpcError } from '../../src/core/errors.js';
+import { NodeResponseError, RpcError } from '../../src/core/errors.js';
 
 describe("a node's error passed on to a site", () => {
   it('keeps a revert and its data as the node gave them', () => {
@@ -16,5 +16,12 @@ describe("a node's error passed on to a site", () => {
     const info = providerErrorInfo(huge, 'eth_sendTransaction');
     expect(info).toEqual({ code: -32000, message: 'x'.repeat(1000) });
     expect(JSON.stringify(info).length).toBeLessThan(1100);
+  });
+
+  it("cuts the node's words inside a wallet error too, and drops data too deeply nested to write", () => {
+    expect(providerErrorInfo(new NodeResponseError(`eth_sendRawTransaction: the answer's id is ${'A'.repeat(5_000_000)}`), 'eth_sendTransaction').message).toHaveLength(1000);
+    let deep: unknown = 0;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(providerErrorInfo(new RpcError('eth_sendRawTransaction', -32000, 'failed', deep), 'eth_sendTransaction')).toEqual({ code: -32000, message: 'failed' });
   });
 });
