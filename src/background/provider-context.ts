@@ -130,7 +130,6 @@ export function messageShown(message: { bytes: Uint8Array; encoding: 'text' | 'h
   return { encoding: message.encoding, message: message.shown, bytesHex: `0x${toHex(message.bytes)}` };
 }
 
-/** A thrown error as the page gets it: an EIP-1193 code and words that give away no node URL. */
 /** Data a site may be given: JSON of 16 KB at most (nested too deep to write is none). */
 function small(data: unknown): boolean {
   try {
@@ -140,6 +139,7 @@ function small(data: unknown): boolean {
   }
 }
 
+/** A thrown error as the page gets it: an EIP-1193 code and words that give away no node URL. */
 export function providerErrorInfo(e: unknown, method: string, log?: (line: string) => void): ProviderErrorInfo {
   if (e instanceof ProviderError) return { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) };
   if (e instanceof InvalidParamsError || e instanceof ValidationError) {

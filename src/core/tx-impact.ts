@@ -82,7 +82,7 @@ export type ImpactWarning =
   | { kind: 'locked'; assetID: string; amount: string; until: string; yours: boolean }
   | { kind: 'first-payment'; address: string }
   /** A burn address (burnAddress): what is sent to it is lost. */
-  | { kind: 'no-key'; address: string }
+  | { kind: 'burn-address'; address: string }
   | { kind: 'unknown-input' }
   /** A ConvertSubnetToL1Tx: the subnet's owner gives up control for good, to the manager contract it names. */
   | { kind: 'ends-subnet-ownership' };
@@ -90,7 +90,7 @@ export type ImpactWarning =
 /** Warnings in the order a person should read them: what destroys or hands over value first. */
 const WARNING_ORDER: ImpactWarning['kind'][] = [
   'burn',
-  'no-key',
+  'burn-address',
   'fee-above-network',
   'fee-unchecked',
   'imitation',
@@ -281,7 +281,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
   const paidTo = new Set([...view.outputs, ...view.operations.flatMap((o) => o.outputs)].flatMap((l) => ownersOfLeg(l)?.addresses ?? []));
   for (const address of paidTo) {
     const key = addressKey(address);
-    if (burnAddress(address)) warnings.push({ kind: 'no-key', address });
+    if (burnAddress(address)) warnings.push({ kind: 'burn-address', address });
     else if (!c.own.has(key) && !c.paidBefore.has(key)) warnings.push({ kind: 'first-payment', address });
   }
   return { assets, warnings: orderedWarnings(warnings), yours };
@@ -335,7 +335,7 @@ export function recipientImpact(address: string, c: Pick<ImpactContext, 'own' | 
   const yours = c.own.get(key);
   if (yours) return { yours, warnings: [] };
   // A burn address only: a site's tx may be on a chain where a built-in contract takes funds.
-  if (burnAddress(address)) return { warnings: [{ kind: 'no-key', address }] };
+  if (burnAddress(address)) return { warnings: [{ kind: 'burn-address', address }] };
   const warnings: ImpactWarning[] = [];
   const alike = lookAlikeOf(address, c);
   if (alike !== undefined) warnings.push({ kind: 'look-alike', address, ...alike });

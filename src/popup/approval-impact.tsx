@@ -41,7 +41,7 @@ function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | und
       return `${amountText(w.amount, w.assetID, assets)} goes to an output you can spend only with the signature of ${listText(w.strangers)}`;
     case 'locked':
       return `${amountText(w.amount, w.assetID, assets)} ${w.yours ? 'comes back to you' : 'is paid'} locked until ${timeText(w.until)}`;
-    case 'no-key':
+    case 'burn-address':
       return `${w.address} is a burn address: anything sent to it is lost for good`;
     case 'first-payment':
       return `This wallet has never sent anything to ${w.address} before`;

@@ -142,9 +142,9 @@ describe('what a tx does to the wallet', () => {
   it('a burn address (twenty zero bytes on X, the zero address or 0x…dEaD on an EVM chain) is said to lose what it is sent, not a first payment', () => {
     const zero = formatAddress('X', 'local', new Uint8Array(20));
     const impact = txImpact(view([leg(10n, [MINE])], [leg(9n, [zero])], 1n), context());
-    expect(impact.warnings).toEqual([{ kind: 'no-key', address: zero }]);
+    expect(impact.warnings).toEqual([{ kind: 'burn-address', address: zero }]);
     for (const to of ['0x0000000000000000000000000000000000000000', '0x000000000000000000000000000000000000dEaD']) {
-      expect(recipientImpact(to, { own: new Map(), paidBefore: new Set() })).toEqual({ warnings: [{ kind: 'no-key', address: to }] });
+      expect(recipientImpact(to, { own: new Map(), paidBefore: new Set() })).toEqual({ warnings: [{ kind: 'burn-address', address: to }] });
     }
     // A built-in contract is not called a burn address: a site's tx may be on a chain where it takes funds (Arbitrum's 0x…64).
     for (const to of ['0x0000000000000000000000000000000000000064', '0x0200000000000000000000000000000000000005', '0x0000000000000000000000000000000000010000']) {

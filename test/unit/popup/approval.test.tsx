@@ -276,7 +276,7 @@ describe('approval window: a transaction', () => {
     expect(warnings).toContain(`${C_OTHER} looks like your address ${C_ADDR} but is not yours`);
     cleanup();
     const zero = '0x0000000000000000000000000000000000000000';
-    renderWith(queue([approval(1, { ...base, to: zero, recipient: { warnings: [{ kind: 'no-key', address: zero }] } }, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    renderWith(queue([approval(1, { ...base, to: zero, recipient: { warnings: [{ kind: 'burn-address', address: zero }] } }, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
     expect((await screen.findByTestId('impact-warnings')).textContent).toContain(`${zero} is a burn address: anything sent to it is lost for good`);
     cleanup();
     const own = { ...base, recipient: { yours: { account: 'Savings', role: 'C-Chain address', address: C_OTHER }, warnings: [] } };
