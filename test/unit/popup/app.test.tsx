@@ -83,6 +83,27 @@ describe('App', () => {
     expect(screen.queryByTestId(`asset-X-${FAKE_ID}`)).toBeNull();
   });
 
+  it('a hide refused because another window switched the network says so, and the words go once the popup follows the switch', async () => {
+    const fuji = { ...NETWORK, id: 'fuji', name: 'Fuji' };
+    let network = NETWORK;
+    const view = balances({ balances: [avax('X', '1'), { ...avax('X', '5'), assetID: FAKE_ID, verified: false }, avax('P', '0'), avax('C', '0')] });
+    const bg = start({
+      'wallet.status': () => ({ ...UNLOCKED, network }),
+      'networks.list': () => ({ networks: [NETWORK, fuji], selectedId: network.id }),
+      'balances.get': () => view,
+      'settings.setHiddenAssets': () => {
+        throw new Refuse({ code: 'selection-changed', message: 'the network was switched in another window' });
+      },
+    });
+    fireEvent.click(within(await screen.findByTestId(`asset-X-${FAKE_ID}`)).getByRole('button', { name: /^Hide / }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Not saved: The network was switched in another window');
+    expect(bg.callsOf('settings.setHiddenAssets')).toEqual([{ assetIDs: [FAKE_ID], networkId: 'local' }]);
+    network = fuji;
+    window.dispatchEvent(new Event('focus'));
+    await waitFor(() => expect(bg.callsOf('settings.getHiddenAssets')).toContainEqual({ networkId: 'fuji' }));
+    await waitFor(() => expect(screen.queryByText('Not saved: The network was switched in another window')).toBeNull());
+  });
+
   it('starts onboarding when there is no wallet', async () => {
     start({ 'wallet.status': () => ({ ...LOCKED, vault: 'none' }) });
     expect(await screen.findByRole('heading', { name: 'Welcome to XPC Wallet' })).toBeTruthy();
