@@ -2,7 +2,7 @@
 // once: the balance snapshot, the activity list, the address indices handed out. Also the storage
 // keys of everything else kept per network and account, named here once.
 import { isEvmHash } from '../core/engine.js';
-import { cb58Decode } from '../core/encoding.js';
+import { parseId } from '../core/encoding.js';
 import type { ActivityItem, ActivityTrimmed, BalancesView } from '../shared/messages.js';
 import { oneAtATime, type StorageArea, storedList } from './storage.js';
 
@@ -151,8 +151,11 @@ function repaired(c: AccountCache): AccountCache {
 }
 
 function txIdOk(i: ActivityItem): boolean {
+  if (typeof i.txID !== 'string') return false;
+  if (i.chain === 'C' && isEvmHash(i.txID)) return true;
   try {
-    return typeof i.txID === 'string' && ((i.chain === 'C' && isEvmHash(i.txID)) || cb58Decode(i.txID).length === 32);
+    parseId(i.txID);
+    return true;
   } catch {
     return false;
   }

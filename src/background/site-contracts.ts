@@ -12,6 +12,8 @@ const MAX_PER_SITE = 64;
 
 type Table = Record<string, Record<string, number>>;
 
+const tableKey = (requester: string, chain: string): string => `${requester} ${chain}`;
+
 export class SiteContracts {
   constructor(private readonly local: StorageArea) {}
 
@@ -21,12 +23,12 @@ export class SiteContracts {
   }
 
   async calls(requester: string, chain: string, address: string): Promise<number> {
-    return (await this.table())[`${requester} ${chain}`]?.[address.toLowerCase()] ?? 0;
+    return (await this.table())[tableKey(requester, chain)]?.[address.toLowerCase()] ?? 0;
   }
 
   /** Counts one approved call; the oldest sites and contracts make room when the table is full. */
   note(requester: string, chain: string, address: string): Promise<void> {
-    const by = `${requester} ${chain}`;
+    const by = tableKey(requester, chain);
     return oneAtATime(SITE_CONTRACTS_KEY, async () => {
       const t = await this.table();
       const { [by]: mine = {}, ...others } = t;

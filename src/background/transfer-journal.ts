@@ -113,7 +113,7 @@ export class TransferJournal {
   keptExportSeen(txID: string, fate: 'accepted' | 'unclear' | 'replaced'): Promise<void> {
     return oneAtATime(this.key, async () => {
       const all = await this.list();
-      const r = all.find((x) => typeof x === 'object' && x !== null && x.state === 'failed' && x.export?.txID === txID && !x.export.accepted);
+      const r = all.find((x) => x.state === 'failed' && x.export?.txID === txID && !x.export.accepted);
       if (!r) return;
       if (fate === 'unclear') r.export!.unclear = true;
       else if (fate === 'replaced') delete r.export!.unclear;
@@ -135,7 +135,7 @@ export class TransferJournal {
   dropFailedExport(txID: string, keep: string): Promise<void> {
     return oneAtATime(this.key, async () => {
       const all = await this.list();
-      const left = all.filter((r) => !(typeof r === 'object' && r !== null && r.id !== keep && r.state === 'failed' && r.export?.txID === txID));
+      const left = all.filter((r) => !(r.id !== keep && r.state === 'failed' && r.export?.txID === txID));
       if (left.length < all.length) await this.area.set({ [this.key]: left });
     });
   }
