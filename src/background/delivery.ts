@@ -13,7 +13,7 @@ import { evmTxNonce } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
-import { evmNonceOf, keptInTheWay, type OutboxEntry, outboxEntry, sendOnce } from './outbox.js';
+import { evmNonceOf, keptInTheWay, type OutboxEntry, outboxEntry, sendOnce, waitingEntry } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
 import { conflictsOf, exportSpends, inputIds, racedBy, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
 import type { Preset } from './services/networks.js';
@@ -169,8 +169,7 @@ export class Delivery {
   async sendReplacement(ctx: AccountContext, replaces: string, build: (old: OutboxEntry) => Promise<{ signed: Signed; item: ActivityItem }>): Promise<string> {
     return this.withEvmLock(ctx.account.id, async () => {
       const outbox = await this.engines.outbox(ctx.preset, ctx.account.id);
-      const old = (await outbox.list()).find((e) => e.txID.toLowerCase() === replaces.toLowerCase() && !e.voided);
-      if (!old) throw new WalletError('not-pending', 'that transaction is no longer waiting: it went through, was replaced, or the node refused it');
+      const old = waitingEntry((await outbox.list()).filter((e) => !e.voided), replaces);
       const fate = await ctx.engine.txFate('C', old.txID, fromHex(old.signedHex));
       if (fate === 'accepted' || fate === 'inputs-spent') throw new WalletError('not-pending', 'that transaction has already gone through (or another one took its place); nothing was sent');
       const { signed, item } = await build(old);

@@ -57,9 +57,7 @@ export class Keyring {
    */
   private async derive(): Promise<HdRoot> {
     const generation = this.#generation;
-    const { mnemonic } = this.session.secrets();
-    if (!mnemonic) throw new WalletError('no-mnemonic', 'this wallet has no recovery phrase (it was created from a private key)');
-    const seed = await mnemonicToSeed(mnemonic);
+    const seed = await mnemonicToSeed(this.session.mnemonic());
     const root = HdRoot.fromSeed(seed);
     wipe(seed);
     if (generation !== this.#generation) {

@@ -199,6 +199,13 @@ export function keptInTheWay(e: Pick<OutboxEntry, 'chain' | 'signedHex'>): boole
   return 'inputs' in tx && tx.inputs.length > 0;
 }
 
+/** The entry of EVM tx `hash` (any case) among `entries`, which must still wait to run: else 'not-pending'. */
+export function waitingEntry(entries: readonly OutboxEntry[], hash: string): OutboxEntry {
+  const entry = entries.find((e) => e.txID.toLowerCase() === hash.toLowerCase());
+  if (!entry) throw new WalletError('not-pending', 'that transaction is no longer waiting: it went through, was replaced, or the node refused it');
+  return entry;
+}
+
 /** An EVM entry's nonce; none for another, or one that cannot be read (damaged storage). */
 export function evmNonceOf(o: OutboxEntry): bigint | undefined {
   try {

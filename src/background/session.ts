@@ -102,6 +102,13 @@ export class Session {
     return copySecrets(this.#secrets);
   }
 
+  /** The recovery phrase unlocked now: 'no-mnemonic' for a wallet created from a private key. */
+  mnemonic(): string {
+    const { mnemonic } = this.secrets();
+    if (!mnemonic) throw new WalletError('no-mnemonic', 'this wallet has no recovery phrase (it was created from a private key)');
+    return mnemonic;
+  }
+
   /** Called (synchronously) on every lock, so holders of derived keys can wipe them. */
   onLock(listener: () => void): () => void {
     this.#lockListeners.add(listener);

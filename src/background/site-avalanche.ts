@@ -12,6 +12,9 @@ import { chainAliasParam, InvalidParamsError, messageParam, onlyKeys, positional
 import type { SiteConnection } from './site-connection.js';
 import type { SiteGate } from './site-gate.js';
 
+/** A site's tx none of whose inputs this account's keys sign: refused, before its approval and again at signing. */
+const signsNothingError = (): InvalidParamsError => new InvalidParamsError('params[0].transactionHex: no key of this account signs any input of this transaction', 'params[0].transactionHex');
+
 export class SiteAvalanche {
   constructor(
     private readonly deps: ProviderDeps,
@@ -62,13 +65,13 @@ export class SiteAvalanche {
       // What the user approved is what is signed: "signs nothing" stays so, and the node's word on
       // what the tx spends and who authorizes it must not have changed since the approval.
       if (typeof payload.shown !== 'string') throw new WalletError('stale-approval', 'this request was approved in an earlier version of the wallet; nothing was signed: ask again');
-      if (payload.signsNothing) throw new InvalidParamsError('params[0].transactionHex: no key of this account signs any input of this transaction', 'params[0].transactionHex');
+      if (payload.signsNothing) throw signsNothingError();
       const engine = await this.deps.wallet.siteEngine(payload.accountId);
       const ext: ExternalTx = await engine.resolveExternal(payload.chain, fromHex(payload.txHex));
       if (engine.fingerprintOf(ext) !== payload.shown) {
         throw new WalletError('node-response', "the node's answer on what this transaction spends or who authorizes it changed after you approved it; nothing was signed: ask again");
       }
-      if (!engine.signsAnyOf(ext)) throw new InvalidParamsError('params[0].transactionHex: no key of this account signs any input of this transaction', 'params[0].transactionHex');
+      if (!engine.signsAnyOf(ext)) throw signsNothingError();
       const signed = engine.signExternal(ext);
       const hex = `0x${toHex(signed.signedBytes)}`;
       if (payload.action === 'sign' || !signed.complete) {

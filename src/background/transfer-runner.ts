@@ -6,6 +6,7 @@
 import { toHex, fromHex } from '../core/bytes.js';
 import { cb58Encode } from '../core/encoding.js';
 import type { WalletEngine } from '../core/engine.js';
+import { differentChains } from '../core/engine-moves.js';
 import { TimeoutError, WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
@@ -65,7 +66,7 @@ export class TransferRunner {
    * (nAVAX) bounds the export and import fees together: nothing costlier is ever signed.
    */
   async begin(from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint, maxExportFee?: bigint): Promise<TransferRecord> {
-    if (from === to) throw new WalletError('validation', 'source and destination chains must differ');
+    differentChains(from, to);
     if (amount <= 0n) throw new WalletError('validation', 'an amount must be greater than zero');
     if (maxFee !== undefined && maxFee < 0n) throw new WalletError('validation', 'a maximum fee cannot be negative');
     // The export alone within the whole: else it could pay more than the total approved, leaving the import a negative cap.

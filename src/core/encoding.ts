@@ -70,12 +70,12 @@ export function toHexnc(bytes: Bytes): string {
 
 export function parseHexnc(text: string): Bytes {
   // fromHex checks every digit itself: no separate regex pass over the text.
-  if (!text.startsWith('0x')) throw new FormatError('expected 0x-prefixed hex with an even length');
   try {
-    return fromHex(text);
+    if (text.startsWith('0x')) return fromHex(text);
   } catch {
-    throw new FormatError('expected 0x-prefixed hex with an even length');
+    // said below
   }
+  throw new FormatError('expected 0x-prefixed hex with an even length');
 }
 
 // ---- bech32 chain addresses ----

@@ -25,6 +25,11 @@ export async function atomicPricing(e: WalletEngine, options: AtomicFeeOptions, 
   return { baseFeeWei: withHeadroom(baseFee, options.atomicBaseFeeHeadroom), cap };
 }
 
+/** A move's two chains: the same one twice is refused. */
+export function differentChains(from: ChainAlias, to: ChainAlias): void {
+  if (from === to) throw new WalletError('validation', 'source and destination chains must differ');
+}
+
 export async function cBaseFee(e: WalletEngine): Promise<bigint> {
   return checkFeeInput('a C-Chain base fee (wei) of', await e.node.eth.baseFee(), MAX_C_BASE_FEE_WEI);
 }
@@ -34,7 +39,7 @@ export async function cBaseFee(e: WalletEngine): Promise<bigint> {
  * wallet. `maxFee`: the fee the user reviewed, paid from the C-Chain when the fee of now is a little above it.
  */
 export async function buildExport(e: WalletEngine, keys: EngineKeys, options: AtomicFeeOptions, from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint): Promise<BuiltTx> {
-  if (from === to) throw new WalletError('validation', 'source and destination chains must differ');
+  differentChains(from, to);
   // Atomic UTXOs for the C-Chain are owned by the EVM key's short ID (C-bech32 address).
   const owner = makeOwners([to === 'C' ? keys.evm.shortId : keys.change]);
   if (from === 'X') return buildXExport({ ...(await xParams(e)), destination: to as 'P' | 'C', amount, to: owner });
@@ -68,7 +73,7 @@ export async function buildImportsOf(e: WalletEngine, keys: EngineKeys, options:
  * here: nothing is read from atomic memory, nothing is signed.
  */
 export async function estimateImportFee(e: WalletEngine, keys: EngineKeys, to: ChainAlias, from: ChainAlias, amount: bigint): Promise<bigint> {
-  if (from === to) throw new WalletError('validation', 'source and destination chains must differ');
+  differentChains(from, to);
   const owners = makeOwners([to === 'C' ? keys.evm.shortId : keys.change]);
   const utxo: Utxo = { txID: new Uint8Array(32), outputIndex: 0, assetID: e.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount, owners } };
   const [first] = await e.buildImportsOf(to, from, [{ utxo, amount, sigIndices: [0] }]);

@@ -59,6 +59,14 @@ describe('starting again from a private key (a forgotten password)', () => {
     expect((await wallet.accounts.walletUnlock({ password: 'another password' })).vault).toBe('unlocked');
   });
 
+  it('a wallet made from it has no phrase: revealing one, or adding a phrase account, says so', async () => {
+    const { wallet } = service();
+    await wallet.accounts.walletCreateFromKey({ password: PASSWORD, privateKey: KEY, name: 'Mine' });
+    await expect(wallet.accounts.walletRevealMnemonic({ password: PASSWORD })).rejects.toMatchObject({ code: 'no-mnemonic', message: expect.stringMatching(/no recovery phrase/) });
+    await expect(wallet.accounts.accountsAdd({ name: 'Savings' })).rejects.toMatchObject({ code: 'no-mnemonic' });
+    await expect(wallet.accounts.walletRevealMnemonic({ password: 'not the password' })).rejects.toMatchObject({ code: 'wrong-password' });
+  });
+
   it('over a phrase wallet, counts the phrase accounts it drops', async () => {
     const { wallet } = service();
     await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });

@@ -17,6 +17,7 @@ function fakeSession(mnemonic: string, importedKeys: { id: string; secretHex: st
       if (!state.unlocked) throw new VaultLockedError();
       return { mnemonic: state.mnemonic, importedKeys, createdAt: 0 };
     },
+    mnemonic: () => session.secrets().mnemonic,
     onLock: (listener: () => void) => {
       state.listeners.push(listener);
       return () => undefined;

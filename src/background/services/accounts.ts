@@ -236,9 +236,7 @@ export class AccountsService {
 
   async walletRevealMnemonic(p: P<'wallet.revealMnemonic'>) {
     await this.session.verifyPassword(p.password);
-    const { mnemonic } = this.session.secrets();
-    if (!mnemonic) throw new WalletError('no-mnemonic', 'this wallet has no recovery phrase (it was created from a private key)');
-    return { mnemonic };
+    return { mnemonic: this.session.mnemonic() };
   }
 
   async walletExportPrivateKey(p: P<'wallet.exportPrivateKey'>) {

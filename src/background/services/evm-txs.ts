@@ -8,7 +8,7 @@ import { decodeEvmTx, type EvmTxRequest, PLAIN_TRANSFER_GAS, replacementFees } f
 import type { ActivityItem, PendingEvmTxView, RequestParams as P } from '../../shared/messages.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
-import { evmNonceOf, type OutboxEntry } from '../outbox.js';
+import { evmNonceOf, type OutboxEntry, waitingEntry } from '../outbox.js';
 import { feeQuote } from './tokens.js';
 
 function pendingView(e: OutboxEntry): PendingEvmTxView {
@@ -72,9 +72,7 @@ export class EvmTxService {
   }
 
   private async entry(ctx: AccountContext, txHash: string): Promise<OutboxEntry> {
-    const old = (await this.pendingEntries(ctx)).find((e) => e.txID.toLowerCase() === txHash.toLowerCase());
-    if (!old) throw new WalletError('not-pending', 'that transaction is no longer waiting: it went through, was replaced, or the node refused it');
-    return old;
+    return waitingEntry(await this.pendingEntries(ctx), txHash);
   }
 
   async evmEstimateReplace(p: P<'evm.estimateReplace'>) {

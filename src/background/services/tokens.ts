@@ -158,10 +158,15 @@ export class TokensService {
     return t;
   }
 
+  private async listedNft(ctx: AccountContext, address: string): Promise<StoredToken> {
+    const t = await this.listedToken(ctx, address);
+    if (t.standard === 'erc20') throw new WalletError('validation', 'that token is not an NFT contract');
+    return t;
+  }
+
   async tokensNfts(p: P<'tokens.nfts'>) {
     const ctx = await this.engines.open();
-    const t = await this.listedToken(ctx, p.address);
-    if (t.standard === 'erc20') throw new WalletError('validation', 'that token is not an NFT contract');
+    const t = await this.listedNft(ctx, p.address);
     const s = await this.scan(ctx, true);
     const ids = [...new Set(s.transfers.filter((x) => same(x.token, t.address) && x.tokenId !== undefined).map((x) => x.tokenId!))];
     const eth = ctx.engine.node.eth;
@@ -177,8 +182,7 @@ export class TokensService {
 
   async tokensNftMetadata(p: P<'tokens.nftMetadata'>) {
     const ctx = await this.engines.open();
-    const t = await this.listedToken(ctx, p.address);
-    if (t.standard === 'erc20') throw new WalletError('validation', 'that token is not an NFT contract');
+    const t = await this.listedNft(ctx, p.address);
     const uri = await nftUri(ctx.engine.node.eth, t.address, t.standard, BigInt(p.tokenId));
     if (uri === undefined) return { error: 'the contract gives no metadata for this token' };
     // The contract's own words (up to 8 KB): shown cleaned as token names are; read as they are.

@@ -171,6 +171,8 @@ export function writeOutput(w: ByteWriter, vm: Vm, out: Output): void {
   }
 }
 
+const NESTED_LOCK = 'a stakeable lock cannot wrap another stakeable lock';
+
 export function readOutput(r: ByteReader, vm: Vm, nested = false): Output {
   const at = r.offset;
   const kind = readTypeId(r, OUTPUT_KINDS[vm], vm, 'output');
@@ -191,7 +193,7 @@ export function readOutput(r: ByteReader, vm: Vm, nested = false): Output {
       return { kind, groupID, payload, owners: readOwners(r) };
     }
     case 'StakeableLockOut': {
-      if (nested) r.fail('a stakeable lock cannot wrap another stakeable lock', at);
+      if (nested) r.fail(NESTED_LOCK, at);
       const locktime = r.u64('locktime');
       const innerAt = r.offset;
       const output = readOutput(r, vm, true);
@@ -215,7 +217,7 @@ function readInput(r: ByteReader, vm: Vm, nested = false): Input {
   const at = r.offset;
   const kind = readTypeId(r, INPUT_KINDS[vm], vm, 'input');
   if (kind === 'StakeableLockIn') {
-    if (nested) r.fail('a stakeable lock cannot wrap another stakeable lock', at);
+    if (nested) r.fail(NESTED_LOCK, at);
     const locktime = r.u64('locktime');
     const input = readInput(r, vm, true) as TransferInput;
     return { kind, locktime, input };
