@@ -13,7 +13,7 @@ import { evmTxNonce } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
-import { evmNonceOf, keptInTheWay, type OutboxEntry, outboxEntry, sendOnce, waitingEntry } from './outbox.js';
+import { evmNonceOf, keptInTheWay, type Outbox, type OutboxEntry, outboxEntry, sendOnce, waitingEntry } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
 import { conflictsOf, exportSpends, inputIds, racedBy, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
 import type { Preset } from './services/networks.js';
@@ -248,12 +248,8 @@ export class Delivery {
       const live = await this.settleRefusedHere(await this.engines.open(accountId, presetId), signed.chain, false);
       conflictsOf(live.filter((e) => e.item.kind === 'export'), signed.chain, spends);
     }
-    const { preset } = await this.engines.selected(accountId, presetId);
-    const outbox = await this.engines.outbox(preset, accountId);
+    const outbox = await this.outboxOf(presetId, accountId);
     const entries = await outbox.list();
-    // A retry built on the same funds can be the kept export itself (the same bytes): no longer in
-    // the way of anything, it is this move's now (TransferJournal.dropFailedExport drops the old move).
-    if (entries.some((e) => e.txID === signed.txID)) await outbox.remove(signed.txID);
     try {
       const replaced = replacedByExport(entries.filter((e) => e.txID !== signed.txID), signed.chain, spends);
       if (replaced.length > 0) await outbox.markReplaced(replaced, signed.txID);
@@ -263,13 +259,26 @@ export class Delivery {
   }
 
   /**
+   * A retry built on the same funds can be the kept export itself (the same bytes): once the retry
+   * has journaled it, it is no longer in the way of anything (TransferJournal.dropFailedExport drops the old move).
+   */
+  async exportJournaled(presetId: string, accountId: string, txID: string): Promise<void> {
+    const outbox = await this.outboxOf(presetId, accountId);
+    if ((await outbox.list()).some((e) => e.txID === txID)) await outbox.remove(txID);
+  }
+
+  private async outboxOf(presetId: string, accountId: string): Promise<Outbox> {
+    return this.engines.outbox((await this.engines.selected(accountId, presetId)).preset, accountId);
+  }
+
+  /**
    * A move's X/P export the node took and then called failed (RunnerHooks.exportFailed): kept,
    * voided, as a refused send is, so the next send on its chain spends one of its inputs.
    */
   async keepFailedExport(presetId: string, accountId: string, kept: Signed & { item: ActivityItem }): Promise<boolean> {
     const entry = outboxEntry(kept.chain, kept.txID, kept.signedBytes, kept.item);
     if (!keptInTheWay(entry)) return false;
-    await (await this.engines.outbox((await this.engines.selected(accountId, presetId)).preset, accountId)).put({ ...entry, voided: true });
+    await (await this.outboxOf(presetId, accountId)).put({ ...entry, voided: true });
     return true;
   }
 

@@ -35,6 +35,8 @@ export interface RunnerHooks {
    * (WalletError, see IN_THE_WAY) or marks the refused sends it takes the place of (Delivery.beforeExport).
    */
   exportSigned?(signed: { chain: ChainAlias; txID: string; signedBytes: Uint8Array }): Promise<void>;
+  /** A move's export is journaled: a failed move's export kept in the way that is the same tx is this move's now (Delivery.exportJournaled). */
+  exportJournaled?(txID: string): Promise<void>;
   /**
    * A move's X/P export the node took and then called failed: its word only, so the export is kept
    * (voided) for the next send on its chain to spend one of its inputs; at most one of the two runs
@@ -194,7 +196,6 @@ export class TransferRunner {
     }
     record.export = { chain: signed.chain, txID: signed.txID, signedHex: toHex(signed.signedBytes), fee: signed.fee.toString(), accepted: false };
     record.state = 'export-signed';
-    await this.journal.dropFailedExport(signed.txID, record.id);
     await this.save(record, 'export-signed');
   }
 
@@ -253,6 +254,11 @@ export class TransferRunner {
 
   private async sendExport(record: TransferRecord): Promise<void> {
     const tx = record.export!;
+    // Only once this move's export is journaled (here, so again after a crash): a failed move whose
+    // kept export is the same tx goes, and that export is no longer in the way. Before, a crash
+    // would leave it out of the way with no move holding it: a retry on other funds could run too.
+    await this.journal.dropFailedExport(tx.txID, record.id);
+    await this.hooks.exportJournaled?.(tx.txID);
     if ((await this.sendTx(tx, record, 'export-sent')) === 'failed') {
       record.state = 'failed';
       const keep = this.hooks.exportFailed;

@@ -9,7 +9,7 @@ import { AVAX, avaxOf, freshWallet, testNodeOutboxKey, WEI_PER_NAVAX } from './f
 import { PLAIN_TRANSFER_GAS } from '../../src/core/tx/c.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';
-import { hang, type Lie, lyingNode, moveUntilDone, refreshUntilDecided, rewriteUtxos, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
+import { hang, type Lie, lyingNode, moveUntilDone, refreshUntilDecided, rewriteUtxos, rpcError, rpcResult, transferUntil, txIdOfIssue } from './lying-node.js';
 import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
 
 /** The lie a timing-out load balancer tells: the tx goes on to the node, the wallet gets an error. */
@@ -92,12 +92,12 @@ describe('a node that keeps an X send it says it refused', () => {
 
   async function setUp() {
     const node = lyingNode();
-    const { wallet, ctx, avax, account, genesis } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 5_000, pollMs: 100 } });
+    const { wallet, ctx, avax, account, genesis, stores } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 5_000, pollMs: 100 } });
     // A second, smaller UTXO: funds a send could be built on instead of the refused one's.
     await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 5n * AVAX, owners: makeOwners([parseAddress(account.xAddress).bytes]) }]));
     const bob = await freshWallet();
     const send = () => wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
-    return { node, wallet, bob, send, genesis, account };
+    return { node, wallet, bob, send, genesis, account, stores };
   }
 
   it('the retry spends what the refused one spent, so when the node lets it go only one of the two runs', async () => {
@@ -358,6 +358,54 @@ describe('a node that keeps an X send it says it refused', () => {
     await wallet.transfers.resumeTransfers();
     expect((await wallet.transfers.transfersList()).transfers.find((t) => t.id === first!.id)?.state).toBe('completed');
     expect(await pAvax()).toBe(AVAX - BigInt(importFee));
+  });
+
+  it('a move\'s export taken, called "Rejected": its retry (the same tx) stopped by a failed write before its move held it leaves the first export in the way, so a retry on other funds is stopped and only one move runs', async () => {
+    const { node, wallet, stores, pAvax, release } = await moveTakenThenRejected();
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    // The retry's journal write after its first (the one holding its export, the first move's tx) fails, as when the worker dies there.
+    const write = stores.local.set.bind(stores.local);
+    let journalWrites = 0;
+    stores.local.set = (items) => (Object.keys(items).some((k) => k.startsWith('xpc.transfers.')) && ++journalWrites === 2 ? Promise.reject(new Error('the worker stopped')) : write(items));
+    const retry = await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
+    expect(await transferUntil(wallet, retry.id, (t) => t.paused !== undefined)).toMatchObject({ state: 'pending', paused: { message: 'the worker stopped' } });
+    stores.local.set = write;
+    // Run again with the 5 AVAX UTXO the first export spent hidden, the retry is built on other funds.
+    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => utxos.filter((u) => !(u.output.kind === 'TransferOutput' && u.output.amount === 5n * AVAX))));
+    await wallet.transfers.resumeTransfers().catch(() => undefined);
+    const first = (await wallet.transfers.transfersList()).transfers.find((t) => t.id !== retry.id);
+    expect((await wallet.transfers.transfersList()).transfers.find((t) => t.id === retry.id)).toMatchObject({ state: 'failed', error: expect.stringMatching(/may have gone through/) });
+    expect(first).toMatchObject({ state: 'failed', exportKept: 'unclear' });
+    node.lies.clear();
+    expect((await release()).error).toBeUndefined();
+    const exportStatus = async () => (await wallet.balances.activityList()).items.find((i) => i.txID === first!.exportTxID)?.status;
+    for (let i = 0; i < 50 && (await exportStatus()) !== 'accepted'; i++) await wallet.balances.balancesRefresh();
+    await wallet.transfers.resumeTransfers();
+    // One move's funds left the X-Chain, and arrived once.
+    expect((await wallet.transfers.transfersList()).transfers.find((t) => t.id === first!.id)?.state).toBe('completed');
+    expect(await pAvax()).toBe(AVAX - BigInt(est.importFee));
+  });
+
+  it('a move\'s export taken, called "Rejected": its retry (the same tx) journaled, then stopped before the first export is out of the way, finishes as one move once resumed', async () => {
+    const { wallet, stores, pAvax, release } = await moveTakenThenRejected();
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    const write = stores.local.set.bind(stores.local);
+    let journaled = false;
+    // Once the retry's export is journaled, the outbox's next write (taking the first export out of the way) fails.
+    stores.local.set = (items) => {
+      const key = Object.keys(items).find((k) => k.startsWith('xpc.transfers.') || k.startsWith('xpc.outbox.'));
+      if (key?.startsWith('xpc.transfers.') && JSON.stringify(items[key]).includes('"export-signed"')) journaled = true;
+      else if (key?.startsWith('xpc.outbox.') && journaled) return (stores.local.set = write), Promise.reject(new Error('the worker stopped'));
+      return write(items);
+    };
+    const retry = await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
+    expect(await transferUntil(wallet, retry.id, (t) => t.paused !== undefined)).toMatchObject({ state: 'export-signed', paused: { message: 'the worker stopped' } });
+    await wallet.transfers.resumeTransfers();
+    expect((await release()).error?.message).toMatch(/failed to get utxo .*not found/i);
+    const moves = (await wallet.transfers.transfersList()).transfers;
+    expect(moves.map((t) => [t.id, t.state])).toEqual([[retry.id, 'completed']]);
+    expect(await pAvax()).toBe(AVAX - BigInt(est.importFee));
+    expect((await wallet.balances.activityList()).items.filter((i) => i.kind === 'export').map((i) => [i.txID, i.status])).toEqual([[moves[0]!.exportTxID, 'accepted']]);
   });
 
   it('a move\'s export taken, called "Rejected", then let go before the next send: that send is stopped with the news, and the move goes on', async () => {

@@ -568,6 +568,7 @@ describe('resuming moves (worker start, the minute alarm)', () => {
     const delivery = {
       inNonceLine: <T>(accountId: string, run: () => Promise<T>, networkId?: string) => (lines.push(`${accountId}@${networkId}`), run()),
       beforeExport: async () => undefined,
+      exportJournaled: async () => undefined,
     };
     await new TransfersService(enginesOver(local, chains, settings('A')) as never, { isUnlocked: () => true } as never, local, undefined, delivery as never).resumeTransfers();
     expect(await new TransferJournal(local, journalKey('other', 'A')).get(move.id)).toMatchObject({ state: 'completed' });

@@ -60,7 +60,8 @@ export class TransfersService {
     const evmLine = delivery ? <T>(run: () => Promise<T>) => delivery.inNonceLine(account.id, run, preset.id) : undefined;
     const exportSigned: RunnerHooks['exportSigned'] = delivery ? (signed) => delivery.beforeExport(preset.id, account.id, signed) : undefined;
     const exportFailed: RunnerHooks['exportFailed'] = delivery ? (kept) => delivery.keepFailedExport(preset.id, account.id, kept) : undefined;
-    const hooks: RunnerHooks = { checkpoint, stopped, ...(evmLine ? { evmLine } : {}), ...(exportSigned ? { exportSigned, exportFailed } : {}) };
+    const exportJournaled: RunnerHooks['exportJournaled'] = delivery ? (txID) => delivery.exportJournaled(preset.id, account.id, txID) : undefined;
+    const hooks: RunnerHooks = { checkpoint, stopped, ...(evmLine ? { evmLine } : {}), ...(exportSigned ? { exportSigned, exportFailed, exportJournaled } : {}) };
     return { runner: new TransferRunner(engine, journal, hooks), journal, engine, preset, account };
   }
 
