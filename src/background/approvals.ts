@@ -14,6 +14,11 @@ export const MAX_PENDING_APPROVALS = 10;
 /** Requests one site may have waiting at once (of different methods). */
 export const MAX_PENDING_PER_SITE = 3;
 /**
+ * Requests one page (the registrable domain of the tab's top page) may have waiting, its frames'
+ * included: frames from many domains in one page cannot take every place.
+ */
+export const MAX_PENDING_PER_PAGE = 5;
+/**
  * JSON bytes one waiting approval may take (request and summary), one site's waiting ones, and all
  * of them: storage.session (10 MiB in Chrome) also holds the unlock key and other sites' requests.
  */
@@ -116,7 +121,7 @@ const MAX_DECISIONS_WITH_REQUEST = 10;
 export class ApprovalQueue {
   readonly #waiters = new Map<string, ((approved: boolean) => void)[]>();
   /** Places held by requests still being prepared (this worker only: a restart ends the preparing too). */
-  readonly #held = new Set<{ site: string; method: string }>();
+  readonly #held = new Set<{ site: string; page: string; method: string }>();
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -141,13 +146,14 @@ export class ApprovalQueue {
     await this.area.set({ [APPROVALS_STORAGE_KEY]: s });
   }
 
-  /** Refuses `request` when its site already waits for this method, or has or makes the queue full. */
+  /** Refuses `request` when its site already waits for this method, or has, its page has, or it makes the queue full. */
   #admit(s: Stored, request: Asking): void {
     const site = limitKeyOf(request);
-    const taken = [...s.pending.map((p) => ({ site: limitKeyOf(p), method: p.method })), ...this.#held];
+    const taken = [...s.pending.map((p) => ({ site: limitKeyOf(p), page: registrableDomain(p.origin), method: p.method })), ...this.#held];
     const fromSite = taken.filter((t) => t.site === site);
     if (fromSite.some((t) => t.method === request.method)) throw new ApprovalPendingError(site, request.method);
-    if (taken.length >= MAX_PENDING_APPROVALS || fromSite.length >= MAX_PENDING_PER_SITE) throw new ApprovalQueueFullError();
+    const fromPage = taken.filter((t) => t.page === registrableDomain(request.origin));
+    if (taken.length >= MAX_PENDING_APPROVALS || fromSite.length >= MAX_PENDING_PER_SITE || fromPage.length >= MAX_PENDING_PER_PAGE) throw new ApprovalQueueFullError();
   }
 
   /** Refuses an approval that would take more than its share of storage.session. */
@@ -170,7 +176,7 @@ export class ApprovalQueue {
   reserve(request: Asking): Promise<Reservation> {
     return this.#serial(async () => {
       this.#admit(await this.#load(), request);
-      const place = { site: limitKeyOf(request), method: request.method };
+      const place = { site: limitKeyOf(request), page: registrableDomain(request.origin), method: request.method };
       this.#held.add(place);
       return {
         add: (full) =>

@@ -22,7 +22,7 @@ const UNLOCK_POLL_MS = 300;
 const UNLOCK_WAIT_MS = 10 * 60_000;
 /** Requests that may wait for an unlock at once; more are refused (a page cannot pile them up). */
 const MAX_UNLOCK_WAITERS = 20;
-/** Of those, at most this many from one site (its registrable domain): one page cannot take every place. */
+/** Of those, at most this many from one site (its registrable domain), and from one page with its frames: one page cannot take every place. */
 const MAX_UNLOCK_WAITERS_PER_SITE = 5;
 /** After the user closed the approval window, sites that had requests in it wait this long. */
 const CLOSED_COOLDOWN_MS = 30_000;
@@ -73,6 +73,13 @@ export function withLoggedRequest(log: Record<string, unknown>, key: string, ent
   return Object.fromEntries([...running, ...done]);
 }
 
+/** Adds `by` to `key`'s count in `counts`; a count of none is no entry. */
+function count(counts: Map<string, number>, key: string, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
+
 export class SiteGate {
   #unlockWait: { promise: Promise<void>; reject: (e: ProviderError) => void; waiters: number } | null = null;
   #logTail: Promise<unknown> = Promise.resolve();
@@ -80,6 +87,8 @@ export class SiteGate {
   #cooldown = new Map<string, { until: number; why: string }>();
   /** Requester → how many of its requests wait for the wallet to be unlocked. */
   #unlockWaiters = new Map<string, number>();
+  /** Top page (registrable domain) → how many requests of it and its frames wait for the unlock. */
+  #pageWaiters = new Map<string, number>();
   /** Site → when the user last said "no" to it, and how many "no"s in a row answered asks made right after the one before. */
   #noes = new Map<string, { at: number; run: number }>();
 
@@ -122,17 +131,18 @@ export class SiteGate {
     this.checkCooldown(site);
     const requester = requesterOf(site);
     const key = limitKeyOf(site);
+    const page = registrableDomain(site.origin);
     const fromSite = [...this.#unlockWaiters].reduce((n, [r, count]) => (registrableDomain(r) === key ? n + count : n), 0);
-    if (fromSite >= MAX_UNLOCK_WAITERS_PER_SITE) {
-      throw new ProviderError(Code.resourceUnavailable, `${key} already has ${MAX_UNLOCK_WAITERS_PER_SITE} requests waiting for the wallet to be unlocked`);
-    }
-    this.#unlockWaiters.set(requester, (this.#unlockWaiters.get(requester) ?? 0) + 1);
+    // The site's share, and its page's (frames from many domains in one page): other pages keep theirs.
+    const full = fromSite >= MAX_UNLOCK_WAITERS_PER_SITE ? key : (this.#pageWaiters.get(page) ?? 0) >= MAX_UNLOCK_WAITERS_PER_SITE ? page : undefined;
+    if (full) throw new ProviderError(Code.resourceUnavailable, `${full} already has ${MAX_UNLOCK_WAITERS_PER_SITE} requests waiting for the wallet to be unlocked`);
+    count(this.#unlockWaiters, requester, 1);
+    count(this.#pageWaiters, page, 1);
     try {
       await this.waitForUnlock();
     } finally {
-      const left = (this.#unlockWaiters.get(requester) ?? 1) - 1;
-      if (left > 0) this.#unlockWaiters.set(requester, left);
-      else this.#unlockWaiters.delete(requester);
+      count(this.#unlockWaiters, requester, -1);
+      count(this.#pageWaiters, page, -1);
     }
   }
 

@@ -4,7 +4,7 @@
 // stand-in wallet whose node work (site tx resolution, JSON-RPC reads) is counted.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ApprovalQueue, MAX_PENDING_PER_SITE } from '../../src/background/approvals.js';
+import { ApprovalQueue, MAX_PENDING_PER_PAGE, MAX_PENDING_PER_SITE } from '../../src/background/approvals.js';
 import { MAX_RUNNING_PER_SITE, ProviderService, type Site, type SiteWallet } from '../../src/background/provider.js';
 import { CATEGORY_LABELS, CATEGORY_SUFFIXES, OTHER_SUFFIX_RULES } from '../../src/background/public-suffixes.js';
 import { registrableDomain } from '../../src/background/site-domain.js';
@@ -18,8 +18,8 @@ import { ACCOUNT } from './site-account.js';
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 10));
 
-/** A provider whose node work never ends (so requests stay running) and is counted. */
-function setup() {
+/** A provider whose node work never ends (so requests stay running) and is counted; `locked`: the wallet waits to be unlocked. */
+function setup(locked = false) {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
@@ -38,7 +38,8 @@ function setup() {
   } as unknown as SiteWallet;
   const provider = new ProviderService({
     wallet,
-    session: { isUnlocked: () => true } as never,
+    session: { isUnlocked: () => !locked } as never,
+    walletExists: async () => true,
     approvals,
     sites,
     sessionArea: stores.session,
@@ -58,7 +59,7 @@ function setup() {
 }
 
 const siteTx = [{ transactionHex: '0x0000', chainAlias: 'X' }];
-const frame = (host: string): Site => ({ origin: 'https://news.example', frameOrigin: `https://${host}` });
+const frame = (host: string, page = 'https://news.example'): Site => ({ origin: page, frameOrigin: `https://${host}` });
 
 describe('the registrable domain', () => {
   it('is the name a site registered, whatever its subdomains, ports or case', () => {
@@ -194,5 +195,37 @@ describe('limits per site', () => {
     expect(t.windows()).toBe(before);
     // Connection stays per origin: the cooldown is not a grant or a refusal of one.
     expect(await t.sites.permission('https://b.evil.com')).toBeFalsy();
+  });
+});
+
+describe('limits per page (its frames from many sites)', () => {
+  const hosts = ['a.com', 'b.com', 'c.com', 'd.com', 'e.com', 'f.com'];
+
+  it(`lets one page's frames have at most ${MAX_PENDING_PER_PAGE} approvals waiting, whatever their sites; another page is not held up`, async () => {
+    const t = setup();
+    for (const host of hosts) await t.sites.grant(`https://${host}`, [ACCOUNT.id]);
+    for (const host of hosts.slice(0, MAX_PENDING_PER_PAGE)) void t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress], frame(host));
+    await tick();
+    expect(await t.approvals.list()).toHaveLength(MAX_PENDING_PER_PAGE);
+    expect((await errorOf(t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress], frame('f.com')))).message).toMatch(/too many requests are waiting/);
+    // The same site framed in another page still asks.
+    void t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress], frame('f.com', 'https://other.example'));
+    await tick();
+    expect((await t.approvals.list()).map((a) => a.frameOrigin)).toEqual([...hosts.slice(0, MAX_PENDING_PER_PAGE), 'f.com'].map((h) => `https://${h}`));
+  });
+
+  it('lets one page\'s frames have at most 5 requests waiting for the unlock, whatever their sites; another page still waits', async () => {
+    const t = setup(true);
+    const settled: string[] = [];
+    const ask = (host: string, page?: string) => void t.call('eth_requestAccounts', [], frame(host, page)).then((r) => settled.push(`${host} ${r.ok ? 'ok' : (r as { error: { message: string } }).error.message}`));
+    for (const host of hosts.slice(0, 5)) ask(host);
+    await tick();
+    expect(settled).toEqual([]);
+    ask('f.com');
+    await tick();
+    expect(settled).toEqual(['f.com news.example already has 5 requests waiting for the wallet to be unlocked']);
+    ask('f.com', 'https://other.example');
+    await tick();
+    expect(settled).toHaveLength(1);
   });
 });
