@@ -10,17 +10,26 @@ import type { LogScanView } from '../../shared/messages.js';
 import { CopyButton } from './CopyButton.js';
 import { ErrorDetail, FormError } from './Field.js';
 
-/** How far the chain's logs were read: why the last read stopped in plain words (the node's own behind Details), or that older blocks are still to be read. */
-export function ScanNote({ scan }: { scan: LogScanView | undefined }) {
+/**
+ * How far the chain's logs were read: why the last read stopped in plain words (the node's own
+ * behind Details), or that older blocks are still to be read; and that some of what the list shows
+ * (`kept`) came from too many contracts to keep.
+ */
+export function ScanNote({ scan, kept = 'transfers' }: { scan: LogScanView | undefined; kept?: string }) {
   const e = scan?.error ? plainError(scan.errorCode ?? '', scan.error) : undefined;
-  return e ? (
-    <div class="muted">
-      <p>Not every block could be read yet. {e.text}</p>
-      <ErrorDetail detail={e.detail} />
-    </div>
-  ) : scan && !scan.complete ? (
-    <p class="muted">{scan.behind ? 'The newest blocks are still to be read' : 'Older blocks are still to be read'}; Reload reads further.</p>
-  ) : null;
+  return (
+    <>
+      {e ? (
+        <div class="muted">
+          <p>Not every block could be read yet. {e.text}</p>
+          <ErrorDetail detail={e.detail} />
+        </div>
+      ) : (
+        scan && !scan.complete && <p class="muted">{scan.behind ? 'The newest blocks are still to be read' : 'Older blocks are still to be read'}; Reload reads further.</p>
+      )}
+      {scan?.cut && <p class="warn-box">Too many {kept} came from contracts not in your token list: some were not kept, so this list may miss some.</p>}
+    </>
+  );
 }
 
 /** Transfers shown at first and added by each "Show older" (the scan keeps up to 500: all at once would make the screen slow to open). */
@@ -42,7 +51,6 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
       </div>
       <FormError error={list.error} />
       <ScanNote scan={scan} />
-      {scan?.cut && <p class="warn-box">Too many transfers came from contracts not in your token list: some were not kept, so this list may miss some.</p>}
       {items && items.length === 0 && <p class="muted">{scan?.complete && !scan.error && !scan.cut ? 'No token transfers found.' : 'None found in the blocks read so far.'}</p>}
       <ul class="tx-list">
         {items?.slice(0, shown).map((t) => {

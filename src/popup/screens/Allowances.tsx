@@ -100,8 +100,8 @@ export function Allowances({ from, selection, listKey, onBack }: { from: string;
         {list.loading ? 'Reading the chain…' : 'Reload'}
       </button>
       <FormError error={list.error} />
-      <ScanNote scan={scan} />
-      {scan?.cut && <p class="warn-box">Too many approvals came from contracts not in your token list: some were not kept, so this list may miss some. Add a token to keep all of its approvals.</p>}
+      <ScanNote scan={scan} kept="approvals" />
+      {scan?.cut && <p class="muted">Add a token to keep all of its approvals.</p>}
       {rows && rows.length === 0 && (
         <p class="muted">{scan?.cut ? 'None found among the approvals kept.' : scan?.complete && !scan.error ? 'None: no one may take tokens from this account.' : 'None found in the blocks read so far.'}</p>
       )}

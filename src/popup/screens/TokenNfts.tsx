@@ -84,7 +84,6 @@ export function TokenNfts({ token, listKey, onSend }: { token: TokenView; listKe
       <FormError error={list.error} />
       {!items && !list.error && <p class="muted">Reading the chain…</p>}
       <ScanNote scan={scan} />
-      {scan?.cut && <p class="warn-box">Too many transfers came from contracts not in your token list: some were not kept, so this list may miss some.</p>}
       {scan && !whole && (
         <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()}>
           Reload<span class="sr-only"> NFTs of {name}</span>

@@ -191,7 +191,8 @@ describe('Allowances', () => {
   it('says the list may miss some when the scan could not keep every approval, and never then claims there are none', async () => {
     const bg = fakeBackground({ 'tokens.allowances': () => ({ allowances: [], scan: { ...scan, cut: true } }) });
     renderWith(bg, <Allowances from={C_ADDR} selection={SELECTION} listKey="k" onBack={() => undefined} />);
-    await screen.findByText(/some were not kept, so this list may miss some/);
+    expect((await screen.findByText(/some were not kept, so this list may miss some/)).textContent).toBe('Too many approvals came from contracts not in your token list: some were not kept, so this list may miss some.');
+    expect(screen.getByText('Add a token to keep all of its approvals.')).toBeTruthy();
     expect(screen.getByText('None found among the approvals kept.')).toBeTruthy();
     expect(screen.queryByText(/no one may take tokens/)).toBeNull();
   });
@@ -300,6 +301,7 @@ describe('TokenNfts', () => {
       renderWith(bg, <TokenNfts token={nft} listKey="k" onSend={() => undefined} />);
       await screen.findByText('None found in the blocks read so far.');
       expect(screen.queryByText(/You hold none/)).toBeNull();
+      expect(screen.queryByText(/^Too many transfers came from contracts not in your token list/) !== null).toBe('cut' in scan);
       fireEvent.click(screen.getByRole('button', { name: 'Reload NFTs of ART' }));
       await waitFor(() => expect(bg.callsOf('tokens.nfts')).toHaveLength(2));
       cleanup();
