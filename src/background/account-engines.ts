@@ -143,7 +143,8 @@ export class AccountEngines {
     const engine = new WalletEngine(client, chainContextOf(identity), keys, {
       evmChainId: BigInt(identity.evmChainID),
       proofs: await this.proofs.cache(),
-      spendFirst: inputsOf(entries.filter((e) => e.voided), skip),
+      // A kept export a retry has journaled as its own (Delivery.exportJournaled not run yet: a crash) is that move's: never spent first.
+      spendFirst: inputsOf(entries.filter((e) => e.voided && !exports.some((x) => x.txID === e.txID)), skip),
       spendNever: inputsOf(exports, skip),
       ...(this.options.wait ? { wait: this.options.wait } : {}),
     });

@@ -260,7 +260,7 @@ export class Delivery {
 
   /**
    * A retry built on the same funds can be the kept export itself (the same bytes): once the retry
-   * has journaled it, it is no longer in the way of anything (TransferJournal.dropFailedExport drops the old move).
+   * has journaled it, it is no longer in the way of anything (TransferJournal.put drops the old move).
    */
   async exportJournaled(presetId: string, accountId: string, txID: string): Promise<void> {
     const outbox = await this.outboxOf(presetId, accountId);

@@ -96,10 +96,14 @@ export class TransferJournal {
   /**
    * Writes one record (replacing the one with its ID) in a single storage write, one write at a
    * time: two moves running at once each rewrite the whole list, and must not put back the other's old state.
+   * A failed move whose export is the same tx as this unfailed one's (a retry built on the same
+   * funds, to the same amount and change) goes in the same write: one tx is never two moves, not
+   * even for a crash's while.
    */
   put(record: TransferRecord): Promise<void> {
     return oneAtATime(this.key, async () => {
-      const others = (await this.list()).filter((r) => r.id !== record.id);
+      const txID = record.state !== 'failed' && record.export?.txID;
+      const others = (await this.list()).filter((r) => r.id !== record.id && !(r.state === 'failed' && r.export?.txID === txID));
       await this.area.set({ [this.key]: [...others, record].map(withoutEndedBytes) });
     });
   }
@@ -125,18 +129,6 @@ export class TransferJournal {
       }
       r.updatedAt = Date.now();
       await this.area.set({ [this.key]: all });
-    });
-  }
-
-  /**
-   * A retry whose export is the same tx as a failed move's (built on the same funds, to the same
-   * amount and change): that move's record goes, so one tx is never two moves (the retry `keep`s it).
-   */
-  dropFailedExport(txID: string, keep: string): Promise<void> {
-    return oneAtATime(this.key, async () => {
-      const all = await this.list();
-      const left = all.filter((r) => !(r.id !== keep && r.state === 'failed' && r.export?.txID === txID));
-      if (left.length < all.length) await this.area.set({ [this.key]: left });
     });
   }
 

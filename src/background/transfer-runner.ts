@@ -254,10 +254,9 @@ export class TransferRunner {
 
   private async sendExport(record: TransferRecord): Promise<void> {
     const tx = record.export!;
-    // Only once this move's export is journaled (here, so again after a crash): a failed move whose
-    // kept export is the same tx goes, and that export is no longer in the way. Before, a crash
-    // would leave it out of the way with no move holding it: a retry on other funds could run too.
-    await this.journal.dropFailedExport(tx.txID, record.id);
+    // Only once this move's export is journaled (here, so again after a crash): a failed move's kept
+    // export that is the same tx is no longer in the way. Before, a crash would leave it out of the
+    // way with no move holding it, and a retry on other funds could run beside it.
     await this.hooks.exportJournaled?.(tx.txID);
     if ((await this.sendTx(tx, record, 'export-sent')) === 'failed') {
       record.state = 'failed';
