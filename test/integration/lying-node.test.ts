@@ -412,6 +412,27 @@ describe('a node that keeps an X send it says it refused', () => {
     expect((await wallet.balances.activityList()).items.filter((i) => i.kind === 'export').map((i) => [i.txID, i.status])).toEqual([[moves[0]!.exportTxID, 'accepted']]);
   });
 
+  it('a move\'s export taken, called "Rejected": while its retry (the same tx) is journaled but the first is not yet out of the way, a send never spends that export\'s funds; the move then finishes once', async () => {
+    const { wallet, stores, pAvax, send } = await moveTakenThenRejected();
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    const write = stores.local.set.bind(stores.local);
+    let journaled = false;
+    stores.local.set = (items) => {
+      const key = Object.keys(items).find((k) => k.startsWith('xpc.transfers.') || k.startsWith('xpc.outbox.'));
+      if (key?.startsWith('xpc.transfers.') && JSON.stringify(items[key]).includes('"export-signed"')) journaled = true;
+      else if (key?.startsWith('xpc.outbox.') && journaled) return (stores.local.set = write), Promise.reject(new Error('the worker stopped'));
+      return write(items);
+    };
+    const retry = await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
+    await transferUntil(wallet, retry.id, (t) => t.paused !== undefined);
+    // The export's funds are the move's: the send would have to spend them to take its place, so it is not sent.
+    await expect(send()).rejects.toMatchObject({ code: 'refused-send-in-the-way' });
+    await wallet.transfers.resumeTransfers();
+    expect((await wallet.transfers.transfersList()).transfers.map((t) => [t.id, t.state])).toEqual([[retry.id, 'completed']]);
+    expect(await pAvax()).toBe(AVAX - BigInt(est.importFee));
+    await send();
+  });
+
   it('a move\'s export taken, called "Rejected", then let go before the next send: that send is stopped with the news, and the move goes on', async () => {
     const { wallet, pAvax, release, send } = await moveTakenThenRejected();
     const { importFee } = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
