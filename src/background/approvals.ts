@@ -14,11 +14,6 @@ export const MAX_PENDING_APPROVALS = 10;
 /** Requests one site may have waiting at once (of different methods). */
 export const MAX_PENDING_PER_SITE = 3;
 /**
- * Requests one page (the registrable domain of the tab's top page) may have waiting, its frames'
- * included: frames from many domains in one page cannot take every place.
- */
-export const MAX_PENDING_PER_PAGE = 5;
-/**
  * JSON bytes one waiting approval may take (request and summary), one site's waiting ones, and all
  * of them: storage.session (10 MiB in Chrome) also holds the unlock key and other sites' requests.
  */
@@ -59,6 +54,16 @@ export function requesterOf(asker: { origin: string; frameOrigin?: string }): st
  */
 export function limitKeyOf(asker: { origin: string; frameOrigin?: string }): string {
   return registrableDomain(requesterOf(asker));
+}
+
+/**
+ * What a request of a frame from another site than its page's also counts by: with every such frame
+ * of that page (the registrable domain of the tab's top page), as one site. Frames from many sites
+ * in one page cannot take every place, nor the page's own; the page's own site has none.
+ */
+export function framesKeyOf(asker: { origin: string; frameOrigin?: string }): string | undefined {
+  const page = registrableDomain(asker.origin);
+  return limitKeyOf(asker) === page ? undefined : `frames in ${page}`;
 }
 
 /** A place held in the queue while the approval's summary is prepared. */
@@ -121,7 +126,7 @@ const MAX_DECISIONS_WITH_REQUEST = 10;
 export class ApprovalQueue {
   readonly #waiters = new Map<string, ((approved: boolean) => void)[]>();
   /** Places held by requests still being prepared (this worker only: a restart ends the preparing too). */
-  readonly #held = new Set<{ site: string; page: string; method: string }>();
+  readonly #held = new Set<{ site: string; frames: string | undefined; method: string }>();
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -146,14 +151,15 @@ export class ApprovalQueue {
     await this.area.set({ [APPROVALS_STORAGE_KEY]: s });
   }
 
-  /** Refuses `request` when its site already waits for this method, or has, its page has, or it makes the queue full. */
+  /** Refuses `request` when its site already waits for this method, or has (or its page's frames of other sites have) or makes the queue full. */
   #admit(s: Stored, request: Asking): void {
     const site = limitKeyOf(request);
-    const taken = [...s.pending.map((p) => ({ site: limitKeyOf(p), page: registrableDomain(p.origin), method: p.method })), ...this.#held];
+    const frames = framesKeyOf(request);
+    const taken = [...s.pending.map((p) => ({ site: limitKeyOf(p), frames: framesKeyOf(p), method: p.method })), ...this.#held];
     const fromSite = taken.filter((t) => t.site === site);
     if (fromSite.some((t) => t.method === request.method)) throw new ApprovalPendingError(site, request.method);
-    const fromPage = taken.filter((t) => t.page === registrableDomain(request.origin));
-    if (taken.length >= MAX_PENDING_APPROVALS || fromSite.length >= MAX_PENDING_PER_SITE || fromPage.length >= MAX_PENDING_PER_PAGE) throw new ApprovalQueueFullError();
+    const fromFrames = frames ? taken.filter((t) => t.frames === frames) : [];
+    if (taken.length >= MAX_PENDING_APPROVALS || fromSite.length >= MAX_PENDING_PER_SITE || fromFrames.length >= MAX_PENDING_PER_SITE) throw new ApprovalQueueFullError();
   }
 
   /** Refuses an approval that would take more than its share of storage.session. */
@@ -176,7 +182,7 @@ export class ApprovalQueue {
   reserve(request: Asking): Promise<Reservation> {
     return this.#serial(async () => {
       this.#admit(await this.#load(), request);
-      const place = { site: limitKeyOf(request), page: registrableDomain(request.origin), method: request.method };
+      const place = { site: limitKeyOf(request), frames: framesKeyOf(request), method: request.method };
       this.#held.add(place);
       return {
         add: (full) =>

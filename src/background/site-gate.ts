@@ -4,7 +4,7 @@
 // a re-sent request answers from what was done instead of running twice.
 import { ProviderErrorCode as Code, type ProviderResponse } from '../shared/provider-protocol.js';
 import type { PendingApproval } from './approvals.js';
-import { limitKeyOf, requesterOf } from './approvals.js';
+import { framesKeyOf, limitKeyOf, requesterOf } from './approvals.js';
 import { registrableDomain } from './site-domain.js';
 import { type Call, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import type { ApprovalSummary } from '../shared/messages.js';
@@ -22,7 +22,7 @@ const UNLOCK_POLL_MS = 300;
 const UNLOCK_WAIT_MS = 10 * 60_000;
 /** Requests that may wait for an unlock at once; more are refused (a page cannot pile them up). */
 const MAX_UNLOCK_WAITERS = 20;
-/** Of those, at most this many from one site (its registrable domain), and from one page with its frames: one page cannot take every place. */
+/** Of those, at most this many from one site (its registrable domain), and from a page's frames of other sites together: one page cannot take every place. */
 const MAX_UNLOCK_WAITERS_PER_SITE = 5;
 /** After the user closed the approval window, sites that had requests in it wait this long. */
 const CLOSED_COOLDOWN_MS = 30_000;
@@ -87,8 +87,8 @@ export class SiteGate {
   #cooldown = new Map<string, { until: number; why: string }>();
   /** Requester → how many of its requests wait for the wallet to be unlocked. */
   #unlockWaiters = new Map<string, number>();
-  /** Top page (registrable domain) → how many requests of it and its frames wait for the unlock. */
-  #pageWaiters = new Map<string, number>();
+  /** framesKeyOf (or '' for a page's own site) → how many of their requests wait for the unlock. */
+  #framesWaiting = new Map<string, number>();
   /** Site → when the user last said "no" to it, and how many "no"s in a row answered asks made right after the one before. */
   #noes = new Map<string, { at: number; run: number }>();
 
@@ -131,18 +131,18 @@ export class SiteGate {
     this.checkCooldown(site);
     const requester = requesterOf(site);
     const key = limitKeyOf(site);
-    const page = registrableDomain(site.origin);
+    const frames = framesKeyOf(site) ?? '';
     const fromSite = [...this.#unlockWaiters].reduce((n, [r, count]) => (registrableDomain(r) === key ? n + count : n), 0);
-    // The site's share, and its page's (frames from many domains in one page): other pages keep theirs.
-    const full = fromSite >= MAX_UNLOCK_WAITERS_PER_SITE ? key : (this.#pageWaiters.get(page) ?? 0) >= MAX_UNLOCK_WAITERS_PER_SITE ? page : undefined;
+    // The site's share, and that of its page's frames of other sites together (framesKeyOf).
+    const full = fromSite >= MAX_UNLOCK_WAITERS_PER_SITE ? key : frames && (this.#framesWaiting.get(frames) ?? 0) >= MAX_UNLOCK_WAITERS_PER_SITE ? frames : undefined;
     if (full) throw new ProviderError(Code.resourceUnavailable, `${full} already has ${MAX_UNLOCK_WAITERS_PER_SITE} requests waiting for the wallet to be unlocked`);
     count(this.#unlockWaiters, requester, 1);
-    count(this.#pageWaiters, page, 1);
+    count(this.#framesWaiting, frames, 1);
     try {
       await this.waitForUnlock();
     } finally {
       count(this.#unlockWaiters, requester, -1);
-      count(this.#pageWaiters, page, -1);
+      count(this.#framesWaiting, frames, -1);
     }
   }
 

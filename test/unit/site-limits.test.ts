@@ -4,7 +4,7 @@
 // stand-in wallet whose node work (site tx resolution, JSON-RPC reads) is counted.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ApprovalQueue, MAX_PENDING_PER_PAGE, MAX_PENDING_PER_SITE } from '../../src/background/approvals.js';
+import { ApprovalQueue, MAX_PENDING_PER_SITE } from '../../src/background/approvals.js';
 import { MAX_RUNNING_PER_SITE, ProviderService, type Site, type SiteWallet } from '../../src/background/provider.js';
 import { CATEGORY_LABELS, CATEGORY_SUFFIXES, OTHER_SUFFIX_RULES } from '../../src/background/public-suffixes.js';
 import { registrableDomain } from '../../src/background/site-domain.js';
@@ -198,33 +198,36 @@ describe('limits per site', () => {
   });
 });
 
-describe('limits per page (its frames from many sites)', () => {
+describe("a page's frames of other sites share one site's limits", () => {
   const hosts = ['a.com', 'b.com', 'c.com', 'd.com', 'e.com', 'f.com'];
+  const NEWS = { origin: 'https://news.example' };
 
-  it(`lets one page's frames have at most ${MAX_PENDING_PER_PAGE} approvals waiting, whatever their sites; another page is not held up`, async () => {
+  it(`lets them have at most ${MAX_PENDING_PER_SITE} approvals waiting, whatever their sites; the page's own site and another page are not held up`, async () => {
     const t = setup();
-    for (const host of hosts) await t.sites.grant(`https://${host}`, [ACCOUNT.id]);
-    for (const host of hosts.slice(0, MAX_PENDING_PER_PAGE)) void t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress], frame(host));
+    for (const host of [...hosts, 'news.example']) await t.sites.grant(`https://${host}`, [ACCOUNT.id]);
+    for (const host of hosts.slice(0, MAX_PENDING_PER_SITE)) void t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress], frame(host));
     await tick();
-    expect(await t.approvals.list()).toHaveLength(MAX_PENDING_PER_PAGE);
-    expect((await errorOf(t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress], frame('f.com')))).message).toMatch(/too many requests are waiting/);
-    // The same site framed in another page still asks.
-    void t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress], frame('f.com', 'https://other.example'));
+    expect(await t.approvals.list()).toHaveLength(MAX_PENDING_PER_SITE);
+    expect((await errorOf(t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress], frame('d.com')))).message).toMatch(/too many requests are waiting/);
+    // The page's own site keeps its places; the same site framed in another page still asks.
+    void t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress], NEWS);
+    void t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress], frame('d.com', 'https://other.example'));
     await tick();
-    expect((await t.approvals.list()).map((a) => a.frameOrigin)).toEqual([...hosts.slice(0, MAX_PENDING_PER_PAGE), 'f.com'].map((h) => `https://${h}`));
+    expect((await t.approvals.list()).map((a) => a.frameOrigin ?? a.origin)).toEqual([...hosts.slice(0, MAX_PENDING_PER_SITE), 'news.example', 'd.com'].map((h) => `https://${h}`));
   });
 
-  it('lets one page\'s frames have at most 5 requests waiting for the unlock, whatever their sites; another page still waits', async () => {
+  it('lets them have at most 5 requests waiting for the unlock, whatever their sites; the page itself and another page still wait', async () => {
     const t = setup(true);
     const settled: string[] = [];
-    const ask = (host: string, page?: string) => void t.call('eth_requestAccounts', [], frame(host, page)).then((r) => settled.push(`${host} ${r.ok ? 'ok' : (r as { error: { message: string } }).error.message}`));
-    for (const host of hosts.slice(0, 5)) ask(host);
+    const ask = (site: Site) => void t.call('eth_requestAccounts', [], site).then((r) => settled.push(r.ok ? 'ok' : (r as { error: { message: string } }).error.message));
+    for (const host of hosts.slice(0, 5)) ask(frame(host));
     await tick();
     expect(settled).toEqual([]);
-    ask('f.com');
+    ask(frame('f.com'));
     await tick();
-    expect(settled).toEqual(['f.com news.example already has 5 requests waiting for the wallet to be unlocked']);
-    ask('f.com', 'https://other.example');
+    expect(settled).toEqual(['frames in news.example already has 5 requests waiting for the wallet to be unlocked']);
+    ask(NEWS);
+    ask(frame('f.com', 'https://other.example'));
     await tick();
     expect(settled).toHaveLength(1);
   });
