@@ -24,6 +24,7 @@ interface SwitchTarget {
   scope: SwitchSummary['scope'];
   name: string;
   rpcHost?: string;
+  addedBy?: string | undefined;
   payload: SwitchPayload;
 }
 
@@ -47,7 +48,7 @@ export class SiteChains {
   private async switchTo(call: Call, chainId: bigint, afterAdd: boolean): Promise<null> {
     const current = await this.conn.activeChain(call.site);
     if (current.chainId === chainId) return null;
-    const target = await this.target(chainId);
+    const target = await this.target(chainId, call.site);
     if (!target) throw new ProviderError(Code.unrecognizedChain, `chain 0x${chainId.toString(16)} is not known to XPC Wallet; add it with wallet_addEthereumChain`);
     await this.gate.approved(call, async () => ({
       summary: {
@@ -57,6 +58,7 @@ export class SiteChains {
         toName: target.name,
         chainId: chainId.toString(),
         ...(target.rpcHost !== undefined ? { rpcHost: target.rpcHost } : {}),
+        ...(target.addedBy !== undefined ? { addedBy: target.addedBy } : {}),
         ...(afterAdd ? { afterAdd } : {}),
       },
       payload: target.payload,
@@ -68,7 +70,7 @@ export class SiteChains {
    * What switching to `chainId` means: an Avalanche network's C-Chain (the selected one: the site
    * follows the wallet again; another: the wallet's network changes), or a chain a site added.
    */
-  private async target(chainId: bigint): Promise<SwitchTarget | undefined> {
+  private async target(chainId: bigint, asker: Site): Promise<SwitchTarget | undefined> {
     // The selected network first: a site asking for the chain the wallet is on only follows it
     // again, even when a preset (say, the public Mainnet node) has the same chain ID.
     const selected = await this.deps.wallet.siteNetwork();
@@ -77,7 +79,9 @@ export class SiteChains {
     if (network) return { scope: 'wallet', name: `${network.name} C-Chain`, payload: { kind: 'switch-chain', networkId: network.id } };
     const added = (await this.deps.sites.chains()).chains.find((c) => c.chainId === chainId.toString());
     if (!added) return undefined;
-    return { scope: 'site', name: added.name, rpcHost: hostOf(added.rpcUrl), payload: { kind: 'switch-chain', addedChainId: added.chainId } };
+    // Another site chose its RPC node (one that sees what this site does there, and may lie): said.
+    const addedBy = typeof added.addedBy === 'string' && added.addedBy !== hostOf(requesterOf(asker)) ? added.addedBy : undefined;
+    return { scope: 'site', name: added.name, rpcHost: hostOf(added.rpcUrl), addedBy, payload: { kind: 'switch-chain', addedChainId: added.chainId } };
   }
 
   private async applySwitch(site: Site, payload: Payload): Promise<null> {
@@ -101,9 +105,9 @@ export class SiteChains {
     // A chain the wallet already knows is a switch (as EIP-3085 allows), unless this request
     // already added it (a re-sent request after a worker restart: it goes on where it was).
     const resumed = (await this.gate.logged(call.requestId)) !== undefined || (await this.deps.approvals.findByRequest(call.requestId)) !== undefined;
-    if (!resumed && (await this.target(chainId))) return this.switchTo(call, chainId, false);
+    if (!resumed && (await this.target(chainId, call.site))) return this.switchTo(call, chainId, false);
     const { chain, rawName } = addedChainParam(o, chainId);
-    await this.gate.approved(call, async () => ({ summary: await this.addSummary(chain, rawName), payload: { kind: 'add-chain', chain } }), async (payload) => {
+    await this.gate.approved(call, async () => ({ summary: await this.addSummary(chain, rawName), payload: { kind: 'add-chain', chain: { ...chain, addedBy: hostOf(requesterOf(call.site)) } } }), async (payload) => {
       if (payload.kind !== 'add-chain') throw new Error('payload mismatch');
       // The RPC must serve the chain the site claims. Asked only after the user approved the URL:
       // a page must not make the wallet call arbitrary addresses; its answers stay here.

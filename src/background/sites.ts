@@ -28,6 +28,8 @@ export interface AddedChain {
   symbol: string;
   decimals: number;
   explorerUrl?: string;
+  /** The host of the site whose add the user approved (none for chains added before this was kept): another site's switch to it says so. */
+  addedBy?: string;
 }
 
 interface Stored {
@@ -162,12 +164,13 @@ export class SiteStore {
   addChain(chain: AddedChain): Promise<void> {
     return this.#update((s) => {
       const same = s.chains.find((c) => c.chainId === chain.chainId);
-      if (same && JSON.stringify(same) !== JSON.stringify(chain)) {
+      // Who added it is no detail of the chain: the first site's add stands, and says so to the others.
+      if (same && JSON.stringify({ ...same, addedBy: 0 }) !== JSON.stringify({ ...chain, addedBy: 0 })) {
         throw new WalletError('chain-exists', `chain ${chain.chainId} was added meanwhile with other details (its RPC address, name or currency); nothing was changed`);
       }
       const others = s.chains.filter((c) => c.chainId !== chain.chainId);
       if (others.length >= MAX_ADDED_CHAINS) throw new WalletError('too-many-chains', `at most ${MAX_ADDED_CHAINS} chains can be added`);
-      s.chains = [...others, chain];
+      s.chains = [...others, same ?? chain];
     });
   }
 

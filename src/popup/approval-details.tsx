@@ -217,6 +217,11 @@ function SwitchDetails({ summary }: { summary: Summary<'switch-chain'> }) {
         )}
         ?
       </p>
+      {summary.addedBy !== undefined && (
+        <p class="warn-box" role="note" data-testid="switch-added-by">
+          Another site, {summary.addedBy}, added this chain and chose its RPC node.
+        </p>
+      )}
       <dl class="facts compact">
         <dt>From</dt>
         <dd class="break">{summary.fromName}</dd>

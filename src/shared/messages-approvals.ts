@@ -105,6 +105,8 @@ export type ApprovalSummary =
       chainId: string;
       /** For a chain a site added: its RPC URL's host (its name is only a site's claim). */
       rpcHost?: string;
+      /** For a chain another site added: that site's host (it chose the RPC node). */
+      addedBy?: string;
       /** Asked right after the site added the chain: adding did not switch. */
       afterAdd?: boolean;
     }

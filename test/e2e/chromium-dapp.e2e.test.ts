@@ -33,6 +33,7 @@ import {
   expectPersonalSignApproval,
   expectPersonalSignature,
   expectSwitchQuestion,
+  expectSwitchToAnotherSitesChain,
   expectTypedSignature,
   expectUserRejected,
   expectXpSignature,
@@ -525,6 +526,13 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
       expect(expectOk((await other.evaluate(runInPage, ['chainId', []] as [string, unknown[]])) as Outcome<unknown>, 'other chainId')).toEqual({ viem: CHAIN_ID, provider: CHAIN_ID_HEX });
       const { sites } = await call('sites.list', {});
       expect(sites.find((x) => x.origin === server!.origin)?.chain).toEqual({ chainId: String(ADDED_CHAIN.id), name: ADDED_CHAIN.shownName });
+
+      // The other site asks to switch to that chain: the question names the site that added it → Reject.
+      const otherSwitch = other.evaluate(runInPage, ['switchChain', [ADDED_CHAIN.id]] as [string, unknown[]]) as Promise<Outcome<unknown>>;
+      const foreign = await approvalWindow('wallet_switchEthereumChain', otherSwitch);
+      expectSwitchToAnotherSitesChain(foreign.shown, otherServer.origin, server!.origin, rpc.host);
+      await decide(foreign.window, 'Reject');
+      expectUserRejected(await otherSwitch, 'the other site\'s switch');
 
       // Settings → Connected sites → "Use the wallet's network": back on 0xa868, told so.
       await call('sites.resetChain', { origin: server!.origin });

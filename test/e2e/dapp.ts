@@ -335,6 +335,15 @@ export function expectSwitchQuestion(shown: ApprovalSnapshot, origin: string, me
   expect(shown.testids['switch-what']).toBe(`Switch this site to chain ID ${ADDED_CHAIN.id}, served by ${rpcHost}?`);
   expect(shown.testids['switch-scope']).toContain('Only this site changes: other sites keep their chain.');
   expect('switch-after-add' in shown.testids).toBe(afterAdd);
+  expect('switch-added-by' in shown.testids).toBe(false);
+  expectDecisionButtons(shown);
+}
+
+/** Another site's switch to the chain `addedBy` added: the question names that site, which chose the RPC node. */
+export function expectSwitchToAnotherSitesChain(shown: ApprovalSnapshot, origin: string, addedBy: string, rpcHost: string): void {
+  expect(shown).toMatchObject({ title: 'Switch chain', origin, method: 'wallet_switchEthereumChain' });
+  expect(shown.testids['switch-what']).toBe(`Switch this site to chain ID ${ADDED_CHAIN.id}, served by ${rpcHost}?`);
+  expect(shown.testids['switch-added-by']).toBe(`Another site, ${new URL(addedBy).host}, added this chain and chose its RPC node.`);
   expectDecisionButtons(shown);
 }
 

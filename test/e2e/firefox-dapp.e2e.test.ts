@@ -22,6 +22,7 @@ import {
   expectPersonalSignApproval,
   expectPersonalSignature,
   expectSwitchQuestion,
+  expectSwitchToAnotherSitesChain,
   expectUserRejected,
   cacheStateInPage,
   expectSignatureAfterCacheReturn,
@@ -258,8 +259,12 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
   });
   step('wallet_addEthereumChain: the add (by chain ID and RPC host) and the switch are two questions → Approve both → this site is on the chain; Settings puts it back', async () => {
     const rpc = await startChainRpc();
+    const otherServer = await startDapp();
+    const other = await firefox.browser!.newPage();
     const addedHex = `0x${ADDED_CHAIN.id.toString(16)}`;
     try {
+      await other.goto(otherServer.url, { waitUntil: 'load' });
+      await other.waitForFunction(() => document.documentElement.dataset['dapp'] === 'ready');
       const eventsBefore = (await events()).length;
       const adding = dapp('addChain', rpc.url);
       const add = await approvalWindow('wallet_addEthereumChain', adding, (s) => s.title === 'Add a chain');
@@ -278,6 +283,13 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
       expect(expectOk(await dapp('chainId'), 'chainId')).toEqual({ viem: ADDED_CHAIN.id, provider: addedHex });
       await expect.poll(async () => (await events()).slice(eventsBefore), { timeout: 10_000 }).toEqual([{ event: 'chainChanged', data: addedHex }]);
 
+      // A site of another origin asks to switch to that chain: the question names the site that added it → Reject.
+      const otherSwitch = other.evaluate(runInPage, ['switchChain', [ADDED_CHAIN.id]] as [string, unknown[]]) as Promise<Outcome<unknown>>;
+      const foreign = await approvalWindow('wallet_switchEthereumChain', otherSwitch);
+      expectSwitchToAnotherSitesChain(foreign.shown, otherServer.origin, server!.origin, rpc.host);
+      await decide(foreign.window, 'Reject');
+      expectUserRejected(await otherSwitch, "the other site's switch");
+
       // Settings → Connected sites shows the site's chain; "Use the wallet's network" puts it back.
       const { sites } = await call('sites.list', {});
       expect(sites.find((x) => x.origin === server!.origin)?.chain).toEqual({ chainId: String(ADDED_CHAIN.id), name: ADDED_CHAIN.shownName });
@@ -287,6 +299,8 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
         { event: 'chainChanged', data: CHAIN_ID_HEX },
       ]);
     } finally {
+      await other.close();
+      await otherServer.close();
       await rpc.close();
     }
   });

@@ -124,6 +124,20 @@ describe('wallet_addEthereumChain', () => {
     expect(await t.chainOf(SHOP)).toBe('0x2a');
   });
 
+  it('two sites adding one chain with the same details, both approved: one chain, the first site\'s; the second is asked to switch to it, naming the first', async () => {
+    const t = setup();
+    const shop = t.call('wallet_addEthereumChain', [TEST_CHAIN], SHOP);
+    const news = t.call('wallet_addEthereumChain', [TEST_CHAIN], NEWS);
+    for (let i = 0; i < 200 && (await t.approvals.list()).length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    for (const pending of await t.approvals.list()) await t.approvals.decide(pending.id, true);
+    const questions = [await t.answerNext(false), await t.answerNext(false)];
+    expect(await shop).toEqual({ ok: true, result: null });
+    expect(await news).toEqual({ ok: true, result: null });
+    expect((await t.sites.chains()).chains).toEqual([expect.objectContaining({ chainId: '42', addedBy: 'shop.example' })]);
+    // The shop's own question says nothing of who added it; the news site's names the shop.
+    expect(questions.map((q) => (q.kind === 'switch-chain' ? (q.addedBy ?? 'none') : q.kind)).sort()).toEqual(['none', 'shop.example']);
+  });
+
   it('add, then switch: only the asking site is on the new chain; another site still sees its own, and is not told anything', async () => {
     const t = setup();
     await t.pages.remember(1, 0, SHOP);
@@ -201,6 +215,26 @@ describe('wallet_switchEthereumChain', () => {
     await back;
     expect(await t.chainOf(NEWS)).toBe('0xa868');
     expect(t.selected).toEqual([]);
+  });
+
+  it('to a chain another site added: the question names that site (it chose the RPC node), also when this site\'s own add of the chain ID became the switch; the site that added it is not told of itself', async () => {
+    const t = setup();
+    await shopAddsAndSwitches(t);
+    expect((await t.sites.chains()).chains[0]).toMatchObject({ chainId: '42', addedBy: 'shop.example' });
+    const switching = t.call('wallet_switchEthereumChain', [{ chainId: '0x2a' }], NEWS);
+    expect(await t.answerNext(false)).toMatchObject({ kind: 'switch-chain', chainId: '42', rpcHost: 'rpc.test.example', addedBy: 'shop.example' });
+    await switching;
+    // The news site asks to add chain 42 with its own RPC: the chain ID is known, so it is the switch to the shop's.
+    const adding = t.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, rpcUrls: ['https://rpc.news.example/'] }], NEWS);
+    expect(await t.answerNext(false)).toMatchObject({ kind: 'switch-chain', rpcHost: 'rpc.test.example', addedBy: 'shop.example' });
+    await adding;
+    // The shop, back on the wallet's network, switches to the chain it added itself: nothing more to say.
+    const back = t.call('wallet_switchEthereumChain', [{ chainId: '0xa868' }], SHOP);
+    await t.answerNext(true);
+    await back;
+    const own = t.call('wallet_switchEthereumChain', [{ chainId: '0x2a' }], SHOP);
+    expect(await t.answerNext(false)).not.toHaveProperty('addedBy');
+    await own;
   });
 
   it('back to the chain the wallet is on is the site following it again, never a move to a preset with the same chain ID', async () => {

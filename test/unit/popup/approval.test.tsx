@@ -429,6 +429,7 @@ describe('approval window: connect, messages and chains', () => {
     expect((await screen.findByTestId('switch-what')).textContent).toBe('Switch this site to chain ID 432204, served by rpc.dexalot.example?');
     expect(screen.getByTestId('switch-after-add').textContent).toContain('separate choice');
     expect(screen.getByTestId('switch-to').textContent).toBe('chain ID 432204, which the site that added it calls “Dexalot”');
+    expect(screen.queryByTestId('switch-added-by')).toBeNull();
     expect(screen.getByTestId('switch-scope').textContent).toBe('Only this site changes: other sites keep their chain. Reject keeps this site on Local network C-Chain (chain ID 43112); the chain stays added.');
     expect(screen.getAllByRole('heading')).toHaveLength(1);
     unmount();
@@ -436,6 +437,13 @@ describe('approval window: connect, messages and chains', () => {
     expect((await screen.findByTestId('switch-what')).textContent).toBe("Switch the wallet's network to chain ID 43114?");
     expect(screen.getByTestId('switch-to').textContent).toBe('Mainnet C-Chain');
     expect(screen.getByTestId('switch-scope').textContent).toMatch(/^The wallet itself \(X-Chain and P-Chain too\) and every site that follows its network change/);
+  });
+
+  it('switch-chain to a chain another site added names that site, which chose its RPC node', async () => {
+    const summary: ApprovalSummary = { kind: 'switch-chain', scope: 'site', fromName: 'Local network C-Chain (chain ID 43112)', toName: 'Dexalot', chainId: '432204', rpcHost: 'rpc.evil.example', addedBy: 'evil.example' };
+    renderWith(queue([approval(1, summary, { method: 'wallet_addEthereumChain' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('switch-added-by')).textContent).toBe('Another site, evil.example, added this chain and chose its RPC node.');
+    expect(screen.getByTestId('switch-added-by').getAttribute('role')).toBe('note');
   });
 
   const addChain = (over: Partial<Extract<ApprovalSummary, { kind: 'add-chain' }>> = {}): ApprovalSummary => ({
