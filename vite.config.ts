@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crx, type ManifestV3Export } from '@crxjs/vite-plugin';
 import preact from '@preact/preset-vite';
+import { minify } from 'terser';
 import { build as viteBuild, defineConfig, type Plugin, type ResolvedConfig, type Rolldown } from 'vite';
 import { bundledPackages, NOTICES_FILE, renderNotices } from './scripts/lib/notices.mjs';
 
@@ -80,6 +81,28 @@ function compactTextFiles(): Plugin {
           if (file.fileName === 'manifest.json') file.source = JSON.stringify(JSON.parse(file.source));
           else if (file.fileName.endsWith('.html')) file.source = file.source.replace(/<!--[\s\S]*?-->/g, '').replace(/>\s*\n\s*</g, '><');
         }
+      },
+    },
+  };
+}
+
+/**
+ * Terser over each chunk, before rolldown's own minifier (which runs after every renderChunk): the
+ * two passes find more together than either alone, 5.6 KB less than rolldown's alone (terser alone
+ * is larger: rolldown's short names for what chunks import from each other come with its minifier).
+ * Source maps chain through (bench/size-parts.ts). The standalone content scripts are crxjs's own
+ * builds, with rolldown's pass only.
+ */
+function terserPass(): Plugin {
+  return {
+    name: 'xpc:terser-pass',
+    apply: 'build',
+    enforce: 'post',
+    renderChunk: {
+      order: 'post',
+      async handler(code) {
+        const out = await minify(code, { module: true, ecma: 2020, compress: { passes: 2 }, sourceMap: { asObject: true } });
+        return { code: out.code ?? code, map: out.map as Rolldown.SourceMapInput };
       },
     },
   };
@@ -171,6 +194,7 @@ export default defineConfig(() => {
         contentScripts: { standaloneFiles: STANDALONE_CONTENT_SCRIPTS },
       }),
       compactTextFiles(),
+      terserPass(),
       thirdPartyNotices(STANDALONE_CONTENT_SCRIPTS),
     ],
     build: {
@@ -197,6 +221,8 @@ export default defineConfig(() => {
         // 'allow-extension' is what rolldown needs for that. The review chunk imports the popup's
         // entry chunk (modules they share live there): the approval window must not import it.
         preserveEntrySignatures: 'allow-extension',
+        // The terser pass (terserPass) is most of the build's time, on purpose: no timing warning for it.
+        checks: { bundlerTimings: false },
         output: {
           // No content hash in file names: an extension's files ship together in its package and
           // are never served from a cache an update could leave stale; the hash cost 9 bytes in
