@@ -104,14 +104,12 @@ const MAX_ORIGIN_LENGTH = 300;
 /** A web origin as the wallet records it: scheme://host[:port], nothing else. */
 function siteOrigin(value: unknown, field: string): string {
   const text = str(value, field, { min: 1, max: MAX_ORIGIN_LENGTH });
-  let origin: string;
   try {
-    origin = new URL(text).origin;
+    if (new URL(text).origin === text) return text;
   } catch {
-    fail(field, 'must be a site origin such as https://example.com');
+    // not a URL: said below
   }
-  if (origin !== text) fail(field, 'must be a site origin such as https://example.com');
-  return text;
+  fail(field, 'must be a site origin such as https://example.com');
 }
 
 function idOnly(params: unknown): { id: string } {
