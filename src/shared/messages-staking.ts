@@ -271,7 +271,8 @@ export interface StakingRequests {
   'staking.validate': { params: ValidationParams & { maxFee: Amount }; result: StakingSent };
   /** A change to the account's auto-renewed validator (`txID`: the tx that added it): its restaked share from the current cycle's rewards on, its period from the next cycle; period 0 stops it. */
   'staking.estimateAutoRenew': { params: { txID: string; period: number; restakeShares: Shares }; result: AutoRenewReview };
-  'staking.setAutoRenew': { params: { txID: string; period: number; restakeShares: Shares; maxFee: Amount }; result: StakingSent };
+  /** `takesEffect`: the review's (the cycle end it was made for); another is refused, nothing sent. */
+  'staking.setAutoRenew': { params: { txID: string; period: number; restakeShares: Shares; takesEffect: number; maxFee: Amount }; result: StakingSent };
   /** The account's stakes (pending, active, finished) and the rewards paid to it. */
   'staking.mine': { params: Record<string, never>; result: MyStakesView };
   /**

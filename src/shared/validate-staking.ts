@@ -151,8 +151,8 @@ export const STAKING_VALIDATORS: { [T in StakingType]: (params: unknown) => Requ
   },
   'staking.estimateAutoRenew': (params) => autoRenew(record(params, '', ['txID', 'period', 'restakeShares'])),
   'staking.setAutoRenew': (params) => {
-    const f = record(params, '', ['txID', 'period', 'restakeShares', 'maxFee']);
-    return { ...autoRenew(f), maxFee: maxFee(f) };
+    const f = record(params, '', ['txID', 'period', 'restakeShares', 'takesEffect', 'maxFee']);
+    return { ...autoRenew(f), takesEffect: int(f.takesEffect, 'takesEffect', 0, Number.MAX_SAFE_INTEGER), maxFee: maxFee(f) };
   },
   'staking.mine': none,
   'staking.rewardsCsv': (params) => {

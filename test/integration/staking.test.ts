@@ -149,20 +149,22 @@ describe('staking through the wallet service on the Helicon node', () => {
     await refusedWith(staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 5, restakeShares: 0 }), 'period', /^A cycle must last at least 20 seconds/);
     const change = await staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000 });
     expect(change).toMatchObject({ nodeID: ownNode.nodeID, current: { period: CYCLE, restakeShares: 500_000 }, next: { period: 30, restakeShares: 250_000 }, takesEffect: cycleEnd, authority: { addresses: [validator.account.pAddress], yours: true }, from: validator.account.pAddress });
-    await expectBurned(await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000, maxFee: change.fee }), change.fee);
+    await expectBurned(await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000, takesEffect: change.takesEffect, maxFee: change.fee }), change.fee);
     expect((await pRpc<{ validators: unknown[] }>('platform.getCurrentValidators', { nodeIDs: [ownNode.nodeID] })).validators).toEqual([expect.objectContaining({ nextPeriod: '30', autoCompoundRewardShares: '250000' })]);
 
     // Stopped, it can still be resumed while the current cycle runs.
     const pause = await staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 0, restakeShares: 0 });
-    await expectBurned(await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 0, restakeShares: 0, maxFee: pause.fee }), pause.fee);
+    await expectBurned(await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 0, restakeShares: 0, takesEffect: pause.takesEffect, maxFee: pause.fee }), pause.fee);
     const resume = await staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000 });
     expect(resume.current).toEqual({ period: 0, restakeShares: 0 });
-    await expectBurned(await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000, maxFee: resume.fee }), resume.fee);
+    await expectBurned(await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000, takesEffect: resume.takesEffect, maxFee: resume.fee }), resume.fee);
     expect((await pRpc<{ validators: unknown[] }>('platform.getCurrentValidators', { nodeIDs: [ownNode.nodeID] })).validators).toEqual([expect.objectContaining({ nextPeriod: '30', autoCompoundRewardShares: '250000' })]);
 
     const stop = await staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 0, restakeShares: 0 });
     expect(stop.current).toEqual({ period: 30, restakeShares: 250_000 });
-    await expectBurned(await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 0, restakeShares: 0, maxFee: stop.fee }), stop.fee);
+    // Confirmed for a cycle end the validator no longer has (it renewed since the review): refused, nothing sent.
+    await refusedWith(staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 0, restakeShares: 0, takesEffect: stop.takesEffect - CYCLE, maxFee: stop.fee }), 'period', 'A new cycle began since your review: nothing was sent. Review the change again.');
+    await expectBurned(await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 0, restakeShares: 0, takesEffect: stop.takesEffect, maxFee: stop.fee }), stop.fee);
     const mine = await staking.stakingMine();
     expect(mine.stakes).toEqual([expect.objectContaining({ txID: autoRenewedTxID, kind: 'auto-renewed', state: 'active', nodeID: ownNode.nodeID, end: cycleEnd, unlocksAt: cycleEnd, autoRenew: { nextPeriod: 0, restakeShares: 0, yours: true }, byWallet: true })]);
     // The P balance says what is staked and when it comes back.

@@ -220,8 +220,15 @@ describe('staking rules, in words, before anything is signed', () => {
     expect(refused(() => checkValidation({ ...v, end: now + 19n }))).toMatchObject({ rule: 'too-short', field: 'end' });
     expect(refused(() => checkValidation({ ...v, end: undefined, period: 10n }))).toMatchObject({ rule: 'too-short', field: 'autoRenew.period', message: 'A cycle must last at least 20 seconds; this one would last 10 seconds (staking starts when the network accepts it).' });
     expect(refused(() => checkValidation({ ...v, alreadyValidating: true }))).toMatchObject({ rule: 'already-validating', field: 'nodeID' });
-    expect(() => checkAutoRenewChange({ rules, period: 0n })).not.toThrow();
-    expect(refused(() => checkAutoRenewChange({ rules, period: 5n }))).toMatchObject({ field: 'period' });
+    const cycle = { rules, chainTime: now, cycleEnd: now + 600n };
+    expect(() => checkAutoRenewChange({ ...cycle, period: 0n })).not.toThrow();
+    expect(refused(() => checkAutoRenewChange({ ...cycle, period: 5n }))).toMatchObject({ field: 'period' });
+    // The cycle's last quarter of the shortest cycle (20 s here: 5 s) is too late; the node's renewal may come first.
+    expect(() => checkAutoRenewChange({ ...cycle, cycleEnd: now + 5n, period: 0n })).not.toThrow();
+    expect(refused(() => checkAutoRenewChange({ ...cycle, cycleEnd: now + 4n, period: 0n }))).toMatchObject({ rule: 'cycle-ending', message: 'This cycle ends in under 5 seconds: a change sent now could wait a whole further cycle. Change it once the next one has begun.' });
+    expect(refused(() => checkAutoRenewChange({ ...cycle, reviewedEnd: now + 60n, period: 0n }))).toMatchObject({ rule: 'cycle-ending', field: 'period' });
+    expect(() => checkAutoRenewChange({ ...cycle, reviewedEnd: now + 600n, period: 0n })).not.toThrow();
+    expect(refused(() => checkAutoRenewChange({ ...cycle, rules: { ...rules, minValidatorDuration: 14n * 86_400n }, cycleEnd: now + 599n, period: 0n }))).toMatchObject({ message: expect.stringMatching(/^This cycle ends in under 10 minutes/) });
   });
 
   it('say durations in the largest units', () => {

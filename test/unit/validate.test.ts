@@ -94,7 +94,7 @@ const VALID: { [T in RequestType]: RequestParams<T> } = {
   'staking.estimateValidation': { ...NODE_KEY, amount: '2000000000000', end: 1_800_000_000, delegationFee: 20_000, rewardOwner: owners(1, 1, 'P'), delegationFeeOwner: owners(1, 1, 'P') },
   'staking.validate': { ...NODE_KEY, amount: '2000000000000', end: 1_800_000_000, delegationFee: 1_000_000, maxFee: '20000' },
   'staking.estimateAutoRenew': { txID: ASSET, period: 0, restakeShares: 0 },
-  'staking.setAutoRenew': { txID: ASSET, period: 172_800, restakeShares: 500_000, maxFee: '10000' },
+  'staking.setAutoRenew': { txID: ASSET, period: 172_800, restakeShares: 500_000, takesEffect: 1_790_000_000, maxFee: '10000' },
   'staking.mine': {},
   'staking.rewardsCsv': { scope: 'all' },
   'activity.list': {},
@@ -813,6 +813,7 @@ describe('staking requests', () => {
     rejects('staking.validate', { ...VALID['staking.validate'], delegationFee: 1_000_001 }, 'delegationFee');
     rejects('staking.setAutoRenew', { ...VALID['staking.setAutoRenew'], period: -1 }, 'period');
     rejects('staking.setAutoRenew', { ...VALID['staking.setAutoRenew'], period: 365 * 86_400 + 1 }, 'period');
+    rejects('staking.setAutoRenew', { ...VALID['staking.setAutoRenew'], takesEffect: -1 }, 'takesEffect');
   });
 
   it('check the validator list’s filter field by field, and bound the page', () => {

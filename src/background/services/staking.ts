@@ -210,14 +210,14 @@ export class StakingService extends StakingReads {
 
   // ---- auto-renewed validators ----
 
-  private async autoRenew(p: P<'staking.estimateAutoRenew'>) {
+  private async autoRenew(p: P<'staking.estimateAutoRenew'> & { takesEffect?: number }) {
     const c = await this.context();
     const known = (await c.book.list()).find((s) => s.txID === p.txID)?.nodeID ?? (await this.validators(c, true)).find((v) => v.txID === p.txID)?.nodeID;
     const v = known === undefined ? undefined : await this.oneValidator(c, known);
     if (!v || v.txID !== p.txID || !v.autoRenew) {
       throw new StakingRuleError('not-a-validator', 'That is not an auto-renewed validator validating now: it may have stopped already.', 'txID');
     }
-    checkAutoRenewChange({ rules: c.rules, period: BigInt(p.period) });
+    checkAutoRenewChange({ rules: c.rules, period: BigInt(p.period), chainTime: c.chainTime, cycleEnd: BigInt(v.end), ...(p.takesEffect !== undefined ? { reviewedEnd: BigInt(p.takesEffect) } : {}) });
     const a = v.autoRenew.authority;
     const authority = ownersFromApi('platform.getCurrentValidators', a.addresses, BigInt(a.threshold), a.locktime);
     const owned = ownedAddressSet([...c.mine].map((x) => parseAddress(x).bytes));

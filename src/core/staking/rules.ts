@@ -16,7 +16,8 @@ export type StakingRule =
   | 'fee-too-low'
   | 'not-a-validator'
   | 'already-validating'
-  | 'no-auto-renew';
+  | 'no-auto-renew'
+  | 'cycle-ending';
 
 /** A stake the network would refuse: nothing was signed. `field` names the request's param. */
 export class StakingRuleError extends WalletError {
@@ -124,8 +125,23 @@ export function checkValidation(p: {
   if (p.alreadyValidating) throw new StakingRuleError('already-validating', 'That node is already validating the Primary Network: a node can be added only once at a time.', 'nodeID');
 }
 
-/** A change to an auto-renewed validator's next cycles: 0 stops it, else a cycle's length as for a validation. */
-export function checkAutoRenewChange(p: { rules: StakingRules; period: bigint }): void {
+/**
+ * Seconds before its cycle ends that a change of an auto-renewed validator is refused: sent later,
+ * it could reach the chain after the validator renewed, and wait a whole further cycle. A quarter
+ * of the shortest cycle where that is less (a test network's seconds-long cycles).
+ */
+export const CYCLE_END_MARGIN = 600n;
+
+/**
+ * A change to an auto-renewed validator's next cycles, at `chainTime`, its current cycle ending at
+ * `cycleEnd` (`reviewedEnd`: as its review said): 0 stops it, else a cycle's length as for a validation.
+ */
+export function checkAutoRenewChange(p: { rules: StakingRules; period: bigint; chainTime: bigint; cycleEnd: bigint; reviewedEnd?: bigint }): void {
+  if (p.reviewedEnd !== undefined && p.reviewedEnd !== p.cycleEnd) throw new StakingRuleError('cycle-ending', 'A new cycle began since your review: nothing was sent. Review the change again.', 'period');
+  const margin = p.rules.minValidatorDuration / 4n < CYCLE_END_MARGIN ? p.rules.minValidatorDuration / 4n : CYCLE_END_MARGIN;
+  if (p.cycleEnd - p.chainTime < margin) {
+    throw new StakingRuleError('cycle-ending', `This cycle ends in under ${durationWords(margin)}: a change sent now could wait a whole further cycle. Change it once the next one has begun.`, 'period');
+  }
   if (p.period === 0n) return;
   checkDuration(p.rules, p.period, p.rules.minValidatorDuration, 'A cycle', 'period');
 }

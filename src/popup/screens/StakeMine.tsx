@@ -73,7 +73,8 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
   const current = stake.autoRenew?.nextPeriod ?? 0;
   const usual = periodChoices(params.minValidationSeconds, params.maxStakeSeconds);
   const periods = current > 0 && !usual.some((c) => c.seconds === current) ? [{ label: `${durationText(current)} (as now)`, seconds: current }, ...usual] : usual;
-  const [period, setPeriod] = useState(() => String(Math.max(0, periods.findIndex((c) => c.seconds === current))));
+  // One that stops already keeps stopping unless another choice is made.
+  const [period, setPeriod] = useState(() => (current > 0 ? String(Math.max(0, periods.findIndex((c) => c.seconds === current))) : 'stop'));
   const [restake, setRestake] = useState(() => sharesText(stake.autoRenew?.restakeShares ?? 0).replace('%', ''));
   const [review, setReview] = useState<AutoRenewReview | null>(null);
   const [sent, setSent] = useState<StakingSent | null>(null);
@@ -121,7 +122,7 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
         onEdit={() => setReview(null)}
         onConfirm={() =>
           void run(async () => {
-            setSent(await call('staking.setAutoRenew', { txID: review.txID, period: review.next.period, restakeShares: review.next.restakeShares, maxFee: review.fee }, selection));
+            setSent(await call('staking.setAutoRenew', { txID: review.txID, period: review.next.period, restakeShares: review.next.restakeShares, takesEffect: review.takesEffect, maxFee: review.fee }, selection));
             onDone();
           })
         }

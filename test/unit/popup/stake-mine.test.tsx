@@ -56,7 +56,11 @@ describe('My stakes: auto-renewal', () => {
     const asked = show([autoRenewed('stopped', 0)]);
     fireEvent.click(await screen.findByRole('button', { name: 'Change auto-renewal of NodeID-stopped' }));
     const next = screen.getByLabelText('Next cycles') as HTMLSelectElement;
-    expect(next.selectedOptions[0]!.textContent).toBe('Shortest: 20 seconds');
+    // Stopped, it stays so unless another choice is made (a change of the share alone must not resume it).
+    expect(next.selectedOptions[0]!.textContent).toBe('Stop at the end of this cycle');
+    expect(screen.queryByLabelText('Rewards restaked (%)')).toBeNull();
+    fireEvent.change(next, { target: { value: '0' } });
+    await screen.findByLabelText('Rewards restaked (%)');
     fireEvent.click(screen.getByRole('button', { name: 'Review the change' }));
     const review = await screen.findByRole('region', { name: 'Review the change' });
     expect(asked).toEqual([{ txID: 'stopped', period: 20, restakeShares: 500_000 }]);
