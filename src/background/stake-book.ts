@@ -62,6 +62,7 @@ export interface StakeRecord {
 }
 
 const VERSION = 1;
+const NAVAX = /^\d+$/;
 
 interface Stored {
   version: number;
@@ -76,13 +77,20 @@ export class StakeBook {
     private readonly key: string,
   ) {}
 
+  /**
+   * A record damaged in storage (no tx ID, no known state, an amount or reward that is no number, an
+   * owner without addresses) is skipped, and goes with the next write: one must not stop the
+   * account's balances, its other stakes, or a new one.
+   */
   async list(): Promise<StakeRecord[]> {
     const stored = (await this.local.get([this.key]))[this.key] as Stored | undefined;
     if (stored === undefined) return [];
     if (typeof stored !== 'object' || stored === null || stored.version !== VERSION || !Array.isArray(stored.stakes)) {
       throw new WalletError('storage-corrupt', "the wallet's record of this account's stakes cannot be read");
     }
-    return stored.stakes;
+    return stored.stakes.filter(
+      (s) => typeof s?.txID === 'string' && /^(pending|active|finished|failed)$/.test(s.state) && NAVAX.test(s.amount) && Array.isArray(s.rewards) && s.rewards.every((r) => NAVAX.test(r?.amount)) && [s.rewardOwner, s.authority ?? s.rewardOwner, s.delegationFeeOwner ?? s.rewardOwner].every((o) => Array.isArray(o?.addresses)),
+    );
   }
 
   /** Applies `change` to the records as stored now, one change at a time per account and network. */
