@@ -3,7 +3,8 @@
 // keys of everything else kept per network and account, named here once.
 import { isEvmHash } from '../core/engine.js';
 import { parseId } from '../core/encoding.js';
-import type { ActivityItem, ActivityTrimmed, BalancesView } from '../shared/messages.js';
+import { MAX_DENOMINATION } from '../core/amount.js';
+import type { ActivityItem, ActivityTrimmed, AssetBalanceView, BalancesView } from '../shared/messages.js';
 import { oneAtATime, type StorageArea, storedList } from './storage.js';
 
 /**
@@ -142,8 +143,20 @@ function repaired(c: AccountCache): AccountCache {
     for (const k of ['amount', 'fee', 'shared'] as const) if (i[k] !== undefined && !digits(i[k])) delete i[k];
     return [['accepted', 'pending', 'failed'].includes(i.status) ? i : { ...i, status: 'pending' as const, checking: true as const }];
   });
+  // The popup computes with a snapshot's amounts as it draws: a damaged one drops the snapshot, never the screen.
   const b = c.balances;
-  if (![b.balances, b.waiting].every((l) => Array.isArray(l) && l.every((x) => x instanceof Object))) c.balances = emptyCache().balances;
+  const amount = (v: unknown) => v === undefined || digits(v);
+  const assetOk = (x: AssetBalanceView) =>
+    x instanceof Object &&
+    [x.chain, x.assetID].every((v) => typeof v === 'string') &&
+    [x.spendable, x.locked, x.lockedStakeable].every(digits) &&
+    [x.unproven, x.shared, x.sharedLocked].every(amount) &&
+    Number.isInteger(x.denomination) &&
+    x.denomination >= 0 &&
+    x.denomination <= MAX_DENOMINATION &&
+    Array.isArray(x.staked ?? []) &&
+    (x.staked ?? []).every((s) => digits(s?.amount));
+  if (!(Array.isArray(b.balances) && b.balances.every(assetOk) && Array.isArray(b.waiting) && b.waiting.every((w) => digits(w?.amount)) && amount(b.moving))) c.balances = emptyCache().balances;
   if (!digits(c.pHeight)) c.pHeight = '0';
   const h = c.heightsBefore;
   if (h && !(digits(h.X) && digits(h.P) && [h.C, h.cWei].every((v) => v === undefined || digits(v)))) delete c.heightsBefore;
