@@ -13,6 +13,7 @@ import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRef
 import { noteIncoming, sharedBeyond, spendableBy } from '../incoming-utxos.js';
 import { BEHIND_UNSAID_MS, behindSince, cacheAtHeight, restartable } from '../network-restart.js';
 import { listedStates, StakeBook, stakedAmounts } from '../stake-book.js';
+import { mapLimited } from '../map-limited.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { settleActivity } from '../settle-activity.js';
 import type { SettingsStore } from '../settings.js';
@@ -180,13 +181,12 @@ export class BalancesService {
     const [[x, xUtxos], [pBal, pUtxos, pTime], cWei, { waiting, moving: first }] = await Promise.all([read('X'), read('P'), engine.cBalanceWei(), before ?? atomic()]);
     let moving = 0n;
     if (first.size > 0) for (const [id, n] of (await atomic()).moving) if (first.has(id)) moving += n;
-    const balances: AssetBalanceView[] = [];
-    for (const b of x) {
+    // A few at a time: anyone can make the account hold assets, as many as they like.
+    const balances = await mapLimited(x, 8, async (b): Promise<AssetBalanceView> => {
       const id = cb58Encode(b.assetID);
       // An asset whose CreateAssetTx the node will not show is listed, not allowed to stop the refresh.
-      const info = await this.networks.assetDescriptionOrUnknown(preset, id);
-      balances.push({ chain: 'X', assetID: id, ...info, verified: id === avax, ...amountsOf(b) });
-    }
+      return { chain: 'X', assetID: id, ...(await this.networks.assetDescriptionOrUnknown(preset, id)), verified: id === avax, ...amountsOf(b) };
+    });
     const avaxInfo = await this.networks.assetDescription(preset, avax);
     const pAvax = pBal.find((b) => cb58Encode(b.assetID) === avax);
     // Activity is settled above, before the UTXOs were read: a stake not run yet is counted among them, not as staked too.
