@@ -12,6 +12,8 @@ export const SENT_BEFORE_WINDOW_MS = 60 * 60_000;
 
 /** A send as reviewed: on the C-Chain a token's sends are told by `token` (its contract) and an NFT's ID, AVAX's by their absence. */
 export interface SendShape {
+  /** A mint of the asset (to `to`), looked for among mints; else a send. */
+  kind?: 'mint';
   chain: ChainName;
   assetID?: string;
   token?: string;
@@ -28,7 +30,7 @@ const same = (a: string | undefined, b: string | undefined) => a?.toLowerCase() 
 export function sentBefore(items: readonly ActivityItem[], s: SendShape, now: number): ActivityItem | undefined {
   return items.find(
     (i) =>
-      i.kind === 'send' &&
+      i.kind === (s.kind ?? 'send') &&
       i.createdAt < now &&
       i.chain === s.chain &&
       i.status !== 'failed' &&
@@ -43,9 +45,10 @@ export function sentBefore(items: readonly ActivityItem[], s: SendShape, now: nu
 export function sentBeforeText(item: ActivityItem, now: number): string {
   const minutes = Math.floor(Math.max(0, now - item.createdAt) / 60_000);
   const ago = minutes === 0 ? 'less than a minute ago' : minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`;
+  const [did, todo] = item.kind === 'mint' ? ['minted', 'mint'] : ['sent', 'send'];
   return item.status === 'pending'
-    ? `You sent the same amount to this address ${ago}, and the chain has not accepted it yet. Confirm only to send it a second time.`
-    : `You sent the same amount to this address ${ago}. Confirm only to send it again.`;
+    ? `You ${did} the same amount to this address ${ago}, and the chain has not accepted it yet. Confirm only to ${todo} it a second time.`
+    : `You ${did} the same amount to this address ${ago}. Confirm only to ${todo} it again.`;
 }
 
 /** How many checks were made: each one its own. */
@@ -59,7 +62,7 @@ let checks = 0;
  */
 export function useSentBefore(shape: SendShape | undefined): Fact[] {
   const call = useCall();
-  const key = shape ? `${shape.chain}|${shape.assetID ?? shape.token ?? ''}|${shape.tokenId ?? ''}|${shape.amount}|${shape.to.toLowerCase()}` : '';
+  const key = shape ? `${shape.kind ?? ''}|${shape.chain}|${shape.assetID ?? shape.token ?? ''}|${shape.tokenId ?? ''}|${shape.amount}|${shape.to.toLowerCase()}` : '';
   const busy = shape?.sending === true;
   const [found, setFound] = useState<{ check: string; item?: ActivityItem | undefined } | null>(null);
   // When the review showed: a send listed after it is the one being confirmed, however fast.
@@ -80,8 +83,9 @@ export function useSentBefore(shape: SendShape | undefined): Fact[] {
     // The check stands for the shape and when it showed: a new object of the same send asks nothing again.
   }, [call, check]);
   if (!shape) return [];
+  const term = shape.kind ? 'Minted before' : 'Sent before';
   // While it is sent, the line stays as it was confirmed.
-  if (!busy && found?.check !== check) return [{ term: 'Sent before', value: <span class="muted">Checking recent sends…</span>, testid: 'review-sent-before', hold: true }];
+  if (!busy && found?.check !== check) return [{ term, value: <span class="muted">Checking recent {shape.kind ? 'mints' : 'sends'}…</span>, testid: 'review-sent-before', hold: true }];
   if (!found?.item) return [];
-  return [{ term: 'Sent before', value: <span class="badge warn">{sentBeforeText(found.item, Date.now())}</span>, testid: 'review-sent-before' }];
+  return [{ term, value: <span class="badge warn">{sentBeforeText(found.item, Date.now())}</span>, testid: 'review-sent-before' }];
 }

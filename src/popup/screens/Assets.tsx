@@ -12,6 +12,7 @@ import { AssetLabel } from '../components/AssetLabel.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
+import { useSentBefore } from '../components/SentBefore.js';
 import { AVAX_DECIMALS, formatValue, ownSpendable, ownTotal, sharedLockedOf, sharedOf } from '../format.js';
 import { type Amount, type AssetBalanceView, type BalancesView, type MintRightView, UNKNOWN_ASSET_SYMBOL } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, rightLabel, NoRights, useMintRight } from './AssetsShared.js';
@@ -133,6 +134,8 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
   const maxFee = h.fees.data?.operation;
   const ready = right !== undefined && amountCheck.ok && toCheck.ok && maxFee !== undefined;
   const used = useMintRight(h);
+  // A popup closed while a mint ran opens on an empty form: minting again would mint twice.
+  const mintedBefore = useSentBefore(step.reviewing && ready ? { kind: 'mint', chain: 'X', assetID: right.assetID, amount: amountCheck.value, to: toCheck.value, sending: step.props.busy } : undefined);
   const mint = () =>
     step.confirm(async () => {
       if (!ready) return;
@@ -152,6 +155,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
           { term: 'Asset', value: <AssetLabel asset={{ ...right, verified: false }} /> },
           { term: 'New supply minted', value: formatValue(amountCheck.value, right.denomination, right.symbol), testid: 'review-amount' },
           { term: 'To', value: toCheck.value, mono: true, testid: 'review-to' },
+          ...mintedBefore,
           { term: 'Mint right stays with', value: `${right.threshold} of ${right.addresses.join(', ')}`, mono: true, testid: 'review-minters' },
           { term: 'Paid from', value: 'Your X-Chain account' },
           { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },

@@ -44,12 +44,16 @@ describe('a mint whose right was used since its review', () => {
     type('Amount (GOLD)', '1');
     await screen.findByText(/0\.001 AVAX/);
     fireEvent.click(screen.getByRole('button', { name: 'Mint' }));
+    // Confirm waits for the check of recent mints (SentBefore).
+    await waitFor(() => expect(screen.queryByText(/Checking recent mints/)).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and mint' }));
     await screen.findByText(/used since the review/);
     expect(screen.queryByTestId('review')).toBeNull();
     await waitFor(() => expect(bg.callsOf('assets.mintRights')).toHaveLength(2));
     fireEvent.click(screen.getByRole('button', { name: 'Mint' }));
     expect(screen.getByTestId('review').textContent).toContain('GOLD');
+    // Confirm waits for the check of recent mints (SentBefore).
+    await waitFor(() => expect(screen.queryByText(/Checking recent mints/)).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and mint' }));
     await waitFor(() => expect(bg.callsOf('assets.mint').map((m) => m.utxoID)).toEqual([`${FAKE_ID}:2`, `${FAKE_ID}:7`]));
   });

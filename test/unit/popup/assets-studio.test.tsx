@@ -5,6 +5,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Assets } from '../../../src/popup/screens/Assets.js';
+import type { ActivityItem } from '../../../src/shared/messages.js';
 import { fakeBackground, renderWith } from './fake-background.js';
 import { avax, balances, FAKE_ID, HRP, UNLOCKED, X_ADDR, X_OTHER } from './fixtures.js';
 
@@ -61,9 +62,32 @@ describe('Asset studio reviews', () => {
     expect(screen.getByTestId('review-minters').textContent).toBe(`1 of ${X_ADDR}, ${X_OTHER}`);
     expect(screen.getByTestId('review').textContent).not.toMatch(/stays with you/);
     expect(bg.callsOf('assets.mint')).toEqual([]);
-    // The mint spends that right, the one reviewed: its UTXO goes with the request.
+    // The mint spends that right, the one reviewed: its UTXO goes with the request (once recent mints are checked).
+    await waitFor(() => expect(screen.queryByText(/Checking recent mints/)).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and mint' }));
     await waitFor(() => expect(bg.callsOf('assets.mint')).toMatchObject([{ assetID: FAKE_ID, utxoID: shared.utxoID }]));
+  });
+
+  it('the review of a mint says when the same mint was made a little while ago (a popup closed while it ran opens on an empty form), and only then', async () => {
+    const gold = { assetID: FAKE_ID, utxoID: `${FAKE_ID}:2`, name: 'Gold', symbol: 'GOLD', denomination: 2, kind: 'variable' as const, threshold: 1, addresses: [X_ADDR] };
+    const minted = { txID: 'm1', chain: 'X' as const, kind: 'mint' as const, status: 'accepted' as const, assetID: FAKE_ID, amount: '100', to: X_ADDR, createdAt: Date.now() - 5 * 60_000 };
+    const reviewMint = async (amount: string, items: ActivityItem[]) => {
+      renderAssets({ 'assets.mintRights': () => ({ rights: [gold] }), 'activity.list': () => ({ items }) });
+      fireEvent.click(screen.getByRole('radio', { name: 'Mint' }));
+      await screen.findByLabelText('Amount (GOLD)');
+      type('Amount (GOLD)', amount);
+      type(/^Mint to/, X_ADDR);
+      await screen.findByText(/0\.001 AVAX/);
+      fireEvent.click(screen.getByRole('button', { name: 'Mint' }));
+      await waitFor(() => expect(screen.queryByText(/Checking recent mints/)).toBeNull());
+    };
+    await reviewMint('1', [minted, { ...minted, txID: 's1', kind: 'send' }]);
+    expect(screen.getByText('Minted before').nextElementSibling!.textContent).toBe('You minted the same amount to this address 5 minutes ago. Confirm only to mint it again.');
+    cleanup();
+    // Another amount, or the same amount sent rather than minted, is no such mint.
+    await reviewMint('2', [minted, { ...minted, txID: 's2', kind: 'send', amount: '200' }]);
+    expect(screen.queryByTestId('review-sent-before')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Confirm and mint' })).toBeTruthy();
   });
 
   it("an asset's details say how much of it no transaction proves, as Home does", () => {

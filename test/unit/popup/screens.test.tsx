@@ -861,6 +861,8 @@ describe('Assets', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Mint' }));
     expect(screen.getByTestId('review-amount').textContent).toBe('1.5 GOLD');
     expect(screen.getByTestId('review-to').textContent).toBe(X_ADDR);
+    // Confirm waits for the check of recent mints (SentBefore).
+    await waitFor(() => expect(screen.queryByText(/Checking recent mints/)).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and mint' }));
     await waitFor(() => expect(bg.callsOf('assets.mint')).toEqual([{ assetID: FAKE_ID, utxoID: GOLD_RIGHT.utxoID, amount: '150', to: { addresses: [X_ADDR], threshold: 1 }, maxFee: FEES.operation }]));
     // What the mint changed is asked for again.
