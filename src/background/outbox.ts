@@ -304,7 +304,8 @@ export async function settleOutbox(
       }
       if (fate === 'inputs-spent') settled.set(entry.txID, 'unclear');
       // Counted under the outbox's lock: an entry a send has just given up is not sent again.
-      if (fate === 'not-seen' && (await outbox.countResend(entry.txID))) {
+      const late = entry.item.sendBefore !== undefined && Date.now() / 1000 >= entry.item.sendBefore;
+      if (fate === 'not-seen' && !late && (await outbox.countResend(entry.txID))) {
         await engine.submit(entry.chain, fromHex(entry.signedHex), entry.txID).catch(() => undefined);
       }
     } catch {

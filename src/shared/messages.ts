@@ -164,6 +164,8 @@ export interface ActivityItem {
   memo?: string;
   /** Funds received: the addresses whose keys signed the tx that sent them (none for a reward). */
   from?: string[];
+  /** Unix seconds from which the wallet never sends it again (a change to an auto-renewed validator, near the cycle end it was reviewed for). */
+  sendBefore?: number;
   /** Who it went to (sends, mints, NFT transfers): the address, or the addresses of a multisig owner set. */
   to?: string;
   /** A cross-chain export's destination, an import's source. */

@@ -149,7 +149,10 @@ describe('staking through the wallet service on the Helicon node', () => {
     await refusedWith(staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 5, restakeShares: 0 }), 'period', /^A cycle must last at least 20 seconds/);
     const change = await staking.stakingEstimateAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000 });
     expect(change).toMatchObject({ nodeID: ownNode.nodeID, current: { period: CYCLE, restakeShares: 500_000 }, next: { period: 30, restakeShares: 250_000 }, takesEffect: cycleEnd, authority: { addresses: [validator.account.pAddress], yours: true }, from: validator.account.pAddress });
-    await expectBurned(await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000, takesEffect: change.takesEffect, maxFee: change.fee }), change.fee);
+    const changed = await staking.stakingSetAutoRenew({ txID: autoRenewedTxID, period: 30, restakeShares: 250_000, takesEffect: change.takesEffect, maxFee: change.fee });
+    await expectBurned(changed, change.fee);
+    // Never sent again once its cycle is about to end (a quarter of the 20 s shortest cycle here).
+    expect((await validator.wallet.balances.activityList()).items.find((i) => i.txID === changed.txID)).toMatchObject({ kind: 'staking-config', sendBefore: change.takesEffect - 5 });
     expect((await pRpc<{ validators: unknown[] }>('platform.getCurrentValidators', { nodeIDs: [ownNode.nodeID] })).validators).toEqual([expect.objectContaining({ nextPeriod: '30', autoCompoundRewardShares: '250000' })]);
 
     // Stopped, it can still be resumed while the current cycle runs.

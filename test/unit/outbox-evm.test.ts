@@ -180,3 +180,28 @@ describe('an EVM entry damaged in storage', () => {
     expect(await ids(o)).toEqual([]);
   });
 });
+
+describe('an X/P tx the node no longer shows', () => {
+  const pEntry = (txID: string, sendBefore?: number): OutboxEntry => ({
+    chain: 'P',
+    txID,
+    signedHex: '00',
+    item: { txID, chain: 'P', kind: 'staking-config', status: 'pending', createdAt: Date.now(), ...(sendBefore !== undefined ? { sendBefore } : {}) },
+    createdAt: Date.now(),
+    resends: 0,
+  });
+
+  it('is sent again, but never once past its sendBefore (a change to an auto-renewed validator the chain renewed since)', async () => {
+    const o = outbox();
+    const now = Math.floor(Date.now() / 1000);
+    await o.put(pEntry('fresh', now + 600));
+    await o.put(pEntry('late', now - 1));
+    await o.put(pEntry('plain'));
+    const sent: string[] = [];
+    const engine = { txFate: async () => 'not-seen', submit: async (_c: string, _b: Uint8Array, txID: string) => void sent.push(txID) } as unknown as WalletEngine;
+    await settle(engine, o);
+    expect(sent.sort()).toEqual(['fresh', 'plain']);
+    // Still followed, never given up for being late: what becomes of it is the node's to show.
+    expect((await ids(o)).sort()).toEqual(['fresh', 'late', 'plain']);
+  });
+});

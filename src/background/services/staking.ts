@@ -10,7 +10,7 @@ import { DEFAULT_ATOMIC_API } from '../../core/network.js';
 import { NodeClient } from '../../core/node.js';
 import { ownersFromApi } from '../../core/node/checks.js';
 import { splitReward, stakingReward } from '../../core/staking/reward.js';
-import { checkAutoRenewChange, checkDelegation, checkDelegationTerms, checkValidation, StakingRuleError } from '../../core/staking/rules.js';
+import { checkAutoRenewChange, checkDelegation, checkDelegationTerms, checkValidation, cycleEndMargin, StakingRuleError } from '../../core/staking/rules.js';
 import { pickValidator, validatorModels, validatorPage } from '../../core/staking/validator-list.js';
 import { makeOwners } from '../../core/tx/context.js';
 import type { BuiltTx } from '../../core/tx/built.js';
@@ -217,7 +217,7 @@ export class StakingService extends StakingReads {
     if (!v || v.txID !== p.txID || !v.autoRenew) {
       throw new StakingRuleError('not-a-validator', 'That is not an auto-renewed validator validating now: it may have stopped already.', 'txID');
     }
-    checkAutoRenewChange({ rules: c.rules, period: BigInt(p.period), chainTime: c.chainTime, cycleEnd: BigInt(v.end), ...(p.takesEffect !== undefined ? { reviewedEnd: BigInt(p.takesEffect) } : {}) });
+    checkAutoRenewChange({ rules: c.rules, period: BigInt(p.period), chainTime: c.now, cycleEnd: BigInt(v.end), ...(p.takesEffect !== undefined ? { reviewedEnd: BigInt(p.takesEffect) } : {}) });
     const a = v.autoRenew.authority;
     const authority = ownersFromApi('platform.getCurrentValidators', a.addresses, BigInt(a.threshold), a.locktime);
     const owned = ownedAddressSet([...c.mine].map((x) => parseAddress(x).bytes));
@@ -241,7 +241,8 @@ export class StakingService extends StakingReads {
 
   async stakingSetAutoRenew(p: P<'staking.setAutoRenew'>): Promise<R<'staking.setAutoRenew'>> {
     const { c, built, review } = await this.autoRenew(p);
-    const issued = await this.delivery.issue(c, 'staking-config', built, p.maxFee, { nodeID: review.nodeID });
+    // Never sent again (a node that lost it) once the cycle it was reviewed for is about to end.
+    const issued = await this.delivery.issue(c, 'staking-config', built, p.maxFee, { nodeID: review.nodeID, sendBefore: review.takesEffect - Number(cycleEndMargin(c.rules)) });
     if (issued.status === 'accepted') {
       await c.book.update((stakes) => {
         const s = stakes.find((x) => x.txID === p.txID);

@@ -132,13 +132,16 @@ export function checkValidation(p: {
  */
 export const CYCLE_END_MARGIN = 600n;
 
+export const cycleEndMargin = (rules: StakingRules): bigint => (rules.minValidatorDuration / 4n < CYCLE_END_MARGIN ? rules.minValidatorDuration / 4n : CYCLE_END_MARGIN);
+
 /**
- * A change to an auto-renewed validator's next cycles, at `chainTime`, its current cycle ending at
+ * A change to an auto-renewed validator's next cycles, sent at `chainTime` (the later of the chain's
+ * and this computer's clock: an idle chain's last block can be minutes old), its current cycle ending at
  * `cycleEnd` (`reviewedEnd`: as its review said): 0 stops it, else a cycle's length as for a validation.
  */
 export function checkAutoRenewChange(p: { rules: StakingRules; period: bigint; chainTime: bigint; cycleEnd: bigint; reviewedEnd?: bigint }): void {
   if (p.reviewedEnd !== undefined && p.reviewedEnd !== p.cycleEnd) throw new StakingRuleError('cycle-ending', 'A new cycle began since your review: nothing was sent. Review the change again.', 'period');
-  const margin = p.rules.minValidatorDuration / 4n < CYCLE_END_MARGIN ? p.rules.minValidatorDuration / 4n : CYCLE_END_MARGIN;
+  const margin = cycleEndMargin(p.rules);
   if (p.cycleEnd - p.chainTime < margin) {
     throw new StakingRuleError('cycle-ending', `This cycle ends in under ${durationWords(margin)}: a change sent now could wait a whole further cycle. Change it once the next one has begun.`, 'period');
   }

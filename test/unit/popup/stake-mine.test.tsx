@@ -29,6 +29,9 @@ function autoRenewed(txID: string, nextPeriod: number): MyStakeView {
   };
 }
 
+/** The background of the last `show`. */
+let shown: ReturnType<typeof fakeBackground>;
+
 function show(stakes: MyStakeView[]) {
   const asked: unknown[] = [];
   const bg = fakeBackground({
@@ -48,6 +51,7 @@ function show(stakes: MyStakeView[]) {
     },
   });
   renderWith(bg, <StakeMine params={PARAMS} selection={undefined} listKey="k" />);
+  shown = bg;
   return asked;
 }
 
@@ -66,6 +70,9 @@ describe('My stakes: auto-renewal', () => {
     expect(asked).toEqual([{ txID: 'stopped', period: 20, restakeShares: 500_000 }]);
     expect(within(review).getByText('May change or stop it').nextElementSibling!.textContent).toBe(`${ME} — yours`);
     expect(within(review).getByText('Fee paid from').nextElementSibling!.textContent).toBe(`Your P-Chain account (${ME})`);
+    // Confirm names the cycle end the review was made for: the background refuses the change if the validator renewed since.
+    fireEvent.click(within(review).getByRole('button', { name: 'Confirm the change' }));
+    await waitFor(() => expect(shown.callsOf('staking.setAutoRenew')).toEqual([{ txID: 'stopped', period: 20, restakeShares: 500_000, takesEffect: 1_795_583_400, maxFee: '12691' }]));
   });
 
   it('keeps the current cycle length chosen, even one that is none of the usual lengths, when only the restaked share changes', async () => {
