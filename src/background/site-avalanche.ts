@@ -151,13 +151,13 @@ export class SiteAvalanche {
   }
 }
 
-/** What a site tx shows as in Activity: an operation by its first (an NFT sent is no mint). */
+/** What a site tx shows as in Activity: an operation by what it does, an NFT sent first (it leaves the wallet). */
 export function activityKind(ext: ExternalTx): ActivityItem['kind'] {
   if (ext.tx.kind === 'ExportTx') return 'export';
   if (ext.tx.kind === 'ImportTx') return 'import';
   if (ext.tx.kind === 'CreateAssetTx') return 'create-asset';
   if (ext.tx.kind !== 'OperationTx') return 'send';
-  const op = ext.tx.operations[0]?.op.kind;
-  return op === 'NftTransferOperation' ? 'nft-transfer' : op === 'NftMintOperation' ? 'nft-mint' : 'mint';
+  const ops = ext.tx.operations.map((o) => o.op.kind);
+  return ops.includes('NftTransferOperation') ? 'nft-transfer' : ops.includes('NftMintOperation') ? 'nft-mint' : 'mint';
 }
 

@@ -8,10 +8,12 @@ const operation = (...kinds: string[]) => ({ tx: { kind: 'OperationTx', operatio
 const tx = (kind: string) => ({ tx: { kind } }) as unknown as ExternalTx;
 
 describe('a site tx in Activity', () => {
-  it('an X-Chain operation is listed by what it does: an NFT sent, an NFT minted, or a mint', () => {
+  it('an X-Chain operation is listed by what it does: an NFT sent (whatever else it does), an NFT minted, or a mint', () => {
     expect(activityKind(operation('NftTransferOperation'))).toBe('nft-transfer');
     expect(activityKind(operation('NftMintOperation'))).toBe('nft-mint');
-    expect(activityKind(operation('SecpMintOperation', 'NftTransferOperation'))).toBe('mint');
+    expect(activityKind(operation('SecpMintOperation', 'NftTransferOperation'))).toBe('nft-transfer');
+    expect(activityKind(operation('SecpMintOperation', 'NftMintOperation'))).toBe('nft-mint');
+    expect(activityKind(operation('SecpMintOperation'))).toBe('mint');
     expect(activityKind(operation())).toBe('mint');
   });
 
