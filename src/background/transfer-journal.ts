@@ -102,8 +102,8 @@ export class TransferJournal {
    */
   put(record: TransferRecord): Promise<void> {
     return oneAtATime(this.key, async () => {
-      const txID = record.state !== 'failed' && record.export?.txID;
-      const others = (await this.list()).filter((r) => r.id !== record.id && !(r.state === 'failed' && r.export?.txID === txID));
+      const txID = record.state === 'failed' ? undefined : record.export?.txID;
+      const others = (await this.list()).filter((r) => r.id !== record.id && !(txID && r.state === 'failed' && r.export?.txID === txID));
       await this.area.set({ [this.key]: [...others, record].map(withoutEndedBytes) });
     });
   }

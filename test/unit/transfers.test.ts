@@ -605,6 +605,22 @@ describe('a failed move whose export was kept in the way (TransferJournal.keptEx
     updatedAt: 1,
   });
 
+  it('goes in the write that journals a retry with the same export; a failed move with another export, or none, and a failed retry, never', async () => {
+    const { local } = memoryStores();
+    const journal = new TransferJournal(local, 'transfers:test');
+    const { export: _none, ...refused } = { ...failedMove('none'), id: 'refused' };
+    await journal.put(failedMove('exp-1'));
+    await journal.put(failedMove('exp-2'));
+    await journal.put(refused);
+    // A new move, no export yet; then a failed one holding exp-2 itself: nothing goes.
+    await journal.put({ ...failedMove('x'), id: 'new', state: 'pending', export: undefined } as unknown as TransferRecord);
+    await journal.put({ ...failedMove('exp-2'), id: 'failed-retry' });
+    expect((await journal.list()).map((r) => r.id).sort()).toEqual(['failed-retry', 'move-exp-1', 'move-exp-2', 'new', 'refused']);
+    // The retry journals exp-1 as its own export: the failed move holding it goes in that write.
+    await journal.put({ ...failedMove('exp-1'), id: 'retry', state: 'export-signed', export: { ...failedMove('exp-1').export, kept: false } } as TransferRecord);
+    expect((await journal.list()).map((r) => r.id).sort()).toEqual(['failed-retry', 'move-exp-2', 'new', 'refused', 'retry']);
+  });
+
   it('may have gone through: listed as pending and checking, not failed; then it ran: the move goes on from its accepted export', async () => {
     const { local } = memoryStores();
     const journal = new TransferJournal(local, 'transfers:test');
