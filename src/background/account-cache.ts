@@ -5,7 +5,7 @@ import { isEvmHash } from '../core/engine.js';
 import { parseId } from '../core/encoding.js';
 import { MAX_DENOMINATION } from '../core/amount.js';
 import type { ActivityItem, ActivityTrimmed, AssetBalanceView, BalancesView } from '../shared/messages.js';
-import { oneAtATime, type StorageArea, storedList } from './storage.js';
+import { oneAtATime, type StorageArea, storedDigits, storedList } from './storage.js';
 
 /**
  * Funds received are kept apart, the newest this many: anyone can send them (dust of a spam asset),
@@ -135,31 +135,30 @@ export class AccountCaches {
  * read again by the next refresh), the rest kept: Activity is the only record of the wallet's sends.
  */
 function repaired(c: AccountCache): AccountCache {
-  const digits = (v: unknown) => typeof v === 'string' && /^\d+$/.test(v);
   // An item no node can be asked about is dropped; one whose status is damaged is asked about again
   // (never dropped: Sent before needs it); a damaged amount is dropped from it (none is shown).
   c.activity = c.activity.flatMap((i) => {
     if (!(i instanceof Object && ['X', 'P', 'C'].includes(i.chain) && txIdOk(i))) return [];
-    for (const k of ['amount', 'fee', 'shared'] as const) if (i[k] !== undefined && !digits(i[k])) delete i[k];
+    for (const k of ['amount', 'fee', 'shared'] as const) if (i[k] !== undefined && !storedDigits(i[k])) delete i[k];
     return [['accepted', 'pending', 'failed'].includes(i.status) ? i : { ...i, status: 'pending' as const, checking: true as const }];
   });
   // The popup computes with a snapshot's amounts as it draws: a damaged one drops the snapshot, never the screen.
   const b = c.balances;
-  const amount = (v: unknown) => v === undefined || digits(v);
+  const optionalDigits = (v: unknown) => v === undefined || storedDigits(v);
   const assetOk = (x: AssetBalanceView) =>
     x instanceof Object &&
     [x.chain, x.assetID].every((v) => typeof v === 'string') &&
-    [x.spendable, x.locked, x.lockedStakeable].every(digits) &&
-    [x.unproven, x.shared, x.sharedLocked].every(amount) &&
+    [x.spendable, x.locked, x.lockedStakeable].every(storedDigits) &&
+    [x.unproven, x.shared, x.sharedLocked].every(optionalDigits) &&
     Number.isInteger(x.denomination) &&
     x.denomination >= 0 &&
     x.denomination <= MAX_DENOMINATION &&
     Array.isArray(x.staked ?? []) &&
-    (x.staked ?? []).every((s) => digits(s?.amount));
-  if (!(Array.isArray(b.balances) && b.balances.every(assetOk) && Array.isArray(b.waiting) && b.waiting.every((w) => digits(w?.amount)) && amount(b.moving))) c.balances = emptyCache().balances;
-  if (!digits(c.pHeight)) c.pHeight = '0';
+    (x.staked ?? []).every((s) => storedDigits(s?.amount));
+  if (!(Array.isArray(b.balances) && b.balances.every(assetOk) && Array.isArray(b.waiting) && b.waiting.every((w) => storedDigits(w?.amount)) && optionalDigits(b.moving))) c.balances = emptyCache().balances;
+  if (!storedDigits(c.pHeight)) c.pHeight = '0';
   const h = c.heightsBefore;
-  if (h && !(digits(h.X) && digits(h.P) && [h.C, h.cWei].every((v) => v === undefined || digits(v)))) delete c.heightsBefore;
+  if (h && !(storedDigits(h.X) && storedDigits(h.P) && [h.C, h.cWei].every(optionalDigits))) delete c.heightsBefore;
   return c;
 }
 

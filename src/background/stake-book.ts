@@ -5,7 +5,7 @@
 // stakes are found from here (src/background/stake-follow.ts).
 import { WalletError } from '../core/errors.js';
 import type { OwnerSet } from '../shared/messages.js';
-import type { StorageArea } from './storage.js';
+import { type StorageArea, storedDigits } from './storage.js';
 
 export type StakeKind = 'delegation' | 'validation' | 'auto-renewed';
 
@@ -62,7 +62,6 @@ export interface StakeRecord {
 }
 
 const VERSION = 1;
-const NAVAX = /^\d+$/;
 
 interface Stored {
   version: number;
@@ -89,7 +88,7 @@ export class StakeBook {
       throw new WalletError('storage-corrupt', "the wallet's record of this account's stakes cannot be read");
     }
     return stored.stakes.filter(
-      (s) => typeof s?.txID === 'string' && /^(pending|active|finished|failed)$/.test(s.state) && NAVAX.test(s.amount) && Array.isArray(s.rewards) && s.rewards.every((r) => NAVAX.test(r?.amount)) && [s.rewardOwner, s.authority ?? s.rewardOwner, s.delegationFeeOwner ?? s.rewardOwner].every((o) => Array.isArray(o?.addresses)),
+      (s) => typeof s?.txID === 'string' && /^(pending|active|finished|failed)$/.test(s.state) && storedDigits(s.amount) && Array.isArray(s.rewards) && s.rewards.every((r) => storedDigits(r?.amount)) && [s.rewardOwner, s.authority ?? s.rewardOwner, s.delegationFeeOwner ?? s.rewardOwner].every((o) => Array.isArray(o?.addresses)),
     );
   }
 

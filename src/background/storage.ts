@@ -18,6 +18,9 @@ export interface StorageArea {
   remove(keys: string[]): Promise<void>;
 }
 
+/** A stored amount (nAVAX, base units, a height) as this wallet writes it: a string of decimal digits. */
+export const storedDigits = (v: unknown): v is string => typeof v === 'string' && /^\d+$/.test(v);
+
 /** A list kept under one key: [] when absent, `storage-corrupt` (nothing changed) when not a list. */
 export async function storedList<T>(area: StorageArea, key: string, what: string): Promise<T[]> {
   const value = (await area.get([key]))[key];

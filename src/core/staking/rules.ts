@@ -125,13 +125,13 @@ export function checkValidation(p: {
   if (p.alreadyValidating) throw new StakingRuleError('already-validating', 'That node is already validating the Primary Network: a node can be added only once at a time.', 'nodeID');
 }
 
+const CYCLE_END_MARGIN = 600n;
+
 /**
  * Seconds before its cycle ends that a change of an auto-renewed validator is refused: sent later,
- * it could reach the chain after the validator renewed, and wait a whole further cycle. A quarter
- * of the shortest cycle where that is less (a test network's seconds-long cycles).
+ * it could reach the chain after the validator renewed, and wait a whole further cycle. 10 minutes,
+ * or a quarter of the shortest cycle where that is less (a test network's seconds-long cycles).
  */
-export const CYCLE_END_MARGIN = 600n;
-
 export const cycleEndMargin = (rules: StakingRules): bigint => (rules.minValidatorDuration / 4n < CYCLE_END_MARGIN ? rules.minValidatorDuration / 4n : CYCLE_END_MARGIN);
 
 /**
