@@ -266,6 +266,24 @@ describe('a node that keeps an X send it says it refused', () => {
     return { ...set, pAvax, release: () => issueOnRealNode(held!) };
   }
 
+  /**
+   * That move's retry (the same tx) started: once its export is journaled, the outbox's next write
+   * (taking the first export out of the way) fails, as when the worker dies there. Its estimate and view.
+   */
+  async function retryStoppedBeforeOutOfTheWay({ wallet, stores }: Awaited<ReturnType<typeof moveTakenThenRejected>>) {
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    const write = stores.local.set.bind(stores.local);
+    let journaled = false;
+    stores.local.set = (items) => {
+      const key = Object.keys(items).find((k) => k.startsWith('xpc.transfers.') || k.startsWith('xpc.outbox.'));
+      if (key?.startsWith('xpc.transfers.') && JSON.stringify(items[key]).includes('"export-signed"')) journaled = true;
+      else if (key?.startsWith('xpc.outbox.') && journaled) return (stores.local.set = write), Promise.reject(new Error('the worker stopped'));
+      return write(items);
+    };
+    const retry = await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
+    return { est, retry };
+  }
+
   it('a move\'s export taken, then called "Rejected": the next move takes its place, so when the node lets it go only one move runs', async () => {
     const { wallet, pAvax, release } = await moveTakenThenRejected();
     const { importFee } = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
@@ -387,18 +405,9 @@ describe('a node that keeps an X send it says it refused', () => {
   });
 
   it('a move\'s export taken, called "Rejected": its retry (the same tx) journaled, then stopped before the first export is out of the way; the node lets it go and a refresh sees it: one move, finished once resumed', async () => {
-    const { wallet, stores, pAvax, release } = await moveTakenThenRejected();
-    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
-    const write = stores.local.set.bind(stores.local);
-    let journaled = false;
-    // Once the retry's export is journaled, the outbox's next write (taking the first export out of the way) fails.
-    stores.local.set = (items) => {
-      const key = Object.keys(items).find((k) => k.startsWith('xpc.transfers.') || k.startsWith('xpc.outbox.'));
-      if (key?.startsWith('xpc.transfers.') && JSON.stringify(items[key]).includes('"export-signed"')) journaled = true;
-      else if (key?.startsWith('xpc.outbox.') && journaled) return (stores.local.set = write), Promise.reject(new Error('the worker stopped'));
-      return write(items);
-    };
-    const retry = await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
+    const set = await moveTakenThenRejected();
+    const { wallet, pAvax, release } = set;
+    const { est, retry } = await retryStoppedBeforeOutOfTheWay(set);
     expect(await transferUntil(wallet, retry.id, (t) => t.paused !== undefined)).toMatchObject({ state: 'export-signed', paused: { message: 'the worker stopped' } });
     // The failed move went in the write that journaled the retry: the export running now is the retry's alone.
     expect((await wallet.transfers.transfersList()).transfers.map((t) => t.id)).toEqual([retry.id]);
@@ -413,17 +422,9 @@ describe('a node that keeps an X send it says it refused', () => {
   });
 
   it('a move\'s export taken, called "Rejected": while its retry (the same tx) is journaled but the first is not yet out of the way, a send never spends that export\'s funds; the move then finishes once', async () => {
-    const { wallet, stores, pAvax, send } = await moveTakenThenRejected();
-    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
-    const write = stores.local.set.bind(stores.local);
-    let journaled = false;
-    stores.local.set = (items) => {
-      const key = Object.keys(items).find((k) => k.startsWith('xpc.transfers.') || k.startsWith('xpc.outbox.'));
-      if (key?.startsWith('xpc.transfers.') && JSON.stringify(items[key]).includes('"export-signed"')) journaled = true;
-      else if (key?.startsWith('xpc.outbox.') && journaled) return (stores.local.set = write), Promise.reject(new Error('the worker stopped'));
-      return write(items);
-    };
-    const retry = await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: (BigInt(est.exportFee) + BigInt(est.importFee)).toString() });
+    const set = await moveTakenThenRejected();
+    const { wallet, pAvax, send } = set;
+    const { est, retry } = await retryStoppedBeforeOutOfTheWay(set);
     await transferUntil(wallet, retry.id, (t) => t.paused !== undefined);
     // The export's funds are the move's: the send would have to spend them to take its place, so it is not sent.
     await expect(send()).rejects.toMatchObject({ code: 'refused-send-in-the-way' });
