@@ -263,16 +263,40 @@ function hexOf(bytes: Uint8Array): string {
   return out;
 }
 
+const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * Valid JSON with only the spaces between its tokens taken out (null if not JSON). Never parsed and
+ * re-written: that would round big numbers, drop repeated keys and reorder numeric ones.
+ */
+export function compactJson(text: string): string | null {
+  try {
+    JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return text.replace(/[ \t\n\r]+|"(?:[^"\\]|\\.)*"/g, (m) => (m[0] === '"' ? m : ''));
+}
+
+/**
+ * A JSON payload as shown: indented, its \u escapes read, when parsing keeps all it says; else its
+ * compact text, as written.
+ */
+export function jsonShown(text: string): string {
+  const parsed: unknown = JSON.parse(text);
+  const compact = compactJson(text)!;
+  const escapesRead = compact.replace(JSON_STRING, (s) => JSON.stringify(JSON.parse(s)));
+  return JSON.stringify(parsed) === escapesRead ? JSON.stringify(parsed, null, 2) : compact;
+}
+
 /** The payload as hex bytes: UTF-8 of the text, of compact JSON, or of an http(s) URL. */
 export function encodePayload(kind: PayloadKind, text: string): Check<string> {
   let body = text;
   if (text.trim() === '') return fail('Enter the payload');
   if (kind === 'json') {
-    try {
-      body = JSON.stringify(JSON.parse(text));
-    } catch {
-      return fail('This is not valid JSON');
-    }
+    const compact = compactJson(text);
+    if (compact === null) return fail('This is not valid JSON');
+    body = compact;
   } else if (kind === 'url') {
     let url: URL;
     try {

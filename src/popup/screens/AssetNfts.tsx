@@ -3,7 +3,7 @@
 // text; a link in it is only a link: nothing is fetched unless the user opens it.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { selectionOf, useCall } from '../api.js';
-import { checkAddress, decodePayload, encodePayload, type PayloadKind } from '../checks.js';
+import { checkAddress, decodePayload, encodePayload, jsonShown, type PayloadKind } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { FormError, TextField } from '../components/Field.js';
@@ -12,9 +12,6 @@ import { Segmented } from '../components/Segmented.js';
 import { AVAX_DECIMALS, formatDateTime, formatValue } from '../format.js';
 import type { Amount, MintRightView, NftView, Selection } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, Issued, rightLabel, NoRights, useMintRight } from './AssetsShared.js';
-
-/** A JSON payload as shown: parsed (its \u escapes become the characters they name) and indented. */
-const jsonShown = (text: string): string => JSON.stringify(JSON.parse(text), null, 2);
 
 /** A payload preview: a link stays a link (opened only on click), named by its host; text and JSON are shown as text. */
 function PayloadPreview({ kind, text }: { kind: PayloadKind | 'bytes'; text: string }) {

@@ -8,6 +8,7 @@ import {
   checkPrivateKey,
   decodePayload,
   encodePayload,
+  jsonShown,
   passwordStrength,
 } from '../../../src/popup/checks.js';
 import { formatAddress } from '../../../src/core/encoding.js';
@@ -151,6 +152,15 @@ describe('NFT payloads', () => {
     expect(encodePayload('url', ['javascript', 'alert(1)'].join(':'))).toEqual({ ok: false, error: 'Only http:// and https:// links' });
     expect(encodePayload('url', 'https://example.org/a.png').ok).toBe(true);
     expect(encodePayload('text', 'x'.repeat(1025)).ok).toBe(false);
+  });
+
+  it('compacts JSON without rewriting it: big numbers, repeated and numeric keys, escapes and spaces in strings stay as typed', () => {
+    const typed = '{\n  "id": 123456789012345678901234567890,\n  "b": 1, "2": 1.50, "b": "x y\\" \\u00e9"\n}';
+    const signed = '{"id":123456789012345678901234567890,"b":1,"2":1.50,"b":"x y\\" \\u00e9"}';
+    expect(encodePayload('json', typed)).toEqual({ ok: true, value: Buffer.from(signed).toString('hex') });
+    // What parsing loses is shown as written; what it keeps is shown indented, escapes read.
+    expect(jsonShown(typed)).toBe(signed);
+    expect(jsonShown('{ "a": "\\u00e9", "n": [1, 2] }')).toBe('{\n  "a": "é",\n  "n": [\n    1,\n    2\n  ]\n}');
   });
 
   it('decodes a stored payload for display: link, JSON, text, or else its hex', () => {
