@@ -2,6 +2,7 @@
 // own file beside Assets.tsx (which shows it) so each screen file stays readable.
 import { useState } from 'preact/hooks';
 import { selectionOf, useCall } from '../api.js';
+import { UINT64_MAX } from '../../core/amount.js';
 import { checkAddress, checkAmount, checkAssetName, checkDenomination, checkSymbol } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { CopyButton } from '../components/CopyButton.js';
@@ -30,6 +31,8 @@ export function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holding
   const symbolCheck = checkSymbol(symbol);
   const denomCheck = kind === 'nft' ? ({ ok: true, value: 0 } as const) : checkDenomination(denomination);
   const decimals = denomCheck.ok ? denomCheck.value : 0;
+  // An output's amount is 64 bits: at 18 decimals, the EVM habit, that is under 19 whole tokens.
+  const perOutput = `One output holds at most ${formatValue(UINT64_MAX, decimals, symbol || 'tokens')}`;
   const holderChecks = holders.map((h) => ({ to: checkAddress(h.address, 'X', hrp), amount: checkAmount(h.amount, { denomination: decimals, symbol }) }));
   const minterChecks = minters.map((m) => ownerSetOf(m, hrp));
   const holdersOk = kind !== 'fixed' || holderChecks.every((h) => h.to.ok && h.amount.ok);
@@ -80,7 +83,7 @@ export function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holding
       { term: 'Kind', value: kindName },
       { term: 'Name', value: name },
       { term: 'Symbol', value: symbol },
-      ...(kind !== 'nft' ? [{ term: 'Decimal places', value: String(decimals) }] : []),
+      ...(kind !== 'nft' ? [{ term: 'Decimal places', value: `${decimals}. ${perOutput}.` }] : []),
       ...(kind === 'fixed'
         ? holders.map((x, i) => ({ term: `Holder ${i + 1} receives`, value: `${formatValue((holderChecks[i]!.amount as { value: bigint }).value, decimals, symbol)} at ${x.address.trim()}`, mono: true }))
         : minterChecks.map((m, i) => {
@@ -117,7 +120,7 @@ export function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holding
       />
       <TextField label="Name" value={name} onInput={setName} error={name !== '' && !nameCheck.ok ? nameCheck.error : undefined} />
       <TextField label="Symbol" value={symbol} onInput={(v) => setSymbol(v.toUpperCase())} error={symbol !== '' && !symbolCheck.ok ? symbolCheck.error : undefined} />
-      {kind !== 'nft' && <TextField label="Decimal places (denomination)" inputMode="numeric" value={denomination} onInput={setDenomination} error={denomCheck.ok ? undefined : denomCheck.error} />}
+      {kind !== 'nft' && <TextField label="Decimal places (denomination)" inputMode="numeric" value={denomination} onInput={setDenomination} hint={denomCheck.ok ? `${perOutput}.` : undefined} error={denomCheck.ok ? undefined : denomCheck.error} />}
       {kind === 'fixed' && (
         <fieldset class="owner-set">
           <legend>Initial holders (the whole supply)</legend>

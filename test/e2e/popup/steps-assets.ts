@@ -48,6 +48,7 @@ async function createVariableCapAndMint(run: UiRun): Promise<string> {
   // Review first: nothing is signed until Confirm; the review names the asset, its minter and the fee.
   await ui.find({ heading: 'Review the new asset', within: REVIEW });
   expect((await ui.fact('Name', REVIEW)).text).toBe(GOLD.name);
+  expect((await ui.fact('Decimal places', REVIEW)).text).toBe(`2. One output holds at most 184,467,440,737,095,516.15 ${GOLD.symbol}.`);
   expect((await ui.fact('Minter set 1', REVIEW)).text).toBe(`1 of ${xAddress}`);
   expect(await ui.amount({ testid: 'review-fee', within: REVIEW }, 9)).toBe(run.createAssetFee);
   await ui.screenshot('asset-review');

@@ -36,6 +36,22 @@ describe('Asset studio reviews', () => {
     expect(review).not.toMatch(/minted later, one group/);
   });
 
+  it('the denomination says how much one output can hold (a 64-bit amount), in the form and the review', async () => {
+    renderAssets();
+    fireEvent.click(screen.getByRole('radio', { name: 'Create' }));
+    type('Name', 'Wei Like');
+    type('Symbol', 'WEI');
+    type('Decimal places (denomination)', '18');
+    expect(screen.getByText('One output holds at most 18.446744073709551615 WEI.')).toBeTruthy();
+    type('Decimal places (denomination)', '20');
+    expect(screen.getByText('One output holds at most 0.18446744073709551615 WEI.')).toBeTruthy();
+    type('Holder 1', X_ADDR);
+    type('Amount for holder 1 (WEI)', '0.1');
+    await screen.findByText(/0\.01 AVAX/);
+    fireEvent.click(screen.getByRole('button', { name: 'Create asset' }));
+    expect(screen.getByTestId('review').textContent).toContain('20. One output holds at most 0.18446744073709551615 WEI.');
+  });
+
   it('the review of an NFT send names the NFT by its asset ID and flags one posing as AVAX', async () => {
     const nfts = [{ utxoID: `${FAKE_ID}:1`, assetID: FAKE_ID, groupID: 2, payloadHex: '00', name: 'Avalanche', symbol: 'AVAX' }];
     renderAssets({ 'assets.listNfts': () => ({ nfts }) });
