@@ -191,6 +191,8 @@ export interface ActivityItem {
   ownKeys?: true;
   /** A send to the account's own address(es): only its fee left the account. */
   toSelf?: true;
+  /** An asset the wallet created: its name and symbol. */
+  created?: { name: string; symbol: string };
   /** A C-Chain token send, approval or revoke: the token (amount is then in its units). */
   token?: ActivityToken;
   /** An approval that adds `amount` to what the spender may take already (increaseAllowance). */

@@ -446,6 +446,12 @@ describe('estimates against the real node', () => {
     const family = await wallet.assets.assetsCreate({ name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft', minters: [me, me], maxFee: fees.createAsset });
     const points = await wallet.assets.assetsCreate({ name: 'Points', symbol: 'PTS', denomination: 2, kind: 'variable', minters: [me], maxFee: fees.createAsset });
     expect([family.fee, points.fee]).toEqual([fees.createAsset, fees.createAsset]);
+    // Each creation is listed with what it made (a review of the same asset again names it), the refused one not at all.
+    const creations = (await wallet.balances.activityList()).items.filter((i) => i.kind === 'create-asset');
+    expect(creations).toMatchObject([
+      { txID: points.txID, status: 'accepted', created: { name: 'Points', symbol: 'PTS' } },
+      { txID: family.txID, status: 'accepted', created: { name: 'Pictures', symbol: 'PIC' } },
+    ]);
     const byKey = (r: { assetID: string; groupID?: number }) => `${r.assetID}/${r.groupID ?? '-'}`;
     const rights = (await wallet.assets.assetsMintRights()).rights.sort((a, b) => byKey(a).localeCompare(byKey(b)));
     expect(rights).toEqual(

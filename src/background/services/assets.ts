@@ -39,7 +39,7 @@ export class AssetsService {
     const minters = () => (p.minters ?? []).map((m) => ownersFrom(m, 'X', hrp));
     const states = p.kind === 'fixed' ? [fixedCapState(holders())] : p.kind === 'variable' ? [variableCapState(minters(), holders())] : [nftFamilyState(minters())];
     const built = await engine.buildXCreateAsset({ name: p.name, symbol: p.symbol, denomination: p.denomination, initialStates: states });
-    const issued = await this.delivery.issue(ctx, 'create-asset', built, p.maxFee);
+    const issued = await this.delivery.issue(ctx, 'create-asset', built, p.maxFee, { created: { name: p.name, symbol: p.symbol } });
     return { txID: issued.txID, assetID: issued.txID, fee: issued.fee.toString() };
   }
 

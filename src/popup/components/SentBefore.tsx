@@ -1,7 +1,8 @@
 // The review of a send says when the same send was made a little while ago. A popup closed while a
 // send ran opens again on an empty form (the background finishes the send), and the user who sends
 // again would pay twice: the same chain, asset, amount and recipient, not failed, still waiting or
-// accepted within the hour, is named on the review before Confirm.
+// accepted within the hour, is named on the review before Confirm. A mint and an asset's creation
+// are checked the same way (a second asset of the same name and symbol is a second fee, for good).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useCall } from '../api.js';
 import type { Fact } from './Review.js';
@@ -10,21 +11,26 @@ import type { ActivityItem, ChainName } from '../../shared/messages.js';
 /** How long an accepted send still counts as "just made". */
 export const SENT_BEFORE_WINDOW_MS = 60 * 60_000;
 
-/** A send as reviewed: on the C-Chain a token's sends are told by `token` (its contract) and an NFT's ID, AVAX's by their absence. */
-export interface SendShape {
-  /** A mint of the asset (to `to`), looked for among mints; else a send. */
-  kind?: 'mint';
-  chain: ChainName;
-  assetID?: string;
-  token?: string;
-  tokenId?: string;
-  amount: bigint;
-  to: string;
+/**
+ * A send as reviewed: on the C-Chain a token's sends are told by `token` (its contract) and an NFT's
+ * ID, AVAX's by their absence. A mint of the asset (to `to`) is looked for among mints; an asset's
+ * creation by its name and symbol.
+ */
+export type SendShape = ({ kind?: 'mint'; chain: ChainName; assetID?: string; token?: string; tokenId?: string; amount: bigint; to: string } | { kind: 'create-asset'; chain: 'X'; created: { name: string; symbol: string } }) & {
   /** Its Confirm under way: once it fails, Activity is read again (the send it tried may be there). */
   sending?: boolean;
-}
+};
 
 const same = (a: string | undefined, b: string | undefined) => a?.toLowerCase() === b?.toLowerCase();
+
+/** What tells one send (mint, creation) of the shape from another. */
+const shapeKey = (s: SendShape): string =>
+  s.kind === 'create-asset' ? `create|${s.created.name}|${s.created.symbol}` : `${s.kind ?? ''}|${s.chain}|${s.assetID ?? s.token ?? ''}|${s.tokenId ?? ''}|${s.amount}|${s.to.toLowerCase()}`;
+
+function alike(i: ActivityItem, s: SendShape): boolean {
+  if (s.kind === 'create-asset') return i.created?.name === s.created.name && i.created.symbol === s.created.symbol;
+  return i.amount === s.amount.toString() && same(i.to, s.to) && (s.chain === 'C' ? same(i.token?.address, s.token) && i.token?.tokenId === s.tokenId : i.assetID === s.assetID);
+}
 
 /** The newest send of the list like `s` made before `now`, not failed, waiting or accepted within SENT_BEFORE_WINDOW_MS of `now`. */
 export function sentBefore(items: readonly ActivityItem[], s: SendShape, now: number): ActivityItem | undefined {
@@ -36,19 +42,22 @@ export function sentBefore(items: readonly ActivityItem[], s: SendShape, now: nu
       i.status !== 'failed' &&
       !i.replaced &&
       (i.status === 'pending' || now - i.createdAt < SENT_BEFORE_WINDOW_MS) &&
-      i.amount === s.amount.toString() &&
-      same(i.to, s.to) &&
-      (s.chain === 'C' ? same(i.token?.address, s.token) && i.token?.tokenId === s.tokenId : i.assetID === s.assetID),
+      alike(i, s),
   );
 }
+
+/** What was done; what Confirm would do, while the first waits and once it is accepted. */
+const WORDS = {
+  send: ['sent the same amount to this address', 'send it a second time', 'send it again'],
+  mint: ['minted the same amount to this address', 'mint it a second time', 'mint it again'],
+  'create-asset': ['created an asset of this name and symbol', 'create a second one', 'create another'],
+};
 
 export function sentBeforeText(item: ActivityItem, now: number): string {
   const minutes = Math.floor(Math.max(0, now - item.createdAt) / 60_000);
   const ago = minutes === 0 ? 'less than a minute ago' : minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`;
-  const [did, todo] = item.kind === 'mint' ? ['minted', 'mint'] : ['sent', 'send'];
-  return item.status === 'pending'
-    ? `You ${did} the same amount to this address ${ago}, and the chain has not accepted it yet. Confirm only to ${todo} it a second time.`
-    : `You ${did} the same amount to this address ${ago}. Confirm only to ${todo} it again.`;
+  const [did, secondTime, again] = WORDS[item.kind === 'mint' || item.kind === 'create-asset' ? item.kind : 'send'];
+  return item.status === 'pending' ? `You ${did} ${ago}, and the chain has not accepted it yet. Confirm only to ${secondTime}.` : `You ${did} ${ago}. Confirm only to ${again}.`;
 }
 
 /** How many checks were made: each one its own. */
@@ -62,7 +71,7 @@ let checks = 0;
  */
 export function useSentBefore(shape: SendShape | undefined): Fact[] {
   const call = useCall();
-  const key = shape ? `${shape.kind ?? ''}|${shape.chain}|${shape.assetID ?? shape.token ?? ''}|${shape.tokenId ?? ''}|${shape.amount}|${shape.to.toLowerCase()}` : '';
+  const key = shape ? shapeKey(shape) : '';
   const busy = shape?.sending === true;
   const [found, setFound] = useState<{ check: string; item?: ActivityItem | undefined } | null>(null);
   // When the review showed: a send listed after it is the one being confirmed, however fast.
@@ -83,9 +92,9 @@ export function useSentBefore(shape: SendShape | undefined): Fact[] {
     // The check stands for the shape and when it showed: a new object of the same send asks nothing again.
   }, [call, check]);
   if (!shape) return [];
-  const term = shape.kind ? 'Minted before' : 'Sent before';
+  const [term, recent] = shape.kind === 'mint' ? ['Minted before', 'mints'] : shape.kind ? ['Created before', 'assets created'] : ['Sent before', 'sends'];
   // While it is sent, the line stays as it was confirmed.
-  if (!busy && found?.check !== check) return [{ term, value: <span class="muted">Checking recent {shape.kind ? 'mints' : 'sends'}…</span>, testid: 'review-sent-before', hold: true }];
+  if (!busy && found?.check !== check) return [{ term, value: <span class="muted">Checking recent {recent}…</span>, testid: 'review-sent-before', hold: true }];
   if (!found?.item) return [];
   return [{ term, value: <span class="badge warn">{sentBeforeText(found.item, Date.now())}</span>, testid: 'review-sent-before' }];
 }

@@ -37,6 +37,7 @@ export function activityTitle(item: ActivityItem): string {
   if (item.kind === 'approve' && item.token?.tokenId === undefined && item.amount === '0' && !item.increase) return KIND_LABEL.revoke;
   if (item.kind === 'receive' && item.ownKeys) return 'Received from yourself';
   if (item.kind === 'send' && item.toSelf) return 'Sent to yourself';
+  if (item.created) return `Created ${item.created.name} (${item.created.symbol})`;
   return KIND_LABEL[item.kind];
 }
 

@@ -8,6 +8,7 @@ import { AddressInput } from '../components/AddressInput.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { TextField } from '../components/Field.js';
 import { type Fact, Review, useReviewStep } from '../components/Review.js';
+import { useSentBefore } from '../components/SentBefore.js';
 import { Segmented } from '../components/Segmented.js';
 import { AVAX_DECIMALS, formatValue } from '../format.js';
 import type { Amount, OwnerSet } from '../../shared/messages.js';
@@ -39,6 +40,8 @@ export function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holding
   const mintersOk = kind === 'fixed' || minterChecks.every((m) => m.ok);
   const maxFee = h.fees.data?.createAsset;
   const ready = nameCheck.ok && symbolCheck.ok && denomCheck.ok && holdersOk && mintersOk && maxFee !== undefined;
+  // A popup closed while an asset was created opens on an empty form: creating again pays twice.
+  const createdBefore = useSentBefore(step.reviewing && ready ? { kind: 'create-asset', chain: 'X', created: { name, symbol }, sending: step.props.busy } : undefined);
 
   const create = () =>
     step.confirm(async () => {
@@ -83,6 +86,7 @@ export function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holding
       { term: 'Kind', value: kindName },
       { term: 'Name', value: name },
       { term: 'Symbol', value: symbol },
+      ...createdBefore,
       ...(kind !== 'nft' ? [{ term: 'Decimal places', value: `${decimals}. ${perOutput}.` }] : []),
       ...(kind === 'fixed'
         ? holders.map((x, i) => ({ term: `Holder ${i + 1} receives`, value: `${formatValue((holderChecks[i]!.amount as { value: bigint }).value, decimals, symbol)} at ${x.address.trim()}`, mono: true }))

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 // A send to the account's own address reads "Sent to yourself" in Activity (only its fee left);
-// a send to anyone else reads "Sent".
+// a send to anyone else reads "Sent". An asset the wallet created is named.
 import { cleanup, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Activity } from '../../../src/popup/screens/Activity.js';
@@ -27,5 +27,15 @@ describe('a send to yourself in Activity', () => {
     renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
     const rows = await screen.findAllByTestId('activity-item');
     expect(rows.map((r) => r.querySelector('strong')!.textContent)).toEqual(['Sent to yourself', 'Sent']);
+  });
+});
+
+describe('an asset created in Activity', () => {
+  it('reads "Created" with its name and symbol when the wallet made it; one a site had signed, "Created an asset"', async () => {
+    const create = (n: string, extra: Partial<ActivityItem> = {}) => send(n, { chain: 'X', kind: 'create-asset', amount: undefined, to: undefined, ...extra });
+    const bg = fakeBackground({ 'activity.list': () => ({ items: [create('c', { created: { name: 'Pictures', symbol: 'PIC' } }), create('d')] }) });
+    renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
+    const rows = await screen.findAllByTestId('activity-item');
+    expect(rows.map((r) => r.querySelector('strong')!.textContent)).toEqual(['Created Pictures (PIC)', 'Created an asset']);
   });
 });

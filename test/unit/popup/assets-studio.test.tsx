@@ -106,6 +106,27 @@ describe('Asset studio reviews', () => {
     expect(screen.getByRole('button', { name: 'Confirm and mint' })).toBeTruthy();
   });
 
+  it('the review of a new asset says when one of the same name and symbol was just created (a second one is a second fee), and only then', async () => {
+    const created = { txID: 'c1', chain: 'X' as const, kind: 'create-asset' as const, status: 'pending' as const, created: { name: 'Pictures', symbol: 'PIC' }, createdAt: Date.now() - 2 * 60_000 };
+    const reviewCreate = async (symbol: string, items: ActivityItem[]) => {
+      renderAssets({ 'activity.list': () => ({ items }) });
+      fireEvent.click(screen.getByRole('radio', { name: 'Create' }));
+      fireEvent.click(screen.getByRole('radio', { name: 'NFT family' }));
+      type('Name', 'Pictures');
+      type('Symbol', symbol);
+      await screen.findByText(/0\.01 AVAX/);
+      fireEvent.click(screen.getByRole('button', { name: 'Create asset' }));
+      await waitFor(() => expect(screen.queryByText(/Checking recent assets created/)).toBeNull());
+    };
+    await reviewCreate('PIC', [created]);
+    expect(screen.getByText('Created before').nextElementSibling!.textContent).toBe('You created an asset of this name and symbol 2 minutes ago, and the chain has not accepted it yet. Confirm only to create a second one.');
+    cleanup();
+    // Another symbol, or a failed creation (nothing was made), is no such asset.
+    await reviewCreate('PICS', [created, { ...created, txID: 'c2', status: 'failed', created: { name: 'Pictures', symbol: 'PICS' } }]);
+    expect(screen.queryByTestId('review-sent-before')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Confirm and create' })).toBeTruthy();
+  });
+
   it("an asset's details say how much of it no transaction proves, as Home does", () => {
     const gold = { ...avax('X', '250'), unproven: '200', assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
     const bg = fakeBackground({ 'assets.fees': () => FEES, 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts: [] }) });
