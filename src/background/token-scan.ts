@@ -5,7 +5,7 @@
 // per network and account (`xpc.tokenscan.<network>.<account>`) so each refresh reads only what it
 // has not read yet. docs/tokens.md.
 import { addressTopic } from '../core/evm-abi.js';
-import { RpcError, type WalletError } from '../core/errors.js';
+import { RpcError, WalletError } from '../core/errors.js';
 import {
   APPROVAL_FOR_ALL_TOPIC,
   APPROVAL_TOPIC,
@@ -227,14 +227,21 @@ export class TokenScanner {
     const listed = new Set(listedTokens.map((a) => a.toLowerCase()));
     return oneAtATime(key, async () => {
       const s = await this.get(networkId, accountId);
-      const head = await eth.blockNumber();
+      let head: bigint | undefined;
+      try {
+        head = await eth.blockNumber();
+        // No block at the head given: a made-up head would mark blocks read before they exist.
+        if (BigInt(s.toBlock) < head && !(await eth.getBlockByNumber(head))) throw new WalletError('node-response', `the node gave no block ${head}, its own latest`);
+      } catch (e) {
+        // Nothing is read and nothing is stored: what earlier scans found is shown, with why (and, behind, the head given).
+        const error = e instanceof Error ? e.message.slice(0, 200) : 'the node could not give its latest block';
+        return { ...s, ...(head !== undefined ? { head: head.toString() } : {}), error, errorCode: (e as WalletError | undefined)?.code };
+      }
       s.head = head.toString();
       // Blocks past the head are not there yet (a head given before was a lie): read once they are.
       if (BigInt(s.toBlock) > head) s.toBlock = s.head;
       let range = LOG_RANGE;
-      // No block at the head given: a made-up head would mark blocks read before they exist. Nothing
-      // is read; the scan stays behind, never complete.
-      let budget = BigInt(s.toBlock) < head && !(await eth.getBlockByNumber(head)) ? 0 : RANGES_PER_REFRESH;
+      let budget = RANGES_PER_REFRESH;
       delete s.error;
       /** Reads [from, to], or a part of it at the end `keep` names when the node refuses the whole; the part read, or undefined. */
       const read = async (from: bigint, to: bigint, keep: 'from' | 'to'): Promise<[bigint, bigint] | undefined> => {

@@ -122,12 +122,32 @@ describe('a node that lies about its latest block', () => {
     const scanner = new TokenScanner(memoryStores().local);
     expect(scanView(await scanner.refresh('net', 'acc', eth, ME))).toMatchObject({ toBlock: '100', complete: true });
     n.lie = n.head + 1_000_000n;
-    expect(scanView(await scanner.refresh('net', 'acc', eth, ME))).toMatchObject({ toBlock: '100', complete: false, behind: true });
+    expect(scanView(await scanner.refresh('net', 'acc', eth, ME))).toMatchObject({ toBlock: '100', complete: false, behind: true, errorCode: 'node-response', error: 'the node gave no block 1000100, its own latest' });
     n.lie = undefined;
     n.head = 150n;
     logs.push(approvalAt(120n));
     const s = await scanner.refresh('net', 'acc', eth, ME);
     expect(s.approvals).toMatchObject([{ spender: OTHER, blockNumber: '120' }]);
+    expect(scanView(s)).toMatchObject({ toBlock: '150', complete: true });
+  });
+
+  it('a node that fails to give its latest block or its number: what was found is kept and shown with why, nothing stored; the next refresh reads on', async () => {
+    const logs = [approvalAt(50n)];
+    const { n, eth } = chainNode(logs);
+    const store = memoryStores().local;
+    const scanner = new TokenScanner(store);
+    const first = await scanner.refresh('net', 'acc', eth, ME);
+    const stored = await scanner.get('net', 'acc');
+    n.head = 150n;
+    const unreachable = new NodeUnreachableError('http://n', 'timeout');
+    for (const failing of [{ getBlockByNumber: async () => Promise.reject(unreachable) }, { blockNumber: async () => Promise.reject(unreachable) }]) {
+      const s = await scanner.refresh('net', 'acc', { ...eth, ...failing } as unknown as EthApi, ME);
+      expect(s).toMatchObject({ approvals: first.approvals, toBlock: '100', error: unreachable.message, errorCode: 'node-unreachable' });
+      expect(await scanner.get('net', 'acc')).toEqual(stored);
+    }
+    logs.push(approvalAt(140n));
+    const s = await scanner.refresh('net', 'acc', eth, ME);
+    expect(s).not.toHaveProperty('error');
     expect(scanView(s)).toMatchObject({ toBlock: '150', complete: true });
   });
 
