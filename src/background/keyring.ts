@@ -1,11 +1,12 @@
 // The accounts' keys, derived from the unlocked vault (src/background/session.ts) when asked for.
 // The HD root is kept only while the session is unlocked and wiped on lock, with every secret
 // handed out (HD or imported): a pair held from before a lock cannot sign.
-import { fromHex } from '../core/bytes.js';
+import { fromHex, toHex } from '../core/bytes.js';
 import { formatAddress } from '../core/encoding.js';
 import { KeysWipedError, WalletError } from '../core/errors.js';
 import { formatEvmAddress } from '../core/evm-address.js';
 import { deriveEvmKey, deriveXpKey, HdRoot, keyPairFromSecret, mnemonicToSeed, wipe, type KeyPair } from '../core/keys.js';
+import { GAP_LIMIT, LAST_CHANGE_INDEX } from '../core/scan.js';
 import type { AccountView } from '../shared/messages.js';
 import type { Session } from './session.js';
 import type { AccountRecord } from './settings.js';
@@ -103,6 +104,17 @@ export class Keyring {
     }
     const root = await this.root();
     return { xp: deriveXpKey(root, a.index, 0, 0), evm: deriveEvmKey(root, a.index) };
+  }
+
+  /**
+   * The short IDs (hex) of the keys the account lists whatever its use: its EVM key and, of a
+   * phrase's account, the first GAP_LIMIT receive keys and change keys up to LAST_CHANGE_INDEX.
+   */
+  async listedKeyIds(a: AccountRecord): Promise<Set<string>> {
+    if (a.kind === 'imported') return new Set([toHex(this.importedKey(a.keyId).shortId)]);
+    const root = await this.root();
+    const xp = [...Array.from({ length: GAP_LIMIT }, (_, i) => deriveXpKey(root, a.index, 0, i)), ...Array.from({ length: LAST_CHANGE_INDEX + 1 }, (_, i) => deriveXpKey(root, a.index, 1, i))];
+    return new Set([...xp, deriveEvmKey(root, a.index)].map((k) => toHex(k.shortId)));
   }
 
   async accountView(a: AccountRecord, hrp: string): Promise<AccountView> {

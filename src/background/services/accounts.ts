@@ -265,10 +265,10 @@ export class AccountsService {
     let record: AccountRecord | undefined;
     const s = await this.settings.update(async (s) => {
       record = { id: newId(), name: p.name, kind: 'hd', index: s.nextHdIndex };
-      // Its key imported already would be a second account on the same addresses (as an import refuses).
-      const mine = Object.values(await this.keyring.primaryKeys(record)).map((k) => toHex(k.shortId));
-      const held = s.accounts.find((a) => a.kind === 'imported' && mine.includes(toHex(this.keyring.importedKey(a.keyId).shortId)));
-      if (held) throw new ValidationError(`the phrase's next account is already in the wallet: it is “${held.name}”, imported from its private key; remove “${held.name}” to add it from the phrase`);
+      // One of its keys imported already would be a second account on its addresses (as an import refuses).
+      const mine = await this.keyring.listedKeyIds(record);
+      const held = s.accounts.find((a) => a.kind === 'imported' && mine.has(toHex(this.keyring.importedKey(a.keyId).shortId)));
+      if (held) throw new ValidationError(`a key of the phrase's next account is already in the wallet: it is “${held.name}”, imported from its private key; remove “${held.name}” to add it from the phrase`);
       return { ...s, accounts: [...s.accounts, record], nextHdIndex: s.nextHdIndex + 1 };
     });
     return this.keyring.accountView(record!, await this.networks.hrpNow(s));
@@ -277,12 +277,10 @@ export class AccountsService {
   async accountsImportKey(p: P<'accounts.importKey'>) {
     const secret = parseKey(p.privateKey);
     const shortId = toHex(keyPairFromSecret(secret).shortId);
-    // One of the phrase's own keys would be a second account on the same addresses, with its own
-    // outbox and nonce line: refused.
+    // One of the phrase's own keys (any address an account lists) would be a second account on
+    // those addresses, with its own outbox and nonce line: refused.
     for (const a of (await this.settings.read()).accounts) {
-      if (a.kind !== 'hd') continue;
-      const { xp, evm } = await this.keyring.primaryKeys(a);
-      if (toHex(xp.shortId) === shortId || toHex(evm.shortId) === shortId) throw new ValidationError(`this key is already in the wallet: it is “${a.name}”, from the recovery phrase`, 'privateKey');
+      if (a.kind === 'hd' && (await this.keyring.listedKeyIds(a)).has(shortId)) throw new ValidationError(`this key is already in the wallet: it belongs to “${a.name}”, from the recovery phrase`, 'privateKey');
     }
     // The key, then its account, checked against the vault as it is then. A key an earlier import
     // stored without its account (stopped between the two writes) gets its account now.
