@@ -17,6 +17,7 @@ import { type ProviderErrorInfo, ProviderErrorCode as Code } from '../shared/pro
 import { ApprovalPendingError, ApprovalQueueFullError, ApprovalTooLargeError, type ApprovalQueue } from './approvals.js';
 import { InvalidParamsError } from './provider-params.js';
 import type { Session } from './session.js';
+import type { SiteStake } from './site-stakes.js';
 import type { AddedChain, SiteStore } from './sites.js';
 import type { StorageArea } from './storage.js';
 
@@ -36,6 +37,8 @@ export interface SiteWallet {
   checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes): Promise<void>;
   /** `networkId`: the network the approval was shown for; on another, nothing is sent. */
   sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes }, item: ActivityItem, networkId?: string): Promise<void>;
+  /** A site's stake, in the account's stake book (pending) before it is sent, as the wallet's own are. */
+  recordSiteStake(accountId: string, stake: SiteStake['record'] & { txID: string }): Promise<void>;
   approvalSummaryForTx(accountId: string, ext: { tx: UnsignedTx; spent: readonly Utxo[]; unsignedBytes?: Bytes }): Promise<Omit<Extract<ApprovalSummary, { kind: 'tx' }>, 'action' | 'complete' | 'signsNothing'>>;
   /** What an EVM tx's approval says of its recipient (the wallet's own, a first payment, a look-alike). */
   recipientOf(accountId: string, address: string): Promise<{ yours?: OwnAddress; warnings: ImpactWarning[] }>;

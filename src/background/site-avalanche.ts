@@ -11,6 +11,7 @@ import { type Call, MAX_MESSAGE_BYTES, messageShown, type ProviderDeps, Provider
 import { chainAliasParam, InvalidParamsError, messageParam, onlyKeys, positional, soleObjectParam, txHexParam } from './provider-params.js';
 import type { SiteConnection } from './site-connection.js';
 import type { SiteGate } from './site-gate.js';
+import { siteStakeOf } from './site-stakes.js';
 
 /** A site's tx none of whose inputs this account's keys sign: refused, before its approval and again at signing. */
 const signsNothingError = (): InvalidParamsError => new InvalidParamsError('params[0].transactionHex: no key of this account signs any input of this transaction', 'params[0].transactionHex');
@@ -78,7 +79,10 @@ export class SiteAvalanche {
         await this.deps.wallet.checkSiteSigning(payload.accountId, payload.chain, signed.signedBytes);
         return { signedTransactionHex: hex, txID: signed.txID, complete: signed.complete };
       }
-      await this.deps.wallet.sendSiteTx(payload.accountId, { chain: payload.chain, txID: signed.txID, signedBytes: signed.signedBytes }, { txID: signed.txID, chain: payload.chain, kind: activityKind(ext), status: 'pending', createdAt: Date.now() });
+      const stake = siteStakeOf(ext.tx, engine.ctx.hrp, engine.ctx.avaxAssetID, Math.floor(Date.now() / 1000));
+      if (stake) await this.deps.wallet.recordSiteStake(payload.accountId, { ...stake.record, txID: signed.txID });
+      const item: ActivityItem = { txID: signed.txID, chain: payload.chain, kind: activityKind(ext), ...stake?.activity, status: 'pending', createdAt: Date.now() };
+      await this.deps.wallet.sendSiteTx(payload.accountId, { chain: payload.chain, txID: signed.txID, signedBytes: signed.signedBytes }, item);
       return { txID: signed.txID };
     });
   }
@@ -156,6 +160,7 @@ export function activityKind(ext: ExternalTx): ActivityItem['kind'] {
   if (ext.tx.kind === 'ExportTx') return 'export';
   if (ext.tx.kind === 'ImportTx') return 'import';
   if (ext.tx.kind === 'CreateAssetTx') return 'create-asset';
+  if (ext.tx.kind === 'SetAutoRenewedValidatorConfigTx') return 'staking-config';
   if (ext.tx.kind !== 'OperationTx') return 'send';
   const ops = ext.tx.operations.map((o) => o.op.kind);
   return ops.includes('NftTransferOperation') ? 'nft-transfer' : ops.includes('NftMintOperation') ? 'nft-mint' : 'mint';

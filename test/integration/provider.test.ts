@@ -21,7 +21,7 @@ import { makeOwners } from '../../src/core/tx/context.js';
 import type { AccountView, ApprovalSummary } from '../../src/shared/messages.js';
 import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
-import { siteBuiltDelegation } from '../e2e/staking.js';
+import { GENESIS_VALIDATOR, siteBuiltDelegation } from '../e2e/staking.js';
 import { AVAX, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
 import { providerBackground } from './wallet-fixture.js';
 
@@ -327,6 +327,12 @@ describe('the provider against the real node', () => {
     const txID = (await ok(bg, 'avalanche_sendTransaction', coreForm)) as string;
     expect(lastSummary(bg)).toMatchObject({ kind: 'tx', chain: 'P', action: 'send', complete: true, unsignedHex: transactionHex });
     expect((await client.waitForTx('P', txID, { timeoutMs: 30_000, pollMs: 100 })).accepted).toBe(true);
+    // Taken as a stake the wallet made: a delegation in Activity, followed in My stakes, counted as staked.
+    const staked = (25n * AVAX).toString();
+    expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === txID)).toMatchObject({ kind: 'delegate', nodeID: GENESIS_VALIDATOR, amount: staked });
+    const mine = await bg.wallet.staking.stakingMine();
+    expect(mine.stakes).toEqual([expect.objectContaining({ txID, kind: 'delegation', state: 'active', nodeID: GENESIS_VALIDATOR, amount: staked, byWallet: true, rewardOwner: expect.objectContaining({ addresses: [account.pAddress] }) })]);
+    expect(mine.totals.staked).toBe(staked);
     // The wallet's own form takes the bare object too; a field of neither form is still refused by name.
     expect((await fails(bg, 'xpc_signTransaction', { transactionHex, chainAlias: 'P', extra: 1 }, -32602)).message).toMatch(/extra/);
     expect((await fails(bg, 'avalanche_sendTransaction', 'not an object', -32602)).message).toMatch(/params/);

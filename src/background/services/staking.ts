@@ -21,6 +21,7 @@ import type { AccountContext, AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
 import { listedStates, locksFunds, type StakeRecord } from '../stake-book.js';
 import { type StakingContext, StakingReads } from '../staking-context.js';
+import type { SiteStake } from '../site-stakes.js';
 import type { StorageArea } from '../storage.js';
 import { hasOpenStakes } from '../stake-follow.js';
 import { stakingCsv } from '../staking-csv.js';
@@ -281,6 +282,12 @@ export class StakingService extends StakingReads {
       if (txID && (code === 'tx-refused' || code === 'tx-failed')) await set('failed');
       throw e;
     }
+  }
+
+  async recordSiteStake(accountId: string, stake: SiteStake['record'] & { txID: string }): Promise<void> {
+    const { preset } = await this.engines.selected(accountId);
+    await this.book(preset.id, accountId).put({ ...stake, state: 'pending', rewards: [], byWallet: true, createdAt: Date.now() });
+    this.lists.delete(preset.id);
   }
 
   async stakingMine(): Promise<R<'staking.mine'>> {

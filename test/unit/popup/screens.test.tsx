@@ -9,6 +9,7 @@ import { keepFocusOnScreen } from '../../../src/popup/focus.js';
 import { Settings } from '../../../src/popup/screens/Settings.js';
 import type { AddedChainView, RequestParams, SiteView, TransferView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
+import { clickConfirm } from './confirm.js';
 import { ApiContext, makeCall } from '../../../src/popup/api.js';
 import { ACCOUNT, avax, AVAX_ID, balances, C_ADDR, C_OTHER, FAKE_ID, HRP, NETWORK, UNLOCKED, X_ADDR, X_OTHER } from './fixtures.js';
 
@@ -802,7 +803,7 @@ describe('Assets', () => {
     expect(screen.getByTestId('review').textContent).toContain(`Holder 2 receives5 GLD at ${X_OTHER}`);
     expect(screen.getByTestId('review-fee').textContent).toBe('0.01 AVAX');
     expect(bg.callsOf('assets.create')).toEqual([]);
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and create' }));
+    await clickConfirm('Confirm and create');
     await waitFor(() => expect(bg.callsOf('assets.create')).toHaveLength(1));
     expect(bg.callsOf('assets.create')[0]).toEqual({
       name: 'Gold Coin',
@@ -831,7 +832,7 @@ describe('Assets', () => {
     await feeLine('0.01 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Create asset' }));
     expect(screen.getByTestId('review').textContent).toContain(`Minter set 12 of ${X_ADDR}, ${X_OTHER}`);
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and create' }));
+    await clickConfirm('Confirm and create');
     await waitFor(() => expect(bg.callsOf('assets.create')).toHaveLength(1));
     expect(bg.callsOf('assets.create')[0]).toEqual({ name: 'Points', symbol: 'PTS', denomination: 9, kind: 'variable', minters: [{ addresses: [X_ADDR, X_OTHER], threshold: 2 }], maxFee: FEES.createAsset });
   });
