@@ -293,6 +293,8 @@ export function jsonShown(text: string): string {
 export function encodePayload(kind: PayloadKind, text: string): Check<string> {
   let body = text;
   if (text.trim() === '') return fail('Enter the payload');
+  // A lone surrogate (half a character) would be signed as U+FFFD, not as shown.
+  if (/\p{Cs}/u.test(text)) return fail('This text has a broken character');
   if (kind === 'json') {
     const compact = compactJson(text);
     if (compact === null) return fail('This is not valid JSON');

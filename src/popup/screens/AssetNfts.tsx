@@ -78,7 +78,8 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
         title="Review the NFT"
         facts={[
           { term: 'Family and group', value: rightLabel(right) },
-          { term: 'Payload', value: <PayloadPreview kind={kind} text={payload} /> },
+          // As its bytes will show to anyone (hidden or reordering characters: as hex), not as typed.
+          { term: 'Payload', value: <PayloadPreview {...shownPayload(encoded.value)} /> },
           { term: 'Owner', value: toCheck.value, mono: true, testid: 'review-to' },
           { term: 'Paid from', value: "Your X-Chain account (the group's mint right is used up)" },
           { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
@@ -124,7 +125,7 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
         error={payload !== '' && !encoded.ok ? encoded.error : undefined}
         hint={encoded.ok ? `${encoded.value.length / 2} / 1024 bytes` : undefined}
       />
-      <PayloadPreview kind={kind} text={payload} />
+      {encoded.ok && <PayloadPreview {...shownPayload(encoded.value)} />}
       <AddressInput label="Owner (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
       <FeeLine fees={h.fees} kind="operation" />
       {used.note}

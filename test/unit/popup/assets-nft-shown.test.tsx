@@ -2,13 +2,14 @@
 // What the NFT list shows of an NFT anyone can send the wallet: one another key can also send alone
 // (a stranger in a 1-of-2) says so, as shared funds do on Home; a payload whose text hides or
 // reorders characters (bidi overrides, zero-width, C1 controls) is shown as its bytes, never as text
-// that reads other than it is; a link is named by the host it opens.
-import { cleanup, fireEvent, screen, within } from '@testing-library/preact';
+// that reads other than it is; a link is named by the host it opens. A payload about to be minted is
+// judged the same way, by its bytes: the review never shows text that reads other than what is signed.
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NftView } from '../../../src/shared/messages.js';
 import { Assets } from '../../../src/popup/screens/Assets.js';
 import { fakeBackground, renderWith } from './fake-background.js';
-import { avax, balances, FAKE_ID, HRP, UNLOCKED } from './fixtures.js';
+import { avax, balances, FAKE_ID, HRP, UNLOCKED, X_ADDR } from './fixtures.js';
 
 afterEach(cleanup);
 
@@ -43,5 +44,32 @@ describe('the NFT list', () => {
     const preview = item!.querySelector('.payload-preview')!;
     expect(preview.textContent).toMatch(/^Link to wallet-check\.example \(not loaded\): /);
     expect(preview.querySelector('a')!.getAttribute('href')).toBe('https://avax.network@wallet-check.example/claim');
+  });
+});
+
+describe('an NFT about to be minted', () => {
+  const right = { assetID: FAKE_ID, utxoID: `${FAKE_ID}:1`, name: 'Art', symbol: 'ART', denomination: 0, kind: 'nft' as const, groupID: 0, threshold: 1, addresses: [X_ADDR] };
+  async function typed(kind: 'Text' | 'JSON', payload: string) {
+    const bg = fakeBackground({ 'assets.fees': () => ({ createAsset: '10000000', operation: '1000000' }), 'assets.mintRights': () => ({ rights: [right] }), 'assets.listNfts': () => ({ nfts: [] }) });
+    renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1')] })} onChanged={vi.fn()} />);
+    fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
+    fireEvent.click(await screen.findByRole('radio', { name: kind }));
+    fireEvent.input(screen.getByLabelText('Payload'), { target: { value: payload } });
+  }
+
+  it('is reviewed as its bytes will show: escapes that read as a bidi override, and a raw line separator, as hex', async () => {
+    for (const payload of ['{"file":"Ticket \\u202Egnp.exe"}', 'row\u2028 3']) {
+      await typed(payload.startsWith('{') ? 'JSON' : 'Text', payload);
+      await waitFor(() => expect((screen.getByRole('button', { name: 'Mint NFT' }) as HTMLButtonElement).disabled).toBe(false));
+      fireEvent.click(screen.getByRole('button', { name: 'Mint NFT' }));
+      expect(within(screen.getByTestId('review')).getByText(/^hex /).textContent).toBe(`hex ${hex(payload)}`);
+      cleanup();
+    }
+  });
+
+  it('with half a character (a lone surrogate, which would be signed as U+FFFD) is refused', async () => {
+    await typed('Text', 'seat \ud83c 12');
+    expect(screen.getByText('This text has a broken character')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Mint NFT' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
