@@ -7,14 +7,14 @@ import { WalletError } from '../core/errors.js';
 import { deriveEvmKey, deriveXpKey, type KeyPair } from '../core/keys.js';
 import { chainContextOf } from '../core/network.js';
 import type { WaitOptions } from '../core/node.js';
-import { GAP_LIMIT, LAST_CHANGE_INDEX, scanBranch } from '../core/scan.js';
-import { type AccountCache, type AccountCaches, entryJournalKey, entryOutboxKey, takeIndices } from './account-cache.js';
+import { LAST_CHANGE_INDEX, scanBranch } from '../core/scan.js';
+import { type AccountCache, type AccountCaches, emptyCache, entryJournalKey, entryOutboxKey, listedKeyCounts, takeIndices } from './account-cache.js';
 import type { Keyring } from './keyring.js';
 import { openOutbox, type Outbox } from './outbox.js';
 import { ProofStore } from './proofs.js';
 import { inputsOf } from './refused.js';
 import type { Preset, NetworksService } from './services/networks.js';
-import type { AccountRecord, PersistedState, SettingsStore } from './settings.js';
+import { type AccountRecord, networkIdsOf, type PersistedState, type SettingsStore } from './settings.js';
 import type { StorageArea } from './storage.js';
 import { openJournal, TransferJournal } from './transfer-journal.js';
 
@@ -38,6 +38,13 @@ export class AccountEngines {
     private readonly options: { log?: (line: string) => void; wait?: WaitOptions } = {},
   ) {
     this.proofs = new ProofStore(local);
+  }
+
+  /** The keys a phrase's account lists on any network: as many as the most any of them handed out. */
+  async listedKeyCounts(s: PersistedState, accountId: string): Promise<{ receive: number; change: number }> {
+    const used = emptyCache();
+    for (const id of networkIdsOf(s)) takeIndices(used, await this.caches.get(id, accountId).catch(() => undefined));
+    return listedKeyCounts(used);
   }
 
   /** The selected account (or the one named) on the selected network (or the one named). */
@@ -121,13 +128,8 @@ export class AccountEngines {
         cache.receiveNext = Math.max(1, cache.receiveNext, r.nextIndex);
         cache.changeNext = Math.max(cache.changeNext, c.nextIndex);
       }
-      // The first 20 of each branch are listed, used or not, as a scan sees them: the same phrase
-      // elsewhere fills them after this one's scan (this wallet on another computer puts its change
-      // up to LAST_CHANGE_INDEX, the web wallet and Core's accounts use later receive addresses).
-      const xp = [
-        ...Array.from({ length: Math.max(cache.receiveNext, GAP_LIMIT) }, (_, i) => receive(i)),
-        ...Array.from({ length: Math.max(cache.changeNext, LAST_CHANGE_INDEX) + 1 }, (_, i) => change(i)),
-      ];
+      const counts = listedKeyCounts(cache);
+      const xp = [...Array.from({ length: counts.receive }, (_, i) => receive(i)), ...Array.from({ length: counts.change }, (_, i) => change(i))];
       // An older version's change may have gone past LAST_CHANGE_INDEX: its addresses stay listed, new change comes back within reach.
       keys = { xp, evm: deriveEvmKey(root, account.index), change: change(Math.min(cache.changeNext, LAST_CHANGE_INDEX)).shortId };
     }

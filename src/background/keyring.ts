@@ -6,7 +6,6 @@ import { formatAddress } from '../core/encoding.js';
 import { KeysWipedError, WalletError } from '../core/errors.js';
 import { formatEvmAddress } from '../core/evm-address.js';
 import { deriveEvmKey, deriveXpKey, HdRoot, keyPairFromSecret, mnemonicToSeed, wipe, type KeyPair } from '../core/keys.js';
-import { GAP_LIMIT, LAST_CHANGE_INDEX } from '../core/scan.js';
 import type { AccountView } from '../shared/messages.js';
 import type { Session } from './session.js';
 import type { AccountRecord } from './settings.js';
@@ -106,14 +105,11 @@ export class Keyring {
     return { xp: deriveXpKey(root, a.index, 0, 0), evm: deriveEvmKey(root, a.index) };
   }
 
-  /**
-   * The short IDs (hex) of the keys the account lists whatever its use: its EVM key and, of a
-   * phrase's account, the first GAP_LIMIT receive keys and change keys up to LAST_CHANGE_INDEX.
-   */
-  async listedKeyIds(a: AccountRecord): Promise<Set<string>> {
+  /** The short IDs (hex) of the account's keys: its EVM key and, of a phrase's account, the receive and change keys `counts` says it lists. */
+  async listedKeyIds(a: AccountRecord, counts: { receive: number; change: number }): Promise<Set<string>> {
     if (a.kind === 'imported') return new Set([toHex(this.importedKey(a.keyId).shortId)]);
     const root = await this.root();
-    const xp = [...Array.from({ length: GAP_LIMIT }, (_, i) => deriveXpKey(root, a.index, 0, i)), ...Array.from({ length: LAST_CHANGE_INDEX + 1 }, (_, i) => deriveXpKey(root, a.index, 1, i))];
+    const xp = [...Array.from({ length: counts.receive }, (_, i) => deriveXpKey(root, a.index, 0, i)), ...Array.from({ length: counts.change }, (_, i) => deriveXpKey(root, a.index, 1, i))];
     return new Set([...xp, deriveEvmKey(root, a.index)].map((k) => toHex(k.shortId)));
   }
 

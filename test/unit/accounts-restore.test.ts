@@ -1,6 +1,7 @@
 // Restores that bring back what the vault alone cannot say (the phrase's other accounts), starting
 // again from a private key, and the keys an import must refuse.
 import { describe, expect, it } from 'vitest';
+import { AccountCaches } from '../../src/background/account-cache.js';
 import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
@@ -104,7 +105,7 @@ describe('starting again from a private key (a forgotten password)', () => {
 
 describe('importing a private key', () => {
   it('refuses the keys of the phrase’s own accounts (EVM, and X/P: any address an account lists), naming the account', async () => {
-    const { wallet } = service();
+    const { wallet, stores } = service();
     const mnemonic = generateMnemonic(12);
     await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
     await wallet.accounts.accountsAdd({ name: 'Savings' });
@@ -119,6 +120,11 @@ describe('importing a private key', () => {
       });
     }
     expect((await wallet.accounts.accountsList()).accounts).toHaveLength(2);
+    // A receive address past the first 20 that the account handed out (on any network) is its too; the next one is not yet.
+    const savings = (await wallet.accounts.accountsList()).accounts.find((a) => a.name === 'Savings')!;
+    await new AccountCaches(stores.local).update('fuji', savings.id, (c) => void (c.receiveNext = 26));
+    await expect(wallet.accounts.accountsImportKey({ name: 'Copy', privateKey: formatPrivateKey(deriveXpKey(root, 1, 0, 25).secret) })).rejects.toMatchObject({ message: expect.stringContaining('“Savings”') });
+    await wallet.accounts.accountsImportKey({ name: 'Not yet used', privateKey: formatPrivateKey(deriveXpKey(root, 1, 0, 26).secret) });
     // Another key still goes in.
     await wallet.accounts.accountsImportKey({ name: 'Other', privateKey: '0x' + '55'.repeat(32) });
   });

@@ -266,7 +266,7 @@ export class AccountsService {
     const s = await this.settings.update(async (s) => {
       record = { id: newId(), name: p.name, kind: 'hd', index: s.nextHdIndex };
       // One of its keys imported already would be a second account on its addresses (as an import refuses).
-      const mine = await this.keyring.listedKeyIds(record);
+      const mine = await this.keyring.listedKeyIds(record, await this.engines.listedKeyCounts(s, record.id));
       const held = s.accounts.find((a) => a.kind === 'imported' && mine.has(toHex(this.keyring.importedKey(a.keyId).shortId)));
       if (held) throw new ValidationError(`a key of the phrase's next account is already in the wallet: it is “${held.name}”, imported from its private key; remove “${held.name}” to add it from the phrase`);
       return { ...s, accounts: [...s.accounts, record], nextHdIndex: s.nextHdIndex + 1 };
@@ -279,8 +279,9 @@ export class AccountsService {
     const shortId = toHex(keyPairFromSecret(secret).shortId);
     // One of the phrase's own keys (any address an account lists) would be a second account on
     // those addresses, with its own outbox and nonce line: refused.
-    for (const a of (await this.settings.read()).accounts) {
-      if (a.kind === 'hd' && (await this.keyring.listedKeyIds(a)).has(shortId)) throw new ValidationError(`this key is already in the wallet: it belongs to “${a.name}”, from the recovery phrase`, 'privateKey');
+    const settings = await this.settings.read();
+    for (const a of settings.accounts) {
+      if (a.kind === 'hd' && (await this.keyring.listedKeyIds(a, await this.engines.listedKeyCounts(settings, a.id))).has(shortId)) throw new ValidationError(`this key is already in the wallet: it belongs to “${a.name}”, from the recovery phrase`, 'privateKey');
     }
     // The key, then its account, checked against the vault as it is then. A key an earlier import
     // stored without its account (stopped between the two writes) gets its account now.
