@@ -22,6 +22,9 @@ import { unprovenLine } from './Home.js';
 
 type View = 'held' | 'create' | 'mint' | 'nft';
 
+/** An asset no creating tx proves: its decimals are not known. */
+const UNKNOWN_DECIMALS = 'Its decimal places are not known: amounts are in its smallest units';
+
 // ---- held assets and details ----
 
 function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint: boolean; onMint: () => void }) {
@@ -41,7 +44,7 @@ function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint:
         <dd>{asset.symbol}</dd>
         <dt>Denomination</dt>
         <dd>
-          {asset.symbol === UNKNOWN_ASSET_SYMBOL ? 'Not known: amounts are in its smallest units' : `${asset.denomination} decimal place${asset.denomination === 1 ? '' : 's'}`}
+          {asset.symbol === UNKNOWN_ASSET_SYMBOL ? UNKNOWN_DECIMALS : `${asset.denomination} decimal place${asset.denomination === 1 ? '' : 's'}`}
         </dd>
         <dt>You hold</dt>
         <dd class="amount">
@@ -153,7 +156,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
         title="Review the mint"
         facts={[
           { term: 'Asset', value: <AssetLabel asset={{ ...right, verified: false }} /> },
-          { term: 'New supply minted', value: formatValue(amountCheck.value, right.denomination, right.symbol), testid: 'review-amount' },
+          { term: 'New supply minted', value: `${formatValue(amountCheck.value, right.denomination, right.symbol)}${right.symbol === UNKNOWN_ASSET_SYMBOL ? `. ${UNKNOWN_DECIMALS}` : ''}`, testid: 'review-amount' },
           { term: 'To', value: toCheck.value, mono: true, testid: 'review-to' },
           ...mintedBefore,
           { term: 'Mint right stays with', value: `${right.threshold} of ${right.addresses.join(', ')}`, mono: true, testid: 'review-minters' },
@@ -190,6 +193,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
         </p>
       </div>
       <AmountInput value={amount} onInput={setAmount} denomination={right.denomination} symbol={right.symbol} />
+      {right.symbol === UNKNOWN_ASSET_SYMBOL && <p class="muted">{UNKNOWN_DECIMALS}.</p>}
       <AddressInput label="Mint to (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
       <FeeLine fees={h.fees} kind="operation" />
       {used.note}

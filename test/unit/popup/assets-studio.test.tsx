@@ -141,7 +141,20 @@ describe('Asset studio reviews', () => {
     const bg = fakeBackground({ 'assets.fees': () => FEES, 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts: [] }) });
     renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1'), odd, gold] })} onChanged={vi.fn()} />);
     fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Details of \\? .*\\(asset ID ${FAKE_ID}\\)$`) }));
-    expect(screen.getByText('Not known: amounts are in its smallest units')).toBeTruthy();
+    expect(screen.getByText('Its decimal places are not known: amounts are in its smallest units')).toBeTruthy();
     expect(screen.queryByText('0 decimal places')).toBeNull();
+  });
+
+  it('a mint of such an asset says, in the form and the review, that its amount is in smallest units', async () => {
+    const odd = { assetID: FAKE_ID, utxoID: `${FAKE_ID}:2`, name: 'Unknown asset (no creating transaction)', symbol: '?', denomination: 0, kind: 'variable' as const, threshold: 1, addresses: [X_ADDR] };
+    renderAssets({ 'assets.mintRights': () => ({ rights: [odd] }), 'activity.list': () => ({ items: [] }) });
+    fireEvent.click(screen.getByRole('radio', { name: 'Mint' }));
+    await screen.findByLabelText('Amount (?)');
+    type('Amount (?)', '5');
+    expect(screen.getByText('Its decimal places are not known: amounts are in its smallest units.')).toBeTruthy();
+    type(/^Mint to/, X_ADDR);
+    await screen.findByText(/0\.001 AVAX/);
+    fireEvent.click(screen.getByRole('button', { name: 'Mint' }));
+    expect(screen.getByTestId('review-amount').textContent).toBe('5 ?. Its decimal places are not known: amounts are in its smallest units');
   });
 });
