@@ -5,13 +5,12 @@
 // cycle end seen passing is settled on its own.
 import { cb58Encode, parseAddress, formatAddress } from '../core/encoding.js';
 import type { TxState } from '../core/engine.js';
-import { ownersOf } from '../core/codec/rules.js';
+import { ownersOf, sortAddresses } from '../core/codec/rules.js';
 import type { OutputOwners } from '../core/codec/types.js';
 import type { NodeClient } from '../core/node.js';
 import type { CurrentValidator } from '../core/node/validators.js';
 import { splitReward } from '../core/staking/reward.js';
 import { classifyRewardUtxos, rewardTxIdOf } from '../core/staking/rewards.js';
-import { makeOwners } from '../core/tx/context.js';
 import type { OwnerSet } from '../shared/messages.js';
 import type { RewardRecord, StakeRecord } from './stake-book.js';
 import { apiOwnerSet } from './staking-views.js';
@@ -52,7 +51,8 @@ export interface FoundReward {
   rewards: RewardRecord[];
 }
 
-const owners = (set: OwnerSet): OutputOwners => makeOwners(set.addresses.map((a) => parseAddress(a).bytes), set.threshold);
+/** For comparison only: an owner set the chain took (one of no address, say) is never refused here, which would stop every stake's follow. */
+const owners = (set: OwnerSet): OutputOwners => ({ locktime: 0n, threshold: set.threshold, addresses: sortAddresses(set.addresses.map((a) => parseAddress(a).bytes)) });
 
 /** The NodeIDs whose delegator lists following these stakes needs (their active delegations). */
 export function delegationNodes(stakes: readonly StakeRecord[]): string[] {

@@ -107,6 +107,12 @@ describe('following stakes', () => {
     expect(stakes[0]!.rewards.map((r) => r.amount)).toEqual(['6874']);
   });
 
+  it('a stake whose reward owner has no address (the chain takes one) is settled, not an error that stops every stake', async () => {
+    const stakes = [record({ txID: DELEGATION_TX, state: 'finished', end: 1795583012, rewardOwner: { addresses: [], threshold: 0 } })];
+    await followStakes(stakes, input({ [rewardTxIdOf('delegation', DELEGATION_TX)]: 'accepted' }, { [DELEGATION_TX]: utxosOf('delegation') }));
+    expect(stakes[0]).toMatchObject({ settled: 'paid', rewards: [{ amount: '6874', yours: true }] });
+  });
+
   it('records an aborted delegation as not paid, with no reward', async () => {
     const stakes = [record({ txID: DELEGATION_TX, state: 'finished', end: 1795583012 })];
     await followStakes(stakes, input({ [rewardTxIdOf('delegation', DELEGATION_TX)]: 'failed' }, { [DELEGATION_TX]: utxosOf('delegation') }));
