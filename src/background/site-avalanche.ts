@@ -79,10 +79,12 @@ export class SiteAvalanche {
         await this.deps.wallet.checkSiteSigning(payload.accountId, payload.chain, signed.signedBytes);
         return { signedTransactionHex: hex, txID: signed.txID, complete: signed.complete };
       }
-      const stake = siteStakeOf(ext.tx, engine.ctx.hrp, engine.ctx.avaxAssetID, Math.floor(Date.now() / 1000));
-      if (stake) await this.deps.wallet.recordSiteStake(payload.accountId, { ...stake.record, txID: signed.txID });
+      const stake = siteStakeOf(ext.tx, engine.ctx.hrp, engine.ctx.avaxAssetID, Math.floor(Date.now() / 1000), new Set(engine.addresses('P')));
+      const record = stake?.record;
       const item: ActivityItem = { txID: signed.txID, chain: payload.chain, kind: activityKind(ext), ...stake?.activity, status: 'pending', createdAt: Date.now() };
-      await this.deps.wallet.sendSiteTx(payload.accountId, { chain: payload.chain, txID: signed.txID, signedBytes: signed.signedBytes }, item);
+      // In the stake book as it goes out, as the wallet's own stakes are: never for a tx stopped before.
+      const recorded = record && (() => this.deps.wallet.recordSiteStake(payload.accountId, { ...record, txID: signed.txID }));
+      await this.deps.wallet.sendSiteTx(payload.accountId, { chain: payload.chain, txID: signed.txID, signedBytes: signed.signedBytes }, item, undefined, recorded);
       return { txID: signed.txID };
     });
   }
@@ -160,7 +162,6 @@ export function activityKind(ext: ExternalTx): ActivityItem['kind'] {
   if (ext.tx.kind === 'ExportTx') return 'export';
   if (ext.tx.kind === 'ImportTx') return 'import';
   if (ext.tx.kind === 'CreateAssetTx') return 'create-asset';
-  if (ext.tx.kind === 'SetAutoRenewedValidatorConfigTx') return 'staking-config';
   if (ext.tx.kind !== 'OperationTx') return 'send';
   const ops = ext.tx.operations.map((o) => o.op.kind);
   return ops.includes('NftTransferOperation') ? 'nft-transfer' : ops.includes('NftMintOperation') ? 'nft-mint' : 'mint';

@@ -1,8 +1,8 @@
 // A staking tx a site had the wallet sign and send, taken as the wallet's own stakes are: written
-// to the stake book before it is sent (followed, counted as staked, its rewards found) and listed
-// in Activity as the delegation or validation it is, with its validator and amount.
+// to the stake book as it is sent (followed, counted as staked, its rewards found) and listed in
+// Activity as the delegation or validation it is, with its validator and amount.
 import type { Bytes } from '../core/bytes.js';
-import type { UnsignedTx } from '../core/codec/types.js';
+import type { OutputOwners, TransferableOutput, UnsignedTx } from '../core/codec/types.js';
 import { amountOf } from '../core/codec/rules.js';
 import { cb58Encode, formatNodeId } from '../core/encoding.js';
 import type { ActivityItem } from '../shared/messages.js';
@@ -10,16 +10,29 @@ import type { StakeRecord } from './stake-book.js';
 import { ownerSetOf } from './staking-views.js';
 
 export interface SiteStake {
-  activity: Pick<ActivityItem, 'kind' | 'assetID' | 'amount' | 'nodeID'>;
-  record: Omit<StakeRecord, 'txID' | 'state' | 'rewards' | 'byWallet' | 'createdAt'>;
+  activity: Pick<ActivityItem, 'kind'> & Partial<Pick<ActivityItem, 'assetID' | 'amount' | 'nodeID'>>;
+  /** None for a change of an auto-renewed validator. */
+  record?: Omit<StakeRecord, 'txID' | 'state' | 'rewards' | 'byWallet' | 'createdAt'>;
 }
 
-/** The stake a site's tx makes on the Primary Network, or undefined (not a stake, or a subnet's). */
-export function siteStakeOf(tx: UnsignedTx, hrp: string, avaxAssetID: Bytes, nowSeconds: number): SiteStake | undefined {
-  if (tx.vm !== 'pvm' || !(tx.kind === 'AddAutoRenewedValidatorTx' || ((tx.kind === 'AddPermissionlessDelegatorTx' || tx.kind === 'AddPermissionlessValidatorTx') && tx.subnetID.every((b) => b === 0)))) return undefined;
+/**
+ * The stake a site's tx makes on the Primary Network (or its change of an auto-renewed validator),
+ * or undefined: not one, a subnet's, or not the account's alone. Only a stake whose every output
+ * (stake, change) is plain, unlocked and the account's (`mine`, P addresses), and whose authority
+ * is the account's, is one: anything else, a stake paid to another, would show as the user's, "coming back".
+ */
+export function siteStakeOf(tx: UnsignedTx, hrp: string, avaxAssetID: Bytes, nowSeconds: number, mine: ReadonlySet<string>): SiteStake | undefined {
+  if (tx.vm !== 'pvm') return undefined;
+  const owners = (o: OutputOwners) => ownerSetOf(o, hrp);
+  const ours = (o: OutputOwners) => o.locktime === 0n && o.addresses.length > 0 && owners(o).addresses.every((a) => mine.has(a));
+  const plain = (outs: readonly TransferableOutput[]) => outs.every((o) => o.output.kind === 'TransferOutput' && ours(o.output.owners));
+  if (!plain(tx.outputs)) return undefined;
+  if (tx.kind === 'SetAutoRenewedValidatorConfigTx') return { activity: { kind: 'staking-config' } };
+  if (tx.kind !== 'AddAutoRenewedValidatorTx' && tx.kind !== 'AddPermissionlessDelegatorTx' && tx.kind !== 'AddPermissionlessValidatorTx') return undefined;
+  if (tx.kind === 'AddAutoRenewedValidatorTx' ? !ours(tx.validatorAuthority) : tx.subnetID.some((b) => b !== 0)) return undefined;
   const avax = cb58Encode(avaxAssetID);
-  const amount = tx.stake.reduce((t, o) => t + (cb58Encode(o.assetID) === avax ? amountOf(o.output) : 0n), 0n).toString();
-  const owners = (o: Parameters<typeof ownerSetOf>[0]) => ownerSetOf(o, hrp);
+  if (!plain(tx.stake) || tx.stake.some((o) => cb58Encode(o.assetID) !== avax)) return undefined;
+  const amount = tx.stake.reduce((t, o) => t + amountOf(o.output), 0n).toString();
   const nodeID = formatNodeId(tx.kind === 'AddAutoRenewedValidatorTx' ? tx.nodeID : tx.validator.nodeID);
   const activity = { kind: tx.kind === 'AddPermissionlessDelegatorTx' ? 'delegate' : 'validate', assetID: avax, amount, nodeID } as const;
   if (tx.kind === 'AddPermissionlessDelegatorTx') return { activity, record: { kind: 'delegation', nodeID, amount, start: Number(tx.validator.start), end: Number(tx.validator.end), rewardOwner: owners(tx.rewardsOwner) } };

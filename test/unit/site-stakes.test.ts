@@ -1,7 +1,14 @@
 // A site's staking tx is taken as the wallet's own stakes are: what the stake book records and what
 // Activity lists, read from the tx itself (its fixed validation, auto-renewed validation); a
-// subnet's stake or any other tx is none. A site's delegation is tested on the node (provider.test.ts).
+// subnet's stake, one not the account's alone (a stake or change paid to another, locked, an
+// authority another holds) or any other tx is none. A site's delegation is tested on the node
+// (provider.test.ts).
 import { describe, expect, it } from 'vitest';
+import { Session } from '../../src/background/session.js';
+import { createWallet } from '../../src/background/services/index.js';
+import { memoryStores } from '../../src/background/storage.js';
+import { Vault } from '../../src/background/vault.js';
+import { generateMnemonic } from '../../src/core/keys.js';
 import { siteStakeOf } from '../../src/background/site-stakes.js';
 import type { OutputOwners, TransferableOutput, UnsignedTx } from '../../src/core/codec/types.js';
 import { cb58Encode, formatAddress, formatNodeId } from '../../src/core/encoding.js';
@@ -14,23 +21,25 @@ const owners = (byte: number): OutputOwners => ({ locktime: 0n, threshold: 1, ad
 const set = (byte: number) => ({ addresses: [formatAddress('P', HRP, new Uint8Array(20).fill(byte))], threshold: 1 });
 const out = (assetID: Uint8Array, amount: bigint): TransferableOutput => ({ assetID, output: { kind: 'TransferOutput', amount, owners: owners(1) } });
 const base = { vm: 'pvm' as const, networkID: 12345, blockchainID: new Uint8Array(32), outputs: [], inputs: [], memo: new Uint8Array() };
-const stake = [out(AVAX, 1_500n), out(AVAX, 500n), out(OTHER_ASSET, 9n)];
+const stake = [out(AVAX, 1_500n), out(AVAX, 500n)];
 const signer = { kind: 'EmptySigner' } as const;
+/** The account's P addresses: the stake's owner (1) and an authority (4). */
+const MINE = new Set([set(1).addresses[0]!, set(4).addresses[0]!]);
 
 describe('a site staking tx', () => {
   it('a fixed validation of the Primary Network: its node, AVAX staked, dates, owners and fee', () => {
     const tx = { ...base, kind: 'AddPermissionlessValidatorTx', validator: { nodeID: NODE, start: 100n, end: 200n, weight: 2_000n }, subnetID: new Uint8Array(32), signer, stake, validationRewardsOwner: owners(1), delegationRewardsOwner: owners(2), delegationShares: 20_000 } as UnsignedTx;
-    expect(siteStakeOf(tx, HRP, AVAX, 150)).toEqual({
+    expect(siteStakeOf(tx, HRP, AVAX, 150, MINE)).toEqual({
       activity: { kind: 'validate', assetID: cb58Encode(AVAX), amount: '2000', nodeID: formatNodeId(NODE) },
       record: { kind: 'validation', nodeID: formatNodeId(NODE), amount: '2000', start: 100, end: 200, rewardOwner: set(1), delegationFeeOwner: set(2), delegationFee: 20_000 },
     });
     // A subnet's validator is no stake of the Primary Network.
-    expect(siteStakeOf({ ...tx, subnetID: new Uint8Array(32).fill(1) } as UnsignedTx, HRP, AVAX, 150)).toBeUndefined();
+    expect(siteStakeOf({ ...tx, subnetID: new Uint8Array(32).fill(1) } as UnsignedTx, HRP, AVAX, 150, MINE)).toBeUndefined();
   });
 
   it('an auto-renewed validation: its first cycle counted from now, a guess until the list shows it; its next period, share and authority', () => {
     const tx = { ...base, kind: 'AddAutoRenewedValidatorTx', nodeID: NODE, signer, stake, validationRewardsOwner: owners(1), delegationRewardsOwner: owners(2), validatorAuthority: owners(4), delegationShares: 30_000, autoCompoundRewardShares: 500_000, period: 40n } as UnsignedTx;
-    expect(siteStakeOf(tx, HRP, AVAX, 1_000)?.record).toEqual({
+    expect(siteStakeOf(tx, HRP, AVAX, 1_000, MINE)?.record).toEqual({
       kind: 'auto-renewed',
       nodeID: formatNodeId(NODE),
       amount: '2000',
@@ -47,6 +56,41 @@ describe('a site staking tx', () => {
   });
 
   it('a P-Chain send is none', () => {
-    expect(siteStakeOf({ ...base, kind: 'BaseTx' } as UnsignedTx, HRP, AVAX, 0)).toBeUndefined();
+    expect(siteStakeOf({ ...base, kind: 'BaseTx' } as UnsignedTx, HRP, AVAX, 0, MINE)).toBeUndefined();
+  });
+
+  it("is none when it is not the account's alone: a stake or change paid to another or locked, a stake not AVAX, an authority another holds", () => {
+    const delegation = { ...base, kind: 'AddPermissionlessDelegatorTx', validator: { nodeID: NODE, start: 100n, end: 200n, weight: 2_000n }, subnetID: new Uint8Array(32), stake: [out(AVAX, 2_000n)], rewardsOwner: owners(9) } as UnsignedTx;
+    // The reward may go anywhere: the stake comes back to the account.
+    expect(siteStakeOf(delegation, HRP, AVAX, 150, MINE)?.activity).toMatchObject({ kind: 'delegate', amount: '2000' });
+    const theirs = { assetID: AVAX, output: { kind: 'TransferOutput', amount: 2_000n, owners: owners(9) } } as const;
+    const locked = { assetID: AVAX, output: { kind: 'TransferOutput', amount: 2_000n, owners: { ...owners(1), locktime: 99_999_999_999n } } } as const;
+    for (const bad of [{ stake: [theirs] }, { stake: [locked] }, { stake: [out(OTHER_ASSET, 2_000n)] }, { outputs: [theirs] }]) {
+      expect(siteStakeOf({ ...delegation, ...bad } as UnsignedTx, HRP, AVAX, 150, MINE), JSON.stringify(Object.keys(bad))).toBeUndefined();
+    }
+    const autoRenewed = { ...base, kind: 'AddAutoRenewedValidatorTx', nodeID: NODE, signer, stake: [out(AVAX, 2_000n)], validationRewardsOwner: owners(1), delegationRewardsOwner: owners(1), validatorAuthority: owners(9), delegationShares: 20_000, autoCompoundRewardShares: 0, period: 40n } as UnsignedTx;
+    expect(siteStakeOf(autoRenewed, HRP, AVAX, 0, MINE)).toBeUndefined();
+  });
+
+  it('a change of an auto-renewed validator is listed as one, unless it pays another', () => {
+    const change = { ...base, kind: 'SetAutoRenewedValidatorConfigTx', txID: new Uint8Array(32), auth: [0], autoCompoundRewardShares: 0, period: 0n } as UnsignedTx;
+    expect(siteStakeOf(change, HRP, AVAX, 0, MINE)).toEqual({ activity: { kind: 'staking-config' } });
+    expect(siteStakeOf({ ...change, outputs: [{ assetID: AVAX, output: { kind: 'TransferOutput', amount: 5n, owners: owners(9) } }] } as UnsignedTx, HRP, AVAX, 0, MINE)).toBeUndefined();
+  });
+});
+
+describe("a site's stake in the stake book", () => {
+  it('is written once: the same tx sent again (a site replaying it) never wipes what the book learnt of it', async () => {
+    const stores = memoryStores();
+    const wallet = createWallet(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local, { fetch: (() => Promise.reject(new TypeError('Failed to fetch'))) as typeof fetch });
+    const { account } = await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const { selectedId } = await wallet.networks.networksList();
+    const stake = { txID: 'stake-tx', kind: 'delegation' as const, nodeID: formatNodeId(NODE), amount: '2000', start: 100, end: 200, rewardOwner: set(1) };
+    await wallet.staking.recordSiteStake(account!.id, stake);
+    const book = wallet.staking.book(selectedId, account!.id);
+    expect(await book.list()).toMatchObject([{ ...stake, state: 'pending', rewards: [], byWallet: true }]);
+    await book.update((stakes) => void Object.assign(stakes[0]!, { state: 'finished', settled: 'paid', rewards: [{ txID: 'reward', kind: 'delegation', amount: '7', paidAt: 200, to: set(1).addresses[0], yours: true }] }));
+    await wallet.staking.recordSiteStake(account!.id, stake);
+    expect(await book.list()).toMatchObject([{ txID: 'stake-tx', state: 'finished', settled: 'paid', rewards: [{ amount: '7' }] }]);
   });
 });

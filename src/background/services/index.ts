@@ -105,7 +105,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
       siteEngine: async (accountId) => (await engines.open(accountId)).engine,
       evmNonceFor: (accountId) => delivery.evmNonceFor(accountId),
       checkSiteSigning: (accountId, chain, signedBytes) => delivery.checkSiteSigning(accountId, chain, signedBytes),
-      sendSiteTx: (accountId, signed, item, networkId) => delivery.sendSiteTx(accountId, signed, item, networkId),
+      sendSiteTx: (accountId, signed, item, networkId, beforeSending) => delivery.sendSiteTx(accountId, signed, item, networkId, beforeSending),
       recordSiteStake: (accountId, stake) => staking.recordSiteStake(accountId, stake),
       approvalSummaryForTx: (accountId, ext) => approvals.approvalSummaryForTx(accountId, ext),
       recipientOf: (accountId, address) => approvals.recipientOf(accountId, address),
