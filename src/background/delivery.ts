@@ -13,7 +13,7 @@ import { evmTxNonce } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
-import { evmNonceOf, keptInTheWay, type Outbox, type OutboxEntry, outboxEntry, sendOnce, waitingEntry } from './outbox.js';
+import { evmNonceOf, keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, sendOnce, waitingEntry } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
 import { conflictsOf, exportSpends, inputIds, racedBy, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
 import type { Preset } from './services/networks.js';
@@ -122,7 +122,7 @@ export class Delivery {
     } else if (fate === 'inputs-spent') item.checking = true;
     await this.caches.update(preset.id, account.id, record);
     if (item.status === 'failed') {
-      const next = inTheWay ? `; nothing was paid, and your next ${signed.chain}-Chain send takes its place, so the two can never both go through` : '';
+      const next = inTheWay ? `; nothing was paid, and ${nextTakesItsPlace(signed.chain)}` : '';
       throw new WalletError('tx-failed', `the ${signed.chain}-Chain did not accept the transaction (${outcome?.reason ?? outcome?.status})${next}`);
     }
     return item;

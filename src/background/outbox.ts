@@ -177,7 +177,7 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
     // Kept (src/background/refused.ts): the next send on this chain conflicts with it. A speed-up
     // or cancel (item.replaces) keeps its original's nonce: that one still waits, nothing takes its place.
     await outbox.voidEntry(entry);
-    const next = isEvmHash(entry.txID) && entry.item.replaces ? 'the transaction it was to replace still waits' : `your next ${entry.chain}-Chain send takes its place, so the two can never both go through`;
+    const next = isEvmHash(entry.txID) && entry.item.replaces ? 'the transaction it was to replace still waits' : nextTakesItsPlace(entry.chain);
     throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction (${why}); nothing was paid, and ${next}`);
   }
   await outbox.remove(entry.txID);
@@ -341,3 +341,6 @@ export async function settleOutbox(
   }
   for (const txID of expired) if (!voidable.has(txID)) await outbox.remove(txID);
 }
+
+/** What becomes of a refused tx kept in the way (refused.ts), in words. */
+export const nextTakesItsPlace = (chain: string): string => `your next ${chain}-Chain send takes its place, so the two can never both go through`;

@@ -7,7 +7,7 @@ import { toHex, fromHex } from '../core/bytes.js';
 import { cb58Encode } from '../core/encoding.js';
 import type { WalletEngine } from '../core/engine.js';
 import { differentChains } from '../core/engine-moves.js';
-import { TimeoutError, WalletError } from '../core/errors.js';
+import { checkPositive, TimeoutError, WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { oneAtATime } from './storage.js';
@@ -69,7 +69,7 @@ export class TransferRunner {
    */
   async begin(from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint, maxExportFee?: bigint): Promise<TransferRecord> {
     differentChains(from, to);
-    if (amount <= 0n) throw new WalletError('validation', 'an amount must be greater than zero');
+    checkPositive(amount);
     if (maxFee !== undefined && maxFee < 0n) throw new WalletError('validation', 'a maximum fee cannot be negative');
     // The export alone within the whole: else it could pay more than the total approved, leaving the import a negative cap.
     if (maxExportFee !== undefined && (maxExportFee < 0n || maxFee === undefined || maxExportFee > maxFee)) {

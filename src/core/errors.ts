@@ -87,9 +87,15 @@ export class TxTooLargeError extends WalletError {
 
 /** A signature or signer set that does not match the spent outputs' owners. */
 export class SigningError extends WalletError {
-  constructor(message: string) {
+  /** By default: a signature just made that does not check out (written once, thrown from each check). */
+  constructor(message = 'a signature just made does not verify against its key; nothing was sent') {
     super('signing', message);
   }
+}
+
+/** An amount a tx would carry: above zero. */
+export function checkPositive(amount: bigint): void {
+  if (amount <= 0n) throw new ValidationError('an amount must be greater than zero', 'amount');
 }
 
 /** A key pair handed out before a lock (its secret zeroed since): it signs nothing. Said as a locked wallet is. */

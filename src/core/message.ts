@@ -44,7 +44,7 @@ function mustVerify(verify: () => boolean): void {
   } catch {
     ok = false;
   }
-  if (!ok) throw new SigningError('a signature just made does not verify against its key; nothing was sent');
+  if (!ok) throw new SigningError();
 }
 
 /** The 20-byte short ID (X/P address body) that signed `message`. */

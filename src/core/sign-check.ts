@@ -62,7 +62,7 @@ export function checkOwnSignatures(digest: Bytes, signed: readonly OwnSignature[
     const k = mod(mod(e + r * toBigint(key.secret), N) * sInverses[i]!, N);
     const halfK = mod(k * INVERSE_OF_TWO, N);
     const R = halfK === 0n ? undefined : secp.Point.BASE.multiply(halfK).double();
-    if (!R || R.Z === 0n) throw new SigningError('a signature just made does not verify against its key; nothing was sent');
+    if (!R || R.Z === 0n) throw new SigningError();
     return R;
   });
   const zInverses = invertAll(points.map((R) => R.Z), P);
@@ -71,7 +71,7 @@ export function checkOwnSignatures(digest: Bytes, signed: readonly OwnSignature[
     const y = mod(points[i]!.Y * zInverses[i]!, P);
     // v < 2 means R.x < n, so r is R.x itself; v is the parity of R.y.
     if (x !== r || Number(y & 1n) !== v) {
-      throw new SigningError('a signature just made does not verify against its key; nothing was sent');
+      throw new SigningError();
     }
   });
 }

@@ -6,7 +6,7 @@ import { type Bytes, toHex } from '../bytes.js';
 import { unsignedTxLength } from '../codec/codec.js';
 import { sortTransferableInputs } from '../codec/rules.js';
 import type { CExportTx, CImportTx, OutputOwners, TransferableInput } from '../codec/types.js';
-import { InsufficientFundsError, SigningError, TxTooLargeError, ValidationError } from '../errors.js';
+import { checkPositive, InsufficientFundsError, SigningError, TxTooLargeError, ValidationError } from '../errors.js';
 import { formatEvmAddress } from '../evm-address.js';
 import { evmAddressOfSecret } from '../keys.js';
 import { cb58Encode } from '../encoding.js';
@@ -33,7 +33,7 @@ export interface CExportParams {
 }
 
 export function buildCExport(p: CExportParams): BuiltTx<CExportTx> {
-  if (p.amount <= 0n) throw new ValidationError('an amount must be greater than zero', 'amount');
+  checkPositive(p.amount);
   const make = (fee: bigint): CExportTx => ({
     vm: 'evm',
     kind: 'ExportTx',
@@ -177,7 +177,7 @@ export function signEvmTx(req: EvmTxRequest, secret: Bytes): SignedEvmTx {
   // The sender recovered from the signature (another path than signing) must be the key's address,
   // derived by another library than the signer's.
   if (signed.sender.toLowerCase() !== formatEvmAddress(evmAddressOfSecret(secret)).toLowerCase()) {
-    throw new SigningError('a signature just made does not verify against its key; nothing was sent');
+    throw new SigningError();
   }
   return { rawTx: signed.toHex({ includeSignature: true }), hash: signed.hash, maxFeeWei: req.gasLimit * req.maxFeePerGas };
 }

@@ -3,7 +3,7 @@
 import { equalBytes, toHex } from '../bytes.js';
 import { sortTransferableInputs, sortTransferableOutputs } from '../codec/rules.js';
 import type { OutputOwners, PBaseTx, PExportTx, PImportTx, PTx, TransferableInput, TransferableOutput } from '../codec/types.js';
-import { ValidationError } from '../errors.js';
+import { checkPositive, ValidationError } from '../errors.js';
 import { type PFeeContext, pTxFee } from '../fees.js';
 import { built, type BuiltTx } from './built.js';
 import { type ChainContext, MAX_XP_TX_SIZE } from './context.js';
@@ -43,12 +43,9 @@ function feeOf(p: PSpendParams, shape: Shape, fixedOutputs: TransferableOutput[]
   };
 }
 
-function positive(amount: bigint): void {
-  if (amount <= 0n) throw new ValidationError('an amount must be greater than zero', 'amount');
-}
 
 export function buildPSend(p: PSpendParams & { amount: bigint; to: OutputOwners }): BuiltTx<PBaseTx> {
-  positive(p.amount);
+  checkPositive(p.amount);
   const payment: TransferableOutput = { assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.to } };
   const funding = fund({
     pool: p.pool,
@@ -70,7 +67,7 @@ export function buildPSend(p: PSpendParams & { amount: bigint; to: OutputOwners 
 }
 
 export function buildPExport(p: PSpendParams & { destination: 'X' | 'C'; amount: bigint; to: OutputOwners }): BuiltTx<PExportTx> {
-  positive(p.amount);
+  checkPositive(p.amount);
   const exportedOutputs: TransferableOutput[] = [
     { assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.to } },
   ];

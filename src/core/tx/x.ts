@@ -19,7 +19,7 @@ import type {
   XImportTx,
   XOperationTx,
 } from '../codec/types.js';
-import { TxTooLargeError, ValidationError } from '../errors.js';
+import { checkPositive, TxTooLargeError, ValidationError } from '../errors.js';
 import { built, type BuiltTx } from './built.js';
 import { type ChainContext, MAX_MEMO_SIZE, MAX_NFT_PAYLOAD, MAX_XP_TX_SIZE } from './context.js';
 import { fund } from './fund.js';
@@ -49,7 +49,7 @@ function checkMemo(memo: Bytes): Bytes {
 
 function checkPayments(payments: Payment[]): void {
   if (payments.length === 0) throw new ValidationError('nothing to send', 'outputs');
-  for (const p of payments) if (p.amount <= 0n) throw new ValidationError('an amount must be greater than zero', 'amount');
+  for (const p of payments) checkPositive(p.amount);
 }
 
 function baseFields(p: XSpendParams) {
@@ -120,7 +120,7 @@ export function packInputs(utxos: readonly SpendableUtxo[], maxSize: number): Sp
  * its own disjoint inputs, each paying its own fee. Independent txs, so they can be issued at once.
  */
 export function buildXSendSplit(p: XSpendParams & { amount: bigint; owners: OutputOwners }): BuiltTx<XBaseTx>[] {
-  if (p.amount <= 0n) throw new ValidationError('an amount must be greater than zero', 'amount');
+  checkPositive(p.amount);
   const avax = toHex(p.ctx.avaxAssetID);
   const avaxPool = p.pool.filter((s) => toHex(s.utxo.assetID) === avax);
   try {
@@ -309,7 +309,7 @@ export function buildXNftTransfer(
 export function buildXExport(
   p: XSpendParams & { destination: 'P' | 'C'; amount: bigint; to: OutputOwners },
 ): BuiltTx<XExportTx> {
-  if (p.amount <= 0n) throw new ValidationError('an amount must be greater than zero', 'amount');
+  checkPositive(p.amount);
   const funding = fund({
     pool: p.pool,
     needs: new Map([[toHex(p.ctx.avaxAssetID), p.amount]]),
