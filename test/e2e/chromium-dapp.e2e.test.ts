@@ -16,7 +16,7 @@ import type { AccountView } from '../../src/shared/messages.js';
 import { AVAX, freshKey, genesisEngine, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
 import { expectAccessible } from './a11y.js';
-import { expectDelegationApproval, siteBuiltDelegation } from './staking.js';
+import { expectDelegationApproval, expectSiteStakeKept, siteBuiltDelegation } from './staking.js';
 import {
   CHAIN_ID,
   CHAIN_ID_HEX,
@@ -443,6 +443,7 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     await decide(window, 'Approve');
     const { txID } = expectOk(await pending, 'xpc_sendTransaction') as { txID: string };
     expect((await client.waitForTx('P', txID, { timeoutMs: 30_000, pollMs: 100 })).accepted).toBe(true);
+    await expectSiteStakeKept(call, txID, 25n * AVAX);
   });
 
   step('the dApp saw no other provider event (no chain change, no disconnect)', async () => {

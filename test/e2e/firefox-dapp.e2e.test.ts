@@ -41,7 +41,7 @@ import { ADDED_CHAIN, type Outcome, type RecordedEvent } from './dapp/shared.js'
 import { FirefoxWithExtension, sendFrom } from './firefox.js';
 import { addAndSelectNode, createWallet } from './flow.js';
 import { expectAccessible } from './a11y.js';
-import { expectDelegationApproval, siteBuiltDelegation } from './staking.js';
+import { expectDelegationApproval, expectSiteStakeKept, siteBuiltDelegation } from './staking.js';
 import { AVAX, genesisEngine, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
 import { artifactPath, clearArtifacts, ConsoleLog, domQuiet, firstPing, flowSteps, slug, startRpcProxy, Timings, walletCaller, type Call, type RpcProxy , launchOrSaveLog } from './harness.js';
 
@@ -256,6 +256,7 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
     const { txID } = expectOk(await pending, 'xpc_sendTransaction') as { txID: string };
     const { client } = await localNetwork();
     expect((await client.waitForTx('P', txID, { timeoutMs: 30_000, pollMs: 100 })).accepted).toBe(true);
+    await expectSiteStakeKept(call, txID, 25n * AVAX);
   });
   step('wallet_addEthereumChain: the add (by chain ID and RPC host) and the switch are two questions → Approve both → this site is on the chain; Settings puts it back', async () => {
     const rpc = await startChainRpc();

@@ -1,5 +1,6 @@
 // A staking tx as a staking site builds it (funded from the genesis key on the account's P address,
-// built with avalanchejs from the account's UTXOs, unsigned, as hex), and what its approval must say.
+// built with avalanchejs from the account's UTXOs, unsigned, as hex), what its approval must say,
+// and what the wallet then keeps of it.
 import { pvm, utils, Utxo as AjsUtxo } from '@avalabs/avalanchejs';
 import { expect } from 'vitest';
 import { toHex } from '../../src/core/bytes.js';
@@ -10,6 +11,7 @@ import type { AccountView } from '../../src/shared/messages.js';
 import { AVAX, genesisEngine, localNetwork } from '../integration/fixture.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
 import type { ApprovalSnapshot } from './dapp.js';
+import type { Call } from './harness.js';
 
 /** A genesis validator with a 6.25% fee (another charges 100%: its delegators get nothing). */
 export const GENESIS_VALIDATOR = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
@@ -54,4 +56,13 @@ export function expectDelegationApproval(shown: ApprovalSnapshot, account: Accou
   expect(shown.testids['tx-impact']).toContain('Burned');
   expect(shown.testids['tx-impact']).not.toContain('not this wallet');
   expect(shown.testids['owner-yours']).toBe(`Yours · ${account.name}, X/P address`);
+}
+
+/** Once sent, that delegation is the wallet's as its own stakes are: a delegation in Activity, in My stakes, counted as staked. */
+export async function expectSiteStakeKept(call: Call, txID: string, weight: bigint): Promise<void> {
+  const { items } = await call('activity.list', {});
+  expect(items.find((i) => i.txID === txID)).toMatchObject({ kind: 'delegate', nodeID: GENESIS_VALIDATOR, amount: weight.toString() });
+  const mine = await call('staking.mine', {});
+  expect(mine.stakes.find((s) => s.txID === txID)).toMatchObject({ kind: 'delegation', state: 'active', nodeID: GENESIS_VALIDATOR, amount: weight.toString(), byWallet: true });
+  expect(mine.totals.staked).toBe(weight.toString());
 }
