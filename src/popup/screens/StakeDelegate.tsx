@@ -13,7 +13,7 @@ import { TxStatus } from '../components/TxStatus.js';
 import type { PlainError } from '../errors.js';
 import { AVAX_DECIMALS, formatValue } from '../format.js';
 import { durationText, earliestEnd, endChoices, ownerText, sharesText, toLocalInput, unixText } from '../staking.js';
-import { avax, stakeFacts } from './stake-review.js';
+import { avax, SIGNED_ON_CONFIRM, STAKE_BUSY, stakeFacts } from './stake-review.js';
 import { shortNode, ValidatorFacts } from './StakeValidators.js';
 import type { Selection } from '../../shared/messages.js';
 import type { DelegationReview, StakingParamsView, StakingSent, ValidatorView } from '../../shared/messages-staking.js';
@@ -169,11 +169,11 @@ export function StakeDelegate(p: StakeDelegateProps) {
           },
           shared.comesBack,
         ]}
-        note="The stake is locked until the end and cannot be withdrawn earlier. Nothing is signed before you confirm."
+        note={`The stake is locked until the end and cannot be withdrawn earlier. ${SIGNED_ON_CONFIRM}`}
         error={failure?.text}
         detail={failure?.detail}
         busy={busy}
-        busyText="Signing and sending; waiting for the P-Chain to accept it…"
+        busyText={STAKE_BUSY}
         confirmLabel="Confirm and delegate"
         onEdit={() => edit(() => setStage({ k: 'form' }))}
         onConfirm={() => void confirm(r)}

@@ -11,6 +11,7 @@ import type { PlainError } from '../errors.js';
 import { AVAX_DECIMALS } from '../format.js';
 import { csvFileName, durationText, ownerText, parsePercent, periodChoices, sharesText, unixText } from '../staking.js';
 import { trimmedText } from './Activity.js';
+import { STAKE_BUSY } from './stake-review.js';
 import { shortNode } from './StakeValidators.js';
 import type { Selection } from '../../shared/messages.js';
 import type { AutoRenewReview, MyStakeView, StakingParamsView, StakingSent } from '../../shared/messages-staking.js';
@@ -117,7 +118,7 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
         error={failure?.text}
         detail={failure?.detail}
         busy={busy}
-        busyText="Signing and sending; waiting for the P-Chain to accept it…"
+        busyText={STAKE_BUSY}
         confirmLabel="Confirm the change"
         onEdit={() => setReview(null)}
         onConfirm={() =>

@@ -17,7 +17,7 @@ import { AVAX_DECIMALS, formatValue } from '../format.js';
 import { durationText, earliestEnd, endChoices, ownerText, parsePercent, periodChoices, sharesText, toLocalInput, unixText } from '../staking.js';
 import type { Selection } from '../../shared/messages.js';
 import type { NodeKeyView, StakingParamsView, StakingSent, ValidationParams, ValidationReview } from '../../shared/messages-staking.js';
-import { avax, stakeFacts } from './stake-review.js';
+import { avax, SIGNED_ON_CONFIRM, STAKE_BUSY, stakeFacts } from './stake-review.js';
 
 export interface StakeValidateProps {
   params: StakingParamsView;
@@ -128,11 +128,11 @@ export function StakeValidate(p: StakeValidateProps) {
           { term: 'Estimated reward', value: <>{avax(r.estimatedReward)}{r.autoRenew ? ' for the first cycle' : ''}, if the node stays up {p.params.uptimeRequirement}% of the time</> },
           shared.comesBack,
         ]}
-        note={`${r.autoRenew ? 'The stake stays locked until you stop the renewal and the cycle then running ends' : 'The stake is locked until the end'}, and cannot be withdrawn earlier. If the node is not up enough, no reward is paid. Nothing is signed before you confirm.`}
+        note={`${r.autoRenew ? 'The stake stays locked until you stop the renewal and the cycle then running ends' : 'The stake is locked until the end'}, and cannot be withdrawn earlier. If the node is not up enough, no reward is paid. ${SIGNED_ON_CONFIRM}`}
         error={failure?.text}
         detail={failure?.detail}
         busy={busy}
-        busyText="Signing and sending; waiting for the P-Chain to accept it…"
+        busyText={STAKE_BUSY}
         confirmLabel="Confirm and validate"
         onEdit={() => edit(() => setStage({ k: 'form' }))}
         onConfirm={() => void confirm(r, stage.request)}

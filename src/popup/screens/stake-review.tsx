@@ -9,6 +9,11 @@ import type { Amount } from '../../shared/messages.js';
 import type { ArrivalView, UnixSeconds } from '../../shared/messages-staking.js';
 
 /** An nAVAX amount as the staking reviews show it (rounded, exact one click away). */
+/** What a staking review says while its tx is signed, sent and followed. */
+export const STAKE_BUSY = 'Signing and sending; waiting for the P-Chain to accept it…';
+/** A stake review's last words. */
+export const SIGNED_ON_CONFIRM = 'Nothing is signed before you confirm.';
+
 export function avax(value: Amount | bigint): ComponentChildren {
   return <NavaxText value={value} />;
 }
