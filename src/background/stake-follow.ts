@@ -5,6 +5,7 @@
 // cycle end seen passing is settled on its own.
 import { cb58Encode, parseAddress, formatAddress } from '../core/encoding.js';
 import type { TxState } from '../core/engine.js';
+import { NodeUnreachableError, RpcError, TimeoutError } from '../core/errors.js';
 import { ownersOf, sortAddresses } from '../core/codec/rules.js';
 import type { OutputOwners } from '../core/codec/types.js';
 import type { NodeClient } from '../core/node.js';
@@ -234,8 +235,14 @@ async function settle(s: StakeRecord, input: FollowInput): Promise<FoundReward[]
 export async function followStakes(stakes: StakeRecord[], input: FollowInput): Promise<FoundReward[]> {
   const found: FoundReward[] = [];
   for (const s of stakes) {
-    await advance(s, input);
-    found.push(...(await settle(s, input)));
+    try {
+      await advance(s, input);
+      found.push(...(await settle(s, input)));
+    } catch (e) {
+      // One record the follow cannot read (a damaged address, an odd answer about it) is left for the
+      // next look; the others go on. A node that cannot be reached stops it all, said as such.
+      if (e instanceof NodeUnreachableError || e instanceof TimeoutError || e instanceof RpcError) throw e;
+    }
   }
   return found;
 }

@@ -113,6 +113,15 @@ describe('following stakes', () => {
     expect(stakes[0]).toMatchObject({ settled: 'paid', rewards: [{ amount: '6874', yours: true }] });
   });
 
+  it('one record the follow cannot read (a damaged address) is left for the next look; the others go on', async () => {
+    const damaged = record({ txID: AUTO_TX, state: 'finished', end: 1795583012, rewardOwner: { addresses: ['P-custom1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq'], threshold: 1 } });
+    const stakes = [damaged, record({ txID: DELEGATION_TX, state: 'finished', end: 1795583012 })];
+    const rewards = { [DELEGATION_TX]: utxosOf('delegation'), [AUTO_TX]: utxosOf('delegation') };
+    await followStakes(stakes, input({ [rewardTxIdOf('delegation', DELEGATION_TX)]: 'accepted', [rewardTxIdOf('delegation', AUTO_TX)]: 'accepted' }, rewards));
+    expect(stakes[1]).toMatchObject({ settled: 'paid', rewards: [{ amount: '6874' }] });
+    expect(stakes[0]!.settled).toBeUndefined();
+  });
+
   it('records an aborted delegation as not paid, with no reward', async () => {
     const stakes = [record({ txID: DELEGATION_TX, state: 'finished', end: 1795583012 })];
     await followStakes(stakes, input({ [rewardTxIdOf('delegation', DELEGATION_TX)]: 'failed' }, { [DELEGATION_TX]: utxosOf('delegation') }));
