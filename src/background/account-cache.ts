@@ -4,7 +4,7 @@
 import { isEvmHash } from '../core/engine.js';
 import { parseId } from '../core/encoding.js';
 import { MAX_DENOMINATION } from '../core/amount.js';
-import { GAP_LIMIT, LAST_CHANGE_INDEX } from '../core/scan.js';
+import { GAP_LIMIT, LAST_CHANGE_INDEX, MAX_SCANNED_ADDRESSES } from '../core/scan.js';
 import type { ActivityItem, ActivityTrimmed, AssetBalanceView, BalancesView } from '../shared/messages.js';
 import { oneAtATime, type StorageArea, storedDigits, storedList } from './storage.js';
 
@@ -94,19 +94,20 @@ export const hiddenAssetsKey = (networkId: string): string => `xpc.hidden.${netw
 const cacheTails = new WeakMap<StorageArea, Promise<unknown>>();
 
 /**
- * Takes in the address indices `other` handed out, the cache of another entry for the same chains:
- * a move made through one finishes through another, its export's funds at the change address the first gave.
- */
-/**
  * How many receive and change keys a phrase's account lists, used or not: the first 20 of each
  * branch, as a scan sees them (the same phrase elsewhere fills them after this one's scan: this
  * wallet on another computer puts its change up to LAST_CHANGE_INDEX, the web wallet and Core's
- * accounts use later receive addresses), and every one handed out, even past those.
+ * accounts use later receive addresses), and every one handed out, even past those (as many as a
+ * scan takes at most: a damaged index cannot ask for millions).
  */
 export function listedKeyCounts(c: Pick<AccountCache, 'receiveNext' | 'changeNext'>): { receive: number; change: number } {
-  return { receive: Math.max(c.receiveNext, GAP_LIMIT), change: Math.max(c.changeNext, LAST_CHANGE_INDEX) + 1 };
+  return { receive: Math.min(Math.max(c.receiveNext, GAP_LIMIT), MAX_SCANNED_ADDRESSES), change: Math.min(Math.max(c.changeNext, LAST_CHANGE_INDEX) + 1, MAX_SCANNED_ADDRESSES) };
 }
 
+/**
+ * Takes in the address indices `other` handed out, the cache of another entry for the same chains:
+ * a move made through one finishes through another, its export's funds at the change address the first gave.
+ */
 export function takeIndices(c: AccountCache, other: AccountCache | undefined): void {
   for (const k of ['receiveNext', 'changeNext'] as const) if (Number.isSafeInteger(other?.[k])) c[k] = Math.max(c[k], other![k]);
 }

@@ -125,6 +125,9 @@ describe('importing a private key', () => {
     await new AccountCaches(stores.local).update('fuji', savings.id, (c) => void (c.receiveNext = 26));
     await expect(wallet.accounts.accountsImportKey({ name: 'Copy', privateKey: formatPrivateKey(deriveXpKey(root, 1, 0, 25).secret) })).rejects.toMatchObject({ message: expect.stringContaining('“Savings”') });
     await wallet.accounts.accountsImportKey({ name: 'Not yet used', privateKey: formatPrivateKey(deriveXpKey(root, 1, 0, 26).secret) });
+    // A damaged index (2^33) counts as a scan's most, never as billions of keys to derive.
+    await new AccountCaches(stores.local).update('mainnet', savings.id, (c) => void (c.receiveNext = 2 ** 33));
+    await wallet.accounts.accountsImportKey({ name: 'Another', privateKey: '0x' + '66'.repeat(32) });
     // Another key still goes in.
     await wallet.accounts.accountsImportKey({ name: 'Other', privateKey: '0x' + '55'.repeat(32) });
   });

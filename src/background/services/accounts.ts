@@ -8,7 +8,7 @@ import { formatPrivateKey } from '../../core/encoding.js';
 import { ValidationError, WalletError } from '../../core/errors.js';
 import { generateMnemonic, keyPairFromSecret, normalizeMnemonic, wipe, type KeyPair } from '../../core/keys.js';
 import { RESTORE_WOULD_DROP, type RequestParams as P, type BalancesView, type RestoreLoss, type RestoreResult, type Selection, type WalletStatus } from '../../shared/messages.js';
-import { accountStorageKeys, hiddenAssetsKey, perChainsKeys, tokensKey } from '../account-cache.js';
+import { accountStorageKeys, hiddenAssetsKey, listedKeyCounts, perChainsKeys, tokensKey } from '../account-cache.js';
 import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Keyring } from '../keyring.js';
@@ -266,7 +266,7 @@ export class AccountsService {
     const s = await this.settings.update(async (s) => {
       record = { id: newId(), name: p.name, kind: 'hd', index: s.nextHdIndex };
       // One of its keys imported already would be a second account on its addresses (as an import refuses).
-      const mine = await this.keyring.listedKeyIds(record, await this.engines.listedKeyCounts(s, record.id));
+      const mine = await this.keyring.listedKeyIds(record, listedKeyCounts({ receiveNext: 0, changeNext: 0 }));
       const held = s.accounts.find((a) => a.kind === 'imported' && mine.has(toHex(this.keyring.importedKey(a.keyId).shortId)));
       if (held) throw new ValidationError(`a key of the phrase's next account is already in the wallet: it is “${held.name}”, imported from its private key; remove “${held.name}” to add it from the phrase`);
       return { ...s, accounts: [...s.accounts, record], nextHdIndex: s.nextHdIndex + 1 };
