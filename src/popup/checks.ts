@@ -320,7 +320,8 @@ export function decodePayload(hex: string): { kind: PayloadKind | 'bytes'; text:
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    // A leading BOM kept: dropped, it would hide bytes from the check below.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return { kind: 'bytes', text: hex };
   }

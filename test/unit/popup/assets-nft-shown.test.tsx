@@ -32,7 +32,7 @@ describe('the NFT list', () => {
 
   it('shows a payload with bidi overrides, zero-width or other invisible or C1 control characters as its hex bytes, a JSON one judged as shown; plain text, lines and JSON as text', async () => {
     // Also invisible letters (a Hangul filler), and a JSON payload's escapes, which its indented form turns into the characters.
-    const spoofs = ['Ticket 1 \u202Eevas\u202C', 'VIP\u200B pass', 'seat\u0085 12', 'row\u2028 3', 'VIP\u3164 pass', '{"file":"Ticket \\u202Egnp.exe"}'];
+    const spoofs = ['Ticket 1 \u202Eevas\u202C', 'VIP\u200B pass', 'seat\u0085 12', 'row\u2028 3', 'VIP\u3164 pass', '{"file":"Ticket \\u202Egnp.exe"}', '\uFEFFhttps://evil.example/x'];
     const items = await nftList([...spoofs.map((s, i) => nft(i, s)), nft(9, 'Row 4\nSeat 12'), nft(10, '{"seat":12}')]);
     spoofs.forEach((s, i) => expect(items[i]!.querySelector('.payload-preview')!.textContent).toBe(`hex ${hex(s)}`));
     expect(items[spoofs.length]!.querySelector('.payload-preview')!.textContent).toBe('Row 4\nSeat 12');
