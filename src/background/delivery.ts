@@ -339,14 +339,14 @@ export class Delivery {
    * answer checked, never a second tx for one approval); returns once sent, not once accepted.
    * `networkId`: the network it was approved on; on another (switched since), nothing is sent.
    */
-  async sendSiteTx(accountId: string, signed: Signed, item: ActivityItem, networkId?: string, beforeSending?: () => Promise<void>): Promise<void> {
+  async sendSiteTx(accountId: string, signed: Signed, item: ActivityItem, networkId?: string, beforeSending?: (networkId: string) => Promise<void>): Promise<void> {
     const ctx = await this.engines.open(accountId);
     if (networkId !== undefined && ctx.preset.id !== networkId) {
       throw new WalletError('stale-approval', 'the wallet was switched to another network since this was approved; nothing was sent: ask again');
     }
     if (!isEvmHash(signed.txID)) {
       const { replaced, races } = await this.beforeSending(ctx, signed.chain, { inputs: inputIds(decodeChainTx(signed.chain, signed.signedBytes)) });
-      await beforeSending?.();
+      await beforeSending?.(ctx.preset.id);
       await this.deliver(ctx, signed, { ...item, ...races }, undefined, false, replaced);
       return;
     }

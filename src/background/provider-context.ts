@@ -35,10 +35,10 @@ export interface SiteWallet {
   siteEngine(accountId: string): Promise<WalletEngine>;
   evmNonceFor(accountId: string): Promise<bigint>;
   checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes): Promise<void>;
-  /** `networkId`: the network the approval was shown for; on another, nothing is sent. `beforeSending`: run once it is sure to go out, before it does. */
-  sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes }, item: ActivityItem, networkId?: string, beforeSending?: () => Promise<void>): Promise<void>;
+  /** `networkId`: the network the approval was shown for; on another, nothing is sent. `beforeSending`: run once it is sure to go out (on the network it goes to), before it does. */
+  sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes }, item: ActivityItem, networkId?: string, beforeSending?: (networkId: string) => Promise<void>): Promise<void>;
   /** A site's stake, in the account's stake book (pending) before it is sent, as the wallet's own are; one already there is kept. */
-  recordSiteStake(accountId: string, stake: NonNullable<SiteStake['record']> & { txID: string }): Promise<void>;
+  recordSiteStake(accountId: string, networkId: string, stake: NonNullable<SiteStake['record']> & { txID: string }): Promise<void>;
   approvalSummaryForTx(accountId: string, ext: { tx: UnsignedTx; spent: readonly Utxo[]; unsignedBytes?: Bytes }): Promise<Omit<Extract<ApprovalSummary, { kind: 'tx' }>, 'action' | 'complete' | 'signsNothing'>>;
   /** What an EVM tx's approval says of its recipient (the wallet's own, a first payment, a look-alike). */
   recipientOf(accountId: string, address: string): Promise<{ yours?: OwnAddress; warnings: ImpactWarning[] }>;

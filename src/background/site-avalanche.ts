@@ -83,7 +83,7 @@ export class SiteAvalanche {
       const record = stake?.record;
       const item: ActivityItem = { txID: signed.txID, chain: payload.chain, kind: activityKind(ext), ...stake?.activity, status: 'pending', createdAt: Date.now() };
       // In the stake book as it goes out, as the wallet's own stakes are: never for a tx stopped before.
-      const recorded = record && (() => this.deps.wallet.recordSiteStake(payload.accountId, { ...record, txID: signed.txID }));
+      const recorded = record && ((networkId: string) => this.deps.wallet.recordSiteStake(payload.accountId, networkId, { ...record, txID: signed.txID }));
       await this.deps.wallet.sendSiteTx(payload.accountId, { chain: payload.chain, txID: signed.txID, signedBytes: signed.signedBytes }, item, undefined, recorded);
       return { txID: signed.txID };
     });

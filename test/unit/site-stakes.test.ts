@@ -86,11 +86,11 @@ describe("a site's stake in the stake book", () => {
     const { account } = await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
     const { selectedId } = await wallet.networks.networksList();
     const stake = { txID: 'stake-tx', kind: 'delegation' as const, nodeID: formatNodeId(NODE), amount: '2000', start: 100, end: 200, rewardOwner: set(1) };
-    await wallet.staking.recordSiteStake(account!.id, stake);
+    await wallet.staking.recordSiteStake(account!.id, selectedId, stake);
     const book = wallet.staking.book(selectedId, account!.id);
     expect(await book.list()).toMatchObject([{ ...stake, state: 'pending', rewards: [], byWallet: true }]);
     await book.update((stakes) => void Object.assign(stakes[0]!, { state: 'finished', settled: 'paid', rewards: [{ txID: 'reward', kind: 'delegation', amount: '7', paidAt: 200, to: set(1).addresses[0], yours: true }] }));
-    await wallet.staking.recordSiteStake(account!.id, stake);
+    await wallet.staking.recordSiteStake(account!.id, selectedId, stake);
     expect(await book.list()).toMatchObject([{ txID: 'stake-tx', state: 'finished', settled: 'paid', rewards: [{ amount: '7' }] }]);
   });
 });

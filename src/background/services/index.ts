@@ -106,7 +106,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
       evmNonceFor: (accountId) => delivery.evmNonceFor(accountId),
       checkSiteSigning: (accountId, chain, signedBytes) => delivery.checkSiteSigning(accountId, chain, signedBytes),
       sendSiteTx: (accountId, signed, item, networkId, beforeSending) => delivery.sendSiteTx(accountId, signed, item, networkId, beforeSending),
-      recordSiteStake: (accountId, stake) => staking.recordSiteStake(accountId, stake),
+      recordSiteStake: (accountId, networkId, stake) => staking.recordSiteStake(accountId, networkId, stake),
       approvalSummaryForTx: (accountId, ext) => approvals.approvalSummaryForTx(accountId, ext),
       recipientOf: (accountId, address) => approvals.recipientOf(accountId, address),
       evmInsight: async (accountId, requester, eth, chain) => {

@@ -284,13 +284,12 @@ export class StakingService extends StakingReads {
     }
   }
 
-  async recordSiteStake(accountId: string, stake: NonNullable<SiteStake['record']> & { txID: string }): Promise<void> {
-    const { preset } = await this.engines.selected(accountId);
+  async recordSiteStake(accountId: string, networkId: string, stake: NonNullable<SiteStake['record']> & { txID: string }): Promise<void> {
     // A tx sent again (a site replaying it) never wipes what the book learnt of it.
-    await this.book(preset.id, accountId).update((stakes) => {
+    await this.book(networkId, accountId).update((stakes) => {
       if (!stakes.some((s) => s.txID === stake.txID)) stakes.push({ ...stake, state: 'pending', rewards: [], byWallet: true, createdAt: Date.now() });
     });
-    this.lists.delete(preset.id);
+    this.lists.delete(networkId);
   }
 
   async stakingMine(): Promise<R<'staking.mine'>> {
