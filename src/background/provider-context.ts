@@ -160,6 +160,8 @@ export function providerErrorInfo(e: unknown, method: string, log?: (line: strin
   if (e instanceof RpcError) return { code: e.rpcCode, message: e.rpcMessage.slice(0, 1000), ...(small(e.data) ? { data: e.data } : {}) };
   // Fixed text: the node's URL (which may hold an API key) and its answers stay in the wallet.
   if (e instanceof NodeUnreachableError || e instanceof TimeoutError) return { code: Code.chainDisconnected, message: 'the wallet cannot reach its node' };
+  // Fixed text: what is damaged in the wallet's storage (and the account it names) stays in the wallet.
+  if (e instanceof WalletError && e.code === 'storage-corrupt') return { code: Code.internal, message: "the wallet's storage is damaged, so it stopped: open the wallet", data: { reason: e.code } };
   // A node's words can be in it too (NodeResponseError).
   if (e instanceof InsufficientFundsError || e instanceof WalletError) return { code: Code.internal, message: e.message.slice(0, 1000), data: { reason: e.code } };
   log?.(`site request ${method} failed: ${e instanceof Error ? e.name : typeof e}`);

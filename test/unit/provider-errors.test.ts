@@ -3,7 +3,7 @@
 // quota every site's approvals share).
 import { describe, expect, it } from 'vitest';
 import { providerErrorInfo } from '../../src/background/provider-context.js';
-import { NodeResponseError, RpcError } from '../../src/core/errors.js';
+import { NodeResponseError, RpcError, WalletError } from '../../src/core/errors.js';
 
 describe("a node's error passed on to a site", () => {
   it('keeps a revert and its data as the node gave them', () => {
@@ -23,5 +23,12 @@ describe("a node's error passed on to a site", () => {
     let deep: unknown = 0;
     for (let i = 0; i < 200_000; i++) deep = [deep];
     expect(providerErrorInfo(new RpcError('eth_sendRawTransaction', -32000, 'failed', deep), 'eth_sendTransaction')).toEqual({ code: -32000, message: 'failed' });
+  });
+});
+
+describe("a damaged record in the wallet's storage", () => {
+  it('is said to a site in fixed words: the record and the account it names stay in the wallet', () => {
+    const damaged = new WalletError('storage-corrupt', 'an older record of sends for "My savings" cannot be read, so the wallet stops rather than risk paying twice');
+    expect(providerErrorInfo(damaged, 'avalanche_sendTransaction')).toEqual({ code: -32603, message: "the wallet's storage is damaged, so it stopped: open the wallet", data: { reason: 'storage-corrupt' } });
   });
 });
