@@ -212,12 +212,10 @@ describe('provider routing', () => {
     expect(t.provider.sitesWaitingForUnlock()).toEqual([]);
   });
 
-  it('corrupt site settings are a typed error, not a crash', async () => {
+  it('corrupt site settings are a typed error, not a crash, said to the page in fixed words', async () => {
     const t = setup();
     await t.stores.local.set({ [SITES_STORAGE_KEY]: { version: 99 } });
-    const e = await errorOf(t.call('eth_accounts'));
-    expect(e.code).toBe(-32603);
-    expect(e.message).toMatch(/unreadable/);
+    expect(await errorOf(t.call('eth_accounts'))).toEqual({ code: -32603, message: "the wallet's storage is damaged, so it stopped: open the wallet", data: { reason: 'storage-corrupt' } });
   });
 });
 
