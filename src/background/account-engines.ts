@@ -9,7 +9,7 @@ import { chainContextOf } from '../core/network.js';
 import type { WaitOptions } from '../core/node.js';
 import { LAST_CHANGE_INDEX, scanBranch } from '../core/scan.js';
 import { type AccountCache, type AccountCaches, emptyCache, entryJournalKey, entryOutboxKey, listedKeyCounts, takeIndices } from './account-cache.js';
-import type { Keyring } from './keyring.js';
+import { type Keyring, listedXpKeys } from './keyring.js';
 import { openOutbox, type Outbox } from './outbox.js';
 import { ProofStore } from './proofs.js';
 import { inputsOf } from './refused.js';
@@ -128,10 +128,8 @@ export class AccountEngines {
         cache.receiveNext = Math.max(1, cache.receiveNext, r.nextIndex);
         cache.changeNext = Math.max(cache.changeNext, c.nextIndex);
       }
-      const counts = listedKeyCounts(cache);
-      const xp = [...Array.from({ length: counts.receive }, (_, i) => receive(i)), ...Array.from({ length: counts.change }, (_, i) => change(i))];
       // An older version's change may have gone past LAST_CHANGE_INDEX: its addresses stay listed, new change comes back within reach.
-      keys = { xp, evm: deriveEvmKey(root, account.index), change: change(Math.min(cache.changeNext, LAST_CHANGE_INDEX)).shortId };
+      keys = { xp: listedXpKeys(root, account.index, listedKeyCounts(cache)), evm: deriveEvmKey(root, account.index), change: change(Math.min(cache.changeNext, LAST_CHANGE_INDEX)).shortId };
     }
     const entries = await (await this.outbox(preset, account.id)).list();
     // A move's export signed and not decided keeps its funds from new txs (its run decides it within

@@ -109,8 +109,7 @@ export class Keyring {
   async listedKeyIds(a: AccountRecord, counts: { receive: number; change: number }): Promise<Set<string>> {
     if (a.kind === 'imported') return new Set([toHex(this.importedKey(a.keyId).shortId)]);
     const root = await this.root();
-    const xp = [...Array.from({ length: counts.receive }, (_, i) => deriveXpKey(root, a.index, 0, i)), ...Array.from({ length: counts.change }, (_, i) => deriveXpKey(root, a.index, 1, i))];
-    return new Set([...xp, deriveEvmKey(root, a.index)].map((k) => toHex(k.shortId)));
+    return new Set([...listedXpKeys(root, a.index, counts), deriveEvmKey(root, a.index)].map((k) => toHex(k.shortId)));
   }
 
   async accountView(a: AccountRecord, hrp: string): Promise<AccountView> {
@@ -126,4 +125,9 @@ export class Keyring {
       cBech32Address: formatAddress('C', hrp, evm.shortId),
     };
   }
+}
+
+/** A phrase's account's X/P keys: the receive keys, then the change keys, `counts` says it lists (account-cache.ts listedKeyCounts). */
+export function listedXpKeys(root: HdRoot, index: number, counts: { receive: number; change: number }): KeyPair[] {
+  return [...Array.from({ length: counts.receive }, (_, i) => deriveXpKey(root, index, 0, i)), ...Array.from({ length: counts.change }, (_, i) => deriveXpKey(root, index, 1, i))];
 }

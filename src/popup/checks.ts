@@ -264,6 +264,7 @@ function hexOf(bytes: Uint8Array): string {
 }
 
 const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
+const STRING_OR_SPACES = new RegExp(`${JSON_STRING.source}|[ \\t\\n\\r]+`, 'g');
 
 /**
  * Valid JSON with only the spaces between its tokens taken out (null if not JSON). Never parsed and
@@ -275,7 +276,7 @@ export function compactJson(text: string): string | null {
   } catch {
     return null;
   }
-  return text.replace(/[ \t\n\r]+|"(?:[^"\\]|\\.)*"/g, (m) => (m[0] === '"' ? m : ''));
+  return text.replace(STRING_OR_SPACES, (m) => (m[0] === '"' ? m : ''));
 }
 
 /**
