@@ -148,6 +148,21 @@ describe('adding an account', () => {
       if (index < 3) expect(index === 1 ? added.xAddress : added.cAddress).toBe(index === 1 ? imported.xAddress : imported.cAddress);
     }
   });
+
+  it('and an import of that account\'s key asked at the same moment (two windows): only one of them goes in', async () => {
+    const { wallet } = service();
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    const root = HdRoot.fromSeed(await mnemonicToSeed(mnemonic));
+    for (const key of [formatPrivateKey(deriveXpKey(root, 1, 0, 0).secret), '0x' + toHex(deriveEvmKey(root, 1).secret)]) {
+      const [imported, added] = await Promise.allSettled([wallet.accounts.accountsImportKey({ privateKey: key, name: 'Imported' }), wallet.accounts.accountsAdd({ name: 'Account 2' })]);
+      expect(imported.status).toBe('fulfilled');
+      expect(added).toMatchObject({ status: 'rejected', reason: { code: 'validation', message: expect.stringContaining('“Imported”') } });
+      const { accounts } = await wallet.accounts.accountsList();
+      expect(accounts.map((a) => a.name)).toEqual(['Account 1', 'Imported']);
+      await wallet.accounts.accountsRemove({ id: accounts[1]!.id });
+    }
+  });
 });
 
 describe('changing the password', () => {

@@ -129,7 +129,7 @@ export class AccountsService {
     return this.walletStatus();
   }
 
-  /** Creates, restores, creates-from-key and unlocks run one at a time: each reads the vault, then writes. */
+  /** Creates, restores, creates-from-key, unlocks, adds and imports run one at a time: each reads the vault (or the accounts), then writes. */
   #replacing: Promise<unknown> = Promise.resolve();
   private oneVaultChange<T>(run: () => Promise<T>): Promise<T> {
     const next = this.#replacing.then(run);
@@ -260,7 +260,16 @@ export class AccountsService {
     return { accounts: await Promise.all(s.accounts.map((a) => this.keyring.accountView(a, hrp))), selectedId: s.selectedAccountId };
   }
 
-  async accountsAdd(p: P<'accounts.add'>) {
+  // One at a time with imports: each checks the other's keys (an import's check reads the accounts before it writes).
+  accountsAdd(p: P<'accounts.add'>) {
+    return this.oneVaultChange(() => this.addAccount(p));
+  }
+
+  accountsImportKey(p: P<'accounts.importKey'>) {
+    return this.oneVaultChange(() => this.importKey(p));
+  }
+
+  private async addAccount(p: P<'accounts.add'>) {
     await this.keyring.root();
     let record: AccountRecord | undefined;
     const s = await this.settings.update(async (s) => {
@@ -274,7 +283,7 @@ export class AccountsService {
     return this.keyring.accountView(record!, await this.networks.hrpNow(s));
   }
 
-  async accountsImportKey(p: P<'accounts.importKey'>) {
+  private async importKey(p: P<'accounts.importKey'>) {
     const secret = parseKey(p.privateKey);
     const shortId = toHex(keyPairFromSecret(secret).shortId);
     // One of the phrase's own keys (any address an account lists) would be a second account on
