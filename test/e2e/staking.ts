@@ -16,8 +16,8 @@ import type { Call } from './harness.js';
 /** A genesis validator with a 6.25% fee (another charges 100%: its delegators get nothing). */
 export const GENESIS_VALIDATOR = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
 
-/** A delegation of `weight` nAVAX to GENESIS_VALIDATOR for a minute, rewards to the account. */
-export async function siteBuiltDelegation(account: AccountView, weight: bigint): Promise<string> {
+/** A delegation of `weight` nAVAX to GENESIS_VALIDATOR (or `nodeId`) for a minute, rewards to the account. */
+export async function siteBuiltDelegation(account: AccountView, weight: bigint, nodeId = GENESIS_VALIDATOR): Promise<string> {
   const { ctx, client } = await localNetwork();
   const me = parseAddress(account.pAddress).bytes;
   const genesis = await genesisEngine();
@@ -31,7 +31,7 @@ export async function siteBuiltDelegation(account: AccountView, weight: bigint):
       fromAddressesBytes: [me],
       changeAddressesBytes: [me],
       utxos: siteUtxos,
-      nodeId: GENESIS_VALIDATOR,
+      nodeId,
       start,
       end: start + 60n,
       weight,

@@ -12,7 +12,7 @@ import { memoryStores, type MemoryStores } from '../../src/background/storage.js
 import type { Wallet } from '../../src/background/services/index.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';
 import { decodeSignedTx, encodeUtxo } from '../../src/core/codec/codec.js';
-import { cb58Decode, cb58Encode, formatAddress, parseAddress } from '../../src/core/encoding.js';
+import { cb58Decode, cb58Encode, formatAddress, formatNodeId, parseAddress } from '../../src/core/encoding.js';
 import { signExternalTx } from '../../src/core/external-tx.js';
 import { generateMnemonic, keyPairFromSecret, recoverSigner } from '../../src/core/keys.js';
 import { avalancheMessageSigner } from '../../src/core/message.js';
@@ -336,6 +336,16 @@ describe('the provider against the real node', () => {
     // The wallet's own form takes the bare object too; a field of neither form is still refused by name.
     expect((await fails(bg, 'xpc_signTransaction', { transactionHex, chainAlias: 'P', extra: 1 }, -32602)).message).toMatch(/extra/);
     expect((await fails(bg, 'avalanche_sendTransaction', 'not an object', -32602)).message).toMatch(/params/);
+  });
+
+  it("a site's delegation the node refuses (no such validator) is failed in My stakes at once (the node says it dropped it), never counted as staked", async () => {
+    const transactionHex = await siteBuiltDelegation(account, 25n * AVAX, formatNodeId(new Uint8Array(20).fill(5)));
+    const before = (await bg.wallet.staking.stakingMine()).stakes.length;
+    await fails(bg, 'avalanche_sendTransaction', { transactionHex, chainAlias: 'P' }, -32603);
+    const { stakes, totals } = await bg.wallet.staking.stakingMine();
+    expect(stakes).toHaveLength(before + 1);
+    expect(stakes.find((s) => s.nodeID === formatNodeId(new Uint8Array(20).fill(5)))).toMatchObject({ kind: 'delegation', state: 'failed' });
+    expect(totals.staked).toBe((25n * AVAX).toString());
   });
 
   it('returns a multisig tx partly signed, and the other signer completes it', async () => {
