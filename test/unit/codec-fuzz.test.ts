@@ -14,7 +14,8 @@ import {
   encodeUtxo,
   type Vm,
 } from '../../src/core/codec/index.js';
-import { arbSignedTx, arbUnsignedTx, arbUtxo, decodeOrCodecError, VMS } from './codec-generators.js';
+import { VMS } from './codec-gen-common.js';
+import { arbSignedTx, arbUnsignedTx, arbUtxo, decodeOrCodecError } from './codec-generators.js';
 
 const RUNS = 2_000;
 

@@ -36,7 +36,8 @@ import { cb58Encode, formatNodeId } from '../../src/core/encoding.js';
 import { avaxBurned, type PFeeContext, pTxComplexity, pTxFee } from '../../src/core/fees.js';
 import { authorityRecord, keychainOf, requiredCredentials, signTx, utxoLookupOf } from '../../src/core/tx/sign.js';
 import { avalanchejsContextOf } from './avalanchejs-context.js';
-import { arbCredentialsFor, arbPBlockTx, arbPTxs } from './codec-generators.js';
+import { arbPBlockTx, arbPTxs } from './codec-gen-p.js';
+import { arbCredentialsFor } from './codec-generators.js';
 import { addressedCall, ctx, ewoq, l1ValidatorWeightMessage, mine, registerL1ValidatorMessage, second, utxo, warpMessage } from './pvm-test-kit.js';
 
 const ajsContext = avalanchejsContextOf(ctx);

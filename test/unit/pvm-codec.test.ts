@@ -33,7 +33,8 @@ import { cb58Encode } from '../../src/core/encoding.js';
 import { CodecError, ValidationError } from '../../src/core/errors.js';
 import { avaxBurned, pGas, pTxComplexity, pTxFee } from '../../src/core/fees.js';
 import { signDigest } from '../../src/core/keys.js';
-import { ARB_P_TXS, arbCredentialsFor, arbPBlockTx, credentialShapes, expectCodecError } from './codec-generators.js';
+import { ARB_P_TXS, arbPBlockTx } from './codec-gen-p.js';
+import { arbCredentialsFor, credentialShapes, expectCodecError } from './codec-generators.js';
 import { ewoq, u32 } from './pvm-test-kit.js';
 
 const PRICE_1 = { weights: [1n, 1000n, 1000n, 4n] as const, gasPriceNavax: 1n };

@@ -87,7 +87,7 @@ describe('transaction quantities with leading zeros', () => {
 });
 
 describe('personal_sign with reversed params', () => {
-  // Taken as MetaMask takes them (the first param an address, the second not); the right order is in provider.test.ts.
+  // Taken as MetaMask takes them (the first param an address, the second not); the right order is in provider*.test.ts.
   const OTHER = '0x000000000000000000000000000000000000dEaD';
 
   it('[address, message]: the approval shows the message, and the message is what is signed', async () => {

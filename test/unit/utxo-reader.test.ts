@@ -11,7 +11,8 @@ import { decodeTransferUtxo } from '../../src/core/codec/utxo-fast.js';
 import { fromApiHexWithDigest, toApiHex } from '../../src/core/encoding.js';
 import { CodecError, FormatError } from '../../src/core/errors.js';
 import { UtxoReader } from '../../src/core/node/utxo-reader.js';
-import { arbUtxo, VMS } from './codec-generators.js';
+import { VMS } from './codec-gen-common.js';
+import { arbUtxo } from './codec-generators.js';
 
 /** What decoding threw, by class and message, or the value: for comparing two decoders. */
 function outcome(decode: () => Utxo): { value?: Utxo; error?: string } {

@@ -1,23 +1,15 @@
+// The wallet service as the router calls it: form errors named by field, network views, hidden
+// assets kept per network, approvals, the reviewed selection, and removing a network with moves.
 import { describe, expect, it } from 'vitest';
-import type { ActivityItem } from '../../src/shared/messages.js';
 import { ApprovalQueue } from '../../src/background/approvals.js';
 import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
-import { type AccountCache, cacheKey, chainsKey, emptyCache, entryJournalKey, entryOutboxKey, mergeRefresh } from '../../src/background/account-cache.js';
-import { openOutbox } from '../../src/background/outbox.js';
-import { openJournal } from '../../src/background/transfer-journal.js';
-import { stakingCsv } from '../../src/background/staking-csv.js';
 import { createWallet } from '../../src/background/services/index.js';
 import { cb58Encode } from '../../src/core/encoding.js';
 import { ValidationError } from '../../src/core/errors.js';
 import { generateMnemonic } from '../../src/core/keys.js';
-
-function service() {
-  const stores = memoryStores();
-  const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
-  return { stores, wallet: createWallet(session, stores.local) };
-}
+import { service } from './wallet-service-test-kit.js';
 
 async function fieldOf(p: Promise<unknown>): Promise<string | undefined> {
   const e = await p.catch((x: unknown) => x);
@@ -179,209 +171,6 @@ describe('approvals through the wallet service', () => {
   });
 });
 
-describe('vault and account changes that overlap', () => {
-  // Two well-known throwaway keys (never funded anywhere that matters).
-  const KEY_A = '0x' + '11'.repeat(32);
-  const KEY_B = '0x' + '22'.repeat(32);
-
-  async function keysInVault(stores: ReturnType<typeof memoryStores>) {
-    const fresh = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
-    return (await fresh.unlock('long enough')).importedKeys.map((k) => k.name).sort();
-  }
-
-  it('two imports at once both land, in the vault and in the account list', async () => {
-    const { wallet, stores } = service();
-    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    await Promise.all([wallet.accounts.accountsImportKey({ name: 'A', privateKey: KEY_A }), wallet.accounts.accountsImportKey({ name: 'B', privateKey: KEY_B })]);
-    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name).sort()).toEqual(['A', 'Account 1', 'B']);
-    expect(await keysInVault(stores)).toEqual(['A', 'B']);
-  });
-
-  it('an import and a removal at once both take effect', async () => {
-    const { wallet, stores } = service();
-    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    const a = await wallet.accounts.accountsImportKey({ name: 'A', privateKey: KEY_A });
-    await Promise.all([wallet.accounts.accountsRemove({ id: a.id }), wallet.accounts.accountsImportKey({ name: 'B', privateKey: KEY_B }), wallet.accounts.accountsAdd({ name: 'Savings' })]);
-    expect((await wallet.accounts.accountsList()).accounts.map((x) => x.name).sort()).toEqual(['Account 1', 'B', 'Savings']);
-    expect(await keysInVault(stores)).toEqual(['B']);
-  });
-});
-
-describe('restore from a recovery phrase over an existing wallet', () => {
-  const KEY = '0x' + '33'.repeat(32);
-
-  it('is refused while it would drop imported keys or unfinished transfers, and goes through once confirmed', async () => {
-    const { wallet, stores } = service();
-    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    const imported = await wallet.accounts.accountsImportKey({ name: 'Imported', privateKey: KEY });
-    const { accounts } = await wallet.accounts.accountsList();
-    const journalKey = `xpc.transfers.local.${accounts[0]!.id}`;
-    const transfer = (id: string, state: string) => ({ id, from: 'X', to: 'P', amount: '1', state, imports: [], importAttempts: 0, createdAt: 1, updatedAt: 1 });
-    await stores.local.set({ [journalKey]: [transfer('a', 'export-accepted'), transfer('b', 'completed'), transfer('c', 'failed')] });
-    // An outbox kept per chains (not per network entry) goes with the old vault too.
-    const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, [entryOutboxKey('local', accounts[0]!.id)]);
-    await outbox.put({ chain: 'X', txID: 't', signedHex: '00', item: { txID: 't', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 }, createdAt: 1, resends: 0 });
-    // So is a journal kept per chains, and its unfinished moves are counted with the older one's.
-    const chainsJournal = await openJournal(stores.local, chainsKey(1337, 'X2'), accounts[0]!.id, []);
-    await chainsJournal.put(transfer('d', 'import-signed') as never);
-    await wallet.accounts.walletLock();
-    const vaultBefore = (await stores.local.get(['xpc.vault']))['xpc.vault'];
-
-    const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
-    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1, unfinishedTransfers: 2, undecidedSends: 1 } });
-    await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: false })).rejects.toMatchObject({ code: 'restore-would-drop' });
-    // Nothing changed: the old vault, the imported account and the journal are all still there.
-    expect((await stores.local.get(['xpc.vault']))['xpc.vault']).toBe(vaultBefore);
-    await wallet.accounts.walletUnlock({ password: 'long enough' });
-    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.id)).toContain(imported.id);
-    expect(stores.local.keys()).toContain(journalKey);
-    expect(stores.local.keys()).toContain(outbox.key);
-
-    const status = await wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
-    expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1', kind: 'hd' } });
-    expect(stores.local.keys()).not.toContain(journalKey);
-    expect(stores.local.keys()).not.toContain(outbox.key);
-    expect(stores.local.keys()).not.toContain(chainsJournal.key);
-  });
-
-  it('is asked about while a send is undecided, or refused and able to go through (its outbox goes with the vault); one already replaced counts for nothing', async () => {
-    const { wallet, stores } = service();
-    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    const { accounts } = await wallet.accounts.accountsList();
-    const send = (txID: string, extra: Record<string, unknown> = {}) => ({ chain: 'X', txID, signedHex: '00', item: {}, createdAt: 1, resends: 0, ...extra });
-    // One kept with a network entry by an older version, one per chains.
-    await stores.local.set({ [entryOutboxKey('local', accounts[0]!.id)]: [send('refused', { voided: true }), send('replaced', { voided: true, replacedBy: 'next' })] });
-    const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, []);
-    await outbox.put({ ...send('undecided'), chain: 'X', item: { txID: 'undecided', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 } });
-    const restore = { password: 'long enough', mnemonic: generateMnemonic(12) };
-    const refused = await wallet.accounts.walletRestore(restore).catch((e: unknown) => e);
-    expect(refused).toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2 }, message: expect.stringContaining('2 send(s) not yet decided') });
-    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
-  });
-
-  it('goes through without a confirmation when nothing would be lost', async () => {
-    const { wallet } = service();
-    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    await wallet.accounts.accountsAdd({ name: 'Savings' });
-    const finished = await wallet.accounts.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    expect(finished.vault).toBe('unlocked');
-  });
-});
-
-describe('a refresh saved over what other requests wrote meanwhile', () => {
-  const item = (txID: string, kind: ActivityItem['kind'], status: ActivityItem['status']): ActivityItem => ({ txID, chain: 'X', kind, status, createdAt: 1 });
-  const cacheWith = (activity: ActivityItem[], extra: Partial<AccountCache> = {}): AccountCache => ({
-    pHeight: '10',
-    receiveNext: 1,
-    changeNext: 0,
-    balances: { updatedAt: 1, refreshing: false, balances: [], waiting: [] },
-    activity,
-    knownUtxos: [],
-    ...extra,
-  });
-
-  it('keeps a send written meanwhile over the "Received" the refresh inferred for its tx, and adds what it did not see', () => {
-    const stored = cacheWith([item('late', 'send', 'pending'), item('sent', 'send', 'accepted'), item('old', 'send', 'pending')]);
-    const refreshed = cacheWith([item('sent', 'receive', 'accepted'), item('old', 'send', 'pending')], { pHeight: '12', knownUtxos: ['u1'], receiveNext: 3 });
-    mergeRefresh(stored, refreshed, new Map([['old', 'pending']]));
-    expect(stored.activity.map((a) => `${a.txID}:${a.kind}`)).toEqual(['late:send', 'sent:send', 'old:send']);
-    expect(stored).toMatchObject({ pHeight: '12', knownUtxos: ['u1'], receiveNext: 3 });
-  });
-
-  it('a status settled by either side wins over pending', () => {
-    const stored = cacheWith([item('a', 'send', 'accepted'), item('b', 'mint', 'pending')]);
-    const refreshed = cacheWith([item('a', 'send', 'pending'), item('b', 'mint', 'failed')]);
-    mergeRefresh(stored, refreshed, new Map([['a', 'pending'], ['b', 'pending']]));
-    expect(stored.activity.map((a) => `${a.txID}:${a.status}`)).toEqual(['a:accepted', 'b:failed']);
-  });
-
-  it('a failure the refresh took back ("may have gone through") stays taken back; one failed anew meanwhile stays failed', () => {
-    const corrected = { ...item('held', 'send', 'pending'), checking: true };
-    const stored = cacheWith([item('held', 'send', 'failed')]);
-    mergeRefresh(stored, cacheWith([corrected]), new Map([['held', 'failed']]));
-    expect(stored.activity).toEqual([corrected]);
-    // Pending when the refresh began, failed since (the send's own wait decided it): that decision stays.
-    const decided = cacheWith([item('held', 'send', 'failed')]);
-    mergeRefresh(decided, cacheWith([corrected]), new Map([['held', 'pending']]));
-    expect(decided.activity).toEqual([item('held', 'send', 'failed')]);
-  });
-
-  it('a decision the refresh made wins over a pending send written meanwhile (its outbox entry is gone: it would stay pending forever)', () => {
-    const stored = cacheWith([{ ...item('late', 'send', 'pending'), checking: true, fee: '99' }]);
-    const refreshed = cacheWith([{ ...item('late', 'send', 'accepted'), fee: '42' }]);
-    mergeRefresh(stored, refreshed, new Map());
-    expect(stored.activity).toEqual([{ ...item('late', 'send', 'accepted'), fee: '42' }]);
-  });
-
-  it('an item the refresh read that storage no longer has (a refused send taken back) does not come back', () => {
-    const stored = cacheWith([item('kept', 'send', 'pending')]);
-    const refreshed = cacheWith([item('refused', 'send', 'pending'), item('kept', 'send', 'pending'), item('new', 'receive', 'accepted')]);
-    mergeRefresh(stored, refreshed, new Map([['refused', 'pending'], ['kept', 'pending']]));
-    expect(stored.activity.map((a) => a.txID)).toEqual(['kept', 'new']);
-  });
-
-  it('items the refresh dropped (a restarted local network) stay dropped, with the new chain\'s first blocks; address indices never go back', () => {
-    const stored = cacheWith([item('ghost', 'send', 'accepted')], { receiveNext: 5, changeNext: 4, pBlocks: ['old genesis'] });
-    const refreshed = cacheWith([], { receiveNext: 2, changeNext: 1, pHeight: '3', pBlocks: ['new genesis'] });
-    mergeRefresh(stored, refreshed, new Map([['ghost', 'accepted']]));
-    expect(stored).toMatchObject({ activity: [], receiveNext: 5, changeNext: 4, pHeight: '3', pBlocks: ['new genesis'] });
-  });
-});
-
-describe('a refresh the node cannot answer', () => {
-  it('keeps the last snapshot and says why, with the error code and since when refreshes fail; a lock is not a node failure', async () => {
-    const stores = memoryStores();
-    const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
-    const fetchFails: typeof fetch = () => Promise.reject(new TypeError('Failed to fetch'));
-    const wallet = createWallet(session, stores.local, { fetch: fetchFails });
-    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-
-    const first = await wallet.balances.balancesRefresh();
-    expect(first).toMatchObject({ refreshing: false, updatedAt: 0, errorCode: 'node-unreachable', error: expect.stringContaining('unreachable') });
-    const since = first.failingSince!;
-    expect(since).toBeGreaterThan(0);
-    // A second failure keeps the first one's time: "since when" does not move on each retry.
-    await new Promise((r) => setTimeout(r, 5));
-    const second = await wallet.balances.balancesRefresh();
-    expect(second.failingSince).toBe(since);
-    expect((await wallet.balances.balancesGet({})).failingSince).toBe(since);
-
-    // Locked meanwhile: the refresh fails with the lock, and the snapshot records no node failure.
-    await wallet.accounts.walletLock();
-    await expect(wallet.balances.balancesRefresh()).rejects.toMatchObject({ code: 'vault-locked' });
-  });
-});
-
-describe('refreshes of two accounts', () => {
-  it('each has its own: a slow one of the account switched away from neither stands for nor holds up the other\'s', async () => {
-    const stores = memoryStores();
-    const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((r) => (release = r));
-    let hold = true;
-    // The node hangs while `hold`, then cannot be reached.
-    const fetchHangs: typeof fetch = async () => {
-      if (hold) await held;
-      throw new TypeError('Failed to fetch');
-    };
-    const wallet = createWallet(session, stores.local, { fetch: fetchHangs });
-    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    const a = await wallet.balances.balancesGet({ refresh: true });
-    await new Promise((r) => setTimeout(r, 5));
-    expect((await wallet.balances.balancesGet({})).refreshing).toBe(true);
-    expect(a.refreshing).toBe(true);
-
-    const b = await wallet.accounts.accountsAdd({ name: 'B' });
-    await wallet.accounts.accountsSelect({ id: b.id });
-    expect((await wallet.balances.balancesGet({})).refreshing).toBe(false);
-    hold = false;
-    // B's own refresh runs (and fails in words) while A's still hangs.
-    const bRefreshed = await wallet.balances.balancesRefresh();
-    expect(bRefreshed).toMatchObject({ refreshing: false, errorCode: 'node-unreachable' });
-    release();
-  });
-});
-
 describe('the account and network a request was reviewed on', () => {
   it('passes while they are the selected ones, and refuses with selection-changed once either was switched', async () => {
     const { wallet } = service();
@@ -414,33 +203,5 @@ describe('removing a custom network with moves under way', () => {
     await wallet.networks.networksRemove({ id: 'custom-1', confirmLoss: true });
     expect((await wallet.networks.networksList()).networks.map((n) => n.id)).not.toContain('custom-1');
     expect(stores.local.keys()).not.toContain(journalKey);
-  });
-});
-
-describe('what Activity no longer holds', () => {
-  it('activity.list says it (from the cache), and the CSV of everything passes it on for its screen to say', async () => {
-    const { wallet, stores } = service();
-    const status = await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    const item: ActivityItem = { txID: cb58Encode(new Uint8Array(32).fill(9)), chain: 'X', kind: 'send', status: 'accepted', createdAt: 9_000 };
-    expect(await wallet.balances.activityList()).toEqual({ items: [] });
-    await stores.local.set({ [cacheKey(status.network!.id, status.account!.id)]: { ...emptyCache(), activity: [item], trimmed: { received: 5_000 } } });
-    const list = await wallet.balances.activityList();
-    expect(list).toEqual({ items: [item], trimmed: { received: 5_000 } });
-    expect(stakingCsv([], list, 'AVAX').trimmed).toEqual({ received: 5_000 });
-    expect(stakingCsv([], { items: [item] }, 'AVAX')).not.toHaveProperty('trimmed');
-  });
-});
-
-describe('Activity on the Local network with its node down', () => {
-  it('lists what the wallet holds when a move is journaled and the node was never asked who it is (a restarted worker)', async () => {
-    const stores = memoryStores();
-    const down: typeof fetch = () => Promise.reject(new TypeError('fetch failed'));
-    const wallet = createWallet(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local, { fetch: down });
-    const status = await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
-    expect(status.network!.id).toBe('local');
-    const item: ActivityItem = { txID: cb58Encode(new Uint8Array(32).fill(9)), chain: 'X', kind: 'send', status: 'accepted', createdAt: 1 };
-    const move = { id: 'm1', from: 'X', to: 'P', amount: '1000', state: 'completed', export: { chain: 'X', txID: 'exp1', signedHex: '', fee: '1', accepted: true }, imports: [], importAttempts: 0, createdAt: 2, updatedAt: 3 };
-    await stores.local.set({ [cacheKey('local', status.account!.id)]: { ...emptyCache(), activity: [item] }, [entryJournalKey('local', status.account!.id)]: [move] });
-    expect((await wallet.balances.activityList()).items).toEqual([item]);
   });
 });

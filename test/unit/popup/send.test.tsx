@@ -1,71 +1,17 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiContext, makeCall } from '../../../src/popup/api.js';
-import { Send } from '../../../src/popup/screens/Send.js';
-import type { ActivityItem, BalancesView, RequestParams } from '../../../src/shared/messages.js';
-import { fakeBackground, type Handlers, Refuse, renderWith } from './fake-background.js';
+// The Send screen against a fake background (send-test-kit.tsx): each chain's send with its fee
+// before the review and Max from the estimate, refusals put back on the form, and a fee that rose.
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Refuse } from './fake-background.js';
 import { clickConfirm } from './confirm.js';
-import { ACCOUNT, avax, AVAX_ID, balances, C_OTHER, FAKE_ID, HRP, P_ADDR, P_OTHER, UNLOCKED, X_ADDR, X_OTHER } from './fixtures.js';
+import { ACCOUNT, avax, AVAX_ID, balances, C_OTHER, FAKE_ID, P_ADDR, P_OTHER, UNLOCKED, X_OTHER } from './fixtures.js';
+import { C_MAX_FEE, clickReview, errorOf, estimator, reviewButton, setup, type, X_FEE } from './send-test-kit.js';
 
 afterEach(cleanup);
 
-function type(label: string | RegExp, value: string) {
-  fireEvent.input(screen.getByLabelText(label), { target: { value } });
-}
-
-function errorOf(label: RegExp | string): string {
-  const ids = screen.getByLabelText(label).getAttribute('aria-describedby')?.split(' ') ?? [];
-  return ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains('field-error'))?.textContent ?? '';
-}
-
 function maxButton(): HTMLButtonElement {
   return screen.getByRole('button', { name: /^Max/ }) as HTMLButtonElement;
-}
-
-const X_FEE = 1_000_000n;
-const C_MAX_FEE = 21_000n * 50_000_000_000n; // 21000 gas × 50 gwei
-
-/**
- * A background that estimates like the real one: X 0.001 AVAX fixed; P 0.00025 AVAX, or 0.0003
- * when the amount needs a second input (above 4 AVAX); C 21000 × 50 gwei at most. Not enough
- * funds: refused as the real one refuses.
- */
-function estimator(view: BalancesView) {
-  const spendableOf = (chain: string, assetID = AVAX_ID) => BigInt(view.balances.find((b) => b.chain === chain && b.assetID === assetID)?.spendable ?? '0');
-  const refuse = (need: bigint, have: bigint) => {
-    throw new Refuse({ code: 'insufficient-funds', message: `insufficient funds of AVAX: need ${need}, spendable ${have}` });
-  };
-  return (p: RequestParams<'send.estimate'>) => {
-    if (p.chain === 'C') {
-      const have = spendableOf('C');
-      if (BigInt(p.amountWei) + C_MAX_FEE > have) refuse(BigInt(p.amountWei) + C_MAX_FEE, have);
-      return { fee: C_MAX_FEE.toString(), maxAmount: (have - C_MAX_FEE).toString() };
-    }
-    if (p.chain === 'P') {
-      const have = spendableOf('P');
-      const fee = BigInt(p.amount) > 4_000_000_000n ? 300_000n : 250_000n;
-      if (BigInt(p.amount) + fee > have) refuse(BigInt(p.amount) + fee, have);
-      return { fee: fee.toString(), maxAmount: (have - 300_000n).toString() };
-    }
-    const have = spendableOf('X', p.assetID);
-    const isAvax = p.assetID === AVAX_ID;
-    if (BigInt(p.amount) + (isAvax ? X_FEE : 0n) > have) refuse(BigInt(p.amount), have);
-    return { fee: X_FEE.toString(), maxAmount: (isAvax ? have - X_FEE : have).toString() };
-  };
-}
-
-function setup(handlers: Handlers, view: BalancesView = balances(), items: ActivityItem[] = []) {
-  const activity = [...items];
-  const bg = fakeBackground({
-    'activity.list': () => ({ items: activity }),
-    'balances.get': () => view,
-    'send.estimate': estimator(view),
-    ...handlers,
-  });
-  const onSent = vi.fn();
-  renderWith(bg, <Send status={UNLOCKED} hrp={HRP} balances={view} onSent={onSent} estimateDelayMs={0} />);
-  return { bg, onSent, activity };
 }
 
 describe('Send', () => {
@@ -322,50 +268,6 @@ describe('Send', () => {
   });
 });
 
-describe('Send: the review read by name', () => {
-  it('an amount rounded on screen (wei past the nAVAX) gives its toggles distinct names: Amount, Amount + fee, Arrives', async () => {
-    setup({});
-    fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
-    type(/^To/, C_OTHER);
-    type('Amount (AVAX)', '0.1234567891');
-    await clickReview();
-    const review = await screen.findByTestId('review');
-    const names = within(review).getAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent);
-    expect(new Set(names).size).toBe(names.length);
-    expect(within(review).getByRole('button', { name: /^Arrives: ≈ 0\.123456789 AVAX \(exactly 0\.1234567891 AVAX\)$/ })).toBeTruthy();
-  });
-});
-
-describe('Send: which account pays', () => {
-  it('the review names the account sending, not only "your account" (a wallet may hold several)', async () => {
-    setup({});
-    fireEvent.click(screen.getByRole('radio', { name: 'P-Chain' }));
-    type(/^To/, P_OTHER);
-    type('Amount (AVAX)', '1');
-    await clickReview();
-    await screen.findByRole('heading', { name: 'Review' });
-    expect(screen.getByTestId('review-from').textContent).toBe(`${ACCOUNT.name}, on the P-Chain`);
-  });
-});
-
-describe("Send: to the wallet's own address", () => {
-  it('says so at the address and on the review (the amount stays, only the fee is spent); another address gets no such note', async () => {
-    setup({});
-    type(/^To/, X_ADDR);
-    type('Amount (AVAX)', '1');
-    expect(screen.getByText('This is your own address: what you send stays in this account, and only the fee is spent.')).toBeTruthy();
-    await clickReview();
-    await screen.findByRole('heading', { name: 'Review' });
-    expect(screen.getByTestId('review-own').textContent).toBe('This is your own address: what you send stays in this account, and only the fee is spent.');
-    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
-    type(/^To/, X_OTHER);
-    expect(screen.queryByText(/your own address/)).toBeNull();
-    await clickReview();
-    await screen.findByRole('heading', { name: 'Review' });
-    expect(screen.queryByTestId('review-own')).toBeNull();
-  });
-});
-
 describe('Send: Max after the fee rose', () => {
   it('C-Chain: Max read before the fee rose is refused at Review; Max then offers the most that can go at the new fee', async () => {
     const view = balances();
@@ -403,149 +305,5 @@ describe('Send: Max after the fee rose', () => {
     await screen.findByRole('heading', { name: 'Review' });
     await clickConfirm();
     await waitFor(() => expect(bg.callsOf('send.c')).toEqual([{ to: C_OTHER, amountWei: (have - 2n * C_MAX_FEE).toString(), maxFeeWei: (2n * C_MAX_FEE).toString() }]));
-  });
-});
-
-function reviewButton(): HTMLButtonElement {
-  return screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement;
-}
-
-/** Review, once the form allows it (its estimate answered). */
-async function clickReview(): Promise<void> {
-  await waitFor(() => expect(reviewButton().disabled).toBe(false));
-  fireEvent.click(reviewButton());
-}
-
-const settle = () => new Promise((r) => setTimeout(r, 20));
-
-/** Send over `bg` with the default balances; the returned function renders it again with a new snapshot (a refresh). */
-function renderRefreshable(bg: ReturnType<typeof fakeBackground>): (view: BalancesView) => void {
-  const call = makeCall(bg.send);
-  const ui = (view: BalancesView) => (
-    <ApiContext.Provider value={call}>
-      <Send status={UNLOCKED} hrp={HRP} balances={view} onSent={() => undefined} estimateDelayMs={0} />
-    </ApiContext.Provider>
-  );
-  const { rerender } = render(ui(balances()));
-  return (view) => rerender(ui(view));
-}
-
-/** The estimator, with the answer to the next estimate once armed (the one Review asks for) held until released. */
-function holdNext(view: BalancesView) {
-  const normal = estimator(view);
-  let armed = false;
-  let release = () => {};
-  return {
-    arm: () => void (armed = true),
-    release: () => release(),
-    handler: async (p: RequestParams<'send.estimate'>) => {
-      if (armed) {
-        armed = false;
-        await new Promise<void>((r) => (release = r));
-      }
-      return normal(p);
-    },
-  };
-}
-
-describe('Send: a review belongs to exactly the inputs it was estimated for', () => {
-  it('a chain switch while the review is estimated: the old answer opens nothing, and the new review has its own fee', async () => {
-    const view = balances();
-    const held = holdNext(view);
-    const { bg } = setup({ 'send.estimate': held.handler, 'send.p': () => ({ txID: 'ptx', fee: '250000' }) }, view);
-    fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
-    type(/^To/, C_OTHER);
-    type('Amount (AVAX)', '0.5');
-    await waitFor(() => expect(reviewButton().disabled).toBe(false));
-    held.arm();
-    fireEvent.click(reviewButton());
-    await screen.findByRole('button', { name: 'Estimating the fee…' });
-    fireEvent.click(screen.getByRole('radio', { name: 'P-Chain' }));
-    type(/^To/, P_OTHER);
-    type('Amount (AVAX)', '0.5');
-    await waitFor(() => expect(screen.getByTestId('fee-line').textContent).toContain('exactly'));
-    // The C-Chain's answer (a wei ceiling) arrives: no review opens, with its fee or any other.
-    held.release();
-    await settle();
-    expect(screen.queryByTestId('review-fee')).toBeNull();
-    fireEvent.click(reviewButton());
-    expect((await screen.findByTestId('review-fee')).textContent).toBe('0.00025 AVAX');
-    await clickConfirm();
-    await waitFor(() => expect(bg.callsOf('send.p')).toEqual([{ amount: '500000000', to: { addresses: [P_OTHER], threshold: 1 }, maxFee: '250000' }]));
-  });
-
-  it('typing while the review is estimated drops it: the answer opens nothing, even with the inputs typed back', async () => {
-    const view = balances();
-    const held = holdNext(view);
-    setup({ 'send.estimate': held.handler }, view);
-    type(/^To/, X_OTHER);
-    type('Amount (AVAX)', '1');
-    await waitFor(() => expect(reviewButton().disabled).toBe(false));
-    held.arm();
-    fireEvent.click(reviewButton());
-    await screen.findByRole('button', { name: 'Estimating the fee…' });
-    type('Amount (AVAX)', '2');
-    await settle();
-    held.release();
-    await settle();
-    expect(screen.queryByTestId('review-amount')).toBeNull();
-
-    held.arm();
-    fireEvent.click(reviewButton());
-    await screen.findByRole('button', { name: 'Estimating the fee…' });
-    type('Amount (AVAX)', '3');
-    await settle();
-    type('Amount (AVAX)', '2');
-    await settle();
-    held.release();
-    await settle();
-    expect(screen.queryByTestId('review-amount')).toBeNull();
-    expect(screen.getByRole('heading', { name: 'Send' })).toBeTruthy();
-  });
-
-  it('a review the form can no longer send (the balance fell) goes back to the form, and does not come back by itself', async () => {
-    const bg = fakeBackground({ 'send.estimate': estimator(balances()) });
-    const refresh = renderRefreshable(bg);
-    type(/^To/, X_OTHER);
-    type('Amount (AVAX)', '10');
-    await clickReview();
-    await screen.findByTestId('review-amount');
-    refresh(balances({ balances: [avax('X', '5000000000'), avax('P', '0'), avax('C', '0')] }));
-    await screen.findByRole('heading', { name: 'Send' });
-    refresh(balances());
-    await settle();
-    expect(screen.queryByTestId('review-amount')).toBeNull();
-    expect(screen.getByRole('heading', { name: 'Send' })).toBeTruthy();
-  });
-
-  it('a send under way stays on its review while a refresh makes the form not ready (the funds it spends gone): no second send can be started', async () => {
-    let finish: (v: { txID: string; fee: string }) => void = () => undefined;
-    const bg = fakeBackground({ 'send.estimate': estimator(balances()), 'send.x': () => new Promise((r) => (finish = r)), 'activity.list': () => ({ items: [] }) });
-    const refresh = renderRefreshable(bg);
-    type(/^To/, X_OTHER);
-    type('Amount (AVAX)', '10');
-    await clickReview();
-    await clickConfirm();
-    await waitFor(() => expect(bg.callsOf('send.x')).toHaveLength(1));
-    // The refresh after the send's inputs were spent: 10 AVAX no longer fits.
-    refresh(balances({ balances: [avax('X', '2000000000'), avax('P', '0'), avax('C', '0')] }));
-    await settle();
-    expect(screen.queryByRole('button', { name: 'Review' })).toBeNull();
-    expect(screen.getByTestId('review-amount').textContent).toContain('10 AVAX');
-    finish({ txID: 'xtx', fee: '1000000' });
-    await screen.findByRole('heading', { name: 'Sent' });
-    expect(bg.callsOf('send.x')).toHaveLength(1);
-  });
-
-  it('a memo typed for X is not on a C-Chain review (C sends carry none)', async () => {
-    setup({});
-    type(/^Memo/, 'exchange-tag-123');
-    fireEvent.click(screen.getByRole('radio', { name: 'C-Chain' }));
-    type(/^To/, C_OTHER);
-    type('Amount (AVAX)', '0.5');
-    await clickReview();
-    await screen.findByTestId('review-amount');
-    expect(screen.queryByText('Memo (public)')).toBeNull();
-    expect(screen.queryByText('exchange-tag-123')).toBeNull();
   });
 });

@@ -1,0 +1,161 @@
+// A site's approved request against what changed while it waited: the chain, the connection, and
+// the gas limit of its EVM tx (the stand-in wallet service of provider-fixtures.ts).
+import { describe, expect, it } from 'vitest';
+import { errorOf } from './provider-answers.js';
+import { MAX_C_GAS_LIMIT } from '../../src/core/fee-limits.js';
+import { ACCOUNT } from './site-account.js';
+import { setup, SITE } from './provider-fixtures.js';
+
+describe('an approval acts only on the chain it was shown for', () => {
+  it('typed data naming a chain, approved after the wallet switched networks, is refused with 4901 and nothing is signed', async () => {
+    let network = { network: { id: 'local', name: 'Local network', url: 'http://127.0.0.1:1', hrp: 'local' }, evmChainId: 43112n };
+    let signed = 0;
+    const t = setup({
+      wallet: {
+        siteNetwork: async () => network as never,
+        evmInsight: async () => ({}) as never,
+        withEvmSecret: async () => {
+          signed++;
+          return '0x' as never;
+        },
+      },
+    });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    const typed = {
+      types: { EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'chainId', type: 'uint256' }], Note: [{ name: 'text', type: 'string' }] },
+      primaryType: 'Note',
+      domain: { name: 'Notes', chainId: 43112 },
+      message: { text: 'hello' },
+    };
+    const answer = t.call('eth_signTypedData_v4', [ACCOUNT.cAddress, JSON.stringify(typed)]);
+    let pending = (await t.approvals.list())[0];
+    for (let i = 0; !pending && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      pending = (await t.approvals.list())[0];
+    }
+    // The wallet is switched to another network (in the popup, or by another site) before the user approves.
+    network = { network: { id: 'mainnet', name: 'Avalanche Mainnet', url: 'https://api.avax.network', hrp: 'avax' }, evmChainId: 43114n };
+    await t.approvals.decide(pending!.id, true);
+    expect(await errorOf(answer)).toMatchObject({ code: 4901, message: expect.stringContaining('switched to Avalanche Mainnet') });
+    expect(signed).toBe(0);
+  });
+});
+
+describe('typed data shown for signing', () => {
+  it('shows characters that hide or reorder text as \\u codes, with a warning, and signs the data itself', async () => {
+    const t = setup({ wallet: { evmInsight: async () => ({}) as never } });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    const typed = {
+      types: { EIP712Domain: [{ name: 'name', type: 'string' }], Note: [{ name: 'text', type: 'string' }, { name: 'tag', type: 'string' }] },
+      primaryType: 'Note',
+      domain: { name: 'Uni\u200bswap' },
+      message: { text: 'send to \u202eecila\u202c only', tag: 'pay\u{e0041}1' },
+    };
+    void t.call('eth_signTypedData_v4', [ACCOUNT.cAddress, JSON.stringify(typed)]);
+    let pending = (await t.approvals.list())[0];
+    for (let i = 0; !pending && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      pending = (await t.approvals.list())[0];
+    }
+    const summary = pending!.summary as { messageJson: string; domainJson: string; hiddenCharacters?: true };
+    expect(summary.messageJson).toContain('send to \\u202eecila\\u202c only');
+    expect(summary.messageJson).not.toMatch(/[\u202e\u202c]/);
+    expect(summary.domainJson).toContain('Uni\\u200bswap');
+    // Above U+FFFF in braces: never read as a shorter escape followed by a digit.
+    expect(summary.messageJson).toContain('pay\\u{e0041}1');
+    expect(summary.hiddenCharacters).toBe(true);
+    const payload = (await t.approvals.findByRequest(pending!.requestId!))!.entry.params as { typed: { message: { text: string } } };
+    expect(payload.typed.message.text).toBe('send to \u202eecila\u202c only');
+  });
+});
+
+describe('a site disconnected while its request waited', () => {
+  /** A connected site's personal_sign waiting for its approval, and how many times a key signed. */
+  async function waitingSignature() {
+    let signed = 0;
+    const t = setup({
+      wallet: {
+        withEvmSecret: async () => {
+          signed++;
+          return '0x' as never;
+        },
+      },
+    });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    const answer = t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress]);
+    await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+    const [pending] = await t.approvals.list();
+    return { t, answer, pending: pending!, signed: () => signed };
+  }
+
+  it('gets nothing done for it, even once the user approves (4100), and nothing is signed', async () => {
+    const { t, answer, pending, signed } = await waitingSignature();
+    await t.sites.revoke(SITE.origin);
+    await t.approvals.decide(pending.id, true);
+    expect((await errorOf(answer)).code).toBe(4100);
+    expect(signed()).toBe(0);
+  });
+
+  it('disconnected and connected again to another account only: the request approved for the first account signs nothing (4100)', async () => {
+    const { t, answer, pending, signed } = await waitingSignature();
+    // The user disconnects the site, then approves its new connect request for another account.
+    await t.sites.revoke(SITE.origin);
+    await t.sites.grant(SITE.origin, ['acc2']);
+    await t.approvals.decide(pending.id, true);
+    expect(await errorOf(answer)).toMatchObject({ code: 4100, message: expect.stringContaining('no longer connected to the account') });
+    expect(signed()).toBe(0);
+  });
+});
+
+describe("a site's EVM tx and the gas limit", () => {
+  it("a node's estimate above the wallet's gas ceiling is refused before any approval (under Helicon half of a limit is charged); so is a site's own", async () => {
+    const node = (estimate: bigint) =>
+      (async (_url: string, init?: RequestInit) => {
+        const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
+        const h = '0x' + '00'.repeat(32);
+        const result = {
+          eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x5d21dba00', gasLimit: '0x4c4b400', gasUsed: '0x0', transactions: [] },
+          eth_maxPriorityFeePerGas: '0x0',
+          eth_estimateGas: '0x' + estimate.toString(16),
+        }[method];
+        return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
+      }) as unknown as typeof fetch;
+    const wallet = { evmNonceFor: async () => 0n, recipientOf: async () => ({ warnings: [] }) };
+    const send = (gas?: bigint) => [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, data: '0xa9059cbb', ...(gas ? { gas: '0x' + gas.toString(16) } : {}) }];
+    const t = setup({ fetch: node(MAX_C_GAS_LIMIT + 1n), wallet });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    expect(await errorOf(t.call('eth_sendTransaction', send()))).toMatchObject({ message: expect.stringMatching(/gas estimate of 30000001, above the wallet's limit of 30000000/) });
+    expect((await errorOf(t.call('eth_sendTransaction', send(MAX_C_GAS_LIMIT + 1n)))).code).toBe(-32602);
+    expect(await t.approvals.list()).toEqual([]);
+  });
+
+  it('on a chain a site added (not Avalanche\'s C-Chain), neither the estimate nor the site\'s own limit is held to that ceiling', async () => {
+    const h = '0x' + '00'.repeat(32);
+    const big = '0x' + (MAX_C_GAS_LIMIT + 1n).toString(16);
+    const fetchStub = (async (_url: string, init?: RequestInit) => {
+      const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
+      const result = { eth_chainId: '0x2a', eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: '0x2faf0800', gasUsed: '0x0', transactions: [] }, eth_estimateGas: big }[method] ?? '0x0';
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
+    }) as unknown as typeof fetch;
+    const wallet = { recipientOf: async () => ({ warnings: [] }), evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol: 'TST', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never };
+    const t = setup({ fetch: fetchStub, wallet });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    const adding = t.call('wallet_addEthereumChain', [{ chainId: '0x2a', chainName: 'Big blocks', rpcUrls: ['https://rpc.test.example'], nativeCurrency: { name: 'T', symbol: 'TST', decimals: 18 } }]);
+    for (let i = 0; i < 2; i++) {
+      await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+      await t.approvals.decide((await t.approvals.list())[0]!.id, true);
+    }
+    await adding;
+    for (const gas of [undefined, big]) {
+      const sending = t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, ...(gas ? { gas } : {}) }]);
+      await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+      const [pending] = await t.approvals.list();
+      expect(pending!.summary).toMatchObject({ kind: 'evm-tx', chainId: '42', gasLimit: String(MAX_C_GAS_LIMIT + 1n) });
+      await t.approvals.decide(pending!.id, false);
+      expect((await errorOf(sending)).code).toBe(4001);
+    }
+    // A gas limit is 64-bit there too: past it is refused before any approval.
+    expect(await errorOf(t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, gas: '0x10000000000000000' }]))).toMatchObject({ code: -32602, data: { field: 'params[0].gas' } });
+    expect(await t.approvals.list()).toEqual([]);
+  });
+});

@@ -1,0 +1,100 @@
+// The vault under the wallet service: key imports and removals that overlap all take effect, and a
+// restore over an existing wallet asks first when it would drop keys, moves or undecided sends.
+import { describe, expect, it } from 'vitest';
+import { Session } from '../../src/background/session.js';
+import { memoryStores } from '../../src/background/storage.js';
+import { Vault } from '../../src/background/vault.js';
+import { chainsKey, entryOutboxKey } from '../../src/background/account-cache.js';
+import { openOutbox } from '../../src/background/outbox.js';
+import { openJournal } from '../../src/background/transfer-journal.js';
+import { generateMnemonic } from '../../src/core/keys.js';
+import { service } from './wallet-service-test-kit.js';
+
+describe('vault and account changes that overlap', () => {
+  // Two well-known throwaway keys (never funded anywhere that matters).
+  const KEY_A = '0x' + '11'.repeat(32);
+  const KEY_B = '0x' + '22'.repeat(32);
+
+  async function keysInVault(stores: ReturnType<typeof memoryStores>) {
+    const fresh = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
+    return (await fresh.unlock('long enough')).importedKeys.map((k) => k.name).sort();
+  }
+
+  it('two imports at once both land, in the vault and in the account list', async () => {
+    const { wallet, stores } = service();
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    await Promise.all([wallet.accounts.accountsImportKey({ name: 'A', privateKey: KEY_A }), wallet.accounts.accountsImportKey({ name: 'B', privateKey: KEY_B })]);
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name).sort()).toEqual(['A', 'Account 1', 'B']);
+    expect(await keysInVault(stores)).toEqual(['A', 'B']);
+  });
+
+  it('an import and a removal at once both take effect', async () => {
+    const { wallet, stores } = service();
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const a = await wallet.accounts.accountsImportKey({ name: 'A', privateKey: KEY_A });
+    await Promise.all([wallet.accounts.accountsRemove({ id: a.id }), wallet.accounts.accountsImportKey({ name: 'B', privateKey: KEY_B }), wallet.accounts.accountsAdd({ name: 'Savings' })]);
+    expect((await wallet.accounts.accountsList()).accounts.map((x) => x.name).sort()).toEqual(['Account 1', 'B', 'Savings']);
+    expect(await keysInVault(stores)).toEqual(['B']);
+  });
+});
+
+describe('restore from a recovery phrase over an existing wallet', () => {
+  const KEY = '0x' + '33'.repeat(32);
+
+  it('is refused while it would drop imported keys or unfinished transfers, and goes through once confirmed', async () => {
+    const { wallet, stores } = service();
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const imported = await wallet.accounts.accountsImportKey({ name: 'Imported', privateKey: KEY });
+    const { accounts } = await wallet.accounts.accountsList();
+    const journalKey = `xpc.transfers.local.${accounts[0]!.id}`;
+    const transfer = (id: string, state: string) => ({ id, from: 'X', to: 'P', amount: '1', state, imports: [], importAttempts: 0, createdAt: 1, updatedAt: 1 });
+    await stores.local.set({ [journalKey]: [transfer('a', 'export-accepted'), transfer('b', 'completed'), transfer('c', 'failed')] });
+    // An outbox kept per chains (not per network entry) goes with the old vault too.
+    const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, [entryOutboxKey('local', accounts[0]!.id)]);
+    await outbox.put({ chain: 'X', txID: 't', signedHex: '00', item: { txID: 't', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 }, createdAt: 1, resends: 0 });
+    // So is a journal kept per chains, and its unfinished moves are counted with the older one's.
+    const chainsJournal = await openJournal(stores.local, chainsKey(1337, 'X2'), accounts[0]!.id, []);
+    await chainsJournal.put(transfer('d', 'import-signed') as never);
+    await wallet.accounts.walletLock();
+    const vaultBefore = (await stores.local.get(['xpc.vault']))['xpc.vault'];
+
+    const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
+    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1, unfinishedTransfers: 2, undecidedSends: 1 } });
+    await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: false })).rejects.toMatchObject({ code: 'restore-would-drop' });
+    // Nothing changed: the old vault, the imported account and the journal are all still there.
+    expect((await stores.local.get(['xpc.vault']))['xpc.vault']).toBe(vaultBefore);
+    await wallet.accounts.walletUnlock({ password: 'long enough' });
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.id)).toContain(imported.id);
+    expect(stores.local.keys()).toContain(journalKey);
+    expect(stores.local.keys()).toContain(outbox.key);
+
+    const status = await wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
+    expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1', kind: 'hd' } });
+    expect(stores.local.keys()).not.toContain(journalKey);
+    expect(stores.local.keys()).not.toContain(outbox.key);
+    expect(stores.local.keys()).not.toContain(chainsJournal.key);
+  });
+
+  it('is asked about while a send is undecided, or refused and able to go through (its outbox goes with the vault); one already replaced counts for nothing', async () => {
+    const { wallet, stores } = service();
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const { accounts } = await wallet.accounts.accountsList();
+    const send = (txID: string, extra: Record<string, unknown> = {}) => ({ chain: 'X', txID, signedHex: '00', item: {}, createdAt: 1, resends: 0, ...extra });
+    // One kept with a network entry by an older version, one per chains.
+    await stores.local.set({ [entryOutboxKey('local', accounts[0]!.id)]: [send('refused', { voided: true }), send('replaced', { voided: true, replacedBy: 'next' })] });
+    const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, []);
+    await outbox.put({ ...send('undecided'), chain: 'X', item: { txID: 'undecided', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 } });
+    const restore = { password: 'long enough', mnemonic: generateMnemonic(12) };
+    const refused = await wallet.accounts.walletRestore(restore).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2 }, message: expect.stringContaining('2 send(s) not yet decided') });
+    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
+  });
+
+  it('goes through without a confirmation when nothing would be lost', async () => {
+    const { wallet } = service();
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    await wallet.accounts.accountsAdd({ name: 'Savings' });
+    const finished = await wallet.accounts.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    expect(finished.vault).toBe('unlocked');
+  });
+});
