@@ -10,24 +10,16 @@ import type { Page } from 'puppeteer-core';
 import { callBackground } from '../src/shared/client.js';
 import type { RequestMessage } from '../src/shared/messages.js';
 import { FirefoxWithExtension, sendFrom } from '../test/e2e/firefox.js';
-import { builtExtension, ConsoleLog, removeDir } from '../test/e2e/harness.js';
+import { ConsoleLog } from '../test/e2e/artifacts.js';
+import { builtExtension, removeDir } from '../test/e2e/harness.js';
 import { resolveNodeBinary, startLocalNode } from '../test/integration/node-harness.js';
 import { fmtMs, statsOf } from './measure.js';
 import { EMPTY_DONE, EMPTY_PAGE, extensionWithFloor, FLOOR_DONE, FLOOR_PAGE, type FloorOpening, floorOpening, floorStats, type FloorStats, READ_EMPTY_FCP, READ_FLOOR } from './popup-floor.js';
 import type { Row } from './report.js';
 import { openingRows, type OpeningStats } from './popup-rows.js';
-import {
-  type Call,
-  COLD_OPENINGS,
-  fundedWallet,
-  type Log,
-  OPENINGS,
-  PROBE,
-  PROBE_DONE,
-  type Probe,
-  READ_PROBE,
-  settled,
-} from './popup-timing.js';
+import { PROBE, PROBE_DONE, type Probe, READ_PROBE } from './popup-probe.js';
+import { COLD_OPENINGS, OPENINGS } from './popup-timing.js';
+import { type Call, fundedWallet, type Log, settled } from './popup-wallet.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -4,7 +4,9 @@
 import { fmtMs, fmtRatio, fmtStats, type Stats } from './measure.js';
 import type { FloorStats } from './popup-floor.js';
 import { markdownTable, type Row } from './report.js';
-import { COLD_OPENINGS, FUNDING, OPENINGS, type PopupTiming, UNLOCKS, type VaultTiming } from './popup-timing.js';
+import { COLD_OPENINGS, OPENINGS, type PopupTiming } from './popup-timing.js';
+import { FUNDING } from './popup-wallet.js';
+import { UNLOCKS, type VaultTiming } from './vault-timing.js';
 
 /** The targets for the popup's opening (#19), medians. */
 const HOME_PAINTED_LIMIT_MS = 60;

@@ -16,138 +16,29 @@
 // Between openings the refresh that every opening starts is left to finish, so that each opening
 // meets the same idle background.
 //
-// Unlock: in Node, `Vault.unlock` at the default PBKDF2 cost (memory storage), and in Chromium the
-// round trip of a `wallet.unlock` message after `wallet.lock`, timed in the extension page; next to
-// each, PBKDF2 alone with the same WebCrypto, so the KDF's share is visible.
+// Unlock: the round trip of a `wallet.unlock` message after `wallet.lock`, timed in the extension
+// page, next to PBKDF2 alone with the same WebCrypto, so the KDF's share is visible (in Node:
+// vault-timing.ts). The in-page probe: popup-probe.ts; the wallet it opens on: popup-wallet.ts.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BrowserContext, type Page, type Worker } from 'playwright-core';
-import { DEFAULT_PBKDF2_ITERATIONS, Vault } from '../src/background/vault.js';
-import { memoryStores } from '../src/background/storage.js';
-import { WalletEngine } from '../src/core/engine.js';
-import { parseAddress } from '../src/core/encoding.js';
-import { generateMnemonic } from '../src/core/keys.js';
-import { chainContextOf, discoverNetwork, LOCAL } from '../src/core/network.js';
-import { NodeClient } from '../src/core/node.js';
-import { makeOwners } from '../src/core/tx/context.js';
+import { DEFAULT_PBKDF2_ITERATIONS } from '../src/background/vault.js';
 import { callBackground } from '../src/shared/client.js';
-import type { BalancesView, RequestMessage, RequestParams, RequestResult, RequestType } from '../src/shared/messages.js';
-import {
-  browserExecutable,
-  builtExtension,
-  chromiumPidFor,
-  killPids,
-  launchChromiumWithExtension,
-  processTree,
-  removeDir,
-  REPO_ROOT,
-  tempDir,
-  within,
-} from '../test/e2e/harness.js';
+import type { RequestMessage } from '../src/shared/messages.js';
+import { browserExecutable, builtExtension, launchChromiumWithExtension, removeDir, REPO_ROOT, tempDir } from '../test/e2e/harness.js';
+import { chromiumPidFor, killPids, processTree, sleep, within } from '../test/e2e/processes.js';
 import { resolveNodeBinary, startLocalNode } from '../test/integration/node-harness.js';
 import { statsOf, type Stats } from './measure.js';
 import { EMPTY_DONE, EMPTY_PAGE, extensionWithFloor, FLOOR_DONE, FLOOR_PAGE, type FloorOpening, floorOpening, floorStats, type FloorStats, READ_EMPTY_FCP, READ_FLOOR } from './popup-floor.js';
-import { GENESIS_KEY } from './node-balance.js';
+import { pbkdf2Script, PROBE, PROBE_DONE, type Probe, READ_PROBE } from './popup-probe.js';
+import { type Call, fundedWallet, type Log, PASSWORD, settled } from './popup-wallet.js';
+import { UNLOCKS } from './vault-timing.js';
 
 export const OPENINGS = 20;
-export const UNLOCKS = 5;
 /** Openings with the background stopped just before (service worker / event page): the cold start. */
 export const COLD_OPENINGS = 10;
-/** Sent to the bench wallet on X, nAVAX: so the home screen has a real balance row to show. */
-export const FUNDING = 1_234_567_891n;
-export const PASSWORD = 'bench correct horse battery';
 const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
-
-export type Log = (msg: string) => void;
-export type Call = <T extends RequestType>(type: T, params: RequestParams<T>) => Promise<RequestResult<T>>;
-
-// ---- in the page ----
-
-/**
- * The DOM condition for "interactive", from src/popup/screens/Home.tsx and src/popup/app.tsx: the
- * grand total shows an amount (not the '—' it shows until a snapshot with updatedAt > 0 arrives),
- * so does the X-Chain's header (its AVAX figure; '—' while its rows are not there), and the
- * wallet's controls are enabled:
- * every tab button, the Lock button and the account switcher. The Refresh button is left out on
- * purpose: it stays disabled while the refresh the popup starts on opening runs, by design.
- */
-export const READY = `
-  const total = document.querySelector('[data-testid="total-all"]');
-  if (!total || total.textContent.trim() === '' || total.textContent.trim() === '\\u2014') return false;
-  const x = document.querySelector('[data-testid="total-X"]');
-  if (!x || x.textContent.trim() === '' || x.textContent.includes('\u2014')) return false;
-  const tabs = document.querySelectorAll('nav.tabs button');
-  if (tabs.length === 0) return false;
-  for (const b of tabs) if (b.disabled) return false;
-  const lock = document.querySelector('header.topbar button.lock');
-  const account = document.querySelector('select.account-switcher');
-  return !!lock && !lock.disabled && !!account && !account.disabled;
-`;
-
-/**
- * Installed before the page's own scripts (Chromium: page.addInitScript; Firefox: the first script of the page in the bench's copy of the add-on). Kept as text, not a function: the
- * bench runs under tsx, whose transform may add helpers to functions that do not exist in a page.
- */
-export const PROBE = `(() => {
-  const s = { fp: null, fcp: null, shell: null, interactive: null, homePainted: null, error: null };
-  Object.defineProperty(window, '__xpcBench', { value: s });
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) {
-        if (e.name === 'first-paint' && s.fp === null) s.fp = e.startTime;
-        if (e.name === 'first-contentful-paint' && s.fcp === null) s.fcp = e.startTime;
-      }
-    }).observe({ type: 'paint', buffered: true });
-  } catch (e) {
-    s.error = 'paint observer: ' + e;
-  }
-  const ready = () => { ${READY} };
-  const observer = new MutationObserver(() => {
-    if (s.shell === null && document.querySelector('nav.tabs')) s.shell = performance.now();
-    if (s.interactive !== null || !ready()) return;
-    s.interactive = performance.now();
-    observer.disconnect();
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => { s.homePainted = performance.now(); };
-      channel.port2.postMessage(null);
-    });
-  });
-  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['disabled'] });
-})();`;
-
-export const PROBE_DONE = 'window.__xpcBench !== undefined && window.__xpcBench.homePainted !== null && window.__xpcBench.fcp !== null';
-
-export interface Probe {
-  fp: number | null;
-  fcp: number | null;
-  shell: number | null;
-  interactive: number | null;
-  homePainted: number | null;
-  error: string | null;
-  /** Navigation timing of the page, ms from its start. */
-  domContentLoaded: number;
-  load: number;
-}
-
-export const READ_PROBE = `(() => {
-  const nav = performance.getEntriesByType('navigation')[0];
-  return { ...window.__xpcBench, domContentLoaded: nav ? nav.domContentLoadedEventEnd : -1, load: nav ? nav.loadEventEnd : -1 };
-})()`;
-
-/** PBKDF2-SHA256 with `iterations` to 256 bits, WebCrypto in the page, `runs` times; ms each. */
-const pbkdf2Script = (iterations: number, runs: number): string => `(async () => {
-  const out = [];
-  const salt = crypto.getRandomValues(new Uint8Array(16));
-  for (let i = 0; i < ${runs}; i++) {
-    const t = performance.now();
-    const base = await crypto.subtle.importKey('raw', new TextEncoder().encode('bench password ' + i), 'PBKDF2', false, ['deriveBits']);
-    await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations: ${iterations} }, base, 256);
-    out.push(performance.now() - t);
-  }
-  return out;
-})()`;
 
 type ExtensionPageGlobals = { chrome: { runtime: { sendMessage(message: unknown): Promise<unknown> } } };
 
@@ -156,85 +47,6 @@ function pageCaller(page: () => Page): Call {
     callBackground(type, params, (message: RequestMessage) =>
       page().evaluate((m) => (globalThis as unknown as ExtensionPageGlobals).chrome.runtime.sendMessage(m), message),
     );
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-export async function settled(call: Call): Promise<BalancesView> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const view = await call('balances.get', {});
-    if (!view.refreshing) return view;
-    if (Date.now() > deadline) throw new Error('the balances were still refreshing after 30 s');
-    await sleep(50);
-  }
-}
-
-/**
- * Through the background: a new wallet on the local node at `nodeUrl`, sent FUNDING nAVAX on X by
- * the genesis key (the same set-up as section 3), its balances cached by one balances.refresh.
- * Returns its X address.
- */
-export async function fundedWallet(call: Call, nodeUrl: string): Promise<string> {
-  const client = new NodeClient({ url: nodeUrl, atomicApi: LOCAL.atomicApi, timeoutMs: 30_000 });
-  const identity = await discoverNetwork(client, { ...LOCAL, url: nodeUrl });
-  const ctx = chainContextOf(identity);
-  const genesis = new WalletEngine(client, ctx, { xp: [GENESIS_KEY], evm: GENESIS_KEY, change: GENESIS_KEY.shortId }, {
-    evmChainId: BigInt(identity.evmChainID),
-    wait: { timeoutMs: 60_000, pollMs: 50 },
-  });
-  const { mnemonic } = await within(call('wallet.generateMnemonic', { words: 24 }), 15_000, 'wallet.generateMnemonic');
-  const created = await within(call('wallet.create', { password: PASSWORD, mnemonic }), 30_000, 'wallet.create');
-  if (created.vault !== 'unlocked') throw new Error(`wallet.create left the vault ${created.vault}`);
-  const network = await call('networks.addCustom', { name: 'bench local node', url: nodeUrl });
-  const status = await within(call('networks.select', { id: network.id }), 30_000, 'networks.select');
-  const xAddress = status.account?.xAddress;
-  if (!xAddress) throw new Error('no account after selecting the node');
-  await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: FUNDING, owners: makeOwners([parseAddress(xAddress).bytes]) }]));
-  const snapshot = await within(call('balances.refresh', {}), 30_000, 'balances.refresh');
-  if (snapshot.error) throw new Error(`balances.refresh: ${snapshot.error}`);
-  const x = snapshot.balances.find((b) => b.chain === 'X' && b.verified);
-  if (x?.spendable !== FUNDING.toString()) throw new Error(`the cached X balance is ${x?.spendable ?? 'missing'}, expected ${FUNDING}`);
-  return xAddress;
-}
-
-// ---- Node: the vault ----
-
-export interface VaultTiming {
-  unlock: Stats;
-  create: Stats;
-  /** PBKDF2-SHA256 alone, same iterations, Node's WebCrypto. */
-  pbkdf2: Stats;
-  iterations: number;
-}
-
-async function pbkdf2Node(iterations: number): Promise<number> {
-  const t = performance.now();
-  const base = await crypto.subtle.importKey('raw', new TextEncoder().encode('bench password'), 'PBKDF2', false, ['deriveBits']);
-  await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt: crypto.getRandomValues(new Uint8Array(16)), iterations }, base, 256);
-  return performance.now() - t;
-}
-
-/** UNLOCKS rounds: a new vault in memory storage (create, timed), lock, unlock (timed); then PBKDF2 alone. */
-export async function vaultTimingNode(log: Log): Promise<VaultTiming> {
-  const unlock: number[] = [];
-  const create: number[] = [];
-  const pbkdf2: number[] = [];
-  for (let i = 0; i < UNLOCKS; i++) {
-    const vault = new Vault(memoryStores());
-    let t = performance.now();
-    await vault.create(PASSWORD, { mnemonic: generateMnemonic(24) });
-    create.push(performance.now() - t);
-    vault.lock();
-    t = performance.now();
-    await vault.unlock(PASSWORD);
-    unlock.push(performance.now() - t);
-    if (!vault.isUnlocked()) throw new Error('the vault did not unlock');
-  }
-  for (let i = 0; i < UNLOCKS; i++) pbkdf2.push(await pbkdf2Node(DEFAULT_PBKDF2_ITERATIONS));
-  const r = { unlock: statsOf(unlock), create: statsOf(create), pbkdf2: statsOf(pbkdf2), iterations: DEFAULT_PBKDF2_ITERATIONS };
-  log(`vault in Node: unlock median ${r.unlock.median.toFixed(0)} ms, create ${r.create.median.toFixed(0)} ms, PBKDF2 alone ${r.pbkdf2.median.toFixed(0)} ms`);
-  return r;
 }
 
 // ---- Chromium: the popup and the unlock ----

@@ -6,30 +6,10 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { expectPageStillAnswered, fuzzRound, fuzzSeed, startFuzzPage, type FuzzServer } from './fuzz.js';
 import { addAndSelectNode, createWallet } from './flow.js';
-import {
-  artifactPath,
-  browserExecutable,
-  builtExtension,
-  type Call,
-  chromiumPidFor,
-  clearArtifacts,
-  ConsoleLog,
-  extensionIdOf,
-  firstPing,
-  flowSteps,
-  killPids,
-  launchChromiumWithExtension,
-  launchOrSaveLog,
-  processTree,
-  removeDir,
-  type RpcProxy,
-  slug,
-  startRpcProxy,
-  tempDir,
-  Timings,
-  walletCaller,
-  within,
-} from './harness.js';
+import { artifactPath, clearArtifacts, ConsoleLog, flowSteps, launchOrSaveLog, slug, Timings } from './artifacts.js';
+import { browserExecutable, builtExtension, type Call, extensionIdOf, firstPing, launchChromiumWithExtension, removeDir, tempDir, walletCaller } from './harness.js';
+import { type RpcProxy, startRpcProxy } from './loopback.js';
+import { chromiumPidFor, killPids, processTree, within } from './processes.js';
 
 const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 const PREFIX = 'fuzz-chromium-';

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import type { AccountView } from '../../src/shared/messages.js';
 import { expectAccessible } from './a11y.js';
 import { addAndSelectNode, createWallet } from './flow.js';
-import { artifactPath, builtExtension, type BuiltExtension, type Call, clearArtifacts, ConsoleLog, firstPing, flowSteps, launchOrSaveLog, slug, Timings, walletCaller } from './harness.js';
+import { artifactPath, clearArtifacts, ConsoleLog, flowSteps, launchOrSaveLog, slug, Timings } from './artifacts.js';
+import { builtExtension, type BuiltExtension, type Call, firstPing, walletCaller } from './harness.js';
 import {
   addAutoRenewedValidation,
   addValidatorAccount,

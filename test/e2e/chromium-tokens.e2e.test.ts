@@ -1,6 +1,7 @@
 // The token screens' suite (popup/tokens-suite.ts) in Debian's Chromium, headless, with a fresh
 // profile and the built Chrome extension; the popup page open in a 400×600 tab (ui.ts).
-import { builtExtension, ConsoleLog } from './harness.js';
+import { ConsoleLog } from './artifacts.js';
+import { builtExtension } from './harness.js';
 import { describeTokenUi } from './popup/tokens-suite.js';
 import { playwrightAdapter, UiBrowser } from './ui.js';
 

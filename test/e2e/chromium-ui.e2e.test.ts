@@ -4,7 +4,8 @@
 // the background is the extension's service worker, stopped through DevTools
 // (ServiceWorker.stopAllWorkers) where a step asks for it; the restore runs in a second Chromium
 // with its own fresh profile.
-import { builtExtension, type BuiltExtension, ConsoleLog, ExtensionWorkerWatch } from './harness.js';
+import { ConsoleLog } from './artifacts.js';
+import { builtExtension, type BuiltExtension, ExtensionWorkerWatch } from './harness.js';
 import { describePopupUi } from './popup/suite.js';
 import { playwrightAdapter, UiBrowser } from './ui.js';
 

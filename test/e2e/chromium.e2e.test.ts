@@ -8,35 +8,22 @@ import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import type { AccountView, BalancesView } from '../../src/shared/messages.js';
 import { unpackedExtensionId } from '../../scripts/extension-id.mjs';
 import { addAndSelectNode, createWallet, expectFunded, expectSessionResumed, fundAndRefresh, lockAndUnlock, settledBalances } from './flow.js';
+import { artifactPath, clearArtifacts, ConsoleLog, domQuiet, flowSteps, slug, Timings, launchOrSaveLog } from './artifacts.js';
 import {
-  artifactPath,
   browserExecutable,
   builtExtension,
   type BuiltExtension,
   type Call,
-  chromiumPidFor,
-  clearArtifacts,
-  ConsoleLog,
-  domQuiet,
   extensionIdOf,
   ExtensionWorkerWatch,
   firstPing,
-  flowSteps,
-  killPids,
   launchChromiumWithExtension,
-  processTree,
   removeDir,
-  type RpcProxy,
-  slug,
-  startRpcProxy,
-  startWebPage,
   tempDir,
-  Timings,
   walletCaller,
-  type WebPage,
-  within,
-  launchOrSaveLog,
 } from './harness.js';
+import { type RpcProxy, startRpcProxy, startWebPage, type WebPage } from './loopback.js';
+import { chromiumPidFor, killPids, processTree, within } from './processes.js';
 
 // The binary itself first: the /usr/bin/chromium wrapper execs it, but adds Debian's own flags
 // (among them its own --load-extension list) and prints a shell warning.

@@ -43,7 +43,9 @@ import { addAndSelectNode, createWallet } from './flow.js';
 import { expectAccessible } from './a11y.js';
 import { expectDelegationApproval, expectSiteStakeKept, siteBuiltDelegation } from './staking.js';
 import { AVAX, genesisEngine, localNetwork, WEI_PER_NAVAX } from '../integration/fixture.js';
-import { artifactPath, clearArtifacts, ConsoleLog, domQuiet, firstPing, flowSteps, slug, startRpcProxy, Timings, walletCaller, type Call, type RpcProxy , launchOrSaveLog } from './harness.js';
+import { artifactPath, clearArtifacts, ConsoleLog, domQuiet, flowSteps, slug, Timings, launchOrSaveLog } from './artifacts.js';
+import { firstPing, walletCaller, type Call } from './harness.js';
+import { startRpcProxy, type RpcProxy } from './loopback.js';
 
 /**
  * This file's artifacts. Not "firefox-…": firefox.e2e.test.ts clears every file with that prefix
@@ -129,7 +131,6 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
     await click(window, button);
     await expect.poll(() => isGone(window), { message: `the approval window closes after ${button}`, timeout: 10_000 }).toBe(true);
   };
-
 
   /**
    * Whether the window is closed. Puppeteer never marks a window the extension opened as closed

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { FirefoxWithExtension, sendFrom } from './firefox.js';
 import { expectPageStillAnswered, fuzzRound, fuzzSeed, startFuzzPage, type FuzzServer } from './fuzz.js';
 import { addAndSelectNode, createWallet } from './flow.js';
-import { artifactPath, type Call, clearArtifacts, ConsoleLog, firstPing, flowSteps, launchOrSaveLog, type RpcProxy, slug, startRpcProxy, Timings, walletCaller } from './harness.js';
+import { artifactPath, clearArtifacts, ConsoleLog, flowSteps, launchOrSaveLog, slug, Timings } from './artifacts.js';
+import { type Call, firstPing, walletCaller } from './harness.js';
+import { type RpcProxy, startRpcProxy } from './loopback.js';
 
 const PREFIX = 'fuzz-firefox-';
 

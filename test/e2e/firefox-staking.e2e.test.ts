@@ -16,7 +16,8 @@ import type { AccountView } from '../../src/shared/messages.js';
 import { expectAccessible } from './a11y.js';
 import { FirefoxWithExtension, puppeteerAdapter, sendFrom } from './firefox.js';
 import { addAndSelectNode, createWallet } from './flow.js';
-import { artifactPath, type Call, clearArtifacts, ConsoleLog, firstPing, flowSteps, launchOrSaveLog, slug, Timings, walletCaller } from './harness.js';
+import { artifactPath, clearArtifacts, ConsoleLog, flowSteps, launchOrSaveLog, slug, Timings } from './artifacts.js';
+import { type Call, firstPing, walletCaller } from './harness.js';
 import {
   addAutoRenewedValidation,
   addValidatorAccount,

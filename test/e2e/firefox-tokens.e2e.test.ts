@@ -1,7 +1,7 @@
 // The token screens' suite (popup/tokens-suite.ts) in Debian's Firefox ESR, headless, with a fresh
 // profile and the built Firefox add-on over WebDriver BiDi (firefox.ts); the popup page open in a
 // 400×600 tab.
-import { ConsoleLog } from './harness.js';
+import { ConsoleLog } from './artifacts.js';
 import { FirefoxWithExtension, puppeteerAdapter } from './firefox.js';
 import { describeTokenUi } from './popup/tokens-suite.js';
 

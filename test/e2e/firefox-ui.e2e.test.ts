@@ -9,7 +9,7 @@
 // for the background's alarm, and the lock it ends in is the same code in both browsers.
 import type { Page } from 'puppeteer-core';
 import { expect } from 'vitest';
-import { ConsoleLog } from './harness.js';
+import { ConsoleLog } from './artifacts.js';
 import { type ExtensionPageGlobals, FirefoxWithExtension, puppeteerAdapter } from './firefox.js';
 import { describePopupUi } from './popup/suite.js';
 

@@ -11,23 +11,9 @@ import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import type { AccountView, BalancesView } from '../../src/shared/messages.js';
 import { FirefoxWithExtension, openExtensionPage, sendFrom, type ExtensionPageGlobals } from './firefox.js';
 import { addAndSelectNode, createWallet, expectFunded, expectSessionResumed, fundAndRefresh, lockAndUnlock, settledBalances } from './flow.js';
-import {
-  artifactPath,
-  clearArtifacts,
-  ConsoleLog,
-  domQuiet,
-  firstPing,
-  flowSteps,
-  slug,
-  startRpcProxy,
-  startWebPage,
-  Timings,
-  walletCaller,
-  type Call,
-  type RpcProxy,
-  type WebPage,
-  launchOrSaveLog,
-} from './harness.js';
+import { artifactPath, clearArtifacts, ConsoleLog, domQuiet, flowSteps, slug, Timings, launchOrSaveLog } from './artifacts.js';
+import { firstPing, walletCaller, type Call } from './harness.js';
+import { startRpcProxy, startWebPage, type RpcProxy, type WebPage } from './loopback.js';
 
 /** Idle time after which Firefox unloads the event page (its default is 30 s). */
 const IDLE_UNLOAD_MS = 2_000;

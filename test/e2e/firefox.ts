@@ -9,19 +9,9 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import puppeteer, { type Browser, type ElementHandle, type KeyInput, type Page } from 'puppeteer-core';
 import { expect } from 'vitest';
-import {
-  artifactPath,
-  browserExecutable,
-  builtExtension,
-  type BuiltExtension,
-  type ConsoleLog,
-  killPids,
-  POPUP_VIEWPORT,
-  processTree,
-  removeDir,
-  tempDir,
-  within,
-} from './harness.js';
+import { artifactPath, type ConsoleLog } from './artifacts.js';
+import { browserExecutable, builtExtension, type BuiltExtension, POPUP_VIEWPORT, removeDir, tempDir } from './harness.js';
+import { killPids, processTree, within } from './processes.js';
 import { type PageAdapter, queryInPage, type Target } from './popup/driver.js';
 
 const FIREFOX = ['/usr/bin/firefox-esr'];

@@ -5,7 +5,8 @@
 import { expect } from 'vitest';
 import type { FuzzOptions, FuzzOutcome } from './fuzz/page.js';
 import { bundlePageScript, CHAIN_ID_HEX, servePage } from './dapp.js';
-import { type ConsoleLog, type Call } from './harness.js';
+import { type ConsoleLog } from './artifacts.js';
+import { type Call } from './harness.js';
 
 export type { FuzzOptions, FuzzOutcome };
 

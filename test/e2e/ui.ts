@@ -2,20 +2,9 @@
 // extension and its popup page open as a tab (start, clean-up by PID), and the adapter through
 // which the shared popup driver (popup/driver.ts) clicks, types and reads there.
 import type { BrowserContext, ElementHandle, Page } from 'playwright-core';
-import {
-  browserExecutable,
-  type BuiltExtension,
-  chromiumPidFor,
-  type ConsoleLog,
-  extensionIdOf,
-  killPids,
-  launchChromiumWithExtension,
-  POPUP_VIEWPORT,
-  processTree,
-  removeDir,
-  tempDir,
-  within,
-} from './harness.js';
+import { type ConsoleLog } from './artifacts.js';
+import { browserExecutable, type BuiltExtension, extensionIdOf, launchChromiumWithExtension, POPUP_VIEWPORT, removeDir, tempDir } from './harness.js';
+import { chromiumPidFor, killPids, processTree, within } from './processes.js';
 import { type PageAdapter, queryInPage, type Target } from './popup/driver.js';
 
 // The binary itself first, as in chromium.e2e.test.ts (the /usr/bin wrapper adds Debian's flags).

@@ -5,104 +5,27 @@ import { avm, TransferableOutput as AjsTransferableOutput, utils, Utxo as AjsUtx
 import { eip191Signer, recoverAddressTyped, Transaction } from 'micro-eth-signer';
 import { recoverAddress } from 'viem';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApprovalQueue, PendingApproval } from '../../src/background/approvals.js';
-import { requestKeyOf, type ProviderService, type Site } from '../../src/background/provider.js';
-import type { Session } from '../../src/background/session.js';
+import { requestKeyOf } from '../../src/background/provider.js';
 import { memoryStores, type MemoryStores } from '../../src/background/storage.js';
-import type { Wallet } from '../../src/background/services/index.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';
 import { decodeSignedTx, encodeUtxo } from '../../src/core/codec/codec.js';
 import { cb58Decode, cb58Encode, formatAddress, formatNodeId, parseAddress } from '../../src/core/encoding.js';
 import { signExternalTx } from '../../src/core/external-tx.js';
-import { generateMnemonic, keyPairFromSecret, recoverSigner } from '../../src/core/keys.js';
+import { keyPairFromSecret, recoverSigner } from '../../src/core/keys.js';
 import { avalancheMessageSigner } from '../../src/core/message.js';
 import { keychainOf } from '../../src/core/tx/sign.js';
 import { makeOwners } from '../../src/core/tx/context.js';
-import type { AccountView, ApprovalSummary } from '../../src/shared/messages.js';
-import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
+import type { AccountView } from '../../src/shared/messages.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
 import { GENESIS_VALIDATOR, siteBuiltDelegation } from '../e2e/staking.js';
-import { AVAX, genesisEngine, localNetwork, WEI_PER_NAVAX } from './fixture.js';
-import { providerBackground } from './wallet-fixture.js';
-
-const PASSWORD = 'provider test password';
-const SITE: Site = { origin: 'https://dapp.example' };
-
-/** The approval window, played by the test: it answers each request as `answer` says. */
-interface User {
-  answer: (p: PendingApproval) => boolean | 'wait';
-  seen: PendingApproval[];
-  windowOpened: number;
-  /** Called when the window opens while locked. */
-  onLockedOpen?: () => Promise<void>;
-}
-
-interface Background {
-  stores: MemoryStores;
-  session: Session;
-  wallet: Wallet;
-  approvals: ApprovalQueue;
-  provider: ProviderService;
-  user: User;
-  notified: number;
-}
+import { AVAX, genesisEngine, localNetwork } from './fixture.js';
+import { approveAll, type Background, call, fails, fundedAccount, lastSummary, ok, PASSWORD, SITE, siteBackground, type User } from './provider-site.js';
 
 /** Added to the provider's clock: a test can let the cooldown after a closed window pass. */
 let clockSkewMs = 0;
 
-/** The background as a (re)started worker builds it, over storage that survives. */
-async function startBackground(stores: MemoryStores, user: User): Promise<Background> {
-  // The hooks run only once the background exists (they are called from its requests).
-  const answerPending = async () => {
-    for (const p of await bg.approvals.list()) {
-      if (user.seen.some((s) => s.id === p.id)) continue;
-      const a = user.answer(p);
-      if (a === 'wait') continue;
-      user.seen.push(p);
-      await bg.approvals.decide(p.id, a);
-    }
-  };
-  const bg: Background = Object.assign(await providerBackground(stores, {
-    openApprovalWindow: ({ session }) => {
-      user.windowOpened++;
-      if (!session.isUnlocked()) {
-        setTimeout(() => void user.onLockedOpen?.(), 20);
-        return;
-      }
-      setTimeout(() => void answerPending(), 10);
-    },
-    notifyPages: () => {
-      bg.notified++;
-    },
-    now: () => Date.now() + clockSkewMs,
-  }), { user, notified: 0 });
-  return bg;
-}
-
-let nextId = 0;
-function call(bg: Background, method: string, params?: unknown, site: Site = SITE, requestId = `req-${++nextId}`): Promise<ProviderResponse> {
-  return bg.provider.handle({ channel: PROVIDER_CHANNEL, requestId, method, ...(params !== undefined ? { params } : {}) }, site);
-}
-
-async function ok(bg: Background, method: string, params?: unknown, site?: Site): Promise<unknown> {
-  const r = await call(bg, method, params, site);
-  if (!r.ok) throw new Error(`${method} failed: ${r.error.code} ${r.error.message}`);
-  return r.result;
-}
-
-async function fails(bg: Background, method: string, params: unknown, code: number, site?: Site): Promise<{ message: string; data?: unknown }> {
-  const r = await call(bg, method, params, site);
-  expect(r.ok, `${method} should fail with ${code}`).toBe(false);
-  if (r.ok) throw new Error('unreachable');
-  expect(r.error.code, r.error.message).toBe(code);
-  return r.error;
-}
-
-const approveAll = (): User => ({ answer: () => true, seen: [], windowOpened: 0 });
-
-function lastSummary(bg: Background): ApprovalSummary {
-  return bg.user.seen.at(-1)!.summary as ApprovalSummary;
-}
+/** The background as a (re)started worker builds it, over storage that survives, on the clock above. */
+const startBackground = (stores: MemoryStores, user: User): Promise<Background> => siteBackground(stores, user, () => Date.now() + clockSkewMs);
 
 describe('the provider against the real node', () => {
   let bg: Background;
@@ -111,14 +34,7 @@ describe('the provider against the real node', () => {
 
   beforeAll(async () => {
     bg = await startBackground(memoryStores(), approveAll());
-    await bg.wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(24) });
-    const network = await bg.wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
-    account = (await bg.wallet.networks.networksSelect({ id: network.id })).account!;
-    const { ctx } = await net;
-    const genesis = await genesisEngine();
-    const me = makeOwners([parseAddress(account.xAddress).bytes]);
-    await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 20n * AVAX, owners: me }]));
-    await genesis.sendC(account.cAddress, 5n * AVAX * WEI_PER_NAVAX);
+    account = await fundedAccount(bg);
   });
 
   it('answers the chain, hides accounts until the user connects, and connects on approval', async () => {

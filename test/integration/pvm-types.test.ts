@@ -10,86 +10,27 @@
 // Not here: RegisterL1ValidatorTx (36) and SetL1ValidatorWeightTx (37) need a Warp message signed
 // by the L1's validators for its validator manager, which a single test node cannot produce.
 import { sha256 } from '@noble/hashes/sha2.js';
-import {
-  type Context,
-  L1Validator as AjsL1Validator,
-  PChainOwner as AjsPChainOwner,
-  pvm,
-  pvmSerial,
-  type UnsignedTx as AjsUnsignedTx,
-  utils,
-} from '@avalabs/avalanchejs';
+import { type Context, L1Validator as AjsL1Validator, PChainOwner as AjsPChainOwner, pvm, pvmSerial } from '@avalabs/avalanchejs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Bytes, concatBytes, fromHex, toHex, utf8 } from '../../src/core/bytes.js';
-import {
-  decodeChainTx,
-  decodeSignedTx,
-  decodeUnsignedTx,
-  encodeSignedTx,
-  rewardAutoRenewedValidatorTxId,
-  rewardValidatorTxId,
-  stakeOf,
-  txId,
-  type PTx,
-} from '../../src/core/codec/index.js';
+import { decodeChainTx, decodeSignedTx, encodeSignedTx, rewardAutoRenewedValidatorTxId, rewardValidatorTxId, stakeOf, txId } from '../../src/core/codec/index.js';
 import { describeTx } from '../../src/core/describe.js';
 import { timeText } from '../../src/core/describe-pvm.js';
 import { cb58Encode, formatAddress, formatNodeId, parseAddress, parseId } from '../../src/core/encoding.js';
-import { type PFeeContext, pTxFee } from '../../src/core/fees.js';
-import { hashForSigning, recoverSigner, signDigest } from '../../src/core/keys.js';
+import type { PFeeContext } from '../../src/core/fees.js';
+import { hashForSigning, signDigest } from '../../src/core/keys.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { EMPTY_SIGNATURE } from '../../src/core/tx/sign.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
 import { AVAX, freshKey, genesisEngine, localNetwork } from './fixture.js';
-import { ajsUtxosOf, freshBlsKey, freshNodeId, GENESIS_VALIDATOR, hex0x, nodeRpc, nodeTxBytes, nowOnP, pRpc, siteWallet, type SiteWallet, type TxSummary } from './pvm-kit.js';
+import { freshBlsKey, freshNodeId, GENESIS_VALIDATOR, hex0x, nodeRpc, nodeTxBytes, nowOnP, pRpc, siteWallet, type SiteWallet } from './pvm-kit.js';
+import { currentValidators, decided, detail, type Sent, siteTxChecks } from './pvm-site-checks.js';
 
 const PRIMARY = cb58Encode(new Uint8Array(32));
 /** The auto-renewed validator's cycle: long enough to fit a 20 s subnet validation inside it. */
 const CYCLE = 40n;
 /** Staking ends this long after P-Chain time (the test network's minimum is 20 s). */
 const SHORT_STAKE = 24n;
-
-interface Sent {
-  txID: string;
-  summary: TxSummary;
-  tx: PTx;
-  /** The signed bytes the node stores. */
-  onChain: Bytes;
-}
-
-interface CurrentValidator {
-  txID: string;
-  nodeID: string;
-  startTime: string;
-  endTime: string;
-  weight: string;
-  delegationFee?: string;
-  signer?: { publicKey: string };
-  validationRewardOwner?: { addresses: string[]; threshold: string };
-  delegationRewardOwner?: { addresses: string[]; threshold: string };
-  validatorAuthority?: { addresses: string[]; threshold: string };
-  nextPeriod?: string;
-  autoCompoundRewardShares?: string;
-  delegators?: { txID: string; endTime: string; weight: string; rewardOwner?: { addresses: string[] } }[];
-}
-
-async function currentValidators(nodeIDs: string[], subnetID?: string): Promise<CurrentValidator[]> {
-  return (await pRpc<{ validators: CurrentValidator[] }>('platform.getCurrentValidators', { nodeIDs, ...(subnetID ? { subnetID } : {}) })).validators;
-}
-
-/** Polls platform.getTxStatus until the tx is decided; fails with the node's reason if it is dropped. */
-async function decided(txID: string, timeoutMs = 30_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await pRpc<{ status: string; reason?: string }>('platform.getTxStatus', { txID });
-    if (r.status === 'Committed' || r.status === 'Aborted') return r.status;
-    if (r.status === 'Dropped') throw new Error(`${txID} dropped: ${r.reason ?? 'no reason'}`);
-    if (Date.now() > deadline) throw new Error(`${txID} still ${r.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const detail = (label: string, value: string) => ({ label, value });
 
 describe('every P-Chain tx type a single node accepts, through the wallet’s site path', () => {
   let w: SiteWallet;
@@ -131,66 +72,9 @@ describe('every P-Chain tx type a single node accepts, through the wallet’s si
     fee = { weights: config.weights, gasPriceNavax: 1n };
   });
 
-  /** The props every avalanchejs builder takes: the wallet's P UTXOs and the node's fee state. */
-  async function common() {
-    const { client, ctx } = await localNetwork();
-    const feeState = await client.platform.getFeeState();
-    fee = { ...fee, gasPriceNavax: feeState.price };
-    return { feeState, fromAddressesBytes: [me], changeAddressesBytes: [me], utxos: await ajsUtxosOf(client, pAddress, ctx) };
-  }
-
-  /** The approval the site's request produced: exactly one, for exactly these bytes. */
-  function approvalFor(unsignedBytes: Bytes, shownBefore: number, kind: PTx['kind'], action: 'send' | 'sign', complete: boolean): TxSummary {
-    expect(w.shown.length, 'one approval per request').toBe(shownBefore + 1);
-    const summary = w.shown.at(-1) as TxSummary;
-    expect(summary).toMatchObject({ kind: 'tx', chain: 'P', action, complete, unsignedHex: hex0x(unsignedBytes), view: { chain: 'P', kind, networkID: ajs.networkID } });
-    return summary;
-  }
-
-  /**
-   * The fee the window shows is what the tx burns (inputs − outputs − stake − L1 balances, as
-   * avalanchejs counts it) and is the ACP-103 fee of the tx at the price it was built for.
-   */
-  function expectFeeShownIsBurned(summary: TxSummary, unsigned: AjsUnsignedTx, tx: PTx): void {
-    const ours = pTxFee(tx, fee);
-    expect(BigInt(summary.view.burned), 'fee shown').toBe(ours);
-    expect(utils.getBurnedAmountByTx(unsigned.getTx() as Parameters<typeof utils.getBurnedAmountByTx>[0], ajs).get(ajs.avaxAssetID), 'burned (avalanchejs)').toBe(ours);
-    expect(pvm.calculateFee(unsigned.getTx(), ajs.platformFeeConfig.weights, fee.gasPriceNavax), 'fee (avalanchejs)').toBe(ours);
-  }
-
-  /**
-   * The node committed `txID`; the bytes it stores hash to that ID, decode here to the unsigned
-   * bytes the user approved plus credentials, re-encode byte for byte, and every signature in
-   * them is by `signers[credential]` (default: the wallet's key).
-   */
-  async function expectOnChain(txID: string, unsignedBytes: Bytes, signers: (c: number) => Bytes = () => me): Promise<{ tx: PTx; onChain: Bytes }> {
-    expect(await decided(txID)).toBe('Committed');
-    const onChain = await nodeTxBytes(txID);
-    expect(cb58Encode(sha256(onChain)), 'the stored bytes hash to the tx ID').toBe(txID);
-    const decoded = decodeSignedTx(onChain, 'pvm');
-    expect(toHex(onChain.slice(0, decoded.unsignedLength)), 'the approved bytes').toBe(toHex(unsignedBytes));
-    expect(toHex(encodeSignedTx(decoded)), 're-encoded').toBe(toHex(onChain));
-    const tx = decodeUnsignedTx(unsignedBytes, 'pvm') as PTx;
-    expect(decoded.unsigned).toStrictEqual(tx);
-    const digest = hashForSigning(unsignedBytes);
-    decoded.credentials.forEach((cred, c) => {
-      expect(cred.signatures.length).toBeGreaterThan(0);
-      for (const sig of cred.signatures) expect(toHex(recoverSigner(digest, sig).shortId), `credential ${c}`).toBe(toHex(signers(c)));
-    });
-    return { tx, onChain };
-  }
-
-  /** The site sends a tx it built; the user approves; the wallet signs and issues it. */
-  async function siteSends(unsigned: AjsUnsignedTx, kind: PTx['kind']): Promise<Sent> {
-    const unsignedBytes = unsigned.toBytes();
-    const before = w.shown.length;
-    const { txID } = (await w.request('xpc_sendTransaction', [{ transactionHex: hex0x(unsignedBytes), chainAlias: 'P' }])) as { txID: string };
-    const summary = approvalFor(unsignedBytes, before, kind, 'send', true);
-    const { tx, onChain } = await expectOnChain(txID, unsignedBytes);
-    expect(tx.kind).toBe(kind);
-    expectFeeShownIsBurned(summary, unsigned, tx);
-    return { txID, summary, tx, onChain };
-  }
+  // The checks (pvm-site-checks.ts) read these when they run, after beforeAll has set them.
+  const suite = { get w() { return w; }, get ajs() { return ajs; }, get me() { return me; }, get pAddress() { return pAddress; }, get fee() { return fee; }, set fee(next: PFeeContext) { fee = next; } };
+  const { common, approvalFor, expectFeeShownIsBurned, expectOnChain, siteSends } = siteTxChecks(suite);
 
   it('40 AddAutoRenewedValidatorTx: the node itself, BLS key from info.getNodeID; cycle, restaked share and authority shown and set', async () => {
     const info = await nodeRpc<{ nodeID: string; nodePOP: { publicKey: string; proofOfPossession: string } }>('/ext/info', 'info.getNodeID');

@@ -6,7 +6,8 @@
 // its condition holds. Each browser only supplies a small PageAdapter (ui.ts, firefox.ts).
 import { expect } from 'vitest';
 import { expectAccessible } from '../a11y.js';
-import { artifactPath, type Call, type ConsoleLog, domQuiet, walletCaller } from '../harness.js';
+import { artifactPath, type ConsoleLog, domQuiet } from '../artifacts.js';
+import { type Call, walletCaller } from '../harness.js';
 import { parseAmount, type Totals } from './amounts.js';
 
 export type Tab = 'Home' | 'Send' | 'Receive' | 'Move' | 'Assets' | 'Activity' | 'Settings';

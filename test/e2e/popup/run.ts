@@ -2,7 +2,8 @@
 // little each browser does its own way), the popup driver, the node's proxy, the fees of the
 // local network, what the wallet is (its phrase, addresses) and the balances it must show.
 import type { KeyPair } from '../../../src/core/keys.js';
-import type { ConsoleLog, RpcProxy } from '../harness.js';
+import type { ConsoleLog } from '../artifacts.js';
+import type { RpcProxy } from '../loopback.js';
 import type { Totals } from './amounts.js';
 import type { PageAdapter, PopupDriver } from './driver.js';
 

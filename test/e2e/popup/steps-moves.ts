@@ -10,7 +10,7 @@ import { makeOwners } from '../../../src/core/tx/context.js';
 import { buildXExport } from '../../../src/core/tx/x.js';
 import { shortenId } from '../../../src/popup/format.js';
 import { genesisEngine, localNetwork, WEI_PER_NAVAX } from '../../integration/fixture.js';
-import { within } from '../harness.js';
+import { within } from '../processes.js';
 import { amountText, parseAmount, typedAmount } from './amounts.js';
 import type { PopupDriver } from './driver.js';
 import type { UiRun } from './run.js';

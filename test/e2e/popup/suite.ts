@@ -5,7 +5,9 @@
 // X-Chain fees checked against the node's own; the receiving side of every send on the node).
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { localNetwork } from '../../integration/fixture.js';
-import { artifactPath, avaxAssetId, clearArtifacts, flowSteps, launchOrSaveLog, slug, startRpcProxy, Timings } from '../harness.js';
+import { artifactPath, clearArtifacts, flowSteps, launchOrSaveLog, slug, Timings } from '../artifacts.js';
+import { avaxAssetId } from '../harness.js';
+import { startRpcProxy } from '../loopback.js';
 import { PopupDriver } from './driver.js';
 import type { BrowserUnderTest, UiRun } from './run.js';
 import { assetStudio } from './steps-assets.js';

@@ -1,0 +1,75 @@
+// The wallet service when a send and a balance refresh overlap (either one first), and a restore
+// over a wallet whose move is under way.
+import { describe, expect, it } from 'vitest';
+import { generateMnemonic } from '../../src/core/keys.js';
+import type { BalancesView } from '../../src/shared/messages.js';
+import { AVAX, freshWallet } from './fixture.js';
+import { fundedWallet, PASSWORD } from './wallet-fixture.js';
+import { approved, spendable } from './wallet-service-kit.js';
+
+/** A fetch for the wallet that runs `hook.run` once, before the first call of `method` goes to the node. */
+function onceBefore(method: string): { run?: () => Promise<unknown>; fetch: typeof fetch } {
+  const hook: { run?: () => Promise<unknown>; fetch: typeof fetch } = {
+    fetch: async (input, init) => {
+      const run = hook.run;
+      if (run && typeof init?.body === 'string' && init.body.includes(`"${method}"`)) {
+        hook.run = undefined;
+        await run();
+      }
+      return fetch(input, init);
+    },
+  };
+  return hook;
+}
+
+describe('a send and a balance refresh that overlap', () => {
+  it('the send keeps what a refresh saved while it waited for its tx', async () => {
+    const whileWaiting = onceBefore('avm.getTxStatus');
+    const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: whileWaiting.fetch });
+    const before = await wallet.balances.balancesGet({});
+    let refreshed: BalancesView | undefined;
+    whileWaiting.run = async () => {
+      refreshed = await wallet.balances.balancesRefresh();
+    };
+    const bob = await freshWallet();
+    const sent = await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    expect(refreshed!.updatedAt).toBeGreaterThan(before.updatedAt);
+    expect((await wallet.balances.balancesGet({})).updatedAt).toBe(refreshed!.updatedAt);
+    expect((await wallet.balances.activityList()).items.filter((i) => i.txID === sent.txID)).toEqual([expect.objectContaining({ kind: 'send', status: 'accepted' })]);
+  });
+});
+
+describe('a refresh and a send that overlap', () => {
+  it('a refresh that started before a send finished keeps the send, not a "Received" for its change', async () => {
+    // The refresh's first question to the node (the P-Chain height) waits until the send is done.
+    const whileRefreshing = onceBefore('platform.getHeight');
+    const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: whileRefreshing.fetch });
+    const bob = await freshWallet();
+    let sent: { txID: string } | undefined;
+    whileRefreshing.run = async () => {
+      sent = await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    };
+    const refreshed = await wallet.balances.balancesRefresh();
+    expect(sent).toBeDefined();
+    // The refresh saw the node after the send: its balance, and the send as the send, once.
+    expect(spendable(refreshed, 'X', avax)).toBe(10n * AVAX - AVAX - ctx.xTxFee);
+    expect((await wallet.balances.activityList()).items.filter((i) => i.txID === sent!.txID)).toEqual([expect.objectContaining({ kind: 'send', status: 'accepted', amount: AVAX.toString() })]);
+    expect((await wallet.balances.balancesGet({})).updatedAt).toBe(refreshed.updatedAt);
+  });
+});
+
+describe('restore over a wallet with a move under way', () => {
+  it('stops the move before replacing the vault: nothing of the old account is journaled afterwards', async () => {
+    const { wallet, stores } = await fundedWallet({ x: 10n * AVAX });
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) });
+    const journals = () => stores.local.keys().filter((k) => k.startsWith('xpc.transfers.'));
+    expect(journals()).toHaveLength(1);
+    const restore = { password: PASSWORD, mnemonic: generateMnemonic(12) };
+    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 1 } });
+    await wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
+    // Long enough for the move to have finished had it kept running.
+    await new Promise((r) => setTimeout(r, 4_000));
+    expect(journals()).toEqual([]);
+  });
+});
