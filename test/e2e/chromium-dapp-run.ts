@@ -19,7 +19,7 @@ import { PAYEE, type Outcome, type RecordedEvent } from './dapp/shared.js';
 import { addAndSelectNode, createWallet, fundAndRefresh } from './flow.js';
 import { browserExecutable, builtExtension, type BuiltExtension, type Call, extensionIdOf, firstPing, launchChromiumWithExtension, removeDir, tempDir, walletCaller } from './harness.js';
 import { type RpcProxy, startRpcProxy } from './loopback.js';
-import { chromiumPidFor, killPids, processTree, within } from './processes.js';
+import { chromiumPidFor, killPids, processTree, sleep, within } from './processes.js';
 
 const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 /**
@@ -31,8 +31,6 @@ export const PREFIX = 'dapp-chromium-';
 const C_FUNDING_WEI = 2n * AVAX * WEI_PER_NAVAX;
 
 type ExtensionPageGlobals = { chrome: { runtime: { sendMessage(message: unknown): Promise<unknown> } } };
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 const timings = new Timings();
 export const log = new ConsoleLog();
