@@ -162,6 +162,28 @@ describe('adding an account', () => {
       expect(accounts.map((a) => a.name)).toEqual(['Account 1', 'Imported']);
       await wallet.accounts.accountsRemove({ id: accounts[1]!.id });
     }
+    // The other order: the account first, then its key refused as that account's.
+    const key = formatPrivateKey(deriveXpKey(root, 1, 0, 0).secret);
+    const [added, imported] = await Promise.allSettled([wallet.accounts.accountsAdd({ name: 'Account 2' }), wallet.accounts.accountsImportKey({ privateKey: key, name: 'Imported' })]);
+    expect(added.status).toBe('fulfilled');
+    expect(imported).toMatchObject({ status: 'rejected', reason: { code: 'validation', message: expect.stringContaining('“Account 2”') } });
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'Account 2']);
+  });
+});
+
+describe('a restore while another window imports a key', () => {
+  it('is refused in its turn, counting the key it would drop, rather than dropping the import unsaid', async () => {
+    const { wallet } = service();
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    // The restore counts what it drops (nothing yet) and looks for accounts; the import lands first.
+    const [restored, imported] = await Promise.allSettled([wallet.accounts.walletRestore({ password: 'a new password', mnemonic }), wallet.accounts.accountsImportKey({ privateKey: '0x' + '77'.repeat(32), name: 'Imported' })]);
+    expect(imported.status).toBe('fulfilled');
+    expect(restored).toMatchObject({ status: 'rejected', reason: { code: 'restore-would-drop', restoreLoss: { importedKeys: 1 } } });
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'Imported']);
+    // Asked again and confirmed, it drops it, as the user was told.
+    await wallet.accounts.walletRestore({ password: 'a new password', mnemonic, confirmLoss: true });
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1']);
   });
 });
 

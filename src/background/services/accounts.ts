@@ -161,13 +161,18 @@ export class AccountsService {
     const mnemonic = fromPhrase ? await asField('mnemonic', () => normalizeMnemonic(p.mnemonic)) : undefined;
     const keyed = fromPhrase ? undefined : keyWallet(parseKey(p.privateKey), p.name);
     checkNewPassword(p.password);
-    const loss = await restoreLoss(fromPhrase, this.session, this.settings, this.local, this.transfers, () => this.vaultExists());
-    if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.phraseAccounts !== undefined || loss.unfinishedTransfers > 0 || loss.undecidedSends !== undefined || loss.unknown)) throw new RestoreWouldDropError(loss);
+    const checkLoss = async () => {
+      const loss = await restoreLoss(fromPhrase, this.session, this.settings, this.local, this.transfers, () => this.vaultExists());
+      if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.phraseAccounts !== undefined || loss.unfinishedTransfers > 0 || loss.undecidedSends !== undefined || loss.unknown)) throw new RestoreWouldDropError(loss);
+    };
+    await checkLoss();
     // Looked for before anything is replaced, so the accounts are written with the vault, at once.
     const found = mnemonic === undefined ? { count: 0, complete: true } : await usedAccounts(mnemonic, this.settings, this.networks);
     const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: found.count }, (_, i) => ({ id: newId(), name: `Account ${i + 1}`, kind: 'hd', index: i }));
     const status = await this.transfers.stoppedWhile(() =>
       this.oneVaultChange(async () => {
+        // Again in its turn: an import (or an account) another window made meanwhile would go unsaid.
+        await checkLoss();
         this.keyring.forget();
         // Locked first, so nothing derives the old vault's keys under the new account's ID before
         // the vault is replaced (unlocks wait in oneVaultChange). Stopped in between: the old vault
