@@ -13,11 +13,11 @@ import { deriveEvmKey, deriveXpKey, generateMnemonic, HdRoot, mnemonicToSeed } f
 
 const PASSWORD = 'long enough';
 
-/** The background over memory storage; its node cannot be reached. */
-function service() {
+/** The background over memory storage; its node cannot be reached (`fails`: before it says so, by default at once). */
+function service(fails: () => Promise<void> = async () => undefined) {
   const stores = memoryStores();
   const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
-  const fetch = (() => Promise.reject(new TypeError('Failed to fetch'))) as typeof globalThis.fetch;
+  const fetch = (() => fails().then(() => Promise.reject(new TypeError('Failed to fetch')))) as typeof globalThis.fetch;
   return { stores, wallet: createWallet(session, stores.local, { fetch }) };
 }
 
@@ -172,18 +172,53 @@ describe('adding an account', () => {
 });
 
 describe('a restore while another window imports a key', () => {
+  /** A wallet whose next restore is held while it looks for the phrase's accounts (its first node call), until `release`. */
+  function heldRestore() {
+    let searching!: () => void;
+    let release!: () => void;
+    const inSearch = new Promise<void>((r) => (searching = r));
+    const released = new Promise<void>((r) => (release = r));
+    let hold = false;
+    const held = service(async () => {
+      if (!hold) return;
+      hold = false;
+      searching();
+      await released;
+    });
+    return { ...held, inSearch, release, holdNext: () => void (hold = true) };
+  }
+
   it('is refused in its turn, counting the key it would drop, rather than dropping the import unsaid', async () => {
-    const { wallet } = service();
+    const { wallet, inSearch, release, holdNext } = heldRestore();
     const mnemonic = generateMnemonic(12);
     await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
-    // The restore counts what it drops (nothing yet) and looks for accounts; the import lands first.
-    const [restored, imported] = await Promise.allSettled([wallet.accounts.walletRestore({ password: 'a new password', mnemonic }), wallet.accounts.accountsImportKey({ privateKey: '0x' + '77'.repeat(32), name: 'Imported' })]);
-    expect(imported.status).toBe('fulfilled');
-    expect(restored).toMatchObject({ status: 'rejected', reason: { code: 'restore-would-drop', restoreLoss: { importedKeys: 1 } } });
+    holdNext();
+    // It counted nothing to drop, then looks for accounts; the import lands meanwhile.
+    const restoring = wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
+    await inSearch;
+    await wallet.accounts.accountsImportKey({ privateKey: '0x' + '77'.repeat(32), name: 'Imported' });
+    release();
+    await expect(restoring).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1 } });
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'Imported']);
     // Asked again and confirmed, it drops it, as the user was told.
     await wallet.accounts.walletRestore({ password: 'a new password', mnemonic, confirmLoss: true });
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1']);
+  });
+
+  it('confirmed for one key, is refused again when a second was imported meanwhile', async () => {
+    const { wallet, inSearch, release, holdNext } = heldRestore();
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    await wallet.accounts.accountsImportKey({ privateKey: '0x' + '77'.repeat(32), name: 'One' });
+    holdNext();
+    const restoring = wallet.accounts.walletRestore({ password: 'a new password', mnemonic, confirmLoss: true });
+    await inSearch;
+    await wallet.accounts.accountsImportKey({ privateKey: '0x' + '78'.repeat(32), name: 'Two' });
+    release();
+    await expect(restoring).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 2 } });
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'One', 'Two']);
+    // Nothing was stopped or locked by the refusal.
+    expect((await wallet.accounts.walletStatus()).vault).toBe('unlocked');
   });
 });
 

@@ -86,7 +86,7 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     await outbox.put({ ...send('undecided'), chain: 'X', item: { txID: 'undecided', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 } });
     const restore = { password: 'long enough', mnemonic: generateMnemonic(12) };
     const refused = await wallet.accounts.walletRestore(restore).catch((e: unknown) => e);
-    expect(refused).toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2 }, message: expect.stringContaining('2 send(s) not yet decided') });
+    expect(refused).toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2 }, message: expect.stringContaining('2 undecided send(s)') });
     expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
   });
 

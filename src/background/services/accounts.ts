@@ -32,7 +32,7 @@ export class RestoreWouldDropError extends WalletError {
   constructor(readonly restoreLoss: RestoreLoss) {
     super(
       RESTORE_WOULD_DROP,
-      `restoring replaces this wallet and would drop ${restoreLoss.importedKeys} imported private key account(s), ${restoreLoss.phraseAccounts === undefined ? '' : `the recovery phrase (${restoreLoss.phraseAccounts} account(s) listed) `}${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s) and ${restoreLoss.undecidedSends ?? 0} send(s) not yet decided; confirm to restore anyway`,
+      `restoring replaces this wallet and drops ${restoreLoss.importedKeys} imported key(s), ${restoreLoss.phraseAccounts === undefined ? '' : `the recovery phrase (${restoreLoss.phraseAccounts} account(s) listed), `}${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s) and ${restoreLoss.undecidedSends ?? 0} undecided send(s); confirm to restore anyway`,
     );
   }
 }
@@ -161,26 +161,28 @@ export class AccountsService {
     const mnemonic = fromPhrase ? await asField('mnemonic', () => normalizeMnemonic(p.mnemonic)) : undefined;
     const keyed = fromPhrase ? undefined : keyWallet(parseKey(p.privateKey), p.name);
     checkNewPassword(p.password);
-    const checkLoss = async () => {
-      const loss = await restoreLoss(fromPhrase, this.session, this.settings, this.local, this.transfers, () => this.vaultExists());
-      if (p.confirmLoss !== true && (loss.importedKeys > 0 || loss.phraseAccounts !== undefined || loss.unfinishedTransfers > 0 || loss.undecidedSends !== undefined || loss.unknown)) throw new RestoreWouldDropError(loss);
-    };
-    await checkLoss();
+    const lossNow = () => restoreLoss(fromPhrase, this.session, this.settings, this.local, this.transfers, () => this.vaultExists());
+    // Any of its optional parts (a phrase, sends, an unreadable list) is there only when it is lost.
+    const drops = (l: RestoreLoss) => l.importedKeys + l.unfinishedTransfers > 0 || Object.keys(l).length > 2;
+    const loss = await lossNow();
+    if (p.confirmLoss !== true && drops(loss)) throw new RestoreWouldDropError(loss);
     // Looked for before anything is replaced, so the accounts are written with the vault, at once.
     const found = mnemonic === undefined ? { count: 0, complete: true } : await usedAccounts(mnemonic, this.settings, this.networks);
     const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: found.count }, (_, i) => ({ id: newId(), name: `Account ${i + 1}`, kind: 'hd', index: i }));
-    const status = await this.transfers.stoppedWhile(() =>
-      this.oneVaultChange(async () => {
-        // Again in its turn: an import (or an account) another window made meanwhile would go unsaid.
-        await checkLoss();
+    const status = await this.oneVaultChange(async () => {
+      // Counted again in its turn: what another window did meanwhile (an import, a send, a move) is
+      // asked about, even after a confirm, never dropped unsaid; nothing is stopped before that.
+      const now = await lossNow();
+      if (drops(now) && JSON.stringify(now) !== JSON.stringify(loss)) throw new RestoreWouldDropError(now);
+      return this.transfers.stoppedWhile(async () => {
         this.keyring.forget();
         // Locked first, so nothing derives the old vault's keys under the new account's ID before
         // the vault is replaced (unlocks wait in oneVaultChange). Stopped in between: the old vault
         // opens with the old password, and that unlock gives its imported keys their accounts back.
         await this.session.lock();
         return this.replaceVault(accounts, found.count, () => this.session.create(p.password, keyed?.secrets ?? { mnemonic }, { replace: true }));
-      }),
-    );
+      });
+    });
     return found.complete ? status : { ...status, accountsNotSearched: true };
   }
 
