@@ -220,6 +220,23 @@ describe('a restore while another window imports a key', () => {
     // Nothing was stopped or locked by the refusal.
     expect((await wallet.accounts.walletStatus()).vault).toBe('unlocked');
   });
+
+  it('a confirm is held to the loss the user was shown: more since is asked about, less goes through', async () => {
+    const { wallet } = service();
+    const mnemonic = generateMnemonic(12);
+    const restore = { password: 'a new password', mnemonic };
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    await wallet.accounts.accountsImportKey({ privateKey: '0x' + '77'.repeat(32), name: 'One' });
+    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ restoreLoss: { importedKeys: 1 } });
+    // While the warning is on screen, another window imports a second key: Confirm asks again.
+    await wallet.accounts.accountsImportKey({ privateKey: '0x' + '78'.repeat(32), name: 'Two' });
+    await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 2 } });
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'One', 'Two']);
+    // Shown two, one of them removed since: Confirm goes through without asking again.
+    await wallet.accounts.accountsRemove({ id: (await wallet.accounts.accountsList()).accounts[2]!.id });
+    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1']);
+  });
 });
 
 describe('changing the password', () => {

@@ -32,10 +32,15 @@ export class RestoreWouldDropError extends WalletError {
   constructor(readonly restoreLoss: RestoreLoss) {
     super(
       RESTORE_WOULD_DROP,
-      `restoring replaces this wallet and drops ${restoreLoss.importedKeys} imported key(s), ${restoreLoss.phraseAccounts === undefined ? '' : `the recovery phrase (${restoreLoss.phraseAccounts} account(s) listed), `}${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s) and ${restoreLoss.undecidedSends ?? 0} undecided send(s); confirm to restore anyway`,
+      `restoring replaces this wallet and drops ${restoreLoss.importedKeys} imported key(s), ${restoreLoss.phraseAccounts === undefined ? '' : 'the recovery phrase, '}${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s) and ${restoreLoss.undecidedSends ?? 0} undecided send(s); confirm to restore anyway`,
     );
   }
 }
+
+/** A restore that drops nothing: its optional parts are there only when lost. */
+const NOTHING_LOST: RestoreLoss = { importedKeys: 0, unfinishedTransfers: 0 };
+/** Whether `loss` drops anything beyond `agreed`: a count above it, or a part it does not have. */
+const exceeds = (loss: RestoreLoss, agreed: RestoreLoss) => Object.entries(loss).some(([k, n]) => +n > ((agreed as unknown as Record<string, number>)[k] ?? -1));
 
 export class AccountsService {
   constructor(
@@ -129,6 +134,9 @@ export class AccountsService {
     return this.walletStatus();
   }
 
+  /** What the last refused restore said it would drop. */
+  #lossShown: RestoreLoss | undefined;
+
   /** Creates, restores, creates-from-key, unlocks, adds and imports run one at a time: each reads the vault (or the accounts), then writes. */
   #replacing: Promise<unknown> = Promise.resolve();
   private oneVaultChange<T>(run: () => Promise<T>): Promise<T> {
@@ -162,18 +170,19 @@ export class AccountsService {
     const keyed = fromPhrase ? undefined : keyWallet(parseKey(p.privateKey), p.name);
     checkNewPassword(p.password);
     const lossNow = () => restoreLoss(fromPhrase, this.session, this.settings, this.local, this.transfers, () => this.vaultExists());
-    // Any of its optional parts (a phrase, sends, an unreadable list) is there only when it is lost.
-    const drops = (l: RestoreLoss) => l.importedKeys + l.unfinishedTransfers > 0 || Object.keys(l).length > 2;
+    const refuse = (l: RestoreLoss) => new RestoreWouldDropError((this.#lossShown = l));
     const loss = await lossNow();
-    if (p.confirmLoss !== true && drops(loss)) throw new RestoreWouldDropError(loss);
+    if (p.confirmLoss !== true && exceeds(loss, NOTHING_LOST)) throw refuse(loss);
+    // A confirm is held to what the user was shown: another window may have added to it since.
+    const agreed = (p.confirmLoss && this.#lossShown) || loss;
     // Looked for before anything is replaced, so the accounts are written with the vault, at once.
     const found = mnemonic === undefined ? { count: 0, complete: true } : await usedAccounts(mnemonic, this.settings, this.networks);
     const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: found.count }, (_, i) => ({ id: newId(), name: `Account ${i + 1}`, kind: 'hd', index: i }));
     const status = await this.oneVaultChange(async () => {
-      // Counted again in its turn: what another window did meanwhile (an import, a send, a move) is
-      // asked about, even after a confirm, never dropped unsaid; nothing is stopped before that.
+      // Counted again in its turn, before anything is stopped: more than agreed (an import, a send
+      // or a move made meanwhile in another window) is asked about, never dropped unsaid.
       const now = await lossNow();
-      if (drops(now) && JSON.stringify(now) !== JSON.stringify(loss)) throw new RestoreWouldDropError(now);
+      if (exceeds(now, agreed)) throw refuse(now);
       return this.transfers.stoppedWhile(async () => {
         this.keyring.forget();
         // Locked first, so nothing derives the old vault's keys under the new account's ID before
