@@ -2,21 +2,18 @@
 // a send a move then replaces: one move runs, its funds arrive once, never "failed" while it may run.
 import { describe, expect, inject, it } from 'vitest';
 import { AVAX, avaxOf } from './fixture.js';
-import { moveUntilDone, rewriteUtxos, rpcResult, transferUntil, txIdOfIssue } from './lying-node.js';
-import { holdingX, issueOnRealNode, setUp } from './lying-node-sends.js';
+import { moveUntilDone, rewriteUtxos, transferUntil } from './lying-node.js';
+import { holdingX, setUp, takesThenRejects } from './lying-node-sends.js';
 
 describe('a node that keeps an X send it says it refused', () => {
-  /** A move X → P whose export the node takes, holds and calls "Rejected" (built on the 5 AVAX UTXO, as in lying-node-held-x.test.ts takenThenRejected). */
+  /** A move X → P whose export the node takes, holds and calls "Rejected" (lying-node-sends.ts takesThenRejects). */
   async function moveTakenThenRejected() {
     const set = await setUp();
-    let held: string | undefined;
-    set.node.lies.set('avm.issueTx', (call) => ((held ??= (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
-    set.node.lies.set('avm.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Rejected' })));
-    set.node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => utxos.filter((u) => !(u.output.kind === 'TransferOutput' && u.output.amount === 10n * AVAX))));
+    const release = takesThenRejects(set.node);
     expect(await moveUntilDone(set.wallet, 'X', 'P', AVAX)).toBe('failed');
     set.node.lies.clear();
     const pAvax = async () => BigInt((await set.wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'P')?.spendable ?? '0');
-    return { ...set, pAvax, release: () => issueOnRealNode(held!) };
+    return { ...set, pAvax, release };
   }
 
   /**

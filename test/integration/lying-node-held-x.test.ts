@@ -4,8 +4,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, avaxOf, freshWallet, testNodeOutboxKey } from './fixture.js';
-import { lyingNode, refreshUntilDecided, rewriteUtxos, rpcResult, txIdOfIssue } from './lying-node.js';
-import { holdingX, issueOnRealNode, setUp, swallow } from './lying-node-sends.js';
+import { lyingNode, refreshUntilDecided, rewriteUtxos, rpcResult } from './lying-node.js';
+import { holdingX, setUp, swallow, takesThenRejects } from './lying-node-sends.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 describe('a node that keeps an X send it says it refused', () => {
@@ -96,13 +96,10 @@ describe('a node that keeps an X send it says it refused', () => {
   /** The node takes the send, holds it, and calls it "Rejected"; it is built on the 5 AVAX UTXO (the 10 AVAX one hidden), which an honest retry would not pick. */
   async function takenThenRejected() {
     const set = await setUp();
-    let held: string | undefined;
-    set.node.lies.set('avm.issueTx', (call) => ((held ??= (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
-    set.node.lies.set('avm.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Rejected' })));
-    set.node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => utxos.filter((u) => !(u.output.kind === 'TransferOutput' && u.output.amount === 10n * AVAX))));
+    const release = takesThenRejects(set.node);
     await expect(set.send()).rejects.toMatchObject({ code: 'tx-failed', message: expect.stringMatching(/nothing was paid, and your next X-Chain send takes its place/) });
     set.node.lies.clear();
-    return { ...set, release: () => issueOnRealNode(held!) };
+    return { ...set, release };
   }
 
   it('taken, then called "Rejected": the retry takes its place, so when the node lets it go only one of the two runs', async () => {

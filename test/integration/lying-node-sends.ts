@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, freshWallet } from './fixture.js';
-import { type Lie, lyingNode, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
+import { type Lie, lyingNode, rewriteUtxos, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 /** The lie a timing-out load balancer tells: the tx goes on to the node, the wallet gets an error. */
@@ -29,6 +29,19 @@ export function holdingX(node: ReturnType<typeof lyingNode>) {
     held ??= (call.params as { tx: string }).tx;
     return Promise.resolve(rpcError('mempool full'));
   });
+  return () => issueOnRealNode(held!);
+}
+
+/**
+ * The node takes the X tx it is sent, holds it and calls it "Rejected", with the 10 AVAX UTXO hidden
+ * so that the tx is built on the 5 AVAX one (which an honest retry would not pick). Returns the node
+ * letting it go.
+ */
+export function takesThenRejects(node: ReturnType<typeof lyingNode>) {
+  let held: string | undefined;
+  node.lies.set('avm.issueTx', (call) => ((held ??= (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
+  node.lies.set('avm.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Rejected' })));
+  node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => utxos.filter((u) => !(u.output.kind === 'TransferOutput' && u.output.amount === 10n * AVAX))));
   return () => issueOnRealNode(held!);
 }
 
