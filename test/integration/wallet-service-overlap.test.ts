@@ -1,9 +1,9 @@
 // The wallet service when a send and a balance refresh overlap (either one first), and a restore
 // over a wallet whose move is under way.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { generateMnemonic } from '../../src/core/keys.js';
 import type { BalancesView } from '../../src/shared/messages.js';
-import { AVAX, freshWallet } from './fixture.js';
+import { AVAX, avaxOf, freshWallet } from './fixture.js';
 import { fundedWallet, PASSWORD } from './wallet-fixture.js';
 import { approved, spendable } from './wallet-service-kit.js';
 
@@ -20,6 +20,24 @@ function onceBefore(method: string): { run?: () => Promise<unknown>; fetch: type
     },
   };
   return hook;
+}
+
+/** A fetch for the wallet that holds the first call of `method` (before it goes to the node) until `release`. */
+function holdFirst(method: string) {
+  let reached!: () => void;
+  let release!: () => void;
+  const held = new Promise<void>((r) => (reached = r));
+  const released = new Promise<void>((r) => (release = r));
+  let first = true;
+  const gated: typeof fetch = async (input, init) => {
+    if (first && typeof init?.body === 'string' && init.body.includes(`"${method}"`)) {
+      first = false;
+      reached();
+      await released;
+    }
+    return fetch(input, init);
+  };
+  return { fetch: gated, held, release };
 }
 
 describe('a send and a balance refresh that overlap', () => {
@@ -71,5 +89,24 @@ describe('restore over a wallet with a move under way', () => {
     // Long enough for the move to have finished had it kept running.
     await new Promise((r) => setTimeout(r, 4_000));
     expect(journals()).toEqual([]);
+  });
+
+  it('locks before it waits for the move to stop: a send from another window meanwhile is refused, not signed with the old vault', async () => {
+    // The move's run waits at its import, so the restore waits for it.
+    const atImport = holdFirst('platform.issueTx');
+    const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: atImport.fetch });
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) });
+    await atImport.held;
+    const restoring = wallet.accounts.walletRestore({ password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key', confirmLoss: true });
+    await vi.waitFor(async () => expect((await wallet.accounts.walletStatus()).vault).toBe('locked'), { timeout: 10_000, interval: 50 });
+    const bob = await freshWallet();
+    const send = { assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() };
+    await expect(wallet.sends.sendX(send)).rejects.toMatchObject({ code: 'vault-locked' });
+    atImport.release();
+    expect((await restoring).vault).toBe('unlocked');
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Key']);
+    // Nothing reached Bob: the send was never signed.
+    expect(await avaxOf(bob.engine, 'X')).toBe(0n);
   });
 });

@@ -183,14 +183,14 @@ export class AccountsService {
       // or a move made meanwhile in another window) is asked about, never dropped unsaid.
       const now = await lossNow();
       if (exceeds(now, agreed)) throw refuse(now);
-      return this.transfers.stoppedWhile(async () => {
-        this.keyring.forget();
-        // Locked first, so nothing derives the old vault's keys under the new account's ID before
-        // the vault is replaced (unlocks wait in oneVaultChange). Stopped in between: the old vault
-        // opens with the old password, and that unlock gives its imported keys their accounts back.
-        await this.session.lock();
-        return this.replaceVault(accounts, found.count, () => this.session.create(p.password, keyed?.secrets ?? { mnemonic }, { replace: true }));
-      });
+      this.keyring.forget();
+      // Locked at once, before the moves under way are waited for (seconds): a send, stake or site
+      // approval from another window meanwhile would sign with the old vault, and its record be
+      // dropped unsaid. Nothing derives the old keys under the new account's ID either (unlocks wait
+      // in oneVaultChange). Stopped in between: the old vault opens with the old password, and that
+      // unlock gives its imported keys their accounts back.
+      await this.session.lock();
+      return this.transfers.stoppedWhile(() => this.replaceVault(accounts, found.count, () => this.session.create(p.password, keyed?.secrets ?? { mnemonic }, { replace: true })));
     });
     return found.complete ? status : { ...status, accountsNotSearched: true };
   }
