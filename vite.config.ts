@@ -64,6 +64,21 @@ function importWithoutPreload(): Plugin {
 }
 
 /**
+ * In Firefox, webextension-polyfill hands back the browser's own `browser` object: it wraps only
+ * Chrome's `chrome` in promises. The Firefox build gets that object directly, without the 9 KB of
+ * Chrome wrappers it would never run; the Chrome build keeps the polyfill.
+ */
+const FIREFOX_BROWSER_ID = '\0xpc/firefox-browser.js';
+function firefoxOwnBrowser(target: Target): Plugin {
+  return {
+    name: 'xpc:firefox-own-browser',
+    enforce: 'pre',
+    resolveId: (id) => (target === 'firefox' && id === 'webextension-polyfill' ? FIREFOX_BROWSER_ID : undefined),
+    load: (id) => (id === FIREFOX_BROWSER_ID ? 'export default globalThis.browser;' : undefined),
+  };
+}
+
+/**
  * The manifest and the pages as the browser reads them, without what only a person reads: the
  * manifest's indentation, the pages' comments and the line breaks (with their indents) between
  * tags. A line break between two tags is no text the pages show: their body is one element
@@ -187,6 +202,7 @@ export default defineConfig(() => {
     root: ROOT,
     plugins: [
       importWithoutPreload(),
+      firefoxOwnBrowser(target),
       preact(),
       crx({
         manifest: manifestFor(target),
