@@ -32,7 +32,7 @@ export class AccountEngines {
   constructor(
     private readonly settings: SettingsStore,
     private readonly networks: NetworksService,
-    private readonly keyring: Keyring,
+    readonly keyring: Keyring,
     readonly caches: AccountCaches,
     private readonly local: StorageArea,
     private readonly options: { log?: (line: string) => void; wait?: WaitOptions } = {},

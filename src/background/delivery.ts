@@ -88,6 +88,9 @@ export class Delivery {
     // unclear answer never leads to a new tx), then the pending item and the change index.
     const outbox = await this.engines.outbox(preset, account.id);
     const entry = outboxEntry(signed.chain, signed.txID, signed.signedBytes, item);
+    // Signed before a lock (a site's tx can wait its turn): nothing goes out once locked, so a
+    // restore's last count of the sends in its way is the last word.
+    this.engines.keyring.assertUnlocked();
     // With it, the refused sends it takes the place of are marked, in the same write.
     await outbox.put(entry, replaces);
     await this.caches.update(preset.id, account.id, record);
@@ -346,6 +349,8 @@ export class Delivery {
     }
     if (!isEvmHash(signed.txID)) {
       const { replaced, races } = await this.beforeSending(ctx, signed.chain, { inputs: inputIds(decodeChainTx(signed.chain, signed.signedBytes)) });
+      // Locked meanwhile: deliver would refuse it, so no stake is recorded for it either.
+      this.engines.keyring.assertUnlocked();
       await beforeSending?.(ctx.preset.id);
       await this.deliver(ctx, signed, { ...item, ...races }, undefined, false, replaced);
       return;

@@ -36,8 +36,8 @@ export interface Background {
   notified: number;
 }
 
-/** The background as a (re)started worker builds it, over storage that survives, on the clock `now`. */
-export async function siteBackground(stores: MemoryStores, user: User, now: () => number): Promise<Background> {
+/** The background as a (re)started worker builds it, over storage that survives, on the clock `now` (and `fetch`, if given, to reach the node). */
+export async function siteBackground(stores: MemoryStores, user: User, now: () => number, fetch?: typeof globalThis.fetch): Promise<Background> {
   // The hooks run only once the background exists (they are called from its requests).
   const answerPending = async () => {
     for (const p of await bg.approvals.list()) {
@@ -61,6 +61,7 @@ export async function siteBackground(stores: MemoryStores, user: User, now: () =
       bg.notified++;
     },
     now,
+    ...(fetch ? { fetch } : {}),
   }), { user, notified: 0 });
   return bg;
 }

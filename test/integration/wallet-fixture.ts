@@ -43,7 +43,7 @@ export async function phraseWallet(mnemonic = generateMnemonic(12)) {
 export async function fundedWallet(funding: { x?: bigint; p?: bigint }, options: BackgroundOptions = {}) {
   const { ctx, identity } = await localNetwork();
   const stores = memoryStores();
-  const { wallet } = await startBackground(stores, options);
+  const { wallet, session } = await startBackground(stores, options);
   await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
   const network = await wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
   const { account } = await wallet.networks.networksSelect({ id: network.id });
@@ -53,7 +53,7 @@ export async function fundedWallet(funding: { x?: bigint; p?: bigint }, options:
   if (funding.p) await genesis.issueAndWait(await genesis.buildPSend(funding.p, me));
   // The first refresh scans the account's addresses once.
   await wallet.balances.balancesRefresh();
-  return { wallet, stores, account: account!, ctx, avax: identity.avaxAssetID, genesis };
+  return { wallet, session, stores, account: account!, ctx, avax: identity.avaxAssetID, genesis };
 }
 
 export interface ProviderBackground {

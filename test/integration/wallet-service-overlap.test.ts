@@ -109,4 +109,40 @@ describe('restore over a wallet with a move under way', () => {
     // Nothing reached Bob: the send was never signed.
     expect(await avaxOf(bob.engine, 'X')).toBe(0n);
   });
+
+  it('while its lock waits its turn, a move is refused, and a send that went out meanwhile is counted once locked: asked about, not dropped', async () => {
+    // The send's first status question waits: it stays undecided.
+    const atStatus = holdFirst('avm.getTxStatus');
+    const { wallet, session, stores, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: atStatus.fetch });
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    // Another session task (a password check, say) holds the session's queue, so the lock waits behind it.
+    let releaseQueue!: () => void;
+    const queueHeld = new Promise<void>((r) => (releaseQueue = r));
+    const write = stores.session.set.bind(stores.session);
+    stores.session.set = async (items) => {
+      stores.session.set = write;
+      await queueHeld;
+      return write(items);
+    };
+    void session.touch(Date.now() + 60_000);
+    const lockAsked = new Promise<void>((asked) => {
+      const lock = session.lock.bind(session);
+      session.lock = () => (asked(), lock());
+    });
+    const restore = { password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key' };
+    const restoring = wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
+    await lockAsked;
+    await expect(wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) })).rejects.toMatchObject({ code: 'transfers-stopped' });
+    const bob = await freshWallet();
+    const sending = wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    await atStatus.held;
+    releaseQueue();
+    await expect(restoring).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { undecidedSends: 1 } });
+    expect((await wallet.accounts.walletStatus()).vault).toBe('locked');
+    atStatus.release();
+    await sending;
+    // Confirmed with the send counted, it goes through.
+    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Key']);
+  });
 });

@@ -178,19 +178,29 @@ export class AccountsService {
     // Looked for before anything is replaced, so the accounts are written with the vault, at once.
     const found = mnemonic === undefined ? { count: 0, complete: true } : await usedAccounts(mnemonic, this.settings, this.networks);
     const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: found.count }, (_, i) => ({ id: newId(), name: `Account ${i + 1}`, kind: 'hd', index: i }));
-    const status = await this.oneVaultChange(async () => {
-      // Counted again in its turn, before anything is stopped: more than agreed (an import, a send
-      // or a move made meanwhile in another window) is asked about, never dropped unsaid.
+    // More than agreed (an import, a send or a move made meanwhile in another window) is asked
+    // about, never dropped unsaid.
+    const countAgain = async () => {
       const now = await lossNow();
       if (exceeds(now, agreed)) throw refuse(now);
+    };
+    const status = await this.oneVaultChange(async () => {
+      // Counted again in its turn, before anything is stopped or locked.
+      await countAgain();
       this.keyring.forget();
-      // Locked at once, before the moves under way are waited for (seconds): a send, stake or site
-      // approval from another window meanwhile would sign with the old vault, and its record be
-      // dropped unsaid. Nothing derives the old keys under the new account's ID either (unlocks wait
-      // in oneVaultChange). Stopped in between: the old vault opens with the old password, and that
-      // unlock gives its imported keys their accounts back.
-      await this.session.lock();
-      return this.transfers.stoppedWhile(() => this.replaceVault(accounts, found.count, () => this.session.create(p.password, keyed?.secrets ?? { mnemonic }, { replace: true })));
+      // Locked before the moves under way are waited for (seconds): a send, stake or site approval
+      // from another window meanwhile would sign with the old vault, and its record be dropped
+      // unsaid (a locked wallet puts nothing in an outbox). Nothing derives the old keys under the
+      // new account's ID either (unlocks wait in oneVaultChange). Stopped in between: the old vault
+      // opens with the old password, and that unlock gives its imported keys their accounts back.
+      return this.transfers.stoppedWhile(
+        () => this.session.lock(),
+        async () => {
+          // Once more, locked: a site's tx signed before the lock may have been put in its outbox since.
+          await countAgain();
+          return this.replaceVault(accounts, found.count, () => this.session.create(p.password, keyed?.secrets ?? { mnemonic }, { replace: true }));
+        },
+      );
     });
     return found.complete ? status : { ...status, accountsNotSearched: true };
   }

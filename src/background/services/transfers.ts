@@ -106,14 +106,16 @@ export class TransfersService {
   }
 
   /**
-   * Runs `replace` (a restore replacing the vault) with every transfer stopped: the runs under way
-   * are waited for, and none may write its journal (of an account about to go) until it is done.
+   * Runs `replace` (a restore replacing the vault) with every transfer stopped: `first` (the lock)
+   * runs once none may start (it can wait its turn), then the runs under way are waited for, and
+   * none may write its journal (of an account about to go) until it is done.
    */
-  async stoppedWhile<T>(replace: () => Promise<T>): Promise<T> {
+  async stoppedWhile<T>(first: () => Promise<unknown>, replace: () => Promise<T>): Promise<T> {
     this.#stopped = true;
     // Reviews of the account about to go are not confirmed afterwards.
     this.#reviewed.clear();
     try {
+      await first();
       await Promise.allSettled([...this.#runs]);
       return await replace();
     } finally {

@@ -1,0 +1,47 @@
+// A site's tx approved while the wallet's C-Chain line was busy, and the wallet locked before its
+// turn came: nothing goes out once locked (a restore's last count of the sends in its way relies on it).
+import { describe, expect, it } from 'vitest';
+import { memoryStores } from '../../src/background/storage.js';
+import { approveAll, call, fundedAccount, ok, siteBackground } from './provider-site.js';
+
+describe('a site tx waiting for the C-Chain line when the wallet is locked', () => {
+  it('is refused as locked at its turn, never sent', async () => {
+    // Once armed, the wallet's next receipt question waits (its own C send keeps the line) until released.
+    let armed = false;
+    let reached!: () => void;
+    let release!: () => void;
+    const atReceipt = new Promise<void>((r) => (reached = r));
+    const released = new Promise<void>((r) => (release = r));
+    const gated: typeof fetch = async (input, init) => {
+      if (armed && typeof init?.body === 'string' && init.body.includes('"eth_getTransactionReceipt"')) {
+        armed = false;
+        reached();
+        await released;
+      }
+      return fetch(input, init);
+    };
+    const bg = await siteBackground(memoryStores(), approveAll(), Date.now, gated);
+    const account = await fundedAccount(bg);
+    expect(await ok(bg, 'eth_requestAccounts')).toEqual([account.cAddress]);
+    const to = `0x${'22'.repeat(20)}`;
+    const est = await bg.wallet.sends.sendEstimate({ chain: 'C', to, amountWei: '1' });
+    armed = true;
+    const ownSend = bg.wallet.sends.sendC({ to, amountWei: '1', maxFeeWei: est.fee });
+    await atReceipt;
+    const pending = () => ok(bg, 'eth_getTransactionCount', [account.cAddress, 'pending']);
+    const nonceBefore = await pending();
+    const siteTx = call(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, value: '0x1' }]);
+    // Approved and signed: it waits for the line the wallet's own send holds.
+    for (let i = 0; i < 200 && bg.user.seen.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(bg.user.seen).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 300));
+    await bg.session.lock();
+    release();
+    await ownSend;
+    const answer = await siteTx;
+    expect(answer.ok).toBe(false);
+    if (!answer.ok) expect(answer.error.message).toMatch(/locked/);
+    // The node never saw it: no nonce past the wallet's own send.
+    expect(await pending()).toBe(nonceBefore);
+  });
+});
