@@ -28,12 +28,13 @@ export function siteStakeOf(tx: UnsignedTx, hrp: string, avaxAssetID: Bytes, now
   const plain = (outs: readonly TransferableOutput[]) => outs.every((o) => o.output.kind === 'TransferOutput' && ours(o.output.owners));
   if (!plain(tx.outputs)) return undefined;
   if (tx.kind === 'SetAutoRenewedValidatorConfigTx') return { activity: { kind: 'staking-config' } };
-  if (tx.kind !== 'AddAutoRenewedValidatorTx' && tx.kind !== 'AddPermissionlessDelegatorTx' && tx.kind !== 'AddPermissionlessValidatorTx') return undefined;
-  if (tx.kind === 'AddAutoRenewedValidatorTx' ? !ours(tx.validatorAuthority) : tx.subnetID.some((b) => b !== 0)) return undefined;
+  const renewed = tx.kind === 'AddAutoRenewedValidatorTx';
+  if (!renewed && tx.kind !== 'AddPermissionlessDelegatorTx' && tx.kind !== 'AddPermissionlessValidatorTx') return undefined;
+  if (renewed ? !ours(tx.validatorAuthority) : tx.subnetID.some((b) => b !== 0)) return undefined;
   const avax = cb58Encode(avaxAssetID);
   if (!plain(tx.stake) || tx.stake.some((o) => cb58Encode(o.assetID) !== avax)) return undefined;
   const amount = tx.stake.reduce((t, o) => t + amountOf(o.output), 0n).toString();
-  const nodeID = formatNodeId(tx.kind === 'AddAutoRenewedValidatorTx' ? tx.nodeID : tx.validator.nodeID);
+  const nodeID = formatNodeId(renewed ? tx.nodeID : tx.validator.nodeID);
   const activity = { kind: tx.kind === 'AddPermissionlessDelegatorTx' ? 'delegate' : 'validate', assetID: avax, amount, nodeID } as const;
   if (tx.kind === 'AddPermissionlessDelegatorTx') return { activity, record: { kind: 'delegation', nodeID, amount, start: Number(tx.validator.start), end: Number(tx.validator.end), rewardOwner: owners(tx.rewardsOwner) } };
   const validator = { nodeID, amount, rewardOwner: owners(tx.validationRewardsOwner), delegationFeeOwner: owners(tx.delegationRewardsOwner), delegationFee: tx.delegationShares };
