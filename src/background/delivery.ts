@@ -88,11 +88,10 @@ export class Delivery {
     // unclear answer never leads to a new tx), then the pending item and the change index.
     const outbox = await this.engines.outbox(preset, account.id);
     const entry = outboxEntry(signed.chain, signed.txID, signed.signedBytes, item);
-    // Signed before a lock (a site's tx can wait its turn): nothing goes out once locked, so a
-    // restore's last count of the sends in its way is the last word.
-    this.engines.keyring.assertUnlocked();
-    // With it, the refused sends it takes the place of are marked, in the same write.
-    await outbox.put(entry, replaces);
+    // With it, the refused sends it takes the place of are marked, in the same write. Signed before
+    // a lock (a site's tx can wait its turn), it is not written, nor sent: a restore's count of the
+    // sends in its way, made once locked, is the last word.
+    await outbox.put(entry, replaces, () => this.engines.keyring.assertUnlocked());
     await this.caches.update(preset.id, account.id, record);
     let sent: 'sent' | 'checking';
     try {

@@ -63,9 +63,13 @@ export class Outbox {
     return storedList<OutboxEntry>(this.area, this.key, 'the outbox');
   }
 
-  /** Writes `entry`, and in the same write marks the entries it `replaces` (those still here). */
-  put(entry: OutboxEntry, replaces: readonly string[] = []): Promise<void> {
-    return this.change((all) => [...markReplaced(all.filter((e) => e.txID !== entry.txID), replaces, entry.txID), entry]);
+  /**
+   * Writes `entry`, and in the same write marks the entries it `replaces` (those still here).
+   * `allowed` throws to write nothing; it runs in the tick the write is issued, so a reader after
+   * it sees the entry (storage keeps the order).
+   */
+  put(entry: OutboxEntry, replaces: readonly string[] = [], allowed?: () => void): Promise<void> {
+    return this.change((all) => (allowed?.(), [...markReplaced(all.filter((e) => e.txID !== entry.txID), replaces, entry.txID), entry]));
   }
 
   /** Marks the entries `replaced` (those still here) as replaced by `by`, a tx kept elsewhere (a move's export). */

@@ -146,7 +146,9 @@ export class TransfersService {
       if (e instanceof WalletError && USERS_TO_CHANGE.has(e.code)) throw e;
     });
     if (built && built.fee > BigInt(p.maxExportFee!)) throw new WalletError('fee-above-approved', `the export's fee of ${built.fee} nAVAX is above the ${p.maxExportFee} nAVAX reviewed: nothing was journaled or signed`);
-    const record = await runner.begin(from, to, amount, BigInt(p.maxFee), p.maxExportFee !== undefined ? BigInt(p.maxExportFee) : undefined);
+    // Once a restore stopped moves, nothing is journaled; a start already under way is waited for.
+    this.checkNotStopped();
+    const record = await this.track(runner.begin(from, to, amount, BigInt(p.maxFee), p.maxExportFee !== undefined ? BigInt(p.maxExportFee) : undefined));
     void this.track(this.runOne(runner, record)).catch((e: unknown) => this.log?.(`transfer ${record.id} paused: ${(e as Error).message}`));
     return this.view(record);
   }
