@@ -86,24 +86,19 @@ export async function discoverNetwork(
   }
   const evmChainID = Number(evmChainIdBig);
 
-  if (preset.networkID !== undefined && networkID !== preset.networkID) {
-    throw mismatch(preset, 'network ID', preset.networkID, networkID);
-  }
+  /** What the preset expects (when it says), against what the node said. */
+  const same = (what: string, expected: string | number | undefined, got: string | number): void => {
+    if (expected !== undefined && got !== expected) throw mismatch(preset, what, expected, got);
+  };
+  same('network ID', preset.networkID, networkID);
   const hrp = hrpForNetworkId(networkID);
-  if (preset.hrp !== undefined && preset.hrp !== hrp) {
-    throw mismatch(preset, 'address prefix (hrp, from network ID ' + networkID + ')', preset.hrp, hrp);
-  }
-  if (preset.evmChainID !== undefined && evmChainID !== preset.evmChainID) {
-    throw mismatch(preset, 'C-Chain EVM chain ID', preset.evmChainID, evmChainID);
-  }
-  if (pChainID !== P_CHAIN_ID) throw mismatch(preset, 'P-Chain ID', P_CHAIN_ID, pChainID);
-  if (preset.known) {
-    if (xChainID !== preset.known.xChainID) throw mismatch(preset, 'X-Chain ID', preset.known.xChainID, xChainID);
-    if (cChainID !== preset.known.cChainID) throw mismatch(preset, 'C-Chain ID', preset.known.cChainID, cChainID);
-    if (avax.assetID !== preset.known.avaxAssetID) {
-      throw mismatch(preset, 'AVAX asset ID', preset.known.avaxAssetID, avax.assetID);
-    }
-  }
+  same('address prefix (hrp, from network ID ' + networkID + ')', preset.hrp, hrp);
+  same('C-Chain EVM chain ID', preset.evmChainID, evmChainID);
+  same('P-Chain ID', P_CHAIN_ID, pChainID);
+  const { known } = preset;
+  same('X-Chain ID', known?.xChainID, xChainID);
+  same('C-Chain ID', known?.cChainID, cChainID);
+  same('AVAX asset ID', known?.avaxAssetID, avax.assetID);
   // A tx signed for a public network's IDs is valid there, whoever asked for it: a node that shares
   // any of mainnet's (or Fuji's) network ID, EVM chain ID, chain or asset IDs must be that network
   // through and through (a user's own mainnet node added as a custom network is fine).
