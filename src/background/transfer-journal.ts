@@ -100,10 +100,12 @@ export class TransferJournal {
    * funds, to the same amount and change) goes in the same write: one tx is never two moves, not
    * even for a crash's while.
    */
-  put(record: TransferRecord): Promise<void> {
+  put(record: TransferRecord, allowed?: () => void): Promise<void> {
     return oneAtATime(this.key, async () => {
       const txID = record.state === 'failed' ? undefined : record.export?.txID;
       const others = (await this.list()).filter((r) => r.id !== record.id && !(txID && r.state === 'failed' && r.export?.txID === txID));
+      // Throws to write nothing, in the tick the write is issued (as Outbox.put's).
+      allowed?.();
       await this.area.set({ [this.key]: [...others, record].map(withoutEndedBytes) });
     });
   }

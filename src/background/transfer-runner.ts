@@ -67,7 +67,7 @@ export class TransferRunner {
    * Journals a new move without running it (the caller runs it, e.g. without waiting). `maxFee`
    * (nAVAX) bounds the export and import fees together: nothing costlier is ever signed.
    */
-  async begin(from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint, maxExportFee?: bigint): Promise<TransferRecord> {
+  async begin(from: ChainAlias, to: ChainAlias, amount: bigint, maxFee?: bigint, maxExportFee?: bigint, allowed?: () => void): Promise<TransferRecord> {
     differentChains(from, to);
     checkPositive(amount);
     if (maxFee !== undefined && maxFee < 0n) throw new WalletError('validation', 'a maximum fee cannot be negative');
@@ -89,7 +89,7 @@ export class TransferRunner {
       createdAt: now,
       updatedAt: now,
     };
-    await this.save(record, 'journaled');
+    await this.save(record, 'journaled', allowed);
     return record;
   }
 
@@ -124,9 +124,9 @@ export class TransferRunner {
     return out;
   }
 
-  private async save(record: TransferRecord, point: string): Promise<void> {
+  private async save(record: TransferRecord, point: string, allowed?: () => void): Promise<void> {
     record.updatedAt = Date.now();
-    await this.journal.put(record);
+    await this.journal.put(record, allowed);
     await this.hooks.checkpoint?.(point, record);
   }
 

@@ -1,6 +1,7 @@
 // The wallet service when a send and a balance refresh overlap (either one first), and a restore
 // over a wallet whose move is under way.
 import { describe, expect, it, vi } from 'vitest';
+import { oneAtATime } from '../../src/background/storage.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import type { BalancesView } from '../../src/shared/messages.js';
 import { AVAX, avaxOf, freshWallet } from './fixture.js';
@@ -145,5 +146,43 @@ describe('restore over a wallet with a move under way', () => {
     // Confirmed with the send counted, it goes through.
     expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Key']);
+  });
+
+  it('a move whose journal write waits its turn while a restore stops moves is never journaled: refused, and the restore drops nothing unsaid', async () => {
+    // Once armed, the wallet's next UTXO question (the move's export, built at its start) waits until released.
+    let armed = false;
+    let reached!: () => void;
+    let release!: () => void;
+    const atUtxos = new Promise<void>((r) => (reached = r));
+    const released = new Promise<void>((r) => (release = r));
+    const gated: typeof fetch = async (input, init) => {
+      if (armed && typeof init?.body === 'string' && init.body.includes('"avm.getUTXOs"')) {
+        armed = false;
+        reached();
+        await released;
+      }
+      return fetch(input, init);
+    };
+    const { wallet, session, account } = await fundedWallet({ x: 10n * AVAX }, { fetch: gated });
+    const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    const journal = await wallet.transfers.journal((await wallet.accounts.walletStatus()).network.id, account.id);
+    armed = true;
+    const starting = wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est), maxExportFee: est.exportFee });
+    await atUtxos;
+    // Another write of the journal (a move's run, say) holds it; the start's own write will wait behind it.
+    let releaseJournal!: () => void;
+    void oneAtATime(journal.key, () => new Promise<void>((r) => (releaseJournal = r)));
+    release();
+    await new Promise((r) => setTimeout(r, 300));
+    const lockAsked = new Promise<void>((asked) => {
+      const lock = session.lock.bind(session);
+      session.lock = () => (asked(), lock());
+    });
+    const restoring = wallet.accounts.walletRestore({ password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key', confirmLoss: true });
+    await lockAsked;
+    releaseJournal();
+    await expect(starting).rejects.toMatchObject({ code: 'transfers-stopped' });
+    // Told it was stopped, it was: nothing journaled for the restore to drop (or to ask about).
+    expect((await restoring).vault).toBe('unlocked');
   });
 });

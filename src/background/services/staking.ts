@@ -277,9 +277,10 @@ export class StakingService extends StakingReads {
       if (issued.status === 'accepted') await set('active');
       return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
     } catch (e) {
-      // Refused, or failed in the node's words: nothing was paid; while its outbox entry says the node may still run it, the follow asks again.
+      // Refused, or failed in the node's words, or locked before it went out (deliver): nothing was
+      // paid; while its outbox entry says the node may still run it, the follow asks again.
       const code = (e as WalletError).code;
-      if (txID && (code === 'tx-refused' || code === 'tx-failed')) await set('failed');
+      if (txID && (code === 'tx-refused' || code === 'tx-failed' || code === 'vault-locked')) await set('failed');
       throw e;
     }
   }

@@ -54,7 +54,8 @@ export class TransfersService {
   private async runner(accountId?: string, networkId?: string): Promise<{ runner: TransferRunner; journal: TransferJournal; engine: WalletEngine; preset: { id: string }; account: { id: string } }> {
     const { engine, preset, account } = await this.engines.open(accountId, networkId);
     const journal = await this.engines.journal(preset, account.id);
-    const checkpoint = (): void => this.checkNotStopped();
+    // A move once journaled is the user's (a restore counts it): a stop after that pauses it, from its first run.
+    const checkpoint = (point: string): void => void (point === 'journaled' || this.checkNotStopped());
     const stopped = (record: TransferRecord, error: unknown): void => this.notePaused(record.id, error);
     const delivery = this.delivery;
     const evmLine = delivery ? <T>(run: () => Promise<T>) => delivery.inNonceLine(account.id, run, preset.id) : undefined;
@@ -116,7 +117,8 @@ export class TransfersService {
     this.#reviewed.clear();
     try {
       await first();
-      await Promise.allSettled([...this.#runs]);
+      // Until none is left: a start waited for adds its run.
+      while (this.#runs.size) await Promise.allSettled([...this.#runs]);
       return await replace();
     } finally {
       this.#stopped = false;
@@ -146,9 +148,8 @@ export class TransfersService {
       if (e instanceof WalletError && USERS_TO_CHANGE.has(e.code)) throw e;
     });
     if (built && built.fee > BigInt(p.maxExportFee!)) throw new WalletError('fee-above-approved', `the export's fee of ${built.fee} nAVAX is above the ${p.maxExportFee} nAVAX reviewed: nothing was journaled or signed`);
-    // Once a restore stopped moves, nothing is journaled; a start already under way is waited for.
-    this.checkNotStopped();
-    const record = await this.track(runner.begin(from, to, amount, BigInt(p.maxFee), p.maxExportFee !== undefined ? BigInt(p.maxExportFee) : undefined));
+    // Once a restore stopped moves, nothing is journaled; a start under way is waited for.
+    const record = await this.track(runner.begin(from, to, amount, BigInt(p.maxFee), p.maxExportFee !== undefined ? BigInt(p.maxExportFee) : undefined, () => this.checkNotStopped()));
     void this.track(this.runOne(runner, record)).catch((e: unknown) => this.log?.(`transfer ${record.id} paused: ${(e as Error).message}`));
     return this.view(record);
   }
@@ -277,7 +278,7 @@ export class TransfersService {
         const record = await journal.get(m.record.id);
         if (record?.state !== 'export-accepted' || record.export?.txID !== m.record.export?.txID) continue;
         const signed = journalReviewedImport(engine, record, m.built);
-        await journal.put(signed);
+        await journal.put(signed, () => this.checkNotStopped());
         moves.push(signed);
       }
       const txIDs: string[] = [];
