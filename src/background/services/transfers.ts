@@ -108,8 +108,9 @@ export class TransfersService {
 
   /**
    * Runs `replace` (a restore replacing the vault) with every transfer stopped: `first` (the lock)
-   * runs once none may start (it can wait its turn), then the runs under way are waited for, and
-   * none may write its journal (of an account about to go) until it is done.
+   * runs once none may start (it can wait its turn), then the runs under way are waited for (each
+   * stops at its next step, and a resume pass runs no further move), so none writes the journal of
+   * an account about to go while it is replaced.
    */
   async stoppedWhile<T>(first: () => Promise<unknown>, replace: () => Promise<T>): Promise<T> {
     this.#stopped = true;
@@ -214,7 +215,8 @@ export class TransfersService {
         try {
           const { runner, journal: opened } = await this.runner(accountId, networkId);
           const done = await runner.resumeAll(
-            (m) => this.claim(m),
+            // Stopped by a restore: none of the pass's next moves is run (sent again) meanwhile.
+            (m) => !this.#stopped && this.claim(m),
             (m) => this.#running.delete(m),
           );
           // Those that got through (or to a wait the journal records) are not paused any more.
