@@ -91,6 +91,17 @@ describe('starting again from a private key (a forgotten password)', () => {
     await expect(wallet.accounts.walletRestore(again)).rejects.toMatchObject(dropped);
   });
 
+  it('over a key wallet whose settings still count a phrase account (a phrase restore stopped halfway), goes through: its last count, made locked, names no phrase the vault does not hold', async () => {
+    const { wallet, stores } = service();
+    await wallet.accounts.walletCreateFromKey({ password: PASSWORD, privateKey: '0x' + '55'.repeat(32), name: 'Old key' });
+    const state = (await stores.local.get(['xpc.state']))['xpc.state'] as { nextHdIndex: number };
+    await stores.local.set({ 'xpc.state': { ...state, nextHdIndex: 1 } });
+    const restore = { password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'New key' };
+    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ restoreLoss: { importedKeys: 1, unfinishedTransfers: 0 } });
+    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['New key']);
+  });
+
   it('a key with a typo is refused in words at its field, before anything is stored', async () => {
     const { wallet, stores } = service();
     const good = formatPrivateKey(new Uint8Array(32).fill(0x44));

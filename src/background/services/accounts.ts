@@ -179,14 +179,16 @@ export class AccountsService {
     const found = mnemonic === undefined ? { count: 0, complete: true } : await usedAccounts(mnemonic, this.settings, this.networks);
     const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: found.count }, (_, i) => ({ id: newId(), name: `Account ${i + 1}`, kind: 'hd', index: i }));
     // More than agreed (an import, a send or a move made meanwhile in another window) is asked
-    // about, never dropped unsaid.
-    const countAgain = async () => {
-      const now = await lossNow();
+    // about, never dropped unsaid. Locked, the vault's keys and phrase cannot be read: `unlocked`,
+    // the count made before the lock, says them (none can change in this turn).
+    const countAgain = async (unlocked?: RestoreLoss) => {
+      const now = { ...(await lossNow()), ...(unlocked && { importedKeys: unlocked.importedKeys, phraseAccounts: unlocked.phraseAccounts }) };
       if (exceeds(now, agreed)) throw refuse(now);
+      return now;
     };
     const status = await this.oneVaultChange(async () => {
       // Counted again in its turn, before anything is stopped or locked.
-      await countAgain();
+      const inTurn = await countAgain();
       this.keyring.forget();
       // Locked before the moves under way are waited for (seconds): a send, stake or site approval
       // from another window meanwhile would sign with the old vault, and its record be dropped
@@ -197,7 +199,7 @@ export class AccountsService {
         () => this.session.lock(),
         async () => {
           // Once more, locked: a site's tx signed before the lock may have been put in its outbox since.
-          await countAgain();
+          await countAgain(inTurn);
           return this.replaceVault(accounts, found.count, () => this.session.create(p.password, keyed?.secrets ?? { mnemonic }, { replace: true }));
         },
       );
