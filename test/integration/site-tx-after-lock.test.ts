@@ -2,32 +2,21 @@
 // turn came: nothing goes out once locked (a restore's last count of the sends in its way relies on it).
 import { describe, expect, it } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
+import { holdNext } from './held-calls.js';
 import { approveAll, call, fundedAccount, ok, siteBackground } from './provider-site.js';
 
 describe('a site tx waiting for the C-Chain line when the wallet is locked', () => {
   it('is refused as locked at its turn, never sent', async () => {
     // Once armed, the wallet's next receipt question waits (its own C send keeps the line) until released.
-    let armed = false;
-    let reached!: () => void;
-    let release!: () => void;
-    const atReceipt = new Promise<void>((r) => (reached = r));
-    const released = new Promise<void>((r) => (release = r));
-    const gated: typeof fetch = async (input, init) => {
-      if (armed && typeof init?.body === 'string' && init.body.includes('"eth_getTransactionReceipt"')) {
-        armed = false;
-        reached();
-        await released;
-      }
-      return fetch(input, init);
-    };
-    const bg = await siteBackground(memoryStores(), approveAll(), Date.now, gated);
+    const atReceipt = holdNext('eth_getTransactionReceipt', { armed: false });
+    const bg = await siteBackground(memoryStores(), approveAll(), Date.now, atReceipt.fetch);
     const account = await fundedAccount(bg);
     expect(await ok(bg, 'eth_requestAccounts')).toEqual([account.cAddress]);
     const to = `0x${'22'.repeat(20)}`;
     const est = await bg.wallet.sends.sendEstimate({ chain: 'C', to, amountWei: '1' });
-    armed = true;
+    atReceipt.arm();
     const ownSend = bg.wallet.sends.sendC({ to, amountWei: '1', maxFeeWei: est.fee });
-    await atReceipt;
+    await atReceipt.held;
     const pending = () => ok(bg, 'eth_getTransactionCount', [account.cAddress, 'pending']);
     const nonceBefore = await pending();
     // Approved and signed, it is handed on to be sent: it waits for the line the wallet's own send holds.
@@ -40,7 +29,7 @@ describe('a site tx waiting for the C-Chain line when the wallet is locked', () 
     // Past its account's checks (no node call before the line): now it waits its turn.
     await new Promise((r) => setTimeout(r, 200));
     await bg.session.lock();
-    release();
+    atReceipt.release();
     await ownSend;
     const answer = await siteTx;
     expect(answer.ok).toBe(false);

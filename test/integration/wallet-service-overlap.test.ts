@@ -5,6 +5,7 @@ import { oneAtATime } from '../../src/background/storage.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import type { BalancesView } from '../../src/shared/messages.js';
 import { AVAX, avaxOf, freshWallet } from './fixture.js';
+import { holdNext, lockAsked } from './held-calls.js';
 import { fundedWallet, PASSWORD } from './wallet-fixture.js';
 import { approved, spendable } from './wallet-service-kit.js';
 
@@ -21,24 +22,6 @@ function onceBefore(method: string): { run?: () => Promise<unknown>; fetch: type
     },
   };
   return hook;
-}
-
-/** A fetch for the wallet that holds the first call of `method` (before it goes to the node) until `release`. */
-function holdFirst(method: string) {
-  let reached!: () => void;
-  let release!: () => void;
-  const held = new Promise<void>((r) => (reached = r));
-  const released = new Promise<void>((r) => (release = r));
-  let first = true;
-  const gated: typeof fetch = async (input, init) => {
-    if (first && typeof init?.body === 'string' && init.body.includes(`"${method}"`)) {
-      first = false;
-      reached();
-      await released;
-    }
-    return fetch(input, init);
-  };
-  return { fetch: gated, held, release };
 }
 
 describe('a send and a balance refresh that overlap', () => {
@@ -94,7 +77,7 @@ describe('restore over a wallet with a move under way', () => {
 
   it('locks before it waits for the move to stop: a send from another window meanwhile is refused, not signed with the old vault', async () => {
     // The move's run waits at its import, so the restore waits for it.
-    const atImport = holdFirst('platform.issueTx');
+    const atImport = holdNext('platform.issueTx');
     const { wallet, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: atImport.fetch });
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
     await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) });
@@ -113,7 +96,7 @@ describe('restore over a wallet with a move under way', () => {
 
   it('while its lock waits its turn, a move is refused, and a send that went out meanwhile is counted once locked: asked about, not dropped', async () => {
     // The send's first status question waits: it stays undecided.
-    const atStatus = holdFirst('avm.getTxStatus');
+    const atStatus = holdNext('avm.getTxStatus');
     const { wallet, session, stores, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: atStatus.fetch });
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
     // Another session task (a password check, say) holds the session's queue, so the lock waits behind it.
@@ -126,13 +109,10 @@ describe('restore over a wallet with a move under way', () => {
       return write(items);
     };
     void session.touch(Date.now() + 60_000);
-    const lockAsked = new Promise<void>((asked) => {
-      const lock = session.lock.bind(session);
-      session.lock = () => (asked(), lock());
-    });
+    const locking = lockAsked(session);
     const restore = { password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key' };
     const restoring = wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
-    await lockAsked;
+    await locking;
     await expect(wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) })).rejects.toMatchObject({ code: 'transfers-stopped' });
     const bob = await freshWallet();
     const sending = wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
@@ -150,36 +130,21 @@ describe('restore over a wallet with a move under way', () => {
 
   it('a move whose journal write waits its turn while a restore stops moves is never journaled: refused, and the restore drops nothing unsaid', async () => {
     // Once armed, the wallet's next UTXO question (the move's export, built at its start) waits until released.
-    let armed = false;
-    let reached!: () => void;
-    let release!: () => void;
-    const atUtxos = new Promise<void>((r) => (reached = r));
-    const released = new Promise<void>((r) => (release = r));
-    const gated: typeof fetch = async (input, init) => {
-      if (armed && typeof init?.body === 'string' && init.body.includes('"avm.getUTXOs"')) {
-        armed = false;
-        reached();
-        await released;
-      }
-      return fetch(input, init);
-    };
-    const { wallet, session, account } = await fundedWallet({ x: 10n * AVAX }, { fetch: gated });
+    const atUtxos = holdNext('avm.getUTXOs', { armed: false });
+    const { wallet, session, account } = await fundedWallet({ x: 10n * AVAX }, { fetch: atUtxos.fetch });
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
     const journal = await wallet.transfers.journal((await wallet.accounts.walletStatus()).network.id, account.id);
-    armed = true;
+    atUtxos.arm();
     const starting = wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est), maxExportFee: est.exportFee });
-    await atUtxos;
+    await atUtxos.held;
     // Another write of the journal (a move's run, say) holds it; the start's own write will wait behind it.
     let releaseJournal!: () => void;
     void oneAtATime(journal.key, () => new Promise<void>((r) => (releaseJournal = r)));
-    release();
+    atUtxos.release();
     await new Promise((r) => setTimeout(r, 300));
-    const lockAsked = new Promise<void>((asked) => {
-      const lock = session.lock.bind(session);
-      session.lock = () => (asked(), lock());
-    });
+    const locking = lockAsked(session);
     const restoring = wallet.accounts.walletRestore({ password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key', confirmLoss: true });
-    await lockAsked;
+    await locking;
     releaseJournal();
     await expect(starting).rejects.toMatchObject({ code: 'transfers-stopped' });
     // Told it was stopped, it was: nothing journaled for the restore to drop (or to ask about).
