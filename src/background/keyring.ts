@@ -29,7 +29,7 @@ export class Keyring {
     if (!this.session.isUnlocked()) throw new VaultLockedError();
   }
 
-  /** Wipes the HD root (lock, or a vault about to be replaced). */
+  /** Wipes the HD root and the imported keys handed out (on every lock). */
   forget(): void {
     this.#generation += 1;
     this.#deriving = null;

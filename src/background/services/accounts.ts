@@ -189,12 +189,12 @@ export class AccountsService {
     const status = await this.oneVaultChange(async () => {
       // Counted again in its turn, before anything is stopped or locked.
       const inTurn = await countAgain();
-      this.keyring.forget();
-      // Locked before the moves under way are waited for (seconds): a send, stake or site approval
-      // from another window meanwhile would sign with the old vault, and its record be dropped
-      // unsaid (a locked wallet puts nothing in an outbox). Nothing derives the old keys under the
-      // new account's ID either (unlocks wait in oneVaultChange). Stopped in between: the old vault
-      // opens with the old password, and that unlock gives its imported keys their accounts back.
+      // Locked (its keys wiped: Keyring listens for the lock) before the moves under way are waited
+      // for (seconds): a send, stake or site approval from another window meanwhile would sign with
+      // the old vault, and its record be dropped unsaid (a locked wallet puts nothing in an outbox).
+      // Nothing derives the old keys under the new account's ID either (unlocks wait in
+      // oneVaultChange). Stopped in between: the old vault opens with the old password, and that
+      // unlock gives its imported keys their accounts back.
       return this.transfers.stoppedWhile(
         () => this.session.lock(),
         async () => {
