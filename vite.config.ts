@@ -8,7 +8,7 @@ import { crx, type ManifestV3Export } from '@crxjs/vite-plugin';
 import preact from '@preact/preset-vite';
 import { minify } from 'terser';
 import { build as viteBuild, defineConfig, type Plugin, type ResolvedConfig, type Rolldown } from 'vite';
-import { bundledPackages, NOTICES_FILE, renderNotices } from './scripts/lib/notices.mjs';
+import { bundledPackages, NOT_IN_FIREFOX, NOTICES_FILE, renderNotices } from './scripts/lib/notices.mjs';
 
 type Manifest = Exclude<ManifestV3Export, Promise<unknown> | ((...args: never[]) => unknown)>;
 type Target = 'chrome' | 'firefox';
@@ -73,7 +73,7 @@ function firefoxOwnBrowser(target: Target): Plugin {
   return {
     name: 'xpc:firefox-own-browser',
     enforce: 'pre',
-    resolveId: (id) => (target === 'firefox' && id === 'webextension-polyfill' ? FIREFOX_BROWSER_ID : undefined),
+    resolveId: (id) => (target === 'firefox' && id === NOT_IN_FIREFOX ? FIREFOX_BROWSER_ID : undefined),
     load: (id) => (id === FIREFOX_BROWSER_ID ? 'export default globalThis.browser;' : undefined),
   };
 }

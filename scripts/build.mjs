@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { walk } from './lib/files.mjs';
-import { checkNotices, NOTICES_FILE } from './lib/notices.mjs';
+import { checkNotices, NOT_IN_FIREFOX, NOTICES_FILE } from './lib/notices.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const VITE_BIN = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
@@ -105,9 +105,7 @@ function verify(target, pkg) {
 
   const notices = join(dir, NOTICES_FILE);
   const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
-  // Firefox's build gets the browser's own `browser` in place of webextension-polyfill (vite.config.ts, firefoxOwnBrowser).
-  const { 'webextension-polyfill': _polyfill, ...firefoxShips } = pkg.dependencies ?? {};
-  const shipped = target === 'firefox' ? firefoxShips : pkg.dependencies;
+  const shipped = Object.fromEntries(Object.entries(pkg.dependencies ?? {}).filter(([name]) => target !== 'firefox' || name !== NOT_IN_FIREFOX));
   for (const p of checkNotices(existsSync(notices) ? readFileSync(notices, 'utf8') : undefined, shipped, lock)) fail(p);
 
   const files = walk(dir);

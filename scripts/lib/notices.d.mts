@@ -10,6 +10,7 @@ export interface BundledPackage {
   text: string | undefined;
 }
 export const NOTICES_FILE: string;
+export const NOT_IN_FIREFOX: string;
 export function packageOf(id: string): { name: string; dir: string } | undefined;
 export function readPackage(dir: string): BundledPackage;
 export function bundledPackages(moduleIds: Iterable<string>, read?: (dir: string) => BundledPackage): BundledPackage[];

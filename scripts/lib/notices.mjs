@@ -10,6 +10,12 @@ import { join } from 'node:path';
 
 export const NOTICES_FILE = 'THIRD-PARTY-NOTICES.txt';
 
+/**
+ * The dependency Firefox's build does without (vite.config.ts, firefoxOwnBrowser): there it would
+ * only hand back Firefox's own `browser`. Its notices need not name it (scripts/build.mjs).
+ */
+export const NOT_IN_FIREFOX = 'webextension-polyfill';
+
 /** Licences given by notice and address instead of their text (MPL-2.0's Exhibit A does so). */
 const BY_ADDRESS = { 'MPL-2.0': 'https://mozilla.org/MPL/2.0/' };
 const NM = '/node_modules/';
