@@ -125,11 +125,13 @@ export function keyPairFromSecret(secret: Bytes): KeyPair {
   return boundKeyPair(secret).pair;
 }
 
+const outOfRange = () => new FormatError('private key is zero or not below the curve order');
+
 function boundKeyPair(secret: Bytes): { pair: KeyPair; binding: Binding } {
   if (secret.length !== SECRET_LENGTH) {
     throw new FormatError(`a private key holds ${SECRET_LENGTH} bytes, this one ${secret.length}`);
   }
-  if (!isValidSecret(secret)) throw new FormatError('private key is zero or not below the curve order');
+  if (!isValidSecret(secret)) throw outOfRange();
   const own = secret.slice();
   // @noble/curves, whose generator table @scure/bip32 builds for the first HD step anyway: a
   // worker's first key then builds no second table (@noble/secp256k1's, ≈ 27 ms; signing builds
@@ -168,7 +170,7 @@ export function parseSecretKey(text: string): Bytes {
   }
   if (!isValidSecret(secret)) {
     wipe(secret);
-    throw new FormatError('private key is zero or not below the curve order');
+    throw outOfRange();
   }
   return secret;
 }

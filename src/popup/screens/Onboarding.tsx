@@ -7,6 +7,7 @@ import { phraseWords } from '../../core/phrase-words.js';
 import { checkName, checkNewPassword, checkPhrase, checkPrivateKey, confirmError } from '../checks.js';
 import { FormError, TextField } from '../components/Field.js';
 import { PasswordFields } from '../components/PasswordFields.js';
+import { PhraseWords } from '../components/PhraseWords.js';
 import { AccountsNotSearched, RestoreLossWarning, Screen } from './OnboardingParts.js';
 import { BackgroundError } from '../../shared/client.js';
 import { type NetworkView, RESTORE_WOULD_DROP, type RestoreLoss, type RestoreResult, type WalletStatus } from '../../shared/messages.js';
@@ -145,13 +146,7 @@ function ShowWords({ mnemonic, onNext, onBack }: { mnemonic: string; onNext: () 
         Write these {words.length} words down, in order, and keep them offline. Anyone with them controls your funds; without them a
         forgotten password cannot be recovered.
       </p>
-      <ol class="words" aria-label="Recovery phrase">
-        {words.map((w, i) => (
-          <li key={i}>
-            <span class="muted">{i + 1}.</span> <span class="mono">{w}</span>
-          </li>
-        ))}
-      </ol>
+      <PhraseWords words={words} />
       <div class="actions">
         {onBack && <button onClick={onBack}>Back</button>}
         <button class="primary" onClick={onNext}>
@@ -211,6 +206,22 @@ export function MnemonicConfirm(p: MnemonicConfirmProps) {
   );
 }
 
+/** The Back (when there is a way back) and Next of a restore's or an import's first step. */
+function BackNext({ onBack, busy }: { onBack: (() => void) | undefined; busy: boolean }) {
+  return (
+    <div class="actions">
+      {onBack && (
+        <button type="button" onClick={onBack}>
+          Back
+        </button>
+      )}
+      <button class="primary" type="submit" disabled={busy}>
+        {busy ? 'Checking…' : 'Next'}
+      </button>
+    </div>
+  );
+}
+
 /**
  * The phrase, checked word by word (the BIP-39 list and its checksum, by the background, which
  * stores nothing) before the password step: a wrong word is named here, not after the password.
@@ -243,16 +254,7 @@ function RestoreForm({ initial, replacing, onNext, onBack }: { initial: string; 
           hint={`${count} word${count === 1 ? '' : 's'}`}
           error={tried && !check.ok ? check.error : action.error}
         />
-        <div class="actions">
-          {onBack && (
-            <button type="button" onClick={onBack}>
-              Back
-            </button>
-          )}
-          <button class="primary" type="submit" disabled={action.busy}>
-            {action.busy ? 'Checking…' : 'Next'}
-          </button>
-        </div>
+        <BackNext onBack={onBack} busy={action.busy} />
       </form>
     </Screen>
   );
@@ -287,16 +289,7 @@ function ImportForm({ replacing, onNext, onBack }: { replacing: boolean; onNext:
           error={tried && !keyCheck.ok ? keyCheck.error : action.error}
         />
         <TextField label="Account name" value={name} onInput={setName} error={!nameCheck.ok ? nameCheck.error : undefined} />
-        <div class="actions">
-          {onBack && (
-            <button type="button" onClick={onBack}>
-              Back
-            </button>
-          )}
-          <button class="primary" type="submit" disabled={action.busy}>
-            {action.busy ? 'Checking…' : 'Next'}
-          </button>
-        </div>
+        <BackNext onBack={onBack} busy={action.busy} />
       </form>
     </Screen>
   );

@@ -6,6 +6,7 @@ import { checkNewPassword } from '../checks.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError, TextField } from '../components/Field.js';
 import { PasswordFields } from '../components/PasswordFields.js';
+import { PhraseWords } from '../components/PhraseWords.js';
 import type { AccountView } from '../../shared/messages.js';
 
 /**
@@ -35,6 +36,19 @@ function useForgetOnClose(forget: () => void): { ref: (el: HTMLElement | null) =
   return { ref, closes };
 }
 
+/** The password a secret is shown for, and the button that shows it. */
+function AskPassword(p: { formRef: (el: HTMLElement | null) => void; submit: (e: Event) => Promise<void>; password: string; setPassword: (v: string) => void; action: { busy: boolean; error: string | undefined }; show: string }) {
+  return (
+    <form ref={p.formRef} onSubmit={(e) => void p.submit(e)} noValidate>
+      <TextField label="Password" type="password" autoComplete="current-password" value={p.password} onInput={p.setPassword} />
+      <FormError error={p.action.error} />
+      <button type="submit" disabled={p.password === '' || p.action.busy}>
+        {p.show}
+      </button>
+    </form>
+  );
+}
+
 export function RevealPhrase() {
   const call = useCall();
   const action = useAction();
@@ -55,28 +69,14 @@ export function RevealPhrase() {
     return (
       <div ref={ref}>
         <p class="warn-box">Anyone who sees these words controls your funds.</p>
-        <ol class="words" aria-label="Recovery phrase">
-          {words.map((w, i) => (
-            <li key={i}>
-              <span class="muted">{i + 1}.</span> <span class="mono">{w}</span>
-            </li>
-          ))}
-        </ol>
+        <PhraseWords words={words} />
         <button type="button" onClick={() => setWords(null)}>
           Hide
         </button>
       </div>
     );
   }
-  return (
-    <form ref={ref} onSubmit={(e) => void submit(e)} noValidate>
-      <TextField label="Password" type="password" autoComplete="current-password" value={password} onInput={setPassword} />
-      <FormError error={action.error} />
-      <button type="submit" disabled={password === '' || action.busy}>
-        Show recovery phrase
-      </button>
-    </form>
-  );
+  return <AskPassword formRef={ref} submit={submit} password={password} setPassword={setPassword} action={action} show="Show recovery phrase" />;
 }
 
 export function ExportKey({ account }: { account: AccountView }) {
@@ -110,15 +110,7 @@ export function ExportKey({ account }: { account: AccountView }) {
       </div>
     );
   }
-  return (
-    <form ref={ref} onSubmit={(e) => void submit(e)} noValidate>
-      <TextField label="Password" type="password" autoComplete="current-password" value={password} onInput={setPassword} />
-      <FormError error={action.error} />
-      <button type="submit" disabled={password === '' || action.busy}>
-        Show private key of “{account.name}”
-      </button>
-    </form>
-  );
+  return <AskPassword formRef={ref} submit={submit} password={password} setPassword={setPassword} action={action} show={`Show private key of “${account.name}”`} />;
 }
 
 export function ChangePassword() {

@@ -1,13 +1,12 @@
 // My stakes (staking.mine): totals, each stake with its node, amount, end and when it comes back,
 // the rewards paid, a CSV export, and the auto-renewal settings of the account's own validators.
 import { useEffect, useState } from 'preact/hooks';
-import { errorInfo, useCall, useRequest } from '../api.js';
+import { errorInfo, useAction, useCall, useRequest } from '../api.js';
 import { AmountText, NavaxText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError, TextField } from '../components/Field.js';
 import { Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
-import type { PlainError } from '../errors.js';
 import { AVAX_DECIMALS } from '../format.js';
 import { csvFileName, durationText, ownerText, parsePercent, periodChoices, sharesText, unixText } from '../staking.js';
 import { trimmedText } from './Activity.js';
@@ -79,22 +78,10 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
   const [restake, setRestake] = useState(() => sharesText(stake.autoRenew?.restakeShares ?? 0).replace('%', ''));
   const [review, setReview] = useState<AutoRenewReview | null>(null);
   const [sent, setSent] = useState<StakingSent | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<PlainError | null>(null);
+  const action = useAction();
   const seconds = period === 'stop' ? 0 : (periods[Number(period)]?.seconds ?? 0);
   // Stopping pays every reward out, so the share (hidden then) is not asked for: the current one is kept.
   const restakeCheck = period === 'stop' ? ({ ok: true, value: stake.autoRenew?.restakeShares ?? 0 } as const) : parsePercent(restake);
-  const run = async (task: () => Promise<void>) => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await task();
-    } catch (e) {
-      setFailure(errorInfo(e));
-    } finally {
-      setBusy(false);
-    }
-  };
   if (sent) return <TxStatus chain="P" txID={sent.txID} fee={sent.fee} />;
   if (review) {
     const stops = review.next.period === 0;
@@ -115,14 +102,14 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
           { term: 'Fee paid from', value: `Your P-Chain account (${review.from})`, mono: true },
           { term: 'Network fee', value: <NavaxText value={review.fee} /> },
         ]}
-        error={failure?.text}
-        detail={failure?.detail}
-        busy={busy}
+        error={action.error}
+        detail={action.detail}
+        busy={action.busy}
         busyText={STAKE_BUSY}
         confirmLabel="Confirm the change"
         onEdit={() => setReview(null)}
         onConfirm={() =>
-          void run(async () => {
+          void action.run(async () => {
             setSent(await call('staking.setAutoRenew', { txID: review.txID, period: review.next.period, restakeShares: review.next.restakeShares, takesEffect: review.takesEffect, maxFee: review.fee }, selection));
             onDone();
           })
@@ -135,7 +122,7 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        if (restakeCheck.ok) void run(async () => setReview(await call('staking.estimateAutoRenew', { txID: stake.txID, period: seconds, restakeShares: restakeCheck.value })));
+        if (restakeCheck.ok) void action.run(async () => setReview(await call('staking.estimateAutoRenew', { txID: stake.txID, period: seconds, restakeShares: restakeCheck.value })));
       }}
     >
       <div class="field">
@@ -150,8 +137,8 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
         </select>
       </div>
       {period !== 'stop' && <TextField label="Rewards restaked (%)" value={restake} onInput={setRestake} inputMode="decimal" error={restake !== '' && !restakeCheck.ok ? restakeCheck.error : undefined} />}
-      <FormError error={failure?.text} detail={failure?.detail} />
-      <button type="submit" disabled={busy || !restakeCheck.ok}>
+      <FormError error={action.error} detail={action.detail} />
+      <button type="submit" disabled={action.busy || !restakeCheck.ok}>
         Review the change
       </button>
     </form>

@@ -2,7 +2,7 @@
 // (staking.nodeKey, by the background), then amount, delegation fee, a fixed end or auto-renewal,
 // reward owners → review → confirm → followed until the P-Chain commits it.
 import { useState } from 'preact/hooks';
-import { errorField, errorInfo, useCall } from '../api.js';
+import { useAction, useCall } from '../api.js';
 import { checkAddress, checkAmount } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
@@ -12,7 +12,6 @@ import { FormError, TextField } from '../components/Field.js';
 import { Review } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { TxStatus } from '../components/TxStatus.js';
-import type { PlainError } from '../errors.js';
 import { AVAX_DECIMALS, formatValue } from '../format.js';
 import { durationText, earliestEnd, endChoices, ownerText, parsePercent, periodChoices, sharesText, toLocalInput, unixText } from '../staking.js';
 import type { Selection } from '../../shared/messages.js';
@@ -46,8 +45,7 @@ export function StakeValidate(p: StakeValidateProps) {
   const [otherOwner, setOtherOwner] = useState(false);
   const [owner, setOwner] = useState('');
   const [stage, setStage] = useState<Stage>({ k: 'form' });
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<(PlainError & { field: string | undefined }) | null>(null);
+  const action = useAction();
 
   const choices = endChoices({ now: p.now, minSeconds: p.params.minValidationSeconds, maxSeconds: p.params.maxEnd - p.now });
   const periods = periodChoices(p.params.minValidationSeconds, p.params.maxStakeSeconds);
@@ -56,13 +54,12 @@ export function StakeValidate(p: StakeValidateProps) {
   const feeCheck = parsePercent(fee);
   const restakeCheck = parsePercent(restake);
   const ownerCheck = checkAddress(owner, 'P', p.hrp);
-  const at = (field: string) => (failure?.field === field ? failure.text : undefined);
-  const general = failure && !FIELDS.includes(failure.field ?? '') ? failure : null;
+  const at = (field: string) => (action.field === field ? action.error : undefined);
+  const general = !FIELDS.includes(action.field ?? '');
   const edit = (f: () => void) => {
     f();
-    setFailure(null);
+    action.clear();
   };
-  const fail = (e: unknown) => setFailure({ ...errorInfo(e), field: errorField(e) });
 
   const request = (): ValidationParams | null => {
     if (!key || !amountCheck.ok || !feeCheck.ok || (otherOwner && !ownerCheck.ok)) return null;
@@ -73,17 +70,7 @@ export function StakeValidate(p: StakeValidateProps) {
     return !cycle || !restakeCheck.ok ? null : { ...base, autoRenew: { period: cycle.seconds, restakeShares: restakeCheck.value } };
   };
 
-  const run = async (task: () => Promise<void>) => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await task();
-    } catch (e) {
-      fail(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { run } = action;
   const askKey = () => run(async () => setKey(await call('staking.nodeKey', { url: url.trim() })));
   const toReview = (e: Event) => {
     e.preventDefault();
@@ -129,9 +116,9 @@ export function StakeValidate(p: StakeValidateProps) {
           shared.comesBack,
         ]}
         note={`${r.autoRenew ? 'The stake stays locked until you stop the renewal and the cycle then running ends' : 'The stake is locked until the end'}, and cannot be withdrawn earlier. If the node is not up enough, no reward is paid. ${SIGNED_ON_CONFIRM}`}
-        error={failure?.text}
-        detail={failure?.detail}
-        busy={busy}
+        error={action.error}
+        detail={action.detail}
+        busy={action.busy}
         busyText={STAKE_BUSY}
         confirmLabel="Confirm and validate"
         onEdit={() => edit(() => setStage({ k: 'form' }))}
@@ -151,7 +138,7 @@ export function StakeValidate(p: StakeValidateProps) {
           <CopyButton text={key.nodeID} what="node ID" />
         </p>
       ) : (
-        <button type="button" disabled={busy || url.trim() === ''} onClick={() => void askKey()}>
+        <button type="button" disabled={action.busy || url.trim() === ''} onClick={() => void askKey()}>
           Get the node's ID
         </button>
       )}
@@ -192,9 +179,9 @@ export function StakeValidate(p: StakeValidateProps) {
         </label>
       </div>
       {otherOwner && <AddressInput label="Reward address (P-Chain)" kind="P" hrp={p.hrp} value={owner} onInput={(t) => edit(() => setOwner(t))} error={at('rewardOwner') ?? at('delegationFeeOwner')} />}
-      <FormError error={general?.text} detail={general?.detail} />
-      <button type="submit" class="primary wide" disabled={busy || !request()}>
-        {busy ? 'Working…' : 'Review'}
+      {general && <FormError error={action.error} detail={action.detail} />}
+      <button type="submit" class="primary wide" disabled={action.busy || !request()}>
+        {action.busy ? 'Working…' : 'Review'}
       </button>
     </form>
   );
