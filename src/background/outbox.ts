@@ -130,11 +130,11 @@ export async function openOutbox(area: StorageArea, chains: string, accountId: s
 /**
  * The entries of these outboxes that a later send must still conflict with: undecided, or refused,
  * and not yet replaced by one (a pair of which only one can run counts once; one whose successor
- * was accepted, never). An outbox that cannot be read counts as one: what it held is unknown.
+ * was accepted, never), by tx ID. An outbox that cannot be read is one, by its key: what it held is unknown.
  */
-export async function sendsInTheWay(area: StorageArea, keys: readonly string[]): Promise<number> {
+export async function sendsInTheWay(area: StorageArea, keys: readonly string[]): Promise<string[]> {
   const stored = await area.get([...keys]);
-  return Object.values(stored).reduce<number>((n, v) => n + (Array.isArray(v) ? (v as { replacedBy?: unknown }[]).filter((e) => !e?.replacedBy).length : 1), 0);
+  return Object.entries(stored).flatMap(([key, v]) => (Array.isArray(v) ? (v as Partial<OutboxEntry>[]).filter((e) => !e?.replacedBy).map((e) => e?.txID ?? key) : [key]));
 }
 
 function markReplaced(all: OutboxEntry[], replaced: readonly string[], by: string): OutboxEntry[] {

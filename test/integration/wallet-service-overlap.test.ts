@@ -82,7 +82,10 @@ describe('restore over a wallet with a move under way', () => {
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
     await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) });
     await atImport.held;
-    const restoring = wallet.accounts.walletRestore({ password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key', confirmLoss: true });
+    const restore = { password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key' };
+    // Shown what it drops first (the phrase, the move under way), so that the confirm is held to that.
+    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { phraseAccounts: 1, unfinishedTransfers: 1 } });
+    const restoring = wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
     await vi.waitFor(async () => expect((await wallet.accounts.walletStatus()).vault).toBe('locked'), { timeout: 10_000, interval: 50 });
     const bob = await freshWallet();
     const send = { assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() };
@@ -99,6 +102,9 @@ describe('restore over a wallet with a move under way', () => {
     const atStatus = holdNext('avm.getTxStatus');
     const { wallet, session, stores, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: atStatus.fetch });
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
+    const restore = { password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key' };
+    // Shown what it drops first (the phrase), so that the confirm is held to that.
+    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { phraseAccounts: 1, unfinishedTransfers: 0 } });
     // Another session task (a password check, say) holds the session's queue, so the lock waits behind it.
     let releaseQueue!: () => void;
     const queueHeld = new Promise<void>((r) => (releaseQueue = r));
@@ -110,7 +116,6 @@ describe('restore over a wallet with a move under way', () => {
     };
     void session.touch(Date.now() + 60_000);
     const locking = lockAsked(session);
-    const restore = { password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key' };
     const restoring = wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
     await locking;
     await expect(wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) })).rejects.toMatchObject({ code: 'transfers-stopped' });
@@ -134,6 +139,9 @@ describe('restore over a wallet with a move under way', () => {
     const { wallet, session, account } = await fundedWallet({ x: 10n * AVAX }, { fetch: atUtxos.fetch });
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
     const journal = await wallet.transfers.journal((await wallet.accounts.walletStatus()).network.id, account.id);
+    const restore = { password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key' };
+    // Shown what it drops first (the phrase), so that the confirm is held to that.
+    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { phraseAccounts: 1, unfinishedTransfers: 0 } });
     atUtxos.arm();
     const starting = wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est), maxExportFee: est.exportFee });
     await atUtxos.held;
@@ -143,7 +151,7 @@ describe('restore over a wallet with a move under way', () => {
     atUtxos.release();
     await new Promise((r) => setTimeout(r, 300));
     const locking = lockAsked(session);
-    const restoring = wallet.accounts.walletRestore({ password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key', confirmLoss: true });
+    const restoring = wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
     await locking;
     releaseJournal();
     await expect(starting).rejects.toMatchObject({ code: 'transfers-stopped' });

@@ -248,6 +248,19 @@ describe('a restore while another window imports a key', () => {
     expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1']);
   });
+
+  it('a confirm is held to the keys it was shown, not to their count: one removed and another imported since is asked about', async () => {
+    const { wallet } = service();
+    const mnemonic = generateMnemonic(12);
+    const restore = { password: 'a new password', mnemonic };
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    const one = await wallet.accounts.accountsImportKey({ privateKey: '0x' + '77'.repeat(32), name: 'One' });
+    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ restoreLoss: { importedKeys: 1 } });
+    await wallet.accounts.accountsRemove({ id: one.id });
+    await wallet.accounts.accountsImportKey({ privateKey: '0x' + '78'.repeat(32), name: 'Two' });
+    await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1 } });
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'Two']);
+  });
 });
 
 describe('changing the password', () => {

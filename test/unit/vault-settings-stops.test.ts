@@ -156,7 +156,10 @@ describe('settings that cannot be read', () => {
     const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
     // What it would drop cannot be told from unreadable settings: asked about, never assumed nothing.
     await expect(worker().accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { unknown: true } });
-    const restored = await worker().accounts.walletRestore({ ...restore, confirmLoss: true });
+    // Confirmed in a background started since (it showed nothing): asked again, then restored.
+    const next = worker();
+    await expect(next.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { unknown: true } });
+    const restored = await next.accounts.walletRestore({ ...restore, confirmLoss: true });
     expect(restored).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1' } });
     expect((await worker().accounts.walletUnlock({ password: 'a new password' })).account).toMatchObject({ cAddress: restored.account!.cAddress });
   });
@@ -171,7 +174,10 @@ describe('a restore that does not finish', () => {
     await w.accounts.accountsImportKey({ name: 'Imported', privateKey: KEY_A });
     const journal = `xpc.transfers.local.${second.id}`;
     await t.stores.local.set({ [journal]: [] });
-    return { ...t, w, before, journal, names: ['Account 1', 'Second', 'Imported'] };
+    const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
+    // Shown what it drops (the imported key), so that its confirm is held to that.
+    await expect(w.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1 } });
+    return { ...t, w, before, journal, restore, names: ['Account 1', 'Second', 'Imported'] };
   }
 
   it('with a password too short for a vault: refused before anything changes (still unlocked, same accounts)', async () => {
@@ -184,9 +190,9 @@ describe('a restore that does not finish', () => {
   });
 
   it('when the vault cannot be written: the old settings are put back, and nothing of the old accounts is dropped', async () => {
-    const { stores, worker, failNext, w, before, journal, names } = await oldWallet();
+    const { stores, worker, failNext, w, before, journal, restore, names } = await oldWallet();
     failNext('xpc.vault');
-    await expect(w.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12), confirmLoss: true })).rejects.toThrow(/quota/);
+    await expect(w.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toThrow(/quota/);
     const next = worker();
     expect((await next.accounts.walletUnlock({ password: PASSWORD })).account).toMatchObject({ id: before.account!.id, cAddress: before.account!.cAddress });
     expect((await next.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(names);
@@ -194,11 +200,11 @@ describe('a restore that does not finish', () => {
   });
 
   it('stopped between its writes (the old settings not put back either): the old vault opens, imported keys and all, under new IDs', async () => {
-    const { worker, failNext, onWrite, w, before } = await oldWallet();
+    const { worker, failNext, onWrite, w, before, restore } = await oldWallet();
     failNext('xpc.vault');
     // The put-back fails too: the storage a worker killed after the settings write leaves.
     onWrite((keys) => keys.includes('xpc.vault') && failNext('xpc.state'));
-    await expect(w.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12), confirmLoss: true })).rejects.toThrow(/quota/);
+    await expect(w.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toThrow(/quota/);
     const next = worker();
     const after = await next.accounts.walletUnlock({ password: PASSWORD });
     expect(after.account).toMatchObject({ cAddress: before.account!.cAddress });
@@ -208,13 +214,13 @@ describe('a restore that does not finish', () => {
   });
 
   it('an unlock with the old password waits for a restore under way, so it never opens the old vault under the new account', async () => {
-    const { w, before, onWrite } = await oldWallet();
+    const { w, before, onWrite, restore } = await oldWallet();
     let unlock: Promise<unknown> | undefined;
     // Asked just as the restore writes the new account list, before it writes the vault.
     onWrite((keys) => {
       if (keys.includes('xpc.state') && !unlock) unlock = w.accounts.walletUnlock({ password: PASSWORD });
     });
-    const status = await w.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12), confirmLoss: true });
+    const status = await w.accounts.walletRestore({ ...restore, confirmLoss: true });
     await expect(unlock).rejects.toMatchObject({ code: 'wrong-password' });
     expect(status.account!.cAddress).not.toBe(before.account!.cAddress);
     expect((await w.accounts.walletStatus()).account).toMatchObject({ id: status.account!.id, cAddress: status.account!.cAddress });

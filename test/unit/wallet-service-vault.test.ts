@@ -90,6 +90,34 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
   });
 
+  it('a confirm is held to the sends and moves it was shown, not to their count: one decided and another made since is asked about', async () => {
+    const { wallet, stores } = service();
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const { accounts } = await wallet.accounts.accountsList();
+    const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, []);
+    const journal = await openJournal(stores.local, chainsKey(1337, 'X2'), accounts[0]!.id, []);
+    const send = (txID: string) => ({ chain: 'X' as const, txID, signedHex: '00', item: { txID, chain: 'X' as const, kind: 'send' as const, status: 'pending' as const, createdAt: 1 }, createdAt: 1, resends: 0 });
+    const move = (id: string, state = 'export-accepted') => ({ id, from: 'X', to: 'P', amount: '1', state, imports: [], importAttempts: 0, createdAt: 1, updatedAt: 1 }) as never;
+    await outbox.put(send('shown'));
+    await journal.put(move('shown'));
+    const restore = { password: 'long enough', mnemonic: generateMnemonic(12) };
+    const asked = { code: 'restore-would-drop', restoreLoss: { undecidedSends: 1, unfinishedTransfers: 1 } };
+    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject(asked);
+    // While the warning is on screen, the send is decided and another window sends again.
+    await outbox.remove('shown');
+    await outbox.put(send('made since'));
+    await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toMatchObject(asked);
+    expect((await outbox.list()).map((e) => e.txID)).toEqual(['made since']);
+    // Then the move finishes and another starts.
+    await journal.put(move('shown', 'completed'));
+    await journal.put(move('started since'));
+    await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toMatchObject(asked);
+    expect((await journal.unfinished()).map((r) => r.id)).toEqual(['started since']);
+    // Confirmed for what it shows now, it goes through.
+    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
+    expect(stores.local.keys()).not.toContain(outbox.key);
+  });
+
   it('goes through without a confirmation when nothing would be lost', async () => {
     const { wallet } = service();
     await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });

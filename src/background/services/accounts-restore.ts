@@ -31,8 +31,14 @@ export async function usedAccounts(mnemonic: string, settings: SettingsStore, ne
   }
 }
 
+/** What a restore would drop, and what it is made of by ID: imported keys, undecided sends, unfinished moves. */
+export interface CountedLoss {
+  loss: RestoreLoss;
+  ids: string[];
+}
+
 /** What replacing the vault would drop that the recovery phrase (or the key) cannot bring back. */
-export async function restoreLoss(fromPhrase: boolean, session: Session, settings: SettingsStore, local: StorageArea, transfers: TransfersService, vaultExists: () => Promise<boolean>): Promise<RestoreLoss> {
+export async function restoreLoss(fromPhrase: boolean, session: Session, settings: SettingsStore, local: StorageArea, transfers: TransfersService, vaultExists: () => Promise<boolean>): Promise<CountedLoss> {
   // Unreadable settings name no accounts: the restore is still a way out of that state, but what it
   // drops is not known then (an unlock would rebuild the list instead), so it is asked about.
   const readable = await settings.read().then(
@@ -40,8 +46,8 @@ export async function restoreLoss(fromPhrase: boolean, session: Session, setting
     () => null,
   );
   const s = readable ?? emptyState();
-  const importedAccounts = s.accounts.filter((a) => a.kind === 'imported').length;
-  const importedKeys = session.isUnlocked() ? Math.max(importedAccounts, session.secrets().importedKeys.length) : importedAccounts;
+  const keyIds = s.accounts.flatMap((a) => (a.kind === 'imported' ? [a.keyId] : []));
+  const vaultKeyIds = session.isUnlocked() ? session.secrets().importedKeys.map((k) => k.id) : [];
   const unknown = readable === null && (await vaultExists());
   const phraseAccounts = s.accounts.filter((a) => a.kind === 'hd').length;
   // A key over a wallet with a phrase drops the phrase, even with none of its accounts listed
@@ -49,14 +55,16 @@ export async function restoreLoss(fromPhrase: boolean, session: Session, setting
   const hasPhrase = session.isUnlocked() ? session.secrets().mnemonic !== undefined : s.nextHdIndex > 0 || phraseAccounts > 0;
   const perChains = await perChainsKeys(local, s.accounts.map((a) => a.id));
   const perEntry = (key: (networkId: string, accountId: string) => string) => s.accounts.flatMap((a) => networkIdsOf(s).map((n) => key(n, a.id)));
-  const undecidedSends = await sendsInTheWay(local, [...perChains.outboxes, ...perEntry(entryOutboxKey)]);
-  return {
-    importedKeys,
+  const sends = await sendsInTheWay(local, [...perChains.outboxes, ...perEntry(entryOutboxKey)]);
+  const moves = await transfers.unfinishedIn([...perChains.journals, ...perEntry(entryJournalKey)]);
+  const loss = {
+    importedKeys: Math.max(keyIds.length, vaultKeyIds.length),
     ...(!fromPhrase && hasPhrase ? { phraseAccounts } : {}),
-    unfinishedTransfers: await transfers.unfinishedIn([...perChains.journals, ...perEntry(entryJournalKey)]),
-    ...(undecidedSends > 0 ? { undecidedSends } : {}),
+    unfinishedTransfers: moves.length,
+    ...(sends.length > 0 ? { undecidedSends: sends.length } : {}),
     ...(unknown ? { unknown: true as const } : {}),
   };
+  return { loss, ids: [...keyIds, ...vaultKeyIds, ...sends, ...moves] };
 }
 
 /** A private key typed by the user, or a refusal in words (core's name CB58 and the curve order). */

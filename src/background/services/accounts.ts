@@ -18,7 +18,7 @@ import type { Session } from '../session.js';
 import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
-import { keyWallet, parseKey, restoreLoss, usedAccounts } from './accounts-restore.js';
+import { type CountedLoss, keyWallet, parseKey, restoreLoss, usedAccounts } from './accounts-restore.js';
 import type { NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
@@ -38,9 +38,13 @@ export class RestoreWouldDropError extends WalletError {
 }
 
 /** A restore that drops nothing: its optional parts are there only when lost. */
-const NOTHING_LOST: RestoreLoss = { importedKeys: 0, unfinishedTransfers: 0 };
-/** Whether `loss` drops anything beyond `agreed`: a count above it, or a part it does not have. */
-const exceeds = (loss: RestoreLoss, agreed: RestoreLoss) => Object.entries(loss).some(([k, n]) => +n > ((agreed as unknown as Record<string, number>)[k] ?? -1));
+const NOTHING_LOST: CountedLoss = { loss: { importedKeys: 0, unfinishedTransfers: 0 }, ids: [] };
+/**
+ * Whether `now` drops anything beyond `agreed`: a count above it, a part it does not have, or a
+ * key, send or move it did not name (one settled and another made: the same count, not the same loss).
+ */
+const exceeds = (now: CountedLoss, agreed: CountedLoss) =>
+  Object.entries(now.loss).some(([k, n]) => +n > ((agreed.loss as unknown as Record<string, number>)[k] ?? -1)) || now.ids.some((id) => !agreed.ids.includes(id));
 
 export class AccountsService {
   constructor(
@@ -135,7 +139,7 @@ export class AccountsService {
   }
 
   /** What the last refused restore said it would drop. */
-  #lossShown: RestoreLoss | undefined;
+  #lossShown: CountedLoss | undefined;
 
   /** Creates, restores, creates-from-key, unlocks, adds and imports run one at a time: each reads the vault (or the accounts), then writes. */
   #replacing: Promise<unknown> = Promise.resolve();
@@ -170,19 +174,21 @@ export class AccountsService {
     const keyed = fromPhrase ? undefined : keyWallet(parseKey(p.privateKey), p.name);
     checkNewPassword(p.password);
     const lossNow = () => restoreLoss(fromPhrase, this.session, this.settings, this.local, this.transfers, () => this.vaultExists());
-    const refuse = (l: RestoreLoss) => new RestoreWouldDropError((this.#lossShown = l));
+    const refuse = (l: CountedLoss) => new RestoreWouldDropError((this.#lossShown = l).loss);
     const loss = await lossNow();
     if (p.confirmLoss !== true && exceeds(loss, NOTHING_LOST)) throw refuse(loss);
-    // A confirm is held to what the user was shown: another window may have added to it since.
-    const agreed = (p.confirmLoss && this.#lossShown) || loss;
+    // A confirm is held to what the user was shown: another window may have added to it since. With
+    // nothing shown in this background's life (it was stopped and started since), to nothing: asked again.
+    const agreed = p.confirmLoss ? (this.#lossShown ?? NOTHING_LOST) : loss;
     // Looked for before anything is replaced, so the accounts are written with the vault, at once.
     const found = mnemonic === undefined ? { count: 0, complete: true } : await usedAccounts(mnemonic, this.settings, this.networks);
     const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: found.count }, (_, i) => ({ id: newId(), name: `Account ${i + 1}`, kind: 'hd', index: i }));
     // More than agreed (an import, a send or a move made meanwhile in another window) is asked
     // about, never dropped unsaid. Locked, the vault's keys and phrase cannot be read: `unlocked`,
     // the count made before the lock, says them (none can change in this turn).
-    const countAgain = async (unlocked?: RestoreLoss) => {
-      const now = { ...(await lossNow()), ...(unlocked && { importedKeys: unlocked.importedKeys, phraseAccounts: unlocked.phraseAccounts }) };
+    const countAgain = async (unlocked?: CountedLoss) => {
+      const now = await lossNow();
+      if (unlocked) now.loss = { ...now.loss, importedKeys: unlocked.loss.importedKeys, phraseAccounts: unlocked.loss.phraseAccounts };
       if (exceeds(now, agreed)) throw refuse(now);
       return now;
     };

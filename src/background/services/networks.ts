@@ -38,8 +38,8 @@ export class NetworksService {
     private readonly options: {
       /** The wallet's status after a switch (the accounts service answers it). */
       status: () => Promise<WalletStatus>;
-      /** How many moves between chains are unfinished in these journals (TransfersService.unfinishedIn). */
-      unfinishedMoves?: (journalKeys: readonly string[]) => Promise<number>;
+      /** The moves between chains unfinished in these journals (TransfersService.unfinishedIn). */
+      unfinishedMoves?: (journalKeys: readonly string[]) => Promise<string[]>;
       fetch?: typeof fetch;
     },
   ) {}
@@ -269,10 +269,10 @@ export class NetworksService {
       // one kept with it (not yet moved: its chains unknown) goes with it, its funds shown as waiting then.
       const othersRun = chains !== undefined && this.entriesOf(before, chains).some((id) => id !== p.id);
       const journals = before.accounts.flatMap((a) => [entryJournalKey(p.id, a.id), ...(chains !== undefined && !othersRun ? [journalKey(chains, a.id)] : [])]);
-      const moves = (await this.options.unfinishedMoves?.(journals)) ?? 0;
+      const moves = (await this.options.unfinishedMoves?.(journals))?.length ?? 0;
       // An outbox kept with it (not yet moved: its chains unknown, or unreadable) goes with it too, and
       // a later send on the same chains, under any entry, could run beside one of it: a second payment.
-      const sends = await sendsInTheWay(this.local, before.accounts.map((a) => entryOutboxKey(p.id, a.id)));
+      const sends = (await sendsInTheWay(this.local, before.accounts.map((a) => entryOutboxKey(p.id, a.id)))).length;
       const said = [
         ...(moves > 0 ? [`${moves} move(s) between chains on this network are not finished; removing it stops them. The funds stay on chain, and ${chains !== undefined ? 'adding the network again picks them up' : 'show as waiting to import if you add the network again'}.`] : []),
         ...(sends > 0 ? [`${sends} send(s) on this network are not decided yet, or were refused but could still go through; removing it forgets them: a later send on the same network, under any entry, would not be kept from paying twice.`] : []),

@@ -126,11 +126,11 @@ export class TransfersService {
     }
   }
 
-  /** How many moves in these journals (storage keys) are not finished; one that cannot be read counts one (what it held is unknown). */
-  async unfinishedIn(journalKeys: readonly string[]): Promise<number> {
-    let count = 0;
-    for (const key of journalKeys) count += (await new TransferJournal(this.local, key).unfinished().catch(() => [0])).length;
-    return count;
+  /** The moves in these journals (storage keys) not finished, by ID; a journal that cannot be read is one, by its key (what it held is unknown). */
+  async unfinishedIn(journalKeys: readonly string[]): Promise<string[]> {
+    const ids = [];
+    for (const key of journalKeys) ids.push(...(await new TransferJournal(this.local, key).unfinished().then((rs) => rs.map((r) => r.id), () => [key])));
+    return ids;
   }
 
   private view(r: TransferRecord): TransferView {
