@@ -28,6 +28,7 @@ describePopupUi(
     log,
     launch: () => open(main),
     launchSecond: () => open(second),
+    openSecondAgain: async () => playwrightAdapter(await second.openPopup(ext!)),
     async stopBackground() {
       const worker = await ExtensionWorkerWatch.attach(main.context!, main.popup!, main.extensionId, log);
       try {

@@ -40,6 +40,7 @@ describePopupUi(
       return puppeteerAdapter(popup, main);
     },
     launchSecond: async () => puppeteerAdapter(await open(second), second),
+    openSecondAgain: async () => puppeteerAdapter(await second.openPopup(), second),
     async stopBackground() {
       const before = await backgroundStartedAt();
       expect(before, 'runtime.getBackgroundPage() gives the event page').toBeTypeOf('number');

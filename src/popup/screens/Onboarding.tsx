@@ -302,7 +302,7 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
   const [confirm, setConfirm] = useState('');
   const [tried, setTried] = useState(false);
   /** Set when the background refused a restore that would drop something: it waits for the user's word. */
-  const [loss, setLoss] = useState<RestoreLoss | undefined>(undefined);
+  const [loss, setLoss] = useState<{ loss: RestoreLoss; again: boolean } | undefined>(undefined);
   /** A restore whose other accounts could not be looked for: said before the wallet opens. */
   const [unsearched, setUnsearched] = useState<WalletStatus | undefined>(undefined);
   const check = checkNewPassword(password, confirm);
@@ -323,7 +323,7 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
         return await send(confirmLoss);
       } catch (e) {
         if (e instanceof BackgroundError && e.code === RESTORE_WOULD_DROP && e.restoreLoss) {
-          setLoss(e.restoreLoss);
+          setLoss({ loss: e.restoreLoss, again: confirmLoss });
           return undefined;
         }
         throw e;
@@ -339,7 +339,7 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
     await finish(false);
   };
   if (unsearched) return <AccountsNotSearched onContinue={() => onDone(unsearched)} />;
-  if (loss) return <RestoreLossWarning loss={loss} keyMode={secret.mode === 'key'} busy={action.busy} error={action.error} onConfirm={() => void finish(true)} onCancel={() => setLoss(undefined)} />;
+  if (loss) return <RestoreLossWarning {...loss} keyMode={secret.mode === 'key'} busy={action.busy} error={action.error} onConfirm={() => void finish(true)} onCancel={() => setLoss(undefined)} />;
   return (
     <Screen title="Choose a password">
       <p>It unlocks this wallet in this browser. It cannot be recovered; your {secret.mode === 'key' ? 'private key' : 'recovery phrase'} can.</p>

@@ -32,12 +32,13 @@ function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** What a restore over this wallet would drop, before the user confirms it. */
-export function RestoreLossWarning(p: { loss: RestoreLoss; keyMode: boolean; busy: boolean; error: string | undefined; onConfirm: () => void; onCancel: () => void }) {
+/** What a restore over this wallet would drop, before the user confirms it (`again`: asked once more, as more was added since the last Confirm). */
+export function RestoreLossWarning(p: { loss: RestoreLoss; keyMode: boolean; again?: boolean; busy: boolean; error: string | undefined; onConfirm: () => void; onCancel: () => void }) {
   const { importedKeys, phraseAccounts, unfinishedTransfers, undecidedSends, unknown } = p.loss;
   return (
     <Screen title="This restore loses data">
       <div class="warn-box" role="alert">
+        {p.again && <p>This may have changed since you confirmed: read it again.</p>}
         <p>Restoring replaces the wallet in this browser. The {p.keyMode ? 'private key you entered' : 'recovery phrase'} does not bring these back:</p>
         <ul>
           {phraseAccounts !== undefined && (

@@ -16,6 +16,8 @@ export interface BrowserUnderTest {
   launch(): Promise<PageAdapter>;
   /** A second browser with its own fresh profile (where the wallet is restored from its phrase). */
   launchSecond(): Promise<PageAdapter>;
+  /** Another popup tab in that second browser: another window of the same wallet. */
+  openSecondAgain(): Promise<PageAdapter>;
   /**
    * Stops the extension's background (Chromium: the service worker, through DevTools; Firefox: the
    * event page, as about:debugging's Terminate does) and resolves once it is down.

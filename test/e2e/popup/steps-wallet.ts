@@ -163,9 +163,11 @@ export async function restoreFromPhrase(run: UiRun, ui: PopupDriver): Promise<vo
 /**
  * In `ui` (the restored wallet), the password forgotten: "start again with a private key" on the
  * unlock screen, the key checked before the password step, a loss screen that names the recovery
- * phrase, and the wallet made from the key (Receive shows its address).
+ * phrase, and the wallet made from the key (Receive shows its address). While the loss screen is
+ * up, another window of the same wallet (`openOther`) unlocks it and imports a key: the Confirm is
+ * refused and the screen, shown again with that account, says it changed; the next Confirm restores.
  */
-export async function startAgainWithKey(run: UiRun, ui: PopupDriver): Promise<void> {
+export async function startAgainWithKey(run: UiRun, ui: PopupDriver, openOther: () => Promise<PopupDriver>): Promise<void> {
   await ui.click({ button: 'Lock', within: 'header' });
   await ui.click({ button: 'start again with a private key' });
   await ui.find({ heading: 'Start again with a private key' });
@@ -182,7 +184,21 @@ export async function startAgainWithKey(run: UiRun, ui: PopupDriver): Promise<vo
   await ui.fill('Confirm password', PASSWORD);
   await ui.click({ button: 'Restore wallet' });
   await ui.find({ heading: 'This restore loses data' }, 30_000);
-  await ui.waitText({ css: '[role="alert"]' }, /The recovery phrase: it will be gone from this wallet/);
+  const shown = await ui.waitText({ css: '[role="alert"]' }, /The recovery phrase: it will be gone from this wallet/);
+  expect(shown).not.toMatch(/imported private key|changed since/);
+  const other = await openOther();
+  await other.fill('Password', PASSWORD);
+  await other.click({ button: 'Unlock' });
+  await other.find({ tab: 'Home' }, 15_000);
+  await other.openTab('Settings');
+  await other.openSection('Accounts');
+  await other.click({ button: 'Import a key' });
+  await other.fill('New account name', 'Imported elsewhere');
+  await other.fill('Private key', toHex(Uint8Array.from({ length: 32 }, (_, i) => 64 - i)));
+  await other.click({ button: 'Import' });
+  await other.find({ text: 'Imported elsewhere' });
+  await ui.click({ button: 'Restore anyway' });
+  await ui.waitText({ css: '[role="alert"]' }, /This may have changed since you confirmed: read it again\..*1 account from an imported private key/s);
   await ui.click({ button: 'Restore anyway' });
   await ui.find({ tab: 'Home' }, 30_000);
   await ui.openTab('Receive');

@@ -84,6 +84,8 @@ export function describePopupUi(browser: BrowserUnderTest, options: { idleLock: 
       timings.add('launch (second profile)', Date.now() - started);
       await restoreFromPhrase(run, second);
     });
-    step('the password forgotten: starts again with a private key from the unlock screen; the key is checked before the password, the loss screen names the recovery phrase', () => startAgainWithKey(run, second!));
+    step('the password forgotten: starts again with a private key from the unlock screen; the key is checked before the password, the loss screen names the recovery phrase; a key imported in another window meanwhile is asked about again, said changed', () =>
+      startAgainWithKey(run, second!, async () => new PopupDriver(await browser.openSecondAgain(), prefix, log)),
+    );
   });
 }

@@ -155,6 +155,30 @@ describe('Onboarding', () => {
     ]);
   });
 
+  it('a Confirm refused because more was added since says so above the list shown again, and the next Confirm restores', async () => {
+    const twelve = 'abandon '.repeat(11) + 'about';
+    let confirms = 0;
+    const bg = fakeBackground({
+      'wallet.checkPhrase': () => ({ ok: true as const }),
+      'wallet.restore': (p) => {
+        if (p.confirmLoss && ++confirms > 1) return UNLOCKED;
+        throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 1, unfinishedTransfers: 0 } });
+      },
+    });
+    const onDone = vi.fn();
+    renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} restoreOnly="phrase" onCancel={vi.fn()} />);
+    await restoreWithPassword(twelve);
+    const changed = 'This may have changed since you confirmed: read it again.';
+    expect((await screen.findByRole('alert')).textContent).not.toContain(changed);
+    fireEvent.click(screen.getByRole('button', { name: 'Restore anyway' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain(changed));
+    expect(screen.getByRole('alert').textContent).toContain('1 account from an imported private key');
+    expect(onDone).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Restore anyway' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith(UNLOCKED));
+    expect(bg.callsOf('wallet.restore').map((c) => c.confirmLoss === true)).toEqual([false, true, true]);
+  });
+
   it('restoring over a wallet whose account list cannot be read: says what it cannot tell, and that unlocking loses nothing', async () => {
     const twelve = 'abandon '.repeat(11) + 'about';
     const bg = fakeBackground({
