@@ -32,7 +32,7 @@ function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** What a restore over this wallet would drop, before the user confirms it (`again`: asked once more, as more was added since the last Confirm). */
+/** What a restore over this wallet would drop, before the user confirms it (`again`: shown once more after a refused Confirm). */
 export function RestoreLossWarning(p: { loss: RestoreLoss; keyMode: boolean; again?: boolean; busy: boolean; error: string | undefined; onConfirm: () => void; onCancel: () => void }) {
   const { importedKeys, phraseAccounts, unfinishedTransfers, undecidedSends, unknown } = p.loss;
   return (
