@@ -61,6 +61,12 @@ describe('a refresh and a send that overlap', () => {
 });
 
 describe('restore over a wallet with a move under way', () => {
+  /** Starting again from a key over the funded phrase wallet. */
+  const KEY_RESTORE = { password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key' };
+  /** Asked once, refused with what it drops (the phrase; `unfinishedTransfers` moves), so that the confirm is held to that, as the popup's is. */
+  const shownLoss = (wallet: Awaited<ReturnType<typeof fundedWallet>>['wallet'], unfinishedTransfers: number) =>
+    expect(wallet.accounts.walletRestore(KEY_RESTORE)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { phraseAccounts: 1, unfinishedTransfers } });
+
   it('stops the move before replacing the vault: nothing of the old account is journaled afterwards', async () => {
     const { wallet, stores } = await fundedWallet({ x: 10n * AVAX });
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
@@ -82,10 +88,8 @@ describe('restore over a wallet with a move under way', () => {
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
     await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) });
     await atImport.held;
-    const restore = { password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key' };
-    // Shown what it drops first (the phrase, the move under way), so that the confirm is held to that.
-    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { phraseAccounts: 1, unfinishedTransfers: 1 } });
-    const restoring = wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
+    await shownLoss(wallet, 1);
+    const restoring = wallet.accounts.walletRestore({ ...KEY_RESTORE, confirmLoss: true });
     await vi.waitFor(async () => expect((await wallet.accounts.walletStatus()).vault).toBe('locked'), { timeout: 10_000, interval: 50 });
     const bob = await freshWallet();
     const send = { assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() };
@@ -102,9 +106,7 @@ describe('restore over a wallet with a move under way', () => {
     const atStatus = holdNext('avm.getTxStatus');
     const { wallet, session, stores, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: atStatus.fetch });
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
-    const restore = { password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key' };
-    // Shown what it drops first (the phrase), so that the confirm is held to that.
-    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { phraseAccounts: 1, unfinishedTransfers: 0 } });
+    await shownLoss(wallet, 0);
     // Another session task (a password check, say) holds the session's queue, so the lock waits behind it.
     let releaseQueue!: () => void;
     const queueHeld = new Promise<void>((r) => (releaseQueue = r));
@@ -116,7 +118,7 @@ describe('restore over a wallet with a move under way', () => {
     };
     void session.touch(Date.now() + 60_000);
     const locking = lockAsked(session);
-    const restoring = wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
+    const restoring = wallet.accounts.walletRestore({ ...KEY_RESTORE, confirmLoss: true });
     await locking;
     await expect(wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) })).rejects.toMatchObject({ code: 'transfers-stopped' });
     const bob = await freshWallet();
@@ -129,7 +131,7 @@ describe('restore over a wallet with a move under way', () => {
     atStatus.release();
     await sending;
     // Confirmed with the send counted, it goes through.
-    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
+    expect((await wallet.accounts.walletRestore({ ...KEY_RESTORE, confirmLoss: true })).vault).toBe('unlocked');
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Key']);
   });
 
@@ -139,9 +141,7 @@ describe('restore over a wallet with a move under way', () => {
     const { wallet, session, account } = await fundedWallet({ x: 10n * AVAX }, { fetch: atUtxos.fetch });
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
     const journal = await wallet.transfers.journal((await wallet.accounts.walletStatus()).network.id, account.id);
-    const restore = { password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key' };
-    // Shown what it drops first (the phrase), so that the confirm is held to that.
-    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { phraseAccounts: 1, unfinishedTransfers: 0 } });
+    await shownLoss(wallet, 0);
     atUtxos.arm();
     const starting = wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est), maxExportFee: est.exportFee });
     await atUtxos.held;
@@ -151,7 +151,7 @@ describe('restore over a wallet with a move under way', () => {
     atUtxos.release();
     await new Promise((r) => setTimeout(r, 300));
     const locking = lockAsked(session);
-    const restoring = wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
+    const restoring = wallet.accounts.walletRestore({ ...KEY_RESTORE, confirmLoss: true });
     await locking;
     releaseJournal();
     await expect(starting).rejects.toMatchObject({ code: 'transfers-stopped' });

@@ -46,13 +46,15 @@ export async function restoreLoss(fromPhrase: boolean, session: Session, setting
     () => null,
   );
   const s = readable ?? emptyState();
+  // Locked, only the settings say what the vault holds.
+  const secrets = session.isUnlocked() ? session.secrets() : undefined;
   const keyIds = s.accounts.flatMap((a) => (a.kind === 'imported' ? [a.keyId] : []));
-  const vaultKeyIds = session.isUnlocked() ? session.secrets().importedKeys.map((k) => k.id) : [];
+  const vaultKeyIds = secrets?.importedKeys.map((k) => k.id) ?? [];
   const unknown = readable === null && (await vaultExists());
   const phraseAccounts = s.accounts.filter((a) => a.kind === 'hd').length;
   // A key over a wallet with a phrase drops the phrase, even with none of its accounts listed
   // (they were removed): the settings say so without the vault (an HD index was ever given).
-  const hasPhrase = session.isUnlocked() ? session.secrets().mnemonic !== undefined : s.nextHdIndex > 0 || phraseAccounts > 0;
+  const hasPhrase = secrets ? secrets.mnemonic !== undefined : s.nextHdIndex > 0 || phraseAccounts > 0;
   const perChains = await perChainsKeys(local, s.accounts.map((a) => a.id));
   const perEntry = (key: (networkId: string, accountId: string) => string) => s.accounts.flatMap((a) => networkIdsOf(s).map((n) => key(n, a.id)));
   const sends = await sendsInTheWay(local, [...perChains.outboxes, ...perEntry(entryOutboxKey)]);
