@@ -134,7 +134,7 @@ export async function openOutbox(area: StorageArea, chains: string, accountId: s
  */
 export async function sendsInTheWay(area: StorageArea, keys: readonly string[]): Promise<string[]> {
   const stored = await area.get([...keys]);
-  return Object.entries(stored).flatMap(([key, v]) => (Array.isArray(v) ? (v as Partial<OutboxEntry>[]).filter((e) => !e?.replacedBy).map((e) => e?.txID ?? key) : [key]));
+  return Object.entries(stored).flatMap(([key, v]) => (Array.isArray(v) ? (v as Partial<OutboxEntry>[]).filter((e) => !e?.replacedBy).map((e) => (typeof e?.txID === 'string' ? e.txID : key)) : [key]));
 }
 
 function markReplaced(all: OutboxEntry[], replaced: readonly string[], by: string): OutboxEntry[] {

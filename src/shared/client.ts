@@ -48,7 +48,9 @@ function readRestoreLoss(value: unknown): RestoreLoss {
   if (!isRecord(value)) throw malformed();
   const phrase = value.phraseAccounts === undefined ? {} : { phraseAccounts: count(value.phraseAccounts) };
   const sends = value.undecidedSends === undefined ? {} : { undecidedSends: count(value.undecidedSends) };
-  return { importedKeys: count(value.importedKeys), ...phrase, unfinishedTransfers: count(value.unfinishedTransfers), ...sends, ...(value.unknown === true ? { unknown: true as const } : {}) };
+  const names = value.names;
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) throw malformed();
+  return { importedKeys: count(value.importedKeys), ...phrase, unfinishedTransfers: count(value.unfinishedTransfers), ...sends, ...(value.unknown === true ? { unknown: true as const } : {}), names };
 }
 
 /** The result of an `{ok: true}` answer; throws BackgroundError for anything else. */

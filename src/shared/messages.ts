@@ -241,7 +241,8 @@ export interface WalletRequests extends AssetRequests, TransferRequests, Staking
   /**
    * Restore from a mnemonic, or start again from one private key: replaces any existing vault (the
    * forgotten-password path). Refused with RESTORE_WOULD_DROP (and `restoreLoss`) when that drops
-   * imported keys, the phrase's accounts or unfinished transfers, unless `confirmLoss` is true.
+   * imported keys, the phrase, undecided sends or unfinished transfers, unless `confirmLoss` names
+   * all of it (what the refusal showed: another window may have added to it since).
    */
   'wallet.restore': { params: RestoreParams; result: RestoreResult };
   /** Checks a private key (its form and checksum) before the password step; nothing is stored. */
@@ -343,7 +344,7 @@ export const RESTORE_WOULD_DROP = 'restore-would-drop';
 /** The symbol of an asset no creating transaction names (a real one is A–Z only): its decimals are not known. */
 export const UNKNOWN_ASSET_SYMBOL = '?';
 
-export type RestoreParams = { password: string; confirmLoss?: boolean } & ({ mnemonic: string } | { privateKey: string; name: string });
+export type RestoreParams = { password: string; confirmLoss?: string[] } & ({ mnemonic: string } | { privateKey: string; name: string });
 
 export interface RestoreResult extends WalletStatus {
   /** The node could not be asked (in time) for the phrase's accounts after those restored. */
@@ -362,6 +363,8 @@ export interface RestoreLoss {
   undecidedSends?: number;
   /** The account list cannot be read, so what the restore drops is not known (the counts are what is). */
   unknown?: true;
+  /** Each thing counted, by name (a key's, send's or move's ID; the phrase with its accounts): a Confirm holds for these only. */
+  names: string[];
 }
 
 export type ResponseMessage<T extends RequestType = RequestType> =

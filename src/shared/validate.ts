@@ -100,6 +100,8 @@ function approvalId(value: unknown, field: string): string {
 }
 
 const MAX_ORIGIN_LENGTH = 300;
+/** What a restore's Confirm names (keys, sends, moves): far above any wallet's, well below a flood. */
+const MAX_LOSS_NAMES = 10_000;
 
 /** A web origin as the wallet records it: scheme://host[:port], nothing else. */
 function siteOrigin(value: unknown, field: string): string {
@@ -182,7 +184,7 @@ export const REQUEST_VALIDATORS: Validators = {
     return {
       password: password(f.password, 'password'),
       ...(phrase ? { mnemonic: mnemonic(f.mnemonic, 'mnemonic') } : { privateKey: privateKey(f.privateKey, 'privateKey'), name: displayName(f.name, 'name') }),
-      ...(present(f, 'confirmLoss') ? { confirmLoss: bool(f.confirmLoss, 'confirmLoss') } : {}),
+      ...(present(f, 'confirmLoss') ? { confirmLoss: array(f.confirmLoss, 'confirmLoss', 0, MAX_LOSS_NAMES).map((n, i) => str(n, item('confirmLoss', i), { max: 256 })) } : {}),
     };
   },
   'wallet.checkKey': (params) => ({ privateKey: privateKey(record(params, '', ['privateKey']).privateKey, 'privateKey') }),

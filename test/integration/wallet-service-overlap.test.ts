@@ -8,6 +8,7 @@ import { AVAX, avaxOf, freshWallet } from './fixture.js';
 import { holdNext, lockAsked } from './held-calls.js';
 import { fundedWallet, PASSWORD } from './wallet-fixture.js';
 import { approved, spendable } from './wallet-service-kit.js';
+import { refusedRestore } from '../unit/wallet-service-test-kit.js';
 
 /** A fetch for the wallet that runs `hook.run` once, before the first call of `method` goes to the node. */
 function onceBefore(method: string): { run?: () => Promise<unknown>; fetch: typeof fetch } {
@@ -63,9 +64,12 @@ describe('a refresh and a send that overlap', () => {
 describe('restore over a wallet with a move under way', () => {
   /** Starting again from a key over the funded phrase wallet. */
   const KEY_RESTORE = { password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key' };
-  /** Asked once, refused with what it drops (the phrase; `unfinishedTransfers` moves), so that the confirm is held to that, as the popup's is. */
-  const shownLoss = (wallet: Awaited<ReturnType<typeof fundedWallet>>['wallet'], unfinishedTransfers: number) =>
-    expect(wallet.accounts.walletRestore(KEY_RESTORE)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { phraseAccounts: 1, unfinishedTransfers } });
+  /** Asked once, refused with what it drops (the phrase; `unfinishedTransfers` moves): the Confirm of that, as the popup sends it. */
+  const confirmedRestore = async (wallet: Awaited<ReturnType<typeof fundedWallet>>['wallet'], unfinishedTransfers: number) => {
+    const shown = await refusedRestore(wallet.accounts.walletRestore(KEY_RESTORE));
+    expect(shown).toMatchObject({ phraseAccounts: 1, unfinishedTransfers });
+    return { ...KEY_RESTORE, confirmLoss: shown.names };
+  };
 
   it('stops the move before replacing the vault: nothing of the old account is journaled afterwards', async () => {
     const { wallet, stores } = await fundedWallet({ x: 10n * AVAX });
@@ -74,8 +78,9 @@ describe('restore over a wallet with a move under way', () => {
     const journals = () => stores.local.keys().filter((k) => k.startsWith('xpc.transfers.'));
     expect(journals()).toHaveLength(1);
     const restore = { password: PASSWORD, mnemonic: generateMnemonic(12) };
-    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 1 } });
-    await wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
+    const shown = await refusedRestore(wallet.accounts.walletRestore(restore));
+    expect(shown).toMatchObject({ importedKeys: 0, unfinishedTransfers: 1 });
+    await wallet.accounts.walletRestore({ ...restore, confirmLoss: shown.names });
     // Long enough for the move to have finished had it kept running.
     await new Promise((r) => setTimeout(r, 4_000));
     expect(journals()).toEqual([]);
@@ -88,8 +93,7 @@ describe('restore over a wallet with a move under way', () => {
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
     await wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) });
     await atImport.held;
-    await shownLoss(wallet, 1);
-    const restoring = wallet.accounts.walletRestore({ ...KEY_RESTORE, confirmLoss: true });
+    const restoring = wallet.accounts.walletRestore(await confirmedRestore(wallet, 1));
     await vi.waitFor(async () => expect((await wallet.accounts.walletStatus()).vault).toBe('locked'), { timeout: 10_000, interval: 50 });
     const bob = await freshWallet();
     const send = { assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() };
@@ -106,7 +110,7 @@ describe('restore over a wallet with a move under way', () => {
     const atStatus = holdNext('avm.getTxStatus');
     const { wallet, session, stores, ctx, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: atStatus.fetch });
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
-    await shownLoss(wallet, 0);
+    const confirmed = await confirmedRestore(wallet, 0);
     // Another session task (a password check, say) holds the session's queue, so the lock waits behind it.
     let releaseQueue!: () => void;
     const queueHeld = new Promise<void>((r) => (releaseQueue = r));
@@ -118,7 +122,7 @@ describe('restore over a wallet with a move under way', () => {
     };
     void session.touch(Date.now() + 60_000);
     const locking = lockAsked(session);
-    const restoring = wallet.accounts.walletRestore({ ...KEY_RESTORE, confirmLoss: true });
+    const restoring = wallet.accounts.walletRestore(confirmed);
     await locking;
     await expect(wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est) })).rejects.toMatchObject({ code: 'transfers-stopped' });
     const bob = await freshWallet();
@@ -126,12 +130,13 @@ describe('restore over a wallet with a move under way', () => {
     await atStatus.held;
     releaseQueue();
     // The refused move was never journaled: only the send is more than agreed.
-    await expect(restoring).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { undecidedSends: 1, unfinishedTransfers: 0 } });
+    const again = await refusedRestore(restoring);
+    expect(again).toMatchObject({ undecidedSends: 1, unfinishedTransfers: 0 });
     expect((await wallet.accounts.walletStatus()).vault).toBe('locked');
     atStatus.release();
     await sending;
     // Confirmed with the send counted, it goes through.
-    expect((await wallet.accounts.walletRestore({ ...KEY_RESTORE, confirmLoss: true })).vault).toBe('unlocked');
+    expect((await wallet.accounts.walletRestore({ ...KEY_RESTORE, confirmLoss: again.names })).vault).toBe('unlocked');
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Key']);
   });
 
@@ -141,7 +146,7 @@ describe('restore over a wallet with a move under way', () => {
     const { wallet, session, account } = await fundedWallet({ x: 10n * AVAX }, { fetch: atUtxos.fetch });
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: AVAX.toString() });
     const journal = await wallet.transfers.journal((await wallet.accounts.walletStatus()).network.id, account.id);
-    await shownLoss(wallet, 0);
+    const confirmed = await confirmedRestore(wallet, 0);
     atUtxos.arm();
     const starting = wallet.transfers.transfersStart({ from: 'X', to: 'P', amount: AVAX.toString(), maxFee: approved(est), maxExportFee: est.exportFee });
     await atUtxos.held;
@@ -151,7 +156,7 @@ describe('restore over a wallet with a move under way', () => {
     atUtxos.release();
     await new Promise((r) => setTimeout(r, 300));
     const locking = lockAsked(session);
-    const restoring = wallet.accounts.walletRestore({ ...KEY_RESTORE, confirmLoss: true });
+    const restoring = wallet.accounts.walletRestore(confirmed);
     await locking;
     releaseJournal();
     await expect(starting).rejects.toMatchObject({ code: 'transfers-stopped' });

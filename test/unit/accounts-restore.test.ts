@@ -10,6 +10,7 @@ import { foundAccounts } from '../../src/background/services/accounts-found.js';
 import { toHex } from '../../src/core/bytes.js';
 import { formatPrivateKey } from '../../src/core/encoding.js';
 import { deriveEvmKey, deriveXpKey, generateMnemonic, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
+import { refusedRestore } from './wallet-service-test-kit.js';
 
 const PASSWORD = 'long enough';
 
@@ -52,8 +53,9 @@ describe('starting again from a private key (a forgotten password)', () => {
     const first = await wallet.accounts.walletCreateFromKey({ password: PASSWORD, privateKey: KEY, name: 'Mine' });
     await wallet.accounts.walletLock();
     const again = { password: 'another password', privateKey: KEY, name: 'Mine' };
-    await expect(wallet.accounts.walletRestore(again)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1, unfinishedTransfers: 0 } });
-    const status = await wallet.accounts.walletRestore({ ...again, confirmLoss: true });
+    const shown = await refusedRestore(wallet.accounts.walletRestore(again));
+    expect(shown).toMatchObject({ importedKeys: 1, unfinishedTransfers: 0 });
+    const status = await wallet.accounts.walletRestore({ ...again, confirmLoss: shown.names });
     expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Mine', kind: 'imported', xAddress: first.account!.xAddress } });
     await wallet.accounts.walletLock();
     await expect(wallet.accounts.walletUnlock({ password: PASSWORD })).rejects.toMatchObject({ code: 'wrong-password' });
@@ -97,8 +99,9 @@ describe('starting again from a private key (a forgotten password)', () => {
     const state = (await stores.local.get(['xpc.state']))['xpc.state'] as { nextHdIndex: number };
     await stores.local.set({ 'xpc.state': { ...state, nextHdIndex: 1 } });
     const restore = { password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'New key' };
-    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ restoreLoss: { importedKeys: 1, unfinishedTransfers: 0 } });
-    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
+    const shown = await refusedRestore(wallet.accounts.walletRestore(restore));
+    expect(shown).toMatchObject({ importedKeys: 1, unfinishedTransfers: 0 });
+    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: shown.names })).vault).toBe('unlocked');
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['New key']);
   });
 
@@ -209,10 +212,11 @@ describe('a restore while another window imports a key', () => {
     await inSearch;
     await wallet.accounts.accountsImportKey({ privateKey: '0x' + '77'.repeat(32), name: 'Imported' });
     release();
-    await expect(restoring).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1 } });
+    const shown = await refusedRestore(restoring);
+    expect(shown).toMatchObject({ importedKeys: 1 });
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'Imported']);
     // Asked again and confirmed, it drops it, as the user was told.
-    await wallet.accounts.walletRestore({ password: 'a new password', mnemonic, confirmLoss: true });
+    await wallet.accounts.walletRestore({ password: 'a new password', mnemonic, confirmLoss: shown.names });
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1']);
   });
 
@@ -221,8 +225,9 @@ describe('a restore while another window imports a key', () => {
     const mnemonic = generateMnemonic(12);
     await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
     await wallet.accounts.accountsImportKey({ privateKey: '0x' + '77'.repeat(32), name: 'One' });
+    const shown = await refusedRestore(wallet.accounts.walletRestore({ password: 'a new password', mnemonic }));
     holdNext();
-    const restoring = wallet.accounts.walletRestore({ password: 'a new password', mnemonic, confirmLoss: true });
+    const restoring = wallet.accounts.walletRestore({ password: 'a new password', mnemonic, confirmLoss: shown.names });
     await inSearch;
     await wallet.accounts.accountsImportKey({ privateKey: '0x' + '78'.repeat(32), name: 'Two' });
     release();
@@ -238,14 +243,16 @@ describe('a restore while another window imports a key', () => {
     const restore = { password: 'a new password', mnemonic };
     await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
     await wallet.accounts.accountsImportKey({ privateKey: '0x' + '77'.repeat(32), name: 'One' });
-    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ restoreLoss: { importedKeys: 1 } });
+    const first = await refusedRestore(wallet.accounts.walletRestore(restore));
+    expect(first).toMatchObject({ importedKeys: 1 });
     // While the warning is on screen, another window imports a second key: Confirm asks again.
     await wallet.accounts.accountsImportKey({ privateKey: '0x' + '78'.repeat(32), name: 'Two' });
-    await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 2 } });
+    const again = await refusedRestore(wallet.accounts.walletRestore({ ...restore, confirmLoss: first.names }));
+    expect(again).toMatchObject({ importedKeys: 2 });
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'One', 'Two']);
     // Shown two, one of them removed since: Confirm goes through without asking again.
     await wallet.accounts.accountsRemove({ id: (await wallet.accounts.accountsList()).accounts[2]!.id });
-    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
+    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: again.names })).vault).toBe('unlocked');
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1']);
   });
 
@@ -255,10 +262,11 @@ describe('a restore while another window imports a key', () => {
     const restore = { password: 'a new password', mnemonic };
     await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
     const one = await wallet.accounts.accountsImportKey({ privateKey: '0x' + '77'.repeat(32), name: 'One' });
-    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ restoreLoss: { importedKeys: 1 } });
+    const shown = await refusedRestore(wallet.accounts.walletRestore(restore));
+    expect(shown).toMatchObject({ importedKeys: 1 });
     await wallet.accounts.accountsRemove({ id: one.id });
     await wallet.accounts.accountsImportKey({ privateKey: '0x' + '78'.repeat(32), name: 'Two' });
-    await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1 } });
+    expect(await refusedRestore(wallet.accounts.walletRestore({ ...restore, confirmLoss: shown.names }))).toMatchObject({ importedKeys: 1 });
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'Two']);
   });
 });

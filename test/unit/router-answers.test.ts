@@ -51,13 +51,15 @@ describe('handler outcomes', () => {
   it('carries what a refused restore would drop, and the client reads it back', async () => {
     const { router } = setup({
       'wallet.restore': async () => {
-        throw new RestoreWouldDropError({ importedKeys: 2, unfinishedTransfers: 1, undecidedSends: 3 });
+        throw new RestoreWouldDropError({ importedKeys: 2, unfinishedTransfers: 1, undecidedSends: 3, names: ['k1', 'k2', 'm', 's1', 's2', 's3'] });
       },
     });
     const answer = await router.handle(msg('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC }), POPUP);
-    expect(errorOf(answer)).toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 2, unfinishedTransfers: 1, undecidedSends: 3 } });
-    expect(() => readResponse(answer)).toThrow(expect.objectContaining({ code: 'restore-would-drop', restoreLoss: { importedKeys: 2, unfinishedTransfers: 1, undecidedSends: 3 } }));
-    for (const restoreLoss of [null, { importedKeys: -1, unfinishedTransfers: 0 }, { importedKeys: 1 }, { importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 'many' }]) {
+    const carried = { importedKeys: 2, unfinishedTransfers: 1, undecidedSends: 3, names: ['k1', 'k2', 'm', 's1', 's2', 's3'] };
+    expect(errorOf(answer)).toMatchObject({ code: 'restore-would-drop', restoreLoss: carried });
+    expect(() => readResponse(answer)).toThrow(expect.objectContaining({ code: 'restore-would-drop', restoreLoss: carried }));
+    const names: string[] = [];
+    for (const restoreLoss of [null, { importedKeys: -1, unfinishedTransfers: 0, names }, { importedKeys: 1, names }, { importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 'many', names }, { importedKeys: 0, unfinishedTransfers: 0 }, { importedKeys: 0, unfinishedTransfers: 0, names: [1] }, { importedKeys: 0, unfinishedTransfers: 0, names: 'k1' }]) {
       expect(() => readResponse({ ok: false, error: { code: 'restore-would-drop', message: 'm', restoreLoss } })).toThrow(expect.objectContaining({ code: 'bad-response' }));
     }
   });

@@ -39,10 +39,14 @@ describe('string sizes', () => {
     accepts('wallet.restore', { password: PASSWORD, mnemonic: `  ${MNEMONIC}\n` });
     rejects('wallet.restore', { password: PASSWORD, mnemonic: [...words, ...words, 'one'].join(' ') }, 'mnemonic');
     rejects('wallet.restore', { password: PASSWORD, mnemonic: 'a'.repeat(301) }, 'mnemonic');
-    accepts('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC, confirmLoss: true });
-    rejects('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC, confirmLoss: 'yes' }, 'confirmLoss');
+    // A Confirm names what it was shown: up to 10,000 names of up to 256 characters.
+    const shown = ['xpc.transfers.n1-' + 'x'.repeat(50) + '.' + 'a'.repeat(64), 'phrase 2'];
+    expect(accepts('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC, confirmLoss: shown }).confirmLoss).toEqual(shown);
+    accepts('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC, confirmLoss: Array.from({ length: 10_000 }, (_, i) => `${i}`) });
+    for (const confirmLoss of [true, 'yes', Array.from({ length: 10_001 }, (_, i) => `${i}`)]) rejects('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC, confirmLoss }, 'confirmLoss');
+    for (const name of [1, 'n'.repeat(257)]) rejects('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC, confirmLoss: ['phrase 2', name] }, 'confirmLoss[1]');
     // Or from one private key and its account's name (starting again from a key): never both, never neither.
-    accepts('wallet.restore', { password: PASSWORD, privateKey: KEY_CB58, name: 'Mine', confirmLoss: true });
+    accepts('wallet.restore', { password: PASSWORD, privateKey: KEY_CB58, name: 'Mine', confirmLoss: [] });
     rejects('wallet.restore', { password: PASSWORD, mnemonic: MNEMONIC, privateKey: KEY_CB58 }, 'mnemonic');
     rejects('wallet.restore', { password: PASSWORD }, 'mnemonic');
     rejects('wallet.restore', { password: PASSWORD, privateKey: KEY_CB58 }, 'name');

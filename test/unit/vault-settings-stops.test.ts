@@ -8,6 +8,7 @@ import { Vault } from '../../src/background/vault.js';
 import { createWallet } from '../../src/background/services/index.js';
 import { UNREADABLE_STATE_KEY } from '../../src/background/settings.js';
 import { generateMnemonic } from '../../src/core/keys.js';
+import { refusedRestore } from './wallet-service-test-kit.js';
 
 const PASSWORD = 'long enough';
 // Throwaway keys, never funded anywhere that matters.
@@ -155,11 +156,10 @@ describe('settings that cannot be read', () => {
     await stores.local.set({ 'xpc.state': 'garbage' });
     const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
     // What it would drop cannot be told from unreadable settings: asked about, never assumed nothing.
-    await expect(worker().accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { unknown: true } });
-    // Confirmed in a background started since (it showed nothing): asked again, then restored.
-    const next = worker();
-    await expect(next.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { unknown: true } });
-    const restored = await next.accounts.walletRestore({ ...restore, confirmLoss: true });
+    const shown = await refusedRestore(worker().accounts.walletRestore(restore));
+    expect(shown).toMatchObject({ unknown: true });
+    // Confirmed in a background started since: the Confirm says what it was shown, so it holds.
+    const restored = await worker().accounts.walletRestore({ ...restore, confirmLoss: shown.names });
     expect(restored).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1' } });
     expect((await worker().accounts.walletUnlock({ password: 'a new password' })).account).toMatchObject({ cAddress: restored.account!.cAddress });
   });
@@ -176,14 +176,15 @@ describe('a restore that does not finish', () => {
     await t.stores.local.set({ [journal]: [] });
     const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
     // Shown what it drops (the imported key), so that its confirm is held to that.
-    await expect(w.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1 } });
-    return { ...t, w, before, journal, restore, names: ['Account 1', 'Second', 'Imported'] };
+    const shown = await refusedRestore(w.accounts.walletRestore(restore));
+    expect(shown).toMatchObject({ importedKeys: 1 });
+    return { ...t, w, before, journal, restore: { ...restore, confirmLoss: shown.names }, names: ['Account 1', 'Second', 'Imported'] };
   }
 
   it('with a password too short for a vault: refused before anything changes (still unlocked, same accounts)', async () => {
-    const { w, stores, names } = await oldWallet();
+    const { w, stores, names, restore } = await oldWallet();
     const state = (await stores.local.get(['xpc.state']))['xpc.state'];
-    await expect(w.accounts.walletRestore({ password: 'short', mnemonic: generateMnemonic(12), confirmLoss: true })).rejects.toMatchObject({ field: 'password' });
+    await expect(w.accounts.walletRestore({ ...restore, password: 'short' })).rejects.toMatchObject({ field: 'password' });
     expect((await w.accounts.walletStatus()).vault).toBe('unlocked');
     expect((await stores.local.get(['xpc.state']))['xpc.state']).toEqual(state);
     expect((await w.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(names);
@@ -192,7 +193,7 @@ describe('a restore that does not finish', () => {
   it('when the vault cannot be written: the old settings are put back, and nothing of the old accounts is dropped', async () => {
     const { stores, worker, failNext, w, before, journal, restore, names } = await oldWallet();
     failNext('xpc.vault');
-    await expect(w.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toThrow(/quota/);
+    await expect(w.accounts.walletRestore(restore)).rejects.toThrow(/quota/);
     const next = worker();
     expect((await next.accounts.walletUnlock({ password: PASSWORD })).account).toMatchObject({ id: before.account!.id, cAddress: before.account!.cAddress });
     expect((await next.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(names);
@@ -204,7 +205,7 @@ describe('a restore that does not finish', () => {
     failNext('xpc.vault');
     // The put-back fails too: the storage a worker killed after the settings write leaves.
     onWrite((keys) => keys.includes('xpc.vault') && failNext('xpc.state'));
-    await expect(w.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toThrow(/quota/);
+    await expect(w.accounts.walletRestore(restore)).rejects.toThrow(/quota/);
     const next = worker();
     const after = await next.accounts.walletUnlock({ password: PASSWORD });
     expect(after.account).toMatchObject({ cAddress: before.account!.cAddress });
@@ -220,7 +221,7 @@ describe('a restore that does not finish', () => {
     onWrite((keys) => {
       if (keys.includes('xpc.state') && !unlock) unlock = w.accounts.walletUnlock({ password: PASSWORD });
     });
-    const status = await w.accounts.walletRestore({ ...restore, confirmLoss: true });
+    const status = await w.accounts.walletRestore(restore);
     await expect(unlock).rejects.toMatchObject({ code: 'wrong-password' });
     expect(status.account!.cAddress).not.toBe(before.account!.cAddress);
     expect((await w.accounts.walletStatus()).account).toMatchObject({ id: status.account!.id, cAddress: status.account!.cAddress });

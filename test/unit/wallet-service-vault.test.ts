@@ -8,7 +8,8 @@ import { chainsKey, entryOutboxKey } from '../../src/background/account-cache.js
 import { openOutbox } from '../../src/background/outbox.js';
 import { openJournal } from '../../src/background/transfer-journal.js';
 import { generateMnemonic } from '../../src/core/keys.js';
-import { service } from './wallet-service-test-kit.js';
+import { validateParams } from '../../src/shared/validate.js';
+import { refusedRestore, service } from './wallet-service-test-kit.js';
 
 describe('vault and account changes that overlap', () => {
   // Two well-known throwaway keys (never funded anywhere that matters).
@@ -59,8 +60,11 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     const vaultBefore = (await stores.local.get(['xpc.vault']))['xpc.vault'];
 
     const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
-    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 1, unfinishedTransfers: 2, undecidedSends: 1 } });
-    await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: false })).rejects.toMatchObject({ code: 'restore-would-drop' });
+    const shown = await refusedRestore(wallet.accounts.walletRestore(restore));
+    expect(shown).toMatchObject({ importedKeys: 1, unfinishedTransfers: 2, undecidedSends: 1 });
+    // A Confirm that names nothing, or only part of it, is asked again.
+    await refusedRestore(wallet.accounts.walletRestore({ ...restore, confirmLoss: [] }));
+    await refusedRestore(wallet.accounts.walletRestore({ ...restore, confirmLoss: shown.names.slice(1) }));
     // Nothing changed: the old vault, the imported account and the journal are all still there.
     expect((await stores.local.get(['xpc.vault']))['xpc.vault']).toBe(vaultBefore);
     await wallet.accounts.walletUnlock({ password: 'long enough' });
@@ -68,7 +72,7 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     expect(stores.local.keys()).toContain(journalKey);
     expect(stores.local.keys()).toContain(outbox.key);
 
-    const status = await wallet.accounts.walletRestore({ ...restore, confirmLoss: true });
+    const status = await wallet.accounts.walletRestore({ ...restore, confirmLoss: shown.names });
     expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1', kind: 'hd' } });
     expect(stores.local.keys()).not.toContain(journalKey);
     expect(stores.local.keys()).not.toContain(outbox.key);
@@ -85,9 +89,10 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, []);
     await outbox.put({ ...send('undecided'), chain: 'X', item: { txID: 'undecided', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 } });
     const restore = { password: 'long enough', mnemonic: generateMnemonic(12) };
-    const refused = await wallet.accounts.walletRestore(restore).catch((e: unknown) => e);
-    expect(refused).toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2 }, message: expect.stringContaining('2 undecided send(s)') });
-    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
+    const refused = wallet.accounts.walletRestore(restore);
+    await expect(refused).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2 }, message: expect.stringContaining('2 undecided send(s)') });
+    const shown = await refusedRestore(refused);
+    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: shown.names })).vault).toBe('unlocked');
   });
 
   it('a confirm is held to the sends and moves it was shown, not to their count: one decided and another made since is asked about', async () => {
@@ -101,21 +106,69 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     await outbox.put(send('shown'));
     await journal.put(move('shown'));
     const restore = { password: 'long enough', mnemonic: generateMnemonic(12) };
-    const asked = { code: 'restore-would-drop', restoreLoss: { undecidedSends: 1, unfinishedTransfers: 1 } };
-    await expect(wallet.accounts.walletRestore(restore)).rejects.toMatchObject(asked);
+    const asked = { undecidedSends: 1, unfinishedTransfers: 1 };
+    const first = await refusedRestore(wallet.accounts.walletRestore(restore));
+    expect(first).toMatchObject(asked);
     // While the warning is on screen, the send is decided and another window sends again.
     await outbox.remove('shown');
     await outbox.put(send('made since'));
-    await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toMatchObject(asked);
+    const second = await refusedRestore(wallet.accounts.walletRestore({ ...restore, confirmLoss: first.names }));
+    expect(second).toMatchObject(asked);
     expect((await outbox.list()).map((e) => e.txID)).toEqual(['made since']);
     // Then the move finishes and another starts.
     await journal.put(move('shown', 'completed'));
     await journal.put(move('started since'));
-    await expect(wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).rejects.toMatchObject(asked);
+    const third = await refusedRestore(wallet.accounts.walletRestore({ ...restore, confirmLoss: second.names }));
+    expect(third).toMatchObject(asked);
     expect((await journal.unfinished()).map((r) => r.id)).toEqual(['started since']);
     // Confirmed for what it shows now, it goes through.
-    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: true })).vault).toBe('unlocked');
+    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: third.names })).vault).toBe('unlocked');
     expect(stores.local.keys()).not.toContain(outbox.key);
+  });
+
+  it('each window\'s Confirm holds for what that window showed: one shown less than another is asked again', async () => {
+    const { wallet, stores } = service();
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const { accounts } = await wallet.accounts.accountsList();
+    const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, []);
+    const send = (txID: string) => ({ chain: 'X' as const, txID, signedHex: '00', item: { txID, chain: 'X' as const, kind: 'send' as const, status: 'pending' as const, createdAt: 1 }, createdAt: 1, resends: 0 });
+    const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
+    await outbox.put(send('one'));
+    const windowA = await refusedRestore(wallet.accounts.walletRestore(restore));
+    await outbox.put(send('two'));
+    const windowB = await refusedRestore(wallet.accounts.walletRestore(restore));
+    expect([windowA.undecidedSends, windowB.undecidedSends]).toEqual([1, 2]);
+    // A's Confirm came last to the background, after B was shown both: A never saw the second send.
+    expect(await refusedRestore(wallet.accounts.walletRestore({ ...restore, confirmLoss: windowA.names }))).toMatchObject({ undecidedSends: 2 });
+    expect((await outbox.list()).map((e) => e.txID)).toEqual(['one', 'two']);
+    expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: windowB.names })).vault).toBe('unlocked');
+    expect(stores.local.keys()).not.toContain(outbox.key);
+  });
+
+  it('over damaged outboxes, names what it drops so that the Confirm passes the message checks: the restore is the way out', async () => {
+    const { wallet, stores } = service();
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const { accounts } = await wallet.accounts.accountsList();
+    await stores.local.set({ [entryOutboxKey('local', accounts[0]!.id)]: [{ txID: 12345 }, { txID: 'x'.repeat(300) }, { txID: 'lone \ud800 surrogate' }] });
+    const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
+    const shown = await refusedRestore(wallet.accounts.walletRestore(restore));
+    expect(shown.undecidedSends).toBe(3);
+    // As the popup sends it: through the background's check of every request first.
+    const confirm = validateParams('wallet.restore', JSON.parse(JSON.stringify({ ...restore, confirmLoss: shown.names })));
+    expect((await wallet.accounts.walletRestore(confirm)).vault).toBe('unlocked');
+  });
+
+  it('counts a key the settings and the vault disagree on once each: every key it drops', async () => {
+    const { wallet, stores } = service();
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    await wallet.accounts.accountsImportKey({ name: 'A', privateKey: KEY });
+    const b = await wallet.accounts.accountsImportKey({ name: 'B', privateKey: '0x' + '34'.repeat(32) });
+    // The settings name a key C where the vault holds B (an import and a removal each stopped halfway).
+    const state = (await stores.local.get(['xpc.state']))['xpc.state'] as { accounts: { id: string; keyId?: string }[] };
+    await stores.local.set({ 'xpc.state': { ...state, accounts: state.accounts.map((a) => (a.id === b.id ? { ...a, keyId: 'c'.repeat(16) } : a)) } });
+    const shown = await refusedRestore(wallet.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12) }));
+    expect(shown.importedKeys).toBe(3);
+    expect(new Set(shown.names).size).toBe(shown.names.length);
   });
 
   it('goes through without a confirmation when nothing would be lost', async () => {

@@ -31,14 +31,23 @@ export async function usedAccounts(mnemonic: string, settings: SettingsStore, ne
   }
 }
 
-/** What a restore would drop, and what it is made of by ID: imported keys, undecided sends, unfinished moves. */
-export interface CountedLoss {
-  loss: RestoreLoss;
-  ids: string[];
+/** What the vault itself says a restore drops: read while unlocked, kept for a count made after the lock. */
+export interface VaultLoss {
+  keyIds: string[];
+  hasPhrase: boolean;
 }
 
-/** What replacing the vault would drop that the recovery phrase (or the key) cannot bring back. */
-export async function restoreLoss(fromPhrase: boolean, session: Session, settings: SettingsStore, local: StorageArea, transfers: TransfersService, vaultExists: () => Promise<boolean>): Promise<CountedLoss> {
+export function vaultLoss(session: Session): VaultLoss | undefined {
+  if (!session.isUnlocked()) return undefined;
+  const secrets = session.secrets();
+  return { keyIds: secrets.importedKeys.map((k) => k.id), hasPhrase: secrets.mnemonic !== undefined };
+}
+
+/**
+ * What replacing the vault would drop that the recovery phrase (or the key) cannot bring back.
+ * `vault` says the vault's part (undefined: locked, only the settings say it).
+ */
+export async function restoreLoss(fromPhrase: boolean, vault: VaultLoss | undefined, settings: SettingsStore, local: StorageArea, transfers: TransfersService, vaultExists: () => Promise<boolean>): Promise<RestoreLoss> {
   // Unreadable settings name no accounts: the restore is still a way out of that state, but what it
   // drops is not known then (an unlock would rebuild the list instead), so it is asked about.
   const readable = await settings.read().then(
@@ -46,27 +55,27 @@ export async function restoreLoss(fromPhrase: boolean, session: Session, setting
     () => null,
   );
   const s = readable ?? emptyState();
-  // Locked, only the settings say what the vault holds.
-  const secrets = session.isUnlocked() ? session.secrets() : undefined;
-  const keyIds = s.accounts.flatMap((a) => (a.kind === 'imported' ? [a.keyId] : []));
-  const vaultKeyIds = secrets?.importedKeys.map((k) => k.id) ?? [];
+  // Each key once, whether the settings or the vault (or both) name it.
+  const keyIds = new Set([...s.accounts.flatMap((a) => (a.kind === 'imported' ? [a.keyId] : [])), ...(vault?.keyIds ?? [])]);
   const unknown = readable === null && (await vaultExists());
   const phraseAccounts = s.accounts.filter((a) => a.kind === 'hd').length;
   // A key over a wallet with a phrase drops the phrase, even with none of its accounts listed
   // (they were removed): the settings say so without the vault (an HD index was ever given).
-  const hasPhrase = secrets ? secrets.mnemonic !== undefined : s.nextHdIndex > 0 || phraseAccounts > 0;
+  const phrase = !fromPhrase && (vault ? vault.hasPhrase : s.nextHdIndex > 0 || phraseAccounts > 0);
   const perChains = await perChainsKeys(local, s.accounts.map((a) => a.id));
   const perEntry = (key: (networkId: string, accountId: string) => string) => s.accounts.flatMap((a) => networkIdsOf(s).map((n) => key(n, a.id)));
   const sends = await sendsInTheWay(local, [...perChains.outboxes, ...perEntry(entryOutboxKey)]);
   const moves = await transfers.unfinishedIn([...perChains.journals, ...perEntry(entryJournalKey)]);
-  const loss = {
-    importedKeys: Math.max(keyIds.length, vaultKeyIds.length),
-    ...(!fromPhrase && hasPhrase ? { phraseAccounts } : {}),
+  return {
+    importedKeys: keyIds.size,
+    ...(phrase ? { phraseAccounts } : {}),
     unfinishedTransfers: moves.length,
     ...(sends.length > 0 ? { undecidedSends: sends.length } : {}),
     ...(unknown ? { unknown: true as const } : {}),
+    // Names, not counts: one send settled and another made is the same count, not the same loss.
+    // Each one as the Confirm's check takes it back (damaged storage may hold any string).
+    names: [...new Set([...keyIds, ...sends, ...moves, ...(phrase ? [`phrase ${phraseAccounts}`] : []), ...(unknown ? ['unknown'] : [])])].map((n) => n.slice(0, 256).toWellFormed()),
   };
-  return { loss, ids: [...keyIds, ...vaultKeyIds, ...sends, ...moves] };
 }
 
 /** A private key typed by the user, or a refusal in words (core's name CB58 and the curve order). */

@@ -18,7 +18,7 @@ import type { Session } from '../session.js';
 import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
-import { type CountedLoss, keyWallet, parseKey, restoreLoss, usedAccounts } from './accounts-restore.js';
+import { keyWallet, parseKey, restoreLoss, usedAccounts, vaultLoss } from './accounts-restore.js';
 import type { NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
@@ -36,15 +36,6 @@ export class RestoreWouldDropError extends WalletError {
     );
   }
 }
-
-/** A restore that drops nothing: its optional parts are there only when lost. */
-const NOTHING_LOST: CountedLoss = { loss: { importedKeys: 0, unfinishedTransfers: 0 }, ids: [] };
-/**
- * Whether `now` drops anything beyond `agreed`: a count above it, a part it does not have, or a
- * key, send or move it did not name (one settled and another made: the same count, not the same loss).
- */
-const exceeds = (now: CountedLoss, agreed: CountedLoss) =>
-  Object.entries(now.loss).some(([k, n]) => +n > ((agreed.loss as unknown as Record<string, number>)[k] ?? -1)) || now.ids.some((id) => !agreed.ids.includes(id));
 
 export class AccountsService {
   constructor(
@@ -138,9 +129,6 @@ export class AccountsService {
     return this.walletStatus();
   }
 
-  /** What the last refused restore said it would drop. */
-  #lossShown: CountedLoss | undefined;
-
   /** Creates, restores, creates-from-key, unlocks, adds and imports run one at a time: each reads the vault (or the accounts), then writes. */
   #replacing: Promise<unknown> = Promise.resolve();
   private oneVaultChange<T>(run: () => Promise<T>): Promise<T> {
@@ -173,28 +161,21 @@ export class AccountsService {
     const mnemonic = fromPhrase ? await asField('mnemonic', () => normalizeMnemonic(p.mnemonic)) : undefined;
     const keyed = fromPhrase ? undefined : keyWallet(parseKey(p.privateKey), p.name);
     checkNewPassword(p.password);
-    const lossNow = () => restoreLoss(fromPhrase, this.session, this.settings, this.local, this.transfers, () => this.vaultExists());
-    const refuse = (l: CountedLoss) => new RestoreWouldDropError((this.#lossShown = l).loss);
-    const loss = await lossNow();
-    if (p.confirmLoss !== true && exceeds(loss, NOTHING_LOST)) throw refuse(loss);
-    // A confirm is held to what the user was shown: another window may have added to it since. With
-    // nothing shown in this background's life (it was stopped and started since), to nothing: asked again.
-    const agreed = p.confirmLoss ? (this.#lossShown ?? NOTHING_LOST) : loss;
+    // A Confirm holds for what the user was shown, by name: another window may have added an import,
+    // a send or a move since. More than that is asked about, never dropped unsaid.
+    const agreed = new Set(p.confirmLoss);
+    const countAgain = async (vault = vaultLoss(this.session)) => {
+      const loss = await restoreLoss(fromPhrase, vault, this.settings, this.local, this.transfers, () => this.vaultExists());
+      if (loss.names.some((name) => !agreed.has(name))) throw new RestoreWouldDropError(loss);
+      return vault;
+    };
+    await countAgain();
     // Looked for before anything is replaced, so the accounts are written with the vault, at once.
     const found = mnemonic === undefined ? { count: 0, complete: true } : await usedAccounts(mnemonic, this.settings, this.networks);
     const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: found.count }, (_, i) => ({ id: newId(), name: `Account ${i + 1}`, kind: 'hd', index: i }));
-    // More than agreed (an import, a send or a move made meanwhile in another window) is asked
-    // about, never dropped unsaid. Locked, the vault's keys and phrase cannot be read: `unlocked`,
-    // the count made before the lock, says them (none can change in this turn).
-    const countAgain = async (unlocked?: CountedLoss) => {
-      const now = await lossNow();
-      if (unlocked) now.loss = { ...now.loss, importedKeys: unlocked.loss.importedKeys, phraseAccounts: unlocked.loss.phraseAccounts };
-      if (exceeds(now, agreed)) throw refuse(now);
-      return now;
-    };
     const status = await this.oneVaultChange(async () => {
       // Counted again in its turn, before anything is stopped or locked.
-      const inTurn = await countAgain();
+      const vault = await countAgain();
       // Locked (its keys wiped: Keyring listens for the lock) before the moves under way are waited
       // for (seconds): a send, stake or site approval from another window meanwhile would sign with
       // the old vault, and its record be dropped unsaid (a locked wallet puts nothing in an outbox).
@@ -205,7 +186,8 @@ export class AccountsService {
         () => this.session.lock(),
         async () => {
           // Once more, locked: a site's tx signed before the lock may have been put in its outbox since.
-          await countAgain(inTurn);
+          // The vault's keys and phrase cannot be read now: as counted in this turn (none can change in it).
+          await countAgain(vault);
           return this.replaceVault(accounts, found.count, () => this.session.create(p.password, keyed?.secrets ?? { mnemonic }, { replace: true }));
         },
       );

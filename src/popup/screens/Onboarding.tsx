@@ -311,19 +311,20 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
     clear();
     setLoss(undefined);
   }, [clear, password, confirm]);
-  const send = (confirmLoss: boolean): Promise<RestoreResult> => {
-    const confirm = confirmLoss ? { confirmLoss: true } : {};
+  /** `confirmLoss`: what the warning showed, sent back so that the restore holds for that only. */
+  const send = (confirmLoss?: string[]): Promise<RestoreResult> => {
+    const confirm = confirmLoss ? { confirmLoss } : {};
     if (secret.mode !== 'key') return secret.mode === 'create' ? call('wallet.create', { password, mnemonic: secret.mnemonic }) : call('wallet.restore', { password, mnemonic: secret.mnemonic, ...confirm });
     const key = { password, privateKey: secret.privateKey, name: secret.name };
     return secret.replace ? call('wallet.restore', { ...key, ...confirm }) : call('wallet.createFromKey', key);
   };
-  const finish = async (confirmLoss: boolean) => {
+  const finish = async (confirmLoss?: string[]) => {
     const status = await action.run(async () => {
       try {
         return await send(confirmLoss);
       } catch (e) {
         if (e instanceof BackgroundError && e.code === RESTORE_WOULD_DROP && e.restoreLoss) {
-          setLoss({ loss: e.restoreLoss, again: confirmLoss });
+          setLoss({ loss: e.restoreLoss, again: !!confirmLoss });
           return undefined;
         }
         throw e;
@@ -336,10 +337,10 @@ function PasswordStep({ secret, onDone, onBack }: { secret: Secret; onDone: (s: 
     e.preventDefault();
     setTried(true);
     if (!check.ok) return;
-    await finish(false);
+    await finish();
   };
   if (unsearched) return <AccountsNotSearched onContinue={() => onDone(unsearched)} />;
-  if (loss) return <RestoreLossWarning {...loss} keyMode={secret.mode === 'key'} busy={action.busy} error={action.error} onConfirm={() => void finish(true)} onCancel={() => setLoss(undefined)} />;
+  if (loss) return <RestoreLossWarning {...loss} keyMode={secret.mode === 'key'} busy={action.busy} error={action.error} onConfirm={() => void finish(loss.loss.names)} onCancel={() => setLoss(undefined)} />;
   return (
     <Screen title="Choose a password">
       <p>It unlocks this wallet in this browser. It cannot be recovered; your {secret.mode === 'key' ? 'private key' : 'recovery phrase'} can.</p>

@@ -130,7 +130,7 @@ describe('Onboarding', () => {
       'wallet.checkPhrase': () => ({ ok: true as const }),
       'wallet.restore': (p) => {
         if (p.confirmLoss) return UNLOCKED;
-        throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 2, unfinishedTransfers: 1 } });
+        throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 2, unfinishedTransfers: 1, names: ['key a', 'key b', 'move c'] } });
       },
     });
     const onDone = vi.fn();
@@ -151,7 +151,8 @@ describe('Onboarding', () => {
     expect(bg.callsOf('wallet.restore')).toEqual([
       { password: 'kj8Lm2qz!x', mnemonic: twelve },
       { password: 'kj8Lm2qz!x', mnemonic: twelve },
-      { password: 'kj8Lm2qz!x', mnemonic: twelve, confirmLoss: true },
+      // The Confirm sends back what the warning showed: the restore holds for that only.
+      { password: 'kj8Lm2qz!x', mnemonic: twelve, confirmLoss: ['key a', 'key b', 'move c'] },
     ]);
   });
 
@@ -162,7 +163,7 @@ describe('Onboarding', () => {
       'wallet.checkPhrase': () => ({ ok: true as const }),
       'wallet.restore': (p) => {
         if (p.confirmLoss && ++confirms > 1) return UNLOCKED;
-        throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 1, unfinishedTransfers: 0 } });
+        throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 1, unfinishedTransfers: 0, names: [`key ${confirms}`] } });
       },
     });
     const onDone = vi.fn();
@@ -176,7 +177,8 @@ describe('Onboarding', () => {
     expect(onDone).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('button', { name: 'Restore anyway' }));
     await waitFor(() => expect(onDone).toHaveBeenCalledWith(UNLOCKED));
-    expect(bg.callsOf('wallet.restore').map((c) => c.confirmLoss === true)).toEqual([false, true, true]);
+    // Each Confirm sends back what its warning showed, the second what was shown again.
+    expect(bg.callsOf('wallet.restore').map((c) => c.confirmLoss)).toEqual([undefined, ['key 0'], ['key 1']]);
   });
 
   it('restoring over a wallet whose account list cannot be read: says what it cannot tell, and that unlocking loses nothing', async () => {
@@ -184,7 +186,7 @@ describe('Onboarding', () => {
     const bg = fakeBackground({
       'wallet.checkPhrase': () => ({ ok: true as const }),
       'wallet.restore': () => {
-        throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 0, unfinishedTransfers: 0, unknown: true } });
+        throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 0, unfinishedTransfers: 0, unknown: true, names: ['unknown'] } });
       },
     });
     renderWith(bg, <Onboarding network={NETWORK} onDone={vi.fn()} restoreOnly="phrase" onCancel={vi.fn()} />);
@@ -286,7 +288,7 @@ describe('Onboarding', () => {
       'wallet.checkKey': () => ({ ok: true as const }),
       'wallet.restore': (p) => {
         if (p.confirmLoss) return UNLOCKED;
-        throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 1, phraseAccounts: 2, unfinishedTransfers: 0 } });
+        throw new Refuse({ code: 'restore-would-drop', message: 'restoring replaces this wallet…', restoreLoss: { importedKeys: 1, phraseAccounts: 2, unfinishedTransfers: 0, names: ['key', 'phrase 2'] } });
       },
     });
     const onDone = vi.fn();
@@ -306,21 +308,21 @@ describe('Onboarding', () => {
     await waitFor(() => expect(onDone).toHaveBeenCalledWith(UNLOCKED));
     expect(bg.callsOf('wallet.restore')).toEqual([
       { password: 'kj8Lm2qz!x', privateKey: key, name: 'Mine' },
-      { password: 'kj8Lm2qz!x', privateKey: key, name: 'Mine', confirmLoss: true },
+      { password: 'kj8Lm2qz!x', privateKey: key, name: 'Mine', confirmLoss: ['key', 'phrase 2'] },
     ]);
     expect(bg.callsOf('wallet.createFromKey')).toEqual([]);
   });
 
   it('starting again from a key over a phrase wallet with no phrase account listed still says the phrase goes', () => {
-    render(<RestoreLossWarning loss={{ importedKeys: 1, phraseAccounts: 0, unfinishedTransfers: 0 }} keyMode busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
+    render(<RestoreLossWarning loss={{ importedKeys: 1, phraseAccounts: 0, unfinishedTransfers: 0, names: [] }} keyMode busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
     const warning = screen.getByRole('alert').textContent!;
     expect(warning).toContain('The recovery phrase: it will be gone from this wallet, with every account made from it (none is listed now).');
     expect(warning).toContain('1 account from an imported private key, unless it is the key you entered');
     cleanup();
-    render(<RestoreLossWarning loss={{ importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2 }} keyMode={false} busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
+    render(<RestoreLossWarning loss={{ importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2, names: [] }} keyMode={false} busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
     expect(screen.getByRole('alert').textContent).toContain('2 sends not yet decided by the network, or refused but still able to go through.');
     cleanup();
-    render(<RestoreLossWarning loss={{ importedKeys: 0, unfinishedTransfers: 0, unknown: true }} keyMode busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
+    render(<RestoreLossWarning loss={{ importedKeys: 0, unfinishedTransfers: 0, unknown: true, names: [] }} keyMode busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
     expect(screen.getByRole('alert').textContent).toContain('cannot tell whether it holds a recovery phrase, accounts from imported private keys');
   });
 
