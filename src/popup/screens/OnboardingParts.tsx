@@ -38,7 +38,7 @@ export function RestoreLossWarning(p: { loss: RestoreLoss; keyMode: boolean; aga
   return (
     <Screen title="This restore loses data">
       <div class="warn-box" role="alert">
-        {p.again && <p>This may have changed since you confirmed: read it again.</p>}
+        {p.again && <p>This has changed since you confirmed: read it again.</p>}
         <p>Restoring replaces the wallet in this browser. The {p.keyMode ? 'private key you entered' : 'recovery phrase'} does not bring these back:</p>
         <ul>
           {phraseAccounts !== undefined && (

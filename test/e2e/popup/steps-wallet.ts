@@ -198,7 +198,7 @@ export async function startAgainWithKey(run: UiRun, ui: PopupDriver, openOther: 
   await other.click({ button: 'Import' });
   await other.find({ text: 'Imported elsewhere' });
   await ui.click({ button: 'Restore anyway' });
-  await ui.waitText({ css: '[role="alert"]' }, /This may have changed since you confirmed: read it again\..*1 account from an imported private key/s);
+  await ui.waitText({ css: '[role="alert"]' }, /This has changed since you confirmed: read it again\..*1 account from an imported private key/s);
   await ui.click({ button: 'Restore anyway' });
   await ui.find({ tab: 'Home' }, 30_000);
   await ui.openTab('Receive');

@@ -169,7 +169,7 @@ describe('Onboarding', () => {
     const onDone = vi.fn();
     renderWith(bg, <Onboarding network={NETWORK} onDone={onDone} restoreOnly="phrase" onCancel={vi.fn()} />);
     await restoreWithPassword(twelve);
-    const changed = 'This may have changed since you confirmed: read it again.';
+    const changed = 'This has changed since you confirmed: read it again.';
     expect((await screen.findByRole('alert')).textContent).not.toContain(changed);
     fireEvent.click(screen.getByRole('button', { name: 'Restore anyway' }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toContain(changed));
