@@ -62,7 +62,10 @@ export interface TransferRecord {
   underpaid?: boolean;
   /** Imports it signed before, replaced while underpaid: the chain may still run one of them instead, and it is then the move's own. */
   replaced?: JournaledTx[];
-  /** When its accepted export's funds were first missing from atomic memory, no import of its own journaled. */
+  /**
+   * When its accepted export's funds were first missing from atomic memory, no import of its own
+   * journaled; before that, when its C-Chain export's nonce was first seen passed with nothing of it found.
+   */
   missingSince?: number;
   createdAt: number;
   updatedAt: number;

@@ -236,10 +236,13 @@ export class TransferRunner {
       record.underpaid = true;
       return 'failed';
     }
-    if (fate === 'processing' || (fate === 'not-seen' && judgedByInputs)) {
-      record.error = judgedByInputs
-        ? `the C-Chain has not executed ${tx.txID} yet; what it spends is still unspent, so it may still go through (it can wait for the base fee to fall to what it pays)`
-        : `the ${tx.chain}-Chain is still processing ${tx.txID}`;
+    // A C-Chain export whose nonce is passed with nothing of it found: another tx took the nonce, or
+    // the node (a lagging one behind a load balancer, or a lying one) does not show it yet. Failed at
+    // once, a move that went through would say nothing left, and a retry export twice: it waits.
+    const unseen = fate === 'inputs-spent' && judgedByInputs && tx === record.export && Date.now() - (record.missingSince ??= Date.now()) < FUNDS_GONE_MS;
+    if (fate === 'processing' || (fate === 'not-seen' && judgedByInputs) || unseen) {
+      // Not executed yet (what it spends unspent: it may wait for the base fee to fall to what it pays), or unseen.
+      record.error = judgedByInputs ? `the C-Chain does not show ${tx.txID} yet: it may still go through` : `the ${tx.chain}-Chain is still processing ${tx.txID}`;
       await this.save(record, `${point}-processing`);
       throw new WalletError('tx-processing', `transfer ${record.id}: ${record.error}; it is looked at again later`);
     }
@@ -267,6 +270,7 @@ export class TransferRunner {
     }
     tx.accepted = true;
     delete record.error;
+    delete record.missingSince;
     record.state = 'export-accepted';
     await this.save(record, 'export-accepted');
   }

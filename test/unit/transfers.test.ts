@@ -69,6 +69,51 @@ describe('an export the node refuses while it still processes the first send', (
     expect(record).toMatchObject({ state: 'completed', export: { accepted: true } });
   });
 
+  it('a C-Chain export whose nonce is taken while the node does not show it waits ten minutes (a lagging node), and goes on once it shows', async () => {
+    const chains = new ScriptedChains();
+    chains.stateOnSend = 'processing';
+    const journal = new TransferJournal(memoryStores().local, 'transfers:test');
+    const engine = chains.engine();
+    // The node says the nonce is passed, but neither the tx nor its exported funds show (yet).
+    let exportShows = false;
+    (engine as unknown as { txFate: (c: ChainAlias, txID: string) => Promise<string> }).txFate = async (_c, txID) => (txID === 'tx-1' && !exportShows ? 'inputs-spent' : (chains.states.get(txID) ?? 'not-seen'));
+    const rerun = async () => new TransferRunner(engine, journal).run((await journal.list())[0]!);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await expect(new TransferRunner(engine, journal).start('C', 'X', 5_000n)).rejects.toMatchObject({ code: 'tx-processing' });
+      expect((await journal.list())[0]).toMatchObject({ state: 'export-signed', error: 'the C-Chain does not show tx-1 yet: it may still go through' });
+      vi.advanceTimersByTime(9 * 60_000);
+      await expect(rerun()).rejects.toMatchObject({ code: 'tx-processing' });
+      // It shows: the move goes on from its export, the same tx, never a second one.
+      exportShows = true;
+      chains.states.set('tx-1', 'accepted');
+      chains.stateOnSend = 'accepted';
+      const done = await rerun();
+      expect(done).toMatchObject({ state: 'completed', export: { txID: 'tx-1', accepted: true } });
+      expect(done.missingSince).toBeUndefined();
+      expect(new Set(chains.sent)).toEqual(new Set(['tx-1', 'tx-2']));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a C-Chain export whose nonce another tx took, unseen for ten minutes, is a failed move', async () => {
+    const chains = new ScriptedChains();
+    chains.stateOnSend = 'processing';
+    const journal = new TransferJournal(memoryStores().local, 'transfers:test');
+    const engine = chains.engine();
+    (engine as unknown as { txFate: () => Promise<string> }).txFate = async () => 'inputs-spent';
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await expect(new TransferRunner(engine, journal).start('C', 'X', 5_000n)).rejects.toMatchObject({ code: 'tx-processing' });
+      vi.advanceTimersByTime(10 * 60_000);
+      const failed = await new TransferRunner(engine, journal).run((await journal.list())[0]!);
+      expect(failed).toMatchObject({ state: 'failed', error: 'tx-1 can never be accepted: what it spends was spent by another transaction' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('an import refused while the node still processes it is sent again, not rebuilt', async () => {
     const chains = new ScriptedChains();
     chains.stateOnSend = 'processing';
