@@ -41,6 +41,8 @@ describe('vault and account changes that overlap', () => {
 
 describe('restore from a recovery phrase over an existing wallet', () => {
   const KEY = '0x' + '33'.repeat(32);
+  /** An outbox entry of an X send not decided yet. */
+  const send = (txID: string) => ({ chain: 'X' as const, txID, signedHex: '00', item: { txID, chain: 'X' as const, kind: 'send' as const, status: 'pending' as const, createdAt: 1 }, createdAt: 1, resends: 0 });
 
   it('is refused while it would drop imported keys or unfinished transfers, and goes through once confirmed', async () => {
     const { wallet, stores } = service();
@@ -101,7 +103,6 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     const { accounts } = await wallet.accounts.accountsList();
     const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, []);
     const journal = await openJournal(stores.local, chainsKey(1337, 'X2'), accounts[0]!.id, []);
-    const send = (txID: string) => ({ chain: 'X' as const, txID, signedHex: '00', item: { txID, chain: 'X' as const, kind: 'send' as const, status: 'pending' as const, createdAt: 1 }, createdAt: 1, resends: 0 });
     const move = (id: string, state = 'export-accepted') => ({ id, from: 'X', to: 'P', amount: '1', state, imports: [], importAttempts: 0, createdAt: 1, updatedAt: 1 }) as never;
     await outbox.put(send('shown'));
     await journal.put(move('shown'));
@@ -131,7 +132,6 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
     const { accounts } = await wallet.accounts.accountsList();
     const outbox = await openOutbox(stores.local, chainsKey(1337, 'X1'), accounts[0]!.id, []);
-    const send = (txID: string) => ({ chain: 'X' as const, txID, signedHex: '00', item: { txID, chain: 'X' as const, kind: 'send' as const, status: 'pending' as const, createdAt: 1 }, createdAt: 1, resends: 0 });
     const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
     await outbox.put(send('one'));
     const windowA = await refusedRestore(wallet.accounts.walletRestore(restore));
