@@ -261,7 +261,10 @@ export class TransferRunner {
     // export that is the same tx is no longer in the way. Before, a crash would leave it out of the
     // way with no move holding it, and a retry on other funds could run beside it.
     await this.hooks.exportJournaled?.(tx.txID);
-    if ((await this.sendTx(tx, record, 'export-sent')) === 'failed') {
+    const sent = await this.sendTx(tx, record, 'export-sent');
+    // Its wait for a C-Chain export to show (sendTx) is over either way: never the import stage's.
+    delete record.missingSince;
+    if (sent === 'failed') {
       record.state = 'failed';
       const keep = this.hooks.exportFailed;
       if (keep) tx.kept = await keep({ chain: tx.chain, txID: tx.txID, signedBytes: fromHex(tx.signedHex), item: transferActivity(record, cb58Encode(this.engine.ctx.avaxAssetID))[0]! });
@@ -270,7 +273,6 @@ export class TransferRunner {
     }
     tx.accepted = true;
     delete record.error;
-    delete record.missingSince;
     record.state = 'export-accepted';
     await this.save(record, 'export-accepted');
   }
