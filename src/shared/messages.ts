@@ -340,6 +340,8 @@ export interface ErrorInfo {
 
 /** The error code of a restore refused because it would drop what the recovery phrase cannot bring back. */
 export const RESTORE_WOULD_DROP = 'restore-would-drop';
+/** The longest name in RestoreLoss.names: the background cuts each to it, and a Confirm's check takes no longer one. */
+export const MAX_LOSS_NAME_LENGTH = 256;
 
 /** The symbol of an asset no creating transaction names (a real one is A–Z only): its decimals are not known. */
 export const UNKNOWN_ASSET_SYMBOL = '?';

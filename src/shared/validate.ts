@@ -11,7 +11,7 @@
 // Error messages never repeat the rejected value: some fields hold passwords, recovery phrases or
 // private keys.
 import { WalletError } from '../core/errors.js';
-import type { RequestMessage, RequestParams, RequestType } from './messages.js';
+import { MAX_LOSS_NAME_LENGTH, type RequestMessage, type RequestParams, type RequestType } from './messages.js';
 import {
   AMOUNT,
   none,
@@ -184,7 +184,7 @@ export const REQUEST_VALIDATORS: Validators = {
     return {
       password: password(f.password, 'password'),
       ...(phrase ? { mnemonic: mnemonic(f.mnemonic, 'mnemonic') } : { privateKey: privateKey(f.privateKey, 'privateKey'), name: displayName(f.name, 'name') }),
-      ...(present(f, 'confirmLoss') ? { confirmLoss: array(f.confirmLoss, 'confirmLoss', 0, MAX_LOSS_NAMES).map((n, i) => str(n, item('confirmLoss', i), { max: 256 })) } : {}),
+      ...(present(f, 'confirmLoss') ? { confirmLoss: array(f.confirmLoss, 'confirmLoss', 0, MAX_LOSS_NAMES).map((n, i) => str(n, item('confirmLoss', i), { max: MAX_LOSS_NAME_LENGTH })) } : {}),
     };
   },
   'wallet.checkKey': (params) => ({ privateKey: privateKey(record(params, '', ['privateKey']).privateKey, 'privateKey') }),

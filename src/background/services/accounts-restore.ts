@@ -4,7 +4,7 @@
 import { toHex, type Bytes } from '../../core/bytes.js';
 import { FormatError, ValidationError } from '../../core/errors.js';
 import { HdRoot, mnemonicToSeed, parseSecretKey, wipe } from '../../core/keys.js';
-import type { RestoreLoss } from '../../shared/messages.js';
+import { MAX_LOSS_NAME_LENGTH, type RestoreLoss } from '../../shared/messages.js';
 import { entryJournalKey, entryOutboxKey, perChainsKeys } from '../account-cache.js';
 import { sendsInTheWay } from '../outbox.js';
 import type { Session } from '../session.js';
@@ -74,7 +74,7 @@ export async function restoreLoss(fromPhrase: boolean, vault: VaultLoss | undefi
     ...(unknown ? { unknown: true as const } : {}),
     // Names, not counts: one send settled and another made is the same count, not the same loss.
     // Each one as the Confirm's check takes it back (damaged storage may hold any string).
-    names: [...new Set([...keyIds, ...sends, ...moves, ...(phrase ? [`phrase ${phraseAccounts}`] : []), ...(unknown ? ['unknown'] : [])])].map((n) => n.slice(0, 256).toWellFormed()),
+    names: [...new Set([...keyIds, ...sends, ...moves, ...(phrase ? [`phrase ${phraseAccounts}`] : []), ...(unknown ? ['unknown'] : [])])].map((n) => n.slice(0, MAX_LOSS_NAME_LENGTH).toWellFormed()),
   };
 }
 
