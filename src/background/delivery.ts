@@ -3,6 +3,7 @@
 // Activity before the node sees it, sent once, and followed to a decision its inputs (or, on the
 // C-Chain, its nonce) confirm. No answer, lost answer or lie from the node turns into a second payment.
 import { type Bytes, fromHex, toHex } from '../core/bytes.js';
+import type { UnsignedTx } from '../core/codec/types.js';
 import { type EvmNonces, isEvmHash, type Issued, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
@@ -13,7 +14,7 @@ import { evmTxNonce } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
-import { evmNonceOf, keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, sendOnce, waitingEntry } from './outbox.js';
+import { evmNonceOf, keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, sendOnce, spendsOwnFunds, waitingEntry } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
 import { conflictsOf, exportSpends, inputIds, racedBy, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
 import type { Preset } from './services/networks.js';
@@ -46,7 +47,7 @@ export class Delivery {
     if (built.fee > BigInt(maxFee)) throw new WalletError('fee-above-approved', `the fee of ${built.fee} nAVAX is above the approved maximum of ${maxFee} nAVAX`);
     const { engine, account, cache } = ctx;
     const chain: ChainAlias = built.tx.vm === 'avm' ? 'X' : built.tx.vm === 'pvm' ? 'P' : 'C';
-    const { replaced, races } = await this.beforeSending(ctx, chain, { inputs: inputIds(built.tx) });
+    const { replaced, races } = await this.beforeSending(ctx, chain, built.tx);
     const issued = engine.sign(built);
     await signed?.(issued.txID);
     const item: ActivityItem = { txID: issued.txID, chain: issued.chain, kind, status: 'pending', fee: issued.fee.toString(), createdAt: Date.now(), ...extra, ...races };
@@ -310,16 +311,18 @@ export class Delivery {
   }
 
   /**
-   * Before an X/P (or C-atomic) tx spending `inputs` is signed: what became of refused sends on
-   * its chain (one that ran stops this one), and which of them it replaces (conflictsOf). With
-   * them, the undecided sends whose funds it spends too (racedBy) are `replaced`: once one of the
-   * two is accepted, the other reads failed, not "may have gone through". `races`: the item's
-   * `replaces` (the first of those), so the pair is settled even after either left the outbox (a
-   * tx raced by several, or racing several, may stay unclear: the careful side).
+   * Before an X/P (or C-atomic) tx is signed: what became of refused sends on its chain (one that
+   * ran stops this one), and which of them it replaces (conflictsOf). An import (C-atomic, or paid
+   * from what it imports) spends none of its chain's own funds, so it cannot take a refused send's
+   * place, nor repeat one: no refused send is in its way. With them, the undecided txs whose funds it spends
+   * too (racedBy) are `replaced`: once one of the two is accepted, the other reads failed, not "may
+   * have gone through". `races`: the item's `replaces` (the first of those), so the pair is settled
+   * even after either left the outbox (a tx raced by several, or racing several, may stay unclear:
+   * the careful side).
    */
-  private async beforeSending(ctx: Target, chain: ChainAlias, tx: { inputs: string[] }): Promise<{ replaced: string[]; races: Pick<ActivityItem, 'replaces'> }> {
-    if (chain === 'C') return { replaced: [], races: {} };
-    const replaced = conflictsOf(await this.settleRefusedHere(ctx, chain, false), chain, tx);
+  private async beforeSending(ctx: Target, chain: ChainAlias, unsigned: UnsignedTx): Promise<{ replaced: string[]; races: Pick<ActivityItem, 'replaces'> }> {
+    const tx = { inputs: inputIds(unsigned) };
+    const replaced = spendsOwnFunds(unsigned) ? conflictsOf(await this.settleRefusedHere(ctx, chain, false), chain, tx) : [];
     const raced = racedBy(await (await this.engines.outbox(ctx.preset, ctx.account.id)).list(), chain, tx);
     return { replaced: [...replaced, ...raced], races: raced.length > 0 ? { replaces: raced[0] } : {} };
   }
@@ -333,7 +336,7 @@ export class Delivery {
    */
   async checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes): Promise<void> {
     if (chain === 'C') return;
-    await this.beforeSending(await this.engines.open(accountId), chain, { inputs: inputIds(decodeChainTx(chain, signedBytes)) });
+    await this.beforeSending(await this.engines.open(accountId), chain, decodeChainTx(chain, signedBytes));
   }
 
   /**
@@ -347,7 +350,7 @@ export class Delivery {
       throw new WalletError('stale-approval', 'the wallet was switched to another network since this was approved; nothing was sent: ask again');
     }
     if (!isEvmHash(signed.txID)) {
-      const { replaced, races } = await this.beforeSending(ctx, signed.chain, { inputs: inputIds(decodeChainTx(signed.chain, signed.signedBytes)) });
+      const { replaced, races } = await this.beforeSending(ctx, signed.chain, decodeChainTx(signed.chain, signed.signedBytes));
       // Locked meanwhile: deliver would refuse it, so no stake is recorded for it either.
       this.engines.keyring.assertUnlocked();
       await beforeSending?.(ctx.preset.id);

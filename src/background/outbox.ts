@@ -4,6 +4,7 @@
 // node that swallowed it) never turns into a second payment: the wallet asks about the tx ID it
 // signed, and what it sends again is the same bytes — the same tx, accepted at most once.
 import { fromHex, toHex } from '../core/bytes.js';
+import type { UnsignedTx } from '../core/codec/types.js';
 import { isEvmHash, type TxFate, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
@@ -60,7 +61,7 @@ export class Outbox {
   ) {}
 
   list(): Promise<OutboxEntry[]> {
-    return storedList<OutboxEntry>(this.area, this.key, 'the outbox');
+    return storedList<OutboxEntry>(this.area, this.key, 'the outbox').then((all) => all.filter(stillKept));
   }
 
   /**
@@ -152,7 +153,7 @@ export function outboxEntry(chain: ChainAlias, txID: string, signedBytes: Uint8A
  * that do not hold up); the entry stays and a later refresh looks again. Only a tx the node does
  * not know, or calls failed, while everything it spends is still unspent is a refusal: WalletError
  * 'tx-refused' (nothing was paid). The entry is then kept, voided, so that the next send takes its
- * place (X, P, EVM: src/background/refused.ts); a refused C-Chain atomic tx is removed.
+ * place (X, P, EVM: src/background/refused.ts); a refused import (keptInTheWay) is removed.
  */
 export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: OutboxEntry, graceMs = ISSUE_ERROR_GRACE_MS): Promise<'sent' | 'checking'> {
   const bytes = fromHex(entry.signedHex);
@@ -177,9 +178,10 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
   }
   if (fate === undefined) return 'checking';
   const why = refusal instanceof Error ? refusal.message : String(refusal);
-  if (isEvmHash(entry.txID) || entry.chain !== 'C') {
+  if (isEvmHash(entry.txID) || keptInTheWay(entry)) {
     // Kept (src/background/refused.ts): the next send on this chain conflicts with it. A speed-up
     // or cancel (item.replaces) keeps its original's nonce: that one still waits, nothing takes its place.
+    // An import (C-Chain atomic, or paid from what it imports) is not: no send could take its place.
     await outbox.voidEntry(entry);
     const next = isEvmHash(entry.txID) && entry.item.replaces ? 'the transaction it was to replace still waits' : nextTakesItsPlace(entry.chain);
     throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction (${why}); nothing was paid, and ${next}`);
@@ -198,10 +200,20 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
  * called failed, and a failed EVM tx has used its nonce.
  */
 export function keptInTheWay(e: Pick<OutboxEntry, 'chain' | 'signedHex'>): boolean {
-  if (e.chain !== 'X' && e.chain !== 'P') return false;
-  const tx = decodeChainTx(e.chain, fromHex(e.signedHex));
-  return 'inputs' in tx && tx.inputs.length > 0;
+  return (e.chain === 'X' || e.chain === 'P') && spendsOwnFunds(decodeChainTx(e.chain, fromHex(e.signedHex)));
 }
+
+/** A refused import an older version kept voided is in no send's way (keptInTheWay): it is let go. One that cannot be read stays. */
+function stillKept(e: OutboxEntry): boolean {
+  try {
+    return !e.voided || isEvmHash(e.txID) || keptInTheWay(e);
+  } catch {
+    return true;
+  }
+}
+
+/** Whether an X/P tx spends funds of its own chain (an import paid from what it imports spends none). */
+export const spendsOwnFunds = (tx: UnsignedTx): boolean => 'inputs' in tx && tx.inputs.length > 0;
 
 /** The entry of EVM tx `hash` (any case) among `entries`, which must still wait to run: else 'not-pending'. */
 export function waitingEntry(entries: readonly OutboxEntry[], hash: string): OutboxEntry {

@@ -26,6 +26,23 @@ export function pTx(spent: Utxo[]) {
   return { bytes, txID: cb58Encode(txIdBytes(bytes)) };
 }
 
+/** A signed P-Chain ImportTx of `imported` (atomic UTXOs from the X-Chain), paid from what it imports. */
+export function pImportTx(imported: Utxo[]) {
+  const unsigned = {
+    vm: 'pvm' as const,
+    kind: 'ImportTx' as const,
+    networkID: ctx.networkID,
+    blockchainID: ctx.pChainID,
+    outputs: [],
+    inputs: [],
+    memo: new Uint8Array(),
+    sourceChain: ctx.xChainID,
+    importedInputs: imported.map((u) => ({ txID: u.txID, outputIndex: u.outputIndex, assetID: u.assetID, input: { kind: 'TransferInput' as const, amount: 1_000_000n, sigIndices: [0] } })),
+  };
+  const bytes = encodeSignedTx({ unsigned, credentials: [{ fx: 'secp', signatures: [new Uint8Array(65)] }] });
+  return { bytes, txID: cb58Encode(txIdBytes(bytes)) };
+}
+
 export interface Script {
   status: () => string;
   utxos: () => Utxo[];

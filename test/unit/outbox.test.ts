@@ -9,7 +9,7 @@ import { encodeSignedTx, txIdBytes } from '../../src/core/codec/index.js';
 import { cb58Encode } from '../../src/core/encoding.js';
 import { NodeResponseError, RpcError } from '../../src/core/errors.js';
 import { ctx, mine, utxo } from './pvm-test-kit.js';
-import { engineOn, item, outboxWith, pTx } from './outbox-test-kit.js';
+import { engineOn, item, outboxWith, pImportTx, pTx } from './outbox-test-kit.js';
 
 const refused = () => Promise.reject(new RpcError('platform.issueTx', -32000, 'upstream timed out'));
 
@@ -56,6 +56,32 @@ describe('the outbox under a lying node', () => {
     await expect(sendOnce(engine, outbox, entry, 50)).rejects.toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/upstream timed out.*nothing was paid, and your next P-Chain send takes its place/) });
     // Kept, voided: never sent again, and the next send conflicts with it.
     expect(await outbox.list()).toEqual([{ ...entry, voided: true }]);
+  });
+
+  it('a refused import, paid from what it imports, is removed, not kept in the way: no send on its chain could take its place', async () => {
+    const u = utxo(2_000_000n);
+    const { bytes, txID } = pImportTx([u]);
+    const engine = engineOn({ status: () => 'Unknown', utxos: () => [u], issue: refused });
+    const { outbox, entry } = await outboxWith(txID, bytes);
+    await expect(sendOnce(engine, outbox, entry, 50)).rejects.toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/nothing it spends was spent: .*upstream timed out/) });
+    expect(await outbox.list()).toEqual([]);
+  });
+
+  it('a refused import an older version kept voided is let go when the outbox is read: a send of the chain is not held up by it; a refused send, and an entry that cannot be read, stay', async () => {
+    const atomic = utxo(2_000_000n);
+    const own = utxo(3_000_000n);
+    const imported = pImportTx([atomic]);
+    const send = pTx([own]);
+    const outbox = new Outbox(memoryStores().local, 'outbox-older');
+    const voided = (txID: string, bytes: Uint8Array) => ({ ...outboxEntry('P', txID, bytes, item(txID)), voided: true });
+    await outbox.put(voided(imported.txID, imported.bytes));
+    await outbox.put(voided(send.txID, send.bytes));
+    await outbox.put({ ...voided('damaged', new Uint8Array(1)), signedHex: 'zz' });
+    expect((await outbox.list()).map((e) => e.txID)).toEqual([send.txID, 'damaged']);
+    await outbox.remove('damaged');
+    const engine = engineOn({ status: () => 'Unknown', utxos: () => [atomic, own], issue: refused });
+    const live = await settleRefused(engine, outbox, 'P', false, async () => undefined, () => undefined);
+    expect(conflictsOf(live, 'P', { inputs: [utxoId(own)] })).toEqual([send.txID]);
   });
 
   it('a refusal keeps what was marked on the entry while the node was asked (a later send racing it), and writes it back if it was gone', async () => {
