@@ -6,8 +6,8 @@ import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { buildXExport } from '../../src/core/tx/x.js';
 import type { BalancesView } from '../../src/shared/messages.js';
-import { AVAX } from './fixture.js';
-import { hang, lyingNode, transferUntil } from './lying-node.js';
+import { AVAX, avaxOf, freshWallet } from './fixture.js';
+import { hang, lyingNode, refreshUntilDecided, rpcError, rpcResult, transferUntil, txIdOfIssue } from './lying-node.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 const pSpendable = (view: BalancesView, avax: string) => BigInt(view.balances.find((b) => b.chain === 'P' && b.assetID === avax)!.spendable);
@@ -87,5 +87,101 @@ describe('Import now', () => {
     const after = await wallet.balances.balancesRefresh();
     expect(pSpendable(after, avax)).toBe(pSpendable(before, avax) + AVAX - BigInt(review.fee));
     expect((await wallet.balances.activityList()).items.find((i) => i.txID === pending!.txID)).toMatchObject({ status: 'accepted' });
+  });
+
+  it("an import is sent as every tx of the wallet's own: one swallowed and called committed is not said imported, even by a refresh, and is sent again once the node is honest; one that went through and is called dropped is said imported", async () => {
+    const node = lyingNode();
+    const { wallet, account, ctx, avax, genesis } = await fundedWallet({}, { fetch: node.fetch, wait: { timeoutMs: 5_000, pollMs: 100 } });
+    const me = makeOwners([parseAddress(account.pAddress).bytes]);
+    const exportToMe = async () => genesis.issueAndWait(buildXExport({ ctx, pool: await genesis.spendable('X'), changeOwners: genesis.changeOwners, destination: 'P', amount: AVAX, to: me }));
+    await exportToMe();
+    const before = await wallet.balances.balancesRefresh();
+
+    // Swallowed, then called committed with its own bytes shown back: what it spends is still waiting.
+    let held: string | undefined;
+    node.lies.set('platform.issueTx', (call) => ((held = (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
+    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Committed' })));
+    node.lies.set('platform.getTx', async (_call, forward) => (held ? rpcResult({ tx: held, encoding: 'hex' }) : forward()));
+    const swallowed = await wallet.transfers.transfersEstimateImportWaiting();
+    expect(await wallet.transfers.transfersImportWaiting({ planID: swallowed.planID, maxFee: swallowed.fee })).toEqual({ txIDs: [], failed: 0, unconfirmed: 1 });
+    const imports = async () => (await wallet.balances.activityList()).items.filter((i) => i.kind === 'import');
+    const [pending] = await imports();
+    expect(pending).toMatchObject({ chain: 'P', status: 'pending' });
+    expect((await wallet.balances.balancesRefresh()).waiting).toEqual(before.waiting);
+    expect(await imports()).toMatchObject([{ txID: pending!.txID, status: 'pending' }]);
+    // Honest again: the refreshes send the same bytes, and it goes through once.
+    node.lies.clear();
+    expect(await refreshUntilDecided(wallet, pending!.txID)).toBe('accepted');
+    const imported = await wallet.balances.balancesRefresh();
+    expect(imported.waiting).toEqual([]);
+    expect(pSpendable(imported, avax)).toBe(pSpendable(before, avax) + AVAX - BigInt(swallowed.fee));
+
+    // Passed on, and called dropped once the chain has it: what it created is there.
+    await exportToMe();
+    node.lies.set('platform.getTxStatus', async (_call, forward) => {
+      const real = await forward();
+      return (real.result as { status: string }).status === 'Committed' ? rpcResult({ status: 'Dropped' }) : real;
+    });
+    const review = await wallet.transfers.transfersEstimateImportWaiting();
+    const done = await wallet.transfers.transfersImportWaiting({ planID: review.planID, maxFee: review.fee });
+    expect(done).toEqual({ txIDs: [expect.any(String)], failed: 0 });
+    node.lies.clear();
+    const after = await wallet.balances.balancesRefresh();
+    expect(after.waiting).toEqual([]);
+    expect(pSpendable(after, avax)).toBe(pSpendable(imported, avax) + AVAX - BigInt(review.fee));
+    expect((await imports()).map((i) => [i.txID, i.status])).toEqual([[done.txIDs[0], 'accepted'], [pending!.txID, 'accepted']]);
+  });
+
+  it('a P-Chain send the node refused, kept in the way of the next send, does not hold up Import now, which spends none of the P-Chain’s own funds; an import the node refuses is not kept in the way of the next send', async () => {
+    const node = lyingNode();
+    const { wallet, account, ctx, genesis } = await fundedWallet({ p: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 5_000, pollMs: 100 } });
+    const me = makeOwners([parseAddress(account.pAddress).bytes]);
+    const exportToMe = async () => genesis.issueAndWait(buildXExport({ ctx, pool: await genesis.spendable('X'), changeOwners: genesis.changeOwners, destination: 'P', amount: AVAX, to: me }));
+    const bob = await freshWallet();
+    const to = { addresses: [bob.engine.addresses('P')[0]!], threshold: 1 };
+    const { fee } = await wallet.sends.sendEstimate({ chain: 'P', amount: AVAX.toString(), to });
+    const sendP = () => wallet.sends.sendP({ amount: AVAX.toString(), to, maxFee: fee });
+    node.lies.set('platform.issueTx', () => Promise.resolve(rpcError('mempool full')));
+    await expect(sendP()).rejects.toMatchObject({ code: 'tx-refused' });
+    await exportToMe();
+    const refused = await wallet.transfers.transfersEstimateImportWaiting();
+    expect(await wallet.transfers.transfersImportWaiting({ planID: refused.planID, maxFee: refused.fee })).toEqual({ txIDs: [], failed: 1 });
+    node.lies.clear();
+    // More arrives: the next import takes both, a tx other than the refused one.
+    await exportToMe();
+    const review = await wallet.transfers.transfersEstimateImportWaiting();
+    expect(review.imports).toMatchObject([{ amount: (2n * AVAX).toString() }]);
+    const done = await wallet.transfers.transfersImportWaiting({ planID: review.planID, maxFee: review.fee });
+    expect(done).toEqual({ txIDs: [expect.any(String)], failed: 0 });
+    // The refused send's place is taken by the next send, which the refused import does not stop; Bob is paid once.
+    const paid = await sendP();
+    expect(await refreshUntilDecided(wallet, paid.txID)).toBe('accepted');
+    expect(await avaxOf(bob.engine, 'P')).toBe(AVAX);
+    expect((await wallet.balances.activityList()).items.filter((i) => i.kind === 'import').map((i) => [i.txID, i.status])).toEqual([[done.txIDs[0], 'accepted']]);
+  }, 60_000);
+
+  it('C-Chain: an import the node swallowed, and the next one taking its funds with more, are tied: once the next is accepted the first reads as never run, not "may have gone through"', async () => {
+    const node = lyingNode();
+    const { wallet, account, ctx, genesis } = await fundedWallet({}, { fetch: node.fetch, wait: { timeoutMs: 3_000, pollMs: 100 } });
+    const me = makeOwners([parseAddress(account.xAddress).bytes]);
+    const exportToMe = async () => genesis.issueAndWait(buildXExport({ ctx, pool: await genesis.spendable('X'), changeOwners: genesis.changeOwners, destination: 'C', amount: AVAX, to: me }));
+    await exportToMe();
+    node.lies.set('avax.issueTx', (call) => Promise.resolve(rpcResult({ txID: txIdOfIssue(call) })));
+    const first = await wallet.transfers.transfersEstimateImportWaiting();
+    expect(first.imports).toMatchObject([{ from: 'X', to: 'C', amount: AVAX.toString() }]);
+    expect(await wallet.transfers.transfersImportWaiting({ planID: first.planID, maxFee: first.fee })).toEqual({ txIDs: [], failed: 0, unconfirmed: 1 });
+    const [swallowed] = (await wallet.balances.activityList()).items.filter((i) => i.kind === 'import');
+    node.lies.clear();
+    await exportToMe();
+    const next = await wallet.transfers.transfersEstimateImportWaiting();
+    expect(next.imports).toMatchObject([{ from: 'X', to: 'C', amount: (2n * AVAX).toString() }]);
+    const done = await wallet.transfers.transfersImportWaiting({ planID: next.planID, maxFee: next.fee });
+    expect(done).toEqual({ txIDs: [expect.any(String)], failed: 0 });
+    expect((await wallet.balances.balancesRefresh()).waiting).toEqual([]);
+    const items = (await wallet.balances.activityList()).items.filter((i) => i.kind === 'import');
+    expect(items.map((i) => [i.txID, i.status, i.replaced, i.checking])).toEqual([
+      [done.txIDs[0], 'accepted', undefined, undefined],
+      [swallowed!.txID, 'failed', true, undefined],
+    ]);
   });
 });

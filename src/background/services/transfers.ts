@@ -3,15 +3,14 @@
 // in transfer-journal.ts and transfer-runner.ts; this service opens them for the selected account, and
 // resumes every account's on every network (each with its own engine) while the wallet is unlocked.
 import { WEI_PER_NAVAX } from '../../core/amount.js';
-import { TxFailedError, type WalletEngine } from '../../core/engine.js';
+import type { WalletEngine } from '../../core/engine.js';
 import { TimeoutError, WalletError } from '../../core/errors.js';
 import { cb58Encode } from '../../core/encoding.js';
 import type { ChainAlias } from '../../core/node.js';
 import { buildPExport } from '../../core/tx/p.js';
 import { buildXExport } from '../../core/tx/x.js';
 import type { RequestParams as P, TransferView } from '../../shared/messages.js';
-import { addActivity } from '../account-cache.js';
-import type { AccountEngines } from '../account-engines.js';
+import type { AccountContext, AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
 import { avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
 import type { Session } from '../session.js';
@@ -51,8 +50,9 @@ export class TransfersService {
   }
 
   /** The runner of the selected account on the selected network, or of the account and network named. */
-  private async runner(accountId?: string, networkId?: string): Promise<{ runner: TransferRunner; journal: TransferJournal; engine: WalletEngine; preset: { id: string }; account: { id: string } }> {
-    const { engine, preset, account } = await this.engines.open(accountId, networkId);
+  private async runner(accountId?: string, networkId?: string): Promise<AccountContext & { runner: TransferRunner; journal: TransferJournal }> {
+    const ctx = await this.engines.open(accountId, networkId);
+    const { engine, preset, account } = ctx;
     const journal = await this.engines.journal(preset, account.id);
     // A move once journaled is the user's (a restore counts it): a stop after that pauses it, from its first run.
     const checkpoint = (point: string): void => void (point === 'journaled' || this.checkNotStopped());
@@ -63,7 +63,7 @@ export class TransfersService {
     const exportFailed: RunnerHooks['exportFailed'] = delivery ? (kept) => delivery.keepFailedExport(preset.id, account.id, kept) : undefined;
     const exportJournaled: RunnerHooks['exportJournaled'] = delivery ? (txID) => delivery.exportJournaled(preset.id, account.id, txID) : undefined;
     const hooks: RunnerHooks = { checkpoint, stopped, ...(evmLine ? { evmLine } : {}), ...(exportSigned ? { exportSigned, exportFailed, exportJournaled } : {}) };
-    return { runner: new TransferRunner(engine, journal, hooks), journal, engine, preset, account };
+    return { ...ctx, runner: new TransferRunner(engine, journal, hooks), journal };
   }
 
   /** Throws while a restore replaces the vault: nothing of the account about to go is written or sent. */
@@ -262,7 +262,8 @@ export class TransfersService {
   private async importReviewed(p: P<'transfers.importWaiting'>) {
     const reviewed = this.#reviewed.get(p.planID);
     this.#reviewed.delete(p.planID);
-    const { runner, journal, engine, preset, account } = await this.runner();
+    const { runner, journal, ...ctx } = await this.runner();
+    const { engine, preset, account } = ctx;
     if (!reviewed || Date.now() - reviewed.at > REVIEW_TTL_MS || reviewed.presetId !== preset.id || reviewed.accountId !== account.id) {
       throw new WalletError('review-expired', 'that review is out of date: nothing was signed; look at the funds waiting again');
     }
@@ -288,34 +289,15 @@ export class TransfersService {
       let unconfirmed = 0;
       for (const i of plan.plain) {
         this.checkNotStopped();
-        let issued;
-        try {
-          issued = await this.track(engine.issue(i.built));
-        } catch (e) {
+        // As every tx of the wallet's own (Delivery.issue): in the outbox before it is sent, the
+        // node's decision checked against what it spends and creates, followed by the refreshes.
+        // What arrives: the AVAX it brings less its fee (other assets it brings show in the balances).
+        const done = await this.delivery!.issue(ctx, 'import', i.built, p.maxFee, { assetID: cb58Encode(engine.ctx.avaxAssetID), amount: (i.avax - i.built.fee).toString() }).catch((e: unknown) => {
           failed += 1;
           this.log?.(`import of waiting funds not made: ${(e as Error).message}`);
-          continue;
-        }
-        const { txID, chain, fee: paid } = issued;
-        // Sent: if the node's decision does not come now, Activity lists it pending and a refresh settles it.
-        const accepted = await this.track(engine.waitAccepted(chain, txID)).then(
-          () => true,
-          (e: unknown) => (e instanceof TxFailedError ? false : undefined),
-        );
-        if (accepted === false) {
-          failed += 1;
-          continue;
-        }
-        if (accepted) txIDs.push(txID);
-        else unconfirmed += 1;
-        await this.engines.caches
-          .update(preset.id, account.id, (c) => {
-            // A refresh meanwhile may have taken its outputs for funds received: it is the import.
-            c.activity = c.activity.filter((a) => !(a.txID === txID && a.kind === 'receive'));
-            // What arrives: the AVAX it brings less its fee (other assets it brings show in the balances).
-            addActivity(c, { txID, chain, kind: 'import', status: accepted ? 'accepted' : 'pending', assetID: cb58Encode(engine.ctx.avaxAssetID), amount: (i.avax - paid).toString(), fee: paid.toString(), createdAt: Date.now() });
-          })
-          .catch((e: unknown) => this.log?.(`import ${txID} not written to Activity: ${(e as Error).message}`));
+        });
+        if (done?.status === 'accepted') txIDs.push(done.txID);
+        else if (done) unconfirmed += 1;
       }
       for (const record of moves) {
         this.checkNotStopped();
