@@ -312,9 +312,9 @@ export class Delivery {
 
   /**
    * Before an X/P (or C-atomic) tx is signed: what became of refused sends on its chain (one that
-   * ran stops this one), and which of them it replaces (conflictsOf). An import (C-atomic, or paid
-   * from what it imports) spends none of its chain's own funds, so it cannot take a refused send's
-   * place, nor repeat one: no refused send is in its way. With them, the undecided txs whose funds it spends
+   * ran stops this one), and which of them it replaces (conflictsOf); none for an import (C-atomic,
+   * or paid from what it imports), which spends none of its chain's own funds, so it can neither
+   * take a refused send's place nor repeat one. With them, the undecided txs whose funds it spends
    * too (racedBy) are `replaced`: once one of the two is accepted, the other reads failed, not "may
    * have gone through". `races`: the item's `replaces` (the first of those), so the pair is settled
    * even after either left the outbox (a tx raced by several, or racing several, may stay unclear:

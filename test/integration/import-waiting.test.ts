@@ -15,9 +15,16 @@ const pSpendable = (view: BalancesView, avax: string) => BigInt(view.balances.fi
 /** Less than a P-Chain import's fee. */
 const DUST = 100n;
 
+/** Funds no move exported: `amount` sent from the genesis key's X-Chain to the account's atomic memory on `to`. */
+async function exportToMe({ account, ctx, genesis }: Awaited<ReturnType<typeof fundedWallet>>, to: 'P' | 'C', amount = AVAX) {
+  const me = makeOwners([parseAddress(to === 'P' ? account.pAddress : account.xAddress).bytes]);
+  await genesis.issueAndWait(buildXExport({ ctx, pool: await genesis.spendable('X'), changeOwners: genesis.changeOwners, destination: to, amount, to: me }));
+}
+
 describe('Import now', () => {
   it('reviews funds no move exported and a parked move’s own, and imports exactly what was reviewed; a fee above it or a stale review signs nothing; dust is left waiting', async () => {
-    const { wallet, account, ctx, avax, genesis } = await fundedWallet({ x: 10n * AVAX });
+    const funded = await fundedWallet({ x: 10n * AVAX });
+    const { wallet, avax } = funded;
     const amount = 2n * AVAX;
     const est = await wallet.transfers.transfersEstimate({ from: 'X', to: 'P', amount: amount.toString() });
     // Approved: the export's fee and one nAVAX less than the import's, as when the import's fee rose after the review.
@@ -27,9 +34,7 @@ describe('Import now', () => {
     expect(parked.state).toBe('export-accepted');
 
     // Funds no move exported: 1 AVAX from the genesis key's X-Chain to this account's P-Chain.
-    const me = makeOwners([parseAddress(account.pAddress).bytes]);
-    const exportToMe = async (amount: bigint) => genesis.issueAndWait(buildXExport({ ctx, pool: await genesis.spendable('X'), changeOwners: genesis.changeOwners, destination: 'P', amount, to: me }));
-    await exportToMe(1n * AVAX);
+    await exportToMe(funded, 'P');
     const waiting = [{ from: 'X', to: 'P', amount: (3n * AVAX).toString(), utxoCount: 2 }];
     expect((await wallet.balances.balancesRefresh()).waiting).toEqual(waiting);
 
@@ -51,7 +56,7 @@ describe('Import now', () => {
     // Reviewed again; funds that arrive after the review are not in what the confirm imports.
     const again = await wallet.transfers.transfersEstimateImportWaiting();
     expect(again.imports).toEqual(expected);
-    await exportToMe(DUST);
+    await exportToMe(funded, 'P', DUST);
     const done = await wallet.transfers.transfersImportWaiting({ planID: again.planID, maxFee: again.fee });
     expect(done).toEqual({ txIDs: [expect.any(String), expect.any(String)], failed: 0 });
     const finished = (await wallet.transfers.transfersList()).transfers.find((x) => x.id === move.id)!;
@@ -72,9 +77,9 @@ describe('Import now', () => {
 
   it('an import sent whose decision the node does not give in time is said to be sent and not confirmed, listed pending, and settled by a refresh', async () => {
     const node = lyingNode();
-    const { wallet, account, ctx, avax, genesis } = await fundedWallet({}, { fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
-    const me = makeOwners([parseAddress(account.pAddress).bytes]);
-    await genesis.issueAndWait(buildXExport({ ctx, pool: await genesis.spendable('X'), changeOwners: genesis.changeOwners, destination: 'P', amount: AVAX, to: me }));
+    const funded = await fundedWallet({}, { fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
+    const { wallet, avax } = funded;
+    await exportToMe(funded, 'P');
     const before = await wallet.balances.balancesRefresh();
     const review = await wallet.transfers.transfersEstimateImportWaiting();
     expect(review.imports).toHaveLength(1);
@@ -91,10 +96,9 @@ describe('Import now', () => {
 
   it("an import is sent as every tx of the wallet's own: one swallowed and called committed is not said imported, even by a refresh, and is sent again once the node is honest; one that went through and is called dropped is said imported", async () => {
     const node = lyingNode();
-    const { wallet, account, ctx, avax, genesis } = await fundedWallet({}, { fetch: node.fetch, wait: { timeoutMs: 5_000, pollMs: 100 } });
-    const me = makeOwners([parseAddress(account.pAddress).bytes]);
-    const exportToMe = async () => genesis.issueAndWait(buildXExport({ ctx, pool: await genesis.spendable('X'), changeOwners: genesis.changeOwners, destination: 'P', amount: AVAX, to: me }));
-    await exportToMe();
+    const funded = await fundedWallet({}, { fetch: node.fetch, wait: { timeoutMs: 5_000, pollMs: 100 } });
+    const { wallet, avax } = funded;
+    await exportToMe(funded, 'P');
     const before = await wallet.balances.balancesRefresh();
 
     // Swallowed, then called committed with its own bytes shown back: what it spends is still waiting.
@@ -117,7 +121,7 @@ describe('Import now', () => {
     expect(pSpendable(imported, avax)).toBe(pSpendable(before, avax) + AVAX - BigInt(swallowed.fee));
 
     // Passed on, and called dropped once the chain has it: what it created is there.
-    await exportToMe();
+    await exportToMe(funded, 'P');
     node.lies.set('platform.getTxStatus', async (_call, forward) => {
       const real = await forward();
       return (real.result as { status: string }).status === 'Committed' ? rpcResult({ status: 'Dropped' }) : real;
@@ -134,21 +138,20 @@ describe('Import now', () => {
 
   it('a P-Chain send the node refused, kept in the way of the next send, does not hold up Import now, which spends none of the P-Chain’s own funds; an import the node refuses is not kept in the way of the next send', async () => {
     const node = lyingNode();
-    const { wallet, account, ctx, genesis } = await fundedWallet({ p: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 5_000, pollMs: 100 } });
-    const me = makeOwners([parseAddress(account.pAddress).bytes]);
-    const exportToMe = async () => genesis.issueAndWait(buildXExport({ ctx, pool: await genesis.spendable('X'), changeOwners: genesis.changeOwners, destination: 'P', amount: AVAX, to: me }));
+    const funded = await fundedWallet({ p: 10n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 5_000, pollMs: 100 } });
+    const { wallet } = funded;
     const bob = await freshWallet();
     const to = { addresses: [bob.engine.addresses('P')[0]!], threshold: 1 };
     const { fee } = await wallet.sends.sendEstimate({ chain: 'P', amount: AVAX.toString(), to });
     const sendP = () => wallet.sends.sendP({ amount: AVAX.toString(), to, maxFee: fee });
     node.lies.set('platform.issueTx', () => Promise.resolve(rpcError('mempool full')));
     await expect(sendP()).rejects.toMatchObject({ code: 'tx-refused' });
-    await exportToMe();
+    await exportToMe(funded, 'P');
     const refused = await wallet.transfers.transfersEstimateImportWaiting();
     expect(await wallet.transfers.transfersImportWaiting({ planID: refused.planID, maxFee: refused.fee })).toEqual({ txIDs: [], failed: 1 });
     node.lies.clear();
     // More arrives: the next import takes both, a tx other than the refused one.
-    await exportToMe();
+    await exportToMe(funded, 'P');
     const review = await wallet.transfers.transfersEstimateImportWaiting();
     expect(review.imports).toMatchObject([{ amount: (2n * AVAX).toString() }]);
     const done = await wallet.transfers.transfersImportWaiting({ planID: review.planID, maxFee: review.fee });
@@ -162,17 +165,16 @@ describe('Import now', () => {
 
   it('C-Chain: an import the node swallowed, and the next one taking its funds with more, are tied: once the next is accepted the first reads as never run, not "may have gone through"', async () => {
     const node = lyingNode();
-    const { wallet, account, ctx, genesis } = await fundedWallet({}, { fetch: node.fetch, wait: { timeoutMs: 3_000, pollMs: 100 } });
-    const me = makeOwners([parseAddress(account.xAddress).bytes]);
-    const exportToMe = async () => genesis.issueAndWait(buildXExport({ ctx, pool: await genesis.spendable('X'), changeOwners: genesis.changeOwners, destination: 'C', amount: AVAX, to: me }));
-    await exportToMe();
+    const funded = await fundedWallet({}, { fetch: node.fetch, wait: { timeoutMs: 3_000, pollMs: 100 } });
+    const { wallet } = funded;
+    await exportToMe(funded, 'C');
     node.lies.set('avax.issueTx', (call) => Promise.resolve(rpcResult({ txID: txIdOfIssue(call) })));
     const first = await wallet.transfers.transfersEstimateImportWaiting();
     expect(first.imports).toMatchObject([{ from: 'X', to: 'C', amount: AVAX.toString() }]);
     expect(await wallet.transfers.transfersImportWaiting({ planID: first.planID, maxFee: first.fee })).toEqual({ txIDs: [], failed: 0, unconfirmed: 1 });
     const [swallowed] = (await wallet.balances.activityList()).items.filter((i) => i.kind === 'import');
     node.lies.clear();
-    await exportToMe();
+    await exportToMe(funded, 'C');
     const next = await wallet.transfers.transfersEstimateImportWaiting();
     expect(next.imports).toMatchObject([{ from: 'X', to: 'C', amount: (2n * AVAX).toString() }]);
     const done = await wallet.transfers.transfersImportWaiting({ planID: next.planID, maxFee: next.fee });
