@@ -203,6 +203,16 @@ export function keptInTheWay(e: Pick<OutboxEntry, 'chain' | 'signedHex'>): boole
   return (e.chain === 'X' || e.chain === 'P') && spendsOwnFunds(decodeChainTx(e.chain, fromHex(e.signedHex)));
 }
 
+/**
+ * Whether the tx of Activity item `a`, pending when a refresh read it from the outbox, was refused
+ * since, `entries` being the outbox now: kept voided, or gone if an import (keptInTheWay) or a
+ * C-Chain atomic tx; any other gone was decided, and Activity holds its outcome.
+ */
+export function refusedMeanwhile(entries: readonly OutboxEntry[], a: Pick<ActivityItem, 'txID' | 'chain' | 'kind'>): boolean {
+  const entry = entries.find((e) => e.txID === a.txID);
+  return entry ? entry.voided === true : a.kind === 'import' || (a.chain === 'C' && !isEvmHash(a.txID));
+}
+
 /** A refused import an older version kept voided is in no send's way (keptInTheWay): it is let go. One that cannot be read stays. */
 function stillKept(e: OutboxEntry): boolean {
   try {

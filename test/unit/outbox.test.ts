@@ -1,7 +1,7 @@
 // The outbox's decisions when the node's answers are lies or half-truths, against a scripted node
 // (the same flows against the real node behind a lying proxy: test/integration/lying-node*.test.ts).
 import { describe, expect, it } from 'vitest';
-import { Outbox, outboxEntry, sendOnce, settleOutbox } from '../../src/background/outbox.js';
+import { Outbox, outboxEntry, refusedMeanwhile, sendOnce, settleOutbox } from '../../src/background/outbox.js';
 import { conflictsOf, settleRefused } from '../../src/background/refused.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import { memoryStores } from '../../src/background/storage.js';
@@ -82,6 +82,18 @@ describe('the outbox under a lying node', () => {
     const engine = engineOn({ status: () => 'Unknown', utxos: () => [atomic, own], issue: refused });
     const live = await settleRefused(engine, outbox, 'P', false, async () => undefined, () => undefined);
     expect(conflictsOf(live, 'P', { inputs: [utxoId(own)] })).toEqual([send.txID]);
+  });
+
+  it('a pending item a refresh read from the outbox was refused since if its entry is voided, or gone for an import or a C-Chain atomic tx; any other gone was decided', () => {
+    const kept = { ...outboxEntry('P', 'kept', new Uint8Array(1), item('kept')), voided: true };
+    const waiting = outboxEntry('P', 'waiting', new Uint8Array(1), item('waiting'));
+    const now = [kept, waiting];
+    expect(refusedMeanwhile(now, { txID: 'kept', chain: 'P', kind: 'send' })).toBe(true);
+    expect(refusedMeanwhile(now, { txID: 'waiting', chain: 'P', kind: 'send' })).toBe(false);
+    expect(refusedMeanwhile(now, { txID: 'import', chain: 'X', kind: 'import' })).toBe(true);
+    expect(refusedMeanwhile(now, { txID: 'atomic', chain: 'C', kind: 'export' })).toBe(true);
+    expect(refusedMeanwhile(now, { txID: 'decided', chain: 'X', kind: 'send' })).toBe(false);
+    expect(refusedMeanwhile(now, { txID: `0x${'ab'.repeat(32)}`, chain: 'C', kind: 'send' })).toBe(false);
   });
 
   it('a refusal keeps what was marked on the entry while the node was asked (a later send racing it), and writes it back if it was gone', async () => {

@@ -6,7 +6,7 @@ import { cb58Encode, formatAddress } from '../../core/encoding.js';
 import { signersOf } from '../../core/tx-senders.js';
 import { incomingEvmTransfers } from '../../core/evm-incoming.js';
 import { waitingFunds } from '../../core/waiting-funds.js';
-import { type AssetBalance, isEvmHash, type WalletEngine } from '../../core/engine.js';
+import { type AssetBalance, type WalletEngine } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
 import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, noteTrimmed, stakesKey, tokenScanKey } from '../account-cache.js';
@@ -15,6 +15,7 @@ import { BEHIND_UNSAID_MS, behindSince, cacheAtHeight, restartable } from '../ne
 import { listedStates, StakeBook, stakedAmounts } from '../stake-book.js';
 import { mapLimited } from '../map-limited.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
+import { refusedMeanwhile } from '../outbox.js';
 import { settleActivity } from '../settle-activity.js';
 import type { SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
@@ -148,13 +149,11 @@ export class BalancesService {
     cache = at;
     const settledCache = cache; // the same object this refresh goes on filling, saved twice
     const outbox = await this.engines.outbox(preset, account.id);
-    // Sends this refresh listed from the outbox: one refused meanwhile, and so taken out of Activity,
-    // stays out (voided; a refused C-Chain atomic one is gone; another one gone was decided).
+    // Sends this refresh listed from the outbox: one refused meanwhile, and so taken out of Activity, stays out.
     const fromOutbox = new Set<string>();
     const save = async () => {
-      const now = new Map((await outbox.list()).map((e) => [e.txID, e]));
-      const refused = (a: ActivityItem) => (now.has(a.txID) ? now.get(a.txID)!.voided === true : a.chain === 'C' && !isEvmHash(a.txID));
-      await this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith, (a) => fromOutbox.has(a.txID) && a.status === 'pending' && refused(a)));
+      const now = await outbox.list();
+      await this.caches.update(preset.id, account.id, (stored) => mergeRefresh(stored, settledCache, startedWith, (a) => fromOutbox.has(a.txID) && a.status === 'pending' && refusedMeanwhile(now, a)));
     };
     // A journal that cannot be read or written holds up no refresh: the funds show as waiting all the same.
     const journal = this.engines.journal(preset, account.id);
