@@ -195,9 +195,9 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
  * given up, is kept voided like a refused one: the node's word is its word only (another node may
  * still hold it), so the next send must take its place by spending one of its inputs (selection takes
  * them first). Decided from the tx alone, never from a node's read (one could hide the inputs to get
- * it forgotten): kept when it spends funds of its own chain, which the wallet signed; a site's
- * import paid from what it imports (atomic inputs only) goes as before. A C-Chain atomic tx is never
- * called failed, and a failed EVM tx has used its nonce.
+ * it forgotten): kept when it spends funds of its own chain, which the wallet signed; an import
+ * paid from what it imports (atomic inputs only) is not, as no send could take its place. A C-Chain
+ * atomic tx is never called failed, and a failed EVM tx has used its nonce.
  */
 export function keptInTheWay(e: Pick<OutboxEntry, 'chain' | 'signedHex'>): boolean {
   return (e.chain === 'X' || e.chain === 'P') && spendsOwnFunds(decodeChainTx(e.chain, fromHex(e.signedHex)));
