@@ -131,18 +131,11 @@ export async function openOutbox(area: StorageArea, chains: string, accountId: s
 /**
  * The entries of these outboxes that a later send must still conflict with: undecided, or refused,
  * and not yet replaced by one (a pair of which only one can run counts once; one whose successor
- * was accepted, never), by tx ID. Not an import: it pays only this wallet, so forgetting it can
- * never make a payment twice (one it replaced counts instead). An outbox that cannot be read is
- * one, by its key: what it held is unknown.
+ * was accepted, never), by tx ID. An outbox that cannot be read is one, by its key: what it held is unknown.
  */
 export async function sendsInTheWay(area: StorageArea, keys: readonly string[]): Promise<string[]> {
   const stored = await area.get([...keys]);
-  return Object.entries(stored).flatMap(([key, v]) => {
-    if (!Array.isArray(v)) return [key];
-    const isImport = (e?: Partial<OutboxEntry>) => e?.item?.kind === 'import';
-    const imports = new Set((v as Partial<OutboxEntry>[]).filter(isImport).map((e) => e.txID));
-    return (v as Partial<OutboxEntry>[]).filter((e) => !isImport(e) && (!e?.replacedBy || imports.has(e.replacedBy))).map((e) => (typeof e?.txID === 'string' ? e.txID : key));
-  });
+  return Object.entries(stored).flatMap(([key, v]) => (Array.isArray(v) ? (v as Partial<OutboxEntry>[]).filter((e) => !e?.replacedBy).map((e) => (typeof e?.txID === 'string' ? e.txID : key)) : [key]));
 }
 
 function markReplaced(all: OutboxEntry[], replaced: readonly string[], by: string): OutboxEntry[] {

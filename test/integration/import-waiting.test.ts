@@ -9,7 +9,6 @@ import type { BalancesView } from '../../src/shared/messages.js';
 import { AVAX, avaxOf, freshWallet } from './fixture.js';
 import { hang, lyingNode, refreshUntilDecided, rpcError, rpcResult, transferUntil, txIdOfIssue } from './lying-node.js';
 import { fundedWallet } from './wallet-fixture.js';
-import { refusedRestore } from '../unit/wallet-service-test-kit.js';
 
 const pSpendable = (view: BalancesView, avax: string) => BigInt(view.balances.find((b) => b.chain === 'P' && b.assetID === avax)!.spendable);
 
@@ -95,7 +94,7 @@ describe('Import now', () => {
     expect((await wallet.balances.activityList()).items.find((i) => i.txID === pending!.txID)).toMatchObject({ status: 'accepted' });
   });
 
-  it("an import is sent as every tx of the wallet's own: one swallowed and called committed is not said imported, even by a refresh, nor counted by a restore warning, and is sent again once the node is honest; one that went through and is called dropped is said imported", async () => {
+  it("an import is sent as every tx of the wallet's own: one swallowed and called committed is not said imported, even by a refresh, and is sent again once the node is honest; one that went through and is called dropped is said imported", async () => {
     const node = lyingNode();
     const funded = await fundedWallet({}, { fetch: node.fetch, wait: { timeoutMs: 5_000, pollMs: 100 } });
     const { wallet, avax } = funded;
@@ -114,9 +113,6 @@ describe('Import now', () => {
     expect(pending).toMatchObject({ chain: 'P', status: 'pending' });
     expect((await wallet.balances.balancesRefresh()).waiting).toEqual(before.waiting);
     expect(await imports()).toMatchObject([{ txID: pending!.txID, status: 'pending' }]);
-    // Undecided, it is no send a restore would have to warn of: forgotten, it could pay no one twice.
-    const restoring = wallet.accounts.walletRestore({ password: 'a new password', privateKey: '0x' + '77'.repeat(32), name: 'Key' });
-    expect(await refusedRestore(restoring)).toEqual({ importedKeys: 0, phraseAccounts: 1, unfinishedTransfers: 0, names: [expect.any(String)] });
     // Honest again: the refreshes send the same bytes, and it goes through once.
     node.lies.clear();
     expect(await refreshUntilDecided(wallet, pending!.txID)).toBe('accepted');

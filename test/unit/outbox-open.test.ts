@@ -36,16 +36,6 @@ describe('an outbox kept per chains (openOutbox)', () => {
     expect(await sendsInTheWay(local, ['k1', 'k2', 'k3', 'absent'])).toEqual(['b', 'k3']);
   });
 
-  it('counts no import (sendsInTheWay): forgotten, it can pay no one twice; a send an import replaced counts in its place', async () => {
-    const { local } = memoryStores();
-    const imported = (txID: string, replacedBy?: string) => ({ ...entry(txID), voided: false, item: { kind: 'import' } as ActivityItem, ...(replacedBy ? { replacedBy } : {}) });
-    const send = (txID: string, replacedBy?: string) => ({ ...entry(txID), voided: false, item: { kind: 'send' } as ActivityItem, ...(replacedBy ? { replacedBy } : {}) });
-    await local.set({ k1: [imported('i1', 'i2'), imported('i2')], k2: [send('s1', 'i3'), imported('i3')], k3: [send('s2', 's3'), send('s3', 'i4'), imported('i4')] });
-    expect(await sendsInTheWay(local, ['k1'])).toEqual([]);
-    expect(await sendsInTheWay(local, ['k2'])).toEqual(['s1']);
-    expect(await sendsInTheWay(local, ['k3'])).toEqual(['s3']);
-  });
-
   it('an older one that is not a list stops the opening (storage-corrupt): what it held is unknown, and it stays as it was', async () => {
     const { local } = memoryStores();
     await local.set({ 'xpc.outbox.custom-1.acc': { not: 'a list' } });
