@@ -45,12 +45,12 @@ describe('a custom network', () => {
     });
     const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')) });
     const refused = await networks.networksRemove({ id: 'custom-1' }).catch((e: unknown) => e);
-    expect(refused).toMatchObject({ code: 'network-has-sends', message: expect.stringMatching(/^2 send\(s\) on this network are not decided yet.*paying twice\. Remove it anyway\?$/) });
+    expect(refused).toMatchObject({ code: 'network-has-sends', message: expect.stringMatching(/^2 transaction\(s\) on this network are not decided yet.*paying twice\. Remove it anyway\?$/) });
     expect((await new SettingsStore(local).read()).customNetworks).toHaveLength(1);
     expect(local.keys()).toContain(entryOutboxKey('custom-1', 'acc2'));
     // Moves and sends are asked about at once, so one "Remove anyway" never skips a warning unseen.
     const both = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')), unfinishedMoves: async () => ['move-1'] });
-    expect(await both.networksRemove({ id: 'custom-1' }).catch((e: unknown) => e)).toMatchObject({ code: 'network-has-moves', message: expect.stringMatching(/^1 move\(s\).*show as waiting to import if you add the network again\. 2 send\(s\)/) });
+    expect(await both.networksRemove({ id: 'custom-1' }).catch((e: unknown) => e)).toMatchObject({ code: 'network-has-moves', message: expect.stringMatching(/^1 move\(s\).*show as waiting to import if you add the network again\. 2 transaction\(s\)/) });
     await networks.networksRemove({ id: 'custom-1', confirmLoss: true });
     expect((await new SettingsStore(local).read()).customNetworks).toEqual([]);
     expect(local.keys().sort()).toEqual([entryOutboxKey('local', 'acc1'), 'xpc.state'].sort());

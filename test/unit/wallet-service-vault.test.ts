@@ -92,7 +92,7 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     await outbox.put({ ...send('undecided'), chain: 'X', item: { txID: 'undecided', chain: 'X', kind: 'send', status: 'pending', createdAt: 1 } });
     const restore = { password: 'long enough', mnemonic: generateMnemonic(12) };
     const refused = wallet.accounts.walletRestore(restore);
-    await expect(refused).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2 }, message: expect.stringContaining('2 undecided send(s)') });
+    await expect(refused).rejects.toMatchObject({ code: 'restore-would-drop', restoreLoss: { importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2 }, message: expect.stringContaining('2 undecided transaction(s)') });
     const shown = await refusedRestore(refused);
     expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: shown.names })).vault).toBe('unlocked');
   });

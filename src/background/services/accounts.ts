@@ -32,7 +32,7 @@ export class RestoreWouldDropError extends WalletError {
   constructor(readonly restoreLoss: RestoreLoss) {
     super(
       RESTORE_WOULD_DROP,
-      `restoring replaces this wallet and drops ${restoreLoss.importedKeys} imported key(s), ${restoreLoss.phraseAccounts === undefined ? '' : 'the recovery phrase, '}${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s) and ${restoreLoss.undecidedSends ?? 0} undecided send(s); confirm to restore anyway`,
+      `restoring replaces this wallet and drops ${restoreLoss.importedKeys} imported key(s), ${restoreLoss.phraseAccounts === undefined ? '' : 'the recovery phrase, '}${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s) and ${restoreLoss.undecidedSends ?? 0} undecided transaction(s); confirm to restore anyway`,
     );
   }
 }

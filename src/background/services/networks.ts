@@ -275,7 +275,7 @@ export class NetworksService {
       const sends = (await sendsInTheWay(this.local, before.accounts.map((a) => entryOutboxKey(p.id, a.id)))).length;
       const said = [
         ...(moves > 0 ? [`${moves} move(s) between chains on this network are not finished; removing it stops them. The funds stay on chain, and ${chains !== undefined ? 'adding the network again picks them up' : 'show as waiting to import if you add the network again'}.`] : []),
-        ...(sends > 0 ? [`${sends} send(s) on this network are not decided yet, or were refused but could still go through; removing it forgets them: a later send on the same network, under any entry, would not be kept from paying twice.`] : []),
+        ...(sends > 0 ? [`${sends} transaction(s) on this network are not decided yet, or were refused but could still go through; removing it forgets them: a later send on the same network, under any entry, would not be kept from paying twice.`] : []),
       ];
       if (said.length > 0) throw new WalletError(moves > 0 ? 'network-has-moves' : 'network-has-sends', `${said.join(' ')} Remove it anyway?`);
     }

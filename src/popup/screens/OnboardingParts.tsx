@@ -62,7 +62,7 @@ export function RestoreLossWarning(p: { loss: RestoreLoss; keyMode: boolean; aga
           )}
           {undecidedSends !== undefined && undecidedSends > 0 && (
             <li>
-              {plural(undecidedSends, 'send', 'sends')} not yet decided by the network, or refused but still able to go through. Forgotten, they no longer keep a
+              {plural(undecidedSends, 'transaction', 'transactions')} not yet decided by the network, or refused but still able to go through. Forgotten, they no longer keep a
               send you make after the restore from paying a second time: better wait until Activity shows them decided.
             </li>
           )}

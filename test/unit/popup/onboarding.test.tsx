@@ -320,7 +320,7 @@ describe('Onboarding', () => {
     expect(warning).toContain('1 account from an imported private key, unless it is the key you entered');
     cleanup();
     render(<RestoreLossWarning loss={{ importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2, names: [] }} keyMode={false} busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
-    expect(screen.getByRole('alert').textContent).toContain('2 sends not yet decided by the network, or refused but still able to go through.');
+    expect(screen.getByRole('alert').textContent).toContain('2 transactions not yet decided by the network, or refused but still able to go through.');
     cleanup();
     render(<RestoreLossWarning loss={{ importedKeys: 0, unfinishedTransfers: 0, unknown: true, names: [] }} keyMode busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
     expect(screen.getByRole('alert').textContent).toContain('cannot tell whether it holds a recovery phrase, accounts from imported private keys');

@@ -148,7 +148,7 @@ describe('Settings: removing a network with sends not settled', () => {
       'accounts.list': () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
       'sites.list': () => ({ sites: [], chains: [] }),
       'networks.remove': async (p: { id: string; confirmLoss?: boolean }) => {
-        if (!p.confirmLoss) throw new Refuse({ code: 'network-has-sends', message: '1 send(s) on this network are not decided yet, or were refused but could still go through; removing it forgets them, and a send made after adding it again would not be kept from paying twice. Remove it anyway?' });
+        if (!p.confirmLoss) throw new Refuse({ code: 'network-has-sends', message: '1 transaction(s) on this network are not decided yet, or were refused but could still go through; removing it forgets them, and a send made after adding it again would not be kept from paying twice. Remove it anyway?' });
         await new Promise<void>((r) => (answer = r));
         networks = [NETWORK];
         return { ok: true as const };
