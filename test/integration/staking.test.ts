@@ -139,7 +139,11 @@ describe('staking through the wallet service on the Helicon node', () => {
     cycleEnd = Number(v!.endTime);
     // The estimate is the node's own formula; the supply moved a little since.
     expect(Number(BigInt(v!.potentialReward) - BigInt(review.estimatedReward))).toBeLessThan(Number(BigInt(review.estimatedReward) / 1000n) + 2);
-    expect((await validator.wallet.balances.activityList()).items[0]).toMatchObject({ txID: sent.txID, kind: 'validate', status: 'accepted', nodeID: ownNode.nodeID, amount: base.amount, fee: review.fee });
+    const item = (await validator.wallet.balances.activityList()).items[0]!;
+    expect(item).toMatchObject({ txID: sent.txID, kind: 'validate', status: 'accepted', nodeID: ownNode.nodeID, amount: base.amount, fee: review.fee });
+    // Never sent again (to a node that lost it) once its first cycle would end past the reviewed one by more than the 5 s margin of this network.
+    expect(item.sendBefore! - 5).toBeGreaterThanOrEqual(review.start);
+    expect(item.sendBefore! - 5).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1);
 
     await refusedWith(staking.stakingEstimateValidation(base), 'nodeID', 'That node is already validating the Primary Network: a node can be added only once at a time.');
   });

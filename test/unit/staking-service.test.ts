@@ -40,7 +40,7 @@ function autoRenewedValidatorTx(fee: number): Uint8Array {
 }
 
 /** `listed`: what the node's validator list says, over the validator its tx (`txBytes`) adds. */
-function service(issue: Issue, chainLag = 0n, txBytes = fixedValidatorTx(20_000), listed: Partial<CurrentValidator> = {}) {
+function service(issue: Issue, chainLag = 0n, txBytes = fixedValidatorTx(20_000), listed: Partial<CurrentValidator> = {}, funds = 1_000n * AVAX, heliconTime?: bigint) {
   const { local } = memoryStores();
   const txID = cb58Encode(sha256(txBytes));
   const v: CurrentValidator = { txID, nodeID: NODE, start: NOW - 86_400n, end: END, weight: 2_000n * AVAX, potentialReward: 1n, accruedDelegateeReward: 0n, delegationFee: 20_000, uptime: 100, connected: true, delegatorCount: 0, delegatorWeight: 0n, ...listed };
@@ -49,15 +49,15 @@ function service(issue: Issue, chainLag = 0n, txBytes = fixedValidatorTx(20_000)
     if (id !== txID) throw new RpcError('platform.getTx', -32000, 'not found');
     return txBytes;
   });
-  const pool = spendableUtxos([utxo(1_000n * AVAX)], ownedAddressSet([ewoq.shortId]), NOW);
+  const pool = spendableUtxos([utxo(funds)], ownedAddressSet([ewoq.shortId]), NOW);
   const engine = {
     ctx,
     node: {
-      info: { heliconTime: async () => undefined },
+      info: { heliconTime: async () => heliconTime },
       platform: {
         getTimestamp: async () => new Date(Number(NOW - chainLag) * 1000).toISOString(),
         getMinStake: async () => ({ minValidatorStake: 2_000n * AVAX, minDelegatorStake: 25n * AVAX }),
-        getCurrentValidators: async () => [v],
+        getCurrentValidators: async (nodeIDs?: string[]) => (nodeIDs && !nodeIDs.includes(v.nodeID) ? [] : [v]),
         getCurrentSupply: async () => 450_000_000n * AVAX,
         getTx,
       },
@@ -108,6 +108,41 @@ describe('staking: the stake book around a send', () => {
     const review = await s.stakingEstimateDelegation(p);
     expect(await s.stakingDelegate({ ...p, maxFee: review.fee })).toMatchObject({ txID: 'sentTx', status: 'accepted' });
     expect(log).toHaveBeenCalledOnce();
+  });
+
+  it('a change to an auto-renewed validator the node accepted is reported as accepted when the book then cannot be written: logged, so Confirm is not pressed again for a second fee', async () => {
+    const autoRenew = { authority: { locktime: 0n, threshold: 1, addresses: [ME] }, nextPeriod: 86_400n, restakeShares: 0 };
+    const txBytes = autoRenewedValidatorTx(30_000);
+    const { s, local, log, delivery } = service(
+      async (...a) => {
+        const r = await sent()(...a);
+        await local.set({ [KEY]: BAD });
+        return r;
+      },
+      0n,
+      txBytes,
+      { delegationFee: 30_000, autoRenew },
+    );
+    const change = { txID: cb58Encode(sha256(txBytes)), period: 0, restakeShares: 0 };
+    const review = await s.stakingEstimateAutoRenew(change);
+    expect(await s.stakingSetAutoRenew({ ...change, takesEffect: review.takesEffect, maxFee: review.fee })).toMatchObject({ txID: 'sentTx', status: 'accepted' });
+    expect(delivery.issue).toHaveBeenCalledOnce();
+    expect(log).toHaveBeenCalledOnce();
+  });
+
+  it('an auto-renewed validation is never sent again once its first cycle would end past the reviewed one by more than the margin (sendBefore); a fixed one carries its end', async () => {
+    const { s, delivery } = service(sent(), 0n, fixedValidatorTx(20_000), {}, 3_000n * AVAX, 0n);
+    const key = { nodeID: formatNodeId(new Uint8Array(20).fill(8)), publicKey: `0x${'11'.repeat(48)}`, proofOfPossession: `0x${'22'.repeat(96)}`, amount: (2_000n * AVAX).toString(), delegationFee: 20_000 };
+    const renewed = { ...key, autoRenew: { period: 30 * 86_400, restakeShares: 0 } };
+    const review = await s.stakingEstimateValidation(renewed);
+    await s.stakingValidate({ ...renewed, maxFee: review.fee });
+    const extra = (call: number) => delivery.issue.mock.calls[call]![4] as { sendBefore?: number };
+    // The margin before a cycle's end: 10 minutes on this network.
+    expect(extra(0).sendBefore! - 600).toBeGreaterThanOrEqual(review.start);
+    expect(extra(0).sendBefore! - 600).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    const fixed = { ...key, end: Number(NOW) + 30 * 86_400 };
+    await s.stakingValidate({ ...fixed, maxFee: (await s.stakingEstimateValidation(fixed)).fee });
+    expect(extra(1)).not.toHaveProperty('sendBefore');
   });
 
   it('a stake the node refused stays in the book as failed, not pending', async () => {

@@ -16,7 +16,7 @@ import { makeOwners } from '../../core/tx/context.js';
 import type { BuiltTx } from '../../core/tx/built.js';
 import { buildPAutoRenewedValidation, buildPDelegation, buildPSetAutoRenewConfig, buildPValidation } from '../../core/tx/staking.js';
 import { ownedAddressSet } from '../../core/tx/utxos.js';
-import type { ArrivalView, RequestParams as P, RequestResult as R, ValidationParams } from '../../shared/messages.js';
+import type { ActivityItem, ArrivalView, RequestParams as P, RequestResult as R, ValidationParams } from '../../shared/messages.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
 import { listedStates, locksFunds, type StakeRecord } from '../stake-book.js';
@@ -46,6 +46,9 @@ export class StakingService extends StakingReads {
   ) {
     super(engines, local);
   }
+
+  /** Once a stake or change is sent, a stake book that cannot be written is logged, never taken for its failure. */
+  private readonly bookNotUpdated = (e: Error): void => this.options.log?.(`staking: the stake book was not updated: ${e.message}`);
 
   async stakingParams(): Promise<R<'staking.params'>> {
     const c = await this.context();
@@ -127,7 +130,7 @@ export class StakingService extends StakingReads {
 
   async stakingDelegate(p: P<'staking.delegate'>): Promise<R<'staking.delegate'>> {
     const { c, built, review, rewardSet } = await this.delegation(p);
-    return this.stake(c, 'delegate', built, p.maxFee, { kind: 'delegation', nodeID: p.nodeID, amount: p.amount, start: review.start, end: p.end, rewardOwner: rewardSet });
+    return this.stake(c, 'delegate', built, p.maxFee, {}, { kind: 'delegation', nodeID: p.nodeID, amount: p.amount, start: review.start, end: p.end, rewardOwner: rewardSet });
   }
 
   // ---- validating ----
@@ -194,7 +197,11 @@ export class StakingService extends StakingReads {
 
   async stakingValidate(p: P<'staking.validate'>): Promise<R<'staking.validate'>> {
     const { c, built, review, rewardSet, feeSet } = await this.validation(p);
-    return this.stake(c, 'validate', built, p.maxFee, {
+    // An auto-renewed one has no start: its first cycle runs from the block that takes it. Never
+    // sent again (a node that lost it) once that would lock the stake past the reviewed cycle's end
+    // by more than the margin a cycle's end is given.
+    const sendBefore = p.autoRenew ? { sendBefore: review.start + Number(cycleEndMargin(c.rules)) } : {};
+    return this.stake(c, 'validate', built, p.maxFee, sendBefore, {
       kind: p.autoRenew ? 'auto-renewed' : 'validation',
       nodeID: p.nodeID,
       amount: p.amount,
@@ -244,11 +251,14 @@ export class StakingService extends StakingReads {
     const { c, built, review } = await this.autoRenew(p);
     // Never sent again (a node that lost it) once the cycle it was reviewed for is about to end.
     const issued = await this.delivery.issue(c, 'staking-config', built, p.maxFee, { nodeID: review.nodeID, sendBefore: review.takesEffect - Number(cycleEndMargin(c.rules)) });
+    // Sent (it may be accepted): a book that cannot be written is logged, never a failed change (the user would pay for another).
     if (issued.status === 'accepted') {
-      await c.book.update((stakes) => {
-        const s = stakes.find((x) => x.txID === p.txID);
-        if (s) Object.assign(s, { nextPeriod: p.period, restakeShares: p.restakeShares });
-      });
+      await c.book
+        .update((stakes) => {
+          const s = stakes.find((x) => x.txID === p.txID);
+          if (s) Object.assign(s, { nextPeriod: p.period, restakeShares: p.restakeShares });
+        })
+        .catch(this.bookNotUpdated);
     }
     this.lists.delete(c.preset.id);
     return { txID: issued.txID, fee: issued.fee.toString(), status: issued.status === 'accepted' ? 'accepted' : 'pending' };
@@ -261,16 +271,23 @@ export class StakingService extends StakingReads {
    * holds it: a book that cannot be written sends nothing, and a worker stopped during the wait
    * leaves it followed. Once sent, a book write that fails is logged, never a failed stake.
    */
-  private async stake(c: StakingContext, kind: 'delegate' | 'validate', built: BuiltTx, maxFee: string, r: Omit<StakeRecord, 'txID' | 'state' | 'rewards' | 'byWallet' | 'createdAt'>): Promise<R<'staking.delegate'>> {
+  private async stake(
+    c: StakingContext,
+    kind: 'delegate' | 'validate',
+    built: BuiltTx,
+    maxFee: string,
+    extra: Pick<ActivityItem, 'sendBefore'>,
+    r: Omit<StakeRecord, 'txID' | 'state' | 'rewards' | 'byWallet' | 'createdAt'>,
+  ): Promise<R<'staking.delegate'>> {
     let txID = '';
     const set = (state: StakeRecord['state']) =>
       c.book
         .update((stakes) => {
           for (const s of stakes) if (s.txID === txID && s.state === 'pending') s.state = state;
         })
-        .catch((e: Error) => this.options.log?.(`staking: the stake book was not updated: ${e.message}`));
+        .catch(this.bookNotUpdated);
     try {
-      const issued = await this.delivery.issue(c, kind, built, maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: r.amount, nodeID: r.nodeID }, (id) =>
+      const issued = await this.delivery.issue(c, kind, built, maxFee, { assetID: cb58Encode(c.engine.ctx.avaxAssetID), amount: r.amount, nodeID: r.nodeID, ...extra }, (id) =>
         c.book.put({ ...r, txID: (txID = id), state: 'pending', rewards: [], byWallet: true, createdAt: Date.now() }),
       );
       this.lists.delete(c.preset.id);
