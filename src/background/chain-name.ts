@@ -81,20 +81,31 @@ export function plainReading(text: string): string {
   return wordsOf(text).join('');
 }
 
+/** Whether a name, as `words`, reads as known chain `k`: a distinctive word of its name, or the whole name run together. */
+function readsAs(words: readonly string[], k: KnownChainName): boolean {
+  const joined = words.join('');
+  const theirs = wordsOf(k.name);
+  const distinctive = theirs.filter((w) => !COMMON_WORDS.has(w) && w.length >= 3);
+  // Run together counts too ("Aval anche"), for words long enough not to occur by chance.
+  return (joined !== '' && joined === theirs.join('')) || distinctive.some((w) => words.includes(w) || (w.length >= 6 && joined.includes(w)));
+}
+
 /**
  * The known chain the name passes itself off as, when its chain ID is another: a distinctive word
  * of a known name (after look-alike letters are read as Latin), or the whole name run together.
  */
 export function lookAlikeOf(name: string, chainId: bigint, known: readonly KnownChainName[] = []): KnownChainName | undefined {
   const words = wordsOf(name);
-  const joined = words.join('');
-  const reads = (k: KnownChainName): boolean => {
-    const theirs = wordsOf(k.name);
-    const distinctive = theirs.filter((w) => !COMMON_WORDS.has(w) && w.length >= 3);
-    // Run together counts too ("Aval anche"), for words long enough not to occur by chance.
-    return (joined !== '' && joined === theirs.join('')) || distinctive.some((w) => words.includes(w) || (w.length >= 6 && joined.includes(w)));
-  };
-  const matches = [...known, ...WELL_KNOWN].filter(reads);
+  const matches = [...known, ...WELL_KNOWN].filter((k) => readsAs(words, k));
   // A name true of its own chain ID is not flagged for sharing a word with another (Avalanche's C-Chain and Fuji).
   return matches.some((k) => k.chainId === chainId) ? undefined : matches[0];
+}
+
+/**
+ * The name a well-known chain ID goes by, when the site's name for it does not read as it: chain
+ * ID 1 called "Fun Testnet" is Ethereum, and a payment on it is in ether, whatever the symbol says.
+ */
+export function knownNameOf(name: string, chainId: bigint): string | undefined {
+  const own = WELL_KNOWN.filter((k) => k.chainId === chainId);
+  return own.some((k) => readsAs(wordsOf(name), k)) ? undefined : own[0]?.name;
 }

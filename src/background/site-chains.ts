@@ -9,7 +9,7 @@
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import type { ApprovalSummary } from '../shared/messages.js';
 import { requesterOf } from './approvals.js';
-import { lookAlikeOf, MAX_CHAIN_SYMBOL, shownName } from './chain-name.js';
+import { knownNameOf, lookAlikeOf, MAX_CHAIN_SYMBOL, shownName } from './chain-name.js';
 import { type Call, type Payload, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
 import { chainIdParam, InvalidParamsError, objectParam, onlyKeys, positional, stringParam, urlParam } from './provider-params.js';
 import type { SiteConnection } from './site-connection.js';
@@ -141,7 +141,9 @@ export class SiteChains {
       ...networks.flatMap((n) => (n.evmChainId !== undefined ? [{ chainId: n.evmChainId, name: n.name }] : [])),
       ...(await this.deps.sites.chains()).chains.map((c) => ({ chainId: BigInt(c.chainId), name: c.name })),
     ];
-    const like = lookAlikeOf(named.text, BigInt(chain.chainId), known);
+    // With its symbol: "AVAX" on another chain passes it off as Avalanche.
+    const like = lookAlikeOf(`${named.text} ${chain.symbol}`, BigInt(chain.chainId), known);
+    const knownAs = knownNameOf(named.text, BigInt(chain.chainId));
     return {
       kind: 'add-chain',
       chainId: chain.chainId,
@@ -150,6 +152,7 @@ export class SiteChains {
       chainName: chain.name,
       nameAltered: named.altered,
       ...(like ? { looksLike: { name: like.name, chainId: like.chainId.toString() } } : {}),
+      ...(knownAs ? { knownAs } : {}),
       symbol: chain.symbol,
       decimals: chain.decimals,
       ...(chain.explorerUrl !== undefined ? { explorerUrl: chain.explorerUrl } : {}),

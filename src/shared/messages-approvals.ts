@@ -121,6 +121,8 @@ export type ApprovalSummary =
       nameAltered: boolean;
       /** A known chain the name reads like, though this is another chain ID. */
       looksLike?: { name: string; chainId: string };
+      /** The name its well-known chain ID goes by, when the site's name does not read as it. */
+      knownAs?: string;
       symbol: string;
       decimals: number;
       explorerUrl?: string;

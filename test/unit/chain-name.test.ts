@@ -1,7 +1,7 @@
 // A site's name for a chain it adds, as the approval shows it: hidden characters gone, length
 // capped, and a name that passes for a known chain on another chain ID flagged.
 import { describe, expect, it } from 'vitest';
-import { lookAlikeOf, MAX_CHAIN_NAME, shownName } from '../../src/background/chain-name.js';
+import { knownNameOf, lookAlikeOf, MAX_CHAIN_NAME, shownName } from '../../src/background/chain-name.js';
 
 describe('shownName', () => {
   it('keeps an ordinary name as it is, of any script', () => {
@@ -49,5 +49,16 @@ describe('lookAlikeOf', () => {
   it('does not flag a name on the chain it names, nor names that only share common words', () => {
     expect(lookAlikeOf('Avalanche C-Chain', 43114n)).toBeUndefined();
     for (const name of ['Dexalot Subnet', 'My test network', 'Beam Mainnet', 'Database Chain']) expect(lookAlikeOf(name, 432204n), name).toBeUndefined();
+  });
+});
+
+describe('knownNameOf', () => {
+  it('names a well-known chain ID whose name reads as none of its names; not one that does, nor an unknown chain ID', () => {
+    expect(knownNameOf('Mainnet C-Chain', 1n)).toBe('Ethereum');
+    expect(knownNameOf('Fun Testnet', 56n)).toBe('BNB Smart Chain');
+    expect(knownNameOf('Ethereum Mainnet', 1n)).toBeUndefined();
+    expect(knownNameOf('Еthereum', 1n)).toBeUndefined();
+    expect(knownNameOf('Arbitrum', 42161n)).toBeUndefined();
+    expect(knownNameOf('Fun Testnet', 99_999n)).toBeUndefined();
   });
 });

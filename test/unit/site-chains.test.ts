@@ -21,7 +21,8 @@ const OWN_MAINNET = {
   siteNetworks: async () => [{ id: 'mainnet', name: 'Mainnet', evmChainId: 43114n }, { id: 'custom-own', name: 'My node', evmChainId: 43114n }],
 };
 
-function setup(network: Partial<Pick<SiteWallet, 'siteNetwork' | 'siteNetworks'>> = {}) {
+/** `servedChainId`: the chain ID the stub RPC answers. */
+function setup(network: Partial<Pick<SiteWallet, 'siteNetwork' | 'siteNetworks'>> = {}, servedChainId = '0x2a') {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
@@ -30,7 +31,7 @@ function setup(network: Partial<Pick<SiteWallet, 'siteNetwork' | 'siteNetworks'>
   const fetchStub = (async (url: string, init: { body: string }) => {
     const { id, method } = JSON.parse(init.body) as { id: number; method: string };
     rpcCalls.push(`${url} ${method}`);
-    const result = method === 'eth_chainId' ? '0x2a' : '0x7';
+    const result = method === 'eth_chainId' ? servedChainId : '0x7';
     return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
   }) as unknown as typeof fetch;
   const wallet = {
@@ -181,6 +182,25 @@ describe('wallet_addEthereumChain', () => {
     await t.answerNext(false);
     await adding;
     expect((await t.sites.chains()).chains[0]).toMatchObject({ name: 'Avalanche C-Chain', symbol: 'AVAX' });
+  });
+
+  it('flags a symbol that passes for AVAX on another chain, and names a well-known chain ID a site calls otherwise (chain ID 1 as "Mainnet C-Chain" is Ethereum)', async () => {
+    const t = setup();
+    const adding = t.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, nativeCurrency: { name: 'A', symbol: 'AVAX', decimals: 18 } }], SHOP);
+    const shown = await t.answerNext(false);
+    expect(shown).toMatchObject({ chainName: 'Test chain', looksLike: { name: 'AVAX', chainId: '43114' } });
+    expect(shown).not.toHaveProperty('knownAs');
+    await adding;
+    const posing = setup({}, '0x1');
+    const addingOne = posing.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, chainId: '0x1', chainName: 'Mainnet C-Chain', nativeCurrency: { name: 'A', symbol: 'AVAX', decimals: 18 } }], SHOP);
+    expect(await posing.answerNext(false)).toMatchObject({ chainId: '1', chainName: 'Mainnet C-Chain', looksLike: { name: 'AVAX', chainId: '43114' }, knownAs: 'Ethereum' });
+    await addingOne;
+    const honest = setup({}, '0x1');
+    const addingEthereum = honest.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, chainId: '0x1', chainName: 'Ethereum Mainnet', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } }], SHOP);
+    const ethereum = await honest.answerNext(false);
+    expect(ethereum).not.toHaveProperty('looksLike');
+    expect(ethereum).not.toHaveProperty('knownAs');
+    await addingEthereum;
   });
 
   it('adding a chain the wallet knows is only the switch question', async () => {
