@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run size:check`: measures the built extension (dist/chrome, dist/firefox; run `npm run build`
 // first) and fails when any measured size is more than 10% over the budget in bench/size-budget.json,
-// or over the project's hard limits (whole unpacked extension < 790 KB, popup JS < 60 KB gzip).
+// or over the project's hard limits (LIMITS below: the whole unpacked extension, popup JS gzip).
 // Growing past the budget is allowed only on purpose: raise the numbers in bench/size-budget.json,
 // with a new `reason`, in the same commit as the growth.
 //
@@ -84,12 +84,15 @@ export const GROWTH_ALLOWED = 0.1;
  * and a warning once) took it from 809.9 to 811.6 KB, and terser run before rolldown's minifier
  * (vite.config.ts terserPass: -5.5 KB) to 806.1 KB: the limit kept at 810 KB. Fixes from audits of
  * restore, sends and the asset studio took it to 809.9 KB (Chrome); Firefox's build, without the
- * polyfill's Chrome wrappers (vite.config.ts firefoxOwnBrowser: -10.3 KB), to 799.7 KB. Of the background's 360 KB, 100 KB are libraries
+ * polyfill's Chrome wrappers (vite.config.ts firefoxOwnBrowser: -10.3 KB), to 799.7 KB. A site's
+ * added chain held to a well-known chain ID's own name and coin, and no coin reading as AVAX off
+ * Avalanche (a payment read "5 AVAX" while it sent 5 ether), with staking fixes, took it to 810.5
+ * KB (Chrome): the limit to 811 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 810 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 811 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 

@@ -11,19 +11,24 @@ export const MAX_CHAIN_SYMBOL = 10;
 export interface KnownChainName {
   chainId: bigint;
   name: string;
+  /** Its coin's symbol, on the name the wallet gives it. */
+  symbol?: string;
 }
 
 /** The names the wallet knows without asking: Avalanche's and those of well-known EVM chains. */
 const WELL_KNOWN: readonly KnownChainName[] = [
-  { chainId: 43114n, name: 'Avalanche C-Chain' },
+  { chainId: 43114n, name: 'Avalanche C-Chain', symbol: 'AVAX' },
   { chainId: 43114n, name: 'AVAX' },
-  { chainId: 43113n, name: 'Avalanche Fuji' },
-  { chainId: 1n, name: 'Ethereum' },
-  { chainId: 56n, name: 'BNB Smart Chain' },
-  { chainId: 137n, name: 'Polygon' },
-  { chainId: 42161n, name: 'Arbitrum One' },
-  { chainId: 10n, name: 'Optimism' },
-  { chainId: 8453n, name: 'Base' },
+  { chainId: 43113n, name: 'Avalanche Fuji', symbol: 'AVAX' },
+  { chainId: 1n, name: 'Ethereum', symbol: 'ETH' },
+  { chainId: 56n, name: 'BNB Smart Chain', symbol: 'BNB' },
+  { chainId: 56n, name: 'Binance Smart Chain' },
+  { chainId: 137n, name: 'Polygon', symbol: 'POL' },
+  { chainId: 137n, name: 'Matic' },
+  { chainId: 42161n, name: 'Arbitrum One', symbol: 'ETH' },
+  { chainId: 10n, name: 'Optimism', symbol: 'ETH' },
+  { chainId: 10n, name: 'OP Mainnet' },
+  { chainId: 8453n, name: 'Base', symbol: 'ETH' },
 ];
 
 /** Words too common to mark a name as another chain's. */
@@ -102,10 +107,12 @@ export function lookAlikeOf(name: string, chainId: bigint, known: readonly Known
 }
 
 /**
- * The name a well-known chain ID goes by, when the site's name for it does not read as it: chain
- * ID 1 called "Fun Testnet" is Ethereum, and a payment on it is in ether, whatever the symbol says.
+ * A well-known chain ID's own name and coin, which the wallet uses whatever a site calls them (chain
+ * ID 1 is Ethereum, its coin ETH); `renamed` when the site's name reads as none of its names, or its
+ * symbol is another coin's.
  */
-export function knownNameOf(name: string, chainId: bigint): string | undefined {
+export function wellKnownChain(chainId: bigint, name: string, symbol: string): { name: string; symbol: string; renamed: boolean } | undefined {
   const own = WELL_KNOWN.filter((k) => k.chainId === chainId);
-  return own.some((k) => readsAs(wordsOf(name), k)) ? undefined : own[0]?.name;
+  const main = own.find((k) => k.symbol);
+  return main && { name: main.name, symbol: main.symbol!, renamed: !own.some((k) => readsAs(wordsOf(name), k)) || plainReading(symbol) !== plainReading(main.symbol!) };
 }

@@ -9,7 +9,7 @@
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import type { ApprovalSummary } from '../shared/messages.js';
 import { requesterOf } from './approvals.js';
-import { knownNameOf, lookAlikeOf, MAX_CHAIN_SYMBOL, shownName } from './chain-name.js';
+import { lookAlikeOf, MAX_CHAIN_SYMBOL, plainReading, shownName, wellKnownChain } from './chain-name.js';
 import { type Call, type Payload, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
 import { chainIdParam, InvalidParamsError, objectParam, onlyKeys, positional, stringParam, urlParam } from './provider-params.js';
 import type { SiteConnection } from './site-connection.js';
@@ -106,8 +106,8 @@ export class SiteChains {
     // already added it (a re-sent request after a worker restart: it goes on where it was).
     const resumed = (await this.gate.logged(call.requestId)) !== undefined || (await this.deps.approvals.findByRequest(call.requestId)) !== undefined;
     if (!resumed && (await this.target(chainId, call.site))) return this.switchTo(call, chainId, false);
-    const { chain, rawName } = addedChainParam(o, chainId);
-    await this.gate.approved(call, async () => ({ summary: await this.addSummary(chain, rawName), payload: { kind: 'add-chain', chain: { ...chain, addedBy: hostOf(requesterOf(call.site)) } } }), async (payload) => {
+    const { chain, rawName, renamed } = addedChainParam(o, chainId);
+    await this.gate.approved(call, async () => ({ summary: await this.addSummary(chain, rawName, renamed), payload: { kind: 'add-chain', chain: { ...chain, addedBy: hostOf(requesterOf(call.site)) } } }), async (payload) => {
       if (payload.kind !== 'add-chain') throw new Error('payload mismatch');
       // The RPC must serve the chain the site claims. Asked only after the user approved the URL:
       // a page must not make the wallet call arbitrary addresses; its answers stay here.
@@ -133,26 +133,24 @@ export class SiteChains {
     return null;
   }
 
-  /** The add approval: the chain by its ID and RPC host; the site's name for it only as its claim. */
-  private async addSummary(chain: AddedChain, rawName: string): Promise<ApprovalSummary> {
+  /** The add approval: the chain by its ID and RPC host; the site's name for it only as its claim (`renamed`: a well-known chain's, said). */
+  private async addSummary(chain: AddedChain, rawName: string, renamed: boolean): Promise<ApprovalSummary> {
     const named = shownName(rawName);
     const networks = await this.deps.wallet.siteNetworks();
     const known = [
       ...networks.flatMap((n) => (n.evmChainId !== undefined ? [{ chainId: n.evmChainId, name: n.name }] : [])),
       ...(await this.deps.sites.chains()).chains.map((c) => ({ chainId: BigInt(c.chainId), name: c.name })),
     ];
-    // With its symbol: "AVAX" on another chain passes it off as Avalanche.
-    const like = lookAlikeOf(`${named.text} ${chain.symbol}`, BigInt(chain.chainId), known);
-    const knownAs = knownNameOf(named.text, BigInt(chain.chainId));
+    const like = lookAlikeOf(named.text, BigInt(chain.chainId), known);
     return {
       kind: 'add-chain',
       chainId: chain.chainId,
       rpcUrl: chain.rpcUrl,
       rpcHost: hostOf(chain.rpcUrl),
-      chainName: chain.name,
+      chainName: named.text,
       nameAltered: named.altered,
       ...(like ? { looksLike: { name: like.name, chainId: like.chainId.toString() } } : {}),
-      ...(knownAs ? { knownAs } : {}),
+      ...(renamed ? { knownAs: `${chain.name} (${chain.symbol})` } : {}),
       symbol: chain.symbol,
       decimals: chain.decimals,
       ...(chain.explorerUrl !== undefined ? { explorerUrl: chain.explorerUrl } : {}),
@@ -160,8 +158,11 @@ export class SiteChains {
   }
 }
 
-/** wallet_addEthereumChain's chain, its name and symbol as the wallet shows them (chain-name.ts). */
-function addedChainParam(o: Record<string, unknown>, chainId: bigint): { chain: AddedChain; rawName: string } {
+/**
+ * wallet_addEthereumChain's chain, its name and symbol as the wallet shows them (chain-name.ts): a
+ * well-known chain's own, whatever the site calls them (`renamed`: it called them otherwise).
+ */
+function addedChainParam(o: Record<string, unknown>, chainId: bigint): { chain: AddedChain; rawName: string; renamed: boolean } {
   const rawName = stringParam(o.chainName, 'params[0].chainName', 100);
   if (!Array.isArray(o.rpcUrls) || o.rpcUrls.length === 0 || o.rpcUrls.length > 10) {
     throw new InvalidParamsError('params[0].rpcUrls must be an array of 1 to 10 URLs', 'params[0].rpcUrls');
@@ -169,6 +170,11 @@ function addedChainParam(o: Record<string, unknown>, chainId: bigint): { chain: 
   const rpcUrl = urlParam(o.rpcUrls[0], 'params[0].rpcUrls[0]');
   const currency = objectParam(o.nativeCurrency, 'params[0].nativeCurrency');
   const symbol = shownName(stringParam(currency.symbol, 'params[0].nativeCurrency.symbol', MAX_CHAIN_SYMBOL), MAX_CHAIN_SYMBOL).text;
+  const known = wellKnownChain(chainId, rawName, symbol);
+  // The wallet's Avalanche networks are a switch, never an add: AVAX on any other chain would pass it off as Avalanche's.
+  if (!known && plainReading(symbol).includes('avax')) {
+    throw new InvalidParamsError(`params[0].nativeCurrency.symbol reads as AVAX, but chain ${chainId} is none of the wallet's Avalanche networks`, 'params[0].nativeCurrency.symbol');
+  }
   if (currency.decimals !== 18) throw new InvalidParamsError('params[0].nativeCurrency.decimals must be 18', 'params[0].nativeCurrency.decimals');
   let explorerUrl: string | undefined;
   if (o.blockExplorerUrls !== undefined && o.blockExplorerUrls !== null) {
@@ -177,6 +183,6 @@ function addedChainParam(o: Record<string, unknown>, chainId: bigint): { chain: 
     }
     if (o.blockExplorerUrls.length > 0) explorerUrl = urlParam(o.blockExplorerUrls[0], 'params[0].blockExplorerUrls[0]');
   }
-  const name = shownName(rawName).text;
-  return { chain: { chainId: chainId.toString(), name, rpcUrl, symbol, decimals: 18, ...(explorerUrl ? { explorerUrl } : {}) }, rawName };
+  const chain = { chainId: chainId.toString(), name: known?.name ?? shownName(rawName).text, rpcUrl, symbol: known?.symbol ?? symbol, decimals: 18 as const };
+  return { chain: { ...chain, ...(explorerUrl ? { explorerUrl } : {}) }, rawName, renamed: known?.renamed === true };
 }

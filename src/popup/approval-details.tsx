@@ -180,7 +180,7 @@ function AddChainDetails({ summary }: { summary: Summary<'add-chain'> }) {
           )}
           {summary.looksLike && (
             <div class="badge warn" data-testid="add-chain-lookalike">
-              {`This name or symbol looks like ${summary.looksLike.name} (chain ID ${summary.looksLike.chainId}), but this is chain ID ${summary.chainId}: another chain.`}
+              {`This name looks like ${summary.looksLike.name} (chain ID ${summary.looksLike.chainId}), but this is chain ID ${summary.chainId}: another chain.`}
             </div>
           )}
           {summary.knownAs && (

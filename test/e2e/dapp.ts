@@ -325,7 +325,7 @@ export function expectAddChainApproval(shown: ApprovalSnapshot, origin: string, 
   expect(shown.testids['add-chain-no-switch']).toContain('does not switch');
   expect(shown.testids['add-chain-name']).toBe(`“${ADDED_CHAIN.shownName}”`);
   expect(shown.testids['add-chain-name-altered']).toContain('hidden characters');
-  expect(shown.testids['add-chain-lookalike']).toBe(`This name or symbol looks like Avalanche C-Chain (chain ID 43114), but this is chain ID ${ADDED_CHAIN.id}: another chain.`);
+  expect(shown.testids['add-chain-lookalike']).toBe(`This name looks like Avalanche C-Chain (chain ID 43114), but this is chain ID ${ADDED_CHAIN.id}: another chain.`);
   expectDecisionButtons(shown);
 }
 

@@ -1,7 +1,7 @@
 // A site's name for a chain it adds, as the approval shows it: hidden characters gone, length
 // capped, and a name that passes for a known chain on another chain ID flagged.
 import { describe, expect, it } from 'vitest';
-import { knownNameOf, lookAlikeOf, MAX_CHAIN_NAME, shownName } from '../../src/background/chain-name.js';
+import { lookAlikeOf, MAX_CHAIN_NAME, shownName, wellKnownChain } from '../../src/background/chain-name.js';
 
 describe('shownName', () => {
   it('keeps an ordinary name as it is, of any script', () => {
@@ -37,7 +37,7 @@ describe('lookAlikeOf', () => {
     for (const name of ['Avalanche C-Chain', 'AVALANCHE', 'Аvаlanche Mainnet', 'Avalanché', 'Ava1anche', 'Ava lanche', 'AVAX']) {
       expect(lookAlikeOf(name, 1337n)?.chainId, name).toBe(43114n);
     }
-    expect(lookAlikeOf('Ethereum', 31337n)).toEqual({ chainId: 1n, name: 'Ethereum' });
+    expect(lookAlikeOf('Ethereum', 31337n)).toMatchObject({ chainId: 1n, name: 'Ethereum' });
   });
 
   it('flags the name of one of the wallet’s own networks used for another chain ID', () => {
@@ -52,13 +52,18 @@ describe('lookAlikeOf', () => {
   });
 });
 
-describe('knownNameOf', () => {
-  it('names a well-known chain ID whose name reads as none of its names; not one that does, nor an unknown chain ID', () => {
-    expect(knownNameOf('Mainnet C-Chain', 1n)).toBe('Ethereum');
-    expect(knownNameOf('Fun Testnet', 56n)).toBe('BNB Smart Chain');
-    expect(knownNameOf('Ethereum Mainnet', 1n)).toBeUndefined();
-    expect(knownNameOf('Еthereum', 1n)).toBeUndefined();
-    expect(knownNameOf('Arbitrum', 42161n)).toBeUndefined();
-    expect(knownNameOf('Fun Testnet', 99_999n)).toBeUndefined();
+describe('wellKnownChain', () => {
+  it("gives a well-known chain ID its own name and coin, renamed when the site's name reads as none of its names or its symbol is another coin's", () => {
+    expect(wellKnownChain(1n, 'Mainnet C-Chain', 'AVAX')).toEqual({ name: 'Ethereum', symbol: 'ETH', renamed: true });
+    expect(wellKnownChain(1n, 'Avalanche Ethereum', 'AVAX')).toEqual({ name: 'Ethereum', symbol: 'ETH', renamed: true });
+    expect(wellKnownChain(56n, 'Fun Testnet', 'BNB')).toEqual({ name: 'BNB Smart Chain', symbol: 'BNB', renamed: true });
+    expect(wellKnownChain(1n, 'Ethereum', 'TEST')).toMatchObject({ renamed: true });
+  });
+
+  it('says nothing of the usual names and coins (look-alike letters read as Latin), nor of a chain ID it does not know', () => {
+    for (const [id, name, symbol] of [[1n, 'Ethereum Mainnet', 'ETH'], [1n, 'Еthereum', 'eth'], [42161n, 'Arbitrum', 'ETH'], [10n, 'OP Mainnet', 'ETH'], [56n, 'Binance Smart Chain', 'BNB'], [137n, 'Matic Mainnet', 'POL']] as const) {
+      expect(wellKnownChain(id, name, symbol), name).toMatchObject({ renamed: false });
+    }
+    expect(wellKnownChain(99_999n, 'Fun Testnet', 'AVAX')).toBeUndefined();
   });
 });

@@ -172,33 +172,41 @@ describe('wallet_addEthereumChain', () => {
 
   it('the add approval shows the site’s name cleaned and flags one that passes for Avalanche; the chain is stored under the cleaned name', async () => {
     const t = setup();
-    const adding = t.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, chainName: 'Avalanche\u200B C-Chain\u202E', nativeCurrency: { name: 'A', symbol: 'AVAX\u200D', decimals: 18 } }], SHOP);
+    const adding = t.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, chainName: 'Avalanche\u200B C-Chain\u202E', nativeCurrency: { name: 'A', symbol: 'TST\u200D', decimals: 18 } }], SHOP);
     expect(await t.answerNext(true)).toMatchObject({
       chainName: 'Avalanche C-Chain',
       nameAltered: true,
-      symbol: 'AVAX',
+      symbol: 'TST',
       looksLike: { name: 'Avalanche C-Chain', chainId: '43114' },
     });
     await t.answerNext(false);
     await adding;
-    expect((await t.sites.chains()).chains[0]).toMatchObject({ name: 'Avalanche C-Chain', symbol: 'AVAX' });
+    expect((await t.sites.chains()).chains[0]).toMatchObject({ name: 'Avalanche C-Chain', symbol: 'TST' });
   });
 
-  it('flags a symbol that passes for AVAX on another chain, and names a well-known chain ID a site calls otherwise (chain ID 1 as "Mainnet C-Chain" is Ethereum)', async () => {
+  it('refuses a coin that reads as AVAX on a chain that is none of the wallet’s Avalanche networks, asking nothing', async () => {
     const t = setup();
-    const adding = t.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, nativeCurrency: { name: 'A', symbol: 'AVAX', decimals: 18 } }], SHOP);
-    const shown = await t.answerNext(false);
-    expect(shown).toMatchObject({ chainName: 'Test chain', looksLike: { name: 'AVAX', chainId: '43114' } });
-    expect(shown).not.toHaveProperty('knownAs');
-    await adding;
+    for (const symbol of ['AVAX', 'Аvax', 'A V A X', 'WAVAX']) {
+      const answer = await t.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, nativeCurrency: { name: 'A', symbol, decimals: 18 } }], SHOP);
+      expect(answer, symbol).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/^params\[0\]\.nativeCurrency\.symbol reads as AVAX, but chain 42 is none of the wallet's Avalanche networks/) } });
+    }
+    expect(await t.approvals.list()).toEqual([]);
+    expect((await t.sites.chains()).chains).toEqual([]);
+  });
+
+  it('a well-known chain ID keeps its own name and coin whatever the site calls them, and the approval says so: chain ID 1 as "Mainnet C-Chain" in AVAX is Ethereum, in ETH', async () => {
     const posing = setup({}, '0x1');
-    const addingOne = posing.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, chainId: '0x1', chainName: 'Mainnet C-Chain', nativeCurrency: { name: 'A', symbol: 'AVAX', decimals: 18 } }], SHOP);
-    expect(await posing.answerNext(false)).toMatchObject({ chainId: '1', chainName: 'Mainnet C-Chain', looksLike: { name: 'AVAX', chainId: '43114' }, knownAs: 'Ethereum' });
-    await addingOne;
+    const adding = posing.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, chainId: '0x1', chainName: 'Mainnet C-Chain', nativeCurrency: { name: 'A', symbol: 'AVAX', decimals: 18 } }], SHOP);
+    const shown = await posing.answerNext(true);
+    expect(shown).toMatchObject({ chainId: '1', chainName: 'Mainnet C-Chain', symbol: 'ETH', knownAs: 'Ethereum (ETH)' });
+    expect(shown).not.toHaveProperty('looksLike');
+    await posing.answerNext(false);
+    await adding;
+    expect((await posing.sites.chains()).chains[0]).toMatchObject({ chainId: '1', name: 'Ethereum', symbol: 'ETH' });
     const honest = setup({}, '0x1');
     const addingEthereum = honest.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, chainId: '0x1', chainName: 'Ethereum Mainnet', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } }], SHOP);
     const ethereum = await honest.answerNext(false);
-    expect(ethereum).not.toHaveProperty('looksLike');
+    expect(ethereum).toMatchObject({ chainName: 'Ethereum Mainnet', symbol: 'ETH' });
     expect(ethereum).not.toHaveProperty('knownAs');
     await addingEthereum;
   });

@@ -125,14 +125,14 @@ describe('approval window: connect, messages and chains', () => {
   it('add-chain flags a name that had hidden characters and one that looks like a known chain', async () => {
     const summary = addChain({ chainName: 'Avalanche C-Chain', nameAltered: true, looksLike: { name: 'Avalanche C-Chain', chainId: '43114' } });
     renderWith(queue([approval(1, summary, { method: 'wallet_addEthereumChain' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
-    expect((await screen.findByTestId('add-chain-lookalike')).textContent).toBe('This name or symbol looks like Avalanche C-Chain (chain ID 43114), but this is chain ID 432204: another chain.');
+    expect((await screen.findByTestId('add-chain-lookalike')).textContent).toBe('This name looks like Avalanche C-Chain (chain ID 43114), but this is chain ID 432204: another chain.');
     expect(screen.getByTestId('add-chain-name-altered').textContent).toContain('hidden characters');
     expect(screen.queryByText(/whatever the site calls it/)).toBeNull();
   });
 
   it('add-chain names the chain a well-known chain ID is, whatever the site calls it', async () => {
-    const summary = addChain({ chainId: '1', chainName: 'Mainnet C-Chain', knownAs: 'Ethereum' });
+    const summary = addChain({ chainId: '1', chainName: 'Mainnet C-Chain', symbol: 'ETH', knownAs: 'Ethereum (ETH)' });
     renderWith(queue([approval(1, summary, { method: 'wallet_addEthereumChain' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
-    expect((await screen.findByText('Chain ID 1 is Ethereum, whatever the site calls it.')).className).toBe('badge warn');
+    expect((await screen.findByText('Chain ID 1 is Ethereum (ETH), whatever the site calls it.')).className).toBe('badge warn');
   });
 });
