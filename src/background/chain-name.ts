@@ -3,6 +3,7 @@
 // text, zero-width and control characters, endless length) and flagged when it passes itself off as
 // a chain it is not (a name that reads as "Avalanche" on another chain ID).
 import { EVERY_INVISIBLE, INVISIBLE_TEXT } from '../core/bytes.js';
+import { OTHER_CHAINS } from '../core/network.js';
 
 export const MAX_CHAIN_NAME = 40;
 export const MAX_CHAIN_SYMBOL = 10;
@@ -15,24 +16,19 @@ export interface KnownChainName {
   symbol?: string;
 }
 
-/** The names the wallet knows without asking: Avalanche's and those of well-known EVM chains. */
+/** The names the wallet knows without asking: Avalanche's and those of well-known EVM chains (core/network.ts), with other names they go by. */
 const WELL_KNOWN: readonly KnownChainName[] = [
   { chainId: 43114n, name: 'Avalanche C-Chain', symbol: 'AVAX' },
   { chainId: 43114n, name: 'AVAX' },
   { chainId: 43113n, name: 'Avalanche Fuji', symbol: 'AVAX' },
-  { chainId: 1n, name: 'Ethereum', symbol: 'ETH' },
-  { chainId: 56n, name: 'BNB Smart Chain', symbol: 'BNB' },
+  ...[...OTHER_CHAINS].map(([id, c]) => ({ chainId: BigInt(id), ...c })),
+  { chainId: 10n, name: 'Optimism' },
   { chainId: 56n, name: 'Binance Smart Chain' },
-  { chainId: 137n, name: 'Polygon', symbol: 'POL' },
   { chainId: 137n, name: 'Matic' },
-  { chainId: 42161n, name: 'Arbitrum One', symbol: 'ETH' },
-  { chainId: 10n, name: 'Optimism', symbol: 'ETH' },
-  { chainId: 10n, name: 'OP Mainnet' },
-  { chainId: 8453n, name: 'Base', symbol: 'ETH' },
 ];
 
 /** Words too common to mark a name as another chain's. */
-const COMMON_WORDS = new Set(['chain', 'network', 'mainnet', 'testnet', 'net', 'main', 'test', 'local', 'smart', 'one', 'c', 'evm', 'subnet', 'custom', 'node']);
+const COMMON_WORDS = new Set(['chain', 'network', 'mainnet', 'testnet', 'net', 'main', 'test', 'local', 'smart', 'one', 'c', 'evm', 'subnet', 'custom', 'node', 'era']);
 
 // Letters of other scripts (and digits) drawn like Latin ones: enough to catch the usual swaps.
 const LOOKALIKE: Record<string, string> = {
@@ -116,3 +112,16 @@ export function wellKnownChain(chainId: bigint, name: string, symbol: string): {
   const main = own.find((k) => k.symbol);
   return main && { name: main.name, symbol: main.symbol!, renamed: !own.some((k) => readsAs(wordsOf(name), k)) || plainReading(symbol) !== plainReading(main.symbol!) };
 }
+
+/**
+ * An added chain as the wallet shows it: a well-known chain ID under its own name and coin, and a
+ * coin that reads as AVAX off Avalanche (or in other scripts) marked as not AVAX. New adds are held
+ * to this (site-chains.ts); chains an older version stored as the site wrote them are shown so.
+ */
+export function heldToKnown<T extends { chainId: string; name: string; symbol: string }>(c: T): T {
+  const known = wellKnownChain(BigInt(c.chainId), c.name, c.symbol);
+  return known ? { ...c, name: known.name, symbol: known.symbol } : posesAsAvax(c.symbol) ? { ...c, symbol: 'NOT AVAX' } : c;
+}
+
+/** A coin's symbol that reads as AVAX, or is written in other scripts (a native coin's symbol is Latin; look-alikes are endless). */
+export const posesAsAvax = (symbol: string): boolean => usesOtherScripts(symbol) || plainReading(symbol).includes('avax');

@@ -9,7 +9,7 @@
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import type { ApprovalSummary } from '../shared/messages.js';
 import { requesterOf } from './approvals.js';
-import { lookAlikeOf, MAX_CHAIN_SYMBOL, plainReading, shownName, wellKnownChain } from './chain-name.js';
+import { lookAlikeOf, MAX_CHAIN_SYMBOL, posesAsAvax, shownName, wellKnownChain } from './chain-name.js';
 import { type Call, type Payload, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
 import { chainIdParam, InvalidParamsError, objectParam, onlyKeys, positional, stringParam, urlParam } from './provider-params.js';
 import type { SiteConnection } from './site-connection.js';
@@ -172,8 +172,8 @@ function addedChainParam(o: Record<string, unknown>, chainId: bigint): { chain: 
   const symbol = shownName(stringParam(currency.symbol, 'params[0].nativeCurrency.symbol', MAX_CHAIN_SYMBOL), MAX_CHAIN_SYMBOL).text;
   const known = wellKnownChain(chainId, rawName, symbol);
   // The wallet's Avalanche networks are a switch, never an add: AVAX on any other chain would pass it off as Avalanche's.
-  if (!known && plainReading(symbol).includes('avax')) {
-    throw new InvalidParamsError(`params[0].nativeCurrency.symbol reads as AVAX, but chain ${chainId} is none of the wallet's Avalanche networks`, 'params[0].nativeCurrency.symbol');
+  if (!known && posesAsAvax(symbol)) {
+    throw new InvalidParamsError(`params[0].nativeCurrency.symbol must be in Latin letters and, on chain ${chainId}, none of the wallet's Avalanche networks, not read as AVAX`, 'params[0].nativeCurrency.symbol');
   }
   if (currency.decimals !== 18) throw new InvalidParamsError('params[0].nativeCurrency.decimals must be 18', 'params[0].nativeCurrency.decimals');
   let explorerUrl: string | undefined;

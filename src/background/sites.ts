@@ -2,7 +2,7 @@
 // EVM-only chains sites added, and which chain each site sees. Writes are serialized so two
 // requests never overwrite each other's change.
 import { WalletError } from '../core/errors.js';
-import { shownName } from './chain-name.js';
+import { heldToKnown, shownName } from './chain-name.js';
 import type { StorageArea } from './storage.js';
 
 export const SITES_STORAGE_KEY = 'xpc.sites';
@@ -56,16 +56,18 @@ function corrupt(): WalletError {
 /**
  * The stored settings in this version's shape. Version 1's one chain for every site becomes the
  * chain of each site connected then (what they saw stays what they see); names an older version
- * kept as the site wrote them are cleaned as new ones are. Anything else unreadable is refused.
+ * kept as the site wrote them are cleaned as new ones are, and held to a well-known chain's own name
+ * and coin (heldToKnown). Anything else unreadable is refused.
  */
 function upgraded(raw: unknown): Stored {
   if (!isRecord(raw) || !isRecord(raw.sites) || !Array.isArray(raw.chains)) throw corrupt();
+  const held = (c: unknown) => (isRecord(c) && typeof c.chainId === 'string' && /^\d{1,78}$/.test(c.chainId) && typeof c.name === 'string' && typeof c.symbol === 'string' ? heldToKnown(c as unknown as AddedChain) : c);
   if (raw.version === VERSION) {
     if (!isRecord(raw.siteChains) || !Object.values(raw.siteChains).every((id) => typeof id === 'string')) throw corrupt();
-    return raw as unknown as Stored;
+    return { ...(raw as unknown as Stored), chains: raw.chains.map(held) as AddedChain[] };
   }
   if (raw.version !== 1 || (raw.activeChainId !== null && raw.activeChainId !== undefined && typeof raw.activeChainId !== 'string')) throw corrupt();
-  const chains = (raw.chains as AddedChain[]).map((c) => (isRecord(c) && typeof c.name === 'string' ? { ...c, name: shownName(c.name).text } : c));
+  const chains = (raw.chains as AddedChain[]).map((c) => held(isRecord(c) && typeof c.name === 'string' ? { ...c, name: shownName(c.name).text } : c)) as AddedChain[];
   const active = raw.activeChainId as string | null | undefined;
   const known = typeof active === 'string' && chains.some((c) => isRecord(c) && c.chainId === active);
   const siteChains = known ? Object.fromEntries(Object.keys(raw.sites).map((origin) => [origin, active])) : {};

@@ -16,24 +16,28 @@ export * from './network-staking.js';
 const PUBLIC_NETWORKS: readonly NetworkPreset[] = [MAINNET, FUJI];
 
 /**
- * EVM chain IDs of other well-known chains. The wallet's EVM key is the one other wallets derive
- * for the same phrase (m/44'/60'/0'/0/n), so a C-Chain tx signed with one of these IDs would be a
- * valid tx on that chain.
+ * EVM chain IDs of other well-known chains, with their names and coins. The wallet's EVM key is the
+ * one other wallets derive for the same phrase (m/44'/60'/0'/0/n), so a C-Chain tx signed with one
+ * of these IDs would be a valid tx on that chain.
  */
-const OTHER_CHAINS: ReadonlyMap<number, string> = new Map([
-  [1, 'Ethereum'],
-  [10, 'OP Mainnet'],
-  [56, 'BNB Smart Chain'],
-  [100, 'Gnosis'],
-  [137, 'Polygon'],
-  [250, 'Fantom'],
-  [324, 'zkSync Era'],
-  [8453, 'Base'],
-  [17000, 'Holesky'],
-  [42161, 'Arbitrum One'],
-  [59144, 'Linea'],
-  [11155111, 'Sepolia'],
-]);
+export const OTHER_CHAINS: ReadonlyMap<number, { name: string; symbol: string }> = new Map(
+  (
+    [
+      [1, 'Ethereum', 'ETH'],
+      [10, 'OP Mainnet', 'ETH'],
+      [56, 'BNB Smart Chain', 'BNB'],
+      [100, 'Gnosis', 'XDAI'],
+      [137, 'Polygon', 'POL'],
+      [250, 'Fantom', 'FTM'],
+      [324, 'zkSync Era', 'ETH'],
+      [8453, 'Base', 'ETH'],
+      [17000, 'Holesky', 'ETH'],
+      [42161, 'Arbitrum One', 'ETH'],
+      [59144, 'Linea', 'ETH'],
+      [11155111, 'Sepolia', 'ETH'],
+    ] as const
+  ).map(([id, name, symbol]) => [id, { name, symbol }]),
+);
 
 /** Everything the wallet learned (and checked) about the network behind a node. */
 export interface NetworkIdentity {
@@ -110,7 +114,7 @@ export async function discoverNetwork(
       throw new NodeIdentityError(`the node at ${preset.url} claims part of ${pub.name}'s identity but is not ${pub.name}: refusing to sign anything ${pub.name} would accept`);
     }
   }
-  const other = OTHER_CHAINS.get(evmChainID);
+  const other = OTHER_CHAINS.get(evmChainID)?.name;
   if (other !== undefined) {
     throw new NodeIdentityError(`the node at ${preset.url} claims the C-Chain EVM chain ID ${evmChainID}, which is ${other}'s: a tx signed for it would be valid on ${other}`);
   }

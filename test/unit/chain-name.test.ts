@@ -65,5 +65,8 @@ describe('wellKnownChain', () => {
       expect(wellKnownChain(id, name, symbol), name).toMatchObject({ renamed: false });
     }
     expect(wellKnownChain(99_999n, 'Fun Testnet', 'AVAX')).toBeUndefined();
+    // The wallet's list of other chains (core/network.ts) with their coins: Linea's is ether.
+    expect(wellKnownChain(59_144n, 'Test chain', 'TST')).toEqual({ name: 'Linea', symbol: 'ETH', renamed: true });
+    expect(lookAlikeOf('New Era Chain', 7n)).toBeUndefined();
   });
 });

@@ -184,11 +184,11 @@ describe('wallet_addEthereumChain', () => {
     expect((await t.sites.chains()).chains[0]).toMatchObject({ name: 'Avalanche C-Chain', symbol: 'TST' });
   });
 
-  it('refuses a coin that reads as AVAX on a chain that is none of the wallet’s Avalanche networks, asking nothing', async () => {
+  it('refuses a coin that reads as AVAX, or is written in other scripts, on a chain that is none of the wallet’s Avalanche networks, asking nothing', async () => {
     const t = setup();
-    for (const symbol of ['AVAX', 'Аvax', 'A V A X', 'WAVAX']) {
+    for (const symbol of ['AVAX', 'Аvax', 'A V A X', 'WAVAX', 'ꓮꓦꓮꓫ', 'AѴAX']) {
       const answer = await t.call('wallet_addEthereumChain', [{ ...TEST_CHAIN, nativeCurrency: { name: 'A', symbol, decimals: 18 } }], SHOP);
-      expect(answer, symbol).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/^params\[0\]\.nativeCurrency\.symbol reads as AVAX, but chain 42 is none of the wallet's Avalanche networks/) } });
+      expect(answer, symbol).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/^params\[0\]\.nativeCurrency\.symbol must be in Latin letters and, on chain 42, none of the wallet's Avalanche networks, not read as AVAX/) } });
     }
     expect(await t.approvals.list()).toEqual([]);
     expect((await t.sites.chains()).chains).toEqual([]);

@@ -89,6 +89,17 @@ describe('SiteStore: stored settings of version 1', () => {
     expect(await sites.chains()).toEqual({ chains: [DEX], siteChains: {} });
   });
 
+  it('a chain an older version stored as the site wrote it is shown held to what it is: chain ID 1 as Ethereum in ETH, a coin reading as AVAX off Avalanche as not AVAX', async () => {
+    const { sites, local } = store();
+    const posing = { ...DEX, chainId: '1', name: 'Mainnet C-Chain', symbol: 'AVAX' };
+    const fakeAvax = { ...BEAM, symbol: 'ꓮꓦꓮꓫ' };
+    await local.set({ [SITES_STORAGE_KEY]: { version: 2, sites: {}, chains: [posing, fakeAvax, DEX], siteChains: { 'https://a.example': '1' } } });
+    expect((await sites.chains()).chains).toEqual([{ ...posing, name: 'Ethereum', symbol: 'ETH' }, { ...fakeAvax, symbol: 'NOT AVAX' }, DEX]);
+    expect(await sites.chainOf('https://a.example')).toEqual({ ...posing, name: 'Ethereum', symbol: 'ETH' });
+    await local.set({ [SITES_STORAGE_KEY]: { ...v1(null), chains: [{ ...BEAM, symbol: 'AVAX' }] } });
+    expect((await sites.chains()).chains).toEqual([{ ...BEAM, symbol: 'NOT AVAX' }]);
+  });
+
   it('an active chain that is not among the chains is dropped', async () => {
     const { sites, local } = store();
     await local.set({ [SITES_STORAGE_KEY]: v1('999') });
