@@ -329,8 +329,14 @@ export async function settleOutbox(
         continue;
       }
       if (fate === 'inputs-spent') settled.set(entry.txID, 'unclear');
-      // Counted under the outbox's lock: an entry a send has just given up is not sent again.
       const late = entry.item.sendBefore !== undefined && Date.now() / 1000 >= entry.item.sendBefore;
+      if (fate === 'not-seen' && late) {
+        // Lost, and never sent again: it did not run. Failed, and kept voided (keptInTheWay) so that
+        // the next send takes its place: anyone holding its bytes could still send them.
+        if (keptInTheWay(entry)) voidable.add(entry.txID);
+        settled.set(entry.txID, 'failed');
+      }
+      // Counted under the outbox's lock: an entry a send has just given up is not sent again.
       if (fate === 'not-seen' && !late && (await outbox.countResend(entry.txID))) {
         await engine.submit(entry.chain, fromHex(entry.signedHex), entry.txID).catch(() => undefined);
       }

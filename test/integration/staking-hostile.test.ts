@@ -1,8 +1,11 @@
 // Staking behind a node that lies (test/integration/lying-node.ts), on the Helicon test node: what
 // My stakes says of a delegation must follow what the wallet checked, not a status the node made up.
 import { describe, expect, inject, it } from 'vitest';
-import { refreshUntilDecided, rpcError, rpcResult } from './lying-node.js';
-import { delegationBehindLyingNode } from './pvm-kit.js';
+import { formatNodeId } from '../../src/core/encoding.js';
+import { AVAX, avaxOf, freshWallet } from './fixture.js';
+import { lyingNode, refreshUntilDecided, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
+import { delegationBehindLyingNode, freshBlsKey, freshNodeId, hex0x } from './pvm-kit.js';
+import { fundedWallet } from './wallet-fixture.js';
 
 describe('a delegation behind a node that lies about its status', () => {
   it('a delegation the node calls dropped while it went through is never shown failed: active once the refresh proves it', async () => {
@@ -52,4 +55,36 @@ describe('a delegation the node refused and then holds', () => {
     expect(mine.stakes[0]).toMatchObject({ txID, state: 'active' });
     expect(mine.totals.staked).toBe(base.amount);
   });
+});
+
+describe('an auto-renewed validation the node lost', () => {
+  it('is never sent again once past its sendBefore: failed in Activity and My stakes, not pending for good, and the next P-Chain send takes its place', async () => {
+    const node = lyingNode();
+    const { wallet } = await fundedWallet({ p: 2_010n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
+    const bls = freshBlsKey();
+    const base = { nodeID: formatNodeId(freshNodeId()), publicKey: hex0x(bls.publicKey), proofOfPossession: hex0x(bls.proofOfPossession), amount: (2_000n * AVAX).toString(), delegationFee: 20_000, autoRenew: { period: 60, restakeShares: 0 } };
+    const review = await wallet.staking.stakingEstimateValidation(base);
+    // The node answers with its ID and forgets it (a restart, a full mempool): it never knows the tx.
+    let lost: string | undefined;
+    node.lies.set('platform.issueTx', (call) => ((lost = (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
+    const sent = await wallet.staking.stakingValidate({ ...base, maxFee: review.fee });
+    expect(sent.status).toBe('pending');
+    const item = (await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)!;
+    // Past it (this network's 5 s margin), a refresh does not send it again: it did not run.
+    await new Promise((r) => setTimeout(r, Math.max(0, item.sendBefore! * 1000 - Date.now()) + 1_000));
+    node.lies.clear();
+    await wallet.balances.balancesRefresh();
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'failed' });
+    expect((await wallet.staking.stakingMine()).stakes[0]).toMatchObject({ txID: sent.txID, state: 'failed' });
+    // Anyone holding its bytes could still send them: the next send spends what it spends, so it never can.
+    const bob = await freshWallet();
+    const to = { addresses: [bob.engine.addresses('P')[0]!], threshold: 1 };
+    const { fee } = await wallet.sends.sendEstimate({ chain: 'P', amount: AVAX.toString(), to });
+    const paid = await wallet.sends.sendP({ amount: AVAX.toString(), to, maxFee: fee });
+    expect(await refreshUntilDecided(wallet, paid.txID)).toBe('accepted');
+    expect(await avaxOf(bob.engine, 'P')).toBe(AVAX);
+    const late = await fetch(`${inject('nodeUrl')}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.issueTx', params: { tx: lost, encoding: 'hex' } }) });
+    expect(((await late.json()) as { error?: unknown }).error).toBeDefined();
+    expect((await wallet.staking.stakingMine()).stakes[0]).toMatchObject({ txID: sent.txID, state: 'failed' });
+  }, 60_000);
 });

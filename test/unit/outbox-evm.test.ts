@@ -4,13 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { Outbox, type OutboxEntry, outboxEntry, sendOnce, type Settled, settleOutbox } from '../../src/background/outbox.js';
 import { settleRefused, withSuccessorsAsked } from '../../src/background/refused.js';
 import { memoryStores } from '../../src/background/storage.js';
-import { fromHex } from '../../src/core/bytes.js';
+import { fromHex, toHex } from '../../src/core/bytes.js';
 import { WalletEngine } from '../../src/core/engine.js';
 import { RpcError } from '../../src/core/errors.js';
 import type { NodeClient } from '../../src/core/node.js';
 import { signEvmTx } from '../../src/core/tx/c.js';
 import type { ActivityItem } from '../../src/shared/messages.js';
-import { ctx, ewoq, second } from './pvm-test-kit.js';
+import { pTx } from './outbox-test-kit.js';
+import { ctx, ewoq, second, utxo } from './pvm-test-kit.js';
 
 /** What the node shows of the account: nonces used, txs that ran (a receipt of success), txs in its pool; `down`: no answer. */
 interface EvmScript {
@@ -191,17 +192,29 @@ describe('an X/P tx the node no longer shows', () => {
     resends: 0,
   });
 
-  it('is sent again, but never once past its sendBefore (a change to an auto-renewed validator the chain renewed since)', async () => {
+  it('is sent again, but never once past its sendBefore (a change to an auto-renewed validator the chain renewed since): then it did not run, and is failed, kept voided in the way of the next send', async () => {
     const o = outbox();
     const now = Math.floor(Date.now() / 1000);
+    const late = pTx([utxo(5n)]);
     await o.put(pEntry('fresh', now + 600));
-    await o.put(pEntry('late', now - 1));
+    await o.put({ ...pEntry(late.txID, now - 1), signedHex: toHex(late.bytes) });
     await o.put(pEntry('plain'));
     const sent: string[] = [];
     const engine = { txFate: async () => 'not-seen', submit: async (_c: string, _b: Uint8Array, txID: string) => void sent.push(txID) } as unknown as WalletEngine;
-    await settle(engine, o);
+    const settled = await settle(engine, o);
     expect(sent.sort()).toEqual(['fresh', 'plain']);
-    // Still followed, never given up for being late: what becomes of it is the node's to show.
-    expect((await ids(o)).sort()).toEqual(['fresh', 'late', 'plain']);
+    expect([...settled]).toEqual([[late.txID, 'failed']]);
+    expect((await o.list()).map((e) => [e.txID, e.voided === true])).toEqual([['fresh', false], [late.txID, true], ['plain', false]]);
+    // Its bytes sent by someone else after all, it is told as having run.
+    const ran = { txFate: async () => 'accepted' } as unknown as WalletEngine;
+    expect((await settle(ran, o)).get(late.txID)).toBe('accepted');
+  });
+
+  it('past its sendBefore but unreadable (damaged storage): left as it is, neither failed nor dropped', async () => {
+    const o = outbox();
+    await o.put(pEntry('damaged', Math.floor(Date.now() / 1000) - 1));
+    const engine = { txFate: async () => 'not-seen', submit: async () => undefined } as unknown as WalletEngine;
+    expect(await settle(engine, o)).toEqual(new Map());
+    expect(await ids(o)).toEqual(['damaged']);
   });
 });

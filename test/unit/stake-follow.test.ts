@@ -83,6 +83,14 @@ describe('following stakes', () => {
     expect(stakes.map((s) => s.state)).toEqual(['active', 'pending', 'failed']);
   });
 
+  it('takes Activity’s failed for a stake the outbox still holds (lost and past its sendBefore: kept voided), which the node does not know: failed, not pending for good; active if it ran after all', async () => {
+    const stakes = [record({ txID: 'c', state: 'pending', end: 1795583300 })];
+    await followStakes(stakes, input({}, {}, { listed: new Map([['c', 'failed']]) }));
+    expect(stakes[0]!.state).toBe('failed');
+    await followStakes(stakes, input({}, {}, { listed: new Map([['c', 'accepted']]) }));
+    expect(stakes[0]!.state).toBe('active');
+  });
+
   it('finishes a delegation at its end and records its reward once its reward tx is committed, as much as the node paid', async () => {
     const stakes = [record({ txID: DELEGATION_TX, end: 1795583012 })];
     const rewardTx = rewardTxIdOf('delegation', DELEGATION_TX);
