@@ -131,11 +131,12 @@ export async function openOutbox(area: StorageArea, chains: string, accountId: s
 /**
  * The entries of these outboxes that a later send must still conflict with: undecided, or refused,
  * and not yet replaced by one (a pair of which only one can run counts once; one whose successor
- * was accepted, never), by tx ID. An outbox that cannot be read is one, by its key: what it held is unknown.
+ * was accepted, never; one that ran, kept until the next send is told, never), by tx ID. An outbox
+ * that cannot be read is one, by its key: what it held is unknown.
  */
 export async function sendsInTheWay(area: StorageArea, keys: readonly string[]): Promise<string[]> {
   const stored = await area.get([...keys]);
-  return Object.entries(stored).flatMap(([key, v]) => (Array.isArray(v) ? (v as Partial<OutboxEntry>[]).filter((e) => !e?.replacedBy).map((e) => (typeof e?.txID === 'string' ? e.txID : key)) : [key]));
+  return Object.entries(stored).flatMap(([key, v]) => (Array.isArray(v) ? (v as Partial<OutboxEntry>[]).filter((e) => !e?.replacedBy && !e?.ran).map((e) => (typeof e?.txID === 'string' ? e.txID : key)) : [key]));
 }
 
 function markReplaced(all: OutboxEntry[], replaced: readonly string[], by: string): OutboxEntry[] {
@@ -301,13 +302,15 @@ export async function settleOutbox(
   const held = new Set<string>();
   for (const entry of await outbox.list()) {
     if (entry.voided) kept.add(entry.txID);
+    // Past its sendBefore: never sent again, so one the node does not know did not run (failed).
+    const late = entry.item.sendBefore !== undefined && Date.now() / 1000 >= entry.item.sendBefore;
     let fate: TxFate | undefined;
     try {
       fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex));
       if (entry.voided) {
         // Kept until it ran or its successor did; never sent again, never given up by age. A
         // failure is recorded (its item, if listed, says so) and changes nothing here.
-        if (fate === 'failed') settled.set(entry.txID, 'failed');
+        if (fate === 'failed' || (fate === 'not-seen' && late)) settled.set(entry.txID, 'failed');
         else if (fate === 'accepted') {
           settled.set(entry.txID, 'accepted');
           if (!entry.ran) ran.push(entry.txID);
@@ -329,7 +332,6 @@ export async function settleOutbox(
         continue;
       }
       if (fate === 'inputs-spent') settled.set(entry.txID, 'unclear');
-      const late = entry.item.sendBefore !== undefined && Date.now() / 1000 >= entry.item.sendBefore;
       if (fate === 'not-seen' && late) {
         // Lost, and never sent again: it did not run. Failed, and kept voided (keptInTheWay) so that
         // the next send takes its place: anyone holding its bytes could still send them.
@@ -347,7 +349,8 @@ export async function settleOutbox(
     // whose nonce cannot be read, damaged, holds none).
     if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS && (!isEvmHash(entry.txID) || fate === 'inputs-spent' || evmNonceOf(entry) === undefined)) {
       expired.push(entry.txID);
-      if (keptInTheWay(entry)) voidable.add(entry.txID);
+      // One that cannot be read (damaged) is given up as any other: it holds up no refresh.
+      if (readable(() => keptInTheWay(entry))) voidable.add(entry.txID);
     }
   }
   // A speed-up or cancel and the tx it replaces share a nonce: once one of them ran, the other
@@ -361,18 +364,29 @@ export async function settleOutbox(
     if (settled.get(e.txID) !== 'unclear' || held.has(e.txID)) continue;
     if (rivalsOf(e, entries, nonceOf).some((r) => settled.get(r) === 'accepted' || successor(r) === 'accepted')) settled.set(e.txID, 'replaced');
   }
-  // What was decided is recorded before the entries go: a worker that dies in between asks again.
+  // Voided before Activity says failed: the next send conflicts with it from then on. What was
+  // decided is recorded before the entries go: a worker that dies in between asks again.
+  for (const txID of voidable) await outbox.update(txID, (e) => ({ ...e, voided: true }));
   await record(settled);
   for (const txID of ran) await outbox.update(txID, (e) => ({ ...e, ran: true }));
   for (const txID of surfaced) await outbox.update(txID, (e) => ({ ...e, surfaced: true }));
-  for (const txID of voidable) await outbox.update(txID, (e) => ({ ...e, voided: true }));
   for (const [txID, s] of settled) {
-    // A failed one stays if voided (now or before); a refused one that ran stays until the next send is told.
-    if (s === 'failed' && (voidable.has(txID) || kept.has(txID))) continue;
-    if ((s === 'accepted' || s === 'failed' || s === 'replaced') && !ran.includes(txID)) await outbox.remove(txID);
+    // A failed one stays if voided (now or before); a refused one that ran stays, every refresh,
+    // until the next send is told (settleRefused in src/background/refused.ts).
+    if ((s === 'failed' || s === 'accepted') && (voidable.has(txID) || kept.has(txID))) continue;
+    if (s === 'accepted' || s === 'failed' || s === 'replaced') await outbox.remove(txID);
   }
   for (const txID of expired) if (!voidable.has(txID)) await outbox.remove(txID);
 }
 
 /** What becomes of a refused tx kept in the way (refused.ts), in words. */
 export const nextTakesItsPlace = (chain: string): string => `your next ${chain}-Chain send takes its place, so the two can never both go through`;
+
+/** `check`'s answer, or false when it throws (an entry that cannot be read). */
+function readable(check: () => boolean): boolean {
+  try {
+    return check();
+  } catch {
+    return false;
+  }
+}

@@ -1,10 +1,14 @@
 // Staking behind a node that lies (test/integration/lying-node.ts), on the Helicon test node: what
 // My stakes says of a delegation must follow what the wallet checked, not a status the node made up.
 import { describe, expect, inject, it } from 'vitest';
-import { formatNodeId } from '../../src/core/encoding.js';
+import { inputIds } from '../../src/background/refused.js';
+import { fromHex } from '../../src/core/bytes.js';
+import { decodeSignedTx } from '../../src/core/codec/index.js';
+import { formatNodeId, parseAddress } from '../../src/core/encoding.js';
+import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, avaxOf, freshWallet } from './fixture.js';
 import { lyingNode, refreshUntilDecided, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
-import { delegationBehindLyingNode, freshBlsKey, freshNodeId, hex0x } from './pvm-kit.js';
+import { delegationBehindLyingNode, freshBlsKey, freshNodeId, hex0x, nodeTxBytes } from './pvm-kit.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 describe('a delegation behind a node that lies about its status', () => {
@@ -60,7 +64,10 @@ describe('a delegation the node refused and then holds', () => {
 describe('an auto-renewed validation the node lost', () => {
   it('is never sent again once past its sendBefore: failed in Activity and My stakes, not pending for good, and the next P-Chain send takes its place', async () => {
     const node = lyingNode();
-    const { wallet } = await fundedWallet({ p: 2_010n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
+    const { wallet, genesis, account } = await fundedWallet({ p: 2_010n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
+    // A second, smaller piece: a send would not have to spend what the lost validation spends.
+    await genesis.issueAndWait(await genesis.buildPSend(5n * AVAX, makeOwners([parseAddress(account.pAddress).bytes])));
+    await wallet.balances.balancesRefresh();
     const bls = freshBlsKey();
     const base = { nodeID: formatNodeId(freshNodeId()), publicKey: hex0x(bls.publicKey), proofOfPossession: hex0x(bls.proofOfPossession), amount: (2_000n * AVAX).toString(), delegationFee: 20_000, autoRenew: { period: 60, restakeShares: 0 } };
     const review = await wallet.staking.stakingEstimateValidation(base);
@@ -83,6 +90,9 @@ describe('an auto-renewed validation the node lost', () => {
     const paid = await wallet.sends.sendP({ amount: AVAX.toString(), to, maxFee: fee });
     expect(await refreshUntilDecided(wallet, paid.txID)).toBe('accepted');
     expect(await avaxOf(bob.engine, 'P')).toBe(AVAX);
+    const inputsOf = (bytes: Uint8Array) => inputIds(decodeSignedTx(bytes, 'pvm').unsigned);
+    const lostInputs = inputsOf(fromHex(lost!.slice(2)).slice(0, -4));
+    expect(inputsOf(await nodeTxBytes(paid.txID)).some((id) => lostInputs.includes(id))).toBe(true);
     const late = await fetch(`${inject('nodeUrl')}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.issueTx', params: { tx: lost, encoding: 'hex' } }) });
     expect(((await late.json()) as { error?: unknown }).error).toBeDefined();
     expect((await wallet.staking.stakingMine()).stakes[0]).toMatchObject({ txID: sent.txID, state: 'failed' });

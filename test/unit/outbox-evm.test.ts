@@ -205,9 +205,35 @@ describe('an X/P tx the node no longer shows', () => {
     expect(sent.sort()).toEqual(['fresh', 'plain']);
     expect([...settled]).toEqual([[late.txID, 'failed']]);
     expect((await o.list()).map((e) => [e.txID, e.voided === true])).toEqual([['fresh', false], [late.txID, true], ['plain', false]]);
-    // Its bytes sent by someone else after all, it is told as having run.
+    // Its bytes sent by someone else after all, it is told as having run, refresh after refresh,
+    // and kept until the next send on its chain is stopped once with that news.
     const ran = { txFate: async () => 'accepted' } as unknown as WalletEngine;
     expect((await settle(ran, o)).get(late.txID)).toBe('accepted');
+    expect((await settle(ran, o)).get(late.txID)).toBe('accepted');
+    expect((await o.list()).find((e) => e.txID === late.txID)).toMatchObject({ voided: true, ran: true });
+    await expect(settleRefused(ran, o, 'P', false, async () => undefined, () => undefined)).rejects.toMatchObject({ code: 'earlier-send-went-through' });
+    expect(await ids(o)).not.toContain(late.txID);
+  });
+
+  it('refused (voided), past its sendBefore, shown held once and then not known: failed, not "checking" for good', async () => {
+    const o = outbox();
+    const late = pTx([utxo(5n)]);
+    await o.put({ ...pEntry(late.txID, Math.floor(Date.now() / 1000) - 1), signedHex: toHex(late.bytes), voided: true });
+    const held = { txFate: async () => 'processing' } as unknown as WalletEngine;
+    expect((await settle(held, o)).get(late.txID)).toBe('unclear');
+    const forgotten = { txFate: async () => 'not-seen' } as unknown as WalletEngine;
+    expect((await settle(forgotten, o)).get(late.txID)).toBe('failed');
+    expect((await o.list()).map((e) => [e.txID, e.voided])).toEqual([[late.txID, true]]);
+  });
+
+  it('a week old and unreadable (damaged storage): given up, and no refresh is held up by it', async () => {
+    const o = outbox();
+    await o.put({ ...pEntry('damaged'), signedHex: 'zz', createdAt: 0 });
+    const fine = pTx([utxo(7n)]);
+    await o.put({ ...pEntry(fine.txID), signedHex: toHex(fine.bytes) });
+    const engine = { txFate: async (_c: string, txID: string) => (txID === fine.txID ? 'accepted' : 'not-seen'), submit: async () => undefined } as unknown as WalletEngine;
+    expect((await settle(engine, o)).get(fine.txID)).toBe('accepted');
+    expect(await ids(o)).toEqual([]);
   });
 
   it('past its sendBefore but unreadable (damaged storage): left as it is, neither failed nor dropped', async () => {

@@ -34,6 +34,9 @@ describe('an outbox kept per chains (openOutbox)', () => {
     expect(await sendsInTheWay(local, ['k1'])).toEqual(['b']);
     expect(await sendsInTheWay(local, ['k2'])).toEqual([]);
     expect(await sendsInTheWay(local, ['k1', 'k2', 'k3', 'absent'])).toEqual(['b', 'k3']);
+    // One that ran, kept until the next send is told, is decided: none.
+    await local.set({ k4: [{ ...entry('ran'), ran: true }] });
+    expect(await sendsInTheWay(local, ['k4'])).toEqual([]);
   });
 
   it('an older one that is not a list stops the opening (storage-corrupt): what it held is unknown, and it stays as it was', async () => {

@@ -89,6 +89,10 @@ describe('following stakes', () => {
     expect(stakes[0]!.state).toBe('failed');
     await followStakes(stakes, input({}, {}, { listed: new Map([['c', 'accepted']]) }));
     expect(stakes[0]!.state).toBe('active');
+    // Out of the outbox (another network entry for the chain told a send of it), Activity's failed is old: the node is asked.
+    const gone = [record({ txID: 'g', state: 'pending', end: 1795583300 })];
+    await followStakes(gone, input({ g: 'accepted' }, {}, { listed: new Map([['g', 'failed']]) }));
+    expect(gone[0]!.state).toBe('active');
   });
 
   it('finishes a delegation at its end and records its reward once its reward tx is committed, as much as the node paid', async () => {
