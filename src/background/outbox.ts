@@ -298,6 +298,8 @@ export async function settleOutbox(
   /** Entries that failed or are given up and stay, voided (keptInTheWay); and those voided already. */
   const voidable = new Set<string>();
   const kept = new Set<string>();
+  /** Refused ones that ran and stay: until the next send is told, or (a move's export) for this refresh. */
+  const ranKept = new Set<string>();
   /** Refused ones the node holds (what they spend unspent, their nonce unused): no rival can have run. */
   const held = new Set<string>();
   for (const entry of await outbox.list()) {
@@ -314,6 +316,8 @@ export async function settleOutbox(
         else if (fate === 'accepted') {
           settled.set(entry.txID, 'accepted');
           if (!entry.ran) ran.push(entry.txID);
+          // A send stays until the next send is told (settleRefused); a move's export is told to its move (keptExportSeen).
+          if (!entry.ran || entry.item.kind !== 'export') ranKept.add(entry.txID);
         } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'accepted') {
           settled.set(entry.txID, 'replaced');
         } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'moving') {
@@ -371,9 +375,8 @@ export async function settleOutbox(
   for (const txID of ran) await outbox.update(txID, (e) => ({ ...e, ran: true }));
   for (const txID of surfaced) await outbox.update(txID, (e) => ({ ...e, surfaced: true }));
   for (const [txID, s] of settled) {
-    // A failed one stays if voided (now or before); a refused one that ran stays, every refresh,
-    // until the next send is told (settleRefused in src/background/refused.ts).
-    if ((s === 'failed' || s === 'accepted') && (voidable.has(txID) || kept.has(txID))) continue;
+    // A failed one stays if voided (now or before); a refused one that ran stays (ranKept).
+    if ((s === 'failed' && (voidable.has(txID) || kept.has(txID))) || ranKept.has(txID)) continue;
     if (s === 'accepted' || s === 'failed' || s === 'replaced') await outbox.remove(txID);
   }
   for (const txID of expired) if (!voidable.has(txID)) await outbox.remove(txID);

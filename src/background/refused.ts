@@ -2,9 +2,10 @@
 // still let it go later. So a refused X, P or C-Chain EVM tx stays in the outbox, "voided": never
 // sent again, and every later send on its chain conflicts with it while it could still run (an
 // X/P send spends its inputs too; an EVM send takes its nonce), so at most one of the two ever
-// runs. It leaves the outbox only once it ran (the next send is stopped once with that news) or a
-// successor that spent what it spends was accepted. One whose funds are gone unexplained, or that
-// the node now holds, is listed as "may have gone through" and stops the next send once.
+// runs. It leaves the outbox only once it ran (the next send is stopped once with that news; a
+// move's export, its move is told) or a successor that spent what it spends was accepted. One
+// whose funds are gone unexplained, or that the node now holds, is listed as "may have gone
+// through" and stops the next send once.
 import { fromHex } from '../core/bytes.js';
 import { utxoId } from '../core/codec/ids.js';
 import type { UnsignedTx } from '../core/codec/types.js';
