@@ -110,7 +110,8 @@ export function lookAlikeOf(name: string, chainId: bigint, known: readonly Known
 export function wellKnownChain(chainId: bigint, name: string, symbol: string): { name: string; symbol: string; renamed: boolean } | undefined {
   const own = WELL_KNOWN.filter((k) => k.chainId === chainId);
   const main = own.find((k) => k.symbol);
-  return main && { name: main.name, symbol: main.symbol!, renamed: !own.some((k) => readsAs(wordsOf(name), k)) || plainReading(symbol) !== plainReading(main.symbol!) };
+  const words = wordsOf(name);
+  return main && { name: main.name, symbol: main.symbol!, renamed: !own.some((k) => readsAs(words, k)) || plainReading(symbol) !== plainReading(main.symbol!) };
 }
 
 /**

@@ -353,8 +353,11 @@ export async function settleOutbox(
     // whose nonce cannot be read, damaged, holds none).
     if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS && (!isEvmHash(entry.txID) || fate === 'inputs-spent' || evmNonceOf(entry) === undefined)) {
       expired.push(entry.txID);
-      // One that cannot be read (damaged) is given up as any other: it holds up no refresh.
-      if (readable(() => keptInTheWay(entry))) voidable.add(entry.txID);
+      try {
+        if (keptInTheWay(entry)) voidable.add(entry.txID);
+      } catch {
+        // One that cannot be read (damaged) is given up as any other: it holds up no refresh.
+      }
     }
   }
   // A speed-up or cancel and the tx it replaces share a nonce: once one of them ran, the other
@@ -384,12 +387,3 @@ export async function settleOutbox(
 
 /** What becomes of a refused tx kept in the way (refused.ts), in words. */
 export const nextTakesItsPlace = (chain: string): string => `your next ${chain}-Chain send takes its place, so the two can never both go through`;
-
-/** `check`'s answer, or false when it throws (an entry that cannot be read). */
-function readable(check: () => boolean): boolean {
-  try {
-    return check();
-  } catch {
-    return false;
-  }
-}
