@@ -94,9 +94,10 @@ export type Payload =
   | { kind: 'watch-asset'; accountId: string; address: string; chain?: string; token?: TokenMetadata }
   /**
    * `shown`: the fingerprint of what the approval showed as spent and authorized (spentFingerprint);
-   * `signsNothing`: the approval said approving signs nothing. Both are held to after approval.
+   * `signsNothing`: the approval said approving signs nothing; `cycleEnd`: a change of an
+   * auto-renewed validator's, the end of the cycle it was approved in. All are held to after approval.
    */
-  | { kind: 'site-tx'; accountId: string; chain: ChainName; txHex: string; action: 'sign' | 'send'; shown: string; signsNothing: boolean }
+  | { kind: 'site-tx'; accountId: string; chain: ChainName; txHex: string; action: 'sign' | 'send'; shown: string; signsNothing: boolean; cycleEnd?: number | undefined }
   /** `networkId`: the wallet's network to select; `followed`: the wallet's network the site was asked to follow again (still it when approved). */
   | { kind: 'switch-chain'; networkId?: string; addedChainId?: string; followed?: string }
   | { kind: 'add-chain'; chain: AddedChain };

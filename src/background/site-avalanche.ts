@@ -2,6 +2,7 @@
 // the site built (decoded and shown from the exact bytes signed), and Avalanche signed messages.
 import { fromHex, toHex } from '../core/bytes.js';
 import { formatAddress } from '../core/encoding.js';
+import { timeText } from '../core/describe-pvm.js';
 import type { ExternalTx } from '../core/external-tx.js';
 import { WalletError } from '../core/errors.js';
 import { avalancheMessageDigest, signAvalancheMessage } from '../core/message.js';
@@ -11,7 +12,7 @@ import { type Call, MAX_MESSAGE_BYTES, messageShown, type ProviderDeps, Provider
 import { chainAliasParam, InvalidParamsError, messageParam, onlyKeys, positional, soleObjectParam, txHexParam } from './provider-params.js';
 import type { SiteConnection } from './site-connection.js';
 import type { SiteGate } from './site-gate.js';
-import { siteStakeOf } from './site-stakes.js';
+import { autoRenewTiming, siteStakeOf } from './site-stakes.js';
 
 /** A site's tx none of whose inputs this account's keys sign: refused, before its approval and again at signing. */
 const signsNothingError = (): InvalidParamsError => new InvalidParamsError('params[0].transactionHex: no key of this account signs any input of this transaction', 'params[0].transactionHex');
@@ -57,9 +58,11 @@ export class SiteAvalanche {
       const signsNothing = !engine.signsAnyOf(ext);
       const complete = engine.signExternal(ext).complete;
       const base = await this.deps.wallet.approvalSummaryForTx(account.id, ext);
+      const { cycleEnd } = await autoRenewTiming(engine, ext.tx);
+      if (cycleEnd !== undefined) base.view.details?.push({ label: 'Current cycle ends', value: timeText(BigInt(cycleEnd)) });
       return {
         summary: { ...base, action, complete, ...(signsNothing ? { signsNothing: true as const } : {}) },
-        payload: { kind: 'site-tx', accountId: account.id, chain: p.chain, txHex: toHex(p.bytes), action, shown: engine.fingerprintOf(ext), signsNothing },
+        payload: { kind: 'site-tx', accountId: account.id, chain: p.chain, txHex: toHex(p.bytes), action, shown: engine.fingerprintOf(ext), signsNothing, cycleEnd },
       };
     }, async (payload) => {
       if (payload.kind !== 'site-tx') throw new Error('payload mismatch');
@@ -73,6 +76,8 @@ export class SiteAvalanche {
         throw new WalletError('node-response', "the node's answer on what this transaction spends or who authorizes it changed after you approved it; nothing was signed: ask again");
       }
       if (!engine.signsAnyOf(ext)) throw signsNothingError();
+      // A change of an auto-renewed validator is signed only in the cycle it was approved in.
+      const { sendBefore } = await autoRenewTiming(engine, ext.tx, payload.cycleEnd ?? 0);
       const signed = engine.signExternal(ext);
       const hex = `0x${toHex(signed.signedBytes)}`;
       if (payload.action === 'sign' || !signed.complete) {
@@ -81,7 +86,7 @@ export class SiteAvalanche {
       }
       const stake = siteStakeOf(ext.tx, engine.ctx.hrp, engine.ctx.avaxAssetID, Math.floor(Date.now() / 1000), new Set(engine.addresses('P')));
       const record = stake?.record;
-      const item: ActivityItem = { txID: signed.txID, chain: payload.chain, kind: activityKind(ext), ...stake?.activity, status: 'pending', createdAt: Date.now() };
+      const item: ActivityItem = { txID: signed.txID, chain: payload.chain, kind: activityKind(ext), ...stake?.activity, ...(sendBefore !== undefined ? { sendBefore } : {}), status: 'pending', createdAt: Date.now() };
       // In the stake book as it goes out, as the wallet's own stakes are: never for a tx stopped before.
       const recorded = record && ((networkId: string) => this.deps.wallet.recordSiteStake(payload.accountId, networkId, { ...record, txID: signed.txID }));
       await this.deps.wallet.sendSiteTx(payload.accountId, { chain: payload.chain, txID: signed.txID, signedBytes: signed.signedBytes }, item, undefined, recorded);

@@ -5,6 +5,10 @@ import type { Bytes } from '../core/bytes.js';
 import type { OutputOwners, TransferableOutput, UnsignedTx } from '../core/codec/types.js';
 import { amountOf } from '../core/codec/rules.js';
 import { cb58Encode, formatNodeId } from '../core/encoding.js';
+import { stakingRulesFor } from '../core/network.js';
+import { checkAutoRenewChange, cycleEndMargin } from '../core/staking/rules.js';
+import { decodeChainTx } from '../core/tx-fate.js';
+import type { WalletEngine } from '../core/engine.js';
 import type { ActivityItem } from '../shared/messages.js';
 import type { StakeRecord } from './stake-book.js';
 import { ownerSetOf } from './staking-views.js';
@@ -45,4 +49,32 @@ export function siteStakeOf(tx: UnsignedTx, hrp: string, avaxAssetID: Bytes, now
     activity,
     record: { ...validator, kind: 'auto-renewed', start: nowSeconds, end, nextPeriod: Number(tx.period), restakeShares: tx.autoCompoundRewardShares, authority: owners(tx.validatorAuthority), steppedEnds: [end] },
   };
+}
+
+/**
+ * A site's auto-renewed staking tx timed as the wallet's own (services/staking.ts): `sendBefore`,
+ * after which the outbox never sends it again (a node that lost it), is a validation's sending time
+ * plus the margin a cycle's end is given (its first cycle counts from the block that takes it), a
+ * change's cycle end less it. A change is refused as the wallet's own is: within that margin of its
+ * cycle's end, or, when signed (`approvedEnd`: the `cycleEnd` its approval found, 0 for none), in
+ * another cycle than the one approved. `cycleEnd`: none for a validator not validating now (the
+ * node refuses its change).
+ */
+export async function autoRenewTiming(engine: WalletEngine, tx: UnsignedTx, approvedEnd?: number): Promise<{ cycleEnd?: number; sendBefore?: number }> {
+  if (tx.kind !== 'AddAutoRenewedValidatorTx' && tx.kind !== 'SetAutoRenewedValidatorConfigTx') return {};
+  const rules = stakingRulesFor(engine.ctx.networkID);
+  const margin = Number(cycleEndMargin(rules));
+  const wallClock = await engine.now('X');
+  if (tx.kind === 'AddAutoRenewedValidatorTx') return { sendBefore: Number(wallClock) + margin };
+  const { node } = engine;
+  const id = cb58Encode(tx.txID);
+  const added = decodeChainTx('P', await node.platform.getTx(id));
+  const v = added.kind === 'AddAutoRenewedValidatorTx' ? (await node.platform.getCurrentValidators([formatNodeId(added.nodeID)]))[0] : undefined;
+  const end = v?.txID === id ? v.end : 0n;
+  // Not validating, now and when approved: nothing to time. Otherwise one that stopped or began since is another cycle.
+  if (!end && !approvedEnd) return {};
+  const chainTime = await engine.now('P');
+  checkAutoRenewChange({ rules, period: tx.period, chainTime: chainTime > wallClock ? chainTime : wallClock, cycleEnd: end, ...(approvedEnd !== undefined ? { reviewedEnd: BigInt(approvedEnd) } : {}) });
+  const cycleEnd = Number(end);
+  return { cycleEnd, sendBefore: cycleEnd - margin };
 }

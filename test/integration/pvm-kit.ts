@@ -33,9 +33,9 @@ export interface SiteWallet {
 
 /**
  * A new wallet (one fresh 24-word account) on the test node, connected to SITE, whose user approves
- * every request after looking at it.
+ * every request after looking at it (and, when given, once `beforeApproving` has settled).
  */
-export async function siteWallet(): Promise<SiteWallet> {
+export async function siteWallet(beforeApproving?: () => Promise<void>): Promise<SiteWallet> {
   const shown: ApprovalSummary[] = [];
   const answered = new Set<string>();
   const { wallet, provider } = await providerBackground(memoryStores(), {
@@ -46,6 +46,7 @@ export async function siteWallet(): Promise<SiteWallet> {
             if (answered.has(p.id)) continue;
             answered.add(p.id);
             shown.push(p.summary as ApprovalSummary);
+            await beforeApproving?.();
             await approvals.decide(p.id, true);
           }
         })();

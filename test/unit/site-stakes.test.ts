@@ -9,8 +9,10 @@ import { createWallet } from '../../src/background/services/index.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
 import { generateMnemonic } from '../../src/core/keys.js';
-import { siteStakeOf } from '../../src/background/site-stakes.js';
+import { autoRenewTiming, siteStakeOf } from '../../src/background/site-stakes.js';
+import { ADDED_ID, ADDED_TX, autoRenewNode, STOP, WALL } from './auto-renew-node.js';
 import type { OutputOwners, TransferableOutput, UnsignedTx } from '../../src/core/codec/types.js';
+import type { WalletEngine } from '../../src/core/engine.js';
 import { cb58Encode, formatAddress, formatNodeId } from '../../src/core/encoding.js';
 
 const HRP = 'custom';
@@ -92,5 +94,38 @@ describe("a site's stake in the stake book", () => {
     await book.update((stakes) => void Object.assign(stakes[0]!, { state: 'finished', settled: 'paid', rewards: [{ txID: 'reward', kind: 'delegation', amount: '7', paidAt: 200, to: set(1).addresses[0], yours: true }] }));
     await wallet.staking.recordSiteStake(account!.id, selectedId, stake);
     expect(await book.list()).toMatchObject([{ txID: 'stake-tx', state: 'finished', settled: 'paid', rewards: [{ amount: '7' }] }]);
+  });
+});
+
+describe("a site's auto-renewed staking tx, timed as the wallet's own", () => {
+  const engine = (listed: { txID: string; end: number } | undefined, chain?: number) => autoRenewNode(() => listed, chain) as unknown as WalletEngine;
+  const validating = { txID: ADDED_ID, end: WALL + 100 };
+
+  it('a validation is never sent again 5 s after it was sent; a change not within 5 s of the end of its cycle', async () => {
+    expect(await autoRenewTiming(engine(undefined), ADDED_TX)).toEqual({ sendBefore: WALL + 5 });
+    expect(await autoRenewTiming(engine(validating), STOP)).toEqual({ cycleEnd: WALL + 100, sendBefore: WALL + 95 });
+    expect(await autoRenewTiming(engine(validating), STOP, WALL + 100)).toEqual({ cycleEnd: WALL + 100, sendBefore: WALL + 95 });
+  });
+
+  it('a change is refused within the margin, by the later of the two clocks, and in another cycle than the one approved', async () => {
+    await expect(autoRenewTiming(engine({ ...validating, end: WALL + 4 }), STOP)).rejects.toMatchObject({ rule: 'cycle-ending', message: expect.stringMatching(/^This cycle ends in under 5 seconds/) });
+    // The chain's last block is ahead of this computer's clock: its time counts.
+    await expect(autoRenewTiming(engine(validating, WALL + 97), STOP)).rejects.toMatchObject({ rule: 'cycle-ending' });
+    // Approved for the cycle before: the validator renewed since.
+    await expect(autoRenewTiming(engine(validating), STOP, WALL + 60)).rejects.toMatchObject({ rule: 'cycle-ending', message: expect.stringMatching(/^A new cycle began since your review/) });
+  });
+
+  it('signed, a change is refused unless the validator is in the cycle its approval found, or still not validating', async () => {
+    // Approved with no cycle (not validating then, 0): one now is not what the user saw.
+    await expect(autoRenewTiming(engine(validating), STOP, 0)).rejects.toMatchObject({ rule: 'cycle-ending', message: expect.stringMatching(/^A new cycle began since your review/) });
+    // Approved in a cycle the validator no longer has: it stopped since.
+    await expect(autoRenewTiming(engine(undefined), STOP, WALL + 100)).rejects.toMatchObject({ rule: 'cycle-ending' });
+    expect(await autoRenewTiming(engine(undefined), STOP, 0)).toEqual({});
+  });
+
+  it('a change of a validator not validating now (the node refuses it), or of another one on its node, is not timed; any other tx costs no call', async () => {
+    expect(await autoRenewTiming(engine(undefined), STOP)).toEqual({});
+    expect(await autoRenewTiming(engine({ ...validating, txID: cb58Encode(new Uint8Array(32).fill(6)) }), STOP)).toEqual({});
+    expect(await autoRenewTiming({} as WalletEngine, { ...base, kind: 'BaseTx' } as UnsignedTx, 0)).toEqual({});
   });
 });

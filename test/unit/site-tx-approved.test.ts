@@ -8,6 +8,7 @@ import { memoryStores } from '../../src/background/storage.js';
 import type { Utxo } from '../../src/core/codec/types.js';
 import { spentFingerprint } from '../../src/core/external-tx.js';
 import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
+import { ADDED_ID, autoRenewNode, STOP, WALL } from './auto-renew-node.js';
 import { ACCOUNT } from './site-account.js';
 
 const SITE = { origin: 'https://subnets.example' };
@@ -17,7 +18,7 @@ const owned = (byte: number): Utxo => ({ txID: new Uint8Array(32).fill(5), outpu
  * A provider whose account engine resolves the tx as `atApproval` says until the user decides,
  * then as `afterApproval` says (a node that changes its answer about the subnet's owner).
  */
-async function setup(atApproval: { spent: Utxo[]; signs: boolean }, afterApproval: { spent: Utxo[]; signs: boolean }) {
+async function setup(atApproval: { spent: Utxo[]; signs: boolean; cycleEnd?: number }, afterApproval: { spent: Utxo[]; signs: boolean; cycleEnd?: number }, tx: object = { vm: 'pvm', kind: 'TransferSubnetOwnershipTx' }) {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
@@ -26,7 +27,9 @@ async function setup(atApproval: { spent: Utxo[]; signs: boolean }, afterApprova
   const now = () => (decided ? afterApproval : atApproval);
   const signedAfterApproval = vi.fn();
   const engine = {
-    resolveExternal: async () => ({ chain: 'P', tx: { vm: 'pvm', kind: 'TransferSubnetOwnershipTx' }, unsignedBytes: new Uint8Array([1]), spent: now().spent }),
+    // An auto-renewed validator's cycle, for a change of one (`tx`).
+    ...autoRenewNode(() => (now().cycleEnd === undefined ? undefined : { txID: ADDED_ID, end: now().cycleEnd! })),
+    resolveExternal: async () => ({ chain: 'P', tx, unsignedBytes: new Uint8Array([1]), spent: now().spent }),
     signsAnyOf: () => now().signs,
     fingerprintOf: (ext: { spent: Utxo[] }) => spentFingerprint(ext.spent, now().signs ? ['0:0:01'] : []),
     signExternal: () => {
@@ -77,6 +80,16 @@ describe('a site tx is signed only as approved', () => {
     const r = await t.sign();
     expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/changed after you approved it; nothing was signed/) } });
     expect(t.signedAfterApproval).not.toHaveBeenCalled();
+  });
+
+  it('a change of an auto-renewed validator is signed only in the cycle the approval found: none then and one now is refused too', async () => {
+    for (const [then, later] of [[undefined, WALL + 100], [WALL + 100, undefined], [WALL + 100, WALL + 140]]) {
+      const t = await setup({ spent: [owned(1)], signs: true, cycleEnd: then }, { spent: [owned(1)], signs: true, cycleEnd: later }, STOP);
+      expect(await t.sign(), `approved in ${then}, signed in ${later}`).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^A new cycle began since your review: nothing was sent/) } });
+      expect(t.signedAfterApproval).not.toHaveBeenCalled();
+    }
+    const same = await setup({ spent: [owned(1)], signs: true, cycleEnd: WALL + 100 }, { spent: [owned(1)], signs: true, cycleEnd: WALL + 100 }, STOP);
+    expect(await same.sign()).toMatchObject({ ok: true });
   });
 
   it('the same answer as at approval: signed', async () => {
