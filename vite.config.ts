@@ -106,9 +106,8 @@ function compactTextFiles(): Plugin {
  * two passes find more together than either alone, 5.6 KB less than rolldown's alone (terser alone
  * is larger: rolldown's short names for what chunks import from each other come with its minifier).
  * Three compress passes: 38 B less than two, for about 3 s more of build (more passes gain ~10 B).
- * hoist_funs (off by default; function declarations moved to the top of their scope, where the
- * language hoists them anyway): 0.8 KB less unpacked, the size the limit counts, though 1.8 KB more
- * compressed (a store's download).
+ * Not hoist_funs: 0.8 KB less, but Chromium's cold start (the background's) 35–60 ms slower, in two
+ * A/B runs of the bench's popup rows each way (2026-12-01).
  * Source maps chain through (bench/size-parts.ts). The standalone content scripts are crxjs's own
  * builds, with rolldown's pass only.
  */
@@ -120,7 +119,7 @@ function terserPass(): Plugin {
     renderChunk: {
       order: 'post',
       async handler(code) {
-        const out = await minify(code, { module: true, ecma: 2020, compress: { passes: 3, hoist_funs: true }, sourceMap: { asObject: true } });
+        const out = await minify(code, { module: true, ecma: 2020, compress: { passes: 3 }, sourceMap: { asObject: true } });
         return { code: out.code ?? code, map: out.map as Rolldown.SourceMapInput };
       },
     },

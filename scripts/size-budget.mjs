@@ -87,12 +87,14 @@ export const GROWTH_ALLOWED = 0.1;
  * polyfill's Chrome wrappers (vite.config.ts firefoxOwnBrowser: -10.3 KB), to 799.7 KB. A site's
  * added chain held to a well-known chain ID's own name and coin, and no coin reading as AVAX off
  * Avalanche (a payment read "5 AVAX" while it sent 5 ether), with staking and outbox fixes, took it
- * to 810.9 KB (Chrome): the limit to 811 KB. Of the background's 360 KB, 100 KB are libraries
+ * to 810.9 KB (Chrome): the limit to 811 KB. A site's auto-renewed validation and its changes timed
+ * as the wallet's own (never re-sent once too late, a change held to the cycle it was approved in)
+ * took it to 811.8 KB: the limit to 812 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 811 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 812 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
