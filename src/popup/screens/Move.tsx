@@ -54,7 +54,9 @@ const PARKED = new Set(['fee-above-approved', 'import-stuck']);
 /** Why a move under way is not moving, in words; the background's reason one click away. */
 function MovePaused({ t, nodeDown, about }: { t: TransferView; nodeDown: boolean; about: string }) {
   const waitsForNode = nodeDown || (t.paused !== undefined && NODE_CODES.has(t.paused.code));
-  const detail = [t.paused?.message, t.error].filter((x): x is string => x !== undefined).join(' · ');
+  // A stop's reason often quotes the move's last error: said once.
+  const error = t.error && !t.paused?.message.includes(t.error) ? t.error : undefined;
+  const detail = [t.paused?.message, error].filter((x): x is string => x !== undefined).join(' · ');
   return (
     <div class="paused" data-testid="transfer-paused" data-reason={waitsForNode ? 'node' : 'waiting'}>
       <p>

@@ -72,6 +72,16 @@ describe('a move under way that stopped', () => {
     );
   });
 
+  it('its details give the reason once, with the move\'s last error only when the reason does not already quote it', () => {
+    const missing = "the exported funds do not show in the P-Chain's atomic memory yet";
+    progress({ ...base, state: 'export-accepted', exportTxID: 'e', error: missing, paused: { code: 'tx-processing', message: `transfer t: ${missing}; it is looked at again later`, since } });
+    const details = screen.getByTestId('transfer-paused').querySelector('details')!.textContent!;
+    expect(details.split(missing)).toHaveLength(2);
+    cleanup();
+    progress({ ...base, state: 'export-accepted', exportTxID: 'e', error: 'the import was refused: fee too low', paused: { code: 'fee-above-approved', message: 'import fees above the approved', since } });
+    expect(screen.getByTestId('transfer-paused').querySelector('details')!.textContent).toContain('import fees above the approved · the import was refused: fee too low');
+  });
+
   it('waiting for the chain to decide a tx: it goes on by itself', () => {
     progress({ ...base, state: 'export-signed', exportTxID: 'e', paused: { code: 'tx-processing', message: 'the X-Chain is still processing e', since } });
     expect(screen.getByTestId('transfer-paused').querySelector('p')!.textContent).toBe('Waiting for the chain — the move continues by itself.');
