@@ -1,14 +1,15 @@
 // A staking tx a site had the wallet sign and send, taken as the wallet's own stakes are: written
 // to the stake book as it is sent (followed, counted as staked, its rewards found) and listed in
-// Activity as the delegation or validation it is, with its validator and amount.
+// Activity as the delegation or validation it is, with its validator and amount; an auto-renewed
+// validation, or a change of one, timed as the wallet's own is (autoRenewTiming).
 import type { Bytes } from '../core/bytes.js';
 import type { OutputOwners, TransferableOutput, UnsignedTx } from '../core/codec/types.js';
 import { amountOf } from '../core/codec/rules.js';
 import { cb58Encode, formatNodeId } from '../core/encoding.js';
+import type { WalletEngine } from '../core/engine.js';
 import { stakingRulesFor } from '../core/network.js';
 import { checkAutoRenewChange, cycleEndMargin } from '../core/staking/rules.js';
 import { decodeChainTx } from '../core/tx-fate.js';
-import type { WalletEngine } from '../core/engine.js';
 import type { ActivityItem } from '../shared/messages.js';
 import type { StakeRecord } from './stake-book.js';
 import { ownerSetOf } from './staking-views.js';
