@@ -5,7 +5,7 @@
 // signed, and what it sends again is the same bytes — the same tx, accepted at most once.
 import { fromHex, toHex } from '../core/bytes.js';
 import type { UnsignedTx } from '../core/codec/types.js';
-import { isEvmHash, type TxFate, type WalletEngine } from '../core/engine.js';
+import { isEvmHash, pClock, type TxFate, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import { evmTxNonce } from '../core/tx/c.js';
@@ -302,12 +302,15 @@ export async function settleOutbox(
   const ranKept = new Set<string>();
   /** Refused ones the node holds (what they spend unspent, their nonce unused): no rival can have run. */
   const held = new Set<string>();
+  /** Read once, for the first entry with a sendBefore: the later of the P-Chain's time and this computer's. */
+  let clock: ReturnType<typeof pClock> | undefined;
   for (const entry of await outbox.list()) {
     if (entry.voided) kept.add(entry.txID);
-    // Past its sendBefore: never sent again, so one the node does not know did not run (failed).
-    const late = entry.item.sendBefore !== undefined && Date.now() / 1000 >= entry.item.sendBefore;
     let fate: TxFate | undefined;
     try {
+      // Past its sendBefore: never sent again, so one the node does not know did not run (failed).
+      // By the chain's time too: a computer's clock behind it would send a change after its cycle ended.
+      const late = entry.item.sendBefore !== undefined && Number((await (clock ??= pClock(engine))).now) >= entry.item.sendBefore;
       fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex));
       if (entry.voided) {
         // Kept until it ran or its successor did; never sent again, never given up by age. A

@@ -6,7 +6,7 @@ import type { Bytes } from '../core/bytes.js';
 import type { OutputOwners, TransferableOutput, UnsignedTx } from '../core/codec/types.js';
 import { amountOf } from '../core/codec/rules.js';
 import { cb58Encode, formatNodeId } from '../core/encoding.js';
-import type { WalletEngine } from '../core/engine.js';
+import { pClock, type WalletEngine } from '../core/engine.js';
 import { stakingRulesFor } from '../core/network.js';
 import { checkAutoRenewChange, cycleEndMargin } from '../core/staking/rules.js';
 import { decodeChainTx } from '../core/tx-fate.js';
@@ -55,7 +55,7 @@ export function siteStakeOf(tx: UnsignedTx, hrp: string, avaxAssetID: Bytes, now
 /**
  * A site's auto-renewed staking tx timed as the wallet's own (services/staking.ts): `sendBefore`,
  * after which the outbox never sends it again (a node that lost it), is a validation's sending time
- * plus the margin a cycle's end is given (its first cycle counts from the block that takes it), a
+ * (pClock) plus the margin a cycle's end is given (its first cycle counts from the block that takes it), a
  * change's cycle end less it. A change is refused as the wallet's own is: within that margin of its
  * cycle's end, or, when signed (`approvedEnd`: the `cycleEnd` its approval found, 0 for none), in
  * another cycle than the one approved. `cycleEnd`: none for a validator not validating now (the
@@ -65,8 +65,8 @@ export async function autoRenewTiming(engine: WalletEngine, tx: UnsignedTx, appr
   if (tx.kind !== 'AddAutoRenewedValidatorTx' && tx.kind !== 'SetAutoRenewedValidatorConfigTx') return {};
   const rules = stakingRulesFor(engine.ctx.networkID);
   const margin = Number(cycleEndMargin(rules));
-  const wallClock = await engine.now('X');
-  if (tx.kind === 'AddAutoRenewedValidatorTx') return { sendBefore: Number(wallClock) + margin };
+  const { now } = await pClock(engine);
+  if (tx.kind === 'AddAutoRenewedValidatorTx') return { sendBefore: Number(now) + margin };
   const { node } = engine;
   const id = cb58Encode(tx.txID);
   const added = decodeChainTx('P', await node.platform.getTx(id));
@@ -74,8 +74,7 @@ export async function autoRenewTiming(engine: WalletEngine, tx: UnsignedTx, appr
   const end = v?.txID === id ? v.end : 0n;
   // Not validating, now and when approved: nothing to time. Otherwise one that stopped or began since is another cycle.
   if (!end && !approvedEnd) return {};
-  const chainTime = await engine.now('P');
-  checkAutoRenewChange({ rules, period: tx.period, chainTime: chainTime > wallClock ? chainTime : wallClock, cycleEnd: end, ...(approvedEnd !== undefined ? { reviewedEnd: BigInt(approvedEnd) } : {}) });
+  checkAutoRenewChange({ rules, period: tx.period, chainTime: now, cycleEnd: end, ...(approvedEnd !== undefined ? { reviewedEnd: BigInt(approvedEnd) } : {}) });
   const cycleEnd = Number(end);
   return { cycleEnd, sendBefore: cycleEnd - margin };
 }

@@ -3,6 +3,7 @@
 // with the network's rules and the chain's time; the validator list (read at most every
 // LIST_TTL_MS); one validator; a listed validator's terms checked against its own staking tx; and
 // what a staking tx is funded from and paid to.
+import { pClock } from '../core/engine.js';
 import { stakingRulesFor, type StakingRules } from '../core/network.js';
 import type { NodeClient } from '../core/node.js';
 import type { CurrentValidator } from '../core/node/validators.js';
@@ -23,10 +24,9 @@ export interface StakingContext extends AccountContext {
   /** The P-Chain's last block time, Unix seconds: what the chain has done (stakes followed by it). */
   chainTime: bigint;
   /**
-   * Unix seconds a stake sent now counts from: the node checks its length from its next block's
-   * time, its own clock or its last block's if later (an idle chain's last block can be minutes
-   * old), so the later of the last block's time and this computer's clock. Its maximum length is
-   * checked from `chainTime`: a computer clock ahead of the node's must not pass a stake too long.
+   * Unix seconds a stake sent now counts from (pClock): the later of the last block's time and this
+   * computer's clock. Its maximum length is checked from `chainTime`: a computer clock ahead of the
+   * node's must not pass a stake too long.
    */
   now: bigint;
   /** The account's P addresses; `pAddress` the first, where its stakes and rewards go by default. */
@@ -54,15 +54,12 @@ export class StakingReads {
   protected async context(): Promise<StakingContext> {
     const ctx = await this.engines.open();
     const { engine, preset, account } = ctx;
-    const [timestamp, min, heliconTime] = await Promise.all([engine.node.platform.getTimestamp(), engine.node.platform.getMinStake(), this.heliconTime(ctx.preset.url, engine.node)]);
+    const [clock, min, heliconTime] = await Promise.all([pClock(engine), engine.node.platform.getMinStake(), this.heliconTime(ctx.preset.url, engine.node)]);
     const addresses = engine.addresses('P');
-    const chainTime = BigInt(Math.floor(Date.parse(timestamp) / 1000));
-    const wallClock = BigInt(Math.floor(Date.now() / 1000));
     return {
       ...ctx,
       rules: { ...stakingRulesFor(engine.ctx.networkID, heliconTime), ...min },
-      chainTime,
-      now: chainTime > wallClock ? chainTime : wallClock,
+      ...clock,
       mine: new Set(addresses),
       pAddress: addresses[0]!,
       book: this.book(preset.id, account.id),

@@ -1,4 +1,5 @@
-// WalletEngine's (engine.ts) exported types and helpers (keys, options, results, tx fates), and its builders' spend params.
+// WalletEngine's (engine.ts) exported types and helpers (keys, options, results, tx fates), its
+// builders' spend params, and the P-Chain clock a tx sent now is judged by (pClock).
 import type { Bytes } from './bytes.js';
 import type { UnsignedTx } from './codec/types.js';
 import type { WalletEngine } from './engine.js';
@@ -118,4 +119,15 @@ export async function xParams(e: WalletEngine, memo?: Bytes): Promise<XSpendPara
 export async function pParams(e: WalletEngine): Promise<PSpendParams> {
   const [pool, fee] = await Promise.all([e.spendable('P'), e.pFeeContext()]);
   return { ctx: e.ctx, fee, pool, changeOwners: e.changeOwners };
+}
+
+/**
+ * The P-Chain's last block time, and `now`: the time a tx sent now is judged from, Unix seconds.
+ * The node judges it by its next block's time, its own clock or its last block's if later, so the
+ * later of the last block's time (an idle chain's can be minutes old) and this computer's clock (a
+ * computer's can be behind the chain's, then only the chain's time says a send-before time passed).
+ */
+export async function pClock(e: Pick<WalletEngine, 'now'>): Promise<{ chainTime: bigint; now: bigint }> {
+  const [chainTime, clock] = await Promise.all([e.now('P'), e.now('X')]);
+  return { chainTime, now: chainTime > clock ? chainTime : clock };
 }

@@ -29,7 +29,7 @@ import { accountKeychain, signBuilt } from './tx/sign.js';
 import { classifyUtxo, othersCanSpend, ownedAddressSet, spendableUtxos, type SpendableUtxo } from './tx/utxos.js';
 import * as x from './tx/x.js';
 
-export { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type Issued, isEvmHash, provenFirst, type SignedEvm, TxFailedError, type TxFate, type TxState } from './engine-types.js';
+export { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type Issued, isEvmHash, pClock, provenFirst, type SignedEvm, TxFailedError, type TxFate, type TxState } from './engine-types.js';
 
 /** How long one engine (one refresh, one send) may spend reading the txs that prove its UTXOs. */
 const PROOF_BUDGET_MS = 30_000;

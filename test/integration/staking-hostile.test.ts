@@ -1,6 +1,6 @@
 // Staking behind a node that lies (test/integration/lying-node.ts), on the Helicon test node: what
 // My stakes says of a delegation must follow what the wallet checked, not a status the node made up.
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { inputIds } from '../../src/background/refused.js';
 import { fromHex } from '../../src/core/bytes.js';
 import { decodeSignedTx } from '../../src/core/codec/index.js';
@@ -8,7 +8,7 @@ import { formatNodeId, parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, avaxOf, freshWallet } from './fixture.js';
 import { lyingNode, refreshUntilDecided, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
-import { delegationBehindLyingNode, freshBlsKey, freshNodeId, hex0x, nodeTxBytes } from './pvm-kit.js';
+import { delegationBehindLyingNode, freshBlsKey, freshNodeId, hex0x, nodeTxBytes, pChainTime, pRpc } from './pvm-kit.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 describe('a delegation behind a node that lies about its status', () => {
@@ -97,4 +97,40 @@ describe('an auto-renewed validation the node lost', () => {
     expect(((await late.json()) as { error?: unknown }).error).toBeDefined();
     expect((await wallet.staking.stakingMine()).stakes[0]).toMatchObject({ txID: sent.txID, state: 'failed' });
   }, 60_000);
+});
+
+describe("a change to an auto-renewed validator the node lost, with this computer's clock behind the chain's", () => {
+  it("is never sent again once the chain's time passed its sendBefore: failed, though this computer's clock says there is an hour left", async () => {
+    const node = lyingNode();
+    const { wallet } = await fundedWallet({ p: 2_010n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
+    const bls = freshBlsKey();
+    const nodeID = formatNodeId(freshNodeId());
+    const base = { nodeID, publicKey: hex0x(bls.publicKey), proofOfPossession: hex0x(bls.proofOfPossession), amount: (2_000n * AVAX).toString(), delegationFee: 20_000, autoRenew: { period: 30, restakeShares: 0 } };
+    const added = await wallet.staking.stakingValidate({ ...base, maxFee: (await wallet.staking.stakingEstimateValidation(base)).fee });
+    expect(await refreshUntilDecided(wallet, added.txID)).toBe('accepted');
+    const realNow = Date.now.bind(Date);
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => realNow() - 3_600_000);
+    try {
+      const stop = { txID: added.txID, period: 0, restakeShares: 0 };
+      const review = await wallet.staking.stakingEstimateAutoRenew(stop);
+      // The node answers with its ID and forgets it (a restart, a full mempool): it never knows the tx.
+      node.lies.set('platform.issueTx', (call) => Promise.resolve(rpcResult({ txID: txIdOfIssue(call) })));
+      const sent = await wallet.staking.stakingSetAutoRenew({ ...stop, takesEffect: review.takesEffect, maxFee: review.fee });
+      expect(sent.status).toBe('pending');
+      expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ sendBefore: review.takesEffect - 5 });
+      // The cycle ends: the chain's next block is past it (the node removes the validator, which never ran).
+      await new Promise((r) => setTimeout(r, Math.max(0, review.takesEffect * 1000 - realNow()) + 1_000));
+      for (let i = 0; i < 50 && (await pChainTime()) < BigInt(review.takesEffect); i++) await new Promise((r) => setTimeout(r, 200));
+      expect(await pChainTime()).toBeGreaterThanOrEqual(BigInt(review.takesEffect));
+      node.lies.clear();
+      const issued = () => node.calls.filter((m) => m === 'platform.issueTx').length;
+      const before = issued();
+      await wallet.balances.balancesRefresh();
+      expect(issued(), 'sent again past its cycle').toBe(before);
+      expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'failed' });
+      expect((await pRpc<{ status: string }>('platform.getTxStatus', { txID: sent.txID })).status).toBe('Unknown');
+    } finally {
+      clock.mockRestore();
+    }
+  }, 90_000);
 });

@@ -191,6 +191,8 @@ describe('an X/P tx the node no longer shows', () => {
     createdAt: Date.now(),
     resends: 0,
   });
+  /** The clocks an engine reads: this computer's, and the P-Chain's `chainAhead` seconds ahead of it. */
+  const clocks = (chainAhead = 0) => ({ now: async (chain: string) => BigInt(Math.floor(Date.now() / 1000) + (chain === 'P' ? chainAhead : 0)) });
 
   it('is sent again, but never once past its sendBefore (a change to an auto-renewed validator the chain renewed since): then it did not run, and is failed, kept voided in the way of the next send', async () => {
     const o = outbox();
@@ -200,14 +202,14 @@ describe('an X/P tx the node no longer shows', () => {
     await o.put({ ...pEntry(late.txID, now - 1), signedHex: toHex(late.bytes) });
     await o.put(pEntry('plain'));
     const sent: string[] = [];
-    const engine = { txFate: async () => 'not-seen', submit: async (_c: string, _b: Uint8Array, txID: string) => void sent.push(txID) } as unknown as WalletEngine;
+    const engine = { ...clocks(), txFate: async () => 'not-seen', submit: async (_c: string, _b: Uint8Array, txID: string) => void sent.push(txID) } as unknown as WalletEngine;
     const settled = await settle(engine, o);
     expect(sent.sort()).toEqual(['fresh', 'plain']);
     expect([...settled]).toEqual([[late.txID, 'failed']]);
     expect((await o.list()).map((e) => [e.txID, e.voided === true])).toEqual([['fresh', false], [late.txID, true], ['plain', false]]);
     // Its bytes sent by someone else after all, it is told as having run, refresh after refresh,
     // and kept until the next send on its chain is stopped once with that news.
-    const ran = { txFate: async () => 'accepted' } as unknown as WalletEngine;
+    const ran = { ...clocks(), txFate: async () => 'accepted' } as unknown as WalletEngine;
     expect((await settle(ran, o)).get(late.txID)).toBe('accepted');
     expect((await settle(ran, o)).get(late.txID)).toBe('accepted');
     expect((await o.list()).find((e) => e.txID === late.txID)).toMatchObject({ voided: true, ran: true });
@@ -215,13 +217,29 @@ describe('an X/P tx the node no longer shows', () => {
     expect(await ids(o)).not.toContain(late.txID);
   });
 
+  it("past its sendBefore by the chain's time, with this computer's clock behind it: never sent again, failed; while the chain's time cannot be read, left as it is", async () => {
+    const o = outbox();
+    const lost = pTx([utxo(5n)]);
+    // Ten minutes ahead by this computer's clock, five minutes past by the chain's.
+    await o.put({ ...pEntry(lost.txID, Math.floor(Date.now() / 1000) + 600), signedHex: toHex(lost.bytes) });
+    const sent: string[] = [];
+    const submit = async (_c: string, _b: Uint8Array, txID: string) => void sent.push(txID);
+    const unreadable = { now: async (chain: string) => (chain === 'P' ? Promise.reject(new Error('node unreachable')) : 0n), txFate: async () => 'not-seen', submit } as unknown as WalletEngine;
+    expect(await settle(unreadable, o)).toEqual(new Map());
+    expect(sent).toEqual([]);
+    const behind = { ...clocks(900), txFate: async () => 'not-seen', submit } as unknown as WalletEngine;
+    expect([...(await settle(behind, o))]).toEqual([[lost.txID, 'failed']]);
+    expect(sent).toEqual([]);
+    expect((await o.list()).map((e) => [e.txID, e.voided])).toEqual([[lost.txID, true]]);
+  });
+
   it('refused (voided), past its sendBefore, shown held once and then not known: failed, not "checking" for good', async () => {
     const o = outbox();
     const late = pTx([utxo(5n)]);
     await o.put({ ...pEntry(late.txID, Math.floor(Date.now() / 1000) - 1), signedHex: toHex(late.bytes), voided: true });
-    const held = { txFate: async () => 'processing' } as unknown as WalletEngine;
+    const held = { ...clocks(), txFate: async () => 'processing' } as unknown as WalletEngine;
     expect((await settle(held, o)).get(late.txID)).toBe('unclear');
-    const forgotten = { txFate: async () => 'not-seen' } as unknown as WalletEngine;
+    const forgotten = { ...clocks(), txFate: async () => 'not-seen' } as unknown as WalletEngine;
     expect((await settle(forgotten, o)).get(late.txID)).toBe('failed');
     expect((await o.list()).map((e) => [e.txID, e.voided])).toEqual([[late.txID, true]]);
   });
@@ -239,7 +257,7 @@ describe('an X/P tx the node no longer shows', () => {
   it('past its sendBefore but unreadable (damaged storage): left as it is, neither failed nor dropped', async () => {
     const o = outbox();
     await o.put(pEntry('damaged', Math.floor(Date.now() / 1000) - 1));
-    const engine = { txFate: async () => 'not-seen', submit: async () => undefined } as unknown as WalletEngine;
+    const engine = { ...clocks(), txFate: async () => 'not-seen', submit: async () => undefined } as unknown as WalletEngine;
     expect(await settle(engine, o)).toEqual(new Map());
     expect(await ids(o)).toEqual(['damaged']);
   });

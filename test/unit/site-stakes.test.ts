@@ -103,6 +103,8 @@ describe("a site's auto-renewed staking tx, timed as the wallet's own", () => {
 
   it('a validation is never sent again 5 s after it was sent; a change not within 5 s of the end of its cycle', async () => {
     expect(await autoRenewTiming(engine(undefined), ADDED_TX)).toEqual({ sendBefore: WALL + 5 });
+    // This computer's clock behind the chain's last block: the chain's time counts.
+    expect(await autoRenewTiming(engine(undefined, WALL + 60), ADDED_TX)).toEqual({ sendBefore: WALL + 65 });
     expect(await autoRenewTiming(engine(validating), STOP)).toEqual({ cycleEnd: WALL + 100, sendBefore: WALL + 95 });
     expect(await autoRenewTiming(engine(validating), STOP, WALL + 100)).toEqual({ cycleEnd: WALL + 100, sendBefore: WALL + 95 });
   });

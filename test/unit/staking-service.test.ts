@@ -52,10 +52,11 @@ function service(issue: Issue, chainLag = 0n, txBytes = fixedValidatorTx(20_000)
   const pool = spendableUtxos([utxo(funds)], ownedAddressSet([ewoq.shortId]), NOW);
   const engine = {
     ctx,
+    // As WalletEngine.now: the P-Chain's last block time (`chainLag` behind NOW), this computer's clock for the others.
+    now: async (chain: string) => (chain === 'P' ? NOW - chainLag : BigInt(Math.floor(Date.now() / 1000))),
     node: {
       info: { heliconTime: async () => heliconTime },
       platform: {
-        getTimestamp: async () => new Date(Number(NOW - chainLag) * 1000).toISOString(),
         getMinStake: async () => ({ minValidatorStake: 2_000n * AVAX, minDelegatorStake: 25n * AVAX }),
         getCurrentValidators: async (nodeIDs?: string[]) => (nodeIDs && !nodeIDs.includes(v.nodeID) ? [] : [v]),
         getCurrentSupply: async () => 450_000_000n * AVAX,
@@ -138,12 +139,20 @@ describe('staking: the stake book around a send', () => {
     const before = Math.floor(Date.now() / 1000);
     await s.stakingValidate({ ...renewed, maxFee: review.fee });
     const extra = (call: number) => delivery.issue.mock.calls[call]![4] as { sendBefore?: number };
-    // The margin before a cycle's end: 10 minutes on this network; counted on this computer's clock, as the outbox counts.
+    // The margin before a cycle's end: 10 minutes on this network; counted from the later of the
+    // chain's time and this computer's clock, as the outbox counts (here this computer's).
     expect(extra(0).sendBefore! - 600).toBeGreaterThanOrEqual(before);
     expect(extra(0).sendBefore! - 600).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
     const fixed = { ...key, end: Number(NOW) + 30 * 86_400 };
     await s.stakingValidate({ ...fixed, maxFee: (await s.stakingEstimateValidation(fixed)).fee });
     expect(extra(1)).not.toHaveProperty('sendBefore');
+  });
+
+  it("an auto-renewed validation's sendBefore counts from the chain's time when this computer's clock is behind it", async () => {
+    const { s, delivery } = service(sent(), -3_600n, fixedValidatorTx(20_000), {}, 3_000n * AVAX, 0n);
+    const renewed = { nodeID: formatNodeId(new Uint8Array(20).fill(8)), publicKey: `0x${'11'.repeat(48)}`, proofOfPossession: `0x${'22'.repeat(96)}`, amount: (2_000n * AVAX).toString(), delegationFee: 20_000, autoRenew: { period: 30 * 86_400, restakeShares: 0 } };
+    await s.stakingValidate({ ...renewed, maxFee: (await s.stakingEstimateValidation(renewed)).fee });
+    expect((delivery.issue.mock.calls[0]![4] as { sendBefore?: number }).sendBefore).toBe(Number(NOW) + 3_600 + 600);
   });
 
   it('a stake the node refused stays in the book as failed, not pending', async () => {
