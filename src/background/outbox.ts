@@ -302,20 +302,18 @@ export async function settleOutbox(
   const ranKept = new Set<string>();
   /** Refused ones the node holds (what they spend unspent, their nonce unused): no rival can have run. */
   const held = new Set<string>();
-  /** Read once, for the first entry with a sendBefore: the later of the P-Chain's time and this computer's. */
-  let clock: ReturnType<typeof pClock> | undefined;
   for (const entry of await outbox.list()) {
     if (entry.voided) kept.add(entry.txID);
     let fate: TxFate | undefined;
     try {
-      // Past its sendBefore: never sent again, so one the node does not know did not run (failed).
-      // By the chain's time too: a computer's clock behind it would send a change after its cycle ended.
-      const late = entry.item.sendBefore !== undefined && Number((await (clock ??= pClock(engine))).now) >= entry.item.sendBefore;
       fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex));
+      // Past its sendBefore: never sent again, so one the node does not know did not run (failed).
+      // By the chain's time too, read then: a computer's clock behind it would send a change after its cycle ended.
+      const late = fate === 'not-seen' && entry.item.sendBefore !== undefined && Number((await pClock(engine)).now) >= entry.item.sendBefore;
       if (entry.voided) {
         // Kept until it ran or its successor did; never sent again, never given up by age. A
         // failure is recorded (its item, if listed, says so) and changes nothing here.
-        if (fate === 'failed' || (fate === 'not-seen' && late)) settled.set(entry.txID, 'failed');
+        if (fate === 'failed' || late) settled.set(entry.txID, 'failed');
         else if (fate === 'accepted') {
           settled.set(entry.txID, 'accepted');
           if (!entry.ran) ran.push(entry.txID);
@@ -339,7 +337,7 @@ export async function settleOutbox(
         continue;
       }
       if (fate === 'inputs-spent') settled.set(entry.txID, 'unclear');
-      if (fate === 'not-seen' && late) {
+      if (late) {
         // Lost, and never sent again: it did not run. Failed, and kept voided (keptInTheWay) so that
         // the next send takes its place: anyone holding its bytes could still send them.
         if (keptInTheWay(entry)) voidable.add(entry.txID);

@@ -55,7 +55,7 @@ export function siteStakeOf(tx: UnsignedTx, hrp: string, avaxAssetID: Bytes, now
 /**
  * A site's auto-renewed staking tx timed as the wallet's own (services/staking.ts): `sendBefore`,
  * after which the outbox never sends it again (a node that lost it), is a validation's sending time
- * (pClock) plus the margin a cycle's end is given (its first cycle counts from the block that takes it), a
+ * plus the margin a cycle's end is given (its first cycle counts from the block that takes it), a
  * change's cycle end less it. A change is refused as the wallet's own is: within that margin of its
  * cycle's end, or, when signed (`approvedEnd`: the `cycleEnd` its approval found, 0 for none), in
  * another cycle than the one approved. `cycleEnd`: none for a validator not validating now (the
@@ -65,8 +65,8 @@ export async function autoRenewTiming(engine: WalletEngine, tx: UnsignedTx, appr
   if (tx.kind !== 'AddAutoRenewedValidatorTx' && tx.kind !== 'SetAutoRenewedValidatorConfigTx') return {};
   const rules = stakingRulesFor(engine.ctx.networkID);
   const margin = Number(cycleEndMargin(rules));
-  const { now } = await pClock(engine);
-  if (tx.kind === 'AddAutoRenewedValidatorTx') return { sendBefore: Number(now) + margin };
+  // A validation's from this computer's clock, as the wallet's own (staking.ts says why).
+  if (tx.kind === 'AddAutoRenewedValidatorTx') return { sendBefore: Number(await engine.now('X')) + margin };
   const { node } = engine;
   const id = cb58Encode(tx.txID);
   const added = decodeChainTx('P', await node.platform.getTx(id));
@@ -74,7 +74,7 @@ export async function autoRenewTiming(engine: WalletEngine, tx: UnsignedTx, appr
   const end = v?.txID === id ? v.end : 0n;
   // Not validating, now and when approved: nothing to time. Otherwise one that stopped or began since is another cycle.
   if (!end && !approvedEnd) return {};
-  checkAutoRenewChange({ rules, period: tx.period, chainTime: now, cycleEnd: end, ...(approvedEnd !== undefined ? { reviewedEnd: BigInt(approvedEnd) } : {}) });
+  checkAutoRenewChange({ rules, period: tx.period, chainTime: (await pClock(engine)).now, cycleEnd: end, ...(approvedEnd !== undefined ? { reviewedEnd: BigInt(approvedEnd) } : {}) });
   const cycleEnd = Number(end);
   return { cycleEnd, sendBefore: cycleEnd - margin };
 }

@@ -126,7 +126,7 @@ describe('a site’s auto-renewed validation and its changes, timed as the walle
     expect((await w.wallet.balances.activityList()).items.length).toBe(items);
   });
 
-  it('a change approved in a cycle its validator no longer has (it stopped meanwhile) is not signed: the site is told to ask again', async () => {
+  it('a change approved in a cycle its validator no longer has (it stopped meanwhile) is not signed: the site is told it stopped', async () => {
     const second = formatNodeId(freshNodeId());
     const txID = await addValidator(second);
     const end = Number((await currentValidators([second]))[0]!.endTime);
@@ -139,7 +139,7 @@ describe('a site’s auto-renewed validation and its changes, timed as the walle
       await new Promise((r) => setTimeout(r, 250));
     }
     release();
-    await expect(asked).rejects.toThrow(/-32603 A new cycle began since your review: nothing was sent/);
+    await expect(asked).rejects.toThrow(/-32603 The validator stopped since your review: nothing was sent\./);
     expect((await w.wallet.balances.activityList()).items.length).toBe(items);
   });
 });

@@ -224,13 +224,15 @@ describe('an X/P tx the node no longer shows', () => {
     await o.put({ ...pEntry(lost.txID, Math.floor(Date.now() / 1000) + 600), signedHex: toHex(lost.bytes) });
     const sent: string[] = [];
     const submit = async (_c: string, _b: Uint8Array, txID: string) => void sent.push(txID);
-    const unreadable = { now: async (chain: string) => (chain === 'P' ? Promise.reject(new Error('node unreachable')) : 0n), txFate: async () => 'not-seen', submit } as unknown as WalletEngine;
-    expect(await settle(unreadable, o)).toEqual(new Map());
+    const unreadable = (fate: string) => ({ now: async (chain: string) => (chain === 'P' ? Promise.reject(new Error('node unreachable')) : 0n), txFate: async () => fate, submit }) as unknown as WalletEngine;
+    expect(await settle(unreadable('not-seen'), o)).toEqual(new Map());
     expect(sent).toEqual([]);
     const behind = { ...clocks(900), txFate: async () => 'not-seen', submit } as unknown as WalletEngine;
     expect([...(await settle(behind, o))]).toEqual([[lost.txID, 'failed']]);
     expect(sent).toEqual([]);
     expect((await o.list()).map((e) => [e.txID, e.voided])).toEqual([[lost.txID, true]]);
+    // Its bytes sent by someone else after all: told as having run, whether or not the chain's time can be read.
+    expect((await settle(unreadable('accepted'), o)).get(lost.txID)).toBe('accepted');
   });
 
   it('refused (voided), past its sendBefore, shown held once and then not known: failed, not "checking" for good', async () => {

@@ -228,6 +228,8 @@ describe('staking rules, in words, before anything is signed', () => {
     expect(refused(() => checkAutoRenewChange({ ...cycle, cycleEnd: now + 4n, period: 0n }))).toMatchObject({ rule: 'cycle-ending', message: 'This cycle ends in under 5 seconds: a change sent now could wait a whole further cycle. Change it once the next one has begun.' });
     expect(refused(() => checkAutoRenewChange({ ...cycle, reviewedEnd: now + 60n, period: 0n }))).toMatchObject({ rule: 'cycle-ending', field: 'period' });
     expect(() => checkAutoRenewChange({ ...cycle, reviewedEnd: now + 600n, period: 0n })).not.toThrow();
+    // Reviewed in a cycle of a validator that has none now (a site's change, site-stakes.ts): it stopped.
+    expect(refused(() => checkAutoRenewChange({ ...cycle, cycleEnd: 0n, reviewedEnd: now + 600n, period: 0n }))).toMatchObject({ rule: 'not-a-validator', field: 'txID', message: 'The validator stopped since your review: nothing was sent.' });
     expect(refused(() => checkAutoRenewChange({ ...cycle, rules: { ...rules, minValidatorDuration: 14n * 86_400n }, cycleEnd: now + 599n, period: 0n }))).toMatchObject({ message: expect.stringMatching(/^This cycle ends in under 10 minutes/) });
   });
 

@@ -199,9 +199,9 @@ export class StakingService extends StakingReads {
     const { c, built, review, rewardSet, feeSet } = await this.validation(p);
     // An auto-renewed one has no start: its first cycle runs from the block that takes it. Never
     // sent again (a node that lost it) once that would lock the stake past the reviewed cycle's end
-    // by more than the margin a cycle's end is given; by the later of the chain's clock and this
-    // computer's (pClock), as the outbox's.
-    const sendBefore = p.autoRenew ? { sendBefore: Number(c.now + cycleEndMargin(c.rules)) } : {};
+    // by more than the margin a cycle's end is given. From this computer's clock: the outbox judges
+    // it by the later of that clock and the chain's (pClock), so however idle the chain, by the margin.
+    const sendBefore = p.autoRenew ? { sendBefore: Math.floor(Date.now() / 1000) + Number(cycleEndMargin(c.rules)) } : {};
     return this.stake(c, 'validate', built, p.maxFee, sendBefore, {
       kind: p.autoRenew ? 'auto-renewed' : 'validation',
       nodeID: p.nodeID,

@@ -137,10 +137,14 @@ export const cycleEndMargin = (rules: StakingRules): bigint => (rules.minValidat
 /**
  * A change to an auto-renewed validator's next cycles, sent at `chainTime` (the later of the chain's
  * and this computer's clock: an idle chain's last block can be minutes old), its current cycle ending at
- * `cycleEnd` (`reviewedEnd`: as its review said): 0 stops it, else a cycle's length as for a validation.
+ * `cycleEnd` (0: not validating now; `reviewedEnd`: as its review said): 0 stops it, else a cycle's length as for a validation.
  */
 export function checkAutoRenewChange(p: { rules: StakingRules; period: bigint; chainTime: bigint; cycleEnd: bigint; reviewedEnd?: bigint }): void {
-  if (p.reviewedEnd !== undefined && p.reviewedEnd !== p.cycleEnd) throw new StakingRuleError('cycle-ending', 'A new cycle began since your review: nothing was sent. Review the change again.', 'period');
+  if (p.reviewedEnd !== undefined && p.reviewedEnd !== p.cycleEnd) {
+    // A site's change (site-stakes.ts) reaches here with no cycle (0) once its validator stopped.
+    if (!p.cycleEnd) throw new StakingRuleError('not-a-validator', 'The validator stopped since your review: nothing was sent.', 'txID');
+    throw new StakingRuleError('cycle-ending', 'A new cycle began since your review: nothing was sent. Review the change again.', 'period');
+  }
   const margin = cycleEndMargin(p.rules);
   if (p.cycleEnd - p.chainTime < margin) {
     throw new StakingRuleError('cycle-ending', `This cycle ends in under ${durationWords(margin)}: a change sent now could wait a whole further cycle. Change it once the next one has begun.`, 'period');
