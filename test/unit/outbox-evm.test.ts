@@ -235,6 +235,16 @@ describe('an X/P tx the node no longer shows', () => {
     expect((await settle(unreadable('accepted'), o)).get(lost.txID)).toBe('accepted');
   });
 
+  it("past its sendBefore by this computer's clock, with the chain's time behind it (an idle chain): never sent again, failed", async () => {
+    const o = outbox();
+    const lost = pTx([utxo(5n)]);
+    await o.put({ ...pEntry(lost.txID, Math.floor(Date.now() / 1000) - 1), signedHex: toHex(lost.bytes) });
+    const sent: string[] = [];
+    const idle = { ...clocks(-3_600), txFate: async () => 'not-seen', submit: async (_c: string, _b: Uint8Array, txID: string) => void sent.push(txID) } as unknown as WalletEngine;
+    expect([...(await settle(idle, o))]).toEqual([[lost.txID, 'failed']]);
+    expect(sent).toEqual([]);
+  });
+
   it('refused (voided), past its sendBefore, shown held once and then not known: failed, not "checking" for good', async () => {
     const o = outbox();
     const late = pTx([utxo(5n)]);
