@@ -45,14 +45,15 @@ export interface AccountCache {
   behindSince?: number;
 }
 
-export function emptyCache(): AccountCache {
+// `knownUtxos` a parameter only so that the minifier keeps one copy of the literal, not one per caller.
+export function emptyCache(knownUtxos: string[] = []): AccountCache {
   return {
     pHeight: '0',
     receiveNext: 1,
     changeNext: 0,
     balances: { updatedAt: 0, refreshing: false, balances: [], waiting: [] },
     activity: [],
-    knownUtxos: [],
+    knownUtxos,
   };
 }
 

@@ -27,6 +27,12 @@ function log(line: string): void {
   console.warn(`[xpc-wallet] ${line}`);
 }
 
+/** Logs what failed, and its error's message. */
+const logFailure =
+  (what: string) =>
+  (e: unknown): void =>
+    log(`${what}: ${e instanceof Error ? e.message : 'unknown error'}`);
+
 function hasType(message: unknown, type: string): boolean {
   return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type;
 }
@@ -117,7 +123,7 @@ const pages = new ProviderPages({
 });
 
 function notifyPages(): void {
-  pages.notify().catch((e: unknown) => log(`could not tell pages of a change: ${e instanceof Error ? e.message : 'unknown error'}`));
+  pages.notify().catch(logFailure('could not tell pages of a change'));
 }
 
 const provider: ProviderService = new ProviderService({
@@ -144,7 +150,7 @@ async function onSiteRequest(message: unknown, sender: Runtime.MessageSender): P
     return await provider.handle(message, asker);
   } catch (e) {
     // An answer, not a rejection: the content script would take a rejection for a stopped worker.
-    log(`a site request failed before an answer: ${e instanceof Error ? e.message : 'unknown error'}`);
+    logFailure('a site request failed before an answer')(e);
     return { ok: false, error: { code: ProviderErrorCode.internal, message: 'the wallet could not handle this request' } };
   }
 }
@@ -206,7 +212,7 @@ async function onValidRequest(type: string): Promise<void> {
 
 /** Unfinished cross-chain transfers run to the end whenever the worker is up and unlocked. */
 function resumeTransfers(): void {
-  wallet.transfers.resumeTransfers().catch((e: unknown) => log(`transfers paused: ${e instanceof Error ? e.message : 'unknown error'}`));
+  wallet.transfers.resumeTransfers().catch(logFailure('transfers paused'));
 }
 
 listenForMessages(walletHandlers(wallet), beforeRequest, onSiteRequest, afterRequest);
@@ -229,7 +235,7 @@ browser.alarms.onAlarm.addListener((alarm) => {
     .then((locked) => {
       if (locked || !session.isUnlocked()) return;
       resumeTransfers();
-      refreshIfStale().catch((e: unknown) => log(`background refresh failed: ${e instanceof Error ? e.message : 'unknown error'}`));
+      refreshIfStale().catch(logFailure('background refresh failed'));
     });
 });
 void scheduleIdleAlarm(browser.alarms);

@@ -49,8 +49,9 @@ export interface PersistedState {
   selectedNetworkId: string;
 }
 
-export function emptyState(): PersistedState {
-  return { version: STATE_VERSION, accounts: [], selectedAccountId: null, nextHdIndex: 0, customNetworks: [], selectedNetworkId: 'local' };
+// `accounts` a parameter only so that the minifier keeps one copy of the literal, not one per caller.
+export function emptyState(accounts: AccountRecord[] = []): PersistedState {
+  return { version: STATE_VERSION, accounts, selectedAccountId: null, nextHdIndex: 0, customNetworks: [], selectedNetworkId: 'local' };
 }
 
 /** Every network the wallet knows: the presets and the user's own. */

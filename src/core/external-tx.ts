@@ -14,11 +14,10 @@ import type { ChainTx, Credential, OutputOwners, TransferableInput, UnsignedTx, 
 import { cb58Encode } from './encoding.js';
 import { CodecError, NetworkMismatchError, RpcError, ValidationError } from './errors.js';
 import type { ChainAlias, NodeClient } from './node.js';
+import { VM_OF } from './node/types.js';
 import { type Creation, creationOf } from './proof.js';
 import type { ChainContext } from './tx/context.js';
 import { authorityRecord, type Keychain, requiredCredentials, signTx, utxoLookupOf } from './tx/sign.js';
-
-const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
 
 export interface ExternalTx {
   chain: ChainAlias;

@@ -9,14 +9,13 @@ import { decodeChainTx, encodeUtxo } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
 import { isPBlockTx } from './codec/pvm.js';
 import { exportedUtxos, producedUtxos } from './codec/rules.js';
-import type { ChainTx, Utxo, Vm } from './codec/types.js';
+import type { ChainTx, Utxo } from './codec/types.js';
 import { MAX_DENOMINATION } from './amount.js';
 import { cb58Encode } from './encoding.js';
 import { CodecError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError, ValidationError, WalletError } from './errors.js';
 import type { CallOptions, ChainAlias, DroppedUtxo, NodeClient } from './node.js';
+import { VM_OF } from './node/types.js';
 import { validateAssetDescription } from './tx/x.js';
-
-const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
 
 /** Fingerprints of UTXOs already proven. Proofs never expire: what they prove cannot change. */
 export interface ProofCache {

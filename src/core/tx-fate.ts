@@ -5,11 +5,10 @@
 import type { Bytes } from './bytes.js';
 import { decodeSignedTx } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
-import type { UnsignedTx, Vm } from './codec/types.js';
+import type { UnsignedTx } from './codec/types.js';
 import { formatEvmAddress } from './evm-address.js';
 import type { ChainAlias, NodeClient } from './node.js';
-
-const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
+import { VM_OF } from './node/types.js';
 
 /** The wallet's view of UTXOs: those it holds on `chain`, or that wait for it there from `source`. */
 export interface WalletUtxos {

@@ -4,9 +4,8 @@ import { byteKey, type Bytes, equalBytes } from '../bytes.js';
 import { formatAddress, parseAddress, parseId } from '../encoding.js';
 import { FormatError, NodeResponseError, RpcError, TimeoutError, ValidationError } from '../errors.js';
 import { ownersOf, utxoId } from '../codec/index.js';
-import type { Vm } from '../codec/types.js';
 import { type CallOptions, type FetchLike, JsonRpcEndpoint, sleep } from '../rpc.js';
-import { type AllUtxosResult, type AtomicApiConfig, type ChainAlias, type DroppedUtxo, type GetAllUtxosOptions, type IndexName, MAX_UTXO_ADDRESSES, MAX_UTXO_PAGE, MAX_UTXO_PAGES, type NodeClientConfig, type TxOutcome, type UtxoIndex, type UtxoPage, type UtxoPageParams, type WaitOptions } from './types.js';
+import { type AllUtxosResult, type AtomicApiConfig, type ChainAlias, type DroppedUtxo, type GetAllUtxosOptions, type IndexName, MAX_UTXO_ADDRESSES, MAX_UTXO_PAGE, MAX_UTXO_PAGES, type NodeClientConfig, type TxOutcome, type UtxoIndex, type UtxoPage, type UtxoPageParams, VM_OF, type WaitOptions } from './types.js';
 import { isTransient, joinUrl } from './checks.js';
 import { UtxoChainApi } from './utxo-chain.js';
 import { type ReadUtxo, UtxoReader } from './utxo-reader.js';
@@ -18,8 +17,6 @@ import { EthApi } from './eth.js';
 import { HealthApi } from './health.js';
 import { BlockApi } from './blocks.js';
 import { IndexApi } from './index-api.js';
-
-const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
 
 export class NodeClient {
   readonly url: string;

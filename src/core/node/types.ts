@@ -1,9 +1,12 @@
 // The node client's result types and limits: what each API call answers, once checked.
 import { type Bytes } from '../bytes.js';
-import type { Utxo } from '../codec/types.js';
+import type { Utxo, Vm } from '../codec/types.js';
 import { type FetchLike } from '../rpc.js';
 
 export type ChainAlias = 'X' | 'P' | 'C';
+
+/** Each chain's codec. */
+export const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
 
 /** Where the C-Chain atomic API lives: `avax` at /ext/bc/C/avax on real nodes. */
 export interface AtomicApiConfig {
