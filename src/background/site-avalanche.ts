@@ -59,7 +59,11 @@ export class SiteAvalanche {
       const complete = engine.signExternal(ext).complete;
       const base = await this.deps.wallet.approvalSummaryForTx(account.id, ext);
       const { cycleEnd } = await autoRenewTiming(engine, ext.tx);
-      if (cycleEnd !== undefined) base.view.details?.push({ label: 'Current cycle ends', value: timeText(BigInt(cycleEnd)) });
+      if (cycleEnd !== undefined) {
+        base.view.details?.push({ label: 'Current cycle ends', value: timeText(BigInt(cycleEnd)) });
+        // Not sent by the wallet: the site sends it when it likes, and one the chain takes after that end waits a further cycle.
+        if (action === 'sign' || !complete) base.view.details?.push({ label: 'If the chain takes it after that', value: 'it applies a cycle later' });
+      }
       return {
         summary: { ...base, action, complete, ...(signsNothing ? { signsNothing: true as const } : {}) },
         payload: { kind: 'site-tx', accountId: account.id, chain: p.chain, txHex: toHex(p.bytes), action, shown: engine.fingerprintOf(ext), signsNothing, cycleEnd },

@@ -103,8 +103,14 @@ describe('a site’s auto-renewed validation and its changes, timed as the walle
   it('a change: its approval says when the current cycle ends, and it is never sent again within the margin of that end', async () => {
     const sent = await siteSends(pvm.newSetAutoRenewedValidatorConfigTx({ ...(await common()), validatorTxId: validatorTxID, auth: [0], autoCompoundRewardShares: 250_000, period: 40n }, ajs), 'SetAutoRenewedValidatorConfigTx');
     expect(sent.summary.view.details).toContainEqual(detail('Current cycle ends', timeText(BigInt(cycleEnd))));
+    expect(sent.summary.view.details?.map((d) => d.label)).not.toContain('If the chain takes it after that');
     expect(await activityOf(sent.txID)).toMatchObject({ kind: 'staking-config', sendBefore: cycleEnd - MARGIN });
     expect(await currentValidators([nodeID])).toEqual([expect.objectContaining({ txID: validatorTxID, nextPeriod: '40', endTime: String(cycleEnd) })]);
+    // Only signed, it goes out when the site likes: its approval says what a late one does.
+    await w.request('xpc_signTransaction', [{ transactionHex: await stopOf(validatorTxID), chainAlias: 'P' }]);
+    const signOnly = (w.shown.at(-1) as TxSummary).view.details;
+    expect(signOnly).toContainEqual(detail('Current cycle ends', timeText(BigInt(cycleEnd))));
+    expect(signOnly).toContainEqual(detail('If the chain takes it after that', 'it applies a cycle later'));
   });
 
   it('a change approved before the cycle’s last 5 s and confirmed within them is not signed; one asked for within them is refused before the user is asked', async () => {
