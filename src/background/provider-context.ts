@@ -1,5 +1,6 @@
 // What the parts of the site provider share: the wallet view they act through, who asked, the
-// requests and the payloads approvals hold, and how an error is answered to a page.
+// requests and the payloads approvals hold, how an error is answered to a page, and the base of
+// its request handlers (SiteHandler).
 import { type Bytes, toHex } from '../core/bytes.js';
 import type { ImpactWarning, OwnAddress } from '../core/tx-impact.js';
 import type { UnsignedTx, Utxo } from '../core/codec/types.js';
@@ -17,6 +18,8 @@ import { type ProviderErrorInfo, ProviderErrorCode as Code } from '../shared/pro
 import { ApprovalPendingError, ApprovalQueueFullError, ApprovalTooLargeError, type ApprovalQueue } from './approvals.js';
 import { InvalidParamsError } from './provider-params.js';
 import type { Session } from './session.js';
+import type { SiteConnection } from './site-connection.js';
+import type { SiteGate } from './site-gate.js';
 import type { SiteStake } from './site-stakes.js';
 import type { AddedChain, SiteStore } from './sites.js';
 import type { StorageArea } from './storage.js';
@@ -167,4 +170,13 @@ export function providerErrorInfo(e: unknown, method: string, log?: (line: strin
   if (e instanceof InsufficientFundsError || e instanceof WalletError) return { code: Code.internal, message: e.message.slice(0, 1000), data: { reason: e.code } };
   log?.(`site request ${method} failed: ${e instanceof Error ? e.name : typeof e}`);
   return { code: Code.internal, message: 'the wallet could not handle this request; nothing was signed or sent' };
+}
+
+/** A group of site requests' handler (site-avalanche, site-chains, site-evm, site-tokens): the wallet, the approval gate, the site's connection. */
+export class SiteHandler {
+  constructor(
+    protected readonly deps: ProviderDeps,
+    protected readonly gate: SiteGate,
+    protected readonly conn: SiteConnection,
+  ) {}
 }

@@ -8,22 +8,14 @@ import { WalletError } from '../core/errors.js';
 import { avalancheMessageDigest, signAvalancheMessage } from '../core/message.js';
 import type { ActivityItem, ChainName } from '../shared/messages.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
-import { type Call, MAX_MESSAGE_BYTES, messageShown, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
+import { type Call, MAX_MESSAGE_BYTES, messageShown, ProviderError, SiteHandler, type Site } from './provider-context.js';
 import { chainAliasParam, InvalidParamsError, messageParam, onlyKeys, positional, soleObjectParam, txHexParam } from './provider-params.js';
-import type { SiteConnection } from './site-connection.js';
-import type { SiteGate } from './site-gate.js';
 import { autoRenewTiming, siteStakeOf } from './site-stakes.js';
 
 /** A site's tx none of whose inputs this account's keys sign: refused, before its approval and again at signing. */
 const signsNothingError = (): InvalidParamsError => new InvalidParamsError('params[0].transactionHex: no key of this account signs any input of this transaction', 'params[0].transactionHex');
 
-export class SiteAvalanche {
-  constructor(
-    private readonly deps: ProviderDeps,
-    private readonly gate: SiteGate,
-    private readonly conn: SiteConnection,
-  ) {}
-
+export class SiteAvalanche extends SiteHandler {
   private async avalancheOnly(site: Site): Promise<void> {
     const chain = await this.conn.activeChain(site);
     if (chain.kind !== 'avalanche') {

@@ -10,10 +10,8 @@ import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import type { ApprovalSummary } from '../shared/messages.js';
 import { requesterOf } from './approvals.js';
 import { lookAlikeOf, MAX_CHAIN_SYMBOL, posesAsAvax, shownName, wellKnownChain } from './chain-name.js';
-import { type Call, type Payload, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
+import { type Call, type Payload, ProviderError, SiteHandler, type Site } from './provider-context.js';
 import { chainIdParam, InvalidParamsError, objectParam, onlyKeys, positional, stringParam, urlParam } from './provider-params.js';
-import type { SiteConnection } from './site-connection.js';
-import type { SiteGate } from './site-gate.js';
 import type { AddedChain } from './sites.js';
 
 type SwitchSummary = Extract<ApprovalSummary, { kind: 'switch-chain' }>;
@@ -30,13 +28,7 @@ interface SwitchTarget {
 
 const hostOf = (url: string): string => new URL(url).host;
 
-export class SiteChains {
-  constructor(
-    private readonly deps: ProviderDeps,
-    private readonly gate: SiteGate,
-    private readonly conn: SiteConnection,
-  ) {}
-
+export class SiteChains extends SiteHandler {
   async switchChain(call: Call): Promise<null> {
     const [arg] = positional(call.params, 1, 1);
     const o = objectParam(arg, 'params[0]');

@@ -12,10 +12,9 @@ import { personalMessageDigest, signPersonalMessage, signTypedData } from '../co
 import { chargedGas, eip1559Fees, signEvmTx, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
-import { type Call, MAX_CALL_DATA_BYTES, MAX_MESSAGE_BYTES, messageShown, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
+import { type Call, MAX_CALL_DATA_BYTES, MAX_MESSAGE_BYTES, messageShown, ProviderError, SiteHandler, type Site } from './provider-context.js';
 import { chainIdParam, evmAddressParam, hexBytesParam, hexDataParam, InvalidParamsError, messageParam, objectParam, onlyKeys, positional, txQuantityParam, typedDataParam, typedDataV3Param } from './provider-params.js';
-import { chainKeyOf, networkOfChainKey, type SiteConnection } from './site-connection.js';
-import type { SiteGate } from './site-gate.js';
+import { chainKeyOf, networkOfChainKey } from './site-connection.js';
 import { requesterOf } from './approvals.js';
 import { evmTxInsight, typedDataReview } from './evm-views.js';
 
@@ -109,13 +108,7 @@ export function signInElsewhere(text: string, requester: string): boolean {
   return false;
 }
 
-export class SiteEvm {
-  constructor(
-    private readonly deps: ProviderDeps,
-    private readonly gate: SiteGate,
-    private readonly conn: SiteConnection,
-  ) {}
-
+export class SiteEvm extends SiteHandler {
   async personalSign(call: Call): Promise<string> {
     const [first, second] = positional(call.params, 2, 3);
     // [address, message], as some dapps send it, is taken as MetaMask takes it: when the first is an

@@ -6,21 +6,14 @@ import { readTokenMetadata } from '../core/tokens.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import { requesterOf } from './approvals.js';
 import { shownName } from './chain-name.js';
-import { type Call, type ProviderDeps, ProviderError } from './provider-context.js';
+import { type Call, ProviderError, SiteHandler } from './provider-context.js';
 import { evmAddressParam, InvalidParamsError, objectParam, onlyKeys, stringParam } from './provider-params.js';
-import { chainKeyOf, type SiteConnection } from './site-connection.js';
-import type { SiteGate } from './site-gate.js';
+import { chainKeyOf } from './site-connection.js';
 import { approvalTokenView } from './token-store.js';
 
 const STANDARDS = { ERC20: 'erc20', ERC721: 'erc721', ERC1155: 'erc1155' } as const;
 
-export class SiteTokens {
-  constructor(
-    private readonly deps: ProviderDeps,
-    private readonly gate: SiteGate,
-    private readonly conn: SiteConnection,
-  ) {}
-
+export class SiteTokens extends SiteHandler {
   async watchAsset(call: Call): Promise<boolean> {
     // EIP-747 passes one object; some libraries wrap it in an array.
     const raw = Array.isArray(call.params) && call.params.length === 1 ? call.params[0] : call.params;

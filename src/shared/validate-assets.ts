@@ -27,6 +27,7 @@ import {
   U64_MAX,
   utxoIdString,
 } from './validate-fields.js';
+import { maxFee } from './validate-fees.js';
 
 type AssetType = Extract<RequestType, `assets.${string}`>;
 
@@ -52,7 +53,7 @@ function createAsset(params: unknown): RequestParams<'assets.create'> {
     throw e;
   }
   const kind = oneOf(f.kind, 'kind', ['fixed', 'variable', 'nft'] as const);
-  const out: RequestParams<'assets.create'> = { name: assetName, symbol, denomination, kind, maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
+  const out: RequestParams<'assets.create'> = { name: assetName, symbol, denomination, kind, maxFee: maxFee(f) };
   switch (kind) {
     case 'fixed':
       if (!present(f, 'holders')) fail('holders', 'a fixed-cap asset needs at least one holder');
@@ -83,7 +84,7 @@ export const ASSET_VALIDATORS: { [T in AssetType]: (params: unknown) => RequestP
       utxoID: utxoIdString(f.utxoID, 'utxoID'),
       amount: amount(f.amount, 'amount', U64_MAX, true),
       to: ownerSet(f.to, 'to'),
-      maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false),
+      maxFee: maxFee(f),
     };
   },
   'assets.mintNft': (params) => {
@@ -94,12 +95,12 @@ export const ASSET_VALIDATORS: { [T in AssetType]: (params: unknown) => RequestP
       groupID: int(f.groupID, 'groupID', 0, U32_MAX),
       payloadHex: hexBytes(f.payloadHex, 'payloadHex', MAX_NFT_PAYLOAD),
       to: ownerSets(f.to, 'to', 1, MAX_NFT_RECIPIENTS),
-      maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false),
+      maxFee: maxFee(f),
     };
   },
   'assets.transferNft': (params) => {
     const f = record(params, '', ['utxoID', 'to', 'maxFee']);
-    return { utxoID: utxoIdString(f.utxoID, 'utxoID'), to: ownerSet(f.to, 'to'), maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
+    return { utxoID: utxoIdString(f.utxoID, 'utxoID'), to: ownerSet(f.to, 'to'), maxFee: maxFee(f) };
   },
   'assets.listNfts': none,
   'assets.mintRights': none,

@@ -2,7 +2,7 @@
 // checkers of validate-fields.ts: NodeIDs, BLS keys, shares, times and durations, the validator
 // list's filter. Shape only: whether a stake fits the network's rules is the staking service's.
 import { parseNodeId } from '../core/encoding.js';
-import type { Amount, RequestParams, RequestType, Shares, ValidationParams, ValidatorFilter } from './messages.js';
+import type { RequestParams, RequestType, Shares, ValidationParams, ValidatorFilter } from './messages.js';
 import {
   amount,
   child,
@@ -21,6 +21,7 @@ import {
   str,
   U64_MAX,
 } from './validate-fields.js';
+import { maxFee } from './validate-fees.js';
 
 /** 1 000 000 millionths = 100%. */
 export const MAX_SHARES = 1_000_000;
@@ -85,8 +86,6 @@ function validators(params: unknown): RequestParams<'staking.validators'> {
   if (present(f, 'limit')) out.limit = int(f.limit, 'limit', 1, MAX_VALIDATOR_PAGE);
   return out;
 }
-
-const maxFee = (f: Fields): Amount => amount(f.maxFee, 'maxFee', U64_MAX, false);
 
 function delegation(f: Fields): RequestParams<'staking.estimateDelegation'> {
   const out: RequestParams<'staking.estimateDelegation'> = {

@@ -3,6 +3,7 @@
 // is the tokens service's business.
 import type { RequestParams, RequestType, TokenSendParams } from './messages.js';
 import { amount, bool, evmAddress, fail, type Fields, none, oneOf, present, record, str, U256_MAX } from './validate-fields.js';
+import { maxFeeWei } from './validate-fees.js';
 
 type TokenType = Extract<RequestType, `tokens.${string}` | `evm.${string}`>;
 
@@ -54,19 +55,19 @@ export const TOKEN_VALIDATORS: { [T in TokenType]: (params: unknown) => RequestP
   'tokens.estimateSend': (params: unknown) => tokenSend(record(params, '', ['address', 'to'], TOKEN_SEND_FIELDS)),
   'tokens.send': (params: unknown) => {
     const f = record(params, '', ['address', 'to', 'maxFeeWei'], TOKEN_SEND_FIELDS);
-    return { ...tokenSend(f), maxFeeWei: amount(f.maxFeeWei, 'maxFeeWei', U256_MAX, false) };
+    return { ...tokenSend(f), maxFeeWei: maxFeeWei(f) };
   },
   'tokens.allowances': refreshOnly,
   'tokens.estimateRevoke': (params: unknown) => revokeTarget(record(params, '', ['address', 'spender', 'kind'])),
   'tokens.revoke': (params: unknown) => {
     const f = record(params, '', ['address', 'spender', 'kind', 'maxFeeWei']);
-    return { ...revokeTarget(f), maxFeeWei: amount(f.maxFeeWei, 'maxFeeWei', U256_MAX, false) };
+    return { ...revokeTarget(f), maxFeeWei: maxFeeWei(f) };
   },
   'evm.pending': none,
   'evm.estimateReplace': (params: unknown) => replaceTarget(record(params, '', ['txHash', 'action'])),
   'evm.replace': (params: unknown) => {
     const f = record(params, '', ['txHash', 'action', 'maxFeeWei']);
-    return { ...replaceTarget(f), maxFeeWei: amount(f.maxFeeWei, 'maxFeeWei', U256_MAX, false) };
+    return { ...replaceTarget(f), maxFeeWei: maxFeeWei(f) };
   },
 };
 

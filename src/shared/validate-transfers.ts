@@ -1,6 +1,7 @@
 // The validators of the cross-chain moves' requests (transfers.*: src/shared/messages-transfers.ts), built from validate-fields.ts.
 import type { RequestParams, RequestType } from './messages.js';
 import { amount, chainName, fail, type Fields, localId, none, present, record, U64_MAX } from './validate-fields.js';
+import { maxFee } from './validate-fees.js';
 
 type TransferType = Extract<RequestType, `transfers.${string}`>;
 
@@ -20,7 +21,7 @@ function transferParams(params: unknown): RequestParams<'transfers.start'> {
   const f = record(params, '', ['from', 'to', 'amount', 'maxFee'], ['maxExportFee']);
   return {
     ...transferRoute(f),
-    maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false),
+    maxFee: maxFee(f),
     ...(present(f, 'maxExportFee') ? { maxExportFee: amount(f.maxExportFee, 'maxExportFee', U64_MAX, false) } : {}),
   };
 }
@@ -32,6 +33,6 @@ export const TRANSFER_VALIDATORS: { [T in TransferType]: (params: unknown) => Re
   'transfers.estimateImportWaiting': none,
   'transfers.importWaiting': (params) => {
     const f = record(params, '', ['planID', 'maxFee']);
-    return { planID: localId(f.planID, 'planID'), maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
+    return { planID: localId(f.planID, 'planID'), maxFee: maxFee(f) };
   },
 };

@@ -46,6 +46,7 @@ import { ASSET_VALIDATORS } from './validate-assets.js';
 import { STAKING_VALIDATORS } from './validate-staking.js';
 import { TOKEN_VALIDATORS } from './validate-tokens.js';
 import { TRANSFER_VALIDATORS } from './validate-transfers.js';
+import { maxFee, maxFeeWei } from './validate-fees.js';
 
 export const CHANNEL = 'xpc-wallet';
 
@@ -250,15 +251,15 @@ export const REQUEST_VALIDATORS: Validators = {
 
   'send.x': (params) => {
     const f = record(params, '', ['assetID', 'amount', 'to', 'maxFee'], ['memo']);
-    return { ...sendX(f), maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
+    return { ...sendX(f), maxFee: maxFee(f) };
   },
   'send.p': (params) => {
     const f = record(params, '', ['amount', 'to', 'maxFee']);
-    return { ...sendP(f), maxFee: amount(f.maxFee, 'maxFee', U64_MAX, false) };
+    return { ...sendP(f), maxFee: maxFee(f) };
   },
   'send.c': (params) => {
     const f = record(params, '', ['to', 'amountWei', 'maxFeeWei']);
-    return { ...sendC(f), maxFeeWei: amount(f.maxFeeWei, 'maxFeeWei', U256_MAX, false) };
+    return { ...sendC(f), maxFeeWei: maxFeeWei(f) };
   },
   'send.estimate': sendEstimate,
 
