@@ -54,7 +54,7 @@ export class SiteAvalanche extends SiteHandler {
       if (cycleEnd !== undefined) {
         base.view.details?.push({ label: 'Current cycle ends', value: timeText(BigInt(cycleEnd)) });
         // Not sent by the wallet: the site sends it when it likes, and one the chain takes after that end waits a further cycle.
-        if (action === 'sign' || !complete) base.view.details?.push({ label: 'If the chain takes it after that', value: 'it applies a cycle later' });
+        if (action === 'sign' || !complete) base.view.details?.push({ label: 'If the chain takes it after that', value: 'it applies from a later cycle' });
       }
       return {
         summary: { ...base, action, complete, ...(signsNothing ? { signsNothing: true as const } : {}) },

@@ -110,7 +110,7 @@ describe('a site’s auto-renewed validation and its changes, timed as the walle
     await w.request('xpc_signTransaction', [{ transactionHex: await stopOf(validatorTxID), chainAlias: 'P' }]);
     const signOnly = (w.shown.at(-1) as TxSummary).view.details;
     expect(signOnly).toContainEqual(detail('Current cycle ends', timeText(BigInt(cycleEnd))));
-    expect(signOnly).toContainEqual(detail('If the chain takes it after that', 'it applies a cycle later'));
+    expect(signOnly).toContainEqual(detail('If the chain takes it after that', 'it applies from a later cycle'));
   });
 
   it('a change approved before the cycle’s last 5 s and confirmed within them is not signed; one asked for within them is refused before the user is asked', async () => {
