@@ -7,11 +7,12 @@ import { type Bytes, toHex } from './bytes.js';
 import { decodeChainTx } from './codec/codec.js';
 import { recoverSigner } from './keys.js';
 import type { CallOptions, NodeClient } from './node.js';
+import { VM_OF } from './node/types.js';
 
 /** The short IDs (20 bytes) of every key that signed `txID` on `chain`, each once, in credential order. */
 export async function signersOf(node: NodeClient, chain: 'X' | 'P', txID: string, opts?: CallOptions): Promise<Bytes[]> {
   const bytes = chain === 'X' ? await node.avm.getTx(txID, opts) : await node.platform.getTx(txID, opts);
-  const decoded = decodeChainTx(bytes, chain === 'X' ? 'avm' : 'pvm');
+  const decoded = decodeChainTx(bytes, VM_OF[chain]);
   const digest = sha256(bytes.subarray(0, decoded.unsignedLength));
   const seen = new Map<string, Bytes>();
   for (const credential of decoded.credentials) {
