@@ -266,6 +266,7 @@ export class SiteEvm extends SiteHandler {
           kind: 'evm-tx',
           chainName: chain.name,
           chainId: chain.chainId.toString(),
+          ...(chain.kind === 'evm' ? { rpcHost: new URL(chain.rpcUrl).host } : {}),
           symbol: chain.symbol,
           from: account.cAddress,
           to: to ?? '',

@@ -7,6 +7,9 @@ import { DeployDetails, PermitDetails, SimulationDetails, TokenCallDetails, Watc
 import { ExactBytes, hexLength, type Summary, TxDetails } from './approval-tx.js';
 import { formatUnits, formatValue, units, WEI_DECIMALS } from './format.js';
 
+/** A chain a site added, named by its ID: the name is only that site's claim. */
+const addedChainText = (chainId: string, name: string): string => `chain ID ${chainId}, which the site that added it calls “${name}”`;
+
 function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
   const feeCap = units(summary.gasLimit) * units(summary.maxFeePerGas);
   // What a unit of gas likely costs: the base fee bound plus the tip, never above the cap.
@@ -26,8 +29,8 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
       {summary.simulation && <SimulationDetails sim={summary.simulation} />}
       <dl class="facts compact">
         <dt>Chain</dt>
-        <dd data-testid="evm-chain">
-          {summary.chainName} (chain ID {summary.chainId})
+        <dd class="break" data-testid="evm-chain">
+          {summary.rpcHost === undefined ? `${summary.chainName} (chain ID ${summary.chainId})` : `${addedChainText(summary.chainId, summary.chainName)}, served by ${summary.rpcHost}`}
         </dd>
         <dt>From</dt>
         <dd class="mono break">{summary.from}</dd>
@@ -232,7 +235,7 @@ function SwitchDetails({ summary }: { summary: Summary<'switch-chain'> }) {
         <dd class="break">{summary.fromName}</dd>
         <dt>To</dt>
         <dd class="break" data-testid="switch-to">
-          {summary.rpcHost !== undefined ? `chain ID ${summary.chainId}, which the site that added it calls “${summary.toName}”` : summary.toName}
+          {summary.rpcHost !== undefined ? addedChainText(summary.chainId, summary.toName) : summary.toName}
         </dd>
       </dl>
       <p class="muted small-text" data-testid="switch-scope">

@@ -74,6 +74,8 @@ export type ApprovalSummary =
       /** The chain's name and EVM chain ID (decimal). */
       chainName: string;
       chainId: string;
+      /** For a chain a site added: its RPC URL's host (its name is only that site's claim). */
+      rpcHost?: string;
       symbol: string;
       from: string;
       /** '' for a contract creation. */

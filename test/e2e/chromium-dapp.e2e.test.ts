@@ -30,7 +30,9 @@ import {
   expectSwitchQuestion,
   expectSwitchToAnotherSitesChain,
   expectTypedSignature,
+  expectPaymentOnAddedChain,
   expectUserRejected,
+  paymentOnAddedChain,
   expectXpSignature,
   cacheStateInPage,
   expectSignatureAfterCacheReturn,
@@ -311,6 +313,12 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
       expect(expectOk(await switching, 'switchChain')).toBeNull();
       expect(expectOk(await dapp('chainId'), 'chainId')).toEqual({ viem: ADDED_CHAIN.id, provider: addedHex });
       expect(expectOk(await dapp('request', 'eth_blockNumber'), 'eth_blockNumber')).toBe('0x1');
+      // A payment there: the approval names the chain by its ID and RPC host, the site's name only as its claim → Reject.
+      const paying = dapp('request', ...paymentOnAddedChain(account.cAddress));
+      const payment = await approvalWindow('eth_sendTransaction', paying);
+      expectPaymentOnAddedChain(payment.shown, server!.origin, rpc.host);
+      await decide(payment.window, 'Reject');
+      expectUserRejected(await paying, 'the payment on the added chain (a raw request)', false);
       await expect.poll(async () => (await events()).slice(eventsBefore), { timeout: 10_000 }).toEqual([{ event: 'chainChanged', data: addedHex }]);
       expect(expectOk((await other.evaluate(runInPage, ['chainId', []] as [string, unknown[]])) as Outcome<unknown>, 'other chainId')).toEqual({ viem: CHAIN_ID, provider: CHAIN_ID_HEX });
       const { sites } = await call('sites.list', {});

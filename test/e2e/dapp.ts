@@ -7,13 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { getAddress, keccak256, verifyMessage, verifyTypedData, type Hex } from 'viem';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { cb58Decode, parseAddress } from '../../src/core/encoding.js';
 import { toHex } from '../../src/core/bytes.js';
 import { avalancheMessageSigner } from '../../src/core/message.js';
 import type { AccountView } from '../../src/shared/messages.js';
 import type { DappCall, DappGlobal, DappResult } from './dapp/app.js';
-import { ADDED_CHAIN, LOCAL_C_CHAIN, MESSAGE, typedDataFor, XP_MESSAGE, type Outcome, type ReceiptView, type RecordedEvent } from './dapp/shared.js';
+import { ADDED_CHAIN, LOCAL_C_CHAIN, MESSAGE, PAYEE, PAYMENT_WEI, typedDataFor, XP_MESSAGE, type Outcome, type ReceiptView, type RecordedEvent } from './dapp/shared.js';
 import contracts from '../fixtures/contracts.json' with { type: 'json' };
 import { localNetwork } from '../integration/fixture.js';
 import { REPO_ROOT } from './harness.js';
@@ -111,17 +111,24 @@ export async function startDapp(): Promise<DappServer> {
   return servePage(dappHtml(await bundleDapp()));
 }
 
-/** A stand-in node of ADDED_CHAIN: answers eth_chainId (what the wallet checks before adding it) and a few reads. */
+/**
+ * A stand-in node of ADDED_CHAIN: answers eth_chainId (what the wallet checks before adding it) and
+ * two reads as that chain; every other request goes on to the test node's C-Chain, which answers
+ * what a payment's approval reads (nonce, block, fees, estimate) as a real node would.
+ */
 export async function startChainRpc(): Promise<{ url: string; host: string; close(): Promise<void> }> {
   const answers: Record<string, string> = { eth_chainId: `0x${ADDED_CHAIN.id.toString(16)}`, net_version: String(ADDED_CHAIN.id), eth_blockNumber: '0x1' };
+  const realNode = `${inject('nodeUrl')}/ext/bc/C/rpc`;
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
+    req.on('end', async () => {
       let reply: unknown;
       try {
         const { id, method } = JSON.parse(body) as { id: unknown; method: string };
-        reply = Object.hasOwn(answers, method) ? { jsonrpc: '2.0', id, result: answers[method] } : { jsonrpc: '2.0', id, error: { code: -32601, message: 'method not found' } };
+        reply = Object.hasOwn(answers, method)
+          ? { jsonrpc: '2.0', id, result: answers[method] }
+          : await (await fetch(realNode, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json();
       } catch {
         reply = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } };
       }
@@ -183,11 +190,11 @@ export function expectOk<T>(outcome: Outcome<T>, what: string): T {
   return outcome.value;
 }
 
-/** A call the user rejected: viem's UserRejectedRequestError somewhere in the chain, code 4001. */
-export function expectUserRejected(outcome: Outcome<unknown>, what: string): void {
+/** A call the user rejected: code 4001, and (`viem`: made through viem) viem's UserRejectedRequestError somewhere in the chain. */
+export function expectUserRejected(outcome: Outcome<unknown>, what: string, viem = true): void {
   if (outcome.ok) throw new Error(`${what} succeeded with ${JSON.stringify(outcome.value)}; expected a rejection`);
   expect(outcome.error.code, `${what}: ${outcome.error.message}`).toBe(4001);
-  expect(outcome.error.names).toContain('UserRejectedRequestError');
+  if (viem) expect(outcome.error.names).toContain('UserRejectedRequestError');
 }
 
 // ---- what both browsers check ----
@@ -344,6 +351,19 @@ export function expectSwitchToAnotherSitesChain(shown: ApprovalSnapshot, origin:
   expect(shown).toMatchObject({ title: 'Switch chain', origin, method: 'wallet_switchEthereumChain' });
   expect(shown.testids['switch-what']).toBe(`Switch this site to chain ID ${ADDED_CHAIN.id}, served by ${rpcHost}?`);
   expect(shown.testids['switch-added-by']).toBe(`Another site, ${new URL(addedBy).host}, added this chain and chose its RPC node.`);
+  expectDecisionButtons(shown);
+}
+
+/** A payment on the chain a site added, as the site asks it (a raw eth_sendTransaction: viem's would check for its own chain). */
+export function paymentOnAddedChain(from: string): [string, unknown[]] {
+  return ['eth_sendTransaction', [{ from, to: PAYEE, value: `0x${PAYMENT_WEI.toString(16)}` }]];
+}
+
+/** Its approval names that chain by its ID and RPC host, the site's name for it only as its claim; the value in the chain's symbol. */
+export function expectPaymentOnAddedChain(shown: ApprovalSnapshot, origin: string, rpcHost: string): void {
+  expect(shown).toMatchObject({ title: 'EVM transaction to sign', origin, method: 'eth_sendTransaction' });
+  expect(shown.testids['evm-chain']).toBe(`chain ID ${ADDED_CHAIN.id}, which the site that added it calls “${ADDED_CHAIN.shownName}”, served by ${rpcHost}`);
+  expect(shown.testids['evm-value']).toBe(`0.012345 ${ADDED_CHAIN.symbol}`);
   expectDecisionButtons(shown);
 }
 

@@ -23,7 +23,9 @@ import {
   expectPersonalSignature,
   expectSwitchQuestion,
   expectSwitchToAnotherSitesChain,
+  expectPaymentOnAddedChain,
   expectUserRejected,
+  paymentOnAddedChain,
   cacheStateInPage,
   expectSignatureAfterCacheReturn,
   keepInPage,
@@ -284,6 +286,13 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
       expect(expectOk(await adding, 'addChain')).toBeNull();
       expect(expectOk(await dapp('chainId'), 'chainId')).toEqual({ viem: ADDED_CHAIN.id, provider: addedHex });
       await expect.poll(async () => (await events()).slice(eventsBefore), { timeout: 10_000 }).toEqual([{ event: 'chainChanged', data: addedHex }]);
+
+      // A payment there: the approval names the chain by its ID and RPC host, the site's name only as its claim → Reject.
+      const paying = dapp('request', ...paymentOnAddedChain(account.cAddress));
+      const payment = await approvalWindow('eth_sendTransaction', paying);
+      expectPaymentOnAddedChain(payment.shown, server!.origin, rpc.host);
+      await decide(payment.window, 'Reject');
+      expectUserRejected(await paying, 'the payment on the added chain (a raw request)', false);
 
       // A site of another origin asks to switch to that chain: the question names the site that added it → Reject.
       const otherSwitch = other.evaluate(runInPage, ['switchChain', [ADDED_CHAIN.id]] as [string, unknown[]]) as Promise<Outcome<unknown>>;

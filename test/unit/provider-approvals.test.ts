@@ -150,7 +150,8 @@ describe("a site's EVM tx and the gas limit", () => {
       const sending = t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, ...(gas ? { gas } : {}) }]);
       await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
       const [pending] = await t.approvals.list();
-      expect(pending!.summary).toMatchObject({ kind: 'evm-tx', chainId: '42', gasLimit: String(MAX_C_GAS_LIMIT + 1n) });
+      // The chain's name is the site's claim: the approval names its RPC host too.
+      expect(pending!.summary).toMatchObject({ kind: 'evm-tx', chainId: '42', chainName: 'Big blocks', rpcHost: 'rpc.test.example', gasLimit: String(MAX_C_GAS_LIMIT + 1n) });
       await t.approvals.decide(pending!.id, false);
       expect((await errorOf(sending)).code).toBe(4001);
     }

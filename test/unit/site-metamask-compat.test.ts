@@ -73,6 +73,8 @@ describe('transaction quantities with leading zeros', () => {
     const sending = t.call('eth_sendTransaction', [{ from: COW.cAddress, to: COW.cAddress, value: '0x016345785d8a0000', gas: '0x05208', maxFeePerGas: '0x0ba43b7400', maxPriorityFeePerGas: '0x00', nonce: '0x00' }]);
     const p = await t.pending();
     expect(p.summary).toMatchObject({ kind: 'evm-tx', valueWei: '100000000000000000', gasLimit: '21000', maxFeePerGas: '50000000000', maxPriorityFeePerGas: '0' });
+    // The wallet's own network: named as the wallet names it, no RPC host said.
+    expect(p.summary).not.toHaveProperty('rpcHost');
     const payload = (await t.approvals.findByRequest(p.requestId!))!.entry.params as { tx: { value: string; gasLimit: string } };
     expect(payload.tx).toMatchObject({ value: '100000000000000000', gasLimit: '21000' });
     await t.approvals.decide(p.id, false);

@@ -240,6 +240,15 @@ describe('approval window: a transaction', () => {
     expect(screen.queryByTestId('gas-limit-oversized')).toBeNull();
   });
 
+  it("an EVM tx on a chain a site added names the chain by its ID and RPC host, the site's name for it only as that site's claim", async () => {
+    const summary: ApprovalSummary = {
+      kind: 'evm-tx', chainName: 'Avalanche Test', chainId: '99999', rpcHost: 'rpc.example.org:8545', symbol: 'TST', from: C_ADDR, to: C_OTHER, valueWei: '1', data: '0x', nonce: '0',
+      gasLimit: '21000', maxFeePerGas: '2', maxPriorityFeePerGas: '1', expectedGas: '21000', baseFeePerGas: '1', unsignedHex: '0x02',
+    };
+    renderWith(queue([approval(1, summary, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('evm-chain')).textContent).toBe('chain ID 99999, which the site that added it calls “Avalanche Test”, served by rpc.example.org:8545');
+  });
+
   it('an EVM tx says whose its recipient is: the wallet\'s own (which account), or a first payment and a look-alike warned of', async () => {
     const base: ApprovalSummary = {
       kind: 'evm-tx', chainName: 'Avalanche C-Chain', chainId: '43112', symbol: 'AVAX', from: C_ADDR, to: C_OTHER, valueWei: '1', data: '0x', nonce: '0',
