@@ -30,6 +30,7 @@ import {
   expectNewAutoRenewOnNode,
   expectNoStakingSent,
   expectRewardArrived,
+  STAKES_NOT_FOUND,
   fundP,
   GENESIS_VALIDATOR,
   NEW_PERIOD_LABEL,
@@ -182,6 +183,7 @@ describe('Chromium: staking through the popup, against the local node', () => {
     expect(await stake.locator('.mono').first().getAttribute('title')).toBe(nodeID);
     expect(await fact(stake, 'Comes back').textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     expect(await popup.getByTestId('total-staked').textContent()).toBe('25 AVAX');
+    expect(await popup.getByTestId('stakes-not-found').textContent()).toBe(STAKES_NOT_FOUND);
     await audit('staking: my stakes');
     await openTab(popup, 'Home');
     await expect.poll(() => popup.getByTestId('staked-P').textContent(), { timeout: 30_000 }).toMatch(/^\+ 25 AVAX staked: back \d{4}-/);

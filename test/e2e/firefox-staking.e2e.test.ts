@@ -37,6 +37,7 @@ import {
   REWARD_TIMEOUT_MS,
   runningNodeValidates,
   TOO_LITTLE,
+  STAKES_NOT_FOUND,
   TOO_LITTLE_SENTENCE,
 } from './staking-ui.js';
 import { parseAmount } from './popup/amounts.js';
@@ -203,6 +204,7 @@ describe('Firefox: staking through the popup, against the local node', () => {
     expect(await textOf({ testid: 'my-stake-amount' })).toBe('25 AVAX');
     expect(await factIn('my-stake', 'Comes back')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     expect(await textOf({ testid: 'total-staked' })).toBe('25 AVAX');
+    expect(await textOf({ testid: 'stakes-not-found' })).toBe(STAKES_NOT_FOUND);
     await audit('staking: my stakes');
     await click({ button: 'Export all activity (CSV)' });
     const link = await find({ testid: 'csv-link' });

@@ -27,6 +27,9 @@ export const DELEGATION = 25n * AVAX;
 /** Below the minimum: refused in words, nothing sent. */
 export const TOO_LITTLE = '1';
 export const TOO_LITTLE_SENTENCE = 'A delegation needs at least 25 AVAX; this one is 1 AVAX.';
+/** What My stakes says it cannot list (the node names a validator's delegators only one validator at a time). */
+export const STAKES_NOT_FOUND =
+  'Delegations made with another wallet (your phrase on another computer, say) are not listed, nor counted as staked. Their stake comes back to your P-Chain balance when they end.';
 
 /** The running node's delegation fee once it validates: 3%, in millionths. */
 export const NODE_DELEGATION_FEE = 30_000;

@@ -251,6 +251,10 @@ export function StakeMine({ params, selection, listKey }: { params: StakingParam
           <StakeItem key={s.txID} s={s} params={params} selection={selection} onChanged={() => void mine.reload()} />
         ))}
       </ul>
+      {/* The node lists a validator's delegators only one validator at a time: those of other wallets cannot be found (docs/staking.md §Finding rewards). */}
+      <p class="muted small-text" data-testid="stakes-not-found">
+        Delegations made with another wallet (your phrase on another computer, say) are not listed, nor counted as staked. Their stake comes back to your P-Chain balance when they end.
+      </p>
       <h2>Rewards paid</h2>
       {m && m.rewards.length === 0 && <p class="muted">No rewards paid yet.</p>}
       <ul class="tx-list">

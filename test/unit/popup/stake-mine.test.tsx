@@ -55,6 +55,16 @@ function show(stakes: MyStakeView[]) {
   return asked;
 }
 
+describe('My stakes: what it lists', () => {
+  it('says that delegations made with another wallet are neither listed nor counted, and where their stake shows again', async () => {
+    show([]);
+    await screen.findByText('No stakes yet.');
+    expect(screen.getByTestId('stakes-not-found').textContent).toBe(
+      'Delegations made with another wallet (your phrase on another computer, say) are not listed, nor counted as staked. Their stake comes back to your P-Chain balance when they end.',
+    );
+  });
+});
+
 describe('My stakes: auto-renewal', () => {
   it('a stopped validator can be resumed before its cycle ends; the review names the authority and the paying address', async () => {
     const asked = show([autoRenewed('stopped', 0)]);
