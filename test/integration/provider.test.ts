@@ -149,6 +149,13 @@ describe('the provider against the real node', () => {
     expect(lastSummary(bg)).toMatchObject({ kind: 'evm-tx', gasLimit: '100000', estimatedGasUse: '21000', expectedGas: '50000' });
     const { receipt: paddedReceipt } = await client.waitForTx('C', padded);
     expect(paddedReceipt?.gasUsed).toBe(50_000n);
+    // Activity lists a site's tx with the most it can cost, then, once settled, what its receipt charged.
+    const paddedSummary = lastSummary(bg);
+    if (paddedSummary.kind !== 'evm-tx') throw new Error(paddedSummary.kind);
+    const listed = async () => (await bg.wallet.balances.activityList()).items.find((i) => i.txID === padded);
+    expect((await listed())?.fee).toBe((100_000n * BigInt(paddedSummary.maxFeePerGas)).toString());
+    await bg.wallet.balances.balancesRefresh();
+    expect(await listed()).toMatchObject({ status: 'accepted', fee: (paddedReceipt!.gasUsed * paddedReceipt!.effectiveGasPrice!).toString() });
 
     // Bad params name their field; unknown methods are 4200; a tx for another chain is refused.
     const bad = await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to: '0x1234', value: '0x1' }], -32602);
