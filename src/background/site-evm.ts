@@ -273,6 +273,7 @@ export class SiteEvm extends SiteHandler {
           valueWei: value.toString(),
           data,
           nonce: nonce.toString(),
+          ...(siteNonce !== undefined && siteNonce !== nonce ? { siteNonce: siteNonce.toString() } : {}),
           gasLimit: estimated.toString(),
           maxFeePerGas: fees.maxFeePerGas.toString(),
           maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),

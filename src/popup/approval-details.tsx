@@ -24,6 +24,12 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
   return (
     <div class="stack" data-testid="evm-summary">
       {summary.recipient && <ImpactWarnings warnings={summary.recipient.warnings} />}
+      {summary.siteNonce !== undefined && (
+        // A site re-sending its waiting tx at the same nonce means to replace it; here it would be a second tx.
+        <p class="warn-box" role="note" data-testid="evm-site-nonce">
+          The site asked for nonce {summary.siteNonce}; the wallet uses {summary.nonce}. This replaces no waiting transaction: Speed up or Cancel in Activity does that.
+        </p>
+      )}
       {summary.deploy && <DeployDetails deploy={summary.deploy} />}
       {summary.call && <TokenCallDetails call={summary.call} />}
       {summary.simulation && <SimulationDetails sim={summary.simulation} />}

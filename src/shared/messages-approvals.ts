@@ -84,6 +84,8 @@ export type ApprovalSummary =
       /** Call data, 0x hex. */
       data: string;
       nonce: Amount;
+      /** The nonce the site asked for, when the wallet chose another (on Avalanche's C-Chain it always chooses). */
+      siteNonce?: Amount;
       gasLimit: Amount;
       maxFeePerGas: Amount;
       maxPriorityFeePerGas: Amount;

@@ -31,8 +31,9 @@ import {
   expectSwitchToAnotherSitesChain,
   expectTypedSignature,
   expectPaymentOnAddedChain,
+  expectSiteNonceNamed,
   expectUserRejected,
-  paymentOnAddedChain,
+  rawPayment,
   expectXpSignature,
   cacheStateInPage,
   expectSignatureAfterCacheReturn,
@@ -123,6 +124,12 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     await decide(window, 'Reject');
     expectUserRejected(await pending, 'sendTransaction');
     expect(expectOk(await dapp('nonce', evmAddressOf(account)), 'nonce')).toBe(nonce);
+    // Asked at a nonce of the site's own: the approval names it beside the one the wallet takes → Reject.
+    const atNonce = dapp('request', ...rawPayment(account.cAddress, nonce + 7));
+    const asked = await approvalWindow('eth_sendTransaction', atNonce);
+    expectSiteNonceNamed(asked.shown, server!.origin, nonce + 7, nonce);
+    await decide(asked.window, 'Reject');
+    expectUserRejected(await atNonce, "a send at the site's nonce (a raw request)", false);
   });
 
   step('sendTransaction → Approve → a hash whose receipt succeeds, paying exactly the value', async () => {
@@ -238,8 +245,8 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
 
   step('the dApp saw no other provider event (no chain change, no disconnect)', async () => {
     expect((await events()).map((e) => e.event)).toEqual(['connect', 'accountsChanged']);
-    // Each of the 11 requests opened its own window (the previous one had closed after its decision).
-    expect(approvalPages.size).toBe(11);
+    // Each of the 12 requests opened its own window (the previous one had closed after its decision).
+    expect(approvalPages.size).toBe(12);
     expect([...approvalPages].every((p) => p.isClosed())).toBe(true);
   });
 
@@ -314,7 +321,7 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
       expect(expectOk(await dapp('chainId'), 'chainId')).toEqual({ viem: ADDED_CHAIN.id, provider: addedHex });
       expect(expectOk(await dapp('request', 'eth_blockNumber'), 'eth_blockNumber')).toBe('0x1');
       // A payment there: the approval names the chain by its ID and RPC host, the site's name only as its claim → Reject.
-      const paying = dapp('request', ...paymentOnAddedChain(account.cAddress));
+      const paying = dapp('request', ...rawPayment(account.cAddress));
       const payment = await approvalWindow('eth_sendTransaction', paying);
       expectPaymentOnAddedChain(payment.shown, server!.origin, rpc.host);
       await decide(payment.window, 'Reject');

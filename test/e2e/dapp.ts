@@ -354,9 +354,9 @@ export function expectSwitchToAnotherSitesChain(shown: ApprovalSnapshot, origin:
   expectDecisionButtons(shown);
 }
 
-/** A payment on the chain a site added, as the site asks it (a raw eth_sendTransaction: viem's would check for its own chain). */
-export function paymentOnAddedChain(from: string): [string, unknown[]] {
-  return ['eth_sendTransaction', [{ from, to: PAYEE, value: `0x${PAYMENT_WEI.toString(16)}` }]];
+/** The payment as a raw eth_sendTransaction (viem's would check for its own chain, and choose the nonce), at `nonce` if given. */
+export function rawPayment(from: string, nonce?: number): [string, unknown[]] {
+  return ['eth_sendTransaction', [{ from, to: PAYEE, value: `0x${PAYMENT_WEI.toString(16)}`, ...(nonce !== undefined ? { nonce: `0x${nonce.toString(16)}` } : {}) }]];
 }
 
 /** Its approval names that chain by its ID and RPC host, the site's name for it only as its claim; the value in the chain's symbol. */
@@ -364,6 +364,16 @@ export function expectPaymentOnAddedChain(shown: ApprovalSnapshot, origin: strin
   expect(shown).toMatchObject({ title: 'EVM transaction to sign', origin, method: 'eth_sendTransaction' });
   expect(shown.testids['evm-chain']).toBe(`chain ID ${ADDED_CHAIN.id}, which the site that added it calls “${ADDED_CHAIN.shownName}”, served by ${rpcHost}`);
   expect(shown.testids['evm-value']).toBe(`0.012345 ${ADDED_CHAIN.symbol}`);
+  expectDecisionButtons(shown);
+}
+
+/** A payment the site asked for at nonce `asked`: the approval names it and the one the wallet takes, and says it replaces no waiting tx. */
+export function expectSiteNonceNamed(shown: ApprovalSnapshot, origin: string, asked: number, taken: number): void {
+  expect(shown).toMatchObject({ title: 'EVM transaction to sign', origin, method: 'eth_sendTransaction' });
+  expect(shown.testids['evm-nonce']).toBe(String(taken));
+  expect(shown.testids['evm-site-nonce']).toBe(
+    `The site asked for nonce ${asked}; the wallet uses ${taken}. This replaces no waiting transaction: Speed up or Cancel in Activity does that.`,
+  );
   expectDecisionButtons(shown);
 }
 

@@ -24,8 +24,9 @@ import {
   expectSwitchQuestion,
   expectSwitchToAnotherSitesChain,
   expectPaymentOnAddedChain,
+  expectSiteNonceNamed,
   expectUserRejected,
-  paymentOnAddedChain,
+  rawPayment,
   cacheStateInPage,
   expectSignatureAfterCacheReturn,
   keepInPage,
@@ -248,6 +249,15 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
     await expectDeployed(expectOk(await dapp('waitForReceipt', expectOk(await pending, 'deployContract')), 'waitForTransactionReceipt'), shown, account);
   });
 
+  step("sendTransaction at a nonce of the site's own: the approval names it beside the one the wallet takes → Reject", async () => {
+    const nonce = expectOk(await dapp('nonce', account.cAddress as `0x${string}`), 'nonce');
+    const atNonce = dapp('request', ...rawPayment(account.cAddress, nonce + 7));
+    const { window, shown } = await approvalWindow('eth_sendTransaction', atNonce);
+    expectSiteNonceNamed(shown, server!.origin, nonce + 7, nonce);
+    await decide(window, 'Reject');
+    expectUserRejected(await atNonce, "a send at the site's nonce (a raw request)", false);
+  });
+
   step('xpc_sendTransaction of a P-Chain delegation the site built: the window says what is staked, for which node, until when → Approve → committed', async () => {
     const transactionHex = await siteBuiltDelegation(account, 25n * AVAX);
     const pending = dapp('xpcSendTransaction', transactionHex, 'P');
@@ -288,7 +298,7 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
       await expect.poll(async () => (await events()).slice(eventsBefore), { timeout: 10_000 }).toEqual([{ event: 'chainChanged', data: addedHex }]);
 
       // A payment there: the approval names the chain by its ID and RPC host, the site's name only as its claim → Reject.
-      const paying = dapp('request', ...paymentOnAddedChain(account.cAddress));
+      const paying = dapp('request', ...rawPayment(account.cAddress));
       const payment = await approvalWindow('eth_sendTransaction', paying);
       expectPaymentOnAddedChain(payment.shown, server!.origin, rpc.host);
       await decide(payment.window, 'Reject');

@@ -73,8 +73,9 @@ describe('transaction quantities with leading zeros', () => {
     const sending = t.call('eth_sendTransaction', [{ from: COW.cAddress, to: COW.cAddress, value: '0x016345785d8a0000', gas: '0x05208', maxFeePerGas: '0x0ba43b7400', maxPriorityFeePerGas: '0x00', nonce: '0x00' }]);
     const p = await t.pending();
     expect(p.summary).toMatchObject({ kind: 'evm-tx', valueWei: '100000000000000000', gasLimit: '21000', maxFeePerGas: '50000000000', maxPriorityFeePerGas: '0' });
-    // The wallet's own network: named as the wallet names it, no RPC host said.
+    // The wallet's own network: named as the wallet names it, no RPC host said. The site's nonce is the wallet's: nothing to say of it.
     expect(p.summary).not.toHaveProperty('rpcHost');
+    expect(p.summary).not.toHaveProperty('siteNonce');
     const payload = (await t.approvals.findByRequest(p.requestId!))!.entry.params as { tx: { value: string; gasLimit: string } };
     expect(payload.tx).toMatchObject({ value: '100000000000000000', gasLimit: '21000' });
     await t.approvals.decide(p.id, false);
@@ -85,6 +86,16 @@ describe('transaction quantities with leading zeros', () => {
     }
     expect(await errorOf(t.call('eth_sendTransaction', [{ from: COW.cAddress, to: COW.cAddress, gasLimit: '0x' }]))).toMatchObject({ code: -32602 });
     expect(await t.approvals.list()).toEqual([]);
+  });
+
+  it("eth_sendTransaction with a nonce the wallet does not take: the approval names both (a site's same-nonce retry would be a second tx here)", async () => {
+    const t = setup();
+    await t.sites.grant(SITE.origin, [COW.id]);
+    const sending = t.call('eth_sendTransaction', [{ from: COW.cAddress, to: COW.cAddress, value: '0x1', gas: '0x5208', maxFeePerGas: '0x0ba43b7400', maxPriorityFeePerGas: '0x0', nonce: '0x05' }]);
+    const p = await t.pending();
+    expect(p.summary).toMatchObject({ kind: 'evm-tx', nonce: '0', siteNonce: '5' });
+    await t.approvals.decide(p.id, false);
+    expect((await errorOf(sending)).code).toBe(4001);
   });
 });
 

@@ -249,6 +249,22 @@ describe('approval window: a transaction', () => {
     expect((await screen.findByTestId('evm-chain')).textContent).toBe('chain ID 99999, which the site that added it calls “Avalanche Test”, served by rpc.example.org:8545');
   });
 
+  it('an EVM tx whose site asked for another nonce than the wallet takes says so, and that it replaces no waiting tx', async () => {
+    const summary: ApprovalSummary = {
+      kind: 'evm-tx', chainName: 'Avalanche C-Chain', chainId: '43112', symbol: 'AVAX', from: C_ADDR, to: C_OTHER, valueWei: '1', data: '0x', nonce: '8', siteNonce: '7',
+      gasLimit: '21000', maxFeePerGas: '2', maxPriorityFeePerGas: '1', expectedGas: '21000', baseFeePerGas: '1', unsignedHex: '0x02',
+    };
+    renderWith(queue([approval(1, summary, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('evm-site-nonce')).textContent).toBe(
+      'The site asked for nonce 7; the wallet uses 8. This replaces no waiting transaction: Speed up or Cancel in Activity does that.',
+    );
+    cleanup();
+    const { siteNonce: _, ...same } = summary;
+    renderWith(queue([approval(1, same, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    await screen.findByTestId('evm-summary');
+    expect(screen.queryByTestId('evm-site-nonce')).toBeNull();
+  });
+
   it('an EVM tx says whose its recipient is: the wallet\'s own (which account), or a first payment and a look-alike warned of', async () => {
     const base: ApprovalSummary = {
       kind: 'evm-tx', chainName: 'Avalanche C-Chain', chainId: '43112', symbol: 'AVAX', from: C_ADDR, to: C_OTHER, valueWei: '1', data: '0x', nonce: '0',
