@@ -41,6 +41,11 @@ function selectShort<T>(select: () => T, feeOnly: boolean): T {
   }
 }
 
+/** `fund` from a builder's own pool, AVAX asset and change owners (`req.changeOwners`, an import's, in their place). */
+export function fundFor(p: { ctx: { avaxAssetID: Bytes }; pool: readonly SpendableUtxo[]; changeOwners?: OutputOwners }, req: Omit<FundingRequest, 'pool' | 'avaxAssetID' | 'changeOwners'> & { changeOwners?: OutputOwners }): Funding {
+  return fund({ pool: p.pool, avaxAssetID: p.ctx.avaxAssetID, changeOwners: p.changeOwners!, ...req });
+}
+
 export function fund(req: FundingRequest): Funding {
   const avaxHex = toHex(req.avaxAssetID);
   let fee = req.fee([], []);

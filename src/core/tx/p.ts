@@ -7,7 +7,7 @@ import { checkPositive, ValidationError } from '../errors.js';
 import { type PFeeContext, pTxFee } from '../fees.js';
 import { built, type BuiltTx } from './built.js';
 import { type ChainContext, MAX_XP_TX_SIZE } from './context.js';
-import { fund } from './fund.js';
+import { fundFor } from './fund.js';
 import { type SpendableUtxo, toTransferableInput } from './utxos.js';
 import { packInputs } from './x.js';
 
@@ -17,6 +17,13 @@ export interface PSpendParams {
   /** Spendable P-Chain UTXOs at the current chain time (locked value already excluded). */
   pool: readonly SpendableUtxo[];
   changeOwners: OutputOwners;
+}
+
+export type BaseFields = Pick<PTx, 'vm' | 'networkID' | 'blockchainID' | 'outputs' | 'inputs' | 'memo'>;
+
+/** The BaseTx part of a P-Chain tx with these inputs and outputs, sorted (memo empty since Durango). */
+export function baseOf(p: Pick<PSpendParams, 'ctx'>, inputs: TransferableInput[], outputs: TransferableOutput[]): BaseFields {
+  return { vm: 'pvm', networkID: p.ctx.networkID, blockchainID: p.ctx.pChainID, outputs: sortTransferableOutputs(outputs, 'pvm'), inputs, memo: new Uint8Array() };
 }
 
 type Shape = { kind: 'BaseTx' } | { kind: 'ImportTx'; importedInputs: TransferableInput[] } | { kind: 'ExportTx'; exportedOutputs: TransferableOutput[] };
@@ -47,22 +54,11 @@ function feeOf(p: PSpendParams, shape: Shape, fixedOutputs: TransferableOutput[]
 export function buildPSend(p: PSpendParams & { amount: bigint; to: OutputOwners }): BuiltTx<PBaseTx> {
   checkPositive(p.amount);
   const payment: TransferableOutput = { assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.to } };
-  const funding = fund({
-    pool: p.pool,
+  const funding = fundFor(p, {
     needs: new Map([[toHex(p.ctx.avaxAssetID), p.amount]]),
-    avaxAssetID: p.ctx.avaxAssetID,
-    changeOwners: p.changeOwners,
     fee: feeOf(p, { kind: 'BaseTx' }, [payment]),
   });
-  const tx: PBaseTx = {
-    vm: 'pvm',
-    kind: 'BaseTx',
-    networkID: p.ctx.networkID,
-    blockchainID: p.ctx.pChainID,
-    outputs: sortTransferableOutputs([payment, ...funding.change], 'pvm'),
-    inputs: funding.inputs,
-    memo: new Uint8Array(),
-  };
+  const tx: PBaseTx = { ...baseOf(p, funding.inputs, [payment, ...funding.change]), kind: 'BaseTx' };
   return built(tx, funding.spent, funding.fee, MAX_XP_TX_SIZE);
 }
 
@@ -71,24 +67,11 @@ export function buildPExport(p: PSpendParams & { destination: 'X' | 'C'; amount:
   const exportedOutputs: TransferableOutput[] = [
     { assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.to } },
   ];
-  const funding = fund({
-    pool: p.pool,
+  const funding = fundFor(p, {
     needs: new Map([[toHex(p.ctx.avaxAssetID), p.amount]]),
-    avaxAssetID: p.ctx.avaxAssetID,
-    changeOwners: p.changeOwners,
     fee: feeOf(p, { kind: 'ExportTx', exportedOutputs }, []),
   });
-  const tx: PExportTx = {
-    vm: 'pvm',
-    kind: 'ExportTx',
-    networkID: p.ctx.networkID,
-    blockchainID: p.ctx.pChainID,
-    outputs: sortTransferableOutputs(funding.change, 'pvm'),
-    inputs: funding.inputs,
-    memo: new Uint8Array(),
-    destinationChain: p.destination === 'X' ? p.ctx.xChainID : p.ctx.cChainID,
-    exportedOutputs,
-  };
+  const tx: PExportTx = { ...baseOf(p, funding.inputs, funding.change), kind: 'ExportTx', destinationChain: p.destination === 'X' ? p.ctx.xChainID : p.ctx.cChainID, exportedOutputs };
   return built(tx, funding.spent, funding.fee, MAX_XP_TX_SIZE);
 }
 
@@ -103,26 +86,14 @@ export function buildPImport(
   }
   return packInputs(p.atomicUtxos, MAX_XP_TX_SIZE).map((group) => {
     const importedInputs = sortTransferableInputs(group.map(toTransferableInput));
-    const funding = fund({
-      pool: p.pool,
+    const funding = fundFor(p, {
       needs: new Map(),
       // Every imported UTXO is AVAX (checked above).
       credit: new Map([[avax, group.reduce((sum, s) => sum + s.amount, 0n)]]),
-      avaxAssetID: p.ctx.avaxAssetID,
       changeOwners: p.to,
       fee: feeOf(p, { kind: 'ImportTx', importedInputs }, []),
     });
-    const tx: PImportTx = {
-      vm: 'pvm',
-      kind: 'ImportTx',
-      networkID: p.ctx.networkID,
-      blockchainID: p.ctx.pChainID,
-      outputs: sortTransferableOutputs(funding.change, 'pvm'),
-      inputs: funding.inputs,
-      memo: new Uint8Array(),
-      sourceChain: p.source === 'X' ? p.ctx.xChainID : p.ctx.cChainID,
-      importedInputs,
-    };
+    const tx: PImportTx = { ...baseOf(p, funding.inputs, funding.change), kind: 'ImportTx', sourceChain: p.source === 'X' ? p.ctx.xChainID : p.ctx.cChainID, importedInputs };
     return built(tx, [...funding.spent, ...group.map((s) => s.utxo)], funding.fee, MAX_XP_TX_SIZE);
   });
 }

@@ -4,7 +4,6 @@
 // `stakeOwners` (it comes back to them when the staking ends), change returns to the wallet.
 // Layouts and rules: docs/protocol.md §P, docs/staking.md.
 import { type Bytes, toHex } from '../bytes.js';
-import { sortTransferableOutputs } from '../codec/rules.js';
 import type {
   OutputOwners,
   PAddAutoRenewedValidatorTx,
@@ -13,7 +12,6 @@ import type {
   PSetAutoRenewedValidatorConfigTx,
   PTx,
   Signer,
-  TransferableInput,
   TransferableOutput,
 } from '../codec/types.js';
 import { PRIMARY_NETWORK_ID, SHARES_DENOMINATOR, verifyPTx } from '../codec/pvm-rules.js';
@@ -21,8 +19,8 @@ import { SigningError, ValidationError } from '../errors.js';
 import { pTxFee } from '../fees.js';
 import { built, type BuiltTx } from './built.js';
 import { MAX_XP_TX_SIZE } from './context.js';
-import { fund, type Funding } from './fund.js';
-import type { PSpendParams } from './p.js';
+import { fundFor, type Funding } from './fund.js';
+import { baseOf, type BaseFields, type PSpendParams } from './p.js';
 import { authorityRecord } from './sign.js';
 import { type OwnedAddresses, signingIndices } from './utxos.js';
 
@@ -41,23 +39,13 @@ export interface BlsSigner {
   proofOfPossession: Bytes;
 }
 
-type BaseFields = Pick<PTx, 'vm' | 'networkID' | 'blockchainID' | 'outputs' | 'inputs' | 'memo'>;
-
-/** The BaseTx part of a P-Chain tx with these inputs and change outputs (memo empty since Durango). */
-function baseOf(p: PSpendParams, inputs: TransferableInput[], change: TransferableOutput[]): BaseFields {
-  return { vm: 'pvm', networkID: p.ctx.networkID, blockchainID: p.ctx.pChainID, outputs: sortTransferableOutputs(change, 'pvm'), inputs, memo: new Uint8Array() };
-}
-
 /**
  * Funds `needs` nAVAX plus the fee of the tx `make` builds around the chosen inputs and change:
  * the fee is that tx's own (inputs, change, stake, owners, signer, auth), re-priced until settled.
  */
 function fundTx<T extends PTx>(p: PSpendParams, needs: bigint, make: (base: BaseFields) => T): { tx: T; funding: Funding } {
-  const funding = fund({
-    pool: p.pool,
+  const funding = fundFor(p, {
     needs: new Map([[toHex(p.ctx.avaxAssetID), needs]]),
-    avaxAssetID: p.ctx.avaxAssetID,
-    changeOwners: p.changeOwners,
     fee: (inputs, change) => pTxFee(make(baseOf(p, inputs, change)), p.fee),
     assetLabel: () => 'AVAX on the P-Chain',
   });

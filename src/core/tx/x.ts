@@ -22,7 +22,7 @@ import type {
 import { checkPositive, TxTooLargeError, ValidationError } from '../errors.js';
 import { built, type BuiltTx } from './built.js';
 import { type ChainContext, MAX_MEMO_SIZE, MAX_NFT_PAYLOAD, MAX_XP_TX_SIZE } from './context.js';
-import { fund } from './fund.js';
+import { fundFor } from './fund.js';
 import { type OwnedAddresses, signingIndices, type SpendableUtxo, sumByAsset, toTransferableInput } from './utxos.js';
 
 export interface XSpendParams {
@@ -70,11 +70,8 @@ function assetNeeds(payments: Payment[]): Map<string, bigint> {
 /** Sends any assets, to any owner sets, in one BaseTx. */
 export function buildXSend(p: XSpendParams & { payments: Payment[] }): BuiltTx<XBaseTx> {
   checkPayments(p.payments);
-  const funding = fund({
-    pool: p.pool,
+  const funding = fundFor(p, {
     needs: assetNeeds(p.payments),
-    avaxAssetID: p.ctx.avaxAssetID,
-    changeOwners: p.changeOwners,
     fee: () => p.ctx.xTxFee,
   });
   const tx: XBaseTx = {
@@ -209,11 +206,8 @@ export function buildXCreateAsset(
   for (let i = 1; i < states.length; i++) {
     if (states[i]!.fxIndex === states[i - 1]!.fxIndex) throw new ValidationError('one initial state per feature extension', 'initialStates');
   }
-  const funding = fund({
-    pool: p.pool,
+  const funding = fundFor(p, {
     needs: new Map(),
-    avaxAssetID: p.ctx.avaxAssetID,
-    changeOwners: p.changeOwners,
     fee: () => p.ctx.xCreateAssetTxFee,
   });
   const tx: XCreateAssetTx = {
@@ -233,11 +227,8 @@ export function buildXCreateAsset(
 /** An OperationTx applying `op` to the one UTXO `opUtxo`, its fee paid from the pool. */
 function operationTx(p: XSpendParams, opUtxo: Utxo, op: FxOperation): BuiltTx<XOperationTx> {
   const operation: Operation = { assetID: opUtxo.assetID, utxoIDs: [{ txID: opUtxo.txID, outputIndex: opUtxo.outputIndex }], op };
-  const funding = fund({
-    pool: p.pool,
+  const funding = fundFor(p, {
     needs: new Map(),
-    avaxAssetID: p.ctx.avaxAssetID,
-    changeOwners: p.changeOwners,
     fee: () => p.ctx.xTxFee,
     exclude: new Set([utxoId(opUtxo)]),
   });
@@ -310,11 +301,8 @@ export function buildXExport(
   p: XSpendParams & { destination: 'P' | 'C'; amount: bigint; to: OutputOwners },
 ): BuiltTx<XExportTx> {
   checkPositive(p.amount);
-  const funding = fund({
-    pool: p.pool,
+  const funding = fundFor(p, {
     needs: new Map([[toHex(p.ctx.avaxAssetID), p.amount]]),
-    avaxAssetID: p.ctx.avaxAssetID,
-    changeOwners: p.changeOwners,
     fee: () => p.ctx.xTxFee,
   });
   const tx: XExportTx = {
@@ -340,11 +328,9 @@ export function buildXImport(
   if (p.atomicUtxos.length === 0) throw new ValidationError('nothing to import', 'atomicUtxos');
   return packInputs(p.atomicUtxos, MAX_XP_TX_SIZE).map((group) => {
     const importedInputs: TransferableInput[] = sortTransferableInputs(group.map(toTransferableInput));
-    const funding = fund({
-      pool: p.pool,
+    const funding = fundFor(p, {
       needs: new Map(),
       credit: sumByAsset(group.map((s) => ({ assetID: s.utxo.assetID, amount: s.amount }))),
-      avaxAssetID: p.ctx.avaxAssetID,
       changeOwners: p.to,
       fee: () => p.ctx.xTxFee,
     });
