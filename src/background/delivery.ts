@@ -6,6 +6,7 @@ import { type Bytes, fromHex, toHex } from '../core/bytes.js';
 import type { UnsignedTx } from '../core/codec/types.js';
 import { type EvmNonces, isEvmHash, type Issued, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
+import { avaxBurned } from '../core/fees.js';
 import type { ChainAlias } from '../core/node.js';
 import { LAST_CHANGE_INDEX } from '../core/scan.js';
 import { decodeChainTx } from '../core/tx-fate.js';
@@ -14,7 +15,7 @@ import { evmTxNonce } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
-import { evmNonceOf, keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, sendOnce, spendsOwnFunds, waitingEntry } from './outbox.js';
+import { evmNonceOf, exportNonces, keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, sendOnce, spendsOwnFunds, waitingEntry } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
 import { conflictsOf, exportSpends, inputIds, racedBy, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
 import type { Preset } from './services/networks.js';
@@ -22,6 +23,9 @@ import { tellKeptExport, type TransferRecord } from './transfer-journal.js';
 
 type Target = Pick<AccountContext, 'engine' | 'preset' | 'account'>;
 type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes };
+
+/** Why a C-Chain export waits its turn in the account's nonce line. */
+const LINE_WAITS = 'another C-Chain transaction of this account is still waiting to go through; ';
 
 export class Delivery {
   readonly #evmLocks = new Map<string, Promise<unknown>>();
@@ -183,25 +187,23 @@ export class Delivery {
   }
 
   /**
-   * The nonces of this account's C-Chain txs the node has not decided on: its EVM txs in the outbox
-   * (refused ones apart), and the C-Chain exports of its cross-chain moves signed but not yet
-   * accepted (an export spends a nonce of the same line).
+   * The nonces of this account's C-Chain txs the node has not decided on: its EVM txs and the C-Chain
+   * exports sites had it send, in the outbox (refused ones apart), and the C-Chain exports of its
+   * cross-chain moves signed but not yet accepted (an export spends a nonce of the same line).
    */
-  async ownEvmNonces({ preset, account }: Pick<AccountContext, 'preset' | 'account'>): Promise<EvmNonces> {
-    const entries = (await (await this.engines.outbox(preset, account.id)).list()).filter((e) => e.chain === 'C' && isEvmHash(e.txID));
+  async ownEvmNonces({ preset, account, engine }: Pick<AccountContext, 'preset' | 'account' | 'engine'>): Promise<EvmNonces> {
+    const entries = (await (await this.engines.outbox(preset, account.id)).list()).filter((e) => e.chain === 'C');
     // One that cannot be read (damaged storage) holds no nonce: it must not stop every C-Chain send.
-    const nonceOf = (e: OutboxEntry) => evmNonceOf(e) ?? [];
+    const nonceOf = (e: OutboxEntry) => (isEvmHash(e.txID) ? (evmNonceOf(e) ?? []) : exportNonces(e.signedHex, engine.evmAddress));
     const moves = await this.moves(preset, account.id);
-    const exports = moves.flatMap((r) => {
-      if (r.from !== 'C' || !r.export || r.export.accepted || r.state !== 'export-signed') return [];
-      try {
-        const tx = decodeChainTx('C', fromHex(r.export.signedHex));
-        return tx.vm === 'evm' && tx.kind === 'ExportTx' ? tx.ins.map((i) => i.nonce) : [];
-      } catch {
-        return []; // damaged bytes hold no nonce, as a damaged outbox entry
-      }
-    });
+    const exports = moves.flatMap((r) => (r.from !== 'C' || !r.export || r.export.accepted || r.state !== 'export-signed' ? [] : exportNonces(r.export.signedHex, engine.evmAddress)));
     return { live: [...entries.filter((e) => !e.voided).flatMap(nonceOf), ...exports], voided: entries.filter((e) => e.voided).flatMap(nonceOf) };
+  }
+
+  /** True while a tx of the account's nonce line waits on a nonce the chain has not used (gone through, reverted or replaced). */
+  private async lineWaits(ctx: AccountContext): Promise<boolean> {
+    const used = await ctx.engine.node.eth.getTransactionCount(ctx.engine.evmAddress, 'latest');
+    return (await this.ownEvmNonces(ctx)).live.some((n) => n >= used);
   }
 
   /**
@@ -213,11 +215,8 @@ export class Delivery {
    */
   inNonceLine<T>(accountId: string, run: () => Promise<T>, networkId?: string): Promise<T> {
     return this.withEvmLock(accountId, async () => {
-      const ctx = await this.engines.open(accountId, networkId);
-      // A tx whose nonce the chain has used (gone through, reverted, or replaced) no longer waits.
-      const used = await ctx.engine.node.eth.getTransactionCount(ctx.engine.evmAddress, 'latest');
-      if ((await this.ownEvmNonces(ctx)).live.some((n) => n >= used)) {
-        throw new WalletError('evm-tx-in-flight', 'another C-Chain transaction of this account is still waiting to go through; the export is signed once it has');
+      if (await this.lineWaits(await this.engines.open(accountId, networkId))) {
+        throw new WalletError('evm-tx-in-flight', `${LINE_WAITS}the export is signed once it has`);
       }
       return run();
     });
@@ -350,12 +349,27 @@ export class Delivery {
       throw new WalletError('stale-approval', 'the wallet was switched to another network since this was approved; nothing was sent: ask again');
     }
     if (!isEvmHash(signed.txID)) {
-      const { replaced, races } = await this.beforeSending(ctx, signed.chain, decodeChainTx(signed.chain, signed.signedBytes));
-      // Locked meanwhile: deliver would refuse it, so no stake is recorded for it either.
-      this.engines.keyring.assertUnlocked();
-      await beforeSending?.(ctx.preset.id);
-      await this.deliver(ctx, signed, { ...item, ...races }, undefined, false, replaced);
-      return;
+      const tx = decodeChainTx(signed.chain, signed.signedBytes);
+      const send = async () => {
+        const { replaced, races } = await this.beforeSending(ctx, signed.chain, tx);
+        // Locked meanwhile: deliver would refuse it, so no stake is recorded for it either.
+        this.engines.keyring.assertUnlocked();
+        await beforeSending?.(ctx.preset.id);
+        await this.deliver(ctx, signed, { ...item, ...races }, undefined, false, replaced);
+      };
+      if (tx.vm !== 'evm' || tx.kind !== 'ExportTx') return send();
+      // A C-Chain export spends a nonce of the account's line: sent, as a move's, only while no other
+      // tx of the line waits; and never one paying less than the fee of now, which would wait for
+      // it to fall, every later C-Chain tx of the account queued behind it.
+      return this.withEvmLock(accountId, async () => {
+        if (await this.lineWaits(ctx)) throw new WalletError('evm-tx-in-flight', `${LINE_WAITS}nothing was sent: ask again once it has`);
+        if (await ctx.engine.atomicUnderpays(signed.signedBytes, avaxBurned(tx, ctx.engine.ctx.avaxAssetID))) {
+          throw new WalletError('fee-too-low', "this export pays less than the C-Chain's fee of now: it would wait, with every later C-Chain transaction of this account behind it; nothing was sent");
+        }
+        // A refused tx at its nonce, as for a move's export: settled once it runs, not "may have gone through".
+        await this.beforeExport(ctx.preset.id, accountId, signed);
+        await send();
+      });
     }
     await this.withEvmLock(accountId, async () => {
       const live = await this.settleRefusedHere(ctx, 'C', true);
@@ -375,4 +389,3 @@ function usesChange(built: BuiltTx, engine: WalletEngine): boolean {
   const change = toHex(engine.changeOwners.addresses[0]!);
   return built.tx.outputs.some((o) => o.output.kind === 'TransferOutput' && o.output.owners.addresses.some((a) => toHex(a) === change));
 }
-

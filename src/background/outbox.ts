@@ -242,6 +242,16 @@ export function evmNonceOf(o: OutboxEntry): bigint | undefined {
   }
 }
 
+/** The nonces a signed C-Chain export spends of `address`'s line (0x hex); none for another tx, or damaged bytes. */
+export function exportNonces(signedHex: string, address: string): bigint[] {
+  try {
+    const tx = decodeChainTx('C', fromHex(signedHex));
+    return tx.vm === 'evm' && tx.kind === 'ExportTx' ? tx.ins.filter((i) => `0x${toHex(i.address)}` === address.toLowerCase()).map((i) => i.nonce) : [];
+  } catch {
+    return []; // damaged bytes hold no nonce, as a damaged EVM entry
+  }
+}
+
 /** evmNonceOf, each entry's read once (rivalsOf is asked of every entry against every other). */
 export function nonceReader(): (o: OutboxEntry) => bigint | undefined {
   const nonces = new Map<OutboxEntry, bigint | undefined>();
@@ -350,9 +360,11 @@ export async function settleOutbox(
     } catch {
       // The node could not answer for this one now: the next refresh asks again.
     }
-    // An EVM tx only once its nonce is used (inputs-spent): until then it holds that nonce (one
-    // whose nonce cannot be read, damaged, holds none).
-    if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS && (!isEvmHash(entry.txID) || fate === 'inputs-spent' || evmNonceOf(entry) === undefined)) {
+    // An EVM tx or a C-Chain export only once its nonce is used (inputs-spent): until then it holds
+    // that nonce, and the account's later C-Chain txs wait behind it (one whose nonce cannot be
+    // read, damaged, holds none).
+    const holdsNonce = isEvmHash(entry.txID) ? evmNonceOf(entry) !== undefined : entry.chain === 'C' && exportNonces(entry.signedHex, engine.evmAddress).length > 0;
+    if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS && (fate === 'inputs-spent' || !holdsNonce)) {
       expired.push(entry.txID);
       try {
         if (keptInTheWay(entry)) voidable.add(entry.txID);

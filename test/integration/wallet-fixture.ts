@@ -70,13 +70,13 @@ export interface ProviderBackground {
  */
 export async function providerBackground(
   stores: MemoryStores,
-  hooks: { openApprovalWindow: (bg: ProviderBackground) => void; notifyPages?: () => void; now?: () => number; fetch?: typeof fetch; sessionNow?: () => number },
+  hooks: { openApprovalWindow: (bg: ProviderBackground) => void; notifyPages?: () => void; now?: () => number; fetch?: typeof fetch; sessionNow?: () => number; wait?: WaitOptions },
 ): Promise<ProviderBackground> {
   const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores, hooks.sessionNow ? { now: hooks.sessionNow } : {});
   await session.resume();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
-  const wallet = createWallet(session, stores.local, { approvals, sites, ...(hooks.fetch ? { fetch: hooks.fetch } : {}) });
+  const wallet = createWallet(session, stores.local, { approvals, sites, ...(hooks.fetch ? { fetch: hooks.fetch } : {}), ...(hooks.wait ? { wait: hooks.wait } : {}) });
   const bg = { stores, session, wallet, approvals } as ProviderBackground;
   bg.provider = new ProviderService({
     wallet: wallet.site,

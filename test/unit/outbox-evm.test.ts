@@ -8,7 +8,8 @@ import { fromHex, toHex } from '../../src/core/bytes.js';
 import { WalletEngine } from '../../src/core/engine.js';
 import { RpcError } from '../../src/core/errors.js';
 import type { NodeClient } from '../../src/core/node.js';
-import { signEvmTx } from '../../src/core/tx/c.js';
+import { buildCExport, signEvmTx } from '../../src/core/tx/c.js';
+import { makeOwners } from '../../src/core/tx/context.js';
 import type { ActivityItem } from '../../src/shared/messages.js';
 import { pTx } from './outbox-test-kit.js';
 import { ctx, ewoq, second, utxo } from './pvm-test-kit.js';
@@ -65,6 +66,19 @@ describe('an EVM tx undecided for a week', () => {
     node.down = true;
     await settle(engine, o);
     expect(await ids(o)).toEqual([stuck.txID]);
+  });
+
+  it("and so does a C-Chain export a site had the wallet send, whose nonce is unused: the account's later C-Chain txs wait behind it", async () => {
+    const o = outbox();
+    const engine = evmEngine({ used: 5n, ran: [], held: [] });
+    const built = buildCExport({ ctx, from: second.evmAddress, nonce: 5n, balanceWei: 10n ** 20n, destination: 'X', amount: 1_000_000n, to: makeOwners([ewoq.shortId]), baseFeeWei: 25n * 10n ** 9n });
+    const signed = engine.sign(built);
+    const entry = { ...outboxEntry('C', signed.txID, signed.signedBytes, { txID: signed.txID, chain: 'C', kind: 'export', status: 'pending', createdAt: 1 }), createdAt: 0 };
+    await o.put(entry);
+    // Never executed (the node knows nothing of it), and the node cannot take it again now.
+    (engine.node as unknown as { atomic: unknown }).atomic = { findExecutedAtomicTx: () => Promise.resolve(null), issueTx: () => Promise.reject(new Error('mempool full')) };
+    await settle(engine, o);
+    expect(await ids(o)).toEqual([entry.txID]);
   });
 
   it('is given up once its nonce is used without a receipt of its own (unclear, as before)', async () => {
