@@ -362,9 +362,12 @@ export class Delivery {
       // tx of the line waits; and never one paying less than the fee of now, which would wait for
       // it to fall, every later C-Chain tx of the account queued behind it.
       return this.withEvmLock(accountId, async () => {
-        if (await this.lineWaits(ctx)) throw new WalletError('evm-tx-in-flight', `${LINE_WAITS}nothing was sent: ask again once it has`);
-        if (await ctx.engine.atomicUnderpays(signed.signedBytes, avaxBurned(tx, ctx.engine.ctx.avaxAssetID))) {
-          throw new WalletError('fee-too-low', "this export pays less than the C-Chain's fee of now: it would wait, with every later C-Chain transaction of this account behind it; nothing was sent");
+        // The same export again (the same bytes, approved twice) is that waiting tx itself: sent once more, as any.
+        if (!(await (await this.engines.outbox(ctx.preset, accountId)).list()).some((e) => e.txID === signed.txID)) {
+          if (await this.lineWaits(ctx)) throw new WalletError('evm-tx-in-flight', `${LINE_WAITS}nothing was sent: ask again once it has`);
+          if (await ctx.engine.atomicUnderpays(signed.signedBytes, avaxBurned(tx, ctx.engine.ctx.avaxAssetID))) {
+            throw new WalletError('fee-too-low', "this export pays less than the C-Chain's fee of now: it would wait, with every later C-Chain transaction of this account behind it; nothing was sent");
+          }
         }
         // A refused tx at its nonce, as for a move's export: settled once it runs, not "may have gone through".
         await this.beforeExport(ctx.preset.id, accountId, signed);

@@ -93,12 +93,12 @@ export class Outbox {
   }
 
   /** Counts a resend of the entry if it is still here and may be sent again; false otherwise. */
-  async countResend(txID: string): Promise<boolean> {
+  async countResend(txID: string, uncapped = false): Promise<boolean> {
     let counted = false;
     await this.change((all) =>
       all.map((e) => {
         // A refused (voided) tx is never sent again: the next send takes its place.
-        if (e.txID !== txID || e.resends >= MAX_RESENDS || e.voided) return e;
+        if (e.txID !== txID || (e.resends >= MAX_RESENDS && !uncapped) || e.voided) return e;
         counted = true;
         return { ...e, resends: e.resends + 1 };
       }),
@@ -314,6 +314,9 @@ export async function settleOutbox(
   const held = new Set<string>();
   for (const entry of await outbox.list()) {
     if (entry.voided) kept.add(entry.txID);
+    // A site's C-Chain export: later txs of the line wait behind its nonce, and nothing replaces it
+    // (no speed-up or cancel), so it is sent again for as long as it takes.
+    const exporting = !isEvmHash(entry.txID) && entry.chain === 'C' && exportNonces(entry.signedHex, engine.evmAddress).length > 0;
     let fate: TxFate | undefined;
     try {
       fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex));
@@ -354,7 +357,7 @@ export async function settleOutbox(
         settled.set(entry.txID, 'failed');
       }
       // Counted under the outbox's lock: an entry a send has just given up is not sent again.
-      if (fate === 'not-seen' && !late && (await outbox.countResend(entry.txID))) {
+      if (fate === 'not-seen' && !late && (await outbox.countResend(entry.txID, exporting))) {
         await engine.submit(entry.chain, fromHex(entry.signedHex), entry.txID).catch(() => undefined);
       }
     } catch {
@@ -363,7 +366,7 @@ export async function settleOutbox(
     // An EVM tx or a C-Chain export only once its nonce is used (inputs-spent): until then it holds
     // that nonce, and the account's later C-Chain txs wait behind it (one whose nonce cannot be
     // read, damaged, holds none).
-    const holdsNonce = isEvmHash(entry.txID) ? evmNonceOf(entry) !== undefined : entry.chain === 'C' && exportNonces(entry.signedHex, engine.evmAddress).length > 0;
+    const holdsNonce = isEvmHash(entry.txID) ? evmNonceOf(entry) !== undefined : exporting;
     if (!entry.voided && Date.now() - entry.createdAt > EXPIRY_MS && (fate === 'inputs-spent' || !holdsNonce)) {
       expired.push(entry.txID);
       try {

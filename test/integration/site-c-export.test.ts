@@ -79,8 +79,11 @@ describe("a site's C-Chain export and the account's nonce line", () => {
     // The node answers the export's ID and keeps it (not yet executed: its nonce is not used).
     let held: (() => Promise<unknown>) | undefined;
     node.lies.set('avax.issueTx', (c, forward) => ((held = forward), Promise.resolve(rpcResult({ txID: txIdOfIssue(c) }))));
-    const sent = await call('xpc_sendTransaction', [{ transactionHex: await siteExportHex(), chainAlias: 'C' }]);
+    const transactionHex = await siteExportHex();
+    const sent = await call('xpc_sendTransaction', [{ transactionHex, chainAlias: 'C' }]);
     expect(sent.ok).toBe(true);
+    // The site asks again with the same bytes: that is the waiting export itself, sent once more (not "another waits").
+    expect(await call('xpc_sendTransaction', [{ transactionHex, chainAlias: 'C' }])).toEqual(sent);
     node.lies.delete('avax.issueTx');
     expect(await executedNonce()).toBe(nonce);
 

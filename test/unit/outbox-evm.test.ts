@@ -68,17 +68,23 @@ describe('an EVM tx undecided for a week', () => {
     expect(await ids(o)).toEqual([stuck.txID]);
   });
 
-  it("and so does a C-Chain export a site had the wallet send, whose nonce is unused: the account's later C-Chain txs wait behind it", async () => {
+  it("and so does a C-Chain export a site had the wallet send, whose nonce is unused: the account's later C-Chain txs wait behind it, and it is sent again however often it was", async () => {
     const o = outbox();
     const engine = evmEngine({ used: 5n, ran: [], held: [] });
     const built = buildCExport({ ctx, from: second.evmAddress, nonce: 5n, balanceWei: 10n ** 20n, destination: 'X', amount: 1_000_000n, to: makeOwners([ewoq.shortId]), baseFeeWei: 25n * 10n ** 9n });
     const signed = engine.sign(built);
-    const entry = { ...outboxEntry('C', signed.txID, signed.signedBytes, { txID: signed.txID, chain: 'C', kind: 'export', status: 'pending', createdAt: 1 }), createdAt: 0 };
+    // Lost long ago, and sent again more times than any other tx is.
+    const entry = { ...outboxEntry('C', signed.txID, signed.signedBytes, { txID: signed.txID, chain: 'C', kind: 'export', status: 'pending', createdAt: 1 }), createdAt: 0, resends: 50 };
     await o.put(entry);
     // Never executed (the node knows nothing of it), and the node cannot take it again now.
-    (engine.node as unknown as { atomic: unknown }).atomic = { findExecutedAtomicTx: () => Promise.resolve(null), issueTx: () => Promise.reject(new Error('mempool full')) };
+    let sentAgain = 0;
+    (engine.node as unknown as { atomic: unknown }).atomic = { findExecutedAtomicTx: () => Promise.resolve(null), issueTx: () => (sentAgain++, Promise.reject(new Error('mempool full'))) };
     await settle(engine, o);
     expect(await ids(o)).toEqual([entry.txID]);
+    // Nothing can replace it: it is sent again at each look, for as long as it takes.
+    expect(sentAgain).toBe(1);
+    await settle(engine, o);
+    expect(sentAgain).toBe(2);
   });
 
   it('is given up once its nonce is used without a receipt of its own (unclear, as before)', async () => {
