@@ -12,6 +12,7 @@ import { requesterOf } from './approvals.js';
 import { lookAlikeOf, MAX_CHAIN_SYMBOL, posesAsAvax, shownName, wellKnownChain } from './chain-name.js';
 import { type Call, type Payload, ProviderError, SiteHandler, type Site } from './provider-context.js';
 import { chainIdParam, InvalidParamsError, objectParam, onlyKeys, positional, stringParam, urlParam } from './provider-params.js';
+import { hostOf } from './site-connection.js';
 import type { AddedChain } from './sites.js';
 
 type SwitchSummary = Extract<ApprovalSummary, { kind: 'switch-chain' }>;
@@ -25,8 +26,6 @@ interface SwitchTarget {
   addedBy?: string | undefined;
   payload: SwitchPayload;
 }
-
-const hostOf = (url: string): string => new URL(url).host;
 
 export class SiteChains extends SiteHandler {
   async switchChain(call: Call): Promise<null> {

@@ -16,6 +16,9 @@ export function chainKeyOf(chain: ActiveChain): string {
   return chain.kind === 'avalanche' ? `avalanche:${chain.networkId}` : `evm:${chain.chainId}:${chain.rpcUrl}`;
 }
 
+/** A URL's host (and port): how the wallet names a site, and the RPC node of a chain a site added. */
+export const hostOf = (url: string): string => new URL(url).host;
+
 /** The wallet network a chain key names (`avalanche:<id>`), if it names one. */
 export function networkOfChainKey(key: string | undefined): string | undefined {
   return key?.startsWith('avalanche:') ? key.slice('avalanche:'.length) : undefined;

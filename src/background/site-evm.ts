@@ -14,7 +14,7 @@ import type { ActivityItem } from '../shared/messages.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import { type Call, MAX_CALL_DATA_BYTES, MAX_MESSAGE_BYTES, messageShown, ProviderError, SiteHandler, type Site } from './provider-context.js';
 import { chainIdParam, evmAddressParam, hexBytesParam, hexDataParam, InvalidParamsError, messageParam, objectParam, onlyKeys, positional, txQuantityParam, typedDataParam, typedDataV3Param } from './provider-params.js';
-import { chainKeyOf, networkOfChainKey } from './site-connection.js';
+import { chainKeyOf, hostOf, networkOfChainKey } from './site-connection.js';
 import { requesterOf } from './approvals.js';
 import { evmTxInsight, typedDataReview } from './evm-views.js';
 
@@ -266,7 +266,7 @@ export class SiteEvm extends SiteHandler {
           kind: 'evm-tx',
           chainName: chain.name,
           chainId: chain.chainId.toString(),
-          ...(chain.kind === 'evm' ? { rpcHost: new URL(chain.rpcUrl).host } : {}),
+          ...(chain.kind === 'evm' ? { rpcHost: hostOf(chain.rpcUrl) } : {}),
           symbol: chain.symbol,
           from: account.cAddress,
           to: to ?? '',
