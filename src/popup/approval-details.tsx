@@ -5,6 +5,7 @@ import type { ApprovalSummary } from '../shared/messages.js';
 import { ImpactWarnings } from './approval-impact.js';
 import { DeployDetails, PermitDetails, SimulationDetails, TokenCallDetails, WatchAssetDetails } from './approval-evm.js';
 import { ExactBytes, hexLength, type Summary, TxDetails } from './approval-tx.js';
+import { Term } from './components/Term.js';
 import { formatUnits, formatValue, units, WEI_DECIMALS } from './format.js';
 
 /** A chain a site added, named by its ID: the name is only that site's claim. */
@@ -34,14 +35,11 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
       {summary.call && <TokenCallDetails call={summary.call} />}
       {summary.simulation && <SimulationDetails sim={summary.simulation} />}
       <dl class="facts compact">
-        <dt>Chain</dt>
-        <dd class="break" data-testid="evm-chain">
+        <Term term="Chain" class="break" data-testid="evm-chain">
           {summary.rpcHost === undefined ? `${summary.chainName} (chain ID ${summary.chainId})` : `${addedChainText(summary.chainId, summary.chainName)}, served by ${summary.rpcHost}`}
-        </dd>
-        <dt>From</dt>
-        <dd class="mono break">{summary.from}</dd>
-        <dt>To</dt>
-        <dd class="break">
+        </Term>
+        <Term term="From" class="mono break">{summary.from}</Term>
+        <Term term="To" class="break">
           {summary.to === '' ? (
             <span class="badge warn">Creates a contract</span>
           ) : (
@@ -58,15 +56,12 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
               )}
             </>
           )}
-        </dd>
-        <dt>Value</dt>
-        <dd class="amount" data-testid="evm-value">
+        </Term>
+        <Term term="Value" class="amount" data-testid="evm-value">
           {formatValue(summary.valueWei, WEI_DECIMALS, summary.symbol)}
-        </dd>
-        <dt>Nonce</dt>
-        <dd data-testid="evm-nonce">{summary.nonce}</dd>
-        <dt>Likely fee</dt>
-        <dd data-testid="fee-likely">
+        </Term>
+        <Term term="Nonce" data-testid="evm-nonce">{summary.nonce}</Term>
+        <Term term="Likely fee" data-testid="fee-likely">
           about {formatValue(likelyFee, WEI_DECIMALS, summary.symbol)}
           <div class="small-text muted">
             {formatUnits(summary.expectedGas, 0)} gas charged (at least half the gas limit is always charged)
@@ -76,14 +71,13 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
               The gas limit is {formatUnits(summary.gasLimit, 0)}, but this call uses about {formatUnits(use, 0)}: half the limit is charged anyway.
             </div>
           ) : null}
-        </dd>
-        <dt>Fee at most</dt>
-        <dd data-testid="fee">
+        </Term>
+        <Term term="Fee at most" data-testid="fee">
           {formatValue(feeCap, WEI_DECIMALS, summary.symbol)}
           <div class="small-text muted">
             {formatUnits(summary.gasLimit, 0)} gas × {formatUnits(summary.maxFeePerGas, 9)} {gwei}; tip up to {formatUnits(summary.maxPriorityFeePerGas, 9)} {gwei} per gas
           </div>
-        </dd>
+        </Term>
       </dl>
       {hasData ? (
         <details class="section" data-testid="evm-data">
@@ -112,10 +106,8 @@ function MessageDetails({ summary }: { summary: Summary<'sign-message'> }) {
       <p>Sign this message{summary.encoding === 'hex' ? ' (binary, shown as hex)' : ''}:</p>
       <pre class="message mono break">{summary.encoding === 'hex' ? `0x${summary.message.replace(/^0x/, '')}` : summary.message}</pre>
       <dl class="facts compact">
-        <dt>Format</dt>
-        <dd data-testid="message-format">{summary.format === 'personal' ? 'Ethereum personal message (EIP-191)' : 'Avalanche signed message'}</dd>
-        <dt>Signed by</dt>
-        <dd class="mono break">{summary.signer}</dd>
+        <Term term="Format" data-testid="message-format">{summary.format === 'personal' ? 'Ethereum personal message (EIP-191)' : 'Avalanche signed message'}</Term>
+        <Term term="Signed by" class="mono break">{summary.signer}</Term>
       </dl>
       <ExactBytes
         hex={summary.bytesHex}
@@ -136,16 +128,9 @@ function TypedDataDetails({ summary }: { summary: Summary<'sign-typed-data'> }) 
       {summary.permit && <PermitDetails permit={summary.permit} />}
       <p>Sign this structured data (EIP-712):</p>
       <dl class="facts compact">
-        <dt>Type</dt>
-        <dd class="mono break">{summary.primaryType}</dd>
-        <dt>Signed by</dt>
-        <dd class="mono break">{summary.signer}</dd>
-        {summary.chainId !== undefined && (
-          <>
-            <dt>Chain ID</dt>
-            <dd>{summary.chainId}</dd>
-          </>
-        )}
+        <Term term="Type" class="mono break">{summary.primaryType}</Term>
+        <Term term="Signed by" class="mono break">{summary.signer}</Term>
+        {summary.chainId !== undefined && <Term term="Chain ID">{summary.chainId}</Term>}
       </dl>
       {summary.hiddenCharacters && (
         <p class="warn-box" role="note">
@@ -179,8 +164,7 @@ function AddChainDetails({ summary }: { summary: Summary<'add-chain'> }) {
       </p>
       <p data-testid="add-chain-no-switch">Adding it does not switch to it: you are asked next whether this site should use it.</p>
       <dl class="facts compact">
-        <dt>The site calls it</dt>
-        <dd class="break">
+        <Term term="The site calls it" class="break">
           <span data-testid="add-chain-name">“{summary.chainName}”</span>
           {summary.nameAltered && (
             <div class="badge warn" data-testid="add-chain-name-altered">
@@ -197,17 +181,14 @@ function AddChainDetails({ summary }: { summary: Summary<'add-chain'> }) {
               {`Chain ID ${summary.chainId} is ${summary.knownAs}, whatever the site calls it.`}
             </div>
           )}
-        </dd>
-        <dt>RPC URL</dt>
-        <dd class="mono break" data-testid="add-chain-rpc">
+        </Term>
+        <Term term="RPC URL" class="mono break" data-testid="add-chain-rpc">
           {summary.rpcUrl}
-        </dd>
-        <dt>Symbol</dt>
-        <dd>
+        </Term>
+        <Term term="Symbol">
           {summary.symbol} <span class="muted">({summary.decimals} decimals)</span>
-        </dd>
-        <dt>Explorer</dt>
-        <dd class="mono break">{summary.explorerUrl ?? <span class="muted">None</span>}</dd>
+        </Term>
+        <Term term="Explorer" class="mono break">{summary.explorerUrl ?? <span class="muted">None</span>}</Term>
       </dl>
       <p class="warn-box" role="note">
         The RPC URL&apos;s operator sees your addresses and what you do on this chain, and could answer with false data: add only chains you trust. An
@@ -237,12 +218,10 @@ function SwitchDetails({ summary }: { summary: Summary<'switch-chain'> }) {
         </p>
       )}
       <dl class="facts compact">
-        <dt>From</dt>
-        <dd class="break">{summary.fromName}</dd>
-        <dt>To</dt>
-        <dd class="break" data-testid="switch-to">
+        <Term term="From" class="break">{summary.fromName}</Term>
+        <Term term="To" class="break" data-testid="switch-to">
           {summary.rpcHost !== undefined ? addedChainText(summary.chainId, summary.toName) : summary.toName}
-        </dd>
+        </Term>
       </dl>
       <p class="muted small-text" data-testid="switch-scope">
         {siteOnly

@@ -4,6 +4,7 @@
 // permit to sign, and a token a site asks to list. Views over the background's summary (docs/tokens.md).
 import type { ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
 import { ImpactWarnings } from './approval-impact.js';
+import { Term } from './components/Term.js';
 import { formatDeadline, formatValue } from './format.js';
 
 type Summary<K extends ApprovalSummary['kind']> = Extract<ApprovalSummary, { kind: K }>;
@@ -98,29 +99,22 @@ export function TokenCallDetails({ call }: { call: TokenCallView }) {
       )}
       {call.kind === 'setApprovalForAll' && call.approved && <p class="badge warn">Every NFT of this contract, including ones you receive later.</p>}
       <dl class="facts compact">
-        <dt>Token</dt>
-        <dd>
+        <Term term="Token">
           {call.token ? (
             <TokenName token={call.token} />
           ) : (
             <span class="muted">{call.unread ? 'The node did not answer for this contract' : 'The contract does not answer as a token'}: amounts are in base units.</span>
           )}
-        </dd>
+        </Term>
         {call.recipient && (
-          <>
-            <dt>Recipient</dt>
-            <dd>
-              <Counterparty who={call.recipient} role="recipient" />
-            </dd>
-          </>
+          <Term term="Recipient">
+            <Counterparty who={call.recipient} role="recipient" />
+          </Term>
         )}
         {call.spender && (
-          <>
-            <dt>{call.kind === 'setApprovalForAll' ? 'Operator' : 'Spender'}</dt>
-            <dd>
-              <Counterparty who={call.spender} role="spender" />
-            </dd>
-          </>
+          <Term term={call.kind === 'setApprovalForAll' ? 'Operator' : 'Spender'}>
+            <Counterparty who={call.spender} role="spender" />
+          </Term>
         )}
       </dl>
     </section>
@@ -207,16 +201,13 @@ export function DeployDetails({ deploy }: { deploy: NonNullable<Summary<'evm-tx'
     <section class="section-body stack" data-testid="deploy">
       <h2>Deploy a contract</h2>
       <dl class="facts compact">
-        <dt>Code size</dt>
-        <dd data-testid="deploy-size">{deploy.codeBytes} bytes</dd>
-        <dt>Code hash (keccak-256)</dt>
-        <dd class="mono break" data-testid="deploy-hash">
+        <Term term="Code size" data-testid="deploy-size">{deploy.codeBytes} bytes</Term>
+        <Term term="Code hash (keccak-256)" class="mono break" data-testid="deploy-hash">
           {deploy.codeHash}
-        </dd>
-        <dt>New contract&apos;s address</dt>
-        <dd class="mono break" data-testid="deploy-address">
+        </Term>
+        <Term term="New contract's address" class="mono break" data-testid="deploy-address">
           {deploy.contractAddress}
-        </dd>
+        </Term>
       </dl>
     </section>
   );
@@ -244,12 +235,10 @@ export function PermitDetails({ permit }: { permit: PermitView }) {
         ))}
       </ul>
       <dl class="facts compact">
-        <dt>Spender</dt>
-        <dd>
+        <Term term="Spender">
           <Counterparty who={permit.spender} role="spender" />
-        </dd>
-        <dt>Signature good until</dt>
-        <dd data-testid="permit-deadline">{formatDeadline(permit.deadline)}</dd>
+        </Term>
+        <Term term="Signature good until" data-testid="permit-deadline">{formatDeadline(permit.deadline)}</Term>
       </dl>
     </section>
   );

@@ -1,10 +1,10 @@
 // How an approval shows a transaction: decoded from the exact unsigned bytes that would be signed
 // (src/core/describe.ts) — what it does, its inputs and outputs with their owners, the stake,
 // any authorization it carries, the fee and the memo — and the bytes themselves, one click away.
-import { Fragment } from 'preact';
 import type { LegView, OwnersView, TxView } from '../core/describe.js';
 import type { ApprovalAssetInfo, ApprovalSummary } from '../shared/messages.js';
 import { ImpactSummary, OwnerLabel, YoursContext } from './approval-impact.js';
+import { Term } from './components/Term.js';
 import { AVAX_DECIMALS, formatDateTime, formatUnits, formatValue } from './format.js';
 
 export type Summary<K extends ApprovalSummary['kind']> = Extract<ApprovalSummary, { kind: K }>;
@@ -243,14 +243,11 @@ export function TxDetails({ summary }: { summary: Summary<'tx'> }) {
         <TxAction summary={summary} />
         <ImpactSummary impact={summary.impact} assets={summary.assets} signsNothing={summary.signsNothing === true} avaxAssetID={avaxAssetID} />
         <dl class="facts compact">
-          <dt>Chain</dt>
-          <dd>{chainText(summary.chain)}</dd>
-          <dt>Kind</dt>
-          <dd>
+          <Term term="Chain">{chainText(summary.chain)}</Term>
+          <Term term="Kind">
             {TX_KINDS[view.kind] ?? view.kind} <span class="muted">({view.kind})</span>
-          </dd>
-          <dt>Network ID</dt>
-          <dd>{view.networkID}</dd>
+          </Term>
+          <Term term="Network ID">{view.networkID}</Term>
         </dl>
         {view.action !== undefined && (
           <p class="action-line break" data-testid="tx-what">
@@ -260,22 +257,16 @@ export function TxDetails({ summary }: { summary: Summary<'tx'> }) {
         {view.details !== undefined && view.details.length > 0 && (
           <dl class="facts compact" data-testid="tx-details">
             {view.details.map((d, i) => (
-              <Fragment key={i}>
-                <dt>{d.label}</dt>
-                <dd class="break">{d.value}</dd>
-              </Fragment>
+              <Term key={i} term={d.label} class="break">{d.value}</Term>
             ))}
           </dl>
         )}
         {view.authorization && <Authorization auth={view.authorization} />}
         {view.asset && (
           <dl class="facts compact" data-testid="new-asset">
-            <dt>New asset</dt>
-            <dd>{view.asset.name}</dd>
-            <dt>Symbol</dt>
-            <dd>{view.asset.symbol}</dd>
-            <dt>Denomination</dt>
-            <dd>{view.asset.denomination}</dd>
+            <Term term="New asset">{view.asset.name}</Term>
+            <Term term="Symbol">{view.asset.symbol}</Term>
+            <Term term="Denomination">{view.asset.denomination}</Term>
           </dl>
         )}
         <Legs title="Inputs" legs={view.inputs} assets={summary.assets} testid="inputs" />
@@ -284,12 +275,10 @@ export function TxDetails({ summary }: { summary: Summary<'tx'> }) {
           <Legs key={i} title={`Operation: ${op.kind}`} legs={op.outputs} assets={summary.assets} testid={`operation-${i}`} />
         ))}
         <dl class="facts compact">
-          <dt>Fee</dt>
-          <dd data-testid="fee">{formatValue(view.burned, AVAX_DECIMALS, 'AVAX')} burned</dd>
-          <dt>Memo</dt>
-          <dd data-testid="memo" class="break">
+          <Term term="Fee" data-testid="fee">{formatValue(view.burned, AVAX_DECIMALS, 'AVAX')} burned</Term>
+          <Term term="Memo" data-testid="memo" class="break">
             {view.memoText !== undefined ? view.memoText : view.memoHex !== undefined ? <span class="mono">0x{view.memoHex} (hex)</span> : <span class="muted">None</span>}
-          </dd>
+          </Term>
         </dl>
         <ExactBytes hex={summary.unsignedHex} />
       </div>

@@ -1,11 +1,12 @@
 // The one review → confirm step every action that moves funds or creates something on chain goes
 // through: what leaves, from where, to whom, every fee and what arrives, then Edit or Confirm.
 // Nothing is signed before Confirm; a failure keeps the review on screen with the reason.
-import { type ComponentChildren, Fragment } from 'preact';
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorInfo } from '../api.js';
 import type { PlainError } from '../errors.js';
 import { FormError } from './Field.js';
+import { Term } from './Term.js';
 
 export interface Fact {
   term: string;
@@ -54,12 +55,9 @@ export function Review(p: ReviewProps) {
       </Heading>
       <dl class="facts">
         {p.facts.map((f) => (
-          <Fragment key={f.term}>
-            <dt>{f.term}</dt>
-            <dd class={f.mono ? 'mono break' : undefined} data-testid={f.testid}>
-              {f.value}
-            </dd>
-          </Fragment>
+          <Term key={f.term} term={f.term} class={f.mono ? 'mono break' : undefined} data-testid={f.testid}>
+            {f.value}
+          </Term>
         ))}
       </dl>
       {p.note && <p class="muted">{p.note}</p>}

@@ -6,6 +6,7 @@ import { AVAX_DECIMALS, chainLabel } from '../format.js';
 import type { ActivityItem, Amount, ChainName } from '../../shared/messages.js';
 import { AmountText } from './AmountText.js';
 import { CopyButton } from './CopyButton.js';
+import { Term } from './Term.js';
 
 const POLL_MS = 2000;
 const MAX_POLLS = 90;
@@ -83,19 +84,15 @@ export function TxStatus({ chain, txID, fee, feeDenomination = AVAX_DECIMALS, po
         {label}
       </p>
       <dl class="facts">
-        <dt>{chain === 'C' ? 'Transaction hash' : 'Transaction ID'}</dt>
-        <dd class="id-line">
+        <Term term={chain === 'C' ? 'Transaction hash' : 'Transaction ID'} class="id-line">
           <span class="mono break">{txID}</span>
           <CopyButton text={txID} what="transaction ID" />
-        </dd>
+        </Term>
         {shownFee !== undefined && (
-          <>
-            <dt>{feeTerm}</dt>
-            <dd>
-              {/* "At most" is a ceiling: rounded up, never shown below it. */}
-              <AmountText value={shownFee} denomination={feeDenomination} symbol="AVAX" up={feeTerm === 'Fee (at most)'} />
-            </dd>
-          </>
+          <Term term={feeTerm}>
+            {/* "At most" is a ceiling: rounded up, never shown below it. */}
+            <AmountText value={shownFee} denomination={feeDenomination} symbol="AVAX" up={feeTerm === 'Fee (at most)'} />
+          </Term>
         )}
       </dl>
     </div>

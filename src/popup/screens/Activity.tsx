@@ -6,6 +6,7 @@ import { useCall, useRequest } from '../api.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError } from '../components/Field.js';
+import { Term } from '../components/Term.js';
 import { AVAX_DECIMALS, chainLabel, formatDateTime, formatValue, formatUnits, shortenId, WEI_DECIMALS } from '../format.js';
 import type { ActivityItem, ActivityTrimmed, BalancesView, Selection } from '../../shared/messages.js';
 import { LazyTokenActivity } from './lazy.js';
@@ -201,63 +202,28 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
           Details<span class="sr-only"> of the transaction {item.txID}</span>
         </summary>
         <dl class="facts compact">
-          <dt>Transaction ID</dt>
-          <dd class="id-line">
+          <Term term="Transaction ID" class="id-line">
             <span class="mono break">{item.txID}</span>
             <CopyButton text={item.txID} what="transaction ID" />
-          </dd>
-          <dt>Chain</dt>
-          <dd>{chainLabel(item.chain)}{item.otherChain ? ` (with the ${chainLabel(item.otherChain)})` : ''}</dd>
-          {item.assetID && (
-            <>
-              <dt>Asset ID</dt>
-              <dd class="mono break">{item.assetID}</dd>
-            </>
-          )}
+          </Term>
+          <Term term="Chain">{chainLabel(item.chain)}{item.otherChain ? ` (with the ${chainLabel(item.otherChain)})` : ''}</Term>
+          {item.assetID && <Term term="Asset ID" class="mono break">{item.assetID}</Term>}
           {item.amount !== undefined && (
-            <>
-              <dt>Amount</dt>
-              <dd>
-                <ItemAmount item={item} view={balances} toggle={false} />
-              </dd>
-            </>
+            <Term term="Amount">
+              <ItemAmount item={item} view={balances} toggle={false} />
+            </Term>
           )}
-          {item.nodeID && (
-            <>
-              <dt>{item.kind === 'staking-reward' ? 'For the stake with' : 'Validator'}</dt>
-              <dd class="mono break">{item.nodeID}</dd>
-            </>
-          )}
-          {item.from && (
-            <>
-              <dt>From</dt>
-              <dd class="mono break">{item.from.join(', ')}</dd>
-            </>
-          )}
-          {item.to && (
-            <>
-              <dt>{item.kind === 'approve' || item.kind === 'revoke' ? 'Spender' : 'To'}</dt>
-              <dd class="mono break">{item.to}</dd>
-            </>
-          )}
+          {item.nodeID && <Term term={item.kind === 'staking-reward' ? 'For the stake with' : 'Validator'} class="mono break">{item.nodeID}</Term>}
+          {item.from && <Term term="From" class="mono break">{item.from.join(', ')}</Term>}
+          {item.to && <Term term={item.kind === 'approve' || item.kind === 'revoke' ? 'Spender' : 'To'} class="mono break">{item.to}</Term>}
           {item.contract && (
-            <>
-              <dt>Contract created</dt>
-              <dd class="mono break" data-testid="activity-contract">
-                {item.contract}
-              </dd>
-            </>
+            <Term term="Contract created" class="mono break" data-testid="activity-contract">
+              {item.contract}
+            </Term>
           )}
-          {(item.replaces || item.replaced) && (
-            <>
-              <dt>Replacement</dt>
-              <dd class="break">{item.replaced ? `Never ran: ${isEvmTx(item) ? 'a speed-up or cancel with the same nonce' : 'another of your transactions spending the same funds'} took its place` : isEvmTx(item) ? `Takes the place of ${item.replaces}` : `Spends the same funds as ${item.replaces}: only one of the two can run`}</dd>
-            </>
-          )}
-          <dt>Status</dt>
-          <dd>{item.status === 'pending' && item.checking ? 'Pending: the wallet is checking with the node what became of it' : STATUS_LABEL[item.status]}</dd>
-          <dt>{timeLabel(item)}</dt>
-          <dd>{formatDateTime(item.createdAt)}</dd>
+          {(item.replaces || item.replaced) && <Term term="Replacement" class="break">{item.replaced ? `Never ran: ${isEvmTx(item) ? 'a speed-up or cancel with the same nonce' : 'another of your transactions spending the same funds'} took its place` : isEvmTx(item) ? `Takes the place of ${item.replaces}` : `Spends the same funds as ${item.replaces}: only one of the two can run`}</Term>}
+          <Term term="Status">{item.status === 'pending' && item.checking ? 'Pending: the wallet is checking with the node what became of it' : STATUS_LABEL[item.status]}</Term>
+          <Term term={timeLabel(item)}>{formatDateTime(item.createdAt)}</Term>
         </dl>
       </details>
       <div class="tx-bottom">

@@ -10,6 +10,7 @@ import { TextField } from '../components/Field.js';
 import { type Fact, Review, useReviewStep } from '../components/Review.js';
 import { useSentBefore } from '../components/SentBefore.js';
 import { Segmented } from '../components/Segmented.js';
+import { Term } from '../components/Term.js';
 import { AVAX_DECIMALS, formatValue } from '../format.js';
 import type { Amount, OwnerSet } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, Issued, type OwnerDraft, ownerSetOf, OwnerEditor } from './AssetsShared.js';
@@ -69,11 +70,10 @@ export function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holding
         onAgain={() => setDone(null)}
         extra={
           <dl class="facts">
-            <dt>New asset ID</dt>
-            <dd class="id-line">
+            <Term term="New asset ID" class="id-line">
               <span class="mono break">{done.assetID}</span>
               <CopyButton text={done.assetID} what="asset ID" />
-            </dd>
+            </Term>
           </dl>
         }
       />

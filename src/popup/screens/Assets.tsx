@@ -13,6 +13,7 @@ import { CopyButton } from '../components/CopyButton.js';
 import { Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { useSentBefore } from '../components/SentBefore.js';
+import { Term } from '../components/Term.js';
 import { AVAX_DECIMALS, formatValue, ownSpendable, ownTotal, sharedLockedOf, sharedOf } from '../format.js';
 import { type Amount, type AssetBalanceView, type BalancesView, type MintRightView, UNKNOWN_ASSET_SYMBOL } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, rightLabel, NoRights, useMintRight } from './AssetsShared.js';
@@ -33,45 +34,32 @@ function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint:
     <div class="asset-details">
       <AssetLabel asset={asset} />
       <dl class="facts">
-        <dt>Asset ID</dt>
-        <dd class="id-line">
+        <Term term="Asset ID" class="id-line">
           <span class="mono break">{asset.assetID}</span>
           <CopyButton text={asset.assetID} what="asset ID" />
-        </dd>
-        <dt>Name</dt>
-        <dd>{asset.name}</dd>
-        <dt>Symbol</dt>
-        <dd>{asset.symbol}</dd>
-        <dt>Denomination</dt>
-        <dd>
+        </Term>
+        <Term term="Name">{asset.name}</Term>
+        <Term term="Symbol">{asset.symbol}</Term>
+        <Term term="Denomination">
           {asset.symbol === UNKNOWN_ASSET_SYMBOL ? UNKNOWN_DECIMALS : `${asset.denomination} decimal place${asset.denomination === 1 ? '' : 's'}`}
-        </dd>
-        <dt>You hold</dt>
-        <dd class="amount">
+        </Term>
+        <Term term="You hold" class="amount">
           <AmountText value={ownTotal(asset)} denomination={asset.denomination} symbol={asset.symbol} />
-        </dd>
-        <dt>Spendable</dt>
-        <dd class="amount">
+        </Term>
+        <Term term="Spendable" class="amount">
           <AmountText value={ownSpendable(asset)} denomination={asset.denomination} symbol={asset.symbol} />
-        </dd>
+        </Term>
         {sharedOf(asset) > 0n && (
-          <>
-            <dt>Shared</dt>
-            <dd class="amount">
-              <AmountText value={sharedOf(asset)} denomination={asset.denomination} symbol={asset.symbol} /> another key can also spend, at any time
-            </dd>
-          </>
+          <Term term="Shared" class="amount">
+            <AmountText value={sharedOf(asset)} denomination={asset.denomination} symbol={asset.symbol} /> another key can also spend, at any time
+          </Term>
         )}
         {sharedLockedOf(asset) > 0n && (
-          <>
-            <dt>Shared, locked</dt>
-            <dd class="amount">
-              <AmountText value={sharedLockedOf(asset)} denomination={asset.denomination} symbol={asset.symbol} /> another key can take once it unlocks
-            </dd>
-          </>
+          <Term term="Shared, locked" class="amount">
+            <AmountText value={sharedLockedOf(asset)} denomination={asset.denomination} symbol={asset.symbol} /> another key can take once it unlocks
+          </Term>
         )}
-        <dt>Supply</dt>
-        <dd class="muted">Not known: the wallet cannot ask the node for it yet.</dd>
+        <Term term="Supply" class="muted">Not known: the wallet cannot ask the node for it yet.</Term>
       </dl>
       {unproven && <p class="unproven-line">{unproven}</p>}
       {canMint && (

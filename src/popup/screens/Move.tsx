@@ -1,7 +1,6 @@
 // Move AVAX between the X-, P- and C-Chains: export then import. Before it starts, the background
 // estimates both fees and the most that can move (transfers.estimate). It journals every move and
 // finishes it after a popup or browser restart; this screen shows where each one is.
-import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorInfo, errorText, useCall } from '../api.js';
 import { BackgroundError } from '../../shared/client.js';
@@ -13,6 +12,7 @@ import { CopyButton } from '../components/CopyButton.js';
 import { ErrorDetail, FormError } from '../components/Field.js';
 import { Review } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
+import { Term } from '../components/Term.js';
 import { maxOf, useEstimate } from '../fees.js';
 import { WEI_PER_NAVAX } from '../../core/amount.js';
 import { AVAX_DECIMALS, chainLabel, formatClock, formatValue, shortenId, units } from '../format.js';
@@ -119,31 +119,22 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
       {isActive(t) && (nodeDown || t.paused || t.error) && <MovePaused t={t} nodeDown={nodeDown} about={about} />}
       <dl class="facts compact">
         {t.exportTxID && (
-          <>
-            <dt>Export</dt>
-            <dd class="id-line">
-              <span class="mono">{shortenId(t.exportTxID)}</span>
-              <CopyButton text={t.exportTxID} what={`export transaction ID ${shortenId(t.exportTxID)}`} />
-              {t.exportFee !== undefined && <span class="muted">fee <AmountText value={t.exportFee} denomination={AVAX_DECIMALS} symbol="AVAX" /></span>}
-            </dd>
-          </>
+          <Term term="Export" class="id-line">
+            <span class="mono">{shortenId(t.exportTxID)}</span>
+            <CopyButton text={t.exportTxID} what={`export transaction ID ${shortenId(t.exportTxID)}`} />
+            {t.exportFee !== undefined && <span class="muted">fee <AmountText value={t.exportFee} denomination={AVAX_DECIMALS} symbol="AVAX" /></span>}
+          </Term>
         )}
         {t.importTxIDs.map((id) => (
-          <Fragment key={id}>
-            <dt>Import</dt>
-            <dd class="id-line">
-              <span class="mono">{shortenId(id)}</span>
-              <CopyButton text={id} what={`import transaction ID ${shortenId(id)}`} />
-            </dd>
-          </Fragment>
+          <Term key={id} term="Import" class="id-line">
+            <span class="mono">{shortenId(id)}</span>
+            <CopyButton text={id} what={`import transaction ID ${shortenId(id)}`} />
+          </Term>
         ))}
         {t.importFee !== undefined && (
-          <>
-            <dt>Import fee</dt>
-            <dd>
-              <AmountText value={t.importFee} denomination={AVAX_DECIMALS} symbol="AVAX" />
-            </dd>
-          </>
+          <Term term="Import fee">
+            <AmountText value={t.importFee} denomination={AVAX_DECIMALS} symbol="AVAX" />
+          </Term>
         )}
       </dl>
     </li>
@@ -359,17 +350,12 @@ export function Move({
           />
         </div>
         <dl class="facts compact" data-testid="move-fees">
-          <dt>Export fee ({chainLabel(from)})</dt>
-          <dd>{fees ? `${about}${formatValue(fees.exportFee, AVAX_DECIMALS, 'AVAX')}` : estimate.pending ? 'estimating…' : 'not known yet'}</dd>
-          <dt>Import fee ({chainLabel(to)})</dt>
-          <dd>{fees ? `${about}${formatValue(fees.importFee, AVAX_DECIMALS, 'AVAX')}, taken from the amount` : estimate.pending ? 'estimating…' : 'not known yet'}</dd>
+          <Term term={<>Export fee ({chainLabel(from)})</>}>{fees ? `${about}${formatValue(fees.exportFee, AVAX_DECIMALS, 'AVAX')}` : estimate.pending ? 'estimating…' : 'not known yet'}</Term>
+          <Term term={<>Import fee ({chainLabel(to)})</>}>{fees ? `${about}${formatValue(fees.importFee, AVAX_DECIMALS, 'AVAX')}, taken from the amount` : estimate.pending ? 'estimating…' : 'not known yet'}</Term>
           {fees && check.ok && (
-            <>
-              <dt>Arrives on the {chainLabel(to)}</dt>
-              <dd data-testid="move-arrives">
-                {check.value > fees.importFee ? `${about}${formatValue(check.value - fees.importFee, AVAX_DECIMALS, 'AVAX')}` : 'nothing: the amount does not cover the import fee'}
-              </dd>
-            </>
+            <Term term={<>Arrives on the {chainLabel(to)}</>} data-testid="move-arrives">
+              {check.value > fees.importFee ? `${about}${formatValue(check.value - fees.importFee, AVAX_DECIMALS, 'AVAX')}` : 'nothing: the amount does not cover the import fee'}
+            </Term>
           )}
         </dl>
         <FormError error={formShown?.text ?? (!plain.ok && estimate.error && !shown ? estimate.error.message : undefined)} detail={formShown?.detail} />

@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
 import { checkName, checkPrivateKey } from '../checks.js';
 import { FormError, TextField } from '../components/Field.js';
+import { Term } from '../components/Term.js';
 import type { AccountView, NetworkView, WalletStatus } from '../../shared/messages.js';
 import { Networks } from './SettingsNetworks.js';
 import { ChangePassword, ExportKey, RevealPhrase } from './SettingsSecrets.js';
@@ -204,10 +205,8 @@ function About({ network }: { network: NetworkView }) {
   const explorer = network.explorerUrl;
   return (
     <dl class="facts">
-      <dt>Version</dt>
-      <dd>{m.version ?? 'unknown'}</dd>
-      <dt>Source</dt>
-      <dd>
+      <Term term="Version">{m.version ?? 'unknown'}</Term>
+      <Term term="Source">
         {m.homepage_url ? (
           <a href={m.homepage_url} target="_blank" rel="noreferrer noopener">
             {m.homepage_url}
@@ -215,9 +214,8 @@ function About({ network }: { network: NetworkView }) {
         ) : (
           'no source address in this build'
         )}
-      </dd>
-      <dt>Explorer ({network.name})</dt>
-      <dd>
+      </Term>
+      <Term term={<>Explorer ({network.name})</>}>
         {explorer ? (
           <a href={explorer} target="_blank" rel="noreferrer noopener">
             {explorer}
@@ -225,9 +223,8 @@ function About({ network }: { network: NetworkView }) {
         ) : (
           'none for this network'
         )}
-      </dd>
-      <dt>Node</dt>
-      <dd class="mono break">{network.url}</dd>
+      </Term>
+      <Term term="Node" class="mono break">{network.url}</Term>
     </dl>
   );
 }

@@ -2,6 +2,7 @@
 // chains sites added; disconnecting a site, putting it back on the wallet's network, removing a chain.
 import { useAction, useCall, useRequest } from '../api.js';
 import { FormError } from '../components/Field.js';
+import { Term } from '../components/Term.js';
 import { formatDateTime } from '../format.js';
 import type { AddedChainView, SiteView } from '../../shared/messages.js';
 
@@ -55,18 +56,10 @@ function ChainRow({ chain, busy, onRemove }: { chain: AddedChainView; busy: bool
         </button>
       </div>
       <dl class="facts compact">
-        <dt>Chain ID</dt>
-        <dd>{chain.chainId}</dd>
-        <dt>RPC URL</dt>
-        <dd class="mono break">{chain.rpcUrl}</dd>
-        <dt>Symbol</dt>
-        <dd>{chain.symbol}</dd>
-        {chain.explorerUrl !== undefined && (
-          <>
-            <dt>Explorer</dt>
-            <dd class="mono break">{chain.explorerUrl}</dd>
-          </>
-        )}
+        <Term term="Chain ID">{chain.chainId}</Term>
+        <Term term="RPC URL" class="mono break">{chain.rpcUrl}</Term>
+        <Term term="Symbol">{chain.symbol}</Term>
+        {chain.explorerUrl !== undefined && <Term term="Explorer" class="mono break">{chain.explorerUrl}</Term>}
       </dl>
     </li>
   );

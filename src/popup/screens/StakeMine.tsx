@@ -6,6 +6,7 @@ import { AmountText, NavaxText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError, TextField } from '../components/Field.js';
 import { Review } from '../components/Review.js';
+import { Term } from '../components/Term.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { AVAX_DECIMALS } from '../format.js';
 import { csvFileName, durationText, ownerText, parsePercent, periodChoices, sharesText, unixText } from '../staking.js';
@@ -165,42 +166,22 @@ function StakeItem({ s, params, selection, onChanged }: { s: MyStakeView; params
         <Avax value={s.amount} testid="my-stake-amount" />
       </div>
       <dl class="facts compact">
-        {s.end !== null && (
-          <>
-            <dt>{s.kind === 'auto-renewed' ? 'Cycle ends' : 'Ends'}</dt>
-            <dd>{unixText(s.end)}</dd>
-          </>
-        )}
+        {s.end !== null && <Term term={s.kind === 'auto-renewed' ? 'Cycle ends' : 'Ends'}>{unixText(s.end)}</Term>}
         {s.state !== 'failed' && s.state !== 'finished' && (
-          <>
-            {/* One seen among the validators may have its stake owned by another key. */}
-            <dt>{s.byWallet ? 'Comes back' : 'Stake unlocks'}</dt>
-            <dd>{s.unlocksAt === null ? 'once the validation is stopped' : unixText(s.unlocksAt)}</dd>
-          </>
+          // One seen among the validators may have its stake owned by another key.
+          <Term term={s.byWallet ? 'Comes back' : 'Stake unlocks'}>{s.unlocksAt === null ? 'once the validation is stopped' : unixText(s.unlocksAt)}</Term>
         )}
         {s.potentialReward !== undefined && (
-          <>
-            <dt>Expected reward</dt>
-            <dd>
-              <Avax value={s.potentialReward} />
-            </dd>
-          </>
+          <Term term="Expected reward">
+            <Avax value={s.potentialReward} />
+          </Term>
         )}
         {s.reward && (
-          <>
-            <dt>Reward</dt>
-            {/* The list below has only what was paid to this account. */}
-            <dd>{s.reward === 'paid' && !s.rewardOwner.yours ? 'paid, to an address that is not yours' : REWARD[s.reward]}</dd>
-          </>
+          // The list below has only what was paid to this account.
+          <Term term="Reward">{s.reward === 'paid' && !s.rewardOwner.yours ? 'paid, to an address that is not yours' : REWARD[s.reward]}</Term>
         )}
-        {s.autoRenew && (
-          <>
-            <dt>Auto-renewal</dt>
-            <dd>{s.autoRenew.nextPeriod > 0 ? `${sharesText(s.autoRenew.restakeShares)} of this cycle’s rewards restaked when it ends; next cycles ${durationText(s.autoRenew.nextPeriod)}` : 'stops at the end of this cycle'}</dd>
-          </>
-        )}
-        <dt>Rewards to</dt>
-        <dd>{s.rewardOwner.yours ? 'you' : 'an address that is not yours'}</dd>
+        {s.autoRenew && <Term term="Auto-renewal">{s.autoRenew.nextPeriod > 0 ? `${sharesText(s.autoRenew.restakeShares)} of this cycle’s rewards restaked when it ends; next cycles ${durationText(s.autoRenew.nextPeriod)}` : 'stops at the end of this cycle'}</Term>}
+        <Term term="Rewards to">{s.rewardOwner.yours ? 'you' : 'an address that is not yours'}</Term>
       </dl>
       {canChange &&
         (s.autoRenew!.yours === false ? (
@@ -230,18 +211,15 @@ export function StakeMine({ params, selection, listKey }: { params: StakingParam
       <FormError error={mine.error} />
       {m && (
         <dl class="facts" data-testid="stake-totals">
-          <dt>Staked now</dt>
-          <dd>
+          <Term term="Staked now">
             <Avax value={m.totals.staked} testid="total-staked" />
-          </dd>
-          <dt>Expected rewards</dt>
-          <dd>
+          </Term>
+          <Term term="Expected rewards">
             <Avax value={m.totals.potentialReward} />
-          </dd>
-          <dt>Rewards paid</dt>
-          <dd>
+          </Term>
+          <Term term="Rewards paid">
             <Avax value={m.totals.rewardsPaid} />
-          </dd>
+          </Term>
         </dl>
       )}
       <h2>Stakes</h2>

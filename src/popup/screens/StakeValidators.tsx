@@ -5,6 +5,7 @@ import { useRequest } from '../api.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError, TextField } from '../components/Field.js';
+import { Term } from '../components/Term.js';
 import { AVAX_DECIMALS, shortenId } from '../format.js';
 import { durationText, type FilterText, filterOf, NO_FILTER, remainingText, sharesText, unixText } from '../staking.js';
 import type { ValidatorSort, ValidatorView } from '../../shared/messages-staking.js';
@@ -32,27 +33,21 @@ function Avax({ value }: { value: string }) {
 export function ValidatorFacts({ v, now }: { v: ValidatorView; now: number }) {
   return (
     <dl class="facts compact">
-      <dt>Stake</dt>
-      <dd>
+      <Term term="Stake">
         <Avax value={v.stake} />
-      </dd>
-      <dt>Room for</dt>
-      <dd data-testid="validator-room">
+      </Term>
+      <Term term="Room for" data-testid="validator-room">
         <Avax value={v.freeSpace} />
-      </dd>
-      <dt>Fee</dt>
-      <dd>{sharesText(v.delegationFee)} of rewards</dd>
-      <dt>Uptime</dt>
-      <dd>
+      </Term>
+      <Term term="Fee">{sharesText(v.delegationFee)} of rewards</Term>
+      <Term term="Uptime">
         {v.uptime}% (rewards need {v.uptimeRequirement}%) · {v.connected ? 'connected' : 'not connected now'}
-      </dd>
-      <dt>Validates until</dt>
-      <dd>
+      </Term>
+      <Term term="Validates until">
         {unixText(v.end)} ({remainingText(v.end, now)})
         {v.autoRenew && (v.autoRenew.nextPeriod > 0 ? `, then renews for ${durationText(v.autoRenew.nextPeriod)}` : ', then stops')}
-      </dd>
-      <dt>Delegators</dt>
-      <dd>{v.delegatorCount}</dd>
+      </Term>
+      <Term term="Delegators">{v.delegatorCount}</Term>
     </dl>
   );
 }
@@ -131,16 +126,12 @@ export function StakeValidators({ now, onDelegate }: { now: number; onDelegate: 
                 More<span class="sr-only"> about {shortNode(v.nodeID)}</span>
               </summary>
               <dl class="facts compact">
-                <dt>Node ID</dt>
-                <dd class="mono break">{v.nodeID}</dd>
-                <dt>Validating since</dt>
-                <dd>{unixText(v.start)}</dd>
-                <dt>Delegated to it</dt>
-                <dd>
+                <Term term="Node ID" class="mono break">{v.nodeID}</Term>
+                <Term term="Validating since">{unixText(v.start)}</Term>
+                <Term term="Delegated to it">
                   <Avax value={v.delegated} />
-                </dd>
-                <dt>Score</dt>
-                <dd>{v.score} of 100</dd>
+                </Term>
+                <Term term="Score">{v.score} of 100</Term>
               </dl>
             </details>
             <button type="button" onClick={() => onDelegate(v)} disabled={v.end <= now}>

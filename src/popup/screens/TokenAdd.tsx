@@ -6,6 +6,7 @@ import { useAction, useCall } from '../api.js';
 import { checkAddress } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { FormError } from '../components/Field.js';
+import { Term } from '../components/Term.js';
 import { standardLabel, tokenBalanceText, tokenFlags } from '../tokens-format.js';
 import type { TokenView } from '../../shared/messages.js';
 
@@ -64,22 +65,12 @@ export function TokenAdd({ hrp, onAdded, onCancel }: { hrp: string; onAdded: () 
             What the contract says
           </h2>
           <dl class="facts">
-            <dt>Name</dt>
-            <dd>{t.name || '(none)'}</dd>
-            <dt>Symbol</dt>
-            <dd>{t.symbol || '(none)'}</dd>
-            <dt>Kind</dt>
-            <dd>{standardLabel(t.standard)}</dd>
-            {t.standard === 'erc20' && (
-              <>
-                <dt>Decimals</dt>
-                <dd>{t.decimals}</dd>
-              </>
-            )}
-            <dt>Your balance</dt>
-            <dd data-testid="token-found-balance">{tokenBalanceText(t)}</dd>
-            <dt>Contract</dt>
-            <dd class="mono break">{t.address}</dd>
+            <Term term="Name">{t.name || '(none)'}</Term>
+            <Term term="Symbol">{t.symbol || '(none)'}</Term>
+            <Term term="Kind">{standardLabel(t.standard)}</Term>
+            {t.standard === 'erc20' && <Term term="Decimals">{t.decimals}</Term>}
+            <Term term="Your balance" data-testid="token-found-balance">{tokenBalanceText(t)}</Term>
+            <Term term="Contract" class="mono break">{t.address}</Term>
           </dl>
           <p class="muted">A name and symbol are only what the contract says of itself: anyone can deploy a token called anything. The address is what identifies it.</p>
           {flags.map((f) => (

@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { sentence, useAction, useCall, useRequest } from '../api.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormError } from '../components/Field.js';
+import { Term } from '../components/Term.js';
 import { ScanNote } from '../components/TokenTransfers.js';
 import { shortenId } from '../format.js';
 import { unitName } from '../tokens-format.js';
@@ -39,31 +40,13 @@ function NftItem({ token, tokenId, amount, onSend }: { token: TokenView; tokenId
       {meta && (
         <dl class="facts compact">
           {meta.uri !== undefined && (
-            <>
-              <dt>Metadata address</dt>
-              <dd class="mono break">
-                <span title={meta.uri}>{shortenId(meta.uri, 60, 20)}</span> <CopyButton text={meta.uri} what="metadata address" />
-              </dd>
-            </>
+            <Term term="Metadata address" class="mono break">
+              <span title={meta.uri}>{shortenId(meta.uri, 60, 20)}</span> <CopyButton text={meta.uri} what="metadata address" />
+            </Term>
           )}
-          {meta.fetched?.name !== undefined && (
-            <>
-              <dt>Name</dt>
-              <dd>{meta.fetched.name}</dd>
-            </>
-          )}
-          {meta.fetched?.description !== undefined && (
-            <>
-              <dt>Description</dt>
-              <dd class="break">{meta.fetched.description}</dd>
-            </>
-          )}
-          {meta.fetched?.image !== undefined && (
-            <>
-              <dt>Image address (not loaded)</dt>
-              <dd class="mono break">{meta.fetched.image}</dd>
-            </>
-          )}
+          {meta.fetched?.name !== undefined && <Term term="Name">{meta.fetched.name}</Term>}
+          {meta.fetched?.description !== undefined && <Term term="Description" class="break">{meta.fetched.description}</Term>}
+          {meta.fetched?.image !== undefined && <Term term="Image address (not loaded)" class="mono break">{meta.fetched.image}</Term>}
         </dl>
       )}
       {meta?.error && <p class="muted">{sentence(meta.error)}</p>}
