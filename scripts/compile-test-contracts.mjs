@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Compiles the test contracts (test/fixtures/contracts/*.sol, written for this project) into
 // test/fixtures/contracts.json: each contract's ABI and creation bytecode, with the compiler
-// version, its settings and each source's SHA-256 (test/unit/test-contracts.test.ts checks that
+// version, its settings and each source's SHA-256 (test/unit/evm-tokens.test.ts checks that
 // the sources still match what was compiled).
 //
 // solc is not a dependency of the project (9 MB for a step that runs only when a test contract

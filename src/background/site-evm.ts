@@ -9,7 +9,7 @@ import { formatEvmAddress } from '../core/evm-address.js';
 import { evmAddressFromPublicKey, lowSTwin, recoverSigner } from '../core/keys.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_GAS_LIMIT, MAX_C_TIP_WEI } from '../core/fee-limits.js';
 import { personalMessageDigest, signPersonalMessage, signTypedData } from '../core/message.js';
-import { chargedGas, eip1559Fees, signEvmTx, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
+import { chargedGas, eip1559Fees, gasLimitFor, roomCap, signEvmTx, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import { type Call, MAX_CALL_DATA_BYTES, MAX_MESSAGE_BYTES, messageShown, ProviderError, SiteHandler, type Site } from './provider-context.js';
@@ -51,6 +51,8 @@ export const READ_METHODS = new Set([
   'eth_uninstallFilter',
 ]);
 const MAX_READ_PARAMS = 4;
+/** EIP-7825's per-tx gas cap (Ethereum since Fusaka): the room never takes a tx on a chain a site added past it. */
+const EIP7825_TX_GAS = 16_777_216n;
 const looksLikeAddress = (v: unknown): boolean => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v);
 
 /** The EVM tx an approval holds (as JSON-safe strings), back as the request that is shown and signed. */
@@ -237,7 +239,7 @@ export class SiteEvm extends SiteHandler {
       const account = await this.conn.actingAccount(call.site, from);
       const eth = this.conn.eth(chain.rpcUrl);
       const estimateUse = (): Promise<bigint> => eth.estimateGas({ from: account.cAddress, ...(to ? { to } : {}), value: `0x${value.toString(16)}`, data });
-      const [nonce, block, tip, use, recipient] = await Promise.all([
+      const [nonce, block, tip, use, recipient, balance] = await Promise.all([
         // On the Avalanche C-Chain the wallet chooses the nonce, whatever the site asked
         // (WalletEngine.evmNonce: never past a gap, a refused tx's nonce taken again).
         chain.kind === 'avalanche' ? this.deps.wallet.evmNonceFor(account.id) : (siteNonce ?? eth.getTransactionCount(account.cAddress, 'pending')),
@@ -246,8 +248,9 @@ export class SiteEvm extends SiteHandler {
         // With the site's own limit, the estimate only informs the approval (what is likely charged).
         gasLimit === undefined ? estimateUse() : estimateUse().catch(() => undefined),
         to === undefined ? undefined : this.deps.wallet.recipientOf(account.id, to),
+        // What pays the room over an estimate (roomCap); a site's own limit needs none.
+        gasLimit === undefined ? eth.getBalance(account.cAddress) : 0n,
       ]);
-      const estimated = gasLimit ?? (gasCap === undefined ? use! : checkFeeInput('a gas estimate of', use!, gasCap));
       const baseFee = block?.baseFeePerGas;
       if (baseFee === undefined) throw new WalletError('unsupported-chain', 'the chain has no EIP-1559 base fee; XPC Wallet signs only EIP-1559 transactions');
       checkFeeInput('a base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);
@@ -256,11 +259,16 @@ export class SiteEvm extends SiteHandler {
       if (siteMaxFee !== undefined) fees = { maxFeePerGas: siteMaxFee, maxPriorityFeePerGas: siteTip ?? (tip < siteMaxFee ? tip : siteMaxFee) };
       else if (gasPrice !== undefined) fees = { maxFeePerGas: gasPrice, maxPriorityFeePerGas: tip < gasPrice ? tip : gasPrice };
       if (fees.maxPriorityFeePerGas > fees.maxFeePerGas) throw new InvalidParamsError('params[0].maxPriorityFeePerGas is above maxFeePerGas', 'params[0].maxPriorityFeePerGas');
-      const tx = { chainId: chain.chainId, nonce, to: to ?? '', value, data, gasLimit: estimated, ...fees };
+      // The site's own limit as it is; else the estimate with room (gasLimitFor) the balance pays,
+      // elsewhere within 90% of a block and EIP-7825's per-tx cap (as MetaMask pads).
+      const blockRoom = (block!.gasLimit * 9n) / 10n;
+      const ceiling = gasCap ?? (blockRoom < EIP7825_TX_GAS ? blockRoom : EIP7825_TX_GAS);
+      const limit = gasLimit ?? gasLimitFor(gasCap === undefined ? use! : checkFeeInput('a gas estimate of', use!, gasCap), roomCap(ceiling, balance - value, fees.maxFeePerGas));
+      const tx = { chainId: chain.chainId, nonce, to: to ?? '', value, data, gasLimit: limit, ...fees };
       const approvedTx = Object.fromEntries(Object.entries(tx).map(([k, v]) => [k, String(v)])) as Record<keyof EvmTxRequest, string>;
       const requester = requesterOf(call.site);
       const insight = await this.deps.wallet.evmInsight(account.id, requester, eth, { avalanche: chain.kind === 'avalanche', symbol: chain.symbol, key: chainKeyOf(chain) });
-      const { views, item } = await evmTxInsight(insight, { from: account.cAddress, to, value, data, gasLimit: estimated, nonce, ...fees });
+      const { views, item } = await evmTxInsight(insight, { from: account.cAddress, to, value, data, gasLimit: limit, nonce, ...fees });
       return {
         summary: {
           kind: 'evm-tx',
@@ -274,11 +282,11 @@ export class SiteEvm extends SiteHandler {
           data,
           nonce: nonce.toString(),
           ...(siteNonce !== undefined && siteNonce !== nonce ? { siteNonce: siteNonce.toString() } : {}),
-          gasLimit: estimated.toString(),
+          gasLimit: limit.toString(),
           maxFeePerGas: fees.maxFeePerGas.toString(),
           maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
           ...(use !== undefined ? { estimatedGasUse: use.toString() } : {}),
-          expectedGas: chargedGas(use ?? 0n, estimated).toString(),
+          expectedGas: chargedGas(use ?? 0n, limit).toString(),
           baseFeePerGas: baseFee.toString(),
           unsignedHex: unsignedEvmTxHex(evmRequestOf(approvedTx)),
           ...(recipient ? { recipient } : {}),

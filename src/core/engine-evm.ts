@@ -1,10 +1,10 @@
 // WalletEngine's C-Chain EVM txs (its methods delegate here): fee quotes, nonces, signing and what became of them.
 import type { Bytes } from './bytes.js';
 import type { WalletEngine } from './engine.js';
-import type { EvmNonces, SignedEvm, TxFate } from './engine-types.js';
+import type { EvmNonces, EvmQuote, SignedEvm, TxFate } from './engine-types.js';
 import { NodeResponseError, RpcError, WalletError } from './errors.js';
 import { checkFeeInput, MAX_C_GAS_LIMIT } from './fee-limits.js';
-import { eip1559Fees, evmTxNonce, PLAIN_TRANSFER_GAS } from './tx/c.js';
+import { eip1559Fees, evmTxNonce, gasLimitFor, PLAIN_TRANSFER_GAS, roomCap } from './tx/c.js';
 
 /**
  * Signs a C-Chain EVM tx (EIP-1559) of `valueWei` to `to` (with `data`, a call) at the node's
@@ -12,7 +12,7 @@ import { eip1559Fees, evmTxNonce, PLAIN_TRANSFER_GAS } from './tx/c.js';
  * maxFeePerGas); a costlier one is refused unsigned.
  */
 export async function signC(e: WalletEngine, chainId: bigint, to: string, valueWei: bigint, data?: string, options: { maxFeeWei?: bigint; own?: EvmNonces } = {}): Promise<SignedEvm> {
-  const [nonce, q] = await Promise.all([e.evmNonce(options.own), e.quoteC(to, valueWei, data)]);
+  const [nonce, q] = await Promise.all([e.evmNonce(options.own), e.quoteC(to, valueWei, data, options.maxFeeWei)]);
   if (options.maxFeeWei !== undefined && q.gasLimit * q.maxFeePerGas > options.maxFeeWei) {
     throw new WalletError('fee-above-approved', `the fee of up to ${q.gasLimit * q.maxFeePerGas} wei is above the approved maximum of ${options.maxFeeWei} wei`);
   }
@@ -21,16 +21,21 @@ export async function signC(e: WalletEngine, chainId: bigint, to: string, valueW
 }
 
 /**
- * The gas limit (the node's estimate for a call or a transfer to a contract, within its ceiling;
- * 21000 for a plain transfer) and EIP-1559 fees (the node's base fee bound and tip, checked against sane limits)
- * signC would sign with now.
+ * The gas the tx likely uses (the node's estimate for a call or a transfer to a contract; 21000 for
+ * a plain transfer), the limit signed for it (gasLimitFor: room within the C-Chain's ceiling, the
+ * balance left beside the value and `maxFeeWei`, the fee approved) and EIP-1559 fees (the node's
+ * base fee bound and tip, checked against sane limits) signC would sign with now.
  */
-export async function quoteC(e: WalletEngine, to: string, valueWei: bigint, data?: string): Promise<{ gasLimit: bigint; baseFeeWei: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
-  const [[baseFee, tip], gasLimit] = await Promise.all([
+export async function quoteC(e: WalletEngine, to: string, valueWei: bigint, data?: string, maxFeeWei?: bigint): Promise<EvmQuote> {
+  const [[baseFee, tip], estimate, balance] = await Promise.all([
     e.cFeeInputs(),
     data ? e.node.eth.estimateGas({ from: e.evmAddress, to, value: '0x' + valueWei.toString(16), data }) : transferGas(e, to, valueWei),
+    e.cBalanceWei(),
   ]);
-  return { gasLimit: checkFeeInput('a gas estimate of', gasLimit, MAX_C_GAS_LIMIT), baseFeeWei: baseFee, ...eip1559Fees(baseFee, tip) };
+  const gasUse = checkFeeInput('a gas estimate of', estimate, MAX_C_GAS_LIMIT);
+  const fees = eip1559Fees(baseFee, tip);
+  const budget = maxFeeWei !== undefined && maxFeeWei < balance - valueWei ? maxFeeWei : balance - valueWei;
+  return { gasLimit: gasLimitFor(gasUse, roomCap(MAX_C_GAS_LIMIT, budget, fees.maxFeePerGas)), gasUse, baseFeeWei: baseFee, ...fees };
 }
 
 /**

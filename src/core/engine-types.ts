@@ -92,6 +92,15 @@ export interface SignedEvm {
   maxFeeWei: bigint;
 }
 
+/** What a C-Chain EVM tx would be signed with now: gas it likely uses, the limit signed, fees (wei). */
+export interface EvmQuote {
+  gasLimit: bigint;
+  gasUse: bigint;
+  baseFeeWei: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
 /** Nonces of this wallet's own EVM txs the node has not decided on: sent, and refused (see evmNonce). */
 export interface EvmNonces {
   live: readonly bigint[];

@@ -9,7 +9,7 @@ import { utxoId } from './codec/ids.js';
 import { ownersOf } from './codec/rules.js';
 import type { CTx, OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { formatAddress } from './encoding.js';
-import { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type Issued, type SignedEvm, TxFailedError, type TxFate, type TxState, pParams, xParams } from './engine-types.js';
+import { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type EvmQuote, type Issued, type SignedEvm, TxFailedError, type TxFate, type TxState, pParams, xParams } from './engine-types.js';
 import { evmNonce, evmState, quoteC, signC } from './engine-evm.js';
 import { submit, txFate, txState } from './engine-follow.js';
 import { atomicPricing, buildExport, buildImports, buildImportsOf, cBaseFee, estimateImportFee } from './engine-moves.js';
@@ -340,9 +340,9 @@ export class WalletEngine {
     return signC(this, this.options.evmChainId, to, valueWei, data, options);
   }
 
-  /** The gas limit and EIP-1559 fees signC would sign with now. */
-  quoteC(to: string, valueWei: bigint, data?: string): Promise<{ gasLimit: bigint; baseFeeWei: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
-    return quoteC(this, to, valueWei, data);
+  /** The gas use, gas limit and EIP-1559 fees signC would sign with now (within `maxFeeWei`, when given). */
+  quoteC(to: string, valueWei: bigint, data?: string, maxFeeWei?: bigint): Promise<EvmQuote> {
+    return quoteC(this, to, valueWei, data, maxFeeWei);
   }
 
   /** The node's C-Chain base fee and tip (wei), each within its ceiling: every EVM tx's fee starts here. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportNonce } from '../../src/core/c-atomic.js';
 import type { NodeClient } from '../../src/core/node.js';
-import { chargedGas } from '../../src/core/tx/c.js';
+import { chargedGas, gasLimitFor, roomCap } from '../../src/core/tx/c.js';
 import type { WalletError } from '../../src/core/errors.js';
 import { plainError } from '../../src/popup/errors.js';
 
@@ -19,6 +19,36 @@ describe('chargedGas (Helicon gas floor)', () => {
     expect(chargedGas(80_000n, 100_000n)).toBe(80_000n);
     expect(chargedGas(0n, 7n)).toBe(4n);
     expect(chargedGas(200_000n, 100_000n)).toBe(100_000n);
+  });
+});
+
+describe('gasLimitFor (room over the node\'s estimate)', () => {
+  it('signs 1.5× an estimate, which Helicon charges no more for than the estimate itself', () => {
+    expect(gasLimitFor(50_000n, 30_000_000n)).toBe(75_000n);
+    expect(chargedGas(50_000n, gasLimitFor(50_000n, 30_000_000n))).toBe(50_000n);
+    // Rounded down: the room never takes a limit past 1.5×.
+    expect(gasLimitFor(21_001n, 30_000_000n)).toBe(31_501n);
+  });
+
+  it('keeps a plain transfer at 21000: no code runs, so nothing can change what it uses', () => {
+    expect(gasLimitFor(21_000n, 30_000_000n)).toBe(21_000n);
+  });
+
+  it('never passes the ceiling for the room, and never cuts an estimate below what it needs', () => {
+    expect(gasLimitFor(25_000_000n, 30_000_000n)).toBe(30_000_000n);
+    expect(gasLimitFor(30_000_000n, 30_000_000n)).toBe(30_000_000n);
+    expect(gasLimitFor(40_000_000n, 30_000_000n)).toBe(40_000_000n);
+  });
+});
+
+describe('roomCap (what the room may reach)', () => {
+  it('is the gas the budget pays at the max fee per gas, when below the cap', () => {
+    expect(roomCap(30_000_000n, 120_001n, 2n)).toBe(60_000n);
+    expect(roomCap(50_000n, 120_001n, 2n)).toBe(50_000n);
+    // A budget already spent (a value above the balance): no room, so gasLimitFor signs the bare estimate.
+    expect(gasLimitFor(52_000n, roomCap(30_000_000n, -5n, 2n))).toBe(52_000n);
+    // A node quoting a zero fee: the cap alone (no division by zero).
+    expect(roomCap(30_000_000n, 0n, 0n)).toBe(30_000_000n);
   });
 });
 

@@ -117,6 +117,7 @@ describe("a site's EVM tx and the gas limit", () => {
           eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x5d21dba00', gasLimit: '0x4c4b400', gasUsed: '0x0', transactions: [] },
           eth_maxPriorityFeePerGas: '0x0',
           eth_estimateGas: '0x' + estimate.toString(16),
+          eth_getBalance: '0xde0b6b3a7640000',
         }[method];
         return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
       }) as unknown as typeof fetch;
@@ -134,7 +135,7 @@ describe("a site's EVM tx and the gas limit", () => {
     const big = '0x' + (MAX_C_GAS_LIMIT + 1n).toString(16);
     const fetchStub = (async (_url: string, init?: RequestInit) => {
       const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
-      const result = { eth_chainId: '0x2a', eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: '0x2faf0800', gasUsed: '0x0', transactions: [] }, eth_estimateGas: big }[method] ?? '0x0';
+      const result = { eth_chainId: '0x2a', eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: '0x2faf0800', gasUsed: '0x0', transactions: [] }, eth_estimateGas: big, eth_getBalance: '0xde0b6b3a7640000' }[method] ?? '0x0';
       return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
     }) as unknown as typeof fetch;
     const wallet = { recipientOf: async () => ({ warnings: [] }), evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol: 'TST', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never };
@@ -146,6 +147,7 @@ describe("a site's EVM tx and the gas limit", () => {
       await t.approvals.decide((await t.approvals.list())[0]!.id, true);
     }
     await adding;
+    // An estimate past EIP-7825's per-tx cap gets no room (gas-room tests below); the site's own limit is as it is.
     for (const gas of [undefined, big]) {
       const sending = t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, ...(gas ? { gas } : {}) }]);
       await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
@@ -158,5 +160,48 @@ describe("a site's EVM tx and the gas limit", () => {
     // A gas limit is 64-bit there too: past it is refused before any approval.
     expect(await errorOf(t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, gas: '0x10000000000000000' }]))).toMatchObject({ code: -32602, data: { field: 'params[0].gas' } });
     expect(await t.approvals.list()).toEqual([]);
+  });
+
+  it("the gas limit of a site's call without its own has room over the estimate: 1.5×, only as far as the balance beside the value pays it, and on a chain a site added within 90% of a block and EIP-7825's cap", async () => {
+    // A node estimating `estimate` gas at base fee 1 wei and no tip (maxFeePerGas 2 wei), for an account holding `balance` wei.
+    const node = (estimate: bigint, balance: bigint, blockGas = 0x4c4b400n) =>
+      (async (_url: string, init?: RequestInit) => {
+        const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
+        const h = '0x' + '00'.repeat(32);
+        const hex = (n: bigint) => '0x' + n.toString(16);
+        const result = { eth_chainId: '0x2a', eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: hex(blockGas), gasUsed: '0x0', transactions: [] }, eth_estimateGas: hex(estimate), eth_getBalance: hex(balance) }[method] ?? '0x0';
+        return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
+      }) as unknown as typeof fetch;
+    const wallet = { evmNonceFor: async () => 0n, recipientOf: async () => ({ warnings: [] }), evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol: 'AVAX', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never };
+    const limitOf = async (t: ReturnType<typeof setup>, value = 0n) => {
+      const sending = t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, data: '0xa9059cbb', value: '0x' + value.toString(16) }]);
+      await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+      const [pending] = await t.approvals.list();
+      await t.approvals.decide(pending!.id, false);
+      await errorOf(sending);
+      return (pending!.summary as { gasLimit: string }).gasLimit;
+    };
+    const on = async (fetch: typeof globalThis.fetch) => {
+      const t = setup({ fetch, wallet });
+      await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+      return t;
+    };
+    expect(await limitOf(await on(node(52_000n, 10n ** 18n)))).toBe('78000');
+    // 60,000 gas at 2 wei is what is left beside a value of 5 wei.
+    expect(await limitOf(await on(node(52_000n, 120_005n)), 5n)).toBe('60000');
+    expect(await limitOf(await on(node(52_000n, 1_000n)))).toBe('52000');
+
+    const added = async (estimate: bigint, blockGas: bigint) => {
+      const t = await on(node(estimate, 10n ** 18n, blockGas));
+      const adding = t.call('wallet_addEthereumChain', [{ chainId: '0x2a', chainName: 'Other', rpcUrls: ['https://rpc.test.example'], nativeCurrency: { name: 'T', symbol: 'TST', decimals: 18 } }]);
+      for (let i = 0; i < 2; i++) {
+        await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+        await t.approvals.decide((await t.approvals.list())[0]!.id, true);
+      }
+      await adding;
+      return limitOf(t);
+    };
+    expect(await added(8_000_000n, 10_000_000n)).toBe('9000000');
+    expect(await added(12_000_000n, 60_000_000n)).toBe('16777216');
   });
 });

@@ -27,6 +27,7 @@ const node = (async (_url: string, init?: RequestInit) => {
     eth_getBlockByNumber: { number: '0x1', hash: h32, parentHash: h32, timestamp: '0x1', baseFeePerGas: '0x5d21dba00', gasLimit: '0x4c4b400', gasUsed: '0x0', transactions: [] },
     eth_maxPriorityFeePerGas: '0x0',
     eth_estimateGas: '0x5208',
+    eth_getBalance: '0xde0b6b3a7640000',
   }[method];
   return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
 }) as unknown as typeof fetch;

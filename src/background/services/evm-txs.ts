@@ -4,7 +4,7 @@
 import { fromHex } from '../../core/bytes.js';
 import { isEvmHash } from '../../core/engine.js';
 import { WalletError } from '../../core/errors.js';
-import { decodeEvmTx, type EvmTxRequest, PLAIN_TRANSFER_GAS, replacementFees } from '../../core/tx/c.js';
+import { decodeEvmTx, type EvmTxRequest, PLAIN_TRANSFER_GAS, replacementFees, roomCap } from '../../core/tx/c.js';
 import type { ActivityItem, PendingEvmTxView, RequestParams as P } from '../../shared/messages.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
@@ -25,6 +25,17 @@ function pendingView(e: OutboxEntry): PendingEvmTxView {
     kind: e.item.kind,
     ...(e.item.token ? { token: e.item.token, ...(e.item.amount !== undefined ? { amount: e.item.amount } : {}), ...(e.item.to ? { counterparty: e.item.to } : {}), ...(e.item.increase ? { increase: true as const } : {}) } : {}),
   };
+}
+
+/**
+ * Gas a replacement likely uses: the node's estimate of the same call, as its limit has room over
+ * it (gasLimitFor); never above the limit, and the limit when the node cannot estimate it.
+ */
+async function likelyUse(ctx: AccountContext, req: EvmTxRequest): Promise<bigint> {
+  if (req.gasLimit <= PLAIN_TRANSFER_GAS) return req.gasLimit;
+  const call = { from: ctx.engine.evmAddress, ...(req.to ? { to: req.to } : {}), value: `0x${req.value.toString(16)}`, ...(req.data ? { data: req.data } : {}) };
+  const use = await ctx.engine.node.eth.estimateGas(call).catch(() => req.gasLimit);
+  return use < req.gasLimit ? use : req.gasLimit;
 }
 
 export class EvmTxService {
@@ -64,9 +75,18 @@ export class EvmTxService {
         ? { ...same, ...fees }
         : { chainId: prior.chainId, nonce: prior.nonce, to: ctx.engine.evmAddress, value: 0n, gasLimit: PLAIN_TRANSFER_GAS, ...fees };
     // The node takes a tx only if the balance covers its value and its whole fee: a sped-up send of
-    // (nearly) everything cannot be, as its higher fee no longer fits. Said before a review.
-    if (action === 'speed-up' && req.value + req.gasLimit * req.maxFeePerGas > (await ctx.engine.cBalanceWei())) {
-      throw new WalletError('replacement-unaffordable', 'speeding this up would cost more than the account holds, as its amount and the higher fee no longer fit; cancel it instead, or wait for the fee to fall');
+    // (nearly) everything cannot be, as its higher fee no longer fits. Said before a review. The
+    // room of a limit over what the call uses (gasLimitFor) is given back first.
+    if (action === 'speed-up') {
+      const balance = await ctx.engine.cBalanceWei();
+      const affordable = roomCap(req.gasLimit, balance - req.value, req.maxFeePerGas);
+      if (affordable < req.gasLimit) {
+        const use = await likelyUse(ctx, req);
+        req.gasLimit = affordable > use ? affordable : use;
+      }
+      if (req.value + req.gasLimit * req.maxFeePerGas > balance) {
+        throw new WalletError('replacement-unaffordable', 'speeding this up would cost more than the account holds, as its amount and the higher fee no longer fit; cancel it instead, or wait for the fee to fall');
+      }
     }
     return { req, baseFeeWei };
   }
@@ -79,7 +99,7 @@ export class EvmTxService {
     const ctx = await this.engines.open();
     const old = await this.entry(ctx, p.txHash);
     const { req, baseFeeWei } = await this.replacement(ctx, old, p.action);
-    return { ...feeQuote({ ...req, baseFeeWei }), replaces: pendingView(old) };
+    return { ...feeQuote({ ...req, baseFeeWei, gasUse: await likelyUse(ctx, req) }), replaces: pendingView(old) };
   }
 
   async evmReplace(p: P<'evm.replace'>) {

@@ -32,15 +32,15 @@ function checksummed(address: string): string {
   return formatEvmAddress(parseEvmAddress(address));
 }
 
-/** What a fee quote looks like to the popup: the most the tx can cost, and what it likely costs. */
-export function feeQuote(q: { gasLimit: bigint; baseFeeWei: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }, gasUse = q.gasLimit): EvmFeeQuote {
+/** What a fee quote looks like to the popup: the most the tx can cost, and what it likely costs (at `gasUse`, else its limit). */
+export function feeQuote(q: { gasLimit: bigint; gasUse?: bigint; baseFeeWei: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }): EvmFeeQuote {
   const likelyPrice = q.baseFeeWei + q.maxPriorityFeePerGas < q.maxFeePerGas ? q.baseFeeWei + q.maxPriorityFeePerGas : q.maxFeePerGas;
   return {
     gasLimit: q.gasLimit.toString(),
     maxFeePerGas: q.maxFeePerGas.toString(),
     maxPriorityFeePerGas: q.maxPriorityFeePerGas.toString(),
     maxFee: (q.gasLimit * q.maxFeePerGas).toString(),
-    likelyFee: (chargedGas(gasUse, q.gasLimit) * likelyPrice).toString(),
+    likelyFee: (chargedGas(q.gasUse ?? q.gasLimit, q.gasLimit) * likelyPrice).toString(),
   };
 }
 

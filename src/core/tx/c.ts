@@ -214,6 +214,28 @@ export function evmTxNonce(rawTx: Bytes): bigint {
 }
 
 /**
+ * The gas limit signed for the node's estimate of a tx: 1.5× it, within `cap` (a plain transfer's
+ * 21000 as it is: no code runs). The node estimates on the last executed state, and a call that
+ * runs after a change (a tx ahead of it, or while the user read the approval) can need more: out of
+ * gas, it fails and is charged in full. Helicon charges at least half the limit, so up to 2× the
+ * use costs nothing more.
+ */
+export function gasLimitFor(estimate: bigint, cap: bigint): bigint {
+  const padded = estimate > PLAIN_TRANSFER_GAS ? (estimate * 3n) / 2n : estimate;
+  return padded < cap ? padded : estimate > cap ? estimate : cap;
+}
+
+/**
+ * `cap` lowered to the gas `budgetWei` pays for at `maxFeePerGas`: the room of gasLimitFor only as
+ * far as the balance left beside the value pays it (a node takes a tx only then) and, when signing,
+ * the fee the user approved. An estimate past it is signed bare, as it was estimated.
+ */
+export function roomCap(cap: bigint, budgetWei: bigint, maxFeePerGas: bigint): bigint {
+  const affordable = maxFeePerGas > 0n ? budgetWei / maxFeePerGas : cap;
+  return affordable < cap ? affordable : cap;
+}
+
+/**
  * Gas an EVM tx is charged under Helicon (ACP-194): at least half its limit, whatever it uses,
  * never more than the limit. The receipt's gasUsed is this number.
  */

@@ -75,7 +75,7 @@ export function EvmFee({ quote }: { quote: EvmFeeQuote }) {
       <AmountText up prefix="at most " value={quote.maxFee} denomination={WEI_DECIMALS} symbol="AVAX" />
       <span class="muted">
         {' '}
-        (likely <AmountText toggle={false} value={quote.likelyFee} denomination={WEI_DECIMALS} symbol="AVAX" />; {BigInt(quote.gasLimit).toLocaleString('en-US')} gas)
+        (likely <AmountText toggle={false} value={quote.likelyFee} denomination={WEI_DECIMALS} symbol="AVAX" />; gas limit {BigInt(quote.gasLimit).toLocaleString('en-US')})
       </span>
     </>
   );

@@ -58,9 +58,9 @@ async function replaceThroughPopup(ui: PopupDriver, stuck: { hash: string; nonce
   expect((await ui.fact('Replaces')).text).toBe(stuck.hash);
   expect((await ui.fact('Nonce')).text).toBe(`${stuck.nonce} (the same: only one of the two can run)`);
   expect((await ui.fact('Old fee')).text).toBe('at most 0 AVAX');
-  // "at most 0.000001 AVAX (exactly 0.000000000000063 AVAX) (likely …; 21,000 gas)": tiny fees are shown rounded up, with the exact figure.
+  // "at most 0.000001 AVAX (exactly 0.000000000000063 AVAX) (likely …; gas limit 21,000)": tiny fees are shown rounded up, with the exact figure.
   const newFee = (await ui.fact('New fee')).text;
-  const shown = /^at most ([\d.]+ AVAX)(?: \(exactly ([\d.]+ AVAX)\))? \(likely .*; 21,000 gas\)$/.exec(newFee);
+  const shown = /^at most ([\d.]+ AVAX)(?: \(exactly ([\d.]+ AVAX)\))? \(likely .*; gas limit 21,000\)$/.exec(newFee);
   expect(shown, newFee).not.toBeNull();
   const reviewedMax = parseAmount(shown![2] ?? shown![1]!, 18);
   expect(reviewedMax).toBeGreaterThan(0n);
