@@ -76,9 +76,10 @@ interface AccessLevelSetter {
 /**
  * storage.local holds the vault's ciphertext. Content scripts run inside web pages' processes, and
  * ours never read storage: where the browser allows it (Chrome), only the extension's own pages
- * and worker may. Firefox offers no such setting for this area (its content scripts can read it,
- * as everywhere); the ciphertext is then protected by the password alone. Resolves to whether the
- * restriction is in place; never rejects.
+ * and worker may. Firefox offers no such setting for this area: a page process taken over (a
+ * browser exploit) could read it, the ciphertext then protected by the password alone, and write
+ * it (a site connected, the idle lock off); every signature still needs an approval the user saw.
+ * Resolves to whether the restriction is in place; never rejects.
  */
 export function restrictLocalArea(local: AccessLevelSetter): Promise<boolean> {
   if (typeof local.setAccessLevel !== 'function') return Promise.resolve(false);
