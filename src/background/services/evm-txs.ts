@@ -61,7 +61,7 @@ export class EvmTxService {
   }
 
   /** The replacement of `old` for `action`, at today's fees (each at least +10%). */
-  private async replacement(ctx: AccountContext, old: OutboxEntry, action: 'speed-up' | 'cancel'): Promise<{ req: EvmTxRequest; baseFeeWei: bigint }> {
+  private async replacement(ctx: AccountContext, old: OutboxEntry, action: 'speed-up' | 'cancel'): Promise<{ req: EvmTxRequest; baseFeeWei: bigint; gasUse?: bigint }> {
     const prior = decodeEvmTx(fromHex(old.signedHex));
     const [baseFeeWei, tip] = await ctx.engine.cFeeInputs();
     // Bumped from the highest fees at this nonce: the node holds the last replacement, and refuses
@@ -77,18 +77,20 @@ export class EvmTxService {
     // The node takes a tx only if the balance covers its value and its whole fee: a sped-up send of
     // (nearly) everything cannot be, as its higher fee no longer fits. Said before a review. The
     // room of a limit over what the call uses (gasLimitFor) is given back first.
+    // The gas use, when read here, is handed on: the quote prices the likely fee at it.
+    let gasUse: bigint | undefined;
     if (action === 'speed-up') {
       const balance = await ctx.engine.cBalanceWei();
       const affordable = roomCap(req.gasLimit, balance - req.value, req.maxFeePerGas);
       if (affordable < req.gasLimit) {
-        const use = await likelyUse(ctx, req);
-        req.gasLimit = affordable > use ? affordable : use;
+        gasUse = await likelyUse(ctx, req);
+        req.gasLimit = affordable > gasUse ? affordable : gasUse;
       }
       if (req.value + req.gasLimit * req.maxFeePerGas > balance) {
         throw new WalletError('replacement-unaffordable', 'speeding this up would cost more than the account holds, as its amount and the higher fee no longer fit; cancel it instead, or wait for the fee to fall');
       }
     }
-    return { req, baseFeeWei };
+    return { req, baseFeeWei, ...(gasUse !== undefined ? { gasUse } : {}) };
   }
 
   private async entry(ctx: AccountContext, txHash: string): Promise<OutboxEntry> {
@@ -98,8 +100,8 @@ export class EvmTxService {
   async evmEstimateReplace(p: P<'evm.estimateReplace'>) {
     const ctx = await this.engines.open();
     const old = await this.entry(ctx, p.txHash);
-    const { req, baseFeeWei } = await this.replacement(ctx, old, p.action);
-    return { ...feeQuote({ ...req, baseFeeWei, gasUse: await likelyUse(ctx, req) }), replaces: pendingView(old) };
+    const { req, baseFeeWei, gasUse } = await this.replacement(ctx, old, p.action);
+    return { ...feeQuote({ ...req, baseFeeWei, gasUse: gasUse ?? (await likelyUse(ctx, req)) }), replaces: pendingView(old) };
   }
 
   async evmReplace(p: P<'evm.replace'>) {
