@@ -7,6 +7,7 @@ import { pClock } from '../core/engine.js';
 import { stakingRulesFor, type StakingRules } from '../core/network.js';
 import type { NodeClient } from '../core/node.js';
 import type { CurrentValidator } from '../core/node/validators.js';
+import { checkClocks } from '../core/staking/rules.js';
 import { checkListedValidator, readValidatorTerms, type ValidatorTerms } from '../core/staking/validator-proof.js';
 import type { OwnerSet } from '../shared/messages.js';
 import { stakesKey } from './account-cache.js';
@@ -29,6 +30,8 @@ export interface StakingContext extends AccountContext {
    * node's must not pass a stake too long.
    */
   now: bigint;
+  /** This computer's clock, Unix seconds. */
+  clock: bigint;
   /** The account's P addresses; `pAddress` the first, where its stakes and rewards go by default. */
   mine: ReadonlySet<string>;
   pAddress: string;
@@ -51,10 +54,12 @@ export class StakingReads {
     return new StakeBook(this.local, stakesKey(networkId, accountId));
   }
 
-  protected async context(): Promise<StakingContext> {
+  /** `newStake`: for a stake's presets, review or confirm, refused when the node's clock is far ahead (checkClocks). */
+  protected async context(newStake = false): Promise<StakingContext> {
     const ctx = await this.engines.open();
     const { engine, preset, account } = ctx;
     const [clock, min, heliconTime] = await Promise.all([pClock(engine), engine.node.platform.getMinStake(), this.heliconTime(ctx.preset.url, engine.node)]);
+    if (newStake) checkClocks(clock.chainTime, clock.clock);
     const addresses = engine.addresses('P');
     return {
       ...ctx,

@@ -135,8 +135,9 @@ export async function pParams(e: WalletEngine): Promise<PSpendParams> {
  * The node judges it by its next block's time, its own clock or its last block's if later, so the
  * later of the last block's time (an idle chain's can be minutes old) and this computer's clock (a
  * computer's can be behind the chain's, then only the chain's time says a send-before time passed).
+ * `clock` is this computer's clock alone.
  */
-export async function pClock(e: Pick<WalletEngine, 'now'>): Promise<{ chainTime: bigint; now: bigint }> {
+export async function pClock(e: Pick<WalletEngine, 'now'>): Promise<{ chainTime: bigint; now: bigint; clock: bigint }> {
   const [chainTime, clock] = await Promise.all([e.now('P'), e.now('X')]);
-  return { chainTime, now: chainTime > clock ? chainTime : clock };
+  return { chainTime, now: chainTime > clock ? chainTime : clock, clock };
 }

@@ -30,6 +30,23 @@ describe('a delegation behind a node that lies about its status', () => {
   });
 });
 
+describe('a node whose clock runs far ahead of the computer’s', () => {
+  it('stakes nothing: the presets, the review and the stake are refused in words, as each would count its end from that time', async () => {
+    const { node, wallet, base, review } = await delegationBehindLyingNode();
+    const ahead = new Date(Date.now() + 300 * 86_400_000).toISOString();
+    node.lies.set('platform.getTimestamp', () => Promise.resolve(rpcResult({ timestamp: ahead })));
+    const clockAhead = { code: 'staking-rule', rule: 'clock-ahead', message: expect.stringContaining("300 days later than this computer's clock") };
+    await expect(wallet.staking.stakingParams()).rejects.toMatchObject(clockAhead);
+    await expect(wallet.staking.stakingEstimateDelegation(base)).rejects.toMatchObject(clockAhead);
+    await expect(wallet.staking.stakingDelegate({ ...base, maxFee: review.fee })).rejects.toMatchObject(clockAhead);
+    expect(node.calls).not.toContain('platform.issueTx');
+    // The node's own time again: the same delegation goes through.
+    node.lies.clear();
+    const sent = await wallet.staking.stakingDelegate({ ...base, maxFee: review.fee });
+    expect(await refreshUntilDecided(wallet, sent.txID)).toBe('accepted');
+  });
+});
+
 describe('a delegation the node refused and then holds', () => {
   it('waits in My stakes as Activity lists it (pending, nothing counted staked) while the node holds it, and is active once it ran', async () => {
     const { node, wallet, base, review } = await delegationBehindLyingNode();

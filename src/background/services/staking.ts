@@ -51,7 +51,7 @@ export class StakingService extends StakingReads {
   private readonly bookNotUpdated = (e: Error): void => this.options.log?.(`staking: the stake book was not updated: ${e.message}`);
 
   async stakingParams(): Promise<R<'staking.params'>> {
-    const c = await this.context();
+    const c = await this.context(true);
     return paramsView(c.rules, c.now, c.chainTime);
   }
 
@@ -77,7 +77,7 @@ export class StakingService extends StakingReads {
   }
 
   async stakingPick(p: P<'staking.pick'>): Promise<R<'staking.pick'>> {
-    const c = await this.context();
+    const c = await this.context(true);
     const amount = BigInt(p.amount);
     const end = BigInt(p.end);
     // The rules that do not depend on the validator, first: a pick cannot mend them.
@@ -90,7 +90,7 @@ export class StakingService extends StakingReads {
   // ---- delegating ----
 
   private async delegation(p: P<'staking.estimateDelegation'>) {
-    const c = await this.context();
+    const c = await this.context(true);
     await c.book.list(); // A book that cannot be read could not record the stake: refused before it is built.
     const amount = BigInt(p.amount);
     const end = BigInt(p.end);
@@ -142,7 +142,7 @@ export class StakingService extends StakingReads {
   }
 
   private async validation(p: ValidationParams) {
-    const c = await this.context();
+    const c = await this.context(true);
     await c.book.list(); // As for a delegation.
     const amount = BigInt(p.amount);
     const period = p.autoRenew ? BigInt(p.autoRenew.period) : undefined;

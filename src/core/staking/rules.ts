@@ -17,7 +17,8 @@ export type StakingRule =
   | 'not-a-validator'
   | 'already-validating'
   | 'no-auto-renew'
-  | 'cycle-ending';
+  | 'cycle-ending'
+  | 'clock-ahead';
 
 /** A stake the network would refuse: nothing was signed. `field` names the request's param. */
 export class StakingRuleError extends WalletError {
@@ -61,6 +62,27 @@ function checkDuration(rules: StakingRules, seconds: bigint, minimum: bigint, wh
   if (longest > rules.maxStakeDuration) {
     throw new StakingRuleError('too-long', `${what} can last at most ${durationWords(rules.maxStakeDuration)}; this one would last ${durationWords(longest)}.`, field);
   }
+}
+
+/**
+ * How far the node's P-Chain time may run ahead of this computer's clock. The chain's blocks run at
+ * most seconds ahead of real time; more is a computer's clock set behind, or a node lying. An hour
+ * lets a clock a little wrong stake, and lengthens a stake of a day or more by at most that.
+ */
+export const CLOCK_AHEAD_LIMIT = 3_600n;
+
+/**
+ * A new stake's end and its presets count from the later of the chain's time and the computer's
+ * clock, and its length is checked from them: a node claiming a time far ahead (lying, or the
+ * computer's clock wrong) would pass a stake much longer than the review says. Refused instead.
+ */
+export function checkClocks(chainTime: bigint, clock: bigint): void {
+  if (chainTime - clock <= CLOCK_AHEAD_LIMIT) return;
+  throw new StakingRuleError(
+    'clock-ahead',
+    `The node says it is ${timeWords(chainTime)}, ${durationWords(chainTime - clock)} later than this computer's clock. A stake's end counts from now, so nothing can be staked while they disagree: check this computer's date and time, or use another node.`,
+    'end',
+  );
 }
 
 /** The rules of a delegation that hold whatever its validator: the amount, the duration. */
