@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Compiles the test contracts (test/fixtures/contracts/*.sol, written for this project) into
-// test/fixtures/contracts.json: each contract's ABI and creation bytecode, with the compiler
+// test/fixtures/contracts.json: each contract's ABI and creation bytecode (and the runtime code of
+// those the test genesis places at a fixed address, GENESIS_CODE), with the compiler
 // version, its settings and each source's SHA-256 (test/unit/evm-tokens.test.ts checks that
 // the sources still match what was compiled).
 //
@@ -17,12 +18,14 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIR = join(ROOT, 'test', 'fixtures', 'contracts');
 const OUT = join(ROOT, 'test', 'fixtures', 'contracts.json');
 const VERSION = '0.8.37';
+/** Contracts whose runtime code the test network's genesis holds (test/integration/node-harness.ts). */
+const GENESIS_CODE = new Set(['TestPermit2']);
 
 const require = createRequire(process.env.XPC_SOLC ? join(process.env.XPC_SOLC, 'x.js') : import.meta.url);
 const solc = require('solc');
 if (!solc.version().startsWith(`${VERSION}+`)) throw new Error(`solc ${VERSION} is needed, found ${solc.version()}`);
 
-const settings = { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } };
+const settings = { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } } };
 const files = readdirSync(DIR).filter((f) => f.endsWith('.sol')).sort();
 const sources = Object.fromEntries(files.map((f) => [f, { content: readFileSync(join(DIR, f), 'utf8') }]));
 const output = JSON.parse(solc.compile(JSON.stringify({ language: 'Solidity', sources, settings })));
@@ -32,7 +35,7 @@ const contracts = {};
 for (const f of files) {
   for (const [name, c] of Object.entries(output.contracts[f] ?? {})) {
     if (c.evm.bytecode.object === '') continue;
-    contracts[name] = { source: f, abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+    contracts[name] = { source: f, abi: c.abi, bytecode: `0x${c.evm.bytecode.object}`, ...(GENESIS_CODE.has(name) ? { runtime: `0x${c.evm.deployedBytecode.object}` } : {}) };
   }
 }
 const sha256 = Object.fromEntries(files.map((f) => [f, createHash('sha256').update(sources[f].content).digest('hex')]));

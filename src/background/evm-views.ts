@@ -3,7 +3,7 @@
 // put in the token's own units, every address that receives tokens or rights named (one of the
 // wallet's accounts, a contract or an ordinary account, how often this site had the user call it),
 // and a simulation's balance changes labelled with the listed tokens' checked symbols. docs/tokens.md.
-import { decodeTokenCall, decodeTypedPermit, isPermitType } from '../core/evm-calls.js';
+import { decodeTokenCall, decodeTypedPermit, isPermitType, PERMIT2_ADDRESS } from '../core/evm-calls.js';
 import { normaliseTypedData, type TypedDataInput } from '../core/message.js';
 import { keccakHex } from '../core/evm-abi.js';
 import { type Simulation, simulateTx } from '../core/evm-simulate.js';
@@ -69,11 +69,13 @@ export async function tokenInfo(c: InsightContext, address: string): Promise<App
 /** The token operation a call to `to` with `data` asks for, in the token's units; undefined for any other call. */
 export async function tokenCallView(c: InsightContext, to: string, data: string): Promise<TokenCallView | undefined> {
   const call = decodeTokenCall(data);
-  if (!call) return undefined;
-  const read = await tokenInfo(c, to);
+  const permit2 = call?.kind === 'permit2Approve';
+  // Permit2's approve is only Permit2's at its address; the token is the one it names.
+  if (!call || (permit2 && to.toLowerCase() !== PERMIT2_ADDRESS.toLowerCase())) return undefined;
+  const read = await tokenInfo(c, permit2 ? call.token : to);
   const token = read === 'unread' ? undefined : read;
   const nft = token?.standard === 'erc721';
-  const base = { kind: call.kind, ...(token ? { token } : {}), ...(read === 'unread' ? { unread: true as const } : {}) };
+  const base = { kind: call.kind === 'permit2Approve' ? 'approve' : call.kind, ...(token ? { token } : {}), ...(read === 'unread' ? { unread: true as const } : {}) };
   switch (call.kind) {
     case 'transfer':
       return { ...base, recipient: await counterparty(c, call.to), amount: call.amount.toString() };
@@ -88,6 +90,8 @@ export async function tokenCallView(c: InsightContext, to: string, data: string)
       return { ...base, spender: await counterparty(c, call.spender), amount: call.amount.toString(), unlimited: call.amount >= UNLIMITED };
     case 'setApprovalForAll':
       return { ...base, spender: await counterparty(c, call.operator), approved: call.approved };
+    case 'permit2Approve':
+      return { ...base, spender: await counterparty(c, call.spender), amount: call.amount.toString(), unlimited: call.amount >= PERMIT2_UNLIMITED, expiration: call.expiration.toString() };
   }
 }
 
@@ -150,7 +154,7 @@ export function simulationView(sim: Simulation, listed: readonly StoredToken[], 
     token: a.token,
     ...named(a.token),
     spender: a.spender,
-    ...(a.amount !== undefined ? { amount: a.amount.toString(), unlimited: a.amount >= UNLIMITED } : {}),
+    ...(a.amount !== undefined ? { amount: a.amount.toString(), unlimited: a.amount >= (a.permit2 ? PERMIT2_UNLIMITED : UNLIMITED) } : {}),
     ...(a.tokenId !== undefined ? { tokenId: a.tokenId.toString() } : {}),
     ...(a.all !== undefined ? { all: a.all } : {}),
   }));

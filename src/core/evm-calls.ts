@@ -1,6 +1,6 @@
 // What a contract call or a typed-data signature does with tokens, decoded from its exact bytes:
-// transfers, allowances (approve, increaseAllowance, setApprovalForAll), EIP-2612 permits and
-// Uniswap's Permit2. Only well-formed data of a known shape is decoded; anything else stays
+// transfers, allowances (approve, increaseAllowance, setApprovalForAll, Permit2's approve),
+// EIP-2612 permits and Uniswap's Permit2. Only well-formed data of a known shape is decoded; anything else stays
 // "unknown call" and the approval shows the raw data (docs/tokens.md).
 import { AbiReader, selectorOf } from './evm-abi.js';
 import { formatEvmAddress, parseEvmAddress } from './evm-address.js';
@@ -16,7 +16,8 @@ export type TokenCall =
   | { kind: 'safeTransferFrom'; from: string; to: string; tokenId: bigint; amount?: bigint }
   | { kind: 'approve'; spender: string; amount: bigint }
   | { kind: 'increaseAllowance'; spender: string; amount: bigint }
-  | { kind: 'setApprovalForAll'; operator: string; approved: boolean };
+  | { kind: 'setApprovalForAll'; operator: string; approved: boolean }
+  | { kind: 'permit2Approve'; token: string; spender: string; amount: bigint; expiration: bigint };
 
 type Decoder = (r: AbiReader) => TokenCall;
 
@@ -32,6 +33,9 @@ known('safeTransferFrom(address,address,uint256,uint256,bytes)', 5, (r) => ({ ki
 known('approve(address,uint256)', 2, (r) => ({ kind: 'approve', spender: r.address(0), amount: r.uint(1) }));
 known('increaseAllowance(address,uint256)', 2, (r) => ({ kind: 'increaseAllowance', spender: r.address(0), amount: r.uint(1) }));
 known('setApprovalForAll(address,bool)', 2, (r) => ({ kind: 'setApprovalForAll', operator: r.address(0), approved: r.bool(1) }));
+// Permit2's own allowance, set by a call to Permit2 (not by a signature): `spender` may take `token`
+// of the caller's through Permit2 until `expiration`, drawing on the token's allowance to Permit2.
+known('approve(address,address,uint160,uint48)', 4, (r) => ({ kind: 'permit2Approve', token: r.address(0), spender: r.address(1), amount: r.uint(2), expiration: r.uint(3) }));
 
 /** The token operation this call data asks for, or undefined (another function, or malformed arguments). */
 export function decodeTokenCall(data: string): TokenCall | undefined {

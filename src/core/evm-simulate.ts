@@ -4,6 +4,7 @@
 // TransferBatch events of frames that did not revert) and which contracts it runs. docs/tokens.md.
 import { AbiReader, decodeTextResult, selectorOf, topicOf } from './evm-abi.js';
 import { formatEvmAddress, parseEvmAddress } from './evm-address.js';
+import { PERMIT2_ADDRESS } from './evm-calls.js';
 import { RpcError } from './errors.js';
 import type { EthApi } from './node/eth.js';
 
@@ -12,6 +13,8 @@ export const APPROVAL_TOPIC = topicOf('Approval(address,address,uint256)');
 export const APPROVAL_FOR_ALL_TOPIC = topicOf('ApprovalForAll(address,address,bool)');
 export const TRANSFER_SINGLE_TOPIC = topicOf('TransferSingle(address,address,address,uint256,uint256)');
 export const TRANSFER_BATCH_TOPIC = topicOf('TransferBatch(address,address,address,uint256[],uint256[])');
+// Permit2's allowances (owner, token, spender indexed; the amount first in the data), set by its approve or an on-chain permit.
+const PERMIT2_TOPICS = [topicOf('Approval(address,address,address,uint160,uint48)'), topicOf('Permit(address,address,address,uint160,uint48,uint48)')];
 const ERROR_STRING = selectorOf('Error(string)');
 
 /** The EVM reverted the call (code 3 with its data, or the node's "execution reverted"): the contract's answer, not a failure of the node. */
@@ -71,8 +74,9 @@ export function tokenMovesOf(log: { address: string; topics: readonly string[]; 
 export function allowanceChangeOf(log: { address: string; topics: readonly string[]; data: string }, owner: string): AllowanceChange | undefined {
   try {
     const t = log.topics.map(lower);
-    if ((t[0] !== APPROVAL_TOPIC && t[0] !== APPROVAL_FOR_ALL_TOPIC) || t.length < 3 || lower(topicAddress(t[1]!)) !== lower(owner)) return undefined;
+    if (t.length < 3 || lower(topicAddress(t[1]!)) !== lower(owner)) return undefined;
     const token = formatEvmAddress(parseEvmAddress(log.address));
+    if (PERMIT2_TOPICS.includes(t[0]!) && t.length === 4 && lower(token) === lower(PERMIT2_ADDRESS)) return { token: topicAddress(t[2]!), spender: topicAddress(t[3]!), amount: new AbiReader(log.data).uint(0), permit2: true };
     const spender = topicAddress(t[2]!);
     if (t[0] === APPROVAL_FOR_ALL_TOPIC && t.length === 3) return { token, spender, all: new AbiReader(log.data).bool(0) };
     if (t[0] === APPROVAL_TOPIC && t.length === 3) return { token, spender, amount: new AbiReader(log.data).uint(0) };
@@ -112,6 +116,8 @@ export interface AllowanceChange {
   amount?: bigint;
   tokenId?: bigint;
   all?: boolean;
+  /** Permit2's allowance of `token` (its amounts are uint160). */
+  permit2?: true;
 }
 
 export interface Simulation {

@@ -212,8 +212,10 @@ export interface TokenCallView {
   tokenId?: Amount;
   /** setApprovalForAll: true grants every NFT of the contract, false takes that back. */
   approved?: boolean;
-  /** An allowance with no practical limit (≥ 2^255, the usual "max uint256"). */
+  /** An allowance with no practical limit (≥ 2^255, the usual "max uint256"; Permit2's ≥ 2^159). */
   unlimited?: boolean;
+  /** Permit2's approve (a call to Permit2, `token` the one it names): until when it lasts, Unix seconds. */
+  expiration?: Amount;
 }
 
 /** A typed-data signature that grants an allowance (EIP-2612 Permit, Permit2). */

@@ -174,7 +174,7 @@ describe('a node that lies about who it is', () => {
     const lies: Array<[string, Lie]> = [
       ['info.getNetworkID', () => Promise.resolve(rpcResult({ networkID: '4242' }))],
       ['eth_chainId', () => Promise.resolve(rpcResult('0xa869'))],
-      ['info.getBlockchainID', async (call, forward) => ((call.params as { alias: string }).alias === 'X' ? rpcResult({ blockchainID: 't7JQ8kk2KaX7YhWWHv2fnWNztt81hJ13i2FXDq2ZG1CFyWghx' }) : forward())],
+      ['info.getBlockchainID', async (call, forward) => ((call.params as { alias: string }).alias === 'X' ? rpcResult({ blockchainID: 'yUpqseBhEBBP2UCiX1vqf8UQCc4HVwyuNtzL5PUWzmNj2cFXi' }) : forward())],
     ];
     for (const [method, lie] of lies) {
       node.lies.set(method, lie);

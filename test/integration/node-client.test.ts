@@ -21,7 +21,7 @@ const EXPECTED = {
   networkID: TEST_NETWORK_ID,
   hrp: 'custom',
   xChainID: '2huFztbeB4LijVCoLrxP8NwFbRCdtLfUyvx4VXwD5VnVxzxkMX',
-  cChainID: 't7JQ8kk2KaX7YhWWHv2fnWNztt81hJ13i2FXDq2ZG1CFyWghx',
+  cChainID: 'yUpqseBhEBBP2UCiX1vqf8UQCc4HVwyuNtzL5PUWzmNj2cFXi',
   pChainID: '11111111111111111111111111111111LpoYY',
   avaxAssetID: '28N55gFiYRrHWTopC4mybgvTw92x4EmWiZBLCRBgjXFyBgx9UN',
   evmChainID: 43112,

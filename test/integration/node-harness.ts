@@ -12,6 +12,8 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import contracts from '../fixtures/contracts.json' with { type: 'json' };
+import { PERMIT2_ADDRESS } from '../../src/core/evm-calls.js';
 import { LOCAL_NETWORK_ID } from '../../src/core/network.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -105,13 +107,16 @@ export function heliconUpgradeConfig(): Record<string, string | number> {
 
 /**
  * The local genesis (installed beside the binary by install-node.sh) for TEST_NETWORK_ID, starting
- * now: with the file's own 2024 start time its validators' one-year stakes would have ended.
+ * now: with the file's own 2024 start time its validators' one-year stakes would have ended. Its
+ * C-Chain holds the test stand-in for Permit2 at Permit2's address, where the wallet knows it.
  */
 export function testGenesis(binary: string, nowSeconds = Math.floor(Date.now() / 1000)): Record<string, unknown> {
   const file = join(dirname(binary), 'genesis_local.json');
   if (!existsSync(file)) throw new Error(`no ${file}: run bash scripts/install-node.sh again (it installs the genesis beside the binary)`);
   const genesis = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  return { ...genesis, networkID: TEST_NETWORK_ID, startTime: nowSeconds - 60 };
+  const cChain = JSON.parse(genesis['cChainGenesis'] as string) as { alloc: Record<string, unknown> };
+  cChain.alloc[PERMIT2_ADDRESS.slice(2)] = { balance: '0x0', code: contracts.contracts.TestPermit2.runtime };
+  return { ...genesis, networkID: TEST_NETWORK_ID, startTime: nowSeconds - 60, cChainGenesis: JSON.stringify(cChain) };
 }
 
 function writeNetworkFiles(binary: string, dataDir: string): { genesisFile: string; upgradeFile: string } {

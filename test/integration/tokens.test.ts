@@ -12,6 +12,7 @@ import type { Site } from '../../src/background/provider.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';
 import { encodeCall } from '../../src/core/evm-abi.js';
+import { PERMIT2_ADDRESS } from '../../src/core/evm-calls.js';
 import { formatEvmAddress } from '../../src/core/evm-address.js';
 import { randomBytes } from 'node:crypto';
 import type { AccountView, ApprovalSummary } from '../../src/shared/messages.js';
@@ -318,5 +319,23 @@ describe('C-Chain tokens on the node', () => {
     const third = await deploy('TestToken', ['Third Coin', 'THR', 5n]);
     expect(await request('wallet_watchAsset', { type: 'ERC20', options: { address: third } }, widget)).toBe(true);
     expect((await bg.wallet.tokens.tokensList()).tokens.find((t) => t.address === third)).toMatchObject({ addedBy: 'https://widget.example' });
+  }, 120_000);
+
+  it("Permit2's own approve, called on chain, reads as the allowance it gives (token, spender, expiry; unlimited flagged), in the trial run too; the spender can then take the token", async () => {
+    const permit2 = getAddress(PERMIT2_ADDRESS);
+    // The standing allowance a Permit2 user gives it once; then a site asks for Permit2's own approve.
+    await write(token, 'TestToken', 'approve', [permit2, (1n << 256n) - 1n]);
+    const expiration = BigInt(Math.floor(Date.now() / 1000) + 3_600);
+    const max160 = (1n << 160n) - 1n;
+    const hash = await write(permit2, 'TestPermit2', 'approve', [token, genesisAddress, max160, expiration]);
+    const s = lastEvm();
+    expect(s.call).toMatchObject({ kind: 'approve', token: { address: token, symbol: 'TUSD' }, spender: { address: genesisAddress, isContract: false }, amount: max160.toString(), unlimited: true, expiration: expiration.toString() });
+    expect(s.simulation).toMatchObject({ method: 'trace', changes: [], approvals: [{ token, symbol: 'TUSD', spender: genesisAddress, amount: max160.toString(), unlimited: true }] });
+    await bg.wallet.balances.balancesRefresh();
+    expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === hash)).toMatchObject({ kind: 'approve', token: { address: token, symbol: 'TUSD' }, to: genesisAddress });
+    // What it gives is real: the spender takes the token through Permit2.
+    const before = await balanceOf(token, genesisAddress);
+    await genesisCall(permit2, encodeFunctionData({ abi: contracts.contracts.TestPermit2.abi as Abi, functionName: 'transferFrom', args: [account.cAddress, genesisAddress, 1_000n, token] }));
+    await eventually(() => balanceOf(token, genesisAddress), before + 1_000n);
   }, 120_000);
 });

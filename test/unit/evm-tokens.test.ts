@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { decodeAbiParameters, encodeAbiParameters, encodeFunctionData, parseAbi, toFunctionSelector } from 'viem';
 import { describe, expect, it } from 'vitest';
 import contracts from '../fixtures/contracts.json' with { type: 'json' };
-import { AbiReader, addressTopic, decodeTextResult, encodeCall, selectorOf } from '../../src/core/evm-abi.js';
+import { AbiReader, addressTopic, decodeTextResult, encodeCall, selectorOf, topicOf } from '../../src/core/evm-abi.js';
 import { decodeTokenCall, decodeTypedPermit, PERMIT2_ADDRESS } from '../../src/core/evm-calls.js';
 import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, readTrace, revertReason, simulateTx, tokenMovesOf, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
 import type { EthApi } from '../../src/core/node/eth.js';
@@ -75,6 +75,9 @@ describe('decoded calls and permits', () => {
     expect(decodeTokenCall(`${selectorOf('setApprovalForAll(address,bool)')}${addressTopic(B).slice(2)}${'0'.repeat(63)}2`)).toBeUndefined();
     expect(decodeTokenCall(`${selectorOf('transfer(address,uint256)')}${'f'.repeat(64)}${'0'.repeat(64)}`)).toBeUndefined();
     expect(decodeTokenCall('0x')).toBeUndefined();
+    // Permit2's own approve: the token it names, the spender, a uint160 amount and a uint48 expiration.
+    const permit2Approve = encodeFunctionData({ abi: parseAbi(['function approve(address,address,uint160,uint48)']), functionName: 'approve', args: [TOKEN, B, (1n << 160n) - 1n, 1_900_000_000] });
+    expect(decodeTokenCall(permit2Approve)).toEqual({ kind: 'permit2Approve', token: TOKEN, spender: B, amount: (1n << 160n) - 1n, expiration: 1_900_000_000n });
   });
 
   it('EIP-2612 and Permit2 permits: spender, amounts, deadline; a Permit on the Permit2 contract, or junk, is not one', () => {
@@ -169,6 +172,22 @@ describe('what a simulation does not drop', () => {
       { token: B, spender: A, tokenId: 7n },
     ]);
     expect(sim.changes).toEqual([]);
+  });
+
+  it("Permit2's Approval and Permit events give the right over the token they name, only from Permit2's address and with the account as owner", () => {
+    const approval = topicOf('Approval(address,address,address,uint160,uint48)');
+    const permit = topicOf('Permit(address,address,address,uint160,uint48,uint48)');
+    const logs = [
+      { address: PERMIT2_ADDRESS, topics: [approval, addressTopic(ME), addressTopic(TOKEN), addressTopic(A)], data: `0x${word((1n << 160n) - 1n)}${word(0n)}` },
+      { address: PERMIT2_ADDRESS, topics: [permit, addressTopic(ME), addressTopic(TOKEN), addressTopic(B)], data: `0x${word(5n)}${word(0n)}${word(0n)}` },
+      { address: A, topics: [approval, addressTopic(ME), addressTopic(TOKEN), addressTopic(B)], data: `0x${word(7n)}${word(0n)}` },
+      { address: PERMIT2_ADDRESS, topics: [approval, addressTopic(A), addressTopic(TOKEN), addressTopic(B)], data: `0x${word(9n)}${word(0n)}` },
+    ];
+    const sim = readTrace({ type: 'CALL', from: ME, to: PERMIT2_ADDRESS, input: '0x87517c45', value: '0x0', logs }, ME);
+    expect(sim.approvals).toEqual([
+      { token: TOKEN, spender: A, amount: (1n << 160n) - 1n, permit2: true },
+      { token: TOKEN, spender: B, amount: 5n, permit2: true },
+    ]);
   });
 
   it("a second address's token changes come from the same trace: a token keeping a cut of a transfer, what the recipient gains", async () => {

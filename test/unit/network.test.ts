@@ -36,7 +36,7 @@ interface Identity {
 const LOCAL_NODE: Identity = {
   networkID: '1337',
   x: '2huFztbeB4LijVCoLrxP8NwFbRCdtLfUyvx4VXwD5VnVxzxkMX',
-  c: 't7JQ8kk2KaX7YhWWHv2fnWNztt81hJ13i2FXDq2ZG1CFyWghx',
+  c: 'yUpqseBhEBBP2UCiX1vqf8UQCc4HVwyuNtzL5PUWzmNj2cFXi',
   p: P_CHAIN_ID,
   avax: '28N55gFiYRrHWTopC4mybgvTw92x4EmWiZBLCRBgjXFyBgx9UN',
   staking: '28N55gFiYRrHWTopC4mybgvTw92x4EmWiZBLCRBgjXFyBgx9UN',

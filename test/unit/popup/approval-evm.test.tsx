@@ -41,6 +41,19 @@ describe('decoded EVM approvals', () => {
     expect(screen.getByTestId('counterparty-site-calls').textContent).toBe('This site had you call this address 2 times before.');
   });
 
+  it("Permit2's own approve names Permit2 and until when; its revoke (0) names Permit2 only", () => {
+    const spender = { address: SPENDER, isContract: true, siteCalls: 0, warnings: [] };
+    render(<SummaryDetails summary={{ ...base, call: { kind: 'approve', token: tusd, amount: ((1n << 160n) - 1n).toString(), unlimited: true, expiration: '1893456000', spender } }} />);
+    expect(screen.getByTestId('token-call-what').textContent).toMatch(/^Let the spender take any amount of TUSD \(unlimited\) through Permit2, until .*2030/);
+    expect(screen.getByTestId('token-call-unlimited')).toBeTruthy();
+    cleanup();
+    render(<SummaryDetails summary={{ ...base, call: { kind: 'approve', token: tusd, amount: '2500000', unlimited: false, expiration: ((1n << 48n) - 1n).toString(), spender } }} />);
+    expect(screen.getByTestId('token-call-what').textContent).toBe('Let the spender take up to 2.5 TUSD through Permit2, with no end');
+    cleanup();
+    render(<SummaryDetails summary={{ ...base, call: { kind: 'approve', token: tusd, amount: '0', unlimited: false, expiration: '0', spender } }} />);
+    expect(screen.getByTestId('token-call-what').textContent).toBe("Take back the spender's allowance of TUSD through Permit2");
+  });
+
   it('a token posing as AVAX or as a listed token says so', () => {
     const fake = { ...tusd, symbol: 'AVAX', listed: false, checks: { altered: true, posesAsNative: true, looksLike: { address: TOKEN, symbol: 'TUSD' } } };
     render(<SummaryDetails summary={{ ...base, call: { kind: 'transfer', token: fake, amount: '1', recipient: { address: SPENDER, isContract: true, siteCalls: 0, warnings: [] } } }} />);
