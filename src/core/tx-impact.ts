@@ -68,7 +68,7 @@ export interface AssetImpact {
 }
 
 export type ImpactWarning =
-  | { kind: 'burn'; assetID: string; amount: string }
+  | { kind: 'burn'; assetID: string; amount: string; items?: true }
   | { kind: 'fee-above-network'; amount: string; ceiling: string }
   | { kind: 'fee-unchecked' }
   | { kind: 'imitation'; assetID: string; symbol: string }
@@ -197,7 +197,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     if (owners) note(owners);
     const amount = amountOfLeg(leg);
     const t = tally(leg);
-    if (!leg.operation) t.consumed += amount;
+    t.consumed += amount;
     const ownership = owners ? ownershipOf(owners.addresses, owners.threshold, c.own) : 'not-yours';
     if (ownership === 'yours' || ownership === 'shared' || ownership === 'needs-others') t.leaves += amount;
     else t.fromOthers += amount;
@@ -209,7 +209,9 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     note(owners);
     const amount = amountOfLeg(leg);
     const t = tally(leg);
-    if (!created) t.out += amount;
+    // A mint's new units are not paid out of what it consumed; an item (a new NFT, a right to mint
+    // again) stands for one consumed: a right or NFT that no output carries on is burned.
+    if (!created || t.items) t.out += amount;
     const ownership = ownershipOf(owners.addresses, owners.threshold, c.own);
     if (ownership === 'yours') {
       if (leg.staked) t.staked += amount;
@@ -226,7 +228,6 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     if (BigInt(until) > c.nowSeconds) warnings.push({ kind: 'locked', assetID: leg.assetID, amount: amount.toString(), until, yours: ownership === 'yours' });
   };
   for (const leg of view.outputs) pay(leg, false);
-  // Operations create what they output (a mint) or move a UTXO whole (an NFT): nothing burned.
   for (const op of view.operations) for (const leg of op.outputs) pay(leg, true);
 
   for (const b of view.feeBalances ?? []) {
@@ -245,8 +246,10 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
 
   const assets: AssetImpact[] = [];
   for (const t of tallies.values()) {
-    const burned = t.items ? 0n : t.assetID === c.avaxAssetID ? BigInt(view.burned) : t.consumed - t.out;
-    if (t.assetID !== c.avaxAssetID && burned > 0n) warnings.push({ kind: 'burn', assetID: t.assetID, amount: burned.toString() });
+    // AVAX's burn is the tx's own (its fee with the rest); every other asset's, and items, counted here.
+    const counted = t.items || t.assetID !== c.avaxAssetID;
+    const burned = counted ? t.consumed - t.out : BigInt(view.burned);
+    if (counted && burned > 0n) warnings.push({ kind: 'burn', assetID: t.assetID, amount: burned.toString(), ...(t.items ? { items: true as const } : {}) });
     assets.push({
       assetID: t.assetID,
       ...(t.items ? { nonFungible: true as const } : {}),

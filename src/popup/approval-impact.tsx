@@ -30,7 +30,7 @@ function listText(addresses: readonly string[]): string {
 function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | undefined): string {
   switch (w.kind) {
     case 'burn':
-      return `Destroys ${amountText(w.amount, w.assetID, assets)}: burned for good, paid to no one and not a fee`;
+      return `Destroys ${amountText(w.amount, w.assetID, assets, w.items)}: burned for good, paid to no one and not a fee`;
     case 'fee-above-network':
       return `Burns ${amountText(w.amount, avaxAssetID ?? '', assets)} in fees; the network charges at most ${amountText(w.ceiling, avaxAssetID ?? '', assets)} now`;
     case 'anyone':

@@ -168,6 +168,17 @@ describe('what a tx does to the wallet', () => {
     expect(impact.warnings.map((w) => w.kind)).not.toContain('burn');
   });
 
+  it('a right to mint or a property an operation consumes and no output carries on is burned, and warned of; a mint that creates NFTs burns nothing', () => {
+    const right: LegView = { chain: 'X', assetID: TOKEN, kind: 'NftMintOutput', owners: { addresses: [MINE], threshold: 1, locktime: '0' }, operation: true };
+    const destroyed = txImpact(view([leg(10n, [MINE]), right], [leg(9n, [MINE])], 1n, { kind: 'OperationTx', operations: [{ assetID: TOKEN, kind: 'NftMintOperation', outputs: [] }] }), context());
+    expect(destroyed.assets.find((a) => a.assetID === TOKEN)).toMatchObject({ nonFungible: true, leaves: '1', returns: '0', burned: '1' });
+    expect(destroyed.warnings).toContainEqual({ kind: 'burn', assetID: TOKEN, amount: '1', items: true });
+    const minted: LegView = { chain: 'X', assetID: TOKEN, kind: 'NftTransferOutput', owners: { addresses: [MINE], threshold: 1, locktime: '0' } };
+    const mint = txImpact(view([leg(10n, [MINE]), right], [leg(9n, [MINE])], 1n, { kind: 'OperationTx', operations: [{ assetID: TOKEN, kind: 'NftMintOperation', outputs: [minted, { ...minted, owners: { ...minted.owners, addresses: [BOB] } }] }] }), context());
+    expect(mint.assets.find((a) => a.assetID === TOKEN)).toMatchObject({ leaves: '1', returns: '1', burned: '0' });
+    expect(mint.warnings.map((w) => w.kind)).not.toContain('burn');
+  });
+
   it("AVAX moved into an L1 validator's fee balance is said, with who gets what is left; one the tx does not name is warned of", () => {
     const named = view([leg(1_001n, [MINE])], [], 1n, { chain: 'P', kind: 'ConvertSubnetToL1Tx', feeBalances: [{ amount: '1000', refundTo: { addresses: [BOB], threshold: 1, locktime: '0' } }] });
     const impact = txImpact(named, context());

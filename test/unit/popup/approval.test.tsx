@@ -153,6 +153,7 @@ describe('approval window: a transaction', () => {
       ...summary.impact,
       warnings: [
         { kind: 'burn', assetID: AVAX, amount: '5000000000' },
+        { kind: 'burn', assetID: OTHER, amount: '1', items: true },
         { kind: 'anyone', assetID: AVAX, amount: '1000000000' },
         { kind: 'look-alike', address: lookAlike, resembles: mine },
         { kind: 'not-your-owner', what: 'validation rewards', addresses: ['P-stranger'], threshold: 1 },
@@ -168,6 +169,7 @@ describe('approval window: a transaction', () => {
     expect((await screen.findByTestId('signs-nothing')).textContent).toContain('approving signs nothing');
     const warnings = screen.getByTestId('impact-warnings').textContent!;
     expect(warnings).toContain('Destroys 5 AVAX: burned for good');
+    expect(warnings).toMatch(/Destroys 1 item \(NFT or right to mint\) of \S+.*: burned for good/);
     expect(warnings).toContain('1 AVAX goes to an output with no owner: anyone can take it');
     expect(warnings).toContain(`${lookAlike} looks like your address ${mine} but is not yours`);
     expect(warnings).toContain('The validation rewards go to P-stranger: not this wallet');
