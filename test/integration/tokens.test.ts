@@ -313,6 +313,10 @@ describe('C-Chain tokens on the node', () => {
     expect(last()).toMatchObject({ kind: 'watch-asset', token: { address: other, symbol: 'OTH', decimals: 6, listed: false }, siteSymbol: 'USDC', siteDecimals: 18, imageIgnored: true });
     expect((await bg.wallet.tokens.tokensList()).tokens.find((t) => t.address === other)).toMatchObject({ addedBy: SITE.origin, symbol: 'OTH', balance: '5' });
     await expect(request('wallet_watchAsset', { type: 'ERC721', options: { address: other } })).rejects.toMatchObject({ code: -32602 });
+    // A token a site had listed does not vouch for itself in that site's approvals: not listed there, its trial run by address.
+    await write(other, 'TestToken', 'transfer', [genesisAddress, 1n]);
+    expect(lastEvm().call).toMatchObject({ kind: 'transfer', amount: '1', token: { address: other, symbol: 'OTH', listed: false } });
+    expect(lastEvm().simulation!.changes).toEqual([{ asset: other, standard: 'erc20', symbol: '', decimals: 0, delta: '-1' }]);
     // Asked by a frame of another origin in the page: credited to the frame its approval named.
     const widget: Site = { ...SITE, frameOrigin: 'https://widget.example' };
     await request('eth_requestAccounts', [], widget);

@@ -115,7 +115,9 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
         return {
           eth,
           account: list.find((a) => a.id === accountId)?.cAddress ?? '',
-          listed: chain.avalanche ? await tokens.store.list(preset.id) : [],
+          // Only tokens the user listed vouch for a token in a site's approval: one a site had listed
+          // (wallet_watchAsset, harmless to approve) would make its own fake "USDC" read as listed.
+          listed: chain.avalanche ? (await tokens.store.list(preset.id)).filter((t) => t.addedBy === 'wallet') : [],
           nativeSymbol: chain.symbol,
           recipientOf: (address) => approvals.recipientOf(accountId, address),
           siteCalls: (address) => siteContracts.calls(requester, chain.key, address),
