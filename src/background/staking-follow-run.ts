@@ -45,6 +45,20 @@ export async function followAccountStakes(c: StakingContext, validators: readonl
     }),
   );
   const found = await followStakes(stakes, { node, hrp: c.engine.ctx.hrp, mine: c.mine, now: Number(c.chainTime), validators, withDelegators, txState: (txID) => c.engine.txState('P', txID), outbox: new Set(sent.map((e) => e.txID)), listed: listedStates(c.cache.activity) });
+  const avax = cb58Encode(c.engine.ctx.avaxAssetID);
+  const paid = found.map((f) => ({ f, amount: f.rewards.filter((r) => r.yours).reduce((s, r) => s + BigInt(r.amount), 0n) })).filter((x) => x.amount > 0n);
+  // Listed before the book says the stake is settled: a stop between the two decides the reward again
+  // next time (listed once), where the other order would never list it.
+  if (paid.length > 0) {
+    await engines.caches.update(c.preset.id, c.account.id, (cache) => {
+      for (const { f, amount } of paid) {
+        if (cache.activity.some((a) => a.txID === f.rewardTxID)) continue;
+        addActivity(cache, { txID: f.rewardTxID, chain: 'P', kind: 'staking-reward', status: 'accepted', assetID: avax, amount: amount.toString(), nodeID: f.stake.nodeID, createdAt: f.paidAt * 1000 });
+      }
+      // Listed by when the chain paid it, among the rest.
+      cache.activity.sort((a, b) => b.createdAt - a.createdAt);
+    });
+  }
   const followed = new Map(stakes.map((s) => [s.txID, s]));
   await c.book.update((stored) => {
     // A stake recorded meanwhile (a send) stays, over a copy of it discovered in the list, and so
@@ -55,16 +69,5 @@ export async function followAccountStakes(c: StakingContext, validators: readonl
       followed.delete(stored[i]!.txID);
     }
     stored.push(...followed.values());
-  });
-  const avax = cb58Encode(c.engine.ctx.avaxAssetID);
-  const paid = found.map((f) => ({ f, amount: f.rewards.filter((r) => r.yours).reduce((s, r) => s + BigInt(r.amount), 0n) })).filter((x) => x.amount > 0n);
-  if (paid.length === 0) return;
-  await engines.caches.update(c.preset.id, c.account.id, (cache) => {
-    for (const { f, amount } of paid) {
-      if (cache.activity.some((a) => a.txID === f.rewardTxID)) continue;
-      addActivity(cache, { txID: f.rewardTxID, chain: 'P', kind: 'staking-reward', status: 'accepted', assetID: avax, amount: amount.toString(), nodeID: f.stake.nodeID, createdAt: f.paidAt * 1000 });
-    }
-    // Listed by when the chain paid it, among the rest.
-    cache.activity.sort((a, b) => b.createdAt - a.createdAt);
   });
 }
