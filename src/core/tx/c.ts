@@ -14,6 +14,7 @@ import { ATOMIC_TX_MAX_GAS, type AtomicFeeCap, atomicFeeWithin, atomicTxGas } fr
 import { built, type BuiltTx } from './built.js';
 import { type ChainContext, MAX_ATOMIC_TX_SIZE } from './context.js';
 import { type SpendableUtxo, toTransferableInput } from './utxos.js';
+import { packBy } from './x.js';
 
 
 export interface CExportParams {
@@ -52,30 +53,12 @@ export function buildCExport(p: CExportParams): BuiltTx<CExportTx> {
   return built(make(fee), [], fee, MAX_ATOMIC_TX_SIZE);
 }
 
-const IMPORT_FIXED_GAS = 10_000n + 2n + 4n + 4n + 32n + 32n + 4n + 4n + 60n;
+const IMPORT_FIXED_GAS = 10_000 + 2 + 4 + 4 + 32 + 32 + 4 + 4 + 60;
 
-function importInputGas(s: SpendableUtxo): bigint {
-  return 84n + 4n * BigInt(s.sigIndices.length) + 1000n * BigInt(s.sigIndices.length);
-}
-
-/** Groups atomic UTXOs so that each import stays under the atomic gas cap. */
+/** Groups atomic UTXOs so that each import stays under the atomic gas cap (gas this small is exact as a number). */
 export function packAtomicImports(utxos: readonly SpendableUtxo[]): SpendableUtxo[][] {
-  const sorted = [...utxos].sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
-  const groups: SpendableUtxo[][] = [];
-  let current: SpendableUtxo[] = [];
-  let gas = IMPORT_FIXED_GAS;
-  for (const s of sorted) {
-    const add = importInputGas(s);
-    if (current.length > 0 && gas + add > ATOMIC_TX_MAX_GAS) {
-      groups.push(current);
-      current = [];
-      gas = IMPORT_FIXED_GAS;
-    }
-    current.push(s);
-    gas += add;
-  }
-  if (current.length > 0) groups.push(current);
-  return groups;
+  // Each input: its 84 bytes and 4 per signature index, and 1,000 gas per signature.
+  return packBy(utxos, IMPORT_FIXED_GAS, (s) => 84 + 1004 * s.sigIndices.length, Number(ATOMIC_TX_MAX_GAS));
 }
 
 /**

@@ -92,24 +92,32 @@ function inputFootprint(s: SpendableUtxo): number {
 /** Room for the fixed part of a tx and a few outputs, kept free when packing inputs. */
 const TX_OVERHEAD_RESERVE = 1024;
 
-/** Splits UTXOs into groups whose inputs fit one tx each, largest first. */
-export function packInputs(utxos: readonly SpendableUtxo[], maxSize: number): SpendableUtxo[][] {
+/**
+ * Splits UTXOs into groups, largest first, each within `max` counted from `start` with `cost` per
+ * input (bytes of a tx, or an import's gas).
+ */
+export function packBy(utxos: readonly SpendableUtxo[], start: number, cost: (s: SpendableUtxo) => number, max: number): SpendableUtxo[][] {
   const sorted = [...utxos].sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
   const groups: SpendableUtxo[][] = [];
   let current: SpendableUtxo[] = [];
-  let size = TX_OVERHEAD_RESERVE;
+  let used = start;
   for (const s of sorted) {
-    const add = inputFootprint(s);
-    if (current.length > 0 && size + add > maxSize) {
+    const add = cost(s);
+    if (current.length > 0 && used + add > max) {
       groups.push(current);
       current = [];
-      size = TX_OVERHEAD_RESERVE;
+      used = start;
     }
     current.push(s);
-    size += add;
+    used += add;
   }
   if (current.length > 0) groups.push(current);
   return groups;
+}
+
+/** Splits UTXOs into groups whose inputs fit one tx each, largest first. */
+export function packInputs(utxos: readonly SpendableUtxo[], maxSize: number): SpendableUtxo[][] {
+  return packBy(utxos, TX_OVERHEAD_RESERVE, inputFootprint, maxSize);
 }
 
 /**

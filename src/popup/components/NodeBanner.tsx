@@ -55,8 +55,8 @@ export function nodeHealth(view: BalancesView | null, now: number): NodeHealth {
   return { state: 'ok' };
 }
 
-/** Re-renders every few seconds, so "slow" appears without a new snapshot. */
-function useTick(ms: number, fixed?: number): number {
+/** The time, re-read every `ms` (a fixed one for tests): "slow" and "2 min ago" stay true without a new snapshot. */
+export function useTick(ms: number, fixed?: number): number {
   const [now, setNow] = useState(() => fixed ?? Date.now());
   useEffect(() => {
     if (fixed !== undefined) return;

@@ -25,6 +25,7 @@ import { WEI_PER_NAVAX } from '../../core/amount.js';
 import type { AccountView, AssetBalanceView, BalancesView, ChainName, Selection } from '../../shared/messages.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
+import { useTick } from '../components/NodeBanner.js';
 import { lazyComponent } from '../components/Lazy.js';
 
 const CHAINS: ChainName[] = ['X', 'P', 'C'];
@@ -44,17 +45,6 @@ export interface HomeProps {
   onRefresh: () => void;
   /** Fixed clock for tests; otherwise the time, ticking. */
   now?: number;
-}
-
-/** Ticks every few seconds so "2 min ago" stays true. */
-function useNow(fixed: number | undefined): number {
-  const [now, setNow] = useState(() => fixed ?? Date.now());
-  useEffect(() => {
-    if (fixed !== undefined) return;
-    const timer = setInterval(() => setNow(Date.now()), 5000);
-    return () => clearInterval(timer);
-  }, [fixed]);
-  return fixed ?? now;
 }
 
 export function RefreshState({ view, loadError, now, onRefresh }: { view: BalancesView | null; loadError?: string | undefined; now: number; onRefresh: () => void }) {
@@ -233,7 +223,8 @@ export function totalAvaxWei(view: BalancesView): bigint {
 const WaitingFunds = lazyComponent(() => import('../components/WaitingFunds.js').then((m) => m.WaitingFunds));
 
 export function Home(p: HomeProps) {
-  const now = useNow(p.now);
+  // Ticks every few seconds so "2 min ago" stays true.
+  const now = useTick(5000, p.now);
   const [showHidden, setShowHidden] = useState(false);
   const view = p.view;
   const staked = view ? stakedAvaxWei(view) : 0n;
