@@ -12,7 +12,7 @@ import { WalletError } from '../core/errors.js';
 import { contractAddressOf } from '../core/tx/c.js';
 import type { EthApi } from '../core/node/eth.js';
 import { UNLIMITED_ALLOWANCE as UNLIMITED } from '../core/amount.js';
-import { readTokenMetadata, type TokenMetadata } from '../core/tokens.js';
+import { MAX_UINT256, readTokenMetadata, type TokenMetadata, totalSupplyOf } from '../core/tokens.js';
 import type { ImpactWarning, OwnAddress } from '../core/tx-impact.js';
 import type { ActivityItem, ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
 import { shownName } from './chain-name.js';
@@ -66,6 +66,14 @@ export async function tokenInfo(c: InsightContext, address: string): Promise<App
   return approvalTokenView(meta, c.listed, c.nativeSymbol);
 }
 
+/**
+ * An allowance with no practical limit: `max` or more (the usual "max uint"), or at least the
+ * token's whole supply now (1e30 base units reads as a number, yet takes everything the user holds).
+ */
+async function unlimited(c: InsightContext, token: string, amount: bigint, max = UNLIMITED): Promise<boolean> {
+  return amount >= max || (amount > 0n && amount >= (await totalSupplyOf(c.eth, token).catch(() => MAX_UINT256)));
+}
+
 /** The token operation a call to `to` with `data` asks for, in the token's units; undefined for any other call. */
 export async function tokenCallView(c: InsightContext, to: string, data: string): Promise<TokenCallView | undefined> {
   const call = decodeTokenCall(data);
@@ -85,13 +93,13 @@ export async function tokenCallView(c: InsightContext, to: string, data: string)
       return { ...base, from: call.from, recipient: await counterparty(c, call.to), tokenId: call.tokenId.toString(), ...(call.amount !== undefined ? { amount: call.amount.toString() } : {}) };
     case 'approve':
       // ERC-721's approve names one token for one spender; ERC-20's an amount.
-      return { ...base, spender: await counterparty(c, call.spender), ...(nft ? { tokenId: call.amount.toString() } : { amount: call.amount.toString(), unlimited: call.amount >= UNLIMITED }) };
+      return { ...base, spender: await counterparty(c, call.spender), ...(nft ? { tokenId: call.amount.toString() } : { amount: call.amount.toString(), unlimited: await unlimited(c, to, call.amount) }) };
     case 'increaseAllowance':
-      return { ...base, spender: await counterparty(c, call.spender), amount: call.amount.toString(), unlimited: call.amount >= UNLIMITED };
+      return { ...base, spender: await counterparty(c, call.spender), amount: call.amount.toString(), unlimited: await unlimited(c, to, call.amount) };
     case 'setApprovalForAll':
       return { ...base, spender: await counterparty(c, call.operator), approved: call.approved };
     case 'permit2Approve':
-      return { ...base, spender: await counterparty(c, call.spender), amount: call.amount.toString(), unlimited: call.amount >= PERMIT2_UNLIMITED, expiration: call.expiration.toString() };
+      return { ...base, spender: await counterparty(c, call.spender), amount: call.amount.toString(), unlimited: await unlimited(c, call.token, call.amount, PERMIT2_UNLIMITED), expiration: call.expiration.toString() };
   }
 }
 
@@ -121,7 +129,7 @@ export async function permitView(c: InsightContext, typed: Parameters<typeof dec
     p.grants.map(async (g) => {
       const read = await tokenInfo(c, g.token);
       const tokenView = read === 'unread' ? undefined : read;
-      return { token: g.token, ...(tokenView ? { tokenView } : {}), amount: g.amount.toString(), unlimited: g.amount >= limit, ...(g.expiration !== undefined ? { expiration: g.expiration.toString() } : {}) };
+      return { token: g.token, ...(tokenView ? { tokenView } : {}), amount: g.amount.toString(), unlimited: await unlimited(c, g.token, g.amount, limit), ...(g.expiration !== undefined ? { expiration: g.expiration.toString() } : {}) };
     }),
   );
   return { kind: p.kind, spender: await counterparty(c, p.spender), grants, deadline: p.deadline.toString(), verifier: p.verifier };

@@ -6,6 +6,9 @@ import { WalletError } from './errors.js';
 /** X-Chain static fees (mainnet: 1,000,000 and 10,000,000 nAVAX): 10× headroom. */
 export const MAX_X_TX_FEE = 10_000_000n;
 export const MAX_X_CREATE_ASSET_FEE = 100_000_000n;
+/** Mainnet's and Fuji's X-Chain fees are fixed (their nodes ignore the fee flags): there, no headroom. */
+export const PUBLIC_X_TX_FEE = 1_000_000n;
+export const PUBLIC_X_CREATE_ASSET_FEE = 10_000_000n;
 /**
  * P-Chain gas price in nAVAX per gas (minimum 1), and the weights that turn a tx's complexity into
  * gas (mainnet and Fuji: bandwidth 1, reads 1,000, writes 1,000, compute 4) with 10× headroom. A

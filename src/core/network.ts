@@ -6,7 +6,7 @@ import { AVAX_DENOMINATION, FUJI, hrpForNetworkId, MAINNET, type NetworkKind, ty
 import { provenAsset } from './proof.js';
 import type { CallOptions, NodeClient } from './node.js';
 import type { ChainContext } from './tx/context.js';
-import { checkFeeInput, MAX_X_CREATE_ASSET_FEE, MAX_X_TX_FEE } from './fee-limits.js';
+import { checkFeeInput, MAX_X_CREATE_ASSET_FEE, MAX_X_TX_FEE, PUBLIC_X_CREATE_ASSET_FEE, PUBLIC_X_TX_FEE } from './fee-limits.js';
 
 // Re-exported so callers keep one import for a network: its preset, identity and staking rules.
 export * from './network-presets.js';
@@ -141,6 +141,8 @@ export async function discoverNetwork(
     throw new NodeIdentityError(`the node at ${preset.url} reports the same ID for two chains`);
   }
 
+  // Shares a public network's ID only if it is that network through and through (above).
+  const fixedFees = PUBLIC_NETWORKS.some((pub) => pub.networkID === networkID);
   return {
     kind: preset.kind,
     url: client.url,
@@ -154,8 +156,8 @@ export async function discoverNetwork(
     avaxName: avax.name,
     avaxDenomination: avax.denomination,
     stakingAssetID,
-    xTxFee: checkFeeInput('an X-Chain tx fee of', fees.txFee, MAX_X_TX_FEE),
-    xCreateAssetTxFee: checkFeeInput('an X-Chain asset-creation fee of', fees.createAssetTxFee, MAX_X_CREATE_ASSET_FEE),
+    xTxFee: checkFeeInput('an X-Chain tx fee of', fees.txFee, fixedFees ? PUBLIC_X_TX_FEE : MAX_X_TX_FEE),
+    xCreateAssetTxFee: checkFeeInput('an X-Chain asset-creation fee of', fees.createAssetTxFee, fixedFees ? PUBLIC_X_CREATE_ASSET_FEE : MAX_X_CREATE_ASSET_FEE),
     evmChainID,
   };
 }

@@ -119,6 +119,10 @@ export async function tokenBalanceOfId(eth: EthApi, token: string, owner: string
   return (await callWord(eth, token, encodeCall('balanceOf(address,uint256)', owner, id), 'balanceOf')).uint(0);
 }
 
+export async function totalSupplyOf(eth: EthApi, token: string): Promise<bigint> {
+  return (await callWord(eth, token, encodeCall('totalSupply()'), 'totalSupply')).uint(0);
+}
+
 export async function allowanceOf(eth: EthApi, token: string, owner: string, spender: string): Promise<bigint> {
   return (await callWord(eth, token, encodeCall('allowance(address,address)', owner, spender), 'allowance')).uint(0);
 }

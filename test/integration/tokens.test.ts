@@ -200,6 +200,11 @@ describe('C-Chain tokens on the node', () => {
     // An approval to an account without code is named as such.
     await write(token, 'TestToken', 'increaseAllowance', [genesisAddress, 5n]);
     expect(lastEvm().call).toMatchObject({ kind: 'increaseAllowance', amount: '5', unlimited: false, spender: { address: genesisAddress, isContract: false } });
+    // An allowance of the token's whole supply is unlimited in effect, however far below "max" it is; one unit less is not.
+    await write(token, 'TestToken', 'approve', [puller, SUPPLY]);
+    expect(lastEvm().call).toMatchObject({ kind: 'approve', amount: SUPPLY.toString(), unlimited: true });
+    await write(token, 'TestToken', 'approve', [puller, SUPPLY - 1n]);
+    expect(lastEvm().call).toMatchObject({ kind: 'approve', amount: (SUPPLY - 1n).toString(), unlimited: false });
 
     await write(puller, 'TestPuller', 'pull', [token, 700_000n], 3n * WEI_PER_NAVAX);
     const pull = lastEvm();

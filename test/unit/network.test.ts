@@ -220,6 +220,14 @@ describe('discoverNetwork', () => {
     await expect(discoverNetwork(creation.client, at(LOCAL, creation.client))).rejects.toMatchObject({ code: 'fee-limit' });
   });
 
+  it("a mainnet node (preset or the user's own, added as custom) asking more than mainnet's fixed X-Chain fees is refused: no 10× headroom there", async () => {
+    for (const lie of [{ txFee: '1000001' }, { createAssetTxFee: '10000001' }]) {
+      const { client } = await nodeClaiming({ ...MAINNET_NODE, ...lie });
+      await expect(discoverNetwork(client, at(MAINNET, client))).rejects.toMatchObject({ code: 'fee-limit' });
+      await expect(discoverNetwork(client, customPreset(client.url))).rejects.toMatchObject({ code: 'fee-limit' });
+    }
+  });
+
   it('custom presets take what the node says', async () => {
     const { client } = await nodeClaiming({ ...LOCAL_NODE, networkID: '4242', chainId: '0x1234' });
     const id = await discoverNetwork(client, customPreset(client.url));
