@@ -4,7 +4,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { BackgroundError, type SendToBackground } from '../shared/client.js';
 import type { BalancesView, WalletStatus } from '../shared/messages.js';
 import { ApiContext, type Call, errorInfo, errorText, makeCall, selectionOf, useAction, useCall, useRequest } from './api.js';
-import { FormError } from './components/Field.js';
+import { FormError, Muted } from './components/Field.js';
 import { NetworkBadge } from './components/NetworkBadge.js';
 import { NodeBanner, nodeHealth } from './components/NodeBanner.js';
 import { keepFocusOnScreen } from './focus.js';
@@ -111,7 +111,7 @@ export function App({ send }: AppProps) {
             <button onClick={load}>Try again</button>
           </>
         ) : (
-          <p class="muted">Opening…</p>
+          <Muted>Opening…</Muted>
         )}
       </main>
     );

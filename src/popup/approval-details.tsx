@@ -5,6 +5,7 @@ import type { ApprovalSummary } from '../shared/messages.js';
 import { ImpactWarnings } from './approval-impact.js';
 import { DeployDetails, PermitDetails, SimulationDetails, TokenCallDetails, WatchAssetDetails } from './approval-evm.js';
 import { ExactBytes, hexLength, type Summary, TxDetails } from './approval-tx.js';
+import { Facts, Muted } from './components/Field.js';
 import { Term } from './components/Term.js';
 import { formatUnits, formatValue, units, WEI_DECIMALS } from './format.js';
 
@@ -34,7 +35,7 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
       {summary.deploy && <DeployDetails deploy={summary.deploy} />}
       {summary.call && <TokenCallDetails call={summary.call} />}
       {summary.simulation && <SimulationDetails sim={summary.simulation} />}
-      <dl class="facts compact">
+      <Facts>
         <Term term="Chain" class="break" data-testid="evm-chain">
           {summary.rpcHost === undefined ? `${summary.chainName} (chain ID ${summary.chainId})` : `${addedChainText(summary.chainId, summary.chainName)}, served by ${summary.rpcHost}`}
         </Term>
@@ -78,7 +79,7 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
             {formatUnits(summary.gasLimit, 0)} gas × {formatUnits(summary.maxFeePerGas, 9)} {gwei}; tip up to {formatUnits(summary.maxPriorityFeePerGas, 9)} {gwei} per gas
           </div>
         </Term>
-      </dl>
+      </Facts>
       {hasData ? (
         <details class="section" data-testid="evm-data">
           {/* The first 4 bytes select the contract function: shown without opening the details. */}
@@ -88,7 +89,7 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
           <div class="section-body mono break small-text">{summary.data}</div>
         </details>
       ) : (
-        <p class="muted">No call data</p>
+        <Muted>No call data</Muted>
       )}
       <ExactBytes hex={summary.unsignedHex} what="EIP-1559 transaction, unsigned: its keccak-256 is what is signed" />
     </div>
@@ -105,10 +106,10 @@ function MessageDetails({ summary }: { summary: Summary<'sign-message'> }) {
       )}
       <p>Sign this message{summary.encoding === 'hex' ? ' (binary, shown as hex)' : ''}:</p>
       <pre class="message mono break">{summary.encoding === 'hex' ? `0x${summary.message.replace(/^0x/, '')}` : summary.message}</pre>
-      <dl class="facts compact">
+      <Facts>
         <Term term="Format" data-testid="message-format">{summary.format === 'personal' ? 'Ethereum personal message (EIP-191)' : 'Avalanche signed message'}</Term>
         <Term term="Signed by" class="mono break">{summary.signer}</Term>
-      </dl>
+      </Facts>
       <ExactBytes
         hex={summary.bytesHex}
         digest={summary.digestHex}
@@ -127,11 +128,11 @@ function TypedDataDetails({ summary }: { summary: Summary<'sign-typed-data'> }) 
     <div class="stack" data-testid="typed-data-summary">
       {summary.permit && <PermitDetails permit={summary.permit} />}
       <p>Sign this structured data (EIP-712):</p>
-      <dl class="facts compact">
+      <Facts>
         <Term term="Type" class="mono break">{summary.primaryType}</Term>
         <Term term="Signed by" class="mono break">{summary.signer}</Term>
         {summary.chainId !== undefined && <Term term="Chain ID">{summary.chainId}</Term>}
-      </dl>
+      </Facts>
       {summary.hiddenCharacters && (
         <p class="warn-box" role="note">
           Some of this text holds characters that hide or reorder what it says (direction marks, zero-width or control characters). They are shown below as \u codes: read them as part of what you sign.
@@ -163,7 +164,7 @@ function AddChainDetails({ summary }: { summary: Summary<'add-chain'> }) {
         Add the EVM chain with chain ID <strong>{summary.chainId}</strong>, served by <strong class="break">{summary.rpcHost}</strong>, to the wallet.
       </p>
       <p data-testid="add-chain-no-switch">Adding it does not switch to it: you are asked next whether this site should use it.</p>
-      <dl class="facts compact">
+      <Facts>
         <Term term="The site calls it" class="break">
           <span data-testid="add-chain-name">“{summary.chainName}”</span>
           {summary.nameAltered && (
@@ -189,7 +190,7 @@ function AddChainDetails({ summary }: { summary: Summary<'add-chain'> }) {
           {summary.symbol} <span class="muted">({summary.decimals} decimals)</span>
         </Term>
         <Term term="Explorer" class="mono break">{summary.explorerUrl ?? <span class="muted">None</span>}</Term>
-      </dl>
+      </Facts>
       <p class="warn-box" role="note">
         The RPC URL&apos;s operator sees your addresses and what you do on this chain, and could answer with false data: add only chains you trust. An
         added chain is EVM-only: the X-Chain and P-Chain are not on it.
@@ -217,12 +218,12 @@ function SwitchDetails({ summary }: { summary: Summary<'switch-chain'> }) {
           Another site, {summary.addedBy}, added this chain and chose its RPC node.
         </p>
       )}
-      <dl class="facts compact">
+      <Facts>
         <Term term="From" class="break">{summary.fromName}</Term>
         <Term term="To" class="break" data-testid="switch-to">
           {summary.rpcHost !== undefined ? addedChainText(summary.chainId, summary.toName) : summary.toName}
         </Term>
-      </dl>
+      </Facts>
       <p class="muted small-text" data-testid="switch-scope">
         {siteOnly
           ? `Only this site changes: other sites keep their chain. Reject keeps this site on ${summary.fromName}${summary.afterAdd ? '; the chain stays added' : ''}.`

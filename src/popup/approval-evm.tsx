@@ -4,6 +4,7 @@
 // permit to sign, and a token a site asks to list. Views over the background's summary (docs/tokens.md).
 import type { ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
 import { ImpactWarnings } from './approval-impact.js';
+import { Facts, Muted } from './components/Field.js';
 import { Term } from './components/Term.js';
 import { formatDeadline, formatValue } from './format.js';
 
@@ -101,7 +102,7 @@ export function TokenCallDetails({ call }: { call: TokenCallView }) {
         </p>
       )}
       {call.kind === 'setApprovalForAll' && call.approved && <p class="badge warn">Every NFT of this contract, including ones you receive later.</p>}
-      <dl class="facts compact">
+      <Facts>
         <Term term="Token">
           {call.token ? (
             <TokenName token={call.token} />
@@ -119,7 +120,7 @@ export function TokenCallDetails({ call }: { call: TokenCallView }) {
             <Counterparty who={call.spender} role="spender" />
           </Term>
         )}
-      </dl>
+      </Facts>
     </section>
   );
 }
@@ -180,9 +181,9 @@ export function SimulationDetails({ sim }: { sim: SimulationView }) {
         </ul>
       )}
       {sim.method !== 'trace' && (
-        <p class="muted" data-testid="simulation-unknown">
+        <Muted data-testid="simulation-unknown">
           {sim.method === 'call' ? 'Your node could only check whether it fails, not what it changes.' : 'Your node could not try it: what it changes is not known.'}
-        </p>
+        </Muted>
       )}
       {sim.note && <p class="small-text muted">{sim.note}</p>}
       {sim.touched.length > 0 && (
@@ -203,7 +204,7 @@ export function DeployDetails({ deploy }: { deploy: NonNullable<Summary<'evm-tx'
   return (
     <section class="section-body stack" data-testid="deploy">
       <h2>Deploy a contract</h2>
-      <dl class="facts compact">
+      <Facts>
         <Term term="Code size" data-testid="deploy-size">{deploy.codeBytes} bytes</Term>
         <Term term="Code hash (keccak-256)" class="mono break" data-testid="deploy-hash">
           {deploy.codeHash}
@@ -211,7 +212,7 @@ export function DeployDetails({ deploy }: { deploy: NonNullable<Summary<'evm-tx'
         <Term term="New contract's address" class="mono break" data-testid="deploy-address">
           {deploy.contractAddress}
         </Term>
-      </dl>
+      </Facts>
     </section>
   );
 }
@@ -237,12 +238,12 @@ export function PermitDetails({ permit }: { permit: PermitView }) {
           </li>
         ))}
       </ul>
-      <dl class="facts compact">
+      <Facts>
         <Term term="Spender">
           <Counterparty who={permit.spender} role="spender" />
         </Term>
         <Term term="Signature good until" data-testid="permit-deadline">{formatDeadline(permit.deadline)}</Term>
-      </dl>
+      </Facts>
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { AssetImpact, ImpactWarning, OwnAddress, TxImpact } from '../core/tx-impact.js';
 import type { ApprovalAssetInfo } from '../shared/messages.js';
+import { Facts } from './components/Field.js';
 import { formatDateTime, formatUnits } from './format.js';
 
 type Assets = Record<string, ApprovalAssetInfo>;
@@ -166,9 +167,9 @@ export function ImpactSummary({ impact, assets, signsNothing, avaxAssetID }: { i
       {impact.assets.map((a) => (
         <div key={a.assetID} data-testid="impact-asset">
           <p class="impact-asset-name break">{assetHeading(a.assetID, assets)}</p>
-          <dl class="facts compact">
+          <Facts>
             <AssetRows a={a} assets={assets} />
-          </dl>
+          </Facts>
         </div>
       ))}
     </section>

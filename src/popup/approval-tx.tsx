@@ -4,6 +4,7 @@
 import type { LegView, OwnersView, TxView } from '../core/describe.js';
 import type { ApprovalAssetInfo, ApprovalSummary } from '../shared/messages.js';
 import { ImpactSummary, OwnerLabel, YoursContext } from './approval-impact.js';
+import { Facts, Muted } from './components/Field.js';
 import { Term } from './components/Term.js';
 import { AVAX_DECIMALS, formatDateTime, formatUnits, formatValue } from './format.js';
 
@@ -123,7 +124,7 @@ function Legs({ title, legs, assets, testid }: { title: string; legs: LegView[];
         {title} ({legs.length})
       </h2>
       {legs.length === 0 ? (
-        <p class="muted">None</p>
+        <Muted>None</Muted>
       ) : (
         <table>
           <thead>
@@ -191,7 +192,7 @@ export function ExactBytes({ hex, what, digest }: { hex: string; what?: string; 
     <details class="section">
       <summary>Exact bytes ({hexLength(hex)} bytes)</summary>
       <div class="section-body small-text">
-        {what && <p class="muted">{what}</p>}
+        {what && <Muted>{what}</Muted>}
         <div class="mono break" data-testid="exact-bytes">
           {hex}
         </div>
@@ -225,7 +226,7 @@ function Authorization({ auth }: { auth: NonNullable<TxView['authorization']> })
           Signed by: <span class="mono break">{auth.signers.join(', ')}</span>
         </p>
       )}
-      {auth.note !== undefined && <p class="muted">{auth.note}</p>}
+      {auth.note !== undefined && <Muted>{auth.note}</Muted>}
       {/* One signature covers the whole tx, so any signature of a key that is this owner serves here. */}
       <p class="badge warn" role="note" data-testid="authorization-warning">
         Your signature covers the whole transaction: if any of your addresses is this owner, it authorizes this too. Approve only if you mean to.
@@ -242,44 +243,44 @@ export function TxDetails({ summary }: { summary: Summary<'tx'> }) {
       <div class="stack" data-testid="tx-summary">
         <TxAction summary={summary} />
         <ImpactSummary impact={summary.impact} assets={summary.assets} signsNothing={summary.signsNothing === true} avaxAssetID={avaxAssetID} />
-        <dl class="facts compact">
+        <Facts>
           <Term term="Chain">{chainText(summary.chain)}</Term>
           <Term term="Kind">
             {TX_KINDS[view.kind] ?? view.kind} <span class="muted">({view.kind})</span>
           </Term>
           <Term term="Network ID">{view.networkID}</Term>
-        </dl>
+        </Facts>
         {view.action !== undefined && (
           <p class="action-line break" data-testid="tx-what">
             {view.action}
           </p>
         )}
         {view.details !== undefined && view.details.length > 0 && (
-          <dl class="facts compact" data-testid="tx-details">
+          <Facts data-testid="tx-details">
             {view.details.map((d, i) => (
               <Term key={i} term={d.label} class="break">{d.value}</Term>
             ))}
-          </dl>
+          </Facts>
         )}
         {view.authorization && <Authorization auth={view.authorization} />}
         {view.asset && (
-          <dl class="facts compact" data-testid="new-asset">
+          <Facts data-testid="new-asset">
             <Term term="New asset">{view.asset.name}</Term>
             <Term term="Symbol">{view.asset.symbol}</Term>
             <Term term="Denomination">{view.asset.denomination}</Term>
-          </dl>
+          </Facts>
         )}
         <Legs title="Inputs" legs={view.inputs} assets={summary.assets} testid="inputs" />
         <Legs title="Outputs" legs={view.outputs} assets={summary.assets} testid="outputs" />
         {view.operations.map((op, i) => (
           <Legs key={i} title={`Operation: ${op.kind}`} legs={op.outputs} assets={summary.assets} testid={`operation-${i}`} />
         ))}
-        <dl class="facts compact">
+        <Facts>
           <Term term="Fee" data-testid="fee">{formatValue(view.burned, AVAX_DECIMALS, 'AVAX')} burned</Term>
           <Term term="Memo" data-testid="memo" class="break">
             {view.memoText !== undefined ? view.memoText : view.memoHex !== undefined ? <span class="mono">0x{view.memoHex} (hex)</span> : <span class="muted">None</span>}
           </Term>
-        </dl>
+        </Facts>
         <ExactBytes hex={summary.unsignedHex} />
       </div>
     </YoursContext.Provider>

@@ -1,6 +1,6 @@
 // A labelled text input or text area with its hint and its error, wired for assistive technology:
 // the error sets aria-invalid and both hint and error are announced through aria-describedby.
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
 import { useId } from 'preact/hooks';
 
 export interface TextFieldProps {
@@ -87,4 +87,18 @@ export function ErrorDetail({ detail, about }: { detail: string | undefined; abo
       <p class="mono break">{detail}</p>
     </details>
   ) : null;
+}
+
+/**
+ * A muted paragraph, `<p class="muted">`, written once: the popup has about sixty of them. Every
+ * other prop (role, data-testid…) goes on the p. Here, not in Term.tsx: every screen and the
+ * approval window load this file already.
+ */
+export function Muted(p: Omit<JSX.IntrinsicElements['p'], 'class' | 'className'>) {
+  return <p class="muted" {...p} />;
+}
+
+/** A compact fact list, `<dl class="facts compact">`, written once: the popup has about twenty. Other props go on the dl. */
+export function Facts(p: Omit<JSX.IntrinsicElements['dl'], 'class' | 'className'>) {
+  return <dl class="facts compact" {...p} />;
 }

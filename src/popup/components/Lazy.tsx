@@ -3,6 +3,7 @@
 // screen is painted), so opening it later shows it at once. A failed load says so and offers to try again.
 import type { ComponentType, FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { Muted } from './Field.js';
 
 export interface LazyComponent<P extends object> extends FunctionComponent<P> {
   /** Loads the component now; resolves either way (a failure shows when the component is shown). */
@@ -54,7 +55,7 @@ export function lazyComponent<P extends object>(load: () => Promise<ComponentTyp
             </button>
           </p>
         ) : (
-          <p class="muted">Loading…</p>
+          <Muted>Loading…</Muted>
         )}
       </>
     );

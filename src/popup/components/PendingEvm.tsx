@@ -9,7 +9,7 @@ import { replaceOutcome, tokenCallText } from '../tokens-format.js';
 import type { PendingEvmTxView, Selection } from '../../shared/messages.js';
 import { AmountText } from './AmountText.js';
 import { EvmFee, useEvmFlow } from './EvmFlow.js';
-import { FormError } from './Field.js';
+import { FormError, Muted } from './Field.js';
 import { type Fact, Review } from './Review.js';
 import { TxStatus } from './TxStatus.js';
 
@@ -105,7 +105,7 @@ export function PendingEvm({ selection, listKey, level = 2 }: { selection: Selec
   return (
     <section class="pending-evm" aria-labelledby="pending-evm-head">
       <Heading id="pending-evm-head">C-Chain transactions waiting</Heading>
-      <p class="muted">The network has not taken these yet (a fee below what blocks need keeps one waiting). A later one waits for them.</p>
+      <Muted>The network has not taken these yet (a fee below what blocks need keeps one waiting). A later one waits for them.</Muted>
       <ul class="tx-list">
         {txs.map((tx) => (
           <PendingRow key={tx.txHash} tx={tx} selection={selection} />

@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorInfo } from '../api.js';
 import type { PlainError } from '../errors.js';
-import { FormError } from './Field.js';
+import { FormError, Muted } from './Field.js';
 import { Term } from './Term.js';
 
 export interface Fact {
@@ -60,12 +60,12 @@ export function Review(p: ReviewProps) {
           </Term>
         ))}
       </dl>
-      {p.note && <p class="muted">{p.note}</p>}
+      {p.note && <Muted>{p.note}</Muted>}
       <FormError error={p.error} detail={p.detail} />
-      <p class="muted" role="status">
+      <Muted role="status">
         {p.busy ? <span class="spinner" aria-hidden="true" /> : null}
         {p.busy ? p.busyText : ''}
-      </p>
+      </Muted>
       <div class="actions">
         <button type="button" disabled={p.busy} onClick={p.onEdit}>
           Edit

@@ -8,7 +8,7 @@ import { transferLine } from '../tokens-format.js';
 import { formatDateTime, shortenId } from '../format.js';
 import type { LogScanView } from '../../shared/messages.js';
 import { CopyButton } from './CopyButton.js';
-import { ErrorDetail, FormError } from './Field.js';
+import { ErrorDetail, FormError, Muted } from './Field.js';
 
 /**
  * How far the chain's logs were read: why the last read stopped in plain words (the node's own
@@ -25,7 +25,7 @@ export function ScanNote({ scan, kept = 'transfers' }: { scan: LogScanView | und
           <ErrorDetail detail={e.detail} />
         </div>
       ) : (
-        scan && !scan.complete && <p class="muted">{scan.behind ? 'The newest blocks are still to be read' : 'Older blocks are still to be read'}; Reload reads further.</p>
+        scan && !scan.complete && <Muted>{scan.behind ? 'The newest blocks are still to be read' : 'Older blocks are still to be read'}; Reload reads further.</Muted>
       )}
       {scan?.cut && <p class="warn-box">Too many {kept} came from contracts not in your token list: some were not kept, so this list may miss some.</p>}
     </>
@@ -51,7 +51,7 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
       </div>
       <FormError error={list.error} />
       <ScanNote scan={scan} />
-      {items && items.length === 0 && <p class="muted">{scan?.complete && !scan.error && !scan.cut ? 'No token transfers found.' : 'None found in the blocks read so far.'}</p>}
+      {items && items.length === 0 && <Muted>{scan?.complete && !scan.error && !scan.cut ? 'No token transfers found.' : 'None found in the blocks read so far.'}</Muted>}
       <ul class="tx-list">
         {items?.slice(0, shown).map((t) => {
           const line = transferLine(t);

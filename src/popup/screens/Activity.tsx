@@ -5,7 +5,7 @@ import { UNLIMITED_ALLOWANCE } from '../../core/amount.js';
 import { useCall, useRequest } from '../api.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { FormError } from '../components/Field.js';
+import { Facts, FormError, Muted } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import { AVAX_DECIMALS, chainLabel, formatDateTime, formatValue, formatUnits, shortenId, WEI_DECIMALS } from '../format.js';
 import type { ActivityItem, ActivityTrimmed, BalancesView, Selection } from '../../shared/messages.js';
@@ -147,8 +147,8 @@ export function Activity({ balances, listKey = '', selection }: { balances: Bala
       </div>
       <FormError error={list.error} />
       {selection && <LazyTokenActivity part="pending" selection={selection} listKey={listKey} />}
-      {items && items.length === 0 && <p class="muted">No transactions yet.</p>}
-      {!items && !list.error && <p class="muted">Loading…</p>}
+      {items && items.length === 0 && <Muted>No transactions yet.</Muted>}
+      {!items && !list.error && <Muted>Loading…</Muted>}
       <ul class="tx-list">
         {items?.slice(0, shown).map((item) => (
           <ActivityRow key={`${item.txID} ${item.kind} ${item.assetID ?? ''}`} item={item} balances={balances} />
@@ -159,7 +159,7 @@ export function Activity({ balances, listKey = '', selection }: { balances: Bala
           Show {Math.min(ACTIVITY_PAGE, items.length - shown)} older ({items.length - shown} not shown)
         </button>
       )}
-      {trimmed && <p class="muted">{trimmed}</p>}
+      {trimmed && <Muted>{trimmed}</Muted>}
       {selection && <LazyTokenActivity part="transfers" selection={selection} listKey={listKey} />}
     </div>
   );
@@ -201,7 +201,7 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
         <summary>
           Details<span class="sr-only"> of the transaction {item.txID}</span>
         </summary>
-        <dl class="facts compact">
+        <Facts>
           <Term term="Transaction ID" class="id-line">
             <span class="mono break">{item.txID}</span>
             <CopyButton text={item.txID} what="transaction ID" />
@@ -224,7 +224,7 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
           {(item.replaces || item.replaced) && <Term term="Replacement" class="break">{item.replaced ? `Never ran: ${isEvmTx(item) ? 'a speed-up or cancel with the same nonce' : 'another of your transactions spending the same funds'} took its place` : isEvmTx(item) ? `Takes the place of ${item.replaces}` : `Spends the same funds as ${item.replaces}: only one of the two can run`}</Term>}
           <Term term="Status">{item.status === 'pending' && item.checking ? 'Pending: the wallet is checking with the node what became of it' : STATUS_LABEL[item.status]}</Term>
           <Term term={timeLabel(item)}>{formatDateTime(item.createdAt)}</Term>
-        </dl>
+        </Facts>
       </details>
       <div class="tx-bottom">
         <span class="mono" title={item.txID}>

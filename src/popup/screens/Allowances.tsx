@@ -3,7 +3,7 @@
 // setApprovalForAll(operator, false), through the review and followed until the chain decides.
 import { useCall, useRequest } from '../api.js';
 import { EvmFee, useEvmFlow } from '../components/EvmFlow.js';
-import { FormError } from '../components/Field.js';
+import { FormError, Muted } from '../components/Field.js';
 import { ScanNote } from '../components/TokenTransfers.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
@@ -92,18 +92,18 @@ export function Allowances({ from, selection, listKey, onBack }: { from: string;
           Back
         </button>
       </div>
-      <p class="muted">
+      <Muted>
         Who may take tokens from this account without asking again: what you approved on sites, still in force on the chain. Not listed: an NFT approved on its own (one token, not the whole
         contract); sending that NFT ends it.
-      </p>
+      </Muted>
       <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()}>
         {list.loading ? 'Reading the chain…' : 'Reload'}
       </button>
       <FormError error={list.error} />
       <ScanNote scan={scan} kept="approvals" />
-      {scan?.cut && <p class="muted">Add a token to keep all of its approvals.</p>}
+      {scan?.cut && <Muted>Add a token to keep all of its approvals.</Muted>}
       {rows && rows.length === 0 && (
-        <p class="muted">{scan?.cut ? 'None found among the approvals kept.' : scan?.complete && !scan.error ? 'None: no one may take tokens from this account.' : 'None found in the blocks read so far.'}</p>
+        <Muted>{scan?.cut ? 'None found among the approvals kept.' : scan?.complete && !scan.error ? 'None: no one may take tokens from this account.' : 'None found in the blocks read so far.'}</Muted>
       )}
       <ul class="tx-list">
         {rows?.map((a) => (

@@ -6,7 +6,7 @@ import { UINT64_MAX } from '../../core/amount.js';
 import { checkAddress, checkAmount, checkAssetName, checkDenomination, checkSymbol } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { TextField } from '../components/Field.js';
+import { Muted, TextField } from '../components/Field.js';
 import { type Fact, Review, useReviewStep } from '../components/Review.js';
 import { useSentBefore } from '../components/SentBefore.js';
 import { Segmented } from '../components/Segmented.js';
@@ -151,7 +151,7 @@ export function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holding
           </button>
         </fieldset>
       )}
-      {kind === 'nft' && <p class="muted">Each group is minted once (one NFT from this wallet); its mint right is then used up.</p>}
+      {kind === 'nft' && <Muted>Each group is minted once (one NFT from this wallet); its mint right is then used up.</Muted>}
       {kind !== 'fixed' &&
         minters.map((m, i) => (
           <div key={i}>

@@ -6,7 +6,7 @@ import { selectionOf, useCall } from '../api.js';
 import { checkAddress, decodePayload, encodePayload, jsonShown, type PayloadKind } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
-import { FormError, TextField } from '../components/Field.js';
+import { FormError, Muted, TextField } from '../components/Field.js';
 import { Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { AVAX_DECIMALS, formatDateTime, formatValue } from '../format.js';
@@ -212,8 +212,8 @@ export function NftList({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
     <section aria-labelledby="my-nfts">
       <h3 id="my-nfts">Your NFTs</h3>
       {h.nfts.error && <FormError error={h.nfts.error} />}
-      {!nfts && !h.nfts.error && <p class="muted">Loading your NFTs…</p>}
-      {nfts?.length === 0 && <p class="muted">No NFTs on the X-Chain yet.</p>}
+      {!nfts && !h.nfts.error && <Muted>Loading your NFTs…</Muted>}
+      {nfts?.length === 0 && <Muted>No NFTs on the X-Chain yet.</Muted>}
       <ul class="plain-list">
         {nfts?.map((n) => {
           const shown = shownPayload(n.payloadHex);
@@ -224,7 +224,7 @@ export function NftList({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
               <PayloadPreview kind={shown.kind} text={shown.text} />
               {n.shared && <p class="warn-box">Shared: another key can also send this NFT, at any time, so it is yours only until that key moves it.</p>}
               {n.lockedUntil !== undefined ? (
-                <p class="muted">Locked until {formatDateTime(n.lockedUntil * 1000)}</p>
+                <Muted>Locked until {formatDateTime(n.lockedUntil * 1000)}</Muted>
               ) : sending === n.utxoID ? (
                 <SendNft
                   nft={n}

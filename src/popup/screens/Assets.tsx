@@ -10,6 +10,7 @@ import { AmountText } from '../components/AmountText.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { CopyButton } from '../components/CopyButton.js';
+import { Muted } from '../components/Field.js';
 import { Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { useSentBefore } from '../components/SentBefore.js';
@@ -86,8 +87,8 @@ function Held({ balances, rights, onMint }: { balances: BalancesView | null; rig
     );
   }
   // An empty snapshot (updatedAt 0) was never loaded: it says nothing about what the wallet holds.
-  if (!balances?.updatedAt) return <p class="muted">{balances?.error ? 'No balances yet: the node did not answer.' : 'Loading balances…'}</p>;
-  if (rows.length === 0) return <p class="muted">No X-Chain assets yet.</p>;
+  if (!balances?.updatedAt) return <Muted>{balances?.error ? 'No balances yet: the node did not answer.' : 'Loading balances…'}</Muted>;
+  if (rows.length === 0) return <Muted>No X-Chain assets yet.</Muted>;
   return (
     <ul class="plain-list">
       {rows.map((b) => (
@@ -160,7 +161,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
   }
   return (
     <form onSubmit={step.submit(ready)} noValidate>
-      <p class="muted">Mint more of a variable-cap asset this wallet holds a mint right for.</p>
+      <Muted>Mint more of a variable-cap asset this wallet holds a mint right for.</Muted>
       <div class="field">
         <label for="mint-asset">Asset</label>
         <select id="mint-asset" value={right.assetID} onChange={(e) => setPicked(e.currentTarget.value)}>
@@ -181,7 +182,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
         </p>
       </div>
       <AmountInput value={amount} onInput={setAmount} denomination={right.denomination} symbol={right.symbol} />
-      {right.symbol === UNKNOWN_ASSET_SYMBOL && <p class="muted">{UNKNOWN_DECIMALS}.</p>}
+      {right.symbol === UNKNOWN_ASSET_SYMBOL && <Muted>{UNKNOWN_DECIMALS}.</Muted>}
       <AddressInput label="Mint to (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
       <FeeLine fees={h.fees} kind="operation" />
       {used.note}

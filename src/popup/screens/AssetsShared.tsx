@@ -4,7 +4,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { errorField, type RequestState } from '../api.js';
 import { type Check, checkAddress, checkWholeNumber } from '../checks.js';
-import { FormError, TextField } from '../components/Field.js';
+import { FormError, Muted, TextField } from '../components/Field.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { AVAX_DECIMALS, formatValue, shortenId } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, MintRightView, OwnerSet, RequestResult, WalletStatus } from '../../shared/messages.js';
@@ -99,8 +99,8 @@ export function rightLabel(r: MintRightView): string {
 
 export function NoRights({ what, h }: { what: string; h: Holdings }) {
   if (h.rights.error) return <FormError error={h.rights.error} />;
-  if (!h.rights.data) return <p class="muted">Loading your mint rights…</p>;
-  return <p class="muted">This wallet holds no mint right {what}. Create one under Create.</p>;
+  if (!h.rights.data) return <Muted>Loading your mint rights…</Muted>;
+  return <Muted>This wallet holds no mint right {what}. Create one under Create.</Muted>;
 }
 
 /**

@@ -25,6 +25,7 @@ import { WEI_PER_NAVAX } from '../../core/amount.js';
 import type { AccountView, AssetBalanceView, BalancesView, ChainName, Selection } from '../../shared/messages.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
+import { Muted } from '../components/Field.js';
 import { useTick } from '../components/NodeBanner.js';
 import { lazyComponent } from '../components/Lazy.js';
 
@@ -281,12 +282,12 @@ export function Home(p: HomeProps) {
         <ChainSection key={c} chain={c} rows={byChain(c)} hidden={p.hidden} showHidden={showHidden} onToggleHidden={p.onToggleHidden} />
       ))}
       {hiddenHere > 0 && (
-        <p class="muted">
+        <Muted>
           {hiddenHere} hidden asset{hiddenHere === 1 ? '' : 's'} ·{' '}
           <button type="button" class="link" onClick={() => setShowHidden((s) => !s)}>
             {showHidden ? 'Hide them again' : 'Show'}
           </button>
-        </p>
+        </Muted>
       )}
     </div>
   );

@@ -9,7 +9,7 @@ import { checkAmount } from '../checks.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { ErrorDetail, FormError } from '../components/Field.js';
+import { ErrorDetail, Facts, FormError, Muted } from '../components/Field.js';
 import { Review } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { Term } from '../components/Term.js';
@@ -112,12 +112,12 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
         </ol>
       )}
       {t.state === 'completed' && t.error && (
-        <p class="muted" data-testid="transfer-elsewhere">
+        <Muted data-testid="transfer-elsewhere">
           Another import, not this move's own, brought its funds into the {chainLabel(t.to)}: they are not lost.
-        </p>
+        </Muted>
       )}
       {isActive(t) && (nodeDown || t.paused || t.error) && <MovePaused t={t} nodeDown={nodeDown} about={about} />}
-      <dl class="facts compact">
+      <Facts>
         {t.exportTxID && (
           <Term term="Export" class="id-line">
             <span class="mono">{shortenId(t.exportTxID)}</span>
@@ -136,7 +136,7 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
             <AmountText value={t.importFee} denomination={AVAX_DECIMALS} symbol="AVAX" />
           </Term>
         )}
-      </dl>
+      </Facts>
     </li>
   );
 }
@@ -349,7 +349,7 @@ export function Move({
             error={refused?.message}
           />
         </div>
-        <dl class="facts compact" data-testid="move-fees">
+        <Facts data-testid="move-fees">
           <Term term={<>Export fee ({chainLabel(from)})</>}>{fees ? `${about}${formatValue(fees.exportFee, AVAX_DECIMALS, 'AVAX')}` : estimate.pending ? 'estimating…' : 'not known yet'}</Term>
           <Term term={<>Import fee ({chainLabel(to)})</>}>{fees ? `${about}${formatValue(fees.importFee, AVAX_DECIMALS, 'AVAX')}, taken from the amount` : estimate.pending ? 'estimating…' : 'not known yet'}</Term>
           {fees && check.ok && (
@@ -357,7 +357,7 @@ export function Move({
               {check.value > fees.importFee ? `${about}${formatValue(check.value - fees.importFee, AVAX_DECIMALS, 'AVAX')}` : 'nothing: the amount does not cover the import fee'}
             </Term>
           )}
-        </dl>
+        </Facts>
         <FormError error={formShown?.text ?? (!plain.ok && estimate.error && !shown ? estimate.error.message : undefined)} detail={formShown?.detail} />
         {deliversNothing && (
           <p class="form-error" data-testid="move-nothing-arrives">
@@ -368,12 +368,12 @@ export function Move({
         <button class="primary wide" type="submit" disabled={!check.ok || refused !== undefined || deliversNothing || busy || shortNow}>
           {`Move to the ${chainLabel(to)}`}
         </button>
-        {busy && <p class="muted" role="status">Getting the fees of this amount…</p>}
-        <p class="muted">A move continues in the background whenever the wallet is unlocked, even after you close this popup or the browser.</p>
+        {busy && <Muted role="status">Getting the fees of this amount…</Muted>}
+        <Muted>A move continues in the background whenever the wallet is unlocked, even after you close this popup or the browser.</Muted>
       </form>
       <h2>Moves</h2>
       {listError && <p class="form-error">{listError}</p>}
-      {transfers && transfers.length === 0 && <p class="muted">No moves yet.</p>}
+      {transfers && transfers.length === 0 && <Muted>No moves yet.</Muted>}
       <ul class="transfers">
         {transfers?.map((t) => (
           <TransferProgress key={t.id} t={t} nodeDown={nodeDown} />

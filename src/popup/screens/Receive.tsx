@@ -2,6 +2,7 @@
 // receives cross-chain moves into the C-Chain).
 import { useState } from 'preact/hooks';
 import { CopyButton } from '../components/CopyButton.js';
+import { Muted } from '../components/Field.js';
 import { lazyComponent } from '../components/Lazy.js';
 import { Segmented } from '../components/Segmented.js';
 import type { AccountView } from '../../shared/messages.js';
@@ -40,12 +41,12 @@ export function Receive({ account, network }: { account: AccountView; network: s
       <div class="actions center">
         <CopyButton text={address} what={`${option.label} address`} />
       </div>
-      <p class="muted">{option.note}</p>
-      <p class="muted" data-testid="receive-network">
+      <Muted>{option.note}</Muted>
+      <Muted data-testid="receive-network">
         {which === 'C'
           ? `This wallet shows what arrives on ${network}. The same 0x address exists on every EVM chain: funds sent to it on another chain are not shown here.`
           : `On ${network}: funds sent on another network do not arrive here.`}
-      </p>
+      </Muted>
     </div>
   );
 }

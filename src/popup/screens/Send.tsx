@@ -9,7 +9,7 @@ import { type AddressKind, checkAddress, checkAmount, checkMemo, MAX_MEMO_BYTES,
 import { AddressInput, OWN_ADDRESS, sameAddress } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
-import { FormError, TextField } from '../components/Field.js';
+import { FormError, Muted, TextField } from '../components/Field.js';
 import { Segmented } from '../components/Segmented.js';
 import { AmountText } from '../components/AmountText.js';
 import { SendFee } from '../components/SendFee.js';
@@ -345,7 +345,7 @@ export function Send(p: SendProps) {
         }}
       />
       {!asset ? (
-        <p class="muted">Loading balances…</p>
+        <Muted>Loading balances…</Muted>
       ) : (
         <>
           {chain === 'X' && (

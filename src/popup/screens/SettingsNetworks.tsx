@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorInfo, errorText, sentence, useAction, useCall, useRequest } from '../api.js';
 import { BackgroundError } from '../../shared/client.js';
 import { checkName } from '../checks.js';
-import { ErrorDetail, FormError, TextField } from '../components/Field.js';
+import { ErrorDetail, FormError, Muted, TextField } from '../components/Field.js';
 import { nodeFailure, stillSyncing } from '../components/NodeBanner.js';
 import type { PlainError } from '../errors.js';
 import type { NetworkView } from '../../shared/messages.js';
@@ -132,7 +132,7 @@ export function Networks({ status, onStatus }: SettingsProps) {
           </li>
         ))}
       </ul>
-      {action.busy && <p class="muted">{doing}</p>}
+      {action.busy && <Muted>{doing}</Muted>}
       <FormError error={action.error && (stillSyncing(action.detail) ?? action.error)} detail={action.detail} about="of the node's answer" />
       {unfinished && (
         <div class="form-error" role="alert">

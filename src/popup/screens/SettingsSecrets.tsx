@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useAction, useCall } from '../api.js';
 import { checkNewPassword } from '../checks.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { FormError, TextField } from '../components/Field.js';
+import { FormError, Muted, TextField } from '../components/Field.js';
 import { PasswordFields } from '../components/PasswordFields.js';
 import { PhraseWords } from '../components/PhraseWords.js';
 import type { AccountView } from '../../shared/messages.js';
@@ -88,7 +88,7 @@ export function ExportKey({ account }: { account: AccountView }) {
     setKey(null);
     setPassword('');
   });
-  if (account.kind === 'hd') return <p class="muted">“{account.name}” comes from the recovery phrase: back up the phrase instead.</p>;
+  if (account.kind === 'hd') return <Muted>“{account.name}” comes from the recovery phrase: back up the phrase instead.</Muted>;
   const submit = async (e: Event) => {
     e.preventDefault();
     const asked = closes.current;

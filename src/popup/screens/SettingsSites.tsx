@@ -1,7 +1,7 @@
 // Settings → Connected sites: the sites connected to which accounts and the chain each sees, the
 // chains sites added; disconnecting a site, putting it back on the wallet's network, removing a chain.
 import { useAction, useCall, useRequest } from '../api.js';
-import { FormError } from '../components/Field.js';
+import { Facts, FormError, Muted } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import { formatDateTime } from '../format.js';
 import type { AddedChainView, SiteView } from '../../shared/messages.js';
@@ -55,12 +55,12 @@ function ChainRow({ chain, busy, onRemove }: { chain: AddedChainView; busy: bool
           Remove
         </button>
       </div>
-      <dl class="facts compact">
+      <Facts>
         <Term term="Chain ID">{chain.chainId}</Term>
         <Term term="RPC URL" class="mono break">{chain.rpcUrl}</Term>
         <Term term="Symbol">{chain.symbol}</Term>
         {chain.explorerUrl !== undefined && <Term term="Explorer" class="mono break">{chain.explorerUrl}</Term>}
-      </dl>
+      </Facts>
     </li>
   );
 }
@@ -83,7 +83,7 @@ export function Sites() {
   return (
     <>
       {sites.length === 0 ? (
-        <p class="muted">No site is connected</p>
+        <Muted>No site is connected</Muted>
       ) : (
         <ul class="plain-list">
           {sites.map((site) => (
@@ -93,7 +93,7 @@ export function Sites() {
       )}
       <h3>Chains added by sites</h3>
       {chains.length === 0 ? (
-        <p class="muted">None</p>
+        <Muted>None</Muted>
       ) : (
         <ul class="plain-list">
           {chains.map((chain) => (

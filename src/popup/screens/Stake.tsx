@@ -2,7 +2,7 @@
 // one's own node. Loaded on demand (app.tsx), so the popup's first paint does not carry it.
 import { useMemo, useState } from 'preact/hooks';
 import { selectionOf, useRequest } from '../api.js';
-import { FormError } from '../components/Field.js';
+import { FormError, Muted } from '../components/Field.js';
 import { Segmented } from '../components/Segmented.js';
 import { AVAX_DECIMALS, formatValue, units } from '../format.js';
 import { chainNow } from '../staking.js';
@@ -42,10 +42,10 @@ export function Stake({ status, hrp, balances, onChanged }: StakeProps) {
   // be staked is said so, rather than left to look like missing funds.
   const lockedStakeable = units(pAvax?.lockedStakeable);
   const lockedNote = lockedStakeable > 0n && section !== 'mine' && (
-    <p class="muted" data-testid="locked-stakeable">
+    <Muted data-testid="locked-stakeable">
       {formatValue(lockedStakeable, AVAX_DECIMALS, 'AVAX')} of your P-Chain AVAX is locked until a set time. The network lets such AVAX be staked, but this wallet stakes only unlocked AVAX.
       {units(pAvax?.sharedLocked) > 0n && ' Some locked AVAX another key can also take once it unlocks.'}
-    </p>
+    </Muted>
   );
 
   if (!params.data) {
@@ -53,7 +53,7 @@ export function Stake({ status, hrp, balances, onChanged }: StakeProps) {
       <div class="stake">
         <h1>Stake</h1>
         <FormError error={params.error} />
-        {!params.error && <p class="muted">Reading the network's staking rules…</p>}
+        {!params.error && <Muted>Reading the network's staking rules…</Muted>}
         {params.error && <button onClick={() => void params.reload()}>Try again</button>}
       </div>
     );

@@ -7,7 +7,7 @@ import { checkAddress, checkAmount } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { EndField, endOf, OTHER_END } from '../components/EndField.js';
-import { FormError } from '../components/Field.js';
+import { FormError, Muted } from '../components/Field.js';
 import { Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import type { PlainError } from '../errors.js';
@@ -201,7 +201,7 @@ export function StakeDelegate(p: StakeDelegateProps) {
           )}
         </section>
       ) : (
-        <p class="muted">Enter the amount and the end; the wallet then picks a validator that can take it and says why.</p>
+        <Muted>Enter the amount and the end; the wallet then picks a validator that can take it and says why.</Muted>
       )}
       <FormError error={at('nodeID')} />
       <AmountInput

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorInfo, useAction, useCall, useRequest } from '../api.js';
 import { AmountText, NavaxText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { FormError, TextField } from '../components/Field.js';
+import { Facts, FormError, Muted, TextField } from '../components/Field.js';
 import { Review } from '../components/Review.js';
 import { Term } from '../components/Term.js';
 import { TxStatus } from '../components/TxStatus.js';
@@ -165,7 +165,7 @@ function StakeItem({ s, params, selection, onChanged }: { s: MyStakeView; params
         </span>
         <Avax value={s.amount} testid="my-stake-amount" />
       </div>
-      <dl class="facts compact">
+      <Facts>
         {s.end !== null && <Term term={s.kind === 'auto-renewed' ? 'Cycle ends' : 'Ends'}>{unixText(s.end)}</Term>}
         {s.state !== 'failed' && s.state !== 'finished' && (
           // One seen among the validators may have its stake owned by another key.
@@ -182,10 +182,10 @@ function StakeItem({ s, params, selection, onChanged }: { s: MyStakeView; params
         )}
         {s.autoRenew && <Term term="Auto-renewal">{s.autoRenew.nextPeriod > 0 ? `${sharesText(s.autoRenew.restakeShares)} of this cycle’s rewards restaked when it ends; next cycles ${durationText(s.autoRenew.nextPeriod)}` : 'stops at the end of this cycle'}</Term>}
         <Term term="Rewards to">{s.rewardOwner.yours ? 'you' : 'an address that is not yours'}</Term>
-      </dl>
+      </Facts>
       {canChange &&
         (s.autoRenew!.yours === false ? (
-          <p class="muted">Only its auto-renewal authority can change it.</p>
+          <Muted>Only its auto-renewal authority can change it.</Muted>
         ) : changing ? (
           <AutoRenewChange stake={s} params={params} selection={selection} onDone={onChanged} />
         ) : (
@@ -223,7 +223,7 @@ export function StakeMine({ params, selection, listKey }: { params: StakingParam
         </dl>
       )}
       <h2>Stakes</h2>
-      {m && m.stakes.length === 0 && <p class="muted">No stakes yet.</p>}
+      {m && m.stakes.length === 0 && <Muted>No stakes yet.</Muted>}
       <ul class="tx-list">
         {m?.stakes.map((s) => (
           <StakeItem key={s.txID} s={s} params={params} selection={selection} onChanged={() => void mine.reload()} />
@@ -234,7 +234,7 @@ export function StakeMine({ params, selection, listKey }: { params: StakingParam
         Delegations made with another wallet (your phrase on another computer, say) are not listed, nor counted as staked. Their stake comes back to your P-Chain balance when they end.
       </p>
       <h2>Rewards paid</h2>
-      {m && m.rewards.length === 0 && <p class="muted">No rewards paid yet.</p>}
+      {m && m.rewards.length === 0 && <Muted>No rewards paid yet.</Muted>}
       <ul class="tx-list">
         {m?.rewards.map((r) => (
           <li key={`${r.txID}-${r.kind}`} class="tx-row" data-testid="reward">

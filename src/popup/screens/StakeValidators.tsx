@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { useRequest } from '../api.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { FormError, TextField } from '../components/Field.js';
+import { Facts, FormError, Muted, TextField } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import { AVAX_DECIMALS, shortenId } from '../format.js';
 import { durationText, type FilterText, filterOf, NO_FILTER, remainingText, sharesText, unixText } from '../staking.js';
@@ -32,7 +32,7 @@ function Avax({ value }: { value: string }) {
 /** One validator's facts: what a delegator weighs. */
 export function ValidatorFacts({ v, now }: { v: ValidatorView; now: number }) {
   return (
-    <dl class="facts compact">
+    <Facts>
       <Term term="Stake">
         <Avax value={v.stake} />
       </Term>
@@ -48,7 +48,7 @@ export function ValidatorFacts({ v, now }: { v: ValidatorView; now: number }) {
         {v.autoRenew && (v.autoRenew.nextPeriod > 0 ? `, then renews for ${durationText(v.autoRenew.nextPeriod)}` : ', then stops')}
       </Term>
       <Term term="Delegators">{v.delegatorCount}</Term>
-    </dl>
+    </Facts>
   );
 }
 
@@ -71,7 +71,7 @@ export function StakeValidators({ now, onDelegate }: { now: number; onDelegate: 
   return (
     <div class="stake-validators">
       <h1>Validators</h1>
-      <p class="muted">Delegate AVAX to a validator to earn part of its rewards; the stake comes back when the delegation ends.</p>
+      <Muted>Delegate AVAX to a validator to earn part of its rewards; the stake comes back when the delegation ends.</Muted>
       <button type="button" class="primary wide" onClick={() => onDelegate(null)}>
         Pick a validator for me
       </button>
@@ -107,9 +107,9 @@ export function StakeValidators({ now, onDelegate }: { now: number; onDelegate: 
         </form>
       </details>
       <FormError error={list.error} />
-      <p class="muted" role="status" data-testid="validator-count">
+      <Muted role="status" data-testid="validator-count">
         {!page ? 'Loading validators…' : page.matching === 0 ? `None of the ${page.total} validators matches.` : `${offset + 1}–${offset + page.validators.length} of ${page.matching} matching (${page.total} validators)`}
-      </p>
+      </Muted>
       <ul class="validators">
         {page?.validators.map((v) => (
           <li key={v.nodeID} class="tx-row" data-testid="validator">
@@ -125,14 +125,14 @@ export function StakeValidators({ now, onDelegate }: { now: number; onDelegate: 
               <summary>
                 More<span class="sr-only"> about {shortNode(v.nodeID)}</span>
               </summary>
-              <dl class="facts compact">
+              <Facts>
                 <Term term="Node ID" class="mono break">{v.nodeID}</Term>
                 <Term term="Validating since">{unixText(v.start)}</Term>
                 <Term term="Delegated to it">
                   <Avax value={v.delegated} />
                 </Term>
                 <Term term="Score">{v.score} of 100</Term>
-              </dl>
+              </Facts>
             </details>
             <button type="button" onClick={() => onDelegate(v)} disabled={v.end <= now}>
               Delegate to {shortNode(v.nodeID)}

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAction, useCall } from '../api.js';
 import { checkAddress } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
-import { FormError } from '../components/Field.js';
+import { FormError, Muted } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import { standardLabel, tokenBalanceText, tokenFlags } from '../tokens-format.js';
 import type { TokenView } from '../../shared/messages.js';
@@ -44,7 +44,7 @@ export function TokenAdd({ hrp, onAdded, onCancel }: { hrp: string; onAdded: () 
           Back
         </button>
       </div>
-      <p class="muted">The token's contract address on the C-Chain. The wallet asks your node what the contract says; nothing is sent.</p>
+      <Muted>The token's contract address on the C-Chain. The wallet asks your node what the contract says; nothing is sent.</Muted>
       <AddressInput
         label="Token contract address"
         kind="C-evm"
@@ -72,7 +72,7 @@ export function TokenAdd({ hrp, onAdded, onCancel }: { hrp: string; onAdded: () 
             <Term term="Your balance" data-testid="token-found-balance">{tokenBalanceText(t)}</Term>
             <Term term="Contract" class="mono break">{t.address}</Term>
           </dl>
-          <p class="muted">A name and symbol are only what the contract says of itself: anyone can deploy a token called anything. The address is what identifies it.</p>
+          <Muted>A name and symbol are only what the contract says of itself: anyone can deploy a token called anything. The address is what identifies it.</Muted>
           {flags.map((f) => (
             <p key={f} class="badge warn" role="note">
               {f}

@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { sentence, useAction, useCall, useRequest } from '../api.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { FormError } from '../components/Field.js';
+import { Facts, FormError, Muted } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import { ScanNote } from '../components/TokenTransfers.js';
 import { shortenId } from '../format.js';
@@ -38,7 +38,7 @@ function NftItem({ token, tokenId, amount, onSend }: { token: TokenView; tokenId
         )}
       </div>
       {meta && (
-        <dl class="facts compact">
+        <Facts>
           {meta.uri !== undefined && (
             <Term term="Metadata address" class="mono break">
               <span title={meta.uri}>{shortenId(meta.uri, 60, 20)}</span> <CopyButton text={meta.uri} what="metadata address" />
@@ -47,9 +47,9 @@ function NftItem({ token, tokenId, amount, onSend }: { token: TokenView; tokenId
           {meta.fetched?.name !== undefined && <Term term="Name">{meta.fetched.name}</Term>}
           {meta.fetched?.description !== undefined && <Term term="Description" class="break">{meta.fetched.description}</Term>}
           {meta.fetched?.image !== undefined && <Term term="Image address (not loaded)" class="mono break">{meta.fetched.image}</Term>}
-        </dl>
+        </Facts>
       )}
-      {meta?.error && <p class="muted">{sentence(meta.error)}</p>}
+      {meta?.error && <Muted>{sentence(meta.error)}</Muted>}
       <FormError error={action.error} detail={action.detail} />
     </li>
   );
@@ -65,14 +65,14 @@ export function TokenNfts({ token, listKey, onSend }: { token: TokenView; listKe
   return (
     <section class="nfts" aria-label={`NFTs of ${name}`}>
       <FormError error={list.error} />
-      {!items && !list.error && <p class="muted">Reading the chain…</p>}
+      {!items && !list.error && <Muted>Reading the chain…</Muted>}
       <ScanNote scan={scan} />
       {scan && !whole && (
         <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()}>
           Reload<span class="sr-only"> NFTs of {name}</span>
         </button>
       )}
-      {items && items.length === 0 && <p class="muted">{whole ? 'You hold none of these now.' : 'None found in the blocks read so far.'}</p>}
+      {items && items.length === 0 && <Muted>{whole ? 'You hold none of these now.' : 'None found in the blocks read so far.'}</Muted>}
       <ul class="tx-list">
         {items?.map((n) => (
           <NftItem key={n.tokenId} token={token} tokenId={n.tokenId} amount={n.amount} onSend={onSend} />

@@ -4,7 +4,7 @@
 // Loaded on demand (lazy.tsx): none of it weighs on the popup's first paint.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
-import { FormError } from '../components/Field.js';
+import { FormError, Muted } from '../components/Field.js';
 import { PendingEvm } from '../components/PendingEvm.js';
 import { TokenTransfers } from '../components/TokenTransfers.js';
 import { standardLabel, tokenBalanceText, tokenFlags, unitName } from '../tokens-format.js';
@@ -89,7 +89,7 @@ function TokenRow({ t, listKey, onSend, onRemoved }: { t: TokenView; listKey: st
           </button>
         )}
       </div>
-      {confirmRemove && <p class="muted">Only your list changes: the tokens stay yours on the chain, and you can add it again.</p>}
+      {confirmRemove && <Muted>Only your list changes: the tokens stay yours on the chain, and you can add it again.</Muted>}
       <FormError error={action.error} detail={action.detail} />
       {showNfts && <TokenNfts token={t} listKey={listKey} onSend={(id) => onSend(id)} />}
     </li>
@@ -117,7 +117,7 @@ export function Tokens(p: TokensProps) {
           {list.loading ? 'Reading…' : 'Reload'}
         </button>
       </div>
-      <p class="muted">C-Chain tokens of this account, read from your node.</p>
+      <Muted>C-Chain tokens of this account, read from your node.</Muted>
       <PendingEvm selection={p.selection} listKey={p.listKey} />
       <div class="action-row">
         <button type="button" onClick={() => setView({ k: 'add' })}>
@@ -128,7 +128,7 @@ export function Tokens(p: TokensProps) {
         </button>
       </div>
       <FormError error={list.error} />
-      {tokens && tokens.length === 0 && <p class="muted">No tokens in your list yet. Add one by its contract address.</p>}
+      {tokens && tokens.length === 0 && <Muted>No tokens in your list yet. Add one by its contract address.</Muted>}
       <ul class="assets">
         {tokens?.map((t) => (
           <TokenRow key={t.address} t={t} listKey={p.listKey} onSend={(tokenId) => setView({ k: 'send', token: t, ...(tokenId !== undefined ? { tokenId } : {}) })} onRemoved={() => void list.reload()} />

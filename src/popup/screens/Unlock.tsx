@@ -3,7 +3,7 @@
 // popup, not the approval window).
 import { useState } from 'preact/hooks';
 import { useAction, useCall } from '../api.js';
-import { FormError, TextField } from '../components/Field.js';
+import { FormError, Muted, TextField } from '../components/Field.js';
 import type { NetworkView, WalletStatus } from '../../shared/messages.js';
 import { NetworkBadge } from '../components/NetworkBadge.js';
 
@@ -33,7 +33,7 @@ export function Unlock({ network, onUnlocked, onRestore, note }: UnlockProps) {
         <NetworkBadge network={network} />
       </div>
       <p>The wallet is locked.</p>
-      {note !== undefined && <p class="muted">{note}</p>}
+      {note !== undefined && <Muted>{note}</Muted>}
       <form onSubmit={(e) => void submit(e)} noValidate>
         <TextField label="Password" type="password" autoComplete="current-password" autoFocus value={password} onInput={setPassword} />
         <FormError error={action.error} />
