@@ -32,6 +32,12 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
           The site asked for nonce {summary.siteNonce}; the wallet uses {summary.nonce}. This replaces no waiting transaction: Speed up or Cancel in Activity does that.
         </p>
       )}
+      {summary.rpcHost !== undefined && (summary.call || summary.simulation) && (
+        // On a chain a site added, the token's words and units and the trial run are its node's word.
+        <p class="warn-box" role="note" data-testid="evm-site-node">
+          What follows (the token, its units, the trial run) is what {summary.rpcHost}, the node the site chose, says: it may not be so on the real chain.
+        </p>
+      )}
       {summary.deploy && <DeployDetails deploy={summary.deploy} />}
       {summary.call && <TokenCallDetails call={summary.call} />}
       {summary.simulation && <SimulationDetails sim={summary.simulation} />}
@@ -104,6 +110,12 @@ function MessageDetails({ summary }: { summary: Summary<'sign-message'> }) {
           Signs you in to another site: the site asking could sign in there as you.
         </p>
       )}
+      {summary.encoding === 'hex' && summary.bytesHex.length === 66 && (
+        // 32 bytes: a hash of something else, which a contract (a Safe, a meta-transaction) may take as the user's approval of it.
+        <p class="badge warn" data-testid="message-hash">
+          This message is 32 bytes, likely the hash of something else: a contract can take this signature as your approval of whatever it hashes, and the wallet cannot tell what that is.
+        </p>
+      )}
       <p>Sign this message{summary.encoding === 'hex' ? ' (binary, shown as hex)' : ''}:</p>
       <pre class="message mono break">{summary.encoding === 'hex' ? `0x${summary.message.replace(/^0x/, '')}` : summary.message}</pre>
       <Facts>
@@ -126,7 +138,15 @@ function MessageDetails({ summary }: { summary: Summary<'sign-message'> }) {
 function TypedDataDetails({ summary }: { summary: Summary<'sign-typed-data'> }) {
   return (
     <div class="stack" data-testid="typed-data-summary">
-      {summary.permit && <PermitDetails permit={summary.permit} />}
+      {summary.permit ? (
+        <PermitDetails permit={summary.permit} />
+      ) : (
+        /"verifyingContract"/.test(summary.domainJson) && (
+          <p class="warn-box" role="note" data-testid="typed-unknown">
+            The wallet does not know this kind of signature. The contract named in the domain may take it as your approval, an order or a permit that hands over tokens: sign it only if you know what that contract does with it.
+          </p>
+        )
+      )}
       <p>Sign this structured data (EIP-712):</p>
       <Facts>
         <Term term="Type" class="mono break">{summary.primaryType}</Term>

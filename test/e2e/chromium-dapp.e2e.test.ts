@@ -110,6 +110,8 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
     // Shown as it is signed: every integer in decimal (the same digits the signature hashes).
     expect(JSON.parse(shown.testids['typed-domain']!)).toMatchObject({ name: 'XPC dApp test', version: '1', chainId: String(CHAIN_ID) });
     expect(JSON.parse(shown.testids['typed-message']!)).toMatchObject({ contents: 'Hello, Bob!', to: { name: 'Bob' } });
+    // Not a permit the wallet reads, for a contract: said to be that contract's to take as an approval.
+    expect(shown.testids['typed-unknown']).toMatch(/may take it as your approval/);
     expectDecisionButtons(shown);
     await screenshotApproval(window, 'typed-data');
     await decide(window, 'Approve');

@@ -21,6 +21,8 @@ import {
   expectOk,
   expectPersonalSignApproval,
   expectPersonalSignature,
+  expectDecisionButtons,
+  expectTypedSignature,
   expectSwitchQuestion,
   expectSwitchToAnotherSitesChain,
   expectPaymentOnAddedChain,
@@ -234,6 +236,17 @@ describe('Firefox ESR: a viem dApp finds the wallet through EIP-6963 and asks th
     await expectPersonalSignature(expectOk(await pending, 'signMessage'), account);
     expect(approvalPages.size, 'each request had its own window').toBe(3);
     for (const p of approvalPages) expect(await isGone(p)).toBe(true);
+  });
+
+  step('signTypedData (EIP-712) of a kind the wallet does not decode, for a contract: the approval says the contract may take it as an approval → Approve → viem verifyTypedData is true', async () => {
+    const pending = dapp('signTypedData');
+    const { window, shown } = await approvalWindow('eth_signTypedData_v4', pending);
+    expect(shown).toMatchObject({ title: 'Typed data to sign (EIP-712)', origin: server!.origin });
+    expect(shown.testids['typed-data-summary']).toContain('Mail');
+    expect(shown.testids['typed-unknown']).toMatch(/may take it as your approval/);
+    expectDecisionButtons(shown);
+    await decide(window, 'Approve');
+    await expectTypedSignature(expectOk(await pending, 'signTypedData'), account);
   });
 
   step('a dApp deploys a contract through viem: the approval says "Deploy a contract" with its size, code hash and address, and what it does (axe) → Approve → the contract is at that address', async () => {

@@ -54,6 +54,15 @@ describe('decoded EVM approvals', () => {
     expect(screen.getByTestId('token-call-what').textContent).toBe("Take back the spender's allowance of TUSD through Permit2");
   });
 
+  it("on a chain a site added, the token and the trial run are said to be its node's word; on Avalanche's C-Chain not", () => {
+    const call = { kind: 'transfer' as const, token: tusd, amount: '1000000', recipient: { address: SPENDER, isContract: true, siteCalls: 0, warnings: [] } };
+    render(<SummaryDetails summary={{ ...base, chainName: 'Ethereum', chainId: '1', rpcHost: 'rpc.evil.example', call }} />);
+    expect(screen.getByTestId('evm-site-node').textContent).toMatch(/is what rpc\.evil\.example, the node the site chose, says/);
+    cleanup();
+    render(<SummaryDetails summary={{ ...base, call }} />);
+    expect(screen.queryByTestId('evm-site-node')).toBeNull();
+  });
+
   it('a token posing as AVAX or as a listed token says so', () => {
     const fake = { ...tusd, symbol: 'AVAX', listed: false, checks: { altered: true, posesAsNative: true, looksLike: { address: TOKEN, symbol: 'TUSD' } } };
     render(<SummaryDetails summary={{ ...base, call: { kind: 'transfer', token: fake, amount: '1', recipient: { address: SPENDER, isContract: true, siteCalls: 0, warnings: [] } } }} />);

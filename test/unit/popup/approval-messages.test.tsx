@@ -71,6 +71,29 @@ describe('approval window: connect, messages and chains', () => {
     expect(screen.queryByText(/hide or reorder what it says/)).toBeNull();
   });
 
+  it('a binary message of 32 bytes (a hash of something else) is warned of; text of 32 characters is not', async () => {
+    const base = { kind: 'sign-message', format: 'personal', digestHex: `0x${'ab'.repeat(32)}`, signer: C_ADDR } as const;
+    const hash = approval(1, { ...base, encoding: 'hex', message: 'cd'.repeat(32), bytesHex: `0x${'cd'.repeat(32)}` });
+    const text = approval(2, { ...base, encoding: 'text', message: 'a'.repeat(32), bytesHex: `0x${'61'.repeat(32)}` });
+    renderWith(queue([hash, text]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('message-hash')).textContent).toMatch(/likely the hash of something else/);
+    fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(screen.queryByTestId('more-waiting')).toBeNull());
+    expect(screen.getByTestId('message-summary')).toBeTruthy();
+    expect(screen.queryByTestId('message-hash')).toBeNull();
+  });
+
+  it('typed data for a contract the wallet cannot decode says the contract may take it as an approval; a decoded permit or no contract does not', async () => {
+    const unknown: ApprovalSummary = { kind: 'sign-typed-data', signer: C_ADDR, primaryType: 'OrderComponents', domainJson: JSON.stringify({ name: 'Seaport', verifyingContract: C_OTHER }), messageJson: '{}', typesJson: '{}' };
+    const login: ApprovalSummary = { kind: 'sign-typed-data', signer: C_ADDR, primaryType: 'Login', domainJson: JSON.stringify({ name: 'Site' }), messageJson: '{}', typesJson: '{}' };
+    renderWith(queue([approval(1, unknown, { method: 'eth_signTypedData_v4' }), approval(2, login, { method: 'eth_signTypedData_v4' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('typed-unknown')).textContent).toMatch(/may take it as your approval/);
+    fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(screen.queryByTestId('more-waiting')).toBeNull());
+    expect(screen.getByTestId('typed-data-summary')).toBeTruthy();
+    expect(screen.queryByTestId('typed-unknown')).toBeNull();
+  });
+
   it('typed data whose text hides characters says so above the JSON', async () => {
     const summary: ApprovalSummary = { kind: 'sign-typed-data', signer: C_ADDR, primaryType: 'Note', domainJson: '{}', messageJson: '{ "text": "a\\u202eb" }', typesJson: '{}', hiddenCharacters: true };
     renderWith(queue([approval(1, summary, { method: 'eth_signTypedData_v4' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
