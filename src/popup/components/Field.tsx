@@ -102,3 +102,12 @@ export function Muted(p: Omit<JSX.IntrinsicElements['p'], 'class' | 'className'>
 export function Facts(p: Omit<JSX.IntrinsicElements['dl'], 'class' | 'className'>) {
   return <dl class="facts compact" {...p} />;
 }
+
+/** A list's Reload button, written once: disabled while it reads, saying so (`busy`). */
+export function ReloadButton({ list, busy = 'Loading…', label }: { list: { loading: boolean; reload: () => unknown }; busy?: string; label?: string }) {
+  return (
+    <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()} aria-label={label}>
+      {list.loading ? busy : 'Reload'}
+    </button>
+  );
+}

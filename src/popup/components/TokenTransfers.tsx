@@ -8,7 +8,7 @@ import { transferLine } from '../tokens-format.js';
 import { formatDateTime, shortenId } from '../format.js';
 import type { LogScanView } from '../../shared/messages.js';
 import { CopyButton } from './CopyButton.js';
-import { ErrorDetail, FormError, Muted } from './Field.js';
+import { ErrorDetail, FormError, Muted, ReloadButton } from './Field.js';
 
 /**
  * How far the chain's logs were read: why the last read stopped in plain words (the node's own
@@ -45,9 +45,7 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
     <section class="token-transfers" aria-labelledby="token-transfers-head">
       <div class="title-row">
         <h2 id="token-transfers-head">Token transfers</h2>
-        <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()} aria-label="Reload token transfers">
-          {list.loading ? 'Reading…' : 'Reload'}
-        </button>
+        <ReloadButton list={list} busy="Reading…" label="Reload token transfers" />
       </div>
       <FormError error={list.error} />
       <ScanNote scan={scan} />

@@ -5,7 +5,7 @@ import { UNLIMITED_ALLOWANCE } from '../../core/amount.js';
 import { useCall, useRequest } from '../api.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { Facts, FormError, Muted } from '../components/Field.js';
+import { Facts, FormError, Muted, ReloadButton } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import { AVAX_DECIMALS, chainLabel, formatDateTime, formatValue, formatUnits, shortenId, WEI_DECIMALS } from '../format.js';
 import type { ActivityItem, ActivityTrimmed, BalancesView, Selection } from '../../shared/messages.js';
@@ -141,9 +141,7 @@ export function Activity({ balances, listKey = '', selection }: { balances: Bala
     <div class="activity">
       <div class="title-row">
         <h1>Activity</h1>
-        <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()}>
-          {list.loading ? 'Loading…' : 'Reload'}
-        </button>
+        <ReloadButton list={list} />
       </div>
       <FormError error={list.error} />
       {selection && <LazyTokenActivity part="pending" selection={selection} listKey={listKey} />}

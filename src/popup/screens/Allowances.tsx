@@ -3,7 +3,7 @@
 // setApprovalForAll(operator, false), through the review and followed until the chain decides.
 import { useCall, useRequest } from '../api.js';
 import { EvmFee, useEvmFlow } from '../components/EvmFlow.js';
-import { FormError, Muted } from '../components/Field.js';
+import { FormError, Muted, ReloadButton } from '../components/Field.js';
 import { ScanNote } from '../components/TokenTransfers.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
@@ -96,9 +96,7 @@ export function Allowances({ from, selection, listKey, onBack }: { from: string;
         Who may take tokens from this account without asking again: what you approved on sites, still in force on the chain. Not listed: an NFT approved on its own (one token, not the whole
         contract); sending that NFT ends it.
       </Muted>
-      <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()}>
-        {list.loading ? 'Reading the chain…' : 'Reload'}
-      </button>
+      <ReloadButton list={list} busy="Reading the chain…" />
       <FormError error={list.error} />
       <ScanNote scan={scan} kept="approvals" />
       {scan?.cut && <Muted>Add a token to keep all of its approvals.</Muted>}

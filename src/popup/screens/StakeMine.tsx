@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorInfo, useAction, useCall, useRequest } from '../api.js';
 import { AmountText, NavaxText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { Facts, FormError, Muted, TextField } from '../components/Field.js';
+import { Facts, FormError, Muted, ReloadButton, TextField } from '../components/Field.js';
 import { Review } from '../components/Review.js';
 import { Term } from '../components/Term.js';
 import { TxStatus } from '../components/TxStatus.js';
@@ -204,9 +204,7 @@ export function StakeMine({ params, selection, listKey }: { params: StakingParam
     <div class="stake-mine">
       <div class="title-row">
         <h1>My stakes</h1>
-        <button type="button" class="small" disabled={mine.loading} onClick={() => void mine.reload()}>
-          {mine.loading ? 'Loading…' : 'Reload'}
-        </button>
+        <ReloadButton list={mine} />
       </div>
       <FormError error={mine.error} />
       {m && (

@@ -4,7 +4,7 @@
 // Loaded on demand (lazy.tsx): none of it weighs on the popup's first paint.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
-import { FormError, Muted } from '../components/Field.js';
+import { FormError, Muted, ReloadButton } from '../components/Field.js';
 import { PendingEvm } from '../components/PendingEvm.js';
 import { TokenTransfers } from '../components/TokenTransfers.js';
 import { standardLabel, tokenBalanceText, tokenFlags, unitName } from '../tokens-format.js';
@@ -113,9 +113,7 @@ export function Tokens(p: TokensProps) {
     <div class="tokens">
       <div class="title-row">
         <h1>Tokens</h1>
-        <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()} aria-label="Reload tokens">
-          {list.loading ? 'Reading…' : 'Reload'}
-        </button>
+        <ReloadButton list={list} busy="Reading…" label="Reload tokens" />
       </div>
       <Muted>C-Chain tokens of this account, read from your node.</Muted>
       <PendingEvm selection={p.selection} listKey={p.listKey} />
