@@ -12,7 +12,7 @@ import { WalletError } from '../core/errors.js';
 import { contractAddressOf } from '../core/tx/c.js';
 import type { EthApi } from '../core/node/eth.js';
 import { UNLIMITED_ALLOWANCE as UNLIMITED } from '../core/amount.js';
-import { MAX_UINT256, readTokenMetadata, type TokenMetadata, totalSupplyOf } from '../core/tokens.js';
+import { readTokenMetadata, type TokenMetadata, totalSupplyOf } from '../core/tokens.js';
 import type { ImpactWarning, OwnAddress } from '../core/tx-impact.js';
 import type { ActivityItem, ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
 import { shownName } from './chain-name.js';
@@ -71,7 +71,9 @@ export async function tokenInfo(c: InsightContext, address: string): Promise<App
  * token's whole supply now (1e30 base units reads as a number, yet takes everything the user holds).
  */
 async function unlimited(c: InsightContext, token: string, amount: bigint, max = UNLIMITED): Promise<boolean> {
-  return amount >= max || (amount > 0n && amount >= (await totalSupplyOf(c.eth, token).catch(() => MAX_UINT256)));
+  // A supply of 0 (or none read) says nothing: every amount would read as unlimited, its number hidden.
+  const supply = amount < max ? await totalSupplyOf(c.eth, token).catch(() => 0n) : 0n;
+  return amount >= max || (supply > 0n && amount >= supply);
 }
 
 /** The token operation a call to `to` with `data` asks for, in the token's units; undefined for any other call. */

@@ -69,13 +69,21 @@ export class TokenStore {
     return (await this.list(networkId)).find((t) => same(t.address, address));
   }
 
-  /** Lists the token unless it is already (then the stored entry stays as it is). */
+  /**
+   * Lists the token unless it is already (then the stored entry stays as it is, but for who added
+   * it: the user's own add of a token a site listed makes it the user's, which vouches in approvals).
+   */
   add(networkId: string, token: StoredToken): Promise<StoredToken> {
     const key = tokensKey(networkId);
     return oneAtATime(key, async () => {
       const all = await this.list(networkId);
       const known = all.find((t) => same(t.address, token.address));
-      if (known) return known;
+      if (known) {
+        if (token.addedBy !== 'wallet' || known.addedBy === 'wallet') return known;
+        const mine = { ...known, addedBy: 'wallet' };
+        await this.local.set({ [key]: all.map((t) => (t === known ? mine : t)) });
+        return mine;
+      }
       if (all.length >= MAX_TOKENS) throw new WalletError('validation', `your list on this network already holds ${MAX_TOKENS} tokens, the most it can: remove one first`);
       await this.local.set({ [key]: [...all, token] });
       return token;

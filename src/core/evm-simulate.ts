@@ -202,7 +202,7 @@ export function readTrace(trace: unknown, account: string, other?: string): Simu
           if (lower(m.to) === them) add(key, c, m.amount, theirs);
         }
         const right = allowanceChangeOf({ address: log.address, topics: log.topics as string[], data: log.data }, me);
-        if (right) approvals.set(`${lower(right.token)}:${lower(right.spender)}:${right.all !== undefined ? 'all' : (right.tokenId ?? '')}`, right);
+        if (right) approvals.set(`${right.permit2 ? 'permit2:' : ''}${lower(right.token)}:${lower(right.spender)}:${right.all !== undefined ? 'all' : (right.tokenId ?? '')}`, right);
       }
     }
     // Children in call order (the stack pops the last pushed first).

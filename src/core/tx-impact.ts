@@ -49,10 +49,13 @@ export interface Recipient {
   unnamed?: true;
 }
 
+/** Outputs without an amount, one per UTXO: rights to mint, or NFTs and properties owned. */
+export type ItemKind = 'rights' | 'items';
+
 export interface AssetImpact {
   assetID: string;
-  /** NFTs and rights to mint of the asset, counted in items (one per UTXO); its amounts, if any, are another entry. */
-  nonFungible?: true;
+  /** NFTs, properties (`items`) or rights to mint (`rights`) of the asset, counted one per UTXO; its amounts, and the other kind, are other entries. */
+  nonFungible?: ItemKind;
   /** Spent from inputs the wallet signs (base units, decimal). */
   leaves: string;
   /** Spent from inputs that are not the wallet's. */
@@ -68,7 +71,7 @@ export interface AssetImpact {
 }
 
 export type ImpactWarning =
-  | { kind: 'burn'; assetID: string; amount: string; items?: true }
+  | { kind: 'burn'; assetID: string; amount: string; items?: ItemKind }
   | { kind: 'fee-above-network'; amount: string; ceiling: string }
   | { kind: 'fee-unchecked' }
   | { kind: 'imitation'; assetID: string; symbol: string }
@@ -168,13 +171,17 @@ function lookAlikeOf(address: string, c: Pick<ImpactContext, 'own' | 'paidBefore
   return undefined;
 }
 
+/** The outputs that are a right to mint (secp256k1fx, NFT groups, properties). */
+const RIGHTS = new Set(['MintOutput', 'NftMintOutput', 'PropertyMintOutput']);
+
 export function txImpact(view: TxView, c: ImpactContext): TxImpact {
-  type Tally = { assetID: string; items: boolean; leaves: bigint; fromOthers: bigint; consumed: bigint; returns: bigint; staked: bigint; out: bigint; toOthers: Recipient[] };
+  type Tally = { assetID: string; items: ItemKind | ''; leaves: bigint; fromOthers: bigint; consumed: bigint; returns: bigint; staked: bigint; out: bigint; toOthers: Recipient[] };
   const tallies = new Map<string, Tally>();
-  // NFTs and rights to mint have no amount: they are counted apart, in items, never in base units.
+  // NFTs and rights to mint have no amount: they are counted apart, each kind on its own (a right
+  // used up in a mint never reads as coming back as the NFT it mints), never in base units.
   const tally = (leg: LegView): Tally => {
-    const items = leg.amount === undefined;
-    const key = `${leg.assetID}${items ? '#items' : ''}`;
+    const items = leg.amount !== undefined ? '' : RIGHTS.has(leg.kind) ? 'rights' : 'items';
+    const key = `${leg.assetID}#${items}`;
     let t = tallies.get(key);
     if (!t) tallies.set(key, (t = { assetID: leg.assetID, items, leaves: 0n, fromOthers: 0n, consumed: 0n, returns: 0n, staked: 0n, out: 0n, toOthers: [] }));
     return t;
@@ -209,8 +216,8 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     note(owners);
     const amount = amountOfLeg(leg);
     const t = tally(leg);
-    // A mint's new units are not paid out of what it consumed; an item (a new NFT, a right to mint
-    // again) stands for one consumed: a right or NFT that no output carries on is burned.
+    // A mint's new units are not paid out of what it consumed; a right to mint passed on stands for
+    // the one consumed, an NFT moved for itself: a right or NFT no output carries on is burned.
     if (!created || t.items) t.out += amount;
     const ownership = ownershipOf(owners.addresses, owners.threshold, c.own);
     if (ownership === 'yours') {
@@ -247,12 +254,12 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
   const assets: AssetImpact[] = [];
   for (const t of tallies.values()) {
     // AVAX's burn is the tx's own (its fee with the rest); every other asset's, and items, counted here.
-    const counted = t.items || t.assetID !== c.avaxAssetID;
+    const counted = t.items !== '' || t.assetID !== c.avaxAssetID;
     const burned = counted ? t.consumed - t.out : BigInt(view.burned);
-    if (counted && burned > 0n) warnings.push({ kind: 'burn', assetID: t.assetID, amount: burned.toString(), ...(t.items ? { items: true as const } : {}) });
+    if (counted && burned > 0n) warnings.push({ kind: 'burn', assetID: t.assetID, amount: burned.toString(), ...(t.items ? { items: t.items } : {}) });
     assets.push({
       assetID: t.assetID,
-      ...(t.items ? { nonFungible: true as const } : {}),
+      ...(t.items ? { nonFungible: t.items } : {}),
       leaves: t.leaves.toString(),
       fromOthers: t.fromOthers.toString(),
       returns: t.returns.toString(),

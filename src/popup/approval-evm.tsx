@@ -78,10 +78,11 @@ function callSentence(c: TokenCallView): string {
     case 'safeTransferFrom':
       return `Send ${what}${c.from ? ` from ${c.from}` : ''}`;
     case 'approve':
-      if (nft) return `Let the spender take ${what}`;
+      if (nft && c.expiration === undefined) return `Let the spender take ${what}`;
       return (
         (c.amount === '0' ? `Take back the spender's allowance of ${c.token?.symbol || 'this token'}` : `Let the spender take ${c.unlimited ? `any amount of ${c.token?.symbol || 'this token'} (unlimited)` : `up to ${what}`}`) +
-        (c.expiration === undefined ? '' : ` through Permit2${c.amount === '0' ? '' : `, ${formatDeadline(c.expiration) === 'Never expires' ? 'with no end' : `until ${formatDeadline(c.expiration)}`}`}`)
+        // Permit2 takes an expiration of 0 as this block's time: usable at once, in this block.
+        (c.expiration === undefined ? '' : ` through Permit2${c.amount === '0' ? '' : c.expiration === '0' ? ', in this block only' : `, ${formatDeadline(c.expiration) === 'Never expires' ? 'with no end' : `until ${formatDeadline(c.expiration)}`}`}`)
       );
     case 'increaseAllowance':
       return `Raise the spender's allowance by ${c.unlimited ? 'an unlimited amount' : what}`;

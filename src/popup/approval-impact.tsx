@@ -4,7 +4,7 @@
 // address) or not, here and in the tables below.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { AssetImpact, ImpactWarning, OwnAddress, TxImpact } from '../core/tx-impact.js';
+import type { AssetImpact, ImpactWarning, ItemKind, OwnAddress, TxImpact } from '../core/tx-impact.js';
 import type { ApprovalAssetInfo } from '../shared/messages.js';
 import { Facts } from './components/Field.js';
 import { formatDateTime, formatUnits } from './format.js';
@@ -14,12 +14,13 @@ type Assets = Record<string, ApprovalAssetInfo>;
 /** The wallet's own addresses in the approval on screen: whoever shows an owner labels it. */
 export const YoursContext = createContext<Record<string, OwnAddress> | undefined>(undefined);
 
-/** Amounts the way the summary says them; an NFT or a right to mint is counted in items. */
-function amountText(amount: string, assetID: string, assets: Assets, nonFungible = false): string {
+/** Amounts the way the summary says them; NFTs (and properties) and rights to mint are counted one by one. */
+function amountText(amount: string, assetID: string, assets: Assets, items?: ItemKind): string {
   const info = assets[assetID];
   // Only the network's own AVAX goes by its symbol alone: any asset may call itself anything.
   const name = info ? `${info.symbol}${info.verified ? '' : ' (unverified asset)'}` : `asset ${assetID}`;
-  if (nonFungible) return `${formatUnits(amount, 0)} ${amount === '1' ? 'item' : 'items'} (NFT or right to mint) of ${name}`;
+  const one = amount === '1';
+  if (items) return `${formatUnits(amount, 0)} ${items === 'rights' ? `right${one ? '' : 's'} to mint` : one ? 'NFT or property' : 'NFTs or properties'} of ${name}`;
   return info ? `${formatUnits(amount, info.denomination)} ${name}` : `${formatUnits(amount, 0)} base units of asset ${assetID}`;
 }
 
@@ -31,7 +32,8 @@ function listText(addresses: readonly string[]): string {
 function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | undefined): string {
   switch (w.kind) {
     case 'burn':
-      return `Destroys ${amountText(w.amount, w.assetID, assets, w.items)}: burned for good, paid to no one and not a fee`;
+      // A right to mint is used up by minting NFTs (nftfx gives it no successor): said, not alarmed.
+      return w.items === 'rights' ? `Uses up ${amountText(w.amount, w.assetID, assets, w.items)}: it does not come back` : `Destroys ${amountText(w.amount, w.assetID, assets, w.items)}: burned for good, paid to no one and not a fee`;
     case 'fee-above-network':
       return `Burns ${amountText(w.amount, avaxAssetID ?? '', assets)} in fees; the network charges at most ${amountText(w.ceiling, avaxAssetID ?? '', assets)} now`;
     case 'anyone':
@@ -88,7 +90,7 @@ export function OwnerLabel({ address }: { address: string }) {
 
 function AssetRows({ a, assets }: { a: AssetImpact; assets: Assets }) {
   const rows: [string, string][] = [];
-  const text = (amount: string) => amountText(amount, a.assetID, assets, a.nonFungible === true);
+  const text = (amount: string) => amountText(amount, a.assetID, assets, a.nonFungible);
   if (a.leaves !== '0') rows.push(['Leaves your wallet', text(a.leaves)]);
   if (a.fromOthers !== '0') rows.push(["Spent from others' funds", text(a.fromOthers)]);
   if (a.returns !== '0') rows.push(['Comes back to you', text(a.returns)]);
@@ -165,7 +167,7 @@ export function ImpactSummary({ impact, assets, signsNothing, avaxAssetID }: { i
       )}
       <ImpactWarnings warnings={impact.warnings} assets={assets} avaxAssetID={avaxAssetID} />
       {impact.assets.map((a) => (
-        <div key={a.assetID} data-testid="impact-asset">
+        <div key={a.assetID + (a.nonFungible ?? '')} data-testid="impact-asset">
           <p class="impact-asset-name break">{assetHeading(a.assetID, assets)}</p>
           <Facts>
             <AssetRows a={a} assets={assets} />

@@ -31,12 +31,12 @@ describe('a delegation behind a node that lies about its status', () => {
 });
 
 describe('a node whose clock runs far ahead of the computer’s', () => {
-  it('stakes nothing: the presets, the review and the stake are refused in words, as each would count its end from that time', async () => {
+  it('stakes nothing: the review and the stake are refused in words, as each would count its end from that time; the staking screens still open', async () => {
     const { node, wallet, base, review } = await delegationBehindLyingNode();
     const ahead = new Date(Date.now() + 300 * 86_400_000).toISOString();
     node.lies.set('platform.getTimestamp', () => Promise.resolve(rpcResult({ timestamp: ahead })));
     const clockAhead = { code: 'staking-rule', rule: 'clock-ahead', message: expect.stringContaining("300 days later than this computer's clock") };
-    await expect(wallet.staking.stakingParams()).rejects.toMatchObject(clockAhead);
+    await expect(wallet.staking.stakingParams()).resolves.toBeDefined();
     await expect(wallet.staking.stakingEstimateDelegation(base)).rejects.toMatchObject(clockAhead);
     await expect(wallet.staking.stakingDelegate({ ...base, maxFee: review.fee })).rejects.toMatchObject(clockAhead);
     expect(node.calls).not.toContain('platform.issueTx');

@@ -322,6 +322,12 @@ describe('C-Chain tokens on the node', () => {
     await write(other, 'TestToken', 'transfer', [genesisAddress, 1n]);
     expect(lastEvm().call).toMatchObject({ kind: 'transfer', amount: '1', token: { address: other, symbol: 'OTH', listed: false } });
     expect(lastEvm().simulation!.changes).toEqual([{ asset: other, standard: 'erc20', symbol: '', decimals: 0, delta: '-1' }]);
+    // The user's own Add of it makes it theirs: offered (not "already in your list"), then listed as the user's, vouching in approvals.
+    expect(await bg.wallet.tokens.tokensInspect({ address: other })).toMatchObject({ listed: false });
+    await bg.wallet.tokens.tokensAdd({ address: other });
+    expect((await bg.wallet.tokens.tokensList()).tokens.find((t) => t.address === other)).toMatchObject({ addedBy: 'wallet', symbol: 'OTH' });
+    await write(other, 'TestToken', 'transfer', [genesisAddress, 1n]);
+    expect(lastEvm().call).toMatchObject({ token: { address: other, listed: true } });
     // Asked by a frame of another origin in the page: credited to the frame its approval named.
     const widget: Site = { ...SITE, frameOrigin: 'https://widget.example' };
     await request('eth_requestAccounts', [], widget);

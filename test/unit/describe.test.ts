@@ -43,7 +43,7 @@ describe('describing the exact tx for an approval', () => {
     const meX = formatAddress('X', 'local', me);
     expect(view.inputs).toContainEqual(expect.objectContaining({ assetID: cb58Encode(nftAsset), kind: 'NftTransferOutput', operation: true, owners: { addresses: [meX], threshold: 1, locktime: '0' } }));
     const impact = txImpact(view, { own: new Map([[meX.slice(2), { account: 'A', role: 'X/P address', address: meX }]]), paidBefore: new Set(), avaxAssetID: cb58Encode(ctx.avaxAssetID), nowSeconds: 0n });
-    expect(impact.assets.find((a) => a.assetID === cb58Encode(nftAsset))).toMatchObject({ nonFungible: true, leaves: '1', burned: '0' });
+    expect(impact.assets.find((a) => a.assetID === cb58Encode(nftAsset))).toMatchObject({ nonFungible: 'items', leaves: '1', burned: '0' });
   });
 
   it('a memo that could hide or reorder what it says (a right-to-left override) is shown as hex, not as text', () => {

@@ -200,6 +200,20 @@ describe('a listed token the node now describes otherwise', () => {
     expect((await evmTxInsight(c as never, tx)).views.call!.token).toMatchObject({ decimals: 6, listed: true });
   });
 
+  it("an allowance of at least the token's whole supply is unlimited in effect; one under it is not, nor any when the supply reads 0", async () => {
+    const supply = { v: 10n ** 12n };
+    const eth = {
+      ...node({ n: 6n }),
+      call: async (tx: { data: string }) => (tx.data.startsWith(selectorOf('totalSupply()')) ? word(supply.v) : node({ n: 6n }).call(tx)),
+    };
+    const c = { eth, account: ME, listed, nativeSymbol: 'AVAX', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 };
+    const view = async (amount: bigint) => (await evmTxInsight(c as never, { from: ME, to: TOKEN, value: 0n, data: encodeCall('approve(address,uint256)', OTHER, amount), gasLimit: 60_000n, nonce: 0n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n })).views.call!;
+    expect(await view(10n ** 12n)).toMatchObject({ amount: (10n ** 12n).toString(), unlimited: true });
+    expect(await view(10n ** 12n - 1n)).toMatchObject({ unlimited: false });
+    supply.v = 0n;
+    expect(await view(5n)).toMatchObject({ amount: '5', unlimited: false });
+  });
+
   it('tokens.add lists what the user looked up, not a second read of the contract', async () => {
     const decimals = { n: 6n };
     const service = await tokensOver(node(decimals) as never);

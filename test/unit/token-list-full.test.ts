@@ -1,5 +1,6 @@
 // The token list of a network holds at most MAX_TOKENS: one more is refused in words the user can
 // act on (a typed error), never as the background's "something went wrong", and the list is unchanged.
+// A token a site listed becomes the user's when the user adds it.
 import { describe, expect, it } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
 import { MAX_TOKENS, type StoredToken, TokenStore } from '../../src/background/token-store.js';
@@ -15,5 +16,15 @@ describe('a full token list', () => {
     // One already listed (another spelling of its address) is still answered with its entry; another network has its own list.
     expect(await store.add('net', { ...token(7), address: token(7).address.toUpperCase().replace('0X', '0x') })).toMatchObject({ name: 'T7' });
     expect(await store.add('other', token(MAX_TOKENS + 1))).toMatchObject({ name: `T${MAX_TOKENS + 1}` });
+  });
+});
+
+describe('a token a site listed', () => {
+  it("becomes the user's when the user adds it (its words kept); a site's add never takes one from the user", async () => {
+    const store = new TokenStore(memoryStores().local);
+    await store.add('net', { ...token(1), addedBy: 'https://site.example' });
+    expect(await store.add('net', { ...token(1), name: 'other words', addedBy: 'wallet', addedAt: 5 })).toMatchObject({ name: 'T1', addedBy: 'wallet', addedAt: 0 });
+    expect(await store.add('net', { ...token(1), addedBy: 'https://other.example' })).toMatchObject({ addedBy: 'wallet' });
+    expect(await store.list('net')).toEqual([{ ...token(1), addedBy: 'wallet' }]);
   });
 });

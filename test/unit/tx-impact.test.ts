@@ -164,19 +164,26 @@ describe('what a tx does to the wallet', () => {
     const nft: LegView = { chain: 'X', assetID: TOKEN, kind: 'NftTransferOutput', owners: { addresses: [MINE], threshold: 1, locktime: '0' }, operation: true };
     const toThief: LegView = { chain: 'X', assetID: TOKEN, kind: 'NftTransferOutput', owners: { addresses: [BOB], threshold: 1, locktime: '0' } };
     const impact = txImpact(view([leg(10n, [MINE]), nft], [leg(9n, [MINE])], 1n, { kind: 'OperationTx', operations: [{ assetID: TOKEN, kind: 'NftTransferOperation', outputs: [toThief] }] }), context());
-    expect(impact.assets.find((a) => a.assetID === TOKEN)).toMatchObject({ nonFungible: true, leaves: '1', burned: '0', toOthers: [{ addresses: [BOB], amount: '1' }] });
+    expect(impact.assets.find((a) => a.assetID === TOKEN)).toMatchObject({ nonFungible: 'items', leaves: '1', burned: '0', toOthers: [{ addresses: [BOB], amount: '1' }] });
     expect(impact.warnings.map((w) => w.kind)).not.toContain('burn');
   });
 
-  it('a right to mint or a property an operation consumes and no output carries on is burned, and warned of; a mint that creates NFTs burns nothing', () => {
-    const right: LegView = { chain: 'X', assetID: TOKEN, kind: 'NftMintOutput', owners: { addresses: [MINE], threshold: 1, locktime: '0' }, operation: true };
-    const destroyed = txImpact(view([leg(10n, [MINE]), right], [leg(9n, [MINE])], 1n, { kind: 'OperationTx', operations: [{ assetID: TOKEN, kind: 'NftMintOperation', outputs: [] }] }), context());
-    expect(destroyed.assets.find((a) => a.assetID === TOKEN)).toMatchObject({ nonFungible: true, leaves: '1', returns: '0', burned: '1' });
-    expect(destroyed.warnings).toContainEqual({ kind: 'burn', assetID: TOKEN, amount: '1', items: true });
-    const minted: LegView = { chain: 'X', assetID: TOKEN, kind: 'NftTransferOutput', owners: { addresses: [MINE], threshold: 1, locktime: '0' } };
-    const mint = txImpact(view([leg(10n, [MINE]), right], [leg(9n, [MINE])], 1n, { kind: 'OperationTx', operations: [{ assetID: TOKEN, kind: 'NftMintOperation', outputs: [minted, { ...minted, owners: { addresses: [BOB], threshold: 1, locktime: '0' } }] }] }), context());
-    expect(mint.assets.find((a) => a.assetID === TOKEN)).toMatchObject({ leaves: '1', returns: '1', burned: '0' });
-    expect(mint.warnings.map((w) => w.kind)).not.toContain('burn');
+  it('rights to mint and NFTs are counted apart: a mint uses up its right (said), an NFT or property no output carries on is destroyed, and two mints cannot net one out', () => {
+    const owners = (a: string) => ({ addresses: [a], threshold: 1, locktime: '0' });
+    const right: LegView = { chain: 'X', assetID: TOKEN, kind: 'NftMintOutput', owners: owners(MINE), operation: true };
+    const minted: LegView = { chain: 'X', assetID: TOKEN, kind: 'NftTransferOutput', owners: owners(MINE) };
+    const mintOp = (outputs: LegView[]) => ({ assetID: TOKEN, kind: 'NftMintOperation', outputs });
+    // A mint of two NFTs beside a mint of none, for another group: two rights used up, two NFTs made.
+    const paired = txImpact(view([leg(10n, [MINE]), right, right], [leg(9n, [MINE])], 1n, { kind: 'OperationTx', operations: [mintOp([minted, { ...minted, owners: owners(BOB) }]), mintOp([])] }), context());
+    expect(paired.assets.filter((a) => a.assetID === TOKEN)).toEqual([
+      expect.objectContaining({ nonFungible: 'rights', leaves: '2', returns: '0', burned: '2' }),
+      expect.objectContaining({ nonFungible: 'items', leaves: '0', returns: '1', toOthers: [expect.objectContaining({ addresses: [BOB], amount: '1' })], burned: '0' }),
+    ]);
+    expect(paired.warnings).toContainEqual({ kind: 'burn', assetID: TOKEN, amount: '2', items: 'rights' });
+    // A property burned: the property is destroyed.
+    const property: LegView = { chain: 'X', assetID: TOKEN, kind: 'PropertyOwnedOutput', owners: owners(MINE), operation: true };
+    const burnt = txImpact(view([leg(10n, [MINE]), property], [leg(9n, [MINE])], 1n, { kind: 'OperationTx', operations: [{ assetID: TOKEN, kind: 'PropertyBurnOperation', outputs: [] }] }), context());
+    expect(burnt.warnings).toContainEqual({ kind: 'burn', assetID: TOKEN, amount: '1', items: 'items' });
   });
 
   it("AVAX moved into an L1 validator's fee balance is said, with who gets what is left; one the tx does not name is warned of", () => {

@@ -84,7 +84,7 @@ export class TokensService {
     this.inspected = [ctx.preset.id, meta];
     const listed = await this.listed(ctx);
     const stored: StoredToken = { ...meta, addedBy: 'wallet', addedAt: 0 };
-    return { token: { ...tokenView(stored, listed, NATIVE_SYMBOL), ...(await this.balanceOf(ctx, meta)) }, listed: listed.some((t) => same(t.address, meta.address)) };
+    return { token: { ...tokenView(stored, listed, NATIVE_SYMBOL), ...(await this.balanceOf(ctx, meta)) }, listed: listed.some((t) => same(t.address, meta.address) && t.addedBy === 'wallet') };
   }
 
   /** Lists a token the contract describes now; `addedBy`: 'wallet' or the origin of the site the user approved. */

@@ -50,6 +50,9 @@ describe('decoded EVM approvals', () => {
     render(<SummaryDetails summary={{ ...base, call: { kind: 'approve', token: tusd, amount: '2500000', unlimited: false, expiration: ((1n << 48n) - 1n).toString(), spender } }} />);
     expect(screen.getByTestId('token-call-what').textContent).toBe('Let the spender take up to 2.5 TUSD through Permit2, with no end');
     cleanup();
+    render(<SummaryDetails summary={{ ...base, call: { kind: 'approve', token: tusd, amount: '2500000', unlimited: false, expiration: '0', spender } }} />);
+    expect(screen.getByTestId('token-call-what').textContent).toBe('Let the spender take up to 2.5 TUSD through Permit2, in this block only');
+    cleanup();
     render(<SummaryDetails summary={{ ...base, call: { kind: 'approve', token: tusd, amount: '0', unlimited: false, expiration: '0', spender } }} />);
     expect(screen.getByTestId('token-call-what').textContent).toBe("Take back the spender's allowance of TUSD through Permit2");
   });

@@ -153,7 +153,8 @@ describe('approval window: a transaction', () => {
       ...summary.impact,
       warnings: [
         { kind: 'burn', assetID: AVAX, amount: '5000000000' },
-        { kind: 'burn', assetID: OTHER, amount: '1', items: true },
+        { kind: 'burn', assetID: OTHER, amount: '1', items: 'items' },
+        { kind: 'burn', assetID: OTHER, amount: '2', items: 'rights' },
         { kind: 'anyone', assetID: AVAX, amount: '1000000000' },
         { kind: 'look-alike', address: lookAlike, resembles: mine },
         { kind: 'not-your-owner', what: 'validation rewards', addresses: ['P-stranger'], threshold: 1 },
@@ -162,14 +163,15 @@ describe('approval window: a transaction', () => {
         { kind: 'fee-unchecked' },
         { kind: 'owner-locked', what: 'rewards', until: '1900000000' },
       ],
-      assets: [...summary.impact.assets, { assetID: OTHER, nonFungible: true, leaves: '1', fromOthers: '0', returns: '0', staked: '0', toOthers: [], burned: '0' }],
+      assets: [...summary.impact.assets, { assetID: OTHER, nonFungible: 'items', leaves: '1', fromOthers: '0', returns: '0', staked: '0', toOthers: [], burned: '0' }],
     };
     summary.assets = { ...summary.assets, [OTHER]: { symbol: 'AVAX', denomination: 9, verified: false } };
     renderWith(queue([approval(1, summary)]), <ApprovalWindow armMs={0} close={() => undefined} />);
     expect((await screen.findByTestId('signs-nothing')).textContent).toContain('approving signs nothing');
     const warnings = screen.getByTestId('impact-warnings').textContent!;
     expect(warnings).toContain('Destroys 5 AVAX: burned for good');
-    expect(warnings).toMatch(/Destroys 1 item \(NFT or right to mint\) of \S+.*: burned for good/);
+    expect(warnings).toMatch(/Destroys 1 NFT or property of \S+.*: burned for good/);
+    expect(warnings).toMatch(/Uses up 2 rights to mint of \S+.*: it does not come back/);
     expect(warnings).toContain('1 AVAX goes to an output with no owner: anyone can take it');
     expect(warnings).toContain(`${lookAlike} looks like your address ${mine} but is not yours`);
     expect(warnings).toContain('The validation rewards go to P-stranger: not this wallet');
@@ -177,10 +179,10 @@ describe('approval window: a transaction', () => {
     expect(warnings).toContain("2 AVAX goes into an L1 validator's fee balance; what is left of it goes to an owner this transaction does not name");
     expect(warnings).toContain('the fee burned below is not checked');
     expect(warnings).toContain('The rewards stay locked until');
-    // The look-alike asset is never headed by its symbol alone; an NFT counts in items.
-    const nft = screen.getAllByTestId('impact-asset').find((el) => el.textContent!.includes(OTHER) && el.textContent!.includes('item'))!;
+    // The look-alike asset is never headed by its symbol alone; an NFT counts one by one.
+    const nft = screen.getAllByTestId('impact-asset').find((el) => el.textContent!.includes(OTHER) && el.textContent!.includes('NFT or property'))!;
     expect(nft.textContent).toContain(`AVAX (not the network's AVAX; asset ${OTHER})`);
-    expect(nft.textContent).toContain('1 item (NFT or right to mint) of AVAX');
+    expect(nft.textContent).toContain('1 NFT or property of AVAX');
   });
 
   it('warns about an input whose UTXO the wallet cannot see', async () => {
