@@ -167,6 +167,7 @@ export function simulationView(sim: Simulation, listed: readonly StoredToken[], 
     ...(a.amount !== undefined ? { amount: a.amount.toString(), unlimited: a.amount >= (a.permit2 ? PERMIT2_UNLIMITED : UNLIMITED) } : {}),
     ...(a.tokenId !== undefined ? { tokenId: a.tokenId.toString() } : {}),
     ...(a.all !== undefined ? { all: a.all } : {}),
+    ...(a.permit2 ? { permit2: a.permit2 } : {}),
   }));
   return {
     method: sim.method,

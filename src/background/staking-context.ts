@@ -54,7 +54,7 @@ export class StakingReads {
     return new StakeBook(this.local, stakesKey(networkId, accountId));
   }
 
-  /** `newStake`: for a stake's presets, review or confirm, refused when the node's clock is far ahead (checkClocks). */
+  /** `newStake`: for a stake's pick, review or confirm, refused when the node's clock is far ahead (checkClocks). */
   protected async context(newStake = false): Promise<StakingContext> {
     const ctx = await this.engines.open();
     const { engine, preset, account } = ctx;

@@ -70,8 +70,8 @@ export class TokenStore {
   }
 
   /**
-   * Lists the token unless it is already (then the stored entry stays as it is, but for who added
-   * it: the user's own add of a token a site listed makes it the user's, which vouches in approvals).
+   * Lists the token unless it is already (then the stored entry stays as it is). The user's own add
+   * of a token a site listed replaces it, with the words the user saw: the user's vouches in approvals.
    */
   add(networkId: string, token: StoredToken): Promise<StoredToken> {
     const key = tokensKey(networkId);
@@ -80,9 +80,8 @@ export class TokenStore {
       const known = all.find((t) => same(t.address, token.address));
       if (known) {
         if (token.addedBy !== 'wallet' || known.addedBy === 'wallet') return known;
-        const mine = { ...known, addedBy: 'wallet' };
-        await this.local.set({ [key]: all.map((t) => (t === known ? mine : t)) });
-        return mine;
+        await this.local.set({ [key]: all.map((t) => (t === known ? token : t)) });
+        return token;
       }
       if (all.length >= MAX_TOKENS) throw new WalletError('validation', `your list on this network already holds ${MAX_TOKENS} tokens, the most it can: remove one first`);
       await this.local.set({ [key]: [...all, token] });

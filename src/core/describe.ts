@@ -113,8 +113,11 @@ function inputLeg(chain: ChainLetter, i: TransferableInput, lookup: (i: Transfer
   return leg;
 }
 
-function operationInputLeg(chain: ChainLetter, assetID: Bytes, ref: UtxoRef, utxo: Utxo | undefined, hrp: string): LegView {
-  if (!utxo) return { chain, assetID: cb58Encode(assetID), kind: 'NftTransferOutput', utxoID: utxoId(ref), unknownUtxo: true, operation: true };
+/** What each operation spends: the kind of a UTXO the wallet cannot see (an NFT transfer: an NFT). */
+const SPENDS: Record<string, LegView['kind']> = { SecpMintOperation: 'MintOutput', NftMintOperation: 'NftMintOutput', PropertyMintOperation: 'PropertyMintOutput', PropertyBurnOperation: 'PropertyOwnedOutput' };
+
+function operationInputLeg(chain: ChainLetter, assetID: Bytes, ref: UtxoRef, utxo: Utxo | undefined, hrp: string, op: string): LegView {
+  if (!utxo) return { chain, assetID: cb58Encode(assetID), kind: SPENDS[op] ?? 'NftTransferOutput', utxoID: utxoId(ref), unknownUtxo: true, operation: true };
   return { ...outputLeg(chain, utxo.assetID, utxo.output, hrp), utxoID: utxoId(ref), operation: true };
 }
 
@@ -183,7 +186,7 @@ export function describeTx(tx: ChainTx, ctx: ChainContext, spent: readonly Utxo[
   }
   if (tx.kind === 'OperationTx') {
     // What each operation spends (an NFT, a right to mint) is an input like any other.
-    for (const op of tx.operations) for (const ref of op.utxoIDs) view.inputs.push(operationInputLeg(chain, op.assetID, ref, byId.get(utxoId(ref)), hrp));
+    for (const op of tx.operations) for (const ref of op.utxoIDs) view.inputs.push(operationInputLeg(chain, op.assetID, ref, byId.get(utxoId(ref)), hrp, op.op.kind));
     for (const op of tx.operations) {
       const assetID = cb58Encode(op.assetID);
       const o = op.op;

@@ -35,7 +35,7 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
       {summary.rpcHost !== undefined && (summary.call || summary.simulation) && (
         // On a chain a site added, the token's words and units and the trial run are its node's word.
         <p class="warn-box" role="note" data-testid="evm-site-node">
-          What follows (the token, its units, the trial run) is what {summary.rpcHost}, the node the site chose, says: it may not be so on the real chain.
+          The token and the trial run below are only what {summary.rpcHost}, the site's node, says.
         </p>
       )}
       {summary.deploy && <DeployDetails deploy={summary.deploy} />}
@@ -113,7 +113,7 @@ function MessageDetails({ summary }: { summary: Summary<'sign-message'> }) {
       {summary.encoding === 'hex' && summary.bytesHex.length === 66 && (
         // 32 bytes: a hash of something else, which a contract (a Safe, a meta-transaction) may take as the user's approval of it.
         <p class="badge warn" data-testid="message-hash">
-          This message is 32 bytes, likely the hash of something else: a contract can take this signature as your approval of whatever it hashes, and the wallet cannot tell what that is.
+          32 bytes, likely a hash: a contract may take this signature as your approval of whatever it hashes, which the wallet cannot see.
         </p>
       )}
       <p>Sign this message{summary.encoding === 'hex' ? ' (binary, shown as hex)' : ''}:</p>
@@ -143,7 +143,7 @@ function TypedDataDetails({ summary }: { summary: Summary<'sign-typed-data'> }) 
       ) : (
         /"verifyingContract"/.test(summary.domainJson) && (
           <p class="warn-box" role="note" data-testid="typed-unknown">
-            The wallet does not know this kind of signature. The contract named in the domain may take it as your approval, an order or a permit that hands over tokens: sign it only if you know what that contract does with it.
+            An unknown kind of signature: the contract in the domain may take it as your approval (an order, a permit). Sign only if you know what it does.
           </p>
         )
       )}

@@ -136,7 +136,7 @@ type SimAllowance = NonNullable<SimulationView['approvals']>[number];
 const rightGiven = (a: SimAllowance): boolean => (a.all !== undefined ? a.all : a.amount !== '0');
 
 function allowanceSentence(a: SimAllowance): string {
-  const token = a.symbol || `the unlisted token ${a.token}`;
+  const token = `${a.symbol || `the unlisted token ${a.token}`}${a.permit2 ? ' through Permit2' : ''}`;
   if (a.all !== undefined) return a.all ? `Gives ${a.spender} the right to take all your NFTs of ${token}, now and later` : `Takes back ${a.spender}'s right over all your NFTs of ${token}`;
   if (a.tokenId !== undefined) return `Gives ${a.spender} the right to take token #${a.tokenId} of ${token}`;
   if (a.amount === '0') return `Takes back ${a.spender}'s allowance of ${token}`;
@@ -175,7 +175,7 @@ export function SimulationDetails({ sim }: { sim: SimulationView }) {
       {sim.method === 'trace' && sim.reverted === undefined && sim.approvals && (
         <ul class="plain-list" aria-label="Rights over your tokens" data-testid="simulation-approvals">
           {sim.approvals.map((a) => (
-            <li key={`${a.token}:${a.spender}:${a.tokenId ?? ''}:${a.all ?? ''}`} class={rightGiven(a) ? 'badge warn' : ''}>
+            <li key={`${a.token}:${a.spender}:${a.tokenId ?? ''}:${a.all ?? ''}:${a.permit2 ?? ''}`} class={rightGiven(a) ? 'badge warn' : ''}>
               {allowanceSentence(a)}
             </li>
           ))}
@@ -235,7 +235,10 @@ export function PermitDetails({ permit }: { permit: PermitView }) {
               `${g.amount} base units`
             )}{' '}
             of {g.tokenView ? <TokenName token={g.tokenView} /> : <span class="mono break">{g.token}</span>}
-            {g.expiration !== undefined && <div class="small-text muted">{formatDeadline(g.expiration) === 'Never expires' ? 'Never expires' : `until ${formatDeadline(g.expiration)}`}</div>}
+            {g.expiration !== undefined && (
+              // Permit2 takes an expiration of 0 as the time of the block that uses it: no end before the signature's own.
+              <div class="small-text muted">{g.expiration === '0' ? 'in the block that uses it' : formatDeadline(g.expiration) === 'Never expires' ? 'Never expires' : `until ${formatDeadline(g.expiration)}`}</div>
+            )}
           </li>
         ))}
       </ul>

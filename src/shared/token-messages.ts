@@ -155,6 +155,8 @@ export interface SimulatedAllowance {
   tokenId?: Amount;
   /** ApprovalForAll: every NFT of the contract (true), or that right taken back (false). */
   all?: boolean;
+  /** Permit2's allowance of the token, not the token's own. */
+  permit2?: true;
 }
 
 export interface SimulatedChange {

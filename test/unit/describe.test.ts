@@ -5,7 +5,7 @@ import { formatEvmAddress } from '../../src/core/evm-address.js';
 import type { Utxo } from '../../src/core/codec/index.js';
 import { makeOwners, type ChainContext } from '../../src/core/tx/context.js';
 import { buildCExport } from '../../src/core/tx/c.js';
-import { buildXImport, buildXNftTransfer, buildXSend } from '../../src/core/tx/x.js';
+import { buildXImport, buildXMint, buildXNftTransfer, buildXSend } from '../../src/core/tx/x.js';
 import { txImpact } from '../../src/core/tx-impact.js';
 import { cb58Encode } from '../../src/core/encoding.js';
 import { ownedAddressSet, spendableUtxos } from '../../src/core/tx/utxos.js';
@@ -44,6 +44,18 @@ describe('describing the exact tx for an approval', () => {
     expect(view.inputs).toContainEqual(expect.objectContaining({ assetID: cb58Encode(nftAsset), kind: 'NftTransferOutput', operation: true, owners: { addresses: [meX], threshold: 1, locktime: '0' } }));
     const impact = txImpact(view, { own: new Map([[meX.slice(2), { account: 'A', role: 'X/P address', address: meX }]]), paidBefore: new Set(), avaxAssetID: cb58Encode(ctx.avaxAssetID), nowSeconds: 0n });
     expect(impact.assets.find((a) => a.assetID === cb58Encode(nftAsset))).toMatchObject({ nonFungible: 'items', leaves: '1', burned: '0' });
+  });
+
+  it("a mint's right the wallet cannot see is still a right to mint (the kind its operation spends), so nothing reads as destroyed or coming back that was not", () => {
+    const asset = id(61);
+    const right: Utxo = { txID: id(121), outputIndex: 0, assetID: asset, output: { kind: 'MintOutput', owners: makeOwners([me]) } };
+    const built = buildXMint({ ctx, pool: spendableUtxos([utxo(1, 5_000_000n)], ownedAddressSet([me]), 0n), changeOwners: makeOwners([me]), mintUtxo: right, owned: ownedAddressSet([me]), amount: 5n, to: makeOwners([me]) });
+    // Described without the right's UTXO (a site's tx spending one the wallet does not hold).
+    const view = describeTx(built.tx, ctx, built.spent.filter((u) => u !== right));
+    expect(view.inputs).toContainEqual(expect.objectContaining({ assetID: cb58Encode(asset), kind: 'MintOutput', unknownUtxo: true, operation: true }));
+    const impact = txImpact(view, { own: new Map(), paidBefore: new Set(), avaxAssetID: cb58Encode(ctx.avaxAssetID), nowSeconds: 0n });
+    expect(impact.warnings.map((w) => w.kind)).not.toContain('burn');
+    expect(impact.assets.filter((a) => a.nonFungible)).toEqual([expect.objectContaining({ nonFungible: 'rights', fromOthers: '1', burned: '0' })]);
   });
 
   it('a memo that could hide or reorder what it says (a right-to-left override) is shown as hex, not as text', () => {

@@ -212,7 +212,11 @@ describe('staking: a node whose clock is far ahead of the computer’s', () => {
 
   it('still gives the rules and lists the validators, so the staking screens open (only a new stake counts from now)', async () => {
     const { s } = service(sent(), -300n * 86_400n);
-    await expect(s.stakingParams()).resolves.toMatchObject({ minDelegationSeconds: 86_400 });
+    // Its end choices count from no later than an hour past this computer's clock.
+    const params = await s.stakingParams();
+    expect(params).toMatchObject({ minDelegationSeconds: 86_400 });
+    expect(params.chainTime).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 3_600);
+    expect(params.maxEnd).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 3_600 + 365 * 86_400);
     await expect(s.stakingValidators({})).resolves.toMatchObject({ total: 1, validators: [{ nodeID: NODE }] });
   });
 });

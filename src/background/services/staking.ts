@@ -10,7 +10,7 @@ import { DEFAULT_ATOMIC_API } from '../../core/network.js';
 import { NodeClient } from '../../core/node.js';
 import { ownersFromApi } from '../../core/node/checks.js';
 import { splitReward, stakingReward } from '../../core/staking/reward.js';
-import { checkAutoRenewChange, checkDelegation, checkDelegationTerms, checkValidation, cycleEndMargin, StakingRuleError } from '../../core/staking/rules.js';
+import { checkAutoRenewChange, checkDelegation, checkDelegationTerms, checkValidation, CLOCK_AHEAD_LIMIT, cycleEndMargin, StakingRuleError } from '../../core/staking/rules.js';
 import { pickValidator, validatorModels, validatorPage } from '../../core/staking/validator-list.js';
 import { makeOwners } from '../../core/tx/context.js';
 import type { BuiltTx } from '../../core/tx/built.js';
@@ -52,9 +52,11 @@ export class StakingService extends StakingReads {
 
   async stakingParams(): Promise<R<'staking.params'>> {
     // Not refused for a clock far ahead (checkClocks): the staking screens need the rules to show the
-    // list and My stakes; a stake's pick, review and confirm are refused in words.
+    // list and My stakes; a stake's pick, review and confirm are refused in words. The end choices
+    // count from no later than an hour past this computer's clock, whatever the node says.
     const c = await this.context();
-    return paramsView(c.rules, c.now, c.chainTime);
+    const latest = c.clock + CLOCK_AHEAD_LIMIT;
+    return paramsView(c.rules, c.now < latest ? c.now : latest, c.chainTime < latest ? c.chainTime : latest);
   }
 
   async stakingValidators(p: P<'staking.validators'>): Promise<R<'staking.validators'>> {

@@ -97,7 +97,8 @@ export class TokensService {
     const ctx = await this.engines.open();
     const known = await this.store.find(ctx.preset.id, p.address);
     const [net, seen] = this.inspected ?? [];
-    const meta = known ?? (net === ctx.preset.id && seen && same(seen.address, p.address) ? seen : await readTokenMetadata(ctx.engine.node.eth, checksummed(p.address)));
+    // One a site listed is taken over with the words the user looked at, never the site's stored ones.
+    const meta = known?.addedBy === 'wallet' ? known : net === ctx.preset.id && seen && same(seen.address, p.address) ? seen : await readTokenMetadata(ctx.engine.node.eth, checksummed(p.address));
     return { token: await this.addToken(ctx, meta, 'wallet') };
   }
 

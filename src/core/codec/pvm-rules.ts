@@ -7,6 +7,11 @@ import { encodeOutput, NODE_ID_LENGTH } from './parts.js';
 import { PVM_TX_TYPE_IDS } from './pvm.js';
 import type { Input, Output, PChainOwner, PTx, TransferableInput, TransferableOutput } from './types.js';
 
+// Field names in errors, each written once (they repeat across the tx types).
+const SUBNET_AUTH = 'subnet authorization';
+const VALIDATION_OWNER = 'validation rewards owner';
+const DELEGATION_OWNER = 'delegation rewards owner';
+
 /** 1 000 000 shares = 100% (delegation fee, auto-compounded share). */
 export const SHARES_DENOMINATOR = 1_000_000;
 export const MAX_CHAIN_NAME_LENGTH = 128;
@@ -137,8 +142,8 @@ export function verifyPTx(tx: PTx): void {
       if (isZero(tx.validator.nodeID)) fail(tx, 'nodeID is empty', 'nodeID');
       checkShares(tx, tx.delegationShares, 'delegation fee');
       if (tx.validator.weight === 0n) fail(tx, 'weight 0', 'weight');
-      checkOwners(tx, tx.validationRewardsOwner, 'validation rewards owner');
-      checkOwners(tx, tx.delegationRewardsOwner, 'delegation rewards owner');
+      checkOwners(tx, tx.validationRewardsOwner, VALIDATION_OWNER);
+      checkOwners(tx, tx.delegationRewardsOwner, DELEGATION_OWNER);
       const primary = isZero(tx.subnetID);
       if ((tx.signer.kind === 'ProofOfPossession') !== primary) {
         fail(tx, primary ? 'a Primary Network validator needs a BLS key (signer 28)' : 'a subnet validator takes no BLS key (signer 27)', 'signer');
@@ -157,8 +162,8 @@ export function verifyPTx(tx: PTx): void {
       if (tx.period === 0n) fail(tx, 'the period is 0', 'period');
       checkNodeID(tx, tx.nodeID);
       if (tx.signer.kind !== 'ProofOfPossession') fail(tx, 'missing signer: an auto-renewed validator needs a BLS key', 'signer');
-      checkOwners(tx, tx.validationRewardsOwner, 'validation rewards owner');
-      checkOwners(tx, tx.delegationRewardsOwner, 'delegation rewards owner');
+      checkOwners(tx, tx.validationRewardsOwner, VALIDATION_OWNER);
+      checkOwners(tx, tx.delegationRewardsOwner, DELEGATION_OWNER);
       checkOwners(tx, tx.validatorAuthority, 'validator authority');
       checkStake(tx, tx.stake);
       return;
@@ -169,12 +174,12 @@ export function verifyPTx(tx: PTx): void {
     case 'AddSubnetValidatorTx':
       if (isZero(tx.subnetID)) fail(tx, 'the Primary Network is not a subnet to add a validator to', 'subnetID');
       if (tx.validator.weight === 0n) fail(tx, 'weight 0', 'weight');
-      return checkAuth(tx, tx.subnetAuth, 'subnet authorization');
+      return checkAuth(tx, tx.subnetAuth, SUBNET_AUTH);
     case 'RemoveSubnetValidatorTx':
     case 'TransferSubnetOwnershipTx':
       if (isZero(tx.subnetID)) fail(tx, 'not for the Primary Network', 'subnetID');
       if (tx.kind === 'TransferSubnetOwnershipTx') checkOwners(tx, tx.owner, 'new owner');
-      return checkAuth(tx, tx.subnetAuth, 'subnet authorization');
+      return checkAuth(tx, tx.subnetAuth, SUBNET_AUTH);
     case 'CreateSubnetTx':
       return checkOwners(tx, tx.owner, 'subnet owner');
     case 'CreateChainTx': {
@@ -185,7 +190,7 @@ export function verifyPTx(tx: PTx): void {
       if (isZero(tx.vmID)) fail(tx, 'no VM ID', 'vmID');
       if (!strictlyAscending(tx.fxIDs)) fail(tx, 'the fx IDs are not sorted and unique', 'fxIDs');
       if (tx.genesisData.length > MAX_GENESIS_LENGTH) fail(tx, 'the genesis data is longer than 1 MiB', 'genesisData');
-      return checkAuth(tx, tx.subnetAuth, 'subnet authorization');
+      return checkAuth(tx, tx.subnetAuth, SUBNET_AUTH);
     }
     case 'ConvertSubnetToL1Tx':
       if (isZero(tx.subnetID)) fail(tx, 'the Primary Network cannot be converted', 'subnetID');
@@ -198,7 +203,7 @@ export function verifyPTx(tx: PTx): void {
         checkOwners(tx, v.remainingBalanceOwner, `validator ${i} remaining balance owner`);
         checkOwners(tx, v.deactivationOwner, `validator ${i} deactivation owner`);
       });
-      return checkAuth(tx, tx.subnetAuth, 'subnet authorization');
+      return checkAuth(tx, tx.subnetAuth, SUBNET_AUTH);
     case 'IncreaseL1ValidatorBalanceTx':
       if (tx.balance === 0n) fail(tx, 'a balance increase of 0', 'balance');
       return;

@@ -34,6 +34,11 @@ import {
 } from './pvm-parts.js';
 import type { PBlockTx, PTx, TransferableOutput } from './types.js';
 
+// Field names in errors, each written once (they repeat across the tx types).
+const SUBNET_AUTH = 'subnet authorization';
+const VALIDATION_OWNER = 'validation rewards owner';
+const DELEGATION_OWNER = 'delegation rewards owner';
+
 type PKind = (PTx | PBlockTx)['kind'];
 
 /** platformvm codec type IDs (registration order; 0–4 and 29–32 are block types). */
@@ -233,7 +238,7 @@ export function readPvmTx(r: ByteReader): PTx | PBlockTx {
     case 'AddSubnetValidatorTx': {
       const validator = readValidator(r);
       const subnetID = id('subnetID');
-      return { ...base, kind, validator, subnetID, subnetAuth: readAuth(r, 'subnet authorization') };
+      return { ...base, kind, validator, subnetID, subnetAuth: readAuth(r, SUBNET_AUTH) };
     }
     case 'CreateChainTx': {
       const subnetID = id('subnetID');
@@ -241,14 +246,14 @@ export function readPvmTx(r: ByteReader): PTx | PBlockTx {
       const vmID = id('vmID');
       const fxIDs = readList(r, ID_LENGTH, 'fxIDs', () => id('fxID'));
       const genesisData = r.varBytes('genesis data');
-      return { ...base, kind, subnetID, chainName, vmID, fxIDs, genesisData, subnetAuth: readAuth(r, 'subnet authorization') };
+      return { ...base, kind, subnetID, chainName, vmID, fxIDs, genesisData, subnetAuth: readAuth(r, SUBNET_AUTH) };
     }
     case 'CreateSubnetTx':
       return { ...base, kind, owner: readOwnerField(r, 'subnet owner') };
     case 'RemoveSubnetValidatorTx': {
       const nodeID = r.fixed(NODE_ID_LENGTH, 'nodeID');
       const subnetID = id('subnetID');
-      return { ...base, kind, nodeID, subnetID, subnetAuth: readAuth(r, 'subnet authorization') };
+      return { ...base, kind, nodeID, subnetID, subnetAuth: readAuth(r, SUBNET_AUTH) };
     }
     case 'TransformSubnetTx': {
       const subnetID = id('subnetID');
@@ -268,7 +273,7 @@ export function readPvmTx(r: ByteReader): PTx | PBlockTx {
       return {
         ...base, kind, subnetID, assetID, initialSupply, maximumSupply, minConsumptionRate, maxConsumptionRate, minValidatorStake,
         maxValidatorStake, minStakeDuration, maxStakeDuration, minDelegationFee, minDelegatorStake, maxValidatorWeightFactor,
-        uptimeRequirement, subnetAuth: readAuth(r, 'subnet authorization'),
+        uptimeRequirement, subnetAuth: readAuth(r, SUBNET_AUTH),
       };
     }
     case 'AddPermissionlessValidatorTx': {
@@ -276,8 +281,8 @@ export function readPvmTx(r: ByteReader): PTx | PBlockTx {
       const subnetID = id('subnetID');
       const signer = readSigner(r);
       const staked = stake();
-      const validationRewardsOwner = readOwnerField(r, 'validation rewards owner');
-      const delegationRewardsOwner = readOwnerField(r, 'delegation rewards owner');
+      const validationRewardsOwner = readOwnerField(r, VALIDATION_OWNER);
+      const delegationRewardsOwner = readOwnerField(r, DELEGATION_OWNER);
       const delegationShares = r.u32('delegation shares');
       return { ...base, kind, validator, subnetID, signer, stake: staked, validationRewardsOwner, delegationRewardsOwner, delegationShares };
     }
@@ -289,7 +294,7 @@ export function readPvmTx(r: ByteReader): PTx | PBlockTx {
     }
     case 'TransferSubnetOwnershipTx': {
       const subnetID = id('subnetID');
-      const subnetAuth = readAuth(r, 'subnet authorization');
+      const subnetAuth = readAuth(r, SUBNET_AUTH);
       return { ...base, kind, subnetID, subnetAuth, owner: readOwnerField(r, 'subnet owner') };
     }
     case 'ConvertSubnetToL1Tx': {
@@ -297,7 +302,7 @@ export function readPvmTx(r: ByteReader): PTx | PBlockTx {
       const chainID = id('chainID');
       const address = r.varBytes('address');
       const validators = readList(r, MIN_L1_VALIDATOR, 'validators', () => readL1Validator(r));
-      return { ...base, kind, subnetID, chainID, address, validators, subnetAuth: readAuth(r, 'subnet authorization') };
+      return { ...base, kind, subnetID, chainID, address, validators, subnetAuth: readAuth(r, SUBNET_AUTH) };
     }
     case 'RegisterL1ValidatorTx': {
       const balance = r.u64('balance');
@@ -318,8 +323,8 @@ export function readPvmTx(r: ByteReader): PTx | PBlockTx {
       const nodeID = r.varBytes('nodeID');
       const signer = readSigner(r);
       const staked = stake();
-      const validationRewardsOwner = readOwnerField(r, 'validation rewards owner');
-      const delegationRewardsOwner = readOwnerField(r, 'delegation rewards owner');
+      const validationRewardsOwner = readOwnerField(r, VALIDATION_OWNER);
+      const delegationRewardsOwner = readOwnerField(r, DELEGATION_OWNER);
       const validatorAuthority = readOwnerField(r, 'validator authority');
       const delegationShares = r.u32('delegation shares');
       const autoCompoundRewardShares = r.u32('auto-compound reward shares');

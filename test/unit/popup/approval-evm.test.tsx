@@ -60,7 +60,7 @@ describe('decoded EVM approvals', () => {
   it("on a chain a site added, the token and the trial run are said to be its node's word; on Avalanche's C-Chain not", () => {
     const call = { kind: 'transfer' as const, token: tusd, amount: '1000000', recipient: { address: SPENDER, isContract: true, siteCalls: 0, warnings: [] } };
     render(<SummaryDetails summary={{ ...base, chainName: 'Ethereum', chainId: '1', rpcHost: 'rpc.evil.example', call }} />);
-    expect(screen.getByTestId('evm-site-node').textContent).toMatch(/is what rpc\.evil\.example, the node the site chose, says/);
+    expect(screen.getByTestId('evm-site-node').textContent).toMatch(/only what rpc\.evil\.example, the site's node, says/);
     cleanup();
     render(<SummaryDetails summary={{ ...base, call }} />);
     expect(screen.queryByTestId('evm-site-node')).toBeNull();
@@ -105,6 +105,15 @@ describe('decoded EVM approvals', () => {
     ]);
   });
 
+  it("Permit2's own rights in the trial run say so; a signed Permit2 allowance expiring at 0 reads as valid in the block that uses it, not as 1970", () => {
+    const sim = { method: 'trace' as const, changes: [], touched: [TOKEN], approvals: [{ token: TOKEN, symbol: 'TUSD', decimals: 6, spender: SPENDER, amount: '5', unlimited: true, permit2: true as const }, { token: TOKEN, symbol: 'TUSD', decimals: 6, spender: SPENDER, amount: '5', unlimited: true }] };
+    render(<SummaryDetails summary={{ ...base, simulation: sim }} />);
+    expect([...screen.getByTestId('simulation-approvals').querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      `Gives ${SPENDER} the right to take any amount of TUSD through Permit2 (unlimited)`,
+      `Gives ${SPENDER} the right to take any amount of TUSD (unlimited)`,
+    ]);
+  });
+
   it('a permit that never expires says so, never NaN', () => {
     const MAX256 = ((1n << 256n) - 1n).toString();
     const summary: ApprovalSummary = {
@@ -115,6 +124,11 @@ describe('decoded EVM approvals', () => {
     expect(screen.getByTestId('permit').textContent).not.toMatch(/NaN/);
     expect(screen.getByTestId('permit-deadline').textContent).toBe('Never expires');
     expect(screen.getByTestId('permit').textContent).toContain('Never expires');
+    cleanup();
+    const atZero = { ...summary, permit: { ...summary.permit!, grants: [{ ...summary.permit!.grants[0]!, expiration: '0' }] } } as ApprovalSummary;
+    render(<SummaryDetails summary={atZero} />);
+    expect(screen.getByTestId('permit').textContent).toContain('in the block that uses it');
+    expect(screen.getByTestId('permit').textContent).not.toMatch(/1970/);
   });
 
   it('a deployment: its code size, keccak-256 and the address the contract gets', () => {

@@ -76,7 +76,7 @@ describe('approval window: connect, messages and chains', () => {
     const hash = approval(1, { ...base, encoding: 'hex', message: 'cd'.repeat(32), bytesHex: `0x${'cd'.repeat(32)}` });
     const text = approval(2, { ...base, encoding: 'text', message: 'a'.repeat(32), bytesHex: `0x${'61'.repeat(32)}` });
     renderWith(queue([hash, text]), <ApprovalWindow armMs={0} close={() => undefined} />);
-    expect((await screen.findByTestId('message-hash')).textContent).toMatch(/likely the hash of something else/);
+    expect((await screen.findByTestId('message-hash')).textContent).toMatch(/likely a hash: a contract may take this signature as your approval/);
     fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
     await waitFor(() => expect(screen.queryByTestId('more-waiting')).toBeNull());
     expect(screen.getByTestId('message-summary')).toBeTruthy();
