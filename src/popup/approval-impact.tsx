@@ -104,7 +104,7 @@ function AssetRows({ a, assets }: { a: AssetImpact; assets: Assets }) {
         : `Goes to ${r.addresses.length === 0 ? 'anyone' : owners}`;
     rows.push([label, text(r.amount)]);
   }
-  if (a.burned !== '0') rows.push(['Burned', text(a.burned)]);
+  if (a.burned !== '0') rows.push([a.nonFungible === 'rights' ? 'Used up' : 'Burned', text(a.burned)]);
   return (
     <>
       {rows.map(([label, value]) => (

@@ -163,7 +163,7 @@ describe('approval window: a transaction', () => {
         { kind: 'fee-unchecked' },
         { kind: 'owner-locked', what: 'rewards', until: '1900000000' },
       ],
-      assets: [...summary.impact.assets, { assetID: OTHER, nonFungible: 'items', leaves: '1', fromOthers: '0', returns: '0', staked: '0', toOthers: [], burned: '0' }],
+      assets: [...summary.impact.assets, { assetID: OTHER, nonFungible: 'items', leaves: '1', fromOthers: '0', returns: '0', staked: '0', toOthers: [], burned: '0' }, { assetID: OTHER, nonFungible: 'rights', leaves: '2', fromOthers: '0', returns: '0', staked: '0', toOthers: [], burned: '2' }],
     };
     summary.assets = { ...summary.assets, [OTHER]: { symbol: 'AVAX', denomination: 9, verified: false } };
     renderWith(queue([approval(1, summary)]), <ApprovalWindow armMs={0} close={() => undefined} />);
@@ -183,6 +183,9 @@ describe('approval window: a transaction', () => {
     const nft = screen.getAllByTestId('impact-asset').find((el) => el.textContent!.includes(OTHER) && el.textContent!.includes('NFT or property'))!;
     expect(nft.textContent).toContain(`AVAX (not the network's AVAX; asset ${OTHER})`);
     expect(nft.textContent).toContain('1 NFT or property of AVAX');
+    const rights = screen.getAllByTestId('impact-asset').find((el) => el.textContent!.includes('rights to mint'))!;
+    expect(rights.textContent).toContain('Used up2 rights to mint of AVAX');
+    expect(rights.textContent).not.toContain('Burned');
   });
 
   it('warns about an input whose UTXO the wallet cannot see', async () => {
