@@ -27,6 +27,9 @@ export interface StoredToken {
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
+/** Listed by the user (not at a site's request): only such a token vouches for itself in a site's approval. */
+export const listedByUser = (t: Pick<StoredToken, 'addedBy'>): boolean => t.addedBy === 'wallet';
+
 /**
  * The token's name and symbol as shown, and what is wrong with them: hidden characters or a cut
  * (altered), reading as the chain's own coin (`nativeSymbol`, or "Avalanche"), or reading as the
@@ -79,7 +82,7 @@ export class TokenStore {
       const all = await this.list(networkId);
       const known = all.find((t) => same(t.address, token.address));
       if (known) {
-        if (token.addedBy !== 'wallet' || known.addedBy === 'wallet') return known;
+        if (!listedByUser(token) || listedByUser(known)) return known;
         await this.local.set({ [key]: all.map((t) => (t === known ? token : t)) });
         return token;
       }

@@ -27,6 +27,7 @@ import { EvmTxService } from './evm-txs.js';
 import { TokensService } from './tokens.js';
 import { readTokenMetadata } from '../../core/tokens.js';
 import { SiteContracts } from '../site-contracts.js';
+import { listedByUser } from '../token-store.js';
 
 export interface WalletOptions {
   fetch?: typeof fetch;
@@ -117,7 +118,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
           account: list.find((a) => a.id === accountId)?.cAddress ?? '',
           // Only tokens the user listed vouch for a token in a site's approval: one a site had listed
           // (wallet_watchAsset, harmless to approve) would make its own fake "USDC" read as listed.
-          listed: chain.avalanche ? (await tokens.store.list(preset.id)).filter((t) => t.addedBy === 'wallet') : [],
+          listed: chain.avalanche ? (await tokens.store.list(preset.id)).filter(listedByUser) : [],
           nativeSymbol: chain.symbol,
           recipientOf: (address) => approvals.recipientOf(accountId, address),
           siteCalls: (address) => siteContracts.calls(requester, chain.key, address),

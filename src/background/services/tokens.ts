@@ -15,7 +15,7 @@ import { nftMetadataFrom } from '../nft-metadata.js';
 import type { StorageArea } from '../storage.js';
 import { mapLimited } from '../map-limited.js';
 import { type ScanState, scanView, TokenScanner } from '../token-scan.js';
-import { type StoredToken, TokenStore, tokenView } from '../token-store.js';
+import { listedByUser, type StoredToken, TokenStore, tokenView } from '../token-store.js';
 import { UNLIMITED_ALLOWANCE as UNLIMITED } from '../../core/amount.js';
 import { simulationView } from '../evm-views.js';
 
@@ -84,7 +84,7 @@ export class TokensService {
     this.inspected = [ctx.preset.id, meta];
     const listed = await this.listed(ctx);
     const stored: StoredToken = { ...meta, addedBy: 'wallet', addedAt: 0 };
-    return { token: { ...tokenView(stored, listed, NATIVE_SYMBOL), ...(await this.balanceOf(ctx, meta)) }, listed: listed.some((t) => same(t.address, meta.address) && t.addedBy === 'wallet') };
+    return { token: { ...tokenView(stored, listed, NATIVE_SYMBOL), ...(await this.balanceOf(ctx, meta)) }, listed: listed.some((t) => same(t.address, meta.address) && listedByUser(t)) };
   }
 
   /** Lists a token the contract describes now; `addedBy`: 'wallet' or the origin of the site the user approved. */
@@ -98,7 +98,7 @@ export class TokensService {
     const known = await this.store.find(ctx.preset.id, p.address);
     const [net, seen] = this.inspected ?? [];
     // One a site listed is taken over with the words the user looked at, never the site's stored ones.
-    const meta = known?.addedBy === 'wallet' ? known : net === ctx.preset.id && seen && same(seen.address, p.address) ? seen : await readTokenMetadata(ctx.engine.node.eth, checksummed(p.address));
+    const meta = known && listedByUser(known) ? known : net === ctx.preset.id && seen && same(seen.address, p.address) ? seen : await readTokenMetadata(ctx.engine.node.eth, checksummed(p.address));
     return { token: await this.addToken(ctx, meta, 'wallet') };
   }
 

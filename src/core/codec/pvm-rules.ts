@@ -4,13 +4,8 @@
 import { type Bytes, compareBytes, equalBytes } from '../bytes.js';
 import { ValidationError } from '../errors.js';
 import { encodeOutput, NODE_ID_LENGTH } from './parts.js';
-import { PVM_TX_TYPE_IDS } from './pvm.js';
+import { DELEGATION_OWNER, PVM_TX_TYPE_IDS, SUBNET_AUTH, VALIDATION_OWNER } from './pvm.js';
 import type { Input, Output, PChainOwner, PTx, TransferableInput, TransferableOutput } from './types.js';
-
-// Field names in errors, each written once (they repeat across the tx types).
-const SUBNET_AUTH = 'subnet authorization';
-const VALIDATION_OWNER = 'validation rewards owner';
-const DELEGATION_OWNER = 'delegation rewards owner';
 
 /** 1 000 000 shares = 100% (delegation fee, auto-compounded share). */
 export const SHARES_DENOMINATOR = 1_000_000;

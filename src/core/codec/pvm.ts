@@ -34,10 +34,10 @@ import {
 } from './pvm-parts.js';
 import type { PBlockTx, PTx, TransferableOutput } from './types.js';
 
-// Field names in errors, each written once (they repeat across the tx types).
-const SUBNET_AUTH = 'subnet authorization';
-const VALIDATION_OWNER = 'validation rewards owner';
-const DELEGATION_OWNER = 'delegation rewards owner';
+// Field names in errors, each written once (they repeat across the tx types; pvm-rules.ts names them too).
+export const SUBNET_AUTH = 'subnet authorization';
+export const VALIDATION_OWNER = 'validation rewards owner';
+export const DELEGATION_OWNER = 'delegation rewards owner';
 
 type PKind = (PTx | PBlockTx)['kind'];
 
