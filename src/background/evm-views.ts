@@ -214,6 +214,7 @@ export async function evmTxInsight(
         token,
         ...(call.amount !== undefined ? { amount: call.amount } : {}),
         ...(call.kind === 'increaseAllowance' ? { increase: true as const } : {}),
+        ...(call.unlimited ? { unlimited: true as const } : {}),
         to: (call.recipient ?? call.spender)!.address,
       };
     }

@@ -68,6 +68,7 @@ export function tokenCallText(tx: {
   amount?: string;
   counterparty?: string;
   increase?: true;
+  unlimited?: true;
 }): string | undefined {
   if (!tx.token || !tx.counterparty) return undefined;
   const name = unitName(tx.token.symbol, tx.token.address);
@@ -75,7 +76,7 @@ export function tokenCallText(tx: {
   if (tx.token.tokenId !== undefined) what = `${tx.token.standard === 'erc1155' && tx.amount !== undefined ? `${tx.amount} × ` : ''}NFT #${tx.token.tokenId} of ${name}`;
   // An approval naming neither an amount nor an NFT: setApprovalForAll, every NFT of the contract.
   else if (tx.amount === undefined) what = tx.kind === 'approve' ? `every NFT of ${name}, now and later` : name;
-  else what = BigInt(tx.amount) >= UNLIMITED_ALLOWANCE ? `an unlimited amount of ${name}` : formatValue(tx.amount, tx.token.decimals, name);
+  else what = tx.unlimited || BigInt(tx.amount) >= UNLIMITED_ALLOWANCE ? `an unlimited amount of ${name}` : formatValue(tx.amount, tx.token.decimals, name);
   if (tx.kind === 'send') return `Sends ${what} to ${tx.counterparty}`;
   if (tx.kind === 'approve') return tx.increase ? `Lets ${tx.counterparty} take ${what} more than it may already` : `Lets ${tx.counterparty} take ${what}`;
   if (tx.kind === 'revoke') return `Takes back what ${tx.counterparty} may take of ${name}`;

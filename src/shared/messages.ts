@@ -197,6 +197,8 @@ export interface ActivityItem {
   token?: ActivityToken;
   /** An approval that adds `amount` to what the spender may take already (increaseAllowance). */
   increase?: true;
+  /** An approval the wallet judged unlimited when it was made (at least the token's supply, or Permit2's maximum). */
+  unlimited?: true;
   /** activity.list only, never stored: the asset's symbol and decimals, from its creating tx. */
   assetInfo?: { symbol: string; denomination: number };
   /** A contract deployment: the address the contract is created at (from the sender and nonce). */

@@ -249,6 +249,7 @@ export interface PendingEvmTxView {
   counterparty?: string;
   /** An approval that adds `amount` to what the spender may take already. */
   increase?: true;
+  unlimited?: true;
 }
 
 /** A token send: `amount` for ERC-20 (and ERC-1155), `tokenId` for NFTs. */

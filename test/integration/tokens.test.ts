@@ -347,7 +347,7 @@ describe('C-Chain tokens on the node', () => {
     expect(s.call).toMatchObject({ kind: 'approve', token: { address: token, symbol: 'TUSD' }, spender: { address: genesisAddress, isContract: false }, amount: max160.toString(), unlimited: true, expiration: expiration.toString() });
     expect(s.simulation).toMatchObject({ method: 'trace', changes: [], approvals: [{ token, symbol: 'TUSD', spender: genesisAddress, amount: max160.toString(), unlimited: true }] });
     await bg.wallet.balances.balancesRefresh();
-    expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === hash)).toMatchObject({ kind: 'approve', token: { address: token, symbol: 'TUSD' }, to: genesisAddress });
+    expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === hash)).toMatchObject({ kind: 'approve', token: { address: token, symbol: 'TUSD' }, to: genesisAddress, unlimited: true });
     // What it gives is real: the spender takes the token through Permit2.
     const before = await balanceOf(token, genesisAddress);
     await genesisCall(permit2, encodeFunctionData({ abi: contracts.contracts.TestPermit2.abi as Abi, functionName: 'transferFrom', args: [account.cAddress, genesisAddress, 1_000n, token] }));

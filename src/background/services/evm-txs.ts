@@ -23,7 +23,7 @@ function pendingView(e: OutboxEntry): PendingEvmTxView {
     maxPriorityFeePerGas: tx.maxPriorityFeePerGas.toString(),
     createdAt: e.createdAt,
     kind: e.item.kind,
-    ...(e.item.token ? { token: e.item.token, ...(e.item.amount !== undefined ? { amount: e.item.amount } : {}), ...(e.item.to ? { counterparty: e.item.to } : {}), ...(e.item.increase ? { increase: true as const } : {}) } : {}),
+    ...(e.item.token ? { token: e.item.token, ...(e.item.amount !== undefined ? { amount: e.item.amount } : {}), ...(e.item.to ? { counterparty: e.item.to } : {}), ...(e.item.increase ? { increase: true as const } : {}), ...(e.item.unlimited ? { unlimited: true as const } : {}) } : {}),
   };
 }
 

@@ -52,7 +52,7 @@ export function activityAmount(item: ActivityItem, view: BalancesView | null, ex
   if (item.token) {
     const name = item.token.symbol || item.token.address;
     const unit = item.token.symbol || `units of ${item.token.address}`;
-    if (item.token.tokenId === undefined && item.kind === 'approve' && BigInt(item.amount) >= UNLIMITED_ALLOWANCE) {
+    if (item.token.tokenId === undefined && item.kind === 'approve' && (item.unlimited || BigInt(item.amount) >= UNLIMITED_ALLOWANCE)) {
       return `Unlimited ${unit}${exact ? ` (exactly ${formatValue(item.amount, item.token.decimals, unit)})` : ''}`;
     }
     // increaseAllowance: the amount comes on top of what the spender may take already.

@@ -41,4 +41,15 @@ describe('approvals in Activity', () => {
     expect(rows[5]!.querySelector('strong')!.textContent).toBe('Approved a spender');
     for (const row of rows) expect(within(row).getByTitle(SPENDER).textContent).toMatch(/^Spender 0x8db97C7c/);
   });
+
+  it("an allowance judged unlimited when made (Permit2's maximum, or the token's whole supply) reads \"Unlimited\", not as its 49-digit number", async () => {
+    const permit2Max = ((1n << 160n) - 1n).toString();
+    const bg = fakeBackground({ 'activity.list': () => ({ items: [{ ...approve('a', permit2Max), unlimited: true as const }, approve('b', permit2Max)] }) });
+    renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
+    const rows = await screen.findAllByTestId('activity-item');
+    expect(rows[0]!.querySelector('.tx-mid .amount')!.textContent).toBe('Unlimited TUSD');
+    expect(rows[0]!.querySelector('.tx-details dd .amount')!.textContent).toBe('Unlimited TUSD (exactly 1,461,501,637,330,902,918,203,684,832,716,283,019,655,932.542975 TUSD)');
+    // Not flagged when made: its number, as any other allowance.
+    expect(rows[1]!.querySelector('.tx-mid .amount')!.textContent).toBe('1,461,501,637,330,902,918,203,684,832,716,283,019,655,932.542975 TUSD');
+  });
 });

@@ -106,6 +106,8 @@ describe('tokenCallText', () => {
     expect(tokenCallText({ kind: 'send', token, amount: '2500000', counterparty: SPENDER })).toBe(`Sends 2.5 TUSD to ${SPENDER}`);
     expect(tokenCallText({ kind: 'approve', token, amount: ((1n << 256n) - 1n).toString(), counterparty: SPENDER })).toBe(`Lets ${SPENDER} take an unlimited amount of TUSD`);
     expect(tokenCallText({ kind: 'approve', token, amount: '1000000', counterparty: SPENDER })).toBe(`Lets ${SPENDER} take 1 TUSD`);
+    // Judged unlimited when made (Permit2's maximum, or the whole supply): said so, whatever its number.
+    expect(tokenCallText({ kind: 'approve', token, amount: ((1n << 160n) - 1n).toString(), counterparty: SPENDER, unlimited: true })).toBe(`Lets ${SPENDER} take an unlimited amount of TUSD`);
     expect(tokenCallText({ kind: 'revoke', token, counterparty: SPENDER })).toBe(`Takes back what ${SPENDER} may take of TUSD`);
     expect(tokenCallText({ kind: 'send', token: { ...token, symbol: 'ART', standard: 'erc721', tokenId: '7' }, amount: '1', counterparty: SPENDER })).toBe(`Sends NFT #7 of ART to ${SPENDER}`);
     expect(tokenCallText({ kind: 'approve', token, amount: '5000000', counterparty: SPENDER, increase: true })).toBe(`Lets ${SPENDER} take 5 TUSD more than it may already`);
