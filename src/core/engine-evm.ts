@@ -58,10 +58,12 @@ async function transferGas(e: WalletEngine, to: string, valueWei: bigint): Promi
 /**
  * The nonce this account's next EVM tx takes. A nonce the node refused a tx of this wallet's at
  * (`own.voided`, kept for this) is taken again first: the two can never both run, however long
- * the node held the refused one. Else the next unused one, or the one after this wallet's own
- * undecided txs (`own.live`). Never a nonce the node merely calls free: a tx signed past a gap
- * waits unseen until the gap is filled, then runs beside the retry that filled it. So a node
- * that counts pending txs this wallet did not send, or fewer than the nonces used, is refused.
+ * the node held the refused one. Else the lowest unused one no undecided tx of this wallet's holds
+ * (`own.live`): the one after them, or a gap below one (a node that overstated the nonces used
+ * made the wallet sign past it), filled so the txs above it run rather than wait forever.
+ * Never a nonce the node merely calls free: a tx signed past a gap waits unseen until the gap is
+ * filled, then runs beside the retry that filled it. So a node that counts pending txs this
+ * wallet did not send, or fewer than the nonces used, is refused.
  */
 export async function evmNonce(e: WalletEngine, own: EvmNonces = { live: [], voided: [] }): Promise<bigint> {
   const [pending, used] = await Promise.all([e.node.eth.getTransactionCount(e.evmAddress, 'pending'), e.node.eth.getTransactionCount(e.evmAddress, 'latest')]);
@@ -71,7 +73,9 @@ export async function evmNonce(e: WalletEngine, own: EvmNonces = { live: [], voi
     throw new WalletError('evm-nonce-gap', `the node counts ${pending - after([...own.live, ...own.voided])} C-Chain transaction(s) of this account waiting that this wallet did not send; wait until they go through or are dropped`);
   }
   const reusable = own.voided.filter((n) => n >= used && !own.live.includes(n)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return reusable[0] ?? after(own.live);
+  let free = used;
+  while (own.live.includes(free)) free++;
+  return reusable[0] ?? free;
 }
 
 /**

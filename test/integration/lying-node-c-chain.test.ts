@@ -157,6 +157,19 @@ describe('a node that lies about a C-Chain send', () => {
     expect(await bob.engine.cBalanceWei()).toBe(0n);
   });
 
+  it('a node that overstated the nonces used made the wallet sign past a gap: with the node honest, the next send fills the gap, so both run and neither waits for ever', async () => {
+    const node = lyingNode();
+    const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
+    const overstated = async (_call: unknown, forward: () => Promise<{ result?: unknown }>) => rpcResult(`0x${(BigInt((await forward()).result as string) + 1n).toString(16)}`);
+    node.lies.set('eth_getTransactionCount', overstated);
+    const past = await send();
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === past.txHash)).toMatchObject({ status: 'pending' });
+    node.lies.clear();
+    await send();
+    expect(await refreshUntilDecided(wallet, past.txHash)).toBe('accepted');
+    expect(await bob.engine.cBalanceWei()).toBe(2n * AVAX * WEI_PER_NAVAX);
+  });
+
   it('a receipt faked as reverted does not make the send "failed" (a retry could pay twice): it stays unclear, and is accepted once the node is honest', async () => {
     const node = lyingNode();
     const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 10_000, pollMs: 100 } });
