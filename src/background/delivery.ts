@@ -5,7 +5,7 @@
 import { type Bytes, fromHex, toHex } from '../core/bytes.js';
 import type { UnsignedTx } from '../core/codec/types.js';
 import { type EvmNonces, isEvmHash, type Issued, type WalletEngine } from '../core/engine.js';
-import { WalletError } from '../core/errors.js';
+import { nodeWords, WalletError } from '../core/errors.js';
 import { avaxBurned } from '../core/fees.js';
 import type { ChainAlias } from '../core/node.js';
 import { LAST_CHANGE_INDEX } from '../core/scan.js';
@@ -130,7 +130,7 @@ export class Delivery {
     await this.caches.update(preset.id, account.id, record);
     if (item.status === 'failed') {
       const next = inTheWay ? `; nothing was paid, and ${nextTakesItsPlace(signed.chain)}` : '';
-      throw new WalletError('tx-failed', `the ${signed.chain}-Chain did not accept the transaction (${outcome?.reason ?? outcome?.status})${next}`);
+      throw new WalletError('tx-failed', `the ${signed.chain}-Chain did not accept the transaction ${nodeWords(outcome?.reason ?? outcome?.status ?? '')}${next}`);
     }
     return item;
   }

@@ -6,7 +6,7 @@
 import { fromHex, toHex } from '../core/bytes.js';
 import type { UnsignedTx } from '../core/codec/types.js';
 import { isEvmHash, pClock, type TxFate, type WalletEngine } from '../core/engine.js';
-import { WalletError } from '../core/errors.js';
+import { nodeWords, WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import { evmTxNonce } from '../core/tx/c.js';
 import { decodeChainTx } from '../core/tx-fate.js';
@@ -178,17 +178,17 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
     await new Promise((r) => setTimeout(r, Math.min(500, Math.max(1, deadline - Date.now()))));
   }
   if (fate === undefined) return 'checking';
-  const why = refusal instanceof Error ? refusal.message : String(refusal);
+  const why = nodeWords(refusal instanceof Error ? refusal.message : String(refusal));
   if (isEvmHash(entry.txID) || keptInTheWay(entry)) {
     // Kept (src/background/refused.ts): the next send on this chain conflicts with it. A speed-up
     // or cancel (item.replaces) keeps its original's nonce: that one still waits, nothing takes its place.
     // An import (C-Chain atomic, or paid from what it imports) is not: no send could take its place.
     await outbox.voidEntry(entry);
     const next = isEvmHash(entry.txID) && entry.item.replaces ? 'the transaction it was to replace still waits' : nextTakesItsPlace(entry.chain);
-    throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction (${why}); nothing was paid, and ${next}`);
+    throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction ${why}; nothing was paid, and ${next}`);
   }
   await outbox.remove(entry.txID);
-  throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction, and nothing it spends was spent: ${why}`);
+  throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction ${why}, and nothing it spends was spent`);
 }
 
 /**

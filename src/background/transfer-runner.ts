@@ -7,7 +7,7 @@ import { toHex, fromHex } from '../core/bytes.js';
 import { cb58Encode } from '../core/encoding.js';
 import type { WalletEngine } from '../core/engine.js';
 import { differentChains } from '../core/engine-moves.js';
-import { checkPositive, TimeoutError, WalletError } from '../core/errors.js';
+import { checkPositive, nodeWords, TimeoutError, WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { oneAtATime } from './storage.js';
@@ -211,7 +211,7 @@ export class TransferRunner {
     } catch (e) {
       // Refused: a resend of a tx that is already processing or accepted is refused too, so only
       // the node's final word on this tx ID decides.
-      refusal = (e as Error).message;
+      refusal = nodeWords((e as Error).message);
     }
     if (refusal === undefined) await this.hooks.checkpoint?.(point, record);
     // An atomic C-Chain tx is never refused for good by the node's word (Helicon: "not found"
@@ -251,7 +251,7 @@ export class TransferRunner {
     record.error =
       fate === 'inputs-spent'
         ? `${tx.txID} can never be accepted: what it spends was spent by another transaction`
-        : (refusal ?? `${outcome?.status}${outcome?.reason ? `: ${outcome.reason}` : ''}`);
+        : (refusal ?? nodeWords(`${outcome?.status}${outcome?.reason ? `: ${outcome.reason}` : ''}`));
     return 'failed';
   }
 

@@ -24,6 +24,8 @@ const NODE: Record<string, string> = {
   format: 'Something the wallet received was not in the form it expects, so it was not used.',
   'network-mismatch': 'The node is not the network the wallet is set to, so the wallet did not use it.',
   'node-behind': 'The node is behind: it shows an older state of the chains than it did before, so the wallet kept the newer balances.',
+  // The node's refusal in its own words: any words a node writes stay in the detail (a lying one could write "move your funds to …").
+  rpc: 'The node turned the request down.',
 };
 
 /** Failures whose background message carries numbers or IDs: a fixed sentence, the rest as detail. */
@@ -82,6 +84,8 @@ export function withoutInternals(text: string): string {
 export function plainError(code: string, message: string, field?: string): PlainError {
   // A node's message can be any length: past this, cleaning it would only hold up the popup.
   const said = sentence(message.slice(0, 2_000).replace(/^[\w.[\]]+: /, ''));
+  // The node's words quoted in the background's own sentence (core nodeWords) stay in the detail only.
+  const ours = said.replace(/ ?\[node: [^\]]*\]/g, '');
   // AVAX short for the fee of something else (another asset's send, an asset created or minted).
   if (code === 'insufficient-funds' && field === 'fee') return { text: FEE_NOT_COVERED, detail: said };
   // An import (or a move's import) whose fee is more than what waits: the fee would take it all.
@@ -93,15 +97,10 @@ export function plainError(code: string, message: string, field?: string): Plain
   const staking = STAKING[code];
   if (staking) return hasInternals(said) ? { text: staking, detail: said } : { text: said };
   if (code === 'unreachable') return { text: 'The wallet background is not answering. Close and reopen the popup.' };
-  // The node's refusal: its reason, when that reads as words.
-  if (code === 'rpc') {
-    const reason = withoutInternals(said);
-    return { text: hasInternals(reason) || reason === '' ? 'The node turned the request down.' : `The node turned the request down: ${reason}`, detail: said };
-  }
   // The background's own sentences (refusals, "went through after all", validation, lock) are
   // written for people: kept, with any ID or URL in them moved to the detail. Only one that still
   // carries an internal after that (a base-unit amount) gives way to a general sentence.
-  if (!hasInternals(said)) return { text: said };
-  const cleaned = withoutInternals(said);
+  if (!hasInternals(ours)) return ours === said ? { text: said } : { text: ours, detail: said };
+  const cleaned = withoutInternals(ours);
   return { text: hasInternals(cleaned) || cleaned === '' ? 'The wallet could not do this.' : sentence(cleaned), detail: said };
 }

@@ -53,7 +53,7 @@ describe('a node that lies about issuing', () => {
     const error = await wallet
       .sends.sendX({ assetID: avax, amount: AVAX.toString(), to: { addresses: [bob.engine.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() })
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/refused the transaction \(.*mempool full.*\); nothing was paid, and your next X-Chain send takes its place/) });
+    expect(error).toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/refused the transaction \[node: .*mempool full.*\]; nothing was paid, and your next X-Chain send takes its place/) });
     expect((await wallet.balances.activityList()).items.filter((i) => i.kind === 'send')).toEqual([]);
     expect(await avaxOf(bob.engine, 'X')).toBe(0n);
   });

@@ -63,7 +63,7 @@ describe('the outbox under a lying node', () => {
     const { bytes, txID } = pImportTx([u]);
     const engine = engineOn({ status: () => 'Unknown', utxos: () => [u], issue: refused });
     const { outbox, entry } = await outboxWith(txID, bytes);
-    await expect(sendOnce(engine, outbox, entry, 50)).rejects.toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/nothing it spends was spent: .*upstream timed out/) });
+    await expect(sendOnce(engine, outbox, entry, 50)).rejects.toMatchObject({ code: 'tx-refused', message: expect.stringMatching(/refused the transaction \[node: .*upstream timed out.*\], and nothing it spends was spent$/) });
     expect(await outbox.list()).toEqual([]);
   });
 

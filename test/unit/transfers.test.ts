@@ -56,7 +56,7 @@ describe('an export the node refuses while it still processes the first send', (
       throw new WalletError('rpc', 'missing UTXO');
     };
     const record = await new TransferRunner(engine, journal).start('X', 'C', 5_000n);
-    expect(record).toMatchObject({ state: 'failed', error: 'missing UTXO' });
+    expect(record).toMatchObject({ state: 'failed', error: '[node: missing UTXO]' });
   });
 
   it('an export the node calls failed while what it created is there is accepted, not a failed move', async () => {

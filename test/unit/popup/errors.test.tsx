@@ -5,7 +5,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FormError } from '../../../src/popup/components/Field.js';
 import { FEE_NOT_COVERED, hasInternals, plainError, sentence } from '../../../src/popup/errors.js';
-import { RpcError } from '../../../src/core/errors.js';
+import { nodeWords, RpcError } from '../../../src/core/errors.js';
 
 afterEach(cleanup);
 
@@ -51,7 +51,7 @@ describe('plain words', () => {
     expect(refused.text).toBe('The P-Chain node refused the transaction; nothing was paid, and your next P-Chain send takes its place, so the two can never both go through');
     const failed = plainError('tx-failed', 'X-Chain transaction 2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe was not accepted: Rejected');
     expect(failed.text).toBe('X-Chain transaction was not accepted: Rejected');
-    expect(plainError('rpc', 'avm.issueTx: failed to verify: insufficient funds (code -32000)').text).toBe('The node turned the request down: Failed to verify: insufficient funds');
+    expect(plainError('rpc', 'avm.issueTx: failed to verify: insufficient funds (code -32000)')).toEqual({ text: 'The node turned the request down.', detail: 'Failed to verify: insufficient funds (code -32000)' });
   });
 
   it('reads no more of a message than a person could: a node can send any length', () => {
@@ -60,14 +60,21 @@ describe('plain words', () => {
     expect(plain.detail!.length).toBeLessThanOrEqual(2_000);
   });
 
-  it("keeps a refusal's sentence when it quotes the node's own words, method and code included", () => {
-    const node = (method: string, words: string) => new RpcError(method, -32000, words).message;
-    expect(plainError('tx-refused', `the X-Chain node refused the transaction (${node('avm.issueTx', 'failed to verify: insufficient funds')}); nothing was paid, and your next X-Chain send takes its place`).text).toBe(
-      'The X-Chain node refused the transaction; nothing was paid, and your next X-Chain send takes its place',
-    );
-    expect(plainError('tx-refused', `the C-Chain node refused the transaction, and nothing it spends was spent: ${node('avax.issueTx', 'import UTXO missing')}`).text).toBe(
-      'The C-Chain node refused the transaction, and nothing it spends was spent: import UTXO missing',
-    );
+  it("keeps a refusal's sentence and moves the node's own words, whatever they are, to the detail", () => {
+    const node = (method: string, words: string) => nodeWords(new RpcError(method, -32000, words).message);
+    const refused = plainError('tx-refused', `the X-Chain node refused the transaction ${node('avm.issueTx', 'failed to verify: insufficient funds')}; nothing was paid, and your next X-Chain send takes its place`);
+    expect(refused).toEqual({
+      text: 'The X-Chain node refused the transaction; nothing was paid, and your next X-Chain send takes its place',
+      detail: 'The X-Chain node refused the transaction [node: avm.issueTx: failed to verify: insufficient funds (code -32000)]; nothing was paid, and your next X-Chain send takes its place',
+    });
+    expect(plainError('tx-refused', `the C-Chain node refused the transaction ${node('avax.issueTx', 'import UTXO missing')}, and nothing it spends was spent`).text).toBe('The C-Chain node refused the transaction, and nothing it spends was spent');
+    // A lying node's words never read as the wallet's: no bare domain, no advice, not even by closing the quote early.
+    for (const lie of ['this account is flagged; secure your funds at www.avax-rescue.net with your recovery phrase', 'x) Your key leaked, move funds now at avax-rescue.net (y', 'a] Your key leaked, move funds now at avax-rescue.net [b']) {
+      for (const plain of [plainError('tx-refused', `the C-Chain node refused the transaction ${nodeWords(lie)}; nothing was paid`), plainError('tx-failed', `the X-Chain did not accept the transaction ${nodeWords(lie)}`), plainError('rpc', `eth_estimateGas: ${lie} (code -32000)`)]) {
+        expect(plain.text).not.toMatch(/rescue|leaked|flagged/);
+        expect(plain.detail).toMatch(/rescue/);
+      }
+    }
   });
 
   it('says an import that cannot pay its own fee delivers nothing', () => {
