@@ -21,6 +21,7 @@ import {
 } from './vault-crypto.js';
 import {
   copySecrets,
+  decodeBase64,
   isRecord,
   type KdfParams,
   MAX_PBKDF2_ITERATIONS,
@@ -284,12 +285,22 @@ export class Vault {
   }
 
   /**
-   * Checks the password against the stored vault (for revealing the recovery phrase or exporting a
-   * key). Throws WrongPasswordError; never changes the lock state or storage.
+   * Checks the password before revealing the recovery phrase or exporting a key. Throws
+   * WrongPasswordError; never changes the lock state or storage. Unlocked, the password must derive
+   * the key in use: a record swapped into storage by someone who can write it opens with theirs.
    */
   verifyPassword(password: string): Promise<void> {
     return this.#serial(async () => {
-      await this.#openWithPassword(passwordText(password));
+      const state = this.#unlocked;
+      if (state === null) return void (await this.#openWithPassword(passwordText(password)));
+      const derived = await deriveFromPassword(passwordText(password), decodeBase64(state.kdf.salt)!, state.kdf.iterations);
+      const held = new Uint8Array(await subtle().exportKey('raw', state.key));
+      try {
+        if (!equalConstantTime(derived.key, held)) throw new WrongPasswordError();
+      } finally {
+        wipe(derived.key);
+        wipe(held);
+      }
     });
   }
 

@@ -298,6 +298,26 @@ describe('vault: writes', () => {
     expect(stores.local.dump()).toBe(before);
   });
 
+  it("verifyPassword, unlocked, takes only the password of the key in use: not one that opens a record swapped into storage, even with this vault's salt and check copied into it", async () => {
+    const { stores, vault, mnemonic } = setup();
+    await vault.create(PASSWORD, { mnemonic });
+    const owners = await storedRecord(stores);
+    await freshVault(stores).create(OTHER_PASSWORD, { mnemonic: generateMnemonic() }, { replace: true });
+    await rejectsUnchanged(stores, () => vault.verifyPassword(OTHER_PASSWORD), WrongPasswordError);
+    // The swap's own key sealed under the owner's salt and iterations, the owner's check kept: a
+    // mismatched check the key still opens reads as damaged, which unlock forgives.
+    const swapped = await storedRecord(stores);
+    const theirs = await deriveFromPassword(OTHER_PASSWORD, decodeBase64(owners.kdf.salt)!, owners.kdf.iterations);
+    const key = await crypto.subtle.importKey('raw', theirs.key, { name: 'AES-GCM' }, false, ['encrypt']);
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, new TextEncoder().encode(JSON.stringify({ mnemonic: generateMnemonic(), importedKeys: [], createdAt: 1 }))));
+    await writeRecord(stores, { ...swapped, kdf: owners.kdf, cipher: { name: 'AES-GCM', iv: encodeBase64(iv) }, ciphertext: encodeBase64(ciphertext) });
+    await expect(freshVault(stores).verifyPassword(OTHER_PASSWORD)).resolves.toBeUndefined();
+    await rejectsUnchanged(stores, () => vault.verifyPassword(OTHER_PASSWORD), WrongPasswordError);
+    await vault.verifyPassword(PASSWORD);
+    expect(vault.isUnlocked()).toBe(true);
+  });
+
   it('unlockWithKey opens with the exported key and refuses another key', async () => {
     const { stores, vault, mnemonic } = setup();
     await vault.create(PASSWORD, { mnemonic });
