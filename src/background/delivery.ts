@@ -151,9 +151,11 @@ export class Delivery {
    * The wallet's own C-Chain EVM tx (a send, a token send, a revoke): its nonce from the account's
    * one nonce line (evmNonce over the outbox, under the EVM lock), its fees quoted now and refused
    * unsigned above `maxFeeWei`, then delivered and followed as every send. `fee`: wei paid.
+   * `opened`: the account and network the caller built the call on (a token's call data), so a
+   * network switched meanwhile never signs it for another chain.
    */
-  async sendEvm(tx: { to: string; valueWei: bigint; data?: string }, maxFeeWei: bigint, item: Omit<ActivityItem, 'txID' | 'chain' | 'status' | 'createdAt'>): Promise<{ txHash: string; fee: string }> {
-    const ctx = await this.engines.open();
+  async sendEvm(tx: { to: string; valueWei: bigint; data?: string }, maxFeeWei: bigint, item: Omit<ActivityItem, 'txID' | 'chain' | 'status' | 'createdAt'>, opened?: AccountContext): Promise<{ txHash: string; fee: string }> {
+    const ctx = opened ?? (await this.engines.open());
     return this.withEvmLock(ctx.account.id, async () => {
       const live = await this.settleRefusedHere(ctx, 'C', true);
       const own = await this.ownEvmNonces(ctx);

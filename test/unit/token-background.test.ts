@@ -7,6 +7,8 @@ import { NodeUnreachableError, RpcError } from '../../src/core/errors.js';
 import { checkedWords, type StoredToken } from '../../src/background/token-store.js';
 import { SiteTokens } from '../../src/background/site-tokens.js';
 import { evmTxInsight } from '../../src/background/evm-views.js';
+import { TokensService } from '../../src/background/services/tokens.js';
+import { memoryStores } from '../../src/background/storage.js';
 import { encodeCall } from '../../src/core/evm-abi.js';
 import { ME, OTHER, scanned, TOKEN, tokensOver } from './token-test-kit.js';
 
@@ -230,5 +232,17 @@ describe('NFT metadata', () => {
     const answer = `0x${(32n).toString(16).padStart(64, '0')}${bytes.length.toString(16).padStart(64, '0')}${bytes.toString('hex').padEnd(Math.ceil(bytes.length / 32) * 64, '0')}`;
     const s = await tokensOver({ call: async () => answer } as never, { 'xpc.tokens.net': [{ address: TOKEN, standard: 'erc721', name: 'Art', symbol: 'ART', decimals: 0, addedBy: 'wallet', addedAt: 0 }] });
     expect(await s.tokensNftMetadata({ address: TOKEN, tokenId: '7' })).toEqual({ uri: 'https://art.example/gnp.exe/7.json', error: expect.stringMatching(/on another server/) });
+  });
+});
+
+describe('a token call and the network it is built on', () => {
+  it('a revoke is delivered on the account and network it was built on, even when another network is selected meanwhile (its call would be signed for that chain)', async () => {
+    const on = (network: string) => ({ preset: { id: network }, account: { id: 'acc' }, engine: { node: { eth: {} }, evmAddress: ME } });
+    const opened = [on('net'), on('switched')];
+    const delivered: unknown[] = [];
+    const delivery = { sendEvm: async (_tx: unknown, _fee: bigint, _item: unknown, ctx?: unknown) => (delivered.push(ctx), { txHash: '0x01', fee: '1' }) };
+    const s = new TokensService({ open: async () => opened.shift() } as never, delivery as never, memoryStores().local);
+    await s.tokensRevoke({ address: TOKEN, spender: OTHER, kind: 'allowance', maxFeeWei: '1000' });
+    expect(delivered).toEqual([{ preset: { id: 'net' }, account: { id: 'acc' }, engine: expect.anything() }]);
   });
 });

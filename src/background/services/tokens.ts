@@ -223,7 +223,7 @@ export class TokensService {
       to: checksummed(p.to),
       ...(p.amount !== undefined ? { amount: p.amount } : { amount: '1' }),
       token: { address: token.address, symbol, decimals: token.decimals, standard: token.standard, ...(p.tokenId !== undefined ? { tokenId: p.tokenId } : {}) },
-    });
+    }, ctx);
   }
 
   async tokensAllowances(p: P<'tokens.allowances'>) {
@@ -276,6 +276,6 @@ export class TokensService {
     const address = checksummed(p.address);
     const t = await this.store.find(ctx.preset.id, address);
     const token = t ? { address, symbol: tokenView(t, await this.listed(ctx), NATIVE_SYMBOL).symbol, decimals: t.decimals, standard: t.standard } : { address, symbol: '', decimals: 0, standard: p.kind === 'operator' ? ('erc721' as const) : ('erc20' as const) };
-    return this.delivery.sendEvm({ to: address, valueWei: 0n, data: revokeData(p.kind, checksummed(p.spender)) }, BigInt(p.maxFeeWei), { kind: 'revoke', to: checksummed(p.spender), token });
+    return this.delivery.sendEvm({ to: address, valueWei: 0n, data: revokeData(p.kind, checksummed(p.spender)) }, BigInt(p.maxFeeWei), { kind: 'revoke', to: checksummed(p.spender), token }, ctx);
   }
 }
