@@ -107,7 +107,10 @@ function isPersistedState(v: unknown): v is PersistedState {
 }
 
 function isCustomNetwork(n: unknown): n is CustomNetwork {
-  return isObject(n) && isText(n.id) && isText(n.name) && isText(n.url) && isText(n.atomicNamespace);
+  // A damaged pin must not read as pinned (never pinned again, the node's word taken unchecked) nor as none.
+  const pin = isObject(n) && n.pinned;
+  const pinOk = pin === undefined || (isObject(pin) && [pin.networkID, pin.evmChainID].every((v) => Number.isSafeInteger(v) && (v as number) > 0) && [pin.xChainID, pin.cChainID, pin.avaxAssetID].every(isText));
+  return isObject(n) && pinOk && isText(n.id) && isText(n.name) && isText(n.url) && isText(n.atomicNamespace);
 }
 
 /**

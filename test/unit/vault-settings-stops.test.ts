@@ -277,3 +277,22 @@ describe('a removal stopped between its two writes', () => {
     expect((await next.accounts.accountsList()).accounts.map((x) => x.name)).toEqual(['Account 1', 'A']);
   });
 });
+
+describe('a custom network whose stored pin is damaged', () => {
+  it('is set aside with the settings, never read as pinned (its node would be believed unchecked) nor as never pinned; a sound one stays', async () => {
+    const { stores, worker } = storage();
+    await worker().accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const state = (await stores.local.get(['xpc.state']))['xpc.state'] as Record<string, unknown>;
+    const pinned = { networkID: 12345, evmChainID: 43112, xChainID: 'x', cChainID: 'c', avaxAssetID: 'a' };
+    const network = (id: string, pin: unknown) => ({ id, name: id, url: 'http://127.0.0.1:1', atomicNamespace: 'avax', pinned: pin });
+    const damaged = { ...state, customNetworks: [network('sound', pinned), network('damaged', {}), network('half', { ...pinned, evmChainID: '43112' })] };
+    await stores.local.set({ 'xpc.state': damaged });
+    const w = worker();
+    await w.accounts.walletUnlock({ password: PASSWORD });
+    const names = (await w.networks.networksList()).networks.map((n) => n.name);
+    expect(names).toContain('sound');
+    expect(names).not.toContain('damaged');
+    expect(names).not.toContain('half');
+    expect((await stores.local.get([UNREADABLE_STATE_KEY]))[UNREADABLE_STATE_KEY]).toEqual([{ at: expect.any(Number), value: damaged }]);
+  });
+});
