@@ -109,7 +109,7 @@ function isPersistedState(v: unknown): v is PersistedState {
 function isCustomNetwork(n: unknown): n is CustomNetwork {
   // A damaged pin must not read as pinned (never pinned again, the node's word taken unchecked) nor as none.
   const pin = isObject(n) && n.pinned;
-  const pinOk = pin === undefined || (isObject(pin) && [pin.networkID, pin.evmChainID].every((v) => Number.isSafeInteger(v) && (v as number) > 0) && [pin.xChainID, pin.cChainID, pin.avaxAssetID].every(isText));
+  const pinOk = pin === undefined || (isObject(pin) && [pin.networkID, pin.evmChainID].every(Number.isSafeInteger) && [pin.xChainID, pin.cChainID, pin.avaxAssetID].every(isText));
   return isObject(n) && pinOk && isText(n.id) && isText(n.name) && isText(n.url) && isText(n.atomicNamespace);
 }
 

@@ -60,7 +60,7 @@ export interface TransferRecord {
   error?: string;
   /** Its C-Chain import pays less than the base fee of now (the chain holds it): only one paying more replaces it. */
   underpaid?: boolean;
-  /** Imports it signed before, replaced while underpaid: the chain may still run one of them instead, and it is then the move's own. */
+  /** Imports it signed before and replaced (judged failed, or underpaid): the chain may still run one of them instead, and it is then the move's own. */
   replaced?: JournaledTx[];
   /**
    * When its accepted export's funds were first missing from atomic memory, no import of its own

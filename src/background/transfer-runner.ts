@@ -327,7 +327,9 @@ export class TransferRunner {
       throw new WalletError('fee-above-approved', `transfer ${record.id}: ${why}; the funds wait in atomic memory`);
     }
     delete record.missingSince;
-    if (record.underpaid) record.replaced = [...(record.replaced ?? []), ...record.imports];
+    // An import judged failed or underpaying may still be the one the chain runs (another node had
+    // it): kept, so the move then completes as its own.
+    if (record.imports.length) record.replaced = [...(record.replaced ?? []), ...record.imports];
     delete record.underpaid;
     record.imports = built.map((b) => {
       const s = this.engine.sign(b);

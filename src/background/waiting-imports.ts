@@ -92,7 +92,7 @@ export function journalReviewedImport(engine: WalletEngine, record: TransferReco
   const { underpaid, ...rest } = record;
   return {
     ...rest,
-    ...(underpaid ? { replaced: [...(record.replaced ?? []), ...record.imports] } : {}),
+    ...(record.imports.length ? { replaced: [...(record.replaced ?? []), ...record.imports] } : {}),
     imports: signed.map((x) => ({ chain: x.chain, txID: x.txID, signedHex: toHex(x.signedBytes), fee: x.fee.toString(), accepted: false })),
     importAttempts: record.importAttempts + 1,
     ...(record.maxFee === undefined || BigInt(record.maxFee) < reviewedMax ? { maxFee: reviewedMax.toString() } : {}),

@@ -193,10 +193,11 @@ describe('the import fee a move may pay', () => {
     // One that replaces an import found underpaying is bounded by the fee reviewed, not by that one's.
     const reviewed = journalReviewedImport(engine, { ...record!, underpaid: true }, await engine.buildImports('C', 'P'));
     expect(reviewed.underpaid).toBeUndefined();
-    // The underpaid import it replaces may still be the one the chain runs: kept with the record (only then).
+    // The import it replaces (underpaid, or judged failed) may still be the one the chain runs: kept with the record.
     const earlier = { chain: 'C' as const, txID: 'earlier', signedHex: '00', fee: '10', accepted: false };
     expect(journalReviewedImport(engine, { ...record!, underpaid: true, imports: [earlier] }, await engine.buildImports('C', 'P')).replaced).toEqual([earlier]);
-    expect(journalReviewedImport(engine, { ...record!, imports: [earlier] }, await engine.buildImports('C', 'P')).replaced).toBeUndefined();
+    expect(journalReviewedImport(engine, { ...record!, imports: [earlier] }, await engine.buildImports('C', 'P')).replaced).toEqual([earlier]);
+    expect(journalReviewedImport(engine, record!, await engine.buildImports('C', 'P')).replaced).toBeUndefined();
     await journal.put(reviewed);
     chains.states.set(reviewed.imports[0]!.txID, 'failed');
     expect(await new TransferRunner(engine, journal).resumeAll()).toMatchObject([{ state: 'completed', importAttempts: 2, imports: [{ fee: '400', accepted: true }] }]);
@@ -253,11 +254,24 @@ describe('a move whose exported funds are gone from atomic memory after its impo
     expect(await journal.unfinished()).toEqual([]);
   });
 
+  it('completes as its own when an earlier import it judged failed and built again went through after all, not as "another import brought its funds"', async () => {
+    const chains = new ScriptedChains();
+    const { journal, importID: last } = await parked(chains);
+    const first = 'tx-2';
+    expect(last).not.toBe(first);
+    chains.states.set(first, 'accepted');
+    chains.states.set(last, 'inputs-spent' as TxState);
+    const [done] = await new TransferRunner(chains.engine(), journal).resumeAll();
+    expect(done).toMatchObject({ state: 'completed', imports: [{ txID: first, accepted: true }] });
+    expect(done!.error).toBeUndefined();
+    expect(transferActivity(done!, 'AVAX').filter((i) => i.kind === 'import')).toMatchObject([{ txID: first, status: 'accepted' }]);
+  });
+
   it('ends, not waiting for ever, when another import took the funds: completed, saying so', async () => {
     const chains = new ScriptedChains();
     const { journal, importID } = await parked(chains);
-    // What the journaled import spends was spent by another tx, and what it creates is not there.
-    chains.states.set(importID, 'inputs-spent' as TxState);
+    // What the journaled imports (the last and those it replaced) spend was spent by another tx, and what they create is not there.
+    for (const tx of [...(await journal.list())[0]!.imports, ...((await journal.list())[0]!.replaced ?? [])]) chains.states.set(tx.txID, 'inputs-spent' as TxState);
     const [done] = await new TransferRunner(chains.engine(), journal).resumeAll();
     expect(done).toMatchObject({ state: 'completed', error: IMPORTED_ELSEWHERE, imports: [{ txID: importID, accepted: false }] });
     expect(await journal.unfinished()).toEqual([]);
