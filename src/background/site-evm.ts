@@ -243,7 +243,9 @@ export class SiteEvm extends SiteHandler {
         // On the Avalanche C-Chain the wallet chooses the nonce, whatever the site asked
         // (WalletEngine.evmNonce: never past a gap, a refused tx's nonce taken again).
         chain.kind === 'avalanche' ? this.deps.wallet.evmNonceFor(account.id) : (siteNonce ?? eth.getTransactionCount(account.cAddress, 'pending')),
-        eth.getBlockByNumber('latest'),
+        // On Avalanche's C-Chain, eth_baseFee: the bound the next block's base fee keeps to, as the
+        // wallet's own sends price (a tx under it waits); its block limit is not used there (gasCap).
+        chain.kind === 'avalanche' ? eth.baseFee().then((baseFeePerGas) => ({ baseFeePerGas, gasLimit: 0n })) : eth.getBlockByNumber('latest'),
         siteTip ?? eth.maxPriorityFeePerGas(),
         // With the site's own limit, the estimate only informs the approval (what is likely charged).
         gasLimit === undefined ? estimateUse() : estimateUse().catch(() => undefined),
@@ -259,6 +261,9 @@ export class SiteEvm extends SiteHandler {
       if (siteMaxFee !== undefined) fees = { maxFeePerGas: siteMaxFee, maxPriorityFeePerGas: siteTip ?? (tip < siteMaxFee ? tip : siteMaxFee) };
       else if (gasPrice !== undefined) fees = { maxFeePerGas: gasPrice, maxPriorityFeePerGas: tip < gasPrice ? tip : gasPrice };
       if (fees.maxPriorityFeePerGas > fees.maxFeePerGas) throw new InvalidParamsError('params[0].maxPriorityFeePerGas is above maxFeePerGas', 'params[0].maxPriorityFeePerGas');
+      // A site's fee cap under it would wait for the base fee to fall, every later C-Chain tx of the
+      // account (its own sends, its moves) queued behind it: the wallet's own fees, shown for approval.
+      if (chain.kind === 'avalanche' && fees.maxFeePerGas < baseFee) fees = eip1559Fees(baseFee, tip);
       // The site's own limit as it is; else the estimate with room (gasLimitFor) the balance pays,
       // elsewhere within 90% of a block and EIP-7825's per-tx cap (as MetaMask pads).
       const blockRoom = (block!.gasLimit * 9n) / 10n;

@@ -114,7 +114,7 @@ describe("a site's EVM tx and the gas limit", () => {
         const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
         const h = '0x' + '00'.repeat(32);
         const result = {
-          eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x5d21dba00', gasLimit: '0x4c4b400', gasUsed: '0x0', transactions: [] },
+          eth_baseFee: '0x5d21dba00', eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x5d21dba00', gasLimit: '0x4c4b400', gasUsed: '0x0', transactions: [] },
           eth_maxPriorityFeePerGas: '0x0',
           eth_estimateGas: '0x' + estimate.toString(16),
           eth_getBalance: '0xde0b6b3a7640000',
@@ -130,12 +130,34 @@ describe("a site's EVM tx and the gas limit", () => {
     expect(await t.approvals.list()).toEqual([]);
   });
 
+  it("on Avalanche's C-Chain the fee starts from eth_baseFee (the bound a block keeps to), not the last header's; a site's own fee cap below it gives way to the wallet's fees, shown for approval (it would wait, every later tx behind it)", async () => {
+    const h = '0x' + '00'.repeat(32);
+    const gwei = 1_000_000_000n;
+    const fetch = (async (_url: string, init?: RequestInit) => {
+      const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
+      const result = { eth_baseFee: '0x' + (25n * gwei).toString(16), eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: '0x4c4b400', gasUsed: '0x0', transactions: [] }, eth_estimateGas: '0x5208', eth_getBalance: '0xde0b6b3a7640000' }[method] ?? '0x0';
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
+    }) as unknown as typeof globalThis.fetch;
+    const wallet = { evmNonceFor: async () => 0n, recipientOf: async () => ({ warnings: [] }), evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol: 'AVAX', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never };
+    const t = setup({ fetch, wallet });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    const tx = (fee?: bigint) => [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, value: '0x1', ...(fee ? { maxFeePerGas: '0x' + fee.toString(16), maxPriorityFeePerGas: '0x0' } : {}) }];
+    for (const [asked, signed] of [[undefined, 50n * gwei], [10n * gwei, 50n * gwei], [25n * gwei, 25n * gwei]] as const) {
+      const sending = t.call('eth_sendTransaction', tx(asked));
+      await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+      const [pending] = await t.approvals.list();
+      expect(pending!.summary).toMatchObject({ baseFeePerGas: String(25n * gwei), maxFeePerGas: String(signed) });
+      await t.approvals.decide(pending!.id, false);
+      await errorOf(sending);
+    }
+  });
+
   it('on a chain a site added (not Avalanche\'s C-Chain), neither the estimate nor the site\'s own limit is held to that ceiling', async () => {
     const h = '0x' + '00'.repeat(32);
     const big = '0x' + (MAX_C_GAS_LIMIT + 1n).toString(16);
     const fetchStub = (async (_url: string, init?: RequestInit) => {
       const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
-      const result = { eth_chainId: '0x2a', eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: '0x2faf0800', gasUsed: '0x0', transactions: [] }, eth_estimateGas: big, eth_getBalance: '0xde0b6b3a7640000' }[method] ?? '0x0';
+      const result = { eth_chainId: '0x2a', eth_baseFee: '0x1', eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: '0x2faf0800', gasUsed: '0x0', transactions: [] }, eth_estimateGas: big, eth_getBalance: '0xde0b6b3a7640000' }[method] ?? '0x0';
       return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
     }) as unknown as typeof fetch;
     const wallet = { recipientOf: async () => ({ warnings: [] }), evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol: 'TST', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never };
@@ -169,7 +191,7 @@ describe("a site's EVM tx and the gas limit", () => {
         const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
         const h = '0x' + '00'.repeat(32);
         const hex = (n: bigint) => '0x' + n.toString(16);
-        const result = { eth_chainId: '0x2a', eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: hex(blockGas), gasUsed: '0x0', transactions: [] }, eth_estimateGas: hex(estimate), eth_getBalance: hex(balance) }[method] ?? '0x0';
+        const result = { eth_chainId: '0x2a', eth_baseFee: '0x1', eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: hex(blockGas), gasUsed: '0x0', transactions: [] }, eth_estimateGas: hex(estimate), eth_getBalance: hex(balance) }[method] ?? '0x0';
         return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
       }) as unknown as typeof fetch;
     const wallet = { evmNonceFor: async () => 0n, recipientOf: async () => ({ warnings: [] }), evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol: 'AVAX', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never };

@@ -24,7 +24,7 @@ const h32 = '0x' + '00'.repeat(32);
 const node = (async (_url: string, init?: RequestInit) => {
   const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
   const result = {
-    eth_getBlockByNumber: { number: '0x1', hash: h32, parentHash: h32, timestamp: '0x1', baseFeePerGas: '0x5d21dba00', gasLimit: '0x4c4b400', gasUsed: '0x0', transactions: [] },
+    eth_baseFee: '0x5d21dba00', eth_getBlockByNumber: { number: '0x1', hash: h32, parentHash: h32, timestamp: '0x1', baseFeePerGas: '0x5d21dba00', gasLimit: '0x4c4b400', gasUsed: '0x0', transactions: [] },
     eth_maxPriorityFeePerGas: '0x0',
     eth_estimateGas: '0x5208',
     eth_getBalance: '0xde0b6b3a7640000',
