@@ -21,6 +21,8 @@ export interface TransferView {
   from: ChainName;
   to: ChainName;
   amount: Amount;
+  /** When it was journaled (ms). */
+  createdAt: number;
   state: 'pending' | 'export-signed' | 'export-accepted' | 'import-signed' | 'completed' | 'failed';
   exportTxID?: string;
   importTxIDs: string[];

@@ -328,6 +328,7 @@ function transferView(r: TransferRecord, paused?: TransferView['paused']): Trans
     from: r.from,
     to: r.to,
     amount: r.amount,
+    createdAt: r.createdAt,
     state: r.state,
     importTxIDs: r.imports.map((i) => i.txID),
     ...(r.export ? { exportTxID: r.export.txID, exportFee: r.export.fee } : {}),

@@ -51,13 +51,19 @@ const WORDS = {
   send: ['sent the same amount to this address', 'send it a second time', 'send it again'],
   mint: ['minted the same amount to this address', 'mint it a second time', 'mint it again'],
   'create-asset': ['created an asset of this name and symbol', 'create a second one', 'create another'],
+  move: ['started the same move', 'move it a second time', 'move it again'],
 };
 
-export function sentBeforeText(item: ActivityItem, now: number): string {
-  const minutes = Math.floor(Math.max(0, now - item.createdAt) / 60_000);
+/** `kind` done at `createdAt`, in words: `pending`, the chain has not accepted it (a move: not finished) yet. */
+export function doneBeforeText(kind: keyof typeof WORDS, createdAt: number, pending: boolean, now: number): string {
+  const minutes = Math.floor(Math.max(0, now - createdAt) / 60_000);
   const ago = minutes === 0 ? 'less than a minute ago' : minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`;
-  const [did, secondTime, again] = WORDS[item.kind === 'mint' || item.kind === 'create-asset' ? item.kind : 'send'];
-  return item.status === 'pending' ? `You ${did} ${ago}, and the chain has not accepted it yet. Confirm only to ${secondTime}.` : `You ${did} ${ago}. Confirm only to ${again}.`;
+  const [did, secondTime, again] = WORDS[kind];
+  return pending ? `You ${did} ${ago}, and ${kind === 'move' ? 'it has not finished' : 'the chain has not accepted it'} yet. Confirm only to ${secondTime}.` : `You ${did} ${ago}. Confirm only to ${again}.`;
+}
+
+export function sentBeforeText(item: ActivityItem, now: number): string {
+  return doneBeforeText(item.kind === 'mint' || item.kind === 'create-asset' ? item.kind : 'send', item.createdAt, item.status === 'pending', now);
 }
 
 /** How many checks were made: each one its own. */

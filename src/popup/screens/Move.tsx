@@ -18,6 +18,7 @@ import { WEI_PER_NAVAX } from '../../core/amount.js';
 import { AVAX_DECIMALS, chainLabel, formatClock, formatValue, shortenId, units } from '../format.js';
 import type { BalancesView, ChainName, Selection, TransferView } from '../../shared/messages.js';
 import { WaitingFunds } from '../components/WaitingFunds.js';
+import { doneBeforeText, SENT_BEFORE_WINDOW_MS } from '../components/SentBefore.js';
 
 const CHAINS: ChainName[] = ['X', 'P', 'C'];
 const POLL_MS = 2000;
@@ -289,6 +290,8 @@ export function Move({
       setTick((t) => t + 1);
     } catch (err) {
       setError(errorInfo(err));
+      // The move may have been journaled all the same (an answer lost): the list, and so the review's "Moved before", is read again.
+      setTick((t) => t + 1);
       // The export's fee rose since the review (nothing was journaled): the review shows the fees of now.
       if (err instanceof BackgroundError && err.code === 'fee-above-approved') {
         const now = await call('transfers.estimate', { from: review.from, to: review.to, amount: review.amount.toString() }).catch(() => undefined);
@@ -300,6 +303,8 @@ export function Move({
   };
 
   if (review) {
+    // The same move just made (its answer lost, the popup closed meanwhile): a second Confirm would move it twice.
+    const before = transfers?.find((t) => t.from === review.from && t.to === review.to && BigInt(t.amount) === review.amount && t.state !== 'failed' && (isActive(t) || Date.now() - t.createdAt < SENT_BEFORE_WINDOW_MS));
     return (
       <div class="move">
         <Review
@@ -312,6 +317,7 @@ export function Move({
             { term: `Export fee (${chainLabel(review.from)})`, value: `${formatValue(review.exportFee, AVAX_DECIMALS, 'AVAX')}` },
             { term: `Import fee (${chainLabel(review.to)})`, value: `${formatValue(review.importFee, AVAX_DECIMALS, 'AVAX')}, taken from the amount` },
             { term: `Arrives on the ${chainLabel(review.to)}`, value: `${formatValue(review.amount - review.importFee, AVAX_DECIMALS, 'AVAX')}`, testid: 'move-review-arrives' },
+            ...(before ? [{ term: 'Moved before', value: <span class="badge warn">{doneBeforeText('move', before.createdAt, isActive(before), Date.now())}</span>, testid: 'review-sent-before' }] : []),
           ]}
           note="An export, then an import. Once it starts it continues in the background whenever the wallet is unlocked, even after you close this popup or the browser; the fees shown are the most it may pay."
           error={error?.text}

@@ -9,7 +9,7 @@ import { balances } from './fixtures.js';
 
 afterEach(cleanup);
 
-const base: TransferView = { id: 'm', from: 'X', to: 'P', amount: '1000000000', state: 'pending', importTxIDs: [] };
+const base: TransferView = { id: 'm', createdAt: 1, from: 'X', to: 'P', amount: '1000000000', state: 'pending', importTxIDs: [] };
 
 function progress(t: TransferView) {
   render(
@@ -155,7 +155,7 @@ describe('the review of a move', () => {
     const bg = fakeBackground({
       'transfers.list': () => ({ transfers: [] }),
       'transfers.estimate': () => ({ exportFee: exportFee.toString(), importFee: '300000', maxAmount: '11999000000' }),
-      'transfers.start': (p) => ({ id: 'm', ...p, state: 'pending' as const, importTxIDs: [] }),
+      'transfers.start': (p) => ({ id: 'm', createdAt: 1, ...p, state: 'pending' as const, importTxIDs: [] }),
     });
     renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
     fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '2.5' } });
@@ -177,7 +177,7 @@ describe('the review of a move', () => {
       'transfers.estimate': () => ({ exportFee: exportFee.toString(), importFee: '300000', maxAmount: '11999000000' }),
       'transfers.start': (p) => {
         if (BigInt(p.maxExportFee!) < exportFee) throw new Refuse({ code: 'fee-above-approved', message: `the export's fee of ${exportFee} nAVAX is above the ${p.maxExportFee} nAVAX reviewed` });
-        return { id: 'm', ...p, state: 'pending' as const, importTxIDs: [] };
+        return { id: 'm', createdAt: 1, ...p, state: 'pending' as const, importTxIDs: [] };
       },
     });
     renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
@@ -267,5 +267,52 @@ describe('the review of a move', () => {
     expect(button().disabled).toBe(true);
     fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: '11.99' } });
     await waitFor(() => expect(button().disabled).toBe(false));
+  });
+});
+
+describe('the review of a move made a little while ago', () => {
+  const estimate = () => ({ exportFee: '1000000', importFee: '300000', maxAmount: '11999000000' });
+  const review = async (amount: string) => {
+    fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: amount } });
+    await waitFor(() => expect(screen.getByTestId('move-arrives').textContent).not.toBe(''));
+    fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
+    await screen.findByTestId('review');
+  };
+
+  it('whose Confirm lost its answer (the move was journaled all the same): the review, read again, names it before a second Confirm moves it twice', async () => {
+    const transfers: TransferView[] = [];
+    const bg = fakeBackground({
+      'transfers.list': () => ({ transfers }),
+      'transfers.estimate': estimate,
+      'transfers.start': (p) => {
+        transfers.unshift({ id: 'm', createdAt: Date.now(), ...p, state: 'pending', importTxIDs: [] });
+        throw new Refuse({ code: 'unreachable', message: 'the background stopped answering' });
+      },
+    });
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
+    await review('2.5');
+    expect(screen.queryByTestId('review-sent-before')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm and move' }));
+    expect((await screen.findByTestId('review-sent-before')).textContent).toBe('You started the same move less than a minute ago, and it has not finished yet. Confirm only to move it a second time.');
+  });
+
+  it('names one finished within the hour, not one older, failed, of another amount or to another chain', async () => {
+    const now = Date.now();
+    const done = { ...base, amount: '2500000000', state: 'completed' as const };
+    const transfers: TransferView[] = [
+      { ...done, id: 'old', createdAt: now - 61 * 60_000 },
+      { ...done, id: 'failed', createdAt: now, state: 'failed' },
+      { ...done, id: 'other-amount', createdAt: now, amount: '2400000000' },
+      { ...done, id: 'other-chain', createdAt: now, to: 'C' },
+    ];
+    const bg = fakeBackground({ 'transfers.list': () => ({ transfers }), 'transfers.estimate': estimate });
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
+    await review('2.5');
+    expect(screen.queryByTestId('review-sent-before')).toBeNull();
+    cleanup();
+    transfers.push({ ...done, id: 'recent', createdAt: now - 5 * 60_000 });
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
+    await review('2.5');
+    expect(screen.getByTestId('review-sent-before').textContent).toBe('You started the same move 5 minutes ago. Confirm only to move it again.');
   });
 });

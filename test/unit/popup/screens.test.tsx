@@ -32,7 +32,7 @@ function transferEstimator(spendable: bigint) {
 describe('Move', () => {
   it('says a move under way is paused while the node does not answer, and only waiting otherwise; a finished one is neither', () => {
     const since = Date.UTC(2026, 10, 25, 2, 0, 0);
-    const base: TransferView = { id: 'm', from: 'X', to: 'P', amount: '1000000000', state: 'export-signed', exportTxID: 'e', importTxIDs: [] };
+    const base: TransferView = { id: 'm', createdAt: 1, from: 'X', to: 'P', amount: '1000000000', state: 'export-signed', exportTxID: 'e', importTxIDs: [] };
     render(
       <ul>
         <TransferProgress t={{ ...base, paused: { code: 'node-unreachable', message: 'node at http://127.0.0.1:9650 is unreachable', since } }} />
@@ -86,7 +86,7 @@ describe('Move', () => {
   it("rounds a move's amount and fees as Home does, the exact amounts one click away", () => {
     render(
       <ul>
-        <TransferProgress t={{ id: 'm', from: 'X', to: 'P', amount: '1234567891', state: 'completed', exportTxID: 'e', exportFee: '1000123', importTxIDs: ['i'], importFee: '280456' }} />
+        <TransferProgress t={{ id: 'm', createdAt: 1, from: 'X', to: 'P', amount: '1234567891', state: 'completed', exportTxID: 'e', exportFee: '1000123', importTxIDs: ['i'], importFee: '280456' }} />
       </ul>,
     );
     expect(screen.getByRole('button', { name: '≈ 1.234567 AVAX (exactly 1.234567891 AVAX)' })).toBeTruthy();
@@ -101,7 +101,7 @@ describe('Move', () => {
     render(
       <ul>
         {ids.map((id, i) => (
-          <TransferProgress key={id} t={{ id: `m${i}`, from: 'X', to: 'P', amount: '1000000000', state: 'completed', exportTxID: id, importTxIDs: [`${id}i`] }} />
+          <TransferProgress key={id} t={{ id: `m${i}`, createdAt: 1, from: 'X', to: 'P', amount: '1000000000', state: 'completed', exportTxID: id, importTxIDs: [`${id}i`] }} />
         ))}
       </ul>,
     );
@@ -116,9 +116,9 @@ describe('Move', () => {
     const paused = { code: 'node-unreachable', message: 'node at http://127.0.0.1:9650 is unreachable', since };
     render(
       <ul>
-        <TransferProgress t={{ id: 'a', from: 'X', to: 'P', amount: '1000000000', state: 'export-signed', importTxIDs: [], paused }} nodeDown />
-        <TransferProgress t={{ id: 'b', from: 'C', to: 'X', amount: '2500000000', state: 'export-signed', importTxIDs: [], paused }} nodeDown />
-        <TransferProgress t={{ id: 'c', from: 'P', to: 'C', amount: '3000000000', state: 'failed', importTxIDs: [], error: 'refused by the node' }} />
+        <TransferProgress t={{ id: 'a', createdAt: 1, from: 'X', to: 'P', amount: '1000000000', state: 'export-signed', importTxIDs: [], paused }} nodeDown />
+        <TransferProgress t={{ id: 'b', createdAt: 1, from: 'C', to: 'X', amount: '2500000000', state: 'export-signed', importTxIDs: [], paused }} nodeDown />
+        <TransferProgress t={{ id: 'c', createdAt: 1, from: 'P', to: 'C', amount: '3000000000', state: 'failed', importTxIDs: [], error: 'refused by the node' }} />
       </ul>,
     );
     expect([...document.querySelectorAll('summary')].map((s) => s.textContent)).toEqual([
@@ -130,13 +130,13 @@ describe('Move', () => {
 
   it('starts a move in nAVAX, shows both estimated fees, what arrives, and the progress of each move', async () => {
     const transfers: TransferView[] = [
-      { id: 'm1', from: 'P', to: 'C', amount: '2000000000', state: 'export-accepted', exportTxID: 'exp1', exportFee: '280000', importTxIDs: [] },
+      { id: 'm1', createdAt: 1, from: 'P', to: 'C', amount: '2000000000', state: 'export-accepted', exportTxID: 'exp1', exportFee: '280000', importTxIDs: [] },
     ];
     const bg = fakeBackground({
       'transfers.list': () => ({ transfers }),
       'transfers.estimate': transferEstimator(12_000_000_000n),
       'transfers.start': (p) => {
-        const t: TransferView = { id: 'm2', ...p, state: 'pending', importTxIDs: [] };
+        const t: TransferView = { id: 'm2', createdAt: 1, ...p, state: 'pending', importTxIDs: [] };
         transfers.unshift(t);
         return t;
       },
