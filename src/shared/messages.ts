@@ -359,7 +359,7 @@ export interface RestoreResult extends WalletStatus {
 export interface RestoreLoss {
   /** Accounts from imported private keys: the phrase does not hold them. */
   importedKeys: number;
-  /** Starting again from a private key over a wallet with a recovery phrase: the phrase goes, with this many of its accounts listed (0: none listed now). */
+  /** Starting again from a private key, or another phrase, over a wallet with a recovery phrase: the phrase goes, with this many of its accounts listed (0: none listed now). */
   phraseAccounts?: number;
   /** Cross-chain transfers neither completed nor failed (their journals go with the vault). */
   unfinishedTransfers: number;

@@ -74,7 +74,10 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     expect(stores.local.keys()).toContain(journalKey);
     expect(stores.local.keys()).toContain(outbox.key);
 
-    const status = await wallet.accounts.walletRestore({ ...restore, confirmLoss: shown.names });
+    // Unlocked, the wallet can tell the phrase typed is another one: its own phrase goes too, and is named.
+    const unlockedShown = await refusedRestore(wallet.accounts.walletRestore({ ...restore, confirmLoss: shown.names }));
+    expect(unlockedShown).toMatchObject({ phraseAccounts: 1, importedKeys: 1 });
+    const status = await wallet.accounts.walletRestore({ ...restore, confirmLoss: unlockedShown.names });
     expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1', kind: 'hd' } });
     expect(stores.local.keys()).not.toContain(journalKey);
     expect(stores.local.keys()).not.toContain(outbox.key);
@@ -171,11 +174,14 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     expect(new Set(shown.names).size).toBe(shown.names.length);
   });
 
-  it('goes through without a confirmation when nothing would be lost', async () => {
+  it('goes through without a confirmation when nothing would be lost (the same phrase); another phrase, unlocked, names the phrase it drops', async () => {
     const { wallet } = service();
-    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic });
     await wallet.accounts.accountsAdd({ name: 'Savings' });
-    const finished = await wallet.accounts.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const other = await refusedRestore(wallet.accounts.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) }));
+    expect(other).toMatchObject({ phraseAccounts: 2, importedKeys: 0, names: ['phrase 2'] });
+    const finished = await wallet.accounts.walletRestore({ password: 'long enough', mnemonic: ` ${mnemonic.toUpperCase()} ` });
     expect(finished.vault).toBe('unlocked');
   });
 });

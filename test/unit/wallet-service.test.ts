@@ -89,9 +89,10 @@ describe('hidden assets', () => {
 
   it('are dropped with the wallet when it is restored from a recovery phrase', async () => {
     const { wallet, stores } = service();
-    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic });
     await wallet.balances.settingsSetHiddenAssets({ assetIDs: [ID_A], networkId: 'local' });
-    await wallet.accounts.walletRestore({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    await wallet.accounts.walletRestore({ password: 'long enough', mnemonic });
     expect(await wallet.balances.settingsGetHiddenAssets({ networkId: 'local' })).toEqual({ assetIDs: [] });
     expect(stores.local.keys()).not.toContain('xpc.hidden.local');
   });

@@ -37,10 +37,11 @@ export interface VaultLoss {
   hasPhrase: boolean;
 }
 
-export function vaultLoss(session: Session): VaultLoss | undefined {
+/** `restoring`: the phrase a restore brings (the vault's own, when it is that one, is not lost). */
+export function vaultLoss(session: Session, restoring?: string): VaultLoss | undefined {
   if (!session.isUnlocked()) return undefined;
   const secrets = session.secrets();
-  return { keyIds: secrets.importedKeys.map((k) => k.id), hasPhrase: secrets.mnemonic !== undefined };
+  return { keyIds: secrets.importedKeys.map((k) => k.id), hasPhrase: secrets.mnemonic !== undefined && secrets.mnemonic !== restoring };
 }
 
 /**
@@ -59,9 +60,10 @@ export async function restoreLoss(fromPhrase: boolean, vault: VaultLoss | undefi
   const keyIds = new Set([...s.accounts.flatMap((a) => (a.kind === 'imported' ? [a.keyId] : [])), ...(vault?.keyIds ?? [])]);
   const unknown = readable === null && (await vaultExists());
   const phraseAccounts = s.accounts.filter((a) => a.kind === 'hd').length;
-  // A key over a wallet with a phrase drops the phrase, even with none of its accounts listed
-  // (they were removed): the settings say so without the vault (an HD index was ever given).
-  const phrase = !fromPhrase && (vault ? vault.hasPhrase : s.nextHdIndex > 0 || phraseAccounts > 0);
+  // A key, or another phrase, over a wallet with a phrase drops it, even with none of its accounts
+  // listed (they were removed). Locked, the settings say so for a key (an HD index was ever given);
+  // whether a phrase is the same one only the unlocked vault can say.
+  const phrase = vault ? vault.hasPhrase : !fromPhrase && (s.nextHdIndex > 0 || phraseAccounts > 0);
   const perChains = await perChainsKeys(local, s.accounts.map((a) => a.id));
   const perEntry = (key: (networkId: string, accountId: string) => string) => s.accounts.flatMap((a) => networkIdsOf(s).map((n) => key(n, a.id)));
   const sends = await sendsInTheWay(local, [...perChains.outboxes, ...perEntry(entryOutboxKey)]);

@@ -164,7 +164,7 @@ export class AccountsService {
     // A Confirm holds for what the user was shown, by name: another window may have added an import,
     // a send or a move since. More than that is asked about, never dropped unsaid.
     const agreed = new Set(p.confirmLoss);
-    const countAgain = async (vault = vaultLoss(this.session)) => {
+    const countAgain = async (vault = vaultLoss(this.session, mnemonic)) => {
       const loss = await restoreLoss(fromPhrase, vault, this.settings, this.local, this.transfers, () => this.vaultExists());
       if (loss.names.some((name) => !agreed.has(name))) throw new RestoreWouldDropError(loss);
       return vault;

@@ -43,7 +43,7 @@ export function RestoreLossWarning(p: { loss: RestoreLoss; keyMode: boolean; aga
         <ul>
           {phraseAccounts !== undefined && (
             <li>
-              The recovery phrase: it will be gone from this wallet, with{' '}
+              The recovery phrase stored now: it will be gone from this wallet, with{' '}
               {phraseAccounts > 0 ? `the ${plural(phraseAccounts, 'account', 'accounts')} made from it` : 'every account made from it (none is listed now)'}. Their
               funds stay reachable only with that phrase: make sure you have it written down.
             </li>

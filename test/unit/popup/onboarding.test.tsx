@@ -302,7 +302,7 @@ describe('Onboarding', () => {
     type('Confirm password', 'kj8Lm2qz!x');
     fireEvent.click(screen.getByRole('button', { name: 'Restore wallet' }));
     const warning = await screen.findByRole('alert');
-    expect(warning.textContent).toContain('The recovery phrase: it will be gone from this wallet, with the 2 accounts made from it.');
+    expect(warning.textContent).toContain('The recovery phrase stored now: it will be gone from this wallet, with the 2 accounts made from it.');
     expect(warning.textContent).toContain('unless it is the key you entered');
     fireEvent.click(screen.getByRole('button', { name: 'Restore anyway' }));
     await waitFor(() => expect(onDone).toHaveBeenCalledWith(UNLOCKED));
@@ -316,7 +316,7 @@ describe('Onboarding', () => {
   it('starting again from a key over a phrase wallet with no phrase account listed still says the phrase goes', () => {
     render(<RestoreLossWarning loss={{ importedKeys: 1, phraseAccounts: 0, unfinishedTransfers: 0, names: [] }} keyMode busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
     const warning = screen.getByRole('alert').textContent!;
-    expect(warning).toContain('The recovery phrase: it will be gone from this wallet, with every account made from it (none is listed now).');
+    expect(warning).toContain('The recovery phrase stored now: it will be gone from this wallet, with every account made from it (none is listed now).');
     expect(warning).toContain('1 account from an imported private key, unless it is the key you entered');
     cleanup();
     render(<RestoreLossWarning loss={{ importedKeys: 0, unfinishedTransfers: 0, undecidedSends: 2, names: [] }} keyMode={false} busy={false} error={undefined} onConfirm={vi.fn()} onCancel={vi.fn()} />);
