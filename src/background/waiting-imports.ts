@@ -89,7 +89,7 @@ export function journalReviewedImport(engine: WalletEngine, record: TransferReco
   // Never lowered: the reviewed import is within what the user approved now (over the reviewed export fee, which the import's cap is taken from).
   const reviewedMax = BigInt(record.maxExportFee ?? record.export!.fee) + feeOf(built);
   // A new import of the user's reviewing: the one it replaces no longer bounds it (TransferRecord.underpaid).
-  const { underpaid, ...rest } = record;
+  const { underpaid: _replacedNow, ...rest } = record;
   return {
     ...rest,
     ...(record.imports.length ? { replaced: [...(record.replaced ?? []), ...record.imports] } : {}),
