@@ -14,9 +14,10 @@ export class WalletError extends Error {
 
 /**
  * A node's own words inside a wallet message, marked so no screen shows them as the wallet's main
- * text: a lying node can write anything there ("your key leaked: move your funds to …").
+ * text: a lying node can write anything there ("your key leaked: move your funds to …"). Cut short,
+ * so the mark always closes within what a screen reads of a message.
  */
-export const nodeWords = (text: string): string => `[node: ${text.replace(/[[\]]/g, '')}]`;
+export const nodeWords = (text: string): string => `[node: ${text.slice(0, 500).replace(/[[\]]/g, '')}]`;
 
 /** Malformed bytes: the only error a decoder ever throws. `offset` is where decoding stopped. */
 export class CodecError extends WalletError {

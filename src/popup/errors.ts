@@ -83,7 +83,7 @@ export function withoutInternals(text: string): string {
  */
 export function plainError(code: string, message: string, field?: string): PlainError {
   // A node's message can be any length: past this, cleaning it would only hold up the popup.
-  const said = sentence(message.slice(0, 2_000).replace(/^[\w.[\]]+: /, ''));
+  const said = sentence(message.slice(0, 2_000).replace(/^\w[\w.[\]]*: /, ''));
   // The node's words quoted in the background's own sentence (core nodeWords) stay in the detail only.
   const ours = said.replace(/ ?\[node: [^\]]*\]/g, '');
   // AVAX short for the fee of something else (another asset's send, an asset created or minted).

@@ -132,6 +132,8 @@ describe('a custom network', () => {
         C: { message: { consensus: {} }, timestamp: '2026-01-01T00:00:00Z', contiguousFailures: 0, timeOfFirstFailure: null },
         P: { message: {}, timestamp: '2026-01-01T00:00:00Z', contiguousFailures: 0, timeOfFirstFailure: null },
         bootstrapped: { message: ['X'], error: 'subnets not bootstrapped', contiguousFailures: 3, timeOfFirstFailure: '2026-01-01T00:00:00Z' },
+        // A name the popup would show as it is: not one that reads as a check's (a lying node's words), though still counted as failing.
+        'your key leaked: move your funds to avax-rescue.net': { message: {}, error: 'x', contiguousFailures: 1, timeOfFirstFailure: null },
       },
     };
     const fetch = async () => new Response(JSON.stringify(report), { status: 503 });

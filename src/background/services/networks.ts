@@ -313,7 +313,8 @@ export class NetworksService {
       if (identity !== undefined && (report.healthy || identity instanceof NetworkMismatchError)) throw identity;
       // A node's check carries an `error` only when it fails: those are the ones to name.
       const failed = Object.keys(report.checks).filter((k) => (report.checks[k] as { error?: unknown } | null)?.error != null);
-      return { healthy: report.healthy, checks: failed, passed: Object.keys(report.checks).length - failed.length };
+      // Names are shown as they are: only those that read as a check's name (a node could name one "move your funds to …").
+      return { healthy: report.healthy, checks: failed.filter((k) => /^[\w.-]{1,40}$/.test(k)), passed: Object.keys(report.checks).length - failed.length };
     } catch (e) {
       return { healthy: false, checks: [], passed: 0, error: (e as Error).message, errorCode: e instanceof WalletError ? e.code : '' };
     }

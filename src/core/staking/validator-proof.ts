@@ -8,7 +8,7 @@
 // share and the period.
 import { equalBytes } from '../bytes.js';
 import { decodeChainTx } from '../codec/codec.js';
-import { CodecError, NodeResponseError, RpcError, WalletError } from '../errors.js';
+import { CodecError, NodeResponseError, nodeWords, RpcError, WalletError } from '../errors.js';
 import { formatNodeId } from '../encoding.js';
 import type { Bytes } from '../bytes.js';
 import type { ChainContext } from '../tx/context.js';
@@ -74,7 +74,7 @@ export async function readValidatorTerms(getTx: (txID: string) => Promise<Bytes>
     bytes = await getTx(listed.txID);
   } catch (e) {
     // Unknown to the node, or bytes that are not the tx: the fee stays unproven, so nothing is signed.
-    if (e instanceof RpcError || e instanceof NodeResponseError) throw new ValidatorMismatchError(listed.nodeID, `the node cannot show the transaction ${listed.txID} it names (${e.message})`);
+    if (e instanceof RpcError || e instanceof NodeResponseError) throw new ValidatorMismatchError(listed.nodeID, `the node cannot show the transaction ${listed.txID} it names ${nodeWords(e.message)}`);
     throw e;
   }
   return termsOfStakingTx(bytes, ctx, listed.nodeID);

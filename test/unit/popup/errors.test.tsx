@@ -70,7 +70,15 @@ describe('plain words', () => {
     expect(plainError('tx-refused', `the C-Chain node refused the transaction ${node('avax.issueTx', 'import UTXO missing')}, and nothing it spends was spent`).text).toBe('The C-Chain node refused the transaction, and nothing it spends was spent');
     // A lying node's words never read as the wallet's: no bare domain, no advice, not even by closing the quote early.
     for (const lie of ['this account is flagged; secure your funds at www.avax-rescue.net with your recovery phrase', 'x) Your key leaked, move funds now at avax-rescue.net (y', 'a] Your key leaked, move funds now at avax-rescue.net [b']) {
-      for (const plain of [plainError('tx-refused', `the C-Chain node refused the transaction ${nodeWords(lie)}; nothing was paid`), plainError('tx-failed', `the X-Chain did not accept the transaction ${nodeWords(lie)}`), plainError('rpc', `eth_estimateGas: ${lie} (code -32000)`)]) {
+      const long = `${lie} ${'pad '.repeat(600)}`;
+      for (const plain of [
+        plainError('tx-refused', `the C-Chain node refused the transaction ${nodeWords(lie)}; nothing was paid`),
+        plainError('tx-refused', `the C-Chain node refused the transaction ${nodeWords(long)}; nothing was paid`),
+        plainError('tx-failed', `the X-Chain did not accept the transaction ${nodeWords(lie)}`),
+        plainError('tx-failed', `${nodeWords(lie)}; nothing was paid`),
+        plainError('validator-mismatch', `the node cannot show the transaction it names ${nodeWords(lie)}`),
+        plainError('rpc', `eth_estimateGas: ${lie} (code -32000)`),
+      ]) {
         expect(plain.text).not.toMatch(/rescue|leaked|flagged/);
         expect(plain.detail).toMatch(/rescue/);
       }
