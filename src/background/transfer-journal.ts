@@ -72,6 +72,17 @@ export interface TransferRecord {
 }
 
 /** A completed move's note when an import not its own took its exported funds: they are not lost. */
+/**
+ * A move's imports once `next` is signed in place of those not accepted: an accepted one stays the
+ * move's; the others are kept as replaced (judged failed or underpaid, another node may still run
+ * one, which is then the move's own), each once and only the latest few (a move rebuilt every
+ * minute must not grow its record without end).
+ */
+export function withImportsRebuilt(record: TransferRecord, next: JournaledTx[]): Pick<TransferRecord, 'imports' | 'replaced'> {
+  const replaced = [...(record.replaced ?? []), ...record.imports.filter((t) => !t.accepted)].filter((t, i, all) => all.findIndex((u) => u.txID === t.txID) === i).slice(-8);
+  return { imports: [...record.imports.filter((t) => t.accepted), ...next], ...(replaced.length ? { replaced } : {}) };
+}
+
 export const IMPORTED_ELSEWHERE = 'its funds were imported by another import, not its own';
 
 /** The transfers of one account on one network's chains, in one storage key. */

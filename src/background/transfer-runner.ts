@@ -11,7 +11,7 @@ import { checkPositive, nodeWords, TimeoutError, WalletError } from '../core/err
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { oneAtATime } from './storage.js';
-import { IMPORTED_ELSEWHERE, type JournaledTx, type TransferJournal, type TransferRecord, transferActivity } from './transfer-journal.js';
+import { IMPORTED_ELSEWHERE, type JournaledTx, type TransferJournal, type TransferRecord, transferActivity, withImportsRebuilt } from './transfer-journal.js';
 
 const MAX_IMPORT_ATTEMPTS = 5;
 /** How long an accepted export's funds may be missing from atomic memory (a node behind on it) before the move says another import may have taken them. */
@@ -327,14 +327,11 @@ export class TransferRunner {
       throw new WalletError('fee-above-approved', `transfer ${record.id}: ${why}; the funds wait in atomic memory`);
     }
     delete record.missingSince;
-    // An import judged failed or underpaying may still be the one the chain runs (another node had
-    // it): kept, so the move then completes as its own.
-    if (record.imports.length) record.replaced = [...(record.replaced ?? []), ...record.imports];
     delete record.underpaid;
-    record.imports = built.map((b) => {
+    Object.assign(record, withImportsRebuilt(record, built.map((b) => {
       const s = this.engine.sign(b);
       return { chain: s.chain, txID: s.txID, signedHex: toHex(s.signedBytes), fee: s.fee.toString(), accepted: false };
-    });
+    })));
     record.importAttempts += 1;
     record.state = 'import-signed';
     await this.save(record, 'import-signed');

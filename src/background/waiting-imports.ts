@@ -11,7 +11,7 @@ import { buildWaitingImports, type WaitingFunds, type WaitingImport } from '../c
 import { InsufficientFundsError } from '../core/errors.js';
 import type { BuiltTx } from '../core/tx/built.js';
 import type { ChainName, WaitingFundsView, WaitingImportView } from '../shared/messages.js';
-import type { TransferJournal, TransferRecord } from './transfer-journal.js';
+import { type TransferJournal, type TransferRecord, withImportsRebuilt } from './transfer-journal.js';
 
 export interface ParkedMove {
   /** As read once the move was taken for this plan. */
@@ -92,8 +92,7 @@ export function journalReviewedImport(engine: WalletEngine, record: TransferReco
   const { underpaid: _replacedNow, ...rest } = record;
   return {
     ...rest,
-    ...(record.imports.length ? { replaced: [...(record.replaced ?? []), ...record.imports] } : {}),
-    imports: signed.map((x) => ({ chain: x.chain, txID: x.txID, signedHex: toHex(x.signedBytes), fee: x.fee.toString(), accepted: false })),
+    ...withImportsRebuilt(record, signed.map((x) => ({ chain: x.chain, txID: x.txID, signedHex: toHex(x.signedBytes), fee: x.fee.toString(), accepted: false }))),
     importAttempts: record.importAttempts + 1,
     ...(record.maxFee === undefined || BigInt(record.maxFee) < reviewedMax ? { maxFee: reviewedMax.toString() } : {}),
     state: 'import-signed',

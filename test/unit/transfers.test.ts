@@ -4,7 +4,7 @@
 // The flows against the real node are in test/integration/transfers.test.ts.
 import { describe, expect, it, vi } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
-import { IMPORTED_ELSEWHERE, TransferJournal, transferActivity } from '../../src/background/transfer-journal.js';
+import { IMPORTED_ELSEWHERE, TransferJournal, transferActivity, type TransferRecord, withImportsRebuilt } from '../../src/background/transfer-journal.js';
 import { TransferRunner } from '../../src/background/transfer-runner.js';
 import type { TxState } from '../../src/core/engine.js';
 import { journalReviewedImport } from '../../src/background/waiting-imports.js';
@@ -372,5 +372,24 @@ describe('a move whose replaced imports include the same tx twice', () => {
     expect(done).toMatchObject({ state: 'completed', imports: [{ txID: 'import-at-400', fee: '400', accepted: true }] });
     expect(done!.imports).toHaveLength(1);
     expect(transferActivity(done!, 'AVAX').filter((i) => i.kind === 'import')).toHaveLength(1);
+  });
+});
+
+describe("a move's imports built again", () => {
+  const tx = (txID: string, accepted = false) => ({ chain: 'P' as const, txID, signedHex: '00', fee: '10', accepted });
+  const record = (imports: ReturnType<typeof tx>[], replaced?: ReturnType<typeof tx>[]) => ({ imports, ...(replaced ? { replaced } : {}) }) as TransferRecord;
+
+  it('keeps an accepted import as the move\'s, and each replaced one once: an X/P import rebuilt every minute with the same bytes does not grow the record', () => {
+    let r = record([tx('a', true), tx('b')]);
+    for (let i = 0; i < 20; i++) r = { ...r, ...withImportsRebuilt(r, [tx('b')]) };
+    expect(r.imports.map((t) => t.txID)).toEqual(['a', 'b']);
+    expect(r.replaced!.map((t) => t.txID)).toEqual(['b']);
+  });
+
+  it('keeps only the latest few a C-Chain import re-priced every minute replaced (new IDs each time)', () => {
+    let r = record([tx('c0')]);
+    for (let i = 1; i <= 20; i++) r = { ...r, ...withImportsRebuilt(r, [tx(`c${i}`)]) };
+    expect(r.imports.map((t) => t.txID)).toEqual(['c20']);
+    expect(r.replaced!.map((t) => t.txID)).toEqual(['c12', 'c13', 'c14', 'c15', 'c16', 'c17', 'c18', 'c19']);
   });
 });
