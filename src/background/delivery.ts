@@ -202,10 +202,13 @@ export class Delivery {
     return { live: [...entries.filter((e) => !e.voided).flatMap(nonceOf), ...exports], voided: entries.filter((e) => e.voided).flatMap(nonceOf) };
   }
 
-  /** True while a tx of the account's nonce line waits on a nonce the chain has not used (gone through, reverted or replaced). */
+  /**
+   * True while a tx of the account's nonce line holds the nonce the chain uses next, the one an
+   * export takes. Ones only above it wait on a gap (WalletEngine.evmNonce), which the export fills.
+   */
   private async lineWaits(ctx: AccountContext): Promise<boolean> {
     const used = await ctx.engine.node.eth.getTransactionCount(ctx.engine.evmAddress, 'latest');
-    return (await this.ownEvmNonces(ctx)).live.some((n) => n >= used);
+    return (await this.ownEvmNonces(ctx)).live.includes(used);
   }
 
   /**

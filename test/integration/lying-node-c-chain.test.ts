@@ -170,6 +170,17 @@ describe('a node that lies about a C-Chain send', () => {
     expect(await bob.engine.cBalanceWei()).toBe(2n * AVAX * WEI_PER_NAVAX);
   });
 
+  it('the gap such a node left is filled by a move from the C-Chain too (its export takes the next nonce), not held back for ever behind the send waiting past it', async () => {
+    const node = lyingNode();
+    const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 2_000, pollMs: 100 } });
+    node.lies.set('eth_getTransactionCount', async (_call, forward) => rpcResult(`0x${(BigInt((await forward()).result as string) + 1n).toString(16)}`));
+    const past = await send();
+    node.lies.clear();
+    expect(await moveUntilDone(wallet, 'C', 'X', AVAX)).toBe('completed');
+    expect(await refreshUntilDecided(wallet, past.txHash)).toBe('accepted');
+    expect(await bob.engine.cBalanceWei()).toBe(AVAX * WEI_PER_NAVAX);
+  });
+
   it('a receipt faked as reverted does not make the send "failed" (a retry could pay twice): it stays unclear, and is accepted once the node is honest', async () => {
     const node = lyingNode();
     const { wallet, bob, send } = await cWallet({ fetch: node.fetch, wait: { timeoutMs: 10_000, pollMs: 100 } });
