@@ -160,6 +160,8 @@ export function Move({
 }) {
   const call = useCall();
   const [transfers, setTransfers] = useState<TransferView[] | null>(null);
+  // A Confirm failed: until the list is read again, it may lack the move it journaled all the same.
+  const [recheck, setRecheck] = useState(false);
   const [listError, setListError] = useState<string | undefined>(undefined);
   const [from, setFrom] = useState<ChainName>('X');
   const [to, setTo] = useState<ChainName>('P');
@@ -189,6 +191,7 @@ export function Move({
         const r = await call('transfers.list', {});
         if (stopped) return;
         setTransfers(r.transfers);
+        setRecheck(false);
         setListError(undefined);
         const active = r.transfers.some(isActive);
         // A move just finished: balances changed on both chains.
@@ -290,7 +293,9 @@ export function Move({
       setTick((t) => t + 1);
     } catch (err) {
       setError(errorInfo(err));
-      // The move may have been journaled all the same (an answer lost): the list, and so the review's "Moved before", is read again.
+      // The move may have been journaled all the same (an answer lost): the list, and so the review's
+      // "Moved before", is read again, and Confirm held until it has been (a restarting background).
+      setRecheck(true);
       setTick((t) => t + 1);
       // The export's fee rose since the review (nothing was journaled): the review shows the fees of now.
       if (err instanceof BackgroundError && err.code === 'fee-above-approved') {
@@ -317,7 +322,11 @@ export function Move({
             { term: `Export fee (${chainLabel(review.from)})`, value: `${formatValue(review.exportFee, AVAX_DECIMALS, 'AVAX')}` },
             { term: `Import fee (${chainLabel(review.to)})`, value: `${formatValue(review.importFee, AVAX_DECIMALS, 'AVAX')}, taken from the amount` },
             { term: `Arrives on the ${chainLabel(review.to)}`, value: `${formatValue(review.amount - review.importFee, AVAX_DECIMALS, 'AVAX')}`, testid: 'move-review-arrives' },
-            ...(before ? [{ term: 'Moved before', value: <span class="badge warn">{doneBeforeText('move', before.createdAt, isActive(before), Date.now())}</span>, testid: 'review-sent-before' }] : []),
+            ...(!transfers || recheck
+              ? [{ term: 'Moved before', value: <span class="muted">Checking recent moves…</span>, testid: 'review-sent-before', hold: true }]
+              : before
+                ? [{ term: 'Moved before', value: <span class="badge warn">{doneBeforeText('move', before.createdAt, isActive(before), Date.now())}</span>, testid: 'review-sent-before' }]
+                : []),
           ]}
           note="An export, then an import. Once it starts it continues in the background whenever the wallet is unlocked, even after you close this popup or the browser; the fees shown are the most it may pay."
           error={error?.text}

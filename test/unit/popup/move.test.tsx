@@ -190,6 +190,8 @@ describe('the review of a move', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and move' }));
     expect(await screen.findByText('The network fee went up since you reviewed it. Nothing was sent: review it again.')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('move-review-leaves').textContent).toBe('2.5015 AVAX'));
+    // Held until the list is read again (a refused Confirm may have been journaled all the same).
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Confirm and move' }) as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and move' }));
     await waitFor(() => expect(bg.callsOf('transfers.start').at(-1)).toEqual({ from: 'X', to: 'P', amount: '2500000000', maxFee: '1800000', maxExportFee: '1500000' }));
     expect(bg.callsOf('transfers.start')).toHaveLength(2);
@@ -279,21 +281,35 @@ describe('the review of a move made a little while ago', () => {
     await screen.findByTestId('review');
   };
 
-  it('whose Confirm lost its answer (the move was journaled all the same): the review, read again, names it before a second Confirm moves it twice', async () => {
+  it('whose Confirm lost its answer (the move was journaled all the same): Confirm is held until the list is read again, which names it before a second Confirm moves it twice', async () => {
     const transfers: TransferView[] = [];
+    let restarting = false;
     const bg = fakeBackground({
-      'transfers.list': () => ({ transfers }),
+      // A copy each time, as the background's answer is: the screen sees the move only by reading again.
+      'transfers.list': () => {
+        if (restarting) {
+          restarting = false;
+          throw new Refuse({ code: 'unreachable', message: 'the background stopped answering' });
+        }
+        return { transfers: [...transfers] };
+      },
       'transfers.estimate': estimate,
       'transfers.start': (p) => {
         transfers.unshift({ id: 'm', createdAt: Date.now(), ...p, state: 'pending', importTxIDs: [] });
+        restarting = true;
         throw new Refuse({ code: 'unreachable', message: 'the background stopped answering' });
       },
     });
-    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} pollMs={50} />);
     await review('2.5');
     expect(screen.queryByTestId('review-sent-before')).toBeNull();
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and move' }));
-    expect((await screen.findByTestId('review-sent-before')).textContent).toBe('You started the same move less than a minute ago, and it has not finished yet. Confirm only to move it a second time.');
+    const confirm = () => screen.getByRole('button', { name: 'Confirm and move' }) as HTMLButtonElement;
+    fireEvent.click(confirm());
+    await waitFor(() => expect(screen.getByTestId('review-sent-before').textContent).toBe('Checking recent moves…'));
+    expect(confirm().disabled).toBe(true);
+    await waitFor(() => expect(screen.getByTestId('review-sent-before').textContent).toBe('You started the same move less than a minute ago, and it has not finished yet. Confirm only to move it a second time.'));
+    expect(confirm().disabled).toBe(false);
+    expect(bg.callsOf('transfers.start')).toHaveLength(1);
   });
 
   it('names one finished within the hour, not one older, failed, of another amount or to another chain', async () => {
