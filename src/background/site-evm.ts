@@ -263,7 +263,8 @@ export class SiteEvm extends SiteHandler {
       if (fees.maxPriorityFeePerGas > fees.maxFeePerGas) throw new InvalidParamsError('params[0].maxPriorityFeePerGas is above maxFeePerGas', 'params[0].maxPriorityFeePerGas');
       // A site's fee cap under it would wait for the base fee to fall, every later C-Chain tx of the
       // account (its own sends, its moves) queued behind it: the wallet's own fees, shown for approval.
-      if (chain.kind === 'avalanche' && fees.maxFeePerGas < baseFee) fees = eip1559Fees(baseFee, tip);
+      const siteCap = fees.maxFeePerGas;
+      if (chain.kind === 'avalanche' && siteCap < baseFee) fees = eip1559Fees(baseFee, tip);
       // The site's own limit as it is; else the estimate with room (gasLimitFor) the balance pays,
       // elsewhere within 90% of a block and EIP-7825's per-tx cap (as MetaMask pads).
       const blockRoom = (block!.gasLimit * 9n) / 10n;
@@ -289,6 +290,7 @@ export class SiteEvm extends SiteHandler {
           ...(siteNonce !== undefined && siteNonce !== nonce ? { siteNonce: siteNonce.toString() } : {}),
           gasLimit: limit.toString(),
           maxFeePerGas: fees.maxFeePerGas.toString(),
+          ...(siteCap !== fees.maxFeePerGas ? { siteMaxFeePerGas: siteCap.toString() } : {}),
           maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
           ...(use !== undefined ? { estimatedGasUse: use.toString() } : {}),
           expectedGas: chargedGas(use ?? 0n, limit).toString(),

@@ -88,6 +88,8 @@ export type ApprovalSummary =
       siteNonce?: Amount;
       gasLimit: Amount;
       maxFeePerGas: Amount;
+      /** The fee cap the site asked for, when the wallet used its own (one under the C-Chain's base fee would wait). */
+      siteMaxFeePerGas?: Amount;
       maxPriorityFeePerGas: Amount;
       /** Gas the call is estimated to use (eth_estimateGas); absent when the node could not estimate it. */
       estimatedGasUse?: Amount;

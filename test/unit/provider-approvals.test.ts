@@ -147,6 +147,8 @@ describe("a site's EVM tx and the gas limit", () => {
       await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
       const [pending] = await t.approvals.list();
       expect(pending!.summary).toMatchObject({ baseFeePerGas: String(25n * gwei), maxFeePerGas: String(signed) });
+      // Said when the site's own cap gave way: what it asked for beside what is signed.
+      expect((pending!.summary as { siteMaxFeePerGas?: string }).siteMaxFeePerGas).toBe(asked !== undefined && asked < signed ? String(asked) : undefined);
       await t.approvals.decide(pending!.id, false);
       await errorOf(sending);
     }

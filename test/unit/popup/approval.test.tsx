@@ -272,6 +272,17 @@ describe('approval window: a transaction', () => {
     expect(screen.queryByTestId('evm-site-nonce')).toBeNull();
   });
 
+  it("an EVM tx whose site's fee cap was under the base fee says the wallet uses its own instead, and why", async () => {
+    const summary: ApprovalSummary = {
+      kind: 'evm-tx', chainName: 'Avalanche C-Chain', chainId: '43112', symbol: 'AVAX', from: C_ADDR, to: C_OTHER, valueWei: '1', data: '0x', nonce: '8',
+      gasLimit: '21000', maxFeePerGas: '50000000000', siteMaxFeePerGas: '10000000000', maxPriorityFeePerGas: '0', expectedGas: '21000', baseFeePerGas: '25000000000', unsignedHex: '0x02',
+    };
+    renderWith(queue([approval(1, summary, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('evm-site-fee')).textContent).toBe(
+      "The site asked for a fee cap of 10 nAVAX per gas, under the network's base fee of now: it would wait, with every later transaction of yours behind it. The wallet uses its own.",
+    );
+  });
+
   it('an EVM tx says whose its recipient is: the wallet\'s own (which account), or a first payment and a look-alike warned of', async () => {
     const base: ApprovalSummary = {
       kind: 'evm-tx', chainName: 'Avalanche C-Chain', chainId: '43112', symbol: 'AVAX', from: C_ADDR, to: C_OTHER, valueWei: '1', data: '0x', nonce: '0',
