@@ -3,7 +3,7 @@
 // put in the token's own units, every address that receives tokens or rights named (one of the
 // wallet's accounts, a contract or an ordinary account, how often this site had the user call it),
 // and a simulation's balance changes labelled with the listed tokens' checked symbols. docs/tokens.md.
-import { decodeTokenCall, decodeTypedPermit, isPermitType, PERMIT2_ADDRESS } from '../core/evm-calls.js';
+import { decodeTokenCall, decodeTypedPermit, isPermitType, PERMIT2_ADDRESS, PERMIT2_UNLIMITED } from '../core/evm-calls.js';
 import { normaliseTypedData, type TypedDataInput } from '../core/message.js';
 import { keccakHex } from '../core/evm-abi.js';
 import { type Simulation, simulateTx } from '../core/evm-simulate.js';
@@ -21,8 +21,6 @@ import { approvalTokenView, type StoredToken, tokenView } from './token-store.js
 
 /** A revert reason is shown at most this long. */
 const MAX_REVERT_REASON = 120;
-/** Permit2 amounts are uint160: its "max" is 2^160 - 1. */
-const PERMIT2_UNLIMITED = (1n << 159n);
 
 /** What the views need to know about the account, its chain and the asking site. */
 export interface InsightContext {

@@ -1,6 +1,6 @@
 // The account's token history from the chain's event logs on the user's own node: Transfer (ERC-20
 // and ERC-721), TransferSingle / TransferBatch (ERC-1155) to or from it, and the Approval /
-// ApprovalForAll it emitted. Read in bounded block ranges (nodes limit eth_getLogs: public ones
+// ApprovalForAll it emitted (and Permit2's Approval / Permit naming it as owner). Read in bounded block ranges (nodes limit eth_getLogs: public ones
 // commonly to 2048 blocks), newest first, a bounded number of ranges per refresh, and remembered
 // per network and account (`xpc.tokenscan.<network>.<account>`) so each refresh reads only what it
 // has not read yet. docs/tokens.md.
@@ -9,6 +9,7 @@ import { RpcError, WalletError } from '../core/errors.js';
 import {
   APPROVAL_FOR_ALL_TOPIC,
   APPROVAL_TOPIC,
+  PERMIT2_TOPICS,
   type TokenMove,
   tokenMovesOf,
   TRANSFER_BATCH_TOPIC,
@@ -18,7 +19,8 @@ import {
 import { AbiReader } from '../core/evm-abi.js';
 import { formatEvmAddress, parseEvmAddress } from '../core/evm-address.js';
 import type { EthApi, EthLog, LogFilter } from '../core/node/eth.js';
-import type { LogScanView, TokenStandard } from '../shared/messages.js';
+import type { ApprovalKind, LogScanView, TokenStandard } from '../shared/messages.js';
+import { PERMIT2_ADDRESS } from '../core/evm-calls.js';
 import { tokenScanKey } from './account-cache.js';
 import { mapLimited } from './map-limited.js';
 import { oneAtATime, type StorageArea } from './storage.js';
@@ -52,11 +54,11 @@ export interface ScannedTransfer {
   time?: number;
 }
 
-/** The latest Approval / ApprovalForAll the account emitted for one token and spender. */
+/** The latest Approval / ApprovalForAll the account emitted for one token and spender (Permit2's, for one it keeps). */
 export interface ScannedApproval {
   token: string;
   spender: string;
-  kind: 'allowance' | 'operator';
+  kind: ApprovalKind;
   blockNumber: string;
   logIndex: number;
   txHash: string;
@@ -92,7 +94,7 @@ export function scanView(s: ScanState): LogScanView {
 function filtersFor(account: string): LogFilter['topics'][] {
   const me = addressTopic(account);
   return [
-    [[TRANSFER_TOPIC, APPROVAL_TOPIC, APPROVAL_FOR_ALL_TOPIC], me],
+    [[TRANSFER_TOPIC, APPROVAL_TOPIC, APPROVAL_FOR_ALL_TOPIC, ...PERMIT2_TOPICS], me],
     [TRANSFER_TOPIC, null, me],
     [[TRANSFER_SINGLE_TOPIC, TRANSFER_BATCH_TOPIC], null, me],
     [[TRANSFER_SINGLE_TOPIC, TRANSFER_BATCH_TOPIC], null, null, me],
@@ -109,13 +111,16 @@ async function logsIn(eth: EthApi, account: string, from: bigint, to: bigint): P
 
 function approvalOf(l: EthLog, account: string): ScannedApproval | undefined {
   const t = l.topics.map((x) => x.toLowerCase());
+  // Permit2's (owner, token, spender): only Permit2's own, any contract can emit the same event.
+  const permit2 = t.length === 4 && PERMIT2_TOPICS.includes(t[0]!) && l.address.toLowerCase() === PERMIT2_ADDRESS.toLowerCase();
   // ERC-721's Approval names one token (a fourth topic): cleared by its next transfer, not kept.
-  if (t.length !== 3 || (t[0] !== APPROVAL_TOPIC && t[0] !== APPROVAL_FOR_ALL_TOPIC)) return undefined;
+  if (!permit2 && (t.length !== 3 || (t[0] !== APPROVAL_TOPIC && t[0] !== APPROVAL_FOR_ALL_TOPIC))) return undefined;
   try {
     const owner = new AbiReader(t[1]!).address(0);
     if (owner.toLowerCase() !== account.toLowerCase()) return undefined;
-    const spender = new AbiReader(t[2]!).address(0);
-    return { token: formatEvmAddress(parseEvmAddress(l.address)), spender, kind: t[0] === APPROVAL_TOPIC ? 'allowance' : 'operator', blockNumber: l.blockNumber.toString(), logIndex: Number(l.logIndex), txHash: l.transactionHash };
+    const spender = new AbiReader(t[permit2 ? 3 : 2]!).address(0);
+    const token = permit2 ? new AbiReader(t[2]!).address(0) : formatEvmAddress(parseEvmAddress(l.address));
+    return { token, spender, kind: permit2 ? 'permit2' : t[0] === APPROVAL_TOPIC ? 'allowance' : 'operator', blockNumber: l.blockNumber.toString(), logIndex: Number(l.logIndex), txHash: l.transactionHash };
   } catch {
     return undefined;
   }

@@ -55,6 +55,8 @@ export function decodeTokenCall(data: string): TokenCall | undefined {
 
 /** The Permit2 contract, at the same address on every chain it is deployed to. */
 export const PERMIT2_ADDRESS = '0x000000000022D473030F116dDEE9F6B43aC78BA3';
+/** A Permit2 allowance this large (uint160's upper half) is "unlimited". */
+export const PERMIT2_UNLIMITED = 1n << 159n;
 
 /** One token a permit lets `spender` take: `amount` of `token` (a Permit2 amount is uint160). */
 export interface PermitGrant {

@@ -14,7 +14,7 @@ export const APPROVAL_FOR_ALL_TOPIC = topicOf('ApprovalForAll(address,address,bo
 export const TRANSFER_SINGLE_TOPIC = topicOf('TransferSingle(address,address,address,uint256,uint256)');
 export const TRANSFER_BATCH_TOPIC = topicOf('TransferBatch(address,address,address,uint256[],uint256[])');
 // Permit2's allowances (owner, token, spender indexed; the amount first in the data), set by its approve or an on-chain permit.
-const PERMIT2_TOPICS = [topicOf('Approval(address,address,address,uint160,uint48)'), topicOf('Permit(address,address,address,uint160,uint48,uint48)')];
+export const PERMIT2_TOPICS = [topicOf('Approval(address,address,address,uint160,uint48)'), topicOf('Permit(address,address,address,uint160,uint48,uint48)')];
 const ERROR_STRING = selectorOf('Error(string)');
 
 /** The EVM reverted the call (code 3 with its data, or the node's "execution reverted"): the contract's answer, not a failure of the node. */

@@ -5,6 +5,7 @@
 import { AbiReader, decodeTextResult, encodeCall } from './evm-abi.js';
 import { parseEvmAddress } from './evm-address.js';
 import { FormatError, RpcError, WalletError } from './errors.js';
+import { PERMIT2_ADDRESS } from './evm-calls.js';
 import { isRevert } from './evm-simulate.js';
 import type { EthApi } from './node/eth.js';
 import type { BlockTag } from './node/types.js';
@@ -127,6 +128,13 @@ export async function allowanceOf(eth: EthApi, token: string, owner: string, spe
   return (await callWord(eth, token, encodeCall('allowance(address,address)', owner, spender), 'allowance')).uint(0);
 }
 
+/** What `spender` may take of `token` through Permit2 now: its allowance there, 0 once expired (by this computer's clock). */
+export async function permit2AllowanceOf(eth: EthApi, owner: string, token: string, spender: string): Promise<{ amount: bigint; expiration: bigint }> {
+  const r = await callWord(eth, PERMIT2_ADDRESS, encodeCall('allowance(address,address,address)', owner, token, spender), 'allowance');
+  const expiration = r.uint(1);
+  return { amount: expiration * 1000n < BigInt(Date.now()) ? 0n : r.uint(0), expiration };
+}
+
 export async function isApprovedForAll(eth: EthApi, token: string, owner: string, operator: string): Promise<boolean> {
   return (await callWord(eth, token, encodeCall('isApprovedForAll(address,address)', owner, operator), 'isApprovedForAll')).bool(0);
 }
@@ -172,7 +180,11 @@ export function tokenSendData(standard: TokenStandard, from: string, to: string,
   return encodeCall('safeTransferFrom(address,address,uint256,uint256,bytes)', from, to, p.tokenId, p.amount ?? 1n, new Uint8Array(0));
 }
 
-/** Takes back an allowance (approve to 0) or an operator's right over every NFT (setApprovalForAll false). */
-export function revokeData(kind: 'allowance' | 'operator', spender: string): string {
-  return kind === 'allowance' ? encodeCall('approve(address,uint256)', spender, 0n) : encodeCall('setApprovalForAll(address,bool)', spender, false);
+/**
+ * The tx that takes back an allowance (approve to 0), an operator's right over every NFT
+ * (setApprovalForAll false), or an allowance Permit2 keeps (its approve to 0, sent to Permit2).
+ */
+export function revokeCall(kind: 'allowance' | 'operator' | 'permit2', token: string, spender: string): { to: string; data: string } {
+  if (kind === 'permit2') return { to: PERMIT2_ADDRESS, data: encodeCall('approve(address,address,uint160,uint48)', token, spender, 0n, 0n) };
+  return { to: token, data: kind === 'allowance' ? encodeCall('approve(address,uint256)', spender, 0n) : encodeCall('setApprovalForAll(address,bool)', spender, false) };
 }

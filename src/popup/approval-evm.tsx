@@ -6,7 +6,7 @@ import type { ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, 
 import { ImpactWarnings } from './approval-impact.js';
 import { Facts, Muted } from './components/Field.js';
 import { Term } from './components/Term.js';
-import { formatDeadline, formatValue } from './format.js';
+import { formatDeadline, formatValue, untilText } from './format.js';
 
 type Summary<K extends ApprovalSummary['kind']> = Extract<ApprovalSummary, { kind: K }>;
 
@@ -82,7 +82,7 @@ function callSentence(c: TokenCallView): string {
       return (
         (c.amount === '0' ? `Take back the spender's allowance of ${c.token?.symbol || 'this token'}` : `Let the spender take ${c.unlimited ? `any amount of ${c.token?.symbol || 'this token'} (unlimited)` : `up to ${what}`}`) +
         // Permit2 takes an expiration of 0 as this block's time: usable at once, in this block.
-        (c.expiration === undefined ? '' : ` through Permit2${c.amount === '0' ? '' : c.expiration === '0' ? ', in this block only' : `, ${formatDeadline(c.expiration) === 'Never expires' ? 'with no end' : `until ${formatDeadline(c.expiration)}`}`}`)
+        (c.expiration === undefined ? '' : ` through Permit2${c.amount === '0' ? '' : c.expiration === '0' ? ', in this block only' : `, ${untilText(c.expiration)}`}`)
       );
     case 'increaseAllowance':
       return `Raise the spender's allowance by ${c.unlimited ? 'an unlimited amount' : what}`;

@@ -88,22 +88,27 @@ export interface LogScanView {
   cut?: boolean;
 }
 
-/** An allowance or operator right the account gave, as its Approval / ApprovalForAll logs say, confirmed on chain now. */
+/** A right to take the account's tokens: an ERC-20 allowance, an NFT operator, or an allowance kept by Permit2. */
+export type ApprovalKind = 'allowance' | 'operator' | 'permit2';
+
+/** An allowance or operator right the account gave, as its Approval / ApprovalForAll logs (Permit2's Approval / Permit) say, confirmed on chain now. */
 export interface AllowanceView {
   token: string;
   /** The token's checked symbol when listed; else '' (shown by address). */
   symbol: string;
   decimals: number;
   standard: TokenStandard;
-  /** 'allowance': ERC-20 approve; 'operator': setApprovalForAll (every NFT of the contract). */
-  kind: 'allowance' | 'operator';
+  /** 'allowance': ERC-20 approve; 'operator': setApprovalForAll (every NFT of the contract); 'permit2': an allowance Permit2 keeps (taken through it). */
+  kind: ApprovalKind;
   spender: string;
   /** ERC-20: what the spender may still take now (allowance()), base units. */
   amount?: Amount;
   /** The chain could not be asked now (the read failed): still listed, and revocable, but neither amount nor right is confirmed. */
   unknown?: true;
-  /** The allowance is (nearly) the whole uint256 range: no limit. */
+  /** The allowance is (nearly) the whole uint256 range (uint160, Permit2's): no limit. */
   unlimited: boolean;
+  /** Permit2's: when it ends (seconds). */
+  expiration?: Amount;
   /** The spender has code; false: an ordinary account, whoever holds its key can take the tokens. */
   spenderIsContract: boolean;
   /** The tx of the latest Approval log for this pair. */
@@ -310,9 +315,9 @@ export interface TokenRequests {
   'tokens.send': { params: TokenSendParams & { maxFeeWei: Amount }; result: { txHash: string; fee: Amount } };
   /** The account's live allowances and operator rights (from its Approval logs, each confirmed on chain now). */
   'tokens.allowances': { params: { refresh?: boolean }; result: { allowances: AllowanceView[]; scan: LogScanView } };
-  'tokens.estimateRevoke': { params: { address: string; spender: string; kind: 'allowance' | 'operator' }; result: EvmFeeQuote };
+  'tokens.estimateRevoke': { params: { address: string; spender: string; kind: ApprovalKind }; result: EvmFeeQuote };
   /** approve(spender, 0) or setApprovalForAll(operator, false). */
-  'tokens.revoke': { params: { address: string; spender: string; kind: 'allowance' | 'operator'; maxFeeWei: Amount }; result: { txHash: string; fee: Amount } };
+  'tokens.revoke': { params: { address: string; spender: string; kind: ApprovalKind; maxFeeWei: Amount }; result: { txHash: string; fee: Amount } };
 
   // ---- evm.* (the account's C-Chain EVM txs not yet decided: speed up, cancel) ----
   'evm.pending': { params: Record<string, never>; result: { txs: PendingEvmTxView[] } };

@@ -1,7 +1,7 @@
 // The validators of the token and EVM tx requests (tokens.*, evm.*: src/shared/token-messages.ts),
 // built from the field checkers of validate-fields.ts. Shape only: whether a token or a tx exists
 // is the tokens service's business.
-import type { RequestParams, RequestType, TokenSendParams } from './messages.js';
+import type { ApprovalKind, RequestParams, RequestType, TokenSendParams } from './messages.js';
 import { amount, bool, evmAddress, fail, type Fields, none, oneOf, present, record, str, U256_MAX } from './validate-fields.js';
 import { maxFeeWei } from './validate-fees.js';
 
@@ -29,8 +29,8 @@ function tokenSend(f: Fields): TokenSendParams {
 
 const TOKEN_SEND_FIELDS = ['amount', 'tokenId'];
 
-function revokeTarget(f: Fields): { address: string; spender: string; kind: 'allowance' | 'operator' } {
-  return { address: evmAddress(f.address, 'address'), spender: evmAddress(f.spender, 'spender'), kind: oneOf(f.kind, 'kind', ['allowance', 'operator'] as const) };
+function revokeTarget(f: Fields): { address: string; spender: string; kind: ApprovalKind } {
+  return { address: evmAddress(f.address, 'address'), spender: evmAddress(f.spender, 'spender'), kind: oneOf(f.kind, 'kind', ['allowance', 'operator', 'permit2'] as const) };
 }
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;

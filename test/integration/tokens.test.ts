@@ -350,7 +350,16 @@ describe('C-Chain tokens on the node', () => {
     expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === hash)).toMatchObject({ kind: 'approve', token: { address: token, symbol: 'TUSD' }, to: genesisAddress, unlimited: true });
     // What it gives is real: the spender takes the token through Permit2.
     const before = await balanceOf(token, genesisAddress);
-    await genesisCall(permit2, encodeFunctionData({ abi: contracts.contracts.TestPermit2.abi as Abi, functionName: 'transferFrom', args: [account.cAddress, genesisAddress, 1_000n, token] }));
+    const take = encodeFunctionData({ abi: contracts.contracts.TestPermit2.abi as Abi, functionName: 'transferFrom', args: [account.cAddress, genesisAddress, 1_000n, token] });
+    await genesisCall(permit2, take);
     await eventually(() => balanceOf(token, genesisAddress), before + 1_000n);
+    // Allowances lists the right Permit2 keeps (its end too), and revokes it through Permit2: the spender can take no more.
+    const listed = (await bg.wallet.tokens.tokensAllowances({ refresh: true })).allowances.find((a) => a.kind === 'permit2');
+    expect(listed).toMatchObject({ token, spender: genesisAddress, amount: max160.toString(), unlimited: true, expiration: expiration.toString() });
+    const quote = await bg.wallet.tokens.tokensEstimateRevoke({ address: token, spender: genesisAddress, kind: 'permit2' });
+    await executed((await bg.wallet.tokens.tokensRevoke({ address: token, spender: genesisAddress, kind: 'permit2', maxFeeWei: quote.maxFee })).txHash);
+    await eventually(async () => (await bg.wallet.tokens.tokensAllowances({ refresh: true })).allowances.some((a) => a.kind === 'permit2'), false);
+    await expect(genesisCall(permit2, take)).rejects.toThrow();
+    expect(await balanceOf(token, genesisAddress)).toBe(before + 1_000n);
   }, 120_000);
 });

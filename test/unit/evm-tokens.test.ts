@@ -12,7 +12,7 @@ import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, readTrace, revertReason, simula
 import type { EthApi } from '../../src/core/node/eth.js';
 import { replacementFees } from '../../src/core/tx/c.js';
 import { RpcError } from '../../src/core/errors.js';
-import { readTokenMetadata, revokeData, tokenBalance, tokenSendData } from '../../src/core/tokens.js';
+import { readTokenMetadata, revokeCall, tokenBalance, tokenSendData } from '../../src/core/tokens.js';
 
 const A = '0x1111111111111111111111111111111111111111';
 const B = '0x2222222222222222222222222222222222222222';
@@ -52,12 +52,14 @@ describe('ABI coder', () => {
     expect(() => new AbiReader(`0x${'ff'.repeat(32)}`).address(0)).toThrow(/not an address/);
   });
 
-  it("the wallet's own token calls: a send per standard and a revoke", () => {
+  it("the wallet's own token calls: a send per standard and a revoke (of an allowance Permit2 keeps: its approve to 0, sent to Permit2)", () => {
     expect(tokenSendData('erc20', ME, A, { amount: 9n })).toBe(encodeFunctionData({ abi, functionName: 'transfer', args: [A, 9n] }));
     const [from, to, id] = decodeAbiParameters([{ type: 'address' }, { type: 'address' }, { type: 'uint256' }], `0x${tokenSendData('erc721', ME, A, { tokenId: 4n }).slice(10)}`);
     expect([from, to, id]).toEqual([ME, A, 4n]);
-    expect(revokeData('allowance', B)).toBe(encodeFunctionData({ abi, functionName: 'approve', args: [B, 0n] }));
-    expect(revokeData('operator', B)).toBe(encodeFunctionData({ abi, functionName: 'setApprovalForAll', args: [B, false] }));
+    expect(revokeCall('allowance', A, B)).toEqual({ to: A, data: encodeFunctionData({ abi, functionName: 'approve', args: [B, 0n] }) });
+    expect(revokeCall('operator', A, B)).toEqual({ to: A, data: encodeFunctionData({ abi, functionName: 'setApprovalForAll', args: [B, false] }) });
+    const permit2Approve = parseAbi(['function approve(address token, address spender, uint160 amount, uint48 expiration)']);
+    expect(revokeCall('permit2', A, B)).toEqual({ to: PERMIT2_ADDRESS, data: encodeFunctionData({ abi: permit2Approve, functionName: 'approve', args: [A, B, 0n, 0] }) });
   });
 });
 

@@ -11,6 +11,7 @@ import { TokensService } from '../../src/background/services/tokens.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { encodeCall } from '../../src/core/evm-abi.js';
 import { ME, OTHER, scanned, TOKEN, tokensOver } from './token-test-kit.js';
+import { PERMIT2_ADDRESS } from '../../src/core/evm-calls.js';
 
 const listed: StoredToken[] = [{ address: TOKEN, standard: 'erc20', name: 'Test Dollar', symbol: 'TUSD', decimals: 6, addedBy: 'wallet', addedAt: 0 }];
 
@@ -34,6 +35,19 @@ describe('letters of other scripts', () => {
     for (const symbol of ['ՍSDC', 'ႽSDC']) expect(checkedWords({ address: OTHER, name: 'x', symbol }, [usdc], 'AVAX').checks).toMatchObject({ looksLike: { address: TOKEN, symbol: 'USDC' }, otherScripts: true });
     expect(checkedWords({ address: OTHER, name: 'Ƭoken', symbol: 'TKN' }, [usdc], 'AVAX').checks.otherScripts).toBe(true);
     expect(checkedWords({ address: OTHER, name: 'Plain Token', symbol: 'TKN' }, [usdc], 'AVAX').checks.otherScripts).toBeUndefined();
+  });
+});
+
+describe('allowances Permit2 keeps, as the chain says now', () => {
+  const approval = { token: TOKEN, spender: OTHER, kind: 'permit2' as const, blockNumber: '10', logIndex: 0, txHash: `0x${'1'.repeat(64)}` };
+  const word = (n: bigint) => n.toString(16).padStart(64, '0');
+  const permit2 = (amount: bigint, expiration: bigint) => tokensOver({ call: async (c: { to: string }) => (c.to.toLowerCase() === PERMIT2_ADDRESS.toLowerCase() ? `0x${word(amount)}${word(expiration)}${word(0n)}` : '0x'), getCode: async () => '0x60' } as never, scanned({ approvals: [approval] }));
+  it('listed with its amount (Permit2\'s maximum unlimited) and end; gone once 0 or expired', async () => {
+    const later = BigInt(Math.floor(Date.now() / 1000) + 3_600);
+    expect((await (await permit2((1n << 160n) - 1n, later)).tokensAllowances({})).allowances).toMatchObject([{ token: TOKEN, spender: OTHER, kind: 'permit2', amount: ((1n << 160n) - 1n).toString(), unlimited: true, expiration: later.toString() }]);
+    expect((await (await permit2(5n, later)).tokensAllowances({})).allowances).toMatchObject([{ amount: '5', unlimited: false }]);
+    expect((await (await permit2(5n, later - 7_200n)).tokensAllowances({})).allowances).toEqual([]);
+    expect((await (await permit2(0n, later)).tokensAllowances({})).allowances).toEqual([]);
   });
 });
 

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { addressTopic } from '../../src/core/evm-abi.js';
 import { NodeUnreachableError, RpcError } from '../../src/core/errors.js';
-import { APPROVAL_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
+import { APPROVAL_TOPIC, PERMIT2_TOPICS, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
+import { PERMIT2_ADDRESS } from '../../src/core/evm-calls.js';
 import type { EthApi, EthLog, LogFilter } from '../../src/core/node/eth.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { mapLimited } from '../../src/background/map-limited.js';
@@ -200,5 +201,16 @@ describe('address poisoning', () => {
     const kept = { txHash: `0x${'3'.repeat(64)}`, logIndex: 0, blockNumber: '40', token: TOKEN, standard: 'erc20' as const, from: ME, to: LOOKALIKE, amount: '0' };
     const service = await tokensOver({ blockNumber: async () => 100n } as never, scanned({ transfers: [...s.transfers, kept] }));
     expect((await service.tokensActivity({})).items.map((t) => t.to)).toEqual([OTHER]);
+  });
+});
+
+describe("allowances Permit2 keeps", () => {
+  it("Permit2's own Approval and Permit naming the account as owner are kept (token and spender from their topics); the same events from any other contract are not", async () => {
+    const SPENDER = '0x7777777777777777777777777777777777777777';
+    const p2 = (address: string, block: bigint, topic: string): EthLog => ({ ...log(block, [topic, addressTopic(ME), addressTopic(TOKEN), addressTopic(SPENDER)]), address, transactionHash: `0x${block.toString(16).padStart(64, '0')}` });
+    const { eth } = limitedNode(100n, 5_000n, [p2(PERMIT2_ADDRESS, 10n, PERMIT2_TOPICS[0]!), p2(PERMIT2_ADDRESS.toLowerCase(), 11n, PERMIT2_TOPICS[1]!), p2(OTHER, 12n, PERMIT2_TOPICS[0]!)]);
+    const s = await new TokenScanner(memoryStores().local).refresh('net', 'acc', eth, ME);
+    // One right per token and spender: the newest of Permit2's two logs, none from the look-alike.
+    expect(s.approvals).toMatchObject([{ token: TOKEN, spender: SPENDER, kind: 'permit2', blockNumber: '11' }]);
   });
 });

@@ -5,7 +5,8 @@
 import { ValidationError, WalletError } from '../../core/errors.js';
 import { formatEvmAddress, parseEvmAddress } from '../../core/evm-address.js';
 import { simulateTx } from '../../core/evm-simulate.js';
-import { allowanceOf, isApprovedForAll, nftUri, ownerOf, readTokenMetadata, revokeData, tokenBalance, tokenBalanceOfId, tokenSendData, type TokenMetadata } from '../../core/tokens.js';
+import { allowanceOf, isApprovedForAll, nftUri, ownerOf, permit2AllowanceOf, readTokenMetadata, revokeCall, tokenBalance, tokenBalanceOfId, tokenSendData, type TokenMetadata } from '../../core/tokens.js';
+import { PERMIT2_UNLIMITED } from '../../core/evm-calls.js';
 import { chargedGas } from '../../core/tx/c.js';
 import type { AllowanceView, EvmFeeQuote, RequestParams as P, TokenSendParams, TokenTransferView, TokenView } from '../../shared/messages.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
@@ -241,7 +242,8 @@ export class TokensService {
     const gone: ScanState['approvals'] = [];
     const found = await mapLimited(s.approvals, ALLOWANCE_READS_AT_ONCE, async (a): Promise<AllowanceView | undefined> => {
       // A read that fails (the node, a rate limit, a revert) is not a 0: the approval stays, said as not checked.
-      const amount = await (a.kind === 'allowance' ? allowanceOf(eth, a.token, me, a.spender) : isApprovedForAll(eth, a.token, me, a.spender).then((b) => (b ? 1n : 0n))).catch(() => undefined);
+      const p2 = a.kind === 'permit2' ? await permit2AllowanceOf(eth, me, a.token, a.spender).catch(() => undefined) : undefined;
+      const amount = a.kind === 'permit2' ? p2?.amount : await (a.kind === 'allowance' ? allowanceOf(eth, a.token, me, a.spender) : isApprovedForAll(eth, a.token, me, a.spender).then((b) => (b ? 1n : 0n))).catch(() => undefined);
       if (amount === 0n) {
         gone.push(a);
         return undefined;
@@ -256,8 +258,9 @@ export class TokensService {
         standard: t?.standard ?? (a.kind === 'operator' ? 'erc721' : 'erc20'),
         kind: a.kind,
         spender: a.spender,
-        ...(amount === undefined ? { unknown: true } : a.kind === 'allowance' ? { amount: amount.toString() } : {}),
-        unlimited: amount !== undefined && (a.kind === 'operator' || amount >= UNLIMITED),
+        ...(amount === undefined ? { unknown: true } : a.kind !== 'operator' ? { amount: amount.toString() } : {}),
+        ...(p2 ? { expiration: p2.expiration.toString() } : {}),
+        unlimited: amount !== undefined && (a.kind === 'operator' || amount >= (p2 ? PERMIT2_UNLIMITED : UNLIMITED)),
         spenderIsContract: code !== '0x',
         txHash: a.txHash,
       };
@@ -268,7 +271,8 @@ export class TokensService {
 
   async tokensEstimateRevoke(p: P<'tokens.estimateRevoke'>) {
     const ctx = await this.engines.open();
-    return feeQuote(await ctx.engine.quoteC(checksummed(p.address), 0n, revokeData(p.kind, checksummed(p.spender))));
+    const { to, data } = revokeCall(p.kind, checksummed(p.address), checksummed(p.spender));
+    return feeQuote(await ctx.engine.quoteC(to, 0n, data));
   }
 
   async tokensRevoke(p: P<'tokens.revoke'>) {
@@ -276,6 +280,6 @@ export class TokensService {
     const address = checksummed(p.address);
     const t = await this.store.find(ctx.preset.id, address);
     const token = t ? { address, symbol: tokenView(t, await this.listed(ctx), NATIVE_SYMBOL).symbol, decimals: t.decimals, standard: t.standard } : { address, symbol: '', decimals: 0, standard: p.kind === 'operator' ? ('erc721' as const) : ('erc20' as const) };
-    return this.delivery.sendEvm({ to: address, valueWei: 0n, data: revokeData(p.kind, checksummed(p.spender)) }, BigInt(p.maxFeeWei), { kind: 'revoke', to: checksummed(p.spender), token }, ctx);
+    return this.delivery.sendEvm({ ...revokeCall(p.kind, address, checksummed(p.spender)), valueWei: 0n }, BigInt(p.maxFeeWei), { kind: 'revoke', to: checksummed(p.spender), token }, ctx);
   }
 }

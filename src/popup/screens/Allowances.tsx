@@ -1,13 +1,14 @@
-// The rights this account gave to take its tokens (ERC-20 allowances, NFT operators), as its
-// Approval logs say and the chain confirms now, each with Revoke: approve(spender, 0) or
-// setApprovalForAll(operator, false), through the review and followed until the chain decides.
+// The rights this account gave to take its tokens (ERC-20 allowances, NFT operators, allowances
+// Permit2 keeps), as its Approval logs say and the chain confirms now, each with Revoke:
+// approve(spender, 0), setApprovalForAll(operator, false) or Permit2's approve to 0, through the
+// review and followed until the chain decides.
 import { useCall, useRequest } from '../api.js';
 import { EvmFee, useEvmFlow } from '../components/EvmFlow.js';
 import { FormError, Muted, ReloadButton } from '../components/Field.js';
 import { ScanNote } from '../components/TokenTransfers.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
-import { shortenId, WEI_DECIMALS } from '../format.js';
+import { shortenId, untilText, WEI_DECIMALS } from '../format.js';
 import { allowanceText, spenderNote, unitName } from '../tokens-format.js';
 import type { AllowanceView, Selection } from '../../shared/messages.js';
 
@@ -25,7 +26,7 @@ function AllowanceRow({ a, from, selection, onDone }: { a: AllowanceView; from: 
       { term: 'Token', value: `${name} (${a.token})`, mono: true },
       { term: a.kind === 'operator' ? 'Operator' : 'Spender', value: a.spender, mono: true },
       { term: 'It may take now', value: allowanceText(a) },
-      { term: 'After this', value: a.kind === 'operator' ? 'It may take none of your NFTs of this contract' : 'It may take none of these tokens' },
+      { term: 'After this', value: a.kind === 'operator' ? 'It may take none of your NFTs of this contract' : `It may take none of these tokens${a.kind === 'permit2' ? ' through Permit2' : ''}` },
       { term: 'From', value: from, mono: true },
       { term: 'Network fee', value: <EvmFee quote={stage.quote} />, testid: 'review-fee' },
     ];
@@ -51,8 +52,9 @@ function AllowanceRow({ a, from, selection, onDone }: { a: AllowanceView; from: 
     <li class="tx-row" data-testid="allowance">
       <div class="tx-top">
         <strong>{allowanceText(a)}</strong>
-        <span class="badge">{a.kind === 'operator' ? 'Operator' : 'Allowance'}</span>
+        <span class="badge">{a.kind === 'operator' ? 'Operator' : a.kind === 'permit2' ? 'Permit2' : 'Allowance'}</span>
       </div>
+      {a.expiration !== undefined && <div class="muted">Taken through Permit2, {untilText(a.expiration)}</div>}
       <div class="muted break">
         {a.kind === 'operator' ? 'Operator' : 'Spender'}: <span class="mono">{a.spender}</span>
       </div>

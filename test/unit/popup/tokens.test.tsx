@@ -82,6 +82,21 @@ describe('Allowances', () => {
     await screen.findByRole('heading', { name: 'Review: revoke TUSD' });
     expect(bg.callsOf('tokens.estimateRevoke')).toEqual([{ address: TOKEN, spender: C_OTHER, kind: 'allowance' }]);
   });
+
+  it('an allowance Permit2 keeps says so with its end, and its revoke goes through Permit2', async () => {
+    const a = { token: TOKEN, symbol: 'TUSD', decimals: 6, standard: 'erc20' as const, kind: 'permit2' as const, spender: C_OTHER, amount: ((1n << 160n) - 1n).toString(), unlimited: true, expiration: '1893456000', spenderIsContract: true, txHash: HASH };
+    const bg = fakeBackground({ 'tokens.allowances': () => ({ allowances: [a, { ...a, spender: C_ADDR, amount: '2500000', unlimited: false, expiration: '281474976710655' }], scan }), 'tokens.estimateRevoke': () => quote(1_000_000n) });
+    renderWith(bg, <Allowances from={C_ADDR} selection={SELECTION} listKey="k" onBack={() => undefined} />);
+    const [unlimited, limited] = await screen.findAllByTestId('allowance');
+    expect(unlimited!.textContent).toContain('Unlimited TUSDPermit2');
+    expect(unlimited!.textContent).toMatch(/Taken through Permit2, until .*2030/);
+    expect(limited!.textContent).toContain('2.5 TUSDPermit2');
+    expect(limited!.textContent).toContain('Taken through Permit2, with no end');
+    fireEvent.click(screen.getAllByRole('button', { name: /^Revoke TUSD/ })[0]!);
+    await screen.findByRole('heading', { name: 'Review: revoke TUSD' });
+    expect(screen.getByText('It may take none of these tokens through Permit2')).toBeTruthy();
+    expect(bg.callsOf('tokens.estimateRevoke')).toEqual([{ address: TOKEN, spender: C_OTHER, kind: 'permit2' }]);
+  });
 });
 
 describe('Tokens', () => {
