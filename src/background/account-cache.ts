@@ -170,6 +170,10 @@ function repaired(c: AccountCache): AccountCache {
     (x.staked ?? []).every((s) => storedDigits(s?.amount));
   if (!(Array.isArray(b.balances) && b.balances.every(assetOk) && Array.isArray(b.waiting) && b.waiting.every((w) => storedDigits(w?.amount)) && optionalDigits(b.moving))) c.balances = emptyCache().balances;
   if (!storedDigits(c.pHeight)) c.pHeight = '0';
+  // Damaged, these are read again as none: the next look notes the UTXOs (lists none as received) and the blocks afresh.
+  for (const k of ['knownPUtxos', 'pBlocks'] as const) if (c[k] !== undefined && !(Array.isArray(c[k]) && c[k].every((id) => typeof id === 'string'))) delete c[k];
+  if (!(c.trimmed === undefined || c.trimmed instanceof Object)) delete c.trimmed;
+  if (!(c.behindSince === undefined || Number.isFinite(c.behindSince))) delete c.behindSince;
   const h = c.heightsBefore;
   if (h && !(storedDigits(h.X) && storedDigits(h.P) && [h.C, h.cWei].every(optionalDigits))) delete c.heightsBefore;
   return c;

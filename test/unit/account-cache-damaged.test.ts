@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { AccountCaches, cacheKey, emptyCache, type AccountCache } from '../../src/background/account-cache.js';
 import { memoryStores } from '../../src/background/storage.js';
+import { noteIncoming } from '../../src/background/incoming-utxos.js';
 import { cb58Encode } from '../../src/core/encoding.js';
 import type { AssetBalanceView, BalancesView } from '../../src/shared/messages.js';
 
@@ -56,5 +57,19 @@ describe('a cached balance snapshot with a damaged entry', () => {
     expect(c.balances).toEqual(emptyCache().balances);
     expect(c.activity).toEqual(activity);
     expect(c.receiveNext).toBe(4);
+  });
+});
+
+describe("a cache's other records damaged in storage", () => {
+  it('the P-Chain UTXOs and blocks noted, the trimmed times and the behind mark read as none, the rest kept: a refresh then notes them afresh (it failed on every one before)', async () => {
+    for (const damage of [{ knownPUtxos: {} }, { knownPUtxos: 5 }, { knownPUtxos: 'x' }, { knownPUtxos: [1] }, { pBlocks: 'x' }, { trimmed: 7 }, { behindSince: 'soon' }]) {
+      const { local } = memoryStores();
+      await local.set({ [cacheKey('n', 'a')]: { ...emptyCache(), activity, balances: good, knownPUtxos: ['kept'], ...damage } });
+      const cache = await new AccountCaches(local).get('n', 'a');
+      expect(cache.activity, JSON.stringify(damage)).toEqual(activity);
+      expect(cache.balances).toEqual(good);
+      for (const k of Object.keys(damage)) expect(cache[k as keyof AccountCache], JSON.stringify(damage)).toBeUndefined();
+      expect(() => noteIncoming(cache, [], 'P', new Set(), () => true)).not.toThrow();
+    }
   });
 });
