@@ -4,7 +4,7 @@
 // synchronously at start, so the message that woke the worker is not missed.
 import browser from 'webextension-polyfill';
 import type { Runtime } from 'webextension-polyfill';
-import { ApprovalQueue, requesterOf } from './approvals.js';
+import { ApprovalQueue } from './approvals.js';
 import { ApprovalWindow } from './approval-window.js';
 import { ProviderPages } from './pages.js';
 import { ProviderService } from './provider.js';
@@ -180,7 +180,7 @@ browser.windows.onRemoved.addListener((windowId) => {
   void approvalWindow.closed(windowId).then(async (was) => {
     if (!was) return;
     const rejected = await approvals.rejectAll(approvalsListedAt ?? Infinity);
-    provider.cancelWaits([...new Set(rejected.map(requesterOf))]);
+    provider.cancelWaits(rejected);
     if ((await approvals.list()).length > 0) await approvalWindow.open();
   });
 });

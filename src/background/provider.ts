@@ -8,7 +8,7 @@
 // re-sent request picks up its approval (waiting or decided) instead of asking again, and one
 // that already ran answers from the log instead of running twice.
 import { ProviderErrorCode as Code, type ProviderResponse, type ProviderState, PROVIDER_CHANNEL, STATE_METHOD } from '../shared/provider-protocol.js';
-import { limitKeyOf, requesterOf } from './approvals.js';
+import { framesKeyOf, limitKeyOf, requesterOf } from './approvals.js';
 import { type Call, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import { positional } from './provider-params.js';
 import { SiteAvalanche } from './site-avalanche.js';
@@ -34,9 +34,12 @@ export function requestKeyOf(site: Site, requestId: string): string {
 }
 /**
  * Requests one site (registrable domain: all its subdomains, frames and tabs) may have running at
- * once. Checked before anything runs, so a page cannot keep the node busy through many frames.
+ * once, and one page's frames of other sites together (framesKeyOf); MAX_RUNNING all sites together.
+ * Checked before anything runs, so a page cannot keep the node busy through many frames.
  */
 export const MAX_RUNNING_PER_SITE = 64;
+export const MAX_RUNNING = 256;
+const ALL_SITES = '';
 
 /**
  * The provider's entry point: checks a request's envelope, joins a duplicate to the request
@@ -45,7 +48,7 @@ export const MAX_RUNNING_PER_SITE = 64;
 export class ProviderService {
   /** Requests running in this worker, by requestKeyOf: a duplicate joins the first. */
   #inflight = new Map<string, Promise<ProviderResponse>>();
-  /** Site (limitKeyOf) → how many of its requests run now. */
+  /** Site (limitKeyOf), a page's frames (framesKeyOf), all sites ('') → how many of its requests run now. */
   #runningPerSite = new Map<string, number>();
   readonly #gate: SiteGate;
   private readonly conn: SiteConnection;
@@ -78,12 +81,11 @@ export class ProviderService {
     const call: Call = { requestId: requestKeyOf(site, m.requestId), method: m.method, params: m.params, site };
     const running = this.#inflight.get(call.requestId);
     if (running) return running;
-    const key = limitKeyOf(site);
-    const runningForSite = this.#runningPerSite.get(key) ?? 0;
-    if (runningForSite >= MAX_RUNNING_PER_SITE) {
-      return { ok: false, error: { code: Code.limitExceeded, message: `at most ${MAX_RUNNING_PER_SITE} requests of one site may run at once` } };
+    const keys = [limitKeyOf(site), framesKeyOf(site) ?? ALL_SITES, ALL_SITES];
+    if (keys.some((k) => (this.#runningPerSite.get(k) ?? 0) >= (k === ALL_SITES ? MAX_RUNNING : MAX_RUNNING_PER_SITE))) {
+      return { ok: false, error: { code: Code.limitExceeded, message: `at most ${MAX_RUNNING_PER_SITE} requests of one site, or of one page's frames, and ${MAX_RUNNING} in all may run at once` } };
     }
-    this.#runningPerSite.set(key, runningForSite + 1);
+    for (const k of new Set(keys)) this.#runningPerSite.set(k, (this.#runningPerSite.get(k) ?? 0) + 1);
     const answer = this.run(call).then(
       (result): ProviderResponse => ({ ok: true, result }),
       (e: unknown): ProviderResponse => ({ ok: false, error: providerErrorInfo(e, call.method, this.deps.log) }),
@@ -93,15 +95,17 @@ export class ProviderService {
       return await answer;
     } finally {
       this.#inflight.delete(call.requestId);
-      const left = (this.#runningPerSite.get(key) ?? 1) - 1;
-      if (left > 0) this.#runningPerSite.set(key, left);
-      else this.#runningPerSite.delete(key);
+      for (const k of new Set(keys)) {
+        const left = (this.#runningPerSite.get(k) ?? 1) - 1;
+        if (left > 0) this.#runningPerSite.set(k, left);
+        else this.#runningPerSite.delete(k);
+      }
     }
   }
 
   /** The approval window was closed (SiteGate.cancelWaits). */
-  cancelWaits(requesters: readonly string[] = []): void {
-    this.#gate.cancelWaits(requesters);
+  cancelWaits(askers: readonly { origin: string; frameOrigin?: string }[] = []): void {
+    this.#gate.cancelWaits(askers);
   }
 
   sitesWaitingForUnlock(): string[] {

@@ -96,12 +96,15 @@ export class SiteGate {
 
   /**
    * The approval window was closed: whoever waits for an unlock gets "rejected by the user", and
-   * the sites that had requests waiting (`requesters`, and those waiting for the unlock) are
-   * refused for a while, so a page cannot reopen the window in a loop.
+   * the sites that had requests waiting (`askers`, and those waiting for the unlock) are refused
+   * for a while, and so are the frames of other sites in their pages (framesKeyOf), so a page
+   * cannot reopen the window in a loop, not even through frames of ever new sites.
    */
-  cancelWaits(requesters: readonly string[] = []): void {
+  cancelWaits(askers: readonly { origin: string; frameOrigin?: string }[] = []): void {
     const until = (this.deps.now ?? Date.now)() + CLOSED_COOLDOWN_MS;
-    for (const requester of [...requesters, ...this.#unlockWaiters.keys()]) this.#cooldown.set(registrableDomain(requester), { until, why: CLOSED_WHY });
+    for (const asker of [...askers, ...[...this.#unlockWaiters.keys()].map((origin) => ({ origin }))]) {
+      for (const key of [limitKeyOf(asker), framesKeyOf(asker)]) if (key) this.#cooldown.set(key, { until, why: CLOSED_WHY });
+    }
     this.#unlockWait?.reject(new ProviderError(Code.userRejected, 'the user closed the wallet window'));
     this.#unlockWait = null;
   }
@@ -198,11 +201,12 @@ export class SiteGate {
   }
 
   private checkCooldown(site: Site): void {
-    const key = limitKeyOf(site);
-    const held = this.#cooldown.get(key);
-    if (held === undefined) return;
-    if ((this.deps.now ?? Date.now)() < held.until) throw new ProviderError(Code.userRejected, held.why);
-    this.#cooldown.delete(key);
+    for (const key of [limitKeyOf(site), framesKeyOf(site)]) {
+      const held = key === undefined ? undefined : this.#cooldown.get(key);
+      if (held === undefined) continue;
+      if ((this.deps.now ?? Date.now)() < held.until) throw new ProviderError(Code.userRejected, held.why);
+      this.#cooldown.delete(key!);
+    }
   }
 
   /** Whether an ask made at `askedAt` came right after the site's last "no" (not before it). */

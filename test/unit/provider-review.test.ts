@@ -53,7 +53,7 @@ describe('what the review found', () => {
 
   it('after the user closed the window on a site, its new requests are refused for a while', async () => {
     const t = setup();
-    t.provider.cancelWaits([SITE.origin]);
+    t.provider.cancelWaits([{ origin: SITE.origin }]);
     expect((await errorOf(t.call('eth_requestAccounts'))).code).toBe(4001);
     expect(t.windows()).toBe(0);
     // Another site is not affected.
@@ -183,7 +183,7 @@ describe('what the review found', () => {
   it('a connected site still gets its accounts from eth_requestAccounts during the cooldown (no window needed)', async () => {
     const t = setup();
     await t.sites.grant(SITE.origin, [ACCOUNT.id]);
-    t.provider.cancelWaits([SITE.origin]);
+    t.provider.cancelWaits([{ origin: SITE.origin }]);
     expect(await t.call('eth_requestAccounts')).toEqual({ ok: true, result: [ACCOUNT.cAddress] });
     expect((await errorOf(t.call('personal_sign', ['0x00', ACCOUNT.cAddress]))).code).toBe(4001);
     expect(t.windows()).toBe(0);

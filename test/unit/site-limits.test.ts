@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ApprovalQueue, MAX_PENDING_PER_SITE } from '../../src/background/approvals.js';
-import { MAX_RUNNING_PER_SITE, ProviderService, type Site, type SiteWallet } from '../../src/background/provider.js';
+import { MAX_RUNNING, MAX_RUNNING_PER_SITE, ProviderService, type Site, type SiteWallet } from '../../src/background/provider.js';
 import { CATEGORY_LABELS, CATEGORY_SUFFIXES, OTHER_SUFFIX_RULES } from '../../src/background/public-suffixes.js';
 import { registrableDomain } from '../../src/background/site-domain.js';
 import { SiteStore } from '../../src/background/sites.js';
@@ -181,15 +181,43 @@ describe('limits per site', () => {
     const refused = await errorOf(t.call('eth_blockNumber', [], frame('one-more.evil.com')));
     expect(refused.code).toBe(-32005);
     expect(t.node.rpc).toBe(MAX_RUNNING_PER_SITE);
-    // Another site is served.
-    void t.call('eth_blockNumber', [], frame('other.com'));
+    // Another site in another page is served.
+    void t.call('eth_blockNumber', [], frame('other.com', 'https://elsewhere.example'));
     await tick();
     expect(t.node.rpc).toBe(MAX_RUNNING_PER_SITE + 1);
   });
 
+  it(`lets one page's frames of many sites run at most ${MAX_RUNNING_PER_SITE} requests together, and all sites ${MAX_RUNNING}; the page's own site keeps its share`, async () => {
+    const t = setup();
+    for (let i = 0; i < MAX_RUNNING_PER_SITE; i++) void t.call('eth_blockNumber', [], frame(`f${i}.github.io`));
+    await tick();
+    expect(t.node.rpc).toBe(MAX_RUNNING_PER_SITE);
+    expect((await errorOf(t.call('eth_blockNumber', [], frame('f-more.github.io')))).code).toBe(-32005);
+    void t.call('eth_blockNumber', [], { origin: 'https://news.example' });
+    await tick();
+    expect(t.node.rpc).toBe(MAX_RUNNING_PER_SITE + 1);
+    // Many pages, each within its share: all of them together stop at MAX_RUNNING.
+    for (let i = t.node.rpc; i < MAX_RUNNING; i++) void t.call('eth_blockNumber', [], { origin: `https://p${i}.example` });
+    await tick();
+    expect((await errorOf(t.call('eth_blockNumber', [], { origin: 'https://late.example' }))).code).toBe(-32005);
+    expect(t.node.rpc).toBe(MAX_RUNNING);
+  });
+
+  it("keeps a page's frames of other sites waiting after the user closed the window on some: a frame of a new site cannot reopen it; the page itself and other pages are not held", async () => {
+    const t = setup();
+    t.provider.cancelWaits([{ origin: 'https://news.example', frameOrigin: 'https://x0.vercel.app' }]);
+    const before = t.windows();
+    expect((await errorOf(t.call('eth_requestAccounts', [], frame('x1.vercel.app')))).code).toBe(4001);
+    expect((await errorOf(t.call('eth_requestAccounts', [], frame('y.other.app')))).code).toBe(4001);
+    expect(t.windows()).toBe(before);
+    void t.call('eth_requestAccounts', [], frame('y.other.app', 'https://elsewhere.example'));
+    await tick();
+    expect((await t.approvals.list()).map((a) => a.frameOrigin)).toEqual(['https://y.other.app']);
+  });
+
   it('keeps the whole site waiting after the user closed the window on one of its subdomains', async () => {
     const t = setup();
-    t.provider.cancelWaits(['https://a.evil.com']);
+    t.provider.cancelWaits([{ origin: 'https://a.evil.com' }]);
     const before = t.windows();
     expect((await errorOf(t.call('eth_requestAccounts', [], frame('b.evil.com')))).code).toBe(4001);
     expect(t.windows()).toBe(before);
