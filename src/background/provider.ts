@@ -34,12 +34,11 @@ export function requestKeyOf(site: Site, requestId: string): string {
 }
 /**
  * Requests one site (registrable domain: all its subdomains, frames and tabs) may have running at
- * once, and one page's frames of other sites together (framesKeyOf); MAX_RUNNING all sites together.
- * Checked before anything runs, so a page cannot keep the node busy through many frames.
+ * once, and one page's frames of other sites together (framesKeyOf). Checked before anything runs,
+ * so a page cannot keep the node busy through many frames. No cap over all sites: two pages could
+ * then take every place from the user's other sites.
  */
 export const MAX_RUNNING_PER_SITE = 64;
-export const MAX_RUNNING = 256;
-const ALL_SITES = '';
 
 /**
  * The provider's entry point: checks a request's envelope, joins a duplicate to the request
@@ -48,7 +47,7 @@ const ALL_SITES = '';
 export class ProviderService {
   /** Requests running in this worker, by requestKeyOf: a duplicate joins the first. */
   #inflight = new Map<string, Promise<ProviderResponse>>();
-  /** Site (limitKeyOf), a page's frames (framesKeyOf), all sites ('') → how many of its requests run now. */
+  /** Site (limitKeyOf) or a page's frames (framesKeyOf) → how many of its requests run now. */
   #runningPerSite = new Map<string, number>();
   readonly #gate: SiteGate;
   private readonly conn: SiteConnection;
@@ -81,9 +80,9 @@ export class ProviderService {
     const call: Call = { requestId: requestKeyOf(site, m.requestId), method: m.method, params: m.params, site };
     const running = this.#inflight.get(call.requestId);
     if (running) return running;
-    const keys = [limitKeyOf(site), framesKeyOf(site) ?? ALL_SITES, ALL_SITES];
-    if (keys.some((k) => (this.#runningPerSite.get(k) ?? 0) >= (k === ALL_SITES ? MAX_RUNNING : MAX_RUNNING_PER_SITE))) {
-      return { ok: false, error: { code: Code.limitExceeded, message: `at most ${MAX_RUNNING_PER_SITE} requests of one site, or of one page's frames, and ${MAX_RUNNING} in all may run at once` } };
+    const keys = [limitKeyOf(site), framesKeyOf(site) ?? limitKeyOf(site)];
+    if (keys.some((k) => (this.#runningPerSite.get(k) ?? 0) >= MAX_RUNNING_PER_SITE)) {
+      return { ok: false, error: { code: Code.limitExceeded, message: `at most ${MAX_RUNNING_PER_SITE} requests of one site, or of one page's frames, may run at once` } };
     }
     for (const k of new Set(keys)) this.#runningPerSite.set(k, (this.#runningPerSite.get(k) ?? 0) + 1);
     const answer = this.run(call).then(

@@ -102,9 +102,9 @@ export class SiteGate {
    */
   cancelWaits(askers: readonly { origin: string; frameOrigin?: string }[] = []): void {
     const until = (this.deps.now ?? Date.now)() + CLOSED_COOLDOWN_MS;
-    for (const asker of [...askers, ...[...this.#unlockWaiters.keys()].map((origin) => ({ origin }))]) {
-      for (const key of [limitKeyOf(asker), framesKeyOf(asker)]) if (key) this.#cooldown.set(key, { until, why: CLOSED_WHY });
-    }
+    // Those waiting for the unlock are known by their own origin, and their pages' frames by framesKeyOf.
+    const waiting = [...this.#unlockWaiters.keys()].map(registrableDomain);
+    for (const key of [...askers.flatMap((a) => [limitKeyOf(a), framesKeyOf(a)]), ...waiting, ...this.#framesWaiting.keys()]) if (key) this.#cooldown.set(key, { until, why: CLOSED_WHY });
     this.#unlockWait?.reject(new ProviderError(Code.userRejected, 'the user closed the wallet window'));
     this.#unlockWait = null;
   }

@@ -169,8 +169,9 @@ describe('what the review found', () => {
     t.provider.cancelWaits();
     expect((await errorOf(connecting)).code).toBe(4001);
     expect(t.provider.sitesWaitingForUnlock()).toEqual([]);
-    // The same frame again: refused without a window. The page around it is not held back.
+    // The same frame again, or a frame of a new site in the same page: refused without a window. The page around them is not held back.
     expect((await errorOf(t.call('eth_requestAccounts', [], framed))).code).toBe(4001);
+    expect((await errorOf(t.call('eth_requestAccounts', [], { ...framed, frameOrigin: 'https://x1.vercel.app' }))).code).toBe(4001);
     expect(t.windows()).toBe(1);
     t.unlock();
     const page = t.call('eth_requestAccounts', [], { origin: 'https://news.example' });
