@@ -128,11 +128,10 @@ export async function allowanceOf(eth: EthApi, token: string, owner: string, spe
   return (await callWord(eth, token, encodeCall('allowance(address,address)', owner, spender), 'allowance')).uint(0);
 }
 
-/** What `spender` may take of `token` through Permit2 now: its allowance there, 0 once expired (by this computer's clock). */
+/** The allowance Permit2 keeps for `spender` of `token`, and its end (seconds): it gives nothing after that. */
 export async function permit2AllowanceOf(eth: EthApi, owner: string, token: string, spender: string): Promise<{ amount: bigint; expiration: bigint }> {
   const r = await callWord(eth, PERMIT2_ADDRESS, encodeCall('allowance(address,address,address)', owner, token, spender), 'allowance');
-  const expiration = r.uint(1);
-  return { amount: expiration * 1000n < BigInt(Date.now()) ? 0n : r.uint(0), expiration };
+  return { amount: r.uint(0), expiration: r.uint(1) };
 }
 
 export async function isApprovedForAll(eth: EthApi, token: string, owner: string, operator: string): Promise<boolean> {

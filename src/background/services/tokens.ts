@@ -240,6 +240,8 @@ export class TokensService {
       return codes.get(key)!;
     };
     const gone: ScanState['approvals'] = [];
+    // Permit2's ends are judged by the chain's time (a computer's clock running ahead would hide a live one).
+    const chainTime = s.approvals.some((a) => a.kind === 'permit2') ? (await eth.getBlockByNumber('latest'))?.timestamp : undefined;
     const found = await mapLimited(s.approvals, ALLOWANCE_READS_AT_ONCE, async (a): Promise<AllowanceView | undefined> => {
       // A read that fails (the node, a rate limit, a revert) is not a 0: the approval stays, said as not checked.
       const p2 = a.kind === 'permit2' ? await permit2AllowanceOf(eth, me, a.token, a.spender).catch(() => undefined) : undefined;
@@ -248,6 +250,8 @@ export class TokensService {
         gone.push(a);
         return undefined;
       }
+      // Expired gives nothing now; kept, not dropped as a 0 is, so a wrong time cannot hide it for good.
+      if (p2 && chainTime !== undefined && p2.expiration < chainTime) return undefined;
       const code = await codeOf(a.spender);
       const t = listed.find((l) => same(l.address, a.token));
       const view = t ? tokenView(t, listed, NATIVE_SYMBOL) : undefined;
