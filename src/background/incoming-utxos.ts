@@ -11,10 +11,11 @@ import { type AccountCache, trimActivity } from './account-cache.js';
 /** How many UTXOs missing from the node's answer stay known beyond those it holds now, at least. */
 export const KEEP_MISSING_UTXOS = 256;
 /**
- * Known UTXOs kept, at most, beyond those the node holds now (about 1 MB of IDs): a wallet of up to
- * this many that a node answers in part forgets none, so none reads as received when it shows again.
+ * Known UTXOs kept, at most, beyond those the node holds now (a few hundred KB of IDs per chain; the
+ * list never shrinks below it, and storage.local is 10 MB for every account and network). A wallet
+ * of more that a node answers in part forgets the rest, which then read as received.
  */
-export const MAX_KNOWN_UTXOS = 20_000;
+export const MAX_KNOWN_UTXOS = 5_000;
 
 /**
  * Whether the keys of `addresses` alone meet a UTXO's owners: one they do not (2-of-2 with a

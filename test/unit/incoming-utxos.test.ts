@@ -198,16 +198,6 @@ describe('noteIncoming', () => {
     expect(cache.knownUtxos!.length).toBeLessThanOrEqual(MAX_KNOWN_UTXOS);
   });
 
-  it('a wallet of 6,000 UTXOs a node answers with 1,000 of, once: none of the others is news when they show again', () => {
-    const cache = emptyCache();
-    const all = Array.from({ length: 6_000 }, (_, i) => ({ ...utxo(5), outputIndex: i }));
-    noteIncoming(cache, all, 'X', NONE, () => true);
-    cache.balances.updatedAt = 1;
-    expect(noteIncoming(cache, all.slice(0, 1_000), 'X', NONE, () => true)).toEqual([]);
-    expect(noteIncoming(cache, all, 'X', NONE, () => true)).toEqual([]);
-    expect(cache.activity).toEqual([]);
-  });
-
   it('shrinks back to MAX_KNOWN_UTXOS after a flood (spam dust, a lying node\'s made-up UTXOs) is gone', () => {
     const cache = emptyCache();
     noteIncoming(cache, [utxo(1)], 'P', NONE, () => true);
