@@ -161,7 +161,9 @@ export function Move({
   const call = useCall();
   const [transfers, setTransfers] = useState<TransferView[] | null>(null);
   // A Confirm failed: until the list is read again, it may lack the move it journaled all the same.
+  // Only a read asked after the failure ends it (reads are numbered), not one already on its way.
   const [recheck, setRecheck] = useState(false);
+  const reads = useRef({ asked: 0, failedAfter: 0 });
   const [listError, setListError] = useState<string | undefined>(undefined);
   const [from, setFrom] = useState<ChainName>('X');
   const [to, setTo] = useState<ChainName>('P');
@@ -187,11 +189,12 @@ export function Move({
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = async () => {
+      const read = ++reads.current.asked;
       try {
         const r = await call('transfers.list', {});
         if (stopped) return;
         setTransfers(r.transfers);
-        setRecheck(false);
+        if (read > reads.current.failedAfter) setRecheck(false);
         setListError(undefined);
         const active = r.transfers.some(isActive);
         // A move just finished: balances changed on both chains.
@@ -295,6 +298,7 @@ export function Move({
       setError(errorInfo(err));
       // The move may have been journaled all the same (an answer lost): the list, and so the review's
       // "Moved before", is read again, and Confirm held until it has been (a restarting background).
+      reads.current.failedAfter = reads.current.asked;
       setRecheck(true);
       setTick((t) => t + 1);
       // The export's fee rose since the review (nothing was journaled): the review shows the fees of now.
