@@ -184,7 +184,7 @@ export async function startAgainWithKey(run: UiRun, ui: PopupDriver, openOther: 
   await ui.fill('Confirm password', PASSWORD);
   await ui.click({ button: 'Restore wallet' });
   await ui.find({ heading: 'This restore loses data' }, 30_000);
-  const shown = await ui.waitText({ css: '[role="alert"]' }, /The recovery phrase: it will be gone from this wallet/);
+  const shown = await ui.waitText({ css: '[role="alert"]' }, /The recovery phrase stored now: it will be gone from this wallet/);
   expect(shown).not.toMatch(/imported private key|changed since/);
   const other = await openOther();
   await other.fill('Password', PASSWORD);
