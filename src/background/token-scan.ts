@@ -1,9 +1,10 @@
 // The account's token history from the chain's event logs on the user's own node: Transfer (ERC-20
 // and ERC-721), TransferSingle / TransferBatch (ERC-1155) to or from it, and the Approval /
-// ApprovalForAll it emitted (and Permit2's Approval / Permit naming it as owner). Read in bounded block ranges (nodes limit eth_getLogs: public ones
-// commonly to 2048 blocks), newest first, a bounded number of ranges per refresh, and remembered
-// per network and account (`xpc.tokenscan.<network>.<account>`) so each refresh reads only what it
-// has not read yet. docs/tokens.md.
+// ApprovalForAll it emitted (and Permit2's Approval / Permit naming it as owner). Read in bounded
+// block ranges (nodes limit eth_getLogs: public ones commonly to 2048 blocks), newest first, a
+// bounded number of ranges per refresh, and remembered per network and account
+// (`xpc.tokenscan.<network>.<account>`) so each refresh reads only what it has not read yet.
+// docs/tokens.md.
 import { addressTopic } from '../core/evm-abi.js';
 import { RpcError, WalletError } from '../core/errors.js';
 import {

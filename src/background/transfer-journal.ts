@@ -71,7 +71,6 @@ export interface TransferRecord {
   updatedAt: number;
 }
 
-/** A completed move's note when an import not its own took its exported funds: they are not lost. */
 /**
  * A move's imports once `next` is signed in place of those not accepted: an accepted one stays the
  * move's; the others are kept as replaced (judged failed or underpaid, another node may still run
@@ -83,6 +82,7 @@ export function withImportsRebuilt(record: TransferRecord, next: JournaledTx[]):
   return { imports: [...record.imports.filter((t) => t.accepted), ...next], ...(replaced.length ? { replaced } : {}) };
 }
 
+/** A completed move's note when an import not its own took its exported funds: they are not lost. */
 export const IMPORTED_ELSEWHERE = 'its funds were imported by another import, not its own';
 
 /** The transfers of one account on one network's chains, in one storage key. */
