@@ -6,7 +6,7 @@ import type { ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, 
 import { ImpactWarnings } from './approval-impact.js';
 import { Facts, Muted } from './components/Field.js';
 import { Term } from './components/Term.js';
-import { formatDeadline, formatValue, untilText } from './format.js';
+import { expiryText, formatDeadline, formatValue, untilText } from './format.js';
 
 type Summary<K extends ApprovalSummary['kind']> = Extract<ApprovalSummary, { kind: K }>;
 
@@ -237,7 +237,7 @@ export function PermitDetails({ permit }: { permit: PermitView }) {
             of {g.tokenView ? <TokenName token={g.tokenView} /> : <span class="mono break">{g.token}</span>}
             {g.expiration !== undefined && (
               // Permit2 takes an expiration of 0 as the time of the block that uses it: no end before the signature's own.
-              <div class="small-text muted">{g.expiration === '0' ? 'in the block that uses it' : formatDeadline(g.expiration) === 'Never expires' ? 'Never expires' : `until ${formatDeadline(g.expiration)}`}</div>
+              <div class="small-text muted">{g.expiration === '0' ? 'Expires in the block that uses it' : expiryText(g.expiration)}</div>
             )}
           </li>
         ))}

@@ -124,10 +124,13 @@ export function formatAgo(ms: number, now: number): string {
 /** The last Unix second a JavaScript date can show (8.64e12 s, year 275760): anything later never comes. */
 const LAST_DATE_SECONDS = 8_640_000_000_000n;
 
-/** A contract's deadline or expiry in Unix seconds (decimal text) as a date, or "Never expires" (2^256 − 1, Permit2's 2^48 − 1). */
 /** How long a right given until `seconds` lasts, in words: "until <date>", or "with no end". */
 export const untilText = (seconds: string): string => (formatDeadline(seconds) === 'Never expires' ? 'with no end' : `until ${formatDeadline(seconds)}`);
 
+/** The same as a line of its own: "Until <date>", or "Never expires". */
+export const expiryText = (seconds: string): string => (formatDeadline(seconds) === 'Never expires' ? 'Never expires' : `Until ${formatDeadline(seconds)}`);
+
+/** A contract's deadline or expiry in Unix seconds (decimal text) as a date, or "Never expires" (2^256 − 1, Permit2's 2^48 − 1). */
 export function formatDeadline(seconds: string): string {
   let s: bigint;
   try {

@@ -8,6 +8,7 @@ import { simulateTx } from '../../core/evm-simulate.js';
 import { allowanceOf, isApprovedForAll, nftUri, ownerOf, permit2AllowanceOf, readTokenMetadata, revokeCall, tokenBalance, tokenBalanceOfId, tokenSendData, type TokenMetadata } from '../../core/tokens.js';
 import { PERMIT2_UNLIMITED } from '../../core/evm-calls.js';
 import { chargedGas } from '../../core/tx/c.js';
+import type { EthApi } from '../../core/node.js';
 import type { AllowanceView, EvmFeeQuote, RequestParams as P, TokenSendParams, TokenTransferView, TokenView } from '../../shared/messages.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { shownName } from '../chain-name.js';
@@ -244,8 +245,9 @@ export class TokensService {
     const chainTime = s.approvals.some((a) => a.kind === 'permit2') ? (await eth.getBlockByNumber('latest'))?.timestamp : undefined;
     const found = await mapLimited(s.approvals, ALLOWANCE_READS_AT_ONCE, async (a): Promise<AllowanceView | undefined> => {
       // A read that fails (the node, a rate limit, a revert) is not a 0: the approval stays, said as not checked.
-      const p2 = a.kind === 'permit2' ? await permit2AllowanceOf(eth, me, a.token, a.spender).catch(() => undefined) : undefined;
-      const amount = a.kind === 'permit2' ? p2?.amount : await (a.kind === 'allowance' ? allowanceOf(eth, a.token, me, a.spender) : isApprovedForAll(eth, a.token, me, a.spender).then((b) => (b ? 1n : 0n))).catch(() => undefined);
+      const now = await allowanceNow(eth, me, a).catch(() => undefined);
+      const amount = now?.amount;
+      const p2 = now?.expiration !== undefined ? { expiration: now.expiration } : undefined;
       if (amount === 0n) {
         gone.push(a);
         return undefined;
@@ -286,4 +288,11 @@ export class TokensService {
     const token = t ? { address, symbol: tokenView(t, await this.listed(ctx), NATIVE_SYMBOL).symbol, decimals: t.decimals, standard: t.standard } : { address, symbol: '', decimals: 0, standard: p.kind === 'operator' ? ('erc721' as const) : ('erc20' as const) };
     return this.delivery.sendEvm({ ...revokeCall(p.kind, address, checksummed(p.spender)), valueWei: 0n }, BigInt(p.maxFeeWei), { kind: 'revoke', to: checksummed(p.spender), token }, ctx);
   }
+}
+
+/** What an approval of the logs gives now: a token's allowance, an operator's right (1 or 0), or a Permit2 allowance with its end. */
+async function allowanceNow(eth: EthApi, me: string, a: ScanState['approvals'][number]): Promise<{ amount: bigint; expiration?: bigint }> {
+  if (a.kind === 'permit2') return permit2AllowanceOf(eth, me, a.token, a.spender);
+  if (a.kind === 'allowance') return { amount: await allowanceOf(eth, a.token, me, a.spender) };
+  return { amount: (await isApprovedForAll(eth, a.token, me, a.spender)) ? 1n : 0n };
 }

@@ -100,7 +100,11 @@ export function useSentBefore(shape: SendShape | undefined): Fact[] {
   if (!shape) return [];
   const [term, recent] = shape.kind === 'mint' ? ['Minted before', 'mints'] : shape.kind ? ['Created before', 'assets created'] : ['Sent before', 'sends'];
   // While it is sent, the line stays as it was confirmed.
-  if (!busy && found?.check !== check) return [{ term, value: <span class="muted">Checking recent {recent}…</span>, testid: 'review-sent-before', hold: true }];
-  if (!found?.item) return [];
-  return [{ term, value: <span class="badge warn">{sentBeforeText(found.item, Date.now())}</span>, testid: 'review-sent-before' }];
+  return doneBeforeFacts(term, recent, !busy && found?.check !== check, found?.item && sentBeforeText(found.item, Date.now()));
+}
+
+/** A review's "… before" line: while `checking`, it says so and holds Confirm; then the warning, if any. */
+export function doneBeforeFacts(term: string, recent: string, checking: boolean, warning: string | undefined): Fact[] {
+  if (checking) return [{ term, value: <span class="muted">Checking recent {recent}…</span>, testid: 'review-sent-before', hold: true }];
+  return warning ? [{ term, value: <span class="badge warn">{warning}</span>, testid: 'review-sent-before' }] : [];
 }

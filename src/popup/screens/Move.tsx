@@ -18,7 +18,7 @@ import { WEI_PER_NAVAX } from '../../core/amount.js';
 import { AVAX_DECIMALS, chainLabel, formatClock, formatValue, shortenId, units } from '../format.js';
 import type { BalancesView, ChainName, Selection, TransferView } from '../../shared/messages.js';
 import { WaitingFunds } from '../components/WaitingFunds.js';
-import { doneBeforeText, SENT_BEFORE_WINDOW_MS } from '../components/SentBefore.js';
+import { doneBeforeFacts, doneBeforeText, SENT_BEFORE_WINDOW_MS } from '../components/SentBefore.js';
 
 const CHAINS: ChainName[] = ['X', 'P', 'C'];
 const POLL_MS = 2000;
@@ -326,11 +326,7 @@ export function Move({
             { term: `Export fee (${chainLabel(review.from)})`, value: `${formatValue(review.exportFee, AVAX_DECIMALS, 'AVAX')}` },
             { term: `Import fee (${chainLabel(review.to)})`, value: `${formatValue(review.importFee, AVAX_DECIMALS, 'AVAX')}, taken from the amount` },
             { term: `Arrives on the ${chainLabel(review.to)}`, value: `${formatValue(review.amount - review.importFee, AVAX_DECIMALS, 'AVAX')}`, testid: 'move-review-arrives' },
-            ...(!transfers || recheck
-              ? [{ term: 'Moved before', value: <span class="muted">Checking recent moves…</span>, testid: 'review-sent-before', hold: true }]
-              : before
-                ? [{ term: 'Moved before', value: <span class="badge warn">{doneBeforeText('move', before.createdAt, isActive(before), Date.now())}</span>, testid: 'review-sent-before' }]
-                : []),
+            ...doneBeforeFacts('Moved before', 'moves', !transfers || recheck, before && doneBeforeText('move', before.createdAt, isActive(before), Date.now())),
           ]}
           note="An export, then an import. Once it starts it continues in the background whenever the wallet is unlocked, even after you close this popup or the browser; the fees shown are the most it may pay."
           error={error?.text}
