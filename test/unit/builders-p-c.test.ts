@@ -83,6 +83,24 @@ describe('P-Chain dynamic fee', () => {
     }
     expect(taken.size).toBe(450);
   });
+
+  it("funds a split import's fees from the wallet without spending one of its UTXOs twice; a group it can no longer pay for is left for later", () => {
+    const fee = { weights: [1n, 1000n, 1000n, 4n] as const, gasPriceNavax: 3n };
+    // Dust that cannot pay its own fee, in more than one tx.
+    const dust = () => spendableUtxos(Array.from({ length: 450 }, () => utxo(100n)), owned, 0n);
+    const inputsOf = (imports: { tx: { inputs: { txID: Uint8Array }[] } }[]) => imports.flatMap((imp) => imp.tx.inputs.map((i) => toHex(i.txID)));
+    const twoToPay = buildPImport({ ctx, fee, pool: spendableUtxos([utxo(9_000_000n), utxo(8_000_000n)], owned, 0n), changeOwners: mine, source: 'X', atomicUtxos: dust(), to: mine });
+    expect(twoToPay).toHaveLength(2);
+    expect(inputsOf(twoToPay)).toHaveLength(2);
+    expect(new Set(inputsOf(twoToPay)).size).toBe(2);
+    for (const imp of twoToPay) expect(imp.fee).toBe(pTxFee(imp.tx, fee));
+
+    const oneToPay = buildPImport({ ctx, fee, pool: spendableUtxos([utxo(9_000_000n)], owned, 0n), changeOwners: mine, source: 'X', atomicUtxos: dust(), to: mine });
+    expect(oneToPay).toHaveLength(1);
+    expect(inputsOf(oneToPay)).toHaveLength(1);
+    // Nothing at all to pay with: the fee's shortage is said.
+    expect(() => buildPImport({ ctx, fee, pool: [], changeOwners: mine, source: 'X', atomicUtxos: dust(), to: mine })).toThrow(InsufficientFundsError);
+  });
 });
 
 describe('C-Chain atomic', () => {

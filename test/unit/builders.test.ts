@@ -242,4 +242,14 @@ describe('cross-chain from X', () => {
     expect(imp!.tx.outputs[0]!.output).toMatchObject({ amount: 2_000_000n });
     expect(imp!.tx.sourceChain).toEqual(ctx.cChainID);
   });
+
+  it("pays a split import's fees from different UTXOs of the wallet, never one twice", () => {
+    const dust = spendableUtxos(Array.from({ length: 900 }, () => utxo(100n)), owned, 0n);
+    const pool = spendableUtxos([utxo(5_000_000n), utxo(4_000_000n), utxo(3_000_000n)], owned, 0n);
+    const imports = buildXImport({ ctx, pool, changeOwners: mine, source: 'P', atomicUtxos: dust, to: mine });
+    expect(imports.length).toBeGreaterThan(1);
+    const paidWith = imports.flatMap((imp) => imp.tx.inputs.map((i) => toHex(i.txID)));
+    expect(paidWith).toHaveLength(imports.length);
+    expect(new Set(paidWith).size).toBe(imports.length);
+  });
 });

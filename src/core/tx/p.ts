@@ -9,7 +9,7 @@ import { built, type BuiltTx } from './built.js';
 import { type ChainContext, MAX_XP_TX_SIZE } from './context.js';
 import { fundFor } from './fund.js';
 import { type SpendableUtxo, toTransferableInput } from './utxos.js';
-import { packInputs } from './x.js';
+import { buildImportGroups } from './x.js';
 
 export interface PSpendParams {
   ctx: ChainContext;
@@ -79,12 +79,11 @@ export function buildPExport(p: PSpendParams & { destination: 'X' | 'C'; amount:
 export function buildPImport(
   p: PSpendParams & { source: 'X' | 'C'; atomicUtxos: readonly SpendableUtxo[]; to: OutputOwners },
 ): BuiltTx<PImportTx>[] {
-  if (p.atomicUtxos.length === 0) throw new ValidationError('nothing to import', 'atomicUtxos');
   const avax = toHex(p.ctx.avaxAssetID);
   if (p.atomicUtxos.some((s) => !equalBytes(s.utxo.assetID, p.ctx.avaxAssetID))) {
     throw new ValidationError('only AVAX can be imported into the P-Chain', 'atomicUtxos');
   }
-  return packInputs(p.atomicUtxos, MAX_XP_TX_SIZE).map((group) => {
+  return buildImportGroups(p.atomicUtxos, (group, exclude) => {
     const importedInputs = sortTransferableInputs(group.map(toTransferableInput));
     const funding = fundFor(p, {
       needs: new Map(),
@@ -92,6 +91,7 @@ export function buildPImport(
       credit: new Map([[avax, group.reduce((sum, s) => sum + s.amount, 0n)]]),
       changeOwners: p.to,
       fee: feeOf(p, { kind: 'ImportTx', importedInputs }, []),
+      exclude,
     });
     const tx: PImportTx = { ...baseOf(p, funding.inputs, funding.change), kind: 'ImportTx', sourceChain: p.source === 'X' ? p.ctx.xChainID : p.ctx.cChainID, importedInputs };
     return built(tx, [...funding.spent, ...group.map((s) => s.utxo)], funding.fee, MAX_XP_TX_SIZE);

@@ -12,6 +12,7 @@ import type {
   OutputOwners,
   TransferableInput,
   TransferableOutput,
+  UnsignedTx,
   Utxo,
   XBaseTx,
   XCreateAssetTx,
@@ -19,7 +20,7 @@ import type {
   XImportTx,
   XOperationTx,
 } from '../codec/types.js';
-import { checkPositive, TxTooLargeError, ValidationError } from '../errors.js';
+import { checkPositive, InsufficientFundsError, TxTooLargeError, ValidationError } from '../errors.js';
 import { built, type BuiltTx } from './built.js';
 import { type ChainContext, MAX_MEMO_SIZE, MAX_NFT_PAYLOAD, MAX_XP_TX_SIZE } from './context.js';
 import { fundFor } from './fund.js';
@@ -118,6 +119,32 @@ export function packBy(utxos: readonly SpendableUtxo[], start: number, cost: (s:
 /** Splits UTXOs into groups whose inputs fit one tx each, largest first. */
 export function packInputs(utxos: readonly SpendableUtxo[], maxSize: number): SpendableUtxo[][] {
   return packBy(utxos, TX_OVERHEAD_RESERVE, inputFootprint, maxSize);
+}
+
+/**
+ * The imports of `atomicUtxos`, one tx per group that fits (packInputs), each built by `build`
+ * with the wallet's UTXOs earlier ones spend excluded: two imports funding their fee from the same
+ * UTXO would have the second refused. A group the wallet can no longer pay the fee of, after
+ * another, is left in atomic memory for a later import.
+ */
+export function buildImportGroups<T extends UnsignedTx>(atomicUtxos: readonly SpendableUtxo[], build: (group: SpendableUtxo[], exclude: ReadonlySet<string>) => BuiltTx<T>): BuiltTx<T>[] {
+  if (atomicUtxos.length === 0) throw new ValidationError('nothing to import', 'atomicUtxos');
+  const taken = new Set<string>();
+  const txs: BuiltTx<T>[] = [];
+  const groups = packInputs(atomicUtxos, MAX_XP_TX_SIZE);
+  for (const [i, group] of groups.entries()) {
+    let tx: BuiltTx<T>;
+    try {
+      tx = build(group, taken);
+    } catch (e) {
+      // The last chance to import anything says why nothing can be.
+      if (e instanceof InsufficientFundsError && (txs.length > 0 || i < groups.length - 1)) continue;
+      throw e;
+    }
+    for (const u of tx.spent) taken.add(utxoId(u));
+    txs.push(tx);
+  }
+  return txs;
 }
 
 /**
@@ -333,14 +360,14 @@ export function buildXExport(
 export function buildXImport(
   p: XSpendParams & { source: 'P' | 'C'; atomicUtxos: readonly SpendableUtxo[]; to: OutputOwners },
 ): BuiltTx<XImportTx>[] {
-  if (p.atomicUtxos.length === 0) throw new ValidationError('nothing to import', 'atomicUtxos');
-  return packInputs(p.atomicUtxos, MAX_XP_TX_SIZE).map((group) => {
+  return buildImportGroups(p.atomicUtxos, (group, exclude) => {
     const importedInputs: TransferableInput[] = sortTransferableInputs(group.map(toTransferableInput));
     const funding = fundFor(p, {
       needs: new Map(),
       credit: sumByAsset(group.map((s) => ({ assetID: s.utxo.assetID, amount: s.amount }))),
       changeOwners: p.to,
       fee: () => p.ctx.xTxFee,
+      exclude,
     });
     const tx: XImportTx = {
       vm: 'avm',
