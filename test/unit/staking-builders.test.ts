@@ -8,7 +8,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bls, pvm, utils, Utxo as AjsUtxo } from '@avalabs/avalanchejs';
 import { fromHex, toHex, utf8 } from '../../src/core/bytes.js';
 import { decodeSignedTx, encodeUnsignedTx, encodeUtxo, type PTx, stakeOf, type Utxo } from '../../src/core/codec/index.js';
-import type { BuiltTx } from '../../src/core/tx/built.js';
+import { type BuiltTx, expectedSignedSize } from '../../src/core/tx/built.js';
 import { cb58Encode, formatNodeId } from '../../src/core/encoding.js';
 import { InsufficientFundsError, SigningError, ValidationError } from '../../src/core/errors.js';
 import { avaxBurned, type PFeeContext, pTxFee } from '../../src/core/fees.js';
@@ -48,6 +48,8 @@ function expectSigns(built: BuiltTx<PTx>): void {
   expect(signed.complete).toBe(true);
   verifySignedTx(signed.signedBytes, 'pvm', built.spent);
   expect(decodeSignedTx(signed.signedBytes, 'pvm').credentials.length).toBe(built.tx.inputs.length + (built.tx.kind === 'SetAutoRenewedValidatorConfigTx' ? 1 : 0));
+  // The size guard's estimate is the signed size, the authority's credential included.
+  expect(expectedSignedSize(built.tx)).toBe(signed.signedBytes.length);
 }
 
 describe('staking builders, byte for byte with avalanchejs 5.2.0', () => {

@@ -1,5 +1,6 @@
 // The result every builder returns, and the size guard shared by X, P and C.
 import { unsignedTxLength } from '../codec/codec.js';
+import { authorizationOf } from '../codec/pvm-rules.js';
 import type { TransferableInput, UnsignedTx, Utxo } from '../codec/types.js';
 import { TxTooLargeError } from '../errors.js';
 import { signedSize } from './context.js';
@@ -29,6 +30,9 @@ function signatureCounts(tx: UnsignedTx): number[] {
   const counts = tx.inputs.map(count);
   if (tx.kind === 'ImportTx') counts.push(...tx.importedInputs.map(count));
   if (tx.kind === 'OperationTx') for (const op of tx.operations) counts.push(('mintInput' in op.op ? op.op.mintInput : op.op.input).length);
+  // A P-Chain authorization (a subnet's, a validator's) signs in one more credential, after the inputs'.
+  const auth = tx.vm === 'pvm' ? authorizationOf(tx) : undefined;
+  if (auth) counts.push(auth.sigIndices.length);
   return counts;
 }
 
