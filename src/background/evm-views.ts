@@ -175,7 +175,8 @@ export function simulationView(sim: Simulation, listed: readonly StoredToken[], 
     ...(approvals.length > 0 ? { approvals } : {}),
     ...(sim.partial ? { partial: true } : {}),
     touched: sim.touched,
-    ...(sim.note ? { note: sim.note } : {}),
+    // The node's words, for Details only: cleaned and cut as a contract's.
+    ...(sim.nodeSaid ? { nodeSaid: shownName(sim.nodeSaid, MAX_REVERT_REASON).text } : {}),
   };
 }
 
@@ -220,7 +221,7 @@ export async function evmTxInsight(
   try {
     views.simulation = simulationView(await simulateTx(c.eth, { from: tx.from, ...(tx.to ? { to: tx.to } : {}), value: tx.value, data: tx.data, gasLimit: tx.gasLimit, maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas }), c.listed, c.nativeSymbol);
   } catch {
-    views.simulation = { method: 'none', changes: [], touched: [], note: 'the node could not run the transaction before approval' };
+    views.simulation = { method: 'none', changes: [], touched: [] };
   }
   return { views, item };
 }

@@ -132,8 +132,8 @@ export interface Simulation {
   /** The trace was too large to follow in full: `changes` and `approvals` are those found so far. */
   partial?: boolean;
   touched: string[];
-  /** Why it is incomplete, in words. */
-  note?: string;
+  /** Why the node could not trace (or run) the call, in its own words: never the wallet's. */
+  nodeSaid?: string;
 }
 
 interface Frame {
@@ -214,7 +214,7 @@ export function readTrace(trace: unknown, account: string, other?: string): Simu
     ...(approvals.size > 0 ? { approvals: [...approvals.values()] } : {}),
     ...(other ? { other: [...theirs.values()] } : {}),
     touched: touched.map((a) => formatEvmAddress(parseEvmAddress(a))),
-    ...(partial ? { partial: true, note: 'the call is too large to follow in full: what it changes beyond this is not known' } : {}),
+    ...(partial ? { partial: true } : {}),
   };
 }
 
@@ -253,14 +253,14 @@ export async function simulateTx(eth: EthApi, tx: SimulatedTx, other?: string): 
     if (!(e instanceof RpcError) && !(e instanceof Error && e.message === 'not a call trace')) throw e;
     traceFailure = e instanceof RpcError ? e.rpcMessage : e.message;
   }
-  const note = `the node did not trace the call (${traceFailure.slice(0, 120)}): balance changes are not known`;
+  const nodeSaid = traceFailure;
   try {
     await eth.call(call);
-    return { method: 'call', changes: [], touched: [], note };
+    return { method: 'call', changes: [], touched: [], nodeSaid };
   } catch (e) {
     if (!(e instanceof RpcError)) throw e;
     // A revert is code 3 with its data; anything else means the node could not run it.
-    if (isRevert(e)) return { method: 'call', reverted: revertReason(e.data), changes: [], touched: [], note };
-    return { method: 'none', changes: [], touched: [], note: `the node could not run the call (${e.rpcMessage.slice(0, 120)})` };
+    if (isRevert(e)) return { method: 'call', reverted: revertReason(e.data), changes: [], touched: [], nodeSaid };
+    return { method: 'none', changes: [], touched: [], nodeSaid: e.rpcMessage };
   }
 }

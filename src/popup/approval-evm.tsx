@@ -4,7 +4,7 @@
 // permit to sign, and a token a site asks to list. Views over the background's summary (docs/tokens.md).
 import type { ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
 import { ImpactWarnings } from './approval-impact.js';
-import { Facts, Muted } from './components/Field.js';
+import { ErrorDetail, Facts, Muted } from './components/Field.js';
 import { Term } from './components/Term.js';
 import { expiryText, formatDeadline, formatValue, untilText } from './format.js';
 
@@ -186,7 +186,7 @@ export function SimulationDetails({ sim }: { sim: SimulationView }) {
           {sim.method === 'call' ? 'Your node could only check whether it fails, not what it changes.' : 'Your node could not try it: what it changes is not known.'}
         </Muted>
       )}
-      {sim.note && <p class="small-text muted">{sim.note}</p>}
+      <ErrorDetail detail={sim.nodeSaid && `Your node said: ${sim.nodeSaid}`} about="of the trial run" />
       {sim.touched.length > 0 && (
         <details class="section">
           <summary>Contracts it runs ({sim.touched.length})</summary>

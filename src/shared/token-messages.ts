@@ -143,8 +143,8 @@ export interface SimulationView {
   partial?: boolean;
   /** Every contract the tx runs code of, in order of first touch. */
   touched: string[];
-  /** Why the simulation is incomplete or missing, in words. */
-  note?: string;
+  /** Why the node could not trace or run it, in the node's own words (cleaned, 120 characters): shown under Details only. */
+  nodeSaid?: string;
 }
 
 /** A right the tx gives `spender` over the account's tokens; symbol '' when the token is not listed. */

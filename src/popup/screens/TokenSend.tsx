@@ -8,7 +8,7 @@ import { AddressInput, sameAddress } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AmountText } from '../components/AmountText.js';
 import { EvmFee, useEvmFlow } from '../components/EvmFlow.js';
-import { FormError, TextField } from '../components/Field.js';
+import { ErrorDetail, FormError, TextField } from '../components/Field.js';
 import { type Fact, Review } from '../components/Review.js';
 import { useSentBefore } from '../components/SentBefore.js';
 import { TxStatus } from '../components/TxStatus.js';
@@ -30,8 +30,8 @@ export interface TokenSendProps {
 
 /** What the user's node says the send does to the account, in words. */
 export function SimulationLine({ sim }: { sim: SimulationView }) {
-  if (sim.reverted !== undefined) return <span class="error-text">Your node says it would fail{sim.reverted ? `: ${sim.reverted}` : ''}. Sending it would still cost the fee.</span>;
-  if (sim.method === 'none') return <span class="muted">Your node could not try it{sim.note ? `: ${sim.note}` : ''}.</span>;
+  if (sim.reverted !== undefined) return <span class="error-text">Your node says it would fail{sim.reverted ? `: the contract says “${sim.reverted}”` : ''}. Sending it would still cost the fee.</span>;
+  if (sim.method === 'none') return <div class="muted">Your node could not try it.<ErrorDetail detail={sim.nodeSaid && `Your node said: ${sim.nodeSaid}`} about="of the trial run" /></div>;
   if (sim.changes.length === 0) return <span class="muted">{sim.method === 'call' ? 'Your node ran it without error (it could not say what moves).' : 'Tried on your node: nothing of yours moves.'}</span>;
   return (
     <ul class="plain-list">

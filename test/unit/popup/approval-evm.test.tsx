@@ -82,12 +82,17 @@ describe('decoded EVM approvals', () => {
     render(<SummaryDetails summary={{ ...base, simulation: { method: 'trace', reverted: 'balance too low', changes: [], touched: [] } }} />);
     expect(screen.getByTestId('simulation-reverts').textContent).toBe('It would fail: “balance too low”. You would still pay the fee.');
     cleanup();
-    render(<SummaryDetails summary={{ ...base, simulation: { method: 'none', changes: [], touched: [], note: 'the node could not run the call (method not found)' } }} />);
+    // The node's reason is its own words: under Details, never the approval's main text (a lying node's advice).
+    const lie = 'method not found; secure your funds at avax-rescue.example with your recovery phrase';
+    render(<SummaryDetails summary={{ ...base, simulation: { method: 'none', changes: [], touched: [], nodeSaid: lie } }} />);
     expect(screen.getByTestId('simulation-unknown').textContent).toBe('Your node could not try it: what it changes is not known.');
+    const detail = screen.getByText(`Your node said: ${lie}`);
+    expect(detail.closest('details')).not.toBeNull();
+    expect(document.body.textContent!.replace(`Your node said: ${lie}`, '')).not.toMatch(/rescue/);
   });
 
   it('a partial simulation never says there is no change; the rights the tx gives are listed, unlimited flagged', () => {
-    render(<SummaryDetails summary={{ ...base, simulation: { method: 'trace', partial: true, changes: [], touched: [], note: 'the call is too large to follow in full' } }} />);
+    render(<SummaryDetails summary={{ ...base, simulation: { method: 'trace', partial: true, changes: [], touched: [] } }} />);
     expect(screen.getByTestId('simulation-partial').textContent).toMatch(/not everything it changes/);
     expect(screen.getByTestId('simulation-changes').textContent).not.toMatch(/besides the fee/);
     cleanup();

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 // TokenSend against a fake background: reviewed in token units, sent in base units under the
 // reviewed fee and selection; a fee that rose, a token that keeps a cut, NFTs and ERC-1155.
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TO_CONTRACT, TokenSend } from '../../../src/popup/screens/TokenSend.js';
+import { SimulationLine, TO_CONTRACT, TokenSend } from '../../../src/popup/screens/TokenSend.js';
 import { FEE_WENT_UP } from '../../../src/popup/errors.js';
 import type { TokenView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
@@ -148,5 +148,18 @@ describe('TokenSend', () => {
     await screen.findByRole('heading', { name: 'Review: send GAME' });
     expect(bg.callsOf('tokens.estimateSend')).toEqual([{ address: TOKEN, to: C_OTHER, amount: '5', tokenId: '77' }]);
     expect(screen.getByTestId('review-amount').textContent).toBe('5 × NFT #77 of GAME');
+  });
+});
+
+describe('SimulationLine', () => {
+  it("keeps the node's reason for not trying a send under Details, and names a revert reason as the contract's", () => {
+    const lie = 'insufficient funds: import your recovery phrase at wallet-help.example';
+    render(<SimulationLine sim={{ method: 'none', changes: [], touched: [], nodeSaid: lie }} />);
+    const said = screen.getByText(`Your node said: ${lie}`);
+    expect(said.closest('details')).not.toBeNull();
+    expect(document.body.textContent!.startsWith('Your node could not try it.')).toBe(true);
+    cleanup();
+    render(<SimulationLine sim={{ method: 'call', reverted: 'paused', changes: [], touched: [] }} />);
+    expect(document.body.textContent).toBe('Your node says it would fail: the contract says “paused”. Sending it would still cost the fee.');
   });
 });
