@@ -193,6 +193,8 @@ export interface ActivityItem {
   toSelf?: true;
   /** An asset the wallet created: its name and symbol. */
   created?: { name: string; symbol: string };
+  /** An NFT the wallet minted: the SHA-256 of its payload (hex), which tells one mint of a family from another. */
+  payloadHash?: string;
   /** A C-Chain token send, approval or revoke: the token (amount is then in its units). */
   token?: ActivityToken;
   /** An approval that adds `amount` to what the spender may take already (increaseAllowance). */

@@ -21,6 +21,8 @@ describe('the asset studio behind a lying node', () => {
     const to = { addresses: [account.xAddress], threshold: 1 };
     const group0 = (await wallet.assets.assetsMintRights()).rights.find((r) => r.groupID === 0)!.utxoID;
     await wallet.assets.assetsMintNft({ assetID: family.txID, utxoID: group0, groupID: 0, payloadHex: '6869', to: [to], maxFee: fees.operation });
+    // Recorded with its owner and its payload's SHA-256 ('hi'): the review of the same mint again names it.
+    expect((await wallet.balances.activityList()).items.find((i) => i.kind === 'nft-mint')).toMatchObject({ assetID: family.txID, to: account.xAddress, payloadHash: '8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4' });
 
     const fake = (u: Utxo, outputIndex: number, output: Utxo['output'], assetID = u.assetID): Utxo => ({ ...u, txID: new Uint8Array(32).fill(7), outputIndex, assetID, output });
     node.lies.set(

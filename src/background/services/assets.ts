@@ -1,5 +1,6 @@
 // The X-Chain asset studio: create fixed-cap, variable-cap and NFT assets, mint, send NFTs, and
 // list what this wallet holds rights to. Built by the core engine; sent through Delivery.
+import { sha256 } from '@noble/hashes/sha2.js';
 import { byteKey, fromHex, toHex } from '../../core/bytes.js';
 import { parseUtxoId, utxoId } from '../../core/codec/ids.js';
 import type { Utxo } from '../../core/codec/types.js';
@@ -58,7 +59,9 @@ export class AssetsService {
     const mintUtxo = await assetUtxo(engine, p.assetID, p.utxoID, (u) => u.output.kind === 'NftMintOutput' && u.output.groupID === p.groupID, `NFT mint right for group ${p.groupID}`);
     const to = p.to.map((o) => ownersFrom(o, 'X', engine.ctx.hrp));
     const built = await engine.buildXNftMint(mintUtxo, fromHex(p.payloadHex), to);
-    const issued = await this.delivery.issue(ctx, 'nft-mint', built, p.maxFee, { assetID: p.assetID });
+    // Its owner and payload recorded: the review of the same mint again says so ('Minted before').
+    const extra = { assetID: p.assetID, to: p.to.flatMap((o) => o.addresses).join(', '), payloadHash: toHex(sha256(fromHex(p.payloadHex))) };
+    const issued = await this.delivery.issue(ctx, 'nft-mint', built, p.maxFee, extra);
     return { txID: issued.txID, fee: issued.fee.toString() };
   }
 

@@ -2,7 +2,8 @@
 // send ran opens again on an empty form (the background finishes the send), and the user who sends
 // again would pay twice: the same chain, asset, amount and recipient, not failed, still waiting or
 // accepted within the hour, is named on the review before Confirm. A mint and an asset's creation
-// are checked the same way (a second asset of the same name and symbol is a second fee, for good).
+// are checked the same way (a second asset of the same name and symbol is a second fee, for good;
+// a second NFT of the same payload uses up another group's mint right, for good).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useCall } from '../api.js';
 import type { Fact } from './Review.js';
@@ -16,7 +17,11 @@ export const SENT_BEFORE_WINDOW_MS = 60 * 60_000;
  * ID, AVAX's by their absence. A mint of the asset (to `to`) is looked for among mints; an asset's
  * creation by its name and symbol.
  */
-export type SendShape = ({ kind?: 'mint'; chain: ChainName; assetID?: string; token?: string; tokenId?: string; amount: bigint; to: string } | { kind: 'create-asset'; chain: 'X'; created: { name: string; symbol: string } }) & {
+export type SendShape = (
+  | { kind?: 'mint'; chain: ChainName; assetID?: string; token?: string; tokenId?: string; amount: bigint; to: string }
+  | { kind: 'create-asset'; chain: 'X'; created: { name: string; symbol: string } }
+  | { kind: 'nft-mint'; chain: 'X'; assetID: string; payloadHex: string; to: string }
+) & {
   /** Its Confirm under way: once it fails, Activity is read again (the send it tried may be there). */
   sending?: boolean;
 };
@@ -25,15 +30,29 @@ const same = (a: string | undefined, b: string | undefined) => a?.toLowerCase() 
 
 /** What tells one send (mint, creation) of the shape from another. */
 const shapeKey = (s: SendShape): string =>
-  s.kind === 'create-asset' ? `create|${s.created.name}|${s.created.symbol}` : `${s.kind ?? ''}|${s.chain}|${s.assetID ?? s.token ?? ''}|${s.tokenId ?? ''}|${s.amount}|${s.to.toLowerCase()}`;
+  s.kind === 'create-asset'
+    ? `create|${s.created.name}|${s.created.symbol}`
+    : s.kind === 'nft-mint'
+      ? `nft|${s.assetID}|${s.payloadHex}|${s.to.toLowerCase()}`
+      : `${s.kind ?? ''}|${s.chain}|${s.assetID ?? s.token ?? ''}|${s.tokenId ?? ''}|${s.amount}|${s.to.toLowerCase()}`;
 
-function alike(i: ActivityItem, s: SendShape): boolean {
+/** An NFT mint's payload as Activity records it (ActivityItem.payloadHash): SHA-256, hex. */
+export async function payloadHash(payloadHex: string): Promise<string> {
+  const bytes = new Uint8Array(payloadHex.match(/../g)?.map((b) => parseInt(b, 16)) ?? []);
+  return [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function alike(i: ActivityItem, s: SendShape, hash?: string): boolean {
   if (s.kind === 'create-asset') return i.created?.name === s.created.name && i.created.symbol === s.created.symbol;
+  if (s.kind === 'nft-mint') return i.assetID === s.assetID && same(i.to, s.to) && hash !== undefined && i.payloadHash === hash;
   return i.amount === s.amount.toString() && same(i.to, s.to) && (s.chain === 'C' ? same(i.token?.address, s.token) && i.token?.tokenId === s.tokenId : i.assetID === s.assetID);
 }
 
-/** The newest send of the list like `s` made before `now`, not failed, waiting or accepted within SENT_BEFORE_WINDOW_MS of `now`. */
-export function sentBefore(items: readonly ActivityItem[], s: SendShape, now: number): ActivityItem | undefined {
+/**
+ * The newest send of the list like `s` made before `now`, not failed, waiting or accepted within
+ * SENT_BEFORE_WINDOW_MS of `now`. `hash`: an NFT mint's payloadHash.
+ */
+export function sentBefore(items: readonly ActivityItem[], s: SendShape, now: number, hash?: string): ActivityItem | undefined {
   return items.find(
     (i) =>
       i.kind === (s.kind ?? 'send') &&
@@ -42,7 +61,7 @@ export function sentBefore(items: readonly ActivityItem[], s: SendShape, now: nu
       i.status !== 'failed' &&
       !i.replaced &&
       (i.status === 'pending' || now - i.createdAt < SENT_BEFORE_WINDOW_MS) &&
-      alike(i, s),
+      alike(i, s, hash),
   );
 }
 
@@ -50,6 +69,7 @@ export function sentBefore(items: readonly ActivityItem[], s: SendShape, now: nu
 const WORDS = {
   send: ['sent the same amount to this address', 'send it a second time', 'send it again'],
   mint: ['minted the same amount to this address', 'mint it a second time', 'mint it again'],
+  'nft-mint': ['minted an NFT of this family with the same payload to this address', 'mint another', 'mint another'],
   'create-asset': ['created an asset of this name and symbol', 'create a second one', 'create another'],
   move: ['started the same move', 'move it a second time', 'move it again'],
 };
@@ -63,7 +83,7 @@ export function doneBeforeText(kind: keyof typeof WORDS, createdAt: number, pend
 }
 
 export function sentBeforeText(item: ActivityItem, now: number): string {
-  return doneBeforeText(item.kind === 'mint' || item.kind === 'create-asset' ? item.kind : 'send', item.createdAt, item.status === 'pending', now);
+  return doneBeforeText(item.kind === 'mint' || item.kind === 'nft-mint' || item.kind === 'create-asset' ? item.kind : 'send', item.createdAt, item.status === 'pending', now);
 }
 
 /** How many checks were made: each one its own. */
@@ -87,8 +107,8 @@ export function useSentBefore(shape: SendShape | undefined): Fact[] {
   useEffect(() => {
     if (!shape || busy) return;
     let live = true;
-    call('activity.list', {}).then(
-      ({ items }) => live && setFound({ check, item: sentBefore(items, shape, shownAt) }),
+    Promise.all([call('activity.list', {}), shape.kind === 'nft-mint' ? payloadHash(shape.payloadHex) : undefined]).then(
+      ([{ items }, hash]) => live && setFound({ check, item: sentBefore(items, shape, shownAt, hash) }),
       // Activity unread: the review goes on without the line, as it did before.
       () => live && setFound({ check }),
     );
@@ -98,7 +118,7 @@ export function useSentBefore(shape: SendShape | undefined): Fact[] {
     // The check stands for the shape and when it showed: a new object of the same send asks nothing again.
   }, [call, check]);
   if (!shape) return [];
-  const [term, recent] = shape.kind === 'mint' ? ['Minted before', 'mints'] : shape.kind ? ['Created before', 'assets created'] : ['Sent before', 'sends'];
+  const [term, recent] = shape.kind === 'mint' || shape.kind === 'nft-mint' ? ['Minted before', 'mints'] : shape.kind ? ['Created before', 'assets created'] : ['Sent before', 'sends'];
   // While it is sent, the line stays as it was confirmed.
   return doneBeforeFacts(term, recent, !busy && found?.check !== check, found?.item && sentBeforeText(found.item, Date.now()));
 }

@@ -8,6 +8,7 @@ import { AddressInput } from '../components/AddressInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { FormError, Muted, TextField } from '../components/Field.js';
 import { Review, useReviewStep } from '../components/Review.js';
+import { useSentBefore } from '../components/SentBefore.js';
 import { Segmented } from '../components/Segmented.js';
 import { AVAX_DECIMALS, formatDateTime, formatValue } from '../format.js';
 import type { Amount, MintRightView, NftView, Selection } from '../../shared/messages.js';
@@ -54,12 +55,15 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
   const [to, setTo] = useState(status.account?.xAddress ?? '');
   const step = useReviewStep();
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
-  const right = rights.find((r) => rightKey(r) === picked) ?? rights[0];
+  // The group picked, or reviewed: once its right is gone (a mint refused), none is picked for the
+  // user (another group's would mint the same NFT again with another right, for good).
+  const right = picked === '' ? rights[0] : rights.find((r) => rightKey(r) === picked);
   const encoded = encodePayload(kind, payload);
   const toCheck = checkAddress(to, 'X', hrp);
   const maxFee = h.fees.data?.operation;
   const ready = right !== undefined && encoded.ok && toCheck.ok && maxFee !== undefined;
   const used = useMintRight(h);
+  const mintedBefore = useSentBefore(step.reviewing && ready ? { kind: 'nft-mint', chain: 'X', assetID: right.assetID, payloadHex: encoded.value, to: toCheck.value, sending: step.props.busy } : undefined);
   const mint = () =>
     step.confirm(async () => {
       if (!ready) return;
@@ -70,7 +74,7 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
       onChanged();
     });
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
-  if (!right) return <NoRights what="of an NFT group" h={h} />;
+  if (rights.length === 0) return <NoRights what="of an NFT group" h={h} />;
   if (step.reviewing && ready) {
     return (
       <Review
@@ -83,6 +87,7 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
           { term: 'Owner', value: toCheck.value, mono: true, testid: 'review-to' },
           { term: 'Paid from', value: "Your X-Chain account (the group's mint right is used up)" },
           { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
+          ...mintedBefore,
         ]}
         {...step.props}
         busyText="Minting; waiting for the X-Chain to accept it…"
@@ -96,7 +101,12 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
       <h3>Mint an NFT</h3>
       <div class="field">
         <label for="nft-group">NFT family and group</label>
-        <select id="nft-group" value={rightKey(right)} onChange={(e) => setPicked(e.currentTarget.value)}>
+        <select id="nft-group" value={right ? rightKey(right) : ''} onChange={(e) => setPicked(e.currentTarget.value)}>
+          {!right && (
+            <option value="" disabled>
+              Choose a group
+            </option>
+          )}
           {rights.map((r) => (
             <option key={rightKey(r)} value={rightKey(r)}>
               {rightLabel(r)}

@@ -122,5 +122,5 @@ export function useMintRight(h: Holdings) {
       return undefined;
     }
   };
-  return { run, note: <FormError error={used ? 'That mint right was used since the review (by another of its minters), and nothing was signed. Your mint rights were read again: review the mint again.' : undefined} /> };
+  return { run, note: <FormError error={used ? 'That mint right was used since the review: by another of its minters, or by a mint of yours whose answer was lost (Activity lists your mints). Nothing was signed. Your mint rights were read again: review the mint again.' : undefined} /> };
 }

@@ -6,6 +6,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Assets } from '../../../src/popup/screens/Assets.js';
+import { payloadHash } from '../../../src/popup/components/SentBefore.js';
 import type { MintRightView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
 import { avax, AVAX_ID, balances, FAKE_ID, HRP, UNLOCKED, X_ADDR, X_OTHER } from './fixtures.js';
@@ -67,10 +68,44 @@ describe('a mint whose right was used since its review', () => {
     await screen.findAllByText(/0\.001 AVAX/);
     fireEvent.click(screen.getByRole('button', { name: 'Mint NFT' }));
     expect(screen.getByTestId('review').textContent).toContain('group 0');
+    // Confirm waits for the check of recent mints (SentBefore).
+    await waitFor(() => expect(screen.queryByText(/Checking recent mints/)).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and mint NFT' }));
     await screen.findByText(/used since the review/);
     await waitFor(() => expect(bg.callsOf('assets.mintRights')).toHaveLength(2));
     expect(screen.queryByTestId('review')).toBeNull();
     expect(bg.callsOf('assets.mintNft')).toHaveLength(1);
+    // Group 1 is not picked in its place: the same NFT minted again would use up its right too.
+    expect((screen.getByLabelText('NFT family and group') as HTMLSelectElement).value).toBe('');
+    expect(screen.getByRole('option', { name: 'Choose a group' })).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Mint NFT' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText('NFT family and group'), { target: { value: `${FAKE_ID}:1` } });
+    expect((screen.getByRole('button', { name: 'Mint NFT' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('NFT: a mint whose answer was lost is named on the review of the same NFT again, held until Activity is read', async () => {
+    const pic = { assetID: FAKE_ID, name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft' as const, threshold: 1, addresses: [X_ADDR] };
+    const hiHash = await payloadHash('6869');
+    const minted = { txID: 'T1', chain: 'X' as const, kind: 'nft-mint' as const, status: 'accepted' as const, assetID: FAKE_ID, to: X_ADDR, payloadHash: hiHash, createdAt: Date.now() - 120_000 };
+    const bg = fakeBackground({
+      'assets.fees': () => FEES,
+      'assets.listNfts': () => ({ nfts: [] }),
+      'assets.mintRights': () => ({ rights: [{ ...pic, utxoID: `${FAKE_ID}:3`, groupID: 1 }] }),
+      'activity.list': () => ({ items: [minted] }),
+    });
+    renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1')] })} onChanged={vi.fn()} />);
+    fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
+    await screen.findByLabelText('Payload');
+    type('Payload', 'hi');
+    await screen.findAllByText(/0\.001 AVAX/);
+    fireEvent.click(screen.getByRole('button', { name: 'Mint NFT' }));
+    expect(screen.getByRole('button', { name: 'Confirm and mint NFT' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('review-sent-before').textContent).toBe('Checking recent mints…');
+    await waitFor(() => expect(screen.getByTestId('review-sent-before').textContent).toMatch(/You minted an NFT of this family with the same payload to this address 2 minutes ago\. Confirm only to mint another\./));
+    // Another payload is another NFT: nothing said.
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    type('Payload', 'hello');
+    fireEvent.click(screen.getByRole('button', { name: 'Mint NFT' }));
+    await waitFor(() => expect(screen.queryByTestId('review-sent-before')).toBeNull());
   });
 });

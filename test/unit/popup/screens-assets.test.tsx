@@ -221,7 +221,7 @@ describe('Assets', () => {
     await feeLine('0.001 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Mint NFT' }));
     expect(within(screen.getByTestId('review')).getByRole('link').textContent).toBe('https://example.org/cat.png');
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm and mint NFT' }));
+    await clickConfirm('Confirm and mint NFT');
     await waitFor(() => expect(bg.callsOf('assets.mintNft')).toHaveLength(1));
     expect(bg.callsOf('assets.mintNft')[0]).toEqual({ assetID: FAKE_ID, utxoID: `${FAKE_ID}:5`, groupID: 1, payloadHex: hexOf('https://example.org/cat.png'), to: [{ addresses: [X_ADDR], threshold: 1 }], maxFee: FEES.operation });
     await waitFor(() => expect(bg.callsOf('assets.listNfts')).toHaveLength(2));
