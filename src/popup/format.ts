@@ -1,7 +1,7 @@
 // Display helpers: amounts (bigint base units → grouped decimal text with the asset's symbol,
 // never through floating point), chain names, IDs and times.
 import { formatAmount } from '../core/amount.js';
-import type { Amount, AssetBalanceView, ChainName } from '../shared/messages.js';
+import type { Amount, AssetBalanceView, BalancesView, ChainName } from '../shared/messages.js';
 
 /** nAVAX: AVAX on the X-Chain, the P-Chain and in atomic memory. */
 export const AVAX_DECIMALS = 9;
@@ -140,3 +140,6 @@ export function formatDeadline(seconds: string): string {
   }
   return s > LAST_DATE_SECONDS ? 'Never expires' : formatDateTime(Number(s) * 1000);
 }
+
+/** What a screen says before the first balances arrive: waiting, or the node did not answer. */
+export const noBalancesText = (b: BalancesView | null): string => (b?.error ? 'No balances yet: the node did not answer.' : 'Loading balances…');

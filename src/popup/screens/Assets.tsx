@@ -15,7 +15,7 @@ import { Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { useSentBefore } from '../components/SentBefore.js';
 import { Term } from '../components/Term.js';
-import { AVAX_DECIMALS, formatValue, ownSpendable, ownTotal, sharedLockedOf, sharedOf } from '../format.js';
+import { AVAX_DECIMALS, formatValue, noBalancesText, ownSpendable, ownTotal, sharedLockedOf, sharedOf } from '../format.js';
 import { type Amount, type AssetBalanceView, type BalancesView, type MintRightView, UNKNOWN_ASSET_SYMBOL } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, rightLabel, NoRights, useMintRight } from './AssetsShared.js';
 import { Create } from './AssetCreate.js';
@@ -87,7 +87,7 @@ function Held({ balances, rights, onMint }: { balances: BalancesView | null; rig
     );
   }
   // An empty snapshot (updatedAt 0) was never loaded: it says nothing about what the wallet holds.
-  if (!balances?.updatedAt) return <Muted>{balances?.error ? 'No balances yet: the node did not answer.' : 'Loading balances…'}</Muted>;
+  if (!balances?.updatedAt) return <Muted>{noBalancesText(balances)}</Muted>;
   if (rows.length === 0) return <Muted>No X-Chain assets yet.</Muted>;
   return (
     <ul class="plain-list">

@@ -18,7 +18,7 @@ import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { maxOf, useEstimate } from '../fees.js';
 import { FEE_WENT_UP } from '../errors.js';
-import { chainLabel, shortenId, units, WEI_DECIMALS } from '../format.js';
+import { chainLabel, noBalancesText, shortenId, units, WEI_DECIMALS } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, ChainName, SendEstimate, SendEstimateParams, WalletStatus } from '../../shared/messages.js';
 
 export interface SendProps {
@@ -345,7 +345,7 @@ export function Send(p: SendProps) {
         }}
       />
       {!asset ? (
-        <Muted>Loading balances…</Muted>
+        <Muted>{p.balances?.updatedAt ? `Nothing to send on the ${chainLabel(chain)} yet.` : noBalancesText(p.balances)}</Muted>
       ) : (
         <>
           {chain === 'X' && (

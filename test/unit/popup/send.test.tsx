@@ -15,6 +15,16 @@ function maxButton(): HTMLButtonElement {
 }
 
 describe('Send', () => {
+  it('says the node did not answer when no balances ever came (never "Loading" for good), and a chain with nothing to send says so', () => {
+    setup({}, balances({ updatedAt: 0, balances: [], error: 'unreachable' }));
+    expect(screen.getByText('No balances yet: the node did not answer.')).toBeTruthy();
+    expect(screen.queryByText(/Loading balances/)).toBeNull();
+    cleanup();
+    setup({}, balances({ balances: [avax('X', '12000000000')] }));
+    fireEvent.click(screen.getByRole('radio', { name: /P-Chain/ }));
+    expect(screen.getByText('Nothing to send on the P-Chain yet.')).toBeTruthy();
+  });
+
   it('sends X-Chain AVAX with a memo: the exact fee before the review, Max from the estimate, status until accepted', async () => {
     const { bg, onSent, activity } = setup({
       'send.x': () => {
