@@ -15,7 +15,7 @@ import { Segmented } from '../components/Segmented.js';
 import { Term } from '../components/Term.js';
 import { maxOf, useEstimate } from '../fees.js';
 import { WEI_PER_NAVAX } from '../../core/amount.js';
-import { AVAX_DECIMALS, chainLabel, formatClock, formatValue, shortenId, units } from '../format.js';
+import { AVAX_DECIMALS, chainLabel, formatSince, formatValue, shortenId, units } from '../format.js';
 import type { BalancesView, ChainName, Selection, TransferView } from '../../shared/messages.js';
 import { WaitingFunds } from '../components/WaitingFunds.js';
 import { doneBeforeFacts, doneBeforeText, SENT_BEFORE_WINDOW_MS } from '../components/SentBefore.js';
@@ -62,7 +62,7 @@ function MovePaused({ t, nodeDown, about }: { t: TransferView; nodeDown: boolean
     <div class="paused" data-testid="transfer-paused" data-reason={waitsForNode ? 'node' : 'waiting'}>
       <p>
         {waitsForNode
-          ? `Paused — waiting for the node to answer${t.paused ? ` (since ${formatClock(t.paused.since)})` : ''}. The move continues by itself when it does; nothing is lost meanwhile.`
+          ? `Paused — waiting for the node to answer${t.paused ? ` (since ${formatSince(t.paused.since, Date.now())})` : ''}. The move continues by itself when it does; nothing is lost meanwhile.`
           : t.paused?.code === 'fee-above-approved'
             ? 'Waiting — its import now costs more than you approved. It is tried again every minute within the fee you approved; or use Import now at the top of this screen, reviewing the new fee first.'
             : t.paused?.code === 'import-stuck'

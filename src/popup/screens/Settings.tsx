@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
 import { checkName, checkPrivateKey } from '../checks.js';
-import { FormError, TextField } from '../components/Field.js';
+import { FormError, ReloadButton, TextField } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import type { AccountView, NetworkView, WalletStatus } from '../../shared/messages.js';
 import { Networks } from './SettingsNetworks.js';
@@ -149,6 +149,13 @@ function Accounts({ status, onStatus }: SettingsProps) {
   const hasHd = list.data?.accounts.some((a) => a.kind === 'hd') ?? status.account?.kind === 'hd';
   return (
     <>
+      {/* Unread, the list would look empty: said, with a way to read it again. */}
+      {list.error && (
+        <div class="error-text" role="alert">
+          <p>Your accounts could not be read: {list.error}</p>
+          <ReloadButton list={list} label="Reload the accounts" />
+        </div>
+      )}
       <ul class="plain-list">
         {list.data?.accounts.map((a) => (
           <AccountRow key={a.id} a={a} onRenamed={() => void afterChange()} />

@@ -6,6 +6,7 @@ import { Move, TransferProgress } from '../../../src/popup/screens/Move.js';
 import type { TransferView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
 import { balances } from './fixtures.js';
+import { formatDateTime } from '../../../src/popup/format.js';
 
 afterEach(cleanup);
 
@@ -80,6 +81,12 @@ describe('a move under way that stopped', () => {
     cleanup();
     progress({ ...base, state: 'export-accepted', exportTxID: 'e', error: 'the import was refused: fee too low', paused: { code: 'fee-above-approved', message: 'import fees above the approved', since } });
     expect(screen.getByTestId('transfer-paused').querySelector('details')!.textContent).toContain('import fees above the approved · the import was refused: fee too low');
+  });
+
+  it('waiting for the node since another day: the date is said, not a bare clock time that reads as today', () => {
+    const yesterday = Date.now() - 30 * 3_600_000;
+    progress({ ...base, paused: { code: 'node-unreachable', message: 'the node did not answer', since: yesterday } });
+    expect(screen.getByTestId('transfer-paused').querySelector('p')!.textContent).toContain(`(since ${formatDateTime(yesterday)})`);
   });
 
   it('waiting for the chain to decide a tx: it goes on by itself', () => {

@@ -18,6 +18,24 @@ describe('Settings', () => {
     (summary.parentElement as HTMLDetailsElement).open = true;
   }
 
+  it('says when the accounts could not be read (the list would look empty), and reads them again on Reload', async () => {
+    let fail = true;
+    const bg = fakeBackground({
+      'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
+      'accounts.list': () => {
+        if (fail) throw new Refuse({ code: 'storage-corrupt', message: 'the accounts record is damaged' });
+        return { accounts: [ACCOUNT], selectedId: ACCOUNT.id };
+      },
+    });
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
+    open('Accounts');
+    expect((await screen.findByText(/Your accounts could not be read/)).closest('[role="alert"]')).not.toBeNull();
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Reload the accounts' }));
+    await waitFor(() => expect(screen.queryByText(/Your accounts could not be read/)).toBeNull());
+    expect(bg.callsOf('accounts.list')).toHaveLength(2);
+  });
+
   it('changes the password only with a strong, confirmed new one, and shows a wrong current password', async () => {
     const bg = fakeBackground({
       'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
