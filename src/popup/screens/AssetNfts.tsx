@@ -78,7 +78,7 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
   if (step.reviewing && ready) {
     return (
       <Review
-        level={3}
+        level={2}
         title="Review the NFT"
         facts={[
           { term: 'Family and group', value: rightLabel(right) },
@@ -98,7 +98,7 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
   }
   return (
     <form onSubmit={step.submit(ready)} noValidate>
-      <h3>Mint an NFT</h3>
+      <h2>Mint an NFT</h2>
       <div class="field">
         <label for="nft-group">NFT family and group</label>
         <select id="nft-group" value={right ? rightKey(right) : ''} onChange={(e) => setPicked(e.currentTarget.value)}>
@@ -167,7 +167,7 @@ function SendNft({ nft, hrp, fees, selection, onSent, onCancel }: { nft: NftView
     const shown = shownPayload(nft.payloadHex);
     return (
       <Review
-        level={4}
+        level={3}
         title="Review the NFT send"
         facts={[
           {
@@ -220,8 +220,10 @@ export function NftList({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
   }, [unlocks]);
   return (
     <section aria-labelledby="my-nfts">
-      <h3 id="my-nfts">Your NFTs</h3>
+      <h2 id="my-nfts">Your NFTs</h2>
       {h.nfts.error && <FormError error={h.nfts.error} />}
+      {/* Anyone can mint an NFT to this address: its words must not read as the wallet's. */}
+      {nfts && nfts.length > 0 && <Muted>What an NFT says is written by whoever minted it, and anyone can send you one: it is not a message from this wallet.</Muted>}
       {!nfts && !h.nfts.error && <Muted>Loading your NFTs…</Muted>}
       {nfts?.length === 0 && <Muted>No NFTs on the X-Chain yet.</Muted>}
       <ul class="plain-list">

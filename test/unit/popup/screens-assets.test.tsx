@@ -262,6 +262,9 @@ describe('Assets', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
     const items = await screen.findAllByTestId('nft');
     expect(items).toHaveLength(3);
+    // Anyone can send one: its words are said to be the minter's, not the wallet's.
+    expect(screen.getByText(/written by whoever minted it/)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Your NFTs', level: 2 })).toBeTruthy();
     expect(within(items[0]!).getByRole('link').textContent).toBe('https://example.org/cat.png');
     expect(items[1]!.textContent).toContain('group 3');
     expect(items[1]!.textContent).toContain('hex 00ff10');
