@@ -73,8 +73,15 @@ function PendingRow({ tx, selection }: { tx: PendingEvmTxView; selection: Select
   return (
     <li class="tx-row" data-testid="pending-evm">
       <div class="tx-top">
-        <strong>Waiting since {formatDateTime(tx.createdAt)}</strong>
-        <span class="badge status-pending">Pending</span>
+        {/* Replaced: the replacement's own status below says what the chain did; this one no longer waits as it was. */}
+        {stage.k === 'done' ? (
+          <strong>{action === 'speed-up' ? 'Speed-up' : 'Cancellation'} sent: it takes this one's place once the chain takes it</strong>
+        ) : (
+          <>
+            <strong>Waiting since {formatDateTime(tx.createdAt)}</strong>
+            <span class="badge status-pending">Pending</span>
+          </>
+        )}
       </div>
       <div class="muted break">
         {whatItDoes(tx)} · nonce {tx.nonce}

@@ -245,6 +245,10 @@ describe('PendingEvm', () => {
     await screen.findByTestId('tx-status');
     expect(bg.callsOf('evm.replace')).toEqual([{ txHash: HASH, action: 'cancel', maxFeeWei: '42000000000000' }]);
     expect(bg.calls.find((c) => c.type === 'evm.replace')?.selection).toEqual(SELECTION);
+    // The replaced row no longer says it waits as it was: its replacement's status is below.
+    const row = screen.getByTestId('pending-evm');
+    expect(row.textContent).toContain("Cancellation sent: it takes this one's place once the chain takes it");
+    expect(row.textContent).not.toMatch(/Waiting since|Pending/);
   });
 
   it('Speed up: the review says what the tx it signs again sends (recipient and amount), not only its hash', async () => {
