@@ -12,7 +12,7 @@ import { useSentBefore } from '../components/SentBefore.js';
 import { Segmented } from '../components/Segmented.js';
 import { AVAX_DECIMALS, formatDateTime, formatValue } from '../format.js';
 import type { Amount, MintRightView, NftView, Selection } from '../../shared/messages.js';
-import { type AssetsProps, type Holdings, FeeLine, Issued, rightLabel, NoRights, useMintRight } from './AssetsShared.js';
+import { type AssetsProps, type Holdings, FeeLine, Issued, pinned, rightLabel, NoRights, useMintRight } from './AssetsShared.js';
 
 /** A payload preview: a link stays a link (opened only on click), named by its host; text and JSON are shown as text. */
 function PayloadPreview({ kind, text }: { kind: PayloadKind | 'bytes'; text: string }) {
@@ -97,7 +97,7 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
     );
   }
   return (
-    <form onSubmit={step.submit(ready)} noValidate>
+    <form onSubmit={pinned(right && rightKey(right), setPicked, step.submit(ready))} noValidate>
       <h2>Mint an NFT</h2>
       <div class="field">
         <label for="nft-group">NFT family and group</label>

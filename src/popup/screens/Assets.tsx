@@ -17,7 +17,7 @@ import { useSentBefore } from '../components/SentBefore.js';
 import { Term } from '../components/Term.js';
 import { AVAX_DECIMALS, formatValue, noBalancesText, ownSpendable, ownTotal, sharedLockedOf, sharedOf } from '../format.js';
 import { type Amount, type AssetBalanceView, type BalancesView, type MintRightView, UNKNOWN_ASSET_SYMBOL } from '../../shared/messages.js';
-import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, rightLabel, NoRights, useMintRight } from './AssetsShared.js';
+import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, pinned, rightLabel, NoRights, useMintRight } from './AssetsShared.js';
 import { Create } from './AssetCreate.js';
 import { MintNft, NftList } from './AssetNfts.js';
 import { unprovenLine } from './Home.js';
@@ -119,7 +119,9 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
   const [to, setTo] = useState(status.account?.xAddress ?? '');
   const step = useReviewStep();
   const [done, setDone] = useState<{ txID: string; fee: Amount } | null>(null);
-  const right = rights.find((r) => r.assetID === picked) ?? rights[0];
+  // Picked (or reviewed: pinned when the review opens), the asset stays: a review never turns to
+  // another asset's right when the rights are read again; gone, none is picked for the user.
+  const right = picked === '' ? rights[0] : rights.find((r) => r.assetID === picked);
   const held = xAssets(balances).find((b) => b.assetID === right?.assetID);
   const amountCheck = checkAmount(amount, { denomination: right?.denomination ?? 0, symbol: right?.symbol ?? '' });
   const toCheck = checkAddress(to, 'X', hrp);
@@ -138,7 +140,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
       onChanged();
     });
   if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
-  if (!right) return <NoRights what="of a variable-cap asset" h={h} />;
+  if (rights.length === 0) return <NoRights what="of a variable-cap asset" h={h} />;
   if (step.reviewing && ready) {
     return (
       <Review
@@ -160,11 +162,16 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
     );
   }
   return (
-    <form onSubmit={step.submit(ready)} noValidate>
+    <form onSubmit={pinned(right && right.assetID, setPicked, step.submit(ready))} noValidate>
       <Muted>Mint more of a variable-cap asset this wallet holds a mint right for.</Muted>
       <div class="field">
         <label for="mint-asset">Asset</label>
-        <select id="mint-asset" value={right.assetID} onChange={(e) => setPicked(e.currentTarget.value)}>
+        <select id="mint-asset" value={right?.assetID ?? ''} onChange={(e) => setPicked(e.currentTarget.value)}>
+          {!right && (
+            <option value="" disabled>
+              Choose an asset
+            </option>
+          )}
           {rights.map((r) => (
             <option key={r.assetID} value={r.assetID}>
               {rightLabel(r)}
@@ -172,7 +179,7 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
           ))}
         </select>
         <p class="field-hint">
-          <AssetLabel asset={{ ...right, verified: false }} />
+          {right && <AssetLabel asset={{ ...right, verified: false }} />}
           {held && (
             <span>
               {' '}
@@ -181,8 +188,8 @@ function Mint({ status, hrp, balances, onChanged, initialAsset, h }: AssetsProps
           )}
         </p>
       </div>
-      <AmountInput value={amount} onInput={setAmount} denomination={right.denomination} symbol={right.symbol} />
-      {right.symbol === UNKNOWN_ASSET_SYMBOL && <Muted>{UNKNOWN_DECIMALS}.</Muted>}
+      <AmountInput value={amount} onInput={setAmount} denomination={right?.denomination ?? 0} symbol={right?.symbol ?? ''} />
+      {right?.symbol === UNKNOWN_ASSET_SYMBOL && <Muted>{UNKNOWN_DECIMALS}.</Muted>}
       <AddressInput label="Mint to (X-Chain address)" kind="X" hrp={hrp} value={to} onInput={setTo} />
       <FeeLine fees={h.fees} kind="operation" />
       {used.note}

@@ -109,6 +109,14 @@ export function NoRights({ what, h }: { what: string; h: Holdings }) {
  * (`note`), never left on a review that would now name another right. Answers undefined then.
  * Callers keep the reviewed asset or group picked, whatever the rights read next list first.
  */
+/** A mint form's submit that first pins the right it reviews (`key`), so reading the rights again cannot change it. */
+export const pinned =
+  (key: string | undefined, pin: (key: string) => void, submit: (e: Event) => void) =>
+  (e: Event): void => {
+    if (key !== undefined) pin(key);
+    submit(e);
+  };
+
 export function useMintRight(h: Holdings) {
   const [used, setUsed] = useState(false);
   const run = async <T,>(request: Promise<T>): Promise<T | undefined> => {

@@ -282,4 +282,35 @@ describe('Assets', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.getAllByTestId('nft')).toHaveLength(2));
   });
+
+  it("a mint's review keeps the group it showed when the rights are read again in another order (an NFT sent meanwhile)", async () => {
+    const pic = { assetID: FAKE_ID, name: 'Pictures', symbol: 'PIC', denomination: 0, kind: 'nft' as const, threshold: 1, addresses: [X_ADDR] };
+    const g0 = { ...pic, utxoID: `${FAKE_ID}:5`, groupID: 0 };
+    const g1 = { ...pic, utxoID: `${FAKE_ID}:6`, groupID: 1 };
+    let reads = 0;
+    const bg = renderAssets({
+      'assets.mintRights': () => ({ rights: reads++ === 0 ? [g0, g1] : [g1, g0] }),
+      'assets.listNfts': () => ({ nfts: [{ utxoID: `${FAKE_ID}:1`, assetID: FAKE_ID, groupID: 0, payloadHex: '00', name: 'Pictures', symbol: 'PIC' }] }),
+      'assets.transferNft': () => ({ txID: 't', fee: '1000000' }),
+      'assets.mintNft': () => ({ txID: 'm', fee: '1000000' }),
+      'activity.list': () => ({ items: [] }),
+    });
+    fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
+    await screen.findByLabelText('Payload');
+    type('Payload', 'hi');
+    await feeLine('0.001 AVAX');
+    fireEvent.click(screen.getByRole('button', { name: 'Mint NFT' }));
+    expect(screen.getByTestId('review').textContent).toContain('group 0');
+    // The NFT above sent: the rights are read again, group 1 first now.
+    fireEvent.click(await screen.findByRole('button', { name: `Send PIC NFT ${FAKE_ID}:1` }));
+    const send = within(screen.getAllByTestId('nft')[0]!);
+    fireEvent.input(send.getByLabelText(/^To/), { target: { value: X_OTHER } });
+    fireEvent.click(send.getByRole('button', { name: 'Send NFT' }));
+    fireEvent.click(send.getByRole('button', { name: 'Confirm and send NFT' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(reads).toBeGreaterThan(1));
+    expect(screen.getByTestId('review').textContent).toContain('group 0');
+    await clickConfirm('Confirm and mint NFT');
+    await waitFor(() => expect(bg.callsOf('assets.mintNft').map((m) => m.utxoID)).toEqual([`${FAKE_ID}:5`]));
+  });
 });
