@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { selectionOf, useCall } from '../api.js';
 import { UINT64_MAX } from '../../core/amount.js';
 import { checkAddress, checkAmount, checkAssetName, checkDenomination, checkSymbol } from '../checks.js';
-import { AddressInput } from '../components/AddressInput.js';
+import { AddressInput, sameAddress } from '../components/AddressInput.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { Muted, TextField } from '../components/Field.js';
 import { type Fact, Review, useReviewStep } from '../components/Review.js';
@@ -81,6 +81,10 @@ export function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holding
   }
 
   if (step.reviewing && ready) {
+    // Who gets the supply or the right to mint, for good: this account's address named as such, and
+    // a supply or a minter set it has no part in said (a pasted address swapped gives them away).
+    const named = (a: string) => (sameAddress(a, own) ? `${a} (this account)` : a);
+    const noneToUs = kind === 'fixed' && !holders.some((x) => sameAddress(x.address.trim(), own));
     const kindName = kind === 'fixed' ? 'Fixed cap: the whole supply now, no more ever' : kind === 'variable' ? 'Variable cap: minted later by its minters' : 'NFT family: each group minted once, later, by its minter set';
     const facts: Fact[] = [
       { term: 'Kind', value: kindName },
@@ -89,11 +93,21 @@ export function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holding
       ...createdBefore,
       ...(kind !== 'nft' ? [{ term: 'Decimal places', value: `${decimals}. ${perOutput}.` }] : []),
       ...(kind === 'fixed'
-        ? holders.map((x, i) => ({ term: `Holder ${i + 1} receives`, value: `${formatValue((holderChecks[i]!.amount as { value: bigint }).value, decimals, symbol)} at ${x.address.trim()}`, mono: true }))
+        ? holders.map((x, i) => ({ term: `Holder ${i + 1} receives`, value: `${formatValue((holderChecks[i]!.amount as { value: bigint }).value, decimals, symbol)} at ${named(x.address.trim())}`, mono: true }))
         : minterChecks.map((m, i) => {
             const set = (m as { value: OwnerSet }).value;
-            return { term: kind === 'nft' ? `Group ${i} minters` : `Minter set ${i + 1}`, value: `${set.threshold} of ${set.addresses.join(', ')}`, mono: true };
+            const alone = set.threshold === 1 && set.addresses.some((a) => sameAddress(a, own));
+            return {
+              term: kind === 'nft' ? `Group ${i} minters` : `Minter set ${i + 1}`,
+              value: (
+                <>
+                  <span class="mono">{`${set.threshold} of ${set.addresses.map(named).join(', ')}`}</span>
+                  {!alone && <span class="badge warn">This account cannot mint with it alone.</span>}
+                </>
+              ),
+            };
           })),
+      ...(noneToUs ? [{ term: 'This account gets', value: <span class="badge warn">None of the supply: it all goes to the addresses above.</span> }] : []),
       { term: 'Paid from', value: 'Your X-Chain account' },
       { term: 'Network fee', value: formatValue(maxFee, AVAX_DECIMALS, 'AVAX'), testid: 'review-fee' },
     ];

@@ -103,8 +103,9 @@ describe('Assets', () => {
     await feeLine('0.01 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Create asset' }));
     // Reviewed first: who receives what, and the fee; nothing is created before Confirm.
-    expect(screen.getByTestId('review').textContent).toContain(`Holder 1 receives1,000.25 GLD at ${X_ADDR}`);
+    expect(screen.getByTestId('review').textContent).toContain(`Holder 1 receives1,000.25 GLD at ${X_ADDR} (this account)`);
     expect(screen.getByTestId('review').textContent).toContain(`Holder 2 receives5 GLD at ${X_OTHER}`);
+    expect(screen.getByTestId('review').textContent).not.toMatch(/None of the supply/);
     expect(screen.getByTestId('review-fee').textContent).toBe('0.01 AVAX');
     expect(bg.callsOf('assets.create')).toEqual([]);
     await clickConfirm('Confirm and create');
@@ -123,6 +124,18 @@ describe('Assets', () => {
     expect(await screen.findByText('New asset ID')).toBeTruthy();
   });
 
+  it('says when none of a fixed supply comes to this account', async () => {
+    renderAssets();
+    fireEvent.click(screen.getByRole('radio', { name: 'Create' }));
+    type('Name', 'Gold Coin');
+    type('Symbol', 'GLD');
+    type('Holder 1', X_OTHER);
+    type(/^Amount for holder 1/, '5');
+    await feeLine('0.01 AVAX');
+    fireEvent.click(screen.getByRole('button', { name: 'Create asset' }));
+    expect(screen.getByTestId('review').textContent).toContain('This account getsNone of the supply: it all goes to the addresses above.');
+  });
+
   it('creates a variable-cap asset with a 2-of-2 minter set', async () => {
     const bg = renderAssets({ 'assets.create': () => ({ txID: 'v', assetID: 'v', fee: '1' }) });
     fireEvent.click(screen.getByRole('radio', { name: 'Create' }));
@@ -135,7 +148,8 @@ describe('Assets', () => {
     type('Signatures needed', '2');
     await feeLine('0.01 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Create asset' }));
-    expect(screen.getByTestId('review').textContent).toContain(`Minter set 12 of ${X_ADDR}, ${X_OTHER}`);
+    // A 2-of-2 with another key: the account can never mint more alone, said before Confirm.
+    expect(screen.getByTestId('review').textContent).toContain(`Minter set 12 of ${X_ADDR} (this account), ${X_OTHER}This account cannot mint with it alone.`);
     await clickConfirm('Confirm and create');
     await waitFor(() => expect(bg.callsOf('assets.create')).toHaveLength(1));
     expect(bg.callsOf('assets.create')[0]).toEqual({ name: 'Points', symbol: 'PTS', denomination: 9, kind: 'variable', minters: [{ addresses: [X_ADDR, X_OTHER], threshold: 2 }], maxFee: FEES.createAsset });
