@@ -16,7 +16,15 @@ import { type AssetsProps, type Holdings, FeeLine, Issued, pinned, rightLabel, N
 
 /** A payload preview: a link stays a link (opened only on click), named by its host; text and JSON are shown as text. */
 function PayloadPreview({ kind, text }: { kind: PayloadKind | 'bytes'; text: string }) {
-  if (kind === 'bytes') return <pre class="payload-preview mono break">{text === '' ? '(empty)' : `hex ${text}`}</pre>;
+  if (kind === 'bytes') {
+    if (text === '') return <pre class="payload-preview mono break">(empty)</pre>;
+    return (
+      <>
+        <p class="small-text muted">Shown as bytes: it is not plain text, or its text has characters that hide or reorder what you read.</p>
+        <pre class="payload-preview mono break">hex {text}</pre>
+      </>
+    );
+  }
   const encoded = encodePayload(kind, text);
   if (!encoded.ok) return null;
   if (kind === 'url') {
@@ -227,7 +235,7 @@ export function NftList({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
       {!nfts && !h.nfts.error && <Muted>Loading your NFTs…</Muted>}
       {nfts?.length === 0 && <Muted>No NFTs on the X-Chain yet.</Muted>}
       <ul class="plain-list">
-        {nfts?.map((n) => {
+        {nfts?.map((n, i) => {
           const shown = shownPayload(n.payloadHex);
           return (
             <li key={n.utxoID} class="nft" data-testid="nft">
@@ -256,7 +264,8 @@ export function NftList({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
                 <button
                   type="button"
                   class="small"
-                  aria-label={`Send ${n.symbol} NFT ${n.utxoID}`}
+                  // Unique by its place in the list, not by a 50-character UTXO ID read aloud.
+                  aria-label={`Send NFT ${i + 1}: ${n.symbol}, group ${n.groupID}`}
                   ref={(b) => {
                     if (b && back.current === n.utxoID) {
                       back.current = null;

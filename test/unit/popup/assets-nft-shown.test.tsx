@@ -35,6 +35,8 @@ describe('the NFT list', () => {
     const spoofs = ['Ticket 1 \u202Eevas\u202C', 'VIP\u200B pass', 'seat\u0085 12', 'row\u2028 3', 'VIP\u3164 pass', '{"file":"Ticket \\u202Egnp.exe"}', '\uFEFFhttps://evil.example/x'];
     const items = await nftList([...spoofs.map((s, i) => nft(i, s)), nft(9, 'Row 4\nSeat 12'), nft(10, '{"seat":12}')]);
     spoofs.forEach((s, i) => expect(items[i]!.querySelector('.payload-preview')!.textContent).toBe(`hex ${hex(s)}`));
+    // Why it is bytes, said beside them.
+    expect(items[0]!.textContent).toContain('Shown as bytes: it is not plain text, or its text has characters that hide or reorder what you read.');
     expect(items[spoofs.length]!.querySelector('.payload-preview')!.textContent).toBe('Row 4\nSeat 12');
     expect(items[spoofs.length + 1]!.querySelector('.payload-preview')!.textContent).toBe('{\n  "seat": 12\n}');
   });

@@ -56,7 +56,7 @@ describe('Asset studio reviews', () => {
     const nfts = [{ utxoID: `${FAKE_ID}:1`, assetID: FAKE_ID, groupID: 2, payloadHex: '00', name: 'Avalanche', symbol: 'AVAX' }];
     renderAssets({ 'assets.listNfts': () => ({ nfts }) });
     fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
-    fireEvent.click(await screen.findByRole('button', { name: `Send AVAX NFT ${FAKE_ID}:1` }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Send NFT 1: AVAX, group 2' }));
     type(/^To/, X_OTHER);
     await screen.findByText(/0\.001 AVAX/);
     fireEvent.click(screen.getByRole('button', { name: 'Send NFT' }));

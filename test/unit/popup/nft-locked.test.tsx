@@ -17,11 +17,11 @@ it('a time-locked NFT says "Locked until <local date and time>" instead of offer
   const bg = fakeBackground({ 'assets.fees': () => ({ createAsset: '10000000', operation: '1000000' }), 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts }) });
   renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1')] })} onChanged={vi.fn()} />);
   fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
-  await screen.findByRole('button', { name: `Send ART NFT ${FAKE_ID}:2` });
+  await screen.findByRole('button', { name: 'Send NFT 2: ART, group 0' });
   const [locked] = screen.getAllByTestId('nft');
   expect(locked!.textContent).toContain(`Locked until ${formatDateTime(until * 1000)}`);
   expect(locked!.querySelector('button')).toBeNull();
-  expect(screen.queryByRole('button', { name: `Send ART NFT ${FAKE_ID}:1` })).toBeNull();
+  expect(screen.queryByRole('button', { name: 'Send NFT 1: ART, group 0' })).toBeNull();
 });
 
 it('an NFT that unlocks while the list is open gets its Send button: the list is read again once its lock ends', async () => {
@@ -34,6 +34,6 @@ it('an NFT that unlocks while the list is open gets its Send button: the list is
   renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1')] })} onChanged={vi.fn()} />);
   fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
   await screen.findByText(/^Locked until/);
-  expect(await screen.findByRole('button', { name: `Send ART NFT ${FAKE_ID}:1` }, { timeout: 6000 })).toBeTruthy();
+  expect(await screen.findByRole('button', { name: 'Send NFT 1: ART, group 0' }, { timeout: 6000 })).toBeTruthy();
   expect(screen.queryByText(/^Locked until/)).toBeNull();
 }, 10_000);

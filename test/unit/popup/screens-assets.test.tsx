@@ -247,14 +247,14 @@ describe('Assets', () => {
     // As the popup does: focus lost with a control that went goes to the heading.
     const stop = keepFocusOnScreen(document);
     fireEvent.click(screen.getByRole('radio', { name: 'NFTs' }));
-    const send = await screen.findByRole('button', { name: `Send PIC NFT ${FAKE_ID}:1` });
+    const send = await screen.findByRole('button', { name: 'Send NFT 1: PIC, group 0' });
     send.focus();
     fireEvent.click(send);
     const to = await screen.findByLabelText(/^To/);
     await new Promise((r) => setTimeout(r, 10));
     expect(document.activeElement).toBe(to);
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
-    const again = await screen.findByRole('button', { name: `Send PIC NFT ${FAKE_ID}:1` });
+    const again = await screen.findByRole('button', { name: 'Send NFT 1: PIC, group 0' });
     await new Promise((r) => setTimeout(r, 10));
     expect(document.activeElement).toBe(again);
     stop();
@@ -285,7 +285,7 @@ describe('Assets', () => {
     expect(items[2]!.querySelector('pre')?.textContent).toBe('{\n  "name": "Tom"\n}');
     expect(document.querySelector('img')).toBeNull();
 
-    fireEvent.click(within(items[1]!).getByRole('button', { name: `Send PIC NFT ${FAKE_ID}:2` }));
+    fireEvent.click(within(items[1]!).getByRole('button', { name: 'Send NFT 2: PIC, group 3' }));
     const send = within(screen.getAllByTestId('nft')[1]!);
     fireEvent.input(send.getByLabelText(/^To/), { target: { value: X_OTHER } });
     expect(send.getByTestId('asset-fee').textContent).toBe('Network fee: 0.001 AVAX');
@@ -316,7 +316,7 @@ describe('Assets', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Mint NFT' }));
     expect(screen.getByTestId('review').textContent).toContain('group 0');
     // The NFT above sent: the rights are read again, group 1 first now.
-    fireEvent.click(await screen.findByRole('button', { name: `Send PIC NFT ${FAKE_ID}:1` }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Send NFT 1: PIC, group 0' }));
     const send = within(screen.getAllByTestId('nft')[0]!);
     fireEvent.input(send.getByLabelText(/^To/), { target: { value: X_OTHER } });
     fireEvent.click(send.getByRole('button', { name: 'Send NFT' }));
