@@ -4,7 +4,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Move, TransferProgress } from '../../../src/popup/screens/Move.js';
-import { formatClock, shortenId } from '../../../src/popup/format.js';
+import { formatSince, shortenId } from '../../../src/popup/format.js';
 import type { RequestParams, TransferView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
 import { avax, balances } from './fixtures.js';
@@ -40,7 +40,7 @@ describe('Move', () => {
     );
     const paused = screen.getByTestId('transfer-paused');
     expect(paused.dataset.reason).toBe('node');
-    expect(paused.querySelector('p')?.textContent).toBe(`Paused — waiting for the node to answer (since ${formatClock(since)}). The move continues by itself when it does; nothing is lost meanwhile.`);
+    expect(paused.querySelector('p')?.textContent).toBe(`Paused — waiting for the node to answer (since ${formatSince(since, Date.now())}). The move continues by itself when it does; nothing is lost meanwhile.`);
     expect(paused.querySelector('details')?.textContent).toContain('http://127.0.0.1:9650');
     cleanup();
     render(
