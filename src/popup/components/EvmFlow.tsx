@@ -68,14 +68,14 @@ export function useEvmFlow<Q extends EvmFeeQuote>(estimate: () => Promise<Q>, su
   return { stage, error, review, confirm, edit };
 }
 
-/** An EVM tx's fee: the most it can cost (what confirming approves), and what it likely costs. */
+/** An EVM tx's fee: the most it can cost (what confirming approves), and what it likely costs; each exact one click (or key) away. */
 export function EvmFee({ quote }: { quote: EvmFeeQuote }) {
   return (
     <>
       <AmountText up prefix="at most " value={quote.maxFee} denomination={WEI_DECIMALS} symbol="AVAX" />
       <span class="muted">
         {' '}
-        (likely <AmountText toggle={false} value={quote.likelyFee} denomination={WEI_DECIMALS} symbol="AVAX" />; gas limit {BigInt(quote.gasLimit).toLocaleString('en-US')})
+        (likely <AmountText label="Likely fee" value={quote.likelyFee} denomination={WEI_DECIMALS} symbol="AVAX" />; gas limit {BigInt(quote.gasLimit).toLocaleString('en-US')})
       </span>
     </>
   );

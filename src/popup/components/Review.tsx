@@ -33,6 +33,11 @@ export interface ReviewProps {
   /** What is happening while busy ("Signing and sending…"). */
   busyText: string;
   confirmLabel: string;
+  /**
+   * Unseen words telling this review from others open at the same time ("TUSD for 0x1234…abcd":
+   * two revokes of one token): added to the names of the region, Edit and Confirm.
+   */
+  about?: string;
   onEdit: () => void;
   onConfirm: () => void;
 }
@@ -47,9 +52,10 @@ export function Review(p: ReviewProps) {
     if (p.error && !p.busy) heading.current?.focus();
   }, [p.error, p.busy]);
   const title = p.title ?? 'Review';
+  const about = p.about !== undefined ? <span class="sr-only"> ({p.about})</span> : null;
   const Heading = `h${p.level ?? 2}` as 'h2';
   return (
-    <section class="review" aria-label={title} data-testid="review">
+    <section class="review" aria-label={p.about !== undefined ? `${title} (${p.about})` : title} data-testid="review">
       <Heading ref={heading} tabIndex={-1}>
         {title}
       </Heading>
@@ -69,9 +75,11 @@ export function Review(p: ReviewProps) {
       <div class="actions">
         <button type="button" disabled={p.busy} onClick={p.onEdit}>
           Edit
+          {about}
         </button>
         <button type="button" class="primary" disabled={p.busy || p.facts.some((f) => f.hold)} onClick={p.onConfirm}>
           {p.confirmLabel}
+          {about}
         </button>
       </div>
     </section>

@@ -202,7 +202,7 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
         <Facts>
           <Term term="Transaction ID" class="id-line">
             <span class="mono break">{item.txID}</span>
-            <CopyButton text={item.txID} what="transaction ID" />
+            <CopyButton text={item.txID} what={`transaction ID ${shortenId(item.txID)} (${activityTitle(item)}, ${formatDateTime(item.createdAt)})`} />
           </Term>
           <Term term="Chain">{chainLabel(item.chain)}{item.otherChain ? ` (with the ${chainLabel(item.otherChain)})` : ''}</Term>
           {item.assetID && <Term term="Asset ID" class="mono break">{item.assetID}</Term>}

@@ -42,6 +42,7 @@ function AllowanceRow({ a, from, selection, onDone }: { a: AllowanceView; from: 
           busy={stage.k === 'sending'}
           busyText="Signing and sending; waiting for the C-Chain to accept it…"
           confirmLabel="Confirm and revoke"
+          about={`${name} for ${shortenId(a.spender)}`}
           onEdit={flow.edit}
           onConfirm={() => void flow.confirm()}
         />

@@ -132,7 +132,8 @@ export function Networks({ status, onStatus }: SettingsProps) {
           </li>
         ))}
       </ul>
-      {action.busy && <Muted>{doing}</Muted>}
+      {/* A live region there before the wait, so the wait is announced. */}
+      <Muted role="status">{action.busy ? doing : ''}</Muted>
       <FormError error={action.error && (stillSyncing(action.detail) ?? action.error)} detail={action.detail} about="of the node's answer" />
       {unfinished && (
         <div class="form-error" role="alert">

@@ -51,7 +51,7 @@ function ChainRow({ chain, busy, onRemove }: { chain: AddedChainView; busy: bool
           <strong>{chain.name}</strong>{' '}
           {chain.usedBy > 0 && <span class="badge verified">{chain.usedBy === 1 ? 'in use by 1 site' : `in use by ${chain.usedBy} sites`}</span>}
         </span>
-        <button type="button" class="small" aria-label={`Remove ${chain.name}`} disabled={busy} onClick={onRemove}>
+        <button type="button" class="small" aria-label={`Remove ${chain.name} (chain ${chain.chainId})`} disabled={busy} onClick={onRemove}>
           Remove
         </button>
       </div>

@@ -25,8 +25,9 @@ const SORTS: { value: ValidatorSort; label: string }[] = [
   { value: 'end', label: 'Validates longest' },
 ];
 
-function Avax({ value }: { value: string }) {
-  return <AmountText toggle={false} value={value} denomination={AVAX_DECIMALS} symbol="AVAX" />;
+/** Rounded, the exact value one click (or key) away; `label` tells the validators' toggles apart. */
+function Avax({ value, label }: { value: string; label: string }) {
+  return <AmountText value={value} denomination={AVAX_DECIMALS} symbol="AVAX" label={label} />;
 }
 
 /** One validator's facts: what a delegator weighs. */
@@ -34,10 +35,10 @@ export function ValidatorFacts({ v, now }: { v: ValidatorView; now: number }) {
   return (
     <Facts>
       <Term term="Stake">
-        <Avax value={v.stake} />
+        <Avax value={v.stake} label={`Stake of ${shortNode(v.nodeID)}`} />
       </Term>
       <Term term="Room for" data-testid="validator-room">
-        <Avax value={v.freeSpace} />
+        <Avax value={v.freeSpace} label={`Room at ${shortNode(v.nodeID)}`} />
       </Term>
       <Term term="Fee">{sharesText(v.delegationFee)} of rewards</Term>
       <Term term="Uptime">
@@ -129,7 +130,7 @@ export function StakeValidators({ now, onDelegate }: { now: number; onDelegate: 
                 <Term term="Node ID" class="mono break">{v.nodeID}</Term>
                 <Term term="Validating since">{unixText(v.start)}</Term>
                 <Term term="Delegated to it">
-                  <Avax value={v.delegated} />
+                  <Avax value={v.delegated} label={`Delegated to ${shortNode(v.nodeID)}`} />
                 </Term>
                 <Term term="Score">{v.score} of 100</Term>
               </Facts>

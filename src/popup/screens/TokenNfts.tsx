@@ -14,6 +14,8 @@ import type { RequestResult, TokenView } from '../../shared/messages.js';
 type Metadata = RequestResult<'tokens.nftMetadata'>;
 
 function NftItem({ token, tokenId, amount, onSend }: { token: TokenView; tokenId: string; amount: string; onSend: (tokenId: string) => void }) {
+  // Named with its collection: two contracts can both have an NFT #1.
+  const nft = `NFT #${tokenId} of ${token.symbol !== '' ? token.symbol : shortenId(token.address)}`;
   const call = useCall();
   const action = useAction();
   const [meta, setMeta] = useState<Metadata | null>(null);
@@ -29,11 +31,11 @@ function NftItem({ token, tokenId, amount, onSend }: { token: TokenView; tokenId
       </div>
       <div class="actions">
         <button type="button" class="small" onClick={() => onSend(tokenId)}>
-          Send<span class="sr-only"> NFT #{tokenId}</span>
+          Send<span class="sr-only"> {nft}</span>
         </button>
         {!meta && (
           <button type="button" class="small" disabled={action.busy} onClick={() => void read()}>
-            Details<span class="sr-only"> of NFT #{tokenId}</span>
+            Details<span class="sr-only"> of {nft}</span>
           </button>
         )}
       </div>
@@ -41,7 +43,7 @@ function NftItem({ token, tokenId, amount, onSend }: { token: TokenView; tokenId
         <Facts>
           {meta.uri !== undefined && (
             <Term term="Metadata address" class="mono break">
-              <span title={meta.uri}>{shortenId(meta.uri, 60, 20)}</span> <CopyButton text={meta.uri} what="metadata address" />
+              <span title={meta.uri}>{shortenId(meta.uri, 60, 20)}</span> <CopyButton text={meta.uri} what={`metadata address of ${nft}`} />
             </Term>
           )}
           {meta.fetched?.name !== undefined && <Term term="Name">{meta.fetched.name}</Term>}

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
 import { FormError, Muted, ReloadButton } from '../components/Field.js';
+import { AmountText } from '../components/AmountText.js';
 import { PendingEvm } from '../components/PendingEvm.js';
 import { TokenTransfers } from '../components/TokenTransfers.js';
 import { standardLabel, tokenBalanceText, tokenFlags, unitName } from '../tokens-format.js';
@@ -50,7 +51,8 @@ function TokenRow({ t, listKey, onSend, onRemoved }: { t: TokenView; listKey: st
           <strong>{name}</strong> <span class="muted">{t.name}</span>
         </span>
         <span class="amount" data-testid="token-balance">
-          {tokenBalanceText(t)}
+          {/* Rounded as AVAX is, the exact amount one click away. */}
+          {t.standard === 'erc20' && t.balance !== undefined && !t.balanceError ? <AmountText value={t.balance} denomination={t.decimals} symbol={name} label={`${name} balance`} /> : tokenBalanceText(t)}
         </span>
       </div>
       <p class="muted small-text break">

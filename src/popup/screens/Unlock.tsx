@@ -2,6 +2,7 @@
 // phrase or, for a wallet made from a key, from that key (offered only where that can happen: the
 // popup, not the approval window).
 import { useState } from 'preact/hooks';
+import { BackgroundError } from '../../shared/client.js';
 import { useAction, useCall } from '../api.js';
 import { FormError, Muted, TextField } from '../components/Field.js';
 import type { NetworkView, WalletStatus } from '../../shared/messages.js';
@@ -19,10 +20,18 @@ export function Unlock({ network, onUnlocked, onRestore, note }: UnlockProps) {
   const call = useCall();
   const action = useAction();
   const [password, setPassword] = useState('');
+  /** The last try failed for the password itself: said at the field (marked invalid), not only for the form. */
+  const [wrong, setWrong] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
     if (password === '') return;
-    const status = await action.run(() => call('wallet.unlock', { password }));
+    setWrong(false);
+    const status = await action.run(() =>
+      call('wallet.unlock', { password }).catch((err: unknown) => {
+        setWrong(err instanceof BackgroundError && err.code === 'wrong-password');
+        throw err;
+      }),
+    );
     if (status) onUnlocked(status);
     else setPassword('');
   };
@@ -35,8 +44,14 @@ export function Unlock({ network, onUnlocked, onRestore, note }: UnlockProps) {
       <p>The wallet is locked.</p>
       {note !== undefined && <Muted>{note}</Muted>}
       <form onSubmit={(e) => void submit(e)} noValidate>
-        <TextField label="Password" type="password" autoComplete="current-password" autoFocus value={password} onInput={setPassword} />
-        <FormError error={action.error} />
+        <TextField label="Password" type="password" autoComplete="current-password" autoFocus value={password} onInput={setPassword} error={wrong ? action.error : undefined} />
+        {/* The field's error is not announced by itself: said at once here too, unseen. */}
+        {wrong && action.error && (
+          <p class="sr-only" role="alert">
+            {action.error}
+          </p>
+        )}
+        <FormError error={wrong ? undefined : action.error} />
         <button class="primary wide" type="submit" disabled={action.busy || password === ''}>
           {action.busy ? 'Unlocking…' : 'Unlock'}
         </button>

@@ -347,4 +347,33 @@ describe('Unlock', () => {
     fireEvent.click(screen.getByRole('button', { name: 'start again with a private key' }));
     expect(onRestore.mock.calls).toEqual([['phrase'], ['key']]);
   });
+
+  it('a wrong password marks the field invalid, the error tied to it (and announced); another failure stays the form\'s', async () => {
+    let refusal = new Refuse({ code: 'wrong-password', message: 'the password is not correct' });
+    renderWith(
+      fakeBackground({
+        'wallet.unlock': () => {
+          throw refusal;
+        },
+      }),
+      <Unlock network={NETWORK} onUnlocked={vi.fn()} />,
+    );
+    const field = screen.getByLabelText('Password');
+    expect(field.getAttribute('aria-invalid')).toBeNull();
+    type('Password', 'wrong');
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The password is not correct');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    const described = field.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)!.textContent);
+    expect(described).toEqual(['The password is not correct']);
+    // Said once on screen.
+    expect(screen.getAllByText('The password is not correct').filter((e) => !e.closest('.sr-only'))).toHaveLength(1);
+
+    refusal = new Refuse({ code: 'storage-corrupt', message: 'the vault record is damaged' });
+    type('Password', 'again');
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
+    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBeNull());
+    expect((await screen.findByRole('alert')).textContent).not.toContain('password is not correct');
+    expect(field.getAttribute('aria-describedby')).toBeNull();
+  });
 });

@@ -190,4 +190,15 @@ describe('Activity', () => {
     expect(rows[5]!.textContent).toContain('P-Chain0.25 AVAX');
     expect(rows[6]!.querySelector('strong')?.textContent).toBe('Imported from P-Chain');
   });
+
+  it('names every copy button by its row: two sends at the same minute never share a "Copy transaction ID"', async () => {
+    const send = (n: string) => ({ txID: 'Tx' + n.repeat(48), chain: 'X' as const, kind: 'send' as const, status: 'accepted' as const, assetID: AVAX_ID, amount: '1000000000', createdAt: 60_000 });
+    renderWith(fakeBackground({ 'activity.list': () => ({ items: [send('Q'), send('R')] }) }), <Activity balances={balances()} />);
+    const rows = await screen.findAllByTestId('activity-item');
+    const names = rows.flatMap((r) => [...r.querySelectorAll('button[aria-label^="Copy"]')].map((b) => b.getAttribute('aria-label')));
+    expect(names).toHaveLength(4);
+    expect(new Set(names).size).toBe(4);
+    // The one under Details says which item it is of, and when.
+    expect(within(rows[1]!.querySelector('details')!).getByRole('button', { name: /^Copy transaction ID TxRRRRRRRR…RRRRRR \(Sent, \d{4}-\d\d-\d\d \d\d:\d\d\)$/ })).toBeTruthy();
+  });
 });

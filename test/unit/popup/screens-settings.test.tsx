@@ -117,9 +117,13 @@ describe('Settings', () => {
     expect(screen.queryByRole('radio')).toBeNull();
     const use = await screen.findByRole('button', { name: 'Use: Fuji testnet' });
     expect(screen.getByRole('button', { name: `In use: ${NETWORK.name}` }).getAttribute('aria-disabled')).toBe('true');
+    const regions = [...document.querySelectorAll('[role="status"]')];
     use.focus();
     fireEvent.click(use);
-    await screen.findByText('Checking the node before switching…');
+    // Said in a polite live region, there before the wait so the wait is announced.
+    const wait = await screen.findByText('Checking the node before switching…');
+    expect(wait.getAttribute('role')).toBe('status');
+    expect(regions).toContain(wait);
     expect(use.hasAttribute('disabled')).toBe(false);
     expect(use.getAttribute('aria-disabled')).toBe('true');
     expect(document.activeElement).toBe(use);
@@ -324,9 +328,19 @@ describe('Settings: connected sites', () => {
     expect(within(rows[1]!).queryByText(/in use by/)).toBeNull();
     expect(rows[1]!.textContent).toContain('https://scan.example');
 
-    fireEvent.click(screen.getByRole('button', { name: 'Remove Dexalot' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Dexalot (chain 432204)' }));
     await waitFor(() => expect(screen.getAllByTestId('added-chain')).toHaveLength(1));
     expect(bg.callsOf('sites.removeChain')).toEqual([{ chainId: '432204' }]);
+  });
+
+  it('two added chains a site named alike get Remove buttons told apart by chain ID', async () => {
+    const bg = fakeBackground({ ...base, 'sites.list': () => ({ sites: [], chains: [DEX, { ...DEX, chainId: '43114', usedBy: 0 }] }), 'sites.removeChain': () => ({ ok: true as const }) });
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
+    open('Connected sites');
+    await screen.findAllByTestId('added-chain');
+    expect(screen.getAllByRole('button', { name: /^Remove Dexalot/ }).map((b) => b.getAttribute('aria-label'))).toEqual(['Remove Dexalot (chain 432204)', 'Remove Dexalot (chain 43114)']);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Dexalot (chain 43114)' }));
+    await waitFor(() => expect(bg.callsOf('sites.removeChain')).toEqual([{ chainId: '43114' }]));
   });
 
   it('shows a refused disconnect', async () => {

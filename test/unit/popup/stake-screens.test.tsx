@@ -63,6 +63,24 @@ describe('Validators: search and filters', () => {
     expect(bg.callsOf('staking.validators').every((p) => p.filter?.minRemainingSeconds === undefined)).toBe(true);
     expect(screen.getAllByTestId('validator')).toHaveLength(1);
   });
+
+  it('rounded amounts are toggles, each named by its validator: the exact value one key away, not only on hover', async () => {
+    const other = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
+    const odd = { stake: '2000000000001', freeSpace: '2000000000001', delegated: '2000000000001' };
+    const bg = fakeBackground({ 'staking.validators': () => ({ chainTime: NOW, total: 2, matching: 2, validators: [validator(odd), validator({ ...odd, nodeID: other })] }) });
+    renderWith(bg, <StakeValidators now={NOW} onDelegate={() => {}} />);
+    const [first] = await screen.findAllByTestId('validator');
+    const stake = within(first!).getByRole('button', { name: /^Stake of NodeID-P7oB…xDE5: ≈ 2,000 AVAX \(exactly 2,000\.000000001 AVAX\)$/ });
+    expect(within(first!).getByRole('button', { name: /^Room at NodeID-P7oB…xDE5: / })).toBeTruthy();
+    expect(within(first!).getByRole('button', { name: /^Delegated to NodeID-P7oB…xDE5: / })).toBeTruthy();
+    // No two toggles on the list share a name.
+    const names = screen.getAllByRole('button', { pressed: false }).map((b) => b.getAttribute('aria-label'));
+    expect(names).toHaveLength(6);
+    expect(new Set(names).size).toBe(6);
+    fireEvent.click(stake);
+    expect(stake.getAttribute('aria-pressed')).toBe('true');
+    expect(stake.textContent).toBe('2,000.000000001 AVAX');
+  });
 });
 
 describe('Delegate', () => {

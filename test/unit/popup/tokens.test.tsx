@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The token screens against a fake background: what each asks for, with which amounts in base
 // units, under which reviewed account and network, and what the user sees on the way.
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PendingEvm } from '../../../src/popup/components/PendingEvm.js';
 import { TokenTransfers } from '../../../src/popup/components/TokenTransfers.js';
@@ -10,6 +10,7 @@ import { TokenAdd } from '../../../src/popup/screens/TokenAdd.js';
 import { TokenNfts } from '../../../src/popup/screens/TokenNfts.js';
 import { Tokens } from '../../../src/popup/screens/Tokens.js';
 import type { PendingEvmTxView, TokenView } from '../../../src/shared/messages.js';
+import { shortenId } from '../../../src/popup/format.js';
 import { fakeBackground, renderWith } from './fake-background.js';
 import { C_ADDR, C_OTHER, HRP, UNLOCKED } from './fixtures.js';
 import { erc20, HASH, quote, SELECTION, TOKEN, type } from './tokens-test-kit.js';
@@ -97,6 +98,27 @@ describe('Allowances', () => {
     expect(screen.getByText('It may take none of these tokens through Permit2')).toBeTruthy();
     expect(bg.callsOf('tokens.estimateRevoke')).toEqual([{ address: TOKEN, spender: C_OTHER, kind: 'permit2' }]);
   });
+
+  it('two revoke reviews of one token open at once: regions and buttons named by their spender; the likely fee exact from the keyboard', async () => {
+    const a = { token: TOKEN, symbol: 'TUSD', decimals: 6, standard: 'erc20' as const, kind: 'allowance' as const, spender: C_OTHER, amount: '2500000', unlimited: false, spenderIsContract: true, txHash: HASH };
+    const bg = fakeBackground({ 'tokens.allowances': () => ({ allowances: [a, { ...a, spender: C_ADDR }], scan }), 'tokens.estimateRevoke': () => quote(1_000_000n) });
+    renderWith(bg, <Allowances from={C_ADDR} selection={SELECTION} listKey="k" onBack={() => undefined} />);
+    await screen.findAllByTestId('allowance');
+    for (const spender of [C_OTHER, C_ADDR]) fireEvent.click(screen.getByRole('button', { name: `Revoke TUSD for ${shortenId(spender)}` }));
+    await waitFor(() => expect(screen.getAllByTestId('review')).toHaveLength(2));
+    const regions = screen.getAllByRole('region').map((r) => r.getAttribute('aria-label'));
+    expect(regions).toEqual([`Review: revoke TUSD (TUSD for ${shortenId(C_OTHER)})`, `Review: revoke TUSD (TUSD for ${shortenId(C_ADDR)})`]);
+    for (const spender of [C_OTHER, C_ADDR]) {
+      const review = screen.getByRole('region', { name: `Review: revoke TUSD (TUSD for ${shortenId(spender)})` });
+      expect(within(review).getByRole('button', { name: `Edit (TUSD for ${shortenId(spender)})` })).toBeTruthy();
+      expect(within(review).getByRole('button', { name: `Confirm and revoke (TUSD for ${shortenId(spender)})` })).toBeTruthy();
+    }
+    // The likely fee, rounded, is a toggle (not a hover-only title): the exact value one key away.
+    const likely = within(screen.getAllByTestId('review-fee')[0]!).getByRole('button', { name: /^Likely fee: < 0\.000001 AVAX \(exactly 0\.00000000000025 AVAX\)$/ });
+    fireEvent.click(likely);
+    expect(likely.getAttribute('aria-pressed')).toBe('true');
+    expect(likely.textContent).toBe('0.00000000000025 AVAX');
+  });
 });
 
 describe('Tokens', () => {
@@ -110,6 +132,17 @@ describe('Tokens', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Keep OTH' }));
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove OTH' })));
     expect(bg.callsOf('tokens.remove')).toEqual([]);
+  });
+
+  it("a token's balance is rounded as AVAX is, its exact amount one click away", async () => {
+    const weth: TokenView = { ...erc20, symbol: 'WETH', decimals: 18, balance: '1234567890123456789' };
+    const scan = { fromBlock: '0', toBlock: '9', complete: true, updatedAt: 0 };
+    renderWith(fakeBackground({ 'tokens.list': () => ({ tokens: [weth] }), 'tokens.activity': () => ({ items: [], scan }), 'evm.pending': () => ({ txs: [] }) }), <Tokens status={UNLOCKED} hrp={HRP} selection={SELECTION} listKey="k" />);
+    const toggle = await screen.findByRole('button', { name: /^WETH balance: / });
+    expect(toggle.textContent!.startsWith('≈ 1.234567 WETH')).toBe(true);
+    expect(toggle.getAttribute('aria-label')).toContain('exactly 1.234567890123456789 WETH');
+    fireEvent.click(toggle);
+    expect(screen.getByTestId('token-balance').textContent).toBe('1.234567890123456789 WETH');
   });
 });
 
@@ -194,15 +227,31 @@ describe('TokenNfts', () => {
     });
     renderWith(bg, <TokenNfts token={nft} listKey="k" onSend={() => undefined} />);
     expect(bg.callsOf('tokens.nftMetadata')).toEqual([]);
-    fireEvent.click(await screen.findByRole('button', { name: 'Details of NFT #7' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Details of NFT #7 of ART' }));
     await screen.findByText('https://art.example/7.json');
     expect(bg.callsOf('tokens.nftMetadata')).toEqual([{ address: TOKEN, tokenId: '7' }]);
     expect(screen.getByText(/^Its name and description are on another server/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: /from the web/ })).toBeNull();
-    fireEvent.click(screen.getByRole('button', { name: 'Details of NFT #8' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Details of NFT #8 of ART' }));
     await screen.findByText('Eight');
     expect(screen.getByText('https://art.example/8.png')).toBeTruthy();
     expect(document.querySelector('img')).toBeNull();
+  });
+
+  it('NFTs of two contracts with the same ID get Send and Details buttons named by their collection', async () => {
+    const art: TokenView = { ...erc20, standard: 'erc721', symbol: 'ART', decimals: 0, balance: '1' };
+    const pix: TokenView = { ...art, address: C_OTHER, symbol: 'PIX' };
+    const bg = fakeBackground({ 'tokens.nfts': () => ({ items: [{ tokenId: '1', amount: '1' }], scan: wholeChain }) });
+    renderWith(
+      bg,
+      <>
+        <TokenNfts token={art} listKey="k" onSend={() => undefined} />
+        <TokenNfts token={pix} listKey="k" onSend={() => undefined} />
+      </>,
+    );
+    await waitFor(() => expect(screen.getAllByTestId('nft-item')).toHaveLength(2));
+    const names = screen.getAllByRole('button').map((b) => b.textContent);
+    expect(names).toEqual(['Send NFT #1 of ART', 'Details of NFT #1 of ART', 'Send NFT #1 of PIX', 'Details of NFT #1 of PIX']);
   });
 
   it('a long metadata address is shown cut short, the whole of it one click away (Copy)', async () => {
@@ -210,11 +259,11 @@ describe('TokenNfts', () => {
     const uri = `data:application/json;base64,${'A'.repeat(8000)}`;
     const bg = fakeBackground({ 'tokens.nfts': () => ({ items: [{ tokenId: '7', amount: '1' }], scan: wholeChain }), 'tokens.nftMetadata': () => ({ uri }) });
     renderWith(bg, <TokenNfts token={nft} listKey="k" onSend={() => undefined} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Details of NFT #7' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Details of NFT #7 of ART' }));
     const shown = await screen.findByTitle(uri);
     expect(shown.textContent!.length).toBeLessThan(100);
     expect(shown.textContent!.startsWith('data:application/json;base64,')).toBe(true);
-    expect(screen.getByRole('button', { name: 'Copy metadata address' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy metadata address of NFT #7 of ART' })).toBeTruthy();
   });
 });
 
