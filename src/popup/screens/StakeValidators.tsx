@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { useRequest } from '../api.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { Facts, FormError, Muted, TextField } from '../components/Field.js';
+import { Facts, FormError, Muted, ReloadButton, TextField } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import { AVAX_DECIMALS, shortenId } from '../format.js';
 import { durationText, type FilterText, filterOf, NO_FILTER, remainingText, sharesText, unixText } from '../staking.js';
@@ -108,8 +108,10 @@ export function StakeValidators({ now, onDelegate }: { now: number; onDelegate: 
         </form>
       </details>
       <FormError error={list.error} />
+      {/* Failed, the same filter asks nothing again: the list says so and can be read again. */}
+      {list.error && !list.loading && <ReloadButton list={list} label="Reload the validators" />}
       <Muted role="status" data-testid="validator-count">
-        {!page ? 'Loading validators…' : page.matching === 0 ? `None of the ${page.total} validators matches.` : `${offset + 1}–${offset + page.validators.length} of ${page.matching} matching (${page.total} validators)`}
+        {list.loading && !page ? 'Loading validators…' : !page ? 'No validators shown: they could not be read.' : page.matching === 0 ? `None of the ${page.total} validators matches.` : `${offset + 1}–${offset + page.validators.length} of ${page.matching} matching (${page.total} validators)`}
       </Muted>
       <ul class="validators">
         {page?.validators.map((v) => (

@@ -9,7 +9,7 @@ import { StakeDelegate } from '../../../src/popup/screens/StakeDelegate.js';
 import { StakeValidators } from '../../../src/popup/screens/StakeValidators.js';
 import { END_MARGIN_SECONDS, unixText } from '../../../src/popup/staking.js';
 import type { DelegationReview, ValidatorView } from '../../../src/shared/messages-staking.js';
-import { fakeBackground, renderWith } from './fake-background.js';
+import { fakeBackground, Refuse, renderWith } from './fake-background.js';
 import { avax, balances, STAKING_ME as ME, STAKING_NOW as NOW, STAKING_PARAMS as PARAMS, UNLOCKED } from './fixtures.js';
 
 afterEach(cleanup);
@@ -43,6 +43,22 @@ describe('Validators: search and filters', () => {
     renderWith(bg, <StakeValidators now={NOW} onDelegate={() => {}} />);
     return bg;
   };
+
+  it('a list that could not be read says so (not "Loading" beside the error) and is read again on Reload', async () => {
+    let fail = true;
+    const bg = fakeBackground({
+      'staking.validators': () => {
+        if (fail) throw new Refuse({ code: 'node-unreachable', message: 'the node did not answer' });
+        return { chainTime: NOW, total: 1, matching: 1, validators: [validator()] };
+      },
+    });
+    renderWith(bg, <StakeValidators now={NOW} onDelegate={() => {}} />);
+    await waitFor(() => expect(screen.getByTestId('validator-count').textContent).toBe('No validators shown: they could not be read.'));
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Reload the validators' }));
+    await screen.findByTestId('validator');
+    expect(bg.callsOf('staking.validators')).toHaveLength(2);
+  });
 
   it('finds validators by part of their NodeID, submitted from the keyboard', async () => {
     const bg = list();
