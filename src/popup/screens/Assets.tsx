@@ -16,7 +16,7 @@ import { Segmented } from '../components/Segmented.js';
 import { useSentBefore } from '../components/SentBefore.js';
 import { Term } from '../components/Term.js';
 import { AVAX_DECIMALS, formatValue, noBalancesText, ownSpendable, ownTotal, sharedLockedOf, sharedOf } from '../format.js';
-import { type Amount, type AssetBalanceView, type BalancesView, type MintRightView, UNKNOWN_ASSET_SYMBOL } from '../../shared/messages.js';
+import { type Amount, type AssetBalanceView, type BalancesView, type MintRightView, type NftView, UNKNOWN_ASSET_SYMBOL } from '../../shared/messages.js';
 import { type AssetsProps, type Holdings, FeeLine, xAssets, Issued, pinned, rightLabel, NoRights, useMintRight } from './AssetsShared.js';
 import { Create } from './AssetCreate.js';
 import { MintNft, NftList } from './AssetNfts.js';
@@ -29,8 +29,12 @@ const UNKNOWN_DECIMALS = 'Its decimal places are not known: amounts are in its s
 
 // ---- held assets and details ----
 
-function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint: boolean; onMint: () => void }) {
+/** An NFT family's holding: its NFTs counted, where its amount (fungible units, none) would read "0". */
+const nftsText = (n: number) => `${n} NFT${n === 1 ? '' : 's'}`;
+
+function Details({ asset, nfts, canMint, onMint }: { asset: AssetBalanceView; nfts: number; canMint: boolean; onMint: () => void }) {
   const unproven = unprovenLine(asset);
+  const onlyNfts = nfts > 0 && ownTotal(asset) === 0n;
   return (
     <div class="asset-details">
       <AssetLabel asset={asset} />
@@ -45,7 +49,7 @@ function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint:
           {asset.symbol === UNKNOWN_ASSET_SYMBOL ? UNKNOWN_DECIMALS : `${asset.denomination} decimal place${asset.denomination === 1 ? '' : 's'}`}
         </Term>
         <Term term="You hold" class="amount">
-          <AmountText value={ownTotal(asset)} denomination={asset.denomination} symbol={asset.symbol} />
+          {onlyNfts ? `${nftsText(nfts)} (listed under NFTs)` : <AmountText value={ownTotal(asset)} denomination={asset.denomination} symbol={asset.symbol} />}
         </Term>
         <Term term="Spendable" class="amount">
           <AmountText value={ownSpendable(asset)} denomination={asset.denomination} symbol={asset.symbol} />
@@ -72,9 +76,10 @@ function Details({ asset, canMint, onMint }: { asset: AssetBalanceView; canMint:
   );
 }
 
-function Held({ balances, rights, onMint }: { balances: BalancesView | null; rights: MintRightView[]; onMint: (assetID: string) => void }) {
+function Held({ balances, rights, nfts, onMint }: { balances: BalancesView | null; rights: MintRightView[]; nfts: readonly NftView[]; onMint: (assetID: string) => void }) {
   const [open, setOpen] = useState<string | null>(null);
   const rows = xAssets(balances);
+  const nftsOf = (assetID: string) => nfts.filter((n) => n.assetID === assetID).length;
   const current = rows.find((b) => b.assetID === open);
   if (current) {
     return (
@@ -82,7 +87,7 @@ function Held({ balances, rights, onMint }: { balances: BalancesView | null; rig
         <button type="button" class="link" onClick={() => setOpen(null)}>
           ← All assets
         </button>
-        <Details asset={current} canMint={rights.some((r) => r.kind === 'variable' && r.assetID === current.assetID)} onMint={() => onMint(current.assetID)} />
+        <Details asset={current} nfts={nftsOf(current.assetID)} canMint={rights.some((r) => r.kind === 'variable' && r.assetID === current.assetID)} onMint={() => onMint(current.assetID)} />
       </div>
     );
   }
@@ -99,7 +104,7 @@ function Held({ balances, rights, onMint }: { balances: BalancesView | null; rig
             <AssetLabel asset={b} />
             <span class="amount">
               {/* Rounded like Home's; no toggle inside this button (the exact amount is in its name). */}
-              <AmountText value={ownSpendable(b)} denomination={b.denomination} symbol={b.symbol} toggle={false} />
+              {ownTotal(b) === 0n && nftsOf(b.assetID) > 0 ? nftsText(nftsOf(b.assetID)) : <AmountText value={ownSpendable(b)} denomination={b.denomination} symbol={b.symbol} toggle={false} />}
             </span>
             {!b.verified && <span class="sr-only"> (asset ID {b.assetID})</span>}
           </button>
@@ -229,6 +234,7 @@ export function Assets(p: AssetsProps) {
         <Held
           balances={p.balances}
           rights={h.rights.data?.rights ?? []}
+          nfts={h.nfts.data?.nfts ?? []}
           onMint={(id) => {
             setMintAsset(id);
             setView('mint');

@@ -29,6 +29,16 @@ describe('Assets', () => {
     return bg;
   }
 
+  it('an NFT family held says how many NFTs, not "0" of its units', async () => {
+    const pic = { ...avax('X', '0'), assetID: FAKE_ID, name: 'Pictures', symbol: 'PIC', denomination: 0, verified: false };
+    const nft = { assetID: FAKE_ID, groupID: 0, payloadHex: '00', name: 'Pictures', symbol: 'PIC' };
+    const bg = fakeBackground({ 'assets.fees': () => FEES, 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts: [{ ...nft, utxoID: `${FAKE_ID}:1` }, { ...nft, utxoID: `${FAKE_ID}:2` }] }) });
+    renderWith(bg, <Assets status={UNLOCKED} hrp={HRP} balances={balances({ balances: [avax('X', '1'), pic] })} onChanged={vi.fn()} />);
+    const row = await screen.findByRole('button', { name: /^Details of PIC.*2 NFTs/ });
+    fireEvent.click(row);
+    expect(screen.getByText('You hold').nextElementSibling!.textContent).toBe('2 NFTs (listed under NFTs)');
+  });
+
   it('says balances are loading, or that the node did not answer, not that nothing is held, before any snapshot', () => {
     const bg = fakeBackground({ 'assets.fees': () => FEES, 'assets.mintRights': () => ({ rights: [] }), 'assets.listNfts': () => ({ nfts: [] }) });
     const never = balances({ updatedAt: 0, balances: [] });
