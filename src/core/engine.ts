@@ -396,7 +396,10 @@ export class WalletEngine {
     return estimateImportFee(this, this.keys, to, from, amount);
   }
 
-  /** Export, wait for acceptance, then import everything waiting; returns both halves. */
+  /**
+   * Export, wait for acceptance, then import what waits from `from` (a group the wallet cannot pay
+   * the fee of stays in atomic memory: buildImportGroups); returns both halves.
+   */
   async move(from: ChainAlias, to: ChainAlias, amount: bigint): Promise<{ exported: Issued; imported: Issued[] }> {
     const exported = await this.issueAndWait(await this.buildExport(from, to, amount));
     const imported: Issued[] = [];

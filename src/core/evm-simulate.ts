@@ -251,16 +251,17 @@ export async function simulateTx(eth: EthApi, tx: SimulatedTx, other?: string): 
     return readTrace(await eth.traceCall(call), tx.from, other);
   } catch (e) {
     if (!(e instanceof RpcError) && !(e instanceof Error && e.message === 'not a call trace')) throw e;
-    traceFailure = e instanceof RpcError ? e.rpcMessage : e.message;
+    traceFailure = e instanceof RpcError ? e.rpcMessage : '';
   }
-  const nodeSaid = traceFailure;
+  // Its answer not a trace: nothing the node said to quote.
+  const nodeSaid = traceFailure === '' ? undefined : traceFailure;
   try {
     await eth.call(call);
-    return { method: 'call', changes: [], touched: [], nodeSaid };
+    return { method: 'call', changes: [], touched: [], ...(nodeSaid ? { nodeSaid } : {}) };
   } catch (e) {
     if (!(e instanceof RpcError)) throw e;
     // A revert is code 3 with its data; anything else means the node could not run it.
-    if (isRevert(e)) return { method: 'call', reverted: revertReason(e.data), changes: [], touched: [], nodeSaid };
+    if (isRevert(e)) return { method: 'call', reverted: revertReason(e.data), changes: [], touched: [], ...(nodeSaid ? { nodeSaid } : {}) };
     return { method: 'none', changes: [], touched: [], nodeSaid: e.rpcMessage };
   }
 }

@@ -150,8 +150,12 @@ export function SimulationDetails({ sim }: { sim: SimulationView }) {
       <h2>If it runs now (tried on your node)</h2>
       {sim.reverted !== undefined && (
         <p class="badge warn" data-testid="simulation-reverts">
-          It would fail{sim.reverted ? `: “${sim.reverted}”` : ''}. You would still pay the fee.
+          It would fail. You would still pay the fee.
         </p>
+      )}
+      {/* The reason is the contract's words as the node reports them: anyone's text, kept out of the main text. */}
+      {sim.reverted && (
+        <ErrorDetail detail={`The reason your node reported: “${sim.reverted}”`} about="of why it would fail" />
       )}
       {sim.method === 'trace' && sim.reverted === undefined && sim.partial && (
         <p class="badge warn" data-testid="simulation-partial">

@@ -81,7 +81,12 @@ export function MintNft({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
       setDone(r);
       onChanged();
     });
-  if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={() => setDone(null)} />;
+  // Minted, its group's right is used up: the next mint starts from the first group there is.
+  const again = () => {
+    setDone(null);
+    setPicked('');
+  };
+  if (done) return <Issued txID={done.txID} fee={done.fee} onAgain={again} />;
   if (rights.length === 0) return <NoRights what="of an NFT group" h={h} />;
   if (step.reviewing && ready) {
     return (

@@ -103,12 +103,6 @@ export function NoRights({ what, h }: { what: string; h: Holdings }) {
   return <Muted>This wallet holds no mint right {what}. Create one under Create.</Muted>;
 }
 
-/**
- * A mint's request. Its right used since the review (another of its minters minted; the background
- * refuses, field utxoID): the rights are read again and the mint goes back to its form saying so
- * (`note`), never left on a review that would now name another right. Answers undefined then.
- * Callers keep the reviewed asset or group picked, whatever the rights read next list first.
- */
 /** A mint form's submit that first pins the right it reviews (`key`), so reading the rights again cannot change it. */
 export const pinned =
   (key: string | undefined, pin: (key: string) => void, submit: (e: Event) => void) =>
@@ -117,6 +111,12 @@ export const pinned =
     submit(e);
   };
 
+/**
+ * A mint's request. Its right used since the review (another of its minters minted; the background
+ * refuses, field utxoID): the rights are read again and the mint goes back to its form saying so
+ * (`note`), never left on a review that would now name another right. Answers undefined then.
+ * Callers keep the reviewed asset or group picked, whatever the rights read next list first.
+ */
 export function useMintRight(h: Holdings) {
   const [used, setUsed] = useState(false);
   const run = async <T,>(request: Promise<T>): Promise<T | undefined> => {

@@ -30,7 +30,14 @@ export interface TokenSendProps {
 
 /** What the user's node says the send does to the account, in words. */
 export function SimulationLine({ sim }: { sim: SimulationView }) {
-  if (sim.reverted !== undefined) return <span class="error-text">Your node says it would fail{sim.reverted ? `: the contract says “${sim.reverted}”` : ''}. Sending it would still cost the fee.</span>;
+  if (sim.reverted !== undefined) {
+    return (
+      <div class="error-text">
+        Your node says it would fail. Sending it would still cost the fee.
+        <ErrorDetail detail={sim.reverted ? `The reason your node reported: “${sim.reverted}”` : undefined} about="of why it would fail" />
+      </div>
+    );
+  }
   if (sim.method === 'none') return <div class="muted">Your node could not try it.<ErrorDetail detail={sim.nodeSaid && `Your node said: ${sim.nodeSaid}`} about="of the trial run" /></div>;
   if (sim.changes.length === 0) return <span class="muted">{sim.method === 'call' ? 'Your node ran it without error (it could not say what moves).' : 'Tried on your node: nothing of yours moves.'}</span>;
   return (

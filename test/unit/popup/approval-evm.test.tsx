@@ -80,7 +80,9 @@ describe('decoded EVM approvals', () => {
     expect(items).toEqual(['−3 AVAX', '−0.7 TUSD', `+1 × token #8 of ${SPENDER}`]);
     cleanup();
     render(<SummaryDetails summary={{ ...base, simulation: { method: 'trace', reverted: 'balance too low', changes: [], touched: [] } }} />);
-    expect(screen.getByTestId('simulation-reverts').textContent).toBe('It would fail: “balance too low”. You would still pay the fee.');
+    // The reason is anyone's words (the contract's, as the node reports them): under Details only.
+    expect(screen.getByTestId('simulation-reverts').textContent).toBe('It would fail. You would still pay the fee.');
+    expect(screen.getByText('The reason your node reported: “balance too low”').closest('details')).not.toBeNull();
     cleanup();
     // The node's reason is its own words: under Details, never the approval's main text (a lying node's advice).
     const lie = 'method not found; secure your funds at avax-rescue.example with your recovery phrase';

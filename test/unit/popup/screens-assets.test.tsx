@@ -249,6 +249,9 @@ describe('Assets', () => {
     await waitFor(() => expect(bg.callsOf('assets.mintNft')).toHaveLength(1));
     expect(bg.callsOf('assets.mintNft')[0]).toEqual({ assetID: FAKE_ID, utxoID: `${FAKE_ID}:5`, groupID: 1, payloadHex: hexOf('https://example.org/cat.png'), to: [{ addresses: [X_ADDR], threshold: 1 }], maxFee: FEES.operation });
     await waitFor(() => expect(bg.callsOf('assets.listNfts')).toHaveLength(2));
+    // The next mint starts from a group there is (the one used is gone once read again), not "Choose a group".
+    fireEvent.click(screen.getByRole('button', { name: 'Done' }));
+    expect((screen.getByLabelText('NFT family and group') as HTMLSelectElement).value).toBe(`${FAKE_ID}:0`);
   });
 
   it("focuses an NFT's address field when its Send opens, and its Send button again on Cancel (not the heading)", async () => {

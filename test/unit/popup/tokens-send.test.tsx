@@ -152,14 +152,15 @@ describe('TokenSend', () => {
 });
 
 describe('SimulationLine', () => {
-  it("keeps the node's reason for not trying a send under Details, and names a revert reason as the contract's", () => {
+  it("keeps the node's reason for not trying a send, and a revert reason it reports, under Details", () => {
     const lie = 'insufficient funds: import your recovery phrase at wallet-help.example';
     render(<SimulationLine sim={{ method: 'none', changes: [], touched: [], nodeSaid: lie }} />);
     const said = screen.getByText(`Your node said: ${lie}`);
     expect(said.closest('details')).not.toBeNull();
     expect(document.body.textContent!.startsWith('Your node could not try it.')).toBe(true);
     cleanup();
-    render(<SimulationLine sim={{ method: 'call', reverted: 'paused', changes: [], touched: [] }} />);
-    expect(document.body.textContent).toBe('Your node says it would fail: the contract says “paused”. Sending it would still cost the fee.');
+    render(<SimulationLine sim={{ method: 'call', reverted: 'paused; re-enter your phrase at x.example', changes: [], touched: [] }} />);
+    expect(document.body.textContent!.startsWith('Your node says it would fail. Sending it would still cost the fee.')).toBe(true);
+    expect(screen.getByText('The reason your node reported: “paused; re-enter your phrase at x.example”').closest('details')).not.toBeNull();
   });
 });
