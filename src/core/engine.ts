@@ -15,6 +15,7 @@ import { submit, txFate, txState } from './engine-follow.js';
 import { atomicPricing, buildExport, buildImports, buildImportsOf, cBaseFee, estimateImportFee } from './engine-moves.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signedSlots, signExternalTx, spentFingerprint } from './external-tx.js';
 import { WalletError } from './errors.js';
+import { CLOCK_AHEAD_LIMIT } from './staking/rules.js';
 import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
 import { decodeChainTx } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE, MAX_P_WEIGHTS } from './fee-limits.js';
@@ -132,14 +133,27 @@ export class WalletEngine {
     return BigInt(Math.floor(Date.now() / 1000));
   }
 
+  /**
+   * The time a lock is judged ended by: the chain's ({@link now}), on the P-Chain never more than
+   * CLOCK_AHEAD_LIMIT past this computer's clock. A node claiming a time far ahead would make
+   * vesting funds look spendable; a send of them is refused, and its signed bytes, kept, hold up
+   * every later send until the lock ends (refused.ts).
+   */
+  async lockNow(chain: ChainAlias): Promise<bigint> {
+    const chainTime = await this.now(chain);
+    if (chain !== 'P') return chainTime;
+    const latest = BigInt(Math.floor(Date.now() / 1000)) + CLOCK_AHEAD_LIMIT;
+    return chainTime < latest ? chainTime : latest;
+  }
+
   async spendable(chain: 'X' | 'P'): Promise<SpendableUtxo[]> {
-    const [utxos, now] = await Promise.all([this.utxos(chain), this.now(chain)]);
+    const [utxos, now] = await Promise.all([this.utxos(chain), this.lockNow(chain)]);
     return this.marked(spendableUtxos(utxos, this.owned, now));
   }
 
   /** Atomic UTXOs waiting on `chain` that were exported from `source` and that the wallet can spend. */
   async atomicSpendable(chain: ChainAlias, source: ChainAlias): Promise<SpendableUtxo[]> {
-    const [utxos, now] = await Promise.all([this.utxos(chain, source), this.now(chain)]);
+    const [utxos, now] = await Promise.all([this.utxos(chain, source), this.lockNow(chain)]);
     return this.marked(spendableUtxos(utxos, this.owned, now));
   }
 
@@ -161,7 +175,7 @@ export class WalletEngine {
    * refresh that needs them too reads each once.
    */
   async balances(chain: 'X' | 'P', read?: readonly Utxo[], at?: bigint): Promise<AssetBalance[]> {
-    const [utxos, now] = await Promise.all([read ?? this.utxos(chain), at ?? this.now(chain)]);
+    const [utxos, now] = await Promise.all([read ?? this.utxos(chain), at ?? this.lockNow(chain)]);
     const byAsset = new Map<string, AssetBalance>();
     // The client's reader shares one array per asset ID: by that array first, no key to make.
     const byArray = new Map<Bytes, AssetBalance>();

@@ -47,6 +47,22 @@ describe('a node whose clock runs far ahead of the computer’s', () => {
   });
 });
 
+describe('a node claiming a P-Chain time far ahead, for time-locked funds', () => {
+  it('does not make them spendable: a lock is judged ended no later than an hour past this computer\'s clock', async () => {
+    const node = lyingNode();
+    const { wallet, account, genesis } = await fundedWallet({ p: 2n * AVAX }, { fetch: node.fetch });
+    const in30Days = BigInt(Math.floor(Date.now() / 1000) + 30 * 86_400);
+    await genesis.issueAndWait(await genesis.buildPSend(5n * AVAX, makeOwners([parseAddress(account.pAddress).bytes], 1, in30Days)));
+    const ahead = new Date(Date.now() + 300 * 86_400_000).toISOString();
+    node.lies.set('platform.getTimestamp', () => Promise.resolve(rpcResult({ timestamp: ahead })));
+    const p = (await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'P' && b.verified)!;
+    expect(p).toMatchObject({ spendable: (2n * AVAX).toString(), locked: (5n * AVAX).toString() });
+    // Nor spent: a send of more than the unlocked part is short of funds, and nothing goes out.
+    await expect(wallet.sends.sendEstimate({ chain: 'P', amount: (3n * AVAX).toString(), to: { addresses: [account.pAddress], threshold: 1 } })).rejects.toMatchObject({ code: 'insufficient-funds' });
+    expect(node.calls).not.toContain('platform.issueTx');
+  });
+});
+
 describe('a delegation the node refused and then holds', () => {
   it('waits in My stakes as Activity lists it (pending, nothing counted staked) while the node holds it, and is active once it ran', async () => {
     const { node, wallet, base, review } = await delegationBehindLyingNode();

@@ -164,11 +164,12 @@ export class BalancesService {
     const avax = cb58Encode(engine.ctx.avaxAssetID);
     // Each chain's UTXOs read once: its balances and the funds received come from the same read.
     // And the chain's time, which its balances read once its UTXOs are: on the P-Chain a stake locks
-    // its funds until the chain passes its end, whatever this computer's clock says. A node that
-    // cannot tell its time fails the refresh (the last snapshot stays).
+    // its funds until the chain passes its end, whatever this computer's clock says (but a node's
+    // time is taken no further than an hour past that clock: lockNow). A node that cannot tell its
+    // time fails the refresh (the last snapshot stays).
     const read = async (chain: 'X' | 'P') => {
       const utxos = await engine.utxos(chain);
-      const time = await engine.now(chain);
+      const time = await engine.lockNow(chain);
       return [await engine.balances(chain, utxos, time), utxos, time] as const;
     };
     // A move under way imports its own export; a parked one's funds are listed (Import now takes them).
