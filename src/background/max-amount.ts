@@ -45,6 +45,12 @@ export function pSpendFees(
   return [pTxFee(draft(false), fee), pTxFee(draft(true), fee)];
 }
 
+/** Whether every UTXO of `assetID` in `pool` fits one tx: if not, Max is what one tx carries, less than all. */
+export function allFitOneTx(pool: readonly SpendableUtxo[], assetID: Bytes): boolean {
+  const hex = toHex(assetID);
+  return packInputs(pool.filter((s) => toHex(s.utxo.assetID) === hex), MAX_XP_TX_SIZE).length <= 1;
+}
+
 /**
  * The largest amount of `assetID` one tx can carry from `pool`. Candidates: the asset's UTXOs in
  * the orders the builders pick them in (`selectUtxos`: marked `first`, then proven and largest, or

@@ -226,6 +226,8 @@ export interface SendEstimate {
   fee: Amount;
   /** The largest amount of the asset a send can carry after its fee (base units; wei on C). */
   maxAmount: Amount;
+  /** X/P: the asset's UTXOs do not all fit one tx, so `maxAmount` is less than all of it. */
+  maxOneTx?: true;
   /** C: the gas limit the fee is for (more than 21000 when the recipient is a contract). */
   gasLimit?: Amount;
 }

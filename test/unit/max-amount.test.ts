@@ -72,6 +72,12 @@ describe('Max with unproven UTXOs among more than one tx holds', () => {
     const estimate = await sends.sendEstimate({ chain: 'X', assetID: cb58Encode(ctx.avaxAssetID), amount: '5000000', to });
     expect(estimate.fee).toBe(ctx.xTxFee.toString());
     expect(() => send(pool, BigInt(estimate.maxAmount))).not.toThrow();
+    // 610 UTXOs do not fit one tx: Max is less than all of it, and the estimate says so.
+    expect(estimate.maxOneTx).toBe(true);
+    const few = spendableUtxos(Array.from({ length: 20 }, () => utxo(1_000_000_000n)), ownedAddressSet([me]), 0n);
+    const fewEngines = { open: async () => ({ engine: { ...engine, spendable: async () => few } }) } as unknown as AccountEngines;
+    const all = await new SendsService(fewEngines, {} as Delivery).sendEstimate({ chain: 'X', assetID: cb58Encode(ctx.avaxAssetID), amount: '5000000', to });
+    expect(all).toEqual({ fee: ctx.xTxFee.toString(), maxAmount: (20_000_000_000n - ctx.xTxFee).toString() });
   });
 
   it('builds each candidate amount once: without unproven UTXOs both orders give the same candidates, and its tries are not spent twice on them', () => {

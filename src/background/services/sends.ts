@@ -1,16 +1,17 @@
 // Sends on each chain (send.x, send.p, send.c) and their estimates: the fee and the most that can
 // go. Built by the core engine from the account's UTXOs; sent through Delivery.
-import { toHex } from '../../core/bytes.js';
+import { type Bytes, toHex } from '../../core/bytes.js';
 import { cb58Encode, formatAddress, parseId } from '../../core/encoding.js';
 import { InsufficientFundsError } from '../../core/errors.js';
 import type { WalletEngine } from '../../core/engine.js';
 import type { OutputOwners } from '../../core/codec/types.js';
 import { buildPSend } from '../../core/tx/p.js';
 import { buildXSend } from '../../core/tx/x.js';
+import type { SpendableUtxo } from '../../core/tx/utxos.js';
 import type { RequestParams as P } from '../../shared/messages.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
-import { avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
+import { allFitOneTx, avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
 import { ownersFrom } from '../request-fields.js';
 
 export class SendsService {
@@ -68,7 +69,7 @@ export class SendsService {
       const fee = build(BigInt(p.amount)).fee;
       const isAvax = toHex(assetID) === toHex(ctx.avaxAssetID);
       const maxAmount = largestAmount({ pool, assetID, feesFor: () => [isAvax ? ctx.xTxFee : 0n], build });
-      return { fee: fee.toString(), maxAmount: maxAmount.toString() };
+      return { fee: fee.toString(), maxAmount: maxAmount.toString(), ...oneTxOnly(pool, assetID) };
     }
     const to = ownersFrom(p.to, 'P', ctx.hrp);
     const [pool, feeCtx] = await Promise.all([engine.spendable('P'), engine.pFeeContext()]);
@@ -76,9 +77,12 @@ export class SendsService {
     const fee = build(BigInt(p.amount)).fee;
     const payment = avaxOutput(ctx, to);
     const maxAmount = largestAmount({ pool, assetID: ctx.avaxAssetID, feesFor: (inputs) => pSpendFees(ctx, feeCtx, 'BaseTx', inputs, payment, changeOwners), build });
-    return { fee: fee.toString(), maxAmount: maxAmount.toString() };
+    return { fee: fee.toString(), maxAmount: maxAmount.toString(), ...oneTxOnly(pool, ctx.avaxAssetID) };
   }
 }
+
+/** Max is what one tx carries, less than all there is (too many UTXOs for one): the estimate says so. */
+const oneTxOnly = (pool: readonly SpendableUtxo[], assetID: Bytes): { maxOneTx?: true } => (allFitOneTx(pool, assetID) ? {} : { maxOneTx: true });
 
 /** A send whose every recipient address is one of the account's own: Activity says "Sent to yourself". */
 function toSelf(engine: WalletEngine, chain: 'X' | 'P', to: OutputOwners): { toSelf?: true } {

@@ -159,9 +159,11 @@ export function Send(p: SendProps) {
   const maxValue = maxOf(probe.exact ?? estimate.latest);
   const maxNote =
     maxValue !== null
-      ? feeInAsset
-        ? 'Max leaves room for the fee'
-        : 'The fee is paid in AVAX'
+      ? (probe.exact ?? estimate.latest)?.maxOneTx
+        ? 'Max is the most one transaction can carry: your funds are in too many pieces for one. Send the rest in another'
+        : feeInAsset
+          ? 'Max leaves room for the fee'
+          : 'The fee is paid in AVAX'
       : spendable === 0n
         ? undefined
         : estimate.pending

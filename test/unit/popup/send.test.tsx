@@ -71,6 +71,15 @@ describe('Send', () => {
     expect(onSent).toHaveBeenCalled();
   });
 
+  it('says when Max is what one transaction can carry, less than the balance (too many UTXOs for one)', async () => {
+    const view = balances();
+    const base = estimator(view);
+    setup({ 'send.estimate': (p) => ({ ...base(p), maxAmount: '4000000000', maxOneTx: true as const }) }, view);
+    type(/^To/, X_OTHER);
+    await waitFor(() => expect(maxButton().disabled).toBe(false));
+    expect(maxButton().getAttribute('aria-label')).toBe('Max: Max is the most one transaction can carry: your funds are in too many pieces for one. Send the rest in another');
+  });
+
   it('sends another X asset: its ID is shown, Max is its whole balance, and the fee (in AVAX) is not added to it', async () => {
     const gold = { ...avax('X', '250'), assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
     const { bg } = setup({ 'send.x': () => ({ txID: 't', fee: '1000000' }) }, balances({ balances: [avax('X', '5000000000'), gold, avax('P', '0'), avax('C', '0')] }));
