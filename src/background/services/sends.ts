@@ -8,7 +8,7 @@ import type { OutputOwners } from '../../core/codec/types.js';
 import { buildPSend } from '../../core/tx/p.js';
 import { buildXSend } from '../../core/tx/x.js';
 import type { SpendableUtxo } from '../../core/tx/utxos.js';
-import type { RequestParams as P } from '../../shared/messages.js';
+import type { RequestParams as P, SendEstimate } from '../../shared/messages.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
 import { allFitOneTx, avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
@@ -46,7 +46,7 @@ export class SendsService {
    * The fee the send would pay and the most it could send, from the same UTXOs and builder the
    * send uses; nothing is signed. Not enough funds: the send's own InsufficientFundsError.
    */
-  async sendEstimate(p: P<'send.estimate'>) {
+  async sendEstimate(p: P<'send.estimate'>): Promise<SendEstimate> {
     const { engine } = await this.engines.open();
     if (p.chain === 'C') {
       const amount = BigInt(p.amountWei);

@@ -163,7 +163,9 @@ function ChainSection({ chain, rows, hidden, showHidden, onToggleHidden }: { cha
   const avax = rows?.find((b) => b.verified);
   // The chain's AVAX is its header's figure; it gets a row of its own only to explain a part of it.
   const explained = (b: AssetBalanceView) => lockedLine(b) !== null || unprovenLine(b) !== null || sharedLine(b) !== null;
-  const visible = rows?.filter((b) => (b.verified ? explained(b) : showHidden || !hidden.has(b.assetID))) ?? [];
+  // An asset of which nothing is held in amounts (an NFT family's NFTs, a mint right alone) is not a
+  // balance: Assets lists it; here it read "0".
+  const visible = rows?.filter((b) => (b.verified ? explained(b) : totalOf(b) > 0n && (showHidden || !hidden.has(b.assetID)))) ?? [];
   const heading = chain === 'P' ? 'Spendable now' : 'AVAX';
   return (
     <section class="chain" aria-labelledby={`chain-${chain}`}>

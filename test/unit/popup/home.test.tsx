@@ -104,6 +104,15 @@ describe('Home', () => {
     expect(screen.getByTestId('total-X').textContent).toBe('AVAX 1 AVAX');
   });
 
+  it('lists no row for an asset of which no amount is held (an NFT family, a mint right alone): it read "0"', () => {
+    const family = { ...avax('X', '0'), assetID: FAKE_ID, name: 'Pictures', symbol: 'PIC', denomination: 0, verified: false };
+    show(balances({ balances: [avax('X', '1000000000'), family, avax('P', '0'), avax('C', '0')] }));
+    expect(screen.queryByTestId(`asset-X-${FAKE_ID}`)).toBeNull();
+    cleanup();
+    show(balances({ balances: [avax('X', '1000000000'), { ...family, locked: '5' }, avax('P', '0'), avax('C', '0')] }));
+    expect(screen.getByTestId(`asset-X-${FAKE_ID}`)).toBeTruthy();
+  });
+
   it('explains locked P-Chain amounts in one line, apart from what is spendable now', () => {
     show(balances({ balances: [avax('P', '1000000000', { locked: '2000000000', lockedStakeable: '500000000' }), avax('C', '0')] }));
     expect(screen.getByTestId('total-P').textContent).toBe('Spendable now 1 AVAX');
