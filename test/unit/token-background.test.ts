@@ -3,6 +3,7 @@
 // Activity, a listed token the node now describes otherwise, and NFT metadata read only as asked.
 import { describe, expect, it } from 'vitest';
 import { addressTopic, selectorOf } from '../../src/core/evm-abi.js';
+import { TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
 import { NodeUnreachableError, RpcError } from '../../src/core/errors.js';
 import { checkedWords, type StoredToken } from '../../src/background/token-store.js';
 import { SiteTokens } from '../../src/background/site-tokens.js';
@@ -271,5 +272,24 @@ describe('a token call and the network it is built on', () => {
     const s = new TokensService({ open: async () => opened.shift() } as never, delivery as never, memoryStores().local);
     await s.tokensRevoke({ address: TOKEN, spender: OTHER, kind: 'allowance', maxFeeWei: '1000' });
     expect(delivered).toEqual([{ preset: { id: 'net' }, account: { id: 'acc' }, engine: expect.anything() }]);
+  });
+});
+
+describe("a token send's trial run", () => {
+  const word = (n: bigint) => n.toString(16).padStart(64, '0');
+  const KEEPER = '0x3333333333333333333333333333333333333333';
+  /** A listed 6-decimal token whose transfer moves the sender's tokens to `receiver` (the recipient, or another). */
+  const send = async (receiver: string) => {
+    const local = memoryStores().local;
+    await local.set({ 'xpc.tokens.net': [{ address: TOKEN, standard: 'erc20', name: 'Test Dollar', symbol: 'TUSD', decimals: 6, addedBy: 'wallet', addedAt: 1 }] });
+    const log = { address: TOKEN, topics: [TRANSFER_TOPIC, addressTopic(ME), addressTopic(receiver)], data: `0x${word(5_000_000n)}` };
+    const eth = { traceCall: async () => ({ type: 'CALL', from: ME, to: TOKEN, input: '0xa9059cbb', value: '0x0', logs: [log] }) };
+    const quoteC = async () => ({ gasLimit: 60_000n, gasUse: 40_000n, baseFeeWei: 25n, maxFeePerGas: 50n, maxPriorityFeePerGas: 1n });
+    const ctx = { preset: { id: 'net' }, account: { id: 'acc' }, engine: { node: { eth }, evmAddress: ME, quoteC } };
+    return new TokensService({ open: async () => ctx } as never, {} as never, local).tokensEstimateSend({ address: TOKEN, to: OTHER, amount: '5000000' });
+  };
+  it('says nothing arrives when the full trace shows the recipient getting none (a token passing it elsewhere), and nothing when it all arrives', async () => {
+    expect((await send(KEEPER)).arrives).toBe('0');
+    expect(await send(OTHER)).not.toHaveProperty('arrives');
   });
 });

@@ -211,8 +211,10 @@ export class TokensService {
     const q = await ctx.engine.quoteC(token.address, 0n, data);
     const listed = await this.listed(ctx);
     const sim = await simulateTx(ctx.engine.node.eth, { from: ctx.engine.evmAddress, to: token.address, value: 0n, data, gasLimit: q.gasLimit, maxFeePerGas: q.maxFeePerGas, maxPriorityFeePerGas: q.maxPriorityFeePerGas }, checksummed(p.to));
-    // What the recipient receives of the token, when a full trace saw it differ from the amount sent (a token keeping a cut).
-    const got = sim.reverted || sim.partial || token.standard !== 'erc20' ? undefined : sim.other?.find((c) => same(c.asset, token.address))?.delta;
+    // What the recipient receives of the token, when a full trace saw it differ from the amount sent
+    // (a token keeping a cut; none at all when the trace shows the recipient receiving nothing).
+    const fullTrace = sim.method === 'trace' && sim.reverted === undefined && !sim.partial && token.standard === 'erc20';
+    const got = fullTrace ? (sim.other?.find((c) => same(c.asset, token.address))?.delta ?? 0n) : undefined;
     return { ...feeQuote(q), simulation: simulationView(sim, listed, NATIVE_SYMBOL), ...(got !== undefined && `${got}` !== p.amount ? { arrives: `${got}` } : {}) };
   }
 

@@ -115,7 +115,16 @@ export function TokenSend(p: TokenSendProps) {
       { term: 'To', value: toCheck.value, testid: 'review-to', mono: true },
       ...sentBefore,
       { term: 'Network fee', value: <EvmFee quote={stage.quote} />, testid: 'review-fee' },
-      { term: 'Arrives', value: <>{got ? amt(got) : what} at the address above{kept > 0n && <> (the token keeps {amt(kept)})</>}; the fee is paid in AVAX</> },
+      {
+        term: 'Arrives',
+        value:
+          got === '0' ? (
+            <span class="badge warn">Nothing, by your node's trial run: the token does not pass it on to the address above. You would still send {what} and pay the fee.</span>
+          ) : (
+            <>{got ? amt(got) : what} at the address above{kept > 0n && <> (the token keeps {amt(kept)})</>}; the fee is paid in AVAX</>
+          ),
+        testid: 'review-arrives',
+      },
       { term: 'Tried on your node', value: <SimulationLine sim={stage.quote.simulation} /> },
     ];
     return (

@@ -77,6 +77,12 @@ describe('TokenSend', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Review' }));
     await screen.findByRole('heading', { name: 'Review: send TUSD' });
     expect(arrivesLine()).toBe('1.25 TUSD at the address above; the fee is paid in AVAX');
+    // The trial run shows none of it reaching the recipient: said as a warning, not the amount sent.
+    arrives = '0';
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Review' }));
+    await screen.findByRole('heading', { name: 'Review: send TUSD' });
+    expect(arrivesLine()).toBe("Nothing, by your node's trial run: the token does not pass it on to the address above. You would still send 1.25 TUSD and pay the fee.");
   });
 
   it("a send whose answer was lost is not headed 'Sent' while the wallet checks whether it went out", async () => {
