@@ -183,11 +183,13 @@ function absorb(s: ScanState, logs: EthLog[], account: string, listed: ReadonlyS
       // of 0 needs no allowance) to a look-alike address to poison its history: never kept.
       if ((m.from.toLowerCase() !== me && m.to.toLowerCase() !== me) || m.amount === 0n) return;
       const t = transferOf(l, m);
-      // A batch's moves share one log: told apart by their place in it.
-      const id = `${t.txHash}:${t.logIndex}${k > 0 ? `.${k}` : ''}`;
+      // A batch's moves share one log: told apart by their place in it, as stored (a block read
+      // again must find each one known).
+      const logIndex = k > 0 ? t.logIndex + k / 1000 : t.logIndex;
+      const id = `${t.txHash}:${logIndex}`;
       if (known.has(id)) return;
       known.add(id);
-      s.transfers.push(k > 0 ? { ...t, logIndex: t.logIndex + k / 1000 } : t);
+      s.transfers.push(k > 0 ? { ...t, logIndex } : t);
     });
   }
   const transfers = bounded(s.transfers, listed, MAX_TRANSFERS);

@@ -265,13 +265,24 @@ describe('NFT metadata', () => {
 
 describe('a token call and the network it is built on', () => {
   it('a revoke is delivered on the account and network it was built on, even when another network is selected meanwhile (its call would be signed for that chain)', async () => {
-    const on = (network: string) => ({ preset: { id: network }, account: { id: 'acc' }, engine: { node: { eth: {} }, evmAddress: ME } });
+    // The contract answers allowance(): it is a token's.
+    const on = (network: string) => ({ preset: { id: network }, account: { id: 'acc' }, engine: { node: { eth: { call: async () => `0x${'0'.repeat(63)}5` } }, evmAddress: ME } });
     const opened = [on('net'), on('switched')];
     const delivered: unknown[] = [];
     const delivery = { sendEvm: async (_tx: unknown, _fee: bigint, _item: unknown, ctx?: unknown) => (delivered.push(ctx), { txHash: '0x01', fee: '1' }) };
     const s = new TokensService({ open: async () => opened.shift() } as never, delivery as never, memoryStores().local);
     await s.tokensRevoke({ address: TOKEN, spender: OTHER, kind: 'allowance', maxFeeWei: '1000' });
     expect(delivered).toEqual([{ preset: { id: 'net' }, account: { id: 'acc' }, engine: expect.anything() }]);
+  });
+
+  it("an allowance is not revoked on a contract that does not answer allowance() (an NFT contract's approve(spender, 0) would hand over its NFT #0)", async () => {
+    const ctx = { preset: { id: 'net' }, account: { id: 'acc' }, engine: { node: { eth: { call: async () => Promise.reject(new RpcError('eth_call', 3, 'execution reverted')) } }, evmAddress: ME, quoteC: async () => ({}) } };
+    const delivered: unknown[] = [];
+    const s = new TokensService({ open: async () => ctx } as never, { sendEvm: async (tx: unknown) => (delivered.push(tx), { txHash: '0x01', fee: '1' }) } as never, memoryStores().local);
+    const refused = { code: 'token-call-failed', message: expect.stringMatching(/NFT #0/) };
+    await expect(s.tokensEstimateRevoke({ address: TOKEN, spender: OTHER, kind: 'allowance' })).rejects.toMatchObject(refused);
+    await expect(s.tokensRevoke({ address: TOKEN, spender: OTHER, kind: 'allowance', maxFeeWei: '1000' })).rejects.toMatchObject(refused);
+    expect(delivered).toEqual([]);
   });
 });
 

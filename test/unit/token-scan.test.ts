@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressTopic } from '../../src/core/evm-abi.js';
 import { NodeUnreachableError, RpcError } from '../../src/core/errors.js';
-import { APPROVAL_TOPIC, PERMIT2_TOPICS, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
+import { APPROVAL_TOPIC, PERMIT2_TOPICS, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
 import { PERMIT2_ADDRESS } from '../../src/core/evm-calls.js';
 import type { EthApi, EthLog, LogFilter } from '../../src/core/node/eth.js';
 import { memoryStores } from '../../src/background/storage.js';
@@ -135,6 +135,20 @@ describe('a node that lies about its latest block', () => {
     const s = await scanner.refresh('net', 'acc', eth, ME);
     expect(s.approvals).toMatchObject([{ spender: OTHER, blockNumber: '160' }]);
     expect(scanView(s)).toMatchObject({ toBlock: '170', complete: true });
+  });
+
+  it("an ERC-1155 batch read again (the head stepped back, then on) keeps each of its moves once", async () => {
+    const word = (n: bigint) => n.toString(16).padStart(64, '0');
+    const batch = `0x${[0x40n, 0xa0n, 2n, 1n, 2n, 2n, 3n, 4n].map(word).join('')}`;
+    const logs = [log(50n, [TRANSFER_BATCH_TOPIC, addressTopic(OTHER), addressTopic(OTHER), addressTopic(ME)], batch)];
+    const { n, eth } = chainNode(logs);
+    const scanner = new TokenScanner(memoryStores().local);
+    const ids = async () => (await scanner.refresh('net', 'acc', eth, ME, [TOKEN])).transfers.map((t) => `${t.tokenId}:${t.amount}`).sort();
+    expect(await ids()).toEqual(['1:3', '2:4']);
+    n.head = 40n;
+    await scanner.refresh('net', 'acc', eth, ME, [TOKEN]);
+    n.head = 100n;
+    expect(await ids()).toEqual(['1:3', '2:4']);
   });
 });
 

@@ -279,16 +279,31 @@ export class TokensService {
 
   async tokensEstimateRevoke(p: P<'tokens.estimateRevoke'>) {
     const ctx = await this.engines.open();
+    await answersAllowance(ctx, p);
     const { to, data } = revokeCall(p.kind, checksummed(p.address), checksummed(p.spender));
     return feeQuote(await ctx.engine.quoteC(to, 0n, data));
   }
 
   async tokensRevoke(p: P<'tokens.revoke'>) {
     const ctx = await this.engines.open();
+    await answersAllowance(ctx, p);
     const address = checksummed(p.address);
     const t = await this.store.find(ctx.preset.id, address);
     const token = t ? { address, symbol: tokenView(t, await this.listed(ctx), NATIVE_SYMBOL).symbol, decimals: t.decimals, standard: t.standard } : { address, symbol: '', decimals: 0, standard: p.kind === 'operator' ? ('erc721' as const) : ('erc20' as const) };
     return this.delivery.sendEvm({ ...revokeCall(p.kind, address, checksummed(p.spender)), valueWei: 0n }, BigInt(p.maxFeeWei), { kind: 'revoke', to: checksummed(p.spender), token }, ctx);
+  }
+}
+
+/**
+ * An allowance is revoked with approve(spender, 0) only on a contract that answers allowance():
+ * on an NFT contract whose Approval event reads like a token's, that call would approve the
+ * spender for its NFT #0 instead. One that does not answer (or a node that fails) is refused.
+ */
+async function answersAllowance(ctx: AccountContext, p: { kind: string; address: string; spender: string }): Promise<void> {
+  if (p.kind !== 'allowance') return;
+  const read = await allowanceOf(ctx.engine.node.eth, checksummed(p.address), ctx.engine.evmAddress, checksummed(p.spender)).catch(() => undefined);
+  if (read === undefined) {
+    throw new WalletError('token-call-failed', "the contract did not answer what this spender may take, so the wallet cannot tell it is a token's allowance (on an NFT contract, the revoke would hand over its NFT #0); nothing was signed: try again later");
   }
 }
 
