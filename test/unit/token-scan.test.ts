@@ -10,6 +10,7 @@ import { memoryStores } from '../../src/background/storage.js';
 import { mapLimited } from '../../src/background/map-limited.js';
 import { PER_UNLISTED_CONTRACT, RANGES_PER_REFRESH, scanView, TokenScanner } from '../../src/background/token-scan.js';
 import { ME, OTHER, scanned, TOKEN, tokensOver } from './token-test-kit.js';
+import { TokensService } from '../../src/background/services/tokens.js';
 
 /** A node whose eth_getLogs refuses ranges wider than `limit` blocks, with logs at given blocks. */
 function limitedNode(head: bigint, limit: bigint, logs: EthLog[]) {
@@ -173,6 +174,19 @@ describe('spam logs', () => {
     expect(s.approvals.filter((a) => a.token === SPAM)).toHaveLength(PER_UNLISTED_CONTRACT);
     expect(s.transfers.filter((t) => t.token === SPAM)).toHaveLength(PER_UNLISTED_CONTRACT);
     expect(scanView(s).cut).toBe(true);
+  });
+
+  it("a token a site listed (one approved watchAsset) is held to an unlisted contract's cap: its flood cannot push out the user's real approvals", async () => {
+    const real = at(TOKEN, 10n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(OTHER)], `0x${'f'.repeat(64)}`);
+    const flood = Array.from({ length: 600 }, (_, i) => at(SPAM, 100n + BigInt(i), [APPROVAL_TOPIC, addressTopic(ME), addressTopic(`0x${(i + 1).toString(16).padStart(40, '0')}`)]));
+    const { eth } = limitedNode(1_000n, 5_000n, [real, ...flood]);
+    const local = memoryStores().local;
+    await local.set({ 'xpc.tokens.net': [{ address: SPAM, standard: 'erc20', name: 'Spam', symbol: 'SPM', decimals: 18, addedBy: 'spam.example', addedAt: 1 }] });
+    const ctx = { preset: { id: 'net' }, account: { id: 'acc' }, engine: { node: { eth }, evmAddress: ME } };
+    await new TokensService({ open: async () => ctx } as never, {} as never, local).tokensActivity({ refresh: true });
+    const s = (await local.get(['xpc.tokenscan.net.acc']))['xpc.tokenscan.net.acc'] as { approvals: { token: string }[] };
+    expect(s.approvals.filter((a) => a.token === TOKEN)).toHaveLength(1);
+    expect(s.approvals.filter((a) => a.token === SPAM)).toHaveLength(PER_UNLISTED_CONTRACT);
   });
 
   it('approvals the chain confirms are 0 are forgotten; the reads are bounded in flight', async () => {

@@ -121,7 +121,9 @@ export class TokensService {
   private async scan(ctx: AccountContext, refresh: boolean | undefined): Promise<ScanState> {
     const s = await this.scanner.get(ctx.preset.id, ctx.account.id);
     if (!(refresh || s.updatedAt === 0)) return s;
-    const listed = await this.listed(ctx);
+    // Kept whole: the records of tokens the user listed. One a site listed is held to the cap of any
+    // other contract (one approved watchAsset must not let it flood out everything else).
+    const listed = (await this.listed(ctx)).filter(listedByUser);
     return this.scanner.refresh(ctx.preset.id, ctx.account.id, ctx.engine.node.eth, ctx.engine.evmAddress, listed.map((t) => t.address));
   }
 

@@ -102,7 +102,7 @@ export function Allowances({ from, selection, listKey, onBack }: { from: string;
       <ReloadButton list={list} busy="Reading the chain…" />
       <FormError error={list.error} />
       <ScanNote scan={scan} kept="approvals" />
-      {scan?.cut && <Muted>Add a token to keep all of its approvals.</Muted>}
+      {scan?.cut && <Muted>Add a token yourself to keep all of its approvals from now on (one cut before is not read again).</Muted>}
       {rows && rows.length === 0 && (
         <Muted>{scan?.cut ? 'None found among the approvals kept.' : scan?.complete && !scan.error ? 'None: no one may take tokens from this account.' : 'None found in the blocks read so far.'}</Muted>
       )}

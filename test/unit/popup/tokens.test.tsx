@@ -43,7 +43,7 @@ describe('Allowances', () => {
     const bg = fakeBackground({ 'tokens.allowances': () => ({ allowances: [], scan: { ...scan, cut: true } }) });
     renderWith(bg, <Allowances from={C_ADDR} selection={SELECTION} listKey="k" onBack={() => undefined} />);
     expect((await screen.findByText(/some were not kept, so this list may miss some/)).textContent).toBe('Too many approvals came from contracts not in your token list: some were not kept, so this list may miss some.');
-    expect(screen.getByText('Add a token to keep all of its approvals.')).toBeTruthy();
+    expect(screen.getByText('Add a token yourself to keep all of its approvals from now on (one cut before is not read again).')).toBeTruthy();
     expect(screen.getByText('None found among the approvals kept.')).toBeTruthy();
     expect(screen.queryByText(/no one may take tokens/)).toBeNull();
   });
