@@ -148,22 +148,26 @@ const newerFirst = (a: { blockNumber: string; logIndex: number }, b: { blockNumb
 
 /**
  * The records kept: listed contracts' first, then at most PER_UNLISTED_CONTRACT of each unlisted
- * contract, newest first within each, `max` in all; and whether any was dropped.
+ * contract, `max` in all; and whether any was dropped. Unlisted contracts share the room in turns
+ * (each one's newest, then each one's second…): spam contracts emitting many records each cannot
+ * push out a real contract's one, short of outnumbering the room by contracts.
  */
 function bounded<T extends { token: string; blockNumber: string; logIndex: number }>(items: T[], listed: ReadonlySet<string>, max: number): { kept: T[]; cut: boolean } {
   const perContract = new Map<string, number>();
   const mine: T[] = [];
-  const others: T[] = [];
+  const others: { item: T; turn: number }[] = [];
   for (const item of [...items].sort(newerFirst)) {
     const token = item.token.toLowerCase();
     if (listed.has(token)) mine.push(item);
     else {
-      const n = (perContract.get(token) ?? 0) + 1;
-      perContract.set(token, n);
-      if (n <= PER_UNLISTED_CONTRACT) others.push(item);
+      const turn = (perContract.get(token) ?? 0) + 1;
+      perContract.set(token, turn);
+      if (turn <= PER_UNLISTED_CONTRACT) others.push({ item, turn });
     }
   }
-  const kept = [...mine, ...others].slice(0, max).sort(newerFirst);
+  // Stable: within a turn, newest first.
+  const inTurns = others.sort((a, b) => a.turn - b.turn).map((o) => o.item);
+  const kept = [...mine, ...inTurns].slice(0, max).sort(newerFirst);
   return { kept, cut: kept.length < items.length };
 }
 

@@ -176,6 +176,17 @@ describe('spam logs', () => {
     expect(scanView(s).cut).toBe(true);
   });
 
+  it("32 spam contracts' 16 approvals each cannot push out one older real approval of a token not listed: contracts share the room in turns", async () => {
+    const real = at(TOKEN, 10n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(OTHER)], `0x${'f'.repeat(64)}`);
+    const contract = (c: number) => `0x${(0x7000 + c).toString(16).padStart(40, '0')}`;
+    const spam = Array.from({ length: 32 * 16 }, (_, i) => at(contract(i % 32), 100n + BigInt(i), [APPROVAL_TOPIC, addressTopic(ME), addressTopic(`0x${(i + 1).toString(16).padStart(40, '0')}`)]));
+    const { eth } = limitedNode(1_000n, 5_000n, [real, ...spam]);
+    const s = await new TokenScanner(memoryStores().local).refresh('net', 'acc', eth, ME, []);
+    expect(s.approvals.filter((a) => a.token === TOKEN)).toMatchObject([{ spender: OTHER }]);
+    expect(s.approvals).toHaveLength(500);
+    expect(scanView(s).cut).toBe(true);
+  });
+
   it("a token a site listed (one approved watchAsset) is held to an unlisted contract's cap: its flood cannot push out the user's real approvals", async () => {
     const real = at(TOKEN, 10n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(OTHER)], `0x${'f'.repeat(64)}`);
     const flood = Array.from({ length: 600 }, (_, i) => at(SPAM, 100n + BigInt(i), [APPROVAL_TOPIC, addressTopic(ME), addressTopic(`0x${(i + 1).toString(16).padStart(40, '0')}`)]));
