@@ -6,7 +6,7 @@
 // (`xpc.tokenscan.<network>.<account>`) so each refresh reads only what it has not read yet.
 // docs/tokens.md.
 import { addressTopic } from '../core/evm-abi.js';
-import { RpcError, WalletError } from '../core/errors.js';
+import { AnswerTooLargeError, RpcError, WalletError } from '../core/errors.js';
 import {
   APPROVAL_FOR_ALL_TOPIC,
   APPROVAL_TOPIC,
@@ -79,6 +79,8 @@ export interface ScanState {
   approvals: ScannedApproval[];
   /** Some transfers or approvals read were not kept (too many from unlisted contracts, or in all). */
   cut?: boolean;
+  /** Ranges of MIN_RANGE blocks not read: the logs naming the account there were more than an answer the wallet reads (a flood). The last 8. */
+  skipped?: string[];
 }
 
 
@@ -88,7 +90,7 @@ export function scanView(s: ScanState): LogScanView {
   const read = BigInt(s.toBlock) >= BigInt(s.fromBlock);
   // Read back to block 0 is not complete while newer blocks wait (more came than one refresh reads).
   const behind = read && s.head !== undefined && BigInt(s.toBlock) < BigInt(s.head);
-  return { fromBlock: read ? s.fromBlock : '0', toBlock: read ? s.toBlock : '0', complete: read && s.fromBlock === '0' && !behind, ...(behind ? { behind } : {}), updatedAt: s.updatedAt, ...(s.error ? { error: s.error, errorCode: s.errorCode } : {}), ...(s.cut ? { cut: true } : {}) };
+  return { fromBlock: read ? s.fromBlock : '0', toBlock: read ? s.toBlock : '0', complete: read && s.fromBlock === '0' && !behind, ...(behind ? { behind } : {}), updatedAt: s.updatedAt, ...(s.error ? { error: s.error, errorCode: s.errorCode } : {}), ...(s.cut || s.skipped ? { cut: true } : {}) };
 }
 
 /** The four queries that find every log concerning `account` in a range (ERC-1155 puts from and to one topic later). */
@@ -262,7 +264,15 @@ export class TokenScanner {
             absorb(s, await logsIn(eth, account, from, to), account, listed);
             return [from, to];
           } catch (e) {
-            if (!(e instanceof RpcError) || to - from + 1n <= MIN_RANGE) {
+            // More logs than an answer the wallet reads (someone flooding the account with events):
+            // halved as a refused range is, and at the smallest, passed by (said as a cut) rather
+            // than stopping every later scan there.
+            const flooded = e instanceof AnswerTooLargeError;
+            if (flooded && to - from + 1n <= MIN_RANGE) {
+              s.skipped = [...(s.skipped ?? []), `${from}-${to}`].slice(-8);
+              return [from, to];
+            }
+            if (!(e instanceof RpcError || flooded) || to - from + 1n <= MIN_RANGE) {
               s.error = e instanceof Error ? e.message.slice(0, 200) : 'the node could not read the logs';
               s.errorCode = (e as WalletError | undefined)?.code;
               return undefined;

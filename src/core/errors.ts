@@ -141,6 +141,9 @@ export class NodeResponseError extends WalletError {
   }
 }
 
+/** An answer larger than the wallet reads (rpc.ts MAX_ANSWER_BYTES): a smaller request may be read. */
+export class AnswerTooLargeError extends NodeResponseError {}
+
 export class TimeoutError extends WalletError {
   constructor(message: string) {
     super('timeout', message);

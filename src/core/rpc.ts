@@ -9,7 +9,7 @@
 //   the per-call deadline passes                                    → TimeoutError
 //   the caller's AbortSignal fires                                  → AbortedError
 import { concatBytes } from './bytes.js';
-import { AbortedError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError } from './errors.js';
+import { AbortedError, AnswerTooLargeError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError } from './errors.js';
 import { type Guard, isRecord } from './rpc-guards.js';
 
 // Re-exported so a node API file takes the transport and the guards in one import.
@@ -160,7 +160,7 @@ export async function readAtMost(response: Response, limit: number): Promise<str
 /** The body as text, read no further than MAX_ANSWER_BYTES (NodeResponseError past that). */
 async function readCapped(response: Response, what: string): Promise<string> {
   const text = await readAtMost(response, MAX_ANSWER_BYTES);
-  if (text === undefined) throw new NodeResponseError(`the node's answer to ${what} is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MB; it was not read`);
+  if (text === undefined) throw new AnswerTooLargeError(`the node's answer to ${what} is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MB; it was not read`);
   return text;
 }
 

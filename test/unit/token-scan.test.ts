@@ -2,7 +2,7 @@
 // about their latest block, with spam logs and zero-value transfers (address poisoning).
 import { describe, expect, it } from 'vitest';
 import { addressTopic } from '../../src/core/evm-abi.js';
-import { NodeUnreachableError, RpcError } from '../../src/core/errors.js';
+import { AnswerTooLargeError, NodeUnreachableError, RpcError } from '../../src/core/errors.js';
 import { APPROVAL_TOPIC, PERMIT2_TOPICS, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/core/evm-simulate.js';
 import { PERMIT2_ADDRESS } from '../../src/core/evm-calls.js';
 import type { EthApi, EthLog, LogFilter } from '../../src/core/node/eth.js';
@@ -61,6 +61,28 @@ describe('the log scan', () => {
     expect(later).toMatchObject({ fromBlock: '0', complete: false, behind: true });
     expect(BigInt(later.toBlock)).toBeLessThan(head);
     expect(scanView(await scanner.refresh('net', 'acc', eth, ME))).toMatchObject({ toBlock: head.toString(), complete: true });
+  });
+
+  it('a flood of logs in a few blocks (an answer larger than the wallet reads) is halved down to 16 blocks and passed by, said as a cut: the scan goes on past it', async () => {
+    const approval = log(900n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(OTHER)]);
+    const older = log(100n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(TOKEN)]);
+    const eth = {
+      blockNumber: async () => 1_000n,
+      getBlockByNumber: async (n: bigint) => ({ number: n }),
+      getLogs: async (f: LogFilter) => {
+        if (f.fromBlock <= 500n && f.toBlock >= 500n) throw new AnswerTooLargeError("the node's answer to eth_getLogs is larger than 8 MB; it was not read");
+        return [approval, older].filter((l) => l.blockNumber >= f.fromBlock && l.blockNumber <= f.toBlock);
+      },
+    } as unknown as EthApi;
+    const scanner = new TokenScanner(memoryStores().local);
+    let s = await scanner.refresh('net', 'acc', eth, ME, [TOKEN]);
+    for (let i = 0; i < 5 && s.fromBlock !== '0'; i++) s = await scanner.refresh('net', 'acc', eth, ME, [TOKEN]);
+    expect(s.approvals.map((a) => a.blockNumber).sort()).toEqual(['100', '900']);
+    expect(s.skipped).toHaveLength(1);
+    const [from, to] = s.skipped![0]!.split('-').map(BigInt) as [bigint, bigint];
+    expect(from <= 500n && to >= 500n && to - from + 1n <= 16n).toBe(true);
+    expect(scanView(s)).toMatchObject({ complete: true, cut: true });
+    expect(scanView(s)).not.toHaveProperty('error');
   });
 
   it('a node that refuses even small ranges: the scan stops with the reason, keeping what it read', async () => {
