@@ -17,7 +17,7 @@ import type { ImpactWarning, OwnAddress } from '../core/tx-impact.js';
 import type { ActivityItem, ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
 import { shownName } from './chain-name.js';
 import { InvalidParamsError } from './provider-params.js';
-import { approvalTokenView, type StoredToken, tokenView } from './token-store.js';
+import { approvalTokenView, namedToken, type StoredToken } from './token-store.js';
 
 /** A revert reason is shown at most this long. */
 const MAX_REVERT_REASON = 120;
@@ -144,9 +144,7 @@ export async function permitView(c: InsightContext, typed: Parameters<typeof dec
 export function simulationView(sim: Simulation, listed: readonly StoredToken[], nativeSymbol: string): SimulationView {
   const named = (token: string): { symbol: string; decimals: number } => {
     const t = listed.find((l) => l.address.toLowerCase() === token.toLowerCase());
-    if (!t) return { symbol: '', decimals: 0 };
-    const { symbol, decimals, checks: c } = tokenView(t, listed, nativeSymbol);
-    return { symbol: c.posesAsNative || c.looksLike || c.otherScripts ? `${symbol} (${t.address.slice(0, 10)}…${t.address.slice(-6)})` : symbol, decimals };
+    return t ? namedToken(t, listed, nativeSymbol) : { symbol: '', decimals: 0 };
   };
   const changes = sim.changes.map((ch) => {
     if (ch.asset === 'native') return { asset: 'native', symbol: nativeSymbol, decimals: 18, delta: ch.delta.toString() };

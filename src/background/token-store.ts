@@ -53,6 +53,16 @@ export function tokenView(t: StoredToken, listed: readonly StoredToken[], native
   return { address: t.address, standard: t.standard, decimals: t.decimals, addedBy: t.addedBy, ...checkedWords(t, listed, nativeSymbol) };
 }
 
+/**
+ * A listed token's symbol and decimals as lists of amounts name it (a trial run, token transfers):
+ * a symbol its checks flag (reads as AVAX, as another listed token, other scripts) carries its short
+ * address, so "5,000 AVAX" from a look-alike never reads as AVAX.
+ */
+export function namedToken(t: StoredToken, listed: readonly StoredToken[], nativeSymbol: string): { symbol: string; decimals: number } {
+  const { symbol, decimals, checks: c } = tokenView(t, listed, nativeSymbol);
+  return { symbol: c.posesAsNative || c.looksLike || c.otherScripts ? `${symbol} (${t.address.slice(0, 10)}…${t.address.slice(-6)})` : symbol, decimals };
+}
+
 export function approvalTokenView(meta: TokenMetadata, listed: readonly StoredToken[], nativeSymbol: string): ApprovalTokenView {
   const mine = listed.find((t) => same(t.address, meta.address));
   // A listed token is shown in the units and kind it was listed with (as the trial run is): the

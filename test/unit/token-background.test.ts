@@ -304,3 +304,14 @@ describe("a token send's trial run", () => {
     expect(await send(OTHER)).not.toHaveProperty('arrives');
   });
 });
+
+describe('token transfers in Activity', () => {
+  it("a token a site listed is not the user's ('Not in your list'), and a symbol its checks flag carries its address: a look-alike's 5,000 never reads as AVAX", async () => {
+    const transfer = { txHash: `0x${'4'.repeat(64)}`, logIndex: 0, blockNumber: '50', token: TOKEN, standard: 'erc20' as const, from: ME, to: OTHER, amount: '5000000000000000000000' };
+    const site = { address: TOKEN, standard: 'erc20', name: 'Avalanche', symbol: 'AVAX', decimals: 18, addedBy: 'evil.example', addedAt: 1 };
+    const service = await tokensOver({ blockNumber: async () => 100n } as never, { ...scanned({ transfers: [transfer] }), 'xpc.tokens.net': [site] });
+    const [item] = (await service.tokensActivity({})).items;
+    expect(item).toMatchObject({ listed: false, decimals: 18 });
+    expect(item!.symbol).toMatch(/^AVAX \(0x1CB79692…DC7A47\)$/);
+  });
+});

@@ -17,7 +17,7 @@ import { nftMetadataFrom } from '../nft-metadata.js';
 import type { StorageArea } from '../storage.js';
 import { mapLimited } from '../map-limited.js';
 import { type ScanState, scanView, TokenScanner } from '../token-scan.js';
-import { listedByUser, type StoredToken, TokenStore, tokenView } from '../token-store.js';
+import { listedByUser, namedToken, type StoredToken, TokenStore, tokenView } from '../token-store.js';
 import { UNLIMITED_ALLOWANCE as UNLIMITED } from '../../core/amount.js';
 import { simulationView } from '../evm-views.js';
 
@@ -134,7 +134,8 @@ export class TokensService {
     // Transfers of 0 (address poisoning) kept by scans before they were dropped there.
     const items: TokenTransferView[] = s.transfers.filter((t) => t.amount !== '0').map((t) => {
       const token = listed.find((l) => same(l.address, t.token));
-      const view = token ? tokenView(token, listed, NATIVE_SYMBOL) : undefined;
+      // Flagged words carry the token's address; one a site listed is not the user's ("Not in your list").
+      const view = token ? namedToken(token, listed, NATIVE_SYMBOL) : undefined;
       const out = t.from.toLowerCase() === me;
       const inward = t.to.toLowerCase() === me;
       return {
@@ -145,7 +146,7 @@ export class TokensService {
         symbol: view?.symbol ?? '',
         decimals: view?.decimals ?? 0,
         standard: t.standard,
-        listed: view !== undefined,
+        listed: token !== undefined && listedByUser(token),
         direction: out && inward ? 'self' : out ? 'out' : 'in',
         from: t.from,
         to: t.to,
