@@ -49,7 +49,7 @@ async function createVariableCapAndMint(run: UiRun): Promise<string> {
   await ui.find({ heading: 'Review the new asset', within: REVIEW });
   expect((await ui.fact('Name', REVIEW)).text).toBe(GOLD.name);
   expect((await ui.fact('Decimal places', REVIEW)).text).toBe(`2. One output holds at most 184,467,440,737,095,516.15 ${GOLD.symbol}.`);
-  expect((await ui.fact('Minter set 1', REVIEW)).text).toBe(`1 of ${xAddress}`);
+  expect((await ui.fact('Minter set 1', REVIEW)).text).toBe(`1 of ${xAddress} (this account)`);
   expect(await ui.amount({ testid: 'review-fee', within: REVIEW }, 9)).toBe(run.createAssetFee);
   await ui.screenshot('asset-review');
   // Edit goes back with everything typed kept; the second review confirms.
@@ -103,7 +103,7 @@ async function nftFamilyMintAndSend(run: UiRun): Promise<void> {
   expect(((await ui.read({ label: 'Addresses (one per line)' }, 'value')) as string).trim()).toBe(xAddress);
   await ui.click({ button: 'Create asset' });
   await ui.find({ heading: 'Review the new asset', within: REVIEW });
-  expect((await ui.fact('Group 0 minters', REVIEW)).text).toBe(`1 of ${xAddress}`);
+  expect((await ui.fact('Group 0 minters', REVIEW)).text).toBe(`1 of ${xAddress} (this account)`);
   await ui.click({ button: 'Confirm and create' });
   await issued(ui, run.createAssetFee);
   const artID = (await ui.fact('New asset ID')).mono;
@@ -127,7 +127,7 @@ async function nftFamilyMintAndSend(run: UiRun): Promise<void> {
   expect(await ui.textOf({ css: `${NFT} .asset-symbol` })).toBe(ART.symbol);
   const nftRecipient = freshKey();
   const to = formatAddress('X', 'custom', nftRecipient.shortId);
-  await ui.click({ buttonStarting: `Send ${ART.symbol} NFT `, within: NFT });
+  await ui.click({ button: `Send NFT 1: ${ART.symbol}, group 0`, within: NFT });
   await ui.fill('To (X-Chain address)', to, NFT);
   await expect.poll(() => feeShown(ui, NFT)).toBe(run.xTxFee);
   await ui.click({ button: 'Send NFT', within: NFT });

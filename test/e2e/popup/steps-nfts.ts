@@ -57,7 +57,7 @@ export async function addAndSendNft(ui: PopupDriver, nodeUrl: string, wallet: st
   await ui.screenshot('nfts', { testid: `token-${nft.toLowerCase()}` });
 
   const recipient = getAddress(`0x${randomBytes(20).toString('hex')}`);
-  await ui.click({ button: `Send NFT #${TOKEN_ID}`, within: row });
+  await ui.click({ button: `Send ${nftName}`, within: row });
   await ui.find({ heading: 'Send TPIC' });
   await ui.fill('To (C-Chain address)', recipient);
   await ui.fill('Token ID', TOKEN_ID.toString());

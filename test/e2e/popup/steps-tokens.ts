@@ -168,7 +168,7 @@ export async function revokeAllowance(ui: PopupDriver, chain: TokenChain, wallet
   expect((await ui.fact('Network fee')).text).toMatch(/^at most [\d.,]+ AVAX/);
   await ui.audit('Revoke review');
   await ui.screenshot('revoke-review');
-  await ui.click({ button: 'Confirm and revoke' });
+  await ui.click({ buttonStarting: 'Confirm and revoke (E2ED for ' });
   await ui.waitAccepted('C', row);
   await expect.poll(() => chain.allowance(wallet, spender), { message: 'the allowance is 0 on the node', timeout: 15_000 }).toBe(0n);
   await ui.click({ buttonStarting: 'Reload the list' });
