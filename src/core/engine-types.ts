@@ -4,6 +4,7 @@ import type { Bytes } from './bytes.js';
 import type { UnsignedTx } from './codec/types.js';
 import type { WalletEngine } from './engine.js';
 import { WalletError } from './errors.js';
+import { CLOCK_AHEAD_LIMIT } from './staking/rules.js';
 import type { KeyPair } from './keys.js';
 import type { ChainAlias, TxOutcome, WaitOptions } from './node.js';
 import type { ProofCache } from './proof.js';
@@ -128,6 +129,23 @@ export async function xParams(e: WalletEngine, memo?: Bytes): Promise<XSpendPara
 export async function pParams(e: WalletEngine): Promise<PSpendParams> {
   const [pool, fee] = await Promise.all([e.spendable('P'), e.pFeeContext()]);
   return { ctx: e.ctx, fee, pool, changeOwners: e.changeOwners };
+}
+
+/**
+ * The time a lock is judged ended by: the chain's (`now`), on the P-Chain never more than
+ * CLOCK_AHEAD_LIMIT past this computer's clock. A node claiming a time far ahead would make
+ * vesting funds look spendable; a send of them is refused, and its signed bytes, kept, hold up
+ * every later send until the lock ends (refused.ts).
+ */
+export async function lockTime(e: Pick<WalletEngine, 'now'>, chain: ChainAlias): Promise<bigint> {
+  const chainTime = await e.now(chain);
+  return chain === 'P' ? lockClamp(chainTime) : chainTime;
+}
+
+/** A P-Chain time as locks are judged by it: no later than CLOCK_AHEAD_LIMIT past this computer's clock. */
+export function lockClamp(chainTime: bigint): bigint {
+  const latest = BigInt(Math.floor(Date.now() / 1000)) + CLOCK_AHEAD_LIMIT;
+  return chainTime < latest ? chainTime : latest;
 }
 
 /**

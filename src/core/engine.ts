@@ -9,13 +9,12 @@ import { utxoId } from './codec/ids.js';
 import { ownersOf } from './codec/rules.js';
 import type { CTx, OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { formatAddress } from './encoding.js';
-import { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type EvmQuote, type Issued, type SignedEvm, TxFailedError, type TxFate, type TxState, pParams, xParams } from './engine-types.js';
+import { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type EvmQuote, type Issued, type SignedEvm, TxFailedError, type TxFate, type TxState, lockTime, pParams, xParams } from './engine-types.js';
 import { evmNonce, evmState, quoteC, signC } from './engine-evm.js';
 import { submit, txFate, txState } from './engine-follow.js';
 import { atomicPricing, buildExport, buildImports, buildImportsOf, cBaseFee, estimateImportFee } from './engine-moves.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signedSlots, signExternalTx, spentFingerprint } from './external-tx.js';
 import { WalletError } from './errors.js';
-import { CLOCK_AHEAD_LIMIT } from './staking/rules.js';
 import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
 import { decodeChainTx } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE, MAX_P_WEIGHTS } from './fee-limits.js';
@@ -133,17 +132,9 @@ export class WalletEngine {
     return BigInt(Math.floor(Date.now() / 1000));
   }
 
-  /**
-   * The time a lock is judged ended by: the chain's ({@link now}), on the P-Chain never more than
-   * CLOCK_AHEAD_LIMIT past this computer's clock. A node claiming a time far ahead would make
-   * vesting funds look spendable; a send of them is refused, and its signed bytes, kept, hold up
-   * every later send until the lock ends (refused.ts).
-   */
-  async lockNow(chain: ChainAlias): Promise<bigint> {
-    const chainTime = await this.now(chain);
-    if (chain !== 'P') return chainTime;
-    const latest = BigInt(Math.floor(Date.now() / 1000)) + CLOCK_AHEAD_LIMIT;
-    return chainTime < latest ? chainTime : latest;
+  /** The time a lock is judged ended by (engine-types.ts lockTime). */
+  lockNow(chain: ChainAlias): Promise<bigint> {
+    return lockTime(this, chain);
   }
 
   async spendable(chain: 'X' | 'P'): Promise<SpendableUtxo[]> {

@@ -7,6 +7,7 @@ import { signersOf } from '../../core/tx-senders.js';
 import { incomingEvmTransfers } from '../../core/evm-incoming.js';
 import { waitingFunds } from '../../core/waiting-funds.js';
 import { type AssetBalance, type WalletEngine } from '../../core/engine.js';
+import { lockClamp } from '../../core/engine-types.js';
 import { WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
 import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, noteTrimmed, stakesKey, tokenScanKey } from '../account-cache.js';
@@ -164,13 +165,15 @@ export class BalancesService {
     const avax = cb58Encode(engine.ctx.avaxAssetID);
     // Each chain's UTXOs read once: its balances and the funds received come from the same read.
     // And the chain's time, which its balances read once its UTXOs are: on the P-Chain a stake locks
-    // its funds until the chain passes its end, whatever this computer's clock says (but a node's
-    // time is taken no further than an hour past that clock: lockNow). A node that cannot tell its
-    // time fails the refresh (the last snapshot stays).
+    // its funds until the chain passes its end, whatever this computer's clock says. A UTXO's lock is
+    // judged by that time no further than an hour past the clock (lockClamp: a node far ahead would
+    // make locked funds look spendable); a stake's end by the chain's own (its stake comes back as a
+    // UTXO then: a clock behind must not count it twice). A node that cannot tell its time fails the
+    // refresh (the last snapshot stays).
     const read = async (chain: 'X' | 'P') => {
       const utxos = await engine.utxos(chain);
-      const time = await engine.lockNow(chain);
-      return [await engine.balances(chain, utxos, time), utxos, time] as const;
+      const time = await engine.now(chain);
+      return [await engine.balances(chain, utxos, chain === 'P' ? lockClamp(time) : time), utxos, time] as const;
     };
     // A move under way imports its own export; a parked one's funds are listed (Import now takes them).
     const leave = movingExports(moves);
