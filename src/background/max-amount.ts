@@ -45,6 +45,9 @@ export function pSpendFees(
   return [pTxFee(draft(false), fee), pTxFee(draft(true), fee)];
 }
 
+/** What `pool` holds of `assetID`. */
+export const heldOf = (pool: readonly SpendableUtxo[], assetID: Bytes): bigint => pool.reduce((sum, s) => (toHex(s.utxo.assetID) === toHex(assetID) ? sum + s.amount : sum), 0n);
+
 /** Whether every UTXO of `assetID` in `pool` fits one tx: if not, Max is what one tx carries, less than all. */
 export function allFitOneTx(pool: readonly SpendableUtxo[], assetID: Bytes): boolean {
   const hex = toHex(assetID);

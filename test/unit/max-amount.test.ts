@@ -78,6 +78,11 @@ describe('Max with unproven UTXOs among more than one tx holds', () => {
     const fewEngines = { open: async () => ({ engine: { ...engine, spendable: async () => few } }) } as unknown as AccountEngines;
     const all = await new SendsService(fewEngines, {} as Delivery).sendEstimate({ chain: 'X', assetID: cb58Encode(ctx.avaxAssetID), amount: '5000000', to });
     expect(all).toEqual({ fee: ctx.xTxFee.toString(), maxAmount: (20_000_000_000n - ctx.xTxFee).toString() });
+    // 403 fit one tx all the same (past packInputs' spare room): Max is everything, nothing said.
+    const justFit = spendableUtxos(Array.from({ length: 403 }, () => utxo(1_000_000_000n)), ownedAddressSet([me]), 0n);
+    const justFitEngines = { open: async () => ({ engine: { ...engine, spendable: async () => justFit } }) } as unknown as AccountEngines;
+    const whole = await new SendsService(justFitEngines, {} as Delivery).sendEstimate({ chain: 'X', assetID: cb58Encode(ctx.avaxAssetID), amount: '5000000', to });
+    expect(whole).toEqual({ fee: ctx.xTxFee.toString(), maxAmount: (403_000_000_000n - ctx.xTxFee).toString() });
   });
 
   it('builds each candidate amount once: without unproven UTXOs both orders give the same candidates, and its tries are not spent twice on them', () => {

@@ -11,7 +11,7 @@ import type { SpendableUtxo } from '../../core/tx/utxos.js';
 import type { RequestParams as P, SendEstimate } from '../../shared/messages.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
-import { allFitOneTx, avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
+import { allFitOneTx, avaxOutput, heldOf, largestAmount, pSpendFees } from '../max-amount.js';
 import { ownersFrom } from '../request-fields.js';
 
 export class SendsService {
@@ -69,7 +69,7 @@ export class SendsService {
       const fee = build(BigInt(p.amount)).fee;
       const isAvax = toHex(assetID) === toHex(ctx.avaxAssetID);
       const maxAmount = largestAmount({ pool, assetID, feesFor: () => [isAvax ? ctx.xTxFee : 0n], build });
-      return { fee: fee.toString(), maxAmount: maxAmount.toString(), ...oneTxOnly(pool, assetID) };
+      return { fee: fee.toString(), maxAmount: maxAmount.toString(), ...oneTxOnly(pool, assetID, maxAmount + (isAvax ? ctx.xTxFee : 0n)) };
     }
     const to = ownersFrom(p.to, 'P', ctx.hrp);
     const [pool, feeCtx] = await Promise.all([engine.spendable('P'), engine.pFeeContext()]);
@@ -77,12 +77,12 @@ export class SendsService {
     const fee = build(BigInt(p.amount)).fee;
     const payment = avaxOutput(ctx, to);
     const maxAmount = largestAmount({ pool, assetID: ctx.avaxAssetID, feesFor: (inputs) => pSpendFees(ctx, feeCtx, 'BaseTx', inputs, payment, changeOwners), build });
-    return { fee: fee.toString(), maxAmount: maxAmount.toString(), ...oneTxOnly(pool, ctx.avaxAssetID) };
+    return { fee: fee.toString(), maxAmount: maxAmount.toString(), ...oneTxOnly(pool, ctx.avaxAssetID, maxAmount + build(maxAmount).fee) };
   }
 }
 
-/** Max is what one tx carries, less than all there is (too many UTXOs for one): the estimate says so. */
-const oneTxOnly = (pool: readonly SpendableUtxo[], assetID: Bytes): { maxOneTx?: true } => (allFitOneTx(pool, assetID) ? {} : { maxOneTx: true });
+/** Max is what one tx carries (`spent`: Max and its fee in the asset), less than all there is (too many UTXOs for one): the estimate says so. */
+const oneTxOnly = (pool: readonly SpendableUtxo[], assetID: Bytes, spent: bigint): { maxOneTx?: true } => (spent < heldOf(pool, assetID) && !allFitOneTx(pool, assetID) ? { maxOneTx: true } : {});
 
 /** A send whose every recipient address is one of the account's own: Activity says "Sent to yourself". */
 function toSelf(engine: WalletEngine, chain: 'X' | 'P', to: OutputOwners): { toSelf?: true } {
