@@ -303,6 +303,16 @@ describe("a token send's trial run", () => {
     expect((await send(KEEPER)).arrives).toBe('0');
     expect(await send(OTHER)).not.toHaveProperty('arrives');
   });
+
+  it('a trace without logs (a node whose tracer leaves them out) says nothing of what arrives: it shows no one receiving anything', async () => {
+    const local = memoryStores().local;
+    await local.set({ 'xpc.tokens.net': [{ address: TOKEN, standard: 'erc20', name: 'Test Dollar', symbol: 'TUSD', decimals: 6, addedBy: 'wallet', addedAt: 1 }] });
+    const eth = { traceCall: async () => ({ type: 'CALL', from: ME, to: TOKEN, input: '0xa9059cbb', value: '0x0' }) };
+    const quoteC = async () => ({ gasLimit: 60_000n, gasUse: 40_000n, baseFeeWei: 25n, maxFeePerGas: 50n, maxPriorityFeePerGas: 1n });
+    const ctx = { preset: { id: 'net' }, account: { id: 'acc' }, engine: { node: { eth }, evmAddress: ME, quoteC } };
+    const estimate = await new TokensService({ open: async () => ctx } as never, {} as never, local).tokensEstimateSend({ address: TOKEN, to: OTHER, amount: '5000000' });
+    expect(estimate).not.toHaveProperty('arrives');
+  });
 });
 
 describe('token transfers in Activity', () => {

@@ -215,8 +215,10 @@ export class TokensService {
     const listed = await this.listed(ctx);
     const sim = await simulateTx(ctx.engine.node.eth, { from: ctx.engine.evmAddress, to: token.address, value: 0n, data, gasLimit: q.gasLimit, maxFeePerGas: q.maxFeePerGas, maxPriorityFeePerGas: q.maxPriorityFeePerGas }, checksummed(p.to));
     // What the recipient receives of the token, when a full trace saw it differ from the amount sent
-    // (a token keeping a cut; none at all when the trace shows the recipient receiving nothing).
-    const fullTrace = sim.method === 'trace' && sim.reverted === undefined && !sim.partial && token.standard === 'erc20';
+    // (a token keeping a cut; none at all when the trace shows the recipient receiving nothing). Only
+    // a trace that shows the account's own change of the token read its logs (a node that leaves
+    // them out shows no one receiving anything).
+    const fullTrace = sim.method === 'trace' && sim.reverted === undefined && !sim.partial && token.standard === 'erc20' && sim.changes.some((c) => c.asset !== 'native' && same(c.asset, token.address));
     const got = fullTrace ? (sim.other?.find((c) => same(c.asset, token.address))?.delta ?? 0n) : undefined;
     return { ...feeQuote(q), simulation: simulationView(sim, listed, NATIVE_SYMBOL), ...(got !== undefined && `${got}` !== p.amount ? { arrives: `${got}` } : {}) };
   }
