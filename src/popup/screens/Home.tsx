@@ -193,7 +193,11 @@ function ChainSection({ chain, rows, hidden, showHidden, onToggleHidden }: { cha
           </li>
         </ul>
       ) : visible.length === 0 ? (
-        avax && totalOf(avax) > 0n ? null : <p class="muted empty">Nothing on the {chainLabel(chain)} yet.</p>
+        avax && totalOf(avax) > 0n ? null : rows.some((b) => !b.verified && totalOf(b) === 0n) && !rows.some((b) => !b.verified && totalOf(b) > 0n) ? (
+          <p class="muted empty">No amounts on the {chainLabel(chain)}: its NFTs and mint rights are under Assets.</p>
+        ) : (
+          <p class="muted empty">Nothing on the {chainLabel(chain)} yet.</p>
+        )
       ) : (
         <ul class="assets">
           {visible.map((b) => (
@@ -238,7 +242,8 @@ export function Home(p: HomeProps) {
     if (anyWaiting) setWaitingShown(true);
   }, [anyWaiting]);
   const byChain = (c: ChainName) => (view && view.updatedAt > 0 ? view.balances.filter((b) => b.chain === c) : null);
-  const hiddenHere = view ? view.balances.filter((b) => !b.verified && p.hidden.has(b.assetID)).length : 0;
+  // Counted as listed: an asset of which no amount is held has no row to show.
+  const hiddenHere = view ? view.balances.filter((b) => !b.verified && p.hidden.has(b.assetID) && totalOf(b) > 0n).length : 0;
   return (
     <div class="home">
       <header class="account-head">

@@ -109,6 +109,11 @@ describe('Home', () => {
     show(balances({ balances: [avax('X', '1000000000'), family, avax('P', '0'), avax('C', '0')] }));
     expect(screen.queryByTestId(`asset-X-${FAKE_ID}`)).toBeNull();
     cleanup();
+    // Nothing but NFTs on X: said so, not "Nothing on the X-Chain"; hidden before, not counted as a hidden row.
+    show(balances({ balances: [avax('X', '0'), family, avax('P', '0'), avax('C', '0')] }), { hidden: new Set([FAKE_ID]) });
+    expect(screen.getByText('No amounts on the X-Chain: its NFTs and mint rights are under Assets.')).toBeTruthy();
+    expect(screen.queryByText(/hidden/)).toBeNull();
+    cleanup();
     show(balances({ balances: [avax('X', '1000000000'), { ...family, locked: '5' }, avax('P', '0'), avax('C', '0')] }));
     expect(screen.getByTestId(`asset-X-${FAKE_ID}`)).toBeTruthy();
   });
