@@ -90,7 +90,7 @@ export function scanView(s: ScanState): LogScanView {
   const read = BigInt(s.toBlock) >= BigInt(s.fromBlock);
   // Read back to block 0 is not complete while newer blocks wait (more came than one refresh reads).
   const behind = read && s.head !== undefined && BigInt(s.toBlock) < BigInt(s.head);
-  return { fromBlock: read ? s.fromBlock : '0', toBlock: read ? s.toBlock : '0', complete: read && s.fromBlock === '0' && !behind, ...(behind ? { behind } : {}), updatedAt: s.updatedAt, ...(s.error ? { error: s.error, errorCode: s.errorCode } : {}), ...(s.cut || s.skipped ? { cut: true } : {}) };
+  return { fromBlock: read ? s.fromBlock : '0', toBlock: read ? s.toBlock : '0', complete: read && s.fromBlock === '0' && !behind, ...(behind ? { behind } : {}), updatedAt: s.updatedAt, ...(s.error ? { error: s.error, errorCode: s.errorCode } : {}), ...(s.cut ? { cut: true } : {}), ...(s.skipped ? { flooded: true } : {}) };
 }
 
 /** The four queries that find every log concerning `account` in a range (ERC-1155 puts from and to one topic later). */
@@ -265,7 +265,7 @@ export class TokenScanner {
             return [from, to];
           } catch (e) {
             // More logs than an answer the wallet reads (someone flooding the account with events):
-            // halved as a refused range is, and at the smallest, passed by (said as a cut) rather
+            // halved as a refused range is, and at the smallest, passed by (said: `flooded`) rather
             // than stopping every later scan there.
             const flooded = e instanceof AnswerTooLargeError;
             if (flooded && to - from + 1n <= MIN_RANGE) {

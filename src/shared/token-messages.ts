@@ -86,6 +86,8 @@ export interface LogScanView {
   errorCode?: string;
   /** Some transfers or approvals found were not kept (too many from contracts not in the token list): the lists may miss some. */
   cut?: boolean;
+  /** Some blocks held more logs naming the account than an answer the wallet reads (a flood): passed by, so the lists may miss what they hold. */
+  flooded?: true;
 }
 
 /** A right to take the account's tokens: an ERC-20 allowance, an NFT operator, or an allowance kept by Permit2. */

@@ -81,7 +81,7 @@ describe('the log scan', () => {
     expect(s.skipped).toHaveLength(1);
     const [from, to] = s.skipped![0]!.split('-').map(BigInt) as [bigint, bigint];
     expect(from <= 500n && to >= 500n && to - from + 1n <= 16n).toBe(true);
-    expect(scanView(s)).toMatchObject({ complete: true, cut: true });
+    expect(scanView(s)).toMatchObject({ complete: true, flooded: true });
     expect(scanView(s)).not.toHaveProperty('error');
   });
 

@@ -28,6 +28,7 @@ export function ScanNote({ scan, kept = 'transfers' }: { scan: LogScanView | und
         scan && !scan.complete && <Muted>{scan.behind ? 'The newest blocks are still to be read' : 'Older blocks are still to be read'}; Reload reads further.</Muted>
       )}
       {scan?.cut && <p class="warn-box">Too many {kept} came from contracts not in your token list: some were not kept, so this list may miss some.</p>}
+      {scan?.flooded && <p class="warn-box">Some blocks held more records naming this account than the wallet reads (someone may be flooding it): they were passed by, so this list may miss what they hold.</p>}
     </>
   );
 }

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 // The token screens against a fake background: what each asks for, with which amounts in base
 // units, under which reviewed account and network, and what the user sees on the way.
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PendingEvm } from '../../../src/popup/components/PendingEvm.js';
-import { TokenTransfers } from '../../../src/popup/components/TokenTransfers.js';
+import { ScanNote, TokenTransfers } from '../../../src/popup/components/TokenTransfers.js';
 import { Allowances } from '../../../src/popup/screens/Allowances.js';
 import { TokenAdd } from '../../../src/popup/screens/TokenAdd.js';
 import { TokenNfts } from '../../../src/popup/screens/TokenNfts.js';
@@ -143,6 +143,14 @@ describe('Tokens', () => {
     expect(toggle.getAttribute('aria-label')).toContain('exactly 1.234567890123456789 WETH');
     fireEvent.click(toggle);
     expect(screen.getByTestId('token-balance').textContent).toBe('1.234567890123456789 WETH');
+  });
+});
+
+describe('ScanNote', () => {
+  it('says blocks a flood filled were passed by, apart from records not kept', () => {
+    render(<ScanNote scan={{ fromBlock: '0', toBlock: '9', complete: true, updatedAt: 0, flooded: true }} />);
+    expect(screen.getByText(/Some blocks held more records naming this account than the wallet reads/).textContent).toContain('they were passed by, so this list may miss what they hold');
+    expect(screen.queryByText(/came from contracts not in your token list/)).toBeNull();
   });
 });
 
