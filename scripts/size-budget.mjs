@@ -93,12 +93,17 @@ export const GROWTH_ALLOWED = 0.1;
  * sends, balances and the site bridge (a node's own words kept out of every main text, a nonce gap
  * filled, a move's review naming the same move just made, Permit2's allowances listed and revoked,
  * a site's fee cap under the base fee given way, limits per page of frames: +3.3 KB) took it to
- * 815.0 KB: the limit to 816 KB. Of the background's 360 KB, 100 KB are libraries
+ * 815.0 KB: the limit to 816 KB. Fixes from audits of the builders, the asset studio, sends and
+ * the popup (an NFT mint's "Minted before", a trial run's and a revert's words under Details,
+ * P-Chain locks judged no later than an hour past the clock, Max said to be one tx's, a create
+ * asset's review naming this account, exact amounts by keyboard and unique names, a token scan a
+ * flood cannot stop, spam contracts sharing the room in turns: +5.6 KB) took it to 820.6 KB: the
+ * limit to 821 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 816 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 821 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
