@@ -205,6 +205,9 @@ function absorb(s: ScanState, logs: EthLog[], account: string, listed: ReadonlyS
   if (transfers.cut || approvals.cut) s.cut = true;
 }
 
+/** How nodes refuse a range for the number of its logs, not its width ("query returned more than 10000 results", "Log response size exceeded"). */
+const TOO_MANY_LOGS = /more than \d+ (results|logs)|response size (exceeded|limit)|too many (results|logs)/i;
+
 /** Block times read per refresh (one eth_getBlockByNumber each, 8 in flight): the rest are dated by later refreshes. */
 const DATED_PER_REFRESH = 64;
 
@@ -267,7 +270,7 @@ export class TokenScanner {
             // More logs than an answer the wallet reads (someone flooding the account with events):
             // halved as a refused range is, and at the smallest, passed by (said: `flooded`) rather
             // than stopping every later scan there.
-            const flooded = e instanceof AnswerTooLargeError;
+            const flooded = e instanceof AnswerTooLargeError || (e instanceof RpcError && TOO_MANY_LOGS.test(e.rpcMessage));
             if (flooded && to - from + 1n <= MIN_RANGE) {
               s.skipped = [...(s.skipped ?? []), `${from}-${to}`].slice(-8);
               return [from, to];

@@ -63,14 +63,17 @@ describe('the log scan', () => {
     expect(scanView(await scanner.refresh('net', 'acc', eth, ME))).toMatchObject({ toBlock: head.toString(), complete: true });
   });
 
-  it('a flood of logs in a few blocks (an answer larger than the wallet reads) is halved down to 16 blocks and passed by, said as a cut: the scan goes on past it', async () => {
+  it.each([
+    ['an answer larger than the wallet reads', new AnswerTooLargeError("the node's answer to eth_getLogs is larger than 8 MB; it was not read")],
+    ["a node's refusal for the number of logs", new RpcError('eth_getLogs', -32005, 'query returned more than 10000 results')],
+  ])('a flood of logs in a few blocks (%s) is halved down to 16 blocks and passed by, said: the scan goes on past it', async (_what, flood) => {
     const approval = log(900n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(OTHER)]);
     const older = log(100n, [APPROVAL_TOPIC, addressTopic(ME), addressTopic(TOKEN)]);
     const eth = {
       blockNumber: async () => 1_000n,
       getBlockByNumber: async (n: bigint) => ({ number: n }),
       getLogs: async (f: LogFilter) => {
-        if (f.fromBlock <= 500n && f.toBlock >= 500n) throw new AnswerTooLargeError("the node's answer to eth_getLogs is larger than 8 MB; it was not read");
+        if (f.fromBlock <= 500n && f.toBlock >= 500n) throw flood;
         return [approval, older].filter((l) => l.blockNumber >= f.fromBlock && l.blockNumber <= f.toBlock);
       },
     } as unknown as EthApi;
