@@ -45,13 +45,15 @@ export function pSpendFees(
   return [pTxFee(draft(false), fee), pTxFee(draft(true), fee)];
 }
 
-/** What `pool` holds of `assetID`. */
-export const heldOf = (pool: readonly SpendableUtxo[], assetID: Bytes): bigint => pool.reduce((sum, s) => (toHex(s.utxo.assetID) === toHex(assetID) ? sum + s.amount : sum), 0n);
-
-/** Whether every UTXO of `assetID` in `pool` fits one tx: if not, Max is what one tx carries, less than all. */
-export function allFitOneTx(pool: readonly SpendableUtxo[], assetID: Bytes): boolean {
+/**
+ * Max is what one tx carries (`spent`: Max and its fee in the asset), less than all `pool` holds of
+ * `assetID` (too many UTXOs for one tx): an estimate says so (`maxOneTx`).
+ */
+export function oneTxOnly(pool: readonly SpendableUtxo[], assetID: Bytes, spent: bigint): { maxOneTx?: true } {
   const hex = toHex(assetID);
-  return packInputs(pool.filter((s) => toHex(s.utxo.assetID) === hex), MAX_XP_TX_SIZE).length <= 1;
+  const own = pool.filter((s) => toHex(s.utxo.assetID) === hex);
+  const held = own.reduce((sum, s) => sum + s.amount, 0n);
+  return spent < held && packInputs(own, MAX_XP_TX_SIZE).length > 1 ? { maxOneTx: true } : {};
 }
 
 /**

@@ -9,6 +9,9 @@ import { errorField, errorText, useCall } from './api.js';
 /** How long typing must pause before an estimate is asked for. */
 export const ESTIMATE_DELAY_MS = 250;
 
+/** Max's note when the funds are in more UTXOs than one transaction holds (an estimate's maxOneTx). */
+export const MAX_ONE_TX = 'Max is the most one transaction can carry: your funds are in too many pieces for one. The rest can go in another';
+
 export type EstimateType = 'send.estimate' | 'transfers.estimate';
 
 export interface Estimate<T extends EstimateType> {

@@ -53,7 +53,8 @@ export interface TransferRequests {
    */
   'transfers.estimate': {
     params: { from: ChainName; to: ChainName; amount: Amount };
-    result: { exportFee: Amount; importFee: Amount; maxAmount: Amount };
+    /** `maxOneTx`: the UTXOs do not all fit one export, so `maxAmount` is less than all there is. */
+    result: { exportFee: Amount; importFee: Amount; maxAmount: Amount; maxOneTx?: true };
   };
   'transfers.list': { params: Record<string, never>; result: { transfers: TransferView[] } };
   /** What "Import now" would import, and its fees: built, nothing signed. `tooSmall`: waiting funds that cannot pay their own import. */

@@ -7,6 +7,8 @@ import type { AccountEngines } from '../../src/background/account-engines.js';
 import type { Delivery } from '../../src/background/delivery.js';
 import { largestAmount } from '../../src/background/max-amount.js';
 import { SendsService } from '../../src/background/services/sends.js';
+import { TransfersService } from '../../src/background/services/transfers.js';
+import { memoryStores } from '../../src/background/storage.js';
 import type { Utxo } from '../../src/core/codec/index.js';
 import { cb58Encode, formatAddress } from '../../src/core/encoding.js';
 import { InsufficientFundsError, TxTooLargeError } from '../../src/core/errors.js';
@@ -83,6 +85,17 @@ describe('Max with unproven UTXOs among more than one tx holds', () => {
     const justFitEngines = { open: async () => ({ engine: { ...engine, spendable: async () => justFit } }) } as unknown as AccountEngines;
     const whole = await new SendsService(justFitEngines, {} as Delivery).sendEstimate({ chain: 'X', assetID: cb58Encode(ctx.avaxAssetID), amount: '5000000', to });
     expect(whole).toEqual({ fee: ctx.xTxFee.toString(), maxAmount: (403_000_000_000n - ctx.xTxFee).toString() });
+  });
+
+  it("a move's estimate says the same of an export's Max: all the UTXOs do not fit one export", async () => {
+    const estimateOf = async (pool: SpendableUtxo[]) => {
+      const engine = { ctx, changeOwners, spendable: async () => pool, buildExport: async () => ({ fee: ctx.xTxFee }), estimateImportFee: async () => 1_000n };
+      const service = new TransfersService({ open: async () => ({ engine }) } as never, {} as never, memoryStores().local);
+      return service.transfersEstimate({ from: 'X', to: 'P', amount: '1000000' });
+    };
+    expect(await estimateOf(rewardsAndDust())).toMatchObject({ maxOneTx: true });
+    const few = spendableUtxos(Array.from({ length: 20 }, () => utxo(1_000_000_000n)), ownedAddressSet([me]), 0n);
+    expect(await estimateOf(few)).toEqual({ exportFee: ctx.xTxFee.toString(), importFee: '1000', maxAmount: (20_000_000_000n - ctx.xTxFee).toString() });
   });
 
   it('builds each candidate amount once: without unproven UTXOs both orders give the same candidates, and its tries are not spent twice on them', () => {

@@ -1,17 +1,16 @@
 // Sends on each chain (send.x, send.p, send.c) and their estimates: the fee and the most that can
 // go. Built by the core engine from the account's UTXOs; sent through Delivery.
-import { type Bytes, toHex } from '../../core/bytes.js';
+import { toHex } from '../../core/bytes.js';
 import { cb58Encode, formatAddress, parseId } from '../../core/encoding.js';
 import { InsufficientFundsError } from '../../core/errors.js';
 import type { WalletEngine } from '../../core/engine.js';
 import type { OutputOwners } from '../../core/codec/types.js';
 import { buildPSend } from '../../core/tx/p.js';
 import { buildXSend } from '../../core/tx/x.js';
-import type { SpendableUtxo } from '../../core/tx/utxos.js';
 import type { RequestParams as P, SendEstimate } from '../../shared/messages.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
-import { allFitOneTx, avaxOutput, heldOf, largestAmount, pSpendFees } from '../max-amount.js';
+import { avaxOutput, largestAmount, oneTxOnly, pSpendFees } from '../max-amount.js';
 import { ownersFrom } from '../request-fields.js';
 
 export class SendsService {
@@ -80,9 +79,6 @@ export class SendsService {
     return { fee: fee.toString(), maxAmount: maxAmount.toString(), ...oneTxOnly(pool, ctx.avaxAssetID, maxAmount + build(maxAmount).fee) };
   }
 }
-
-/** Max is what one tx carries (`spent`: Max and its fee in the asset), less than all there is (too many UTXOs for one): the estimate says so. */
-const oneTxOnly = (pool: readonly SpendableUtxo[], assetID: Bytes, spent: bigint): { maxOneTx?: true } => (spent < heldOf(pool, assetID) && !allFitOneTx(pool, assetID) ? { maxOneTx: true } : {});
 
 /** A send whose every recipient address is one of the account's own: Activity says "Sent to yourself". */
 function toSelf(engine: WalletEngine, chain: 'X' | 'P', to: OutputOwners): { toSelf?: true } {

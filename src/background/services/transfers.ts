@@ -12,7 +12,7 @@ import { buildXExport } from '../../core/tx/x.js';
 import type { RequestParams as P, TransferView } from '../../shared/messages.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import type { Delivery } from '../delivery.js';
-import { avaxOutput, largestAmount, pSpendFees } from '../max-amount.js';
+import { avaxOutput, largestAmount, oneTxOnly, pSpendFees } from '../max-amount.js';
 import type { Session } from '../session.js';
 import type { StorageArea } from '../storage.js';
 import { TransferJournal, type TransferRecord } from '../transfer-journal.js';
@@ -165,8 +165,8 @@ export class TransfersService {
     const to = p.to as ChainAlias;
     const amount = BigInt(p.amount);
     const exported = await engine.buildExport(from, to, amount);
-    const [importFee, maxAmount] = await Promise.all([engine.estimateImportFee(to, from, amount), largestExport(engine, from, to, exported.fee)]);
-    return { exportFee: exported.fee.toString(), importFee: importFee.toString(), maxAmount: maxAmount.toString() };
+    const [importFee, max] = await Promise.all([engine.estimateImportFee(to, from, amount), largestExport(engine, from, to, exported.fee)]);
+    return { exportFee: exported.fee.toString(), importFee: importFee.toString(), maxAmount: max.amount.toString(), ...(max.oneTx ?? {}) };
   }
 
   async transfersList() {
@@ -339,33 +339,34 @@ function transferView(r: TransferRecord, paused?: TransferView['paused']): Trans
   };
 }
 
-/** The largest amount an export from `from` can carry after its fee (`cExportFee`: the C export's, which no amount changes). */
-async function largestExport(engine: WalletEngine, from: ChainAlias, to: ChainAlias, cExportFee: bigint): Promise<bigint> {
+/**
+ * The largest amount an export from `from` can carry after its fee (`cExportFee`: the C export's,
+ * which no amount changes), and whether it is less than all there is for lack of room in one tx.
+ */
+async function largestExport(engine: WalletEngine, from: ChainAlias, to: ChainAlias, cExportFee: bigint): Promise<{ amount: bigint; oneTx?: { maxOneTx?: true } }> {
   const ctx = engine.ctx;
   const changeOwners = engine.changeOwners;
   // One owner address, as buildExport's; which one does not change the size or the fee.
   const owner = changeOwners;
   if (from === 'C') {
     const navax = (await engine.cBalanceWei()) / WEI_PER_NAVAX;
-    return navax > cExportFee ? navax - cExportFee : 0n;
+    return { amount: navax > cExportFee ? navax - cExportFee : 0n };
   }
   if (from === 'X') {
     const pool = await engine.spendable('X');
     const destination = to as 'P' | 'C';
-    return largestAmount({
+    const amount = largestAmount({
       pool,
       assetID: ctx.avaxAssetID,
       feesFor: () => [ctx.xTxFee],
-      build: (amount) => buildXExport({ ctx, pool, changeOwners, destination, amount, to: owner }),
+      build: (a) => buildXExport({ ctx, pool, changeOwners, destination, amount: a, to: owner }),
     });
+    return { amount, oneTx: oneTxOnly(pool, ctx.avaxAssetID, amount + ctx.xTxFee) };
   }
   const [pool, feeCtx] = await Promise.all([engine.spendable('P'), engine.pFeeContext()]);
   const destination = to as 'X' | 'C';
   const exportedOutput = avaxOutput(ctx, owner);
-  return largestAmount({
-    pool,
-    assetID: ctx.avaxAssetID,
-    feesFor: (inputs) => pSpendFees(ctx, feeCtx, 'ExportTx', inputs, exportedOutput, changeOwners),
-    build: (amount) => buildPExport({ ctx, fee: feeCtx, pool, changeOwners, destination, amount, to: owner }),
-  });
+  const build = (a: bigint) => buildPExport({ ctx, fee: feeCtx, pool, changeOwners, destination, amount: a, to: owner });
+  const amount = largestAmount({ pool, assetID: ctx.avaxAssetID, feesFor: (inputs) => pSpendFees(ctx, feeCtx, 'ExportTx', inputs, exportedOutput, changeOwners), build });
+  return { amount, oneTx: oneTxOnly(pool, ctx.avaxAssetID, amount + build(amount).fee) };
 }

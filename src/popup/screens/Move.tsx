@@ -13,7 +13,7 @@ import { ErrorDetail, Facts, FormError, Muted } from '../components/Field.js';
 import { Review } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { Term } from '../components/Term.js';
-import { maxOf, useEstimate } from '../fees.js';
+import { MAX_ONE_TX, maxOf, useEstimate } from '../fees.js';
 import { WEI_PER_NAVAX } from '../../core/amount.js';
 import { AVAX_DECIMALS, chainLabel, formatSince, formatValue, shortenId, units } from '../format.js';
 import type { BalancesView, ChainName, Selection, TransferView } from '../../shared/messages.js';
@@ -360,7 +360,7 @@ export function Move({
             {...(spendable !== undefined ? { spendable } : {})}
             {...(exportFee !== undefined ? { fee: exportFee } : {})}
             maxValue={maxValue}
-            maxNote={maxValue !== null ? 'Max leaves room for the export fee' : estimate.pending ? 'Estimating the fees…' : 'Max needs a fee estimate, and none is available now'}
+            maxNote={maxValue !== null ? (estimate.latest?.maxOneTx ? MAX_ONE_TX : 'Max leaves room for the export fee') : estimate.pending ? 'Estimating the fees…' : 'Max needs a fee estimate, and none is available now'}
             error={refused?.message}
           />
         </div>

@@ -16,7 +16,7 @@ import { SendFee } from '../components/SendFee.js';
 import { useSentBefore } from '../components/SentBefore.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
-import { maxOf, useEstimate } from '../fees.js';
+import { MAX_ONE_TX, maxOf, useEstimate } from '../fees.js';
 import { FEE_WENT_UP } from '../errors.js';
 import { chainLabel, noBalancesText, shortenId, units, WEI_DECIMALS } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, ChainName, SendEstimate, SendEstimateParams, WalletStatus } from '../../shared/messages.js';
@@ -160,7 +160,7 @@ export function Send(p: SendProps) {
   const maxNote =
     maxValue !== null
       ? (probe.exact ?? estimate.latest)?.maxOneTx
-        ? 'Max is the most one transaction can carry: your funds are in too many pieces for one. Send the rest in another'
+        ? MAX_ONE_TX
         : feeInAsset
           ? 'Max leaves room for the fee'
           : 'The fee is paid in AVAX'

@@ -137,6 +137,16 @@ describe('the Move list while a move is under way', () => {
   });
 });
 
+describe("the Move form's Max", () => {
+  it('says when it is the most one export can carry (the funds in too many UTXOs for one)', async () => {
+    const bg = fakeBackground({ 'transfers.list': () => ({ transfers: [] }), 'transfers.estimate': () => ({ exportFee: '1000000', importFee: '300000', maxAmount: '4000000000', maxOneTx: true as const }) });
+    renderWith(bg, <Move balances={balances()} onChanged={vi.fn()} estimateDelayMs={0} />);
+    const max = () => screen.getByRole('button', { name: /^Max/ }) as HTMLButtonElement;
+    await waitFor(() => expect(max().disabled).toBe(false));
+    expect(max().getAttribute('aria-label')).toBe('Max: Max is the most one transaction can carry: your funds are in too many pieces for one. The rest can go in another');
+  });
+});
+
 describe('the review of a move', () => {
   /**
    * The Move form with 2.5 AVAX typed and estimated, over an estimate that answers until

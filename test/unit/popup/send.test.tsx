@@ -77,7 +77,7 @@ describe('Send', () => {
     setup({ 'send.estimate': (p) => ({ ...base(p), maxAmount: '4000000000', maxOneTx: true as const }) }, view);
     type(/^To/, X_OTHER);
     await waitFor(() => expect(maxButton().disabled).toBe(false));
-    expect(maxButton().getAttribute('aria-label')).toBe('Max: Max is the most one transaction can carry: your funds are in too many pieces for one. Send the rest in another');
+    expect(maxButton().getAttribute('aria-label')).toBe('Max: Max is the most one transaction can carry: your funds are in too many pieces for one. The rest can go in another');
   });
 
   it('sends another X asset: its ID is shown, Max is its whole balance, and the fee (in AVAX) is not added to it', async () => {
