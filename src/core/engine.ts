@@ -132,19 +132,14 @@ export class WalletEngine {
     return BigInt(Math.floor(Date.now() / 1000));
   }
 
-  /** The time a lock is judged ended by (engine-types.ts lockTime). */
-  lockNow(chain: ChainAlias): Promise<bigint> {
-    return lockTime(this, chain);
-  }
-
   async spendable(chain: 'X' | 'P'): Promise<SpendableUtxo[]> {
-    const [utxos, now] = await Promise.all([this.utxos(chain), this.lockNow(chain)]);
+    const [utxos, now] = await Promise.all([this.utxos(chain), lockTime(this, chain)]);
     return this.marked(spendableUtxos(utxos, this.owned, now));
   }
 
   /** Atomic UTXOs waiting on `chain` that were exported from `source` and that the wallet can spend. */
   async atomicSpendable(chain: ChainAlias, source: ChainAlias): Promise<SpendableUtxo[]> {
-    const [utxos, now] = await Promise.all([this.utxos(chain, source), this.lockNow(chain)]);
+    const [utxos, now] = await Promise.all([this.utxos(chain, source), lockTime(this, chain)]);
     return this.marked(spendableUtxos(utxos, this.owned, now));
   }
 
@@ -166,7 +161,7 @@ export class WalletEngine {
    * refresh that needs them too reads each once.
    */
   async balances(chain: 'X' | 'P', read?: readonly Utxo[], at?: bigint): Promise<AssetBalance[]> {
-    const [utxos, now] = await Promise.all([read ?? this.utxos(chain), at ?? this.lockNow(chain)]);
+    const [utxos, now] = await Promise.all([read ?? this.utxos(chain), at ?? lockTime(this, chain)]);
     const byAsset = new Map<string, AssetBalance>();
     // The client's reader shares one array per asset ID: by that array first, no key to make.
     const byArray = new Map<Bytes, AssetBalance>();

@@ -25,7 +25,6 @@ describe('the X-Chain assets a refresh names', () => {
       ctx: { avaxAssetID: AVAX, networkID: 1, hrp: 'avax' },
       utxos: none,
       now: async () => 1000n,
-      lockNow: async () => 1000n,
       balances: async (chain: string) => (chain === 'X' ? assets.map((assetID) => ({ assetID, spendable: 1n })) : []),
       atomicSpendable: none,
       cBalanceWei: async () => 0n,
