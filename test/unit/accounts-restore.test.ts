@@ -277,4 +277,11 @@ describe('changing the password', () => {
     await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
     await expect(wallet.accounts.walletChangePassword({ oldPassword: 'not the one', newPassword: 'a new password' })).rejects.toMatchObject({ code: 'wrong-password', field: 'oldPassword' });
   });
+
+  it('a wrong password at unlock is said at its field too', async () => {
+    const { wallet } = service();
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    await wallet.accounts.walletLock();
+    await expect(wallet.accounts.walletUnlock({ password: 'not the one' })).rejects.toMatchObject({ code: 'wrong-password', field: 'password' });
+  });
 });

@@ -216,7 +216,10 @@ export class AccountsService {
 
   async walletUnlock(p: P<'wallet.unlock'>) {
     const status = await this.oneVaultChange(async () => {
-      await this.session.unlock(p.password);
+      // Said at the field it is about, as a password change's is.
+      await this.session.unlock(p.password).catch((e: unknown) => {
+        throw e instanceof WrongPasswordError ? new WrongPasswordError('password') : e;
+      });
       // In the vault's queue, so no import or removal lands between the vault read and the settings write.
       try {
         await this.session.modify((secrets) => this.settings.reconcile({ hasMnemonic: secrets.mnemonic !== undefined, importedKeys: secrets.importedKeys.map((k) => ({ id: k.id, name: k.name })) }));

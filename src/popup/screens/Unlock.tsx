@@ -2,7 +2,6 @@
 // phrase or, for a wallet made from a key, from that key (offered only where that can happen: the
 // popup, not the approval window).
 import { useState } from 'preact/hooks';
-import { BackgroundError } from '../../shared/client.js';
 import { useAction, useCall } from '../api.js';
 import { FormError, Muted, TextField } from '../components/Field.js';
 import type { NetworkView, WalletStatus } from '../../shared/messages.js';
@@ -20,21 +19,15 @@ export function Unlock({ network, onUnlocked, onRestore, note }: UnlockProps) {
   const call = useCall();
   const action = useAction();
   const [password, setPassword] = useState('');
-  /** The last try failed for the password itself: said at the field (marked invalid), not only for the form. */
-  const [wrong, setWrong] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
     if (password === '') return;
-    setWrong(false);
-    const status = await action.run(() =>
-      call('wallet.unlock', { password }).catch((err: unknown) => {
-        setWrong(err instanceof BackgroundError && err.code === 'wrong-password');
-        throw err;
-      }),
-    );
+    const status = await action.run(() => call('wallet.unlock', { password }));
     if (status) onUnlocked(status);
     else setPassword('');
   };
+  // The password itself refused: said at its field (marked invalid), not only for the form.
+  const wrong = action.field === 'password';
   return (
     <main class="screen unlock">
       <div class="unlock-head">

@@ -42,7 +42,7 @@ describe('App', () => {
     const bg = start({
       'wallet.status': () => LOCKED,
       'wallet.unlock': ({ password }) => {
-        if (password !== 'right password') throw new Refuse({ code: 'wrong-password', message: 'the password is not correct' });
+        if (password !== 'right password') throw new Refuse({ code: 'wrong-password', message: 'the password is not correct', field: 'password' });
         return UNLOCKED;
       },
       'wallet.lock': () => LOCKED,

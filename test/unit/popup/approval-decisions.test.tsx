@@ -206,7 +206,7 @@ describe('approval window: polling and unlock', () => {
     const bg = fakeBackground({
       'wallet.status': () => (unlocked ? UNLOCKED : LOCKED_STATUS),
       'wallet.unlock': ({ password }) => {
-        if (password !== 'right password') throw new Refuse({ code: 'wrong-password', message: 'the password is not correct' });
+        if (password !== 'right password') throw new Refuse({ code: 'wrong-password', message: 'the password is not correct', field: 'password' });
         unlocked = true;
         return UNLOCKED;
       },

@@ -349,7 +349,7 @@ describe('Unlock', () => {
   });
 
   it('a wrong password marks the field invalid, the error tied to it (and announced); another failure stays the form\'s', async () => {
-    let refusal = new Refuse({ code: 'wrong-password', message: 'the password is not correct' });
+    let refusal = new Refuse({ code: 'wrong-password', message: 'the password is not correct', field: 'password' });
     renderWith(
       fakeBackground({
         'wallet.unlock': () => {
