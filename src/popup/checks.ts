@@ -1,5 +1,6 @@
 // The popup's form checks, run as the user types. They say what is wrong in words; the background
 // validates every request again, and its field errors are shown in the same places.
+import { fromHex, toHex } from '../core/bytes.js';
 import { formatEvmAddress, parseEvmAddress } from '../core/evm-address.js';
 import { parseAmount, UINT64_MAX } from '../core/amount.js';
 import { noKeyAddress, parseAddressFor } from '../core/encoding.js';
@@ -257,12 +258,6 @@ export function checkWholeNumber(text: string, min: number, max: number, what: s
 export type PayloadKind = 'text' | 'json' | 'url';
 export const MAX_NFT_PAYLOAD_BYTES = 1024;
 
-function hexOf(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
-  return out;
-}
-
 const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
 const STRING_OR_SPACES = new RegExp(`${JSON_STRING.source}|[ \\t\\n\\r]+`, 'g');
 
@@ -312,13 +307,12 @@ export function encodePayload(kind: PayloadKind, text: string): Check<string> {
   }
   const bytes = new TextEncoder().encode(body);
   if (bytes.length > MAX_NFT_PAYLOAD_BYTES) return fail(`A payload holds at most ${MAX_NFT_PAYLOAD_BYTES} bytes; this one is ${bytes.length}`);
-  return { ok: true, value: hexOf(bytes) };
+  return { ok: true, value: toHex(bytes) };
 }
 
 /** What a stored payload holds, for display: a link, JSON, text, or (anything else) its hex bytes. */
 export function decodePayload(hex: string): { kind: PayloadKind | 'bytes'; text: string } {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  const bytes = fromHex(hex);
   let text: string;
   try {
     // A leading BOM kept: dropped, it would hide bytes from the check below.

@@ -5,6 +5,7 @@
 // are checked the same way (a second asset of the same name and symbol is a second fee, for good;
 // a second NFT of the same payload uses up another group's mint right, for good).
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { fromHex, toHex } from '../../core/bytes.js';
 import { useCall } from '../api.js';
 import type { Fact } from './Review.js';
 import type { ActivityItem, ChainName } from '../../shared/messages.js';
@@ -38,8 +39,8 @@ const shapeKey = (s: SendShape): string =>
 
 /** An NFT mint's payload as Activity records it (ActivityItem.payloadHash): SHA-256, hex. */
 export async function payloadHash(payloadHex: string): Promise<string> {
-  const bytes = new Uint8Array(payloadHex.match(/../g)?.map((b) => parseInt(b, 16)) ?? []);
-  return [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  // fromHex makes its bytes in a fresh ArrayBuffer, as digest wants.
+  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', fromHex(payloadHex) as Uint8Array<ArrayBuffer>)));
 }
 
 function alike(i: ActivityItem, s: SendShape, hash?: string): boolean {

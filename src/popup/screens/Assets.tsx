@@ -79,7 +79,9 @@ function Details({ asset, nfts, canMint, onMint }: { asset: AssetBalanceView; nf
 function Held({ balances, rights, nfts, onMint }: { balances: BalancesView | null; rights: MintRightView[]; nfts: readonly NftView[]; onMint: (assetID: string) => void }) {
   const [open, setOpen] = useState<string | null>(null);
   const rows = xAssets(balances);
-  const nftsOf = (assetID: string) => nfts.filter((n) => n.assetID === assetID).length;
+  const nftCounts = new Map<string, number>();
+  for (const n of nfts) nftCounts.set(n.assetID, (nftCounts.get(n.assetID) ?? 0) + 1);
+  const nftsOf = (assetID: string) => nftCounts.get(assetID) ?? 0;
   const current = rows.find((b) => b.assetID === open);
   if (current) {
     return (

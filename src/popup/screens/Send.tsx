@@ -156,10 +156,11 @@ export function Send(p: SendProps) {
   // the most that can go now is asked for again, for the smallest amount, and Max offers that.
   const short = typed && ((amountRefused && estimate.error?.code === 'insufficient-funds') || server?.short === true);
   const probe = useEstimate('send.estimate', short && params ? ({ ...params, ...(params.chain === 'C' ? { amountWei: '1' } : { amount: '1' }) } as SendEstimateParams) : null, `${group}:${shortSeen}`, p.estimateDelayMs);
-  const maxValue = maxOf(probe.exact ?? estimate.latest);
+  const maxQuote = probe.exact ?? estimate.latest;
+  const maxValue = maxOf(maxQuote);
   const maxNote =
     maxValue !== null
-      ? (probe.exact ?? estimate.latest)?.maxOneTx
+      ? maxQuote?.maxOneTx
         ? MAX_ONE_TX
         : feeInAsset
           ? 'Max leaves room for the fee'
