@@ -97,7 +97,7 @@ export const GROWTH_ALLOWED = 0.1;
  * the popup (an NFT mint's "Minted before", a trial run's and a revert's words under Details,
  * P-Chain locks judged no later than an hour past the clock, Max said to be one tx's, a create
  * asset's review naming this account, exact amounts by keyboard and unique names, a token scan a
- * flood cannot stop, spam contracts sharing the room in turns: +5.9 KB) took it to 820.9 KB: the
+ * flood cannot stop, spam contracts sharing the room in turns: +5.7 KB) took it to 820.6 KB: the
  * limit to 821 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
