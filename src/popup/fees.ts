@@ -3,14 +3,30 @@
 // still pays it. The asset studio's fees are fixed per kind of X-Chain tx (assets.fees).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { BackgroundError } from '../shared/client.js';
-import type { RequestParams, RequestResult } from '../shared/messages.js';
+import type { AssetBalanceView, RequestParams, RequestResult } from '../shared/messages.js';
 import { errorField, errorText, useCall } from './api.js';
+import { units } from './format.js';
 
 /** How long typing must pause before an estimate is asked for. */
 export const ESTIMATE_DELAY_MS = 250;
 
 /** Max's note when the funds are in more UTXOs than one transaction holds (an estimate's maxOneTx). */
 export const MAX_ONE_TX = 'Max is the most one transaction can carry: your funds are in too many pieces for one. The rest can go in another';
+
+/**
+ * How many of the account's other X-Chain assets a send of `amount` AVAX (and its `fee`) would leave
+ * without the AVAX to pay one send of them: every X-Chain tx pays its fee in AVAX. 0 for any other send.
+ */
+export function assetsLeftWithoutFee(assets: readonly AssetBalanceView[], sent: AssetBalanceView, amount: bigint, fee: bigint): number {
+  if (sent.chain !== 'X' || !sent.verified || units(sent.spendable) - amount - fee >= fee) return 0;
+  return assets.filter((b) => b.chain === 'X' && b.assetID !== sent.assetID && units(b.spendable) > 0n).length;
+}
+
+/** What to say when a send leaves `count` other X-Chain assets without the AVAX for their fee. */
+export function noFeeLeftText(count: number): string {
+  const them = count === 1 ? 'your other asset there' : `your ${count} other assets there`;
+  return `This leaves too little AVAX on the X-Chain to pay the fee for sending ${them}, until more AVAX arrives.`;
+}
 
 export type EstimateType = 'send.estimate' | 'transfers.estimate';
 

@@ -13,7 +13,7 @@ import { ErrorDetail, Facts, FormError, Muted } from '../components/Field.js';
 import { Review } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { Term } from '../components/Term.js';
-import { MAX_ONE_TX, maxOf, useEstimate } from '../fees.js';
+import { assetsLeftWithoutFee, MAX_ONE_TX, maxOf, noFeeLeftText, useEstimate } from '../fees.js';
 import { WEI_PER_NAVAX } from '../../core/amount.js';
 import { AVAX_DECIMALS, chainLabel, formatSince, formatValue, shortenId, units } from '../format.js';
 import type { BalancesView, ChainName, Selection, TransferView } from '../../shared/messages.js';
@@ -314,6 +314,8 @@ export function Move({
   if (review) {
     // The same move just made (its answer lost, the popup closed meanwhile): a second Confirm would move it twice.
     const before = transfers?.find((t) => t.from === review.from && t.to === review.to && BigInt(t.amount) === review.amount && t.state !== 'failed' && (isActive(t) || Date.now() - t.createdAt < SENT_BEFORE_WINDOW_MS));
+    const xAvax = review.from === 'X' ? balances?.balances.find((b) => b.chain === 'X' && b.verified) : undefined;
+    const strands = xAvax && balances ? assetsLeftWithoutFee(balances.balances, xAvax, review.amount, review.exportFee) : 0;
     return (
       <div class="move">
         <Review
@@ -326,6 +328,7 @@ export function Move({
             { term: `Export fee (${chainLabel(review.from)})`, value: `${formatValue(review.exportFee, AVAX_DECIMALS, 'AVAX')}` },
             { term: `Import fee (${chainLabel(review.to)})`, value: `${formatValue(review.importFee, AVAX_DECIMALS, 'AVAX')}, taken from the amount` },
             { term: `Arrives on the ${chainLabel(review.to)}`, value: `${formatValue(review.amount - review.importFee, AVAX_DECIMALS, 'AVAX')}`, testid: 'move-review-arrives' },
+            ...(strands > 0 ? [{ term: 'Other assets', value: noFeeLeftText(strands), testid: 'move-review-strands' }] : []),
             ...doneBeforeFacts('Moved before', 'moves', !transfers || recheck, before && doneBeforeText('move', before.createdAt, isActive(before), Date.now())),
           ]}
           note="An export, then an import. Once it starts it continues in the background whenever the wallet is unlocked, even after you close this popup or the browser; the fees shown are the most it may pay."

@@ -16,7 +16,7 @@ import { SendFee } from '../components/SendFee.js';
 import { useSentBefore } from '../components/SentBefore.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
-import { MAX_ONE_TX, maxOf, useEstimate } from '../fees.js';
+import { assetsLeftWithoutFee, MAX_ONE_TX, maxOf, noFeeLeftText, useEstimate } from '../fees.js';
 import { FEE_WENT_UP } from '../errors.js';
 import { chainLabel, noBalancesText, shortenId, units, WEI_DECIMALS } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, ChainName, SendEstimate, SendEstimateParams, WalletStatus } from '../../shared/messages.js';
@@ -139,6 +139,7 @@ export function Send(p: SendProps) {
   // The background refuses this amount (not enough funds, more than one tx can carry): said at the amount, and no review.
   const amountRefused = estimate.error !== undefined && !feeShort && (estimate.error.code === 'insufficient-funds' || FIELD_OF[estimate.error.field ?? ''] === 'amount');
   const amountError = serverError('amount') ?? (amountRefused && withFee?.ok ? estimate.error!.message : undefined);
+  const strands = asset && plain?.ok && fee !== undefined ? assetsLeftWithoutFee(assets, asset, plain.value, fee) : 0;
   const ready = asset !== undefined && toCheck.ok && plain?.ok === true && withFee?.ok === true && memoOk && !amountRefused && !feeShort;
   // Where the typed send goes, and the memo it carries (X only), as a review shows them.
   const typedSend = { to: toCheck.ok ? toCheck.value : '', memo: chain === 'X' ? memo : '' };
@@ -305,6 +306,7 @@ export function Send(p: SendProps) {
       ...(sameAddress(recipient, own) ? [{ term: 'Note', value: OWN_ADDRESS, testid: 'review-own' }] : []),
       ...(note !== '' ? [{ term: 'Memo (public)', value: note }] : []),
       ...sentBefore,
+      ...(strands > 0 ? [{ term: 'Other assets', value: noFeeLeftText(strands), testid: 'review-strands' }] : []),
       { term: 'Network fee', value: <SendFee chain={chain} fee={stage.estimate.fee} gasLimit={stage.estimate.gasLimit} />, testid: 'review-fee' },
       ...(total !== undefined ? [{ term: 'Amount + fee', value: <AmountText label="Amount + fee" digits={9} up={chain === 'C'} prefix={chain === 'C' ? 'at most ' : ''} value={total} denomination={a.denomination} symbol={a.symbol} />, testid: 'review-total' }] : []),
       { term: 'Arrives', value: <><AmountText label="Arrives" digits={9} value={sent} denomination={a.denomination} symbol={a.symbol} /> at the address above</> },
@@ -379,6 +381,11 @@ export function Send(p: SendProps) {
             {...(maxNote ? { maxNote } : {})}
             error={amountError}
           />
+          {strands > 0 && !amountError && (
+            <p class="warn-box" role="note" data-testid="send-strands">
+              {noFeeLeftText(strands)}
+            </p>
+          )}
           {chain === 'X' && (
             <TextField
               label="Memo (optional, public)"

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Move, TransferProgress } from '../../../src/popup/screens/Move.js';
 import type { TransferView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
-import { balances } from './fixtures.js';
+import { avax, balances, FAKE_ID } from './fixtures.js';
 import { formatDateTime } from '../../../src/popup/format.js';
 
 afterEach(cleanup);
@@ -185,6 +185,28 @@ describe('the review of a move', () => {
     expect(screen.getByTestId('move-review-arrives').textContent).toBe('2.4997 AVAX');
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and move' }));
     await waitFor(() => expect(bg.callsOf('transfers.start')).toEqual([{ from: 'X', to: 'P', amount: '2500000000', maxFee: '1500000', maxExportFee: '1200000' }]));
+  });
+
+  it('a move of all X-Chain AVAX while other X assets are held says, on the review, that they are left without the AVAX for their fee', async () => {
+    const gold = { ...avax('X', '250'), assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
+    const other = { ...gold, assetID: 'other', symbol: 'SILV' };
+    const bg = fakeBackground({
+      'transfers.list': () => ({ transfers: [] }),
+      'transfers.estimate': () => ({ exportFee: '1000000', importFee: '300000', maxAmount: '11999000000' }),
+    });
+    renderWith(bg, <Move balances={balances({ balances: [avax('X', '12000000000'), gold, other, avax('P', '0'), avax('C', '0')] })} onChanged={vi.fn()} estimateDelayMs={0} />);
+    const reviewOf = async (amount: string) => {
+      fireEvent.input(screen.getByLabelText('Amount (AVAX)'), { target: { value: amount } });
+      await waitFor(() => expect(screen.getByTestId('move-arrives').textContent).not.toBe(''));
+      fireEvent.click(screen.getByRole('button', { name: 'Move to the P-Chain' }));
+      await screen.findByTestId('review');
+    };
+    await reviewOf('11.999');
+    expect(screen.getByTestId('move-review-strands').textContent).toContain('This leaves too little AVAX on the X-Chain to pay the fee for sending your 2 other assets there');
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    // 0.001 AVAX stays: the fee of one more X-Chain send is still there.
+    await reviewOf('11.998');
+    expect(screen.queryByTestId('move-review-strands')).toBeNull();
   });
 
   it('confirmed after the export fee rose (refused, nothing journaled): says so, and shows the fees of now to be confirmed again', async () => {

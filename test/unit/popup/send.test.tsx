@@ -117,6 +117,42 @@ describe('Send', () => {
     expect(reviewButton().disabled).toBe(true);
   });
 
+  it('warns, on the form and the review, when an X AVAX send leaves too little AVAX to pay for sending the other X assets held', async () => {
+    const gold = { ...avax('X', '250'), assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
+    setup({ 'send.x': () => ({ txID: 't', fee: '1000000' }) }, balances({ balances: [avax('X', '5000000000'), gold, avax('P', '0'), avax('C', '0')] }));
+    type(/^To/, X_OTHER);
+    // 5 AVAX − 4.998 − fee 0.001 leaves 0.001: one more send of GOLD still pays its fee.
+    type('Amount (AVAX)', '4.998');
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    expect(screen.queryByTestId('send-strands')).toBeNull();
+    // Max leaves nothing: said at once, and again on the review.
+    await waitFor(() => {
+      fireEvent.click(maxButton());
+      expect((screen.getByLabelText('Amount (AVAX)') as HTMLInputElement).value).toBe('4.999');
+    });
+    const said = 'This leaves too little AVAX on the X-Chain to pay the fee for sending your other asset there, until more AVAX arrives.';
+    await waitFor(() => expect(screen.getByTestId('send-strands').textContent).toBe(said));
+    await clickReview();
+    await waitFor(() => expect(screen.getByTestId('review-strands').textContent).toContain(said));
+  });
+
+  it('says nothing of other assets when none is held, nor when sending one of them', async () => {
+    setup({}, balances({ balances: [avax('X', '5000000000'), avax('P', '0'), avax('C', '0')] }));
+    type(/^To/, X_OTHER);
+    await waitFor(() => expect(maxButton().disabled).toBe(false));
+    fireEvent.click(maxButton());
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    expect(screen.queryByTestId('send-strands')).toBeNull();
+    cleanup();
+    const gold = { ...avax('X', '250'), assetID: FAKE_ID, name: 'Gold', symbol: 'GOLD', denomination: 2, verified: false };
+    setup({}, balances({ balances: [avax('X', '1000000'), gold, avax('P', '0'), avax('C', '0')] }));
+    fireEvent.change(screen.getByLabelText('Asset'), { target: { value: FAKE_ID } });
+    type(/^To/, X_OTHER);
+    type('Amount (GOLD)', '1');
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    expect(screen.queryByTestId('send-strands')).toBeNull();
+  });
+
   it('sends P-Chain AVAX: an approximate fee until the amount is known, then the exact one', async () => {
     const { bg } = setup({ 'send.p': () => ({ txID: 'ptx', fee: '300000' }) });
     fireEvent.click(screen.getByRole('radio', { name: 'P-Chain' }));
