@@ -82,6 +82,37 @@ export function withImportsRebuilt(record: TransferRecord, next: JournaledTx[]):
   return { imports: [...record.imports.filter((t) => t.accepted), ...next], ...(replaced.length ? { replaced } : {}) };
 }
 
+const DECIMAL = /^\d{1,30}$/;
+const HEX = /^([\da-f]{2})*$/i;
+const CHAIN = /^[XPC]$/;
+const STATE = /^(pending|export-signed|export-accepted|import-signed|completed|failed)$/;
+
+function wellFormedTx(t: JournaledTx | undefined): boolean {
+  return typeof t === 'object' && t !== null && CHAIN.test(t.chain) && typeof t.txID === 'string' && typeof t.signedHex === 'string' && HEX.test(t.signedHex) && typeof t.fee === 'string' && DECIMAL.test(t.fee) && typeof t.accepted === 'boolean';
+}
+
+/** Every field of a record the wallet reads as a number, hex or list is one: a damaged one would throw wherever it is read. */
+function wellFormed(r: TransferRecord | undefined): r is TransferRecord {
+  if (typeof r !== 'object' || r === null) return false;
+  const decimal = (v: unknown, optional = false): boolean => (optional && v === undefined) || (typeof v === 'string' && DECIMAL.test(v));
+  const txs = (v: unknown): boolean => Array.isArray(v) && v.every((t) => wellFormedTx(t as JournaledTx));
+  return (
+    typeof r.id === 'string' &&
+    typeof r.state === 'string' &&
+    STATE.test(r.state) &&
+    CHAIN.test(r.from) &&
+    CHAIN.test(r.to) &&
+    decimal(r.amount) &&
+    decimal(r.maxFee, true) &&
+    decimal(r.maxExportFee, true) &&
+    Number.isFinite(r.createdAt) &&
+    Number.isFinite(r.updatedAt) &&
+    (r.export === undefined || wellFormedTx(r.export)) &&
+    txs(r.imports) &&
+    (r.replaced === undefined || txs(r.replaced))
+  );
+}
+
 /** A completed move's note when an import not its own took its exported funds: they are not lost. */
 export const IMPORTED_ELSEWHERE = 'its funds were imported by another import, not its own';
 
@@ -93,14 +124,13 @@ export class TransferJournal {
   ) {}
 
   /**
-   * A record damaged in storage (no ID, no known state, no list of imports, export bytes that are
-   * no hex) is skipped, and goes with the next write: one must not stop every move and C-Chain send
-   * of the account. What its export may have left in atomic memory is listed for "Import now".
+   * A record damaged in storage (any field the wallet reads not of its kind: see wellFormed) is
+   * skipped, and goes with the next write: one must not stop every move, refresh and C-Chain send
+   * of the account, nor hold its funds as "moving" for good. What its export may have left in
+   * atomic memory is listed for "Import now".
    */
   async list(): Promise<TransferRecord[]> {
-    return (await storedList<TransferRecord>(this.area, this.key, 'the transfer journal')).filter(
-      (r) => typeof r?.id === 'string' && /^(pending|export-signed|export-accepted|import-signed|completed|failed)$/.test(r.state) && Array.isArray(r.imports) && /^([\da-f]{2})*$/i.test(r.export?.signedHex ?? ''),
-    );
+    return (await storedList<TransferRecord>(this.area, this.key, 'the transfer journal')).filter(wellFormed);
   }
 
   async get(id: string): Promise<TransferRecord | undefined> {

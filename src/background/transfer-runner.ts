@@ -290,7 +290,11 @@ export class TransferRunner {
       const tried = [...record.imports, ...(record.replaced ?? [])].filter((tx, i, all) => all.findIndex((t) => t.txID === tx.txID) === i);
       const fates = await Promise.all(tried.map((tx) => this.engine.txFate(tx.chain, tx.txID, fromHex(tx.signedHex))));
       const ours = fates.includes('accepted');
-      if (ours || (fates.length && fates.every((f) => f === 'inputs-spent'))) {
+      // Gone unexplained is the node's listing only (one behind a load balancer, or a lying one, can
+      // leave the funds out): another import is believed to have taken them once they stayed gone.
+      const elsewhere = !ours && fates.length > 0 && fates.every((f) => f === 'inputs-spent');
+      if (elsewhere) record.missingSince ??= Date.now();
+      if (ours || (elsewhere && Date.now() - record.missingSince! >= FUNDS_GONE_MS)) {
         delete record.missingSince;
         tried.forEach((tx, i) => (tx.accepted = fates[i] === 'accepted'));
         // The import the chain ran is the move's own, whichever of those it signed it was.

@@ -1,7 +1,7 @@
 // Moves between chains against the real node: a transfer killed at every step completes exactly once,
 // refused or costlier steps stop it unsigned, and a move finishes after a restart, through another
 // entry for the same node, or once unlocked. Fees that rose since the review: transfers-fees.test.ts.
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { entryJournalKey } from '../../src/background/account-cache.js';
 import { IMPORTED_ELSEWHERE, TransferJournal, type TransferRecord } from '../../src/background/transfer-journal.js';
 import { TransferRunner } from '../../src/background/transfer-runner.js';
@@ -123,8 +123,17 @@ describe('a cross-chain transfer killed at every step completes exactly once', (
         otherFee = (await other.issueAndWait(built!)).fee;
       },
     });
-    const record = await runner.start('X', 'P', 1n * AVAX);
-    expect(record).toMatchObject({ state: 'completed', error: IMPORTED_ELSEWHERE, imports: [{ accepted: false }] });
+    // Gone from atomic memory is at first only the node's listing: the move waits.
+    await expect(runner.start('X', 'P', 1n * AVAX)).rejects.toMatchObject({ code: 'tx-processing' });
+    expect((await journal.list())[0]).toMatchObject({ state: 'export-accepted', missingSince: expect.any(Number) });
+    // Still gone ten minutes on: another import took them.
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 10 * 60_000 + 1);
+    try {
+      const [record] = await runner.resumeAll();
+      expect(record).toMatchObject({ state: 'completed', error: IMPORTED_ELSEWHERE, imports: [{ accepted: false }] });
+    } finally {
+      clock.mockRestore();
+    }
     expect(await journal.unfinished()).toEqual([]);
     expect(await avaxOf(w.engine, 'P')).toBe(1n * AVAX - otherFee);
   });

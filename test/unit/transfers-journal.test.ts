@@ -6,6 +6,7 @@ import { openJournal, TransferJournal, type TransferRecord, transferActivity } f
 import { TransferRunner } from '../../src/background/transfer-runner.js';
 import { chainsKey, entryJournalKey, journalKey, perChainsKeys } from '../../src/background/account-cache.js';
 import { TransfersService } from '../../src/background/services/transfers.js';
+import { movingExports } from '../../src/background/waiting-imports.js';
 import { NodeUnreachableError } from '../../src/core/errors.js';
 import { Crash, ScriptedChains } from './transfers-fixtures.js';
 
@@ -247,6 +248,40 @@ describe('a failed move whose export was kept in the way (TransferJournal.keptEx
     const journal = new TransferJournal(local, 'transfers:test');
     await journal.keptExportSeen('exp-2', 'accepted');
     expect((await local.get(['transfers:test']))['transfers:test']).toEqual([expect.objectContaining({ state: 'export-accepted' })]);
+  });
+
+  it('a record with any field the wallet reads damaged is skipped: its funds are not held as moving, and Activity and the Move list still read', async () => {
+    const { local } = memoryStores();
+    const importing: TransferRecord = {
+      ...failedMove('exp-7'),
+      id: 'importing',
+      state: 'import-signed',
+      export: { chain: 'X', txID: 'exp-7', signedHex: '00', fee: '1000', accepted: true },
+      imports: [{ chain: 'P', txID: 'imp-7', signedHex: 'abcd', fee: '1000', accepted: false }],
+    };
+    const withImport = (damage: Record<string, unknown>) => ({ ...importing, imports: [{ ...importing.imports[0]!, ...damage }] });
+    const damaged = [
+      withImport({ signedHex: 'zz' }),
+      withImport({ fee: 'oops' }),
+      withImport({ accepted: 'yes' }),
+      { ...importing, imports: [null] },
+      { ...importing, amount: '-5' },
+      { ...importing, amount: 5000 },
+      { ...importing, maxFee: '1e9' },
+      { ...importing, from: 'Q' },
+      { ...importing, createdAt: 'today' },
+      { ...importing, export: { ...importing.export!, fee: undefined } },
+      { ...importing, replaced: [{ ...importing.imports[0]!, signedHex: 'x' }] },
+    ].map((r, i) => ({ ...r, id: `damaged-${i}` }));
+    await local.set({ 'transfers:test': [...damaged, importing] });
+    const journal = new TransferJournal(local, 'transfers:test');
+    const listed = await journal.list();
+    expect(listed.map((r) => r.id)).toEqual(['importing']);
+    expect(movingExports(listed)).toEqual(new Set(['exp-7']));
+    expect(transferActivity(listed[0]!, 'avax').map((i) => i.kind)).toEqual(['export', 'import']);
+    // The next write keeps only the well-formed one.
+    await journal.put({ ...importing, updatedAt: 2 });
+    expect((await local.get(['transfers:test']))['transfers:test']).toEqual([expect.objectContaining({ id: 'importing', updatedAt: 2 })]);
   });
 
   it('only the failed move with that export is told: another export ID, or a move not failed, is left as it is', async () => {

@@ -267,14 +267,40 @@ describe('a move whose exported funds are gone from atomic memory after its impo
     expect(transferActivity(done!, 'AVAX').filter((i) => i.kind === 'import')).toMatchObject([{ txID: first, status: 'accepted' }]);
   });
 
-  it('ends, not waiting for ever, when another import took the funds: completed, saying so', async () => {
+  it('ends, not waiting for ever, when another import took the funds: completed, saying so, once they stayed gone (one read can hide them)', async () => {
     const chains = new ScriptedChains();
     const { journal, importID } = await parked(chains);
     // What the journaled imports (the last and those it replaced) spend was spent by another tx, and what they create is not there.
     for (const tx of [...(await journal.list())[0]!.imports, ...((await journal.list())[0]!.replaced ?? [])]) chains.states.set(tx.txID, 'inputs-spent' as TxState);
-    const [done] = await new TransferRunner(chains.engine(), journal).resumeAll();
-    expect(done).toMatchObject({ state: 'completed', error: IMPORTED_ELSEWHERE, imports: [{ txID: importID, accepted: false }] });
+    const runner = new TransferRunner(chains.engine(), journal);
+    const [waiting] = await runner.resumeAll();
+    expect(waiting).toMatchObject({ state: 'export-accepted', missingSince: expect.any(Number) });
+    expect(waiting!.error).toMatch(/do not show/);
+    // Nine minutes on: still the node's listing only.
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 9 * 60_000);
+    try {
+      expect(await runner.resumeAll()).toMatchObject([{ state: 'export-accepted' }]);
+      clock.mockReturnValue(now + 10 * 60_000 + 1);
+      const [done] = await runner.resumeAll();
+      expect(done).toMatchObject({ state: 'completed', error: IMPORTED_ELSEWHERE, imports: [{ txID: importID, accepted: false }] });
+      expect(done!.missingSince).toBeUndefined();
+    } finally {
+      clock.mockRestore();
+    }
     expect(await journal.unfinished()).toEqual([]);
+  });
+
+  it('whose funds one read hid, then showed its import accepted: completed as its own, never as imported elsewhere', async () => {
+    const chains = new ScriptedChains();
+    const { journal, importID } = await parked(chains);
+    chains.states.set(importID, 'inputs-spent' as TxState);
+    const runner = new TransferRunner(chains.engine(), journal);
+    expect(await runner.resumeAll()).toMatchObject([{ state: 'export-accepted' }]);
+    chains.states.set(importID, 'accepted');
+    const [done] = await runner.resumeAll();
+    expect(done).toMatchObject({ state: 'completed', imports: [{ txID: importID, accepted: true }] });
+    expect(done!.error).toBeUndefined();
   });
 
   it('still waits while it has no journaled import, or its import may yet go through', async () => {
