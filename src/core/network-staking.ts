@@ -49,6 +49,8 @@ export interface RewardConfig {
   supplyCap: bigint;
   /** When Helicon activated (Unix seconds): the minimum rate ramps to 7.5% over 90 days from then. Absent: not scheduled. */
   heliconTime?: bigint;
+  /** nAVAX minted at genesis, where known: the supply never falls below it, whatever a node says (stakingReward). */
+  genesisSupply?: bigint;
 }
 
 const DAY = 86_400n;
@@ -66,7 +68,7 @@ const MAINNET_STAKING: StakingRules = {
   maxStakeDuration: 365n * DAY,
   maxWeightFactor: 5n,
   uptimeRequirement: 80,
-  reward: { ...AVAX_REWARDS, heliconTime: BigInt(Date.UTC(2026, 8, 22, 15) / 1000) },
+  reward: { ...AVAX_REWARDS, heliconTime: BigInt(Date.UTC(2026, 8, 22, 15) / 1000), genesisSupply: 360_000_000n * NAVAX_PER_AVAX },
 };
 const FUJI_STAKING: StakingRules = {
   ...MAINNET_STAKING,

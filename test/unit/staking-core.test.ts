@@ -131,6 +131,17 @@ describe('the reward formula', () => {
     // A longer stake earns a higher rate: a year at 12% on a 400M supply.
     expect(stakingReward(mainnet, helicon + 365n * 86_400n, 365n * 86_400n, 2_000n * AVAX, 400_000_000n * AVAX)).toBe(((720_000_000n - 400_000_000n) * 2_000n * AVAX * 120_000n) / 1_000_000n / (400_000_000n));
   });
+
+  it('on Mainnet, never prices on less than the supply minted at genesis, whatever the node says: a node claiming 1 nAVAX cannot make the estimate huge', () => {
+    const mainnet = stakingRulesFor(1).reward;
+    const start = mainnet.heliconTime! + 365n * 86_400n;
+    const atGenesis = stakingReward(mainnet, start, 20n * 86_400n, 25n * AVAX, 360_000_000n * AVAX);
+    expect(atGenesis).toBeGreaterThan(0n);
+    expect(atGenesis).toBeLessThan(AVAX / 5n);
+    expect(stakingReward(mainnet, start, 20n * 86_400n, 25n * AVAX, 1n)).toBe(atGenesis);
+    // A node's supply above it is used as it is.
+    expect(stakingReward(mainnet, start, 20n * 86_400n, 25n * AVAX, 460_000_000n * AVAX)).toBeLessThan(atGenesis);
+  });
 });
 
 describe('which reward UTXO is which', () => {

@@ -24,12 +24,14 @@ export function minRateAt(config: RewardConfig, start: bigint): bigint {
 }
 
 /**
- * The reward for staking `amount` for `duration` seconds from `start`, with `supply` nAVAX in
- * existence: (cap − supply) × amount/supply × rate(duration) × duration/mintingPeriod, where the
+ * The reward for staking `amount` for `duration` seconds from `start`, with `nodeSupply` nAVAX in
+ * existence as the node says (never less than the genesis supply, where known): (cap − supply) × amount/supply × rate(duration) × duration/mintingPeriod, where the
  * rate runs from the minimum to the maximum consumption rate as the duration nears the minting
  * period. Durations count in nanoseconds, as on the node, so every floor falls where the node's does.
  */
-export function stakingReward(config: RewardConfig, start: bigint, duration: bigint, amount: bigint, supply: bigint): bigint {
+export function stakingReward(config: RewardConfig, start: bigint, duration: bigint, amount: bigint, nodeSupply: bigint): bigint {
+  // A node claiming less than was minted at genesis would make the estimate as large as it likes.
+  const supply = config.genesisSupply !== undefined && nodeSupply < config.genesisSupply ? config.genesisSupply : nodeSupply;
   if (supply <= 0n || duration <= 0n || amount <= 0n) return 0n;
   const remaining = config.supplyCap > supply ? config.supplyCap - supply : 0n;
   const d = duration * NS_PER_SECOND;
