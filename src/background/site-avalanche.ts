@@ -10,7 +10,7 @@ import type { ActivityItem, ChainName } from '../shared/messages.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import { type Call, MAX_MESSAGE_BYTES, messageShown, ProviderError, SiteHandler, type Site } from './provider-context.js';
 import { chainAliasParam, InvalidParamsError, messageParam, onlyKeys, positional, soleObjectParam, txHexParam } from './provider-params.js';
-import { autoRenewTiming, siteStakeOf } from './site-stakes.js';
+import { autoRenewTiming, delegationTerms, siteStakeOf } from './site-stakes.js';
 
 /** A site's tx none of whose inputs this account's keys sign: refused, before its approval and again at signing. */
 const signsNothingError = (): InvalidParamsError => new InvalidParamsError('params[0].transactionHex: no key of this account signs any input of this transaction', 'params[0].transactionHex');
@@ -51,6 +51,12 @@ export class SiteAvalanche extends SiteHandler {
       const complete = engine.signExternal(ext).complete;
       const base = await this.deps.wallet.approvalSummaryForTx(account.id, ext);
       const { cycleEnd } = await autoRenewTiming(engine, ext.tx);
+      const validator = await delegationTerms(engine, ext.tx);
+      if (validator.length > 0) base.view.details = [...(base.view.details ?? []), ...validator];
+      // No start and no end: the site can send it whenever the funds it spends are still there.
+      if (ext.tx.kind === 'AddAutoRenewedValidatorTx' && (action === 'sign' || !complete)) {
+        base.view.details = [...(base.view.details ?? []), { label: 'Starts', value: 'when the site sends it: at any time while the funds it spends are unspent, locking them for a whole cycle from then' }];
+      }
       if (cycleEnd !== undefined) {
         base.view.details?.push({ label: 'Current cycle ends', value: timeText(BigInt(cycleEnd)) });
         // Not sent by the wallet: the site sends it when it likes, and one the chain takes after that end waits a further cycle.

@@ -1,7 +1,8 @@
 // A staking tx a site had the wallet sign and send, taken as the wallet's own stakes are: written
 // to the stake book as it is sent (followed, counted as staked, its rewards found) and listed in
 // Activity as the delegation or validation it is, with its validator and amount; an auto-renewed
-// validation, or a change of one, timed as the wallet's own is (autoRenewTiming).
+// validation, or a change of one, timed as the wallet's own is (autoRenewTiming); a delegation's
+// approval told what the page's choice of validator means (delegationTerms).
 import type { Bytes } from '../core/bytes.js';
 import type { OutputOwners, TransferableOutput, UnsignedTx } from '../core/codec/types.js';
 import { amountOf } from '../core/codec/rules.js';
@@ -9,6 +10,8 @@ import { cb58Encode, formatNodeId } from '../core/encoding.js';
 import { pClock, type WalletEngine } from '../core/engine.js';
 import { stakingRulesFor } from '../core/network.js';
 import { checkAutoRenewChange, cycleEndMargin } from '../core/staking/rules.js';
+import { checkListedValidator, readValidatorTerms } from '../core/staking/validator-proof.js';
+import { type DetailLine, sharesText, timeText } from '../core/describe-pvm.js';
 import { decodeChainTx } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
 import type { StakeRecord } from './stake-book.js';
@@ -77,4 +80,34 @@ export async function autoRenewTiming(engine: WalletEngine, tx: UnsignedTx, appr
   checkAutoRenewChange({ rules, period: tx.period, chainTime: (await pClock(engine)).now, cycleEnd: end, ...(approvedEnd !== undefined ? { reviewedEnd: BigInt(approvedEnd) } : {}) });
   const cycleEnd = Number(end);
   return { cycleEnd, sendBefore: cycleEnd - margin };
+}
+
+/**
+ * What a site's delegation to a Primary Network validator leaves unsaid, for its approval: whether
+ * the validator is validating, the share of the reward it keeps (proven against its own staking tx,
+ * as the wallet's own delegations are), until when, and its uptime as the node reports it. A page
+ * can pick a validator that keeps the whole reward, or one the chain would refuse.
+ */
+export async function delegationTerms(engine: WalletEngine, tx: UnsignedTx): Promise<DetailLine[]> {
+  if (tx.kind !== 'AddDelegatorTx' && !(tx.kind === 'AddPermissionlessDelegatorTx' && tx.subnetID.every((b) => b === 0))) return [];
+  const nodeID = formatNodeId(tx.validator.nodeID);
+  const { platform } = engine.node;
+  let listed;
+  try {
+    [listed] = await platform.getCurrentValidators([nodeID]);
+    if (listed) checkListedValidator(listed, await readValidatorTerms((id) => platform.getTx(id), engine.ctx, listed));
+  } catch {
+    return [{ label: "Validator's terms", value: "not known: the node could not show them, or showed terms its own staking transaction contradicts. Only approve if you trust this site's choice of validator" }];
+  }
+  if (!listed) return [{ label: 'Validator', value: 'not validating now: the chain refuses a delegation to it' }];
+  const lines: DetailLine[] = [
+    {
+      label: 'Validator keeps',
+      value: listed.delegationFee >= 1_000_000 ? 'the whole reward: this delegation earns you nothing' : `${sharesText(listed.delegationFee)} of the reward (proven by its staking transaction)`,
+    },
+    { label: listed.autoRenew ? "Validator's current cycle ends" : 'Validator validates until', value: timeText(listed.end) },
+    { label: 'Validator uptime', value: `${listed.uptime}%, as the node reports it${listed.connected ? '' : '; not connected now'}` },
+  ];
+  if (tx.validator.end > listed.end) lines.push({ label: 'Ends after the validator', value: 'the chain refuses a delegation that ends after its validator (or its current cycle)' });
+  return lines;
 }

@@ -24,6 +24,12 @@ const MAX_MISSED_CYCLES = 50;
  * answering "unknown" for a decided reward tx does not drop a real one.
  */
 const STEPPED_END_GRACE_SECONDS = 3_600;
+/**
+ * A stake found in the node's validator list (not sent by the wallet) whose reward tx the node does
+ * not know this long after its end is not waited for: an honest node decides it at the end, so it
+ * was a list's invention (a hostile node planting stakes to be asked about on every refresh).
+ */
+const FOUND_UNDECIDED_GRACE_SECONDS = 86_400;
 /** A stake is in the book a moment before its tx is in the outbox (services/staking.ts). */
 const UNSENT_GRACE_MS = 600_000;
 
@@ -199,6 +205,7 @@ async function settle(s: StakeRecord, input: FollowInput): Promise<FoundReward[]
   };
   if (s.kind === 'auto-renewed') {
     let last: boolean | undefined;
+    let given = false;
     const left: number[] = [];
     for (const end of s.cyclesToSettle ?? []) {
       if (end > input.now) {
@@ -210,6 +217,10 @@ async function settle(s: StakeRecord, input: FollowInput): Promise<FoundReward[]
       // guess it passed long ago with no such tx was never a cycle's end (the validator was
       // aborted, or its period changed, unseen), so it is not waited for. Ends seen are never dropped.
       if (committed === 'unknown' && s.steppedEnds?.includes(end) && end + STEPPED_END_GRACE_SECONDS < input.now) continue;
+      if (committed === 'unknown' && !s.byWallet && end + FOUND_UNDECIDED_GRACE_SECONDS < input.now) {
+        given = true;
+        continue;
+      }
       if (typeof committed !== 'boolean') {
         left.push(end);
         continue;
@@ -224,12 +235,13 @@ async function settle(s: StakeRecord, input: FollowInput): Promise<FoundReward[]
     s.cyclesToSettle = left;
     s.steppedEnds = s.steppedEnds?.filter((e) => !gone.includes(e));
     if (s.steppedEnds?.length === 0) delete s.steppedEnds;
-    if (s.state === 'finished' && left.length === 0 && s.settled === undefined) s.settled = last === false ? 'not-paid' : 'paid';
+    if (s.state === 'finished' && left.length === 0 && s.settled === undefined) s.settled = last === undefined && given ? 'unknown' : last === false ? 'not-paid' : 'paid';
     return found;
   }
   if (s.state !== 'finished' || s.settled !== undefined || s.end === undefined) return found;
   const committed = await decide(rewardTxIdOf(s.kind, s.txID), s.end);
   if (typeof committed === 'boolean') s.settled = committed ? 'paid' : 'not-paid';
+  else if (committed === 'unknown' && !s.byWallet && s.end + FOUND_UNDECIDED_GRACE_SECONDS < input.now) s.settled = 'unknown';
   return found;
 }
 

@@ -11,12 +11,16 @@ import { listedStates, type StakeRecord } from './stake-book.js';
 import { delegationNodes, followStakes } from './stake-follow.js';
 import { apiOwnerSet } from './staking-views.js';
 
-/** Validators the account gets the rewards of (or may change) that the book does not know yet. */
+/** Validators found per look: a node listing hundreds naming the account must not make each look ask about them all at once. */
+const FOUND_PER_LOOK = 16;
+
+/** Validators the account gets the rewards of (or may change) that the book does not know yet, FOUND_PER_LOOK at most. */
 function discovered(stakes: readonly StakeRecord[], validators: readonly CurrentValidator[], mine: ReadonlySet<string>): StakeRecord[] {
   const known = new Set(stakes.map((s) => s.txID));
   const all = (addresses: readonly string[] | undefined) => addresses !== undefined && addresses.length > 0 && addresses.every((a) => mine.has(a));
   return validators
     .filter((v) => !known.has(v.txID) && (all(v.validationRewardOwner?.addresses) || all(v.autoRenew?.authority.addresses)))
+    .slice(0, FOUND_PER_LOOK)
     .map((v) => ({
       txID: v.txID,
       kind: v.autoRenew ? 'auto-renewed' : 'validation',

@@ -23,7 +23,7 @@ import { makeOwners } from '../../src/core/tx/context.js';
 import { EMPTY_SIGNATURE } from '../../src/core/tx/sign.js';
 import { avalanchejsContextOf } from '../unit/avalanchejs-context.js';
 import { AVAX, freshKey, genesisEngine, localNetwork } from './fixture.js';
-import { freshBlsKey, freshNodeId, GENESIS_VALIDATOR, hex0x, nodeRpc, nodeTxBytes, nowOnP, pRpc, siteWallet, type SiteWallet } from './pvm-kit.js';
+import { freshBlsKey, freshNodeId, GENESIS_VALIDATOR, hex0x, nodeRpc, nodeTxBytes, nowOnP, pRpc, siteWallet, type SiteWallet, type TxSummary } from './pvm-kit.js';
 import { currentValidators, decided, detail, type Sent, siteTxChecks } from './pvm-site-checks.js';
 
 const PRIMARY = cb58Encode(new Uint8Array(32));
@@ -300,6 +300,16 @@ describe('every P-Chain tx type a single node accepts, through the wallet’s si
     expect(delegation.summary.view.outputs.filter((o) => o.staked).map((o) => o.amount)).toEqual([(25n * AVAX).toString()]);
     const [genesisValidator] = await currentValidators([GENESIS_VALIDATOR]);
     expect(genesisValidator?.delegationFee).toBe('6.2500');
+    // What the page's choice of validator means: its fee proven by its own staking tx, its end, its uptime.
+    expect(delegation.summary.view.details).toEqual(
+      expect.arrayContaining([detail('Validator keeps', '6.25% of the reward (proven by its staking transaction)'), detail('Validator validates until', timeText(BigInt(genesisValidator!.endTime)))]),
+    );
+    expect(delegation.summary.view.details?.find((d) => d.label === 'Validator uptime')?.value).toMatch(/^\d+(\.\d+)?%, as the node reports it(; not connected now)?$/);
+    expect(delegation.summary.view.details?.map((d) => d.label)).not.toContain('Ends after the validator');
+    // To a node that validates nothing: said before anything is signed.
+    const nowhere = pvm.newAddPermissionlessDelegatorTx({ ...(await common()), nodeId: formatNodeId(freshNodeId()), start, end, weight: 25n * AVAX, subnetId: PRIMARY, rewardAddresses: [rewardKey.shortId] }, ajs);
+    await w.request('xpc_signTransaction', [{ transactionHex: hex0x(nowhere.toBytes()), chainAlias: 'P' }]);
+    expect((w.shown.at(-1) as TxSummary).view.details).toContainEqual(detail('Validator', 'not validating now: the chain refuses a delegation to it'));
     expect(genesisValidator?.delegators).toContainEqual(
       expect.objectContaining({ txID: delegatorTxID, weight: (25n * AVAX).toString(), endTime: end.toString(), rewardOwner: expect.objectContaining({ addresses: [pAddr(rewardKey.shortId)] }) }),
     );

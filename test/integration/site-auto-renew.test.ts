@@ -31,6 +31,8 @@ describe('a site’s auto-renewed validation and its changes, timed as the walle
   const nodeID = formatNodeId(freshNodeId());
   let validatorTxID: string;
   let cycleEnd: number;
+  /** The details of the approval of the validation the wallet sent. */
+  let validatorShown: TxSummary['view']['details'];
 
   beforeAll(async () => {
     const { ctx } = await localNetwork();
@@ -91,6 +93,7 @@ describe('a site’s auto-renewed validation and its changes, timed as the walle
   it('the validation: never sent again once its first cycle would end more than the margin after the approved one', async () => {
     const sentFrom = Math.floor(Date.now() / 1000);
     validatorTxID = await addValidator(nodeID);
+    validatorShown = (w.shown.at(-1) as TxSummary).view.details;
     const item = await activityOf(validatorTxID);
     expect(item).toMatchObject({ kind: 'validate', nodeID, amount: (2_000n * AVAX).toString() });
     expect(item!.sendBefore! - MARGIN).toBeGreaterThanOrEqual(sentFrom);
@@ -147,5 +150,16 @@ describe('a site’s auto-renewed validation and its changes, timed as the walle
     release();
     await expect(asked).rejects.toThrow(/-32603 The validator stopped since your review: nothing was sent\./);
     expect((await w.wallet.balances.activityList()).items.length).toBe(items);
+  });
+
+  it('a validation only signed for the site says it starts whenever the site sends it; one the wallet sends does not', async () => {
+    const bls = freshBlsKey();
+    const unsigned = pvm.newAddAutoRenewedValidatorTx(
+      { ...(await common()), nodeId: formatNodeId(freshNodeId()), publicKey: bls.publicKey, signature: bls.proofOfPossession, weight: 2_000n * AVAX, shares: 20_000, rewardAddresses: [me], delegatorRewardsOwner: [me], ownerAddresses: [me], autoCompoundRewardShares: 0, period: CYCLE },
+      ajs,
+    );
+    await w.request('xpc_signTransaction', [{ transactionHex: hex0x(unsigned.toBytes()), chainAlias: 'P' }]);
+    expect((w.shown.at(-1) as TxSummary).view.details).toContainEqual(detail('Starts', 'when the site sends it: at any time while the funds it spends are unspent, locking them for a whole cycle from then'));
+    expect(validatorShown?.map((d) => d.label)).not.toContain('Starts');
   });
 });

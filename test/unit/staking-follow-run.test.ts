@@ -1,7 +1,10 @@
 // One look at the account's stakes saved to the book (src/background/staking-follow-run.ts) while
 // the wallet records a stake of its own between the look's read and its write.
 import { describe, expect, it } from 'vitest';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { StakeBook, stakedAmounts, type StakeRecord } from '../../src/background/stake-book.js';
+import { hasOpenStakes } from '../../src/background/stake-follow.js';
+import { cb58Encode, formatNodeId } from '../../src/core/encoding.js';
 import { followAccountStakes } from '../../src/background/staking-follow-run.js';
 import { memoryStores } from '../../src/background/storage.js';
 import type { CurrentValidator } from '../../src/core/node/validators.js';
@@ -55,5 +58,58 @@ describe('a look at the stakes racing a send', () => {
     const stored = await book.list();
     expect(stored.map((s) => s.state)).toEqual(['failed']);
     expect(stakedAmounts(stored, 2000, new Map())).toEqual([]);
+  });
+});
+
+describe('validators a node lists naming the account, never proven', () => {
+  const planted = (n: number, autoRenew: boolean): CurrentValidator[] =>
+    Array.from({ length: n }, (_, i) => ({
+      txID: cb58Encode(sha256(Uint8Array.of(autoRenew ? 3 : 1, i))),
+      nodeID: formatNodeId(sha256(Uint8Array.of(2, i)).slice(0, 20)),
+      start: 1000n,
+      end: 2500n,
+      weight: 2_000_000_000_000n,
+      potentialReward: 1_000_000_000n,
+      accruedDelegateeReward: 0n,
+      delegationFee: 20_000,
+      uptime: 100,
+      connected: true,
+      delegatorCount: 0,
+      delegatorWeight: 0n,
+      validationRewardOwner: { addresses: [ME], threshold: 1, locktime: 0n },
+      ...(autoRenew ? { autoRenew: { authority: { addresses: [ME], threshold: 1, locktime: 0n }, nextPeriod: 1500n, restakeShares: 0 } } : {}),
+    }));
+
+  it('are taken 16 a look, and once gone are asked about until a day past their end, not on every refresh for good', async () => {
+    const { local } = memoryStores();
+    const book = new StakeBook(local, 'xpc.stakes.n.a');
+    let asked = 0;
+    const context = (chainTime: bigint, list: CurrentValidator[]) => ({
+      book,
+      mine: new Set([ME]),
+      chainTime,
+      cache: { activity: [] },
+      engine: { node: { platform: { getCurrentValidators: async () => list } }, ctx: { hrp: 'custom', avaxAssetID: new Uint8Array(32) }, txState: async () => (asked++, 'unknown') },
+      preset: { id: 'n' },
+      account: { id: 'a' },
+    });
+    const engines = { caches: { update: async () => undefined }, outbox: () => ({ list: async () => [] }) };
+    const fakes = [...planted(20, false), ...planted(20, true)];
+    await followAccountStakes(context(2000n, fakes) as never, fakes, engines as never);
+    expect(await book.list()).toHaveLength(16);
+    await followAccountStakes(context(2001n, fakes) as never, fakes, engines as never);
+    expect(await book.list()).toHaveLength(32);
+    // Gone from the list; the node knows no reward tx of theirs. Within a day of their end: still asked about.
+    await followAccountStakes(context(2500n + 3_600n, []) as never, [], engines as never);
+    expect(hasOpenStakes(await book.list())).toBe(true);
+    expect(asked).toBeGreaterThan(0);
+    // A day past it: settled as "cannot tell", and no longer asked about.
+    await followAccountStakes(context(2500n + 86_401n, []) as never, [], engines as never);
+    const stakes = await book.list();
+    expect(stakes.map((x) => x.settled)).toEqual(Array(32).fill('unknown'));
+    expect(hasOpenStakes(stakes)).toBe(false);
+    asked = 0;
+    await followAccountStakes(context(2500n + 90_000n, []) as never, [], engines as never);
+    expect(asked).toBe(0);
   });
 });
