@@ -292,7 +292,9 @@ export class TransferRunner {
       const ours = fates.includes('accepted');
       // Gone unexplained is the node's listing only (one behind a load balancer, or a lying one, can
       // leave the funds out): another import is believed to have taken them once they stayed gone.
-      const elsewhere = !ours && fates.length > 0 && fates.every((f) => f === 'inputs-spent');
+      // A failed move's kept export found to have run after all (its funds seen in atomic memory)
+      // and none of its own imports: while the move was failed, "Import now" could take them as anyone's.
+      const elsewhere = !ours && (fates.length > 0 ? fates.every((f) => f === 'inputs-spent') : record.export!.kept === true);
       if (elsewhere) record.missingSince ??= Date.now();
       if (ours || (elsewhere && Date.now() - record.missingSince! >= FUNDS_GONE_MS)) {
         delete record.missingSince;

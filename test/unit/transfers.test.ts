@@ -291,6 +291,28 @@ describe('a move whose exported funds are gone from atomic memory after its impo
     expect(await journal.unfinished()).toEqual([]);
   });
 
+  it('a failed move whose kept export ran after all, its funds imported by "Import now" meanwhile: completed once they stayed gone, not under way for good', async () => {
+    const { local } = memoryStores();
+    const journal = new TransferJournal(local, 'transfers:test');
+    const revived: TransferRecord = {
+      id: 'revived', from: 'X', to: 'P', amount: '5000', state: 'export-accepted', imports: [], importAttempts: 0, createdAt: 1, updatedAt: 1,
+      export: { chain: 'X', txID: 'exp-kept', signedHex: '', fee: '1000', accepted: true, kept: true },
+    };
+    await journal.put(revived);
+    const engine = { buildImports: async () => [], txFate: async () => 'not-seen', ctx: { avaxAssetID: new Uint8Array(32) } };
+    const runner = new TransferRunner(engine as never, journal);
+    expect(await runner.resumeAll()).toMatchObject([{ state: 'export-accepted', missingSince: expect.any(Number) }]);
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 10 * 60_000 + 1);
+    try {
+      expect(await runner.resumeAll()).toMatchObject([{ state: 'completed', error: IMPORTED_ELSEWHERE }]);
+    } finally {
+      clock.mockRestore();
+    }
+    // A move never failed, with no import of its own, is never completed on an empty read: it waits, said as such.
+    await journal.put({ ...revived, id: 'plain', export: { ...revived.export!, txID: 'exp-plain', kept: undefined } as never, missingSince: Date.now() - 11 * 60_000 });
+    await expect(runner.resumeAll()).resolves.toMatchObject([{ id: 'plain', state: 'export-accepted' }]);
+  });
+
   it('whose funds one read hid, then showed its import accepted: completed as its own, never as imported elsewhere', async () => {
     const chains = new ScriptedChains();
     const { journal, importID } = await parked(chains);
