@@ -17,7 +17,7 @@ import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
 import { evmNonceOf, exportNonces, keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, sendOnce, spendsOwnFunds, waitingEntry } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
-import { conflictsOf, exportSpends, inputIds, racedBy, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
+import { checkNotMoving, conflictsOf, exportSpends, inputIds, racedBy, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
 import type { Preset } from './services/networks.js';
 import { tellKeptExport, type TransferRecord } from './transfer-journal.js';
 
@@ -322,10 +322,11 @@ export class Delivery {
    * too (racedBy) are `replaced`: once one of the two is accepted, the other reads failed, not "may
    * have gone through". `races`: the item's `replaces` (the first of those), so the pair is settled
    * even after either left the outbox (a tx raced by several, or racing several, may stay unclear:
-   * the careful side).
+   * the careful side). A move's export spending the same funds, undecided, stops it (checkNotMoving).
    */
   private async beforeSending(ctx: Target, chain: ChainAlias, unsigned: UnsignedTx): Promise<{ replaced: string[]; races: Pick<ActivityItem, 'replaces'> }> {
     const tx = { inputs: inputIds(unsigned) };
+    checkNotMoving(await this.engines.journal(ctx.preset, ctx.account.id).then((j) => j.unfinished()).catch(() => []), tx);
     const replaced = spendsOwnFunds(unsigned) ? conflictsOf(await this.settleRefusedHere(ctx, chain, false), chain, tx) : [];
     const raced = racedBy(await (await this.engines.outbox(ctx.preset, ctx.account.id)).list(), chain, tx);
     return { replaced: [...replaced, ...raced], races: raced.length > 0 ? { replaces: raced[0] } : {} };

@@ -217,3 +217,16 @@ function sharing(entries: readonly OutboxEntry[], chain: ChainAlias, tx: Spends,
     })
     .map((e) => e.txID);
 }
+
+/**
+ * Refuses, before it is signed, a tx spending what a move's undecided export spends: that export
+ * was journaled after the engine building `tx` read its funds (EngineOptions.spendNever keeps them
+ * from any selection made later), so the two raced for them. Sent, one would fail and the other
+ * read "may have gone through" with nothing linking the two; it waits for the move instead.
+ */
+export function checkNotMoving(moves: readonly TransferRecord[], tx: { inputs: readonly string[] }): void {
+  const moving = inputsOf(moves.flatMap((r) => (r.state === 'export-signed' && r.export ? [r.export] : [])), () => undefined);
+  if (tx.inputs.some((id) => moving.has(id))) {
+    throw new WalletError('tx-processing', 'a move between chains is spending some of the same funds and is not decided yet. Nothing was sent; try again in a minute');
+  }
+}
