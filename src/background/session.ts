@@ -257,7 +257,8 @@ export class Session {
   /** Records user activity, postponing the idle lock. Does nothing while locked. */
   touch(now: number = this.#now()): Promise<void> {
     return this.#serial(async () => {
-      if (!this.isUnlocked() || now <= this.#lastActivity) return;
+      // A time before the last one is activity too: the clock went back (a correction, a resumed VM).
+      if (!this.isUnlocked() || now === this.#lastActivity) return;
       this.#lastActivity = now;
       await this.#session.set({ [ACTIVITY_STORAGE_KEY]: now }).catch(() => undefined);
     });
@@ -276,6 +277,8 @@ export class Session {
   checkIdle(now: number = this.#now()): Promise<boolean> {
     return this.#serial(async () => {
       if (this.isUnlocked()) {
+        // The clock went back since the last activity: idle from now, not from a time still ahead.
+        if (now < this.#lastActivity) this.#lastActivity = now;
         if (!(await this.#idleExpired(this.#lastActivity, now))) return false;
         await this.#lockNow();
         return true;

@@ -47,6 +47,12 @@ export interface PersistedState {
   nextHdIndex: number;
   customNetworks: CustomNetwork[];
   selectedNetworkId: string;
+  /**
+   * Which recovery phrase the vault holds, told without it (phraseTagOf): a restore while locked
+   * can then say whether the phrase typed is another one, which would drop the stored one. Absent:
+   * no phrase, or not known yet (a vault from before it, until its next unlock).
+   */
+  phraseTag?: string;
 }
 
 // `accounts` a parameter only so that the minifier keeps one copy of the literal, not one per caller.
@@ -68,6 +74,8 @@ export function newId(): string {
 export interface VaultHoldings {
   hasMnemonic: boolean;
   importedKeys: readonly { id: string; name: string }[];
+  /** phraseTagOf the vault's phrase, when it has one. */
+  phraseTag?: string;
 }
 
 /**
@@ -85,8 +93,9 @@ export function reconciled(s: PersistedState, vault: VaultHoldings): PersistedSt
   const accounts = [...first, ...kept, ...orphans];
   const nextHdIndex = Math.max(s.nextHdIndex, ...accounts.map((a) => (a.kind === 'hd' ? a.index + 1 : 0)));
   const selectedAccountId = accounts.some((a) => a.id === s.selectedAccountId) ? s.selectedAccountId : (accounts[0]?.id ?? null);
-  if (accounts.length === s.accounts.length && orphans.length === 0 && first.length === 0 && nextHdIndex === s.nextHdIndex && selectedAccountId === s.selectedAccountId) return null;
-  return { ...s, accounts, nextHdIndex, selectedAccountId };
+  if (accounts.length === s.accounts.length && orphans.length === 0 && first.length === 0 && nextHdIndex === s.nextHdIndex && selectedAccountId === s.selectedAccountId && vault.phraseTag === s.phraseTag) return null;
+  const { phraseTag: _old, ...rest } = s;
+  return { ...rest, accounts, nextHdIndex, selectedAccountId, ...(vault.phraseTag !== undefined ? { phraseTag: vault.phraseTag } : {}) };
 }
 
 const isText = (v: unknown): v is string => typeof v === 'string';
@@ -103,6 +112,7 @@ function isPersistedState(v: unknown): v is PersistedState {
   if (!isObject(v) || v.version !== STATE_VERSION || !Array.isArray(v.accounts) || !v.accounts.every(isAccountRecord)) return false;
   if (!(v.selectedAccountId === null || isText(v.selectedAccountId)) || !Number.isSafeInteger(v.nextHdIndex) || (v.nextHdIndex as number) < 0) return false;
   if (!Array.isArray(v.customNetworks) || !v.customNetworks.every(isCustomNetwork)) return false;
+  if (v.phraseTag !== undefined && !(isText(v.phraseTag) && /^[\da-f]{16}$/.test(v.phraseTag))) return false;
   return isText(v.selectedNetworkId) && networkIdsOf(v as unknown as PersistedState).includes(v.selectedNetworkId);
 }
 
@@ -185,9 +195,10 @@ export class SettingsStore {
    * A new or restored vault's accounts, selecting the first. Unreadable settings do not stop it
    * (it is the way out of them): only the user's networks are kept, when they can be read.
    */
-  startWith(accounts: AccountRecord[], nextHdIndex: number): Promise<PersistedState> {
+  startWith(accounts: AccountRecord[], nextHdIndex: number, phraseTag?: string): Promise<PersistedState> {
     return this.#queued(async () => {
-      const next: PersistedState = { ...(await this.readOrEmpty()), version: STATE_VERSION, accounts, selectedAccountId: accounts[0]!.id, nextHdIndex };
+      const { phraseTag: _old, ...kept } = await this.readOrEmpty();
+      const next: PersistedState = { ...kept, version: STATE_VERSION, accounts, selectedAccountId: accounts[0]!.id, nextHdIndex, ...(phraseTag !== undefined ? { phraseTag } : {}) };
       await this.local.set({ [STATE_KEY]: next });
       return next;
     });

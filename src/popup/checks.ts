@@ -191,7 +191,11 @@ export function checkPhrase(text: string): Check<string> {
   const words = phraseWords(text);
   if (words.length === 0) return fail('Enter your recovery phrase');
   const odd = words.findIndex((w) => !/^[a-z]+$/.test(w));
-  if (odd >= 0) return fail(`Word ${odd + 1} has characters other than letters`);
+  if (odd >= 0) {
+    // A letter outside a–z (é, ñ, かな…): a phrase in another language, which the wallet does not read.
+    const foreign = /[\p{L}\p{M}]/u.test(words[odd]!.replace(/[a-z]/g, ''));
+    return fail(foreign ? `Word ${odd + 1} is not in English: the wallet reads English recovery phrases only` : `Word ${odd + 1} has characters other than letters`);
+  }
   if (!PHRASE_LENGTHS.includes(words.length)) return fail(`A recovery phrase has 12, 15, 18, 21 or 24 words; this one has ${words.length}`);
   return { ok: true, value: words.join(' ') };
 }

@@ -46,7 +46,7 @@ function count(value: unknown): number {
 
 function readRestoreLoss(value: unknown): RestoreLoss {
   if (!isRecord(value)) throw malformed();
-  const phrase = value.phraseAccounts === undefined ? {} : { phraseAccounts: count(value.phraseAccounts) };
+  const phrase = value.phraseAccounts === undefined ? {} : { phraseAccounts: count(value.phraseAccounts), ...(value.phraseUnsure === true ? { phraseUnsure: true as const } : {}) };
   const sends = value.undecidedSends === undefined ? {} : { undecidedSends: count(value.undecidedSends) };
   const names = value.names;
   if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) throw malformed();

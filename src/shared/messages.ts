@@ -365,6 +365,8 @@ export interface RestoreLoss {
   importedKeys: number;
   /** Starting again from a private key, or another phrase, over a wallet with a recovery phrase: the phrase goes, with this many of its accounts listed (0: none listed now). */
   phraseAccounts?: number;
+  /** With phraseAccounts, while locked: the wallet cannot tell whether the phrase typed is the one it holds (a vault from before it kept a tag of it). */
+  phraseUnsure?: true;
   /** Cross-chain transfers neither completed nor failed (their journals go with the vault). */
   unfinishedTransfers: number;
   /** Sends not yet decided, or refused but able to go through (their outboxes go with the vault); absent when none. */

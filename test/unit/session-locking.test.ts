@@ -97,6 +97,26 @@ describe('session: locking', () => {
     expect(await session.checkIdle(start + 26 * MINUTE)).toBe(false);
   });
 
+  it('a clock that went back (unlocked while an hour fast, then corrected) does not put the idle lock off by that hour', async () => {
+    const { session, clock } = await unlockedWorld();
+    const fast = clock.t;
+    await session.touch(fast + MINUTE);
+    // Corrected: an hour earlier. Idle from the first look at the new time, not from a time still ahead.
+    const corrected = fast - 60 * MINUTE;
+    expect(await session.checkIdle(corrected)).toBe(false);
+    expect(await session.checkIdle(corrected + 14 * MINUTE)).toBe(false);
+    expect(await session.checkIdle(corrected + 15 * MINUTE)).toBe(true);
+  });
+
+  it('activity after the clock went back postpones the lock from then', async () => {
+    const { session, clock } = await unlockedWorld();
+    await session.touch(clock.t + MINUTE);
+    const corrected = clock.t - 60 * MINUTE;
+    await session.touch(corrected + 5 * MINUTE);
+    expect(await session.checkIdle(corrected + 19 * MINUTE)).toBe(false);
+    expect(await session.checkIdle(corrected + 20 * MINUTE)).toBe(true);
+  });
+
   it('idle time counts across a worker restart', async () => {
     const { session, clock, worker, stores } = await unlockedWorld();
     await session.touch(clock.t + 5 * MINUTE);

@@ -63,7 +63,9 @@ describe('restore from a recovery phrase over an existing wallet', () => {
 
     const restore = { password: 'a new password', mnemonic: generateMnemonic(12) };
     const shown = await refusedRestore(wallet.accounts.walletRestore(restore));
-    expect(shown).toMatchObject({ importedKeys: 1, unfinishedTransfers: 2, undecidedSends: 1 });
+    // Locked, the wallet still tells the phrase typed is another one (its tag): its own phrase goes too, and is named.
+    expect(shown).toMatchObject({ importedKeys: 1, phraseAccounts: 1, unfinishedTransfers: 2, undecidedSends: 1 });
+    expect(shown.phraseUnsure).toBeUndefined();
     // A Confirm that names nothing, or only part of it, is asked again.
     await refusedRestore(wallet.accounts.walletRestore({ ...restore, confirmLoss: [] }));
     await refusedRestore(wallet.accounts.walletRestore({ ...restore, confirmLoss: shown.names.slice(1) }));
@@ -74,14 +76,50 @@ describe('restore from a recovery phrase over an existing wallet', () => {
     expect(stores.local.keys()).toContain(journalKey);
     expect(stores.local.keys()).toContain(outbox.key);
 
-    // Unlocked, the wallet can tell the phrase typed is another one: its own phrase goes too, and is named.
-    const unlockedShown = await refusedRestore(wallet.accounts.walletRestore({ ...restore, confirmLoss: shown.names }));
-    expect(unlockedShown).toMatchObject({ phraseAccounts: 1, importedKeys: 1 });
-    const status = await wallet.accounts.walletRestore({ ...restore, confirmLoss: unlockedShown.names });
+    // Unlocked, the same is said: the Confirm given for it holds.
+    const status = await wallet.accounts.walletRestore({ ...restore, confirmLoss: shown.names });
     expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1', kind: 'hd' } });
     expect(stores.local.keys()).not.toContain(journalKey);
     expect(stores.local.keys()).not.toContain(outbox.key);
     expect(stores.local.keys()).not.toContain(chainsJournal.key);
+  });
+
+  it('locked, tells the phrase it holds from another (a tag of it, kept in the settings): another is asked about, the same one is not', async () => {
+    const { wallet, stores } = service();
+    const mine = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: mine });
+    await wallet.accounts.accountsAdd({ name: 'Savings' });
+    await wallet.accounts.accountsAdd({ name: 'Trading' });
+    await wallet.accounts.walletLock();
+    const vaultBefore = (await stores.local.get(['xpc.vault']))['xpc.vault'];
+    // Another phrase (the user forgot the password and typed an old wallet's): the stored phrase is named, nothing replaced.
+    const other = await refusedRestore(wallet.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12) }));
+    expect(other).toMatchObject({ phraseAccounts: 3, names: ['phrase 3'] });
+    expect(other.phraseUnsure).toBeUndefined();
+    expect((await stores.local.get(['xpc.vault']))['xpc.vault']).toBe(vaultBefore);
+    // The same phrase: nothing is lost, nothing asked; the accounts it listed come back by name,
+    // though the node shows nothing on them (the search for used accounts stops at the first such).
+    expect(await wallet.accounts.walletRestore({ password: 'a new password', mnemonic: mine })).toMatchObject({ vault: 'unlocked' });
+    expect((await wallet.accounts.accountsList()).accounts.map((a) => [a.name, a.kind === 'hd' ? a.index : -1])).toEqual([
+      ['Account 1', 0],
+      ['Savings', 1],
+      ['Trading', 2],
+    ]);
+  });
+
+  it('locked, over a vault from before the tag: asked "unless it is the one you entered"; its next unlock writes the tag', async () => {
+    const { wallet, stores } = service();
+    const mine = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: mine });
+    await wallet.accounts.walletLock();
+    const { phraseTag, ...older } = (await stores.local.get(['xpc.state']))['xpc.state'] as { phraseTag: string };
+    expect(phraseTag).toMatch(/^[\da-f]{16}$/);
+    await stores.local.set({ 'xpc.state': older });
+    expect(await refusedRestore(wallet.accounts.walletRestore({ password: 'a new password', mnemonic: mine }))).toMatchObject({ phraseAccounts: 1, phraseUnsure: true });
+    await wallet.accounts.walletUnlock({ password: 'long enough' });
+    expect((await stores.local.get(['xpc.state']))['xpc.state']).toMatchObject({ phraseTag });
+    await wallet.accounts.walletLock();
+    expect(await wallet.accounts.walletRestore({ password: 'a new password', mnemonic: mine })).toMatchObject({ vault: 'unlocked' });
   });
 
   it('is asked about while a send is undecided, or refused and able to go through (its outbox goes with the vault); one already replaced counts for nothing', async () => {

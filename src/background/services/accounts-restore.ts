@@ -1,9 +1,10 @@
 // What a restore reads before it replaces the vault (the accounts service calls these): the private
 // key typed (an import reads it the same way), what the old vault would lose, and how many of the
 // phrase's accounts were used. Apart from accounts.ts so the service keeps to the vault's changes.
-import { toHex, type Bytes } from '../../core/bytes.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { concatBytes, toHex, type Bytes, utf8 } from '../../core/bytes.js';
 import { FormatError, ValidationError } from '../../core/errors.js';
-import { HdRoot, mnemonicToSeed, parseSecretKey, wipe } from '../../core/keys.js';
+import { deriveXpKey, HdRoot, mnemonicToSeed, parseSecretKey, wipe } from '../../core/keys.js';
 import { MAX_LOSS_NAME_LENGTH, type RestoreLoss } from '../../shared/messages.js';
 import { entryJournalKey, entryOutboxKey, perChainsKeys } from '../account-cache.js';
 import { sendsInTheWay } from '../outbox.js';
@@ -14,6 +15,27 @@ import type { NewVaultSecrets } from '../vault.js';
 import { foundAccounts } from './accounts-found.js';
 import type { NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
+
+/**
+ * A phrase told apart from others without it: 8 bytes of a hash of its first X/P address's short
+ * ID (what any of its transactions shows, so nothing an address does not already say).
+ */
+export function phraseTagOf(root: HdRoot): string {
+  const key = deriveXpKey(root, 0, 0, 0);
+  return toHex(sha256(concatBytes(utf8.encode('xpc-wallet phrase tag'), key.shortId)).slice(0, 8));
+}
+
+/** phraseTagOf a phrase typed, its seed and keys wiped once read. */
+export async function phraseTag(mnemonic: string): Promise<string> {
+  const seed = await mnemonicToSeed(mnemonic);
+  const root = HdRoot.fromSeed(seed);
+  wipe(seed);
+  try {
+    return phraseTagOf(root);
+  } finally {
+    root.wipe();
+  }
+}
 
 /** How many of the phrase's accounts have been used, asked of the selected network's node. */
 export async function usedAccounts(mnemonic: string, settings: SettingsStore, networks: NetworksService): Promise<{ count: number; complete: boolean }> {
@@ -46,9 +68,10 @@ export function vaultLoss(session: Session, restoring?: string): VaultLoss | und
 
 /**
  * What replacing the vault would drop that the recovery phrase (or the key) cannot bring back.
- * `vault` says the vault's part (undefined: locked, only the settings say it).
+ * `vault` says the vault's part (undefined: locked, only the settings say it). `restoringTag`: the
+ * phraseTagOf the phrase a restore brings.
  */
-export async function restoreLoss(fromPhrase: boolean, vault: VaultLoss | undefined, settings: SettingsStore, local: StorageArea, transfers: TransfersService, vaultExists: () => Promise<boolean>): Promise<RestoreLoss> {
+export async function restoreLoss(restoringTag: string | undefined, vault: VaultLoss | undefined, settings: SettingsStore, local: StorageArea, transfers: TransfersService, vaultExists: () => Promise<boolean>): Promise<RestoreLoss> {
   // Unreadable settings name no accounts: the restore is still a way out of that state, but what it
   // drops is not known then (an unlock would rebuild the list instead), so it is asked about.
   const readable = await settings.read().then(
@@ -61,16 +84,19 @@ export async function restoreLoss(fromPhrase: boolean, vault: VaultLoss | undefi
   const unknown = readable === null && (await vaultExists());
   const phraseAccounts = s.accounts.filter((a) => a.kind === 'hd').length;
   // A key, or another phrase, over a wallet with a phrase drops it, even with none of its accounts
-  // listed (they were removed). Locked, the settings say so for a key (an HD index was ever given);
-  // whether a phrase is the same one only the unlocked vault can say.
-  const phrase = vault ? vault.hasPhrase : !fromPhrase && (s.nextHdIndex > 0 || phraseAccounts > 0);
+  // listed (they were removed). Locked, the settings say so for a key (an HD index was ever given),
+  // and their phrase tag whether a phrase is another one; with no tag (a vault from before it), it
+  // may be: asked, "unless it is the one you entered".
+  const hadPhrase = s.nextHdIndex > 0 || phraseAccounts > 0;
+  const unsure = !vault && restoringTag !== undefined && hadPhrase && s.phraseTag === undefined;
+  const phrase = vault ? vault.hasPhrase : hadPhrase && (restoringTag === undefined || s.phraseTag !== restoringTag);
   const perChains = await perChainsKeys(local, s.accounts.map((a) => a.id));
   const perEntry = (key: (networkId: string, accountId: string) => string) => s.accounts.flatMap((a) => networkIdsOf(s).map((n) => key(n, a.id)));
   const sends = await sendsInTheWay(local, [...perChains.outboxes, ...perEntry(entryOutboxKey)]);
   const moves = await transfers.unfinishedIn([...perChains.journals, ...perEntry(entryJournalKey)]);
   return {
     importedKeys: keyIds.size,
-    ...(phrase ? { phraseAccounts } : {}),
+    ...(phrase ? { phraseAccounts, ...(unsure ? { phraseUnsure: true as const } : {}) } : {}),
     unfinishedTransfers: moves.length,
     ...(sends.length > 0 ? { undecidedSends: sends.length } : {}),
     ...(unknown ? { unknown: true as const } : {}),

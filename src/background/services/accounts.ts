@@ -18,7 +18,7 @@ import type { Session } from '../session.js';
 import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
-import { keyWallet, parseKey, restoreLoss, usedAccounts, vaultLoss } from './accounts-restore.js';
+import { keyWallet, parseKey, phraseTag, phraseTagOf, restoreLoss, usedAccounts, vaultLoss } from './accounts-restore.js';
 import type { NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
@@ -105,10 +105,10 @@ export class AccountsService {
    * old accounts' caches, transfer journals and history are dropped only once it is in place.
    * Called in oneVaultChange, which unlocks wait for too: no unlock of the old vault lands between.
    */
-  private async replaceVault(accounts: AccountRecord[], nextHdIndex: number, writeVault: () => Promise<unknown>): Promise<WalletStatus> {
+  private async replaceVault(accounts: AccountRecord[], nextHdIndex: number, writeVault: () => Promise<unknown>, phraseTag?: string): Promise<WalletStatus> {
     const before = await this.settings.stored();
     const prior = await this.settings.readOrEmpty();
-    await this.settings.startWith(accounts, nextHdIndex);
+    await this.settings.startWith(accounts, nextHdIndex, phraseTag);
     try {
       await writeVault();
     } catch (e) {
@@ -148,7 +148,7 @@ export class AccountsService {
     checkNewPassword(p.password);
     return this.oneVaultChange(async () => {
       if (await this.vaultExists()) throw new WalletError('vault-exists', 'a wallet already exists; restore it from its recovery phrase to replace it');
-      return this.replaceVault([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1, () => this.session.create(p.password, { mnemonic }));
+      return this.replaceVault([{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }], 1, () => this.session.create(p.password, { mnemonic }), await phraseTag(mnemonic));
     });
   }
 
@@ -164,15 +164,21 @@ export class AccountsService {
     // A Confirm holds for what the user was shown, by name: another window may have added an import,
     // a send or a move since. More than that is asked about, never dropped unsaid.
     const agreed = new Set(p.confirmLoss);
+    const tag = mnemonic === undefined ? undefined : await phraseTag(mnemonic);
     const countAgain = async (vault = vaultLoss(this.session, mnemonic)) => {
-      const loss = await restoreLoss(fromPhrase, vault, this.settings, this.local, this.transfers, () => this.vaultExists());
+      const loss = await restoreLoss(tag, vault, this.settings, this.local, this.transfers, () => this.vaultExists());
       if (loss.names.some((name) => !agreed.has(name))) throw new RestoreWouldDropError(loss);
       return vault;
     };
     await countAgain();
     // Looked for before anything is replaced, so the accounts are written with the vault, at once.
     const found = mnemonic === undefined ? { count: 0, complete: true } : await usedAccounts(mnemonic, this.settings, this.networks);
-    const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: found.count }, (_, i) => ({ id: newId(), name: `Account ${i + 1}`, kind: 'hd', index: i }));
+    // The same phrase back (its tag): the accounts it listed come back, by name, even those the node
+    // shows nothing on now (emptied, all staked, tokens only), which the search stops at.
+    const stored = await this.settings.readOrEmpty();
+    const listed = tag !== undefined && stored.phraseTag === tag ? stored.accounts.flatMap((a) => (a.kind === 'hd' ? [a] : [])) : [];
+    const count = Math.max(found.count, ...listed.map((a) => a.index + 1));
+    const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: count }, (_, i) => ({ id: newId(), name: listed.find((a) => a.index === i)?.name ?? `Account ${i + 1}`, kind: 'hd', index: i }));
     const status = await this.oneVaultChange(async () => {
       // Counted again in its turn, before anything is stopped or locked.
       const vault = await countAgain();
@@ -188,7 +194,7 @@ export class AccountsService {
           // Once more, locked: a site's tx signed before the lock may have been put in its outbox since.
           // The vault's keys and phrase cannot be read now: as counted in this turn (none can change in it).
           await countAgain(vault);
-          return this.replaceVault(accounts, found.count, () => this.session.create(p.password, keyed?.secrets ?? { mnemonic }, { replace: true }));
+          return this.replaceVault(accounts, count, () => this.session.create(p.password, keyed?.secrets ?? { mnemonic }, { replace: true }), tag);
         },
       );
     });
@@ -222,7 +228,8 @@ export class AccountsService {
       });
       // In the vault's queue, so no import or removal lands between the vault read and the settings write.
       try {
-        await this.session.modify((secrets) => this.settings.reconcile({ hasMnemonic: secrets.mnemonic !== undefined, importedKeys: secrets.importedKeys.map((k) => ({ id: k.id, name: k.name })) }));
+        const tag = this.session.secrets().mnemonic !== undefined ? phraseTagOf(await this.keyring.root()) : undefined;
+        await this.session.modify((secrets) => this.settings.reconcile({ hasMnemonic: secrets.mnemonic !== undefined, importedKeys: secrets.importedKeys.map((k) => ({ id: k.id, name: k.name })), ...(tag !== undefined ? { phraseTag: tag } : {}) }));
       } catch (e) {
         // The account list could not be brought in line with the vault (a storage write failed). With
         // an account to show, the user gets in (a storage that stays full must not lock them out; the

@@ -13,13 +13,13 @@ export function Screen({ title, children }: { title: string; children: Component
   );
 }
 
-/** A restore whose node could not say which of the phrase's other accounts were used. */
+/** A restore whose node could not say which of the phrase's accounts were used (none, or only the first ones, were found). */
 export function AccountsNotSearched({ onContinue }: { onContinue: () => void }) {
   return (
     <Screen title="Wallet restored">
       <p role="status">
-        Account 1 is back. The node could not be reached, so the wallet could not look for your other accounts. Add them with “Add account” in Settings: they
-        come back in the same order, with their funds.
+        Your wallet is back, but the node could not be reached, or did not answer in time, so the wallet could not look for all your accounts: some may be
+        missing. Add them with “Add account” in Settings: they come back in the same order, with their funds.
       </p>
       <button class="primary" autoFocus onClick={onContinue}>
         Continue
@@ -34,7 +34,7 @@ function plural(n: number, one: string, many: string): string {
 
 /** What a restore over this wallet would drop, before the user confirms it (`again`: shown once more after a refused Confirm). */
 export function RestoreLossWarning(p: { loss: RestoreLoss; keyMode: boolean; again?: boolean; busy: boolean; error: string | undefined; onConfirm: () => void; onCancel: () => void }) {
-  const { importedKeys, phraseAccounts, unfinishedTransfers, undecidedSends, unknown } = p.loss;
+  const { importedKeys, phraseAccounts, phraseUnsure, unfinishedTransfers, undecidedSends, unknown } = p.loss;
   return (
     <Screen title="This restore loses data">
       <div class="warn-box" role="alert">
@@ -43,7 +43,7 @@ export function RestoreLossWarning(p: { loss: RestoreLoss; keyMode: boolean; aga
         <ul>
           {phraseAccounts !== undefined && (
             <li>
-              The recovery phrase stored now: it will be gone from this wallet, with{' '}
+              {phraseUnsure ? 'The recovery phrase stored now, unless it is the one you entered (the wallet cannot tell while locked)' : p.keyMode ? 'The recovery phrase stored now' : 'The recovery phrase stored now, which is not the one you entered'}: it will be gone from this wallet, with{' '}
               {phraseAccounts > 0 ? `the ${plural(phraseAccounts, 'account', 'accounts')} made from it` : 'every account made from it (none is listed now)'}. Their
               funds stay reachable only with that phrase: make sure you have it written down.
             </li>

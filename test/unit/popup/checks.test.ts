@@ -126,6 +126,9 @@ describe('recovery phrase shape', () => {
     for (const n of [11, 13, 25]) expect(checkPhrase(Array(n).fill('abandon').join(' ')).ok).toBe(false);
     expect(checkPhrase('one two three')).toEqual({ ok: false, error: 'A recovery phrase has 12, 15, 18, 21 or 24 words; this one has 3' });
     expect(checkPhrase('abandon ab4ndon')).toEqual({ ok: false, error: 'Word 2 has characters other than letters' });
+    // Another language's letters: said to be one the wallet does not read, not a typo.
+    expect(checkPhrase('ábaco abdomen')).toEqual({ ok: false, error: 'Word 1 is not in English: the wallet reads English recovery phrases only' });
+    expect(checkPhrase('あいこくしん あいさつ')).toEqual({ ok: false, error: 'Word 1 is not in English: the wallet reads English recovery phrases only' });
   });
 
   it('reads a phrase pasted with invisible characters as the words it shows', () => {
