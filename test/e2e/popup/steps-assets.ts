@@ -160,4 +160,11 @@ export async function assetStudio(run: UiRun): Promise<void> {
   await ui.expectHomeTotals(expected);
   // The minted asset is on Home too, as an unverified X asset.
   expect(await ui.read({ css: `[data-testid="asset-X-${goldID}"] .amount` }, { attr: 'aria-label' })).toBe(`${amountText(GOLD.mint, GOLD.decimals)} ${GOLD.symbol} spendable`);
+
+  // With GOLD and the NFT held, Max of the X-Chain's AVAX leaves none for their fees: said on the form.
+  await ui.openTab('Send');
+  await ui.fill('To (X-Chain address)', formatAddress('X', 'custom', freshKey().shortId));
+  await ui.click({ css: 'button[aria-label^="Max"]:not([disabled])' }, 30_000);
+  await ui.waitText({ testid: 'send-strands' }, /^This leaves too little AVAX on the X-Chain to pay the fee for sending your (other asset|\d+ other assets) there, until more AVAX arrives\.$/);
+  await ui.openTab('Home');
 }
