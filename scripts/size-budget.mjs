@@ -98,12 +98,16 @@ export const GROWTH_ALLOWED = 0.1;
  * P-Chain locks judged no later than an hour past the clock, Max said to be one tx's, a create
  * asset's review naming this account, exact amounts by keyboard and unique names, a token scan a
  * flood cannot stop, spam contracts sharing the room in turns: +5.7 KB) took it to 820.6 KB: the
- * limit to 821 KB. Of the background's 360 KB, 100 KB are libraries
+ * limit to 821 KB. Fixes from audits of moves, staking, keys and restore (a damaged journal record
+ * skipped whole, a move not completed on one read of atomic memory, a send racing a move's export
+ * refused, a site's delegation told its validator's terms, a locked restore telling another phrase
+ * from the one stored, other X assets left without a fee said: +4.9 KB) took it to 825.4 KB: the
+ * limit to 826 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 821 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 826 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
