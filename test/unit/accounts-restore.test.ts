@@ -29,12 +29,26 @@ describe('restoring a phrase while the node cannot be reached', () => {
     await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
     const second = await wallet.accounts.accountsAdd({ name: 'Savings' });
     await wallet.accounts.walletLock();
+    // Another wallet's settings (no tag of this phrase): only the node could say which accounts were used.
+    await wallet.accounts.walletRestore({ password: 'a new password', mnemonic: generateMnemonic(12), confirmLoss: ['phrase 2'] });
+    await wallet.accounts.walletLock();
 
-    const status = await wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
+    const status = await wallet.accounts.walletRestore({ password: 'a new password', mnemonic, confirmLoss: ['phrase 1'] });
     expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1', index: 0 }, accountsNotSearched: true });
     expect((await wallet.accounts.accountsList()).accounts).toHaveLength(1);
     const added = await wallet.accounts.accountsAdd({ name: 'Account 2' });
     expect(added).toMatchObject({ index: 1, xAddress: second.xAddress, cAddress: second.cAddress });
+  });
+
+  it('its own phrase back restores the accounts the wallet listed from it, by name, though the node could not be asked', async () => {
+    const { wallet } = service();
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    const second = await wallet.accounts.accountsAdd({ name: 'Savings' });
+    await wallet.accounts.walletLock();
+    const status = await wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
+    expect(status).toMatchObject({ vault: 'unlocked', account: { name: 'Account 1', index: 0 }, accountsNotSearched: true });
+    expect((await wallet.accounts.accountsList()).accounts).toMatchObject([{ name: 'Account 1', index: 0 }, { name: 'Savings', index: 1, xAddress: second.xAddress }]);
   });
 
   it('does not wait for a node that never answers beyond its deadline', async () => {
