@@ -153,9 +153,9 @@ export class Session {
         return null;
       }
       try {
-        const activity = found[ACTIVITY_STORAGE_KEY];
-        const last = typeof activity === 'number' && Number.isFinite(activity) ? activity : entry.unlockedAt;
-        if (await this.#idleExpired(last, this.#now())) {
+        const now = this.#now();
+        const last = await this.#storedActivity(found[ACTIVITY_STORAGE_KEY], entry.unlockedAt, now);
+        if (await this.#idleExpired(last, now)) {
           await this.#lockNow();
           return null;
         }
@@ -277,8 +277,12 @@ export class Session {
   checkIdle(now: number = this.#now()): Promise<boolean> {
     return this.#serial(async () => {
       if (this.isUnlocked()) {
-        // The clock went back since the last activity: idle from now, not from a time still ahead.
-        if (now < this.#lastActivity) this.#lastActivity = now;
+        if (now < this.#lastActivity) {
+          // The clock went back since the last activity: idle from now, not from a time still
+          // ahead, and stored so, or a worker restart would resume the time ahead.
+          this.#lastActivity = now;
+          await this.#session.set({ [ACTIVITY_STORAGE_KEY]: now }).catch(() => undefined);
+        }
         if (!(await this.#idleExpired(this.#lastActivity, now))) return false;
         await this.#lockNow();
         return true;
@@ -287,12 +291,21 @@ export class Session {
       const found = await this.#session.get([SESSION_STORAGE_KEY, ACTIVITY_STORAGE_KEY]);
       if (found[SESSION_STORAGE_KEY] === undefined) return false;
       const entry = parseEntry(found[SESSION_STORAGE_KEY]);
-      const activity = found[ACTIVITY_STORAGE_KEY];
-      const last = typeof activity === 'number' && Number.isFinite(activity) ? activity : (entry?.unlockedAt ?? 0);
-      if (entry !== null && !(await this.#idleExpired(last, now))) return false;
+      if (entry !== null && !(await this.#idleExpired(await this.#storedActivity(found[ACTIVITY_STORAGE_KEY], entry.unlockedAt, now), now))) return false;
       await this.#lockNow();
       return true;
     });
+  }
+
+  /**
+   * The stored last activity (the unlock time when there is none). A time ahead of `now` means the
+   * clock went back: the session idles from now, written back so the next reader agrees.
+   */
+  async #storedActivity(stored: unknown, unlockedAt: number, now: number): Promise<number> {
+    const last = typeof stored === 'number' && Number.isFinite(stored) ? stored : unlockedAt;
+    if (last <= now) return last;
+    await this.#session.set({ [ACTIVITY_STORAGE_KEY]: now }).catch(() => undefined);
+    return now;
   }
 
   async #idleExpired(lastActivity: number, now: number): Promise<boolean> {

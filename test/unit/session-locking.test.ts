@@ -117,6 +117,37 @@ describe('session: locking', () => {
     expect(await session.checkIdle(corrected + 20 * MINUTE)).toBe(true);
   });
 
+  it('after the clock went back, a worker restarted every minute still locks 15 minutes from the correction', async () => {
+    const { session, clock, worker, stores } = await unlockedWorld();
+    await session.touch(clock.t + MINUTE);
+    clock.t -= 60 * MINUTE; // corrected an hour back; the worker stops and starts each minute
+    for (let minute = 0; minute < 15; minute++) {
+      expect(await worker().session.resume()).not.toBeNull();
+      clock.t += MINUTE;
+    }
+    expect(await worker().session.resume()).toBeNull();
+    expect(stores.session.keys()).toEqual([]);
+  });
+
+  it('the correction seen by the unlocked worker is stored, so the next worker idles from it too', async () => {
+    const { session, clock, worker } = await unlockedWorld();
+    await session.touch(clock.t + MINUTE);
+    const corrected = clock.t - 60 * MINUTE;
+    expect(await session.checkIdle(corrected)).toBe(false);
+    clock.t = corrected + 15 * MINUTE;
+    expect(await worker().session.resume()).toBeNull();
+  });
+
+  it('the alarm in fresh workers after the clock went back locks 15 minutes from the first look', async () => {
+    const { session, clock, worker, stores } = await unlockedWorld();
+    await session.touch(clock.t + MINUTE);
+    const corrected = clock.t - 60 * MINUTE;
+    expect(await worker().session.checkIdle(corrected)).toBe(false);
+    expect(await worker().session.checkIdle(corrected + 14 * MINUTE)).toBe(false);
+    expect(await worker().session.checkIdle(corrected + 15 * MINUTE)).toBe(true);
+    expect(stores.session.keys()).toEqual([]);
+  });
+
   it('idle time counts across a worker restart', async () => {
     const { session, clock, worker, stores } = await unlockedWorld();
     await session.touch(clock.t + 5 * MINUTE);
