@@ -317,6 +317,11 @@ export class TransferRunner {
       const code = fates.length === 0 && Date.now() - record.missingSince >= FUNDS_GONE_MS ? 'funds-not-shown' : 'tx-processing';
       throw new WalletError(code, `transfer ${record.id}: ${record.error}; it is looked at again later`);
     }
+    if (record.missingSince !== undefined) {
+      // The funds show: a later empty read starts its own wait, whatever stops this import below.
+      delete record.missingSince;
+      await this.save(record, 'import-funds-shown');
+    }
     const importFees = built.reduce((sum, b) => sum + b.fee, 0n);
     // One still waiting for the C-Chain's base fee to fall is replaced only by one paying more: of
     // two spending the same funds, the chain keeps the one paying more.
@@ -332,7 +337,6 @@ export class TransferRunner {
       if (record.underpaid) for (const t of record.imports) await this.engine.submit(t.chain, fromHex(t.signedHex), t.txID).catch(() => undefined);
       throw new WalletError('fee-above-approved', `transfer ${record.id}: ${why}; the funds wait in atomic memory`);
     }
-    delete record.missingSince;
     delete record.underpaid;
     Object.assign(record, withImportsRebuilt(record, built.map((b) => {
       const s = this.engine.sign(b);

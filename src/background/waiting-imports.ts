@@ -88,8 +88,9 @@ export function journalReviewedImport(engine: WalletEngine, record: TransferReco
   const signed = built.map((b) => engine.sign(b));
   // Never lowered: the reviewed import is within what the user approved now (over the reviewed export fee, which the import's cap is taken from).
   const reviewedMax = BigInt(record.maxExportFee ?? record.export!.fee) + feeOf(built);
-  // A new import of the user's reviewing: the one it replaces no longer bounds it (TransferRecord.underpaid).
-  const { underpaid: _replacedNow, ...rest } = record;
+  // A new import of the user's reviewing: the one it replaces no longer bounds it (TransferRecord.underpaid),
+  // and the funds it takes show, so a wait for them to show is over.
+  const { underpaid: _replacedNow, missingSince: _shownNow, ...rest } = record;
   return {
     ...rest,
     ...withImportsRebuilt(record, signed.map((x) => ({ chain: x.chain, txID: x.txID, signedHex: toHex(x.signedBytes), fee: x.fee.toString(), accepted: false }))),

@@ -333,6 +333,37 @@ describe('a move whose exported funds are gone from atomic memory after its impo
     expect((await journal.list())[0]!.error).toMatch(/do not show/);
   });
 
+  it('funds that showed again end the wait for them, even when their import then waits for a fee approval: a later empty read waits its ten minutes anew', async () => {
+    const chains = new ScriptedChains();
+    const journal = new TransferJournal(memoryStores().local, 'transfers:shown');
+    const runner = new TransferRunner(chains.engine(), journal, {
+      checkpoint(point) {
+        if (point === 'export-accepted') chains.atomicThere = false;
+      },
+    });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await expect(runner.start('X', 'P', 5_000n, 1_010n, 1_000n)).rejects.toMatchObject({ code: 'tx-processing' });
+      expect((await journal.list())[0]!.missingSince).toEqual(expect.any(Number));
+      const rerun = async () => new TransferRunner(chains.engine(), journal).run((await journal.list())[0]!);
+      // They show, but their import now costs more than was approved: it waits for "Import now".
+      vi.advanceTimersByTime(5 * 60_000);
+      chains.atomicThere = true;
+      chains.importFee = 1_000_000n;
+      await expect(rerun()).rejects.toMatchObject({ code: 'fee-above-approved' });
+      expect((await journal.list())[0]!.missingSince).toBeUndefined();
+      // Hidden again six minutes on: eleven minutes after the first empty read, but a new wait.
+      vi.advanceTimersByTime(6 * 60_000);
+      chains.atomicThere = false;
+      await expect(rerun()).rejects.toMatchObject({ code: 'tx-processing' });
+      // An import of the user's reviewing ends a wait too.
+      const reviewed = journalReviewedImport(chains.engine(), (await journal.list())[0]!, [{ chain: 'P', fee: 10n, id: 'tx-reviewed' } as never]);
+      expect(reviewed.missingSince).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('with no import of its own journaled, still waits when its funds stay missing (a node can hide them), but after ten minutes no longer as "the chain brings them"', async () => {
     const chains = new ScriptedChains();
     const journal = new TransferJournal(memoryStores().local, 'transfers:elsewhere');
