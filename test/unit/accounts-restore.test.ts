@@ -51,6 +51,20 @@ describe('restoring a phrase while the node cannot be reached', () => {
     expect((await wallet.accounts.accountsList()).accounts).toMatchObject([{ name: 'Account 1', index: 0 }, { name: 'Savings', index: 1, xAddress: second.xAddress }]);
   });
 
+  it('its own phrase back leaves out an account the user removed, unless the search finds it used', async () => {
+    const { wallet } = service();
+    const mnemonic = generateMnemonic(12);
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
+    const removed = await wallet.accounts.accountsAdd({ name: 'Old' });
+    const kept = await wallet.accounts.accountsAdd({ name: 'Trading' });
+    await wallet.accounts.accountsRemove({ id: removed.id });
+    await wallet.accounts.walletLock();
+    await wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
+    expect((await wallet.accounts.accountsList()).accounts).toMatchObject([{ name: 'Account 1', index: 0 }, { name: 'Trading', index: 2, xAddress: kept.xAddress }]);
+    // A new account takes the next index, never the removed one's keys under a new name.
+    expect(await wallet.accounts.accountsAdd({ name: 'New' })).toMatchObject({ index: 3 });
+  });
+
   it('does not wait for a node that never answers beyond its deadline', async () => {
     const root = HdRoot.fromSeed(await mnemonicToSeed(generateMnemonic(12)));
     const started = Date.now();

@@ -174,11 +174,13 @@ export class AccountsService {
     // Looked for before anything is replaced, so the accounts are written with the vault, at once.
     const found = mnemonic === undefined ? { count: 0, complete: true } : await usedAccounts(mnemonic, this.settings, this.networks);
     // The same phrase back (its tag): the accounts it listed come back, by name, even those the node
-    // shows nothing on now (emptied, all staked, tokens only), which the search stops at.
+    // shows nothing on now (emptied, all staked, tokens only), which the search stops at. One the
+    // user removed stays removed unless the search found it used.
     const stored = await this.settings.readOrEmpty();
     const listed = tag !== undefined && stored.phraseTag === tag ? stored.accounts.flatMap((a) => (a.kind === 'hd' ? [a] : [])) : [];
-    const count = Math.max(found.count, ...listed.map((a) => a.index + 1));
-    const accounts: AccountRecord[] = keyed?.accounts ?? Array.from({ length: count }, (_, i) => ({ id: newId(), name: listed.find((a) => a.index === i)?.name ?? `Account ${i + 1}`, kind: 'hd', index: i }));
+    const indices = [...new Set([...Array.from({ length: found.count }, (_, i) => i), ...listed.map((a) => a.index)])].sort((a, b) => a - b);
+    const count = indices.length === 0 ? 0 : indices.at(-1)! + 1;
+    const accounts: AccountRecord[] = keyed?.accounts ?? indices.map((i) => ({ id: newId(), name: listed.find((a) => a.index === i)?.name ?? `Account ${i + 1}`, kind: 'hd', index: i }));
     const status = await this.oneVaultChange(async () => {
       // Counted again in its turn, before anything is stopped or locked.
       const vault = await countAgain();
