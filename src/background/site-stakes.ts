@@ -106,7 +106,7 @@ export async function delegationTerms(engine: WalletEngine, tx: UnsignedTx): Pro
       value: listed.delegationFee >= 1_000_000 ? 'the whole reward: this delegation earns you nothing' : `${sharesText(listed.delegationFee)} of the reward (proven by its staking transaction)`,
     },
     { label: listed.autoRenew ? "Validator's current cycle ends" : 'Validator validates until', value: timeText(listed.end) },
-    { label: 'Validator uptime', value: `${listed.uptime}%, as the node reports it${listed.connected ? '' : '; not connected now'}` },
+    { label: 'Validator uptime', value: `${listed.uptime === null ? 'not reported by your node' : `${listed.uptime}%, as the node reports it`}${listed.connected ? '' : '; not connected now'}` },
   ];
   if (tx.validator.end > listed.end) lines.push({ label: 'Ends after the validator', value: 'the chain refuses a delegation that ends after its validator (or its current cycle)' });
   return lines;

@@ -59,8 +59,8 @@ export interface ValidatorView {
   /** How much more may be delegated to it now: min(factor × stake, max validator stake) − stake − delegated. */
   freeSpace: Amount;
   delegationFee: Shares;
-  /** Percent (0–100) of the time the node measured it up, since it started. */
-  uptime: number;
+  /** Percent (0–100) of the time the node measured it up, since it started; null when the node does not say. */
+  uptime: number | null;
   /** Percent it must be up for its rewards and its delegators' (90 if it started after Helicon, else 80). */
   uptimeRequirement: number;
   connected: boolean;

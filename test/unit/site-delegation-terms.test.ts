@@ -57,6 +57,11 @@ describe("a site's delegation: what its approval says of the validator", () => {
     expect(lines[2]!.value).toBe('99.5%, as the node reports it; not connected now');
   });
 
+  it('an uptime the node does not report: said so, never "0%"', async () => {
+    const lines = await delegationTerms(engine(validatorTx(20_000), { uptime: null }), delegation());
+    expect(lines[2]).toEqual({ label: 'Validator uptime', value: 'not reported by your node' });
+  });
+
   it('a list whose fee its staking tx contradicts, or a tx the node cannot show: its terms not known, nothing claimed', async () => {
     const said = [{ label: "Validator's terms", value: "not known: the node could not show them, or showed terms its own staking transaction contradicts. Only approve if you trust this site's choice of validator" }];
     expect(await delegationTerms(engine(validatorTx(1_000_000), { delegationFee: 20_000 }), delegation())).toEqual(said);

@@ -78,6 +78,8 @@ describe('platform.getCurrentValidators, parsed', () => {
     const twice = structuredClone(ALL) as { validators: unknown[] };
     twice.validators.push(twice.validators[0]);
     expect(() => parseCurrentValidators(twice)).toThrow(/listed twice/);
+    // No uptime in the answer: not known, never read as 0%.
+    expect(parseCurrentValidators(bad({ uptime: undefined }))[0]!.uptime).toBeNull();
     expect(() => parseCurrentValidators(bad({ nodeID: 'NodeID-0OIl' }))).toThrow(NodeResponseError);
     expect(() => parseCurrentValidators(bad({ delegationFee: '100.5000' }))).toThrow(NodeResponseError);
     expect(() => parseCurrentValidators(bad({ weight: '-1' }))).toThrow(NodeResponseError);
@@ -289,6 +291,14 @@ describe('the validator list model', () => {
     const page = validatorPage(models, { now, sort: 'fee', offset: 1, limit: 2 });
     expect(page.matching).toBe(5);
     expect(page.page).toHaveLength(2);
+  });
+
+  it('a validator whose uptime the node does not report: scored as at the floor, never through an uptime filter, sorted last by uptime, never picked', () => {
+    const models = validatorModels([synthetic(1, { uptime: null }), synthetic(2, {})], rules, now);
+    expect(models[0]!.score).toBeLessThan(models[1]!.score);
+    expect(filterValidators(models, { minUptime: 0 }, now).map((v) => v.nodeID)).toEqual(['NodeID-2']);
+    expect(sortValidators(models, 'uptime').map((v) => v.nodeID)).toEqual(['NodeID-2', 'NodeID-1']);
+    expect(() => pickValidator([models[0]!], { amount: 25n * AVAX, end: now + 60n, now, rules })).toThrow(/No validator can take/);
   });
 
   it('picks a validator that fits and says why; refuses when none does', () => {

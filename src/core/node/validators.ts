@@ -37,8 +37,8 @@ export interface CurrentValidator {
   accruedDelegateeReward: bigint;
   /** Millionths (the API gives a percentage with four decimals: exact in millionths). */
   delegationFee: number;
-  /** Percent, 0–100, as the node measures it; 0 when the node does not say. */
-  uptime: number;
+  /** Percent, 0–100, as the node measures it; null when the node does not say. */
+  uptime: number | null;
   connected: boolean;
   validationRewardOwner?: ApiOwner;
   delegationRewardOwner?: ApiOwner;
@@ -145,7 +145,7 @@ function validator(value: unknown, path: string): CurrentValidator {
     potentialReward: o['potentialReward'] === undefined ? 0n : uint(o['potentialReward'], `${path}.potentialReward`),
     accruedDelegateeReward: o['accruedDelegateeReward'] === undefined ? 0n : uint(o['accruedDelegateeReward'], `${path}.accruedDelegateeReward`),
     delegationFee: exactFee !== undefined && exactFee !== null ? small(exactFee, `${path}.exactDelegationFee`, 1_000_000) : percentToShares(percent(o['delegationFee'], `${path}.delegationFee`)),
-    uptime: o['uptime'] === undefined || o['uptime'] === null ? 0 : Number(percent(o['uptime'], `${path}.uptime`)),
+    uptime: o['uptime'] === undefined || o['uptime'] === null ? null : Number(percent(o['uptime'], `${path}.uptime`)),
     connected: o['connected'] === true,
     delegatorCount: o['delegatorCount'] === undefined ? 0 : small(o['delegatorCount'], `${path}.delegatorCount`, Number.MAX_SAFE_INTEGER),
     delegatorWeight: o['delegatorWeight'] === undefined ? 0n : uint(o['delegatorWeight'], `${path}.delegatorWeight`),

@@ -40,7 +40,8 @@ const WEIGHTS = { uptime: 40, fee: 25, room: 20, time: 15 };
 const clamp = (x: number): number => (x < 0 ? 0 : x > 1 ? 1 : x);
 
 function scoreOf(v: CurrentValidator, free: bigint, rules: StakingRules, now: bigint): number {
-  const uptime = clamp((v.uptime - UPTIME_FLOOR) / (100 - UPTIME_FLOOR));
+  // Not reported counts as the floor: nothing says the validator is up.
+  const uptime = clamp(((v.uptime ?? UPTIME_FLOOR) - UPTIME_FLOOR) / (100 - UPTIME_FLOOR));
   const fee = clamp(1 - (v.delegationFee - rules.minDelegationFee) / (FEE_CEILING - rules.minDelegationFee));
   const room = clamp(Math.log10(1 + Number(free) / Number(rules.minDelegatorStake)) / Math.log10(1 + ROOM_SATURATION));
   const left = v.end > now ? v.end - now : 0n;
@@ -66,7 +67,7 @@ export function validatorModels(list: readonly CurrentValidator[], rules: Stakin
 export function filterValidators(models: readonly ValidatorModel[], f: ValidatorFilter, now: bigint): ValidatorModel[] {
   return models.filter(
     (v) =>
-      (f.minUptime === undefined || v.uptime >= f.minUptime) &&
+      (f.minUptime === undefined || (v.uptime !== null && v.uptime >= f.minUptime)) &&
       (f.maxFee === undefined || v.delegationFee <= f.maxFee) &&
       (f.minFreeSpace === undefined || v.freeSpace >= f.minFreeSpace) &&
       (f.minRemainingSeconds === undefined || v.end - now >= f.minRemainingSeconds) &&
@@ -81,7 +82,7 @@ const tie = (a: ValidatorModel, b: ValidatorModel): number => byBigint(a.weight 
 const ORDERS: Record<ValidatorSort, (a: ValidatorModel, b: ValidatorModel) => number> = {
   score: (a, b) => b.score - a.score || tie(a, b),
   fee: (a, b) => a.delegationFee - b.delegationFee || b.score - a.score || tie(a, b),
-  uptime: (a, b) => b.uptime - a.uptime || b.score - a.score || tie(a, b),
+  uptime: (a, b) => (b.uptime ?? -1) - (a.uptime ?? -1) || b.score - a.score || tie(a, b),
   'free-space': (a, b) => byBigint(b.freeSpace, a.freeSpace) || b.score - a.score || tie(a, b),
   end: (a, b) => byBigint(b.end, a.end) || b.score - a.score || tie(a, b),
 };
@@ -108,7 +109,7 @@ export function validatorPage(models: readonly ValidatorModel[], p: { filter?: V
 export function pickValidator(models: readonly ValidatorModel[], p: { amount: bigint; end: bigint; now: bigint; rules: StakingRules }): { validator: ValidatorModel; reasons: string[] } {
   const { rules } = p;
   // One that keeps 100% of its delegators' reward would pay this delegation nothing.
-  const fits = models.filter((v) => v.freeSpace >= p.amount && v.end >= p.end && v.start <= p.now && v.connected && v.uptime >= v.uptimeRequirement && v.delegationFee < 1_000_000);
+  const fits = models.filter((v) => v.freeSpace >= p.amount && v.end >= p.end && v.start <= p.now && v.connected && v.uptime !== null && v.uptime >= v.uptimeRequirement && v.delegationFee < 1_000_000);
   if (fits.length === 0) {
     throw new WalletError('no-validator', `No validator can take ${avaxWords(p.amount)} until ${timeWords(p.end)} now while up and connected: try a smaller amount or an earlier end, or choose one from the list.`);
   }

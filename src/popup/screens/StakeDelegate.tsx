@@ -39,9 +39,10 @@ type Stage = { k: 'form' } | { k: 'review'; review: DelegationReview } | { k: 'd
  * not reachable now, puts the estimate at risk. Null when neither.
  */
 function rewardRisk(v: ValidatorView): string | null {
-  const low = v.uptime < v.uptimeRequirement;
-  if (!low && v.connected) return null;
-  const state = [low ? `so far it was up only ${v.uptime}% of the time` : '', v.connected ? '' : 'it is not connected now'].filter(Boolean).join(' and ');
+  const low = v.uptime !== null && v.uptime < v.uptimeRequirement;
+  if (!low && v.uptime !== null && v.connected) return null;
+  const up = v.uptime === null ? 'your node does not report how long it was up' : low ? `so far it was up only ${v.uptime}% of the time` : '';
+  const state = [up, v.connected ? '' : 'it is not connected now'].filter(Boolean).join(' and ');
   return `Careful: ${state}; if it ends below ${v.uptimeRequirement}%, no reward is paid.`;
 }
 

@@ -42,7 +42,7 @@ export function ValidatorFacts({ v, now }: { v: ValidatorView; now: number }) {
       </Term>
       <Term term="Fee">{sharesText(v.delegationFee)} of rewards</Term>
       <Term term="Uptime">
-        {v.uptime}% (rewards need {v.uptimeRequirement}%) · {v.connected ? 'connected' : 'not connected now'}
+        {v.uptime === null ? 'not reported by your node' : `${v.uptime}%`} (rewards need {v.uptimeRequirement}%) · {v.connected ? 'connected' : 'not connected now'}
       </Term>
       <Term term="Validates until">
         {unixText(v.end)} ({remainingText(v.end, now)})

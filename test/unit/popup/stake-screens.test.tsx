@@ -176,6 +176,11 @@ describe('Delegate', () => {
     expect(within(shown).getByTestId('review-reward-risk').textContent).toBe(' Careful: so far it was up only 61.5% of the time and it is not connected now; if it ends below 80%, no reward is paid.');
   });
 
+  it('says so when the node does not report how long the validator was up, never "0%"', async () => {
+    const shown = await review(validator({ uptime: null }));
+    expect(within(shown).getByTestId('review-reward-risk').textContent).toBe(' Careful: your node does not report how long it was up; if it ends below 80%, no reward is paid.');
+  });
+
   it('and says nothing of the kind for a validator up and connected', async () => {
     const shown = await review(validator());
     expect(within(shown).queryByTestId('review-reward-risk')).toBeNull();
