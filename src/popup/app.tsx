@@ -254,13 +254,13 @@ function Wallet({ status, onStatus, takeOpened = () => null }: { status: WalletS
       break;
     case 'send':
       // Keyed by account and network: a switch drops any form or review of the one before.
-      screen = <Send key={key} status={status} hrp={hrp} balances={balances.view} onSent={balances.refresh} />;
+      screen = <Send key={key} status={status} hrp={hrp} balances={balances.view} hidden={hidden} onSent={balances.refresh} />;
       break;
     case 'receive':
       screen = <Receive account={status.account!} network={status.network.name} />;
       break;
     case 'move':
-      screen = <Move key={key} selection={selectionOf(status)} balances={balances.view} onChanged={balances.refresh} nodeDown={['unreachable', 'slow'].includes(nodeHealth(balances.view, Date.now()).state)} />;
+      screen = <Move key={key} selection={selectionOf(status)} balances={balances.view} hidden={hidden} onChanged={balances.refresh} nodeDown={['unreachable', 'slow'].includes(nodeHealth(balances.view, Date.now()).state)} />;
       break;
     case 'stake':
       screen = <LazyStake key={key} status={status} hrp={hrp} balances={balances.view} onChanged={balances.refresh} />;

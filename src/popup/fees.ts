@@ -17,9 +17,10 @@ export const MAX_ONE_TX = 'Max is the most one transaction can carry: your funds
  * How many of the account's other X-Chain assets a send of `amount` AVAX (and its `fee`) would leave
  * without the AVAX to pay one send of them: every X-Chain tx pays its fee in AVAX. 0 for any other send.
  */
-export function assetsLeftWithoutFee(assets: readonly AssetBalanceView[], sent: AssetBalanceView, amount: bigint, fee: bigint): number {
+export function assetsLeftWithoutFee(assets: readonly AssetBalanceView[], sent: AssetBalanceView, amount: bigint, fee: bigint, hidden: ReadonlySet<string> = new Set()): number {
   if (sent.chain !== 'X' || !sent.verified || units(sent.spendable) - amount - fee >= fee) return 0;
-  return assets.filter((b) => b.chain === 'X' && b.assetID !== sent.assetID && units(b.spendable) > 0n).length;
+  // Assets the user hid (unasked-for airdrops) are none of this note's concern.
+  return assets.filter((b) => b.chain === 'X' && b.assetID !== sent.assetID && !hidden.has(b.assetID) && units(b.spendable) > 0n).length;
 }
 
 /** What to say when a send leaves `count` other X-Chain assets without the AVAX for their fee. */

@@ -145,6 +145,7 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
 /** `selection`: the account and network the move is reviewed on (the background refuses it if either changes). */
 export function Move({
   balances,
+  hidden,
   onChanged,
   selection,
   nodeDown = false,
@@ -152,6 +153,8 @@ export function Move({
   estimateDelayMs,
 }: {
   balances: BalancesView | null;
+  /** Assets the user hid on Home: not counted as left without their fee. */
+  hidden?: ReadonlySet<string>;
   onChanged: () => void;
   selection?: Selection | undefined;
   nodeDown?: boolean;
@@ -315,7 +318,7 @@ export function Move({
     // The same move just made (its answer lost, the popup closed meanwhile): a second Confirm would move it twice.
     const before = transfers?.find((t) => t.from === review.from && t.to === review.to && BigInt(t.amount) === review.amount && t.state !== 'failed' && (isActive(t) || Date.now() - t.createdAt < SENT_BEFORE_WINDOW_MS));
     const xAvax = review.from === 'X' ? balances?.balances.find((b) => b.chain === 'X' && b.verified) : undefined;
-    const strands = xAvax && balances ? assetsLeftWithoutFee(balances.balances, xAvax, review.amount, review.exportFee) : 0;
+    const strands = xAvax && balances ? assetsLeftWithoutFee(balances.balances, xAvax, review.amount, review.exportFee, hidden) : 0;
     return (
       <div class="move">
         <Review

@@ -25,6 +25,8 @@ export interface SendProps {
   status: WalletStatus;
   hrp: string;
   balances: BalancesView | null;
+  /** Assets the user hid on Home: not counted as left without their fee. */
+  hidden?: ReadonlySet<string>;
   onSent: () => void;
   /** Test hook: the pause in typing before an estimate is asked for. */
   estimateDelayMs?: number;
@@ -139,7 +141,7 @@ export function Send(p: SendProps) {
   // The background refuses this amount (not enough funds, more than one tx can carry): said at the amount, and no review.
   const amountRefused = estimate.error !== undefined && !feeShort && (estimate.error.code === 'insufficient-funds' || FIELD_OF[estimate.error.field ?? ''] === 'amount');
   const amountError = serverError('amount') ?? (amountRefused && withFee?.ok ? estimate.error!.message : undefined);
-  const strands = asset && plain?.ok && fee !== undefined ? assetsLeftWithoutFee(assets, asset, plain.value, fee) : 0;
+  const strands = asset && plain?.ok && fee !== undefined ? assetsLeftWithoutFee(assets, asset, plain.value, fee, p.hidden) : 0;
   const ready = asset !== undefined && toCheck.ok && plain?.ok === true && withFee?.ok === true && memoOk && !amountRefused && !feeShort;
   // Where the typed send goes, and the memo it carries (X only), as a review shows them.
   const typedSend = { to: toCheck.ok ? toCheck.value : '', memo: chain === 'X' ? memo : '' };

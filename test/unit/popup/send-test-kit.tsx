@@ -48,7 +48,7 @@ export function estimator(view: BalancesView) {
   };
 }
 
-export function setup(handlers: Handlers, view: BalancesView = balances(), items: ActivityItem[] = []) {
+export function setup(handlers: Handlers, view: BalancesView = balances(), items: ActivityItem[] = [], hidden: ReadonlySet<string> = new Set()) {
   const activity = [...items];
   const bg = fakeBackground({
     'activity.list': () => ({ items: activity }),
@@ -57,7 +57,7 @@ export function setup(handlers: Handlers, view: BalancesView = balances(), items
     ...handlers,
   });
   const onSent = vi.fn();
-  renderWith(bg, <Send status={UNLOCKED} hrp={HRP} balances={view} onSent={onSent} estimateDelayMs={0} />);
+  renderWith(bg, <Send status={UNLOCKED} hrp={HRP} balances={view} hidden={hidden} onSent={onSent} estimateDelayMs={0} />);
   return { bg, onSent, activity };
 }
 

@@ -136,6 +136,16 @@ describe('Send', () => {
     await waitFor(() => expect(screen.getByTestId('review-strands').textContent).toContain(said));
   });
 
+  it('says nothing of an asset the user hid (an unasked-for airdrop)', async () => {
+    const spam = { ...avax('X', '250'), assetID: FAKE_ID, name: 'Free', symbol: 'FREE', denomination: 0, verified: false };
+    setup({}, balances({ balances: [avax('X', '5000000000'), spam, avax('P', '0'), avax('C', '0')] }), [], new Set([FAKE_ID]));
+    type(/^To/, X_OTHER);
+    await waitFor(() => expect(maxButton().disabled).toBe(false));
+    fireEvent.click(maxButton());
+    await waitFor(() => expect(reviewButton().disabled).toBe(false));
+    expect(screen.queryByTestId('send-strands')).toBeNull();
+  });
+
   it('says nothing of other assets when none is held, nor when sending one of them', async () => {
     setup({}, balances({ balances: [avax('X', '5000000000'), avax('P', '0'), avax('C', '0')] }));
     type(/^To/, X_OTHER);
