@@ -113,8 +113,6 @@ function wellFormed(r: TransferRecord | undefined): r is TransferRecord {
   );
 }
 
-/** A completed move's note when an import not its own took its exported funds: they are not lost. */
-export const IMPORTED_ELSEWHERE = 'its funds were imported by another import, not its own';
 
 /** The transfers of one account on one network's chains, in one storage key. */
 export class TransferJournal {

@@ -11,7 +11,8 @@ import { checkPositive, nodeWords, TimeoutError, WalletError } from '../core/err
 import type { ChainAlias } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { oneAtATime } from './storage.js';
-import { IMPORTED_ELSEWHERE, type JournaledTx, type TransferJournal, type TransferRecord, transferActivity, withImportsRebuilt } from './transfer-journal.js';
+import { type JournaledTx, type TransferJournal, type TransferRecord, transferActivity, withImportsRebuilt } from './transfer-journal.js';
+import { FUNDS_NO_LONGER_SHOWN, IMPORTED_ELSEWHERE } from '../shared/messages-transfers.js';
 
 const MAX_IMPORT_ATTEMPTS = 5;
 /** How long an accepted export's funds may be missing from atomic memory (a node behind on it) before the move says another import may have taken them. */
@@ -302,7 +303,7 @@ export class TransferRunner {
         // The import the chain ran is the move's own, whichever of those it signed it was.
         if (ours) record.imports = tried.filter((tx) => tx.accepted);
         delete record.replaced;
-        record.error = ours ? undefined : IMPORTED_ELSEWHERE;
+        record.error = ours ? undefined : fates.length > 0 ? IMPORTED_ELSEWHERE : FUNDS_NO_LONGER_SHOWN;
         record.state = 'completed';
         await this.save(record, 'completed');
         return;

@@ -16,6 +16,15 @@ export interface WaitingImportView {
   moveID?: string;
 }
 
+/** A completed move's note when an import not its own took its exported funds (proven by its own imports' spent inputs): they are not lost. */
+export const IMPORTED_ELSEWHERE = 'its funds were imported by another import, not its own';
+/**
+ * A completed move's note when its funds, seen in atomic memory once, stayed gone ten minutes with
+ * no import of its own journaled (a failed move's kept export that ran after all: "Import now" could
+ * take them while it was failed). Not proven: a node can hide them, and then they still wait there.
+ */
+export const FUNDS_NO_LONGER_SHOWN = 'its funds no longer show in atomic memory, and none of its own imports took them';
+
 export interface TransferView {
   id: string;
   from: ChainName;

@@ -3,7 +3,7 @@
 // entry for the same node, or once unlocked. Fees that rose since the review: transfers-fees.test.ts.
 import { describe, expect, inject, it, vi } from 'vitest';
 import { entryJournalKey } from '../../src/background/account-cache.js';
-import { IMPORTED_ELSEWHERE, TransferJournal, type TransferRecord } from '../../src/background/transfer-journal.js';
+import { TransferJournal, type TransferRecord } from '../../src/background/transfer-journal.js';
 import { TransferRunner } from '../../src/background/transfer-runner.js';
 import { memoryStores } from '../../src/background/storage.js';
 import type { WalletEngine } from '../../src/core/engine.js';
@@ -13,6 +13,7 @@ import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, avaxOf, engineOf, freshWallet, genesisEngine, localNetwork, type TestWallet, WEI_PER_NAVAX } from './fixture.js';
 import { moveUntilDone } from './lying-node.js';
 import { fundedWallet, PASSWORD, startBackground } from './wallet-fixture.js';
+import { IMPORTED_ELSEWHERE } from '../../src/shared/messages-transfers.js';
 
 type Chain = 'X' | 'P' | 'C';
 

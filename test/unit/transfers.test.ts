@@ -4,7 +4,7 @@
 // The flows against the real node are in test/integration/transfers.test.ts.
 import { describe, expect, it, vi } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
-import { IMPORTED_ELSEWHERE, TransferJournal, transferActivity, type TransferRecord, withImportsRebuilt } from '../../src/background/transfer-journal.js';
+import { TransferJournal, transferActivity, type TransferRecord, withImportsRebuilt } from '../../src/background/transfer-journal.js';
 import { TransferRunner } from '../../src/background/transfer-runner.js';
 import type { TxState } from '../../src/core/engine.js';
 import { journalReviewedImport } from '../../src/background/waiting-imports.js';
@@ -14,6 +14,7 @@ import { InsufficientFundsError, TimeoutError, WalletError } from '../../src/cor
 import type { ChainAlias } from '../../src/core/node.js';
 import { cb58Encode } from '../../src/core/encoding.js';
 import { Crash, ScriptedChains } from './transfers-fixtures.js';
+import { FUNDS_NO_LONGER_SHOWN, IMPORTED_ELSEWHERE } from '../../src/shared/messages-transfers.js';
 
 describe('an export the node refuses while it still processes the first send', () => {
   it('stays journaled as signed (not failed) and completes once the node accepts it', async () => {
@@ -304,7 +305,8 @@ describe('a move whose exported funds are gone from atomic memory after its impo
     expect(await runner.resumeAll()).toMatchObject([{ state: 'export-accepted', missingSince: expect.any(Number) }]);
     const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 10 * 60_000 + 1);
     try {
-      expect(await runner.resumeAll()).toMatchObject([{ state: 'completed', error: IMPORTED_ELSEWHERE }]);
+      // Not proven taken by another import (none of its own was journaled): said as no longer shown.
+      expect(await runner.resumeAll()).toMatchObject([{ state: 'completed', error: FUNDS_NO_LONGER_SHOWN }]);
     } finally {
       clock.mockRestore();
     }

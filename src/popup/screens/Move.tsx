@@ -17,6 +17,7 @@ import { assetsLeftWithoutFee, MAX_ONE_TX, maxOf, noFeeLeftText, useEstimate } f
 import { WEI_PER_NAVAX } from '../../core/amount.js';
 import { AVAX_DECIMALS, chainLabel, formatSince, formatValue, shortenId, units } from '../format.js';
 import type { BalancesView, ChainName, Selection, TransferView } from '../../shared/messages.js';
+import { FUNDS_NO_LONGER_SHOWN } from '../../shared/messages-transfers.js';
 import { WaitingFunds } from '../components/WaitingFunds.js';
 import { doneBeforeFacts, doneBeforeText, SENT_BEFORE_WINDOW_MS } from '../components/SentBefore.js';
 
@@ -114,7 +115,9 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
       )}
       {t.state === 'completed' && t.error && (
         <Muted data-testid="transfer-elsewhere">
-          Another import, not this move's own, brought its funds into the {chainLabel(t.to)}: they are not lost.
+          {t.error === FUNDS_NO_LONGER_SHOWN
+            ? `Its funds no longer wait in the ${chainLabel(t.to)}'s atomic memory, and no import of this move took them: most likely "Import now" brought them in with other waiting funds. They are not lost; if they show as waiting again, Import now brings them.`
+            : `Another import, not this move's own, brought its funds into the ${chainLabel(t.to)}: they are not lost.`}
         </Muted>
       )}
       {isActive(t) && (nodeDown || t.paused || t.error) && <MovePaused t={t} nodeDown={nodeDown} about={about} />}

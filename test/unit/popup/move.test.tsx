@@ -47,6 +47,11 @@ describe('a finished move', () => {
     expect(screen.getByTestId('transfer-elsewhere').textContent).toBe("Another import, not this move's own, brought its funds into the P-Chain: they are not lost.");
     expect(screen.queryByTestId('transfer-paused')).toBeNull();
     cleanup();
+    progress({ ...base, state: 'completed', exportTxID: 'e', importTxIDs: [], error: 'its funds no longer show in atomic memory, and none of its own imports took them' });
+    expect(screen.getByTestId('transfer-elsewhere').textContent).toBe(
+      'Its funds no longer wait in the P-Chain\'s atomic memory, and no import of this move took them: most likely "Import now" brought them in with other waiting funds. They are not lost; if they show as waiting again, Import now brings them.',
+    );
+    cleanup();
     progress({ ...base, state: 'completed', exportTxID: 'e', importTxIDs: ['i'] });
     expect(screen.queryByTestId('transfer-elsewhere')).toBeNull();
   });
