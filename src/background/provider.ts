@@ -41,6 +41,13 @@ export function requestKeyOf(site: Site, requestId: string): string {
 export const MAX_RUNNING_PER_SITE = 64;
 
 /**
+ * Node reads (READ_METHODS, no connection needed) one site, or one page's frames of other sites,
+ * has on the wire at once; the others wait their turn. An answer may be megabytes (rpc.ts
+ * MAX_ANSWER_BYTES): 64 at once, parsed and copied, could exhaust the worker's memory.
+ */
+export const MAX_READS_AT_ONCE = 4;
+
+/**
  * The provider's entry point: checks a request's envelope, joins a duplicate to the request
  * already running, and routes each method to its part (connection and chains, EVM, X/P).
  */
@@ -49,6 +56,8 @@ export class ProviderService {
   #inflight = new Map<string, Promise<ProviderResponse>>();
   /** Site (limitKeyOf) or a page's frames (framesKeyOf) → how many of its requests run now. */
   #runningPerSite = new Map<string, number>();
+  /** Reads on the wire per site or page's frames (MAX_READS_AT_ONCE), and those waiting their turn. */
+  #readTurns = new Map<string, { running: number; waiting: (() => void)[] }>();
   readonly #gate: SiteGate;
   private readonly conn: SiteConnection;
   private readonly chains: SiteChains;
@@ -99,6 +108,22 @@ export class ProviderService {
         if (left > 0) this.#runningPerSite.set(k, left);
         else this.#runningPerSite.delete(k);
       }
+    }
+  }
+
+  /** Runs `read` once fewer than MAX_READS_AT_ONCE of `key` are on the wire. */
+  async #inTurn<T>(key: string, read: () => Promise<T>): Promise<T> {
+    let turns = this.#readTurns.get(key);
+    if (!turns) this.#readTurns.set(key, (turns = { running: 0, waiting: [] }));
+    if (turns.running >= MAX_READS_AT_ONCE) await new Promise<void>((go) => turns.waiting.push(go));
+    else turns.running++;
+    try {
+      return await read();
+    } finally {
+      // The place passes to the next waiting read, or is given up.
+      const next = turns.waiting.shift();
+      if (next) next();
+      else if (--turns.running === 0) this.#readTurns.delete(key);
     }
   }
 
@@ -187,7 +212,7 @@ export class ProviderService {
         // only when this one is "method not found"; 4200 here would hide the real reason.
         throw new ProviderError(Code.methodNotFound, 'The method "wallet_sendTransaction" does not exist / is not available; use eth_sendTransaction');
       default:
-        if (READ_METHODS.has(method)) return this.evm.read(call.site, method, call.params);
+        if (READ_METHODS.has(method)) return this.#inTurn(framesKeyOf(call.site) ?? limitKeyOf(call.site), () => this.evm.read(call.site, method, call.params));
         // Worded as MetaMask words it: ethers recognises "does not exist" as an unsupported operation.
         throw new ProviderError(Code.unsupportedMethod, `The method "${method.slice(0, 100)}" does not exist / is not available in XPC Wallet`);
     }

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ApprovalQueue, MAX_PENDING_PER_SITE } from '../../src/background/approvals.js';
-import { MAX_RUNNING_PER_SITE, ProviderService, type Site, type SiteWallet } from '../../src/background/provider.js';
+import { MAX_READS_AT_ONCE, MAX_RUNNING_PER_SITE, ProviderService, type Site, type SiteWallet } from '../../src/background/provider.js';
 import { CATEGORY_LABELS, CATEGORY_SUFFIXES, OTHER_SUFFIX_RULES } from '../../src/background/public-suffixes.js';
 import { registrableDomain } from '../../src/background/site-domain.js';
 import { SiteStore } from '../../src/background/sites.js';
@@ -19,7 +19,7 @@ const never = <T>(): Promise<T> => new Promise<T>(() => {});
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 10));
 
 /** A provider whose node work never ends (so requests stay running) and is counted; `locked`: the wallet waits to be unlocked. */
-function setup(locked = false) {
+function setup(locked = false, answer: (url: unknown, init?: RequestInit) => Promise<Response> = never) {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
@@ -46,9 +46,9 @@ function setup(locked = false) {
     openApprovalWindow: async () => {
       windows++;
     },
-    fetch: (() => {
+    fetch: ((url: unknown, init?: RequestInit) => {
       node.rpc++;
-      return never();
+      return answer(url, init);
     }) as typeof fetch,
     notifyPages: () => {},
   });
@@ -177,29 +177,48 @@ describe('limits per site', () => {
     const t = setup();
     for (let i = 0; i < MAX_RUNNING_PER_SITE; i++) void t.call('eth_blockNumber', [], frame(`s${i}.evil.com`));
     await tick();
-    expect(t.node.rpc).toBe(MAX_RUNNING_PER_SITE);
+    // A few reads on the wire, the others waiting their turn: all running, as far as the cap goes.
+    expect(t.node.rpc).toBe(MAX_READS_AT_ONCE);
     const refused = await errorOf(t.call('eth_blockNumber', [], frame('one-more.evil.com')));
     expect(refused.code).toBe(-32005);
-    expect(t.node.rpc).toBe(MAX_RUNNING_PER_SITE);
+    expect(t.node.rpc).toBe(MAX_READS_AT_ONCE);
     // Another site in another page is served.
     void t.call('eth_blockNumber', [], frame('other.com', 'https://elsewhere.example'));
     await tick();
-    expect(t.node.rpc).toBe(MAX_RUNNING_PER_SITE + 1);
+    expect(t.node.rpc).toBe(MAX_READS_AT_ONCE + 1);
   });
 
   it(`lets one page's frames of many sites run at most ${MAX_RUNNING_PER_SITE} requests together; the page's own site and other pages keep their share`, async () => {
     const t = setup();
     for (let i = 0; i < MAX_RUNNING_PER_SITE; i++) void t.call('eth_blockNumber', [], frame(`f${i}.github.io`));
     await tick();
-    expect(t.node.rpc).toBe(MAX_RUNNING_PER_SITE);
+    expect(t.node.rpc).toBe(MAX_READS_AT_ONCE);
     expect((await errorOf(t.call('eth_blockNumber', [], frame('f-more.github.io')))).code).toBe(-32005);
     void t.call('eth_blockNumber', [], { origin: 'https://news.example' });
     await tick();
-    expect(t.node.rpc).toBe(MAX_RUNNING_PER_SITE + 1);
+    expect(t.node.rpc).toBe(MAX_READS_AT_ONCE + 1);
     // Other pages, however many run, are not held up by it.
     for (let i = 0; i < 4 * MAX_RUNNING_PER_SITE; i++) void t.call('eth_blockNumber', [], { origin: `https://p${i}.example` });
     await tick();
-    expect(t.node.rpc).toBe(5 * MAX_RUNNING_PER_SITE + 1);
+    expect(t.node.rpc).toBe(4 * MAX_RUNNING_PER_SITE + MAX_READS_AT_ONCE + 1);
+  });
+
+  it(`puts at most ${MAX_READS_AT_ONCE} of one site's node reads on the wire at once (each answer may be megabytes); the others wait their turn and are all answered`, async () => {
+    const answers: (() => void)[] = [];
+    const t = setup(false, (_url, init) => {
+      const { id } = JSON.parse(String(init?.body)) as { id: number };
+      return new Promise<Response>((done) => answers.push(() => done(new Response(JSON.stringify({ jsonrpc: '2.0', id, result: '0x10' })))));
+    });
+    const reads = Array.from({ length: 10 }, () => t.call('eth_blockNumber', [], { origin: 'https://dapp.example' }));
+    await tick();
+    expect(t.node.rpc).toBe(MAX_READS_AT_ONCE);
+    while (answers.length > 0) {
+      answers.shift()!();
+      await tick();
+      expect(answers.length).toBe(Math.min(MAX_READS_AT_ONCE, 10 - (t.node.rpc - answers.length)));
+    }
+    expect(t.node.rpc).toBe(10);
+    expect((await Promise.all(reads)).map((r) => r.ok)).toEqual(Array(10).fill(true));
   });
 
   it("keeps a page's frames of other sites waiting after the user closed the window on some: a frame of a new site cannot reopen it; the page itself and other pages are not held", async () => {
