@@ -3,7 +3,7 @@
 // multiply them, and a refused request costs the node nothing. The provider runs against a
 // stand-in wallet whose node work (site tx resolution, JSON-RPC reads) is counted.
 import { existsSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApprovalQueue, MAX_PENDING_PER_SITE } from '../../src/background/approvals.js';
 import { MAX_READS_AT_ONCE, MAX_RUNNING_PER_SITE, ProviderService, type Site, type SiteWallet } from '../../src/background/provider.js';
 import { CATEGORY_LABELS, CATEGORY_SUFFIXES, OTHER_SUFFIX_RULES } from '../../src/background/public-suffixes.js';
@@ -260,6 +260,22 @@ describe("a page's frames of other sites share one site's limits", () => {
     void t.call('personal_sign', ['0x68656c6c6f', ACCOUNT.cAddress], frame('d.com', 'https://other.example'));
     await tick();
     expect((await t.approvals.list()).map((a) => a.frameOrigin ?? a.origin)).toEqual([...hosts.slice(0, MAX_PENDING_PER_SITE), 'news.example', 'd.com'].map((h) => `https://${h}`));
+  });
+
+  it('tell a site that is not connected nothing of the lock state: its accounts are read alike, and a second connection request is refused at once, locked or not', async () => {
+    const reads: number[] = [];
+    const seconds: string[] = [];
+    for (const locked of [true, false]) {
+      const t = setup(locked);
+      const permission = vi.spyOn(t.sites, 'permission');
+      expect(await t.call('eth_accounts', [], NEWS)).toEqual({ ok: true, result: [] });
+      reads.push(permission.mock.calls.length);
+      void t.call('eth_requestAccounts', [], NEWS);
+      await tick();
+      seconds.push((await errorOf(t.call('eth_requestAccounts', [], NEWS))).message);
+    }
+    expect(reads[0]).toBe(reads[1]);
+    expect(seconds).toEqual(Array(2).fill('news.example already has a eth_requestAccounts request waiting for your decision'));
   });
 
   it('lets them have at most 5 requests waiting for the unlock, whatever their sites; the page itself and another page still wait', async () => {
