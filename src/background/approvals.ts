@@ -62,9 +62,11 @@ export function limitKeyOf(asker: { origin: string; frameOrigin?: string }): str
  * in one page cannot take every place, nor the page's own; the page's own site has none.
  */
 export function framesKeyOf(asker: { origin: string; frameOrigin?: string }): string | undefined {
-  const page = registrableDomain(asker.origin);
-  return limitKeyOf(asker) === page ? undefined : `frames in ${page}`;
+  return limitKeyOf(asker) === registrableDomain(asker.origin) ? undefined : pageFramesKeyOf(asker.origin);
 }
+
+/** framesKeyOf the frames of other sites in a page of `pageOrigin`. */
+export const pageFramesKeyOf = (pageOrigin: string): string => `frames in ${registrableDomain(pageOrigin)}`;
 
 /** A place held in the queue while the approval's summary is prepared. */
 export interface Reservation {

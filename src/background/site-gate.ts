@@ -4,7 +4,7 @@
 // a re-sent request answers from what was done instead of running twice.
 import { ProviderErrorCode as Code, type ProviderResponse } from '../shared/provider-protocol.js';
 import type { PendingApproval } from './approvals.js';
-import { framesKeyOf, limitKeyOf, requesterOf } from './approvals.js';
+import { framesKeyOf, limitKeyOf, pageFramesKeyOf, requesterOf } from './approvals.js';
 import { registrableDomain } from './site-domain.js';
 import { type Call, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import type { ApprovalSummary } from '../shared/messages.js';
@@ -80,6 +80,12 @@ function count(counts: Map<string, number>, key: string, by: number): void {
   else counts.delete(key);
 }
 
+/** The runs of "no"s an ask counts in: its site's, and its page's frames of other sites together. */
+function noKeysOf(site: Site): string[] {
+  const frames = framesKeyOf(site);
+  return frames ? [limitKeyOf(site), frames] : [limitKeyOf(site)];
+}
+
 export class SiteGate {
   #unlockWait: { promise: Promise<void>; reject: (e: ProviderError) => void; waiters: number } | null = null;
   #logTail: Promise<unknown> = Promise.resolve();
@@ -104,7 +110,8 @@ export class SiteGate {
     const until = (this.deps.now ?? Date.now)() + CLOSED_COOLDOWN_MS;
     // Those waiting for the unlock are known by their own origin, and their pages' frames by framesKeyOf.
     const waiting = [...this.#unlockWaiters.keys()].map(registrableDomain);
-    for (const key of [...askers.flatMap((a) => [limitKeyOf(a), framesKeyOf(a)]), ...waiting, ...this.#framesWaiting.keys()]) if (key) this.#cooldown.set(key, { until, why: CLOSED_WHY });
+    // A page asking itself: its frames of other sites too (the page could ask through them at once).
+    for (const key of [...askers.flatMap((a) => [limitKeyOf(a), pageFramesKeyOf(a.origin)]), ...waiting, ...this.#framesWaiting.keys()]) if (key) this.#cooldown.set(key, { until, why: CLOSED_WHY });
     this.#unlockWait?.reject(new ProviderError(Code.userRejected, 'the user closed the wallet window'));
     this.#unlockWait = null;
   }
@@ -215,13 +222,18 @@ export class SiteGate {
     return last !== undefined && askedAt >= last.at && askedAt - last.at < QUICK_ASK_MS;
   }
 
-  /** An ask right after the last of QUICK_NOES_IN_A_ROW quick "no"s starts the cool-down, whatever it asks. */
+  /**
+   * An ask right after the last of QUICK_NOES_IN_A_ROW quick "no"s starts the cool-down, whatever it
+   * asks. Counted per site, and per page's frames of other sites together: frames of ever new
+   * sites are one run.
+   */
   private checkAskingLoop(site: Site, askedAt: number): void {
-    const key = limitKeyOf(site);
-    if (!this.quickAfterNo(key, askedAt) || this.#noes.get(key)!.run < QUICK_NOES_IN_A_ROW) return;
-    this.#noes.delete(key);
-    this.#cooldown.set(key, { until: askedAt + CLOSED_COOLDOWN_MS, why: LOOP_WHY });
-    throw new ProviderError(Code.userRejected, LOOP_WHY);
+    for (const key of noKeysOf(site)) {
+      if (!this.quickAfterNo(key, askedAt) || this.#noes.get(key)!.run < QUICK_NOES_IN_A_ROW) continue;
+      this.#noes.delete(key);
+      this.#cooldown.set(key, { until: askedAt + CLOSED_COOLDOWN_MS, why: LOOP_WHY });
+      throw new ProviderError(Code.userRejected, LOOP_WHY);
+    }
   }
 
   /**
@@ -273,14 +285,13 @@ export class SiteGate {
       }
       approved = await this.deps.approvals.waitFor(entry.id);
     }
-    const key = limitKeyOf(call.site);
     if (!approved) {
       // Only a "no" counts (an ask refused as already waiting is none): one more in the run when it answered an ask made right after the last.
-      this.#noes.set(key, { at: (this.deps.now ?? Date.now)(), run: this.quickAfterNo(key, askedAt) ? this.#noes.get(key)!.run + 1 : 1 });
+      for (const key of noKeysOf(call.site)) this.#noes.set(key, { at: (this.deps.now ?? Date.now)(), run: this.quickAfterNo(key, askedAt) ? this.#noes.get(key)!.run + 1 : 1 });
       throw new ProviderError(Code.userRejected, 'the user rejected the request');
     }
     // A "yes" ends the run: the user is answering, not being pestered.
-    this.#noes.delete(key);
+    for (const key of noKeysOf(call.site)) this.#noes.delete(key);
     // Disconnected while the request waited (Settings, or the site's own revoke), or connected since
     // to other accounts only: nothing is done for it.
     if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site, (entry.params as { accountId?: unknown } | null)?.accountId);

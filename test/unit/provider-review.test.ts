@@ -104,6 +104,31 @@ describe('what the review found', () => {
     expect(t.windows()).toBe(9);
   });
 
+  it('frames of ever new sites in one page asking right after each "no" are one loop; the page itself is not held by it', async () => {
+    let clock = 1_000_000;
+    const t = setup({ now: () => clock });
+    const inNews = (host: string): Site => ({ origin: 'https://news.example', frameOrigin: `https://${host}` });
+    for (let i = 0; i < 3; i++) {
+      const asking = t.call('eth_requestAccounts', [], inNews(`f${i}.github.io`));
+      await new Promise((r) => setTimeout(r, 10));
+      await t.approvals.decide((await t.approvals.list())[0]!.id, false);
+      expect((await errorOf(asking)).code).toBe(4001);
+      clock += 500;
+    }
+    expect(await errorOf(t.call('eth_requestAccounts', [], inNews('f9.github.io')))).toMatchObject({ code: 4001, message: expect.stringMatching(/several times in a row/) });
+    expect(t.windows()).toBe(3);
+    void t.call('eth_requestAccounts', [], { origin: 'https://news.example' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(t.windows()).toBe(4);
+  });
+
+  it("a window closed on a page's own request holds off its frames of other sites too", async () => {
+    const t = setup();
+    t.provider.cancelWaits([{ origin: 'https://news.example' }]);
+    expect((await errorOf(t.call('eth_requestAccounts', [], { origin: 'https://news.example', frameOrigin: 'https://ads.example' }))).code).toBe(4001);
+    expect(t.windows()).toBe(0);
+  });
+
   it('asking something else at once after each "no" is the same loop; re-clicks refused as already waiting are no "no"', async () => {
     const clock = 1_000_000;
     const t = setup({ now: () => clock });
