@@ -40,7 +40,10 @@ export class SiteChains extends SiteHandler {
     const current = await this.conn.activeChain(call.site);
     if (current.chainId === chainId) return null;
     const target = await this.target(chainId, call.site);
-    if (!target) throw new ProviderError(Code.unrecognizedChain, `chain 0x${chainId.toString(16)} is not known to XPC Wallet; add it with wallet_addEthereumChain`);
+    if (!target) {
+      await this.gate.refuseAsAnAsk(call);
+      throw new ProviderError(Code.unrecognizedChain, `chain 0x${chainId.toString(16)} is not known to XPC Wallet; add it with wallet_addEthereumChain`);
+    }
     await this.gate.approved(call, async () => ({
       summary: {
         kind: 'switch-chain',

@@ -5,7 +5,7 @@ import { EthApi } from '../core/node.js';
 import { JsonRpcEndpoint } from '../core/rpc.js';
 import type { AccountView } from '../shared/messages.js';
 import { ProviderErrorCode as Code, type ProviderState } from '../shared/provider-protocol.js';
-import { ApprovalPendingError, limitKeyOf, requesterOf } from './approvals.js';
+import { requesterOf } from './approvals.js';
 import { type ActiveChain, type Call, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
 import { InvalidParamsError, objectParam, positional } from './provider-params.js';
 import type { SiteGate } from './site-gate.js';
@@ -25,9 +25,6 @@ export function networkOfChainKey(key: string | undefined): string | undefined {
 }
 
 export class SiteConnection {
-  /** A site's connection requests (site and method) waiting for the unlock: a second one is refused as while unlocked. */
-  readonly #connectsWaiting = new Set<string>();
-
   constructor(
     private readonly deps: ProviderDeps,
     private readonly gate: SiteGate,
@@ -104,7 +101,7 @@ export class SiteConnection {
       return this.connectedAccounts(call.site);
     }
     if (!(await this.deps.approvals.findByRequest(call.requestId))) {
-      await this.unlockedToConnect(call);
+      await this.gate.unlockedToAsk(call);
       const existing = await this.connectedAccounts(call.site);
       if (existing.length > 0) return existing;
     }
@@ -124,24 +121,6 @@ export class SiteConnection {
       return null;
     });
     return this.connectedAccounts(call.site);
-  }
-
-  /**
-   * Waits for the unlock before a connection is asked for. A second request of the site for the
-   * same method meanwhile is refused as the approval queue refuses it while unlocked: a page cannot
-   * tell the lock state by whether its second request waits.
-   */
-  private async unlockedToConnect(call: Call): Promise<void> {
-    if (this.deps.session.isUnlocked()) return;
-    const site = limitKeyOf(call.site);
-    const key = JSON.stringify([site, call.method]);
-    if (this.#connectsWaiting.has(key)) throw new ApprovalPendingError(site, call.method);
-    this.#connectsWaiting.add(key);
-    try {
-      await this.gate.unlocked(call.site);
-    } finally {
-      this.#connectsWaiting.delete(key);
-    }
   }
 
   permissionsParam(params: unknown): void {

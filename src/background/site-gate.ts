@@ -4,7 +4,7 @@
 // a re-sent request answers from what was done instead of running twice.
 import { ProviderErrorCode as Code, type ProviderResponse } from '../shared/provider-protocol.js';
 import type { PendingApproval } from './approvals.js';
-import { framesKeyOf, limitKeyOf, pageFramesKeyOf, requesterOf } from './approvals.js';
+import { ApprovalPendingError, framesKeyOf, limitKeyOf, pageFramesKeyOf, requesterOf } from './approvals.js';
 import { registrableDomain } from './site-domain.js';
 import { type Call, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import type { ApprovalSummary } from '../shared/messages.js';
@@ -80,6 +80,9 @@ function count(counts: Map<string, number>, key: string, by: number): void {
   else counts.delete(key);
 }
 
+/** An ask as the approval queue's one-per-site-and-method rule knows it. */
+const askKeyOf = (call: Call): string => JSON.stringify([limitKeyOf(call.site), call.method]);
+
 /** The runs of "no"s an ask counts in: its site's, and its page's frames of other sites together. */
 function noKeysOf(site: Site): string[] {
   const frames = framesKeyOf(site);
@@ -97,6 +100,8 @@ export class SiteGate {
   #framesWaiting = new Map<string, number>();
   /** Site → when the user last said "no" to it, and how many "no"s in a row answered asks made right after the one before. */
   #noes = new Map<string, { at: number; run: number }>();
+  /** Asks (askKeyOf) waiting for the unlock: one per site and method, as in the approval queue. */
+  readonly #asksWaiting = new Set<string>();
 
   constructor(private readonly deps: ProviderDeps) {}
 
@@ -216,6 +221,36 @@ export class SiteGate {
     }
   }
 
+  /**
+   * Waits for the unlock before an ask. A second ask of the site for the same method meanwhile is
+   * refused at once, as the approval queue refuses one while unlocked: a page cannot tell the lock
+   * state by whether its second request waits.
+   */
+  async unlockedToAsk(call: Call): Promise<void> {
+    if (this.deps.session.isUnlocked()) return;
+    const key = askKeyOf(call);
+    if (this.#asksWaiting.has(key)) throw new ApprovalPendingError(limitKeyOf(call.site), call.method);
+    this.#asksWaiting.add(key);
+    try {
+      await this.unlocked(call.site);
+    } finally {
+      this.#asksWaiting.delete(key);
+    }
+  }
+
+  /**
+   * For a request answered without asking the user (a switch to a chain the wallet does not know):
+   * refused first as an ask of it would be now (a cool-down, a loop, one of the site's for the same
+   * method waiting, a full queue), so the answer does not tell which chains the wallet knows.
+   */
+  async refuseAsAnAsk(call: Call): Promise<void> {
+    this.checkCooldown(call.site);
+    this.checkAskingLoop(call.site, (this.deps.now ?? Date.now)());
+    if (this.#asksWaiting.has(askKeyOf(call))) throw new ApprovalPendingError(limitKeyOf(call.site), call.method);
+    const asking = { origin: call.site.origin, ...(call.site.frameOrigin ? { frameOrigin: call.site.frameOrigin } : {}), method: call.method };
+    (await this.deps.approvals.reserve(asking)).release();
+  }
+
   /** Whether an ask made at `askedAt` came right after the site's last "no" (not before it). */
   private quickAfterNo(key: string, askedAt: number): boolean {
     const last = this.#noes.get(key);
@@ -267,7 +302,7 @@ export class SiteGate {
       this.checkAskingLoop(call.site, askedAt);
       // A site that is not connected cannot make the wallet ask for the password to sign for it.
       if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
-      await this.unlocked(call.site);
+      await this.unlockedToAsk(call);
       const asking = { origin: call.site.origin, ...(call.site.frameOrigin ? { frameOrigin: call.site.frameOrigin } : {}), method: call.method };
       const place = await this.deps.approvals.reserve(asking);
       try {

@@ -122,6 +122,28 @@ describe('what the review found', () => {
     expect(t.windows()).toBe(4);
   });
 
+  it('a page not connected cannot list the chains the wallet knows: with one switch waiting, or held off, a chain it does not know is answered alike', async () => {
+    const t = setup();
+    const unknown = [{ chainId: '0x1' }];
+    expect((await errorOf(t.call('wallet_switchEthereumChain', unknown))).code).toBe(4902);
+    const known = t.call('wallet_switchEthereumChain', [{ chainId: '0xa86a' }]);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(t.windows()).toBe(1);
+    expect(await errorOf(t.call('wallet_switchEthereumChain', unknown))).toMatchObject({ code: -32002 });
+    // The user closes the window: its request is refused, and the site held off.
+    await t.approvals.decide((await t.approvals.list())[0]!.id, false);
+    t.provider.cancelWaits([{ origin: SITE.origin }]);
+    expect((await errorOf(known)).code).toBe(4001);
+    expect((await errorOf(t.call('wallet_switchEthereumChain', unknown))).code).toBe(4001);
+    // Locked, one switch waiting for the unlock: the same.
+    const u = setup({ unlocked: false });
+    void u.call('wallet_switchEthereumChain', [{ chainId: '0xa86a' }]);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await errorOf(u.call('wallet_switchEthereumChain', unknown))).toMatchObject({ code: -32002 });
+    expect(await errorOf(u.call('wallet_switchEthereumChain', [{ chainId: '0xa86a' }]))).toMatchObject({ code: -32002 });
+    u.provider.cancelWaits();
+  });
+
   it("a window closed on a page's own request holds off its frames of other sites too", async () => {
     const t = setup();
     t.provider.cancelWaits([{ origin: 'https://news.example' }]);
@@ -239,11 +261,25 @@ describe('what the review found', () => {
 
   it('locked, one site (its subdomains together) holds at most 5 of the places waiting for the unlock; another site still gets one', async () => {
     const t = setup({ unlocked: false });
-    // Connected subdomains (a second connection request of one site is refused at once: site-limits.test.ts).
+    // Connected subdomains, each asking something else (a second ask of one site for the same method is refused at once, as while unlocked).
     for (const i of [0, 1, 2, 3, 4, 9]) await t.sites.grant(`https://x${i}.evil.example`, [ACCOUNT.id]);
-    const flood = Array.from({ length: 5 }, (_, i) => t.call('personal_sign', ['0x00', ACCOUNT.cAddress], { origin: `https://x${i}.evil.example` }));
+    const typed = {
+      types: { EIP712Domain: [{ name: 'chainId', type: 'uint256' }], Note: [{ name: 'text', type: 'string' }] },
+      primaryType: 'Note',
+      domain: { chainId: 43112 },
+      message: { text: 'hello' },
+    };
+    const asks: Array<[string, unknown[]]> = [
+      ['personal_sign', ['0x00', ACCOUNT.cAddress]],
+      ['eth_requestAccounts', []],
+      ['wallet_requestPermissions', [{ eth_accounts: {} }]],
+      ['wallet_switchEthereumChain', [{ chainId: '0xa86a' }]],
+      ['eth_signTypedData_v4', [ACCOUNT.cAddress, JSON.stringify(typed)]],
+    ];
+    const flood = asks.map(([method, params], i) => t.call(method, params, { origin: `https://x${i}.evil.example` }));
     await new Promise((r) => setTimeout(r, 20));
-    expect(await errorOf(t.call('personal_sign', ['0x00', ACCOUNT.cAddress], { origin: 'https://x9.evil.example' }))).toMatchObject({ code: -32002, message: expect.stringContaining('evil.example already has 5 requests waiting') });
+    expect(await errorOf(t.call('wallet_addEthereumChain', [{ chainId: '0xa86a', chainName: 'Avalanche', rpcUrls: ['https://rpc.example'], nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 } }], { origin: 'https://x9.evil.example' }))).toMatchObject({ code: -32002, message: expect.stringContaining('evil.example already has 5 requests waiting') });
+    expect(await errorOf(t.call('personal_sign', ['0x00', ACCOUNT.cAddress], { origin: 'https://x9.evil.example' }))).toMatchObject({ code: -32002, message: 'evil.example already has a personal_sign request waiting for your decision' });
     const shop = t.call('eth_requestAccounts', [], { origin: 'https://shop.example' });
     await new Promise((r) => setTimeout(r, 20));
     t.provider.cancelWaits();
