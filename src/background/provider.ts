@@ -42,10 +42,13 @@ export const MAX_RUNNING_PER_SITE = 64;
 
 /**
  * Node reads (READ_METHODS, no connection needed) one site, or one page's frames of other sites,
- * has on the wire at once; the others wait their turn. An answer may be megabytes (rpc.ts
- * MAX_ANSWER_BYTES): 64 at once, parsed and copied, could exhaust the worker's memory.
+ * has on the wire at once; up to MAX_READS_WAITING others wait their turn, apart from the
+ * requests running (MAX_RUNNING_PER_SITE), so a dApp's bursts of reads never crowd out its
+ * transactions. An answer may be megabytes (rpc.ts MAX_ANSWER_BYTES): 64 at once, parsed and
+ * copied, could exhaust the worker's memory.
  */
-export const MAX_READS_AT_ONCE = 4;
+export const MAX_READS_AT_ONCE = 8;
+export const MAX_READS_WAITING = 64;
 
 /**
  * The provider's entry point: checks a request's envelope, joins a duplicate to the request
@@ -89,7 +92,8 @@ export class ProviderService {
     const call: Call = { requestId: requestKeyOf(site, m.requestId), method: m.method, params: m.params, site };
     const running = this.#inflight.get(call.requestId);
     if (running) return running;
-    const keys = [limitKeyOf(site), framesKeyOf(site) ?? limitKeyOf(site)];
+    // Reads are held by their own turns (#inTurn), not by the running places.
+    const keys = READ_METHODS.has(call.method) ? [] : [limitKeyOf(site), framesKeyOf(site) ?? limitKeyOf(site)];
     if (keys.some((k) => (this.#runningPerSite.get(k) ?? 0) >= MAX_RUNNING_PER_SITE)) {
       return { ok: false, error: { code: Code.limitExceeded, message: `at most ${MAX_RUNNING_PER_SITE} requests of one site, or of one page's frames, may run at once` } };
     }
@@ -115,8 +119,10 @@ export class ProviderService {
   async #inTurn<T>(key: string, read: () => Promise<T>): Promise<T> {
     let turns = this.#readTurns.get(key);
     if (!turns) this.#readTurns.set(key, (turns = { running: 0, waiting: [] }));
-    if (turns.running >= MAX_READS_AT_ONCE) await new Promise<void>((go) => turns.waiting.push(go));
-    else turns.running++;
+    if (turns.running < MAX_READS_AT_ONCE) turns.running++;
+    else if (turns.waiting.length >= MAX_READS_WAITING) {
+      throw new ProviderError(Code.limitExceeded, `at most ${MAX_READS_AT_ONCE + MAX_READS_WAITING} reads of one site, or of one page's frames, may run or wait at once`);
+    } else await new Promise<void>((go) => turns.waiting.push(go));
     try {
       return await read();
     } finally {

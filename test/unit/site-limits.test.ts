@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { ApprovalQueue, MAX_PENDING_PER_SITE } from '../../src/background/approvals.js';
-import { MAX_READS_AT_ONCE, MAX_RUNNING_PER_SITE, ProviderService, type Site, type SiteWallet } from '../../src/background/provider.js';
+import { MAX_READS_AT_ONCE, MAX_READS_WAITING, MAX_RUNNING_PER_SITE, ProviderService, type Site, type SiteWallet } from '../../src/background/provider.js';
 import { CATEGORY_LABELS, CATEGORY_SUFFIXES, OTHER_SUFFIX_RULES } from '../../src/background/public-suffixes.js';
 import { registrableDomain } from '../../src/background/site-domain.js';
 import { SiteStore } from '../../src/background/sites.js';
@@ -18,15 +18,24 @@ import { ACCOUNT } from './site-account.js';
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 10));
 
-/** A provider whose node work never ends (so requests stay running) and is counted; `locked`: the wallet waits to be unlocked. */
-function setup(locked = false, answer: (url: unknown, init?: RequestInit) => Promise<Response> = never) {
+/**
+ * A provider whose node work never ends (so requests stay running) and is counted; `locked`: the
+ * wallet waits to be unlocked; `answer`: the node's answer to a JSON-RPC read; `chainHangs`: the
+ * wallet never says which network is selected (so even eth_chainId stays running), counted.
+ */
+function setup(locked = false, answer: (url: unknown, init?: RequestInit) => Promise<Response> = never, chainHangs = false) {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
-  const node = { resolveExternal: 0, rpc: 0 };
+  const node = { resolveExternal: 0, rpc: 0, chainLooks: 0 };
   let windows = 0;
   const wallet = {
-    siteNetwork: async () => ({ network: { id: 'local', name: 'Local network', url: 'http://127.0.0.1:1', hrp: 'local' }, evmChainId: 43112n }),
+    siteNetwork: chainHangs
+      ? () => {
+          node.chainLooks++;
+          return never();
+        }
+      : async () => ({ network: { id: 'local', name: 'Local network', url: 'http://127.0.0.1:1', hrp: 'local' }, evmChainId: 43112n }),
     accountsList: async () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
     // Resolving a site-built tx reads every input's tx from the node: here it never finishes.
     siteEngine: async () => ({
@@ -173,34 +182,48 @@ describe('limits per site', () => {
     expect(same.message).toMatch(/evil\.com already has a personal_sign request/);
   });
 
-  it(`lets one site run at most ${MAX_RUNNING_PER_SITE} requests at once over all its subdomains, refused before the node`, async () => {
-    const t = setup();
-    for (let i = 0; i < MAX_RUNNING_PER_SITE; i++) void t.call('eth_blockNumber', [], frame(`s${i}.evil.com`));
+  it(`lets one site run at most ${MAX_RUNNING_PER_SITE} requests at once over all its subdomains, refused before anything runs`, async () => {
+    const t = setup(false, never, true);
+    for (let i = 0; i < MAX_RUNNING_PER_SITE; i++) void t.call('eth_chainId', [], frame(`s${i}.evil.com`));
     await tick();
-    // A few reads on the wire, the others waiting their turn: all running, as far as the cap goes.
-    expect(t.node.rpc).toBe(MAX_READS_AT_ONCE);
-    const refused = await errorOf(t.call('eth_blockNumber', [], frame('one-more.evil.com')));
+    expect(t.node.chainLooks).toBe(MAX_RUNNING_PER_SITE);
+    const refused = await errorOf(t.call('eth_chainId', [], frame('one-more.evil.com')));
     expect(refused.code).toBe(-32005);
-    expect(t.node.rpc).toBe(MAX_READS_AT_ONCE);
+    expect(t.node.chainLooks).toBe(MAX_RUNNING_PER_SITE);
     // Another site in another page is served.
-    void t.call('eth_blockNumber', [], frame('other.com', 'https://elsewhere.example'));
+    void t.call('eth_chainId', [], frame('other.com', 'https://elsewhere.example'));
     await tick();
-    expect(t.node.rpc).toBe(MAX_READS_AT_ONCE + 1);
+    expect(t.node.chainLooks).toBe(MAX_RUNNING_PER_SITE + 1);
   });
 
   it(`lets one page's frames of many sites run at most ${MAX_RUNNING_PER_SITE} requests together; the page's own site and other pages keep their share`, async () => {
+    const t = setup(false, never, true);
+    for (let i = 0; i < MAX_RUNNING_PER_SITE; i++) void t.call('eth_chainId', [], frame(`f${i}.github.io`));
+    await tick();
+    expect(t.node.chainLooks).toBe(MAX_RUNNING_PER_SITE);
+    expect((await errorOf(t.call('eth_chainId', [], frame('f-more.github.io')))).code).toBe(-32005);
+    void t.call('eth_chainId', [], { origin: 'https://news.example' });
+    await tick();
+    expect(t.node.chainLooks).toBe(MAX_RUNNING_PER_SITE + 1);
+    // Other pages, however many run, are not held up by it.
+    for (let i = 0; i < 4 * MAX_RUNNING_PER_SITE; i++) void t.call('eth_chainId', [], { origin: `https://p${i}.example` });
+    await tick();
+    expect(t.node.chainLooks).toBe(5 * MAX_RUNNING_PER_SITE + 1);
+  });
+
+  it(`holds one site's node reads apart: ${MAX_READS_AT_ONCE} on the wire, ${MAX_READS_WAITING} waiting, the next refused; its other requests still run, and a page's frames have their own turns`, async () => {
     const t = setup();
-    for (let i = 0; i < MAX_RUNNING_PER_SITE; i++) void t.call('eth_blockNumber', [], frame(`f${i}.github.io`));
+    for (let i = 0; i < MAX_READS_AT_ONCE + MAX_READS_WAITING; i++) void t.call('eth_blockNumber', [], { origin: 'https://dapp.example' });
     await tick();
     expect(t.node.rpc).toBe(MAX_READS_AT_ONCE);
-    expect((await errorOf(t.call('eth_blockNumber', [], frame('f-more.github.io')))).code).toBe(-32005);
-    void t.call('eth_blockNumber', [], { origin: 'https://news.example' });
+    expect((await errorOf(t.call('eth_getBalance', [ACCOUNT.cAddress, 'latest'], { origin: 'https://dapp.example' }))).code).toBe(-32005);
+    // Not a read: it runs (here, to the approval queue) while the reads wait.
+    void t.call('eth_requestAccounts', [], { origin: 'https://dapp.example' });
+    await tick();
+    expect(await t.approvals.list()).toHaveLength(1);
+    void t.call('eth_blockNumber', [], frame('ads.example', 'https://dapp.example'));
     await tick();
     expect(t.node.rpc).toBe(MAX_READS_AT_ONCE + 1);
-    // Other pages, however many run, are not held up by it.
-    for (let i = 0; i < 4 * MAX_RUNNING_PER_SITE; i++) void t.call('eth_blockNumber', [], { origin: `https://p${i}.example` });
-    await tick();
-    expect(t.node.rpc).toBe(4 * MAX_RUNNING_PER_SITE + MAX_READS_AT_ONCE + 1);
   });
 
   it(`puts at most ${MAX_READS_AT_ONCE} of one site's node reads on the wire at once (each answer may be megabytes); the others wait their turn and are all answered`, async () => {
