@@ -4,7 +4,7 @@
 // a re-sent request answers from what was done instead of running twice.
 import { ProviderErrorCode as Code, type ProviderResponse } from '../shared/provider-protocol.js';
 import type { PendingApproval } from './approvals.js';
-import { ApprovalPendingError, framesKeyOf, limitKeyOf, pageFramesKeyOf, requesterOf } from './approvals.js';
+import { framesKeyOf, limitKeyOf, pageFramesKeyOf, requesterOf } from './approvals.js';
 import { registrableDomain } from './site-domain.js';
 import { type Call, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import type { ApprovalSummary } from '../shared/messages.js';
@@ -80,8 +80,8 @@ function count(counts: Map<string, number>, key: string, by: number): void {
   else counts.delete(key);
 }
 
-/** An ask as the approval queue's one-per-site-and-method rule knows it. */
-const askKeyOf = (call: Call): string => JSON.stringify([limitKeyOf(call.site), call.method]);
+/** A request as the approval queue takes it. */
+const askingOf = (call: Call) => ({ origin: call.site.origin, ...(call.site.frameOrigin ? { frameOrigin: call.site.frameOrigin } : {}), method: call.method });
 
 /** The runs of "no"s an ask counts in: its site's, and its page's frames of other sites together. */
 function noKeysOf(site: Site): string[] {
@@ -98,10 +98,10 @@ export class SiteGate {
   #unlockWaiters = new Map<string, number>();
   /** framesKeyOf (or '' for a page's own site) → how many of their requests wait for the unlock. */
   #framesWaiting = new Map<string, number>();
+  /** pageFramesKeyOf the page of each request waiting for the unlock → how many: a close holds off those pages' frames. */
+  #pagesWaiting = new Map<string, number>();
   /** Site → when the user last said "no" to it, and how many "no"s in a row answered asks made right after the one before. */
   #noes = new Map<string, { at: number; run: number }>();
-  /** Asks (askKeyOf) waiting for the unlock: one per site and method, as in the approval queue. */
-  readonly #asksWaiting = new Set<string>();
 
   constructor(private readonly deps: ProviderDeps) {}
 
@@ -116,7 +116,7 @@ export class SiteGate {
     // Those waiting for the unlock are known by their own origin, and their pages' frames by framesKeyOf.
     const waiting = [...this.#unlockWaiters.keys()].map(registrableDomain);
     // A page asking itself: its frames of other sites too (the page could ask through them at once).
-    for (const key of [...askers.flatMap((a) => [limitKeyOf(a), pageFramesKeyOf(a.origin)]), ...waiting, ...this.#framesWaiting.keys()]) if (key) this.#cooldown.set(key, { until, why: CLOSED_WHY });
+    for (const key of [...askers.flatMap((a) => [limitKeyOf(a), pageFramesKeyOf(a.origin)]), ...waiting, ...this.#pagesWaiting.keys()]) if (key) this.#cooldown.set(key, { until, why: CLOSED_WHY });
     this.#unlockWait?.reject(new ProviderError(Code.userRejected, 'the user closed the wallet window'));
     this.#unlockWait = null;
   }
@@ -153,11 +153,13 @@ export class SiteGate {
     if (full) throw new ProviderError(Code.resourceUnavailable, `${full} already has ${MAX_UNLOCK_WAITERS_PER_SITE} requests waiting for the wallet to be unlocked`);
     count(this.#unlockWaiters, requester, 1);
     count(this.#framesWaiting, frames, 1);
+    count(this.#pagesWaiting, pageFramesKeyOf(site.origin), 1);
     try {
       await this.waitForUnlock();
     } finally {
       count(this.#unlockWaiters, requester, -1);
       count(this.#framesWaiting, frames, -1);
+      count(this.#pagesWaiting, pageFramesKeyOf(site.origin), -1);
     }
   }
 
@@ -222,19 +224,18 @@ export class SiteGate {
   }
 
   /**
-   * Waits for the unlock before an ask. A second ask of the site for the same method meanwhile is
-   * refused at once, as the approval queue refuses one while unlocked: a page cannot tell the lock
-   * state by whether its second request waits.
+   * Waits for the unlock before an ask, holding its place in the approval queue meanwhile: an ask
+   * the queue would refuse while unlocked (one of the site's for the same method waiting, the
+   * site's, its page's frames' or the queue's places taken) is refused alike while locked, so a
+   * page cannot tell the lock state by whether its requests wait.
    */
   async unlockedToAsk(call: Call): Promise<void> {
     if (this.deps.session.isUnlocked()) return;
-    const key = askKeyOf(call);
-    if (this.#asksWaiting.has(key)) throw new ApprovalPendingError(limitKeyOf(call.site), call.method);
-    this.#asksWaiting.add(key);
+    const place = await this.deps.approvals.reserve(askingOf(call));
     try {
       await this.unlocked(call.site);
     } finally {
-      this.#asksWaiting.delete(key);
+      place.release();
     }
   }
 
@@ -246,9 +247,7 @@ export class SiteGate {
   async refuseAsAnAsk(call: Call): Promise<void> {
     this.checkCooldown(call.site);
     this.checkAskingLoop(call.site, (this.deps.now ?? Date.now)());
-    if (this.#asksWaiting.has(askKeyOf(call))) throw new ApprovalPendingError(limitKeyOf(call.site), call.method);
-    const asking = { origin: call.site.origin, ...(call.site.frameOrigin ? { frameOrigin: call.site.frameOrigin } : {}), method: call.method };
-    (await this.deps.approvals.reserve(asking)).release();
+    (await this.deps.approvals.reserve(askingOf(call))).release();
   }
 
   /** Whether an ask made at `askedAt` came right after the site's last "no" (not before it). */
@@ -303,7 +302,7 @@ export class SiteGate {
       // A site that is not connected cannot make the wallet ask for the password to sign for it.
       if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
       await this.unlockedToAsk(call);
-      const asking = { origin: call.site.origin, ...(call.site.frameOrigin ? { frameOrigin: call.site.frameOrigin } : {}), method: call.method };
+      const asking = askingOf(call);
       const place = await this.deps.approvals.reserve(asking);
       try {
         const { summary, payload } = await prepare();

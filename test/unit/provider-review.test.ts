@@ -144,6 +144,17 @@ describe('what the review found', () => {
     u.provider.cancelWaits();
   });
 
+  it("locked, a window closed on a page's own request waiting for the unlock holds off its frames of other sites too", async () => {
+    const t = setup({ unlocked: false });
+    const page = t.call('eth_requestAccounts', [], { origin: 'https://news.example' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(t.windows()).toBe(1);
+    t.provider.cancelWaits();
+    expect((await errorOf(page)).code).toBe(4001);
+    expect((await errorOf(t.call('eth_requestAccounts', [], { origin: 'https://news.example', frameOrigin: 'https://new1.pages.dev' }))).code).toBe(4001);
+    expect(t.windows()).toBe(1);
+  });
+
   it("a window closed on a page's own request holds off its frames of other sites too", async () => {
     const t = setup();
     t.provider.cancelWaits([{ origin: 'https://news.example' }]);
@@ -259,7 +270,7 @@ describe('what the review found', () => {
     expect(await t.approvals.list()).toEqual([]);
   });
 
-  it('locked, one site (its subdomains together) holds at most 5 of the places waiting for the unlock; another site still gets one', async () => {
+  it('locked, one site (its subdomains together) holds at most 3 asks waiting for the unlock, refused as the queue refuses them unlocked; another site still gets one', async () => {
     const t = setup({ unlocked: false });
     // Connected subdomains, each asking something else (a second ask of one site for the same method is refused at once, as while unlocked).
     for (const i of [0, 1, 2, 3, 4, 9]) await t.sites.grant(`https://x${i}.evil.example`, [ACCOUNT.id]);
@@ -272,14 +283,12 @@ describe('what the review found', () => {
     const asks: Array<[string, unknown[]]> = [
       ['personal_sign', ['0x00', ACCOUNT.cAddress]],
       ['eth_requestAccounts', []],
-      ['wallet_requestPermissions', [{ eth_accounts: {} }]],
-      ['wallet_switchEthereumChain', [{ chainId: '0xa86a' }]],
       ['eth_signTypedData_v4', [ACCOUNT.cAddress, JSON.stringify(typed)]],
     ];
     const flood = asks.map(([method, params], i) => t.call(method, params, { origin: `https://x${i}.evil.example` }));
     await new Promise((r) => setTimeout(r, 20));
-    expect(await errorOf(t.call('wallet_addEthereumChain', [{ chainId: '0xa86a', chainName: 'Avalanche', rpcUrls: ['https://rpc.example'], nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 } }], { origin: 'https://x9.evil.example' }))).toMatchObject({ code: -32002, message: expect.stringContaining('evil.example already has 5 requests waiting') });
     expect(await errorOf(t.call('personal_sign', ['0x00', ACCOUNT.cAddress], { origin: 'https://x9.evil.example' }))).toMatchObject({ code: -32002, message: 'evil.example already has a personal_sign request waiting for your decision' });
+    expect(await errorOf(t.call('wallet_switchEthereumChain', [{ chainId: '0xa86a' }], { origin: 'https://x9.evil.example' }))).toMatchObject({ code: -32002, message: 'too many requests are waiting for a decision; answer or reject some first' });
     const shop = t.call('eth_requestAccounts', [], { origin: 'https://shop.example' });
     await new Promise((r) => setTimeout(r, 20));
     t.provider.cancelWaits();

@@ -301,16 +301,16 @@ describe("a page's frames of other sites share one site's limits", () => {
     expect(seconds).toEqual(Array(2).fill('news.example already has a eth_requestAccounts request waiting for your decision'));
   });
 
-  it('lets them have at most 5 requests waiting for the unlock, whatever their sites; the page itself and another page still wait', async () => {
+  it(`lets them have at most ${MAX_PENDING_PER_SITE} asks waiting for the unlock, whatever their sites, refused as the queue refuses them unlocked; the page itself and another page still wait`, async () => {
     const t = setup(true);
     const settled: string[] = [];
     const ask = (site: Site) => void t.call('eth_requestAccounts', [], site).then((r) => settled.push(r.ok ? 'ok' : (r as { error: { message: string } }).error.message));
-    for (const host of hosts.slice(0, 5)) ask(frame(host));
+    for (const host of hosts.slice(0, MAX_PENDING_PER_SITE)) ask(frame(host));
     await tick();
     expect(settled).toEqual([]);
     ask(frame('f.com'));
     await tick();
-    expect(settled).toEqual(['frames in news.example already has 5 requests waiting for the wallet to be unlocked']);
+    expect(settled).toEqual(['too many requests are waiting for a decision; answer or reject some first']);
     ask(NEWS);
     ask(frame('f.com', 'https://other.example'));
     await tick();
