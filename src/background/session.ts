@@ -291,7 +291,7 @@ export class Session {
       const found = await this.#session.get([SESSION_STORAGE_KEY, ACTIVITY_STORAGE_KEY]);
       if (found[SESSION_STORAGE_KEY] === undefined) return false;
       const entry = parseEntry(found[SESSION_STORAGE_KEY]);
-      if (entry !== null && !(await this.#idleExpired(await this.#storedActivity(found[ACTIVITY_STORAGE_KEY], entry.unlockedAt, now), now))) return false;
+      if (entry !== null && !(await this.#voidedByLock(entry)) && !(await this.#idleExpired(await this.#storedActivity(found[ACTIVITY_STORAGE_KEY], entry.unlockedAt, now), now))) return false;
       await this.#lockNow();
       return true;
     });
@@ -315,17 +315,18 @@ export class Session {
 
   /** Memory first (it cannot fail), then storage (see the header). */
   async #lockNow(): Promise<void> {
+    const unlockedAt = this.#unlockedAt;
     this.#vault.lock();
     this.#forget();
     this.#clearPending = true;
-    await this.#clearStored();
+    await this.#clearStored(unlockedAt);
   }
 
   /**
    * Tombstone, then remove. Resolves once no session entry can be resumed any more; rejects only
    * when neither storage.session nor the storage.local marker took a write.
    */
-  async #clearStored(): Promise<void> {
+  async #clearStored(unlockedAt = 0): Promise<void> {
     let tombstoned = false;
     for (let attempt = 0; attempt < LOCK_WRITE_ATTEMPTS; attempt++) {
       tombstoned ||= await this.#session.set({ [SESSION_STORAGE_KEY]: LOCKED_TOMBSTONE }).then(
@@ -341,7 +342,14 @@ export class Session {
         return;
       }
     }
-    if (!tombstoned) await this.#local.set({ [LOCKED_AT_KEY]: this.#now() });
+    if (!tombstoned) {
+      // Past the session's own unlock time too: a clock set back since would leave it after the marker.
+      const stored = await this.#session.get([SESSION_STORAGE_KEY]).then(
+        (found) => parseEntry(found[SESSION_STORAGE_KEY])?.unlockedAt ?? 0,
+        () => 0,
+      );
+      await this.#local.set({ [LOCKED_AT_KEY]: Math.max(this.#now(), unlockedAt, stored) });
+    }
   }
 
   /** A session entry from before a lock that could not remove it. */

@@ -63,6 +63,11 @@ describe('restoring a phrase while the node cannot be reached', () => {
     expect((await wallet.accounts.accountsList()).accounts).toMatchObject([{ name: 'Account 1', index: 0 }, { name: 'Trading', index: 2, xAddress: kept.xAddress }]);
     // A new account takes the next index, never the removed one's keys under a new name.
     expect(await wallet.accounts.accountsAdd({ name: 'New' })).toMatchObject({ index: 3 });
+    // Nor one removed past the last kept: restored again, the next index is still past it.
+    await wallet.accounts.accountsRemove({ id: (await wallet.accounts.accountsList()).accounts.find((a) => a.name === 'New')!.id });
+    await wallet.accounts.walletLock();
+    await wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
+    expect(await wallet.accounts.accountsAdd({ name: 'Newer' })).toMatchObject({ index: 4 });
   });
 
   it('does not wait for a node that never answers beyond its deadline', async () => {

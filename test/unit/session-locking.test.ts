@@ -59,6 +59,15 @@ describe('session: locking', () => {
     expect(await worker().session.resume()).not.toBeNull();
   });
 
+  it('a lock while storage.session refuses every write, after the clock went back, still leaves nothing a new worker resumes', async () => {
+    const { stores, session, worker, clock } = await unlockedWorld();
+    clock.t -= 5 * MINUTE;
+    stores.session.failNextWrites(1_000);
+    await session.lock();
+    stores.session.failNextWrites(0);
+    expect(await worker().session.resume()).toBeNull();
+  });
+
   it('a tombstone, or any session entry that is not complete, resumes locked and is removed', async () => {
     const { stores, worker } = await unlockedWorld();
     const entry = (await stores.session.get([SESSION_STORAGE_KEY]))[SESSION_STORAGE_KEY] as Record<string, unknown>;
