@@ -102,12 +102,16 @@ export const GROWTH_ALLOWED = 0.1;
  * skipped whole, a move not completed on one read of atomic memory, a send racing a move's export
  * refused, a site's delegation told its validator's terms, a locked restore telling another phrase
  * from the one stored, other X assets left without a fee said: +4.9 KB) took it to 825.4 KB: the
- * limit to 826 KB. Of the background's 360 KB, 100 KB are libraries
+ * limit to 826 KB. Fixes from audits of the site bridge, the session and moves (node reads of a
+ * site in turns, the lock state and the wallet's chains kept from sites not connected, frames held
+ * off with their page, the idle lock and the lock marker after a clock set back, a move's wait for
+ * funds ended when they show, an uptime not reported said so: +2.2 KB) took it to 827.6 KB: the
+ * limit to 829 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 826 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 829 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
