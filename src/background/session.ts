@@ -196,6 +196,9 @@ export class Session {
       const entry: SessionEntry = { v: 1, key: encodeBase64(raw), unlockedAt: this.#unlockedAt };
       await this.#session.set({ [SESSION_STORAGE_KEY]: entry, [ACTIVITY_STORAGE_KEY]: this.#lastActivity });
       this.#clearPending = false;
+      // The entry a failed lock left is overwritten: its marker (which may lie ahead, after a clock
+      // set back) would only void this session.
+      await this.#local.remove([LOCKED_AT_KEY]).catch(() => undefined);
     } catch {
       // A stale key left behind would not open the vault, but remove it anyway.
       await this.#session.remove([SESSION_STORAGE_KEY, ACTIVITY_STORAGE_KEY]).catch(() => undefined);

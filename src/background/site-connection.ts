@@ -5,7 +5,7 @@ import { EthApi } from '../core/node.js';
 import { JsonRpcEndpoint } from '../core/rpc.js';
 import type { AccountView } from '../shared/messages.js';
 import { ProviderErrorCode as Code, type ProviderState } from '../shared/provider-protocol.js';
-import { requesterOf } from './approvals.js';
+import { type Reservation, requesterOf } from './approvals.js';
 import { type ActiveChain, type Call, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
 import { InvalidParamsError, objectParam, positional } from './provider-params.js';
 import type { SiteGate } from './site-gate.js';
@@ -100,10 +100,17 @@ export class SiteConnection {
       this.gate.replay(logged);
       return this.connectedAccounts(call.site);
     }
+    let held: Reservation | undefined;
     if (!(await this.deps.approvals.findByRequest(call.requestId))) {
-      await this.gate.unlockedToAsk(call);
-      const existing = await this.connectedAccounts(call.site);
-      if (existing.length > 0) return existing;
+      held = await this.gate.unlockedToAsk(call);
+      const existing = await this.connectedAccounts(call.site).catch((e: unknown) => {
+        held?.release();
+        throw e;
+      });
+      if (existing.length > 0) {
+        held?.release();
+        return existing;
+      }
     }
     await this.gate.approved(call, async () => {
       const { accounts, selectedId } = await this.deps.wallet.accountsList();
@@ -119,7 +126,7 @@ export class SiteConnection {
       await this.deps.sites.grant(requesterOf(call.site), [payload.accountId]);
       this.deps.notifyPages();
       return null;
-    });
+    }, held);
     return this.connectedAccounts(call.site);
   }
 

@@ -3,7 +3,7 @@
 // approval itself (picked up again after a worker restart), and a short log in storage.session so
 // a re-sent request answers from what was done instead of running twice.
 import { ProviderErrorCode as Code, type ProviderResponse } from '../shared/provider-protocol.js';
-import type { PendingApproval } from './approvals.js';
+import type { PendingApproval, Reservation } from './approvals.js';
 import { framesKeyOf, limitKeyOf, pageFramesKeyOf, requesterOf } from './approvals.js';
 import { registrableDomain } from './site-domain.js';
 import { type Call, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
@@ -224,19 +224,24 @@ export class SiteGate {
   }
 
   /**
-   * Waits for the unlock before an ask, holding its place in the approval queue meanwhile: an ask
-   * the queue would refuse while unlocked (one of the site's for the same method waiting, the
-   * site's, its page's frames' or the queue's places taken) is refused alike while locked, so a
-   * page cannot tell the lock state by whether its requests wait.
+   * Waits for the unlock before an ask, holding its place in the approval queue meanwhile (the
+   * place is returned, for the ask to take: undefined when the wallet was unlocked). An ask the
+   * gate or the queue would refuse while unlocked (a cool-down, a loop, one of the site's for the
+   * same method waiting, the site's, its page's frames' or the queue's places taken) is refused
+   * alike, and first, while locked: a page cannot tell the lock state by how it is answered.
    */
-  async unlockedToAsk(call: Call): Promise<void> {
-    if (this.deps.session.isUnlocked()) return;
+  async unlockedToAsk(call: Call): Promise<Reservation | undefined> {
+    if (this.deps.session.isUnlocked()) return undefined;
+    this.checkCooldown(call.site);
+    this.checkAskingLoop(call.site, (this.deps.now ?? Date.now)());
     const place = await this.deps.approvals.reserve(askingOf(call));
     try {
       await this.unlocked(call.site);
-    } finally {
+    } catch (e) {
       place.release();
+      throw e;
     }
+    return place;
   }
 
   /**
@@ -280,7 +285,17 @@ export class SiteGate {
     call: Call,
     prepare: () => Promise<{ summary: ApprovalSummary; payload: Payload }>,
     act: (payload: Payload) => Promise<unknown>,
+    held?: Reservation,
   ): Promise<unknown> {
+    try {
+      return await this.#approved(call, prepare, act, held);
+    } finally {
+      // `held`: the place an earlier wait for the unlock kept (unlockedToAsk); given up unless taken.
+      held?.release();
+    }
+  }
+
+  async #approved(call: Call, prepare: () => Promise<{ summary: ApprovalSummary; payload: Payload }>, act: (payload: Payload) => Promise<unknown>, held: Reservation | undefined): Promise<unknown> {
     const askedAt = (this.deps.now ?? Date.now)();
     const logged = await this.logged(call.requestId);
     if (logged) return this.replay(logged);
@@ -301,9 +316,9 @@ export class SiteGate {
       this.checkAskingLoop(call.site, askedAt);
       // A site that is not connected cannot make the wallet ask for the password to sign for it.
       if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
-      await this.unlockedToAsk(call);
       const asking = askingOf(call);
-      const place = await this.deps.approvals.reserve(asking);
+      // The place held through the unlock is kept: no other ask takes it in between.
+      const place = held ?? (await this.unlockedToAsk(call)) ?? (await this.deps.approvals.reserve(asking));
       try {
         const { summary, payload } = await prepare();
         entry = await place.add({ ...asking, params: payload, summary, requestId: call.requestId });

@@ -155,6 +155,32 @@ describe('what the review found', () => {
     expect(t.windows()).toBe(1);
   });
 
+  it('a frame held off after a close is answered alike locked or not, before anything waits', async () => {
+    const answers: unknown[] = [];
+    for (const unlocked of [true, false]) {
+      const t = setup({ unlocked });
+      t.provider.cancelWaits([{ origin: 'https://x.example' }]);
+      void t.call('eth_requestAccounts', [], { origin: 'https://g.example' });
+      await new Promise((r) => setTimeout(r, 10));
+      answers.push(await errorOf(t.call('eth_requestAccounts', [], { origin: 'https://x.example', frameOrigin: 'https://g.example' })));
+    }
+    expect(answers[0]).toMatchObject({ code: 4001 });
+    expect(answers[1]).toEqual(answers[0]);
+  });
+
+  it('the places asks held while locked are theirs after the unlock: a site asking at that moment does not take one', async () => {
+    const t = setup({ unlocked: false });
+    const waiting = Array.from({ length: 10 }, (_, i) => t.call('eth_requestAccounts', [], { origin: `https://s${i}.example` }));
+    await new Promise((r) => setTimeout(r, 10));
+    t.unlock();
+    const late = t.call('eth_requestAccounts', [], { origin: 'https://late.example' });
+    expect(await errorOf(late)).toMatchObject({ code: -32002, message: 'too many requests are waiting for a decision; answer or reject some first' });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await t.approvals.list()).map((a) => a.origin).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `https://s${i}.example`).sort());
+    for (const a of await t.approvals.list()) await t.approvals.decide(a.id, false);
+    await Promise.all(waiting);
+  });
+
   it("a window closed on a page's own request holds off its frames of other sites too", async () => {
     const t = setup();
     t.provider.cancelWaits([{ origin: 'https://news.example' }]);

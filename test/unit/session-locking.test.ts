@@ -68,6 +68,17 @@ describe('session: locking', () => {
     expect(await worker().session.resume()).toBeNull();
   });
 
+  it('such a lock marker ahead of the clock does not void the sessions after it: an unlock with the password is resumed as usual', async () => {
+    const { stores, session, worker, clock } = await unlockedWorld();
+    clock.t -= 30 * 24 * 60 * MINUTE;
+    stores.session.failNextWrites(1_000);
+    await session.lock();
+    stores.session.failNextWrites(0);
+    await session.unlock(PASSWORD);
+    clock.t += MINUTE;
+    expect(await worker().session.resume()).not.toBeNull();
+  });
+
   it('a tombstone, or any session entry that is not complete, resumes locked and is removed', async () => {
     const { stores, worker } = await unlockedWorld();
     const entry = (await stores.session.get([SESSION_STORAGE_KEY]))[SESSION_STORAGE_KEY] as Record<string, unknown>;

@@ -180,7 +180,7 @@ export class AccountsService {
     const listed = tag !== undefined && stored.phraseTag === tag ? stored.accounts.flatMap((a) => (a.kind === 'hd' ? [a] : [])) : [];
     const indices = [...new Set([...Array.from({ length: found.count }, (_, i) => i), ...listed.map((a) => a.index)])].sort((a, b) => a - b);
     // Never below the next index it had: a removed account's keys never come back under a new name.
-    const count = Math.max(indices.length === 0 ? 0 : indices.at(-1)! + 1, listed.length > 0 ? stored.nextHdIndex : 0);
+    const count = Math.max(indices.length === 0 ? 0 : indices.at(-1)! + 1, tag !== undefined && stored.phraseTag === tag ? stored.nextHdIndex : 0);
     const accounts: AccountRecord[] = keyed?.accounts ?? indices.map((i) => ({ id: newId(), name: listed.find((a) => a.index === i)?.name ?? `Account ${i + 1}`, kind: 'hd', index: i }));
     const status = await this.oneVaultChange(async () => {
       // Counted again in its turn, before anything is stopped or locked.
