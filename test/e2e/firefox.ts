@@ -267,13 +267,43 @@ export function puppeteerAdapter(page: Page, firefox: FirefoxWithExtension): Pag
       await element.dispose().catch(() => undefined);
     }
   };
+  // Puppeteer clicks where the element was when it measured it: a popup that scrolls meanwhile (a
+  // field focused by the last action) takes the click elsewhere, silently. Measured after layout
+  // settles and hit-tested there; an element covered or moving is not clicked (false: asked again).
+  const clickSettled = async (target: Target): Promise<boolean> => {
+    const handle = await page.evaluateHandle(queryInPage, { target, read: 'element' as const });
+    const element = handle.asElement() as ElementHandle<Element> | null;
+    if (!element) {
+      await handle.dispose().catch(() => undefined);
+      return false;
+    }
+    try {
+      const point = await element.evaluate(async (e) => {
+        e.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+        // A frame, or 50 ms where frames do not run (a tab behind another).
+        const frame = (): Promise<unknown> => new Promise((r) => (requestAnimationFrame(r), setTimeout(r, 50)));
+        const box = async () => (await frame(), e.getBoundingClientRect());
+        const [a, b] = [await box(), await box()];
+        if (a.x !== b.x || a.y !== b.y || b.width === 0 || b.height === 0) return null;
+        const x = b.x + b.width / 2;
+        const y = b.y + b.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        return hit !== null && (hit === e || e.contains(hit)) ? { x, y } : null;
+      });
+      if (!point) return false;
+      await page.mouse.click(point.x, point.y);
+      return true;
+    } finally {
+      await element.dispose().catch(() => undefined);
+    }
+  };
   return {
     raw: page,
     evaluate: <A, R>(fn: (arg: A) => R | Promise<R>, arg?: A) => page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg) as Promise<R>,
-    click: (target) => withElement(target, (e) => e.click()),
-    fill: (target, value) =>
+    click: clickSettled,
+    fill: async (target, value) =>
+      (await clickSettled(target)) &&
       withElement(target, async (e) => {
-        await e.click();
         await e.evaluate((field) => (field as HTMLInputElement).select());
         await e.type(value);
       }),

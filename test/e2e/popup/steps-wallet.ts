@@ -67,6 +67,8 @@ export async function addAndSelectNode(ui: PopupDriver, url: string): Promise<vo
   await ui.fill('Name', NODE_NAME);
   await ui.fill('Node URL', url);
   await ui.click({ button: 'Add network' });
+  // Added (checked with the node first), said below the form, which it focuses: the popup scrolls.
+  await ui.find({ text: `Added ${NODE_NAME}. Its Use button, in the list above, switches to it.` });
   // A click on its Use button: the network changes only once networks.select has asked the node
   // who it is; then the badge in the header names it, and the button says it is in use.
   await ui.click({ button: `Use: ${NODE_NAME}` });
