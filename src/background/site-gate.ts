@@ -317,6 +317,8 @@ export class SiteGate {
       // A site that is not connected cannot make the wallet ask for the password to sign for it.
       if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
       const asking = askingOf(call);
+      // Locked again since the unlock it waited for: nothing is prepared while locked; the place stays held.
+      if (held && !this.deps.session.isUnlocked()) await this.unlocked(call.site);
       // The place held through the unlock is kept: no other ask takes it in between.
       const place = held ?? (await this.unlockedToAsk(call)) ?? (await this.deps.approvals.reserve(asking));
       try {

@@ -181,6 +181,40 @@ describe('what the review found', () => {
     await Promise.all(waiting);
   });
 
+  it('an ask that waited for the unlock, locked again before it was prepared, waits for the unlock again: nothing is prepared while locked, its place kept', async () => {
+    let locked = true;
+    const preparedLocked: boolean[] = [];
+    const t = setup({ unlocked: false, wallet: { accountsList: async () => (preparedLocked.push(locked), { accounts: [ACCOUNT], selectedId: ACCOUNT.id }) } });
+    // The wallet locks again right after the unlock, while the ask reads the site's permission.
+    const permission = t.sites.permission.bind(t.sites);
+    let relocked = false;
+    t.sites.permission = async (origin) => {
+      if (!locked && !relocked) {
+        relocked = true;
+        locked = true;
+        t.lock();
+      }
+      return permission(origin);
+    };
+    const asking = t.call('eth_requestAccounts');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(t.windows()).toBe(1);
+    locked = false;
+    t.unlock();
+    await new Promise((r) => setTimeout(r, 700));
+    expect(relocked).toBe(true);
+    expect(await t.approvals.list()).toEqual([]);
+    expect(t.windows()).toBe(2);
+    locked = false;
+    t.unlock();
+    await new Promise((r) => setTimeout(r, 700));
+    const [pending] = await t.approvals.list();
+    expect(pending).toMatchObject({ origin: SITE.origin, method: 'eth_requestAccounts' });
+    await t.approvals.decide(pending!.id, true);
+    expect(await asking).toEqual({ ok: true, result: [ACCOUNT.cAddress] });
+    expect(preparedLocked).not.toContain(true);
+  });
+
   it("a window closed on a page's own request holds off its frames of other sites too", async () => {
     const t = setup();
     t.provider.cancelWaits([{ origin: 'https://news.example' }]);
