@@ -3,8 +3,7 @@
 // approval itself (picked up again after a worker restart), and a short log in storage.session so
 // a re-sent request answers from what was done instead of running twice.
 import { ProviderErrorCode as Code, type ProviderResponse } from '../shared/provider-protocol.js';
-import type { PendingApproval, Reservation } from './approvals.js';
-import { framesKeyOf, limitKeyOf, pageFramesKeyOf, requesterOf } from './approvals.js';
+import { framesKeyOf, limitKeyOf, pageFramesKeyOf, type PendingApproval, requesterOf, type Reservation } from './approvals.js';
 import { registrableDomain } from './site-domain.js';
 import { type Call, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import type { ApprovalSummary } from '../shared/messages.js';
@@ -164,7 +163,9 @@ export class SiteGate {
   }
 
   private async waitForUnlock(): Promise<void> {
-    if (!this.#unlockWait) {
+    // Its own wait, not the field: a window closed while it opens clears the field and rejects this one.
+    let wait = this.#unlockWait;
+    if (!wait) {
       const now = this.deps.now ?? Date.now;
       const deadline = now() + UNLOCK_WAIT_MS;
       let reject!: (e: ProviderError) => void;
@@ -185,7 +186,7 @@ export class SiteGate {
         };
       });
       promise.catch(() => undefined);
-      this.#unlockWait = { promise, reject, waiters: 0 };
+      wait = this.#unlockWait = { promise, reject, waiters: 0 };
       try {
         await this.openWindow();
       } catch (e) {
@@ -194,8 +195,6 @@ export class SiteGate {
         throw e;
       }
     }
-    const wait = this.#unlockWait;
-    if (!wait) return;
     if (wait.waiters >= MAX_UNLOCK_WAITERS) throw new ProviderError(Code.resourceUnavailable, 'too many requests are waiting for the wallet to be unlocked');
     wait.waiters++;
     try {
@@ -281,17 +280,24 @@ export class SiteGate {
    * only when no approval exists yet for this request, and only once the queue's limits have
    * taken it (its node reads must not be a way around them).
    */
-  async approved(
-    call: Call,
-    prepare: () => Promise<{ summary: ApprovalSummary; payload: Payload }>,
-    act: (payload: Payload) => Promise<unknown>,
-    held?: Reservation,
-  ): Promise<unknown> {
+  async approved(call: Call, prepare: () => Promise<{ summary: ApprovalSummary; payload: Payload }>, act: (payload: Payload) => Promise<unknown>, held?: Reservation): Promise<unknown> {
     try {
       return await this.#approved(call, prepare, act, held);
     } finally {
       // `held`: the place an earlier wait for the unlock kept (unlockedToAsk); given up unless taken.
       held?.release();
+    }
+  }
+
+  /** `prepare` run unlocked: locked before or during it, it waits for the unlock again (the place kept), never telling a page "locked". */
+  private async preparedUnlocked<R>(site: Site, prepare: () => Promise<R>): Promise<R> {
+    for (;;) {
+      if (!this.deps.session.isUnlocked()) await this.unlocked(site);
+      try {
+        return await prepare();
+      } catch (e) {
+        if (this.deps.session.isUnlocked()) throw e;
+      }
     }
   }
 
@@ -317,12 +323,10 @@ export class SiteGate {
       // A site that is not connected cannot make the wallet ask for the password to sign for it.
       if (!CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
       const asking = askingOf(call);
-      // Locked again since the unlock it waited for: nothing is prepared while locked; the place stays held.
-      if (held && !this.deps.session.isUnlocked()) await this.unlocked(call.site);
       // The place held through the unlock is kept: no other ask takes it in between.
       const place = held ?? (await this.unlockedToAsk(call)) ?? (await this.deps.approvals.reserve(asking));
       try {
-        const { summary, payload } = await prepare();
+        const { summary, payload } = await this.preparedUnlocked(call.site, prepare);
         entry = await place.add({ ...asking, params: payload, summary, requestId: call.requestId });
       } finally {
         place.release();
