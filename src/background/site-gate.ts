@@ -5,6 +5,7 @@
 import { ProviderErrorCode as Code, type ProviderResponse } from '../shared/provider-protocol.js';
 import { framesKeyOf, limitKeyOf, pageFramesKeyOf, type PendingApproval, requesterOf, type Reservation } from './approvals.js';
 import { registrableDomain } from './site-domain.js';
+import { WalletError } from '../core/errors.js';
 import { type Call, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import type { ApprovalSummary } from '../shared/messages.js';
 
@@ -289,14 +290,16 @@ export class SiteGate {
     }
   }
 
-  /** `prepare` run unlocked: locked before or during it, it waits for the unlock again (the place kept), never telling a page "locked". */
-  private async preparedUnlocked<R>(site: Site, prepare: () => Promise<R>): Promise<R> {
-    for (;;) {
-      if (!this.deps.session.isUnlocked()) await this.unlocked(site);
+  /** `prepare` run unlocked. Failed as the wallet locked under it, it waits for the unlock again (place kept, connection
+   * checked again) rather than tell a page "locked"; any other failure, the gate's own refusals too, answers the page. */
+  private async preparedUnlocked<R>(call: Call, prepare: () => Promise<R>): Promise<R> {
+    for (let pass = 0; ; pass++) {
+      if (pass > 0 && !CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
+      if (!this.deps.session.isUnlocked()) await this.unlocked(call.site);
       try {
         return await prepare();
       } catch (e) {
-        if (this.deps.session.isUnlocked()) throw e;
+        if (!(e instanceof WalletError && e.code === 'vault-locked') || this.deps.session.isUnlocked()) throw e;
       }
     }
   }
@@ -326,7 +329,7 @@ export class SiteGate {
       // The place held through the unlock is kept: no other ask takes it in between.
       const place = held ?? (await this.unlockedToAsk(call)) ?? (await this.deps.approvals.reserve(asking));
       try {
-        const { summary, payload } = await this.preparedUnlocked(call.site, prepare);
+        const { summary, payload } = await this.preparedUnlocked(call, prepare);
         entry = await place.add({ ...asking, params: payload, summary, requestId: call.requestId });
       } finally {
         place.release();

@@ -10,7 +10,7 @@ import { ACCOUNT } from './site-account.js';
 
 export const SITE: Site = { origin: 'https://dapp.example' };
 
-export function setup(options: { unlocked?: boolean; noWallet?: boolean; fetch?: typeof fetch; windowFails?: boolean | (() => boolean); siteNetwork?: () => Promise<never>; wallet?: Partial<SiteWallet>; now?: () => number } = {}) {
+export function setup(options: { unlocked?: boolean; noWallet?: boolean; fetch?: typeof fetch; windowFails?: boolean | (() => boolean); windowOpening?: () => Promise<void>; siteNetwork?: () => Promise<never>; wallet?: Partial<SiteWallet>; now?: () => number } = {}) {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
@@ -33,6 +33,7 @@ export function setup(options: { unlocked?: boolean; noWallet?: boolean; fetch?:
     ...(options.noWallet ? { walletExists: async () => false } : {}),
     openApprovalWindow: async () => {
       windows++;
+      await options.windowOpening?.();
       if (typeof options.windowFails === 'function' ? options.windowFails() : options.windowFails) throw new Error('no window');
     },
     ...(options.fetch ? { fetch: options.fetch } : {}),

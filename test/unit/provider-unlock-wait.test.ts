@@ -2,6 +2,7 @@
 // are refused as while unlocked, and nothing is prepared or answered as if the wallet were unlocked
 // until the user unlocked it (again, if it locked meanwhile).
 import { describe, expect, it } from 'vitest';
+import { VaultLockedError } from '../../src/background/vault.js';
 import type { Site } from '../../src/background/provider.js';
 import { errorOf } from './provider-answers.js';
 import { ACCOUNT } from './site-account.js';
@@ -106,7 +107,7 @@ describe('the unlock wait', () => {
           }
           preparedLocked.push(!unlocked);
           // The keyring's own refusal, as while locked.
-          if (!unlocked) throw new Error('the wallet is locked');
+          if (!unlocked) throw new VaultLockedError();
           return { accounts: [ACCOUNT], selectedId: ACCOUNT.id };
         },
       },
@@ -143,6 +144,79 @@ describe('the unlock wait', () => {
     expect(await second).toEqual({ ok: true, result: [ACCOUNT.cAddress] });
     // Each preparation ran unlocked but the one the lock cut short; then the connected accounts' read.
     expect(preparedLocked).toEqual([false, true, false, false]);
+  });
+
+  it('a failure that is not the lock answers the page even when the wallet locked meanwhile: no unlock is asked for it', async () => {
+    const t = setup({
+      wallet: {
+        accountsList: async () => {
+          t.lock();
+          throw new Error('the node did not answer');
+        },
+      },
+    });
+    expect((await errorOf(t.call('eth_requestAccounts'))).code).toBe(-32603);
+    expect(t.windows()).toBe(0);
+    expect(await t.approvals.list()).toEqual([]);
+  });
+
+  it("an unlock the preparation itself waited for, its window closed, is the page's answer: no second wait", async () => {
+    const t = setup();
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    // The wallet locks as the preparation checks the connection; it waits for the unlock, and the user closes the window.
+    const permission = t.sites.permission.bind(t.sites);
+    let reads = 0;
+    t.sites.permission = async (origin) => (++reads === 2 && t.lock(), permission(origin));
+    const signing = t.call('personal_sign', ['0x00', ACCOUNT.cAddress]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.windows()).toBe(1);
+    t.provider.cancelWaits();
+    expect(await errorOf(signing)).toMatchObject({ code: 4001, message: 'the user closed the wallet window' });
+    expect(t.windows()).toBe(1);
+    expect(t.provider.sitesWaitingForUnlock()).toEqual([]);
+  });
+
+  it('a site disconnected while its ask waited out a lock is refused before the unlock is asked for again', async () => {
+    const t = setup({
+      wallet: {
+        accountsList: async () => {
+          // Locked during the preparation, and the site disconnected meanwhile.
+          t.lock();
+          await t.sites.revoke(SITE.origin);
+          throw new VaultLockedError();
+        },
+      },
+    });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    expect((await errorOf(t.call('personal_sign', ['0x00', ACCOUNT.cAddress]))).code).toBe(4100);
+    expect(t.windows()).toBe(0);
+    expect(await t.approvals.list()).toEqual([]);
+  });
+
+  it('approved, then locked: a window closed while the unlock window is still opening refuses the request, nothing is done for it', async () => {
+    let opening: (() => void) | undefined;
+    let lockOnNextRead = false;
+    let signed = 0;
+    const t = setup({
+      windowOpening: () => (lockOnNextRead ? new Promise<void>((r) => (opening = r)) : Promise.resolve()),
+      wallet: { withEvmSecret: (async () => (signed++, '0x')) as never },
+    });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    // The wallet locks as the approved request checks its connection once more, before it acts.
+    const permission = t.sites.permission.bind(t.sites);
+    t.sites.permission = async (origin) => (lockOnNextRead && t.lock(), permission(origin));
+    const signing = t.call('personal_sign', ['0x00', ACCOUNT.cAddress]);
+    await new Promise((r) => setTimeout(r, 20));
+    const [asked] = await t.approvals.list();
+    lockOnNextRead = true;
+    await t.approvals.decide(asked!.id, true);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(opening).toBeTypeOf('function');
+    t.provider.cancelWaits();
+    opening!();
+    expect(await errorOf(signing)).toMatchObject({ code: 4001, message: 'the user closed the wallet window' });
+    expect(t.windows()).toBe(2);
+    expect(signed).toBe(0);
   });
 
   it('a site that is not connected cannot make a locked wallet ask for the password to sign for it', async () => {
