@@ -10,6 +10,7 @@ import { type ActiveChain, type Call, type ProviderDeps, ProviderError, type Sit
 import { InvalidParamsError, objectParam, positional } from './provider-params.js';
 import type { SiteGate } from './site-gate.js';
 import type { SitePermission } from './sites.js';
+import { VaultLockedError } from './vault.js';
 
 /** Which chain a site is on, as one string: one of the wallet's networks, or a chain the site added (by ID and RPC). */
 export function chainKeyOf(chain: ActiveChain): string {
@@ -87,6 +88,8 @@ export class SiteConnection {
     await this.gate.requireConnection(site);
     await this.gate.unlocked(site);
     const accounts = await this.connectedAccounts(site);
+    // Locked during the read, the list is empty: that is the lock (the gate waits for the unlock), not "not connected".
+    if (!this.deps.session.isUnlocked()) throw new VaultLockedError();
     if (accounts.length === 0) throw new ProviderError(Code.unauthorized, 'this site is not connected to any account of XPC Wallet');
     if (address === undefined) return accounts[0]!;
     const match = accounts.find((a) => a.cAddress.toLowerCase() === address.toLowerCase() || a.xAddress === address || a.pAddress === address);

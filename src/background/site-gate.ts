@@ -290,16 +290,17 @@ export class SiteGate {
     }
   }
 
-  /** `prepare` run unlocked. Failed as the wallet locked under it, it waits for the unlock again (place kept, connection
-   * checked again) rather than tell a page "locked"; any other failure, the gate's own refusals too, answers the page. */
+  /** `prepare` run unlocked. Refused by the keyring as the wallet locked under it, it waits for the unlock again (place kept,
+   * connection checked again), or, unlocked again already, runs again (twice at most: nothing spins), rather than tell a page
+   * "locked"; any other failure, the gate's own refusals too, answers the page. */
   private async preparedUnlocked<R>(call: Call, prepare: () => Promise<R>): Promise<R> {
-    for (let pass = 0; ; pass++) {
+    for (let pass = 0, relocked = 0; ; pass++) {
       if (pass > 0 && !CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
       if (!this.deps.session.isUnlocked()) await this.unlocked(call.site);
       try {
         return await prepare();
       } catch (e) {
-        if (!(e instanceof WalletError && e.code === 'vault-locked') || this.deps.session.isUnlocked()) throw e;
+        if (!(e instanceof WalletError && e.code === 'vault-locked') || (this.deps.session.isUnlocked() && ++relocked > 2)) throw e;
       }
     }
   }

@@ -245,7 +245,7 @@ export class HdRoot {
     if (steps.some((step) => Number.parseInt(step, 10) > MAX_INDEX)) {
       throw new FormatError(`BIP-32 index out of range in ${path}`);
     }
-    if (this.#wiped) throw new SigningError('this HD root has been wiped');
+    if (this.#wiped) throw new KeysWipedError();
     const known = this.#publicHalves.get(path);
     if (known) return this.#pair(path, known);
     const raw = this.#secretAt(path);
@@ -311,7 +311,7 @@ export class HdRoot {
 
   /** A copy of the secret at `path` (the derived node's own copy is wiped). */
   #secretAt(path: string): Bytes {
-    if (this.#wiped) throw new SigningError('this HD root has been wiped');
+    if (this.#wiped) throw new KeysWipedError();
     const slash = path.lastIndexOf('/');
     if (slash < 0) return this.#copyOf(this.#master);
     const last = path.slice(slash + 1);
@@ -327,7 +327,7 @@ export class HdRoot {
 
   #copyOf(node: HDKey): Bytes {
     const secret = node.privateKey;
-    if (!secret) throw new SigningError('this HD root has been wiped');
+    if (!secret) throw new KeysWipedError();
     return secret.slice();
   }
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { HDKey } from '@scure/bip32';
 import * as bip39 from '@scure/bip39';
 import { fromHex, toHex } from '../../src/core/bytes.js';
-import { FormatError, SigningError, ValidationError } from '../../src/core/errors.js';
+import { FormatError, KeysWipedError, ValidationError } from '../../src/core/errors.js';
 import { formatEvmAddress } from '../../src/core/evm-address.js';
 import {
   deriveEvmKey,
@@ -180,7 +180,7 @@ describe('HD derivation', () => {
     expect(toHex(readSecret)).toBe(toHex(firstSecret));
     const unread = deriveXpKey(root, 0, 0, 0);
     root.wipe();
-    expect(() => deriveXpKey(root, 0, 0, 0)).toThrow(SigningError);
+    expect(() => deriveXpKey(root, 0, 0, 0)).toThrow(KeysWipedError);
     for (const pair of [first, read, unread]) expect(() => pair.secret).toThrow(expect.objectContaining({ code: 'vault-locked' }));
     expect([...firstSecret, ...readSecret].every((b) => b === 0)).toBe(true);
   });

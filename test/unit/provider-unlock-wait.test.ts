@@ -160,6 +160,57 @@ describe('the unlock wait', () => {
     expect(await t.approvals.list()).toEqual([]);
   });
 
+  it("a connected site's signing ask, the wallet locked as its accounts are read, waits for the unlock and is asked: never answered 'not connected'", async () => {
+    const t = setup({ wallet: { withEvmSecret: (async () => '0x5167') as never } });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    // Reads: the gate's connection check, the acting account's, then its connected accounts' (locked under it).
+    const permission = t.sites.permission.bind(t.sites);
+    let reads = 0;
+    t.sites.permission = async (origin) => (++reads === 3 && t.lock(), permission(origin));
+    const signing = t.call('personal_sign', ['0x00', ACCOUNT.cAddress]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.windows()).toBe(1);
+    expect(await t.approvals.list()).toEqual([]);
+    t.unlock();
+    await new Promise((r) => setTimeout(r, 700));
+    const [asked] = await t.approvals.list();
+    expect(asked).toMatchObject({ origin: SITE.origin, method: 'personal_sign' });
+    await t.approvals.decide(asked!.id, true);
+    expect(await signing).toEqual({ ok: true, result: '0x5167' });
+  });
+
+  it('locked and unlocked again while an ask is prepared: it is prepared again, not answered "locked"; a refusal that persists unlocked ends after three tries', async () => {
+    let relock = true;
+    let tries = 0;
+    const t = setup({
+      wallet: {
+        accountsList: async () => {
+          tries++;
+          if (!relock) return { accounts: [ACCOUNT], selectedId: ACCOUNT.id };
+          // The keys the preparation held were wiped by a lock, and the user has unlocked again since.
+          t.lock();
+          t.unlock();
+          relock = false;
+          throw new VaultLockedError();
+        },
+      },
+    });
+    const asking = t.call('eth_requestAccounts');
+    await new Promise((r) => setTimeout(r, 20));
+    const [asked] = await t.approvals.list();
+    expect(asked).toMatchObject({ origin: SITE.origin, method: 'eth_requestAccounts' });
+    expect(t.windows()).toBe(1);
+    await t.approvals.decide(asked!.id, true);
+    expect(await asking).toEqual({ ok: true, result: [ACCOUNT.cAddress] });
+    // A keyring that refuses while the wallet is unlocked is not waited on for ever.
+    const stuck = setup({ wallet: { accountsList: async () => (tries++, Promise.reject(new VaultLockedError())) } });
+    tries = 0;
+    expect(await errorOf(stuck.call('eth_requestAccounts'))).toMatchObject({ code: -32603, message: 'the wallet is locked' });
+    expect(tries).toBe(3);
+    expect(stuck.windows()).toBe(0);
+    expect(await stuck.approvals.list()).toEqual([]);
+  });
+
   it("an unlock the preparation itself waited for, its window closed, is the page's answer: no second wait", async () => {
     const t = setup();
     await t.sites.grant(SITE.origin, [ACCOUNT.id]);
