@@ -253,7 +253,8 @@ export class FirefoxWithExtension {
  * scheme through the browser's pref.
  */
 export function puppeteerAdapter(page: Page, firefox: FirefoxWithExtension): PageAdapter {
-  const withElement = async (target: Target, act: (element: ElementHandle<Element>) => Promise<void>): Promise<boolean> => {
+  // False when there is no such element, or when `act` says it could not act on it (false).
+  const withElement = async (target: Target, act: (element: ElementHandle<Element>) => Promise<boolean | void>): Promise<boolean> => {
     const handle = await page.evaluateHandle(queryInPage, { target, read: 'element' as const });
     const element = handle.asElement() as ElementHandle<Element> | null;
     if (!element) {
@@ -261,8 +262,7 @@ export function puppeteerAdapter(page: Page, firefox: FirefoxWithExtension): Pag
       return false;
     }
     try {
-      await act(element);
-      return true;
+      return (await act(element)) !== false;
     } finally {
       await element.dispose().catch(() => undefined);
     }
@@ -270,14 +270,8 @@ export function puppeteerAdapter(page: Page, firefox: FirefoxWithExtension): Pag
   // Puppeteer clicks where the element was when it measured it: a popup that scrolls meanwhile (a
   // field focused by the last action) takes the click elsewhere, silently. Measured after layout
   // settles and hit-tested there; an element covered or moving is not clicked (false: asked again).
-  const clickSettled = async (target: Target): Promise<boolean> => {
-    const handle = await page.evaluateHandle(queryInPage, { target, read: 'element' as const });
-    const element = handle.asElement() as ElementHandle<Element> | null;
-    if (!element) {
-      await handle.dispose().catch(() => undefined);
-      return false;
-    }
-    try {
+  const clickSettled = (target: Target): Promise<boolean> =>
+    withElement(target, async (element) => {
       const point = await element.evaluate(async (e) => {
         e.scrollIntoView({ block: 'nearest', inline: 'nearest' });
         // A frame, or 50 ms where frames do not run (a tab behind another).
@@ -292,11 +286,7 @@ export function puppeteerAdapter(page: Page, firefox: FirefoxWithExtension): Pag
       });
       if (!point) return false;
       await page.mouse.click(point.x, point.y);
-      return true;
-    } finally {
-      await element.dispose().catch(() => undefined);
-    }
-  };
+    });
   return {
     raw: page,
     evaluate: <A, R>(fn: (arg: A) => R | Promise<R>, arg?: A) => page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg) as Promise<R>,
