@@ -76,6 +76,9 @@ export class ProviderError extends Error {
   }
 }
 
+/** A site without a permission: the one answer, locked or not, wherever it is found out. */
+export const notConnectedError = (): ProviderError => new ProviderError(Code.unauthorized, 'this site is not connected to XPC Wallet; call eth_requestAccounts first');
+
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 export const MAX_CALL_DATA_BYTES = 128 * 1024;
 

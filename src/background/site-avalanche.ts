@@ -25,8 +25,15 @@ export class SiteAvalanche extends SiteHandler {
 
   async xpAddresses(site: Site): Promise<{ X: string; P: string; C: string; CBech32: string }> {
     await this.avalancheOnly(site);
-    const account = await this.conn.actingAccount(site);
-    return { X: account.xAddress, P: account.pAddress, C: account.cAddress, CBech32: account.cBech32Address };
+    // A lock landing during the read is waited out as the gate waits one out (at most twice more: nothing spins).
+    for (let pass = 0; ; pass++) {
+      try {
+        const account = await this.conn.actingAccount(site);
+        return { X: account.xAddress, P: account.pAddress, C: account.cAddress, CBech32: account.cBech32Address };
+      } catch (e) {
+        if (pass >= 2 || !(e instanceof WalletError && e.code === 'vault-locked')) throw e;
+      }
+    }
   }
 
   siteTxParams(params: unknown): { chain: ChainName; bytes: Uint8Array } {

@@ -6,7 +6,7 @@ import { JsonRpcEndpoint } from '../core/rpc.js';
 import type { AccountView } from '../shared/messages.js';
 import { ProviderErrorCode as Code, type ProviderState } from '../shared/provider-protocol.js';
 import { type Reservation, requesterOf } from './approvals.js';
-import { type ActiveChain, type Call, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
+import { type ActiveChain, type Call, notConnectedError, type ProviderDeps, ProviderError, type Site } from './provider-context.js';
 import { InvalidParamsError, objectParam, positional } from './provider-params.js';
 import type { SiteGate } from './site-gate.js';
 import type { SitePermission } from './sites.js';
@@ -87,8 +87,11 @@ export class SiteConnection {
   async actingAccount(site: Site, address?: string): Promise<AccountView> {
     await this.gate.requireConnection(site);
     await this.gate.unlocked(site);
-    const accounts = await this.connectedAccounts(site);
-    // Locked during the read, the list is empty: that is the lock (the gate waits for the unlock), not "not connected".
+    const permission = await this.deps.sites.permission(requesterOf(site));
+    // Disconnected meanwhile: answered alike, locked or not, as the gate answers it.
+    if (!permission) throw notConnectedError();
+    const accounts = await this.accountsOf(permission);
+    // Locked during the reads, the list is empty: that is the lock (the gate waits for the unlock), not "not connected".
     if (!this.deps.session.isUnlocked()) throw new VaultLockedError();
     if (accounts.length === 0) throw new ProviderError(Code.unauthorized, 'this site is not connected to any account of XPC Wallet');
     if (address === undefined) return accounts[0]!;

@@ -6,7 +6,7 @@ import { ProviderErrorCode as Code, type ProviderResponse } from '../shared/prov
 import { framesKeyOf, limitKeyOf, pageFramesKeyOf, type PendingApproval, requesterOf, type Reservation } from './approvals.js';
 import { registrableDomain } from './site-domain.js';
 import { WalletError } from '../core/errors.js';
-import { type Call, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
+import { type Call, notConnectedError, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import type { ApprovalSummary } from '../shared/messages.js';
 
 const REQUEST_LOG_KEY = 'xpc.siteRequests';
@@ -129,7 +129,7 @@ export class SiteGate {
   /** `accountId`: the account an approved request acts for, which the site must still be connected to. */
   async requireConnection(site: Site, accountId?: unknown): Promise<void> {
     const permission = await this.deps.sites.permission(requesterOf(site));
-    if (!permission) throw new ProviderError(Code.unauthorized, 'this site is not connected to XPC Wallet; call eth_requestAccounts first');
+    if (!permission) throw notConnectedError();
     if (typeof accountId === 'string' && !permission.accountIds.includes(accountId)) {
       throw new ProviderError(Code.unauthorized, 'this site is no longer connected to the account this request was approved for; nothing was signed: ask again');
     }

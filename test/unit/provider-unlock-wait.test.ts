@@ -179,6 +179,47 @@ describe('the unlock wait', () => {
     expect(await signing).toEqual({ ok: true, result: '0x5167' });
   });
 
+  it("a site disconnected as its accounts are read gets the same answer whether the wallet locked then or not: 'not connected', no window", async () => {
+    // [method, params, the permission read the disconnect (and the lock) lands on]
+    const cases: Array<[string, unknown[], number]> = [
+      ['xpc_getAddresses', [], 2],
+      ['personal_sign', ['0x00', ACCOUNT.cAddress], 3],
+    ];
+    for (const [method, params, at] of cases) {
+      const answers: unknown[] = [];
+      for (const lockToo of [false, true]) {
+        const t = setup();
+        await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+        const permission = t.sites.permission.bind(t.sites);
+        let reads = 0;
+        t.sites.permission = async (origin) => {
+          if (++reads === at) {
+            await t.sites.revoke(SITE.origin);
+            if (lockToo) t.lock();
+          }
+          return permission(origin);
+        };
+        answers.push(await errorOf(t.call(method, params)));
+        expect(t.windows()).toBe(0);
+      }
+      expect(answers[0]).toMatchObject({ code: 4100, message: 'this site is not connected to XPC Wallet; call eth_requestAccounts first' });
+      expect(answers[1]).toEqual(answers[0]);
+    }
+  });
+
+  it("a connected site's address read, the wallet locked as it reads, waits for the unlock and answers: never 'locked'", async () => {
+    const t = setup();
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    const permission = t.sites.permission.bind(t.sites);
+    let reads = 0;
+    t.sites.permission = async (origin) => (++reads === 2 && t.lock(), permission(origin));
+    const reading = t.call('xpc_getAddresses');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.windows()).toBe(1);
+    t.unlock();
+    expect(await reading).toMatchObject({ ok: true, result: { X: ACCOUNT.xAddress, P: ACCOUNT.pAddress, C: ACCOUNT.cAddress } });
+  });
+
   it('locked and unlocked again while an ask is prepared: it is prepared again, not answered "locked"; a refusal that persists unlocked ends after three tries', async () => {
     let relock = true;
     let tries = 0;

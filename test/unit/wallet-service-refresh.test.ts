@@ -10,6 +10,8 @@ import { stakingCsv } from '../../src/background/staking-csv.js';
 import { createWallet } from '../../src/background/services/index.js';
 import { cb58Encode } from '../../src/core/encoding.js';
 import { generateMnemonic } from '../../src/core/keys.js';
+import { KeysWipedError } from '../../src/core/errors.js';
+import type { AccountEngines } from '../../src/background/account-engines.js';
 import { service } from './wallet-service-test-kit.js';
 
 describe('a refresh saved over what other requests wrote meanwhile', () => {
@@ -93,6 +95,21 @@ describe('a refresh the node cannot answer', () => {
     // Locked meanwhile: the refresh fails with the lock, and the snapshot records no node failure.
     await wallet.accounts.walletLock();
     await expect(wallet.balances.balancesRefresh()).rejects.toMatchObject({ code: 'vault-locked' });
+  });
+
+  it('a lock that wipes the keys while a refresh scans is the lock too: refused as locked, no node failure recorded', async () => {
+    const stores = memoryStores();
+    const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
+    const wallet = createWallet(session, stores.local, { fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    // The HD root wiped under the scan (the lock landed between two derivations).
+    const engines = (wallet.balances as unknown as { engines: AccountEngines }).engines;
+    engines.open = () => Promise.reject(new KeysWipedError());
+
+    await expect(wallet.balances.balancesRefresh()).rejects.toBeInstanceOf(KeysWipedError);
+    const kept = await wallet.balances.balancesGet({});
+    expect(kept.errorCode).toBeUndefined();
+    expect(kept.failingSince).toBeUndefined();
   });
 });
 

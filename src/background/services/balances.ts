@@ -20,7 +20,6 @@ import { refusedMeanwhile } from '../outbox.js';
 import { settleActivity } from '../settle-activity.js';
 import type { SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
-import { VaultLockedError } from '../vault.js';
 import { tellKeptExport, transferActivity } from '../transfer-journal.js';
 import { movingExports } from '../waiting-imports.js';
 import type { Preset, NetworksService } from './networks.js';
@@ -109,8 +108,8 @@ export class BalancesService {
       if (this.afterRefresh) await this.afterRefresh(ctx);
       return view;
     } catch (e) {
-      // Locked meanwhile: not the node's failure; the popup shows the unlock screen. Removed: nothing to note it in.
-      if (e instanceof VaultLockedError || (e instanceof WalletError && e.code === 'no-account')) throw e;
+      // Locked meanwhile (keys wiped under the scan too): not the node's failure; the popup shows the unlock screen. Removed: nothing to note it in.
+      if (e instanceof WalletError && (e.code === 'vault-locked' || e.code === 'no-account')) throw e;
       // Whatever went wrong (the node unreachable, slow, lying): the last snapshot stays, with why.
       let failed: BalancesView | undefined;
       const errorCode = e instanceof WalletError ? e.code : 'internal';
