@@ -69,7 +69,9 @@ export function App({ send }: AppProps) {
           return await base(type, params, selection);
         } catch (e) {
           if (e instanceof BackgroundError && e.code === 'vault-locked') {
-            setStatus((s) => (s && s.vault === 'unlocked' ? { ...s, vault: 'locked', account: null } : s));
+            // Asked, not assumed: a lock and a quick unlock can refuse a request of a wallet unlocked again.
+            const now = await base('wallet.status', {}).catch(() => null);
+            if (now?.vault !== 'unlocked') setStatus((s) => (s && s.vault === 'unlocked' ? { ...s, vault: 'locked', account: null } : s));
           }
           throw e;
         }

@@ -136,13 +136,29 @@ describe('App', () => {
   });
 
   it('goes to the unlock screen when a request finds the wallet locked (idle lock)', async () => {
+    let locked = false;
     start({
-      'wallet.status': () => UNLOCKED,
+      'wallet.status': () => (locked ? LOCKED : UNLOCKED),
       'balances.get': () => {
+        locked = true;
         throw new Refuse({ code: 'vault-locked', message: 'the wallet is locked' });
       },
     });
     expect(await screen.findByText('The wallet is locked.')).toBeTruthy();
+  });
+
+  it('stays on the wallet when a request was refused for a lock the user already undid (locked and unlocked under it)', async () => {
+    const bg = start({
+      'wallet.status': () => UNLOCKED,
+      'balances.get': () => {
+        throw new Refuse({ code: 'vault-locked', message: 'the wallet was locked: its keys are wiped' });
+      },
+    });
+    // The refusal is checked against the background's status, which says unlocked.
+    await waitFor(() => expect(bg.callsOf('wallet.status').length).toBeGreaterThan(1));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText('The wallet is locked.')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Lock' })).toBeTruthy();
   });
 
   it('polls while the background refreshes, then shows the time of the snapshot', async () => {
