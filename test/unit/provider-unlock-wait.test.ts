@@ -218,6 +218,13 @@ describe('the unlock wait', () => {
     expect(t.windows()).toBe(1);
     t.unlock();
     expect(await reading).toMatchObject({ ok: true, result: { X: ACCOUNT.xAddress, P: ACCOUNT.pAddress, C: ACCOUNT.cAddress } });
+    // A keyring that refuses while the wallet is unlocked is not read again for ever: three tries.
+    let tries = 0;
+    const stuck = setup({ wallet: { accountsList: async () => (tries++, Promise.reject(new VaultLockedError())) } });
+    await stuck.sites.grant(SITE.origin, [ACCOUNT.id]);
+    expect(await errorOf(stuck.call('xpc_getAddresses'))).toMatchObject({ code: -32603, message: 'the wallet is locked' });
+    expect(tries).toBe(3);
+    expect(stuck.windows()).toBe(0);
   });
 
   it('locked and unlocked again while an ask is prepared: it is prepared again, not answered "locked"; a refusal that persists unlocked ends after three tries', async () => {

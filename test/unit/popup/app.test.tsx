@@ -161,6 +161,21 @@ describe('App', () => {
     expect(screen.getByRole('button', { name: 'Lock' })).toBeTruthy();
   });
 
+  it('goes to the unlock screen when a request finds the wallet locked and the status cannot be read either', async () => {
+    let opened = false;
+    start({
+      'wallet.status': () => {
+        if (opened) throw new Refuse({ code: 'internal', message: 'something went wrong in the wallet background; nothing was signed or sent' });
+        opened = true;
+        return UNLOCKED;
+      },
+      'balances.get': () => {
+        throw new Refuse({ code: 'vault-locked', message: 'the wallet is locked' });
+      },
+    });
+    expect(await screen.findByText('The wallet is locked.')).toBeTruthy();
+  });
+
   it('polls while the background refreshes, then shows the time of the snapshot', async () => {
     let calls = 0;
     start({
