@@ -4,7 +4,7 @@ import { fromHex, toHex } from '../core/bytes.js';
 import { formatAddress } from '../core/encoding.js';
 import { timeText } from '../core/describe-pvm.js';
 import type { ExternalTx } from '../core/external-tx.js';
-import { WalletError } from '../core/errors.js';
+import { isLockedError, WalletError } from '../core/errors.js';
 import { avalancheMessageDigest, signAvalancheMessage } from '../core/message.js';
 import type { ActivityItem, ChainName } from '../shared/messages.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
@@ -31,7 +31,7 @@ export class SiteAvalanche extends SiteHandler {
         const account = await this.conn.actingAccount(site);
         return { X: account.xAddress, P: account.pAddress, C: account.cAddress, CBech32: account.cBech32Address };
       } catch (e) {
-        if (pass >= 2 || !(e instanceof WalletError && e.code === 'vault-locked')) throw e;
+        if (pass >= 2 || !isLockedError(e)) throw e;
       }
     }
   }

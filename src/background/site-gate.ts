@@ -5,7 +5,7 @@
 import { ProviderErrorCode as Code, type ProviderResponse } from '../shared/provider-protocol.js';
 import { framesKeyOf, limitKeyOf, pageFramesKeyOf, type PendingApproval, requesterOf, type Reservation } from './approvals.js';
 import { registrableDomain } from './site-domain.js';
-import { WalletError } from '../core/errors.js';
+import { isLockedError } from '../core/errors.js';
 import { type Call, notConnectedError, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import type { ApprovalSummary } from '../shared/messages.js';
 
@@ -300,7 +300,7 @@ export class SiteGate {
       try {
         return await prepare();
       } catch (e) {
-        if (!(e instanceof WalletError && e.code === 'vault-locked') || (this.deps.session.isUnlocked() && ++relocked > 2)) throw e;
+        if (!isLockedError(e) || (this.deps.session.isUnlocked() && ++relocked > 2)) throw e;
       }
     }
   }

@@ -112,6 +112,12 @@ export class KeysWipedError extends WalletError {
   }
 }
 
+/**
+ * Refused because the wallet is locked (or locked under the work, its keys wiped): the one test for
+ * it, background and popup alike (an answer from the background is a WalletError too).
+ */
+export const isLockedError = (e: unknown): boolean => e instanceof WalletError && e.code === 'vault-locked';
+
 /** The node answered with a JSON-RPC error object. */
 export class RpcError extends WalletError {
   constructor(

@@ -1,7 +1,8 @@
 // The popup's top level: which state the vault is in decides the screen (onboarding, unlock, the
 // wallet); inside the wallet a tab bar picks the screen. Plain state, no router library.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { BackgroundError, type SendToBackground } from '../shared/client.js';
+import { isLockedError } from '../core/errors.js';
+import type { SendToBackground } from '../shared/client.js';
 import type { BalancesView, WalletStatus } from '../shared/messages.js';
 import { ApiContext, type Call, errorInfo, errorText, makeCall, selectionOf, useAction, useCall, useRequest } from './api.js';
 import { FormError, Muted } from './components/Field.js';
@@ -68,7 +69,7 @@ export function App({ send }: AppProps) {
         try {
           return await base(type, params, selection);
         } catch (e) {
-          if (e instanceof BackgroundError && e.code === 'vault-locked') {
+          if (isLockedError(e)) {
             // Asked, not assumed: a lock and a quick unlock can refuse a request of a wallet unlocked again.
             const now = await base('wallet.status', {}).catch(() => null);
             if (now?.vault !== 'unlocked') setStatus((s) => (s && s.vault === 'unlocked' ? { ...s, vault: 'locked', account: null } : s));

@@ -3,7 +3,7 @@
 // request at a time, oldest first; closing the window rejects the one on screen. A locked wallet
 // asks for the password first: the requests wait in the background meanwhile.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { BackgroundError } from '../shared/client.js';
+import { isLockedError } from '../core/errors.js';
 import type { ApprovalSummary, ApprovalView, NetworkView, WalletStatus } from '../shared/messages.js';
 import { errorText, useCall } from './api.js';
 import { SummaryDetails } from './approval-details.js';
@@ -20,10 +20,6 @@ const TITLES: Record<ApprovalSummary['kind'], string> = {
   'add-chain': 'Add a chain',
   'watch-asset': 'Add a token',
 };
-
-function isLockedError(e: unknown): boolean {
-  return e instanceof BackgroundError && e.code === 'vault-locked';
-}
 
 export interface ApprovalWindowProps {
   close?: () => void;

@@ -8,7 +8,7 @@ import { incomingEvmTransfers } from '../../core/evm-incoming.js';
 import { waitingFunds } from '../../core/waiting-funds.js';
 import { type AssetBalance, type WalletEngine } from '../../core/engine.js';
 import { lockClamp } from '../../core/engine-types.js';
-import { WalletError } from '../../core/errors.js';
+import { isLockedError, WalletError } from '../../core/errors.js';
 import type { ActivityItem, AssetBalanceView, BalancesView, ChainName, RequestParams as P } from '../../shared/messages.js';
 import { type AccountCache, addActivity, hiddenAssetsKey, MAX_ACTIVITY, mergeRefresh, noteTrimmed, stakesKey, tokenScanKey } from '../account-cache.js';
 import { noteIncoming, sharedBeyond, spendableBy } from '../incoming-utxos.js';
@@ -109,7 +109,7 @@ export class BalancesService {
       return view;
     } catch (e) {
       // Locked meanwhile (keys wiped under the scan too): not the node's failure; the popup shows the unlock screen. Removed: nothing to note it in.
-      if (e instanceof WalletError && (e.code === 'vault-locked' || e.code === 'no-account')) throw e;
+      if (isLockedError(e) || (e instanceof WalletError && e.code === 'no-account')) throw e;
       // Whatever went wrong (the node unreachable, slow, lying): the last snapshot stays, with why.
       let failed: BalancesView | undefined;
       const errorCode = e instanceof WalletError ? e.code : 'internal';

@@ -5,7 +5,9 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FormError } from '../../../src/popup/components/Field.js';
 import { FEE_NOT_COVERED, hasInternals, plainError, sentence } from '../../../src/popup/errors.js';
-import { nodeWords, RpcError } from '../../../src/core/errors.js';
+import { isLockedError, KeysWipedError, nodeWords, RpcError, WalletError } from '../../../src/core/errors.js';
+import { VaultLockedError } from '../../../src/background/vault.js';
+import { BackgroundError } from '../../../src/shared/client.js';
 
 afterEach(cleanup);
 
@@ -111,5 +113,19 @@ describe('plain words', () => {
     expect(details.open).toBe(false);
     fireEvent.click(screen.getByText('Details'));
     expect(details.textContent).toContain('http://127.0.0.1:9650');
+  });
+});
+
+describe('a refusal for a lock, told apart', () => {
+  it('is the background\'s answer, its own vault error and wiped keys alike; nothing else is', () => {
+    expect(isLockedError(new BackgroundError('vault-locked', 'the wallet is locked'))).toBe(true);
+    expect(isLockedError(new VaultLockedError())).toBe(true);
+    expect(isLockedError(new KeysWipedError())).toBe(true);
+    expect(isLockedError(new BackgroundError('no-account', 'no account'))).toBe(false);
+    expect(isLockedError(new WalletError('wrong-password', 'the password is not correct'))).toBe(false);
+    // Only the wallet's own errors: a thrown object that merely says so is not believed.
+    expect(isLockedError(Object.assign(new Error('locked'), { code: 'vault-locked' }))).toBe(false);
+    expect(isLockedError({ code: 'vault-locked' })).toBe(false);
+    expect(isLockedError(undefined)).toBe(false);
   });
 });
