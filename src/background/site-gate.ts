@@ -291,10 +291,12 @@ export class SiteGate {
   }
 
   /** `prepare` run unlocked. Refused by the keyring as the wallet locked under it, it waits for the unlock again (place kept,
-   * connection checked again), or, unlocked again already, runs again (twice at most: nothing spins), rather than tell a page
-   * "locked"; any other failure, the gate's own refusals too, answers the page. */
+   * cool-down and connection checked again, as for a new ask), or, unlocked again already, runs again (twice at most: nothing
+   * spins), rather than tell a page "locked"; any other failure, the gate's own refusals too, answers the page. */
   private async preparedUnlocked<R>(call: Call, prepare: () => Promise<R>): Promise<R> {
     for (let pass = 0, relocked = 0; ; pass++) {
+      // A window the user closed on the site meanwhile holds it off, unlocked again yet or not.
+      if (pass > 0) this.checkCooldown(call.site);
       if (pass > 0 && !CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
       if (!this.deps.session.isUnlocked()) await this.unlocked(call.site);
       try {

@@ -259,6 +259,28 @@ describe('the unlock wait', () => {
     expect(await stuck.approvals.list()).toEqual([]);
   });
 
+  it('the user closed the window on a site while its ask was prepared, the wallet locked then: the ask is held off as any other, unlocked again or not', async () => {
+    for (const unlockedAgain of [true, false]) {
+      let tries = 0;
+      const t = setup({
+        wallet: {
+          accountsList: async () => {
+            if (++tries > 1) return { accounts: [ACCOUNT], selectedId: ACCOUNT.id };
+            // Locked under the preparation; meanwhile the user closed the window on another of the site's requests.
+            t.lock();
+            if (unlockedAgain) t.unlock();
+            t.provider.cancelWaits([{ origin: SITE.origin }]);
+            throw new VaultLockedError();
+          },
+        },
+      });
+      expect(await errorOf(t.call('eth_requestAccounts'))).toMatchObject({ code: 4001, message: expect.stringMatching(/closed the wallet window; try again/) });
+      expect(tries).toBe(1);
+      expect(t.windows()).toBe(0);
+      expect(await t.approvals.list()).toEqual([]);
+    }
+  });
+
   it("an unlock the preparation itself waited for, its window closed, is the page's answer: no second wait", async () => {
     const t = setup();
     await t.sites.grant(SITE.origin, [ACCOUNT.id]);
