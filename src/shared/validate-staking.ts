@@ -2,7 +2,7 @@
 // checkers of validate-fields.ts: NodeIDs, BLS keys, shares, times and durations, the validator
 // list's filter. Shape only: whether a stake fits the network's rules is the staking service's.
 import { parseNodeId } from '../core/encoding.js';
-import type { RequestParams, RequestType, Shares, ValidationParams, ValidatorFilter } from './messages.js';
+import type { OwnerSet, RequestParams, RequestType, Shares, ValidationParams, ValidatorFilter } from './messages.js';
 import {
   amount,
   child,
@@ -87,13 +87,23 @@ function validators(params: unknown): RequestParams<'staking.validators'> {
   return out;
 }
 
+/**
+ * Who a stake's rewards go to: an owner set without a lock time. A locked reward is nothing the
+ * staking screens offer or their reviews show, so it is refused, not signed unseen.
+ */
+function rewardOwners(value: unknown, field: string): OwnerSet {
+  const { addresses, threshold, locktime } = ownerSet(value, field);
+  if (locktime !== undefined && locktime !== '0') fail(child(field, 'locktime'), 'staking rewards are paid without a lock time: leave it out');
+  return { addresses, threshold };
+}
+
 function delegation(f: Fields): RequestParams<'staking.estimateDelegation'> {
   const out: RequestParams<'staking.estimateDelegation'> = {
     nodeID: nodeId(f.nodeID, 'nodeID'),
     amount: amount(f.amount, 'amount', U64_MAX, true),
     end: unixSeconds(f.end, 'end'),
   };
-  if (present(f, 'rewardOwner')) out.rewardOwner = ownerSet(f.rewardOwner, 'rewardOwner');
+  if (present(f, 'rewardOwner')) out.rewardOwner = rewardOwners(f.rewardOwner, 'rewardOwner');
   return out;
 }
 
@@ -115,8 +125,8 @@ function validation(f: Fields): ValidationParams {
     const a = record(f.autoRenew, 'autoRenew', ['period', 'restakeShares']);
     out.autoRenew = { period: int(a.period, 'autoRenew.period', 1, MAX_STAKE_SECONDS), restakeShares: shares(a.restakeShares, 'autoRenew.restakeShares') };
   }
-  if (present(f, 'rewardOwner')) out.rewardOwner = ownerSet(f.rewardOwner, 'rewardOwner');
-  if (present(f, 'delegationFeeOwner')) out.delegationFeeOwner = ownerSet(f.delegationFeeOwner, 'delegationFeeOwner');
+  if (present(f, 'rewardOwner')) out.rewardOwner = rewardOwners(f.rewardOwner, 'rewardOwner');
+  if (present(f, 'delegationFeeOwner')) out.delegationFeeOwner = rewardOwners(f.delegationFeeOwner, 'delegationFeeOwner');
   return out;
 }
 

@@ -62,6 +62,24 @@ describe('amounts', () => {
     rejects('send.x', { ...base, to: { ...base.to, locktime: 0 } }, 'to.locktime');
   });
 
+  it("a stake's reward owners take no lock time (no staking review shows one): zero is the same as none", () => {
+    const cases = [
+      ['staking.estimateDelegation', 'rewardOwner'],
+      ['staking.delegate', 'rewardOwner'],
+      ['staking.estimateValidation', 'rewardOwner'],
+      ['staking.estimateValidation', 'delegationFeeOwner'],
+    ] as const;
+    for (const [type, field] of cases) {
+      const base = VALID[type] as Record<string, unknown>;
+      const set = base[field] as object;
+      const rejected = rejects(type, { ...base, [field]: { ...set, locktime: '1800000000' } }, `${field}.locktime`);
+      expect(rejected.message).toMatch(/without a lock time/);
+      const zero = accepts(type, { ...base, [field]: { ...set, locktime: '0' } }) as Record<string, unknown>;
+      expect(zero[field]).toEqual(set);
+      expect(zero[field]).not.toHaveProperty('locktime');
+    }
+  });
+
   it('holder amounts, with the path to the holder', () => {
     const base = { name: 'Fixed', symbol: 'FX', denomination: 0, kind: 'fixed', maxFee: '1', holders: [{ owners: owners(1), amount: '5' }, { owners: owners(1), amount: '0' }] };
     rejects('assets.create', base, 'holders[1].amount');
