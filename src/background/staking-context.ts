@@ -113,8 +113,9 @@ export class StakingReads {
     return { addresses: [c.pAddress], threshold: 1 };
   }
 
+  /** Never with a lock time, whoever asks: no staking review shows one (requests naming one are refused). */
   protected owners(c: StakingContext, set: OwnerSet, field: string) {
-    return asField(field, () => ownersFrom(set, 'P', c.engine.ctx.hrp));
+    return asField(field, () => ownersFrom({ addresses: set.addresses, threshold: set.threshold }, 'P', c.engine.ctx.hrp));
   }
 
   protected async spendParams(c: StakingContext) {

@@ -100,6 +100,15 @@ describe('staking: the stake book around a send', () => {
     expect((await book.list()).map((x) => [x.txID, x.state])).toEqual([['sentTx', 'active']]);
   });
 
+  it('signs no lock time on reward owners, even one handed to it past request validation: no review shows one', async () => {
+    const { s, delivery } = service(sent());
+    const rewardOwner = { addresses: [ME], threshold: 1, locktime: (NOW + 86_400n * 365n).toString() };
+    const review = await s.stakingEstimateDelegation({ ...p, rewardOwner });
+    await s.stakingDelegate({ ...p, rewardOwner, maxFee: review.fee });
+    const built = delivery.issue.mock.calls[0]![2] as { tx: { rewardsOwner: { locktime: bigint; threshold: number } } };
+    expect(built.tx.rewardsOwner).toMatchObject({ locktime: 0n, threshold: 1 });
+  });
+
   it('a book write that fails once the stake was sent is logged, and the stake reported as sent', async () => {
     const { s, local, log } = service(async (...a) => {
       const r = await sent()(...a);
