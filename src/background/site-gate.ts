@@ -292,15 +292,17 @@ export class SiteGate {
 
   /** `prepare` run unlocked. Refused by the keyring as the wallet locked under it, it waits for the unlock again (place kept,
    * cool-down and connection checked again, as for a new ask), or, unlocked again already, runs again (twice at most: nothing
-   * spins), rather than tell a page "locked"; any other failure, the gate's own refusals too, answers the page. */
+   * spins), rather than tell a page "locked"; any other failure, the gate's own refusals too, answers the page. A window the
+   * user closed on the site meanwhile holds the ask off, a lock between or not. */
   private async preparedUnlocked<R>(call: Call, prepare: () => Promise<R>): Promise<R> {
     for (let pass = 0, relocked = 0; ; pass++) {
-      // A window the user closed on the site meanwhile holds it off, unlocked again yet or not.
       if (pass > 0) this.checkCooldown(call.site);
       if (pass > 0 && !CONNECTION_FREE_METHODS.has(call.method)) await this.requireConnection(call.site);
       if (!this.deps.session.isUnlocked()) await this.unlocked(call.site);
       try {
-        return await prepare();
+        const prepared = await prepare();
+        this.checkCooldown(call.site);
+        return prepared;
       } catch (e) {
         if (!isLockedError(e) || (this.deps.session.isUnlocked() && ++relocked > 2)) throw e;
       }

@@ -281,6 +281,32 @@ describe('the unlock wait', () => {
     }
   });
 
+  it('a window closed on a site while its ask was prepared holds the ask off, with no lock between too; held off before "not connected"', async () => {
+    const t = setup({ wallet: { accountsList: async () => (t.provider.cancelWaits([{ origin: SITE.origin }]), { accounts: [ACCOUNT], selectedId: ACCOUNT.id }) } });
+    expect(await errorOf(t.call('eth_requestAccounts'))).toMatchObject({ code: 4001, message: expect.stringMatching(/closed the wallet window; try again/) });
+    expect(t.windows()).toBe(0);
+    expect(await t.approvals.list()).toEqual([]);
+    // A signing ask: locked under its preparation, its site disconnected and the window closed on it meanwhile.
+    for (const unlockedAgain of [true, false]) {
+      let tries = 0;
+      const s = setup({
+        wallet: {
+          accountsList: async () => {
+            if (++tries > 1) return { accounts: [ACCOUNT], selectedId: ACCOUNT.id };
+            s.lock();
+            if (unlockedAgain) s.unlock();
+            await s.sites.revoke(SITE.origin);
+            s.provider.cancelWaits([{ origin: SITE.origin }]);
+            throw new VaultLockedError();
+          },
+        },
+      });
+      await s.sites.grant(SITE.origin, [ACCOUNT.id]);
+      expect(await errorOf(s.call('personal_sign', ['0x00', ACCOUNT.cAddress]))).toMatchObject({ code: 4001, message: expect.stringMatching(/closed the wallet window; try again/) });
+      expect(s.windows()).toBe(0);
+    }
+  });
+
   it("an unlock the preparation itself waited for, its window closed, is the page's answer: no second wait", async () => {
     const t = setup();
     await t.sites.grant(SITE.origin, [ACCOUNT.id]);
