@@ -68,10 +68,12 @@ describe('amounts', () => {
       ['staking.delegate', 'rewardOwner'],
       ['staking.estimateValidation', 'rewardOwner'],
       ['staking.estimateValidation', 'delegationFeeOwner'],
+      ['staking.validate', 'rewardOwner'],
+      ['staking.validate', 'delegationFeeOwner'],
     ] as const;
     for (const [type, field] of cases) {
       const base = VALID[type] as Record<string, unknown>;
-      const set = base[field] as object;
+      const set = (base[field] ?? owners(1, 1, 'P')) as object;
       const rejected = rejects(type, { ...base, [field]: { ...set, locktime: '1800000000' } }, `${field}.locktime`);
       expect(rejected.message).toMatch(/without a lock time/);
       const zero = accepts(type, { ...base, [field]: { ...set, locktime: '0' } }) as Record<string, unknown>;
