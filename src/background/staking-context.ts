@@ -10,6 +10,7 @@ import type { CurrentValidator } from '../core/node/validators.js';
 import { checkClocks } from '../core/staking/rules.js';
 import { checkListedValidator, readValidatorTerms, type ValidatorTerms } from '../core/staking/validator-proof.js';
 import type { OwnerSet } from '../shared/messages.js';
+import { refuseRewardLocktime } from '../shared/validate-staking.js';
 import { stakesKey } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
 import { asField, ownersFrom } from './request-fields.js';
@@ -113,9 +114,10 @@ export class StakingReads {
     return { addresses: [c.pAddress], threshold: 1 };
   }
 
-  /** Never with a lock time, whoever asks: no staking review shows one (requests naming one are refused). */
+  /** Refused with a lock time, whoever asks: no staking review shows one. */
   protected owners(c: StakingContext, set: OwnerSet, field: string) {
-    return asField(field, () => ownersFrom({ addresses: set.addresses, threshold: set.threshold }, 'P', c.engine.ctx.hrp));
+    refuseRewardLocktime(set, field);
+    return asField(field, () => ownersFrom(set, 'P', c.engine.ctx.hrp));
   }
 
   protected async spendParams(c: StakingContext) {

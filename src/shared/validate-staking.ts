@@ -88,13 +88,17 @@ function validators(params: unknown): RequestParams<'staking.validators'> {
 }
 
 /**
- * Who a stake's rewards go to: an owner set without a lock time. A locked reward is nothing the
- * staking screens offer or their reviews show, so it is refused, not signed unseen.
+ * A stake's reward owners take no lock time: a locked reward is nothing the staking screens offer
+ * or their reviews show, so it is refused, not signed unseen (the staking service checks it too).
  */
+export function refuseRewardLocktime(set: OwnerSet, field: string): void {
+  if ((set.locktime ?? '0') !== '0') fail(child(field, 'locktime'), 'staking rewards are paid without a lock time: leave it out');
+}
+
 function rewardOwners(value: unknown, field: string): OwnerSet {
-  const { addresses, threshold, locktime } = ownerSet(value, field);
-  if (locktime !== undefined && locktime !== '0') fail(child(field, 'locktime'), 'staking rewards are paid without a lock time: leave it out');
-  return { addresses, threshold };
+  const set = ownerSet(value, field);
+  refuseRewardLocktime(set, field);
+  return { addresses: set.addresses, threshold: set.threshold };
 }
 
 function delegation(f: Fields): RequestParams<'staking.estimateDelegation'> {

@@ -100,13 +100,18 @@ describe('staking: the stake book around a send', () => {
     expect((await book.list()).map((x) => [x.txID, x.state])).toEqual([['sentTx', 'active']]);
   });
 
-  it('signs no lock time on reward owners, even one handed to it past request validation: no review shows one', async () => {
+  it('refuses reward owners with a lock time, even handed to it past request validation: no review shows one', async () => {
     const { s, delivery } = service(sent());
     const rewardOwner = { addresses: [ME], threshold: 1, locktime: (NOW + 86_400n * 365n).toString() };
-    const review = await s.stakingEstimateDelegation({ ...p, rewardOwner });
-    await s.stakingDelegate({ ...p, rewardOwner, maxFee: review.fee });
-    const built = delivery.issue.mock.calls[0]![2] as { tx: { rewardsOwner: { locktime: bigint; threshold: number } } };
-    expect(built.tx.rewardsOwner).toMatchObject({ locktime: 0n, threshold: 1 });
+    const refused = { code: 'validation', field: 'rewardOwner.locktime' };
+    await expect(s.stakingEstimateDelegation({ ...p, rewardOwner })).rejects.toMatchObject(refused);
+    await expect(s.stakingDelegate({ ...p, rewardOwner, maxFee: '1000000' })).rejects.toMatchObject(refused);
+    expect(delivery.issue).not.toHaveBeenCalled();
+    // A lock time of zero is none: the review and the signed tx agree.
+    const review = await s.stakingEstimateDelegation({ ...p, rewardOwner: { ...rewardOwner, locktime: '0' } });
+    await s.stakingDelegate({ ...p, rewardOwner: { ...rewardOwner, locktime: '0' }, maxFee: review.fee });
+    const built = delivery.issue.mock.calls[0]![2] as { tx: { rewardsOwner: { locktime: bigint } } };
+    expect(built.tx.rewardsOwner.locktime).toBe(0n);
   });
 
   it('a book write that fails once the stake was sent is logged, and the stake reported as sent', async () => {
