@@ -179,9 +179,7 @@ let approvalsListedAt: number | undefined;
 browser.windows.onRemoved.addListener((windowId) => {
   void approvalWindow.closed(windowId).then(async (was) => {
     if (!was) return;
-    const rejected = await approvals.rejectAll(approvalsListedAt ?? Infinity);
-    provider.cancelWaits(rejected);
-    if ((await approvals.list()).length > 0) await approvalWindow.open();
+    if (await provider.windowClosed(approvalsListedAt)) await approvalWindow.open();
   });
 });
 

@@ -138,6 +138,18 @@ export class ProviderService {
     this.#gate.cancelWaits(askers);
   }
 
+  /**
+   * The approval window was closed: each request it could show (asked before `shownBefore`) is
+   * answered no, its sites held off first, so an ask of theirs being prepared meanwhile is refused,
+   * not shown next. Whether requests remain (one asked as it closed).
+   */
+  async windowClosed(shownBefore = Infinity): Promise<boolean> {
+    const { approvals } = this.deps;
+    this.cancelWaits((await approvals.list()).filter((p) => p.createdAt < shownBefore));
+    await approvals.rejectAll(shownBefore);
+    return (await approvals.list()).length > 0;
+  }
+
   sitesWaitingForUnlock(): string[] {
     return this.#gate.sitesWaitingForUnlock();
   }
