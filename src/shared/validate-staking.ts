@@ -92,7 +92,7 @@ function validators(params: unknown): RequestParams<'staking.validators'> {
  * or their reviews show, so it is refused, not signed unseen (the staking service checks it too).
  */
 export function refuseRewardLocktime(set: OwnerSet, field: string): void {
-  if ((set.locktime ?? '0') !== '0') fail(child(field, 'locktime'), 'staking rewards are paid without a lock time: leave it out');
+  if ((set.locktime ?? '0') !== '0') fail(child(field, 'locktime'), 'staking rewards take no lock time');
 }
 
 function rewardOwners(value: unknown, field: string): OwnerSet {

@@ -112,6 +112,14 @@ describe('staking: the stake book around a send', () => {
     await s.stakingDelegate({ ...p, rewardOwner: { ...rewardOwner, locktime: '0' }, maxFee: review.fee });
     const built = delivery.issue.mock.calls[0]![2] as { tx: { rewardsOwner: { locktime: bigint } } };
     expect(built.tx.rewardsOwner.locktime).toBe(0n);
+    // A validation's two owner sets alike.
+    const { s: v, delivery: vDelivery } = service(sent(), 0n, fixedValidatorTx(20_000), {}, 3_000n * AVAX);
+    const key = { nodeID: formatNodeId(new Uint8Array(20).fill(8)), publicKey: `0x${'11'.repeat(48)}`, proofOfPossession: `0x${'22'.repeat(96)}`, amount: (2_000n * AVAX).toString(), delegationFee: 20_000, end: Number(NOW) + 30 * 86_400 };
+    for (const field of ['rewardOwner', 'delegationFeeOwner']) {
+      await expect(v.stakingEstimateValidation({ ...key, [field]: rewardOwner })).rejects.toMatchObject({ code: 'validation', field: `${field}.locktime` });
+      await expect(v.stakingValidate({ ...key, [field]: rewardOwner, maxFee: '1000000' })).rejects.toMatchObject({ code: 'validation', field: `${field}.locktime` });
+    }
+    expect(vDelivery.issue).not.toHaveBeenCalled();
   });
 
   it('a book write that fails once the stake was sent is logged, and the stake reported as sent', async () => {

@@ -75,7 +75,7 @@ describe('amounts', () => {
       const base = VALID[type] as Record<string, unknown>;
       const set = (base[field] ?? owners(1, 1, 'P')) as object;
       const rejected = rejects(type, { ...base, [field]: { ...set, locktime: '1800000000' } }, `${field}.locktime`);
-      expect(rejected.message).toMatch(/without a lock time/);
+      expect(rejected.message).toMatch(/staking rewards take no lock time/);
       const zero = accepts(type, { ...base, [field]: { ...set, locktime: '0' } }) as Record<string, unknown>;
       expect(zero[field]).toEqual(set);
       expect(zero[field]).not.toHaveProperty('locktime');
