@@ -108,7 +108,7 @@ const session = new Session(vault, stores);
 const approvals = new ApprovalQueue(stores.session);
 const sites = new SiteStore(stores.local);
 // The provider is made below; the wallet asks it only when the approval window asks.
-const wallet: Wallet = createWallet(session, stores.local, { log, approvals, sites, sitesWaitingForUnlock: (): string[] => provider.sitesWaitingForUnlock() });
+const wallet: Wallet = createWallet(session, stores.local, { log, approvals, sites, sitesWaitingForUnlock: (): string[] => provider.sitesWaitingForUnlock(), holdOff: (askers) => provider.cancelWaits(askers) });
 const approvalWindow = new ApprovalWindow(browser.windows, stores.session, browser.runtime.getURL('src/popup/approval.html'));
 
 // ---- pages with our provider, told when what they see changes ----
@@ -180,7 +180,7 @@ browser.windows.onRemoved.addListener((windowId) => {
   void approvalWindow.closed(windowId).then(async (was) => {
     if (!was) return;
     if (await provider.windowClosed(approvalsListedAt)) await approvalWindow.open();
-  });
+  }).catch(logFailure('could not answer a closed window'));
 });
 
 // A restarted worker picks the unlocked session up from storage.session before its first request.

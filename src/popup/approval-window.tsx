@@ -174,7 +174,7 @@ export function ApprovalWindow({ close = () => window.close(), pollMs = 1000, gr
       const id = shownId.current;
       if (id === undefined || answered.current.has(id)) return;
       answered.current.add(id);
-      call('approvals.decide', { id, approved: false }).catch(() => undefined);
+      call('approvals.decide', { id, approved: false, closing: true }).catch(() => undefined);
     };
     window.addEventListener('pagehide', onHide);
     return () => window.removeEventListener('pagehide', onHide);

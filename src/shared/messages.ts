@@ -308,7 +308,8 @@ export interface WalletRequests extends AssetRequests, TransferRequests, Staking
 
   /** Site requests waiting for a decision, oldest first. */
   'approvals.list': { params: Record<string, never>; result: { approvals: ApprovalView[] } };
-  'approvals.decide': { params: { id: string; approved: boolean }; result: { ok: true } };
+  /** `closing`: the window closes on the request (a "no" that holds its site off, as the close does). */
+  'approvals.decide': { params: { id: string; approved: boolean; closing?: boolean }; result: { ok: true } };
   /** The sites waiting for an answer, also while locked: the unlock form names who is asking. */
   'approvals.waiting': { params: Record<string, never>; result: { sites: string[] } };
 }

@@ -295,8 +295,8 @@ export const REQUEST_VALIDATORS: Validators = {
 
   'approvals.list': none,
   'approvals.decide': (params) => {
-    const f = record(params, '', ['id', 'approved']);
-    return { id: approvalId(f.id, 'id'), approved: bool(f.approved, 'approved') };
+    const f = record(params, '', ['id', 'approved'], ['closing']);
+    return { id: approvalId(f.id, 'id'), approved: bool(f.approved, 'approved'), ...(present(f, 'closing') ? { closing: bool(f.closing, 'closing') } : {}) };
   },
   'approvals.waiting': none,
 

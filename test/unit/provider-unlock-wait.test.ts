@@ -289,28 +289,6 @@ describe('the unlock wait', () => {
     }
   });
 
-  it('the window closed while an ask of a site on screen is prepared: the site is held off first, so that ask is refused, not shown next', async () => {
-    let release!: () => void;
-    const hold = new Promise<void>((r) => (release = r));
-    let holding = false;
-    const t = setup({ wallet: { accountsList: async () => (holding && (await hold), { accounts: [ACCOUNT], selectedId: ACCOUNT.id }) } });
-    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
-    const onScreen = t.call('wallet_switchEthereumChain', [{ chainId: '0xa86a' }]);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(await t.approvals.list()).toHaveLength(1);
-    holding = true;
-    const preparing = t.call('personal_sign', ['0x00', ACCOUNT.cAddress]);
-    await new Promise((r) => setTimeout(r, 20));
-    // Its preparation ends while the requests on screen are being answered.
-    const decide = t.approvals.decide.bind(t.approvals);
-    t.approvals.decide = async (id, approved) => (release(), await new Promise((r) => setTimeout(r, 20)), decide(id, approved));
-    expect(await t.provider.windowClosed()).toBe(false);
-    expect(await errorOf(onScreen)).toMatchObject({ code: 4001, message: 'the user rejected the request' });
-    expect(await errorOf(preparing)).toMatchObject({ code: 4001, message: expect.stringMatching(/closed the wallet window; try again/) });
-    expect(await t.approvals.list()).toEqual([]);
-    expect(t.windows()).toBe(1);
-  });
-
   it('a window closed on a site while its ask was prepared holds the ask off, with no lock between too; held off before "not connected"', async () => {
     const t = setup({ wallet: { accountsList: async () => (t.provider.cancelWaits([{ origin: SITE.origin }]), { accounts: [ACCOUNT], selectedId: ACCOUNT.id }) } });
     expect(await errorOf(t.call('eth_requestAccounts'))).toMatchObject({ code: 4001, message: expect.stringMatching(/closed the wallet window; try again/) });

@@ -188,6 +188,12 @@ describe('approvals.decide', () => {
     for (const approved of ['true', 1, 0, null, {}]) rejects('approvals.decide', { id: ID, approved }, 'approved');
   });
 
+  it('takes an optional boolean "closing" (the window closing on the request), nothing else', () => {
+    expect(accepts('approvals.decide', { id: ID, approved: false, closing: true })).toEqual({ id: ID, approved: false, closing: true });
+    expect(accepts('approvals.decide', { id: ID, approved: false })).not.toHaveProperty('closing');
+    for (const closing of ['true', 1, null]) rejects('approvals.decide', { id: ID, approved: false, closing }, 'closing');
+  });
+
   it('approvals.list and approvals.waiting take nothing', () => {
     for (const type of ['approvals.list', 'approvals.waiting'] as const) {
       expect(accepts(type, {})).toEqual({});

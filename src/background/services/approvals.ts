@@ -30,6 +30,8 @@ export class ApprovalsService {
       queue?: ApprovalQueue;
       /** Sites whose requests wait for the wallet to be unlocked (the provider knows them). */
       sitesWaitingForUnlock?: () => string[];
+      /** Holds these askers' sites off for a while, as a closed window does (the provider's cool-down). */
+      holdOff?: (askers: readonly { origin: string; frameOrigin?: string }[]) => void;
       /** The wallet's accounts, to tell its own addresses apart in an approval. */
       accounts?: () => Promise<AccountView[]>;
     } = {},
@@ -60,10 +62,15 @@ export class ApprovalsService {
     return { sites: [...new Set([...pending.map(requesterOf), ...(this.options.sitesWaitingForUnlock?.() ?? [])])] };
   }
 
-  /** Approving needs the wallet unlocked; rejecting never does (closing a locked window rejects). */
+  /**
+   * Approving needs the wallet unlocked; rejecting never does (closing a locked window rejects).
+   * A window closing on the request holds its site off first: the close itself is often seen only
+   * after this "no", when the request is no longer there to name its site.
+   */
   async approvalsDecide(p: P<'approvals.decide'>) {
     if (p.approved && !this.session.isUnlocked()) throw new VaultLockedError();
     if (!this.options.queue) throw new UnknownApprovalError(p.id);
+    if (p.closing && !p.approved) this.options.holdOff?.((await this.options.queue.list()).filter((e) => e.id === p.id));
     await this.options.queue.decide(p.id, p.approved);
     return { ok: true as const };
   }

@@ -36,6 +36,8 @@ export interface WalletOptions {
   approvals?: ApprovalQueue;
   /** Sites whose requests wait for the wallet to be unlocked (the provider knows them). */
   sitesWaitingForUnlock?: () => string[];
+  /** Holds askers' sites off as a closed approval window does (ApprovalsService). */
+  holdOff?: (askers: readonly { origin: string; frameOrigin?: string }[]) => void;
   /** Connected sites and chains sites added (storage.local). */
   sites?: SiteStore;
   /** How long a send waits for its tx to become final (default: the engine's, 60 s). */
@@ -79,6 +81,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
   const approvals = new ApprovalsService(session, engines, networks, {
     ...(options.approvals ? { queue: options.approvals } : {}),
     ...(options.sitesWaitingForUnlock ? { sitesWaitingForUnlock: options.sitesWaitingForUnlock } : {}),
+    ...(options.holdOff ? { holdOff: options.holdOff } : {}),
     accounts: async () => (await accounts.accountsList()).accounts,
   });
   const balances: BalancesService = new BalancesService(engines, networks, settings, local, log, (ctx) => staking.followAfterRefresh(ctx));
