@@ -108,7 +108,7 @@ const session = new Session(vault, stores);
 const approvals = new ApprovalQueue(stores.session);
 const sites = new SiteStore(stores.local);
 // The provider is made below; the wallet asks it only when the approval window asks.
-const wallet: Wallet = createWallet(session, stores.local, { log, approvals, sites, sitesWaitingForUnlock: (): string[] => provider.sitesWaitingForUnlock(), holdOff: (askers) => provider.cancelWaits(askers) });
+const wallet: Wallet = createWallet(session, stores.local, { log, approvals, sites, sitesWaitingForUnlock: (): string[] => provider.sitesWaitingForUnlock(), holdOff: (askers) => provider.holdOff(askers) });
 const approvalWindow = new ApprovalWindow(browser.windows, stores.session, browser.runtime.getURL('src/popup/approval.html'));
 
 // ---- pages with our provider, told when what they see changes ----

@@ -134,7 +134,7 @@ export class ProviderService {
   }
 
   /** The approval window was closed (SiteGate.cancelWaits). */
-  cancelWaits(askers: readonly { origin: string; frameOrigin?: string }[] = []): void {
+  cancelWaits(askers?: readonly { origin: string; frameOrigin?: string }[]): void {
     this.#gate.cancelWaits(askers);
   }
 
@@ -148,6 +148,11 @@ export class ProviderService {
     this.cancelWaits((await approvals.list()).filter((p) => p.createdAt < shownBefore));
     await approvals.rejectAll(shownBefore);
     return (await approvals.list()).length > 0;
+  }
+
+  /** The window's own "no" as it closes: its site's cool-down (SiteGate.holdOff), no wait ended. */
+  holdOff(askers: readonly { origin: string; frameOrigin?: string }[]): void {
+    this.#gate.holdOff(askers);
   }
 
   sitesWaitingForUnlock(): string[] {

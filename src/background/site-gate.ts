@@ -32,7 +32,8 @@ const CLOSED_COOLDOWN_MS = 30_000;
  */
 const QUICK_ASK_MS = 2_000;
 const QUICK_NOES_IN_A_ROW = 3;
-const CLOSED_WHY = 'the user closed the wallet window; try again in a little while';
+const CLOSED = 'the user closed the wallet window';
+const CLOSED_WHY = `${CLOSED}; try again in a little while`;
 const LOOP_WHY = 'the user said no to this site several times in a row, each time it asked again at once; try again in a little while';
 /** Approval requests a site may make before it is connected; every other one needs a connection. */
 const CONNECTION_FREE_METHODS = new Set(['eth_requestAccounts', 'wallet_requestPermissions', 'wallet_switchEthereumChain', 'wallet_addEthereumChain']);
@@ -112,13 +113,17 @@ export class SiteGate {
    * cannot reopen the window in a loop, not even through frames of ever new sites.
    */
   cancelWaits(askers: readonly { origin: string; frameOrigin?: string }[] = []): void {
-    const until = (this.deps.now ?? Date.now)() + CLOSED_COOLDOWN_MS;
     // Those waiting for the unlock are known by their own origin, and their pages' frames by framesKeyOf.
-    const waiting = [...this.#unlockWaiters.keys()].map(registrableDomain);
-    // A page asking itself: its frames of other sites too (the page could ask through them at once).
-    for (const key of [...askers.flatMap((a) => [limitKeyOf(a), pageFramesKeyOf(a.origin)]), ...waiting, ...this.#pagesWaiting.keys()]) if (key) this.#cooldown.set(key, { until, why: CLOSED_WHY });
-    this.#unlockWait?.reject(new ProviderError(Code.userRejected, 'the user closed the wallet window'));
+    this.holdOff(askers, [...[...this.#unlockWaiters.keys()].map(registrableDomain), ...this.#pagesWaiting.keys()]);
+    this.#unlockWait?.reject(new ProviderError(Code.userRejected, CLOSED));
     this.#unlockWait = null;
+  }
+
+  /** The cool-down of a closed window alone, for `askers` (and sites or frames keyed `more`): nobody's wait is ended. */
+  holdOff(askers: readonly { origin: string; frameOrigin?: string }[], more: readonly string[] = []): void {
+    const until = (this.deps.now ?? Date.now)() + CLOSED_COOLDOWN_MS;
+    // A page asking itself: its frames of other sites too (the page could ask through them at once).
+    for (const key of [...askers.flatMap((a) => [limitKeyOf(a), pageFramesKeyOf(a.origin)]), ...more]) if (key) this.#cooldown.set(key, { until, why: CLOSED_WHY });
   }
 
   /** The sites whose requests wait for the wallet to be unlocked (the unlock form names them). */

@@ -98,7 +98,8 @@ export function refuseRewardLocktime(set: OwnerSet, field: string): void {
 function rewardOwners(value: unknown, field: string): OwnerSet {
   const set = ownerSet(value, field);
   refuseRewardLocktime(set, field);
-  return { addresses: set.addresses, threshold: set.threshold };
+  delete set.locktime;
+  return set;
 }
 
 function delegation(f: Fields): RequestParams<'staking.estimateDelegation'> {

@@ -48,10 +48,12 @@ describe('closing the approval window', () => {
     const { t, shown, listedAt, onScreen, preparing, release } = await askOnScreenAndOnePreparing();
     const stores = t.stores;
     // As the background wires it: the approvals service holds off through the provider (locked or not, a "no" is taken).
-    const wallet = createWallet(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local, { approvals: t.approvals, holdOff: (askers) => t.provider.cancelWaits(askers) });
+    const wallet = createWallet(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local, { approvals: t.approvals, holdOff: (askers) => t.provider.holdOff(askers) });
+    // The preparation ends as that "no" is being recorded: the site is held off before it.
+    const decide = t.approvals.decide.bind(t.approvals);
+    t.approvals.decide = async (id, approved) => (release(), await tick(), decide(id, approved));
     await wallet.approvals.approvalsDecide({ id: shown.id, approved: false, closing: true });
     expect(await errorOf(onScreen)).toMatchObject({ code: 4001, message: 'the user rejected the request' });
-    release();
     expect(await errorOf(preparing)).toMatchObject(HELD_OFF);
     // Then the close itself is seen: nothing left on screen, nothing to open a window again for.
     expect(await t.provider.windowClosed(listedAt)).toBe(false);
@@ -59,10 +61,29 @@ describe('closing the approval window', () => {
     expect(t.windows()).toBe(1);
   });
 
+  it("the window's \"no\" as it closes ends no other site's wait for the unlock (a reload sends it too)", async () => {
+    const t = setup({ unlocked: false });
+    const stores = t.stores;
+    const wallet = createWallet(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local, { approvals: t.approvals, holdOff: (askers) => t.provider.holdOff(askers) });
+    const other = { origin: 'https://other.example' };
+    const waiting = t.call('eth_requestAccounts', [], other);
+    await tick();
+    expect(t.provider.sitesWaitingForUnlock()).toEqual([other.origin]);
+    const shown = await t.approvals.add({ origin: SITE.origin, method: 'personal_sign', params: {}, summary: { kind: 'connect', accounts: [] } });
+    await wallet.approvals.approvalsDecide({ id: shown.id, approved: false, closing: true });
+    expect(t.provider.sitesWaitingForUnlock()).toEqual([other.origin]);
+    t.unlock();
+    await tick(400);
+    expect(await t.approvals.list()).toMatchObject([{ origin: other.origin, method: 'eth_requestAccounts' }]);
+    // The site on screen is held off.
+    expect(await errorOf(t.call('eth_requestAccounts'))).toMatchObject(HELD_OFF);
+    void waiting;
+  });
+
   it('a "no" from the Reject button holds nothing off: the site may ask again at once', async () => {
     const { t, shown, onScreen, preparing, release } = await askOnScreenAndOnePreparing();
     const stores = t.stores;
-    const wallet = createWallet(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local, { approvals: t.approvals, holdOff: (askers) => t.provider.cancelWaits(askers) });
+    const wallet = createWallet(new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores), stores.local, { approvals: t.approvals, holdOff: (askers) => t.provider.holdOff(askers) });
     await wallet.approvals.approvalsDecide({ id: shown.id, approved: false });
     expect((await errorOf(onScreen)).message).toBe('the user rejected the request');
     release();
