@@ -39,12 +39,15 @@ export interface PendingApproval {
   createdAt: number;
 }
 
+/** Who asked: the top-level page's origin, and the requesting frame's when it is another. */
+export type Asker = Pick<PendingApproval, 'origin' | 'frameOrigin'>;
+
 /**
  * The origin that asked: it holds the connection (MetaMask's rule too), and a request's limits and
  * cooldown count for it. A frame of another origin inside a page must not use up, or block, the
  * page's own requests.
  */
-export function requesterOf(asker: { origin: string; frameOrigin?: string }): string {
+export function requesterOf(asker: Asker): string {
   return asker.frameOrigin ?? asker.origin;
 }
 
@@ -52,7 +55,7 @@ export function requesterOf(asker: { origin: string; frameOrigin?: string }): st
  * What a site's limits count by: the registrable domain of the frame that asked. Subdomain frames
  * (a.evil.com, b.evil.com) share one set of limits; the connection stays the origin's.
  */
-export function limitKeyOf(asker: { origin: string; frameOrigin?: string }): string {
+export function limitKeyOf(asker: Asker): string {
   return registrableDomain(requesterOf(asker));
 }
 
@@ -61,7 +64,7 @@ export function limitKeyOf(asker: { origin: string; frameOrigin?: string }): str
  * of that page (the registrable domain of the tab's top page), as one site. Frames from many sites
  * in one page cannot take every place, nor the page's own; the page's own site has none.
  */
-export function framesKeyOf(asker: { origin: string; frameOrigin?: string }): string | undefined {
+export function framesKeyOf(asker: Asker): string | undefined {
   return limitKeyOf(asker) === registrableDomain(asker.origin) ? undefined : pageFramesKeyOf(asker.origin);
 }
 

@@ -8,7 +8,7 @@
 // re-sent request picks up its approval (waiting or decided) instead of asking again, and one
 // that already ran answers from the log instead of running twice.
 import { ProviderErrorCode as Code, type ProviderResponse, type ProviderState, PROVIDER_CHANNEL, STATE_METHOD } from '../shared/provider-protocol.js';
-import { framesKeyOf, limitKeyOf, requesterOf } from './approvals.js';
+import { type Asker, framesKeyOf, limitKeyOf, requesterOf } from './approvals.js';
 import { type Call, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import { positional } from './provider-params.js';
 import { SiteAvalanche } from './site-avalanche.js';
@@ -134,7 +134,7 @@ export class ProviderService {
   }
 
   /** The approval window was closed (SiteGate.cancelWaits). */
-  cancelWaits(askers?: readonly { origin: string; frameOrigin?: string }[]): void {
+  cancelWaits(askers?: readonly Asker[]): void {
     this.#gate.cancelWaits(askers);
   }
 
@@ -151,7 +151,7 @@ export class ProviderService {
   }
 
   /** The window's own "no" as it closes: its site's cool-down (SiteGate.holdOff), no wait ended. */
-  holdOff(askers: readonly { origin: string; frameOrigin?: string }[]): void {
+  holdOff(askers: readonly Asker[]): void {
     this.#gate.holdOff(askers);
   }
 

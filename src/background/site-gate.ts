@@ -3,7 +3,7 @@
 // approval itself (picked up again after a worker restart), and a short log in storage.session so
 // a re-sent request answers from what was done instead of running twice.
 import { ProviderErrorCode as Code, type ProviderResponse } from '../shared/provider-protocol.js';
-import { framesKeyOf, limitKeyOf, pageFramesKeyOf, type PendingApproval, requesterOf, type Reservation } from './approvals.js';
+import { type Asker, framesKeyOf, limitKeyOf, pageFramesKeyOf, type PendingApproval, requesterOf, type Reservation } from './approvals.js';
 import { registrableDomain } from './site-domain.js';
 import { isLockedError } from '../core/errors.js';
 import { type Call, notConnectedError, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
@@ -112,7 +112,7 @@ export class SiteGate {
    * for a while, and so are the frames of other sites in their pages (framesKeyOf), so a page
    * cannot reopen the window in a loop, not even through frames of ever new sites.
    */
-  cancelWaits(askers: readonly { origin: string; frameOrigin?: string }[] = []): void {
+  cancelWaits(askers: readonly Asker[] = []): void {
     // Those waiting for the unlock are known by their own origin, and their pages' frames by framesKeyOf.
     this.holdOff(askers, [...[...this.#unlockWaiters.keys()].map(registrableDomain), ...this.#pagesWaiting.keys()]);
     this.#unlockWait?.reject(new ProviderError(Code.userRejected, CLOSED));
@@ -120,7 +120,7 @@ export class SiteGate {
   }
 
   /** The cool-down of a closed window alone, for `askers` (and sites or frames keyed `more`): nobody's wait is ended. */
-  holdOff(askers: readonly { origin: string; frameOrigin?: string }[], more: readonly string[] = []): void {
+  holdOff(askers: readonly Asker[], more: readonly string[] = []): void {
     const until = (this.deps.now ?? Date.now)() + CLOSED_COOLDOWN_MS;
     // A page asking itself: its frames of other sites too (the page could ask through them at once).
     for (const key of [...askers.flatMap((a) => [limitKeyOf(a), pageFramesKeyOf(a.origin)]), ...more]) if (key) this.#cooldown.set(key, { until, why: CLOSED_WHY });

@@ -12,7 +12,7 @@ import { addressKey, type ImpactWarning, orderedWarnings, type OwnAddress, recip
 import type { AccountView, ActivityItem, ApprovalAssetInfo, ApprovalSummary, ApprovalView, RequestParams as P } from '../../shared/messages.js';
 import type { AccountEngines } from '../account-engines.js';
 import { plainReading } from '../chain-name.js';
-import { type ApprovalQueue, requesterOf, UnknownApprovalError } from '../approvals.js';
+import { type ApprovalQueue, type Asker, requesterOf, UnknownApprovalError } from '../approvals.js';
 import type { Session } from '../session.js';
 import { VaultLockedError } from '../vault.js';
 import type { NetworksService } from './networks.js';
@@ -31,7 +31,7 @@ export class ApprovalsService {
       /** Sites whose requests wait for the wallet to be unlocked (the provider knows them). */
       sitesWaitingForUnlock?: () => string[];
       /** Holds these askers' sites off for a while, as a closed window does (the provider's cool-down). */
-      holdOff?: (askers: readonly { origin: string; frameOrigin?: string }[]) => void;
+      holdOff?: (askers: readonly Asker[]) => void;
       /** The wallet's accounts, to tell its own addresses apart in an approval. */
       accounts?: () => Promise<AccountView[]>;
     } = {},

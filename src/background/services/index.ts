@@ -4,7 +4,7 @@
 import type { WaitOptions } from '../../core/node.js';
 import { AccountCaches } from '../account-cache.js';
 import { AccountEngines } from '../account-engines.js';
-import type { ApprovalQueue } from '../approvals.js';
+import type { ApprovalQueue, Asker } from '../approvals.js';
 import { Delivery } from '../delivery.js';
 import { Keyring } from '../keyring.js';
 import type { SiteWallet } from '../provider.js';
@@ -37,7 +37,7 @@ export interface WalletOptions {
   /** Sites whose requests wait for the wallet to be unlocked (the provider knows them). */
   sitesWaitingForUnlock?: () => string[];
   /** Holds askers' sites off as a closed approval window does (ApprovalsService). */
-  holdOff?: (askers: readonly { origin: string; frameOrigin?: string }[]) => void;
+  holdOff?: (askers: readonly Asker[]) => void;
   /** Connected sites and chains sites added (storage.local). */
   sites?: SiteStore;
   /** How long a send waits for its tx to become final (default: the engine's, 60 s). */
