@@ -8,6 +8,16 @@ import { errorOf } from './provider-answers.js';
 import { ACCOUNT } from './site-account.js';
 import { setup, SITE } from './provider-fixtures.js';
 
+/** A connected site; the wallet locks as the site's permission is read the second time. */
+async function connectedLockingOnSecondRead(): Promise<ReturnType<typeof setup>> {
+  const t = setup();
+  await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+  const permission = t.sites.permission.bind(t.sites);
+  let reads = 0;
+  t.sites.permission = async (origin) => (++reads === 2 && t.lock(), permission(origin));
+  return t;
+}
+
 describe('the unlock wait', () => {
   it("locked, a window closed on a page's own request waiting for the unlock holds off its frames of other sites too", async () => {
     const t = setup({ unlocked: false });
@@ -208,11 +218,7 @@ describe('the unlock wait', () => {
   });
 
   it("a connected site's address read, the wallet locked as it reads, waits for the unlock and answers: never 'locked'", async () => {
-    const t = setup();
-    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
-    const permission = t.sites.permission.bind(t.sites);
-    let reads = 0;
-    t.sites.permission = async (origin) => (++reads === 2 && t.lock(), permission(origin));
+    const t = await connectedLockingOnSecondRead();
     const reading = t.call('xpc_getAddresses');
     await new Promise((r) => setTimeout(r, 20));
     expect(t.windows()).toBe(1);
@@ -316,12 +322,8 @@ describe('the unlock wait', () => {
   });
 
   it("an unlock the preparation itself waited for, its window closed, is the page's answer: no second wait", async () => {
-    const t = setup();
-    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
     // The wallet locks as the preparation checks the connection; it waits for the unlock, and the user closes the window.
-    const permission = t.sites.permission.bind(t.sites);
-    let reads = 0;
-    t.sites.permission = async (origin) => (++reads === 2 && t.lock(), permission(origin));
+    const t = await connectedLockingOnSecondRead();
     const signing = t.call('personal_sign', ['0x00', ACCOUNT.cAddress]);
     await new Promise((r) => setTimeout(r, 20));
     expect(t.windows()).toBe(1);
