@@ -108,6 +108,9 @@ export type Payload =
   | { kind: 'switch-chain'; networkId?: string; addedChainId?: string; followed?: string }
   | { kind: 'add-chain'; chain: AddedChain };
 
+/** The payload of one kind of request. */
+export type PayloadOf<K extends Payload['kind']> = Extract<Payload, { kind: K }>;
+
 export interface ProviderDeps {
   wallet: SiteWallet;
   session: Session;

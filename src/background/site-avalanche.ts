@@ -48,7 +48,7 @@ export class SiteAvalanche extends SiteHandler {
    */
   async siteTx(call: Call, action: 'sign' | 'send', p: { chain: ChainName; bytes: Uint8Array }): Promise<unknown> {
     await this.avalancheOnly(call.site);
-    return this.gate.approved(call, async () => {
+    return this.gate.approved(call, 'site-tx', async () => {
       const account = await this.conn.actingAccount(call.site);
       const engine = await this.deps.wallet.siteEngine(account.id);
       const ext = await engine.resolveExternal(p.chain, p.bytes);
@@ -74,7 +74,6 @@ export class SiteAvalanche extends SiteHandler {
         payload: { kind: 'site-tx', accountId: account.id, chain: p.chain, txHex: toHex(p.bytes), action, shown: engine.fingerprintOf(ext), signsNothing, cycleEnd },
       };
     }, async (payload) => {
-      if (payload.kind !== 'site-tx') throw new Error('payload mismatch');
       // What the user approved is what is signed: "signs nothing" stays so, and the node's word on
       // what the tx spends and who authorizes it must not have changed since the approval.
       if (typeof payload.shown !== 'string') throw new WalletError('stale-approval', 'this request was approved in an earlier version of the wallet; nothing was signed: ask again');
@@ -115,7 +114,7 @@ export class SiteAvalanche extends SiteHandler {
   /** The Avalanche signed-message format with the account's X/P key; answers { signature, address }. */
   async avalancheMessage(call: Call, p: { chain: 'X' | 'P'; message: ReturnType<typeof messageParam> }): Promise<{ signature: string; address: string }> {
     await this.avalancheOnly(call.site);
-    return (await this.gate.approved(call, async () => {
+    return (await this.gate.approved(call, 'avalanche-message', async () => {
       const account = await this.conn.actingAccount(call.site);
       return {
         summary: {
@@ -128,7 +127,6 @@ export class SiteAvalanche extends SiteHandler {
         payload: { kind: 'avalanche-message', accountId: account.id, messageHex: toHex(p.message.bytes) },
       };
     }, async (payload) => {
-      if (payload.kind !== 'avalanche-message') throw new Error('payload mismatch');
       const hrp = (await this.deps.wallet.siteNetwork()).network.hrp;
       return this.deps.wallet.withXpKey(payload.accountId, (key) => ({
         signature: signAvalancheMessage(key.secret, fromHex(payload.messageHex)),

@@ -10,13 +10,12 @@ import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import type { ApprovalSummary } from '../shared/messages.js';
 import { requesterOf } from './approvals.js';
 import { lookAlikeOf, MAX_CHAIN_SYMBOL, posesAsAvax, shownName, wellKnownChain } from './chain-name.js';
-import { type Call, type Payload, ProviderError, SiteHandler, type Site } from './provider-context.js';
+import { type Call, type PayloadOf, ProviderError, SiteHandler, type Site } from './provider-context.js';
 import { chainIdParam, InvalidParamsError, objectParam, onlyKeys, positional, stringParam, urlParam } from './provider-params.js';
 import { hostOf } from './site-connection.js';
 import type { AddedChain } from './sites.js';
 
 type SwitchSummary = Extract<ApprovalSummary, { kind: 'switch-chain' }>;
-type SwitchPayload = Extract<Payload, { kind: 'switch-chain' }>;
 
 /** A chain a site can switch to: what the approval says of it, and what is done. */
 interface SwitchTarget {
@@ -24,7 +23,7 @@ interface SwitchTarget {
   name: string;
   rpcHost?: string;
   addedBy?: string | undefined;
-  payload: SwitchPayload;
+  payload: PayloadOf<'switch-chain'>;
 }
 
 export class SiteChains extends SiteHandler {
@@ -44,7 +43,7 @@ export class SiteChains extends SiteHandler {
       await this.gate.refuseAsAnAsk(call);
       throw new ProviderError(Code.unrecognizedChain, `chain 0x${chainId.toString(16)} is not known to XPC Wallet; add it with wallet_addEthereumChain`);
     }
-    await this.gate.approved(call, async () => ({
+    await this.gate.approved(call, 'switch-chain', async () => ({
       summary: {
         kind: 'switch-chain',
         scope: target.scope,
@@ -78,8 +77,7 @@ export class SiteChains extends SiteHandler {
     return { scope: 'site', name: added.name, rpcHost: hostOf(added.rpcUrl), addedBy, payload: { kind: 'switch-chain', addedChainId: added.chainId } };
   }
 
-  private async applySwitch(site: Site, payload: Payload): Promise<null> {
-    if (payload.kind !== 'switch-chain') throw new Error('payload mismatch');
+  private async applySwitch(site: Site, payload: PayloadOf<'switch-chain'>): Promise<null> {
     // The approval named the wallet's network of then: on another one now, the site stays where it is.
     if (payload.followed !== undefined && (await this.deps.wallet.siteNetwork()).network.id !== payload.followed) {
       throw new ProviderError(Code.chainDisconnected, "the wallet's network was switched since this was approved, so the site's chain was not changed; ask again");
@@ -101,8 +99,7 @@ export class SiteChains extends SiteHandler {
     const resumed = (await this.gate.logged(call.requestId)) !== undefined || (await this.deps.approvals.findByRequest(call.requestId)) !== undefined;
     if (!resumed && (await this.target(chainId, call.site))) return this.switchTo(call, chainId, false);
     const { chain, rawName, renamed } = addedChainParam(o, chainId);
-    await this.gate.approved(call, async () => ({ summary: await this.addSummary(chain, rawName, renamed), payload: { kind: 'add-chain', chain: { ...chain, addedBy: hostOf(requesterOf(call.site)) } } }), async (payload) => {
-      if (payload.kind !== 'add-chain') throw new Error('payload mismatch');
+    await this.gate.approved(call, 'add-chain', async () => ({ summary: await this.addSummary(chain, rawName, renamed), payload: { kind: 'add-chain', chain: { ...chain, addedBy: hostOf(requesterOf(call.site)) } } }), async (payload) => {
       // The RPC must serve the chain the site claims. Asked only after the user approved the URL:
       // a page must not make the wallet call arbitrary addresses; its answers stay here.
       const served = await this.conn

@@ -118,7 +118,7 @@ export class SiteConnection {
         return existing;
       }
     }
-    await this.gate.approved(call, async () => {
+    await this.gate.approved(call, 'connect', async () => {
       const { accounts, selectedId } = await this.deps.wallet.accountsList();
       const account = accounts.find((a) => a.id === selectedId);
       if (!account) throw new WalletError('no-account', 'the wallet has no account to connect');
@@ -128,7 +128,6 @@ export class SiteConnection {
         payload: { kind: 'connect', accountId: account.id },
       };
     }, async (payload) => {
-      if (payload.kind !== 'connect') throw new Error('payload mismatch');
       await this.deps.sites.grant(requesterOf(call.site), [payload.accountId]);
       this.deps.notifyPages();
       return null;

@@ -118,7 +118,7 @@ export class SiteEvm extends SiteHandler {
     const reversed = looksLikeAddress(first) && !looksLikeAddress(second);
     const message = messageParam(reversed ? second : first, reversed ? 'params[1]' : 'params[0]', MAX_MESSAGE_BYTES);
     const address = evmAddressParam(reversed ? first : second, reversed ? 'params[0]' : 'params[1]');
-    return (await this.gate.approved(call, async () => {
+    return (await this.gate.approved(call, 'personal-sign', async () => {
       const account = await this.conn.actingAccount(call.site, address);
       return {
         summary: {
@@ -133,7 +133,6 @@ export class SiteEvm extends SiteHandler {
         payload: { kind: 'personal-sign', accountId: account.id, messageHex: toHex(message.bytes) },
       };
     }, async (payload) => {
-      if (payload.kind !== 'personal-sign') throw new Error('payload mismatch');
       return this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signPersonalMessage(secret, fromHex(payload.messageHex)));
     })) as string;
   }
@@ -156,7 +155,7 @@ export class SiteEvm extends SiteHandler {
         throw new InvalidParamsError(`params[1].domain.chainId is ${chainId}; the wallet is on chain ${active.chainId}`, 'params[1].domain.chainId');
       }
     }
-    return (await this.gate.approved(call, async () => {
+    return (await this.gate.approved(call, 'typed-data', async () => {
       const account = await this.conn.actingAccount(call.site, address);
       // Encode once before asking: typed data the library cannot encode is refused, not shown.
       signTypedData(new Uint8Array(32).fill(1), typed);
@@ -180,7 +179,6 @@ export class SiteEvm extends SiteHandler {
         payload: { kind: 'typed-data', accountId: account.id, typed: shown, ...(chainId !== undefined ? { chain: chainKeyOf(active) } : {}) },
       };
     }, async (payload) => {
-      if (payload.kind !== 'typed-data') throw new Error('payload mismatch');
       await this.conn.assertStillOn(call.site, payload.chain);
       return this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signTypedData(secret, payload.typed));
     })) as string;
@@ -235,7 +233,7 @@ export class SiteEvm extends SiteHandler {
     if (o.chainId !== undefined && chainIdParam(o.chainId, 'params[0].chainId') !== chain.chainId) {
       throw new ProviderError(Code.chainDisconnected, `the transaction is for chain ${BigInt(o.chainId as string)}; the wallet is on chain ${chain.chainId}`);
     }
-    return (await this.gate.approved(call, async () => {
+    return (await this.gate.approved(call, 'evm-tx', async () => {
       const account = await this.conn.actingAccount(call.site, from);
       const eth = this.conn.eth(chain.rpcUrl);
       const estimateUse = (): Promise<bigint> => eth.estimateGas({ from: account.cAddress, ...(to ? { to } : {}), value: `0x${value.toString(16)}`, data });
@@ -302,7 +300,6 @@ export class SiteEvm extends SiteHandler {
         payload: { kind: 'evm-tx', accountId: account.id, rpcUrl: chain.rpcUrl, activity: chain.kind === 'avalanche', tx: approvedTx, item, requester, chain: chainKeyOf(chain) },
       };
     }, async (payload) => {
-      if (payload.kind !== 'evm-tx') throw new Error('payload mismatch');
       await this.conn.assertStillOn(call.site, payload.chain);
       const t = payload.tx;
       // Exactly the approved fields (the bytes the user was shown): nothing is re-estimated after the user said yes.

@@ -6,7 +6,7 @@ import { ProviderErrorCode as Code, type ProviderResponse } from '../shared/prov
 import { type Asker, framesKeyOf, limitKeyOf, pageFramesKeyOf, type PendingApproval, requesterOf, type Reservation } from './approvals.js';
 import { registrableDomain } from './site-domain.js';
 import { isLockedError } from '../core/errors.js';
-import { type Call, notConnectedError, type Payload, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
+import { type Call, notConnectedError, type Payload, type PayloadOf, type ProviderDeps, ProviderError, providerErrorInfo, type Site } from './provider-context.js';
 import type { ApprovalSummary } from '../shared/messages.js';
 
 const REQUEST_LOG_KEY = 'xpc.siteRequests';
@@ -282,13 +282,13 @@ export class SiteGate {
 
   /**
    * Asks the user (or picks up the answer to an earlier ask of the same request), then runs the
-   * approved payload once. `prepare` builds what the window shows and what will be done; it runs
-   * only when no approval exists yet for this request, and only once the queue's limits have
-   * taken it (its node reads must not be a way around them).
+   * approved payload once, if it is of `kind`. `prepare` builds what the window shows and what will
+   * be done; it runs only when no approval exists yet for this request, and only once the queue's
+   * limits have taken it (its node reads must not be a way around them).
    */
-  async approved(call: Call, prepare: () => Promise<{ summary: ApprovalSummary; payload: Payload }>, act: (payload: Payload) => Promise<unknown>, held?: Reservation): Promise<unknown> {
+  async approved<K extends Payload['kind']>(call: Call, kind: K, prepare: () => Promise<{ summary: ApprovalSummary; payload: PayloadOf<K> }>, act: (payload: PayloadOf<K>) => Promise<unknown>, held?: Reservation): Promise<unknown> {
     try {
-      return await this.#approved(call, prepare, act, held);
+      return await this.#approved(call, kind, prepare, act, held);
     } finally {
       // `held`: the place an earlier wait for the unlock kept (unlockedToAsk); given up unless taken.
       held?.release();
@@ -314,7 +314,7 @@ export class SiteGate {
     }
   }
 
-  async #approved(call: Call, prepare: () => Promise<{ summary: ApprovalSummary; payload: Payload }>, act: (payload: Payload) => Promise<unknown>, held: Reservation | undefined): Promise<unknown> {
+  async #approved<K extends Payload['kind']>(call: Call, kind: K, prepare: () => Promise<{ summary: ApprovalSummary; payload: PayloadOf<K> }>, act: (payload: PayloadOf<K>) => Promise<unknown>, held: Reservation | undefined): Promise<unknown> {
     const askedAt = (this.deps.now ?? Date.now)();
     const logged = await this.logged(call.requestId);
     if (logged) return this.replay(logged);
@@ -367,7 +367,9 @@ export class SiteGate {
     await this.log(call.requestId, { state: 'running', at: Date.now() });
     let response: ProviderResponse;
     try {
-      response = { ok: true, result: await act(entry.params as Payload) };
+      // An approval picked up by request ID (after a restart) for another kind of request is never acted on.
+      if ((entry.params as Payload | null)?.kind !== kind) throw new Error('payload mismatch');
+      response = { ok: true, result: await act(entry.params as PayloadOf<K>) };
     } catch (e) {
       response = { ok: false, error: providerErrorInfo(e, call.method, this.deps.log) };
     }

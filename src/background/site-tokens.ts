@@ -31,7 +31,7 @@ export class SiteTokens extends SiteHandler {
     if (o.image !== undefined) stringParam(o.image, 'params.options.image', 4096);
     const chain = await this.conn.activeChain(call.site);
     if (chain.kind !== 'avalanche') throw new ProviderError(Code.unsupportedMethod, 'XPC Wallet lists tokens on its Avalanche networks only, not on chains sites added');
-    return (await this.gate.approved(call, async () => {
+    return (await this.gate.approved(call, 'watch-asset', async () => {
       const account = await this.conn.actingAccount(call.site);
       const eth = this.conn.eth(chain.rpcUrl);
       const meta = await readTokenMetadata(eth, address);
@@ -52,7 +52,6 @@ export class SiteTokens extends SiteHandler {
         payload: { kind: 'watch-asset', accountId: account.id, address, chain: chainKeyOf(chain), token: meta },
       };
     }, async (payload) => {
-      if (payload.kind !== 'watch-asset') throw new Error('payload mismatch');
       await this.conn.assertStillOn(call.site, payload.chain);
       // Credited to the frame that asked (its own approval named it), not the page around it; listed
       // as the approval showed it: the node is not asked again (a failure now would fail a yes).

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { errorOf } from './provider-answers.js';
 import { MAX_C_GAS_LIMIT } from '../../src/core/fee-limits.js';
 import { ACCOUNT } from './site-account.js';
+import { requestKeyOf } from '../../src/background/provider.js';
 import { setup, SITE } from './provider-fixtures.js';
 
 describe('an approval acts only on the chain it was shown for', () => {
@@ -227,5 +228,24 @@ describe("a site's EVM tx and the gas limit", () => {
     };
     expect(await added(8_000_000n, 10_000_000n)).toBe('9000000');
     expect(await added(12_000_000n, 60_000_000n)).toBe('16777216');
+  });
+});
+
+describe('an approval picked up by its request ID (as after a restart)', () => {
+  it('of another kind of request than the one asking is never acted on: nothing is signed', async () => {
+    let signed = 0;
+    const t = setup({ wallet: { withEvmSecret: async () => (signed++, '0x' as never) } });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    // A "yes" to connecting, stored under the request ID a signature request then comes with.
+    const shown = await t.approvals.add({ origin: SITE.origin, method: 'eth_requestAccounts', params: { kind: 'connect', accountId: ACCOUNT.id }, summary: { kind: 'connect', accounts: [] }, requestId: requestKeyOf(SITE, 'same') });
+    await t.approvals.decide(shown.id, true);
+    expect(await errorOf(t.call('personal_sign', ['0x00', ACCOUNT.cAddress], SITE, 'same'))).toMatchObject({ code: -32603 });
+    expect(signed).toBe(0);
+    // The same request asked under its own ID is signed.
+    const place = t.call('personal_sign', ['0x00', ACCOUNT.cAddress]);
+    await new Promise((r) => setTimeout(r, 20));
+    await t.approvals.decide((await t.approvals.list())[0]!.id, true);
+    expect(await place).toMatchObject({ ok: true });
+    expect(signed).toBe(1);
   });
 });
