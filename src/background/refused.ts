@@ -89,9 +89,9 @@ export async function settleRefused(
       unclear.push(e.txID);
       await list({ ...e.item, checking: true });
       await outbox.update(e.txID, (x) => ({ ...x, surfaced: true }));
-    } else if (!evm || !all.some((o) => !o.voided && rivals.includes(o.txID))) {
+    } else if (!evm || !rivals.some((r) => successor(r) === 'moving' || all.some((o) => !o.voided && o.txID === r))) {
       // A refused EVM tx whose nonce an undecided one holds (the tx it was to speed up or cancel,
-      // the send that took its place) is in no send's way: that nonce runs once, the next send takes another.
+      // the send that took its place, a move's export) is in no send's way: that nonce runs once, the next send takes another.
       live.push(e);
     }
   }

@@ -86,8 +86,11 @@ export async function evmNonce(e: WalletEngine, own: EvmNonces = { live: [], voi
 export async function evmFate(e: WalletEngine, hash: string, rawTx: Bytes): Promise<TxFate> {
   const nonce = evmTxNonce(rawTx);
   // The used nonce is read before the receipt: a receipt missing after it is missing for good.
-  const used = await e.node.eth.getTransactionCount(e.evmAddress, 'latest');
+  // Read again after a receipt: the tx may have run between the two reads.
+  const usedNow = () => e.node.eth.getTransactionCount(e.evmAddress, 'latest');
+  let used = await usedNow();
   const receipt = await e.node.eth.getTransactionReceipt(hash);
+  if (receipt && used <= nonce) used = await usedNow();
   // A receipt counts only with the nonce used and from this account. Even then a reverted one is
   // not "failed": the nonce is spent either way, and a faked revert must never invite a retry
   // that pays a second time. It stays unclear.

@@ -246,11 +246,13 @@ describe('a token read the node failed', () => {
 });
 
 describe('replacement fees', () => {
-  it('at least 10% more on the fee cap and the tip (rounded up), and never below what the node asks now', () => {
+  it('at least 10% more on the fee cap and the tip (rounded up), at least 1 wei more, and never below what the node asks now', () => {
     expect(replacementFees({ maxFeePerGas: 100n, maxPriorityFeePerGas: 10n }, 1n, 1n)).toEqual({ maxFeePerGas: 110n, maxPriorityFeePerGas: 11n });
     expect(replacementFees({ maxFeePerGas: 101n, maxPriorityFeePerGas: 1n }, 1n, 1n)).toEqual({ maxFeePerGas: 112n, maxPriorityFeePerGas: 2n });
     // A tx stuck below today's price: today's fees (2 × base fee + tip).
     expect(replacementFees({ maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }, 25n, 2n)).toEqual({ maxFeePerGas: 52n, maxPriorityFeePerGas: 2n });
+    // A tip of 0 (a site may set it) and a node asking 0: the mempool takes only a higher tip.
+    expect(replacementFees({ maxFeePerGas: 100n, maxPriorityFeePerGas: 0n }, 10n, 0n)).toEqual({ maxFeePerGas: 110n, maxPriorityFeePerGas: 1n });
   });
 });
 

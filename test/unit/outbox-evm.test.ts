@@ -178,6 +178,29 @@ describe('a refused speed-up or cancel', () => {
   });
 });
 
+describe("a refused EVM tx whose nonce a move's export took (Delivery.beforeExport marked it replaced by the export)", () => {
+  it('is in no send\'s way while the move is under way (the export holds that nonce, the next send takes the one after); once the move is not, it is again', async () => {
+    const o = outbox();
+    const refused = { ...evmEntry(5n, 10n), voided: true, replacedBy: 'EXPORT' };
+    await o.put(refused);
+    const engine = evmEngine({ used: 5n, ran: [], held: [] });
+    const settle = (moving: boolean) => settleRefused(engine, o, 'C', true, async () => undefined, (id) => (moving && id === 'EXPORT' ? 'moving' : undefined));
+    await expect(settle(true)).resolves.toEqual([]);
+    expect((await settle(false)).map((e) => e.txID)).toEqual([refused.txID]);
+  });
+});
+
+describe("an EVM tx's fate", () => {
+  it('with a receipt of its own that came after the used nonce was read (it ran between the two reads): accepted, not still waiting (never offered to speed up or cancel)', async () => {
+    const entry = evmEntry(5n, 10n);
+    const node: EvmScript = { used: 5n, ran: [entry.txID], held: [] };
+    const engine = evmEngine(node);
+    const receipt = engine.node.eth.getTransactionReceipt.bind(engine.node.eth);
+    engine.node.eth.getTransactionReceipt = (h: string) => ((node.used = 6n), receipt(h));
+    expect(await engine.txFate('C', entry.txID, fromHex(entry.signedHex))).toBe('accepted');
+  });
+});
+
 describe('the rivals of refused EVM txs at one nonce', () => {
   it('are asked about once each, however many refused txs they are rivals of', async () => {
     const o = outbox();

@@ -176,10 +176,11 @@ export function decodeEvmTx(rawTx: Bytes): EvmTxRequest & { from: string } {
 
 /**
  * Fees for a tx that takes the place of a pending one (same nonce): the node's mempool wants both
- * the fee cap and the tip at least 10% higher (rounded up), and it must pay today's base fee bound.
+ * the fee cap and the tip at least 10% higher (rounded up) and higher at all (a tip of 0), and it
+ * must pay today's base fee bound.
  */
 export function replacementFees(old: Pick<EvmTxRequest, 'maxFeePerGas' | 'maxPriorityFeePerGas'>, baseFeeWei: bigint, tipWei: bigint): { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } {
-  const bump = (v: bigint): bigint => (v * 110n + 99n) / 100n;
+  const bump = (v: bigint): bigint => (v * 110n + 99n) / 100n || 1n;
   const tip = bump(old.maxPriorityFeePerGas) > tipWei ? bump(old.maxPriorityFeePerGas) : tipWei;
   const now = eip1559Fees(baseFeeWei, tip).maxFeePerGas;
   const cap = bump(old.maxFeePerGas) > now ? bump(old.maxFeePerGas) : now;
