@@ -174,6 +174,7 @@ export class SiteEvm extends SiteHandler {
           typesJson: shownJson(shown.types),
           ...(hidesText(shown) ? { hiddenCharacters: true as const } : {}),
           ...(chainId !== undefined ? { chainId: chainId.toString() } : {}),
+          ...(active.kind === 'evm' ? { rpcHost: hostOf(active.rpcUrl) } : {}),
           ...(permit ? { permit } : {}),
         },
         payload: { kind: 'typed-data', accountId: account.id, typed: shown, ...(chainId !== undefined ? { chain: chainKeyOf(active) } : {}) },

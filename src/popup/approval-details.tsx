@@ -143,6 +143,12 @@ function MessageDetails({ summary }: { summary: Summary<'sign-message'> }) {
 function TypedDataDetails({ summary }: { summary: Summary<'sign-typed-data'> }) {
   return (
     <div class="stack" data-testid="typed-data-summary">
+      {summary.permit && summary.rpcHost !== undefined && (
+        // On a chain a site added, the token's words and units, and whether the spender is a contract, are its node's word.
+        <p class="warn-box" role="note" data-testid="typed-site-node">
+          The token and the spender below are only what {summary.rpcHost}, the site's node, says.
+        </p>
+      )}
       {summary.permit ? (
         <PermitDetails permit={summary.permit} />
       ) : (

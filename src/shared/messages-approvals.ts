@@ -46,6 +46,8 @@ export type ApprovalSummary =
       typesJson: string;
       /** The domain's chain ID, when it names one. */
       chainId?: string;
+      /** On a chain a site added: its RPC URL's host (what `permit` says of the token and the spender is that node's word). */
+      rpcHost?: string;
       /** An allowance the signature grants (EIP-2612, Permit2), decoded. */
       permit?: PermitView;
       /** Some text held characters that hide or reorder what it says; the JSON shows them as \u escapes. */

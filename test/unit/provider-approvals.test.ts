@@ -34,6 +34,9 @@ describe('an approval acts only on the chain it was shown for', () => {
       await new Promise((r) => setTimeout(r, 10));
       pending = (await t.approvals.list())[0];
     }
+    // On Avalanche's C-Chain the approval names no site's node.
+    expect(pending!.summary).toMatchObject({ kind: 'sign-typed-data', chainId: '43112' });
+    expect(pending!.summary).not.toHaveProperty('rpcHost');
     // The wallet is switched to another network (in the popup, or by another site) before the user approves.
     network = { network: { id: 'mainnet', name: 'Avalanche Mainnet', url: 'https://api.avax.network', hrp: 'avax' }, evmChainId: 43114n };
     await t.approvals.decide(pending!.id, true);
@@ -155,7 +158,7 @@ describe("a site's EVM tx and the gas limit", () => {
     }
   });
 
-  it('on a chain a site added (not Avalanche\'s C-Chain), neither the estimate nor the site\'s own limit is held to that ceiling', async () => {
+  it('on a chain a site added (not Avalanche\'s C-Chain), neither the estimate nor the site\'s own limit is held to that ceiling; its approvals, typed data too, name the site\'s node', async () => {
     const h = '0x' + '00'.repeat(32);
     const big = '0x' + (MAX_C_GAS_LIMIT + 1n).toString(16);
     const fetchStub = (async (_url: string, init?: RequestInit) => {
@@ -185,6 +188,14 @@ describe("a site's EVM tx and the gas limit", () => {
     // A gas limit is 64-bit there too: past it is refused before any approval.
     expect(await errorOf(t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, gas: '0x10000000000000000' }]))).toMatchObject({ code: -32602, data: { field: 'params[0].gas' } });
     expect(await t.approvals.list()).toEqual([]);
+    // Typed data signed there: its approval names the site's node too (what a permit says of its token and spender is that node's word).
+    const typed = { types: { EIP712Domain: [{ name: 'name', type: 'string' }], Note: [{ name: 'text', type: 'string' }] }, primaryType: 'Note', domain: { name: 'Notes' }, message: { text: 'hi' } };
+    const signing = t.call('eth_signTypedData_v4', [ACCOUNT.cAddress, JSON.stringify(typed)]);
+    await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+    const [asked] = await t.approvals.list();
+    expect(asked!.summary).toMatchObject({ kind: 'sign-typed-data', rpcHost: 'rpc.test.example' });
+    await t.approvals.decide(asked!.id, false);
+    expect((await errorOf(signing)).code).toBe(4001);
   });
 
   it("the gas limit of a site's call without its own has room over the estimate: 1.5×, only as far as the balance beside the value pays it, and on a chain a site added within 90% of a block and EIP-7825's cap", async () => {

@@ -154,6 +154,11 @@ describe('decoded EVM approvals', () => {
     const permit = screen.getByTestId('permit').textContent!;
     expect(permit).toContain('a permit (EIP-2612)');
     expect(permit).toContain('4 TUSD');
+    expect(screen.queryByTestId('typed-site-node')).toBeNull();
+    // On a chain a site added, the token and the spender are its node's word, and said to be.
+    cleanup();
+    render(<SummaryDetails summary={{ ...summary, rpcHost: 'rpc.evil.example' }} />);
+    expect(screen.getByTestId('typed-site-node').textContent).toMatch(/The token and the spender below are only what rpc\.evil\.example, the site's node, says/);
   });
 
   it('a token a site asks to list: the contract\'s words, the site\'s different ones apart, its image not loaded', () => {
