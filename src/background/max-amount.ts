@@ -7,7 +7,7 @@ import { cb58Encode } from '../core/encoding.js';
 import { AssetLimitError, InsufficientFundsError, TxTooLargeError } from '../core/errors.js';
 import { type PFeeContext, pTxFee } from '../core/fees.js';
 import type { BuiltTx } from '../core/tx/built.js';
-import { type ChainContext, MAX_XP_TX_SIZE } from '../core/tx/context.js';
+import { type ChainContext, MAX_XP_TX_SIZE, transferOutput } from '../core/tx/context.js';
 import { selectionOrder, type SpendableUtxo, toTransferableInput } from '../core/tx/utxos.js';
 import { packInputs } from '../core/tx/x.js';
 
@@ -19,7 +19,7 @@ const SPARE_INPUTS = 7;
 
 /** An AVAX output to `owners` (amount 0: for sizing a tx, whose fee no amount changes). */
 export function avaxOutput(ctx: ChainContext, owners: OutputOwners): TransferableOutput {
-  return { assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: 0n, owners } };
+  return transferOutput(ctx.avaxAssetID, 0n, owners);
 }
 
 /**

@@ -12,7 +12,7 @@ import { evmAddressOfSecret } from '../keys.js';
 import { cb58Encode } from '../encoding.js';
 import { ATOMIC_TX_MAX_GAS, type AtomicFeeCap, atomicFeeWithin, atomicTxGas } from '../fees.js';
 import { built, type BuiltTx } from './built.js';
-import { type ChainContext, MAX_ATOMIC_TX_SIZE } from './context.js';
+import { type ChainContext, MAX_ATOMIC_TX_SIZE, transferOutput } from './context.js';
 import { type SpendableUtxo, toTransferableInput } from './utxos.js';
 import { packBy } from './x.js';
 
@@ -42,7 +42,7 @@ export function buildCExport(p: CExportParams): BuiltTx<CExportTx> {
     blockchainID: p.ctx.cChainID,
     destinationChain: p.destination === 'X' ? p.ctx.xChainID : p.ctx.pChainID,
     ins: [{ address: p.from, amount: p.amount + fee, assetID: p.ctx.avaxAssetID, nonce: p.nonce }],
-    exportedOutputs: [{ assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.to } }],
+    exportedOutputs: [transferOutput(p.ctx.avaxAssetID, p.amount, p.to)],
   });
   // Amounts are fixed-width, so the size (and gas) does not change with the fee.
   const fee = atomicFeeWithin(atomicTxGas(make(0n)), p.baseFeeWei, p.cap);

@@ -1,6 +1,6 @@
 // What a builder needs to know about the network, as bytes (see network.ts for discovery).
 import type { Bytes } from '../bytes.js';
-import type { OutputOwners } from '../codec/types.js';
+import type { OutputOwners, TransferableOutput } from '../codec/types.js';
 import { sortAddresses } from '../codec/rules.js';
 import { ValidationError } from '../errors.js';
 
@@ -38,6 +38,11 @@ export function makeOwners(addresses: Bytes[], threshold = 1, locktime = 0n): Ou
   }
   if (locktime < 0n) throw new ValidationError('locktime cannot be negative', 'locktime');
   return { locktime, threshold, addresses: sorted };
+}
+
+/** `amount` of `assetID` to `owners`: a plain transfer output. */
+export function transferOutput(assetID: Bytes, amount: bigint, owners: OutputOwners): TransferableOutput {
+  return { assetID, output: { kind: 'TransferOutput', amount, owners } };
 }
 
 /** Bytes a signed tx will have once its credentials (65 bytes per signature) are appended. */

@@ -7,6 +7,7 @@ import { amountOf, sortTransferableInputs } from '../codec/rules.js';
 import type { OutputOwners, TransferableInput, TransferableOutput, Utxo } from '../codec/types.js';
 import { FeeFundsError, InsufficientFundsError, WalletError } from '../errors.js';
 import { selectUtxos, type SpendableUtxo, toTransferableInput } from './utxos.js';
+import { transferOutput } from './context.js';
 
 export interface FundingRequest {
   pool: readonly SpendableUtxo[];
@@ -66,13 +67,13 @@ export function fund(req: FundingRequest): Funding {
         surplus = picked.total + credit - need;
       }
       if (surplus > 0n) {
-        change.push({ assetID, output: { kind: 'TransferOutput', amount: surplus, owners: req.changeOwners } });
+        change.push(transferOutput(assetID, surplus, req.changeOwners));
       }
     }
     // Credit for assets not needed at all (e.g. imported non-AVAX) also returns as change.
     for (const [assetHex, credit] of req.credit ?? []) {
       if (!totalNeeds.has(assetHex) && credit > 0n) {
-        change.push({ assetID: fromHex(assetHex), output: { kind: 'TransferOutput', amount: credit, owners: req.changeOwners } });
+        change.push(transferOutput(fromHex(assetHex), credit, req.changeOwners));
       }
     }
     const inputs = sortTransferableInputs(chosen.map(toTransferableInput));

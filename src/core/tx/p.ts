@@ -6,7 +6,7 @@ import type { OutputOwners, PBaseTx, PExportTx, PImportTx, PTx, TransferableInpu
 import { checkPositive, ValidationError } from '../errors.js';
 import { type PFeeContext, pTxFee } from '../fees.js';
 import { built, type BuiltTx } from './built.js';
-import { type ChainContext, MAX_XP_TX_SIZE } from './context.js';
+import { type ChainContext, MAX_XP_TX_SIZE, transferOutput } from './context.js';
 import { fundFor } from './fund.js';
 import { type SpendableUtxo, toTransferableInput } from './utxos.js';
 import { buildImportGroups } from './x.js';
@@ -53,7 +53,7 @@ function feeOf(p: PSpendParams, shape: Shape, fixedOutputs: TransferableOutput[]
 
 export function buildPSend(p: PSpendParams & { amount: bigint; to: OutputOwners }): BuiltTx<PBaseTx> {
   checkPositive(p.amount);
-  const payment: TransferableOutput = { assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.to } };
+  const payment = transferOutput(p.ctx.avaxAssetID, p.amount, p.to);
   const funding = fundFor(p, {
     needs: new Map([[toHex(p.ctx.avaxAssetID), p.amount]]),
     fee: feeOf(p, { kind: 'BaseTx' }, [payment]),
@@ -64,9 +64,7 @@ export function buildPSend(p: PSpendParams & { amount: bigint; to: OutputOwners 
 
 export function buildPExport(p: PSpendParams & { destination: 'X' | 'C'; amount: bigint; to: OutputOwners }): BuiltTx<PExportTx> {
   checkPositive(p.amount);
-  const exportedOutputs: TransferableOutput[] = [
-    { assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.to } },
-  ];
+  const exportedOutputs = [transferOutput(p.ctx.avaxAssetID, p.amount, p.to)];
   const funding = fundFor(p, {
     needs: new Map([[toHex(p.ctx.avaxAssetID), p.amount]]),
     fee: feeOf(p, { kind: 'ExportTx', exportedOutputs }, []),

@@ -18,7 +18,7 @@ import { PRIMARY_NETWORK_ID, SHARES_DENOMINATOR, verifyPTx } from '../codec/pvm-
 import { SigningError, ValidationError } from '../errors.js';
 import { pTxFee } from '../fees.js';
 import { built, type BuiltTx } from './built.js';
-import { MAX_XP_TX_SIZE } from './context.js';
+import { MAX_XP_TX_SIZE, transferOutput } from './context.js';
 import { fundFor, type Funding } from './fund.js';
 import { baseOf, type BaseFields, type PSpendParams } from './p.js';
 import { authorityRecord } from './sign.js';
@@ -57,7 +57,7 @@ function fundTx<T extends PTx>(p: PSpendParams, needs: bigint, make: (base: Base
 
 function stakeOutputs(p: StakeParams): TransferableOutput[] {
   if (p.amount <= 0n) throw new ValidationError('a stake must be greater than zero', 'amount');
-  return [{ assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.stakeOwners } }];
+  return [transferOutput(p.ctx.avaxAssetID, p.amount, p.stakeOwners)];
 }
 
 function checkNodeId(nodeID: Bytes): void {

@@ -22,7 +22,7 @@ import type {
 } from '../codec/types.js';
 import { checkPositive, InsufficientFundsError, TxTooLargeError, ValidationError } from '../errors.js';
 import { built, type BuiltTx } from './built.js';
-import { type ChainContext, MAX_MEMO_SIZE, MAX_NFT_PAYLOAD, MAX_XP_TX_SIZE } from './context.js';
+import { type ChainContext, MAX_MEMO_SIZE, MAX_NFT_PAYLOAD, MAX_XP_TX_SIZE, transferOutput } from './context.js';
 import { fundFor } from './fund.js';
 import { type OwnedAddresses, signingIndices, type SpendableUtxo, sumByAsset, toTransferableInput } from './utxos.js';
 
@@ -58,10 +58,7 @@ function baseFields(p: XSpendParams) {
 }
 
 function paymentOutputs(payments: Payment[]): TransferableOutput[] {
-  return payments.map((pay) => ({
-    assetID: pay.assetID,
-    output: { kind: 'TransferOutput', amount: pay.amount, owners: pay.owners },
-  }));
+  return payments.map((pay) => transferOutput(pay.assetID, pay.amount, pay.owners));
 }
 
 function assetNeeds(payments: Payment[]): Map<string, bigint> {
@@ -347,7 +344,7 @@ export function buildXExport(
     outputs: sortTransferableOutputs(funding.change, 'avm'),
     inputs: funding.inputs,
     destinationChain: p.destination === 'P' ? p.ctx.pChainID : p.ctx.cChainID,
-    exportedOutputs: [{ assetID: p.ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: p.amount, owners: p.to } }],
+    exportedOutputs: [transferOutput(p.ctx.avaxAssetID, p.amount, p.to)],
   };
   return built(tx, funding.spent, funding.fee, MAX_XP_TX_SIZE);
 }
