@@ -89,9 +89,11 @@ export async function settleRefused(
       unclear.push(e.txID);
       await list({ ...e.item, checking: true });
       await outbox.update(e.txID, (x) => ({ ...x, surfaced: true }));
-    } else if (!evm || !rivals.some((r) => successor(r) === 'moving' || all.some((o) => !o.voided && o.txID === r))) {
-      // A refused EVM tx whose nonce an undecided one holds (the tx it was to speed up or cancel,
-      // the send that took its place, a move's export) is in no send's way: that nonce runs once, the next send takes another.
+    } else if (!evm || !all.some((o) => !o.voided && isEvmHash(o.txID) && rivals.includes(o.txID))) {
+      // A refused EVM tx whose nonce an undecided EVM one holds (the tx it was to speed up or cancel,
+      // the send that took its place) is in no send's way: the pool keeps one tx per nonce, so that
+      // nonce runs once, the next send takes another. Not one an atomic export holds (a site's or a
+      // move's): the EVM pool can still run the refused tx, the export then failing on its nonce.
       live.push(e);
     }
   }

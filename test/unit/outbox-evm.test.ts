@@ -178,14 +178,19 @@ describe('a refused speed-up or cancel', () => {
   });
 });
 
-describe("a refused EVM tx whose nonce a move's export took (Delivery.beforeExport marked it replaced by the export)", () => {
-  it('is in no send\'s way while the move is under way (the export holds that nonce, the next send takes the one after); once the move is not, it is again', async () => {
+describe("a refused EVM tx whose nonce an atomic export took (Delivery.beforeExport, sendSiteTx marked it replaced by the export)", () => {
+  it("stays in the next send's way, the move under way or not, the export a site's in the outbox too: the EVM pool can still run it, and the export then fails on its nonce", async () => {
     const o = outbox();
     const refused = { ...evmEntry(5n, 10n), voided: true, replacedBy: 'EXPORT' };
     await o.put(refused);
     const engine = evmEngine({ used: 5n, ran: [], held: [] });
     const settle = (moving: boolean) => settleRefused(engine, o, 'C', true, async () => undefined, (id) => (moving && id === 'EXPORT' ? 'moving' : undefined));
-    await expect(settle(true)).resolves.toEqual([]);
+    for (const moving of [true, false]) expect((await settle(moving)).map((e) => e.txID)).toEqual([refused.txID]);
+    // A site's C-Chain export at its nonce, undecided in the outbox.
+    const built = buildCExport({ ctx, from: second.evmAddress, nonce: 5n, balanceWei: 10n ** 20n, destination: 'X', amount: 1_000_000n, to: makeOwners([ewoq.shortId]), baseFeeWei: 25n * 10n ** 9n });
+    const signed = engine.sign(built);
+    await o.put(outboxEntry('C', signed.txID, signed.signedBytes, { txID: signed.txID, chain: 'C', kind: 'export', status: 'pending', createdAt: 1 }));
+    await o.markReplaced([refused.txID], signed.txID);
     expect((await settle(false)).map((e) => e.txID)).toEqual([refused.txID]);
   });
 });
