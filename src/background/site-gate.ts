@@ -286,7 +286,7 @@ export class SiteGate {
    * be done; it runs only when no approval exists yet for this request, and only once the queue's
    * limits have taken it (its node reads must not be a way around them).
    */
-  async approved<K extends Payload['kind']>(call: Call, kind: K, prepare: () => Promise<{ summary: ApprovalSummary; payload: PayloadOf<K> }>, act: (payload: PayloadOf<K>) => Promise<unknown>, held?: Reservation): Promise<unknown> {
+  async approved<K extends Payload['kind']>(call: Call, kind: K, prepare: () => Promise<{ summary: ApprovalSummary; payload: PayloadOf<NoInfer<K>> }>, act: (payload: PayloadOf<NoInfer<K>>) => Promise<unknown>, held?: Reservation): Promise<unknown> {
     try {
       return await this.#approved(call, kind, prepare, act, held);
     } finally {

@@ -147,7 +147,7 @@ describe('wallet_watchAsset', () => {
       call: async (tx: { data: string }) => answers[tx.data.slice(0, 10)] ?? word(tx.data.startsWith(selectorOf('supportsInterface(bytes4)')) ? 0n : 1n),
     };
     let shown: unknown;
-    const gate = { approved: async (_call: unknown, prepare: () => Promise<{ summary: unknown }>) => ((shown = (await prepare()).summary), true) };
+    const gate = { approved: async (_call: unknown, _kind: string, prepare: () => Promise<{ summary: unknown }>) => ((shown = (await prepare()).summary), true) };
     const conn = { activeChain: async () => ({ kind: 'avalanche', networkId: 'net', rpcUrl: 'http://n', symbol: 'AVAX' }), actingAccount: async () => ({ id: 'acc' }), eth: () => eth };
     const deps = { wallet: { evmInsight: async () => ({ listed: [] }) } };
     const site = new SiteTokens(deps as never, gate as never, conn as never);

@@ -159,6 +159,10 @@ describe('decoded EVM approvals', () => {
     cleanup();
     render(<SummaryDetails summary={{ ...summary, rpcHost: 'rpc.evil.example' }} />);
     expect(screen.getByTestId('typed-site-node').textContent).toMatch(/The token and the spender below are only what rpc\.evil\.example, the site's node, says/);
+    // Typed data that is no permit shows no token or spender to say so of.
+    cleanup();
+    render(<SummaryDetails summary={{ ...summary, permit: undefined, rpcHost: 'rpc.evil.example' } as ApprovalSummary} />);
+    expect(screen.queryByTestId('typed-site-node')).toBeNull();
   });
 
   it('a token a site asks to list: the contract\'s words, the site\'s different ones apart, its image not loaded', () => {
