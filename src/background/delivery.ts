@@ -21,6 +21,9 @@ import { checkNotMoving, conflictsOf, exportSpends, inputIds, racedBy, replacedB
 import type { Preset } from './services/networks.js';
 import { tellKeptExport, type TransferRecord } from './transfer-journal.js';
 
+/** A site's request acted on after the wallet was switched to another network than the one it was approved on. */
+export const switchedSinceApproval = (): WalletError => new WalletError('stale-approval', 'the wallet was switched to another network since this was approved; nothing was sent: ask again');
+
 type Target = Pick<AccountContext, 'engine' | 'preset' | 'account'>;
 type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes };
 
@@ -339,9 +342,16 @@ export class Delivery {
    * the checks a send of the wallet's own gets (a refused send that ran stops it; one that could
    * still run must be replaced by it).
    */
-  async checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes): Promise<void> {
+  async checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes, networkId: string): Promise<void> {
     if (chain === 'C') return;
-    await this.beforeSending(await this.engines.open(accountId), chain, decodeChainTx(chain, signedBytes));
+    await this.beforeSending(await this.approvedOn(accountId, networkId), chain, decodeChainTx(chain, signedBytes));
+  }
+
+  /** The account on the selected network, when it is still `networkId` (the one a site's request was approved on). */
+  private async approvedOn(accountId: string, networkId?: string): Promise<AccountContext> {
+    const ctx = await this.engines.open(accountId);
+    if (networkId !== undefined && ctx.preset.id !== networkId) throw switchedSinceApproval();
+    return ctx;
   }
 
   /**
@@ -350,10 +360,7 @@ export class Delivery {
    * `networkId`: the network it was approved on; on another (switched since), nothing is sent.
    */
   async sendSiteTx(accountId: string, signed: Signed, item: ActivityItem, networkId?: string, beforeSending?: (networkId: string) => Promise<void>): Promise<void> {
-    const ctx = await this.engines.open(accountId);
-    if (networkId !== undefined && ctx.preset.id !== networkId) {
-      throw new WalletError('stale-approval', 'the wallet was switched to another network since this was approved; nothing was sent: ask again');
-    }
+    const ctx = await this.approvedOn(accountId, networkId);
     if (!isEvmHash(signed.txID)) {
       const tx = decodeChainTx(signed.chain, signed.signedBytes);
       const send = async () => {

@@ -35,9 +35,10 @@ export interface SiteWallet {
   /** Runs `use` with the account's first X/P key. */
   withXpKey<T>(accountId: string, use: (key: KeyPair) => T): Promise<T>;
   /** An engine for one account on the selected network; its keys stay inside it. */
-  siteEngine(accountId: string): Promise<WalletEngine>;
+  /** The account's engine on the selected network, and that network's ID (a site's X/P tx is approved on it). */
+  siteEngine(accountId: string): Promise<{ engine: WalletEngine; networkId: string }>;
   evmNonceFor(accountId: string): Promise<bigint>;
-  checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes): Promise<void>;
+  checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes, networkId: string): Promise<void>;
   /** `networkId`: the network the approval was shown for; on another, nothing is sent. `beforeSending` (X/P txs): run once it is sure to go out (on the network it goes to), before it does. */
   sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes }, item: ActivityItem, networkId?: string, beforeSending?: (networkId: string) => Promise<void>): Promise<void>;
   /** A site's stake, in the account's stake book (pending) before it is sent, as the wallet's own are; one already there is kept. */
@@ -103,7 +104,7 @@ export type Payload =
    * `signsNothing`: the approval said approving signs nothing; `cycleEnd`: a change of an
    * auto-renewed validator's, the end of the cycle it was approved in. All are held to after approval.
    */
-  | { kind: 'site-tx'; accountId: string; chain: ChainName; txHex: string; action: 'sign' | 'send'; shown: string; signsNothing: boolean; cycleEnd?: number | undefined }
+  | { kind: 'site-tx'; accountId: string; networkId: string; chain: ChainName; txHex: string; action: 'sign' | 'send'; shown: string; signsNothing: boolean; cycleEnd?: number | undefined }
   /** `networkId`: the wallet's network to select; `followed`: the wallet's network the site was asked to follow again (still it when approved). */
   | { kind: 'switch-chain'; networkId?: string; addedChainId?: string; followed?: string }
   | { kind: 'add-chain'; chain: AddedChain };

@@ -11,6 +11,7 @@ import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import { type Call, MAX_MESSAGE_BYTES, messageShown, ProviderError, SiteHandler, type Site } from './provider-context.js';
 import { chainAliasParam, InvalidParamsError, messageParam, onlyKeys, positional, soleObjectParam, txHexParam } from './provider-params.js';
 import { autoRenewTiming, delegationTerms, siteStakeOf } from './site-stakes.js';
+import { switchedSinceApproval } from './delivery.js';
 
 /** A site's tx none of whose inputs this account's keys sign: refused, before its approval and again at signing. */
 const signsNothingError = (): InvalidParamsError => new InvalidParamsError('params[0].transactionHex: no key of this account signs any input of this transaction', 'params[0].transactionHex');
@@ -50,7 +51,7 @@ export class SiteAvalanche extends SiteHandler {
     await this.avalancheOnly(call.site);
     return this.gate.approved(call, 'site-tx', async () => {
       const account = await this.conn.actingAccount(call.site);
-      const engine = await this.deps.wallet.siteEngine(account.id);
+      const { engine, networkId } = await this.deps.wallet.siteEngine(account.id);
       const ext = await engine.resolveExternal(p.chain, p.bytes);
       // Whether this wallet signs anything is told in the approval, never before it: an error here
       // would tell a site which UTXOs and addresses are this account's without the user's leave.
@@ -71,14 +72,16 @@ export class SiteAvalanche extends SiteHandler {
       }
       return {
         summary: { ...base, action, complete, ...(signsNothing ? { signsNothing: true as const } : {}) },
-        payload: { kind: 'site-tx', accountId: account.id, chain: p.chain, txHex: toHex(p.bytes), action, shown: engine.fingerprintOf(ext), signsNothing, cycleEnd },
+        payload: { kind: 'site-tx', accountId: account.id, networkId, chain: p.chain, txHex: toHex(p.bytes), action, shown: engine.fingerprintOf(ext), signsNothing, cycleEnd },
       };
     }, async (payload) => {
       // What the user approved is what is signed: "signs nothing" stays so, and the node's word on
       // what the tx spends and who authorizes it must not have changed since the approval.
       if (typeof payload.shown !== 'string') throw new WalletError('stale-approval', 'this request was approved in an earlier version of the wallet; nothing was signed: ask again');
       if (payload.signsNothing) throw signsNothingError();
-      const engine = await this.deps.wallet.siteEngine(payload.accountId);
+      const { engine, networkId } = await this.deps.wallet.siteEngine(payload.accountId);
+      // Signed and sent only on the network it was approved on (its outbox, its Activity, its stake book).
+      if (networkId !== payload.networkId) throw switchedSinceApproval();
       const ext: ExternalTx = await engine.resolveExternal(payload.chain, fromHex(payload.txHex));
       if (engine.fingerprintOf(ext) !== payload.shown) {
         throw new WalletError('node-response', "the node's answer on what this transaction spends or who authorizes it changed after you approved it; nothing was signed: ask again");
@@ -89,7 +92,7 @@ export class SiteAvalanche extends SiteHandler {
       const signed = engine.signExternal(ext);
       const hex = `0x${toHex(signed.signedBytes)}`;
       if (payload.action === 'sign' || !signed.complete) {
-        await this.deps.wallet.checkSiteSigning(payload.accountId, payload.chain, signed.signedBytes);
+        await this.deps.wallet.checkSiteSigning(payload.accountId, payload.chain, signed.signedBytes, payload.networkId);
         return { signedTransactionHex: hex, txID: signed.txID, complete: signed.complete };
       }
       const stake = siteStakeOf(ext.tx, engine.ctx.hrp, engine.ctx.avaxAssetID, Math.floor(Date.now() / 1000), new Set(engine.addresses('P')));
@@ -97,7 +100,7 @@ export class SiteAvalanche extends SiteHandler {
       const item: ActivityItem = { txID: signed.txID, chain: payload.chain, kind: activityKind(ext), ...stake?.activity, ...(sendBefore !== undefined ? { sendBefore } : {}), status: 'pending', createdAt: Date.now() };
       // In the stake book as it goes out, as the wallet's own stakes are: never for a tx stopped before.
       const recorded = record && ((networkId: string) => this.deps.wallet.recordSiteStake(payload.accountId, networkId, { ...record, txID: signed.txID }));
-      await this.deps.wallet.sendSiteTx(payload.accountId, { chain: payload.chain, txID: signed.txID, signedBytes: signed.signedBytes }, item, undefined, recorded);
+      await this.deps.wallet.sendSiteTx(payload.accountId, { chain: payload.chain, txID: signed.txID, signedBytes: signed.signedBytes }, item, payload.networkId, recorded);
       return { txID: signed.txID };
     });
   }

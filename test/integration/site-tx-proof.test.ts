@@ -80,7 +80,7 @@ describe('a site tx over a lying node', () => {
   });
 
   it("the user's 100-AVAX UTXO reported as a stranger's (1 of 2 with the user's change address): refused before the user is asked, nothing signed", async () => {
-    const engine = await bg.wallet.site.siteEngine(account.id);
+    const { engine } = await bg.wallet.site.siteEngine(account.id);
     const change = engine.changeOwners.addresses[0]!;
     const bigID = `${toHex(big.txID)}:${big.outputIndex}`;
     node.lies.set(

@@ -234,7 +234,7 @@ describe('moves kept per chains, not per network entry', () => {
     await wallet.balances.balancesRefresh();
     await wallet.networks.networksSelect({ id: first });
     await wallet.sends.sendX({ assetID: avax, amount: (AVAX / 2n).toString(), to: { addresses: [genesis.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
-    const crashing = new TransferRunner(await wallet.site.siteEngine(account.id), await wallet.transfers.journal(first, account.id), {
+    const crashing = new TransferRunner((await wallet.site.siteEngine(account.id)).engine, await wallet.transfers.journal(first, account.id), {
       checkpoint(p) {
         if (p === 'export-accepted') throw new Crash('worker killed');
       },
@@ -267,7 +267,7 @@ describe('moves kept per chains, not per network entry', () => {
     await wallet.balances.balancesRefresh();
     await wallet.networks.networksSelect({ id: 'local' });
     await wallet.sends.sendX({ assetID: identity.avaxAssetID, amount: (AVAX / 2n).toString(), to: { addresses: [genesis.addresses('X')[0]!], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
-    const crashing = new TransferRunner(await wallet.site.siteEngine(account.id), await wallet.transfers.journal('local', account.id), {
+    const crashing = new TransferRunner((await wallet.site.siteEngine(account.id)).engine, await wallet.transfers.journal('local', account.id), {
       checkpoint(p) {
         if (p === 'export-accepted') throw new Crash('worker killed');
       },

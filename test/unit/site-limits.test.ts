@@ -39,10 +39,13 @@ function setup(locked = false, answer: (url: unknown, init?: RequestInit) => Pro
     accountsList: async () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
     // Resolving a site-built tx reads every input's tx from the node: here it never finishes.
     siteEngine: async () => ({
-      resolveExternal: () => {
-        node.resolveExternal++;
-        return never();
+      engine: {
+        resolveExternal: () => {
+          node.resolveExternal++;
+          return never();
+        },
       },
+      networkId: 'local',
     }),
   } as unknown as SiteWallet;
   const provider = new ProviderService({

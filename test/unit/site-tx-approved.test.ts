@@ -18,7 +18,7 @@ const owned = (byte: number): Utxo => ({ txID: new Uint8Array(32).fill(5), outpu
  * A provider whose account engine resolves the tx as `atApproval` says until the user decides,
  * then as `afterApproval` says (a node that changes its answer about the subnet's owner).
  */
-async function setup(atApproval: { spent: Utxo[]; signs: boolean; cycleEnd?: number }, afterApproval: { spent: Utxo[]; signs: boolean; cycleEnd?: number }, tx: object = { vm: 'pvm', kind: 'TransferSubnetOwnershipTx' }) {
+async function setup(atApproval: { spent: Utxo[]; signs: boolean; cycleEnd?: number }, afterApproval: { spent: Utxo[]; signs: boolean; cycleEnd?: number }, tx: object = { vm: 'pvm', kind: 'TransferSubnetOwnershipTx' }, networkAfterApproval = 'local') {
   const stores = memoryStores();
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
@@ -41,7 +41,7 @@ async function setup(atApproval: { spent: Utxo[]; signs: boolean; cycleEnd?: num
     siteNetwork: async () => ({ network: { id: 'local', name: 'Local network', url: 'http://127.0.0.1:1', hrp: 'local' }, evmChainId: 43112n }),
     siteNetworks: async () => [{ id: 'local', name: 'Local network', evmChainId: 43112n }],
     accountsList: async () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
-    siteEngine: async () => engine,
+    siteEngine: async () => ({ engine, networkId: decided ? networkAfterApproval : 'local' }),
     approvalSummaryForTx: async () => ({ kind: 'tx', chain: 'P', unsignedHex: '0x01', view: {}, assets: {}, impact: { assets: [], warnings: [], yours: {} } }),
     checkSiteSigning: async () => undefined,
   } as unknown as SiteWallet;
@@ -91,6 +91,12 @@ describe('a site tx is signed only as approved', () => {
     }
     const same = await setup({ spent: [owned(1)], signs: true, cycleEnd: WALL + 100 }, { spent: [owned(1)], signs: true, cycleEnd: WALL + 100 }, STOP);
     expect(await same.sign()).toMatchObject({ ok: true });
+  });
+
+  it('the wallet switched to another network between the approval and the signing: nothing is signed, the site is told to ask again', async () => {
+    const t = await setup({ spent: [owned(1)], signs: true }, { spent: [owned(1)], signs: true }, undefined, 'fuji');
+    expect(await t.sign()).toMatchObject({ ok: false, error: { message: expect.stringMatching(/switched to another network since this was approved; nothing was sent: ask again/) } });
+    expect(t.signedAfterApproval).not.toHaveBeenCalled();
   });
 
   it('the same answer as at approval: signed', async () => {

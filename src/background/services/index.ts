@@ -106,9 +106,12 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
       accountsList: () => accounts.accountsList(),
       withEvmSecret: (accountId, use) => accounts.withEvmSecret(accountId, use),
       withXpKey: (accountId, use) => accounts.withXpKey(accountId, use),
-      siteEngine: async (accountId) => (await engines.open(accountId)).engine,
+      siteEngine: async (accountId) => {
+        const { engine, preset } = await engines.open(accountId);
+        return { engine, networkId: preset.id };
+      },
       evmNonceFor: (accountId) => delivery.evmNonceFor(accountId),
-      checkSiteSigning: (accountId, chain, signedBytes) => delivery.checkSiteSigning(accountId, chain, signedBytes),
+      checkSiteSigning: (accountId, chain, signedBytes, networkId) => delivery.checkSiteSigning(accountId, chain, signedBytes, networkId),
       sendSiteTx: (accountId, signed, item, networkId, beforeSending) => delivery.sendSiteTx(accountId, signed, item, networkId, beforeSending),
       recordSiteStake: (accountId, networkId, stake) => staking.recordSiteStake(accountId, networkId, stake),
       approvalSummaryForTx: (accountId, ext) => approvals.approvalSummaryForTx(accountId, ext),
