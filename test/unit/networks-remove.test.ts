@@ -115,6 +115,18 @@ describe('a custom network', () => {
     expect(((await local.get([chainsJournal]))[chainsJournal] as { id: string }[]).map((r) => r.id)).toEqual(['m']);
   });
 
+  it('added before networks were pinned, its node down: its hrp is the one saved with it, without asking the node (the popup still opens)', async () => {
+    const { local } = memoryStores();
+    const state = { ...STATE, customNetworks: [{ ...STATE.customNetworks[0], hrp: 'custom' }], selectedNetworkId: 'custom-1' };
+    await local.set({ 'xpc.state': state });
+    let asked = 0;
+    const down = (async () => (asked++, Promise.reject(new TypeError('Failed to fetch')))) as unknown as typeof fetch;
+    const settings = new SettingsStore(local);
+    const networks = new NetworksService(settings, local, { status: async () => Promise.reject(new Error('unused')), fetch: down });
+    expect(await networks.hrpNow(await settings.read())).toBe('custom');
+    expect(asked).toBe(0);
+  });
+
   it('a health check of a node that does not answer gives the failure code with the message', async () => {
     const { local } = memoryStores();
     await local.set({ 'xpc.state': STATE });

@@ -138,9 +138,12 @@ export class NetworksService {
     return found;
   }
 
-  /** The hrp, without a network round trip when the preset already fixes it. */
+  /**
+   * The hrp, without a network round trip when the preset already fixes it or it was saved with the
+   * network (an entry from before pinning: the wallet's status must not wait on its node).
+   */
   async hrpOf(preset: Preset): Promise<string> {
-    return this.#identities.get(preset.id)?.hrp ?? preset.hrp ?? (await this.identity(preset)).hrp;
+    return this.#identities.get(preset.id)?.hrp ?? preset.hrp ?? preset.savedHrp ?? (await this.identity(preset)).hrp;
   }
 
   /** The selected network's hrp. */
