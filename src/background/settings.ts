@@ -60,9 +60,14 @@ export function emptyState(accounts: AccountRecord[] = []): PersistedState {
   return { version: STATE_VERSION, accounts, selectedAccountId: null, nextHdIndex: 0, customNetworks: [], selectedNetworkId: 'local' };
 }
 
-/** Every network the wallet knows: the presets and the user's own. */
-export function networkIdsOf(s: PersistedState): string[] {
-  return [...Object.keys(PRESETS), ...s.customNetworks.map((n) => n.id)];
+/**
+ * Every network the wallet knows: the presets and the user's own; the user's first when `ownFirst`
+ * (one of them serving the same chains as a preset, the user's node is the one asked).
+ */
+export function networkIdsOf(s: PersistedState, ownFirst = false): string[] {
+  const presets = Object.keys(PRESETS);
+  const own = s.customNetworks.map((n) => n.id);
+  return ownFirst ? [...own, ...presets] : [...presets, ...own];
 }
 
 /** A random ID for an account, a key or a custom network. */

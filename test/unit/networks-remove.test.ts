@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { accountStorageKeys, chainsKey, entryJournalKey, entryOutboxKey, hiddenAssetsKey, journalKey, outboxKey, tokensKey } from '../../src/background/account-cache.js';
 import { NetworksService } from '../../src/background/services/networks.js';
 import { TransfersService } from '../../src/background/services/transfers.js';
-import { SettingsStore } from '../../src/background/settings.js';
+import { networkIdsOf, SettingsStore } from '../../src/background/settings.js';
 import { memoryStores } from '../../src/background/storage.js';
 
 /** Stored settings: two accounts, the local network selected, one custom network ('custom-1'). */
@@ -125,6 +125,18 @@ describe('a custom network', () => {
     const networks = new NetworksService(settings, local, { status: async () => Promise.reject(new Error('unused')), fetch: down });
     expect(await networks.hrpNow(await settings.read())).toBe('custom');
     expect(asked).toBe(0);
+  });
+
+  it("serving a preset's chains (the user's own Mainnet node): a site's switch to that chain, and a move's resume, find it before the preset", async () => {
+    const { local } = memoryStores();
+    const pinned = { networkID: 1, evmChainID: 43114, xChainID: 'X1', cChainID: 'C1', avaxAssetID: 'A1' };
+    const state = { ...STATE, customNetworks: [{ ...STATE.customNetworks[0], pinned }] };
+    await local.set({ 'xpc.state': state });
+    const networks = new NetworksService(new SettingsStore(local), local, { status: async () => Promise.reject(new Error('unused')) });
+    expect((await networks.siteNetworks()).find((n) => n.evmChainId === 43114n)?.id).toBe('custom-1');
+    expect(networkIdsOf(state as never, true)[0]).toBe('custom-1');
+    // Settings lists the presets first, as before.
+    expect((await networks.networksList()).networks.at(-1)?.id).toBe('custom-1');
   });
 
   it('a health check of a node that does not answer gives the failure code with the message', async () => {

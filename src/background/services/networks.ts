@@ -334,10 +334,10 @@ export class NetworksService {
     return { network: this.networkView(preset), evmChainId };
   }
 
-  /** The Avalanche networks the wallet knows, with their EVM chain IDs where known without a call. */
+  /** The Avalanche networks the wallet knows, the user's own first, with their EVM chain IDs where known without a call. */
   async siteNetworks(): Promise<{ id: string; name: string; evmChainId?: bigint }[]> {
     const s = await this.settings.read();
-    return networkIdsOf(s).map((id) => {
+    return networkIdsOf(s, true).map((id) => {
       const preset = this.presetOf(s, id);
       const chainId = preset.evmChainID ?? this.#identities.get(id)?.evmChainID;
       return { id, name: preset.name, ...(chainId !== undefined ? { evmChainId: BigInt(chainId) } : {}) };

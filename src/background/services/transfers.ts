@@ -196,7 +196,8 @@ export class TransfersService {
 
   private async resumeEvery(): Promise<void> {
     const { s } = await this.engines.selected();
-    const entries = [s.selectedNetworkId, ...networkIdsOf(s).filter((id) => id !== s.selectedNetworkId)];
+    // The user's own nodes before the presets: a move begun on one is finished there while it answers.
+    const entries = [s.selectedNetworkId, ...networkIdsOf(s, true).filter((id) => id !== s.selectedNetworkId)];
     // The errors of journals no entry could run yet (by key), or open at all (by account and entry).
     const stuck = new Map<string, unknown>();
     for (const { id: accountId } of s.accounts) {
