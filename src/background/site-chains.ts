@@ -95,9 +95,11 @@ export class SiteChains extends SiteHandler {
     onlyKeys(o, 'params[0]', ['chainId', 'chainName', 'rpcUrls', 'nativeCurrency', 'blockExplorerUrls', 'iconUrls']);
     const chainId = chainIdParam(o.chainId, 'params[0].chainId');
     // A chain the wallet already knows is a switch (as EIP-3085 allows), unless this request
-    // already added it (a re-sent request after a worker restart: it goes on where it was).
+    // already added it (a re-sent request after a worker restart: it goes on where it was). The
+    // switch has its own request ID, as after an add: the add's ID holds only an add.
     const resumed = (await this.gate.logged(call.requestId)) !== undefined || (await this.deps.approvals.findByRequest(call.requestId)) !== undefined;
-    if (!resumed && (await this.target(chainId, call.site))) return this.switchTo(call, chainId, false);
+    const switching = { ...call, requestId: `${call.requestId}/switch` };
+    if (!resumed && (await this.target(chainId, call.site))) return this.switchTo(switching, chainId, false);
     const { chain, rawName, renamed } = addedChainParam(o, chainId);
     await this.gate.approved(call, 'add-chain', async () => ({ summary: await this.addSummary(chain, rawName, renamed), payload: { kind: 'add-chain', chain: { ...chain, addedBy: hostOf(requesterOf(call.site)) } } }), async (payload) => {
       // The RPC must serve the chain the site claims. Asked only after the user approved the URL:
@@ -116,7 +118,7 @@ export class SiteChains extends SiteHandler {
     });
     try {
       // Its own request ID: its own approval and log entry, found again after a worker restart.
-      await this.switchTo({ ...call, requestId: `${call.requestId}/switch` }, chainId, true);
+      await this.switchTo(switching, chainId, true);
     } catch (e) {
       // Declined: the chain stays added and the site stays where it was; the add succeeded.
       if (!(e instanceof ProviderError && e.code === Code.userRejected)) throw e;

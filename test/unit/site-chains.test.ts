@@ -21,9 +21,8 @@ const OWN_MAINNET = {
   siteNetworks: async () => [{ id: 'mainnet', name: 'Mainnet', evmChainId: 43114n }, { id: 'custom-own', name: 'My node', evmChainId: 43114n }],
 };
 
-/** `servedChainId`: the chain ID the stub RPC answers. */
-function setup(network: Partial<Pick<SiteWallet, 'siteNetwork' | 'siteNetworks'>> = {}, servedChainId = '0x2a') {
-  const stores = memoryStores();
+/** `servedChainId`: the chain ID the stub RPC answers; `stores`: another worker's, to stand in for a restart. */
+function setup(network: Partial<Pick<SiteWallet, 'siteNetwork' | 'siteNetworks'>> = {}, servedChainId = '0x2a', stores = memoryStores()) {
   const approvals = new ApprovalQueue(stores.session);
   const sites = new SiteStore(stores.local);
   const rpcCalls: string[] = [];
@@ -217,6 +216,18 @@ describe('wallet_addEthereumChain', () => {
     expect(await t.answerNext(false)).toMatchObject({ kind: 'switch-chain', scope: 'wallet', chainId: '43114' });
     expect((await adding).ok).toBe(false);
     expect((await t.sites.chains()).chains).toEqual([]);
+  });
+
+  it('adding a chain the wallet knows, re-sent after a worker restart: the switch the user approved is made', async () => {
+    const stores = memoryStores();
+    const before = setup({}, '0x2a', stores);
+    const params = [{ ...TEST_CHAIN, chainId: '0xa86a', chainName: 'Avalanche' }];
+    void before.call('wallet_addEthereumChain', params, SHOP, 'add-1');
+    // The worker stops once the question is asked; the user's yes reaches the next one, and the page sends the request again.
+    const after = setup({}, '0x2a', stores);
+    expect(await after.answerNext(true)).toMatchObject({ kind: 'switch-chain', chainId: '43114' });
+    expect(await after.call('wallet_addEthereumChain', params, SHOP, 'add-1')).toEqual({ ok: true, result: null });
+    expect([before.selected, after.selected]).toEqual([[], ['mainnet']]);
   });
 });
 
