@@ -8,9 +8,10 @@ import { AddressInput } from '../components/AddressInput.js';
 import { FormError, Muted } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import { standardLabel, tokenBalanceText, tokenFlags } from '../tokens-format.js';
-import type { TokenView } from '../../shared/messages.js';
+import type { Selection, TokenView } from '../../shared/messages.js';
 
-export function TokenAdd({ hrp, onAdded, onCancel }: { hrp: string; onAdded: () => void; onCancel: () => void }) {
+/** `selection`: the account and network the token was looked up on; it is listed there or not at all. */
+export function TokenAdd({ hrp, selection, onAdded, onCancel }: { hrp: string; selection: Selection | undefined; onAdded: () => void; onCancel: () => void }) {
   const call = useCall();
   const action = useAction();
   const [address, setAddress] = useState('');
@@ -31,7 +32,7 @@ export function TokenAdd({ hrp, onAdded, onCancel }: { hrp: string; onAdded: () 
   };
   const add = async () => {
     if (!found) return;
-    if (await action.run(() => call('tokens.add', { address: found.token.address }))) onAdded();
+    if (await action.run(() => call('tokens.add', { address: found.token.address }, selection))) onAdded();
   };
 
   const t = found?.token;

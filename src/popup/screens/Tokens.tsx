@@ -25,7 +25,7 @@ export interface TokensProps {
 
 type View = { k: 'list' } | { k: 'add' } | { k: 'allowances' } | { k: 'send'; token: TokenView; tokenId?: string };
 
-function TokenRow({ t, listKey, onSend, onRemoved }: { t: TokenView; listKey: string; onSend: (tokenId?: string) => void; onRemoved: () => void }) {
+function TokenRow({ t, listKey, selection, onSend, onRemoved }: { t: TokenView; listKey: string; selection: Selection | undefined; onSend: (tokenId?: string) => void; onRemoved: () => void }) {
   const call = useCall();
   const action = useAction();
   const [showNfts, setShowNfts] = useState(false);
@@ -42,7 +42,8 @@ function TokenRow({ t, listKey, onSend, onRemoved }: { t: TokenView; listKey: st
   const name = unitName(t.symbol, t.address);
   const flags = tokenFlags(t.checks);
   const remove = async () => {
-    if (await action.run(() => call('tokens.remove', { address: t.address }))) onRemoved();
+    // On the network the list was shown for: switched in another window, nothing is removed there.
+    if (await action.run(() => call('tokens.remove', { address: t.address }, selection))) onRemoved();
   };
   return (
     <li class="asset-row" data-testid={`token-${t.address.toLowerCase()}`}>
@@ -106,7 +107,7 @@ export function Tokens(p: TokensProps) {
     setView({ k: 'list' });
     void list.reload();
   };
-  if (view.k === 'add') return <TokenAdd hrp={p.hrp} onAdded={back} onCancel={back} />;
+  if (view.k === 'add') return <TokenAdd hrp={p.hrp} selection={p.selection} onAdded={back} onCancel={back} />;
   if (view.k === 'allowances') return <Allowances from={from} selection={p.selection} listKey={p.listKey} onBack={back} />;
   if (view.k === 'send') return <TokenSend token={view.token} from={from} hrp={p.hrp} selection={p.selection} onBack={back} {...(view.tokenId !== undefined ? { tokenId: view.tokenId } : {})} />;
 
@@ -131,7 +132,7 @@ export function Tokens(p: TokensProps) {
       {tokens && tokens.length === 0 && <Muted>No tokens in your list yet. Add one by its contract address.</Muted>}
       <ul class="assets">
         {tokens?.map((t) => (
-          <TokenRow key={t.address} t={t} listKey={p.listKey} onSend={(tokenId) => setView({ k: 'send', token: t, ...(tokenId !== undefined ? { tokenId } : {}) })} onRemoved={() => void list.reload()} />
+          <TokenRow key={t.address} t={t} listKey={p.listKey} selection={p.selection} onSend={(tokenId) => setView({ k: 'send', token: t, ...(tokenId !== undefined ? { tokenId } : {}) })} onRemoved={() => void list.reload()} />
         ))}
       </ul>
       <TokenTransfers listKey={p.listKey} />

@@ -22,7 +22,7 @@ describe('TokenAdd', () => {
     const lookalike: TokenView = { ...erc20, symbol: 'АVАХ', checks: { altered: false, posesAsNative: true } };
     let added = false;
     const bg = fakeBackground({ 'tokens.inspect': () => ({ token: lookalike, listed: false }), 'tokens.add': () => ({ token: lookalike }) });
-    renderWith(bg, <TokenAdd hrp={HRP} onAdded={() => (added = true)} onCancel={() => undefined} />);
+    renderWith(bg, <TokenAdd hrp={HRP} selection={SELECTION} onAdded={() => (added = true)} onCancel={() => undefined} />);
     type('Token contract address', TOKEN);
     fireEvent.click(screen.getByRole('button', { name: 'Look it up' }));
     const found = await screen.findByRole('heading', { name: 'What the contract says' });
@@ -34,6 +34,8 @@ describe('TokenAdd', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add АVАХ to my list' }));
     await waitFor(() => expect(added).toBe(true));
     expect(bg.callsOf('tokens.add')).toEqual([{ address: TOKEN }]);
+    // Under the account and network it was looked up on: switched in another window, nothing is listed there.
+    expect(bg.calls.find((m) => m.type === 'tokens.add')?.selection).toEqual(SELECTION);
   });
 });
 
@@ -132,6 +134,11 @@ describe('Tokens', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Keep OTH' }));
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove OTH' })));
     expect(bg.callsOf('tokens.remove')).toEqual([]);
+    // Removed under the account and network the list was shown for.
+    fireEvent.click(screen.getByRole('button', { name: 'Remove OTH' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, remove OTH' }));
+    await waitFor(() => expect(bg.callsOf('tokens.remove')).toEqual([{ address: C_OTHER }]));
+    expect(bg.calls.find((m) => m.type === 'tokens.remove')?.selection).toEqual(SELECTION);
   });
 
   it("a token's balance is rounded as AVAX is, its exact amount one click away", async () => {
