@@ -51,8 +51,8 @@ const onChain = (e: OutboxEntry, chain: ChainAlias, evm: boolean, voided = true)
 /**
  * Before a new send on `chain` (EVM ones when `evm`): what became of its refused txs. Lists what
  * it finds (`list`); stops the send ('earlier-send-went-through', 'earlier-send-unclear') when one
- * ran or may have; returns those that could still run (but an EVM one whose nonce an undecided
- * tx holds), for the new send to conflict with. `successor`: what the wallet knows of a successor,
+ * ran or may have; returns those that could still run (an EVM one the node holds too, once
+ * listed; but an EVM one whose nonce an undecided EVM tx holds), for the new send to conflict with. `successor`: what the wallet knows of a successor,
  * or of another rival (rivalsOf in src/background/outbox.ts; see {@link successors}). One whose funds are
  * gone while its successor is a move still under way stops the send once all the same: the
  * conservative side, on an honest node only until the move's next run (a minute at most).
@@ -76,6 +76,11 @@ export async function settleRefused(
     if (!onChain(e, chain, evm)) continue;
     const fate = e.ran ? 'accepted' : await engine.txFate(e.chain, e.txID, fromHex(e.signedHex));
     const rivals = rivalsOf(e, all, nonceOf);
+    // A refused EVM tx whose nonce an undecided EVM one holds (the tx it was to speed up or cancel,
+    // the send that took its place) is in no send's way: the pool keeps one tx per nonce, so that
+    // nonce runs once, the next send takes another. Not one an atomic export holds (a site's or a
+    // move's): the EVM pool can still run the refused tx, the export then failing on its nonce.
+    const held = evm && all.some((o) => !o.voided && isEvmHash(o.txID) && rivals.includes(o.txID));
     if (fate === 'accepted') {
       ran.push(e.txID);
       await list({ ...e.item, status: 'accepted' });
@@ -85,15 +90,14 @@ export async function settleRefused(
       await replaced(e);
       await outbox.remove(e.txID);
     } else if (fate === 'inputs-spent' || fate === 'processing') {
-      if (e.surfaced) continue;
-      unclear.push(e.txID);
-      await list({ ...e.item, checking: true });
-      await outbox.update(e.txID, (x) => ({ ...x, surfaced: true }));
-    } else if (!evm || !all.some((o) => !o.voided && isEvmHash(o.txID) && rivals.includes(o.txID))) {
-      // A refused EVM tx whose nonce an undecided EVM one holds (the tx it was to speed up or cancel,
-      // the send that took its place) is in no send's way: the pool keeps one tx per nonce, so that
-      // nonce runs once, the next send takes another. Not one an atomic export holds (a site's or a
-      // move's): the EVM pool can still run the refused tx, the export then failing on its nonce.
+      if (!e.surfaced) {
+        unclear.push(e.txID);
+        await list({ ...e.item, checking: true });
+        await outbox.update(e.txID, (x) => ({ ...x, surfaced: true }));
+      }
+      // Listed once, but an EVM one the node holds can still run: still in the way of a send at another nonce.
+      if (fate === 'processing' && evm && !held) live.push(e);
+    } else if (!held) {
       live.push(e);
     }
   }

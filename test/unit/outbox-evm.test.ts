@@ -2,7 +2,7 @@
 // nonce is unused, and a refused speed-up or cancel settles once a tx at its nonce ran.
 import { describe, expect, it } from 'vitest';
 import { Outbox, type OutboxEntry, outboxEntry, sendOnce, type Settled, settleOutbox } from '../../src/background/outbox.js';
-import { settleRefused, withSuccessorsAsked } from '../../src/background/refused.js';
+import { conflictsOf, settleRefused, withSuccessorsAsked } from '../../src/background/refused.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';
 import { WalletEngine } from '../../src/core/engine.js';
@@ -192,6 +192,17 @@ describe("a refused EVM tx whose nonce an atomic export took (Delivery.beforeExp
     await o.put(outboxEntry('C', signed.txID, signed.signedBytes, { txID: signed.txID, chain: 'C', kind: 'export', status: 'pending', createdAt: 1 }));
     await o.markReplaced([refused.txID], signed.txID);
     expect((await settle(false)).map((e) => e.txID)).toEqual([refused.txID]);
+  });
+
+  it('held by the node: listed once as "may have gone through", and after that still in the way (the next send takes the nonce after the export\'s)', async () => {
+    const o = outbox();
+    const refused = { ...evmEntry(5n, 10n), voided: true, replacedBy: 'EXPORT' };
+    await o.put(refused);
+    const engine = evmEngine({ used: 5n, ran: [], held: [refused.txID] });
+    const settle = () => settleRefused(engine, o, 'C', true, async () => undefined, (id) => (id === 'EXPORT' ? 'moving' : undefined));
+    await expect(settle()).rejects.toMatchObject({ code: 'earlier-send-unclear' });
+    expect((await settle()).map((e) => e.txID)).toEqual([refused.txID]);
+    expect(() => conflictsOf([refused], 'C', { nonce: 6n })).toThrow(/could still go through/);
   });
 });
 
