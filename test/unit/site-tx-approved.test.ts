@@ -26,6 +26,7 @@ async function setup(atApproval: { spent: Utxo[]; signs: boolean; cycleEnd?: num
   let decided = false;
   const now = () => (decided ? afterApproval : atApproval);
   const signedAfterApproval = vi.fn();
+  const checkedOn: string[] = [];
   const engine = {
     // An auto-renewed validator's cycle, for a change of one (`tx`).
     ...autoRenewNode(() => (now().cycleEnd === undefined ? undefined : { txID: ADDED_ID, end: now().cycleEnd! })),
@@ -43,7 +44,8 @@ async function setup(atApproval: { spent: Utxo[]; signs: boolean; cycleEnd?: num
     accountsList: async () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }),
     siteEngine: async () => ({ engine, networkId: decided ? networkAfterApproval : 'local' }),
     approvalSummaryForTx: async () => ({ kind: 'tx', chain: 'P', unsignedHex: '0x01', view: {}, assets: {}, impact: { assets: [], warnings: [], yours: {} } }),
-    checkSiteSigning: async () => undefined,
+    // The network the signing check is held to (the approval's).
+    checkSiteSigning: async (_account: string, _chain: string, _bytes: Uint8Array, networkId: string) => void checkedOn.push(networkId),
   } as unknown as SiteWallet;
   const provider = new ProviderService({
     wallet,
@@ -64,7 +66,7 @@ async function setup(atApproval: { spent: Utxo[]; signs: boolean; cycleEnd?: num
   });
   const sign = (): Promise<ProviderResponse> =>
     provider.handle({ channel: PROVIDER_CHANNEL, requestId: 'r1', method: 'xpc_signTransaction', params: [{ transactionHex: '0x01', chainAlias: 'P' }] }, SITE);
-  return { sign, signedAfterApproval, approvals };
+  return { sign, signedAfterApproval, approvals, checkedOn };
 }
 
 describe('a site tx is signed only as approved', () => {
@@ -104,5 +106,6 @@ describe('a site tx is signed only as approved', () => {
     const r = await t.sign();
     expect(r).toMatchObject({ ok: true, result: { signedTransactionHex: '0x0102', txID: 'tx', complete: false } });
     expect(t.signedAfterApproval).toHaveBeenCalledTimes(1);
+    expect(t.checkedOn).toEqual(['local']);
   });
 });
