@@ -124,6 +124,10 @@ describe('staking builders, what only they promise', () => {
     const change = built.tx.outputs.reduce((s, o) => s + (o.output.kind === 'TransferOutput' ? o.output.amount : 0n), 0n);
     expect(built.tx.outputs.every((o) => o.output.kind === 'TransferOutput' && toHex(o.output.owners.addresses[0]!) === toHex(ewoq.shortId))).toBe(true);
     expect(25n * AVAX + change + built.fee).toBe(2_100n * AVAX);
+    // The stake goes to its own owners, the change to the wallet's: never the one for the other.
+    const apart = buildPDelegation({ ...params(utxos), nodeID, amount: 25n * AVAX, stakeOwners: rewards, start: NOW, end: NOW + 86_400n, rewardOwners: mine });
+    expect(apart.tx.stake).toEqual([{ assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: 25n * AVAX, owners: rewards } }]);
+    expect(apart.tx.outputs.map((o) => o.output.kind === 'TransferOutput' && o.output.owners)).toEqual([mine]);
   });
 
   it('refuse what the funds cannot cover (stake and fee), a zero stake, a bad NodeID, shares above 100% and a short BLS key', () => {
