@@ -34,8 +34,7 @@ export interface SiteWallet {
   withEvmSecret<T>(accountId: string, use: (secret: Bytes) => T): Promise<T>;
   /** Runs `use` with the account's first X/P key. */
   withXpKey<T>(accountId: string, use: (key: KeyPair) => T): Promise<T>;
-  /** An engine for one account on the selected network; its keys stay inside it. */
-  /** The account's engine on the selected network, and that network's ID (a site's X/P tx is approved on it). */
+  /** An engine for one account on the selected network (its keys stay inside it), and that network's ID (a site's X/P tx is held to it). */
   siteEngine(accountId: string): Promise<{ engine: WalletEngine; networkId: string }>;
   evmNonceFor(accountId: string): Promise<bigint>;
   checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes, networkId: string): Promise<void>;

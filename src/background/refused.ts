@@ -52,10 +52,11 @@ const onChain = (e: OutboxEntry, chain: ChainAlias, evm: boolean, voided = true)
  * Before a new send on `chain` (EVM ones when `evm`): what became of its refused txs. Lists what
  * it finds (`list`); stops the send ('earlier-send-went-through', 'earlier-send-unclear') when one
  * ran or may have; returns those that could still run (an EVM one the node holds too, once
- * listed; but an EVM one whose nonce an undecided EVM tx holds), for the new send to conflict with. `successor`: what the wallet knows of a successor,
- * or of another rival (rivalsOf in src/background/outbox.ts; see {@link successors}). One whose funds are
- * gone while its successor is a move still under way stops the send once all the same: the
- * conservative side, on an honest node only until the move's next run (a minute at most).
+ * listed; but an EVM one whose nonce an undecided EVM tx holds), for the new send to conflict
+ * with. `successor`: what the wallet knows of a successor, or of another rival (rivalsOf in
+ * src/background/outbox.ts; see {@link successors}). One whose funds are gone while its successor
+ * is a move still under way stops the send once all the same: the conservative side, on an honest
+ * node only until the move's next run (a minute at most).
  * `replaced`: told of each one an accepted rival took the place of, before it leaves the outbox.
  */
 export async function settleRefused(
