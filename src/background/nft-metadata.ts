@@ -2,6 +2,7 @@
 // name, description and image address are kept, as text. Any other address (https://, ipfs://,
 // ar://) is on a server other than the user's node, and the wallet talks to no other server: it
 // says so and loads nothing (the user can copy the address and open it). docs/tokens.md.
+import { isRecord } from '../core/rpc.js';
 import { shownName } from './chain-name.js';
 
 export const MAX_METADATA_BYTES = 64 * 1024;
@@ -9,13 +10,12 @@ export const MAX_METADATA_BYTES = 64 * 1024;
 type Fetched = { fetched?: { name?: string; description?: string; image?: string }; error?: string };
 
 function fieldsOf(json: unknown): Fetched {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { error: 'the metadata is not a JSON object' };
-  const o = json as Record<string, unknown>;
+  if (!isRecord(json)) return { error: 'the metadata is not a JSON object' };
   const text = (v: unknown, max: number): string | undefined => (typeof v === 'string' ? shownName(v, max).text : undefined);
   const fetched: NonNullable<Fetched['fetched']> = {};
-  const name = text(o['name'], 80);
-  const description = text(o['description'], 500);
-  const image = text(o['image'], 300);
+  const name = text(json['name'], 80);
+  const description = text(json['description'], 500);
+  const image = text(json['image'], 300);
   if (name !== undefined) fetched.name = name;
   if (description !== undefined) fetched.description = description;
   if (image !== undefined) fetched.image = image;

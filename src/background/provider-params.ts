@@ -4,6 +4,7 @@ import { fromHex, INVISIBLE_TEXT, toHex as toHexString } from '../core/bytes.js'
 import { ValidationError } from '../core/errors.js';
 import { formatEvmAddress, parseEvmAddress } from '../core/evm-address.js';
 import type { TypedDataInput } from '../core/message.js';
+import { isRecord } from '../core/rpc.js';
 
 export class InvalidParamsError extends ValidationError {}
 
@@ -26,14 +27,14 @@ export function positional(params: unknown, min: number, max: number): unknown[]
  * as the bare object itself.
  */
 export function soleObjectParam(params: unknown): Record<string, unknown> {
-  if (typeof params === 'object' && params !== null && !Array.isArray(params)) return params as Record<string, unknown>;
+  if (isRecord(params)) return params;
   const [arg] = positional(params, 1, 1);
   return objectParam(arg, 'params[0]');
 }
 
 export function objectParam(value: unknown, field: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be an object');
-  return value as Record<string, unknown>;
+  if (!isRecord(value)) fail(field, 'must be an object');
+  return value;
 }
 
 /** Only these keys may appear: a typo in a signing request must not be silently ignored. */

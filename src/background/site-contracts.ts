@@ -4,6 +4,7 @@
 // An approval names a spender by this: "this site had you call it N times before" or "never" —
 // the wallet cannot know which contracts are a site's own, but it knows the user's history with
 // the site (docs/tokens.md).
+import { isRecord } from '../core/rpc.js';
 import { oneAtATime, type StorageArea } from './storage.js';
 
 export const SITE_CONTRACTS_KEY = 'xpc.siteContracts';
@@ -19,7 +20,7 @@ export class SiteContracts {
 
   private async table(): Promise<Table> {
     const v = (await this.local.get([SITE_CONTRACTS_KEY]))[SITE_CONTRACTS_KEY];
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Table) : {};
+    return isRecord(v) ? (v as Table) : {};
   }
 
   async calls(requester: string, chain: string, address: string): Promise<number> {

@@ -2,6 +2,7 @@
 // EVM-only chains sites added, and which chain each site sees. Writes are serialized so two
 // requests never overwrite each other's change.
 import { WalletError } from '../core/errors.js';
+import { isRecord } from '../core/rpc.js';
 import { heldToKnown, shownName } from './chain-name.js';
 import type { StorageArea } from './storage.js';
 
@@ -46,8 +47,6 @@ interface Stored {
 function empty(): Stored {
   return { version: VERSION, sites: {}, chains: [], siteChains: {} };
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function corrupt(): WalletError {
   return new WalletError('storage-corrupt', 'the connected-sites settings in storage are unreadable');

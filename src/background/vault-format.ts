@@ -15,6 +15,7 @@
 import { toHex } from '../core/bytes.js';
 import { ValidationError, WalletError } from '../core/errors.js';
 import { normalizeMnemonic, parseSecretKey, wipe } from '../core/keys.js';
+import { isRecord } from '../core/rpc.js';
 
 export const VAULT_STORAGE_KEY = 'xpc.vault';
 export const VAULT_VERSION = 1;
@@ -71,10 +72,6 @@ export interface NewVaultSecrets {
 
 const MAX_ID_LENGTH = 128;
 const MAX_NAME_LENGTH = 128;
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Validates and canonicalizes secrets (ValidationError / FormatError); drops unknown fields. */
 export function normalizeSecrets(input: unknown): VaultSecrets {

@@ -8,6 +8,7 @@
 // to the password-derived key, and changing it needs the password.
 import { ValidationError, WalletError } from '../core/errors.js';
 import { wipe } from '../core/keys.js';
+import { isRecord } from '../core/rpc.js';
 import type { StorageArea, Stores } from './storage.js';
 import {
   deriveFromPassword,
@@ -22,7 +23,6 @@ import {
 import {
   copySecrets,
   decodeBase64,
-  isRecord,
   type KdfParams,
   MAX_PBKDF2_ITERATIONS,
   MIGRATIONS,

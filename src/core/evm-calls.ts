@@ -4,6 +4,7 @@
 // "unknown call" and the approval shows the raw data (docs/tokens.md).
 import { AbiReader, selectorOf } from './evm-abi.js';
 import { formatEvmAddress, parseEvmAddress } from './evm-address.js';
+import { isRecord } from './rpc.js';
 
 /**
  * One token operation. `amount` is in the token's base units, `tokenId` an NFT's ID. transferFrom
@@ -109,8 +110,8 @@ function num(v: unknown): bigint {
 }
 
 function obj(v: unknown): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
-  return v as Record<string, unknown>;
+  if (!isRecord(v)) throw new Error('not an object');
+  return v;
 }
 
 /**

@@ -11,6 +11,7 @@
 // Error messages never repeat the rejected value: some fields hold passwords, recovery phrases or
 // private keys.
 import { WalletError } from '../core/errors.js';
+import { isRecord } from '../core/rpc-guards.js';
 import { MAX_LOSS_NAME_LENGTH, type RequestMessage, type RequestParams, type RequestType } from './messages.js';
 import {
   AMOUNT,
@@ -322,7 +323,7 @@ const MAX_TYPE_ECHO = 64;
  * Throws UnknownRequestError for a string `type` that is not a request, ValidationError otherwise.
  */
 export function validateRequestMessage(raw: unknown): RequestMessage {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('message', 'must be an object');
+  if (!isRecord(raw)) fail('message', 'must be an object');
   const m = raw as Fields;
   if (m.channel !== CHANNEL) fail('channel', `must be "${CHANNEL}"`);
   if (typeof m.type !== 'string') fail('type', 'must be a string');

@@ -6,6 +6,7 @@ import { cb58Encode } from '../../core/encoding.js';
 import { customPreset, discoverNetwork, hrpForNetworkId, PRESETS, type NetworkIdentity, type NetworkPreset } from '../../core/network.js';
 import { NodeClient } from '../../core/node.js';
 import { provenAsset, type ProvenAsset } from '../../core/proof.js';
+import { isRecord } from '../../core/rpc.js';
 import { type ActivityItem, type NetworkView, type RequestParams as P, UNKNOWN_ASSET_SYMBOL, type WalletStatus } from '../../shared/messages.js';
 import { AccountCaches, accountStorageKeys, chainsKey, entryJournalKey, entryOutboxKey, hiddenAssetsKey, journalKey, takeIndices, tokensKey } from '../account-cache.js';
 import { openOutbox, sendsInTheWay } from '../outbox.js';
@@ -90,7 +91,7 @@ export class NetworksService {
   /** What LAST_CHAINS_KEY holds: by entry, the chains it last served (anything else reads as none). */
   private async lastChains(): Promise<Record<string, unknown>> {
     const stored = (await this.local.get([LAST_CHAINS_KEY]))[LAST_CHAINS_KEY];
-    return typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as Record<string, unknown>) : {};
+    return isRecord(stored) ? stored : {};
   }
 
   /**

@@ -4,7 +4,7 @@
 // the whole network is about 1,500 validators on mainnet, so the checks are plain and cheap: IDs
 // and addresses are checked for their form here (a NodeID is parsed in full where it is used).
 import { NodeResponseError } from '../errors.js';
-import { shapeError } from '../rpc.js';
+import { isRecord, shapeError } from '../rpc.js';
 
 /** An owner as the P-Chain API gives it: P-… addresses kept as text. */
 export interface ApiOwner {
@@ -63,7 +63,7 @@ const U64_MAX = 0xffff_ffff_ffff_ffffn;
 const BLS_KEY = /^0x[0-9a-fA-F]{96}$/;
 
 function rec(value: unknown, path: string): Rec {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw shapeError(path, 'an object', value);
+  if (!isRecord(value)) throw shapeError(path, 'an object', value);
   return value as Rec;
 }
 
