@@ -74,16 +74,17 @@ interface AccessLevelSetter {
 }
 
 /**
- * storage.local holds the vault's ciphertext. Content scripts run inside web pages' processes, and
+ * Restricts a storage area (`area`) to the extension's own pages and worker where the browser
+ * allows it; resolves to whether that is in place, never rejects. Used for storage.local and
+ * storage.session. storage.local holds the vault's ciphertext. Content scripts run inside web pages' processes, and
  * ours never read storage: where the browser allows it (Chrome), only the extension's own pages
  * and worker may. Firefox offers no such setting for this area: a page process taken over (a
  * browser exploit) could read it, the ciphertext then protected by the password alone, and write
  * it (a site connected, the idle lock off); every signature still needs an approval the user saw.
- * Resolves to whether the restriction is in place; never rejects.
  */
-export function restrictLocalArea(local: AccessLevelSetter): Promise<boolean> {
-  if (typeof local.setAccessLevel !== 'function') return Promise.resolve(false);
-  return local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }).then(
+export function restrictToExtension(area: AccessLevelSetter): Promise<boolean> {
+  if (typeof area.setAccessLevel !== 'function') return Promise.resolve(false);
+  return area.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }).then(
     () => true,
     () => false,
   );
@@ -99,19 +100,14 @@ export function restrictLocalArea(local: AccessLevelSetter): Promise<boolean> {
  * in-memory stand-in: the wallet then stays unlocked only while the background is alive.
  */
 export function browserStores(storage: BrowserStorageApi): Stores {
-  void restrictLocalArea(storage.local);
+  void restrictToExtension(storage.local);
   const native = storage.session;
   if (native === undefined) return { local: storage.local, session: memoryArea() };
 
   // Started once, awaited by every session operation; the promise never rejects (it resolves to
   // whether the restriction is in place), so there is no unhandled rejection if nobody writes.
-  const restricted: Promise<boolean> =
-    typeof native.setAccessLevel === 'function'
-      ? native.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }).then(
-          () => true,
-          () => false,
-        )
-      : Promise.resolve(true);
+  // Without setAccessLevel (Firefox), the session area is not exposed to content scripts at all.
+  const restricted: Promise<boolean> = typeof native.setAccessLevel === 'function' ? restrictToExtension(native) : Promise.resolve(true);
 
   const session: StorageArea = {
     async get(keys) {
@@ -150,20 +146,13 @@ export interface MemoryStores extends Stores {
   session: MemoryStorageArea;
 }
 
-function memoryArea(): MemoryStorageArea {
-  // Values are kept as JSON text, so what comes back is a copy that went through serialization,
-  // like the real API: a bigint throws on set, a Uint8Array comes back as a plain object.
-  const data = new Map<string, string>();
-  let failures = 0;
-  let failure = new Error('simulated storage write failure');
-
-  const failIfArmed = (): void => {
-    if (failures > 0) {
-      failures--;
-      throw failure;
-    }
-  };
-
+/**
+ * An area kept in memory: the stand-in for a missing session area, and the tests' storage. Values
+ * are kept as JSON text, so what comes back is a copy that went through serialization, like the
+ * real API: a bigint throws on set, a Uint8Array comes back as a plain object. `beforeWrite` runs
+ * before every `set` and `remove` (the tests' simulated failures).
+ */
+function memoryArea(data = new Map<string, string>(), beforeWrite = (): void => {}): StorageArea {
   return {
     async get(keys) {
       const out: Record<string, unknown> = {};
@@ -174,7 +163,7 @@ function memoryArea(): MemoryStorageArea {
       return out;
     },
     async set(items) {
-      failIfArmed();
+      beforeWrite();
       // Serialize everything before writing anything: a bad value leaves the area untouched.
       const staged: [string, string][] = [];
       for (const [key, value] of Object.entries(items)) {
@@ -184,9 +173,26 @@ function memoryArea(): MemoryStorageArea {
       for (const [key, text] of staged) data.set(key, text);
     },
     async remove(keys) {
-      failIfArmed();
+      beforeWrite();
       for (const key of keys) data.delete(key);
     },
+  };
+}
+
+/** A memory area with the tests' controls; kept apart so that the extension ships without them. */
+function testArea(): MemoryStorageArea {
+  const data = new Map<string, string>();
+  let failures = 0;
+  let failure = new Error('simulated storage write failure');
+  const failIfArmed = (): void => {
+    if (failures > 0) {
+      failures--;
+      throw failure;
+    }
+  };
+
+  return {
+    ...memoryArea(data, failIfArmed),
     failNextWrites(count = 1, error) {
       failures = count;
       if (error !== undefined) failure = error;
@@ -206,5 +212,5 @@ function memoryArea(): MemoryStorageArea {
 
 /** Two independent in-memory areas with the same semantics as the extension's storage. */
 export function memoryStores(): MemoryStores {
-  return { local: memoryArea(), session: memoryArea() };
+  return { local: testArea(), session: testArea() };
 }

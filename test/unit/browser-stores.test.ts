@@ -2,7 +2,7 @@
 // allows it, restricted to trusted contexts before use; Firefox and a missing session area.
 import { describe, expect, it, vi } from 'vitest';
 import type { Storage } from 'webextension-polyfill';
-import { browserStores, memoryStores, restrictLocalArea, type StorageArea } from '../../src/background/storage.js';
+import { browserStores, memoryStores, restrictToExtension, type StorageArea } from '../../src/background/storage.js';
 import { encodeBase64 } from '../../src/background/vault.js';
 
 // Compile-time check: the real webextension-polyfill storage fits the small interface.
@@ -43,9 +43,9 @@ describe('browserStores', () => {
     const levels: string[] = [];
     browserStores({ local: { ...fakeArea([], 'local'), setAccessLevel: async (o: { accessLevel: string }) => void levels.push(o.accessLevel) } });
     expect(levels).toEqual(['TRUSTED_CONTEXTS']);
-    expect(await restrictLocalArea({ setAccessLevel: () => Promise.reject(new Error('only storage.session')) })).toBe(false);
-    expect(await restrictLocalArea({})).toBe(false);
-    expect(await restrictLocalArea({ setAccessLevel: async () => undefined })).toBe(true);
+    expect(await restrictToExtension({ setAccessLevel: () => Promise.reject(new Error('only storage.session')) })).toBe(false);
+    expect(await restrictToExtension({})).toBe(false);
+    expect(await restrictToExtension({ setAccessLevel: async () => undefined })).toBe(true);
   });
 
   it('refuses session writes when the restriction fails', async () => {
