@@ -23,7 +23,7 @@ import type {
 import { checkPositive, InsufficientFundsError, TxTooLargeError, ValidationError } from '../errors.js';
 import { built, type BuiltTx } from './built.js';
 import { type ChainContext, MAX_MEMO_SIZE, MAX_NFT_PAYLOAD, MAX_XP_TX_SIZE, transferOutput } from './context.js';
-import { fundFor } from './fund.js';
+import { fundFor, type Funding } from './fund.js';
 import { type OwnedAddresses, signingIndices, type SpendableUtxo, sumByAsset, toTransferableInput } from './utxos.js';
 
 export interface XSpendParams {
@@ -53,8 +53,15 @@ function checkPayments(payments: Payment[]): void {
   for (const p of payments) checkPositive(p.amount);
 }
 
-function baseFields(p: XSpendParams) {
-  return { networkID: p.ctx.networkID, blockchainID: p.ctx.xChainID, memo: checkMemo(p.memo ?? new Uint8Array()) };
+/** The fields every X tx has, up to its inputs: `funding`'s inputs, and `outputs` (its change unless told) sorted. */
+function baseFields(p: XSpendParams, funding: Funding, outputs = funding.change) {
+  return {
+    networkID: p.ctx.networkID,
+    blockchainID: p.ctx.xChainID,
+    memo: checkMemo(p.memo ?? new Uint8Array()),
+    outputs: sortTransferableOutputs(outputs, 'avm'),
+    inputs: funding.inputs,
+  };
 }
 
 function paymentOutputs(payments: Payment[]): TransferableOutput[] {
@@ -75,9 +82,7 @@ export function buildXSend(p: XSpendParams & { payments: Payment[] }): BuiltTx<X
   const tx: XBaseTx = {
     vm: 'avm',
     kind: 'BaseTx',
-    ...baseFields(p),
-    outputs: sortTransferableOutputs([...paymentOutputs(p.payments), ...funding.change], 'avm'),
-    inputs: funding.inputs,
+    ...baseFields(p, funding, [...paymentOutputs(p.payments), ...funding.change]),
   };
   return built(tx, funding.spent, funding.fee, MAX_XP_TX_SIZE);
 }
@@ -245,9 +250,7 @@ export function buildXCreateAsset(
   const tx: XCreateAssetTx = {
     vm: 'avm',
     kind: 'CreateAssetTx',
-    ...baseFields(p),
-    outputs: sortTransferableOutputs(funding.change, 'avm'),
-    inputs: funding.inputs,
+    ...baseFields(p, funding),
     name: p.name,
     symbol: p.symbol,
     denomination: p.denomination,
@@ -267,9 +270,7 @@ function operationTx(p: XSpendParams, opUtxo: Utxo, op: FxOperation): BuiltTx<XO
   const tx: XOperationTx = {
     vm: 'avm',
     kind: 'OperationTx',
-    ...baseFields(p),
-    outputs: sortTransferableOutputs(funding.change, 'avm'),
-    inputs: funding.inputs,
+    ...baseFields(p, funding),
     operations: sortOperations([operation]),
   };
   return built(tx, [...funding.spent, opUtxo], funding.fee, MAX_XP_TX_SIZE);
@@ -340,9 +341,7 @@ export function buildXExport(
   const tx: XExportTx = {
     vm: 'avm',
     kind: 'ExportTx',
-    ...baseFields(p),
-    outputs: sortTransferableOutputs(funding.change, 'avm'),
-    inputs: funding.inputs,
+    ...baseFields(p, funding),
     destinationChain: p.destination === 'P' ? p.ctx.pChainID : p.ctx.cChainID,
     exportedOutputs: [transferOutput(p.ctx.avaxAssetID, p.amount, p.to)],
   };
@@ -369,9 +368,7 @@ export function buildXImport(
     const tx: XImportTx = {
       vm: 'avm',
       kind: 'ImportTx',
-      ...baseFields(p),
-      outputs: sortTransferableOutputs(funding.change, 'avm'),
-      inputs: funding.inputs,
+      ...baseFields(p, funding),
       sourceChain: p.source === 'P' ? p.ctx.pChainID : p.ctx.cChainID,
       importedInputs,
     };
