@@ -5,7 +5,7 @@ import { isLockedError } from '../core/errors.js';
 import type { SendToBackground } from '../shared/client.js';
 import type { BalancesView, WalletStatus } from '../shared/messages.js';
 import { ApiContext, type Call, errorInfo, errorText, makeCall, selectionOf, useAction, useCall, useRequest } from './api.js';
-import { FormError, Muted } from './components/Field.js';
+import { FormError, Muted, SmallButton } from './components/Field.js';
 import { NetworkBadge } from './components/NetworkBadge.js';
 import { NodeBanner, nodeHealth } from './components/NodeBanner.js';
 import { keepFocusOnScreen } from './focus.js';
@@ -295,9 +295,9 @@ function Wallet({ status, onStatus, takeOpened = () => null }: { status: WalletS
       {followed && (
         <div class="node-banner info" role="status" data-testid="followed-switch">
           <p>{followed}</p>
-          <button type="button" class="small" onClick={() => setFollowed(undefined)}>
+          <SmallButton onClick={() => setFollowed(undefined)}>
             Dismiss
-          </button>
+          </SmallButton>
         </div>
       )}
       <main class="screen" id="screen">

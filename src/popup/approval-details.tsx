@@ -5,7 +5,7 @@ import type { ApprovalSummary } from '../shared/messages.js';
 import { ImpactWarnings } from './approval-impact.js';
 import { DeployDetails, PermitDetails, SimulationDetails, TokenCallDetails, WatchAssetDetails } from './approval-evm.js';
 import { ExactBytes, hexLength, type Summary, TxDetails } from './approval-tx.js';
-import { Facts, Muted } from './components/Field.js';
+import { Facts, Muted, MutedText } from './components/Field.js';
 import { Term } from './components/Term.js';
 import { formatUnits, formatValue, units, WEI_DECIMALS } from './format.js';
 
@@ -218,9 +218,9 @@ function AddChainDetails({ summary }: { summary: Summary<'add-chain'> }) {
           {summary.rpcUrl}
         </Term>
         <Term term="Symbol">
-          {summary.symbol} <span class="muted">({summary.decimals} decimals)</span>
+          {summary.symbol} <MutedText>({summary.decimals} decimals)</MutedText>
         </Term>
-        <Term term="Explorer" class="mono break">{summary.explorerUrl ?? <span class="muted">None</span>}</Term>
+        <Term term="Explorer" class="mono break">{summary.explorerUrl ?? <MutedText>None</MutedText>}</Term>
       </Facts>
       <p class="warn-box" role="note">
         The RPC URL&apos;s operator sees your addresses and what you do on this chain, and could answer with false data: add only chains you trust. An

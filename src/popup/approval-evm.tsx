@@ -4,7 +4,7 @@
 // permit to sign, and a token a site asks to list. Views over the background's summary (docs/tokens.md).
 import type { ApprovalSummary, ApprovalTokenView, CounterpartyView, PermitView, SimulationView, TokenCallView } from '../shared/messages.js';
 import { ImpactWarnings } from './approval-impact.js';
-import { ErrorDetail, Facts, Muted } from './components/Field.js';
+import { ErrorDetail, Facts, Muted, MutedText } from './components/Field.js';
 import { Term } from './components/Term.js';
 import { expiryText, formatDeadline, formatValue, untilText } from './format.js';
 
@@ -108,7 +108,7 @@ export function TokenCallDetails({ call }: { call: TokenCallView }) {
           {call.token ? (
             <TokenName token={call.token} />
           ) : (
-            <span class="muted">{call.unread ? 'The node did not answer for this contract' : 'The contract does not answer as a token'}: amounts are in base units.</span>
+            <MutedText>{call.unread ? 'The node did not answer for this contract' : 'The contract does not answer as a token'}: amounts are in base units.</MutedText>
           )}
         </Term>
         {call.recipient && (

@@ -4,7 +4,7 @@
 import type { LegView, OwnersView, TxView } from '../core/describe.js';
 import type { ApprovalAssetInfo, ApprovalSummary } from '../shared/messages.js';
 import { ImpactSummary, OwnerLabel, YoursContext } from './approval-impact.js';
-import { Facts, Muted } from './components/Field.js';
+import { Facts, Muted, MutedText } from './components/Field.js';
 import { Term } from './components/Term.js';
 import { AVAX_DECIMALS, formatDateTime, formatUnits, formatValue } from './format.js';
 
@@ -246,7 +246,7 @@ export function TxDetails({ summary }: { summary: Summary<'tx'> }) {
         <Facts>
           <Term term="Chain">{chainText(summary.chain)}</Term>
           <Term term="Kind">
-            {TX_KINDS[view.kind] ?? view.kind} <span class="muted">({view.kind})</span>
+            {TX_KINDS[view.kind] ?? view.kind} <MutedText>({view.kind})</MutedText>
           </Term>
           <Term term="Network ID">{view.networkID}</Term>
         </Facts>
@@ -278,7 +278,7 @@ export function TxDetails({ summary }: { summary: Summary<'tx'> }) {
         <Facts>
           <Term term="Fee" data-testid="fee">{formatValue(view.burned, AVAX_DECIMALS, 'AVAX')} burned</Term>
           <Term term="Memo" data-testid="memo" class="break">
-            {view.memoText !== undefined ? view.memoText : view.memoHex !== undefined ? <span class="mono">0x{view.memoHex} (hex)</span> : <span class="muted">None</span>}
+            {view.memoText !== undefined ? view.memoText : view.memoHex !== undefined ? <span class="mono">0x{view.memoHex} (hex)</span> : <MutedText>None</MutedText>}
           </Term>
         </Facts>
         <ExactBytes hex={summary.unsignedHex} />

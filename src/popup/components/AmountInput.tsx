@@ -3,7 +3,7 @@
 // only when it can leave room for the fee.
 import { checkAmount } from '../checks.js';
 import { amountInputText, formatValue } from '../format.js';
-import { TextField } from './Field.js';
+import { MutedText, TextField } from './Field.js';
 
 export interface AmountInputProps {
   label?: string;
@@ -60,7 +60,7 @@ export function AmountInput(p: AmountInputProps) {
         p.spendable !== undefined || p.maxNote ? (
           <>
             {p.spendable !== undefined && <span>Spendable: {formatValue(p.spendable, p.denomination, p.symbol)}</span>}
-            {p.maxNote && <span class="muted"> · {p.maxNote}</span>}
+            {p.maxNote && <MutedText> · {p.maxNote}</MutedText>}
           </>
         ) : undefined
       }

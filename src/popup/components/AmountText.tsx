@@ -3,6 +3,7 @@
 // screen reader). Amounts that need no rounding are plain text.
 import { useState } from 'preact/hooks';
 import { AVAX_DECIMALS, roundAmount } from '../format.js';
+import { ScreenReaderText } from './Field.js';
 import type { Amount } from '../../shared/messages.js';
 
 export interface AmountTextProps {
@@ -36,7 +37,7 @@ export function AmountText({ value, denomination, symbol, prefix = '', toggle = 
   const exact = `${r.exact} ${symbol}`;
   const shown = `${prefix}${exactShown ? r.exact : r.text} ${symbol}`;
   // The exact value last, so whoever reads the text (or hears it) gets it whole.
-  const hidden = exactShown ? null : <span class="sr-only"> (exactly {exact})</span>;
+  const hidden = exactShown ? null : <ScreenReaderText> (exactly {exact})</ScreenReaderText>;
   if (!toggle) {
     return (
       <span class="amount-text" title={`Exactly ${exact}`} data-testid={testid}>

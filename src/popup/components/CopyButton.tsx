@@ -2,6 +2,7 @@
 // takes the button's place, selected, to copy by hand (screens often show only a shortened ID);
 // it stays until focus leaves it.
 import { useEffect, useState } from 'preact/hooks';
+import { SmallButton } from './Field.js';
 
 export function CopyButton({ text, what }: { text: string; what: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
@@ -40,8 +41,8 @@ export function CopyButton({ text, what }: { text: string; what: string }) {
     );
   }
   return (
-    <button type="button" class="small" aria-label={`Copy ${what}`} onClick={() => void copy()}>
+    <SmallButton aria-label={`Copy ${what}`} onClick={() => void copy()}>
       <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
-    </button>
+    </SmallButton>
   );
 }

@@ -9,6 +9,7 @@ import { FEE_WENT_UP, type PlainError } from '../errors.js';
 import { WEI_DECIMALS } from '../format.js';
 import type { Amount, EvmFeeQuote } from '../../shared/messages.js';
 import { AmountText } from './AmountText.js';
+import { MutedText } from './Field.js';
 
 export type EvmStage<Q> = { k: 'idle' } | { k: 'estimating' } | { k: 'review' | 'sending'; quote: Q } | { k: 'done'; txHash: string; fee?: Amount };
 
@@ -73,10 +74,10 @@ export function EvmFee({ quote }: { quote: EvmFeeQuote }) {
   return (
     <>
       <AmountText up prefix="at most " value={quote.maxFee} denomination={WEI_DECIMALS} symbol="AVAX" />
-      <span class="muted">
+      <MutedText>
         {' '}
         (likely <AmountText label="Likely fee" value={quote.likelyFee} denomination={WEI_DECIMALS} symbol="AVAX" />; gas limit {BigInt(quote.gasLimit).toLocaleString('en-US')})
-      </span>
+      </MutedText>
     </>
   );
 }

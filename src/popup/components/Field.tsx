@@ -83,7 +83,7 @@ export function FormError({ error, detail, about }: { error: string | undefined;
 export function ErrorDetail({ detail, about }: { detail: string | undefined; about?: string | undefined }) {
   return detail ? (
     <details class="error-detail">
-      <summary>Details{about && <span class="sr-only"> {about}</span>}</summary>
+      <summary>Details{about && <ScreenReaderText> {about}</ScreenReaderText>}</summary>
       <p class="mono break">{detail}</p>
     </details>
   ) : null;
@@ -103,11 +103,26 @@ export function Facts(p: Omit<JSX.IntrinsicElements['dl'], 'class' | 'className'
   return <dl class="facts compact" {...p} />;
 }
 
+/** Muted words within a line, `<span class="muted">`: Muted's inline kin, about twenty of them. Other props go on the span. */
+export function MutedText(p: Omit<JSX.IntrinsicElements['span'], 'class' | 'className'>) {
+  return <span class="muted" {...p} />;
+}
+
+/** Words only a screen reader says, `<span class="sr-only">`, written once: the popup has about twenty. */
+export function ScreenReaderText({ children }: { children: ComponentChildren }) {
+  return <span class="sr-only">{children}</span>;
+}
+
+/** A small button, `<button type="button" class="small">`, written once: the popup has about thirty. Other props go on the button. */
+export function SmallButton(p: Omit<JSX.IntrinsicElements['button'], 'type' | 'class' | 'className'>) {
+  return <button type="button" class="small" {...p} />;
+}
+
 /** A list's Reload button, written once: disabled while it reads, saying so (`busy`). */
 export function ReloadButton({ list, busy = 'Loading…', label }: { list: { loading: boolean; reload: () => unknown }; busy?: string; label?: string }) {
   return (
-    <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()} aria-label={label}>
+    <SmallButton disabled={list.loading} onClick={() => void list.reload()} aria-label={label}>
       {list.loading ? busy : 'Reload'}
-    </button>
+    </SmallButton>
   );
 }

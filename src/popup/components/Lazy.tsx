@@ -3,7 +3,7 @@
 // screen is painted), so opening it later shows it at once. A failed load says so and offers to try again.
 import type { ComponentType, FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { Muted } from './Field.js';
+import { Muted, SmallButton } from './Field.js';
 
 export interface LazyComponent<P extends object> extends FunctionComponent<P> {
   /** Loads the component now; resolves either way (a failure shows when the component is shown). */
@@ -50,9 +50,9 @@ export function lazyComponent<P extends object>(load: () => Promise<ComponentTyp
         {failed ? (
           <p class="form-error" role="alert">
             This part of the wallet could not be loaded.{' '}
-            <button type="button" class="small" onClick={() => setFailed(false)}>
+            <SmallButton onClick={() => setFailed(false)}>
               Try again
-            </button>
+            </SmallButton>
           </p>
         ) : (
           <Muted>Loading…</Muted>

@@ -9,7 +9,7 @@ import { replaceOutcome, tokenCallText } from '../tokens-format.js';
 import type { PendingEvmTxView, Selection } from '../../shared/messages.js';
 import { AmountText } from './AmountText.js';
 import { EvmFee, useEvmFlow } from './EvmFlow.js';
-import { FormError, Muted } from './Field.js';
+import { FormError, Muted, ScreenReaderText, SmallButton } from './Field.js';
 import { type Fact, Review } from './Review.js';
 import { TxStatus } from './TxStatus.js';
 
@@ -90,12 +90,12 @@ function PendingRow({ tx, selection }: { tx: PendingEvmTxView; selection: Select
         <TxStatus chain="C" txID={stage.txHash} />
       ) : (
         <div class="actions">
-          <button type="button" class="small" disabled={stage.k === 'estimating'} onClick={() => start('speed-up')}>
-            Speed up<span class="sr-only"> the transaction {shortenId(tx.txHash)}</span>
-          </button>
-          <button type="button" class="small" disabled={stage.k === 'estimating'} onClick={() => start('cancel')}>
-            Cancel<span class="sr-only"> the transaction {shortenId(tx.txHash)}</span>
-          </button>
+          <SmallButton disabled={stage.k === 'estimating'} onClick={() => start('speed-up')}>
+            Speed up<ScreenReaderText> the transaction {shortenId(tx.txHash)}</ScreenReaderText>
+          </SmallButton>
+          <SmallButton disabled={stage.k === 'estimating'} onClick={() => start('cancel')}>
+            Cancel<ScreenReaderText> the transaction {shortenId(tx.txHash)}</ScreenReaderText>
+          </SmallButton>
         </div>
       )}
       <FormError error={flow.error?.text} detail={flow.error?.detail} />

@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorInfo } from '../api.js';
 import type { PlainError } from '../errors.js';
-import { FormError, Muted } from './Field.js';
+import { FormError, Muted, ScreenReaderText } from './Field.js';
 import { Term } from './Term.js';
 
 export interface Fact {
@@ -52,7 +52,7 @@ export function Review(p: ReviewProps) {
     if (p.error && !p.busy) heading.current?.focus();
   }, [p.error, p.busy]);
   const title = p.title ?? 'Review';
-  const about = p.about !== undefined ? <span class="sr-only"> ({p.about})</span> : null;
+  const about = p.about !== undefined ? <ScreenReaderText> ({p.about})</ScreenReaderText> : null;
   const Heading = `h${p.level ?? 2}` as 'h2';
   return (
     <section class="review" aria-label={p.about !== undefined ? `${title} (${p.about})` : title} data-testid="review">

@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { fromHex, toHex } from '../../core/bytes.js';
 import { useCall } from '../api.js';
+import { MutedText } from './Field.js';
 import type { Fact } from './Review.js';
 import type { ActivityItem, ChainName } from '../../shared/messages.js';
 
@@ -126,6 +127,6 @@ export function useSentBefore(shape: SendShape | undefined): Fact[] {
 
 /** A review's "… before" line: while `checking`, it says so and holds Confirm; then the warning, if any. */
 export function doneBeforeFacts(term: string, recent: string, checking: boolean, warning: string | undefined): Fact[] {
-  if (checking) return [{ term, value: <span class="muted">Checking recent {recent}…</span>, testid: 'review-sent-before', hold: true }];
+  if (checking) return [{ term, value: <MutedText>Checking recent {recent}…</MutedText>, testid: 'review-sent-before', hold: true }];
   return warning ? [{ term, value: <span class="badge warn">{warning}</span>, testid: 'review-sent-before' }] : [];
 }

@@ -8,7 +8,7 @@ import { transferLine } from '../tokens-format.js';
 import { formatDateTime, shortenId } from '../format.js';
 import type { LogScanView } from '../../shared/messages.js';
 import { CopyButton } from './CopyButton.js';
-import { ErrorDetail, FormError, Muted, ReloadButton } from './Field.js';
+import { ErrorDetail, FormError, Muted, MutedText, ReloadButton } from './Field.js';
 
 /**
  * How far the chain's logs were read: why the last read stopped in plain words (the node's own
@@ -67,7 +67,7 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
                   {shortenId(t.txHash)}
                 </span>
                 <CopyButton text={t.txHash} what={`transaction hash ${shortenId(t.txHash)}`} />
-                <span class="muted">{t.time !== undefined ? formatDateTime(t.time) : `block ${BigInt(t.blockNumber).toLocaleString('en-US')}`}</span>
+                <MutedText>{t.time !== undefined ? formatDateTime(t.time) : `block ${BigInt(t.blockNumber).toLocaleString('en-US')}`}</MutedText>
               </div>
             </li>
           );

@@ -5,7 +5,7 @@ import { UNLIMITED_ALLOWANCE } from '../../core/amount.js';
 import { useCall, useRequest } from '../api.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { Facts, FormError, Muted, ReloadButton } from '../components/Field.js';
+import { Facts, FormError, Muted, MutedText, ReloadButton, ScreenReaderText } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import { AVAX_DECIMALS, chainLabel, formatDateTime, formatValue, formatUnits, shortenId, WEI_DECIMALS } from '../format.js';
 import type { ActivityItem, ActivityTrimmed, BalancesView, Selection } from '../../shared/messages.js';
@@ -174,7 +174,7 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
       <div class="tx-mid">
         <span>
           {chainLabel(item.chain)}
-          {item.nodeID && <span class="muted" title={item.nodeID}> · {shortenId(item.nodeID, 11, 4)}</span>}
+          {item.nodeID && <MutedText title={item.nodeID}> · {shortenId(item.nodeID, 11, 4)}</MutedText>}
         </span>
         <ItemAmount item={item} view={balances} />
       </div>
@@ -197,7 +197,7 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
       {item.memo && <div class="muted break">Memo: {item.memo}</div>}
       <details class="tx-details">
         <summary>
-          Details<span class="sr-only"> of the transaction {item.txID}</span>
+          Details<ScreenReaderText> of the transaction {item.txID}</ScreenReaderText>
         </summary>
         <Facts>
           <Term term="Transaction ID" class="id-line">
@@ -229,10 +229,10 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
           {shortenId(item.txID)}
         </span>
         <CopyButton text={item.txID} what={`transaction ID ${shortenId(item.txID)}`} />
-        <span class="muted">
+        <MutedText>
           {item.timeIsDiscovery ? 'Found ' : ''}
           {formatDateTime(item.createdAt)}
-        </span>
+        </MutedText>
       </div>
     </li>
   );

@@ -4,7 +4,7 @@
 // review and followed until the chain decides.
 import { useCall, useRequest } from '../api.js';
 import { EvmFee, useEvmFlow } from '../components/EvmFlow.js';
-import { FormError, Muted, ReloadButton } from '../components/Field.js';
+import { FormError, Muted, ReloadButton, ScreenReaderText, SmallButton } from '../components/Field.js';
 import { ScanNote } from '../components/TokenTransfers.js';
 import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
@@ -64,20 +64,20 @@ function AllowanceRow({ a, from, selection, onDone }: { a: AllowanceView; from: 
         <TxStatus chain="C" txID={stage.txHash} fee={stage.fee} feeDenomination={WEI_DECIMALS} />
       ) : (
         <div class="actions">
-          <button type="button" class="small" disabled={stage.k === 'estimating'} onClick={() => void flow.review()}>
+          <SmallButton disabled={stage.k === 'estimating'} onClick={() => void flow.review()}>
             {stage.k === 'estimating' ? 'Estimating…' : 'Revoke'}
-            <span class="sr-only">
+            <ScreenReaderText>
               {' '}
               {name} for {shortenId(a.spender)}
-            </span>
-          </button>
+            </ScreenReaderText>
+          </SmallButton>
           {stage.k === 'idle' && flow.error === undefined ? null : <FormError error={flow.error?.text} detail={flow.error?.detail} />}
         </div>
       )}
       {stage.k === 'done' && (
-        <button type="button" class="small" onClick={onDone}>
-          Reload the list<span class="sr-only"> after revoking {name}</span>
-        </button>
+        <SmallButton onClick={onDone}>
+          Reload the list<ScreenReaderText> after revoking {name}</ScreenReaderText>
+        </SmallButton>
       )}
     </li>
   );
@@ -91,9 +91,9 @@ export function Allowances({ from, selection, listKey, onBack }: { from: string;
     <div class="allowances">
       <div class="title-row">
         <h1>Allowances</h1>
-        <button type="button" class="small" onClick={onBack}>
+        <SmallButton onClick={onBack}>
           Back
-        </button>
+        </SmallButton>
       </div>
       <Muted>
         Who may take tokens from this account without asking again: what you approved on sites, still in force on the chain. Not listed: an NFT approved on its own (one token, not the whole

@@ -6,7 +6,7 @@ import { UINT64_MAX } from '../../core/amount.js';
 import { checkAddress, checkAmount, checkAssetName, checkDenomination, checkSymbol } from '../checks.js';
 import { AddressInput, sameAddress } from '../components/AddressInput.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { Muted, TextField } from '../components/Field.js';
+import { Muted, SmallButton, TextField } from '../components/Field.js';
 import { type Fact, Review, useReviewStep } from '../components/Review.js';
 import { useSentBefore } from '../components/SentBefore.js';
 import { Segmented } from '../components/Segmented.js';
@@ -154,15 +154,15 @@ export function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holding
                 error={h.amount !== '' && !holderChecks[i]!.amount.ok ? (holderChecks[i]!.amount as { error: string }).error : undefined}
               />
               {holders.length > 1 && (
-                <button type="button" class="small" onClick={() => setHolders(holders.filter((_, j) => j !== i))}>
+                <SmallButton onClick={() => setHolders(holders.filter((_, j) => j !== i))}>
                   Remove holder {i + 1}
-                </button>
+                </SmallButton>
               )}
             </div>
           ))}
-          <button type="button" class="small" disabled={holders.length >= 64} onClick={() => setHolders([...holders, { address: '', amount: '' }])}>
+          <SmallButton disabled={holders.length >= 64} onClick={() => setHolders([...holders, { address: '', amount: '' }])}>
             Add holder
-          </button>
+          </SmallButton>
         </fieldset>
       )}
       {kind === 'nft' && <Muted>Each group is minted once (one NFT from this wallet); its mint right is then used up.</Muted>}
@@ -171,16 +171,16 @@ export function Create({ status, hrp, onChanged, h }: AssetsProps & { h: Holding
           <div key={i}>
             <OwnerEditor label={kind === 'nft' ? `Group ${i} minters` : `Minter set ${i + 1}`} draft={m} hrp={hrp} onChange={(d) => setMinters(minters.map((x, j) => (j === i ? d : x)))} />
             {minters.length > 1 && (
-              <button type="button" class="small" onClick={() => setMinters(minters.filter((_, j) => j !== i))}>
+              <SmallButton onClick={() => setMinters(minters.filter((_, j) => j !== i))}>
                 Remove {kind === 'nft' ? `group ${i}` : `minter set ${i + 1}`}
-              </button>
+              </SmallButton>
             )}
           </div>
         ))}
       {kind !== 'fixed' && (
-        <button type="button" class="small" disabled={minters.length >= 64} onClick={() => setMinters([...minters, { addresses: own, threshold: '1' }])}>
+        <SmallButton disabled={minters.length >= 64} onClick={() => setMinters([...minters, { addresses: own, threshold: '1' }])}>
           {kind === 'nft' ? 'Add group' : 'Add minter set'}
-        </button>
+        </SmallButton>
       )}
       <FeeLine fees={h.fees} kind="createAsset" />
       <button class="primary wide" type="submit" disabled={!ready}>

@@ -6,7 +6,7 @@ import { selectionOf, useCall } from '../api.js';
 import { checkAddress, decodePayload, encodePayload, jsonShown, type PayloadKind } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
-import { FormError, Muted, TextField } from '../components/Field.js';
+import { FormError, Muted, MutedText, TextField } from '../components/Field.js';
 import { Review, useReviewStep } from '../components/Review.js';
 import { useSentBefore } from '../components/SentBefore.js';
 import { Segmented } from '../components/Segmented.js';
@@ -245,7 +245,7 @@ export function NftList({ status, hrp, onChanged, h }: AssetsProps & { h: Holdin
           return (
             <li key={n.utxoID} class="nft" data-testid="nft">
               <AssetLabel asset={{ assetID: n.assetID, name: n.name, symbol: n.symbol, verified: false }} />
-              <span class="muted"> · group {n.groupID}</span>
+              <MutedText> · group {n.groupID}</MutedText>
               <PayloadPreview kind={shown.kind} text={shown.text} />
               {n.shared && <p class="warn-box">Shared: another key can also send this NFT, at any time, so it is yours only until that key moves it.</p>}
               {n.lockedUntil !== undefined ? (

@@ -10,7 +10,7 @@ import { AmountText } from '../components/AmountText.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AssetLabel } from '../components/AssetLabel.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { Muted } from '../components/Field.js';
+import { Muted, ScreenReaderText } from '../components/Field.js';
 import { Review, useReviewStep } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { useSentBefore } from '../components/SentBefore.js';
@@ -102,13 +102,13 @@ function Held({ balances, rights, nfts, onMint }: { balances: BalancesView | nul
         <li key={b.assetID}>
           {/* Named by what it shows (so speech and sight agree), with the full asset ID for a unique name. */}
           <button type="button" class="asset-button" onClick={() => setOpen(b.assetID)}>
-            <span class="sr-only">Details of </span>
+            <ScreenReaderText>Details of </ScreenReaderText>
             <AssetLabel asset={b} />
             <span class="amount">
               {/* Rounded like Home's; no toggle inside this button (the exact amount is in its name). */}
               {ownTotal(b) === 0n && nftsOf(b.assetID) > 0 ? nftsText(nftsOf(b.assetID)) : <AmountText value={ownSpendable(b)} denomination={b.denomination} symbol={b.symbol} toggle={false} />}
             </span>
-            {!b.verified && <span class="sr-only"> (asset ID {b.assetID})</span>}
+            {!b.verified && <ScreenReaderText> (asset ID {b.assetID})</ScreenReaderText>}
           </button>
         </li>
       ))}

@@ -25,7 +25,7 @@ import { WEI_PER_NAVAX } from '../../core/amount.js';
 import type { AccountView, AssetBalanceView, BalancesView, ChainName, Selection } from '../../shared/messages.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { Muted } from '../components/Field.js';
+import { Muted, MutedText, ScreenReaderText, SmallButton } from '../components/Field.js';
 import { useTick } from '../components/NodeBanner.js';
 import { lazyComponent } from '../components/Lazy.js';
 
@@ -79,9 +79,9 @@ export function RefreshState({ view, loadError, now, onRefresh }: { view: Balanc
         <span role="status">{text}</span>
         {ago && <span aria-hidden="true">{ago}</span>}
       </span>
-      <button type="button" class="small" onClick={onRefresh} disabled={busy} aria-label="Refresh balances">
+      <SmallButton onClick={onRefresh} disabled={busy} aria-label="Refresh balances">
         Refresh
-      </button>
+      </SmallButton>
     </div>
   );
 }
@@ -151,7 +151,7 @@ function AssetRow({ b, hidden, onToggleHidden }: { b: AssetBalanceView; hidden: 
         <div class="asset-meta">
           <button type="button" class="link" onClick={() => onToggleHidden(b.assetID)}>
             {hidden ? 'Unhide' : 'Hide'} {b.symbol}
-            <span class="sr-only"> (asset ID {b.assetID})</span>
+            <ScreenReaderText> (asset ID {b.assetID})</ScreenReaderText>
           </button>
         </div>
       )}
@@ -172,7 +172,7 @@ function ChainSection({ chain, rows, hidden, showHidden, onToggleHidden }: { cha
       <header class="chain-head">
         <h2 id={`chain-${chain}`}>{chainLabel(chain)}</h2>
         <span class="chain-total" data-testid={`total-${chain}`}>
-          <span class="muted">{heading} </span>
+          <MutedText>{heading} </MutedText>
           {avax ? <AmountText value={chain === 'P' ? ownSpendable(avax) : ownTotal(avax)} denomination={avax.denomination} symbol={avax.symbol} label={`${chainLabel(chain)} ${chain === 'P' ? 'spendable now' : 'total'}`} /> : rows ? '0 AVAX' : '—'}
         </span>
       </header>
@@ -260,19 +260,19 @@ export function Home(p: HomeProps) {
       {p.actions}
       <RefreshState view={view} loadError={p.loadError} now={now} onRefresh={p.onRefresh} />
       <div class="grand-total">
-        <span class="muted">Total AVAX, all chains</span>
+        <MutedText>Total AVAX, all chains</MutedText>
         <span class="amount big" data-testid="total-all">
           {view && view.updatedAt > 0 ? <AmountText value={totalAvaxWei(view)} denomination={WEI_DECIMALS} symbol="AVAX" label="Total, all chains" /> : '—'}
         </span>
         {staked > 0n && (
-          <span class="muted" data-testid="total-all-staked">
+          <MutedText data-testid="total-all-staked">
             of which staked: <AmountText value={staked} denomination={WEI_DECIMALS} symbol="AVAX" label="Staked, in the total" />
-          </span>
+          </MutedText>
         )}
         {view?.moving && (
-          <span class="muted" data-testid="total-all-moving">
+          <MutedText data-testid="total-all-moving">
             of which moving between chains: <AmountText value={view.moving} denomination={AVAX_DECIMALS} symbol="AVAX" label="Moving between chains, in the total" />
-          </span>
+          </MutedText>
         )}
       </div>
       {view?.warnings && view.warnings.length > 0 && (

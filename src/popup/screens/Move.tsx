@@ -9,7 +9,7 @@ import { checkAmount } from '../checks.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { ErrorDetail, Facts, FormError, Muted } from '../components/Field.js';
+import { ErrorDetail, Facts, FormError, Muted, MutedText } from '../components/Field.js';
 import { Review } from '../components/Review.js';
 import { Segmented } from '../components/Segmented.js';
 import { Term } from '../components/Term.js';
@@ -126,7 +126,7 @@ export function TransferProgress({ t, nodeDown = false }: { t: TransferView; nod
           <Term term="Export" class="id-line">
             <span class="mono">{shortenId(t.exportTxID)}</span>
             <CopyButton text={t.exportTxID} what={`export transaction ID ${shortenId(t.exportTxID)}`} />
-            {t.exportFee !== undefined && <span class="muted">fee <AmountText value={t.exportFee} denomination={AVAX_DECIMALS} symbol="AVAX" /></span>}
+            {t.exportFee !== undefined && <MutedText>fee <AmountText value={t.exportFee} denomination={AVAX_DECIMALS} symbol="AVAX" /></MutedText>}
           </Term>
         )}
         {t.importTxIDs.map((id) => (

@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
 import { checkName, checkPrivateKey } from '../checks.js';
-import { FormError, ReloadButton, TextField } from '../components/Field.js';
+import { FormError, MutedText, ReloadButton, SmallButton, TextField } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import type { AccountView, NetworkView, WalletStatus } from '../../shared/messages.js';
 import { Networks } from './SettingsNetworks.js';
@@ -91,9 +91,9 @@ function AccountRow({ a, onRenamed }: { a: AccountView; onRenamed: () => void })
         <form onSubmit={(e) => void save(e)} noValidate>
           <TextField label="Account name" value={name} onInput={setName} autoFocus error={check.ok ? action.error : check.error} />
           <div class="row">
-            <button type="button" class="small" onClick={() => setEditing(false)}>
+            <SmallButton onClick={() => setEditing(false)}>
               Cancel
-            </button>
+            </SmallButton>
             <button type="submit" class="small primary" disabled={!check.ok || action.busy}>
               Save
             </button>
@@ -102,11 +102,11 @@ function AccountRow({ a, onRenamed }: { a: AccountView; onRenamed: () => void })
       ) : (
         <div class="row spread">
           <span>
-            <strong>{a.name}</strong> <span class="muted">{a.kind === 'hd' ? `HD #${a.index ?? 0}` : 'imported key'}</span>
+            <strong>{a.name}</strong> <MutedText>{a.kind === 'hd' ? `HD #${a.index ?? 0}` : 'imported key'}</MutedText>
           </span>
-          <button type="button" class="small" aria-label={`Rename ${a.name}`} onClick={() => setEditing(true)}>
+          <SmallButton aria-label={`Rename ${a.name}`} onClick={() => setEditing(true)}>
             Rename
-          </button>
+          </SmallButton>
         </div>
       )}
     </li>

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorInfo, errorText, sentence, useAction, useCall, useRequest } from '../api.js';
 import { BackgroundError } from '../../shared/client.js';
 import { checkName } from '../checks.js';
-import { ErrorDetail, FormError, Muted, TextField } from '../components/Field.js';
+import { ErrorDetail, FormError, Muted, MutedText, ScreenReaderText, SmallButton, TextField } from '../components/Field.js';
 import { nodeFailure, stillSyncing } from '../components/NodeBanner.js';
 import type { PlainError } from '../errors.js';
 import type { NetworkView } from '../../shared/messages.js';
@@ -16,7 +16,7 @@ type Health = { healthy: boolean; checks: string[]; passed: number; error?: stri
 
 function HealthLine({ health, name }: { health: Health | undefined; name: string }) {
   if (!health) return null;
-  if (health === 'checking') return <span class="muted">Checking the node…</span>;
+  if (health === 'checking') return <MutedText>Checking the node…</MutedText>;
   // The node's own words and address stay behind Details.
   if ('failed' in health || health.error !== undefined) {
     const failed = 'failed' in health ? health.failed : nodeFailure(health.errorCode ?? '', health.error!);
@@ -114,16 +114,16 @@ export function Networks({ status, onStatus }: SettingsProps) {
             <div class="mono small-text break">{n.url}</div>
             <div class="row">
               {/* A button, not a radio: arrow keys must not switch the wallet through every network on the way. */}
-              <button type="button" class="small" aria-disabled={action.busy || n.id === status.network.id} aria-label={`${n.id === status.network.id ? 'In use' : 'Use'}: ${n.name}`} onClick={() => void select(n.id)}>
+              <SmallButton aria-disabled={action.busy || n.id === status.network.id} aria-label={`${n.id === status.network.id ? 'In use' : 'Use'}: ${n.name}`} onClick={() => void select(n.id)}>
                 {n.id === status.network.id ? 'In use' : 'Use'}
-              </button>
-              <button type="button" class="small" onClick={() => void check(n)}>
-                Check health<span class="sr-only"> of {n.name}</span>
-              </button>
+              </SmallButton>
+              <SmallButton onClick={() => void check(n)}>
+                Check health<ScreenReaderText> of {n.name}</ScreenReaderText>
+              </SmallButton>
               {n.kind === 'custom' && n.id !== status.network.id && (
-                <button type="button" class="small" aria-disabled={action.busy} onClick={() => void remove(n)}>
-                  Remove<span class="sr-only"> {n.name}</span>
-                </button>
+                <SmallButton aria-disabled={action.busy} onClick={() => void remove(n)}>
+                  Remove<ScreenReaderText> {n.name}</ScreenReaderText>
+                </SmallButton>
               )}
               <span aria-live="polite">
                 <HealthLine health={health[n.id]} name={n.name} />
@@ -138,12 +138,12 @@ export function Networks({ status, onStatus }: SettingsProps) {
       {unfinished && (
         <div class="form-error" role="alert">
           <p>{unfinished.text}</p>
-          <button type="button" class="small" onClick={() => void remove(unfinished.network, true)}>
+          <SmallButton onClick={() => void remove(unfinished.network, true)}>
             Remove {unfinished.network.name} anyway
-          </button>{' '}
-          <button type="button" class="small" onClick={() => setUnfinished(null)}>
+          </SmallButton>{' '}
+          <SmallButton onClick={() => setUnfinished(null)}>
             Keep {unfinished.network.name}
-          </button>
+          </SmallButton>
         </div>
       )}
       <form onSubmit={(e) => void add(e)} noValidate>

@@ -1,7 +1,7 @@
 // Settings → Connected sites: the sites connected to which accounts and the chain each sees, the
 // chains sites added; disconnecting a site, putting it back on the wallet's network, removing a chain.
 import { useAction, useCall, useRequest } from '../api.js';
-import { Facts, FormError, Muted } from '../components/Field.js';
+import { Facts, FormError, Muted, SmallButton } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import { formatDateTime } from '../format.js';
 import type { AddedChainView, SiteView } from '../../shared/messages.js';
@@ -12,9 +12,9 @@ function SiteRow({ site, busy, onRevoke, onResetChain }: { site: SiteView; busy:
       <div class="row spread">
         <strong class="break">{site.origin}</strong>
         {site.connectedAt !== undefined && (
-          <button type="button" class="small" aria-label={`Disconnect ${site.origin}`} disabled={busy} onClick={onRevoke}>
+          <SmallButton aria-label={`Disconnect ${site.origin}`} disabled={busy} onClick={onRevoke}>
             Disconnect
-          </button>
+          </SmallButton>
         )}
       </div>
       <div class="small-text muted">{site.connectedAt !== undefined ? `Connected ${formatDateTime(site.connectedAt)}` : 'Not connected'}</div>
@@ -24,9 +24,9 @@ function SiteRow({ site, busy, onRevoke, onResetChain }: { site: SiteView; busy:
             <span class="break">
               Sees chain ID {site.chain.chainId} (“{site.chain.name}”)
             </span>
-            <button type="button" class="small" aria-label={`Use the wallet's network on ${site.origin}`} disabled={busy} onClick={onResetChain}>
+            <SmallButton aria-label={`Use the wallet's network on ${site.origin}`} disabled={busy} onClick={onResetChain}>
               Use the wallet&apos;s network
-            </button>
+            </SmallButton>
           </>
         ) : (
           <span>Sees the wallet&apos;s network</span>
@@ -51,9 +51,9 @@ function ChainRow({ chain, busy, onRemove }: { chain: AddedChainView; busy: bool
           <strong>{chain.name}</strong>{' '}
           {chain.usedBy > 0 && <span class="badge verified">{chain.usedBy === 1 ? 'in use by 1 site' : `in use by ${chain.usedBy} sites`}</span>}
         </span>
-        <button type="button" class="small" aria-label={`Remove ${chain.name} (chain ${chain.chainId})`} disabled={busy} onClick={onRemove}>
+        <SmallButton aria-label={`Remove ${chain.name} (chain ${chain.chainId})`} disabled={busy} onClick={onRemove}>
           Remove
-        </button>
+        </SmallButton>
       </div>
       <Facts>
         <Term term="Chain ID">{chain.chainId}</Term>

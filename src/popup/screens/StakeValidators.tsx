@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { useRequest } from '../api.js';
 import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { Facts, FormError, Muted, ReloadButton, TextField } from '../components/Field.js';
+import { Facts, FormError, Muted, ReloadButton, ScreenReaderText, TextField } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import { AVAX_DECIMALS, shortenId } from '../format.js';
 import { durationText, type FilterText, filterOf, NO_FILTER, remainingText, sharesText, unixText } from '../staking.js';
@@ -126,7 +126,7 @@ export function StakeValidators({ now, onDelegate }: { now: number; onDelegate: 
             <ValidatorFacts v={v} now={page.chainTime} />
             <details class="tx-details">
               <summary>
-                More<span class="sr-only"> about {shortNode(v.nodeID)}</span>
+                More<ScreenReaderText> about {shortNode(v.nodeID)}</ScreenReaderText>
               </summary>
               <Facts>
                 <Term term="Node ID" class="mono break">{v.nodeID}</Term>

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAction, useCall } from '../api.js';
 import { checkAddress } from '../checks.js';
 import { AddressInput } from '../components/AddressInput.js';
-import { FormError, Muted } from '../components/Field.js';
+import { FormError, Muted, SmallButton } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import { standardLabel, tokenBalanceText, tokenFlags } from '../tokens-format.js';
 import type { Selection, TokenView } from '../../shared/messages.js';
@@ -41,9 +41,9 @@ export function TokenAdd({ hrp, selection, onAdded, onCancel }: { hrp: string; s
     <form class="token-add" noValidate onSubmit={(e) => void inspect(e)}>
       <div class="title-row">
         <h1>Add a token</h1>
-        <button type="button" class="small" onClick={onCancel}>
+        <SmallButton onClick={onCancel}>
           Back
-        </button>
+        </SmallButton>
       </div>
       <Muted>The token's contract address on the C-Chain. The wallet asks your node what the contract says; nothing is sent.</Muted>
       <AddressInput

@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { sentence, useAction, useCall, useRequest } from '../api.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { Facts, FormError, Muted } from '../components/Field.js';
+import { Facts, FormError, Muted, ScreenReaderText, SmallButton } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import { ScanNote } from '../components/TokenTransfers.js';
 import { shortenId } from '../format.js';
@@ -30,13 +30,13 @@ function NftItem({ token, tokenId, amount, onSend }: { token: TokenView; tokenId
         {amount !== '1' && <span>× {amount}</span>}
       </div>
       <div class="actions">
-        <button type="button" class="small" onClick={() => onSend(tokenId)}>
-          Send<span class="sr-only"> {nft}</span>
-        </button>
+        <SmallButton onClick={() => onSend(tokenId)}>
+          Send<ScreenReaderText> {nft}</ScreenReaderText>
+        </SmallButton>
         {!meta && (
-          <button type="button" class="small" disabled={action.busy} onClick={() => void read()}>
-            Details<span class="sr-only"> of {nft}</span>
-          </button>
+          <SmallButton disabled={action.busy} onClick={() => void read()}>
+            Details<ScreenReaderText> of {nft}</ScreenReaderText>
+          </SmallButton>
         )}
       </div>
       {meta && (
@@ -70,9 +70,9 @@ export function TokenNfts({ token, listKey, onSend }: { token: TokenView; listKe
       {!items && !list.error && <Muted>Reading the chain…</Muted>}
       <ScanNote scan={scan} />
       {scan && !whole && (
-        <button type="button" class="small" disabled={list.loading} onClick={() => void list.reload()}>
-          Reload<span class="sr-only"> NFTs of {name}</span>
-        </button>
+        <SmallButton disabled={list.loading} onClick={() => void list.reload()}>
+          Reload<ScreenReaderText> NFTs of {name}</ScreenReaderText>
+        </SmallButton>
       )}
       {items && items.length === 0 && <Muted>{whole ? 'You hold none of these now.' : 'None found in the blocks read so far.'}</Muted>}
       <ul class="tx-list">

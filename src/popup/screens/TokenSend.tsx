@@ -8,7 +8,7 @@ import { AddressInput, sameAddress } from '../components/AddressInput.js';
 import { AmountInput } from '../components/AmountInput.js';
 import { AmountText } from '../components/AmountText.js';
 import { EvmFee, useEvmFlow } from '../components/EvmFlow.js';
-import { ErrorDetail, FormError, TextField } from '../components/Field.js';
+import { ErrorDetail, FormError, MutedText, SmallButton, TextField } from '../components/Field.js';
 import { type Fact, Review } from '../components/Review.js';
 import { useSentBefore } from '../components/SentBefore.js';
 import { TxStatus } from '../components/TxStatus.js';
@@ -39,7 +39,7 @@ export function SimulationLine({ sim }: { sim: SimulationView }) {
     );
   }
   if (sim.method === 'none') return <div class="muted">Your node could not try it.<ErrorDetail detail={sim.nodeSaid && `Your node said: ${sim.nodeSaid}`} about="of the trial run" /></div>;
-  if (sim.changes.length === 0) return <span class="muted">{sim.method === 'call' ? 'Your node ran it without error (it could not say what moves).' : 'Tried on your node: nothing of yours moves.'}</span>;
+  if (sim.changes.length === 0) return <MutedText>{sim.method === 'call' ? 'Your node ran it without error (it could not say what moves).' : 'Tried on your node: nothing of yours moves.'}</MutedText>;
   return (
     <ul class="plain-list">
       {sim.changes.map((c) => {
@@ -156,9 +156,9 @@ export function TokenSend(p: TokenSendProps) {
     >
       <div class="title-row">
         <h1>Send {symbol}</h1>
-        <button type="button" class="small" onClick={p.onBack}>
+        <SmallButton onClick={p.onBack}>
           Back
-        </button>
+        </SmallButton>
       </div>
       <p class="muted break">
         {p.token.name} · contract <span class="mono">{p.token.address}</span>

@@ -4,7 +4,7 @@
 // Loaded on demand (lazy.tsx): none of it weighs on the popup's first paint.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
-import { FormError, Muted, ReloadButton } from '../components/Field.js';
+import { FormError, Muted, MutedText, ReloadButton, ScreenReaderText, SmallButton } from '../components/Field.js';
 import { AmountText } from '../components/AmountText.js';
 import { PendingEvm } from '../components/PendingEvm.js';
 import { TokenTransfers } from '../components/TokenTransfers.js';
@@ -49,7 +49,7 @@ function TokenRow({ t, listKey, selection, onSend, onRemoved }: { t: TokenView; 
     <li class="asset-row" data-testid={`token-${t.address.toLowerCase()}`}>
       <div class="asset-main">
         <span>
-          <strong>{name}</strong> <span class="muted">{t.name}</span>
+          <strong>{name}</strong> <MutedText>{t.name}</MutedText>
         </span>
         <span class="amount" data-testid="token-balance">
           {/* Rounded as AVAX is, the exact amount one click away. */}
@@ -67,28 +67,28 @@ function TokenRow({ t, listKey, selection, onSend, onRemoved }: { t: TokenView; 
       ))}
       <div class="actions">
         {t.standard === 'erc20' && (
-          <button type="button" class="small" onClick={() => onSend()}>
-            Send<span class="sr-only"> {name}</span>
-          </button>
+          <SmallButton onClick={() => onSend()}>
+            Send<ScreenReaderText> {name}</ScreenReaderText>
+          </SmallButton>
         )}
         {t.standard !== 'erc20' && (
-          <button type="button" class="small" aria-expanded={showNfts} onClick={() => setShowNfts(!showNfts)}>
+          <SmallButton aria-expanded={showNfts} onClick={() => setShowNfts(!showNfts)}>
             {showNfts ? 'Hide NFTs' : 'Show NFTs'}
-            <span class="sr-only"> of {name}</span>
-          </button>
+            <ScreenReaderText> of {name}</ScreenReaderText>
+          </SmallButton>
         )}
         {confirmRemove ? (
           <>
-            <button type="button" class="small" disabled={action.busy} onClick={() => void remove()}>
-              Yes, remove<span class="sr-only"> {name}</span>
-            </button>
+            <SmallButton disabled={action.busy} onClick={() => void remove()}>
+              Yes, remove<ScreenReaderText> {name}</ScreenReaderText>
+            </SmallButton>
             <button type="button" class="small" ref={keep} onClick={() => setConfirmRemove(false)}>
-              Keep<span class="sr-only"> {name}</span>
+              Keep<ScreenReaderText> {name}</ScreenReaderText>
             </button>
           </>
         ) : (
           <button type="button" class="small" ref={removeButton} onClick={() => setConfirmRemove(true)}>
-            Remove<span class="sr-only"> {name}</span>
+            Remove<ScreenReaderText> {name}</ScreenReaderText>
           </button>
         )}
       </div>
