@@ -392,12 +392,16 @@ export class Delivery {
       // The nonce was chosen when the site asked; a send since then took it (or refused one freed another).
       const nonce = evmTxNonce(signed.signedBytes);
       const now = await ctx.engine.evmNonce(await this.ownEvmNonces(ctx));
-      if (nonce !== now) throw new WalletError('stale-approval', `another C-Chain transaction of this account went out since this one was approved (nonce ${nonce}, now ${now}); nothing was sent: ask again`);
+      if (nonce !== now) throw nonceTaken(nonce, now);
       const replaced = conflictsOf(live, 'C', { nonce });
       await this.deliver(ctx, signed, item, undefined, false, replaced);
     });
   }
 }
+
+/** A site's tx approved with the nonce the wallet chose then (`nonce`), which another tx of the account took since (`now`: the next one now). */
+export const nonceTaken = (nonce: bigint, now: bigint): WalletError =>
+  new WalletError('stale-approval', `another transaction of this account went out since this one was approved (nonce ${nonce}, now ${now}); nothing was sent: ask again`);
 
 /** True when the tx pays change to the engine's fresh change address (so the next send needs a new one). */
 function usesChange(built: BuiltTx, engine: WalletEngine): boolean {

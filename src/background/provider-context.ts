@@ -94,8 +94,11 @@ export type Payload =
   /** `chain`: the chain the approval was shown for (chainKeyOf), when what is signed names one. */
   | { kind: 'typed-data'; accountId: string; typed: TypedDataInput; chain?: string }
   | { kind: 'avalanche-message'; accountId: string; messageHex: string }
-  /** `item`: how the tx is listed in Activity (a deployment, a token send, an approval…); `requester`: whose calls it counts. */
-  | { kind: 'evm-tx'; accountId: string; rpcUrl: string; activity: boolean; tx: Record<keyof EvmTxRequest, string>; item?: Partial<ActivityItem>; requester?: string; chain?: string }
+  /**
+   * `item`: how the tx is listed in Activity (a deployment, a token send, an approval…); `requester`: whose calls it counts;
+   * `nonceOf`: on a chain a site added, the address whose next nonce the wallet chose (the site named none).
+   */
+  | { kind: 'evm-tx'; accountId: string; rpcUrl: string; activity: boolean; tx: Record<keyof EvmTxRequest, string>; item?: Partial<ActivityItem>; requester?: string; chain?: string; nonceOf?: string }
   /** `token`: the token as the approval showed it (absent in approvals of an older version). */
   | { kind: 'watch-asset'; accountId: string; address: string; chain?: string; token?: TokenMetadata }
   /**

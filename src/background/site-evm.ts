@@ -16,6 +16,7 @@ import { type Call, MAX_CALL_DATA_BYTES, MAX_MESSAGE_BYTES, messageShown, Provid
 import { chainIdParam, evmAddressParam, hexBytesParam, hexDataParam, InvalidParamsError, messageParam, objectParam, onlyKeys, positional, txQuantityParam, typedDataParam, typedDataV3Param } from './provider-params.js';
 import { chainKeyOf, hostOf, networkOfChainKey } from './site-connection.js';
 import { requesterOf } from './approvals.js';
+import { nonceTaken } from './delivery.js';
 import { evmTxInsight, typedDataReview } from './evm-views.js';
 
 /** Read-only EVM methods answered by the chain's node, params passed through (they move no funds). */
@@ -298,13 +299,30 @@ export class SiteEvm extends SiteHandler {
           ...(recipient ? { recipient } : {}),
           ...views,
         },
-        payload: { kind: 'evm-tx', accountId: account.id, rpcUrl: chain.rpcUrl, activity: chain.kind === 'avalanche', tx: approvedTx, item, requester, chain: chainKeyOf(chain) },
+        payload: {
+          kind: 'evm-tx',
+          accountId: account.id,
+          rpcUrl: chain.rpcUrl,
+          activity: chain.kind === 'avalanche',
+          tx: approvedTx,
+          item,
+          requester,
+          chain: chainKeyOf(chain),
+          ...(chain.kind === 'evm' && siteNonce === undefined ? { nonceOf: account.cAddress } : {}),
+        },
       };
     }, async (payload) => {
       await this.conn.assertStillOn(call.site, payload.chain);
       const t = payload.tx;
       // Exactly the approved fields (the bytes the user was shown): nothing is re-estimated after the user said yes.
       const request = evmRequestOf(t);
+      const eth = this.conn.eth(payload.rpcUrl);
+      // A tx of the account sent since the wallet chose this nonce (another site's, approved first) took
+      // it: this one would take that one's place, or be refused. (Avalanche's C-Chain: sendSiteTx.)
+      if (payload.nonceOf) {
+        const now = await eth.getTransactionCount(payload.nonceOf, 'pending');
+        if (now !== request.nonce) throw nonceTaken(request.nonce, now);
+      }
       const signed = await this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signEvmTx(request, secret));
       // A call is counted for the site's later approvals once it went out, not when it was refused.
       const noteCall = async () => {
@@ -319,7 +337,7 @@ export class SiteEvm extends SiteHandler {
         await noteCall();
         return signed.hash;
       }
-      const hash = await this.conn.eth(payload.rpcUrl).sendRawTransaction(signed.rawTx);
+      const hash = await eth.sendRawTransaction(signed.rawTx);
       if (hash.toLowerCase() !== signed.hash.toLowerCase()) throw new WalletError('node-response', `the node reports hash ${hash} for transaction ${signed.hash}`);
       await noteCall();
       return signed.hash;

@@ -206,6 +206,32 @@ describe('the provider against the real node', () => {
     }
   });
 
+  it("an EVM tx approved after the wallet's own send took the nonce it was shown with is refused, and nothing is sent", async () => {
+    const { client } = await net;
+    const to = '0x00000000000000000000000000000000000A11cE';
+    bg.user.answer = () => 'wait';
+    try {
+      const answer = call(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, value: '0x1' }]);
+      let pending = (await bg.approvals.list())[0];
+      for (let i = 0; !pending && i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        pending = (await bg.approvals.list())[0];
+      }
+      // While the approval waits, a send from the popup takes the nonce it shows.
+      const est = await bg.wallet.sends.sendEstimate({ chain: 'C', to, amountWei: '1' });
+      await client.waitForTx('C', (await bg.wallet.sends.sendC({ to, amountWei: '1', maxFeeWei: est.fee })).txHash);
+      const nonceAfter = (await ok(bg, 'eth_getTransactionCount', [account.cAddress, 'pending'])) as string;
+      expect(BigInt(nonceAfter)).toBe(BigInt((pending!.summary as { nonce: string }).nonce) + 1n);
+      await bg.approvals.decide(pending!.id, true);
+      const refused = await answer;
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) expect(refused.error.message).toMatch(/went out since this one was approved.*nothing was sent: ask again/);
+      expect(await ok(bg, 'eth_getTransactionCount', [account.cAddress, 'pending'])).toBe(nonceAfter);
+    } finally {
+      bg.user.answer = () => true;
+    }
+  });
+
   it('signs and sends an X-Chain tx a site built with avalanchejs, and refuses one for another network', async () => {
     const { ctx, client } = await net;
     const ajs = avalanchejsContextOf(ctx);

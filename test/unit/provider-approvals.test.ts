@@ -260,3 +260,53 @@ describe('an approval picked up by its request ID (as after a restart)', () => {
     expect(signed).toBe(1);
   });
 });
+
+describe("a site's tx on a chain a site added, approved with the nonce the wallet chose", () => {
+  it('is not signed or sent once another tx of the account took that nonce; one with the nonce the site named is sent as approved', async () => {
+    const h = '0x' + '00'.repeat(32);
+    const hash = '0x' + '11'.repeat(32);
+    let count = 3n;
+    const sent: string[] = [];
+    const fetchStub = (async (_url: string, init?: RequestInit) => {
+      const { id, method, params } = JSON.parse(String(init?.body)) as { id: number; method: string; params: unknown[] };
+      if (method === 'eth_sendRawTransaction') sent.push(String(params[0]));
+      const result = { eth_chainId: '0x2a', eth_getTransactionCount: '0x' + count.toString(16), eth_sendRawTransaction: hash, eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: '0x2faf0800', gasUsed: '0x0', transactions: [] }, eth_estimateGas: '0x5208', eth_getBalance: '0xde0b6b3a7640000' }[method] ?? '0x0';
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
+    }) as unknown as typeof fetch;
+    let signed = 0;
+    const wallet = {
+      recipientOf: async () => ({ warnings: [] }),
+      evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol: 'TST', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never,
+      withEvmSecret: async () => (signed++, { hash, rawTx: '0x02' }) as never,
+      noteSiteCall: async () => undefined,
+    };
+    const t = setup({ fetch: fetchStub, wallet });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    const adding = t.call('wallet_addEthereumChain', [{ chainId: '0x2a', chainName: 'Other', rpcUrls: ['https://rpc.test.example'], nativeCurrency: { name: 'T', symbol: 'TST', decimals: 18 } }]);
+    for (let i = 0; i < 2; i++) {
+      await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+      await t.approvals.decide((await t.approvals.list())[0]!.id, true);
+    }
+    await adding;
+    const approve = async (tx: Record<string, string>, countAtApproval: bigint) => {
+      const sending = t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, ...tx }]);
+      await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+      const [pending] = await t.approvals.list();
+      count = countAtApproval;
+      await t.approvals.decide(pending!.id, true);
+      return { nonce: (pending!.summary as { nonce: string }).nonce, answer: await sending.catch((e: unknown) => e) };
+    };
+    // Another site's tx, approved first, went out meanwhile: the count moved past the nonce shown.
+    const taken = await approve({}, 4n);
+    expect(taken.nonce).toBe('3');
+    expect(taken.answer).toMatchObject({ ok: false, error: { message: expect.stringContaining('went out since this one was approved (nonce 3, now 4)') } });
+    expect({ signed, sent }).toEqual({ signed: 0, sent: [] });
+    // Nothing went out meanwhile: signed and sent as approved.
+    count = 4n;
+    expect(await approve({}, 4n)).toMatchObject({ nonce: '4', answer: { ok: true, result: hash } });
+    expect({ signed, sent }).toEqual({ signed: 1, sent: ['0x02'] });
+    // A nonce the site named (its own replacement, say) is the site's choice: sent whatever the count.
+    expect(await approve({ nonce: '0x2' }, 9n)).toMatchObject({ nonce: '2', answer: { ok: true, result: hash } });
+    expect(sent).toHaveLength(2);
+  });
+});
