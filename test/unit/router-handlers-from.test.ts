@@ -53,7 +53,7 @@ describe('handlersFrom', () => {
       extensionOrigin: ORIGIN,
       checkSelection: async (selection) => {
         seen.push(selection);
-        if (selection.accountId !== 'acc1') throw new WalletError('selection-changed', 'the account or network was switched since this was reviewed: nothing was sent; review it again');
+        if (selection.accountId !== 'acc1') throw new WalletError('selection-changed', 'the account or network was switched since this was reviewed: nothing was done; review it again');
       },
     });
     const params = { from: 'X', to: 'P', amount: '1', maxFee: '1' };

@@ -382,7 +382,7 @@ export class AccountsService {
   async checkSelection(selection: Selection): Promise<void> {
     const s = await this.settings.read();
     if (s.selectedAccountId !== selection.accountId || s.selectedNetworkId !== selection.networkId) {
-      throw new WalletError('selection-changed', 'the account or network was switched since this was reviewed: nothing was sent; review it again');
+      throw new WalletError('selection-changed', 'the account or network was switched since this was reviewed: nothing was done; review it again');
     }
   }
 

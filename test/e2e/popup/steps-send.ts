@@ -91,7 +91,7 @@ export async function reviewRefusedAfterSwitchElsewhere(run: UiRun): Promise<voi
     return shown;
   }, other.id);
   expect([
-    'The account or network was switched since this was reviewed: nothing was sent; review it again',
+    'The account or network was switched since this was reviewed: nothing was done; review it again',
     `Switched in another window to ${OTHER_ACCOUNT} on ${(await ui.call('wallet.status', {})).network.name}. What was open here was closed: anything not yet confirmed was not sent (Activity shows what was).`,
   ]).toContain(refusal);
   // The open popup then follows the switch: the header names the account now selected.
