@@ -116,8 +116,8 @@ const approvalWindow = new ApprovalWindow(browser.windows, stores.session, brows
 const pages = new ProviderPages({
   area: stores.session,
   viewOf: async (site) => JSON.stringify(await provider.siteState(site)),
-  send: (tabId, frameId) => {
-    const event: ProviderEventMessage = { channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged' };
+  send: (tabId, frameId, origin) => {
+    const event: ProviderEventMessage = { channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged', origin };
     return browser.tabs.sendMessage(tabId, event, { frameId });
   },
 });

@@ -22,8 +22,11 @@ export interface ProviderPagesDeps {
   area: StorageArea;
   /** The view a site has now, as JSON (the provider's state for it). */
   viewOf(site: Site): Promise<string>;
-  /** Delivers the 'stateChanged' event; rejects when the frame is gone. */
-  send(tabId: number, frameId: number): Promise<unknown>;
+  /**
+   * Delivers the 'stateChanged' event for the document of `origin` (the frame's own): rejects when
+   * the frame is gone, or holds another document now (its content script drops the event).
+   */
+  send(tabId: number, frameId: number, origin: string): Promise<unknown>;
 }
 
 function isFrame(value: unknown): value is ProviderFrame {
@@ -100,7 +103,7 @@ export class ProviderPages {
       frames.splice(0, frames.length, ...left);
       return (added = true);
     });
-    if (added && !stateRead) void this.deps.send(tabId, frameId).catch(() => undefined);
+    if (added && !stateRead) void this.deps.send(tabId, frameId, site.frameOrigin ?? site.origin).catch(() => undefined);
   }
 
   /**
@@ -125,7 +128,7 @@ export class ProviderPages {
       return told.length > 0;
     });
     const gone: ProviderFrame[] = [];
-    await Promise.all(told.map((f) => this.deps.send(f.tabId, f.frameId).catch(() => gone.push(f))));
+    await Promise.all(told.map((f) => this.deps.send(f.tabId, f.frameId, f.site.frameOrigin ?? f.site.origin).catch(() => gone.push(f))));
     if (gone.length === 0) return;
     await this.#serial(async (frames) => {
       // Only the page that was told: the frame may have loaded another site since.

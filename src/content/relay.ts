@@ -289,7 +289,7 @@ export function startRelay(deps: RelayDeps): Relay {
 
   return {
     onRuntimeMessage(message: unknown): boolean {
-      if (!isRecord(message) || message.channel !== PROVIDER_EVENT_CHANNEL || message.event !== 'stateChanged') return false;
+      if (!isRecord(message) || message.channel !== PROVIDER_EVENT_CHANNEL || message.event !== 'stateChanged' || message.origin !== win.location.origin) return false;
       stateChanged();
       return true;
     },

@@ -56,6 +56,12 @@ export interface ProviderEventMessage {
   channel: typeof PROVIDER_EVENT_CHANNEL;
   /** Chain, accounts or lock state changed: the page's provider re-reads its state. */
   event: 'stateChanged';
+  /**
+   * The origin of the document the event is for. A frame that loaded another page since (a sandboxed
+   * one, which never registers, or one yet to ask) is still addressed by tab and frame: its content
+   * script drops an event for another origin, which would tell that page of this site's lock and connection.
+   */
+  origin: string;
 }
 
 /** EIP-1193 and JSON-RPC error codes the provider answers with. */

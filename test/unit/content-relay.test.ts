@@ -178,19 +178,23 @@ describe('page → background', () => {
 });
 
 describe('background → page', () => {
-  it('forwards stateChanged events and leaves every other runtime message unanswered', async () => {
+  it("forwards stateChanged events for this page's origin and leaves every other runtime message unanswered", async () => {
     const t = setup(ok(null));
+    const origin = t.win.location.origin;
     for (const message of [
       null,
       'stateChanged',
-      { channel: 'xpc-wallet', event: 'stateChanged' },
+      { channel: 'xpc-wallet', event: 'stateChanged', origin },
+      // For the document this frame held before (a connected site's): this page must not learn when that one changes.
+      { channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged', origin: 'https://victim.example' },
+      { channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged' },
       { channel: PROVIDER_EVENT_CHANNEL, event: 'disconnect' },
       { channel: PROVIDER_EVENT_CHANNEL, event: 'accountsChanged', accounts: ['0xaaa'] },
     ]) {
       expect(t.relay.onRuntimeMessage(message)).toBe(false);
     }
     // Acknowledged, so the background's tabs.sendMessage resolves instead of reporting no answer.
-    expect(t.relay.onRuntimeMessage({ channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged' })).toBe(true);
+    expect(t.relay.onRuntimeMessage({ channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged', origin })).toBe(true);
 
     await vi.waitFor(() => expect(t.toPage).toHaveLength(1));
     // A request round trip as a barrier: nothing else was posted before it.
@@ -235,7 +239,7 @@ describe('with the page provider', () => {
     const chainChanged = vi.fn();
     provider.on('chainChanged', chainChanged);
     state.chainId = '0xa869';
-    t.relay.onRuntimeMessage({ channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged' });
+    t.relay.onRuntimeMessage({ channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged', origin: t.win.location.origin });
     await vi.waitFor(() => expect(chainChanged).toHaveBeenCalledWith('0xa869'));
 
     const disconnect = vi.fn();

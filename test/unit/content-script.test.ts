@@ -48,9 +48,10 @@ it("acknowledges the background's stateChanged with a synchronous answer, and le
   expect(listeners).toHaveLength(1);
   const ack = vi.fn();
   // Not `true`: Chrome would then hold the background's tabs.sendMessage open for a later answer.
-  expect(listeners[0]!({ channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged' }, {}, ack)).toBeUndefined();
+  expect(listeners[0]!({ channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged', origin: 'https://dapp.example' }, {}, ack)).toBeUndefined();
   expect(ack).toHaveBeenCalledExactlyOnceWith(true);
-  for (const message of [{ channel: PROVIDER_EVENT_CHANNEL, event: 'disconnect' }, { channel: 'xpc-wallet', type: 'wallet.open' }, null]) {
+  // One for another page's document (the frame loaded this page since) is not this page's: no answer, and the background forgets the frame.
+  for (const message of [{ channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged', origin: 'https://victim.example' }, { channel: PROVIDER_EVENT_CHANNEL, event: 'disconnect' }, { channel: 'xpc-wallet', type: 'wallet.open' }, null]) {
     const other = vi.fn();
     expect(listeners[0]!(message, {}, other)).toBeUndefined();
     expect(other).not.toHaveBeenCalled();

@@ -13,16 +13,19 @@ function setup() {
   const views = new Map<string, string>();
   const viewKey = (s: Site) => s.frameOrigin ?? s.origin;
   const sent: string[] = [];
+  /** Each event's frame with the origin of the document it is for. */
+  const addressed: string[] = [];
   const gone = new Set<string>();
   const deps = {
     area: stores.session,
     viewOf: async (s: Site) => views.get(viewKey(s)) ?? 'locked-out',
-    send: async (tabId: number, frameId: number) => {
+    send: async (tabId: number, frameId: number, origin: string) => {
       if (gone.has(`${tabId}/${frameId}`)) throw new Error('Could not establish connection. Receiving end does not exist.');
       sent.push(`${tabId}/${frameId}`);
+      addressed.push(`${tabId}/${frameId} ${origin}`);
     },
   };
-  return { stores, views, sent, gone, pages: new ProviderPages(deps), fresh: () => new ProviderPages(deps) };
+  return { stores, views, sent, addressed, gone, pages: new ProviderPages(deps), fresh: () => new ProviderPages(deps) };
 }
 
 describe('provider pages', () => {
@@ -47,6 +50,8 @@ describe('provider pages', () => {
     for (const origin of ['https://shop.example', 'https://news.example', 'https://widget.example']) t.views.set(origin, `chain 2 for ${origin}`);
     await t.pages.notify();
     expect(t.sent.slice(1).sort()).toEqual(['1/0', '2/0', '2/5']);
+    // Each for the document that registered (a frame's own origin): one that loaded another page since drops it (src/content/relay.ts).
+    expect(t.addressed.slice(1).sort()).toEqual(['1/0 https://shop.example', '2/0 https://news.example', '2/5 https://widget.example']);
   });
 
   it('forgets frames that are gone, and a restarted worker knows the others and what they saw', async () => {
