@@ -14,7 +14,7 @@ import { positional } from './provider-params.js';
 import { SiteAvalanche } from './site-avalanche.js';
 import { SiteChains } from './site-chains.js';
 import { SiteConnection } from './site-connection.js';
-import { READ_METHODS, SiteEvm } from './site-evm.js';
+import { READ_METHODS, readParams, SiteEvm } from './site-evm.js';
 import { SiteGate } from './site-gate.js';
 import { SiteTokens } from './site-tokens.js';
 
@@ -235,7 +235,10 @@ export class ProviderService {
         // only when this one is "method not found"; 4200 here would hide the real reason.
         throw new ProviderError(Code.methodNotFound, 'The method "wallet_sendTransaction" does not exist / is not available; use eth_sendTransaction');
       default:
-        if (READ_METHODS.has(method)) return this.#inTurn(framesKeyOf(call.site) ?? limitKeyOf(call.site), () => this.evm.read(call.site, method, call.params));
+        if (READ_METHODS.has(method)) {
+          const list = readParams(call.params);
+          return this.#inTurn(framesKeyOf(call.site) ?? limitKeyOf(call.site), () => this.evm.read(call.site, method, list));
+        }
         // Worded as MetaMask words it: ethers recognises "does not exist" as an unsupported operation.
         throw new ProviderError(Code.unsupportedMethod, `The method "${method.slice(0, 100)}" does not exist / is not available in XPC Wallet`);
     }

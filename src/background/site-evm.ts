@@ -52,6 +52,14 @@ export const READ_METHODS = new Set([
   'eth_uninstallFilter',
 ]);
 const MAX_READ_PARAMS = 4;
+
+/** A read's params, checked for count and size: before the read waits for its turn, so that oversized ones never wait in memory. */
+export function readParams(params: unknown): unknown[] {
+  const list = positional(params, 0, MAX_READ_PARAMS);
+  if (JSON.stringify(list).length > MAX_CALL_DATA_BYTES * 2 + 1024) throw new InvalidParamsError('params are too large', 'params');
+  return list;
+}
+
 /** EIP-7825's per-tx gas cap (Ethereum since Fusaka): the room never takes a tx on a chain a site added past it. */
 const EIP7825_TX_GAS = 16_777_216n;
 const looksLikeAddress = (v: unknown): boolean => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v);
@@ -344,9 +352,8 @@ export class SiteEvm extends SiteHandler {
     })) as string;
   }
 
-  async read(site: Site, method: string, params: unknown): Promise<unknown> {
-    const list = positional(params, 0, MAX_READ_PARAMS);
-    if (JSON.stringify(list).length > MAX_CALL_DATA_BYTES * 2 + 1024) throw new InvalidParamsError('params are too large', 'params');
+  /** A read's params as passed to the node (readParams). */
+  async read(site: Site, method: string, list: unknown[]): Promise<unknown> {
     const chain = await this.conn.activeChain(site);
     return this.conn.eth(chain.rpcUrl).ethCall(method, list);
   }

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { ApprovalQueue, MAX_PENDING_PER_SITE } from '../../src/background/approvals.js';
+import { MAX_CALL_DATA_BYTES } from '../../src/background/provider-context.js';
 import { MAX_READS_AT_ONCE, MAX_READS_WAITING, MAX_RUNNING_PER_SITE, ProviderService, type Site, type SiteWallet } from '../../src/background/provider.js';
 import { CATEGORY_LABELS, CATEGORY_SUFFIXES, OTHER_SUFFIX_RULES } from '../../src/background/public-suffixes.js';
 import { registrableDomain } from '../../src/background/site-domain.js';
@@ -216,7 +217,12 @@ describe('limits per site', () => {
 
   it(`holds one site's node reads apart: ${MAX_READS_AT_ONCE} on the wire, ${MAX_READS_WAITING} waiting, the next refused; its other requests still run, and a page's frames have their own turns`, async () => {
     const t = setup();
-    for (let i = 0; i < MAX_READS_AT_ONCE + MAX_READS_WAITING; i++) void t.call('eth_blockNumber', [], { origin: 'https://dapp.example' });
+    for (let i = 0; i < MAX_READS_AT_ONCE; i++) void t.call('eth_blockNumber', [], { origin: 'https://dapp.example' });
+    await tick();
+    // A read too large to pass is refused before it would wait for its turn: it never waits in memory, and takes no waiting place.
+    const oversized = errorOf(t.call('eth_call', [{ data: '0x' + 'ab'.repeat(MAX_CALL_DATA_BYTES + 1024) }, 'latest'], { origin: 'https://dapp.example' }));
+    expect(await Promise.race([oversized, tick().then(() => 'still waiting')])).toMatchObject({ code: -32602 });
+    for (let i = 0; i < MAX_READS_WAITING; i++) void t.call('eth_blockNumber', [], { origin: 'https://dapp.example' });
     await tick();
     expect(t.node.rpc).toBe(MAX_READS_AT_ONCE);
     expect((await errorOf(t.call('eth_getBalance', [ACCOUNT.cAddress, 'latest'], { origin: 'https://dapp.example' }))).code).toBe(-32005);
