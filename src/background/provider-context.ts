@@ -96,7 +96,7 @@ export type Payload =
   | { kind: 'avalanche-message'; accountId: string; messageHex: string }
   /**
    * `item`: how the tx is listed in Activity (a deployment, a token send, an approval…); `requester`: whose calls it counts;
-   * `nonceOf`: on a chain a site added, the address whose next nonce the wallet chose (the site named none).
+   * `nonceOf`: on a chain a site added, the address whose next nonce the tx takes (the wallet's choice, or the site's the same).
    */
   | { kind: 'evm-tx'; accountId: string; rpcUrl: string; activity: boolean; tx: Record<keyof EvmTxRequest, string>; item?: Partial<ActivityItem>; requester?: string; chain?: string; nonceOf?: string }
   /** `token`: the token as the approval showed it (absent in approvals of an older version). */

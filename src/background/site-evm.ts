@@ -17,6 +17,7 @@ import { chainIdParam, evmAddressParam, hexBytesParam, hexDataParam, InvalidPara
 import { chainKeyOf, hostOf, networkOfChainKey } from './site-connection.js';
 import { requesterOf } from './approvals.js';
 import { nonceTaken } from './delivery.js';
+import { oneAtATime } from './storage.js';
 import { evmTxInsight, typedDataReview } from './evm-views.js';
 
 /** Read-only EVM methods answered by the chain's node, params passed through (they move no funds). */
@@ -247,10 +248,10 @@ export class SiteEvm extends SiteHandler {
       const account = await this.conn.actingAccount(call.site, from);
       const eth = this.conn.eth(chain.rpcUrl);
       const estimateUse = (): Promise<bigint> => eth.estimateGas({ from: account.cAddress, ...(to ? { to } : {}), value: `0x${value.toString(16)}`, data });
-      const [nonce, block, tip, use, recipient, balance] = await Promise.all([
+      const [next, block, tip, use, recipient, balance] = await Promise.all([
         // On the Avalanche C-Chain the wallet chooses the nonce, whatever the site asked
         // (WalletEngine.evmNonce: never past a gap, a refused tx's nonce taken again).
-        chain.kind === 'avalanche' ? this.deps.wallet.evmNonceFor(account.id) : (siteNonce ?? eth.getTransactionCount(account.cAddress, 'pending')),
+        chain.kind === 'avalanche' ? this.deps.wallet.evmNonceFor(account.id) : eth.getTransactionCount(account.cAddress, 'pending'),
         // On Avalanche's C-Chain, eth_baseFee: the bound the next block's base fee keeps to, as the
         // wallet's own sends price (a tx under it waits); its block limit is not used there (gasCap).
         chain.kind === 'avalanche' ? eth.baseFee().then((baseFeePerGas) => ({ baseFeePerGas, gasLimit: 0n })) : eth.getBlockByNumber('latest'),
@@ -261,6 +262,9 @@ export class SiteEvm extends SiteHandler {
         // What pays the room over an estimate (roomCap); a site's own limit needs none.
         gasLimit === undefined ? eth.getBalance(account.cAddress) : 0n,
       ]);
+      // On a chain a site added, the nonce the site names; one under the next takes the place of a
+      // waiting tx of the account (or is refused), as the approval says.
+      const nonce = chain.kind === 'evm' ? (siteNonce ?? next) : next;
       const baseFee = block?.baseFeePerGas;
       if (baseFee === undefined) throw new WalletError('unsupported-chain', 'the chain has no EIP-1559 base fee; XPC Wallet signs only EIP-1559 transactions');
       checkFeeInput('a base fee (wei) of', baseFee, MAX_C_BASE_FEE_WEI);
@@ -296,6 +300,7 @@ export class SiteEvm extends SiteHandler {
           data,
           nonce: nonce.toString(),
           ...(siteNonce !== undefined && siteNonce !== nonce ? { siteNonce: siteNonce.toString() } : {}),
+          ...(nonce < next ? { replacesWaiting: true } : {}),
           gasLimit: limit.toString(),
           maxFeePerGas: fees.maxFeePerGas.toString(),
           ...(siteCap !== fees.maxFeePerGas ? { siteMaxFeePerGas: siteCap.toString() } : {}),
@@ -316,7 +321,7 @@ export class SiteEvm extends SiteHandler {
           item,
           requester,
           chain: chainKeyOf(chain),
-          ...(chain.kind === 'evm' && siteNonce === undefined ? { nonceOf: account.cAddress } : {}),
+          ...(chain.kind === 'evm' && nonce === next ? { nonceOf: account.cAddress } : {}),
         },
       };
     }, async (payload) => {
@@ -324,20 +329,14 @@ export class SiteEvm extends SiteHandler {
       const t = payload.tx;
       // Exactly the approved fields (the bytes the user was shown): nothing is re-estimated after the user said yes.
       const request = evmRequestOf(t);
-      const eth = this.conn.eth(payload.rpcUrl);
-      // A tx of the account sent since the wallet chose this nonce (another site's, approved first) took
-      // it: this one would take that one's place, or be refused. (Avalanche's C-Chain: sendSiteTx.)
-      if (payload.nonceOf) {
-        const now = await eth.getTransactionCount(payload.nonceOf, 'pending');
-        if (now !== request.nonce) throw nonceTaken(request.nonce, now);
-      }
-      const signed = await this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signEvmTx(request, secret));
+      const sign = () => this.deps.wallet.withEvmSecret(payload.accountId, (secret) => signEvmTx(request, secret));
       // A call is counted for the site's later approvals once it went out, not when it was refused.
       const noteCall = async () => {
         // Never an error for a tx that went out: the site could take it for a failure and pay again.
         if (payload.requester && payload.chain && request.to !== '') await this.deps.wallet.noteSiteCall(payload.requester, payload.chain, request.to).catch((e: unknown) => this.deps.log?.(`site call not counted: ${(e as Error).message}`));
       };
       if (payload.activity) {
+        const signed = await sign();
         // The Avalanche C-Chain: kept in the outbox, so a lost answer never becomes a second payment.
         // Listed with the most it can cost until its receipt says what it charged (as the wallet's own sends).
         const item: ActivityItem = { txID: signed.hash, chain: 'C', kind: 'send', status: 'pending', amount: t.value, fee: (request.gasLimit * request.maxFeePerGas).toString(), createdAt: Date.now(), ...(request.to ? { to: request.to } : {}), ...payload.item };
@@ -345,10 +344,23 @@ export class SiteEvm extends SiteHandler {
         await noteCall();
         return signed.hash;
       }
-      const hash = await eth.sendRawTransaction(signed.rawTx);
-      if (hash.toLowerCase() !== signed.hash.toLowerCase()) throw new WalletError('node-response', `the node reports hash ${hash} for transaction ${signed.hash}`);
+      // One of the account's txs on this chain at a time, from its nonce check to its send: two
+      // approvals acted on together would both find the nonce free.
+      const sent = await oneAtATime(`site tx ${payload.chain} ${payload.accountId}`, async () => {
+        const eth = this.conn.eth(payload.rpcUrl);
+        // The next nonce when it was asked: a tx of the account sent since (another site's, approved
+        // first) took it, and this one would take that one's place, or be refused. (Avalanche's C-Chain: sendSiteTx.)
+        if (payload.nonceOf) {
+          const now = await eth.getTransactionCount(payload.nonceOf, 'pending');
+          if (now !== request.nonce) throw nonceTaken(request.nonce, now);
+        }
+        const signed = await sign();
+        const hash = await eth.sendRawTransaction(signed.rawTx);
+        if (hash.toLowerCase() !== signed.hash.toLowerCase()) throw new WalletError('node-response', `the node reports hash ${hash} for transaction ${signed.hash}`);
+        return signed.hash;
+      });
       await noteCall();
-      return signed.hash;
+      return sent;
     })) as string;
   }
 

@@ -32,6 +32,11 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
           The site asked for nonce {summary.siteNonce}; the wallet uses {summary.nonce}. This replaces no waiting transaction: Speed up or Cancel in Activity does that.
         </p>
       )}
+      {summary.replacesWaiting && (
+        <p class="warn-box" role="note" data-testid="evm-replaces">
+          The site set nonce {summary.nonce}, which another transaction of yours already took: if that one still waits, this one takes its place and it never runs; if not, this one is refused.
+        </p>
+      )}
       {summary.siteMaxFeePerGas !== undefined && (
         <p class="warn-box" role="note" data-testid="evm-site-fee">
           The site asked for a fee cap of {formatUnits(summary.siteMaxFeePerGas, 9)} {gwei} per gas, under the network's base fee of now: it would wait, with every later transaction of yours behind it. The wallet uses its own.

@@ -88,6 +88,8 @@ export type ApprovalSummary =
       nonce: Amount;
       /** The nonce the site asked for, when the wallet chose another (on Avalanche's C-Chain it always chooses). */
       siteNonce?: Amount;
+      /** On a chain a site added: the site's nonce is one a tx of the account already took (it replaces that one if still waiting, or is refused). */
+      replacesWaiting?: true;
       gasLimit: Amount;
       maxFeePerGas: Amount;
       /** The fee cap the site asked for, when the wallet used its own (one under the C-Chain's base fee would wait). */

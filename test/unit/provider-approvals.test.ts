@@ -261,23 +261,30 @@ describe('an approval picked up by its request ID (as after a restart)', () => {
   });
 });
 
-describe("a site's tx on a chain a site added, approved with the nonce the wallet chose", () => {
-  it('is not signed or sent once another tx of the account took that nonce; one with the nonce the site named is sent as approved', async () => {
+describe("a site's tx on a chain a site added, whose nonce was the next one when it was asked", () => {
+  /** A site on a chain it added, over a node whose pending count is `node.count` (a send takes it up); `node.hold` holds the next count read until released. */
+  async function onAddedChain() {
     const h = '0x' + '00'.repeat(32);
     const hash = '0x' + '11'.repeat(32);
-    let count = 3n;
-    const sent: string[] = [];
+    const node = { count: 3n, sent: [] as string[], hold: false, release: undefined as (() => void) | undefined };
     const fetchStub = (async (_url: string, init?: RequestInit) => {
       const { id, method, params } = JSON.parse(String(init?.body)) as { id: number; method: string; params: unknown[] };
-      if (method === 'eth_sendRawTransaction') sent.push(String(params[0]));
+      const count = node.count;
+      if (method === 'eth_getTransactionCount' && node.hold) {
+        node.hold = false;
+        await new Promise<void>((go) => (node.release = go));
+      }
+      if (method === 'eth_sendRawTransaction') {
+        node.sent.push(String(params[0]));
+        node.count++;
+      }
       const result = { eth_chainId: '0x2a', eth_getTransactionCount: '0x' + count.toString(16), eth_sendRawTransaction: hash, eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: '0x2faf0800', gasUsed: '0x0', transactions: [] }, eth_estimateGas: '0x5208', eth_getBalance: '0xde0b6b3a7640000' }[method] ?? '0x0';
       return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
     }) as unknown as typeof fetch;
-    let signed = 0;
     const wallet = {
       recipientOf: async () => ({ warnings: [] }),
       evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol: 'TST', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never,
-      withEvmSecret: async () => (signed++, { hash, rawTx: '0x02' }) as never,
+      withEvmSecret: async () => ({ hash, rawTx: '0x02' }) as never,
       noteSiteCall: async () => undefined,
     };
     const t = setup({ fetch: fetchStub, wallet });
@@ -288,25 +295,61 @@ describe("a site's tx on a chain a site added, approved with the nonce the walle
       await t.approvals.decide((await t.approvals.list())[0]!.id, true);
     }
     await adding;
-    const approve = async (tx: Record<string, string>, countAtApproval: bigint) => {
+    /** Asks for a tx and waits for its approval: its summary, and `approve` (the answer the site gets). */
+    const ask = async (tx: Record<string, string> = {}) => {
       const sending = t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, ...tx }]);
       await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
       const [pending] = await t.approvals.list();
-      count = countAtApproval;
-      await t.approvals.decide(pending!.id, true);
-      return { nonce: (pending!.summary as { nonce: string }).nonce, answer: await sending.catch((e: unknown) => e) };
+      const approve = async () => (await t.approvals.decide(pending!.id, true), sending);
+      return { summary: pending!.summary as { nonce: string; replacesWaiting?: true }, approve };
     };
-    // Another site's tx, approved first, went out meanwhile: the count moved past the nonce shown.
-    const taken = await approve({}, 4n);
-    expect(taken.nonce).toBe('3');
-    expect(taken.answer).toMatchObject({ ok: false, error: { message: expect.stringContaining('went out since this one was approved (nonce 3, now 4)') } });
-    expect({ signed, sent }).toEqual({ signed: 0, sent: [] });
-    // Nothing went out meanwhile: signed and sent as approved.
-    count = 4n;
-    expect(await approve({}, 4n)).toMatchObject({ nonce: '4', answer: { ok: true, result: hash } });
-    expect({ signed, sent }).toEqual({ signed: 1, sent: ['0x02'] });
-    // A nonce the site named (its own replacement, say) is the site's choice: sent whatever the count.
-    expect(await approve({ nonce: '0x2' }, 9n)).toMatchObject({ nonce: '2', answer: { ok: true, result: hash } });
-    expect(sent).toHaveLength(2);
+    return { node, hash, ask };
+  }
+  const taken = (nonce: number, now: number) => ({ ok: false, error: { message: expect.stringContaining(`went out since this one was approved (nonce ${nonce}, now ${now}); nothing was sent`) } });
+
+  it('is not signed or sent once another tx of the account took that nonce, whether the wallet chose it or the site named it', async () => {
+    const { node, hash, ask } = await onAddedChain();
+    const first = await ask();
+    expect(first.summary.nonce).toBe('3');
+    // Another site's tx, approved first, went out meanwhile.
+    node.count = 4n;
+    expect(await first.approve()).toMatchObject(taken(3, 4));
+    expect(node.sent).toEqual([]);
+    // Nothing went out meanwhile: sent as approved.
+    expect(await (await ask()).approve()).toMatchObject({ ok: true, result: hash });
+    expect(node.sent).toHaveLength(1);
+    // The site named the next nonce itself: held to it alike.
+    const named = await ask({ nonce: '0x5' });
+    expect(named.summary).toMatchObject({ nonce: '5' });
+    expect(named.summary.replacesWaiting).toBeUndefined();
+    node.count = 6n;
+    expect(await named.approve()).toMatchObject(taken(5, 6));
+    expect(node.sent).toHaveLength(1);
+  });
+
+  it('approved twice at once (two asks at the same nonce), goes out once: the second finds the nonce taken', async () => {
+    const { node, hash, ask } = await onAddedChain();
+    const first = await ask();
+    // The first one's nonce check is held on the wire while the second is asked and approved.
+    node.hold = true;
+    const firstAnswer = first.approve();
+    await expect.poll(() => node.release).toBeDefined();
+    const second = await ask();
+    expect(second.summary.nonce).toBe('3');
+    const secondAnswer = second.approve();
+    await new Promise((r) => setTimeout(r, 20));
+    node.release!();
+    expect(await firstAnswer).toMatchObject({ ok: true, result: hash });
+    expect(await secondAnswer).toMatchObject(taken(3, 4));
+    expect(node.sent).toHaveLength(1);
+  });
+
+  it("one whose nonce the site named under the next one says it takes a waiting tx's place (or is refused), and is sent as approved", async () => {
+    const { node, hash, ask } = await onAddedChain();
+    const replacing = await ask({ nonce: '0x2' });
+    expect(replacing.summary).toMatchObject({ nonce: '2', replacesWaiting: true });
+    node.count = 9n;
+    expect(await replacing.approve()).toMatchObject({ ok: true, result: hash });
+    expect(node.sent).toHaveLength(1);
   });
 });

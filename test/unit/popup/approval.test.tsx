@@ -272,6 +272,22 @@ describe('approval window: a transaction', () => {
     expect(screen.queryByTestId('evm-site-nonce')).toBeNull();
   });
 
+  it("an EVM tx on a chain a site added, at a nonce the site set that another tx of the account took, says it takes that one's place or is refused", async () => {
+    const summary: ApprovalSummary = {
+      kind: 'evm-tx', chainName: 'Other', chainId: '42', rpcHost: 'rpc.example.org', symbol: 'TST', from: C_ADDR, to: C_OTHER, valueWei: '1', data: '0x', nonce: '2', replacesWaiting: true,
+      gasLimit: '21000', maxFeePerGas: '2', maxPriorityFeePerGas: '1', expectedGas: '21000', baseFeePerGas: '1', unsignedHex: '0x02',
+    };
+    renderWith(queue([approval(1, summary, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('evm-replaces')).textContent).toBe(
+      'The site set nonce 2, which another transaction of yours already took: if that one still waits, this one takes its place and it never runs; if not, this one is refused.',
+    );
+    cleanup();
+    const { replacesWaiting: _, ...next } = summary;
+    renderWith(queue([approval(1, next, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    await screen.findByTestId('evm-summary');
+    expect(screen.queryByTestId('evm-replaces')).toBeNull();
+  });
+
   it("an EVM tx whose site's fee cap was under the base fee says the wallet uses its own instead, and why", async () => {
     const summary: ApprovalSummary = {
       kind: 'evm-tx', chainName: 'Avalanche C-Chain', chainId: '43112', symbol: 'AVAX', from: C_ADDR, to: C_OTHER, valueWei: '1', data: '0x', nonce: '8',
