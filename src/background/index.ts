@@ -118,7 +118,10 @@ const pages = new ProviderPages({
   viewOf: async (site) => JSON.stringify(await provider.siteState(site)),
   send: (tabId, frameId, origin) => {
     const event: ProviderEventMessage = { channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged', origin };
-    return browser.tabs.sendMessage(tabId, event, { frameId });
+    // Only the content script of that document answers true; no answer (another document dropped it) is a frame gone.
+    return browser.tabs.sendMessage(tabId, event, { frameId }).then((ack) => {
+      if (ack !== true) throw new Error('not the page that registered');
+    });
   },
 });
 

@@ -289,7 +289,8 @@ export function startRelay(deps: RelayDeps): Relay {
 
   return {
     onRuntimeMessage(message: unknown): boolean {
-      if (!isRecord(message) || message.channel !== PROVIDER_EVENT_CHANNEL || message.event !== 'stateChanged' || message.origin !== win.location.origin) return false;
+      // For another page's document, or a sandboxed one (its origin "null", though its URL's is the site's): not this page's to hear.
+      if (!isRecord(message) || message.channel !== PROVIDER_EVENT_CHANNEL || message.event !== 'stateChanged' || message.origin !== win.location.origin || win.origin === 'null') return false;
       stateChanged();
       return true;
     },

@@ -204,6 +204,15 @@ describe('background → page', () => {
     expect(t.toPage[0]).toEqual({ target: INPAGE_TARGET, event: 'stateChanged' });
   });
 
+  it("drops a stateChanged for its URL's origin in a sandboxed document (its own origin \"null\"): a page the site did not write, or not as itself", async () => {
+    const t = setup(ok(null));
+    Object.defineProperty(t.win, 'origin', { value: 'null' });
+    expect(t.relay.onRuntimeMessage({ channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged', origin: t.win.location.origin })).toBe(false);
+    t.request('barrier', 'eth_chainId');
+    await t.answerTo('barrier');
+    expect(t.toPage.map((m) => m.event ?? m.id)).toEqual(['barrier']);
+  });
+
   it('a return from the back/forward cache, or a prerendered page shown, tells the page to read its state again (the browser\'s events only)', async () => {
     const t = setup(ok(null));
     const activated = (trusted: boolean) => {

@@ -52,6 +52,9 @@ describe('provider pages', () => {
     expect(t.sent.slice(1).sort()).toEqual(['1/0', '2/0', '2/5']);
     // Each for the document that registered (a frame's own origin): one that loaded another page since drops it (src/content/relay.ts).
     expect(t.addressed.slice(1).sort()).toEqual(['1/0 https://shop.example', '2/0 https://news.example', '2/5 https://widget.example']);
+    // So is the event a frame new to the list gets at once, its first request not its state read.
+    await t.pages.remember(3, 4, WIDGET, false);
+    expect(t.addressed.at(-1)).toBe('3/4 https://widget.example');
   });
 
   it('forgets frames that are gone, and a restarted worker knows the others and what they saw', async () => {
