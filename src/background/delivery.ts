@@ -399,7 +399,7 @@ export class Delivery {
   }
 }
 
-/** A site's tx approved with the nonce the wallet chose then (`nonce`), which another tx of the account took since (`now`: the next one now). */
+/** A site's tx approved at the nonce that was the next one then (`nonce`), which another tx of the account took since (`now`: the next one now). */
 export const nonceTaken = (nonce: bigint, now: bigint): WalletError =>
   new WalletError('stale-approval', `another transaction of this account went out since this one was approved (nonce ${nonce}, now ${now}); nothing was sent: ask again`);
 
