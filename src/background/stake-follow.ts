@@ -140,18 +140,19 @@ function lastCycles(s: StakeRecord, now: number): void {
 /** Moves each stake on from what the chain says now. Mutates the records. */
 async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
   // A refused one stays in the outbox while the node may still run it (refused.ts): asked again until
-  // then, or taken as Activity lists it once it ran. A failure is the node's word only: not taken
-  // while Activity lists the tx pending and the outbox follows it (settle-activity.ts decides); one
-  // Activity lists failed while the outbox still holds it was decided there (a lost one past its
-  // sendBefore, say: outbox.ts).
+  // then, or taken as Activity lists it once it ran. The node's "committed" or "failed" is its word
+  // only: neither is taken while Activity lists the tx pending and the outbox follows it
+  // (settle-activity.ts decides, by what the tx spends); one Activity lists failed while the outbox
+  // still holds it was decided there (a lost one past its sendBefore, say: outbox.ts).
   const listed = input.listed?.get(s.txID);
+  const following = listed === 'pending' && input.outbox.has(s.txID);
   const refused = s.state === 'failed' && s.byWallet && (input.outbox.has(s.txID) || listed === 'accepted');
   const sent = s.state === 'pending' || refused;
   if (sent) {
     const state = listed === 'accepted' || (listed === 'failed' && input.outbox.has(s.txID)) ? listed : await input.txState(s.txID);
     // One the node does not know and the outbox no longer sends (given up, or never written) never ran.
-    if ((state === 'failed' && !(listed === 'pending' && input.outbox.has(s.txID))) || (state === 'unknown' && !input.outbox.has(s.txID) && Date.now() - s.createdAt > UNSENT_GRACE_MS)) s.state = 'failed';
-    if (state !== 'accepted') return;
+    if ((state === 'failed' && !following) || (state === 'unknown' && !input.outbox.has(s.txID) && Date.now() - s.createdAt > UNSENT_GRACE_MS)) s.state = 'failed';
+    if (state !== 'accepted' || following) return;
     s.state = 'active';
   }
   if (s.state !== 'active') return;

@@ -83,6 +83,17 @@ describe('following stakes', () => {
     expect(stakes.map((s) => s.state)).toEqual(['active', 'pending', 'failed']);
   });
 
+  it("takes no 'committed' of the node's while Activity lists the stake pending and the outbox follows it (what it spends may be unspent yet): not staked twice in the balance", async () => {
+    // c: the node says committed (and has the bytes the wallet sent it) while Activity's check of its inputs still says pending; b: the same, out of the outbox.
+    const stakes = [record({ txID: 'c', state: 'pending', end: 1795583300 }), record({ txID: 'b', state: 'pending', end: 1795583300 })];
+    await followStakes(stakes, input({ c: 'accepted', b: 'accepted' }, {}, { listed: new Map([['c', 'pending'], ['b', 'pending']]) }));
+    expect(stakes.map((s) => s.state)).toEqual(['pending', 'active']);
+    expect(stakedAmounts(stakes, 1795583200, new Map([['c', 'pending']])).map((a) => a.amount)).toEqual(['25000000000']);
+    // Once Activity finds it accepted (its inputs spent), it is active.
+    await followStakes(stakes, input({}, {}, { listed: new Map([['c', 'accepted']]) }));
+    expect(stakes[0]!.state).toBe('active');
+  });
+
   it('takes Activity’s failed for a stake the outbox still holds (lost and past its sendBefore: kept voided), which the node does not know: failed, not pending for good; active if it ran after all', async () => {
     const stakes = [record({ txID: 'c', state: 'pending', end: 1795583300 })];
     await followStakes(stakes, input({}, {}, { listed: new Map([['c', 'failed']]) }));
