@@ -1,13 +1,21 @@
 // Every error the core raises is one of these classes, so callers can branch on type, and the
 // background can turn them into typed messages for the UI and for pages.
 
+/**
+ * The most of a message an error keeps. Messages can carry a node's words (its JSON-RPC error, an
+ * ID it sent), and errors are stored (a failed refresh's, in the account's cache) and sent to the
+ * popup: a node's message of megabytes would fill the extension's storage quota, refusing every
+ * later write (sends, moves) on every network.
+ */
+export const MAX_ERROR_MESSAGE = 2_000;
+
 /** Base class: `code` is a stable machine-readable name. */
 export class WalletError extends Error {
   constructor(
     readonly code: string,
     message: string,
   ) {
-    super(message);
+    super(message.length > MAX_ERROR_MESSAGE ? `${message.slice(0, MAX_ERROR_MESSAGE)}…` : message);
     this.name = new.target.name;
   }
 }

@@ -3,7 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
 import { fromHex } from '../../src/core/bytes.js';
 import { cb58Encode, toApiHex } from '../../src/core/encoding.js';
-import { NodeResponseError, NodeUnreachableError, RpcError, TimeoutError, ValidationError } from '../../src/core/errors.js';
+import { MAX_ERROR_MESSAGE, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError, ValidationError } from '../../src/core/errors.js';
 import { ASSET, AVAX_API, client, fakeNode, ME_X, pagingRoute, utxoHex } from './node-client-fixtures.js';
 
 describe('info', () => {
@@ -59,6 +59,13 @@ describe('avm', () => {
     const err = await client(url).avm.issueTx(fromHex('000102')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcError);
     expect((err as RpcError).rpcMessage).toBe('unknown codec version');
+  });
+
+  it("keeps at most MAX_ERROR_MESSAGE characters of a node's error message (a failed refresh's error is stored: megabytes would fill the storage quota)", async () => {
+    const { url } = await fakeNode(() => ({ error: { code: -32000, message: 'x'.repeat(6_000_000) } }));
+    const err = (await client(url).avm.issueTx(fromHex('000102')).catch((e: unknown) => e)) as RpcError;
+    expect(err).toBeInstanceOf(RpcError);
+    expect(err.message).toBe(`avm.issueTx: ${'x'.repeat(MAX_ERROR_MESSAGE - 'avm.issueTx: '.length)}…`);
   });
 
   it('getTx verifies the checksum and that the bytes hash to the tx ID', async () => {
