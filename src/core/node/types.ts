@@ -31,6 +31,13 @@ export const MAX_UTXO_ADDRESSES = 1024;
  * 50,000 the wallet is measured with (bench/results.md §3). Past it the node is paging on for ever.
  */
 export const MAX_UTXO_PAGES = 256;
+/**
+ * The most UTXO bytes one read keeps: about 140,000 ordinary UTXOs (118 bytes each), half of what
+ * MAX_UTXO_PAGES lets through. Valid UTXOs a node makes up with a few hundred owner addresses each
+ * fill full pages of 4 MB: kept for every page it is willing to send, they would exhaust the
+ * background's memory (several reads run at once) long before the page limit.
+ */
+export const MAX_UTXO_READ_BYTES = 16 * 1024 * 1024;
 
 
 
