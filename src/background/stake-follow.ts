@@ -46,6 +46,8 @@ export interface FollowInput {
   txState: (txID: string) => Promise<TxState>;
   /** The txs in the outbox (sent, or to be sent again). */
   outbox: ReadonlySet<string>;
+  /** Whether a tx the outbox holds ran, checked against what it spends (WalletEngine.txFate), not on the node's word. */
+  ran?: (txID: string) => Promise<boolean>;
   /** Activity's status of each listed tx: decided there only as checked against what it spends. */
   listed?: ReadonlyMap<string, string>;
 }
@@ -141,9 +143,10 @@ function lastCycles(s: StakeRecord, now: number): void {
 async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
   // A refused one stays in the outbox while the node may still run it (refused.ts): asked again until
   // then, or taken as Activity lists it once it ran. The node's "committed" or "failed" is its word
-  // only: neither is taken while Activity lists the tx pending and the outbox follows it
-  // (settle-activity.ts decides, by what the tx spends); one Activity lists failed while the outbox
-  // still holds it was decided there (a lost one past its sendBefore, say: outbox.ts).
+  // only, while Activity lists the tx pending and the outbox follows it: a failure is not taken
+  // (settle-activity.ts decides), a commit only once checked against what the tx spends (`ran`),
+  // as Activity checks it; one Activity lists failed while the outbox still holds it was decided
+  // there (a lost one past its sendBefore, say: outbox.ts).
   const listed = input.listed?.get(s.txID);
   const following = listed === 'pending' && input.outbox.has(s.txID);
   const refused = s.state === 'failed' && s.byWallet && (input.outbox.has(s.txID) || listed === 'accepted');
@@ -152,7 +155,7 @@ async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
     const state = listed === 'accepted' || (listed === 'failed' && input.outbox.has(s.txID)) ? listed : await input.txState(s.txID);
     // One the node does not know and the outbox no longer sends (given up, or never written) never ran.
     if ((state === 'failed' && !following) || (state === 'unknown' && !input.outbox.has(s.txID) && Date.now() - s.createdAt > UNSENT_GRACE_MS)) s.state = 'failed';
-    if (state !== 'accepted' || following) return;
+    if (state !== 'accepted' || (following && !(await input.ran?.(s.txID)))) return;
     s.state = 'active';
   }
   if (s.state !== 'active') return;

@@ -1,6 +1,7 @@
 // One look at the account's stakes (src/background/stake-follow.ts) with what it needs from the
 // node, the result saved to the stake book, and every reward the chain paid to the account since
 // the last look listed in Activity as "Staking reward".
+import { fromHex } from '../core/bytes.js';
 import { cb58Encode } from '../core/encoding.js';
 import { lockClamp } from '../core/engine-types.js';
 import type { CurrentValidator } from '../core/node/validators.js';
@@ -51,7 +52,11 @@ export async function followAccountStakes(c: StakingContext, validators: readonl
   );
   // A stake the node no longer lists is finished once its end has passed: by the chain's time no
   // further than an hour past this computer's clock (a node far ahead would end stakes for good).
-  const found = await followStakes(stakes, { node, hrp: c.engine.ctx.hrp, mine: c.mine, now: Number(lockClamp(c.chainTime)), validators, withDelegators, txState: (txID) => c.engine.txState('P', txID), outbox: new Set(sent.map((e) => e.txID)), listed: listedStates(c.cache.activity) });
+  const ran = async (txID: string): Promise<boolean> => {
+    const e = sent.find((x) => x.txID === txID);
+    return e !== undefined && (await c.engine.txFate('P', txID, fromHex(e.signedHex))) === 'accepted';
+  };
+  const found = await followStakes(stakes, { node, hrp: c.engine.ctx.hrp, mine: c.mine, now: Number(lockClamp(c.chainTime)), validators, withDelegators, txState: (txID) => c.engine.txState('P', txID), outbox: new Set(sent.map((e) => e.txID)), ran, listed: listedStates(c.cache.activity) });
   const avax = cb58Encode(c.engine.ctx.avaxAssetID);
   const paid = found.map((f) => ({ f, amount: f.rewards.filter((r) => r.yours).reduce((s, r) => s + BigInt(r.amount), 0n) })).filter((x) => x.amount > 0n);
   // Listed before the book says the stake is settled: a stop between the two decides the reward again
