@@ -6,7 +6,7 @@ import browser from 'webextension-polyfill';
 import type { Runtime } from 'webextension-polyfill';
 import { ApprovalQueue } from './approvals.js';
 import { ApprovalWindow } from './approval-window.js';
-import { ProviderPages } from './pages.js';
+import { acknowledged, ProviderPages } from './pages.js';
 import { ProviderService } from './provider.js';
 import { siteOfSender } from './site-sender.js';
 import { SiteStore } from './sites.js';
@@ -118,10 +118,7 @@ const pages = new ProviderPages({
   viewOf: async (site) => JSON.stringify(await provider.siteState(site)),
   send: (tabId, frameId, origin) => {
     const event: ProviderEventMessage = { channel: PROVIDER_EVENT_CHANNEL, event: 'stateChanged', origin };
-    // Only the content script of that document answers true; no answer (another document dropped it) is a frame gone.
-    return browser.tabs.sendMessage(tabId, event, { frameId }).then((ack) => {
-      if (ack !== true) throw new Error('not the page that registered');
-    });
+    return acknowledged(browser.tabs.sendMessage(tabId, event, { frameId }));
   },
 });
 

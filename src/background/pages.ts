@@ -29,6 +29,15 @@ export interface ProviderPagesDeps {
   send(tabId: number, frameId: number, origin: string): Promise<unknown>;
 }
 
+/**
+ * The content script's answer to a 'stateChanged' (tabs.sendMessage's): only that of the page the
+ * event names is true. Anything else (no answer: another page dropped it, or no content script) is
+ * the frame gone, so it is forgotten.
+ */
+export async function acknowledged(answer: Promise<unknown>): Promise<void> {
+  if ((await answer) !== true) throw new Error('not the page that registered');
+}
+
 function isFrame(value: unknown): value is ProviderFrame {
   const f = value as ProviderFrame | null;
   return (

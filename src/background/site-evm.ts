@@ -263,7 +263,7 @@ export class SiteEvm extends SiteHandler {
         gasLimit === undefined ? eth.getBalance(account.cAddress) : 0n,
       ]);
       // On a chain a site added, the nonce the site names; one under the next takes the place of a
-      // waiting tx of the account (or is refused), as the approval says.
+      // waiting tx of the account (or is refused), one over it waits for those between: the approval says which.
       const nonce = chain.kind === 'evm' ? (siteNonce ?? next) : next;
       const baseFee = block?.baseFeePerGas;
       if (baseFee === undefined) throw new WalletError('unsupported-chain', 'the chain has no EIP-1559 base fee; XPC Wallet signs only EIP-1559 transactions');
@@ -300,7 +300,7 @@ export class SiteEvm extends SiteHandler {
           data,
           nonce: nonce.toString(),
           ...(siteNonce !== undefined && siteNonce !== nonce ? { siteNonce: siteNonce.toString() } : {}),
-          ...(nonce < next ? { replacesWaiting: true } : {}),
+          ...(nonce < next ? { replacesWaiting: true } : nonce > next ? { nextNonce: next.toString() } : {}),
           gasLimit: limit.toString(),
           maxFeePerGas: fees.maxFeePerGas.toString(),
           ...(siteCap !== fees.maxFeePerGas ? { siteMaxFeePerGas: siteCap.toString() } : {}),

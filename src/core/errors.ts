@@ -15,7 +15,7 @@ export class WalletError extends Error {
     readonly code: string,
     message: string,
   ) {
-    super(message.length > MAX_ERROR_MESSAGE ? `${message.slice(0, MAX_ERROR_MESSAGE)}…` : message);
+    super(message.length > MAX_ERROR_MESSAGE ? `${message.slice(0, MAX_ERROR_MESSAGE - (/[\uD800-\uDBFF]/.test(message[MAX_ERROR_MESSAGE - 1]!) ? 1 : 0))}…` : message);
     this.name = new.target.name;
   }
 }

@@ -37,6 +37,11 @@ function EvmDetails({ summary }: { summary: Summary<'evm-tx'> }) {
           The site set nonce {summary.nonce}, which another transaction of yours already took: if that one still waits, this one takes its place and it never runs; if not, this one is refused.
         </p>
       )}
+      {summary.nextNonce !== undefined && (
+        <p class="warn-box" role="note" data-testid="evm-nonce-gap">
+          The site set nonce {summary.nonce}; your next is {summary.nextNonce}. This one waits until the nonces between are used, and may run much later.
+        </p>
+      )}
       {summary.siteMaxFeePerGas !== undefined && (
         <p class="warn-box" role="note" data-testid="evm-site-fee">
           The site asked for a fee cap of {formatUnits(summary.siteMaxFeePerGas, 9)} {gwei} per gas, under the network's base fee of now: it would wait, with every later transaction of yours behind it. The wallet uses its own.

@@ -90,6 +90,8 @@ export type ApprovalSummary =
       siteNonce?: Amount;
       /** On a chain a site added: the site's nonce is one a tx of the account already took (it replaces that one if still waiting, or is refused). */
       replacesWaiting?: true;
+      /** On a chain a site added: the next nonce, when the site's is above it (the tx waits until those between are used). */
+      nextNonce?: Amount;
       gasLimit: Amount;
       maxFeePerGas: Amount;
       /** The fee cap the site asked for, when the wallet used its own (one under the C-Chain's base fee would wait). */

@@ -3,7 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
 import { fromHex } from '../../src/core/bytes.js';
 import { cb58Encode, toApiHex } from '../../src/core/encoding.js';
-import { MAX_ERROR_MESSAGE, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError, ValidationError } from '../../src/core/errors.js';
+import { MAX_ERROR_MESSAGE, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError, ValidationError, WalletError } from '../../src/core/errors.js';
 import { ASSET, AVAX_API, client, fakeNode, ME_X, pagingRoute, utxoHex } from './node-client-fixtures.js';
 
 describe('info', () => {
@@ -66,6 +66,8 @@ describe('avm', () => {
     const err = (await client(url).avm.issueTx(fromHex('000102')).catch((e: unknown) => e)) as RpcError;
     expect(err).toBeInstanceOf(RpcError);
     expect(err.message).toBe(`avm.issueTx: ${'x'.repeat(MAX_ERROR_MESSAGE - 'avm.issueTx: '.length)}…`);
+    // Never half a character: a pair cut in two is left out whole.
+    expect(new WalletError('rpc', `${'x'.repeat(MAX_ERROR_MESSAGE - 1)}😀`).message).toBe(`${'x'.repeat(MAX_ERROR_MESSAGE - 1)}…`);
   });
 
   it('getTx verifies the checksum and that the bytes hash to the tx ID', async () => {

@@ -1,6 +1,6 @@
 // Which pages are told of a change: only those whose own view changed.
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_PROVIDER_FRAMES, PROVIDER_FRAMES_KEY, type ProviderFrame, ProviderPages } from '../../src/background/pages.js';
+import { acknowledged, MAX_PROVIDER_FRAMES, PROVIDER_FRAMES_KEY, type ProviderFrame, ProviderPages } from '../../src/background/pages.js';
 import type { Site } from '../../src/background/provider.js';
 import { memoryStores } from '../../src/background/storage.js';
 
@@ -27,6 +27,14 @@ function setup() {
   };
   return { stores, views, sent, addressed, gone, pages: new ProviderPages(deps), fresh: () => new ProviderPages(deps) };
 }
+
+describe("a content script's answer to an event", () => {
+  it('is taken as delivered only when it is true: no answer (the polyfill and Firefox resolve undefined) means the frame holds another page, forgotten', async () => {
+    await expect(acknowledged(Promise.resolve(true))).resolves.toBeUndefined();
+    for (const answer of [undefined, false, null, 'true']) await expect(acknowledged(Promise.resolve(answer))).rejects.toThrow(/not the page/);
+    await expect(acknowledged(Promise.reject(new Error('Receiving end does not exist.')))).rejects.toThrow(/Receiving end/);
+  });
+});
 
 describe('provider pages', () => {
   it('tells only the frames whose view changed, and nothing when nothing they see changed', async () => {

@@ -344,12 +344,18 @@ describe("a site's tx on a chain a site added, whose nonce was the next one when
     expect(node.sent).toHaveLength(1);
   });
 
-  it("one whose nonce the site named under the next one says it takes a waiting tx's place (or is refused), and is sent as approved", async () => {
+  it("one whose nonce the site named under the next one says it takes a waiting tx's place (or is refused), one over it that it waits for those between; each is sent as approved", async () => {
     const { node, hash, ask } = await onAddedChain();
     const replacing = await ask({ nonce: '0x2' });
     expect(replacing.summary).toMatchObject({ nonce: '2', replacesWaiting: true });
+    expect(replacing.summary).not.toHaveProperty('nextNonce');
     node.count = 9n;
     expect(await replacing.approve()).toMatchObject({ ok: true, result: hash });
     expect(node.sent).toHaveLength(1);
+    const waiting = await ask({ nonce: '0xf' });
+    expect(waiting.summary).toMatchObject({ nonce: '15', nextNonce: '10' });
+    expect(waiting.summary).not.toHaveProperty('replacesWaiting');
+    expect(await waiting.approve()).toMatchObject({ ok: true, result: hash });
+    expect(node.sent).toHaveLength(2);
   });
 });

@@ -5,7 +5,7 @@ import { formatAddress, parseAddress, parseId } from '../encoding.js';
 import { FormatError, NodeResponseError, RpcError, TimeoutError, ValidationError } from '../errors.js';
 import { ownersOf, utxoId } from '../codec/index.js';
 import { type CallOptions, type FetchLike, JsonRpcEndpoint, sleep } from '../rpc.js';
-import { type AllUtxosResult, type AtomicApiConfig, type ChainAlias, type DroppedUtxo, type GetAllUtxosOptions, type IndexName, MAX_UTXO_ADDRESSES, MAX_UTXO_PAGE, MAX_UTXO_PAGES, MAX_UTXO_READ_BYTES, type NodeClientConfig, type TxOutcome, type UtxoIndex, type UtxoPage, type UtxoPageParams, VM_OF, type WaitOptions } from './types.js';
+import { type AllUtxosResult, type AtomicApiConfig, type ChainAlias, type DroppedUtxo, type GetAllUtxosOptions, type IndexName, MAX_UTXO_ADDRESSES, MAX_UTXO_PAGE, MAX_UTXO_PAGES, MAX_UTXO_READ_BYTES, type NodeClientConfig, type TxOutcome, type UtxoIndex, type UtxoPage, type UtxoPageParams, UTXO_PLAIN_BYTES, VM_OF, type WaitOptions } from './types.js';
 import { isTransient, joinUrl } from './checks.js';
 import { UtxoChainApi } from './utxo-chain.js';
 import { type ReadUtxo, UtxoReader } from './utxo-reader.js';
@@ -97,7 +97,7 @@ export class NodeClient {
    * answers, batches the addresses, de-duplicates, verifies each UTXO's checksum, decodes it and
    * drops (reporting in `dropped`) any UTXO that is malformed or owned by none of `addresses`.
    * A node that pages on with nothing new but junk, past MAX_UTXO_PAGES, or past MAX_UTXO_READ_BYTES
-   * of UTXOs kept, is NodeResponseError.
+   * of oversized UTXOs kept, is NodeResponseError.
    */
   async getAllUtxos(chain: ChainAlias, addresses: string[], opts: GetAllUtxosOptions = {}): Promise<AllUtxosResult> {
     const limit = opts.limit ?? MAX_UTXO_PAGE;
@@ -157,8 +157,8 @@ export class NodeClient {
       if (!prior) {
         kept.set(id, read);
         added++;
-        if ((keptBytes += read.bytes.length) > MAX_UTXO_READ_BYTES) {
-          throw new NodeResponseError(`getUTXOs: the node listed more than ${MAX_UTXO_READ_BYTES} bytes of UTXOs, more than any wallet holds; the wallet stopped reading them`);
+        if ((keptBytes += Math.max(0, read.bytes.length - UTXO_PLAIN_BYTES)) > MAX_UTXO_READ_BYTES) {
+          throw new NodeResponseError(`getUTXOs: the node listed UTXOs with owner lists far longer than any wallet's (more than ${MAX_UTXO_READ_BYTES} bytes beyond ${UTXO_PLAIN_BYTES} each); the wallet stopped reading them`);
         }
       } else if (!equalBytes(prior.digest, digest)) {
         // Two different bodies under one ID: the node is lying about at least one. Trust neither.

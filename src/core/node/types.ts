@@ -32,12 +32,15 @@ export const MAX_UTXO_ADDRESSES = 1024;
  */
 export const MAX_UTXO_PAGES = 256;
 /**
- * The most UTXO bytes one read keeps: about 140,000 ordinary UTXOs (118 bytes each), half of what
- * MAX_UTXO_PAGES lets through. Valid UTXOs a node makes up with a few hundred owner addresses each
- * fill full pages of 4 MB: kept for every page it is willing to send, they would exhaust the
- * background's memory (several reads run at once) long before the page limit.
+ * The most bytes one read keeps of UTXOs beyond UTXO_PLAIN_BYTES each. Valid UTXOs a node makes up
+ * with a few hundred owner addresses each fill full pages of 4 MB: kept for every page it is
+ * willing to send, they would exhaust the background's memory (several reads run at once) long
+ * before MAX_UTXO_PAGES. Ordinary UTXOs (118 bytes; a few owners, a lock) count nothing here: the
+ * page limit alone bounds them.
  */
 export const MAX_UTXO_READ_BYTES = 16 * 1024 * 1024;
+/** A UTXO's size that counts nothing towards MAX_UTXO_READ_BYTES: an ordinary one with room for a few more owners. */
+export const UTXO_PLAIN_BYTES = 200;
 
 
 

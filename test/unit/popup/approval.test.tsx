@@ -286,6 +286,11 @@ describe('approval window: a transaction', () => {
     renderWith(queue([approval(1, next, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
     await screen.findByTestId('evm-summary');
     expect(screen.queryByTestId('evm-replaces')).toBeNull();
+    expect(screen.queryByTestId('evm-nonce-gap')).toBeNull();
+    cleanup();
+    // Above the next: it waits for the nonces between.
+    renderWith(queue([approval(1, { ...next, nonce: '9', nextNonce: '3' }, { method: 'eth_sendTransaction' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
+    expect((await screen.findByTestId('evm-nonce-gap')).textContent).toBe('The site set nonce 9; your next is 3. This one waits until the nonces between are used, and may run much later.');
   });
 
   it("an EVM tx whose site's fee cap was under the base fee says the wallet uses its own instead, and why", async () => {
