@@ -9,13 +9,20 @@
  */
 export const MAX_ERROR_MESSAGE = 2_000;
 
+/** `message` cut to MAX_ERROR_MESSAGE characters, never between the two halves of one character. */
+function clipped(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE) return message;
+  const endsInHighSurrogate = /[\uD800-\uDBFF]/.test(message[MAX_ERROR_MESSAGE - 1]!);
+  return `${message.slice(0, MAX_ERROR_MESSAGE - (endsInHighSurrogate ? 1 : 0))}…`;
+}
+
 /** Base class: `code` is a stable machine-readable name. */
 export class WalletError extends Error {
   constructor(
     readonly code: string,
     message: string,
   ) {
-    super(message.length > MAX_ERROR_MESSAGE ? `${message.slice(0, MAX_ERROR_MESSAGE - (/[\uD800-\uDBFF]/.test(message[MAX_ERROR_MESSAGE - 1]!) ? 1 : 0))}…` : message);
+    super(clipped(message));
     this.name = new.target.name;
   }
 }

@@ -7,6 +7,35 @@ import { ACCOUNT } from './site-account.js';
 import { requestKeyOf } from '../../src/background/provider.js';
 import { setup, SITE } from './provider-fixtures.js';
 
+const ZERO_HASH = '0x' + '00'.repeat(32);
+/** The latest block's header, at height 1 and empty. */
+const header = (baseFeePerGas: string, gasLimit: string) => ({ number: '0x1', hash: ZERO_HASH, parentHash: ZERO_HASH, timestamp: '0x1', baseFeePerGas, gasLimit, gasUsed: '0x0', transactions: [] });
+
+/** A fake EVM node: each JSON-RPC call answered with `answerOf(method, params)`, '0x0' where that is undefined. */
+function evmNode(answerOf: (method: string, params: unknown[]) => unknown): typeof fetch {
+  return (async (_url: string, init?: RequestInit) => {
+    const { id, method, params } = JSON.parse(String(init?.body)) as { id: number; method: string; params: unknown[] };
+    const result = (await answerOf(method, params)) ?? '0x0';
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
+  }) as unknown as typeof fetch;
+}
+
+/** The wallet service's answers a site's EVM tx reads, with `nativeSymbol` as the chain's coin. */
+const evmWallet = (nativeSymbol: string) => ({
+  recipientOf: async () => ({ warnings: [] }),
+  evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol, recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never,
+});
+
+/** The site adds chain 42 (`chainName`, its node at rpc.test.example) and the user approves both asks (add, then switch). */
+async function addChain(t: ReturnType<typeof setup>, chainName: string) {
+  const adding = t.call('wallet_addEthereumChain', [{ chainId: '0x2a', chainName, rpcUrls: ['https://rpc.test.example'], nativeCurrency: { name: 'T', symbol: 'TST', decimals: 18 } }]);
+  for (let i = 0; i < 2; i++) {
+    await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
+    await t.approvals.decide((await t.approvals.list())[0]!.id, true);
+  }
+  await adding;
+}
+
 describe('an approval acts only on the chain it was shown for', () => {
   it('typed data naming a chain, approved after the wallet switched networks, is refused with 4901 and nothing is signed', async () => {
     let network = { network: { id: 'local', name: 'Local network', url: 'http://127.0.0.1:1', hrp: 'local' }, evmChainId: 43112n };
@@ -114,17 +143,7 @@ describe('a site disconnected while its request waited', () => {
 describe("a site's EVM tx and the gas limit", () => {
   it("a node's estimate above the wallet's gas ceiling is refused before any approval (under Helicon half of a limit is charged); so is a site's own", async () => {
     const node = (estimate: bigint) =>
-      (async (_url: string, init?: RequestInit) => {
-        const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
-        const h = '0x' + '00'.repeat(32);
-        const result = {
-          eth_baseFee: '0x5d21dba00', eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x5d21dba00', gasLimit: '0x4c4b400', gasUsed: '0x0', transactions: [] },
-          eth_maxPriorityFeePerGas: '0x0',
-          eth_estimateGas: '0x' + estimate.toString(16),
-          eth_getBalance: '0xde0b6b3a7640000',
-        }[method];
-        return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
-      }) as unknown as typeof fetch;
+      evmNode((method) => ({ eth_baseFee: '0x5d21dba00', eth_getBlockByNumber: header('0x5d21dba00', '0x4c4b400'), eth_estimateGas: '0x' + estimate.toString(16), eth_getBalance: '0xde0b6b3a7640000' })[method]);
     const wallet = { evmNonceFor: async () => 0n, recipientOf: async () => ({ warnings: [] }) };
     const send = (gas?: bigint) => [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, data: '0xa9059cbb', ...(gas ? { gas: '0x' + gas.toString(16) } : {}) }];
     const t = setup({ fetch: node(MAX_C_GAS_LIMIT + 1n), wallet });
@@ -135,15 +154,9 @@ describe("a site's EVM tx and the gas limit", () => {
   });
 
   it("on Avalanche's C-Chain the fee starts from eth_baseFee (the bound a block keeps to), not the last header's; a site's own fee cap below it gives way to the wallet's fees, shown for approval (it would wait, every later tx behind it)", async () => {
-    const h = '0x' + '00'.repeat(32);
     const gwei = 1_000_000_000n;
-    const fetch = (async (_url: string, init?: RequestInit) => {
-      const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
-      const result = { eth_baseFee: '0x' + (25n * gwei).toString(16), eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: '0x4c4b400', gasUsed: '0x0', transactions: [] }, eth_estimateGas: '0x5208', eth_getBalance: '0xde0b6b3a7640000' }[method] ?? '0x0';
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
-    }) as unknown as typeof globalThis.fetch;
-    const wallet = { evmNonceFor: async () => 0n, recipientOf: async () => ({ warnings: [] }), evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol: 'AVAX', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never };
-    const t = setup({ fetch, wallet });
+    const fetch = evmNode((method) => ({ eth_baseFee: '0x' + (25n * gwei).toString(16), eth_getBlockByNumber: header('0x1', '0x4c4b400'), eth_estimateGas: '0x5208', eth_getBalance: '0xde0b6b3a7640000' })[method]);
+    const t = setup({ fetch, wallet: { evmNonceFor: async () => 0n, ...evmWallet('AVAX') } });
     await t.sites.grant(SITE.origin, [ACCOUNT.id]);
     const tx = (fee?: bigint) => [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, value: '0x1', ...(fee ? { maxFeePerGas: '0x' + fee.toString(16), maxPriorityFeePerGas: '0x0' } : {}) }];
     for (const [asked, signed] of [[undefined, 50n * gwei], [10n * gwei, 50n * gwei], [25n * gwei, 25n * gwei]] as const) {
@@ -159,22 +172,11 @@ describe("a site's EVM tx and the gas limit", () => {
   });
 
   it('on a chain a site added (not Avalanche\'s C-Chain), neither the estimate nor the site\'s own limit is held to that ceiling; its approvals, typed data too, name the site\'s node', async () => {
-    const h = '0x' + '00'.repeat(32);
     const big = '0x' + (MAX_C_GAS_LIMIT + 1n).toString(16);
-    const fetchStub = (async (_url: string, init?: RequestInit) => {
-      const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
-      const result = { eth_chainId: '0x2a', eth_baseFee: '0x1', eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: '0x2faf0800', gasUsed: '0x0', transactions: [] }, eth_estimateGas: big, eth_getBalance: '0xde0b6b3a7640000' }[method] ?? '0x0';
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
-    }) as unknown as typeof fetch;
-    const wallet = { recipientOf: async () => ({ warnings: [] }), evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol: 'TST', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never };
-    const t = setup({ fetch: fetchStub, wallet });
+    const fetchStub = evmNode((method) => ({ eth_chainId: '0x2a', eth_baseFee: '0x1', eth_getBlockByNumber: header('0x1', '0x2faf0800'), eth_estimateGas: big, eth_getBalance: '0xde0b6b3a7640000' })[method]);
+    const t = setup({ fetch: fetchStub, wallet: evmWallet('TST') });
     await t.sites.grant(SITE.origin, [ACCOUNT.id]);
-    const adding = t.call('wallet_addEthereumChain', [{ chainId: '0x2a', chainName: 'Big blocks', rpcUrls: ['https://rpc.test.example'], nativeCurrency: { name: 'T', symbol: 'TST', decimals: 18 } }]);
-    for (let i = 0; i < 2; i++) {
-      await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
-      await t.approvals.decide((await t.approvals.list())[0]!.id, true);
-    }
-    await adding;
+    await addChain(t, 'Big blocks');
     // An estimate past EIP-7825's per-tx cap gets no room (gas-room tests below); the site's own limit is as it is.
     for (const gas of [undefined, big]) {
       const sending = t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, ...(gas ? { gas } : {}) }]);
@@ -200,15 +202,10 @@ describe("a site's EVM tx and the gas limit", () => {
 
   it("the gas limit of a site's call without its own has room over the estimate: 1.5×, only as far as the balance beside the value pays it, and on a chain a site added within 90% of a block and EIP-7825's cap", async () => {
     // A node estimating `estimate` gas at base fee 1 wei and no tip (maxFeePerGas 2 wei), for an account holding `balance` wei.
+    const hex = (n: bigint) => '0x' + n.toString(16);
     const node = (estimate: bigint, balance: bigint, blockGas = 0x4c4b400n) =>
-      (async (_url: string, init?: RequestInit) => {
-        const { id, method } = JSON.parse(String(init?.body)) as { id: number; method: string };
-        const h = '0x' + '00'.repeat(32);
-        const hex = (n: bigint) => '0x' + n.toString(16);
-        const result = { eth_chainId: '0x2a', eth_baseFee: '0x1', eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: hex(blockGas), gasUsed: '0x0', transactions: [] }, eth_estimateGas: hex(estimate), eth_getBalance: hex(balance) }[method] ?? '0x0';
-        return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
-      }) as unknown as typeof fetch;
-    const wallet = { evmNonceFor: async () => 0n, recipientOf: async () => ({ warnings: [] }), evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol: 'AVAX', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never };
+      evmNode((method) => ({ eth_chainId: '0x2a', eth_baseFee: '0x1', eth_getBlockByNumber: header('0x1', hex(blockGas)), eth_estimateGas: hex(estimate), eth_getBalance: hex(balance) })[method]);
+    const wallet = { evmNonceFor: async () => 0n, ...evmWallet('AVAX') };
     const limitOf = async (t: ReturnType<typeof setup>, value = 0n) => {
       const sending = t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, data: '0xa9059cbb', value: '0x' + value.toString(16) }]);
       await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
@@ -229,12 +226,7 @@ describe("a site's EVM tx and the gas limit", () => {
 
     const added = async (estimate: bigint, blockGas: bigint) => {
       const t = await on(node(estimate, 10n ** 18n, blockGas));
-      const adding = t.call('wallet_addEthereumChain', [{ chainId: '0x2a', chainName: 'Other', rpcUrls: ['https://rpc.test.example'], nativeCurrency: { name: 'T', symbol: 'TST', decimals: 18 } }]);
-      for (let i = 0; i < 2; i++) {
-        await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
-        await t.approvals.decide((await t.approvals.list())[0]!.id, true);
-      }
-      await adding;
+      await addChain(t, 'Other');
       return limitOf(t);
     };
     expect(await added(8_000_000n, 10_000_000n)).toBe('9000000');
@@ -264,11 +256,9 @@ describe('an approval picked up by its request ID (as after a restart)', () => {
 describe("a site's tx on a chain a site added, whose nonce was the next one when it was asked", () => {
   /** A site on a chain it added, over a node whose pending count is `node.count` (a send takes it up); `node.hold` holds the next count read until released. */
   async function onAddedChain() {
-    const h = '0x' + '00'.repeat(32);
     const hash = '0x' + '11'.repeat(32);
     const node = { count: 3n, sent: [] as string[], hold: false, release: undefined as (() => void) | undefined };
-    const fetchStub = (async (_url: string, init?: RequestInit) => {
-      const { id, method, params } = JSON.parse(String(init?.body)) as { id: number; method: string; params: unknown[] };
+    const fetchStub = evmNode(async (method, params) => {
       const count = node.count;
       if (method === 'eth_getTransactionCount' && node.hold) {
         node.hold = false;
@@ -278,23 +268,12 @@ describe("a site's tx on a chain a site added, whose nonce was the next one when
         node.sent.push(String(params[0]));
         node.count++;
       }
-      const result = { eth_chainId: '0x2a', eth_getTransactionCount: '0x' + count.toString(16), eth_sendRawTransaction: hash, eth_getBlockByNumber: { number: '0x1', hash: h, parentHash: h, timestamp: '0x1', baseFeePerGas: '0x1', gasLimit: '0x2faf0800', gasUsed: '0x0', transactions: [] }, eth_estimateGas: '0x5208', eth_getBalance: '0xde0b6b3a7640000' }[method] ?? '0x0';
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200 });
-    }) as unknown as typeof fetch;
-    const wallet = {
-      recipientOf: async () => ({ warnings: [] }),
-      evmInsight: async () => ({ eth: {}, account: ACCOUNT.cAddress, listed: [], nativeSymbol: 'TST', recipientOf: async () => ({ warnings: [] }), siteCalls: async () => 0 }) as never,
-      withEvmSecret: async () => ({ hash, rawTx: '0x02' }) as never,
-      noteSiteCall: async () => undefined,
-    };
+      return { eth_chainId: '0x2a', eth_getTransactionCount: '0x' + count.toString(16), eth_sendRawTransaction: hash, eth_getBlockByNumber: header('0x1', '0x2faf0800'), eth_estimateGas: '0x5208', eth_getBalance: '0xde0b6b3a7640000' }[method];
+    });
+    const wallet = { ...evmWallet('TST'), withEvmSecret: async () => ({ hash, rawTx: '0x02' }) as never, noteSiteCall: async () => undefined };
     const t = setup({ fetch: fetchStub, wallet });
     await t.sites.grant(SITE.origin, [ACCOUNT.id]);
-    const adding = t.call('wallet_addEthereumChain', [{ chainId: '0x2a', chainName: 'Other', rpcUrls: ['https://rpc.test.example'], nativeCurrency: { name: 'T', symbol: 'TST', decimals: 18 } }]);
-    for (let i = 0; i < 2; i++) {
-      await expect.poll(async () => (await t.approvals.list()).length).toBe(1);
-      await t.approvals.decide((await t.approvals.list())[0]!.id, true);
-    }
-    await adding;
+    await addChain(t, 'Other');
     /** Asks for a tx and waits for its approval: its summary, and `approve` (the answer the site gets). */
     const ask = async (tx: Record<string, string> = {}) => {
       const sending = t.call('eth_sendTransaction', [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, ...tx }]);
