@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { concatBytes, fromHex } from '../../src/core/bytes.js';
 import { cb58Encode, formatAddress, toApiHex } from '../../src/core/encoding.js';
 import { AbortedError, NodeResponseError, ValidationError } from '../../src/core/errors.js';
-import { MAX_UTXO_PAGES, MAX_UTXO_READ_BYTES, UTXO_PLAIN_BYTES } from '../../src/core/node.js';
-import { client, fakeNode, ME, ME_X, pagingRoute, txIdOf, utxoBytes, type UtxoSpec, utxoHex } from './node-client-fixtures.js';
+import { MAX_UTXO_PAGES, MAX_UTXO_READ_BYTES, NodeClient, UTXO_PLAIN_BYTES } from '../../src/core/node.js';
+import { AVAX_API, client, fakeNode, ME, ME_X, pagingRoute, txIdOf, utxoBytes, type UtxoSpec, utxoHex } from './node-client-fixtures.js';
 
 const STRANGER = fromHex('ee'.repeat(20));
 
@@ -175,6 +175,16 @@ describe('getAllUtxos', () => {
     await expect(client(url).getAllUtxos('X', [ME_X], { limit: 2 })).rejects.toThrow(/no new UTXO/);
     // The first page says it; at most the page already on the wire follows it.
     expect(calls.length).toBeLessThanOrEqual(2);
+  });
+
+  it('a read that stops drops the page already on the wire (its request is aborted, not downloaded)', async () => {
+    const junk = [utxoHex({ tx: 2, owners: [STRANGER] }), utxoHex({ tx: 3 }).slice(0, -2) + '00'];
+    const { url } = await fakeNode((c) => ((c.params as { startIndex?: unknown }).startIndex ? { hang: true } : { result: { numFetched: '2', utxos: junk, endIndex: { address: ME_X, utxo: 'u1' }, encoding: 'hex' } }));
+    const signals: AbortSignal[] = [];
+    const watched = new NodeClient({ url, atomicApi: AVAX_API, fetch: (input, init) => (signals.push(init.signal!), fetch(input, init)) });
+    await expect(watched.getAllUtxos('X', [ME_X], { limit: 2 })).rejects.toThrow(/no new UTXO/);
+    expect(signals).toHaveLength(2);
+    expect(signals[1]!.aborted).toBe(true);
   });
 
   it(`stops a node that pages on past ${MAX_UTXO_PAGES} pages, even with something new on each`, async () => {

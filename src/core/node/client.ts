@@ -168,8 +168,12 @@ export class NodeClient {
       }
     };
 
-    const callOpts: CallOptions = {};
-    if (opts.signal) callOpts.signal = opts.signal;
+    // A read that stops (or is cancelled) drops the page already on the wire, up to 4 MB, unread.
+    const stop = new AbortController();
+    const cancel = () => stop.abort();
+    if (opts.signal?.aborted) cancel();
+    opts.signal?.addEventListener('abort', cancel);
+    const callOpts: CallOptions = { signal: stop.signal };
     if (opts.timeoutMs !== undefined) callOpts.timeoutMs = opts.timeoutMs;
     const fetchPage = (batch: string[], startIndex?: UtxoIndex): Promise<UtxoPage> => {
       const params: UtxoPageParams = { addresses: batch, limit };
@@ -179,39 +183,44 @@ export class NodeClient {
       return api.getUTXOs(params, callOpts);
     };
 
-    for (let i = 0; i < normalized.length; i += MAX_UTXO_ADDRESSES) {
-      const batch = normalized.slice(i, i + MAX_UTXO_ADDRESSES);
-      const seenEnds = new Set<string>();
-      let next: Promise<UtxoPage> | undefined = fetchPage(batch);
-      while (next) {
-        const page = await next;
-        next = undefined;
-        if (page.utxos.length > limit) {
-          throw new NodeResponseError(`getUTXOs returned ${page.utxos.length} UTXOs for a limit of ${limit}`);
-        }
-        if (page.utxos.length === limit) {
-          const endKey = `${page.endIndex.address}|${page.endIndex.utxo}`;
-          if (seenEnds.has(endKey)) throw new NodeResponseError('getUTXOs pagination went round in a circle');
-          seenEnds.add(endKey);
-          if (requests >= MAX_UTXO_PAGES) {
-            throw new NodeResponseError(`getUTXOs: the node listed more than ${MAX_UTXO_PAGES} pages of UTXOs, more than any wallet holds; the wallet stopped reading them`);
+    try {
+      for (let i = 0; i < normalized.length; i += MAX_UTXO_ADDRESSES) {
+        const batch = normalized.slice(i, i + MAX_UTXO_ADDRESSES);
+        const seenEnds = new Set<string>();
+        let next: Promise<UtxoPage> | undefined = fetchPage(batch);
+        while (next) {
+          const page = await next;
+          next = undefined;
+          if (page.utxos.length > limit) {
+            throw new NodeResponseError(`getUTXOs returned ${page.utxos.length} UTXOs for a limit of ${limit}`);
           }
-          // A pipeline: the next page is on the wire while this one is checked and decoded.
-          next = fetchPage(batch, page.endIndex);
-          // Should this page turn out bad, the request already sent must not reject unobserved.
-          next.catch(() => undefined);
-        }
-        const addedBefore = added;
-        const droppedBefore = dropped.length;
-        for (const hex of page.utxos) accept(hex);
-        // A full page of nothing new and something bad is a node feeding junk: every further page
-        // would only add drop records. Repeats alone are honest (a UTXO two of the addresses own is
-        // listed under each), so they do not stop the read; within one call the node skips them,
-        // which never hides a UTXO (docs/protocol.md §Paging).
-        if (page.utxos.length === limit && added === addedBefore && dropped.length > droppedBefore) {
-          throw new NodeResponseError(`getUTXOs: a full page held no new UTXO of these addresses, only entries that do not hold up; the wallet stopped reading them`);
+          if (page.utxos.length === limit) {
+            const endKey = `${page.endIndex.address}|${page.endIndex.utxo}`;
+            if (seenEnds.has(endKey)) throw new NodeResponseError('getUTXOs pagination went round in a circle');
+            seenEnds.add(endKey);
+            if (requests >= MAX_UTXO_PAGES) {
+              throw new NodeResponseError(`getUTXOs: the node listed more than ${MAX_UTXO_PAGES} pages of UTXOs, more than any wallet holds; the wallet stopped reading them`);
+            }
+            // A pipeline: the next page is on the wire while this one is checked and decoded.
+            next = fetchPage(batch, page.endIndex);
+            // Should this page turn out bad, the request already sent must not reject unobserved.
+            next.catch(() => undefined);
+          }
+          const addedBefore = added;
+          const droppedBefore = dropped.length;
+          for (const hex of page.utxos) accept(hex);
+          // A full page of nothing new and something bad is a node feeding junk: every further page
+          // would only add drop records. Repeats alone are honest (a UTXO two of the addresses own is
+          // listed under each), so they do not stop the read; within one call the node skips them,
+          // which never hides a UTXO (docs/protocol.md §Paging).
+          if (page.utxos.length === limit && added === addedBefore && dropped.length > droppedBefore) {
+            throw new NodeResponseError(`getUTXOs: a full page held no new UTXO of these addresses, only entries that do not hold up; the wallet stopped reading them`);
+          }
         }
       }
+    } finally {
+      cancel();
+      opts.signal?.removeEventListener('abort', cancel);
     }
 
     const entries = [...kept.values()];
