@@ -2,7 +2,7 @@
 // shown to the user exactly as it will be signed), personal_ecRecover (no key), and the read-only
 // calls passed to the chain's node.
 import { UINT64_MAX } from '../core/amount.js';
-import { EVERY_INVISIBLE, fromHex, INVISIBLE_TEXT, toHex } from '../core/bytes.js';
+import { fromHex, INVISIBLE_TEXT, invisibleAsCodes, toHex } from '../core/bytes.js';
 import type { TypedDataInput } from '../core/message.js';
 import { WalletError } from '../core/errors.js';
 import { formatEvmAddress } from '../core/evm-address.js';
@@ -86,12 +86,7 @@ function evmRequestOf(t: Record<keyof EvmTxRequest, string>): EvmTxRequest {
  */
 function shownJson(value: unknown): string {
   // Line breaks here are the pretty-printing's own: JSON escapes those inside strings already.
-  return JSON.stringify(value, null, 2).replace(EVERY_INVISIBLE, (c) => (c === '\n' ? c : codeOf(c.codePointAt(0)!)));
-}
-
-/** \u0000 up to U+FFFF, \u{…} above (so a tag character never reads as a shorter escape and a digit). */
-function codeOf(cp: number): string {
-  return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+  return invisibleAsCodes(JSON.stringify(value, null, 2), true);
 }
 
 /** True when any text of the typed data holds such a character (the approval warns of it). */

@@ -128,3 +128,15 @@ export const utf8 = {
 export const INVISIBLE_TEXT = /[\p{C}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;
 /** The same characters, every one of them (for replace). */
 export const EVERY_INVISIBLE = new RegExp(INVISIBLE_TEXT.source, 'gu');
+
+/**
+ * `text` with each of those characters (but line breaks, with `keepLineBreaks`) written as its
+ * code: \u0000 up to U+FFFF, \u{…} above, so a tag character never reads as a shorter code and a digit.
+ */
+export function invisibleAsCodes(text: string, keepLineBreaks = false): string {
+  return text.replace(EVERY_INVISIBLE, (c) => {
+    const cp = c.codePointAt(0)!;
+    if (keepLineBreaks && c === '\n') return c;
+    return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+  });
+}

@@ -1,12 +1,19 @@
 // Display helpers: amounts (bigint base units → grouped decimal text with the asset's symbol,
 // never through floating point), chain names, IDs and times.
 import { formatAmount } from '../core/amount.js';
+import { INVISIBLE_TEXT, invisibleAsCodes } from '../core/bytes.js';
 import type { Amount, AssetBalanceView, BalancesView, ChainName } from '../shared/messages.js';
 
 /** nAVAX: AVAX on the X-Chain, the P-Chain and in atomic memory. */
 export const AVAX_DECIMALS = 9;
 /** wei: native AVAX on the C-Chain's EVM side. */
 export const WEI_DECIMALS = 18;
+
+/**
+ * A memo as a review shows it: characters that hide or reorder text (direction marks, zero-width)
+ * written as codes, and said so, so what is read is what goes on chain.
+ */
+export const memoShown = (memo: string): string => (INVISIBLE_TEXT.test(memo) ? `${invisibleAsCodes(memo)} (hidden characters shown as codes)` : memo);
 
 export function units(amount: Amount | bigint | undefined): bigint {
   if (amount === undefined) return 0n;

@@ -18,7 +18,7 @@ import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { assetsLeftWithoutFee, MAX_ONE_TX, maxOf, noFeeLeftText, useEstimate } from '../fees.js';
 import { FEE_WENT_UP } from '../errors.js';
-import { chainLabel, noBalancesText, shortenId, units, WEI_DECIMALS } from '../format.js';
+import { chainLabel, memoShown, noBalancesText, shortenId, units, WEI_DECIMALS } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, ChainName, SendEstimate, SendEstimateParams, WalletStatus } from '../../shared/messages.js';
 
 export interface SendProps {
@@ -306,7 +306,7 @@ export function Send(p: SendProps) {
       { term: 'Amount', value: <AmountText label="Amount" digits={9} value={sent} denomination={a.denomination} symbol={a.symbol} />, testid: 'review-amount' },
       { term: 'To', value: recipient, testid: 'review-to', mono: true },
       ...(sameAddress(recipient, own) ? [{ term: 'Note', value: OWN_ADDRESS, testid: 'review-own' }] : []),
-      ...(note !== '' ? [{ term: 'Memo (public)', value: note }] : []),
+      ...(note !== '' ? [{ term: 'Memo (public)', value: memoShown(note), testid: 'review-memo' }] : []),
       ...sentBefore,
       ...(strands > 0 ? [{ term: 'Other assets', value: noFeeLeftText(strands), testid: 'review-strands' }] : []),
       { term: 'Network fee', value: <SendFee chain={chain} fee={stage.estimate.fee} gasLimit={stage.estimate.gasLimit} />, testid: 'review-fee' },

@@ -178,6 +178,22 @@ describe('Send: a review belongs to exactly the inputs it was estimated for', ()
     expect(bg.callsOf('send.x')).toHaveLength(1);
   });
 
+  it('a memo holding characters that hide or reorder text is reviewed with them as codes, and said so; a plain one as typed', async () => {
+    for (const [typed, shown] of [
+      ['tag\u202E321', 'tag\\u202e321 (hidden characters shown as codes)'],
+      ['a\u200Bb\u{E0041}', 'a\\u200bb\\u{e0041} (hidden characters shown as codes)'],
+      ['exchange-tag-123', 'exchange-tag-123'],
+    ]) {
+      setup({});
+      type(/^Memo/, typed!);
+      type(/^To/, X_OTHER);
+      type('Amount (AVAX)', '0.5');
+      await clickReview();
+      expect((await screen.findByTestId('review-memo')).textContent).toContain(shown);
+      cleanup();
+    }
+  });
+
   it('a memo typed for X is not on a C-Chain review (C sends carry none)', async () => {
     setup({});
     type(/^Memo/, 'exchange-tag-123');
