@@ -143,19 +143,21 @@ function lastCycles(s: StakeRecord, now: number): void {
 async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
   // A refused one stays in the outbox while the node may still run it (refused.ts): asked again until
   // then, or taken as Activity lists it once it ran. The node's "committed" or "failed" is its word
-  // only, while Activity lists the tx pending and the outbox follows it: a failure is not taken
+  // only while the outbox holds the tx: a failure is not taken while Activity lists it pending
   // (settle-activity.ts decides), a commit only once checked against what the tx spends (`ran`),
-  // as Activity checks it; one Activity lists failed while the outbox still holds it was decided
-  // there (a lost one past its sendBefore, say: outbox.ts).
+  // as Activity checks it (a refused one too, which Activity no longer lists: the node may have
+  // kept the bytes it refused); one Activity lists failed while the outbox still holds it was
+  // decided there (a lost one past its sendBefore, say: outbox.ts).
   const listed = input.listed?.get(s.txID);
   const following = listed === 'pending' && input.outbox.has(s.txID);
+  const checked = listed !== 'accepted' && input.outbox.has(s.txID);
   const refused = s.state === 'failed' && s.byWallet && (input.outbox.has(s.txID) || listed === 'accepted');
   const sent = s.state === 'pending' || refused;
   if (sent) {
     const state = listed === 'accepted' || (listed === 'failed' && input.outbox.has(s.txID)) ? listed : await input.txState(s.txID);
     // One the node does not know and the outbox no longer sends (given up, or never written) never ran.
     if ((state === 'failed' && !following) || (state === 'unknown' && !input.outbox.has(s.txID) && Date.now() - s.createdAt > UNSENT_GRACE_MS)) s.state = 'failed';
-    if (state !== 'accepted' || (following && !(await input.ran?.(s.txID)))) return;
+    if (state !== 'accepted' || (checked && !(await input.ran?.(s.txID)))) return;
     s.state = 'active';
   }
   if (s.state !== 'active') return;

@@ -63,7 +63,15 @@ describe('following stakes', () => {
   it('asks again about one the node refused while its outbox entry says it may still run: active if it ran, else still failed', async () => {
     // c: refused, still in the outbox (the node may run it yet); f: refused, no longer there; g: found by the follow, not the wallet's.
     const stakes = [record({ txID: 'c', state: 'failed', end: 1795583300 }), record({ txID: 'f', state: 'failed' }), record({ txID: 'g', state: 'failed', byWallet: false })];
-    await followStakes(stakes, input({ c: 'accepted', f: 'accepted', g: 'accepted' }, {}, { outbox: new Set(['c', 'g']) }));
+    // The node's "committed" (with the bytes it refused, which it may have kept) is believed only once what the tx spends is spent.
+    const checkedOnly: string[] = [];
+    let spent = false;
+    const ran = async (txID: string) => (checkedOnly.push(txID), spent);
+    await followStakes(stakes, input({ c: 'accepted', f: 'accepted', g: 'accepted' }, {}, { outbox: new Set(['c', 'g']), ran }));
+    expect(stakes.map((s) => s.state)).toEqual(['failed', 'failed', 'failed']);
+    expect(checkedOnly).toEqual(['c']);
+    spent = true;
+    await followStakes(stakes, input({ c: 'accepted', f: 'accepted', g: 'accepted' }, {}, { outbox: new Set(['c', 'g']), ran }));
     expect(stakes.map((s) => s.state)).toEqual(['active', 'failed', 'failed']);
     const refused = [record({ txID: 'c', state: 'failed' })];
     await followStakes(refused, input({}, {}));
