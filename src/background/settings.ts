@@ -3,6 +3,7 @@
 import { toHex } from '../core/bytes.js';
 import { type NetworkIdentity, PRESETS } from '../core/network.js';
 import { WalletError } from '../core/errors.js';
+import { MAX_INDEX } from '../core/keys.js';
 import type { StorageArea } from './storage.js';
 
 const STATE_KEY = 'xpc.state';
@@ -106,16 +107,19 @@ export function reconciled(s: PersistedState, vault: VaultHoldings): PersistedSt
 const isText = (v: unknown): v is string => typeof v === 'string';
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
+const isHdIndex = (v: unknown, max: number): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= max;
+
 function isAccountRecord(v: unknown): v is AccountRecord {
   if (!isObject(v) || !isText(v.id) || !isText(v.name)) return false;
-  if (v.kind === 'hd') return Number.isSafeInteger(v.index) && (v.index as number) >= 0;
+  // An index no path can have would fail every status read, the unlock's too: unreadable instead.
+  if (v.kind === 'hd') return isHdIndex(v.index, MAX_INDEX);
   return v.kind === 'imported' && isText(v.keyId);
 }
 
 /** Settings as this version writes them, whole: anything else is unreadable (and rebuilt at the next unlock). */
 function isPersistedState(v: unknown): v is PersistedState {
   if (!isObject(v) || v.version !== STATE_VERSION || !Array.isArray(v.accounts) || !v.accounts.every(isAccountRecord)) return false;
-  if (!(v.selectedAccountId === null || isText(v.selectedAccountId)) || !Number.isSafeInteger(v.nextHdIndex) || (v.nextHdIndex as number) < 0) return false;
+  if (!(v.selectedAccountId === null || isText(v.selectedAccountId)) || !isHdIndex(v.nextHdIndex, MAX_INDEX + 1)) return false;
   if (!Array.isArray(v.customNetworks) || !v.customNetworks.every(isCustomNetwork)) return false;
   if (v.phraseTag !== undefined && !(isText(v.phraseTag) && /^[\da-f]{16}$/.test(v.phraseTag))) return false;
   return isText(v.selectedNetworkId) && networkIdsOf(v as unknown as PersistedState).includes(v.selectedNetworkId);
@@ -139,7 +143,7 @@ function salvaged(raw: unknown): PersistedState {
   const ids = new Set<string>();
   s.accounts = (Array.isArray(raw.accounts) ? raw.accounts : []).filter((a): a is AccountRecord => isAccountRecord(a) && !ids.has(a.id) && ids.add(a.id) !== undefined);
   s.customNetworks = (Array.isArray(raw.customNetworks) ? raw.customNetworks : []).filter(isCustomNetwork);
-  const stored = Number.isSafeInteger(raw.nextHdIndex) ? (raw.nextHdIndex as number) : 0;
+  const stored = isHdIndex(raw.nextHdIndex, MAX_INDEX + 1) ? raw.nextHdIndex : 0;
   s.nextHdIndex = Math.max(stored, ...s.accounts.map((a) => (a.kind === 'hd' ? a.index + 1 : 0)));
   if (isText(raw.selectedAccountId) && ids.has(raw.selectedAccountId)) s.selectedAccountId = raw.selectedAccountId;
   if (isText(raw.selectedNetworkId) && networkIdsOf(s).includes(raw.selectedNetworkId)) s.selectedNetworkId = raw.selectedNetworkId;

@@ -179,7 +179,8 @@ export function parseSecretKey(text: string): Bytes {
 
 export const XP_COIN_TYPE = 9000;
 export const EVM_COIN_TYPE = 60;
-const MAX_INDEX = 0x7fffffff;
+/** The highest index of a BIP-32 path step (below the hardened offset): an HD account's too. */
+export const MAX_INDEX = 0x7fffffff;
 
 function checkIndex(value: number, field: string): void {
   if (!Number.isInteger(value) || value < 0 || value > MAX_INDEX) {

@@ -139,6 +139,9 @@ describe('settings that cannot be read', () => {
       (s: Record<string, unknown>) => ({ ...s, selectedNetworkId: 'custom-gone' }),
       (s: Record<string, unknown>) => ({ ...s, customNetworks: 'none' }),
       (s: Record<string, unknown>) => ({ ...s, nextHdIndex: -1 }),
+      // Past what a derivation path can hold: every status read, the unlock's too, would fail.
+      (s: Record<string, unknown>) => ({ ...s, accounts: [...(s.accounts as unknown[]), { id: 'far', name: 'Far', kind: 'hd', index: 2 ** 31 }], selectedAccountId: 'far' }),
+      (s: Record<string, unknown>) => ({ ...s, nextHdIndex: 2 ** 31 + 1 }),
     ]) {
       const { stores, worker } = storage();
       const created = await worker().accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
