@@ -174,6 +174,19 @@ describe('X-Chain send', () => {
         seen.add(key);
       }
     }
+    // All but one fee asked for (one tx would be too large): short by the other txs' fees, so that much less goes through.
+    const all = 2_000_000_000n - ctx.xTxFee;
+    let short = 0n;
+    expect(() => {
+      try {
+        buildXSendSplit({ ctx, pool, changeOwners: mine, amount: all, owners: theirs });
+      } catch (e) {
+        short = BigInt(/(\d+) nAVAX short/.exec((e as Error).message)![1]!);
+        throw e;
+      }
+    }).toThrow(ValidationError);
+    expect(short > 0n && short % ctx.xTxFee === 0n).toBe(true);
+    expect(buildXSendSplit({ ctx, pool, changeOwners: mine, amount: all - short, owners: theirs })).toHaveLength(Number(short / ctx.xTxFee) + 1);
   });
 });
 
