@@ -11,9 +11,10 @@ export const WEI_DECIMALS = 18;
 
 /**
  * A memo as a review shows it: characters that hide or reorder text (direction marks, zero-width)
- * written as codes, and said so, so what is read is what goes on chain.
+ * written as codes, and said so, so what is read is what goes on chain. A backslash typed is then
+ * written twice, so typed text never reads as a code.
  */
-export const memoShown = (memo: string): string => (INVISIBLE_TEXT.test(memo) ? `${invisibleAsCodes(memo)} (hidden characters shown as codes)` : memo);
+export const memoShown = (memo: string): string => (INVISIBLE_TEXT.test(memo) ? `${invisibleAsCodes(memo.replaceAll('\\', '\\\\'))} (hidden characters shown as codes)` : memo);
 
 export function units(amount: Amount | bigint | undefined): bigint {
   if (amount === undefined) return 0n;

@@ -306,7 +306,7 @@ export function Send(p: SendProps) {
       { term: 'Amount', value: <AmountText label="Amount" digits={9} value={sent} denomination={a.denomination} symbol={a.symbol} />, testid: 'review-amount' },
       { term: 'To', value: recipient, testid: 'review-to', mono: true },
       ...(sameAddress(recipient, own) ? [{ term: 'Note', value: OWN_ADDRESS, testid: 'review-own' }] : []),
-      ...(note !== '' ? [{ term: 'Memo (public)', value: memoShown(note), testid: 'review-memo' }] : []),
+      ...(note !== '' ? [{ term: 'Memo (public)', value: <span class="keep-spaces">{memoShown(note)}</span>, testid: 'review-memo', mono: true }] : []),
       ...sentBefore,
       ...(strands > 0 ? [{ term: 'Other assets', value: noFeeLeftText(strands), testid: 'review-strands' }] : []),
       { term: 'Network fee', value: <SendFee chain={chain} fee={stage.estimate.fee} gasLimit={stage.estimate.gasLimit} />, testid: 'review-fee' },

@@ -182,14 +182,21 @@ describe('Send: a review belongs to exactly the inputs it was estimated for', ()
     for (const [typed, shown] of [
       ['tag\u202E321', 'tag\\u202e321 (hidden characters shown as codes)'],
       ['a\u200Bb\u{E0041}', 'a\\u200bb\\u{e0041} (hidden characters shown as codes)'],
+      // A code typed as text beside a hidden character: its backslash written twice, never read as that character's code.
+      ['a\\u200bb\u200C', 'a\\\\u200bb\\u200c (hidden characters shown as codes)'],
       ['exchange-tag-123', 'exchange-tag-123'],
+      ['12  3\\n', '12  3\\n'],
     ]) {
       setup({});
       type(/^Memo/, typed!);
       type(/^To/, X_OTHER);
       type('Amount (AVAX)', '0.5');
       await clickReview();
-      expect((await screen.findByTestId('review-memo')).textContent).toContain(shown);
+      const memo = await screen.findByTestId('review-memo');
+      expect(memo.textContent).toContain(shown);
+      // Shown with its spaces as typed, and broken anywhere rather than running off the popup.
+      expect(memo.className).toContain('break');
+      expect(memo.querySelector('.keep-spaces')).not.toBeNull();
       cleanup();
     }
   });
