@@ -7,7 +7,7 @@ import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { Facts, FormError, Muted, MutedText, ReloadButton, ScreenReaderText } from '../components/Field.js';
 import { Term } from '../components/Term.js';
-import { AVAX_DECIMALS, chainLabel, formatDateTime, formatValue, formatUnits, shortenId, WEI_DECIMALS } from '../format.js';
+import { AVAX_DECIMALS, chainLabel, formatDateTime, formatValue, formatUnits, memoShown, shortenId, WEI_DECIMALS } from '../format.js';
 import type { ActivityItem, ActivityTrimmed, BalancesView, Selection } from '../../shared/messages.js';
 import { LazyTokenActivity } from './lazy.js';
 
@@ -194,7 +194,7 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
         </div>
       )}
       <Counterparty item={item} />
-      {item.memo && <div class="muted break">Memo: {item.memo}</div>}
+      {item.memo && <div class="muted break keep-spaces">Memo: {memoShown(item.memo)}</div>}
       <details class="tx-details">
         <summary>
           Details<ScreenReaderText> of the transaction {item.txID}</ScreenReaderText>

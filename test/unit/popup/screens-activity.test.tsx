@@ -26,6 +26,15 @@ describe('Activity', () => {
     expect(rows[1]!.querySelector('.tx-mid')!.textContent).toBe('X-Chain250 in the smallest units of an asset the wallet cannot name');
   });
 
+  it("shows a send's memo as the review did: characters that hide or reorder text as codes, said so", async () => {
+    const sent = (n: string, memo: string) => ({ txID: 'Tx' + n.repeat(48), chain: 'X' as const, kind: 'send' as const, status: 'accepted' as const, memo, createdAt: 1 });
+    const bg = fakeBackground({ 'activity.list': () => ({ items: [sent('a', 'tag\u202E321'), sent('b', 'tag 123')] }) });
+    renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
+    const rows = await screen.findAllByTestId('activity-item');
+    expect(within(rows[0]!).getByText(/^Memo:/).textContent).toBe('Memo: tag\\u202e321 (hidden characters shown as codes)');
+    expect(within(rows[1]!).getByText(/^Memo:/).textContent).toBe('Memo: tag 123');
+  });
+
   it('says on a receipt that another key can also spend what came (1-of-2 with a stranger), all of it or a part', async () => {
     const receipt = (n: string, amount: string, shared?: string) => ({ txID: 'Tx' + n.repeat(48), chain: 'X' as const, kind: 'receive' as const, status: 'accepted' as const, assetID: AVAX_ID, amount, ...(shared ? { shared } : {}), createdAt: 1 });
     const bg = fakeBackground({ 'activity.list': () => ({ items: [receipt('a', '7000000000', '7000000000'), receipt('b', '3000000000', '1000000000'), receipt('c', '2000000000')] }) });
