@@ -13,6 +13,10 @@ export interface OwnAddress {
   role: string;
   /** The address as the wallet shows it. */
   address: string;
+  /** The account's ID: one account's keys sign a tx, so an owner set is yours when one account alone meets it. */
+  accountId?: string;
+  /** The EVM key's atomic owner: the wallet reads what it owns on the C-Chain only (imports), never on X or P. */
+  cOnly?: true;
 }
 
 export interface ImpactContext {
@@ -62,6 +66,8 @@ export interface AssetImpact {
   fromOthers: string;
   /** Paid to outputs the wallet alone spends. */
   returns: string;
+  /** Of those, paid locked past now (the `locked` warning says until when): absent when none. */
+  returnsLocked?: string;
   /** The wallet's stake: locked while staking, then back to it. */
   staked: string;
   /** Everything else paid out, by owner set. */
@@ -127,10 +133,31 @@ export function addressKey(address: string): string {
   return a.replace(/^[XPC]-/, '').toLowerCase();
 }
 
-function ownershipOf(addresses: readonly string[], threshold: number, own: ImpactContext['own']): Ownership {
+/**
+ * Of `addresses` on `chain`, those of the one account holding most of them: a tx is signed by one
+ * account's keys, so two accounts' addresses in one owner set are not one signer.
+ */
+function signersOf(addresses: readonly string[], own: ImpactContext['own'], chain: string): string[] {
+  const byAccount = new Map<string, string[]>();
+  for (const a of addresses) {
+    const mine = ownOn(a, own, chain);
+    if (!mine) continue;
+    const id = mine.accountId ?? mine.account;
+    byAccount.set(id, [...(byAccount.get(id) ?? []), a]);
+  }
+  return [...byAccount.values()].reduce((most, next) => (next.length > most.length ? next : most), []);
+}
+
+/** The wallet's address `a`, where the wallet reads what it owns on `chain`. */
+const ownOn = (a: string, own: ImpactContext['own'], chain: string): OwnAddress | undefined => {
+  const mine = own.get(addressKey(a));
+  return mine?.cOnly && chain !== 'C' ? undefined : mine;
+};
+
+function ownershipOf(addresses: readonly string[], threshold: number, own: ImpactContext['own'], chain: string): Ownership {
   if (threshold === 0 || addresses.length === 0) return 'anyone';
-  const mine = addresses.filter((a) => own.has(addressKey(a))).length;
-  const others = addresses.length - mine;
+  const mine = signersOf(addresses, own, chain).length;
+  const others = addresses.filter((a) => !ownOn(a, own, chain)).length;
   if (mine >= threshold) return others >= threshold ? 'shared' : 'yours';
   return mine > 0 ? 'needs-others' : 'not-yours';
 }
@@ -175,7 +202,7 @@ function lookAlikeOf(address: string, c: Pick<ImpactContext, 'own' | 'paidBefore
 const RIGHTS = new Set(['MintOutput', 'NftMintOutput', 'PropertyMintOutput']);
 
 export function txImpact(view: TxView, c: ImpactContext): TxImpact {
-  type Tally = { assetID: string; items: ItemKind | ''; leaves: bigint; fromOthers: bigint; consumed: bigint; returns: bigint; staked: bigint; out: bigint; toOthers: Recipient[] };
+  type Tally = { assetID: string; items: ItemKind | ''; leaves: bigint; fromOthers: bigint; consumed: bigint; returns: bigint; returnsLocked: bigint; staked: bigint; out: bigint; toOthers: Recipient[] };
   const tallies = new Map<string, Tally>();
   // NFTs and rights to mint have no amount: they are counted apart, each kind on its own (a right
   // used up in a mint never reads as coming back as the NFT it mints), never in base units.
@@ -183,7 +210,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     const items = leg.amount !== undefined ? '' : RIGHTS.has(leg.kind) ? 'rights' : 'items';
     const key = `${leg.assetID}#${items}`;
     let t = tallies.get(key);
-    if (!t) tallies.set(key, (t = { assetID: leg.assetID, items, leaves: 0n, fromOthers: 0n, consumed: 0n, returns: 0n, staked: 0n, out: 0n, toOthers: [] }));
+    if (!t) tallies.set(key, (t = { assetID: leg.assetID, items, leaves: 0n, fromOthers: 0n, consumed: 0n, returns: 0n, returnsLocked: 0n, staked: 0n, out: 0n, toOthers: [] }));
     return t;
   };
   const amountOfLeg = (leg: LegView) => (leg.amount === undefined ? 1n : BigInt(leg.amount));
@@ -205,7 +232,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     const amount = amountOfLeg(leg);
     const t = tally(leg);
     t.consumed += amount;
-    const ownership = owners ? ownershipOf(owners.addresses, owners.threshold, c.own) : 'not-yours';
+    const ownership = owners ? ownershipOf(owners.addresses, owners.threshold, c.own, leg.chain) : 'not-yours';
     if (ownership === 'yours' || ownership === 'shared' || ownership === 'needs-others') t.leaves += amount;
     else t.fromOthers += amount;
   }
@@ -219,27 +246,31 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     // A mint's new units are not paid out of what it consumed; a right to mint passed on stands for
     // the one consumed, an NFT moved for itself: a right or NFT no output carries on is burned.
     if (!created || t.items) t.out += amount;
-    const ownership = ownershipOf(owners.addresses, owners.threshold, c.own);
+    const ownership = ownershipOf(owners.addresses, owners.threshold, c.own, leg.chain);
+    // A stake comes back as its owners say: locked on, if they carry a later lock.
+    const until = BigInt(owners.locktime) > BigInt(leg.stakeableUntil ?? '0') ? owners.locktime : (leg.stakeableUntil ?? '0');
+    const locked = BigInt(until) > c.nowSeconds;
     if (ownership === 'yours') {
       if (leg.staked) t.staked += amount;
       else t.returns += amount;
+      // Said on its own line, where no pile of warnings can fold it away.
+      if (locked && !leg.staked) t.returnsLocked += amount;
     } else {
       t.toOthers.push({ addresses: owners.addresses, threshold: owners.threshold, ownership, amount: amount.toString(), ...(leg.staked ? { staked: true as const } : {}) });
       if (ownership === 'anyone') warnings.push({ kind: 'anyone', assetID: leg.assetID, amount: amount.toString() });
       if (ownership === 'shared' || ownership === 'needs-others') {
-        warnings.push({ kind: ownership, assetID: leg.assetID, amount: amount.toString(), strangers: owners.addresses.filter((x) => !c.own.has(addressKey(x))) });
+        const signers = signersOf(owners.addresses, c.own, leg.chain);
+        warnings.push({ kind: ownership, assetID: leg.assetID, amount: amount.toString(), strangers: owners.addresses.filter((x) => !signers.includes(x)) });
       }
     }
-    // A stake comes back as its owners say: locked on, if they carry a later lock.
-    const until = BigInt(owners.locktime) > BigInt(leg.stakeableUntil ?? '0') ? owners.locktime : (leg.stakeableUntil ?? '0');
-    if (BigInt(until) > c.nowSeconds) warnings.push({ kind: 'locked', assetID: leg.assetID, amount: amount.toString(), until, yours: ownership === 'yours' });
+    if (locked) warnings.push({ kind: 'locked', assetID: leg.assetID, amount: amount.toString(), until, yours: ownership === 'yours' });
   };
   for (const leg of view.outputs) pay(leg, false);
   for (const op of view.operations) for (const leg of op.outputs) pay(leg, true);
 
   for (const b of view.feeBalances ?? []) {
     if (b.refundTo) note(b.refundTo);
-    const ownership: Ownership = b.refundTo ? ownershipOf(b.refundTo.addresses, b.refundTo.threshold, c.own) : 'not-yours';
+    const ownership: Ownership = b.refundTo ? ownershipOf(b.refundTo.addresses, b.refundTo.threshold, c.own, 'P') : 'not-yours';
     tally({ chain: 'P', assetID: c.avaxAssetID, amount: b.amount, kind: 'TransferOutput' }).toOthers.push({
       addresses: b.refundTo?.addresses ?? [],
       threshold: b.refundTo?.threshold ?? 0,
@@ -263,6 +294,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
       leaves: t.leaves.toString(),
       fromOthers: t.fromOthers.toString(),
       returns: t.returns.toString(),
+      ...(t.returnsLocked > 0n ? { returnsLocked: t.returnsLocked.toString() } : {}),
       staked: t.staked.toString(),
       toOthers: t.toOthers,
       burned: (burned > 0n ? burned : 0n).toString(),
@@ -276,7 +308,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
 
   for (const r of view.rewardOwners ?? []) {
     note(r.owners);
-    if (ownershipOf(r.owners.addresses, r.owners.threshold, c.own) !== 'yours') {
+    if (ownershipOf(r.owners.addresses, r.owners.threshold, c.own, 'P') !== 'yours') {
       warnings.push({ kind: 'not-your-owner', what: r.what, addresses: r.owners.addresses, threshold: r.owners.threshold });
     }
     if (BigInt(r.owners.locktime) > c.nowSeconds) warnings.push({ kind: 'owner-locked', what: r.what, until: r.owners.locktime });

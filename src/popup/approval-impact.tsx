@@ -94,6 +94,7 @@ function AssetRows({ a, assets }: { a: AssetImpact; assets: Assets }) {
   if (a.leaves !== '0') rows.push(['Leaves your wallet', text(a.leaves)]);
   if (a.fromOthers !== '0') rows.push(["Spent from others' funds", text(a.fromOthers)]);
   if (a.returns !== '0') rows.push(['Comes back to you', text(a.returns)]);
+  if (a.returnsLocked) rows.push(['Of which locked for now (see Warnings)', text(a.returnsLocked)]);
   if (a.staked !== '0') rows.push(['Staked, back to you when it ends', text(a.staked)]);
   for (const r of a.toOthers) {
     const owners = `${listText(r.addresses)}${r.threshold > 1 ? ` (${r.threshold} signatures)` : ''}`;

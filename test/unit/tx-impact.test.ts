@@ -80,6 +80,35 @@ describe('what a tx does to the wallet', () => {
     expect(txImpact(view([leg(10n, [MINE])], [past], 1n), context()).warnings).toEqual([]);
   });
 
+  it('change that comes back locked is counted apart in the summary, where no pile of warnings folds it away', () => {
+    const locked = { ...leg(9n, [MINE]), owners: { addresses: [MINE], threshold: 1, locktime: '30000000000' } };
+    const [avax] = txImpact(view([leg(20n, [MINE])], [locked, leg(10n, [MINE_TOO])], 1n), context()).assets;
+    expect(avax).toMatchObject({ returns: '19', returnsLocked: '9' });
+    expect(txImpact(view([leg(10n, [MINE])], [leg(9n, [MINE])], 1n), context()).assets[0]).not.toHaveProperty('returnsLocked');
+  });
+
+  it("an owner set split across two of the wallet's accounts is nobody's alone (one account signs a tx): it needs the other's signature, named", () => {
+    const OTHER_ACCOUNT = 'X-local1otherqqqqqqqqqqqqqqqqqqqqqqqqqqqqq8d2c';
+    const own = new Map(context().own);
+    own.set(addressKey(MINE), { ...own.get(addressKey(MINE))!, accountId: 'a1' });
+    own.set(addressKey(OTHER_ACCOUNT), { account: 'Account 2', role: 'X/P address', address: OTHER_ACCOUNT, accountId: 'a2' });
+    const impact = txImpact(view([leg(100n, [MINE])], [leg(98n, [MINE, OTHER_ACCOUNT], 2), leg(1n, [OTHER_ACCOUNT])], 1n), context({ own }));
+    expect(impact.assets[0]).toMatchObject({ returns: '1', toOthers: [{ ownership: 'needs-others', amount: '98' }] });
+    expect(impact.warnings).toEqual([{ kind: 'needs-others', assetID: AVAX, amount: '98', strangers: [OTHER_ACCOUNT] }]);
+    // Either account alone meeting the threshold is yours.
+    expect(txImpact(view([leg(100n, [MINE])], [leg(99n, [MINE, OTHER_ACCOUNT], 1)], 1n), context({ own })).assets[0]).toMatchObject({ returns: '99' });
+  });
+
+  it("the EVM key's atomic owner holds what goes into the C-Chain only: an X or P output to it is not counted as coming back (the wallet never reads it there)", () => {
+    const ATOMIC = 'X-local1atomicqqqqqqqqqqqqqqqqqqqqqqqqqqqq4f6g';
+    const own = new Map(context().own);
+    own.set(addressKey(ATOMIC), { account: 'Account 1', role: "C-Chain address's atomic owner", address: ATOMIC, cOnly: true });
+    const onX = txImpact(view([leg(100n, [MINE])], [leg(99n, [ATOMIC])], 1n), context({ own }));
+    expect(onX.assets[0]).toMatchObject({ returns: '0', toOthers: [{ ownership: 'not-yours', amount: '99' }] });
+    const exported = txImpact(view([leg(100n, [MINE])], [leg(99n, [ATOMIC], 1, { chain: 'C' })], 1n, { kind: 'ExportTx' }), context({ own }));
+    expect(exported.assets[0]).toMatchObject({ returns: '99' });
+  });
+
   it('an address made to look like one of the wallet’s (same first and last four characters) is named', () => {
     const body = MINE.slice('X-local1'.length);
     const fake = `X-local1${body.slice(0, 4)}${'z'.repeat(body.length - 8)}${body.slice(-4)}`;

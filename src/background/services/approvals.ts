@@ -138,17 +138,17 @@ export class ApprovalsService {
   /** Every address of the wallet's accounts it knows, and each X/P address the acting account has used (with its engine). */
   private async ownAddresses(engine: WalletEngine | undefined, accountId: string): Promise<Map<string, OwnAddress>> {
     const own = new Map<string, OwnAddress>();
-    const add = (address: string, account: string, role: string) => {
-      if (!own.has(addressKey(address))) own.set(addressKey(address), { account, role, address });
+    const add = (address: string, account: string, role: string, id: string, cOnly?: true) => {
+      if (!own.has(addressKey(address))) own.set(addressKey(address), { account, role, address, accountId: id, ...(cOnly ? { cOnly } : {}) });
     };
     const accounts = (await this.options.accounts?.()) ?? [];
     for (const a of accounts) {
-      add(a.xAddress, a.name, 'X/P address');
-      add(a.cAddress, a.name, 'C-Chain address');
-      add(a.cBech32Address, a.name, "C-Chain address's atomic owner");
+      add(a.xAddress, a.name, 'X/P address', a.id);
+      add(a.cAddress, a.name, 'C-Chain address', a.id);
+      add(a.cBech32Address, a.name, "C-Chain address's atomic owner (holds funds only on their way into the C-Chain)", a.id, true);
     }
     const acting = accounts.find((a) => a.id === accountId)?.name ?? 'this account';
-    for (const address of engine?.addresses('X') ?? []) add(address, acting, 'another X/P address of this account');
+    for (const address of engine?.addresses('X') ?? []) add(address, acting, 'another X/P address of this account', accountId);
     return own;
   }
 }

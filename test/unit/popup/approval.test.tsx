@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The approval window showing a transaction: decoded X, P-Chain and EVM txs, what each does to the
 // wallet, and the warnings it carries.
-import { cleanup, screen, within } from '@testing-library/preact';
+import { cleanup, render, screen, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toHex } from '../../../src/core/bytes.js';
 import { encodeUnsignedTx } from '../../../src/core/codec/codec.js';
@@ -13,6 +13,7 @@ import { type ChainContext, makeOwners } from '../../../src/core/tx/context.js';
 import { ownedAddressSet, spendableUtxos } from '../../../src/core/tx/utxos.js';
 import { buildXSend } from '../../../src/core/tx/x.js';
 import { ApprovalWindow } from '../../../src/popup/approval-window.js';
+import { ImpactSummary } from '../../../src/popup/approval-impact.js';
 import type { ApprovalSummary } from '../../../src/shared/messages.js';
 import { renderWith } from './fake-background.js';
 import { C_ADDR, C_OTHER, HRP, P_ADDR } from './fixtures.js';
@@ -109,6 +110,15 @@ describe('approval window: a transaction', () => {
     expect(screen.getByTestId('exact-bytes').textContent).toBe(summary.unsignedHex);
     expect(screen.getByText(/^Exact bytes \(\d+ bytes\)$/)).toBeTruthy();
     expect(document.body.innerHTML).not.toContain('<script');
+  });
+
+  it('says on its own line how much of what comes back is locked, whatever warnings fold away', () => {
+    const AVAX = 'avax-id';
+    const burns = Array.from({ length: 6 }, (_, i) => ({ kind: 'burn' as const, assetID: `junk-${i}`, amount: '1' }));
+    const impact = { assets: [{ assetID: AVAX, leaves: '100', fromOthers: '0', returns: '99', returnsLocked: '99', staked: '0', toOthers: [], burned: '1' }], warnings: [...burns, { kind: 'locked' as const, assetID: AVAX, amount: '99', until: '30000000000', yours: true }], yours: {} };
+    render(<ImpactSummary impact={impact} assets={{ [AVAX]: { symbol: 'AVAX', denomination: 9, verified: true } as never }} signsNothing={false} avaxAssetID={AVAX} />);
+    const summary = screen.getByTestId('impact-asset');
+    expect(within(summary).getByText('Of which locked for now (see Warnings)').nextElementSibling!.textContent).toBe('0.000000099 AVAX');
   });
 
   it('says first what the tx does to the wallet: per asset what leaves, comes back, goes to whom and is burned; warnings in words; every owner labelled', async () => {
