@@ -301,10 +301,6 @@ export class WalletEngine {
     return x.buildXSend({ ...(await xParams(this, memo)), payments });
   }
 
-  async buildXSendSplit(amount: bigint, owners: OutputOwners) {
-    return x.buildXSendSplit({ ...(await xParams(this)), amount, owners });
-  }
-
   async buildXCreateAsset(p: { name: string; symbol: string; denomination: number; initialStates: Parameters<typeof x.buildXCreateAsset>[0]['initialStates'] }) {
     return x.buildXCreateAsset({ ...(await xParams(this)), ...p });
   }

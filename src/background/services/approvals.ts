@@ -145,7 +145,7 @@ export class ApprovalsService {
     for (const a of accounts) {
       add(a.xAddress, a.name, 'X/P address', a.id);
       add(a.cAddress, a.name, 'C-Chain address', a.id);
-      add(a.cBech32Address, a.name, "C-Chain address's atomic owner (holds funds only on their way into the C-Chain)", a.id, true);
+      add(a.cBech32Address, a.name, "C-Chain address's atomic owner", a.id, true);
     }
     const acting = accounts.find((a) => a.id === accountId)?.name ?? 'this account';
     for (const address of engine?.addresses('X') ?? []) add(address, acting, 'another X/P address of this account', accountId);

@@ -152,6 +152,7 @@ export function buildImportGroups<T extends UnsignedTx>(atomicUtxos: readonly Sp
 /**
  * Sends `amount` of AVAX even when the inputs it needs exceed one tx: several BaseTxs, each with
  * its own disjoint inputs, each paying its own fee. Independent txs, so they can be issued at once.
+ * Not in the extension (its sends are one tx each, Max says so): the scale tests use it.
  */
 export function buildXSendSplit(p: XSpendParams & { amount: bigint; owners: OutputOwners }): BuiltTx<XBaseTx>[] {
   checkPositive(p.amount);
