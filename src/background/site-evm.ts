@@ -334,7 +334,8 @@ export class SiteEvm extends SiteHandler {
         const signed = await sign();
         // The Avalanche C-Chain: kept in the outbox, so a lost answer never becomes a second payment.
         // Listed with the most it can cost until its receipt says what it charged (as the wallet's own sends).
-        const item: ActivityItem = { txID: signed.hash, chain: 'C', kind: 'send', status: 'pending', amount: t.value, fee: (request.gasLimit * request.maxFeePerGas).toString(), createdAt: Date.now(), ...(request.to ? { to: request.to } : {}), ...payload.item };
+        // A token call's item says its own amount, or none (an operator approval): never the AVAX value in the token's units.
+        const item: ActivityItem = { txID: signed.hash, chain: 'C', kind: 'send', status: 'pending', ...(payload.item?.token ? {} : { amount: t.value }), fee: (request.gasLimit * request.maxFeePerGas).toString(), createdAt: Date.now(), ...(request.to ? { to: request.to } : {}), ...payload.item };
         await this.deps.wallet.sendSiteTx(payload.accountId, { chain: 'C', txID: signed.hash, signedBytes: fromHex(signed.rawTx.slice(2)) }, item, networkOfChainKey(payload.chain));
         await noteCall();
         return signed.hash;

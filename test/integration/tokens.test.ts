@@ -267,8 +267,12 @@ describe('C-Chain tokens on the node', () => {
   it('ERC-721: mint, operator approval decoded and revoked, the NFT listed, its metadata read only when asked, and sent', async () => {
     await write(nft, 'TestNft', 'mint', [account.cAddress, 7n]);
     await write(nft, 'TestNft', 'mint', [account.cAddress, 8n]);
-    await write(nft, 'TestNft', 'setApprovalForAll', [puller, true]);
+    const granted = await write(nft, 'TestNft', 'setApprovalForAll', [puller, true]);
     expect(lastEvm().call).toMatchObject({ kind: 'setApprovalForAll', approved: true, token: { standard: 'erc721', symbol: 'TPIC' }, spender: { address: puller, isContract: true } });
+    // Activity keeps it as the grant over every NFT it is: no amount (the AVAX value "0" read as 0 NFTs, a revoke).
+    const grant = (await bg.wallet.balances.activityList()).items.find((i) => i.txID === granted);
+    expect(grant).toMatchObject({ kind: 'approve', to: puller, token: { standard: 'erc721' } });
+    expect(grant).not.toHaveProperty('amount');
     const added = await bg.wallet.tokens.tokensAdd({ address: nft });
     expect(added.token).toMatchObject({ standard: 'erc721', symbol: 'TPIC', decimals: 0, balance: '2' });
     expect((await bg.wallet.tokens.tokensNfts({ address: nft })).items).toEqual(expect.arrayContaining([{ tokenId: '7', amount: '1' }, { tokenId: '8', amount: '1' }]));

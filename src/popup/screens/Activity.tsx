@@ -35,7 +35,7 @@ export function activityTitle(item: ActivityItem): string {
   if (item.otherChain && item.kind === 'export') return `Exported to ${chainLabel(item.otherChain)}`;
   if (item.otherChain && item.kind === 'import') return `Imported from ${chainLabel(item.otherChain)}`;
   // An ERC-20 approve(spender, 0) recorded before the background listed it as the revoke it is.
-  if (item.kind === 'approve' && item.token?.tokenId === undefined && item.amount === '0' && !item.increase) return KIND_LABEL.revoke;
+  if (item.kind === 'approve' && item.token?.standard === 'erc20' && item.amount === '0' && !item.increase) return KIND_LABEL.revoke;
   if (item.kind === 'receive' && item.ownKeys) return 'Received from yourself';
   if (item.kind === 'send' && item.toSelf) return 'Sent to yourself';
   if (item.created) return `Created ${item.created.name} (${item.created.symbol})`;

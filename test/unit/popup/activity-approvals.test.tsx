@@ -42,6 +42,13 @@ describe('approvals in Activity', () => {
     for (const row of rows) expect(within(row).getByTitle(SPENDER).textContent).toMatch(/^Spender 0x8db97C7c/);
   });
 
+  it('an operator approval over every NFT recorded with an amount of 0 (an older version took the AVAX value) is no revoke', async () => {
+    const operator = { ...approve('a', '0'), token: { address: TOKEN, symbol: 'PUNK', decimals: 0, standard: 'erc721' as const } };
+    renderWith(fakeBackground({ 'activity.list': () => ({ items: [operator] }) }), <Activity balances={balances()} listKey="net:a" />);
+    const [row] = await screen.findAllByTestId('activity-item');
+    expect(row!.querySelector('strong')!.textContent).toBe('Approved a spender');
+  });
+
   it("an allowance judged unlimited when made (Permit2's maximum, or the token's whole supply) reads \"Unlimited\", not as its 49-digit number", async () => {
     const permit2Max = ((1n << 160n) - 1n).toString();
     const bg = fakeBackground({ 'activity.list': () => ({ items: [{ ...approve('a', permit2Max), unlimited: true as const }, approve('b', permit2Max)] }) });
