@@ -50,8 +50,10 @@ export function activityAmount(item: ActivityItem, view: BalancesView | null, ex
   if (item.amount === undefined) return null;
   // A token's amount is in its own units; an ERC-721 is its ID, an ERC-1155 send a quantity of one ID.
   if (item.token) {
-    const name = item.token.symbol || item.token.address;
-    const unit = item.token.symbol || `units of ${item.token.address}`;
+    // A symbol is its contract's claim: one that reads as AVAX is named by its contract too.
+    const symbol = /avax/i.test(item.token.symbol) ? `${item.token.symbol} (${shortenId(item.token.address)})` : item.token.symbol;
+    const name = symbol || item.token.address;
+    const unit = symbol || `units of ${item.token.address}`;
     if (item.token.tokenId === undefined && item.kind === 'approve' && (item.unlimited || BigInt(item.amount) >= UNLIMITED_ALLOWANCE)) {
       return `Unlimited ${unit}${exact ? ` (exactly ${formatValue(item.amount, item.token.decimals, unit)})` : ''}`;
     }

@@ -42,6 +42,14 @@ describe('approvals in Activity', () => {
     for (const row of rows) expect(within(row).getByTitle(SPENDER).textContent).toMatch(/^Spender 0x8db97C7c/);
   });
 
+  it("a token whose symbol reads as AVAX is named by its contract too: a send of it never reads as one of AVAX", async () => {
+    const fake = { txID: `0x${'f'.repeat(64)}`, chain: 'C' as const, kind: 'send' as const, status: 'accepted' as const, amount: '5000000000000000000', to: SPENDER, token: { address: TOKEN, symbol: 'AVAX', decimals: 18, standard: 'erc20' as const }, createdAt: 1 };
+    renderWith(fakeBackground({ 'activity.list': () => ({ items: [fake, { ...fake, txID: `0x${'e'.repeat(64)}`, token: { ...fake.token, symbol: 'TUSD' } }] }) }), <Activity balances={balances()} listKey="net:a" />);
+    const rows = await screen.findAllByTestId('activity-item');
+    expect(rows[0]!.querySelector('.tx-mid .amount')!.textContent).toBe(`5 AVAX (${TOKEN.slice(0, 10)}…${TOKEN.slice(-6)})`);
+    expect(rows[1]!.querySelector('.tx-mid .amount')!.textContent).toBe('5 TUSD');
+  });
+
   it('an operator approval over every NFT recorded with an amount of 0 (an older version took the AVAX value) is no revoke', async () => {
     const operator = { ...approve('a', '0'), token: { address: TOKEN, symbol: 'PUNK', decimals: 0, standard: 'erc721' as const } };
     renderWith(fakeBackground({ 'activity.list': () => ({ items: [operator] }) }), <Activity balances={balances()} listKey="net:a" />);
