@@ -86,6 +86,8 @@ export type ImpactWarning =
   | { kind: 'fee-balance'; amount: string; refundTo?: string[] }
   | { kind: 'anyone'; assetID: string; amount: string }
   | { kind: 'shared' | 'needs-others'; assetID: string; amount: string; strangers: string[] }
+  /** Paid on X or P to the EVM key's atomic owner, where the wallet never reads (nor spends) what it holds. */
+  | { kind: 'atomic-owner-off-c'; assetID: string; amount: string; address: string; chain: string }
   /** `paid`: it resembles an address the wallet has paid before (address poisoning), not one of its own. */
   | { kind: 'look-alike'; address: string; resembles: string; paid?: true }
   | { kind: 'locked'; assetID: string; amount: string; until: string; yours: boolean }
@@ -106,6 +108,7 @@ const WARNING_ORDER: ImpactWarning['kind'][] = [
   'ends-subnet-ownership',
   'not-your-owner',
   'look-alike',
+  'atomic-owner-off-c',
   'fee-balance',
   'shared',
   'needs-others',
@@ -134,27 +137,33 @@ export function addressKey(address: string): string {
 }
 
 /**
- * Of `addresses` on `chain`, those of the one account holding most of them: a tx is signed by one
- * account's keys, so two accounts' addresses in one owner set are not one signer.
+ * The wallet's address `a`, where the wallet reads what it owns on `chain`: the EVM key's atomic
+ * owner only on the C-Chain. Without `chain` (an input, which the wallet signs for whatever key
+ * holds it), every address of the wallet's.
  */
-function signersOf(addresses: readonly string[], own: ImpactContext['own'], chain: string): string[] {
+const ownOn = (a: string, own: ImpactContext['own'], chain?: string): OwnAddress | undefined => {
+  const mine = own.get(addressKey(a));
+  return mine?.cOnly && chain !== undefined && chain !== 'C' ? undefined : mine;
+};
+
+/**
+ * Of `addresses` (on `chain`, as {@link ownOn}), those of the one account holding most of them: a
+ * tx is signed by one account's keys, so two accounts' addresses in one owner set are not one signer.
+ */
+function signersOf(addresses: readonly string[], own: ImpactContext['own'], chain?: string): string[] {
   const byAccount = new Map<string, string[]>();
   for (const a of addresses) {
     const mine = ownOn(a, own, chain);
     if (!mine) continue;
     const id = mine.accountId ?? mine.account;
-    byAccount.set(id, [...(byAccount.get(id) ?? []), a]);
+    const list = byAccount.get(id);
+    if (list) list.push(a);
+    else byAccount.set(id, [a]);
   }
   return [...byAccount.values()].reduce((most, next) => (next.length > most.length ? next : most), []);
 }
 
-/** The wallet's address `a`, where the wallet reads what it owns on `chain`. */
-const ownOn = (a: string, own: ImpactContext['own'], chain: string): OwnAddress | undefined => {
-  const mine = own.get(addressKey(a));
-  return mine?.cOnly && chain !== 'C' ? undefined : mine;
-};
-
-function ownershipOf(addresses: readonly string[], threshold: number, own: ImpactContext['own'], chain: string): Ownership {
+function ownershipOf(addresses: readonly string[], threshold: number, own: ImpactContext['own'], chain?: string): Ownership {
   if (threshold === 0 || addresses.length === 0) return 'anyone';
   const mine = signersOf(addresses, own, chain).length;
   const others = addresses.filter((a) => !ownOn(a, own, chain)).length;
@@ -232,7 +241,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     const amount = amountOfLeg(leg);
     const t = tally(leg);
     t.consumed += amount;
-    const ownership = owners ? ownershipOf(owners.addresses, owners.threshold, c.own, leg.chain) : 'not-yours';
+    const ownership = owners ? ownershipOf(owners.addresses, owners.threshold, c.own) : 'not-yours';
     if (ownership === 'yours' || ownership === 'shared' || ownership === 'needs-others') t.leaves += amount;
     else t.fromOthers += amount;
   }
@@ -258,9 +267,13 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     } else {
       t.toOthers.push({ addresses: owners.addresses, threshold: owners.threshold, ownership, amount: amount.toString(), ...(leg.staked ? { staked: true as const } : {}) });
       if (ownership === 'anyone') warnings.push({ kind: 'anyone', assetID: leg.assetID, amount: amount.toString() });
-      if (ownership === 'shared' || ownership === 'needs-others') {
-        const signers = signersOf(owners.addresses, c.own, leg.chain);
-        warnings.push({ kind: ownership, assetID: leg.assetID, amount: amount.toString(), strangers: owners.addresses.filter((x) => !signers.includes(x)) });
+      // Shared: who can spend it without the wallet. Needs others: whose signatures are missing
+      // (another account of the wallet's signs apart, so its address is one of them).
+      const signers = signersOf(owners.addresses, c.own, leg.chain);
+      const outsiders = owners.addresses.filter((x) => (ownership === 'shared' ? !ownOn(x, c.own, leg.chain) : !signers.includes(x)));
+      if (ownership === 'shared' || ownership === 'needs-others') warnings.push({ kind: ownership, assetID: leg.assetID, amount: amount.toString(), strangers: outsiders });
+      for (const x of owners.addresses) {
+        if (c.own.get(addressKey(x))?.cOnly && !ownOn(x, c.own, leg.chain)) warnings.push({ kind: 'atomic-owner-off-c', assetID: leg.assetID, amount: amount.toString(), address: x, chain: leg.chain });
       }
     }
     if (locked) warnings.push({ kind: 'locked', assetID: leg.assetID, amount: amount.toString(), until, yours: ownership === 'yours' });

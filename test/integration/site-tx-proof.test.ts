@@ -130,6 +130,24 @@ describe('a site tx over a lying node', () => {
     expect(r).toMatchObject({ ok: false, error: { code: -32602, message: expect.stringMatching(/no key of this account signs/) } });
   });
 
+  it("a tx spending what the account's C-Chain atomic owner holds on X: shown as leaving this wallet, not as others' funds", async () => {
+    const { ctx, client } = await localNetwork();
+    const genesis = await genesisEngine();
+    const atomic = parseAddress(account.cBech32Address).bytes;
+    const sent = await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount: 3n * AVAX, owners: makeOwners([atomic]) }]));
+    const { utxos } = await client.getAllUtxos('X', [formatAddress('X', ctx.hrp, atomic)]);
+    const held = utxos.filter((u) => cb58Encode(u.txID) === sent.txID);
+    const built = buildXSend({ ctx, pool: spendableUtxos(held, ownedAddressSet([atomic]), 0n), changeOwners: makeOwners([atomic]), payments: [{ assetID: ctx.avaxAssetID, amount: 2n * AVAX, owners: makeOwners([stranger.shortId]) }], memo: new Uint8Array() });
+    answer = () => false;
+    const r = await call('xpc_signTransaction', [{ transactionHex: `0x${toHex(encodeUnsignedTx(built.tx))}`, chainAlias: 'X' }]);
+    expect(r).toMatchObject({ ok: false, error: { code: 4001 } });
+    const summary = seen.at(-1)!.summary as Extract<ApprovalSummary, { kind: 'tx' }>;
+    const avax = summary.impact.assets.find((a) => a.assetID === cb58Encode(ctx.avaxAssetID))!;
+    expect(avax).toMatchObject({ leaves: (3n * AVAX).toString(), fromOthers: '0', returns: '0' });
+    // The change to the atomic owner stays on X, where the wallet never reads it: said in words.
+    expect(summary.impact.warnings).toContainEqual(expect.objectContaining({ kind: 'atomic-owner-off-c', address: formatAddress('X', ctx.hrp, atomic), chain: 'X' }));
+  });
+
   it('an input that declares more than its UTXO holds is refused before the user is asked', async () => {
     const { ctx } = await localNetwork();
     const mine = parseAddress(account.xAddress).bytes;

@@ -97,6 +97,9 @@ describe('what a tx does to the wallet', () => {
     expect(impact.warnings).toEqual([{ kind: 'needs-others', assetID: AVAX, amount: '98', strangers: [OTHER_ACCOUNT] }]);
     // Either account alone meeting the threshold is yours.
     expect(txImpact(view([leg(100n, [MINE])], [leg(99n, [MINE, OTHER_ACCOUNT], 1)], 1n), context({ own })).assets[0]).toMatchObject({ returns: '99' });
+    // Shared with a stranger: only the stranger can spend it without you, not your other account.
+    const shared = txImpact(view([leg(100n, [MINE])], [leg(99n, [MINE, OTHER_ACCOUNT, BOB], 1)], 1n), context({ own }));
+    expect(shared.warnings).toContainEqual({ kind: 'shared', assetID: AVAX, amount: '99', strangers: [BOB] });
   });
 
   it("the EVM key's atomic owner holds what goes into the C-Chain only: an X or P output to it is not counted as coming back (the wallet never reads it there)", () => {
@@ -105,8 +108,24 @@ describe('what a tx does to the wallet', () => {
     own.set(addressKey(ATOMIC), { account: 'Account 1', role: "C-Chain address's atomic owner", address: ATOMIC, cOnly: true });
     const onX = txImpact(view([leg(100n, [MINE])], [leg(99n, [ATOMIC])], 1n), context({ own }));
     expect(onX.assets[0]).toMatchObject({ returns: '0', toOthers: [{ ownership: 'not-yours', amount: '99' }] });
+    // Labelled as the wallet's key, so said in words why it does not come back.
+    expect(onX.warnings).toContainEqual({ kind: 'atomic-owner-off-c', assetID: AVAX, amount: '99', address: ATOMIC, chain: 'X' });
     const exported = txImpact(view([leg(100n, [MINE])], [leg(99n, [ATOMIC], 1, { chain: 'C' })], 1n, { kind: 'ExportTx' }), context({ own }));
     expect(exported.assets[0]).toMatchObject({ returns: '99' });
+    expect(exported.warnings.map((w) => w.kind)).not.toContain('atomic-owner-off-c');
+  });
+
+  it("what the EVM key's atomic owner holds, spent by a tx the wallet signs, leaves the wallet on any chain: a C import of it, or an X tx spending it", () => {
+    const ATOMIC = 'X-local1atomicqqqqqqqqqqqqqqqqqqqqqqqqqqqq4f6g';
+    const EVM = '0x1111111111111111111111111111111111111111';
+    const own = new Map(context().own);
+    own.set(addressKey(ATOMIC), { account: 'Account 1', role: "C-Chain address's atomic owner", address: ATOMIC, cOnly: true });
+    own.set(addressKey(EVM), { account: 'Account 1', role: 'C-Chain address', address: EVM });
+    // An import's inputs name the chain they come from (X), its output the EVM account on C.
+    const cImport = view([leg(100n, [ATOMIC])], [{ chain: 'C', assetID: AVAX, amount: '99', kind: 'EvmAccount', evmAddress: EVM }], 1n, { chain: 'C', kind: 'ImportTx' });
+    expect(txImpact(cImport, context({ own })).assets[0]).toMatchObject({ leaves: '100', fromOthers: '0', returns: '99', burned: '1' });
+    const xSpend = txImpact(view([leg(100n, [ATOMIC])], [leg(99n, [BOB])], 1n), context({ own }));
+    expect(xSpend.assets[0]).toMatchObject({ leaves: '100', fromOthers: '0', toOthers: [{ addresses: [BOB], amount: '99' }] });
   });
 
   it('an address made to look like one of the wallet’s (same first and last four characters) is named', () => {
