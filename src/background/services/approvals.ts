@@ -137,20 +137,26 @@ export class ApprovalsService {
 
   /** Every address of the wallet's accounts it knows, and each X/P address the acting account has used (with its engine). */
   private async ownAddresses(engine: WalletEngine | undefined, accountId: string): Promise<Map<string, OwnAddress>> {
-    const own = new Map<string, OwnAddress>();
-    const add = (address: string, account: string, role: string, id: string, cOnly?: true) => {
-      if (!own.has(addressKey(address))) own.set(addressKey(address), { account, role, address, accountId: id, ...(cOnly ? { cOnly } : {}) });
-    };
-    const accounts = (await this.options.accounts?.()) ?? [];
-    for (const a of accounts) {
-      add(a.xAddress, a.name, 'X/P address', a.id);
-      add(a.cAddress, a.name, 'C-Chain address', a.id);
-      add(a.cBech32Address, a.name, "C-Chain address's atomic owner", a.id, true);
-    }
-    const acting = accounts.find((a) => a.id === accountId)?.name ?? 'this account';
-    for (const address of engine?.addresses('X') ?? []) add(address, acting, 'another X/P address of this account', accountId);
-    return own;
+    return ownAddressesOf((await this.options.accounts?.()) ?? [], accountId, engine?.addresses('X') ?? []);
   }
+}
+
+/** The wallet's addresses by {@link addressKey}: every account's, then the X/P addresses `used` by the acting account. */
+export function ownAddressesOf(accounts: readonly AccountView[], actingId: string, used: readonly string[]): Map<string, OwnAddress> {
+  const own = new Map<string, OwnAddress>();
+  const add = (address: string, account: string, role: string, id: string, cOnly?: true) => {
+    // First wins, but an atomic owner (read on the C-Chain only) yields to the same key's X/P address.
+    const held = own.get(addressKey(address));
+    if (!held || (held.cOnly && !cOnly)) own.set(addressKey(address), { account, role, address, accountId: id, ...(cOnly ? { cOnly } : {}) });
+  };
+  for (const a of accounts) {
+    add(a.xAddress, a.name, 'X/P address', a.id);
+    add(a.cAddress, a.name, 'C-Chain address', a.id);
+    add(a.cBech32Address, a.name, "C-Chain address's atomic owner", a.id, true);
+  }
+  const acting = accounts.find((a) => a.id === actingId)?.name ?? 'this account';
+  for (const address of used) add(address, acting, 'another X/P address of this account', actingId);
+  return own;
 }
 
 /** Symbols a person would read as the same (case, separators and look-alike letters aside). */
