@@ -78,9 +78,10 @@ interface AccessLevelSetter {
  * allows it; resolves to whether that is in place, never rejects. Used for storage.local and
  * storage.session. storage.local holds the vault's ciphertext. Content scripts run inside web
  * pages' processes, and ours never read storage: where the browser allows it (Chrome), only the
- * extension's own pages and worker may. Firefox offers no such setting for this area: a page process taken over (a
- * browser exploit) could read it, the ciphertext then protected by the password alone, and write
- * it (a site connected, the idle lock off); every signature still needs an approval the user saw.
+ * extension's own pages and worker may. Firefox offers no such setting for this area: a page
+ * process taken over (a browser exploit) could read it, the ciphertext then protected by the
+ * password alone, and write it (a site connected, the idle lock off); every signature still needs
+ * an approval the user saw.
  */
 export function restrictToExtension(area: AccessLevelSetter): Promise<boolean> {
   if (typeof area.setAccessLevel !== 'function') return Promise.resolve(false);

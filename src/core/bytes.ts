@@ -135,8 +135,8 @@ export const EVERY_INVISIBLE = new RegExp(INVISIBLE_TEXT.source, 'gu');
  */
 export function invisibleAsCodes(text: string, keepLineBreaks = false): string {
   return text.replace(EVERY_INVISIBLE, (c) => {
-    const cp = c.codePointAt(0)!;
     if (keepLineBreaks && c === '\n') return c;
+    const cp = c.codePointAt(0)!;
     return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
   });
 }
