@@ -79,6 +79,11 @@ export function shortenId(id: string, head = 10, tail = 6): string {
   return id.length <= head + tail + 1 ? id : `${id.slice(0, head)}…${id.slice(-tail)}`;
 }
 
+/** A token's symbol as shown: a contract's claim, so one that reads as AVAX is named by its contract too ('' stays ''). */
+export function tokenSymbol(symbol: string, address: string): string {
+  return /avax/i.test(symbol) ? `${symbol} (${shortenId(address)})` : symbol;
+}
+
 export function totalOf(b: AssetBalanceView): bigint {
   return units(b.spendable) + units(b.locked) + units(b.lockedStakeable);
 }

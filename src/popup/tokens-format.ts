@@ -3,7 +3,7 @@
 // words are tested apart from the screens (test/unit/popup/tokens-format.test.ts).
 import { UNLIMITED_ALLOWANCE } from '../core/amount.js';
 import type { Check } from './checks.js';
-import { formatValue, shortenId } from './format.js';
+import { formatValue, shortenId, tokenSymbol } from './format.js';
 import type { AllowanceView, TokenChecks, TokenStandard, TokenTransferView, TokenView } from '../shared/messages.js';
 
 /** What the background found in a token's words, one sentence each; empty when nothing. */
@@ -23,7 +23,7 @@ export function standardLabel(standard: TokenStandard): string {
 
 /** A token's symbol to name amounts with; an unlisted one is named by its address. */
 export function unitName(symbol: string, address: string): string {
-  return symbol !== '' ? symbol : `units of ${shortenId(address)}`;
+  return tokenSymbol(symbol, address) || `units of ${shortenId(address)}`;
 }
 
 /** The balance line of a token row, exact: ERC-20 in its units, ERC-721 a count, ERC-1155 per ID (none here). */

@@ -7,7 +7,7 @@ import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { Facts, FormError, Muted, MutedText, ReloadButton, ScreenReaderText } from '../components/Field.js';
 import { Term } from '../components/Term.js';
-import { AVAX_DECIMALS, chainLabel, formatDateTime, formatValue, formatUnits, memoShown, shortenId, WEI_DECIMALS } from '../format.js';
+import { AVAX_DECIMALS, chainLabel, formatDateTime, formatValue, formatUnits, memoShown, shortenId, tokenSymbol, WEI_DECIMALS } from '../format.js';
 import type { ActivityItem, ActivityTrimmed, BalancesView, Selection } from '../../shared/messages.js';
 import { LazyTokenActivity } from './lazy.js';
 
@@ -50,8 +50,7 @@ export function activityAmount(item: ActivityItem, view: BalancesView | null, ex
   if (item.amount === undefined) return null;
   // A token's amount is in its own units; an ERC-721 is its ID, an ERC-1155 send a quantity of one ID.
   if (item.token) {
-    // A symbol is its contract's claim: one that reads as AVAX is named by its contract too.
-    const symbol = /avax/i.test(item.token.symbol) ? `${item.token.symbol} (${shortenId(item.token.address)})` : item.token.symbol;
+    const symbol = tokenSymbol(item.token.symbol, item.token.address);
     const name = symbol || item.token.address;
     const unit = symbol || `units of ${item.token.address}`;
     if (item.token.tokenId === undefined && item.kind === 'approve' && (item.unlimited || BigInt(item.amount) >= UNLIMITED_ALLOWANCE)) {

@@ -116,4 +116,8 @@ describe('tokenCallText', () => {
     expect(tokenCallText({ kind: 'send', amount: '1', counterparty: SPENDER })).toBeUndefined();
     expect(tokenCallText({ kind: 'call', token, counterparty: SPENDER })).toBeUndefined();
   });
+  it('a token whose symbol reads as AVAX is named by its contract too: its send never reads as a send of AVAX', () => {
+    const fake = { ...token, symbol: 'AVAX', decimals: 18 };
+    expect(tokenCallText({ kind: 'send', token: fake, amount: '5000000000000000000', counterparty: SPENDER })).toBe(`Sends 5 AVAX (0x52C84043…c1f922) to ${SPENDER}`);
+  });
 });
