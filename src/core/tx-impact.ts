@@ -86,8 +86,8 @@ export type ImpactWarning =
   | { kind: 'fee-balance'; amount: string; refundTo?: string[] }
   | { kind: 'anyone'; assetID: string; amount: string }
   | { kind: 'shared' | 'needs-others'; assetID: string; amount: string; strangers: string[] }
-  /** Paid on X or P to the EVM key's atomic owner, where the wallet never reads (nor spends) what it holds. */
-  | { kind: 'atomic-owner-off-c'; assetID: string; amount: string; address: string; chain: string }
+  /** Paid on X or P to atomic owners of the wallet's EVM keys (labelled in the tables), where the wallet never reads (nor spends) what they hold. */
+  | { kind: 'atomic-owner-off-c'; assetID: string; amount: string; chain: string; items?: ItemKind }
   /** `paid`: it resembles an address the wallet has paid before (address poisoning), not one of its own. */
   | { kind: 'look-alike'; address: string; resembles: string; paid?: true }
   | { kind: 'locked'; assetID: string; amount: string; until: string; yours: boolean }
@@ -267,14 +267,13 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     } else {
       t.toOthers.push({ addresses: owners.addresses, threshold: owners.threshold, ownership, amount: amount.toString(), ...(leg.staked ? { staked: true as const } : {}) });
       if (ownership === 'anyone') warnings.push({ kind: 'anyone', assetID: leg.assetID, amount: amount.toString() });
-      // Shared: who can spend it without the wallet. Needs others: whose signatures are missing
-      // (another account of the wallet's signs apart, so its address is one of them).
+      // Off the C-Chain, the wallet's atomic owners are said apart, never as strangers.
+      const unread = owners.addresses.filter((x) => c.own.get(addressKey(x))?.cOnly && !ownOn(x, c.own, leg.chain));
+      if (unread.length > 0) warnings.push({ kind: 'atomic-owner-off-c', assetID: leg.assetID, amount: amount.toString(), chain: leg.chain, ...(t.items ? { items: t.items } : {}) });
+      // Shared: who spends it without the wallet. Needs others: whose signatures are missing (another account's too).
       const signers = signersOf(owners.addresses, c.own, leg.chain);
-      const outsiders = owners.addresses.filter((x) => (ownership === 'shared' ? !ownOn(x, c.own, leg.chain) : !signers.includes(x)));
-      if (ownership === 'shared' || ownership === 'needs-others') warnings.push({ kind: ownership, assetID: leg.assetID, amount: amount.toString(), strangers: outsiders });
-      for (const x of owners.addresses) {
-        if (c.own.get(addressKey(x))?.cOnly && !ownOn(x, c.own, leg.chain)) warnings.push({ kind: 'atomic-owner-off-c', assetID: leg.assetID, amount: amount.toString(), address: x, chain: leg.chain });
-      }
+      const outsiders = owners.addresses.filter((x) => !unread.includes(x) && (ownership === 'shared' ? !ownOn(x, c.own, leg.chain) : !signers.includes(x)));
+      if ((ownership === 'shared' || ownership === 'needs-others') && outsiders.length > 0) warnings.push({ kind: ownership, assetID: leg.assetID, amount: amount.toString(), strangers: outsiders });
     }
     if (locked) warnings.push({ kind: 'locked', assetID: leg.assetID, amount: amount.toString(), until, yours: ownership === 'yours' });
   };
@@ -343,9 +342,9 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
 }
 
 /**
- * Most important first; many of a kind about one asset summed into one (dust outputs anyone can
- * take; outputs shared with strangers, with every stranger named; outputs locked alike, until the
- * latest of their times), so a flood of small ones cannot push the others out of sight.
+ * Most important first; many of a kind about one asset summed into one (dust anyone can take; outputs
+ * shared, every stranger named; locked alike, until the latest time; to atomic owners off the C-Chain),
+ * so a flood of small ones cannot push the others out of sight.
  */
 export function orderedWarnings(warnings: readonly ImpactWarning[]): ImpactWarning[] {
   const merged: ImpactWarning[] = [];
@@ -358,6 +357,8 @@ export function orderedWarnings(warnings: readonly ImpactWarning[]): ImpactWarni
         return `${w.kind}:${w.assetID}`;
       case 'locked':
         return `locked:${w.assetID}:${w.yours}`;
+      case 'atomic-owner-off-c':
+        return `${w.kind}:${w.assetID}:${w.chain}:${w.items}`;
       case 'unknown-input':
       case 'fee-unchecked':
         return w.kind;

@@ -43,7 +43,7 @@ function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | und
     case 'needs-others':
       return `${amountText(w.amount, w.assetID, assets)} goes to an output you can spend only with the signature of ${listText(w.strangers)}`;
     case 'atomic-owner-off-c':
-      return `${amountText(w.amount, w.assetID, assets)} goes to ${w.address}, your C-Chain address's atomic owner, on the ${w.chain}-Chain: this wallet never shows or spends what it holds there`;
+      return `${amountText(w.amount, w.assetID, assets, w.items)} goes on the ${w.chain}-Chain to the atomic owner of a C-Chain address of yours: this wallet never shows or spends funds held there`;
     case 'locked':
       return `${amountText(w.amount, w.assetID, assets)} ${w.yours ? 'comes back to you' : 'is paid'} locked until ${timeText(w.until)}`;
     case 'burn-address':

@@ -109,7 +109,23 @@ describe('what a tx does to the wallet', () => {
     const onX = txImpact(view([leg(100n, [MINE])], [leg(99n, [ATOMIC])], 1n), context({ own }));
     expect(onX.assets[0]).toMatchObject({ returns: '0', toOthers: [{ ownership: 'not-yours', amount: '99' }] });
     // Labelled as the wallet's key, so said in words why it does not come back.
-    expect(onX.warnings).toContainEqual({ kind: 'atomic-owner-off-c', assetID: AVAX, amount: '99', address: ATOMIC, chain: 'X' });
+    expect(onX.warnings).toContainEqual({ kind: 'atomic-owner-off-c', assetID: AVAX, amount: '99', chain: 'X' });
+    // Beside your own X address it is no stranger: no "shared" or "needs others" names it.
+    for (const threshold of [1, 2]) {
+      const mixed = txImpact(view([leg(100n, [MINE])], [leg(99n, [MINE, ATOMIC], threshold)], 1n), context({ own }));
+      expect(mixed.warnings.map((w) => w.kind)).toEqual(['atomic-owner-off-c']);
+    }
+    const withStranger = txImpact(view([leg(100n, [MINE])], [leg(99n, [MINE, ATOMIC, BOB], 1)], 1n), context({ own }));
+    expect(withStranger.warnings).toContainEqual({ kind: 'shared', assetID: AVAX, amount: '99', strangers: [BOB] });
+    // A flood of dust to it is one warning, summed, so the stranger's share stays in sight; a right to mint is counted as one.
+    const dust = Array.from({ length: 8 }, () => leg(1n, [ATOMIC]));
+    const flooded = txImpact(view([leg(100n, [MINE])], [...dust, leg(90n, [MINE, BOB], 1)], 2n), context({ own }));
+    expect(flooded.warnings.slice(0, 2)).toEqual([
+      { kind: 'atomic-owner-off-c', assetID: AVAX, amount: '8', chain: 'X' },
+      { kind: 'shared', assetID: AVAX, amount: '90', strangers: [BOB] },
+    ]);
+    const right = txImpact(view([leg(10n, [MINE])], [leg(9n, [MINE])], 1n, { operations: [{ assetID: TOKEN, kind: 'SecpMintOperation', outputs: [{ chain: 'X', assetID: TOKEN, kind: 'MintOutput', owners: { addresses: [ATOMIC], threshold: 1, locktime: '0' } }] }] }), context({ own }));
+    expect(right.warnings).toContainEqual({ kind: 'atomic-owner-off-c', assetID: TOKEN, amount: '1', chain: 'X', items: 'rights' });
     const exported = txImpact(view([leg(100n, [MINE])], [leg(99n, [ATOMIC], 1, { chain: 'C' })], 1n, { kind: 'ExportTx' }), context({ own }));
     expect(exported.assets[0]).toMatchObject({ returns: '99' });
     expect(exported.warnings.map((w) => w.kind)).not.toContain('atomic-owner-off-c');
