@@ -87,7 +87,7 @@ export type ImpactWarning =
   | { kind: 'anyone'; assetID: string; amount: string }
   | { kind: 'shared' | 'needs-others'; assetID: string; amount: string; strangers: string[] }
   /** Paid on X or P to atomic owners of the wallet's EVM keys (labelled in the tables), where the wallet never reads (nor spends) what they hold. */
-  | { kind: 'atomic-owner-off-c'; assetID: string; amount: string; chain: string; items?: ItemKind }
+  | { kind: 'atomic-owner'; assetID: string; amount: string; chain: string; items?: ItemKind }
   /** `paid`: it resembles an address the wallet has paid before (address poisoning), not one of its own. */
   | { kind: 'look-alike'; address: string; resembles: string; paid?: true }
   | { kind: 'locked'; assetID: string; amount: string; until: string; yours: boolean }
@@ -100,23 +100,9 @@ export type ImpactWarning =
 
 /** Warnings in the order a person should read them: what destroys or hands over value first. */
 const WARNING_ORDER: ImpactWarning['kind'][] = [
-  'burn',
-  'burn-address',
-  'fee-above-network',
-  'fee-unchecked',
-  'imitation',
-  'ends-subnet-ownership',
-  'not-your-owner',
-  'look-alike',
-  'atomic-owner-off-c',
-  'fee-balance',
-  'shared',
-  'needs-others',
-  'anyone',
-  'owner-locked',
-  'locked',
-  'unknown-input',
-  'first-payment',
+  'burn', 'burn-address', 'fee-above-network', 'fee-unchecked', 'imitation', 'ends-subnet-ownership',
+  'not-your-owner', 'look-alike', 'fee-balance', 'shared', 'needs-others', 'anyone',
+  'atomic-owner', 'owner-locked', 'locked', 'unknown-input', 'first-payment',
 ];
 
 export interface TxImpact {
@@ -259,6 +245,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     // A stake comes back as its owners say: locked on, if they carry a later lock.
     const until = BigInt(owners.locktime) > BigInt(leg.stakeableUntil ?? '0') ? owners.locktime : (leg.stakeableUntil ?? '0');
     const locked = BigInt(until) > c.nowSeconds;
+    const base = { assetID: leg.assetID, amount: amount.toString() };
     if (ownership === 'yours') {
       if (leg.staked) t.staked += amount;
       else t.returns += amount;
@@ -266,16 +253,20 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
       if (locked && !leg.staked) t.returnsLocked += amount;
     } else {
       t.toOthers.push({ addresses: owners.addresses, threshold: owners.threshold, ownership, amount: amount.toString(), ...(leg.staked ? { staked: true as const } : {}) });
-      if (ownership === 'anyone') warnings.push({ kind: 'anyone', assetID: leg.assetID, amount: amount.toString() });
-      // Off the C-Chain, the wallet's atomic owners are said apart, never as strangers.
+      if (ownership === 'anyone') warnings.push({ kind: 'anyone', ...base });
+      // Beside a key of the wallet's (none in a payment to others), strangers who can spend it without
+      // it are named, else whose signatures are missing (another account's too). An atomic owner off
+      // the C-Chain is the wallet's key, unread: said apart when no stranger shares the output.
       const unread = owners.addresses.filter((x) => c.own.get(addressKey(x))?.cOnly && !ownOn(x, c.own, leg.chain));
-      if (unread.length > 0) warnings.push({ kind: 'atomic-owner-off-c', assetID: leg.assetID, amount: amount.toString(), chain: leg.chain, ...(t.items ? { items: t.items } : {}) });
-      // Shared: who spends it without the wallet. Needs others: whose signatures are missing (another account's too).
+      const strangers = owners.addresses.filter((x) => !c.own.has(addressKey(x)));
       const signers = signersOf(owners.addresses, c.own, leg.chain);
-      const outsiders = owners.addresses.filter((x) => !unread.includes(x) && (ownership === 'shared' ? !ownOn(x, c.own, leg.chain) : !signers.includes(x)));
-      if ((ownership === 'shared' || ownership === 'needs-others') && outsiders.length > 0) warnings.push({ kind: ownership, assetID: leg.assetID, amount: amount.toString(), strangers: outsiders });
+      const missing = owners.addresses.filter((x) => !signers.includes(x) && !unread.includes(x));
+      const beside = ownership !== 'anyone' && strangers.length < owners.addresses.length;
+      if (beside && strangers.length >= owners.threshold) warnings.push({ kind: 'shared', ...base, strangers });
+      else if (beside && missing.length > 0) warnings.push({ kind: 'needs-others', ...base, strangers: missing });
+      if (beside && strangers.length === 0 && unread.length > 0) warnings.push({ kind: 'atomic-owner', ...base, chain: leg.chain, ...(t.items ? { items: t.items } : {}) });
     }
-    if (locked) warnings.push({ kind: 'locked', assetID: leg.assetID, amount: amount.toString(), until, yours: ownership === 'yours' });
+    if (locked) warnings.push({ kind: 'locked', ...base, until, yours: ownership === 'yours' });
   };
   for (const leg of view.outputs) pay(leg, false);
   for (const op of view.operations) for (const leg of op.outputs) pay(leg, true);
@@ -357,7 +348,7 @@ export function orderedWarnings(warnings: readonly ImpactWarning[]): ImpactWarni
         return `${w.kind}:${w.assetID}`;
       case 'locked':
         return `locked:${w.assetID}:${w.yours}`;
-      case 'atomic-owner-off-c':
+      case 'atomic-owner':
         return `${w.kind}:${w.assetID}:${w.chain}:${w.items}`;
       case 'unknown-input':
       case 'fee-unchecked':

@@ -42,8 +42,8 @@ function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | und
       return `${amountText(w.amount, w.assetID, assets)} goes to an output shared with ${listText(w.strangers)}, who can spend it without you`;
     case 'needs-others':
       return `${amountText(w.amount, w.assetID, assets)} goes to an output you can spend only with the signature of ${listText(w.strangers)}`;
-    case 'atomic-owner-off-c':
-      return `${amountText(w.amount, w.assetID, assets, w.items)} goes on the ${w.chain}-Chain to the atomic owner of a C-Chain address of yours: this wallet never shows or spends funds held there`;
+    case 'atomic-owner':
+      return `${amountText(w.amount, w.assetID, assets, w.items)} goes on the ${w.chain}-Chain to your C-Chain address's atomic owner: this wallet never shows or spends funds there`;
     case 'locked':
       return `${amountText(w.amount, w.assetID, assets)} ${w.yours ? 'comes back to you' : 'is paid'} locked until ${timeText(w.until)}`;
     case 'burn-address':

@@ -145,7 +145,7 @@ describe('a site tx over a lying node', () => {
     const avax = summary.impact.assets.find((a) => a.assetID === cb58Encode(ctx.avaxAssetID))!;
     expect(avax).toMatchObject({ leaves: (3n * AVAX).toString(), fromOthers: '0', returns: '0' });
     // The change to the atomic owner stays on X, where the wallet never reads it: said in words.
-    expect(summary.impact.warnings).toContainEqual(expect.objectContaining({ kind: 'atomic-owner-off-c', chain: 'X' }));
+    expect(summary.impact.warnings).toContainEqual(expect.objectContaining({ kind: 'atomic-owner', chain: 'X' }));
   });
 
   it('an input that declares more than its UTXO holds is refused before the user is asked', async () => {

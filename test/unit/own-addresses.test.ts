@@ -25,6 +25,11 @@ describe("the wallet's addresses in a site's approval", () => {
     expect(own.get(addressKey(A_USED))).toEqual({ account: 'Account 1', role: 'another X/P address of this account', address: A_USED, accountId: 'a1' });
   });
 
+  it("an imported key's X/P address and atomic owner are one key: it stays an X/P address, read on every chain (its change comes back)", () => {
+    const imported = { ...account('i1', 'Imported', A_X.slice(2), A_X.slice(2), '0x2222222222222222222222222222222222222222'), kind: 'imported' as const };
+    expect(ownAddressesOf([imported], 'i1', []).get(addressKey(A_X))).toEqual({ account: 'Imported', role: 'X/P address', address: imported.xAddress, accountId: 'i1' });
+  });
+
   it("an atomic owner no X/P address shares is read on the C-Chain only", () => {
     const first = account('a1', 'Account 1', A_X.slice(2), A_ATOMIC.slice(2), '0x1111111111111111111111111111111111111111');
     expect(ownAddressesOf([first], 'a1', []).get(addressKey(A_ATOMIC))).toMatchObject({ role: "C-Chain address's atomic owner", cOnly: true });

@@ -58,6 +58,8 @@ describe('what a tx does to the wallet', () => {
       { kind: 'needs-others', assetID: AVAX, amount: '3', strangers: [CAROL] },
       { kind: 'anyone', assetID: AVAX, amount: '2' },
     ]);
+    // 2 of 3 where two are strangers: they spend it together without the wallet.
+    expect(txImpact(view([leg(10n, [MINE])], [leg(9n, [MINE, BOB, CAROL], 2)], 1n), context({ paidBefore: new Set([addressKey(BOB), addressKey(CAROL)]) })).warnings).toEqual([{ kind: 'shared', assetID: AVAX, amount: '9', strangers: [BOB, CAROL] }]);
     // 2 of 3 where two are the wallet's: the wallet alone spends it, the stranger cannot.
     expect(txImpact(view([leg(10n, [MINE])], [leg(9n, [MINE, MINE_TOO, BOB], 2)], 1n), context({ paidBefore: new Set([addressKey(BOB)]) })).assets[0]!.returns).toBe('9');
   });
@@ -109,26 +111,28 @@ describe('what a tx does to the wallet', () => {
     const onX = txImpact(view([leg(100n, [MINE])], [leg(99n, [ATOMIC])], 1n), context({ own }));
     expect(onX.assets[0]).toMatchObject({ returns: '0', toOthers: [{ ownership: 'not-yours', amount: '99' }] });
     // Labelled as the wallet's key, so said in words why it does not come back.
-    expect(onX.warnings).toContainEqual({ kind: 'atomic-owner-off-c', assetID: AVAX, amount: '99', chain: 'X' });
+    expect(onX.warnings).toContainEqual({ kind: 'atomic-owner', assetID: AVAX, amount: '99', chain: 'X' });
     // Beside your own X address it is no stranger: no "shared" or "needs others" names it.
     for (const threshold of [1, 2]) {
       const mixed = txImpact(view([leg(100n, [MINE])], [leg(99n, [MINE, ATOMIC], threshold)], 1n), context({ own }));
-      expect(mixed.warnings.map((w) => w.kind)).toEqual(['atomic-owner-off-c']);
+      expect(mixed.warnings.map((w) => w.kind)).toEqual(['atomic-owner']);
     }
     const withStranger = txImpact(view([leg(100n, [MINE])], [leg(99n, [MINE, ATOMIC, BOB], 1)], 1n), context({ own }));
     expect(withStranger.warnings).toContainEqual({ kind: 'shared', assetID: AVAX, amount: '99', strangers: [BOB] });
-    // A flood of dust to it is one warning, summed, so the stranger's share stays in sight; a right to mint is counted as one.
-    const dust = Array.from({ length: 8 }, () => leg(1n, [ATOMIC]));
+    // A stranger beside it is named as one: alone (1 of 2) they take it; 2 of 2, theirs is the signature missing.
+    const beside = (threshold: number) => txImpact(view([leg(100n, [MINE])], [leg(99n, [ATOMIC, BOB], threshold)], 1n), context({ own, paidBefore: new Set([addressKey(BOB)]) })).warnings;
+    expect(beside(1)).toEqual([{ kind: 'shared', assetID: AVAX, amount: '99', strangers: [BOB] }]);
+    expect(beside(2)).toEqual([{ kind: 'needs-others', assetID: AVAX, amount: '99', strangers: [BOB] }]);
+    // A flood of dust to it, of one asset or of many, is summed and said after the stranger's share, which stays in sight; a right to mint is counted as one.
+    const dust = Array.from({ length: 8 }, (_, i) => leg(1n, [ATOMIC], 1, {}, i % 2 === 0 ? AVAX : `junk-${i}`));
     const flooded = txImpact(view([leg(100n, [MINE])], [...dust, leg(90n, [MINE, BOB], 1)], 2n), context({ own }));
-    expect(flooded.warnings.slice(0, 2)).toEqual([
-      { kind: 'atomic-owner-off-c', assetID: AVAX, amount: '8', chain: 'X' },
-      { kind: 'shared', assetID: AVAX, amount: '90', strangers: [BOB] },
-    ]);
+    expect(flooded.warnings[0]).toEqual({ kind: 'shared', assetID: AVAX, amount: '90', strangers: [BOB] });
+    expect(flooded.warnings).toContainEqual({ kind: 'atomic-owner', assetID: AVAX, amount: '4', chain: 'X' });
     const right = txImpact(view([leg(10n, [MINE])], [leg(9n, [MINE])], 1n, { operations: [{ assetID: TOKEN, kind: 'SecpMintOperation', outputs: [{ chain: 'X', assetID: TOKEN, kind: 'MintOutput', owners: { addresses: [ATOMIC], threshold: 1, locktime: '0' } }] }] }), context({ own }));
-    expect(right.warnings).toContainEqual({ kind: 'atomic-owner-off-c', assetID: TOKEN, amount: '1', chain: 'X', items: 'rights' });
+    expect(right.warnings).toContainEqual({ kind: 'atomic-owner', assetID: TOKEN, amount: '1', chain: 'X', items: 'rights' });
     const exported = txImpact(view([leg(100n, [MINE])], [leg(99n, [ATOMIC], 1, { chain: 'C' })], 1n, { kind: 'ExportTx' }), context({ own }));
     expect(exported.assets[0]).toMatchObject({ returns: '99' });
-    expect(exported.warnings.map((w) => w.kind)).not.toContain('atomic-owner-off-c');
+    expect(exported.warnings.map((w) => w.kind)).not.toContain('atomic-owner');
   });
 
   it("what the EVM key's atomic owner holds, spent by a tx the wallet signs, leaves the wallet on any chain: a C import of it, or an X tx spending it", () => {

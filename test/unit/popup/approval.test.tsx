@@ -172,7 +172,7 @@ describe('approval window: a transaction', () => {
         { kind: 'fee-balance', amount: '2000000000' },
         { kind: 'fee-unchecked' },
         { kind: 'owner-locked', what: 'rewards', until: '1900000000' },
-        { kind: 'atomic-owner-off-c', assetID: AVAX, amount: '3000000000', chain: 'P' },
+        { kind: 'atomic-owner', assetID: AVAX, amount: '3000000000', chain: 'P' },
       ],
       assets: [...summary.impact.assets, { assetID: OTHER, nonFungible: 'items', leaves: '1', fromOthers: '0', returns: '0', staked: '0', toOthers: [], burned: '0' }, { assetID: OTHER, nonFungible: 'rights', leaves: '2', fromOthers: '0', returns: '0', staked: '0', toOthers: [], burned: '2' }],
     };
@@ -190,7 +190,7 @@ describe('approval window: a transaction', () => {
     expect(warnings).toContain("2 AVAX goes into an L1 validator's fee balance; what is left of it goes to an owner this transaction does not name");
     expect(warnings).toContain('the fee burned below is not checked');
     expect(warnings).toContain('The rewards stay locked until');
-    expect(warnings).toContain('3 AVAX goes on the P-Chain to the atomic owner of a C-Chain address of yours: this wallet never shows or spends funds held there');
+    expect(warnings).toContain("3 AVAX goes on the P-Chain to your C-Chain address's atomic owner: this wallet never shows or spends funds there");
     // The look-alike asset is never headed by its symbol alone; an NFT counts one by one.
     const nft = screen.getAllByTestId('impact-asset').find((el) => el.textContent!.includes(OTHER) && el.textContent!.includes('NFT or property'))!;
     expect(nft.textContent).toContain(`AVAX (not the network's AVAX; asset ${OTHER})`);
