@@ -256,7 +256,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
       if (ownership === 'anyone') warnings.push({ kind: 'anyone', ...base });
       // Beside a key of the wallet's (none in a payment to others), strangers who can spend it without
       // it are named, else whose signatures are missing (another account's too). An atomic owner off
-      // the C-Chain is the wallet's key, unread: said apart when no stranger shares the output.
+      // the C-Chain is the wallet's key, unread: said apart, after the warnings about strangers.
       const unread = owners.addresses.filter((x) => c.own.get(addressKey(x))?.cOnly && !ownOn(x, c.own, leg.chain));
       const strangers = owners.addresses.filter((x) => !c.own.has(addressKey(x)));
       const signers = signersOf(owners.addresses, c.own, leg.chain);
@@ -264,7 +264,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
       const beside = ownership !== 'anyone' && strangers.length < owners.addresses.length;
       if (beside && strangers.length >= owners.threshold) warnings.push({ kind: 'shared', ...base, strangers });
       else if (beside && missing.length > 0) warnings.push({ kind: 'needs-others', ...base, strangers: missing });
-      if (beside && strangers.length === 0 && unread.length > 0) warnings.push({ kind: 'atomic-owner', ...base, chain: leg.chain, ...(t.items ? { items: t.items } : {}) });
+      if (beside && unread.length > 0) warnings.push({ kind: 'atomic-owner', ...base, chain: leg.chain, ...(t.items ? { items: t.items } : {}) });
     }
     if (locked) warnings.push({ kind: 'locked', ...base, until, yours: ownership === 'yours' });
   };
