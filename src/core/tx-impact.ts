@@ -34,8 +34,9 @@ export interface ImpactContext {
 }
 
 /**
- * Who can spend an owner set: the wallet alone ('yours'); the wallet, and also others without it
- * ('shared'); the wallet only with others' signatures ('needs-others'); only others; or anyone.
+ * Who can spend an owner set: the wallet alone ('yours'); strangers without the wallet, which holds
+ * a key of it too ('shared'); the wallet only with others' signatures ('needs-others'); only others,
+ * or none the wallet reads there ('not-yours'); or anyone.
  */
 export type Ownership = 'yours' | 'shared' | 'needs-others' | 'not-yours' | 'anyone';
 
@@ -149,12 +150,25 @@ function signersOf(addresses: readonly string[], own: ImpactContext['own'], chai
   return [...byAccount.values()].reduce((most, next) => (next.length > most.length ? next : most), []);
 }
 
-function ownershipOf(addresses: readonly string[], threshold: number, own: ImpactContext['own'], chain?: string): Ownership {
-  if (threshold === 0 || addresses.length === 0) return 'anyone';
-  const mine = signersOf(addresses, own, chain).length;
-  const others = addresses.filter((a) => !ownOn(a, own, chain)).length;
-  if (mine >= threshold) return others >= threshold ? 'shared' : 'yours';
-  return mine > 0 ? 'needs-others' : 'not-yours';
+/**
+ * An owner set as the wallet judges it on `chain` (as {@link ownOn}): its ownership; its strangers
+ * (none of the wallet's); its atomic owners unread there (neither signers nor strangers); and the
+ * signatures the signing account lacks (strangers', the wallet's other accounts').
+ */
+function judgeOwners(o: Pick<OwnersView, 'addresses' | 'threshold'>, own: ImpactContext['own'], chain?: string) {
+  const { addresses, threshold } = o;
+  const signers = signersOf(addresses, own, chain);
+  const strangers = addresses.filter((a) => !own.has(addressKey(a)));
+  const unread = addresses.filter((a) => own.has(addressKey(a)) && !ownOn(a, own, chain));
+  const missing = addresses.filter((a) => !signers.includes(a) && !unread.includes(a));
+  // Strangers who meet the threshold spend it without the wallet, whatever it holds besides.
+  const ownership: Ownership =
+    threshold === 0 || addresses.length === 0 ? 'anyone'
+    : strangers.length >= threshold ? (strangers.length < addresses.length ? 'shared' : 'not-yours')
+    : signers.length >= threshold ? 'yours'
+    : missing.length > 0 && missing.length < addresses.length ? 'needs-others'
+    : 'not-yours';
+  return { ownership, strangers, unread, missing };
 }
 
 /** A leg's owner set: its owners, or its EVM account (one key, threshold 1). */
@@ -227,7 +241,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     const amount = amountOfLeg(leg);
     const t = tally(leg);
     t.consumed += amount;
-    const ownership = owners ? ownershipOf(owners.addresses, owners.threshold, c.own) : 'not-yours';
+    const ownership = owners ? judgeOwners(owners, c.own).ownership : 'not-yours';
     if (ownership === 'yours' || ownership === 'shared' || ownership === 'needs-others') t.leaves += amount;
     else t.fromOthers += amount;
   }
@@ -241,7 +255,8 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     // A mint's new units are not paid out of what it consumed; a right to mint passed on stands for
     // the one consumed, an NFT moved for itself: a right or NFT no output carries on is burned.
     if (!created || t.items) t.out += amount;
-    const ownership = ownershipOf(owners.addresses, owners.threshold, c.own, leg.chain);
+    const judged = judgeOwners(owners, c.own, leg.chain);
+    const { ownership } = judged;
     // A stake comes back as its owners say: locked on, if they carry a later lock.
     const until = BigInt(owners.locktime) > BigInt(leg.stakeableUntil ?? '0') ? owners.locktime : (leg.stakeableUntil ?? '0');
     const locked = BigInt(until) > c.nowSeconds;
@@ -254,17 +269,10 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     } else {
       t.toOthers.push({ addresses: owners.addresses, threshold: owners.threshold, ownership, amount: amount.toString(), ...(leg.staked ? { staked: true as const } : {}) });
       if (ownership === 'anyone') warnings.push({ kind: 'anyone', ...base });
-      // Beside a key of the wallet's (none in a payment to others), strangers who can spend it without
-      // it are named, else whose signatures are missing (another account's too). An atomic owner off
-      // the C-Chain is the wallet's key, unread: said apart, after the warnings about strangers.
-      const unread = owners.addresses.filter((x) => c.own.get(addressKey(x))?.cOnly && !ownOn(x, c.own, leg.chain));
-      const strangers = owners.addresses.filter((x) => !c.own.has(addressKey(x)));
-      const signers = signersOf(owners.addresses, c.own, leg.chain);
-      const missing = owners.addresses.filter((x) => !signers.includes(x) && !unread.includes(x));
-      const beside = ownership !== 'anyone' && strangers.length < owners.addresses.length;
-      if (beside && strangers.length >= owners.threshold) warnings.push({ kind: 'shared', ...base, strangers });
-      else if (beside && missing.length > 0) warnings.push({ kind: 'needs-others', ...base, strangers: missing });
-      if (beside && unread.length > 0) warnings.push({ kind: 'atomic-owner', ...base, chain: leg.chain, ...(t.items ? { items: t.items } : {}) });
+      // Strangers are named, or whose signatures are missing (another account's too). An atomic owner
+      // off the C-Chain is the wallet's key, unread: said apart, after the warnings about strangers.
+      if (ownership === 'shared' || ownership === 'needs-others') warnings.push({ kind: ownership, ...base, strangers: ownership === 'shared' ? judged.strangers : judged.missing });
+      if (judged.unread.length > 0) warnings.push({ kind: 'atomic-owner', ...base, chain: leg.chain, ...(t.items ? { items: t.items } : {}) });
     }
     if (locked) warnings.push({ kind: 'locked', ...base, until, yours: ownership === 'yours' });
   };
@@ -273,7 +281,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
 
   for (const b of view.feeBalances ?? []) {
     if (b.refundTo) note(b.refundTo);
-    const ownership: Ownership = b.refundTo ? ownershipOf(b.refundTo.addresses, b.refundTo.threshold, c.own, 'P') : 'not-yours';
+    const ownership: Ownership = b.refundTo ? judgeOwners(b.refundTo, c.own, 'P').ownership : 'not-yours';
     tally({ chain: 'P', assetID: c.avaxAssetID, amount: b.amount, kind: 'TransferOutput' }).toOthers.push({
       addresses: b.refundTo?.addresses ?? [],
       threshold: b.refundTo?.threshold ?? 0,
@@ -311,7 +319,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
 
   for (const r of view.rewardOwners ?? []) {
     note(r.owners);
-    if (ownershipOf(r.owners.addresses, r.owners.threshold, c.own, 'P') !== 'yours') {
+    if (judgeOwners(r.owners, c.own, 'P').ownership !== 'yours') {
       warnings.push({ kind: 'not-your-owner', what: r.what, addresses: r.owners.addresses, threshold: r.owners.threshold });
     }
     if (BigInt(r.owners.locktime) > c.nowSeconds) warnings.push({ kind: 'owner-locked', what: r.what, until: r.owners.locktime });

@@ -112,11 +112,12 @@ describe('what a tx does to the wallet', () => {
     expect(onX.assets[0]).toMatchObject({ returns: '0', toOthers: [{ ownership: 'not-yours', amount: '99' }] });
     // Labelled as the wallet's key, so said in words why it does not come back.
     expect(onX.warnings).toContainEqual({ kind: 'atomic-owner', assetID: AVAX, amount: '99', chain: 'X' });
-    // Beside your own X address it is no stranger: no "shared" or "needs others" names it.
-    for (const threshold of [1, 2]) {
-      const mixed = txImpact(view([leg(100n, [MINE])], [leg(99n, [MINE, ATOMIC], threshold)], 1n), context({ own }));
-      expect(mixed.warnings.map((w) => w.kind)).toEqual(['atomic-owner']);
-    }
+    // Beside your own X address it is no stranger: 1 of 2, your X key alone spends it (it comes back);
+    // 2 of 2, the wallet never spends it there, and no "shared" or "needs others" names it.
+    const mixed = (threshold: number) => txImpact(view([leg(100n, [MINE])], [leg(99n, [MINE, ATOMIC], threshold)], 1n), context({ own }));
+    expect(mixed(1)).toMatchObject({ assets: [{ returns: '99', toOthers: [] }], warnings: [] });
+    expect(mixed(2)).toMatchObject({ assets: [{ returns: '0', toOthers: [{ ownership: 'not-yours' }] }], warnings: [{ kind: 'atomic-owner' }] });
+    expect(mixed(2).warnings).toHaveLength(1);
     const withStranger = txImpact(view([leg(100n, [MINE])], [leg(99n, [MINE, ATOMIC, BOB], 1)], 1n), context({ own }));
     expect(withStranger.warnings).toContainEqual({ kind: 'shared', assetID: AVAX, amount: '99', strangers: [BOB] });
     // A stranger beside it is named as one: alone (1 of 2) they take it; 2 of 2, theirs is the signature missing.
@@ -135,6 +136,49 @@ describe('what a tx does to the wallet', () => {
     const exported = txImpact(view([leg(100n, [MINE])], [leg(99n, [ATOMIC], 1, { chain: 'C' })], 1n, { kind: 'ExportTx' }), context({ own }));
     expect(exported.assets[0]).toMatchObject({ returns: '99' });
     expect(exported.warnings.map((w) => w.kind)).not.toContain('atomic-owner');
+  });
+
+  it('an owner set is counted as it is warned of: strangers who meet the threshold share it, one account meeting it alone owns it, an unread atomic owner is neither', () => {
+    const ATOMIC = 'X-local1atomicqqqqqqqqqqqqqqqqqqqqqqqqqqqq4f6g';
+    const OTHER_ACCOUNT = 'X-local1otherqqqqqqqqqqqqqqqqqqqqqqqqqqqqq8d2c';
+    const own = new Map(context().own);
+    own.set(addressKey(MINE), { ...own.get(addressKey(MINE))!, accountId: 'a1' });
+    own.set(addressKey(MINE_TOO), { ...own.get(addressKey(MINE_TOO))!, accountId: 'a1' });
+    own.set(addressKey(ATOMIC), { account: 'Account 1', role: "C-Chain address's atomic owner", address: ATOMIC, accountId: 'a1', cOnly: true });
+    own.set(addressKey(OTHER_ACCOUNT), { account: 'Account 2', role: 'X/P address', address: OTHER_ACCOUNT, accountId: 'a2' });
+    const paidBefore = new Set([addressKey(BOB), addressKey(CAROL)]);
+    const judged = (addresses: string[], threshold: number) => {
+      const impact = txImpact(view([leg(100n, [MINE])], [leg(99n, addresses, threshold)], 1n), context({ own, paidBefore }));
+      return { ownership: impact.assets[0]!.toOthers[0]?.ownership ?? (impact.assets[0]!.returns === '99' ? 'yours' : 'lost'), warnings: impact.warnings };
+    };
+    // Two strangers of three at 2: they spend it without you, counted and warned of as shared.
+    expect(judged([MINE, BOB, CAROL], 2)).toEqual({ ownership: 'shared', warnings: [{ kind: 'shared', assetID: AVAX, amount: '99', strangers: [BOB, CAROL] }] });
+    // Two of your X/P addresses meet 2 of 4 alone: the atomic owner beside them is no "other" to share it with.
+    expect(judged([MINE, MINE_TOO, ATOMIC, BOB], 2)).toEqual({ ownership: 'yours', warnings: [] });
+    // Every set of up to four of these owners, at every threshold, keeps the two in step, and a set
+    // strangers alone can spend is never counted as the wallet's.
+    const pool = [MINE, MINE_TOO, ATOMIC, OTHER_ACCOUNT, BOB, CAROL];
+    let checked = 0;
+    for (let mask = 1; mask < 1 << pool.length; mask++) {
+      const addresses = pool.filter((_, i) => mask & (1 << i));
+      if (addresses.length > 4) continue;
+      const strangers = addresses.filter((a) => a === BOB || a === CAROL);
+      for (let threshold = 1; threshold <= addresses.length; threshold++) {
+        const { ownership, warnings } = judged(addresses, threshold);
+        const kinds = warnings.map((w) => w.kind);
+        expect(ownership).not.toBe('lost');
+        expect(kinds.includes('shared'), `${addresses} at ${threshold}`).toBe(ownership === 'shared');
+        expect(kinds.includes('needs-others'), `${addresses} at ${threshold}`).toBe(ownership === 'needs-others');
+        expect(kinds.includes('atomic-owner'), `${addresses} at ${threshold}`).toBe(addresses.includes(ATOMIC) && ownership !== 'yours');
+        if (strangers.length >= threshold) expect(ownership, `${addresses} at ${threshold}`).toBe(strangers.length < addresses.length ? 'shared' : 'not-yours');
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    // A reward owner your X/P address meets alone is yours, whichever of your keys stands beside it.
+    const stake = (addresses: string[]) => view([leg(100n, [MINE])], [leg(99n, [MINE])], 1n, { chain: 'P', rewardOwners: [{ what: 'validator rewards', owners: { addresses, threshold: 1, locktime: '0' } }] });
+    expect(txImpact(stake([MINE, ATOMIC]), context({ own })).warnings).toEqual([]);
+    expect(txImpact(stake([ATOMIC]), context({ own })).warnings.map((w) => w.kind)).toEqual(['not-your-owner']);
   });
 
   it("what the EVM key's atomic owner holds, spent by a tx the wallet signs, leaves the wallet on any chain: a C import of it, or an X tx spending it", () => {
