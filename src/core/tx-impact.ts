@@ -85,13 +85,13 @@ export type ImpactWarning =
   | { kind: 'not-your-owner'; what: string; addresses: string[]; threshold: number }
   | { kind: 'owner-locked'; what: string; until: string }
   | { kind: 'fee-balance'; amount: string; refundTo?: string[] }
-  | { kind: 'anyone'; assetID: string; amount: string }
-  | { kind: 'shared' | 'needs-others'; assetID: string; amount: string; strangers: string[] }
+  | { kind: 'anyone'; assetID: string; amount: string; items?: ItemKind }
+  | { kind: 'shared' | 'needs-others'; assetID: string; amount: string; items?: ItemKind; strangers: string[] }
   /** Paid on X or P to atomic owners of the wallet's EVM keys (labelled in the tables), where the wallet never reads (nor spends) what they hold. */
   | { kind: 'atomic-owner'; assetID: string; amount: string; chain: string; items?: ItemKind }
   /** `paid`: it resembles an address the wallet has paid before (address poisoning), not one of its own. */
   | { kind: 'look-alike'; address: string; resembles: string; paid?: true }
-  | { kind: 'locked'; assetID: string; amount: string; until: string; yours: boolean }
+  | { kind: 'locked'; assetID: string; amount: string; items?: ItemKind; until: string; yours: boolean }
   | { kind: 'first-payment'; address: string }
   /** A burn address (burnAddress): what is sent to it is lost. */
   | { kind: 'burn-address'; address: string }
@@ -260,7 +260,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
     // A stake comes back as its owners say: locked on, if they carry a later lock.
     const until = BigInt(owners.locktime) > BigInt(leg.stakeableUntil ?? '0') ? owners.locktime : (leg.stakeableUntil ?? '0');
     const locked = BigInt(until) > c.nowSeconds;
-    const base = { assetID: leg.assetID, amount: amount.toString() };
+    const base = { assetID: leg.assetID, amount: amount.toString(), ...(t.items ? { items: t.items } : {}) };
     if (ownership === 'yours') {
       if (leg.staked) t.staked += amount;
       else t.returns += amount;
@@ -272,7 +272,7 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
       // Strangers are named, or whose signatures are missing (another account's too). An atomic owner
       // off the C-Chain is the wallet's key, unread: said apart, after the warnings about strangers.
       if (ownership === 'shared' || ownership === 'needs-others') warnings.push({ kind: ownership, ...base, strangers: ownership === 'shared' ? judged.strangers : judged.missing });
-      if (judged.unread.length > 0) warnings.push({ kind: 'atomic-owner', ...base, chain: leg.chain, ...(t.items ? { items: t.items } : {}) });
+      if (judged.unread.length > 0) warnings.push({ kind: 'atomic-owner', ...base, chain: leg.chain });
     }
     if (locked) warnings.push({ kind: 'locked', ...base, until, yours: ownership === 'yours' });
   };
@@ -341,9 +341,10 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
 }
 
 /**
- * Most important first; many of a kind about one asset summed into one (dust anyone can take; outputs
- * shared, every stranger named; locked alike, until the latest time; to atomic owners off the C-Chain),
- * so a flood of small ones cannot push the others out of sight.
+ * Most important first; many of a kind about one asset (its amounts, or one kind of its items)
+ * summed into one (dust anyone can take; outputs shared, every stranger named; locked alike, until
+ * the latest time; to atomic owners off the C-Chain), so a flood of small ones cannot push the
+ * others out of sight.
  */
 export function orderedWarnings(warnings: readonly ImpactWarning[]): ImpactWarning[] {
   const merged: ImpactWarning[] = [];
@@ -353,9 +354,9 @@ export function orderedWarnings(warnings: readonly ImpactWarning[]): ImpactWarni
       case 'anyone':
       case 'shared':
       case 'needs-others':
-        return `${w.kind}:${w.assetID}`;
+        return `${w.kind}:${w.assetID}:${w.items}`;
       case 'locked':
-        return `locked:${w.assetID}:${w.yours}`;
+        return `locked:${w.assetID}:${w.yours}:${w.items}`;
       case 'atomic-owner':
         return `${w.kind}:${w.assetID}:${w.chain}:${w.items}`;
       case 'unknown-input':

@@ -30,22 +30,24 @@ function listText(addresses: readonly string[]): string {
 }
 
 function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | undefined): string {
+  // What an output-borne warning is about, in its own terms (an NFT or a right to mint counted as one).
+  const subject = 'amount' in w && 'assetID' in w ? amountText(w.amount, w.assetID, assets, w.items) : '';
   switch (w.kind) {
     case 'burn':
       // A right to mint is used up by minting NFTs (nftfx gives it no successor): said, not alarmed.
-      return w.items === 'rights' ? `Uses up ${amountText(w.amount, w.assetID, assets, w.items)}: it does not come back` : `Destroys ${amountText(w.amount, w.assetID, assets, w.items)}: burned for good, paid to no one and not a fee`;
+      return w.items === 'rights' ? `Uses up ${subject}: it does not come back` : `Destroys ${subject}: burned for good, paid to no one and not a fee`;
     case 'fee-above-network':
       return `Burns ${amountText(w.amount, avaxAssetID ?? '', assets)} in fees; the network charges at most ${amountText(w.ceiling, avaxAssetID ?? '', assets)} now`;
     case 'anyone':
-      return `${amountText(w.amount, w.assetID, assets)} goes to an output with no owner: anyone can take it`;
+      return `${subject} goes to an output with no owner: anyone can take it`;
     case 'shared':
-      return `${amountText(w.amount, w.assetID, assets)} goes to an output shared with ${listText(w.strangers)}, who can spend it without you`;
+      return `${subject} goes to an output shared with ${listText(w.strangers)}, who can spend it without you`;
     case 'needs-others':
-      return `${amountText(w.amount, w.assetID, assets)} goes to an output you can spend only with the signature of ${listText(w.strangers)}`;
+      return `${subject} goes to an output you can spend only with the signature of ${listText(w.strangers)}`;
     case 'atomic-owner':
-      return `${amountText(w.amount, w.assetID, assets, w.items)} goes on the ${w.chain}-Chain to your C-Chain address's atomic owner: this wallet never shows or spends funds there`;
+      return `${subject} goes on the ${w.chain}-Chain to your C-Chain address's atomic owner: this wallet never shows or spends funds there`;
     case 'locked':
-      return `${amountText(w.amount, w.assetID, assets)} ${w.yours ? 'comes back to you' : 'is paid'} locked until ${timeText(w.until)}`;
+      return `${subject} ${w.yours ? 'comes back to you' : 'is paid'} locked until ${timeText(w.until)}`;
     case 'burn-address':
       return `${w.address} is a burn address: anything sent to it is lost for good`;
     case 'first-payment':

@@ -368,5 +368,19 @@ describe('what a tx does to the wallet', () => {
       { kind: 'shared', assetID: AVAX, amount: '3', strangers: [BOB, CAROL] },
       { kind: 'locked', assetID: AVAX, amount: '7', until: '1900000001', yours: false },
     ]);
+    // An asset's amounts and its NFTs or rights to mint are warned of apart, each in its own terms.
+    const mint = (kind: LegView['kind'], owners: string[], locktime = '0'): LegView => ({ chain: 'X', assetID: TOKEN, kind, owners: { addresses: owners, threshold: owners.length === 0 ? 0 : 1, locktime } });
+    const mixed = txImpact(
+      view([leg(10n, [MINE]), leg(99n, [MINE], 1, {}, TOKEN)], [leg(9n, [MINE]), leg(99n, [MINE, BOB], 1, {}, TOKEN)], 1n, {
+        operations: [{ assetID: TOKEN, kind: 'SecpMintOperation', outputs: [mint('MintOutput', [MINE, BOB]), mint('NftTransferOutput', []), mint('NftTransferOutput', [MINE], '1900000000')] }],
+      }),
+      context({ paidBefore: new Set([addressKey(BOB)]) }),
+    );
+    expect(mixed.warnings).toEqual([
+      { kind: 'shared', assetID: TOKEN, amount: '99', strangers: [BOB] },
+      { kind: 'shared', assetID: TOKEN, amount: '1', items: 'rights', strangers: [BOB] },
+      { kind: 'anyone', assetID: TOKEN, amount: '1', items: 'items' },
+      { kind: 'locked', assetID: TOKEN, amount: '1', items: 'items', until: '1900000000', yours: true },
+    ]);
   });
 });

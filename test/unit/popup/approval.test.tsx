@@ -173,6 +173,7 @@ describe('approval window: a transaction', () => {
         { kind: 'fee-unchecked' },
         { kind: 'owner-locked', what: 'rewards', until: '1900000000' },
         { kind: 'atomic-owner', assetID: AVAX, amount: '3000000000', chain: 'P' },
+        { kind: 'shared', assetID: OTHER, amount: '1', items: 'rights', strangers: ['X-stranger'] },
       ],
       assets: [...summary.impact.assets, { assetID: OTHER, nonFungible: 'items', leaves: '1', fromOthers: '0', returns: '0', staked: '0', toOthers: [], burned: '0' }, { assetID: OTHER, nonFungible: 'rights', leaves: '2', fromOthers: '0', returns: '0', staked: '0', toOthers: [], burned: '2' }],
     };
@@ -191,6 +192,8 @@ describe('approval window: a transaction', () => {
     expect(warnings).toContain('the fee burned below is not checked');
     expect(warnings).toContain('The rewards stay locked until');
     expect(warnings).toContain("3 AVAX goes on the P-Chain to your C-Chain address's atomic owner: this wallet never shows or spends funds there");
+    // A right to mint is said as one, never as an amount of the asset.
+    expect(warnings).toContain('1 right to mint of AVAX (unverified asset) goes to an output shared with X-stranger, who can spend it without you');
     // The look-alike asset is never headed by its symbol alone; an NFT counts one by one.
     const nft = screen.getAllByTestId('impact-asset').find((el) => el.textContent!.includes(OTHER) && el.textContent!.includes('NFT or property'))!;
     expect(nft.textContent).toContain(`AVAX (not the network's AVAX; asset ${OTHER})`);
