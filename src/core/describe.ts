@@ -13,9 +13,10 @@ import { amountOf, ownersOf } from './codec/rules.js';
 import type { ChainTx, Output, OutputOwners, TransferableInput, TransferableOutput, Utxo, UtxoRef } from './codec/types.js';
 import { type AuthorizationView, type DetailLine, describePBlockTx, describePTx, feeBalancesOf, ownersNamedBy } from './describe-pvm.js';
 import { cb58Encode, formatAddress } from './encoding.js';
+import { ValidationError } from './errors.js';
 import { formatEvmAddress } from './evm-address.js';
 import { avaxBurned } from './fees.js';
-import type { ChainContext } from './tx/context.js';
+import { type ChainContext, chainAliasOf } from './tx/context.js';
 import { authorityOwnerOf, utxoLookupOf } from './tx/sign.js';
 
 export type { AuthorizationView, DetailLine } from './describe-pvm.js';
@@ -82,10 +83,10 @@ export interface TxView {
 const CHAIN_OF_VM: Record<ChainTx['vm'], ChainLetter> = { avm: 'X', pvm: 'P', evm: 'C' };
 
 function chainOf(id: Bytes, ctx: ChainContext): ChainLetter {
-  const hex = toHex(id);
-  if (hex === toHex(ctx.xChainID)) return 'X';
-  if (hex === toHex(ctx.pChainID)) return 'P';
-  return 'C';
+  const alias = chainAliasOf(ctx, id);
+  // Never read as the C-Chain by default: a tx moving funds to or from another chain is refused before this.
+  if (!alias) throw new ValidationError('the transaction moves funds to or from a chain this wallet does not know', 'chain');
+  return alias;
 }
 
 function ownersView(o: OutputOwners, chain: ChainLetter, hrp: string): OwnersView {

@@ -1,11 +1,12 @@
 // WalletEngine's sending and following (its methods delegate here): signed bytes to the node, then what became of a tx.
-import { type Bytes, equalBytes } from './bytes.js';
+import type { Bytes } from './bytes.js';
 import { utxoId } from './codec/ids.js';
 import type { WalletEngine } from './engine.js';
 import { evmFate } from './engine-evm.js';
 import { isEvmHash, type TxFate, type TxState } from './engine-types.js';
 import { WalletError } from './errors.js';
 import type { ChainAlias } from './node.js';
+import { chainAliasOf } from './tx/context.js';
 import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
 
 /** Sends signed bytes to the chain's API (an EVM tx by its 0x hash); the node must answer with the tx's own ID. */
@@ -67,6 +68,6 @@ export async function txFate(e: WalletEngine, chain: ChainAlias, txID: string, s
 function walletUtxos(e: WalletEngine): WalletUtxos {
   return {
     ids: async (chain, source) => new Set((await e.utxos(chain, source)).map(utxoId)),
-    aliasOf: (id) => (equalBytes(id, e.ctx.xChainID) ? 'X' : equalBytes(id, e.ctx.pChainID) ? 'P' : equalBytes(id, e.ctx.cChainID) ? 'C' : undefined),
+    aliasOf: (id) => chainAliasOf(e.ctx, id),
   };
 }

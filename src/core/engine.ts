@@ -4,7 +4,7 @@
 // it: engine-types.ts (types, spend params), engine-evm.ts (C-Chain EVM txs), engine-moves.ts
 // (cross-chain), engine-follow.ts (sending, and what became of a tx).
 import { WEI_PER_NAVAX } from './amount.js';
-import { byteKey, type Bytes, equalBytes, fromHex, toHex } from './bytes.js';
+import { byteKey, type Bytes, fromHex, toHex } from './bytes.js';
 import { utxoId } from './codec/ids.js';
 import { ownersOf } from './codec/rules.js';
 import type { CTx, OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
@@ -23,7 +23,7 @@ import { formatEvmAddress } from './evm-address.js';
 import type { ChainAlias, DroppedUtxo, NodeClient, TxOutcome, WaitOptions } from './node.js';
 import type { BuiltTx } from './tx/built.js';
 import { type EvmTxRequest, signEvmTx } from './tx/c.js';
-import { type ChainContext, makeOwners } from './tx/context.js';
+import { type ChainContext, chainAliasOf, makeOwners } from './tx/context.js';
 import { buildPSend } from './tx/p.js';
 import { accountKeychain, signBuilt } from './tx/sign.js';
 import { classifyUtxo, othersCanSpend, ownedAddressSet, spendableUtxos, type SpendableUtxo } from './tx/utxos.js';
@@ -235,7 +235,7 @@ export class WalletEngine {
     const decoded = decodeExternalTx(chain, bytes);
     checkTxBelongs(decoded.tx, chain, this.ctx);
     const tx = decoded.tx;
-    const source = 'sourceChain' in tx ? ([['X', this.ctx.xChainID], ['P', this.ctx.pChainID], ['C', this.ctx.cChainID]] as const).find(([, id]) => equalBytes(id, tx.sourceChain))?.[0] : undefined;
+    const source = 'sourceChain' in tx ? chainAliasOf(this.ctx, tx.sourceChain) : undefined;
     const droppedBefore = this.#dropped.length;
     const known = [...(chain === 'C' ? [] : await this.utxos(chain)), ...(source ? await this.utxos(chain, source) : [])];
     // A node caught lying about this account's funds is not asked what a site's tx spends.

@@ -16,7 +16,7 @@ import { CodecError, NetworkMismatchError, RpcError, ValidationError } from './e
 import type { ChainAlias, NodeClient } from './node.js';
 import { VM_OF } from './node/types.js';
 import { type Creation, creationOf } from './proof.js';
-import type { ChainContext } from './tx/context.js';
+import { type ChainContext, chainAliasOf } from './tx/context.js';
 import { authorityRecord, type Keychain, requiredCredentials, signTx, utxoLookupOf } from './tx/sign.js';
 
 export interface ExternalTx {
@@ -69,13 +69,6 @@ function chainIdOf(ctx: ChainContext, chain: ChainAlias): Bytes {
   return chain === 'X' ? ctx.xChainID : chain === 'P' ? ctx.pChainID : ctx.cChainID;
 }
 
-function aliasOfChainId(ctx: ChainContext, id: Bytes): ChainAlias | undefined {
-  if (equalBytes(id, ctx.xChainID)) return 'X';
-  if (equalBytes(id, ctx.pChainID)) return 'P';
-  if (equalBytes(id, ctx.cChainID)) return 'C';
-  return undefined;
-}
-
 /** Refuses a tx for another network, another chain, or moving funds to or from an unknown chain. */
 export function checkTxBelongs(tx: UnsignedTx, chain: ChainAlias, ctx: ChainContext): void {
   if (tx.networkID !== ctx.networkID) {
@@ -86,7 +79,7 @@ export function checkTxBelongs(tx: UnsignedTx, chain: ChainAlias, ctx: ChainCont
   }
   const other = 'sourceChain' in tx ? tx.sourceChain : 'destinationChain' in tx ? tx.destinationChain : undefined;
   if (other !== undefined) {
-    const alias = aliasOfChainId(ctx, other);
+    const alias = chainAliasOf(ctx, other);
     if (alias === undefined || alias === chain) {
       throw new NetworkMismatchError(`the transaction moves funds to or from blockchain ${cb58Encode(other)}, which is not another chain of this network`);
     }
@@ -110,11 +103,11 @@ function spentRefs(tx: UnsignedTx, chain: ChainAlias, ctx: ChainContext): { ref:
     for (const i of inputs) refs.push({ ref: i, on: chain, ...(from ? { from } : {}) });
   };
   if (tx.vm === 'evm') {
-    if (tx.kind === 'ImportTx') add(tx.importedInputs, aliasOfChainId(ctx, tx.sourceChain));
+    if (tx.kind === 'ImportTx') add(tx.importedInputs, chainAliasOf(ctx, tx.sourceChain));
     return refs;
   }
   add(tx.inputs);
-  if (tx.kind === 'ImportTx') add(tx.importedInputs, aliasOfChainId(ctx, tx.sourceChain));
+  if (tx.kind === 'ImportTx') add(tx.importedInputs, chainAliasOf(ctx, tx.sourceChain));
   if (tx.kind === 'OperationTx') for (const op of tx.operations) for (const ref of op.utxoIDs) refs.push({ ref, on: chain });
   return refs;
 }

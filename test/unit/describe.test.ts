@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeTx } from '../../src/core/describe.js';
+import { ValidationError } from '../../src/core/errors.js';
 import { formatAddress } from '../../src/core/encoding.js';
 import { formatEvmAddress } from '../../src/core/evm-address.js';
 import type { Utxo } from '../../src/core/codec/index.js';
@@ -85,6 +86,10 @@ describe('describing the exact tx for an approval', () => {
     const iv = describeTx(imp!.tx, ctx, imp!.spent);
     expect(iv.inputs[0]).toMatchObject({ chain: 'C', amount: '4000000' });
     expect(iv.outputs[0]).toMatchObject({ chain: 'X', amount: '3000000' });
+    // A chain none of X, P and C is never read as one of them: describing it is refused.
+    const elsewhere = { ...imp!.tx, sourceChain: id(4) };
+    expect(() => describeTx(elsewhere, ctx, imp!.spent)).toThrow(/a chain this wallet does not know/);
+    expect(() => describeTx({ ...exp.tx, destinationChain: id(4) }, ctx, [])).toThrow(ValidationError);
   });
 });
 

@@ -1,5 +1,5 @@
 // What a builder needs to know about the network, as bytes (see network.ts for discovery).
-import type { Bytes } from '../bytes.js';
+import { type Bytes, equalBytes } from '../bytes.js';
 import type { OutputOwners, TransferableOutput } from '../codec/types.js';
 import { sortAddresses } from '../codec/rules.js';
 import { ValidationError } from '../errors.js';
@@ -14,6 +14,14 @@ export interface ChainContext {
   /** X-Chain static fees in nAVAX. */
   xTxFee: bigint;
   xCreateAssetTxFee: bigint;
+}
+
+/** Which of the network's chains `id` is, if it is one of X, P and C. */
+export function chainAliasOf(ctx: ChainContext, id: Bytes): 'X' | 'P' | 'C' | undefined {
+  if (equalBytes(id, ctx.xChainID)) return 'X';
+  if (equalBytes(id, ctx.pChainID)) return 'P';
+  if (equalBytes(id, ctx.cChainID)) return 'C';
+  return undefined;
 }
 
 /** Signed X and P txs above this size are refused by the mempool. */
