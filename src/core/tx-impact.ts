@@ -82,9 +82,10 @@ export type ImpactWarning =
   | { kind: 'fee-above-network'; amount: string; ceiling: string }
   | { kind: 'fee-unchecked' }
   | { kind: 'imitation'; assetID: string; symbol: string }
-  | { kind: 'not-your-owner'; what: string; addresses: string[]; threshold: number }
+  /** `unread`: among the owners, the wallet's atomic owner, which it never reads on the P-Chain. */
+  | { kind: 'not-your-owner'; what: string; addresses: string[]; threshold: number; unread?: true }
   | { kind: 'owner-locked'; what: string; until: string }
-  | { kind: 'fee-balance'; amount: string; refundTo?: string[] }
+  | { kind: 'fee-balance'; amount: string; refundTo?: string[]; unread?: true }
   | { kind: 'anyone'; assetID: string; amount: string; items?: ItemKind }
   | { kind: 'shared' | 'needs-others'; assetID: string; amount: string; items?: ItemKind; strangers: string[] }
   /** Paid on X or P to atomic owners of the wallet's EVM keys (labelled in the tables), where the wallet never reads (nor spends) what they hold. */
@@ -170,6 +171,9 @@ function judgeOwners(o: Pick<OwnersView, 'addresses' | 'threshold'>, own: Impact
     : 'not-yours';
   return { ownership, strangers, unread, missing };
 }
+
+/** Said of an owner the wallet does not spend from when its atomic owner is among it: why not. */
+const unreadOf = (j: ReturnType<typeof judgeOwners>) => (j.unread.length > 0 ? { unread: true as const } : {});
 
 /** A leg's owner set: its owners, or its EVM account (one key, threshold 1). */
 function ownersOfLeg(leg: LegView): OwnersView | undefined {
@@ -281,16 +285,11 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
 
   for (const b of view.feeBalances ?? []) {
     if (b.refundTo) note(b.refundTo);
-    const ownership: Ownership = b.refundTo ? judgeOwners(b.refundTo, c.own, 'P').ownership : 'not-yours';
-    tally({ chain: 'P', assetID: c.avaxAssetID, amount: b.amount, kind: 'TransferOutput' }).toOthers.push({
-      addresses: b.refundTo?.addresses ?? [],
-      threshold: b.refundTo?.threshold ?? 0,
-      ownership,
-      amount: b.amount,
-      feeBalance: true,
-      ...(b.refundTo ? {} : { unnamed: true as const }),
-    });
-    if (ownership !== 'yours') warnings.push({ kind: 'fee-balance', amount: b.amount, ...(b.refundTo ? { refundTo: b.refundTo.addresses } : {}) });
+    const judged = b.refundTo && judgeOwners(b.refundTo, c.own, 'P');
+    const ownership: Ownership = judged ? judged.ownership : 'not-yours';
+    const rest = { addresses: b.refundTo?.addresses ?? [], threshold: b.refundTo?.threshold ?? 0, ownership, amount: b.amount };
+    tally({ chain: 'P', assetID: c.avaxAssetID, amount: b.amount, kind: 'TransferOutput' }).toOthers.push({ ...rest, feeBalance: true, ...(b.refundTo ? {} : { unnamed: true as const }) });
+    if (ownership !== 'yours') warnings.push({ kind: 'fee-balance', amount: b.amount, ...(b.refundTo ? { refundTo: b.refundTo.addresses } : {}), ...(judged && unreadOf(judged)) });
   }
 
   const assets: AssetImpact[] = [];
@@ -319,9 +318,8 @@ export function txImpact(view: TxView, c: ImpactContext): TxImpact {
 
   for (const r of view.rewardOwners ?? []) {
     note(r.owners);
-    if (judgeOwners(r.owners, c.own, 'P').ownership !== 'yours') {
-      warnings.push({ kind: 'not-your-owner', what: r.what, addresses: r.owners.addresses, threshold: r.owners.threshold });
-    }
+    const judged = judgeOwners(r.owners, c.own, 'P');
+    if (judged.ownership !== 'yours') warnings.push({ kind: 'not-your-owner', what: r.what, addresses: r.owners.addresses, threshold: r.owners.threshold, ...unreadOf(judged) });
     if (BigInt(r.owners.locktime) > c.nowSeconds) warnings.push({ kind: 'owner-locked', what: r.what, until: r.owners.locktime });
   }
   if (view.kind === 'ConvertSubnetToL1Tx') warnings.push({ kind: 'ends-subnet-ownership' });

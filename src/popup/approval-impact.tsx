@@ -29,6 +29,9 @@ function listText(addresses: readonly string[]): string {
   return addresses.length === 0 ? 'anyone (no signature needed)' : addresses.join(', ');
 }
 
+/** Why an owner holding the wallet's atomic owner is still not the wallet's, on the P-Chain. */
+const UNREAD = ", which never shows or spends what your C-Chain address's atomic owner holds on the P-Chain";
+
 function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | undefined): string {
   // What an output-borne warning is about, in its own terms (an NFT or a right to mint counted as one).
   const subject = 'amount' in w && 'assetID' in w ? amountText(w.amount, w.assetID, assets, w.items) : '';
@@ -55,7 +58,7 @@ function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | und
     case 'look-alike':
       return w.paid ? `${w.address} looks like ${w.resembles}, an address this wallet has paid before, but is not it` : `${w.address} looks like your address ${w.resembles} but is not yours`;
     case 'not-your-owner':
-      return `The ${w.what} go${w.what.endsWith('s') ? '' : 'es'} to ${listText(w.addresses)}${w.threshold > 1 ? ` (${w.threshold} signatures)` : ''}: not this wallet`;
+      return `The ${w.what} go${w.what.endsWith('s') ? '' : 'es'} to ${listText(w.addresses)}${w.threshold > 1 ? ` (${w.threshold} signatures)` : ''}: not this wallet${w.unread ? UNREAD : ''}`;
     case 'unknown-input':
       return 'An input spends funds the wallet cannot see';
     case 'ends-subnet-ownership':
@@ -67,7 +70,7 @@ function warningText(w: ImpactWarning, assets: Assets, avaxAssetID: string | und
     case 'owner-locked':
       return `The ${w.what} stay${w.what.endsWith('s') ? '' : 's'} locked until ${timeText(w.until)}`;
     case 'fee-balance':
-      return `${amountText(w.amount, avaxAssetID ?? '', assets)} goes into an L1 validator's fee balance; what is left of it goes to ${w.refundTo ? `${listText(w.refundTo)}, not this wallet` : 'an owner this transaction does not name'}`;
+      return `${amountText(w.amount, avaxAssetID ?? '', assets)} goes into an L1 validator's fee balance; what is left of it goes to ${w.refundTo ? `${listText(w.refundTo)}, not this wallet${w.unread ? UNREAD : ''}` : 'an owner this transaction does not name'}`;
   }
 }
 

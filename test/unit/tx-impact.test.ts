@@ -178,7 +178,12 @@ describe('what a tx does to the wallet', () => {
     // A reward owner your X/P address meets alone is yours, whichever of your keys stands beside it.
     const stake = (addresses: string[]) => view([leg(100n, [MINE])], [leg(99n, [MINE])], 1n, { chain: 'P', rewardOwners: [{ what: 'validator rewards', owners: { addresses, threshold: 1, locktime: '0' } }] });
     expect(txImpact(stake([MINE, ATOMIC]), context({ own })).warnings).toEqual([]);
-    expect(txImpact(stake([ATOMIC]), context({ own })).warnings.map((w) => w.kind)).toEqual(['not-your-owner']);
+    // One your atomic owner alone meets is not this wallet's on the P-Chain, and the warning says why.
+    expect(txImpact(stake([ATOMIC]), context({ own })).warnings).toEqual([{ kind: 'not-your-owner', what: 'validator rewards', addresses: [ATOMIC], threshold: 1, unread: true }]);
+    expect(txImpact(stake([BOB]), context({ own, paidBefore })).warnings).toEqual([{ kind: 'not-your-owner', what: 'validator rewards', addresses: [BOB], threshold: 1 }]);
+    const feeBalance = (addresses: string[]) => txImpact(view([leg(100n, [MINE])], [leg(9n, [MINE])], 1n, { chain: 'P', feeBalances: [{ amount: '90', refundTo: { addresses, threshold: 1, locktime: '0' } }] }), context({ own })).warnings;
+    expect(feeBalance([ATOMIC])).toEqual([{ kind: 'fee-balance', amount: '90', refundTo: [ATOMIC], unread: true }]);
+    expect(feeBalance([MINE, ATOMIC])).toEqual([]);
   });
 
   it("what the EVM key's atomic owner holds, spent by a tx the wallet signs, leaves the wallet on any chain: a C import of it, or an X tx spending it", () => {

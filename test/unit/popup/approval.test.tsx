@@ -174,6 +174,7 @@ describe('approval window: a transaction', () => {
         { kind: 'owner-locked', what: 'rewards', until: '1900000000' },
         { kind: 'atomic-owner', assetID: AVAX, amount: '3000000000', chain: 'P' },
         { kind: 'shared', assetID: OTHER, amount: '1', items: 'rights', strangers: ['X-stranger'] },
+        { kind: 'not-your-owner', what: 'delegation rewards', addresses: ['P-atomic'], threshold: 1, unread: true },
       ],
       assets: [...summary.impact.assets, { assetID: OTHER, nonFungible: 'items', leaves: '1', fromOthers: '0', returns: '0', staked: '0', toOthers: [], burned: '0' }, { assetID: OTHER, nonFungible: 'rights', leaves: '2', fromOthers: '0', returns: '0', staked: '0', toOthers: [], burned: '2' }],
     };
@@ -187,6 +188,8 @@ describe('approval window: a transaction', () => {
     expect(warnings).toContain('1 AVAX goes to an output with no owner: anyone can take it');
     expect(warnings).toContain(`${lookAlike} looks like your address ${mine} but is not yours`);
     expect(warnings).toContain('The validation rewards go to P-stranger: not this wallet');
+    expect(warnings).not.toContain('P-stranger: not this wallet, which never');
+    expect(warnings).toContain("The delegation rewards go to P-atomic: not this wallet, which never shows or spends what your C-Chain address's atomic owner holds on the P-Chain");
     expect(warnings).toContain(`Asset ${OTHER} calls itself AVAX, but it is not the network's AVAX`);
     expect(warnings).toContain("2 AVAX goes into an L1 validator's fee balance; what is left of it goes to an owner this transaction does not name");
     expect(warnings).toContain('the fee burned below is not checked');
