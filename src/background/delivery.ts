@@ -7,7 +7,7 @@ import type { UnsignedTx } from '../core/codec/types.js';
 import { type EvmNonces, isEvmHash, type Issued, type WalletEngine } from '../core/engine.js';
 import { nodeWords, WalletError } from '../core/errors.js';
 import { avaxBurned } from '../core/fees.js';
-import type { ChainAlias } from '../core/node.js';
+import { type ChainAlias, CHAIN_OF_VM } from '../core/node.js';
 import { LAST_CHANGE_INDEX } from '../core/scan.js';
 import { decodeChainTx } from '../core/tx-fate.js';
 import type { BuiltTx } from '../core/tx/built.js';
@@ -53,7 +53,7 @@ export class Delivery {
   async issue(ctx: AccountContext, kind: ActivityItem['kind'], built: BuiltTx, maxFee: string, extra: Partial<ActivityItem> = {}, signed?: (txID: string) => Promise<void>): Promise<Issued & { status: ActivityItem['status'] }> {
     if (built.fee > BigInt(maxFee)) throw new WalletError('fee-above-approved', `the fee of ${built.fee} nAVAX is above the approved maximum of ${maxFee} nAVAX`);
     const { engine, account, cache } = ctx;
-    const chain: ChainAlias = built.tx.vm === 'avm' ? 'X' : built.tx.vm === 'pvm' ? 'P' : 'C';
+    const chain = CHAIN_OF_VM[built.tx.vm];
     const { replaced, races } = await this.beforeSending(ctx, chain, built.tx);
     const issued = engine.sign(built);
     await signed?.(issued.txID);

@@ -65,7 +65,10 @@ export async function settleActivity(
     for (const item of cache.activity) {
       if (item.status !== 'pending') continue;
       // An EVM tx is followed through the outbox (txState knows X, P and atomic txs), or by its receipt (above).
-      const state = undecided.has(item.txID) ? settled.get(item.txID) : isEvmHash(item.txID) ? receipts.get(item.txID) : await engine.txState(item.chain, item.txID);
+      let state = undecided.has(item.txID) ? settled.get(item.txID) : isEvmHash(item.txID) ? receipts.get(item.txID) : await engine.txState(item.chain, item.txID);
+      // Out of the outbox, the node's "accepted" of an X or P tx is checked against what the tx
+      // spends, from the node's own bytes: it may hold bytes it never ran.
+      if (state === 'accepted' && !undecided.has(item.txID) && item.chain !== 'C' && (await engine.txFateFromNode(item.chain, item.txID)) !== 'accepted') state = 'unclear';
       // Without its signed bytes a failure cannot be checked against its inputs: unclear, never
       // "failed" — but for an import ("Import now"), whose atomic funds can only be taken once.
       if (state === 'failed' && !undecided.has(item.txID) && item.kind !== 'import') item.checking = true;

@@ -46,7 +46,7 @@ export interface FollowInput {
   txState: (txID: string) => Promise<TxState>;
   /** The txs in the outbox (sent, or to be sent again). */
   outbox: ReadonlySet<string>;
-  /** Whether a tx the outbox holds ran, checked against what it spends (WalletEngine.txFate), not on the node's word. */
+  /** Whether a tx ran, checked against what it spends (WalletEngine.txFate), not on the node's word: unproven when absent. */
   ran?: (txID: string) => Promise<boolean>;
   /** Activity's status of each listed tx: decided there only as checked against what it spends. */
   listed?: ReadonlyMap<string, string>;
@@ -142,15 +142,15 @@ function lastCycles(s: StakeRecord, now: number): void {
 /** Moves each stake on from what the chain says now. Mutates the records. */
 async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
   // A refused one stays in the outbox while the node may still run it (refused.ts): asked again until
-  // then, or taken as Activity lists it once it ran. The node's "committed" or "failed" is its word
-  // only while the outbox holds the tx: a failure is not taken while Activity lists it pending
-  // (settle-activity.ts decides), a commit only once checked against what the tx spends (`ran`),
-  // as Activity checks it (a refused one too, which Activity no longer lists: the node may have
-  // kept the bytes it refused); one Activity lists failed while the outbox still holds it was
-  // decided there (a lost one past its sendBefore, say: outbox.ts).
+  // then, or taken as Activity lists it once it ran. The node's "failed" is its word only while the
+  // outbox holds the tx: not taken while Activity lists it pending (settle-activity.ts decides); one
+  // Activity lists failed while the outbox still holds it was decided there (a lost one past its
+  // sendBefore, say: outbox.ts). Its "committed" is taken only as Activity's accepted, or once
+  // checked against what the tx spends (`ran`), in the outbox or not: the node may have kept the
+  // bytes it refused, and another network entry for the chain may have sent them.
   const listed = input.listed?.get(s.txID);
   const following = listed === 'pending' && input.outbox.has(s.txID);
-  const checked = listed !== 'accepted' && input.outbox.has(s.txID);
+  const checked = listed !== 'accepted';
   const refused = s.state === 'failed' && s.byWallet && (input.outbox.has(s.txID) || listed === 'accepted');
   const sent = s.state === 'pending' || refused;
   if (sent) {

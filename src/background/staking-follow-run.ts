@@ -52,9 +52,10 @@ export async function followAccountStakes(c: StakingContext, validators: readonl
   );
   // A stake the node no longer lists is finished once its end has passed: by the chain's time no
   // further than an hour past this computer's clock (a node far ahead would end stakes for good).
+  // Checked with the stake's signed bytes: the outbox's, or once it no longer holds them the node's.
   const ran = async (txID: string): Promise<boolean> => {
     const e = sent.find((x) => x.txID === txID);
-    return e !== undefined && (await c.engine.txFate('P', txID, fromHex(e.signedHex))) === 'accepted';
+    return (await (e ? c.engine.txFate('P', txID, fromHex(e.signedHex)) : c.engine.txFateFromNode('P', txID))) === 'accepted';
   };
   const found = await followStakes(stakes, { node, hrp: c.engine.ctx.hrp, mine: c.mine, now: Number(lockClamp(c.chainTime)), validators, withDelegators, txState: (txID) => c.engine.txState('P', txID), outbox: new Set(sent.map((e) => e.txID)), ran, listed: listedStates(c.cache.activity) });
   const avax = cb58Encode(c.engine.ctx.avaxAssetID);

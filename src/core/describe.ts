@@ -14,6 +14,7 @@ import type { ChainTx, Output, OutputOwners, TransferableInput, TransferableOutp
 import { type AuthorizationView, type DetailLine, describePBlockTx, describePTx, feeBalancesOf, ownersNamedBy } from './describe-pvm.js';
 import { cb58Encode, formatAddress } from './encoding.js';
 import { ValidationError } from './errors.js';
+import { CHAIN_OF_VM } from './node/types.js';
 import { formatEvmAddress } from './evm-address.js';
 import { avaxBurned } from './fees.js';
 import { type ChainContext, chainAliasOf } from './tx/context.js';
@@ -80,12 +81,10 @@ export interface TxView {
   feeBalances?: { amount: string; refundTo?: OwnersView }[];
 }
 
-const CHAIN_OF_VM: Record<ChainTx['vm'], ChainLetter> = { avm: 'X', pvm: 'P', evm: 'C' };
-
 function chainOf(id: Bytes, ctx: ChainContext): ChainLetter {
   const alias = chainAliasOf(ctx, id);
   // Never read as the C-Chain by default: a tx moving funds to or from another chain is refused before this.
-  if (!alias) throw new ValidationError('the transaction moves funds to or from a chain this wallet does not know', 'chain');
+  if (!alias) throw new ValidationError('a chain this wallet does not know', 'chain');
   return alias;
 }
 

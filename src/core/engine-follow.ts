@@ -5,7 +5,7 @@ import type { WalletEngine } from './engine.js';
 import { evmFate } from './engine-evm.js';
 import { isEvmHash, type TxFate, type TxState } from './engine-types.js';
 import { WalletError } from './errors.js';
-import type { ChainAlias } from './node.js';
+import { type ChainAlias, getTx } from './node.js';
 import { chainAliasOf } from './tx/context.js';
 import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
 
@@ -63,6 +63,15 @@ export async function txFate(e: WalletEngine, chain: ChainAlias, txID: string, s
   if (live) return state === 'unknown' ? 'not-seen' : state === 'accepted' ? 'processing' : state;
   if (state === 'accepted' || (await outputsPresent(chain, tx, txID, utxos))) return 'accepted';
   return 'inputs-spent';
+}
+
+/**
+ * What became of an X or P tx the wallet no longer holds the signed bytes of: {@link txFate} from
+ * the node's own bytes (hash-checked by the client), 'not-seen' when it has none to give.
+ */
+export async function txFateFromNode(e: WalletEngine, chain: 'X' | 'P', txID: string): Promise<TxFate> {
+  const bytes = await getTx(e.node, chain, txID).catch(() => undefined);
+  return bytes ? txFate(e, chain, txID, bytes) : 'not-seen';
 }
 
 function walletUtxos(e: WalletEngine): WalletUtxos {

@@ -11,7 +11,7 @@ import type { CTx, OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { formatAddress } from './encoding.js';
 import { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type EvmQuote, type Issued, type SignedEvm, TxFailedError, type TxFate, type TxState, lockTime, pParams, xParams } from './engine-types.js';
 import { evmNonce, evmState, quoteC, signC } from './engine-evm.js';
-import { submit, txFate, txState } from './engine-follow.js';
+import { submit, txFate, txFateFromNode, txState } from './engine-follow.js';
 import { atomicPricing, buildExport, buildImports, buildImportsOf, cBaseFee, estimateImportFee } from './engine-moves.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signedSlots, signExternalTx, spentFingerprint } from './external-tx.js';
 import { WalletError } from './errors.js';
@@ -20,7 +20,7 @@ import { decodeChainTx } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE, MAX_P_WEIGHTS } from './fee-limits.js';
 import { atomicTxFee, atomicTxGas, type PFeeContext, pTxFee, withHeadroom } from './fees.js';
 import { formatEvmAddress } from './evm-address.js';
-import type { ChainAlias, DroppedUtxo, NodeClient, TxOutcome, WaitOptions } from './node.js';
+import { type ChainAlias, CHAIN_OF_VM, type DroppedUtxo, type NodeClient, type TxOutcome, type WaitOptions } from './node.js';
 import type { BuiltTx } from './tx/built.js';
 import { type EvmTxRequest, signEvmTx } from './tx/c.js';
 import { type ChainContext, chainAliasOf, makeOwners } from './tx/context.js';
@@ -221,7 +221,7 @@ export class WalletEngine {
 
   /** Signs with the account's keys and checks every signature locally; nothing is sent. */
   sign<T extends UnsignedTx>(built: BuiltTx<T>): Issued<T> {
-    const chain: ChainAlias = built.tx.vm === 'avm' ? 'X' : built.tx.vm === 'pvm' ? 'P' : 'C';
+    const chain = CHAIN_OF_VM[built.tx.vm];
     const signed = signBuilt(built, [...this.keys.xp, this.keys.evm]);
     return { chain, txID: signed.txID, tx: built.tx, fee: built.fee, signedBytes: signed.signedBytes };
   }
@@ -280,6 +280,11 @@ export class WalletEngine {
   /** What became of a signed tx, the node's word checked against what it spends and creates. */
   txFate(chain: ChainAlias, txID: string, signedBytes: Bytes): Promise<TxFate> {
     return txFate(this, chain, txID, signedBytes);
+  }
+
+  /** What became of an X or P tx, from the node's own (hash-checked) bytes: see txFateFromNode. */
+  txFateFromNode(chain: 'X' | 'P', txID: string): Promise<TxFate> {
+    return txFateFromNode(this, chain, txID);
   }
 
   /** Waits until the tx is final; throws TxFailedError when the node will never accept it. */

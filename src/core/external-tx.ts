@@ -13,7 +13,7 @@ import { amountOf } from './codec/rules.js';
 import type { ChainTx, Credential, OutputOwners, TransferableInput, UnsignedTx, Utxo, UtxoRef, Vm } from './codec/types.js';
 import { cb58Encode } from './encoding.js';
 import { CodecError, NetworkMismatchError, RpcError, ValidationError } from './errors.js';
-import type { ChainAlias, NodeClient } from './node.js';
+import { type ChainAlias, getTx, type NodeClient } from './node.js';
 import { VM_OF } from './node/types.js';
 import { type Creation, creationOf } from './proof.js';
 import { type ChainContext, chainAliasOf } from './tx/context.js';
@@ -191,7 +191,7 @@ function checkDeclared(input: TransferableInput, utxo: Utxo): void {
 /** The tx a node stores under `txID`, decoded (getTx checks that the bytes hash to that ID). */
 async function chainTx(node: NodeClient, chain: 'X' | 'P', txID: Bytes, what: string): Promise<ChainTx> {
   const id = cb58Encode(txID);
-  const bytes = chain === 'X' ? await node.avm.getTx(id) : await node.platform.getTx(id);
+  const bytes = await getTx(node, chain, id);
   try {
     return decodeChainTx(bytes, VM_OF[chain]).unsigned;
   } catch (e) {

@@ -12,4 +12,4 @@ export { EthApi } from './node/eth.js';
 export { HealthApi } from './node/health.js';
 export { IndexApi } from './node/index-api.js';
 export { BlockApi, type BlockSummary, MAX_BLOCKS_SEARCHED } from './node/blocks.js';
-export { NodeClient } from './node/client.js';
+export { getTx, NodeClient } from './node/client.js';

@@ -13,7 +13,7 @@ import type { ChainTx, Utxo } from './codec/types.js';
 import { MAX_DENOMINATION } from './amount.js';
 import { cb58Encode } from './encoding.js';
 import { CodecError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError, ValidationError, WalletError } from './errors.js';
-import type { CallOptions, ChainAlias, DroppedUtxo, NodeClient } from './node.js';
+import { type CallOptions, type ChainAlias, type DroppedUtxo, getTx, type NodeClient } from './node.js';
 import { VM_OF } from './node/types.js';
 import { validateAssetDescription } from './tx/x.js';
 
@@ -197,7 +197,7 @@ async function fetchTx(node: NodeClient, chain: ChainAlias, txID: Bytes): Promis
     if (chain === 'C') {
       bytes = (await node.atomic.getAtomicTx(id)).tx;
     } else {
-      bytes = chain === 'X' ? await node.avm.getTx(id) : await node.platform.getTx(id);
+      bytes = await getTx(node, chain, id);
     }
   } catch (e) {
     if (e instanceof RpcError || e instanceof NodeResponseError || e instanceof TimeoutError || e instanceof NodeUnreachableError) return undefined;

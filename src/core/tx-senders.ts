@@ -6,12 +6,12 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { type Bytes, toHex } from './bytes.js';
 import { decodeChainTx } from './codec/codec.js';
 import { recoverSigner } from './keys.js';
-import type { CallOptions, NodeClient } from './node.js';
+import { type CallOptions, getTx, type NodeClient } from './node.js';
 import { VM_OF } from './node/types.js';
 
 /** The short IDs (20 bytes) of every key that signed `txID` on `chain`, each once, in credential order. */
 export async function signersOf(node: NodeClient, chain: 'X' | 'P', txID: string, opts?: CallOptions): Promise<Bytes[]> {
-  const bytes = chain === 'X' ? await node.avm.getTx(txID, opts) : await node.platform.getTx(txID, opts);
+  const bytes = await getTx(node, chain, txID, opts);
   const decoded = decodeChainTx(bytes, VM_OF[chain]);
   const digest = sha256(bytes.subarray(0, decoded.unsignedLength));
   const seen = new Map<string, Bytes>();

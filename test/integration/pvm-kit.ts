@@ -142,7 +142,7 @@ export const GENESIS_VALIDATOR = 'NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5';
 /** A wallet with 30 AVAX on P behind a lying node, and the review of a 25 AVAX delegation to the genesis validator. */
 export async function delegationBehindLyingNode() {
   const node = lyingNode();
-  const { wallet } = await fundedWallet({ p: 30n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
+  const { wallet, stores, account } = await fundedWallet({ p: 30n * AVAX }, { fetch: node.fetch, wait: { timeoutMs: 1_500, pollMs: 100 } });
   const base = { nodeID: GENESIS_VALIDATOR, amount: (25n * AVAX).toString(), end: Number(await nowOnP()) + 120 };
-  return { node, wallet, base, review: await wallet.staking.stakingEstimateDelegation(base) };
+  return { node, wallet, stores, account, base, review: await wallet.staking.stakingEstimateDelegation(base) };
 }

@@ -6,7 +6,7 @@ import { fromHex } from '../../src/core/bytes.js';
 import { decodeSignedTx } from '../../src/core/codec/index.js';
 import { formatNodeId, parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
-import { AVAX, avaxOf, freshWallet } from './fixture.js';
+import { AVAX, avaxOf, freshWallet, testNodeOutboxKey } from './fixture.js';
 import { lyingNode, refreshUntilDecided, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
 import { delegationBehindLyingNode, freshBlsKey, freshNodeId, hex0x, nodeTxBytes, pChainTime, pRpc } from './pvm-kit.js';
 import { fundedWallet } from './wallet-fixture.js';
@@ -90,6 +90,38 @@ describe('a delegation the node refused and then holds', () => {
     expect(await refreshUntilDecided(wallet, txID)).toBe('accepted');
     const mine = await wallet.staking.stakingMine();
     expect(mine.stakes[0]).toMatchObject({ txID, state: 'active' });
+    expect(mine.totals.staked).toBe(base.amount);
+  });
+});
+
+describe('a delegation out of the outbox that the node calls committed, serving the bytes it kept and never ran', () => {
+  it('is not counted as staked while what it spends is unspent: pending in Activity and My stakes; active once it ran', async () => {
+    const { node, wallet, stores, account, base, review } = await delegationBehindLyingNode();
+    // The node takes the bytes and keeps them without running them: the wait ends undecided.
+    let held: string | undefined;
+    node.lies.set('platform.issueTx', (call) => ((held ??= (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
+    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Processing' })));
+    const sent = await wallet.staking.stakingDelegate({ ...base, maxFee: review.fee });
+    expect(sent.status).toBe('pending');
+    // The outbox no longer holds it (another network entry for the chain followed it); the node
+    // says committed and serves the bytes, which hash to the tx's ID.
+    await stores.local.remove([await testNodeOutboxKey(account.id)]);
+    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Committed' })));
+    node.lies.set('platform.getTx', (call, forward) => ((call.params as { txID: string }).txID === sent.txID ? Promise.resolve(rpcResult({ tx: held, encoding: 'hex' })) : forward()));
+    await wallet.balances.balancesRefresh();
+    // Activity too: still being checked, not accepted on the node's word.
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'pending', checking: true });
+    const waiting = await wallet.staking.stakingMine();
+    expect(waiting.stakes[0]).toMatchObject({ txID: sent.txID, state: 'pending' });
+    expect(waiting.totals.staked).toBe('0');
+    expect(node.calls).toContain('platform.getTx');
+    // It lets it go: what it spends is spent, and the stake is active, counted as staked.
+    node.lies.clear();
+    const r = await fetch(`${inject('nodeUrl')}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.issueTx', params: { tx: held, encoding: 'hex' } }) });
+    expect(((await r.json()) as { result?: { txID: string } }).result?.txID).toBe(sent.txID);
+    expect(await refreshUntilDecided(wallet, sent.txID)).toBe('accepted');
+    const mine = await wallet.staking.stakingMine();
+    expect(mine.stakes[0]).toMatchObject({ txID: sent.txID, state: 'active' });
     expect(mine.totals.staked).toBe(base.amount);
   });
 });

@@ -33,7 +33,8 @@ function record(patch: Partial<StakeRecord>): StakeRecord {
 function input(states: Record<string, TxState>, rewardUtxos: Record<string, Utxo[]>, patch: Partial<FollowInput> = {}): FollowInput & { asked: string[] } {
   const asked: string[] = [];
   const node = { platform: { getRewardUtxos: async (txID: string) => (asked.push(txID), rewardUtxos[txID] ?? []) } } as unknown as NodeClient;
-  return { node, hrp: 'custom', mine: new Set([ME]), now: 1795583200, validators: [], withDelegators: new Map(), txState: async (txID) => states[txID] ?? 'unknown', outbox: new Set(['c']), asked, ...patch };
+  // What each tx spends is spent (it ran) unless a test says otherwise.
+  return { node, hrp: 'custom', mine: new Set([ME]), now: 1795583200, validators: [], withDelegators: new Map(), txState: async (txID) => states[txID] ?? 'unknown', outbox: new Set(['c']), ran: async () => true, asked, ...patch };
 }
 
 const validator = (patch: Partial<CurrentValidator>): CurrentValidator => ({
@@ -92,11 +93,17 @@ describe('following stakes', () => {
   });
 
   it("takes no 'committed' of the node's while Activity lists the stake pending and the outbox follows it (what it spends may be unspent yet): not staked twice in the balance", async () => {
-    // c: the node says committed (and has the bytes the wallet sent it) while Activity's check of its inputs still says pending; b: the same, out of the outbox.
+    // c: the node says committed (and has the bytes the wallet sent it) while Activity's check of its
+    // inputs still says pending, and they are unspent yet; b: the same, out of the outbox, its inputs spent.
     const stakes = [record({ txID: 'c', state: 'pending', end: 1795583300 }), record({ txID: 'b', state: 'pending', end: 1795583300 })];
-    await followStakes(stakes, input({ c: 'accepted', b: 'accepted' }, {}, { listed: new Map([['c', 'pending'], ['b', 'pending']]) }));
+    await followStakes(stakes, input({ c: 'accepted', b: 'accepted' }, {}, { listed: new Map([['c', 'pending'], ['b', 'pending']]), ran: async (txID) => txID === 'b' }));
     expect(stakes.map((s) => s.state)).toEqual(['pending', 'active']);
     expect(stakedAmounts(stakes, 1795583200, new Map([['c', 'pending']])).map((a) => a.amount)).toEqual(['25000000000']);
+    // Out of the outbox, the node's "committed" still needs what the tx spends spent (`ran`, from the node's hash-checked bytes).
+    const unproven = [record({ txID: 'b', state: 'pending', end: 1795583300 })];
+    await followStakes(unproven, input({ b: 'accepted' }, {}, { ran: async () => false }));
+    await followStakes(unproven, input({ b: 'accepted' }, {}, { ran: undefined }));
+    expect(unproven[0]!.state).toBe('pending');
     // Once Activity finds it accepted (its inputs spent), it is active.
     await followStakes(stakes, input({}, {}, { listed: new Map([['c', 'accepted']]) }));
     expect(stakes[0]!.state).toBe('active');
@@ -110,6 +117,8 @@ describe('following stakes', () => {
     expect(stakes[0]!.state).toBe('active');
     // Out of the outbox (another network entry for the chain told a send of it), Activity's failed is old: the node is asked.
     const gone = [record({ txID: 'g', state: 'pending', end: 1795583300 })];
+    await followStakes(gone, input({ g: 'accepted' }, {}, { listed: new Map([['g', 'failed']]), ran: async () => false }));
+    expect(gone[0]!.state).toBe('pending');
     await followStakes(gone, input({ g: 'accepted' }, {}, { listed: new Map([['g', 'failed']]) }));
     expect(gone[0]!.state).toBe('active');
   });

@@ -235,7 +235,7 @@ export class NodeClient {
    */
   async provesAccepted(chain: 'X' | 'P', txID: string, opts?: CallOptions): Promise<boolean> {
     try {
-      await (chain === 'X' ? this.avm.getTx(txID, opts) : this.platform.getTx(txID, opts));
+      await getTx(this, chain, txID, opts);
       return true;
     } catch (e) {
       if (e instanceof RpcError) return false;
@@ -345,4 +345,9 @@ export class NodeClient {
   private async inLatestState(height: bigint, opts: CallOptions): Promise<boolean> {
     return (await this.eth.blockNumber(opts)) >= height;
   }
+}
+
+/** An X or P tx's signed bytes from `node`, checked to hash to `txID`. */
+export function getTx(node: Pick<NodeClient, 'avm' | 'platform'>, chain: 'X' | 'P', txID: string, opts?: CallOptions): Promise<Bytes> {
+  return chain === 'X' ? node.avm.getTx(txID, opts) : node.platform.getTx(txID, opts);
 }

@@ -7,6 +7,8 @@ export type ChainAlias = 'X' | 'P' | 'C';
 
 /** Each chain's codec. */
 export const VM_OF: Record<ChainAlias, Vm> = { X: 'avm', P: 'pvm', C: 'evm' };
+/** The chain a VM's txs are for. */
+export const CHAIN_OF_VM: Record<Vm, ChainAlias> = { avm: 'X', pvm: 'P', evm: 'C' };
 
 /** Where the C-Chain atomic API lives: `avax` at /ext/bc/C/avax on real nodes. */
 export interface AtomicApiConfig {
