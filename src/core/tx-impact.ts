@@ -167,7 +167,7 @@ function judgeOwners(o: Pick<OwnersView, 'addresses' | 'threshold'>, own: Impact
     threshold === 0 || addresses.length === 0 ? 'anyone'
     : strangers.length >= threshold ? (strangers.length < addresses.length ? 'shared' : 'not-yours')
     : signers.length >= threshold ? 'yours'
-    : missing.length > 0 && missing.length < addresses.length ? 'needs-others'
+    : signers.length > 0 && missing.length > 0 ? 'needs-others'
     : 'not-yours';
   return { ownership, strangers, unread, missing };
 }
