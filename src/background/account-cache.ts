@@ -84,6 +84,8 @@ export const entryJournalKey = (networkId: string, accountId: string): string =>
 export const KEPT_CHAINS_KEY = 'xpc.outboxchains';
 /** The account's stakes and the rewards found for them (src/background/stake-book.ts). */
 export const stakesKey = (networkId: string, accountId: string): string => `xpc.stakes.${networkId}.${accountId}`;
+/** What the account's txs taken as accepted spent (src/background/spent-book.ts). */
+export const spentKey = (networkId: string, accountId: string): string => `xpc.spent.${networkId}.${accountId}`;
 /** What the account's token logs said, as read so far (src/background/token-scan.ts). */
 export const tokenScanKey = (networkId: string, accountId: string): string => `xpc.tokenscan.${networkId}.${accountId}`;
 /** The tokens listed on a network (for every account; src/background/token-store.ts). */
@@ -274,7 +276,7 @@ function settledOf(mine: ActivityItem, theirs: ActivityItem, startedAs: Activity
  * does removing the entry). Its outbox and journal are kept per chains, outside these (perChainsKeys).
  */
 export function accountStorageKeys(networkId: string, accountId: string): string[] {
-  return [cacheKey(networkId, accountId), entryJournalKey(networkId, accountId), entryOutboxKey(networkId, accountId), stakesKey(networkId, accountId), tokenScanKey(networkId, accountId)];
+  return [cacheKey(networkId, accountId), entryJournalKey(networkId, accountId), entryOutboxKey(networkId, accountId), stakesKey(networkId, accountId), tokenScanKey(networkId, accountId), spentKey(networkId, accountId)];
 }
 
 /** Per storage area, the chains already registered in this worker's life. */

@@ -8,12 +8,13 @@ import { deriveEvmKey, deriveXpKey, type KeyPair } from '../core/keys.js';
 import { chainContextOf } from '../core/network.js';
 import type { WaitOptions } from '../core/node.js';
 import { LAST_CHANGE_INDEX, scanBranch } from '../core/scan.js';
-import { type AccountCache, type AccountCaches, emptyCache, entryJournalKey, entryOutboxKey, listedKeyCounts, takeIndices } from './account-cache.js';
+import { type AccountCache, type AccountCaches, emptyCache, entryJournalKey, entryOutboxKey, listedKeyCounts, spentKey, takeIndices } from './account-cache.js';
 import { type Keyring, listedXpKeys } from './keyring.js';
 import { openOutbox, type Outbox } from './outbox.js';
 import { ProofStore } from './proofs.js';
 import { inputsOf } from './refused.js';
 import type { Preset, NetworksService } from './services/networks.js';
+import { SpentBook } from './spent-book.js';
 import { type AccountRecord, networkIdsOf, type PersistedState, type SettingsStore } from './settings.js';
 import type { StorageArea } from './storage.js';
 import { openJournal, TransferJournal } from './transfer-journal.js';
@@ -24,6 +25,8 @@ export interface AccountContext {
   preset: Preset;
   account: AccountRecord;
   cache: AccountCache;
+  /** What its txs taken as accepted spent (the engine's EngineOptions.spent). */
+  spent: SpentBook;
 }
 
 export class AccountEngines {
@@ -140,14 +143,16 @@ export class AccountEngines {
         .catch(() => [])
     ).flatMap((r) => (r.state === 'export-signed' && r.export ? [r.export] : []));
     const skip = (e: { txID: string }, error: unknown) => this.options.log?.(`a kept tx cannot be read (${e.txID}): ${(error as Error).message}`);
+    const spent = await SpentBook.open(this.local, spentKey(preset.id, account.id), this.options.log);
     const engine = new WalletEngine(client, chainContextOf(identity), keys, {
       evmChainId: BigInt(identity.evmChainID),
       proofs: await this.proofs.cache(),
       // A kept export a retry has journaled as its own (Delivery.exportJournaled not run yet: a crash) is that move's: never spent first.
       spendFirst: inputsOf(entries.filter((e) => e.voided && !exports.some((x) => x.txID === e.txID)), skip),
       spendNever: inputsOf(exports, skip),
+      spent,
       ...(this.options.wait ? { wait: this.options.wait } : {}),
     });
-    return { engine, preset, account, cache };
+    return { engine, preset, account, cache, spent };
   }
 }

@@ -9,7 +9,7 @@ import { nodeWords, WalletError } from '../core/errors.js';
 import { avaxBurned } from '../core/fees.js';
 import { type ChainAlias, CHAIN_OF_VM } from '../core/node.js';
 import { LAST_CHANGE_INDEX } from '../core/scan.js';
-import { decodeChainTx } from '../core/tx-fate.js';
+import { decodeChainTx, inputIds } from '../core/tx-fate.js';
 import type { BuiltTx } from '../core/tx/built.js';
 import { evmTxNonce } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
@@ -17,7 +17,7 @@ import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
 import { evmNonceOf, exportNonces, keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, sendOnce, spendsOwnFunds, waitingEntry } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
-import { checkNotMoving, conflictsOf, exportSpends, inputIds, racedBy, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
+import { checkNotMoving, conflictsOf, exportSpends, racedBy, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
 import type { Preset } from './services/networks.js';
 import { tellKeptExport, type TransferRecord } from './transfer-journal.js';
 

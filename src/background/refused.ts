@@ -7,24 +7,14 @@
 // whose funds are gone unexplained, or that the node now holds, is listed as "may have gone
 // through" and stops the next send once.
 import { fromHex } from '../core/bytes.js';
-import { utxoId } from '../core/codec/ids.js';
-import type { UnsignedTx } from '../core/codec/types.js';
 import { isEvmHash, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import { evmTxNonce } from '../core/tx/c.js';
-import { decodeChainTx } from '../core/tx-fate.js';
+import { decodeChainTx, inputIds } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { nonceReader, type Outbox, type OutboxEntry, rivalsOf, type Successor } from './outbox.js';
 import type { TransferRecord } from './transfer-journal.js';
-
-/** The UTXOs an X/P tx spends, by ID. */
-export function inputIds(tx: UnsignedTx): string[] {
-  const ids: string[] = [];
-  if ('inputs' in tx) ids.push(...tx.inputs.map(utxoId));
-  if ('importedInputs' in tx) ids.push(...tx.importedInputs.map(utxoId));
-  return ids;
-}
 
 /**
  * The inputs of X/P txs as kept (signed bytes); one that cannot be read (damaged storage) is
@@ -147,8 +137,8 @@ export function successors(activity: readonly ActivityItem[], moves: readonly Tr
 }
 
 /**
- * `known` (successors), widened by the node's word on each refused tx's rivals (rivalsOf) it does
- * not know: one sent through another network entry for the same chains is in that entry's
+ * `known` (successors), widened by what the node shows of each refused tx's rivals (rivalsOf) it
+ * does not know: one sent through another network entry for the same chains is in that entry's
  * Activity, not here; one still in the outbox may have run since the last refresh. Asked for all
  * at once; one that cannot be read stays unknown.
  */
@@ -159,7 +149,8 @@ export async function withSuccessorsAsked(engine: WalletEngine, entries: readonl
   const ran = new Set<string>();
   await Promise.all(
     [...unknown].map(async ([s, chain]) => {
-      const state = await (isEvmHash(s) ? engine.evmState(s) : engine.txState(chain, s)).catch(() => 'unknown');
+      // An X/P one by what it spends (its bytes the node's, hash-checked), never on the node's word alone.
+      const state = await (isEvmHash(s) ? engine.evmState(s) : chain === 'C' ? engine.txState(chain, s) : engine.txFateFromNode(chain, s)).catch(() => 'unknown');
       if (state === 'accepted') ran.add(s);
     }),
   );

@@ -142,21 +142,20 @@ function lastCycles(s: StakeRecord, now: number): void {
 /** Moves each stake on from what the chain says now. Mutates the records. */
 async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
   // A refused one stays in the outbox while the node may still run it (refused.ts): asked again until
-  // then, or taken as Activity lists it once it ran. The node's "failed" is its word only while the
-  // outbox holds the tx: not taken while Activity lists it pending (settle-activity.ts decides); one
-  // Activity lists failed while the outbox still holds it was decided there (a lost one past its
-  // sendBefore, say: outbox.ts). Its "committed" is taken only as Activity's accepted, or once
-  // checked against what the tx spends (`ran`), in the outbox or not: the node may have kept the
-  // bytes it refused, and another network entry for the chain may have sent them.
+  // then, or taken as Activity lists it once it ran. The node's "failed" or "unknown" is not taken
+  // while Activity lists it pending (settle-activity.ts decides, with the outbox's bytes or without:
+  // never failed on the node's word alone); one Activity lists failed while the outbox still holds
+  // it was decided there (a lost one past its sendBefore, say: outbox.ts). Its "committed" is taken
+  // only as Activity's accepted, or once checked against what the tx spends (`ran`), in the outbox
+  // or not: the node may have kept the bytes it refused, and another network entry may have sent them.
   const listed = input.listed?.get(s.txID);
-  const following = listed === 'pending' && input.outbox.has(s.txID);
   const checked = listed !== 'accepted';
   const refused = s.state === 'failed' && s.byWallet && (input.outbox.has(s.txID) || listed === 'accepted');
   const sent = s.state === 'pending' || refused;
   if (sent) {
     const state = listed === 'accepted' || (listed === 'failed' && input.outbox.has(s.txID)) ? listed : await input.txState(s.txID);
     // One the node does not know and the outbox no longer sends (given up, or never written) never ran.
-    if ((state === 'failed' && !following) || (state === 'unknown' && !input.outbox.has(s.txID) && Date.now() - s.createdAt > UNSENT_GRACE_MS)) s.state = 'failed';
+    if (listed !== 'pending' && (state === 'failed' || (state === 'unknown' && !input.outbox.has(s.txID) && Date.now() - s.createdAt > UNSENT_GRACE_MS))) s.state = 'failed';
     if (state !== 'accepted' || (checked && !(await input.ran?.(s.txID)))) return;
     s.state = 'active';
   }

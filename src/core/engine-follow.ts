@@ -4,10 +4,10 @@ import { utxoId } from './codec/ids.js';
 import type { WalletEngine } from './engine.js';
 import { evmFate } from './engine-evm.js';
 import { isEvmHash, type TxFate, type TxState } from './engine-types.js';
-import { WalletError } from './errors.js';
+import { RpcError, WalletError } from './errors.js';
 import { type ChainAlias, getTx } from './node.js';
 import { chainAliasOf } from './tx/context.js';
-import { decodeChainTx, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
+import { decodeChainTx, inputIds, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
 
 /** Sends signed bytes to the chain's API (an EVM tx by its 0x hash); the node must answer with the tx's own ID. */
 export async function submit(e: WalletEngine, chain: ChainAlias, signedBytes: Bytes, expectedTxID: string): Promise<void> {
@@ -49,28 +49,39 @@ export async function txState(e: WalletEngine, chain: ChainAlias, txID: string):
  * - inputs unspent: the node's word stands ('failed' only then: a tx whose inputs are spent may
  *   have gone through), except that a claim of acceptance is only 'processing'; no word at all is
  *   'not-seen' (it can still be accepted, and sending the same bytes again is safe);
- * - inputs gone: 'accepted' by the node's proven word or by what the tx created being there;
- *   otherwise 'inputs-spent': it went through or something else spent them — unclear, never
- *   "failed".
- * Inputs are read before the node is asked, so a tx accepted in between is not missed.
+ * - inputs gone: 'accepted' by what the tx created being there, or by the node's proven word
+ *   unless another tx taken as accepted spent one of them (a rival: it never ran); otherwise
+ *   'inputs-spent': it went through or something else spent them — unclear, never "failed".
+ * Inputs are read before the node is asked, so a tx accepted in between is not missed. One taken
+ * as accepted has its inputs noted as spent (EngineOptions.spent): a node listing them again is
+ * not believed, and the decision is final for this engine.
  */
 export async function txFate(e: WalletEngine, chain: ChainAlias, txID: string, signedBytes: Bytes): Promise<TxFate> {
   if (chain === 'C' && isEvmHash(txID)) return evmFate(e, txID, signedBytes);
+  if (e.spent?.spenderOf(txID) === txID) return 'accepted';
   const tx = decodeChainTx(chain, signedBytes);
   const utxos = walletUtxos(e);
   const live = await inputsUnspent(e.node, chain, tx, utxos);
   const state = await e.txState(chain, txID);
   if (live) return state === 'unknown' ? 'not-seen' : state === 'accepted' ? 'processing' : state;
-  if (state === 'accepted' || (await outputsPresent(chain, tx, txID, utxos))) return 'accepted';
-  return 'inputs-spent';
+  const inputs = inputIds(tx);
+  const rival = inputs.some((id) => ![undefined, txID].includes(e.spent?.spenderOf(id)));
+  if (!((state === 'accepted' && !rival) || (await outputsPresent(chain, tx, txID, utxos)))) return 'inputs-spent';
+  // Under its own ID too: asked again, it is accepted without a read.
+  e.spent?.note(txID, [txID, ...inputs]);
+  return 'accepted';
 }
 
 /**
  * What became of an X or P tx the wallet no longer holds the signed bytes of: {@link txFate} from
- * the node's own bytes (hash-checked by the client), 'not-seen' when it has none to give.
+ * the node's own bytes (hash-checked by the client), 'not-seen' when it says it has none.
  */
 export async function txFateFromNode(e: WalletEngine, chain: 'X' | 'P', txID: string): Promise<TxFate> {
-  const bytes = await getTx(e.node, chain, txID).catch(() => undefined);
+  if (e.spent?.spenderOf(txID) === txID) return 'accepted';
+  const bytes = await getTx(e.node, chain, txID).catch((error: unknown) => {
+    if (error instanceof RpcError) return undefined;
+    throw error;
+  });
   return bytes ? txFate(e, chain, txID, bytes) : 'not-seen';
 }
 

@@ -44,6 +44,19 @@ export interface EngineOptions {
    * decided yet, so a new tx never takes the funds of one that may still run.
    */
   spendNever?: ReadonlySet<string>;
+  /** What txs taken as accepted spent: their inputs are never counted again (see SpentRecord). */
+  spent?: SpentRecord;
+}
+
+/**
+ * The UTXOs (by ID) spent by the X, P and atomic txs this wallet took as accepted, and by which. A
+ * node listing one again contradicts what was taken as final (a node that once left a tx's input
+ * out of a read, say): it is dropped from every read, never counted or spent twice.
+ */
+export interface SpentRecord {
+  /** The tx that spent a UTXO; a tx taken as accepted is noted under its own ID too (a UTXO's is `txID:index`). */
+  spenderOf(utxoID: string): string | undefined;
+  note(txID: string, utxoIDs: readonly string[]): void;
 }
 
 export interface Issued<T extends UnsignedTx = UnsignedTx> {

@@ -9,7 +9,7 @@ import { utxoId } from './codec/ids.js';
 import { ownersOf } from './codec/rules.js';
 import type { CTx, OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { formatAddress } from './encoding.js';
-import { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type EvmQuote, type Issued, type SignedEvm, TxFailedError, type TxFate, type TxState, lockTime, pParams, xParams } from './engine-types.js';
+import { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type EvmQuote, type Issued, type SignedEvm, type SpentRecord, TxFailedError, type TxFate, type TxState, lockTime, pParams, xParams } from './engine-types.js';
 import { evmNonce, evmState, quoteC, signC } from './engine-evm.js';
 import { submit, txFate, txFateFromNode, txState } from './engine-follow.js';
 import { atomicPricing, buildExport, buildImports, buildImportsOf, cBaseFee, estimateImportFee } from './engine-moves.js';
@@ -29,7 +29,7 @@ import { accountKeychain, signBuilt } from './tx/sign.js';
 import { classifyUtxo, othersCanSpend, ownedAddressSet, spendableUtxos, type SpendableUtxo } from './tx/utxos.js';
 import * as x from './tx/x.js';
 
-export { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type Issued, isEvmHash, pClock, provenFirst, type SignedEvm, TxFailedError, type TxFate, type TxState } from './engine-types.js';
+export { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type Issued, isEvmHash, pClock, provenFirst, type SignedEvm, type SpentRecord, TxFailedError, type TxFate, type TxState } from './engine-types.js';
 
 /** How long one engine (one refresh, one send) may spend reading the txs that prove its UTXOs. */
 const PROOF_BUDGET_MS = 30_000;
@@ -45,9 +45,11 @@ export class WalletEngine {
   readonly #unproven = new Set<string>();
   readonly #proofs: ProofCache;
   private readonly owned: ReadonlySet<string>;
-  private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst' | 'spendNever'>> & { wait: WaitOptions };
+  private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst' | 'spendNever' | 'spent'>> & { wait: WaitOptions };
   readonly #spendFirst: ReadonlySet<string>;
   readonly #spendNever: ReadonlySet<string>;
+  /** What txs taken as accepted spent (EngineOptions.spent). */
+  readonly spent: SpentRecord | undefined;
   #proofDeadline: number | undefined;
 
   constructor(
@@ -61,6 +63,7 @@ export class WalletEngine {
     this.#proofs = options.proofs ?? memoryProofCache();
     this.#spendFirst = options.spendFirst ?? new Set();
     this.#spendNever = options.spendNever ?? new Set();
+    this.spent = options.spent;
     this.options = {
       evmChainId: options.evmChainId,
       atomicBaseFeeHeadroom: options.atomicBaseFeeHeadroom ?? 125n,
@@ -100,7 +103,13 @@ export class WalletEngine {
     const result = await this.node.getAllUtxos(chain, this.addresses(chain), sourceChain ? { sourceChain } : {});
     const where = { chain, ...(sourceChain ? { sourceChain } : {}) };
     for (const d of result.dropped) this.#dropped.push({ ...where, ...d });
-    const read = result.utxos.map((utxo, i) => ({ utxo, bytes: result.encoded[i]!, digest: result.digests[i]! }));
+    const read = [];
+    for (const [i, utxo] of result.utxos.entries()) {
+      const id = utxoId(utxo);
+      // Spent by a tx taken as accepted: the node contradicts it (now, or when it was taken).
+      if (this.spent?.spenderOf(id) !== undefined) this.#dropped.push({ ...where, id, reason: `spent by ${this.spent.spenderOf(id)}, taken as accepted` });
+      else read.push({ utxo, bytes: result.encoded[i]!, digest: result.digests[i]! });
+    }
     // One budget for a burst of reads (a refresh reads several chains): a stalling node holds a
     // refresh up for at most that long, then what is left is unproven this time. A long-lived
     // engine (a move) gets a new budget for a later burst.

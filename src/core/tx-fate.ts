@@ -17,6 +17,14 @@ export interface WalletUtxos {
   aliasOf(chainID: Bytes): ChainAlias | undefined;
 }
 
+/** The UTXOs an X, P or atomic tx spends (imported ones included), by ID. */
+export function inputIds(tx: UnsignedTx): string[] {
+  const ids: string[] = [];
+  if ('inputs' in tx) ids.push(...tx.inputs.map(utxoId));
+  if ('importedInputs' in tx) ids.push(...tx.importedInputs.map(utxoId));
+  return ids;
+}
+
 export function decodeChainTx(chain: ChainAlias, signedBytes: Bytes): UnsignedTx {
   return decodeSignedTx(signedBytes, VM_OF[chain]).unsigned as UnsignedTx;
 }

@@ -1,13 +1,13 @@
 // Staking behind a node that lies (test/integration/lying-node.ts), on the Helicon test node: what
 // My stakes says of a delegation must follow what the wallet checked, not a status the node made up.
 import { describe, expect, inject, it, vi } from 'vitest';
-import { inputIds } from '../../src/background/refused.js';
+import { inputIds } from '../../src/core/tx-fate.js';
 import { fromHex } from '../../src/core/bytes.js';
 import { decodeSignedTx } from '../../src/core/codec/index.js';
 import { formatNodeId, parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { AVAX, avaxOf, freshWallet, testNodeOutboxKey } from './fixture.js';
-import { lyingNode, refreshUntilDecided, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
+import { lyingNode, refreshUntilDecided, rewriteUtxos, rpcError, rpcResult, txIdOfIssue } from './lying-node.js';
 import { delegationBehindLyingNode, freshBlsKey, freshNodeId, hex0x, nodeTxBytes, pChainTime, pRpc } from './pvm-kit.js';
 import { fundedWallet } from './wallet-fixture.js';
 
@@ -123,6 +123,32 @@ describe('a delegation out of the outbox that the node calls committed, serving 
     const mine = await wallet.staking.stakingMine();
     expect(mine.stakes[0]).toMatchObject({ txID: sent.txID, state: 'active' });
     expect(mine.totals.staked).toBe(base.amount);
+  });
+});
+
+describe('a delegation out of the outbox that the node calls committed, whose input it leaves out of one read and then lists again', () => {
+  it('is taken as run once (the wallet cannot tell), and its input is never counted again: staked, not spendable too, and said so', async () => {
+    const { node, wallet, stores, account, base, review } = await delegationBehindLyingNode();
+    let held: string | undefined;
+    node.lies.set('platform.issueTx', (call) => ((held ??= (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
+    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Processing' })));
+    const sent = await wallet.staking.stakingDelegate({ ...base, maxFee: review.fee });
+    await stores.local.remove([await testNodeOutboxKey(account.id)]);
+    // Committed, its kept bytes served, and the P-Chain's UTXOs read as none: what it spends looks spent.
+    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Committed' })));
+    node.lies.set('platform.getTx', (call, forward) => ((call.params as { txID: string }).txID === sent.txID ? Promise.resolve(rpcResult({ tx: held, encoding: 'hex' })) : forward()));
+    node.lies.set('platform.getUTXOs', rewriteUtxos('pvm', () => []));
+    await wallet.balances.balancesRefresh();
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'accepted' });
+    // The node lists the delegation's input again (it never ran it): not spendable beside the stake.
+    node.lies.delete('platform.getUTXOs');
+    const view = await wallet.balances.balancesRefresh();
+    expect(view.balances.find((b) => b.chain === 'P')).toMatchObject({ spendable: '0' });
+    expect((await wallet.staking.stakingMine()).totals.staked).toBe(base.amount);
+    expect(view.warnings).toEqual([expect.stringMatching(/^The node sent 1 entry for the P-Chain .*\(a transaction the wallet already saw accepted spent it\): not counted in these balances\.$/)]);
+    // Nor spent: a send of the next refresh finds nothing to pay with.
+    const to = { addresses: [account.pAddress], threshold: 1 };
+    await expect(wallet.sends.sendEstimate({ chain: 'P', amount: AVAX.toString(), to })).rejects.toMatchObject({ code: 'insufficient-funds' });
   });
 });
 

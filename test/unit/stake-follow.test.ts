@@ -79,9 +79,10 @@ describe('following stakes', () => {
     expect(refused[0]!.state).toBe('failed');
   });
 
-  it('takes Activity’s checked word over the node’s: a refused stake Activity found accepted is active; a failure the outbox still follows waits', async () => {
+  it('takes Activity’s checked word over the node’s: a refused stake Activity found accepted is active; a failure Activity lists pending waits, in the outbox or out of it', async () => {
     // f: refused, out of the outbox, then found to have run (Activity: accepted); c: the node says
-    // failed while Activity lists it pending and the outbox follows it; b: the same, out of the outbox.
+    // failed while Activity lists it pending and the outbox follows it; b: the same, out of the
+    // outbox (Activity keeps it pending, checking: without its bytes a failure is not checked).
     const stakes = [record({ txID: 'f', state: 'failed', end: 1795583300 }), record({ txID: 'c', state: 'pending' }), record({ txID: 'b', state: 'pending' })];
     const listed = new Map([['f', 'accepted'], ['c', 'pending'], ['b', 'pending']]);
     expect(hasOpenStakes(stakes.slice(0, 1), listed)).toBe(true);
@@ -89,7 +90,13 @@ describe('following stakes', () => {
     expect(hasOpenStakes([record({ txID: 'r', state: 'failed' })], new Map([['r', 'pending']]))).toBe(true);
     expect(hasOpenStakes([record({ txID: 'r', state: 'failed' })], new Map([['r', 'failed']]))).toBe(false);
     await followStakes(stakes, input({ f: 'failed', c: 'failed', b: 'failed' }, {}, { listed }));
-    expect(stakes.map((s) => s.state)).toEqual(['active', 'pending', 'failed']);
+    expect(stakes.map((s) => s.state)).toEqual(['active', 'pending', 'pending']);
+    // Nor the node's "unknown", past the grace a stake has to reach the outbox.
+    const unknown = [record({ txID: 'u', state: 'pending', createdAt: Date.now() - 3_600_000 })];
+    await followStakes(unknown, input({ u: 'unknown' }, {}, { listed: new Map([['u', 'pending']]) }));
+    expect(unknown[0]!.state).toBe('pending');
+    await followStakes(unknown, input({ u: 'unknown' }, {}, { listed: new Map() }));
+    expect(unknown[0]!.state).toBe('failed');
   });
 
   it("takes no 'committed' of the node's while Activity lists the stake pending and the outbox follows it (what it spends may be unspent yet): not staked twice in the balance", async () => {

@@ -134,7 +134,8 @@ export class BalancesService {
     // token scan's blocks are the old chain's (kept, it would never read the new one's). The outbox
     // stays: a node can fake a restart, and a refused send dropped then would no longer keep the
     // next one from paying twice.
-    if (at !== cache) await this.local.remove([stakesKey(preset.id, account.id), tokenScanKey(preset.id, account.id)]);
+    // What its txs spent goes too: the new chain's UTXO IDs start over (its genesis's first).
+    if (at !== cache) await Promise.all([this.local.remove([stakesKey(preset.id, account.id), tokenScanKey(preset.id, account.id)]), ctx.spent.clear()]);
     // A node behind what it showed before (a lagging backend, a replay): its older balances do not
     // replace newer ones for a while; the last snapshot stays, with its age, and after a minute with
     // why (a failed refresh).
@@ -350,6 +351,7 @@ const DROP_REASONS: readonly (readonly [string, string])[] = [
   ['owned by none', "it belongs to none of this account's addresses"],
   ['the node sent two different', 'two different ones came under one ID'],
   ['disproven', 'the transaction that would have created it says otherwise'],
+  ['spent by', 'a transaction the wallet already saw accepted spent it'],
 ];
 
 function droppedWarnings(dropped: WalletEngine['droppedUtxos']): string[] {
