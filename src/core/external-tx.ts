@@ -16,7 +16,7 @@ import { CodecError, NetworkMismatchError, RpcError, ValidationError } from './e
 import { type ChainAlias, getTx, type NodeClient } from './node.js';
 import { VM_OF } from './node/types.js';
 import { type Creation, creationOf } from './proof.js';
-import { type ChainContext, chainAliasOf } from './tx/context.js';
+import { type ChainContext, chainAliasOf, chainIdOf } from './tx/context.js';
 import { authorityRecord, type Keychain, requiredCredentials, signTx, utxoLookupOf } from './tx/sign.js';
 
 export interface ExternalTx {
@@ -63,10 +63,6 @@ function decodeEither(vm: Vm, bytes: Bytes): { tx: UnsignedTx; unsignedBytes: By
     }
     return { tx: signed.unsigned, unsignedBytes: bytes.slice(0, signed.unsignedLength), existing: signed.credentials };
   }
-}
-
-function chainIdOf(ctx: ChainContext, chain: ChainAlias): Bytes {
-  return chain === 'X' ? ctx.xChainID : chain === 'P' ? ctx.pChainID : ctx.cChainID;
 }
 
 /** Refuses a tx for another network, another chain, or moving funds to or from an unknown chain. */

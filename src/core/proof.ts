@@ -15,6 +15,7 @@ import { cb58Encode } from './encoding.js';
 import { CodecError, NodeResponseError, NodeUnreachableError, RpcError, TimeoutError, ValidationError, WalletError } from './errors.js';
 import { type CallOptions, type ChainAlias, type DroppedUtxo, getTx, type NodeClient } from './node.js';
 import { VM_OF } from './node/types.js';
+import { chainIdOf } from './tx/context.js';
 import { validateAssetDescription } from './tx/x.js';
 
 /** Fingerprints of UTXOs already proven. Proofs never expire: what they prove cannot change. */
@@ -175,12 +176,11 @@ export async function creationOf(node: NodeClient, network: ProofNetwork, chain:
   if (!tx) return { found: false };
   // Block-builder txs (rewards) carry no network or chain; only the P-Chain's state says what they made.
   if (tx.vm === 'pvm' && isPBlockTx(tx)) return sourceChain === undefined ? { found: true, produced: [], stateOutputs: true } : { found: 'elsewhere' };
-  const chainID = (c: ChainAlias): Bytes => (c === 'X' ? network.xChainID : c === 'P' ? network.pChainID : network.cChainID);
   // The X-Chain's genesis txs (the AVAX asset's among them) carry an empty chain ID.
-  const onChain = equalBytes(tx.blockchainID, chainID(creator)) || (creator === 'X' && equalBytes(tx.blockchainID, ZERO_ID));
+  const onChain = equalBytes(tx.blockchainID, chainIdOf(network, creator)) || (creator === 'X' && equalBytes(tx.blockchainID, ZERO_ID));
   if (tx.networkID !== network.networkID || !onChain) return { found: 'elsewhere' };
   if (sourceChain !== undefined) {
-    if (tx.kind !== 'ExportTx' || !equalBytes(tx.destinationChain, chainID(chain))) return { found: 'elsewhere' };
+    if (tx.kind !== 'ExportTx' || !equalBytes(tx.destinationChain, chainIdOf(network, chain))) return { found: 'elsewhere' };
     return { found: true, produced: exportedUtxos(tx, txID), stateOutputs: false };
   }
   return { found: true, produced: producedUtxos(tx, txID), stateOutputs: chain === 'P' };

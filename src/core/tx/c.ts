@@ -12,7 +12,7 @@ import { evmAddressOfSecret } from '../keys.js';
 import { cb58Encode } from '../encoding.js';
 import { ATOMIC_TX_MAX_GAS, type AtomicFeeCap, atomicFeeWithin, atomicTxGas } from '../fees.js';
 import { built, type BuiltTx } from './built.js';
-import { type ChainContext, MAX_ATOMIC_TX_SIZE, transferOutput } from './context.js';
+import { type ChainContext, chainIdOf, MAX_ATOMIC_TX_SIZE, transferOutput } from './context.js';
 import { type SpendableUtxo, toTransferableInput } from './utxos.js';
 import { packBy } from './x.js';
 
@@ -40,7 +40,7 @@ export function buildCExport(p: CExportParams): BuiltTx<CExportTx> {
     kind: 'ExportTx',
     networkID: p.ctx.networkID,
     blockchainID: p.ctx.cChainID,
-    destinationChain: p.destination === 'X' ? p.ctx.xChainID : p.ctx.pChainID,
+    destinationChain: chainIdOf(p.ctx, p.destination),
     ins: [{ address: p.from, amount: p.amount + fee, assetID: p.ctx.avaxAssetID, nonce: p.nonce }],
     exportedOutputs: [transferOutput(p.ctx.avaxAssetID, p.amount, p.to)],
   });
@@ -87,7 +87,7 @@ export function buildCImport(p: {
       kind: 'ImportTx',
       networkID: p.ctx.networkID,
       blockchainID: p.ctx.cChainID,
-      sourceChain: p.source === 'X' ? p.ctx.xChainID : p.ctx.pChainID,
+      sourceChain: chainIdOf(p.ctx, p.source),
       importedInputs,
       outs: [{ address: p.to, amount, assetID: p.ctx.avaxAssetID }],
     });

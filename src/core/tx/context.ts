@@ -24,6 +24,11 @@ export function chainAliasOf(ctx: ChainContext, id: Bytes): 'X' | 'P' | 'C' | un
   return undefined;
 }
 
+/** The ID of the network's X, P or C chain (chainAliasOf's inverse). */
+export function chainIdOf(ctx: Pick<ChainContext, 'xChainID' | 'pChainID' | 'cChainID'>, chain: 'X' | 'P' | 'C'): Bytes {
+  return { X: ctx.xChainID, P: ctx.pChainID, C: ctx.cChainID }[chain];
+}
+
 /** Signed X and P txs above this size are refused by the mempool. */
 export const MAX_XP_TX_SIZE = 64 * 1024;
 /** Signed C-Chain atomic txs above this size are refused by the mempool. */

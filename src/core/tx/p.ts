@@ -6,7 +6,7 @@ import type { OutputOwners, PBaseTx, PExportTx, PImportTx, PTx, TransferableInpu
 import { checkPositive, ValidationError } from '../errors.js';
 import { type PFeeContext, pTxFee } from '../fees.js';
 import { built, type BuiltTx } from './built.js';
-import { type ChainContext, MAX_XP_TX_SIZE, transferOutput } from './context.js';
+import { type ChainContext, chainIdOf, MAX_XP_TX_SIZE, transferOutput } from './context.js';
 import { fundFor } from './fund.js';
 import { type SpendableUtxo, toTransferableInput } from './utxos.js';
 import { buildImportGroups } from './x.js';
@@ -69,7 +69,7 @@ export function buildPExport(p: PSpendParams & { destination: 'X' | 'C'; amount:
     needs: new Map([[toHex(p.ctx.avaxAssetID), p.amount]]),
     fee: feeOf(p, { kind: 'ExportTx', exportedOutputs }, []),
   });
-  const tx: PExportTx = { ...baseOf(p, funding.inputs, funding.change), kind: 'ExportTx', destinationChain: p.destination === 'X' ? p.ctx.xChainID : p.ctx.cChainID, exportedOutputs };
+  const tx: PExportTx = { ...baseOf(p, funding.inputs, funding.change), kind: 'ExportTx', destinationChain: chainIdOf(p.ctx, p.destination), exportedOutputs };
   return built(tx, funding.spent, funding.fee, MAX_XP_TX_SIZE);
 }
 
@@ -91,7 +91,7 @@ export function buildPImport(
       fee: feeOf(p, { kind: 'ImportTx', importedInputs }, []),
       exclude,
     });
-    const tx: PImportTx = { ...baseOf(p, funding.inputs, funding.change), kind: 'ImportTx', sourceChain: p.source === 'X' ? p.ctx.xChainID : p.ctx.cChainID, importedInputs };
+    const tx: PImportTx = { ...baseOf(p, funding.inputs, funding.change), kind: 'ImportTx', sourceChain: chainIdOf(p.ctx, p.source), importedInputs };
     return built(tx, [...funding.spent, ...group.map((s) => s.utxo)], funding.fee, MAX_XP_TX_SIZE);
   });
 }

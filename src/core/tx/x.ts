@@ -22,7 +22,7 @@ import type {
 } from '../codec/types.js';
 import { checkPositive, InsufficientFundsError, TxTooLargeError, ValidationError } from '../errors.js';
 import { built, type BuiltTx } from './built.js';
-import { type ChainContext, MAX_MEMO_SIZE, MAX_NFT_PAYLOAD, MAX_XP_TX_SIZE, transferOutput } from './context.js';
+import { type ChainContext, chainIdOf, MAX_MEMO_SIZE, MAX_NFT_PAYLOAD, MAX_XP_TX_SIZE, transferOutput } from './context.js';
 import { fundFor, type Funding } from './fund.js';
 import { type OwnedAddresses, signingIndices, type SpendableUtxo, sumByAsset, toTransferableInput } from './utxos.js';
 
@@ -338,7 +338,7 @@ export function buildXExport(
     vm: 'avm',
     kind: 'ExportTx',
     ...baseFields(p, funding),
-    destinationChain: p.destination === 'P' ? p.ctx.pChainID : p.ctx.cChainID,
+    destinationChain: chainIdOf(p.ctx, p.destination),
     exportedOutputs: [transferOutput(p.ctx.avaxAssetID, p.amount, p.to)],
   };
   return built(tx, funding.spent, funding.fee, MAX_XP_TX_SIZE);
@@ -365,7 +365,7 @@ export function buildXImport(
       vm: 'avm',
       kind: 'ImportTx',
       ...baseFields(p, funding),
-      sourceChain: p.source === 'P' ? p.ctx.pChainID : p.ctx.cChainID,
+      sourceChain: chainIdOf(p.ctx, p.source),
       importedInputs,
     };
     return built(tx, [...funding.spent, ...group.map((s) => s.utxo)], funding.fee, MAX_XP_TX_SIZE);
