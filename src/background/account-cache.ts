@@ -266,8 +266,9 @@ function settledOf(mine: ActivityItem, theirs: ActivityItem, startedAs: Activity
     return { ...rest, status: mine.status, ...(mine.fee !== undefined ? { fee: mine.fee } : {}) };
   }
   if (startedAs === undefined) return theirs;
-  // A failure the refresh took back ("may have gone through": settle-activity.ts) stays taken back, unless decided anew meanwhile.
-  if (mine.checking && theirs.status === 'failed' && startedAs === 'failed') return mine;
+  // A failure or acceptance the refresh took back ("may have gone through", checked again:
+  // settle-activity.ts) stays taken back, unless decided anew meanwhile.
+  if (mine.checking && theirs.status !== 'pending' && startedAs === theirs.status) return mine;
   return mine.status === 'pending' && theirs.status !== 'pending' ? theirs : mine;
 }
 

@@ -1,12 +1,13 @@
 // Settling what Activity shows as pending, at each refresh: the outbox's sends by their fate (a
 // swallowed one sent again as the same bytes), the others by the node's state, and what another
 // network entry for the same chains settled (by receipts, and by the node's word on successors).
-import { isEvmHash, type WalletEngine } from '../core/engine.js';
+import { isEvmHash, type SpentRecord, type WalletEngine } from '../core/engine.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity } from './account-cache.js';
 import { evmFeeCharged } from './evm-fee.js';
 import { type Outbox, settleOutbox } from './outbox.js';
 import { successors, withSuccessorsAsked } from './refused.js';
+import type { StakeBook } from './stake-book.js';
 import type { TransferRecord } from './transfer-journal.js';
 
 /**
@@ -67,8 +68,9 @@ export async function settleActivity(
       // An EVM tx is followed through the outbox (txState knows X, P and atomic txs), or by its receipt (above).
       let state = undecided.has(item.txID) ? settled.get(item.txID) : isEvmHash(item.txID) ? receipts.get(item.txID) : await engine.txState(item.chain, item.txID);
       // Out of the outbox, the node's "accepted" of an X or P tx is checked against what the tx
-      // spends, from the node's own bytes: it may hold bytes it never ran.
-      if (state === 'accepted' && !undecided.has(item.txID) && item.chain !== 'C' && (await engine.txFateFromNode(item.chain, item.txID)) !== 'accepted') state = 'unclear';
+      // spends, from the node's own bytes: it may hold bytes it never ran (or answer with others: a
+      // failed read is no proof either, and holds up no other item).
+      if (state === 'accepted' && !undecided.has(item.txID) && item.chain !== 'C' && (await engine.txFateFromNode(item.chain, item.txID).catch(() => 'not-seen')) !== 'accepted') state = 'unclear';
       // Without its signed bytes a failure cannot be checked against its inputs: unclear, never
       // "failed" — but for an import ("Import now"), whose atomic funds can only be taken once.
       if (state === 'failed' && !undecided.has(item.txID) && item.kind !== 'import') item.checking = true;
@@ -85,4 +87,25 @@ export async function settleActivity(
     }
     await save();
   }, successor);
+}
+
+/**
+ * The txs taken as accepted whose inputs the node listed again (WalletEngine.contradicted): taken
+ * back (the spent book forgets them), listed as pending, being checked, with a stake of theirs
+ * pending again, so their funds count once, as the UTXOs the node lists, until the tx is followed
+ * to its end anew. The warning that says so, if any.
+ */
+export async function reopenContradicted(engine: WalletEngine, spent: SpentRecord, cache: AccountCache, stakes: StakeBook): Promise<string | undefined> {
+  const txs = engine.contradicted;
+  if (txs.size === 0) return undefined;
+  for (const txID of txs) spent.forget(txID);
+  for (const item of cache.activity) if (txs.has(item.txID) && item.status === 'accepted') Object.assign(item, { status: 'pending', checking: true });
+  // A book that cannot be read counts no stake anyway (BalancesService lists none).
+  await stakes
+    .update((stored) => {
+      for (const s of stored) if (txs.has(s.txID) && s.state === 'active') s.state = 'pending';
+    })
+    .catch(() => undefined);
+  const what = txs.size === 1 ? 'a transaction' : `${txs.size} transactions`;
+  return `The node lists again funds that ${what} of this account spent, though it had shown ${txs.size === 1 ? 'it' : 'them'} accepted (a node behind, or one not telling the truth): checked again, and counted as spendable until then, never also as staked or sent.`;
 }

@@ -4,13 +4,14 @@
 import { describe, expect, inject, it } from 'vitest';
 import { type Utxo } from '../../src/core/codec/index.js';
 import { fixedCapState } from '../../src/core/tx/x.js';
-import { parseAddress, toApiHex } from '../../src/core/encoding.js';
+import { parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import type { AssetBalanceView, BalancesView } from '../../src/shared/messages.js';
 import { WalletEngine, type SpentRecord } from '../../src/core/engine.js';
 import { LOCAL } from '../../src/core/network.js';
 import { NodeClient } from '../../src/core/node.js';
 import { inputIds } from '../../src/core/tx-fate.js';
+import { utxoId } from '../../src/core/codec/ids.js';
 import { AVAX, avaxOf, freshWallet, localNetwork, spendableOf } from './fixture.js';
 import { hang, type Lie, lyingNode, refreshUntilDecided, rewriteUtxos, rpcResult, transferUntil, txIdOfIssue } from './lying-node.js';
 import { fundedWallet } from './wallet-fixture.js';
@@ -181,30 +182,33 @@ describe('a node that lies about a C-Chain block time', () => {
   });
 });
 
-describe('a node that says a tx ran whose inputs another tx, taken as accepted, spent', () => {
-  it('is not believed: not accepted, unclear at most (its inputs went to the other), and the other, taken as accepted, is not asked about again', async () => {
+describe('a node that lists again what a tx taken as accepted spent', () => {
+  it('names the tx as contradicted and keeps the UTXO; until then the tx taken as accepted is not asked about again', async () => {
     const w = await freshWallet({ p: 5n * AVAX });
     const net = await localNetwork();
     const node = lyingNode();
     const spent = new Map<string, string>();
-    const record: SpentRecord = { spenderOf: (id) => spent.get(id), note: (txID, ids) => ids.forEach((id) => spent.set(id, txID)) };
+    const record: SpentRecord = {
+      spenderOf: (id) => spent.get(id),
+      note: (txID, ids) => ids.forEach((id) => spent.set(id, txID)),
+      forget: (txID) => [...spent].forEach(([id, by]) => by === txID && spent.delete(id)),
+    };
     const keys = { xp: [...w.receive, ...w.change], evm: w.evm, change: w.change[0]!.shortId };
     const engine = new WalletEngine(new NodeClient({ url: inject('nodeUrl'), atomicApi: LOCAL.atomicApi, fetch: node.fetch }), net.ctx, keys, { evmChainId: BigInt(net.identity.evmChainID), spent: record });
-    const bob = makeOwners([(await freshWallet()).receive[0]!.shortId]);
-    // Two sends of the same funds: one signed and kept (never sent), the other run.
-    const kept = engine.sign(await engine.buildPSend(1n * AVAX, bob));
-    const ran = await engine.issueAndWait(await engine.buildPSend(2n * AVAX, bob));
+    const [funds] = await engine.utxos('P');
+    const ran = await engine.issueAndWait(await engine.buildPSend(1n * AVAX, makeOwners([(await freshWallet()).receive[0]!.shortId])));
     expect(await engine.txFate('P', ran.txID, ran.signedBytes)).toBe('accepted');
-    expect(spent.get(inputIds(kept.tx)[0]!)).toBe(ran.txID);
-    // The node calls the kept one committed and serves its bytes (they hash to its ID).
-    node.lies.set('platform.getTxStatus', (call, forward) => ((call.params as { txID: string }).txID === kept.txID ? Promise.resolve(rpcResult({ status: 'Committed' })) : forward()));
-    node.lies.set('platform.getTx', (call, forward) => ((call.params as { txID: string }).txID === kept.txID ? Promise.resolve(rpcResult({ tx: toApiHex(kept.signedBytes), encoding: 'hex' })) : forward()));
-    expect(await engine.txState('P', kept.txID)).toBe('accepted');
-    expect(await engine.txFate('P', kept.txID, kept.signedBytes)).toBe('inputs-spent');
-    expect(await engine.txFateFromNode('P', kept.txID)).toBe('inputs-spent');
-    // The run one, taken as accepted, is not asked about again.
+    expect(spent.get(inputIds(ran.tx)[0]!)).toBe(ran.txID);
+    expect(inputIds(ran.tx)).toContain(utxoId(funds!));
+    // Taken as accepted: not asked about again.
     const calls = node.calls.length;
     expect(await engine.txFateFromNode('P', ran.txID)).toBe('accepted');
     expect(node.calls.length).toBe(calls);
+    expect((await engine.utxos('P')).map(utxoId)).not.toContain(utxoId(funds!));
+    expect(engine.contradicted.size).toBe(0);
+    // The node lists the spent UTXO again (it is proven: its own tx made it): kept, and its spender named.
+    node.lies.set('platform.getUTXOs', rewriteUtxos('pvm', (utxos) => [...utxos, funds!]));
+    expect((await engine.utxos('P')).map(utxoId)).toContain(utxoId(funds!));
+    expect([...engine.contradicted]).toEqual([ran.txID]);
   });
 });

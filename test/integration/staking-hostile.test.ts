@@ -94,31 +94,42 @@ describe('a delegation the node refused and then holds', () => {
   });
 });
 
+/**
+ * A delegation the node took and kept without running it (the wait ends undecided), then out of
+ * the outbox (another network entry for the chain followed it), the node saying committed and
+ * serving the kept bytes, which hash to the tx's ID.
+ */
+async function delegationKeptOutOfOutbox() {
+  const { node, wallet, stores, account, base, review } = await delegationBehindLyingNode();
+  let held: string | undefined;
+  node.lies.set('platform.issueTx', (call) => ((held ??= (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
+  node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Processing' })));
+  const sent = await wallet.staking.stakingDelegate({ ...base, maxFee: review.fee });
+  expect(sent.status).toBe('pending');
+  await stores.local.remove([await testNodeOutboxKey(account.id)]);
+  node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Committed' })));
+  node.lies.set('platform.getTx', (call, forward) => ((call.params as { txID: string }).txID === sent.txID ? Promise.resolve(rpcResult({ tx: held, encoding: 'hex' })) : forward()));
+  return { node, wallet, account, base, sent, held: held! };
+}
+
+/** Sends kept bytes (API hex) to the real node, which runs them. */
+async function runOnNode(tx: string): Promise<void> {
+  const r = await fetch(`${inject('nodeUrl')}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.issueTx', params: { tx, encoding: 'hex' } }) });
+  expect(((await r.json()) as { result?: { txID: string } }).result?.txID).toBeDefined();
+}
+
 describe('a delegation out of the outbox that the node calls committed, serving the bytes it kept and never ran', () => {
   it('is not counted as staked while what it spends is unspent: pending in Activity and My stakes; active once it ran', async () => {
-    const { node, wallet, stores, account, base, review } = await delegationBehindLyingNode();
-    // The node takes the bytes and keeps them without running them: the wait ends undecided.
-    let held: string | undefined;
-    node.lies.set('platform.issueTx', (call) => ((held ??= (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
-    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Processing' })));
-    const sent = await wallet.staking.stakingDelegate({ ...base, maxFee: review.fee });
-    expect(sent.status).toBe('pending');
-    // The outbox no longer holds it (another network entry for the chain followed it); the node
-    // says committed and serves the bytes, which hash to the tx's ID.
-    await stores.local.remove([await testNodeOutboxKey(account.id)]);
-    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Committed' })));
-    node.lies.set('platform.getTx', (call, forward) => ((call.params as { txID: string }).txID === sent.txID ? Promise.resolve(rpcResult({ tx: held, encoding: 'hex' })) : forward()));
+    const { node, wallet, base, sent, held } = await delegationKeptOutOfOutbox();
     await wallet.balances.balancesRefresh();
     // Activity too: still being checked, not accepted on the node's word.
     expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'pending', checking: true });
     const waiting = await wallet.staking.stakingMine();
     expect(waiting.stakes[0]).toMatchObject({ txID: sent.txID, state: 'pending' });
     expect(waiting.totals.staked).toBe('0');
-    expect(node.calls).toContain('platform.getTx');
     // It lets it go: what it spends is spent, and the stake is active, counted as staked.
     node.lies.clear();
-    const r = await fetch(`${inject('nodeUrl')}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.issueTx', params: { tx: held, encoding: 'hex' } }) });
-    expect(((await r.json()) as { result?: { txID: string } }).result?.txID).toBe(sent.txID);
+    await runOnNode(held);
     expect(await refreshUntilDecided(wallet, sent.txID)).toBe('accepted');
     const mine = await wallet.staking.stakingMine();
     expect(mine.stakes[0]).toMatchObject({ txID: sent.txID, state: 'active' });
@@ -127,28 +138,32 @@ describe('a delegation out of the outbox that the node calls committed, serving 
 });
 
 describe('a delegation out of the outbox that the node calls committed, whose input it leaves out of one read and then lists again', () => {
-  it('is taken as run once (the wallet cannot tell), and its input is never counted again: staked, not spendable too, and said so', async () => {
-    const { node, wallet, stores, account, base, review } = await delegationBehindLyingNode();
-    let held: string | undefined;
-    node.lies.set('platform.issueTx', (call) => ((held ??= (call.params as { tx: string }).tx), Promise.resolve(rpcResult({ txID: txIdOfIssue(call) }))));
-    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Processing' })));
-    const sent = await wallet.staking.stakingDelegate({ ...base, maxFee: review.fee });
-    await stores.local.remove([await testNodeOutboxKey(account.id)]);
-    // Committed, its kept bytes served, and the P-Chain's UTXOs read as none: what it spends looks spent.
-    node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Committed' })));
-    node.lies.set('platform.getTx', (call, forward) => ((call.params as { txID: string }).txID === sent.txID ? Promise.resolve(rpcResult({ tx: held, encoding: 'hex' })) : forward()));
+  it('is taken as run once (the wallet cannot tell), then taken back when its funds show again: spendable, not staked too, said so; active once it really runs', async () => {
+    const { node, wallet, base, sent, held } = await delegationKeptOutOfOutbox();
+    // And the P-Chain's UTXOs read as none: what it spends looks spent.
     node.lies.set('platform.getUTXOs', rewriteUtxos('pvm', () => []));
     await wallet.balances.balancesRefresh();
-    expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'accepted' });
-    // The node lists the delegation's input again (it never ran it): not spendable beside the stake.
+    const activity = async () => (await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID);
+    expect(await activity()).toMatchObject({ status: 'accepted' });
+    expect((await wallet.staking.stakingMine()).stakes[0]).toMatchObject({ txID: sent.txID, state: 'active' });
+    // The node lists the delegation's input again (it never ran it): its funds count once, as spendable.
     node.lies.delete('platform.getUTXOs');
     const view = await wallet.balances.balancesRefresh();
-    expect(view.balances.find((b) => b.chain === 'P')).toMatchObject({ spendable: '0' });
+    expect(view.balances.find((b) => b.chain === 'P')).toMatchObject({ spendable: (30n * AVAX).toString() });
+    expect(view.balances.find((b) => b.chain === 'P')?.staked).toBeUndefined();
+    expect(view.warnings).toEqual([expect.stringMatching(/^The node lists again funds that a transaction of this account spent, though it had shown it accepted .*never also as staked or sent\.$/)]);
+    expect(await activity()).toMatchObject({ status: 'pending', checking: true });
+    const reopened = await wallet.staking.stakingMine();
+    expect(reopened.stakes[0]).toMatchObject({ txID: sent.txID, state: 'pending' });
+    expect(reopened.totals.staked).toBe('0');
+    // It lets it go: accepted again, from what it spends being spent, and counted as staked alone.
+    node.lies.clear();
+    await runOnNode(held);
+    expect(await refreshUntilDecided(wallet, sent.txID)).toBe('accepted');
+    const after = await wallet.balances.balancesRefresh();
+    expect(after.warnings).toBeUndefined();
     expect((await wallet.staking.stakingMine()).totals.staked).toBe(base.amount);
-    expect(view.warnings).toEqual([expect.stringMatching(/^The node sent 1 entry for the P-Chain .*\(a transaction the wallet already saw accepted spent it\): not counted in these balances\.$/)]);
-    // Nor spent: a send of the next refresh finds nothing to pay with.
-    const to = { addresses: [account.pAddress], threshold: 1 };
-    await expect(wallet.sends.sendEstimate({ chain: 'P', amount: AVAX.toString(), to })).rejects.toMatchObject({ code: 'insufficient-funds' });
+    expect(BigInt(after.balances.find((b) => b.chain === 'P')!.spendable)).toBeLessThan(5n * AVAX);
   });
 });
 

@@ -31,6 +31,7 @@ describe('the X-Chain assets a refresh names', () => {
       isUnproven: () => false,
       addresses: () => [],
       droppedUtxos: [],
+      contradicted: new Set(),
     };
     const caches = new AccountCaches(local);
     const list = { list: none };

@@ -97,6 +97,12 @@ describe('following stakes', () => {
     expect(unknown[0]!.state).toBe('pending');
     await followStakes(unknown, input({ u: 'unknown' }, {}, { listed: new Map() }));
     expect(unknown[0]!.state).toBe('failed');
+    // Past its end and never accepted, a delegation never can be: failed, though Activity still lists it pending.
+    const late = [record({ txID: 'l', state: 'pending', end: 1_000 }), record({ txID: 'k', state: 'pending', end: 1_000 })];
+    await followStakes(late, input({ l: 'unknown', k: 'processing' }, {}, { now: 999, listed: new Map([['l', 'pending'], ['k', 'pending']]) }));
+    expect(late.map((s) => s.state)).toEqual(['pending', 'pending']);
+    await followStakes(late, input({ l: 'unknown', k: 'processing' }, {}, { now: 1_000, listed: new Map([['l', 'pending'], ['k', 'pending']]) }));
+    expect(late.map((s) => s.state)).toEqual(['failed', 'failed']);
   });
 
   it("takes no 'committed' of the node's while Activity lists the stake pending and the outbox follows it (what it spends may be unspent yet): not staked twice in the balance", async () => {

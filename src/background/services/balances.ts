@@ -17,7 +17,7 @@ import { listedStates, StakeBook, stakedAmounts } from '../stake-book.js';
 import { mapLimited } from '../map-limited.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { refusedMeanwhile } from '../outbox.js';
-import { settleActivity } from '../settle-activity.js';
+import { reopenContradicted, settleActivity } from '../settle-activity.js';
 import type { SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import { tellKeptExport, transferActivity } from '../transfer-journal.js';
@@ -192,8 +192,11 @@ export class BalancesService {
     });
     const avaxInfo = await this.networks.assetDescription(preset, avax);
     const pAvax = pBal.find((b) => cb58Encode(b.assetID) === avax);
-    // Activity is settled above, before the UTXOs were read: a stake not run yet is counted among them, not as staked too.
-    const stakes = await new StakeBook(this.local, stakesKey(preset.id, account.id)).list().catch(() => []);
+    // Activity is settled above, before the UTXOs were read: a stake not run yet is counted among them, not as staked too;
+    // nor one whose funds the node lists again (taken back: reopenContradicted).
+    const stakeBook = new StakeBook(this.local, stakesKey(preset.id, account.id));
+    const contradicted = await reopenContradicted(engine, ctx.spent, cache, stakeBook);
+    const stakes = await stakeBook.list().catch(() => []);
     const staked = stakedAmounts(stakes, Number(pTime), listedStates(cache.activity));
     balances.push({ chain: 'P', assetID: avax, ...avaxInfo, verified: true, ...amountsOf(pAvax), ...(staked.length > 0 ? { staked } : {}) });
     balances.push({ chain: 'C', assetID: avax, ...avaxInfo, denomination: AVAX_EVM_DENOMINATION, verified: true, spendable: cWei.toString(), locked: '0', lockedStakeable: '0', unproven: '0' });
@@ -216,7 +219,7 @@ export class BalancesService {
       balances,
       waiting: waiting.map((w) => ({ from: w.from as ChainName, to: w.to as ChainName, amount: w.amount.toString(), utxoCount: w.utxoCount })),
       ...(moving > 0n ? { moving: moving.toString() } : {}),
-      ...(engine.droppedUtxos.length > 0 ? { warnings: droppedWarnings(engine.droppedUtxos) } : {}),
+      ...(engine.droppedUtxos.length > 0 || contradicted ? { warnings: [...droppedWarnings(engine.droppedUtxos), ...(contradicted ? [contradicted] : [])] } : {}),
     };
     await save();
     return cache.balances;
@@ -351,7 +354,6 @@ const DROP_REASONS: readonly (readonly [string, string])[] = [
   ['owned by none', "it belongs to none of this account's addresses"],
   ['the node sent two different', 'two different ones came under one ID'],
   ['disproven', 'the transaction that would have created it says otherwise'],
-  ['spent by', 'a transaction the wallet already saw accepted spent it'],
 ];
 
 function droppedWarnings(dropped: WalletEngine['droppedUtxos']): string[] {
