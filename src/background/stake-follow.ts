@@ -151,6 +151,9 @@ async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
   const listed = input.listed?.get(s.txID);
   const checked = listed !== 'accepted';
   const refused = s.state === 'failed' && s.byWallet && (input.outbox.has(s.txID) || listed === 'accepted');
+  // Taken back (its funds listed again: reopenContradicted in settle-activity.ts), Activity lists it
+  // pending: followed as sent, so a look that read the book before never makes it active unchecked.
+  if (s.state === 'active' && s.byWallet && listed === 'pending') s.state = 'pending';
   const sent = s.state === 'pending' || refused;
   if (sent) {
     const state = listed === 'accepted' || (listed === 'failed' && input.outbox.has(s.txID)) ? listed : await input.txState(s.txID);

@@ -105,6 +105,14 @@ describe('following stakes', () => {
     expect(late.map((s) => s.state)).toEqual(['failed', 'failed']);
   });
 
+  it('follows an active stake of its own that Activity lists pending again (taken back: its funds listed again) as sent: active only once it ran', async () => {
+    const stakes = [record({ txID: 'a', state: 'active', end: 2e9 }), record({ txID: 'b', state: 'active', end: 2e9 }), record({ txID: 'f', state: 'active', end: 2e9, byWallet: false })];
+    const listed = new Map([['a', 'pending'], ['b', 'pending'], ['f', 'pending']]);
+    const ran = async (txID: string) => txID === 'b';
+    await followStakes(stakes, input({ a: 'accepted', b: 'accepted', f: 'accepted' }, {}, { listed, ran, now: 0 }));
+    expect(stakes.map((s) => s.state)).toEqual(['pending', 'active', 'active']);
+  });
+
   it("takes no 'committed' of the node's while Activity lists the stake pending and the outbox follows it (what it spends may be unspent yet): not staked twice in the balance", async () => {
     // c: the node says committed (and has the bytes the wallet sent it) while Activity's check of its
     // inputs still says pending, and they are unspent yet; b: the same, out of the outbox, its inputs spent.
