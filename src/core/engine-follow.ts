@@ -49,12 +49,12 @@ export async function txState(e: WalletEngine, chain: ChainAlias, txID: string):
  * - inputs unspent: the node's word stands ('failed' only then: a tx whose inputs are spent may
  *   have gone through), except that a claim of acceptance is only 'processing'; no word at all is
  *   'not-seen' (it can still be accepted, and sending the same bytes again is safe);
- * - inputs gone: 'accepted' by what the tx created being there, or by the node's proven word
- *   unless another tx taken as accepted spent one of them (a rival: it never ran); otherwise
- *   'inputs-spent': it went through or something else spent them — unclear, never "failed".
+ * - inputs gone: 'accepted' by the node's proven word or by what the tx created being there;
+ *   otherwise 'inputs-spent': it went through or something else spent them — unclear, never
+ *   "failed".
  * Inputs are read before the node is asked, so a tx accepted in between is not missed. One taken
- * as accepted has its inputs noted as spent (EngineOptions.spent): a node listing them again is
- * not believed, and the decision is final for this engine.
+ * as accepted has its inputs noted (EngineOptions.spent): a read listing one again contradicts it
+ * (WalletEngine.contradicted); until then it is not asked about again.
  */
 export async function txFate(e: WalletEngine, chain: ChainAlias, txID: string, signedBytes: Bytes): Promise<TxFate> {
   if (chain === 'C' && isEvmHash(txID)) return evmFate(e, txID, signedBytes);
@@ -64,11 +64,8 @@ export async function txFate(e: WalletEngine, chain: ChainAlias, txID: string, s
   const live = await inputsUnspent(e.node, chain, tx, utxos);
   const state = await e.txState(chain, txID);
   if (live) return state === 'unknown' ? 'not-seen' : state === 'accepted' ? 'processing' : state;
-  const inputs = inputIds(tx);
-  const rival = inputs.some((id) => ![undefined, txID].includes(e.spent?.spenderOf(id)));
-  if (!((state === 'accepted' && !rival) || (await outputsPresent(chain, tx, txID, utxos)))) return 'inputs-spent';
-  // Under its own ID too: asked again, it is accepted without a read.
-  e.spent?.note(txID, [txID, ...inputs]);
+  if (state !== 'accepted' && !(await outputsPresent(chain, tx, txID, utxos))) return 'inputs-spent';
+  e.spent?.note(txID, [txID, ...inputIds(tx)]);
   return 'accepted';
 }
 

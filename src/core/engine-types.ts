@@ -44,19 +44,21 @@ export interface EngineOptions {
    * decided yet, so a new tx never takes the funds of one that may still run.
    */
   spendNever?: ReadonlySet<string>;
-  /** What txs taken as accepted spent: their inputs are never counted again (see SpentRecord). */
+  /** What txs taken as accepted spent, to tell when a node contradicts one (see SpentRecord). */
   spent?: SpentRecord;
 }
 
 /**
  * The UTXOs (by ID) spent by the X, P and atomic txs this wallet took as accepted, and by which. A
- * node listing one again contradicts what was taken as final (a node that once left a tx's input
- * out of a read, say): it is dropped from every read, never counted or spent twice.
+ * node listing one again contradicts what was taken (it left a tx's input out of one read, say, or
+ * lags now): the tx is followed again (WalletEngine.contradicted), its funds never counted twice.
  */
 export interface SpentRecord {
   /** The tx that spent a UTXO; a tx taken as accepted is noted under its own ID too (a UTXO's is `txID:index`). */
   spenderOf(utxoID: string): string | undefined;
   note(txID: string, utxoIDs: readonly string[]): void;
+  /** Takes back what `txID` was noted to spend (a contradicted acceptance). */
+  forget(txID: string): void;
 }
 
 export interface Issued<T extends UnsignedTx = UnsignedTx> {

@@ -41,6 +41,7 @@ function refKey(u: Utxo): string {
 export class WalletEngine {
   readonly ctx: ChainContext;
   readonly #dropped: (DroppedUtxo & { chain: ChainAlias; sourceChain?: ChainAlias })[] = [];
+  readonly #contradicted = new Set<string>();
   /** UTXOs read so far that no tx proves, by refKey. */
   readonly #unproven = new Set<string>();
   readonly #proofs: ProofCache;
@@ -103,13 +104,7 @@ export class WalletEngine {
     const result = await this.node.getAllUtxos(chain, this.addresses(chain), sourceChain ? { sourceChain } : {});
     const where = { chain, ...(sourceChain ? { sourceChain } : {}) };
     for (const d of result.dropped) this.#dropped.push({ ...where, ...d });
-    const read = [];
-    for (const [i, utxo] of result.utxos.entries()) {
-      const id = utxoId(utxo);
-      // Spent by a tx taken as accepted: the node contradicts it (now, or when it was taken).
-      if (this.spent?.spenderOf(id) !== undefined) this.#dropped.push({ ...where, id, reason: `spent by ${this.spent.spenderOf(id)}, taken as accepted` });
-      else read.push({ utxo, bytes: result.encoded[i]!, digest: result.digests[i]! });
-    }
+    const read = result.utxos.map((utxo, i) => ({ utxo, bytes: result.encoded[i]!, digest: result.digests[i]! }));
     // One budget for a burst of reads (a refresh reads several chains): a stalling node holds a
     // refresh up for at most that long, then what is left is unproven this time. A long-lived
     // engine (a move) gets a new budget for a later burst.
@@ -118,7 +113,18 @@ export class WalletEngine {
     const checked = await proveUtxos(this.node, chain, read, { network: this.ctx, cache: this.#proofs, budgetMs, ...(sourceChain ? { sourceChain } : {}) });
     for (const d of checked.disproven) this.#dropped.push({ ...where, ...d });
     for (const u of checked.unproven) this.#unproven.add(refKey(u));
+    for (const u of checked.utxos) {
+      // Spent by a tx taken as accepted: the node contradicts it, now or when it was taken. Kept
+      // (counted once the tx is followed again: never both), and told (`contradicted`).
+      const spender = this.spent?.spenderOf(utxoId(u));
+      if (spender !== undefined) this.#contradicted.add(spender);
+    }
     return checked.utxos;
+  }
+
+  /** The txs taken as accepted (EngineOptions.spent) whose inputs a read of this engine listed again. */
+  get contradicted(): ReadonlySet<string> {
+    return this.#contradicted;
   }
 
   /** True when no tx proves this UTXO (it was read by this engine and kept all the same). */
