@@ -158,8 +158,10 @@ async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
   if (sent) {
     const state = listed === 'accepted' || (listed === 'failed' && input.outbox.has(s.txID)) ? listed : await input.txState(s.txID);
     // One the node does not know and the outbox no longer sends (given up, or never written) never ran.
-    // Past its end (a delegation's or fixed validation's, from its tx) and not accepted, it never can be: failed, whatever Activity waits for.
-    const ended = s.kind !== 'auto-renewed' && s.end !== undefined && input.now >= s.end && state !== 'accepted';
+    // Past its end (a delegation's or fixed validation's, from its tx) and not run by the node's
+    // word, it never can be: failed, whatever Activity waits for. Not while the node still holds it
+    // (processing): the chain's time may run behind the time used here (lockClamp: up to an hour ahead).
+    const ended = s.kind !== 'auto-renewed' && s.end !== undefined && input.now >= s.end && (state === 'unknown' || state === 'failed');
     if (ended || (listed !== 'pending' && (state === 'failed' || (state === 'unknown' && !input.outbox.has(s.txID) && Date.now() - s.createdAt > UNSENT_GRACE_MS)))) s.state = 'failed';
     if (state !== 'accepted' || (checked && !(await input.ran?.(s.txID)))) return;
     s.state = 'active';

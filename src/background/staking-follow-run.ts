@@ -40,6 +40,8 @@ function discovered(stakes: readonly StakeRecord[], validators: readonly Current
 
 export async function followAccountStakes(c: StakingContext, validators: readonly CurrentValidator[], engines: Pick<AccountEngines, 'caches' | 'outbox'>): Promise<void> {
   const stakes = await c.book.list();
+  // Each stake's state as this look read it (followStakes mutates the records).
+  const readStates = new Map(stakes.map((s) => [s.txID, s.state]));
   const sent = await (await engines.outbox(c.preset, c.account.id)).list();
   stakes.push(...discovered(stakes, validators, c.mine));
   const node = c.engine.node;
@@ -76,9 +78,13 @@ export async function followAccountStakes(c: StakingContext, validators: readonl
   await c.book.update((stored) => {
     // A stake recorded meanwhile (a send) stays, over a copy of it discovered in the list, and so
     // does what its send decided meanwhile over a copy still pending; the others take what was found.
+    // One made pending meanwhile (taken back: reopenContradicted in settle-activity.ts) stays so:
+    // this look read it in another state, so what it found proves nothing about the take-back.
     for (let i = 0; i < stored.length; i++) {
       const mine = followed.get(stored[i]!.txID);
-      if (mine && (mine.byWallet || !stored[i]!.byWallet) && (mine.state !== 'pending' || stored[i]!.state === 'pending')) stored[i] = mine;
+      const was = readStates.get(stored[i]!.txID);
+      const takenBackMeanwhile = stored[i]!.state === 'pending' && was !== undefined && was !== 'pending';
+      if (mine && !takenBackMeanwhile && (mine.byWallet || !stored[i]!.byWallet) && (mine.state !== 'pending' || stored[i]!.state === 'pending')) stored[i] = mine;
       followed.delete(stored[i]!.txID);
     }
     stored.push(...followed.values());

@@ -61,6 +61,34 @@ describe('a look at the stakes racing a send', () => {
   });
 });
 
+describe('a look at the stakes racing a take-back', () => {
+  it('leaves pending a stake a refresh took back (its funds listed again) after the look read it active, and it counts as staked nowhere', async () => {
+    const { local } = memoryStores();
+    const book = new StakeBook(local, 'xpc.stakes.n.a');
+    const own: StakeRecord = { txID: TX, kind: 'delegation', nodeID: NODE, amount: '25000000000', state: 'active', start: 1000, end: 999_999, rewardOwner: { addresses: [ME], threshold: 1 }, rewards: [], byWallet: true, createdAt: 1 };
+    await book.put(own);
+    const activity = [{ txID: TX, status: 'accepted' }];
+    // The look reads the book (active) and Activity (accepted); a refresh takes the stake back before the look writes.
+    const racing = {
+      list: async () => {
+        const first = structuredClone(await book.list());
+        await book.update((stakes) => void (stakes[0]!.state = 'pending'));
+        activity[0]!.status = 'pending';
+        return first;
+      },
+      update: book.update.bind(book),
+    } as unknown as StakeBook;
+    const v: CurrentValidator = { txID: 'other', nodeID: NODE, start: 1000n, end: 999_999n, weight: 2_000_000_000_000n, potentialReward: 5n, accruedDelegateeReward: 0n, delegationFee: 20_000, uptime: 100, connected: true, delegatorCount: 1, delegatorWeight: 25_000_000_000n, delegators: [{ txID: TX, nodeID: NODE, start: 1000n, end: 999_999n, weight: 25_000_000_000n, potentialReward: 1n, rewardOwner: { addresses: [ME], threshold: 1, locktime: 0n } }] } as unknown as CurrentValidator;
+    const c = { book: racing, mine: new Set([ME]), chainTime: 2000n, cache: { activity: structuredClone(activity) }, engine: { node: { platform: { getCurrentValidators: async () => [v] } }, ctx: { hrp: 'custom', avaxAssetID: new Uint8Array(32) }, txState: async () => 'accepted' }, preset: { id: 'n' }, account: { id: 'a' } };
+    const engines = { caches: { update: async () => undefined }, outbox: () => ({ list: async () => [] }) };
+    await followAccountStakes(c as never, [v], engines as never);
+    const stored = await book.list();
+    expect(stored.map((s) => s.state)).toEqual(['pending']);
+    // And had the book said active, Activity's pending keeps it out of the staked funds all the same.
+    expect(stakedAmounts([{ ...stored[0]!, state: 'active' }], 2000, new Map(activity.map((a) => [a.txID, a.status])))).toEqual([]);
+  });
+});
+
 describe('validators a node lists naming the account, never proven', () => {
   const planted = (n: number, autoRenew: boolean): CurrentValidator[] =>
     Array.from({ length: n }, (_, i) => ({
