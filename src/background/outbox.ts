@@ -40,6 +40,12 @@ export interface OutboxEntry {
   surfaced?: boolean;
   /** A voided tx a refresh found accepted: the next send on its chain is stopped once with the news. */
   ran?: boolean;
+  /**
+   * Voided as taken back, not refused: the node had shown it accepted, then listed its funds again
+   * (Outbox.holdTakenBack). Activity lists it as being checked; once it ran it is listed accepted
+   * and goes, no send stopped (the user never took it for refused).
+   */
+  takenBack?: boolean;
 }
 
 /** At most this many resends of a tx the node keeps forgetting. */
@@ -81,6 +87,18 @@ export class Outbox {
   /** Marks `entry` refused (voided) as stored now (marks made meanwhile kept), or writes it so if it is gone. */
   voidEntry(entry: OutboxEntry): Promise<void> {
     return this.change((all) => (all.some((e) => e.txID === entry.txID) ? all.map((e) => (e.txID === entry.txID ? { ...e, voided: true } : e)) : [...all, { ...entry, voided: true }]));
+  }
+
+  /**
+   * Holds a tx taken as accepted and then taken back (its funds listed again: reopenContradicted in
+   * settle-activity.ts) as a refused one (voided), with no word of its running kept (`ran`): its
+   * fate is asked anew before it is listed as run again. Listed already (surfaced), as being checked.
+   */
+  holdTakenBack(entry: OutboxEntry): Promise<void> {
+    return this.change((all) => {
+      const { ran: _ran, ...held } = all.find((e) => e.txID === entry.txID) ?? entry;
+      return [...all.filter((e) => e.txID !== entry.txID), { ...held, voided: true, takenBack: true, surfaced: true }];
+    });
   }
 
   /** Changes the entry `txID` as stored now, if it is still here (never brings one back). */
@@ -329,6 +347,7 @@ export async function settleOutbox(
         if (fate === 'failed' || late) settled.set(entry.txID, 'failed');
         else if (fate === 'accepted') {
           settled.set(entry.txID, 'accepted');
+          if (entry.takenBack) continue;
           if (!entry.ran) ran.push(entry.txID);
           // A send stays until the next send is told (settleRefused); a move's export is told to its move (keptExportSeen).
           if (!entry.ran || entry.item.kind !== 'export') ranKept.add(entry.txID);

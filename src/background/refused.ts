@@ -73,7 +73,8 @@ export async function settleRefused(
     // move's): the EVM pool can still run the refused tx, the export then failing on its nonce.
     const held = evm && all.some((o) => !o.voided && isEvmHash(o.txID) && rivals.includes(o.txID));
     if (fate === 'accepted') {
-      ran.push(e.txID);
+      // One taken back (Outbox.holdTakenBack) was never taken for refused: listed as run, no send stopped.
+      if (!e.takenBack) ran.push(e.txID);
       await list({ ...e.item, status: 'accepted' });
       await outbox.remove(e.txID);
     } else if (fate === 'inputs-spent' && rivals.some((r) => successor(r) === 'accepted')) {

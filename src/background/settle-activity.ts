@@ -1,11 +1,12 @@
 // Settling what Activity shows as pending, at each refresh: the outbox's sends by their fate (a
 // swallowed one sent again as the same bytes), the others by the node's state, and what another
 // network entry for the same chains settled (by receipts, and by the node's word on successors).
-import { isEvmHash, type SpentRecord, type WalletEngine } from '../core/engine.js';
+import { isEvmHash, type WalletEngine } from '../core/engine.js';
+import { getTx } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity } from './account-cache.js';
 import { evmFeeCharged } from './evm-fee.js';
-import { type Outbox, settleOutbox } from './outbox.js';
+import { keptInTheWay, type Outbox, outboxEntry, settleOutbox } from './outbox.js';
 import { successors, withSuccessorsAsked } from './refused.js';
 import type { StakeBook } from './stake-book.js';
 import type { TransferRecord } from './transfer-journal.js';
@@ -93,19 +94,34 @@ export async function settleActivity(
  * The txs taken as accepted whose inputs the node listed again (WalletEngine.contradicted): taken
  * back (the spent book forgets them), listed as pending, being checked, with a stake of theirs
  * pending again, so their funds count once, as the UTXOs the node lists, until the tx is followed
- * to its end anew. The warning that says so, if any.
+ * to its end anew. Each X/P one Activity lists that spends funds of its own chain is held again in
+ * the outbox as a refused one is (voided, from the node's own hash-checked bytes: refused.ts):
+ * every next send on its chain spends what it spends too, so at most one of the two runs, and once
+ * one does the other is decided (ran: accepted, the next send told; its place taken: failed).
+ * The warning that says so, if any.
  */
-export async function reopenContradicted(engine: WalletEngine, spent: SpentRecord, cache: AccountCache, stakes: StakeBook): Promise<string | undefined> {
+export async function reopenContradicted(engine: WalletEngine, cache: AccountCache, stakes: StakeBook, outbox: Outbox): Promise<string | undefined> {
   const txs = engine.contradicted;
   if (txs.size === 0) return undefined;
-  for (const txID of txs) spent.forget(txID);
-  for (const item of cache.activity) if (txs.has(item.txID) && item.status === 'accepted') Object.assign(item, { status: 'pending', checking: true });
+  for (const txID of txs) engine.spent?.forget(txID);
+  const reopened = cache.activity.filter((item) => txs.has(item.txID) && item.status === 'accepted');
+  for (const item of reopened) Object.assign(item, { status: 'pending', checking: true });
   // A book that cannot be read counts no stake anyway (BalancesService lists none).
   await stakes
     .update((stored) => {
       for (const s of stored) if (txs.has(s.txID) && s.state === 'active') s.state = 'pending';
     })
     .catch(() => undefined);
+  for (const item of reopened) {
+    if (item.chain === 'C') continue;
+    try {
+      const entry = outboxEntry(item.chain, item.txID, await getTx(engine.node, item.chain, item.txID), { ...item, status: 'pending' });
+      if (keptInTheWay(entry)) await outbox.holdTakenBack(entry);
+    } catch {
+      // Bytes the node will not give (or that do not hash to the ID, or cannot be read), or an
+      // outbox that cannot be written: nothing held, the item is followed by the node's word, checked.
+    }
+  }
   const what = txs.size === 1 ? 'a transaction' : `${txs.size} transactions`;
   return `The node lists again funds that ${what} of this account spent, though it had shown ${txs.size === 1 ? 'it' : 'them'} accepted (a node behind, or one not telling the truth): checked again, and counted as spendable until then, never also as staked or sent.`;
 }

@@ -109,7 +109,7 @@ async function delegationKeptOutOfOutbox() {
   await stores.local.remove([await testNodeOutboxKey(account.id)]);
   node.lies.set('platform.getTxStatus', () => Promise.resolve(rpcResult({ status: 'Committed' })));
   node.lies.set('platform.getTx', (call, forward) => ((call.params as { txID: string }).txID === sent.txID ? Promise.resolve(rpcResult({ tx: held, encoding: 'hex' })) : forward()));
-  return { node, wallet, account, base, sent, held: held! };
+  return { node, wallet, stores, account, base, sent, held: held! };
 }
 
 /** Sends kept bytes (API hex) to the real node, which runs them. */
@@ -139,7 +139,9 @@ describe('a delegation out of the outbox that the node calls committed, serving 
 
 describe('a delegation out of the outbox that the node calls committed, whose input it leaves out of one read and then lists again', () => {
   it('is taken as run once (the wallet cannot tell), then taken back when its funds show again: spendable, not staked too, said so; active once it really runs', async () => {
-    const { node, wallet, base, sent, held } = await delegationKeptOutOfOutbox();
+    const { node, wallet, stores, account, base, sent, held } = await delegationKeptOutOfOutbox();
+    const outboxKey = await testNodeOutboxKey(account.id);
+    const outboxHolds = async () => ((await stores.local.get([outboxKey]))[outboxKey] as { txID: string; voided?: boolean; takenBack?: boolean }[] | undefined)?.filter((e) => e.txID === sent.txID) ?? [];
     // And the P-Chain's UTXOs read as none: what it spends looks spent.
     node.lies.set('platform.getUTXOs', rewriteUtxos('pvm', () => []));
     await wallet.balances.balancesRefresh();
@@ -156,6 +158,8 @@ describe('a delegation out of the outbox that the node calls committed, whose in
     const reopened = await wallet.staking.stakingMine();
     expect(reopened.stakes[0]).toMatchObject({ txID: sent.txID, state: 'pending' });
     expect(reopened.totals.staked).toBe('0');
+    // Held again as a refused tx is, from the node's bytes: the next P-Chain send spends what it spends, so never both run.
+    expect(await outboxHolds()).toEqual([expect.objectContaining({ voided: true, takenBack: true })]);
     // It lets it go: accepted again, from what it spends being spent, and counted as staked alone.
     node.lies.clear();
     await runOnNode(held);
@@ -164,6 +168,8 @@ describe('a delegation out of the outbox that the node calls committed, whose in
     expect(after.warnings).toBeUndefined();
     expect((await wallet.staking.stakingMine()).totals.staked).toBe(base.amount);
     expect(BigInt(after.balances.find((b) => b.chain === 'P')!.spendable)).toBeLessThan(5n * AVAX);
+    // Decided, it leaves the outbox: no send is stopped for it (it was never taken for refused).
+    expect(await outboxHolds()).toEqual([]);
   });
 });
 

@@ -32,6 +32,33 @@ describe('refused sends (voided): kept until they ran or an accepted successor t
     expect(await outbox.list()).toEqual([]);
   });
 
+  it('one held again as taken back (its funds listed again after it showed accepted) is listed accepted once it ran and leaves, no send stopped; until then the next send spends what it spends', async () => {
+    const fate = { status: 'Committed', utxos: [utxo(1n)] };
+    const { engine, outbox, txID, u } = await voided(fate);
+    // Held again over an entry that had run (refused, then accepted, then taken back): that word is not kept.
+    await outbox.update(txID, (e) => ({ ...e, ran: true }));
+    const [entry] = await outbox.list();
+    await outbox.holdTakenBack(entry!);
+    expect((await outbox.list()).map((e) => [e.voided, e.takenBack, e.surfaced, e.ran])).toEqual([[true, true, true, undefined]]);
+    // Its funds listed, the node's "committed" proves nothing: not listed, no send stopped, and (the node holding it) nothing to replace.
+    const before = listed.length;
+    await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).resolves.toEqual([]);
+    expect(listed.length).toBe(before);
+    expect(conflictsOf([entry!], 'P', { inputs: [utxoId(u)] })).toEqual([txID]);
+    // It ran: listed accepted, gone, the send goes on.
+    fate.utxos = [];
+    await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).resolves.toEqual([]);
+    expect(listed.at(-1)).toMatchObject({ txID, status: 'accepted' });
+    expect(await outbox.list()).toEqual([]);
+    // A refresh settles it the same way: accepted, out of the outbox.
+    const again = await voided({ status: 'Committed', utxos: [] });
+    await again.outbox.holdTakenBack((await again.outbox.list())[0]!);
+    let settled: ReadonlyMap<string, string> = new Map();
+    await settleOutbox(again.engine, again.outbox, async (s) => void (settled = s), () => undefined);
+    expect(settled.get(again.txID)).toBe('accepted');
+    expect(await again.outbox.list()).toEqual([]);
+  });
+
   it('one whose funds are gone unexplained stops the next send once ("may have gone through"), and stays', async () => {
     const { engine, outbox, txID } = await voided({ status: 'Unknown', utxos: [] }, { replacedBy: 'a successor not (yet) accepted' });
     await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).rejects.toMatchObject({ code: 'earlier-send-unclear' });

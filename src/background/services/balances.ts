@@ -195,7 +195,7 @@ export class BalancesService {
     // Activity is settled above, before the UTXOs were read: a stake not run yet is counted among them, not as staked too;
     // nor one whose funds the node lists again (taken back: reopenContradicted).
     const stakeBook = new StakeBook(this.local, stakesKey(preset.id, account.id));
-    const contradicted = await reopenContradicted(engine, ctx.spent, cache, stakeBook);
+    const contradicted = await reopenContradicted(engine, cache, stakeBook, outbox);
     const stakes = await stakeBook.list().catch(() => []);
     const staked = stakedAmounts(stakes, Number(pTime), listedStates(cache.activity));
     balances.push({ chain: 'P', assetID: avax, ...avaxInfo, verified: true, ...amountsOf(pAvax), ...(staked.length > 0 ? { staked } : {}) });
@@ -213,13 +213,14 @@ export class BalancesService {
     await this.detailReceived(engine, received, cache.heightsBefore);
     const cLooked = await this.noteIncomingEvm(engine, cache, cWei, cHeight);
     cache.heightsBefore = { X: xHeight.toString(), P: height.toString(), ...cLooked };
+    const warnings = [...droppedWarnings(engine.droppedUtxos), ...(contradicted ? [contradicted] : [])];
     cache.balances = {
       updatedAt: Date.now(),
       refreshing: false,
       balances,
       waiting: waiting.map((w) => ({ from: w.from as ChainName, to: w.to as ChainName, amount: w.amount.toString(), utxoCount: w.utxoCount })),
       ...(moving > 0n ? { moving: moving.toString() } : {}),
-      ...(engine.droppedUtxos.length > 0 || contradicted ? { warnings: [...droppedWarnings(engine.droppedUtxos), ...(contradicted ? [contradicted] : [])] } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
     await save();
     return cache.balances;
