@@ -16,7 +16,7 @@ import { atomicPricing, buildExport, buildImports, buildImportsOf, cBaseFee, est
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signedSlots, signExternalTx, spentFingerprint } from './external-tx.js';
 import { WalletError } from './errors.js';
 import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
-import { decodeChainTx } from './tx-fate.js';
+import { decodeChainTx, withoutOutputsOf } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE, MAX_P_WEIGHTS } from './fee-limits.js';
 import { atomicTxFee, atomicTxGas, type PFeeContext, pTxFee, withHeadroom } from './fees.js';
 import { formatEvmAddress } from './evm-address.js';
@@ -47,8 +47,8 @@ export class WalletEngine {
   readonly #proofs: ProofCache;
   private readonly owned: ReadonlySet<string>;
   private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst' | 'spendNever' | 'spent'>> & { wait: WaitOptions };
-  readonly #spendFirst: ReadonlySet<string>;
-  readonly #spendNever: ReadonlySet<string>;
+  readonly #spendFirst: ReadonlyMap<string, string>;
+  readonly #spendNever: ReadonlyMap<string, string>;
   /** What txs taken as accepted spent (EngineOptions.spent). */
   readonly spent: SpentRecord | undefined;
   #proofDeadline: number | undefined;
@@ -62,8 +62,8 @@ export class WalletEngine {
     this.ctx = ctx;
     this.owned = ownedAddressSet([...keys.xp.map((k) => k.shortId), keys.evm.shortId]);
     this.#proofs = options.proofs ?? memoryProofCache();
-    this.#spendFirst = options.spendFirst ?? new Set();
-    this.#spendNever = options.spendNever ?? new Set();
+    this.#spendFirst = options.spendFirst ?? new Map();
+    this.#spendNever = options.spendNever ?? new Map();
     this.spent = options.spent;
     this.options = {
       evmChainId: options.evmChainId,
@@ -113,13 +113,19 @@ export class WalletEngine {
     const checked = await proveUtxos(this.node, chain, read, { network: this.ctx, cache: this.#proofs, budgetMs, ...(sourceChain ? { sourceChain } : {}) });
     for (const d of checked.disproven) this.#dropped.push({ ...where, ...d });
     for (const u of checked.unproven) this.#unproven.add(refKey(u));
+    const spenders = new Set<string>();
     for (const u of checked.utxos) {
       // Spent by a tx taken as accepted: the node contradicts it, now or when it was taken. Kept
       // (counted once the tx is followed again: never both), and told (`contradicted`).
-      const spender = this.spent?.spenderOf(utxoId(u));
+      const id = utxoId(u);
+      const spender = this.spent?.spenderOf(id);
       if (spender !== undefined) this.#contradicted.add(spender);
+      const kept = spender ?? this.#spendFirst.get(id) ?? this.#spendNever.get(id);
+      if (kept !== undefined) spenders.add(kept);
     }
-    return checked.utxos;
+    const { utxos, unrun } = withoutOutputsOf(checked.utxos, spenders);
+    for (const u of unrun) this.#dropped.push({ ...where, id: utxoId(u), reason: 'created by a transaction whose inputs the node lists as unspent' });
+    return utxos;
   }
 
   /** The txs taken as accepted (EngineOptions.spent) whose inputs a read of this engine listed again. */

@@ -5,7 +5,8 @@
 import type { Bytes } from './bytes.js';
 import { decodeSignedTx } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
-import type { UnsignedTx } from './codec/types.js';
+import type { UnsignedTx, Utxo } from './codec/types.js';
+import { cb58Encode } from './encoding.js';
 import { formatEvmAddress } from './evm-address.js';
 import type { ChainAlias, NodeClient } from './node.js';
 import { VM_OF } from './node/types.js';
@@ -23,6 +24,20 @@ export function inputIds(tx: UnsignedTx): string[] {
   if ('inputs' in tx) ids.push(...tx.inputs.map(utxoId));
   if ('importedInputs' in tx) ids.push(...tx.importedInputs.map(utxoId));
   return ids;
+}
+
+/**
+ * A read of UTXOs without those created by `spenders`, txs said to spend some of the UTXOs read
+ * (taken as accepted, refused, held): a tx whose inputs are unspent has created nothing, so a node
+ * listing both contradicts itself (or changed between its pages). The inputs are counted, never
+ * both: the tx is followed to its end by its own bytes.
+ */
+export function withoutOutputsOf(read: readonly Utxo[], spenders: ReadonlySet<string>): { utxos: Utxo[]; unrun: Utxo[] } {
+  if (spenders.size === 0) return { utxos: [...read], unrun: [] };
+  const utxos: Utxo[] = [];
+  const unrun: Utxo[] = [];
+  for (const u of read) (spenders.has(cb58Encode(u.txID)) ? unrun : utxos).push(u);
+  return { utxos, unrun };
 }
 
 export function decodeChainTx(chain: ChainAlias, signedBytes: Bytes): UnsignedTx {

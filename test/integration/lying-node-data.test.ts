@@ -4,7 +4,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { type Utxo } from '../../src/core/codec/index.js';
 import { fixedCapState } from '../../src/core/tx/x.js';
-import { parseAddress } from '../../src/core/encoding.js';
+import { cb58Encode, parseAddress } from '../../src/core/encoding.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import type { AssetBalanceView, BalancesView } from '../../src/shared/messages.js';
 import { WalletEngine, type SpentRecord } from '../../src/core/engine.js';
@@ -204,11 +204,18 @@ describe('a node that lists again what a tx taken as accepted spent', () => {
     const calls = node.calls.length;
     expect(await engine.txFateFromNode('P', ran.txID)).toBe('accepted');
     expect(node.calls.length).toBe(calls);
-    expect((await engine.utxos('P')).map(utxoId)).not.toContain(utxoId(funds!));
+    const read = await engine.utxos('P');
+    expect(read.map(utxoId)).not.toContain(utxoId(funds!));
+    // Its change is the wallet's, listed.
+    expect(read.some((u) => cb58Encode(u.txID) === ran.txID)).toBe(true);
     expect(engine.contradicted.size).toBe(0);
     // The node lists the spent UTXO again (it is proven: its own tx made it): kept, and its spender named.
     node.lies.set('platform.getUTXOs', rewriteUtxos('pvm', (utxos) => [...utxos, funds!]));
-    expect((await engine.utxos('P')).map(utxoId)).toContain(utxoId(funds!));
+    const relisted = await engine.utxos('P');
+    expect(relisted.map(utxoId)).toContain(utxoId(funds!));
     expect([...engine.contradicted]).toEqual([ran.txID]);
+    // Its change, made by the tx the node now says never spent them, is left out, said so: the funds count once.
+    expect(relisted.some((u) => cb58Encode(u.txID) === ran.txID)).toBe(false);
+    expect(engine.droppedUtxos).toEqual([expect.objectContaining({ chain: 'P', reason: expect.stringMatching(/^created by a transaction whose inputs the node lists as unspent/) })]);
   });
 });

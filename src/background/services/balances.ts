@@ -355,6 +355,7 @@ const DROP_REASONS: readonly (readonly [string, string])[] = [
   ['owned by none', "it belongs to none of this account's addresses"],
   ['the node sent two different', 'two different ones came under one ID'],
   ['disproven', 'the transaction that would have created it says otherwise'],
+  ['created by a transaction whose inputs', 'the node also lists as unspent what the transaction that created it spent'],
 ];
 
 function droppedWarnings(dropped: WalletEngine['droppedUtxos']): string[] {
