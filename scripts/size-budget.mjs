@@ -109,12 +109,14 @@ export const GROWTH_ALLOWED = 0.1;
  * limit to 829 KB, filled by the next fixes (828.96 KB). A fix from hostile reviews of what a
  * node says of a tx (what a tx taken as accepted spent is noted, and the tx taken back when a node
  * lists it again, so its funds never count as both staked and spendable: +1.9 KB) took it to
- * 830.8 KB: the limit to 831 KB. Of the background's 360 KB, 100 KB are libraries
+ * 830.8 KB: the limit to 831 KB. Its review's fixes (a taken-back tx held in the outbox, staked
+ * nowhere, its change left out of a read listing its inputs: +1.1 KB) took it to 831.9 KB: the
+ * limit to 832 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 831 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 832 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
