@@ -308,7 +308,12 @@ export class Delivery {
       await this.caches.update(preset.id, account.id, (c) => {
         const known = c.activity.find((a) => a.txID === item.txID);
         if (!known) addActivity(c, item);
-        else Object.assign(known, { status: item.status, ...(item.checking ? { checking: true } : {}) });
+        else {
+          // Decided (accepted), it is no longer being checked; found unclear, it is.
+          known.status = item.status;
+          if (item.checking) known.checking = true;
+          else delete known.checking;
+        }
       });
     };
     const replaced = async (e: OutboxEntry) => {

@@ -112,10 +112,10 @@ export async function reopenContradicted(engine: WalletEngine, cache: AccountCac
       for (const s of stored) if (txs.has(s.txID) && s.state === 'active') s.state = 'pending';
     })
     .catch(() => undefined);
-  for (const item of reopened) {
+  for (const { checking: _checking, ...item } of reopened) {
     if (item.chain === 'C') continue;
     try {
-      const entry = outboxEntry(item.chain, item.txID, await getTx(engine.node, item.chain, item.txID), { ...item, status: 'pending' });
+      const entry = outboxEntry(item.chain, item.txID, await getTx(engine.node, item.chain, item.txID), item);
       if (keptInTheWay(entry)) await outbox.holdTakenBack(entry);
     } catch {
       // Bytes the node will not give (or that do not hash to the ID, or cannot be read), or an

@@ -163,6 +163,14 @@ describe('a delegation out of the outbox that the node calls committed, whose in
     // It lets it go: accepted again, from what it spends being spent, and counted as staked alone.
     node.lies.clear();
     await runOnNode(held);
+    // A P-Chain send before any refresh finds it ran: listed accepted, no longer being checked, and the send goes out, not stopped.
+    const to = { addresses: [(await freshWallet()).engine.addresses('P')[0]!], threshold: 1 };
+    const amount = (AVAX / 10n).toString();
+    const { fee } = await wallet.sends.sendEstimate({ chain: 'P', amount, to });
+    expect((await wallet.sends.sendP({ amount, to, maxFee: fee })).txID).toEqual(expect.any(String));
+    const decided = await activity();
+    expect(decided).toMatchObject({ status: 'accepted' });
+    expect(decided?.checking).toBeUndefined();
     expect(await refreshUntilDecided(wallet, sent.txID)).toBe('accepted');
     const after = await wallet.balances.balancesRefresh();
     expect(after.warnings).toBeUndefined();
