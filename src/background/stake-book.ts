@@ -126,15 +126,11 @@ export const listedStates = (items: readonly { txID: string; status: string }[])
 
 /**
  * Whether a stake locks its funds now: an active one, or a pending one once Activity (`listed`)
- * says its tx ran; before, its funds are still spendable and counted there. Never one whose tx
- * Activity lists as not run (pending again once taken back: reopenContradicted in
- * settle-activity.ts), whatever the book says: a look at My stakes that read the book before the
- * take-back may write it active again, and its funds are counted as spendable then.
+ * says its tx ran; before, its funds are still spendable and counted there. (A stake taken back is
+ * pending again: reopenContradicted in settle-activity.ts, kept so by followAccountStakes.)
  */
 export function locksFunds(s: StakeRecord, listed: ReadonlyMap<string, string>): boolean {
-  const status = listed.get(s.txID);
-  if (status !== undefined && status !== 'accepted') return false;
-  return s.state === 'active' || (s.state === 'pending' && status === 'accepted');
+  return s.state === 'active' || (s.state === 'pending' && listed.get(s.txID) === 'accepted');
 }
 
 /**

@@ -293,11 +293,6 @@ describe('following stakes', () => {
     // Still pending in the book past its end (the wallet closed meanwhile): its funds are back as
     // UTXOs, no longer staked (the end is fixed in its tx).
     expect(stakedAmounts([record({ txID: 'c', state: 'pending', end: 300 })], 301, new Map([['c', 'accepted']]))).toEqual([]);
-    // An active one whose tx Activity lists as not run (taken back, pending again: its funds are
-    // listed as UTXOs, counted there) is not staked too, whatever the book says; failed neither.
-    expect(stakedAmounts([record({ txID: 'a', end: 300 })], 100, new Map([['a', 'pending']]))).toEqual([]);
-    expect(stakedAmounts([record({ txID: 'a', end: 300 })], 100, new Map([['a', 'failed']]))).toEqual([]);
-    expect(stakedAmounts([record({ txID: 'a', end: 300 })], 100, new Map([['a', 'accepted']]))).toHaveLength(1);
   });
 
   it('settles an auto-renewed validator accepted long after its review (re-sent later): its first start is no cycle end', async () => {
