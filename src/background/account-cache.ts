@@ -155,6 +155,7 @@ function repaired(c: AccountCache): AccountCache {
   c.activity = c.activity.flatMap((i) => {
     if (!(i instanceof Object && ['X', 'P', 'C'].includes(i.chain) && txIdOk(i))) return [];
     for (const k of ['amount', 'fee', 'shared'] as const) if (i[k] !== undefined && !storedDigits(i[k])) delete i[k];
+    if (i.takenBack !== undefined && i.takenBack !== true) i.takenBack = true; // damaged: the careful side
     return [['accepted', 'pending', 'failed'].includes(i.status) ? i : { ...i, status: 'pending' as const, checking: true as const }];
   });
   // The popup computes with a snapshot's amounts as it draws: a damaged one drops the snapshot, never the screen.
@@ -218,7 +219,8 @@ export function noteTrimmed(c: AccountCache, group: keyof ActivityTrimmed, time:
  * Saves a refresh over the cache as stored now: a send may have finished while the refresh waited
  * on the node. Items written meanwhile stay, and such a record of a tx wins over the "Received"
  * the refresh inferred from that tx's outputs; a status settled by either side is kept.
- * `startedWith`: the activity the refresh read, each tx's status then. `takenBack`: an item of the
+ * `startedWith`: the activity the refresh read, each tx's status then (or the "accepted" it saved
+ * itself, of one it then took back: reopenContradicted). `takenBack`: an item of the
  * refresh's own that storage does not have is not brought back when it says so.
  */
 export function mergeRefresh(stored: AccountCache, refreshed: AccountCache, startedWith: ReadonlyMap<string, ActivityItem['status']>, takenBack: (a: ActivityItem) => boolean = () => false): void {
@@ -262,7 +264,7 @@ function settledOf(mine: ActivityItem, theirs: ActivityItem, startedAs: Activity
   // A decision wins over "pending", whichever side made it (a send written meanwhile may be one
   // this refresh has just seen decided).
   if (theirs.status === 'pending' && mine.status !== 'pending') {
-    const { checking: _wasChecking, ...rest } = theirs;
+    const { checking: _wasChecking, takenBack: _wasTakenBack, ...rest } = theirs;
     return { ...rest, status: mine.status, ...(mine.fee !== undefined ? { fee: mine.fee } : {}) };
   }
   if (startedAs === undefined) return theirs;

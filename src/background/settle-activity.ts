@@ -59,7 +59,10 @@ export async function settleActivity(
       if (fate !== 'accepted' && fate !== 'unclear') continue;
       const known = cache.activity.find((a) => a.txID === e.txID);
       // One listed as failed (the node's word, kept: keptInTheWay in src/background/outbox.ts) is corrected.
-      if (known) Object.assign(known, fate === 'accepted' ? { status: 'accepted' } : { status: 'pending', checking: true });
+      if (known) {
+        Object.assign(known, fate === 'accepted' ? { status: 'accepted' } : { status: 'pending', checking: true });
+        if (fate === 'accepted') delete known.takenBack;
+      }
       else addActivity(cache, { ...e.item, ...(fate === 'accepted' ? { status: 'accepted' as const } : { checking: true }) });
       const listedNow = known ?? cache.activity.find((a) => a.txID === e.txID);
       if (fate === 'accepted' && listedNow) await charged(listedNow);
@@ -78,12 +81,14 @@ export async function settleActivity(
       else if (state === 'accepted' || state === 'failed') {
         item.status = state;
         delete item.checking;
+        delete item.takenBack;
         await charged(item);
       } else if (state === 'replaced') {
         // Its nonce went to the speed-up or cancel that replaced it (or it to this one): it never ran.
         item.status = 'failed';
         item.replaced = true;
         delete item.checking;
+        delete item.takenBack;
       } else if (state === 'unclear') item.checking = true;
     }
     await save();
@@ -91,37 +96,51 @@ export async function settleActivity(
 }
 
 /**
- * The txs taken as accepted whose inputs the node listed again (WalletEngine.contradicted): taken
- * back (the spent book forgets them), listed as pending, being checked, with a stake of theirs
- * pending again, so their funds count once, as the UTXOs the node lists, until the tx is followed
- * to its end anew. Each X/P one Activity lists that spends funds of its own chain is held again in
- * the outbox as a refused one is (voided, from the node's own hash-checked bytes: refused.ts):
- * every next send on its chain spends what it spends too, so at most one of the two runs, and once
- * one does the other is decided (ran: accepted, the next send told; its place taken: failed).
- * The warning that says so, if any.
+ * The txs taken as accepted whose inputs the node listed again (WalletEngine.contradicted): listed
+ * as pending, being checked, taken back (ActivityItem.takenBack), with a stake of theirs pending
+ * again, so their funds count once, as the UTXOs the node lists, until the tx is followed to its
+ * end anew. Each X/P one that spends funds of its own chain is held again in the outbox as a
+ * refused one is (voided, from the node's own hash-checked bytes: refused.ts): every next send on
+ * its chain spends what it spends too, so at most one of the two runs, and once one does the other
+ * is decided (ran: accepted; its place taken: failed). One taken back before that is still not
+ * held (the node would not give its bytes then) is asked for again. The caller saves the cache,
+ * then forgets what the txs were noted to spend (forgetTakenBack): a worker stopped in between
+ * finds them contradicted again. `reopened`: the txs taken back now; the warning that says so, if any.
  */
-export async function reopenContradicted(engine: WalletEngine, cache: AccountCache, stakes: StakeBook, outbox: Outbox): Promise<string | undefined> {
+export async function reopenContradicted(engine: WalletEngine, cache: AccountCache, stakes: StakeBook, outbox: Outbox): Promise<{ reopened: string[]; warning?: string }> {
   const txs = engine.contradicted;
-  if (txs.size === 0) return undefined;
-  for (const txID of txs) engine.spent?.forget(txID);
   const reopened = cache.activity.filter((item) => txs.has(item.txID) && item.status === 'accepted');
-  for (const item of reopened) Object.assign(item, { status: 'pending', checking: true });
+  for (const item of reopened) Object.assign(item, { status: 'pending', checking: true, takenBack: true });
   // A book that cannot be read counts no stake anyway (BalancesService lists none).
-  await stakes
-    .update((stored) => {
-      for (const s of stored) if (txs.has(s.txID) && s.state === 'active') s.state = 'pending';
-    })
-    .catch(() => undefined);
-  for (const { checking: _checking, ...item } of reopened) {
-    if (item.chain === 'C') continue;
+  if (txs.size > 0) {
+    await stakes
+      .update((stored) => {
+        for (const s of stored) if (txs.has(s.txID) && s.state === 'active') s.state = 'pending';
+      })
+      .catch(() => undefined);
+  }
+  const inOutbox = new Map((await outbox.list().catch(() => [])).map((e) => [e.txID, e]));
+  for (const item of cache.activity) {
+    if (item.status !== 'pending' || !item.takenBack || item.chain === 'C' || (inOutbox.has(item.txID) && !reopened.includes(item))) continue;
     try {
-      const entry = outboxEntry(item.chain, item.txID, await getTx(engine.node, item.chain, item.txID), item);
+      const { checking: _checking, takenBack: _takenBack, ...listed } = item;
+      const entry = inOutbox.get(item.txID) ?? outboxEntry(item.chain, item.txID, await getTx(engine.node, item.chain, item.txID), listed);
       if (keptInTheWay(entry)) await outbox.holdTakenBack(entry);
     } catch {
       // Bytes the node will not give (or that do not hash to the ID, or cannot be read), or an
-      // outbox that cannot be written: nothing held, the item is followed by the node's word, checked.
+      // outbox that cannot be written: nothing held now, the item followed by the node's word,
+      // checked; asked again at the next refresh.
     }
   }
+  if (txs.size === 0) return { reopened: [] };
   const what = txs.size === 1 ? 'a transaction' : `${txs.size} transactions`;
-  return `The node lists again funds that ${what} of this account spent, though it had shown ${txs.size === 1 ? 'it' : 'them'} accepted (a node behind, or one not telling the truth): checked again, and counted as spendable until then, never also as staked or sent.`;
+  // A move's export or import is in its journal, not in Activity: not taken back (docs/architecture.md).
+  const moved = [...txs].some((txID) => !cache.activity.some((item) => item.txID === txID));
+  const warning = `The node lists again funds that ${what} of this account spent, though it had shown ${txs.size === 1 ? 'it' : 'them'} accepted (a node behind, or one not telling the truth): checked again, and counted as spendable until then, not as staked.${moved ? ` Funds moved between chains by ${txs.size === 1 ? 'it' : 'them'} may show on both chains until then.` : ''}`;
+  return { reopened: reopened.map((item) => item.txID), warning };
+}
+
+/** Once the cache listing them taken back is saved: what the contradicted txs were noted to spend is forgotten, so they are followed anew. */
+export function forgetTakenBack(engine: WalletEngine): void {
+  for (const txID of engine.contradicted) engine.spent?.forget(txID);
 }

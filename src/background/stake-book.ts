@@ -4,7 +4,7 @@
 // it. It outlives the validator list, which forgets a stake when it ends: the rewards of finished
 // stakes are found from here (src/background/stake-follow.ts).
 import { WalletError } from '../core/errors.js';
-import type { OwnerSet } from '../shared/messages.js';
+import type { ActivityItem, OwnerSet } from '../shared/messages.js';
 import { type StorageArea, storedDigits } from './storage.js';
 
 export type StakeKind = 'delegation' | 'validation' | 'auto-renewed';
@@ -121,16 +121,24 @@ export function unlockTimeOf(s: StakeRecord): number | null {
   return s.end ?? null;
 }
 
-/** Activity's status of each tx it lists (stake-follow.ts FollowInput.listed). */
-export const listedStates = (items: readonly { txID: string; status: string }[]): Map<string, string> => new Map(items.map((i) => [i.txID, i.status]));
+/**
+ * Activity's status of each tx it lists (stake-follow.ts FollowInput.listed): 'taken-back' for a
+ * pending one whose acceptance was taken back (ActivityItem.takenBack), 'replaced' for a failed one
+ * whose place another tx of the wallet took (ActivityItem.replaced).
+ */
+export const listedStates = (items: readonly Pick<ActivityItem, 'txID' | 'status' | 'takenBack' | 'replaced'>[]): Map<string, string> =>
+  new Map(items.map((i) => [i.txID, i.status === 'pending' && i.takenBack ? 'taken-back' : i.status === 'failed' && i.replaced ? 'replaced' : i.status]));
 
 /**
  * Whether a stake locks its funds now: an active one, or a pending one once Activity (`listed`)
- * says its tx ran; before, its funds are still spendable and counted there. (A stake taken back is
- * pending again: reopenContradicted in settle-activity.ts, kept so by followAccountStakes.)
+ * says its tx ran; before, its funds are still spendable and counted there. Never one whose tx
+ * Activity lists as taken back: its funds count as spendable until it is decided anew (the stake
+ * is pending again then: reopenContradicted in settle-activity.ts; this holds when a look at the
+ * node wrote it over meanwhile).
  */
 export function locksFunds(s: StakeRecord, listed: ReadonlyMap<string, string>): boolean {
-  return s.state === 'active' || (s.state === 'pending' && listed.get(s.txID) === 'accepted');
+  const state = listed.get(s.txID);
+  return state !== 'taken-back' && (s.state === 'active' || (s.state === 'pending' && state === 'accepted'));
 }
 
 /**

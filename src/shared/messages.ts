@@ -177,6 +177,12 @@ export interface ActivityItem {
    * whether the tx went through (and re-sends the same tx, never a new one).
    */
   checking?: boolean;
+  /**
+   * Pending and checking because its acceptance was taken back: the node had shown it accepted,
+   * then listed its funds again (reopenContradicted in src/background/settle-activity.ts). Until
+   * decided its funds count as spendable only: never as staked too.
+   */
+  takenBack?: true;
   /** When the tx happened (ms): for funds received, its block's time when the node showed it. */
   createdAt: number;
   /** Funds received whose block was not found: `createdAt` is when the wallet first saw them. */

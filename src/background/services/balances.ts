@@ -17,7 +17,7 @@ import { listedStates, StakeBook, stakedAmounts } from '../stake-book.js';
 import { mapLimited } from '../map-limited.js';
 import type { AccountContext, AccountEngines } from '../account-engines.js';
 import { refusedMeanwhile } from '../outbox.js';
-import { reopenContradicted, settleActivity } from '../settle-activity.js';
+import { forgetTakenBack, reopenContradicted, settleActivity } from '../settle-activity.js';
 import type { SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import { tellKeptExport, transferActivity } from '../transfer-journal.js';
@@ -195,7 +195,9 @@ export class BalancesService {
     // Activity is settled above, before the UTXOs were read: a stake not run yet is counted among them, not as staked too;
     // nor one whose funds the node lists again (taken back: reopenContradicted).
     const stakeBook = new StakeBook(this.local, stakesKey(preset.id, account.id));
-    const contradicted = await reopenContradicted(engine, cache, stakeBook, outbox);
+    const takenBack = await reopenContradicted(engine, cache, stakeBook, outbox);
+    // Its take-back stands over the "accepted" this refresh may have saved itself (settled and taken back in one refresh).
+    for (const txID of takenBack.reopened) startedWith.set(txID, 'accepted');
     const stakes = await stakeBook.list().catch(() => []);
     const staked = stakedAmounts(stakes, Number(pTime), listedStates(cache.activity));
     balances.push({ chain: 'P', assetID: avax, ...avaxInfo, verified: true, ...amountsOf(pAvax), ...(staked.length > 0 ? { staked } : {}) });
@@ -213,7 +215,7 @@ export class BalancesService {
     await this.detailReceived(engine, received, cache.heightsBefore);
     const cLooked = await this.noteIncomingEvm(engine, cache, cWei, cHeight);
     cache.heightsBefore = { X: xHeight.toString(), P: height.toString(), ...cLooked };
-    const warnings = [...droppedWarnings(engine.droppedUtxos), ...(contradicted ? [contradicted] : [])];
+    const warnings = [...droppedWarnings(engine.droppedUtxos), ...(takenBack.warning ? [takenBack.warning] : [])];
     cache.balances = {
       updatedAt: Date.now(),
       refreshing: false,
@@ -223,6 +225,7 @@ export class BalancesService {
       ...(warnings.length > 0 ? { warnings } : {}),
     };
     await save();
+    forgetTakenBack(engine);
     return cache.balances;
   }
 
