@@ -17,7 +17,7 @@ import { type AccountCache, addActivity } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
 import { evmNonceOf, exportNonces, keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, sendOnce, spendsOwnFunds, waitingEntry } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
-import { checkNotMoving, conflictsOf, exportSpends, racedBy, replacedByExport, settleRefused, successors, withSuccessorsAsked } from './refused.js';
+import { checkNotMoving, conflictsOf, exportSpends, replacedByTx, settleRefused, successors, withSuccessorsAsked } from './refused.js';
 import type { Preset } from './services/networks.js';
 import { tellKeptExport, type TransferRecord } from './transfer-journal.js';
 
@@ -88,6 +88,7 @@ export class Delivery {
         if (item.fee !== undefined) known.fee = item.fee;
         if (known.status !== 'pending' || !item.checking) delete known.checking;
         else known.checking = true;
+        if (known.status !== 'pending') delete known.takenBack;
       } else addActivity(c, { ...item });
       c.receiveNext = Math.max(c.receiveNext, indices.receiveNext);
       c.changeNext = Math.max(c.changeNext, indices.changeNext);
@@ -261,7 +262,7 @@ export class Delivery {
     const outbox = await this.outboxOf(presetId, accountId);
     const entries = await outbox.list();
     try {
-      const replaced = replacedByExport(entries.filter((e) => e.txID !== signed.txID), signed.chain, spends);
+      const replaced = replacedByTx(entries.filter((e) => e.txID !== signed.txID), signed.chain, spends);
       if (replaced.length > 0) await outbox.markReplaced(replaced, signed.txID);
     } catch {
       // Damaged storage: the refused send stays unmarked, and is followed as before.
@@ -313,11 +314,19 @@ export class Delivery {
           known.status = item.status;
           if (item.checking) known.checking = true;
           else delete known.checking;
+          if (item.status !== 'pending') delete known.takenBack;
         }
       });
     };
     const replaced = async (e: OutboxEntry) => {
       if (e.item.kind === 'export') await this.keptExportSeen(preset, account.id, e.txID, 'replaced');
+      // One taken back is listed, being checked: its place taken, it never ran.
+      if (e.takenBack) {
+        await this.caches.update(preset.id, account.id, (c) => {
+          const known = c.activity.find((a) => a.txID === e.txID && a.status === 'pending');
+          if (known) Object.assign(known, { status: 'failed', replaced: true, checking: undefined, takenBack: undefined });
+        });
+      }
     };
     return settleRefused(engine, outbox, chain, evm, list, successor, replaced);
   }
@@ -327,17 +336,23 @@ export class Delivery {
    * ran stops this one), and which of them it replaces (conflictsOf); none for an import (C-atomic,
    * or paid from what it imports), which spends none of its chain's own funds, so it can neither
    * take a refused send's place nor repeat one. With them, the undecided txs whose funds it spends
-   * too (racedBy) are `replaced`: once one of the two is accepted, the other reads failed, not "may
-   * have gone through". `races`: the item's `replaces` (the first of those), so the pair is settled
+   * too (racedBy), and the refused or taken-back ones the node holds, are `replaced`: once one of the
+   * two is accepted, the other reads failed, not "may have gone through". `races`: the item's
+   * `replaces` (the first of those Activity lists), so the pair is settled
    * even after either left the outbox (a tx raced by several, or racing several, may stay unclear:
    * the careful side). A move's export spending the same funds, undecided, stops it (checkNotMoving).
    */
   private async beforeSending(ctx: Target, chain: ChainAlias, unsigned: UnsignedTx): Promise<{ replaced: string[]; races: Pick<ActivityItem, 'replaces'> }> {
     const tx = { inputs: inputIds(unsigned) };
     checkNotMoving(await this.engines.journal(ctx.preset, ctx.account.id).then((j) => j.unfinished()).catch(() => []), tx);
-    const replaced = spendsOwnFunds(unsigned) ? conflictsOf(await this.settleRefusedHere(ctx, chain, false), chain, tx) : [];
-    const raced = racedBy(await (await this.engines.outbox(ctx.preset, ctx.account.id)).list(), chain, tx);
-    return { replaced: [...replaced, ...raced], races: raced.length > 0 ? { replaces: raced[0] } : {} };
+    const live = spendsOwnFunds(unsigned) ? conflictsOf(await this.settleRefusedHere(ctx, chain, false), chain, tx) : [];
+    // And every refused or taken-back one it spends an input of that the node holds (no longer
+    // live): once either of the two is accepted, the other is decided, never left "being checked".
+    const entries = await (await this.engines.outbox(ctx.preset, ctx.account.id)).list();
+    const raced = replacedByTx(entries, chain, tx);
+    // Named beside it in Activity: one Activity lists (undecided, or taken back), never a refused one.
+    const listed = raced.filter((txID) => entries.some((e) => e.txID === txID && (!e.voided || e.takenBack)));
+    return { replaced: [...new Set([...live, ...raced])], races: listed.length > 0 ? { replaces: listed[0] } : {} };
   }
 
   // ---- site txs (src/background/provider.ts) ----

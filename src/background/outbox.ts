@@ -93,11 +93,13 @@ export class Outbox {
    * Holds a tx taken as accepted and then taken back (its funds listed again: reopenContradicted in
    * settle-activity.ts) as a refused one (voided), with no word of its running kept (`ran`): its
    * fate is asked anew before it is listed as run again. Listed already (surfaced), as being checked.
+   * One refused before (voided here already) stays a refused one: once it runs, the next send is told.
    */
   holdTakenBack(entry: OutboxEntry): Promise<void> {
     return this.change((all) => {
-      const { ran: _ran, ...held } = all.find((e) => e.txID === entry.txID) ?? entry;
-      return [...all.filter((e) => e.txID !== entry.txID), { ...held, voided: true, takenBack: true, surfaced: true }];
+      const stored = all.find((e) => e.txID === entry.txID);
+      const { ran: _ran, ...held } = stored ?? entry;
+      return [...all.filter((e) => e.txID !== entry.txID), { ...held, voided: true, surfaced: true, ...(stored?.voided ? {} : { takenBack: true }) }];
     });
   }
 
@@ -346,6 +348,7 @@ export async function settleOutbox(
         // failure is recorded (its item, if listed, says so) and changes nothing here.
         if (fate === 'failed' || late) settled.set(entry.txID, 'failed');
         else if (fate === 'accepted') {
+          // A taken-back one is asked about again below: an accepted rival proves it never ran.
           settled.set(entry.txID, 'accepted');
           if (entry.takenBack) continue;
           if (!entry.ran) ran.push(entry.txID);
@@ -402,9 +405,11 @@ export async function settleOutbox(
   // src/background/refused.ts) once either ran.
   const entries = await outbox.list();
   const nonceOf = nonceReader();
+  // So is a taken-back one the node calls accepted again (it had before, listing its funds unspent).
   for (const e of entries) {
-    if (settled.get(e.txID) !== 'unclear' || held.has(e.txID)) continue;
-    if (rivalsOf(e, entries, nonceOf).some((r) => settled.get(r) === 'accepted' || successor(r) === 'accepted')) settled.set(e.txID, 'replaced');
+    const contested = e.takenBack && settled.get(e.txID) === 'accepted';
+    if (!contested && (settled.get(e.txID) !== 'unclear' || held.has(e.txID))) continue;
+    if (rivalsOf(e, entries, nonceOf).some((r) => (r !== e.txID && settled.get(r) === 'accepted') || successor(r) === 'accepted')) settled.set(e.txID, 'replaced');
   }
   // Voided before Activity says failed: the next send conflicts with it from then on. What was
   // decided is recorded before the entries go: a worker that dies in between asks again.

@@ -72,12 +72,15 @@ export async function settleRefused(
     // nonce runs once, the next send takes another. Not one an atomic export holds (a site's or a
     // move's): the EVM pool can still run the refused tx, the export then failing on its nonce.
     const held = evm && all.some((o) => !o.voided && isEvmHash(o.txID) && rivals.includes(o.txID));
-    if (fate === 'accepted') {
+    const placeTaken = rivals.some((r) => successor(r) === 'accepted');
+    // One taken back (Outbox.holdTakenBack) whose place an accepted tx of the wallet took never ran,
+    // though the node says so again: it had said so before, listing its funds unspent.
+    if (fate === 'accepted' && !(e.takenBack && placeTaken)) {
       // One taken back (Outbox.holdTakenBack) was never taken for refused: listed as run, no send stopped.
       if (!e.takenBack) ran.push(e.txID);
       await list({ ...e.item, status: 'accepted' });
       await outbox.remove(e.txID);
-    } else if (fate === 'inputs-spent' && rivals.some((r) => successor(r) === 'accepted')) {
+    } else if ((fate === 'inputs-spent' || fate === 'accepted') && placeTaken) {
       // An accepted rival (its successor, or the tx it was to speed up or cancel) took its place.
       await replaced(e);
       await outbox.remove(e.txID);
@@ -186,12 +189,12 @@ export function exportSpends(chain: ChainAlias, signedBytes: Uint8Array): Spends
 }
 
 /**
- * The refused txs that a move's export `tx` on `chain` conflicts with (its selection takes their
- * inputs first; a C-Chain export takes the nonce they hold), and the undecided X/P sends it races
- * ({@link racedBy}). Unlike a send, a move is not stopped by a refused one it does not conflict
- * with: that one keeps waiting for the next send to take its place.
+ * The refused (or taken-back) txs that `tx` on `chain` conflicts with (a send's or a move's export's
+ * selection takes their inputs first; a C-Chain export takes the nonce they hold), and the
+ * undecided X/P sends it races ({@link racedBy}). Unlike a send, a move is not stopped by a refused
+ * one it does not conflict with: that one keeps waiting for the next send to take its place.
  */
-export function replacedByExport(entries: readonly OutboxEntry[], chain: ChainAlias, tx: Spends): string[] {
+export function replacedByTx(entries: readonly OutboxEntry[], chain: ChainAlias, tx: Spends): string[] {
   return [...sharing(entries, chain, tx, true), ...racedBy(entries, chain, tx)];
 }
 

@@ -70,7 +70,7 @@ export function delegationNodes(stakes: readonly StakeRecord[]): string[] {
 
 /** True when something is left to look at (a stake not yet finished, or a reward not yet settled). */
 export function hasOpenStakes(stakes: readonly StakeRecord[], listed?: ReadonlyMap<string, string>): boolean {
-  return stakes.some((s) => s.state === 'pending' || s.state === 'active' || (s.state === 'finished' && (s.settled === undefined || (s.cyclesToSettle?.length ?? 0) > 0)) || (s.state === 'failed' && (listed?.get(s.txID) ?? 'failed') !== 'failed'));
+  return stakes.some((s) => s.state === 'pending' || s.state === 'active' || (s.state === 'finished' && (s.settled === undefined || (s.cyclesToSettle?.length ?? 0) > 0)) || (s.state === 'failed' && !['failed', 'replaced'].includes(listed?.get(s.txID) ?? 'failed')));
 }
 
 function see(s: StakeRecord, v: { start: bigint; end: bigint; potentialReward: bigint }): void {
@@ -148,7 +148,15 @@ async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
   // it was decided there (a lost one past its sendBefore, say: outbox.ts). Its "committed" is taken
   // only as Activity's accepted, or once checked against what the tx spends (`ran`), in the outbox
   // or not: the node may have kept the bytes it refused, and another network entry may have sent them.
-  const listed = input.listed?.get(s.txID);
+  const listedAs = input.listed?.get(s.txID);
+  // One Activity lists as never run (an accepted tx of the wallet's took its place) is failed,
+  // whatever the node says: one taken back and called accepted again, say (settleOutbox).
+  if (listedAs === 'replaced' && s.byWallet && (s.state === 'pending' || s.state === 'active')) {
+    s.state = 'failed';
+    return;
+  }
+  // Taken back (its funds listed again: reopenContradicted in settle-activity.ts), it is pending there.
+  const listed = listedAs === 'taken-back' ? 'pending' : listedAs === 'replaced' ? 'failed' : listedAs;
   const checked = listed !== 'accepted';
   const refused = s.state === 'failed' && s.byWallet && (input.outbox.has(s.txID) || listed === 'accepted');
   // Taken back (its funds listed again: reopenContradicted in settle-activity.ts), Activity lists it

@@ -137,24 +137,33 @@ describe('a delegation out of the outbox that the node calls committed, serving 
   });
 });
 
+/**
+ * delegationKeptOutOfOutbox, whose input the node leaves out of one read (taken as run: the wallet
+ * cannot tell) and then lists again (taken back).
+ */
+async function takenBackDelegation() {
+  const kept = await delegationKeptOutOfOutbox();
+  const { node, wallet, stores, account, sent } = kept;
+  const outboxKey = await testNodeOutboxKey(account.id);
+  const outboxHolds = async () => ((await stores.local.get([outboxKey]))[outboxKey] as { txID: string; voided?: boolean; takenBack?: boolean }[] | undefined)?.filter((e) => e.txID === sent.txID) ?? [];
+  const activity = async () => (await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID);
+  node.lies.set('platform.getUTXOs', rewriteUtxos('pvm', () => []));
+  await wallet.balances.balancesRefresh();
+  expect(await activity()).toMatchObject({ status: 'accepted' });
+  expect((await wallet.staking.stakingMine()).stakes[0]).toMatchObject({ txID: sent.txID, state: 'active' });
+  node.lies.delete('platform.getUTXOs');
+  const view = await wallet.balances.balancesRefresh();
+  return { ...kept, view, activity, outboxHolds };
+}
+
 describe('a delegation out of the outbox that the node calls committed, whose input it leaves out of one read and then lists again', () => {
   it('is taken as run once (the wallet cannot tell), then taken back when its funds show again: spendable, not staked too, said so; active once it really runs', async () => {
-    const { node, wallet, stores, account, base, sent, held } = await delegationKeptOutOfOutbox();
-    const outboxKey = await testNodeOutboxKey(account.id);
-    const outboxHolds = async () => ((await stores.local.get([outboxKey]))[outboxKey] as { txID: string; voided?: boolean; takenBack?: boolean }[] | undefined)?.filter((e) => e.txID === sent.txID) ?? [];
-    // And the P-Chain's UTXOs read as none: what it spends looks spent.
-    node.lies.set('platform.getUTXOs', rewriteUtxos('pvm', () => []));
-    await wallet.balances.balancesRefresh();
-    const activity = async () => (await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID);
-    expect(await activity()).toMatchObject({ status: 'accepted' });
-    expect((await wallet.staking.stakingMine()).stakes[0]).toMatchObject({ txID: sent.txID, state: 'active' });
+    const { node, wallet, base, sent, held, view, activity, outboxHolds } = await takenBackDelegation();
     // The node lists the delegation's input again (it never ran it): its funds count once, as spendable.
-    node.lies.delete('platform.getUTXOs');
-    const view = await wallet.balances.balancesRefresh();
     expect(view.balances.find((b) => b.chain === 'P')).toMatchObject({ spendable: (30n * AVAX).toString() });
     expect(view.balances.find((b) => b.chain === 'P')?.staked).toBeUndefined();
-    expect(view.warnings).toEqual([expect.stringMatching(/^The node lists again funds that a transaction of this account spent, though it had shown it accepted .*never also as staked or sent\.$/)]);
-    expect(await activity()).toMatchObject({ status: 'pending', checking: true });
+    expect(view.warnings).toEqual([expect.stringMatching(/^The node lists again funds that a transaction of this account spent, though it had shown it accepted .*counted as spendable until then, not as staked\.$/)]);
+    expect(await activity()).toMatchObject({ status: 'pending', checking: true, takenBack: true });
     const reopened = await wallet.staking.stakingMine();
     expect(reopened.stakes[0]).toMatchObject({ txID: sent.txID, state: 'pending' });
     expect(reopened.totals.staked).toBe('0');
@@ -171,6 +180,7 @@ describe('a delegation out of the outbox that the node calls committed, whose in
     const decided = await activity();
     expect(decided).toMatchObject({ status: 'accepted' });
     expect(decided?.checking).toBeUndefined();
+    expect(decided?.takenBack).toBeUndefined();
     expect(await refreshUntilDecided(wallet, sent.txID)).toBe('accepted');
     const after = await wallet.balances.balancesRefresh();
     expect(after.warnings).toBeUndefined();
@@ -178,6 +188,29 @@ describe('a delegation out of the outbox that the node calls committed, whose in
     expect(BigInt(after.balances.find((b) => b.chain === 'P')!.spendable)).toBeLessThan(5n * AVAX);
     // Decided, it leaves the outbox: no send is stopped for it (it was never taken for refused).
     expect(await outboxHolds()).toEqual([]);
+  });
+
+  it('whose place the next P-Chain send takes (spending its input) is failed once that send ran, though the node still calls it committed: never staked, never "being checked" for good', async () => {
+    const { node, wallet, sent, activity, outboxHolds } = await takenBackDelegation();
+    expect(await activity()).toMatchObject({ status: 'pending', takenBack: true });
+    // The node still says committed of every tx, and serves the bytes it never ran; it runs what it
+    // is sent now, and the send spends what the delegation spends.
+    node.lies.delete('platform.issueTx');
+    const to = { addresses: [(await freshWallet()).engine.addresses('P')[0]!], threshold: 1 };
+    const amount = (AVAX / 10n).toString();
+    const { fee } = await wallet.sends.sendEstimate({ chain: 'P', amount, to });
+    const send = await wallet.sends.sendP({ amount, to, maxFee: fee });
+    expect(await refreshUntilDecided(wallet, send.txID)).toBe('accepted');
+    expect(await refreshUntilDecided(wallet, sent.txID)).toBe('failed');
+    const item = await activity();
+    expect(item).toMatchObject({ status: 'failed', replaced: true });
+    expect(item?.checking).toBeUndefined();
+    expect(await outboxHolds()).toEqual([]);
+    await wallet.balances.balancesRefresh();
+    const mine = await wallet.staking.stakingMine();
+    expect(mine.stakes.find((s) => s.txID === sent.txID)).toMatchObject({ state: 'failed' });
+    expect(mine.totals.staked).toBe('0');
+    expect((await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'P')?.staked).toBeUndefined();
   });
 });
 

@@ -2,7 +2,7 @@
 // place: what stops the next send, and which move's export is the successor of which.
 import { describe, expect, it } from 'vitest';
 import { type OutboxEntry, outboxEntry, settleOutbox } from '../../src/background/outbox.js';
-import { conflictsOf, exportSpends, MOVING_AT_MOST, replacedByExport, settleRefused, successors } from '../../src/background/refused.js';
+import { conflictsOf, exportSpends, MOVING_AT_MOST, replacedByTx, settleRefused, successors } from '../../src/background/refused.js';
 import type { TransferRecord } from '../../src/background/transfer-journal.js';
 import { fromHex } from '../../src/core/bytes.js';
 import { buildCExport, signEvmTx } from '../../src/core/tx/c.js';
@@ -34,29 +34,38 @@ describe('refused sends (voided): kept until they ran or an accepted successor t
 
   it('one held again as taken back (its funds listed again after it showed accepted) is listed accepted once it ran and leaves, no send stopped; until then the next send spends what it spends', async () => {
     const fate = { status: 'Committed', utxos: [utxo(1n)] };
-    const { engine, outbox, txID, u } = await voided(fate);
-    // Held again over an entry that had run (refused, then accepted, then taken back): that word is not kept.
-    await outbox.update(txID, (e) => ({ ...e, ran: true }));
-    const [entry] = await outbox.list();
-    await outbox.holdTakenBack(entry!);
+    const { engine, outbox, txID, u } = await voided(fate, { voided: undefined });
+    await outbox.holdTakenBack((await outbox.list())[0]!);
     expect((await outbox.list()).map((e) => [e.voided, e.takenBack, e.surfaced, e.ran])).toEqual([[true, true, true, undefined]]);
-    // Its funds listed, the node's "committed" proves nothing: not listed, no send stopped, and (the node holding it) nothing to replace.
+    // Its funds listed, the node's "committed" proves nothing: not listed, no send stopped; the node
+    // holding it, it is not live, but a send spending one of its inputs takes its place all the same.
     const before = listed.length;
     await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).resolves.toEqual([]);
     expect(listed.length).toBe(before);
-    expect(conflictsOf([entry!], 'P', { inputs: [utxoId(u)] })).toEqual([txID]);
+    expect(replacedByTx(await outbox.list(), 'P', { inputs: [utxoId(u)] })).toEqual([txID]);
+    expect(replacedByTx(await outbox.list(), 'P', { inputs: [utxoId(utxo(3n))] })).toEqual([]);
     // It ran: listed accepted, gone, the send goes on.
     fate.utxos = [];
     await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).resolves.toEqual([]);
     expect(listed.at(-1)).toMatchObject({ txID, status: 'accepted' });
     expect(await outbox.list()).toEqual([]);
     // A refresh settles it the same way: accepted, out of the outbox.
-    const again = await voided({ status: 'Committed', utxos: [] });
+    const again = await voided({ status: 'Committed', utxos: [] }, { voided: undefined });
     await again.outbox.holdTakenBack((await again.outbox.list())[0]!);
     let settled: ReadonlyMap<string, string> = new Map();
     await settleOutbox(again.engine, again.outbox, async (s) => void (settled = s), () => undefined);
     expect(settled.get(again.txID)).toBe('accepted');
     expect(await again.outbox.list()).toEqual([]);
+  });
+
+  it('a refused one that ran, then was taken back, stays a refused one: its running asked anew, and once it runs the next send is told', async () => {
+    const fate = { status: 'Committed', utxos: [utxo(1n)] };
+    const { engine, outbox } = await voided(fate, { ran: true });
+    await outbox.holdTakenBack((await outbox.list())[0]!);
+    expect((await outbox.list()).map((e) => [e.voided, e.takenBack, e.surfaced, e.ran])).toEqual([[true, undefined, true, undefined]]);
+    await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).resolves.toEqual([]);
+    fate.utxos = [];
+    await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).rejects.toMatchObject({ code: 'earlier-send-went-through' });
   });
 
   it('one whose funds are gone unexplained stops the next send once ("may have gone through"), and stays', async () => {
@@ -91,9 +100,9 @@ describe('refused sends (voided): kept until they ran or an accepted successor t
     await outbox.put({ ...outboxEntry('P', 'damaged', new Uint8Array([1, 2, 3]), item('damaged')), voided: true });
     const exported = pTx([u, utxo(4_000_000n)]);
     expect(exportSpends('P', exported.bytes)).toEqual({ inputs: [utxoId(u), expect.any(String)] });
-    const replaced = replacedByExport(await outbox.list(), 'P', exportSpends('P', exported.bytes));
+    const replaced = replacedByTx(await outbox.list(), 'P', exportSpends('P', exported.bytes));
     expect(replaced).toEqual([txID, pending.txID]);
-    expect(replacedByExport(await outbox.list(), 'X', exportSpends('P', exported.bytes))).toEqual([]);
+    expect(replacedByTx(await outbox.list(), 'X', exportSpends('P', exported.bytes))).toEqual([]);
     await outbox.markReplaced(replaced, exported.txID);
     expect((await outbox.list()).map((e) => [e.txID, e.replacedBy])).toEqual([
       [txID, exported.txID],
@@ -112,7 +121,7 @@ describe('refused sends (voided): kept until they ran or an accepted successor t
     const built = buildCExport({ ctx, from: second.evmAddress, nonce: 7n, balanceWei: 10n ** 18n, destination: 'X', amount: 1_000_000n, to: mine, baseFeeWei: 1n });
     const exported = encodeSignedTx({ unsigned: built.tx, credentials: [{ fx: 'secp', signatures: [new Uint8Array(65)] }] });
     expect(exportSpends('C', exported)).toEqual({ nonce: 7n });
-    expect(replacedByExport([seven, eight], 'C', exportSpends('C', exported))).toEqual([seven.txID]);
+    expect(replacedByTx([seven, eight], 'C', exportSpends('C', exported))).toEqual([seven.txID]);
   });
 
   it('what the wallet knows of a successor: accepted in Activity or the move journal, a move\'s export under way, damaged records skipped', () => {
