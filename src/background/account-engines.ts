@@ -137,11 +137,12 @@ export class AccountEngines {
     const entries = await (await this.outbox(preset, account.id)).list();
     // A move's export signed and not decided keeps its funds from new txs (its run decides it within
     // the minute: a refusal fails the move). A journal that cannot be read adds none (moves say so).
-    const exports = (
-      await this.journal(preset, account.id)
-        .then((j) => j.unfinished())
-        .catch(() => [])
-    ).flatMap((r) => (r.state === 'export-signed' && r.export ? [r.export] : []));
+    const moves = await this.journal(preset, account.id)
+      .then((j) => j.list())
+      .catch(() => []);
+    const exports = moves.flatMap((r) => (r.state === 'export-signed' && r.export ? [r.export] : []));
+    // A move's export whose import was accepted ran: a read listing its inputs again is not believed.
+    const ranElsewhere = new Set(moves.flatMap((r) => (r.export && r.imports.some((t) => t.accepted === true) ? [r.export.txID] : [])));
     const skip = (e: { txID: string }, error: unknown) => this.options.log?.(`a kept tx cannot be read (${e.txID}): ${(error as Error).message}`);
     const spent = await SpentBook.open(this.local, spentKey(preset.id, account.id), this.options.log);
     const engine = new WalletEngine(client, chainContextOf(identity), keys, {
@@ -151,6 +152,7 @@ export class AccountEngines {
       spendFirst: inputsOf(entries.filter((e) => e.voided && !exports.some((x) => x.txID === e.txID)), skip),
       spendNever: inputsOf(exports, skip),
       spent,
+      ranElsewhere,
       ...(this.options.wait ? { wait: this.options.wait } : {}),
     });
     return { engine, preset, account, cache, spent };

@@ -47,6 +47,12 @@ export interface EngineOptions {
   spendNever?: ReadonlyMap<string, string>;
   /** What txs taken as accepted spent, to tell when a node contradicts one (see SpentRecord). */
   spent?: SpentRecord;
+  /**
+   * Txs another chain proves ran (a move's export whose import it accepted): a read listing again
+   * what one was noted to spend (`spent`) is not believed. That UTXO is left out, never counted or
+   * selected, and the tx is not taken back.
+   */
+  ranElsewhere?: ReadonlySet<string>;
 }
 
 /**

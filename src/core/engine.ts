@@ -46,9 +46,10 @@ export class WalletEngine {
   readonly #unproven = new Set<string>();
   readonly #proofs: ProofCache;
   private readonly owned: ReadonlySet<string>;
-  private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst' | 'spendNever' | 'spent'>> & { wait: WaitOptions };
+  private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst' | 'spendNever' | 'spent' | 'ranElsewhere'>> & { wait: WaitOptions };
   readonly #spendFirst: ReadonlyMap<string, string>;
   readonly #spendNever: ReadonlyMap<string, string>;
+  readonly #ranElsewhere: ReadonlySet<string>;
   /** What txs taken as accepted spent (EngineOptions.spent). */
   readonly spent: SpentRecord | undefined;
   #proofDeadline: number | undefined;
@@ -64,6 +65,7 @@ export class WalletEngine {
     this.#proofs = options.proofs ?? memoryProofCache();
     this.#spendFirst = options.spendFirst ?? new Map();
     this.#spendNever = options.spendNever ?? new Map();
+    this.#ranElsewhere = options.ranElsewhere ?? new Set();
     this.spent = options.spent;
     this.options = {
       evmChainId: options.evmChainId,
@@ -114,16 +116,23 @@ export class WalletEngine {
     for (const d of checked.disproven) this.#dropped.push({ ...where, ...d });
     for (const u of checked.unproven) this.#unproven.add(refKey(u));
     const spenders = new Set<string>();
+    const listed: Utxo[] = [];
     for (const u of checked.utxos) {
       // Spent by a tx taken as accepted: the node contradicts it, now or when it was taken. Kept
-      // (counted once the tx is followed again: never both), and told (`contradicted`).
+      // (counted once the tx is followed again: never both), and told (`contradicted`); but for a
+      // tx another chain proves ran (a move's export whose import it accepted): left out.
       const id = utxoId(u);
       const spender = this.spent?.spenderOf(id);
+      if (spender !== undefined && this.#ranElsewhere.has(spender)) {
+        this.#dropped.push({ ...where, id, reason: 'spent by a move whose funds arrived on the other chain' });
+        continue;
+      }
+      listed.push(u);
       if (spender !== undefined) this.#contradicted.add(spender);
       const kept = spender ?? this.#spendFirst.get(id) ?? this.#spendNever.get(id);
       if (kept !== undefined) spenders.add(kept);
     }
-    const { utxos, unrun } = withoutOutputsOf(checked.utxos, spenders);
+    const { utxos, unrun } = withoutOutputsOf(listed, spenders);
     for (const u of unrun) this.#dropped.push({ ...where, id: utxoId(u), reason: 'created by a transaction whose inputs the node lists as unspent' });
     return utxos;
   }

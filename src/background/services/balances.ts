@@ -359,6 +359,7 @@ const DROP_REASONS: readonly (readonly [string, string])[] = [
   ['the node sent two different', 'two different ones came under one ID'],
   ['disproven', 'the transaction that would have created it says otherwise'],
   ['created by a transaction whose inputs', 'the node also lists as unspent what the transaction that created it spent'],
+  ['spent by a move', 'a move between chains spent it, and its funds arrived on the other chain'],
 ];
 
 function droppedWarnings(dropped: WalletEngine['droppedUtxos']): string[] {

@@ -1,0 +1,44 @@
+// A move between chains that ran, behind a node that lists its export's input again afterwards
+// (a lagging backend, or a lie), on the Helicon test node: the funds count once, where they arrived.
+import { describe, expect, it } from 'vitest';
+import { utxoId } from '../../src/core/codec/ids.js';
+import type { Utxo } from '../../src/core/codec/index.js';
+import type { AssetBalanceView, BalancesView } from '../../src/shared/messages.js';
+import { AVAX } from './fixture.js';
+import { lyingNode, moveUntilDone, rewriteUtxos } from './lying-node.js';
+import { fundedWallet } from './wallet-fixture.js';
+
+const row = (view: BalancesView, chain: string, assetID: string): AssetBalanceView | undefined => view.balances.find((b) => b.chain === chain && b.assetID === assetID);
+
+describe("a move whose import ran, its export's input listed again on its chain", () => {
+  it('counts the funds once, on the chain they arrived on: the input listed again is left out, said so, and the move is not taken back', async () => {
+    const node = lyingNode();
+    const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
+    // What the X-Chain lists before the move: the funds its export will spend.
+    const before: Utxo[] = [];
+    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => (before.push(...utxos), utxos)));
+    await wallet.balances.balancesRefresh();
+    node.lies.delete('avm.getUTXOs');
+    expect(before.length).toBeGreaterThan(0);
+
+    expect(await moveUntilDone(wallet, 'X', 'P', 2n * AVAX)).toBe('completed');
+    const honest = await wallet.balances.balancesRefresh();
+    const xAfter = BigInt(row(honest, 'X', avax)!.spendable);
+    const pAfter = BigInt(row(honest, 'P', avax)!.spendable);
+    expect(xAfter).toBeLessThan(8n * AVAX);
+    expect(pAfter).toBeGreaterThan(AVAX);
+
+    // The node lists the export's input again beside what it lists now.
+    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => [...utxos, ...before.filter((b) => !utxos.some((u) => utxoId(u) === utxoId(b)))]));
+    const lied = await wallet.balances.balancesRefresh();
+    expect(BigInt(row(lied, 'X', avax)!.spendable)).toBe(xAfter);
+    expect(BigInt(row(lied, 'P', avax)!.spendable)).toBe(pAfter);
+    expect(lied.warnings).toEqual([expect.stringMatching(/X-Chain .*a move between chains spent it, and its funds arrived on the other chain\): not counted/)]);
+    // Nothing was taken back: the move stays completed, and a send on X spends only what is there.
+    expect((await wallet.transfers.transfersList()).transfers.every((t) => t.state === 'completed')).toBe(true);
+    node.lies.delete('avm.getUTXOs');
+    const again = await wallet.balances.balancesRefresh();
+    expect(BigInt(row(again, 'X', avax)!.spendable)).toBe(xAfter);
+    expect(again.warnings).toBeUndefined();
+  });
+});
