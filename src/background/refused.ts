@@ -17,17 +17,17 @@ import { nonceReader, type Outbox, type OutboxEntry, rivalsOf, type Successor } 
 import type { TransferRecord } from './transfer-journal.js';
 
 /**
- * The inputs of X/P txs as kept (signed bytes), each to the tx that spends it; one that cannot be read (damaged storage) is
+ * The inputs of X/P txs as kept (signed bytes), each to the txs that spend it; one that cannot be read (damaged storage) is
  * skipped and reported through `skip`. Of the refused ones (voided): every selection takes them
  * (EngineOptions.spendFirst), so the next send shares an input with each. Of a move's export not
  * decided yet: no selection takes them (EngineOptions.spendNever).
  */
-export function inputsOf<T extends Pick<OutboxEntry, 'chain' | 'txID' | 'signedHex'>>(txs: readonly T[], skip: (e: T, error: unknown) => void): Map<string, string> {
-  const ids = new Map<string, string>();
+export function inputsOf<T extends Pick<OutboxEntry, 'chain' | 'txID' | 'signedHex'>>(txs: readonly T[], skip: (e: T, error: unknown) => void): Map<string, string[]> {
+  const ids = new Map<string, string[]>();
   for (const e of txs) {
     if (isEvmHash(e.txID) || e.chain === 'C') continue;
     try {
-      for (const id of inputIds(decodeChainTx(e.chain, fromHex(e.signedHex)))) ids.set(id, e.txID);
+      for (const id of inputIds(decodeChainTx(e.chain, fromHex(e.signedHex)))) ids.set(id, [...(ids.get(id) ?? []), e.txID]);
     } catch (error) {
       skip(e, error);
     }

@@ -34,17 +34,17 @@ export interface EngineOptions {
   /** Proofs of UTXOs already checked against their txs (default: this engine's own, in memory). */
   proofs?: ProofCache;
   /**
-   * UTXOs (by ID, each to the kept tx that spends it) every selection of their asset takes: the
+   * UTXOs (by ID, each to the kept txs that spend it) every selection of their asset takes: the
    * inputs of sends the node refused or that were taken back, so that the next send conflicts with
    * them and at most one of the two can run (src/background/refused.ts).
    */
-  spendFirst?: ReadonlyMap<string, string>;
+  spendFirst?: ReadonlyMap<string, readonly string[]>;
   /**
-   * UTXOs (by ID, each to the kept tx that spends it) no selection takes unless in spendFirst: the
+   * UTXOs (by ID, each to the kept txs that spend it) no selection takes unless in spendFirst: the
    * inputs of a move's export not decided yet, so a new tx never takes the funds of one that may
    * still run.
    */
-  spendNever?: ReadonlyMap<string, string>;
+  spendNever?: ReadonlyMap<string, readonly string[]>;
   /** What txs taken as accepted spent, to tell when a node contradicts one (see SpentRecord). */
   spent?: SpentRecord;
   /**

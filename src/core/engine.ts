@@ -47,8 +47,8 @@ export class WalletEngine {
   readonly #proofs: ProofCache;
   private readonly owned: ReadonlySet<string>;
   private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst' | 'spendNever' | 'spent' | 'ranElsewhere'>> & { wait: WaitOptions };
-  readonly #spendFirst: ReadonlyMap<string, string>;
-  readonly #spendNever: ReadonlyMap<string, string>;
+  readonly #spendFirst: ReadonlyMap<string, readonly string[]>;
+  readonly #spendNever: ReadonlyMap<string, readonly string[]>;
   readonly #ranElsewhere: ReadonlySet<string>;
   /** What txs taken as accepted spent (EngineOptions.spent). */
   readonly spent: SpentRecord | undefined;
@@ -129,8 +129,8 @@ export class WalletEngine {
       }
       listed.push(u);
       if (spender !== undefined) this.#contradicted.add(spender);
-      const kept = spender ?? this.#spendFirst.get(id) ?? this.#spendNever.get(id);
-      if (kept !== undefined) spenders.add(kept);
+      // Every kept tx spending it (two refused sends may share an input): none of them ran.
+      for (const kept of [spender, ...(this.#spendFirst.get(id) ?? []), ...(this.#spendNever.get(id) ?? [])]) if (kept !== undefined) spenders.add(kept);
     }
     const { utxos, unrun } = withoutOutputsOf(listed, spenders);
     for (const u of unrun) this.#dropped.push({ ...where, id: utxoId(u), reason: 'created by a transaction whose inputs the node lists as unspent' });

@@ -1,0 +1,56 @@
+// What a UTXO read leaves out around the txs the wallet keeps (WalletEngine.utxos): the outputs of
+// every kept tx whose input the same read lists (none of them ran), and an input of a tx another
+// chain proves ran (EngineOptions.ranElsewhere).
+import { sha256 } from '@noble/hashes/sha2.js';
+import { describe, expect, it } from 'vitest';
+import { utxoId } from '../../src/core/codec/ids.js';
+import { encodeUtxo, type Utxo } from '../../src/core/codec/index.js';
+import { cb58Decode } from '../../src/core/encoding.js';
+import { type EngineOptions, WalletEngine } from '../../src/core/engine.js';
+import { RpcError } from '../../src/core/errors.js';
+import type { NodeClient } from '../../src/core/node.js';
+import { pTx } from './outbox-test-kit.js';
+import { ctx, ewoq, second, utxo } from './pvm-test-kit.js';
+
+function engineReading(read: Utxo[], options: Omit<EngineOptions, 'evmChainId'>): WalletEngine {
+  const node = {
+    platform: { getTx: () => Promise.reject(new RpcError('platform.getTx', -32000, 'not found')) },
+    getAllUtxos: async () => {
+      const encoded = read.map((u) => encodeUtxo(u, 'pvm'));
+      return { utxos: read, encoded, digests: encoded.map((b) => sha256(b)), dropped: [] };
+    },
+  };
+  return new WalletEngine(node as unknown as NodeClient, ctx, { xp: [ewoq], evm: second, change: ewoq.shortId }, { evmChainId: 1n, ...options });
+}
+
+/** A UTXO that tx `txID` created (its change, say). */
+const createdBy = (txID: string, amount: bigint): Utxo => ({ ...utxo(amount), txID: cb58Decode(txID) });
+
+describe('a UTXO read beside the txs the wallet keeps', () => {
+  it('leaves out the outputs of every kept tx spending an input it lists, not only the last one kept', async () => {
+    const input = utxo(5n);
+    const first = pTx([input]).txID;
+    const retry = pTx([input, utxo(6n)]).txID;
+    const read = [input, createdBy(first, 1n), createdBy(retry, 2n), utxo(7n)];
+    const engine = engineReading(read, { spendFirst: new Map([[utxoId(input), [first, retry]]]) });
+    const kept = await engine.utxos('P');
+    expect(kept.map((u) => utxoId(u))).toEqual([utxoId(read[0]!), utxoId(read[3]!)]);
+    expect(engine.droppedUtxos.map((d) => d.reason)).toEqual(Array(2).fill('created by a transaction whose inputs the node lists as unspent'));
+  });
+
+  it("leaves out an input listed again of a tx another chain proves ran, keeps that tx's change, and takes nothing back", async () => {
+    const input = utxo(5n);
+    const exported = pTx([input]).txID;
+    const noted = new Map([[utxoId(input), exported]]);
+    const spent = { spenderOf: (id: string) => noted.get(id), note: () => undefined, forget: () => undefined };
+    const change = createdBy(exported, 3n);
+    const proven = engineReading([input, change], { spent, ranElsewhere: new Set([exported]) });
+    expect((await proven.utxos('P')).map((u) => utxoId(u))).toEqual([utxoId(change)]);
+    expect(proven.contradicted.size).toBe(0);
+    expect(proven.droppedUtxos).toEqual([expect.objectContaining({ id: utxoId(input), reason: 'spent by a move whose funds arrived on the other chain' })]);
+    // Without that proof the tx is taken back: its input counts, its change does not.
+    const unproven = engineReading([input, change], { spent });
+    expect((await unproven.utxos('P')).map((u) => utxoId(u))).toEqual([utxoId(input)]);
+    expect([...unproven.contradicted]).toEqual([exported]);
+  });
+});
