@@ -11,6 +11,7 @@ import type { OutputOwners } from '../core/codec/types.js';
 import type { NodeClient } from '../core/node.js';
 import type { CurrentValidator } from '../core/node/validators.js';
 import { splitReward } from '../core/staking/reward.js';
+import { CLOCK_AHEAD_LIMIT } from '../core/staking/rules.js';
 import { classifyRewardUtxos, rewardTxIdOf } from '../core/staking/rewards.js';
 import type { OwnerSet } from '../shared/messages.js';
 import type { RewardRecord, StakeRecord } from './stake-book.js';
@@ -167,9 +168,11 @@ async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
     const state = listed === 'accepted' || (listed === 'failed' && input.outbox.has(s.txID)) ? listed : await input.txState(s.txID);
     // One the node does not know and the outbox no longer sends (given up, or never written) never ran.
     // Past its end (a delegation's or fixed validation's, from its tx) and not run by the node's
-    // word, it never can be: failed, whatever Activity waits for. Not while the node still holds it
-    // (processing): the chain's time may run behind the time used here (lockClamp: up to an hour ahead).
-    const ended = s.kind !== 'auto-renewed' && s.end !== undefined && input.now >= s.end && (state === 'unknown' || state === 'failed');
+    // word, it never can be: failed, whatever Activity waits for. While the node still holds it
+    // (processing), only an hour later: the chain's time may run behind the time used here
+    // (lockClamp: up to CLOCK_AHEAD_LIMIT ahead), and a node holding it for good must not keep it pending.
+    const past = s.kind !== 'auto-renewed' && s.end !== undefined && input.now >= s.end;
+    const ended = past && (state === 'unknown' || state === 'failed' || (state === 'processing' && input.now >= s.end! + Number(CLOCK_AHEAD_LIMIT)));
     if (ended || (listed !== 'pending' && (state === 'failed' || (state === 'unknown' && !input.outbox.has(s.txID) && Date.now() - s.createdAt > UNSENT_GRACE_MS)))) s.state = 'failed';
     if (state !== 'accepted' || (checked && !(await input.ran?.(s.txID)))) return;
     s.state = 'active';

@@ -5,7 +5,7 @@
 // CSV's lines for rewards and activity.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { StakeBook, stakedAmounts, type StakeRecord } from '../../src/background/stake-book.js';
+import { listedStates, StakeBook, stakedAmounts, type StakeRecord } from '../../src/background/stake-book.js';
 import { followStakes, hasOpenStakes, type FollowInput } from '../../src/background/stake-follow.js';
 import { stakingCsv } from '../../src/background/staking-csv.js';
 import { myStakeView } from '../../src/background/staking-views.js';
@@ -98,14 +98,30 @@ describe('following stakes', () => {
     await followStakes(unknown, input({ u: 'unknown' }, {}, { listed: new Map() }));
     expect(unknown[0]!.state).toBe('failed');
     // Past its end and not run by the node's word (unknown, failed), a delegation never can be:
-    // failed, though Activity still lists it pending. One the node still holds (processing) waits:
-    // the time used may run up to an hour ahead of the chain's.
+    // failed, though Activity still lists it pending. One the node still holds (processing) waits
+    // an hour more (the time used may run up to an hour ahead of the chain's), then fails too.
     const late = [record({ txID: 'l', state: 'pending', end: 1_000 }), record({ txID: 'k', state: 'pending', end: 1_000 }), record({ txID: 'j', state: 'pending', end: 1_000 })];
     const lateListed = new Map([['l', 'pending'], ['k', 'pending'], ['j', 'pending']]);
     await followStakes(late, input({ l: 'unknown', k: 'processing', j: 'failed' }, {}, { now: 999, listed: lateListed }));
     expect(late.map((s) => s.state)).toEqual(['pending', 'pending', 'pending']);
     await followStakes(late, input({ l: 'unknown', k: 'processing', j: 'failed' }, {}, { now: 1_000, listed: lateListed }));
     expect(late.map((s) => s.state)).toEqual(['failed', 'pending', 'failed']);
+    await followStakes(late, input({ l: 'unknown', k: 'processing', j: 'failed' }, {}, { now: 4_599, listed: lateListed }));
+    expect(late[1]!.state).toBe('pending');
+    await followStakes(late, input({ l: 'unknown', k: 'processing', j: 'failed' }, {}, { now: 4_600, listed: lateListed }));
+    expect(late[1]!.state).toBe('failed');
+  });
+
+  it("fails a stake of its own whose tx Activity lists as replaced (a send of the wallet's took its place), whatever the node says", async () => {
+    const stakes = [record({ txID: 'r', state: 'pending', end: 2e9 }), record({ txID: 'a', state: 'active', end: 2e9 }), record({ txID: 'o', state: 'pending', end: 2e9, byWallet: false })];
+    const listed = listedStates([
+      { txID: 'r', status: 'failed', replaced: true },
+      { txID: 'a', status: 'failed', replaced: true },
+      { txID: 'o', status: 'failed', replaced: true },
+    ]);
+    await followStakes(stakes, input({ r: 'accepted', a: 'accepted', o: 'accepted' }, {}, { listed, ran: async () => true, now: 0 }));
+    expect(stakes.map((s) => s.state)).toEqual(['failed', 'failed', expect.not.stringMatching(/^failed$/)]);
+    expect(hasOpenStakes(stakes.slice(0, 2), listed)).toBe(false);
   });
 
   it('follows an active stake of its own that Activity lists pending again (taken back: its funds listed again) as sent: active only once it ran', async () => {
