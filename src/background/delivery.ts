@@ -89,6 +89,7 @@ export class Delivery {
         if (known.status !== 'pending' || !item.checking) delete known.checking;
         else known.checking = true;
         if (known.status !== 'pending') delete known.takenBack;
+        if (known.status === 'accepted') delete known.replaced;
       } else addActivity(c, { ...item });
       c.receiveNext = Math.max(c.receiveNext, indices.receiveNext);
       c.changeNext = Math.max(c.changeNext, indices.changeNext);
@@ -315,18 +316,20 @@ export class Delivery {
           if (item.checking) known.checking = true;
           else delete known.checking;
           if (item.status !== 'pending') delete known.takenBack;
+          if (item.status === 'accepted') delete known.replaced;
         }
       });
     };
     const replaced = async (e: OutboxEntry) => {
       if (e.item.kind === 'export') await this.keptExportSeen(preset, account.id, e.txID, 'replaced');
-      // One taken back is listed, being checked: its place taken, it never ran.
-      if (e.takenBack) {
-        await this.caches.update(preset.id, account.id, (c) => {
-          const known = c.activity.find((a) => a.txID === e.txID && a.status === 'pending');
-          if (known) Object.assign(known, { status: 'failed', replaced: true, checking: undefined, takenBack: undefined });
-        });
-      }
+      // One Activity lists (taken back, or refused and found "may have gone through"): its place taken, it never ran.
+      await this.caches.update(preset.id, account.id, (c) => {
+        const known = c.activity.find((a) => a.txID === e.txID && a.status === 'pending');
+        if (!known) return;
+        Object.assign(known, { status: 'failed', replaced: true });
+        delete known.checking;
+        delete known.takenBack;
+      });
     };
     return settleRefused(engine, outbox, chain, evm, list, successor, replaced);
   }
@@ -360,11 +363,14 @@ export class Delivery {
   /**
    * Before the signed bytes of a site's X/P tx go back to the site (which may send them itself):
    * the checks a send of the wallet's own gets (a refused send that ran stops it; one that could
-   * still run must be replaced by it).
+   * still run must be replaced by it). `txID`, once fully signed: the kept txs it replaces are
+   * marked so (the site may send it itself), and decided once the node shows it ran.
    */
-  async checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes, networkId: string): Promise<void> {
+  async checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes, networkId: string, txID?: string): Promise<void> {
     if (chain === 'C') return;
-    await this.beforeSending(await this.approvedOn(accountId, networkId), chain, decodeChainTx(chain, signedBytes));
+    const ctx = await this.approvedOn(accountId, networkId);
+    const { replaced } = await this.beforeSending(ctx, chain, decodeChainTx(chain, signedBytes));
+    if (txID !== undefined && replaced.length > 0) await (await this.engines.outbox(ctx.preset, ctx.account.id)).markReplaced(replaced, txID);
   }
 
   /** The account on the selected network, when it is still `networkId` (the one a site's request was approved on). */

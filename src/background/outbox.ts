@@ -93,13 +93,13 @@ export class Outbox {
    * Holds a tx taken as accepted and then taken back (its funds listed again: reopenContradicted in
    * settle-activity.ts) as a refused one (voided), with no word of its running kept (`ran`): its
    * fate is asked anew before it is listed as run again. Listed already (surfaced), as being checked.
-   * One refused before (voided here already) stays a refused one: once it runs, the next send is told.
+   * One refused before is held as taken back too: Activity had listed it as run, so once it runs
+   * again no send is told of it, and a send of the wallet's that took its place outweighs the node.
    */
   holdTakenBack(entry: OutboxEntry): Promise<void> {
     return this.change((all) => {
-      const stored = all.find((e) => e.txID === entry.txID);
-      const { ran: _ran, ...held } = stored ?? entry;
-      return [...all.filter((e) => e.txID !== entry.txID), { ...held, voided: true, surfaced: true, ...(stored?.voided ? {} : { takenBack: true }) }];
+      const { ran: _ran, ...held } = all.find((e) => e.txID === entry.txID) ?? entry;
+      return [...all.filter((e) => e.txID !== entry.txID), { ...held, voided: true, takenBack: true, surfaced: true }];
     });
   }
 
@@ -339,7 +339,8 @@ export async function settleOutbox(
     const exporting = !isEvmHash(entry.txID) && entry.chain === 'C' && exportNonces(entry.signedHex, engine.evmAddress).length > 0;
     let fate: TxFate | undefined;
     try {
-      fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex));
+      // A taken-back one is asked anew: another engine's spent book may still note it as run.
+      fate = await engine.txFate(entry.chain, entry.txID, fromHex(entry.signedHex), entry.takenBack);
       // Past its sendBefore: never sent again, so one the node does not know did not run (failed).
       // By the chain's time too, read then: a computer's clock behind it would send a change after its cycle ended.
       const late = fate === 'not-seen' && entry.item.sendBefore !== undefined && Number((await pClock(engine)).now) >= entry.item.sendBefore;
@@ -347,8 +348,11 @@ export async function settleOutbox(
         // Kept until it ran or its successor did; never sent again, never given up by age. A
         // failure is recorded (its item, if listed, says so) and changes nothing here.
         if (fate === 'failed' || late) settled.set(entry.txID, 'failed');
-        else if (fate === 'accepted') {
-          // A taken-back one is asked about again below: an accepted rival proves it never ran.
+        else if (fate === 'accepted' && !isEvmHash(entry.txID) && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'accepted') {
+          // An X/P one whose place an accepted tx of the wallet took never ran, though the node says so (see settleRefused).
+          settled.set(entry.txID, 'replaced');
+        } else if (fate === 'accepted') {
+          // Asked about again below, against rivals decided in this pass.
           settled.set(entry.txID, 'accepted');
           if (entry.takenBack) continue;
           if (!entry.ran) ran.push(entry.txID);
@@ -405,11 +409,14 @@ export async function settleOutbox(
   // src/background/refused.ts) once either ran.
   const entries = await outbox.list();
   const nonceOf = nonceReader();
-  // So is a taken-back one the node calls accepted again (it had before, listing its funds unspent).
+  // So is a refused or taken-back X/P one the node calls accepted while a rival ran (see settleRefused).
   for (const e of entries) {
-    const contested = e.takenBack && settled.get(e.txID) === 'accepted';
+    const contested = e.voided && !isEvmHash(e.txID) && settled.get(e.txID) === 'accepted';
     if (!contested && (settled.get(e.txID) !== 'unclear' || held.has(e.txID))) continue;
-    if (rivalsOf(e, entries, nonceOf).some((r) => (r !== e.txID && settled.get(r) === 'accepted') || successor(r) === 'accepted')) settled.set(e.txID, 'replaced');
+    if (!rivalsOf(e, entries, nonceOf).some((r) => (r !== e.txID && settled.get(r) === 'accepted') || successor(r) === 'accepted')) continue;
+    settled.set(e.txID, 'replaced');
+    ranKept.delete(e.txID);
+    if (ran.includes(e.txID)) ran.splice(ran.indexOf(e.txID), 1);
   }
   // Voided before Activity says failed: the next send conflicts with it from then on. What was
   // decided is recorded before the entries go: a worker that dies in between asks again.

@@ -37,7 +37,7 @@ export interface SiteWallet {
   /** An engine for one account on the selected network (its keys stay inside it), and that network's ID (a site's X/P tx is held to it). */
   siteEngine(accountId: string): Promise<{ engine: WalletEngine; networkId: string }>;
   evmNonceFor(accountId: string): Promise<bigint>;
-  checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes, networkId: string): Promise<void>;
+  checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes, networkId: string, txID?: string): Promise<void>;
   /** `networkId`: the network the approval was shown for; on another, nothing is sent. `beforeSending` (X/P txs): run once it is sure to go out (on the network it goes to), before it does. */
   sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes }, item: ActivityItem, networkId?: string, beforeSending?: (networkId: string) => Promise<void>): Promise<void>;
   /** A site's stake, in the account's stake book (pending) before it is sent, as the wallet's own are; one already there is kept. */

@@ -65,7 +65,7 @@ export async function settleRefused(
   const nonceOf = nonceReader();
   for (const e of all) {
     if (!onChain(e, chain, evm)) continue;
-    const fate = e.ran ? 'accepted' : await engine.txFate(e.chain, e.txID, fromHex(e.signedHex));
+    const fate = e.ran ? 'accepted' : await engine.txFate(e.chain, e.txID, fromHex(e.signedHex), e.takenBack);
     const rivals = rivalsOf(e, all, nonceOf);
     // A refused EVM tx whose nonce an undecided EVM one holds (the tx it was to speed up or cancel,
     // the send that took its place) is in no send's way: the pool keeps one tx per nonce, so that
@@ -73,14 +73,16 @@ export async function settleRefused(
     // move's): the EVM pool can still run the refused tx, the export then failing on its nonce.
     const held = evm && all.some((o) => !o.voided && isEvmHash(o.txID) && rivals.includes(o.txID));
     const placeTaken = rivals.some((r) => successor(r) === 'accepted');
-    // One taken back (Outbox.holdTakenBack) whose place an accepted tx of the wallet took never ran,
-    // though the node says so again: it had said so before, listing its funds unspent.
-    if (fate === 'accepted' && !(e.takenBack && placeTaken)) {
+    // An X/P one whose place an accepted tx of the wallet took (spending one of its inputs) never
+    // ran, though the node says so: both cannot have (a node that once listed its funds again after
+    // calling it accepted, say: taken back).
+    if (fate === 'accepted' && !(placeTaken && !evm)) {
       // One taken back (Outbox.holdTakenBack) was never taken for refused: listed as run, no send stopped.
       if (!e.takenBack) ran.push(e.txID);
       await list({ ...e.item, status: 'accepted' });
       await outbox.remove(e.txID);
     } else if ((fate === 'inputs-spent' || fate === 'accepted') && placeTaken) {
+      // (Its item, if Activity lists it, is failed: `replaced`.)
       // An accepted rival (its successor, or the tx it was to speed up or cancel) took its place.
       await replaced(e);
       await outbox.remove(e.txID);

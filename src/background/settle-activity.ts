@@ -61,7 +61,10 @@ export async function settleActivity(
       // One listed as failed (the node's word, kept: keptInTheWay in src/background/outbox.ts) is corrected.
       if (known) {
         Object.assign(known, fate === 'accepted' ? { status: 'accepted' } : { status: 'pending', checking: true });
-        if (fate === 'accepted') delete known.takenBack;
+        if (fate === 'accepted') {
+          delete known.takenBack;
+          delete known.replaced;
+        }
       }
       else addActivity(cache, { ...e.item, ...(fate === 'accepted' ? { status: 'accepted' as const } : { checking: true }) });
       const listedNow = known ?? cache.activity.find((a) => a.txID === e.txID);
@@ -69,8 +72,11 @@ export async function settleActivity(
     }
     for (const item of cache.activity) {
       if (item.status !== 'pending') continue;
+      // An X/P one out of the outbox whose rival ran (a tx of the wallet's spending one of its inputs:
+      // `replaces`, either way) never can, whatever the node says: replaced.
+      const rivalRan = item.chain !== 'C' && !undecided.has(item.txID) && (ran(item.replaces) || cache.activity.some((a) => a.replaces === item.txID && a.status === 'accepted'));
       // An EVM tx is followed through the outbox (txState knows X, P and atomic txs), or by its receipt (above).
-      let state = undecided.has(item.txID) ? settled.get(item.txID) : isEvmHash(item.txID) ? receipts.get(item.txID) : await engine.txState(item.chain, item.txID);
+      let state = rivalRan ? 'replaced' : undecided.has(item.txID) ? settled.get(item.txID) : isEvmHash(item.txID) ? receipts.get(item.txID) : await engine.txState(item.chain, item.txID);
       // Out of the outbox, the node's "accepted" of an X or P tx is checked against what the tx
       // spends, from the node's own bytes: it may hold bytes it never ran (or answer with others: a
       // failed read is no proof either, and holds up no other item).
@@ -82,6 +88,7 @@ export async function settleActivity(
         item.status = state;
         delete item.checking;
         delete item.takenBack;
+        if (state === 'accepted') delete item.replaced;
         await charged(item);
       } else if (state === 'replaced') {
         // Its nonce went to the speed-up or cancel that replaced it (or it to this one): it never ran.
@@ -103,25 +110,29 @@ export async function settleActivity(
  * refused one is (voided, from the node's own hash-checked bytes: refused.ts): every next send on
  * its chain spends what it spends too, so at most one of the two runs, and once one does the other
  * is decided (ran: accepted; its place taken: failed). One taken back before that is still not
- * held (the node would not give its bytes then) is asked for again. The caller saves the cache,
+ * held (the node would not give its bytes then) is asked for again, if still pending as `stored`
+ * (Activity as saved now: a send may have decided it meanwhile). The caller saves the cache,
  * then forgets what the txs were noted to spend (forgetTakenBack): a worker stopped in between
  * finds them contradicted again. `reopened`: the txs taken back now; the warning that says so, if any.
  */
-export async function reopenContradicted(engine: WalletEngine, cache: AccountCache, stakes: StakeBook, outbox: Outbox): Promise<{ reopened: string[]; warning?: string }> {
+export async function reopenContradicted(engine: WalletEngine, cache: AccountCache, stakes: StakeBook, outbox: Outbox, stored: () => Promise<readonly ActivityItem[]>): Promise<{ reopened: string[]; warning?: string }> {
   const txs = engine.contradicted;
   const reopened = cache.activity.filter((item) => txs.has(item.txID) && item.status === 'accepted');
   for (const item of reopened) Object.assign(item, { status: 'pending', checking: true, takenBack: true });
   // A book that cannot be read counts no stake anyway (BalancesService lists none).
   if (txs.size > 0) {
     await stakes
-      .update((stored) => {
-        for (const s of stored) if (txs.has(s.txID) && s.state === 'active') s.state = 'pending';
+      .update((records) => {
+        for (const s of records) if (txs.has(s.txID) && s.state === 'active') s.state = 'pending';
       })
       .catch(() => undefined);
   }
   const inOutbox = new Map((await outbox.list().catch(() => [])).map((e) => [e.txID, e]));
-  for (const item of cache.activity) {
-    if (item.status !== 'pending' || !item.takenBack || item.chain === 'C' || (inOutbox.has(item.txID) && !reopened.includes(item))) continue;
+  const toHold = cache.activity.filter((item) => item.status === 'pending' && item.takenBack && item.chain !== 'C' && (reopened.includes(item) || !inOutbox.has(item.txID)));
+  const retried = toHold.filter((item) => !reopened.includes(item));
+  const pendingNow = retried.length === 0 ? new Set<string>() : new Set((await stored().catch(() => [])).filter((a) => a.status === 'pending').map((a) => a.txID));
+  for (const item of toHold) {
+    if (item.chain === 'C' || (retried.includes(item) && !pendingNow.has(item.txID))) continue;
     try {
       const { checking: _checking, takenBack: _takenBack, ...listed } = item;
       const entry = inOutbox.get(item.txID) ?? outboxEntry(item.chain, item.txID, await getTx(engine.node, item.chain, item.txID), listed);

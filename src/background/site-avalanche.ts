@@ -92,7 +92,7 @@ export class SiteAvalanche extends SiteHandler {
       const signed = engine.signExternal(ext);
       const hex = `0x${toHex(signed.signedBytes)}`;
       if (payload.action === 'sign' || !signed.complete) {
-        await this.deps.wallet.checkSiteSigning(payload.accountId, payload.chain, signed.signedBytes, payload.networkId);
+        await this.deps.wallet.checkSiteSigning(payload.accountId, payload.chain, signed.signedBytes, payload.networkId, signed.complete ? signed.txID : undefined);
         return { signedTransactionHex: hex, txID: signed.txID, complete: signed.complete };
       }
       const stake = siteStakeOf(ext.tx, engine.ctx.hrp, engine.ctx.avaxAssetID, Math.floor(Date.now() / 1000), new Set(engine.addresses('P')));

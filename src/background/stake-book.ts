@@ -132,13 +132,15 @@ export const listedStates = (items: readonly Pick<ActivityItem, 'txID' | 'status
 /**
  * Whether a stake locks its funds now: an active one, or a pending one once Activity (`listed`)
  * says its tx ran; before, its funds are still spendable and counted there. Never one whose tx
- * Activity lists as taken back: its funds count as spendable until it is decided anew (the stake
- * is pending again then: reopenContradicted in settle-activity.ts; this holds when a look at the
- * node wrote it over meanwhile).
+ * Activity lists as taken back (its funds count as spendable until it is decided anew: the stake
+ * is pending again then, reopenContradicted in settle-activity.ts; this holds when a look at the
+ * node wrote it over meanwhile), nor as failed or replaced (never ran: a look may have made it
+ * active while it was taken back).
  */
 export function locksFunds(s: StakeRecord, listed: ReadonlyMap<string, string>): boolean {
   const state = listed.get(s.txID);
-  return state !== 'taken-back' && (s.state === 'active' || (s.state === 'pending' && state === 'accepted'));
+  if (state === 'taken-back' || state === 'failed' || state === 'replaced') return false;
+  return s.state === 'active' || (s.state === 'pending' && state === 'accepted');
 }
 
 /**

@@ -65,7 +65,7 @@ export function validatorView(m: ValidatorModel): ValidatorView {
  */
 export function myStakeView(s: StakeRecord, mine: ReadonlySet<string>, listed?: ReadonlyMap<string, string>): MyStakeView {
   const finished = s.state === 'finished';
-  const state = s.state === 'failed' && listed?.get(s.txID) === 'pending' ? 'pending' : s.state;
+  const state = s.state === 'failed' && ['pending', 'taken-back'].includes(listed?.get(s.txID) ?? '') ? 'pending' : s.state;
   return {
     txID: s.txID,
     kind: s.kind,

@@ -54,11 +54,11 @@ export async function txState(e: WalletEngine, chain: ChainAlias, txID: string):
  *   "failed".
  * Inputs are read before the node is asked, so a tx accepted in between is not missed. One taken
  * as accepted has its inputs noted (EngineOptions.spent): a read listing one again contradicts it
- * (WalletEngine.contradicted); until then it is not asked about again.
+ * (WalletEngine.contradicted); until then it is not asked about again, unless `asked`.
  */
-export async function txFate(e: WalletEngine, chain: ChainAlias, txID: string, signedBytes: Bytes): Promise<TxFate> {
+export async function txFate(e: WalletEngine, chain: ChainAlias, txID: string, signedBytes: Bytes, asked = false): Promise<TxFate> {
   if (chain === 'C' && isEvmHash(txID)) return evmFate(e, txID, signedBytes);
-  if (e.spent?.spenderOf(txID) === txID) return 'accepted';
+  if (!asked && e.spent?.spenderOf(txID) === txID) return 'accepted';
   const tx = decodeChainTx(chain, signedBytes);
   const utxos = walletUtxos(e);
   const live = await inputsUnspent(e.node, chain, tx, utxos);

@@ -307,9 +307,12 @@ export class WalletEngine {
     return txState(this, chain, txID);
   }
 
-  /** What became of a signed tx, the node's word checked against what it spends and creates. */
-  txFate(chain: ChainAlias, txID: string, signedBytes: Bytes): Promise<TxFate> {
-    return txFate(this, chain, txID, signedBytes);
+  /**
+   * What became of a signed tx, the node's word checked against what it spends and creates.
+   * `asked`: never taken from the spent book (a tx taken back, which another engine's book may still note).
+   */
+  txFate(chain: ChainAlias, txID: string, signedBytes: Bytes, asked = false): Promise<TxFate> {
+    return txFate(this, chain, txID, signedBytes, asked);
   }
 
   /** What became of an X or P tx, from the node's own (hash-checked) bytes: see txFateFromNode. */

@@ -190,6 +190,22 @@ describe('a delegation out of the outbox that the node calls committed, whose in
     expect(await outboxHolds()).toEqual([]);
   });
 
+  it('accepted and taken back in one refresh (its input hidden from the check, listed to the balance) stays taken back: pending, checked, staked nowhere, said so', async () => {
+    const { node, wallet, sent, held } = await delegationKeptOutOfOutbox();
+    // The first UTXO read after the node serves the delegation's bytes (the check of what it spends) lists nothing; later ones are true.
+    let hideNext = false;
+    let hidden = false;
+    node.lies.set('platform.getTx', (call, forward) => ((call.params as { txID: string }).txID === sent.txID ? ((hideNext = !hidden), Promise.resolve(rpcResult({ tx: held, encoding: 'hex' }))) : forward()));
+    node.lies.set('platform.getUTXOs', rewriteUtxos('pvm', (utxos) => (hideNext ? ((hideNext = false), (hidden = true), []) : utxos)));
+    const view = await wallet.balances.balancesRefresh();
+    expect(view.warnings).toEqual([expect.stringMatching(/^The node lists again funds that a transaction of this account spent/)]);
+    expect(view.balances.find((b) => b.chain === 'P')?.staked).toBeUndefined();
+    expect((await wallet.balances.activityList()).items.find((i) => i.txID === sent.txID)).toMatchObject({ status: 'pending', checking: true, takenBack: true });
+    const mine = await wallet.staking.stakingMine();
+    expect(mine.stakes[0]).toMatchObject({ txID: sent.txID, state: 'pending' });
+    expect(mine.totals.staked).toBe('0');
+  });
+
   it('whose place the next P-Chain send takes (spending its input) is failed once that send ran, though the node still calls it committed: never staked, never "being checked" for good', async () => {
     const { node, wallet, sent, activity, outboxHolds } = await takenBackDelegation();
     expect(await activity()).toMatchObject({ status: 'pending', takenBack: true });
@@ -211,6 +227,23 @@ describe('a delegation out of the outbox that the node calls committed, whose in
     expect(mine.stakes.find((s) => s.txID === sent.txID)).toMatchObject({ state: 'failed' });
     expect(mine.totals.staked).toBe('0');
     expect((await wallet.balances.balancesRefresh()).balances.find((b) => b.chain === 'P')?.staked).toBeUndefined();
+  });
+  it('whose place a send took is failed by the next P-Chain send before any refresh (the node calling it committed), and the item leaves "being checked"', async () => {
+    const { node, wallet, activity, outboxHolds } = await takenBackDelegation();
+    node.lies.delete('platform.issueTx');
+    const to = { addresses: [(await freshWallet()).engine.addresses('P')[0]!], threshold: 1 };
+    const amount = (AVAX / 10n).toString();
+    const { fee } = await wallet.sends.sendEstimate({ chain: 'P', amount, to });
+    const first = await wallet.sends.sendP({ amount, to, maxFee: fee });
+    // Run by the node (asked directly, no refresh), then the next send looks at what the first replaced.
+    await vi.waitFor(async () => expect((await pRpc<{ status: string }>('platform.getTxStatus', { txID: first.txID })).status).toBe('Committed'), { timeout: 15_000, interval: 200 });
+    const { fee: fee2 } = await wallet.sends.sendEstimate({ chain: 'P', amount, to });
+    await wallet.sends.sendP({ amount, to, maxFee: fee2 });
+    const item = await activity();
+    expect(item).toMatchObject({ status: 'failed', replaced: true });
+    expect(item?.checking).toBeUndefined();
+    expect(item?.takenBack).toBeUndefined();
+    expect(await outboxHolds()).toEqual([]);
   });
 });
 

@@ -58,14 +58,29 @@ describe('refused sends (voided): kept until they ran or an accepted successor t
     expect(await again.outbox.list()).toEqual([]);
   });
 
-  it('a refused one that ran, then was taken back, stays a refused one: its running asked anew, and once it runs the next send is told', async () => {
+  it("a refused one that ran, then was taken back, is held as taken back: a send of the wallet's that took its place outweighs the node calling it committed", async () => {
     const fate = { status: 'Committed', utxos: [utxo(1n)] };
-    const { engine, outbox } = await voided(fate, { ran: true });
+    const { engine, outbox, txID } = await voided(fate, { ran: true, replacedBy: 'next' });
     await outbox.holdTakenBack((await outbox.list())[0]!);
-    expect((await outbox.list()).map((e) => [e.voided, e.takenBack, e.surfaced, e.ran])).toEqual([[true, undefined, true, undefined]]);
+    expect((await outbox.list()).map((e) => [e.voided, e.takenBack, e.surfaced, e.ran])).toEqual([[true, true, true, undefined]]);
+    // Its funds listed: the node holds it; nothing listed, no send stopped.
     await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).resolves.toEqual([]);
+    // The send that took its place ran, and the node calls both committed: replaced, never listed accepted.
     fate.utxos = [];
-    await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).rejects.toMatchObject({ code: 'earlier-send-went-through' });
+    const before = listed.length;
+    const replaced: string[] = [];
+    const next = (id: string) => (id === 'next' ? ('accepted' as const) : undefined);
+    await expect(settleRefused(engine, outbox, 'P', false, list, next, async (e) => void replaced.push(e.txID))).resolves.toEqual([]);
+    expect(replaced).toEqual([txID]);
+    expect(listed.length).toBe(before);
+    expect(await outbox.list()).toEqual([]);
+    // A refresh decides it the same way.
+    const again = await voided({ status: 'Committed', utxos: [] }, { replacedBy: 'next' });
+    await again.outbox.holdTakenBack((await again.outbox.list())[0]!);
+    let settled: ReadonlyMap<string, string> = new Map();
+    await settleOutbox(again.engine, again.outbox, async (s) => void (settled = s), next);
+    expect(settled.get(again.txID)).toBe('replaced');
+    expect(await again.outbox.list()).toEqual([]);
   });
 
   it('one whose funds are gone unexplained stops the next send once ("may have gone through"), and stays', async () => {

@@ -71,7 +71,7 @@ describe('a tx taken back: its funds listed again after the node showed it accep
     await engine.utxos('P');
     expect([...engine.contradicted]).toEqual([txID]);
 
-    const first = await reopenContradicted(engine, cache, stakes, outbox);
+    const first = await reopenContradicted(engine, cache, stakes, outbox, async () => cache.activity);
     expect(first.reopened).toEqual([txID]);
     expect(first.warning).toMatch(/lists again funds that a transaction of this account spent/);
     expect(cache.activity[0]).toMatchObject({ status: 'pending', checking: true, takenBack: true });
@@ -82,10 +82,14 @@ describe('a tx taken back: its funds listed again after the node showed it accep
     forgetTakenBack(engine);
     expect(noted.size).toBe(0);
 
-    // The next refresh asks for its bytes again, though nothing contradicts it any more.
+    // The next refresh asks for its bytes again, though nothing contradicts it any more; not while a
+    // send has decided it meanwhile (Activity as saved: failed, its place taken).
     node.givesBytes = true;
     const next = new WalletEngine(engine.node, ctx, { xp: [ewoq], evm: second, change: ewoq.shortId }, { evmChainId: 1n });
-    const retried = await reopenContradicted(next, cache, stakes, outbox);
+    const decided = [{ ...cache.activity[0]!, status: 'failed' as const, replaced: true as const }];
+    expect(await reopenContradicted(next, cache, stakes, outbox, async () => decided)).toEqual({ reopened: [] });
+    expect(await outbox.list()).toEqual([]);
+    const retried = await reopenContradicted(next, cache, stakes, outbox, async () => cache.activity);
     expect(retried).toEqual({ reopened: [] });
     expect((await outbox.list()).map((e) => [e.txID, e.voided, e.takenBack, e.surfaced, e.item.checking, e.item.takenBack])).toEqual([[txID, true, true, true, undefined, undefined]]);
   });
@@ -120,5 +124,12 @@ describe('a tx taken back: its funds listed again after the node showed it accep
     // A site's stake that ran is active before Activity settles it again: it counts.
     expect(locksFunds(stake('sent', 'active'), listed)).toBe(true);
     expect(locksFunds(stake('sent', 'pending'), listed)).toBe(false);
+    // Nor one whose tx Activity decided never ran, made active by a look while it was taken back.
+    const never = listedStates([
+      { txID: 'failed', status: 'failed' },
+      { txID: 'replaced', status: 'failed', replaced: true },
+    ]);
+    expect(locksFunds(stake('failed', 'active'), never)).toBe(false);
+    expect(locksFunds(stake('replaced', 'active'), never)).toBe(false);
   });
 });

@@ -195,7 +195,7 @@ export class BalancesService {
     // Activity is settled above, before the UTXOs were read: a stake not run yet is counted among them, not as staked too;
     // nor one whose funds the node lists again (taken back: reopenContradicted).
     const stakeBook = new StakeBook(this.local, stakesKey(preset.id, account.id));
-    const takenBack = await reopenContradicted(engine, cache, stakeBook, outbox);
+    const takenBack = await reopenContradicted(engine, cache, stakeBook, outbox, async () => (await this.caches.get(preset.id, account.id)).activity);
     // Its take-back stands over the "accepted" this refresh may have saved itself (settled and taken back in one refresh).
     for (const txID of takenBack.reopened) startedWith.set(txID, 'accepted');
     const stakes = await stakeBook.list().catch(() => []);

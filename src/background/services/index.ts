@@ -111,7 +111,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
         return { engine, networkId: preset.id };
       },
       evmNonceFor: (accountId) => delivery.evmNonceFor(accountId),
-      checkSiteSigning: (accountId, chain, signedBytes, networkId) => delivery.checkSiteSigning(accountId, chain, signedBytes, networkId),
+      checkSiteSigning: (accountId, chain, signedBytes, networkId, txID) => delivery.checkSiteSigning(accountId, chain, signedBytes, networkId, txID),
       sendSiteTx: (accountId, signed, item, networkId, beforeSending) => delivery.sendSiteTx(accountId, signed, item, networkId, beforeSending),
       recordSiteStake: (accountId, networkId, stake) => staking.recordSiteStake(accountId, networkId, stake),
       approvalSummaryForTx: (accountId, ext) => approvals.approvalSummaryForTx(accountId, ext),
