@@ -141,8 +141,13 @@ export class AccountEngines {
       .then((j) => j.list())
       .catch(() => []);
     const exports = moves.flatMap((r) => (r.state === 'export-signed' && r.export ? [r.export] : []));
-    // A move's export whose import was accepted ran: a read listing its inputs again is not believed.
-    const ranElsewhere = new Set(moves.flatMap((r) => (r.export && r.imports.some((t) => t.accepted === true) ? [r.export.txID] : [])));
+    // A move's export whose import was accepted ran (if the node says so of the import now): a read listing its inputs again is not believed.
+    const ranElsewhere = new Map(
+      moves.flatMap((r) => {
+        const imports = r.imports.filter((t) => t.accepted === true).map((t) => ({ chain: t.chain, txID: t.txID }));
+        return r.export && imports.length > 0 ? [[r.export.txID, imports] as const] : [];
+      }),
+    );
     const skip = (e: { txID: string }, error: unknown) => this.options.log?.(`a kept tx cannot be read (${e.txID}): ${(error as Error).message}`);
     const spent = await SpentBook.open(this.local, spentKey(preset.id, account.id), this.options.log);
     const engine = new WalletEngine(client, chainContextOf(identity), keys, {

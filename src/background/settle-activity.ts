@@ -151,7 +151,11 @@ export async function reopenContradicted(engine: WalletEngine, cache: AccountCac
   return { reopened: reopened.map((item) => item.txID), warning };
 }
 
-/** Once the cache listing them taken back is saved: what the contradicted txs were noted to spend is forgotten, so they are followed anew. */
-export function forgetTakenBack(engine: WalletEngine): void {
-  for (const txID of engine.contradicted) engine.spent?.forget(txID);
+/**
+ * Once the cache listing them taken back is saved: what the contradicted txs Activity lists were
+ * noted to spend is forgotten, so they are followed anew. A move's (its journal's, not taken back)
+ * stays noted: once its import runs, a read listing its input again is not believed (ranElsewhere).
+ */
+export function forgetTakenBack(engine: WalletEngine, activity: readonly ActivityItem[]): void {
+  for (const txID of engine.contradicted) if (activity.some((item) => item.txID === txID)) engine.spent?.forget(txID);
 }

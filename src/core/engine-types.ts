@@ -48,11 +48,13 @@ export interface EngineOptions {
   /** What txs taken as accepted spent, to tell when a node contradicts one (see SpentRecord). */
   spent?: SpentRecord;
   /**
-   * Txs another chain proves ran (a move's export whose import it accepted): a read listing again
-   * what one was noted to spend (`spent`) is not believed. That UTXO is left out, never counted or
-   * selected, and the tx is not taken back.
+   * Txs another chain may prove ran, each to the txs there that spent what it created (a move's
+   * export, to its imports the journal took as accepted). A read listing again what one was noted
+   * to spend (`spent`) is not believed if the node now calls one of those accepted (the journal's
+   * word alone could be an earlier node's lie): that UTXO is left out, never counted or selected,
+   * and the tx is not taken back.
    */
-  ranElsewhere?: ReadonlySet<string>;
+  ranElsewhere?: ReadonlyMap<string, readonly { chain: ChainAlias; txID: string }[]>;
 }
 
 /**

@@ -49,7 +49,9 @@ export class WalletEngine {
   private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst' | 'spendNever' | 'spent' | 'ranElsewhere'>> & { wait: WaitOptions };
   readonly #spendFirst: ReadonlyMap<string, readonly string[]>;
   readonly #spendNever: ReadonlyMap<string, readonly string[]>;
-  readonly #ranElsewhere: ReadonlySet<string>;
+  readonly #ranElsewhere: ReadonlyMap<string, readonly { chain: ChainAlias; txID: string }[]>;
+  /** Per tx of `ranElsewhere`, whether the node calls one of its successors accepted (asked once). */
+  readonly #provenElsewhere = new Map<string, Promise<boolean>>();
   /** What txs taken as accepted spent (EngineOptions.spent). */
   readonly spent: SpentRecord | undefined;
   #proofDeadline: number | undefined;
@@ -65,7 +67,7 @@ export class WalletEngine {
     this.#proofs = options.proofs ?? memoryProofCache();
     this.#spendFirst = options.spendFirst ?? new Map();
     this.#spendNever = options.spendNever ?? new Map();
-    this.#ranElsewhere = options.ranElsewhere ?? new Set();
+    this.#ranElsewhere = options.ranElsewhere ?? new Map();
     this.spent = options.spent;
     this.options = {
       evmChainId: options.evmChainId,
@@ -118,23 +120,37 @@ export class WalletEngine {
     const spenders = new Set<string>();
     const listed: Utxo[] = [];
     for (const u of checked.utxos) {
+      const id = utxoId(u);
+      // Every kept tx spending it (two refused sends may share an input): none of them ran.
+      for (const kept of [...(this.#spendFirst.get(id) ?? []), ...(this.#spendNever.get(id) ?? [])]) spenders.add(kept);
       // Spent by a tx taken as accepted: the node contradicts it, now or when it was taken. Kept
       // (counted once the tx is followed again: never both), and told (`contradicted`); but for a
-      // tx another chain proves ran (a move's export whose import it accepted): left out.
-      const id = utxoId(u);
+      // tx another chain proves ran (a move's export whose import the node calls accepted): left out.
       const spender = this.spent?.spenderOf(id);
-      if (spender !== undefined && this.#ranElsewhere.has(spender)) {
+      if (spender !== undefined && (await this.#ranOnOtherChain(spender))) {
         this.#dropped.push({ ...where, id, reason: 'spent by a move whose funds arrived on the other chain' });
         continue;
       }
       listed.push(u);
-      if (spender !== undefined) this.#contradicted.add(spender);
-      // Every kept tx spending it (two refused sends may share an input): none of them ran.
-      for (const kept of [spender, ...(this.#spendFirst.get(id) ?? []), ...(this.#spendNever.get(id) ?? [])]) if (kept !== undefined) spenders.add(kept);
+      if (spender === undefined) continue;
+      this.#contradicted.add(spender);
+      spenders.add(spender);
     }
     const { utxos, unrun } = withoutOutputsOf(listed, spenders);
     for (const u of unrun) this.#dropped.push({ ...where, id: utxoId(u), reason: 'created by a transaction whose inputs the node lists as unspent' });
     return utxos;
+  }
+
+  /** Whether the node calls accepted a tx of another chain that spent what `txID` created (EngineOptions.ranElsewhere). */
+  #ranOnOtherChain(txID: string): Promise<boolean> {
+    const successors = this.#ranElsewhere.get(txID);
+    if (successors === undefined) return Promise.resolve(false);
+    let asked = this.#provenElsewhere.get(txID);
+    if (asked === undefined) {
+      asked = Promise.all(successors.map((s) => this.txState(s.chain, s.txID).catch(() => 'unknown'))).then((states) => states.includes('accepted'));
+      this.#provenElsewhere.set(txID, asked);
+    }
+    return asked;
   }
 
   /** The txs taken as accepted (EngineOptions.spent) whose inputs a read of this engine listed again. */

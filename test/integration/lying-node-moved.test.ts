@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { utxoId } from '../../src/core/codec/ids.js';
 import type { Utxo } from '../../src/core/codec/index.js';
 import type { AssetBalanceView, BalancesView } from '../../src/shared/messages.js';
-import { AVAX } from './fixture.js';
-import { lyingNode, moveUntilDone, rewriteUtxos } from './lying-node.js';
+import { AVAX, freshWallet } from './fixture.js';
+import { lyingNode, moveUntilDone, refreshUntilDecided, rewriteUtxos } from './lying-node.js';
 import { fundedWallet } from './wallet-fixture.js';
 
 const row = (view: BalancesView, chain: string, assetID: string): AssetBalanceView | undefined => view.balances.find((b) => b.chain === chain && b.assetID === assetID);
 
 describe("a move whose import ran, its export's input listed again on its chain", () => {
-  it('counts the funds once, on the chain they arrived on: the input listed again is left out, said so, and the move is not taken back', async () => {
+  it('counts the funds once, on the chain they arrived on: the input listed again is left out, said so, and never selected by a send', async () => {
     const node = lyingNode();
     const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
     // What the X-Chain lists before the move: the funds its export will spend.
@@ -34,11 +34,14 @@ describe("a move whose import ran, its export's input listed again on its chain"
     expect(BigInt(row(lied, 'X', avax)!.spendable)).toBe(xAfter);
     expect(BigInt(row(lied, 'P', avax)!.spendable)).toBe(pAfter);
     expect(lied.warnings).toEqual([expect.stringMatching(/X-Chain .*a move between chains spent it, and its funds arrived on the other chain\): not counted/)]);
-    // Nothing was taken back: the move stays completed, and a send on X spends only what is there.
-    expect((await wallet.transfers.transfersList()).transfers.every((t) => t.state === 'completed')).toBe(true);
+    // A send on X, the node still listing the input: it never selects it (the node would refuse it as spent).
+    const to = { addresses: [(await freshWallet()).engine.addresses('X')[0]!], threshold: 1 };
+    const { fee } = await wallet.sends.sendEstimate({ chain: 'X', assetID: avax, amount: AVAX.toString(), to });
+    const sent = await wallet.sends.sendX({ assetID: avax, amount: AVAX.toString(), to, maxFee: fee });
+    expect(await refreshUntilDecided(wallet, sent.txID)).toBe('accepted');
     node.lies.delete('avm.getUTXOs');
     const again = await wallet.balances.balancesRefresh();
-    expect(BigInt(row(again, 'X', avax)!.spendable)).toBe(xAfter);
+    expect(BigInt(row(again, 'X', avax)!.spendable)).toBe(xAfter - AVAX - BigInt(fee));
     expect(again.warnings).toBeUndefined();
   });
 });

@@ -3,6 +3,8 @@
 // chain proves ran (EngineOptions.ranElsewhere).
 import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
+import { inputsOf } from '../../src/background/refused.js';
+import { toHex } from '../../src/core/bytes.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import { encodeUtxo, type Utxo } from '../../src/core/codec/index.js';
 import { cb58Decode } from '../../src/core/encoding.js';
@@ -12,9 +14,10 @@ import type { NodeClient } from '../../src/core/node.js';
 import { pTx } from './outbox-test-kit.js';
 import { ctx, ewoq, second, utxo } from './pvm-test-kit.js';
 
-function engineReading(read: Utxo[], options: Omit<EngineOptions, 'evmChainId'>): WalletEngine {
+function engineReading(read: Utxo[], options: Omit<EngineOptions, 'evmChainId'>, importStatus = 'Unknown'): WalletEngine {
   const node = {
-    platform: { getTx: () => Promise.reject(new RpcError('platform.getTx', -32000, 'not found')) },
+    platform: { getTx: () => Promise.reject(new RpcError('platform.getTx', -32000, 'not found')), getTxStatus: async () => ({ status: importStatus }) },
+    provesAccepted: async () => true,
     getAllUtxos: async () => {
       const encoded = read.map((u) => encodeUtxo(u, 'pvm'));
       return { utxos: read, encoded, digests: encoded.map((b) => sha256(b)), dropped: [] };
@@ -38,19 +41,32 @@ describe('a UTXO read beside the txs the wallet keeps', () => {
     expect(engine.droppedUtxos.map((d) => d.reason)).toEqual(Array(2).fill('created by a transaction whose inputs the node lists as unspent'));
   });
 
-  it("leaves out an input listed again of a tx another chain proves ran, keeps that tx's change, and takes nothing back", async () => {
+  it("leaves out an input listed again of a tx another chain proves ran (the node calls its import accepted now), keeps that tx's change, and takes nothing back", async () => {
     const input = utxo(5n);
     const exported = pTx([input]).txID;
     const noted = new Map([[utxoId(input), exported]]);
     const spent = { spenderOf: (id: string) => noted.get(id), note: () => undefined, forget: () => undefined };
     const change = createdBy(exported, 3n);
-    const proven = engineReading([input, change], { spent, ranElsewhere: new Set([exported]) });
+    const ranElsewhere = new Map([[exported, [{ chain: 'P' as const, txID: pTx([utxo(9n)]).txID }]]]);
+    const proven = engineReading([input, change], { spent, ranElsewhere }, 'Committed');
     expect((await proven.utxos('P')).map((u) => utxoId(u))).toEqual([utxoId(change)]);
     expect(proven.contradicted.size).toBe(0);
     expect(proven.droppedUtxos).toEqual([expect.objectContaining({ id: utxoId(input), reason: 'spent by a move whose funds arrived on the other chain' })]);
-    // Without that proof the tx is taken back: its input counts, its change does not.
-    const unproven = engineReading([input, change], { spent });
-    expect((await unproven.utxos('P')).map((u) => utxoId(u))).toEqual([utxoId(input)]);
-    expect([...unproven.contradicted]).toEqual([exported]);
+    // The journal's word alone (an earlier node's) proves nothing: the node now does not know the
+    // import, so the tx is taken back as any other: its input counts, its change does not.
+    for (const engine of [engineReading([input, change], { spent, ranElsewhere }, 'Unknown'), engineReading([input, change], { spent })]) {
+      expect((await engine.utxos('P')).map((u) => utxoId(u))).toEqual([utxoId(input)]);
+      expect([...engine.contradicted]).toEqual([exported]);
+    }
+  });
+
+  it('maps each kept input to every kept tx spending it (inputsOf)', () => {
+    const shared = utxo(5n);
+    const a = pTx([shared]);
+    const b = pTx([shared, utxo(6n)]);
+    const entry = (t: { txID: string; bytes: Uint8Array }) => ({ chain: 'P' as const, txID: t.txID, signedHex: toHex(t.bytes) });
+    const ids = inputsOf([entry(a), entry(b)], () => undefined);
+    expect(ids.get(utxoId(shared))).toEqual([a.txID, b.txID]);
+    expect(ids.size).toBe(2);
   });
 });

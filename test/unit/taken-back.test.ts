@@ -79,7 +79,7 @@ describe('a tx taken back: its funds listed again after the node showed it accep
     // The node would not give its bytes: nothing held yet, and the note stays until the cache is saved.
     expect(await outbox.list()).toEqual([]);
     expect(noted.get(txID)).toBe(txID);
-    forgetTakenBack(engine);
+    forgetTakenBack(engine, cache.activity);
     expect(noted.size).toBe(0);
 
     // The next refresh asks for its bytes again, though nothing contradicts it any more; not while a

@@ -225,7 +225,7 @@ export class BalancesService {
       ...(warnings.length > 0 ? { warnings } : {}),
     };
     await save();
-    forgetTakenBack(engine);
+    forgetTakenBack(engine, cache.activity);
     return cache.balances;
   }
 
