@@ -199,6 +199,20 @@ export function addActivity(c: AccountCache, item: ActivityItem): void {
   trimActivity(c);
 }
 
+/**
+ * Sets what is now known of a listed tx. Decided, it is no longer being checked nor taken back;
+ * accepted, nothing replaced it; 'replaced' is failed because another tx took its place.
+ * `checking`: still pending, it is being checked.
+ */
+export function decideItem(item: ActivityItem, outcome: ActivityItem['status'] | 'replaced', checking = false): void {
+  item.status = outcome === 'replaced' ? 'failed' : outcome;
+  if (outcome === 'replaced') item.replaced = true;
+  if (item.status === 'pending' && checking) item.checking = true;
+  else delete item.checking;
+  if (item.status !== 'pending') delete item.takenBack;
+  if (item.status === 'accepted') delete item.replaced;
+}
+
 /** Keeps the newest MAX_RECEIPTS funds received and MAX_OWN_ACTIVITY other items; notes what goes. */
 export function trimActivity(c: AccountCache): void {
   if (c.activity.length <= MAX_RECEIPTS) return;

@@ -13,7 +13,7 @@ import { decodeChainTx, inputIds } from '../core/tx-fate.js';
 import type { BuiltTx } from '../core/tx/built.js';
 import { evmTxNonce } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
-import { type AccountCache, addActivity } from './account-cache.js';
+import { type AccountCache, addActivity, decideItem } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
 import { evmNonceOf, exportNonces, keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, sendOnce, spendsOwnFunds, waitingEntry } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
@@ -84,12 +84,8 @@ export class Delivery {
       const known = c.activity.find((a) => a.txID === item.txID);
       // A refresh meanwhile may already know the outcome; a timed-out wait must not undo it.
       if (known) {
-        known.status = item.status === 'pending' ? known.status : item.status;
         if (item.fee !== undefined) known.fee = item.fee;
-        if (known.status !== 'pending' || !item.checking) delete known.checking;
-        else known.checking = true;
-        if (known.status !== 'pending') delete known.takenBack;
-        if (known.status === 'accepted') delete known.replaced;
+        decideItem(known, item.status === 'pending' ? known.status : item.status, item.checking);
       } else addActivity(c, { ...item });
       c.receiveNext = Math.max(c.receiveNext, indices.receiveNext);
       c.changeNext = Math.max(c.changeNext, indices.changeNext);
@@ -310,14 +306,8 @@ export class Delivery {
       await this.caches.update(preset.id, account.id, (c) => {
         const known = c.activity.find((a) => a.txID === item.txID);
         if (!known) addActivity(c, item);
-        else {
-          // Decided (accepted), it is no longer being checked; found unclear, it is.
-          known.status = item.status;
-          if (item.checking) known.checking = true;
-          else delete known.checking;
-          if (item.status !== 'pending') delete known.takenBack;
-          if (item.status === 'accepted') delete known.replaced;
-        }
+        // Decided (accepted), it is no longer being checked; found unclear, it is.
+        else decideItem(known, item.status, item.checking);
       });
     };
     const replaced = async (e: OutboxEntry) => {
@@ -325,10 +315,7 @@ export class Delivery {
       // One Activity lists (taken back, or refused and found "may have gone through"): its place taken, it never ran.
       await this.caches.update(preset.id, account.id, (c) => {
         const known = c.activity.find((a) => a.txID === e.txID && a.status === 'pending');
-        if (!known) return;
-        Object.assign(known, { status: 'failed', replaced: true });
-        delete known.checking;
-        delete known.takenBack;
+        if (known) decideItem(known, 'replaced');
       });
     };
     return settleRefused(engine, outbox, chain, evm, list, successor, replaced);

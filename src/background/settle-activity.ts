@@ -4,7 +4,7 @@
 import { isEvmHash, type WalletEngine } from '../core/engine.js';
 import { getTx } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
-import { type AccountCache, addActivity } from './account-cache.js';
+import { type AccountCache, addActivity, decideItem } from './account-cache.js';
 import { evmFeeCharged } from './evm-fee.js';
 import { keptInTheWay, type Outbox, outboxEntry, settleOutbox } from './outbox.js';
 import { successors, withSuccessorsAsked } from './refused.js';
@@ -59,13 +59,7 @@ export async function settleActivity(
       if (fate !== 'accepted' && fate !== 'unclear') continue;
       const known = cache.activity.find((a) => a.txID === e.txID);
       // One listed as failed (the node's word, kept: keptInTheWay in src/background/outbox.ts) is corrected.
-      if (known) {
-        Object.assign(known, fate === 'accepted' ? { status: 'accepted' } : { status: 'pending', checking: true });
-        if (fate === 'accepted') {
-          delete known.takenBack;
-          delete known.replaced;
-        }
-      }
+      if (known) decideItem(known, fate === 'accepted' ? 'accepted' : 'pending', true);
       else addActivity(cache, { ...e.item, ...(fate === 'accepted' ? { status: 'accepted' as const } : { checking: true }) });
       const listedNow = known ?? cache.activity.find((a) => a.txID === e.txID);
       if (fate === 'accepted' && listedNow) await charged(listedNow);
@@ -85,17 +79,11 @@ export async function settleActivity(
       // "failed" — but for an import ("Import now"), whose atomic funds can only be taken once.
       if (state === 'failed' && !undecided.has(item.txID) && item.kind !== 'import') item.checking = true;
       else if (state === 'accepted' || state === 'failed') {
-        item.status = state;
-        delete item.checking;
-        delete item.takenBack;
-        if (state === 'accepted') delete item.replaced;
+        decideItem(item, state);
         await charged(item);
       } else if (state === 'replaced') {
         // Its nonce went to the speed-up or cancel that replaced it (or it to this one): it never ran.
-        item.status = 'failed';
-        item.replaced = true;
-        delete item.checking;
-        delete item.takenBack;
+        decideItem(item, 'replaced');
       } else if (state === 'unclear') item.checking = true;
     }
     await save();

@@ -3,7 +3,7 @@
 // take-back (mergeRefresh), and that its stake never counts as staked while Activity lists it so.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
-import { emptyCache, mergeRefresh } from '../../src/background/account-cache.js';
+import { decideItem, emptyCache, mergeRefresh } from '../../src/background/account-cache.js';
 import { Outbox } from '../../src/background/outbox.js';
 import { forgetTakenBack, reopenContradicted } from '../../src/background/settle-activity.js';
 import { listedStates, locksFunds, StakeBook, type StakeRecord } from '../../src/background/stake-book.js';
@@ -131,5 +131,28 @@ describe('a tx taken back: its funds listed again after the node showed it accep
     ]);
     expect(locksFunds(stake('failed', 'active'), never)).toBe(false);
     expect(locksFunds(stake('replaced', 'active'), never)).toBe(false);
+  });
+
+  it('once decided, an item is no longer checked nor taken back; accepted, nothing replaced it; replaced, it failed', () => {
+    const item = (): ActivityItem => ({ txID: 't', chain: 'P', kind: 'delegate', status: 'pending', checking: true, takenBack: true, replaced: true, createdAt: 1 });
+    const accepted = item();
+    decideItem(accepted, 'accepted', true);
+    expect(accepted).toEqual({ txID: 't', chain: 'P', kind: 'delegate', status: 'accepted', createdAt: 1 });
+    const failed = item();
+    decideItem(failed, 'failed');
+    expect(failed).toEqual({ txID: 't', chain: 'P', kind: 'delegate', status: 'failed', replaced: true, createdAt: 1 });
+    const replaced = { ...item(), replaced: undefined };
+    decideItem(replaced, 'replaced');
+    expect(replaced).toMatchObject({ status: 'failed', replaced: true });
+    expect(replaced).not.toHaveProperty('checking');
+    expect(replaced).not.toHaveProperty('takenBack');
+    // Still pending: the take-back stands, and it is checked only when asked.
+    const unclear = item();
+    decideItem(unclear, 'pending', true);
+    expect(unclear).toMatchObject({ status: 'pending', checking: true, takenBack: true });
+    const waiting = item();
+    decideItem(waiting, 'pending');
+    expect(waiting).not.toHaveProperty('checking');
+    expect(waiting.takenBack).toBe(true);
   });
 });
