@@ -145,7 +145,7 @@ export class AccountEngines {
     const ranElsewhere = new Map(
       moves.flatMap((r) => {
         const imports = r.imports.filter((t) => t.accepted === true).map((t) => ({ chain: t.chain, txID: t.txID }));
-        return r.export && imports.length > 0 ? [[r.export.txID, imports] as const] : [];
+        return r.export && imports.length > 0 ? [[r.export.txID, { imports, spends: r.export.spends ?? [] }] as const] : [];
       }),
     );
     const skip = (e: { txID: string }, error: unknown) => this.options.log?.(`a kept tx cannot be read (${e.txID}): ${(error as Error).message}`);

@@ -36,6 +36,12 @@ export interface JournaledTx {
   kept?: boolean;
   /** Kept, and what it spends is gone unexplained: it may have gone through (TransferJournal.keptExportSeen). */
   unclear?: boolean;
+  /**
+   * An X/P export's inputs, by UTXO ID (kept once its bytes are gone): once its import ran, a read
+   * listing one again is not believed, through any network entry of these chains (ranElsewhere in
+   * src/core/engine-types.ts). Absent in older records: the account's spent book alone then.
+   */
+  spends?: string[];
 }
 
 export interface TransferRecord {
@@ -88,7 +94,7 @@ const CHAIN = /^[XPC]$/;
 const STATE = /^(pending|export-signed|export-accepted|import-signed|completed|failed)$/;
 
 function wellFormedTx(t: JournaledTx | undefined): boolean {
-  return typeof t === 'object' && t !== null && CHAIN.test(t.chain) && typeof t.txID === 'string' && typeof t.signedHex === 'string' && HEX.test(t.signedHex) && typeof t.fee === 'string' && DECIMAL.test(t.fee) && typeof t.accepted === 'boolean';
+  return typeof t === 'object' && t !== null && CHAIN.test(t.chain) && typeof t.txID === 'string' && typeof t.signedHex === 'string' && HEX.test(t.signedHex) && typeof t.fee === 'string' && DECIMAL.test(t.fee) && typeof t.accepted === 'boolean' && (t.spends === undefined || (Array.isArray(t.spends) && t.spends.every((id) => typeof id === 'string')));
 }
 
 /** Every field of a record the wallet reads as a number, hex or list is one: a damaged one would throw wherever it is read. */

@@ -4,6 +4,7 @@
 // at any point resumes from the journal: it re-sends the same bytes (same tx ID, so never a second
 // export), asks the node what became of them, and finishes the import exactly once.
 import { toHex, fromHex } from '../core/bytes.js';
+import { utxoId } from '../core/codec/ids.js';
 import { cb58Encode } from '../core/encoding.js';
 import type { WalletEngine } from '../core/engine.js';
 import { differentChains } from '../core/engine-moves.js';
@@ -195,7 +196,8 @@ export class TransferRunner {
       if (e instanceof WalletError && IN_THE_WAY.has(e.code)) return this.refuseExport(record, e.message);
       throw e;
     }
-    record.export = { chain: signed.chain, txID: signed.txID, signedHex: toHex(signed.signedBytes), fee: signed.fee.toString(), accepted: false };
+    const spends = built.spent.map(utxoId);
+    record.export = { chain: signed.chain, txID: signed.txID, signedHex: toHex(signed.signedBytes), fee: signed.fee.toString(), accepted: false, ...(spends.length > 0 ? { spends } : {}) };
     record.state = 'export-signed';
     await this.save(record, 'export-signed');
   }

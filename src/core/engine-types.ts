@@ -49,12 +49,18 @@ export interface EngineOptions {
   spent?: SpentRecord;
   /**
    * Txs another chain may prove ran, each to the txs there that spent what it created (a move's
-   * export, to its imports the journal took as accepted). A read listing again what one was noted
-   * to spend (`spent`) is not believed if the node now calls one of those accepted (the journal's
-   * word alone could be an earlier node's lie): that UTXO is left out, never counted or selected,
-   * and the tx is not taken back.
+   * export, to its imports the journal took as accepted) and to the UTXOs it spent, as far as known.
+   * A read listing again what one spent (`spends`, or as noted in `spent`) is not believed if the
+   * node now calls one of those imports accepted (the journal's word alone could be an earlier
+   * node's lie): that UTXO is left out, never counted or selected, and the tx is not taken back.
    */
-  ranElsewhere?: ReadonlyMap<string, readonly { chain: ChainAlias; txID: string }[]>;
+  ranElsewhere?: ReadonlyMap<string, RanElsewhere>;
+}
+
+/** A tx of EngineOptions.ranElsewhere: the txs of another chain that spent what it created, and the UTXO IDs it spent. */
+export interface RanElsewhere {
+  imports: readonly { chain: ChainAlias; txID: string }[];
+  spends: readonly string[];
 }
 
 /**

@@ -9,7 +9,7 @@ import { utxoId } from './codec/ids.js';
 import { ownersOf } from './codec/rules.js';
 import type { CTx, OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { formatAddress } from './encoding.js';
-import { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type EvmQuote, type Issued, type SignedEvm, type SpentRecord, TxFailedError, type TxFate, type TxState, lockTime, pParams, xParams } from './engine-types.js';
+import { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type EvmQuote, type Issued, type RanElsewhere, type SignedEvm, type SpentRecord, TxFailedError, type TxFate, type TxState, lockTime, pParams, xParams } from './engine-types.js';
 import { evmNonce, evmState, quoteC, signC } from './engine-evm.js';
 import { submit, txFate, txFateFromNode, txState } from './engine-follow.js';
 import { atomicPricing, buildExport, buildImports, buildImportsOf, cBaseFee, estimateImportFee } from './engine-moves.js';
@@ -49,7 +49,9 @@ export class WalletEngine {
   private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst' | 'spendNever' | 'spent' | 'ranElsewhere'>> & { wait: WaitOptions };
   readonly #spendFirst: ReadonlyMap<string, readonly string[]>;
   readonly #spendNever: ReadonlyMap<string, readonly string[]>;
-  readonly #ranElsewhere: ReadonlyMap<string, readonly { chain: ChainAlias; txID: string }[]>;
+  readonly #ranElsewhere: ReadonlyMap<string, RanElsewhere>;
+  /** What each tx of `ranElsewhere` spent, by UTXO ID: known whichever spent book this engine has. */
+  readonly #spentElsewhere = new Map<string, string>();
   /** Per tx of `ranElsewhere`, whether the node calls one of its successors accepted (asked once). */
   readonly #provenElsewhere = new Map<string, Promise<boolean>>();
   /** What txs taken as accepted spent (EngineOptions.spent). */
@@ -68,6 +70,7 @@ export class WalletEngine {
     this.#spendFirst = options.spendFirst ?? new Map();
     this.#spendNever = options.spendNever ?? new Map();
     this.#ranElsewhere = options.ranElsewhere ?? new Map();
+    for (const [txID, { spends }] of this.#ranElsewhere) for (const id of spends) this.#spentElsewhere.set(id, txID);
     this.spent = options.spent;
     this.options = {
       evmChainId: options.evmChainId,
@@ -125,9 +128,11 @@ export class WalletEngine {
       for (const kept of [...(this.#spendFirst.get(id) ?? []), ...(this.#spendNever.get(id) ?? [])]) spenders.add(kept);
       // Spent by a tx taken as accepted: the node contradicts it, now or when it was taken. Kept
       // (counted once the tx is followed again: never both), and told (`contradicted`); but for a
-      // tx another chain proves ran (a move's export whose import the node calls accepted): left out.
+      // tx another chain proves ran (a move's export whose import the node calls accepted, noted
+      // here or in its move's record): left out.
       const spender = this.spent?.spenderOf(id);
-      if (spender !== undefined && (await this.#ranOnOtherChain(spender))) {
+      const moved = spender ?? this.#spentElsewhere.get(id);
+      if (moved !== undefined && (await this.#ranOnOtherChain(moved))) {
         this.#dropped.push({ ...where, id, reason: 'spent by a move whose funds arrived on the other chain' });
         continue;
       }
@@ -143,7 +148,7 @@ export class WalletEngine {
 
   /** Whether the node calls accepted a tx of another chain that spent what `txID` created (EngineOptions.ranElsewhere). */
   #ranOnOtherChain(txID: string): Promise<boolean> {
-    const successors = this.#ranElsewhere.get(txID);
+    const successors = this.#ranElsewhere.get(txID)?.imports;
     if (successors === undefined) return Promise.resolve(false);
     let asked = this.#provenElsewhere.get(txID);
     if (asked === undefined) {

@@ -1,6 +1,6 @@
 // A move between chains that ran, behind a node that lists its export's input again afterwards
 // (a lagging backend, or a lie), on the Helicon test node: the funds count once, where they arrived.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { utxoId } from '../../src/core/codec/ids.js';
 import type { Utxo } from '../../src/core/codec/index.js';
 import type { AssetBalanceView, BalancesView } from '../../src/shared/messages.js';
@@ -43,5 +43,24 @@ describe("a move whose import ran, its export's input listed again on its chain"
     const again = await wallet.balances.balancesRefresh();
     expect(BigInt(row(again, 'X', avax)!.spendable)).toBe(xAfter - AVAX - BigInt(fee));
     expect(again.warnings).toBeUndefined();
+  });
+
+  it("counts them once through another network entry for the same chains, whose spent book never saw the move: the move's record names the export's input", async () => {
+    const node = lyingNode();
+    const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
+    const before: Utxo[] = [];
+    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => (before.push(...utxos), utxos)));
+    await wallet.balances.balancesRefresh();
+    node.lies.delete('avm.getUTXOs');
+    expect(await moveUntilDone(wallet, 'X', 'P', 2n * AVAX)).toBe('completed');
+    const honest = await wallet.balances.balancesRefresh();
+    const xAfter = BigInt(row(honest, 'X', avax)!.spendable);
+
+    const second = await wallet.networks.networksAddCustom({ name: 'Test node again', url: inject('nodeUrl') });
+    await wallet.networks.networksSelect({ id: second.id });
+    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => [...utxos, ...before.filter((b) => !utxos.some((u) => utxoId(u) === utxoId(b)))]));
+    const lied = await wallet.balances.balancesRefresh();
+    expect(BigInt(row(lied, 'X', avax)!.spendable)).toBe(xAfter);
+    expect(lied.warnings).toEqual([expect.stringMatching(/X-Chain .*a move between chains spent it, and its funds arrived on the other chain\): not counted/)]);
   });
 });

@@ -47,7 +47,7 @@ describe('a UTXO read beside the txs the wallet keeps', () => {
     const noted = new Map([[utxoId(input), exported]]);
     const spent = { spenderOf: (id: string) => noted.get(id), note: () => undefined, forget: () => undefined };
     const change = createdBy(exported, 3n);
-    const ranElsewhere = new Map([[exported, [{ chain: 'P' as const, txID: pTx([utxo(9n)]).txID }]]]);
+    const ranElsewhere = new Map([[exported, { imports: [{ chain: 'P' as const, txID: pTx([utxo(9n)]).txID }], spends: [] }]]);
     const proven = engineReading([input, change], { spent, ranElsewhere }, 'Committed');
     expect((await proven.utxos('P')).map((u) => utxoId(u))).toEqual([utxoId(change)]);
     expect(proven.contradicted.size).toBe(0);
@@ -58,6 +58,22 @@ describe('a UTXO read beside the txs the wallet keeps', () => {
       expect((await engine.utxos('P')).map((u) => utxoId(u))).toEqual([utxoId(input)]);
       expect([...engine.contradicted]).toEqual([exported]);
     }
+  });
+
+  it("leaves out an input listed again that only the move's record says its export spent (another network entry's empty spent book), once the node calls the import accepted", async () => {
+    const input = utxo(5n);
+    const exported = pTx([input]).txID;
+    const change = createdBy(exported, 3n);
+    const ranElsewhere = new Map([[exported, { imports: [{ chain: 'P' as const, txID: pTx([utxo(9n)]).txID }], spends: [utxoId(input)] }]]);
+    const empty = { spenderOf: () => undefined, note: () => undefined, forget: () => undefined };
+    const proven = engineReading([input, change], { spent: empty, ranElsewhere }, 'Committed');
+    expect((await proven.utxos('P')).map((u) => utxoId(u))).toEqual([utxoId(change)]);
+    expect(proven.contradicted.size).toBe(0);
+    expect(proven.droppedUtxos).toEqual([expect.objectContaining({ id: utxoId(input), reason: 'spent by a move whose funds arrived on the other chain' })]);
+    // Unproven (the node does not know the import), nothing is left out on the record's word.
+    const unproven = engineReading([input, change], { spent: empty, ranElsewhere }, 'Unknown');
+    expect((await unproven.utxos('P')).map((u) => utxoId(u))).toEqual([utxoId(input), utxoId(change)]);
+    expect(unproven.droppedUtxos).toEqual([]);
   });
 
   it('maps each kept input to every kept tx spending it (inputsOf)', () => {

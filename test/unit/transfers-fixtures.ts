@@ -23,7 +23,7 @@ export class ScriptedChains {
   private next = 0;
 
   engine(): WalletEngine {
-    const built = (chain: ChainAlias, fee: bigint) => ({ chain, fee, id: `tx-${++this.next}` });
+    const built = (chain: ChainAlias, fee: bigint) => ({ chain, fee, id: `tx-${++this.next}`, spent: [] });
     const engine = {
       buildExport: async (from: ChainAlias) => built(from, this.exportFee),
       buildImports: async (to: ChainAlias) => (this.atomicThere ? [built(to, this.importFee)] : []),

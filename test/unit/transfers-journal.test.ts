@@ -256,7 +256,7 @@ describe('a failed move whose export was kept in the way (TransferJournal.keptEx
       ...failedMove('exp-7'),
       id: 'importing',
       state: 'import-signed',
-      export: { chain: 'X', txID: 'exp-7', signedHex: '00', fee: '1000', accepted: true },
+      export: { chain: 'X', txID: 'exp-7', signedHex: '00', fee: '1000', accepted: true, spends: ['utxo-7'] },
       imports: [{ chain: 'P', txID: 'imp-7', signedHex: 'abcd', fee: '1000', accepted: false }],
     };
     const withImport = (damage: Record<string, unknown>) => ({ ...importing, imports: [{ ...importing.imports[0]!, ...damage }] });
@@ -271,6 +271,8 @@ describe('a failed move whose export was kept in the way (TransferJournal.keptEx
       { ...importing, from: 'Q' },
       { ...importing, createdAt: 'today' },
       { ...importing, export: { ...importing.export!, fee: undefined } },
+      { ...importing, export: { ...importing.export!, spends: 'abc' } },
+      { ...importing, export: { ...importing.export!, spends: [7] } },
       { ...importing, replaced: [{ ...importing.imports[0]!, signedHex: 'x' }] },
     ].map((r, i) => ({ ...r, id: `damaged-${i}` }));
     await local.set({ 'transfers:test': [...damaged, importing] });
