@@ -37,7 +37,7 @@ export interface JournaledTx {
   /** Kept, and what it spends is gone unexplained: it may have gone through (TransferJournal.keptExportSeen). */
   unclear?: boolean;
   /**
-   * An X/P export's inputs, by UTXO ID (kept once its bytes are gone): once its import ran, a read
+   * An X/P export's inputs, by UTXO ID (kept once its bytes are gone, within SPENDS_KEPT): once its import ran, a read
    * listing one again is not believed, through any network entry of these chains (ranElsewhere in
    * src/core/engine-types.ts). Absent in older records: the account's spent book alone then.
    */
@@ -94,7 +94,38 @@ const CHAIN = /^[XPC]$/;
 const STATE = /^(pending|export-signed|export-accepted|import-signed|completed|failed)$/;
 
 function wellFormedTx(t: JournaledTx | undefined): boolean {
-  return typeof t === 'object' && t !== null && CHAIN.test(t.chain) && typeof t.txID === 'string' && typeof t.signedHex === 'string' && HEX.test(t.signedHex) && typeof t.fee === 'string' && DECIMAL.test(t.fee) && typeof t.accepted === 'boolean' && (t.spends === undefined || (Array.isArray(t.spends) && t.spends.every((id) => typeof id === 'string')));
+  return typeof t === 'object' && t !== null && CHAIN.test(t.chain) && typeof t.txID === 'string' && typeof t.signedHex === 'string' && HEX.test(t.signedHex) && typeof t.fee === 'string' && DECIMAL.test(t.fee) && typeof t.accepted === 'boolean';
+}
+
+/** A damaged `spends` (it only adds protection: JournaledTx.spends) is dropped, not the move with it. */
+function withSpendsReadable(r: TransferRecord): TransferRecord {
+  const spends = r.export?.spends;
+  if (spends === undefined || (Array.isArray(spends) && spends.every((id) => typeof id === 'string'))) return r;
+  const { spends: _damaged, ...rest } = r.export!;
+  return { ...r, export: rest };
+}
+
+/** How many input IDs ended moves keep in all (JournaledTx.spends), the newest moves first: as many as the spent book keeps. */
+export const SPENDS_KEPT = 2_048;
+
+/** `records` with the oldest ended moves' `spends` let go once SPENDS_KEPT is reached: a list every step of every move writes whole. */
+function withSpendsCapped(records: TransferRecord[]): TransferRecord[] {
+  let room = SPENDS_KEPT;
+  const kept = new Set<TransferRecord>();
+  for (const r of [...records].sort((a, b) => b.createdAt - a.createdAt)) {
+    const count = r.export?.spends?.length ?? 0;
+    const ended = r.state === 'completed' || r.state === 'failed';
+    if (count === 0 || !ended) continue;
+    // Once one does not fit, no older one keeps them: the newest moves are those a lagging node can still list again.
+    if (count > room) break;
+    kept.add(r);
+    room -= count;
+  }
+  return records.map((r) => {
+    if (r.export?.spends === undefined || kept.has(r) || (r.state !== 'completed' && r.state !== 'failed')) return r;
+    const { spends: _gone, ...rest } = r.export;
+    return { ...r, export: rest };
+  });
 }
 
 /** Every field of a record the wallet reads as a number, hex or list is one: a damaged one would throw wherever it is read. */
@@ -134,7 +165,7 @@ export class TransferJournal {
    * atomic memory is listed for "Import now".
    */
   async list(): Promise<TransferRecord[]> {
-    return (await storedList<TransferRecord>(this.area, this.key, 'the transfer journal')).filter(wellFormed);
+    return (await storedList<TransferRecord>(this.area, this.key, 'the transfer journal')).filter(wellFormed).map(withSpendsReadable);
   }
 
   async get(id: string): Promise<TransferRecord | undefined> {
@@ -154,7 +185,7 @@ export class TransferJournal {
       const others = (await this.list()).filter((r) => r.id !== record.id && !(txID && r.state === 'failed' && r.export?.txID === txID));
       // Throws to write nothing, in the tick the write is issued (as Outbox.put's).
       allowed?.();
-      await this.area.set({ [this.key]: [...others, record].map(withoutEndedBytes) });
+      await this.area.set({ [this.key]: withSpendsCapped([...others, record].map(withoutEndedBytes)) });
     });
   }
 

@@ -131,8 +131,8 @@ export class WalletEngine {
       // tx another chain proves ran (a move's export whose import the node calls accepted, noted
       // here or in its move's record): left out.
       const spender = this.spent?.spenderOf(id);
-      const moved = spender ?? this.#spentElsewhere.get(id);
-      if (moved !== undefined && (await this.#ranOnOtherChain(moved))) {
+      const recorded = this.#spentElsewhere.get(id);
+      if ((spender !== undefined && (await this.#ranOnOtherChain(spender))) || (recorded !== undefined && recorded !== spender && (await this.#ranOnOtherChain(recorded)))) {
         this.#dropped.push({ ...where, id, reason: 'spent by a move whose funds arrived on the other chain' });
         continue;
       }

@@ -74,6 +74,10 @@ describe('a UTXO read beside the txs the wallet keeps', () => {
     const unproven = engineReading([input, change], { spent: empty, ranElsewhere }, 'Unknown');
     expect((await unproven.utxos('P')).map((u) => utxoId(u))).toEqual([utxoId(input), utxoId(change)]);
     expect(unproven.droppedUtxos).toEqual([]);
+    // The spent book naming another tx for it (a node's lie once) does not hide the record's word.
+    const other = { spenderOf: () => pTx([utxo(8n)]).txID, note: () => undefined, forget: () => undefined };
+    const both = engineReading([input, change], { spent: other, ranElsewhere }, 'Committed');
+    expect((await both.utxos('P')).map((u) => utxoId(u))).toEqual([utxoId(change)]);
   });
 
   it('maps each kept input to every kept tx spending it (inputsOf)', () => {

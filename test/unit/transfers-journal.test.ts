@@ -2,7 +2,7 @@
 // side by side, a journal kept per chains, and a failed move whose export was kept in the way.
 import { describe, expect, it } from 'vitest';
 import { memoryStores } from '../../src/background/storage.js';
-import { openJournal, TransferJournal, type TransferRecord, transferActivity } from '../../src/background/transfer-journal.js';
+import { openJournal, SPENDS_KEPT, TransferJournal, type TransferRecord, transferActivity } from '../../src/background/transfer-journal.js';
 import { TransferRunner } from '../../src/background/transfer-runner.js';
 import { chainsKey, entryJournalKey, journalKey, perChainsKeys } from '../../src/background/account-cache.js';
 import { TransfersService } from '../../src/background/services/transfers.js';
@@ -271,8 +271,6 @@ describe('a failed move whose export was kept in the way (TransferJournal.keptEx
       { ...importing, from: 'Q' },
       { ...importing, createdAt: 'today' },
       { ...importing, export: { ...importing.export!, fee: undefined } },
-      { ...importing, export: { ...importing.export!, spends: 'abc' } },
-      { ...importing, export: { ...importing.export!, spends: [7] } },
       { ...importing, replaced: [{ ...importing.imports[0]!, signedHex: 'x' }] },
     ].map((r, i) => ({ ...r, id: `damaged-${i}` }));
     await local.set({ 'transfers:test': [...damaged, importing] });
@@ -284,6 +282,22 @@ describe('a failed move whose export was kept in the way (TransferJournal.keptEx
     // The next write keeps only the well-formed one.
     await journal.put({ ...importing, updatedAt: 2 });
     expect((await local.get(['transfers:test']))['transfers:test']).toEqual([expect.objectContaining({ id: 'importing', updatedAt: 2 })]);
+  });
+
+  it("a damaged list of an export's inputs is dropped, not the move with it; ended moves keep those lists only up to SPENDS_KEPT IDs in all, the newest first", async () => {
+    const { local } = memoryStores();
+    const ended = (n: number, spends: unknown): TransferRecord => ({ ...failedMove(`exp-${n}`), id: `m-${n}`, state: 'completed', createdAt: n, export: { ...failedMove(`exp-${n}`).export, accepted: true, spends } as TransferRecord['export'] });
+    await local.set({ 'transfers:test': [ended(1, 'abc'), ended(2, [7]), ended(3, ['u3'])] });
+    const journal = new TransferJournal(local, 'transfers:test');
+    expect((await journal.list()).map((r) => [r.id, r.export!.spends])).toEqual([['m-1', undefined], ['m-2', undefined], ['m-3', ['u3']]]);
+
+    // An older ended move whose list no longer fits loses it (and every older one), a move under way never.
+    const ids = (n: number, count: number) => Array.from({ length: count }, (_, i) => `u${n}-${i}`);
+    const under = { ...ended(4, ids(4, 10)), state: 'export-signed' as const, createdAt: 0 };
+    await local.set({ 'transfers:test': [under, ended(5, ids(5, 5)), ended(6, ids(6, 10)), ended(7, ids(7, 2))] });
+    await journal.put(ended(8, ids(8, SPENDS_KEPT - 10)));
+    const kept = Object.fromEntries((await journal.list()).map((r) => [r.id, r.export!.spends?.length]));
+    expect(kept).toEqual({ 'm-4': 10, 'm-5': undefined, 'm-6': undefined, 'm-7': 2, 'm-8': SPENDS_KEPT - 10 });
   });
 
   it('only the failed move with that export is told: another export ID, or a move not failed, is left as it is', async () => {
