@@ -60,6 +60,14 @@ export async function txFate(e: WalletEngine, chain: ChainAlias, txID: string, s
   if (chain === 'C' && isEvmHash(txID)) return evmFate(e, txID, signedBytes);
   if (!asked && e.spent?.spenderOf(txID) === txID) return 'accepted';
   const tx = decodeChainTx(chain, signedBytes);
+  // One that spends nothing (a network without fees) cannot be judged by its inputs, which would
+  // always read unspent: the node's word, as it has no funds to count twice.
+  if (inputIds(tx).length === 0 && tx.vm !== 'evm') {
+    const state = await e.txState(chain, txID);
+    if (state !== 'accepted') return state === 'unknown' ? 'not-seen' : state;
+    e.spent?.note(txID, [txID]);
+    return 'accepted';
+  }
   const utxos = walletUtxos(e);
   const live = await inputsUnspent(e.node, chain, tx, utxos);
   const state = await e.txState(chain, txID);

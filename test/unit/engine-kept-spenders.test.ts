@@ -90,3 +90,13 @@ describe('a UTXO read beside the txs the wallet keeps', () => {
     expect(ids.size).toBe(2);
   });
 });
+
+describe('what became of a signed tx (txFate)', () => {
+  it("follows a tx that spends nothing (a network without fees) by the node's word: its inputs cannot tell", async () => {
+    const { bytes, txID } = pTx([]);
+    expect(await engineReading([], {}, 'Committed').txFate('P', txID, bytes)).toBe('accepted');
+    expect(await engineReading([], {}, 'Processing').txFate('P', txID, bytes)).toBe('processing');
+    expect(await engineReading([], {}, 'Dropped').txFate('P', txID, bytes)).toBe('failed');
+    expect(await engineReading([], {}, 'Unknown').txFate('P', txID, bytes)).toBe('not-seen');
+  });
+});
