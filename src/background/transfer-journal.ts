@@ -105,24 +105,29 @@ function withSpendsReadable(r: TransferRecord): TransferRecord {
   return { ...r, export: rest };
 }
 
-/** How many input IDs ended moves keep in all (JournaledTx.spends), the newest moves first: as many as the spent book keeps. */
+/** How many input IDs completed moves keep in all (JournaledTx.spends), the newest first: as many as the spent book keeps. */
 export const SPENDS_KEPT = 2_048;
 
-/** `records` with the oldest ended moves' `spends` let go once SPENDS_KEPT is reached: a list every step of every move writes whole. */
+/**
+ * Which moves keep their export's `spends` (a list every step of every move writes whole): one under
+ * way, or failed with its export kept in the way (it may run yet, and come back); the completed
+ * ones, newest first (by when they last moved on), within SPENDS_KEPT IDs in all: a lagging node
+ * lists again what was spent lately. Another failed move's export never ran or was imported by
+ * another (ranElsewhere reads none of it): it keeps none.
+ */
 function withSpendsCapped(records: TransferRecord[]): TransferRecord[] {
   let room = SPENDS_KEPT;
   const kept = new Set<TransferRecord>();
-  for (const r of [...records].sort((a, b) => b.createdAt - a.createdAt)) {
-    const count = r.export?.spends?.length ?? 0;
-    const ended = r.state === 'completed' || r.state === 'failed';
-    if (count === 0 || !ended) continue;
-    // Once one does not fit, no older one keeps them: the newest moves are those a lagging node can still list again.
+  for (const r of records) if (r.state !== 'completed' && (r.state !== 'failed' || (r.export?.kept === true && !r.export.accepted))) kept.add(r);
+  for (const r of records.filter((x) => x.state === 'completed' && x.export?.spends).sort((a, b) => b.updatedAt - a.updatedAt)) {
+    const count = r.export!.spends!.length;
+    // Once one does not fit, no older one keeps them.
     if (count > room) break;
     kept.add(r);
     room -= count;
   }
   return records.map((r) => {
-    if (r.export?.spends === undefined || kept.has(r) || (r.state !== 'completed' && r.state !== 'failed')) return r;
+    if (r.export?.spends === undefined || kept.has(r)) return r;
     const { spends: _gone, ...rest } = r.export;
     return { ...r, export: rest };
   });

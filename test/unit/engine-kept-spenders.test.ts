@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { inputsOf } from '../../src/background/refused.js';
 import { toHex } from '../../src/core/bytes.js';
 import { utxoId } from '../../src/core/codec/ids.js';
-import { encodeUtxo, type Utxo } from '../../src/core/codec/index.js';
-import { cb58Decode } from '../../src/core/encoding.js';
+import { encodeSignedTx, encodeUtxo, txIdBytes, type Utxo } from '../../src/core/codec/index.js';
+import { cb58Decode, cb58Encode } from '../../src/core/encoding.js';
 import { type EngineOptions, WalletEngine } from '../../src/core/engine.js';
 import { RpcError } from '../../src/core/errors.js';
 import type { NodeClient } from '../../src/core/node.js';
@@ -17,6 +17,7 @@ import { ctx, ewoq, second, utxo } from './pvm-test-kit.js';
 function engineReading(read: Utxo[], options: Omit<EngineOptions, 'evmChainId'>, importStatus = 'Unknown'): WalletEngine {
   const node = {
     platform: { getTx: () => Promise.reject(new RpcError('platform.getTx', -32000, 'not found')), getTxStatus: async () => ({ status: importStatus }) },
+    avm: { getTxStatus: async () => importStatus },
     provesAccepted: async () => true,
     getAllUtxos: async () => {
       const encoded = read.map((u) => encodeUtxo(u, 'pvm'));
@@ -98,5 +99,11 @@ describe('what became of a signed tx (txFate)', () => {
     expect(await engineReading([], {}, 'Processing').txFate('P', txID, bytes)).toBe('processing');
     expect(await engineReading([], {}, 'Dropped').txFate('P', txID, bytes)).toBe('failed');
     expect(await engineReading([], {}, 'Unknown').txFate('P', txID, bytes)).toBe('not-seen');
+  });
+
+  it("does not take an X-Chain operation without inputs on the node's word: it spends a mint right or an NFT", async () => {
+    const unsigned = { vm: 'avm' as const, kind: 'OperationTx' as const, networkID: ctx.networkID, blockchainID: ctx.xChainID, outputs: [], inputs: [], memo: new Uint8Array(), operations: [{ assetID: utxo(1n).assetID, utxoIDs: [{ txID: utxo(1n).txID, outputIndex: 0 }], op: { kind: 'NftTransferOperation' as const, input: [0], output: { groupID: 0, payload: new Uint8Array(), owners: { locktime: 0n, threshold: 1, addresses: [ewoq.shortId] } } } }] };
+    const bytes = encodeSignedTx({ unsigned, credentials: [{ fx: 'nft', signatures: [new Uint8Array(65)] }] } as never);
+    expect(await engineReading([], {}, 'Accepted').txFate('X', cb58Encode(txIdBytes(bytes)), bytes)).toBe('processing');
   });
 });
