@@ -10,26 +10,30 @@ import { fundedWallet } from './wallet-fixture.js';
 
 const row = (view: BalancesView, chain: string, assetID: string): AssetBalanceView | undefined => view.balances.find((b) => b.chain === chain && b.assetID === assetID);
 
+/** A wallet that moved 2 AVAX from X to P, the move completed, and a node that can list the export's input again (`relist`). */
+async function movedFromX() {
+  const node = lyingNode();
+  const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
+  // What the X-Chain lists before the move: the funds its export will spend.
+  const before: Utxo[] = [];
+  node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => (before.push(...utxos), utxos)));
+  await wallet.balances.balancesRefresh();
+  node.lies.delete('avm.getUTXOs');
+  expect(before.length).toBeGreaterThan(0);
+  expect(await moveUntilDone(wallet, 'X', 'P', 2n * AVAX)).toBe('completed');
+  const honest = await wallet.balances.balancesRefresh();
+  // The node lists the export's input again beside what it lists now.
+  const relist = () => node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => [...utxos, ...before.filter((b) => !utxos.some((u) => utxoId(u) === utxoId(b)))]));
+  return { node, wallet, avax, relist, xAfter: BigInt(row(honest, 'X', avax)!.spendable), pAfter: BigInt(row(honest, 'P', avax)!.spendable) };
+}
+
 describe("a move whose import ran, its export's input listed again on its chain", () => {
   it('counts the funds once, on the chain they arrived on: the input listed again is left out, said so, and never selected by a send', async () => {
-    const node = lyingNode();
-    const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
-    // What the X-Chain lists before the move: the funds its export will spend.
-    const before: Utxo[] = [];
-    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => (before.push(...utxos), utxos)));
-    await wallet.balances.balancesRefresh();
-    node.lies.delete('avm.getUTXOs');
-    expect(before.length).toBeGreaterThan(0);
-
-    expect(await moveUntilDone(wallet, 'X', 'P', 2n * AVAX)).toBe('completed');
-    const honest = await wallet.balances.balancesRefresh();
-    const xAfter = BigInt(row(honest, 'X', avax)!.spendable);
-    const pAfter = BigInt(row(honest, 'P', avax)!.spendable);
+    const { node, wallet, avax, relist, xAfter, pAfter } = await movedFromX();
     expect(xAfter).toBeLessThan(8n * AVAX);
     expect(pAfter).toBeGreaterThan(AVAX);
 
-    // The node lists the export's input again beside what it lists now.
-    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => [...utxos, ...before.filter((b) => !utxos.some((u) => utxoId(u) === utxoId(b)))]));
+    relist();
     const lied = await wallet.balances.balancesRefresh();
     expect(BigInt(row(lied, 'X', avax)!.spendable)).toBe(xAfter);
     expect(BigInt(row(lied, 'P', avax)!.spendable)).toBe(pAfter);
@@ -46,19 +50,10 @@ describe("a move whose import ran, its export's input listed again on its chain"
   });
 
   it("counts them once through another network entry for the same chains, whose spent book never saw the move: the move's record names the export's input", async () => {
-    const node = lyingNode();
-    const { wallet, avax } = await fundedWallet({ x: 10n * AVAX }, { fetch: node.fetch });
-    const before: Utxo[] = [];
-    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => (before.push(...utxos), utxos)));
-    await wallet.balances.balancesRefresh();
-    node.lies.delete('avm.getUTXOs');
-    expect(await moveUntilDone(wallet, 'X', 'P', 2n * AVAX)).toBe('completed');
-    const honest = await wallet.balances.balancesRefresh();
-    const xAfter = BigInt(row(honest, 'X', avax)!.spendable);
-
+    const { wallet, avax, relist, xAfter } = await movedFromX();
     const second = await wallet.networks.networksAddCustom({ name: 'Test node again', url: inject('nodeUrl') });
     await wallet.networks.networksSelect({ id: second.id });
-    node.lies.set('avm.getUTXOs', rewriteUtxos('avm', (utxos) => [...utxos, ...before.filter((b) => !utxos.some((u) => utxoId(u) === utxoId(b)))]));
+    relist();
     const lied = await wallet.balances.balancesRefresh();
     expect(BigInt(row(lied, 'X', avax)!.spendable)).toBe(xAfter);
     expect(lied.warnings).toEqual([expect.stringMatching(/X-Chain .*a move between chains spent it, and its funds arrived on the other chain\): not counted/)]);
