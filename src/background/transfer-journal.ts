@@ -111,15 +111,15 @@ export const SPENDS_KEPT = 2_048;
 /**
  * Which moves keep their export's `spends` (a list every step of every move writes whole): one under
  * way, or failed with its export kept in the way (it may run yet, and come back); the completed
- * ones, newest first (by when they last moved on), within SPENDS_KEPT IDs in all: a lagging node
- * lists again what was spent lately. Another failed move's export never ran or was imported by
- * another (ranElsewhere reads none of it): it keeps none.
+ * ones whose own import ran, newest first (by when they last moved on), within SPENDS_KEPT IDs in
+ * all: a lagging node lists again what was spent lately. Any other (an export that never ran, was
+ * replaced, or was imported by another) is read by no ranElsewhere: it keeps none.
  */
 function withSpendsCapped(records: TransferRecord[]): TransferRecord[] {
   let room = SPENDS_KEPT;
   const kept = new Set<TransferRecord>();
   for (const r of records) if (r.state !== 'completed' && (r.state !== 'failed' || (r.export?.kept === true && !r.export.accepted))) kept.add(r);
-  for (const r of records.filter((x) => x.state === 'completed' && x.export?.spends).sort((a, b) => b.updatedAt - a.updatedAt)) {
+  for (const r of records.filter((x) => x.state === 'completed' && x.export?.spends && x.imports.some((t) => t.accepted)).sort((a, b) => b.updatedAt - a.updatedAt)) {
     const count = r.export!.spends!.length;
     // Once one does not fit, no older one keeps them.
     if (count > room) break;
@@ -206,8 +206,11 @@ export class TransferJournal {
       const r = all.find((x) => x.state === 'failed' && x.export?.txID === txID && !x.export.accepted);
       if (!r) return;
       if (fate === 'unclear') r.export!.unclear = true;
-      else if (fate === 'replaced') delete r.export!.unclear;
-      else {
+      else if (fate === 'replaced') {
+        // It can never run now: nothing it spent can come back as its.
+        delete r.export!.unclear;
+        delete r.export!.spends;
+      } else {
         r.export!.accepted = true;
         delete r.export!.unclear;
         r.state = 'export-accepted';

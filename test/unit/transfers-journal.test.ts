@@ -286,7 +286,8 @@ describe('a failed move whose export was kept in the way (TransferJournal.keptEx
 
   it("a damaged list of an export's inputs is dropped, not the move with it; ended moves keep those lists only up to SPENDS_KEPT IDs in all, the newest first", async () => {
     const { local } = memoryStores();
-    const ended = (n: number, spends: unknown): TransferRecord => ({ ...failedMove(`exp-${n}`), id: `m-${n}`, state: 'completed', createdAt: 1, updatedAt: n, export: { ...failedMove(`exp-${n}`).export, accepted: true, spends } as TransferRecord['export'] });
+    const imported = [{ chain: 'P' as const, txID: 'imp', signedHex: '', fee: '1000', accepted: true }];
+    const ended = (n: number, spends: unknown): TransferRecord => ({ ...failedMove(`exp-${n}`), id: `m-${n}`, state: 'completed', createdAt: 1, updatedAt: n, imports: imported, export: { ...failedMove(`exp-${n}`).export, accepted: true, spends } as TransferRecord['export'] });
     await local.set({ 'transfers:test': [ended(1, 'abc'), ended(2, [7]), ended(3, ['u3'])] });
     const journal = new TransferJournal(local, 'transfers:test');
     expect((await journal.list()).map((r) => [r.id, r.export!.spends])).toEqual([['m-1', undefined], ['m-2', undefined], ['m-3', ['u3']]]);
@@ -298,10 +299,15 @@ describe('a failed move whose export was kept in the way (TransferJournal.keptEx
     const under = { ...ended(4, ids(4, 10)), state: 'export-signed' as const, updatedAt: 0 };
     const keptInTheWay = { ...failedMove('exp-9'), id: 'm-9', updatedAt: 0, export: { ...failedMove('exp-9').export, spends: ids(9, 3) } };
     const refused = { ...failedMove('exp-10'), id: 'm-10', updatedAt: 20, export: { ...failedMove('exp-10').export, kept: false, spends: ids(10, 3) } };
-    await local.set({ 'transfers:test': [under, keptInTheWay, refused, ended(5, ids(5, 5)), ended(6, ids(6, 10)), ended(7, ids(7, 2))] });
+    // Completed with no import of its own (another took the funds): its list protects nothing.
+    const importedElsewhere = { ...ended(11, ids(11, 4)), imports: [] };
+    await local.set({ 'transfers:test': [under, keptInTheWay, refused, importedElsewhere, ended(5, ids(5, 5)), ended(6, ids(6, 10)), ended(7, ids(7, 2))] });
     await journal.put(ended(8, ids(8, SPENDS_KEPT - 10)));
     const kept = Object.fromEntries((await journal.list()).map((r) => [r.id, r.export!.spends?.length]));
-    expect(kept).toEqual({ 'm-4': 10, 'm-9': 3, 'm-10': undefined, 'm-5': undefined, 'm-6': undefined, 'm-7': 2, 'm-8': SPENDS_KEPT - 10 });
+    expect(kept).toEqual({ 'm-4': 10, 'm-9': 3, 'm-10': undefined, 'm-11': undefined, 'm-5': undefined, 'm-6': undefined, 'm-7': 2, 'm-8': SPENDS_KEPT - 10 });
+    // A kept export whose place another tx took can never run: its list goes.
+    await journal.keptExportSeen('exp-9', 'replaced');
+    expect((await journal.get('m-9'))!.export!.spends).toBeUndefined();
   });
 
   it('only the failed move with that export is told: another export ID, or a move not failed, is left as it is', async () => {
