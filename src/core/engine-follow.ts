@@ -61,9 +61,8 @@ export async function txFate(e: WalletEngine, chain: ChainAlias, txID: string, s
   if (!asked && e.spent?.spenderOf(txID) === txID) return 'accepted';
   const tx = decodeChainTx(chain, signedBytes);
   // One that spends nothing (a network without fees) cannot be judged by its inputs, which would
-  // always read unspent: the node's word, as it has no funds to count twice. Not an X-Chain
-  // operation's, which spends a mint right or an NFT (not among its inputs): it stays processing.
-  if (inputIds(tx).length === 0 && tx.vm !== 'evm' && !('operations' in tx && tx.operations.length > 0)) {
+  // always read unspent: the node's word, as it has no funds to count twice.
+  if (inputIds(tx).length === 0 && tx.vm !== 'evm') {
     const state = await e.txState(chain, txID);
     if (state !== 'accepted') return state === 'unknown' ? 'not-seen' : state;
     e.spent?.note(txID, [txID]);

@@ -18,10 +18,20 @@ export interface WalletUtxos {
   aliasOf(chainID: Bytes): ChainAlias | undefined;
 }
 
+/**
+ * The UTXOs of its own chain an X or P tx spends, by ID: its inputs, and what an X-Chain operation
+ * consumes (a mint right, an NFT), which is not among them.
+ */
+export function ownInputIds(tx: UnsignedTx): string[] {
+  // `inputs` is checked, not assumed: a P-Chain block-builder tx read from a node has none.
+  const ids = tx.vm !== 'evm' && 'inputs' in tx ? tx.inputs.map(utxoId) : [];
+  if (tx.kind === 'OperationTx') for (const op of tx.operations) ids.push(...op.utxoIDs.map(utxoId));
+  return ids;
+}
+
 /** The UTXOs an X, P or atomic tx spends (imported ones included), by ID. */
 export function inputIds(tx: UnsignedTx): string[] {
-  const ids: string[] = [];
-  if ('inputs' in tx) ids.push(...tx.inputs.map(utxoId));
+  const ids = ownInputIds(tx);
   if ('importedInputs' in tx) ids.push(...tx.importedInputs.map(utxoId));
   return ids;
 }
@@ -56,9 +66,10 @@ export async function inputsUnspent(node: NodeClient, chain: ChainAlias, tx: Uns
     }
     return true;
   }
-  if ('inputs' in tx && tx.inputs.length > 0) {
+  const spends = ownInputIds(tx);
+  if (spends.length > 0) {
     const own = await utxos.ids(chain);
-    if (!tx.inputs.every((i) => own.has(utxoId(i)))) return false;
+    if (!spends.every((id) => own.has(id))) return false;
   }
   if ('importedInputs' in tx && tx.importedInputs.length > 0) {
     const source = utxos.aliasOf(tx.sourceChain);

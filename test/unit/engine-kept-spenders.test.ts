@@ -3,7 +3,8 @@
 // chain proves ran (EngineOptions.ranElsewhere).
 import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
-import { inputsOf } from '../../src/background/refused.js';
+import { keptInTheWay } from '../../src/background/outbox.js';
+import { conflictsOf, inputsOf } from '../../src/background/refused.js';
 import { toHex } from '../../src/core/bytes.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import { encodeSignedTx, encodeUtxo, txIdBytes, type Utxo } from '../../src/core/codec/index.js';
@@ -17,7 +18,7 @@ import { ctx, ewoq, second, utxo } from './pvm-test-kit.js';
 function engineReading(read: Utxo[], options: Omit<EngineOptions, 'evmChainId'>, importStatus = 'Unknown'): WalletEngine {
   const node = {
     platform: { getTx: () => Promise.reject(new RpcError('platform.getTx', -32000, 'not found')), getTxStatus: async () => ({ status: importStatus }) },
-    avm: { getTxStatus: async () => importStatus },
+    avm: { getTx: () => Promise.reject(new RpcError('avm.getTx', -32000, 'not found')), getTxStatus: async () => importStatus },
     provesAccepted: async () => true,
     getAllUtxos: async () => {
       const encoded = read.map((u) => encodeUtxo(u, 'pvm'));
@@ -25,6 +26,14 @@ function engineReading(read: Utxo[], options: Omit<EngineOptions, 'evmChainId'>,
     },
   };
   return new WalletEngine(node as unknown as NodeClient, ctx, { xp: [ewoq], evm: second, change: ewoq.shortId }, { evmChainId: 1n, ...options });
+}
+
+/** A signed X-Chain OperationTx moving the NFT `nft`, with no fee inputs (a network without fees). */
+function nftTransfer(nft: Utxo) {
+  const op = { kind: 'NftTransferOperation' as const, input: [0], output: { groupID: 0, payload: new Uint8Array(), owners: { locktime: 0n, threshold: 1, addresses: [ewoq.shortId] } } };
+  const unsigned = { vm: 'avm' as const, kind: 'OperationTx' as const, networkID: ctx.networkID, blockchainID: ctx.xChainID, outputs: [], inputs: [], memo: new Uint8Array(), operations: [{ assetID: nft.assetID, utxoIDs: [{ txID: nft.txID, outputIndex: nft.outputIndex }], op }] };
+  const bytes = encodeSignedTx({ unsigned, credentials: [{ fx: 'nft', signatures: [new Uint8Array(65)] }] } as never);
+  return { bytes, txID: cb58Encode(txIdBytes(bytes)) };
 }
 
 /** A UTXO that tx `txID` created (its change, say). */
@@ -101,9 +110,27 @@ describe('what became of a signed tx (txFate)', () => {
     expect(await engineReading([], {}, 'Unknown').txFate('P', txID, bytes)).toBe('not-seen');
   });
 
-  it("does not take an X-Chain operation without inputs on the node's word: it spends a mint right or an NFT", async () => {
-    const unsigned = { vm: 'avm' as const, kind: 'OperationTx' as const, networkID: ctx.networkID, blockchainID: ctx.xChainID, outputs: [], inputs: [], memo: new Uint8Array(), operations: [{ assetID: utxo(1n).assetID, utxoIDs: [{ txID: utxo(1n).txID, outputIndex: 0 }], op: { kind: 'NftTransferOperation' as const, input: [0], output: { groupID: 0, payload: new Uint8Array(), owners: { locktime: 0n, threshold: 1, addresses: [ewoq.shortId] } } } }] };
-    const bytes = encodeSignedTx({ unsigned, credentials: [{ fx: 'nft', signatures: [new Uint8Array(65)] }] } as never);
-    expect(await engineReading([], {}, 'Accepted').txFate('X', cb58Encode(txIdBytes(bytes)), bytes)).toBe('processing');
+  it('judges an X-Chain operation without fee inputs by what it consumes (an NFT, a mint right), which is not among its inputs', async () => {
+    const nft = utxo(1n);
+    const { bytes, txID } = nftTransfer(nft);
+    const noted: string[][] = [];
+    const spent = { spenderOf: () => undefined, note: (_: string, ids: readonly string[]) => void noted.push([...ids]), forget: () => undefined };
+    // The NFT still listed: a claim of acceptance is no more than processing, a failure stands.
+    expect(await engineReading([nft], {}, 'Accepted').txFate('X', txID, bytes)).toBe('processing');
+    expect(await engineReading([nft], {}, 'Rejected').txFate('X', txID, bytes)).toBe('failed');
+    // Gone: accepted on the node's word, with the NFT noted as spent by it; unclear without it.
+    expect(await engineReading([], { spent }, 'Accepted').txFate('X', txID, bytes)).toBe('accepted');
+    expect(noted).toEqual([[txID, utxoId(nft)]]);
+    expect(await engineReading([], {}, 'Rejected').txFate('X', txID, bytes)).toBe('inputs-spent');
+  });
+
+  it('keeps a refused operation in the way of the next one consuming the same NFT or mint right (keptInTheWay, inputsOf, conflictsOf)', () => {
+    const nft = utxo(1n);
+    const refused = nftTransfer(nft);
+    const entry = { chain: 'X' as const, txID: refused.txID, signedHex: toHex(refused.bytes) };
+    expect(keptInTheWay(entry)).toBe(true);
+    expect(inputsOf([entry], () => undefined)).toEqual(new Map([[utxoId(nft), [refused.txID]]]));
+    const live = [{ ...entry, voided: true, item: {} as never, createdAt: 0, resends: 0 }];
+    expect(conflictsOf(live, 'X', { inputs: [utxoId(nft)] })).toEqual([refused.txID]);
   });
 });
