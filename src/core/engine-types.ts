@@ -10,6 +10,8 @@ import type { ChainAlias, TxOutcome, WaitOptions } from './node.js';
 import type { ProofCache } from './proof.js';
 import type { PSpendParams } from './tx/p.js';
 import type { SpendableUtxo } from './tx/utxos.js';
+
+export type { AssetBalance } from './tx/utxos.js';
 import type { XSpendParams } from './tx/x.js';
 
 export interface EngineKeys {
@@ -96,24 +98,6 @@ export class TxFailedError extends WalletError {
 export type TxState = 'accepted' | 'failed' | 'processing' | 'unknown';
 /** A signed tx's fate: the node's word checked against what the tx spends and creates (txFate). */
 export type TxFate = Exclude<TxState, 'unknown'> | 'not-seen' | 'inputs-spent';
-
-export interface AssetBalance {
-  assetID: Bytes;
-  spendable: bigint;
-  /** Held but time-locked (OutputOwners locktime in the future). */
-  locked: bigint;
-  /** P-Chain only: stakeable-locked (vesting), usable for staking only. */
-  lockedStakeable: bigint;
-  /** The part of the three above that no tx proves (genesis funds, staking rewards, or a lie). */
-  unproven: bigint;
-  /**
-   * The part of `spendable` that keys not the account's can also spend alone (a 1-of-2 with a
-   * stranger's key): the account's only until that key moves it. Still spent by sends.
-   */
-  shared: bigint;
-  /** The same for `locked` and `lockedStakeable`: a stranger's key can take it once it unlocks. */
-  sharedLocked: bigint;
-}
 
 /** A C-Chain EVM tx, signed: its 0x hash is its ID. */
 export interface SignedEvm {

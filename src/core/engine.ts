@@ -1,22 +1,23 @@
 // The wallet's chain operations over a node: read UTXOs and balances, then build, sign, check and
 // issue transactions, and follow them to acceptance. Pure (no browser APIs): the background's
 // services and the integration tests both drive the chains through this one place. Its parts beside
-// it: engine-types.ts (types, spend params), engine-evm.ts (C-Chain EVM txs), engine-moves.ts
-// (cross-chain), engine-follow.ts (sending, and what became of a tx).
+// it: engine-types.ts (types, spend params), engine-kept.ts (reads checked against the txs the
+// wallet keeps), engine-evm.ts (C-Chain EVM txs), engine-moves.ts (cross-chain), engine-follow.ts
+// (sending, and what became of a tx).
 import { WEI_PER_NAVAX } from './amount.js';
 import { byteKey, type Bytes, fromHex, toHex } from './bytes.js';
 import { utxoId } from './codec/ids.js';
-import { ownersOf } from './codec/rules.js';
 import type { CTx, OutputOwners, UnsignedTx, Utxo } from './codec/types.js';
 import { formatAddress } from './encoding.js';
-import { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type EvmQuote, type Issued, type RanElsewhere, type SignedEvm, type SpentRecord, TxFailedError, type TxFate, type TxState, lockTime, pParams, xParams } from './engine-types.js';
+import { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type EvmQuote, type Issued, type SignedEvm, type SpentRecord, TxFailedError, type TxFate, type TxState, lockTime, pParams, xParams } from './engine-types.js';
 import { evmNonce, evmState, quoteC, signC } from './engine-evm.js';
+import { KeptSpenders } from './engine-kept.js';
 import { submit, txFate, txFateFromNode, txState } from './engine-follow.js';
 import { atomicPricing, buildExport, buildImports, buildImportsOf, cBaseFee, estimateImportFee } from './engine-moves.js';
 import { checkTxBelongs, decodeExternalTx, type ExternalSigned, type ExternalTx, keychainSignsAny, resolveSpent, signedSlots, signExternalTx, spentFingerprint } from './external-tx.js';
 import { WalletError } from './errors.js';
 import { memoryProofCache, type ProofCache, proveUtxos } from './proof.js';
-import { decodeChainTx, withoutOutputsOf } from './tx-fate.js';
+import { decodeChainTx } from './tx-fate.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_TIP_WEI, MAX_P_GAS_PRICE, MAX_P_WEIGHTS } from './fee-limits.js';
 import { atomicTxFee, atomicTxGas, type PFeeContext, pTxFee, withHeadroom } from './fees.js';
 import { formatEvmAddress } from './evm-address.js';
@@ -26,7 +27,7 @@ import { type EvmTxRequest, signEvmTx } from './tx/c.js';
 import { type ChainContext, chainAliasOf, makeOwners } from './tx/context.js';
 import { buildPSend } from './tx/p.js';
 import { accountKeychain, signBuilt } from './tx/sign.js';
-import { classifyUtxo, othersCanSpend, ownedAddressSet, spendableUtxos, type SpendableUtxo } from './tx/utxos.js';
+import { ownedAddressSet, spendableUtxos, type SpendableUtxo, sumBalances } from './tx/utxos.js';
 import * as x from './tx/x.js';
 
 export { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type Issued, isEvmHash, pClock, provenFirst, type SignedEvm, type SpentRecord, TxFailedError, type TxFate, type TxState } from './engine-types.js';
@@ -41,19 +42,12 @@ function refKey(u: Utxo): string {
 export class WalletEngine {
   readonly ctx: ChainContext;
   readonly #dropped: (DroppedUtxo & { chain: ChainAlias; sourceChain?: ChainAlias })[] = [];
-  readonly #contradicted = new Set<string>();
+  readonly #kept: KeptSpenders;
   /** UTXOs read so far that no tx proves, by refKey. */
   readonly #unproven = new Set<string>();
   readonly #proofs: ProofCache;
   private readonly owned: ReadonlySet<string>;
   private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst' | 'spendNever' | 'spent' | 'ranElsewhere'>> & { wait: WaitOptions };
-  readonly #spendFirst: ReadonlyMap<string, readonly string[]>;
-  readonly #spendNever: ReadonlyMap<string, readonly string[]>;
-  readonly #ranElsewhere: ReadonlyMap<string, RanElsewhere>;
-  /** What each tx of `ranElsewhere` spent, by UTXO ID: known whichever spent book this engine has. */
-  readonly #spentElsewhere = new Map<string, string>();
-  /** Per tx of `ranElsewhere`, whether the node calls one of its successors accepted (asked once). */
-  readonly #provenElsewhere = new Map<string, Promise<boolean>>();
   /** What txs taken as accepted spent (EngineOptions.spent). */
   readonly spent: SpentRecord | undefined;
   #proofDeadline: number | undefined;
@@ -67,10 +61,7 @@ export class WalletEngine {
     this.ctx = ctx;
     this.owned = ownedAddressSet([...keys.xp.map((k) => k.shortId), keys.evm.shortId]);
     this.#proofs = options.proofs ?? memoryProofCache();
-    this.#spendFirst = options.spendFirst ?? new Map();
-    this.#spendNever = options.spendNever ?? new Map();
-    this.#ranElsewhere = options.ranElsewhere ?? new Map();
-    for (const [txID, { spends }] of this.#ranElsewhere) for (const id of spends) this.#spentElsewhere.set(id, txID);
+    this.#kept = new KeptSpenders(options, (chain, txID) => this.txState(chain, txID));
     this.spent = options.spent;
     this.options = {
       evmChainId: options.evmChainId,
@@ -120,47 +111,12 @@ export class WalletEngine {
     const checked = await proveUtxos(this.node, chain, read, { network: this.ctx, cache: this.#proofs, budgetMs, ...(sourceChain ? { sourceChain } : {}) });
     for (const d of checked.disproven) this.#dropped.push({ ...where, ...d });
     for (const u of checked.unproven) this.#unproven.add(refKey(u));
-    const spenders = new Set<string>();
-    const listed: Utxo[] = [];
-    for (const u of checked.utxos) {
-      const id = utxoId(u);
-      // Every kept tx spending it (two refused sends may share an input): none of them ran.
-      for (const kept of [...(this.#spendFirst.get(id) ?? []), ...(this.#spendNever.get(id) ?? [])]) spenders.add(kept);
-      // Spent by a tx taken as accepted: the node contradicts it, now or when it was taken. Kept
-      // (counted once the tx is followed again: never both), and told (`contradicted`); but for a
-      // tx another chain proves ran (a move's export whose import the node calls accepted, noted
-      // here or in its move's record): left out.
-      const spender = this.spent?.spenderOf(id);
-      const recorded = this.#spentElsewhere.get(id);
-      if ((spender !== undefined && (await this.#ranOnOtherChain(spender))) || (recorded !== undefined && recorded !== spender && (await this.#ranOnOtherChain(recorded)))) {
-        this.#dropped.push({ ...where, id, reason: 'spent by a move whose funds arrived on the other chain' });
-        continue;
-      }
-      listed.push(u);
-      if (spender === undefined) continue;
-      this.#contradicted.add(spender);
-      spenders.add(spender);
-    }
-    const { utxos, unrun } = withoutOutputsOf(listed, spenders);
-    for (const u of unrun) this.#dropped.push({ ...where, id: utxoId(u), reason: 'created by a transaction whose inputs the node lists as unspent' });
-    return utxos;
-  }
-
-  /** Whether the node calls accepted a tx of another chain that spent what `txID` created (EngineOptions.ranElsewhere). */
-  #ranOnOtherChain(txID: string): Promise<boolean> {
-    const successors = this.#ranElsewhere.get(txID)?.imports;
-    if (successors === undefined) return Promise.resolve(false);
-    let asked = this.#provenElsewhere.get(txID);
-    if (asked === undefined) {
-      asked = Promise.all(successors.map((s) => this.txState(s.chain, s.txID).catch(() => 'unknown'))).then((states) => states.includes('accepted'));
-      this.#provenElsewhere.set(txID, asked);
-    }
-    return asked;
+    return this.#kept.screen(checked.utxos, (id, reason) => this.#dropped.push({ ...where, id, reason }));
   }
 
   /** The txs taken as accepted (EngineOptions.spent) whose inputs a read of this engine listed again. */
   get contradicted(): ReadonlySet<string> {
-    return this.#contradicted;
+    return this.#kept.contradicted;
   }
 
   /** True when no tx proves this UTXO (it was read by this engine and kept all the same). */
@@ -199,8 +155,8 @@ export class WalletEngine {
     for (const s of spendable) {
       const id = utxoId(s.utxo);
       if (this.isUnproven(s.utxo)) s.unproven = true;
-      if (this.#spendFirst.has(id)) s.first = true;
-      else if (this.#spendNever.has(id)) continue;
+      if (this.#kept.takenFirst(id)) s.first = true;
+      else if (this.#kept.neverTaken(id)) continue;
       usable.push(s);
     }
     return usable;
@@ -213,31 +169,7 @@ export class WalletEngine {
    */
   async balances(chain: 'X' | 'P', read?: readonly Utxo[], at?: bigint): Promise<AssetBalance[]> {
     const [utxos, now] = await Promise.all([read ?? this.utxos(chain), at ?? lockTime(this, chain)]);
-    const byAsset = new Map<string, AssetBalance>();
-    // The client's reader shares one array per asset ID: by that array first, no key to make.
-    const byArray = new Map<Bytes, AssetBalance>();
-    const seen = new Map<Bytes, boolean>();
-    for (const u of utxos) {
-      let b = byArray.get(u.assetID);
-      if (!b) {
-        const key = byteKey(u.assetID);
-        b = byAsset.get(key);
-        if (!b) byAsset.set(key, (b = { assetID: u.assetID, spendable: 0n, locked: 0n, lockedStakeable: 0n, unproven: 0n, shared: 0n, sharedLocked: 0n }));
-        byArray.set(u.assetID, b);
-      }
-      const c = classifyUtxo(u, this.owned, now, seen);
-      const amount = c.state === 'spendable' ? c.spendable.amount : c.state === 'locked' || c.state === 'stakeable-locked' ? c.amount : 0n;
-      if (c.state === 'spendable') {
-        b.spendable += amount;
-        if (othersCanSpend(ownersOf(u.output), this.owned, c.spendable.sigIndices)) b.shared += amount;
-      } else if (c.state === 'locked' || c.state === 'stakeable-locked') {
-        if (c.state === 'locked') b.locked += amount;
-        else b.lockedStakeable += amount;
-        if (othersCanSpend(ownersOf(u.output), this.owned, c.sigIndices)) b.sharedLocked += amount;
-      }
-      if (this.isUnproven(u)) b.unproven += amount;
-    }
-    return [...byAsset.values()];
+    return sumBalances(utxos, this.owned, now, (u) => this.isUnproven(u));
   }
 
   async cBalanceWei(): Promise<bigint> {
