@@ -9,7 +9,7 @@ import { isEvmHash, pClock, type TxFate, type WalletEngine } from '../core/engin
 import { nodeWords, WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import { evmTxNonce } from '../core/tx/c.js';
-import { decodeChainTx, ownInputIds } from '../core/tx-fate.js';
+import { decodeChainTx } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { outboxKey, registerChains } from './account-cache.js';
 import { oneAtATime, type StorageArea, storedList, takeInLists } from './storage.js';
@@ -243,8 +243,12 @@ function stillKept(e: OutboxEntry): boolean {
   }
 }
 
-/** Whether an X/P tx spends UTXOs of its own chain (an import paid from what it imports spends none). */
-export const spendsOwnFunds = (tx: UnsignedTx): boolean => ownInputIds(tx).length > 0;
+/**
+ * Whether an X/P tx spends funds of its own chain (an import paid from what it imports spends
+ * none). Not what an X-Chain operation consumes: no send selects an NFT or a mint right, so a
+ * refused operation without fee inputs (a network without fees) could never have its place taken.
+ */
+export const spendsOwnFunds = (tx: UnsignedTx): boolean => 'inputs' in tx && tx.inputs.length > 0;
 
 /** The entry of EVM tx `hash` (any case) among `entries`, which must still wait to run: else 'not-pending'. */
 export function waitingEntry(entries: readonly OutboxEntry[], hash: string): OutboxEntry {

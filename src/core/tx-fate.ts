@@ -66,7 +66,10 @@ export async function inputsUnspent(node: NodeClient, chain: ChainAlias, tx: Uns
     }
     return true;
   }
-  const spends = ownInputIds(tx);
+  // By its inputs when it has any: an operation may consume a stranger's NFT or mint right (a
+  // site's swap) that the wallet's reads never list. One without (a network without fees) by what
+  // it consumes.
+  const spends = 'inputs' in tx && tx.inputs.length > 0 ? tx.inputs.map(utxoId) : ownInputIds(tx);
   if (spends.length > 0) {
     const own = await utxos.ids(chain);
     if (!spends.every((id) => own.has(id))) return false;

@@ -4,7 +4,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
 import { keptInTheWay } from '../../src/background/outbox.js';
-import { conflictsOf, inputsOf } from '../../src/background/refused.js';
+import { inputsOf, racedBy } from '../../src/background/refused.js';
 import { toHex } from '../../src/core/bytes.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import { encodeSignedTx, encodeUtxo, txIdBytes, type Utxo } from '../../src/core/codec/index.js';
@@ -28,11 +28,11 @@ function engineReading(read: Utxo[], options: Omit<EngineOptions, 'evmChainId'>,
   return new WalletEngine(node as unknown as NodeClient, ctx, { xp: [ewoq], evm: second, change: ewoq.shortId }, { evmChainId: 1n, ...options });
 }
 
-/** A signed X-Chain OperationTx moving the NFT `nft`, with no fee inputs (a network without fees). */
-function nftTransfer(nft: Utxo) {
+/** A signed X-Chain OperationTx moving the NFT `nft`, its fee paid from `fee` (none: a network without fees). */
+function nftTransfer(nft: Utxo, fee: Utxo[] = []) {
   const op = { kind: 'NftTransferOperation' as const, input: [0], output: { groupID: 0, payload: new Uint8Array(), owners: { locktime: 0n, threshold: 1, addresses: [ewoq.shortId] } } };
-  const unsigned = { vm: 'avm' as const, kind: 'OperationTx' as const, networkID: ctx.networkID, blockchainID: ctx.xChainID, outputs: [], inputs: [], memo: new Uint8Array(), operations: [{ assetID: nft.assetID, utxoIDs: [{ txID: nft.txID, outputIndex: nft.outputIndex }], op }] };
-  const bytes = encodeSignedTx({ unsigned, credentials: [{ fx: 'nft', signatures: [new Uint8Array(65)] }] } as never);
+  const unsigned = { vm: 'avm' as const, kind: 'OperationTx' as const, networkID: ctx.networkID, blockchainID: ctx.xChainID, outputs: [], inputs: fee.map((u) => ({ txID: u.txID, outputIndex: u.outputIndex, assetID: u.assetID, input: { kind: 'TransferInput' as const, amount: 1_000_000n, sigIndices: [0] } })), memo: new Uint8Array(), operations: [{ assetID: nft.assetID, utxoIDs: [{ txID: nft.txID, outputIndex: nft.outputIndex }], op }] };
+  const bytes = encodeSignedTx({ unsigned, credentials: [...fee.map(() => ({ fx: 'secp', signatures: [new Uint8Array(65)] })), { fx: 'nft', signatures: [new Uint8Array(65)] }] } as never);
   return { bytes, txID: cb58Encode(txIdBytes(bytes)) };
 }
 
@@ -124,13 +124,23 @@ describe('what became of a signed tx (txFate)', () => {
     expect(await engineReading([], {}, 'Rejected').txFate('X', txID, bytes)).toBe('inputs-spent');
   });
 
-  it('keeps a refused operation in the way of the next one consuming the same NFT or mint right (keptInTheWay, inputsOf, conflictsOf)', () => {
+  it("judges one with fee inputs by them alone: the NFT it moves may be a stranger's (a site's swap), which the wallet's reads never list", async () => {
+    const fee = utxo(2n);
+    const { bytes, txID } = nftTransfer(utxo(1n), [fee]);
+    expect(await engineReading([fee], {}, 'Unknown').txFate('X', txID, bytes)).toBe('not-seen');
+    expect(await engineReading([fee], {}, 'Rejected').txFate('X', txID, bytes)).toBe('failed');
+    expect(await engineReading([fee], {}, 'Accepted').txFate('X', txID, bytes)).toBe('processing');
+    expect(await engineReading([], {}, 'Accepted').txFate('X', txID, bytes)).toBe('accepted');
+  });
+
+  it('ties two operations consuming the same NFT, but keeps a refused one without fee inputs out of the way of sends: none could take its place', () => {
     const nft = utxo(1n);
-    const refused = nftTransfer(nft);
-    const entry = { chain: 'X' as const, txID: refused.txID, signedHex: toHex(refused.bytes) };
-    expect(keptInTheWay(entry)).toBe(true);
-    expect(inputsOf([entry], () => undefined)).toEqual(new Map([[utxoId(nft), [refused.txID]]]));
-    const live = [{ ...entry, voided: true, item: {} as never, createdAt: 0, resends: 0 }];
-    expect(conflictsOf(live, 'X', { inputs: [utxoId(nft)] })).toEqual([refused.txID]);
+    const first = nftTransfer(nft);
+    const entry = { chain: 'X' as const, txID: first.txID, signedHex: toHex(first.bytes) };
+    expect(keptInTheWay(entry)).toBe(false);
+    expect(keptInTheWay({ chain: 'X', signedHex: toHex(nftTransfer(nft, [utxo(2n)]).bytes) })).toBe(true);
+    expect(inputsOf([entry], () => undefined)).toEqual(new Map([[utxoId(nft), [first.txID]]]));
+    const undecided = [{ ...entry, item: {} as never, createdAt: 0, resends: 0 }];
+    expect(racedBy(undecided, 'X', { inputs: [utxoId(nft)] })).toEqual([first.txID]);
   });
 });
