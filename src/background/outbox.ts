@@ -202,7 +202,8 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
   if (isEvmHash(entry.txID) || keptInTheWay(entry)) {
     // Kept (src/background/refused.ts): the next send on this chain conflicts with it. A speed-up
     // or cancel (item.replaces) keeps its original's nonce: that one still waits, nothing takes its place.
-    // An import (C-Chain atomic, or paid from what it imports) is not: no send could take its place.
+    // An import (C-Chain atomic, or paid from what it imports) is not, nor a tx without fee
+    // inputs (a network without fees): no send could take its place.
     await outbox.voidEntry(entry);
     const next = isEvmHash(entry.txID) && entry.item.replaces ? 'the transaction it was to replace still waits' : nextTakesItsPlace(entry.chain);
     throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction ${why}; nothing was paid, and ${next}`);
@@ -234,7 +235,7 @@ export function refusedMeanwhile(entries: readonly OutboxEntry[], a: Pick<Activi
   return entry ? entry.voided === true : a.kind === 'import' || (a.chain === 'C' && !isEvmHash(a.txID));
 }
 
-/** A refused import an older version kept voided is in no send's way (keptInTheWay): it is let go. One that cannot be read stays. */
+/** A refused import (or tx without fee inputs) an older version kept voided is in no send's way (keptInTheWay): it is let go. One that cannot be read stays. */
 function stillKept(e: OutboxEntry): boolean {
   try {
     return !e.voided || isEvmHash(e.txID) || keptInTheWay(e);

@@ -7,7 +7,7 @@ import { isEvmHash, type TxFate, type TxState } from './engine-types.js';
 import { RpcError, WalletError } from './errors.js';
 import { type ChainAlias, getTx } from './node.js';
 import { chainAliasOf } from './tx/context.js';
-import { decodeChainTx, inputIds, inputsUnspent, outputsPresent, type WalletUtxos } from './tx-fate.js';
+import { decodeChainTx, inputIds, inputsUnspent, judgedInputIds, outputsPresent, type WalletUtxos } from './tx-fate.js';
 
 /** Sends signed bytes to the chain's API (an EVM tx by its 0x hash); the node must answer with the tx's own ID. */
 export async function submit(e: WalletEngine, chain: ChainAlias, signedBytes: Bytes, expectedTxID: string): Promise<void> {
@@ -60,16 +60,17 @@ export async function txFate(e: WalletEngine, chain: ChainAlias, txID: string, s
   if (chain === 'C' && isEvmHash(txID)) return evmFate(e, txID, signedBytes);
   if (!asked && e.spent?.spenderOf(txID) === txID) return 'accepted';
   const tx = decodeChainTx(chain, signedBytes);
-  // One that spends nothing (a network without fees) cannot be judged by its inputs, which would
-  // always read unspent: the node's word, as it has no funds to count twice.
-  if (inputIds(tx).length === 0 && tx.vm !== 'evm') {
+  const own = judgedInputIds(tx, signedBytes, e.owned);
+  // One that spends nothing of the wallet's (a network without fees) cannot be judged by its
+  // inputs, which would always read unspent: the node's word, as it has no funds to count twice.
+  if (tx.vm !== 'evm' && own.length === 0 && !('importedInputs' in tx && tx.importedInputs.length > 0)) {
     const state = await e.txState(chain, txID);
     if (state !== 'accepted') return state === 'unknown' ? 'not-seen' : state;
     e.spent?.note(txID, [txID]);
     return 'accepted';
   }
   const utxos = walletUtxos(e);
-  const live = await inputsUnspent(e.node, chain, tx, utxos);
+  const live = await inputsUnspent(e.node, chain, tx, own, utxos);
   const state = await e.txState(chain, txID);
   if (live) return state === 'unknown' ? 'not-seen' : state === 'accepted' ? 'processing' : state;
   if (state !== 'accepted' && !(await outputsPresent(chain, tx, txID, utxos))) return 'inputs-spent';

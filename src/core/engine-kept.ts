@@ -1,6 +1,7 @@
 // What a UTXO read is checked against: the txs the wallet keeps (refused or taken back: spendFirst;
 // a move's export not decided: spendNever), what txs taken as accepted spent (the spent book), and
-// what a move's export spent once another chain proves it ran (ranElsewhere). One per engine.
+// what a move's export spent once another chain proves it ran (ranElsewhere); and, from the kept
+// txs, which UTXOs a selection takes first or never. One per engine.
 import { utxoId } from './codec/ids.js';
 import type { Utxo } from './codec/types.js';
 import type { EngineOptions, RanElsewhere, TxState } from './engine-types.js';

@@ -27,7 +27,7 @@ import { type EvmTxRequest, signEvmTx } from './tx/c.js';
 import { type ChainContext, chainAliasOf, makeOwners } from './tx/context.js';
 import { buildPSend } from './tx/p.js';
 import { accountKeychain, signBuilt } from './tx/sign.js';
-import { ownedAddressSet, spendableUtxos, type SpendableUtxo, sumBalances } from './tx/utxos.js';
+import { type OwnedAddresses, ownedAddressSet, spendableUtxos, type SpendableUtxo, sumBalances } from './tx/utxos.js';
 import * as x from './tx/x.js';
 
 export { type AssetBalance, type EngineKeys, type EngineOptions, type EvmNonces, type Issued, isEvmHash, pClock, provenFirst, type SignedEvm, type SpentRecord, TxFailedError, type TxFate, type TxState } from './engine-types.js';
@@ -46,7 +46,8 @@ export class WalletEngine {
   /** UTXOs read so far that no tx proves, by refKey. */
   readonly #unproven = new Set<string>();
   readonly #proofs: ProofCache;
-  private readonly owned: ReadonlySet<string>;
+  /** The short IDs of the account's keys (X/P and EVM), as byteKey strings. */
+  readonly owned: OwnedAddresses;
   private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst' | 'spendNever' | 'spent' | 'ranElsewhere'>> & { wait: WaitOptions };
   /** What txs taken as accepted spent (EngineOptions.spent). */
   readonly spent: SpentRecord | undefined;

@@ -2,14 +2,17 @@
 // claiming a failure: whether what the tx spends is still unspent, and whether what it created is
 // there. Used after a send's answer was lost, refused or unclear, and for C-Chain atomic txs, which
 // under Helicon the node finds only once executed (docs/helicon.md).
-import type { Bytes } from './bytes.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { byteKey, type Bytes } from './bytes.js';
 import { decodeSignedTx } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
 import type { UnsignedTx, Utxo } from './codec/types.js';
 import { cb58Encode } from './encoding.js';
 import { formatEvmAddress } from './evm-address.js';
+import { recoverSigner } from './keys.js';
 import type { ChainAlias, NodeClient } from './node.js';
 import { VM_OF } from './node/types.js';
+import type { OwnedAddresses } from './tx/utxos.js';
 
 /** The wallet's view of UTXOs: those it holds on `chain`, or that wait for it there from `source`. */
 export interface WalletUtxos {
@@ -27,6 +30,32 @@ export function ownInputIds(tx: UnsignedTx): string[] {
   const ids = tx.vm !== 'evm' && 'inputs' in tx ? tx.inputs.map(utxoId) : [];
   if (tx.kind === 'OperationTx') for (const op of tx.operations) ids.push(...op.utxoIDs.map(utxoId));
   return ids;
+}
+
+/**
+ * The UTXOs of its own chain by which a signed X or P tx is judged (inputsUnspent): its inputs,
+ * and what its X-Chain operations consume that this wallet signed for (`owned`: its keys' short
+ * IDs), a mint right or an NFT its reads list while unspent. Not a stranger's NFT in a site's swap,
+ * which they never list: it would make the tx read as spent from the start.
+ */
+export function judgedInputIds(tx: UnsignedTx, signedBytes: Bytes, owned: OwnedAddresses): string[] {
+  const ids = tx.vm !== 'evm' && 'inputs' in tx ? tx.inputs.map(utxoId) : [];
+  if (tx.vm !== 'avm' || tx.kind !== 'OperationTx') return ids;
+  const { credentials, unsignedLength } = decodeSignedTx(signedBytes, 'avm');
+  const digest = sha256(signedBytes.subarray(0, unsignedLength));
+  // The node's order: one credential per input, then one per operation.
+  tx.operations.forEach((op, i) => {
+    if ((credentials[tx.inputs.length + i]?.signatures ?? []).some((s) => signedBy(digest, s, owned))) ids.push(...op.utxoIDs.map(utxoId));
+  });
+  return ids;
+}
+
+function signedBy(digest: Bytes, signature: Bytes, owned: OwnedAddresses): boolean {
+  try {
+    return owned.has(byteKey(recoverSigner(digest, signature).shortId));
+  } catch {
+    return false;
+  }
 }
 
 /** The UTXOs an X, P or atomic tx spends (imported ones included), by ID. */
@@ -55,24 +84,20 @@ export function decodeChainTx(chain: ChainAlias, signedBytes: Bytes): UnsignedTx
 }
 
 /**
- * True while everything the tx spends is still there: each UTXO it spends is still among the
- * wallet's (in atomic memory for imports), and a C-Chain export's nonce is not yet passed. Once
- * false, the tx can never be accepted unless it already was.
+ * True while everything the tx spends is still there: each UTXO of `own` (judgedInputIds) is
+ * still among the wallet's, each it imports still in atomic memory, and a C-Chain export's nonce
+ * is not yet passed. Once false, the tx can never be accepted unless it already was.
  */
-export async function inputsUnspent(node: NodeClient, chain: ChainAlias, tx: UnsignedTx, utxos: WalletUtxos): Promise<boolean> {
+export async function inputsUnspent(node: NodeClient, chain: ChainAlias, tx: UnsignedTx, own: readonly string[], utxos: WalletUtxos): Promise<boolean> {
   if (tx.vm === 'evm' && tx.kind === 'ExportTx') {
     for (const input of tx.ins) {
       if ((await node.eth.getTransactionCount(formatEvmAddress(input.address), 'latest')) > input.nonce) return false;
     }
     return true;
   }
-  // By its inputs when it has any: an operation may consume a stranger's NFT or mint right (a
-  // site's swap) that the wallet's reads never list. One without (a network without fees) by what
-  // it consumes.
-  const spends = 'inputs' in tx && tx.inputs.length > 0 ? tx.inputs.map(utxoId) : ownInputIds(tx);
-  if (spends.length > 0) {
-    const own = await utxos.ids(chain);
-    if (!spends.every((id) => own.has(id))) return false;
+  if (own.length > 0) {
+    const held = await utxos.ids(chain);
+    if (!own.every((id) => held.has(id))) return false;
   }
   if ('importedInputs' in tx && tx.importedInputs.length > 0) {
     const source = utxos.aliasOf(tx.sourceChain);

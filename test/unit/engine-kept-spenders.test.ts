@@ -7,8 +7,9 @@ import { keptInTheWay } from '../../src/background/outbox.js';
 import { inputsOf, racedBy } from '../../src/background/refused.js';
 import { toHex } from '../../src/core/bytes.js';
 import { utxoId } from '../../src/core/codec/ids.js';
-import { encodeSignedTx, encodeUtxo, txIdBytes, type Utxo } from '../../src/core/codec/index.js';
+import { encodeSignedTx, encodeUnsignedTx, encodeUtxo, txIdBytes, type Utxo } from '../../src/core/codec/index.js';
 import { cb58Decode, cb58Encode } from '../../src/core/encoding.js';
+import { hashForSigning, keyPairFromSecret, signDigest } from '../../src/core/keys.js';
 import { type EngineOptions, WalletEngine } from '../../src/core/engine.js';
 import { RpcError } from '../../src/core/errors.js';
 import type { NodeClient } from '../../src/core/node.js';
@@ -28,11 +29,18 @@ function engineReading(read: Utxo[], options: Omit<EngineOptions, 'evmChainId'>,
   return new WalletEngine(node as unknown as NodeClient, ctx, { xp: [ewoq], evm: second, change: ewoq.shortId }, { evmChainId: 1n, ...options });
 }
 
-/** A signed X-Chain OperationTx moving the NFT `nft`, its fee paid from `fee` (none: a network without fees). */
-function nftTransfer(nft: Utxo, fee: Utxo[] = []) {
+/** A stranger's key: not the engine's. */
+const stranger = keyPairFromSecret(new Uint8Array(32).fill(9));
+
+/**
+ * A signed X-Chain OperationTx moving the NFT `nft`, signed for by `owner`'s key, its fee paid
+ * from `fee` by the wallet's (none: a network without fees).
+ */
+function nftTransfer(nft: Utxo, fee: Utxo[] = [], owner = ewoq) {
   const op = { kind: 'NftTransferOperation' as const, input: [0], output: { groupID: 0, payload: new Uint8Array(), owners: { locktime: 0n, threshold: 1, addresses: [ewoq.shortId] } } };
   const unsigned = { vm: 'avm' as const, kind: 'OperationTx' as const, networkID: ctx.networkID, blockchainID: ctx.xChainID, outputs: [], inputs: fee.map((u) => ({ txID: u.txID, outputIndex: u.outputIndex, assetID: u.assetID, input: { kind: 'TransferInput' as const, amount: 1_000_000n, sigIndices: [0] } })), memo: new Uint8Array(), operations: [{ assetID: nft.assetID, utxoIDs: [{ txID: nft.txID, outputIndex: nft.outputIndex }], op }] };
-  const bytes = encodeSignedTx({ unsigned, credentials: [...fee.map(() => ({ fx: 'secp', signatures: [new Uint8Array(65)] })), { fx: 'nft', signatures: [new Uint8Array(65)] }] } as never);
+  const digest = hashForSigning(encodeUnsignedTx(unsigned as never));
+  const bytes = encodeSignedTx({ unsigned, credentials: [...fee.map(() => ({ fx: 'secp', signatures: [signDigest(ewoq.secret, digest)] })), { fx: 'nft', signatures: [signDigest(owner.secret, digest)] }] } as never);
   return { bytes, txID: cb58Encode(txIdBytes(bytes)) };
 }
 
@@ -110,7 +118,7 @@ describe('what became of a signed tx (txFate)', () => {
     expect(await engineReading([], {}, 'Unknown').txFate('P', txID, bytes)).toBe('not-seen');
   });
 
-  it('judges an X-Chain operation without fee inputs by what it consumes (an NFT, a mint right), which is not among its inputs', async () => {
+  it('judges an X-Chain operation by what it consumes that the wallet signed for (an NFT, a mint right), which is not among its inputs', async () => {
     const nft = utxo(1n);
     const { bytes, txID } = nftTransfer(nft);
     const noted: string[][] = [];
@@ -122,15 +130,24 @@ describe('what became of a signed tx (txFate)', () => {
     expect(await engineReading([], { spent }, 'Accepted').txFate('X', txID, bytes)).toBe('accepted');
     expect(noted).toEqual([[txID, utxoId(nft)]]);
     expect(await engineReading([], {}, 'Rejected').txFate('X', txID, bytes)).toBe('inputs-spent');
+    // With a fee input still listed, the NFT gone (another transfer of it ran): it can never run.
+    const fee = utxo(2n);
+    const paid = nftTransfer(nft, [fee]);
+    expect(await engineReading([fee], {}, 'Unknown').txFate('X', paid.txID, paid.bytes)).toBe('inputs-spent');
+    expect(await engineReading([fee, nft], {}, 'Unknown').txFate('X', paid.txID, paid.bytes)).toBe('not-seen');
   });
 
-  it("judges one with fee inputs by them alone: the NFT it moves may be a stranger's (a site's swap), which the wallet's reads never list", async () => {
+  it("judges one moving a stranger's NFT (a site's swap) by the wallet's inputs alone: its reads never list that NFT", async () => {
     const fee = utxo(2n);
-    const { bytes, txID } = nftTransfer(utxo(1n), [fee]);
+    const { bytes, txID } = nftTransfer(utxo(1n), [fee], stranger);
     expect(await engineReading([fee], {}, 'Unknown').txFate('X', txID, bytes)).toBe('not-seen');
     expect(await engineReading([fee], {}, 'Rejected').txFate('X', txID, bytes)).toBe('failed');
     expect(await engineReading([fee], {}, 'Accepted').txFate('X', txID, bytes)).toBe('processing');
     expect(await engineReading([], {}, 'Accepted').txFate('X', txID, bytes)).toBe('accepted');
+    // Without fee inputs (a network without fees) it spends nothing of the wallet's: the node's word.
+    const free = nftTransfer(utxo(1n), [], stranger);
+    expect(await engineReading([], {}, 'Unknown').txFate('X', free.txID, free.bytes)).toBe('not-seen');
+    expect(await engineReading([], {}, 'Accepted').txFate('X', free.txID, free.bytes)).toBe('accepted');
   });
 
   it('ties two operations consuming the same NFT, but keeps a refused one without fee inputs out of the way of sends: none could take its place', () => {
