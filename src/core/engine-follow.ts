@@ -7,7 +7,7 @@ import { isEvmHash, type TxFate, type TxState } from './engine-types.js';
 import { RpcError, WalletError } from './errors.js';
 import { type ChainAlias, getTx } from './node.js';
 import { chainAliasOf } from './tx/context.js';
-import { decodeChainTx, inputIds, inputsState, outputsPresent, type WalletUtxos } from './tx-fate.js';
+import { decodeChainTx, inputIds, inputsUnspent, judgedInputIds, outputsPresent, type WalletUtxos } from './tx-fate.js';
 
 /** Sends signed bytes to the chain's API (an EVM tx by its 0x hash); the node must answer with the tx's own ID. */
 export async function submit(e: WalletEngine, chain: ChainAlias, signedBytes: Bytes, expectedTxID: string): Promise<void> {
@@ -45,12 +45,10 @@ export async function txState(e: WalletEngine, chain: ChainAlias, txID: string):
 }
 
 /**
- * What became of a signed tx, the node's word checked against what the tx spends of the wallet's
- * (inputsState) and creates:
+ * What became of a signed tx, the node's word checked against what the tx spends and creates:
  * - inputs unspent: the node's word stands ('failed' only then: a tx whose inputs are spent may
  *   have gone through), except that a claim of acceptance is only 'processing'; no word at all is
  *   'not-seen' (it can still be accepted, and sending the same bytes again is safe);
- * - none of the wallet's (a network without fees, a site's tx others pay): the node's word;
  * - inputs gone: 'accepted' by the node's proven word or by what the tx created being there;
  *   otherwise 'inputs-spent': it went through or something else spent them — unclear, never
  *   "failed".
@@ -62,16 +60,19 @@ export async function txFate(e: WalletEngine, chain: ChainAlias, txID: string, s
   if (chain === 'C' && isEvmHash(txID)) return evmFate(e, txID, signedBytes);
   if (!asked && e.spent?.spenderOf(txID) === txID) return 'accepted';
   const tx = decodeChainTx(chain, signedBytes);
-  const utxos = walletUtxos(e);
-  const inputs = await inputsState(e.node, chain, tx, signedBytes, e.listedKeys, utxos);
-  const state = await e.txState(chain, txID);
-  // One that spends nothing the wallet's reads show (a network without fees, or a site's tx paid
-  // by others) cannot be judged by them: the node's word, as no funds of the wallet's count twice.
-  if (inputs === 'none-of-ours' && state === 'accepted') {
-    e.spent?.note(txID, [txID, ...inputIds(tx)]);
+  const own = judgedInputIds(tx, signedBytes, e.owned);
+  // One that spends nothing of the wallet's (a network without fees) cannot be judged by its
+  // inputs, which would always read unspent: the node's word, as it has no funds to count twice.
+  if (tx.vm !== 'evm' && own.length === 0 && !('importedInputs' in tx && tx.importedInputs.length > 0)) {
+    const state = await e.txState(chain, txID);
+    if (state !== 'accepted') return state === 'unknown' ? 'not-seen' : state;
+    e.spent?.note(txID, [txID]);
     return 'accepted';
   }
-  if (inputs !== 'spent') return state === 'unknown' ? 'not-seen' : state === 'accepted' ? 'processing' : state;
+  const utxos = walletUtxos(e);
+  const live = await inputsUnspent(e.node, chain, tx, own, utxos);
+  const state = await e.txState(chain, txID);
+  if (live) return state === 'unknown' ? 'not-seen' : state === 'accepted' ? 'processing' : state;
   if (state !== 'accepted' && !(await outputsPresent(chain, tx, txID, utxos))) return 'inputs-spent';
   e.spent?.note(txID, [txID, ...inputIds(tx)]);
   return 'accepted';

@@ -6,7 +6,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { byteKey, type Bytes } from './bytes.js';
 import { decodeSignedTx } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
-import type { UnsignedTx, Utxo, Vm } from './codec/types.js';
+import type { UnsignedTx, Utxo } from './codec/types.js';
 import { cb58Encode } from './encoding.js';
 import { formatEvmAddress } from './evm-address.js';
 import { recoverSigner } from './keys.js';
@@ -30,6 +30,32 @@ export function ownInputIds(tx: UnsignedTx): string[] {
   const ids = tx.vm !== 'evm' && 'inputs' in tx ? tx.inputs.map(utxoId) : [];
   if (tx.kind === 'OperationTx') for (const op of tx.operations) ids.push(...op.utxoIDs.map(utxoId));
   return ids;
+}
+
+/**
+ * The UTXOs of its own chain by which a signed X or P tx is judged (inputsUnspent): its inputs,
+ * and what its X-Chain operations consume that this wallet signed for (`owned`: its keys' short
+ * IDs), a mint right or an NFT its reads list while unspent. Not a stranger's NFT in a site's swap,
+ * which they never list: it would make the tx read as spent from the start.
+ */
+export function judgedInputIds(tx: UnsignedTx, signedBytes: Bytes, owned: OwnedAddresses): string[] {
+  const ids = tx.vm !== 'evm' && 'inputs' in tx ? tx.inputs.map(utxoId) : [];
+  if (tx.vm !== 'avm' || tx.kind !== 'OperationTx') return ids;
+  const { credentials, unsignedLength } = decodeSignedTx(signedBytes, 'avm');
+  const digest = sha256(signedBytes.subarray(0, unsignedLength));
+  // The node's order: one credential per input, then one per operation.
+  tx.operations.forEach((op, i) => {
+    if ((credentials[tx.inputs.length + i]?.signatures ?? []).some((s) => signedBy(digest, s, owned))) ids.push(...op.utxoIDs.map(utxoId));
+  });
+  return ids;
+}
+
+function signedBy(digest: Bytes, signature: Bytes, owned: OwnedAddresses): boolean {
+  try {
+    return owned.has(byteKey(recoverSigner(digest, signature).shortId));
+  } catch {
+    return false;
+  }
 }
 
 /** The UTXOs an X, P or atomic tx spends (imported ones included), by ID. */
@@ -58,80 +84,27 @@ export function decodeChainTx(chain: ChainAlias, signedBytes: Bytes): UnsignedTx
 }
 
 /**
- * Whether a signed tx can still run, from the wallet's reads:
- * - 'unspent': all it spends of the wallet's is still there (each UTXO of its chain the wallet's
- *   reads list, each it imports still in atomic memory, a C-Chain export's nonce not yet passed);
- * - 'spent': some of it is gone, so the tx can never be accepted unless it already was;
- * - 'none-of-ours': it spends nothing the wallet's reads could show (a network without fees, or a
- *   site's tx spending only what others own), so they cannot tell.
- * A UTXO of its chain the reads do not list is the wallet's (spent) only if the wallet's keys
- * (`keys`: the short IDs the reads ask about) signed for it: a site's swap may spend a stranger's
- * NFT or funds, which the reads never list. Signers are recovered only for those, so a tx of the
- * wallet's own costs no recovery while it can still run, and one once it ran.
+ * True while everything the tx spends is still there: each UTXO of `own` (judgedInputIds) is
+ * still among the wallet's, each it imports still in atomic memory, and a C-Chain export's nonce
+ * is not yet passed. Once false, the tx can never be accepted unless it already was.
  */
-export async function inputsState(node: NodeClient, chain: ChainAlias, tx: UnsignedTx, signedBytes: Bytes, keys: OwnedAddresses, utxos: WalletUtxos): Promise<'unspent' | 'spent' | 'none-of-ours'> {
+export async function inputsUnspent(node: NodeClient, chain: ChainAlias, tx: UnsignedTx, own: readonly string[], utxos: WalletUtxos): Promise<boolean> {
   if (tx.vm === 'evm' && tx.kind === 'ExportTx') {
     for (const input of tx.ins) {
-      if ((await node.eth.getTransactionCount(formatEvmAddress(input.address), 'latest')) > input.nonce) return 'spent';
+      if ((await node.eth.getTransactionCount(formatEvmAddress(input.address), 'latest')) > input.nonce) return false;
     }
-    return 'unspent';
+    return true;
   }
-  const imports = 'importedInputs' in tx && tx.importedInputs.length > 0;
-  if (imports) {
-    const source = utxos.aliasOf(tx.sourceChain);
-    const waiting = source && source !== chain ? await utxos.ids(chain, source) : new Set<string>();
-    if (!tx.importedInputs.every((i) => waiting.has(utxoId(i)))) return 'spent';
-  }
-  const own = spentWithCredential(tx);
-  let ours = imports;
   if (own.length > 0) {
     const held = await utxos.ids(chain);
-    const unlisted = own.filter((s) => !held.has(s.id));
-    // What the reads list is the wallet's.
-    ours ||= unlisted.length < own.length;
-    if (unlisted.length > 0) {
-      const signedByWallet = credentialSigners(signedBytes, VM_OF[chain], keys);
-      if (unlisted.some((s) => signedByWallet(s.credential))) return 'spent';
-    }
+    if (!own.every((id) => held.has(id))) return false;
   }
-  return ours ? 'unspent' : 'none-of-ours';
-}
-
-/**
- * The UTXOs of its own chain an X or P tx spends (ownInputIds), each with the index of the
- * credential that signs for it, in the node's order: one per input, then (for an import) one per
- * imported input, then one per X-Chain operation.
- */
-function spentWithCredential(tx: UnsignedTx): { id: string; credential: number }[] {
-  if (tx.vm === 'evm' || !('inputs' in tx)) return [];
-  const spent = tx.inputs.map((i, credential) => ({ id: utxoId(i), credential }));
-  if (tx.kind === 'OperationTx') {
-    tx.operations.forEach((op, i) => {
-      for (const ref of op.utxoIDs) spent.push({ id: utxoId(ref), credential: tx.inputs.length + i });
-    });
+  if ('importedInputs' in tx && tx.importedInputs.length > 0) {
+    const source = utxos.aliasOf(tx.sourceChain);
+    const waiting = source && source !== chain ? await utxos.ids(chain, source) : new Set<string>();
+    if (!tx.importedInputs.every((i) => waiting.has(utxoId(i)))) return false;
   }
-  return spent;
-}
-
-/** Whether a signature of credential `index` of the signed tx recovers to one of `keys` (each credential recovered once). */
-function credentialSigners(signedBytes: Bytes, vm: Vm, keys: OwnedAddresses): (index: number) => boolean {
-  const { credentials, unsignedLength } = decodeSignedTx(signedBytes, vm);
-  const digest = sha256(signedBytes.subarray(0, unsignedLength));
-  const known = new Map<number, boolean>();
-  return (index) => {
-    let signed = known.get(index);
-    if (signed === undefined) {
-      signed = (credentials[index]?.signatures ?? []).some((signature) => {
-        try {
-          return keys.has(byteKey(recoverSigner(digest, signature).shortId));
-        } catch {
-          return false;
-        }
-      });
-      known.set(index, signed);
-    }
-    return signed;
-  };
+  return true;
 }
 
 /**
