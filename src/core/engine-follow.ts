@@ -60,7 +60,7 @@ export async function txFate(e: WalletEngine, chain: ChainAlias, txID: string, s
   if (chain === 'C' && isEvmHash(txID)) return evmFate(e, txID, signedBytes);
   if (!asked && e.spent?.spenderOf(txID) === txID) return 'accepted';
   const tx = decodeChainTx(chain, signedBytes);
-  const own = judgedInputIds(tx, signedBytes, e.owned);
+  const own = judgedInputIds(tx, signedBytes, e.listedKeys);
   // One that spends nothing of the wallet's (a network without fees) cannot be judged by its
   // inputs, which would always read unspent: the node's word, as it has no funds to count twice.
   if (tx.vm !== 'evm' && own.length === 0 && !('importedInputs' in tx && tx.importedInputs.length > 0)) {

@@ -46,8 +46,9 @@ export class WalletEngine {
   /** UTXOs read so far that no tx proves, by refKey. */
   readonly #unproven = new Set<string>();
   readonly #proofs: ProofCache;
-  /** The short IDs of the account's keys (X/P and EVM), as byteKey strings. */
-  readonly owned: OwnedAddresses;
+  private readonly owned: OwnedAddresses;
+  /** The short IDs of the account's X/P keys, whose UTXOs its X and P reads list, as byteKey strings. */
+  readonly listedKeys: OwnedAddresses;
   private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst' | 'spendNever' | 'spent' | 'ranElsewhere'>> & { wait: WaitOptions };
   /** What txs taken as accepted spent (EngineOptions.spent). */
   readonly spent: SpentRecord | undefined;
@@ -61,6 +62,7 @@ export class WalletEngine {
   ) {
     this.ctx = ctx;
     this.owned = ownedAddressSet([...keys.xp.map((k) => k.shortId), keys.evm.shortId]);
+    this.listedKeys = ownedAddressSet(keys.xp.map((k) => k.shortId));
     this.#proofs = options.proofs ?? memoryProofCache();
     this.#kept = new KeptSpenders(options, (chain, txID) => this.txState(chain, txID));
     this.spent = options.spent;

@@ -34,9 +34,10 @@ export function ownInputIds(tx: UnsignedTx): string[] {
 
 /**
  * The UTXOs of its own chain by which a signed X or P tx is judged (inputsUnspent): its inputs,
- * and what its X-Chain operations consume that this wallet signed for (`owned`: its keys' short
- * IDs), a mint right or an NFT its reads list while unspent. Not a stranger's NFT in a site's swap,
- * which they never list: it would make the tx read as spent from the start.
+ * and what its X-Chain operations consume that this wallet signed for (`owned`: the short IDs of
+ * the keys its reads ask about), a mint right or an NFT its reads list while unspent. Not a
+ * stranger's NFT in a site's swap, nor one the account's EVM key holds on X, which they never list:
+ * it would make the tx read as spent from the start.
  */
 export function judgedInputIds(tx: UnsignedTx, signedBytes: Bytes, owned: OwnedAddresses): string[] {
   const ids = tx.vm !== 'evm' && 'inputs' in tx ? tx.inputs.map(utxoId) : [];

@@ -137,13 +137,15 @@ describe('what became of a signed tx (txFate)', () => {
     expect(await engineReading([fee, nft], {}, 'Unknown').txFate('X', paid.txID, paid.bytes)).toBe('not-seen');
   });
 
-  it("judges one moving a stranger's NFT (a site's swap) by the wallet's inputs alone: its reads never list that NFT", async () => {
+  it("judges one moving a stranger's NFT (a site's swap) by the wallet's inputs alone: its reads never list that NFT, nor what its EVM key holds on X", async () => {
     const fee = utxo(2n);
     const { bytes, txID } = nftTransfer(utxo(1n), [fee], stranger);
     expect(await engineReading([fee], {}, 'Unknown').txFate('X', txID, bytes)).toBe('not-seen');
     expect(await engineReading([fee], {}, 'Rejected').txFate('X', txID, bytes)).toBe('failed');
     expect(await engineReading([fee], {}, 'Accepted').txFate('X', txID, bytes)).toBe('processing');
     expect(await engineReading([], {}, 'Accepted').txFate('X', txID, bytes)).toBe('accepted');
+    const evmKeys = nftTransfer(utxo(1n), [fee], second);
+    expect(await engineReading([fee], {}, 'Unknown').txFate('X', evmKeys.txID, evmKeys.bytes)).toBe('not-seen');
     // Without fee inputs (a network without fees) it spends nothing of the wallet's: the node's word.
     const free = nftTransfer(utxo(1n), [], stranger);
     expect(await engineReading([], {}, 'Unknown').txFate('X', free.txID, free.bytes)).toBe('not-seen');
