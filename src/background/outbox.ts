@@ -246,8 +246,9 @@ function stillKept(e: OutboxEntry): boolean {
 
 /**
  * Whether an X/P tx spends funds of its own chain (an import paid from what it imports spends
- * none). Not what an X-Chain operation consumes: no send selects an NFT or a mint right, so a
- * refused operation without fee inputs (a network without fees) could never have its place taken.
+ * none). Not what an X-Chain operation consumes: a send never selects an NFT or a mint right, so a
+ * refused operation without fee inputs (a network without fees), kept, would stop every X-Chain
+ * send but a repeat of itself.
  */
 export const spendsOwnFunds = (tx: UnsignedTx): boolean => 'inputs' in tx && tx.inputs.length > 0;
 

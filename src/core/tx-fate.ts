@@ -26,7 +26,6 @@ export interface WalletUtxos {
  * consumes (a mint right, an NFT), which is not among them.
  */
 export function ownInputIds(tx: UnsignedTx): string[] {
-  // `inputs` is checked, not assumed: a P-Chain block-builder tx read from a node has none.
   const ids = tx.vm !== 'evm' && 'inputs' in tx ? tx.inputs.map(utxoId) : [];
   if (tx.kind === 'OperationTx') for (const op of tx.operations) ids.push(...op.utxoIDs.map(utxoId));
   return ids;
