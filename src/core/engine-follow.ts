@@ -1,13 +1,15 @@
 // WalletEngine's sending and following (its methods delegate here): signed bytes to the node, then what became of a tx.
 import type { Bytes } from './bytes.js';
+import { decodeSignedTx } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
 import type { WalletEngine } from './engine.js';
 import { evmFate } from './engine-evm.js';
 import { isEvmHash, type TxFate, type TxState } from './engine-types.js';
 import { RpcError, WalletError } from './errors.js';
 import { type ChainAlias, getTx } from './node.js';
+import { VM_OF } from './node/types.js';
 import { chainAliasOf } from './tx/context.js';
-import { decodeChainTx, inputIds, inputsUnspent, judgedInputIds, outputsPresent, type WalletUtxos } from './tx-fate.js';
+import { inputIds, inputsUnspent, judgedInputIds, outputsPresent, type WalletUtxos } from './tx-fate.js';
 
 /** Sends signed bytes to the chain's API (an EVM tx by its 0x hash); the node must answer with the tx's own ID. */
 export async function submit(e: WalletEngine, chain: ChainAlias, signedBytes: Bytes, expectedTxID: string): Promise<void> {
@@ -59,8 +61,9 @@ export async function txState(e: WalletEngine, chain: ChainAlias, txID: string):
 export async function txFate(e: WalletEngine, chain: ChainAlias, txID: string, signedBytes: Bytes, asked = false): Promise<TxFate> {
   if (chain === 'C' && isEvmHash(txID)) return evmFate(e, txID, signedBytes);
   if (!asked && e.spent?.spenderOf(txID) === txID) return 'accepted';
-  const tx = decodeChainTx(chain, signedBytes);
-  const own = judgedInputIds(tx, signedBytes, e.listedKeys);
+  const signed = decodeSignedTx(signedBytes, VM_OF[chain]);
+  const tx = signed.unsigned;
+  const own = judgedInputIds(signed, signedBytes, e.listedKeys);
   // One that spends nothing of the wallet's (a network without fees) cannot be judged by its
   // inputs, which would always read unspent: the node's word, as it has no funds to count twice.
   if (tx.vm !== 'evm' && own.length === 0 && !('importedInputs' in tx && tx.importedInputs.length > 0)) {

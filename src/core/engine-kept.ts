@@ -4,7 +4,7 @@
 // txs, which UTXOs a selection takes first or never. One per engine.
 import { utxoId } from './codec/ids.js';
 import type { Utxo } from './codec/types.js';
-import type { EngineOptions, RanElsewhere, TxState } from './engine-types.js';
+import type { EngineOptions, RanElsewhere, SpentRecord, TxState } from './engine-types.js';
 import type { ChainAlias } from './node.js';
 import { withoutOutputsOf } from './tx-fate.js';
 
@@ -16,6 +16,7 @@ export class KeptSpenders {
   readonly contradicted = new Set<string>();
   readonly #spendFirst: ReadonlyMap<string, readonly string[]>;
   readonly #spendNever: ReadonlyMap<string, readonly string[]>;
+  readonly #spent: SpentRecord | undefined;
   readonly #ranElsewhere: ReadonlyMap<string, RanElsewhere>;
   /** What each tx of `ranElsewhere` spent, by UTXO ID: known whichever spent book this engine has. */
   readonly #spentElsewhere = new Map<string, string>();
@@ -23,9 +24,10 @@ export class KeptSpenders {
   readonly #provenElsewhere = new Map<string, Promise<boolean>>();
 
   constructor(
-    private readonly options: Pick<EngineOptions, 'spendFirst' | 'spendNever' | 'spent' | 'ranElsewhere'>,
+    options: Pick<EngineOptions, 'spendFirst' | 'spendNever' | 'spent' | 'ranElsewhere'>,
     private readonly txState: (chain: ChainAlias, txID: string) => Promise<TxState>,
   ) {
+    this.#spent = options.spent;
     this.#spendFirst = options.spendFirst ?? new Map();
     this.#spendNever = options.spendNever ?? new Map();
     this.#ranElsewhere = options.ranElsewhere ?? new Map();
@@ -59,7 +61,7 @@ export class KeptSpenders {
       // (counted once the tx is followed again: never both), and told (`contradicted`); but for a
       // tx another chain proves ran (a move's export whose import the node calls accepted, noted
       // here or in its move's record): left out.
-      const spender = this.options.spent?.spenderOf(id);
+      const spender = this.#spent?.spenderOf(id);
       const recorded = this.#spentElsewhere.get(id);
       if ((spender !== undefined && (await this.#ranOnOtherChain(spender))) || (recorded !== undefined && recorded !== spender && (await this.#ranOnOtherChain(recorded)))) {
         leftOut(id, 'spent by a move whose funds arrived on the other chain');

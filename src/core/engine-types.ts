@@ -10,9 +10,9 @@ import type { ChainAlias, TxOutcome, WaitOptions } from './node.js';
 import type { ProofCache } from './proof.js';
 import type { PSpendParams } from './tx/p.js';
 import type { SpendableUtxo } from './tx/utxos.js';
+import type { XSpendParams } from './tx/x.js';
 
 export type { AssetBalance } from './tx/utxos.js';
-import type { XSpendParams } from './tx/x.js';
 
 export interface EngineKeys {
   /** Every X/P key of the account (receive and change addresses scanned so far). */

@@ -2,14 +2,13 @@
 // claiming a failure: whether what the tx spends is still unspent, and whether what it created is
 // there. Used after a send's answer was lost, refused or unclear, and for C-Chain atomic txs, which
 // under Helicon the node finds only once executed (docs/helicon.md).
-import { sha256 } from '@noble/hashes/sha2.js';
 import { byteKey, type Bytes } from './bytes.js';
-import { decodeSignedTx } from './codec/codec.js';
+import { type DecodedSignedTx, decodeSignedTx } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
 import type { UnsignedTx, Utxo } from './codec/types.js';
 import { cb58Encode } from './encoding.js';
 import { formatEvmAddress } from './evm-address.js';
-import { recoverSigner } from './keys.js';
+import { hashForSigning, recoverSigner } from './keys.js';
 import type { ChainAlias, NodeClient } from './node.js';
 import { VM_OF } from './node/types.js';
 import type { OwnedAddresses } from './tx/utxos.js';
@@ -38,11 +37,11 @@ export function ownInputIds(tx: UnsignedTx): string[] {
  * stranger's NFT in a site's swap, nor one the account's EVM key holds on X, which they never list:
  * it would make the tx read as spent from the start.
  */
-export function judgedInputIds(tx: UnsignedTx, signedBytes: Bytes, owned: OwnedAddresses): string[] {
+export function judgedInputIds(signed: DecodedSignedTx, signedBytes: Bytes, owned: OwnedAddresses): string[] {
+  const { unsigned: tx, credentials } = signed;
   const ids = tx.vm !== 'evm' && 'inputs' in tx ? tx.inputs.map(utxoId) : [];
   if (tx.vm !== 'avm' || tx.kind !== 'OperationTx') return ids;
-  const { credentials, unsignedLength } = decodeSignedTx(signedBytes, 'avm');
-  const digest = sha256(signedBytes.subarray(0, unsignedLength));
+  const digest = hashForSigning(signedBytes.subarray(0, signed.unsignedLength));
   // The node's order: one credential per input, then one per operation.
   tx.operations.forEach((op, i) => {
     if ((credentials[tx.inputs.length + i]?.signatures ?? []).some((s) => signedBy(digest, s, owned))) ids.push(...op.utxoIDs.map(utxoId));
@@ -80,7 +79,7 @@ export function withoutOutputsOf(read: readonly Utxo[], spenders: ReadonlySet<st
 }
 
 export function decodeChainTx(chain: ChainAlias, signedBytes: Bytes): UnsignedTx {
-  return decodeSignedTx(signedBytes, VM_OF[chain]).unsigned as UnsignedTx;
+  return decodeSignedTx(signedBytes, VM_OF[chain]).unsigned;
 }
 
 /**
