@@ -25,7 +25,8 @@ import { tellKeptExport, type TransferRecord } from './transfer-journal.js';
 export const switchedSinceApproval = (): WalletError => new WalletError('stale-approval', 'the wallet was switched to another network since this was approved; nothing was sent: ask again');
 
 type Target = Pick<AccountContext, 'engine' | 'preset' | 'account'>;
-type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes };
+/** `selectable`: of a site's X/P tx, the inputs a send could select too (OutboxEntry.selectable). */
+type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes; selectable?: readonly string[] };
 
 /** Why a C-Chain export waits its turn in the account's nonce line. */
 const LINE_WAITS = 'another C-Chain transaction of this account is still waiting to go through; ';
@@ -93,7 +94,7 @@ export class Delivery {
     // Before anything can reach the node: the signed bytes (kept until the node decides, so an
     // unclear answer never leads to a new tx), then the pending item and the change index.
     const outbox = await this.engines.outbox(preset, account.id);
-    const entry = outboxEntry(signed.chain, signed.txID, signed.signedBytes, item);
+    const entry = outboxEntry(signed.chain, signed.txID, signed.signedBytes, item, signed.selectable);
     // With it, the refused sends it takes the place of are marked, in the same write. Signed before
     // a lock (a site's tx can wait its turn), it is not written, nor sent: a restore's count of the
     // sends in its way, made once locked, is the last word.

@@ -46,6 +46,11 @@ export interface OutboxEntry {
    * and goes, no send stopped (the user never took it for refused).
    */
   takenBack?: boolean;
+  /**
+   * A site's X/P tx: which of its inputs a send of the wallet could select too (selectableInputs in
+   * src/core/external-tx.ts, at signing). Absent for the wallet's own txs, which spend only such.
+   */
+  selectable?: readonly string[];
 }
 
 /** At most this many resends of a tx the node keeps forgetting. */
@@ -163,8 +168,8 @@ function markReplaced(all: OutboxEntry[], replaced: readonly string[], by: strin
   return all.map((e) => (replaced.includes(e.txID) ? { ...e, replacedBy: by } : e));
 }
 
-export function outboxEntry(chain: ChainAlias, txID: string, signedBytes: Uint8Array, item: ActivityItem): OutboxEntry {
-  return { chain, txID, signedHex: toHex(signedBytes), item, createdAt: Date.now(), resends: 0 };
+export function outboxEntry(chain: ChainAlias, txID: string, signedBytes: Uint8Array, item: ActivityItem, selectable?: readonly string[]): OutboxEntry {
+  return { chain, txID, signedHex: toHex(signedBytes), item, createdAt: Date.now(), resends: 0, ...(selectable ? { selectable } : {}) };
 }
 
 /**
@@ -218,11 +223,15 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
  * still hold it), so the next send must take its place by spending one of its inputs (selection takes
  * them first). Decided from the tx alone, never from a node's read (one could hide the inputs to get
  * it forgotten): kept when it spends funds of its own chain, which the wallet signed; an import
- * paid from what it imports (atomic inputs only) is not, as no send could take its place. A C-Chain
- * atomic tx is never called failed, and a failed EVM tx has used its nonce.
+ * paid from what it imports (atomic inputs only) is not, as no send could take its place. Nor a
+ * site's tx none of whose inputs a send could select (`selectable`, decided at signing: a UTXO
+ * shared with a stranger, a locked one): kept, it would stop every later send. A C-Chain atomic tx
+ * is never called failed, and a failed EVM tx has used its nonce.
  */
-export function keptInTheWay(e: Pick<OutboxEntry, 'chain' | 'signedHex'>): boolean {
-  return (e.chain === 'X' || e.chain === 'P') && spendsOwnFunds(decodeChainTx(e.chain, fromHex(e.signedHex)));
+export function keptInTheWay(e: Pick<OutboxEntry, 'chain' | 'signedHex' | 'selectable'>): boolean {
+  if (e.chain !== 'X' && e.chain !== 'P') return false;
+  // Not a list (damaged storage): as the wallet's own, the careful side.
+  return Array.isArray(e.selectable) ? e.selectable.length > 0 : spendsOwnFunds(decodeChainTx(e.chain, fromHex(e.signedHex)));
 }
 
 /**

@@ -46,7 +46,8 @@ export class WalletEngine {
   /** UTXOs read so far that no tx proves, by refKey. */
   readonly #unproven = new Set<string>();
   readonly #proofs: ProofCache;
-  private readonly owned: OwnedAddresses;
+  /** The short IDs of every key of the account (X/P and EVM), whose thresholds a selection meets, as byteKey strings. */
+  readonly owned: OwnedAddresses;
   /** The short IDs of the account's X/P keys, whose UTXOs its X and P reads list, as byteKey strings. */
   readonly listedKeys: OwnedAddresses;
   private readonly options: Required<Omit<EngineOptions, 'wait' | 'proofs' | 'spendFirst' | 'spendNever' | 'spent' | 'ranElsewhere'>> & { wait: WaitOptions };

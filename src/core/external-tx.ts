@@ -5,11 +5,11 @@
 // this wallet's keys can sign. Nothing here issues: the caller decides after the user approved.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { MAX_DENOMINATION } from './amount.js';
-import { type Bytes, equalBytes, toHex, utf8 } from './bytes.js';
+import { type Bytes, byteKey, equalBytes, toHex, utf8 } from './bytes.js';
 import { decodeChainTx, decodeSignedTx, decodeUnsignedTx, encodeUtxo } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
 import { authorizationOf, PRIMARY_NETWORK_ID, stakeOf, verifyPTx } from './codec/pvm-rules.js';
-import { amountOf } from './codec/rules.js';
+import { amountOf, ownersOf } from './codec/rules.js';
 import type { ChainTx, Credential, OutputOwners, TransferableInput, UnsignedTx, Utxo, UtxoRef, Vm } from './codec/types.js';
 import { cb58Encode } from './encoding.js';
 import { CodecError, NetworkMismatchError, RpcError, ValidationError } from './errors.js';
@@ -18,6 +18,7 @@ import { VM_OF } from './node/types.js';
 import { type Creation, creationOf } from './proof.js';
 import { type ChainContext, chainAliasOf, chainIdOf } from './tx/context.js';
 import { authorityRecord, type Keychain, requiredCredentials, signTx, utxoLookupOf } from './tx/sign.js';
+import { classifyUtxo, type OwnedAddresses } from './tx/utxos.js';
 
 export interface ExternalTx {
   chain: ChainAlias;
@@ -254,4 +255,21 @@ export function signedSlots(ext: ExternalTx, keychain: Keychain): string[] {
 /** True when at least one credential slot is for a key in the keychain (else signing is pointless). */
 export function keychainSignsAny(ext: ExternalTx, keychain: Keychain): boolean {
   return signedSlots(ext, keychain).length > 0;
+}
+
+/**
+ * The IDs of the inputs of a site's X/P tx that a send of this wallet could select as well: a UTXO
+ * its reads list (an owner is one of the `listed` keys), whose threshold the account's keys
+ * (`owned`) meet alone, unlocked at `now`. Taken from the UTXOs as their creating txs say
+ * (resolveSpent), never from a node's read. Only a refused tx with such an input can be taken the
+ * place of by a later send (keptInTheWay in src/background/outbox.ts); one spending a UTXO shared
+ * with a stranger (2 of 2), or one still locked, would stop every send if kept.
+ */
+export function selectableInputs(ext: ExternalTx, owned: OwnedAddresses, listed: OwnedAddresses, now: bigint): string[] {
+  if (ext.tx.vm === 'evm' || !('inputs' in ext.tx)) return [];
+  const spent = new Map(ext.spent.map((u) => [utxoId(u), u]));
+  return ext.tx.inputs.map(utxoId).filter((id) => {
+    const utxo = spent.get(id);
+    return utxo !== undefined && classifyUtxo(utxo, owned, now).state === 'spendable' && ownersOf(utxo.output).addresses.some((a) => listed.has(byteKey(a)));
+  });
 }

@@ -1,0 +1,125 @@
+// A site's X tx the node refuses, on the real node: kept in the way of the user's later sends only
+// when a send could take its place. A site that shares a UTXO with the user (2 of 2: the user and
+// the site's own key), and has the wallet complete and send a tx spending only that, paying too
+// little fee, must not stop every later send: no send can ever select that UTXO. One that spends
+// the user's own funds too is kept, and the next send takes its place.
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { PendingApproval } from '../../src/background/approvals.js';
+import type { OutboxEntry } from '../../src/background/outbox.js';
+import type { Site } from '../../src/background/provider.js';
+import { memoryStores } from '../../src/background/storage.js';
+import { toHex } from '../../src/core/bytes.js';
+import { utxoId } from '../../src/core/codec/ids.js';
+import type { Utxo, XTx } from '../../src/core/codec/index.js';
+import { cb58Encode, parseAddress } from '../../src/core/encoding.js';
+import { generateMnemonic, keyPairFromSecret } from '../../src/core/keys.js';
+import { getTx } from '../../src/core/node.js';
+import { makeOwners } from '../../src/core/tx/context.js';
+import { keychainOf, requiredCredentials, signTx, utxoLookupOf } from '../../src/core/tx/sign.js';
+import { decodeChainTx, inputIds } from '../../src/core/tx-fate.js';
+import type { AccountView } from '../../src/shared/messages.js';
+import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
+import { AVAX, genesisEngine, localNetwork, testNodeOutboxKey } from './fixture.js';
+import { PASSWORD, type ProviderBackground, providerBackground } from './wallet-fixture.js';
+
+const SITE: Site = { origin: 'https://swap.example' };
+const siteKey = keyPairFromSecret(new Uint8Array(32).fill(47));
+
+describe("a site's X tx the node refuses", () => {
+  const seen: PendingApproval[] = [];
+  let bg: ProviderBackground;
+  let account: AccountView;
+  let n = 0;
+
+  const call = (method: string, params?: unknown): Promise<ProviderResponse> =>
+    bg.provider.handle({ channel: PROVIDER_CHANNEL, requestId: `r${++n}`, method, ...(params !== undefined ? { params } : {}) }, SITE);
+
+  /** A UTXO the genesis key sends to `owners`, as the node lists it. */
+  async function funded(owners: ReturnType<typeof makeOwners>, amount: bigint): Promise<Utxo> {
+    const { ctx, client } = await localNetwork();
+    const genesis = await genesisEngine();
+    const sent = await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount, owners }]));
+    const { utxos } = await client.getAllUtxos('X', [account.xAddress]);
+    return utxos.find((u) => cb58Encode(u.txID) === sent.txID)!;
+  }
+
+  /**
+   * The site's tx: everything `spent` holds to the site's key, less 1 nAVAX (below the X-Chain's
+   * fee, so the node refuses it), with the site's own signature in every slot its key signs.
+   */
+  async function siteTxHex(spent: Utxo[]): Promise<string> {
+    const { ctx } = await localNetwork();
+    const held = spent.map((u) => (u.output.kind === 'TransferOutput' ? { utxo: u, output: u.output } : expect.unreachable('a transfer output')));
+    const total = held.reduce((sum, h) => sum + h.output.amount, 0n);
+    const tx: XTx = {
+      vm: 'avm',
+      kind: 'BaseTx',
+      networkID: ctx.networkID,
+      blockchainID: ctx.xChainID,
+      outputs: [{ assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: total - 1n, owners: makeOwners([siteKey.shortId]) } }],
+      inputs: held.map(({ utxo, output }) => ({ txID: utxo.txID, outputIndex: utxo.outputIndex, assetID: utxo.assetID, input: { kind: 'TransferInput' as const, amount: output.amount, sigIndices: Array.from({ length: output.owners.threshold }, (_, i) => i) } })),
+      memo: new Uint8Array(),
+    };
+    const signed = signTx(tx, requiredCredentials(tx, utxoLookupOf(spent)), keychainOf([siteKey]), { allowPartial: true });
+    return `0x${toHex(signed.signedBytes)}`;
+  }
+
+  /** The user's own send of 1 AVAX to themselves, as the popup asks for it: its tx as the node holds it, and how Activity lists it. */
+  async function sendOwn() {
+    const { ctx, client } = await localNetwork();
+    const sent = await bg.wallet.sends.sendX({ assetID: cb58Encode(ctx.avaxAssetID), amount: AVAX.toString(), to: { addresses: [account.xAddress], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    const listed = (await bg.wallet.balances.activityList()).items.find((i) => i.txID === sent.txID);
+    return { txID: sent.txID, spends: inputIds(decodeChainTx('X', await getTx(client, 'X', sent.txID))), status: listed?.status };
+  }
+
+  async function outbox(): Promise<OutboxEntry[]> {
+    const key = await testNodeOutboxKey(account.id);
+    return ((await bg.stores.local.get([key]))[key] as OutboxEntry[] | undefined) ?? [];
+  }
+
+  beforeAll(async () => {
+    bg = await providerBackground(memoryStores(), {
+      openApprovalWindow: (b) => {
+        setTimeout(async () => {
+          for (const p of await b.approvals.list()) {
+            if (seen.some((s) => s.id === p.id)) continue;
+            seen.push(p);
+            await b.approvals.decide(p.id, true);
+          }
+        }, 10);
+      },
+    });
+    await bg.wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const network = await bg.wallet.networks.networksAddCustom({ name: 'Test node', url: inject('nodeUrl') });
+    account = (await bg.wallet.networks.networksSelect({ id: network.id })).account!;
+    await funded(makeOwners([parseAddress(account.xAddress).bytes]), 20n * AVAX);
+    await bg.wallet.balances.balancesRefresh();
+    expect((await call('eth_requestAccounts')).ok).toBe(true);
+  });
+
+  it('spending only a UTXO shared 2 of 2 with the site: refused, nothing kept, and the next send of the user goes through', async () => {
+    const shared = await funded(makeOwners([parseAddress(account.xAddress).bytes, siteKey.shortId], 2), AVAX);
+    const r = await call('xpc_sendTransaction', [{ transactionHex: await siteTxHex([shared]), chainAlias: 'X' }]);
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/the X-Chain node refused the transaction/) } });
+    // Nothing of it is kept: no send could ever select the shared UTXO to take its place.
+    expect(await outbox()).toEqual([]);
+    expect((await sendOwn()).status).toBe('accepted');
+  });
+
+  it("spending the user's own UTXO too: refused and kept in the way, and the next send spends that UTXO, taking its place", async () => {
+    const shared = await funded(makeOwners([parseAddress(account.xAddress).bytes, siteKey.shortId], 2), AVAX);
+    const own = await funded(makeOwners([parseAddress(account.xAddress).bytes]), 2n * AVAX);
+    const r = await call('xpc_sendTransaction', [{ transactionHex: await siteTxHex([shared, own]), chainAlias: 'X' }]);
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/the X-Chain node refused the transaction.*nothing was paid/) } });
+    const kept = await outbox();
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({ voided: true, selectable: [utxoId(own)] });
+    const sent = await sendOwn();
+    expect(sent.status).toBe('accepted');
+    expect(sent.spends).toContain(utxoId(own));
+    // Marked replaced by it, so at most one of the two ever runs; the next refresh lets it go.
+    expect(await outbox()).toMatchObject([{ txID: kept[0]!.txID, replacedBy: sent.txID }]);
+    await bg.wallet.balances.balancesRefresh();
+    expect(await outbox()).toEqual([]);
+  });
+});
