@@ -6,10 +6,11 @@ import { type Bytes, fromHex, toHex } from '../core/bytes.js';
 import type { UnsignedTx } from '../core/codec/types.js';
 import { type EvmNonces, isEvmHash, type Issued, type WalletEngine } from '../core/engine.js';
 import { nodeWords, WalletError } from '../core/errors.js';
+import type { SelectableInput } from '../core/external-tx.js';
 import { avaxBurned } from '../core/fees.js';
 import { type ChainAlias, CHAIN_OF_VM } from '../core/node.js';
 import { LAST_CHANGE_INDEX } from '../core/scan.js';
-import { decodeChainTx, inputIds } from '../core/tx-fate.js';
+import { decodeChainTx } from '../core/tx-fate.js';
 import type { BuiltTx } from '../core/tx/built.js';
 import { evmTxNonce } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
@@ -17,7 +18,7 @@ import { type AccountCache, addActivity, decideItem } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
 import { evmNonceOf, exportNonces, keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, sendOnce, spendsOwnFunds, waitingEntry } from './outbox.js';
 import { evmFeeCharged } from './evm-fee.js';
-import { checkNotMoving, conflictsOf, exportSpends, replacedByTx, settleRefused, successors, withSuccessorsAsked } from './refused.js';
+import { checkNotMoving, conflictsOf, exportSpends, replacedByTx, settleRefused, spendsOf, successors, withSuccessorsAsked } from './refused.js';
 import type { Preset } from './services/networks.js';
 import { tellKeptExport, type TransferRecord } from './transfer-journal.js';
 
@@ -26,7 +27,7 @@ export const switchedSinceApproval = (): WalletError => new WalletError('stale-a
 
 type Target = Pick<AccountContext, 'engine' | 'preset' | 'account'>;
 /** `selectable`: of a site's X/P tx, the inputs a send could select too (OutboxEntry.selectable). */
-type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes; selectable?: readonly string[] };
+type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes; selectable?: readonly SelectableInput[] };
 
 /** Why a C-Chain export waits its turn in the account's nonce line. */
 const LINE_WAITS = 'another C-Chain transaction of this account is still waiting to go through; ';
@@ -334,7 +335,7 @@ export class Delivery {
    * the careful side). A move's export spending the same funds, undecided, stops it (checkNotMoving).
    */
   private async beforeSending(ctx: Target, chain: ChainAlias, unsigned: UnsignedTx): Promise<{ replaced: string[]; races: Pick<ActivityItem, 'replaces'> }> {
-    const tx = { inputs: inputIds(unsigned) };
+    const tx = spendsOf(unsigned);
     checkNotMoving(await this.engines.journal(ctx.preset, ctx.account.id).then((j) => j.unfinished()).catch(() => []), tx);
     const live = spendsOwnFunds(unsigned) ? conflictsOf(await this.settleRefusedHere(ctx, chain, false), chain, tx) : [];
     // And every refused or taken-back one it spends an input of that the node holds (no longer

@@ -9,6 +9,7 @@ import { isEvmHash, pClock, type TxFate, type WalletEngine } from '../core/engin
 import { nodeWords, WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import { evmTxNonce } from '../core/tx/c.js';
+import type { SelectableInput } from '../core/external-tx.js';
 import { decodeChainTx } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { outboxKey, registerChains } from './account-cache.js';
@@ -47,10 +48,11 @@ export interface OutboxEntry {
    */
   takenBack?: boolean;
   /**
-   * A site's X/P tx: which of its inputs a send of the wallet could select too (selectableInputs in
-   * src/core/external-tx.ts, at signing). Absent for the wallet's own txs, which spend only such.
+   * A site's X/P tx: which of its inputs a send of the wallet could select too, and when their
+   * locks end (selectableInputs in src/core/external-tx.ts, at signing). Absent for the wallet's
+   * own txs, which spend only such, unlocked.
    */
-  selectable?: readonly string[];
+  selectable?: readonly SelectableInput[];
 }
 
 /** At most this many resends of a tx the node keeps forgetting. */
@@ -168,7 +170,7 @@ function markReplaced(all: OutboxEntry[], replaced: readonly string[], by: strin
   return all.map((e) => (replaced.includes(e.txID) ? { ...e, replacedBy: by } : e));
 }
 
-export function outboxEntry(chain: ChainAlias, txID: string, signedBytes: Uint8Array, item: ActivityItem, selectable?: readonly string[]): OutboxEntry {
+export function outboxEntry(chain: ChainAlias, txID: string, signedBytes: Uint8Array, item: ActivityItem, selectable?: readonly SelectableInput[]): OutboxEntry {
   return { chain, txID, signedHex: toHex(signedBytes), item, createdAt: Date.now(), resends: 0, ...(selectable ? { selectable } : {}) };
 }
 
@@ -224,14 +226,21 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
  * them first). Decided from the tx alone, never from a node's read (one could hide the inputs to get
  * it forgotten): kept when it spends funds of its own chain, which the wallet signed; an import
  * paid from what it imports (atomic inputs only) is not, as no send could take its place. Nor a
- * site's tx none of whose inputs a send could select (`selectable`, decided at signing: a UTXO
- * shared with a stranger, a locked one): kept, it would stop every later send. A C-Chain atomic tx
+ * site's tx none of whose inputs a send could select, even once their locks end (`selectable`,
+ * recorded at signing: a UTXO shared with a stranger, say): kept, it would stop every later send. A C-Chain atomic tx
  * is never called failed, and a failed EVM tx has used its nonce.
  */
 export function keptInTheWay(e: Pick<OutboxEntry, 'chain' | 'signedHex' | 'selectable'>): boolean {
   if (e.chain !== 'X' && e.chain !== 'P') return false;
-  // Not a list (damaged storage): as the wallet's own, the careful side.
-  return Array.isArray(e.selectable) ? e.selectable.length > 0 : spendsOwnFunds(decodeChainTx(e.chain, fromHex(e.signedHex)));
+  const selectable = recordedSelectable(e);
+  return selectable ? selectable.length > 0 : spendsOwnFunds(decodeChainTx(e.chain, fromHex(e.signedHex)));
+}
+
+/** OutboxEntry.selectable as recorded; none when absent or damaged in storage (then every input counts: the careful side). */
+export function recordedSelectable(e: Pick<OutboxEntry, 'selectable'>): readonly SelectableInput[] | undefined {
+  const s: unknown = e.selectable;
+  const valid = Array.isArray(s) && s.every((i: unknown) => typeof i === 'object' && i !== null && typeof (i as SelectableInput).id === 'string' && ['undefined', 'number'].includes(typeof (i as SelectableInput).from));
+  return valid ? (s as SelectableInput[]) : undefined;
 }
 
 /**

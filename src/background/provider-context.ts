@@ -5,6 +5,7 @@ import { type Bytes, toHex } from '../core/bytes.js';
 import type { ImpactWarning, OwnAddress } from '../core/tx-impact.js';
 import type { UnsignedTx, Utxo } from '../core/codec/types.js';
 import type { WalletEngine } from '../core/engine.js';
+import type { SelectableInput } from '../core/external-tx.js';
 import { CodecError, FormatError, InsufficientFundsError, NetworkMismatchError, NodeIdentityError, NodeUnreachableError, RpcError, TimeoutError, ValidationError, WalletError } from '../core/errors.js';
 import type { KeyPair } from '../core/keys.js';
 import type { TypedDataInput } from '../core/message.js';
@@ -39,7 +40,7 @@ export interface SiteWallet {
   evmNonceFor(accountId: string): Promise<bigint>;
   checkSiteSigning(accountId: string, chain: ChainAlias, signedBytes: Bytes, networkId: string, txID?: string): Promise<void>;
   /** `networkId`: the network the approval was shown for; on another, nothing is sent. `beforeSending` (X/P txs): run once it is sure to go out (on the network it goes to), before it does. */
-  sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes; selectable?: readonly string[] }, item: ActivityItem, networkId?: string, beforeSending?: (networkId: string) => Promise<void>): Promise<void>;
+  sendSiteTx(accountId: string, signed: { chain: ChainAlias; txID: string; signedBytes: Bytes; selectable?: readonly SelectableInput[] }, item: ActivityItem, networkId?: string, beforeSending?: (networkId: string) => Promise<void>): Promise<void>;
   /** A site's stake, in the account's stake book (pending) before it is sent, as the wallet's own are; one already there is kept. */
   recordSiteStake(accountId: string, networkId: string, stake: NonNullable<SiteStake['record']> & { txID: string }): Promise<void>;
   approvalSummaryForTx(accountId: string, ext: { tx: UnsignedTx; spent: readonly Utxo[]; unsignedBytes?: Bytes }): Promise<Omit<Extract<ApprovalSummary, { kind: 'tx' }>, 'action' | 'complete' | 'signsNothing'>>;

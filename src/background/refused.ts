@@ -6,14 +6,16 @@
 // move's export, its move is told) or a successor that spent what it spends was accepted. One
 // whose funds are gone unexplained, or that the node now holds, is listed as "may have gone
 // through" and stops the next send once.
-import { fromHex } from '../core/bytes.js';
+import { fromHex, toHex } from '../core/bytes.js';
+import { utxoId } from '../core/codec/ids.js';
+import type { UnsignedTx } from '../core/codec/types.js';
 import { isEvmHash, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import { evmTxNonce } from '../core/tx/c.js';
 import { decodeChainTx, inputIds } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
-import { nonceReader, type Outbox, type OutboxEntry, rivalsOf, type Successor } from './outbox.js';
+import { nonceReader, type Outbox, type OutboxEntry, recordedSelectable, rivalsOf, type Successor } from './outbox.js';
 import type { TransferRecord } from './transfer-journal.js';
 
 /**
@@ -108,16 +110,35 @@ export async function settleRefused(
 }
 
 /**
- * The refused txs that could still run (`live`, from settleRefused) that a new tx replaces: each
- * must conflict with it (share an input; on the EVM, have its nonce), or nothing is signed.
+ * The refused txs that could still run (`live`, from settleRefused) that a new tx replaces: those
+ * it conflicts with (shares an input; on the EVM, has the nonce of). Every one in its way
+ * (inTheWayOf) must be among them, or nothing is signed. `now`: this computer's clock (ms).
  */
-export function conflictsOf(live: readonly OutboxEntry[], chain: ChainAlias, tx: Spends): string[] {
-  return live.map((e) => {
-    if (!conflicts(e, chain, tx)) {
+export function conflictsOf(live: readonly OutboxEntry[], chain: ChainAlias, tx: Spends, now = Date.now()): string[] {
+  return live.flatMap((e) => {
+    if (conflicts(e, chain, tx)) return [e.txID];
+    if (inTheWayOf(e, chain, tx, now)) {
       throw new WalletError('refused-send-in-the-way', `a ${chain}-Chain send the node refused could still go through, and this one does not take its place (it spends none of the same funds): nothing was signed`);
     }
-    return e.txID;
+    return [];
   });
+}
+
+/**
+ * Whether the refused `e` is in the way of `tx`, which must then take its place: an EVM one always
+ * (the nonce line); an X/P one when it spends, of an asset `tx` spends, an input a send could
+ * select now (selection takes it first): of a site's tx those recorded at signing whose locks have
+ * ended by this computer's clock (OutboxEntry.selectable), of the wallet's own every input. A site's
+ * tx spending only a UTXO no send can select (2 of 2 with a stranger, or still locked), or only a
+ * token `tx` does not spend, stops nothing: no send could take its place, or this one could not pay twice for it.
+ */
+function inTheWayOf(e: OutboxEntry, chain: ChainAlias, tx: Spends, now: number): boolean {
+  if ('nonce' in tx || isEvmHash(e.txID)) return true;
+  const kept = decodeChainTx(chain, fromHex(e.signedHex));
+  const selectable = recordedSelectable(e);
+  const open = selectable && new Set(selectable.filter((s) => (s.from ?? 0) * 1000 <= now).map((s) => s.id));
+  const way = kept.vm !== 'evm' && 'inputs' in kept ? kept.inputs.filter((i) => !open || open.has(utxoId(i))) : [];
+  return way.some((i) => tx.assets === undefined || tx.assets.includes(toHex(i.assetID)));
 }
 
 /**
@@ -168,8 +189,16 @@ export const MOVING_AT_MOST = 10 * 60_000;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
-/** What a new tx spends that a refused one could share: its inputs (X, P), or its EVM nonce. */
-export type Spends = { inputs: readonly string[] } | { nonce: bigint };
+/**
+ * What a new tx spends that a refused one could share: its inputs (X, P), with the assets its
+ * fungible inputs hold (hex; see spendsOf), or its EVM nonce.
+ */
+export type Spends = { inputs: readonly string[]; assets?: readonly string[] } | { nonce: bigint };
+
+/** What an X/P tx spends (Spends): every input it consumes, and the assets of its fungible ones. */
+export function spendsOf(tx: UnsignedTx): { inputs: string[]; assets: string[] } {
+  return { inputs: inputIds(tx), assets: tx.vm !== 'evm' && 'inputs' in tx ? [...new Set(tx.inputs.map((i) => toHex(i.assetID)))] : [] };
+}
 
 /** Whether `tx` conflicts with the refused `e`: spends one of its inputs, or takes its nonce. */
 function conflicts(e: OutboxEntry, chain: ChainAlias, tx: Spends): boolean {
@@ -184,7 +213,7 @@ function conflicts(e: OutboxEntry, chain: ChainAlias, tx: Spends): boolean {
  */
 export function exportSpends(chain: ChainAlias, signedBytes: Uint8Array): Spends {
   const tx = decodeChainTx(chain, signedBytes);
-  if (tx.vm !== 'evm') return { inputs: inputIds(tx) };
+  if (tx.vm !== 'evm') return spendsOf(tx);
   // The wallet's C-Chain export spends from the account's one EVM address: one input, one nonce.
   const nonce = tx.kind === 'ExportTx' ? tx.ins[0]?.nonce : undefined;
   return nonce === undefined ? { inputs: [] } : { nonce };

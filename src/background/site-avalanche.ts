@@ -4,7 +4,6 @@ import { fromHex, toHex } from '../core/bytes.js';
 import { formatAddress } from '../core/encoding.js';
 import { timeText } from '../core/describe-pvm.js';
 import { type ExternalTx, selectableInputs } from '../core/external-tx.js';
-import { lockTime } from '../core/engine-types.js';
 import { isLockedError, WalletError } from '../core/errors.js';
 import { avalancheMessageDigest, signAvalancheMessage } from '../core/message.js';
 import type { ActivityItem, ChainName } from '../shared/messages.js';
@@ -102,7 +101,7 @@ export class SiteAvalanche extends SiteHandler {
       // In the stake book as it goes out, as the wallet's own stakes are: never for a tx stopped before.
       const recorded = record && ((networkId: string) => this.deps.wallet.recordSiteStake(payload.accountId, networkId, { ...record, txID: signed.txID }));
       // Which of its inputs a send could select too: refused, it is kept in the way of later sends only if one is (keptInTheWay).
-      const selectable = payload.chain === 'C' ? undefined : selectableInputs(ext, engine.owned, engine.listedKeys, await lockTime(engine, payload.chain));
+      const selectable = payload.chain === 'C' ? undefined : selectableInputs(ext, engine.owned, engine.listedKeys);
       await this.deps.wallet.sendSiteTx(payload.accountId, { chain: payload.chain, txID: signed.txID, signedBytes: signed.signedBytes, ...(selectable ? { selectable } : {}) }, item, payload.networkId, recorded);
       return { txID: signed.txID };
     });

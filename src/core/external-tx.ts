@@ -7,6 +7,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { MAX_DENOMINATION } from './amount.js';
 import { type Bytes, byteKey, equalBytes, toHex, utf8 } from './bytes.js';
 import { decodeChainTx, decodeSignedTx, decodeUnsignedTx, encodeUtxo } from './codec/codec.js';
+import { MAX_U64 } from './codec/io.js';
 import { utxoId } from './codec/ids.js';
 import { authorizationOf, PRIMARY_NETWORK_ID, stakeOf, verifyPTx } from './codec/pvm-rules.js';
 import { amountOf, ownersOf } from './codec/rules.js';
@@ -257,19 +258,31 @@ export function keychainSignsAny(ext: ExternalTx, keychain: Keychain): boolean {
   return signedSlots(ext, keychain).length > 0;
 }
 
+/** An input of a site's tx that a send of the wallet could select too; `from`: when its locks end (seconds), if it has any. */
+export interface SelectableInput {
+  id: string;
+  from?: number;
+}
+
 /**
- * The IDs of the inputs of a site's X/P tx that a send of this wallet could select as well: a UTXO
- * its reads list (an owner is one of the `listed` keys), whose threshold the account's keys
- * (`owned`) meet alone, unlocked at `now`. Taken from the UTXOs as their creating txs say
- * (resolveSpent), never from a node's read. Only a refused tx with such an input can be taken the
- * place of by a later send (keptInTheWay in src/background/outbox.ts); one spending a UTXO shared
- * with a stranger (2 of 2), or one still locked, would stop every send if kept.
+ * The inputs of a site's X/P tx that a send of this wallet could select as well, now or once their
+ * locks end: a UTXO its reads list (an owner is one of the `listed` keys) whose threshold the
+ * account's keys (`owned`) meet alone. Taken from the UTXOs as their creating txs say
+ * (resolveSpent), never from a node's read, and no chain time: when a lock ends is recorded, and
+ * judged by this computer's clock when a send is made (inTheWayOf in src/background/refused.ts).
+ * A refused tx is kept in the way of later sends only with such an input (keptInTheWay in
+ * src/background/outbox.ts): one spending only a UTXO shared with a stranger (2 of 2) would
+ * otherwise stop every send, none being able to take its place.
  */
-export function selectableInputs(ext: ExternalTx, owned: OwnedAddresses, listed: OwnedAddresses, now: bigint): string[] {
+export function selectableInputs(ext: ExternalTx, owned: OwnedAddresses, listed: OwnedAddresses): SelectableInput[] {
   if (ext.tx.vm === 'evm' || !('inputs' in ext.tx)) return [];
   const spent = new Map(ext.spent.map((u) => [utxoId(u), u]));
-  return ext.tx.inputs.map(utxoId).filter((id) => {
+  return ext.tx.inputs.flatMap((input) => {
+    const id = utxoId(input);
     const utxo = spent.get(id);
-    return utxo !== undefined && classifyUtxo(utxo, owned, now).state === 'spendable' && ownersOf(utxo.output).addresses.some((a) => listed.has(byteKey(a)));
+    // Classified as if every lock had ended: whether the account's keys meet its threshold alone.
+    if (!utxo || classifyUtxo(utxo, owned, MAX_U64).state !== 'spendable' || !ownersOf(utxo.output).addresses.some((a) => listed.has(byteKey(a)))) return [];
+    const lock = utxo.output.kind === 'StakeableLockOut' && utxo.output.locktime > ownersOf(utxo.output).locktime ? utxo.output.locktime : ownersOf(utxo.output).locktime;
+    return [lock > 0n ? { id, from: Number(lock) } : { id }];
   });
 }

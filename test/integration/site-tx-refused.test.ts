@@ -1,8 +1,9 @@
 // A site's X tx the node refuses, on the real node: kept in the way of the user's later sends only
 // when a send could take its place. A site that shares a UTXO with the user (2 of 2: the user and
 // the site's own key), and has the wallet complete and send a tx spending only that, paying too
-// little fee, must not stop every later send: no send can ever select that UTXO. One that spends
-// the user's own funds too is kept, and the next send takes its place.
+// little fee, must not stop every later send: no send can ever select that UTXO. Nor one spending
+// only a token of the user's: kept, it is in the way of a send of that token, not of an AVAX one.
+// One that spends the user's own AVAX too is kept, and the next send takes its place.
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { PendingApproval } from '../../src/background/approvals.js';
 import type { OutboxEntry } from '../../src/background/outbox.js';
@@ -44,8 +45,9 @@ describe("a site's X tx the node refuses", () => {
   }
 
   /**
-   * The site's tx: everything `spent` holds to the site's key, less 1 nAVAX (below the X-Chain's
-   * fee, so the node refuses it), with the site's own signature in every slot its key signs.
+   * The site's tx: everything `spent` holds (of one asset) to the site's key, less 1 unit, which
+   * is all it burns (below the X-Chain's fee, so the node refuses it), with the site's own
+   * signature in every slot its key signs.
    */
   async function siteTxHex(spent: Utxo[]): Promise<string> {
     const { ctx } = await localNetwork();
@@ -56,7 +58,7 @@ describe("a site's X tx the node refuses", () => {
       kind: 'BaseTx',
       networkID: ctx.networkID,
       blockchainID: ctx.xChainID,
-      outputs: [{ assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: total - 1n, owners: makeOwners([siteKey.shortId]) } }],
+      outputs: [{ assetID: spent[0]!.assetID, output: { kind: 'TransferOutput', amount: total - 1n, owners: makeOwners([siteKey.shortId]) } }],
       inputs: held.map(({ utxo, output }) => ({ txID: utxo.txID, outputIndex: utxo.outputIndex, assetID: utxo.assetID, input: { kind: 'TransferInput' as const, amount: output.amount, sigIndices: Array.from({ length: output.owners.threshold }, (_, i) => i) } })),
       memo: new Uint8Array(),
     };
@@ -106,6 +108,23 @@ describe("a site's X tx the node refuses", () => {
     expect((await sendOwn()).status).toBe('accepted');
   });
 
+  it("spending only a token of the user's: refused and kept, but in the way of a send of that token only; the next AVAX send goes through", async () => {
+    const { ctx, client } = await localNetwork();
+    const token = await bg.wallet.assets.assetsCreate({ name: 'Site points', symbol: 'SPT', denomination: 0, kind: 'fixed', holders: [{ owners: { addresses: [account.xAddress], threshold: 1 }, amount: '1000' }], maxFee: ctx.xCreateAssetTxFee.toString() });
+    const { utxos } = await client.getAllUtxos('X', [account.xAddress]);
+    const points = utxos.find((u) => cb58Encode(u.assetID) === token.assetID)!;
+    const r = await call('xpc_sendTransaction', [{ transactionHex: await siteTxHex([points]), chainAlias: 'X' }]);
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/the X-Chain node refused the transaction/) } });
+    expect(await outbox()).toMatchObject([{ voided: true, selectable: [{ id: utxoId(points) }] }]);
+    expect((await sendOwn()).status).toBe('accepted');
+    // Still kept: a send of the token must take its place.
+    expect(await outbox()).toMatchObject([{ voided: true, selectable: [{ id: utxoId(points) }] }]);
+    const send = await bg.wallet.sends.sendX({ assetID: token.assetID, amount: '10', to: { addresses: [account.xAddress], threshold: 1 }, maxFee: ctx.xTxFee.toString() });
+    expect(inputIds(decodeChainTx('X', await getTx(client, 'X', send.txID)))).toContain(utxoId(points));
+    await bg.wallet.balances.balancesRefresh();
+    expect(await outbox()).toEqual([]);
+  });
+
   it("spending the user's own UTXO too: refused and kept in the way, and the next send spends that UTXO, taking its place", async () => {
     const shared = await funded(makeOwners([parseAddress(account.xAddress).bytes, siteKey.shortId], 2), AVAX);
     const own = await funded(makeOwners([parseAddress(account.xAddress).bytes]), 2n * AVAX);
@@ -113,7 +132,7 @@ describe("a site's X tx the node refuses", () => {
     expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/the X-Chain node refused the transaction.*nothing was paid/) } });
     const kept = await outbox();
     expect(kept).toHaveLength(1);
-    expect(kept[0]).toMatchObject({ voided: true, selectable: [utxoId(own)] });
+    expect(kept[0]).toMatchObject({ voided: true, selectable: [{ id: utxoId(own) }] });
     const sent = await sendOwn();
     expect(sent.status).toBe('accepted');
     expect(sent.spends).toContain(utxoId(own));

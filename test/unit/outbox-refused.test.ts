@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type OutboxEntry, outboxEntry, settleOutbox } from '../../src/background/outbox.js';
 import { conflictsOf, exportSpends, MOVING_AT_MOST, replacedByTx, settleRefused, successors } from '../../src/background/refused.js';
 import type { TransferRecord } from '../../src/background/transfer-journal.js';
-import { fromHex } from '../../src/core/bytes.js';
+import { fromHex, toHex } from '../../src/core/bytes.js';
 import { buildCExport, signEvmTx } from '../../src/core/tx/c.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import { encodeSignedTx, type Utxo } from '../../src/core/codec/index.js';
@@ -114,7 +114,7 @@ describe('refused sends (voided): kept until they ran or an accepted successor t
     await outbox.put(outboxEntry('P', pending.txID, pending.bytes, item(pending.txID)));
     await outbox.put({ ...outboxEntry('P', 'damaged', new Uint8Array([1, 2, 3]), item('damaged')), voided: true });
     const exported = pTx([u, utxo(4_000_000n)]);
-    expect(exportSpends('P', exported.bytes)).toEqual({ inputs: [utxoId(u), expect.any(String)] });
+    expect(exportSpends('P', exported.bytes)).toEqual({ inputs: [utxoId(u), expect.any(String)], assets: [toHex(ctx.avaxAssetID)] });
     const replaced = replacedByTx(await outbox.list(), 'P', exportSpends('P', exported.bytes));
     expect(replaced).toEqual([txID, pending.txID]);
     expect(replacedByTx(await outbox.list(), 'X', exportSpends('P', exported.bytes))).toEqual([]);
