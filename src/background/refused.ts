@@ -6,16 +6,16 @@
 // move's export, its move is told) or a successor that spent what it spends was accepted. One
 // whose funds are gone unexplained, or that the node now holds, is listed as "may have gone
 // through" and stops the next send once.
-import { fromHex, toHex } from '../core/bytes.js';
+import { type Bytes, equalBytes, fromHex, toHex } from '../core/bytes.js';
 import { utxoId } from '../core/codec/ids.js';
-import type { UnsignedTx } from '../core/codec/types.js';
+import type { TransferableInput, UnsignedTx } from '../core/codec/types.js';
 import { isEvmHash, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
 import type { ChainAlias } from '../core/node.js';
 import { evmTxNonce } from '../core/tx/c.js';
 import { decodeChainTx, inputIds } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
-import { nonceReader, type Outbox, type OutboxEntry, recordedSelectable, rivalsOf, type Successor } from './outbox.js';
+import { nextTakesItsPlace, nonceReader, type Outbox, type OutboxEntry, recordedSelectable, rivalsOf, type Successor } from './outbox.js';
 import type { TransferRecord } from './transfer-journal.js';
 
 /**
@@ -134,11 +134,28 @@ export function conflictsOf(live: readonly OutboxEntry[], chain: ChainAlias, tx:
  */
 function inTheWayOf(e: OutboxEntry, chain: ChainAlias, tx: Spends, now: number): boolean {
   if ('nonce' in tx || isEvmHash(e.txID)) return true;
-  const kept = decodeChainTx(chain, fromHex(e.signedHex));
-  const selectable = recordedSelectable(e);
+  return openInputs(e, now).some((i) => tx.assets === undefined || tx.assets.includes(toHex(i.assetID)));
+}
+
+/** The inputs of the kept X/P `e` a send could select at `now` (ms, this computer's clock): see inTheWayOf. */
+function openInputs(e: OutboxEntry, now: number): TransferableInput[] {
+  const kept = decodeChainTx(e.chain, fromHex(e.signedHex));
+  const selectable = recordedSelectable(e, kept);
   const open = selectable && new Set(selectable.filter((s) => (s.from ?? 0) * 1000 <= now).map((s) => s.id));
-  const way = kept.vm !== 'evm' && 'inputs' in kept ? kept.inputs.filter((i) => !open || open.has(utxoId(i))) : [];
-  return way.some((i) => tx.assets === undefined || tx.assets.includes(toHex(i.assetID)));
+  return kept.vm !== 'evm' && 'inputs' in kept ? kept.inputs.filter((i) => !open || open.has(utxoId(i))) : [];
+}
+
+/**
+ * What takes the place of the refused X/P `e`, in words (the end of a sentence): the next send on
+ * its chain, when `e` is in the way of every send (an input of AVAX a send could select now);
+ * otherwise what would, and that until then a payment made again another way could go through
+ * beside it (a site's tx spending only a token of the user's, or funds still locked).
+ */
+export function whatTakesItsPlace(e: OutboxEntry, avaxAssetID: Bytes, now = Date.now()): string {
+  const open = openInputs(e, now);
+  if (open.some((i) => equalBytes(i.assetID, avaxAssetID))) return nextTakesItsPlace(e.chain);
+  const taker = open.length > 0 ? `your next ${e.chain}-Chain send of the same token takes its place` : `once the funds it spends unlock, your next ${e.chain}-Chain send takes its place`;
+  return `${taker}; until then the node could still let it go through, so do not pay the same again another way`;
 }
 
 /**
@@ -232,7 +249,7 @@ export function replacedByTx(entries: readonly OutboxEntry[], chain: ChainAlias,
 /**
  * The undecided X/P txs of the outbox (not refused) that `tx` spends an input of: it races them
  * for those funds, so once one of the two is accepted the other never can be ('replaced' in
- * settleOutbox, src/background/outbox.ts).
+ * settleOutbox, src/background/outbox-settle.ts).
  */
 export function racedBy(entries: readonly OutboxEntry[], chain: ChainAlias, tx: Spends): string[] {
   return 'inputs' in tx ? sharing(entries, chain, tx, false) : [];

@@ -102,7 +102,7 @@ describe("a site's X tx the node refuses", () => {
   it('spending only a UTXO shared 2 of 2 with the site: refused, nothing kept, and the next send of the user goes through', async () => {
     const shared = await funded(makeOwners([parseAddress(account.xAddress).bytes, siteKey.shortId], 2), AVAX);
     const r = await call('xpc_sendTransaction', [{ transactionHex: await siteTxHex([shared]), chainAlias: 'X' }]);
-    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/the X-Chain node refused the transaction/) } });
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/the X-Chain node refused the transaction .*, and nothing it spends was spent$/) } });
     // Nothing of it is kept: no send could ever select the shared UTXO to take its place.
     expect(await outbox()).toEqual([]);
     expect((await sendOwn()).status).toBe('accepted');
@@ -114,7 +114,8 @@ describe("a site's X tx the node refuses", () => {
     const { utxos } = await client.getAllUtxos('X', [account.xAddress]);
     const points = utxos.find((u) => cb58Encode(u.assetID) === token.assetID)!;
     const r = await call('xpc_sendTransaction', [{ transactionHex: await siteTxHex([points]), chainAlias: 'X' }]);
-    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/the X-Chain node refused the transaction/) } });
+    // Told that only a send of the token takes its place, not "the next send".
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/nothing was paid, and your next X-Chain send of the same token takes its place; until then the node could still let it go through, so do not pay the same again another way$/) } });
     expect(await outbox()).toMatchObject([{ voided: true, selectable: [{ id: utxoId(points) }] }]);
     expect((await sendOwn()).status).toBe('accepted');
     // Still kept: a send of the token must take its place.
@@ -129,7 +130,7 @@ describe("a site's X tx the node refuses", () => {
     const shared = await funded(makeOwners([parseAddress(account.xAddress).bytes, siteKey.shortId], 2), AVAX);
     const own = await funded(makeOwners([parseAddress(account.xAddress).bytes]), 2n * AVAX);
     const r = await call('xpc_sendTransaction', [{ transactionHex: await siteTxHex([shared, own]), chainAlias: 'X' }]);
-    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/the X-Chain node refused the transaction.*nothing was paid/) } });
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/nothing was paid, and your next X-Chain send takes its place, so the two can never both go through$/) } });
     const kept = await outbox();
     expect(kept).toHaveLength(1);
     expect(kept[0]).toMatchObject({ voided: true, selectable: [{ id: utxoId(own) }] });

@@ -1,7 +1,9 @@
 // The outbox's C-Chain EVM txs against a scripted node: a tx is never given up by age while its
 // nonce is unused, and a refused speed-up or cancel settles once a tx at its nonce ran.
 import { describe, expect, it } from 'vitest';
-import { Outbox, type OutboxEntry, outboxEntry, sendOnce, type Settled, settleOutbox } from '../../src/background/outbox.js';
+import { Outbox, type OutboxEntry, outboxEntry } from '../../src/background/outbox.js';
+import { sendOnce } from '../../src/background/outbox-send.js';
+import { type Settled, settleOutbox } from '../../src/background/outbox-settle.js';
 import { conflictsOf, settleRefused, withSuccessorsAsked } from '../../src/background/refused.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';

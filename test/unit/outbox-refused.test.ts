@@ -1,7 +1,8 @@
 // Refused sends kept in the outbox (voided) until they ran or an accepted successor took their
 // place: what stops the next send, and which move's export is the successor of which.
 import { describe, expect, it } from 'vitest';
-import { type OutboxEntry, outboxEntry, settleOutbox } from '../../src/background/outbox.js';
+import { type OutboxEntry, outboxEntry } from '../../src/background/outbox.js';
+import { settleOutbox } from '../../src/background/outbox-settle.js';
 import { conflictsOf, exportSpends, MOVING_AT_MOST, replacedByTx, settleRefused, successors } from '../../src/background/refused.js';
 import type { TransferRecord } from '../../src/background/transfer-journal.js';
 import { fromHex, toHex } from '../../src/core/bytes.js';

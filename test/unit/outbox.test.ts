@@ -1,7 +1,9 @@
 // The outbox's decisions when the node's answers are lies or half-truths, against a scripted node
 // (the same flows against the real node behind a lying proxy: test/integration/lying-node*.test.ts).
 import { describe, expect, it } from 'vitest';
-import { Outbox, outboxEntry, refusedMeanwhile, sendOnce, settleOutbox } from '../../src/background/outbox.js';
+import { Outbox, outboxEntry, refusedMeanwhile } from '../../src/background/outbox.js';
+import { sendOnce } from '../../src/background/outbox-send.js';
+import { settleOutbox } from '../../src/background/outbox-settle.js';
 import { conflictsOf, settleRefused } from '../../src/background/refused.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import { memoryStores } from '../../src/background/storage.js';

@@ -4,7 +4,7 @@
 // spends. Otherwise a site could stop every later send: no send could take its place.
 import { describe, expect, it } from 'vitest';
 import { keptInTheWay, type OutboxEntry, outboxEntry } from '../../src/background/outbox.js';
-import { conflictsOf, spendsOf } from '../../src/background/refused.js';
+import { conflictsOf, spendsOf, whatTakesItsPlace } from '../../src/background/refused.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8 } from '../../src/core/bytes.js';
 import { utxoId } from '../../src/core/codec/ids.js';
@@ -15,7 +15,7 @@ import { makeOwners } from '../../src/core/tx/context.js';
 import { ownedAddressSet } from '../../src/core/tx/utxos.js';
 import { decodeChainTx } from '../../src/core/tx-fate.js';
 import { item, pImportTx, pTx } from './outbox-test-kit.js';
-import { ewoq, mine, second, utxo } from './pvm-test-kit.js';
+import { ctx, ewoq, mine, second, utxo } from './pvm-test-kit.js';
 
 const stranger = keyPairFromSecret(new Uint8Array(32).fill(31));
 /** The account: `ewoq` is its X/P key (its reads list it), `second` its EVM key (never listed on X/P). */
@@ -113,5 +113,25 @@ describe('a refused site tx kept in the way', () => {
     expect(conflictsOf([kept], 'P', spends([own]))).toEqual([kept.txID]);
     // Only a token (a network without fees): not of a send that spends none of it.
     expect(conflictsOf([refused([utxo(5n, mine, 0, token)])], 'P', spends([utxo(9n)]))).toEqual([]);
+  });
+
+  it('is told as what takes its place: the next send only when that is true (an AVAX input a send can select now); else what would, and a warning', () => {
+    const tokenUtxo = utxo(5n, mine, 0, token);
+    const locked = utxo(6n, withLock(mine, 2_000n));
+    expect(whatTakesItsPlace(refused([own]), ctx.avaxAssetID)).toBe('your next P-Chain send takes its place, so the two can never both go through');
+    expect(whatTakesItsPlace(refused([shared, own], [{ id: utxoId(own) }]), ctx.avaxAssetID)).toMatch(/^your next P-Chain send takes its place/);
+    expect(whatTakesItsPlace(refused([tokenUtxo], [{ id: utxoId(tokenUtxo) }]), ctx.avaxAssetID)).toBe(
+      'your next P-Chain send of the same token takes its place; until then the node could still let it go through, so do not pay the same again another way',
+    );
+    const lockedOne = refused([locked], [{ id: utxoId(locked), from: 2_000 }]);
+    expect(whatTakesItsPlace(lockedOne, ctx.avaxAssetID, 1_999_999)).toMatch(/^once the funds it spends unlock, your next P-Chain send takes its place; until then .* do not pay the same again another way$/);
+    expect(whatTakesItsPlace(lockedOne, ctx.avaxAssetID, 2_000_000)).toMatch(/^your next P-Chain send takes its place, so the two/);
+  });
+
+  it('whose record names an input it does not have (damaged storage): judged by all its inputs, the careful side', () => {
+    const kept = refused([own], [{ id: 'not an input of it:0' }]);
+    expect(keptInTheWay(kept)).toBe(true);
+    expect(() => conflictsOf([kept], 'P', spends([utxo(9n)]))).toThrow(/does not take its place/);
+    expect(whatTakesItsPlace(kept, ctx.avaxAssetID)).toMatch(/^your next P-Chain send takes its place, so the two/);
   });
 });
