@@ -117,12 +117,14 @@ export const GROWTH_ALLOWED = 0.1;
  * (a finished move counted once through any network entry) and a tx that spends nothing followed
  * to its end (+0.7 KB) took it to 835.7 KB: the limit to 836 KB. What an X-Chain operation consumes
  * counted as spent, judged by the keys that signed for it (a signature recovery), and the engine's
- * read checks in a class of their own (+0.9 KB) took it to 836.5 KB: the limit to 837 KB. Of the background's 360 KB, 100 KB are libraries
+ * read checks in a class of their own (+0.9 KB) took it to 836.5 KB: the limit to 837 KB. A refused
+ * site tx kept in a send's way only through inputs a send could select (recorded at signing, scoped by
+ * asset and lock) and told in words (+1.6 KB) took it to 838.1 KB: the limit to 839 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 837 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 839 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
