@@ -177,7 +177,7 @@ export class Delivery {
   /**
    * Sends `signed`, which takes the place of the pending EVM tx `replaces` (same nonce, higher
    * fees: a speed-up or a cancel), under the EVM lock. Both stay in the outbox, each marked with
-   * the other, until one runs; the other is then "replaced" (src/background/outbox.ts). Not followed here.
+   * the other, until one runs; the other is then "replaced" (src/background/outbox-settle.ts). Not followed here.
    */
   async sendReplacement(ctx: AccountContext, replaces: string, build: (old: OutboxEntry) => Promise<{ signed: Signed; item: ActivityItem }>): Promise<string> {
     return this.withEvmLock(ctx.account.id, async () => {

@@ -46,8 +46,8 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
     // or cancel (item.replaces) keeps its original's nonce: that one still waits, nothing takes its place.
     // An import (C-Chain atomic, or paid from what it imports) is not, nor a tx without fee
     // inputs (a network without fees): no send could take its place.
-    await outbox.voidEntry(entry);
     const next = isEvmHash(entry.txID) ? (entry.item.replaces ? 'the transaction it was to replace still waits' : nextTakesItsPlace(entry.chain)) : whatTakesItsPlace(entry, engine.ctx.avaxAssetID);
+    await outbox.voidEntry(entry);
     throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction ${why}; nothing was paid, and ${next}`);
   }
   await outbox.remove(entry.txID);

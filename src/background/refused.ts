@@ -148,13 +148,18 @@ function openInputs(e: OutboxEntry, now: number): TransferableInput[] {
 /**
  * What takes the place of the refused X/P `e`, in words (the end of a sentence): the next send on
  * its chain, when `e` is in the way of every send (an input of AVAX a send could select now);
- * otherwise what would, and that until then a payment made again another way could go through
- * beside it (a site's tx spending only a token of the user's, or funds still locked).
+ * otherwise what will (the next send once AVAX it spends unlocks; else a send of the same token,
+ * once it unlocks if it is locked), and that until then a payment made again another way could go
+ * through beside it.
  */
 export function whatTakesItsPlace(e: OutboxEntry, avaxAssetID: Bytes, now = Date.now()): string {
+  const isAvax = (i: TransferableInput): boolean => equalBytes(i.assetID, avaxAssetID);
   const open = openInputs(e, now);
-  if (open.some((i) => equalBytes(i.assetID, avaxAssetID))) return nextTakesItsPlace(e.chain);
-  const taker = open.length > 0 ? `your next ${e.chain}-Chain send of the same token takes its place` : `once the funds it spends unlock, your next ${e.chain}-Chain send takes its place`;
+  if (open.some(isAvax)) return nextTakesItsPlace(e.chain);
+  const unlock = 'once the funds it spends unlock, ';
+  const taker = openInputs(e, Infinity).some(isAvax)
+    ? `${unlock}your next ${e.chain}-Chain send takes its place`
+    : `${open.length > 0 ? '' : unlock}your next ${e.chain}-Chain send of the same token takes its place`;
   return `${taker}; until then the node could still let it go through, so do not pay the same again another way`;
 }
 

@@ -146,7 +146,7 @@ async function advance(s: StakeRecord, input: FollowInput): Promise<void> {
   // then, or taken as Activity lists it once it ran. The node's "failed" or "unknown" is not taken
   // while Activity lists it pending (settle-activity.ts decides, with the outbox's bytes or without:
   // never failed on the node's word alone); one Activity lists failed while the outbox still holds
-  // it was decided there (a lost one past its sendBefore, say: outbox.ts). Its "committed" is taken
+  // it was decided there (a lost one past its sendBefore, say: outbox-settle.ts). Its "committed" is taken
   // only as Activity's accepted, or once checked against what the tx spends (`ran`), in the outbox
   // or not: the node may have kept the bytes it refused, and another network entry may have sent them.
   const listedAs = input.listed?.get(s.txID);

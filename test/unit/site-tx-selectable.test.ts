@@ -126,6 +126,11 @@ describe('a refused site tx kept in the way', () => {
     const lockedOne = refused([locked], [{ id: utxoId(locked), from: 2_000 }]);
     expect(whatTakesItsPlace(lockedOne, ctx.avaxAssetID, 1_999_999)).toMatch(/^once the funds it spends unlock, your next P-Chain send takes its place; until then .* do not pay the same again another way$/);
     expect(whatTakesItsPlace(lockedOne, ctx.avaxAssetID, 2_000_000)).toMatch(/^your next P-Chain send takes its place, so the two/);
+    // A locked token: only a send of that token takes its place, once it unlocks.
+    const lockedToken = utxo(7n, withLock(mine, 2_000n), 0, token);
+    const keptToken = refused([lockedToken], [{ id: utxoId(lockedToken), from: 2_000 }]);
+    expect(whatTakesItsPlace(keptToken, ctx.avaxAssetID, 1_999_999)).toMatch(/^once the funds it spends unlock, your next P-Chain send of the same token takes its place; until then/);
+    expect(whatTakesItsPlace(keptToken, ctx.avaxAssetID, 2_000_000)).toMatch(/^your next P-Chain send of the same token takes its place; until then/);
   });
 
   it('whose record names an input it does not have (damaged storage): judged by all its inputs, the careful side', () => {
