@@ -6,6 +6,7 @@
 // once: outbox-send.ts; settled by each refresh: outbox-settle.ts.
 import { fromHex, toHex } from '../core/bytes.js';
 import { utxoId } from '../core/codec/ids.js';
+import { ownInputs } from '../core/codec/rules.js';
 import type { UnsignedTx } from '../core/codec/types.js';
 import { isEvmHash } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
@@ -193,7 +194,7 @@ export function keptInTheWay(e: Pick<OutboxEntry, 'chain' | 'signedHex' | 'selec
 export function recordedSelectable(e: Pick<OutboxEntry, 'selectable'>, tx: UnsignedTx): readonly SelectableInput[] | undefined {
   const s: unknown = e.selectable;
   if (!Array.isArray(s)) return undefined;
-  const inputs = new Set(tx.vm !== 'evm' && 'inputs' in tx ? tx.inputs.map(utxoId) : []);
+  const inputs = new Set(ownInputs(tx).map(utxoId));
   const valid = s.every((i: unknown) => typeof i === 'object' && i !== null && inputs.has((i as SelectableInput).id) && ['undefined', 'number'].includes(typeof (i as SelectableInput).from));
   return valid ? (s as SelectableInput[]) : undefined;
 }
@@ -223,7 +224,7 @@ function stillKept(e: OutboxEntry): boolean {
  * refused operation without fee inputs (a network without fees), kept, would stop every X-Chain
  * send but a repeat of itself.
  */
-export const spendsOwnFunds = (tx: UnsignedTx): boolean => 'inputs' in tx && tx.inputs.length > 0;
+export const spendsOwnFunds = (tx: UnsignedTx): boolean => ownInputs(tx).length > 0;
 
 /** The entry of EVM tx `hash` (any case) among `entries`, which must still wait to run: else 'not-pending'. */
 export function waitingEntry(entries: readonly OutboxEntry[], hash: string): OutboxEntry {

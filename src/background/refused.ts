@@ -8,6 +8,7 @@
 // through" and stops the next send once.
 import { type Bytes, equalBytes, fromHex, toHex } from '../core/bytes.js';
 import { utxoId } from '../core/codec/ids.js';
+import { ownInputs } from '../core/codec/rules.js';
 import type { TransferableInput, UnsignedTx } from '../core/codec/types.js';
 import { isEvmHash, type WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
@@ -134,15 +135,21 @@ export function conflictsOf(live: readonly OutboxEntry[], chain: ChainAlias, tx:
  */
 function inTheWayOf(e: OutboxEntry, chain: ChainAlias, tx: Spends, now: number): boolean {
   if ('nonce' in tx || isEvmHash(e.txID)) return true;
-  return openInputs(e, now).some((i) => tx.assets === undefined || tx.assets.includes(toHex(i.assetID)));
+  return selectableFrom(e).some((s) => s.from <= now && tx.assets.includes(toHex(s.input.assetID)));
 }
 
-/** The inputs of the kept X/P `e` a send could select at `now` (ms, this computer's clock): see inTheWayOf. */
-function openInputs(e: OutboxEntry, now: number): TransferableInput[] {
+/**
+ * The inputs of the kept X/P `e` a send could select, each with when it could (`from`, ms, this
+ * computer's clock): see inTheWayOf.
+ */
+function selectableFrom(e: OutboxEntry): { input: TransferableInput; from: number }[] {
   const kept = decodeChainTx(e.chain, fromHex(e.signedHex));
-  const selectable = recordedSelectable(e, kept);
-  const open = selectable && new Set(selectable.filter((s) => (s.from ?? 0) * 1000 <= now).map((s) => s.id));
-  return kept.vm !== 'evm' && 'inputs' in kept ? kept.inputs.filter((i) => !open || open.has(utxoId(i))) : [];
+  const recorded = recordedSelectable(e, kept);
+  const from = recorded && new Map(recorded.map((s) => [s.id, (s.from ?? 0) * 1000]));
+  return ownInputs(kept).flatMap((input) => {
+    const at = from ? from.get(utxoId(input)) : 0;
+    return at === undefined ? [] : [{ input, from: at }];
+  });
 }
 
 /**
@@ -153,11 +160,12 @@ function openInputs(e: OutboxEntry, now: number): TransferableInput[] {
  * through beside it.
  */
 export function whatTakesItsPlace(e: OutboxEntry, avaxAssetID: Bytes, now = Date.now()): string {
-  const isAvax = (i: TransferableInput): boolean => equalBytes(i.assetID, avaxAssetID);
-  const open = openInputs(e, now);
+  const isAvax = (s: { input: TransferableInput }): boolean => equalBytes(s.input.assetID, avaxAssetID);
+  const selectable = selectableFrom(e);
+  const open = selectable.filter((s) => s.from <= now);
   if (open.some(isAvax)) return nextTakesItsPlace(e.chain);
   const unlock = 'once the funds it spends unlock, ';
-  const taker = openInputs(e, Infinity).some(isAvax)
+  const taker = selectable.some(isAvax)
     ? `${unlock}your next ${e.chain}-Chain send takes its place`
     : `${open.length > 0 ? '' : unlock}your next ${e.chain}-Chain send of the same token takes its place`;
   return `${taker}; until then the node could still let it go through, so do not pay the same again another way`;
@@ -215,11 +223,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * What a new tx spends that a refused one could share: its inputs (X, P), with the assets its
  * fungible inputs hold (hex; see spendsOf), or its EVM nonce.
  */
-export type Spends = { inputs: readonly string[]; assets?: readonly string[] } | { nonce: bigint };
+export type Spends = { inputs: readonly string[]; assets: readonly string[] } | { nonce: bigint };
 
 /** What an X/P tx spends (Spends): every input it consumes, and the assets of its fungible ones. */
 export function spendsOf(tx: UnsignedTx): { inputs: string[]; assets: string[] } {
-  return { inputs: inputIds(tx), assets: tx.vm !== 'evm' && 'inputs' in tx ? [...new Set(tx.inputs.map((i) => toHex(i.assetID)))] : [] };
+  return { inputs: inputIds(tx), assets: [...new Set(ownInputs(tx).map((i) => toHex(i.assetID)))] };
 }
 
 /** Whether `tx` conflicts with the refused `e`: spends one of its inputs, or takes its nonce. */
@@ -238,7 +246,7 @@ export function exportSpends(chain: ChainAlias, signedBytes: Uint8Array): Spends
   if (tx.vm !== 'evm') return spendsOf(tx);
   // The wallet's C-Chain export spends from the account's one EVM address: one input, one nonce.
   const nonce = tx.kind === 'ExportTx' ? tx.ins[0]?.nonce : undefined;
-  return nonce === undefined ? { inputs: [] } : { nonce };
+  return nonce === undefined ? { inputs: [], assets: [] } : { nonce };
 }
 
 /**

@@ -10,7 +10,7 @@ import { decodeChainTx, decodeSignedTx, decodeUnsignedTx, encodeUtxo } from './c
 import { MAX_U64 } from './codec/io.js';
 import { utxoId } from './codec/ids.js';
 import { authorizationOf, PRIMARY_NETWORK_ID, stakeOf, verifyPTx } from './codec/pvm-rules.js';
-import { amountOf, ownersOf } from './codec/rules.js';
+import { amountOf, lockEnd, ownInputs, ownersOf } from './codec/rules.js';
 import type { ChainTx, Credential, OutputOwners, TransferableInput, UnsignedTx, Utxo, UtxoRef, Vm } from './codec/types.js';
 import { cb58Encode } from './encoding.js';
 import { CodecError, NetworkMismatchError, RpcError, ValidationError } from './errors.js';
@@ -275,14 +275,13 @@ export interface SelectableInput {
  * otherwise stop every send, none being able to take its place.
  */
 export function selectableInputs(ext: ExternalTx, owned: OwnedAddresses, listed: OwnedAddresses): SelectableInput[] {
-  if (ext.tx.vm === 'evm' || !('inputs' in ext.tx)) return [];
   const spent = new Map(ext.spent.map((u) => [utxoId(u), u]));
-  return ext.tx.inputs.flatMap((input) => {
+  return ownInputs(ext.tx).flatMap((input) => {
     const id = utxoId(input);
     const utxo = spent.get(id);
     // Classified as if every lock had ended: whether the account's keys meet its threshold alone.
     if (!utxo || classifyUtxo(utxo, owned, MAX_U64).state !== 'spendable' || !ownersOf(utxo.output).addresses.some((a) => listed.has(byteKey(a)))) return [];
-    const lock = utxo.output.kind === 'StakeableLockOut' && utxo.output.locktime > ownersOf(utxo.output).locktime ? utxo.output.locktime : ownersOf(utxo.output).locktime;
+    const lock = lockEnd(utxo.output);
     return [lock > 0n ? { id, from: Number(lock) } : { id }];
   });
 }

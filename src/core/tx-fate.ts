@@ -5,6 +5,7 @@
 import { byteKey, type Bytes } from './bytes.js';
 import { type DecodedSignedTx, decodeSignedTx } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
+import { ownInputs } from './codec/rules.js';
 import type { UnsignedTx, Utxo } from './codec/types.js';
 import { cb58Encode } from './encoding.js';
 import { formatEvmAddress } from './evm-address.js';
@@ -25,7 +26,7 @@ export interface WalletUtxos {
  * consumes (a mint right, an NFT), which is not among them.
  */
 export function ownInputIds(tx: UnsignedTx): string[] {
-  const ids = tx.vm !== 'evm' && 'inputs' in tx ? tx.inputs.map(utxoId) : [];
+  const ids = ownInputs(tx).map(utxoId);
   if (tx.kind === 'OperationTx') for (const op of tx.operations) ids.push(...op.utxoIDs.map(utxoId));
   return ids;
 }
@@ -39,7 +40,7 @@ export function ownInputIds(tx: UnsignedTx): string[] {
  */
 export function judgedInputIds(signed: DecodedSignedTx, signedBytes: Bytes, owned: OwnedAddresses): string[] {
   const { unsigned: tx, credentials } = signed;
-  const ids = tx.vm !== 'evm' && 'inputs' in tx ? tx.inputs.map(utxoId) : [];
+  const ids = ownInputs(tx).map(utxoId);
   if (tx.vm !== 'avm' || tx.kind !== 'OperationTx') return ids;
   const digest = hashForSigning(signedBytes.subarray(0, signed.unsignedLength));
   // The node's order: one credential per input, then one per operation.

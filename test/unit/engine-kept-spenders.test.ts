@@ -160,6 +160,6 @@ describe('what became of a signed tx (txFate)', () => {
     expect(keptInTheWay({ chain: 'X', signedHex: toHex(nftTransfer(nft, [utxo(2n)]).bytes) })).toBe(true);
     expect(inputsOf([entry], () => undefined)).toEqual(new Map([[utxoId(nft), [first.txID]]]));
     const undecided = [{ ...entry, item: {} as never, createdAt: 0, resends: 0 }];
-    expect(racedBy(undecided, 'X', { inputs: [utxoId(nft)] })).toEqual([first.txID]);
+    expect(racedBy(undecided, 'X', { inputs: [utxoId(nft)], assets: [] })).toEqual([first.txID]);
   });
 });

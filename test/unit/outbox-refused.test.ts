@@ -43,8 +43,8 @@ describe('refused sends (voided): kept until they ran or an accepted successor t
     const before = listed.length;
     await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).resolves.toEqual([]);
     expect(listed.length).toBe(before);
-    expect(replacedByTx(await outbox.list(), 'P', { inputs: [utxoId(u)] })).toEqual([txID]);
-    expect(replacedByTx(await outbox.list(), 'P', { inputs: [utxoId(utxo(3n))] })).toEqual([]);
+    expect(replacedByTx(await outbox.list(), 'P', { inputs: [utxoId(u)], assets: [toHex(ctx.avaxAssetID)] })).toEqual([txID]);
+    expect(replacedByTx(await outbox.list(), 'P', { inputs: [utxoId(utxo(3n))], assets: [toHex(ctx.avaxAssetID)] })).toEqual([]);
     // It ran: listed accepted, gone, the send goes on.
     fate.utxos = [];
     await expect(settleRefused(engine, outbox, 'P', false, list, () => undefined)).resolves.toEqual([]);
@@ -102,8 +102,8 @@ describe('refused sends (voided): kept until they ran or an accepted successor t
     const { engine, outbox, txID, u } = await voided({ status: 'Unknown', utxos: [utxo(1n)] });
     const live = await settleRefused(engine, outbox, 'P', false, list, () => undefined);
     expect(live.map((e) => e.txID)).toEqual([txID]);
-    expect(() => conflictsOf(live, 'P', { inputs: ['someone else'] })).toThrow(expect.objectContaining({ code: 'refused-send-in-the-way' }));
-    expect(conflictsOf(live, 'P', { inputs: [utxoId(u)] })).toEqual([txID]);
+    expect(() => conflictsOf(live, 'P', { inputs: ['someone else'], assets: [toHex(ctx.avaxAssetID)] })).toThrow(expect.objectContaining({ code: 'refused-send-in-the-way' }));
+    expect(conflictsOf(live, 'P', { inputs: [utxoId(u)], assets: [toHex(ctx.avaxAssetID)] })).toEqual([txID]);
   });
 
   it('a move\'s export is marked as the successor of those it shares an input with (refused or undecided), and only those', async () => {

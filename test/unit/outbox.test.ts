@@ -5,6 +5,7 @@ import { Outbox, outboxEntry, refusedMeanwhile } from '../../src/background/outb
 import { sendOnce } from '../../src/background/outbox-send.js';
 import { settleOutbox } from '../../src/background/outbox-settle.js';
 import { conflictsOf, settleRefused } from '../../src/background/refused.js';
+import { toHex } from '../../src/core/bytes.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { encodeSignedTx, txIdBytes } from '../../src/core/codec/index.js';
@@ -83,7 +84,7 @@ describe('the outbox under a lying node', () => {
     await outbox.remove('damaged');
     const engine = engineOn({ status: () => 'Unknown', utxos: () => [atomic, own], issue: refused });
     const live = await settleRefused(engine, outbox, 'P', false, async () => undefined, () => undefined);
-    expect(conflictsOf(live, 'P', { inputs: [utxoId(own)] })).toEqual([send.txID]);
+    expect(conflictsOf(live, 'P', { inputs: [utxoId(own)], assets: [toHex(ctx.avaxAssetID)] })).toEqual([send.txID]);
   });
 
   it('a pending item a refresh read from the outbox was refused since if its entry is voided, or gone for an import or a C-Chain atomic tx; any other gone was decided', () => {
@@ -155,8 +156,8 @@ describe('the outbox under a lying node', () => {
     expect((await outbox.list()).map((e) => [e.txID, e.voided])).toEqual([[txID, true]]);
     // Another node may still hold it: a send sharing none of its inputs is not signed.
     const live = await settleRefused(engine, outbox, 'P', false, async () => undefined, () => undefined);
-    expect(() => conflictsOf(live, 'P', { inputs: [utxoId(u2)] })).toThrow(expect.objectContaining({ code: 'refused-send-in-the-way' }));
-    expect(conflictsOf(live, 'P', { inputs: [utxoId(u1)] })).toEqual([txID]);
+    expect(() => conflictsOf(live, 'P', { inputs: [utxoId(u2)], assets: [toHex(ctx.avaxAssetID)] })).toThrow(expect.objectContaining({ code: 'refused-send-in-the-way' }));
+    expect(conflictsOf(live, 'P', { inputs: [utxoId(u1)], assets: [toHex(ctx.avaxAssetID)] })).toEqual([txID]);
   });
 
   it('an X/P send undecided for a week is given up voided: never sent again, still in the way; called failed later, it is told so and stays', async () => {

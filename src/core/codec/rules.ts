@@ -95,6 +95,17 @@ export function ownersOf(output: Output): OutputOwners {
   return output.kind === 'StakeableLockOut' ? output.output.owners : output.owners;
 }
 
+/** When every lock on an output has ended (seconds): a vesting lock's and its owners' own, the later; 0 when it has none. */
+export function lockEnd(output: Output): bigint {
+  const owners = ownersOf(output).locktime;
+  return output.kind === 'StakeableLockOut' && output.locktime > owners ? output.locktime : owners;
+}
+
+/** The inputs of an X or P tx (or an atomic one's from its own chain); none for an EVM tx. */
+export function ownInputs(tx: UnsignedTx): readonly TransferableInput[] {
+  return tx.vm !== 'evm' && 'inputs' in tx ? tx.inputs : [];
+}
+
 /** Amount of a fungible output (0 for mint/NFT/property outputs). */
 export function amountOf(output: Output): bigint {
   if (output.kind === 'TransferOutput') return output.amount;
