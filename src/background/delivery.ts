@@ -4,7 +4,7 @@
 // C-Chain, its nonce) confirm. No answer, lost answer or lie from the node turns into a second payment.
 import { type Bytes, fromHex, toHex } from '../core/bytes.js';
 import type { UnsignedTx } from '../core/codec/types.js';
-import { type EvmNonces, isEvmHash, type Issued, type WalletEngine } from '../core/engine.js';
+import { isEvmHash, type Issued, type WalletEngine } from '../core/engine.js';
 import { nodeWords, WalletError } from '../core/errors.js';
 import type { SelectableInput } from '../core/external-tx.js';
 import { avaxBurned } from '../core/fees.js';
@@ -16,7 +16,8 @@ import { evmTxNonce } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity, decideItem } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
-import { evmNonceOf, exportNonces, keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, spendsOwnFunds, waitingEntry } from './outbox.js';
+import { keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, spendsOwnFunds, waitingEntry } from './outbox.js';
+import { LINE_WAITS, NonceLine } from './nonce-line.js';
 import { sendOnce } from './outbox-send.js';
 import { evmFeeCharged } from './evm-fee.js';
 import { checkNotMoving, conflictsOf, exportSpends, replacedByTx, settleRefused, spendsOf, successors, withSuccessorsAsked } from './refused.js';
@@ -30,16 +31,16 @@ type Target = Pick<AccountContext, 'engine' | 'preset' | 'account'>;
 /** `selectable`: of a site's X/P tx, the inputs a send could select too (OutboxEntry.selectable). */
 type Signed = { chain: ChainAlias; txID: string; signedBytes: Bytes; selectable?: readonly SelectableInput[] };
 
-/** Why a C-Chain export waits its turn in the account's nonce line. */
-const LINE_WAITS = 'another C-Chain transaction of this account is still waiting to go through; ';
-
 export class Delivery {
-  readonly #evmLocks = new Map<string, Promise<unknown>>();
+  /** The account's C-Chain nonce line, which its EVM sends and C-Chain exports take turns in. */
+  readonly nonceLine: NonceLine;
 
   constructor(
     private readonly engines: AccountEngines,
     private readonly log?: (line: string) => void,
-  ) {}
+  ) {
+    this.nonceLine = new NonceLine(engines);
+  }
 
   private get caches() {
     return this.engines.caches;
@@ -142,16 +143,6 @@ export class Delivery {
   // ---- C-Chain EVM nonces ----
 
   /**
-   * One C-Chain EVM send per account at a time, from choosing its nonce until it is in the outbox
-   * (and, for the wallet's own sends, followed): two sends never take the same nonce.
-   */
-  withEvmLock<T>(accountId: string, run: () => Promise<T>): Promise<T> {
-    const next = (this.#evmLocks.get(accountId) ?? Promise.resolve()).then(run, run);
-    this.#evmLocks.set(accountId, next.catch(() => undefined));
-    return next;
-  }
-
-  /**
    * The wallet's own C-Chain EVM tx (a send, a token send, a revoke): its nonce from the account's
    * one nonce line (evmNonce over the outbox, under the EVM lock), its fees quoted now and refused
    * unsigned above `maxFeeWei`, then delivered and followed as every send. `fee`: wei paid.
@@ -160,9 +151,9 @@ export class Delivery {
    */
   async sendEvm(tx: { to: string; valueWei: bigint; data?: string }, maxFeeWei: bigint, item: Omit<ActivityItem, 'txID' | 'chain' | 'status' | 'createdAt'>, opened?: AccountContext): Promise<{ txHash: string; fee: string }> {
     const ctx = opened ?? (await this.engines.open());
-    return this.withEvmLock(ctx.account.id, async () => {
+    return this.nonceLine.withEvmLock(ctx.account.id, async () => {
       const live = await this.settleRefusedHere(ctx, 'C', true);
-      const own = await this.ownEvmNonces(ctx);
+      const own = await this.nonceLine.ownEvmNonces(ctx);
       const signed = await ctx.engine.signC(tx.to, tx.valueWei, tx.data, { maxFeeWei, own });
       const replaced = conflictsOf(live, 'C', { nonce: evmTxNonce(signed.signedBytes) });
       // Listed with the most it can cost until its receipt says what it did.
@@ -180,7 +171,7 @@ export class Delivery {
    * the other, until one runs; the other is then "replaced" (src/background/outbox-settle.ts). Not followed here.
    */
   async sendReplacement(ctx: AccountContext, replaces: string, build: (old: OutboxEntry) => Promise<{ signed: Signed; item: ActivityItem }>): Promise<string> {
-    return this.withEvmLock(ctx.account.id, async () => {
+    return this.nonceLine.withEvmLock(ctx.account.id, async () => {
       const outbox = await this.engines.outbox(ctx.preset, ctx.account.id);
       const old = waitingEntry((await outbox.list()).filter((e) => !e.voided), replaces);
       const fate = await ctx.engine.txFate('C', old.txID, fromHex(old.signedHex));
@@ -192,52 +183,7 @@ export class Delivery {
     });
   }
 
-  /**
-   * The nonces of this account's C-Chain txs the node has not decided on: its EVM txs and the C-Chain
-   * exports sites had it send, in the outbox (refused ones apart), and the C-Chain exports of its
-   * cross-chain moves signed but not yet accepted (an export spends a nonce of the same line).
-   */
-  async ownEvmNonces({ preset, account, engine }: Pick<AccountContext, 'preset' | 'account' | 'engine'>): Promise<EvmNonces> {
-    const entries = (await (await this.engines.outbox(preset, account.id)).list()).filter((e) => e.chain === 'C');
-    // One that cannot be read (damaged storage) holds no nonce: it must not stop every C-Chain send.
-    const nonceOf = (e: OutboxEntry) => (isEvmHash(e.txID) ? (evmNonceOf(e) ?? []) : exportNonces(e.signedHex, engine.evmAddress));
-    const moves = await this.moves(preset, account.id);
-    const exports = moves.flatMap((r) => (r.from !== 'C' || !r.export || r.export.accepted || r.state !== 'export-signed' ? [] : exportNonces(r.export.signedHex, engine.evmAddress)));
-    return { live: [...entries.filter((e) => !e.voided).flatMap(nonceOf), ...exports], voided: entries.filter((e) => e.voided).flatMap(nonceOf) };
-  }
-
-  /**
-   * True while a tx of the account's nonce line holds the nonce the chain uses next, the one an
-   * export takes. Ones only above it wait on a gap (WalletEngine.evmNonce), which the export fills.
-   */
-  private async lineWaits(ctx: AccountContext): Promise<boolean> {
-    const used = await ctx.engine.node.eth.getTransactionCount(ctx.engine.evmAddress, 'latest');
-    return (await this.ownEvmNonces(ctx)).live.includes(used);
-  }
-
-  /**
-   * Runs `run` (a C-Chain export's signing) in the account's EVM nonce line: under the EVM lock,
-   * and only while no other tx of the line waits (an export takes the last executed nonce, so one
-   * signed past a waiting tx would take that tx's nonce). Otherwise 'evm-tx-in-flight': the move
-   * waits its turn and is run again later. `networkId`: the move's network (a move resumes on one
-   * that is not selected), else the selected one.
-   */
-  inNonceLine<T>(accountId: string, run: () => Promise<T>, networkId?: string): Promise<T> {
-    return this.withEvmLock(accountId, async () => {
-      if (await this.lineWaits(await this.engines.open(accountId, networkId))) {
-        throw new WalletError('evm-tx-in-flight', `${LINE_WAITS}the export is signed once it has`);
-      }
-      return run();
-    });
-  }
-
-  /** The nonce the account's next C-Chain EVM tx takes (WalletEngine.evmNonce, with the outbox). */
-  async evmNonceFor(accountId: string): Promise<bigint> {
-    const ctx = await this.engines.open(accountId);
-    return ctx.engine.evmNonce(await this.ownEvmNonces(ctx));
-  }
-
-  /** The account's cross-chain moves (their journal: their C-Chain exports take EVM nonces too). */
+  /** The account's cross-chain moves (their journal). */
   private async moves(preset: Preset, accountId: string): Promise<TransferRecord[]> {
     return (await this.engines.journal(preset, accountId)).list();
   }
@@ -390,10 +336,10 @@ export class Delivery {
       // A C-Chain export spends a nonce of the account's line: sent, as a move's, only while no other
       // tx of the line waits; and never one paying less than the fee of now, which would wait for
       // it to fall, every later C-Chain tx of the account queued behind it.
-      return this.withEvmLock(accountId, async () => {
+      return this.nonceLine.withEvmLock(accountId, async () => {
         // The same export again (the same bytes, approved twice) is that waiting tx itself: sent once more, as any.
         if (!(await (await this.engines.outbox(ctx.preset, accountId)).list()).some((e) => e.txID === signed.txID)) {
-          if (await this.lineWaits(ctx)) throw new WalletError('evm-tx-in-flight', `${LINE_WAITS}nothing was sent: ask again once it has`);
+          if (await this.nonceLine.lineWaits(ctx)) throw new WalletError('evm-tx-in-flight', `${LINE_WAITS}nothing was sent: ask again once it has`);
           if (await ctx.engine.atomicUnderpays(signed.signedBytes, avaxBurned(tx, ctx.engine.ctx.avaxAssetID))) {
             throw new WalletError('fee-too-low', "this export pays less than the C-Chain's fee of now: it would wait, with every later C-Chain transaction of this account behind it; nothing was sent");
           }
@@ -403,11 +349,11 @@ export class Delivery {
         await send();
       });
     }
-    await this.withEvmLock(accountId, async () => {
+    await this.nonceLine.withEvmLock(accountId, async () => {
       const live = await this.settleRefusedHere(ctx, 'C', true);
       // The nonce was chosen when the site asked; a send since then took it (or refused one freed another).
       const nonce = evmTxNonce(signed.signedBytes);
-      const now = await ctx.engine.evmNonce(await this.ownEvmNonces(ctx));
+      const now = await ctx.engine.evmNonce(await this.nonceLine.ownEvmNonces(ctx));
       if (nonce !== now) throw nonceTaken(nonce, now);
       const replaced = conflictsOf(live, 'C', { nonce });
       await this.deliver(ctx, signed, item, undefined, false, replaced);

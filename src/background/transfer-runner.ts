@@ -47,7 +47,7 @@ export interface RunnerHooks {
    */
   exportFailed?(kept: { chain: ChainAlias; txID: string; signedBytes: Uint8Array; item: ActivityItem }): Promise<boolean>;
   /**
-   * Runs the signing of a C-Chain export in the account's one EVM nonce line (Delivery.inNonceLine):
+   * Runs the signing of a C-Chain export in the account's one EVM nonce line (NonceLine.inNonceLine):
    * its nonce is one the wallet's EVM sends also take, so the two are never chosen at once.
    */
   evmLine?<T>(run: () => Promise<T>): Promise<T>;

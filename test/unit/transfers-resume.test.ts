@@ -104,7 +104,7 @@ describe('resuming moves (worker start, the minute alarm)', () => {
     const move = await new TransferRunner(chains.engine(), new TransferJournal(local, journalKey('other', 'A'))).begin('C', 'P', 5_000n);
     const lines: string[] = [];
     const delivery = {
-      inNonceLine: <T>(accountId: string, run: () => Promise<T>, networkId?: string) => (lines.push(`${accountId}@${networkId}`), run()),
+      nonceLine: { inNonceLine: <T>(accountId: string, run: () => Promise<T>, networkId?: string) => (lines.push(`${accountId}@${networkId}`), run()) },
       beforeExport: async () => undefined,
       exportJournaled: async () => undefined,
     };

@@ -110,7 +110,7 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
         const { engine, preset } = await engines.open(accountId);
         return { engine, networkId: preset.id };
       },
-      evmNonceFor: (accountId) => delivery.evmNonceFor(accountId),
+      evmNonceFor: (accountId) => delivery.nonceLine.evmNonceFor(accountId),
       checkSiteSigning: (accountId, chain, signedBytes, networkId, txID) => delivery.checkSiteSigning(accountId, chain, signedBytes, networkId, txID),
       sendSiteTx: (accountId, signed, item, networkId, beforeSending) => delivery.sendSiteTx(accountId, signed, item, networkId, beforeSending),
       recordSiteStake: (accountId, networkId, stake) => staking.recordSiteStake(accountId, networkId, stake),

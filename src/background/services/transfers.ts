@@ -58,7 +58,7 @@ export class TransfersService {
     const checkpoint = (point: string): void => void (point === 'journaled' || this.checkNotStopped());
     const stopped = (record: TransferRecord, error: unknown): void => this.notePaused(record.id, error);
     const delivery = this.delivery;
-    const evmLine = delivery ? <T>(run: () => Promise<T>) => delivery.inNonceLine(account.id, run, preset.id) : undefined;
+    const evmLine = delivery ? <T>(run: () => Promise<T>) => delivery.nonceLine.inNonceLine(account.id, run, preset.id) : undefined;
     const exportSigned: RunnerHooks['exportSigned'] = delivery ? (signed) => delivery.beforeExport(preset.id, account.id, signed) : undefined;
     const exportFailed: RunnerHooks['exportFailed'] = delivery ? (kept) => delivery.keepFailedExport(preset.id, account.id, kept) : undefined;
     const exportJournaled: RunnerHooks['exportJournaled'] = delivery ? (txID) => delivery.exportJournaled(preset.id, account.id, txID) : undefined;
