@@ -21,7 +21,7 @@ import type {
   Selection,
 } from '../shared/messages.js';
 import { REQUEST_TYPES, validateRequestMessage } from '../shared/validate.js';
-import { RestoreWouldDropError } from './services/accounts.js';
+import { RestoreWouldDropError } from './services/accounts-restore.js';
 
 export type RequestHandlers = {
   [T in RequestType]: (params: RequestParams<T>) => Promise<RequestResult<T>>;

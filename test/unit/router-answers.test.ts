@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { FeeFundsError, InsufficientFundsError, ValidationError, WalletError } from '../../src/core/errors.js';
 import { createRouter } from '../../src/background/router.js';
-import { RestoreWouldDropError } from '../../src/background/services/accounts.js';
+import { RestoreWouldDropError } from '../../src/background/services/accounts-restore.js';
 import { WrongPasswordError } from '../../src/background/vault.js';
 import { BackgroundError, callBackground, readResponse } from '../../src/shared/client.js';
 import type { RequestMessage } from '../../src/shared/messages.js';

@@ -1,7 +1,7 @@
-// The request log a re-sent site request is answered from (src/background/site-gate.ts): what it
-// keeps when it is trimmed decides whether a request the worker was acting on could be acted on again.
+// The request log a re-sent site request is answered from (src/background/site-request-log.ts): what
+// it keeps when it is trimmed decides whether a request the worker was acting on could be acted on again.
 import { describe, expect, it } from 'vitest';
-import { MAX_LOGGED_REQUESTS, MAX_RUNNING_LOGGED, withLoggedRequest, type LoggedRequest } from '../../src/background/site-gate.js';
+import { MAX_LOGGED_REQUESTS, MAX_RUNNING_LOGGED, withLoggedRequest, type LoggedRequest } from '../../src/background/site-request-log.js';
 
 const HOUR = 3_600_000;
 const done = (at: number): LoggedRequest => ({ state: 'done', response: { ok: true, result: at }, at });

@@ -5,7 +5,7 @@ import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
 import { createWallet } from '../../src/background/services/index.js';
-import type { RestoreWouldDropError } from '../../src/background/services/accounts.js';
+import type { RestoreWouldDropError } from '../../src/background/services/accounts-restore.js';
 import type { RestoreLoss } from '../../src/shared/messages.js';
 
 export function service() {

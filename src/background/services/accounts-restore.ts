@@ -1,11 +1,12 @@
 // What a restore reads before it replaces the vault (the accounts service calls these): the private
 // key typed (an import reads it the same way), what the old vault would lose, and how many of the
-// phrase's accounts were used. Apart from accounts.ts so the service keeps to the vault's changes.
+// phrase's accounts were used, and the refusal that names that loss. Apart from accounts.ts so the
+// service keeps to the vault's changes.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, toHex, type Bytes, utf8 } from '../../core/bytes.js';
-import { FormatError, ValidationError } from '../../core/errors.js';
+import { FormatError, ValidationError, WalletError } from '../../core/errors.js';
 import { deriveXpKey, HdRoot, mnemonicToSeed, parseSecretKey, wipe } from '../../core/keys.js';
-import { MAX_LOSS_NAME_LENGTH, type RestoreLoss } from '../../shared/messages.js';
+import { MAX_LOSS_NAME_LENGTH, RESTORE_WOULD_DROP, type RestoreLoss } from '../../shared/messages.js';
 import { entryJournalKey, entryOutboxKey, perChainsKeys } from '../account-cache.js';
 import { sendsInTheWay } from '../outbox.js';
 import type { Session } from '../session.js';
@@ -121,4 +122,17 @@ export function parseKey(text: string): Bytes {
 export function keyWallet(secret: Bytes, name: string): { accounts: AccountRecord[]; secrets: NewVaultSecrets } {
   const keyId = newId();
   return { accounts: [{ id: newId(), name, kind: 'imported', keyId }], secrets: { importedKeys: [{ id: keyId, name, secretHex: toHex(secret) }] } };
+}
+
+/**
+ * A restore from a recovery phrase refused because it would drop imported keys or unfinished
+ * transfers; the request may repeat with `confirmLoss`.
+ */
+export class RestoreWouldDropError extends WalletError {
+  constructor(readonly restoreLoss: RestoreLoss) {
+    super(
+      RESTORE_WOULD_DROP,
+      `restoring replaces this wallet and drops ${restoreLoss.importedKeys} imported key(s), ${restoreLoss.phraseAccounts === undefined ? '' : 'the recovery phrase, '}${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s) and ${restoreLoss.undecidedSends ?? 0} undecided transaction(s); confirm to restore anyway`,
+    );
+  }
 }

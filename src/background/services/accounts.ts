@@ -7,7 +7,7 @@ import { fromHex, toHex, type Bytes } from '../../core/bytes.js';
 import { formatPrivateKey } from '../../core/encoding.js';
 import { ValidationError, WalletError } from '../../core/errors.js';
 import { generateMnemonic, keyPairFromSecret, normalizeMnemonic, wipe, type KeyPair } from '../../core/keys.js';
-import { RESTORE_WOULD_DROP, type RequestParams as P, type BalancesView, type RestoreLoss, type RestoreResult, type Selection, type WalletStatus } from '../../shared/messages.js';
+import { type RequestParams as P, type BalancesView, type RestoreResult, type Selection, type WalletStatus } from '../../shared/messages.js';
 import { accountStorageKeys, hiddenAssetsKey, listedKeyCounts, perChainsKeys, tokensKey } from '../account-cache.js';
 import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
 import type { AccountEngines } from '../account-engines.js';
@@ -18,24 +18,11 @@ import type { Session } from '../session.js';
 import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
-import { keyWallet, parseKey, phraseTag, phraseTagOf, restoreLoss, usedAccounts, vaultLoss } from './accounts-restore.js';
+import { keyWallet, parseKey, phraseTag, phraseTagOf, RestoreWouldDropError, restoreLoss, usedAccounts, vaultLoss } from './accounts-restore.js';
 import type { NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
 const VAULT_KEY = 'xpc.vault';
-
-/**
- * A restore from a recovery phrase refused because it would drop imported keys or unfinished
- * transfers; the request may repeat with `confirmLoss`.
- */
-export class RestoreWouldDropError extends WalletError {
-  constructor(readonly restoreLoss: RestoreLoss) {
-    super(
-      RESTORE_WOULD_DROP,
-      `restoring replaces this wallet and drops ${restoreLoss.importedKeys} imported key(s), ${restoreLoss.phraseAccounts === undefined ? '' : 'the recovery phrase, '}${restoreLoss.unfinishedTransfers} unfinished cross-chain transfer(s) and ${restoreLoss.undecidedSends ?? 0} undecided transaction(s); confirm to restore anyway`,
-    );
-  }
-}
 
 export class AccountsService {
   constructor(

@@ -18,8 +18,9 @@ import { type Fact, Review } from '../components/Review.js';
 import { TxStatus } from '../components/TxStatus.js';
 import { assetsLeftWithoutFee, MAX_ONE_TX, maxOf, noFeeLeftText, useEstimate } from '../fees.js';
 import { FEE_WENT_UP } from '../errors.js';
-import { chainLabel, memoShown, noBalancesText, shortenId, units, WEI_DECIMALS } from '../format.js';
+import { chainLabel, memoShown, noBalancesText, units, WEI_DECIMALS } from '../format.js';
 import type { Amount, AssetBalanceView, BalancesView, ChainName, SendEstimate, SendEstimateParams, WalletStatus } from '../../shared/messages.js';
+import { AssetPicker, sendableAssets } from './SendAssets.js';
 
 export interface SendProps {
   status: WalletStatus;
@@ -53,22 +54,6 @@ const ADDRESS_KIND: Record<ChainName, AddressKind> = { X: 'X', P: 'P', C: 'C-evm
 
 /** Background fields that belong to a form field here. */
 const FIELD_OF: Record<string, 'to' | 'amount' | 'memo'> = { to: 'to', amount: 'amount', amountWei: 'amount', memo: 'memo', assetID: 'amount' };
-
-/** The assets that can be sent from `chain`, the network's AVAX first. */
-export function sendableAssets(view: BalancesView | null, chain: ChainName): AssetBalanceView[] {
-  if (!view || view.updatedAt === 0) return [];
-  const rows = view.balances.filter((b) => b.chain === chain && (b.verified || units(b.spendable) > 0n));
-  if (chain === 'X' && !rows.some((b) => b.verified)) {
-    // No X UTXO yet: AVAX is still the asset to pick (its ID is the P-Chain's AVAX).
-    const avax = view.balances.find((b) => b.chain === 'P' && b.verified);
-    if (avax) rows.unshift({ ...avax, chain: 'X', spendable: '0', locked: '0', lockedStakeable: '0', unproven: '0' });
-  }
-  return rows.sort((a, b) => Number(b.verified) - Number(a.verified));
-}
-
-function assetOption(b: AssetBalanceView): string {
-  return b.verified ? `${b.symbol} (verified)` : `${b.symbol} · ${b.name} · ID ${shortenId(b.assetID)}`;
-}
 
 /** A failure the amount field should show (the background names no field for missing funds, but 'fee' for the fee's). */
 function fieldOf(e: unknown): string | undefined {
@@ -355,21 +340,7 @@ export function Send(p: SendProps) {
         <Muted>{p.balances?.updatedAt ? `Nothing to send on the ${chainLabel(chain)} yet.` : noBalancesText(p.balances)}</Muted>
       ) : (
         <>
-          {chain === 'X' && (
-            <div class="field">
-              <label for="send-asset">Asset</label>
-              <select id="send-asset" value={asset.assetID} onChange={(e) => setAssetID(e.currentTarget.value)}>
-                {assets.map((b) => (
-                  <option key={b.assetID} value={b.assetID}>
-                    {assetOption(b)}
-                  </option>
-                ))}
-              </select>
-              <p class="field-hint">
-                <AssetLabel asset={asset} />
-              </p>
-            </div>
-          )}
+          {chain === 'X' && <AssetPicker assets={assets} asset={asset} onPick={setAssetID} />}
           <AddressInput kind={kind} hrp={p.hrp} value={to} onInput={setTo} error={serverError('to')} own={own} />
           <AmountInput
             value={amount}

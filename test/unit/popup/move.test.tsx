@@ -2,7 +2,8 @@
 // A move's progress on the Move screen: how it ended, and why one under way waits.
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Move, TransferProgress } from '../../../src/popup/screens/Move.js';
+import { Move } from '../../../src/popup/screens/Move.js';
+import { TransferProgress } from '../../../src/popup/screens/MoveProgress.js';
 import type { TransferView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
 import { avax, balances, FAKE_ID } from './fixtures.js';

@@ -3,7 +3,8 @@
 // starting one.
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Move, TransferProgress } from '../../../src/popup/screens/Move.js';
+import { Move } from '../../../src/popup/screens/Move.js';
+import { TransferProgress } from '../../../src/popup/screens/MoveProgress.js';
 import { formatSince, shortenId } from '../../../src/popup/format.js';
 import type { RequestParams, TransferView } from '../../../src/shared/messages.js';
 import { fakeBackground, Refuse, renderWith } from './fake-background.js';
