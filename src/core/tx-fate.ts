@@ -32,30 +32,48 @@ export function ownInputIds(tx: UnsignedTx): string[] {
 }
 
 /**
- * The UTXOs of its own chain by which a signed X or P tx is judged (inputsUnspent): its inputs,
- * and what its X-Chain operations consume that this wallet signed for (`owned`: the short IDs of
- * the keys its reads ask about), a mint right or an NFT its reads list while unspent. Not a
- * stranger's NFT in a site's swap, nor one the account's EVM key holds on X, which they never list:
- * it would make the tx read as spent from the start.
+ * The UTXOs of its own chain by which a signed X or P tx is judged (inputsUnspent), by what the
+ * signatures in its bytes say (`owned`: the short IDs of the account's X/P keys, whose UTXOs its
+ * reads list): its inputs and what its X-Chain operations consume (a mint right, an NFT) that this
+ * wallet signed for; every input when it signed for nothing (a tx of the wallet's signed by a key
+ * the account no longer scans). Not a stranger's input in a site's swap (its fee paid by the other
+ * party, say), nor a stranger's NFT, nor one the account's EVM key holds on X: its reads never list
+ * them, so the tx would read as spent from the start, and a refusal as "may have gone through".
+ * Judging by some of what it spends is sound: it runs with all of it or none.
  */
 export function judgedInputIds(signed: DecodedSignedTx, signedBytes: Bytes, owned: OwnedAddresses): string[] {
   const { unsigned: tx, credentials } = signed;
-  const ids = ownInputs(tx).map(utxoId);
-  if (tx.vm !== 'avm' || tx.kind !== 'OperationTx') return ids;
-  const digest = hashForSigning(signedBytes.subarray(0, signed.unsignedLength));
-  // The node's order: one credential per input, then one per operation.
-  tx.operations.forEach((op, i) => {
-    if ((credentials[tx.inputs.length + i]?.signatures ?? []).some((s) => signedBy(digest, s, owned))) ids.push(...op.utxoIDs.map(utxoId));
-  });
-  return ids;
+  const inputs = ownInputs(tx);
+  const signedByOwned = signerCheck(hashForSigning(signedBytes.subarray(0, signed.unsignedLength)), owned);
+  // The node's order: one credential per input, then (X) one per operation.
+  const ours = inputs.filter((_, i) => (credentials[i]?.signatures ?? []).some(signedByOwned)).map(utxoId);
+  if (tx.vm === 'avm' && tx.kind === 'OperationTx') {
+    tx.operations.forEach((op, i) => {
+      if ((credentials[inputs.length + i]?.signatures ?? []).some(signedByOwned)) ours.push(...op.utxoIDs.map(utxoId));
+    });
+  }
+  return ours.length > 0 ? ours : inputs.map(utxoId);
 }
 
-function signedBy(digest: Bytes, signature: Bytes, owned: OwnedAddresses): boolean {
-  try {
-    return owned.has(byteKey(recoverSigner(digest, signature).shortId));
-  } catch {
-    return false;
-  }
+/**
+ * Whether a signature over `digest` is by one of the `owned` keys; each distinct signature
+ * recovered once (a key signs every input it holds with the same one).
+ */
+function signerCheck(digest: Bytes, owned: OwnedAddresses): (signature: Bytes) => boolean {
+  const seen = new Map<string, boolean>();
+  return (signature) => {
+    const key = byteKey(signature);
+    let mine = seen.get(key);
+    if (mine === undefined) {
+      try {
+        mine = owned.has(byteKey(recoverSigner(digest, signature).shortId));
+      } catch {
+        mine = false;
+      }
+      seen.set(key, mine);
+    }
+    return mine;
+  };
 }
 
 /** The UTXOs an X, P or atomic tx spends (imported ones included), by ID. */

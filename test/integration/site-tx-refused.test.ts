@@ -3,7 +3,8 @@
 // the site's own key), and has the wallet complete and send a tx spending only that, paying too
 // little fee, must not stop every later send: no send can ever select that UTXO. Nor one spending
 // only a token of the user's: kept, it is in the way of a send of that token, not of an AVAX one.
-// One that spends the user's own AVAX too is kept, and the next send takes its place.
+// One that spends the user's own AVAX too is kept, and the next send takes its place; so is one
+// spending a UTXO of the site's own beside it (a swap), judged by the inputs the user signed.
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { PendingApproval } from '../../src/background/approvals.js';
 import type { OutboxEntry } from '../../src/background/outbox.js';
@@ -12,7 +13,7 @@ import { memoryStores } from '../../src/background/storage.js';
 import { toHex } from '../../src/core/bytes.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import type { Utxo, XTx } from '../../src/core/codec/index.js';
-import { cb58Encode, parseAddress } from '../../src/core/encoding.js';
+import { cb58Encode, formatAddress, parseAddress } from '../../src/core/encoding.js';
 import { generateMnemonic, keyPairFromSecret } from '../../src/core/keys.js';
 import { getTx } from '../../src/core/node.js';
 import { makeOwners } from '../../src/core/tx/context.js';
@@ -35,21 +36,21 @@ describe("a site's X tx the node refuses", () => {
   const call = (method: string, params?: unknown): Promise<ProviderResponse> =>
     bg.provider.handle({ channel: PROVIDER_CHANNEL, requestId: `r${++n}`, method, ...(params !== undefined ? { params } : {}) }, SITE);
 
-  /** A UTXO the genesis key sends to `owners`, as the node lists it. */
-  async function funded(owners: ReturnType<typeof makeOwners>, amount: bigint): Promise<Utxo> {
+  /** A UTXO the genesis key sends to `owners`, as the node lists it for `listedAt` (the user's address unless said). */
+  async function funded(owners: ReturnType<typeof makeOwners>, amount: bigint, listedAt = account.xAddress): Promise<Utxo> {
     const { ctx, client } = await localNetwork();
     const genesis = await genesisEngine();
     const sent = await genesis.issueAndWait(await genesis.buildXSend([{ assetID: ctx.avaxAssetID, amount, owners }]));
-    const { utxos } = await client.getAllUtxos('X', [account.xAddress]);
+    const { utxos } = await client.getAllUtxos('X', [listedAt]);
     return utxos.find((u) => cb58Encode(u.txID) === sent.txID)!;
   }
 
   /**
-   * The site's tx: everything `spent` holds (of one asset) to the site's key, less 1 unit, which
-   * is all it burns (below the X-Chain's fee, so the node refuses it), with the site's own
+   * The site's tx: everything `spent` holds (of one asset) to the site's key, less what it burns:
+   * 1 unit unless said (below the X-Chain's fee, so the node refuses it), with the site's own
    * signature in every slot its key signs.
    */
-  async function siteTxHex(spent: Utxo[]): Promise<string> {
+  async function siteTxHex(spent: Utxo[], burn = 1n): Promise<string> {
     const { ctx } = await localNetwork();
     const held = spent.map((u) => (u.output.kind === 'TransferOutput' ? { utxo: u, output: u.output } : expect.unreachable('a transfer output')));
     const total = held.reduce((sum, h) => sum + h.output.amount, 0n);
@@ -58,7 +59,7 @@ describe("a site's X tx the node refuses", () => {
       kind: 'BaseTx',
       networkID: ctx.networkID,
       blockchainID: ctx.xChainID,
-      outputs: [{ assetID: spent[0]!.assetID, output: { kind: 'TransferOutput', amount: total - 1n, owners: makeOwners([siteKey.shortId]) } }],
+      outputs: [{ assetID: spent[0]!.assetID, output: { kind: 'TransferOutput', amount: total - burn, owners: makeOwners([siteKey.shortId]) } }],
       inputs: held.map(({ utxo, output }) => ({ txID: utxo.txID, outputIndex: utxo.outputIndex, assetID: utxo.assetID, input: { kind: 'TransferInput' as const, amount: output.amount, sigIndices: Array.from({ length: output.owners.threshold }, (_, i) => i) } })),
       memo: new Uint8Array(),
     };
@@ -126,6 +127,25 @@ describe("a site's X tx the node refuses", () => {
     expect(await outbox()).toEqual([]);
   });
 
+  it("spending a UTXO of the site's own beside the user's (a swap): refused is told as refused, not as sent, and the next send takes its place", async () => {
+    const { ctx } = await localNetwork();
+    // The site's alone: the wallet's reads never list it, and only the site signs for it.
+    const theirs = await funded(makeOwners([siteKey.shortId]), AVAX, formatAddress('X', ctx.hrp, siteKey.shortId));
+    const own = await funded(makeOwners([parseAddress(account.xAddress).bytes]), 2n * AVAX);
+    const r = await call('xpc_sendTransaction', [{ transactionHex: await siteTxHex([theirs, own]), chainAlias: 'X' }]);
+    // Before: the site's UTXO, never listed, read as spent, so the refused tx was answered as sent.
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/nothing was paid, and your next X-Chain send takes its place, so the two can never both go through$/) } });
+    const kept = await outbox();
+    expect(kept).toMatchObject([{ voided: true, selectable: [{ id: utxoId(own) }] }]);
+    const sent = await sendOwn();
+    expect(sent.status).toBe('accepted');
+    expect(sent.spends).toContain(utxoId(own));
+    await bg.wallet.balances.balancesRefresh();
+    expect(await outbox()).toEqual([]);
+    // Refused, nothing happened: nothing of it is listed (before, it stayed "may have gone through").
+    expect((await bg.wallet.balances.activityList()).items.some((i) => i.txID === kept[0]!.txID)).toBe(false);
+  });
+
   it("spending the user's own UTXO too: refused and kept in the way, and the next send spends that UTXO, taking its place", async () => {
     const shared = await funded(makeOwners([parseAddress(account.xAddress).bytes, siteKey.shortId], 2), AVAX);
     const own = await funded(makeOwners([parseAddress(account.xAddress).bytes]), 2n * AVAX);
@@ -140,6 +160,20 @@ describe("a site's X tx the node refuses", () => {
     // Marked replaced by it, so at most one of the two ever runs; the next refresh lets it go.
     expect(await outbox()).toMatchObject([{ txID: kept[0]!.txID, replacedBy: sent.txID }]);
     await bg.wallet.balances.balancesRefresh();
+    expect(await outbox()).toEqual([]);
+  });
+
+  it('the same swap paying the fee: accepted, and listed as accepted once the user signed input is seen spent', async () => {
+    const { ctx } = await localNetwork();
+    const theirs = await funded(makeOwners([siteKey.shortId]), AVAX, formatAddress('X', ctx.hrp, siteKey.shortId));
+    const own = await funded(makeOwners([parseAddress(account.xAddress).bytes]), 2n * AVAX);
+    const r = await call('xpc_sendTransaction', [{ transactionHex: await siteTxHex([theirs, own], ctx.xTxFee), chainAlias: 'X' }]);
+    expect(r).toMatchObject({ ok: true, result: { txID: expect.any(String) } });
+    const txID = (r as { result: { txID: string } }).result.txID;
+    await localNetwork().then(({ client }) => client.waitForTx('X', txID));
+    await bg.wallet.balances.balancesRefresh();
+    expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === txID)).toMatchObject({ status: 'accepted' });
+    expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === txID)?.checking).toBeUndefined();
     expect(await outbox()).toEqual([]);
   });
 });

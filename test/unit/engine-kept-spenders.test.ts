@@ -34,13 +34,21 @@ const stranger = keyPairFromSecret(new Uint8Array(32).fill(9));
 
 /**
  * A signed X-Chain OperationTx moving the NFT `nft`, signed for by `owner`'s key, its fee paid
- * from `fee` by the wallet's (none: a network without fees).
+ * from `fee` by `payer` (none: a network without fees).
  */
-function nftTransfer(nft: Utxo, fee: Utxo[] = [], owner = ewoq) {
+function nftTransfer(nft: Utxo, fee: Utxo[] = [], owner = ewoq, payer = ewoq) {
   const op = { kind: 'NftTransferOperation' as const, input: [0], output: { groupID: 0, payload: new Uint8Array(), owners: { locktime: 0n, threshold: 1, addresses: [ewoq.shortId] } } };
   const unsigned = { vm: 'avm' as const, kind: 'OperationTx' as const, networkID: ctx.networkID, blockchainID: ctx.xChainID, outputs: [], inputs: fee.map((u) => ({ txID: u.txID, outputIndex: u.outputIndex, assetID: u.assetID, input: { kind: 'TransferInput' as const, amount: 1_000_000n, sigIndices: [0] } })), memo: new Uint8Array(), operations: [{ assetID: nft.assetID, utxoIDs: [{ txID: nft.txID, outputIndex: nft.outputIndex }], op }] };
   const digest = hashForSigning(encodeUnsignedTx(unsigned as never));
-  const bytes = encodeSignedTx({ unsigned, credentials: [...fee.map(() => ({ fx: 'secp', signatures: [signDigest(ewoq.secret, digest)] })), { fx: 'nft', signatures: [signDigest(owner.secret, digest)] }] } as never);
+  const bytes = encodeSignedTx({ unsigned, credentials: [...fee.map(() => ({ fx: 'secp', signatures: [signDigest(payer.secret, digest)] })), { fx: 'nft', signatures: [signDigest(owner.secret, digest)] }] } as never);
+  return { bytes, txID: cb58Encode(txIdBytes(bytes)) };
+}
+
+/** A signed X-Chain BaseTx spending each UTXO, each signed for by the key beside it. */
+function xSend(spends: [Utxo, typeof ewoq][]) {
+  const unsigned = { vm: 'avm' as const, kind: 'BaseTx' as const, networkID: ctx.networkID, blockchainID: ctx.xChainID, outputs: [], inputs: spends.map(([u]) => ({ txID: u.txID, outputIndex: u.outputIndex, assetID: u.assetID, input: { kind: 'TransferInput' as const, amount: 1n, sigIndices: [0] } })), memo: new Uint8Array() };
+  const digest = hashForSigning(encodeUnsignedTx(unsigned as never));
+  const bytes = encodeSignedTx({ unsigned, credentials: spends.map(([, key]) => ({ fx: 'secp', signatures: [signDigest(key.secret, digest)] })) } as never);
   return { bytes, txID: cb58Encode(txIdBytes(bytes)) };
 }
 
@@ -150,6 +158,30 @@ describe('what became of a signed tx (txFate)', () => {
     const free = nftTransfer(utxo(1n), [], stranger);
     expect(await engineReading([], {}, 'Unknown').txFate('X', free.txID, free.bytes)).toBe('not-seen');
     expect(await engineReading([], {}, 'Accepted').txFate('X', free.txID, free.bytes)).toBe('accepted');
+  });
+
+  it("judges a site's swap by the inputs the wallet signed: a stranger's input, which its reads never list, does not make it read spent", async () => {
+    const mine = utxo(3n);
+    const theirs = utxo(4n);
+    const swap = xSend([[mine, ewoq], [theirs, stranger]]);
+    // Refused or not seen while the user's input is unspent: before, it read "may have gone through" at once.
+    expect(await engineReading([mine], {}, 'Unknown').txFate('X', swap.txID, swap.bytes)).toBe('not-seen');
+    expect(await engineReading([mine], {}, 'Rejected').txFate('X', swap.txID, swap.bytes)).toBe('failed');
+    expect(await engineReading([mine], {}, 'Accepted').txFate('X', swap.txID, swap.bytes)).toBe('processing');
+    expect(await engineReading([], {}, 'Accepted').txFate('X', swap.txID, swap.bytes)).toBe('accepted');
+    expect(await engineReading([], {}, 'Unknown').txFate('X', swap.txID, swap.bytes)).toBe('inputs-spent');
+    // Signed by none of the engine's keys (a key the account no longer scans), or with signatures
+    // that cannot be read: every input counts, as before.
+    const unknownKey = xSend([[mine, stranger], [theirs, stranger]]);
+    expect(await engineReading([mine], {}, 'Unknown').txFate('X', unknownKey.txID, unknownKey.bytes)).toBe('inputs-spent');
+    expect(await engineReading([mine, theirs], {}, 'Unknown').txFate('X', unknownKey.txID, unknownKey.bytes)).toBe('not-seen');
+    // The wallet's NFT, the fee paid by the other party: judged by the NFT alone.
+    const nft = utxo(1n);
+    const theyPay = nftTransfer(nft, [theirs], ewoq, stranger);
+    expect(await engineReading([nft], {}, 'Unknown').txFate('X', theyPay.txID, theyPay.bytes)).toBe('not-seen');
+    expect(await engineReading([], {}, 'Unknown').txFate('X', theyPay.txID, theyPay.bytes)).toBe('inputs-spent');
+    const unreadable = pTx([mine, theirs]);
+    expect(await engineReading([mine], {}, 'Unknown').txFate('P', unreadable.txID, unreadable.bytes)).toBe('inputs-spent');
   });
 
   it('ties two operations consuming the same NFT, but keeps a refused one without fee inputs out of the way of sends: none could take its place', () => {
