@@ -2,6 +2,7 @@
 // claiming a failure: whether what the tx spends is still unspent, and whether what it created is
 // there. Used after a send's answer was lost, refused or unclear, and for C-Chain atomic txs, which
 // under Helicon the node finds only once executed (docs/helicon.md).
+import { sha256 } from '@noble/hashes/sha2.js';
 import { byteKey, type Bytes } from './bytes.js';
 import { type DecodedSignedTx, decodeSignedTx } from './codec/codec.js';
 import { utxoId } from './codec/ids.js';
@@ -42,6 +43,24 @@ export function ownInputIds(tx: UnsignedTx): string[] {
  * Judging by some of what it spends is sound: it runs with all of it or none.
  */
 export function judgedInputIds(signed: DecodedSignedTx, signedBytes: Bytes, owned: OwnedAddresses): string[] {
+  // Its signatures recovered once per tx and key set, not at every ask (a refused one is asked
+  // before each send; a site's may carry hundreds of signatures).
+  const memo = judgedMemo.get(owned) ?? new Map<string, readonly string[]>();
+  judgedMemo.set(owned, memo);
+  const key = byteKey(sha256(signedBytes));
+  const known = memo.get(key);
+  if (known) return [...known];
+  const ids = judgedNow(signed, signedBytes, owned);
+  if (memo.size >= JUDGED_MEMO_SIZE) memo.delete(memo.keys().next().value!);
+  memo.set(key, ids);
+  return [...ids];
+}
+
+/** judgedInputIds per key set (an engine's), by the hash of the signed bytes; the newest kept. */
+const judgedMemo = new WeakMap<OwnedAddresses, Map<string, readonly string[]>>();
+const JUDGED_MEMO_SIZE = 256;
+
+function judgedNow(signed: DecodedSignedTx, signedBytes: Bytes, owned: OwnedAddresses): string[] {
   const { unsigned: tx, credentials } = signed;
   const inputs = ownInputs(tx);
   const signedByOwned = signerCheck(hashForSigning(signedBytes.subarray(0, signed.unsignedLength)), owned);

@@ -12,6 +12,7 @@ import type { Site } from '../../src/background/provider.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { toHex } from '../../src/core/bytes.js';
 import { utxoId } from '../../src/core/codec/ids.js';
+import { compareUtxoRefs } from '../../src/core/codec/rules.js';
 import type { Utxo, XTx } from '../../src/core/codec/index.js';
 import { cb58Encode, formatAddress, parseAddress } from '../../src/core/encoding.js';
 import { generateMnemonic, keyPairFromSecret } from '../../src/core/keys.js';
@@ -52,7 +53,8 @@ describe("a site's X tx the node refuses", () => {
    */
   async function siteTxHex(spent: Utxo[], burn = 1n): Promise<string> {
     const { ctx } = await localNetwork();
-    const held = spent.map((u) => (u.output.kind === 'TransferOutput' ? { utxo: u, output: u.output } : expect.unreachable('a transfer output')));
+    // Inputs in the order the node requires (by UTXO), or it refuses the tx for that instead.
+    const held = [...spent].sort(compareUtxoRefs).map((u) => (u.output.kind === 'TransferOutput' ? { utxo: u, output: u.output } : expect.unreachable('a transfer output')));
     const total = held.reduce((sum, h) => sum + h.output.amount, 0n);
     const tx: XTx = {
       vm: 'avm',

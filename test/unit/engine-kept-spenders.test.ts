@@ -7,7 +7,9 @@ import { keptInTheWay } from '../../src/background/outbox.js';
 import { inputsOf, racedBy } from '../../src/background/refused.js';
 import { toHex } from '../../src/core/bytes.js';
 import { utxoId } from '../../src/core/codec/ids.js';
-import { encodeSignedTx, encodeUnsignedTx, encodeUtxo, txIdBytes, type Utxo } from '../../src/core/codec/index.js';
+import { decodeSignedTx, encodeSignedTx, encodeUnsignedTx, encodeUtxo, txIdBytes, type Utxo } from '../../src/core/codec/index.js';
+import { judgedInputIds } from '../../src/core/tx-fate.js';
+import { ownedAddressSet } from '../../src/core/tx/utxos.js';
 import { cb58Decode, cb58Encode } from '../../src/core/encoding.js';
 import { hashForSigning, keyPairFromSecret, signDigest } from '../../src/core/keys.js';
 import { type EngineOptions, WalletEngine } from '../../src/core/engine.js';
@@ -44,11 +46,11 @@ function nftTransfer(nft: Utxo, fee: Utxo[] = [], owner = ewoq, payer = ewoq) {
   return { bytes, txID: cb58Encode(txIdBytes(bytes)) };
 }
 
-/** A signed X-Chain BaseTx spending each UTXO, each signed for by the key beside it. */
-function xSend(spends: [Utxo, typeof ewoq][]) {
-  const unsigned = { vm: 'avm' as const, kind: 'BaseTx' as const, networkID: ctx.networkID, blockchainID: ctx.xChainID, outputs: [], inputs: spends.map(([u]) => ({ txID: u.txID, outputIndex: u.outputIndex, assetID: u.assetID, input: { kind: 'TransferInput' as const, amount: 1n, sigIndices: [0] } })), memo: new Uint8Array() };
+/** A signed X-Chain BaseTx spending each UTXO, each signed for by the key (or keys, a multisig) beside it. */
+function xSend(spends: [Utxo, typeof ewoq | (typeof ewoq)[]][]) {
+  const unsigned = { vm: 'avm' as const, kind: 'BaseTx' as const, networkID: ctx.networkID, blockchainID: ctx.xChainID, outputs: [], inputs: spends.map(([u, keys]) => ({ txID: u.txID, outputIndex: u.outputIndex, assetID: u.assetID, input: { kind: 'TransferInput' as const, amount: 1n, sigIndices: [keys].flat().map((_, i) => i) } })), memo: new Uint8Array() };
   const digest = hashForSigning(encodeUnsignedTx(unsigned as never));
-  const bytes = encodeSignedTx({ unsigned, credentials: spends.map(([, key]) => ({ fx: 'secp', signatures: [signDigest(key.secret, digest)] })) } as never);
+  const bytes = encodeSignedTx({ unsigned, credentials: spends.map(([, keys]) => ({ fx: 'secp', signatures: [keys].flat().map((k) => signDigest(k.secret, digest)) })) } as never);
   return { bytes, txID: cb58Encode(txIdBytes(bytes)) };
 }
 
@@ -180,8 +182,23 @@ describe('what became of a signed tx (txFate)', () => {
     const theyPay = nftTransfer(nft, [theirs], ewoq, stranger);
     expect(await engineReading([nft], {}, 'Unknown').txFate('X', theyPay.txID, theyPay.bytes)).toBe('not-seen');
     expect(await engineReading([], {}, 'Unknown').txFate('X', theyPay.txID, theyPay.bytes)).toBe('inputs-spent');
+    // Our signature second of a 2-of-2's, after the other party's: the user signed for it.
+    const shared = xSend([[theirs, stranger], [mine, [stranger, ewoq]]]);
+    expect(await engineReading([mine], {}, 'Unknown').txFate('X', shared.txID, shared.bytes)).toBe('not-seen');
     const unreadable = pTx([mine, theirs]);
     expect(await engineReading([mine], {}, 'Unknown').txFate('P', unreadable.txID, unreadable.bytes)).toBe('inputs-spent');
+  });
+
+  it('judges the same bytes anew for another key set (each engine its own), and hands out a copy', () => {
+    const mine = utxo(3n);
+    const theirs = utxo(4n);
+    const swap = xSend([[mine, ewoq], [theirs, stranger]]);
+    const signed = decodeSignedTx(swap.bytes, 'avm');
+    const ours = judgedInputIds(signed, swap.bytes, ownedAddressSet([ewoq.shortId]));
+    expect(ours).toEqual([utxoId(mine)]);
+    ours.push('changed by a caller');
+    expect(judgedInputIds(signed, swap.bytes, ownedAddressSet([ewoq.shortId]))).toEqual([utxoId(mine)]);
+    expect(judgedInputIds(signed, swap.bytes, ownedAddressSet([stranger.shortId]))).toEqual([utxoId(theirs)]);
   });
 
   it('ties two operations consuming the same NFT, but keeps a refused one without fee inputs out of the way of sends: none could take its place', () => {
