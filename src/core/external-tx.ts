@@ -9,6 +9,7 @@ import { type Bytes, byteKey, equalBytes, toHex, utf8 } from './bytes.js';
 import { decodeChainTx, decodeSignedTx, decodeUnsignedTx, encodeUtxo } from './codec/codec.js';
 import { MAX_U64 } from './codec/io.js';
 import { utxoId } from './codec/ids.js';
+import { verifyXTx } from './codec/avm-rules.js';
 import { authorizationOf, PRIMARY_NETWORK_ID, stakeOf, verifyPTx } from './codec/pvm-rules.js';
 import { amountOf, lockEnd, ownInputs, ownersOf } from './codec/rules.js';
 import type { ChainTx, Credential, OutputOwners, TransferableInput, UnsignedTx, Utxo, UtxoRef, Vm } from './codec/types.js';
@@ -43,12 +44,13 @@ export interface ExternalSigned {
 }
 
 /**
- * Unsigned bytes, or a signed tx whose credentials are kept. Both are decoded strictly; a P-Chain
- * tx must also pass the chain's syntactic rules (ValidationError otherwise).
+ * Unsigned bytes, or a signed tx whose credentials are kept. Both are decoded strictly; an X or
+ * P-Chain tx must also pass the chain's syntactic rules (ValidationError otherwise).
  */
 export function decodeExternalTx(chain: ChainAlias, bytes: Bytes): { tx: UnsignedTx; unsignedBytes: Bytes; existing?: Credential[] } {
   const decoded = decodeEither(VM_OF[chain], bytes);
   if (decoded.tx.vm === 'pvm') verifyPTx(decoded.tx);
+  if (decoded.tx.vm === 'avm') verifyXTx(decoded.tx);
   return decoded;
 }
 

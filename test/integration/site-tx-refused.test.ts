@@ -51,10 +51,13 @@ describe("a site's X tx the node refuses", () => {
    * 1 unit unless said (below the X-Chain's fee, so the node refuses it), with the site's own
    * signature in every slot its key signs.
    */
-  async function siteTxHex(spent: Utxo[], burn = 1n): Promise<string> {
+  async function siteTxHex(spent: Utxo[], burn = 1n, order: 'sorted' | 'reversed' = 'sorted'): Promise<string> {
     const { ctx } = await localNetwork();
-    // Inputs in the order the node requires (by UTXO), or it refuses the tx for that instead.
-    const held = [...spent].sort(compareUtxoRefs).map((u) => (u.output.kind === 'TransferOutput' ? { utxo: u, output: u.output } : expect.unreachable('a transfer output')));
+    // Inputs in the order the node requires (by UTXO), or it refuses the tx for that instead
+    // (the wallet, before asking the user: the last test).
+    const ordered = [...spent].sort(compareUtxoRefs);
+    if (order === 'reversed') ordered.reverse();
+    const held = ordered.map((u) => (u.output.kind === 'TransferOutput' ? { utxo: u, output: u.output } : expect.unreachable('a transfer output')));
     const total = held.reduce((sum, h) => sum + h.output.amount, 0n);
     const tx: XTx = {
       vm: 'avm',
@@ -176,6 +179,17 @@ describe("a site's X tx the node refuses", () => {
     await bg.wallet.balances.balancesRefresh();
     expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === txID)).toMatchObject({ status: 'accepted' });
     expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === txID)?.checking).toBeUndefined();
+    expect(await outbox()).toEqual([]);
+  });
+
+  it('a swap whose inputs are out of the order the chain requires: refused before the user is asked, nothing signed', async () => {
+    const { ctx } = await localNetwork();
+    const theirs = await funded(makeOwners([siteKey.shortId]), AVAX, formatAddress('X', ctx.hrp, siteKey.shortId));
+    const own = await funded(makeOwners([parseAddress(account.xAddress).bytes]), 2n * AVAX);
+    const asked = seen.length;
+    const r = await call('xpc_sendTransaction', [{ transactionHex: await siteTxHex([theirs, own], ctx.xTxFee, 'reversed'), chainAlias: 'X' }]);
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/inputs are not sorted and unique/) } });
+    expect(seen.length).toBe(asked);
     expect(await outbox()).toEqual([]);
   });
 });

@@ -37,6 +37,7 @@ import {
 import { atomicTxFee, atomicTxGas, pTxFee, type PFeeContext } from '../../src/core/fees.js';
 import { keyPairFromSecret, parseSecretKey, type KeyPair } from '../../src/core/keys.js';
 import { buildCExport, buildCImport } from '../../src/core/tx/c.js';
+import { verifyXTx } from '../../src/core/codec/avm-rules.js';
 import { makeOwners } from '../../src/core/tx/context.js';
 import { buildPExport, buildPImport, buildPSend } from '../../src/core/tx/p.js';
 import { keychainOf, requiredCredentials, type SignedResult, signTx, utxoLookupOf } from '../../src/core/tx/sign.js';
@@ -254,6 +255,8 @@ describe('(c) txs built by avalanchejs, decoded here', () => {
     const change = tx.outputs.filter((o) => o !== payment);
     expect(change.every((o) => toHex(ownersOf(o.output).addresses[0]!) === toHex(ewoq.shortId))).toBe(true);
     expect(burnedAvax(tx.inputs, tx.outputs)).toBe(ctx.xTxFee);
+    // What the X-Chain's form rules take (a site's tx is checked by them before the user is asked).
+    expect(() => verifyXTx(tx)).not.toThrow();
     await checkSpendAndSign(unsigned, tx, utxos, 'avm');
   });
 
@@ -267,6 +270,7 @@ describe('(c) txs built by avalanchejs, decoded here', () => {
     expect(burnedAvax(itx.importedInputs, itx.outputs)).toBe(ctx.xTxFee);
     const other = itx.outputs.find((o) => toHex(o.assetID) === toHex(otherAsset));
     expect(other?.output).toStrictEqual({ kind: 'TransferOutput', amount: 1_000n, owners: makeOwners([recipient]) });
+    expect(() => verifyXTx(itx)).not.toThrow();
     await checkSpendAndSign(imp, itx, atomic, 'avm');
 
     const utxos = [utxo(4_000_000n, both)];
@@ -285,6 +289,7 @@ describe('(c) txs built by avalanchejs, decoded here', () => {
       { assetID: ctx.avaxAssetID, output: { kind: 'TransferOutput', amount: 2_500_000n, owners: makeOwners([recipient, ewoq.shortId], 2) } },
     ]);
     expect(burnedAvax(et.inputs, [...et.outputs, ...et.exportedOutputs])).toBe(ctx.xTxFee);
+    expect(() => verifyXTx(et)).not.toThrow();
     await checkSpendAndSign(exp, et, utxos, 'avm');
   });
 
