@@ -1,5 +1,5 @@
 // Transactions built elsewhere (a site hands the wallet unsigned, or partly signed, bytes): decode
-// them strictly (P-Chain txs also against the chain's syntactic rules), check they belong to this
+// them strictly (X and P-Chain txs also against the chain's syntactic rules), check they belong to this
 // network and chain, find every UTXO they spend and the owner any P-Chain authorization answers to
 // (so the approval shows owners and amounts, and the credentials can be derived), and sign what
 // this wallet's keys can sign. Nothing here issues: the caller decides after the user approved.

@@ -41,13 +41,15 @@ describe("an X-Chain tx a site hands the wallet", () => {
     expect(() => decodeExternalTx('X', encodeUnsignedTx(send([...tx.inputs].reverse(), tx.outputs)))).toThrow(ValidationError);
   });
 
-  it('with outputs out of order, an output or input of 0, signature indices out of order, or owners that cannot sign, is refused', () => {
+  it('with outputs out of order, an output or input of 0, signature indices out of order, owners that cannot sign, or an empty asset ID, is refused', () => {
     const tx = valid();
     expect(refusal(send(tx.inputs, [...tx.outputs].reverse())).message).toMatch(/outputs are not sorted/);
     expect(refusal(send(tx.inputs, [output(0n)])).message).toMatch(/an output of 0/);
     expect(refusal(send([input(utxo(5n), 0n)], tx.outputs)).message).toMatch(/an input of 0/);
     expect(refusal(send([input(utxo(5n), 5n, [1, 0])], tx.outputs)).message).toMatch(/signature indices are not sorted and unique/);
     expect(refusal(send(tx.inputs, [output(3n, { ...makeOwners([ewoq.shortId]), threshold: 2 })])).message).toMatch(/threshold 2 is above its 1 addresses/);
+    expect(refusal(send(tx.inputs, [{ ...output(3n), assetID: new Uint8Array(32) }])).message).toMatch(/outputs\[0\]: an empty asset ID/);
+    expect(refusal(send([{ ...input(utxo(5n)), assetID: new Uint8Array(32) }], tx.outputs)).message).toMatch(/inputs\[0\]: an empty asset ID/);
   });
 
   it('with a memo over 256 bytes, an import of nothing or an export of nothing, is refused', () => {

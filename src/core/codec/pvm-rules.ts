@@ -70,7 +70,10 @@ function checkInput(tx: PTx | XTx, input: Input, what: string): void {
 
 /** The rules of a list of transferable outputs, on either chain: each one's, and sorted (by asset, then bytes). */
 export function checkOutputs(tx: PTx | XTx, outs: readonly TransferableOutput[], what: string): void {
-  outs.forEach((o, i) => checkOutput(tx, o.output, `${what}[${i}]`));
+  outs.forEach((o, i) => {
+    if (isZero(o.assetID)) fail(tx, `${what}[${i}]: an empty asset ID`, what);
+    checkOutput(tx, o.output, `${what}[${i}]`);
+  });
   const keys = outs.map((o) => ({ asset: o.assetID, body: encodeOutput(o.output, tx.vm) }));
   for (let i = 1; i < keys.length; i++) {
     const order = compareBytes(keys[i - 1]!.asset, keys[i]!.asset) || compareBytes(keys[i - 1]!.body, keys[i]!.body);
@@ -80,7 +83,10 @@ export function checkOutputs(tx: PTx | XTx, outs: readonly TransferableOutput[],
 
 /** The rules of a list of transferable inputs, on either chain: each one's, and sorted and unique (by UTXO). */
 export function checkInputs(tx: PTx | XTx, ins: readonly TransferableInput[], what: string): void {
-  ins.forEach((input, i) => checkInput(tx, input.input, `${what}[${i}]`));
+  ins.forEach((input, i) => {
+    if (isZero(input.assetID)) fail(tx, `${what}[${i}]: an empty asset ID`, what);
+    checkInput(tx, input.input, `${what}[${i}]`);
+  });
   for (let i = 1; i < ins.length; i++) {
     const a = ins[i - 1]!;
     const b = ins[i]!;
