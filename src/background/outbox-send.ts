@@ -3,8 +3,11 @@
 import { fromHex } from '../core/bytes.js';
 import { isEvmHash, type TxFate, type WalletEngine } from '../core/engine.js';
 import { nodeWords, WalletError } from '../core/errors.js';
-import { keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry } from './outbox.js';
+import { keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, watchedOnly } from './outbox.js';
 import { whatTakesItsPlace } from './refused.js';
+
+/** What a refusal of a tx kept only to be watched (watchedOnly in src/background/outbox.ts) says of what comes next. */
+export const WATCHED_REFUSAL = 'No send of yours can spend what it spends, so none can take its place, and it could still go through later: if it does, Activity will show it';
 
 /** After an error from issueTx, how long the node gets to show it has the tx after all. */
 export const ISSUE_ERROR_GRACE_MS = 10_000;
@@ -16,7 +19,8 @@ export const ISSUE_ERROR_GRACE_MS = 10_000;
  * that do not hold up); the entry stays and a later refresh looks again. Only a tx the node does
  * not know, or calls failed, while everything it spends is still unspent is a refusal: WalletError
  * 'tx-refused' (nothing was paid). The entry is then kept, voided, so that the next send takes its
- * place (X, P, EVM: src/background/refused.ts); a refused import (keptInTheWay) is removed.
+ * place (X, P, EVM: src/background/refused.ts); a site's tx that no send can take the place of
+ * is kept only to be watched (watchedOnly); a refused import, which is neither, is removed.
  */
 export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: OutboxEntry, graceMs = ISSUE_ERROR_GRACE_MS): Promise<'sent' | 'checking'> {
   const bytes = fromHex(entry.signedHex);
@@ -49,6 +53,12 @@ export async function sendOnce(engine: WalletEngine, outbox: Outbox, entry: Outb
     const next = isEvmHash(entry.txID) ? (entry.item.replaces ? 'the transaction it was to replace still waits' : nextTakesItsPlace(entry.chain)) : whatTakesItsPlace(entry, engine.ctx.avaxAssetID);
     await outbox.voidEntry(entry);
     throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction ${why}; nothing was paid, and ${next}`);
+  }
+  if (watchedOnly(entry)) {
+    // A site's tx spending only what no send of the user's can spend: kept, in nobody's way, and
+    // watched, since whoever holds its bytes could still send them.
+    await outbox.voidEntry(entry);
+    throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction ${why}; nothing was paid. ${WATCHED_REFUSAL}`);
   }
   await outbox.remove(entry.txID);
   throw new WalletError('tx-refused', `the ${entry.chain}-Chain node refused the transaction ${why}, and nothing it spends was spent`);

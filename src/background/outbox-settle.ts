@@ -3,7 +3,7 @@
 // until they ran or a rival took their place.
 import { fromHex } from '../core/bytes.js';
 import { isEvmHash, pClock, type TxFate, type WalletEngine } from '../core/engine.js';
-import { evmNonceOf, exportNonces, keptInTheWay, nonceReader, type Outbox, rivalsOf, type Successor } from './outbox.js';
+import { evmNonceOf, exportNonces, keptInTheWay, keptWhenRefused, nonceReader, type Outbox, rivalsOf, type Successor, watchedOnly } from './outbox.js';
 
 /**
  * An undecided entry is given up after a week: its activity item stays (an X/P entry stays too,
@@ -43,7 +43,7 @@ export async function settleOutbox(
   const expired: string[] = [];
   const ran: string[] = [];
   const surfaced: string[] = [];
-  /** Entries that failed or are given up and stay, voided (keptInTheWay); and those voided already. */
+  /** Entries that failed or are given up and stay, voided (keptWhenRefused, keptInTheWay); and those voided already. */
   const voidable = new Set<string>();
   const kept = new Set<string>();
   /** Refused ones that ran and stay: until the next send is told, or (a move's export) for this refresh. */
@@ -63,8 +63,11 @@ export async function settleOutbox(
       // By the chain's time too, read then: a computer's clock behind it would send a change after its cycle ended.
       const late = fate === 'not-seen' && entry.item.sendBefore !== undefined && Number((await pClock(engine)).now) >= entry.item.sendBefore;
       if (entry.voided) {
-        // Kept until it ran or its successor did; never sent again, never given up by age. A
-        // failure is recorded (its item, if listed, says so) and changes nothing here.
+        // One only watched (a site's tx no send can take the place of) is let go a week after it
+        // was signed, unless it ran: its Activity item, if listed, is followed by the node's word then.
+        if (fate !== 'accepted' && !entry.ran && Date.now() - entry.createdAt > EXPIRY_MS && watchedOnly(entry)) expired.push(entry.txID);
+        // Kept until it ran or its successor did; never sent again, and (but one only watched)
+        // never given up by age. A failure is recorded (its item, if listed, says so) and changes nothing here.
         if (fate === 'failed' || late) settled.set(entry.txID, 'failed');
         else if (fate === 'accepted' && !isEvmHash(entry.txID) && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'accepted') {
           // An X/P one whose place an accepted tx of the wallet took never ran, though the node says so (see settleRefused).
@@ -90,7 +93,7 @@ export async function settleOutbox(
       }
       if (fate === 'accepted' || fate === 'failed') {
         settled.set(entry.txID, fate);
-        if (fate === 'failed' && keptInTheWay(entry)) voidable.add(entry.txID);
+        if (fate === 'failed' && keptWhenRefused(entry)) voidable.add(entry.txID);
         continue;
       }
       if (fate === 'inputs-spent') settled.set(entry.txID, 'unclear');

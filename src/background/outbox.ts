@@ -169,6 +169,8 @@ export function outboxEntry(chain: ChainAlias, txID: string, signedBytes: Uint8A
   return { chain, txID, signedHex: toHex(signedBytes), item, createdAt: Date.now(), resends: 0, ...(selectable ? { selectable } : {}) };
 }
 
+type Kept = Pick<OutboxEntry, 'chain' | 'signedHex' | 'selectable'>;
+
 /**
  * Whether an X/P tx the node took and then calls failed ("Rejected", "Aborted", "Dropped"), or one
  * given up, is kept voided like a refused one: the node's word is its word only (another node may
@@ -177,14 +179,32 @@ export function outboxEntry(chain: ChainAlias, txID: string, signedBytes: Uint8A
  * it forgotten): kept when it spends funds of its own chain, which the wallet signed; an import
  * paid from what it imports (atomic inputs only) is not, as no send could take its place. Nor a
  * site's tx none of whose inputs a send could select, even once their locks end (`selectable`,
- * recorded at signing: a UTXO shared with a stranger, say): kept, it would stop every later send. A C-Chain atomic tx
- * is never called failed, and a failed EVM tx has used its nonce.
+ * recorded at signing: a UTXO shared with a stranger, say): kept in the way, it would stop every
+ * later send (it is only watched: watchedOnly). A C-Chain atomic tx is never called failed, and a
+ * failed EVM tx has used its nonce.
  */
-export function keptInTheWay(e: Pick<OutboxEntry, 'chain' | 'signedHex' | 'selectable'>): boolean {
-  if (e.chain !== 'X' && e.chain !== 'P') return false;
+export const keptInTheWay = (e: Kept): boolean => keptAs(e) === 'in-the-way';
+
+/**
+ * Whether a refused (or failed) X/P site tx that is in no send's way is kept all the same, voided,
+ * only to be watched: it spends funds of its chain, but none a send could select (a UTXO shared 2
+ * of 2 with the site, say: its `selectable` recorded empty), so nothing can take its place, while
+ * the node, or the site holding its bytes, could still let it run. Kept, it stops no send
+ * (inTheWayOf in src/background/refused.ts); if it runs, Activity lists it and the next send on
+ * its chain is told once; a later tx the user signs spending the same shared UTXO takes its place
+ * as for any refused tx. Let go a week after it was signed unless it ran (settleOutbox).
+ */
+export const watchedOnly = (e: Kept): boolean => keptAs(e) === 'watched';
+
+/** Whether a refused (or failed) X/P tx stays in the outbox, voided: in the way of later sends, or only watched. */
+export const keptWhenRefused = (e: Kept): boolean => keptAs(e) !== undefined;
+
+function keptAs(e: Kept): 'in-the-way' | 'watched' | undefined {
+  if (e.chain !== 'X' && e.chain !== 'P') return undefined;
   const tx = decodeChainTx(e.chain, fromHex(e.signedHex));
   const selectable = recordedSelectable(e, tx);
-  return selectable ? selectable.length > 0 : spendsOwnFunds(tx);
+  if (selectable ? selectable.length > 0 : spendsOwnFunds(tx)) return 'in-the-way';
+  return selectable && spendsOwnFunds(tx) ? 'watched' : undefined;
 }
 
 /**
@@ -209,10 +229,10 @@ export function refusedMeanwhile(entries: readonly OutboxEntry[], a: Pick<Activi
   return entry ? entry.voided === true : a.kind === 'import' || (a.chain === 'C' && !isEvmHash(a.txID));
 }
 
-/** A refused import (or tx without fee inputs) an older version kept voided is in no send's way (keptInTheWay): it is let go. One that cannot be read stays. */
+/** A refused import (or tx without fee inputs) an older version kept voided is neither in a send's way nor watched (keptWhenRefused): it is let go. One that cannot be read stays. */
 function stillKept(e: OutboxEntry): boolean {
   try {
-    return !e.voided || isEvmHash(e.txID) || keptInTheWay(e);
+    return !e.voided || isEvmHash(e.txID) || keptWhenRefused(e);
   } catch {
     return true;
   }

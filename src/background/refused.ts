@@ -5,7 +5,9 @@
 // runs. It leaves the outbox only once it ran (the next send is stopped once with that news; a
 // move's export, its move is told) or a successor that spent what it spends was accepted. One
 // whose funds are gone unexplained, or that the node now holds, is listed as "may have gone
-// through" and stops the next send once.
+// through" and stops the next send once. A site's tx that no send can take the place of (it spends
+// only a UTXO shared with a stranger) is kept the same way but in nobody's way, only watched
+// (watchedOnly in src/background/outbox.ts).
 import { type Bytes, equalBytes, fromHex, toHex } from '../core/bytes.js';
 import { utxoId } from '../core/codec/ids.js';
 import { ownInputs } from '../core/codec/rules.js';

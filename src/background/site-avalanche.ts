@@ -100,7 +100,7 @@ export class SiteAvalanche extends SiteHandler {
       const item: ActivityItem = { txID: signed.txID, chain: payload.chain, kind: activityKind(ext), ...stake?.activity, ...(sendBefore !== undefined ? { sendBefore } : {}), status: 'pending', createdAt: Date.now() };
       // In the stake book as it goes out, as the wallet's own stakes are: never for a tx stopped before.
       const recorded = record && ((networkId: string) => this.deps.wallet.recordSiteStake(payload.accountId, networkId, { ...record, txID: signed.txID }));
-      // Which of its inputs a send could select too: refused, it is kept in the way of later sends only if one is (keptInTheWay).
+      // Which of its inputs a send could select too: refused, it is kept in the way of later sends only if one is (keptInTheWay), else only watched (watchedOnly).
       const selectable = payload.chain === 'C' ? undefined : selectableInputs(ext, engine.owned, engine.listedKeys);
       await this.deps.wallet.sendSiteTx(payload.accountId, { chain: payload.chain, txID: signed.txID, signedBytes: signed.signedBytes, ...(selectable ? { selectable } : {}) }, item, payload.networkId, recorded);
       return { txID: signed.txID };

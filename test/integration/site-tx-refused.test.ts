@@ -1,7 +1,8 @@
 // A site's X tx the node refuses, on the real node: kept in the way of the user's later sends only
 // when a send could take its place. A site that shares a UTXO with the user (2 of 2: the user and
 // the site's own key), and has the wallet complete and send a tx spending only that, paying too
-// little fee, must not stop every later send: no send can ever select that UTXO. Nor one spending
+// little fee, must not stop every later send: no send can ever select that UTXO. Such a tx is kept
+// only to be watched: if a node that held it lets it run, Activity lists it. Nor one spending
 // only a token of the user's: kept, it is in the way of a send of that token, not of an AVAX one.
 // One that spends the user's own AVAX too is kept, and the next send takes its place; so is one
 // spending a UTXO of the site's own beside it (a swap), judged by the inputs the user signed.
@@ -22,7 +23,10 @@ import { keychainOf, requiredCredentials, signTx, utxoLookupOf } from '../../src
 import { decodeChainTx, inputIds } from '../../src/core/tx-fate.js';
 import type { AccountView } from '../../src/shared/messages.js';
 import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
+import { WATCHED_REFUSAL } from '../../src/background/outbox-send.js';
 import { AVAX, genesisEngine, localNetwork, testNodeOutboxKey } from './fixture.js';
+import { lyingNode } from './lying-node.js';
+import { holdingX } from './lying-node-sends.js';
 import { PASSWORD, type ProviderBackground, providerBackground } from './wallet-fixture.js';
 
 const SITE: Site = { origin: 'https://swap.example' };
@@ -30,6 +34,8 @@ const siteKey = keyPairFromSecret(new Uint8Array(32).fill(47));
 
 describe("a site's X tx the node refuses", () => {
   const seen: PendingApproval[] = [];
+  /** The real node, but for the lies a test sets. */
+  const node = lyingNode();
   let bg: ProviderBackground;
   let account: AccountView;
   let n = 0;
@@ -87,6 +93,7 @@ describe("a site's X tx the node refuses", () => {
 
   beforeAll(async () => {
     bg = await providerBackground(memoryStores(), {
+      fetch: node.fetch,
       openApprovalWindow: (b) => {
         setTimeout(async () => {
           for (const p of await b.approvals.list()) {
@@ -105,13 +112,47 @@ describe("a site's X tx the node refuses", () => {
     expect((await call('eth_requestAccounts')).ok).toBe(true);
   });
 
-  it('spending only a UTXO shared 2 of 2 with the site: refused, nothing kept, and the next send of the user goes through', async () => {
+  it("spending only a UTXO shared 2 of 2 with the site: refused, kept only to be watched, in nobody's way; the site's retry paying the fee takes its place", async () => {
+    const { ctx, client } = await localNetwork();
     const shared = await funded(makeOwners([parseAddress(account.xAddress).bytes, siteKey.shortId], 2), AVAX);
     const r = await call('xpc_sendTransaction', [{ transactionHex: await siteTxHex([shared]), chainAlias: 'X' }]);
-    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/the X-Chain node refused the transaction .*, and nothing it spends was spent$/) } });
-    // Nothing of it is kept: no send could ever select the shared UTXO to take its place.
-    expect(await outbox()).toEqual([]);
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringContaining(`; nothing was paid. ${WATCHED_REFUSAL}`) } });
+    // Kept, voided, with nothing a send could select: no send could ever take its place, so it stops none.
+    const watched = await outbox();
+    expect(watched).toMatchObject([{ voided: true, selectable: [] }]);
     expect((await sendOwn()).status).toBe('accepted');
+    await bg.wallet.balances.balancesRefresh();
+    expect(await outbox()).toMatchObject([{ txID: watched[0]!.txID, voided: true }]);
+    // The site asks again, paying the fee, spending the same shared UTXO: tied to the refused one.
+    const retry = await call('xpc_sendTransaction', [{ transactionHex: await siteTxHex([shared], ctx.xTxFee), chainAlias: 'X' }]);
+    expect(retry).toMatchObject({ ok: true });
+    const retryID = (retry as { result: { txID: string } }).result.txID;
+    expect(await outbox()).toContainEqual(expect.objectContaining({ txID: watched[0]!.txID, replacedBy: retryID }));
+    await client.waitForTx('X', retryID);
+    await bg.wallet.balances.balancesRefresh();
+    expect(await outbox()).toEqual([]);
+    const items = (await bg.wallet.balances.activityList()).items;
+    expect(items.find((i) => i.txID === retryID)).toMatchObject({ status: 'accepted' });
+    expect(items.some((i) => i.txID === watched[0]!.txID)).toBe(false);
+  });
+
+  it('the same, refused by a node that kept it and let it run later: Activity lists it, and the next send is told once', async () => {
+    const { ctx } = await localNetwork();
+    const shared = await funded(makeOwners([parseAddress(account.xAddress).bytes, siteKey.shortId], 2), AVAX);
+    const letGo = holdingX(node);
+    const r = await call('xpc_sendTransaction', [{ transactionHex: await siteTxHex([shared], ctx.xTxFee), chainAlias: 'X' }]);
+    node.lies.delete('avm.issueTx');
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringContaining(WATCHED_REFUSAL) } });
+    const [watched] = await outbox();
+    expect(watched).toMatchObject({ voided: true, selectable: [] });
+    expect((await letGo()).result?.txID).toBe(watched!.txID);
+    await localNetwork().then(({ client }) => client.waitForTx('X', watched!.txID));
+    await bg.wallet.balances.balancesRefresh();
+    expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === watched!.txID)).toMatchObject({ status: 'accepted' });
+    // Without the watch, it was dropped when refused: never listed, and no send told.
+    await expect(sendOwn()).rejects.toMatchObject({ code: 'earlier-send-went-through' });
+    expect((await sendOwn()).status).toBe('accepted');
+    expect(await outbox()).toEqual([]);
   });
 
   it("spending only a token of the user's: refused and kept, but in the way of a send of that token only; the next AVAX send goes through", async () => {
