@@ -306,7 +306,10 @@ export class Delivery {
     if (chain === 'C') return;
     const ctx = await this.approvedOn(accountId, networkId);
     const { replaced } = await this.beforeSending(ctx, chain, decodeChainTx(chain, signedBytes));
-    if (txID !== undefined && replaced.length > 0) await (await this.engines.outbox(ctx.preset, ctx.account.id)).markReplaced(replaced, txID);
+    // Not the tx itself: a refused one signed again (the same bytes, signing being deterministic)
+    // that the site then sends must be listed once it runs, not taken for its own successor.
+    const others = replaced.filter((r) => r !== txID);
+    if (txID !== undefined && others.length > 0) await (await this.engines.outbox(ctx.preset, ctx.account.id)).markReplaced(others, txID);
   }
 
   /** The account on the selected network, when it is still `networkId` (the one a site's request was approved on). */

@@ -31,7 +31,8 @@ export type Settled = 'accepted' | 'failed' | 'unclear' | 'replaced';
  * unused. Refused ones (voided, see src/background/refused.ts), and X/P ones that failed or are
  * given up (voided then), stay until they ran or an accepted rival (rivalsOf: a `successor`, the
  * tx it replaces, one at its nonce) spent what they spend (while it is a move still under way, one
- * whose funds are gone is not listed yet).
+ * whose funds are gone is not listed yet). One only watched (watchedOnly) goes, unlisted, once
+ * what it spends is gone without proof it ran, or a week after it was signed unless it ran.
  */
 export async function settleOutbox(
   engine: WalletEngine,
@@ -63,9 +64,10 @@ export async function settleOutbox(
       // By the chain's time too, read then: a computer's clock behind it would send a change after its cycle ended.
       const late = fate === 'not-seen' && entry.item.sendBefore !== undefined && Number((await pClock(engine)).now) >= entry.item.sendBefore;
       if (entry.voided) {
-        // One only watched (a site's tx no send can take the place of) is let go a week after it
-        // was signed, unless it ran: its Activity item, if listed, is followed by the node's word then.
-        if (fate !== 'accepted' && !entry.ran && Date.now() - entry.createdAt > EXPIRY_MS && watchedOnly(entry)) expired.push(entry.txID);
+        // One only watched (a site's tx no send can take the place of; not one taken back, which
+        // Activity had listed as run) is let go a week after it was signed, unless it ran.
+        const watched = !entry.takenBack && watchedOnly(entry);
+        if (watched && fate !== 'accepted' && !entry.ran && Date.now() - entry.createdAt > EXPIRY_MS) expired.push(entry.txID);
         // Kept until it ran or its successor did; never sent again, and (but one only watched)
         // never given up by age. A failure is recorded (its item, if listed, says so) and changes nothing here.
         if (fate === 'failed' || late) settled.set(entry.txID, 'failed');
@@ -84,6 +86,10 @@ export async function settleOutbox(
         } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'moving') {
           // Spent by the move's export (accepted before its journal says so), or by something the
           // node does not show (then the export fails): decided once the move is.
+        } else if (watched) {
+          // Only a run is news of it: what it spends gone without proof it ran (the site's retry,
+          // signed elsewhere), it can never run, and goes unlisted; held by the node, it is watched on.
+          if (fate === 'inputs-spent') settled.set(entry.txID, 'replaced');
         } else if (fate === 'inputs-spent' || fate === 'processing') {
           if (fate === 'processing') held.add(entry.txID);
           settled.set(entry.txID, 'unclear');
@@ -98,9 +104,10 @@ export async function settleOutbox(
       }
       if (fate === 'inputs-spent') settled.set(entry.txID, 'unclear');
       if (late) {
-        // Lost, and never sent again: it did not run. Failed, and kept voided (keptInTheWay) so that
-        // the next send takes its place: anyone holding its bytes could still send them.
-        if (keptInTheWay(entry)) voidable.add(entry.txID);
+        // Lost, and never sent again: it did not run. Failed, and kept voided (keptWhenRefused) so
+        // that the next send takes its place, or (one only watched) is told if it runs: anyone
+        // holding its bytes could still send them.
+        if (keptWhenRefused(entry)) voidable.add(entry.txID);
         settled.set(entry.txID, 'failed');
       }
       // Counted under the outbox's lock: an entry a send has just given up is not sent again.

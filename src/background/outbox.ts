@@ -151,14 +151,23 @@ export async function openOutbox(area: StorageArea, chains: string, accountId: s
 }
 
 /**
- * The entries of these outboxes that a later send must still conflict with: undecided, or refused,
- * and not yet replaced by one (a pair of which only one can run counts once; one whose successor
+ * The entries of these outboxes that a later send must still conflict with: undecided, or refused
+ * (not one only watched), and not yet replaced by one (a pair of which only one can run counts once; one whose successor
  * was accepted, never; one that ran, kept until the next send is told, never), by tx ID. An outbox
  * that cannot be read is one, by its key: what it held is unknown.
  */
 export async function sendsInTheWay(area: StorageArea, keys: readonly string[]): Promise<string[]> {
   const stored = await area.get([...keys]);
-  return Object.entries(stored).flatMap(([key, v]) => (Array.isArray(v) ? (v as Partial<OutboxEntry>[]).filter((e) => !e?.replacedBy && !e?.ran).map((e) => (typeof e?.txID === 'string' ? e.txID : key)) : [key]));
+  return Object.entries(stored).flatMap(([key, v]) => (Array.isArray(v) ? (v as Partial<OutboxEntry>[]).filter((e) => !e?.replacedBy && !e?.ran && !onlyWatched(e)).map((e) => (typeof e?.txID === 'string' ? e.txID : key)) : [key]));
+}
+
+/** A refused tx kept only to be watched (watchedOnly) keeps no send from paying twice; one that cannot be read may. */
+function onlyWatched(e: Partial<OutboxEntry> | undefined): boolean {
+  try {
+    return e?.voided === true && !e.takenBack && watchedOnly(e as OutboxEntry);
+  } catch {
+    return false;
+  }
 }
 
 function markReplaced(all: OutboxEntry[], replaced: readonly string[], by: string): OutboxEntry[] {

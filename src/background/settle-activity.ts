@@ -6,7 +6,7 @@ import { getTx } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity, decideItem } from './account-cache.js';
 import { evmFeeCharged } from './evm-fee.js';
-import { keptInTheWay, type Outbox, outboxEntry } from './outbox.js';
+import { keptWhenRefused, type Outbox, outboxEntry } from './outbox.js';
 import { settleOutbox } from './outbox-settle.js';
 import { successors, withSuccessorsAsked } from './refused.js';
 import type { StakeBook } from './stake-book.js';
@@ -59,7 +59,7 @@ export async function settleActivity(
       if (e.item.kind === 'export' && (fate === 'accepted' || fate === 'unclear' || fate === 'replaced')) await keptExportSeen(e.txID, fate);
       if (fate !== 'accepted' && fate !== 'unclear') continue;
       const known = cache.activity.find((a) => a.txID === e.txID);
-      // One listed as failed (the node's word, kept: keptInTheWay in src/background/outbox.ts) is corrected.
+      // One listed as failed (the node's word, kept: keptWhenRefused in src/background/outbox.ts) is corrected.
       if (known) decideItem(known, fate === 'accepted' ? 'accepted' : 'pending', true);
       else addActivity(cache, { ...e.item, ...(fate === 'accepted' ? { status: 'accepted' as const } : { checking: true }) });
       const listedNow = known ?? cache.activity.find((a) => a.txID === e.txID);
@@ -125,7 +125,7 @@ export async function reopenContradicted(engine: WalletEngine, cache: AccountCac
     try {
       const { checking: _checking, takenBack: _takenBack, ...listed } = item;
       const entry = inOutbox.get(item.txID) ?? outboxEntry(item.chain, item.txID, await getTx(engine.node, item.chain, item.txID), listed);
-      if (keptInTheWay(entry)) await outbox.holdTakenBack(entry);
+      if (keptWhenRefused(entry)) await outbox.holdTakenBack(entry);
     } catch {
       // Bytes the node will not give (or that do not hash to the ID, or cannot be read), or an
       // outbox that cannot be written: nothing held now, the item followed by the node's word,

@@ -11,11 +11,11 @@ import type { PendingApproval } from '../../src/background/approvals.js';
 import type { OutboxEntry } from '../../src/background/outbox.js';
 import type { Site } from '../../src/background/provider.js';
 import { memoryStores } from '../../src/background/storage.js';
-import { toHex } from '../../src/core/bytes.js';
+import { fromHex, toHex } from '../../src/core/bytes.js';
 import { utxoId } from '../../src/core/codec/ids.js';
 import { compareUtxoRefs } from '../../src/core/codec/rules.js';
 import type { Utxo, XTx } from '../../src/core/codec/index.js';
-import { cb58Encode, formatAddress, parseAddress } from '../../src/core/encoding.js';
+import { cb58Encode, formatAddress, parseAddress, toApiHex } from '../../src/core/encoding.js';
 import { generateMnemonic, keyPairFromSecret } from '../../src/core/keys.js';
 import { getTx } from '../../src/core/node.js';
 import { makeOwners } from '../../src/core/tx/context.js';
@@ -25,8 +25,8 @@ import type { AccountView } from '../../src/shared/messages.js';
 import { PROVIDER_CHANNEL, type ProviderResponse } from '../../src/shared/provider-protocol.js';
 import { WATCHED_REFUSAL } from '../../src/background/outbox-send.js';
 import { AVAX, genesisEngine, localNetwork, testNodeOutboxKey } from './fixture.js';
-import { lyingNode } from './lying-node.js';
-import { holdingX } from './lying-node-sends.js';
+import { lyingNode, rpcError } from './lying-node.js';
+import { holdingX, issueOnRealNode } from './lying-node-sends.js';
 import { PASSWORD, type ProviderBackground, providerBackground } from './wallet-fixture.js';
 
 const SITE: Site = { origin: 'https://swap.example' };
@@ -152,6 +152,29 @@ describe("a site's X tx the node refuses", () => {
     // Without the watch, it was dropped when refused: never listed, and no send told.
     await expect(sendOwn()).rejects.toMatchObject({ code: 'earlier-send-went-through' });
     expect((await sendOwn()).status).toBe('accepted');
+    expect(await outbox()).toEqual([]);
+  });
+
+  it('the same, refused by a node, then signed again for the site to send itself (the same bytes): once it runs, Activity lists it', async () => {
+    const { ctx, client } = await localNetwork();
+    const shared = await funded(makeOwners([parseAddress(account.xAddress).bytes, siteKey.shortId], 2), AVAX);
+    const hex = await siteTxHex([shared], ctx.xTxFee);
+    node.lies.set('avm.issueTx', () => Promise.resolve(rpcError('mempool full')));
+    const r = await call('xpc_sendTransaction', [{ transactionHex: hex, chainAlias: 'X' }]);
+    node.lies.delete('avm.issueTx');
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringContaining(WATCHED_REFUSAL) } });
+    const [watched] = await outbox();
+    const signed = await call('xpc_signTransaction', [{ transactionHex: hex, chainAlias: 'X' }]);
+    expect(signed).toMatchObject({ ok: true, result: { txID: watched!.txID, complete: true } });
+    // Not taken for its own successor: still watched, unmarked.
+    expect(await outbox()).toEqual([watched]);
+    // As the node's API takes it: hex with its checksum.
+    const bytes = fromHex((signed as { result: { signedTransactionHex: string } }).result.signedTransactionHex.slice(2));
+    expect((await issueOnRealNode(toApiHex(bytes))).result?.txID).toBe(watched!.txID);
+    await client.waitForTx('X', watched!.txID);
+    await bg.wallet.balances.balancesRefresh();
+    expect((await bg.wallet.balances.activityList()).items.find((i) => i.txID === watched!.txID)).toMatchObject({ status: 'accepted' });
+    await expect(sendOwn()).rejects.toMatchObject({ code: 'earlier-send-went-through' });
     expect(await outbox()).toEqual([]);
   });
 

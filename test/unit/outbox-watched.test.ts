@@ -4,7 +4,7 @@
 // told; let go a week after it was signed unless it ran. Against a scripted node (the same on the
 // real node: test/integration/site-tx-refused.test.ts).
 import { describe, expect, it } from 'vitest';
-import { keptInTheWay, keptWhenRefused, Outbox, type OutboxEntry, outboxEntry, watchedOnly } from '../../src/background/outbox.js';
+import { keptInTheWay, keptWhenRefused, Outbox, type OutboxEntry, outboxEntry, sendsInTheWay, watchedOnly } from '../../src/background/outbox.js';
 import { sendOnce, WATCHED_REFUSAL } from '../../src/background/outbox-send.js';
 import { type Settled, settleOutbox } from '../../src/background/outbox-settle.js';
 import { conflictsOf, settleRefused, spendsOf } from '../../src/background/refused.js';
@@ -94,6 +94,37 @@ describe('a refused site tx kept only to be watched', () => {
     const ranBox = await outboxOf(ran);
     await settle(engineOn({ status: () => 'Committed', utxos: () => [], issue: refusedByNode }), ranBox);
     expect(await ranBox.list()).toMatchObject([{ txID: ran.txID, ran: true }]);
+  });
+
+  it("once what it spends is gone without proof it ran (the site's own retry, signed elsewhere), it can never run: let go, never listed as 'may have gone through', no send stopped", async () => {
+    const entry = siteEntry([shared], [], true);
+    const engine = engineOn({ status: () => 'Unknown', utxos: () => [own], issue: refusedByNode });
+    const outbox = await outboxOf(entry);
+    const listed: string[] = [];
+    expect(await settleRefused(engine, outbox, 'P', false, async (a) => void listed.push(a.txID), () => undefined)).toEqual([]);
+    expect([listed, await outbox.list()]).toEqual([[], []]);
+    // And at a refresh: settled as its place taken (never listed), not unclear.
+    const again = await outboxOf(entry);
+    expect((await settle(engine, again)).get(entry.txID)).toBe('replaced');
+    expect(await again.list()).toEqual([]);
+  });
+
+  it('one the node holds ("Processing") is watched on, neither listed nor stopping a send: only a run is news', async () => {
+    const entry = siteEntry([shared], [], true);
+    const engine = engineOn({ status: () => 'Processing', utxos: () => [shared, own], issue: refusedByNode });
+    const outbox = await outboxOf(entry);
+    const listed: string[] = [];
+    await settleRefused(engine, outbox, 'P', false, async (a) => void listed.push(a.txID), () => undefined);
+    expect((await settle(engine, outbox)).has(entry.txID)).toBe(false);
+    expect(listed).toEqual([]);
+    expect(await outbox.list()).toEqual([entry]);
+  });
+
+  it('is not counted among the sends a restore or a network removal would forget at the risk of paying twice: it keeps no send from anything', async () => {
+    const { local } = memoryStores();
+    const inTheWay = siteEntry([own], [{ id: utxoId(own) }], true);
+    await local.set({ k: [siteEntry([shared], [], true), inTheWay] });
+    expect(await sendsInTheWay(local, ['k'])).toEqual([inTheWay.txID]);
   });
 
   it('taken by the node, then called failed while what it spends is unspent: kept voided and watched, not dropped', async () => {
