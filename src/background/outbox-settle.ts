@@ -3,7 +3,7 @@
 // until they ran or a rival took their place.
 import { fromHex } from '../core/bytes.js';
 import { isEvmHash, pClock, type TxFate, type WalletEngine } from '../core/engine.js';
-import { evmNonceOf, exportNonces, keptInTheWay, keptWhenRefused, nonceReader, type Outbox, rivalsOf, type Successor, watchedOnly } from './outbox.js';
+import { evmNonceOf, exportNonces, keptInTheWay, keptWhenRefused, nonceReader, type Outbox, rivalsOf, type Successor, watchedNow } from './outbox.js';
 
 /**
  * An undecided entry is given up after a week: its activity item stays (an X/P entry stays too,
@@ -15,7 +15,7 @@ const EXPIRY_MS = 7 * 24 * 3600_000;
 /**
  * accepted / failed: decided, out of the outbox (a refused tx that ran stays, marked, until the
  * next send is told); unclear: what it spends is gone, but not proven how (a refused one is listed
- * as such); replaced: a refused tx whose inputs (nonce) its successor spent, that successor
+ * as such; one only watched is not settled so: watchedOnly in src/background/outbox.ts); replaced: a refused tx whose inputs (nonce) its successor spent, that successor
  * accepted: out of the outbox, never listed; or an undecided one whose rival (an accepted tx of
  * the wallet spending one of its inputs, or its nonce) proves it can never run: listed failed.
  */
@@ -31,8 +31,8 @@ export type Settled = 'accepted' | 'failed' | 'unclear' | 'replaced';
  * unused. Refused ones (voided, see src/background/refused.ts), and X/P ones that failed or are
  * given up (voided then), stay until they ran or an accepted rival (rivalsOf: a `successor`, the
  * tx it replaces, one at its nonce) spent what they spend (while it is a move still under way, one
- * whose funds are gone is not listed yet). One only watched (watchedOnly) goes, unlisted, once
- * what it spends is gone without proof it ran, or a week after it was signed unless it ran.
+ * whose funds are gone is not listed yet). One only watched (watchedOnly) is listed only once
+ * it ran, never as unclear, and goes, unlisted, a week after it was signed unless it ran.
  */
 export async function settleOutbox(
   engine: WalletEngine,
@@ -66,7 +66,7 @@ export async function settleOutbox(
       if (entry.voided) {
         // One only watched (a site's tx no send can take the place of; not one taken back, which
         // Activity had listed as run) is let go a week after it was signed, unless it ran.
-        const watched = !entry.takenBack && watchedOnly(entry);
+        const watched = watchedNow(entry);
         if (watched && fate !== 'accepted' && !entry.ran && Date.now() - entry.createdAt > EXPIRY_MS) expired.push(entry.txID);
         // Kept until it ran or its successor did; never sent again, and (but one only watched)
         // never given up by age. A failure is recorded (its item, if listed, says so) and changes nothing here.
@@ -88,8 +88,8 @@ export async function settleOutbox(
           // node does not show (then the export fails): decided once the move is.
         } else if (watched) {
           // Only a run is news of it: what it spends gone without proof it ran (the site's retry,
-          // signed elsewhere), it can never run, and goes unlisted; held by the node, it is watched on.
-          if (fate === 'inputs-spent') settled.set(entry.txID, 'replaced');
+          // signed elsewhere; or a node behind on its status) or held by the node, it is watched on
+          // quietly, never "may have gone through", until its week ends.
         } else if (fate === 'inputs-spent' || fate === 'processing') {
           if (fate === 'processing') held.add(entry.txID);
           settled.set(entry.txID, 'unclear');
@@ -159,3 +159,4 @@ export async function settleOutbox(
   }
   for (const txID of expired) if (!voidable.has(txID)) await outbox.remove(txID);
 }
+

@@ -158,11 +158,15 @@ export async function openOutbox(area: StorageArea, chains: string, accountId: s
  */
 export async function sendsInTheWay(area: StorageArea, keys: readonly string[]): Promise<string[]> {
   const stored = await area.get([...keys]);
-  return Object.entries(stored).flatMap(([key, v]) => (Array.isArray(v) ? (v as Partial<OutboxEntry>[]).filter((e) => !e?.replacedBy && !e?.ran && !onlyWatched(e)).map((e) => (typeof e?.txID === 'string' ? e.txID : key)) : [key]));
+  return Object.entries(stored).flatMap(([key, v]) => (Array.isArray(v) ? (v as Partial<OutboxEntry>[]).filter((e) => !e?.replacedBy && !e?.ran && !watchedNow(e)).map((e) => (typeof e?.txID === 'string' ? e.txID : key)) : [key]));
 }
 
-/** A refused tx kept only to be watched (watchedOnly) keeps no send from paying twice; one that cannot be read may. */
-function onlyWatched(e: Partial<OutboxEntry> | undefined): boolean {
+/**
+ * Whether the stored `e` is a refused tx kept only to be watched (watchedOnly), not one taken back:
+ * it keeps no send from paying twice, and only its run is news. One that cannot be read (damaged)
+ * is judged as any refused tx.
+ */
+export function watchedNow(e: Partial<OutboxEntry> | undefined): boolean {
   try {
     return e?.voided === true && !e.takenBack && watchedOnly(e as OutboxEntry);
   } catch {
@@ -200,8 +204,10 @@ export const keptInTheWay = (e: Kept): boolean => keptAs(e) === 'in-the-way';
  * of 2 with the site, say: its `selectable` recorded empty), so nothing can take its place, while
  * the node, or the site holding its bytes, could still let it run. Kept, it stops no send
  * (inTheWayOf in src/background/refused.ts); if it runs, Activity lists it and the next send on
- * its chain is told once; a later tx the user signs spending the same shared UTXO takes its place
- * as for any refused tx. Let go a week after it was signed unless it ran (settleOutbox).
+ * its chain is told once (never listed as "may have gone through": only a run is news); a later
+ * tx the wallet signs spending the same shared UTXO takes its place as for any refused tx. Let go a
+ * week after it was signed unless it ran (settleOutbox). Not one taken back (Outbox.holdTakenBack),
+ * which is never held unless in the way (reopenContradicted).
  */
 export const watchedOnly = (e: Kept): boolean => keptAs(e) === 'watched';
 

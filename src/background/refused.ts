@@ -7,8 +7,7 @@
 // whose funds are gone unexplained, or that the node now holds, is listed as "may have gone
 // through" and stops the next send once. A site's tx that no send can take the place of (it spends
 // only a UTXO shared with a stranger) is kept the same way but in nobody's way, only watched
-// (watchedOnly in src/background/outbox.ts): only its run is news, and it goes once what it spends
-// is gone, or after a week.
+// (watchedOnly in src/background/outbox.ts): only its run is news, and it goes after a week.
 import { type Bytes, equalBytes, fromHex, toHex } from '../core/bytes.js';
 import { utxoId } from '../core/codec/ids.js';
 import { ownInputs } from '../core/codec/rules.js';
@@ -19,7 +18,7 @@ import type { ChainAlias } from '../core/node.js';
 import { evmTxNonce } from '../core/tx/c.js';
 import { decodeChainTx, inputIds } from '../core/tx-fate.js';
 import type { ActivityItem } from '../shared/messages.js';
-import { nextTakesItsPlace, nonceReader, type Outbox, type OutboxEntry, recordedSelectable, rivalsOf, type Successor, watchedOnly } from './outbox.js';
+import { nextTakesItsPlace, nonceReader, type Outbox, type OutboxEntry, recordedSelectable, rivalsOf, type Successor, watchedNow } from './outbox.js';
 import type { TransferRecord } from './transfer-journal.js';
 
 /**
@@ -92,10 +91,9 @@ export async function settleRefused(
       // An accepted rival (its successor, or the tx it was to speed up or cancel) took its place.
       await replaced(e);
       await outbox.remove(e.txID);
-    } else if ((fate === 'inputs-spent' || fate === 'processing') && !e.takenBack && watchedOnly(e)) {
-      // Only watched: only a run is news. What it spends gone without proof it ran, it can never
-      // run: let go, unlisted (settleOutbox too); held by the node, it stops nothing.
-      if (fate === 'inputs-spent') await outbox.remove(e.txID);
+    } else if ((fate === 'inputs-spent' || fate === 'processing') && watchedNow(e)) {
+      // Only watched: only a run is news. What it spends gone without proof it ran, or held by the
+      // node, it stops nothing and is not listed; it stays watched (settleOutbox).
     } else if (fate === 'inputs-spent' || fate === 'processing') {
       if (!e.surfaced) {
         unclear.push(e.txID);

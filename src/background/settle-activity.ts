@@ -6,7 +6,7 @@ import { getTx } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity, decideItem } from './account-cache.js';
 import { evmFeeCharged } from './evm-fee.js';
-import { keptWhenRefused, type Outbox, outboxEntry } from './outbox.js';
+import { keptInTheWay, type Outbox, outboxEntry } from './outbox.js';
 import { settleOutbox } from './outbox-settle.js';
 import { successors, withSuccessorsAsked } from './refused.js';
 import type { StakeBook } from './stake-book.js';
@@ -125,7 +125,7 @@ export async function reopenContradicted(engine: WalletEngine, cache: AccountCac
     try {
       const { checking: _checking, takenBack: _takenBack, ...listed } = item;
       const entry = inOutbox.get(item.txID) ?? outboxEntry(item.chain, item.txID, await getTx(engine.node, item.chain, item.txID), listed);
-      if (keptWhenRefused(entry)) await outbox.holdTakenBack(entry);
+      if (keptInTheWay(entry)) await outbox.holdTakenBack(entry);
     } catch {
       // Bytes the node will not give (or that do not hash to the ID, or cannot be read), or an
       // outbox that cannot be written: nothing held now, the item followed by the node's word,

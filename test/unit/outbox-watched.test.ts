@@ -96,17 +96,23 @@ describe('a refused site tx kept only to be watched', () => {
     expect(await ranBox.list()).toMatchObject([{ txID: ran.txID, ran: true }]);
   });
 
-  it("once what it spends is gone without proof it ran (the site's own retry, signed elsewhere), it can never run: let go, never listed as 'may have gone through', no send stopped", async () => {
+  it("what it spends gone without proof it ran (the site's own retry signed elsewhere, or a node behind on its status): watched on quietly, never listed as 'may have gone through', no send stopped; proven run later, listed", async () => {
     const entry = siteEntry([shared], [], true);
-    const engine = engineOn({ status: () => 'Unknown', utxos: () => [own], issue: refusedByNode });
+    let status = 'Unknown';
+    const engine = engineOn({ status: () => status, utxos: () => [own], issue: refusedByNode });
     const outbox = await outboxOf(entry);
     const listed: string[] = [];
     expect(await settleRefused(engine, outbox, 'P', false, async (a) => void listed.push(a.txID), () => undefined)).toEqual([]);
-    expect([listed, await outbox.list()]).toEqual([[], []]);
-    // And at a refresh: settled as its place taken (never listed), not unclear.
-    const again = await outboxOf(entry);
-    expect((await settle(engine, again)).get(entry.txID)).toBe('replaced');
-    expect(await again.list()).toEqual([]);
+    expect((await settle(engine, outbox)).has(entry.txID)).toBe(false);
+    expect([listed, await outbox.list()]).toEqual([[], [entry]]);
+    // The node catches up: it ran, and is news.
+    status = 'Committed';
+    expect((await settle(engine, outbox)).get(entry.txID)).toBe('accepted');
+    // A week on, unproven, it is let go unlisted.
+    status = 'Unknown';
+    const old = await outboxOf({ ...entry, createdAt: 0 });
+    expect((await settle(engine, old)).has(entry.txID)).toBe(false);
+    expect(await old.list()).toEqual([]);
   });
 
   it('one the node holds ("Processing") is watched on, neither listed nor stopping a send: only a run is news', async () => {
