@@ -15,9 +15,10 @@ const EXPIRY_MS = 7 * 24 * 3600_000;
 /**
  * accepted / failed: decided, out of the outbox (a refused tx that ran stays, marked, until the
  * next send is told); unclear: what it spends is gone, but not proven how (a refused one is listed
- * as such; one only watched is not settled so: watchedOnly in src/background/outbox.ts); replaced: a refused tx whose inputs (nonce) its successor spent, that successor
- * accepted: out of the outbox, never listed; or an undecided one whose rival (an accepted tx of
- * the wallet spending one of its inputs, or its nonce) proves it can never run: listed failed.
+ * as such; one only watched is not settled so: watchedOnly in src/background/outbox.ts);
+ * replaced: a refused tx whose inputs (nonce) its successor spent, that successor accepted: out of
+ * the outbox, never listed; or an undecided one whose rival (an accepted tx of the wallet spending
+ * one of its inputs, or its nonce) proves it can never run: listed failed.
  */
 export type Settled = 'accepted' | 'failed' | 'unclear' | 'replaced';
 
@@ -159,4 +160,3 @@ export async function settleOutbox(
   }
   for (const txID of expired) if (!voidable.has(txID)) await outbox.remove(txID);
 }
-

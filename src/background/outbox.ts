@@ -152,9 +152,9 @@ export async function openOutbox(area: StorageArea, chains: string, accountId: s
 
 /**
  * The entries of these outboxes that a later send must still conflict with: undecided, or refused
- * (not one only watched), and not yet replaced by one (a pair of which only one can run counts once; one whose successor
- * was accepted, never; one that ran, kept until the next send is told, never), by tx ID. An outbox
- * that cannot be read is one, by its key: what it held is unknown.
+ * (not one only watched: watchedNow), and not yet replaced by one (a pair of which only one can run
+ * counts once; one whose successor was accepted, never; one that ran, kept until the next send is
+ * told, never), by tx ID. An outbox that cannot be read is one, by its key: what it held is unknown.
  */
 export async function sendsInTheWay(area: StorageArea, keys: readonly string[]): Promise<string[]> {
   const stored = await area.get([...keys]);
