@@ -7,7 +7,7 @@ import { keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, watched
 import { whatTakesItsPlace } from './refused.js';
 
 /** What a refusal of a tx kept only to be watched (watchedOnly in src/background/outbox.ts) says of what comes next. */
-export const WATCHED_REFUSAL = 'No send of yours can spend what it spends, so none can take its place: it could still go through later, so do not pay the same again another way. If it goes through within a week, Activity will show it';
+export const WATCHED_REFUSAL = 'No send of yours can take its place (none can spend what it spends): it could still go through, so do not pay the same again another way. If it does within a week, Activity shows it';
 
 /** After an error from issueTx, how long the node gets to show it has the tx after all. */
 export const ISSUE_ERROR_GRACE_MS = 10_000;
