@@ -80,8 +80,10 @@ export async function settleOutbox(
           settled.set(entry.txID, 'accepted');
           if (entry.takenBack) continue;
           if (!entry.ran) ran.push(entry.txID);
-          // A send stays until the next send is told (settleRefused); a move's export is told to its move (keptExportSeen).
-          if (!entry.ran || entry.item.kind !== 'export') ranKept.add(entry.txID);
+          // A send (a site's export too) stays until the next send is told (settleRefused); a move's
+          // export (no site's record: Delivery.keepFailedExport) is told to its move (keptExportSeen).
+          const movesExport = entry.item.kind === 'export' && entry.selectable === undefined;
+          if (!entry.ran || !movesExport) ranKept.add(entry.txID);
         } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'accepted') {
           settled.set(entry.txID, 'replaced');
         } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'moving') {

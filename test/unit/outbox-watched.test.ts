@@ -83,6 +83,17 @@ describe('a refused site tx kept only to be watched', () => {
     expect(await outbox.list()).toEqual([]);
   });
 
+  it("a site's export that ran stays until the next send is told, as a send does; a move's kept export (no site's record) goes once its move was told", async () => {
+    const asExport = (e: OutboxEntry): OutboxEntry => ({ ...e, item: { ...e.item, kind: 'export' } });
+    const sites = asExport(siteEntry([shared], [], true));
+    const moves = asExport(siteEntry([own], undefined, true));
+    const outbox = await outboxOf(sites, moves);
+    const engine = engineOn({ status: () => 'Committed', utxos: () => [], issue: refusedByNode });
+    await settle(engine, outbox);
+    await settle(engine, outbox);
+    expect((await outbox.list()).map((e) => [e.txID, e.ran])).toEqual([[sites.txID, true]]);
+  });
+
   it('is let go a week after it was signed, unless it ran; a tx kept in the way is never let go by age', async () => {
     const young = { ...siteEntry([shared], [], true), createdAt: Date.now() - WEEK + 60_000 };
     const old = { ...siteEntry([utxo(8_000_000n, makeOwners([ewoq.shortId, stranger.shortId], 2))], [], true), createdAt: 0 };
