@@ -123,7 +123,8 @@ export const GROWTH_ALLOWED = 0.1;
  * judged by what the user signed for (a refusal of it was answered as sent) and a site's X-Chain tx
  * checked against the chain's form rules before the user is asked (+1.2 KB) took it to 839.3 KB:
  * the limit to 840 KB. A refused site tx that no send can take the place of kept and watched, so a
- * run of it is listed, and a site's export that ran told to the next send (+0.7 KB), took it to 840.0 KB: the limit to 841 KB. Of the background's 360 KB, 100 KB are libraries
+ * run of it is listed, and a site's export that ran told to the next send (+0.7 KB), took it to
+ * 840.0 KB: the limit to 841 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
