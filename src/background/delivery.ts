@@ -208,7 +208,7 @@ export class Delivery {
     const outbox = await this.outboxOf(presetId, accountId);
     const entries = await outbox.list();
     try {
-      const replaced = replacedByTx(entries.filter((e) => e.txID !== signed.txID), signed.chain, spends);
+      const replaced = replacedByTx(entries, signed.chain, spends);
       if (replaced.length > 0) await outbox.markReplaced(replaced, signed.txID);
     } catch {
       // Damaged storage: the refused send stays unmarked, and is followed as before.
@@ -306,10 +306,9 @@ export class Delivery {
     if (chain === 'C') return;
     const ctx = await this.approvedOn(accountId, networkId);
     const { replaced } = await this.beforeSending(ctx, chain, decodeChainTx(chain, signedBytes));
-    // Not the tx itself: a refused one signed again (the same bytes, signing being deterministic)
-    // that the site then sends must be listed once it runs, not taken for its own successor.
-    const others = replaced.filter((r) => r !== txID);
-    if (txID !== undefined && others.length > 0) await (await this.engines.outbox(ctx.preset, ctx.account.id)).markReplaced(others, txID);
+    // A refused one signed again (the same bytes: signing is deterministic) is not marked its own
+    // successor (Outbox.markReplaced): sent by the site, it is listed once it runs.
+    if (txID !== undefined && replaced.length > 0) await (await this.engines.outbox(ctx.preset, ctx.account.id)).markReplaced(replaced, txID);
   }
 
   /** The account on the selected network, when it is still `networkId` (the one a site's request was approved on). */

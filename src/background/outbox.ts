@@ -81,7 +81,7 @@ export class Outbox {
     return this.change((all) => (allowed?.(), [...markReplaced(all.filter((e) => e.txID !== entry.txID), replaces, entry.txID), entry]));
   }
 
-  /** Marks the entries `replaced` (those still here) as replaced by `by`, a tx kept elsewhere (a move's export). */
+  /** Marks the entries `replaced` (those still here, but `by`) as replaced by `by`: a tx kept elsewhere (a move's export), or one a site sends itself. */
   markReplaced(replaced: readonly string[], by: string): Promise<void> {
     return this.change((all) => markReplaced(all, replaced, by));
   }
@@ -174,8 +174,12 @@ export function watchedNow(e: Partial<OutboxEntry> | undefined): boolean {
   }
 }
 
+/**
+ * `all` with the entries `replaced` marked replaced by `by`; never `by` itself (the same bytes
+ * signed or sent again share every input with themselves, and are not their own successor).
+ */
 function markReplaced(all: OutboxEntry[], replaced: readonly string[], by: string): OutboxEntry[] {
-  return all.map((e) => (replaced.includes(e.txID) ? { ...e, replacedBy: by } : e));
+  return all.map((e) => (e.txID !== by && replaced.includes(e.txID) ? { ...e, replacedBy: by } : e));
 }
 
 export function outboxEntry(chain: ChainAlias, txID: string, signedBytes: Uint8Array, item: ActivityItem, selectable?: readonly SelectableInput[]): OutboxEntry {

@@ -146,6 +146,15 @@ describe('a refused site tx kept only to be watched', () => {
     expect(await sendsInTheWay(local, ['k'])).toEqual([inTheWay.txID]);
   });
 
+  it('the same bytes signed again (a site sending them itself) are never marked their own successor; another tx spending its UTXO is', async () => {
+    const entry = siteEntry([shared], [], true);
+    const outbox = await outboxOf(entry);
+    await outbox.markReplaced([entry.txID], entry.txID);
+    expect(await outbox.list()).toEqual([entry]);
+    await outbox.markReplaced([entry.txID], 'a retry');
+    expect(await outbox.list()).toEqual([{ ...entry, replacedBy: 'a retry' }]);
+  });
+
   it('taken by the node, then called failed while what it spends is unspent: kept voided and watched, not dropped', async () => {
     const entry = siteEntry([shared], []);
     const outbox = await outboxOf(entry);
