@@ -2,11 +2,11 @@
 // field, and one checker per kind of field (strings, amounts, IDs, addresses, owner sets, URLs).
 // Each returns the clean value or throws ValidationError naming the field; none repeats the value.
 import { toHex } from '../core/bytes.js';
+import { MAX_MEMO_SIZE } from '../core/codec/avm-rules.js';
 import { parseUtxoId } from '../core/codec/ids.js';
 import { parseAddress, parseId } from '../core/encoding.js';
 import { ValidationError, WalletError } from '../core/errors.js';
 import { parseEvmAddress } from '../core/evm-address.js';
-import { MAX_MEMO_SIZE } from '../core/tx/context.js';
 import type { Amount, ChainName, OwnerSet } from './messages.js';
 
 export const MAX_PASSWORD_LENGTH = 1024;

@@ -1,9 +1,9 @@
 // The X-Chain's syntactic rules that a tx a site hands the wallet must pass before the user is asked
 // (what the node's syntactic check refuses first): its transferable inputs and outputs as on the
-// P-Chain (checkInputs, checkOutputs in pvm-rules.ts), a memo within bounds, and an import or export
+// P-Chain (checkInputs, checkOutputs in transfer-rules.ts), a memo within bounds, and an import or export
 // that moves something. An asset's creation and an operation's own rules are left to the node.
 import { ValidationError } from '../errors.js';
-import { checkInputs, checkOutputs } from './pvm-rules.js';
+import { checkInputs, checkOutputs } from './transfer-rules.js';
 import type { XTx } from './types.js';
 
 /** The most bytes an X-Chain tx's memo may hold. */

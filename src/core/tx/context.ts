@@ -33,7 +33,6 @@ export function chainIdOf(ctx: Pick<ChainContext, 'xChainID' | 'pChainID' | 'cCh
 export const MAX_XP_TX_SIZE = 64 * 1024;
 /** Signed C-Chain atomic txs above this size are refused by the mempool. */
 export const MAX_ATOMIC_TX_SIZE = 40 * 1024;
-export { MAX_MEMO_SIZE } from '../codec/avm-rules.js';
 export const MAX_NFT_PAYLOAD = 1024;
 
 /** An owner set: sorted, de-duplicated addresses; threshold within range. */

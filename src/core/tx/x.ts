@@ -1,6 +1,7 @@
 // X-Chain transaction builders: sends, asset creation, mints, NFTs, and cross-chain moves
 // (layouts, rules and where outputs land: docs/protocol.md §X).
 import { type Bytes, toHex } from '../bytes.js';
+import { MAX_MEMO_SIZE } from '../codec/avm-rules.js';
 import { utxoId } from '../codec/ids.js';
 import { MAX_U64 } from '../codec/io.js';
 import { sortOperations, sortOutputs, sortTransferableInputs, sortTransferableOutputs } from '../codec/rules.js';
@@ -22,7 +23,7 @@ import type {
 } from '../codec/types.js';
 import { checkPositive, InsufficientFundsError, TxTooLargeError, ValidationError } from '../errors.js';
 import { built, type BuiltTx } from './built.js';
-import { type ChainContext, chainIdOf, MAX_MEMO_SIZE, MAX_NFT_PAYLOAD, MAX_XP_TX_SIZE, transferOutput } from './context.js';
+import { type ChainContext, chainIdOf, MAX_NFT_PAYLOAD, MAX_XP_TX_SIZE, transferOutput } from './context.js';
 import { fundFor, type Funding } from './fund.js';
 import { type OwnedAddresses, signingIndices, type SpendableUtxo, sumByAsset, toTransferableInput } from './utxos.js';
 
