@@ -16,7 +16,7 @@ import { evmTxNonce } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity, decideItem } from './account-cache.js';
 import type { AccountContext, AccountEngines } from './account-engines.js';
-import { keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, spendsOwnFunds, waitingEntry } from './outbox.js';
+import { isMovesExport, keptInTheWay, nextTakesItsPlace, type Outbox, type OutboxEntry, outboxEntry, spendsOwnFunds, waitingEntry } from './outbox.js';
 import { LINE_WAITS, NonceLine } from './nonce-line.js';
 import { sendOnce } from './outbox-send.js';
 import { evmFeeCharged } from './evm-fee.js';
@@ -193,9 +193,10 @@ export class Delivery {
   /**
    * Before a move's export (src/background/transfer-runner.ts) can reach the node. From X or P, as
    * before a send: a refused or kept tx on its chain that ran, or may have, stops it; and it must
-   * take the place of every failed move's export kept in the way (spend one of its inputs), or it
-   * is not sent, so a retried move and the first can never both run (a node hiding those inputs
-   * from the selection cannot get round it). Then the refused sends it conflicts with, and the
+   * take the place of every export kept in the way (spend one of its inputs), or it is not sent, so
+   * a retried move and the first can never both run (a node hiding those inputs from the selection
+   * cannot get round it). A site's refused export counts too: a user who saw it refused may move
+   * the funds themselves, and the two must not both run. Then the refused sends it conflicts with, and the
    * undecided ones whose funds it spends too, are marked replaced by it, so that once it is
    * accepted they are settled instead of showing as "may have gone through"; a failure there only loses that.
    */
@@ -249,9 +250,9 @@ export class Delivery {
     const { activity } = await this.caches.get(preset.id, account.id);
     const outbox = await this.engines.outbox(preset, account.id);
     const successor = await withSuccessorsAsked(engine, await outbox.list(), successors(activity, await this.moves(preset, account.id).catch(() => [])));
-    const list = async (item: ActivityItem) => {
+    const list = async (item: ActivityItem, e: OutboxEntry) => {
       // A failed move's kept export that ran, or may have: its move is told (TransferJournal.keptExportSeen).
-      if (item.kind === 'export') await this.keptExportSeen(preset, account.id, item.txID, item.status === 'accepted' ? 'accepted' : 'unclear');
+      if (isMovesExport(e)) await this.keptExportSeen(preset, account.id, item.txID, item.status === 'accepted' ? 'accepted' : 'unclear');
       await this.caches.update(preset.id, account.id, (c) => {
         const known = c.activity.find((a) => a.txID === item.txID);
         if (!known) addActivity(c, item);
@@ -260,7 +261,7 @@ export class Delivery {
       });
     };
     const replaced = async (e: OutboxEntry) => {
-      if (e.item.kind === 'export') await this.keptExportSeen(preset, account.id, e.txID, 'replaced');
+      if (isMovesExport(e)) await this.keptExportSeen(preset, account.id, e.txID, 'replaced');
       // One Activity lists (taken back, or refused and found "may have gone through"): its place taken, it never ran.
       await this.caches.update(preset.id, account.id, (c) => {
         const known = c.activity.find((a) => a.txID === e.txID && a.status === 'pending');

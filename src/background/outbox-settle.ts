@@ -3,7 +3,7 @@
 // until they ran or a rival took their place.
 import { fromHex } from '../core/bytes.js';
 import { isEvmHash, pClock, type TxFate, type WalletEngine } from '../core/engine.js';
-import { evmNonceOf, exportNonces, keptInTheWay, keptWhenRefused, nonceReader, type Outbox, rivalsOf, type Successor, watchedNow } from './outbox.js';
+import { evmNonceOf, exportNonces, isMovesExport, keptInTheWay, keptWhenRefused, nonceReader, type Outbox, rivalsOf, type Successor, watchedNow } from './outbox.js';
 
 /**
  * An undecided entry is given up after a week: its activity item stays (an X/P entry stays too,
@@ -82,8 +82,7 @@ export async function settleOutbox(
           if (!entry.ran) ran.push(entry.txID);
           // A send (a site's export too) stays until the next send is told (settleRefused); a move's
           // export (no site's record: Delivery.keepFailedExport) is told to its move (keptExportSeen).
-          const movesExport = entry.item.kind === 'export' && entry.selectable === undefined;
-          if (!entry.ran || !movesExport) ranKept.add(entry.txID);
+          if (!entry.ran || !isMovesExport(entry)) ranKept.add(entry.txID);
         } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'accepted') {
           settled.set(entry.txID, 'replaced');
         } else if (fate === 'inputs-spent' && entry.replacedBy !== undefined && successor(entry.replacedBy) === 'moving') {

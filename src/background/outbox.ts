@@ -215,6 +215,12 @@ export const keptInTheWay = (e: Kept): boolean => keptAs(e) === 'in-the-way';
  */
 export const watchedOnly = (e: Kept): boolean => keptAs(e) === 'watched';
 
+/**
+ * Whether kept entry `e` is a failed move's export (Delivery.keepFailedExport): an export without a
+ * site's record (`selectable`). Its move is told what became of it (TransferJournal.keptExportSeen).
+ */
+export const isMovesExport = (e: Pick<OutboxEntry, 'item' | 'selectable'>): boolean => e.item.kind === 'export' && e.selectable === undefined;
+
 /** Whether a refused (or failed) X/P tx stays in the outbox, voided: in the way of later sends, or only watched. */
 export const keptWhenRefused = (e: Kept): boolean => keptAs(e) !== undefined;
 

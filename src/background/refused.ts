@@ -59,7 +59,7 @@ export async function settleRefused(
   outbox: Outbox,
   chain: ChainAlias,
   evm: boolean,
-  list: (item: ActivityItem) => Promise<void>,
+  list: (item: ActivityItem, e: OutboxEntry) => Promise<void>,
   successor: (txID: string) => Successor,
   replaced: (e: OutboxEntry) => Promise<void> = async () => undefined,
 ): Promise<OutboxEntry[]> {
@@ -84,7 +84,7 @@ export async function settleRefused(
     if (fate === 'accepted' && !(placeTaken && !evm)) {
       // One taken back (Outbox.holdTakenBack) was never taken for refused: listed as run, no send stopped.
       if (!e.takenBack) ran.push(e.txID);
-      await list({ ...e.item, status: 'accepted' });
+      await list({ ...e.item, status: 'accepted' }, e);
       await outbox.remove(e.txID);
     } else if ((fate === 'inputs-spent' || fate === 'accepted') && placeTaken) {
       // (Its item, if Activity lists it, is failed: `replaced`.)
@@ -97,7 +97,7 @@ export async function settleRefused(
     } else if (fate === 'inputs-spent' || fate === 'processing') {
       if (!e.surfaced) {
         unclear.push(e.txID);
-        await list({ ...e.item, checking: true });
+        await list({ ...e.item, checking: true }, e);
         await outbox.update(e.txID, (x) => ({ ...x, surfaced: true }));
       }
       // Listed once, but an EVM one the node holds can still run: still in the way of a send at another nonce.

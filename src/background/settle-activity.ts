@@ -6,7 +6,7 @@ import { getTx } from '../core/node.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { type AccountCache, addActivity, decideItem } from './account-cache.js';
 import { evmFeeCharged } from './evm-fee.js';
-import { keptInTheWay, type Outbox, outboxEntry } from './outbox.js';
+import { isMovesExport, keptInTheWay, type Outbox, outboxEntry } from './outbox.js';
 import { settleOutbox } from './outbox-settle.js';
 import { successors, withSuccessorsAsked } from './refused.js';
 import type { StakeBook } from './stake-book.js';
@@ -56,7 +56,7 @@ export async function settleActivity(
       // A refused tx listed again: it ran after all, or may have (followed as unclear).
       const fate = e.voided ? settled.get(e.txID) : undefined;
       // A failed move's kept export that ran, may have, or can no longer: its move is told (TransferJournal.keptExportSeen).
-      if (e.item.kind === 'export' && (fate === 'accepted' || fate === 'unclear' || fate === 'replaced')) await keptExportSeen(e.txID, fate);
+      if (isMovesExport(e) && (fate === 'accepted' || fate === 'unclear' || fate === 'replaced')) await keptExportSeen(e.txID, fate);
       if (fate !== 'accepted' && fate !== 'unclear') continue;
       const known = cache.activity.find((a) => a.txID === e.txID);
       // One listed as failed (the node's word, kept: keptWhenRefused in src/background/outbox.ts) is corrected.
