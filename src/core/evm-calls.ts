@@ -91,9 +91,38 @@ export function isPermitType(primaryType: string): boolean {
 }
 
 interface Typed {
+  types: Readonly<Record<string, readonly { name: string; type: string }[]>>;
   domain: Record<string, unknown>;
   primaryType: string;
   message: Record<string, unknown>;
+}
+
+/**
+ * Of struct `value` of type `typeName`, only the fields its type declares: those the signature
+ * covers. A field the types leave out (a decoy `allowed: false` beside an unlimited `value`, say)
+ * must never decide what the permit is shown to grant.
+ */
+function declared(typed: Typed, typeName: string, value: unknown): Record<string, unknown> {
+  const fields = typed.types[typeName];
+  if (!Array.isArray(fields)) throw new Error('an undeclared type');
+  const v = obj(value);
+  return Object.fromEntries(fields.filter((f) => Object.hasOwn(v, f.name)).map((f) => [f.name, v[f.name]]));
+}
+
+/** The struct type of field `name` of `typeName` (an array's element type), as declared. */
+function fieldType(typed: Typed, typeName: string, name: string): string {
+  const type = typed.types[typeName]?.find((f) => f.name === name)?.type;
+  if (type === undefined) throw new Error('an undeclared field');
+  return type.replace(/\[\]$/, '');
+}
+
+/** Field `name` of `parent` (of type `parentType`): one struct, or (`many`) a list of them, each cut to its declared fields. */
+function structs(typed: Typed, parentType: string, parent: Record<string, unknown>, name: string, many: boolean): Record<string, unknown>[] {
+  const type = fieldType(typed, parentType, name);
+  const v = parent[name];
+  if (!many) return [declared(typed, type, v)];
+  if (!Array.isArray(v)) throw new Error('not a list');
+  return v.map((x) => declared(typed, type, x));
 }
 
 function addr(v: unknown): string {
@@ -121,7 +150,7 @@ function obj(v: unknown): Record<string, unknown> {
  */
 export function decodeTypedPermit(typed: Typed): TypedPermit | undefined {
   try {
-    const m = typed.message;
+    const m = declared(typed, typed.primaryType, typed.message);
     const verifier = addr(typed.domain['verifyingContract']);
     const isPermit2 = verifier.toLowerCase() === PERMIT2_ADDRESS.toLowerCase();
     switch (typed.primaryType) {
@@ -137,7 +166,7 @@ export function decodeTypedPermit(typed: Typed): TypedPermit | undefined {
       case 'PermitSingle':
       case 'PermitBatch': {
         if (!isPermit2) return undefined;
-        const details = typed.primaryType === 'PermitSingle' ? [obj(m['details'])] : (m['details'] as unknown[]).map(obj);
+        const details = structs(typed, typed.primaryType, m, 'details', typed.primaryType === 'PermitBatch');
         const grants = details.map((d) => ({ token: addr(d['token']), amount: num(d['amount']), expiration: num(d['expiration']) }));
         return { kind: 'permit2-allowance', spender: addr(m['spender']), deadline: num(m['sigDeadline']), verifier, grants };
       }
@@ -147,7 +176,7 @@ export function decodeTypedPermit(typed: Typed): TypedPermit | undefined {
       case 'PermitBatchWitnessTransferFrom': {
         if (!isPermit2) return undefined;
         // The witness is the spending contract's own data (an order): shown raw, it grants nothing more.
-        const permitted = !typed.primaryType.startsWith('PermitBatch') ? [obj(m['permitted'])] : (m['permitted'] as unknown[]).map(obj);
+        const permitted = structs(typed, typed.primaryType, m, 'permitted', typed.primaryType.startsWith('PermitBatch'));
         const grants = permitted.map((p) => ({ token: addr(p['token']), amount: num(p['amount']) }));
         return { kind: 'permit2-transfer', spender: addr(m['spender']), deadline: num(m['deadline']), verifier, grants };
       }

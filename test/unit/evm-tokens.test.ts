@@ -82,20 +82,71 @@ describe('decoded calls and permits', () => {
     expect(decodeTokenCall(permit2Approve)).toEqual({ kind: 'permit2Approve', token: TOKEN, spender: B, amount: (1n << 160n) - 1n, expiration: 1_900_000_000n });
   });
 
+  const PERMIT_TYPES = {
+    Permit: [
+      { name: 'owner', type: 'address' },
+      { name: 'spender', type: 'address' },
+      { name: 'value', type: 'uint256' },
+      { name: 'nonce', type: 'uint256' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+  };
+
   it('EIP-2612 and Permit2 permits: spender, amounts, deadline; a Permit on the Permit2 contract, or junk, is not one', () => {
-    const eip2612 = { domain: { verifyingContract: TOKEN }, primaryType: 'Permit', message: { owner: ME, spender: B, value: '4000000', nonce: '0', deadline: '1900000000' } };
+    const eip2612 = { types: PERMIT_TYPES, domain: { verifyingContract: TOKEN }, primaryType: 'Permit', message: { owner: ME, spender: B, value: '4000000', nonce: '0', deadline: '1900000000' } };
     expect(decodeTypedPermit(eip2612)).toEqual({ kind: 'eip2612', spender: B, owner: ME, deadline: 1_900_000_000n, verifier: TOKEN, grants: [{ token: TOKEN, amount: 4_000_000n }] });
     const single = {
+      types: {
+        PermitSingle: [{ name: 'details', type: 'PermitDetails' }, { name: 'spender', type: 'address' }, { name: 'sigDeadline', type: 'uint256' }],
+        PermitDetails: [{ name: 'token', type: 'address' }, { name: 'amount', type: 'uint160' }, { name: 'expiration', type: 'uint48' }, { name: 'nonce', type: 'uint48' }],
+      },
       domain: { verifyingContract: PERMIT2_ADDRESS.toLowerCase() },
       primaryType: 'PermitSingle',
       message: { details: { token: TOKEN, amount: '0xffffffffffffffffffffffffffffffffffffffff', expiration: 1_900_000_000, nonce: 0 }, spender: A, sigDeadline: '1800000000' },
     };
     expect(decodeTypedPermit(single)).toEqual({ kind: 'permit2-allowance', spender: A, deadline: 1_800_000_000n, verifier: PERMIT2_ADDRESS, grants: [{ token: TOKEN, amount: (1n << 160n) - 1n, expiration: 1_900_000_000n }] });
-    const batch = { domain: { verifyingContract: PERMIT2_ADDRESS }, primaryType: 'PermitBatchTransferFrom', message: { permitted: [{ token: TOKEN, amount: '5' }, { token: B, amount: '6' }], spender: A, nonce: '1', deadline: '9' } };
+    const batch = {
+      types: {
+        PermitBatchTransferFrom: [{ name: 'permitted', type: 'TokenPermissions[]' }, { name: 'spender', type: 'address' }, { name: 'nonce', type: 'uint256' }, { name: 'deadline', type: 'uint256' }],
+        TokenPermissions: [{ name: 'token', type: 'address' }, { name: 'amount', type: 'uint256' }],
+      },
+      domain: { verifyingContract: PERMIT2_ADDRESS },
+      primaryType: 'PermitBatchTransferFrom',
+      message: { permitted: [{ token: TOKEN, amount: '5' }, { token: B, amount: '6' }], spender: A, nonce: '1', deadline: '9' },
+    };
     expect(decodeTypedPermit(batch)?.grants).toEqual([{ token: TOKEN, amount: 5n }, { token: B, amount: 6n }]);
     expect(decodeTypedPermit({ ...eip2612, domain: { verifyingContract: PERMIT2_ADDRESS } })).toBeUndefined();
     expect(decodeTypedPermit({ ...eip2612, message: { ...eip2612.message, value: '-1' } })).toBeUndefined();
     expect(decodeTypedPermit({ ...eip2612, primaryType: 'Order' })).toBeUndefined();
+  });
+
+  it('a permit is read from the fields its types declare (those signed): undeclared decoys decide nothing', () => {
+    const unlimited = (1n << 256n) - 1n;
+    // An unlimited EIP-2612 permit dressed up with DAI's fields, which its types leave out (so the signature does not cover them).
+    const decoyed = { types: PERMIT_TYPES, domain: { verifyingContract: TOKEN }, primaryType: 'Permit', message: { owner: ME, spender: B, value: unlimited.toString(), nonce: '0', deadline: '1900000000', holder: ME, allowed: false, expiry: '0' } };
+    expect(decodeTypedPermit(decoyed)?.grants).toEqual([{ token: TOKEN, amount: unlimited }]);
+    // DAI's own permit declares them: read as DAI's.
+    const dai = {
+      types: { Permit: [{ name: 'holder', type: 'address' }, { name: 'spender', type: 'address' }, { name: 'nonce', type: 'uint256' }, { name: 'expiry', type: 'uint256' }, { name: 'allowed', type: 'bool' }] },
+      domain: { verifyingContract: TOKEN },
+      primaryType: 'Permit',
+      message: { holder: ME, spender: B, nonce: '0', expiry: '0', allowed: true },
+    };
+    expect(decodeTypedPermit(dai)).toMatchObject({ owner: ME, deadline: unlimited, grants: [{ token: TOKEN, amount: unlimited }] });
+    // A nested struct's decoy: Permit2's details read by their declared type only.
+    const single = {
+      types: {
+        PermitSingle: [{ name: 'details', type: 'PermitDetails' }, { name: 'spender', type: 'address' }, { name: 'sigDeadline', type: 'uint256' }],
+        PermitDetails: [{ name: 'token', type: 'address' }, { name: 'amount', type: 'uint160' }, { name: 'expiration', type: 'uint48' }, { name: 'nonce', type: 'uint48' }],
+      },
+      domain: { verifyingContract: PERMIT2_ADDRESS },
+      primaryType: 'PermitSingle',
+      message: { details: { token: TOKEN, amount: '7', expiration: 1, nonce: 0 }, spender: A, sigDeadline: '1' },
+    };
+    expect(decodeTypedPermit(single)?.grants).toEqual([{ token: TOKEN, amount: 7n, expiration: 1n }]);
+    // Types without the primary type, or a field's struct type left undeclared: not read as a permit.
+    expect(decodeTypedPermit({ ...decoyed, types: {} })).toBeUndefined();
+    expect(decodeTypedPermit({ ...single, types: { PermitSingle: single.types.PermitSingle } })).toBeUndefined();
   });
 });
 
