@@ -280,7 +280,7 @@ export function SummaryDetails({ summary }: { summary: ApprovalSummary }) {
       return (
         <div class="stack" data-testid="connect-summary">
           <p>
-            Connect to this wallet with the account <strong data-testid="connect-account">{summary.accountName}</strong>. The site will see these addresses:
+            Connect to this wallet with the account <strong data-testid="connect-account">{summary.accountName}</strong>. The site will see its name and these addresses:
           </p>
           <ul class="plain-list">
             {summary.accounts.map((a) => (

@@ -12,10 +12,12 @@ import { approval, connect, queue } from './approval-fixtures.js';
 afterEach(cleanup);
 
 describe('approval window: connect, messages and chains', () => {
-  it('connect shows the account and the addresses the site would see', async () => {
+  it('connect shows the account and what the site would see of it: its name and addresses', async () => {
     renderWith(queue([approval(1, connect([C_ADDR, X_ADDR, P_ADDR]), { method: 'eth_requestAccounts' })]), <ApprovalWindow armMs={0} close={() => undefined} />);
     const view = await screen.findByTestId('connect-summary');
     expect(screen.getByTestId('connect-account').textContent).toBe('Account 1');
+    // avalanche_getAccounts answers with the account's name too (site-avalanche.ts): said here.
+    expect(view.textContent).toContain('The site will see its name and these addresses');
     expect(within(view).getAllByRole('listitem').map((li) => li.textContent)).toEqual([C_ADDR, X_ADDR, P_ADDR]);
     expect(screen.getByText('Connection request')).toBeTruthy();
     expect(screen.queryByTestId('frame-origin')).toBeNull();
