@@ -98,7 +98,9 @@ export class ProviderService {
       return { ok: false, error: { code: Code.limitExceeded, message: `at most ${MAX_RUNNING_PER_SITE} requests of one site, or of one page's frames, may run at once` } };
     }
     for (const k of new Set(keys)) this.#runningPerSite.set(k, (this.#runningPerSite.get(k) ?? 0) + 1);
-    const answer = this.run(call).then(
+    // A site's request is never the user's activity, but it finds a wallet idle past its lock
+    // locked (the alarm may not have run yet): it is answered as the locked wallet it is.
+    const answer = this.lockIfIdle().then(() => this.run(call)).then(
       (result): ProviderResponse => ({ ok: true, result }),
       (e: unknown): ProviderResponse => ({ ok: false, error: providerErrorInfo(e, call.method, this.deps.log) }),
     );
@@ -162,6 +164,10 @@ export class ProviderService {
   /** What a site sees of the wallet; the lock state only once it is connected. */
   siteState(site: Site): Promise<ProviderState> {
     return this.conn.siteState(site);
+  }
+
+  private async lockIfIdle(): Promise<void> {
+    if (this.deps.session.isUnlocked()) await this.deps.session.checkIdle();
   }
 
   private async run(call: Call): Promise<unknown> {

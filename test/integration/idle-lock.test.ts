@@ -54,6 +54,24 @@ describe('the idle lock and a page that keeps asking', () => {
     expect(bg.session.isUnlocked()).toBe(false);
   });
 
+  it("a connected site's request after the idle minute, before the worker's alarm, finds the wallet locked and sees no account", async () => {
+    const { bg, clock, fromPage } = await setup();
+    const site = 'https://reader.example';
+    const connecting = bg.provider.handle({ channel: PROVIDER_CHANNEL, requestId: 'connect', method: 'eth_requestAccounts', params: [] }, { origin: site });
+    await expect.poll(async () => (await bg.approvals.list()).length).toBe(1);
+    await bg.approvals.decide((await bg.approvals.list())[0]!.id, true);
+    const connected = await connecting;
+    expect(connected.ok && (connected.result as string[]).length).toBe(1);
+    const accounts = () => bg.provider.handle({ channel: PROVIDER_CHANNEL, requestId: `accounts${clock.t}`, method: 'eth_accounts', params: [] }, { origin: site });
+    clock.t += 30_000;
+    await fromPage('eth_chainId', site);
+    expect(await accounts()).toEqual(connected);
+    clock.t += 31_000;
+    // No alarm has run: the site's own request finds the minute gone (and never counts as activity).
+    expect(await accounts()).toEqual({ ok: true, result: [] });
+    expect(bg.session.isUnlocked()).toBe(false);
+  });
+
   it('the user clicking in the popup (a request that is not a poll) keeps it unlocked past the minute', async () => {
     const { bg, clock, fromExtension } = await setup();
     const start = clock.t;
