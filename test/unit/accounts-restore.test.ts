@@ -7,9 +7,10 @@ import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
 import { createWallet } from '../../src/background/services/index.js';
 import { foundAccounts } from '../../src/background/services/accounts-found.js';
+import { keyWallet, shortIdOfSecret } from '../../src/background/services/accounts-restore.js';
 import { toHex } from '../../src/core/bytes.js';
 import { formatPrivateKey } from '../../src/core/encoding.js';
-import { deriveEvmKey, deriveXpKey, generateMnemonic, HdRoot, mnemonicToSeed } from '../../src/core/keys.js';
+import { deriveEvmKey, deriveXpKey, generateMnemonic, HdRoot, keyPairFromSecret, mnemonicToSeed } from '../../src/core/keys.js';
 import { refusedRestore } from './wallet-service-test-kit.js';
 
 const PASSWORD = 'long enough';
@@ -316,5 +317,22 @@ describe('changing the password', () => {
     await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
     await wallet.accounts.walletLock();
     await expect(wallet.accounts.walletUnlock({ password: 'not the one' })).rejects.toMatchObject({ code: 'wrong-password', field: 'password' });
+  });
+});
+
+describe('a private key handled as bytes', () => {
+  it('a wallet made from one keeps it as hex only: the parsed bytes are wiped', () => {
+    const secret = new Uint8Array(32).fill(0x78);
+    const made = keyWallet(secret, 'Key');
+    expect(made.secrets.importedKeys[0]!.secretHex).toBe('78'.repeat(32));
+    expect(secret.every((b) => b === 0)).toBe(true);
+  });
+
+  it("its address body is the same from bytes or from the vault's hex, and the caller's bytes are left as they were", () => {
+    const secret = new Uint8Array(32).fill(0x78);
+    const fromBytes = shortIdOfSecret(secret);
+    expect(fromBytes).toBe(toHex(keyPairFromSecret(secret).shortId));
+    expect(shortIdOfSecret('78'.repeat(32))).toBe(fromBytes);
+    expect(toHex(secret)).toBe('78'.repeat(32));
   });
 });

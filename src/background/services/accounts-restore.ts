@@ -3,9 +3,9 @@
 // phrase's accounts were used, and the refusal that names that loss. Apart from accounts.ts so the
 // service keeps to the vault's changes.
 import { sha256 } from '@noble/hashes/sha2.js';
-import { concatBytes, toHex, type Bytes, utf8 } from '../../core/bytes.js';
+import { concatBytes, fromHex, toHex, type Bytes, utf8 } from '../../core/bytes.js';
 import { FormatError, ValidationError, WalletError } from '../../core/errors.js';
-import { deriveXpKey, HdRoot, mnemonicToSeed, parseSecretKey, wipe } from '../../core/keys.js';
+import { deriveXpKey, HdRoot, keyPairFromSecret, mnemonicToSeed, parseSecretKey, wipe } from '../../core/keys.js';
 import { MAX_LOSS_NAME_LENGTH, RESTORE_WOULD_DROP, type RestoreLoss } from '../../shared/messages.js';
 import { entryJournalKey, entryOutboxKey, perChainsKeys } from '../account-cache.js';
 import { sendsInTheWay } from '../outbox.js';
@@ -121,7 +121,24 @@ export function parseKey(text: string): Bytes {
 /** A vault of one private key, and its account. */
 export function keyWallet(secret: Bytes, name: string): { accounts: AccountRecord[]; secrets: NewVaultSecrets } {
   const keyId = newId();
-  return { accounts: [{ id: newId(), name, kind: 'imported', keyId }], secrets: { importedKeys: [{ id: keyId, name, secretHex: toHex(secret) }] } };
+  const secretHex = toHex(secret);
+  // Kept as the vault keeps it (hex) from here: the parsed bytes are not left behind.
+  wipe(secret);
+  return { accounts: [{ id: newId(), name, kind: 'imported', keyId }], secrets: { importedKeys: [{ id: keyId, name, secretHex }] } };
+}
+
+/**
+ * The address body (short ID, hex) of private key `secret` (bytes, or hex as the vault keeps it),
+ * every copy of it made here wiped at once.
+ */
+export function shortIdOfSecret(secret: Bytes | string): string {
+  const bytes = typeof secret === 'string' ? fromHex(secret) : secret;
+  const pair = keyPairFromSecret(bytes);
+  try {
+    return toHex(pair.shortId);
+  } finally {
+    wipe(pair.secret, typeof secret === 'string' ? bytes : undefined);
+  }
 }
 
 /**

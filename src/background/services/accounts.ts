@@ -3,10 +3,10 @@
 // that name its keys are two storage writes: each change orders them so that a stop between the two
 // leaves nothing unusable, and an unlock brings the settings back in line with the vault
 // (SettingsStore.reconcile) whatever happened before. What a restore reads first: accounts-restore.ts.
-import { fromHex, toHex, type Bytes } from '../../core/bytes.js';
+import { toHex, type Bytes } from '../../core/bytes.js';
 import { formatPrivateKey } from '../../core/encoding.js';
 import { ValidationError, WalletError } from '../../core/errors.js';
-import { generateMnemonic, keyPairFromSecret, normalizeMnemonic, wipe, type KeyPair } from '../../core/keys.js';
+import { generateMnemonic, normalizeMnemonic, wipe, type KeyPair } from '../../core/keys.js';
 import { type RequestParams as P, type BalancesView, type RestoreResult, type Selection, type WalletStatus } from '../../shared/messages.js';
 import { accountStorageKeys, hiddenAssetsKey, listedKeyCounts, perChainsKeys, tokensKey } from '../account-cache.js';
 import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
@@ -18,7 +18,7 @@ import type { Session } from '../session.js';
 import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
-import { keyWallet, parseKey, phraseTag, phraseTagOf, RestoreWouldDropError, restoreLoss, usedAccounts, vaultLoss } from './accounts-restore.js';
+import { keyWallet, parseKey, phraseTag, shortIdOfSecret, phraseTagOf, RestoreWouldDropError, restoreLoss, usedAccounts, vaultLoss } from './accounts-restore.js';
 import type { NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
@@ -301,7 +301,15 @@ export class AccountsService {
 
   private async importKey(p: P<'accounts.importKey'>) {
     const secret = parseKey(p.privateKey);
-    const shortId = toHex(keyPairFromSecret(secret).shortId);
+    try {
+      return await this.importParsedKey(p, secret);
+    } finally {
+      wipe(secret);
+    }
+  }
+
+  private async importParsedKey(p: P<'accounts.importKey'>, secret: Bytes) {
+    const shortId = shortIdOfSecret(secret);
     // One of the phrase's own keys (any address an account lists) would be a second account on
     // those addresses, with its own outbox and nonce line: refused.
     const settings = await this.settings.read();
@@ -312,7 +320,7 @@ export class AccountsService {
     // stored without its account (stopped between the two writes) gets its account now.
     let record: Extract<AccountRecord, { kind: 'imported' }> = { id: newId(), name: p.name, kind: 'imported', keyId: newId() };
     const s = await this.session.modify(async (secrets, write) => {
-      const stored = secrets.importedKeys.find((k) => toHex(keyPairFromSecret(fromHex(k.secretHex)).shortId) === shortId);
+      const stored = secrets.importedKeys.find((k) => shortIdOfSecret(k.secretHex) === shortId);
       if (stored) record = { ...record, keyId: stored.id };
       else await write({ ...secrets, importedKeys: [...secrets.importedKeys, { id: record.keyId, name: p.name, secretHex: toHex(secret) }] });
       return this.settings.update((s) => {
