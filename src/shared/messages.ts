@@ -271,7 +271,11 @@ export interface WalletRequests extends AssetRequests, TransferRequests, Staking
   'accounts.add': { params: { name: string }; result: AccountView };
   'accounts.importKey': { params: { name: string; privateKey: string }; result: AccountView };
   'accounts.rename': { params: { id: string; name: string }; result: AccountView };
-  'accounts.remove': { params: { id: string }; result: { ok: true } };
+  /**
+   * Removes an account (never the last), the password asked again: an imported one's key leaves the
+   * vault. Refused ('account-busy') while it has sends not decided or moves not finished.
+   */
+  'accounts.remove': { params: { id: string; password: string }; result: { ok: true } };
   'accounts.select': { params: { id: string }; result: WalletStatus };
 
   'networks.list': { params: Record<string, never>; result: { networks: NetworkView[]; selectedId: string } };

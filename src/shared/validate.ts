@@ -227,7 +227,10 @@ export const REQUEST_VALIDATORS: Validators = {
     const f = record(params, '', ['id', 'name']);
     return { id: localId(f.id, 'id'), name: displayName(f.name, 'name') };
   },
-  'accounts.remove': idOnly,
+  'accounts.remove': (params) => {
+    const f = record(params, '', ['id', 'password']);
+    return { id: localId(f.id, 'id'), password: password(f.password, 'password') };
+  },
   'accounts.select': idOnly,
 
   'networks.list': none,

@@ -1,7 +1,7 @@
 // Restores that bring back what the vault alone cannot say (the phrase's other accounts), starting
 // again from a private key, and the keys an import must refuse.
 import { describe, expect, it } from 'vitest';
-import { AccountCaches } from '../../src/background/account-cache.js';
+import { AccountCaches, entryOutboxKey, journalKey, outboxKey, registerChains } from '../../src/background/account-cache.js';
 import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
@@ -58,14 +58,14 @@ describe('restoring a phrase while the node cannot be reached', () => {
     await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
     const removed = await wallet.accounts.accountsAdd({ name: 'Old' });
     const kept = await wallet.accounts.accountsAdd({ name: 'Trading' });
-    await wallet.accounts.accountsRemove({ id: removed.id });
+    await wallet.accounts.accountsRemove({ id: removed.id, password: PASSWORD });
     await wallet.accounts.walletLock();
     await wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
     expect((await wallet.accounts.accountsList()).accounts).toMatchObject([{ name: 'Account 1', index: 0 }, { name: 'Trading', index: 2, xAddress: kept.xAddress }]);
     // A new account takes the next index, never the removed one's keys under a new name.
     expect(await wallet.accounts.accountsAdd({ name: 'New' })).toMatchObject({ index: 3 });
     // Nor one removed past the last kept: restored again, the next index is still past it.
-    await wallet.accounts.accountsRemove({ id: (await wallet.accounts.accountsList()).accounts.find((a) => a.name === 'New')!.id });
+    await wallet.accounts.accountsRemove({ id: (await wallet.accounts.accountsList()).accounts.find((a) => a.name === 'New')!.id, password: 'a new password' });
     await wallet.accounts.walletLock();
     await wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
     expect(await wallet.accounts.accountsAdd({ name: 'Newer' })).toMatchObject({ index: 4 });
@@ -119,7 +119,7 @@ describe('starting again from a private key (a forgotten password)', () => {
     await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
     await wallet.accounts.accountsImportKey({ privateKey: KEY, name: 'Mine' });
     const hd = (await wallet.accounts.accountsList()).accounts.find((a) => a.kind === 'hd')!;
-    await wallet.accounts.accountsRemove({ id: hd.id });
+    await wallet.accounts.accountsRemove({ id: hd.id, password: PASSWORD });
     const again = { password: 'another password', privateKey: KEY, name: 'Mine' };
     const dropped = { code: 'restore-would-drop', restoreLoss: { importedKeys: 1, phraseAccounts: 0, unfinishedTransfers: 0 }, message: expect.stringContaining('the recovery phrase') };
     await expect(wallet.accounts.walletRestore(again)).rejects.toMatchObject(dropped);
@@ -191,7 +191,7 @@ describe('adding an account', () => {
       const imported = await wallet.accounts.accountsImportKey({ privateKey: key, name: `Imported ${index}` });
       await expect(wallet.accounts.accountsAdd({ name: 'Next' })).rejects.toMatchObject({ code: 'validation', message: expect.stringContaining(`“Imported ${index}”`) });
       expect((await wallet.accounts.accountsList()).accounts).toHaveLength(index + 1);
-      await wallet.accounts.accountsRemove({ id: imported.id });
+      await wallet.accounts.accountsRemove({ id: imported.id, password: PASSWORD });
       const added = await wallet.accounts.accountsAdd({ name: `Account ${index + 1}` });
       if (index < 3) expect(index === 1 ? added.xAddress : added.cAddress).toBe(index === 1 ? imported.xAddress : imported.cAddress);
     }
@@ -208,7 +208,7 @@ describe('adding an account', () => {
       expect(added).toMatchObject({ status: 'rejected', reason: { code: 'validation', message: expect.stringContaining('“Imported”') } });
       const { accounts } = await wallet.accounts.accountsList();
       expect(accounts.map((a) => a.name)).toEqual(['Account 1', 'Imported']);
-      await wallet.accounts.accountsRemove({ id: accounts[1]!.id });
+      await wallet.accounts.accountsRemove({ id: accounts[1]!.id, password: PASSWORD });
     }
     // The other order: the account first, then its key refused as that account's.
     const key = formatPrivateKey(deriveXpKey(root, 1, 0, 0).secret);
@@ -285,7 +285,7 @@ describe('a restore while another window imports a key', () => {
     expect(again).toMatchObject({ importedKeys: 2 });
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'One', 'Two']);
     // Shown two, one of them removed since: Confirm goes through without asking again.
-    await wallet.accounts.accountsRemove({ id: (await wallet.accounts.accountsList()).accounts[2]!.id });
+    await wallet.accounts.accountsRemove({ id: (await wallet.accounts.accountsList()).accounts[2]!.id, password: PASSWORD });
     expect((await wallet.accounts.walletRestore({ ...restore, confirmLoss: again.names })).vault).toBe('unlocked');
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1']);
   });
@@ -298,7 +298,7 @@ describe('a restore while another window imports a key', () => {
     const one = await wallet.accounts.accountsImportKey({ privateKey: '0x' + '77'.repeat(32), name: 'One' });
     const shown = await refusedRestore(wallet.accounts.walletRestore(restore));
     expect(shown).toMatchObject({ importedKeys: 1 });
-    await wallet.accounts.accountsRemove({ id: one.id });
+    await wallet.accounts.accountsRemove({ id: one.id, password: PASSWORD });
     await wallet.accounts.accountsImportKey({ privateKey: '0x' + '78'.repeat(32), name: 'Two' });
     expect(await refusedRestore(wallet.accounts.walletRestore({ ...restore, confirmLoss: shown.names }))).toMatchObject({ importedKeys: 1 });
     expect((await wallet.accounts.accountsList()).accounts.map((a) => a.name)).toEqual(['Account 1', 'Two']);
@@ -324,7 +324,7 @@ describe('a private key handled as bytes', () => {
   it('a wallet made from one keeps it as hex only: the parsed bytes are wiped', () => {
     const secret = new Uint8Array(32).fill(0x78);
     const made = keyWallet(secret, 'Key');
-    expect(made.secrets.importedKeys[0]!.secretHex).toBe('78'.repeat(32));
+    expect(made.secrets.importedKeys?.[0]?.secretHex).toBe('78'.repeat(32));
     expect(secret.every((b) => b === 0)).toBe(true);
   });
 
@@ -334,5 +334,46 @@ describe('a private key handled as bytes', () => {
     expect(fromBytes).toBe(toHex(keyPairFromSecret(secret).shortId));
     expect(shortIdOfSecret('78'.repeat(32))).toBe(fromBytes);
     expect(toHex(secret)).toBe('78'.repeat(32));
+  });
+});
+
+describe('removing an account', () => {
+  async function twoAccounts() {
+    const { wallet, stores } = service();
+    await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    const imported = await wallet.accounts.accountsImportKey({ privateKey: '0x' + '78'.repeat(32), name: 'Imported' });
+    const names = async () => (await wallet.accounts.accountsList()).accounts.map((a) => a.name);
+    return { wallet, stores, imported, names };
+  }
+
+  it('asks for the password again: a wrong one removes nothing, the right one removes the account and its key', async () => {
+    const { wallet, stores, imported, names } = await twoAccounts();
+    await expect(wallet.accounts.accountsRemove({ id: imported.id, password: 'not the one' })).rejects.toMatchObject({ code: 'wrong-password' });
+    expect(await names()).toEqual(['Account 1', 'Imported']);
+    await wallet.accounts.accountsRemove({ id: imported.id, password: PASSWORD });
+    expect(await names()).toEqual(['Account 1']);
+    const fresh = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
+    expect((await fresh.unlock(PASSWORD)).importedKeys).toEqual([]);
+  });
+
+  it('is refused while the account has a transaction not decided, or a move not finished (wherever kept), and then removes nothing', async () => {
+    for (const [key, value] of [
+      // A send in its outbox for some chains, and a journal that cannot be read (what it held is unknown).
+      [(id: string) => outboxKey('n12345-someChains', id), [{ txID: 'undecided', chain: 'X', signedHex: '00', createdAt: 1, resends: 0 }]],
+      [(id: string) => journalKey('n12345-someChains', id), 'damaged'],
+      // Where an older version kept them: per network entry.
+      [(id: string) => entryOutboxKey('local', id), [{ txID: 'older', chain: 'P', signedHex: '00', createdAt: 1, resends: 0 }]],
+    ] as const) {
+      const { wallet, stores, imported, names } = await twoAccounts();
+      await registerChains(stores.local, 'n12345-someChains');
+      await stores.local.set({ [key(imported.id)]: value });
+      await expect(wallet.accounts.accountsRemove({ id: imported.id, password: PASSWORD })).rejects.toMatchObject({ code: 'account-busy', message: expect.stringContaining('nothing was removed') });
+      expect(await names()).toEqual(['Account 1', 'Imported']);
+      // Another account's unfinished work stops nothing here.
+      await stores.local.remove([key(imported.id)]);
+      await stores.local.set({ [key('someone-else')]: value });
+      await wallet.accounts.accountsRemove({ id: imported.id, password: PASSWORD });
+      expect(await names()).toEqual(['Account 1']);
+    }
   });
 });

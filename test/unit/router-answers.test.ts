@@ -34,7 +34,7 @@ describe('handler outcomes', () => {
         throw new ValidationError('the last account cannot be removed', 'id');
       },
     });
-    const error = errorOf(await router.handle(msg('accounts.remove', { id: 'abc' }), POPUP));
+    const error = errorOf(await router.handle(msg('accounts.remove', { id: 'abc', password: 'long enough' }), POPUP));
     expect(error).toEqual({ code: 'validation', message: 'the last account cannot be removed', field: 'id' });
   });
 
@@ -44,7 +44,7 @@ describe('handler outcomes', () => {
         throw new FeeFundsError(new InsufficientFundsError('AVAXID', 1_000_000n, 0n, 'AVAX'));
       },
     });
-    const error = errorOf(await router.handle(msg('accounts.remove', { id: 'abc' }), POPUP));
+    const error = errorOf(await router.handle(msg('accounts.remove', { id: 'abc', password: 'long enough' }), POPUP));
     expect(error).toEqual({ code: 'insufficient-funds', message: 'insufficient funds of AVAX for the network fee: need 1000000, spendable 0', field: 'fee' });
   });
 

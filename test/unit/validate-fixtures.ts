@@ -47,7 +47,7 @@ export const VALID: { [T in RequestType]: RequestParams<T> } = {
   'accounts.add': { name: 'Savings' },
   'accounts.importKey': { name: 'Hot key', privateKey: KEY_HEX },
   'accounts.rename': { id: '0a1b2c3d4e5f6071', name: 'Renamed ✓' },
-  'accounts.remove': { id: '0a1b2c3d4e5f6071' },
+  'accounts.remove': { id: '0a1b2c3d4e5f6071', password: 'long enough' },
   'accounts.select': { id: '0a1b2c3d4e5f6071' },
   'networks.list': {},
   'networks.select': { id: 'fuji' },

@@ -98,8 +98,8 @@ describe('string sizes', () => {
   });
 
   it('account and network IDs: short, plain characters', () => {
-    rejects('accounts.remove', { id: '' }, 'id');
-    rejects('accounts.remove', { id: 'a'.repeat(65) }, 'id');
+    rejects('accounts.remove', { id: '', password: PASSWORD }, 'id');
+    rejects('accounts.remove', { id: 'a'.repeat(65), password: PASSWORD }, 'id');
     rejects('networks.select', { id: 'custom/../x' }, 'id');
     rejects('wallet.exportPrivateKey', { password: PASSWORD, accountId: 'a b' }, 'accountId');
   });

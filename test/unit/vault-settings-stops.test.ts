@@ -128,7 +128,7 @@ describe('settings that cannot be read', () => {
       expect((await next.accounts.walletUnlock({ password: PASSWORD })).account).toMatchObject({ id: third.id, name: 'Third' });
       expect((await next.accounts.accountsList()).accounts.map((a) => [a.id, a.name])).toEqual(before);
       expect((await next.accounts.accountsAdd({ name: 'Fourth' })).index).toBe(3);
-      await next.accounts.accountsRemove({ id: (await next.accounts.accountsList()).accounts.at(-1)!.id });
+      await next.accounts.accountsRemove({ id: (await next.accounts.accountsList()).accounts.at(-1)!.id, password: PASSWORD });
     }
     expect(((await stores.local.get([UNREADABLE_STATE_KEY]))[UNREADABLE_STATE_KEY] as unknown[]).length).toBe(2);
   });
@@ -272,7 +272,7 @@ describe('a removal stopped between its two writes', () => {
     const a = await w.accounts.accountsImportKey({ name: 'A', privateKey: KEY_A });
     await w.accounts.accountsSelect({ id: a.id });
     failNext('xpc.vault');
-    await expect(w.accounts.accountsRemove({ id: a.id })).rejects.toThrow(/quota/);
+    await expect(w.accounts.accountsRemove({ id: a.id, password: PASSWORD })).rejects.toThrow(/quota/);
     expect((await w.accounts.walletOpen()).status.account).toMatchObject({ name: 'Account 1' });
     // The key the removal could not take out of the vault is not lost: the next unlock lists it again.
     const next = worker();

@@ -33,7 +33,7 @@ describe('vault and account changes that overlap', () => {
     const { wallet, stores } = service();
     await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
     const a = await wallet.accounts.accountsImportKey({ name: 'A', privateKey: KEY_A });
-    await Promise.all([wallet.accounts.accountsRemove({ id: a.id }), wallet.accounts.accountsImportKey({ name: 'B', privateKey: KEY_B }), wallet.accounts.accountsAdd({ name: 'Savings' })]);
+    await Promise.all([wallet.accounts.accountsRemove({ id: a.id, password: 'long enough' }), wallet.accounts.accountsImportKey({ name: 'B', privateKey: KEY_B }), wallet.accounts.accountsAdd({ name: 'Savings' })]);
     expect((await wallet.accounts.accountsList()).accounts.map((x) => x.name).sort()).toEqual(['Account 1', 'B', 'Savings']);
     expect(await keysInVault(stores)).toEqual(['B']);
   });

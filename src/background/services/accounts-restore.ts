@@ -10,7 +10,7 @@ import { MAX_LOSS_NAME_LENGTH, RESTORE_WOULD_DROP, type RestoreLoss } from '../.
 import { entryJournalKey, entryOutboxKey, perChainsKeys } from '../account-cache.js';
 import { sendsInTheWay } from '../outbox.js';
 import type { Session } from '../session.js';
-import { type AccountRecord, emptyState, networkIdsOf, newId, type SettingsStore } from '../settings.js';
+import { type AccountRecord, emptyState, networkIdsOf, newId, type PersistedState, type SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 import type { NewVaultSecrets } from '../vault.js';
 import { foundAccounts } from './accounts-found.js';
@@ -91,10 +91,7 @@ export async function restoreLoss(restoringTag: string | undefined, vault: Vault
   const hadPhrase = s.nextHdIndex > 0 || phraseAccounts > 0;
   const unsure = !vault && restoringTag !== undefined && hadPhrase && s.phraseTag === undefined;
   const phrase = vault ? vault.hasPhrase : hadPhrase && (restoringTag === undefined || s.phraseTag !== restoringTag);
-  const perChains = await perChainsKeys(local, s.accounts.map((a) => a.id));
-  const perEntry = (key: (networkId: string, accountId: string) => string) => s.accounts.flatMap((a) => networkIdsOf(s).map((n) => key(n, a.id)));
-  const sends = await sendsInTheWay(local, [...perChains.outboxes, ...perEntry(entryOutboxKey)]);
-  const moves = await transfers.unfinishedIn([...perChains.journals, ...perEntry(entryJournalKey)]);
+  const { sends, moves } = await unfinishedOf(s.accounts.map((a) => a.id), s, local, transfers);
   return {
     importedKeys: keyIds.size,
     ...(phrase ? { phraseAccounts, ...(unsure ? { phraseUnsure: true as const } : {}) } : {}),
@@ -105,6 +102,30 @@ export async function restoreLoss(restoringTag: string | undefined, vault: Vault
     // Each one as the Confirm's check takes it back (damaged storage may hold any string).
     names: [...new Set([...keyIds, ...sends, ...moves, ...(phrase ? [`phrase ${phraseAccounts}`] : []), ...(unknown ? ['unknown'] : [])])].map((n) => n.slice(0, MAX_LOSS_NAME_LENGTH).toWellFormed()),
   };
+}
+
+/**
+ * What of `accountIds` is not finished, by ID: sends not decided or refused but able to go through
+ * (sendsInTheWay), and moves (TransfersService.unfinishedIn), in every place they are kept.
+ */
+export async function unfinishedOf(accountIds: readonly string[], s: PersistedState, local: StorageArea, transfers: TransfersService): Promise<{ sends: string[]; moves: string[] }> {
+  const perChains = await perChainsKeys(local, accountIds);
+  const perEntry = (key: (networkId: string, accountId: string) => string) => accountIds.flatMap((a) => networkIdsOf(s).map((n) => key(n, a)));
+  const sends = await sendsInTheWay(local, [...perChains.outboxes, ...perEntry(entryOutboxKey)]);
+  const moves = await transfers.unfinishedIn([...perChains.journals, ...perEntry(entryJournalKey)]);
+  return { sends, moves };
+}
+
+/**
+ * Refuses ('account-busy') to remove account `accountId` while it has sends or moves not finished
+ * (unfinishedOf): its outbox and journal are what keep a refused send from paying twice and a move
+ * from being stranded.
+ */
+export async function refuseWhileUnfinished(accountId: string, s: PersistedState, local: StorageArea, transfers: TransfersService): Promise<void> {
+  const { sends, moves } = await unfinishedOf([accountId], s, local, transfers);
+  if (sends.length + moves.length === 0) return;
+  const what = [sends.length > 0 ? 'transactions the network has not decided yet' : '', moves.length > 0 ? 'cross-chain moves not finished' : ''].filter(Boolean).join(' and ');
+  throw new WalletError('account-busy', `this account still has ${what}: nothing was removed; remove it once they are done`);
 }
 
 /** A private key typed by the user, or a refusal in words (core's name CB58 and the curve order). */

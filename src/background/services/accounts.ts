@@ -18,7 +18,7 @@ import type { Session } from '../session.js';
 import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
-import { keyWallet, parseKey, phraseTag, shortIdOfSecret, phraseTagOf, RestoreWouldDropError, restoreLoss, usedAccounts, vaultLoss } from './accounts-restore.js';
+import { keyWallet, parseKey, phraseTag, refuseWhileUnfinished, shortIdOfSecret, phraseTagOf, RestoreWouldDropError, restoreLoss, usedAccounts, vaultLoss } from './accounts-restore.js';
 import type { NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
@@ -343,6 +343,8 @@ export class AccountsService {
   }
 
   async accountsRemove(p: P<'accounts.remove'>) {
+    await this.session.verifyPassword(p.password);
+    await refuseWhileUnfinished(p.id, await this.settings.read(), this.local, this.transfers);
     // The account goes first, then its key: a stop in between leaves a key with no account, which
     // the next unlock (or an import of it) gives an account again; never an account without a key.
     await this.session.modify(async (secrets, write) => {

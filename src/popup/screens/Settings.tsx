@@ -71,10 +71,44 @@ function AutoLock({ status, onStatus }: SettingsProps) {
 
 // ---- accounts ----
 
-function AccountRow({ a, onRenamed }: { a: AccountView; onRenamed: () => void }) {
+/** What removing `a` costs, said before the password is asked for. */
+function removalCost(a: AccountView): string {
+  return a.kind === 'hd'
+    ? `“${a.name}” comes from your recovery phrase: removing it only takes it off this list. What its addresses hold stays with the phrase, and restoring the phrase finds it again if it was ever used.`
+    : `Removing “${a.name}” deletes its private key from this wallet. Unless you have that key elsewhere (Show private key, under Secrets), you can no longer spend what its addresses hold.`;
+}
+
+/** Review → confirm for removing an account: what it costs, then the password. */
+function RemoveAccount({ a, onCancel, onRemoved }: { a: AccountView; onCancel: () => void; onRemoved: () => void }) {
+  const call = useCall();
+  const action = useAction();
+  const [password, setPassword] = useState('');
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const r = await action.run(() => call('accounts.remove', { id: a.id, password }));
+    setPassword('');
+    if (r) onRemoved();
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-label={`Remove ${a.name}`}>
+      <p class="warn-box">{removalCost(a)}</p>
+      <TextField label={`Password to remove “${a.name}”`} type="password" autoComplete="current-password" value={password} onInput={setPassword} autoFocus />
+      <FormError error={action.error} />
+      <div class="row">
+        <SmallButton onClick={onCancel}>Keep it</SmallButton>
+        <button type="submit" class="small primary" disabled={password === '' || action.busy}>
+          Remove “{a.name}”
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function AccountRow({ a, removable, onChanged }: { a: AccountView; removable: boolean; onChanged: () => void }) {
   const call = useCall();
   const action = useAction();
   const [editing, setEditing] = useState(false);
+  const [removing, setRemoving] = useState(false);
   const [name, setName] = useState(a.name);
   const check = checkName(name, 'an account name');
   const save = async (e: Event) => {
@@ -82,9 +116,16 @@ function AccountRow({ a, onRenamed }: { a: AccountView; onRenamed: () => void })
     if (!check.ok) return;
     if (await action.run(() => call('accounts.rename', { id: a.id, name: check.value }))) {
       setEditing(false);
-      onRenamed();
+      onChanged();
     }
   };
+  if (removing) {
+    return (
+      <li class="account-row">
+        <RemoveAccount a={a} onCancel={() => setRemoving(false)} onRemoved={onChanged} />
+      </li>
+    );
+  }
   return (
     <li class="account-row">
       {editing ? (
@@ -104,9 +145,16 @@ function AccountRow({ a, onRenamed }: { a: AccountView; onRenamed: () => void })
           <span>
             <strong>{a.name}</strong> <MutedText>{a.kind === 'hd' ? `HD #${a.index ?? 0}` : 'imported key'}</MutedText>
           </span>
-          <SmallButton aria-label={`Rename ${a.name}`} onClick={() => setEditing(true)}>
-            Rename
-          </SmallButton>
+          <span class="row">
+            <SmallButton aria-label={`Rename ${a.name}`} onClick={() => setEditing(true)}>
+              Rename
+            </SmallButton>
+            {removable && (
+              <SmallButton aria-label={`Remove ${a.name}…`} onClick={() => setRemoving(true)}>
+                Remove…
+              </SmallButton>
+            )}
+          </span>
         </div>
       )}
     </li>
@@ -158,7 +206,7 @@ function Accounts({ status, onStatus }: SettingsProps) {
       )}
       <ul class="plain-list">
         {list.data?.accounts.map((a) => (
-          <AccountRow key={a.id} a={a} onRenamed={() => void afterChange()} />
+          <AccountRow key={a.id} a={a} removable={(list.data?.accounts.length ?? 0) > 1} onChanged={() => void afterChange()} />
         ))}
       </ul>
       {mode === 'none' ? (

@@ -207,3 +207,35 @@ export async function startAgainWithKey(run: UiRun, ui: PopupDriver, openOther: 
   const hrp = run.xAddress.slice(2, run.xAddress.lastIndexOf('1'));
   await ui.waitText({ testid: 'receive-address' }, formatAddress('X', hrp, keyPairFromSecret(secret).shortId));
 }
+
+/**
+ * Settings → Accounts: a key imported, then removed through its review: what removing costs is
+ * said first; a wrong password is refused and keeps it; the right one removes it and its key.
+ */
+export async function importThenRemoveAccount(run: UiRun): Promise<void> {
+  const { ui } = run;
+  const names = async () => (await ui.call('accounts.list', {})).accounts.map((a) => a.name);
+  const before = await names();
+  await ui.openTab('Settings');
+  await ui.openSection('Accounts');
+  await ui.click({ button: 'Import a key' });
+  await ui.fill('New account name', 'Short-lived');
+  await ui.fill('Private key', toHex(Uint8Array.from({ length: 32 }, (_, i) => 90 - i)));
+  await ui.click({ button: 'Import' });
+  await ui.click({ button: 'Remove Short-lived…' });
+  const form = 'form[aria-label="Remove Short-lived"]';
+  await ui.waitText({ css: `${form} .warn-box` }, /deletes its private key from this wallet/);
+  await ui.audit('Settings, removing an account');
+  await ui.fill('Password to remove “Short-lived”', 'not the password');
+  await ui.click({ button: 'Remove “Short-lived”' });
+  await ui.waitText({ css: `${form} [role="alert"]` }, /password/i);
+  expect(await names()).toEqual([...before, 'Short-lived']);
+  await ui.click({ button: 'Keep it' });
+  await ui.click({ button: 'Remove Short-lived…' });
+  await ui.fill('Password to remove “Short-lived”', PASSWORD);
+  await ui.click({ button: 'Remove “Short-lived”' });
+  await expect.poll(names, { message: 'the account is removed' }).toEqual(before);
+  // The list follows: its row (the form, then the name) is gone.
+  await ui.gone({ css: form });
+  await ui.gone({ text: 'Short-lived', within: '.section[open] .plain-list' });
+}

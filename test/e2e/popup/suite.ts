@@ -15,7 +15,7 @@ import { idleLockWithPopupOpen, lockAfterBackgroundStop, screenshotsLightAndDark
 import { importAcrossBackgroundStop, importWaitingReviewed, movesAround, pausedWhileNodeDown } from './steps-moves.js';
 import { nodeStopsThenHangs } from './steps-node.js';
 import { activityAfterAccountSwitch, reviewRefusedAfterSwitchElsewhere, sendC, sendX, sendXByKeyboard } from './steps-send.js';
-import { addNodeAndReceive, auditEveryScreen, createWallet, funded, restoreFromPhrase, startAgainWithKey, unprovenUtxo } from './steps-wallet.js';
+import { addNodeAndReceive, auditEveryScreen, createWallet, funded, importThenRemoveAccount, restoreFromPhrase, startAgainWithKey, unprovenUtxo } from './steps-wallet.js';
 
 const TITLE = { chromium: 'Chromium', firefox: 'Firefox ESR' } as const;
 
@@ -69,6 +69,7 @@ export function describePopupUi(browser: BrowserUnderTest, options: { idleLock: 
     step('sends AVAX on the X-Chain through Send → Review → Confirm; accepted, balance down by amount + fee', () => sendX(run));
     step('keyboard only: the same send with Tab, typing and Enter, from Home to accepted; Send opens with focus on its heading', () => sendXByKeyboard(run));
     step("Activity after an account switch in the header shows only that account's items (the change of a send its keys signed elsewhere as its own); switching back shows the first one's", () => activityAfterAccountSwitch(run));
+    step('Settings → Accounts: an imported key removed through its review (what it costs said first); a wrong password keeps it, the right one removes it', () => importThenRemoveAccount(run));
     step('Assets: creates a variable-cap asset and mints it; creates an NFT family, mints an NFT and sends it, each through its review', () => assetStudio(run));
     step('moves AVAX X→C, C→P and P→X on the Move screen, each through its review until it shows "Imported"', () => movesAround(run));
     step('sends AVAX on the C-Chain through Send → Review → Confirm; accepted, balance down by amount + the fee paid; Activity lists it and the moves', () => sendC(run));

@@ -36,6 +36,60 @@ describe('Settings', () => {
     expect(bg.callsOf('accounts.list')).toHaveLength(2);
   });
 
+  it('removes an account after saying what it costs and asking the password; a refusal is said and nothing changes; the last one offers no Remove', async () => {
+    const IMPORTED = { ...ACCOUNT, id: 'acc2', name: 'Trading', kind: 'imported' as const, index: undefined };
+    let accounts = [ACCOUNT, IMPORTED];
+    let refuse: Refuse | undefined = new Refuse({ code: 'wrong-password', message: 'the password is not correct' });
+    const onStatus = vi.fn();
+    const bg = fakeBackground({
+      'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
+      'accounts.list': () => ({ accounts, selectedId: ACCOUNT.id }),
+      'wallet.status': () => UNLOCKED,
+      'accounts.remove': (p: { id: string }) => {
+        if (refuse) throw refuse;
+        accounts = accounts.filter((a) => a.id !== p.id);
+        return { ok: true as const };
+      },
+    });
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={onStatus} />);
+    open('Accounts');
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Trading…' }));
+    const form = screen.getByRole('form', { name: 'Remove Trading' });
+    // An imported key: its loss is said before anything is asked.
+    expect(form.textContent).toContain('deletes its private key from this wallet');
+    const confirm = within(form).getByRole('button', { name: 'Remove “Trading”' });
+    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    type('Password to remove “Trading”', 'not the one');
+    fireEvent.click(confirm);
+    expect((await within(form).findByRole('alert')).textContent).toMatch(/password is not correct/i);
+    expect(bg.callsOf('accounts.remove')).toEqual([{ id: 'acc2', password: 'not the one' }]);
+    expect(screen.getByText('Account 1')).toBeTruthy();
+    // Kept: back to the list, both there.
+    fireEvent.click(within(form).getByRole('button', { name: 'Keep it' }));
+    expect(screen.getByText('Trading')).toBeTruthy();
+    // Then with the right password.
+    refuse = undefined;
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Trading…' }));
+    type('Password to remove “Trading”', 'long enough');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove “Trading”' }));
+    await waitFor(() => expect(screen.queryByText('Trading')).toBeNull());
+    await waitFor(() => expect(onStatus).toHaveBeenCalled());
+    // The last account left: no Remove offered.
+    expect(screen.queryByRole('button', { name: 'Remove Account 1…' })).toBeNull();
+  });
+
+  it("an account of the recovery phrase: removing it is said to only take it off the list", async () => {
+    const SECOND = { ...ACCOUNT, id: 'acc2', name: 'Account 2', index: 1 };
+    const bg = fakeBackground({
+      'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
+      'accounts.list': () => ({ accounts: [ACCOUNT, SECOND], selectedId: ACCOUNT.id }),
+    });
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
+    open('Accounts');
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Account 2…' }));
+    expect(screen.getByRole('form', { name: 'Remove Account 2' }).textContent).toContain('only takes it off this list');
+  });
+
   it('changes the password only with a strong, confirmed new one, and shows a wrong current password', async () => {
     const bg = fakeBackground({
       'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
