@@ -39,6 +39,13 @@ export class Keyring {
     this.#imported.clear();
   }
 
+  /** Wipes the pair handed out for imported key `keyId` (its key just left the vault). */
+  forgetImportedKey(keyId: string): void {
+    const known = this.#imported.get(keyId);
+    if (known) wipe(known.secret);
+    this.#imported.delete(keyId);
+  }
+
   async root(): Promise<HdRoot> {
     this.assertUnlocked();
     if (this.#root) return this.#root;

@@ -166,8 +166,9 @@ export class ProviderService {
     return this.conn.siteState(site);
   }
 
+  /** Asked only when it may be due, so a site's requests do not queue behind the session's work (a password check). */
   private async lockIfIdle(): Promise<void> {
-    if (this.deps.session.isUnlocked()) await this.deps.session.checkIdle();
+    if (this.deps.session.idleMaybeDue()) await this.deps.session.checkIdle();
   }
 
   private async run(call: Call): Promise<unknown> {

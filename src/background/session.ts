@@ -96,6 +96,11 @@ export class Session {
     return this.#secrets !== null && this.#vault.isUnlocked();
   }
 
+  /** Unlocked, with a minute (the shortest idle lock) since the last activity: checkIdle may lock. */
+  idleMaybeDue(now: number = this.#now()): boolean {
+    return this.isUnlocked() && now - this.#lastActivity >= 60_000;
+  }
+
   /** A copy of the decrypted secrets; VaultLockedError when locked. */
   secrets(): VaultSecrets {
     if (this.#secrets === null || !this.#vault.isUnlocked()) throw new VaultLockedError();

@@ -1,7 +1,7 @@
 // Restores that bring back what the vault alone cannot say (the phrase's other accounts), starting
 // again from a private key, and the keys an import must refuse.
 import { describe, expect, it } from 'vitest';
-import { AccountCaches, entryOutboxKey, journalKey, outboxKey, registerChains } from '../../src/background/account-cache.js';
+import { AccountCaches, accountStorageKeys, entryOutboxKey, journalKey, outboxKey, registerChains } from '../../src/background/account-cache.js';
 import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
@@ -21,6 +21,16 @@ function service(fails: () => Promise<void> = async () => undefined) {
   const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
   const fetch = (() => fails().then(() => Promise.reject(new TypeError('Failed to fetch')))) as typeof globalThis.fetch;
   return { stores, wallet: createWallet(session, stores.local, { fetch }) };
+}
+
+/**
+ * Account `id` of the phrase taken off the list in storage, as the wallet's own Remove did before it
+ * kept the phrase's accounts (settings may still be so).
+ */
+async function dropFromList(stores: ReturnType<typeof memoryStores>, id: string) {
+  const state = (await stores.local.get(['xpc.state']))['xpc.state'] as { accounts: { id: string }[]; selectedAccountId: string };
+  const accounts = state.accounts.filter((a) => a.id !== id);
+  await stores.local.set({ 'xpc.state': { ...state, accounts, selectedAccountId: state.selectedAccountId === id ? accounts[0]!.id : state.selectedAccountId } });
 }
 
 describe('restoring a phrase while the node cannot be reached', () => {
@@ -53,19 +63,19 @@ describe('restoring a phrase while the node cannot be reached', () => {
   });
 
   it('its own phrase back leaves out an account the user removed, unless the search finds it used', async () => {
-    const { wallet } = service();
+    const { wallet, stores } = service();
     const mnemonic = generateMnemonic(12);
     await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic });
     const removed = await wallet.accounts.accountsAdd({ name: 'Old' });
     const kept = await wallet.accounts.accountsAdd({ name: 'Trading' });
-    await wallet.accounts.accountsRemove({ id: removed.id, password: PASSWORD });
+    await dropFromList(stores, removed.id);
     await wallet.accounts.walletLock();
     await wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
     expect((await wallet.accounts.accountsList()).accounts).toMatchObject([{ name: 'Account 1', index: 0 }, { name: 'Trading', index: 2, xAddress: kept.xAddress }]);
     // A new account takes the next index, never the removed one's keys under a new name.
     expect(await wallet.accounts.accountsAdd({ name: 'New' })).toMatchObject({ index: 3 });
     // Nor one removed past the last kept: restored again, the next index is still past it.
-    await wallet.accounts.accountsRemove({ id: (await wallet.accounts.accountsList()).accounts.find((a) => a.name === 'New')!.id, password: 'a new password' });
+    await dropFromList(stores, (await wallet.accounts.accountsList()).accounts.find((a) => a.name === 'New')!.id);
     await wallet.accounts.walletLock();
     await wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
     expect(await wallet.accounts.accountsAdd({ name: 'Newer' })).toMatchObject({ index: 4 });
@@ -115,11 +125,11 @@ describe('starting again from a private key (a forgotten password)', () => {
   });
 
   it('over a phrase wallet whose phrase accounts were all removed, still names the phrase it drops (locked or not)', async () => {
-    const { wallet } = service();
+    const { wallet, stores } = service();
     await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
     await wallet.accounts.accountsImportKey({ privateKey: KEY, name: 'Mine' });
     const hd = (await wallet.accounts.accountsList()).accounts.find((a) => a.kind === 'hd')!;
-    await wallet.accounts.accountsRemove({ id: hd.id, password: PASSWORD });
+    await dropFromList(stores, hd.id);
     const again = { password: 'another password', privateKey: KEY, name: 'Mine' };
     const dropped = { code: 'restore-would-drop', restoreLoss: { importedKeys: 1, phraseAccounts: 0, unfinishedTransfers: 0 }, message: expect.stringContaining('the recovery phrase') };
     await expect(wallet.accounts.walletRestore(again)).rejects.toMatchObject(dropped);
@@ -354,6 +364,27 @@ describe('removing an account', () => {
     expect(await names()).toEqual(['Account 1']);
     const fresh = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
     expect((await fresh.unlock(PASSWORD)).importedKeys).toEqual([]);
+  });
+
+  it("an account of the phrase is never removed (nothing could give it back), and the last account neither", async () => {
+    const { wallet, imported, names } = await twoAccounts();
+    const hd = (await wallet.accounts.accountsList()).accounts.find((a) => a.kind === 'hd')!;
+    await expect(wallet.accounts.accountsRemove({ id: hd.id, password: PASSWORD })).rejects.toMatchObject({ code: 'hd-account' });
+    await wallet.accounts.accountsRemove({ id: imported.id, password: PASSWORD });
+    await expect(wallet.accounts.accountsRemove({ id: hd.id, password: PASSWORD })).rejects.toMatchObject({ code: 'validation', message: 'the last account cannot be removed' });
+    expect(await names()).toEqual(['Account 1']);
+  });
+
+  it("what the wallet kept of a removed account goes with it; a send it was told was refused does not keep it", async () => {
+    const { wallet, stores, imported, names } = await twoAccounts();
+    await registerChains(stores.local, 'n12345-someChains');
+    const refused = [{ txID: 'refused', chain: 'X', signedHex: '00', createdAt: 1, resends: 0, voided: true }];
+    const keys = [outboxKey('n12345-someChains', imported.id), journalKey('n12345-someChains', imported.id), ...accountStorageKeys('local', imported.id)];
+    await stores.local.set({ [keys[0]!]: refused, [keys[1]!]: [], [keys[2]!]: { activity: [] }, [outboxKey('n12345-someChains', 'someone-else')]: refused });
+    await wallet.accounts.accountsRemove({ id: imported.id, password: PASSWORD });
+    expect(await names()).toEqual(['Account 1']);
+    expect(Object.keys(await stores.local.get(keys))).toEqual([]);
+    expect(Object.keys(await stores.local.get([outboxKey('n12345-someChains', 'someone-else')]))).toHaveLength(1);
   });
 
   it('is refused while the account has a transaction not decided, or a move not finished (wherever kept), and then removes nothing', async () => {

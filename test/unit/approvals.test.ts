@@ -128,7 +128,7 @@ describe('approvals in storage.session', () => {
     } as unknown as SiteWallet;
     const provider = new ProviderService({
       wallet,
-      session: { isUnlocked: () => true, checkIdle: async () => false } as never,
+      session: { isUnlocked: () => true, idleMaybeDue: () => false, checkIdle: async () => false } as never,
       approvals,
       sites,
       sessionArea: stores.session,

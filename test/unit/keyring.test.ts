@@ -70,6 +70,19 @@ describe('Keyring', () => {
     expect(held.every((s) => s.every((b) => b === 0))).toBe(true);
   });
 
+  it("an imported key that left the vault is zeroed at once, not at the next lock; another key's pair is untouched", () => {
+    const keys = [{ id: 'k1', secretHex: '11'.repeat(32) }, { id: 'k2', secretHex: '22'.repeat(32) }];
+    const { session } = fakeSession(generateMnemonic(), keys);
+    const keyring = new Keyring(session);
+    const [gone, other] = [keyring.importedKey('k1'), keyring.importedKey('k2')];
+    const held = gone.secret;
+    keys.splice(0, 1);
+    keyring.forgetImportedKey('k1');
+    expect(held.every((b) => b === 0)).toBe(true);
+    expect(toHex(other.secret)).toBe('22'.repeat(32));
+    expect(() => keyring.importedKey('k1')).toThrow(expect.objectContaining({ code: 'storage-corrupt' }));
+  });
+
   it('callers at the same time share one root', async () => {
     const { session } = fakeSession(generateMnemonic());
     const keyring = new Keyring(session);

@@ -26,7 +26,7 @@ export function setup(options: { unlocked?: boolean; noWallet?: boolean; fetch?:
   } as unknown as SiteWallet;
   const provider = new ProviderService({
     wallet,
-    session: { isUnlocked: () => unlocked, checkIdle: async () => false } as never,
+    session: { isUnlocked: () => unlocked, idleMaybeDue: () => false, checkIdle: async () => false } as never,
     approvals,
     sites,
     sessionArea: stores.session,

@@ -50,7 +50,7 @@ function setup(network: Partial<Pick<SiteWallet, 'siteNetwork' | 'siteNetworks'>
   });
   const provider: ProviderService = new ProviderService({
     wallet,
-    session: { isUnlocked: () => true, checkIdle: async () => false } as never,
+    session: { isUnlocked: () => true, idleMaybeDue: () => false, checkIdle: async () => false } as never,
     approvals,
     sites,
     sessionArea: stores.session,

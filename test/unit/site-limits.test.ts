@@ -51,7 +51,7 @@ function setup(locked = false, answer: (url: unknown, init?: RequestInit) => Pro
   } as unknown as SiteWallet;
   const provider = new ProviderService({
     wallet,
-    session: { isUnlocked: () => !locked, checkIdle: async () => false } as never,
+    session: { isUnlocked: () => !locked, idleMaybeDue: () => false, checkIdle: async () => false } as never,
     walletExists: async () => true,
     approvals,
     sites,

@@ -48,7 +48,7 @@ function setup(options: { chainId?: bigint; unlocked?: boolean } = {}) {
   } as unknown as SiteWallet;
   const provider = new ProviderService({
     wallet,
-    session: { isUnlocked: () => unlocked, checkIdle: async () => false } as never,
+    session: { isUnlocked: () => unlocked, idleMaybeDue: () => false, checkIdle: async () => false } as never,
     approvals,
     sites,
     sessionArea: stores.session,

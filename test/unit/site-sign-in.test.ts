@@ -44,7 +44,7 @@ describe('a sign-in message for another site', () => {
     const wallet = { accountsList: async () => ({ accounts: [ACCOUNT], selectedId: ACCOUNT.id }) } as unknown as SiteWallet;
     // Each ask a minute after the last "no": a test asking again is no page asking in a loop.
     let clock = 0;
-    const provider = new ProviderService({ now: () => (clock += 60_000), wallet, session: { isUnlocked: () => true, checkIdle: async () => false } as never, approvals, sites, sessionArea: stores.session, openApprovalWindow: async () => undefined, notifyPages: () => undefined });
+    const provider = new ProviderService({ now: () => (clock += 60_000), wallet, session: { isUnlocked: () => true, idleMaybeDue: () => false, checkIdle: async () => false } as never, approvals, sites, sessionArea: stores.session, openApprovalWindow: async () => undefined, notifyPages: () => undefined });
     let n = 0;
     const summaryOf = async (message: string, site: Site) => {
       await sites.grant(site.frameOrigin ?? site.origin, [ACCOUNT.id]);

@@ -49,7 +49,7 @@ async function setup(atApproval: { spent: Utxo[]; signs: boolean; cycleEnd?: num
   } as unknown as SiteWallet;
   const provider = new ProviderService({
     wallet,
-    session: { isUnlocked: () => true, checkIdle: async () => false } as never,
+    session: { isUnlocked: () => true, idleMaybeDue: () => false, checkIdle: async () => false } as never,
     approvals,
     sites,
     sessionArea: stores.session,

@@ -5,9 +5,10 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, fromHex, toHex, type Bytes, utf8 } from '../../core/bytes.js';
 import { FormatError, ValidationError, WalletError } from '../../core/errors.js';
-import { deriveXpKey, HdRoot, keyPairFromSecret, mnemonicToSeed, parseSecretKey, wipe } from '../../core/keys.js';
+import { isRecord } from '../../core/rpc.js';
+import { deriveXpKey, HdRoot, keyPairFromSecret, type KeyPair, mnemonicToSeed, parseSecretKey, wipe } from '../../core/keys.js';
 import { MAX_LOSS_NAME_LENGTH, RESTORE_WOULD_DROP, type RestoreLoss } from '../../shared/messages.js';
-import { entryJournalKey, entryOutboxKey, perChainsKeys } from '../account-cache.js';
+import { accountStorageKeys, entryJournalKey, entryOutboxKey, perChainsKeys } from '../account-cache.js';
 import { sendsInTheWay } from '../outbox.js';
 import type { Session } from '../session.js';
 import { type AccountRecord, emptyState, networkIdsOf, newId, type PersistedState, type SettingsStore } from '../settings.js';
@@ -104,28 +105,58 @@ export async function restoreLoss(restoringTag: string | undefined, vault: Vault
   };
 }
 
-/**
- * What of `accountIds` is not finished, by ID: sends not decided or refused but able to go through
- * (sendsInTheWay), and moves (TransfersService.unfinishedIn), in every place they are kept.
- */
-export async function unfinishedOf(accountIds: readonly string[], s: PersistedState, local: StorageArea, transfers: TransfersService): Promise<{ sends: string[]; moves: string[] }> {
+/** Where `accountIds`' outboxes and journals are kept: per chains, and per network entry (older versions). */
+export async function keptKeysOf(accountIds: readonly string[], s: PersistedState, local: StorageArea): Promise<{ outboxes: string[]; journals: string[] }> {
   const perChains = await perChainsKeys(local, accountIds);
   const perEntry = (key: (networkId: string, accountId: string) => string) => accountIds.flatMap((a) => networkIdsOf(s).map((n) => key(n, a)));
-  const sends = await sendsInTheWay(local, [...perChains.outboxes, ...perEntry(entryOutboxKey)]);
-  const moves = await transfers.unfinishedIn([...perChains.journals, ...perEntry(entryJournalKey)]);
-  return { sends, moves };
+  return { outboxes: [...perChains.outboxes, ...perEntry(entryOutboxKey)], journals: [...perChains.journals, ...perEntry(entryJournalKey)] };
 }
 
 /**
- * Refuses ('account-busy') to remove account `accountId` while it has sends or moves not finished
- * (unfinishedOf): its outbox and journal are what keep a refused send from paying twice and a move
- * from being stranded.
+ * What of `accountIds` is not finished, by ID: sends not decided or refused but able to go through
+ * (sendsInTheWay), and moves (TransfersService.unfinishedIn), wherever kept.
+ */
+export async function unfinishedOf(accountIds: readonly string[], s: PersistedState, local: StorageArea, transfers: TransfersService): Promise<{ sends: string[]; moves: string[] }> {
+  const { outboxes, journals } = await keptKeysOf(accountIds, s, local);
+  return { sends: await sendsInTheWay(local, outboxes), moves: await transfers.unfinishedIn(journals) };
+}
+
+/**
+ * Refuses ('account-busy') to remove account `accountId` while the wallet still follows something
+ * of it: a send the network has not decided (it may be sent again) or a move not finished (its
+ * import must be signed by the account's key), wherever kept; an outbox that cannot be read counts.
+ * A refused send does not: the user was told it was refused, and waiting would never end it.
  */
 export async function refuseWhileUnfinished(accountId: string, s: PersistedState, local: StorageArea, transfers: TransfersService): Promise<void> {
-  const { sends, moves } = await unfinishedOf([accountId], s, local, transfers);
-  if (sends.length + moves.length === 0) return;
-  const what = [sends.length > 0 ? 'transactions the network has not decided yet' : '', moves.length > 0 ? 'cross-chain moves not finished' : ''].filter(Boolean).join(' and ');
-  throw new WalletError('account-busy', `this account still has ${what}: nothing was removed; remove it once they are done`);
+  const { outboxes, journals } = await keptKeysOf([accountId], s, local);
+  const stored = Object.values(await local.get(outboxes));
+  const sends = stored.some((v) => !Array.isArray(v) || v.some((e: unknown) => !isRecord(e) || e.voided !== true));
+  const moves = (await transfers.unfinishedIn(journals)).length > 0;
+  if (!sends && !moves) return;
+  const what = [sends ? 'transactions the network has not decided yet' : '', moves ? 'cross-chain moves not finished' : ''].filter(Boolean).join(' and ');
+  throw new WalletError('account-busy', `this account still has ${what}: nothing was removed; remove it once Activity shows them done`);
+}
+
+/**
+ * Settings without account `id`, and the key that leaves the vault with it: an imported one's, when
+ * no other account names it (settings can be wrong; a key must not be lost). Never the last account,
+ * nor one of the phrase's: its keys stay with the phrase, and neither Add account nor (an unused one
+ * before it) a restore would give it back.
+ */
+export function withoutAccount(s: PersistedState, id: string): { state: PersistedState; unnamedKey?: string } {
+  const removed = s.accounts.find((x) => x.id === id);
+  if (!removed) throw new ValidationError('no such account', 'id');
+  if (s.accounts.length === 1) throw new ValidationError('the last account cannot be removed', 'id');
+  if (removed.kind === 'hd') throw new WalletError('hd-account', 'an account of the recovery phrase cannot be removed; rename it instead');
+  const accounts = s.accounts.filter((x) => x.id !== id);
+  const state = { ...s, accounts, selectedAccountId: s.selectedAccountId === id ? accounts[0]!.id : s.selectedAccountId };
+  return accounts.some((a) => a.kind === 'imported' && a.keyId === removed.keyId) ? { state } : { state, unnamedKey: removed.keyId };
+}
+
+/** What the wallet kept of removed account `accountId` (history, stakes, sends, moves), dropped. */
+export async function dropAccountStorage(accountId: string, s: PersistedState, local: StorageArea): Promise<void> {
+  const { outboxes, journals } = await keptKeysOf([accountId], s, local);
+  await local.remove([...networkIdsOf(s).flatMap((n) => accountStorageKeys(n, accountId)), ...outboxes, ...journals]);
 }
 
 /** A private key typed by the user, or a refusal in words (core's name CB58 and the curve order). */
@@ -154,11 +185,12 @@ export function keyWallet(secret: Bytes, name: string): { accounts: AccountRecor
  */
 export function shortIdOfSecret(secret: Bytes | string): string {
   const bytes = typeof secret === 'string' ? fromHex(secret) : secret;
-  const pair = keyPairFromSecret(bytes);
+  let pair: KeyPair | undefined;
   try {
+    pair = keyPairFromSecret(bytes);
     return toHex(pair.shortId);
   } finally {
-    wipe(pair.secret, typeof secret === 'string' ? bytes : undefined);
+    wipe(pair?.secret, typeof secret === 'string' ? bytes : undefined);
   }
 }
 

@@ -18,7 +18,7 @@ import type { Session } from '../session.js';
 import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
-import { keyWallet, parseKey, phraseTag, refuseWhileUnfinished, shortIdOfSecret, phraseTagOf, RestoreWouldDropError, restoreLoss, usedAccounts, vaultLoss } from './accounts-restore.js';
+import { dropAccountStorage, keyWallet, parseKey, phraseTag, refuseWhileUnfinished, shortIdOfSecret, withoutAccount, phraseTagOf, RestoreWouldDropError, restoreLoss, usedAccounts, vaultLoss } from './accounts-restore.js';
 import type { NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
@@ -348,19 +348,19 @@ export class AccountsService {
     // The account goes first, then its key: a stop in between leaves a key with no account, which
     // the next unlock (or an import of it) gives an account again; never an account without a key.
     await this.session.modify(async (secrets, write) => {
-      /** The removed account's key, when no account left names it (settings can be wrong; a key must not be lost). */
       let unnamedKey: string | undefined;
       await this.settings.update((s) => {
-        const removed = s.accounts.find((x) => x.id === p.id);
-        if (!removed) throw new ValidationError('no such account', 'id');
-        if (s.accounts.length === 1) throw new ValidationError('the last account cannot be removed', 'id');
-        const accounts = s.accounts.filter((x) => x.id !== p.id);
-        if (removed.kind === 'imported' && !accounts.some((a) => a.kind === 'imported' && a.keyId === removed.keyId)) unnamedKey = removed.keyId;
-        return { ...s, accounts, selectedAccountId: s.selectedAccountId === p.id ? accounts[0]!.id : s.selectedAccountId };
+        const without = withoutAccount(s, p.id);
+        unnamedKey = without.unnamedKey;
+        return without.state;
       });
-      if (unnamedKey !== undefined) await write({ ...secrets, importedKeys: secrets.importedKeys.filter((k) => k.id !== unnamedKey) });
+      if (unnamedKey === undefined) return;
+      await write({ ...secrets, importedKeys: secrets.importedKeys.filter((k) => k.id !== unnamedKey) });
+      this.keyring.forgetImportedKey(unnamedKey);
     });
-    await this.more.sites?.forgetAccount(p.id);
+    // Removed already: what is left of it in storage or site permissions cannot undo that.
+    await dropAccountStorage(p.id, await this.settings.readOrEmpty(), this.local).catch(() => undefined);
+    await this.more.sites?.forgetAccount(p.id).catch(() => undefined);
     return { ok: true as const };
   }
 

@@ -19,5 +19,6 @@ export {
 export { isPBlockTx, PVM_TX_TYPE_IDS } from './pvm.js';
 export { IdTable } from './utxo-fast.js';
 export * from './pvm-rules.js';
+export { checkInputs, checkOutputs } from './transfer-rules.js';
 export * from './ids.js';
 export * from './rules.js';

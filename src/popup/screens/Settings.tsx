@@ -2,7 +2,7 @@
 // the chains they added (SettingsSites.tsx), the secrets behind the password and the password change
 // (SettingsSecrets.tsx), about. Each section is a native <details> (keyboard friendly).
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
 import { checkName, checkPrivateKey } from '../checks.js';
 import { FormError, MutedText, ReloadButton, SmallButton, TextField } from '../components/Field.js';
@@ -71,13 +71,6 @@ function AutoLock({ status, onStatus }: SettingsProps) {
 
 // ---- accounts ----
 
-/** What removing `a` costs, said before the password is asked for. */
-function removalCost(a: AccountView): string {
-  return a.kind === 'hd'
-    ? `“${a.name}” comes from your recovery phrase: removing it only takes it off this list. What its addresses hold stays with the phrase, and restoring the phrase finds it again if it was ever used.`
-    : `Removing “${a.name}” deletes its private key from this wallet. Unless you have that key elsewhere (Show private key, under Secrets), you can no longer spend what its addresses hold.`;
-}
-
 /** Review → confirm for removing an account: what it costs, then the password. */
 function RemoveAccount({ a, onCancel, onRemoved }: { a: AccountView; onCancel: () => void; onRemoved: () => void }) {
   const call = useCall();
@@ -91,7 +84,9 @@ function RemoveAccount({ a, onCancel, onRemoved }: { a: AccountView; onCancel: (
   };
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-label={`Remove ${a.name}`}>
-      <p class="warn-box">{removalCost(a)}</p>
+      <p class="warn-box">
+        Removing “{a.name}” deletes its private key from this wallet. Unless you have that key elsewhere (Show private key, under Secrets), you can no longer spend what its addresses hold.
+      </p>
       <TextField label={`Password to remove “${a.name}”`} type="password" autoComplete="current-password" value={password} onInput={setPassword} autoFocus />
       <FormError error={action.error} />
       <div class="row">
@@ -104,11 +99,17 @@ function RemoveAccount({ a, onCancel, onRemoved }: { a: AccountView; onCancel: (
   );
 }
 
-function AccountRow({ a, removable, onChanged }: { a: AccountView; removable: boolean; onChanged: () => void }) {
+function AccountRow({ a, removable, onChanged, onRemoved }: { a: AccountView; removable: boolean; onChanged: () => void; onRemoved: () => void }) {
   const call = useCall();
   const action = useAction();
   const [editing, setEditing] = useState(false);
   const [removing, setRemoving] = useState(false);
+  const removeButton = useRef<HTMLButtonElement>(null);
+  // Kept after all: focus back where the user left from.
+  const keep = () => {
+    setRemoving(false);
+    requestAnimationFrame(() => removeButton.current?.focus());
+  };
   const [name, setName] = useState(a.name);
   const check = checkName(name, 'an account name');
   const save = async (e: Event) => {
@@ -122,7 +123,7 @@ function AccountRow({ a, removable, onChanged }: { a: AccountView; removable: bo
   if (removing) {
     return (
       <li class="account-row">
-        <RemoveAccount a={a} onCancel={() => setRemoving(false)} onRemoved={onChanged} />
+        <RemoveAccount a={a} onCancel={keep} onRemoved={onRemoved} />
       </li>
     );
   }
@@ -150,9 +151,9 @@ function AccountRow({ a, removable, onChanged }: { a: AccountView; removable: bo
               Rename
             </SmallButton>
             {removable && (
-              <SmallButton aria-label={`Remove ${a.name}…`} onClick={() => setRemoving(true)}>
+              <button type="button" class="small" ref={removeButton} aria-label={`Remove ${a.name}…`} onClick={() => setRemoving(true)}>
                 Remove…
-              </SmallButton>
+              </button>
             )}
           </span>
         </div>
@@ -163,6 +164,7 @@ function AccountRow({ a, removable, onChanged }: { a: AccountView; removable: bo
 
 function Accounts({ status, onStatus }: SettingsProps) {
   const call = useCall();
+  const listRef = useRef<HTMLUListElement>(null);
   const list = useRequest('accounts.list', {});
   const action = useAction();
   const [mode, setMode] = useState<'none' | 'add' | 'import'>('none');
@@ -204,9 +206,10 @@ function Accounts({ status, onStatus }: SettingsProps) {
           <ReloadButton list={list} label="Reload the accounts" />
         </div>
       )}
-      <ul class="plain-list">
+      {/* Focused after a removal: the row the user was on is gone. */}
+      <ul class="plain-list" ref={listRef} tabIndex={-1} aria-label="Your accounts">
         {list.data?.accounts.map((a) => (
-          <AccountRow key={a.id} a={a} removable={(list.data?.accounts.length ?? 0) > 1} onChanged={() => void afterChange()} />
+          <AccountRow key={a.id} a={a} removable={a.kind === 'imported' && (list.data?.accounts.length ?? 0) > 1} onChanged={() => void afterChange()} onRemoved={() => void afterChange().then(() => listRef.current?.focus())} />
         ))}
       </ul>
       {mode === 'none' ? (

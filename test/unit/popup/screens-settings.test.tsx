@@ -67,6 +67,8 @@ describe('Settings', () => {
     // Kept: back to the list, both there.
     fireEvent.click(within(form).getByRole('button', { name: 'Keep it' }));
     expect(screen.getByText('Trading')).toBeTruthy();
+    // Focus goes back to where the user left from.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove Trading…' })));
     // Then with the right password.
     refuse = undefined;
     fireEvent.click(screen.getByRole('button', { name: 'Remove Trading…' }));
@@ -74,11 +76,13 @@ describe('Settings', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Remove “Trading”' }));
     await waitFor(() => expect(screen.queryByText('Trading')).toBeNull());
     await waitFor(() => expect(onStatus).toHaveBeenCalled());
+    // Its row gone, focus is on the list of accounts.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('list', { name: 'Your accounts' })));
     // The last account left: no Remove offered.
     expect(screen.queryByRole('button', { name: 'Remove Account 1…' })).toBeNull();
   });
 
-  it("an account of the recovery phrase: removing it is said to only take it off the list", async () => {
+  it('an account of the recovery phrase offers no Remove: nothing would give it back', async () => {
     const SECOND = { ...ACCOUNT, id: 'acc2', name: 'Account 2', index: 1 };
     const bg = fakeBackground({
       'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
@@ -86,8 +90,8 @@ describe('Settings', () => {
     });
     renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
     open('Accounts');
-    fireEvent.click(await screen.findByRole('button', { name: 'Remove Account 2…' }));
-    expect(screen.getByRole('form', { name: 'Remove Account 2' }).textContent).toContain('only takes it off this list');
+    await screen.findByRole('button', { name: 'Rename Account 2' });
+    expect(screen.queryByRole('button', { name: /^Remove/ })).toBeNull();
   });
 
   it('changes the password only with a strong, confirmed new one, and shows a wrong current password', async () => {
