@@ -18,7 +18,7 @@ import type { Session } from '../session.js';
 import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
-import { dropAccountStorage, keyWallet, parseKey, phraseTag, refuseWhileUnfinished, shortIdOfSecret, withoutAccount, phraseTagOf, RestoreWouldDropError, restoreLoss, usedAccounts, vaultLoss } from './accounts-restore.js';
+import { dropAccountStorage, keyWallet, parseKey, phraseTag, phraseTagOf, refuseWhileUnfinished, RestoreWouldDropError, restoreLoss, shortIdOfSecret, usedAccounts, vaultLoss, withoutAccount } from './accounts-restore.js';
 import type { NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
