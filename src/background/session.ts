@@ -96,9 +96,9 @@ export class Session {
     return this.#secrets !== null && this.#vault.isUnlocked();
   }
 
-  /** Unlocked, with a minute (the shortest idle lock) since the last activity: checkIdle may lock. */
+  /** Unlocked, with a minute (the shortest idle lock) since the last activity, or the clock set back: checkIdle may act. */
   idleMaybeDue(now: number = this.#now()): boolean {
-    return this.isUnlocked() && now - this.#lastActivity >= 60_000;
+    return this.isUnlocked() && (now < this.#lastActivity || now - this.#lastActivity >= 60_000);
   }
 
   /** A copy of the decrypted secrets; VaultLockedError when locked. */

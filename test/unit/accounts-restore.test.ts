@@ -375,16 +375,27 @@ describe('removing an account', () => {
     expect(await names()).toEqual(['Account 1']);
   });
 
-  it("what the wallet kept of a removed account goes with it; a send it was told was refused does not keep it", async () => {
+  it("a refused send that could still go through holds it, said with what to do; one whose place was taken does not, and what the wallet kept of the account goes with it", async () => {
     const { wallet, stores, imported, names } = await twoAccounts();
     await registerChains(stores.local, 'n12345-someChains');
-    const refused = [{ txID: 'refused', chain: 'X', signedHex: '00', createdAt: 1, resends: 0, voided: true }];
+    const refused = { txID: 'refused', chain: 'X', signedHex: '00', createdAt: 1, resends: 0, voided: true };
     const keys = [outboxKey('n12345-someChains', imported.id), journalKey('n12345-someChains', imported.id), ...accountStorageKeys('local', imported.id)];
-    await stores.local.set({ [keys[0]!]: refused, [keys[1]!]: [], [keys[2]!]: { activity: [] }, [outboxKey('n12345-someChains', 'someone-else')]: refused });
+    await stores.local.set({ [keys[0]!]: [refused], [keys[1]!]: [], [keys[2]!]: { activity: [] }, [outboxKey('n12345-someChains', 'someone-else')]: [refused] });
+    await expect(wallet.accounts.accountsRemove({ id: imported.id, password: PASSWORD })).rejects.toMatchObject({ code: 'account-busy', message: expect.stringContaining('your next send on its chain takes its place') });
+    expect(await names()).toEqual(['Account 1', 'Imported']);
+    // A later send took its place: it can never run, so nothing holds the account.
+    await stores.local.set({ [keys[0]!]: [{ ...refused, replacedBy: 'later' }] });
     await wallet.accounts.accountsRemove({ id: imported.id, password: PASSWORD });
     expect(await names()).toEqual(['Account 1']);
     expect(Object.keys(await stores.local.get(keys))).toEqual([]);
     expect(Object.keys(await stores.local.get([outboxKey('n12345-someChains', 'someone-else')]))).toHaveLength(1);
+  });
+
+  it('an outbox that cannot be read holds it, said so (not "wait")', async () => {
+    const { wallet, stores, imported } = await twoAccounts();
+    await registerChains(stores.local, 'n12345-someChains');
+    await stores.local.set({ [outboxKey('n12345-someChains', imported.id)]: 'damaged' });
+    await expect(wallet.accounts.accountsRemove({ id: imported.id, password: PASSWORD })).rejects.toMatchObject({ code: 'account-busy', message: expect.stringContaining('a record of its sends that cannot be read') });
   });
 
   it('is refused while the account has a transaction not decided, or a move not finished (wherever kept), and then removes nothing', async () => {

@@ -13,6 +13,20 @@ import { MINUTE, NEW_PASSWORD, PASSWORD, unlockedWorld } from './session-test-ki
 export const _alarmsFit = (alarms: Alarms.Static) => scheduleIdleAlarm(alarms);
 
 describe('session: locking', () => {
+  it("idleMaybeDue (a site's request asks checkIdle only then): not within a minute of activity; past it; at once when the clock went back; never when locked", async () => {
+    const { session, clock } = await unlockedWorld();
+    await session.touch();
+    clock.t += 59_000;
+    expect(session.idleMaybeDue()).toBe(false);
+    clock.t += 1_000;
+    expect(session.idleMaybeDue()).toBe(true);
+    await session.touch();
+    clock.t -= 3_600_000;
+    expect(session.idleMaybeDue()).toBe(true);
+    await session.lock();
+    expect(session.idleMaybeDue()).toBe(false);
+  });
+
   it('lock() drops the secrets, removes the session entries, and a new worker is locked', async () => {
     const { stores, session, vault, worker } = await unlockedWorld();
     const onLock = vi.fn();

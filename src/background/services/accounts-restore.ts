@@ -122,19 +122,25 @@ export async function unfinishedOf(accountIds: readonly string[], s: PersistedSt
 }
 
 /**
- * Refuses ('account-busy') to remove account `accountId` while the wallet still follows something
- * of it: a send the network has not decided (it may be sent again) or a move not finished (its
- * import must be signed by the account's key), wherever kept; an outbox that cannot be read counts.
- * A refused send does not: the user was told it was refused, and waiting would never end it.
+ * Why account `accountId` cannot be removed yet, in words (none: it can): the wallet still follows
+ * a send of it (the network has not decided it: it may be sent again; or refused but able to go
+ * through: the next send on its chain must spend one of its inputs, and the account's outbox is what
+ * says so), a move not finished (its import needs the account's key), or a record of them that
+ * cannot be read; wherever kept.
  */
-export async function refuseWhileUnfinished(accountId: string, s: PersistedState, local: StorageArea, transfers: TransfersService): Promise<void> {
+export async function removalBlockers(accountId: string, s: PersistedState, local: StorageArea, transfers: TransfersService): Promise<string[]> {
   const { outboxes, journals } = await keptKeysOf([accountId], s, local);
   const stored = Object.values(await local.get(outboxes));
-  const sends = stored.some((v) => !Array.isArray(v) || v.some((e: unknown) => !isRecord(e) || e.voided !== true));
-  const moves = (await transfers.unfinishedIn(journals)).length > 0;
-  if (!sends && !moves) return;
-  const what = [sends ? 'transactions the network has not decided yet' : '', moves ? 'cross-chain moves not finished' : ''].filter(Boolean).join(' and ');
-  throw new WalletError('account-busy', `this account still has ${what}: nothing was removed; remove it once Activity shows them done`);
+  const inTheWay = new Set(await sendsInTheWay(local, outboxes));
+  const entries = stored.flatMap((v) => (Array.isArray(v) ? (v as unknown[]) : []));
+  const undecided = entries.some((e) => !isRecord(e) || e.voided !== true);
+  const refused = entries.some((e) => isRecord(e) && e.voided === true && typeof e.txID === 'string' && inTheWay.has(e.txID));
+  return [
+    undecided ? 'transactions the network has not decided yet (wait until Activity shows them done)' : '',
+    refused ? 'a send the network refused that could still go through (your next send on its chain takes its place: make that first)' : '',
+    stored.some((v) => !Array.isArray(v)) ? 'a record of its sends that cannot be read' : '',
+    (await transfers.unfinishedIn(journals)).length > 0 ? 'cross-chain moves not finished (wait until Moves shows them done)' : '',
+  ].filter(Boolean);
 }
 
 /**

@@ -18,7 +18,7 @@ import type { Session } from '../session.js';
 import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
-import { dropAccountStorage, keyWallet, parseKey, phraseTag, phraseTagOf, refuseWhileUnfinished, RestoreWouldDropError, restoreLoss, shortIdOfSecret, usedAccounts, vaultLoss, withoutAccount } from './accounts-restore.js';
+import { dropAccountStorage, keyWallet, parseKey, phraseTag, phraseTagOf, removalBlockers, RestoreWouldDropError, restoreLoss, shortIdOfSecret, usedAccounts, vaultLoss, withoutAccount } from './accounts-restore.js';
 import type { NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
@@ -344,7 +344,8 @@ export class AccountsService {
 
   async accountsRemove(p: P<'accounts.remove'>) {
     await this.session.verifyPassword(p.password);
-    await refuseWhileUnfinished(p.id, await this.settings.read(), this.local, this.transfers);
+    const blockers = await removalBlockers(p.id, await this.settings.read(), this.local, this.transfers);
+    if (blockers.length > 0) throw new WalletError('account-busy', `this account still has ${blockers.join('; and ')}: nothing was removed`);
     // The account goes first, then its key: a stop in between leaves a key with no account, which
     // the next unlock (or an import of it) gives an account again; never an account without a key.
     await this.session.modify(async (secrets, write) => {
@@ -358,8 +359,9 @@ export class AccountsService {
       await write({ ...secrets, importedKeys: secrets.importedKeys.filter((k) => k.id !== unnamedKey) });
       this.keyring.forgetImportedKey(unnamedKey);
     });
-    // Removed already: what is left of it in storage or site permissions cannot undo that.
-    await dropAccountStorage(p.id, await this.settings.readOrEmpty(), this.local).catch(() => undefined);
+    // Removed. Its storage goes only if nothing was sent or journaled for it since the check (another window).
+    const after = await this.settings.readOrEmpty();
+    if ((await removalBlockers(p.id, after, this.local, this.transfers).catch(() => ['unread'])).length === 0) await dropAccountStorage(p.id, after, this.local).catch(() => undefined);
     await this.more.sites?.forgetAccount(p.id).catch(() => undefined);
     return { ok: true as const };
   }

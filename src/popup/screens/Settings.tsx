@@ -2,7 +2,7 @@
 // the chains they added (SettingsSites.tsx), the secrets behind the password and the password change
 // (SettingsSecrets.tsx), about. Each section is a native <details> (keyboard friendly).
 import type { ComponentChildren } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
 import { checkName, checkPrivateKey } from '../checks.js';
 import { FormError, MutedText, ReloadButton, SmallButton, TextField } from '../components/Field.js';
@@ -76,6 +76,9 @@ function RemoveAccount({ a, onCancel, onRemoved }: { a: AccountView; onCancel: (
   const call = useCall();
   const action = useAction();
   const [password, setPassword] = useState('');
+  // What removing costs is read first (focused), before the password is asked for.
+  const cost = useRef<HTMLParagraphElement>(null);
+  useEffect(() => cost.current?.focus(), []);
   const submit = async (e: Event) => {
     e.preventDefault();
     const r = await action.run(() => call('accounts.remove', { id: a.id, password }));
@@ -84,10 +87,10 @@ function RemoveAccount({ a, onCancel, onRemoved }: { a: AccountView; onCancel: (
   };
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-label={`Remove ${a.name}`}>
-      <p class="warn-box">
+      <p class="warn-box" ref={cost} tabIndex={-1}>
         Removing “{a.name}” deletes its private key from this wallet. Unless you have that key elsewhere (Show private key, under Secrets), you can no longer spend what its addresses hold.
       </p>
-      <TextField label={`Password to remove “${a.name}”`} type="password" autoComplete="current-password" value={password} onInput={setPassword} autoFocus />
+      <TextField label={`Password to remove “${a.name}”`} type="password" autoComplete="current-password" value={password} onInput={setPassword} />
       <FormError error={action.error} />
       <div class="row">
         <SmallButton onClick={onCancel}>Keep it</SmallButton>
@@ -209,7 +212,7 @@ function Accounts({ status, onStatus }: SettingsProps) {
       {/* Focused after a removal: the row the user was on is gone. */}
       <ul class="plain-list" ref={listRef} tabIndex={-1} aria-label="Your accounts">
         {list.data?.accounts.map((a) => (
-          <AccountRow key={a.id} a={a} removable={a.kind === 'imported' && (list.data?.accounts.length ?? 0) > 1} onChanged={() => void afterChange()} onRemoved={() => void afterChange().then(() => listRef.current?.focus())} />
+          <AccountRow key={a.id} a={a} removable={a.kind === 'imported' && (list.data?.accounts.length ?? 0) > 1} onChanged={() => void afterChange()} onRemoved={() => void afterChange().then(() => listRef.current?.focus(), () => undefined)} />
         ))}
       </ul>
       {mode === 'none' ? (

@@ -57,6 +57,8 @@ describe('Settings', () => {
     const form = screen.getByRole('form', { name: 'Remove Trading' });
     // An imported key: its loss is said before anything is asked.
     expect(form.textContent).toContain('deletes its private key from this wallet');
+    // Read first: focus is on what it costs, not on the password.
+    await waitFor(() => expect(document.activeElement?.textContent).toContain('deletes its private key'));
     const confirm = within(form).getByRole('button', { name: 'Remove “Trading”' });
     expect((confirm as HTMLButtonElement).disabled).toBe(true);
     type('Password to remove “Trading”', 'not the one');
