@@ -88,7 +88,7 @@ function RemoveAccount({ a, onCancel, onRemoved }: { a: AccountView; onCancel: (
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-label={`Remove ${a.name}`}>
       <p class="warn-box" ref={cost} tabIndex={-1}>
-        Removing “{a.name}” deletes its private key from this wallet. Unless you have that key elsewhere (Show private key, under Secrets), you can no longer spend what its addresses hold.
+        Removing “{a.name}” deletes its private key from this wallet. Unless you have that key elsewhere (Export private key, below, shows it while this account is selected), you can no longer spend what its addresses hold.
       </p>
       <TextField label={`Password to remove “${a.name}”`} type="password" autoComplete="current-password" value={password} onInput={setPassword} />
       <FormError error={action.error} />
