@@ -77,8 +77,8 @@ export class Keyring {
   }
 
   /**
-   * The imported key `keyId`. Its secret is zeroed on lock (or a new vault), and then refused: a
-   * holder of the pair from before, such as a move's engine, cannot sign.
+   * The imported key `keyId`. Its secret is zeroed on lock (or a new vault) or when its account is
+   * removed, and then refused: a holder of the pair from before, such as a move's engine, cannot sign.
    */
   importedKey(keyId: string): KeyPair {
     const known = this.#imported.get(keyId);
@@ -93,6 +93,8 @@ export class Keyring {
     Object.defineProperty(pair, 'secret', {
       get: () => {
         if (generation !== this.#generation) throw new KeysWipedError();
+        // Forgotten since (forgetImportedKey): its account was removed while this pair was held.
+        if (this.#imported.get(keyId)?.secret !== secret) throw new WalletError('account-removed', 'this account was removed from the wallet, so nothing was signed');
         return secret;
       },
     });

@@ -70,7 +70,7 @@ describe('Keyring', () => {
     expect(held.every((s) => s.every((b) => b === 0))).toBe(true);
   });
 
-  it("an imported key that left the vault is zeroed at once, not at the next lock; another key's pair is untouched", () => {
+  it("an imported key that left the vault is zeroed at once, not at the next lock, and its pair refuses to sign; another key's pair is untouched", () => {
     const keys = [{ id: 'k1', secretHex: '11'.repeat(32) }, { id: 'k2', secretHex: '22'.repeat(32) }];
     const { session } = fakeSession(generateMnemonic(), keys);
     const keyring = new Keyring(session);
@@ -80,6 +80,8 @@ describe('Keyring', () => {
     keyring.forgetImportedKey('k1');
     expect(held.every((b) => b === 0)).toBe(true);
     expect(toHex(other.secret)).toBe('22'.repeat(32));
+    // A holder of the pair from before (a signer under way) is told why, in words.
+    expect(() => gone.secret).toThrow(expect.objectContaining({ code: 'account-removed', message: expect.stringMatching(/removed.*nothing was signed/) }));
     expect(() => keyring.importedKey('k1')).toThrow(expect.objectContaining({ code: 'storage-corrupt' }));
   });
 
