@@ -157,7 +157,11 @@ export async function openOutbox(area: StorageArea, chains: string, accountId: s
  * told, never), by tx ID. An outbox that cannot be read is one, by its key: what it held is unknown.
  */
 export async function sendsInTheWay(area: StorageArea, keys: readonly string[]): Promise<string[]> {
-  const stored = await area.get([...keys]);
+  return sendsInTheWayOf(await area.get([...keys]));
+}
+
+/** sendsInTheWay of outboxes already read (`stored`: by key). */
+export function sendsInTheWayOf(stored: Record<string, unknown>): string[] {
   return Object.entries(stored).flatMap(([key, v]) => (Array.isArray(v) ? (v as Partial<OutboxEntry>[]).filter((e) => !e?.replacedBy && !e?.ran && !watchedNow(e)).map((e) => (typeof e?.txID === 'string' ? e.txID : key)) : [key]));
 }
 

@@ -1,11 +1,13 @@
 // The idle lock's setting and alarm: how long an unlocked session may sit unused (stored in
 // storage.local, not a secret) and the alarm that has the Session check it (Session.checkIdle).
 // Apart from session.ts, which keeps the session itself.
+import { ValidationError } from '../core/errors.js';
+import { MAX_IDLE_LOCK_MINUTES, MIN_IDLE_LOCK_MINUTES } from '../shared/validate-fields.js';
+import type { StorageArea } from './storage.js';
 
 /** In storage.local: the idle timeout in minutes, or 'never'. Not a secret. */
 export const IDLE_SETTING_KEY = 'xpc.settings.idleLock';
 export const DEFAULT_IDLE_MINUTES = 15;
-export const MAX_IDLE_MINUTES = 24 * 60;
 export const IDLE_ALARM_NAME = 'xpc-idle-lock';
 export const IDLE_ALARM_PERIOD_MINUTES = 1;
 export const NEVER_LOCK_WARNING =
@@ -40,6 +42,26 @@ export async function scheduleIdleAlarm(alarms: AlarmsApi): Promise<void> {
   });
 }
 
-export function validIdleTimeout(value: unknown): value is IdleTimeout {
-  return value === 'never' || (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_IDLE_MINUTES);
+function validIdleTimeout(value: unknown): value is IdleTimeout {
+  return value === 'never' || (typeof value === 'number' && Number.isInteger(value) && value >= MIN_IDLE_LOCK_MINUTES && value <= MAX_IDLE_LOCK_MINUTES);
+}
+
+// ---- the setting ----
+
+/** The configured idle timeout; the default when unset or unreadable. */
+export async function readIdleTimeout(local: StorageArea): Promise<IdleTimeout> {
+  const value = (await local.get([IDLE_SETTING_KEY]))[IDLE_SETTING_KEY];
+  return validIdleTimeout(value) ? value : DEFAULT_IDLE_MINUTES;
+}
+
+/**
+ * Sets the idle timeout: whole minutes in the range above, or 'never'. For 'never' the result
+ * carries a `warning` the UI must show. Bad input throws ValidationError and changes nothing.
+ */
+export async function writeIdleTimeout(local: StorageArea, timeout: IdleTimeout): Promise<IdleTimeoutSetting> {
+  if (!validIdleTimeout(timeout)) {
+    throw new ValidationError(`the idle timeout is whole minutes from ${MIN_IDLE_LOCK_MINUTES} to ${MAX_IDLE_LOCK_MINUTES}, or "never"`, 'idleTimeout');
+  }
+  await local.set({ [IDLE_SETTING_KEY]: timeout });
+  return timeout === 'never' ? { timeout, warning: NEVER_LOCK_WARNING } : { timeout };
 }

@@ -26,9 +26,10 @@
 // next resume or idle check.
 //
 // The idle timeout's setting and alarm are in session-idle.ts.
-import { ValidationError, WalletError } from '../core/errors.js';
+import { WalletError } from '../core/errors.js';
 import { wipe } from '../core/keys.js';
-import { DEFAULT_IDLE_MINUTES, IDLE_SETTING_KEY, type IdleTimeout, type IdleTimeoutSetting, MAX_IDLE_MINUTES, NEVER_LOCK_WARNING, validIdleTimeout } from './session-idle.js';
+import { MIN_IDLE_LOCK_MINUTES } from '../shared/validate-fields.js';
+import { type IdleTimeout, type IdleTimeoutSetting, readIdleTimeout, writeIdleTimeout } from './session-idle.js';
 import type { StorageArea, Stores } from './storage.js';
 import {
   copySecrets,
@@ -96,9 +97,9 @@ export class Session {
     return this.#secrets !== null && this.#vault.isUnlocked();
   }
 
-  /** Unlocked, with a minute (the shortest idle lock) since the last activity, or the clock set back: checkIdle may act. */
+  /** Unlocked, with the shortest idle lock passed since the last activity, or the clock set back: checkIdle may act. */
   idleMaybeDue(now: number = this.#now()): boolean {
-    return this.isUnlocked() && (now < this.#lastActivity || now - this.#lastActivity >= 60_000);
+    return this.isUnlocked() && (now < this.#lastActivity || now - this.#lastActivity >= MIN_IDLE_LOCK_MINUTES * 60_000);
   }
 
   /** A copy of the decrypted secrets; VaultLockedError when locked. */
@@ -380,23 +381,13 @@ export class Session {
     }
   }
 
-  // ---- the idle setting ----
+  // ---- the idle setting (session-idle.ts) ----
 
-  /** The configured idle timeout; the default when unset or unreadable. */
-  async getIdleTimeout(): Promise<IdleTimeout> {
-    const value = (await this.#local.get([IDLE_SETTING_KEY]))[IDLE_SETTING_KEY];
-    return validIdleTimeout(value) ? value : DEFAULT_IDLE_MINUTES;
+  getIdleTimeout(): Promise<IdleTimeout> {
+    return readIdleTimeout(this.#local);
   }
 
-  /**
-   * Sets the idle timeout: whole minutes from 1 to MAX_IDLE_MINUTES, or 'never'. For 'never' the
-   * result carries a `warning` the UI must show. Bad input throws ValidationError and changes nothing.
-   */
-  async setIdleTimeout(timeout: IdleTimeout): Promise<IdleTimeoutSetting> {
-    if (!validIdleTimeout(timeout)) {
-      throw new ValidationError(`the idle timeout is whole minutes from 1 to ${MAX_IDLE_MINUTES}, or "never"`, 'idleTimeout');
-    }
-    await this.#local.set({ [IDLE_SETTING_KEY]: timeout });
-    return timeout === 'never' ? { timeout, warning: NEVER_LOCK_WARNING } : { timeout };
+  setIdleTimeout(timeout: IdleTimeout): Promise<IdleTimeoutSetting> {
+    return writeIdleTimeout(this.#local, timeout);
   }
 }

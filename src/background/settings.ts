@@ -2,8 +2,9 @@
 // networks and what is selected. Every change goes through `update`, one at a time.
 import { toHex } from '../core/bytes.js';
 import { type NetworkIdentity, PRESETS } from '../core/network.js';
-import { WalletError } from '../core/errors.js';
+import { ValidationError, WalletError } from '../core/errors.js';
 import { MAX_INDEX } from '../core/keys.js';
+import { sameDisplayName } from '../shared/validate-fields.js';
 import type { StorageArea } from './storage.js';
 
 const STATE_KEY = 'xpc.state';
@@ -14,6 +15,12 @@ export const UNREADABLE_STATE_KEY = 'xpc.state.unreadable';
 export type AccountRecord =
   | { id: string; name: string; kind: 'hd'; index: number }
   | { id: string; name: string; kind: 'imported'; keyId: string };
+
+/** Refuses `name` for an account when another one (any but `exceptId`) reads the same (sameDisplayName). */
+export function assertNameFree(accounts: readonly AccountRecord[], name: string, exceptId?: string): void {
+  const taken = accounts.find((a) => a.id !== exceptId && sameDisplayName(a.name, name));
+  if (taken) throw new ValidationError(`another account is named “${taken.name}”: choose another name`, 'name');
+}
 
 export interface CustomNetwork {
   id: string;

@@ -5,7 +5,7 @@ import { formatEvmAddress, parseEvmAddress } from '../core/evm-address.js';
 import { parseAmount, UINT64_MAX } from '../core/amount.js';
 import { noKeyAddress, parseAddressFor } from '../core/encoding.js';
 import { phraseWords } from '../core/phrase-words.js';
-import { displayName } from '../shared/validate-fields.js';
+import { displayName, sameDisplayName } from '../shared/validate-fields.js';
 import { sentence } from './api.js';
 import { formatValue, withArticle } from './format.js';
 
@@ -212,8 +212,11 @@ export function checkPrivateKey(text: string): Check<string> {
 // ---- names, memos, assets ----
 
 /** Account and network names: the background's own rule (its length counts as it does: an emoji is 2). */
-export function checkName(text: string, what = 'a name'): Check<string> {
+/** A display name; one of `taken` (other accounts' names: each must be told apart) is refused. */
+export function checkName(text: string, what = 'a name', taken: readonly string[] = []): Check<string> {
   if (text.trim() === '') return fail(sentence(`enter ${what}`));
+  const same = taken.find((t) => sameDisplayName(t, text));
+  if (same !== undefined) return fail(`Another account is named “${same}”: choose another name`);
   try {
     return { ok: true, value: displayName(text, 'name') };
   } catch (e) {

@@ -20,6 +20,8 @@ export const MAX_OWNERS = 64;
 export const MAX_HOLDERS = 64;
 export const MAX_MINTERS = 64;
 export const MAX_NFT_RECIPIENTS = 64;
+/** The idle lock's range, in whole minutes ('never' aside): the shortest is what the idle alarm's period can keep. */
+export const MIN_IDLE_LOCK_MINUTES = 1;
 export const MAX_IDLE_LOCK_MINUTES = 24 * 60;
 export const MAX_DENOMINATION = 32;
 /** Hidden asset IDs kept per network. */
@@ -119,6 +121,15 @@ export function hasControlChars(s: string): boolean {
     if (c < 0x20 || c === 0x7f) return true;
   }
   return false;
+}
+
+/**
+ * Whether two display names read as one: letter case, Unicode forms and spaces at the ends or
+ * repeated aside. Accounts must differ by name: lists, approvals and sites tell them apart by it.
+ */
+export function sameDisplayName(a: string, b: string): boolean {
+  const key = (s: string) => s.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+  return key(a) === key(b);
 }
 
 /** A display name (account, network): 1–64 characters, no control characters, not only spaces. */
@@ -295,7 +306,7 @@ export function namespace(value: unknown, field: string): string {
 export function idleMinutes(value: unknown, field: string): number | 'never' {
   if (value === 'never') return value;
   if (typeof value !== 'number') fail(field, 'must be a number of minutes or "never"');
-  return int(value, field, 1, MAX_IDLE_LOCK_MINUTES);
+  return int(value, field, MIN_IDLE_LOCK_MINUTES, MAX_IDLE_LOCK_MINUTES);
 }
 
 /** A request that takes no params (an empty object, or none). */

@@ -11,7 +11,7 @@ import type { RestoreLoss } from '../../src/shared/messages.js';
 export function service() {
   const stores = memoryStores();
   const session = new Session(new Vault(stores, { kdfIterationsForTesting: 1_000 }), stores);
-  return { stores, wallet: createWallet(session, stores.local) };
+  return { stores, session, wallet: createWallet(session, stores.local) };
 }
 
 /** What a refused restore's warning showed: its counts, and the names a Confirm sends back. */

@@ -42,6 +42,24 @@ describe('wallet service form errors name the field the user typed into', () => 
     expect(added).toMatchObject({ name: 'Savings', index: 1 });
     expect(added.xAddress).not.toBe(status.account!.xAddress);
   });
+
+  it('each account keeps a name of its own: an add, an import or a rename to a name another account has is refused at the name, and changes nothing', async () => {
+    const { wallet, session } = service();
+    await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) });
+    const savings = await wallet.accounts.accountsAdd({ name: 'Savings' });
+    const taken = { code: 'validation', field: 'name', message: expect.stringContaining('“Account 1”') };
+    // Letter case, Unicode forms and spaces around or repeated do not make another name.
+    await expect(wallet.accounts.accountsAdd({ name: ' account  1' })).rejects.toMatchObject(taken);
+    await expect(wallet.accounts.accountsImportKey({ name: 'ACCOUNT 1', privateKey: '0x' + '44'.repeat(32) })).rejects.toMatchObject(taken);
+    await expect(wallet.accounts.accountsRename({ id: savings.id, name: 'Ａccount 1' })).rejects.toMatchObject(taken);
+    const { accounts } = await wallet.accounts.accountsList();
+    expect(accounts.map((a) => a.name)).toEqual(['Account 1', 'Savings']);
+    // The refused import left no key in the vault, to be given an account at the next unlock.
+    expect(session.secrets().importedKeys).toEqual([]);
+    await expect(wallet.accounts.accountsImportKey({ name: 'Cold', privateKey: '0x' + '44'.repeat(32) })).resolves.toMatchObject({ name: 'Cold', kind: 'imported' });
+    // Its own name in other letters is a rename, not a clash.
+    await expect(wallet.accounts.accountsRename({ id: savings.id, name: 'SAVINGS' })).resolves.toMatchObject({ name: 'SAVINGS' });
+  });
 });
 
 describe('network views', () => {

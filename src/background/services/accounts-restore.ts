@@ -9,7 +9,7 @@ import { isRecord } from '../../core/rpc.js';
 import { deriveXpKey, HdRoot, keyPairFromSecret, type KeyPair, mnemonicToSeed, parseSecretKey, wipe } from '../../core/keys.js';
 import { MAX_LOSS_NAME_LENGTH, RESTORE_WOULD_DROP, type RestoreLoss } from '../../shared/messages.js';
 import { accountStorageKeys, entryJournalKey, entryOutboxKey, perChainsKeys } from '../account-cache.js';
-import { sendsInTheWay } from '../outbox.js';
+import { sendsInTheWay, sendsInTheWayOf } from '../outbox.js';
 import type { Session } from '../session.js';
 import { type AccountRecord, emptyState, networkIdsOf, newId, type PersistedState, type SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
@@ -130,8 +130,9 @@ export async function unfinishedOf(accountIds: readonly string[], s: PersistedSt
  */
 export async function removalBlockers(accountId: string, s: PersistedState, local: StorageArea, transfers: TransfersService): Promise<string[]> {
   const { outboxes, journals } = await keptKeysOf([accountId], s, local);
-  const stored = Object.values(await local.get(outboxes));
-  const inTheWay = new Set(await sendsInTheWay(local, outboxes));
+  const read = await local.get(outboxes);
+  const stored = Object.values(read);
+  const inTheWay = new Set(sendsInTheWayOf(read));
   const entries = stored.flatMap((v) => (Array.isArray(v) ? (v as unknown[]) : []));
   const undecided = entries.some((e) => !isRecord(e) || e.voided !== true);
   const refused = entries.some((e) => isRecord(e) && e.voided === true && typeof e.txID === 'string' && inTheWay.has(e.txID));
@@ -159,10 +160,15 @@ export function withoutAccount(s: PersistedState, id: string): { state: Persiste
   return accounts.some((a) => a.kind === 'imported' && a.keyId === removed.keyId) ? { state } : { state, unnamedKey: removed.keyId };
 }
 
-/** What the wallet kept of removed account `accountId` (history, stakes, sends, moves), dropped. */
+/** Every key the wallet keeps for `accountIds` (history, stakes, tokens, sends, moves), on every network. */
+export async function keptStorageOf(accountIds: readonly string[], s: PersistedState, local: StorageArea): Promise<string[]> {
+  const perChains = await perChainsKeys(local, accountIds);
+  return [...accountIds.flatMap((a) => networkIdsOf(s).flatMap((n) => accountStorageKeys(n, a))), ...perChains.outboxes, ...perChains.journals];
+}
+
+/** What the wallet kept of removed account `accountId`, dropped. */
 export async function dropAccountStorage(accountId: string, s: PersistedState, local: StorageArea): Promise<void> {
-  const { outboxes, journals } = await keptKeysOf([accountId], s, local);
-  await local.remove([...networkIdsOf(s).flatMap((n) => accountStorageKeys(n, accountId)), ...outboxes, ...journals]);
+  await local.remove(await keptStorageOf([accountId], s, local));
 }
 
 /** A private key typed by the user, or a refusal in words (core's name CB58 and the curve order). */

@@ -8,17 +8,17 @@ import { formatPrivateKey } from '../../core/encoding.js';
 import { ValidationError, WalletError } from '../../core/errors.js';
 import { generateMnemonic, normalizeMnemonic, wipe, type KeyPair } from '../../core/keys.js';
 import { type RequestParams as P, type BalancesView, type RestoreResult, type Selection, type WalletStatus } from '../../shared/messages.js';
-import { accountStorageKeys, hiddenAssetsKey, listedKeyCounts, perChainsKeys, tokensKey } from '../account-cache.js';
+import { hiddenAssetsKey, listedKeyCounts, tokensKey } from '../account-cache.js';
 import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
 import type { AccountEngines } from '../account-engines.js';
 import type { Keyring } from '../keyring.js';
 import { asField } from '../request-fields.js';
 import { checkNewPassword, WrongPasswordError } from '../vault.js';
 import type { Session } from '../session.js';
-import { type AccountRecord, networkIdsOf, newId, type SettingsStore } from '../settings.js';
+import { type AccountRecord, assertNameFree, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
-import { dropAccountStorage, keyWallet, parseKey, phraseTag, phraseTagOf, removalBlockers, RestoreWouldDropError, restoreLoss, shortIdOfSecret, usedAccounts, vaultLoss, withoutAccount } from './accounts-restore.js';
+import { dropAccountStorage, keptStorageOf, keyWallet, parseKey, phraseTag, phraseTagOf, removalBlockers, RestoreWouldDropError, restoreLoss, shortIdOfSecret, usedAccounts, vaultLoss, withoutAccount } from './accounts-restore.js';
 import type { NetworksService } from './networks.js';
 import type { TransfersService } from './transfers.js';
 
@@ -103,16 +103,8 @@ export class AccountsService {
       throw e;
     }
     const networkIds = networkIdsOf(prior);
-    const perChains = await perChainsKeys(this.local, prior.accounts.map((a) => a.id));
-    const stale = [
-      ...prior.accounts.flatMap((a) => networkIds.flatMap((n) => accountStorageKeys(n, a.id))),
-      ...perChains.outboxes,
-      ...perChains.journals,
-      ...networkIds.map(hiddenAssetsKey),
-      ...networkIds.map(tokensKey),
-      SITE_CONTRACTS_KEY,
-    ];
-    await this.local.remove(stale);
+    const kept = await keptStorageOf(prior.accounts.map((a) => a.id), prior, this.local);
+    await this.local.remove([...kept, ...networkIds.map(hiddenAssetsKey), ...networkIds.map(tokensKey), SITE_CONTRACTS_KEY]);
     return this.walletStatus();
   }
 
@@ -289,6 +281,7 @@ export class AccountsService {
     await this.keyring.root();
     let record: AccountRecord | undefined;
     const s = await this.settings.update(async (s) => {
+      assertNameFree(s.accounts, p.name);
       record = { id: newId(), name: p.name, kind: 'hd', index: s.nextHdIndex };
       // One of its keys imported already would be a second account on its addresses (as an import refuses).
       const mine = await this.keyring.listedKeyIds(record, listedKeyCounts({ receiveNext: 0, changeNext: 0 }));
@@ -313,6 +306,8 @@ export class AccountsService {
     // One of the phrase's own keys (any address an account lists) would be a second account on
     // those addresses, with its own outbox and nonce line: refused.
     const settings = await this.settings.read();
+    // Before the key is stored: refused later, it would be left without an account.
+    assertNameFree(settings.accounts, p.name);
     for (const a of settings.accounts) {
       if (a.kind === 'hd' && (await this.keyring.listedKeyIds(a, await this.engines.listedKeyCounts(settings, a.id))).has(shortId)) throw new ValidationError(`this key is already in the wallet: it belongs to “${a.name}”, from the recovery phrase`, 'privateKey');
     }
@@ -325,6 +320,7 @@ export class AccountsService {
       else await write({ ...secrets, importedKeys: [...secrets.importedKeys, { id: record.keyId, name: p.name, secretHex: toHex(secret) }] });
       return this.settings.update((s) => {
         if (s.accounts.some((a) => a.kind === 'imported' && a.keyId === record.keyId)) throw new ValidationError('this key is already in the wallet', 'privateKey');
+        assertNameFree(s.accounts, p.name);
         return { ...s, accounts: [...s.accounts, record] };
       });
     });
@@ -336,6 +332,7 @@ export class AccountsService {
     const s = await this.settings.update((s) => {
       const a = s.accounts.find((x) => x.id === p.id);
       if (!a) throw new ValidationError('no such account', 'id');
+      assertNameFree(s.accounts, p.name, a.id);
       renamed = { ...a, name: p.name };
       return { ...s, accounts: s.accounts.map((x) => (x.id === p.id ? renamed! : x)) };
     });

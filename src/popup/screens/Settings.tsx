@@ -102,7 +102,7 @@ function RemoveAccount({ a, onCancel, onRemoved }: { a: AccountView; onCancel: (
   );
 }
 
-function AccountRow({ a, removable, onChanged, onRemoved }: { a: AccountView; removable: boolean; onChanged: () => void; onRemoved: () => void }) {
+function AccountRow({ a, others, removable, onChanged, onRemoved }: { a: AccountView; others: string[]; removable: boolean; onChanged: () => void; onRemoved: () => void }) {
   const call = useCall();
   const action = useAction();
   const [editing, setEditing] = useState(false);
@@ -114,7 +114,7 @@ function AccountRow({ a, removable, onChanged, onRemoved }: { a: AccountView; re
     requestAnimationFrame(() => removeButton.current?.focus());
   };
   const [name, setName] = useState(a.name);
-  const check = checkName(name, 'an account name');
+  const check = checkName(name, 'an account name', others);
   const save = async (e: Event) => {
     e.preventDefault();
     if (!check.ok) return;
@@ -173,7 +173,8 @@ function Accounts({ status, onStatus }: SettingsProps) {
   const [mode, setMode] = useState<'none' | 'add' | 'import'>('none');
   const [name, setName] = useState('');
   const [key, setKey] = useState('');
-  const nameCheck = checkName(name, 'an account name');
+  const names = list.data?.accounts.map((a) => a.name) ?? [];
+  const nameCheck = checkName(name, 'an account name', names);
   const keyCheck = checkPrivateKey(key);
   const afterChange = async () => {
     await list.reload();
@@ -212,7 +213,7 @@ function Accounts({ status, onStatus }: SettingsProps) {
       {/* Focused after a removal: the row the user was on is gone. */}
       <ul class="plain-list" ref={listRef} tabIndex={-1} aria-label="Your accounts">
         {list.data?.accounts.map((a) => (
-          <AccountRow key={a.id} a={a} removable={a.kind === 'imported' && (list.data?.accounts.length ?? 0) > 1} onChanged={() => void afterChange()} onRemoved={() => void afterChange().then(() => listRef.current?.focus(), () => undefined)} />
+          <AccountRow key={a.id} a={a} others={names.filter((_, i) => list.data?.accounts[i]?.id !== a.id)} removable={a.kind === 'imported' && (list.data?.accounts.length ?? 0) > 1} onChanged={() => void afterChange()} onRemoved={() => void afterChange().then(() => listRef.current?.focus(), () => undefined)} />
         ))}
       </ul>
       {mode === 'none' ? (

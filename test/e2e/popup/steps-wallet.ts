@@ -192,13 +192,7 @@ export async function startAgainWithKey(run: UiRun, ui: PopupDriver, openOther: 
   await other.fill('Password', PASSWORD);
   await other.click({ button: 'Unlock' });
   await other.find({ tab: 'Home' }, 15_000);
-  await other.openTab('Settings');
-  await other.openSection('Accounts');
-  await other.click({ button: 'Import a key' });
-  await other.fill('New account name', 'Imported elsewhere');
-  await other.fill('Private key', toHex(Uint8Array.from({ length: 32 }, (_, i) => 64 - i)));
-  await other.click({ button: 'Import' });
-  await other.find({ text: 'Imported elsewhere' });
+  await importKeyInSettings(other, 'Imported elsewhere', Uint8Array.from({ length: 32 }, (_, i) => 64 - i));
   await ui.click({ button: 'Restore anyway' });
   await ui.waitText({ css: '[role="alert"]' }, /This has changed since you confirmed: read it again\..*1 account from an imported private key/s);
   await ui.click({ button: 'Restore anyway' });
@@ -209,19 +203,32 @@ export async function startAgainWithKey(run: UiRun, ui: PopupDriver, openOther: 
 }
 
 /**
- * Settings → Accounts: a key imported, then removed through its review: what removing costs is
+ * Settings → Accounts → Import a key: `secret` imported as account `name`; given `taken` (another
+ * account's name), that name is tried first and refused as it is typed.
+ */
+async function importKeyInSettings(ui: PopupDriver, name: string, secret: Uint8Array, taken?: string): Promise<void> {
+  await ui.openTab('Settings');
+  await ui.openSection('Accounts');
+  await ui.click({ button: 'Import a key' });
+  if (taken !== undefined) {
+    await ui.fill('New account name', taken.toUpperCase());
+    await ui.waitText({ css: '.section[open] form' }, new RegExp(`Another account is named “${taken}”: choose another name`));
+  }
+  await ui.fill('New account name', name);
+  await ui.fill('Private key', toHex(secret));
+  await ui.click({ button: 'Import' });
+  await ui.find({ text: name, within: '.section[open] .plain-list' });
+}
+
+/**
+ * Settings → Accounts: a key imported (after another account's name is refused), then removed through its review: what removing costs is
  * said first; a wrong password is refused and keeps it; the right one removes it and its key.
  */
 export async function importThenRemoveAccount(run: UiRun): Promise<void> {
   const { ui } = run;
   const names = async () => (await ui.call('accounts.list', {})).accounts.map((a) => a.name);
   const before = await names();
-  await ui.openTab('Settings');
-  await ui.openSection('Accounts');
-  await ui.click({ button: 'Import a key' });
-  await ui.fill('New account name', 'Short-lived');
-  await ui.fill('Private key', toHex(Uint8Array.from({ length: 32 }, (_, i) => 90 - i)));
-  await ui.click({ button: 'Import' });
+  await importKeyInSettings(ui, 'Short-lived', Uint8Array.from({ length: 32 }, (_, i) => 90 - i), before[0]);
   await ui.click({ button: 'Remove Short-lived…' });
   const form = 'form[aria-label="Remove Short-lived"]';
   await ui.waitText({ css: `${form} .warn-box` }, /deletes its private key from this wallet/);

@@ -240,4 +240,11 @@ describe('name checks', () => {
     expect(checkName('🦊'.repeat(40))).toEqual({ ok: false, error: 'Must be at most 64 characters' });
     expect(checkName('  ', 'an account name')).toEqual({ ok: false, error: 'Enter an account name' });
   });
+
+  it("refuses another account's name as the user types, however it is cased or spaced", () => {
+    const taken = ['Account 1', 'Savings'];
+    expect(checkName('savings ', 'an account name', taken)).toEqual({ ok: false, error: 'Another account is named “Savings”: choose another name' });
+    expect(checkName('Account  1', 'an account name', taken).ok).toBe(false);
+    expect(checkName('Account 2', 'an account name', taken)).toEqual({ ok: true, value: 'Account 2' });
+  });
 });

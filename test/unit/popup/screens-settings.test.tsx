@@ -96,6 +96,32 @@ describe('Settings', () => {
     expect(screen.queryByRole('button', { name: /^Remove/ })).toBeNull();
   });
 
+  it("says at once that another account has a name, and sends no rename or add with it", async () => {
+    const SECOND = { ...ACCOUNT, id: 'acc2', name: 'Savings', index: 1 };
+    const bg = fakeBackground({
+      'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
+      'accounts.list': () => ({ accounts: [ACCOUNT, SECOND], selectedId: ACCOUNT.id }),
+    });
+    renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
+    open('Accounts');
+    fireEvent.click(await screen.findByRole('button', { name: 'Rename Savings' }));
+    type('Account name', 'account 1');
+    expect(screen.getByText('Another account is named “Account 1”: choose another name')).toBeTruthy();
+    const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    fireEvent.click(save);
+    // Its own name in other letters is no clash.
+    type('Account name', 'SAVINGS');
+    expect(save.disabled).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add account' }));
+    type('New account name', 'Savings');
+    expect(screen.getByText('Another account is named “Savings”: choose another name')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Add' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(bg.callsOf('accounts.rename')).toEqual([]);
+    expect(bg.callsOf('accounts.add')).toEqual([]);
+  });
+
   it('changes the password only with a strong, confirmed new one, and shows a wrong current password', async () => {
     const bg = fakeBackground({
       'networks.list': () => ({ networks: [NETWORK], selectedId: NETWORK.id }),
