@@ -4,7 +4,7 @@ import { toHex } from '../core/bytes.js';
 import { type NetworkIdentity, PRESETS } from '../core/network.js';
 import { ValidationError, WalletError } from '../core/errors.js';
 import { MAX_INDEX } from '../core/keys.js';
-import { sameDisplayName } from '../shared/validate-fields.js';
+import { MAX_NAME_LENGTH, sameDisplayName } from '../shared/validate-fields.js';
 import type { StorageArea } from './storage.js';
 
 const STATE_KEY = 'xpc.state';
@@ -20,6 +20,15 @@ export type AccountRecord =
 export function assertNameFree(accounts: readonly AccountRecord[], name: string, exceptId?: string): void {
   const taken = accounts.find((a) => a.id !== exceptId && sameDisplayName(a.name, name));
   if (taken) throw new ValidationError(`another account is named “${taken.name}”: choose another name`, 'name');
+}
+
+/** `name`, or with the first free number after it ("Account 2 (2)"), for an account the wallet names itself beside `accounts`. */
+export function freeName(accounts: readonly AccountRecord[], name: string): string {
+  for (let n = 1; ; n++) {
+    const suffix = n === 1 ? '' : ` (${n})`;
+    const candidate = `${[...name].slice(0, MAX_NAME_LENGTH - suffix.length).join('')}${suffix}`;
+    if (!accounts.some((a) => sameDisplayName(a.name, candidate))) return candidate;
+  }
 }
 
 export interface CustomNetwork {
@@ -101,8 +110,9 @@ export function reconciled(s: PersistedState, vault: VaultHoldings): PersistedSt
   const keyIds = new Set(vault.importedKeys.map((k) => k.id));
   const kept = s.accounts.filter((a) => (a.kind === 'hd' ? vault.hasMnemonic : keyIds.has(a.keyId)));
   const named = new Set(kept.flatMap((a) => (a.kind === 'imported' ? [a.keyId] : [])));
-  const orphans: AccountRecord[] = vault.importedKeys.filter((k) => !named.has(k.id)).map((k) => ({ id: newId(), name: k.name, kind: 'imported', keyId: k.id }));
   const first: AccountRecord[] = kept.length === 0 && vault.hasMnemonic ? [{ id: newId(), name: 'Account 1', kind: 'hd', index: 0 }] : [];
+  // A key given its account again is named as it was, unless another account has that name now.
+  const orphans = vault.importedKeys.filter((k) => !named.has(k.id)).reduce<AccountRecord[]>((given, k) => [...given, { id: newId(), name: freeName([...first, ...kept, ...given], k.name), kind: 'imported', keyId: k.id }], []);
   const accounts = [...first, ...kept, ...orphans];
   const nextHdIndex = Math.max(s.nextHdIndex, ...accounts.map((a) => (a.kind === 'hd' ? a.index + 1 : 0)));
   const selectedAccountId = accounts.some((a) => a.id === s.selectedAccountId) ? s.selectedAccountId : (accounts[0]?.id ?? null);

@@ -81,6 +81,18 @@ describe('restoring a phrase while the node cannot be reached', () => {
     expect(await wallet.accounts.accountsAdd({ name: 'Newer' })).toMatchObject({ index: 4 });
   });
 
+  it("names an account it brings back by its number only when no listed account has that name", async () => {
+    const { wallet, stores } = service();
+    const mnemonic = generateMnemonic(12);
+    const first = (await wallet.accounts.walletCreate({ password: PASSWORD, mnemonic })).account!;
+    const second = await wallet.accounts.accountsAdd({ name: 'Second' });
+    await dropFromList(stores, first.id);
+    await wallet.accounts.accountsRename({ id: second.id, name: 'Account 1' });
+    await wallet.accounts.walletLock();
+    await wallet.accounts.walletRestore({ password: 'a new password', mnemonic });
+    expect((await wallet.accounts.accountsList()).accounts).toMatchObject([{ name: 'Account 1 (2)', index: 0 }, { name: 'Account 1', index: 1 }]);
+  });
+
   it('does not wait for a node that never answers beyond its deadline', async () => {
     const root = HdRoot.fromSeed(await mnemonicToSeed(generateMnemonic(12)));
     const started = Date.now();

@@ -6,7 +6,8 @@ import { Session } from '../../src/background/session.js';
 import { memoryStores } from '../../src/background/storage.js';
 import { Vault } from '../../src/background/vault.js';
 import { createWallet } from '../../src/background/services/index.js';
-import { UNREADABLE_STATE_KEY } from '../../src/background/settings.js';
+import { freeName, UNREADABLE_STATE_KEY } from '../../src/background/settings.js';
+import { MAX_NAME_LENGTH } from '../../src/shared/validate-fields.js';
 import { generateMnemonic } from '../../src/core/keys.js';
 import { refusedRestore } from './wallet-service-test-kit.js';
 
@@ -260,6 +261,31 @@ describe('an import stopped after its key was stored', () => {
     const next = worker();
     await next.accounts.walletUnlock({ password: PASSWORD });
     expect((await next.accounts.accountsList()).accounts.map((x) => x.name)).toEqual(['Account 1', 'A', 'B']);
+  });
+});
+
+describe('an account given back by an unlock', () => {
+  it('keeps its name unless another account took it meanwhile: then it is numbered, never a second account of the same name', async () => {
+    const { worker, failNext } = storage();
+    const w = worker();
+    await w.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    failNext('xpc.state');
+    await expect(w.accounts.accountsImportKey({ name: 'Cold', privateKey: KEY_A })).rejects.toThrow(/quota/);
+    await w.accounts.accountsAdd({ name: 'cold' });
+    const next = worker();
+    await next.accounts.walletUnlock({ password: PASSWORD });
+    expect((await next.accounts.accountsList()).accounts.map((x) => [x.name, x.kind])).toEqual([
+      ['Account 1', 'hd'],
+      ['cold', 'hd'],
+      ['Cold (2)', 'imported'],
+    ]);
+  });
+
+  it('numbers a name of the longest length within that length', () => {
+    const long = 'n'.repeat(MAX_NAME_LENGTH);
+    const accounts = [long, `${'n'.repeat(MAX_NAME_LENGTH - 4)} (2)`].map((name, i) => ({ id: `a${i}`, name, kind: 'hd' as const, index: i }));
+    expect(freeName(accounts, long)).toBe(`${'n'.repeat(MAX_NAME_LENGTH - 4)} (3)`);
+    expect(freeName(accounts, 'free')).toBe('free');
   });
 });
 

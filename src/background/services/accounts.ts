@@ -15,7 +15,7 @@ import type { Keyring } from '../keyring.js';
 import { asField } from '../request-fields.js';
 import { checkNewPassword, WrongPasswordError } from '../vault.js';
 import type { Session } from '../session.js';
-import { type AccountRecord, assertNameFree, networkIdsOf, newId, type SettingsStore } from '../settings.js';
+import { type AccountRecord, assertNameFree, freeName, networkIdsOf, newId, type SettingsStore } from '../settings.js';
 import type { SiteStore } from '../sites.js';
 import type { StorageArea } from '../storage.js';
 import { dropAccountStorage, keptStorageOf, keyWallet, parseKey, phraseTag, phraseTagOf, removalBlockers, RestoreWouldDropError, restoreLoss, shortIdOfSecret, usedAccounts, vaultLoss, withoutAccount } from './accounts-restore.js';
@@ -160,7 +160,8 @@ export class AccountsService {
     const indices = [...new Set([...Array.from({ length: found.count }, (_, i) => i), ...listed.map((a) => a.index)])].sort((a, b) => a - b);
     // Never below the next index it had: a removed account's keys never come back under a new name.
     const count = Math.max(indices.length === 0 ? 0 : indices.at(-1)! + 1, tag !== undefined && stored.phraseTag === tag ? stored.nextHdIndex : 0);
-    const accounts: AccountRecord[] = keyed?.accounts ?? indices.map((i) => ({ id: newId(), name: listed.find((a) => a.index === i)?.name ?? `Account ${i + 1}`, kind: 'hd', index: i }));
+    // A listed account keeps its name; one found is named by its number, unless a listed one has that name.
+    const accounts: AccountRecord[] = keyed?.accounts ?? indices.map((i) => ({ id: newId(), name: listed.find((a) => a.index === i)?.name ?? freeName(listed, `Account ${i + 1}`), kind: 'hd', index: i }));
     const status = await this.oneVaultChange(async () => {
       // Counted again in its turn, before anything is stopped or locked.
       const vault = await countAgain();
