@@ -1,6 +1,7 @@
 // The selected account on the selected network (or the account and network named), opened for
 // work: a core WalletEngine over its keys (scanned once), the network's checked identity, its
-// cache and its proven UTXOs. Every service that reads chains or signs starts here.
+// cache and its proven UTXOs. Every service that reads chains or signs starts here; a site's
+// signature gets its key here too, for one call.
 import type { Bytes } from '../core/bytes.js';
 import { WalletEngine } from '../core/engine.js';
 import { WalletError } from '../core/errors.js';
@@ -56,6 +57,20 @@ export class AccountEngines {
     const account = s.accounts.find((a) => a.id === (accountId ?? s.selectedAccountId));
     if (!account) throw new WalletError('no-account', accountId === undefined ? 'no account is selected' : 'that account no longer exists');
     return { s, account, preset: this.networks.presetOf(s, networkId ?? s.selectedNetworkId) };
+  }
+
+  // ---- for site requests (src/background/provider.ts) ----
+
+  /** Runs `use` with the account's EVM secret key; the key does not outlive the call. */
+  async withEvmSecret<T>(accountId: string, use: (secret: Bytes) => T): Promise<T> {
+    const { account } = await this.selected(accountId);
+    return use((await this.keyring.primaryKeys(account)).evm.secret);
+  }
+
+  /** Runs `use` with the account's first X/P key (the address its X and P views show). */
+  async withXpKey<T>(accountId: string, use: (key: KeyPair) => T): Promise<T> {
+    const { account } = await this.selected(accountId);
+    return use((await this.keyring.primaryKeys(account)).xp);
   }
 
   /**

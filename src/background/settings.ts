@@ -26,7 +26,13 @@ export function assertNameFree(accounts: readonly AccountRecord[], name: string,
 export function freeName(accounts: readonly AccountRecord[], name: string): string {
   for (let n = 1; ; n++) {
     const suffix = n === 1 ? '' : ` (${n})`;
-    const candidate = `${[...name].slice(0, MAX_NAME_LENGTH - suffix.length).join('')}${suffix}`;
+    // Cut by whole characters to the limit, which counts UTF-16 units (as displayName does).
+    let base = '';
+    for (const c of name) {
+      if (base.length + c.length > MAX_NAME_LENGTH - suffix.length) break;
+      base += c;
+    }
+    const candidate = base + suffix;
     if (!accounts.some((a) => sameDisplayName(a.name, candidate))) return candidate;
   }
 }

@@ -1,7 +1,7 @@
 // The building blocks of the request validators (src/shared/validate.ts): the limits on every
 // field, and one checker per kind of field (strings, amounts, IDs, addresses, owner sets, URLs).
 // Each returns the clean value or throws ValidationError naming the field; none repeats the value.
-import { toHex } from '../core/bytes.js';
+import { EVERY_INVISIBLE, toHex } from '../core/bytes.js';
 import { MAX_MEMO_SIZE } from '../core/codec/avm-rules.js';
 import { parseUtxoId } from '../core/codec/ids.js';
 import { parseAddress, parseId } from '../core/encoding.js';
@@ -128,7 +128,8 @@ export function hasControlChars(s: string): boolean {
  * repeated aside. Accounts must differ by name: lists, approvals and sites tell them apart by it.
  */
 export function sameDisplayName(a: string, b: string): boolean {
-  const key = (s: string) => s.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+  // Invisible characters (zero-width spaces and joiners, soft hyphens, bidi controls) make no name of their own.
+  const key = (s: string) => s.normalize('NFKC').replace(EVERY_INVISIBLE, '').trim().replace(/\s+/g, ' ').toLowerCase();
   return key(a) === key(b);
 }
 

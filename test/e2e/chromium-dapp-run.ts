@@ -203,3 +203,26 @@ export function setUpSteps(): void {
     await page.screenshot({ path: artifactPath(`${PREFIX}page.png`) });
   });
 }
+
+/**
+ * What the wallet's content script, in the dApp page's process, gets when it reads the extension's
+ * storage areas, run in its own isolated world through DevTools: `inWorld` proves it is that world
+ * (the extension's runtime is there); `local`, `session` and `sync` say 'read' or how they were
+ * refused. The wallet keeps nothing in `sync` and leaves it open: it shows the script may read an area
+ * the wallet did not close.
+ */
+export async function contentScriptStorageReads(): Promise<{ inWorld: boolean; local: string; session: string; sync: string }> {
+  const cdp = await context!.newCDPSession(page!);
+  const worlds: { id: number; origin: string; auxData?: { type?: string } }[] = [];
+  cdp.on('Runtime.executionContextCreated', ({ context: c }) => worlds.push(c));
+  await cdp.send('Runtime.enable');
+  const world = worlds.find((c) => c.auxData?.type === 'isolated' && c.origin === `chrome-extension://${extensionId}`);
+  expect(world, "the wallet's content script world in the dApp page").toBeDefined();
+  const expression = `(async () => {
+    const tryRead = (area) => Promise.resolve().then(() => chrome.storage[area].get(null)).then((v) => 'read ' + Object.keys(v).length + ' entries', (e) => 'refused: ' + e);
+    return { inWorld: chrome.runtime.id === ${JSON.stringify(extensionId)}, local: await tryRead('local'), session: await tryRead('session'), sync: await tryRead('sync') };
+  })()`;
+  const { result } = await cdp.send('Runtime.evaluate', { expression, contextId: world!.id, awaitPromise: true, returnByValue: true });
+  await cdp.detach();
+  return result.value as { inWorld: boolean; local: string; session: string; sync: string };
+}

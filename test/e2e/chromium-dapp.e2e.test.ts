@@ -46,7 +46,7 @@ import {
 } from './dapp.js';
 import { ADDED_CHAIN, PAYEE, PAYMENT_WEI, XP_MESSAGE, type Outcome } from './dapp/shared.js';
 import { launchOrSaveLog } from './artifacts.js';
-import { account, approvalPages, approvalWindow, call, context, decide, dapp, events, expectTxApproval, extensionId, launch, log, page, PREFIX, screenshotApproval, server, setUpSteps, shutDown, siteBuiltXSend, step } from './chromium-dapp-run.js';
+import { account, approvalPages, approvalWindow, call, contentScriptStorageReads, context, decide, dapp, events, expectTxApproval, extensionId, launch, log, page, PREFIX, screenshotApproval, server, setUpSteps, shutDown, siteBuiltXSend, step } from './chromium-dapp-run.js';
 import { ExtensionWorkerWatch, PASSWORD } from './harness.js';
 import { amountText } from './popup/amounts.js';
 
@@ -89,6 +89,11 @@ describe('Chromium: a viem dApp finds the wallet through EIP-6963 and asks throu
   step('the chain ID is the local network’s C-Chain (0xa868)', async () => {
     expect(expectOk(await dapp('chainId'), 'chainId')).toEqual({ viem: CHAIN_ID, provider: CHAIN_ID_HEX });
     expect(CHAIN_ID_HEX).toBe('0xa868');
+  });
+
+  step("the wallet's content script, in the page's process, cannot read the extension's storage (the vault's ciphertext, the session key)", async () => {
+    const reads = await contentScriptStorageReads();
+    expect(reads).toMatchObject({ inWorld: true, local: expect.stringMatching(/^refused/), session: expect.stringMatching(/^refused/), sync: expect.stringMatching(/^read/) });
   });
 
   step('signMessage (personal_sign) → Approve → viem verifyMessage is true', async () => {

@@ -286,6 +286,9 @@ describe('an account given back by an unlock', () => {
     const accounts = [long, `${'n'.repeat(MAX_NAME_LENGTH - 4)} (2)`].map((name, i) => ({ id: `a${i}`, name, kind: 'hd' as const, index: i }));
     expect(freeName(accounts, long)).toBe(`${'n'.repeat(MAX_NAME_LENGTH - 4)} (3)`);
     expect(freeName(accounts, 'free')).toBe('free');
+    // The limit counts UTF-16 units, as the name check does; a character is never cut in two.
+    const foxes = '🦊'.repeat(MAX_NAME_LENGTH / 2);
+    expect(freeName([{ id: 'f', name: foxes, kind: 'hd', index: 0 }], foxes)).toBe(`${'🦊'.repeat(MAX_NAME_LENGTH / 2 - 2)} (2)`);
   });
 });
 

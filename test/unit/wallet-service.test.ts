@@ -57,8 +57,23 @@ describe('wallet service form errors name the field the user typed into', () => 
     // The refused import left no key in the vault, to be given an account at the next unlock.
     expect(session.secrets().importedKeys).toEqual([]);
     await expect(wallet.accounts.accountsImportKey({ name: 'Cold', privateKey: '0x' + '44'.repeat(32) })).resolves.toMatchObject({ name: 'Cold', kind: 'imported' });
+    // The same key again under its own account's name: what is wrong is the key, and it is said so.
+    await expect(wallet.accounts.accountsImportKey({ name: 'Cold', privateKey: '0x' + '44'.repeat(32) })).rejects.toMatchObject({ field: 'privateKey', message: 'this key is already in the wallet' });
     // Its own name in other letters is a rename, not a clash.
     await expect(wallet.accounts.accountsRename({ id: savings.id, name: 'SAVINGS' })).resolves.toMatchObject({ name: 'SAVINGS' });
+  });
+
+  it('a rename to the name an import is taking, from another window at the same time: one of the two is refused, and no key is left without its account', async () => {
+    const { wallet, session } = service();
+    const first = (await wallet.accounts.walletCreate({ password: 'long enough', mnemonic: generateMnemonic(12) })).account!;
+    const [imported, renamed] = await Promise.allSettled([
+      wallet.accounts.accountsImportKey({ name: 'Cold', privateKey: '0x' + '44'.repeat(32) }),
+      wallet.accounts.accountsRename({ id: first.id, name: 'Cold' }),
+    ]);
+    expect([imported.status, renamed.status].sort()).toEqual(['fulfilled', 'rejected']);
+    const { accounts } = await wallet.accounts.accountsList();
+    expect(new Set(accounts.map((a) => a.name.toLowerCase())).size).toBe(accounts.length);
+    expect(session.secrets().importedKeys.length).toBe(accounts.filter((a) => a.kind === 'imported').length);
   });
 });
 

@@ -6,7 +6,7 @@
 import { toHex, type Bytes } from '../../core/bytes.js';
 import { formatPrivateKey } from '../../core/encoding.js';
 import { ValidationError, WalletError } from '../../core/errors.js';
-import { generateMnemonic, normalizeMnemonic, wipe, type KeyPair } from '../../core/keys.js';
+import { generateMnemonic, normalizeMnemonic, wipe } from '../../core/keys.js';
 import { type RequestParams as P, type BalancesView, type RestoreResult, type Selection, type WalletStatus } from '../../shared/messages.js';
 import { hiddenAssetsKey, listedKeyCounts, tokensKey } from '../account-cache.js';
 import { SITE_CONTRACTS_KEY } from '../site-contracts.js';
@@ -307,8 +307,6 @@ export class AccountsService {
     // One of the phrase's own keys (any address an account lists) would be a second account on
     // those addresses, with its own outbox and nonce line: refused.
     const settings = await this.settings.read();
-    // Before the key is stored: refused later, it would be left without an account.
-    assertNameFree(settings.accounts, p.name);
     for (const a of settings.accounts) {
       if (a.kind === 'hd' && (await this.keyring.listedKeyIds(a, await this.engines.listedKeyCounts(settings, a.id))).has(shortId)) throw new ValidationError(`this key is already in the wallet: it belongs to “${a.name}”, from the recovery phrase`, 'privateKey');
     }
@@ -318,7 +316,11 @@ export class AccountsService {
     const s = await this.session.modify(async (secrets, write) => {
       const stored = secrets.importedKeys.find((k) => shortIdOfSecret(k.secretHex) === shortId);
       if (stored) record = { ...record, keyId: stored.id };
-      else await write({ ...secrets, importedKeys: [...secrets.importedKeys, { id: record.keyId, name: p.name, secretHex: toHex(secret) }] });
+      else {
+        // The name checked before the key is stored (renames wait in oneVaultChange): refused after, the key would be left without its account.
+        assertNameFree((await this.settings.read()).accounts, p.name);
+        await write({ ...secrets, importedKeys: [...secrets.importedKeys, { id: record.keyId, name: p.name, secretHex: toHex(secret) }] });
+      }
       return this.settings.update((s) => {
         if (s.accounts.some((a) => a.kind === 'imported' && a.keyId === record.keyId)) throw new ValidationError('this key is already in the wallet', 'privateKey');
         assertNameFree(s.accounts, p.name);
@@ -328,7 +330,12 @@ export class AccountsService {
     return this.keyring.accountView(record, await this.networks.hrpNow(s));
   }
 
-  async accountsRename(p: P<'accounts.rename'>) {
+  /** In turn with adds and imports (oneVaultChange): an import checks its name before it stores its key. */
+  accountsRename(p: P<'accounts.rename'>) {
+    return this.oneVaultChange(() => this.rename(p));
+  }
+
+  private async rename(p: P<'accounts.rename'>) {
     let renamed: AccountRecord | undefined;
     const s = await this.settings.update((s) => {
       const a = s.accounts.find((x) => x.id === p.id);
@@ -381,19 +388,5 @@ export class AccountsService {
     if (s.selectedAccountId !== selection.accountId || s.selectedNetworkId !== selection.networkId) {
       throw new WalletError('selection-changed', 'the account or network was switched since this was reviewed: nothing was done; review it again');
     }
-  }
-
-  // ---- for site requests (src/background/provider.ts) ----
-
-  /** Runs `use` with the account's EVM secret key; the key does not outlive the call. */
-  async withEvmSecret<T>(accountId: string, use: (secret: Bytes) => T): Promise<T> {
-    const { account } = await this.engines.selected(accountId);
-    return use((await this.keyring.primaryKeys(account)).evm.secret);
-  }
-
-  /** Runs `use` with the account's first X/P key (the address its X and P views show). */
-  async withXpKey<T>(accountId: string, use: (key: KeyPair) => T): Promise<T> {
-    const { account } = await this.engines.selected(accountId);
-    return use((await this.keyring.primaryKeys(account)).xp);
   }
 }

@@ -104,8 +104,8 @@ export function createWallet(session: Session, local: StorageArea, options: Wall
       siteNetworks: () => networks.siteNetworks(),
       networksSelect: (p) => networks.networksSelect(p),
       accountsList: () => accounts.accountsList(),
-      withEvmSecret: (accountId, use) => accounts.withEvmSecret(accountId, use),
-      withXpKey: (accountId, use) => accounts.withXpKey(accountId, use),
+      withEvmSecret: (accountId, use) => engines.withEvmSecret(accountId, use),
+      withXpKey: (accountId, use) => engines.withXpKey(accountId, use),
       siteEngine: async (accountId) => {
         const { engine, preset } = await engines.open(accountId);
         return { engine, networkId: preset.id };

@@ -212,7 +212,8 @@ async function importKeyInSettings(ui: PopupDriver, name: string, secret: Uint8A
   await ui.click({ button: 'Import a key' });
   if (taken !== undefined) {
     await ui.fill('New account name', taken.toUpperCase());
-    await ui.waitText({ css: '.section[open] form' }, new RegExp(`Another account is named “${taken}”: choose another name`));
+    const shown = `Another account is named “${taken}”: choose another name`;
+    await ui.waitText({ css: '.section[open] form' }, new RegExp(shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   }
   await ui.fill('New account name', name);
   await ui.fill('Private key', toHex(secret));

@@ -245,6 +245,9 @@ describe('name checks', () => {
     const taken = ['Account 1', 'Savings'];
     expect(checkName('savings ', 'an account name', taken)).toEqual({ ok: false, error: 'Another account is named “Savings”: choose another name' });
     expect(checkName('Account  1', 'an account name', taken).ok).toBe(false);
+    // Nor by a character that shows nothing (a zero-width space, a soft hyphen).
+    expect(checkName('Sav\u200bings', 'an account name', taken).ok).toBe(false);
+    expect(checkName('Sav\u00adings', 'an account name', taken).ok).toBe(false);
     expect(checkName('Account 2', 'an account name', taken)).toEqual({ ok: true, value: 'Account 2' });
   });
 });
