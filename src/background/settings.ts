@@ -26,13 +26,14 @@ export function assertNameFree(accounts: readonly AccountRecord[], name: string,
 export function freeName(accounts: readonly AccountRecord[], name: string): string {
   for (let n = 1; ; n++) {
     const suffix = n === 1 ? '' : ` (${n})`;
-    // Cut by whole characters to the limit, which counts UTF-16 units (as displayName does).
+    // Cut by whole characters as shown (an emoji or a letter with its accent stays whole) to the
+    // limit, which counts UTF-16 units (as displayName does).
     let base = '';
-    for (const c of name) {
-      if (base.length + c.length > MAX_NAME_LENGTH - suffix.length) break;
-      base += c;
+    for (const { segment } of new Intl.Segmenter().segment(name)) {
+      if (base.length + segment.length > MAX_NAME_LENGTH - suffix.length) break;
+      base += segment;
     }
-    const candidate = base + suffix;
+    const candidate = base.trimEnd() + suffix;
     if (!accounts.some((a) => sameDisplayName(a.name, candidate))) return candidate;
   }
 }

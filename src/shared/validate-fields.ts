@@ -1,7 +1,7 @@
 // The building blocks of the request validators (src/shared/validate.ts): the limits on every
 // field, and one checker per kind of field (strings, amounts, IDs, addresses, owner sets, URLs).
 // Each returns the clean value or throws ValidationError naming the field; none repeats the value.
-import { EVERY_INVISIBLE, toHex } from '../core/bytes.js';
+import { toHex } from '../core/bytes.js';
 import { MAX_MEMO_SIZE } from '../core/codec/avm-rules.js';
 import { parseUtxoId } from '../core/codec/ids.js';
 import { parseAddress, parseId } from '../core/encoding.js';
@@ -124,20 +124,30 @@ export function hasControlChars(s: string): boolean {
 }
 
 /**
- * Whether two display names read as one: letter case, Unicode forms and spaces at the ends or
- * repeated aside. Accounts must differ by name: lists, approvals and sites tell them apart by it.
+ * Characters that show nothing and join nothing (zero-width spaces, soft hyphens, fillers, bidi
+ * controls, a blank braille cell); not the joiner, variation selectors and tags emoji are made of.
+ */
+const SHOWS_NOTHING = /(?!\u200d|\p{Variation_Selector}|[\u{e0020}-\u{e007f}])(?:\p{Default_Ignorable_Code_Point}|\u2800)/gu;
+
+/** Bidi overrides, embeddings and isolates: they can make a name show as another ("‮sgnivaS" as "Savings"). */
+const REORDERS = /[\u202a-\u202e\u2066-\u2069]/u;
+
+/**
+ * Whether two display names read as one: letter case, Unicode forms, characters that show nothing
+ * and spaces at the ends or repeated aside. Accounts must differ by name: lists, approvals and sites
+ * tell them apart by it.
  */
 export function sameDisplayName(a: string, b: string): boolean {
-  // Invisible characters (zero-width spaces and joiners, soft hyphens, bidi controls) make no name of their own.
-  const key = (s: string) => s.normalize('NFKC').replace(EVERY_INVISIBLE, '').trim().replace(/\s+/g, ' ').toLowerCase();
+  const key = (s: string) => s.replace(SHOWS_NOTHING, '').normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
   return key(a) === key(b);
 }
 
-/** A display name (account, network): 1–64 characters, no control characters, not only spaces. */
+/** A display name (account, network): 1–64 characters, no control characters nor bidi controls, not only spaces or what shows nothing. */
 export function displayName(value: unknown, field: string): string {
   const s = str(value, field, { min: 1, max: MAX_NAME_LENGTH });
-  if (s.trim() === '') fail(field, 'must not be blank');
+  if (s.replace(SHOWS_NOTHING, '').trim() === '') fail(field, 'must not be blank');
   if (hasControlChars(s)) fail(field, 'must not contain control characters');
+  if (REORDERS.test(s)) fail(field, 'must not contain characters that reverse the direction of the text');
   return s;
 }
 

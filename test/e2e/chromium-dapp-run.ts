@@ -222,7 +222,10 @@ export async function contentScriptStorageReads(): Promise<{ inWorld: boolean; l
     const tryRead = (area) => Promise.resolve().then(() => chrome.storage[area].get(null)).then((v) => 'read ' + Object.keys(v).length + ' entries', (e) => 'refused: ' + e);
     return { inWorld: chrome.runtime.id === ${JSON.stringify(extensionId)}, local: await tryRead('local'), session: await tryRead('session'), sync: await tryRead('sync') };
   })()`;
-  const { result } = await cdp.send('Runtime.evaluate', { expression, contextId: world!.id, awaitPromise: true, returnByValue: true });
-  await cdp.detach();
-  return result.value as { inWorld: boolean; local: string; session: string; sync: string };
+  try {
+    const { result } = await cdp.send('Runtime.evaluate', { expression, contextId: world!.id, awaitPromise: true, returnByValue: true });
+    return result.value as { inWorld: boolean; local: string; session: string; sync: string };
+  } finally {
+    await cdp.detach();
+  }
 }

@@ -281,6 +281,17 @@ describe('an account given back by an unlock', () => {
     ]);
   });
 
+  it("a key stored by an import that stopped, imported again under another account's name: refused at the name, the key still waiting for its account", async () => {
+    const { worker, failNext } = storage();
+    const w = worker();
+    await w.accounts.walletCreate({ password: PASSWORD, mnemonic: generateMnemonic(12) });
+    failNext('xpc.state');
+    await expect(w.accounts.accountsImportKey({ name: 'Cold', privateKey: KEY_A })).rejects.toThrow(/quota/);
+    await expect(w.accounts.accountsImportKey({ name: 'account 1', privateKey: KEY_A })).rejects.toMatchObject({ field: 'name' });
+    expect((await w.accounts.accountsList()).accounts.map((x) => x.name)).toEqual(['Account 1']);
+    await expect(w.accounts.accountsImportKey({ name: 'Cold', privateKey: KEY_A })).resolves.toMatchObject({ name: 'Cold', kind: 'imported' });
+  });
+
   it('numbers a name of the longest length within that length', () => {
     const long = 'n'.repeat(MAX_NAME_LENGTH);
     const accounts = [long, `${'n'.repeat(MAX_NAME_LENGTH - 4)} (2)`].map((name, i) => ({ id: `a${i}`, name, kind: 'hd' as const, index: i }));
@@ -289,6 +300,10 @@ describe('an account given back by an unlock', () => {
     // The limit counts UTF-16 units, as the name check does; a character is never cut in two.
     const foxes = '🦊'.repeat(MAX_NAME_LENGTH / 2);
     expect(freeName([{ id: 'f', name: foxes, kind: 'hd', index: 0 }], foxes)).toBe(`${'🦊'.repeat(MAX_NAME_LENGTH / 2 - 2)} (2)`);
+    // Cut by what shows as one character: a family emoji goes whole, and no space is left before the number.
+    const family = '👨\u200d👩\u200d👧';
+    const crowded = `${'n'.repeat(MAX_NAME_LENGTH - family.length - 1)} ${family}`;
+    expect(freeName([{ id: 'c', name: crowded, kind: 'hd', index: 0 }], crowded)).toBe(`${'n'.repeat(MAX_NAME_LENGTH - family.length - 1)} (2)`);
   });
 });
 

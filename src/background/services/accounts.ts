@@ -323,6 +323,7 @@ export class AccountsService {
       }
       return this.settings.update((s) => {
         if (s.accounts.some((a) => a.kind === 'imported' && a.keyId === record.keyId)) throw new ValidationError('this key is already in the wallet', 'privateKey');
+        // A key stored before (an import stopped between its writes) was not checked above.
         assertNameFree(s.accounts, p.name);
         return { ...s, accounts: [...s.accounts, record] };
       });

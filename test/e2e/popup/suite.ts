@@ -69,7 +69,7 @@ export function describePopupUi(browser: BrowserUnderTest, options: { idleLock: 
     step('sends AVAX on the X-Chain through Send → Review → Confirm; accepted, balance down by amount + fee', () => sendX(run));
     step('keyboard only: the same send with Tab, typing and Enter, from Home to accepted; Send opens with focus on its heading', () => sendXByKeyboard(run));
     step("Activity after an account switch in the header shows only that account's items (the change of a send its keys signed elsewhere as its own); switching back shows the first one's", () => activityAfterAccountSwitch(run));
-    step('Settings → Accounts: an imported key removed through its review (what it costs said first); a wrong password keeps it, the right one removes it', () => importThenRemoveAccount(run));
+    step("Settings → Accounts: another account's name refused as it is typed; an imported key removed through its review (what it costs said first); a wrong password keeps it, the right one removes it", () => importThenRemoveAccount(run));
     step('Assets: creates a variable-cap asset and mints it; creates an NFT family, mints an NFT and sends it, each through its review', () => assetStudio(run));
     step('moves AVAX X→C, C→P and P→X on the Move screen, each through its review until it shows "Imported"', () => movesAround(run));
     step('sends AVAX on the C-Chain through Send → Review → Confirm; accepted, balance down by amount + the fee paid; Activity lists it and the moves', () => sendC(run));

@@ -245,9 +245,20 @@ describe('name checks', () => {
     const taken = ['Account 1', 'Savings'];
     expect(checkName('savings ', 'an account name', taken)).toEqual({ ok: false, error: 'Another account is named “Savings”: choose another name' });
     expect(checkName('Account  1', 'an account name', taken).ok).toBe(false);
-    // Nor by a character that shows nothing (a zero-width space, a soft hyphen).
+    // Nor by a character that shows nothing (a zero-width space, a soft hyphen, a grapheme joiner before an accent).
     expect(checkName('Sav\u200bings', 'an account name', taken).ok).toBe(false);
     expect(checkName('Sav\u00adings', 'an account name', taken).ok).toBe(false);
+    expect(checkName('Cafe\u034f\u0301', 'an account name', ['Café']).ok).toBe(false);
+    // What emoji are made of does make another name: two flags, a family and its members apart, a private-use sign.
+    expect(checkName('\u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f} Savings', 'an account name', ['\u{1f3f4}\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f} Savings']).ok).toBe(true);
+    expect(checkName('👨\u200d👩\u200d👧', 'an account name', ['👨👩👧']).ok).toBe(true);
+    expect(checkName('\uf8ff Work', 'an account name', ['Work']).ok).toBe(true);
     expect(checkName('Account 2', 'an account name', taken)).toEqual({ ok: true, value: 'Account 2' });
+  });
+
+  it('refuses a name that shows nothing, or whose text a bidi control could show as another', () => {
+    expect(checkName('\u200b\u2800', 'an account name')).toEqual({ ok: false, error: 'Must not be blank' });
+    expect(checkName('\u202esgnivaS', 'an account name')).toEqual({ ok: false, error: 'Must not contain characters that reverse the direction of the text' });
+    expect(checkName('حساب التوفير', 'an account name').ok).toBe(true);
   });
 });
