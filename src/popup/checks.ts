@@ -211,8 +211,10 @@ export function checkPrivateKey(text: string): Check<string> {
 
 // ---- names, memos, assets ----
 
-/** Account and network names: the background's own rule (its length counts as it does: an emoji is 2). */
-/** A display name; one of `taken` (other accounts' names: each must be told apart) is refused. */
+/**
+ * Account and network names: the background's own rule (its length counts as it does: an emoji is
+ * 2). One of `taken` (the other accounts' names: each must be told apart) is refused.
+ */
 export function checkName(text: string, what = 'a name', taken: readonly string[] = []): Check<string> {
   if (text.trim() === '') return fail(sentence(`enter ${what}`));
   const same = taken.find((t) => sameDisplayName(t, text));

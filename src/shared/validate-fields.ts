@@ -129,7 +129,7 @@ export function hasControlChars(s: string): boolean {
  */
 const SHOWS_NOTHING = /(?!\u200d|\p{Variation_Selector}|[\u{e0020}-\u{e007f}])(?:\p{Default_Ignorable_Code_Point}|\u2800)/gu;
 
-/** Bidi overrides, embeddings and isolates: they can make a name show as another ("‮sgnivaS" as "Savings"). */
+/** Bidi overrides, embeddings and isolates: they can make a name show as another (U+202E then "sgnivaS" shows "Savings"). */
 const REORDERS = /[\u202a-\u202e\u2066-\u2069]/u;
 
 /**

@@ -213,7 +213,7 @@ function Accounts({ status, onStatus }: SettingsProps) {
       {/* Focused after a removal: the row the user was on is gone. */}
       <ul class="plain-list" ref={listRef} tabIndex={-1} aria-label="Your accounts">
         {list.data?.accounts.map((a) => (
-          <AccountRow key={a.id} a={a} others={names.filter((_, i) => list.data?.accounts[i]?.id !== a.id)} removable={a.kind === 'imported' && (list.data?.accounts.length ?? 0) > 1} onChanged={() => void afterChange()} onRemoved={() => void afterChange().then(() => listRef.current?.focus(), () => undefined)} />
+          <AccountRow key={a.id} a={a} others={list.data!.accounts.filter((x) => x.id !== a.id).map((x) => x.name)} removable={a.kind === 'imported' && (list.data?.accounts.length ?? 0) > 1} onChanged={() => void afterChange()} onRemoved={() => void afterChange().then(() => listRef.current?.focus(), () => undefined)} />
         ))}
       </ul>
       {mode === 'none' ? (
