@@ -272,8 +272,9 @@ export interface WalletRequests extends AssetRequests, TransferRequests, Staking
   'accounts.importKey': { params: { name: string; privateKey: string }; result: AccountView };
   'accounts.rename': { params: { id: string; name: string }; result: AccountView };
   /**
-   * Removes an account (never the last), the password asked again: an imported one's key leaves the
-   * vault. Refused ('account-busy') while it has sends not decided or moves not finished.
+   * Removes an imported key's account and its key, the password asked again. Never the last account
+   * nor one of the phrase's ('hd-account'); refused ('account-busy') while it has sends not decided
+   * (or refused but able to go through) or moves not finished.
    */
   'accounts.remove': { params: { id: string; password: string }; result: { ok: true } };
   'accounts.select': { params: { id: string }; result: WalletStatus };
