@@ -9,7 +9,7 @@ import { formatEvmAddress } from '../core/evm-address.js';
 import { evmAddressFromPublicKey, lowSTwin, recoverSigner } from '../core/keys.js';
 import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_GAS_LIMIT, MAX_C_TIP_WEI } from '../core/fee-limits.js';
 import { personalMessageDigest, signPersonalMessage, signTypedData } from '../core/message.js';
-import { chargedGas, eip1559Fees, gasLimitFor, roomCap, signEvmTx, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
+import { chargedGas, eip1559Fees, gasLimitFor, roomCap, signEvmTx, sizeGasFloor, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
 import { ProviderErrorCode as Code } from '../shared/provider-protocol.js';
 import { type Call, MAX_CALL_DATA_BYTES, MAX_MESSAGE_BYTES, messageShown, ProviderError, SiteHandler, type Site } from './provider-context.js';
@@ -248,8 +248,11 @@ export class SiteEvm extends SiteHandler {
         // (WalletEngine.evmNonce: never past a gap, a refused tx's nonce taken again).
         chain.kind === 'avalanche' ? this.deps.wallet.evmNonceFor(account.id) : eth.getTransactionCount(account.cAddress, 'pending'),
         // On Avalanche's C-Chain, eth_baseFee: the bound the next block's base fee keeps to, as the
-        // wallet's own sends price (a tx under it waits); its block limit is not used there (gasCap).
-        chain.kind === 'avalanche' ? eth.baseFee().then((baseFeePerGas) => ({ baseFeePerGas, gasLimit: 0n })) : eth.getBlockByNumber('latest'),
+        // wallet's own sends price (a tx under it waits); the block's limit sets only the least a
+        // tx of this size may be signed with (sizeGasFloor), never the ceiling (gasCap).
+        chain.kind === 'avalanche'
+          ? Promise.all([eth.baseFee(), eth.getBlockByNumber('latest')]).then(([baseFeePerGas, latest]) => ({ baseFeePerGas, gasLimit: latest?.gasLimit ?? 0n }))
+          : eth.getBlockByNumber('latest'),
         siteTip ?? eth.maxPriorityFeePerGas(),
         // With the site's own limit, the estimate only informs the approval (what is likely charged).
         gasLimit === undefined ? estimateUse() : estimateUse().catch(() => undefined),
@@ -276,7 +279,12 @@ export class SiteEvm extends SiteHandler {
       // elsewhere within 90% of a block and EIP-7825's per-tx cap (as MetaMask pads).
       const blockRoom = (block!.gasLimit * 9n) / 10n;
       const ceiling = gasCap ?? (blockRoom < EIP7825_TX_GAS ? blockRoom : EIP7825_TX_GAS);
-      const limit = gasLimit ?? gasLimitFor(gasCap === undefined ? use! : checkFeeInput('a gas estimate of', use!, gasCap), roomCap(ceiling, balance - value, fees.maxFeePerGas));
+      const chosen = gasLimit ?? gasLimitFor(gasCap === undefined ? use! : checkFeeInput('a gas estimate of', use!, gasCap), roomCap(ceiling, balance - value, fees.maxFeePerGas));
+      // A calldata-heavy call under Helicon's gas-per-byte floor would be refused by every node's
+      // mempool (a site's own limit too): raised to it, within the C-Chain's ceiling. The approval
+      // shows the fee at that limit.
+      const floor = chain.kind === 'avalanche' ? sizeGasFloor({ chainId: chain.chainId, nonce, to: to ?? '', value, data, gasLimit: chosen, ...fees }, block!.gasLimit) : 0n;
+      const limit = floor > chosen ? (floor < gasCap! ? floor : gasCap!) : chosen;
       const tx = { chainId: chain.chainId, nonce, to: to ?? '', value, data, gasLimit: limit, ...fees };
       const approvedTx = Object.fromEntries(Object.entries(tx).map(([k, v]) => [k, String(v)])) as Record<keyof EvmTxRequest, string>;
       const requester = requesterOf(call.site);

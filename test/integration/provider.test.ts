@@ -157,6 +157,21 @@ describe('the provider against the real node', () => {
     await bg.wallet.balances.balancesRefresh();
     expect(await listed()).toMatchObject({ status: 'accepted', fee: (paddedReceipt!.gasUsed * paddedReceipt!.effectiveGasPrice!).toString() });
 
+    // Helicon's gas-per-byte floor: a calldata-heavy call with the site's tight limit (the node's
+    // own estimate) is signed with the least limit a mempool admits for its size, and runs. (Zero
+    // bytes: 4 gas each to run, so even this node's smaller blocks put the floor above the estimate.)
+    const heavyData = `0x${'00'.repeat(5_000)}`;
+    const tight = await client.eth.estimateGas({ from: account.cAddress, to, value: '0x1', data: heavyData });
+    const heavy = (await ok(bg, 'eth_sendTransaction', [{ from: account.cAddress, to, value: '0x1', data: heavyData, gas: `0x${tight.toString(16)}` }])) as string;
+    const heavySummary = lastSummary(bg);
+    if (heavySummary.kind !== 'evm-tx') throw new Error(heavySummary.kind);
+    const { receipt: heavyReceipt } = await client.waitForTx('C', heavy);
+    expect(heavyReceipt?.status).toBe(1n);
+    const heavyRaw = fromHex(((await client.eth.ethCall('eth_getRawTransactionByHash', [heavy])) as string).slice(2));
+    const blockGasLimit = (await client.eth.getBlockByNumber('latest'))!.gasLimit;
+    expect(BigInt(heavySummary.gasLimit)).toBeGreaterThan(tight);
+    expect(BigInt(heavyRaw.length) * blockGasLimit).toBeLessThanOrEqual(BigInt(heavySummary.gasLimit) * 1_572_864n);
+
     // Bad params name their field; unknown methods are 4200; a tx for another chain is refused.
     const bad = await fails(bg, 'eth_sendTransaction', [{ from: account.cAddress, to: '0x1234', value: '0x1' }], -32602);
     expect(bad.message).toMatch(/params\[0\]\.to/);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { exportNonce } from '../../src/core/c-atomic.js';
 import type { NodeClient } from '../../src/core/node.js';
-import { chargedGas, gasLimitFor, roomCap } from '../../src/core/tx/c.js';
+import { chargedGas, gasLimitFor, roomCap, signEvmTx, sizeGasFloor } from '../../src/core/tx/c.js';
+import { fromHex } from '../../src/core/bytes.js';
 import type { WalletError } from '../../src/core/errors.js';
 import { plainError } from '../../src/popup/errors.js';
 
@@ -38,6 +39,31 @@ describe('gasLimitFor (room over the node\'s estimate)', () => {
     expect(gasLimitFor(25_000_000n, 30_000_000n)).toBe(30_000_000n);
     expect(gasLimitFor(30_000_000n, 30_000_000n)).toBe(30_000_000n);
     expect(gasLimitFor(40_000_000n, 30_000_000n)).toBe(40_000_000n);
+  });
+});
+
+describe('sizeGasFloor (Helicon\'s gas-per-byte admission)', () => {
+  const secret = fromHex('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
+  const call = (bytes: number, gasLimit: bigint) => ({ chainId: 43114n, nonce: 7n, to: '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC', value: 0n, data: `0x${'ab'.repeat(bytes)}`, gasLimit, maxFeePerGas: 50_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n });
+  const signedSize = (req: ReturnType<typeof call>) => BigInt((signEvmTx(req, secret).rawTx.length - 2) / 2);
+  const BLOCK = 80_000_000n;
+
+  it('is what a mempool admits the signed tx with: size × block limit ≤ limit × 1.5 MiB', () => {
+    for (const bytes of [0, 68, 1_000, 4_868, 100_000]) {
+      const floor = sizeGasFloor(call(bytes, 21_000n), BLOCK);
+      // Signed at the floor, or where it is under the calldata's own intrinsic gas, at 100,000.
+      const limit = floor > 100_000n ? floor : 100_000n;
+      expect(signedSize(call(bytes, limit)) * BLOCK).toBeLessThanOrEqual(floor * 1_572_864n);
+      // Within a few bytes' worth of the exact least (the widest gas limit and signature are assumed).
+      expect(floor - (signedSize(call(bytes, limit)) * BLOCK) / 1_572_864n).toBeLessThan(12n * 51n);
+    }
+  });
+
+  it('stays under a plain transfer\'s gas for the wallet\'s own small calls, and over a tight limit for a heavy one', () => {
+    expect(sizeGasFloor(call(68, 21_000n), BLOCK)).toBeLessThan(21_000n);
+    // 4,868 bytes of calldata with light execution: its estimate padded 1.5× is far under the floor.
+    expect(sizeGasFloor(call(4_868, 111_198n), BLOCK)).toBeGreaterThanOrEqual(253_296n);
+    expect(sizeGasFloor(call(4_868, 111_198n), BLOCK * 2n)).toBeGreaterThan(2n * 253_000n);
   });
 });
 

@@ -209,6 +209,22 @@ export function gasLimitFor(estimate: bigint, cap: bigint): bigint {
   return padded < cap ? padded : estimate > cap ? estimate : cap;
 }
 
+/** Helicon's mempool lets a whole block's gas limit buy at most this many bytes of txs. */
+export const BLOCK_BYTES_FOR_GAS = 1_572_864n; // 1.5 MiB
+
+/**
+ * The least gas limit Helicon's mempool admits `req` with, over a block gas limit of
+ * `blockGasLimit`: size × blockGasLimit ≤ gasLimit × 1.5 MiB, else the node refuses it ("insufficient
+ * gas limit for tx size"), however little it would use. Only calldata-heavy calls (over ~1 KB) reach
+ * it. The size is the signed tx's at most: the unsigned bytes with the widest gas limit, plus the
+ * widest signature (y parity, r and s: 67 bytes) and the list header's growth.
+ */
+export function sizeGasFloor(req: EvmTxRequest, blockGasLimit: bigint): bigint {
+  const unsignedBytes = BigInt((unsignedEvmTxHex({ ...req, gasLimit: 2n ** 64n - 1n }).length - 2) / 2);
+  const signedAtMost = unsignedBytes + 67n + 3n;
+  return (signedAtMost * blockGasLimit + BLOCK_BYTES_FOR_GAS - 1n) / BLOCK_BYTES_FOR_GAS;
+}
+
 /**
  * `cap` lowered to the gas `budgetWei` pays for at `maxFeePerGas`: the room of gasLimitFor only as
  * far as the balance left beside the value pays it (a node takes a tx only then) and, when signing,
