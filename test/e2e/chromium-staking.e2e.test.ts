@@ -235,12 +235,14 @@ describe('Chromium: staking through the popup, against the local node', () => {
     expect(await fact(row, 'Rewards to').textContent()).toBe('you');
 
     await row.getByRole('button', { name: `Change auto-renewal of ${shortNode(autoRenewed.nodeID)}`, exact: true }).click();
-    const period = row.getByLabel('Next cycles', { exact: true });
+    // Each control names its validator (another's form may be open beside it).
+    const forNode = ` (for ${shortNode(autoRenewed.nodeID)})`;
+    const period = row.getByLabel(`Next cycles${forNode}`, { exact: true });
     expect(await period.locator('option:checked').textContent()).toBe(AUTO_RENEW_WORDS.periodOptionBefore);
-    expect(await row.getByLabel('Rewards restaked (%)').inputValue()).toBe(AUTO_RENEW_WORDS.restakeFieldBefore);
+    expect(await row.getByLabel(`Rewards restaked (%)${forNode}`, { exact: true }).inputValue()).toBe(AUTO_RENEW_WORDS.restakeFieldBefore);
     await period.selectOption({ label: NEW_PERIOD_LABEL });
-    await row.getByLabel('Rewards restaked (%)').fill(NEW_RESTAKE_PERCENT);
-    await row.getByRole('button', { name: 'Review the change', exact: true }).click();
+    await row.getByLabel(`Rewards restaked (%)${forNode}`, { exact: true }).fill(NEW_RESTAKE_PERCENT);
+    await row.getByRole('button', { name: `Review the change${forNode}`, exact: true }).click();
 
     const review = row.getByTestId('review');
     await review.getByRole('heading', { name: 'Review the change', level: 3 }).waitFor();
@@ -255,7 +257,7 @@ describe('Chromium: staking through the popup, against the local node', () => {
     expect(changeFee).toBeGreaterThan(0n);
     await audit('staking: auto-renewal change review');
 
-    await review.getByRole('button', { name: 'Confirm the change', exact: true }).click();
+    await review.getByRole('button', { name: `Confirm the change${forNode}`, exact: true }).click();
     await waitAccepted(row, 'P');
     expect(await readAmount(fact(row, 'Fee paid'), 9)).toBe(changeFee);
     const changeTxID = await expectAutoRenewChangeOnNode(call, autoRenewed, changeFee);

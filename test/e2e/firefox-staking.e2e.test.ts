@@ -246,16 +246,18 @@ describe('Firefox: staking through the popup, against the local node', () => {
     expect(await factIn('my-stake', 'Rewards to')).toBe('you');
 
     await click({ button: `Change auto-renewal of ${shortNode(autoRenewed.nodeID)}` });
-    const period = await find({ label: 'Next cycles' });
+    // Each control names its validator (another's form may be open beside it).
+    const forNode = ` (for ${shortNode(autoRenewed.nodeID)})`;
+    const period = await find({ label: `Next cycles${forNode}` });
     expect(await period.evaluate((e) => (e as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')).toBe(AUTO_RENEW_WORDS.periodOptionBefore);
-    expect(await (await find({ label: 'Rewards restaked (%)' })).evaluate((e) => (e as HTMLInputElement).value)).toBe(AUTO_RENEW_WORDS.restakeFieldBefore);
+    expect(await (await find({ label: `Rewards restaked (%)${forNode}` })).evaluate((e) => (e as HTMLInputElement).value)).toBe(AUTO_RENEW_WORDS.restakeFieldBefore);
     const choice = await period.evaluate((e, label) => [...(e as HTMLSelectElement).options].find((o) => o.textContent === label)?.value ?? null, NEW_PERIOD_LABEL);
     expect(choice, `the period menu offers ${NEW_PERIOD_LABEL}`).not.toBeNull();
-    await driver().select('Next cycles', choice!);
-    await type('Rewards restaked (%)', NEW_RESTAKE_PERCENT);
-    await click({ button: 'Review the change' });
+    await driver().select(`Next cycles${forNode}`, choice!);
+    await type(`Rewards restaked (%)${forNode}`, NEW_RESTAKE_PERCENT);
+    await click({ button: `Review the change${forNode}` });
 
-    await find({ button: 'Confirm the change' });
+    await find({ button: `Confirm the change${forNode}` });
     expect(await popup.evaluate(() => document.querySelector('[data-testid="review"] h3')?.textContent ?? null)).toBe('Review the change');
     expect(await factIn('review', 'Node')).toBe(autoRenewed.nodeID);
     expect(await factIn('review', 'Now')).toBe(AUTO_RENEW_WORDS.now);
@@ -268,7 +270,7 @@ describe('Firefox: staking through the popup, against the local node', () => {
     expect(changeFee).toBeGreaterThan(0n);
     await audit('staking: auto-renewal change review');
 
-    await click({ button: 'Confirm the change' });
+    await click({ button: `Confirm the change${forNode}` });
     await expect.poll(() => textOf({ testid: 'tx-status' }), { timeout: 60_000 }).toBe('Accepted by the P-Chain');
     expect(parseAmount(await factIn('my-stake', 'Fee paid'), 9)).toBe(changeFee);
     const changeTxID = await expectAutoRenewChangeOnNode(call, autoRenewed, changeFee);

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorInfo, useAction, useCall, useRequest } from '../api.js';
 import { AmountText, NavaxText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { Facts, FormError, Muted, ReloadButton, TextField } from '../components/Field.js';
+import { Facts, FormError, Muted, ReloadButton, ScreenReaderText, TextField } from '../components/Field.js';
 import { Review } from '../components/Review.js';
 import { Term } from '../components/Term.js';
 import { TxStatus } from '../components/TxStatus.js';
@@ -82,6 +82,8 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
   const action = useAction();
   const seconds = period === 'stop' ? 0 : (periods[Number(period)]?.seconds ?? 0);
   // Stopping pays every reward out, so the share (hidden then) is not asked for: the current one is kept.
+  // Unseen words telling this change from another validator's open beside it (names stay unique).
+  const about = `for ${shortNode(stake.nodeID)}`;
   const restakeCheck = period === 'stop' ? ({ ok: true, value: stake.autoRenew?.restakeShares ?? 0 } as const) : parsePercent(restake);
   if (sent) return <TxStatus chain="P" txID={sent.txID} fee={sent.fee} />;
   if (review) {
@@ -108,6 +110,7 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
         busy={action.busy}
         busyText={STAKE_BUSY}
         confirmLabel="Confirm the change"
+        about={about}
         onEdit={() => setReview(null)}
         onConfirm={() =>
           void action.run(async () => {
@@ -127,7 +130,9 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
       }}
     >
       <div class="field">
-        <label for={`renew-${stake.txID}`}>Next cycles</label>
+        <label for={`renew-${stake.txID}`}>
+          Next cycles<ScreenReaderText> ({about})</ScreenReaderText>
+        </label>
         <select id={`renew-${stake.txID}`} value={period} onChange={(e) => setPeriod(e.currentTarget.value)}>
           {periods.map((c, i) => (
             <option key={c.seconds} value={String(i)}>
@@ -137,10 +142,10 @@ function AutoRenewChange({ stake, params, selection, onDone }: { stake: MyStakeV
           <option value="stop">Stop at the end of this cycle</option>
         </select>
       </div>
-      {period !== 'stop' && <TextField label="Rewards restaked (%)" value={restake} onInput={setRestake} inputMode="decimal" error={restake !== '' && !restakeCheck.ok ? restakeCheck.error : undefined} />}
+      {period !== 'stop' && <TextField label={<>Rewards restaked (%)<ScreenReaderText> ({about})</ScreenReaderText></>} value={restake} onInput={setRestake} inputMode="decimal" error={restake !== '' && !restakeCheck.ok ? restakeCheck.error : undefined} />}
       <FormError error={action.error} detail={action.detail} />
       <button type="submit" disabled={action.busy || !restakeCheck.ok}>
-        Review the change
+        Review the change<ScreenReaderText> ({about})</ScreenReaderText>
       </button>
     </form>
   );

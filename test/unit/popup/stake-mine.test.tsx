@@ -69,28 +69,28 @@ describe('My stakes: auto-renewal', () => {
   it('a stopped validator can be resumed before its cycle ends; the review names the authority and the paying address', async () => {
     const asked = show([autoRenewed('stopped', 0)]);
     fireEvent.click(await screen.findByRole('button', { name: 'Change auto-renewal of NodeID-stopped' }));
-    const next = screen.getByLabelText('Next cycles') as HTMLSelectElement;
+    const next = screen.getByLabelText('Next cycles (for NodeID-stopped)') as HTMLSelectElement;
     // Stopped, it stays so unless another choice is made (a change of the share alone must not resume it).
     expect(next.selectedOptions[0]!.textContent).toBe('Stop at the end of this cycle');
-    expect(screen.queryByLabelText('Rewards restaked (%)')).toBeNull();
+    expect(screen.queryByLabelText('Rewards restaked (%) (for NodeID-stopped)')).toBeNull();
     fireEvent.change(next, { target: { value: '0' } });
-    await screen.findByLabelText('Rewards restaked (%)');
-    fireEvent.click(screen.getByRole('button', { name: 'Review the change' }));
-    const review = await screen.findByRole('region', { name: 'Review the change' });
+    await screen.findByLabelText('Rewards restaked (%) (for NodeID-stopped)');
+    fireEvent.click(screen.getByRole('button', { name: 'Review the change (for NodeID-stopped)' }));
+    const review = await screen.findByRole('region', { name: 'Review the change (for NodeID-stopped)' });
     expect(asked).toEqual([{ txID: 'stopped', period: 20, restakeShares: 500_000 }]);
     expect(within(review).getByText('May change or stop it').nextElementSibling!.textContent).toBe(`${ME} — yours`);
     expect(within(review).getByText('Fee paid from').nextElementSibling!.textContent).toBe(`Your P-Chain account (${ME})`);
     // Confirm names the cycle end the review was made for: the background refuses the change if the validator renewed since.
-    fireEvent.click(within(review).getByRole('button', { name: 'Confirm the change' }));
+    fireEvent.click(within(review).getByRole('button', { name: 'Confirm the change (for NodeID-stopped)' }));
     await waitFor(() => expect(shown.callsOf('staking.setAutoRenew')).toEqual([{ txID: 'stopped', period: 20, restakeShares: 500_000, takesEffect: 1_795_583_400, maxFee: '12691' }]));
   });
 
   it('keeps the current cycle length chosen, even one that is none of the usual lengths, when only the restaked share changes', async () => {
     const asked = show([autoRenewed('odd', 45)]);
     fireEvent.click(await screen.findByRole('button', { name: 'Change auto-renewal of NodeID-odd' }));
-    expect((screen.getByLabelText('Next cycles') as HTMLSelectElement).selectedOptions[0]!.textContent).toBe('45 seconds (as now)');
-    fireEvent.input(screen.getByLabelText('Rewards restaked (%)'), { target: { value: '25' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Review the change' }));
+    expect((screen.getByLabelText('Next cycles (for NodeID-odd)') as HTMLSelectElement).selectedOptions[0]!.textContent).toBe('45 seconds (as now)');
+    fireEvent.input(screen.getByLabelText('Rewards restaked (%) (for NodeID-odd)'), { target: { value: '25' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Review the change (for NodeID-odd)' }));
     await waitFor(() => expect(asked).toEqual([{ txID: 'odd', period: 45, restakeShares: 250_000 }]));
   });
 
@@ -107,13 +107,29 @@ describe('My stakes: auto-renewal', () => {
     expect(asked).toEqual([]);
   });
 
+  it('names each validator\'s form and review apart, two open side by side', async () => {
+    show([autoRenewed('first', 45), autoRenewed('second', 45)]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Change auto-renewal of NodeID-first' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Change auto-renewal of NodeID-second' }));
+    for (const node of ['first', 'second']) {
+      expect(screen.getByLabelText(`Next cycles (for NodeID-${node})`)).toBeTruthy();
+      expect(screen.getByLabelText(`Rewards restaked (%) (for NodeID-${node})`)).toBeTruthy();
+    }
+    fireEvent.click(screen.getByRole('button', { name: 'Review the change (for NodeID-first)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Review the change (for NodeID-second)' }));
+    await screen.findByRole('region', { name: 'Review the change (for NodeID-first)' });
+    await screen.findByRole('region', { name: 'Review the change (for NodeID-second)' });
+    const named = (name: RegExp) => screen.getAllByRole('button', { name }).map((b) => b.textContent);
+    expect(named(/^(Edit|Confirm the change)/)).toEqual(['Edit (for NodeID-first)', 'Confirm the change (for NodeID-first)', 'Edit (for NodeID-second)', 'Confirm the change (for NodeID-second)']);
+  });
+
   it('stopping does not ask for a restaked share (its field is hidden then): one left unreadable does not block the review, and the current share is sent', async () => {
     const asked = show([autoRenewed('leaving', 45)]);
     fireEvent.click(await screen.findByRole('button', { name: 'Change auto-renewal of NodeID-leaving' }));
-    fireEvent.input(screen.getByLabelText('Rewards restaked (%)'), { target: { value: '' } });
-    fireEvent.change(screen.getByLabelText('Next cycles'), { target: { value: 'stop' } });
-    expect(screen.queryByLabelText('Rewards restaked (%)')).toBeNull();
-    const review = screen.getByRole('button', { name: 'Review the change' }) as HTMLButtonElement;
+    fireEvent.input(screen.getByLabelText('Rewards restaked (%) (for NodeID-leaving)'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('Next cycles (for NodeID-leaving)'), { target: { value: 'stop' } });
+    expect(screen.queryByLabelText('Rewards restaked (%) (for NodeID-leaving)')).toBeNull();
+    const review = screen.getByRole('button', { name: 'Review the change (for NodeID-leaving)' }) as HTMLButtonElement;
     expect(review.disabled).toBe(false);
     fireEvent.click(review);
     await waitFor(() => expect(asked).toEqual([{ txID: 'leaving', period: 0, restakeShares: 500_000 }]));
@@ -124,9 +140,9 @@ describe('My stakes: auto-renewal', () => {
     const row = await screen.findByTestId('my-stake');
     expect(within(row).getByText('Auto-renewal').nextElementSibling!.textContent).toBe('50% of this cycle’s rewards restaked when it ends; next cycles 45 seconds');
     fireEvent.click(screen.getByRole('button', { name: 'Change auto-renewal of NodeID-running' }));
-    fireEvent.input(screen.getByLabelText('Rewards restaked (%)'), { target: { value: '25' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Review the change' }));
-    const review = await screen.findByRole('region', { name: 'Review the change' });
+    fireEvent.input(screen.getByLabelText('Rewards restaked (%) (for NodeID-running)'), { target: { value: '25' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Review the change (for NodeID-running)' }));
+    const review = await screen.findByRole('region', { name: 'Review the change (for NodeID-running)' });
     const fact = (term: string) => within(review).getByText(term).nextElementSibling!.textContent;
     expect(fact('Restaked when this cycle ends')).toBe('25% of this cycle’s rewards, and of each later cycle’s');
     expect(fact('From the next cycle')).toBe('cycles of 45 seconds');

@@ -305,7 +305,8 @@ describe('PendingEvm', () => {
     expect(bg.callsOf('evm.estimateReplace')).toEqual([{ txHash: HASH, action: 'cancel' }]);
     expect(screen.getByText('3 (the same: only one of the two can run)')).toBeTruthy();
     expect(screen.getByText(/0 AVAX to yourself/)).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm: cancel' }));
+    // Named by the nonce it waits at: two stuck txs may be under review at once.
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm: cancel (nonce 3)' }));
     await screen.findByTestId('tx-status');
     expect(bg.callsOf('evm.replace')).toEqual([{ txHash: HASH, action: 'cancel', maxFeeWei: '42000000000000' }]);
     expect(bg.calls.find((c) => c.type === 'evm.replace')?.selection).toEqual(SELECTION);
