@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAction, useCall, useRequest } from '../api.js';
 import { checkName, checkPrivateKey } from '../checks.js';
-import { FormError, MutedText, ReloadButton, SmallButton, TextField } from '../components/Field.js';
+import { FormError, MutedText, ReloadButton, ScreenReaderText, SmallButton, TextField } from '../components/Field.js';
 import { Term } from '../components/Term.js';
 import type { AccountView, NetworkView, WalletStatus } from '../../shared/messages.js';
 import { Networks } from './SettingsNetworks.js';
@@ -108,10 +108,16 @@ function AccountRow({ a, others, removable, onChanged, onRemoved }: { a: Account
   const [editing, setEditing] = useState(false);
   const [removing, setRemoving] = useState(false);
   const removeButton = useRef<HTMLButtonElement>(null);
+  const renameButton = useRef<HTMLButtonElement>(null);
   // Kept after all: focus back where the user left from.
   const keep = () => {
     setRemoving(false);
     requestAnimationFrame(() => removeButton.current?.focus());
+  };
+  // Renamed or not: focus back on the row's Rename, not at the top of the screen.
+  const stopEditing = () => {
+    setEditing(false);
+    requestAnimationFrame(() => renameButton.current?.focus());
   };
   const [name, setName] = useState(a.name);
   const check = checkName(name, 'an account name', others);
@@ -119,7 +125,7 @@ function AccountRow({ a, others, removable, onChanged, onRemoved }: { a: Account
     e.preventDefault();
     if (!check.ok) return;
     if (await action.run(() => call('accounts.rename', { id: a.id, name: check.value }))) {
-      setEditing(false);
+      stopEditing();
       onChanged();
     }
   };
@@ -134,12 +140,13 @@ function AccountRow({ a, others, removable, onChanged, onRemoved }: { a: Account
     <li class="account-row">
       {editing ? (
         <form onSubmit={(e) => void save(e)} noValidate>
-          <TextField label="Account name" value={name} onInput={setName} autoFocus error={check.ok ? action.error : check.error} />
+          {/* Named by the account: another row's rename, or Add account, may be open beside it. */}
+          <TextField label={<>Account name<ScreenReaderText> (renaming {a.name})</ScreenReaderText></>} value={name} onInput={setName} autoFocus error={check.ok ? action.error : check.error} />
           <div class="row">
-            <SmallButton onClick={() => setEditing(false)}>
+            <SmallButton aria-label={`Cancel renaming ${a.name}`} onClick={stopEditing}>
               Cancel
             </SmallButton>
-            <button type="submit" class="small primary" disabled={!check.ok || action.busy}>
+            <button type="submit" class="small primary" aria-label={`Save the name of ${a.name}`} disabled={!check.ok || action.busy}>
               Save
             </button>
           </div>
@@ -150,9 +157,9 @@ function AccountRow({ a, others, removable, onChanged, onRemoved }: { a: Account
             <strong>{a.name}</strong> <MutedText>{a.kind === 'hd' ? `HD #${a.index ?? 0}` : 'imported key'}</MutedText>
           </span>
           <span class="row">
-            <SmallButton aria-label={`Rename ${a.name}`} onClick={() => setEditing(true)}>
+            <button type="button" class="small" ref={renameButton} aria-label={`Rename ${a.name}`} onClick={() => setEditing(true)}>
               Rename
-            </SmallButton>
+            </button>
             {removable && (
               <button type="button" class="small" ref={removeButton} aria-label={`Remove ${a.name}…`} onClick={() => setRemoving(true)}>
                 Remove…

@@ -105,15 +105,17 @@ describe('Settings', () => {
     renderWith(bg, <Settings status={UNLOCKED} onStatus={vi.fn()} />);
     open('Accounts');
     fireEvent.click(await screen.findByRole('button', { name: 'Rename Savings' }));
-    type('Account name', 'account 1');
+    type('Account name (renaming Savings)', 'account 1');
     expect(screen.getByText('Another account is named “Account 1”: choose another name')).toBeTruthy();
-    const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    const save = screen.getByRole('button', { name: 'Save the name of Savings' }) as HTMLButtonElement;
     expect(save.disabled).toBe(true);
     fireEvent.click(save);
     // Its own name in other letters is no clash.
-    type('Account name', 'SAVINGS');
+    type('Account name (renaming Savings)', 'SAVINGS');
     expect(save.disabled).toBe(false);
-    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel renaming Savings' }));
+    // Focus back on the row it left from, not at the top of Settings.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename Savings' })));
     fireEvent.click(screen.getByRole('button', { name: 'Add account' }));
     type('New account name', 'Savings');
     expect(screen.getByText('Another account is named “Savings”: choose another name')).toBeTruthy();
