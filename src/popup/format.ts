@@ -156,3 +156,20 @@ export function formatDeadline(seconds: string): string {
 
 /** What a screen says before the first balances arrive: waiting, or the node did not answer. */
 export const noBalancesText = (b: BalancesView | null): string => (b?.error ? 'No balances yet: the node did not answer.' : 'Loading balances…');
+
+/**
+ * Per row of a list, " (part 2 of 3)" when others shown share its transaction (`ids`: each row's):
+ * unseen words keeping the rows' Details and Copy names apart (one receipt per asset, a swap's
+ * two token logs); '' for a row of its own.
+ */
+export function partLabels(ids: readonly string[]): string[] {
+  const total = new Map<string, number>();
+  for (const id of ids) total.set(id, (total.get(id) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return ids.map((id) => {
+    const n = (seen.get(id) ?? 0) + 1;
+    seen.set(id, n);
+    const of = total.get(id)!;
+    return of > 1 ? ` (part ${n} of ${of})` : '';
+  });
+}

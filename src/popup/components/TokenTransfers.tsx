@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useRequest } from '../api.js';
 import { plainError } from '../errors.js';
 import { transferLine } from '../tokens-format.js';
-import { formatDateTime, shortenId } from '../format.js';
+import { formatDateTime, partLabels, shortenId } from '../format.js';
 import type { LogScanView } from '../../shared/messages.js';
 import { CopyButton } from './CopyButton.js';
 import { ErrorDetail, FormError, Muted, MutedText, ReloadButton } from './Field.js';
@@ -42,6 +42,8 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
   const scan = list.data?.scan;
   const [shown, setShown] = useState(TRANSFERS_PAGE);
   useEffect(() => setShown(TRANSFERS_PAGE), [listKey]);
+  const visible = items?.slice(0, shown) ?? [];
+  const parts = partLabels(visible.map((t) => t.txHash));
   return (
     <section class="token-transfers" aria-labelledby="token-transfers-head">
       <div class="title-row">
@@ -52,7 +54,7 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
       <ScanNote scan={scan} />
       {items && items.length === 0 && <Muted>{scan?.complete && !scan.error && !scan.cut ? 'No token transfers found.' : 'None found in the blocks read so far.'}</Muted>}
       <ul class="tx-list">
-        {items?.slice(0, shown).map((t) => {
+        {visible.map((t, i) => {
           const line = transferLine(t);
           return (
             <li key={`${t.txHash}-${t.logIndex}`} class="tx-row" data-testid="token-transfer">
@@ -66,7 +68,7 @@ export function TokenTransfers({ listKey }: { listKey: string }) {
                 <span class="mono" title={t.txHash}>
                   {shortenId(t.txHash)}
                 </span>
-                <CopyButton text={t.txHash} what={`transaction hash ${shortenId(t.txHash)}`} />
+                <CopyButton text={t.txHash} what={`transaction hash ${shortenId(t.txHash)}${parts[i]}`} />
                 <MutedText>{t.time !== undefined ? formatDateTime(t.time) : `block ${BigInt(t.blockNumber).toLocaleString('en-US')}`}</MutedText>
               </div>
             </li>

@@ -7,7 +7,7 @@ import { AmountText } from '../components/AmountText.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { Facts, FormError, Muted, MutedText, ReloadButton, ScreenReaderText } from '../components/Field.js';
 import { Term } from '../components/Term.js';
-import { AVAX_DECIMALS, chainLabel, formatDateTime, formatValue, formatUnits, memoShown, shortenId, tokenSymbol, WEI_DECIMALS } from '../format.js';
+import { AVAX_DECIMALS, chainLabel, formatDateTime, formatValue, formatUnits, memoShown, partLabels, shortenId, tokenSymbol, WEI_DECIMALS } from '../format.js';
 import type { ActivityItem, ActivityTrimmed, BalancesView, Selection } from '../../shared/messages.js';
 import { LazyTokenActivity } from './lazy.js';
 
@@ -138,6 +138,8 @@ export function Activity({ balances, listKey = '', selection }: { balances: Bala
   const [shown, setShown] = useState(ACTIVITY_PAGE);
   useEffect(() => setShown(ACTIVITY_PAGE), [listKey]);
   useFollowPending(items, list.reload);
+  const visible = items?.slice(0, shown) ?? [];
+  const parts = partLabels(visible.map((item) => item.txID));
   return (
     <div class="activity">
       <div class="title-row">
@@ -149,8 +151,8 @@ export function Activity({ balances, listKey = '', selection }: { balances: Bala
       {items && items.length === 0 && <Muted>No transactions yet.</Muted>}
       {!items && !list.error && <Muted>Loading…</Muted>}
       <ul class="tx-list">
-        {items?.slice(0, shown).map((item) => (
-          <ActivityRow key={`${item.txID} ${item.kind} ${item.assetID ?? ''}`} item={item} balances={balances} />
+        {visible.map((item, i) => (
+          <ActivityRow key={`${item.txID} ${item.kind} ${item.assetID ?? ''}`} item={item} balances={balances} part={parts[i]} />
         ))}
       </ul>
       {items && items.length > shown && (
@@ -165,7 +167,7 @@ export function Activity({ balances, listKey = '', selection }: { balances: Bala
 }
 
 /** One item: what, status, chain and amount, fee, counterparty and memo, with every fact under Details. */
-function ActivityRow({ item, balances }: { item: ActivityItem; balances: BalancesView | null }) {
+function ActivityRow({ item, balances, part = '' }: { item: ActivityItem; balances: BalancesView | null; part?: string }) {
   return (
     <li class="tx-row" data-testid="activity-item">
       <div class="tx-top">
@@ -198,12 +200,12 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
       {item.memo && <div class="muted break keep-spaces">Memo: {memoShown(item.memo)}</div>}
       <details class="tx-details">
         <summary>
-          Details<ScreenReaderText> of the transaction {item.txID}</ScreenReaderText>
+          Details<ScreenReaderText> of the transaction {item.txID}{part}</ScreenReaderText>
         </summary>
         <Facts>
           <Term term="Transaction ID" class="id-line">
             <span class="mono break">{item.txID}</span>
-            <CopyButton text={item.txID} what={`transaction ID ${shortenId(item.txID)} (${activityTitle(item)}, ${formatDateTime(item.createdAt)})`} />
+            <CopyButton text={item.txID} what={`transaction ID ${shortenId(item.txID)} (${activityTitle(item)}, ${formatDateTime(item.createdAt)})${part}`} />
           </Term>
           <Term term="Chain">{chainLabel(item.chain)}{item.otherChain ? ` (with the ${chainLabel(item.otherChain)})` : ''}</Term>
           {item.assetID && <Term term="Asset ID" class="mono break">{item.assetID}</Term>}
@@ -229,7 +231,7 @@ function ActivityRow({ item, balances }: { item: ActivityItem; balances: Balance
         <span class="mono" title={item.txID}>
           {shortenId(item.txID)}
         </span>
-        <CopyButton text={item.txID} what={`transaction ID ${shortenId(item.txID)}`} />
+        <CopyButton text={item.txID} what={`transaction ID ${shortenId(item.txID)}${part}`} />
         <MutedText>
           {item.timeIsDiscovery ? 'Found ' : ''}
           {formatDateTime(item.createdAt)}

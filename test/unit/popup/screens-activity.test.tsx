@@ -26,6 +26,25 @@ describe('Activity', () => {
     expect(rows[1]!.querySelector('.tx-mid')!.textContent).toBe('X-Chain250 in the smallest units of an asset the wallet cannot name');
   });
 
+  it('names apart the rows of one transaction that brought two assets (Details and each Copy), and leaves a row of its own as it is', async () => {
+    const tx = 'Tx' + 'h'.repeat(48);
+    const bg = fakeBackground({
+      'activity.list': () => ({
+        items: [
+          { txID: tx, chain: 'X' as const, kind: 'receive' as const, status: 'accepted' as const, assetID: AVAX_ID, amount: '1000000000', createdAt: 3 },
+          { txID: tx, chain: 'X' as const, kind: 'receive' as const, status: 'accepted' as const, assetID: FAKE_ID, amount: '250', createdAt: 3 },
+          { txID: 'Tx' + 'i'.repeat(48), chain: 'X' as const, kind: 'receive' as const, status: 'accepted' as const, assetID: AVAX_ID, amount: '5', createdAt: 2 },
+        ],
+      }),
+    });
+    renderWith(bg, <Activity balances={balances()} listKey="net:a" />);
+    await screen.findAllByTestId('activity-item');
+    const names = [...screen.getAllByRole('button'), ...document.querySelectorAll('summary')].map((e) => e.getAttribute('aria-label') ?? e.textContent);
+    expect(new Set(names).size).toBe(names.length);
+    expect(screen.getByText(`of the transaction ${tx} (part 2 of 2)`)).toBeTruthy();
+    expect(screen.getByText(`of the transaction ${'Tx' + 'i'.repeat(48)}`)).toBeTruthy();
+  });
+
   it("shows a send's memo as the review did: characters that hide or reorder text as codes, said so", async () => {
     const sent = (n: string, memo: string) => ({ txID: 'Tx' + n.repeat(48), chain: 'X' as const, kind: 'send' as const, status: 'accepted' as const, memo, createdAt: 1 });
     const bg = fakeBackground({ 'activity.list': () => ({ items: [sent('a', 'tag\u202E321'), sent('b', 'tag 123')] }) });

@@ -174,6 +174,19 @@ describe('TokenTransfers', () => {
     expect(screen.queryByRole('button', { name: /^Show .* older/ })).toBeNull();
   });
 
+  it("a swap's two logs under one hash have Copy buttons named apart", async () => {
+    const base = { blockNumber: '7', token: TOKEN, symbol: 'TUSD', decimals: 6, standard: 'erc20' as const, listed: true, from: C_OTHER, to: C_ADDR, amount: '1000000' };
+    const swap = `0x${'5'.repeat(64)}`;
+    const items = [{ ...base, txHash: swap, logIndex: 0, direction: 'out' as const }, { ...base, txHash: swap, logIndex: 1, direction: 'in' as const }, { ...base, txHash: `0x${'6'.repeat(64)}`, logIndex: 0, direction: 'in' as const }];
+    renderWith(fakeBackground({ 'tokens.activity': () => ({ items, scan: { fromBlock: '0', toBlock: '7', complete: true, updatedAt: 0 } }) }), <TokenTransfers listKey="k" />);
+    await screen.findAllByTestId('token-transfer');
+    const copies = screen.getAllByRole('button', { name: /^Copy transaction hash/ }).map((b) => b.getAttribute('aria-label'));
+    expect(copies).toHaveLength(3);
+    expect(new Set(copies).size).toBe(3);
+    expect(copies[1]).toMatch(/\(part 2 of 2\)$/);
+    expect(copies[2]).not.toMatch(/part/);
+  });
+
   it('each transfer says when, in local time; one not dated yet says its block', async () => {
     const when = new Date(2026, 10, 22, 14, 3).getTime();
     const base = { logIndex: 0, token: TOKEN, symbol: 'TUSD', decimals: 6, standard: 'erc20' as const, listed: true, direction: 'in' as const, from: C_OTHER, to: C_ADDR, amount: '1000000' };
