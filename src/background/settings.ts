@@ -18,8 +18,13 @@ export type AccountRecord =
 
 /** Refuses `name` for an account when another one (any but `exceptId`) reads the same (sameDisplayName). */
 export function assertNameFree(accounts: readonly AccountRecord[], name: string, exceptId?: string): void {
-  const taken = accounts.find((a) => a.id !== exceptId && sameDisplayName(a.name, name));
-  if (taken) throw new ValidationError(`another account is named “${taken.name}”: choose another name`, 'name');
+  assertNameFreeAmong(accounts.filter((a) => a.id !== exceptId).map((a) => a.name), name, 'account');
+}
+
+/** Refuses `name` when one of `names` (the others of its kind: accounts, networks) reads the same. */
+export function assertNameFreeAmong(names: readonly string[], name: string, kind: 'account' | 'network'): void {
+  const taken = names.find((n) => sameDisplayName(n, name));
+  if (taken !== undefined) throw new ValidationError(`another ${kind} is named “${taken}”: choose another name`, 'name');
 }
 
 /** `name`, or with the first free number after it ("Account 2 (2)"), for an account the wallet names itself beside `accounts`. */

@@ -213,12 +213,13 @@ export function checkPrivateKey(text: string): Check<string> {
 
 /**
  * Account and network names: the background's own rule (its length counts as it does: an emoji is
- * 2). One of `taken` (the other accounts' names: each must be told apart) is refused.
+ * 2). One of `taken` (the other accounts' or networks' names, as `kind` says: each must be told
+ * apart) is refused.
  */
-export function checkName(text: string, what = 'a name', taken: readonly string[] = []): Check<string> {
+export function checkName(text: string, what = 'a name', taken: readonly string[] = [], kind: 'account' | 'network' = 'account'): Check<string> {
   if (text.trim() === '') return fail(sentence(`enter ${what}`));
   const same = taken.find((t) => sameDisplayName(t, text));
-  if (same !== undefined) return fail(`Another account is named “${same}”: choose another name`);
+  if (same !== undefined) return fail(`Another ${kind} is named “${same}”: choose another name`);
   try {
     return { ok: true, value: displayName(text, 'name') };
   } catch (e) {

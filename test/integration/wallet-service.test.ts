@@ -143,6 +143,11 @@ describe('the wallet service against the real node', () => {
     const onA = await wallet.balances.balancesRefresh();
     expect(spendable(onA, 'X', identity.avaxAssetID)).toBe(2n * AVAX);
 
+    // Each network has a name of its own: another's (in other letters), or a built-in one's, is refused and nothing is added.
+    const before = (await wallet.networks.networksList()).networks.length;
+    await expect(wallet.networks.networksAddCustom({ name: 'NODE  a', url: inject('nodeUrl') })).rejects.toMatchObject({ code: 'validation', field: 'name', message: expect.stringContaining('another network is named “Node A”') });
+    await expect(wallet.networks.networksAddCustom({ name: 'local network', url: inject('nodeUrl') })).rejects.toMatchObject({ code: 'validation', field: 'name' });
+    expect((await wallet.networks.networksList()).networks).toHaveLength(before);
     const b = await wallet.networks.networksAddCustom({ name: 'Node B', url: inject('nodeUrl') });
     await wallet.networks.networksSelect({ id: b.id });
     expect(await wallet.balances.balancesGet({})).toMatchObject({ updatedAt: 0, balances: [] });

@@ -11,7 +11,7 @@ import { type ActivityItem, type NetworkView, type RequestParams as P, UNKNOWN_A
 import { AccountCaches, accountStorageKeys, chainsKey, entryJournalKey, entryOutboxKey, hiddenAssetsKey, journalKey, takeIndices, tokensKey } from '../account-cache.js';
 import { openOutbox, sendsInTheWay } from '../outbox.js';
 import { openJournal } from '../transfer-journal.js';
-import { type CustomNetwork, networkIdsOf, newId, type PersistedState, pinOf, type SettingsStore } from '../settings.js';
+import { assertNameFreeAmong, type CustomNetwork, networkIdsOf, newId, type PersistedState, pinOf, type SettingsStore } from '../settings.js';
 import type { StorageArea } from '../storage.js';
 
 /** A network preset with its wallet ID; custom ones carry the hrp saved when they were added. */
@@ -228,13 +228,20 @@ export class NetworksService {
   }
 
   async networksAddCustom(p: P<'networks.addCustom'>) {
+    // Each network has a name of its own (the header's badge and each row's buttons name it): asked
+    // before the node, and again as it is saved (another window may have added one since).
+    const namesIn = (s: PersistedState) => networkIdsOf(s).map((id) => this.presetOf(s, id).name);
+    assertNameFreeAmong(namesIn(await this.settings.read()), p.name, 'network');
     const record: CustomNetwork = { id: `custom-${newId()}`, name: p.name, url: p.url, atomicNamespace: p.atomicNamespace ?? 'avax' };
     // Saved only once discoverNetwork checked it (a public network's EVM chain ID, self-consistency).
     const identity = await this.identity(presetOfCustom(record));
     await this.checkAtomicApi(presetOfCustom(record));
     record.hrp = identity.hrp;
     record.pinned = pinOf(identity);
-    await this.settings.update((s) => ({ ...s, customNetworks: [...s.customNetworks, record] }));
+    await this.settings.update((s) => {
+      assertNameFreeAmong(namesIn(s), record.name, 'network');
+      return { ...s, customNetworks: [...s.customNetworks, record] };
+    });
     return this.networkView(presetOfCustom(record));
   }
 

@@ -87,10 +87,10 @@ export function Networks({ status, onStatus }: SettingsProps) {
   const add = async (e: Event) => {
     e.preventDefault();
     // Busy: ignored, not disabled (as Use): the focused button keeps focus.
-    if (action.busy || urlError !== undefined || namespaceError !== undefined) return;
+    if (action.busy || !nameCheck.ok || urlError !== undefined || namespaceError !== undefined) return;
     setDoing('Checking the node before adding it…');
     setAdded(undefined);
-    const r = await action.run(() => call('networks.addCustom', { name: name.trim(), url: url.trim(), ...(namespace.trim() ? { atomicNamespace: namespace.trim() } : {}) }));
+    const r = await action.run(() => call('networks.addCustom', { name: nameCheck.value, url: url.trim(), ...(namespace.trim() ? { atomicNamespace: namespace.trim() } : {}) }));
     if (r) {
       setName('');
       setUrl('');
@@ -99,7 +99,7 @@ export function Networks({ status, onStatus }: SettingsProps) {
       setAdded(r.name);
     }
   };
-  const nameCheck = checkName(name, 'a network name');
+  const nameCheck = checkName(name, 'a network name', (list.data?.networks ?? [status.network]).map((n) => n.name), 'network');
   // "127.0.0.1:9650" parses as no URL, "localhost:9650" as one of scheme "localhost:": say what is missing.
   const urlError = url.trim() !== '' && !/^[a-z][a-z\d+.-]*:\/\//i.test(url.trim()) ? 'Start it with https://, or http:// for a node on this machine' : fieldError(nodeUrl, url);
   const namespaceError = fieldError(checkNamespace, namespace);

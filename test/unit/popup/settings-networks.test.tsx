@@ -71,6 +71,20 @@ describe('Settings: adding a custom node', () => {
     expect(bg.callsOf('networks.addCustom')).toEqual([]);
   });
 
+  it('refuses, as it is typed, a name another network has (in other letters too), and sends nothing', async () => {
+    const bg = world();
+    const add = screen.getByRole('button', { name: 'Add network' }) as HTMLButtonElement;
+    type('Node URL', 'https://node.example.org');
+    type('Name', 'FUJI  Testnet');
+    await waitFor(() => expect(errorOf('Name')).toBe('Another network is named “Fuji testnet”: choose another name'));
+    expect(add.disabled).toBe(true);
+    fireEvent.submit(add.form!);
+    type('Name', 'Fuji at home');
+    expect(errorOf('Name')).toBe('');
+    expect(add.disabled).toBe(false);
+    expect(bg.callsOf('networks.addCustom')).toEqual([]);
+  });
+
   it("a node the background turned away: the reason in words, and the node's own story behind Details", async () => {
     const said = "the node at https://node.example.org claims the C-Chain EVM chain ID 1, which is Ethereum's: a tx signed for it would be valid on Ethereum";
     let answer: (() => void) | undefined;
