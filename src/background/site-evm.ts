@@ -7,7 +7,7 @@ import type { TypedDataInput } from '../core/message.js';
 import { WalletError } from '../core/errors.js';
 import { formatEvmAddress } from '../core/evm-address.js';
 import { evmAddressFromPublicKey, lowSTwin, recoverSigner } from '../core/keys.js';
-import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_GAS_LIMIT, MAX_C_TIP_WEI } from '../core/fee-limits.js';
+import { checkFeeInput, MAX_C_BASE_FEE_WEI, MAX_C_BLOCK_GAS_LIMIT, MAX_C_GAS_LIMIT, MAX_C_TIP_WEI } from '../core/fee-limits.js';
 import { personalMessageDigest, signPersonalMessage, signTypedData } from '../core/message.js';
 import { chargedGas, eip1559Fees, gasLimitFor, roomCap, signEvmTx, sizeGasFloor, unsignedEvmTxHex, type EvmTxRequest } from '../core/tx/c.js';
 import type { ActivityItem } from '../shared/messages.js';
@@ -283,8 +283,11 @@ export class SiteEvm extends SiteHandler {
       // A calldata-heavy call under Helicon's gas-per-byte floor would be refused by every node's
       // mempool (a site's own limit too): raised to it, within the C-Chain's ceiling. The approval
       // shows the fee at that limit.
-      const floor = chain.kind === 'avalanche' ? sizeGasFloor({ chainId: chain.chainId, nonce, to: to ?? '', value, data, gasLimit: chosen, ...fees }, block!.gasLimit) : 0n;
-      const limit = floor > chosen ? (floor < gasCap! ? floor : gasCap!) : chosen;
+      const floor =
+        chain.kind === 'avalanche'
+          ? checkFeeInput('a gas limit for this transaction’s size of', sizeGasFloor({ chainId: chain.chainId, nonce, to: to ?? '', value, data, gasLimit: chosen, ...fees }, checkFeeInput('a block gas limit of', block!.gasLimit, MAX_C_BLOCK_GAS_LIMIT)), gasCap!)
+          : 0n;
+      const limit = floor > chosen ? floor : chosen;
       const tx = { chainId: chain.chainId, nonce, to: to ?? '', value, data, gasLimit: limit, ...fees };
       const approvedTx = Object.fromEntries(Object.entries(tx).map(([k, v]) => [k, String(v)])) as Record<keyof EvmTxRequest, string>;
       const requester = requesterOf(call.site);

@@ -27,6 +27,13 @@ export const MAX_C_TIP_WEI = 100_000_000_000n;
  */
 export const MAX_C_GAS_LIMIT = 30_000_000n;
 
+/**
+ * The largest C-Chain block gas limit believed when a site's tx is held to Helicon's gas-per-byte
+ * floor (sizeGasFloor): 4× the 80 M of Helicon's launch. A node claiming more would raise what a
+ * site's tx is signed with (half of it charged): refused, as an inflated estimate is.
+ */
+export const MAX_C_BLOCK_GAS_LIMIT = 320_000_000n;
+
 /** The node asked for a fee above what any real network charges: refused before signing. */
 export class FeeLimitError extends WalletError {
   constructor(what: string, value: bigint, limit: bigint) {

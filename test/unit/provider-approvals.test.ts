@@ -153,6 +153,17 @@ describe("a site's EVM tx and the gas limit", () => {
     expect(await t.approvals.list()).toEqual([]);
   });
 
+  it("a node claiming a block gas limit past belief is refused before any approval: it would raise a site's own limit (Helicon's gas-per-byte floor)", async () => {
+    const node = (blockGas: bigint) =>
+      evmNode((method) => ({ eth_baseFee: '0x5d21dba00', eth_getBlockByNumber: header('0x5d21dba00', '0x' + blockGas.toString(16)), eth_estimateGas: '0x5208', eth_getBalance: '0xde0b6b3a7640000' })[method]);
+    const wallet = { evmNonceFor: async () => 0n, recipientOf: async () => ({ warnings: [] }) };
+    const t = setup({ fetch: node(2n ** 80n), wallet });
+    await t.sites.grant(SITE.origin, [ACCOUNT.id]);
+    const plain = [{ from: ACCOUNT.cAddress, to: ACCOUNT.cAddress, value: '0x1', gas: '0x5208' }];
+    expect(await errorOf(t.call('eth_sendTransaction', plain))).toMatchObject({ message: expect.stringMatching(/block gas limit of 1208925819614629174706176, above the wallet's limit of 320000000/) });
+    expect(await t.approvals.list()).toEqual([]);
+  });
+
   it("on Avalanche's C-Chain the fee starts from eth_baseFee (the bound a block keeps to), not the last header's; a site's own fee cap below it gives way to the wallet's fees, shown for approval (it would wait, every later tx behind it)", async () => {
     const gwei = 1_000_000_000n;
     const fetch = evmNode((method) => ({ eth_baseFee: '0x' + (25n * gwei).toString(16), eth_getBlockByNumber: header('0x1', '0x4c4b400'), eth_estimateGas: '0x5208', eth_getBalance: '0xde0b6b3a7640000' })[method]);

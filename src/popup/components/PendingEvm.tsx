@@ -64,8 +64,8 @@ function PendingRow({ tx, selection }: { tx: PendingEvmTxView; selection: Select
           busy={stage.k === 'sending'}
           busyText="Signing and sending the replacement…"
           confirmLabel={`Confirm: ${label.toLowerCase()}`}
-          // Two stuck txs may be under review at once: each named by the nonce it waits at.
-          about={`nonce ${tx.nonce}`}
+          // Two stuck txs may be under review at once (a sped-up one and its original share a nonce).
+          about={`nonce ${tx.nonce}, ${shortenId(tx.txHash)}`}
           onEdit={flow.edit}
           onConfirm={() => void flow.confirm()}
         />

@@ -90,7 +90,7 @@ export function Networks({ status, onStatus }: SettingsProps) {
     if (action.busy || !nameCheck.ok || urlError !== undefined || namespaceError !== undefined) return;
     setDoing('Checking the node before adding it…');
     setAdded(undefined);
-    const r = await action.run(() => call('networks.addCustom', { name: nameCheck.value, url: url.trim(), ...(namespace.trim() ? { atomicNamespace: namespace.trim() } : {}) }));
+    const r = await action.run(() => call('networks.addCustom', { name: name.trim(), url: url.trim(), ...(namespace.trim() ? { atomicNamespace: namespace.trim() } : {}) }));
     if (r) {
       setName('');
       setUrl('');

@@ -318,8 +318,8 @@ describe('PendingEvm', () => {
     expect(bg.callsOf('evm.estimateReplace')).toEqual([{ txHash: HASH, action: 'cancel' }]);
     expect(screen.getByText('3 (the same: only one of the two can run)')).toBeTruthy();
     expect(screen.getByText(/0 AVAX to yourself/)).toBeTruthy();
-    // Named by the nonce it waits at: two stuck txs may be under review at once.
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm: cancel (nonce 3)' }));
+    // Named by its nonce and hash: two stuck txs may be under review at once.
+    fireEvent.click(screen.getByRole('button', { name: `Confirm: cancel (nonce 3, ${shortenId(HASH)})` }));
     await screen.findByTestId('tx-status');
     expect(bg.callsOf('evm.replace')).toEqual([{ txHash: HASH, action: 'cancel', maxFeeWei: '42000000000000' }]);
     expect(bg.calls.find((c) => c.type === 'evm.replace')?.selection).toEqual(SELECTION);
