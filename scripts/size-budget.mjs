@@ -132,12 +132,14 @@ export const GROWTH_ALLOWED = 0.1;
  * the limit to 844 KB. Each account's name its own (checked as typed, and in the background with
  * Unicode forms and invisible characters aside; names the wallet gives numbered), a removed key's
  * signer refused in words, and the site's signing key read in AccountEngines (+1.4 KB) took it to
- * 845.2 KB: the limit to 846 KB. Of the background's 360 KB, 100 KB are libraries
+ * 845.2 KB: the limit to 846 KB. Helicon's gas-per-byte floor for a site's C-Chain tx, each
+ * network's name its own, and names told apart where two forms or rows can show at once (+1.4 KB)
+ * took it to 846.6 KB: the limit to 847 KB. Of the background's 360 KB, 100 KB are libraries
  * (@noble/curves 32, micro-eth-signer 29, micro-packed 26, @noble/secp256k1 8): the curve code is
  * in twice. What keeps it above 500 KB is the wallet's own code for staking, tokens and approvals: the
  * bench's "Size by part" (bench/size-parts.ts) gives every byte to a library or a feature.
  */
-export const LIMITS = { unpacked: 846 * 1024, popupJsGzip: 60 * 1024 };
+export const LIMITS = { unpacked: 847 * 1024, popupJsGzip: 60 * 1024 };
 /** The budgeted measurements, per target. */
 export const BUDGET_KEYS = ['unpacked', 'popupJsGzip', 'backgroundJsGzip'];
 
