@@ -281,8 +281,8 @@ export class SiteEvm extends SiteHandler {
       const ceiling = gasCap ?? (blockRoom < EIP7825_TX_GAS ? blockRoom : EIP7825_TX_GAS);
       const chosen = gasLimit ?? gasLimitFor(gasCap === undefined ? use! : checkFeeInput('a gas estimate of', use!, gasCap), roomCap(ceiling, balance - value, fees.maxFeePerGas));
       // A calldata-heavy call under Helicon's gas-per-byte floor would be refused by every node's
-      // mempool (a site's own limit too): raised to it, within the C-Chain's ceiling. The approval
-      // shows the fee at that limit.
+      // mempool (a site's own limit too): raised to it, and refused when it is over the C-Chain's
+      // ceiling, as is a block limit past belief. The approval shows the fee at that limit.
       const floor =
         chain.kind === 'avalanche'
           ? checkFeeInput('a gas limit for this transaction’s size of', sizeGasFloor({ chainId: chain.chainId, nonce, to: to ?? '', value, data, gasLimit: chosen, ...fees }, checkFeeInput('a block gas limit of', block!.gasLimit, MAX_C_BLOCK_GAS_LIMIT)), gasCap!)
