@@ -11,6 +11,7 @@ import { fromHex } from '../../../src/core/bytes.js';
 import { PLAIN_TRANSFER_GAS } from '../../../src/core/tx/c.js';
 import { GENESIS_KEY, testNodeOutboxKey } from '../../integration/fixture.js';
 import { formatEvmAddress } from '../../../src/core/evm-address.js';
+import { shortenId } from '../../../src/popup/format.js';
 import { parseAmount } from './amounts.js';
 import type { PopupDriver } from './driver.js';
 import { localCChain, openTokens } from './steps-tokens.js';
@@ -66,7 +67,8 @@ async function replaceThroughPopup(ui: PopupDriver, stuck: { hash: string; nonce
   expect(reviewedMax).toBeGreaterThan(0n);
   await ui.audit(`${action} review`);
   await ui.screenshot(`${verb.replace(' ', '-')}-review`);
-  await ui.click({ button: `Confirm: ${verb}` });
+  // Named by its nonce and hash: a sped-up tx and its original may both be under review.
+  await ui.click({ button: `Confirm: ${verb} (nonce ${stuck.nonce}, ${shortenId(stuck.hash)})` });
   await ui.waitAccepted('C', row);
   const { items } = await ui.call('activity.list', {});
   const replacement = items.find((i) => i.replaces === stuck.hash);
